@@ -1,0 +1,46 @@
+/**
+ * Ports through which the pure core uses syntax analysis. `src/syntax/`
+ * implements them with tree-sitter; tests may pass simpler fakes.
+ */
+
+/** One simple command of a shell line, after splitting lists and pipelines. */
+export interface SimpleCommand {
+  /** Command name (`grep`, `python`, `sed`), after skipping wrappers and env assignments. */
+  name: string;
+  args: string[];
+  /** Output redirections to files (`>`, `>>`, `&>`, heredoc targets). */
+  writes: string[];
+  /** True when the command feeds a heredoc. */
+  heredoc: boolean;
+  /** Position in the pipeline (0 = first stage). */
+  pipelineIndex: number;
+}
+
+/** A parsed shell line. */
+export interface ParsedShell {
+  /** Every simple command in source order, wrappers (`cd`, `export`, `timeout`, ...) removed. */
+  commands: SimpleCommand[];
+  /** Directory changed to by a leading `cd DIR`, if any. */
+  cd?: string;
+  /** False when the parser reported syntax errors (the commands are best effort). */
+  ok: boolean;
+}
+
+export interface ShellAnalyzer {
+  parse(command: string): ParsedShell;
+}
+
+export interface ScopeResolver {
+  /**
+   * Qualified name of the innermost class/function enclosing `range` in the
+   * given file text (`Outer.method`), `<module>` when at top level, or
+   * undefined when the language is not supported.
+   */
+  scopeAt(file: string, text: string, range: [number, number]): string | undefined;
+}
+
+/** All syntax ports the core needs. */
+export interface Analyzers {
+  shell: ShellAnalyzer;
+  scope: ScopeResolver;
+}

@@ -1,0 +1,100 @@
+/**
+ * The scorer's public contract: what `createScorer` returns and what a PTA
+ * looks like. The server, the CLI and the report all program against this.
+ */
+import type { Analyzers } from './ports.js';
+import type {
+  Label, LuckyCategory, PassTier, ReferenceInfo, ScoreVector, Signal, StageDist, State, Step, Tier, WasteItem,
+} from './types.js';
+
+export const PTA_SCHEMA_VERSION = 1;
+
+/** One PTA node. Node 0 is the root and has no state. */
+export interface PtaNode {
+  id: number;
+  parent: number | null;
+  children: number[];
+  state: State | null;
+  /** How many reference trajectories pass through this node. */
+  refs: number;
+}
+
+/** Per-reference facts the Lucky taxonomy needs. */
+export interface ReferenceStats {
+  /** Number of states of the reference trajectory. */
+  length: number;
+  /** Distinct I-stage files or scopes it touched. */
+  implTargets: number;
+}
+
+/** A task's prefix tree acceptor, as stored and serialised (JSON). */
+export interface Pta {
+  schema: typeof PTA_SCHEMA_VERSION;
+  task: string;
+  /** Bumped on every added reference; starts at 1 with the first build. */
+  version: number;
+  /** Equivalence threshold used when the PTA was built. */
+  tau: number;
+  nodes: PtaNode[];
+  /** Per window (3), the sum over references of their own window stage distributions. */
+  windowSums: [StageDist, StageDist, StageDist];
+  references: ReferenceStats[];
+  /** Sorted repo-relative files any node touches. */
+  files: string[];
+}
+
+/** The stage-profile prior used for tasks without a PTA (method.md section 8). */
+export interface TemporalPrior {
+  windows: [StageDist, StageDist, StageDist];
+  /** How many reference trajectories the prior pools. */
+  references: number;
+}
+
+export type Reference = { kind: 'pta'; pta: Pta } | { kind: 'prior'; prior: TemporalPrior };
+
+/** What `push` returns for one step. */
+export interface StepResult {
+  t: number;
+  label: Label;
+  state: State;
+  score: ScoreVector;
+  /** Process reward: f_t - f_{t-1}, f_{-1} = 0. */
+  reward: number;
+  /** Projected tier (passing thresholds: Ideal / Solid / Lucky). */
+  tier: PassTier;
+  /** Early-stop signals that fired at this step. */
+  signals: Signal[];
+}
+
+/** The whole-trajectory report (the server's `final`, the CLI's `score --json`). */
+export interface TrajectoryReport {
+  score: ScoreVector;
+  /** Real tier when `passed` is known, projected passing tier otherwise. */
+  tier: Tier;
+  lucky?: LuckyCategory;
+  waste: WasteItem[];
+  signals: Signal[];
+  steps: number;
+  /** One stage letter per step. */
+  stages: string;
+  reference: ReferenceInfo;
+  /** Steps no labeler rule knew. */
+  unknown: number;
+}
+
+/** An incremental scorer for one trajectory. */
+export interface Scorer {
+  /** Adds the next step; returns the running score after it. */
+  push(step: Step): StepResult;
+  /** Number of steps pushed. */
+  readonly length: number;
+  /** The current score vector (all zeros / prior before any step). */
+  score(): ScoreVector;
+  states(): readonly State[];
+  report(passed?: boolean): TrajectoryReport;
+}
+
+export interface ScorerOptions {
+  reference: Reference;
+  analyzers: Analyzers;
+}

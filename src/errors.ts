@@ -1,0 +1,39 @@
+/**
+ * The one errors catalogue: every error steplens reports has a stable code.
+ * Wire codes (protocol v1 `error.code`) are a subset; the rest are CLI/HTTP codes.
+ */
+
+export const ERROR_CODES = {
+  bad_message: { status: 400, summary: 'The message or body is malformed or invalid.' },
+  unknown_session: { status: 404, summary: 'No such session.' },
+  duplicate_session: { status: 409, summary: 'A session with this id is already open.' },
+  out_of_order: { status: 409, summary: 'A step arrived past the next expected seq.' },
+  too_large: { status: 413, summary: 'A frame, body or session exceeds a configured limit.' },
+  unauthorized: { status: 401, summary: 'Missing or wrong bearer token.' },
+  overloaded: { status: 503, summary: 'A session or connection limit is reached, or the client is too slow.' },
+  internal: { status: 500, summary: 'An unexpected server fault.' },
+  unknown_task: { status: 404, summary: 'No such task or reference.' },
+  bad_input: { status: 400, summary: 'An input file or trajectory cannot be read or parsed.' },
+  unknown_format: { status: 400, summary: 'The log format could not be detected.' },
+  usage: { status: 400, summary: 'Wrong command-line usage.' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** An expected, user-facing failure: printed as one line, never as a stack trace. */
+export class SteplensError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SteplensError';
+    this.code = code;
+  }
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+}
+
+/** Errors as values, for code that must not throw on bad input. */
+export type Result<T, E = SteplensError> = { ok: true; value: T } | { ok: false; error: E };
+export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
+export const err = <E>(error: E): Result<never, E> => ({ ok: false, error });
