@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+/** The `steplens` command line: dispatches to one command module per verb. */
+import { SteplensError } from '../errors.js';
+import type { CliIO, Command } from './command.js';
+import { loadCommands } from './registry.js';
+
+function usage(commands: Command[]): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return `usage: steplens <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nRun 'steplens <command> --help' for a command's options.\n`;
+}
+
+/** Runs the CLI with the given arguments; returns the exit code. */
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const commands = await loadCommands();
+  const [verb, ...rest] = argv;
+  if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
+    io.stdout(usage(commands));
+    return verb === undefined ? 1 : 0;
+  }
+  const command = commands.find((c) => c.name === verb);
+  if (!command) {
+    io.stderr(`steplens: unknown command '${verb}' (known: ${commands.map((c) => c.name).join(', ')})\n`);
+    return 1;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(`${command.usage}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof SteplensError) {
+      io.stderr(`steplens ${verb}: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof Error && (error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      io.stderr(`steplens ${verb}: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).code!.startsWith('ERR_PARSE_ARGS')) {
+      io.stderr(`steplens ${verb}: ${error.message}\n`);
+      return 1;
+    }
+    io.stderr(`steplens ${verb}: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (io.env.STEPLENS_DEBUG) io.stderr(`${error instanceof Error ? error.stack : ''}\n`);
+    return 1;
+  }
+}
+
+const isMain = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop() ?? '');
+if (isMain) {
+  const io: CliIO = {
+    stdout: (s) => void process.stdout.write(s),
+    stderr: (s) => void process.stderr.write(s),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    cwd: process.cwd(),
+    env: process.env,
+  };
+  runCli(process.argv.slice(2), io).then(
+    (code) => {
+      if (code !== 0 || !['serve'].includes(process.argv[2] ?? '')) process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`steplens: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
