@@ -1,0 +1,52 @@
+/** Reading trajectory and PTA files for the CLI: every failure is a one-line `SteplensError`. */
+import { readFile } from 'node:fs/promises';
+import { SteplensError } from '../errors.js';
+import { FORMAT_NAMES, type FormatName, type ParseResult } from '../formats/types.js';
+import { parseTrajectoryText } from '../formats/index.js';
+import { ptaFromJson } from '../core/pta/index.js';
+import type { Pta } from '../core/scorer-api.js';
+
+/** Validates a `--format` value. */
+export function formatOption(value: string | undefined): FormatName | 'auto' {
+  if (value === undefined || value === 'auto') return 'auto';
+  if ((FORMAT_NAMES as readonly string[]).includes(value)) return value as FormatName;
+  throw new SteplensError('usage', `--format must be one of auto, ${FORMAT_NAMES.join(', ')} (got '${value}')`);
+}
+
+/** Reads a file as UTF-8 text, naming the file in any error. */
+export async function readText(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : code;
+    throw new SteplensError('bad_input', `cannot read ${file}: ${why}`);
+  }
+}
+
+/** Reads and parses one trajectory file in the given (or detected) format. */
+export async function readTrajectory(file: string, format: FormatName | 'auto'): Promise<ParseResult> {
+  const text = await readText(file);
+  const parsed = parseTrajectoryText(text, format, file);
+  if (!parsed.ok) throw parsed.error;
+  return parsed.value;
+}
+
+/** Reads a PTA JSON file. */
+export async function readPta(file: string): Promise<Pta> {
+  const text = await readText(file);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (error) {
+    throw new SteplensError('bad_input', `${file}: not JSON (${(error as Error).message})`);
+  }
+  const pta = ptaFromJson(doc);
+  if (!pta.ok) throw new SteplensError('bad_input', `${file}: not a steplens PTA: ${pta.error}`);
+  return pta.value;
+}
+
+/** Prints diagnostics to stderr, one line each, prefixed by the file. */
+export function reportDiagnostics(file: string, result: ParseResult, stderr: (s: string) => void): void {
+  for (const d of result.diagnostics) stderr(`${file}: ${d.at}: ${d.message}\n`);
+}
