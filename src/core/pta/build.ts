@@ -1,0 +1,129 @@
+/**
+ * Building and growing a task's prefix tree acceptor (method.md section 4).
+ */
+import { conf, DEFAULT_TAU } from '../equivalence.js';
+import { PTA_SCHEMA_VERSION, type Pta, type PtaNode, type ReferenceStats } from '../scorer-api.js';
+import { DEFAULT_ALPHA, windowDistributions } from '../signals/temporal.js';
+import type { StageDist, State } from '../types.js';
+
+/** Options of {@link buildPta}. */
+export interface PtaOptions {
+  /** Equivalence threshold used for insertion (default {@link DEFAULT_TAU}); stored in the PTA. */
+  tau?: number;
+  /** Laplace smoothing of the window distributions (default 0.01). */
+  alpha?: number;
+}
+
+/** Options of {@link addReference}: insertion always uses the PTA's own `tau`. */
+export interface AddReferenceOptions {
+  alpha?: number;
+}
+
+/** Copy of a state as JSON would hold it (undefined keys dropped), so stored PTAs round-trip exactly. */
+function storedState(s: State): State {
+  return JSON.parse(JSON.stringify(s)) as State;
+}
+
+function node(nodes: PtaNode[], id: number): PtaNode {
+  const n = nodes[id];
+  if (n === undefined) throw new Error(`PTA node ${id} missing`);
+  return n;
+}
+
+/**
+ * Inserts one state sequence from the root: at node u with next state s,
+ * follow the child equivalent to s (same stage, conf >= tau) with the highest
+ * confidence, ties to the child created first; else create a child holding s.
+ * Every node on the path, the root included, gets refs + 1.
+ */
+function insertPath(nodes: PtaNode[], states: readonly State[], tau: number): void {
+  let u = node(nodes, 0);
+  u.refs++;
+  for (const s of states) {
+    let best: PtaNode | undefined;
+    let bestConf = -1;
+    for (const c of u.children) {
+      const child = node(nodes, c);
+      const cs = child.state;
+      if (cs === null || cs.stage !== s.stage) continue;
+      const cf = conf(cs, s);
+      if (cf >= tau && cf > bestConf) {
+        best = child;
+        bestConf = cf;
+      }
+    }
+    if (best === undefined) {
+      best = { id: nodes.length, parent: u.id, children: [], state: storedState(s), refs: 0 };
+      nodes.push(best);
+      u.children.push(best.id);
+    }
+    best.refs++;
+    u = best;
+  }
+}
+
+function referenceStats(states: readonly State[]): ReferenceStats {
+  const targets = new Set<string>();
+  for (const s of states) {
+    if (s.stage !== 'I') continue;
+    const target = s.scope ?? s.file;
+    if (target !== undefined) targets.add(target);
+  }
+  return { length: states.length, implTargets: targets.size };
+}
+
+function addWindows(sums: Pta['windowSums'], states: readonly State[], alpha: number): void {
+  const dists = windowDistributions(states.map((s) => s.stage), alpha);
+  for (let k = 0; k < 3; k++) {
+    const sum = sums[k] as StageDist;
+    const d = dists[k] as StageDist;
+    for (let i = 0; i < 4; i++) sum[i] = (sum[i] as number) + (d[i] as number);
+  }
+}
+
+function nodeFiles(nodes: readonly PtaNode[]): string[] {
+  const files = new Set<string>();
+  for (const n of nodes) if (n.state?.file !== undefined) files.add(n.state.file);
+  return [...files].sort();
+}
+
+function insertReference(pta: Pta, states: readonly State[], alpha: number): void {
+  insertPath(pta.nodes, states, pta.tau);
+  addWindows(pta.windowSums, states, alpha);
+  pta.references.push(referenceStats(states));
+  pta.files = nodeFiles(pta.nodes);
+}
+
+/**
+ * Builds a task's PTA from reference state sequences, inserted in order.
+ * Works for any number of references (k >= 2 is the caller's policy; zero
+ * references give a root-only PTA). The result has `version` 1 whatever k is;
+ * each later {@link addReference} adds 1.
+ */
+export function buildPta(task: string, references: readonly (readonly State[])[], options: PtaOptions = {}): Pta {
+  const alpha = options.alpha ?? DEFAULT_ALPHA;
+  const pta: Pta = {
+    schema: PTA_SCHEMA_VERSION,
+    task,
+    version: 1,
+    tau: options.tau ?? DEFAULT_TAU,
+    nodes: [{ id: 0, parent: null, children: [], state: null, refs: 0 }],
+    windowSums: [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
+    references: [],
+    files: [],
+  };
+  for (const ref of references) insertReference(pta, ref, alpha);
+  return pta;
+}
+
+/**
+ * Returns a new PTA with one more reference inserted (with the PTA's own
+ * `tau`) and `version + 1`; the input PTA is never modified. Existing paths
+ * stay paths: insertion only adds nodes and increments counts.
+ */
+export function addReference(pta: Pta, states: readonly State[], options: AddReferenceOptions = {}): Pta {
+  const next = structuredClone(pta);
+  insertReference(next, states, options.alpha ?? DEFAULT_ALPHA);
+  next.version = pta.version + 1;
+  return next;
+}

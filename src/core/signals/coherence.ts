@@ -1,0 +1,85 @@
+/**
+ * Trajectory coherence Φcoh (method.md section 5.3), O(1) per state, and the
+ * blind-retry detector it shares with the waste report and early-stop signals.
+ */
+import type { Stage, State } from '../types.js';
+
+const ORDER: Record<Exclude<Stage, 'O'>, number> = { E: 0, I: 1, V: 2 };
+
+/**
+ * Detects blind retries: a state whose hash equals an earlier state's with no
+ * file-changing I-stage state strictly between them. `add` returns the index
+ * (`t`) of the most recent earlier state it repeats, or undefined.
+ */
+export function createRetryDetector(): { add(state: State): number | undefined } {
+  const lastSeen = new Map<string, number>();
+  let lastChange = -1;
+  return {
+    add(state) {
+      const prev = lastSeen.get(state.hash);
+      const retryOf = prev !== undefined && lastChange <= prev ? prev : undefined;
+      lastSeen.set(state.hash, state.t);
+      if (state.stage === 'I' && state.changesFile) lastChange = state.t;
+      return retryOf;
+    },
+  };
+}
+
+export interface CoherenceCounts {
+  pivots: number;
+  confirms: number;
+  backtracks: number;
+  retries: number;
+}
+
+export interface CoherenceTracker {
+  add(state: State): void;
+  /** Φcoh in [0, 1] over the states added so far. */
+  value(): number;
+  counts(): CoherenceCounts;
+}
+
+/**
+ * Creates a coherence tracker. Transitions between consecutive states with
+ * different stages: into O is a confirm; E→I, E→V, I→V a pivot; the reverse a
+ * backtrack; out of O the new stage is compared with the last non-O stage
+ * before the O run (later: pivot, earlier: backtrack, same or none: neither).
+ */
+export function createCoherenceTracker(epsilon: number): CoherenceTracker {
+  const retry = createRetryDetector();
+  let n = 0;
+  let prev: Stage | undefined;
+  let lastNonO: Exclude<Stage, 'O'> | undefined;
+  let pivots = 0;
+  let confirms = 0;
+  let backtracks = 0;
+  let retries = 0;
+
+  const compareTo = (from: Exclude<Stage, 'O'> | undefined, to: Exclude<Stage, 'O'>): void => {
+    if (from === undefined || from === to) return;
+    if (ORDER[to] > ORDER[from]) pivots += 1;
+    else backtracks += 1;
+  };
+
+  return {
+    add(state) {
+      const stage = state.stage;
+      if (prev !== undefined && prev !== stage) {
+        if (stage === 'O') confirms += 1;
+        else if (prev === 'O') compareTo(lastNonO, stage);
+        else compareTo(prev, stage);
+      }
+      if (retry.add(state) !== undefined) retries += 1;
+      if (stage !== 'O') lastNonO = stage;
+      prev = stage;
+      n += 1;
+    },
+    value() {
+      if (n <= 1) return 0;
+      const good = pivots + confirms;
+      const v = (good / (good + backtracks + epsilon)) * (1 - retries / (n - 1));
+      return Math.min(1, Math.max(0, v));
+    },
+    counts: () => ({ pivots, confirms, backtracks, retries }),
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * Maximum bipartite matching kept incrementally (method.md section 8): left
+ * vertices (candidate states) arrive one at a time, and one augmenting-path
+ * search from each new vertex (Kuhn's algorithm) keeps the matching maximum.
+ * An augmenting path that appears when vertex u is added must end at u, the
+ * only newly free left vertex, so no other search is ever needed.
+ */
+
+/** A growing bipartite graph with a maximum matching. */
+export interface IncrementalMatching {
+  /** Adds a left vertex with edges to the given right vertices (tried in order); true when the matching grew. */
+  addLeft(adjacent: readonly number[]): boolean;
+  /** Size of the maximum matching. */
+  readonly size: number;
+  /** Number of left vertices added. */
+  readonly left: number;
+  /** Left vertex matched to right vertex `v`, or -1. */
+  matchOfRight(v: number): number;
+  /** Right vertex matched to left vertex `u`, or -1. */
+  matchOfLeft(u: number): number;
+}
+
+interface Frame {
+  u: number;
+  i: number;
+}
+
+/** Creates an empty incremental matching over `rightCount` right vertices (0..rightCount-1). */
+export function createIncrementalMatching(rightCount: number): IncrementalMatching {
+  const adj: (readonly number[])[] = [];
+  const matchL: number[] = [];
+  const matchR = new Int32Array(rightCount).fill(-1);
+  const visited = new Uint8Array(rightCount);
+  let size = 0;
+
+  const augment = (root: number): boolean => {
+    visited.fill(0);
+    const stack: Frame[] = [{ u: root, i: 0 }];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1] as Frame;
+      const edges = adj[top.u] as readonly number[];
+      if (top.i >= edges.length) {
+        stack.pop();
+        continue;
+      }
+      const v = edges[top.i++] as number;
+      if (visited[v] === 1) continue;
+      visited[v] = 1;
+      const w = matchR[v] as number;
+      if (w !== -1) {
+        stack.push({ u: w, i: 0 });
+        continue;
+      }
+      for (const f of stack) {
+        const fv = (adj[f.u] as readonly number[])[f.i - 1] as number;
+        matchR[fv] = f.u;
+        matchL[f.u] = fv;
+      }
+      return true;
+    }
+    return false;
+  };
+
+  return {
+    addLeft(adjacent: readonly number[]): boolean {
+      for (const v of adjacent) {
+        if (!Number.isInteger(v) || v < 0 || v >= rightCount) throw new RangeError(`right vertex ${v} out of range`);
+      }
+      const u = adj.length;
+      adj.push([...adjacent]);
+      matchL.push(-1);
+      if (adjacent.length === 0 || !augment(u)) return false;
+      size++;
+      return true;
+    },
+    get size() {
+      return size;
+    },
+    get left() {
+      return adj.length;
+    },
+    matchOfRight: (v) => matchR[v] ?? -1,
+    matchOfLeft: (u) => matchL[u] ?? -1,
+  };
+}

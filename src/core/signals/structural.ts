@@ -1,0 +1,97 @@
+/**
+ * Structural alignment Φstruct and set coverage Φcov (method.md sections 5.1,
+ * 5.2), kept incrementally: each added state costs one equivalence check per
+ * same-stage PTA node, one pointer step per reference path, and one
+ * augmenting-path search.
+ */
+import { equivalent } from '../equivalence.js';
+import { ptaPaths } from '../pta/paths.js';
+import type { Pta } from '../scorer-api.js';
+import type { State } from '../types.js';
+import { createIncrementalMatching } from './matching.js';
+
+/** Incremental Φstruct / Φcov tracker of one candidate trajectory against a PTA. */
+export interface StructuralTracker {
+  /** Adds the next candidate state (O states are ignored). */
+  add(state: State): void;
+  /** Φstruct = 100·2·Prec·R/(Prec + R), 0 when both are 0. */
+  struct(): number;
+  /** Φcov = 100·|M|/|N|, 0 when the PTA has no non-O node. */
+  cov(): number;
+  /** |M|: size of the maximum matching between non-O candidate states and non-O PTA nodes. */
+  matched(): number;
+  /** Ordered recall R: max over paths of matches / |P|. */
+  recall(): number;
+  /** Unordered precision |M| / |C|, 0 before any non-O candidate state. */
+  precision(): number;
+}
+
+/**
+ * Creates a tracker. O states are left out on both sides: `add` ignores
+ * candidate O states, and PTA O nodes are dropped from the paths and from the
+ * matching. Paths are those of {@link ptaPaths} with O nodes removed; a path
+ * left with no node is skipped (it cannot be recalled), so a PTA without
+ * non-O nodes has recall 0. Ordered recall per path is the greedy forward scan
+ * of section 5.1 (one pointer per path). Equivalence is {@link equivalent}
+ * with the given `tau`.
+ */
+export function createStructuralTracker(pta: Pta, tau: number): StructuralTracker {
+  const index = new Map<number, number>();
+  const nodeStates: State[] = [];
+  for (const n of pta.nodes) {
+    if (n.state === null || n.state.stage === 'O') continue;
+    index.set(n.id, nodeStates.length);
+    nodeStates.push(n.state);
+  }
+  const paths = ptaPaths(pta)
+    .map((p) => p.flatMap((id) => (index.has(id) ? [index.get(id) as number] : [])))
+    .filter((p) => p.length > 0);
+  const pointers = paths.map(() => 0);
+  const hits = paths.map(() => 0);
+  const edge = new Uint8Array(nodeStates.length);
+  const matching = createIncrementalMatching(nodeStates.length);
+  let candidates = 0;
+
+  const recall = (): number => {
+    let best = 0;
+    for (let p = 0; p < paths.length; p++) {
+      const r = (hits[p] as number) / (paths[p] as number[]).length;
+      if (r > best) best = r;
+    }
+    return best;
+  };
+  const precision = (): number => (candidates === 0 ? 0 : matching.size / candidates);
+
+  return {
+    add(state: State): void {
+      if (state.stage === 'O') return;
+      candidates++;
+      const adjacent: number[] = [];
+      for (let j = 0; j < nodeStates.length; j++) {
+        const hit = equivalent(nodeStates[j] as State, state, tau);
+        edge[j] = hit ? 1 : 0;
+        if (hit) adjacent.push(j);
+      }
+      for (let p = 0; p < paths.length; p++) {
+        const path = paths[p] as number[];
+        for (let j = pointers[p] as number; j < path.length; j++) {
+          if (edge[path[j] as number] === 1) {
+            hits[p] = (hits[p] as number) + 1;
+            pointers[p] = j + 1;
+            break;
+          }
+        }
+      }
+      matching.addLeft(adjacent);
+    },
+    struct(): number {
+      const p = precision();
+      const r = recall();
+      return p + r === 0 ? 0 : (100 * 2 * p * r) / (p + r);
+    },
+    cov: () => (nodeStates.length === 0 ? 0 : (100 * matching.size) / nodeStates.length),
+    matched: () => matching.size,
+    recall,
+    precision,
+  };
+}
