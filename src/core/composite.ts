@@ -1,0 +1,47 @@
+/**
+ * Composite score and tiers (method.md section 6, reference-free variant of section 8).
+ */
+import type { ScoringConfig, TierThresholds, Weights } from './config.js';
+import type { PassTier, ScoreVector, Tier } from './types.js';
+
+/** The four signal values a composite is computed from; struct/cov null = scored against the prior. */
+export interface SignalValues {
+  struct: number | null;
+  cov: number | null;
+  /** 0-1. */
+  coh: number;
+  /** 0-1. */
+  temp: number;
+}
+
+/**
+ * f = (w.struct·Φstruct + w.cov·Φcov + w.coh·100·Φcoh + w.temp·100·Φtemp) / Σw,
+ * clamped to [0, 100]. With struct and cov null (reference-free), those two
+ * terms and their weights are left out, so the remaining weights are
+ * renormalised. With the default weights (sum 1) this is the paper's formula.
+ */
+export function composite(v: SignalValues, weights: Weights): ScoreVector {
+  let num = weights.coh * 100 * v.coh + weights.temp * 100 * v.temp;
+  let den = weights.coh + weights.temp;
+  if (v.struct !== null && v.cov !== null) {
+    num += weights.struct * v.struct + weights.cov * v.cov;
+    den += weights.struct + weights.cov;
+  }
+  const total = den > 0 ? Math.min(100, Math.max(0, num / den)) : 0;
+  return { total, struct: v.struct, cov: v.cov, coh: v.coh, temp: v.temp };
+}
+
+/** The passing tier of a score: Ideal (>= ideal), Solid (>= solid), else Lucky. */
+export function passTierFor(total: number, tiers: TierThresholds): PassTier {
+  if (total >= tiers.ideal) return 'Ideal';
+  return total >= tiers.solid ? 'Solid' : 'Lucky';
+}
+
+/**
+ * The tier of a score: passed → Ideal/Solid/Lucky; failed → Partial-fail
+ * (>= partial) or Off-track; unknown outcome → the projected passing tier.
+ */
+export function tierFor(total: number, passed: boolean | undefined, cfg: Pick<ScoringConfig, 'tiers'>): Tier {
+  if (passed === false) return total >= cfg.tiers.partial ? 'Partial-fail' : 'Off-track';
+  return passTierFor(total, cfg.tiers);
+}

@@ -1,0 +1,174 @@
+/**
+ * Scoring configuration (method.md sections 3-7): composite weights, tier
+ * thresholds, equivalence and smoothing constants, Lucky taxonomy and waste
+ * settings. `DEFAULT_CONFIG` holds the method's defaults; `resolveConfig`
+ * validates a partial deep override of it.
+ */
+import { z } from 'zod';
+import { err, ok, type Result } from '../errors.js';
+
+/** Composite weights (normalised by their sum when the composite is computed). */
+export interface Weights {
+  struct: number;
+  cov: number;
+  coh: number;
+  temp: number;
+}
+
+/** Tier thresholds on the 0-100 composite. */
+export interface TierThresholds {
+  /** Passing: f >= ideal is Ideal. */
+  ideal: number;
+  /** Passing: solid <= f < ideal is Solid, below is Lucky. */
+  solid: number;
+  /** Failing: f >= partial is Partial-fail, below is Off-track. */
+  partial: number;
+}
+
+/** Lucky taxonomy thresholds (method.md section 7). */
+export interface LuckyThresholds {
+  /** C1: at most this many states and no V state. */
+  c1MaxStates: number;
+  /** C2: wasted steps >= this share of the states... */
+  c2MinWasteShare: number;
+  /** ...or coherence below this. */
+  c2MaxCoh: number;
+  /** C4: length >= this factor × the reference median length... */
+  c4LengthFactor: number;
+  /** ...and E share >= this. */
+  c4MinExploreShare: number;
+  /** C3: coverage below this (0-100). */
+  c3MaxCov: number;
+  /** C5: structure below this (0-100)... */
+  c5MaxStruct: number;
+  /** ...and coherence at least this. */
+  c5MinCoh: number;
+}
+
+/** Waste report settings (method.md section 7). */
+export interface WasteSettings {
+  /** A regression loop needs at least this many failed edit→verify cycles. */
+  regressionMinCycles: number;
+  /** Cyclic pattern: smallest and largest repeating block (in states). */
+  cycleMinBlock: number;
+  cycleMaxBlock: number;
+  /** Cyclic pattern: the block must occur at least this many times in a row. */
+  cycleMinRepeats: number;
+}
+
+export interface ScoringConfig {
+  weights: Weights;
+  tiers: TierThresholds;
+  /** Equivalence threshold (section 3). */
+  tau: number;
+  /** Coherence denominator guard (section 5.3). */
+  epsilon: number;
+  /** Laplace smoothing of window distributions (section 5.4). */
+  alpha: number;
+  lucky: LuckyThresholds;
+  waste: WasteSettings;
+  /** Token estimate when a log has no token counts: characters / this. */
+  charsPerToken: number;
+}
+
+/** Freezes an object and every object inside it. */
+export function deepFreeze<T>(o: T): T {
+  if (typeof o === 'object' && o !== null && !Object.isFrozen(o)) {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}
+
+export const DEFAULT_CONFIG: ScoringConfig = deepFreeze({
+  weights: { struct: 0.2, cov: 0.15, coh: 0.3, temp: 0.35 },
+  tiers: { ideal: 70, solid: 47, partial: 47 },
+  tau: 0.7,
+  epsilon: 1e-6,
+  alpha: 0.01,
+  lucky: {
+    c1MaxStates: 8,
+    c2MinWasteShare: 0.3,
+    c2MaxCoh: 0.4,
+    c4LengthFactor: 2,
+    c4MinExploreShare: 0.6,
+    c3MaxCov: 30,
+    c5MaxStruct: 30,
+    c5MinCoh: 0.6,
+  },
+  waste: { regressionMinCycles: 2, cycleMinBlock: 2, cycleMaxBlock: 4, cycleMinRepeats: 3 },
+  charsPerToken: 4,
+});
+
+const nonNeg = z.number().finite().nonnegative();
+const share = z.number().finite().min(0).max(1);
+const score100 = z.number().finite().min(0).max(100);
+const posInt = z.number().int().positive();
+
+const configInputSchema = z
+  .object({
+    weights: z.object({ struct: nonNeg, cov: nonNeg, coh: nonNeg, temp: nonNeg }).partial().strict(),
+    tiers: z.object({ ideal: score100, solid: score100, partial: score100 }).partial().strict(),
+    tau: z.number().finite().gt(0).max(1),
+    epsilon: z.number().finite().positive(),
+    alpha: z.number().finite().positive(),
+    lucky: z
+      .object({
+        c1MaxStates: z.number().int().nonnegative(),
+        c2MinWasteShare: share,
+        c2MaxCoh: share,
+        c4LengthFactor: z.number().finite().positive(),
+        c4MinExploreShare: share,
+        c3MaxCov: score100,
+        c5MaxStruct: score100,
+        c5MinCoh: share,
+      })
+      .partial()
+      .strict(),
+    waste: z
+      .object({ regressionMinCycles: posInt, cycleMinBlock: z.number().int().min(2), cycleMaxBlock: posInt, cycleMinRepeats: z.number().int().min(2) })
+      .partial()
+      .strict(),
+    charsPerToken: z.number().finite().positive(),
+  })
+  .partial()
+  .strict();
+
+/** Zod schema of a partial scoring-config override (for the protocol/CLI layers). */
+export { configInputSchema };
+
+/** Formats zod issues as one line naming each offending path. */
+export function formatIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ');
+}
+
+/**
+ * Validates a partial deep override of `DEFAULT_CONFIG` (undefined/null = defaults).
+ * Errors name the offending field: weights must be non-negative with a positive
+ * sum (and coh + temp > 0, so reference-free scoring is defined), tiers ordered
+ * (solid <= ideal), cycle block sizes ordered.
+ */
+export function resolveConfig(input: unknown, base: ScoringConfig = DEFAULT_CONFIG): Result<ScoringConfig, string> {
+  if (input === undefined || input === null) return ok(base);
+  const parsed = configInputSchema.safeParse(input);
+  if (!parsed.success) return err(`invalid scoring config: ${formatIssues(parsed.error)}`);
+  const o = parsed.data;
+  const cfg: ScoringConfig = {
+    weights: { ...base.weights, ...o.weights },
+    tiers: { ...base.tiers, ...o.tiers },
+    tau: o.tau ?? base.tau,
+    epsilon: o.epsilon ?? base.epsilon,
+    alpha: o.alpha ?? base.alpha,
+    lucky: { ...base.lucky, ...o.lucky },
+    waste: { ...base.waste, ...o.waste },
+    charsPerToken: o.charsPerToken ?? base.charsPerToken,
+  };
+  const w = cfg.weights;
+  if (w.struct + w.cov + w.coh + w.temp <= 0) return err('invalid scoring config: weights must sum to more than 0');
+  if (w.coh + w.temp <= 0) return err('invalid scoring config: weights.coh + weights.temp must be more than 0 (reference-free scoring uses only them)');
+  if (cfg.tiers.solid > cfg.tiers.ideal) return err(`invalid scoring config: tiers.solid (${cfg.tiers.solid}) must not exceed tiers.ideal (${cfg.tiers.ideal})`);
+  if (cfg.waste.cycleMinBlock > cfg.waste.cycleMaxBlock) {
+    return err(`invalid scoring config: waste.cycleMinBlock (${cfg.waste.cycleMinBlock}) must not exceed waste.cycleMaxBlock (${cfg.waste.cycleMaxBlock})`);
+  }
+  return ok(cfg);
+}

@@ -1,0 +1,105 @@
+/**
+ * The incremental scorer (method.md sections 5-8): one state builder, the
+ * coherence, temporal and (with a PTA) structural trackers, the composite,
+ * the step reward and the early-stop detectors, fed one step at a time.
+ * `scoreSteps` is the same code folded over a whole trajectory, so online and
+ * batch scores of every prefix are identical to the last bit.
+ */
+import { composite, passTierFor, tierFor } from './composite.js';
+import { DEFAULT_CONFIG, type ScoringConfig } from './config.js';
+import { createEarlyStop } from './early-stop/index.js';
+import { classifyLucky, luckyReference } from './lucky.js';
+import { DEFAULT_POLICY, type Policy } from './policy.js';
+import { ptaPaths } from './pta/paths.js';
+import type { ReferenceInfo, ScoreVector, State, Step } from './types.js';
+import type { Pta, Scorer, ScorerOptions, StepResult, TrajectoryReport } from './scorer-api.js';
+import { createCoherenceTracker } from './signals/coherence.js';
+import { createStructuralTracker } from './signals/structural.js';
+import { createTemporalTracker, referenceWindows } from './signals/temporal.js';
+import { createStateBuilder } from './state-builder.js';
+import { wasteReport } from './waste/index.js';
+
+/** Options of {@link createScorer}: the reference, the syntax ports, and optional config and policy. */
+export type CreateScorerOptions = ScorerOptions & { config?: ScoringConfig; policy?: Policy };
+
+/**
+ * Creates a scorer for one trajectory. Before any step its score is all
+ * zeros (struct and cov null when scored against the prior); after each
+ * `push` it is the composite of the prefix pushed so far, and the step's
+ * reward is f_t − f_{t−1} with f_{−1} = 0.
+ */
+export function createScorer(options: CreateScorerOptions): Scorer {
+  const cfg = options.config ?? DEFAULT_CONFIG;
+  const policy = options.policy ?? DEFAULT_POLICY;
+  const ref = options.reference;
+  const pta: Pta | undefined = ref.kind === 'pta' ? ref.pta : undefined;
+  const builder = createStateBuilder(options.analyzers);
+  const coherence = createCoherenceTracker(cfg.epsilon);
+  const temporal = createTemporalTracker(ref.kind === 'pta' ? referenceWindows(ref.pta) : ref.prior.windows, cfg.alpha);
+  const structural = pta !== undefined ? createStructuralTracker(pta, cfg.tau) : undefined;
+  const earlyStop = createEarlyStop(policy);
+  const states: State[] = [];
+  let unknown = 0;
+  let current: ScoreVector = { total: 0, struct: pta ? 0 : null, cov: pta ? 0 : null, coh: 0, temp: 0 };
+  const reference: ReferenceInfo = pta !== undefined ? { kind: 'pta', version: pta.version, paths: ptaPaths(pta).length } : { kind: 'prior' };
+
+  return {
+    push(step: Step): StepResult {
+      const { label, state } = builder.next(step);
+      states.push(state);
+      if (state.unknown) unknown += 1;
+      coherence.add(state);
+      temporal.add(state.stage);
+      structural?.add(state);
+      const score = composite(
+        {
+          struct: structural !== undefined ? structural.struct() : null,
+          cov: structural !== undefined ? structural.cov() : null,
+          coh: coherence.value(),
+          temp: temporal.value(),
+        },
+        cfg.weights,
+      );
+      const reward = score.total - current.total;
+      current = score;
+      const signals = earlyStop.add(state, score.total);
+      return { t: state.t, label, state, score, reward, tier: passTierFor(score.total, cfg.tiers), signals };
+    },
+    get length() {
+      return states.length;
+    },
+    score: () => ({ ...current }),
+    states: () => states,
+    report(passed?: boolean): TrajectoryReport {
+      const waste = wasteReport(states, { settings: cfg.waste, tau: cfg.tau, ptaFiles: pta?.files });
+      const tier = tierFor(current.total, passed, cfg);
+      const lucky = passed === true && tier === 'Lucky'
+        ? classifyLucky({ states, score: current, waste, reference: pta !== undefined ? luckyReference(pta.references) : undefined }, cfg.lucky)
+        : undefined;
+      return {
+        score: { ...current },
+        tier,
+        ...(lucky !== undefined ? { lucky } : {}),
+        waste,
+        signals: [...earlyStop.signals()],
+        steps: states.length,
+        stages: states.map((s) => s.stage).join(''),
+        reference: { ...reference },
+        unknown,
+      };
+    },
+  };
+}
+
+/**
+ * Batch scoring: folds {@link createScorer}'s `push` over the steps. The
+ * results are exactly what an online client would have received.
+ */
+export function scoreSteps(
+  steps: readonly Step[],
+  options: CreateScorerOptions & { passed?: boolean },
+): { results: StepResult[]; report: TrajectoryReport } {
+  const scorer = createScorer(options);
+  const results = steps.map((s) => scorer.push(s));
+  return { results, report: scorer.report(options.passed) };
+}

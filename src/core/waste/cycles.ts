@@ -1,0 +1,80 @@
+/**
+ * Cyclic patterns (method.md section 7): a block of `minBlock`..`maxBlock`
+ * state hashes occurring several times in a row (A B A B A B). Only primitive
+ * blocks count (A A is a blind retry, A B A B is the block A B repeated).
+ */
+import type { State } from '../types.js';
+
+export interface CycleRun {
+  /** Block length in states. */
+  block: number;
+  /** First step of the run and last step so far. */
+  start: number;
+  end: number;
+  /** Complete occurrences of the block in a row. */
+  reps: number;
+  /** The steps of the run, in order. */
+  steps: number[];
+  tool: string;
+}
+
+export interface CycleDetector {
+  /** Adds a state; returns the runs whose repetition count grew at this state. */
+  add(state: State): CycleRun[];
+  /** Every run that reached 2 occurrences, in order of start. */
+  runs(): CycleRun[];
+}
+
+function isPrimitive(block: readonly string[]): boolean {
+  const len = block.length;
+  for (let p = 1; p < len; p++) {
+    if (len % p !== 0) continue;
+    let periodic = true;
+    for (let i = p; i < len && periodic; i++) periodic = block[i] === block[i - p];
+    if (periodic) return false;
+  }
+  return true;
+}
+
+export function createCycleDetector(minBlock: number, maxBlock: number): CycleDetector {
+  const hashes: string[] = [];
+  const states: State[] = [];
+  const perBlock = new Map<number, { len: number; primitive: boolean; run: CycleRun | undefined }>();
+  for (let L = minBlock; L <= maxBlock; L++) perBlock.set(L, { len: 0, primitive: false, run: undefined });
+  const all: CycleRun[] = [];
+  return {
+    add(state) {
+      const i = hashes.length;
+      hashes.push(state.hash);
+      states.push(state);
+      const grown: CycleRun[] = [];
+      for (const [L, cur] of perBlock) {
+        if (i < L || hashes[i] !== hashes[i - L]) {
+          cur.len = 0;
+          cur.run = undefined;
+          continue;
+        }
+        cur.len += 1;
+        const startIdx = i - cur.len + 1 - L;
+        if (cur.len === 1) cur.primitive = isPrimitive(hashes.slice(startIdx, startIdx + L));
+        if (!cur.primitive) continue;
+        const reps = Math.floor((cur.len + L) / L);
+        if (cur.run === undefined) {
+          const first = states[startIdx] as State;
+          cur.run = { block: L, start: first.t, end: state.t, reps, steps: states.slice(startIdx, i + 1).map((s) => s.t), tool: first.tool };
+          all.push(cur.run);
+          grown.push(cur.run);
+          continue;
+        }
+        cur.run.end = state.t;
+        cur.run.steps.push(state.t);
+        if (reps > cur.run.reps) {
+          cur.run.reps = reps;
+          grown.push(cur.run);
+        }
+      }
+      return grown;
+    },
+    runs: () => all.filter((r) => r.reps >= 2).sort((a, b) => a.start - b.start || a.block - b.block),
+  };
+}

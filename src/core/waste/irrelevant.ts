@@ -1,0 +1,33 @@
+/**
+ * Irrelevant exploration (method.md section 7): E states on files no PTA node
+ * touches; without a PTA, E states on files that are never edited and touched
+ * by no other state (read once, never used again). Grouped per file.
+ */
+import type { State } from '../types.js';
+
+export interface IrrelevantFile {
+  file: string;
+  steps: number[];
+  tool: string;
+}
+
+export function findIrrelevantExploration(states: readonly State[], ptaFiles: readonly string[] | undefined): IrrelevantFile[] {
+  const byFile = new Map<string, IrrelevantFile>();
+  const touches = new Map<string, number>();
+  const edited = new Set<string>();
+  for (const s of states) {
+    if (s.file === undefined) continue;
+    touches.set(s.file, (touches.get(s.file) ?? 0) + 1);
+    if (s.changesFile) edited.add(s.file);
+  }
+  const known = ptaFiles === undefined ? undefined : new Set(ptaFiles);
+  for (const s of states) {
+    if (s.stage !== 'E' || s.file === undefined) continue;
+    const irrelevant = known !== undefined ? !known.has(s.file) : !edited.has(s.file) && touches.get(s.file) === 1;
+    if (!irrelevant) continue;
+    const item = byFile.get(s.file);
+    if (item === undefined) byFile.set(s.file, { file: s.file, steps: [s.t], tool: s.tool });
+    else item.steps.push(s.t);
+  }
+  return [...byFile.values()];
+}

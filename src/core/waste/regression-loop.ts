@@ -1,0 +1,65 @@
+/**
+ * Regression loops (method.md section 7): edit → verification fails → edit of
+ * the same file → verification fails again, repeated. A cycle is one or more
+ * I-stage edits of the loop's file followed by one or more failing V states; a
+ * passing V run (test, script, other command) or an edit of another file
+ * closes the loop. A trailing edit not yet verified is not part of the loop.
+ */
+import type { ActionKind, State } from '../types.js';
+
+export interface RegressionLoop {
+  id: number;
+  file: string;
+  /** Steps of each completed (failed) cycle. */
+  cycles: number[][];
+  tool: string;
+}
+
+const RUN_KINDS: ReadonlySet<ActionKind> = new Set(['run_test', 'run_script', 'run_other']);
+
+export interface RegressionTracker {
+  /** Adds a state; returns the loop when this state completed one more failed cycle. */
+  add(state: State): RegressionLoop | undefined;
+  /** Every loop with at least one completed cycle. */
+  loops(): RegressionLoop[];
+}
+
+export function createRegressionTracker(): RegressionTracker {
+  const all: RegressionLoop[] = [];
+  let open: { loop: RegressionLoop; pending: number[]; phase: 'edited' | 'failed' } | undefined;
+  let nextId = 0;
+  return {
+    add(state) {
+      if (state.stage === 'I' && state.changesFile) {
+        const file = state.file;
+        if (open !== undefined && file !== undefined && open.loop.file === file) {
+          if (open.phase === 'failed') open.phase = 'edited';
+          open.pending.push(state.t);
+        } else {
+          open = file === undefined ? undefined : { loop: { id: -1, file, cycles: [], tool: state.tool }, pending: [state.t], phase: 'edited' };
+        }
+        return undefined;
+      }
+      if (open === undefined || state.stage !== 'V') return undefined;
+      if (state.failed) {
+        const { loop } = open;
+        if (open.phase === 'edited') {
+          open.pending.push(state.t);
+          loop.cycles.push(open.pending);
+          open.pending = [];
+          open.phase = 'failed';
+          if (loop.id < 0) {
+            loop.id = nextId++;
+            all.push(loop);
+          }
+          return loop;
+        }
+        loop.cycles[loop.cycles.length - 1]?.push(state.t);
+        return undefined;
+      }
+      if (RUN_KINDS.has(state.kind)) open = undefined;
+      return undefined;
+    },
+    loops: () => all,
+  };
+}

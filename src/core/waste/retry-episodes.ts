@@ -1,0 +1,48 @@
+/**
+ * Blind-retry episodes (method.md sections 5.3 and 7): consecutive blind
+ * retries grouped into one episode. O states that are not retries neither
+ * extend nor break an episode; any other non-retry state closes it.
+ */
+import { createRetryDetector } from '../signals/coherence.js';
+import type { State } from '../types.js';
+
+export interface RetryEpisode {
+  /** Sequence number of the episode (0-based), stable while it grows. */
+  id: number;
+  /** The earlier state the first retry repeats, then every retry of the episode. */
+  steps: number[];
+  /** Number of retries (steps.length − 1). */
+  retries: number;
+  /** Tool of the first retry. */
+  tool: string;
+}
+
+export interface RetryEpisodeTracker {
+  /** Adds a state; returns the open episode when this state is a retry. */
+  add(state: State): RetryEpisode | undefined;
+  /** Every episode so far (the open one included). */
+  episodes(): RetryEpisode[];
+}
+
+export function createRetryEpisodeTracker(): RetryEpisodeTracker {
+  const detector = createRetryDetector();
+  const all: RetryEpisode[] = [];
+  let open: RetryEpisode | undefined;
+  return {
+    add(state) {
+      const of = detector.add(state);
+      if (of === undefined) {
+        if (state.stage !== 'O') open = undefined;
+        return undefined;
+      }
+      if (open === undefined) {
+        open = { id: all.length, steps: [of], retries: 0, tool: state.tool };
+        all.push(open);
+      }
+      open.steps.push(state.t);
+      open.retries += 1;
+      return open;
+    },
+    episodes: () => all,
+  };
+}
