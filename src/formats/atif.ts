@@ -1,0 +1,123 @@
+/**
+ * ATIF (Agent Trajectory Interchange Format) v1.4-v1.7: `steps[]` whose agent steps carry
+ * `tool_calls` (`tool_call_id`, `function_name`, `arguments`), `observation.results`
+ * (`source_call_id`, `content`) and per-step `metrics` tokens. Also the older variant
+ * (`schema_version` "1.4", calls with `id`/`name`, results in separate `source: "system"` steps
+ * that say `Tool result for <id>`, possibly before the agent step that holds the call).
+ *
+ * Steps (method.md section 1): one per tool call of each agent step (none = one step, kind `none`).
+ * Stream events: one per entry of `steps[]`, as written.
+ */
+import { arr, isRecord, jsonValue, str, textOf, toolArgs, typeName, type Rec } from './json-helpers.js';
+import { compact, usageTokens } from './step-builder.js';
+import { StepQueue } from './step-queue.js';
+import { runStream } from './stream-runner.js';
+import { toolCallAction } from './tool-actions.js';
+import type { Diagnostic, FormatParser, ParseResult, StreamParser, TrajectoryMeta } from './types.js';
+
+function isAtif(doc: unknown): doc is Rec {
+  return isRecord(doc) && Array.isArray(doc.steps) && typeof doc.schema_version === 'string' && /^(ATIF-v)?1\.\d+/.test(doc.schema_version);
+}
+
+interface Result {
+  callId?: string;
+  content?: string;
+}
+
+function resultsOf(observation: unknown): Result[] {
+  const obs = jsonValue(observation);
+  if (!isRecord(obs)) return [];
+  if (Array.isArray(obs.results)) {
+    return obs.results.filter(isRecord).map((r) => ({ callId: str(r.source_call_id), content: textOf(r.content) }));
+  }
+  const content = textOf(obs.content) ?? (isRecord(obs.result) ? str(obs.result.output) ?? str(obs.result.error) : undefined);
+  return [{ callId: str(obs.tool_use_id) ?? str(obs.source_call_id), content }];
+}
+
+function joined(results: Result[]): string | undefined {
+  const parts = results.map((r) => r.content).filter((c): c is string => c !== undefined);
+  return parts.length > 0 ? parts.join('\n') : undefined;
+}
+
+class AtifStream implements StreamParser {
+  private queue = new StepQueue();
+  private n = 0;
+  private early = new Map<string, string | undefined>();
+
+  push(event: unknown): ReturnType<StreamParser['push']> {
+    const at = `event ${this.n++}`;
+    const diagnostics: Diagnostic[] = [];
+    if (!isRecord(event)) return { steps: [], diagnostics: [{ at, message: `expected an ATIF step object, got ${typeName(event)}` }] };
+    const results = resultsOf(event.observation);
+    if (event.source === 'agent') this.onAgent(event, results);
+    else this.onResults(event, results);
+    return { steps: this.queue.drain(), diagnostics };
+  }
+
+  end(): ReturnType<StreamParser['end']> {
+    return { steps: this.queue.drain(true), diagnostics: [] };
+  }
+
+  private onAgent(s: Rec, results: Result[]): void {
+    const calls = arr(jsonValue(s.tool_calls)).filter(isRecord);
+    const tokens = usageTokens(jsonValue(s.metrics));
+    const timestamp = str(s.timestamp);
+    const message = textOf(s.message);
+    const thought = str(s.reasoning_content) ?? message;
+    if (calls.length === 0) {
+      this.queue.add({ tool: '', toAction: () => ({ kind: 'none' }), observation: joined(results), tokens, timestamp, thought }, { done: true });
+      return;
+    }
+    const positional = results.every((r) => r.callId === undefined) && results.length === calls.length;
+    calls.forEach((c, i) => {
+      const name = str(c.function_name) ?? str(c.name) ?? '';
+      const args = toolArgs(c.arguments);
+      const id = str(c.tool_call_id) ?? str(c.id);
+      let observation: string | undefined;
+      let done = true;
+      const own = results.filter((r) => r.callId !== undefined && r.callId === id);
+      if (own.length > 0) observation = joined(own);
+      else if (positional) observation = results[i]?.content;
+      else if (calls.length === 1 && results.length > 0 && results.every((r) => r.callId === undefined)) observation = joined(results);
+      else if (id !== undefined && this.early.has(id)) observation = this.early.get(id);
+      else if (id !== undefined && c.function_name === undefined) done = false;
+      this.queue.add(
+        { tool: name, args, toAction: (obs) => toolCallAction(name, args, obs), observation, tokens: i === 0 ? tokens : undefined, timestamp, thought, id },
+        { done, key: id },
+      );
+    });
+  }
+
+  private onResults(s: Rec, results: Result[]): void {
+    const named = /Tool result for (\S+)/.exec(textOf(s.message) ?? '')?.[1];
+    for (const r of results) {
+      const id = r.callId ?? named;
+      if (id === undefined) continue;
+      if (!this.queue.complete(id, { observation: r.content })) this.early.set(id, r.content);
+    }
+  }
+}
+
+function meta(doc: Rec): TrajectoryMeta {
+  const agent = isRecord(doc.agent) ? doc.agent : {};
+  const name = str(agent.name);
+  const version = str(agent.version);
+  return compact<TrajectoryMeta>({
+    model: str(agent.model_name) ?? str(agent.model),
+    agent: name === undefined ? undefined : version === undefined ? name : `${name} ${version}`,
+  });
+}
+
+/** The ATIF parser (v1.4-v1.7 and the older system-step variant). */
+export const atifParser: FormatParser = {
+  name: 'atif',
+  detect: isAtif,
+  events: (doc) => (isAtif(doc) ? [...arr(doc.steps)] : []),
+  stream: () => new AtifStream(),
+  parse(doc): ParseResult {
+    if (!isAtif(doc)) {
+      return { format: 'atif', meta: {}, steps: [], diagnostics: [{ at: 'document', message: `expected an ATIF object with \`schema_version\` and \`steps\`, got ${typeName(doc)}` }] };
+    }
+    return { format: 'atif', meta: meta(doc), ...runStream(new AtifStream(), arr(doc.steps)) };
+  },
+};

@@ -1,0 +1,73 @@
+/** Small structural helpers for reading untyped JSON log records without throwing. */
+
+export type Rec = Record<string, unknown>;
+
+/** True for a plain JSON object (not null, not an array). */
+export function isRecord(v: unknown): v is Rec {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The value as a string, or undefined. */
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** The value as a finite number (numeric strings accepted), or undefined. */
+export function num(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v.trim())) return Number(v);
+  return undefined;
+}
+
+/** The value as an array, or an empty array. */
+export function arr(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+/** Parses a JSON string when the log stores an object as text; passes objects through. */
+export function jsonValue(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const s = v.trim();
+  if (!(s.startsWith('{') || s.startsWith('['))) return v;
+  try {
+    return JSON.parse(s) as unknown;
+  } catch {
+    return v;
+  }
+}
+
+/** Tool-call arguments: a JSON object or a JSON string of one; anything else becomes `{ raw }`. */
+export function toolArgs(v: unknown): Rec {
+  const parsed = jsonValue(v);
+  if (isRecord(parsed)) return parsed;
+  if (v === undefined || v === null || v === '') return {};
+  return { raw: v };
+}
+
+/** The text of a chat message content: a string, or the joined `text` parts of a content array. */
+export function textOf(content: unknown): string | undefined {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    const parts = content
+      .map((p) => (typeof p === 'string' ? p : isRecord(p) ? str(p.text) ?? str(p.content) : undefined))
+      .filter((p): p is string => p !== undefined);
+    return parts.length > 0 ? parts.join('\n') : undefined;
+  }
+  return undefined;
+}
+
+/** Unix seconds (or an ISO string) as an ISO timestamp. */
+export function isoTime(v: unknown): string | undefined {
+  if (typeof v === 'string' && v.length > 0 && Number.isNaN(Number(v))) return v;
+  const n = num(v);
+  if (n === undefined || n <= 0) return undefined;
+  const d = new Date(n * 1000);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+
+/** A short description of a value's JSON type, for diagnostics. */
+export function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}

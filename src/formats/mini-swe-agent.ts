@@ -1,0 +1,136 @@
+/**
+ * mini-swe-agent `.traj.json` logs, format `mini-swe-agent`: `mini-swe-agent-1` (the command is the
+ * one ```bash block of the assistant text, `<returncode>` in the next user message) and
+ * `mini-swe-agent-1.1` (OpenAI tool calls, `tool` results with `extra.returncode`, a final `exit`).
+ *
+ * Steps (method.md section 1): v1, one per assistant message; v1.1, one per tool call of each
+ * assistant message (a message without tool calls is one step, kind `none`).
+ *
+ * Stream events: one per entry of `messages[]`, as written. An assistant message opens its steps;
+ * the following `user` / `tool` / `exit` message completes them; the next assistant message or
+ * `end()` flushes any step whose result never came.
+ */
+import type { Action } from '../core/types.js';
+import { arr, isRecord, isoTime, num, str, textOf, toolArgs, typeName, type Rec } from './json-helpers.js';
+import { compact, usageTokens } from './step-builder.js';
+import { StepQueue, type PendingStep } from './step-queue.js';
+import { runStream } from './stream-runner.js';
+import { exitCodeFromText } from './exit-code.js';
+import { shellAction, toolCallAction } from './tool-actions.js';
+import type { Diagnostic, FormatParser, ParseResult, StreamParser, TrajectoryMeta } from './types.js';
+
+const BASH_BLOCK = /```bash\s*\n([\s\S]*?)\n```/g;
+
+function isMini(doc: unknown): doc is Rec {
+  if (!isRecord(doc) || !Array.isArray(doc.messages)) return false;
+  const fmt = str(doc.trajectory_format);
+  if (fmt !== undefined) return fmt.startsWith('mini-swe-agent');
+  const info = isRecord(doc.info) ? doc.info : undefined;
+  return info !== undefined && ('mini_version' in info || 'submission' in info);
+}
+
+/** The command of a v1 assistant message, or why there is none. */
+function bashBlock(content: string): { command?: string; thought: string } {
+  const blocks = [...content.matchAll(BASH_BLOCK)];
+  const first = blocks[0];
+  const thought = (first === undefined ? content : content.slice(0, first.index)).replace(/^\s*THOUGHT:\s*/, '').trim();
+  return blocks.length === 1 && first !== undefined ? { command: first[1] ?? '', thought } : { thought };
+}
+
+class MiniStream implements StreamParser {
+  private queue = new StepQueue();
+  private n = 0;
+  private seenAssistant = false;
+
+  push(event: unknown): ReturnType<StreamParser['push']> {
+    const at = `event ${this.n++}`;
+    const diagnostics: Diagnostic[] = [];
+    if (!isRecord(event)) return { steps: [], diagnostics: [{ at, message: `expected a message object, got ${typeName(event)}` }] };
+    const role = str(event.role);
+    const extra = isRecord(event.extra) ? event.extra : {};
+    const content = textOf(event.content) ?? '';
+    if (role === 'assistant') {
+      this.queue.closeOtherGroups(undefined);
+      const steps = this.queue.drain();
+      this.seenAssistant = true;
+      this.openSteps(event, extra, content);
+      return { steps, diagnostics };
+    }
+    if (role === 'tool') {
+      const key = str(event.tool_call_id);
+      const c = { observation: content, exitCode: num(extra.returncode) ?? exitCodeFromText(content) };
+      if (key === undefined || !this.queue.complete(key, c)) {
+        if (!this.queue.completeLast(c)) diagnostics.push({ at, message: `tool result ${key ?? '(no id)'} has no pending tool call; ignored` });
+      }
+    } else if (role === 'user' || role === 'exit') {
+      if (this.seenAssistant) this.queue.completeLast({ observation: content, exitCode: exitCodeFromText(content) });
+      if (role === 'exit') this.queue.closeOtherGroups(undefined);
+    } else if (role !== 'system') {
+      diagnostics.push({ at, message: `unknown message role ${JSON.stringify(event.role)}; ignored` });
+    }
+    return { steps: this.queue.drain(), diagnostics };
+  }
+
+  end(): ReturnType<StreamParser['end']> {
+    return { steps: this.queue.drain(true), diagnostics: [] };
+  }
+
+  private openSteps(m: Rec, extra: Rec, content: string): void {
+    const response = isRecord(extra.response) ? extra.response : {};
+    const tokens = usageTokens(response.usage);
+    const timestamp = isoTime(response.created) ?? isoTime(extra.timestamp);
+    const calls = arr(m.tool_calls).filter(isRecord);
+    if (calls.length > 0) {
+      calls.forEach((call, i) => {
+        const fn = isRecord(call.function) ? call.function : call;
+        const name = str(fn.name) ?? 'bash';
+        const args = toolArgs(fn.arguments);
+        const action: Action = toolCallAction(name, args);
+        const id = str(call.id);
+        this.queue.add(this.pending({ tool: name, args, action, id, tokens: i === 0 ? tokens : undefined, timestamp, thought: content }), { key: id });
+      });
+      return;
+    }
+    if ('tool_calls' in m || Array.isArray(extra.actions)) {
+      this.queue.add(this.pending({ tool: '', action: { kind: 'none' }, tokens, timestamp, thought: content }));
+      return;
+    }
+    const { command, thought } = bashBlock(content);
+    const action: Action = command === undefined ? { kind: 'none' } : shellAction(command);
+    this.queue.add(this.pending({ tool: command === undefined ? '' : 'bash', args: command === undefined ? undefined : { command }, action, tokens, timestamp, thought }));
+  }
+
+  private pending(p: Omit<PendingStep, 'toAction'> & { action: Action }): PendingStep {
+    const { action, ...rest } = p;
+    return { ...rest, toAction: () => action };
+  }
+}
+
+function meta(doc: Rec): TrajectoryMeta {
+  const info = isRecord(doc.info) ? doc.info : {};
+  const config = isRecord(info.config) ? info.config : {};
+  const model = isRecord(config.model) ? config.model : {};
+  const version = str(info.mini_version);
+  return compact<TrajectoryMeta>({
+    task: str(doc.instance_id),
+    model: str(model.model_name),
+    agent: version === undefined ? 'mini-swe-agent' : `mini-swe-agent ${version}`,
+    patch: str(info.submission) || undefined,
+    exitStatus: str(info.exit_status),
+  });
+}
+
+/** The mini-swe-agent parser (trajectory formats 1 and 1.1). */
+export const miniSweAgentParser: FormatParser = {
+  name: 'mini-swe-agent',
+  detect: isMini,
+  events: (doc) => (isMini(doc) ? [...arr(doc.messages)] : []),
+  stream: () => new MiniStream(),
+  parse(doc): ParseResult {
+    if (!isMini(doc)) {
+      return { format: 'mini-swe-agent', meta: {}, steps: [], diagnostics: [{ at: 'document', message: `expected a mini-swe-agent trajectory object with \`messages\`, got ${typeName(doc)}` }] };
+    }
+    const r = runStream(new MiniStream(), arr(doc.messages));
+    return { format: 'mini-swe-agent', meta: meta(doc), ...r };
+  },
+};

@@ -1,0 +1,55 @@
+/**
+ * The `steplens` format: JSON Lines, one normalised Step per line (src/core/types.ts). Each record
+ * is validated structurally; a bad record becomes a diagnostic (`record N`, 1-based; the text
+ * reader maps it to its line) and the rest is kept. A record without `t` gets its position.
+ * Stream events: the records themselves.
+ */
+import type { Action, Step } from '../core/types.js';
+import { isRecord, typeName } from './json-helpers.js';
+import { makeStep } from './step-builder.js';
+import { describeIssues, stepSchema } from './step-schema.js';
+import { runStream } from './stream-runner.js';
+import type { FormatParser, ParseResult, StreamParser } from './types.js';
+
+function looksLikeStep(v: unknown): boolean {
+  return isRecord(v) && isRecord(v.action) && typeof v.action.kind === 'string';
+}
+
+function records(doc: unknown): unknown[] | undefined {
+  if (Array.isArray(doc)) return doc.length === 0 || looksLikeStep(doc[0]) ? doc : undefined;
+  return looksLikeStep(doc) ? [doc] : undefined;
+}
+
+class SteplensStream implements StreamParser {
+  private n = 0;
+
+  push(event: unknown): ReturnType<StreamParser['push']> {
+    const pos = this.n++;
+    const at = `record ${pos + 1}`;
+    if (!isRecord(event)) return { steps: [], diagnostics: [{ at, message: `expected a step object, got ${typeName(event)}` }] };
+    const r = stepSchema.safeParse(event);
+    if (!r.success) return { steps: [], diagnostics: [{ at, message: `invalid step: ${describeIssues(r.error)}` }] };
+    const { t, ...rest } = r.data;
+    const step: Step = makeStep(t ?? pos, { ...rest, action: rest.action as Action });
+    return { steps: [step], diagnostics: [] };
+  }
+
+  end(): ReturnType<StreamParser['end']> {
+    return { steps: [], diagnostics: [] };
+  }
+}
+
+/** The `steplens` JSON Lines parser. */
+export const steplensParser: FormatParser = {
+  name: 'steplens',
+  detect: (doc) => Array.isArray(doc) ? doc.length > 0 && looksLikeStep(doc[0]) : looksLikeStep(doc),
+  events: (doc) => records(doc) ?? [],
+  stream: () => new SteplensStream(),
+  parse(doc): ParseResult {
+    const recs = records(doc);
+    if (recs === undefined) {
+      return { format: 'steplens', meta: {}, steps: [], diagnostics: [{ at: 'document', message: `expected steplens step records (objects with an \`action.kind\`), got ${typeName(doc)}` }] };
+    }
+    return { format: 'steplens', meta: {}, ...runStream(new SteplensStream(), recs) };
+  },
+};

@@ -1,0 +1,84 @@
+/**
+ * Reads trajectory text: one JSON document, or JSON Lines (one record per line). A bad JSON line
+ * is reported as `line N: ...` and skipped; a single document that does not parse is a
+ * `bad_input` error naming the source and the position.
+ */
+import { SteplensError, err, ok, type Result } from '../errors.js';
+import { parseDocument, parseInstances } from './registry.js';
+import type { Diagnostic, FormatName, ParseResult } from './types.js';
+
+interface Loaded {
+  doc: unknown;
+  diagnostics: Diagnostic[];
+  /** For JSON Lines: the 1-based line of each kept record. */
+  lines?: number[];
+}
+
+function position(text: string, e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  const m = /position (\d+)/.exec(msg);
+  const pos = m?.[1] !== undefined ? Number(m[1]) : /end of JSON input|Unterminated/i.test(msg) ? text.length : undefined;
+  if (pos === undefined) return msg;
+  const before = text.slice(0, pos);
+  const line = before.split('\n').length;
+  const col = pos - before.lastIndexOf('\n');
+  return `${msg.replace(/\s*\(line \d+ column \d+\)/, '')} (line ${line}, column ${col}${pos >= text.length ? ', end of input: truncated?' : ''})`;
+}
+
+function load(text: string, source: string): Result<Loaded> {
+  const body = text.replace(/^\uFEFF/, '');
+  if (body.trim() === '') return err(new SteplensError('bad_input', `${source}: the input is empty`));
+  try {
+    return ok({ doc: JSON.parse(body) as unknown, diagnostics: [] });
+  } catch (e) {
+    const lines = body.split('\n');
+    const nonEmpty = lines.filter((l) => l.trim() !== '');
+    let firstOk = false;
+    try {
+      JSON.parse(nonEmpty[0] ?? '');
+      firstOk = true;
+    } catch {
+      firstOk = false;
+    }
+    if (nonEmpty.length < 2 || !firstOk) return err(new SteplensError('bad_input', `${source}: invalid JSON: ${position(body, e)}`, { cause: e }));
+    const records: unknown[] = [];
+    const kept: number[] = [];
+    const diagnostics: Diagnostic[] = [];
+    lines.forEach((l, i) => {
+      if (l.trim() === '') return;
+      try {
+        records.push(JSON.parse(l) as unknown);
+        kept.push(i + 1);
+      } catch (le) {
+        diagnostics.push({ at: `line ${i + 1}`, message: `line ${i + 1}: invalid JSON: ${le instanceof Error ? le.message : String(le)}; skipped` });
+      }
+    });
+    return ok({ doc: records, diagnostics, lines: kept });
+  }
+}
+
+function remap(r: ParseResult, loaded: Loaded): ParseResult {
+  const lines = loaded.lines;
+  const diagnostics = r.diagnostics.map((d) => {
+    const m = /^record (\d+)$/.exec(d.at);
+    const line = m?.[1] !== undefined && lines !== undefined ? lines[Number(m[1]) - 1] : undefined;
+    return line === undefined ? d : { at: `line ${line}`, message: `line ${line}: ${d.message}` };
+  });
+  return { ...r, diagnostics: [...loaded.diagnostics, ...diagnostics] };
+}
+
+/** Parses trajectory text (a JSON document or JSON Lines) in `format`, or detects it. */
+export function parseTrajectoryText(text: string, format: FormatName | 'auto', source = 'input'): Result<ParseResult> {
+  const loaded = load(text, source);
+  if (!loaded.ok) return loaded;
+  const r = parseDocument(loaded.value.doc, format, source);
+  return r.ok ? ok(remap(r.value, loaded.value)) : r;
+}
+
+/** Like parseTrajectoryText, but one result per instance (OpenHands `output.jsonl`). */
+export function parseInstancesText(text: string, format: FormatName | 'auto', source = 'input'): Result<ParseResult[]> {
+  const loaded = load(text, source);
+  if (!loaded.ok) return loaded;
+  const r = parseInstances(loaded.value.doc, format, source);
+  return r.ok ? ok(r.value.map((p) => remap(p, loaded.value))) : r;
+}
