@@ -90,3 +90,16 @@ describe('blind retries', () => {
     expect(r.value).toBe(0);
   });
 });
+
+describe('retry exemptions', () => {
+  it('a confirmed double submit (SWE-agent 1.x protocol) is not a blind retry', async () => {
+    const { createRetryDetector } = await import('../../src/core/signals/coherence.js');
+    const d = createRetryDetector();
+    const base = { stage: 'O' as const, kind: 'finish' as const, tool: 'submit', hash: 'h', tokens: [], command: false, changesFile: false, failed: false, cost: 1, unknown: false };
+    expect(d.add({ ...base, t: 0 })).toBeUndefined();
+    expect(d.add({ ...base, t: 1 })).toBeUndefined();
+    const read = { ...base, kind: 'read' as const, stage: 'E' as const, hash: 'r' };
+    expect(d.add({ ...read, t: 2 })).toBeUndefined();
+    expect(d.add({ ...read, t: 3 })).toBe(2);
+  });
+});

@@ -2,9 +2,16 @@
  * Trajectory coherence Φcoh (method.md section 5.3), O(1) per state, and the
  * blind-retry detector it shares with the waste report and early-stop signals.
  */
-import type { Stage, State } from '../types.js';
+import type { ActionKind, Stage, State } from '../types.js';
 
 const ORDER: Record<Exclude<Stage, 'O'>, number> = { E: 0, I: 1, V: 2 };
+
+/**
+ * Action kinds never counted as blind retries **(choice)**: SWE-agent 1.x asks
+ * the agent to confirm `submit`, so a passing run ends with two identical
+ * submits; that is the harness's protocol, not the agent retrying blindly.
+ */
+export const RETRY_EXEMPT_KINDS: ReadonlySet<ActionKind> = new Set<ActionKind>(['finish']);
 
 /**
  * Detects blind retries: a state whose hash equals an earlier state's with no
@@ -16,6 +23,7 @@ export function createRetryDetector(): { add(state: State): number | undefined }
   let lastChange = -1;
   return {
     add(state) {
+      if (RETRY_EXEMPT_KINDS.has(state.kind)) return undefined;
       const prev = lastSeen.get(state.hash);
       const retryOf = prev !== undefined && lastChange <= prev ? prev : undefined;
       lastSeen.set(state.hash, state.t);
