@@ -18,7 +18,7 @@ interface Sources {
 
 /** Builds every example PTA in memory (does not write). */
 export async function buildExamplePtas(corpusDir = resolve(packageRoot(), '..', 'shared', 'corpus')): Promise<Pta[]> {
-  const sources = JSON.parse(await readFile(join(exampleReferencesDir(), 'sources.json'), 'utf8')) as Sources;
+  const sources = JSON.parse(await readFile(join(packageRoot(), 'data', 'example-sources.json'), 'utf8')) as Sources;
   const analyzers = defaultAnalyzers();
   const out: Pta[] = [];
   for (const [task, files] of Object.entries(sources.tasks)) {

@@ -2,7 +2,7 @@
 /** The `steplens` command line: dispatches to one command module per verb. */
 import { SteplensError } from '../errors.js';
 import type { CliIO, Command } from './command.js';
-import { loadCommands } from './registry.js';
+import { COMMAND_NAMES, loadCommand, loadCommands } from './registry.js';
 
 function usage(commands: Command[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -12,15 +12,16 @@ function usage(commands: Command[]): string {
 
 /** Runs the CLI with the given arguments; returns the exit code. */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
-  const commands = await loadCommands();
   const [verb, ...rest] = argv;
   if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
-    io.stdout(usage(commands));
+    const text = usage(await loadCommands());
+    if (verb === undefined) io.stderr(text);
+    else io.stdout(text);
     return verb === undefined ? 1 : 0;
   }
-  const command = commands.find((c) => c.name === verb);
+  const command = await loadCommand(verb);
   if (!command) {
-    io.stderr(`steplens: unknown command '${verb}' (known: ${commands.map((c) => c.name).join(', ')})\n`);
+    io.stderr(`steplens: unknown command '${verb}' (known: ${COMMAND_NAMES.join(', ')})\n`);
     return 1;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -31,10 +32,6 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof SteplensError) {
-      io.stderr(`steplens ${verb}: ${error.message}\n`);
-      return 1;
-    }
-    if (error instanceof Error && (error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       io.stderr(`steplens ${verb}: ${error.message}\n`);
       return 1;
     }

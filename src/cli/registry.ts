@@ -1,18 +1,29 @@
 /** The list of CLI commands. Each lives in `commands/<name>.ts` and default-exports a `Command`. */
 import type { Command } from './command.js';
 
-const NAMES = ['label', 'convert', 'build-pta', 'score', 'report', 'serve', 'replay'] as const;
+type Loader = () => Promise<{ default: Command }>;
 
-/** Loads every command module that exists (lazily, so `label` does not pay for fastify). */
+/** Lazy loaders, so `label` does not pay for loading fastify. */
+const LOADERS: Record<string, Loader> = {
+  label: () => import('./commands/label.js'),
+  convert: () => import('./commands/convert.js'),
+  'build-pta': () => import('./commands/build-pta.js'),
+  score: () => import('./commands/score.js'),
+  report: () => import('./commands/report.js'),
+  serve: () => import('./commands/serve.js'),
+  replay: () => import('./commands/replay.js'),
+};
+
+/** Command names, in help order. */
+export const COMMAND_NAMES = Object.keys(LOADERS);
+
+/** Loads one command by name, or undefined when there is no such command. */
+export async function loadCommand(name: string): Promise<Command | undefined> {
+  const loader = Object.hasOwn(LOADERS, name) ? LOADERS[name] : undefined;
+  return loader ? (await loader()).default : undefined;
+}
+
+/** Loads every command (for the help text). */
 export async function loadCommands(): Promise<Command[]> {
-  const out: Command[] = [];
-  for (const name of NAMES) {
-    try {
-      const mod = (await import(`./commands/${name}.js`)) as { default: Command };
-      out.push(mod.default);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    }
-  }
-  return out;
+  return Promise.all(COMMAND_NAMES.map(async (n) => (await LOADERS[n]!()).default));
 }

@@ -15,8 +15,15 @@ function looksLikeStep(v: unknown): boolean {
   return isRecord(v) && isRecord(v.action) && typeof v.action.kind === 'string';
 }
 
+/** How many leading records detection looks at: one broken first line must not hide a steplens log. */
+const DETECT_WINDOW = 10;
+
+function looksLikeSteps(doc: unknown[]): boolean {
+  return doc.slice(0, DETECT_WINDOW).some(looksLikeStep);
+}
+
 function records(doc: unknown): unknown[] | undefined {
-  if (Array.isArray(doc)) return doc.length === 0 || looksLikeStep(doc[0]) ? doc : undefined;
+  if (Array.isArray(doc)) return doc.length === 0 || looksLikeSteps(doc) ? doc : undefined;
   return looksLikeStep(doc) ? [doc] : undefined;
 }
 
@@ -42,7 +49,7 @@ class SteplensStream implements StreamParser {
 /** The `steplens` JSON Lines parser. */
 export const steplensParser: FormatParser = {
   name: 'steplens',
-  detect: (doc) => Array.isArray(doc) ? doc.length > 0 && looksLikeStep(doc[0]) : looksLikeStep(doc),
+  detect: (doc) => (Array.isArray(doc) ? looksLikeSteps(doc) : looksLikeStep(doc)),
   events: (doc) => records(doc) ?? [],
   stream: () => new SteplensStream(),
   parse(doc): ParseResult {

@@ -35,7 +35,7 @@ describe('steplens label / convert', () => {
   it('prints a readable table by default', async () => {
     const run = await cli('label', miniTraj);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^t\s+stage\s+kind/);
+    expect(run.stdout).toMatch(/^\s*t\s+stage\s+kind/);
     expect(run.stdout).toContain('mini-swe-agent');
   });
 

@@ -1,0 +1,105 @@
+/** `steplens report [--outcomes FILE] [--out DIR] [--json] PATH...`: the corpus report. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { SteplensError } from '../../errors.js';
+import { parseInstancesText } from '../../formats/index.js';
+import { buildReport } from '../../report/build-report.js';
+import { discover } from '../../report/discover.js';
+import { nodeReportFs } from '../../report/node-fs.js';
+import { parseOutcomesTable } from '../../report/outcomes-table.js';
+import { reportCharts } from '../../report/render/charts.js';
+import { csvTable } from '../../report/render/format-table.js';
+import { markdownReport, terminalSummary } from '../../report/render/summary.js';
+import { allTables } from '../../report/render/tables.js';
+import type { CorpusReport } from '../../report/types.js';
+import { defaultAnalyzers } from '../../syntax/index.js';
+import type { CliIO, Command } from '../command.js';
+
+/** A stderr progress bar that shows only on a TTY and only once the work has taken over a second. */
+function progress(io: CliIO): { tick: (done: number, total: number) => void; end: () => void } {
+  const start = Date.now();
+  let shown = false;
+  return {
+    tick(done, total) {
+      if (!io.stderrIsTTY || Date.now() - start < 1000) return;
+      shown = true;
+      const width = 30;
+      const filled = Math.round((width * done) / Math.max(1, total));
+      io.stderr(`\rscoring [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
+    },
+    end() {
+      if (shown) io.stderr('\r\x1b[K');
+    },
+  };
+}
+
+function writeOutputs(dir: string, report: CorpusReport): string[] {
+  try {
+    mkdirSync(dir, { recursive: true });
+    const charts = reportCharts(report);
+    for (const c of charts) writeFileSync(join(dir, c.file), c.svg);
+    writeFileSync(join(dir, 'report.md'), markdownReport(report, charts.map((c) => c.file)));
+    writeFileSync(join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+    const tables = allTables(report);
+    for (const t of tables) writeFileSync(join(dir, `${t.name}.csv`), csvTable(t));
+    return ['report.md', 'report.json', ...tables.map((t) => `${t.name}.csv`), ...charts.map((c) => c.file)];
+  } catch (e) {
+    throw new SteplensError('bad_input', `cannot write to --out ${dir}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+}
+
+const command: Command = {
+  name: 'report',
+  summary: 'corpus report: rankings, Lucky passes, statistics, multi-trial reliability',
+  usage:
+    'usage: steplens report [--outcomes FILE] [--out DIR] [--json] [--model NAME] [--run NAME] PATH...\n' +
+    '  PATH: trajectory files or folders (walked recursively; evaluation JSON is recognised and skipped)\n' +
+    '  outcomes: SWE-bench report.json / results.json / <model>.<run>.json found near the trajectories,\n' +
+    '            or --outcomes FILE (CSV with task,outcome[,run,model] or JSON Lines with the same keys)\n' +
+    '  --out DIR writes report.md, report.json, one CSV per table and SVG charts; --json prints the JSON only\n' +
+    '  --model / --run override the model and run names read from the logs and folder names',
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        outcomes: { type: 'string' },
+        out: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        model: { type: 'string' },
+        run: { type: 'string' },
+      },
+    });
+    if (positionals.length === 0) throw new SteplensError('usage', 'no PATH given (usage: steplens report [--outcomes FILE] [--out DIR] [--json] PATH...)');
+    const paths = positionals.map((p) => resolve(io.cwd, p));
+    let table;
+    if (values.outcomes !== undefined) {
+      const file = resolve(io.cwd, values.outcomes);
+      const text = nodeReportFs.readText(file);
+      if (text === undefined) throw new SteplensError('bad_input', `--outcomes ${values.outcomes}: cannot read the file`);
+      const parsed = parseOutcomesTable(text, values.outcomes);
+      if (!parsed.ok) throw parsed.error;
+      table = parsed.value;
+    }
+    const overrides = { ...(values.model ? { model: values.model } : {}), ...(values.run ? { run: values.run } : {}) };
+    const found = discover(nodeReportFs, paths, (text, source) => parseInstancesText(text, 'auto', source), overrides);
+    if (found.trajectories.length === 0) {
+      throw new SteplensError('bad_input', `no trajectory found in ${positionals.join(', ')} (${found.files} JSON files, none in a supported format)`);
+    }
+    const bar = progress(io);
+    const report = buildReport(found, {
+      fs: nodeReportFs, analyzers: defaultAnalyzers(), paths, onProgress: bar.tick, ...(table ? { table } : {}),
+    });
+    bar.end();
+    const written = values.out !== undefined ? writeOutputs(resolve(io.cwd, values.out), report) : [];
+    if (values.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    else {
+      io.stdout(terminalSummary(report));
+      if (written.length) io.stdout(`wrote ${written.length} files to ${values.out}: ${written.join(', ')}\n`);
+    }
+    return 0;
+  },
+};
+
+export default command;
