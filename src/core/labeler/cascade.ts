@@ -1,0 +1,115 @@
+import type { Label, Stage } from '../types.js';
+import type { Intent } from './intent.js';
+import type { LabelHistory } from './history.js';
+import { fileRole, isBackupPath, isNotesPath, type FileRole } from './file-roles.js';
+
+/** A write intent with its target's role decided against the history. */
+interface WriteFacts {
+  role: FileRole;
+  created: boolean;
+}
+
+function writeFacts(intent: Extract<Intent, { type: 'write' }>, h: LabelHistory): WriteFacts {
+  const file = intent.file;
+  if (file === undefined) return { role: 'source', created: false };
+  const created = h.created.has(file) || intent.create || (intent.mayCreate === true && !h.seen.has(file) && !h.modified.has(file));
+  return { role: fileRole(file, created), created };
+}
+
+function afterEdit(h: LabelHistory): Stage {
+  return h.sourceEdited ? 'V' : 'E';
+}
+
+function base(stage: Stage, kind: Label['kind'], rule: number, file?: string): Label {
+  const label: Label = { stage, kind, rule, unknown: false, changesFile: false, sourceEdit: false };
+  if (file !== undefined) label.file = file;
+  return label;
+}
+
+function withRange(label: Label, range: [number, number] | undefined): Label {
+  if (range) label.range = range;
+  return label;
+}
+
+/** Applies the effects of a labelled step to the history (modified/created/seen, source edited). */
+export function record(label: Label, intents: Intent[], h: LabelHistory): void {
+  for (const intent of intents) {
+    if (intent.type === 'read') for (const f of intent.files) h.seen.add(f);
+  }
+  if (!label.changesFile || label.file === undefined) {
+    if (label.sourceEdit) h.sourceEdited = true;
+    return;
+  }
+  if (label.kind === 'create' || (label.kind === 'housekeeping' && !h.seen.has(label.file))) h.created.add(label.file);
+  h.modified.add(label.file);
+  if (label.sourceEdit) h.sourceEdited = true;
+}
+
+function writeLabel(intent: Extract<Intent, { type: 'write' }>, facts: WriteFacts, h: LabelHistory): Label {
+  const kind = facts.created && !h.modified.has(intent.file ?? '') ? 'create' : 'edit';
+  if (facts.role === 'source') {
+    const l = withRange(base('I', kind, 3, intent.file), intent.range);
+    l.changesFile = true;
+    l.sourceEdit = true;
+    return l;
+  }
+  const file = intent.file ?? '';
+  if (intent.softCreate || isBackupPath(file) || (facts.role === 'scratch' && isNotesPath(file))) {
+    const l = base('O', 'housekeeping', 1, intent.file);
+    l.changesFile = !intent.softCreate;
+    return l;
+  }
+  const l = withRange(base(afterEdit(h), kind, 7, intent.file), intent.range);
+  l.changesFile = true;
+  return l;
+}
+
+/**
+ * The seven-rule cascade (method.md section 2) over the intents of one step.
+ * A compound shell line is decided in rule order over all its commands:
+ * submit, then a test run (2), then a source write (3), then the primary
+ * command's own rule (1, 4, 5, 6, 7 or the fallback).
+ */
+export function cascade(intents: Intent[], primaryIndex: number, h: LabelHistory, terminal: boolean): Label {
+  const primary = intents[primaryIndex] ?? { type: 'orchestration', kind: 'none' };
+  if (primary.type === 'orchestration' && primary.kind === 'finish') return base('O', 'finish', 1);
+  const test = intents.find((i) => i.type === 'test');
+  if (test) return base('V', 'run_test', 2, test.file);
+  for (const i of intents) {
+    if (i.type !== 'write' || i.softCreate) continue;
+    const facts = writeFacts(i, h);
+    if (facts.role === 'source') return writeLabel(i, facts, h);
+  }
+  switch (primary.type) {
+    case 'orchestration': {
+      const l = base('O', primary.kind, 1, primary.file);
+      l.changesFile = primary.changes === true;
+      return l;
+    }
+    case 'write':
+      return writeLabel(primary, writeFacts(primary, h), h);
+    case 'inspect': {
+      const checks = primary.targets.some((t) => h.touched(t));
+      const file = primary.targets.length === 1 ? primary.targets[0] : undefined;
+      return base(checks ? 'V' : 'E', primary.kind, 4, file);
+    }
+    case 'read': {
+      const checks = primary.files.some((f) => h.touched(f));
+      return withRange(base(checks ? 'V' : 'E', 'read', 5, primary.files[0]), primary.range);
+    }
+    case 'run': {
+      const f = primary.file;
+      if (f !== undefined && fileRole(f, h.created.has(f)) === 'test' && !h.created.has(f)) return base('V', 'run_test', 2, f);
+      return base(afterEdit(h), primary.kind, 6, f);
+    }
+    case 'install':
+      return base('O', 'install', 6);
+    case 'test':
+      return base('V', 'run_test', 2, primary.file);
+    case 'unknown': {
+      const l = base(afterEdit(h), terminal ? 'run_other' : 'other', 0);
+      l.unknown = true;
+      return l;
+    }
+  }
+}

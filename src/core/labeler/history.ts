@@ -1,0 +1,16 @@
+/** What the labeler remembers of a trajectory so far (rules 4-7 depend on it). */
+export class LabelHistory {
+  /** True once a source file (not test, not scratch) has been changed. */
+  sourceEdited = false;
+  /** Files the agent changed (any role), repo-relative. */
+  readonly modified = new Set<string>();
+  /** Files the agent created, repo-relative. */
+  readonly created = new Set<string>();
+  /** Files the agent has read or viewed (so a later shell write is not a creation). */
+  readonly seen = new Set<string>();
+
+  /** True when the agent modified or created `file` earlier. */
+  touched(file: string): boolean {
+    return this.modified.has(file) || this.created.has(file);
+  }
+}

@@ -1,0 +1,87 @@
+import type { ParsedShell, ShellAnalyzer } from '../ports.js';
+import type { Label, Step } from '../types.js';
+import { actionIntent } from './action-intent.js';
+import { cascade, record } from './cascade.js';
+import { LabelHistory } from './history.js';
+import type { Intent } from './intent.js';
+import { knownRoot, normalizePosix, stripRoot, toRepoPath, type PathContext } from './paths.js';
+import { shellIntents } from './shell-intent.js';
+
+/** The labeler's verdict with what it derived on the way (the state builder reuses it). */
+export interface LabelOutcome {
+  label: Label;
+  /** The intents of the step (one per classified shell command). */
+  intents: Intent[];
+  primary: number;
+  /** The parsed shell line, for terminal steps. */
+  shell?: ParsedShell;
+  /** Path context the step's paths were resolved in. */
+  paths: PathContext;
+}
+
+/** Options of {@link Labeler}. */
+export interface LabelerOptions {
+  /** Absolute repository root, when the caller knows it (else learned from `cwd` and well-known roots). */
+  root?: string;
+}
+
+/**
+ * The context-sensitive intent-stage labeler (method.md section 2): stateful,
+ * fed the steps of one trajectory in order.
+ */
+export class Labeler {
+  readonly history = new LabelHistory();
+  private root: string | undefined;
+
+  constructor(private readonly shell: ShellAnalyzer, options: LabelerOptions = {}) {
+    this.root = options.root === undefined ? undefined : normalizePosix(options.root);
+  }
+
+  /** The repository root in use (given, learned from the first `cwd`, or a well-known root seen). */
+  get repoRoot(): string | undefined {
+    return this.root;
+  }
+
+  private context(step: Step): PathContext {
+    const cwd = step.cwd === undefined || step.cwd.trim() === '' ? undefined : normalizePosix(step.cwd.trim());
+    if (this.root === undefined && cwd !== undefined && cwd.startsWith('/')) this.root = knownRoot(cwd) ?? cwd;
+    const dir = cwd === undefined ? '.' : cwd.startsWith('/') ? (stripRoot(cwd, this.root) ?? cwd) : cwd;
+    return this.root === undefined ? { dir } : { root: this.root, dir };
+  }
+
+  private learnRoot(path: string): void {
+    if (this.root === undefined && path.startsWith('/')) this.root = knownRoot(normalizePosix(path));
+  }
+
+  /** Labels the next step and records its effects in the history. */
+  label(step: Step): LabelOutcome {
+    const base = this.context(step);
+    const a = step.action;
+    let outcome: LabelOutcome;
+    if (a.kind === 'shell') {
+      const shell = this.shell.parse(a.command);
+      let paths = base;
+      if (shell.cd !== undefined) {
+        this.learnRoot(shell.cd);
+        paths = { ...base, ...(this.root === undefined ? {} : { root: this.root }), dir: toRepoPath(shell.cd, { ...base, root: this.root ?? base.root }) };
+      }
+      const ctx = paths;
+      const { intents, primary } = shell.commands.length === 0
+        ? { intents: [emptyShellIntent(shell)], primary: 0 }
+        : shellIntents(shell, (p) => toRepoPath(p, ctx));
+      outcome = { label: cascade(intents, primary, this.history, true), intents, primary, shell, paths };
+    } else {
+      if ('path' in a && typeof a.path === 'string') this.learnRoot(a.path);
+      const paths = this.root === undefined ? base : { ...base, root: this.root };
+      const intents = [actionIntent(step, (p) => toRepoPath(p, paths))];
+      outcome = { label: cascade(intents, 0, this.history, a.kind === 'code'), intents, primary: 0, paths };
+    }
+    record(outcome.label, outcome.intents, this.history);
+    return outcome;
+  }
+}
+
+function emptyShellIntent(shell: ParsedShell): Intent {
+  if (shell.cd !== undefined) return { type: 'inspect', kind: 'list', targets: [] };
+  return shell.ok ? { type: 'orchestration', kind: 'none' } : { type: 'unknown' };
+}

@@ -1,0 +1,74 @@
+/**
+ * Repository-root normalisation: absolute paths under `/testbed`, `/repo`,
+ * `/workspace/<repo>` or the trajectory's own root become repo-relative.
+ */
+
+const KNOWN_ROOT = /^(\/testbed|\/repo|\/workspace\/[^/]+)(?=\/|$)/;
+
+/** Normalises a POSIX path: collapses `//`, `.` and `..` segments; keeps it absolute or relative. */
+export function normalizePosix(p: string): string {
+  const absolute = p.startsWith('/');
+  const out: string[] = [];
+  for (const seg of p.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (out.length > 0 && out[out.length - 1] !== '..') out.pop();
+      else if (!absolute) out.push('..');
+      continue;
+    }
+    out.push(seg);
+  }
+  const joined = out.join('/');
+  return absolute ? `/${joined}` : joined === '' ? '.' : joined;
+}
+
+/** The absolute repository root a path starts with, if it is a well-known one. */
+export function knownRoot(absPath: string): string | undefined {
+  return KNOWN_ROOT.exec(absPath)?.[1];
+}
+
+/** Where relative paths are resolved: the repository root and the current directory inside it. */
+export interface PathContext {
+  /** Absolute repository root (learned from the trajectory), if known. */
+  root?: string;
+  /** Current directory: repo-relative (`.` = root) or absolute when outside the repo. */
+  dir: string;
+}
+
+/** Strips a repository root from an absolute path; undefined when the path is outside every root. */
+export function stripRoot(abs: string, root: string | undefined): string | undefined {
+  const n = normalizePosix(abs);
+  const roots = [root, knownRoot(n)].filter((r): r is string => r !== undefined && r !== '/');
+  for (const r of roots) {
+    if (n === r) return '.';
+    if (n.startsWith(`${r}/`)) return n.slice(r.length + 1);
+  }
+  return undefined;
+}
+
+/**
+ * Resolves a path as the agent wrote it to a repo-relative path (`a/b.py`, `.`
+ * for the root) or, when it lies outside the repository, a normalised absolute path.
+ */
+export function toRepoPath(path: string, ctx: PathContext): string {
+  const p = path.trim();
+  if (p.startsWith('/')) return stripRoot(p, ctx.root) ?? normalizePosix(p);
+  if (p.startsWith('~')) return normalizePosix(p);
+  const base = ctx.dir === '.' ? '' : `${ctx.dir}/`;
+  const joined = normalizePosix(base + p);
+  if (joined.startsWith('/')) return stripRoot(joined, ctx.root) ?? joined;
+  return joined;
+}
+
+/** True for a path outside the repository (absolute after normalisation, or escaping with `..`). */
+export function isOutsideRepo(repoPath: string): boolean {
+  return repoPath.startsWith('/') || repoPath.startsWith('~') || repoPath === '..' || repoPath.startsWith('../');
+}
+
+/** Rewrites absolute repository roots inside free text (a command) to repo-relative form. */
+export function rewriteRoots(text: string, root: string | undefined): string {
+  const roots = ['/testbed', '/repo', '/workspace/[^/\\s\'"]+'];
+  if (root && root !== '/' && !KNOWN_ROOT.test(root)) roots.push(root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const re = new RegExp(`(^|[\\s'"=:(])(?:${roots.join('|')})(/|(?=[\\s'";|&)]|$))`, 'g');
+  return text.replace(re, (_m, pre: string, slash: string) => (slash === '/' ? pre : `${pre}.`));
+}

@@ -1,0 +1,55 @@
+import type { LineRange } from '../types.js';
+
+/** Positional arguments of a command: options dropped, with the values of `valueOpts` options. */
+export function positionals(args: string[], valueOpts: ReadonlySet<string> = new Set()): string[] {
+  const out: string[] = [];
+  let optionsDone = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? '';
+    if (optionsDone || a === '-' || !a.startsWith('-')) {
+      out.push(a);
+      continue;
+    }
+    if (a === '--') {
+      optionsDone = true;
+      continue;
+    }
+    if (valueOpts.has(a)) i++;
+  }
+  return out;
+}
+
+/** True when an argument list holds the flag (`-i`, or a short-flag bundle such as `-ni`). */
+export function hasFlag(args: string[], short: string, long?: string): boolean {
+  return args.some((a) => {
+    if (long !== undefined && (a === long || a.startsWith(`${long}=`))) return true;
+    return /^-[A-Za-z]+$/.test(a) && a.includes(short);
+  });
+}
+
+/** The line range printed by a `sed -n` script such as `10,20p` or `5p`, if it is one. */
+export function sedPrintRange(script: string): LineRange | undefined {
+  const m = /^\s*(\d+)\s*(?:,\s*(\d+|\$))?\s*p\s*;?\s*$/.exec(script);
+  if (!m) return undefined;
+  const start = Number(m[1]);
+  if (m[2] === '$') return undefined;
+  return [start, m[2] === undefined ? start : Number(m[2])];
+}
+
+/** The first line a `sed -i` script addresses (`957s/a/b/`), if it names one. */
+export function sedEditLine(script: string): LineRange | undefined {
+  const m = /^\s*(\d+)(?:\s*,\s*(\d+))?\s*[sdaic]/.exec(script);
+  if (!m) return undefined;
+  return [Number(m[1]), Number(m[2] ?? m[1])];
+}
+
+/** Line count of `head -n N` / `head -N`, default 10. */
+export function headCount(args: string[]): number {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? '';
+    if ((a === '-n' || a === '--lines') && args[i + 1] !== undefined) return Number.parseInt(args[i + 1] ?? '', 10) || 10;
+    const m = /^(?:-n|--lines=)?-?(\d+)$/.exec(a);
+    if (m && a.startsWith('-')) return Number(m[1]);
+  }
+  return 10;
+}

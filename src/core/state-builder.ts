@@ -1,0 +1,64 @@
+import type { Analyzers } from './ports.js';
+import type { Label, State, Step } from './types.js';
+import { Labeler } from './labeler/labeler.js';
+import { commandTokens, hashContent, md5, normalizeCommand } from './state/normalize.js';
+import { stepFailed } from './state/failure.js';
+import { stepCost } from './state/cost.js';
+import { ShadowWorkspace } from './state/shadow-workspace.js';
+import { updateWorkspace } from './state/workspace-update.js';
+
+/** Turns the steps of one trajectory, in order, into labels and scorer states. */
+export interface StateBuilder {
+  /** Labels the next step and builds its state (O(1) apart from parsing). */
+  next(step: Step): { label: Label; state: State };
+}
+
+/** Options of {@link createStateBuilder}. */
+export interface StateBuilderOptions {
+  /** Absolute repository root, when known (else learned from `cwd` / `/testbed`-style paths). */
+  root?: string;
+}
+
+/**
+ * A stateful, incremental state builder (method.md sections 1-3): the labeler's
+ * history, the shadow workspace and the repository root live in it.
+ */
+export function createStateBuilder(analyzers: Analyzers, options: StateBuilderOptions = {}): StateBuilder {
+  const labeler = new Labeler(analyzers.shell, options);
+  const workspace = new ShadowWorkspace();
+  return {
+    next(step: Step) {
+      const outcome = labeler.label(step);
+      const label = outcome.label;
+      const failed = stepFailed(step);
+      const scope = updateWorkspace(workspace, analyzers.scope, step, outcome, failed);
+      const root = labeler.repoRoot;
+      const a = step.action;
+      const terminal = a.kind === 'shell' || a.kind === 'code';
+      const normalized = a.kind === 'shell' ? normalizeCommand(a.command, root) : a.kind === 'code' ? normalizeCommand(a.code, root) : '';
+      const state: State = {
+        t: step.t,
+        stage: label.stage,
+        kind: label.kind,
+        tool: step.tool,
+        hash: md5(hashContent(a, label.file, root)),
+        tokens: terminal ? commandTokens(normalized) : [],
+        command: terminal,
+        changesFile: label.changesFile,
+        failed,
+        cost: stepCost(step),
+        unknown: label.unknown,
+      };
+      if (label.file !== undefined) state.file = label.file;
+      if (label.range !== undefined) state.range = label.range;
+      if (scope !== undefined) state.scope = scope;
+      return { label, state };
+    },
+  };
+}
+
+/** Labels a whole trajectory: the fold of {@link StateBuilder.next} over `steps`. */
+export function labelSteps(steps: Step[], analyzers: Analyzers, options: StateBuilderOptions = {}): Array<{ label: Label; state: State }> {
+  const builder = createStateBuilder(analyzers, options);
+  return steps.map((s) => builder.next(s));
+}

@@ -1,0 +1,92 @@
+import type { LineRange } from '../types.js';
+import { splitLines } from './numbered-text.js';
+
+/**
+ * The file contents an agent has seen and changed (method.md section 3), per
+ * trajectory. Files are sparse line arrays (1-based; unknown lines are holes);
+ * scope lookup uses the known prefix from line 1.
+ */
+export class ShadowWorkspace {
+  private readonly files = new Map<string, Array<string | undefined>>();
+
+  /** Records lines seen in an observation (line number -> text). */
+  observe(file: string, lines: Map<number, string>): void {
+    if (lines.size === 0) return;
+    let arr = this.files.get(file);
+    if (!arr) {
+      arr = [];
+      this.files.set(file, arr);
+    }
+    for (const [n, text] of lines) if (n >= 1) arr[n - 1] = text;
+  }
+
+  /** Records the whole text of a file (create, write, full `cat`). */
+  setText(file: string, text: string): void {
+    this.files.set(file, splitLines(text));
+  }
+
+  /** Forgets a file whose content changed in an unknown way. */
+  forget(file: string): void {
+    this.files.delete(file);
+  }
+
+  /** The contiguous known text from line 1, and its line count. */
+  prefix(file: string): { text: string; lines: number } | undefined {
+    const arr = this.files.get(file);
+    if (!arr || arr[0] === undefined) return undefined;
+    let n = 0;
+    while (n < arr.length && arr[n] !== undefined) n++;
+    return { text: arr.slice(0, n).join('\n'), lines: n };
+  }
+
+  /** Where `old` sits in the known prefix (1-based inclusive lines), if it occurs there. */
+  locate(file: string, old: string): LineRange | undefined {
+    const p = this.prefix(file);
+    if (!p || old === '') return undefined;
+    const idx = p.text.indexOf(old);
+    if (idx < 0) return undefined;
+    const start = countLines(p.text, idx) + 1;
+    const body = old.endsWith('\n') ? old.slice(0, -1) : old;
+    return [start, start + countLines(body, body.length)];
+  }
+
+  /** Applies a str_replace: returns the replaced range, or undefined (the file is then forgotten). */
+  replace(file: string, old: string, replacement: string): LineRange | undefined {
+    const range = this.locate(file, old);
+    const arr = this.files.get(file);
+    const p = this.prefix(file);
+    if (!range || !arr || !p) {
+      this.forget(file);
+      return undefined;
+    }
+    const idx = p.text.indexOf(old);
+    const text = p.text.slice(0, idx) + replacement + p.text.slice(idx + old.length);
+    const tail = arr.slice(p.lines);
+    this.files.set(file, [...splitLines(text), ...tail]);
+    return range;
+  }
+
+  /** Replaces lines [start, end] with `text` (SWE-agent `edit a:b`). */
+  replaceLines(file: string, range: LineRange, text: string): void {
+    const arr = this.files.get(file);
+    if (!arr) return;
+    arr.splice(range[0] - 1, range[1] - range[0] + 1, ...splitLines(text));
+  }
+
+  /** Inserts `text` after line `after` (0 = at the top). */
+  insert(file: string, after: number, text: string): void {
+    const arr = this.files.get(file);
+    if (!arr) return;
+    if (after > arr.length) {
+      this.forget(file);
+      return;
+    }
+    arr.splice(after, 0, ...splitLines(text));
+  }
+}
+
+function countLines(text: string, end: number): number {
+  let n = 0;
+  for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 10) n++;
+  return n;
+}

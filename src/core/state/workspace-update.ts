@@ -1,0 +1,91 @@
+import type { ScopeResolver } from '../ports.js';
+import type { Label, LineRange, Step } from '../types.js';
+import type { LabelOutcome } from '../labeler/labeler.js';
+import { parseNumberedLines, plainLines } from './numbered-text.js';
+import type { ShadowWorkspace } from './shadow-workspace.js';
+
+const WRAPPED_OUTPUT = /^\s*<returncode>-?\d+<\/returncode>\s*<output>\n?([\s\S]*?)\n?<\/output>\s*$/;
+
+/** The observation text proper (mini-swe-agent `<returncode>`/`<output>` wrappers removed). */
+export function observationText(step: Step): string {
+  const obs = step.observation ?? '';
+  return WRAPPED_OUTPUT.exec(obs)?.[1] ?? obs;
+}
+
+/** Scope `file::Qualified.name` of a range, when the file's text up to the range is known. */
+export function scopeOf(ws: ShadowWorkspace, scope: ScopeResolver, file: string | undefined, range: LineRange | undefined): string | undefined {
+  if (file === undefined || range === undefined) return undefined;
+  const p = ws.prefix(file);
+  if (!p || Math.max(range[0], range[1]) > p.lines) return undefined;
+  const name = scope.scopeAt(file, p.text, range);
+  return name === undefined ? undefined : `${file}::${name}`;
+}
+
+/**
+ * Feeds one step into the shadow workspace and returns the scope of its range.
+ * For edits the scope is resolved on the text before the edit, and a
+ * str_replace's range (where `old` sits) is written into the label.
+ */
+export function updateWorkspace(ws: ShadowWorkspace, scope: ScopeResolver, step: Step, outcome: LabelOutcome, failed: boolean): string | undefined {
+  const { label } = outcome;
+  const a = step.action;
+  const file = label.file;
+  if (a.kind === 'view' && file !== undefined) {
+    if (!failed) ws.observe(file, parseNumberedLines(observationText(step)));
+    return scopeOf(ws, scope, file, label.range);
+  }
+  if (a.kind === 'edit' && file !== undefined) return applyEdit(ws, scope, a, file, label);
+  if (a.kind === 'shell') {
+    if (!failed) observeShellRead(ws, step, outcome);
+    const found = scopeOf(ws, scope, file, label.range);
+    for (const intent of outcome.intents) if (intent.type === 'write' && intent.file !== undefined) ws.forget(intent.file);
+    return found;
+  }
+  return undefined;
+}
+
+function applyEdit(ws: ShadowWorkspace, scope: ScopeResolver, a: Extract<Step['action'], { kind: 'edit' }>, file: string, label: Label): string | undefined {
+  switch (a.op) {
+    case 'create':
+    case 'write':
+      ws.setText(file, a.text ?? a.new ?? '');
+      return undefined;
+    case 'str_replace': {
+      const range = label.range ?? ws.locate(file, a.old ?? '');
+      const found = scopeOf(ws, scope, file, range);
+      if (range && !label.range) label.range = range;
+      ws.replace(file, a.old ?? '', a.new ?? '');
+      return found;
+    }
+    case 'replace_lines': {
+      const found = scopeOf(ws, scope, file, a.range);
+      if (a.range) ws.replaceLines(file, a.range, a.new ?? a.text ?? '');
+      else ws.forget(file);
+      return found;
+    }
+    case 'insert': {
+      const at = a.range?.[0];
+      const found = scopeOf(ws, scope, file, at === undefined ? undefined : [Math.max(1, at), Math.max(1, at)]);
+      if (at === undefined) ws.forget(file);
+      else ws.insert(file, at, a.new ?? a.text ?? '');
+      return found;
+    }
+    case 'undo':
+      ws.forget(file);
+      return undefined;
+  }
+}
+
+function observeShellRead(ws: ShadowWorkspace, step: Step, outcome: LabelOutcome): void {
+  const intent = outcome.intents[outcome.primary];
+  if (!intent || intent.type !== 'read' || intent.files.length !== 1 || outcome.shell?.commands.length !== 1) return;
+  const file = intent.files[0];
+  if (file === undefined) return;
+  const text = observationText(step);
+  if (intent.numbered) ws.observe(file, parseNumberedLines(text));
+  else if (intent.whole) ws.setText(file, text);
+  else if (intent.range) {
+    const lines = plainLines(text, intent.range[0]);
+    if (lines.size <= intent.range[1] - intent.range[0] + 1) ws.observe(file, lines);
+  }
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { createShellAnalyzer } from '../../src/syntax/index.js';
+
+const shell = createShellAnalyzer();
+const names = (cmd: string) => shell.parse(cmd).commands.map((c) => c.name);
+
+describe('ShellAnalyzer', () => {
+  it('splits && lists and records the leading cd (corpus command)', () => {
+    const p = shell.parse('cd /testbed && python -m pytest tests/auth_tests/test_validators.py::UsernameValidatorsTests -xvs');
+    expect(p.ok).toBe(true);
+    expect(p.cd).toBe('/testbed');
+    expect(p.commands).toHaveLength(1);
+    expect(p.commands[0]).toMatchObject({ name: 'python', args: ['-m', 'pytest', 'tests/auth_tests/test_validators.py::UsernameValidatorsTests', '-xvs'], pipelineIndex: 0 });
+  });
+
+  it('numbers pipeline stages and drops 2>&1 and /dev/null redirections', () => {
+    const p = shell.parse('find . -name "*.py" -type f -exec grep -l "DictUnpack\\|\\\\*\\\\*" {} \\; 2>/dev/null | grep -i test | head -10');
+    expect(p.commands.map((c) => [c.name, c.pipelineIndex])).toEqual([['find', 0], ['grep', 1], ['head', 2]]);
+    expect(p.commands[0]?.writes).toEqual([]);
+    expect(p.commands[0]?.args).toContain(';');
+    const q = shell.parse('cd /testbed && python test_integration.py 2>&1');
+    expect(q.commands[0]?.writes).toEqual([]);
+  });
+
+  it('splits ; lists, subshells and || lists', () => {
+    expect(names('sed -n \'22,28p\' a.py; grep -n foo b.py')).toEqual(['sed', 'grep']);
+    expect(names('(cd astropy && ls) || echo "no dir"')).toEqual(['ls', 'echo']);
+  });
+
+  it('skips wrappers and env assignments', () => {
+    expect(names('cd /testbed && PYTHONPATH=/testbed python -c "print(1)"')).toEqual(['python']);
+    expect(names('export DJANGO_SETTINGS_MODULE=x; source venv/bin/activate; timeout 60 python -m pytest -q')).toEqual(['python']);
+    expect(names('time nohup env A=1 sudo -u me timeout -s KILL 5 pytest')).toEqual(['pytest']);
+    expect(shell.parse('timeout 10 pytest -x').commands[0]?.args).toEqual(['-x']);
+  });
+
+  it('collects file redirections', () => {
+    const p = shell.parse('cd /testbed && git diff -- django/db/models/fields/__init__.py > patch.txt');
+    expect(p.commands[0]).toMatchObject({ name: 'git', writes: ['patch.txt'] });
+    expect(shell.parse('python x.py &> out.log').commands[0]?.writes).toEqual(['out.log']);
+    expect(shell.parse('echo hi >> notes.md 2> err.txt').commands[0]?.writes).toEqual(['notes.md', 'err.txt']);
+  });
+
+  it('collects heredoc targets in both orders', () => {
+    const a = shell.parse("cat <<'EOF' > reproduce_issue.py\nimport os\nprint(os.getcwd())\nEOF");
+    expect(a.commands[0]).toMatchObject({ name: 'cat', writes: ['reproduce_issue.py'], heredoc: true });
+    const b = shell.parse("cat > /testbed/reproduce_issue.py << 'EOF'\nimport astroid\nEOF\npython /testbed/reproduce_issue.py");
+    expect(b.commands.map((c) => [c.name, c.writes, c.heredoc])).toEqual([['cat', ['/testbed/reproduce_issue.py'], true], ['python', [], false]]);
+    const c = shell.parse("python - << 'PY'\nimport inspect\nPY");
+    expect(c.commands[0]).toMatchObject({ name: 'python', args: ['-'], writes: [], heredoc: true });
+  });
+
+  it('unquotes words but keeps their content', () => {
+    const p = shell.parse(`grep -n "def \\"x\\"" 'a b.py' c\\ d.py`);
+    expect(p.commands[0]?.args).toEqual(['-n', 'def "x"', 'a b.py', 'c d.py']);
+  });
+
+  it('reports a syntax error with ok=false and does not throw', () => {
+    const p = shell.parse('echo "unterminated');
+    expect(p.ok).toBe(false);
+    expect(() => shell.parse('if then fi ((( <<<')).not.toThrow();
+    expect(shell.parse('').commands).toEqual([]);
+  });
+
+  it('caches parses', () => {
+    const cmd = 'ls -la /testbed/';
+    expect(shell.parse(cmd)).toBe(shell.parse(cmd));
+  });
+});
