@@ -1,0 +1,56 @@
+/** Task, run, model and agent of a trajectory: from the log where present, else from its path. */
+import { basename, dirname } from 'node:path';
+import type { FormatName, TrajectoryMeta } from '../formats/types.js';
+
+const INSTANCE_ID = /^[A-Za-z0-9_.-]+__[A-Za-z0-9_.-]+-\d+$/;
+/** Folder names that hold trajectories but name no run. */
+const GENERIC = new Set(['trajs', 'trajectories', 'traj', 'output', 'outputs', 'logs', 'results', 'runs', 'data', 'examples']);
+
+/** File name without `.traj.json`, `.traj`, `.jsonl`, `.json`. */
+export function fileStem(path: string): string {
+  return basename(path).replace(/(\.traj)?\.(json|jsonl)$|\.traj$/, '');
+}
+
+/** Path segments from the file's folder upwards. */
+function folders(path: string): string[] {
+  const out: string[] = [];
+  let d = dirname(path);
+  while (d !== dirname(d)) {
+    out.push(basename(d));
+    d = dirname(d);
+  }
+  return out;
+}
+
+/** The SWE-bench-style instance id in the file name or nearest folder, if any. */
+export function taskFromPath(path: string): string | undefined {
+  return [fileStem(path), ...folders(path)].find((s) => INSTANCE_ID.test(s));
+}
+
+/**
+ * The run name: the nearest folder that is neither the task's folder nor a
+ * generic container (`trajs`, `output`, ...): `<run>/trajs/<task>/x.json`,
+ * `output/<run>/<task>/x.traj.json`, `<task>/trace_01_gpt-5/x.traj` → `trace_01_gpt-5`.
+ */
+export function runFromPath(path: string, task: string): string {
+  return folders(path).find((s) => s !== task && !INSTANCE_ID.test(s) && !GENERIC.has(s.toLowerCase())) ?? 'run';
+}
+
+export interface IdentityOverrides {
+  model?: string;
+  run?: string;
+}
+
+export interface Identity {
+  task: string;
+  run: string;
+  model: string;
+  agent: string;
+}
+
+/** Identity of one trajectory; overrides (command-line flags) win over the log and the path. */
+export function identify(path: string, meta: TrajectoryMeta, format: FormatName, overrides: IdentityOverrides = {}): Identity {
+  const task = meta.task ?? taskFromPath(path) ?? fileStem(path);
+  const run = overrides.run ?? runFromPath(path, task);
+  return { task, run, model: overrides.model ?? meta.model ?? run, agent: meta.agent ?? format };
+}

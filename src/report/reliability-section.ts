@@ -1,0 +1,44 @@
+/**
+ * Multi-trial reliability in a corpus: a configuration is agent × model;
+ * where a configuration ran the same task two or more times (different
+ * runs), those attempts form its multi-trial table. Attempts with an unknown
+ * outcome are left out; single-attempt tasks do not count.
+ */
+import { attemptChurn, reliabilityMetrics } from '../core/reliability/metrics.js';
+import { paretoFronts, reliabilityVector } from '../core/reliability/pareto.js';
+import type { Attempt } from '../core/reliability/types.js';
+import type { AttemptRow, CorpusReport, ReliabilityRow, TrajectoryRow } from './types.js';
+
+/** The configuration label of a trajectory: `agent / model`. */
+export function configurationOf(r: Pick<TrajectoryRow, 'agent' | 'model'>): string {
+  return `${r.agent} / ${r.model}`;
+}
+
+/** Attempts, metrics and Pareto fronts of every configuration with repeated tasks. */
+export function reliabilitySection(rows: readonly TrajectoryRow[]): CorpusReport['reliability'] {
+  const groups = new Map<string, Map<string, TrajectoryRow[]>>();
+  for (const r of rows) {
+    if (r.outcome === 'unknown') continue;
+    const cfg = configurationOf(r);
+    const tasks = groups.get(cfg) ?? new Map<string, TrajectoryRow[]>();
+    tasks.set(r.task, [...(tasks.get(r.task) ?? []), r]);
+    groups.set(cfg, tasks);
+  }
+  const configurations: ReliabilityRow[] = [];
+  const attempts: AttemptRow[] = [];
+  for (const [configuration, tasks] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const repeated = [...tasks].filter(([, rs]) => rs.length >= 2).sort(([a], [b]) => (a < b ? -1 : 1));
+    if (repeated.length === 0) continue;
+    const list: Attempt[] = repeated.flatMap(([task, rs]) =>
+      rs.map((r) => ({
+        task, run: r.run, outcome: r.outcome as Attempt['outcome'],
+        patchLines: r.patchLines, editVolume: r.editVolume, toolCalls: r.toolCalls, toolFailures: r.toolFailures,
+      })),
+    );
+    for (const a of list) attempts.push({ configuration, ...a, pcr: attemptChurn(a) });
+    configurations.push({ configuration, taskIds: repeated.map(([t]) => t), front: 0, ...reliabilityMetrics(list) });
+  }
+  const fronts = paretoFronts(configurations.map(reliabilityVector));
+  configurations.forEach((c, i) => (c.front = fronts[i]!));
+  return { configurations, attempts };
+}

@@ -1,0 +1,42 @@
+/** Table writers: aligned text, Markdown, CSV. */
+import type { Cell, Table } from './tables.js';
+
+const text = (c: Cell): string => (c === null ? '-' : String(c));
+
+/** Fixed-width text; numbers right-aligned. `columns` selects a subset of headers. */
+export function textTable(t: Table, columns?: readonly string[]): string {
+  const idx = columns ? columns.map((c) => t.headers.indexOf(c)).filter((i) => i >= 0) : t.headers.map((_, i) => i);
+  const head = idx.map((i) => t.headers[i]!);
+  const body = t.rows.map((r) => idx.map((i) => r[i] ?? null));
+  const widths = head.map((h, j) => Math.max(h.length, ...body.map((r) => text(r[j]!).length)));
+  const line = (cells: string[], nums: boolean[]) =>
+    cells.map((c, j) => (nums[j] ? c.padStart(widths[j]!) : c.padEnd(widths[j]!))).join('  ').trimEnd();
+  return [
+    line(head, head.map(() => false)),
+    ...body.map((r) => line(r.map(text), r.map((c) => typeof c === 'number'))),
+  ].join('\n');
+}
+
+const mdEscape = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** A GitHub-flavoured Markdown table. */
+export function markdownTable(t: Table): string {
+  if (t.rows.length === 0) return '_none_';
+  const align = t.headers.map((_, j) => (t.rows.every((r) => r[j] === null || typeof r[j] === 'number') ? '---:' : '---'));
+  return [
+    `| ${t.headers.map(mdEscape).join(' | ')} |`,
+    `| ${align.join(' | ')} |`,
+    ...t.rows.map((r) => `| ${r.map((c) => mdEscape(text(c))).join(' | ')} |`),
+  ].join('\n');
+}
+
+function csvCell(c: Cell): string {
+  if (c === null) return '';
+  const s = String(c);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** RFC 4180 CSV with a header line; empty cells for missing values. */
+export function csvTable(t: Table): string {
+  return [t.headers, ...t.rows].map((r) => r.map(csvCell).join(',')).join('\n') + '\n';
+}

@@ -1,0 +1,89 @@
+/** The readable terminal summary and the Markdown report. */
+import type { CorpusReport } from '../types.js';
+import { markdownTable, textTable } from './format-table.js';
+import {
+  allTables, luckyTable, modelsTable, reliabilityTable, separationTable, tasksTable, type Table,
+} from './tables.js';
+
+const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
+
+function headline(r: CorpusReport): string[] {
+  const c = r.counts;
+  const reasons = new Map<string, number>();
+  for (const s of r.inputs.skipped) {
+    const key = s.reason === 'evaluation or task metadata' ? s.reason : 'not a trajectory / unreadable';
+    reasons.set(key, (reasons.get(key) ?? 0) + 1);
+  }
+  const skipped = [...reasons].map(([k, n]) => `${n} ${k}`).join(', ');
+  const withRefs = r.tasks.filter((t) => t.references >= 2);
+  return [
+    `${c.trajectories} trajectories from ${r.inputs.files} files (${r.inputs.skippedFiles} skipped${skipped ? `: ${skipped}` : ''}), ${r.tasks.length} tasks`,
+    `outcomes: ${c.pass} pass, ${c.fail} fail, ${c.censored} censored, ${c.unknown} unknown`,
+    `scored: ${c.scored}; not scored: ${c.unscoredNoReference} without enough references (a PTA needs 2 other passing trajectories), ${c.unscoredNoSteps} without steps`,
+    `tasks with a reference (>= 2 passing): ${withRefs.length ? withRefs.map((t) => t.task).join(', ') : 'none'}`,
+  ];
+}
+
+function chiLine(r: CorpusReport): string {
+  const c = r.luckyChiSquare;
+  if (c.statistic === null) return `χ² model × Lucky category: not computed (${c.note ?? 'too few data'})`;
+  return `χ² model × Lucky category: χ² = ${c.statistic.toFixed(3)}, dof = ${c.dof}, p = ${c.p!.toPrecision(3)}${c.note ? ` (${c.note})` : ''}`;
+}
+
+function passTiers(r: CorpusReport): string {
+  const passing = r.trajectories.filter((t) => t.outcome === 'pass' && t.tier);
+  const n = passing.length;
+  const share = (tier: string) => (n ? passing.filter((t) => t.tier === tier).length / n : null);
+  return `scored passing trajectories: ${n} (Ideal ${pct(share('Ideal'))}, Solid ${pct(share('Solid'))}, Lucky ${pct(share('Lucky'))})`;
+}
+
+const section = (t: Table, cols?: string[]) => `${t.title}\n${textTable(t, cols)}`;
+
+/** The terminal summary printed on stdout. */
+export function terminalSummary(r: CorpusReport): string {
+  return [
+    `steplens report`,
+    ...headline(r),
+    passTiers(r),
+    '',
+    section(tasksTable(r)),
+    '',
+    section(modelsTable(r), ['model', 'evaluated', 'pass_rate', 'rank_pass', 'mean_quality', 'rank_quality', 'rank_shift', 'ideal', 'solid', 'lucky', 'wasted_steps', 'wasted_tokens']),
+    '',
+    section(separationTable(r)),
+    chiLine(r),
+    '',
+    r.reliability.configurations.length
+      ? section(reliabilityTable(r), ['configuration', 'tasks', 'k', 'planned', 'p_attempt', 'allpass_conditional', 'allpass_conservative', 'pass_at_k', 'cr', 'jcr', 'pcr', 'atfr', 'pareto_front'])
+      : 'Multi-trial reliability: no configuration ran a task more than once',
+    '',
+  ].join('\n');
+}
+
+/** The Markdown report (`report.md`), linking the SVG charts written next to it. */
+export function markdownReport(r: CorpusReport, charts: readonly string[] = []): string {
+  const tables = allTables(r);
+  const out = [
+    '# steplens corpus report',
+    '',
+    ...headline(r).map((l) => `- ${l}`),
+    `- ${passTiers(r)}`,
+    '',
+    ...charts.map((c) => `![${c}](${c})`),
+    '',
+  ];
+  for (const t of tables) {
+    out.push(`## ${t.title}`, '', markdownTable(t), '');
+    if (t.name === luckyTable(r).name) out.push(chiLine(r), '');
+  }
+  out.push(
+    '## Notes',
+    '',
+    '- Passing trajectories are scored leave-one-out against a PTA of the other passing trajectories of their task; others against all passing ones. A PTA needs at least 2 references.',
+    '- KS p-values are asymptotic (Kolmogorov distribution with Stephens\' small-sample correction).',
+    '- Censored = interrupted by infrastructure (e.g. provider time-out in the log\'s exit status); unknown = no evaluation found.',
+    '- ATFR counts malformed arguments, paths not found, shell syntax errors, commands not found and time-outs; PCR = 1 − |final patch| / cumulative edit volume (editor edits and heredoc writes).',
+    '',
+  );
+  return out.join('\n');
+}

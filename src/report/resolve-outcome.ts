@@ -1,0 +1,89 @@
+/**
+ * Finds a trajectory's test outcome. In order:
+ * 1. the `--outcomes` table (task + run, task + model, or task alone);
+ * 2. a SWE-bench `report.json` in the trajectory's own folder;
+ * 3. walking up at most 6 folders, in each: `results/results.json`,
+ *    `results.json`, `logs/<task>/report.json`,
+ *    `logs/run_evaluation/<run>[_eval]/<model>/<task>/report.json`, a
+ *    harness / sb-cli run report named `*.<run>.json`, `results_summary.json`
+ *    (the SWE-bench harness and sb-cli layouts);
+ * 4. otherwise `unknown`.
+ * Then (not for table entries) the log's exit status: a run the infrastructure interrupted (provider
+ * time-out, connection or container failure, `exit_error`; not an agent
+ * limit such as maximum iterations or cost) is `censored`
+ * unless an evaluation says it passed.
+ */
+import { basename, dirname, join } from 'node:path';
+import type { ReportFs } from './fs-port.js';
+import { outcomesFromDoc, type OutcomeMap } from './outcome-docs.js';
+import { lookupOutcome, type OutcomeEntry } from './outcomes-table.js';
+import type { LoadedTrajectory, OutcomeInfo } from './types.js';
+
+/** Exit statuses meaning the infrastructure, not the agent, ended the run. */
+export const INFRA_EXIT = /timeout|connection|container|exit_error|apierror|ratelimit|internal server/i;
+/** ... unless they name an agent limit (iterations, cost, context), which is a failure of the agent. */
+const AGENT_LIMIT = /iteration|budget|cost|limit|context|format/i;
+
+/** True when a log's exit status says the infrastructure interrupted the run. */
+export function infraExit(status: string | undefined): boolean {
+  return status !== undefined && INFRA_EXIT.test(status) && !AGENT_LIMIT.test(status);
+}
+const MAX_UP = 6;
+
+export interface OutcomeContext {
+  fs: ReportFs;
+  table?: readonly OutcomeEntry[];
+  cache: Map<string, OutcomeMap | null>;
+}
+
+function docAt(ctx: OutcomeContext, path: string): OutcomeMap | null {
+  const hit = ctx.cache.get(path);
+  if (hit !== undefined) return hit;
+  const text = ctx.fs.kind(path) === 'file' ? ctx.fs.readText(path) : undefined;
+  let map: OutcomeMap | null = null;
+  if (text !== undefined) {
+    try {
+      map = outcomesFromDoc(JSON.parse(text), basename(dirname(path)));
+    } catch {
+      map = null;
+    }
+  }
+  ctx.cache.set(path, map);
+  return map;
+}
+
+function candidatesIn(ctx: OutcomeContext, dir: string, t: LoadedTrajectory): string[] {
+  const out = [join(dir, 'results', 'results.json'), join(dir, 'results.json'), join(dir, 'logs', t.task, 'report.json')];
+  const evalRoot = join(dir, 'logs', 'run_evaluation');
+  for (const runId of [t.run, `${t.run}_eval`]) {
+    for (const m of ctx.fs.list(join(evalRoot, runId)) ?? []) if (m.dir) out.push(join(evalRoot, runId, m.name, t.task, 'report.json'));
+  }
+  for (const e of ctx.fs.list(dir) ?? []) if (!e.dir && e.name.endsWith(`.${t.run}.json`)) out.push(join(dir, e.name));
+  out.push(join(dir, 'results_summary.json'));
+  return out;
+}
+
+function fromFiles(ctx: OutcomeContext, t: LoadedTrajectory): OutcomeInfo | undefined {
+  let dir = dirname(t.path);
+  const sibling = docAt(ctx, join(dir, 'report.json'))?.get(t.task);
+  if (sibling) return { outcome: sibling, source: join(dir, 'report.json') };
+  for (let up = 0; up < MAX_UP && dir !== dirname(dir); up++, dir = dirname(dir)) {
+    for (const file of candidatesIn(ctx, dir, t)) {
+      const o = docAt(ctx, file)?.get(t.task);
+      if (o) return { outcome: o, source: file };
+    }
+  }
+  return undefined;
+}
+
+/** The outcome of one trajectory and the file (or flag) it came from. */
+export function resolveOutcome(ctx: OutcomeContext, t: LoadedTrajectory): OutcomeInfo {
+  const fromTable = ctx.table ? lookupOutcome(ctx.table, t.task, t.run, t.model) : undefined;
+  if (fromTable) return { outcome: fromTable, source: '--outcomes' };
+  const found = fromFiles(ctx, t) ?? { outcome: 'unknown', source: 'none' };
+  const exit = t.meta.exitStatus;
+  if (found.outcome !== 'pass' && infraExit(exit)) {
+    return { outcome: 'censored', source: `exit status ${exit} (${basename(found.source)})` };
+  }
+  return found;
+}

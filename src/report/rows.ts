@@ -1,0 +1,70 @@
+/** Per-trajectory and per-task rows of the report. */
+import { attemptFacts } from '../core/reliability/attempt-facts.js';
+import type { ScoredTrajectory } from './score-corpus.js';
+import type { CorpusReport, LoadedTrajectory, OutcomeInfo, TaskRow, TrajectoryRow } from './types.js';
+
+/** One row per trajectory: identity, outcome, score, tier, waste and the attempt facts. */
+export function trajectoryRows(
+  trajectories: readonly LoadedTrajectory[],
+  outcomes: readonly OutcomeInfo[],
+  scored: readonly ScoredTrajectory[],
+): TrajectoryRow[] {
+  return trajectories.map((t, i) => {
+    const o = outcomes[i]!;
+    const s = scored[i]!;
+    const r = s.report;
+    const waste = r?.waste ?? [];
+    return {
+      id: t.id,
+      task: t.task,
+      run: t.run,
+      model: t.model,
+      agent: t.agent,
+      format: t.format,
+      steps: t.steps.length,
+      outcome: o.outcome,
+      outcomeSource: o.source,
+      ...(t.meta.exitStatus !== undefined ? { exitStatus: t.meta.exitStatus } : {}),
+      ...(s.references !== undefined ? { references: s.references } : {}),
+      ...(s.unscored ? { unscored: s.unscored } : {}),
+      ...(r ? { score: r.score, tier: r.tier, stages: r.stages } : {}),
+      ...(r?.lucky ? { lucky: r.lucky } : {}),
+      wastedSteps: waste.reduce((n, w) => n + w.wastedSteps, 0),
+      wastedTokens: waste.reduce((n, w) => n + w.wastedTokens, 0),
+      waste,
+      signals: [...new Set((r?.signals ?? []).map((x) => x.kind))],
+      ...attemptFacts(t.steps, t.meta.patch),
+    };
+  });
+}
+
+/** One row per task, in first-seen order. */
+export function taskRows(rows: readonly TrajectoryRow[]): TaskRow[] {
+  const byTask = new Map<string, TrajectoryRow[]>();
+  for (const r of rows) byTask.set(r.task, [...(byTask.get(r.task) ?? []), r]);
+  return [...byTask].map(([task, rs]) => ({
+    task,
+    trajectories: rs.length,
+    passing: rs.filter((r) => r.outcome === 'pass').length,
+    failing: rs.filter((r) => r.outcome === 'fail').length,
+    other: rs.filter((r) => r.outcome !== 'pass' && r.outcome !== 'fail').length,
+    references: rs.filter((r) => r.outcome === 'pass' && r.steps > 0).length,
+    scored: rs.filter((r) => r.score).length,
+    unscored: rs.filter((r) => !r.score).length,
+  }));
+}
+
+/** Corpus-wide counts. */
+export function corpusCounts(rows: readonly TrajectoryRow[]): CorpusReport['counts'] {
+  const n = (f: (r: TrajectoryRow) => boolean) => rows.filter(f).length;
+  return {
+    trajectories: rows.length,
+    pass: n((r) => r.outcome === 'pass'),
+    fail: n((r) => r.outcome === 'fail'),
+    censored: n((r) => r.outcome === 'censored'),
+    unknown: n((r) => r.outcome === 'unknown'),
+    scored: n((r) => r.score !== undefined),
+    unscoredNoReference: n((r) => r.unscored === 'no_reference'),
+    unscoredNoSteps: n((r) => r.unscored === 'no_steps'),
+  };
+}

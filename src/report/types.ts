@@ -1,0 +1,166 @@
+/** The corpus report document (`steplens report --json`) and its inputs. */
+import type { AgentFailureKind, ReliabilityMetrics } from '../core/reliability/types.js';
+import type { LuckyCategory, ScoreVector, Tier, WasteItem } from '../core/types.js';
+import type { FormatName, TrajectoryMeta } from '../formats/types.js';
+import type { Step } from '../core/types.js';
+
+/** A test outcome: `unknown` = no evaluation found; `censored` = interrupted by infrastructure. */
+export type Outcome = 'pass' | 'fail' | 'censored' | 'unknown';
+
+/** One parsed trajectory with the identity the report groups it by. */
+export interface LoadedTrajectory {
+  /** File path, plus `#N` (1-based line) for one instance of a multi-instance file. */
+  id: string;
+  path: string;
+  format: FormatName;
+  meta: TrajectoryMeta;
+  steps: Step[];
+  task: string;
+  run: string;
+  model: string;
+  agent: string;
+}
+
+/** A trajectory's outcome and where it came from. */
+export interface OutcomeInfo {
+  outcome: Outcome;
+  source: string;
+}
+
+/** Why a trajectory has no score. */
+export type UnscoredReason = 'no_reference' | 'no_steps';
+
+/** One row of the per-trajectory table. */
+export interface TrajectoryRow {
+  id: string;
+  task: string;
+  run: string;
+  model: string;
+  agent: string;
+  format: FormatName;
+  steps: number;
+  outcome: Outcome;
+  outcomeSource: string;
+  exitStatus?: string;
+  /** Reference trajectories of the PTA the score used (leave-one-out for passing ones). */
+  references?: number;
+  unscored?: UnscoredReason;
+  score?: ScoreVector;
+  tier?: Tier;
+  lucky?: LuckyCategory;
+  stages?: string;
+  wastedSteps: number;
+  wastedTokens: number;
+  waste: WasteItem[];
+  /** Early-stop signal kinds that fired (default policy). */
+  signals: string[];
+  patchLines: number;
+  editVolume: number;
+  toolCalls: number;
+  toolFailures: number;
+  failuresByKind: Record<AgentFailureKind, number>;
+}
+
+/** Per task: how many trajectories of each outcome and whether it has a reference. */
+export interface TaskRow {
+  task: string;
+  trajectories: number;
+  passing: number;
+  failing: number;
+  other: number;
+  /** Passing trajectories with at least one step (the PTA's references). */
+  references: number;
+  scored: number;
+  unscored: number;
+}
+
+/** Per model: pass rate, quality, both ranks, tiers, Lucky mix and waste. */
+export interface ModelRow {
+  model: string;
+  trajectories: number;
+  /** Trajectories with a pass/fail outcome. */
+  evaluated: number;
+  passes: number;
+  passRate: number | null;
+  scored: number;
+  meanQuality: number | null;
+  rankPass: number | null;
+  rankQuality: number | null;
+  /** rankPass − rankQuality: positive = better by quality than by pass rate. */
+  rankShift: number | null;
+  scoredPassing: number;
+  tiers: { Ideal: number; Solid: number; Lucky: number };
+  /** Shares of Ideal/Solid/Lucky among scored passing trajectories (null without any). */
+  tierShares: { Ideal: number; Solid: number; Lucky: number } | null;
+  luckyRate: number | null;
+  luckyMix: Record<LuckyCategory, number>;
+  wastedSteps: number;
+  wastedTokens: number;
+}
+
+/** AUROC and KS of one score component, passing vs failing. */
+export interface SeparationRow {
+  signal: 'total' | 'struct' | 'cov' | 'coh' | 'temp';
+  nPass: number;
+  nFail: number;
+  auroc: number | null;
+  ksD: number | null;
+  ksP: number | null;
+}
+
+export interface ChiSquareRow {
+  rows: string[];
+  cols: string[];
+  table: number[][];
+  statistic: number | null;
+  dof: number | null;
+  p: number | null;
+  note?: string;
+}
+
+/** One configuration's multi-trial metrics. */
+export interface ReliabilityRow extends ReliabilityMetrics {
+  configuration: string;
+  taskIds: string[];
+  front: number;
+}
+
+/** One attempt of a repeated (configuration, task). */
+export interface AttemptRow {
+  configuration: string;
+  task: string;
+  run: string;
+  outcome: 'pass' | 'fail' | 'censored';
+  patchLines: number;
+  editVolume: number;
+  pcr: number;
+  toolCalls: number;
+  toolFailures: number;
+}
+
+export interface CorpusReport {
+  generatedBy: 'steplens report';
+  inputs: {
+    paths: string[];
+    files: number;
+    trajectories: number;
+    skippedFiles: number;
+    skipped: { path: string; reason: string }[];
+  };
+  counts: {
+    trajectories: number;
+    pass: number;
+    fail: number;
+    censored: number;
+    unknown: number;
+    scored: number;
+    unscoredNoReference: number;
+    unscoredNoSteps: number;
+  };
+  tasks: TaskRow[];
+  trajectories: TrajectoryRow[];
+  models: ModelRow[];
+  separation: SeparationRow[];
+  luckyChiSquare: ChiSquareRow;
+  reliability: { configurations: ReliabilityRow[]; attempts: AttemptRow[] };
+}

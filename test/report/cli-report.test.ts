@@ -1,0 +1,84 @@
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { CORPUS } from './corpus-fixture.js';
+
+async function cli(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, {
+    stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), stderrIsTTY: false, cwd: process.cwd(), env: {},
+  });
+  return { code, stdout, stderr };
+}
+
+const REPEATED = join(CORPUS, 'SWE-agent__mini-swe-agent__pull-refs/output');
+const JAVA = join(CORPUS, 'multi-swe-bench__experiments');
+
+describe('steplens report', () => {
+  it('prints a readable summary and writes report.md, report.json, CSVs and SVGs with --out', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'steplens-report-'));
+    const run = await cli('report', '--out', out, JAVA);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('15 trajectories');
+    expect(run.stdout).toMatch(/Models: pass rate vs\. process quality/);
+    const files = readdirSync(out).sort();
+    expect(files).toEqual([
+      'attempts.csv', 'lucky-by-model.csv', 'models.csv', 'quality-vs-pass-rate.svg', 'reliability.csv', 'report.json', 'report.md',
+      'score-distribution.svg', 'separation.csv', 'tasks.csv', 'tier-shares.svg', 'trajectories.csv',
+    ]);
+    const doc = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(doc.counts.trajectories).toBe(15);
+    const csv = readFileSync(join(out, 'trajectories.csv'), 'utf8').trim().split('\n');
+    expect(csv).toHaveLength(16);
+    expect(csv[0]!.startsWith('task,model,run,outcome')).toBe(true);
+    for (const svg of files.filter((f) => f.endsWith('.svg'))) {
+      const text = readFileSync(join(out, svg), 'utf8');
+      expect(text.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+      expect(text.trimEnd().endsWith('</svg>')).toBe(true);
+      expect((text.match(/<rect|<circle/g) ?? []).length).toBeGreaterThan(3);
+      expect(text).not.toMatch(/NaN|undefined/);
+    }
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).toContain('![score-distribution.svg](score-distribution.svg)');
+    expect(md).toContain('| signal | n_pass | n_fail | auroc | ks_d | ks_p |');
+  });
+
+  it('--json prints one JSON document only', async () => {
+    const run = await cli('report', '--json', REPEATED);
+    expect(run.code).toBe(0);
+    const doc = JSON.parse(run.stdout);
+    expect(doc.generatedBy).toBe('steplens report');
+    expect(doc.reliability.configurations).toHaveLength(1);
+  });
+
+  it('--outcomes overrides, and --model/--run rename', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'steplens-outcomes-'));
+    const file = join(dir, 'o.csv');
+    writeFileSync(file, 'task,outcome\npylint-dev__astroid-1196,fail\npylint-dev__astroid-1866,pass\n');
+    const run = await cli('report', '--json', '--outcomes', file, '--model', 'm', join(REPEATED, 'deepseek_chat_dev'));
+    expect(run.code).toBe(0);
+    const doc = JSON.parse(run.stdout);
+    expect(doc.trajectories.map((t: { outcome: string; model: string }) => `${t.outcome}/${t.model}`).sort()).toEqual(['fail/m', 'pass/m']);
+  });
+
+  it('bad usage and bad input are one-line errors', async () => {
+    const none = await cli('report');
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/^steplens report: no PATH given/);
+    const missing = await cli('report', '/nonexistent/steplens');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe('steplens report: /nonexistent/steplens: no such file or directory\n');
+    const dir = mkdtempSync(join(tmpdir(), 'steplens-empty-'));
+    writeFileSync(join(dir, 'x.json'), '{"hello": 1}');
+    const empty = await cli('report', dir);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/no trajectory found/);
+    const badOutcomes = await cli('report', '--outcomes', join(dir, 'x.json'), REPEATED);
+    expect(badOutcomes.code).toBe(1);
+    expect(badOutcomes.stderr).toMatch(/x\.json line 1: missing task/);
+  });
+});

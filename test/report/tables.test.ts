@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { AGENT_FAILURE_KINDS } from '../../src/core/reliability/types.js';
+import type { LuckyCategory, Tier } from '../../src/core/types.js';
+import { modelRows } from '../../src/report/models.js';
+import { csvTable, markdownTable, textTable } from '../../src/report/render/format-table.js';
+import { luckyChiSquare, separation } from '../../src/report/statistics.js';
+import type { Outcome, TrajectoryRow } from '../../src/report/types.js';
+
+function row(model: string, outcome: Outcome, total?: number, tier?: Tier, lucky?: LuckyCategory): TrajectoryRow {
+  return {
+    id: `${model}-${Math.random()}`, task: 't__t-1', run: 'r', model, agent: 'a', format: 'swe-agent', steps: 5, outcome, outcomeSource: 'x',
+    ...(total !== undefined ? { score: { total, struct: total, cov: total, coh: total / 100, temp: total / 100 }, tier: tier! } : {}),
+    ...(lucky ? { lucky } : {}),
+    wastedSteps: 1, wastedTokens: 10, waste: [], signals: [], patchLines: 0, editVolume: 0, toolCalls: 5, toolFailures: 0,
+    failuresByKind: Object.fromEntries(AGENT_FAILURE_KINDS.map((k) => [k, 0])) as TrajectoryRow['failuresByKind'],
+  };
+}
+
+const rows: TrajectoryRow[] = [
+  row('A', 'pass', 80, 'Ideal'), row('A', 'pass', 40, 'Lucky', 'C1'), row('A', 'fail', 30, 'Off-track'), row('A', 'pass', 40, 'Lucky', 'C1'),
+  row('B', 'pass', 70, 'Solid'), row('B', 'fail', 50, 'Partial-fail'), row('B', 'fail'), row('B', 'pass', 30, 'Lucky', 'C2'),
+  row('C', 'unknown'),
+];
+
+describe('per-model table on hand-built rows', () => {
+  const models = modelRows(rows);
+  it('pass rate over evaluated, quality over scored, ranks and shift by hand', () => {
+    const a = models.find((m) => m.model === 'A')!;
+    const b = models.find((m) => m.model === 'B')!;
+    expect(a).toMatchObject({ evaluated: 4, passes: 3, passRate: 0.75, scored: 4, meanQuality: 47.5, rankPass: 1, rankQuality: 2, rankShift: -1 });
+    expect(b).toMatchObject({ evaluated: 4, passes: 2, passRate: 0.5, scored: 3, meanQuality: 50, rankPass: 2, rankQuality: 1, rankShift: 1 });
+    expect(a.tierShares).toEqual({ Ideal: 1 / 3, Solid: 0, Lucky: 2 / 3 });
+    expect(a.luckyMix.C1).toBe(2);
+    expect(b.luckyRate).toBe(0.5);
+    const c = models.find((m) => m.model === 'C')!;
+    expect(c).toMatchObject({ passRate: null, rankPass: null, tierShares: null, wastedSteps: 1 });
+  });
+  it('χ² of model × Lucky category on the 2×2 table [[2,0],[0,1]]', () => {
+    const chi = luckyChiSquare(rows);
+    expect(chi.table).toEqual([[2, 0], [0, 1]]);
+    expect(chi.dof).toBe(1);
+    expect(chi.statistic).toBeCloseTo(3, 12); // N(ad−bc)²/(r1 r2 c1 c2) = 3·4/4
+    expect(chi.note).toMatch(/below 5/);
+  });
+  it('AUROC of the composite over scored pass/fail rows', () => {
+    const total = separation(rows)[0]!;
+    // pass {80,40,40,60,30} vs fail {30,50}: wins = 2+1.5 ... by pairs
+    expect(total).toMatchObject({ nPass: 5, nFail: 2 });
+    expect(total.auroc).toBeCloseTo((2 + 1 + 1 + 2 + 0.5) / 10, 12);
+  });
+});
+
+describe('table writers', () => {
+  const t = { name: 'x', title: 'X', headers: ['name', 'n'], rows: [['a, "b"', 1], ['c|d', null]] };
+  it('CSV quotes commas and quotes; empty for null', () => {
+    expect(csvTable(t)).toBe('name,n\n"a, ""b""",1\nc|d,\n');
+  });
+  it('Markdown escapes pipes and right-aligns numeric columns', () => {
+    expect(markdownTable(t)).toBe('| name | n |\n| --- | ---: |\n| a, "b" | 1 |\n| c\\|d | - |');
+  });
+  it('text tables align columns', () => {
+    expect(textTable(t)).toBe('name    n\na, "b"  1\nc|d     -');
+  });
+});
