@@ -1,0 +1,77 @@
+/** Zod schemas of protocol v1 client → server messages (see proto/README.md). */
+import { z } from 'zod';
+import { policyInputSchema } from '../core/policy.js';
+import { FORMAT_NAMES, type FormatName } from '../formats/types.js';
+
+/** A session id: printable, at most 128 characters. */
+export const sessionIdSchema = z.string().min(1).max(128).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
+/** A task id, as the benchmark spells it (`django__django-11099`). */
+export const taskIdSchema = z.string().min(1).max(256);
+export const formatSchema = z.enum(FORMAT_NAMES as [FormatName, ...FormatName[]]);
+export const seqSchema = z.number().int().nonnegative();
+
+export const startMessageSchema = z.object({
+  type: z.literal('start'),
+  session: sessionIdSchema.optional(),
+  task: taskIdSchema,
+  format: formatSchema.optional(),
+  model: z.string().max(256).optional(),
+  policy: policyInputSchema.optional(),
+  learn: z.boolean().optional(),
+});
+
+export const stepMessageSchema = z.object({
+  type: z.literal('step'),
+  session: sessionIdSchema,
+  seq: seqSchema,
+  /** One step in the session's format; validated per format by the session. */
+  step: z
+    .unknown()
+    .refine((v) => v !== undefined, 'required')
+    .describe('One step in the session format: a steplens Step (step.schema.json), or one raw event of the format, paired by the server'),
+});
+
+export const outcomeMessageSchema = z.object({
+  type: z.literal('outcome'),
+  session: sessionIdSchema,
+  passed: z.boolean(),
+});
+
+export const endMessageSchema = z.object({ type: z.literal('end'), session: sessionIdSchema });
+
+export const resumeMessageSchema = z.object({
+  type: z.literal('resume'),
+  session: sessionIdSchema,
+  /** Last seq the client saw scored; -1 when it saw none. */
+  after: z.number().int().min(-1),
+});
+
+export const pingMessageSchema = z.object({ type: z.literal('ping') });
+
+/** Every client message schema by its `type`. */
+export const CLIENT_MESSAGE_SCHEMAS = {
+  start: startMessageSchema,
+  step: stepMessageSchema,
+  outcome: outcomeMessageSchema,
+  end: endMessageSchema,
+  resume: resumeMessageSchema,
+  ping: pingMessageSchema,
+} as const;
+
+export const clientMessageSchema = z.discriminatedUnion('type', [
+  startMessageSchema,
+  stepMessageSchema,
+  outcomeMessageSchema,
+  endMessageSchema,
+  resumeMessageSchema,
+  pingMessageSchema,
+]);
+
+export type StartMessage = z.infer<typeof startMessageSchema>;
+export type StepMessage = z.infer<typeof stepMessageSchema>;
+export type OutcomeMessage = z.infer<typeof outcomeMessageSchema>;
+export type EndMessage = z.infer<typeof endMessageSchema>;
+export type ResumeMessage = z.infer<typeof resumeMessageSchema>;
+export type PingMessage = z.infer<typeof pingMessageSchema>;
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+export type ClientMessageType = keyof typeof CLIENT_MESSAGE_SCHEMAS;

@@ -1,0 +1,68 @@
+/** Zod schemas of the HTTP request and response bodies of protocol v1. */
+import { z } from 'zod';
+import { policyInputSchema } from '../core/policy.js';
+import { formatSchema, taskIdSchema } from './client-messages.js';
+import { referenceInfoSchema, scoreVectorSchema, signalSchema, tierSchema } from './report-schemas.js';
+
+const trajectorySchema = z.unknown().refine((v) => v !== undefined && v !== null, 'required: the log content (JSON document or array of records)');
+
+/** `POST /v1/score`. */
+export const scoreRequestSchema = z.object({
+  task: taskIdSchema,
+  format: z.union([formatSchema, z.literal('auto')]).optional(),
+  trajectory: trajectorySchema,
+  passed: z.boolean().optional(),
+  policy: policyInputSchema.optional(),
+});
+
+/** `POST /v1/tasks/:task/references`. */
+export const addReferenceRequestSchema = z.object({
+  format: z.union([formatSchema, z.literal('auto')]).optional(),
+  trajectory: trajectorySchema,
+});
+
+/** Answer of `POST /v1/tasks/:task/references`. */
+export const addReferenceResponseSchema = z.object({
+  task: z.string(),
+  version: z.number().int(),
+  references: z.number().int(),
+  steps: z.number().int(),
+});
+
+/** One task of `GET /v1/tasks`. */
+export const taskStatsSchema = z.object({
+  task: z.string(),
+  version: z.number().int(),
+  references: z.number().int(),
+  nodes: z.number().int(),
+  paths: z.number().int(),
+});
+
+export const taskListResponseSchema = z.object({ tasks: z.array(taskStatsSchema) });
+
+/** Answer of `GET /v1/sessions/:id`: the live score of a session. */
+export const sessionStatusSchema = z.object({
+  session: z.string(),
+  task: z.string(),
+  format: z.string(),
+  state: z.enum(['open', 'detached', 'ended']),
+  /** Steps scored so far. */
+  steps: z.number().int(),
+  /** Last seq accepted (-1: none). */
+  lastSeq: z.number().int(),
+  score: scoreVectorSchema,
+  tier: tierSchema,
+  stages: z.object({ E: z.number().int(), I: z.number().int(), V: z.number().int(), O: z.number().int() }),
+  signals: z.array(signalSchema),
+  reference: referenceInfoSchema,
+  passed: z.boolean().optional(),
+});
+
+/** Every error answer of the HTTP API. */
+export const httpErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+
+export type ScoreRequest = z.infer<typeof scoreRequestSchema>;
+export type AddReferenceRequest = z.infer<typeof addReferenceRequestSchema>;
+export type AddReferenceResponse = z.infer<typeof addReferenceResponseSchema>;
+export type TaskStats = z.infer<typeof taskStatsSchema>;
+export type SessionStatus = z.infer<typeof sessionStatusSchema>;

@@ -1,0 +1,36 @@
+/** The JSON Schemas of protocol v1, generated from the zod schemas the server validates with. */
+import { z } from 'zod';
+import { CLIENT_MESSAGE_SCHEMAS } from './client-messages.js';
+import {
+  addReferenceRequestSchema, addReferenceResponseSchema, httpErrorSchema, scoreRequestSchema, sessionStatusSchema, taskListResponseSchema,
+} from './http-bodies.js';
+import { trajectoryReportSchema } from './report-schemas.js';
+import { SERVER_MESSAGE_SCHEMAS } from './server-messages.js';
+import { stepSchema } from './step-schema.js';
+
+const SOURCES: Record<string, z.ZodType> = {
+  ...Object.fromEntries(Object.entries(CLIENT_MESSAGE_SCHEMAS).map(([k, v]) => [`client.${k}`, v])),
+  ...Object.fromEntries(Object.entries(SERVER_MESSAGE_SCHEMAS).map(([k, v]) => [`server.${k}`, v])),
+  step: stepSchema,
+  report: trajectoryReportSchema,
+  'http.score-request': scoreRequestSchema,
+  'http.score-response': trajectoryReportSchema,
+  'http.add-reference-request': addReferenceRequestSchema,
+  'http.add-reference-response': addReferenceResponseSchema,
+  'http.tasks-response': taskListResponseSchema,
+  'http.session-response': sessionStatusSchema,
+  'http.error': httpErrorSchema,
+};
+
+/** File name (in `proto/`) → JSON Schema document. Deterministic: same schemas, same text. */
+export function protocolJsonSchemas(): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [name, schema] of Object.entries(SOURCES).sort(([a], [b]) => a.localeCompare(b))) {
+    const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    out[`${name}.schema.json`] = { $id: `https://steplens.dev/proto/v1/${name}.schema.json`, title: name, ...json };
+  }
+  return out;
+}
+
+/** The text written for one schema file. */
+export const schemaText = (schema: Record<string, unknown>): string => `${JSON.stringify(schema, null, 2)}\n`;

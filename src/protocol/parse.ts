@@ -1,0 +1,63 @@
+/** Turning raw frames and bodies into typed messages: every failure names the offending field. */
+import type { z } from 'zod';
+import { err, ok, type Result } from '../errors.js';
+import { CLIENT_MESSAGE_SCHEMAS, type ClientMessage } from './client-messages.js';
+import type { WireErrorCode } from './server-messages.js';
+import { stepSchema } from './step-schema.js';
+import type { Step } from '../core/types.js';
+
+/** A refused message, ready to become an `error` frame. */
+export interface MessageError {
+  code: WireErrorCode;
+  message: string;
+  session?: string;
+  seq?: number;
+}
+
+/** `a.b[2].c: message` for the first zod issue. */
+export function describeIssue(error: z.ZodError, prefix = ''): string {
+  const issue = error.issues[0];
+  if (!issue) return `${prefix || 'value'}: invalid`;
+  const path = issue.path.reduce<string>(
+    (acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)),
+    prefix,
+  );
+  return `${path || 'message'}: ${issue.message}`;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Parses one client frame (JSON text) into a typed message or a `bad_message` error naming the field. */
+export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, MessageError> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8'));
+  } catch (error) {
+    return err({ code: 'bad_message', message: `invalid JSON: ${(error as Error).message}` });
+  }
+  if (!isRecord(doc)) return err({ code: 'bad_message', message: 'message: expected a JSON object' });
+  const context: Pick<MessageError, 'session' | 'seq'> = {};
+  if (typeof doc.session === 'string') context.session = doc.session;
+  if (typeof doc.seq === 'number' && Number.isInteger(doc.seq)) context.seq = doc.seq;
+  const type = doc.type;
+  if (typeof type !== 'string' || !Object.hasOwn(CLIENT_MESSAGE_SCHEMAS, type)) {
+    const known = Object.keys(CLIENT_MESSAGE_SCHEMAS).join(', ');
+    return err({ code: 'bad_message', message: `type: expected one of ${known} (got ${JSON.stringify(type) ?? 'nothing'})`, ...context });
+  }
+  const schema = CLIENT_MESSAGE_SCHEMAS[type as keyof typeof CLIENT_MESSAGE_SCHEMAS];
+  const parsed = schema.safeParse(doc);
+  if (!parsed.success) return err({ code: 'bad_message', message: `${type}.${describeIssue(parsed.error)}`, ...context });
+  return ok(parsed.data as ClientMessage);
+}
+
+/** Validates a `steplens`-format step payload; the error names the field (`step.action.kind: ...`). */
+export function parseStepPayload(payload: unknown): Result<Step, string> {
+  const parsed = stepSchema.safeParse(payload);
+  return parsed.success ? ok(parsed.data) : err(describeIssue(parsed.error, 'step'));
+}
+
+/** Validates an HTTP body; the error names the field (`body.trajectory: required`). */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): Result<z.infer<S>, string> {
+  const parsed = schema.safeParse(body);
+  return parsed.success ? ok(parsed.data) : err(describeIssue(parsed.error, 'body'));
+}

@@ -1,0 +1,123 @@
+/**
+ * `buildApp`: the steplens server as a fastify instance (HTTP routes and the
+ * `/v1/stream` WebSocket). It does not listen; `server.ts` and tests do.
+ * `app.close()` shuts down gracefully: readiness off, open sessions ended
+ * (their `final` sent), sockets closed with a reason, the store flushed.
+ */
+import websocket from '@fastify/websocket';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import { pino, type Logger } from 'pino';
+import type { WebSocket } from 'ws';
+import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import { ReferenceStore } from '../store/reference-store.js';
+import { defaultAnalyzers } from '../syntax/index.js';
+import { TokenChecker } from './auth.js';
+import { CLOSE, Connection } from './connection.js';
+import { registerHttpRoutes, sendError } from './http-routes.js';
+import { createMetrics } from './metrics.js';
+import { resolveOptions, type AppOptions } from './options.js';
+import { SessionRegistry } from './session-registry.js';
+import { handleFrame, type HandlerDeps } from './stream-handler.js';
+
+/** A refused upgrade: the HTTP error answer written on the raw socket, which is then closed (no socket, no keep-alive). */
+function refuseUpgrade(socket: Socket, reply: FastifyReply, code: ErrorCode, message: string): void {
+  const body = JSON.stringify({ error: { code, message } });
+  const status = ERROR_CODES[code].status;
+  reply.hijack();
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
+  );
+}
+
+/** Builds the app (opens the store, wires routes); call `listen` or `inject` on the result. */
+export async function buildApp(options: AppOptions = {}): Promise<FastifyInstance> {
+  const resolved = resolveOptions(options);
+  const log: Logger = options.logger ?? pino({ level: options.logLevel ?? 'info' });
+  const store = options.store ?? (await ReferenceStore.open({
+    dataDir: options.dataDir ?? './data',
+    seedDirs: options.seedDirs ?? [],
+    warn: (message) => log.warn(message),
+  }));
+  const analyzers = defaultAnalyzers();
+  const metrics = createMetrics(store);
+  const connections = new Map<number, Connection>();
+  const registry = new SessionRegistry({ store, analyzers, metrics, log, options: resolved, connections });
+  const auth = new TokenChecker(resolved.tokens);
+  let accepting = true;
+  let nextConnection = 0;
+
+  const app = Fastify({ loggerInstance: log as FastifyBaseLogger, bodyLimit: resolved.limits.maxBodyBytes, logController: new LogController({ disableRequestLogging: true }) });
+  if (!auth.enabled) log.warn('no tokens configured: authentication is off, anyone who can reach the server may use it');
+
+  app.setErrorHandler((error: FastifyError, _req, reply) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, metrics, 'too_large', `body exceeds ${resolved.limits.maxBodyBytes} bytes`);
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, metrics, 'bad_message', 'body: send application/json');
+    if (error.statusCode === 400 || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return sendError(reply, metrics, 'bad_message', `body: ${error.message}`);
+    log.error({ err: error }, 'request failed');
+    return sendError(reply, metrics, 'internal', ERROR_CODES.internal.summary);
+  });
+  app.setNotFoundHandler((req, reply) => sendError(reply, metrics, 'unknown_task', `no route ${req.method} ${req.url.split('?')[0]}`));
+
+  app.addHook('onRequest', async (req, reply) => {
+    const route = req.url.split('?')[0];
+    if (route === '/healthz') return;
+    const refused = !accepting && route === '/v1/stream' ? 'overloaded' : !auth.allows(req) ? 'unauthorized' : undefined;
+    if (refused === undefined) return;
+    const message = refused === 'unauthorized' ? 'missing or wrong bearer token' : 'server shutting down';
+    if (req.headers.upgrade?.toLowerCase() === 'websocket') {
+      metrics.refusals.inc({ code: refused });
+      return refuseUpgrade(req.raw.socket, reply, refused, message);
+    }
+    return sendError(reply, metrics, refused, message);
+  });
+
+  const deps: HandlerDeps = { registry, metrics, log, options: resolved };
+  await app.register(websocket, {
+    // Frames up to 8x the limit are refused with an `error` frame; beyond that ws closes the socket (1009).
+    options: { maxPayload: resolved.limits.maxFrameBytes * 8 },
+    preClose: async () => {
+      accepting = false;
+      clearInterval(sweeper);
+      await registry.endAll('server shutting down');
+      for (const conn of connections.values()) conn.close(CLOSE.goingAway, 'server shutting down');
+      await store.flush();
+      app.websocketServer.close();
+    },
+  });
+
+  app.get('/v1/stream', { websocket: true }, (socket: WebSocket) => {
+    const id = ++nextConnection;
+    const conn = new Connection(id, socket, resolved.limits.outgoingQueueBytes, (queued) => {
+      metrics.refusals.inc({ code: 'overloaded' });
+      log.warn({ connection: id, queued }, 'client not reading: connection closed (1008)');
+    });
+    connections.set(conn.id, conn);
+    metrics.activeConnections.set(connections.size);
+    log.info({ connection: conn.id }, 'connection opened');
+    socket.on('message', (data, isBinary) => {
+      const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+      conn.chain = conn.chain.then(() => handleFrame(deps, conn, raw, isBinary));
+    });
+    socket.on('close', (code) => {
+      registry.detachAll(conn);
+      connections.delete(conn.id);
+      metrics.activeConnections.set(connections.size);
+      log.info({ connection: conn.id, code }, 'connection closed');
+    });
+    socket.on('error', (error) => log.warn({ connection: conn.id, err: error }, 'socket error'));
+  });
+
+  registerHttpRoutes(app, { store, registry, analyzers, metrics, options: resolved, ready: () => accepting });
+
+  const sweepEvery = Math.max(50, Math.min(resolved.idleTimeoutMs, resolved.resumeWindowMs, 10_000) / 4);
+  const sweeper = setInterval(() => void registry.sweep().catch((error: unknown) => log.error({ err: error }, 'sweep failed')), sweepEvery);
+  sweeper.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(sweeper);
+    await store.flush();
+  });
+  return app;
+}

@@ -1,0 +1,75 @@
+/** Server configuration from command-line flags and environment (shared by `server.ts` and `steplens serve`). */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { SteplensError } from '../errors.js';
+import { loadTokens } from './auth.js';
+import type { AppOptions } from './options.js';
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  app: AppOptions;
+}
+
+export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data DIR] [--seed DIR]... [--token T]... [--token-file FILE]
+                      [--log-level L] [--resume-window SECONDS] [--idle-timeout SECONDS] [--learn]
+  defaults: --host 127.0.0.1 --port 8787 --data ./data, seeded from the bundled data/example
+  env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL`;
+
+/** The bundled example reference set (`data/example` of the package), if present. */
+export function bundledSeedDir(): string | undefined {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (const up of ['../..', '../../..']) {
+    const dir = path.resolve(here, up, 'data', 'example');
+    if (existsSync(dir)) return dir;
+  }
+  return undefined;
+}
+
+function positiveNumber(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new SteplensError('usage', `${flag} must be a positive number (got '${value}')`);
+  return n;
+}
+
+/** Parses flags (and env fallbacks) into a server configuration. */
+export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<ServerConfig> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' },
+      seed: { type: 'string', multiple: true }, token: { type: 'string', multiple: true }, 'token-file': { type: 'string' },
+      'log-level': { type: 'string' }, 'resume-window': { type: 'string' }, 'idle-timeout': { type: 'string' },
+      learn: { type: 'boolean' }, 'no-seed': { type: 'boolean' },
+    },
+    allowPositionals: false,
+  });
+  const portText = values.port ?? env.STEPLENS_PORT ?? '8787';
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SteplensError('usage', `--port must be 0-65535 (got '${portText}')`);
+  const dataDir = path.resolve(cwd, values.data ?? env.STEPLENS_DATA ?? 'data');
+  const bundled = values['no-seed'] ? undefined : bundledSeedDir();
+  const seeds = [...(values.seed ?? []).map((d) => path.resolve(cwd, d)), ...(bundled ? [bundled] : [])].filter((d) => d !== dataDir);
+  const tokenFile = values['token-file'] ?? env.STEPLENS_TOKEN_FILE;
+  const tokens = await loadTokens({
+    ...(values.token ? { tokens: values.token } : {}),
+    ...(env.STEPLENS_TOKENS ? { envValue: env.STEPLENS_TOKENS } : {}),
+    ...(tokenFile ? { file: path.resolve(cwd, tokenFile) } : {}),
+  });
+  const resume = positiveNumber('--resume-window', values['resume-window']);
+  const idle = positiveNumber('--idle-timeout', values['idle-timeout']);
+  return {
+    host: values.host ?? env.STEPLENS_HOST ?? '127.0.0.1',
+    port,
+    app: {
+      dataDir, seedDirs: seeds, tokens,
+      logLevel: values['log-level'] ?? env.STEPLENS_LOG_LEVEL ?? 'info',
+      ...(resume !== undefined ? { resumeWindowMs: resume * 1000 } : {}),
+      ...(idle !== undefined ? { idleTimeoutMs: idle * 1000 } : {}),
+      ...(values.learn ? { learnDefault: true } : {}),
+    },
+  };
+}

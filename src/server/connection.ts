@@ -1,0 +1,66 @@
+/**
+ * One WebSocket connection: its sessions, and a bounded outgoing queue. Frames
+ * go out through `send`; when the bytes waiting to be written (the socket's
+ * `bufferedAmount`) would pass the bound, the client is not reading and the
+ * connection is closed with code 1008 and a reason rather than buffering more.
+ */
+import type { WebSocket } from 'ws';
+import type { ServerMessage } from '../protocol/server-messages.js';
+
+/** Close codes the server uses. */
+export const CLOSE = {
+  /** The client stopped reading (outgoing queue full). */
+  tooSlow: 1008,
+  /** Server shutting down. */
+  goingAway: 1001,
+} as const;
+
+export class Connection {
+  readonly id: number;
+  readonly sessions = new Set<string>();
+  private readonly socket: WebSocket;
+  private readonly maxQueued: number;
+  private closing = false;
+  /** Serialises message handling: each message is handled after the previous one. */
+  chain: Promise<void> = Promise.resolve();
+
+  private readonly onTooSlow: (queued: number) => void;
+
+  constructor(id: number, socket: WebSocket, maxQueued: number, onTooSlow: (queued: number) => void = () => undefined) {
+    this.id = id;
+    this.socket = socket;
+    this.maxQueued = maxQueued;
+    this.onTooSlow = onTooSlow;
+  }
+
+  get open(): boolean {
+    return !this.closing && this.socket.readyState === this.socket.OPEN;
+  }
+
+  /** Sends one frame; false when the connection is closed or was just closed for being too slow. */
+  send(message: ServerMessage): boolean {
+    if (!this.open) return false;
+    const text = JSON.stringify(message);
+    if (this.socket.bufferedAmount + Buffer.byteLength(text) > this.maxQueued) {
+      this.onTooSlow(this.socket.bufferedAmount);
+      this.close(CLOSE.tooSlow, `outgoing queue over ${this.maxQueued} bytes: client is not reading`);
+      return false;
+    }
+    this.socket.send(text);
+    return true;
+  }
+
+  /** Closes with a code and a reason (at most 123 bytes, as WebSocket allows). */
+  close(code: number, reason: string): void {
+    if (this.closing) return;
+    this.closing = true;
+    try {
+      this.socket.close(code, Buffer.from(reason).subarray(0, 123).toString());
+    } catch {
+      this.socket.terminate();
+    }
+    const timer = setTimeout(() => this.socket.terminate(), 2000);
+    timer.unref();
+    this.socket.once('close', () => clearTimeout(timer));
+  }
+}

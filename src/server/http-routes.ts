@@ -1,0 +1,108 @@
+/** The HTTP routes of protocol v1 (`/v1/...`, health, readiness, metrics). */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Analyzers } from '../core/ports.js';
+import { resolvePolicy } from '../core/policy.js';
+import { ptaToJson } from '../core/pta/index.js';
+import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
+import { addReferenceRequestSchema, scoreRequestSchema, type SessionStatus } from '../protocol/http-bodies.js';
+import { taskIdSchema } from '../protocol/client-messages.js';
+import { parseBody } from '../protocol/parse.js';
+import type { ReferenceStore } from '../store/reference-store.js';
+import type { AppMetrics } from './metrics.js';
+import type { ResolvedOptions } from './options.js';
+import type { SessionRegistry } from './session-registry.js';
+import { scoreTrajectory, trajectorySteps, trajectoryStates } from './trajectory.js';
+
+export interface RouteDeps {
+  store: ReferenceStore;
+  registry: SessionRegistry;
+  analyzers: Analyzers;
+  metrics: AppMetrics;
+  options: ResolvedOptions;
+  /** False while starting up or shutting down. */
+  ready: () => boolean;
+}
+
+/** Sends `{ error: { code, message } }` with the code's status and counts the refusal. */
+export function sendError(reply: FastifyReply, metrics: AppMetrics, code: ErrorCode, message: string): FastifyReply {
+  metrics.refusals.inc({ code });
+  return reply.code(ERROR_CODES[code].status).send({ error: { code, message } });
+}
+
+export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  const { store, registry, metrics } = deps;
+  const fail = (reply: FastifyReply, error: unknown): FastifyReply => {
+    if (error instanceof SteplensError) return sendError(reply, metrics, error.code, error.message);
+    throw error;
+  };
+  const taskParam = (reply: FastifyReply, raw: string): string | undefined => {
+    const t = taskIdSchema.safeParse(raw);
+    if (t.success) return t.data;
+    sendError(reply, metrics, 'bad_message', `task: ${t.error.issues[0]?.message ?? 'invalid'}`);
+    return undefined;
+  };
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_req, reply) => (deps.ready() ? { status: 'ready' } : reply.code(503).send({ status: 'not ready' })));
+  app.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+
+  app.get<{ Params: { id: string } }>('/v1/sessions/:id', async (req, reply) => {
+    const s = registry.get(req.params.id);
+    if (!s) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
+    const report = s.final ?? s.report();
+    const status: SessionStatus = {
+      session: s.id, task: s.task, format: s.format,
+      state: s.ended ? 'ended' : s.connection === undefined ? 'detached' : 'open',
+      steps: s.length, lastSeq: s.lastSeq, score: report.score, tier: report.tier, stages: { ...s.stages },
+      signals: [...s.signals], reference: s.reference,
+      ...(s.passed !== undefined ? { passed: s.passed } : {}),
+    };
+    return status;
+  });
+
+  app.post('/v1/score', async (req, reply) => {
+    const body = parseBody(scoreRequestSchema, req.body);
+    if (!body.ok) return sendError(reply, metrics, 'bad_message', body.error);
+    const policy = resolvePolicy(body.value.policy, deps.options.policy);
+    if (!policy.ok) return sendError(reply, metrics, 'bad_message', `body.policy: ${policy.error}`);
+    try {
+      const steps = trajectorySteps(body.value.trajectory, body.value.format);
+      const reference = await store.reference(body.value.task);
+      return scoreTrajectory(steps, {
+        reference, analyzers: deps.analyzers, policy: policy.value,
+        ...(body.value.passed !== undefined ? { passed: body.value.passed } : {}),
+      });
+    } catch (error) {
+      return fail(reply, error);
+    }
+  });
+
+  app.post<{ Params: { task: string } }>('/v1/tasks/:task/references', async (req, reply) => {
+    const task = taskParam(reply, req.params.task);
+    if (task === undefined) return reply;
+    const body = parseBody(addReferenceRequestSchema, req.body);
+    if (!body.ok) return sendError(reply, metrics, 'bad_message', body.error);
+    try {
+      const steps = trajectorySteps(body.value.trajectory, body.value.format);
+      const states = trajectoryStates(steps, deps.analyzers, { kind: 'prior', prior: await store.prior() });
+      const pta = await store.addReference(task, states);
+      return reply.code(201).send({ task, version: pta.version, references: pta.references.length, steps: states.length });
+    } catch (error) {
+      return fail(reply, error);
+    }
+  });
+
+  app.get('/v1/tasks', async () => ({ tasks: await store.list() }));
+
+  app.get<{ Params: { task: string } }>('/v1/tasks/:task/pta', async (req, reply) => {
+    const task = taskParam(reply, req.params.task);
+    if (task === undefined) return reply;
+    try {
+      const pta = await store.get(task);
+      if (!pta) return sendError(reply, metrics, 'unknown_task', `no PTA for task ${task}`);
+      return reply.type('application/json').send(ptaToJson(pta));
+    } catch (error) {
+      return fail(reply, error);
+    }
+  });
+}

@@ -1,0 +1,73 @@
+/** The options of `buildApp`, with their defaults. */
+import type { Logger } from 'pino';
+import { DEFAULT_POLICY, type Policy } from '../core/policy.js';
+import type { ReferenceStore } from '../store/reference-store.js';
+
+export interface ServerLimits {
+  /** Open sessions one connection may hold (default 64). */
+  sessionsPerConnection: number;
+  /** Open sessions in the whole server (default 4096). */
+  totalSessions: number;
+  /** Largest accepted client frame in bytes; larger frames get `too_large` (default 1 MiB). */
+  maxFrameBytes: number;
+  /** Steps one session may score (default 5000). */
+  maxStepsPerSession: number;
+  /** Bytes a connection may have queued for sending before it is closed as too slow (default 4 MiB). */
+  outgoingQueueBytes: number;
+  /** Largest HTTP body in bytes (default 64 MiB). */
+  maxBodyBytes: number;
+}
+
+export interface AppOptions {
+  /** Writable reference directory (default ./data). Ignored when `store` is given. */
+  dataDir?: string;
+  /** Read-only reference directories used for tasks the data directory lacks. */
+  seedDirs?: string[];
+  /** An already opened store (tests, embedding). */
+  store?: ReferenceStore;
+  /** Bearer tokens; empty = auth off (logged as a warning). */
+  tokens?: string[];
+  limits?: Partial<ServerLimits>;
+  /** How long a disconnected session stays resumable, and an ended one queryable, in ms (default 5 min). */
+  resumeWindowMs?: number;
+  /** A session with no message for this long is ended and freed, in ms (default 30 min). */
+  idleTimeoutMs?: number;
+  /** Server-wide early-stop policy; a session's `start.policy` overrides it field by field. */
+  policy?: Policy;
+  /** Merge `passed` sessions into their task's PTA unless `start.learn` says otherwise (default false). */
+  learnDefault?: boolean;
+  /** A pino logger to use; otherwise one is made at `logLevel`. */
+  logger?: Logger;
+  /** Log level of the made logger (default `info`). */
+  logLevel?: string;
+}
+
+export interface ResolvedOptions {
+  limits: ServerLimits;
+  tokens: string[];
+  resumeWindowMs: number;
+  idleTimeoutMs: number;
+  policy: Policy;
+  learnDefault: boolean;
+}
+
+export const DEFAULT_LIMITS: ServerLimits = {
+  sessionsPerConnection: 64,
+  totalSessions: 4096,
+  maxFrameBytes: 1024 * 1024,
+  maxStepsPerSession: 5000,
+  outgoingQueueBytes: 4 * 1024 * 1024,
+  maxBodyBytes: 64 * 1024 * 1024,
+};
+
+/** Fills in defaults. */
+export function resolveOptions(options: AppOptions): ResolvedOptions {
+  return {
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    tokens: [...new Set((options.tokens ?? []).filter((t) => t.length > 0))],
+    resumeWindowMs: options.resumeWindowMs ?? 5 * 60_000,
+    idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
+    policy: options.policy ?? DEFAULT_POLICY,
+    learnDefault: options.learnDefault ?? false,
+  };
+}

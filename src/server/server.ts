@@ -1,0 +1,21 @@
+/** The server entry point (`npm start`): flags and env in, listen, graceful shutdown. */
+import { SteplensError } from '../errors.js';
+import { SERVE_USAGE, serverConfig } from './config.js';
+import { runServer } from './run.js';
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${SERVE_USAGE}\n`);
+    return;
+  }
+  await runServer(await serverConfig(args, process.env, process.cwd()));
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof SteplensError || (error as NodeJS.ErrnoException).code?.startsWith?.('ERR_PARSE_ARGS')
+    ? (error as Error).message
+    : `internal error: ${(error as Error).stack ?? String(error)}`;
+  process.stderr.write(`steplens server: ${message}\n`);
+  process.exitCode = 1;
+});

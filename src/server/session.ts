@@ -1,0 +1,157 @@
+/**
+ * One scoring session: a task's reference, an incremental scorer, the
+ * format's stream parser (for formats that split action and observation), the
+ * seq bookkeeping and every frame sent so far (for duplicates and resume).
+ * Socket-free: the caller sends what the methods return.
+ */
+import type { Scorer, StepResult, TrajectoryReport } from '../core/scorer-api.js';
+import type { ReferenceInfo, Signal, Stage, Step } from '../core/types.js';
+import type { FormatName, StreamParser } from '../formats/types.js';
+import type { FinalMessage, ScoreMessage, SignalMessage } from '../protocol/server-messages.js';
+import { parseStepPayload } from '../protocol/parse.js';
+
+export type StepFrame = ScoreMessage | SignalMessage;
+
+/** What happened to one `step` message. */
+export type StepOutcome =
+  | { kind: 'accepted'; frames: StepFrame[]; results: StepResult[] }
+  | { kind: 'duplicate'; frames: ScoreMessage[] }
+  | { kind: 'out_of_order'; expected: number }
+  | { kind: 'invalid'; message: string }
+  | { kind: 'too_large'; message: string }
+  | { kind: 'ended' };
+
+export interface SessionInit {
+  id: string;
+  task: string;
+  format: FormatName;
+  model?: string;
+  learn: boolean;
+  scorer: Scorer;
+  reference: ReferenceInfo;
+  /** Stream parser for non-`steplens` formats. */
+  parser?: StreamParser;
+  maxSteps: number;
+  now: number;
+}
+
+export class Session {
+  readonly id: string;
+  readonly task: string;
+  readonly format: FormatName;
+  readonly model: string | undefined;
+  readonly learn: boolean;
+  readonly reference: ReferenceInfo;
+  /** Owning connection id, undefined while detached. */
+  connection: number | undefined;
+  lastSeq = -1;
+  lastActivity: number;
+  endedAt: number | undefined;
+  detachedAt: number | undefined;
+  passed: boolean | undefined;
+  final: FinalMessage | undefined;
+  readonly frames: StepFrame[] = [];
+  readonly signals: Signal[] = [];
+  readonly stages: Record<Stage, number> = { E: 0, I: 0, V: 0, O: 0 };
+  private readonly scorer: Scorer;
+  private readonly parser: StreamParser | undefined;
+  private readonly maxSteps: number;
+
+  constructor(init: SessionInit) {
+    this.id = init.id;
+    this.task = init.task;
+    this.format = init.format;
+    this.model = init.model;
+    this.learn = init.learn;
+    this.scorer = init.scorer;
+    this.reference = init.reference;
+    this.parser = init.parser;
+    this.maxSteps = init.maxSteps;
+    this.lastActivity = init.now;
+  }
+
+  get ended(): boolean {
+    return this.final !== undefined;
+  }
+
+  get length(): number {
+    return this.scorer.length;
+  }
+
+  /** Handles one `step` message: duplicate, gap, invalid payload, limit, or scored. */
+  step(seq: number, payload: unknown): StepOutcome {
+    if (seq <= this.lastSeq) {
+      return { kind: 'duplicate', frames: this.frames.filter((f): f is ScoreMessage => f.type === 'score' && f.seq === seq) };
+    }
+    if (seq !== this.lastSeq + 1) return { kind: 'out_of_order', expected: this.lastSeq + 1 };
+    if (this.ended) return { kind: 'ended' };
+    if (this.scorer.length >= this.maxSteps) {
+      return { kind: 'too_large', message: `session ${this.id} reached the limit of ${this.maxSteps} steps` };
+    }
+    let steps: Step[];
+    if (this.parser === undefined) {
+      const parsed = parseStepPayload(payload);
+      if (!parsed.ok) return { kind: 'invalid', message: parsed.error };
+      steps = [parsed.value];
+    } else {
+      if (typeof payload !== 'object' || payload === null) {
+        return { kind: 'invalid', message: `step: expected one raw ${this.format} event (a JSON object or array)` };
+      }
+      steps = this.parser.push(payload).steps;
+    }
+    this.lastSeq = seq;
+    const results = steps.map((s) => this.push(s));
+    return { kind: 'accepted', frames: this.framesFor(seq, results), results };
+  }
+
+  private push(step: Step): StepResult {
+    const result = this.scorer.push({ ...step, t: this.scorer.length });
+    this.stages[result.state.stage] += 1;
+    this.signals.push(...result.signals);
+    return result;
+  }
+
+  private framesFor(seq: number, results: StepResult[]): StepFrame[] {
+    const out: StepFrame[] = [];
+    for (const r of results) {
+      out.push({
+        type: 'score', session: this.id, seq, t: r.t, stage: r.state.stage, score: r.score, reward: r.reward, tier: r.tier,
+        reference: this.reference,
+      });
+      for (const s of r.signals) {
+        out.push({ type: 'signal', session: this.id, seq, t: s.t, kind: s.kind, severity: s.severity, steps: s.steps, message: s.message });
+      }
+    }
+    this.frames.push(...out);
+    return out;
+  }
+
+  /**
+   * No more steps: flushes the stream parser (its steps carry the last seq),
+   * and returns those frames and the report. Idempotent: a second call returns nothing new.
+   */
+  finish(): { frames: StepFrame[]; results: StepResult[]; report: TrajectoryReport } {
+    const steps = this.final === undefined && this.parser ? this.parser.end().steps : [];
+    const results = steps.map((s) => this.push(s));
+    const frames = this.framesFor(Math.max(this.lastSeq, 0), results);
+    return { frames, results, report: this.scorer.report(this.passed) };
+  }
+
+  /** Frames with seq > `after`, in order (what a resuming client missed). */
+  framesAfter(after: number): StepFrame[] {
+    return this.frames.filter((f) => f.seq > after);
+  }
+
+  states(): ReturnType<Scorer['states']> {
+    return this.scorer.states();
+  }
+
+  currentScore(): ReturnType<Scorer['score']> {
+    return this.scorer.score();
+  }
+
+  /** The report so far (outcome as known). */
+  report(): TrajectoryReport {
+    return this.scorer.report(this.passed);
+  }
+}

@@ -1,0 +1,142 @@
+/** Handles the frames of one WebSocket connection: size check, parse, dispatch per message type. */
+import type { Logger } from 'pino';
+import type { ClientMessage, EndMessage, OutcomeMessage, ResumeMessage, StartMessage, StepMessage } from '../protocol/client-messages.js';
+import { parseClientMessage, type MessageError } from '../protocol/parse.js';
+import type { Connection } from './connection.js';
+import type { AppMetrics } from './metrics.js';
+import type { ResolvedOptions } from './options.js';
+import type { SessionRegistry } from './session-registry.js';
+import type { Session } from './session.js';
+
+export interface HandlerDeps {
+  registry: SessionRegistry;
+  metrics: AppMetrics;
+  log: Logger;
+  options: ResolvedOptions;
+}
+
+/** Sends an `error` frame and counts the refusal. */
+export function refuse(deps: HandlerDeps, conn: Connection, e: MessageError): void {
+  deps.metrics.refusals.inc({ code: e.code });
+  deps.log.debug({ connection: conn.id, ...e }, 'refused');
+  conn.send({ type: 'error', code: e.code, message: e.message, ...(e.session !== undefined ? { session: e.session } : {}), ...(e.seq !== undefined ? { seq: e.seq } : {}) });
+}
+
+/** Handles one raw frame; never throws (faults become `internal` errors). */
+export async function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buffer | string, isBinary: boolean): Promise<void> {
+  const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
+  if (size > deps.options.limits.maxFrameBytes) {
+    return refuse(deps, conn, { code: 'too_large', message: `frame of ${size} bytes exceeds the limit of ${deps.options.limits.maxFrameBytes} bytes` });
+  }
+  if (isBinary) return refuse(deps, conn, { code: 'bad_message', message: 'binary frames are not accepted: send JSON text' });
+  const parsed = parseClientMessage(raw);
+  if (!parsed.ok) return refuse(deps, conn, parsed.error);
+  try {
+    await dispatch(deps, conn, parsed.value);
+  } catch (error) {
+    deps.log.error({ err: error, connection: conn.id }, 'message handling failed');
+    const m = parsed.value;
+    refuse(deps, conn, { code: 'internal', message: 'internal error while handling the message', ...('session' in m && m.session ? { session: m.session } : {}) });
+  }
+}
+
+async function dispatch(deps: HandlerDeps, conn: Connection, msg: ClientMessage): Promise<void> {
+  switch (msg.type) {
+    case 'ping':
+      conn.send({ type: 'pong' });
+      return;
+    case 'start':
+      return onStart(deps, conn, msg);
+    case 'step':
+      return onStep(deps, conn, msg);
+    case 'outcome':
+      return onOutcome(deps, conn, msg);
+    case 'end':
+      return onEnd(deps, conn, msg);
+    case 'resume':
+      return onResume(deps, conn, msg);
+  }
+}
+
+/** The session named by a message, if it exists and belongs to this connection. */
+function owned(deps: HandlerDeps, conn: Connection, id: string, seq?: number): Session | undefined {
+  const s = deps.registry.get(id);
+  if (s && s.connection === conn.id) {
+    s.lastActivity = Date.now();
+    return s;
+  }
+  const hint = s ? ' on this connection (send resume first)' : '';
+  refuse(deps, conn, { code: 'unknown_session', message: `no session ${id}${hint}`, session: id, ...(seq !== undefined ? { seq } : {}) });
+  return undefined;
+}
+
+async function onStart(deps: HandlerDeps, conn: Connection, msg: StartMessage): Promise<void> {
+  const started = await deps.registry.start(msg, conn);
+  if (!started.ok) return refuse(deps, conn, started.error);
+  const s = started.value;
+  conn.send({ type: 'started', session: s.id, task: s.task, format: s.format, reference: s.reference });
+}
+
+function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage): void {
+  const s = owned(deps, conn, msg.session, msg.seq);
+  if (!s) return;
+  const began = process.hrtime.bigint();
+  const outcome = s.step(msg.seq, msg.step);
+  const where = { session: s.id, seq: msg.seq };
+  switch (outcome.kind) {
+    case 'duplicate':
+      for (const f of outcome.frames) conn.send(f);
+      return;
+    case 'out_of_order':
+      return refuse(deps, conn, { code: 'out_of_order', message: `seq ${msg.seq} is past the next expected seq ${outcome.expected}`, ...where });
+    case 'invalid':
+      return refuse(deps, conn, { code: 'bad_message', message: outcome.message, ...where });
+    case 'too_large':
+      return refuse(deps, conn, { code: 'too_large', message: outcome.message, ...where });
+    case 'ended':
+      return refuse(deps, conn, { code: 'bad_message', message: `session ${s.id} has ended: no more steps`, ...where });
+    case 'accepted': {
+      const seconds = Number(process.hrtime.bigint() - began) / 1e9;
+      if (outcome.results.length > 0) {
+        deps.metrics.stepsScored.inc(outcome.results.length);
+        deps.metrics.stepLatency.observe(seconds / outcome.results.length);
+      }
+      deps.registry.countSignals(outcome.frames);
+      for (const f of outcome.frames) conn.send(f);
+      for (const r of outcome.results) {
+        deps.log.debug({ session: s.id, task: s.task, seq: msg.seq, t: r.t, stage: r.state.stage, total: r.score.total, signals: r.signals.length }, 'step scored');
+      }
+    }
+  }
+}
+
+function onOutcome(deps: HandlerDeps, conn: Connection, msg: OutcomeMessage): void {
+  const s = owned(deps, conn, msg.session);
+  if (!s) return;
+  if (s.ended) return refuse(deps, conn, { code: 'bad_message', message: `session ${s.id} has ended: send outcome before end`, session: s.id });
+  s.passed = msg.passed;
+}
+
+async function onEnd(deps: HandlerDeps, conn: Connection, msg: EndMessage): Promise<void> {
+  const s = owned(deps, conn, msg.session);
+  if (!s) return;
+  if (s.final) {
+    conn.send(s.final);
+    return;
+  }
+  await deps.registry.end(s, 'client end');
+}
+
+function onResume(deps: HandlerDeps, conn: Connection, msg: ResumeMessage): void {
+  const s = deps.registry.get(msg.session);
+  if (!s) return refuse(deps, conn, { code: 'unknown_session', message: `no session ${msg.session} (never started, or expired)`, session: msg.session });
+  if (!s.ended && s.connection !== conn.id && deps.registry.openOn(conn) >= deps.options.limits.sessionsPerConnection) {
+    return refuse(deps, conn, { code: 'overloaded', message: `this connection already holds ${deps.options.limits.sessionsPerConnection} sessions`, session: s.id });
+  }
+  deps.registry.attach(s, conn);
+  s.lastActivity = Date.now();
+  conn.send({ type: 'resumed', session: s.id, last: s.lastSeq });
+  for (const f of s.framesAfter(msg.after)) conn.send(f);
+  if (s.final) conn.send(s.final);
+  deps.log.info({ session: s.id, task: s.task, after: msg.after, last: s.lastSeq }, 'session resumed');
+}

@@ -1,0 +1,34 @@
+/** Batch helpers of the HTTP API: parse a trajectory body, score it, derive its states. */
+import type { Analyzers } from '../core/ports.js';
+import type { Policy } from '../core/policy.js';
+import { createScorer } from '../core/scorer.js';
+import type { Reference, TrajectoryReport } from '../core/scorer-api.js';
+import type { State, Step } from '../core/types.js';
+import { SteplensError } from '../errors.js';
+import { parseDocument } from '../formats/index.js';
+import type { FormatName } from '../formats/types.js';
+
+/** Parses a body's `trajectory` in `format` (or detected); refuses one without steps. */
+export function trajectorySteps(doc: unknown, format: FormatName | 'auto' | undefined): Step[] {
+  const parsed = parseDocument(doc, format ?? 'auto');
+  if (!parsed.ok) throw new SteplensError(parsed.error.code, `body.trajectory: ${parsed.error.message}`);
+  if (parsed.value.steps.length === 0) {
+    const why = parsed.value.diagnostics[0];
+    throw new SteplensError('bad_input', `body.trajectory: no steps found${why ? ` (${why.at}: ${why.message})` : ''}`);
+  }
+  return parsed.value.steps;
+}
+
+/** Scores a whole trajectory the way a session would (same code, same report). */
+export function scoreTrajectory(steps: readonly Step[], opts: { reference: Reference; analyzers: Analyzers; policy: Policy; passed?: boolean }): TrajectoryReport {
+  const scorer = createScorer({ reference: opts.reference, analyzers: opts.analyzers, policy: opts.policy });
+  steps.forEach((s, i) => scorer.push({ ...s, t: i }));
+  return scorer.report(opts.passed);
+}
+
+/** The states of a trajectory (labels do not depend on the reference; the prior is used). */
+export function trajectoryStates(steps: readonly Step[], analyzers: Analyzers, reference: Reference): State[] {
+  const scorer = createScorer({ reference, analyzers });
+  steps.forEach((s, i) => scorer.push({ ...s, t: i }));
+  return [...scorer.states()];
+}

@@ -1,0 +1,58 @@
+/** Crash-safe file replacement: temp file, fsync, rename, fsync of the directory. */
+import { randomBytes } from 'node:crypto';
+import { open, readdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+
+export const TEMP_SUFFIX = '.tmp';
+
+/**
+ * Replaces `file` with `text` so that a crash at any point leaves either the old
+ * or the new content, never a mix: the text goes to a temporary file in the same
+ * directory, is fsynced, renamed over `file`, and the directory is fsynced.
+ */
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  const dir = path.dirname(file);
+  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
+  const handle = await open(temp, 'w', 0o644);
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  try {
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await syncDir(dir);
+}
+
+async function syncDir(dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'EINVAL' && code !== 'EPERM') throw error;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Removes temporary files a crash left behind in `dir`. */
+export async function removeStaleTemps(dir: string): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(dir)) {
+    if (name.startsWith('.') && name.endsWith(TEMP_SUFFIX)) {
+      await rm(path.join(dir, name), { force: true });
+      removed++;
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,35 @@
+/**
+ * The pooled temporal prior over every stored task: keeps, per task, only what
+ * the prior needs (window sums and reference stats, no nodes), so the prior can
+ * be recomputed on each change without holding every PTA in memory.
+ */
+import { priorFromPtas } from '../core/prior.js';
+import type { Pta, TemporalPrior } from '../core/scorer-api.js';
+
+export class PriorPool {
+  private readonly light = new Map<string, Pta>();
+  private cached: TemporalPrior | undefined;
+
+  /** Records (or replaces) a task's contribution. */
+  set(pta: Pta): void {
+    const root = pta.nodes[0] ?? { id: 0, parent: null, children: [], state: null, refs: 0 };
+    this.light.set(pta.task, {
+      ...pta,
+      nodes: [{ ...root, children: [] }],
+      windowSums: structuredClone(pta.windowSums),
+      references: pta.references.map((r) => ({ ...r })),
+      files: [],
+    });
+    this.cached = undefined;
+  }
+
+  /** The prior pooled from every recorded task (recomputed after a change). */
+  prior(): TemporalPrior {
+    this.cached ??= priorFromPtas([...this.light.values()]);
+    return this.cached;
+  }
+
+  get size(): number {
+    return this.light.size;
+  }
+}

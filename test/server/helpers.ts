@@ -1,0 +1,135 @@
+/** Test helpers: an app on 127.0.0.1:0 over a temp data dir, a ws client that queues frames, corpus fixtures. */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import WebSocket from 'ws';
+import { buildApp } from '../../src/server/app.js';
+import type { AppOptions } from '../../src/server/options.js';
+import { parseTrajectoryText, getParser } from '../../src/formats/index.js';
+import type { Step } from '../../src/core/types.js';
+
+export const CORPUS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus');
+
+/** The three real pylint-dev__astroid-1196 runs (mini-swe-agent 1.1, deepseek-chat). */
+export const ASTROID = {
+  task: 'pylint-dev__astroid-1196',
+  passA: `${CORPUS}/SWE-agent__mini-swe-agent__pull-refs/output/deepseek_chat_dev/pylint-dev__astroid-1196/pylint-dev__astroid-1196.traj.json`,
+  passB: `${CORPUS}/SWE-agent__mini-swe-agent__pull-refs/output/deepseek_chat_dev_rerun/pylint-dev__astroid-1196/pylint-dev__astroid-1196.traj.json`,
+  fail: `${CORPUS}/SWE-agent__mini-swe-agent__pull-refs/output/deepseek_lite_dev_noparallel/pylint-dev__astroid-1196/pylint-dev__astroid-1196.traj.json`,
+};
+
+export async function readDoc(file: string): Promise<unknown> {
+  return JSON.parse(await readFile(file, 'utf8')) as unknown;
+}
+
+export async function readSteps(file: string): Promise<Step[]> {
+  const r = parseTrajectoryText(await readFile(file, 'utf8'), 'auto', file);
+  if (!r.ok) throw r.error;
+  return r.value.steps;
+}
+
+/** The raw events a live mini-swe-agent client would stream for a file. */
+export async function readEvents(file: string): Promise<unknown[]> {
+  return getParser('mini-swe-agent').events(await readDoc(file));
+}
+
+export async function tempDir(): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), 'steplens-server-'));
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
+
+export interface Running {
+  app: FastifyInstance;
+  url: string;
+  wsUrl: string;
+}
+
+export async function startApp(options: AppOptions): Promise<Running> {
+  const app = await buildApp({ logLevel: 'silent', ...options });
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  return { app, url: address, wsUrl: `${address.replace(/^http/, 'ws')}/v1/stream` };
+}
+
+export type Frame = Record<string, unknown> & { type: string };
+
+/** A ws client that queues incoming frames and lets a test await the next matching one. */
+export class Client {
+  readonly frames: Frame[] = [];
+  private waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void; reject: (e: Error) => void }[] = [];
+  closed: { code: number; reason: string } | undefined;
+  private closeWaiters: ((c: { code: number; reason: string }) => void)[] = [];
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      const frame = JSON.parse(String(data)) as Frame;
+      const i = this.waiters.findIndex((w) => w.match(frame));
+      if (i >= 0) {
+        const [w] = this.waiters.splice(i, 1);
+        w?.resolve(frame);
+      } else this.frames.push(frame);
+    });
+    ws.on('close', (code, reason) => {
+      this.closed = { code, reason: reason.toString() };
+      for (const w of this.closeWaiters) w(this.closed);
+      for (const w of this.waiters) w.reject(new Error(`socket closed (${code} ${reason.toString()})`));
+      this.waiters = [];
+    });
+  }
+
+  static async connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
+    const ws = new WebSocket(url, { headers });
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    return new Client(ws);
+  }
+
+  send(message: unknown): void {
+    this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+
+  /** The next frame (already queued or arriving) that matches. */
+  next(match: (f: Frame) => boolean = () => true, timeoutMs = 10_000): Promise<Frame> {
+    const i = this.frames.findIndex(match);
+    if (i >= 0) return Promise.resolve(this.frames.splice(i, 1)[0] as Frame);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('timed out waiting for a frame')), timeoutMs);
+      this.waiters.push({
+        match,
+        resolve: (f) => {
+          clearTimeout(timer);
+          resolve(f);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      });
+    });
+  }
+
+  nextOf(type: string, session?: string): Promise<Frame> {
+    return this.next((f) => f.type === type && (session === undefined || f.session === session));
+  }
+
+  /** Round trip: everything sent before has been handled once the pong arrives. */
+  async sync(): Promise<void> {
+    this.send({ type: 'ping' });
+    await this.nextOf('pong');
+  }
+
+  whenClosed(): Promise<{ code: number; reason: string }> {
+    if (this.closed) return Promise.resolve(this.closed);
+    return new Promise((resolve) => this.closeWaiters.push(resolve));
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * Reproduces the Dockerfile's runtime stage by hand (no container daemon here):
+ * a clean directory with the package files, a production-only install, the
+ * compiled dist, proto and data/example, then the image's start command
+ * (`node dist/src/cli/main.js serve --host ... --data DIR`); /healthz must answer
+ * and SIGTERM must stop it cleanly.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { cp, mkdir, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from './helpers.js';
+
+const run = promisify(execFile);
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+let dir: string | undefined;
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('runtime image recipe', () => {
+  it('installs production deps only, starts with the image command and answers /healthz', async () => {
+    dir = await tempDir();
+    const app = path.join(dir, 'app');
+    await mkdir(app);
+    for (const f of ['package.json', 'package-lock.json']) await cp(path.join(REPO, f), path.join(app, f));
+    await run('npm', ['ci', '--omit=dev', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: app, timeout: 120_000 });
+    // As the Dockerfile's build stage: the tree-sitter bindings are built for this platform.
+    await run('npm', ['rebuild', 'tree-sitter', 'tree-sitter-bash', 'tree-sitter-python'], { cwd: app, timeout: 300_000 });
+    const installed = await readdir(path.join(app, 'node_modules'));
+    expect(installed).toContain('fastify');
+    expect(installed).not.toContain('vitest');
+    expect(installed).not.toContain('typescript');
+    // The build stage's output (tsc may report other folders' in-progress type errors; it still emits).
+    await run(path.join(REPO, 'node_modules/.bin/tsc'), ['-p', path.join(REPO, 'tsconfig.build.json'), '--outDir', path.join(app, 'dist')], { timeout: 120_000 })
+      .catch(() => undefined);
+    await cp(path.join(REPO, 'proto'), path.join(app, 'proto'), { recursive: true });
+    await cp(path.join(REPO, 'data/example'), path.join(app, 'data/example'), { recursive: true });
+    const data = path.join(dir, 'volume');
+
+    const child = spawn(process.execPath, ['dist/src/cli/main.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--data', data], { cwd: app, env: { ...process.env, NODE_ENV: 'production' } });
+    let output = '';
+    const address = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const m = /"address":"(http:\/\/[^"]+)"/.exec(output);
+        if (m?.[1]) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+      child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${output}`)));
+    });
+    try {
+      const health = await fetch(`${address}/healthz`);
+      expect(health.status).toBe(200);
+      const tasks = (await (await fetch(`${address}/v1/tasks`)).json()) as { tasks: unknown[] };
+      expect(tasks.tasks.length).toBe((await readdir(path.join(REPO, 'data/example'))).filter((f) => f.endsWith('.json')).length);
+    } finally {
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  }, 240_000);
+});
