@@ -1,0 +1,32 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/cli/package-root.js';
+import { CORPUS } from './run-cli.js';
+
+const bin = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
+
+/** The installed bin (`npx steplens`), built by `npm test` / `npm ci` before the tests run. */
+describe.skipIf(!existsSync(bin))('the steplens binary', () => {
+  it('prints usage and exits 1 without a command', () => {
+    const r = spawnSync(process.execPath, [bin], { encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('usage: steplens');
+  });
+
+  it('bad input: one line naming the file, exit 1, no stack trace', () => {
+    const r = spawnSync(process.execPath, [bin, 'score', '/nonexistent/run.traj'], { encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('/nonexistent/run.traj');
+    expect(r.stderr).not.toMatch(/\bat .*\.js:\d+/);
+  });
+
+  it('--json prints exactly one JSON document on stdout', () => {
+    const file = join(CORPUS, 'SWE-agent__mini-swe-agent__pull-refs/output/deepseek_chat_dev/pylint-dev__astroid-1866/pylint-dev__astroid-1866.traj.json');
+    const out = execFileSync(process.execPath, [bin, 'score', file, '--json'], { encoding: 'utf8' });
+    const doc = JSON.parse(out) as { steps: number };
+    expect(doc.steps).toBeGreaterThan(0);
+  });
+});
