@@ -13,6 +13,28 @@ function looksLikeDirectory(step: Step, path: string): boolean {
   return obs === '' && !base.includes('.') && !/^(Makefile|Dockerfile|LICENSE|README|Gemfile|Rakefile|Procfile|Pipfile|CHANGES|AUTHORS|NEWS)/i.test(base);
 }
 
+const SKILL_CALL = /^\s*(?:print\()?\s*(\w+)\(\s*(?:[rRuU]?(?:'([^'\n]*)'|"([^"\n]*)"))?/;
+const SKILL_VIEW = /^(open_file|goto_line|scroll_down|scroll_up)$/;
+const SKILL_SEARCH = /^(search_dir|search_file|find_file)$/;
+const SKILL_EDIT = /^(edit_file_by_replace|insert_content_at_line|append_file|edit_file)$/;
+
+/**
+ * OpenHands' IPython agent skills (`open_file('/workspace/src/App.css')`,
+ * `edit_file_by_replace(path, to_replace=..., new_content=...)`) are editor
+ * tools called through Python: a view, a search or an edit, not a script run.
+ */
+function agentSkillIntent(code: string, resolve: (p: string) => string): Intent | undefined {
+  const m = SKILL_CALL.exec(code);
+  const name = m?.[1];
+  if (m === null || name === undefined) return undefined;
+  const path = m[2] ?? m[3];
+  if (SKILL_VIEW.test(name)) return path === undefined ? { type: 'read', files: [] } : { type: 'read', files: [resolve(path)] };
+  if (SKILL_SEARCH.test(name)) return { type: 'inspect', kind: 'search', targets: [] };
+  if (SKILL_EDIT.test(name) && path !== undefined) return { type: 'write', file: resolve(path), create: false };
+  if (name === 'create_file' && path !== undefined) return { type: 'write', file: resolve(path), create: true };
+  return undefined;
+}
+
 /**
  * The intent of a non-terminal action (editor, search, think, ...). `resolve`
  * maps the action's path to a repo-relative one.
@@ -22,7 +44,7 @@ export function actionIntent(step: Step, resolve: (p: string) => string): Intent
   switch (a.kind) {
     case 'view': {
       const file = resolve(a.path);
-      if (!a.range && looksLikeDirectory(step, file)) return { type: 'inspect', kind: 'list', targets: [file] };
+      if (file === '.' || (!a.range && looksLikeDirectory(step, file))) return { type: 'inspect', kind: 'list', targets: [file] };
       const intent: Intent = { type: 'read', files: [file], numbered: true };
       if (a.range) intent.range = a.range;
       else intent.whole = true;
@@ -38,7 +60,7 @@ export function actionIntent(step: Step, resolve: (p: string) => string): Intent
     case 'list':
       return { type: 'inspect', kind: 'list', targets: a.path === undefined ? [] : [resolve(a.path)] };
     case 'code':
-      return { type: 'run', kind: 'run_script' };
+      return agentSkillIntent(a.code, resolve) ?? { type: 'run', kind: 'run_script' };
     case 'think':
       return { type: 'orchestration', kind: 'think' };
     case 'finish':

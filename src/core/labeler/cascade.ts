@@ -31,21 +31,39 @@ function withRange(label: Label, range: [number, number] | undefined): Label {
   return label;
 }
 
-/** Applies the effects of a labelled step to the history (modified/created/seen, source edited). */
+/**
+ * Applies the effects of a labelled step to the history (modified/created/seen,
+ * source edited). Every write of a compound line counts, not only the one that
+ * decided the label: `sed -i ... f.py && pytest` is V, but `f.py` changed.
+ */
 export function record(label: Label, intents: Intent[], h: LabelHistory): void {
+  const writes: Array<{ file: string; created: boolean; source: boolean }> = [];
   for (const intent of intents) {
     if (intent.type === 'read') for (const f of intent.files) h.seen.add(f);
+    if (intent.type === 'inspect' && intent.kind !== 'list') for (const f of intent.targets) h.seen.add(f);
+    if (intent.type === 'write' && intent.file !== undefined && !intent.softCreate) {
+      const facts = writeFacts(intent, h);
+      writes.push({ file: intent.file, created: facts.created && !intent.restore, source: facts.role === 'source' && !intent.restore });
+    }
   }
-  if (!label.changesFile || label.file === undefined) {
-    if (label.sourceEdit) h.sourceEdited = true;
-    return;
+  if (label.changesFile && label.file !== undefined) {
+    const created = label.kind === 'create' || (label.kind === 'housekeeping' && !h.seen.has(label.file) && !h.modified.has(label.file));
+    writes.push({ file: label.file, created, source: label.sourceEdit });
   }
-  if (label.kind === 'create' || (label.kind === 'housekeeping' && !h.seen.has(label.file))) h.created.add(label.file);
-  h.modified.add(label.file);
+  for (const w of writes) {
+    if (w.created && !h.modified.has(w.file)) h.created.add(w.file);
+    h.modified.add(w.file);
+    if (w.source) h.sourceEdited = true;
+  }
   if (label.sourceEdit) h.sourceEdited = true;
 }
 
 function writeLabel(intent: Extract<Intent, { type: 'write' }>, facts: WriteFacts, h: LabelHistory): Label {
+  if (intent.restore) {
+    const l = base('O', 'housekeeping', 1, intent.file);
+    l.changesFile = true;
+    return l;
+  }
   const kind = facts.created && !h.modified.has(intent.file ?? '') ? 'create' : 'edit';
   if (facts.role === 'source') {
     const l = withRange(base('I', kind, 3, intent.file), intent.range);
@@ -54,7 +72,7 @@ function writeLabel(intent: Extract<Intent, { type: 'write' }>, facts: WriteFact
     return l;
   }
   const file = intent.file ?? '';
-  if (intent.softCreate || isBackupPath(file) || (facts.role === 'scratch' && isNotesPath(file))) {
+  if (intent.softCreate || intent.move || isBackupPath(file) || (facts.role === 'scratch' && isNotesPath(file))) {
     const l = base('O', 'housekeeping', 1, intent.file);
     l.changesFile = !intent.softCreate;
     return l;
@@ -68,7 +86,9 @@ function writeLabel(intent: Extract<Intent, { type: 'write' }>, facts: WriteFact
  * The seven-rule cascade (method.md section 2) over the intents of one step.
  * A compound shell line is decided in rule order over all its commands:
  * submit, then a test run (2), then a source write (3), then the primary
- * command's own rule (1, 4, 5, 6, 7 or the fallback).
+ * command's own rule (1, 4, 5, 6, 7 or the fallback). **Choice**: restoring a
+ * file from its backup (`cp f.py.backup f.py`) is an undo, rule 1 (O), like
+ * `git checkout -- f`; `mv a b` is housekeeping unless `b` is a source file (then I).
  */
 export function cascade(intents: Intent[], primaryIndex: number, h: LabelHistory, terminal: boolean): Label {
   const primary = intents[primaryIndex] ?? { type: 'orchestration', kind: 'none' };
@@ -76,7 +96,7 @@ export function cascade(intents: Intent[], primaryIndex: number, h: LabelHistory
   const test = intents.find((i) => i.type === 'test');
   if (test) return base('V', 'run_test', 2, test.file);
   for (const i of intents) {
-    if (i.type !== 'write' || i.softCreate) continue;
+    if (i.type !== 'write' || i.softCreate || i.restore) continue;
     const facts = writeFacts(i, h);
     if (facts.role === 'source') return writeLabel(i, facts, h);
   }

@@ -26,11 +26,15 @@ function wordParts(name: string): string[] {
     .map((s) => s.toLowerCase());
 }
 
-/** True for a test file: a `test`/`tests`/`testing` directory segment, or `test` as a word part of the name. */
+/**
+ * True for a test file: a `test`/`tests`/`testing` directory segment, or `test` as a
+ * word part of the name. **Choice**: directory names are split into word parts too,
+ * so a fixture app the agent creates (`test_app/models.py`, `tests_helpers/`) is test code.
+ */
 export function isTestPath(path: string): boolean {
   const segments = path.split('/').filter((s) => s !== '');
   const name = segments.pop() ?? '';
-  if (segments.some((s) => TEST_DIRS.has(s.toLowerCase()))) return true;
+  if (segments.some((s) => TEST_DIRS.has(s.toLowerCase()) || wordParts(s).some((p) => TEST_DIRS.has(p)))) return true;
   const parts = wordParts(name);
   if (parts.some((p) => TEST_PARTS.has(p))) return true;
   return /\.(spec|test)\.[cm]?[jt]sx?$/i.test(name);

@@ -8,6 +8,8 @@ export class LabelHistory {
   readonly created = new Set<string>();
   /** Files the agent has read or viewed (so a later shell write is not a creation). */
   readonly seen = new Set<string>();
+  /** Text the agent wrote into files (editor creates, heredocs), so a later `python f.py` can be read for file writes. */
+  readonly scripts = new Map<string, string>();
 
   /** True when the agent modified or created `file` earlier. */
   touched(file: string): boolean {

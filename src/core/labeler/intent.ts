@@ -11,9 +11,13 @@ export type Intent =
   | { type: 'test'; file?: string }
   /**
    * Rules 1, 3, 7: a file write. `create`: certainly a new file; `mayCreate`: a new file unless seen before
-   * (`>` redirection, `tee`); `softCreate`: `touch`, housekeeping unless the file is source; `restore`: from a backup.
+   * (`>` redirection, `tee`); `softCreate`: `touch`, housekeeping unless the file is source; `restore`: from a backup
+   * (an undo, rule 1); `move`: `mv a b`, housekeeping unless `b` is a source file; `script`: written by a Python script.
    */
-  | { type: 'write'; file?: string; create: boolean; mayCreate?: boolean; range?: LineRange; softCreate?: boolean; restore?: boolean }
+  | {
+      type: 'write'; file?: string; create: boolean; mayCreate?: boolean; range?: LineRange;
+      softCreate?: boolean; restore?: boolean; move?: boolean; script?: boolean;
+    }
   /** Rule 4: retrieval (`grep`, `find`, `ls`, `git log`); `targets` are the files/dirs it inspects. */
   | { type: 'inspect'; kind: 'search' | 'list' | 'vcs'; targets: string[] }
   /** Rule 5: a read of one file (or a few). */

@@ -6,6 +6,7 @@ import { LabelHistory } from './history.js';
 import type { Intent } from './intent.js';
 import { knownRoot, normalizePosix, stripRoot, toRepoPath, type PathContext } from './paths.js';
 import { shellIntents } from './shell-intent.js';
+import { rememberScripts, scriptWriteIntents, shellScriptWrites } from './script-writes.js';
 
 /** The labeler's verdict with what it derived on the way (the state builder reuses it). */
 export interface LabelOutcome {
@@ -66,19 +67,39 @@ export class Labeler {
         paths = { ...base, ...(this.root === undefined ? {} : { root: this.root }), dir: toRepoPath(shell.cd, { ...base, root: this.root ?? base.root }) };
       }
       const ctx = paths;
+      const resolve = (p: string) => toRepoPath(p, ctx);
       const { intents, primary } = shell.commands.length === 0
         ? { intents: [emptyShellIntent(shell)], primary: 0 }
-        : shellIntents(shell, (p) => toRepoPath(p, ctx));
+        : shellIntents(shell, resolve);
+      intents.push(...shellScriptWrites(a.command, shell, resolve, this.history));
+      if (isProse(a.command, shell, intents[primary])) intents[primary] = { type: 'orchestration', kind: 'message' };
       outcome = { label: cascade(intents, primary, this.history, true), intents, primary, shell, paths };
     } else {
       if ('path' in a && typeof a.path === 'string') this.learnRoot(a.path);
       const paths = this.root === undefined ? base : { ...base, root: this.root };
-      const intents = [actionIntent(step, (p) => toRepoPath(p, paths))];
+      const resolve = (p: string) => toRepoPath(p, paths);
+      const intents = [actionIntent(step, resolve)];
+      if (a.kind === 'code' && intents[0]?.type === 'run') intents.push(...scriptWriteIntents(a.code, resolve, this.history));
       outcome = { label: cascade(intents, 0, this.history, a.kind === 'code'), intents, primary: 0, paths };
     }
     record(outcome.label, outcome.intents, this.history);
+    rememberScripts(step, outcome.intents, this.history);
     return outcome;
   }
+}
+
+/**
+ * True for a "command" that is the model's prose run through the shell (a
+ * format error: SWE-agent 0.x ran `I'll also check if ...` as bash). Rule 1
+ * labels steps without a real action O. Only a line whose first command no
+ * rule knows, that the parser rejects or whose command "name" spans words
+ * (quotes glued `I'll ... I'll` into one word), and that reads as sentences, counts.
+ */
+function isProse(command: string, shell: ParsedShell, primary: Intent | undefined): boolean {
+  const name = shell.commands[0]?.name ?? '';
+  if (primary?.type !== 'unknown' || (shell.ok && !/\s/.test(name))) return false;
+  const text = command.trim();
+  return /^[A-Z][a-z]*('[a-z]+)?\s+[a-z]/.test(text) && /[.!?:]\s*$/.test(text) && text.split(/\s+/).length >= 6;
 }
 
 function emptyShellIntent(shell: ParsedShell): Intent {

@@ -4,6 +4,8 @@
  */
 
 const KNOWN_ROOT = /^(\/testbed|\/repo|\/workspace\/[^/]+)(?=\/|$)/;
+/** A last path segment that names a file, not a repository directory (`/workspace/reproduce.py`). */
+const FILE_NAME = /\.(py|pyi|pyc|js|mjs|cjs|ts|tsx|jsx|java|class|jar|c|h|cc|cpp|hpp|go|rs|rb|php|pony|sh|bash|txt|md|rst|json|jsonl|ya?ml|toml|cfg|ini|diff|patch|log|out|csv|html|css|xml)$/i;
 
 /** Normalises a POSIX path: collapses `//`, `.` and `..` segments; keeps it absolute or relative. */
 export function normalizePosix(p: string): string {
@@ -22,9 +24,17 @@ export function normalizePosix(p: string): string {
   return absolute ? `/${joined}` : joined === '' ? '.' : joined;
 }
 
-/** The absolute repository root a path starts with, if it is a well-known one. */
+/**
+ * The absolute repository root a path starts with, if it is a well-known one.
+ * `/workspace/<name>` is a root only when it is a directory: either the path goes
+ * on below it, or `<name>` does not look like a file name (OpenHands agents
+ * write scratch files such as `/workspace/reproduce_issue.py` next to the repo).
+ */
 export function knownRoot(absPath: string): string | undefined {
-  return KNOWN_ROOT.exec(absPath)?.[1];
+  const root = KNOWN_ROOT.exec(absPath)?.[1];
+  if (root === undefined || !root.startsWith('/workspace/')) return root;
+  if (absPath.length > root.length) return root;
+  return FILE_NAME.test(root) ? undefined : root;
 }
 
 /** Where relative paths are resolved: the repository root and the current directory inside it. */
@@ -67,8 +77,8 @@ export function isOutsideRepo(repoPath: string): boolean {
 
 /** Rewrites absolute repository roots inside free text (a command) to repo-relative form. */
 export function rewriteRoots(text: string, root: string | undefined): string {
-  const roots = ['/testbed', '/repo', '/workspace/[^/\\s\'"]+'];
-  if (root && root !== '/' && !KNOWN_ROOT.test(root)) roots.push(root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const roots = ['/testbed', '/repo', '/workspace/[^/\\s\'"]+(?=/)'];
+  if (root && root !== '/' && root !== '/testbed' && root !== '/repo') roots.unshift(root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const re = new RegExp(`(^|[\\s'"=:(])(?:${roots.join('|')})(/|(?=[\\s'";|&)]|$))`, 'g');
   return text.replace(re, (_m, pre: string, slash: string) => (slash === '/' ? pre : `${pre}.`));
 }

@@ -12,6 +12,8 @@ import { isBackupPath } from './file-roles.js';
 type Resolve = (p: string) => string;
 
 const GREP_VALUE_OPTS = new Set(['-e', '-f', '-m', '-A', '-B', '-C', '-d', '-D', '--include', '--exclude', '--exclude-dir', '-g', '-t', '-T', '-M', '-j', '--glob', '--type']);
+/** Stream editors whose redirected output is a rewritten file (`sed 's/a/b/' f > f.new`). */
+const TRANSFORMERS = new Set(['sed', 'awk', 'gawk', 'tr', 'envsubst', 'iconv', 'dos2unix', 'expand', 'unexpand']);
 const HEAD_VALUE_OPTS = new Set(['-n', '-c', '--lines', '--bytes']);
 
 function baseName(name: string): string {
@@ -73,7 +75,7 @@ function fileOpsIntent(base: string, args: string[], resolve: Resolve): Intent |
     if (first === undefined || last === undefined || pos.length < 2) return { type: 'orchestration', kind: 'housekeeping' };
     if (isBackupPath(last)) return { type: 'orchestration', kind: 'housekeeping' };
     if (isBackupPath(first)) return { type: 'write', file: resolve(last), create: false, restore: true };
-    if (base === 'mv') return { type: 'orchestration', kind: 'housekeeping' };
+    if (base === 'mv') return { type: 'write', file: resolve(last), create: false, mayCreate: true, move: true };
     return { type: 'write', file: resolve(last), create: true };
   }
   if (base === 'touch') return first === undefined ? { type: 'orchestration', kind: 'housekeeping' } : { type: 'write', file: resolve(first), create: true, softCreate: true };
@@ -118,8 +120,11 @@ export function commandIntent(cmd: SimpleCommand, resolve: Resolve): Intent {
   const base = baseName(name);
   if (SUBMIT_MARKERS.test(name) || (/^(echo|printf)$/.test(base) && args.some((a) => SUBMIT_MARKERS.test(a)))) return { type: 'orchestration', kind: 'finish' };
   if (base === 'submit') return { type: 'orchestration', kind: 'finish' };
+  if (base === 'create' && args.length === 1 && args[0] !== undefined) return { type: 'write', file: resolve(args[0]), create: true };
   const target = cmd.writes[0];
-  if (target !== undefined && (PRODUCERS.has(base) || cmd.heredoc)) return { type: 'write', file: resolve(target), create: false, mayCreate: true };
+  if (target !== undefined && (PRODUCERS.has(base) || TRANSFORMERS.has(base) || READERS.has(base) || cmd.heredoc || cmd.pipelineIndex > 0)) {
+    if (base !== 'sed' || !hasFlag(args, 'i', '--in-place')) return { type: 'write', file: resolve(target), create: false, mayCreate: true };
+  }
   if (base === 'git') return gitIntent(args, cmd.writes, resolve);
   const test = testRunnerIntent(name, args, resolve);
   if (test) return test;
@@ -151,14 +156,47 @@ function isFiller(cmd: SimpleCommand): boolean {
   return /^(echo|printf|clear|sleep|true|:)$/.test(cmd.name) && cmd.writes.length === 0 && !cmd.args.some((a) => SUBMIT_MARKERS.test(a));
 }
 
+/** The lines a second pipeline stage keeps of a read (`nl -ba f | sed -n '10,20p'`, `cat f | head -50`). */
+function pipedRange(stage: SimpleCommand): [number, number] | undefined {
+  if (stage.name === 'head') return [1, headCount(stage.args)];
+  if (stage.name !== 'sed' || !hasFlag(stage.args, 'n', '--quiet')) return undefined;
+  const script = positionals(stage.args, new Set(['-e']))[0] ?? stage.args[stage.args.indexOf('-e') + 1];
+  return script === undefined ? undefined : sedPrintRange(script);
+}
+
+/** The stage of the pipeline starting at `head` that redirects into a file (`cat f | sed ... > g`), else `head`. */
+function writingStage(cmds: SimpleCommand[], head: number): number {
+  for (let j = head + 1; j < cmds.length && (cmds[j]?.pipelineIndex ?? 0) > 0; j++) if ((cmds[j]?.writes.length ?? 0) > 0) return j;
+  return head;
+}
+
+/** Set-up that only prepares the command after it: installs, `chmod +x`, `mkdir`, `rm -rf build`, backups, `touch`. */
+function isPreparatory(intent: Intent): boolean {
+  if (intent.type === 'install') return true;
+  if (intent.type === 'orchestration') return intent.kind === 'housekeeping' && intent.changes !== true;
+  return intent.type === 'write' && intent.softCreate === true;
+}
+
 /**
- * Classifies the pipeline-head commands of a line (and `tee` stages, which
- * write). The primary command is the first that is not filler (`echo "==="`).
+ * Classifies the pipeline-head commands of a line, `tee` stages and later
+ * stages that redirect into a file (`cat f | sed ... > f.new`). The primary
+ * command is the first that is neither filler (`echo "==="`) nor set-up
+ * (**choice**: `pip install x && python r.py` and `chmod +x t.sh && ./t.sh` are
+ * the run, not rule 1/6 housekeeping); a line of set-up only keeps its first command.
  */
 export function shellIntents(parsed: ParsedShell, resolve: Resolve): ShellIntents {
-  const cmds = parsed.commands.filter((c) => c.pipelineIndex === 0 || c.name === 'tee');
+  const cmds = parsed.commands.filter((c) => c.pipelineIndex === 0 || c.name === 'tee' || c.writes.length > 0);
   const intents = cmds.map((c) => commandIntent(c, resolve));
-  let primary = cmds.findIndex((c) => c.pipelineIndex === 0 && !isFiller(c));
-  if (primary < 0) primary = 0;
+  cmds.forEach((c, i) => {
+    const intent = intents[i];
+    const next = parsed.commands[parsed.commands.indexOf(c) + 1];
+    if (c.pipelineIndex === 0 && intent?.type === 'read' && intent.range === undefined && next?.pipelineIndex === 1) {
+      const range = pipedRange(next);
+      if (range) intents[i] = { ...intent, range, whole: false };
+    }
+  });
+  const heads = cmds.map((c, i) => (c.pipelineIndex === 0 && !isFiller(c) ? writingStage(cmds, i) : -1)).filter((i) => i >= 0);
+  const substantive = heads.find((i) => !isPreparatory(intents[i] ?? { type: 'unknown' }));
+  const primary = substantive ?? heads[0] ?? 0;
   return { intents, primary };
 }

@@ -1,0 +1,91 @@
+/**
+ * Labeler coverage over the real corpus: every trajectory file SOURCES.md lists
+ * (all instances of multi-instance files) is parsed and labelled; prints, per log
+ * format, trajectories, steps, steps per stage and steps no rule knew (the
+ * `unknown` fallback). Files that are not trajectories (reports) are skipped. No assertions.
+ *
+ *   npm run build && node dist/bench/label-coverage.js [CORPUS_DIR]
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { labelSteps } from '../src/core/state-builder.js';
+import { parseInstancesText } from '../src/formats/index.js';
+import { defaultAnalyzers } from '../src/syntax/index.js';
+
+function findCorpus(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.resolve(dir, '../shared/corpus');
+    if (existsSync(candidate)) return candidate;
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error('shared/corpus not found; pass it as the first argument');
+    dir = up;
+  }
+}
+
+/** The paths SOURCES.md names in its tables (first backticked cell of a row). */
+function listedFiles(corpus: string): string[] {
+  const text = readFileSync(path.join(corpus, 'SOURCES.md'), 'utf8');
+  const files = new Set<string>();
+  for (const line of text.split('\n')) {
+    const m = /^\|\s*(?:\d+\s*\|\s*)?`([^`]+\.(?:traj|json|jsonl))`/.exec(line);
+    if (m?.[1] && existsSync(path.join(corpus, m[1]))) files.add(m[1]);
+  }
+  return [...files];
+}
+
+/** A finer format name than the parser's: SWE-agent 1.1 vs 0.x, mini-swe-agent 1 vs 1.1, OpenHands log kinds. */
+function variant(format: string, text: string): string {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return format === 'openhands' ? 'openhands output.jsonl' : format;
+  }
+  const keys = doc !== null && typeof doc === 'object' && !Array.isArray(doc) ? Object.keys(doc) : [];
+  const rec = doc as Record<string, unknown>;
+  if (format === 'swe-agent') return keys.includes('replay_config') ? 'swe-agent 1.1' : 'swe-agent 0.x';
+  if (format === 'mini-swe-agent') return rec.trajectory_format === 'mini-swe-agent-1.1' ? 'mini-swe-agent-1.1' : 'mini-swe-agent-1';
+  if (format === 'openhands') return keys.includes('fncall_messages') ? 'openhands completions' : Array.isArray(doc) ? 'openhands events' : 'openhands output.jsonl';
+  return format;
+}
+
+interface Row { trajectories: number; steps: number; E: number; I: number; V: number; O: number; unknown: number }
+
+const corpus = process.argv[2] ?? findCorpus();
+const rows = new Map<string, Row>();
+let skipped = 0;
+for (const rel of listedFiles(corpus)) {
+  const text = readFileSync(path.join(corpus, rel), 'utf8');
+  const parsed = parseInstancesText(text, 'auto', rel);
+  if (!parsed.ok) {
+    skipped++;
+    continue;
+  }
+  for (const p of parsed.value) {
+    const key = variant(p.format, text);
+    const row = rows.get(key) ?? { trajectories: 0, steps: 0, E: 0, I: 0, V: 0, O: 0, unknown: 0 };
+    row.trajectories++;
+    for (const { label } of labelSteps(p.steps, defaultAnalyzers())) {
+      row.steps++;
+      row[label.stage]++;
+      if (label.unknown) row.unknown++;
+    }
+    rows.set(key, row);
+  }
+}
+
+const total: Row = { trajectories: 0, steps: 0, E: 0, I: 0, V: 0, O: 0, unknown: 0 };
+const header = ['format', 'trajs', 'steps', 'E', 'I', 'V', 'O', 'unknown'];
+const lines = [...rows.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, r]) => {
+  for (const f of Object.keys(total) as Array<keyof Row>) total[f] += r[f];
+  return [k, r.trajectories, r.steps, r.E, r.I, r.V, r.O, r.unknown].map(String);
+});
+lines.push(['total', total.trajectories, total.steps, total.E, total.I, total.V, total.O, total.unknown].map(String));
+const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
+const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+console.log(fmt(header));
+for (const l of lines) console.log(fmt(l));
+const pct = (n: number) => `${((100 * n) / Math.max(1, total.steps)).toFixed(1)}%`;
+console.log(`\nstage shares: E ${pct(total.E)}  I ${pct(total.I)}  V ${pct(total.V)}  O ${pct(total.O)}; fallback (unknown) ${pct(total.unknown)}; ${skipped} listed file(s) are not trajectories`);

@@ -1,0 +1,50 @@
+/**
+ * Files a Python snippet reads and writes, for agents that edit source files
+ * through scripts (`python - <<EOF`, `python -c`, `cat > fix.py <<EOF ... python fix.py`).
+ * This scans Python text, not shell: `open(P, mode)`, `Path(P).write_text(...)`,
+ * `io.open`/`codecs.open`, with `P` a string literal or a variable assigned one.
+ */
+
+/** The files a Python snippet opens for writing and for reading, as written in the code. */
+export interface PythonFileUse {
+  writes: string[];
+  reads: string[];
+}
+
+const STR = String.raw`[rRuUbBfF]{0,2}(?:'([^'\\\n]*)'|"([^"\\\n]*)")`;
+const ASSIGN = new RegExp(String.raw`(?:^|[\s;(,])([A-Za-z_]\w*)\s*=\s*(?:(?:pathlib\.)?Path\(\s*)?${STR}`, 'g');
+const OPEN = new RegExp(String.raw`(?<![\w.])(?:io\.|codecs\.)?open\(\s*(?:${STR}|([A-Za-z_]\w*))\s*(?:,\s*(?:mode\s*=\s*)?${STR})?`, 'g');
+const PATH_METHOD = new RegExp(String.raw`(?:(?:pathlib\.)?Path\(\s*${STR}\s*\)|([A-Za-z_]\w*))\.(write_text|write_bytes|read_text|read_bytes)\(`, 'g');
+
+function literal(m: RegExpExecArray, i: number): string | undefined {
+  return m[i] ?? m[i + 1];
+}
+
+function plausiblePath(p: string): boolean {
+  return p.length > 0 && p.length < 300 && !/\s/.test(p) && (p.includes('/') || /\.\w+$/.test(p) || /^[A-Z][A-Z_]+$/.test(p));
+}
+
+/** Scans Python source text for files it opens; unknown variables and f-strings are skipped. */
+export function pythonFileUse(code: string): PythonFileUse {
+  const vars = new Map<string, string>();
+  for (let m = ASSIGN.exec(code); m; m = ASSIGN.exec(code)) {
+    const value = literal(m, 2);
+    if (m[1] !== undefined && value !== undefined && plausiblePath(value)) vars.set(m[1], value);
+  }
+  const writes = new Set<string>();
+  const reads = new Set<string>();
+  const add = (path: string | undefined, write: boolean) => {
+    if (path === undefined || !plausiblePath(path)) return;
+    (write ? writes : reads).add(path);
+  };
+  for (let m = OPEN.exec(code); m; m = OPEN.exec(code)) {
+    const path = literal(m, 1) ?? (m[3] === undefined ? undefined : vars.get(m[3]));
+    const mode = literal(m, 4) ?? 'r';
+    add(path, /[wax+]/.test(mode));
+  }
+  for (let m = PATH_METHOD.exec(code); m; m = PATH_METHOD.exec(code)) {
+    const path = literal(m, 1) ?? (m[3] === undefined ? undefined : vars.get(m[3]));
+    add(path, (m[4] ?? '').startsWith('write'));
+  }
+  return { writes: [...writes], reads: [...reads] };
+}
