@@ -3,22 +3,13 @@
  * completed when its observation arrives, and emitted (with `t` assigned) in action order
  * as soon as every earlier step is complete.
  */
-import type { Action, Step, TokenCounts } from '../core/types.js';
+import type { Action, Step } from '../core/types.js';
 import { exitCodeFromText } from './exit-code.js';
 import { makeStep } from './step-builder.js';
 
 /** A step still being assembled. `toAction` runs at emission, when the observation is known. */
-export interface PendingStep {
-  tool: string;
-  args?: Record<string, unknown>;
+export interface PendingStep extends Omit<Step, 't' | 'action'> {
   toAction: (observation: string | undefined) => Action;
-  observation?: string;
-  exitCode?: number;
-  tokens?: TokenCounts;
-  timestamp?: string;
-  thought?: string;
-  cwd?: string;
-  id?: string;
 }
 
 interface Item {

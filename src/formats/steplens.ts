@@ -7,7 +7,8 @@
 import type { Action, Step } from '../core/types.js';
 import { isRecord, typeName } from './json-helpers.js';
 import { makeStep } from './step-builder.js';
-import { describeIssues, stepSchema } from './step-schema.js';
+import { formatIssues } from '../core/config.js';
+import { stepRecordSchema } from '../protocol/step-schema.js';
 import { runStream } from './stream-runner.js';
 import type { FormatParser, ParseResult, StreamParser } from './types.js';
 
@@ -34,8 +35,8 @@ class SteplensStream implements StreamParser {
     const pos = this.n++;
     const at = `record ${pos + 1}`;
     if (!isRecord(event)) return { steps: [], diagnostics: [{ at, message: `expected a step object, got ${typeName(event)}` }] };
-    const r = stepSchema.safeParse(event);
-    if (!r.success) return { steps: [], diagnostics: [{ at, message: `invalid step: ${describeIssues(r.error)}` }] };
+    const r = stepRecordSchema.safeParse(event);
+    if (!r.success) return { steps: [], diagnostics: [{ at, message: `invalid step: ${formatIssues(r.error)}` }] };
     const { t, ...rest } = r.data;
     const step: Step = makeStep(t ?? pos, { ...rest, action: rest.action as Action });
     return { steps: [step], diagnostics: [] };

@@ -51,3 +51,6 @@ export const stepSchema = z.object({
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Compile-time proof that the schemas produce exactly the core types. */
 export const STEP_SCHEMA_MATCHES: Same<z.infer<typeof stepSchema>, Step> & Same<z.infer<typeof actionSchema>, Action> = true;
+
+/** One `steplens` JSON Lines record: a step whose `t` may be omitted (it is then the record's position). */
+export const stepRecordSchema = stepSchema.extend({ t: z.number().int().nonnegative().optional() });
