@@ -45,7 +45,7 @@ export function createMetrics(store: ReferenceStore, options: { defaultMetrics?:
       buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1],
       registers,
     }),
-    activeSessions: new Gauge({ name: 'steplens_active_sessions', help: 'Sessions held (open or resumable).', registers }),
+    activeSessions: new Gauge({ name: 'steplens_active_sessions', help: 'Sessions open (started, not yet ended; detached ones awaiting resume included).', registers }),
     activeConnections: new Gauge({ name: 'steplens_active_connections', help: 'Open WebSocket connections.', registers }),
     signalsFired: new Counter({ name: 'steplens_signals_fired_total', help: 'Early-stop signals fired.', labelNames: ['kind', 'severity'], registers }),
     refusals: new Counter({ name: 'steplens_refusals_total', help: 'Refused messages and requests, by error code.', labelNames: ['code'], registers }),

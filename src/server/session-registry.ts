@@ -93,11 +93,11 @@ export class SessionRegistry {
       session.connection = conn.id;
       this.sessions.set(id, session);
       conn.sessions.add(id);
-      this.deps.metrics.activeSessions.set(this.sessions.size);
       this.deps.log.info({ session: id, task: msg.task, format, reference: session.reference, learn: session.learn }, 'session started');
       return ok(session);
     } finally {
       this.pending.delete(id);
+      this.deps.metrics.activeSessions.set(this.openCount());
     }
   }
 
@@ -138,6 +138,7 @@ export class SessionRegistry {
     };
     session.final = final;
     session.endedAt = Date.now();
+    this.deps.metrics.activeSessions.set(this.openCount());
     conn?.send(final);
     this.deps.log.info({ session: session.id, task: session.task, why, steps: report.steps, score: report.score.total, tier: report.tier }, 'session ended');
     return final;
@@ -178,7 +179,7 @@ export class SessionRegistry {
   private free(session: Session, why: string): void {
     this.sessions.delete(session.id);
     if (session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.id);
-    this.deps.metrics.activeSessions.set(this.sessions.size);
+    this.deps.metrics.activeSessions.set(this.openCount());
     this.deps.log.info({ session: session.id, task: session.task, why }, 'session freed');
   }
 
