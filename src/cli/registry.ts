@@ -10,6 +10,7 @@ const LOADERS: Record<string, Loader> = {
   'build-pta': () => import('./commands/build-pta.js'),
   score: () => import('./commands/score.js'),
   report: () => import('./commands/report.js'),
+  calibrate: () => import('./commands/calibrate.js'),
   serve: () => import('./commands/serve.js'),
   replay: () => import('./commands/replay.js'),
 };

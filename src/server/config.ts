@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { SteplensError } from '../errors.js';
+import { readPolicyFile } from '../cli/settings-files.js';
 import { loadTokens } from './auth.js';
 import type { AppOptions } from './options.js';
 
@@ -14,9 +15,9 @@ export interface ServerConfig {
 }
 
 export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data DIR] [--seed DIR]... [--token T]... [--token-file FILE]
-                      [--log-level L] [--resume-window SECONDS] [--idle-timeout SECONDS] [--learn]
+                      [--log-level L] [--resume-window SECONDS] [--idle-timeout SECONDS] [--learn] [--policy POLICY.json]
   defaults: --host 127.0.0.1 --port 8787 --data ./data, seeded from the bundled data/example
-  env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL`;
+  env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY`;
 
 /** The bundled example reference set (`data/example` of the package), if present. */
 export function bundledSeedDir(): string | undefined {
@@ -43,7 +44,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' },
       seed: { type: 'string', multiple: true }, token: { type: 'string', multiple: true }, 'token-file': { type: 'string' },
       'log-level': { type: 'string' }, 'resume-window': { type: 'string' }, 'idle-timeout': { type: 'string' },
-      learn: { type: 'boolean' }, 'no-seed': { type: 'boolean' },
+      learn: { type: 'boolean' }, 'no-seed': { type: 'boolean' }, policy: { type: 'string' },
     },
     allowPositionals: false,
   });
@@ -61,6 +62,8 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   });
   const resume = positiveNumber('--resume-window', values['resume-window']);
   const idle = positiveNumber('--idle-timeout', values['idle-timeout']);
+  const policyFile = values.policy ?? env.STEPLENS_POLICY;
+  const policy = policyFile !== undefined ? await readPolicyFile(path.resolve(cwd, policyFile)) : undefined;
   return {
     host: values.host ?? env.STEPLENS_HOST ?? '127.0.0.1',
     port,
@@ -70,6 +73,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       ...(resume !== undefined ? { resumeWindowMs: resume * 1000 } : {}),
       ...(idle !== undefined ? { idleTimeoutMs: idle * 1000 } : {}),
       ...(values.learn ? { learnDefault: true } : {}),
+      ...(policy !== undefined ? { policy } : {}),
     },
   };
 }

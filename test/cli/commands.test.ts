@@ -102,3 +102,31 @@ describe('steplens build-pta / score', () => {
     expect(run.stdout).toMatch(/tier (Ideal|Solid|Lucky)/);
   });
 });
+
+describe('steplens score --policy / --config', () => {
+  const django = join(CORPUS, 'gsmoon97__swe-agent-eval/evaluation/python/verified/20250329_OpenHands_Claude-3.5-Sonnet(Oct)/trajs/django__django-13401/Claude-3.5-Sonnet(Oct)-1743404604.7377915.json');
+
+  it('a stricter policy file makes the blind-retry stop fire earlier than the default', async () => {
+    const strict = join(dir, 'strict.json');
+    writeFileSync(strict, JSON.stringify({ blindRetry: { warn: 1, stop: 2 } }));
+    const byDefault = JSON.parse((await cli('score', django, '--json')).stdout) as { signals: Array<{ kind: string; severity: string; t: number }> };
+    const strictDoc = JSON.parse((await cli('score', django, '--json', '--policy', strict)).stdout) as typeof byDefault;
+    const stops = (d: typeof byDefault) => d.signals.filter((s) => s.kind === 'blind_retry' && s.severity === 'stop').map((s) => s.t);
+    expect(stops(strictDoc).length).toBeGreaterThan(0);
+    expect(stops(strictDoc)[0]!).toBeLessThan(stops(byDefault)[0] ?? Infinity);
+  });
+
+  it('config weights change the composite; a bad policy or config file is a one-line error naming it', async () => {
+    const cohOnly = join(dir, 'coh.json');
+    writeFileSync(cohOnly, JSON.stringify({ weights: { struct: 0, cov: 0, coh: 1, temp: 0 } }));
+    const doc = JSON.parse((await cli('score', django, '--json', '--config', cohOnly)).stdout) as { score: { total: number; coh: number } };
+    expect(doc.score.total).toBeCloseTo(100 * doc.score.coh, 9);
+    const bad = join(dir, 'bad-policy.json');
+    writeFileSync(bad, JSON.stringify({ blindRetry: { warn: 'three' } }));
+    const run = await cli('score', django, '--policy', bad);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain(bad);
+    expect(run.stderr).toContain('blindRetry.warn');
+  });
+});

@@ -7,6 +7,7 @@ import { SteplensError } from '../../errors.js';
 import type { Command } from '../command.js';
 import { formatOption, readTrajectory, reportDiagnostics } from '../input.js';
 import { chooseReference } from '../references.js';
+import { readConfigFile, readPolicyFile } from '../settings-files.js';
 import { formatNumber, renderTable } from '../table.js';
 
 /** The `score --json` document (cli.md). */
@@ -50,8 +51,11 @@ const command: Command = {
   name: 'score',
   summary: 'score one trajectory against a PTA (or reference-free)',
   usage:
-    'usage: steplens score FILE [--pta PTA.json] [--passed | --failed] [--format F] [--prior-dir DIR] [--json]\n' +
-    '  without --pta the trajectory is scored reference-free against the prior pooled from the bundled references',
+    'usage: steplens score FILE [--pta PTA.json] [--passed | --failed] [--format F] [--prior-dir DIR]\n' +
+    '                      [--policy POLICY.json] [--config CONFIG.json] [--json]\n' +
+    '  without --pta the trajectory is scored reference-free against the prior pooled from the bundled references\n' +
+    '  --policy: early-stop thresholds (partial, as in start.policy or written by calibrate --out)\n' +
+    '  --config: scoring weights, tier thresholds, tau, ... (partial override of the defaults)',
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,
@@ -62,6 +66,8 @@ const command: Command = {
         failed: { type: 'boolean', default: false },
         format: { type: 'string' },
         'prior-dir': { type: 'string' },
+        policy: { type: 'string' },
+        config: { type: 'string' },
         json: { type: 'boolean', default: false },
       },
     });
@@ -72,7 +78,12 @@ const command: Command = {
     const parsed = await readTrajectory(file, formatOption(values.format));
     reportDiagnostics(file, parsed, io.stderr);
     const passed = values.passed ? true : values.failed ? false : undefined;
-    const scorer = createScorer({ reference, analyzers: defaultAnalyzers() });
+    const scorer = createScorer({
+      reference,
+      analyzers: defaultAnalyzers(),
+      ...(values.policy !== undefined ? { policy: await readPolicyFile(values.policy) } : {}),
+      ...(values.config !== undefined ? { config: await readConfigFile(values.config) } : {}),
+    });
     for (const step of parsed.steps) scorer.push(step);
     const report = scorer.report(passed);
     const task = parsed.meta.task ?? (reference.kind === 'pta' ? reference.pta.task : undefined);
