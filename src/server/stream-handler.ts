@@ -103,7 +103,7 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage): void {
       }
       deps.registry.countSignals(outcome.frames);
       for (const f of outcome.frames) conn.send(f);
-      for (const r of outcome.results) {
+      if (deps.log.isLevelEnabled('debug')) for (const r of outcome.results) {
         deps.log.debug({ session: s.id, task: s.task, seq: msg.seq, t: r.t, stage: r.state.stage, total: r.score.total, signals: r.signals.length }, 'step scored');
       }
     }
