@@ -67,7 +67,7 @@ function humanText(c: Calibration, left: number, priorRefs: number): string {
   const head = `${c.runs.passing + c.runs.failing} runs with a known outcome (${c.runs.passing} passing, ${c.runs.failing} failing); ${left} without one left out\n` +
     `scored reference-free: temporal prior pooled from ${priorRefs} bundled reference trajectories\n` +
     `bounds: stop when at most ${pct(c.kinds.blindRetry.stop.bound)} of passing runs are stopped, warn at most ${pct(c.kinds.blindRetry.warn.bound)}\n\n`;
-  const naive = `naive rule "stop at exact repeat #${b.n}" (same hash as any earlier step): stops ${b.passingStopped} passing (${pct(b.passingRate)}), ${b.failingStopped} failing (${pct(b.failingRate)})\n\n`;
+  const naive = `naive rule "stop at occurrence #${b.n} of one exact action" (anything in between): stops ${b.passingStopped} passing (${pct(b.passingRate)}), ${b.failingStopped} failing (${pct(b.failingRate)})\n\n`;
   return head + CALIBRATION_KINDS.map((k) => kindText(k, c)).join('\n') + '\n' + naive +
     `recommended policy (a session's start.policy; --out FILE writes it):\n${JSON.stringify(c.policy, null, 2)}\n`;
 }

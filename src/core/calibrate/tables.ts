@@ -1,0 +1,43 @@
+/** Per-threshold counts of one kind: false stops on passing runs, true stops and steps saved on failing runs. */
+import type { Policy } from '../policy.js';
+import { firstStop, singleKindPolicy } from './replay.js';
+import type { CalibrationKind, CalibrationRun, ThresholdRow } from './types.js';
+
+const ratio = (k: number, of: number): number | null => (of === 0 ? null : k / of);
+
+/** Replays every run at one threshold of `kind`. */
+export function thresholdRow(runs: readonly CalibrationRun[], kind: CalibrationKind, threshold: number, base: Policy): ThresholdRow {
+  const policy = singleKindPolicy(kind, threshold, base);
+  let passing = 0;
+  let failing = 0;
+  let passingStopped = 0;
+  let failingStopped = 0;
+  let saved = 0;
+  for (const run of runs) {
+    const at = firstStop(run, kind, policy);
+    if (run.passed) {
+      passing += 1;
+      if (at !== undefined) passingStopped += 1;
+    } else {
+      failing += 1;
+      if (at !== undefined) {
+        failingStopped += 1;
+        saved += run.states.length - 1 - at;
+      }
+    }
+  }
+  return {
+    threshold,
+    passingStopped,
+    failingStopped,
+    passingRate: ratio(passingStopped, passing),
+    failingRate: ratio(failingStopped, failing),
+    meanStepsSaved: ratio(saved, failing),
+    meanStepsSavedWhenStopped: ratio(saved, failingStopped),
+  };
+}
+
+/** One row per candidate threshold, in the order given. */
+export function kindRows(runs: readonly CalibrationRun[], kind: CalibrationKind, candidates: readonly number[], base: Policy): ThresholdRow[] {
+  return candidates.map((c) => thresholdRow(runs, kind, c, base));
+}

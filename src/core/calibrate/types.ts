@@ -1,0 +1,71 @@
+/** Types of the early-stop calibration (`steplens calibrate`, method.md section 8). */
+import type { PolicyInput } from '../policy.js';
+import type { State } from '../types.js';
+
+/** One finished trajectory with a known outcome, as the calibration replays it. */
+export interface CalibrationRun {
+  /** The scorer's states, in order. */
+  states: readonly State[];
+  /** Running composite after each state (same length as `states`); only the low-score kind reads it. */
+  totals: readonly number[];
+  passed: boolean;
+}
+
+/** The policy kinds a calibration chooses thresholds for (keys of `Policy`). */
+export type CalibrationKind = 'blindRetry' | 'regressionLoop' | 'cycle' | 'explorationStreak' | 'lowScore';
+
+export const CALIBRATION_KINDS: readonly CalibrationKind[] = ['blindRetry', 'regressionLoop', 'cycle', 'explorationStreak', 'lowScore'];
+
+/** What replaying one threshold over every run gave. */
+export interface ThresholdRow {
+  threshold: number;
+  /** Passing runs the threshold would have stopped (false stops). */
+  passingStopped: number;
+  /** Failing runs it would have stopped (true stops). */
+  failingStopped: number;
+  /** passingStopped / passing runs (null without passing runs). */
+  passingRate: number | null;
+  failingRate: number | null;
+  /** Steps after the firing step, averaged over ALL failing runs (a run not stopped saves 0). */
+  meanStepsSaved: number | null;
+  /** The same, averaged over the stopped failing runs only. */
+  meanStepsSavedWhenStopped: number | null;
+}
+
+/** Why a level has no recommendation. */
+export type NoRecommendation = 'too_few_runs' | 'never_fired' | 'none_qualifies';
+
+/** The recommended threshold of one level (warn or stop), or why there is none. */
+export interface LevelChoice {
+  threshold: number | null;
+  /** The false-stop bound the level had to meet. */
+  bound: number;
+  reason?: NoRecommendation;
+  note?: string;
+}
+
+/** One kind's table and its recommendation. */
+export interface KindTable {
+  /** `count`: larger thresholds are more conservative; `floor` (low score): smaller ones are. */
+  direction: 'count' | 'floor';
+  rows: ThresholdRow[];
+  warn: LevelChoice;
+  stop: LevelChoice;
+}
+
+/** The naive rule the feature exists to replace: stop when one exact action (state hash) occurs the `n`-th time, anything in between. */
+export interface RepeatBaseline {
+  n: number;
+  passingStopped: number;
+  failingStopped: number;
+  passingRate: number | null;
+  failingRate: number | null;
+}
+
+export interface Calibration {
+  runs: { passing: number; failing: number };
+  kinds: Record<CalibrationKind, KindTable>;
+  /** Partial policy (validates with `policyInputSchema`): recommended levels; kinds without data keep their defaults. */
+  policy: PolicyInput;
+  baseline: RepeatBaseline;
+}

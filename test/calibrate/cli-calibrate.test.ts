@@ -1,0 +1,76 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { policyInputSchema, resolvePolicy } from '../../src/core/policy.js';
+import { CALIBRATION_KINDS, type Calibration } from '../../src/core/calibrate/index.js';
+import { CORPUS, cli } from '../cli/run-cli.js';
+
+describe('steplens calibrate on the shared corpus', () => {
+  const out = join(mkdtempSync(join(tmpdir(), 'steplens-calibrate-')), 'policy.json');
+  const running = cli('calibrate', CORPUS, '--json', '--out', out);
+
+  it('prints the calibration JSON: runs, one table per kind, a partial policy', async () => {
+    const run = await running;
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const doc = JSON.parse(run.stdout) as Calibration;
+    expect(doc.runs.passing).toBeGreaterThanOrEqual(20);
+    expect(doc.runs.failing).toBeGreaterThan(0);
+    expect(Object.keys(doc.kinds).sort()).toEqual([...CALIBRATION_KINDS].sort());
+    for (const kind of CALIBRATION_KINDS) {
+      const t = doc.kinds[kind];
+      expect(t.rows.length).toBeGreaterThan(0);
+      for (const r of t.rows) {
+        expect(r.passingRate).toBeCloseTo(r.passingStopped / doc.runs.passing, 12);
+        expect(r.failingRate).toBeCloseTo(r.failingStopped / doc.runs.failing, 12);
+      }
+      expect(t.stop.bound).toBe(0.05);
+      expect(t.warn.bound).toBe(0.25);
+    }
+    expect(policyInputSchema.safeParse(doc.policy).success).toBe(true);
+    expect(resolvePolicy(doc.policy).ok).toBe(true);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(doc.policy);
+  });
+
+  it('every recommended stop stops at most 5% of the passing runs and at least one failing run', async () => {
+    const doc = JSON.parse((await running).stdout) as Calibration;
+    let recommended = 0;
+    for (const kind of CALIBRATION_KINDS) {
+      const t = doc.kinds[kind];
+      if (t.stop.threshold === null) continue;
+      recommended += 1;
+      const row = t.rows.find((r) => r.threshold === t.stop.threshold)!;
+      expect(row.passingStopped / doc.runs.passing).toBeLessThanOrEqual(0.05);
+      expect(row.failingStopped).toBeGreaterThan(0);
+    }
+    expect(recommended).toBeGreaterThan(0);
+  });
+
+  it('the naive exact-repeat rule stops more passing runs than the calibrated blind-retry stop', async () => {
+    const doc = JSON.parse((await running).stdout) as Calibration;
+    const t = doc.kinds.blindRetry;
+    const row = t.rows.find((r) => r.threshold === t.stop.threshold)!;
+    expect(doc.baseline.passingStopped).toBeGreaterThan(row.passingStopped);
+  });
+
+  it('prints a human table per kind and the policy', async () => {
+    const run = await cli('calibrate', CORPUS, '--max-false-stop', '0.1');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/blindRetry: .*\nthreshold\s+passing stopped\s+failing stopped/);
+    expect(run.stdout).toContain('recommended policy');
+    expect(run.stdout).toContain('bounds: stop when at most 10.0%');
+  });
+
+  it('rejects a bad rate and a missing path with one line', async () => {
+    const bad = await cli('calibrate', CORPUS, '--max-false-stop', 'lots');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^steplens calibrate: --max-false-stop must be a rate between 0 and 1, got 'lots'\n$/);
+    const order = await cli('calibrate', CORPUS, '--max-false-stop', '0.3', '--max-false-warn', '0.1');
+    expect(order.code).toBe(1);
+    expect(order.stderr).toContain('must not be below');
+    const none = await cli('calibrate');
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('no PATH given');
+  });
+});
