@@ -50,3 +50,15 @@ export async function readPta(file: string): Promise<Pta> {
 export function reportDiagnostics(file: string, result: ParseResult, stderr: (s: string) => void): void {
   for (const d of result.diagnostics) stderr(`${file}: ${d.at}: ${d.message}\n`);
 }
+
+/** The `--lenient` flag shared by the commands that read one trajectory. */
+export const LENIENT_OPTION = { lenient: { type: 'boolean', default: false } } as const;
+
+/**
+ * Exit code after a command has printed its result: bad lines or events were
+ * skipped and reported, and the result covers the rest; the input was still
+ * not clean, so exit 1 unless `--lenient`.
+ */
+export function exitCodeFor(results: readonly ParseResult[], lenient: boolean): number {
+  return !lenient && results.some((r) => r.diagnostics.length > 0) ? 1 : 0;
+}

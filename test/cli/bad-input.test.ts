@@ -63,17 +63,23 @@ describe('CLI bad input', () => {
       ].join('\n'),
     );
     const run = await cli('label', file, '--format', 'steplens', '--json');
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(1);
     const doc = JSON.parse(run.stdout) as { steps: unknown[]; diagnostics: Array<{ at: string; message: string }> };
     expect(doc.steps).toHaveLength(2);
     expect(doc.diagnostics).toHaveLength(1);
     expect(doc.diagnostics[0]!.at).toContain('2');
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^${file}: line 2: `))]);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    const lenient = await cli('label', file, '--format', 'steplens', '--json', '--lenient');
+    expect(lenient.code).toBe(0);
+    expect(lenient.stdout).toBe(run.stdout);
   });
 
   it('a step missing required fields becomes a diagnostic naming the line', async () => {
     const file = write('missing.jsonl', ['{"t":0,"tool":"bash"}', '{"t":1,"tool":"bash","action":{"kind":"shell","command":"ls"}}'].join('\n'));
     const run = await cli('label', file, '--format', 'steplens');
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('1 steps');
     expect(run.stderr).toContain(file);
     expect(run.stderr).toMatch(/line 1/);
     expect(run.stderr).toContain('action');

@@ -7,13 +7,13 @@ import { labelSteps } from '../../core/state-builder.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
 import { SteplensError } from '../../errors.js';
 import type { Command } from '../command.js';
-import { formatOption, readTrajectory, reportDiagnostics } from '../input.js';
+import { exitCodeFor, formatOption, LENIENT_OPTION, readTrajectory, reportDiagnostics } from '../input.js';
 
 const command: Command = {
   name: 'build-pta',
   summary: "build a task's reference PTA from passing trajectories",
   usage:
-    'usage: steplens build-pta --task ID --out PTA.json FILE... [--format F] [--min-refs N] [--json]\n' +
+    'usage: steplens build-pta --task ID --out PTA.json FILE... [--format F] [--min-refs N] [--json] [--lenient]\n' +
     '  FILE...      passing trajectories of the task (at least --min-refs, default 2)',
   async run(args, io) {
     const { values, positionals } = parseArgs({
@@ -25,6 +25,7 @@ const command: Command = {
         format: { type: 'string' },
         'min-refs': { type: 'string', default: '2' },
         json: { type: 'boolean', default: false },
+        ...LENIENT_OPTION,
       },
     });
     if (!values.task) throw new SteplensError('usage', '--task ID is required');
@@ -37,9 +38,11 @@ const command: Command = {
     const format = formatOption(values.format);
     const analyzers = defaultAnalyzers();
     const references = [];
+    const parsedAll = [];
     for (const file of positionals) {
       const parsed = await readTrajectory(file, format);
       reportDiagnostics(file, parsed, io.stderr);
+      parsedAll.push(parsed);
       if (parsed.steps.length === 0) throw new SteplensError('bad_input', `${file}: no steps to build a reference from`);
       references.push(labelSteps(parsed.steps, analyzers).map((x) => x.state));
     }
@@ -55,7 +58,7 @@ const command: Command = {
       io.stdout(formatPtaSummary(summary));
       io.stdout(`\nwrote ${values.out}\n`);
     }
-    return 0;
+    return exitCodeFor(parsedAll, values.lenient);
   },
 };
 

@@ -5,7 +5,7 @@ import type { TrajectoryReport } from '../../core/scorer-api.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
 import { SteplensError } from '../../errors.js';
 import type { Command } from '../command.js';
-import { formatOption, readTrajectory, reportDiagnostics } from '../input.js';
+import { exitCodeFor, formatOption, LENIENT_OPTION, readTrajectory, reportDiagnostics } from '../input.js';
 import { chooseReference } from '../references.js';
 import { readConfigFile, readPolicyFile } from '../settings-files.js';
 import { formatNumber, renderTable } from '../table.js';
@@ -52,7 +52,7 @@ const command: Command = {
   summary: 'score one trajectory against a PTA (or reference-free)',
   usage:
     'usage: steplens score FILE [--pta PTA.json] [--passed | --failed] [--format F] [--prior-dir DIR]\n' +
-    '                      [--policy POLICY.json] [--config CONFIG.json] [--json]\n' +
+    '                      [--policy POLICY.json] [--config CONFIG.json] [--json] [--lenient]\n' +
     '  without --pta the trajectory is scored reference-free against the prior pooled from the bundled references\n' +
     '  --policy: early-stop thresholds (partial, as in start.policy or written by calibrate --out)\n' +
     '  --config: scoring weights, tier thresholds, tau, ... (partial override of the defaults)',
@@ -69,6 +69,7 @@ const command: Command = {
         policy: { type: 'string' },
         config: { type: 'string' },
         json: { type: 'boolean', default: false },
+        ...LENIENT_OPTION,
       },
     });
     if (positionals.length !== 1) throw new SteplensError('usage', 'expected exactly one FILE');
@@ -88,7 +89,7 @@ const command: Command = {
     const report = scorer.report(passed);
     const task = parsed.meta.task ?? (reference.kind === 'pta' ? reference.pta.task : undefined);
     io.stdout(values.json ? `${JSON.stringify(scoreDocument(report, task))}\n` : humanReport(report, task));
-    return 0;
+    return exitCodeFor([parsed], values.lenient);
   },
 };
 
