@@ -6,34 +6,10 @@
  *
  *   npm run build && node dist/bench/label-coverage.js [CORPUS_DIR]
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { labelSteps } from '../src/core/state-builder.js';
-import { parseInstancesText } from '../src/formats/index.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
-
-function findCorpus(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = path.resolve(dir, '../shared/corpus');
-    if (existsSync(candidate)) return candidate;
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error('shared/corpus not found; pass it as the first argument');
-    dir = up;
-  }
-}
-
-/** The paths SOURCES.md names in its tables (first backticked cell of a row). */
-function listedFiles(corpus: string): string[] {
-  const text = readFileSync(path.join(corpus, 'SOURCES.md'), 'utf8');
-  const files = new Set<string>();
-  for (const line of text.split('\n')) {
-    const m = /^\|\s*(?:\d+\s*\|\s*)?`([^`]+\.(?:traj|json|jsonl))`/.exec(line);
-    if (m?.[1] && existsSync(path.join(corpus, m[1]))) files.add(m[1]);
-  }
-  return [...files];
-}
+import { findCorpus, loadCorpus } from './corpus.js';
+import { commandLine, printTable } from './timing.js';
 
 /** A finer format name than the parser's: SWE-agent 1.1 vs 0.x, mini-swe-agent 1 vs 1.1, OpenHands log kinds. */
 function variant(format: string, text: string): string {
@@ -53,27 +29,19 @@ function variant(format: string, text: string): string {
 
 interface Row { trajectories: number; steps: number; E: number; I: number; V: number; O: number; unknown: number }
 
-const corpus = process.argv[2] ?? findCorpus();
+const corpus = findCorpus(process.argv[2]);
 const rows = new Map<string, Row>();
-let skipped = 0;
-for (const rel of listedFiles(corpus)) {
-  const text = readFileSync(path.join(corpus, rel), 'utf8');
-  const parsed = parseInstancesText(text, 'auto', rel);
-  if (!parsed.ok) {
-    skipped++;
-    continue;
+const { trajectories, skipped } = loadCorpus(corpus);
+for (const p of trajectories) {
+  const key = variant(p.format, p.text);
+  const row = rows.get(key) ?? { trajectories: 0, steps: 0, E: 0, I: 0, V: 0, O: 0, unknown: 0 };
+  row.trajectories++;
+  for (const { label } of labelSteps(p.steps, defaultAnalyzers())) {
+    row.steps++;
+    row[label.stage]++;
+    if (label.unknown) row.unknown++;
   }
-  for (const p of parsed.value) {
-    const key = variant(p.format, text);
-    const row = rows.get(key) ?? { trajectories: 0, steps: 0, E: 0, I: 0, V: 0, O: 0, unknown: 0 };
-    row.trajectories++;
-    for (const { label } of labelSteps(p.steps, defaultAnalyzers())) {
-      row.steps++;
-      row[label.stage]++;
-      if (label.unknown) row.unknown++;
-    }
-    rows.set(key, row);
-  }
+  rows.set(key, row);
 }
 
 const total: Row = { trajectories: 0, steps: 0, E: 0, I: 0, V: 0, O: 0, unknown: 0 };
@@ -83,9 +51,7 @@ const lines = [...rows.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k
   return [k, r.trajectories, r.steps, r.E, r.I, r.V, r.O, r.unknown].map(String);
 });
 lines.push(['total', total.trajectories, total.steps, total.E, total.I, total.V, total.O, total.unknown].map(String));
-const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
-const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
-console.log(fmt(header));
-for (const l of lines) console.log(fmt(l));
+console.log(`command: ${commandLine(import.meta.url)}`);
+printTable(header, lines);
 const pct = (n: number) => `${((100 * n) / Math.max(1, total.steps)).toFixed(1)}%`;
 console.log(`\nstage shares: E ${pct(total.E)}  I ${pct(total.I)}  V ${pct(total.V)}  O ${pct(total.O)}; fallback (unknown) ${pct(total.unknown)}; ${skipped} listed file(s) are not trajectories`);

@@ -1,86 +1,93 @@
 /**
  * Micro-benchmark: cost of `Scorer.push` per step over the longest real
- * trajectory of the shared corpus (SWE-agent and mini-swe-agent logs), scored
- * reference-free and against a PTA. Prints median and p99 µs/step. No assertions.
+ * trajectory of the shared corpus, reference-free (prior) and against PTAs,
+ * with the server's unavoidable per-message cost as baseline measured in the
+ * same run: `JSON.parse` of the `step` frame + zod `stepSchema.parse` of its
+ * step. Prints median / p99 µs per step and ratios. No assertions.
  *
- *   npm run bench            (builds, then node dist/bench/push-per-step.js)
- *   node dist/bench/push-per-step.js [CORPUS_DIR] [RUNS]
+ *   npm run build && node dist/bench/push-per-step.js [CORPUS_DIR] [RUNS=200]
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { buildPta } from '../src/core/pta/index.js';
 import { UNIFORM_PRIOR } from '../src/core/prior.js';
 import { createScorer } from '../src/core/scorer.js';
-import type { Reference } from '../src/core/scorer-api.js';
-import type { Step } from '../src/core/types.js';
-import { miniSweAgentParser } from '../src/formats/mini-swe-agent.js';
-import { sweAgentParser } from '../src/formats/swe-agent.js';
+import type { Reference, Scorer } from '../src/core/scorer-api.js';
+import type { State, Step } from '../src/core/types.js';
+import { stepSchema } from '../src/protocol/step-schema.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
+import { findCorpus, loadCorpus, longest } from './corpus.js';
+import { commandLine, fmt, printTable, ratio, summarize, usSince, type Summary } from './timing.js';
 
-function findCorpus(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = path.resolve(dir, '../shared/corpus');
-    if (existsSync(candidate)) return candidate;
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error('shared/corpus not found above the bench script; pass it as the first argument');
-    dir = up;
-  }
-}
-
-function* files(dir: string): Generator<string> {
-  for (const name of readdirSync(dir)) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) yield* files(p);
-    else if (name.endsWith('.traj') || name.endsWith('.traj.json')) yield p;
-  }
-}
-
-function longestTrajectory(corpus: string): { file: string; steps: Step[] } {
-  let best = { file: '', steps: [] as Step[] };
-  for (const file of files(corpus)) {
-    let doc: unknown;
-    try {
-      doc = JSON.parse(readFileSync(file, 'utf8'));
-    } catch {
-      continue;
-    }
-    const parser = [sweAgentParser, miniSweAgentParser].find((p) => p.detect(doc));
-    const steps = parser?.parse(doc).steps ?? [];
-    if (steps.length > best.steps.length) best = { file, steps };
-  }
-  return best;
-}
-
-function quantile(sorted: readonly number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-}
-
-function bench(label: string, steps: readonly Step[], reference: Reference, runs: number): void {
-  const analyzers = defaultAnalyzers();
-  const times: number[] = [];
-  for (let r = 0; r < runs + 10; r++) {
-    const scorer = createScorer({ reference, analyzers });
-    for (const step of steps) {
-      const t0 = process.hrtime.bigint();
-      scorer.push(step);
-      const dt = Number(process.hrtime.bigint() - t0) / 1000;
-      if (r >= 10) times.push(dt);
-    }
-  }
-  times.sort((a, b) => a - b);
-  console.log(`${label.padEnd(22)} median ${quantile(times, 0.5).toFixed(1)} µs/step   p99 ${quantile(times, 0.99).toFixed(1)} µs/step   (${times.length} pushes)`);
-}
-
-const corpus = process.argv[2] ?? findCorpus();
-const runs = Number(process.argv[3] ?? 200);
-const { file, steps } = longestTrajectory(corpus);
-console.log(`command: node ${path.relative(process.cwd(), fileURLToPath(import.meta.url))} ${process.argv.slice(2).join(' ')}`.trim());
-console.log(`trajectory: ${path.relative(corpus, file)} (${steps.length} steps), ${runs} runs after 10 warm-up runs`);
+const WARMUP = 10;
 const prior: Reference = { kind: 'prior', prior: UNIFORM_PRIOR };
-const probe = createScorer({ reference: prior, analyzers: defaultAnalyzers() });
-for (const s of steps) probe.push(s);
-const self = [...probe.states()];
-bench('reference-free (prior)', steps, prior, runs);
-bench('PTA (2 self copies)', steps, { kind: 'pta', pta: buildPta('bench', [self, self]) }, runs);
+
+/** One measured variant: a fresh context per pass and the per-step operation. */
+interface Variant {
+  label: string;
+  fresh: () => unknown;
+  op: (ctx: never, step: Step, i: number) => unknown;
+}
+
+/**
+ * Per-step µs of each variant over `runs` passes after WARMUP passes; the
+ * variants alternate pass by pass so machine drift hits them alike.
+ */
+function perStep(steps: readonly Step[], runs: number, variants: readonly Variant[]): Summary[] {
+  const times = variants.map(() => [] as number[]);
+  for (let r = 0; r < runs + WARMUP; r++) {
+    variants.forEach((v, k) => {
+      const ctx = v.fresh() as never;
+      steps.forEach((step, i) => {
+        const t0 = process.hrtime.bigint();
+        v.op(ctx, step, i);
+        const dt = usSince(t0);
+        if (r >= WARMUP) times[k]?.push(dt);
+      });
+    });
+  }
+  return times.map(summarize);
+}
+
+function states(steps: readonly Step[]): State[] {
+  const scorer = createScorer({ reference: prior, analyzers: defaultAnalyzers() });
+  steps.forEach((s, i) => scorer.push({ ...s, t: i }));
+  return [...scorer.states()];
+}
+
+const corpus = findCorpus(process.argv[2]);
+const runs = Number(process.argv[3] ?? 200);
+const { trajectories } = loadCorpus(corpus);
+const target = longest(trajectories);
+const steps = target.steps;
+const task = target.meta.task ?? path.basename(target.file);
+const siblings = trajectories.filter((t) => t !== target && t.meta.task === task);
+const self = states(steps);
+
+console.log(`command: ${commandLine(import.meta.url)}`);
+console.log(`trajectory: ${target.file} (${target.format}, ${steps.length} steps), ${runs} runs after ${WARMUP} warm-up runs`);
+
+const frames = steps.map((step, seq) => JSON.stringify({ type: 'step', session: 'bench', seq, step }));
+const variants: Variant[] = [{
+  label: 'JSON.parse + stepSchema.parse',
+  fresh: () => null,
+  op: (_: never, __: Step, i: number) => stepSchema.parse((JSON.parse(frames[i] as string) as { step: unknown }).step),
+}];
+const pushWith = (label: string, reference: Reference): Variant => ({
+  label: `push, ${label}`,
+  fresh: () => createScorer({ reference, analyzers: defaultAnalyzers() }),
+  op: (scorer: Scorer, step: Step) => scorer.push(step),
+});
+variants.push(pushWith('prior (reference-free)', prior));
+if (siblings.length > 0) {
+  const pta = buildPta(task, siblings.map((t) => states(t.steps)));
+  variants.push(pushWith(`PTA: ${siblings.length} other runs of task (${pta.nodes.length - 1} nodes)`, { kind: 'pta', pta }));
+}
+const selfPta = buildPta(task, [self, self]);
+variants.push(pushWith(`PTA: 2 self copies (${selfPta.nodes.length - 1} nodes)`, { kind: 'pta', pta: selfPta }));
+
+const [base, ...pushes] = perStep(steps, runs, variants) as [Summary, ...Summary[]];
+const priorMedian = pushes[0]?.median ?? Number.NaN;
+printTable(['per step', 'median µs', 'p99 µs', 'max µs', 'median/base', 'p99/base', 'median/prior'], [
+  [variants[0]?.label ?? '', fmt(base.median, 2), fmt(base.p99, 2), fmt(base.max, 0), '×1.00', '×1.00', ''],
+  ...pushes.map((s, k) => [variants[k + 1]?.label ?? '', fmt(s.median, 1), fmt(s.p99, 1), fmt(s.max, 0), ratio(s.median, base.median), ratio(s.p99, base.p99), ratio(s.median, priorMedian)]),
+]);

@@ -1,16 +1,23 @@
 /**
  * Micro-benchmark: cost of one StructuralTracker.add (equivalence checks +
  * path pointers + one augmenting-path search) and one TemporalTracker step
- * against a PTA of about 100 nodes. Prints numbers; asserts nothing.
+ * against a PTA of about 100 nodes, with, as baseline in the same run, the
+ * maximum matching recomputed from scratch (Kuhn over all candidates so far)
+ * after every add: what the incremental search saves. Prints numbers and
+ * ratios; asserts nothing.
+ *
+ *   npm run build && node dist/bench/structural-add.js [CANDIDATE_STEPS=200] [ROUNDS=200]
  *
  * States are generated from a seeded PRNG with the shape of real trajectories
  * (a pool of files, line ranges, scopes, command tokens, E/I/V/O mix).
  */
-import { DEFAULT_TAU } from '../src/core/equivalence.js';
+import { DEFAULT_TAU, equivalent } from '../src/core/equivalence.js';
 import { buildPta } from '../src/core/pta/index.js';
+import { createIncrementalMatching } from '../src/core/signals/matching.js';
 import { createStructuralTracker } from '../src/core/signals/structural.js';
 import { createTemporalTracker, referenceWindows } from '../src/core/signals/temporal.js';
 import type { Stage, State } from '../src/core/types.js';
+import { commandLine, fmt, measure, printTable, ratio, summarize } from './timing.js';
 
 function prng(seed: number): () => number {
   let s = seed >>> 0;
@@ -51,31 +58,56 @@ function trajectory(rand: () => number, length: number): State[] {
 
 const rand = prng(42);
 const pta = buildPta('bench', [trajectory(rand, 40), trajectory(rand, 40), trajectory(rand, 40)]);
-const candidate = trajectory(rand, 200);
-const rounds = 200;
+const candidate = trajectory(rand, Number(process.argv[2] ?? 200));
+const rounds = Number(process.argv[3] ?? 200);
+const nodeStates = pta.nodes.flatMap((n) => (n.state !== null && n.state.stage !== 'O' ? [n.state] : []));
+/** Edges of each non-O candidate state to the non-O PTA nodes, as the tracker computes them. */
+const adjacency = candidate
+  .filter((s) => s.stage !== 'O')
+  .map((s) => nodeStates.flatMap((n, j) => (equivalent(n, s, DEFAULT_TAU) ? [j] : [])));
 
 let sink = 0;
-const t0 = process.hrtime.bigint();
-for (let r = 0; r < rounds; r++) {
-  const tracker = createStructuralTracker(pta, DEFAULT_TAU);
+const opts = { warmup: 20, runs: rounds };
+const tracker = summarize(measure(() => {
+  const t = createStructuralTracker(pta, DEFAULT_TAU);
   for (const s of candidate) {
-    tracker.add(s);
-    sink += tracker.struct() + tracker.cov();
+    t.add(s);
+    sink += t.struct() + t.cov();
   }
-}
-const t1 = process.hrtime.bigint();
+  return candidate.length;
+}, opts));
+const incremental = summarize(measure(() => {
+  const m = createIncrementalMatching(nodeStates.length);
+  for (const a of adjacency) sink += m.addLeft(a) ? 1 : 0;
+  return adjacency.length;
+}, opts));
+const scratch = summarize(measure(() => {
+  for (let i = 1; i <= adjacency.length; i++) {
+    const m = createIncrementalMatching(nodeStates.length);
+    for (let k = 0; k < i; k++) m.addLeft(adjacency[k] as number[]);
+    sink += m.size;
+  }
+  return adjacency.length;
+}, opts));
 const windows = referenceWindows(pta);
-for (let r = 0; r < rounds; r++) {
-  const tracker = createTemporalTracker(windows, 0.01);
+const temporal = summarize(measure(() => {
+  const t = createTemporalTracker(windows, 0.01);
   for (const s of candidate) {
-    tracker.add(s.stage);
-    sink += tracker.value();
+    t.add(s.stage);
+    sink += t.value();
   }
-}
-const t2 = process.hrtime.bigint();
-const adds = rounds * candidate.length;
-const nonO = pta.nodes.filter((n) => n.state !== null && n.state.stage !== 'O').length;
-console.log(`PTA: ${pta.nodes.length - 1} nodes (${nonO} non-O), ${pta.references.length} references`);
-console.log(`structural add + struct() + cov(): ${(Number(t1 - t0) / 1e3 / adds).toFixed(2)} µs per step (${adds} steps)`);
-console.log(`temporal add + value():           ${(Number(t2 - t1) / 1e3 / adds).toFixed(2)} µs per step`);
+  return candidate.length;
+}, opts));
+
+const edges = adjacency.reduce((n, a) => n + a.length, 0);
+console.log(`command: ${commandLine(import.meta.url)}`);
+console.log(`PTA: ${pta.nodes.length - 1} nodes (${nodeStates.length} non-O), ${pta.references.length} references; candidate: ${candidate.length} states (${adjacency.length} non-O, ${edges} equivalence edges); ${rounds} rounds`);
+const recompute = tracker.median - incremental.median + scratch.median;
+printTable(['µs per candidate step (median over rounds)', 'median', 'min', 'ratio'], [
+  ['structural add + struct() + cov() (incremental Kuhn)', fmt(tracker.median, 2), fmt(tracker.min, 2), '×1.00'],
+  ['  of which: matching, one augmenting search', fmt(incremental.median, 3), fmt(incremental.min, 3), ratio(incremental.median, tracker.median)],
+  ['matching recomputed from scratch after each add', fmt(scratch.median, 2), fmt(scratch.min, 2), ratio(scratch.median, incremental.median) + ' vs incremental matching'],
+  ['structural add with from-scratch matching (estimated)', fmt(recompute, 2), '', ratio(recompute, tracker.median) + ' vs incremental add'],
+  ['temporal add + value()', fmt(temporal.median, 3), fmt(temporal.min, 3), ratio(temporal.median, tracker.median)],
+]);
 if (Number.isNaN(sink)) console.log('unreachable');
