@@ -47,7 +47,8 @@ export function compare(a: State, b: State): { tier: EquivalenceTier; conf: numb
       return { tier: 'range', conf: 0.8 + (0.15 * (ov - MIN_RANGE_OVERLAP)) / 0.7 };
     }
   }
-  if (a.command && b.command) {
+  // J <= min(|A|, |B|) / max(|A|, |B|): skip pairs whose sizes alone rule the tier out.
+  if (a.command && b.command && Math.min(a.tokens.length, b.tokens.length) >= MIN_TOKEN_JACCARD * Math.max(a.tokens.length, b.tokens.length)) {
     const j = jaccard(a.tokens, b.tokens);
     if (j >= MIN_TOKEN_JACCARD) {
       return { tier: 'tokens', conf: 0.7 + (0.15 * (j - MIN_TOKEN_JACCARD)) / 0.5 };

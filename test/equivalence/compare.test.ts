@@ -101,3 +101,14 @@ describe('equivalent', () => {
     expect(equivalent(a, b, 0.71)).toBe(false);
   });
 });
+
+describe('command-token tier size bound', () => {
+  it('pairs whose set sizes alone put J below 0.5 never reach the tier (and agree with the exact Jaccard)', () => {
+    const a = commandState('pytest tests');
+    const b = commandState('pytest tests -x -q --tb=short');
+    expect(b.tokens.length / a.tokens.length).toBeGreaterThan(2);
+    expect(compare(a, b).tier).toBe('none');
+    const c = commandState('pytest tests -x');
+    expect(compare(a, c)).toEqual({ tier: 'tokens', conf: 0.7 + (0.15 * (2 / 3 - 0.5)) / 0.5 });
+  });
+});

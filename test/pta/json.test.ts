@@ -39,6 +39,7 @@ describe('ptaToJson / ptaFromJson', () => {
     ['root with state', mutate((x) => (x.nodes[0].state = x.nodes[1].state)), /^nodes\[0\]\.state/],
     ['bad stage', mutate((x) => (x.nodes[1].state.stage = 'X')), /^nodes\[1\]\.state\.stage: expected one of E, I, V, O/],
     ['bad tokens', mutate((x) => (x.nodes[2].state.tokens = [1])), /^nodes\[2\]\.state\.tokens/],
+    ['unsorted tokens', mutate((x) => (x.nodes[2].state.tokens = ['pytest', 'python'].reverse())), /^nodes\[2\]\.state\.tokens: expected a sorted array of distinct strings/],
     ['bad range', mutate((x) => (x.nodes[1].state.range = [1])), /^nodes\[1\]\.state\.range/],
     ['child out of range', mutate((x) => x.nodes[1].children.push(99)), /^nodes\[1\]\.children/],
     ['wrong parent', mutate((x) => (x.nodes[3].parent = 0)), /^nodes\[3\]\.parent: expected 1/],

@@ -1,4 +1,5 @@
-function strictlySorted(xs: readonly string[]): boolean {
+/** True when a token list is sorted and distinct (the `State.tokens` contract). */
+export function strictlySorted(xs: readonly string[]): boolean {
   for (let i = 1; i < xs.length; i++) {
     if (!((xs[i - 1] as string) < (xs[i] as string))) return false;
   }
@@ -23,20 +24,13 @@ function intersectionSorted(a: readonly string[], b: readonly string[]): number 
 }
 
 /**
- * Jaccard similarity |A ∩ B| / |A ∪ B| of two token sets. Token lists are
- * expected sorted and distinct (the `State.tokens` contract); other lists are
- * handled through sets. Two empty sets have similarity 0 (nothing in common).
+ * Jaccard similarity |A ∩ B| / |A ∪ B| of two token sets given as sorted,
+ * distinct lists (the `State.tokens` contract, checked where states enter from
+ * outside: the state builder makes them so, `ptaFromJson` validates them).
+ * Two empty sets have similarity 0 (nothing in common).
  */
 export function jaccard(a: readonly string[], b: readonly string[]): number {
   if (a.length === 0 && b.length === 0) return 0;
-  if (strictlySorted(a) && strictlySorted(b)) {
-    const inter = intersectionSorted(a, b);
-    return inter / (a.length + b.length - inter);
-  }
-  const sa = new Set(a);
-  const sb = new Set(b);
-  let inter = 0;
-  for (const x of sa) if (sb.has(x)) inter++;
-  const union = sa.size + sb.size - inter;
-  return union === 0 ? 0 : inter / union;
+  const inter = intersectionSorted(a, b);
+  return inter / (a.length + b.length - inter);
 }

@@ -1,5 +1,6 @@
 /** Hand-written structural checks of stored PTA parts; each returns an error message or null. */
 import { STAGES, type State } from '../types.js';
+import { strictlySorted } from '../equivalence/jaccard.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -14,7 +15,7 @@ const REQUIRED: [keyof State, (x: unknown) => boolean, string][] = [
   ['kind', (x) => typeof x === 'string', 'a string'],
   ['tool', (x) => typeof x === 'string', 'a string'],
   ['hash', (x) => typeof x === 'string', 'a string'],
-  ['tokens', (x) => Array.isArray(x) && x.every((t) => typeof t === 'string'), 'an array of strings'],
+  ['tokens', (x) => Array.isArray(x) && x.every((t) => typeof t === 'string') && strictlySorted(x as string[]), 'a sorted array of distinct strings'],
   ['command', (x) => typeof x === 'boolean', 'a boolean'],
   ['changesFile', (x) => typeof x === 'boolean', 'a boolean'],
   ['failed', (x) => typeof x === 'boolean', 'a boolean'],
