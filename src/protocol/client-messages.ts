@@ -7,7 +7,9 @@ import { FORMAT_NAMES, type FormatName } from '../formats/types.js';
 export const sessionIdSchema = z.string().min(1).max(128).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
 /** A task id, as the benchmark spells it (`django__django-11099`). */
 export const taskIdSchema = z.string().min(1).max(256);
-export const formatSchema = z.enum(FORMAT_NAMES as [FormatName, ...FormatName[]]);
+export const formatSchema = z.enum(FORMAT_NAMES as [FormatName, ...FormatName[]], {
+  error: () => `expected one of ${FORMAT_NAMES.join(', ')}`,
+});
 export const seqSchema = z.number().int().nonnegative();
 
 export const startMessageSchema = z.object({

@@ -1,7 +1,12 @@
 /** Zod schemas of the HTTP request and response bodies of protocol v1. */
 import { z } from 'zod';
 import { policyInputSchema } from '../core/policy.js';
+import { FORMAT_NAMES } from '../formats/types.js';
 import { formatSchema, taskIdSchema } from './client-messages.js';
+
+const formatOrAutoSchema = z.union([formatSchema, z.literal('auto')], {
+  error: () => `expected one of auto, ${FORMAT_NAMES.join(', ')}`,
+});
 import { referenceInfoSchema, scoreVectorSchema, signalSchema, tierSchema } from './report-schemas.js';
 
 const trajectorySchema = z.unknown().refine((v) => v !== undefined && v !== null, 'required: the log content (JSON document or array of records)');
@@ -9,7 +14,7 @@ const trajectorySchema = z.unknown().refine((v) => v !== undefined && v !== null
 /** `POST /v1/score`. */
 export const scoreRequestSchema = z.object({
   task: taskIdSchema,
-  format: z.union([formatSchema, z.literal('auto')]).optional(),
+  format: formatOrAutoSchema.optional(),
   trajectory: trajectorySchema,
   passed: z.boolean().optional(),
   policy: policyInputSchema.optional(),
@@ -17,7 +22,7 @@ export const scoreRequestSchema = z.object({
 
 /** `POST /v1/tasks/:task/references`. */
 export const addReferenceRequestSchema = z.object({
-  format: z.union([formatSchema, z.literal('auto')]).optional(),
+  format: formatOrAutoSchema.optional(),
   trajectory: trajectorySchema,
 });
 

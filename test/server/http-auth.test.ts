@@ -31,7 +31,7 @@ describe('HTTP bodies', () => {
     const doc = await readDoc(ASTROID.fail);
     expect(await errorOf(await post(open.url, '/v1/score', { trajectory: doc }))).toMatchObject({ status: 400, code: 'bad_message', message: expect.stringMatching(/^body\.task: /) });
     expect(await errorOf(await post(open.url, '/v1/score', { task: 't' }))).toMatchObject({ status: 400, message: expect.stringMatching(/^body\.trajectory: /) });
-    expect(await errorOf(await post(open.url, '/v1/score', { task: 't', trajectory: doc, format: 'word' }))).toMatchObject({ status: 400, message: expect.stringMatching(/^body\.format: /) });
+    expect(await errorOf(await post(open.url, '/v1/score', { task: 't', trajectory: doc, format: 'word' }))).toMatchObject({ status: 400, message: expect.stringMatching(/^body\.format: expected one of auto, steplens, openhands, swe-agent, mini-swe-agent, atif/) });
     expect(await errorOf(await post(open.url, '/v1/score', { task: 't', trajectory: doc, passed: 'yes' }))).toMatchObject({ status: 400, message: expect.stringMatching(/^body\.passed: /) });
     expect(await errorOf(await post(open.url, '/v1/score', { task: 't', trajectory: doc, policy: { budget: { maxSteps: -1 } } }))).toMatchObject({ status: 400, message: expect.stringMatching(/^body\.policy\.budget\.maxSteps: /) });
     expect(await errorOf(await post(open.url, '/v1/score', '{"task": '))).toMatchObject({ status: 400, code: 'bad_message' });
