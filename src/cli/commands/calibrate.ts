@@ -12,14 +12,12 @@ import { calibrate, CALIBRATION_KINDS, type Calibration, type CalibrationKind, t
 import { resolvePolicy } from '../../core/policy.js';
 import { createScorer } from '../../core/scorer.js';
 import type { Reference } from '../../core/scorer-api.js';
-import { parseInstancesText } from '../../formats/index.js';
-import { discover } from '../../report/discover.js';
 import { nodeReportFs } from '../../report/node-fs.js';
-import { parseOutcomesTable } from '../../report/outcomes-table.js';
 import { resolveOutcome } from '../../report/resolve-outcome.js';
 import type { LoadedTrajectory } from '../../report/types.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
 import type { Command } from '../command.js';
+import { CORPUS_OPTIONS, readCorpusInput } from '../corpus-input.js';
 import { chooseReference } from '../references.js';
 import { renderTable } from '../table.js';
 
@@ -86,32 +84,16 @@ const command: Command = {
       args,
       allowPositionals: true,
       options: {
-        outcomes: { type: 'string' },
+        ...CORPUS_OPTIONS,
         out: { type: 'string' },
         json: { type: 'boolean', default: false },
         'max-false-stop': { type: 'string' },
         'max-false-warn': { type: 'string' },
-        model: { type: 'string' },
-        run: { type: 'string' },
       },
     });
-    if (positionals.length === 0) throw new SteplensError('usage', 'no PATH given (usage: steplens calibrate [--outcomes FILE] [--out FILE] [--json] PATH...)');
+    const { found, table } = readCorpusInput(positionals, values, io.cwd, 'calibrate');
     const maxFalseStop = rate(values['max-false-stop'], '--max-false-stop', 0.05);
     const maxFalseWarn = rate(values['max-false-warn'], '--max-false-warn', 0.25);
-    const paths = positionals.map((p) => resolve(io.cwd, p));
-    let table;
-    if (values.outcomes !== undefined) {
-      const text = nodeReportFs.readText(resolve(io.cwd, values.outcomes));
-      if (text === undefined) throw new SteplensError('bad_input', `--outcomes ${values.outcomes}: cannot read the file`);
-      const parsed = parseOutcomesTable(text, values.outcomes);
-      if (!parsed.ok) throw parsed.error;
-      table = parsed.value;
-    }
-    const overrides = { ...(values.model ? { model: values.model } : {}), ...(values.run ? { run: values.run } : {}) };
-    const found = discover(nodeReportFs, paths, (text, source) => parseInstancesText(text, 'auto', source), overrides);
-    if (found.trajectories.length === 0) {
-      throw new SteplensError('bad_input', `no trajectory found in ${positionals.join(', ')} (${found.files} JSON files, none in a supported format)`);
-    }
     const ctx = { fs: nodeReportFs, cache: new Map(), ...(table ? { table } : {}) };
     const known = found.trajectories
       .map((t) => ({ t, outcome: resolveOutcome(ctx, t).outcome }))

@@ -3,11 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SteplensError } from '../../errors.js';
-import { parseInstancesText } from '../../formats/index.js';
 import { buildReport } from '../../report/build-report.js';
-import { discover } from '../../report/discover.js';
 import { nodeReportFs } from '../../report/node-fs.js';
-import { parseOutcomesTable } from '../../report/outcomes-table.js';
 import { reportCharts } from '../../report/render/charts.js';
 import { csvTable } from '../../report/render/format-table.js';
 import { markdownReport, terminalSummary } from '../../report/render/summary.js';
@@ -15,6 +12,7 @@ import { allTables } from '../../report/render/tables.js';
 import type { CorpusReport } from '../../report/types.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
 import type { CliIO, Command } from '../command.js';
+import { CORPUS_OPTIONS, readCorpusInput } from '../corpus-input.js';
 
 /** A stderr progress bar that shows only on a TTY and only once the work has taken over a second. */
 function progress(io: CliIO): { tick: (done: number, total: number) => void; end: () => void } {
@@ -64,29 +62,12 @@ const command: Command = {
       args,
       allowPositionals: true,
       options: {
-        outcomes: { type: 'string' },
+        ...CORPUS_OPTIONS,
         out: { type: 'string' },
         json: { type: 'boolean', default: false },
-        model: { type: 'string' },
-        run: { type: 'string' },
       },
     });
-    if (positionals.length === 0) throw new SteplensError('usage', 'no PATH given (usage: steplens report [--outcomes FILE] [--out DIR] [--json] PATH...)');
-    const paths = positionals.map((p) => resolve(io.cwd, p));
-    let table;
-    if (values.outcomes !== undefined) {
-      const file = resolve(io.cwd, values.outcomes);
-      const text = nodeReportFs.readText(file);
-      if (text === undefined) throw new SteplensError('bad_input', `--outcomes ${values.outcomes}: cannot read the file`);
-      const parsed = parseOutcomesTable(text, values.outcomes);
-      if (!parsed.ok) throw parsed.error;
-      table = parsed.value;
-    }
-    const overrides = { ...(values.model ? { model: values.model } : {}), ...(values.run ? { run: values.run } : {}) };
-    const found = discover(nodeReportFs, paths, (text, source) => parseInstancesText(text, 'auto', source), overrides);
-    if (found.trajectories.length === 0) {
-      throw new SteplensError('bad_input', `no trajectory found in ${positionals.join(', ')} (${found.files} JSON files, none in a supported format)`);
-    }
+    const { paths, found, table } = readCorpusInput(positionals, values, io.cwd, 'report');
     const bar = progress(io);
     const report = buildReport(found, {
       fs: nodeReportFs, analyzers: defaultAnalyzers(), paths, onProgress: bar.tick, ...(table ? { table } : {}),
