@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { FORMAT_NAMES, getParser, parseTrajectoryText } from '../../src/formats/index.js';
-import { corpusText } from './corpus.js';
 
 const BAD_DOCS: [string, unknown][] = [
   ['a number', 42],

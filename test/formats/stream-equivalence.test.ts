@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getParser, runStream, type FormatName } from '../../src/formats/index.js';
+import { getParser, type FormatName } from '../../src/formats/index.js';
 import { corpusJson, TRAJECTORIES } from './corpus.js';
 
 /** One file per format variant (plus every other corpus trajectory below). */
