@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import WebSocket from 'ws';
 import { buildApp } from '../../src/server/app.js';
 import type { AppOptions } from '../../src/server/options.js';
@@ -132,4 +133,25 @@ export class Client {
   close(): void {
     this.ws.close();
   }
+}
+
+/**
+ * Registers beforeAll/afterAll hooks that run one app over a fresh temp data
+ * dir for the test file; returns a getter for it.
+ */
+export function useApp(options: AppOptions = {}): () => Running {
+  let dir: string | undefined;
+  let srv: Running | undefined;
+  beforeAll(async () => {
+    dir = await tempDir();
+    srv = await startApp({ dataDir: dir, ...options });
+  });
+  afterAll(async () => {
+    await srv?.app.close();
+    if (dir !== undefined) await removeDir(dir);
+  });
+  return () => {
+    if (srv === undefined) throw new Error('useApp: the app is not started yet (call inside a test)');
+    return srv;
+  };
 }

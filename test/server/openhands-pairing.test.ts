@@ -1,26 +1,15 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { scoreSteps } from '../../src/core/scorer.js';
 import { getParser, parseInstancesText } from '../../src/formats/index.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
-import { CORPUS, Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { CORPUS, Client, useApp } from './helpers.js';
 
 /** A real OpenHands output.jsonl (Multi-SWE-bench examples): event streams with action and observation events. */
 const FILE = `${CORPUS}/OpenHands__OpenHands/evaluation/benchmarks/multi_swe_bench/examples/output.jsonl`;
 
-let dir: string;
-let srv: Running;
-
-beforeAll(async () => {
-  dir = await tempDir();
-  srv = await startApp({ dataDir: dir });
-});
-
-afterAll(async () => {
-  await srv.app.close();
-  await removeDir(dir);
-});
+const app = useApp();
 
 describe('openhands sessions', () => {
   it('pair action and observation events: a score carries the seq of the event that completed its step', async () => {
@@ -38,7 +27,7 @@ describe('openhands sessions', () => {
     const completing = events.map((e) => sp.push(e).steps.length);
     const flushed = sp.end().steps.length;
 
-    const c = await Client.connect(srv.wsUrl);
+    const c = await Client.connect(app().wsUrl);
     c.send({ type: 'start', session: 'oh', task: 'ponylang__ponyc-4595', format: 'openhands' });
     await c.nextOf('started', 'oh');
     events.forEach((step, seq) => c.send({ type: 'step', session: 'oh', seq, step }));

@@ -1,28 +1,17 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ASTROID, Client, readSteps, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { expect, it } from 'vitest';
+import { ASTROID, Client, readSteps, useApp } from './helpers.js';
 
-let dir: string;
-let srv: Running;
-
-beforeAll(async () => {
-  dir = await tempDir();
-  srv = await startApp({ dataDir: dir });
-});
-
-afterAll(async () => {
-  await srv.app.close();
-  await removeDir(dir);
-});
+const app = useApp();
 
 async function gauge(name: string): Promise<number> {
-  const text = await (await fetch(`${srv.url}/metrics`)).text();
+  const text = await (await fetch(`${app().url}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
   return Number(line?.split(' ')[1]);
 }
 
 it('the active-sessions gauge counts open sessions: up on start, down on end', async () => {
   const steps = (await readSteps(ASTROID.passA)).slice(0, 3);
-  const client = await Client.connect(srv.wsUrl);
+  const client = await Client.connect(app().wsUrl);
   client.send({ type: 'start', session: 'g1', task: ASTROID.task });
   await client.next((f) => f.type === 'started');
   expect(await gauge('steplens_active_sessions')).toBe(1);
@@ -30,6 +19,6 @@ it('the active-sessions gauge counts open sessions: up on start, down on end', a
   client.send({ type: 'end', session: 'g1' });
   await client.next((f) => f.type === 'final');
   expect(await gauge('steplens_active_sessions')).toBe(0);
-  expect((await (await fetch(`${srv.url}/v1/sessions/g1`)).json()) as object).toMatchObject({ steps: 3 });
+  expect((await (await fetch(`${app().url}/v1/sessions/g1`)).json()) as object).toMatchObject({ steps: 3 });
   client.ws.close();
 });

@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolvePolicy } from '../../src/core/policy.js';
 import { scoreSteps } from '../../src/core/scorer.js';
 import { UNIFORM_PRIOR as prior } from '../../src/core/prior.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
-import { CORPUS, Client, readSteps, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { CORPUS, Client, readSteps, useApp } from './helpers.js';
 
 /** A real run (mini-swe-agent 2.2.7 + deepseek-chat, NOT resolved) with a blind-retry episode over steps 5, 7, 9, 11. */
 const FILE = `${CORPUS}/SWE-agent__mini-swe-agent__pull-refs/output/deepseek_bench1/django__django-13401/django__django-13401.traj.json`;
 
-let dir: string;
-let srv: Running;
-
-beforeAll(async () => {
-  dir = await tempDir();
-  srv = await startApp({ dataDir: dir });
-});
-
-afterAll(async () => {
-  await srv.app.close();
-  await removeDir(dir);
-});
+const app = useApp();
 
 describe('early-stop signals on the stream', () => {
   it('streams the blind-retry stop right after the score of the step that crosses the threshold', async () => {
@@ -27,9 +16,9 @@ describe('early-stop signals on the stream', () => {
     const policyInput = { blindRetry: { warn: 2, stop: 3 } };
     const policy = resolvePolicy(policyInput);
     if (!policy.ok) throw new Error(policy.error);
-    const res = await fetch(`${srv.url}/v1/sessions/none`);
+    const res = await fetch(`${app().url}/v1/sessions/none`);
     expect(res.status).toBe(404);
-    const c = await Client.connect(srv.wsUrl);
+    const c = await Client.connect(app().wsUrl);
     c.send({ type: 'start', session: 'br', task: 'django__django-13401', policy: policyInput });
     const started = await c.nextOf('started', 'br');
     const reference = started.reference as { kind: 'prior' };
