@@ -10,6 +10,15 @@ export interface Chart {
 const PASS = '#2e7d32';
 const FAIL = '#c62828';
 const TIER_COLORS: Record<'Ideal' | 'Solid' | 'Lucky', string> = { Ideal: '#2e7d32', Solid: '#1565c0', Lucky: '#f9a825' };
+/** Approximate width of one character of 10-11 px sans-serif text, for layout. */
+const CHAR_W = 6.9;
+const MAX_LABEL = 36;
+
+/** A chart label for a model: its last path segment (`org/models/name` → `name`), at most 36 characters. */
+export function shortLabel(name: string): string {
+  const last = name.split('/').filter(Boolean).pop() ?? name;
+  return last.length > MAX_LABEL ? `${last.slice(0, MAX_LABEL - 1)}…` : last;
+}
 
 /** Histogram of composite scores (bins of 10) for passing vs. failing trajectories. */
 export function scoreDistribution(r: CorpusReport): Chart {
@@ -42,7 +51,12 @@ export function scoreDistribution(r: CorpusReport): Chart {
 
 /** Scatter of per-model mean quality score against pass rate. */
 export function qualityVsPassRate(r: CorpusReport): Chart {
-  const W = 640, H = 420, L = 60, R = 30, T = 50, B = 50;
+  const points = r.models
+    .filter((m) => m.passRate !== null && m.meanQuality !== null)
+    .sort((a, b) => (b.meanQuality ?? 0) - (a.meanQuality ?? 0));
+  const key = points.map((m, i) => `${i + 1}  ${shortLabel(m.model)}`);
+  const keyW = Math.ceil(Math.max(10, ...key.map((k) => k.length)) * CHAR_W) + 30;
+  const L = 60, R = 30 + keyW, T = 50, B = 50, W = 620 + keyW, H = Math.max(420, T + 20 + 16 * key.length);
   const pw = W - L - R, ph = H - T - B;
   const x = (v: number) => L + pw * v;
   const y = (v: number) => T + ph - (ph * v) / 100;
@@ -50,24 +64,26 @@ export function qualityVsPassRate(r: CorpusReport): Chart {
   for (let v = 0; v <= 100; v += 20) body.push(line(L, y(v), W - R, y(v), '#ddd'), text(L - 6, y(v) + 4, String(v), 'end'));
   for (let v = 0; v <= 1.0001; v += 0.2) body.push(line(x(v), T, x(v), T + ph, '#eee'), text(x(v), T + ph + 16, `${Math.round(v * 100)} %`, 'middle'));
   body.push(line(L, T + ph, W - R, T + ph), line(L, T, L, T + ph));
-  r.models.forEach((m) => {
-    if (m.passRate === null || m.meanQuality === null) return;
-    const tip = `${m.model}: pass rate ${(100 * m.passRate).toFixed(1)} %, mean quality ${m.meanQuality.toFixed(1)} (rank shift ${m.rankShift})`;
-    body.push(circle(x(m.passRate), y(m.meanQuality), 6, '#1565c0', tip), text(x(m.passRate) + 9, y(m.meanQuality) + 4, m.model, 'start', 'font-size="10"'));
+  points.forEach((m, i) => {
+    const px = x(m.passRate!), py = y(m.meanQuality!);
+    const tip = `${m.model}: pass rate ${(100 * m.passRate!).toFixed(1)} %, mean quality ${m.meanQuality!.toFixed(1)} (rank shift ${m.rankShift})`;
+    body.push(circle(px, py, 8, '#1565c0', tip), text(px, py + 4, String(i + 1), 'middle', 'font-size="10" fill="#ffffff"'));
   });
+  key.forEach((k, i) => body.push(text(W - keyW, T + 10 + 16 * i, k, 'start', 'font-size="11"')));
   body.push(text(L + pw / 2, H - 12, 'pass rate', 'middle'), text(16, T + ph / 2, 'mean quality score', 'middle', `transform="rotate(-90 16 ${T + ph / 2})"`));
   return { file: 'quality-vs-pass-rate.svg', svg: svgDoc(W, H, 'Per-model quality vs. pass rate', body) };
 }
 
 /** Stacked bars of Ideal / Solid / Lucky shares among scored passing trajectories, per model and overall. */
 export function tierShares(r: CorpusReport): Chart {
-  const rows = r.models.filter((m) => m.tierShares).map((m) => ({ label: m.model, n: m.scoredPassing, s: m.tierShares! }));
+  const rows = r.models.filter((m) => m.tierShares).map((m) => ({ label: shortLabel(m.model), n: m.scoredPassing, s: m.tierShares! }));
   const all = r.trajectories.filter((t) => t.outcome === 'pass' && t.tier);
   if (all.length) {
     const share = (tier: string) => all.filter((t) => t.tier === tier).length / all.length;
     rows.push({ label: 'all models', n: all.length, s: { Ideal: share('Ideal'), Solid: share('Solid'), Lucky: share('Lucky') } });
   }
-  const L = 260, R = 30, T = 60, rowH = 26, W = 760;
+  const longest = Math.max(10, ...rows.map((row) => `${row.label} (n=${row.n})`.length));
+  const L = Math.ceil(longest * CHAR_W) + 20, R = 30, T = 60, rowH = 26, W = L + 480;
   const H = T + Math.max(1, rows.length) * rowH + 40;
   const pw = W - L - R;
   const body: string[] = [...legend(L, T - 18, [['Ideal', TIER_COLORS.Ideal], ['Solid', TIER_COLORS.Solid], ['Lucky', TIER_COLORS.Lucky]])];
