@@ -2,6 +2,21 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { ServerConfig } from './config.js';
+import { SteplensError } from '../errors.js';
+
+const LISTEN_FAILURES: Record<string, string> = {
+  EADDRINUSE: 'the address is already in use (another server on that port?)',
+  EACCES: 'permission denied (ports below 1024 need privileges)',
+  EADDRNOTAVAIL: 'no such local address',
+  ENOTFOUND: 'unknown host name',
+};
+
+/** A listen failure the user can fix becomes a one-line error; anything else is rethrown. */
+function listenError(error: unknown, config: ServerConfig): unknown {
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  const why = LISTEN_FAILURES[code];
+  return why ? new SteplensError('usage', `cannot listen on ${config.host}:${config.port}: ${why}`) : error;
+}
 
 /**
  * Builds the app, listens, and resolves when a SIGTERM/SIGINT shutdown has
@@ -9,7 +24,13 @@ import type { ServerConfig } from './config.js';
  */
 export async function runServer(config: ServerConfig, onListening?: (address: string, app: FastifyInstance) => void): Promise<void> {
   const app = await buildApp(config.app);
-  const address = await app.listen({ host: config.host, port: config.port });
+  let address: string;
+  try {
+    address = await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await app.close();
+    throw listenError(error, config);
+  }
   app.log.info({ address, data: config.app.dataDir, seeds: config.app.seedDirs }, 'steplens server listening');
   onListening?.(address, app);
   await new Promise<void>((resolve) => {
