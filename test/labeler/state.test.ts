@@ -99,3 +99,24 @@ describe('shadow workspace and scope', () => {
     expect(out[1]?.state.failed).toBe(true);
   });
 });
+
+describe('shadow workspace budget', () => {
+  it('forgets the least recently seen or changed files past its budget, never the one just touched', async () => {
+    const { ShadowWorkspace } = await import('../../src/core/state/shadow-workspace.js');
+    const ws = new ShadowWorkspace(100);
+    ws.setText('a.py', 'x = 1\n'.repeat(8)); // 8 lines of 5 chars + newline = 48
+    ws.setText('b.py', 'y = 2\n'.repeat(8));
+    expect(ws.size).toBe(96);
+    ws.replaceLines('a.py', [1, 1], 'x = 10'); // a.py becomes the most recent
+    ws.setText('c.py', 'z = 3\n'.repeat(8)); // over budget: b.py, the oldest, goes
+    expect(ws.prefix('b.py')).toBeUndefined();
+    expect(ws.prefix('a.py')?.text.startsWith('x = 10')).toBe(true);
+    expect(ws.prefix('c.py')).toBeDefined();
+    expect(ws.size).toBeLessThanOrEqual(100);
+    ws.setText('huge.py', 'w\n'.repeat(200));
+    expect(ws.prefix('huge.py')?.lines).toBe(200);
+    expect(ws.prefix('a.py')).toBeUndefined();
+    ws.forget('huge.py');
+    expect(ws.size).toBe(0);
+  });
+});

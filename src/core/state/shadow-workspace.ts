@@ -1,13 +1,44 @@
 import type { LineRange } from '../types.js';
 import { splitLines } from './numbered-text.js';
 
+/** Default budget of a shadow workspace: characters of file text kept per trajectory. */
+export const DEFAULT_WORKSPACE_CHARS = 4_000_000;
+
 /**
  * The file contents an agent has seen and changed (method.md section 3), per
  * trajectory. Files are sparse line arrays (1-based; unknown lines are holes);
- * scope lookup uses the known prefix from line 1.
+ * scope lookup uses the known prefix from line 1. Bounded: past `maxChars` of
+ * text, the files least recently seen or changed are forgotten (their later
+ * states get no scope), so a long-lived server session cannot grow without
+ * limit; the eviction is deterministic, so online still equals offline.
  */
 export class ShadowWorkspace {
   private readonly files = new Map<string, Array<string | undefined>>();
+  private readonly sizes = new Map<string, number>();
+  private total = 0;
+
+  constructor(private readonly maxChars = DEFAULT_WORKSPACE_CHARS) {}
+
+  /** Characters of file text currently kept. */
+  get size(): number {
+    return this.total;
+  }
+
+  /** After `file` changed: re-measures it, marks it most recent, evicts the oldest files past the budget. */
+  private touched(file: string): void {
+    const arr = this.files.get(file);
+    if (!arr) return;
+    let size = 0;
+    for (const line of arr) size += (line?.length ?? 0) + 1;
+    this.total += size - (this.sizes.get(file) ?? 0);
+    this.sizes.set(file, size);
+    this.files.delete(file);
+    this.files.set(file, arr);
+    for (const oldest of this.files.keys()) {
+      if (this.total <= this.maxChars || oldest === file) break;
+      this.forget(oldest);
+    }
+  }
 
   /** Records lines seen in an observation (line number -> text). */
   observe(file: string, lines: Map<number, string>): void {
@@ -18,16 +49,20 @@ export class ShadowWorkspace {
       this.files.set(file, arr);
     }
     for (const [n, text] of lines) if (n >= 1) arr[n - 1] = text;
+    this.touched(file);
   }
 
   /** Records the whole text of a file (create, write, full `cat`). */
   setText(file: string, text: string): void {
     this.files.set(file, splitLines(text));
+    this.touched(file);
   }
 
   /** Forgets a file whose content changed in an unknown way. */
   forget(file: string): void {
     this.files.delete(file);
+    this.total -= this.sizes.get(file) ?? 0;
+    this.sizes.delete(file);
   }
 
   /** The contiguous known text from line 1, and its line count. */
@@ -63,6 +98,7 @@ export class ShadowWorkspace {
     const text = p.text.slice(0, idx) + replacement + p.text.slice(idx + old.length);
     const tail = arr.slice(p.lines);
     this.files.set(file, [...splitLines(text), ...tail]);
+    this.touched(file);
     return range;
   }
 
@@ -71,6 +107,7 @@ export class ShadowWorkspace {
     const arr = this.files.get(file);
     if (!arr) return;
     arr.splice(range[0] - 1, range[1] - range[0] + 1, ...splitLines(text));
+    this.touched(file);
   }
 
   /** Inserts `text` after line `after` (0 = at the top). */
@@ -82,6 +119,7 @@ export class ShadowWorkspace {
       return;
     }
     arr.splice(after, 0, ...splitLines(text));
+    this.touched(file);
   }
 }
 
