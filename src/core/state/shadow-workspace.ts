@@ -2,7 +2,7 @@ import type { LineRange } from '../types.js';
 import { splitLines } from './numbered-text.js';
 
 /** Default budget of a shadow workspace: characters of file text kept per trajectory. */
-export const DEFAULT_WORKSPACE_CHARS = 4_000_000;
+export const DEFAULT_WORKSPACE_CHARS = 1_000_000;
 
 /**
  * The file contents an agent has seen and changed (method.md section 3), per
