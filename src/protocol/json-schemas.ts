@@ -6,12 +6,12 @@ import {
 } from './http-bodies.js';
 import { trajectoryReportSchema } from './report-schemas.js';
 import { SERVER_MESSAGE_SCHEMAS } from './server-messages.js';
-import { stepSchema } from './step-schema.js';
+import { stepRecordSchema } from './step-schema.js';
 
 const SOURCES: Record<string, z.ZodType> = {
   ...Object.fromEntries(Object.entries(CLIENT_MESSAGE_SCHEMAS).map(([k, v]) => [`client.${k}`, v])),
   ...Object.fromEntries(Object.entries(SERVER_MESSAGE_SCHEMAS).map(([k, v]) => [`server.${k}`, v])),
-  step: stepSchema,
+  step: stepRecordSchema,
   report: trajectoryReportSchema,
   'http.score-request': scoreRequestSchema,
   'http.score-response': trajectoryReportSchema,

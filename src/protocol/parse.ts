@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { err, ok, type Result } from '../errors.js';
 import { CLIENT_MESSAGE_SCHEMAS, type ClientMessage } from './client-messages.js';
 import type { WireErrorCode } from './server-messages.js';
-import { stepSchema } from './step-schema.js';
+import { stepRecordSchema } from './step-schema.js';
 import type { Step } from '../core/types.js';
 
 /** A refused message, ready to become an `error` frame. */
@@ -52,8 +52,11 @@ export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, 
 
 /** Validates a `steplens`-format step payload; the error names the field (`step.action.kind: ...`). */
 export function parseStepPayload(payload: unknown): Result<Step, string> {
-  const parsed = stepSchema.safeParse(payload);
-  return parsed.success ? ok(parsed.data) : err(describeIssue(parsed.error, 'step'));
+  const parsed = stepRecordSchema.safeParse(payload);
+  if (!parsed.success) return err(describeIssue(parsed.error, 'step'));
+  // `t` may be omitted: the session numbers its steps itself.
+  const { t, ...rest } = parsed.data;
+  return ok({ ...rest, t: t ?? 0 });
 }
 
 /** Validates an HTTP body; the error names the field (`body.trajectory: required`). */
