@@ -1,0 +1,311 @@
+/**
+ * A connection to a steplens server carrying any number of sessions: frame
+ * validation and routing, ping barriers (how a `step` knows it is answered),
+ * and reconnect-and-resume when the socket drops.
+ */
+import type WebSocket from 'ws';
+import type { ClientMessage, StartMessage } from '../protocol/client-messages.js';
+import type { ErrorMessage, ServerMessage } from '../protocol/server-messages.js';
+import { SteplensClientError } from './errors.js';
+import { dataText, parseServerFrame } from './frames.js';
+import { Listeners } from './listeners.js';
+import { ClientSession } from './session.js';
+import type { SessionHost } from './session-host.js';
+import { Reconnector } from './reconnect.js';
+import { openSocket } from './socket.js';
+import type { ReconnectOptions, StartOptions, WebSocketClass } from './types.js';
+
+/** @internal How a client was configured by `connect`. */
+export interface ClientConfig {
+  url: string;
+  token: string | undefined;
+  reconnect: ReconnectOptions | undefined;
+  WebSocket: WebSocketClass;
+  maxFrameBytes: number;
+}
+
+interface Waiter<T> {
+  resolve(value: T): void;
+  reject(error: SteplensClientError): void;
+}
+type PongWaiter = { kind: 'barrier'; id: number } | { kind: 'recovery' } | ({ kind: 'ping' } & Waiter<void>);
+interface Starting extends Waiter<ClientSession> {
+  message: StartMessage;
+  /** The socket it was last sent on (undefined: never sent). */
+  sentOn: WebSocket | undefined;
+}
+
+const encoder = new TextEncoder();
+const newId = (): string =>
+  `c-${typeof globalThis.crypto?.randomUUID === 'function' ? globalThis.crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`}`;
+
+/** A connected client: open sessions with `start`; see {@link ClientSession} for steps. Made by `connect`. */
+export class SteplensClient {
+  private ws: WebSocket;
+  private state: 'ready' | 'recovering' | 'reconnecting' | 'closed' = 'ready';
+  private failure: SteplensClientError | undefined;
+  private readonly sessions = new Map<string, ClientSession>();
+  private readonly starting = new Map<string, Starting>();
+  private pongs: PongWaiter[] = [];
+  private deferredPings: Waiter<void>[] = [];
+  private barrierCounter = 0;
+  private barrierRequested = false;
+  private reconnector: Reconnector | undefined;
+  private readonly errorListeners = new Listeners<unknown>(() => undefined);
+  private readonly reconnectListeners = new Listeners<void>((e) => this.report(e));
+  private readonly host: SessionHost;
+
+  /** @internal Use `connect`. */
+  constructor(ws: WebSocket, private readonly config: ClientConfig) {
+    this.ws = ws;
+    this.attach(ws);
+    const self = this;
+    this.host = {
+      get failure() { return self.failure; },
+      get nextBarrier() { return self.barrierCounter; },
+      send: (m) => this.send(m),
+      requestBarrier: () => this.requestBarrier(),
+      flushBarrier: () => this.flushBarrier(),
+      tooLarge: (m) => {
+        const size = encoder.encode(JSON.stringify(m)).length;
+        return size > this.config.maxFrameBytes ? size : undefined;
+      },
+      report: (e) => this.report(e),
+    };
+  }
+
+  /** The current underlying socket (replaced on reconnect). */
+  get socket(): WebSocket {
+    return this.ws;
+  }
+
+  /** True once the client is closed, or lost its connection for good. */
+  get closed(): boolean {
+    return this.state === 'closed';
+  }
+
+  /**
+   * Opens a session; resolves on `started`, rejects with the server's error
+   * code (`bad_message` for a bad policy, `duplicate_session`, `overloaded`, ...).
+   * The session id is made by the client when `opts.session` is absent, so a
+   * session can always be resumed.
+   */
+  start(opts: StartOptions): Promise<ClientSession> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = opts.session ?? newId();
+    if (this.sessions.has(id) || this.starting.has(id)) {
+      return Promise.reject(new SteplensClientError('duplicate_session', `session ${id} is already open on this client`, { session: id }));
+    }
+    return new Promise((resolve, reject) => {
+      const entry: Starting = { message: { ...opts, type: 'start', session: id }, sentOn: undefined, resolve, reject };
+      this.starting.set(id, entry);
+      this.sendStart(entry);
+    });
+  }
+
+  /** Round trip to the server: resolves on its `pong` (every message sent before has been handled). */
+  ping(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      if (this.state === 'ready') this.sendPing({ kind: 'ping', resolve, reject });
+      else this.deferredPings.push({ resolve, reject });
+    });
+  }
+
+  /** Calls `cb` with errors no pending call waits for (errors without a session, listener exceptions). */
+  onError(cb: (error: unknown) => void): () => void {
+    return this.errorListeners.add(cb);
+  }
+
+  /** Calls `cb` each time the client has reconnected and resumed its sessions. */
+  onReconnect(cb: () => void): () => void {
+    return this.reconnectListeners.add(cb);
+  }
+
+  /** Closes the socket; pending calls reject with `closed`. Open sessions stay resumable on the server for its resume window. */
+  async close(): Promise<void> {
+    if (this.state !== 'closed') this.shutdown(new SteplensClientError('closed', 'the client was closed'));
+    const ws = this.ws;
+    if (ws.readyState === ws.CLOSED) return;
+    await new Promise<void>((resolve) => {
+      ws.once('close', () => resolve());
+      ws.close(1000);
+    });
+  }
+
+  private report(error: unknown): void {
+    this.errorListeners.emit(error);
+  }
+
+  private attach(ws: WebSocket): void {
+    ws.on('message', (data: WebSocket.RawData) => {
+      if (ws === this.ws) this.onFrame(dataText(data));
+    });
+    ws.on('close', (code: number, reason: Buffer) => {
+      if (ws === this.ws) this.onClose(code, String(reason));
+    });
+  }
+
+  private send(message: ClientMessage): boolean {
+    if (this.state !== 'ready') return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  private sendStart(entry: Starting): void {
+    if (this.send(entry.message)) entry.sentOn = this.ws;
+  }
+
+  private sendPing(waiter: PongWaiter): void {
+    this.pongs.push(waiter);
+    this.ws.send(JSON.stringify({ type: 'ping' }));
+  }
+
+  private requestBarrier(): void {
+    if (this.barrierRequested) return;
+    this.barrierRequested = true;
+    queueMicrotask(() => this.flushBarrier());
+  }
+
+  private flushBarrier(): void {
+    if (!this.barrierRequested) return;
+    this.barrierRequested = false;
+    if (this.state === 'ready') this.sendPing({ kind: 'barrier', id: this.barrierCounter++ });
+  }
+
+  private onFrame(text: string): void {
+    const parsed = parseServerFrame(text);
+    if (!parsed.ok) return this.badFrame(parsed.error);
+    this.route(parsed.message);
+  }
+
+  private route(m: ServerMessage): void {
+    switch (m.type) {
+      case 'started': {
+        const entry = this.starting.get(m.session);
+        if (!entry) return;
+        this.starting.delete(m.session);
+        const session = new ClientSession(m, this.host);
+        this.sessions.set(m.session, session);
+        return entry.resolve(session);
+      }
+      case 'score':
+        return this.sessions.get(m.session)?.onScoreFrame(m);
+      case 'signal':
+        return this.sessions.get(m.session)?.onSignalFrame(m);
+      case 'final':
+        this.sessions.get(m.session)?.onFinal(m);
+        return this.forgetFinished();
+      case 'resumed': {
+        const session = this.sessions.get(m.session);
+        if (session) session.resumedLast = m.last;
+        return;
+      }
+      case 'error':
+        this.onErrorFrame(m);
+        return this.forgetFinished();
+      case 'pong':
+        this.onPong();
+        return this.forgetFinished();
+    }
+  }
+
+  /** Drops ended or lost sessions nothing waits on (their objects keep working for `end`, `scores`, ...). */
+  private forgetFinished(): void {
+    for (const [id, s] of this.sessions) if (s.done && s.idle) this.sessions.delete(id);
+  }
+
+  private onErrorFrame(m: ErrorMessage): void {
+    const where = { ...(m.session !== undefined ? { session: m.session } : {}), ...(m.seq !== undefined ? { seq: m.seq } : {}) };
+    const entry = m.session === undefined ? undefined : this.starting.get(m.session);
+    if (entry && m.session !== undefined) {
+      this.starting.delete(m.session);
+      const message = m.code === 'duplicate_session' && entry.sentOn !== undefined && entry.sentOn !== this.ws
+        ? `the connection dropped while starting session ${m.session}, and the server already holds it: ${m.message}`
+        : m.message;
+      return entry.reject(new SteplensClientError(m.code, message, where));
+    }
+    const session = m.session === undefined ? undefined : this.sessions.get(m.session);
+    if (session) return session.onErrorFrame(m);
+    this.report(new SteplensClientError(m.code, m.message, where));
+  }
+
+  private onPong(): void {
+    const waiter = this.pongs.shift();
+    if (!waiter) return;
+    if (waiter.kind === 'ping') return waiter.resolve();
+    if (waiter.kind === 'recovery') return this.finishRecovery();
+    for (const s of this.sessions.values()) s.onBarrier(waiter.id);
+  }
+
+  /** A malformed frame: every pending call rejects (its answer may have been that frame); the connection goes on. */
+  private badFrame(detail: string): void {
+    const error = new SteplensClientError('bad_frame', `the server sent a malformed frame: ${detail}`);
+    for (const s of this.starting.values()) s.reject(error);
+    this.starting.clear();
+    for (const s of this.sessions.values()) s.fail(error, false);
+    for (const w of this.pongs) if (w.kind === 'ping') w.reject(error);
+    this.pongs = this.pongs.filter((w) => w.kind !== 'ping');
+    for (const w of this.deferredPings.splice(0)) w.reject(error);
+    this.report(error);
+  }
+
+  private onClose(code: number, reason: string): void {
+    if (this.state === 'closed') return;
+    for (const s of this.sessions.values()) s.onDisconnect();
+    for (const w of this.pongs) if (w.kind === 'ping') this.deferredPings.push(w);
+    this.pongs = [];
+    this.barrierRequested = false;
+    const why = `connection to ${this.config.url} closed (${code}${reason ? ` ${reason}` : ''})`;
+    if (!this.config.reconnect) return this.shutdown(new SteplensClientError('disconnected', why));
+    this.state = 'reconnecting';
+    void this.reconnect(this.config.reconnect, why);
+  }
+
+  private async reconnect(options: ReconnectOptions, why: string): Promise<void> {
+    const reconnector = new Reconnector(options);
+    this.reconnector = reconnector;
+    try {
+      const ws = await reconnector.run(() => openSocket(this.config.WebSocket, this.config.url, this.config.token), why);
+      if (!ws || this.closed) return;
+      this.ws = ws;
+      this.attach(ws);
+      this.beginRecovery();
+    } catch (error) {
+      if (!this.closed) this.shutdown(error as SteplensClientError);
+    }
+  }
+
+  /** Resumes every open session, re-sends unanswered starts, then waits for a pong before re-sending steps. */
+  private beginRecovery(): void {
+    this.state = 'recovering';
+    const raw = (m: ClientMessage): void => this.ws.send(JSON.stringify(m));
+    for (const s of this.sessions.values()) if (!s.lost) raw({ type: 'resume', session: s.id, after: s.resumeAfter });
+    for (const s of this.starting.values()) {
+      raw(s.message);
+      s.sentOn = this.ws;
+    }
+    this.sendPing({ kind: 'recovery' });
+  }
+
+  private finishRecovery(): void {
+    this.state = 'ready';
+    for (const s of this.starting.values()) if (s.sentOn !== this.ws) this.sendStart(s);
+    for (const s of this.sessions.values()) if (!s.lost && s.resumedLast !== undefined) s.recover();
+    this.forgetFinished();
+    for (const w of this.deferredPings.splice(0)) this.sendPing({ kind: 'ping', ...w });
+    this.reconnectListeners.emit();
+  }
+
+  private shutdown(error: SteplensClientError): void {
+    this.state = 'closed';
+    this.failure = error;
+    this.reconnector?.cancel();
+    for (const s of this.starting.values()) s.reject(error);
+    this.starting.clear();
+    for (const s of this.sessions.values()) s.fail(error, false);
+    for (const w of this.pongs) if (w.kind === 'ping') w.reject(error);
+    this.pongs = [];
+    for (const w of this.deferredPings.splice(0)) w.reject(error);
+  }
+}

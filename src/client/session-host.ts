@@ -1,0 +1,20 @@
+/** What a {@link ClientSession} needs from its client's transport (internal). */
+import type { ClientMessage } from '../protocol/client-messages.js';
+import type { SteplensClientError } from './errors.js';
+
+export interface SessionHost {
+  /** Set when the client can no longer carry the session (closed, or the socket dropped for good). */
+  readonly failure: SteplensClientError | undefined;
+  /** Sends one message; false when it was not sent (reconnecting: unanswered work is re-sent once resumed). */
+  send(message: ClientMessage): boolean;
+  /** The id of the ping barrier that will cover a message sent now. */
+  readonly nextBarrier: number;
+  /** Asks for a ping barrier after everything sent so far (coalesced per tick). */
+  requestBarrier(): void;
+  /** Sends a requested barrier now (before `end`, so flushed frames are not taken for a step's). */
+  flushBarrier(): void;
+  /** The byte length of a message over the frame limit, undefined when it fits. */
+  tooLarge(message: ClientMessage): number | undefined;
+  /** Reports a listener's exception or an unattributed error. */
+  report(error: unknown): void;
+}

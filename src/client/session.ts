@@ -1,0 +1,268 @@
+/**
+ * One scoring session as the client sees it: seq numbering, the steps not yet
+ * acknowledged, every score and signal frame (deduplicated by step index),
+ * and the final.
+ */
+import type { ReferenceInfo } from '../core/types.js';
+import type { StepMessage } from '../protocol/client-messages.js';
+import type { ErrorMessage } from '../protocol/server-messages.js';
+import { SteplensClientError } from './errors.js';
+import type { SessionHost } from './session-host.js';
+import type { FinalFrame, ScoreFrame, SignalFrame, StartedFrame } from './types.js';
+import { Listeners } from './listeners.js';
+
+/** A `step` sent (or queued) but not yet settled. */
+interface PendingStep {
+  seq: number;
+  payload: StepMessage['step'];
+  frames: ScoreFrame[];
+  /** Barrier id that covers it once sent; undefined while unsent. */
+  barrier: number | undefined;
+  resolve(frames: ScoreFrame[]): void;
+  reject(error: SteplensClientError): void;
+}
+
+/**
+ * A session opened with `SteplensClient.start`.
+ *
+ * `step(payload)` resolves with the `score` frames of its seq. A message that
+ * completes no step (an OpenHands action waiting for its observation) gets no
+ * frame from the server, so the client follows every tick's `step` messages
+ * with a `ping`: the server handles a connection's messages strictly in
+ * order, so once that `pong` arrives every frame of those seqs has arrived,
+ * and each step resolves with its frames, possibly `[]`. Steps may be
+ * pipelined (several `step` calls without awaiting); an `error` frame for a
+ * seq rejects that step with a {@link SteplensClientError}, and the next
+ * `step` reuses the refused seq, as the protocol asks.
+ *
+ * With `reconnect` on, a dropped socket does not reject anything: the client
+ * reconnects, sends `resume {after}` (after = the seq before the last one it
+ * saw, so a seq whose frames were cut in half comes back whole; frames already
+ * seen are dropped by step index `t`, so listeners and `scores` see each step
+ * once), waits for a `pong`, then resolves the pending steps the server had
+ * accepted (`resumed.last`) from the frames it holds and sends the others, and
+ * any outcome and `end`, again.
+ */
+export class ClientSession {
+  /** The session id. */
+  readonly id: string;
+  readonly task: string;
+  /** The log format of `step` payloads. */
+  readonly format: string;
+  /** What the session is scored against (from `started`). */
+  readonly reference: ReferenceInfo;
+  /** The `started` frame. */
+  readonly started: StartedFrame;
+  /** Every score frame so far, in step order, each once (also those flushed at `end`). */
+  readonly scores: ScoreFrame[] = [];
+  /** Every signal frame so far, each once. */
+  readonly signals: SignalFrame[] = [];
+  /** The final, once the session has ended. */
+  final: FinalFrame | undefined;
+  /** @internal The server's last seq from `resumed`, during a reconnect. */
+  resumedLast: number | undefined;
+  /** @internal Set when the session can no longer be used (the server forgot it). */
+  lost: SteplensClientError | undefined;
+  private nextSeq = 0;
+  private maxSeenSeq = -1;
+  private passed: boolean | undefined;
+  private endRequested = false;
+  private readonly pending: PendingStep[] = [];
+  private readonly endWaiters: { resolve(f: FinalFrame): void; reject(e: SteplensClientError): void }[] = [];
+  private readonly seenT = new Set<number>();
+  private readonly seenSignals = new Set<string>();
+  private readonly scoreListeners: Listeners<ScoreFrame>;
+  private readonly signalListeners: Listeners<SignalFrame>;
+  private readonly errorListeners: Listeners<SteplensClientError>;
+
+  /** @internal Made by `SteplensClient.start`. */
+  constructor(started: StartedFrame, private readonly host: SessionHost) {
+    this.started = started;
+    this.id = started.session;
+    this.task = started.task;
+    this.format = started.format;
+    this.reference = started.reference;
+    const report = (e: unknown): void => host.report(e);
+    this.scoreListeners = new Listeners(report);
+    this.signalListeners = new Listeners(report);
+    this.errorListeners = new Listeners(report);
+  }
+
+  /** The last score frame (the trajectory's score so far), if any step was scored. */
+  get score(): ScoreFrame | undefined {
+    return this.scores.at(-1);
+  }
+
+  /** True once the session is ended or lost: no more steps. */
+  get done(): boolean {
+    return this.final !== undefined || this.lost !== undefined;
+  }
+
+  /**
+   * Sends one step payload (a steplens step, or one raw event of the
+   * session's format) with the next seq. Resolves with the score frames of
+   * that seq (`[]` when it completes no step); rejects when the server
+   * refuses it, or the connection is lost for good.
+   */
+  step(payload: unknown): Promise<ScoreFrame[]> {
+    const refused = this.unusable();
+    if (refused) return Promise.reject(refused);
+    const seq = this.nextSeq;
+    if (payload === undefined) {
+      return Promise.reject(new SteplensClientError('bad_message', 'step: expected a payload', { session: this.id, seq }));
+    }
+    const message: StepMessage = { type: 'step', session: this.id, seq, step: payload };
+    const size = this.host.tooLarge(message);
+    if (size !== undefined) {
+      return Promise.reject(new SteplensClientError('too_large', `step of ${size} bytes exceeds the frame limit`, { session: this.id, seq }));
+    }
+    this.nextSeq = seq + 1;
+    return new Promise((resolve, reject) => {
+      const entry: PendingStep = { seq, payload: message.step, frames: [], barrier: undefined, resolve, reject };
+      this.pending.push(entry);
+      this.sendStep(entry);
+    });
+  }
+
+  /** Records the test outcome (before `end`). */
+  outcome(passed: boolean): void {
+    if (this.unusable()) return;
+    this.passed = passed;
+    this.host.send({ type: 'outcome', session: this.id, passed });
+  }
+
+  /** Ends the session; resolves with the final (at once when it has ended already). Idempotent. */
+  end(): Promise<FinalFrame> {
+    if (this.final) return Promise.resolve(this.final);
+    const refused = this.unusable();
+    if (refused) return Promise.reject(refused);
+    return new Promise((resolve, reject) => {
+      this.endWaiters.push({ resolve, reject });
+      this.endRequested = true;
+      this.host.flushBarrier();
+      this.host.send({ type: 'end', session: this.id });
+    });
+  }
+
+  /** Calls `cb` for every new score frame (each step once); returns an unsubscribe function. */
+  onScore(cb: (frame: ScoreFrame) => void): () => void {
+    return this.scoreListeners.add(cb);
+  }
+
+  /** Calls `cb` for every new signal frame; returns an unsubscribe function. */
+  onSignal(cb: (frame: SignalFrame) => void): () => void {
+    return this.signalListeners.add(cb);
+  }
+
+  /** Calls `cb` for server errors about this session that no pending call is waiting for (e.g. an outcome after end). */
+  onError(cb: (error: SteplensClientError) => void): () => void {
+    return this.errorListeners.add(cb);
+  }
+
+  private unusable(): SteplensClientError | undefined {
+    if (this.lost) return this.lost;
+    if (this.host.failure) return this.host.failure;
+    if (this.final) return new SteplensClientError('bad_message', `session ${this.id} has ended`, { session: this.id });
+    return undefined;
+  }
+
+  private sendStep(entry: PendingStep): void {
+    const barrier = this.host.nextBarrier;
+    if (this.host.send({ type: 'step', session: this.id, seq: entry.seq, step: entry.payload })) {
+      entry.barrier = barrier;
+      this.host.requestBarrier();
+    }
+  }
+
+  /** @internal A score frame; new ones (by `t`) are recorded, given to the pending step of its seq, and announced. */
+  onScoreFrame(frame: ScoreFrame): void {
+    this.maxSeenSeq = Math.max(this.maxSeenSeq, frame.seq);
+    if (this.seenT.has(frame.t)) return;
+    this.seenT.add(frame.t);
+    this.scores.push(frame);
+    this.pending.find((p) => p.seq === frame.seq)?.frames.push(frame);
+    this.scoreListeners.emit(frame);
+  }
+
+  /** @internal A signal frame; new ones (by kind and `t`) are recorded and announced. */
+  onSignalFrame(frame: SignalFrame): void {
+    this.maxSeenSeq = Math.max(this.maxSeenSeq, frame.seq);
+    const key = `${frame.kind}:${frame.t}`;
+    if (this.seenSignals.has(key)) return;
+    this.seenSignals.add(key);
+    this.signals.push(frame);
+    this.signalListeners.emit(frame);
+  }
+
+  /** @internal The final: resolves `end`. */
+  onFinal(frame: FinalFrame): void {
+    this.final ??= frame;
+    for (const w of this.endWaiters.splice(0)) w.resolve(this.final);
+  }
+
+  /** @internal A barrier's pong: every step sent before it is answered. */
+  onBarrier(id: number): void {
+    while (this.pending[0]?.barrier !== undefined && this.pending[0].barrier <= id) {
+      const entry = this.pending.shift() as PendingStep;
+      entry.resolve(entry.frames);
+    }
+  }
+
+  /** @internal An `error` frame naming this session. */
+  onErrorFrame(frame: ErrorMessage): void {
+    const error = new SteplensClientError(frame.code, frame.message, { session: this.id, ...(frame.seq !== undefined ? { seq: frame.seq } : {}) });
+    if (frame.code === 'unknown_session') return this.fail(error);
+    if (frame.seq !== undefined) {
+      const i = this.pending.findIndex((p) => p.seq === frame.seq);
+      if (i >= 0) {
+        const [entry] = this.pending.splice(i, 1);
+        this.nextSeq = Math.min(this.nextSeq, frame.seq);
+        entry?.reject(error);
+        return;
+      }
+    }
+    if (!this.errorListeners.emit(error)) this.host.report(error);
+  }
+
+  /** @internal Rejects every pending call; with `lose`, the session is unusable from now on. */
+  fail(error: SteplensClientError, lose = true): void {
+    if (lose) this.lost ??= error;
+    for (const p of this.pending.splice(0)) p.reject(error);
+    for (const w of this.endWaiters.splice(0)) w.reject(error);
+  }
+
+  /** @internal The socket dropped: nothing sent on it is covered by a barrier any more. */
+  onDisconnect(): void {
+    for (const p of this.pending) p.barrier = undefined;
+    this.resumedLast = undefined;
+  }
+
+  /** @internal True when no step or `end` waits for an answer. */
+  get idle(): boolean {
+    return this.pending.length === 0 && this.endWaiters.length === 0;
+  }
+
+  /** @internal The `after` of a resume: the seq before the last one seen, so a seq cut in half comes back whole. */
+  get resumeAfter(): number {
+    return Math.max(-1, this.maxSeenSeq - 1);
+  }
+
+  /**
+   * @internal After `resume` and its re-sent frames: steps the server had
+   * accepted resolve, the others (and outcome, end) are sent again.
+   */
+  recover(): void {
+    const last = this.resumedLast ?? -1;
+    while (this.pending[0] !== undefined && this.pending[0].seq <= last) {
+      const entry = this.pending.shift() as PendingStep;
+      entry.resolve(entry.frames);
+    }
+    for (const p of this.pending) this.sendStep(p);
+    if (this.final) return;
+    if (this.passed !== undefined) this.host.send({ type: 'outcome', session: this.id, passed: this.passed });
+    if (this.endRequested) {
+      this.host.flushBarrier();
+      this.host.send({ type: 'end', session: this.id });
+    }
+  }
+}

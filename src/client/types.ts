@@ -1,0 +1,39 @@
+/** The client's public types: frames as the protocol's zod schemas infer them, and call options. */
+import type WebSocket from 'ws';
+import type { StartMessage } from '../protocol/client-messages.js';
+import type { FinalMessage, ScoreMessage, SignalMessage, StartedMessage } from '../protocol/server-messages.js';
+
+/** A `score` frame: one scored step (`seq` of the message that completed it, `t` its step index). */
+export type ScoreFrame = ScoreMessage;
+/** A `signal` frame: an early-stop signal that fired at step `t`. */
+export type SignalFrame = SignalMessage;
+/** The `final` frame: the whole-trajectory report of an ended session. */
+export type FinalFrame = FinalMessage;
+/** The `started` frame that opened a session. */
+export type StartedFrame = StartedMessage;
+
+/** What `start` sends: the task, and optionally the session id (made by the client when absent), format, model, policy, learn. */
+export type StartOptions = Omit<StartMessage, 'type'>;
+
+/** Reconnect policy: up to `retries` attempts per drop, waiting `delayMs`, then twice as long each time (at most 30 s). */
+export interface ReconnectOptions {
+  retries: number;
+  delayMs: number;
+}
+
+/** The WebSocket class the client uses (the `ws` package's, or one with the same API). */
+export type WebSocketClass = typeof WebSocket;
+
+export interface ConnectOptions {
+  /** Bearer token, sent as `Authorization: Bearer TOKEN` on the upgrade. */
+  token?: string;
+  /** Reconnect and resume every open session when the socket drops (`true`: 5 retries from 200 ms). Default off. */
+  reconnect?: boolean | ReconnectOptions;
+  /** The WebSocket class to use (default: `ws`). */
+  WebSocket?: WebSocketClass;
+  /** Steps whose frame is larger are refused locally with `too_large` (default 1 MiB, the server's default limit). */
+  maxFrameBytes?: number;
+}
+
+export const DEFAULT_RECONNECT: ReconnectOptions = { retries: 5, delayMs: 200 };
+export const DEFAULT_MAX_FRAME_BYTES = 1024 * 1024;

@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
+import { connect, SteplensClientError, streamUrl } from '../../src/client/index.js';
+import { ASTROID, readSteps, useApp } from '../server/helpers.js';
+
+const app = useApp({ tokens: ['tok'] });
+const fakes: WebSocketServer[] = [];
+
+afterEach(async () => {
+  for (const wss of fakes.splice(0)) {
+    for (const c of wss.clients) c.terminate();
+    await new Promise((r) => wss.close(r));
+  }
+});
+
+/** A fake server on 127.0.0.1:0 that answers every client message with `reply(message)`. */
+async function fake(reply: (message: { type: string; session?: string }) => string): Promise<string> {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  fakes.push(wss);
+  await new Promise((r) => wss.once('listening', r));
+  wss.on('connection', (ws) => ws.on('message', (data) => ws.send(reply(JSON.parse(String(data)) as { type: string }))));
+  const { port } = wss.address() as { port: number };
+  return `ws://127.0.0.1:${port}/v1/stream`;
+}
+
+describe('client transport', () => {
+  it('sends the bearer token, and names what is wrong when it cannot connect', async () => {
+    const client = await connect(app().url, { token: 'tok' });
+    await client.ping();
+    const session = await client.start({ task: ASTROID.task });
+    expect(await session.step((await readSteps(ASTROID.fail))[0])).toHaveLength(1);
+    await client.close();
+    await expect(connect(app().url)).rejects.toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/HTTP 401/) });
+    await expect(connect(app().url, { token: 'nope' })).rejects.toBeInstanceOf(SteplensClientError);
+    await expect(connect('http://127.0.0.1:1')).rejects.toMatchObject({ code: 'unreachable', message: expect.stringMatching(/cannot reach/) });
+    await expect(connect('ftp://x')).rejects.toMatchObject({ code: 'bad_url' });
+    expect(streamUrl('https://h:1')).toBe('wss://h:1/v1/stream');
+    expect(streamUrl('ws://h:1/custom')).toBe('ws://h:1/custom');
+  });
+
+  it('rejects pending calls with bad_frame, naming the field, when the server sends a malformed frame', async () => {
+    const url = await fake((m) => (m.type === 'ping' ? JSON.stringify({ type: 'pong' }) : JSON.stringify({ type: 'started', session: m.session, task: 7 })));
+    const client = await connect(url);
+    const errors: unknown[] = [];
+    client.onError((e) => errors.push(e));
+    const refused = await client.start({ task: 't' }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'bad_frame', message: expect.stringMatching(/malformed frame: type "started": frame\.task/) });
+    expect(errors).toEqual([refused]);
+    await client.ping();
+    await client.close();
+  });
+
+  it('rejects with bad_frame on a frame that is not JSON, and refuses oversized steps locally', async () => {
+    const url = await fake(() => 'not json');
+    const client = await connect(url, { maxFrameBytes: 64 });
+    await expect(client.ping()).rejects.toMatchObject({ code: 'bad_frame', message: expect.stringMatching(/invalid JSON/) });
+    await client.close();
+    const real = await connect(app().url, { token: 'tok', maxFrameBytes: 200 });
+    const session = await real.start({ task: ASTROID.task });
+    await expect(session.step({ observation: 'x'.repeat(500) })).rejects.toMatchObject({ code: 'too_large', seq: 0 });
+    await real.close();
+  });
+
+  it('turns a throwing listener into an onError report instead of an uncaught exception', async () => {
+    const client = await connect(app().url, { token: 'tok' });
+    const errors: unknown[] = [];
+    client.onError((e) => errors.push(e));
+    const session = await client.start({ task: ASTROID.task });
+    session.onScore(() => {
+      throw new Error('listener bug');
+    });
+    const [frame] = await session.step((await readSteps(ASTROID.fail))[0]);
+    expect(frame?.t).toBe(0);
+    expect(errors).toEqual([new Error('listener bug')]);
+    await client.close();
+  });
+});
