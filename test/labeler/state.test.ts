@@ -120,3 +120,28 @@ describe('shadow workspace budget', () => {
     expect(ws.size).toBe(0);
   });
 });
+
+describe('shadow workspace size bookkeeping', () => {
+  it('the incremental size always equals the characters of the lines kept', async () => {
+    const { ShadowWorkspace } = await import('../../src/core/state/shadow-workspace.js');
+    const ws = new ShadowWorkspace(1_000_000);
+    const kept = (files: string[]) => files.reduce((n, f) => {
+      const p = ws.prefix(f);
+      return n + (p ? p.text.length + 1 : 0);
+    }, 0);
+    ws.setText('a.py', 'one\ntwo\nthree');
+    expect(ws.size).toBe(kept(['a.py']));
+    ws.replaceLines('a.py', [2, 2], 'TWO\nTWO-B');
+    expect(ws.size).toBe(kept(['a.py']));
+    ws.insert('a.py', 0, 'zero');
+    expect(ws.size).toBe(kept(['a.py']));
+    ws.replace('a.py', 'three', 'III');
+    expect(ws.size).toBe(kept(['a.py']));
+    ws.observe('a.py', new Map([[1, 'ZERO'], [2, 'one']]));
+    expect(ws.size).toBe(kept(['a.py']));
+    ws.setText('a.py', 'x');
+    expect(ws.size).toBe(2);
+    ws.observe('b.py', new Map([[3, 'c']]));
+    expect(ws.size).toBe(4);
+  });
+});

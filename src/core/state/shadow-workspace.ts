@@ -24,14 +24,12 @@ export class ShadowWorkspace {
     return this.total;
   }
 
-  /** After `file` changed: re-measures it, marks it most recent, evicts the oldest files past the budget. */
-  private touched(file: string): void {
+  /** After `file` changed by `delta` characters: marks it most recent, evicts the oldest files past the budget. */
+  private touched(file: string, delta: number): void {
     const arr = this.files.get(file);
     if (!arr) return;
-    let size = 0;
-    for (const line of arr) size += (line?.length ?? 0) + 1;
-    this.total += size - (this.sizes.get(file) ?? 0);
-    this.sizes.set(file, size);
+    this.total += delta;
+    this.sizes.set(file, (this.sizes.get(file) ?? 0) + delta);
     this.files.delete(file);
     this.files.set(file, arr);
     for (const oldest of this.files.keys()) {
@@ -48,14 +46,21 @@ export class ShadowWorkspace {
       arr = [];
       this.files.set(file, arr);
     }
-    for (const [n, text] of lines) if (n >= 1) arr[n - 1] = text;
-    this.touched(file);
+    let delta = 0;
+    for (const [n, text] of lines) {
+      if (n < 1) continue;
+      delta += text.length + 1 - measureLine(arr[n - 1]);
+      arr[n - 1] = text;
+    }
+    this.touched(file, delta);
   }
 
   /** Records the whole text of a file (create, write, full `cat`). */
   setText(file: string, text: string): void {
-    this.files.set(file, splitLines(text));
-    this.touched(file);
+    const lines = splitLines(text);
+    const before = this.sizes.get(file) ?? 0;
+    this.files.set(file, lines);
+    this.touched(file, measure(lines) - before);
   }
 
   /** Forgets a file whose content changed in an unknown way. */
@@ -97,8 +102,9 @@ export class ShadowWorkspace {
     const idx = p.text.indexOf(old);
     const text = p.text.slice(0, idx) + replacement + p.text.slice(idx + old.length);
     const tail = arr.slice(p.lines);
-    this.files.set(file, [...splitLines(text), ...tail]);
-    this.touched(file);
+    const next = [...splitLines(text), ...tail];
+    this.files.set(file, next);
+    this.touched(file, measure(next) - (this.sizes.get(file) ?? 0));
     return range;
   }
 
@@ -106,8 +112,9 @@ export class ShadowWorkspace {
   replaceLines(file: string, range: LineRange, text: string): void {
     const arr = this.files.get(file);
     if (!arr) return;
-    arr.splice(range[0] - 1, range[1] - range[0] + 1, ...splitLines(text));
-    this.touched(file);
+    const added = splitLines(text);
+    const removed = arr.splice(range[0] - 1, range[1] - range[0] + 1, ...added);
+    this.touched(file, measure(added) - measure(removed));
   }
 
   /** Inserts `text` after line `after` (0 = at the top). */
@@ -118,9 +125,21 @@ export class ShadowWorkspace {
       this.forget(file);
       return;
     }
-    arr.splice(after, 0, ...splitLines(text));
-    this.touched(file);
+    const added = splitLines(text);
+    arr.splice(after, 0, ...added);
+    this.touched(file, measure(added));
   }
+}
+
+/** Characters a kept line costs (its text and newline); a hole costs nothing. */
+function measureLine(line: string | undefined): number {
+  return line === undefined ? 0 : line.length + 1;
+}
+
+function measure(lines: ReadonlyArray<string | undefined>): number {
+  let n = 0;
+  for (const line of lines) n += measureLine(line);
+  return n;
 }
 
 function countLines(text: string, end: number): number {
