@@ -25,12 +25,28 @@ export class Connection {
   chain: Promise<void> = Promise.resolve();
 
   private readonly onTooSlow: (queued: number) => void;
+  /** The TCP socket under the WebSocket (ws keeps it as `_socket`), corked while a burst of frames is written. */
+  private readonly raw: { cork(): void; uncork(): void } | undefined;
+  private corked = false;
 
   constructor(id: number, socket: WebSocket, maxQueued: number, onTooSlow: (queued: number) => void = () => undefined) {
     this.id = id;
     this.socket = socket;
     this.maxQueued = maxQueued;
     this.onTooSlow = onTooSlow;
+    const raw = (socket as unknown as { _socket?: { cork?: unknown; uncork?: unknown } })._socket;
+    this.raw = typeof raw?.cork === 'function' && typeof raw.uncork === 'function' ? (raw as { cork(): void; uncork(): void }) : undefined;
+  }
+
+  /** Holds writes until the current burst of work is done, so its frames leave in one write. */
+  private batch(): void {
+    if (this.corked || this.raw === undefined) return;
+    this.corked = true;
+    this.raw.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      this.raw?.uncork();
+    });
   }
 
   get open(): boolean {
@@ -46,6 +62,7 @@ export class Connection {
       this.close(CLOSE.tooSlow, `outgoing queue over ${this.maxQueued} bytes: client is not reading`);
       return false;
     }
+    this.batch();
     this.socket.send(text);
     return true;
   }
