@@ -47,6 +47,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 
 const isMain = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop() ?? '');
 if (isMain) {
+  // `steplens label run.traj | head`: a reader that stops early is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   const io: CliIO = {
     stdout: (s) => void process.stdout.write(s),
     stderr: (s) => void process.stderr.write(s),

@@ -8,6 +8,7 @@ const LOADERS: Record<string, Loader> = {
   label: () => import('./commands/label.js'),
   convert: () => import('./commands/convert.js'),
   'build-pta': () => import('./commands/build-pta.js'),
+  'show-pta': () => import('./commands/show-pta.js'),
   score: () => import('./commands/score.js'),
   report: () => import('./commands/report.js'),
   calibrate: () => import('./commands/calibrate.js'),

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,5 +28,17 @@ describe.skipIf(!existsSync(bin))('the steplens binary', () => {
     const out = execFileSync(process.execPath, [bin, 'score', file, '--json'], { encoding: 'utf8' });
     const doc = JSON.parse(out) as { steps: number };
     expect(doc.steps).toBeGreaterThan(0);
+  });
+
+  it('a reader that stops early (| head) ends the command quietly, exit 0', async () => {
+    // The reader is gone before the first write, so every write fails with EPIPE.
+    const file = join(CORPUS, 'christsakm__Trajectories/GOOD_EXAMPLES/bokeh__bokeh-13370/trace_04_claude-sonnet-4-20250514/bokeh__bokeh-13370.traj');
+    const child = spawn(process.execPath, [bin, 'convert', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 });

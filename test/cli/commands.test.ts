@@ -130,3 +130,19 @@ describe('steplens score --policy / --config', () => {
     expect(run.stderr).toContain('blindRetry.warn');
   });
 });
+
+describe('steplens show-pta', () => {
+  it('prints the readable summary of a bundled reference, and --json the same counts build-pta reports', async () => {
+    const pta = new URL('../../data/example/dask__dask-8685.json', import.meta.url).pathname;
+    const text = await cli('show-pta', pta);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^PTA dask__dask-8685 v1: 3 references, \d+ nodes, 3 paths\n/);
+    expect(text.stdout).toMatch(/\n {4}[├└] #\d+ [EIVO] /);
+    const doc = JSON.parse((await cli('show-pta', pta, '--json')).stdout) as { references: number; nodes: number; paths: number; nodeDetails: unknown[] };
+    expect(doc).toMatchObject({ references: 3, paths: 3 });
+    expect(doc.nodeDetails).toHaveLength(doc.nodes);
+    const bad = await cli('show-pta', join(dir, 'missing.json'));
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('missing.json');
+  });
+});

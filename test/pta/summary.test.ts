@@ -23,7 +23,7 @@ describe('summarisePta / formatPtaSummary', () => {
       [4, 2, 'O', 1],
       [5, 3, 'V', 1],
     ]);
-    expect(s.nodeDetails[0]).toEqual({ id: 1, depth: 1, stage: 'E', refs: 2, kind: 'read', file: 'src/a.py' });
+    expect(s.nodeDetails[0]).toEqual({ id: 1, parent: 0, depth: 1, stage: 'E', refs: 2, kind: 'read', file: 'src/a.py' });
     expect(s.nodeDetails[2]).not.toHaveProperty('file');
   });
 
@@ -35,10 +35,11 @@ describe('summarisePta / formatPtaSummary', () => {
       '  path 2 (3): EOV',
       '  tree:',
       '    #1 E read src/a.py (refs 2)',
-      '      #2 I edit src/a.py (refs 1)',
-      '        #3 V run_test (refs 1)',
-      '      #4 O think (refs 1)',
-      '        #5 V run_test (refs 1)',
+      '    ├ #2 I edit src/a.py (refs 1)',
+      '    │ #3 V run_test (refs 1)',
+      '    └ #4 O think (refs 1)',
+      '      #5 V run_test (refs 1)',
+      '',
     ]);
   });
 });

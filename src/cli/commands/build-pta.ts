@@ -56,7 +56,7 @@ const command: Command = {
       io.stdout(`${JSON.stringify({ task: pta.task, references: summary.references, nodes: summary.nodes, paths: summary.paths, version: pta.version })}\n`);
     } else {
       io.stdout(formatPtaSummary(summary));
-      io.stdout(`\nwrote ${values.out}\n`);
+      io.stdout(`wrote ${values.out}\n`);
     }
     return exitCodeFor(parsedAll, values.lenient);
   },

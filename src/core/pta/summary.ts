@@ -14,6 +14,8 @@ export interface PtaPathSummary {
 /** One (non-root) node of a PTA summary. */
 export interface PtaNodeSummary {
   id: number;
+  /** Parent node id (0 = the root). */
+  parent: number;
   depth: number;
   stage: Stage;
   refs: number;
@@ -47,7 +49,7 @@ export function summarisePta(pta: Pta): PtaSummary {
     const n = pta.nodes[stack.pop() as number];
     if (n === undefined || n.state === null) continue;
     for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as number);
-    const d: PtaNodeSummary = { id: n.id, depth: depth[n.id] ?? 0, stage: n.state.stage, refs: n.refs, kind: n.state.kind };
+    const d: PtaNodeSummary = { id: n.id, parent: n.parent ?? 0, depth: depth[n.id] ?? 0, stage: n.state.stage, refs: n.refs, kind: n.state.kind };
     if (n.state.file !== undefined) d.file = n.state.file;
     nodeDetails.push(d);
   }
@@ -62,16 +64,29 @@ export function summarisePta(pta: Pta): PtaSummary {
   };
 }
 
-/** A readable text rendering: a header, the paths' stage strings, and the node tree indented by depth. */
+/**
+ * A readable text rendering: a header, the paths' stage strings, and the node
+ * tree. A chain of single children stays in one column; only a branch point
+ * indents, with `├`/`└` marking where each branch starts.
+ */
 export function formatPtaSummary(summary: PtaSummary): string {
   const lines = [
     `PTA ${summary.task} v${summary.version}: ${summary.references} references, ${summary.nodes} nodes, ${summary.paths} paths`,
   ];
   summary.pathDetails.forEach((p, i) => lines.push(`  path ${i + 1} (${p.length}): ${p.stages}`));
   lines.push('  tree:');
-  for (const n of summary.nodeDetails) {
-    const file = n.file === undefined ? '' : ` ${n.file}`;
-    lines.push(`  ${'  '.repeat(n.depth)}#${n.id} ${n.stage} ${n.kind}${file} (refs ${n.refs})`);
-  }
-  return lines.join('\n');
+  const children = new Map<number, PtaNodeSummary[]>();
+  for (const n of summary.nodeDetails) children.set(n.parent, [...(children.get(n.parent) ?? []), n]);
+  const walk = (parent: number, cont: string): void => {
+    const kids = children.get(parent) ?? [];
+    kids.forEach((n, i) => {
+      const last = i === kids.length - 1;
+      const head = kids.length > 1 ? `${cont}${last ? '└ ' : '├ '}` : cont;
+      const file = n.file === undefined ? '' : ` ${n.file}`;
+      lines.push(`    ${head}#${n.id} ${n.stage} ${n.kind}${file} (refs ${n.refs})`);
+      walk(n.id, kids.length > 1 ? `${cont}${last ? '  ' : '│ '}` : cont);
+    });
+  };
+  walk(0, '');
+  return `${lines.join('\n')}\n`;
 }
