@@ -1,27 +1,18 @@
 /** Reading trajectory and PTA files for the CLI: every failure is a one-line `SteplensError`. */
-import { readFile } from 'node:fs/promises';
 import { SteplensError } from '../errors.js';
+import { readText } from '../text-files.js';
 import { FORMAT_NAMES, type FormatName, type ParseResult } from '../formats/types.js';
 import { parseTrajectoryText } from '../formats/index.js';
 import { ptaFromJson } from '../core/pta/index.js';
 import type { Pta } from '../core/scorer-api.js';
+
+export { readText };
 
 /** Validates a `--format` value. */
 export function formatOption(value: string | undefined): FormatName | 'auto' {
   if (value === undefined || value === 'auto') return 'auto';
   if ((FORMAT_NAMES as readonly string[]).includes(value)) return value as FormatName;
   throw new SteplensError('usage', `--format must be one of auto, ${FORMAT_NAMES.join(', ')} (got '${value}')`);
-}
-
-/** Reads a file as UTF-8 text, naming the file in any error. */
-export async function readText(file: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : code;
-    throw new SteplensError('bad_input', `cannot read ${file}: ${why}`);
-  }
 }
 
 /** Reads and parses one trajectory file in the given (or detected) format. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { SteplensError } from '../errors.js';
-import { readPolicyFile } from '../cli/settings-files.js';
+import { readPolicyFile } from '../settings-files.js';
 import { loadTokens } from './auth.js';
 import type { AppOptions } from './options.js';
 

@@ -7,7 +7,7 @@ import { SteplensError } from '../../errors.js';
 import type { Command } from '../command.js';
 import { exitCodeFor, formatOption, LENIENT_OPTION, readTrajectory, reportDiagnostics } from '../input.js';
 import { chooseReference } from '../references.js';
-import { readConfigFile, readPolicyFile } from '../settings-files.js';
+import { readConfigFile, readPolicyFile } from '../../settings-files.js';
 import { formatNumber, renderTable } from '../table.js';
 
 /** The `score --json` document (cli.md). */

@@ -1,8 +1,8 @@
 /** Reading an early-stop policy or a scoring config from a JSON file (partial overrides of the defaults). */
-import { resolveConfig, type ScoringConfig } from '../core/config.js';
-import { resolvePolicy, type Policy } from '../core/policy.js';
-import { SteplensError } from '../errors.js';
-import { readText } from './input.js';
+import { resolveConfig, type ScoringConfig } from './core/config.js';
+import { resolvePolicy, type Policy } from './core/policy.js';
+import { SteplensError } from './errors.js';
+import { readText } from './text-files.js';
 
 async function readJson(file: string): Promise<unknown> {
   const text = await readText(file);
