@@ -44,6 +44,23 @@ export function toolArgs(v: unknown): Rec {
   return { raw: v };
 }
 
+/** One OpenAI-style tool call (`{id, function: {name, arguments}}`, or flat `{id, name, arguments}`), unpacked. */
+export interface ToolCall {
+  name: string | undefined;
+  args: Rec;
+  id: string | undefined;
+}
+
+export function toolCall(call: Rec): ToolCall {
+  const fn = isRecord(call.function) ? call.function : call;
+  return { name: str(fn.name), args: toolArgs(fn.arguments), id: str(call.id) };
+}
+
+/** The tool calls of a chat message (entries that are not objects are skipped). */
+export function toolCallsOf(message: Rec): ToolCall[] {
+  return arr(message.tool_calls).filter(isRecord).map(toolCall);
+}
+
 /** The text of a chat message content: a string, or the joined `text` parts of a content array. */
 export function textOf(content: unknown): string | undefined {
   if (typeof content === 'string') return content;

@@ -11,7 +11,7 @@
  * `end()` flushes any step whose result never came.
  */
 import type { Action } from '../core/types.js';
-import { arr, isRecord, isoTime, num, str, textOf, toolArgs, typeName, type Rec } from './json-helpers.js';
+import { arr, isRecord, isoTime, num, str, textOf, toolCallsOf, typeName, type Rec } from './json-helpers.js';
 import { compact, usageTokens } from './step-builder.js';
 import { StepQueue, type PendingStep } from './step-queue.js';
 import { runStream } from './stream-runner.js';
@@ -79,14 +79,10 @@ class MiniStream implements StreamParser {
     const response = isRecord(extra.response) ? extra.response : {};
     const tokens = usageTokens(response.usage);
     const timestamp = isoTime(response.created) ?? isoTime(extra.timestamp);
-    const calls = arr(m.tool_calls).filter(isRecord);
+    const calls = toolCallsOf(m);
     if (calls.length > 0) {
-      calls.forEach((call, i) => {
-        const fn = isRecord(call.function) ? call.function : call;
-        const name = str(fn.name) ?? 'bash';
-        const args = toolArgs(fn.arguments);
+      calls.forEach(({ name = 'bash', args, id }, i) => {
         const action: Action = toolCallAction(name, args);
-        const id = str(call.id);
         this.queue.add(this.pending({ tool: name, args, action, id, tokens: i === 0 ? tokens : undefined, timestamp, thought: content }), { key: id });
       });
       return;

@@ -8,7 +8,7 @@
  * response message (`fncall_response.choices[0].message`). A `tool` message completes the call
  * with its `tool_call_id`.
  */
-import { arr, isRecord, str, textOf, toolArgs, typeName, type Rec } from './json-helpers.js';
+import { arr, isRecord, str, textOf, toolCallsOf, typeName, type Rec } from './json-helpers.js';
 import { StepQueue } from './step-queue.js';
 import { toolCallAction } from './tool-actions.js';
 import type { Diagnostic, StreamParser } from './types.js';
@@ -43,13 +43,9 @@ export class ChatMessageStream implements StreamParser {
     if (event.role === 'assistant') {
       this.queue.closeOtherGroups(undefined);
       this.seenAssistant = true;
-      const calls = arr(event.tool_calls).filter(isRecord);
+      const calls = toolCallsOf(event);
       if (calls.length === 0) this.queue.add({ tool: '', toAction: () => ({ kind: 'none' }), thought: content }, { done: true });
-      for (const call of calls) {
-        const fn = isRecord(call.function) ? call.function : call;
-        const name = str(fn.name) ?? '';
-        const args = toolArgs(fn.arguments);
-        const id = str(call.id);
+      for (const { name = '', args, id } of calls) {
         this.queue.add({ tool: name, args, toAction: (obs) => toolCallAction(name, args, obs), thought: content, id }, { key: id });
       }
     } else if (event.role === 'tool') {

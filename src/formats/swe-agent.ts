@@ -11,7 +11,7 @@
  */
 import type { Action } from '../core/types.js';
 import { ACI_COMMANDS, aciAction, aciToolName } from './aci-commands.js';
-import { arr, isRecord, jsonValue, str, toolArgs, typeName, type Rec } from './json-helpers.js';
+import { arr, isRecord, jsonValue, str, toolCall, typeName, type Rec } from './json-helpers.js';
 import { renderedToolArgs } from './shell-split.js';
 import { StepQueue } from './step-queue.js';
 import { runStream } from './stream-runner.js';
@@ -45,10 +45,8 @@ function matchToolCalls(doc: Rec): (unknown[] | undefined)[] {
 
 function entryAction(action: string, call: Rec | undefined, openFile: string | undefined, observation: string | undefined): { tool: string; args?: Rec; action: Action; id?: string } {
   if (call !== undefined) {
-    const fn = isRecord(call.function) ? call.function : call;
-    const name = str(fn.name) ?? '';
-    const args = toolArgs(fn.arguments);
-    return { tool: name, args, action: toolCallAction(name, args, observation), id: str(call.id) };
+    const { name = '', args, id } = toolCall(call);
+    return { tool: name, args, action: toolCallAction(name, args, observation), id };
   }
   const first = action.trim().split(/\s+/, 1)[0] ?? '';
   if (first === 'str_replace_editor') {
