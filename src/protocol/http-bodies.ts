@@ -63,11 +63,44 @@ export const sessionStatusSchema = z.object({
   passed: z.boolean().optional(),
 });
 
+/** Most items one batch call may carry. */
+export const MAX_BATCH_ITEMS = 1024;
+
+/** `POST /v1/score/batch`: many trajectories (a GRPO group, a corpus slice) scored in one call. */
+export const scoreBatchRequestSchema = z.object({
+  items: z.array(scoreRequestSchema).min(1, 'at least one item').max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} items`),
+});
+
+/**
+ * `POST /get_reward`: OpenRLHF's remote reward model request. `query[i]` is the prompt followed by
+ * the rollout; what follows `prompts[i]` (when query[i] starts with it) must be a trajectory log
+ * steplens reads (a JSON document or JSON Lines, any supported format). `labels[i]` is the task id
+ * (`--label_key` of the dataset), or a JSON object text `{"task": ..., "passed": ...}`.
+ */
+export const getRewardRequestSchema = z.object({
+  query: z.array(z.string()).min(1, 'at least one query').max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} queries`),
+  prompts: z.array(z.string()).optional(),
+  labels: z.array(z.string().nullable()).optional(),
+});
+
+/** Answer of `POST /get_reward`: one number per query in every array. */
+export const getRewardResponseSchema = z.object({
+  /** Composite / 100, in [0, 1]. */
+  rewards: z.array(z.number()),
+  /** The same values (OpenRLHF uses `scores` for dynamic filtering, which expects 0-1). */
+  scores: z.array(z.number()),
+  /** Per-query numbers for the trainer's logger; struct and cov are -1 when the task has no reference. */
+  extra_logs: z.record(z.string(), z.array(z.number())),
+});
+
 /** Every error answer of the HTTP API. */
 export const httpErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
 export type ScoreRequest = z.infer<typeof scoreRequestSchema>;
 export type AddReferenceRequest = z.infer<typeof addReferenceRequestSchema>;
 export type AddReferenceResponse = z.infer<typeof addReferenceResponseSchema>;
+export type ScoreBatchRequest = z.infer<typeof scoreBatchRequestSchema>;
+export type GetRewardRequest = z.infer<typeof getRewardRequestSchema>;
+export type GetRewardResponse = z.infer<typeof getRewardResponseSchema>;
 export type TaskStats = z.infer<typeof taskStatsSchema>;
 export type SessionStatus = z.infer<typeof sessionStatusSchema>;

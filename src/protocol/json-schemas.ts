@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { CLIENT_MESSAGE_SCHEMAS } from './client-messages.js';
 import {
-  addReferenceRequestSchema, addReferenceResponseSchema, httpErrorSchema, scoreRequestSchema, sessionStatusSchema, taskListResponseSchema,
+  addReferenceRequestSchema, addReferenceResponseSchema, getRewardRequestSchema, getRewardResponseSchema, httpErrorSchema,
+  scoreBatchRequestSchema, scoreRequestSchema, sessionStatusSchema, taskListResponseSchema,
 } from './http-bodies.js';
 import { trajectoryReportSchema } from './report-schemas.js';
 import { SERVER_MESSAGE_SCHEMAS } from './server-messages.js';
@@ -19,6 +20,10 @@ const SOURCES: Record<string, z.ZodType> = {
   'http.add-reference-response': addReferenceResponseSchema,
   'http.tasks-response': taskListResponseSchema,
   'http.session-response': sessionStatusSchema,
+  'http.score-batch-request': scoreBatchRequestSchema,
+  'http.score-batch-response': z.object({ results: z.array(z.union([trajectoryReportSchema, httpErrorSchema])) }),
+  'http.get-reward-request': getRewardRequestSchema,
+  'http.get-reward-response': getRewardResponseSchema,
   'http.error': httpErrorSchema,
 };
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { SteplensError } from '../errors.js';
-import { readPolicyFile } from '../settings-files.js';
+import { readConfigFile, readPolicyFile } from '../settings-files.js';
 import { loadTokens } from './auth.js';
 import type { AppOptions } from './options.js';
 
@@ -16,8 +16,11 @@ export interface ServerConfig {
 
 export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data DIR] [--seed DIR]... [--token T]... [--token-file FILE]
                       [--log-level L] [--resume-window SECONDS] [--idle-timeout SECONDS] [--learn] [--policy POLICY.json]
+                      [--config CONFIG.json]
   defaults: --host 127.0.0.1 --port 8787 --data ./data, seeded from the bundled data/example
-  env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY`;
+  env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG
+  --policy: default early-stop policy (what steplens calibrate --out writes; a session's start.policy overrides it)
+  --config: scoring config (weights, tiers...; what steplens calibrate --weights --config-out writes)`;
 
 /** The bundled example reference set (`data/example` of the package), if present. */
 export function bundledSeedDir(): string | undefined {
@@ -44,7 +47,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' },
       seed: { type: 'string', multiple: true }, token: { type: 'string', multiple: true }, 'token-file': { type: 'string' },
       'log-level': { type: 'string' }, 'resume-window': { type: 'string' }, 'idle-timeout': { type: 'string' },
-      learn: { type: 'boolean' }, 'no-seed': { type: 'boolean' }, policy: { type: 'string' },
+      learn: { type: 'boolean' }, 'no-seed': { type: 'boolean' }, policy: { type: 'string' }, config: { type: 'string' },
     },
     allowPositionals: false,
   });
@@ -64,6 +67,8 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   const idle = positiveNumber('--idle-timeout', values['idle-timeout']);
   const policyFile = values.policy ?? env.STEPLENS_POLICY;
   const policy = policyFile !== undefined ? await readPolicyFile(path.resolve(cwd, policyFile)) : undefined;
+  const configFile = values.config ?? env.STEPLENS_CONFIG;
+  const scoring = configFile !== undefined ? await readConfigFile(path.resolve(cwd, configFile)) : undefined;
   return {
     host: values.host ?? env.STEPLENS_HOST ?? '127.0.0.1',
     port,
@@ -74,6 +79,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       ...(idle !== undefined ? { idleTimeoutMs: idle * 1000 } : {}),
       ...(values.learn ? { learnDefault: true } : {}),
       ...(policy !== undefined ? { policy } : {}),
+      ...(scoring !== undefined ? { config: scoring } : {}),
     },
   };
 }

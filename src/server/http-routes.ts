@@ -1,7 +1,6 @@
 /** The HTTP routes of protocol v1 (`/v1/...`, health, readiness, metrics). */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Analyzers } from '../core/ports.js';
-import { resolvePolicy } from '../core/policy.js';
 import { ptaToJson } from '../core/pta/index.js';
 import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
 import { addReferenceRequestSchema, scoreRequestSchema, type SessionStatus } from '../protocol/http-bodies.js';
@@ -11,7 +10,9 @@ import type { ReferenceStore } from '../store/reference-store.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionRegistry } from './session-registry.js';
-import { scoreTrajectory, trajectorySteps, trajectoryStates } from './trajectory.js';
+import { registerBatchRoutes } from './batch-routes.js';
+import { scoreRequest } from './score-request.js';
+import { trajectorySteps, trajectoryStates } from './trajectory.js';
 
 export interface RouteDeps {
   store: ReferenceStore;
@@ -63,15 +64,8 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
   app.post('/v1/score', async (req, reply) => {
     const body = parseBody(scoreRequestSchema, req.body);
     if (!body.ok) return sendError(reply, metrics, 'bad_message', body.error);
-    const policy = resolvePolicy(body.value.policy, deps.options.policy);
-    if (!policy.ok) return sendError(reply, metrics, 'bad_message', `body.policy: ${policy.error}`);
     try {
-      const steps = trajectorySteps(body.value.trajectory, body.value.format);
-      const reference = await store.reference(body.value.task);
-      return scoreTrajectory(steps, {
-        reference, analyzers: deps.analyzers, policy: policy.value,
-        ...(body.value.passed !== undefined ? { passed: body.value.passed } : {}),
-      });
+      return await scoreRequest(deps, body.value);
     } catch (error) {
       return fail(reply, error);
     }
@@ -105,4 +99,5 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
       return fail(reply, error);
     }
   });
+  registerBatchRoutes(app, deps);
 }

@@ -1,5 +1,6 @@
 /** The options of `buildApp`, with their defaults. */
 import type { Logger } from 'pino';
+import { DEFAULT_CONFIG, type ScoringConfig } from '../core/config.js';
 import { DEFAULT_POLICY, type Policy } from '../core/policy.js';
 import type { ReferenceStore } from '../store/reference-store.js';
 
@@ -34,6 +35,8 @@ export interface AppOptions {
   idleTimeoutMs?: number;
   /** Server-wide early-stop policy; a session's `start.policy` overrides it field by field. */
   policy?: Policy;
+  /** Server-wide scoring config (weights, tiers, tau...; `steplens calibrate --weights` writes one); default the method's. */
+  config?: ScoringConfig;
   /** Merge `passed` sessions into their task's PTA unless `start.learn` says otherwise (default false). */
   learnDefault?: boolean;
   /** A pino logger to use; otherwise one is made at `logLevel`. */
@@ -48,6 +51,7 @@ export interface ResolvedOptions {
   resumeWindowMs: number;
   idleTimeoutMs: number;
   policy: Policy;
+  config: ScoringConfig;
   learnDefault: boolean;
 }
 
@@ -68,6 +72,7 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
     resumeWindowMs: options.resumeWindowMs ?? 5 * 60_000,
     idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
     policy: options.policy ?? DEFAULT_POLICY,
+    config: options.config ?? DEFAULT_CONFIG,
     learnDefault: options.learnDefault ?? false,
   };
 }

@@ -82,7 +82,7 @@ export class SessionRegistry {
     try {
       const reference = await this.deps.store.reference(msg.task);
       const format: FormatName = msg.format ?? 'steplens';
-      const scorer = createScorer({ reference, analyzers: this.deps.analyzers, policy: policy.value });
+      const scorer = createScorer({ reference, analyzers: this.deps.analyzers, policy: policy.value, config: this.deps.options.config });
       const session = new Session({
         id, task: msg.task, format, learn: msg.learn ?? this.deps.options.learnDefault, scorer,
         reference: scorer.report().reference,

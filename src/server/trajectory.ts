@@ -1,27 +1,33 @@
 /** Batch helpers of the HTTP API: parse a trajectory body, score it, derive its states. */
 import type { Analyzers } from '../core/ports.js';
+import type { ScoringConfig } from '../core/config.js';
 import type { Policy } from '../core/policy.js';
 import { createScorer } from '../core/scorer.js';
 import type { Reference, TrajectoryReport } from '../core/scorer-api.js';
 import type { State, Step } from '../core/types.js';
 import { SteplensError } from '../errors.js';
 import { parseDocument } from '../formats/index.js';
-import type { FormatName } from '../formats/types.js';
+import type { FormatName, ParseResult } from '../formats/types.js';
 
 /** Parses a body's `trajectory` in `format` (or detected); refuses one without steps. */
-export function trajectorySteps(doc: unknown, format: FormatName | 'auto' | undefined): Step[] {
+export function trajectorySteps(doc: unknown, format: FormatName | 'auto' | undefined, where = 'body.trajectory'): Step[] {
   const parsed = parseDocument(doc, format ?? 'auto');
-  if (!parsed.ok) throw new SteplensError(parsed.error.code, `body.trajectory: ${parsed.error.message}`);
-  if (parsed.value.steps.length === 0) {
-    const why = parsed.value.diagnostics[0];
-    throw new SteplensError('bad_input', `body.trajectory: no steps found${why ? ` (${why.at}: ${why.message})` : ''}`);
+  if (!parsed.ok) throw new SteplensError(parsed.error.code, `${where}: ${parsed.error.message}`);
+  return nonEmptySteps(parsed.value, where);
+}
+
+/** The steps of a parse, or a `bad_input` error naming `where` and the first diagnostic when there are none. */
+export function nonEmptySteps(parsed: ParseResult, where: string): Step[] {
+  if (parsed.steps.length === 0) {
+    const why = parsed.diagnostics[0];
+    throw new SteplensError('bad_input', `${where}: no steps found${why ? ` (${why.at}: ${why.message})` : ''}`);
   }
-  return parsed.value.steps;
+  return parsed.steps;
 }
 
 /** Scores a whole trajectory the way a session would (same code, same report). */
-export function scoreTrajectory(steps: readonly Step[], opts: { reference: Reference; analyzers: Analyzers; policy: Policy; passed?: boolean }): TrajectoryReport {
-  const scorer = createScorer({ reference: opts.reference, analyzers: opts.analyzers, policy: opts.policy });
+export function scoreTrajectory(steps: readonly Step[], opts: { reference: Reference; analyzers: Analyzers; policy: Policy; config: ScoringConfig; passed?: boolean }): TrajectoryReport {
+  const scorer = createScorer({ reference: opts.reference, analyzers: opts.analyzers, policy: opts.policy, config: opts.config });
   steps.forEach((s, i) => scorer.push({ ...s, t: i }));
   return scorer.report(opts.passed);
 }

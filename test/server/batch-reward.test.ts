@@ -1,0 +1,104 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverConfig } from '../../src/server/config.js';
+import { ASTROID, readDoc, readSteps, removeDir, startApp, tempDir, type Running } from './helpers.js';
+
+const EXAMPLES = path.resolve(import.meta.dirname, '../../data/example');
+
+let dir: string;
+let server: Running;
+
+beforeAll(async () => {
+  dir = await tempDir();
+  server = await startApp({ dataDir: dir, seedDirs: [EXAMPLES] });
+});
+
+afterAll(async () => {
+  await server.app.close();
+  await removeDir(dir);
+});
+
+const post = async (route: string, body: unknown): Promise<{ status: number; body: any }> => {
+  const res = await fetch(`${server.url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json() };
+};
+
+describe('POST /v1/score/batch', () => {
+  it('answers one result per item, in order, equal to POST /v1/score; a bad item gets its own error and the others still score', async () => {
+    const docs = await Promise.all([ASTROID.passA, ASTROID.fail].map(readDoc));
+    const singles = await Promise.all(docs.map((trajectory) => post('/v1/score', { task: ASTROID.task, trajectory })));
+    const batch = await post('/v1/score/batch', {
+      items: [{ task: ASTROID.task, trajectory: docs[0] }, { task: ASTROID.task, trajectory: { hello: 'world' } }, { task: ASTROID.task, trajectory: docs[1] }],
+    });
+    expect(batch.status).toBe(200);
+    expect(batch.body.results).toHaveLength(3);
+    expect(batch.body.results[0]).toEqual(singles[0]!.body);
+    expect(batch.body.results[1]).toEqual({ error: { code: 'unknown_format', message: expect.stringMatching(/^items\[1\]\.trajectory: /) } });
+    expect(batch.body.results[2]).toEqual(singles[1]!.body);
+    expect(singles[0]!.body.reference.kind).toBe('pta');
+  });
+
+  it('refuses an empty or malformed batch naming the field', async () => {
+    expect(await post('/v1/score/batch', { items: [] })).toMatchObject({ status: 400, body: { error: { code: 'bad_message', message: expect.stringMatching(/^body\.items: /) } } });
+    expect(await post('/v1/score/batch', { items: [{ trajectory: {} }] })).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^body\.items\[0\]\.task: /) } } });
+  });
+});
+
+describe('POST /get_reward (OpenRLHF remote reward model)', () => {
+  it('scores each query like POST /v1/score: prompt stripped, label = task id, rewards = composite / 100', async () => {
+    const texts = await Promise.all([ASTROID.passA, ASTROID.fail].map((f) => readFile(f, 'utf8')));
+    const expected = await Promise.all(texts.map((t) => post('/v1/score', { task: ASTROID.task, trajectory: JSON.parse(t) })));
+    const prompt = 'Fix the issue in the repository.\n';
+    const res = await post('/get_reward', { query: texts.map((t) => prompt + t), prompts: [prompt, prompt], labels: [ASTROID.task, JSON.stringify({ task: ASTROID.task, passed: false })] });
+    expect(res.status).toBe(200);
+    const totals = expected.map((e) => e.body.score.total / 100);
+    expect(res.body.rewards).toEqual(totals);
+    expect(res.body.scores).toEqual(totals);
+    expect(res.body.extra_logs.steps).toEqual(expected.map((e) => e.body.steps));
+    expect(res.body.extra_logs.reference).toEqual([1, 1]);
+    expect(res.body.extra_logs.struct).toEqual(expected.map((e) => e.body.score.struct));
+    for (const values of Object.values(res.body.extra_logs) as number[][]) expect(values).toHaveLength(2);
+  });
+
+  it('takes JSON Lines steps (the steplens format) inside a query without prompts; a task without reference scores against the prior', async () => {
+    const steps = await readSteps(ASTROID.fail);
+    const lines = steps.map((step) => JSON.stringify(step)).join('\n');
+    const expected = await post('/v1/score', { task: 'some-task', trajectory: JSON.parse(`[${steps.map((step) => JSON.stringify(step)).join(',')}]`) });
+    const res = await post('/get_reward', { query: [lines], labels: ['some-task'] });
+    expect(res.status).toBe(200);
+    expect(res.body.extra_logs.steps).toEqual([steps.length]);
+    expect(res.body.rewards).toEqual([expected.body.score.total / 100]);
+    expect(res.body.extra_logs.reference).toEqual([0]);
+    expect(res.body.extra_logs.struct).toEqual([-1]);
+  });
+
+  it('refuses bad requests naming the query: missing label, unreadable rollout, mismatched lengths', async () => {
+    const text = await readFile(ASTROID.passA, 'utf8');
+    expect(await post('/get_reward', { query: [text] })).toMatchObject({ status: 400, body: { error: { code: 'bad_message', message: expect.stringMatching(/^labels\[0\]: required/) } } });
+    expect(await post('/get_reward', { query: [text, 'Hello world'], labels: [ASTROID.task, ASTROID.task] })).toMatchObject({ status: 400, body: { error: { code: 'bad_input', message: expect.stringMatching(/^query\[1\]: invalid JSON/) } } });
+    expect(await post('/get_reward', { query: [text], labels: ['a', 'b'] })).toMatchObject({ status: 400, body: { error: { message: 'labels: 2 entries for 1 queries' } } });
+    expect(await post('/get_reward', { query: 'x' })).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^body\.query: /) } } });
+    expect(await post('/get_reward', { query: [text], labels: ['{"task": 3}'] })).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^labels\[0\]: task: /) } } });
+  });
+});
+
+describe('serve --config', () => {
+  it('loads a scoring config file whose weights change the server scores', async () => {
+    const file = path.join(dir, 'weights.json');
+    await writeFile(file, JSON.stringify({ weights: { struct: 0, cov: 0, coh: 1, temp: 0 } }));
+    const config = await serverConfig(['--config', file, '--data', path.join(dir, 'cfg'), '--no-seed', '--seed', EXAMPLES], {}, dir);
+    expect(config.app.config?.weights).toEqual({ struct: 0, cov: 0, coh: 1, temp: 0 });
+    const cohOnly = await startApp(config.app);
+    try {
+      const trajectory = await readDoc(ASTROID.passA);
+      const res = await fetch(`${cohOnly.url}/v1/score`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ task: ASTROID.task, trajectory }) });
+      const report = (await res.json()) as { score: { total: number; coh: number } };
+      expect(report.score.total).toBeCloseTo(100 * report.score.coh, 9);
+    } finally {
+      await cohOnly.app.close();
+    }
+    await writeFile(file, JSON.stringify({ weights: { struct: -1 } }));
+    await expect(serverConfig(['--config', file], {}, dir)).rejects.toThrow(/weights\.struct/);
+  });
+});
