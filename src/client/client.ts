@@ -70,6 +70,7 @@ export class SteplensClient {
         const size = encoder.encode(JSON.stringify(m)).length;
         return size > this.config.maxFrameBytes ? size : undefined;
       },
+      get reconnects() { return self.config.reconnect !== undefined; },
       report: (e) => this.report(e),
     };
   }
@@ -185,7 +186,7 @@ export class SteplensClient {
         const entry = this.starting.get(m.session);
         if (!entry) return;
         this.starting.delete(m.session);
-        const session = new ClientSession(m, this.host);
+        const session = new ClientSession(m, this.host, entry.message);
         this.sessions.set(m.session, session);
         return entry.resolve(session);
       }
@@ -226,6 +227,11 @@ export class SteplensClient {
       return entry.reject(new SteplensClientError(m.code, message, where));
     }
     const session = m.session === undefined ? undefined : this.sessions.get(m.session);
+    if (session && m.code === 'unknown_session' && this.state === 'recovering' && session.restartable) {
+      // The server forgot the session (it restarted): it is started again and replayed once recovery ends.
+      session.needsRestart = true;
+      return;
+    }
     if (session) return session.onErrorFrame(m);
     this.report(new SteplensClientError(m.code, m.message, where));
   }
@@ -291,7 +297,10 @@ export class SteplensClient {
   private finishRecovery(): void {
     this.state = 'ready';
     for (const s of this.starting.values()) if (s.sentOn !== this.ws) this.sendStart(s);
-    for (const s of this.sessions.values()) if (!s.lost && s.resumedLast !== undefined) s.recover();
+    for (const s of this.sessions.values()) {
+      if (s.needsRestart) s.restart();
+      else if (!s.lost && s.resumedLast !== undefined) s.recover();
+    }
     this.forgetFinished();
     for (const w of this.deferredPings.splice(0)) this.sendPing({ kind: 'ping', ...w });
     this.reconnectListeners.emit();

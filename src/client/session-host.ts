@@ -15,6 +15,8 @@ export interface SessionHost {
   flushBarrier(): void;
   /** The byte length of a message over the frame limit, undefined when it fits. */
   tooLarge(message: ClientMessage): number | undefined;
+  /** True when the client reconnects after a dropped socket (so a session can outlive a server restart). */
+  readonly reconnects: boolean;
   /** Reports a listener's exception or an unattributed error. */
   report(error: unknown): void;
 }

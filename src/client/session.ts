@@ -4,7 +4,7 @@
  * and the final.
  */
 import type { ReferenceInfo } from '../core/types.js';
-import type { StepMessage } from '../protocol/client-messages.js';
+import type { StartMessage, StepMessage } from '../protocol/client-messages.js';
 import type { ErrorMessage } from '../protocol/server-messages.js';
 import { SteplensClientError } from './errors.js';
 import type { SessionHost } from './session-host.js';
@@ -41,7 +41,12 @@ interface PendingStep {
  * seen are dropped by step index `t`, so listeners and `scores` see each step
  * once), waits for a `pong`, then resolves the pending steps the server had
  * accepted (`resumed.last`) from the frames it holds and sends the others, and
- * any outcome and `end`, again.
+ * any outcome and `end`, again. When the server no longer knows the session
+ * (it restarted: its shutdown `final` is not taken as the end, and `resume`
+ * answers `unknown_session`), the session is started again under the same id
+ * and every step is sent again from seq 0 (the session keeps its step
+ * payloads for this while `reconnect` is on); frames already seen are dropped
+ * by `t` as above, so no step is lost or counted twice.
  */
 export class ClientSession {
   /** The session id. */
@@ -63,6 +68,12 @@ export class ClientSession {
   resumedLast: number | undefined;
   /** @internal Set when the session can no longer be used (the server forgot it). */
   lost: SteplensClientError | undefined;
+  /** @internal Set during recovery when the server answered the resume with `unknown_session`. */
+  needsRestart = false;
+  /** The final a shutting-down server sent: `end` resolves with it if the client cannot reconnect. */
+  private shutdownFinal: FinalFrame | undefined;
+  /** Step payloads by seq, kept while the client reconnects, to replay into a restarted server. */
+  private readonly history: StepMessage['step'][] = [];
   private nextSeq = 0;
   private maxSeenSeq = -1;
   private passed: boolean | undefined;
@@ -76,7 +87,7 @@ export class ClientSession {
   private readonly errorListeners: Listeners<SteplensClientError>;
 
   /** @internal Made by `SteplensClient.start`. */
-  constructor(started: StartedFrame, private readonly host: SessionHost) {
+  constructor(started: StartedFrame, private readonly host: SessionHost, private readonly startMessage: StartMessage) {
     this.started = started;
     this.id = started.session;
     this.task = started.task;
@@ -117,6 +128,7 @@ export class ClientSession {
       return Promise.reject(new SteplensClientError('too_large', `step of ${size} bytes exceeds the frame limit`, { session: this.id, seq }));
     }
     this.nextSeq = seq + 1;
+    if (this.host.reconnects) this.history[seq] = message.step;
     return new Promise((resolve, reject) => {
       const entry: PendingStep = { seq, payload: message.step, frames: [], barrier: undefined, resolve, reject };
       this.pending.push(entry);
@@ -194,8 +206,12 @@ export class ClientSession {
     this.signalListeners.emit(frame);
   }
 
-  /** @internal The final: resolves `end`. */
+  /** @internal The final: resolves `end`. A shutdown final the client did not ask for is not the end when it reconnects. */
   onFinal(frame: FinalFrame): void {
+    if (frame.reason === 'shutdown' && !this.endRequested && this.host.reconnects) {
+      this.shutdownFinal = frame;
+      return;
+    }
     this.final ??= frame;
     for (const w of this.endWaiters.splice(0)) w.resolve(this.final);
   }
@@ -217,6 +233,7 @@ export class ClientSession {
       if (i >= 0) {
         const [entry] = this.pending.splice(i, 1);
         this.nextSeq = Math.min(this.nextSeq, frame.seq);
+        this.history.length = Math.min(this.history.length, this.nextSeq);
         entry?.reject(error);
         return;
       }
@@ -228,7 +245,9 @@ export class ClientSession {
   fail(error: SteplensClientError, lose = true): void {
     if (lose) this.lost ??= error;
     for (const p of this.pending.splice(0)) p.reject(error);
-    for (const w of this.endWaiters.splice(0)) w.reject(error);
+    const last = this.shutdownFinal;
+    if (last) this.final ??= last;
+    for (const w of this.endWaiters.splice(0)) (last ? w.resolve(last) : w.reject(error));
   }
 
   /** @internal The socket dropped: nothing sent on it is covered by a barrier any more. */
@@ -247,6 +266,24 @@ export class ClientSession {
     return Math.max(-1, this.maxSeenSeq - 1);
   }
 
+  /** @internal True when the session can be started again on a server that forgot it. */
+  get restartable(): boolean {
+    return this.host.reconnects && this.final === undefined && this.lost === undefined && this.history.length === this.nextSeq;
+  }
+
+  /** @internal The server forgot the session: `start` it again and send every step from seq 0, then outcome and end. */
+  restart(): void {
+    this.needsRestart = false;
+    this.shutdownFinal = undefined;
+    this.host.send(this.startMessage);
+    for (let seq = 0; seq < this.nextSeq; seq++) {
+      const entry = this.pending.find((p) => p.seq === seq);
+      if (entry) this.sendStep(entry);
+      else this.host.send({ type: 'step', session: this.id, seq, step: this.history[seq] as StepMessage['step'] });
+    }
+    this.sendClosing();
+  }
+
   /**
    * @internal After `resume` and its re-sent frames: steps the server had
    * accepted resolve, the others (and outcome, end) are sent again.
@@ -258,6 +295,11 @@ export class ClientSession {
       entry.resolve(entry.frames);
     }
     for (const p of this.pending) this.sendStep(p);
+    this.sendClosing();
+  }
+
+  /** Sends the outcome and `end` again, if they were asked for. */
+  private sendClosing(): void {
     if (this.final) return;
     if (this.passed !== undefined) this.host.send({ type: 'outcome', session: this.id, passed: this.passed });
     if (this.endRequested) {

@@ -42,6 +42,10 @@ export const signalMessageSchema = z.object({
   message: z.string(),
 });
 
+/** Why a session ended (`final.reason`). */
+export const FINAL_REASONS = ['end', 'idle', 'not_resumed', 'shutdown'] as const;
+export type FinalReason = (typeof FINAL_REASONS)[number];
+
 export const finalMessageSchema = trajectoryReportSchema.extend({
   type: z.literal('final'),
   session: z.string(),
@@ -49,6 +53,11 @@ export const finalMessageSchema = trajectoryReportSchema.extend({
   passed: z.boolean().optional(),
   /** Set when a `learn` session grew its task's PTA: the new version. */
   learned: z.object({ version: z.number().int() }).optional(),
+  /**
+   * Why the session ended: the client's `end`, the idle timeout, not resumed within the resume
+   * window, or the server shutting down (a client that reconnects may start the session again).
+   */
+  reason: z.enum(FINAL_REASONS).optional(),
 });
 
 export const resumedMessageSchema = z.object({

@@ -81,7 +81,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     preClose: async () => {
       accepting = false;
       clearInterval(sweeper);
-      await registry.endAll('server shutting down');
+      await registry.endAll();
       for (const conn of connections.values()) conn.close(CLOSE.goingAway, 'server shutting down');
       await store.flush();
       app.websocketServer.close();

@@ -11,7 +11,7 @@ import { getParser } from '../formats/index.js';
 import type { FormatName } from '../formats/types.js';
 import type { StartMessage } from '../protocol/client-messages.js';
 import type { MessageError } from '../protocol/parse.js';
-import type { FinalMessage } from '../protocol/server-messages.js';
+import type { FinalMessage, FinalReason } from '../protocol/server-messages.js';
 import type { ReferenceStore } from '../store/reference-store.js';
 import { err, ok, type Result } from '../errors.js';
 import type { Connection } from './connection.js';
@@ -106,7 +106,7 @@ export class SessionRegistry {
    * `final` to its connection (if attached), and merges it into the task's
    * PTA when it is a `learn` session that passed. Idempotent.
    */
-  end(session: Session, why: string): Promise<FinalMessage> {
+  end(session: Session, why: FinalReason): Promise<FinalMessage> {
     if (session.final) return Promise.resolve(session.final);
     let ending = this.ending.get(session.id);
     if (!ending) {
@@ -116,7 +116,7 @@ export class SessionRegistry {
     return ending;
   }
 
-  private async finish(session: Session, why: string): Promise<FinalMessage> {
+  private async finish(session: Session, why: FinalReason): Promise<FinalMessage> {
     const { frames, report } = session.finish();
     const conn = this.connectionOf(session);
     for (const f of frames) conn?.send(f);
@@ -135,6 +135,7 @@ export class SessionRegistry {
       type: 'final', session: session.id, ...report,
       ...(session.passed !== undefined ? { passed: session.passed } : {}),
       ...(learned ? { learned } : {}),
+      reason: why,
     };
     session.final = final;
     session.endedAt = Date.now();
@@ -200,17 +201,17 @@ export class SessionRegistry {
       if (s.ended) {
         if (now - (s.endedAt ?? now) >= resumeWindowMs) this.free(s, 'expired');
       } else if (now - s.lastActivity >= idleTimeoutMs) {
-        await this.end(s, 'idle timeout');
+        await this.end(s, 'idle');
         this.free(s, 'idle');
       } else if (s.detachedAt !== undefined && now - s.detachedAt >= resumeWindowMs) {
-        await this.end(s, 'not resumed in time');
+        await this.end(s, 'not_resumed');
         this.free(s, 'not resumed');
       }
     }
   }
 
   /** Shutdown: ends every open session (finals go to attached clients). */
-  async endAll(why: string): Promise<void> {
-    for (const s of [...this.sessions.values()]) if (!s.ended) await this.end(s, why);
+  async endAll(): Promise<void> {
+    for (const s of [...this.sessions.values()]) if (!s.ended) await this.end(s, 'shutdown');
   }
 }

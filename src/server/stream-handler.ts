@@ -124,7 +124,7 @@ async function onEnd(deps: HandlerDeps, conn: Connection, msg: EndMessage): Prom
     conn.send(s.final);
     return;
   }
-  await deps.registry.end(s, 'client end');
+  await deps.registry.end(s, 'end');
 }
 
 function onResume(deps: HandlerDeps, conn: Connection, msg: ResumeMessage): void {

@@ -50,8 +50,8 @@ describe('client scoring', () => {
       method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ task: ASTROID.task, trajectory: await readDoc(ASTROID.fail), passed: false }),
     });
-    const { type, session: id, passed, ...report } = final;
-    expect([type, id, passed]).toEqual(['final', session.id, false]);
+    const { type, session: id, passed, reason, ...report } = final;
+    expect([type, id, passed, reason]).toEqual(['final', session.id, false, 'end']);
     expect(report).toEqual(await res.json());
     expect(await session.end()).toBe(final);
     await expect(session.step(failSteps[0])).rejects.toMatchObject({ code: 'bad_message' });

@@ -62,8 +62,8 @@ describe('streaming a real trajectory', () => {
       body: JSON.stringify({ task: ASTROID.task, trajectory: await readDoc(ASTROID.fail), passed: false }),
     });
     expect(res.status).toBe(200);
-    const { type, session, passed, ...report } = final;
-    expect([type, session, passed]).toEqual(['final', 'run-1', false]);
+    const { type, session, passed, reason, ...report } = final;
+    expect([type, session, passed, reason]).toEqual(['final', 'run-1', false, 'end']);
     expect(report).toEqual(await res.json());
     expect(report.steps).toBe(failSteps.length);
     c.close();
