@@ -1,7 +1,8 @@
 import type { Analyzers } from './ports.js';
 import type { Label, State, Step } from './types.js';
 import { Labeler } from './labeler/labeler.js';
-import { commandTokens, hashContent, md5, normalizeCommand } from './state/normalize.js';
+import { hashContent, md5 } from './state/normalize.js';
+import { terminalFacts } from './state/terminal-facts.js';
 import { stepFailed } from './state/failure.js';
 import { stepCost } from './state/cost.js';
 import { ShadowWorkspace } from './state/shadow-workspace.js';
@@ -35,14 +36,14 @@ export function createStateBuilder(analyzers: Analyzers, options: StateBuilderOp
       const root = labeler.repoRoot;
       const a = step.action;
       const terminal = a.kind === 'shell' || a.kind === 'code';
-      const normalized = a.kind === 'shell' ? normalizeCommand(a.command, root) : a.kind === 'code' ? normalizeCommand(a.code, root) : '';
+      const facts = a.kind === 'shell' ? terminalFacts('shell', a.command, root) : a.kind === 'code' ? terminalFacts('code', a.code, root) : undefined;
       const state: State = {
         t: step.t,
         stage: label.stage,
         kind: label.kind,
         tool: step.tool,
-        hash: md5(hashContent(a, label.file, root)),
-        tokens: terminal ? commandTokens(normalized) : [],
+        hash: facts !== undefined ? facts.hash : md5(hashContent(a, label.file, root)),
+        tokens: facts !== undefined ? (facts.tokens as string[]) : [],
         command: terminal,
         changesFile: label.changesFile,
         failed,

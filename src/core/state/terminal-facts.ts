@@ -1,0 +1,48 @@
+/**
+ * What a state needs from a terminal command (normalised text, Jaccard
+ * tokens, content hash), memoised per command string and repository root.
+ * Agents repeat commands (test runs, greps; every rollout of a GRPO group
+ * starts alike), so most steps hit; a hit also shares the token array
+ * between sessions instead of keeping a copy per state. Pure: same input,
+ * same output, so online still equals offline.
+ */
+import { rewriteRoots } from '../labeler/paths.js';
+import { collapseWhitespace, commandTokens, md5, normalizeCommand } from './normalize.js';
+
+/** The memoised facts of one terminal command. */
+export interface TerminalFacts {
+  normalized: string;
+  /** Sorted distinct tokens (frozen: shared between states). */
+  tokens: readonly string[];
+  /** MD5 hex of the state's hashed content (what `hashContent` gives for the action). */
+  hash: string;
+}
+
+/** Entries kept; commands longer than {@link MAX_KEY_CHARS} are not kept. */
+export const TERMINAL_CACHE_ENTRIES = 4096;
+export const MAX_KEY_CHARS = 2048;
+
+const cache = new Map<string, TerminalFacts>();
+
+function compute(kind: 'shell' | 'code', command: string, root: string | undefined): TerminalFacts {
+  const normalized = normalizeCommand(command, root);
+  // A code cell's hash keeps a leading `cd` (hashContent's rule); only its tokens use the shell normalisation.
+  const hashed = kind === 'shell' ? normalized : collapseWhitespace(rewriteRoots(command, root));
+  return { normalized, tokens: Object.freeze(commandTokens(normalized)), hash: md5(`${kind}\0${hashed}`) };
+}
+
+/** The facts of a shell command or code cell (`kind`), from the cache when seen before. */
+export function terminalFacts(kind: 'shell' | 'code', command: string, root: string | undefined): TerminalFacts {
+  if (command.length > MAX_KEY_CHARS) return compute(kind, command, root);
+  const key = `${kind}\0${root ?? ''}\0${command}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const facts = compute(kind, command, root);
+  cache.set(key, facts);
+  if (cache.size > TERMINAL_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  return facts;
+}
