@@ -30,7 +30,7 @@ describe('steplens calibrate on the shared corpus', () => {
     }
     expect(policyInputSchema.safeParse(doc.policy).success).toBe(true);
     expect(resolvePolicy(doc.policy).ok).toBe(true);
-    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(doc.policy);
+    expect((JSON.parse(readFileSync(out, 'utf8')) as { policy: unknown }).policy).toEqual(doc.policy);
   });
 
   it('every recommended stop stops at most 5% of the passing runs and at least one failing run', async () => {

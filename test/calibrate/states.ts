@@ -1,6 +1,6 @@
 /** Hand-made states for calibration unit tests: only the fields the detectors read matter. */
 import type { ActionKind, Stage, State } from '../../src/core/types.js';
-import type { CalibrationRun } from '../../src/core/calibrate/index.js';
+import type { CalibrationRun, TradeoffRun } from '../../src/core/calibrate/index.js';
 
 export interface StateSpec {
   stage: Stage;
@@ -9,6 +9,8 @@ export interface StateSpec {
   file?: string;
   changesFile?: boolean;
   failed?: boolean;
+  /** Token cost (default 10). */
+  cost?: number;
 }
 
 /** States numbered 0.. from specs. */
@@ -24,7 +26,7 @@ export function states(specs: readonly StateSpec[]): State[] {
     command: true,
     changesFile: s.changesFile ?? false,
     failed: s.failed ?? false,
-    cost: 10,
+    cost: s.cost ?? 10,
     unknown: false,
   }));
 }
@@ -41,3 +43,10 @@ export const distinct = (n: number, p = 'x', stage: Stage = 'E'): StateSpec[] =>
 
 /** `n` runs with no pattern at all (4 distinct reads). */
 export const clean = (n: number, passed = true): CalibrationRun[] => Array.from({ length: n }, (_, i) => run(passed, distinct(4, `c${i}-`)));
+
+/** A trade-off run: reference-free totals, and reference totals (default: the same, no reference). */
+export function trun(id: string, task: string, passed: boolean, specs: readonly StateSpec[], free?: number[], ref?: number[]): TradeoffRun {
+  const st = states(specs);
+  const f = free ?? st.map(() => 100);
+  return { id, task, passed, states: st, totals: { referenceFree: f, reference: ref ?? f }, hasReference: ref !== undefined };
+}

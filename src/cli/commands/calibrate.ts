@@ -1,33 +1,27 @@
 /**
- * `steplens calibrate [--outcomes FILE] [--max-false-stop R] [--max-false-warn R] [--out FILE] [--json] PATH...`:
- * chooses early-stop thresholds from finished runs with known outcomes.
- * Runs are scored reference-free (temporal prior pooled from the bundled
- * example references), the same way a session without a PTA is scored.
+ * `steplens calibrate [--outcomes FILE] [--max-false-stop R] [--mode M] [--split half|none] [--holdout R] [--seed N]
+ *  [--weights] [--config FILE] [--config-out FILE] [--out FILE] [--out-dir DIR] [--json] PATH...`:
+ * chooses the early-stop policy (and optionally the composite weights) from
+ * finished runs with known outcomes, with the price stated: per combined
+ * policy, the passing runs it would stop against the failing-run steps and
+ * tokens it would save, with references (leave-one-out) and reference-free.
  */
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SteplensError } from '../../errors.js';
-import { calibrate, CALIBRATION_KINDS, type Calibration, type CalibrationKind, type CalibrationRun, type LevelChoice, type ThresholdRow } from '../../core/calibrate/index.js';
-import { resolvePolicy } from '../../core/policy.js';
-import { createScorer } from '../../core/scorer.js';
-import type { Reference } from '../../core/scorer-api.js';
+import { calibrate, calibrateTradeoff, calibrateWeights, splitCalibration, type ModeName, type SplitReport, type WeightsReport } from '../../core/calibrate/index.js';
+import { DEFAULT_CONFIG } from '../../core/config.js';
+import { DEFAULT_POLICY, resolvePolicy } from '../../core/policy.js';
 import { nodeReportFs } from '../../report/node-fs.js';
 import { resolveOutcome } from '../../report/resolve-outcome.js';
-import type { LoadedTrajectory } from '../../report/types.js';
+import { readConfigFile } from '../../settings-files.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
+import { perKindText } from '../calibrate-kinds-text.js';
+import { writeCalibrateOutputs } from '../calibrate-outputs.js';
+import { calibrationInput } from '../calibrate-runs.js';
+import { splitText, tradeoffText, weightsText } from '../calibrate-text.js';
 import type { Command } from '../command.js';
 import { CORPUS_OPTIONS, readCorpusInput } from '../corpus-input.js';
 import { chooseReference } from '../references.js';
-import { renderTable } from '../table.js';
-
-const MEANING: Record<CalibrationKind, string> = {
-  blindRetry: 'retries in one blind-retry episode',
-  regressionLoop: 'failed edit → verify cycles on one file',
-  cycle: 'repetitions in a row of one block of states',
-  explorationStreak: 'exploration steps in a row',
-  lowScore: 'running score floor (after minSteps steps)',
-};
 
 function rate(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -36,49 +30,40 @@ function rate(value: string | undefined, flag: string, fallback: number): number
   return x;
 }
 
-function runOf(t: LoadedTrajectory, passed: boolean, reference: Reference): CalibrationRun {
-  const scorer = createScorer({ reference, analyzers: defaultAnalyzers() });
-  const totals = t.steps.map((s) => scorer.push(s).score.total);
-  return { states: scorer.states(), totals, passed };
+const MODES: Record<string, ModeName[]> = { both: ['reference', 'referenceFree'], reference: ['reference'], 'reference-free': ['referenceFree'] };
+
+function holdoutOf(split: string | undefined, holdout: string | undefined): number | undefined {
+  if (split !== undefined && split !== 'half' && split !== 'none') throw new SteplensError('usage', `--split must be 'half' or 'none', got '${split}'`);
+  if (split === 'none') return undefined;
+  const h = rate(holdout, '--holdout', 0.5);
+  if (h <= 0 || h >= 1) throw new SteplensError('usage', `--holdout must be strictly between 0 and 1, got '${holdout}'`);
+  return h;
 }
 
-const pct = (r: number | null): string => (r === null ? '-' : `${(100 * r).toFixed(1)}%`);
-const num = (x: number | null): string => (x === null ? '-' : x.toFixed(1));
-
-function levelText(name: string, c: LevelChoice): string {
-  return c.threshold !== null ? `${name} ${c.threshold}` : `${name} none (${c.reason?.replace(/_/g, ' ')}: ${c.note ?? ''})`;
-}
-
-function kindText(kind: CalibrationKind, c: Calibration): string {
-  const t = c.kinds[kind];
-  const mark = (r: ThresholdRow) => [r.threshold === t.warn.threshold ? 'warn' : '', r.threshold === t.stop.threshold ? 'stop' : ''].filter(Boolean).join('+');
-  const rows = t.rows.map((r) => [
-    r.threshold, `${r.passingStopped} (${pct(r.passingRate)})`, `${r.failingStopped} (${pct(r.failingRate)})`,
-    num(r.meanStepsSaved), num(r.meanStepsSavedWhenStopped), mark(r),
-  ]);
-  const header = ['threshold', 'passing stopped', 'failing stopped', 'saved/failing run', 'saved/stopped run', 'pick'];
-  return `${kind}: ${MEANING[kind]}\n${renderTable(header, rows)}recommended: ${levelText('warn', t.warn)}; ${levelText('stop', t.stop)}\n`;
-}
-
-function humanText(c: Calibration, left: number, priorRefs: number): string {
-  const b = c.baseline;
-  const head = `${c.runs.passing + c.runs.failing} runs with a known outcome (${c.runs.passing} passing, ${c.runs.failing} failing); ${left} without one left out\n` +
-    `scored reference-free: temporal prior pooled from ${priorRefs} bundled reference trajectories\n` +
-    `bounds: stop when at most ${pct(c.kinds.blindRetry.stop.bound)} of passing runs are stopped, warn at most ${pct(c.kinds.blindRetry.warn.bound)}\n\n`;
-  const naive = `naive rule "stop at occurrence #${b.n} of one exact action" (anything in between): stops ${b.passingStopped} passing (${pct(b.passingRate)}), ${b.failingStopped} failing (${pct(b.failingRate)})\n\n`;
-  return head + CALIBRATION_KINDS.map((k) => kindText(k, c)).join('\n') + '\n' + naive +
-    `recommended policy (a session's start.policy; --out FILE writes it):\n${JSON.stringify(c.policy, null, 2)}\n`;
+function seedOf(value: string | undefined): number {
+  if (value === undefined) return 1;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 0) throw new SteplensError('usage', `--seed must be a non-negative integer, got '${value}'`);
+  return n;
 }
 
 const command: Command = {
   name: 'calibrate',
-  summary: 'choose early-stop thresholds from runs with known outcomes',
+  summary: 'choose the early-stop policy (and composite weights) from runs with known outcomes, with the price stated',
   usage:
-    'usage: steplens calibrate [--outcomes FILE] [--max-false-stop R] [--max-false-warn R] [--out FILE] [--json] PATH...\n' +
+    'usage: steplens calibrate [--outcomes FILE] [--max-false-stop R] [--max-false-warn R] [--mode both|reference|reference-free]\n' +
+    '                          [--split half|none] [--holdout R] [--seed N] [--weights] [--config FILE] [--config-out FILE]\n' +
+    '                          [--out POLICY.json] [--out-dir DIR] [--json] PATH...\n' +
     '  PATH and outcomes: as for `steplens report`; only runs with a pass/fail outcome count\n' +
-    '  --max-false-stop R  largest share of passing runs a stop level may stop (default 0.05)\n' +
-    '  --max-false-warn R  the same for a warn level (default 0.25)\n' +
-    '  --out FILE writes the recommended policy JSON (a session\'s start.policy); --json prints the whole calibration',
+    '  --max-false-stop R  largest share of passing runs the chosen policy may stop, in each --mode (default 0.05)\n' +
+    '  --max-false-warn R  the same for the warn levels of the single-kind tables (default 0.25)\n' +
+    '  --mode M            which scoring the bound must hold in: both (default), reference (leave-one-out PTAs), reference-free\n' +
+    '  --split half|none   also choose on half the tasks and measure on the other half, both ways (default half);\n' +
+    '                      --holdout R sets the held-out share of tasks, --seed N the split (default 1)\n' +
+    '  --weights           fit the composite weights (simplex grid, leave-one-task-out AUROC); --config-out FILE writes {"weights": ...}\n' +
+    '  --config FILE       scoring config to score with (its weights set the running score the low-score stop reads)\n' +
+    '  --out FILE          the chosen policy: {"policy": ..., "calibration": ...} (`serve --policy FILE` loads it)\n' +
+    '  --out-dir DIR       writes tradeoff.svg, tradeoff.csv and calibration.json; --json prints the whole calibration',
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,
@@ -86,37 +71,68 @@ const command: Command = {
       options: {
         ...CORPUS_OPTIONS,
         out: { type: 'string' },
+        'out-dir': { type: 'string' },
         json: { type: 'boolean', default: false },
         'max-false-stop': { type: 'string' },
         'max-false-warn': { type: 'string' },
+        mode: { type: 'string' },
+        split: { type: 'string' },
+        holdout: { type: 'string' },
+        seed: { type: 'string' },
+        weights: { type: 'boolean', default: false },
+        config: { type: 'string' },
+        'config-out': { type: 'string' },
       },
     });
     const { found, table } = readCorpusInput(positionals, values, io.cwd, 'calibrate');
     const maxFalseStop = rate(values['max-false-stop'], '--max-false-stop', 0.05);
     const maxFalseWarn = rate(values['max-false-warn'], '--max-false-warn', 0.25);
+    const constrained = MODES[values.mode ?? 'both'];
+    if (constrained === undefined) throw new SteplensError('usage', `--mode must be both, reference or reference-free, got '${values.mode}'`);
+    const holdout = holdoutOf(values.split, values.holdout);
+    const seed = seedOf(values.seed);
+    if (values['config-out'] !== undefined && !values.weights) throw new SteplensError('usage', '--config-out writes fitted weights: give --weights too');
+    const config = values.config !== undefined ? await readConfigFile(values.config) : DEFAULT_CONFIG;
     const ctx = { fs: nodeReportFs, cache: new Map(), ...(table ? { table } : {}) };
     const known = found.trajectories
-      .map((t) => ({ t, outcome: resolveOutcome(ctx, t).outcome }))
-      .filter((x) => (x.outcome === 'pass' || x.outcome === 'fail') && x.t.steps.length > 0);
+      .map((t) => ({ trajectory: t, outcome: resolveOutcome(ctx, t).outcome }))
+      .filter((x) => (x.outcome === 'pass' || x.outcome === 'fail') && x.trajectory.steps.length > 0)
+      .map((x) => ({ trajectory: x.trajectory, passed: x.outcome === 'pass' }));
     if (known.length === 0) throw new SteplensError('bad_input', `none of the ${found.trajectories.length} trajectories has a known pass/fail outcome (give --outcomes FILE)`);
-    const reference = await chooseReference(undefined);
-    const runs = known.map((x) => runOf(x.t, x.outcome === 'pass', reference));
-    const result = calibrate(runs, { maxFalseStop, maxFalseWarn });
-    if (!result.ok) throw new SteplensError('usage', result.error);
-    const c = result.value;
-    const check = resolvePolicy(c.policy);
-    if (!check.ok) throw new Error(`recommended policy does not validate: ${check.error}`);
-    if (values.out !== undefined) {
-      try {
-        writeFileSync(resolve(io.cwd, values.out), `${JSON.stringify(c.policy, null, 2)}\n`);
-      } catch (e) {
-        throw new SteplensError('bad_input', `cannot write --out ${values.out}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
-      }
+    const prior = await chooseReference(undefined);
+    const input = calibrationInput(known, prior, defaultAnalyzers(), config);
+    const perKind = calibrate(input.perKind, { maxFalseStop, maxFalseWarn });
+    if (!perKind.ok) throw new SteplensError('usage', perKind.error);
+    const warnSource = resolvePolicy(perKind.value.policy);
+    if (!warnSource.ok) throw new Error(`single-kind recommendation does not validate: ${warnSource.error}`);
+    const options = { maxFalseStop, constrained, baseline: DEFAULT_POLICY, warnSource: warnSource.value };
+    const tradeoff = calibrateTradeoff(input.tradeoff, options);
+    if (!tradeoff.ok) throw new SteplensError('usage', tradeoff.error);
+    let split: SplitReport | undefined;
+    if (holdout !== undefined) {
+      const s = splitCalibration(input.tradeoff, seed, holdout, options);
+      if (!s.ok) throw new SteplensError('bad_input', s.error);
+      split = s.value;
     }
-    const left = found.trajectories.length - known.length;
-    const priorRefs = reference.kind === 'prior' ? reference.prior.references : 0;
-    if (values.json) io.stdout(`${JSON.stringify(c, null, 2)}\n`);
-    else io.stdout(humanText(c, left, priorRefs) + (values.out !== undefined ? `wrote ${values.out}\n` : ''));
+    const weights: WeightsReport | undefined = values.weights ? calibrateWeights(input.weights, DEFAULT_CONFIG.weights) : undefined;
+    const t = tradeoff.value;
+    const check = resolvePolicy(t.chosen.policy);
+    if (!check.ok) throw new Error(`chosen policy does not validate: ${check.error}`);
+    const doc = { ...perKind.value, perKindPolicy: perKind.value.policy, policy: t.chosen.policy, tradeoff: t, ...(split ? { split } : {}), ...(weights ? { weights } : {}) };
+    const written = writeCalibrateOutputs(io.cwd, { out: values.out, configOut: values['config-out'], outDir: values['out-dir'] }, t, split, weights?.recommended, doc);
+    if (values.json) {
+      io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
+      return 0;
+    }
+    const priorRefs = prior.kind === 'prior' ? prior.prior.references : 0;
+    io.stdout([
+      perKindText(perKind.value, found.trajectories.length - known.length, priorRefs),
+      tradeoffText(t),
+      ...(split ? [splitText(split)] : []),
+      ...(weights ? [weightsText(weights)] : []),
+      `recommended policy (--out FILE writes it; \`serve --policy FILE\` loads it as the default):\n${JSON.stringify(t.chosen.policy, null, 2)}\n`,
+      ...(written.length > 0 ? [`wrote ${written.join(', ')}\n`] : []),
+    ].join('\n'));
     return 0;
   },
 };

@@ -22,6 +22,19 @@ export { DEFAULT_CANDIDATES } from './candidates.js';
 export { firstStop, singleKindPolicy } from './replay.js';
 export { nthOccurrence, repeatBaseline } from './baseline.js';
 export { chooseLevel, minPassingFor } from './recommend.js';
+export * from './tradeoff-types.js';
+export { calibrateTradeoff, type TradeoffOptions } from './tradeoff.js';
+export { DEFAULT_GRID, kindOptions, prefilter, type GridOptions, type KindOption } from './grid-options.js';
+export { runGrid, chooseCombination, paretoFront, settingsAt, stopsAt, type GridTable } from './grid.js';
+export { firstAnyStop, policyStops, combineStops, countKindStops, lowScoreStops, type StopVector } from './stop-vectors.js';
+export { pointOf, runFacts, type RunFacts } from './evaluate.js';
+export { evaluatePolicy } from './evaluate-policy.js';
+export { policyFor, settingsOf, compareConservative, describeSettings } from './stop-settings.js';
+export { splitTasks, fnv1a, type TaskSplit } from './split.js';
+export { splitCalibration, type SplitFold, type SplitReport } from './split-report.js';
+export { simplexGrid, fitWeights, aurocWith, signalAuroc, objective, weightDistance, type WeightSample } from './weights-fit.js';
+export { calibrateWeights, lotoFolds, type LotoFold, type WeightAurocs, type WeightsReport } from './weights-loto.js';
+export { leaveOneOutPtas, type ReferenceCandidate } from './references.js';
 
 export interface CalibrateOptions {
   /** Policy whose cycle block sizes and low-score `minSteps` the replay uses, and whose levels fill undecided ones (default DEFAULT_POLICY). */

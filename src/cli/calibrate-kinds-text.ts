@@ -1,0 +1,41 @@
+/** Human-readable per-kind section of `steplens calibrate` (one threshold table per signal kind). */
+import { CALIBRATION_KINDS, type Calibration, type CalibrationKind, type LevelChoice, type ThresholdRow } from '../core/calibrate/index.js';
+import { renderTable } from './table.js';
+
+const MEANING: Record<CalibrationKind, string> = {
+  blindRetry: 'retries in one blind-retry episode',
+  regressionLoop: 'failed edit → verify cycles on one file',
+  cycle: 'repetitions in a row of one block of states',
+  explorationStreak: 'exploration steps in a row',
+  lowScore: 'running score floor (after minSteps steps)',
+};
+
+const pct = (r: number | null): string => (r === null ? '-' : `${(100 * r).toFixed(1)}%`);
+const num = (x: number | null): string => (x === null ? '-' : x.toFixed(1));
+
+function levelText(name: string, c: LevelChoice): string {
+  return c.threshold !== null ? `${name} ${c.threshold}` : `${name} none (${c.reason?.replace(/_/g, ' ')}: ${c.note ?? ''})`;
+}
+
+function kindText(kind: CalibrationKind, c: Calibration): string {
+  const t = c.kinds[kind];
+  const mark = (r: ThresholdRow) => [r.threshold === t.warn.threshold ? 'warn' : '', r.threshold === t.stop.threshold ? 'stop' : ''].filter(Boolean).join('+');
+  const rows = t.rows.map((r) => [
+    r.threshold, `${r.passingStopped} (${pct(r.passingRate)})`, `${r.failingStopped} (${pct(r.failingRate)})`,
+    num(r.meanStepsSaved), num(r.meanStepsSavedWhenStopped), mark(r),
+  ]);
+  const header = ['threshold', 'passing stopped', 'failing stopped', 'saved/failing run', 'saved/stopped run', 'pick'];
+  return `${kind}: ${MEANING[kind]}\n${renderTable(header, rows)}recommended: ${levelText('warn', t.warn)}; ${levelText('stop', t.stop)}\n`;
+}
+
+/** The per-kind tables (reference-free), their single-kind recommendations and the naive repeat rule. */
+export function perKindText(c: Calibration, left: number, priorRefs: number): string {
+  const b = c.baseline;
+  const head = `${c.runs.passing + c.runs.failing} runs with a known outcome (${c.runs.passing} passing, ${c.runs.failing} failing); ${left} without one left out\n` +
+    `reference-free scores: temporal prior pooled from ${priorRefs} bundled reference trajectories\n` +
+    `bounds: stop when at most ${pct(c.kinds.blindRetry.stop.bound)} of passing runs are stopped, warn at most ${pct(c.kinds.blindRetry.warn.bound)}\n\n` +
+    'single kinds (reference-free; each kind alone, the others off):\n\n';
+  const naive = `naive rule "stop at occurrence #${b.n} of one exact action" (anything in between): stops ${b.passingStopped} passing (${pct(b.passingRate)}), ${b.failingStopped} failing (${pct(b.failingRate)})\n`;
+  return head + CALIBRATION_KINDS.map((k) => kindText(k, c)).join('\n') + '\n' + naive +
+    `single-kind recommendation (warn levels of the written policy come from it):\n${JSON.stringify(c.policy)}\n`;
+}

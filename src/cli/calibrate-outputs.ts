@@ -1,0 +1,89 @@
+/** Files `steplens calibrate` writes: the policy file, the weights config, and the trade-off chart, table and JSON. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { SplitReport, TradeoffResult } from '../core/calibrate/index.js';
+import { describeSettings } from '../core/calibrate/index.js';
+import type { Weights } from '../core/config.js';
+import type { PolicyInput } from '../core/policy.js';
+import { SteplensError } from '../errors.js';
+import { tradeoffChart } from '../report/tradeoff-chart.js';
+
+/**
+ * The policy file: `policy` (what `readPolicyFile`, `serve --policy` and a
+ * session's `start.policy` load) and `calibration`, the measured trade-off
+ * it was chosen for (ignored by the loaders).
+ */
+export function policyDocument(r: TradeoffResult, split: SplitReport | undefined): { policy: PolicyInput; calibration: Record<string, unknown> } {
+  return {
+    policy: r.chosen.policy,
+    calibration: {
+      generatedBy: 'steplens calibrate',
+      maxFalseStop: r.choice.maxFalseStop,
+      constrained: r.choice.constrained,
+      stops: describeSettings(r.chosen.settings),
+      runs: r.runs,
+      inSample: r.chosen.modes,
+      ...(split ? { heldOut: { seed: split.seed, holdout: split.holdout, pooled: split.pooledOutOfSample } } : {}),
+    },
+  };
+}
+
+/** The Pareto fronts as CSV (one row per front point and mode). */
+export function tradeoffCsv(r: TradeoffResult): string {
+  const head = 'mode,passing_stopped,passing,passing_rate,failing_stopped,failing,failing_rate,failing_steps_saved,failing_steps_share,failing_tokens_saved,failing_token_share,all_token_share,median_stop_step,policy';
+  const cell = (x: number | null) => (x === null ? '' : String(x));
+  const rows = (['referenceFree', 'reference'] as const).flatMap((m) => r.front[m].map((p) => {
+    const q = p.modes[m];
+    return [m, q.passingStopped, q.passing, cell(q.passingRate), q.failingStopped, q.failing, cell(q.failingRate), q.failingStepsSaved, cell(q.failingStepsShare),
+      q.failingTokensSaved, cell(q.failingTokenShare), cell(q.allTokenShare), cell(q.medianStopStep), `"${describeSettings(p.settings)}"`].join(',');
+  }));
+  return `${[head, ...rows].join('\n')}\n`;
+}
+
+function write(path: string, text: string, flag: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (e) {
+    throw new SteplensError('bad_input', `cannot write ${flag} ${path}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+}
+
+export interface CalibrateOutputs {
+  out?: string | undefined;
+  configOut?: string | undefined;
+  outDir?: string | undefined;
+}
+
+/** Writes the requested files; returns what was written, for the summary line. */
+export function writeCalibrateOutputs(
+  cwd: string,
+  o: CalibrateOutputs,
+  r: TradeoffResult,
+  split: SplitReport | undefined,
+  weights: Weights | undefined,
+  fullJson: unknown,
+): string[] {
+  const written: string[] = [];
+  if (o.outDir !== undefined) {
+    const dir = resolve(cwd, o.outDir);
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (e) {
+      throw new SteplensError('bad_input', `cannot create --out-dir ${o.outDir}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
+    const chart = tradeoffChart(r);
+    write(join(dir, chart.file), chart.svg, '--out-dir');
+    write(join(dir, 'tradeoff.csv'), tradeoffCsv(r), '--out-dir');
+    write(join(dir, 'calibration.json'), `${JSON.stringify(fullJson, null, 2)}\n`, '--out-dir');
+    written.push(...[chart.file, 'tradeoff.csv', 'calibration.json'].map((f) => join(o.outDir!, f)));
+  }
+  if (o.out !== undefined) {
+    write(resolve(cwd, o.out), `${JSON.stringify(policyDocument(r, split), null, 2)}\n`, '--out');
+    written.push(o.out);
+  }
+  if (o.configOut !== undefined && weights !== undefined) {
+    write(resolve(cwd, o.configOut), `${JSON.stringify({ weights }, null, 2)}\n`, '--config-out');
+    written.push(o.configOut);
+  }
+  return written;
+}

@@ -1,0 +1,65 @@
+/**
+ * The runs `steplens calibrate` replays: every trajectory with a pass/fail
+ * outcome, scored once reference-free (the prior) and once against its
+ * leave-one-out PTA where its task has one (the rule `steplens report` uses),
+ * with the same incremental scorer the server runs.
+ */
+import type { CalibrationRun, TradeoffRun, WeightSample } from '../core/calibrate/index.js';
+import { leaveOneOutPtas } from '../core/calibrate/references.js';
+import type { ScoringConfig } from '../core/config.js';
+import type { Analyzers } from '../core/ports.js';
+import { createScorer } from '../core/scorer.js';
+import type { Reference } from '../core/scorer-api.js';
+import type { ScoreVector, State } from '../core/types.js';
+import { MIN_REFERENCES } from '../report/score-corpus.js';
+import type { LoadedTrajectory } from '../report/types.js';
+
+export interface KnownRun {
+  trajectory: LoadedTrajectory;
+  passed: boolean;
+}
+
+export interface CalibrationInput {
+  /** For the per-kind tables (reference-free). */
+  perKind: CalibrationRun[];
+  tradeoff: TradeoffRun[];
+  weights: WeightSample[];
+}
+
+function scoreRun(t: LoadedTrajectory, reference: Reference, analyzers: Analyzers, config: ScoringConfig): { states: readonly State[]; totals: number[]; final: ScoreVector } {
+  const scorer = createScorer({ reference, analyzers, config });
+  const totals = t.steps.map((s) => scorer.push(s).score.total);
+  return { states: scorer.states(), totals, final: scorer.score() };
+}
+
+const signals = (v: ScoreVector) => ({ struct: v.struct, cov: v.cov, coh: v.coh, temp: v.temp });
+
+/** Scores every known run in both modes. */
+export function calibrationInput(known: readonly KnownRun[], prior: Reference, analyzers: Analyzers, config: ScoringConfig): CalibrationInput {
+  const free = known.map((k) => scoreRun(k.trajectory, prior, analyzers, config));
+  const ptas = leaveOneOutPtas(known.map((k, i) => ({ task: k.trajectory.task, passed: k.passed, states: free[i]!.states })), MIN_REFERENCES);
+  const perKind: CalibrationRun[] = [];
+  const tradeoff: TradeoffRun[] = [];
+  const weights: WeightSample[] = [];
+  known.forEach((k, i) => {
+    const f = free[i]!;
+    const pta = ptas[i];
+    const ref = pta !== undefined ? scoreRun(k.trajectory, { kind: 'pta', pta }, analyzers, config) : undefined;
+    perKind.push({ states: f.states, totals: f.totals, passed: k.passed });
+    tradeoff.push({
+      id: k.trajectory.id,
+      task: k.trajectory.task,
+      passed: k.passed,
+      states: f.states,
+      totals: { referenceFree: f.totals, reference: ref?.totals ?? f.totals },
+      hasReference: ref !== undefined,
+    });
+    weights.push({
+      task: k.trajectory.task,
+      passed: k.passed,
+      reference: ref !== undefined ? signals(ref.final) : null,
+      referenceFree: { ...signals(f.final), struct: null, cov: null },
+    });
+  });
+  return { perKind, tradeoff, weights };
+}

@@ -1,0 +1,79 @@
+/** Human-readable sections of `steplens calibrate`: the trade-off table, the split, the weights. */
+import type { ModeName, SplitReport, TradeoffPoint, TradeoffResult, WeightsReport } from '../core/calibrate/index.js';
+import { describeSettings } from '../core/calibrate/index.js';
+import type { Weights } from '../core/config.js';
+import { renderTable } from './table.js';
+
+const pct = (r: number | null): string => (r === null ? '-' : `${(100 * r).toFixed(1)}%`);
+const num = (x: number | null): string => (x === null ? '-' : Number.isInteger(x) ? String(x) : x.toFixed(1));
+const MODE: Record<ModeName, string> = { referenceFree: 'reference-free', reference: 'with references' };
+
+const HEADER = ['false stops', 'failing stopped', 'failing steps saved', 'failing tokens saved', 'all tokens saved', 'median stop step'];
+
+/** The numbers of one point as table cells. */
+export function pointCells(p: TradeoffPoint): string[] {
+  return [
+    `${p.passingStopped}/${p.passing} (${pct(p.passingRate)})`,
+    `${p.failingStopped}/${p.failing} (${pct(p.failingRate)})`,
+    `${p.failingStepsSaved} (${pct(p.failingStepsShare)})`,
+    `${Math.round(p.failingTokensSaved)} (${pct(p.failingTokenShare)})`,
+    pct(p.allTokenShare),
+    num(p.medianStopStep),
+  ];
+}
+
+/** The Pareto fronts, the baseline and the chosen policy. */
+export function tradeoffText(r: TradeoffResult): string {
+  const k = r.kept;
+  const kept = `blindRetry [${k.blindRetry.join(', ')}], regressionLoop [${k.regressionLoop.join(', ')}], cycle [${k.cycle.join(', ')}], ` +
+    `explorationStreak [${k.explorationStreak.join(', ')}], lowScore [${k.lowScore.map((l) => `<${l.floor}@${l.minSteps}`).join(', ')}]`;
+  const out = [
+    `combined stop policies: ${r.evaluated} evaluated (each kind off or one of the candidates kept after pre-filtering: ${kept})`,
+    `runs: ${r.runs.passing} passing, ${r.runs.failing} failing; ${r.runs.withReference} with a leave-one-out reference (the others are scored against the prior in both modes)`,
+    '',
+  ];
+  for (const m of ['referenceFree', 'reference'] as const) {
+    out.push(`trade-off, ${MODE[m]} (Pareto front: the most tokens saved for each number of false stops)`);
+    out.push(renderTable([...HEADER, 'policy'], r.front[m].map((p) => [...pointCells(p.modes[m]), describeSettings(p.settings)])));
+  }
+  const rows = (label: string, e: TradeoffResult['chosen']) => (['referenceFree', 'reference'] as const).map((m) => [`${label}, ${MODE[m]}`, ...pointCells(e.modes[m])]);
+  out.push(`default policy (${describeSettings(r.baseline.settings)}) vs chosen (${describeSettings(r.chosen.settings)}), in-sample:`);
+  out.push(renderTable(['policy', ...HEADER], [...rows('default', r.baseline), ...rows('chosen', r.chosen)]));
+  out.push(`chosen: the most failing-run tokens saved with at most ${pct(r.choice.maxFalseStop)} of passing runs stopped (${r.choice.constrained.map((m) => MODE[m]).join(' and ')}); ${r.choice.feasible} of ${r.evaluated} policies qualify`);
+  if (r.choice.note) out.push(`note: ${r.choice.note}`);
+  return `${out.join('\n')}\n`;
+}
+
+/** Both folds of the split, in-sample and held-out side by side. */
+export function splitText(s: SplitReport): string {
+  const out = [`split by task (seed ${s.seed}, hold-out share ${s.holdout}): choose on one half, measure on the other; in-sample numbers are NOT a forecast`];
+  const rows: string[][] = [];
+  s.folds.forEach((f, i) => {
+    for (const m of ['referenceFree', 'reference'] as const) {
+      rows.push([`fold ${i + 1} in-sample, ${MODE[m]}`, ...pointCells(f.inSample[m])]);
+      rows.push([`fold ${i + 1} held-out, ${MODE[m]}`, ...pointCells(f.outOfSample[m])]);
+    }
+    out.push(`fold ${i + 1}: chosen on ${f.calibrationTasks.length} tasks → ${describeSettings(f.settings)}; held out: ${f.holdoutTasks.length} tasks${f.note ? ` (${f.note})` : ''}`);
+  });
+  for (const m of ['referenceFree', 'reference'] as const) rows.push([`both folds held-out, ${MODE[m]}`, ...pointCells(s.pooledOutOfSample[m])]);
+  return `${out.join('\n')}\n${renderTable(['', ...HEADER], rows)}`;
+}
+
+const w4 = (w: Weights) => `struct ${w.struct.toFixed(2)} / cov ${w.cov.toFixed(2)} / coh ${w.coh.toFixed(2)} / temp ${w.temp.toFixed(2)}`;
+const au = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));
+
+/** The weights fit: held-out AUROC of the fit vs the paper's weights and each signal alone. */
+export function weightsText(w: WeightsReport): string {
+  const rows = (['reference', 'referenceFree'] as const).map((m) => {
+    const a = w.auroc[m];
+    return [MODE[m], String(a.runs), au(a.fittedHeldOut), au(a.fittedInSample), au(a.paper), au(a.signals.struct), au(a.signals.cov), au(a.signals.coh), au(a.signals.temp)];
+  });
+  return [
+    `weights: grid over the simplex (step ${w.step}), leave-one-task-out over ${w.runs.tasks} tasks (${w.runs.passing} passing, ${w.runs.failing} failing runs, ${w.runs.withReference} with a reference)`,
+    `paper:  ${w4(w.paper)}`,
+    `fitted: ${w4(w.fitted)} (on all runs)`,
+    renderTable(['mode', 'runs', 'AUROC fitted (held-out)', 'fitted (in-sample)', 'paper', 'struct alone', 'cov alone', 'coh alone', 'temp alone'], rows).trimEnd(),
+    `recommended: ${w.decision} weights (${w.reason})`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,69 @@
+/** The numbers of one stop vector: false and true stops, steps and tokens saved, median stop step. */
+import { median } from '../stats/descriptive.js';
+import type { StopVector } from './stop-vectors.js';
+import type { TradeoffPoint, TradeoffRun } from './tradeoff-types.js';
+
+/** What the point computation needs of a run: outcome, length and the tokens after each state. */
+export interface RunFacts {
+  passed: boolean;
+  steps: number;
+  /** tokensAfter[i] = sum of the costs of states i+1..end. */
+  tokensAfter: Float64Array;
+  tokens: number;
+}
+
+/** Precomputes a run's facts once. */
+export function runFacts(run: TradeoffRun): RunFacts {
+  const n = run.states.length;
+  const after = new Float64Array(n);
+  let sum = 0;
+  for (let i = n - 1; i >= 0; i--) {
+    after[i] = sum;
+    sum += run.states[i]!.cost;
+  }
+  return { passed: run.passed, steps: n, tokensAfter: after, tokens: sum };
+}
+
+const ratio = (k: number, of: number): number | null => (of === 0 ? null : k / of);
+
+/** Counts and savings of `stops` over `facts` (aligned). */
+export function pointOf(facts: readonly RunFacts[], stops: StopVector): TradeoffPoint {
+  let passing = 0, failing = 0, passingStopped = 0, failingStopped = 0;
+  let failingSteps = 0, failingTokens = 0, allTokens = 0, stepsSaved = 0, tokensSaved = 0;
+  const at: number[] = [];
+  const atFailing: number[] = [];
+  facts.forEach((f, i) => {
+    const s = stops[i] ?? null;
+    allTokens += f.tokens;
+    if (f.passed) {
+      passing += 1;
+      if (s !== null) passingStopped += 1;
+    } else {
+      failing += 1;
+      failingSteps += f.steps;
+      failingTokens += f.tokens;
+      if (s !== null) {
+        failingStopped += 1;
+        stepsSaved += f.steps - 1 - s;
+        tokensSaved += f.tokensAfter[s] ?? 0;
+        atFailing.push(s);
+      }
+    }
+    if (s !== null) at.push(s);
+  });
+  return {
+    passing,
+    failing,
+    passingStopped,
+    passingRate: ratio(passingStopped, passing),
+    failingStopped,
+    failingRate: ratio(failingStopped, failing),
+    failingStepsSaved: stepsSaved,
+    failingStepsShare: ratio(stepsSaved, failingSteps),
+    failingTokensSaved: tokensSaved,
+    failingTokenShare: ratio(tokensSaved, failingTokens),
+    allTokenShare: ratio(tokensSaved, allTokens),
+    medianStopStep: median(at),
+    medianFailingStopStep: median(atFailing),
+  };
+}

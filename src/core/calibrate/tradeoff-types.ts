@@ -1,0 +1,114 @@
+/** Types of the combined-policy trade-off calibration (`steplens calibrate`, issue 8). */
+import type { Policy } from '../policy.js';
+import type { State } from '../types.js';
+
+/** How runs are scored: against a leave-one-out PTA where the task has one (else the prior, as the server does), or the prior only. */
+export type ModeName = 'reference' | 'referenceFree';
+
+export const MODES: readonly ModeName[] = ['reference', 'referenceFree'];
+
+/** One finished run as the trade-off calibration replays it: its states once, its running totals per mode. */
+export interface TradeoffRun {
+  id: string;
+  task: string;
+  passed: boolean;
+  states: readonly State[];
+  /** Running composite after each state, per mode (same length as `states`). */
+  totals: Record<ModeName, readonly number[]>;
+  /** True when the reference-mode totals come from a leave-one-out PTA (else they equal the prior's). */
+  hasReference: boolean;
+}
+
+/** A low-score stop: running score below `floor` once `minSteps` steps were pushed. */
+export interface LowScoreStop {
+  floor: number;
+  minSteps: number;
+}
+
+/** The stop thresholds of one candidate policy; null = that kind never stops. */
+export interface StopSettings {
+  blindRetry: number | null;
+  regressionLoop: number | null;
+  cycle: number | null;
+  explorationStreak: number | null;
+  lowScore: LowScoreStop | null;
+}
+
+/** Candidate stop thresholds per kind the grid combines (before pre-filtering). */
+export interface GridCandidates {
+  blindRetry: readonly number[];
+  regressionLoop: readonly number[];
+  cycle: readonly number[];
+  explorationStreak: readonly number[];
+  lowScore: readonly LowScoreStop[];
+}
+
+/** What one policy does to a set of runs in one mode. */
+export interface TradeoffPoint {
+  passing: number;
+  failing: number;
+  /** Passing runs stopped (false stops) and their share of passing runs. */
+  passingStopped: number;
+  passingRate: number | null;
+  failingStopped: number;
+  failingRate: number | null;
+  /** Steps after the stop, summed over stopped failing runs, and their share of all failing-run steps. */
+  failingStepsSaved: number;
+  failingStepsShare: number | null;
+  /** State costs (tokens) after the stop, summed over stopped failing runs. */
+  failingTokensSaved: number;
+  /** failingTokensSaved / tokens of all failing runs. */
+  failingTokenShare: number | null;
+  /** failingTokensSaved / tokens of all runs (the saving net of nothing: lost successes are counted in passingStopped). */
+  allTokenShare: number | null;
+  /** Median step index (t) of the stop over every stopped run, and over stopped failing runs. */
+  medianStopStep: number | null;
+  medianFailingStopStep: number | null;
+}
+
+/** One grid point: a policy's settings and its numbers in each mode. */
+export interface GridPoint {
+  settings: StopSettings;
+  modes: Record<ModeName, TradeoffPoint>;
+}
+
+/** Where one run would be stopped, per mode (null = not stopped): the full policy replayed through the early-stop engine. */
+export interface RunStop {
+  id: string;
+  task: string;
+  passed: boolean;
+  steps: number;
+  hasReference: boolean;
+  stopAt: Record<ModeName, number | null>;
+}
+
+/** A chosen (or reference) policy with its measured numbers and per-run stops. */
+export interface EvaluatedPolicy {
+  settings: StopSettings;
+  policy: Policy;
+  modes: Record<ModeName, TradeoffPoint>;
+  runs: RunStop[];
+}
+
+/** The bound, the modes it must hold in, and why nothing or something was chosen. */
+export interface Choice {
+  maxFalseStop: number;
+  constrained: ModeName[];
+  /** Feasible grid points (false-stop share within the bound in every constrained mode). */
+  feasible: number;
+  note?: string;
+}
+
+/** The result of the combined grid on one set of runs. */
+export interface TradeoffResult {
+  runs: { passing: number; failing: number; withReference: number; tokens: number; failingTokens: number };
+  /** Candidate thresholds kept per kind after pre-filtering (exact: a kind's stops are a subset of any combination's). */
+  kept: GridCandidates;
+  /** Combined policies evaluated. */
+  evaluated: number;
+  /** Pareto front per mode (false stops ascending, failing tokens saved ascending). */
+  front: Record<ModeName, GridPoint[]>;
+  choice: Choice;
+  chosen: EvaluatedPolicy;
+  baseline: EvaluatedPolicy;
+}

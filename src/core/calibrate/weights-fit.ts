@@ -1,0 +1,89 @@
+/**
+ * Fitting the composite weights (method.md section 6) by grid search over the
+ * simplex, the way the paper fixed 0.20 / 0.15 / 0.30 / 0.35: the weights whose
+ * final composite separates passing from failing runs best (AUROC, passing =
+ * positive). One weight vector serves both reference modes (reference-free
+ * renormalises coh + temp), so the objective is the mean of the two AUROCs
+ * where both are defined. Ties go to the weights closest to `paper`.
+ */
+import { composite, type SignalValues } from '../composite.js';
+import type { Weights } from '../config.js';
+import { auroc } from '../stats/auroc.js';
+import type { ModeName } from './tradeoff-types.js';
+
+/** One run's final signal values per mode (`reference` null when its task has no leave-one-out PTA). */
+export interface WeightSample {
+  task: string;
+  passed: boolean;
+  reference: SignalValues | null;
+  referenceFree: SignalValues;
+}
+
+/** Every weight vector on the simplex with the given step (coh + temp > 0, so reference-free scoring is defined). */
+export function simplexGrid(step = 0.05): Weights[] {
+  const n = Math.round(1 / step);
+  const out: Weights[] = [];
+  const w = (k: number) => Number((k / n).toFixed(10));
+  for (let a = 0; a <= n; a++) {
+    for (let b = 0; a + b <= n; b++) {
+      for (let c = 0; a + b + c <= n; c++) {
+        const d = n - a - b - c;
+        if (c + d > 0) out.push({ struct: w(a), cov: w(b), coh: w(c), temp: w(d) });
+      }
+    }
+  }
+  return out;
+}
+
+/** AUROC of the final composite under `weights` in one mode (null without both outcomes). */
+export function aurocWith(samples: readonly WeightSample[], weights: Weights, mode: ModeName): number | null {
+  const pos: number[] = [];
+  const neg: number[] = [];
+  for (const s of samples) {
+    const v = s[mode];
+    if (v === null) continue;
+    (s.passed ? pos : neg).push(composite(v, weights).total);
+  }
+  return auroc(pos, neg)?.auroc ?? null;
+}
+
+/** AUROC of one signal alone in one mode (struct / cov only where a reference exists). */
+export function signalAuroc(samples: readonly WeightSample[], signal: keyof SignalValues, mode: ModeName): number | null {
+  const pos: number[] = [];
+  const neg: number[] = [];
+  for (const s of samples) {
+    const x = s[mode]?.[signal];
+    if (x === null || x === undefined) continue;
+    (s.passed ? pos : neg).push(x);
+  }
+  return auroc(pos, neg)?.auroc ?? null;
+}
+
+/** Mean of the defined per-mode AUROCs (null when neither is defined). */
+export function objective(samples: readonly WeightSample[], weights: Weights): number | null {
+  const xs = [aurocWith(samples, weights, 'reference'), aurocWith(samples, weights, 'referenceFree')].filter((x): x is number => x !== null);
+  return xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+/** L1 distance between two weight vectors normalised to sum 1. */
+export function weightDistance(a: Weights, b: Weights): number {
+  const sa = a.struct + a.cov + a.coh + a.temp;
+  const sb = b.struct + b.cov + b.coh + b.temp;
+  return (['struct', 'cov', 'coh', 'temp'] as const).reduce((s, k) => s + Math.abs(a[k] / sa - b[k] / sb), 0);
+}
+
+/** The grid weights with the best objective on `samples`; `paper` when no objective is defined. */
+export function fitWeights(samples: readonly WeightSample[], grid: readonly Weights[], paper: Weights): Weights {
+  let best: Weights = paper;
+  let bestScore: number | null = null;
+  for (const w of grid) {
+    const s = objective(samples, w);
+    if (s === null) continue;
+    const gain = bestScore === null ? Infinity : s - bestScore;
+    if (gain > 1e-12 || (Math.abs(gain) <= 1e-12 && weightDistance(w, paper) < weightDistance(best, paper))) {
+      best = w;
+      bestScore = s;
+    }
+  }
+  return best;
+}

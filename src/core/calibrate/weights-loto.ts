@@ -1,0 +1,109 @@
+/**
+ * Leave-one-task-out evaluation of the weight fit: for each task, weights
+ * fitted on the OTHER tasks' runs score that task's runs; the pooled
+ * held-out composites give the fit's AUROC, set beside the paper's weights
+ * and each signal alone. The fitted weights are recommended only when their
+ * held-out objective beats the paper's weights.
+ */
+import type { SignalValues } from '../composite.js';
+import { composite } from '../composite.js';
+import type { Weights } from '../config.js';
+import { auroc } from '../stats/auroc.js';
+import { MODES, type ModeName } from './tradeoff-types.js';
+import { aurocWith, fitWeights, signalAuroc, simplexGrid, type WeightSample } from './weights-fit.js';
+
+/** One held-out task: the tasks its weights were fitted on (never itself) and those weights. */
+export interface LotoFold {
+  task: string;
+  trainingTasks: string[];
+  weights: Weights;
+}
+
+/** AUROCs in one mode. */
+export interface WeightAurocs {
+  runs: number;
+  /** Fitted weights, each task scored by weights fitted without it. */
+  fittedHeldOut: number | null;
+  /** Weights fitted on all runs, scored on the same runs (in-sample: optimistic). */
+  fittedInSample: number | null;
+  paper: number | null;
+  signals: Partial<Record<keyof SignalValues, number | null>>;
+}
+
+export interface WeightsReport {
+  step: number;
+  runs: { total: number; withReference: number; passing: number; failing: number; tasks: number };
+  paper: Weights;
+  /** Weights fitted on every run. */
+  fitted: Weights;
+  /** What to load: the fitted weights when their held-out objective beats the paper's, else the paper's. */
+  recommended: Weights;
+  decision: 'fitted' | 'paper';
+  reason: string;
+  auroc: Record<ModeName, WeightAurocs>;
+  folds: LotoFold[];
+}
+
+/** Per task, the weights fitted on every other task's runs. */
+export function lotoFolds(samples: readonly WeightSample[], grid: readonly Weights[], paper: Weights): LotoFold[] {
+  const tasks = [...new Set(samples.map((s) => s.task))].sort();
+  return tasks.map((task) => {
+    const training = samples.filter((s) => s.task !== task);
+    return { task, trainingTasks: [...new Set(training.map((s) => s.task))].sort(), weights: fitWeights(training, grid, paper) };
+  });
+}
+
+function heldOutAuroc(samples: readonly WeightSample[], folds: readonly LotoFold[], mode: ModeName): number | null {
+  const byTask = new Map(folds.map((f) => [f.task, f.weights]));
+  const pos: number[] = [];
+  const neg: number[] = [];
+  for (const s of samples) {
+    const v = s[mode];
+    if (v !== null) (s.passed ? pos : neg).push(composite(v, byTask.get(s.task)!).total);
+  }
+  return auroc(pos, neg)?.auroc ?? null;
+}
+
+const meanOf = (xs: (number | null)[]): number | null => {
+  const d = xs.filter((x): x is number => x !== null);
+  return d.length === 0 ? null : d.reduce((a, b) => a + b, 0) / d.length;
+};
+
+/** Fits the weights on every run, evaluates the fit leave-one-task-out, and recommends weights. */
+export function calibrateWeights(samples: readonly WeightSample[], paper: Weights, step = 0.05): WeightsReport {
+  const grid = simplexGrid(step);
+  const fitted = fitWeights(samples, grid, paper);
+  const folds = lotoFolds(samples, grid, paper);
+  const aurocs = {} as Record<ModeName, WeightAurocs>;
+  for (const mode of MODES) {
+    const signals: (keyof SignalValues)[] = mode === 'reference' ? ['struct', 'cov', 'coh', 'temp'] : ['coh', 'temp'];
+    aurocs[mode] = {
+      runs: samples.filter((s) => s[mode] !== null).length,
+      fittedHeldOut: heldOutAuroc(samples, folds, mode),
+      fittedInSample: aurocWith(samples, fitted, mode),
+      paper: aurocWith(samples, paper, mode),
+      signals: Object.fromEntries(signals.map((k) => [k, signalAuroc(samples, k, mode)])),
+    };
+  }
+  const held = meanOf(MODES.map((m) => aurocs[m].fittedHeldOut));
+  const pap = meanOf(MODES.map((m) => aurocs[m].paper));
+  const wins = held !== null && pap !== null && held > pap + 1e-9;
+  const fmt = (x: number | null) => (x === null ? 'undefined' : x.toFixed(3));
+  return {
+    step,
+    runs: {
+      total: samples.length,
+      withReference: samples.filter((s) => s.reference !== null).length,
+      passing: samples.filter((s) => s.passed).length,
+      failing: samples.filter((s) => !s.passed).length,
+      tasks: folds.length,
+    },
+    paper,
+    fitted,
+    recommended: wins ? fitted : paper,
+    decision: wins ? 'fitted' : 'paper',
+    reason: `held-out mean AUROC of the fit ${fmt(held)} vs the paper's weights ${fmt(pap)}: ${wins ? 'the data says otherwise' : 'the paper\'s weights stay'}`,
+    auroc: aurocs,
+    folds,
+  };
+}

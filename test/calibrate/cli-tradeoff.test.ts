@@ -1,0 +1,82 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { SplitReport, TradeoffResult, WeightsReport } from '../../src/core/calibrate/index.js';
+import { resolvePolicy } from '../../src/core/policy.js';
+import { readConfigFile, readPolicyFile } from '../../src/settings-files.js';
+import { CORPUS, cli } from '../cli/run-cli.js';
+
+interface Doc { policy: unknown; tradeoff: TradeoffResult; split: SplitReport; weights: WeightsReport }
+
+describe('steplens calibrate: combined grid, split and weights on the shared corpus', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'steplens-tradeoff-'));
+  const out = join(dir, 'policy.json');
+  const cfg = join(dir, 'weights.json');
+  const running = cli('calibrate', CORPUS, '--json', '--weights', '--out', out, '--config-out', cfg, '--out-dir', join(dir, 'charts'));
+
+  it('chooses a policy within the bound in both modes, writes it where readPolicyFile and resolvePolicy load it', async () => {
+    const run = await running;
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const doc = JSON.parse(run.stdout) as Doc;
+    const t = doc.tradeoff;
+    for (const m of ['reference', 'referenceFree'] as const) {
+      expect(t.chosen.modes[m].passingRate!).toBeLessThanOrEqual(0.05);
+      expect(t.chosen.modes[m].failingTokensSaved).toBeGreaterThanOrEqual(t.baseline.modes[m].failingTokensSaved);
+      expect(t.chosen.modes[m].passing + t.chosen.modes[m].failing).toBe(t.runs.passing + t.runs.failing);
+    }
+    expect(t.chosen.modes.referenceFree.failingStopped).toBeGreaterThan(0);
+    const loaded = await readPolicyFile(out);
+    expect(loaded).toEqual(t.chosen.policy);
+    expect(doc.policy).toEqual(t.chosen.policy);
+    expect(resolvePolicy(doc.policy).ok).toBe(true);
+    const file = JSON.parse(readFileSync(out, 'utf8')) as { calibration: { inSample: unknown; heldOut: unknown } };
+    expect(file.calibration.inSample).toEqual(t.chosen.modes);
+    expect(file.calibration.heldOut).toBeDefined();
+  });
+
+  it('per-run predicted stops agree with the point counts', async () => {
+    const t = (JSON.parse((await running).stdout) as Doc).tradeoff;
+    const stopped = t.chosen.runs.filter((r) => r.stopAt.referenceFree !== null);
+    expect(stopped.filter((r) => r.passed)).toHaveLength(t.chosen.modes.referenceFree.passingStopped);
+    expect(stopped.filter((r) => !r.passed)).toHaveLength(t.chosen.modes.referenceFree.failingStopped);
+    const saved = stopped.filter((r) => !r.passed).reduce((s, r) => s + r.steps - 1 - r.stopAt.referenceFree!, 0);
+    expect(saved).toBe(t.chosen.modes.referenceFree.failingStepsSaved);
+  });
+
+  it('reports both halves of the split, by task, and the weights against the paper', async () => {
+    const doc = JSON.parse((await running).stdout) as Doc;
+    expect(doc.split.folds).toHaveLength(2);
+    for (const f of doc.split.folds) expect(f.calibrationTasks.filter((x) => f.holdoutTasks.includes(x))).toEqual([]);
+    const pooled = doc.split.pooledOutOfSample.referenceFree;
+    expect(pooled.passing + pooled.failing).toBe(doc.tradeoff.runs.passing + doc.tradeoff.runs.failing);
+    expect(doc.weights.folds.every((f) => !f.trainingTasks.includes(f.task))).toBe(true);
+    expect(doc.weights.auroc.reference.paper).not.toBeNull();
+    expect((await readConfigFile(cfg)).weights).toEqual(doc.weights.recommended);
+  });
+
+  it('writes the SVG, the CSV and the JSON to --out-dir', async () => {
+    await running;
+    const svg = readFileSync(join(dir, 'charts', 'tradeoff.svg'), 'utf8');
+    expect(svg).toMatch(/^<svg /);
+    expect(svg).toContain('default policy');
+    expect(readFileSync(join(dir, 'charts', 'tradeoff.csv'), 'utf8').split('\n')[0]).toContain('failing_token_share');
+    expect(existsSync(join(dir, 'charts', 'calibration.json'))).toBe(true);
+  });
+
+  it('prints the trade-off, the split (labelled) and the weights for humans; rejects bad flags', async () => {
+    const run = await cli('calibrate', CORPUS, '--weights', '--mode', 'reference-free');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('trade-off, reference-free');
+    expect(run.stdout).toContain('in-sample numbers are NOT a forecast');
+    expect(run.stdout).toMatch(/both folds held-out, reference-free/);
+    expect(run.stdout).toContain('AUROC fitted (held-out)');
+    for (const [flag, value, msg] of [['--mode', 'sometimes', '--mode must be'], ['--split', 'thirds', '--split must be'], ['--seed', '1.5', '--seed must be'], ['--holdout', '1', '--holdout must be']]) {
+      const bad = await cli('calibrate', CORPUS, flag!, value!);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain(msg);
+    }
+    expect((await cli('calibrate', CORPUS, '--config-out', join(dir, 'x.json'))).stderr).toContain('give --weights too');
+  });
+});
