@@ -1,0 +1,30 @@
+"""Server frame text → a frame dict, or a description of what is wrong with it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Tuple, Union
+
+#: Fields every server frame of a type must carry (protocol v1).
+REQUIRED = {
+    "started": ("session", "task", "reference"), "score": ("session", "seq", "t", "score", "reward"),
+    "signal": ("session", "seq", "t", "kind", "severity"), "final": ("session", "score", "tier", "steps"),
+    "resumed": ("session", "last"), "error": ("code", "message"), "pong": (),
+}
+
+
+def parse_frame(text: Union[str, bytes]) -> Tuple[bool, Any]:
+    """``(True, frame)`` for a valid server frame, ``(False, why)`` otherwise."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    try:
+        frame: Dict[str, Any] = json.loads(text)
+    except json.JSONDecodeError as e:
+        return False, f"invalid JSON ({e})"
+    kind = frame.get("type") if isinstance(frame, dict) else None
+    if kind not in REQUIRED:
+        return False, f"type {kind!r}: unknown type"
+    missing = [k for k in REQUIRED[kind] if k not in frame]
+    if missing:
+        return False, f"type {kind!r}: missing {', '.join(missing)}"
+    return True, frame

@@ -1,0 +1,153 @@
+"""The HTTP API of a steplens server over urllib: batch scoring, OpenRLHF's ``/get_reward``,
+sessions, references, health."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+
+from .errors import SteplensError
+from .trajectory import parse_text
+
+Report = Dict[str, Any]
+
+
+def base_url(url: str) -> str:
+    """``http(s)://host:port`` of a server address (a ``ws(s)://.../v1/stream`` URL is accepted too)."""
+    parts = urllib.parse.urlsplit(url)
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
+    if scheme not in ("http", "https") or not parts.netloc:
+        raise SteplensError("bad_url", f"expected an http(s):// or ws(s):// server address (got {url!r})")
+    return f"{scheme}://{parts.netloc}"
+
+
+def score_request(task: str, trajectory: Any, *, format: Optional[str] = None, passed: Optional[bool] = None,
+                  policy: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
+    """The body of one ``POST /v1/score`` (one item of a batch). ``trajectory`` is the parsed log
+    (a JSON document, or a list of JSON Lines records) or its text."""
+    if not isinstance(task, str) or task == "":
+        raise SteplensError("bad_input", f"task: expected a non-empty string (got {task!r})")
+    if isinstance(trajectory, (str, bytes)):
+        trajectory = parse_text(trajectory.decode("utf-8") if isinstance(trajectory, bytes) else trajectory, f"trajectory of {task}")
+    body: Dict[str, Any] = {"task": task, "trajectory": trajectory}
+    if format is not None:
+        body["format"] = format
+    if passed is not None:
+        body["passed"] = bool(passed)
+    if policy is not None:
+        body["policy"] = dict(policy)
+    return body
+
+
+class HttpClient:
+    """A steplens server's HTTP API. Every failure raises :class:`SteplensError` with the
+    server's error code and message (``bad_message``, ``unknown_task``, ...)."""
+
+    def __init__(self, url: str, *, token: Optional[str] = None, timeout: float = 120.0) -> None:
+        self.url = base_url(url)
+        self.token = token
+        self.timeout = timeout
+
+    def request(self, method: str, path: str, body: Any = None) -> Any:
+        """One JSON request; returns the decoded answer."""
+        headers = {"accept": "application/json"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode("utf-8")
+            headers["content-type"] = "application/json"
+        if self.token:
+            headers["authorization"] = f"Bearer {self.token}"
+        req = urllib.request.Request(self.url + path, data=data, headers=headers, method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as res:
+                text = res.read().decode("utf-8")
+        except urllib.error.HTTPError as e:
+            raise _http_error(method, path, e) from None
+        except urllib.error.URLError as e:
+            raise SteplensError("unreachable", f"cannot reach {self.url}: {e.reason}") from None
+        except TimeoutError:
+            raise SteplensError("timeout", f"{method} {path}: no answer within {self.timeout} s") from None
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            raise SteplensError("bad_frame", f"{method} {path}: the server answered non-JSON: {text[:200]!r}") from None
+
+    def score(self, task: str, trajectory: Any, *, format: Optional[str] = None, passed: Optional[bool] = None,
+              policy: Optional[Mapping[str, Any]] = None) -> Report:
+        """``POST /v1/score``: the whole-trajectory report (the same as a session's ``final``)."""
+        return self.request("POST", "/v1/score", score_request(task, trajectory, format=format, passed=passed, policy=policy))
+
+    def score_batch(self, items: Sequence[Mapping[str, Any]], *, raise_errors: bool = False) -> List[Union[Report, SteplensError]]:
+        """``POST /v1/score/batch``: one report per item, in order. An item the server refused is
+        a :class:`SteplensError` in the list (raised instead with ``raise_errors``). Items are
+        :func:`score_request` bodies, or dicts with the same keys."""
+        body = {"items": [score_request(**_item_args(i, item)) for i, item in enumerate(items)]}
+        answer = self.request("POST", "/v1/score/batch", body)
+        results = answer.get("results") if isinstance(answer, dict) else None
+        if not isinstance(results, list) or len(results) != len(body["items"]):
+            raise SteplensError("bad_frame", f"POST /v1/score/batch: expected {len(body['items'])} results, got {answer!r:.200}")
+        out: List[Union[Report, SteplensError]] = []
+        for i, r in enumerate(results):
+            err = r.get("error") if isinstance(r, dict) else None
+            if isinstance(err, dict):
+                e = SteplensError(str(err.get("code", "internal")), f"item {i} ({body['items'][i]['task']}): {err.get('message', '')}")
+                if raise_errors:
+                    raise e
+                out.append(e)
+            else:
+                out.append(r)
+        return out
+
+    def get_reward(self, query: Sequence[str], *, prompts: Optional[Sequence[str]] = None,
+                   labels: Optional[Sequence[Optional[str]]] = None) -> Dict[str, Any]:
+        """``POST /get_reward``, OpenRLHF's remote reward model call: ``{rewards, scores, extra_logs}``."""
+        body: Dict[str, Any] = {"query": list(query)}
+        if prompts is not None:
+            body["prompts"] = list(prompts)
+        if labels is not None:
+            body["labels"] = list(labels)
+        return self.request("POST", "/get_reward", body)
+
+    def session(self, session_id: str) -> Dict[str, Any]:
+        """``GET /v1/sessions/:id``: the live score of a session."""
+        return self.request("GET", "/v1/sessions/" + urllib.parse.quote(session_id, safe=""))
+
+    def tasks(self) -> List[Dict[str, Any]]:
+        """``GET /v1/tasks``: tasks with their PTA stats."""
+        return self.request("GET", "/v1/tasks")["tasks"]
+
+    def add_reference(self, task: str, trajectory: Any, *, format: Optional[str] = None) -> Dict[str, Any]:
+        """``POST /v1/tasks/:task/references``: adds a passing trajectory to the task's PTA."""
+        body = score_request(task, trajectory, format=format)
+        del body["task"]
+        return self.request("POST", f"/v1/tasks/{urllib.parse.quote(task, safe='')}/references", body)
+
+    def health(self) -> bool:
+        """True when ``GET /healthz`` answers ok."""
+        try:
+            return self.request("GET", "/healthz").get("status") == "ok"
+        except SteplensError:
+            return False
+
+
+def _item_args(i: int, item: Mapping[str, Any]) -> Dict[str, Any]:
+    if not isinstance(item, Mapping) or "task" not in item or "trajectory" not in item:
+        raise SteplensError("bad_input", f"items[{i}]: expected a mapping with task and trajectory")
+    unknown = set(item) - {"task", "trajectory", "format", "passed", "policy"}
+    if unknown:
+        raise SteplensError("bad_input", f"items[{i}]: unknown keys {sorted(unknown)}")
+    return dict(item)
+
+
+def _http_error(method: str, path: str, e: urllib.error.HTTPError) -> SteplensError:
+    text = e.read().decode("utf-8", "replace")
+    try:
+        err = json.loads(text).get("error")
+        if isinstance(err, dict) and "code" in err:
+            return SteplensError(str(err["code"]), f"{method} {path}: {err.get('message', '')}", status=e.code)
+    except (json.JSONDecodeError, AttributeError):
+        pass
+    return SteplensError("http_error", f"{method} {path}: {text[:300] or e.reason}", status=e.code)

@@ -1,0 +1,238 @@
+"""One scoring session as the asyncio client sees it: seq numbering, the steps not yet
+answered, every score and signal frame (each step once), and the final."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
+
+from .errors import SteplensError
+
+if TYPE_CHECKING:
+    from .stream import StreamClient
+
+Frame = Dict[str, Any]
+
+
+class _Pending:
+    __slots__ = ("seq", "payload", "frames", "signals", "future", "sent")
+
+    def __init__(self, seq: int, payload: Any, future: "asyncio.Future[List[Frame]]") -> None:
+        self.seq = seq
+        self.payload = payload
+        self.frames: List[Frame] = []
+        self.signals: List[Frame] = []
+        self.future = future
+        self.sent = False
+
+
+class Session:
+    """A session opened with :meth:`StreamClient.start` (or attached with :meth:`StreamClient.resume`).
+
+    ``await step(payload)`` returns the ``score`` frames of that step message (``[]`` when it
+    completes no step, e.g. an action still waiting for its observation): every step is followed
+    by a ``ping``, and the server answers a connection's messages in order, so its ``pong`` means
+    every frame of that seq has arrived. Steps may be pipelined (``asyncio.gather``). A refused
+    step raises :class:`SteplensError` with the server's code and its seq is reused.
+
+    When the socket drops and the client reconnects, nothing raises: the client sends
+    ``resume``, drops frames it already saw (by step index ``t``), resolves the steps the server
+    had accepted and sends the others again, so no step is lost or counted twice.
+    """
+
+    def __init__(self, client: "StreamClient", session_id: str, started: Optional[Frame], next_seq: int = 0) -> None:
+        self.id = session_id
+        #: The ``started`` frame (None for a session attached with ``resume``).
+        self.started = started
+        self.task: Optional[str] = started.get("task") if started else None
+        self.format: Optional[str] = started.get("format") if started else None
+        #: What the session is scored against: ``{"kind": "pta"|"prior", ...}``.
+        self.reference: Optional[Dict[str, Any]] = started.get("reference") if started else None
+        #: Every score frame so far, in step order, each once.
+        self.scores: List[Frame] = []
+        #: Every signal frame so far, each once.
+        self.signals: List[Frame] = []
+        #: The ``final`` frame, once the session has ended.
+        self.final: Optional[Frame] = None
+        self.lost: Optional[SteplensError] = None
+        self._client = client
+        self._next_seq = next_seq
+        self._max_seen_seq = next_seq - 1
+        self._passed: Optional[bool] = None
+        self._end_requested = False
+        self._pending: List[_Pending] = []
+        self._end_waiters: List["asyncio.Future[Frame]"] = []
+        self._seen_t: set = set()
+        self._seen_signals: set = set()
+        self._score_listeners: List[Callable[[Frame], None]] = []
+        self._signal_listeners: List[Callable[[Frame], None]] = []
+        self.resumed_last: Optional[int] = None
+
+    @property
+    def score(self) -> Optional[Frame]:
+        """The last score frame (the trajectory's score so far), if any step was scored."""
+        return self.scores[-1] if self.scores else None
+
+    @property
+    def done(self) -> bool:
+        """True once the session has ended or is lost."""
+        return self.final is not None or self.lost is not None
+
+    @property
+    def next_seq(self) -> int:
+        """The seq the next ``step`` will carry."""
+        return self._next_seq
+
+    async def step(self, payload: Any) -> List[Frame]:
+        """Sends one step payload (a steplens step, or one raw event of the session's format) with
+        the next seq; returns the score frames of that seq."""
+        self._check_usable()
+        seq = self._next_seq
+        if payload is None:
+            raise SteplensError("bad_input", "step: expected a payload, got None", session=self.id, seq=seq)
+        size = len(json.dumps({"type": "step", "session": self.id, "seq": seq, "step": payload}).encode("utf-8"))
+        if size > self._client.max_frame_bytes:
+            raise SteplensError("too_large", f"step of {size} bytes exceeds the frame limit of {self._client.max_frame_bytes}", session=self.id, seq=seq)
+        self._next_seq = seq + 1
+        entry = _Pending(seq, payload, asyncio.get_running_loop().create_future())
+        self._pending.append(entry)
+        await self._client._send_step(self, entry)
+        return await entry.future
+
+    def signals_of(self, seq: int) -> List[Frame]:
+        """The signal frames that fired on the step message ``seq``."""
+        return [s for s in self.signals if s.get("seq") == seq]
+
+    async def outcome(self, passed: bool) -> None:
+        """Records the task's test result (before ``end``)."""
+        self._check_usable()
+        self._passed = bool(passed)
+        await self._client._send({"type": "outcome", "session": self.id, "passed": self._passed})
+
+    async def end(self) -> Frame:
+        """Ends the session and returns the ``final`` frame (at once when it has ended already)."""
+        if self.final is not None:
+            return self.final
+        self._check_usable()
+        future: "asyncio.Future[Frame]" = asyncio.get_running_loop().create_future()
+        self._end_waiters.append(future)
+        self._end_requested = True
+        await self._client._send({"type": "end", "session": self.id})
+        return await future
+
+    def on_score(self, callback: Callable[[Frame], None]) -> Callable[[], None]:
+        """Calls ``callback`` with every new score frame; returns an unsubscribe function."""
+        self._score_listeners.append(callback)
+        return lambda: self._score_listeners.remove(callback)
+
+    def on_signal(self, callback: Callable[[Frame], None]) -> Callable[[], None]:
+        """Calls ``callback`` with every new signal frame; returns an unsubscribe function."""
+        self._signal_listeners.append(callback)
+        return lambda: self._signal_listeners.remove(callback)
+
+    def _check_usable(self) -> None:
+        if self.lost is not None:
+            raise self.lost
+        if self._client.failure is not None:
+            raise self._client.failure
+        if self.final is not None:
+            raise SteplensError("bad_input", f"session {self.id} has ended", session=self.id)
+
+    # Frames routed by the client.
+
+    def _on_score(self, frame: Frame) -> None:
+        self._max_seen_seq = max(self._max_seen_seq, frame["seq"])
+        if frame["t"] in self._seen_t:
+            return
+        self._seen_t.add(frame["t"])
+        self.scores.append(frame)
+        for p in self._pending:
+            if p.seq == frame["seq"]:
+                p.frames.append(frame)
+        self._client._emit(self._score_listeners, frame)
+
+    def _on_signal(self, frame: Frame) -> None:
+        self._max_seen_seq = max(self._max_seen_seq, frame["seq"])
+        key = (frame["kind"], frame["t"])
+        if key in self._seen_signals:
+            return
+        self._seen_signals.add(key)
+        self.signals.append(frame)
+        for p in self._pending:
+            if p.seq == frame["seq"]:
+                p.signals.append(frame)
+        self._client._emit(self._signal_listeners, frame)
+
+    def _on_final(self, frame: Frame) -> None:
+        if self.final is None:
+            self.final = frame
+        for w in self._end_waiters:
+            if not w.done():
+                w.set_result(self.final)
+        self._end_waiters.clear()
+
+    def _on_answered(self, entry: _Pending) -> None:
+        if entry in self._pending:
+            self._pending.remove(entry)
+            if not entry.future.done():
+                entry.future.set_result(entry.frames)
+
+    def _on_error(self, error: SteplensError) -> bool:
+        """An error frame naming this session; False when no pending call took it."""
+        if error.code == "unknown_session":
+            self._fail(error, lose=True)
+            return True
+        if error.seq is not None:
+            for p in self._pending:
+                if p.seq == error.seq:
+                    self._pending.remove(p)
+                    self._next_seq = min(self._next_seq, error.seq)
+                    if not p.future.done():
+                        p.future.set_exception(error)
+                    return True
+        return False
+
+    def _fail(self, error: SteplensError, lose: bool) -> None:
+        if lose and self.lost is None:
+            self.lost = error
+        for p in self._pending:
+            if not p.future.done():
+                p.future.set_exception(error)
+        self._pending.clear()
+        for w in self._end_waiters:
+            if not w.done():
+                w.set_exception(error)
+        self._end_waiters.clear()
+
+    def _on_disconnect(self) -> None:
+        for p in self._pending:
+            p.sent = False
+        self.resumed_last = None
+
+    @property
+    def _idle(self) -> bool:
+        return not self._pending and not self._end_waiters
+
+    @property
+    def _resume_after(self) -> int:
+        """The seq before the last one seen, so a seq whose frames were cut in half comes back whole."""
+        return max(-1, self._max_seen_seq - 1)
+
+    async def _recover(self) -> None:
+        """After ``resumed`` and its re-sent frames: settle what the server accepted, re-send the rest."""
+        last = self.resumed_last if self.resumed_last is not None else -1
+        for p in [p for p in self._pending if p.seq <= last]:
+            self._on_answered(p)
+        while True:
+            unsent = next((p for p in self._pending if not p.sent), None)
+            if unsent is None:
+                break
+            if not await self._client._send_step(self, unsent, recovering=True):
+                return
+        if self.final is not None:
+            return
+        if self._passed is not None:
+            await self._client._send({"type": "outcome", "session": self.id, "passed": self._passed}, recovering=True)
+        if self._end_requested:
+            await self._client._send({"type": "end", "session": self.id}, recovering=True)

@@ -1,0 +1,57 @@
+"""Opening one WebSocket to the server with whichever ``websockets`` API is installed
+(``websockets.asyncio.client`` from 13.0, the legacy ``websockets.client`` before), with
+refusals and failures as :class:`SteplensError`."""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.parse
+from typing import Any, Optional
+
+try:  # websockets >= 13
+    from websockets.asyncio.client import connect as _connect
+    _HEADERS_ARG = "additional_headers"
+except ImportError:  # websockets 10-12 (Debian bookworm ships 10.4)
+    from websockets.client import connect as _connect  # type: ignore[no-redef]
+    _HEADERS_ARG = "extra_headers"
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+from .errors import SteplensError
+
+__all__ = ["ConnectionClosed", "open_socket", "stream_url"]
+
+
+def stream_url(url: str) -> str:
+    """The stream URL of a server address: ``http(s)`` becomes ``ws(s)`` and ``/v1/stream`` is
+    added when the path is empty. Raises ``bad_url`` for anything else."""
+    parts = urllib.parse.urlsplit(url)
+    scheme = {"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme)
+    if scheme not in ("ws", "wss") or not parts.netloc:
+        raise SteplensError("bad_url", f"expected http(s):// or ws(s):// (got {url!r})")
+    path = parts.path if parts.path not in ("", "/") else "/v1/stream"
+    return urllib.parse.urlunsplit((scheme, parts.netloc, path, parts.query, ""))
+
+
+def _status_of(error: BaseException) -> Optional[int]:
+    status = getattr(error, "status_code", None)  # legacy InvalidStatusCode
+    if status is None:
+        response = getattr(error, "response", None)  # InvalidStatus (>= 13)
+        status = getattr(response, "status_code", None)
+    return status if isinstance(status, int) else None
+
+
+async def open_socket(url: str, token: Optional[str], *, max_size: Optional[int] = 64 * 1024 * 1024,
+                      open_timeout: float = 10.0) -> Any:
+    """Opens a socket to ``url`` (a stream URL); raises ``unauthorized``/``refused`` (an HTTP
+    answer to the upgrade) or ``unreachable``."""
+    kwargs: dict = {"max_size": max_size, "open_timeout": open_timeout}
+    if token:
+        kwargs[_HEADERS_ARG] = {"Authorization": f"Bearer {token}"}
+    try:
+        return await _connect(url, **kwargs)
+    except InvalidHandshake as e:
+        status = _status_of(e)
+        code = "unauthorized" if status == 401 else "refused"
+        raise SteplensError(code, f"{url}: the server refused the connection (HTTP {status or '?'})") from None
+    except (OSError, asyncio.TimeoutError) as e:
+        raise SteplensError("unreachable", f"cannot reach {url}: {e or type(e).__name__}") from None

@@ -1,0 +1,398 @@
+"""The asyncio WebSocket client: one connection carrying any number of sessions, frame
+routing, ping barriers (how a ``step`` knows it is answered), and reconnect-and-resume."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable, Deque, Dict, List, Optional, Tuple, Union
+
+from .errors import SteplensError
+from .frames import parse_frame
+from .session import Frame, Session, _Pending
+from .socket import ConnectionClosed, open_socket, stream_url
+
+log = logging.getLogger("steplens_client")
+
+MAX_RECONNECT_DELAY = 30.0
+
+
+@dataclass
+class Reconnect:
+    """Reconnect policy: up to ``retries`` attempts per drop, waiting ``delay`` seconds, then twice
+    as long each time (at most 30 s)."""
+    retries: int = 5
+    delay: float = 0.2
+
+
+async def connect(url: str, *, token: Optional[str] = None, reconnect: Union[bool, Reconnect] = True,
+                  max_frame_bytes: int = 1024 * 1024, open_timeout: float = 10.0) -> "StreamClient":
+    """Opens a connection to a steplens server (``http://host:port`` or its ``ws://.../v1/stream``).
+    With ``reconnect`` (default on) a dropped socket is reopened and every open session resumed."""
+    ws_url = stream_url(url)
+    ws = await open_socket(ws_url, token, open_timeout=open_timeout)
+    policy = Reconnect() if reconnect is True else (reconnect or None)
+    return StreamClient(ws, ws_url, token, policy, max_frame_bytes, open_timeout)
+
+
+class StreamClient:
+    """A connected client (made by :func:`connect`): open sessions with :meth:`start`."""
+
+    def __init__(self, ws: Any, url: str, token: Optional[str], reconnect: Optional[Reconnect],
+                 max_frame_bytes: int, open_timeout: float) -> None:
+        self.url = url
+        self.max_frame_bytes = max_frame_bytes
+        self.failure: Optional[SteplensError] = None
+        #: Number of times the socket was reopened.
+        self.reconnects = 0
+        self._ws = ws
+        self._token = token
+        self._reconnect = reconnect
+        self._open_timeout = open_timeout
+        self._state = "ready"
+        self._lock = asyncio.Lock()
+        self._sessions: Dict[str, Session] = {}
+        self._starting: Dict[str, Tuple[Dict[str, Any], "asyncio.Future[Session]"]] = {}
+        self._resuming: Dict[str, "asyncio.Future[int]"] = {}
+        self._pongs: Deque[Tuple[str, Any]] = deque()
+        self._deferred_pings: List["asyncio.Future[None]"] = []
+        self._error_listeners: List[Callable[[Any], None]] = []
+        self._reconnect_listeners: List[Callable[[], None]] = []
+        self._reader = asyncio.get_running_loop().create_task(self._run())
+
+    @property
+    def socket(self) -> Any:
+        """The current ``websockets`` connection (replaced on reconnect)."""
+        return self._ws
+
+    @property
+    def closed(self) -> bool:
+        """True once closed, or the connection is lost for good."""
+        return self._state == "closed"
+
+    async def __aenter__(self) -> "StreamClient":
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
+
+    async def start(self, task: str, *, session: Optional[str] = None, format: Optional[str] = None,
+                    model: Optional[str] = None, policy: Optional[Dict[str, Any]] = None,
+                    learn: Optional[bool] = None) -> Session:
+        """Opens a session; raises the server's error (``bad_message`` for a bad policy,
+        ``duplicate_session``, ``overloaded``, ...). The id is made here when absent, so every
+        session can be resumed."""
+        if self.failure is not None:
+            raise self.failure
+        sid = session if session is not None else f"py-{uuid.uuid4()}"
+        if sid in self._sessions or sid in self._starting:
+            raise SteplensError("duplicate_session", f"session {sid} is already open on this client", session=sid)
+        message: Dict[str, Any] = {"type": "start", "session": sid, "task": task}
+        for key, value in (("format", format), ("model", model), ("policy", policy), ("learn", learn)):
+            if value is not None:
+                message[key] = value
+        future: "asyncio.Future[Session]" = asyncio.get_running_loop().create_future()
+        self._starting[sid] = (message, future)
+        await self._send(message)
+        return await future
+
+    async def resume(self, session_id: str) -> Session:
+        """Attaches a session the server holds (opened by another connection or process, within
+        the server's resume window); its frames so far are in ``scores``/``signals``. Raises
+        ``unknown_session`` when the server does not know it."""
+        if self.failure is not None:
+            raise self.failure
+        if session_id in self._sessions:
+            return self._sessions[session_id]
+        future: "asyncio.Future[int]" = asyncio.get_running_loop().create_future()
+        self._resuming[session_id] = future
+        await self._send({"type": "resume", "session": session_id, "after": -1})
+        await future
+        await self.ping()
+        return self._sessions[session_id]
+
+    async def ping(self) -> None:
+        """Round trip: returns once every message sent before has been handled."""
+        if self.failure is not None:
+            raise self.failure
+        future: "asyncio.Future[None]" = asyncio.get_running_loop().create_future()
+        async with self._lock:
+            if self._state == "ready":
+                await self._send_ping_locked(("ping", future))
+            else:
+                self._deferred_pings.append(future)
+        await future
+
+    def on_error(self, callback: Callable[[Any], None]) -> Callable[[], None]:
+        """Calls ``callback`` with errors no pending call waits for; returns an unsubscribe function."""
+        self._error_listeners.append(callback)
+        return lambda: self._error_listeners.remove(callback)
+
+    def on_reconnect(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Calls ``callback`` each time the client has reconnected and resumed its sessions."""
+        self._reconnect_listeners.append(callback)
+        return lambda: self._reconnect_listeners.remove(callback)
+
+    async def close(self) -> None:
+        """Closes the socket; pending calls raise ``closed``. Open sessions stay resumable on the
+        server for its resume window."""
+        if self._state != "closed":
+            self._shutdown(SteplensError("closed", "the client was closed"))
+        await self._ws.close()
+        if not self._reader.done():
+            self._reader.cancel()
+        try:
+            await self._reader
+        except (asyncio.CancelledError, Exception):
+            pass
+
+    # Sending.
+
+    async def _send(self, message: Dict[str, Any], recovering: bool = False) -> bool:
+        async with self._lock:
+            return await self._send_locked(message, recovering)
+
+    async def _send_locked(self, message: Dict[str, Any], recovering: bool = False) -> bool:
+        if not (self._state == "ready" or (recovering and self._state == "recovering")):
+            return False
+        try:
+            await self._ws.send(json.dumps(message))
+            return True
+        except ConnectionClosed:
+            return False
+
+    async def _send_ping_locked(self, waiter: Tuple[str, Any]) -> bool:
+        self._pongs.append(waiter)
+        if await self._send_locked({"type": "ping"}, recovering=True):
+            return True
+        if waiter in self._pongs:
+            self._pongs.remove(waiter)
+            if waiter[0] == "ping":
+                self._deferred_pings.append(waiter[1])
+        return False
+
+    async def _send_step(self, session: Session, entry: _Pending, recovering: bool = False) -> bool:
+        async with self._lock:
+            if entry.sent or entry not in session._pending:
+                return True
+            message = {"type": "step", "session": session.id, "seq": entry.seq, "step": entry.payload}
+            if not await self._send_locked(message, recovering):
+                return False
+            entry.sent = True
+            return await self._send_ping_locked(("step", (session, entry)))
+
+    # Receiving.
+
+    async def _run(self) -> None:
+        while True:
+            ws = self._ws
+            try:
+                async for data in ws:
+                    await self._on_frame(data)
+            except ConnectionClosed:
+                pass
+            except Exception as error:  # a bug in a listener must not kill the connection silently
+                self._report(error)
+                continue
+            if self._state == "closed" or ws is not self._ws:
+                return
+            if not await self._on_close(ws):
+                return
+
+    async def _on_frame(self, text: str) -> None:
+        ok, frame = parse_frame(text)
+        if not ok:
+            return self._bad_frame(frame)
+        kind = frame["type"]
+        sid = frame.get("session")
+        session = self._sessions.get(sid) if sid is not None else None
+        if kind == "started":
+            entry = self._starting.pop(sid, None)
+            if entry is not None:
+                session = Session(self, sid, frame)
+                self._sessions[sid] = session
+                if not entry[1].done():
+                    entry[1].set_result(session)
+        elif kind == "score" and session is not None:
+            session._on_score(frame)
+        elif kind == "signal" and session is not None:
+            session._on_signal(frame)
+        elif kind == "final" and session is not None:
+            session._on_final(frame)
+        elif kind == "resumed":
+            self._on_resumed(frame)
+        elif kind == "error":
+            self._on_error_frame(frame)
+        elif kind == "pong":
+            await self._on_pong()
+        self._forget_finished()
+
+    def _on_resumed(self, frame: Frame) -> None:
+        sid = frame["session"]
+        future = self._resuming.pop(sid, None)
+        if future is not None:
+            self._sessions[sid] = Session(self, sid, None, next_seq=frame["last"] + 1)
+            if not future.done():
+                future.set_result(frame["last"])
+        elif sid in self._sessions:
+            self._sessions[sid].resumed_last = frame["last"]
+
+    def _on_error_frame(self, frame: Frame) -> None:
+        sid, seq = frame.get("session"), frame.get("seq")
+        error = SteplensError(frame["code"], frame["message"], session=sid, seq=seq)
+        if sid in self._starting:
+            _, future = self._starting.pop(sid)
+            if not future.done():
+                future.set_exception(error)
+            return
+        if sid in self._resuming:
+            future = self._resuming.pop(sid)
+            if not future.done():
+                future.set_exception(error)
+            return
+        session = self._sessions.get(sid) if sid is not None else None
+        if session is None or not session._on_error(error):
+            self._report(error)
+
+    async def _on_pong(self) -> None:
+        if not self._pongs:
+            return
+        kind, value = self._pongs.popleft()
+        if kind == "ping":
+            if not value.done():
+                value.set_result(None)
+        elif kind == "step":
+            session, entry = value
+            session._on_answered(entry)
+        elif kind == "recovery":
+            await self._finish_recovery()
+
+    def _forget_finished(self) -> None:
+        for sid in [sid for sid, s in self._sessions.items() if s.done and s._idle]:
+            del self._sessions[sid]
+
+    def _bad_frame(self, detail: str) -> None:
+        """A malformed frame: every pending call fails (its answer may have been that frame)."""
+        error = SteplensError("bad_frame", f"the server sent a malformed frame: {detail}")
+        for _, future in self._starting.values():
+            if not future.done():
+                future.set_exception(error)
+        self._starting.clear()
+        for s in self._sessions.values():
+            s._fail(error, lose=False)
+        for kind, value in list(self._pongs):
+            if kind == "ping" and not value.done():
+                value.set_exception(error)
+        self._report(error)
+
+    # Reconnecting.
+
+    async def _on_close(self, ws: Any) -> bool:
+        """The socket dropped: reopen it and resume every session, or fail everything."""
+        code = getattr(ws, "close_code", None)
+        why = f"connection to {self.url} closed ({code})"
+        for s in self._sessions.values():
+            s._on_disconnect()
+        self._deferred_pings.extend(v for k, v in self._pongs if k == "ping")
+        self._pongs.clear()
+        if self._reconnect is None:
+            self._shutdown(SteplensError("disconnected", why))
+            return False
+        self._state = "reconnecting"
+        last: Optional[BaseException] = None
+        for attempt in range(self._reconnect.retries):
+            await asyncio.sleep(min(self._reconnect.delay * 2 ** attempt, MAX_RECONNECT_DELAY))
+            if self._state == "closed":
+                return False
+            try:
+                new_ws = await open_socket(self.url, self._token, open_timeout=self._open_timeout)
+            except SteplensError as error:
+                last = error
+                continue
+            if self._state == "closed":
+                await new_ws.close()
+                return False
+            self._ws = new_ws
+            self.reconnects += 1
+            await self._begin_recovery()
+            return True
+        self._shutdown(SteplensError("disconnected", f"{why}; {self._reconnect.retries} reconnect attempts failed: {last}"))
+        return False
+
+    async def _begin_recovery(self) -> None:
+        self._state = "recovering"
+        async with self._lock:
+            for s in self._sessions.values():
+                if s.lost is None:
+                    await self._send_locked({"type": "resume", "session": s.id, "after": s._resume_after}, recovering=True)
+            for sid, future in list(self._resuming.items()):
+                await self._send_locked({"type": "resume", "session": sid, "after": -1}, recovering=True)
+            for message, _ in self._starting.values():
+                await self._send_locked(message, recovering=True)
+            await self._send_ping_locked(("recovery", None))
+
+    async def _finish_recovery(self) -> None:
+        for s in list(self._sessions.values()):
+            if s.lost is None and s.resumed_last is not None:
+                await s._recover()
+        while True:
+            unsent = [(s, p) for s in self._sessions.values() if s.lost is None for p in s._pending if not p.sent]
+            if not unsent:
+                async with self._lock:
+                    if not any(not p.sent for s in self._sessions.values() if s.lost is None for p in s._pending):
+                        self._state = "ready"
+                        for future in self._deferred_pings:
+                            if not future.done():
+                                await self._send_ping_locked(("ping", future))
+                        self._deferred_pings.clear()
+                        break
+                continue
+            for s, p in unsent:
+                if not await self._send_step(s, p, recovering=True):
+                    return
+        self._forget_finished()
+        self._emit(self._reconnect_listeners, None)
+
+    def _shutdown(self, error: SteplensError) -> None:
+        self._state = "closed"
+        self.failure = error
+        for _, future in self._starting.values():
+            if not future.done():
+                future.set_exception(error)
+        self._starting.clear()
+        for future in self._resuming.values():
+            if not future.done():
+                future.set_exception(error)
+        self._resuming.clear()
+        for s in self._sessions.values():
+            s._fail(error, lose=False)
+        for kind, value in self._pongs:
+            if kind == "ping" and not value.done():
+                value.set_exception(error)
+        self._pongs.clear()
+        for future in self._deferred_pings:
+            if not future.done():
+                future.set_exception(error)
+        self._deferred_pings.clear()
+
+    # Listeners.
+
+    def _emit(self, listeners: List[Callable[..., None]], value: Any) -> None:
+        for callback in list(listeners):
+            try:
+                callback(value) if value is not None else callback()
+            except Exception as error:
+                self._report(error)
+
+    def _report(self, error: Any) -> None:
+        if not self._error_listeners:
+            log.warning("steplens client: %s", error)
+        for callback in list(self._error_listeners):
+            try:
+                callback(error)
+            except Exception:
+                log.exception("steplens client: error listener failed")

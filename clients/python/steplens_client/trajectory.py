@@ -1,0 +1,147 @@
+"""Trajectory logs on the client side: reading log text, detecting its format, and splitting it
+into the raw events a live agent would stream (the same split as the server's
+``FormatParser.events``), so a recorded run can be replayed step by step."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, List, Optional, Union
+
+from .errors import SteplensError
+
+FORMATS = ("steplens", "openhands", "swe-agent", "mini-swe-agent", "atif")
+
+
+def parse_text(text: str, source: str = "trajectory") -> Any:
+    """One JSON document, or JSON Lines (a list of records). Raises ``bad_input`` naming the
+    source and the line when neither parses."""
+    body = text.lstrip("\ufeff")
+    if body.strip() == "":
+        raise SteplensError("bad_input", f"{source}: the input is empty")
+    try:
+        return json.loads(body)
+    except json.JSONDecodeError as whole:
+        records = []
+        lines = [(i + 1, line) for i, line in enumerate(body.split("\n")) if line.strip() != ""]
+        if len(lines) < 2:
+            raise SteplensError("bad_input", f"{source}: invalid JSON: {whole}") from whole
+        for number, line in lines:
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as e:
+                raise SteplensError("bad_input", f"{source}: line {number}: invalid JSON: {e}") from e
+        return records
+
+
+def load(path: Union[str, Path]) -> Any:
+    """Reads a trajectory file (JSON document or JSON Lines)."""
+    p = Path(path)
+    return parse_text(p.read_text(encoding="utf-8"), str(p))
+
+
+def _is_openhands_event(e: Any) -> bool:
+    return isinstance(e, dict) and "role" not in e and (isinstance(e.get("action"), str) or isinstance(e.get("observation"), str))
+
+
+def _is_openhands_instance(v: Any) -> bool:
+    h = v.get("history") if isinstance(v, dict) else None
+    return isinstance(h, list) and "trajectory" not in v and (len(h) == 0 or any(_is_openhands_event(e) for e in h))
+
+
+def _looks_like_step(v: Any) -> bool:
+    return isinstance(v, dict) and isinstance(v.get("action"), dict) and isinstance(v["action"].get("kind"), str)
+
+
+def _is_mini(doc: Any) -> bool:
+    if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
+        return False
+    fmt = doc.get("trajectory_format")
+    if isinstance(fmt, str):
+        return fmt.startswith("mini-swe-agent")
+    info = doc.get("info")
+    return isinstance(info, dict) and ("mini_version" in info or "submission" in info)
+
+
+def detect_format(doc: Any) -> Optional[str]:
+    """The steplens format name of a parsed log (the server's detection order), or None."""
+    if isinstance(doc, list) and (len(doc) == 0 or any(_looks_like_step(r) for r in doc[:10])) or _looks_like_step(doc):
+        return "steplens"
+    if _is_openhands_instance(doc) or (isinstance(doc, dict) and isinstance(doc.get("fncall_messages"), list)):
+        return "openhands"
+    if isinstance(doc, list) and doc and (_is_openhands_instance(doc[0]) or any(_is_openhands_event(e) for e in doc)):
+        return "openhands"
+    if isinstance(doc, dict) and isinstance(doc.get("trajectory"), list) and "messages" not in doc and ("history" in doc or "info" in doc):
+        return "swe-agent"
+    if _is_mini(doc):
+        return "mini-swe-agent"
+    if isinstance(doc, dict) and isinstance(doc.get("steps"), list) and isinstance(doc.get("schema_version"), str):
+        return "atif"
+    return None
+
+
+def _json_value(v: Any) -> Any:
+    if isinstance(v, str) and v.strip()[:1] in ("{", "["):
+        try:
+            return json.loads(v)
+        except json.JSONDecodeError:
+            return v
+    return v
+
+
+def _swe_agent_events(doc: dict) -> List[Any]:
+    assistants = [m for m in doc.get("history") or [] if isinstance(m, dict) and m.get("role") == "assistant" and not m.get("is_demo")]
+    j = 0
+    events = []
+    for e in doc["trajectory"]:
+        calls = None
+        if isinstance(e, dict) and isinstance(e.get("action"), str) and e["action"] != "":
+            for k in range(j, len(assistants)):
+                if assistants[k].get("action") == e["action"]:
+                    j = k + 1
+                    value = _json_value(assistants[k].get("tool_calls"))
+                    calls = value if isinstance(value, list) and value else None
+                    break
+        events.append({**e, "tool_calls": calls} if calls is not None else e)
+    return events
+
+
+def _openhands_events(doc: Any) -> List[Any]:
+    if isinstance(doc, dict) and isinstance(doc.get("fncall_messages"), list):
+        events = list(doc["fncall_messages"])
+        choices = (doc.get("fncall_response") or {}).get("choices") if isinstance(doc.get("fncall_response"), dict) else None
+        first = choices[0] if isinstance(choices, list) and choices else None
+        if isinstance(first, dict) and isinstance(first.get("message"), dict):
+            events.append({**first["message"], "role": "assistant"})
+        return events
+    if isinstance(doc, list) and doc and _is_openhands_instance(doc[0]):
+        doc = doc[0]
+    if isinstance(doc, list):
+        return list(doc)
+    return list(doc.get("history") or []) if isinstance(doc, dict) else []
+
+
+def events(doc: Any, fmt: str = "auto") -> List[Any]:
+    """The raw events of a parsed log in ``fmt`` (``auto``: detected): what a live client of that
+    format sends as ``step`` payloads. Raises ``bad_input`` when the format cannot be told."""
+    name = detect_format(doc) if fmt == "auto" else fmt
+    if name is None:
+        raise SteplensError("bad_input", f"could not detect the log format (tried {', '.join(FORMATS)})")
+    if name not in FORMATS:
+        raise SteplensError("bad_input", f"unknown format {fmt!r} (expected auto, {', '.join(FORMATS)})")
+    if name == "steplens":
+        return list(doc) if isinstance(doc, list) else [doc]
+    if name == "openhands":
+        return _openhands_events(doc)
+    if not isinstance(doc, dict):
+        raise SteplensError("bad_input", f"not a {name} log: expected a JSON object, got {type(doc).__name__}")
+    if name == "swe-agent":
+        return _swe_agent_events(doc)
+    key = "messages" if name == "mini-swe-agent" else "steps"
+    return list(doc.get(key) or [])
+
+
+def split(doc: Any, fmt: str = "auto") -> "tuple[str, List[Any]]":
+    """``(format, events)``: the detected (or given) format name and the log's raw events."""
+    name = detect_format(doc) if fmt == "auto" else fmt
+    return (name or "auto"), events(doc, fmt)

@@ -1,0 +1,93 @@
+"""Test support: a real steplens server (``$STEPLENS_URL``, or one started once for the whole
+run: ``node dist/src/cli/main.js serve --port 0`` over a temp data dir, stopped at exit), and the
+real corpus trajectories the tests stream."""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+CLIENT_DIR = Path(__file__).resolve().parents[1]
+REPO = CLIENT_DIR.parents[1]
+sys.path.insert(0, str(CLIENT_DIR))
+CORPUS = Path(os.environ.get("STEPLENS_CORPUS", REPO.parent / "shared" / "corpus"))
+
+MINI = "SWE-agent__mini-swe-agent__pull-refs/output"
+#: pylint-dev__astroid-1196 has a bundled reference (data/example) built from the two passing runs;
+#: the third run (deepseek_lite_dev_noparallel, NOT resolved) is scored against it.
+ASTROID_TASK = "pylint-dev__astroid-1196"
+ASTROID_FAIL = CORPUS / MINI / "deepseek_lite_dev_noparallel/pylint-dev__astroid-1196/pylint-dev__astroid-1196.traj.json"
+ASTROID_PASS = [CORPUS / MINI / f"{run}/pylint-dev__astroid-1196/pylint-dev__astroid-1196.traj.json" for run in ("deepseek_chat_dev", "deepseek_chat_dev_rerun")]
+#: django__django-11099 also has a bundled reference; its runs are three different agents/formats.
+DJANGO_TASK = "django__django-11099"
+DJANGO_RUNS = [
+    CORPUS / "gruckion__mini-swe-agent/swebench_results/20251118_gemini-3-pro-74pct/trajs/django__django-11099/django__django-11099.traj.json",
+    CORPUS / MINI / "deepseek_bench1/django__django-11099/django__django-11099.traj.json",
+]
+
+_lock = threading.Lock()
+_url: Optional[str] = None
+
+
+def read_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def server_url() -> str:
+    """The server under test: ``$STEPLENS_URL``, or a local one started on first use."""
+    global _url
+    with _lock:
+        if _url is None:
+            _url = os.environ.get("STEPLENS_URL") or _start_server()
+        return _url
+
+
+def _start_server() -> str:
+    main = REPO / "dist" / "src" / "cli" / "main.js"
+    if not main.exists():
+        raise RuntimeError(f"{main} is missing: run `npm run build` first")
+    data = tempfile.mkdtemp(prefix="steplens-py-")
+    proc = subprocess.Popen(["node", str(main), "serve", "--host", "127.0.0.1", "--port", "0", "--data", data],
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    def stop() -> None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        shutil.rmtree(data, ignore_errors=True)
+
+    atexit.register(stop)
+    lines = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline() if proc.stdout else ""
+        if line == "" and proc.poll() is not None:
+            break
+        lines.append(line)
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if record.get("msg") == "steplens server listening" and isinstance(record.get("address"), str):
+            threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()  # keep draining the log
+            return record["address"]
+    stop()
+    raise RuntimeError("the steplens server did not start:\n" + "".join(lines[-20:]))
+
+
+def steplens_steps(path: Path) -> list:
+    """The normalised steps of a corpus file, as ``steplens convert`` writes them (JSON Lines)."""
+    out = subprocess.run(["node", str(REPO / "dist" / "src" / "cli" / "main.js"), "convert", str(path)],
+                         cwd=REPO, capture_output=True, text=True, check=True).stdout
+    return [json.loads(line) for line in out.splitlines() if line.strip()]

@@ -1,0 +1,46 @@
+"""The examples under examples/ run against a real server and exit 0."""
+
+import os
+import subprocess
+import sys
+import unittest
+
+import support
+from steplens_client import HttpClient
+
+EXAMPLES = support.REPO / "examples"
+
+
+def run(name: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "STEPLENS_URL": support.server_url(), "STEPLENS_CORPUS": str(support.CORPUS)}
+    return subprocess.run([sys.executable, str(EXAMPLES / name)], cwd=support.REPO, env=env, capture_output=True, text=True, timeout=120)
+
+
+class ExamplesTest(unittest.TestCase):
+    def test_agent_loop_stops_itself(self):
+        out = run("agent_loop_stop.py")
+        self.assertEqual(out.returncode, 0, out.stderr + out.stdout)
+        self.assertRegex(out.stdout, r"stopping after message \d+ of \d+: blind_retry \(stop\) at step 6")
+        self.assertRegex(out.stdout, r"final: score [\d.]+, tier \S+, 7 steps scored, \d+ messages not run")
+
+    def test_grpo_group_prints_advantages(self):
+        out = run("grpo_group.py")
+        self.assertEqual(out.returncode, 0, out.stderr + out.stdout)
+        lines = [l for l in out.stdout.splitlines() if "advantage" in l]
+        self.assertEqual(len(lines), 4)
+        self.assertIn("one POST /v1/score/batch", out.stdout)
+        self.assertIn("error bad_input", lines[3])
+
+    def test_verl_reward_file_loads_by_path_as_verl_does(self):
+        code = ("import importlib.util, sys\n"
+                f"spec = importlib.util.spec_from_file_location('custom_module', {str(EXAMPLES / 'verl_reward.py')!r})\n"
+                "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
+                f"print(m.compute_score('swe-gym', open({str(support.ASTROID_FAIL)!r}).read(), {support.ASTROID_TASK!r}))\n")
+        env = {**os.environ, "STEPLENS_URL": support.server_url()}
+        out = subprocess.run([sys.executable, "-c", code], cwd="/", env=env, capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        report = HttpClient(support.server_url()).score(support.ASTROID_TASK, support.read_json(support.ASTROID_FAIL))
+        self.assertEqual(float(out.stdout), report["score"]["total"] / 100)
+
+if __name__ == "__main__":
+    unittest.main()

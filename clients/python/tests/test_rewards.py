@@ -1,0 +1,88 @@
+"""TRL / veRL reward adapters and per-step rewards, against a real server."""
+
+import math
+import unittest
+
+import support
+from steplens_client import HttpClient, SteplensError, TrlReward, VerlReward, parse_label, step_rewards, step_rewards_many
+from steplens_client import rewards as rewards_module
+
+
+class RewardsTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.url = support.server_url()
+        cls.http = HttpClient(cls.url)
+        cls.paths = [support.ASTROID_FAIL, *support.ASTROID_PASS]
+        cls.texts = [p.read_text(encoding="utf-8") for p in cls.paths]
+        cls.batch = [cls.http.score(support.ASTROID_TASK, t) for t in cls.texts]
+
+    def test_trl_reward_func_returns_the_batch_score(self):
+        reward = TrlReward(self.url, task_key="instance_id")
+        self.assertEqual(reward.__name__, "steplens")
+        prompts = ["fix the issue"] * 3
+        got = reward(prompts, self.texts, instance_id=[support.ASTROID_TASK] * 3, other_column=[1, 2, 3])
+        self.assertEqual(got, [r["score"]["total"] / 100 for r in self.batch])
+        conversational = [[{"role": "assistant", "content": t}] for t in self.texts]
+        self.assertEqual(reward(prompts, conversational, instance_id=[support.ASTROID_TASK] * 3), got)
+        raw = TrlReward(self.url, scale=1.0)
+        self.assertEqual(raw(prompts[:1], self.texts[:1], task=[support.ASTROID_TASK]), [self.batch[0]["score"]["total"]])
+
+    def test_trl_reward_errors(self):
+        reward = TrlReward(self.url, task_key="instance_id")
+        with self.assertRaises(SteplensError) as e:
+            reward(["p"], self.texts[:1], task=[support.ASTROID_TASK])
+        self.assertIn("'instance_id'", str(e.exception))
+        with self.assertRaises(SteplensError) as e:
+            reward(["p", "p"], [self.texts[0], '{"no": "log"}'], instance_id=[support.ASTROID_TASK] * 2)
+        self.assertIn("item 1", str(e.exception))
+        lenient = TrlReward(self.url, task_key="instance_id", on_error="nan")
+        got = lenient(["p", "p"], [self.texts[0], '{"no": "log"}'], instance_id=[support.ASTROID_TASK] * 2)
+        self.assertEqual(got[0], self.batch[0]["score"]["total"] / 100)
+        self.assertTrue(math.isnan(got[1]))
+
+    def test_verl_compute_score_returns_the_batch_score(self):
+        score = VerlReward(self.url)
+        self.assertEqual(score("swe-gym", self.texts[0], support.ASTROID_TASK, {"index": 0}), self.batch[0]["score"]["total"] / 100)
+        self.assertEqual(score.batch(["swe-gym"] * 3, self.texts, [support.ASTROID_TASK] * 3),
+                         [r["score"]["total"] / 100 for r in self.batch])
+        passed = self.http.score(support.ASTROID_TASK, self.texts[0], passed=False)["score"]["total"] / 100
+        self.assertEqual(score("swe-gym", self.texts[0], '{"task": "%s", "passed": false}' % support.ASTROID_TASK), passed)
+        self.assertEqual(score("swe-gym", self.texts[0], "ignored", {"task": support.ASTROID_TASK, "passed": False}), passed)
+
+    def test_verl_module_entry_point_reads_the_env(self):
+        import os
+        old = os.environ.get("STEPLENS_URL")
+        os.environ["STEPLENS_URL"] = self.url
+        try:
+            self.assertEqual(rewards_module.compute_score("d", self.texts[1], support.ASTROID_TASK), self.batch[1]["score"]["total"] / 100)
+            self.assertEqual(rewards_module.compute_score_batch(["d"], self.texts[1:2], [support.ASTROID_TASK]),
+                             [self.batch[1]["score"]["total"] / 100])
+        finally:
+            if old is None:
+                del os.environ["STEPLENS_URL"]
+            else:
+                os.environ["STEPLENS_URL"] = old
+
+    def test_per_step_rewards_one_per_step(self):
+        rewards = step_rewards(self.url, support.ASTROID_TASK, self.texts[0])
+        self.assertEqual(len(rewards), self.batch[0]["steps"])
+        self.assertTrue(all(isinstance(r, float) or isinstance(r, int) for r in rewards))
+        many = step_rewards_many(self.url, [{"task": support.ASTROID_TASK, "trajectory": t} for t in self.texts])
+        self.assertEqual([len(r) for r in many], [r["steps"] for r in self.batch])
+        self.assertEqual(many[0], rewards)
+        detailed = VerlReward(self.url, per_step=True)("swe-gym", self.texts[0], support.ASTROID_TASK)
+        self.assertEqual(detailed["score"], self.batch[0]["score"]["total"] / 100)
+        self.assertEqual(detailed["step_rewards"], rewards)
+        self.assertEqual(detailed["struct"], self.batch[0]["score"]["struct"])
+
+    def test_labels(self):
+        self.assertEqual(parse_label("django__django-11099"), ("django__django-11099", None))
+        self.assertEqual(parse_label('{"task": "t", "passed": true}'), ("t", True))
+        for bad in ("", None, "{oops", {"passed": True}):
+            with self.assertRaises(SteplensError):
+                parse_label(bad)
+
+
+if __name__ == "__main__":
+    unittest.main()

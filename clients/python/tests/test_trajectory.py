@@ -1,0 +1,44 @@
+"""Client-side log handling (no server): text parsing, format detection, event splitting of real corpus files."""
+
+import unittest
+
+import support
+from steplens_client import SteplensError, detect_format, events, load, parse_text
+from steplens_client.frames import parse_frame
+
+
+class TrajectoryTest(unittest.TestCase):
+    def test_parse_text_json_and_jsonl(self):
+        self.assertEqual(parse_text('{"a": 1}'), {"a": 1})
+        self.assertEqual(parse_text('{"a": 1}\n\n{"b": 2}\n'), [{"a": 1}, {"b": 2}])
+        for bad, where in (("", "empty"), ("{ oops", "invalid JSON"), ('{"a": 1}\n{oops\n', "line 2")):
+            with self.assertRaises(SteplensError) as e:
+                parse_text(bad, "x.json")
+            self.assertEqual(e.exception.code, "bad_input")
+            self.assertIn(where, str(e.exception))
+
+    def test_detects_and_splits_real_logs(self):
+        mini = load(support.ASTROID_FAIL)
+        self.assertEqual(detect_format(mini), "mini-swe-agent")
+        self.assertEqual(events(mini), mini["messages"])
+        swe = load(support.CORPUS / "christsakm__Trajectories/TODO/dask__dask-8685/trace_01_gpt-5-2025-08-07/dask__dask-8685.traj")
+        self.assertEqual(detect_format(swe), "swe-agent")
+        split = events(swe)
+        self.assertEqual(len(split), len(swe["trajectory"]))
+        self.assertTrue(any("tool_calls" in e for e in split))  # matched from history, as the server does
+        self.assertIsNone(detect_format({"something": "else"}))
+        with self.assertRaises(SteplensError):
+            events({"something": "else"})
+        with self.assertRaises(SteplensError):
+            events(mini, "nonesuch")
+
+    def test_server_frames_are_checked(self):
+        self.assertEqual(parse_frame('{"type": "pong"}'), (True, {"type": "pong"}))
+        self.assertEqual(parse_frame(b'{"type": "resumed", "session": "s", "last": 3}')[0], True)
+        self.assertEqual(parse_frame('{"type": "score", "session": "s"}'), (False, "type 'score': missing seq, t, score, reward"))
+        self.assertEqual(parse_frame('{"type": "bogus"}'), (False, "type 'bogus': unknown type"))
+        self.assertFalse(parse_frame("not json")[0])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""An agent loop that stops itself on a steplens `stop` signal.
+
+It replays a real run (mini-swe-agent 2.2.7 + deepseek-chat on pylint-dev__astroid-1196, NOT
+resolved) as if the agent were producing it now: each message the agent appends to its history
+goes through a StepHook, and the loop ends as soon as the server says stop. Under the tight
+policy used here (a second blind retry stops the run) the agent is stopped early, and the
+steps it did not take are what stopping saved.
+"""
+
+import sys
+
+from _common import MINI, arguments
+
+from steplens_client import SteplensError, StepHook, load
+
+RUN = MINI / "deepseek_lite_dev_noparallel" / "pylint-dev__astroid-1196" / "pylint-dev__astroid-1196.traj.json"
+TASK = "pylint-dev__astroid-1196"
+POLICY = {"blindRetry": {"warn": 1, "stop": 2}}
+
+
+def agent_messages():
+    """Stands in for the agent: yields its messages in the order it wrote them."""
+    yield from load(RUN)["messages"]
+
+
+def main() -> int:
+    parser = arguments(__doc__.splitlines()[0])
+    parser.add_argument("--run", default=str(RUN), help="a mini-swe-agent .traj.json to replay")
+    parser.add_argument("--task", default=TASK)
+    args = parser.parse_args()
+    messages = load(args.run)["messages"] if args.run != str(RUN) else list(agent_messages())
+    try:
+        with StepHook(args.url, args.task, format="mini-swe-agent", policy=POLICY, token=args.token) as hook:
+            print(f"session {hook.session.id}: task {args.task}, reference {hook.session.reference}")
+            decision = None
+            for i, message in enumerate(messages):
+                decision = hook.event(message)  # the agent just appended `message` to its history
+                for f in decision.frames:
+                    print(f"  step {f['t']:3d} {f['stage']}  score {f['score']['total']:6.2f}  reward {f['reward']:+7.3f}")
+                for s in decision.signals:
+                    print(f"  signal {s['kind']} ({s['severity']}) at step {s['t']}: {s['message']}")
+                if decision.stop:
+                    print(f"stopping after message {i + 1} of {len(messages)}: {decision.reason}")
+                    break
+            else:
+                print("the run ended without a stop signal")
+            final = hook.finish(passed=False)
+    except SteplensError as e:
+        print(f"agent_loop_stop: {e}", file=sys.stderr)
+        return 1
+    skipped = len(messages) - (i + 1)
+    print(f"final: score {final['score']['total']:.2f}, tier {final['tier']}, {final['steps']} steps scored, "
+          f"{skipped} messages not run")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
