@@ -1,8 +1,12 @@
 /**
  * Early-stop policy (method.md section 8): per signal kind, the thresholds at
  * which a signal fires and whether it is a `warn` or a `stop`. A `null`
- * threshold turns that level off. `DEFAULT_POLICY` is conservative: only a
- * blind-retry episode of 6 retries stops; everything else warns; budgets are off.
+ * threshold turns that level off. `DEFAULT_POLICY` is what `steplens calibrate`
+ * picks on the public corpus (../shared/corpus, 35 passing and 16 failing runs)
+ * under a 5 % false-stop bound: stop at 5 blind retries in one episode, at 40
+ * exploration steps in a row, or below a score of 45 after 30 steps; the other
+ * kinds only warn. In-sample it stops 1 of 35 passing runs and saves 29 % of
+ * the failing runs' tokens (README, "Early-stop policy"); budgets are off.
  */
 import { z } from 'zod';
 import { err, ok, type Result } from '../errors.js';
@@ -31,11 +35,11 @@ export interface Policy {
 }
 
 export const DEFAULT_POLICY: Policy = deepFreeze({
-  blindRetry: { warn: 3, stop: 6 },
+  blindRetry: { warn: 2, stop: 5 },
   regressionLoop: { warn: 3, stop: null },
   cycle: { warn: 3, stop: null, minBlock: 2, maxBlock: 4 },
-  explorationStreak: { warn: 30, stop: null },
-  lowScore: { floor: 20, minSteps: 15, severity: 'warn' },
+  explorationStreak: { warn: 20, stop: 40 },
+  lowScore: { floor: 45, minSteps: 30, severity: 'stop' },
   budget: { maxSteps: null, maxTokens: null, severity: 'stop' },
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { policyInputSchema, resolvePolicy } from '../../src/core/policy.js';
+import { DEFAULT_POLICY, policyInputSchema, resolvePolicy } from '../../src/core/policy.js';
 import type { CalibrationRun, ThresholdRow } from '../../src/core/calibrate/index.js';
 import { calibrate, chooseLevel, minPassingFor } from './helpers.js';
 import { clean, distinct, run, states } from './states.js';
@@ -55,8 +55,8 @@ describe('calibrate: counts known by hand', () => {
     expect(few.kinds.blindRetry.stop).toMatchObject({ threshold: null, reason: 'too_few_runs' });
     expect(few.kinds.blindRetry.stop.note).toContain('at least 20 passing');
     expect(few.kinds.blindRetry.warn).toMatchObject({ threshold: 2 });
-    // Default stop 6 stays; warn 2 is below it.
-    expect(few.policy.blindRetry).toEqual({ warn: 2, stop: 6 });
+    // The default stop stays; warn 2 is below it.
+    expect(few.policy.blindRetry).toEqual({ warn: 2, stop: DEFAULT_POLICY.blindRetry.stop });
     expect(resolvePolicy(few.policy).ok).toBe(true);
   });
 });

@@ -99,7 +99,7 @@ describe('calibrateTradeoff: the choice under the bound', () => {
 
   it('reports the default policy and a Pareto front that rises with false stops', () => {
     const r = run({ maxFalseStop: 0.05, constrained: ['referenceFree'] });
-    expect(r.baseline.settings.blindRetry).toBe(6);
+    expect(r.baseline.settings.blindRetry).toBe(DEFAULT_POLICY.blindRetry.stop);
     expect(r.baseline.modes.referenceFree.failingStopped).toBe(0);
     const front = r.front.referenceFree.map((p) => [p.modes.referenceFree.passingStopped, p.modes.referenceFree.failingTokensSaved]);
     expect(front).toEqual([[0, 100], [1, 110]]);

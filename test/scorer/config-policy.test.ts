@@ -37,8 +37,10 @@ describe('resolveConfig', () => {
 });
 
 describe('resolvePolicy', () => {
-  it('defaults: retry warn 3 stop 6, regression warn 3, budgets off', () => {
-    expect(DEFAULT_POLICY.blindRetry).toEqual({ warn: 3, stop: 6 });
+  it('defaults (calibrated on the corpus): retry warn 2 stop 5, streak warn 20 stop 40, low score stop under 45 after 30, regression warn 3, budgets off', () => {
+    expect(DEFAULT_POLICY.blindRetry).toEqual({ warn: 2, stop: 5 });
+    expect(DEFAULT_POLICY.explorationStreak).toEqual({ warn: 20, stop: 40 });
+    expect(DEFAULT_POLICY.lowScore).toEqual({ floor: 45, minSteps: 30, severity: 'stop' });
     expect(DEFAULT_POLICY.regressionLoop).toEqual({ warn: 3, stop: null });
     expect(DEFAULT_POLICY.budget.maxSteps).toBeNull();
     expect(DEFAULT_POLICY.budget.maxTokens).toBeNull();
@@ -49,7 +51,7 @@ describe('resolvePolicy', () => {
     const r = resolvePolicy({ blindRetry: { stop: null }, lowScore: { severity: 'stop', floor: 30 }, budget: { maxSteps: 50 } });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.value.blindRetry).toEqual({ warn: 3, stop: null });
+    expect(r.value.blindRetry).toEqual({ warn: DEFAULT_POLICY.blindRetry.warn, stop: null });
     expect(r.value.lowScore).toEqual({ floor: 30, minSteps: DEFAULT_POLICY.lowScore.minSteps, severity: 'stop' });
     expect(r.value.budget).toEqual({ maxSteps: 50, maxTokens: null, severity: 'stop' });
   });

@@ -4,12 +4,20 @@ import { DEFAULT_POLICY, resolvePolicy, type Policy } from '../../src/core/polic
 import type { Signal, State } from '../../src/core/types.js';
 import { st } from './make-state.js';
 
-function feed(states: State[], policy: Policy = DEFAULT_POLICY, totals: number[] = []): Signal[][] {
+/** The detectors' mechanics are tested on fixed levels (the pre-calibration defaults), not on whatever DEFAULT_POLICY ships. */
+const FIXED: Policy = {
+  ...DEFAULT_POLICY,
+  blindRetry: { warn: 3, stop: 6 },
+  explorationStreak: { warn: 30, stop: null },
+  lowScore: { floor: 20, minSteps: 15, severity: 'warn' },
+};
+
+function feed(states: State[], policy: Policy = FIXED, totals: number[] = []): Signal[][] {
   const es = createEarlyStop(policy);
   return states.map((s, i) => es.add(s, totals[i] ?? 100));
 }
 const policyOf = (input: unknown): Policy => {
-  const r = resolvePolicy(input);
+  const r = resolvePolicy(input, FIXED);
   if (!r.ok) throw new Error(r.error);
   return r.value;
 };

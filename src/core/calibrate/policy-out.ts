@@ -1,8 +1,10 @@
 /**
- * The recommended partial policy. A level is "decided" when the data chose a
- * threshold or showed none qualifies (then the level is turned off); a kind
- * with no decided level (too few runs, never fired) is left out, so it keeps
- * the base policy's defaults. A warn at or above the stop is dropped.
+ * The recommended partial policy. A stop level is "decided" when the data chose
+ * a threshold or showed none qualifies (then it is turned off). A warn level
+ * the data chose is used; otherwise the base policy's warn stays (**choice**: a
+ * warn costs no run, and "stopped no failing run" is no reason to silence it).
+ * A kind with no decided level (too few runs, never fired) is left out, so it
+ * keeps the base policy's defaults. A warn at or above the stop is dropped.
  */
 import type { Levels, Policy, PolicyInput } from '../policy.js';
 import type { CalibrationKind, KindTable, LevelChoice } from './types.js';
@@ -12,7 +14,7 @@ const decided = (c: LevelChoice): boolean => c.threshold !== null || c.reason ==
 function countLevels(t: KindTable, base: Levels): Levels | undefined {
   if (!decided(t.warn) && !decided(t.stop)) return undefined;
   const stop = decided(t.stop) ? t.stop.threshold : base.stop;
-  let warn = decided(t.warn) ? t.warn.threshold : base.warn;
+  let warn = t.warn.threshold !== null ? t.warn.threshold : base.warn;
   if (warn !== null && stop !== null && warn >= stop) warn = null;
   return { warn, stop };
 }
