@@ -26,6 +26,10 @@ function plausiblePath(p: string): boolean {
 
 /** Scans Python source text for files it opens; unknown variables and f-strings are skipped. */
 export function pythonFileUse(code: string): PythonFileUse {
+  // Every match of OPEN contains `open(`, every match of PATH_METHOD `_text(` or `_bytes(`: without them, nothing to scan.
+  const opens = code.includes('open(');
+  const methods = code.includes('_text(') || code.includes('_bytes(');
+  if (!opens && !methods) return { writes: [], reads: [] };
   const vars = new Map<string, string>();
   for (let m = ASSIGN.exec(code); m; m = ASSIGN.exec(code)) {
     const value = literal(m, 2);
@@ -37,12 +41,12 @@ export function pythonFileUse(code: string): PythonFileUse {
     if (path === undefined || !plausiblePath(path)) return;
     (write ? writes : reads).add(path);
   };
-  for (let m = OPEN.exec(code); m; m = OPEN.exec(code)) {
+  if (opens) for (let m = OPEN.exec(code); m; m = OPEN.exec(code)) {
     const path = literal(m, 1) ?? (m[3] === undefined ? undefined : vars.get(m[3]));
     const mode = literal(m, 4) ?? 'r';
     add(path, /[wax+]/.test(mode));
   }
-  for (let m = PATH_METHOD.exec(code); m; m = PATH_METHOD.exec(code)) {
+  if (methods) for (let m = PATH_METHOD.exec(code); m; m = PATH_METHOD.exec(code)) {
     const path = literal(m, 1) ?? (m[3] === undefined ? undefined : vars.get(m[3]));
     add(path, (m[4] ?? '').startsWith('write'));
   }

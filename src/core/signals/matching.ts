@@ -67,7 +67,7 @@ export function createIncrementalMatching(rightCount: number): IncrementalMatchi
         if (!Number.isInteger(v) || v < 0 || v >= rightCount) throw new RangeError(`right vertex ${v} out of range`);
       }
       const u = adj.length;
-      adj.push([...adjacent]);
+      adj.push(adjacent);
       matchL.push(-1);
       if (adjacent.length === 0 || !augment(u)) return false;
       size++;

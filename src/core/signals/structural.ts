@@ -4,11 +4,10 @@
  * same-stage PTA node, one pointer step per reference path, and one
  * augmenting-path search.
  */
-import { equivalent } from '../equivalence.js';
-import { ptaPaths } from '../pta/paths.js';
 import type { Pta } from '../scorer-api.js';
 import type { State } from '../types.js';
 import { createIncrementalMatching } from './matching.js';
+import { structuralReference } from './structural-reference.js';
 
 /** Incremental Φstruct / Φcov tracker of one candidate trajectory against a PTA. */
 export interface StructuralTracker {
@@ -32,20 +31,12 @@ export interface StructuralTracker {
  * matching. Paths are those of {@link ptaPaths} with O nodes removed; a path
  * left with no node is skipped (it cannot be recalled), so a PTA without
  * non-O nodes has recall 0. Ordered recall per path is the greedy forward scan
- * of section 5.1 (one pointer per path). Equivalence is {@link equivalent}
- * with the given `tau`.
+ * of section 5.1 (one pointer per path). Equivalence is `equivalent` with
+ * the given `tau`; the per-PTA part is shared ({@link structuralReference}).
  */
 export function createStructuralTracker(pta: Pta, tau: number): StructuralTracker {
-  const index = new Map<number, number>();
-  const nodeStates: State[] = [];
-  for (const n of pta.nodes) {
-    if (n.state === null || n.state.stage === 'O') continue;
-    index.set(n.id, nodeStates.length);
-    nodeStates.push(n.state);
-  }
-  const paths = ptaPaths(pta)
-    .map((p) => p.flatMap((id) => (index.has(id) ? [index.get(id) as number] : [])))
-    .filter((p) => p.length > 0);
+  const ref = structuralReference(pta, tau);
+  const { nodeStates, paths } = ref;
   const pointers = paths.map(() => 0);
   const hits = paths.map(() => 0);
   const edge = new Uint8Array(nodeStates.length);
@@ -55,7 +46,7 @@ export function createStructuralTracker(pta: Pta, tau: number): StructuralTracke
   const recall = (): number => {
     let best = 0;
     for (let p = 0; p < paths.length; p++) {
-      const r = (hits[p] as number) / (paths[p] as number[]).length;
+      const r = (hits[p] as number) / (paths[p] as readonly number[]).length;
       if (r > best) best = r;
     }
     return best;
@@ -66,14 +57,10 @@ export function createStructuralTracker(pta: Pta, tau: number): StructuralTracke
     add(state: State): void {
       if (state.stage === 'O') return;
       candidates++;
-      const adjacent: number[] = [];
-      for (let j = 0; j < nodeStates.length; j++) {
-        const hit = equivalent(nodeStates[j] as State, state, tau);
-        edge[j] = hit ? 1 : 0;
-        if (hit) adjacent.push(j);
-      }
+      const adjacent = ref.adjacent(state);
+      for (const j of adjacent) edge[j] = 1;
       for (let p = 0; p < paths.length; p++) {
-        const path = paths[p] as number[];
+        const path = paths[p] as readonly number[];
         for (let j = pointers[p] as number; j < path.length; j++) {
           if (edge[path[j] as number] === 1) {
             hits[p] = (hits[p] as number) + 1;
@@ -82,6 +69,7 @@ export function createStructuralTracker(pta: Pta, tau: number): StructuralTracke
           }
         }
       }
+      for (const j of adjacent) edge[j] = 0;
       matching.addLeft(adjacent);
     },
     struct(): number {
