@@ -99,7 +99,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     log.info({ connection: conn.id }, 'connection opened');
     socket.on('message', (data, isBinary) => {
       const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
-      conn.chain = conn.chain.then(() => handleFrame(deps, conn, raw, isBinary));
+      conn.handle(() => handleFrame(deps, conn, raw, isBinary));
     });
     socket.on('close', (code) => {
       registry.detachAll(conn);

@@ -21,8 +21,9 @@ export class Connection {
   private readonly socket: WebSocket;
   private readonly maxQueued: number;
   private closing = false;
-  /** Serialises message handling: each message is handled after the previous one. */
-  chain: Promise<void> = Promise.resolve();
+  /** Set while an asynchronous message (start, end) is being handled: later messages wait in `queue`. */
+  private busy: Promise<void> | undefined;
+  private readonly queue: (() => void | Promise<void>)[] = [];
 
   private readonly onTooSlow: (queued: number) => void;
   /** The TCP socket under the WebSocket (ws keeps it as `_socket`), corked while a burst of frames is written. */
@@ -47,6 +48,39 @@ export class Connection {
       this.corked = false;
       this.raw?.uncork();
     });
+  }
+
+  /**
+   * Handles messages strictly in order: a message runs at once (synchronously)
+   * unless an earlier one is still being handled asynchronously, in which
+   * case it waits its turn. Most messages (step, ping, outcome) are handled
+   * synchronously, so they cost no promise.
+   */
+  handle(work: () => void | Promise<void>): void {
+    if (this.busy !== undefined) {
+      this.queue.push(work);
+      return;
+    }
+    this.run(work);
+  }
+
+  /** Resolves once every message received so far has been handled. */
+  async idle(): Promise<void> {
+    while (this.busy !== undefined) await this.busy;
+  }
+
+  private run(work: () => void | Promise<void>): void {
+    for (let next: (() => void | Promise<void>) | undefined = work; next !== undefined; next = this.queue.shift()) {
+      const result = next();
+      if (result instanceof Promise) {
+        this.busy = result.finally(() => {
+          this.busy = undefined;
+          const after = this.queue.shift();
+          if (after !== undefined) this.run(after);
+        });
+        return;
+      }
+    }
   }
 
   get open(): boolean {

@@ -22,8 +22,11 @@ export function refuse(deps: HandlerDeps, conn: Connection, e: MessageError): vo
   conn.send({ type: 'error', code: e.code, message: e.message, ...(e.session !== undefined ? { session: e.session } : {}), ...(e.seq !== undefined ? { seq: e.seq } : {}) });
 }
 
-/** Handles one raw frame; never throws (faults become `internal` errors). */
-export async function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buffer | string, isBinary: boolean): Promise<void> {
+/**
+ * Handles one raw frame; never throws or rejects (faults become `internal`
+ * errors). Returns a promise only for messages that wait on the store (start, end).
+ */
+export function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buffer | string, isBinary: boolean): void | Promise<void> {
   const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
   if (size > deps.options.limits.maxFrameBytes) {
     return refuse(deps, conn, { code: 'too_large', message: `frame of ${size} bytes exceeds the limit of ${deps.options.limits.maxFrameBytes} bytes` });
@@ -31,16 +34,20 @@ export async function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buff
   if (isBinary) return refuse(deps, conn, { code: 'bad_message', message: 'binary frames are not accepted: send JSON text' });
   const parsed = parseClientMessage(raw);
   if (!parsed.ok) return refuse(deps, conn, parsed.error);
-  try {
-    await dispatch(deps, conn, parsed.value);
-  } catch (error) {
+  const m = parsed.value;
+  const fault = (error: unknown): void => {
     deps.log.error({ err: error, connection: conn.id }, 'message handling failed');
-    const m = parsed.value;
     refuse(deps, conn, { code: 'internal', message: 'internal error while handling the message', ...('session' in m && m.session ? { session: m.session } : {}) });
+  };
+  try {
+    const pending = dispatch(deps, conn, m);
+    return pending instanceof Promise ? pending.catch(fault) : undefined;
+  } catch (error) {
+    return fault(error);
   }
 }
 
-async function dispatch(deps: HandlerDeps, conn: Connection, msg: ClientMessage): Promise<void> {
+function dispatch(deps: HandlerDeps, conn: Connection, msg: ClientMessage): void | Promise<void> {
   switch (msg.type) {
     case 'ping':
       conn.send({ type: 'pong' });
