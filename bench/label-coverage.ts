@@ -4,11 +4,12 @@
  * format, trajectories, steps, steps per stage and steps no rule knew (the
  * `unknown` fallback). Files that are not trajectories (reports) are skipped. No assertions.
  *
- *   npm run build && node dist/bench/label-coverage.js [CORPUS_DIR]
+ *   npm run build && node dist/bench/label-coverage.js [CORPUS_DIR] [--json FILE]
  */
 import { labelSteps } from '../src/core/state-builder.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
 import { findCorpus, loadCorpus } from './corpus.js';
+import { machine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine, printTable } from './timing.js';
 
 /** A finer format name than the parser's: SWE-agent 1.1 vs 0.x, mini-swe-agent 1 vs 1.1, OpenHands log kinds. */
@@ -29,6 +30,8 @@ function variant(format: string, text: string): string {
 
 interface Row { trajectories: number; steps: number; E: number; I: number; V: number; O: number; unknown: number }
 
+const jsonFile = takeJsonFlag();
+const command = commandLine(import.meta.url);
 const corpus = findCorpus(process.argv[2]);
 const rows = new Map<string, Row>();
 const { trajectories, skipped } = loadCorpus(corpus);
@@ -51,7 +54,11 @@ const lines = [...rows.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k
   return [k, r.trajectories, r.steps, r.E, r.I, r.V, r.O, r.unknown].map(String);
 });
 lines.push(['total', total.trajectories, total.steps, total.E, total.I, total.V, total.O, total.unknown].map(String));
-console.log(`command: ${commandLine(import.meta.url)}`);
+console.log(`command: ${command}`);
 printTable(header, lines);
 const pct = (n: number) => `${((100 * n) / Math.max(1, total.steps)).toFixed(1)}%`;
 console.log(`\nstage shares: E ${pct(total.E)}  I ${pct(total.I)}  V ${pct(total.V)}  O ${pct(total.O)}; fallback (unknown) ${pct(total.unknown)}; ${skipped} listed file(s) are not trajectories`);
+writeResult(jsonFile, {
+  bench: 'label-coverage', command, machine: machine(), targets: [],
+  figures: { trajectories: total.trajectories, steps: total.steps, E: total.E, I: total.I, V: total.V, O: total.O, unknown: total.unknown, skipped_files: skipped },
+});

@@ -5,14 +5,17 @@
  * analyzers per pass) and passes with a warm one (analyzers reused). The very
  * first pass (cold JIT too) is shown apart. No assertions.
  *
- *   npm run build && node dist/bench/label-per-step.js [CORPUS_DIR] [RUNS=10]
+ *   npm run build && node dist/bench/label-per-step.js [CORPUS_DIR] [RUNS=10] [--json FILE]
  */
 import { labelSteps } from '../src/core/state-builder.js';
 import type { Analyzers } from '../src/core/ports.js';
 import { createPythonScopeResolver, createShellAnalyzer } from '../src/syntax/index.js';
 import { findCorpus, loadCorpus } from './corpus.js';
+import { machine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine, fmt, measure, printTable, ratio, summarize } from './timing.js';
 
+const jsonFile = takeJsonFlag();
+const command = commandLine(import.meta.url);
 const corpus = findCorpus(process.argv[2]);
 const runs = Number(process.argv[3] ?? 10);
 const { trajectories } = loadCorpus(corpus);
@@ -24,7 +27,7 @@ function pass(analyzers: Analyzers): number {
   return total;
 }
 
-console.log(`command: ${commandLine(import.meta.url)}`);
+console.log(`command: ${command}`);
 console.log(`corpus: ${trajectories.length} trajectories, ${total} steps; ${runs} measured passes each`);
 const first = measure(() => pass(fresh()), { warmup: 0, runs: 1 });
 const cold = summarize(measure(() => pass(fresh()), { warmup: 1, runs }));
@@ -35,3 +38,4 @@ printTable(['µs per step', 'median', 'min', 'max', 'vs cold'], [
   ['cold parse cache', fmt(cold.median, 2), fmt(cold.min, 2), fmt(cold.max, 2), '×1.00'],
   ['warm parse cache', fmt(warm.median, 2), fmt(warm.min, 2), fmt(warm.max, 2), ratio(warm.median, cold.median)],
 ]);
+writeResult(jsonFile, { bench: 'label-per-step', command, machine: machine(), targets: [], figures: { first_us: first[0] ?? Number.NaN, cold_us: cold.median, warm_us: warm.median } });

@@ -5,7 +5,7 @@
  * same run: `JSON.parse` of the `step` frame + zod `stepSchema.parse` of its
  * step. Prints median / p99 µs per step and ratios. No assertions.
  *
- *   npm run build && node dist/bench/push-per-step.js [CORPUS_DIR] [RUNS=200]
+ *   npm run build && node dist/bench/push-per-step.js [CORPUS_DIR] [RUNS=200] [--json FILE]
  */
 import path from 'node:path';
 import { buildPta } from '../src/core/pta/index.js';
@@ -16,6 +16,7 @@ import type { State, Step } from '../src/core/types.js';
 import { stepSchema } from '../src/protocol/step-schema.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
 import { findCorpus, loadCorpus, longest } from './corpus.js';
+import { machine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine, fmt, printTable, ratio, summarize, usSince, type Summary } from './timing.js';
 
 const WARMUP = 10;
@@ -54,6 +55,8 @@ function states(steps: readonly Step[]): State[] {
   return [...scorer.states()];
 }
 
+const jsonFile = takeJsonFlag();
+const command = commandLine(import.meta.url);
 const corpus = findCorpus(process.argv[2]);
 const runs = Number(process.argv[3] ?? 200);
 const { trajectories } = loadCorpus(corpus);
@@ -63,7 +66,7 @@ const task = target.meta.task ?? path.basename(target.file);
 const siblings = trajectories.filter((t) => t !== target && t.meta.task === task);
 const self = states(steps);
 
-console.log(`command: ${commandLine(import.meta.url)}`);
+console.log(`command: ${command}`);
 console.log(`trajectory: ${target.file} (${target.format}, ${steps.length} steps), ${runs} runs after ${WARMUP} warm-up runs`);
 
 const frames = steps.map((step, seq) => JSON.stringify({ type: 'step', session: 'bench', seq, step }));
@@ -91,3 +94,6 @@ printTable(['per step', 'median µs', 'p99 µs', 'max µs', 'median/base', 'p99/
   [variants[0]?.label ?? '', fmt(base.median, 2), fmt(base.p99, 2), fmt(base.max, 0), '×1.00', '×1.00', ''],
   ...pushes.map((s, k) => [variants[k + 1]?.label ?? '', fmt(s.median, 1), fmt(s.p99, 1), fmt(s.max, 0), ratio(s.median, base.median), ratio(s.p99, base.p99), ratio(s.median, priorMedian)]),
 ]);
+const figures: Record<string, number> = { base_median_us: base.median, base_p99_us: base.p99 };
+pushes.forEach((s, k) => Object.assign(figures, { [`${variants[k + 1]?.label ?? k}: median_us`]: s.median, [`${variants[k + 1]?.label ?? k}: p99_us`]: s.p99 }));
+writeResult(jsonFile, { bench: 'push-per-step', command, machine: machine(), targets: [], figures });

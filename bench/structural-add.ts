@@ -6,7 +6,7 @@
  * after every add: what the incremental search saves. Prints numbers and
  * ratios; asserts nothing.
  *
- *   npm run build && node dist/bench/structural-add.js [CANDIDATE_STEPS=200] [ROUNDS=200]
+ *   npm run build && node dist/bench/structural-add.js [CANDIDATE_STEPS=200] [ROUNDS=200] [--json FILE]
  *
  * States are generated from a seeded PRNG with the shape of real trajectories
  * (a pool of files, line ranges, scopes, command tokens, E/I/V/O mix).
@@ -17,6 +17,7 @@ import { createIncrementalMatching } from '../src/core/signals/matching.js';
 import { createStructuralTracker } from '../src/core/signals/structural.js';
 import { createTemporalTracker, referenceWindows } from '../src/core/signals/temporal.js';
 import type { Stage, State } from '../src/core/types.js';
+import { machine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine, fmt, measure, printTable, ratio, summarize } from './timing.js';
 
 function prng(seed: number): () => number {
@@ -56,6 +57,8 @@ function trajectory(rand: () => number, length: number): State[] {
   });
 }
 
+const jsonFile = takeJsonFlag();
+const command = commandLine(import.meta.url);
 const rand = prng(42);
 const pta = buildPta('bench', [trajectory(rand, 40), trajectory(rand, 40), trajectory(rand, 40)]);
 const candidate = trajectory(rand, Number(process.argv[2] ?? 200));
@@ -100,7 +103,7 @@ const temporal = summarize(measure(() => {
 }, opts));
 
 const edges = adjacency.reduce((n, a) => n + a.length, 0);
-console.log(`command: ${commandLine(import.meta.url)}`);
+console.log(`command: ${command}`);
 console.log(`PTA: ${pta.nodes.length - 1} nodes (${nodeStates.length} non-O), ${pta.references.length} references; candidate: ${candidate.length} states (${adjacency.length} non-O, ${edges} equivalence edges); ${rounds} rounds`);
 const recompute = tracker.median - incremental.median + scratch.median;
 printTable(['µs per candidate step (median over rounds)', 'median', 'min', 'ratio'], [
@@ -111,3 +114,7 @@ printTable(['µs per candidate step (median over rounds)', 'median', 'min', 'rat
   ['temporal add + value()', fmt(temporal.median, 3), fmt(temporal.min, 3), ratio(temporal.median, tracker.median)],
 ]);
 if (Number.isNaN(sink)) console.log('unreachable');
+writeResult(jsonFile, {
+  bench: 'structural-add', command, machine: machine(), targets: [],
+  figures: { add_us: tracker.median, matching_us: incremental.median, scratch_matching_us: scratch.median, temporal_us: temporal.median },
+});

@@ -119,3 +119,20 @@ export function commandLine(scriptUrl: string): string {
   const script = path.relative(process.cwd(), new URL(scriptUrl).pathname);
   return ['node', script, ...process.argv.slice(2)].join(' ');
 }
+
+/** p50 / p99 / max of a large latency sample (sorted as a typed array; type-7 quantiles). */
+export function latencySummary(xs: Float64Array): { n: number; p50: number; p99: number; max: number } {
+  const s = Float64Array.from(xs).sort();
+  const q = (p: number): number => {
+    if (s.length === 0) return Number.NaN;
+    const h = (s.length - 1) * p;
+    const lo = Math.floor(h);
+    return (s[lo] as number) + (h - lo) * ((s[Math.min(lo + 1, s.length - 1)] as number) - (s[lo] as number));
+  };
+  return { n: s.length, p50: q(0.5), p99: q(0.99), max: s.length === 0 ? Number.NaN : (s[s.length - 1] as number) };
+}
+
+/** The median of `xs` (NaN when empty). */
+export function median(xs: readonly number[]): number {
+  return summarize(xs).median;
+}

@@ -1,0 +1,64 @@
+/**
+ * Runs every benchmark, each in its own `node` process with defaults that
+ * finish in a few minutes in total, then prints one table of every issue-6
+ * target: measured value, bound, MET or MISSED. Every bench writes its result
+ * file (`--json`) into `--out DIR` (default: a fresh temp
+ * directory), which is what to keep to compare two commits. Exits 1 if a
+ * bench failed to run (a missed target is reported, not an error).
+ *
+ *   npm run build && node dist/bench/run-all.js [--out DIR] [--only ws-load,memory,...]
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { BenchResult } from './report.js';
+import { fmt, printTable } from './timing.js';
+
+interface Bench {
+  name: string;
+  /** Arguments after the script; `{json}` is replaced by the result file. */
+  args: string[];
+  node?: string[];
+}
+
+/** The benches in run order, with their quick defaults. */
+const BENCHES: Bench[] = [
+  { name: 'label-coverage', args: ['--json', '{json}'] },
+  { name: 'label-per-step', args: ['', '5', '--json', '{json}'] },
+  { name: 'push-per-step', args: ['', '50', '--json', '{json}'] },
+  { name: 'structural-add', args: ['200', '100', '--json', '{json}'] },
+  { name: 'online-vs-batch', args: ['--json', '{json}'] },
+  { name: 'memory', args: ['--sessions', '500', '--json', '{json}'], node: ['--expose-gc'] },
+  { name: 'http', args: ['--seconds', '5', '--json', '{json}'] },
+  { name: 'ws-load', args: ['--json', '{json}'] },
+];
+
+const { values: opts } = parseArgs({ options: { out: { type: 'string' }, only: { type: 'string' } } });
+const here = path.dirname(fileURLToPath(import.meta.url));
+const out = opts.out !== undefined ? path.resolve(opts.out) : mkdtempSync(path.join(os.tmpdir(), 'steplens-bench-results-'));
+mkdirSync(out, { recursive: true });
+const only = opts.only?.split(',');
+const failed: string[] = [];
+const results: BenchResult[] = [];
+const began = performance.now();
+
+for (const b of BENCHES.filter((x) => only === undefined || only.includes(x.name))) {
+  const json = path.join(out, `${b.name}.json`);
+  const args = b.args.map((a) => (a === '{json}' ? json : a));
+  console.log(`\n=== ${b.name}: node ${[...(b.node ?? []), path.relative(process.cwd(), path.join(here, `${b.name}.js`)), ...args].join(' ')}`);
+  const t0 = performance.now();
+  const run = spawnSync(process.execPath, [...(b.node ?? []), path.join(here, `${b.name}.js`), ...args], { stdio: 'inherit' });
+  console.log(`=== ${b.name}: ${run.status === 0 ? 'done' : `FAILED (exit ${run.status ?? run.signal})`} in ${fmt((performance.now() - t0) / 1000, 1)} s`);
+  if (run.status !== 0) failed.push(b.name);
+  if (b.args.includes('{json}') && existsSync(json)) results.push(JSON.parse(readFileSync(json, 'utf8')) as BenchResult);
+}
+
+console.log(`\n=== summary (${fmt((performance.now() - began) / 1000, 0)} s; result files in ${out})`);
+const rows = results.flatMap((r) => r.targets.map((t) => [r.bench, t.name, `${Number(t.value.toPrecision(4))}${t.unit ? ` ${t.unit}` : ''}`, `${t.op} ${t.bound}${t.unit ? ` ${t.unit}` : ''}`, t.met ? 'MET' : 'MISSED']));
+printTable(['bench', 'target', 'measured', 'target', 'met'], rows);
+const missed = rows.filter((r) => r[4] === 'MISSED').length;
+console.log(`${rows.length - missed} of ${rows.length} targets met${failed.length > 0 ? `; FAILED to run: ${failed.join(', ')}` : ''}`);
+if (failed.length > 0) process.exitCode = 1;

@@ -1,0 +1,264 @@
+/**
+ * A lean WebSocket load driver for `/v1/stream` (and the echo target, which
+ * answers alike): C connections × M sessions, each streaming one real
+ * trajectory's steps, restarting as a new session after its `final`.
+ * Step frames are serialised once per step with a fixed-width session id that
+ * is patched in place before each send (ws copies the frame while masking it);
+ * score frames are recognised by their leading bytes without JSON.parse;
+ * latencies go into a preallocated Float64Array. Two ways to send:
+ * closed loop (`depth` steps in flight per session) or paced (`pace`: a fixed
+ * total rate, open loop, sessions taken round-robin).
+ */
+import WebSocket from 'ws';
+import type { Step } from '../src/core/types.js';
+
+const ID_LEN = 10;
+const STEP_PREFIX = '{"type":"step","session":"';
+const SCORE_PREFIX = Buffer.from('{"type":"score","session":"');
+const SIGNAL_PREFIX = Buffer.from('{"type":"signal"');
+const SEQ_KEY = Buffer.from('","seq":');
+const SEND_OPTS = { binary: false, compress: false } as const;
+
+/** The step frames of one trajectory, serialised once. */
+export interface StepTemplates {
+  frames: Buffer[];
+  steps: number;
+}
+
+/** Serialises `{type:'step', session:<placeholder>, seq:k, step}` for every step. */
+export function stepTemplates(steps: readonly Step[]): StepTemplates {
+  const frames = steps.map((step, seq) => Buffer.from(`${STEP_PREFIX}${'0'.repeat(ID_LEN)}","seq":${seq},"step":${JSON.stringify(step)}}`));
+  return { frames, steps: steps.length };
+}
+
+const b36 = (n: number, width: number): string => n.toString(36).padStart(width, '0').slice(-width);
+
+function slotOf(buf: Buffer, at: number): number {
+  let n = 0;
+  for (let i = at; i < at + 4; i++) {
+    const c = buf[i] ?? 48;
+    n = n * 36 + (c <= 57 ? c - 48 : c - 87);
+  }
+  return n;
+}
+
+export interface DriverOptions {
+  url: string;
+  connections: number;
+  sessionsPerConnection: number;
+  task: string;
+  templates: StepTemplates;
+  /** Steps in flight per session in closed loop; 0 = paced (steps only go out through `pace`). */
+  depth: number;
+  /** Distinguishes the session ids of successive drivers against one server (0-1295). */
+  run: number;
+  /** Latency samples kept per recording window (default 4M). */
+  capacity?: number;
+}
+
+/** What one recording window measured. */
+export interface Window {
+  scored: number;
+  seconds: number;
+  /** Step-to-score latencies in ms, in arrival order. */
+  latencies: Float64Array;
+  errors: number;
+  firstError: string | undefined;
+}
+
+export class LoadDriver {
+  private readonly sockets: WebSocket[] = [];
+  private readonly slots: number;
+  private readonly steps: number;
+  private readonly nextSeq: Int32Array;
+  private readonly acked: Int32Array;
+  /** 0 starting, 1 streaming, 2 ending. */
+  private readonly phase: Uint8Array;
+  private readonly gen: Int32Array;
+  private readonly ids: Buffer[];
+  private readonly sentAt: Float64Array;
+  private readonly lat: Float64Array;
+  private count = 0;
+  private scored = 0;
+  private recording = false;
+  private began = 0;
+  private started = 0;
+  private errors = 0;
+  private firstError: string | undefined;
+  private onAllStarted: (() => void) | undefined;
+  private stopped = false;
+
+  private constructor(private readonly o: DriverOptions) {
+    this.slots = o.connections * o.sessionsPerConnection;
+    this.steps = o.templates.steps;
+    this.nextSeq = new Int32Array(this.slots);
+    this.acked = new Int32Array(this.slots);
+    this.phase = new Uint8Array(this.slots);
+    this.gen = new Int32Array(this.slots);
+    this.ids = Array.from({ length: this.slots }, () => Buffer.alloc(ID_LEN));
+    this.sentAt = new Float64Array(this.slots * this.steps);
+    this.lat = new Float64Array(o.capacity ?? 4_000_000);
+  }
+
+  /** Connects, starts every session and resolves once all are started. */
+  static async open(o: DriverOptions): Promise<LoadDriver> {
+    const d = new LoadDriver(o);
+    for (let c = 0; c < o.connections; c++) {
+      const ws = new WebSocket(o.url, { perMessageDeflate: false });
+      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+      ws.on('message', (data: Buffer) => d.onMessage(data));
+      ws.on('error', (e) => d.fail(`socket error: ${e.message}`));
+      d.sockets.push(ws);
+    }
+    const all = new Promise<void>((resolve) => { d.onAllStarted = resolve; });
+    for (let g = 0; g < d.slots; g++) d.start(g);
+    await all;
+    return d;
+  }
+
+  private fail(message: string): void {
+    this.errors++;
+    this.firstError ??= message;
+  }
+
+  private start(g: number): void {
+    const id = `${b36(this.o.run, 2)}${b36(this.gen[g] ?? 0, 4)}${b36(g, 4)}`;
+    (this.ids[g] as Buffer).write(id, 'latin1');
+    this.nextSeq[g] = 0;
+    this.acked[g] = 0;
+    this.phase[g] = 0;
+    this.sockets[Math.floor(g / this.o.sessionsPerConnection)]?.send(JSON.stringify({ type: 'start', session: id, task: this.o.task }));
+  }
+
+  private send(g: number): void {
+    const k = this.nextSeq[g] as number;
+    const frame = this.o.templates.frames[k] as Buffer;
+    (this.ids[g] as Buffer).copy(frame, STEP_PREFIX.length);
+    this.sentAt[g * this.steps + k] = performance.now();
+    this.nextSeq[g] = k + 1;
+    this.sockets[Math.floor(g / this.o.sessionsPerConnection)]?.send(frame, SEND_OPTS);
+  }
+
+  private fill(g: number): void {
+    const depth = this.o.depth;
+    while (!this.stopped && (this.nextSeq[g] as number) < this.steps && (this.nextSeq[g] as number) - (this.acked[g] as number) < depth) this.send(g);
+  }
+
+  private onMessage(data: Buffer): void {
+    const L = SCORE_PREFIX.length;
+    if (data.length > L + ID_LEN + SEQ_KEY.length && data.compare(SCORE_PREFIX, 0, L, 0, L) === 0) {
+      const g = slotOf(data, L + 6);
+      let seq = 0;
+      for (let i = L + ID_LEN + SEQ_KEY.length; i < data.length; i++) {
+        const c = data[i] as number;
+        if (c < 48 || c > 57) break;
+        seq = seq * 10 + (c - 48);
+      }
+      return this.onScore(g, seq);
+    }
+    if (data.compare(SIGNAL_PREFIX, 0, SIGNAL_PREFIX.length, 0, SIGNAL_PREFIX.length) === 0) return;
+    const m = JSON.parse(data.toString()) as { type: string; session?: string; message?: string };
+    const g = m.session === undefined ? -1 : parseInt(m.session.slice(-4), 36);
+    if (m.type === 'started' && g >= 0) {
+      this.phase[g] = 1;
+      if (++this.started === this.slots) this.onAllStarted?.();
+      this.fill(g);
+    } else if (m.type === 'final' && g >= 0 && !this.stopped) {
+      this.gen[g] = (this.gen[g] as number) + 1;
+      this.start(g);
+    } else if (m.type === 'error') this.fail(data.toString().slice(0, 300));
+  }
+
+  private onScore(g: number, seq: number): void {
+    const now = performance.now();
+    if (this.recording) {
+      this.scored++;
+      if (this.count < this.lat.length) this.lat[this.count++] = now - (this.sentAt[g * this.steps + seq] as number);
+    }
+    const acked = (this.acked[g] as number) + 1;
+    this.acked[g] = acked;
+    if (acked === this.steps && this.phase[g] === 1) {
+      this.phase[g] = 2;
+      if (!this.stopped) this.sockets[Math.floor(g / this.o.sessionsPerConnection)]?.send(`{"type":"end","session":"${(this.ids[g] as Buffer).toString('latin1')}"}`);
+    } else this.fill(g);
+  }
+
+  /** Starts a recording window (resets counters). */
+  record(): void {
+    this.count = 0;
+    this.scored = 0;
+    this.recording = true;
+    this.began = performance.now();
+  }
+
+  /** Ends the recording window. */
+  window(): Window {
+    this.recording = false;
+    return {
+      scored: this.scored, seconds: (performance.now() - this.began) / 1000, latencies: this.lat.slice(0, this.count),
+      errors: this.errors, firstError: this.firstError,
+    };
+  }
+
+  /** Closed loop for `ms`, recording from `warmupMs` on. */
+  async closedLoop(warmupMs: number, ms: number): Promise<Window> {
+    await sleep(warmupMs);
+    this.record();
+    await sleep(ms);
+    return this.window();
+  }
+
+  /**
+   * Open loop: sends `rate` steps/s in total for `warmupMs + ms` (every ~1 ms
+   * the steps due so far), taking streaming sessions round-robin; records from
+   * `warmupMs` on. `skipped` counts steps due while no session could send.
+   */
+  async pace(rate: number, warmupMs: number, ms: number): Promise<Window & { sent: number; skipped: number }> {
+    const t0 = performance.now();
+    let sent = 0;
+    let skipped = 0;
+    let next = 0;
+    let recordedSent = 0;
+    await new Promise<void>((resolve) => {
+      const tick = (): void => {
+        const now = performance.now();
+        if (!this.recording && now - t0 >= warmupMs) {
+          this.record();
+          recordedSent = sent;
+        }
+        if (now - t0 >= warmupMs + ms) return resolve();
+        const due = Math.floor(((now - t0) * rate) / 1000) - sent - skipped;
+        for (let i = 0; i < due; i++) {
+          let tries = 0;
+          while (tries < this.slots && (this.phase[next] !== 1 || (this.nextSeq[next] as number) >= this.steps)) {
+            next = (next + 1) % this.slots;
+            tries++;
+          }
+          if (tries === this.slots) skipped++;
+          else {
+            this.send(next);
+            sent++;
+            next = (next + 1) % this.slots;
+          }
+        }
+        setTimeout(tick, 1);
+      };
+      tick();
+    });
+    return { ...this.window(), sent: sent - recordedSent, skipped };
+  }
+
+  /** Stops sending and closes the sockets. */
+  async close(): Promise<void> {
+    this.stopped = true;
+    await Promise.all(this.sockets.map((ws) => new Promise<void>((resolve) => {
+      if (ws.readyState === WebSocket.CLOSED) return resolve();
+      ws.once('close', () => resolve());
+      ws.close();
+    })));
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
