@@ -54,9 +54,10 @@ export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, 
 export function parseStepPayload(payload: unknown): Result<Step, string> {
   const parsed = stepRecordSchema.safeParse(payload);
   if (!parsed.success) return err(describeIssue(parsed.error, 'step'));
-  // `t` may be omitted: the session numbers its steps itself.
-  const { t, ...rest } = parsed.data;
-  return ok({ ...rest, t: t ?? 0 });
+  // `t` may be omitted: the session numbers its steps itself. zod's output is a fresh object, so it is completed in place.
+  const step = parsed.data;
+  step.t ??= 0;
+  return ok(step as Step);
 }
 
 /** Validates an HTTP body; the error names the field (`body.trajectory: required`). */

@@ -90,14 +90,14 @@ export class Connection {
   /** Sends one frame; false when the connection is closed or was just closed for being too slow. */
   send(message: ServerMessage): boolean {
     if (!this.open) return false;
-    const text = JSON.stringify(message);
-    if (this.socket.bufferedAmount + Buffer.byteLength(text) > this.maxQueued) {
+    const data = Buffer.from(JSON.stringify(message), 'utf8');
+    if (this.socket.bufferedAmount + data.length > this.maxQueued) {
       this.onTooSlow(this.socket.bufferedAmount);
       this.close(CLOSE.tooSlow, `outgoing queue over ${this.maxQueued} bytes: client is not reading`);
       return false;
     }
     this.batch();
-    this.socket.send(text);
+    this.socket.send(data, { binary: false });
     return true;
   }
 

@@ -104,8 +104,10 @@ export class Session {
     return { kind: 'accepted', frames: this.framesFor(seq, results), results };
   }
 
+  /** Scores one step the session owns (parsed from its frame), numbered in place. */
   private push(step: Step): StepResult {
-    const result = this.scorer.push({ ...step, t: this.scorer.length });
+    step.t = this.scorer.length;
+    const result = this.scorer.push(step);
     this.stages[result.state.stage] += 1;
     this.signals.push(...result.signals);
     return result;

@@ -26,9 +26,23 @@ export const ADJACENCY_MEMO_ENTRIES = 4096;
 
 const byPta = new WeakMap<Pta, Map<number, StructuralReference>>();
 
+/** Ids of token arrays: states of a repeated command share one frozen array (src/core/state/terminal-facts.ts). */
+const tokenIds = new WeakMap<readonly string[], number>();
+let nextTokenId = 0;
+
+function tokensId(tokens: readonly string[]): number {
+  let id = tokenIds.get(tokens);
+  if (id === undefined) {
+    id = nextTokenId++;
+    tokenIds.set(tokens, id);
+  }
+  return id;
+}
+
+/** Every field `equivalent` reads from the candidate (tokens by array identity: equal arrays may miss, never collide). */
 function stateKey(s: State): string {
   const range = s.range === undefined ? '' : `${s.range[0]}:${s.range[1]}`;
-  return `${s.stage}\u0001${s.hash}\u0001${s.file ?? '\u0002'}\u0001${s.scope ?? '\u0002'}\u0001${range}\u0001${s.command ? s.tokens.join('\u0003') : '\u0002'}`;
+  return `${s.stage}\u0001${s.hash}\u0001${s.file ?? '\u0002'}\u0001${s.scope ?? '\u0002'}\u0001${range}\u0001${s.command ? tokensId(s.tokens) : -1}`;
 }
 
 function build(pta: Pta, tau: number): StructuralReference {

@@ -7,6 +7,7 @@
  * same output, so online still equals offline.
  */
 import { rewriteRoots } from '../labeler/paths.js';
+import { intern } from './flat-string.js';
 import { collapseWhitespace, commandTokens, md5, normalizeCommand } from './normalize.js';
 
 /** The memoised facts of one terminal command. */
@@ -18,17 +19,20 @@ export interface TerminalFacts {
   hash: string;
 }
 
-/** Entries kept; commands longer than {@link MAX_KEY_CHARS} are not kept. */
+/** Entries kept, and characters of command text kept over all entries (least recently used go first). */
 export const TERMINAL_CACHE_ENTRIES = 4096;
-export const MAX_KEY_CHARS = 2048;
+export const TERMINAL_CACHE_CHARS = 4_000_000;
+/** Commands longer than this are not kept (a heredoc writing a whole file is rarely repeated). */
+export const MAX_KEY_CHARS = 65_536;
 
 const cache = new Map<string, TerminalFacts>();
+let cachedChars = 0;
 
 function compute(kind: 'shell' | 'code', command: string, root: string | undefined): TerminalFacts {
   const normalized = normalizeCommand(command, root);
   // A code cell's hash keeps a leading `cd` (hashContent's rule); only its tokens use the shell normalisation.
   const hashed = kind === 'shell' ? normalized : collapseWhitespace(rewriteRoots(command, root));
-  return { normalized, tokens: Object.freeze(commandTokens(normalized)), hash: md5(`${kind}\0${hashed}`) };
+  return { normalized, tokens: Object.freeze(commandTokens(normalized).map(intern)), hash: intern(md5(`${kind}\0${hashed}`)) };
 }
 
 /** The facts of a shell command or code cell (`kind`), from the cache when seen before. */
@@ -43,6 +47,11 @@ export function terminalFacts(kind: 'shell' | 'code', command: string, root: str
   }
   const facts = compute(kind, command, root);
   cache.set(key, facts);
-  if (cache.size > TERMINAL_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  cachedChars += key.length;
+  while (cache.size > TERMINAL_CACHE_ENTRIES || cachedChars > TERMINAL_CACHE_CHARS) {
+    const oldest = cache.keys().next().value as string;
+    cache.delete(oldest);
+    cachedChars -= oldest.length;
+  }
   return facts;
 }
