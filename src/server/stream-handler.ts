@@ -87,8 +87,21 @@ async function onStart(deps: HandlerDeps, conn: Connection, msg: StartMessage): 
 function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage): void {
   const s = owned(deps, conn, msg.session, msg.seq);
   if (!s) return;
-  const began = process.hrtime.bigint();
+  const began = performance.now();
   const outcome = s.step(msg.seq, msg.step);
+  if (outcome.kind === 'accepted') {
+    const seconds = (performance.now() - began) / 1000;
+    if (outcome.results.length > 0) {
+      deps.metrics.stepsScored.inc(outcome.results.length);
+      deps.metrics.stepLatency.observe(seconds / outcome.results.length);
+    }
+    deps.registry.countSignals(outcome.frames);
+    for (const f of outcome.frames) conn.send(f);
+    if (deps.log.isLevelEnabled('debug')) for (const r of outcome.results) {
+      deps.log.debug({ session: s.id, task: s.task, seq: msg.seq, t: r.t, stage: r.state.stage, total: r.score.total, signals: r.signals.length }, 'step scored');
+    }
+    return;
+  }
   const where = { session: s.id, seq: msg.seq };
   switch (outcome.kind) {
     case 'duplicate':
@@ -102,18 +115,6 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage): void {
       return refuse(deps, conn, { code: 'too_large', message: outcome.message, ...where });
     case 'ended':
       return refuse(deps, conn, { code: 'bad_message', message: `session ${s.id} has ended: no more steps`, ...where });
-    case 'accepted': {
-      const seconds = Number(process.hrtime.bigint() - began) / 1e9;
-      if (outcome.results.length > 0) {
-        deps.metrics.stepsScored.inc(outcome.results.length);
-        deps.metrics.stepLatency.observe(seconds / outcome.results.length);
-      }
-      deps.registry.countSignals(outcome.frames);
-      for (const f of outcome.frames) conn.send(f);
-      if (deps.log.isLevelEnabled('debug')) for (const r of outcome.results) {
-        deps.log.debug({ session: s.id, task: s.task, seq: msg.seq, t: r.t, stage: r.state.stage, total: r.score.total, signals: r.signals.length }, 'step scored');
-      }
-    }
   }
 }
 
