@@ -14,7 +14,8 @@
  *     PTA of mean example size, and the projection for 10,000 such PTAs.
  * Targets: <= 20 KB (20,000 B) per active 100-step session; 10,000 PTAs in <= 1 GB (1e9 B).
  *
- *   node --expose-gc dist/bench/memory.js [--sessions 1000] [--steps 100] [--ptas 1000] [--json FILE]
+ *   node --expose-gc dist/bench/memory.js [--sessions 1000] [--steps 100] [--ptas 1000] [--compress] [--json FILE]
+ * `--compress`: with compression of cold long texts on (`serve --compress-texts`).
  */
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -24,6 +25,7 @@ import { pino } from 'pino';
 import type { WebSocket } from 'ws';
 import { ptaFromJson } from '../src/core/pta/index.js';
 import { createScorer } from '../src/core/scorer.js';
+import { setTextCompression } from '../src/core/state/packed-text.js';
 import type { Pta, Scorer } from '../src/core/scorer-api.js';
 import type { Step } from '../src/core/types.js';
 import { bundledSeedDir } from '../src/server/config.js';
@@ -42,9 +44,10 @@ import { collectGarbage, commandLine, fmt, printTable } from './timing.js';
 const { values: args } = parseArgs({
   options: {
     sessions: { type: 'string', default: '1000' }, steps: { type: 'string', default: '100' }, ptas: { type: 'string', default: '1000' },
-    json: { type: 'string' }, corpus: { type: 'string' },
+    json: { type: 'string' }, corpus: { type: 'string' }, compress: { type: 'boolean' },
   },
 });
+if (args.compress) setTextCompression(true);
 const sessions = Number(args.sessions);
 const stepsEach = Number(args.steps);
 const ptaCount = Number(args.ptas);

@@ -1,5 +1,6 @@
 import type { Analyzers } from './ports.js';
 import type { Label, State, Step } from './types.js';
+import { stateRecord } from './state/state-record.js';
 import { Labeler } from './labeler/labeler.js';
 import { hashContent, md5 } from './state/normalize.js';
 import { terminalFacts } from './state/terminal-facts.js';
@@ -7,6 +8,9 @@ import { stepFailed } from './state/failure.js';
 import { stepCost } from './state/cost.js';
 import { ShadowWorkspace } from './state/shadow-workspace.js';
 import { updateWorkspace } from './state/workspace-update.js';
+
+/** The token list of every non-terminal state (frozen: shared). */
+const NO_TOKENS: readonly string[] = Object.freeze([]);
 
 /** Turns the steps of one trajectory, in order, into labels and scorer states. */
 export interface StateBuilder {
@@ -37,22 +41,19 @@ export function createStateBuilder(analyzers: Analyzers, options: StateBuilderOp
       const a = step.action;
       const terminal = a.kind === 'shell' || a.kind === 'code';
       const facts = a.kind === 'shell' ? terminalFacts('shell', a.command, root) : a.kind === 'code' ? terminalFacts('code', a.code, root) : undefined;
-      const state: State = {
+      const state = stateRecord({
         t: step.t,
         stage: label.stage,
         kind: label.kind,
         tool: step.tool,
         hash: facts !== undefined ? facts.hash : md5(hashContent(a, label.file, root)),
-        tokens: facts !== undefined ? (facts.tokens as string[]) : [],
+        tokens: facts !== undefined ? (facts.tokens as string[]) : (NO_TOKENS as string[]),
         command: terminal,
         changesFile: label.changesFile,
         failed,
         cost: stepCost(step),
         unknown: label.unknown,
-      };
-      if (label.file !== undefined) state.file = label.file;
-      if (label.range !== undefined) state.range = label.range;
-      if (scope !== undefined) state.scope = scope;
+      }, label.file, label.range, scope);
       return { label, state };
     },
   };

@@ -10,6 +10,7 @@ import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { pino, type Logger } from 'pino';
 import type { WebSocket } from 'ws';
+import { setTextCompression } from '../core/state/packed-text.js';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import { ReferenceStore } from '../store/reference-store.js';
 import { defaultAnalyzers } from '../syntax/index.js';
@@ -35,6 +36,7 @@ function refuseUpgrade(socket: Socket, reply: FastifyReply, code: ErrorCode, mes
 /** Builds the app (opens the store, wires routes); call `listen` or `inject` on the result. */
 export async function buildApp(options: AppOptions = {}): Promise<FastifyInstance> {
   const resolved = resolveOptions(options);
+  if (options.compressTexts !== undefined) setTextCompression(options.compressTexts);
   const log: Logger = options.logger ?? pino({ level: options.logLevel ?? 'info' });
   const store = options.store ?? (await ReferenceStore.open({
     dataDir: options.dataDir ?? './data',

@@ -16,11 +16,12 @@ export interface ServerConfig {
 
 export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data DIR] [--seed DIR]... [--token T]... [--token-file FILE]
                       [--log-level L] [--resume-window SECONDS] [--idle-timeout SECONDS] [--learn] [--policy POLICY.json]
-                      [--config CONFIG.json]
+                      [--config CONFIG.json] [--compress-texts]
   defaults: --host 127.0.0.1 --port 8787 --data ./data, seeded from the bundled data/example
-  env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG
+  env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG, STEPLENS_COMPRESS_TEXTS=1
   --policy: default early-stop policy (what steplens calibrate --out writes; a session's start.policy overrides it)
-  --config: scoring config (weights, tiers...; what steplens calibrate --weights --config-out writes)`;
+  --config: scoring config (weights, tiers...; what steplens calibrate --weights --config-out writes)
+  --compress-texts: keep long texts of idle sessions compressed (less memory per session, more CPU per step)`;
 
 /** The bundled example reference set (`data/example` of the package), if present. */
 export function bundledSeedDir(): string | undefined {
@@ -47,7 +48,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' },
       seed: { type: 'string', multiple: true }, token: { type: 'string', multiple: true }, 'token-file': { type: 'string' },
       'log-level': { type: 'string' }, 'resume-window': { type: 'string' }, 'idle-timeout': { type: 'string' },
-      learn: { type: 'boolean' }, 'no-seed': { type: 'boolean' }, policy: { type: 'string' }, config: { type: 'string' },
+      learn: { type: 'boolean' }, 'no-seed': { type: 'boolean' }, policy: { type: 'string' }, config: { type: 'string' }, 'compress-texts': { type: 'boolean' },
     },
     allowPositionals: false,
   });
@@ -80,6 +81,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       ...(values.learn ? { learnDefault: true } : {}),
       ...(policy !== undefined ? { policy } : {}),
       ...(scoring !== undefined ? { config: scoring } : {}),
+      ...(values['compress-texts'] || env.STEPLENS_COMPRESS_TEXTS === '1' ? { compressTexts: true } : {}),
     },
   };
 }

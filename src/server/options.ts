@@ -37,6 +37,12 @@ export interface AppOptions {
   policy?: Policy;
   /** Server-wide scoring config (weights, tiers, tau...; `steplens calibrate --weights` writes one); default the method's. */
   config?: ScoringConfig;
+  /**
+   * Compress long texts a session keeps (workspace files, scripts) once they go cold: about a
+   * third less memory per session for about a tenth more CPU per step (bench/README.md). Applies to
+   * the whole process; scores are unchanged. Default off.
+   */
+  compressTexts?: boolean;
   /** Merge `passed` sessions into their task's PTA unless `start.learn` says otherwise (default false). */
   learnDefault?: boolean;
   /** A pino logger to use; otherwise one is made at `logLevel`. */

@@ -1,7 +1,8 @@
 /**
  * One scoring session: a task's reference, an incremental scorer, the
  * format's stream parser (for formats that split action and observation), the
- * seq bookkeeping and every frame sent so far (for duplicates and resume).
+ * seq bookkeeping and every frame sent so far (for duplicates and resume),
+ * kept compactly in a {@link FrameLog} and rebuilt when asked for.
  * Socket-free: the caller sends what the methods return.
  */
 import type { Scorer, StepResult, TrajectoryReport } from '../core/scorer-api.js';
@@ -9,6 +10,7 @@ import type { ReferenceInfo, Signal, Stage, Step } from '../core/types.js';
 import type { FormatName, StreamParser } from '../formats/types.js';
 import type { FinalMessage, ScoreMessage, SignalMessage } from '../protocol/server-messages.js';
 import { parseStepPayload } from '../protocol/parse.js';
+import { FrameLog } from './frame-log.js';
 
 export type StepFrame = ScoreMessage | SignalMessage;
 
@@ -50,7 +52,7 @@ export class Session {
   detachedAt: number | undefined;
   passed: boolean | undefined;
   final: FinalMessage | undefined;
-  readonly frames: StepFrame[] = [];
+  private readonly log: FrameLog;
   readonly signals: Signal[] = [];
   readonly stages: Record<Stage, number> = { E: 0, I: 0, V: 0, O: 0 };
   private readonly scorer: Scorer;
@@ -68,6 +70,12 @@ export class Session {
     this.parser = init.parser;
     this.maxSteps = init.maxSteps;
     this.lastActivity = init.now;
+    this.log = new FrameLog(init.id, init.reference);
+  }
+
+  /** Every frame sent so far, in order (rebuilt from the compact log). */
+  get frames(): StepFrame[] {
+    return this.log.frames(() => true);
   }
 
   get ended(): boolean {
@@ -81,7 +89,7 @@ export class Session {
   /** Handles one `step` message: duplicate, gap, invalid payload, limit, or scored. */
   step(seq: number, payload: unknown): StepOutcome {
     if (seq <= this.lastSeq) {
-      return { kind: 'duplicate', frames: this.frames.filter((f): f is ScoreMessage => f.type === 'score' && f.seq === seq) };
+      return { kind: 'duplicate', frames: this.log.frames((s, type) => type === 'score' && s === seq) as ScoreMessage[] };
     }
     if (seq !== this.lastSeq + 1) return { kind: 'out_of_order', expected: this.lastSeq + 1 };
     if (this.ended) return { kind: 'ended' };
@@ -124,7 +132,7 @@ export class Session {
         out.push({ type: 'signal', session: this.id, seq, t: s.t, kind: s.kind, severity: s.severity, steps: s.steps, message: s.message });
       }
     }
-    this.frames.push(...out);
+    for (const r of results) this.log.add(seq, r);
     return out;
   }
 
@@ -141,7 +149,7 @@ export class Session {
 
   /** Frames with seq > `after`, in order (what a resuming client missed). */
   framesAfter(after: number): StepFrame[] {
-    return this.frames.filter((f) => f.seq > after);
+    return this.log.frames((seq) => seq > after);
   }
 
   states(): ReturnType<Scorer['states']> {

@@ -89,6 +89,9 @@ describe('serve --config', () => {
     await writeFile(file, JSON.stringify({ weights: { struct: 0, cov: 0, coh: 1, temp: 0 } }));
     const config = await serverConfig(['--config', file, '--data', path.join(dir, 'cfg'), '--no-seed', '--seed', EXAMPLES], {}, dir);
     expect(config.app.config?.weights).toEqual({ struct: 0, cov: 0, coh: 1, temp: 0 });
+    expect(config.app.compressTexts).toBeUndefined();
+    expect((await serverConfig(['--compress-texts'], {}, dir)).app.compressTexts).toBe(true);
+    expect((await serverConfig([], { STEPLENS_COMPRESS_TEXTS: '1' }, dir)).app.compressTexts).toBe(true);
     const cohOnly = await startApp(config.app);
     try {
       const trajectory = await readDoc(ASTROID.passA);

@@ -1,6 +1,7 @@
 import type { Label, Stage } from '../types.js';
 import type { Intent } from './intent.js';
 import type { LabelHistory } from './history.js';
+import { intern } from '../state/flat-string.js';
 import { fileRole, isBackupPath, isNotesPath, type FileRole } from './file-roles.js';
 
 /** A write intent with its target's role decided against the history. */
@@ -39,8 +40,8 @@ function withRange(label: Label, range: [number, number] | undefined): Label {
 export function record(label: Label, intents: Intent[], h: LabelHistory): void {
   const writes: Array<{ file: string; created: boolean; source: boolean }> = [];
   for (const intent of intents) {
-    if (intent.type === 'read') for (const f of intent.files) h.seen.add(f);
-    if (intent.type === 'inspect' && intent.kind !== 'list') for (const f of intent.targets) h.seen.add(f);
+    if (intent.type === 'read') for (const f of intent.files) h.seen.add(intern(f));
+    if (intent.type === 'inspect' && intent.kind !== 'list') for (const f of intent.targets) h.seen.add(intern(f));
     if (intent.type === 'write' && intent.file !== undefined && !intent.softCreate) {
       const facts = writeFacts(intent, h);
       writes.push({ file: intent.file, created: facts.created && !intent.restore, source: facts.role === 'source' && !intent.restore });
@@ -51,8 +52,9 @@ export function record(label: Label, intents: Intent[], h: LabelHistory): void {
     writes.push({ file: label.file, created, source: label.sourceEdit });
   }
   for (const w of writes) {
-    if (w.created && !h.modified.has(w.file)) h.created.add(w.file);
-    h.modified.add(w.file);
+    const file = intern(w.file);
+    if (w.created && !h.modified.has(file)) h.created.add(file);
+    h.modified.add(file);
     if (w.source) h.sourceEdited = true;
   }
   if (label.sourceEdit) h.sourceEdited = true;

@@ -1,3 +1,5 @@
+import { PackedTextMap } from '../state/packed-text.js';
+
 /** What the labeler remembers of a trajectory so far (rules 4-7 depend on it). */
 export class LabelHistory {
   /** True once a source file (not test, not scratch) has been changed. */
@@ -9,7 +11,7 @@ export class LabelHistory {
   /** Files the agent has read or viewed (so a later shell write is not a creation). */
   readonly seen = new Set<string>();
   /** Text the agent wrote into files (editor creates, heredocs), so a later `python f.py` can be read for file writes. */
-  readonly scripts = new Map<string, string>();
+  readonly scripts = new PackedTextMap();
 
   /** True when the agent modified or created `file` earlier. */
   touched(file: string): boolean {

@@ -2,6 +2,7 @@ import type { ParsedShell } from '../ports.js';
 import type { Step } from '../types.js';
 import type { LabelHistory } from './history.js';
 import type { Intent } from './intent.js';
+import { intern } from '../state/flat-string.js';
 import { isOutsideRepo } from './paths.js';
 import { pythonFileUse } from './python-writes.js';
 import { positionals } from './shell-args.js';
@@ -65,12 +66,12 @@ export function rememberScripts(step: Step, intents: Intent[], h: LabelHistory):
   if (a.kind === 'edit') {
     const file = intents[0]?.type === 'write' ? intents[0].file : undefined;
     if (file === undefined) return;
-    if (a.op === 'create' || a.op === 'write') h.scripts.set(file, a.text ?? a.new ?? '');
-    else if (a.new !== undefined) h.scripts.set(file, `${h.scripts.get(file) ?? ''}\n${a.new}`);
+    if (a.op === 'create' || a.op === 'write') h.scripts.set(intern(file), a.text ?? a.new ?? '');
+    else if (a.new !== undefined) h.scripts.set(intern(file), `${h.scripts.get(file) ?? ''}\n${a.new}`);
     return;
   }
   if (a.kind !== 'shell') return;
   for (const i of intents) {
-    if (i.type === 'write' && !i.script && i.file !== undefined && /\.py$/.test(i.file)) h.scripts.set(i.file, a.command);
+    if (i.type === 'write' && !i.script && i.file !== undefined && /\.py$/.test(i.file)) h.scripts.set(intern(i.file), a.command);
   }
 }

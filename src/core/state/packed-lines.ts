@@ -1,0 +1,112 @@
+/**
+ * Compact storage of a shadow-workspace file. The workspace's operations are
+ * defined on a sparse line array (1-based line n at index n − 1, unknown lines
+ * are holes); between operations a file is kept packed: each run of
+ * consecutive known lines as one text joined with `\n` (deflated when long,
+ * see packed-text.ts), so a kept file costs its compressed characters, not a
+ * string header per line, a slot per hole and the whole observation each line
+ * was sliced out of. `unpack(pack(a))` has the
+ * same length, elements and named properties as `a` (undefined values read as holes).
+ */
+import { flatten } from './flat-string.js';
+import { packText, releaseText, unpackText, type PackedText } from './packed-text.js';
+
+/** Consecutive known lines starting at index `start`. */
+export interface PackedRun {
+  readonly start: number;
+  readonly count: number;
+  /** The lines joined with `\n`, packed (empty when `lines` is set). */
+  readonly text: PackedText;
+  /** The lines themselves, only when one of them contains a newline (the join would be ambiguous). */
+  readonly lines?: readonly string[];
+}
+
+/** A packed sparse line array. */
+export interface PackedFile {
+  readonly length: number;
+  readonly runs: readonly PackedRun[];
+  /** Non-index properties the array carried (lines numbered past the array index range). */
+  readonly extra?: ReadonlyArray<readonly [string, string]>;
+}
+
+const MAX_INDEX = 2 ** 32 - 2;
+
+function indexOf(key: string): number | undefined {
+  const n = Number(key);
+  return Number.isInteger(n) && n >= 0 && n <= MAX_INDEX && String(n) === key ? n : undefined;
+}
+
+function packRun(start: number, lines: string[], previous: PackedFile | undefined): PackedRun {
+  if (lines.some((l) => l.includes('\n'))) return { start, count: lines.length, text: '', lines: lines.map(flatten) };
+  const same = previous?.runs.find((r) => r.start === start && r.count === lines.length && r.lines === undefined);
+  if (same !== undefined && lines.length > 1) {
+    const joined = lines.join('\n');
+    return unpackText(same.text) === joined ? same : { start, count: lines.length, text: packText(joined, true) };
+  }
+  // A join of two or more lines is a fresh flat string; a single line may be a slice of an observation.
+  return { start, count: lines.length, text: lines.length === 1 ? packText(lines[0] as string) : packText(lines.join('\n'), true) };
+}
+
+/** Arrays up to this length are scanned by index; longer (sparse) ones by their keys. */
+const DENSE_SCAN_MAX = 1 << 20;
+
+/**
+ * Packs a sparse line array (holes and undefined elements are unknown lines).
+ * Runs equal to one of `previous` (the file's packing before the operation)
+ * are reused as they are. `named`: the array may carry non-index properties
+ * (lines numbered past the index range), which are then kept too.
+ */
+export function pack(arr: ReadonlyArray<string | undefined>, previous?: PackedFile, named = false): PackedFile {
+  const runs: PackedRun[] = [];
+  const extra: Array<readonly [string, string]> = [];
+  let start = -1;
+  let cur: string[] = [];
+  const add = (i: number, value: string | undefined): void => {
+    if (value === undefined) return;
+    if (cur.length > 0 && i !== start + cur.length) {
+      runs.push(packRun(start, cur, previous));
+      cur = [];
+    }
+    if (cur.length === 0) start = i;
+    cur.push(value);
+  };
+  const sparse = arr.length > DENSE_SCAN_MAX;
+  if (!sparse) for (let i = 0; i < arr.length; i++) add(i, arr[i]);
+  if (sparse || named) {
+    for (const key of Object.keys(arr)) {
+      const value = (arr as unknown as Record<string, string | undefined>)[key];
+      const i = indexOf(key);
+      if (i === undefined) {
+        if (value !== undefined) extra.push([flatten(key), flatten(value)]);
+      } else if (sparse) add(i, value);
+    }
+  }
+  if (cur.length > 0) runs.push(packRun(start, cur, previous));
+  // slice: an exact-size copy (a pushed-to array keeps spare capacity).
+  return extra.length > 0 ? { length: arr.length, runs: runs.slice(), extra } : { length: arr.length, runs: runs.slice() };
+}
+
+/** The sparse line array a packed file stands for. */
+export function unpack(file: PackedFile): Array<string | undefined> {
+  const arr: Array<string | undefined> = [];
+  for (const run of file.runs) {
+    const lines = run.lines ?? unpackText(run.text).split('\n');
+    for (let i = 0; i < run.count; i++) arr[run.start + i] = lines[i];
+  }
+  if (arr.length < file.length) arr.length = file.length;
+  if (file.extra) for (const [k, v] of file.extra) (arr as unknown as Record<string, string>)[k] = v;
+  return arr;
+}
+
+/** The contiguous known text from line 1 and its line count (what `arr.slice(0, n).join('\n')` gives), without unpacking. */
+export function packedPrefix(file: PackedFile): { text: string; lines: number } | undefined {
+  const run = file.runs[0];
+  if (run === undefined || run.start !== 0) return undefined;
+  return { text: run.lines ? run.lines.join('\n') : unpackText(run.text), lines: run.count };
+}
+
+/** Marks a packed file as replaced or forgotten: its texts not kept by `next` leave the hot set without being deflated. */
+export function releasePacked(file: PackedFile | undefined, next?: PackedFile): void {
+  if (file === undefined) return;
+  for (const run of file.runs) if (next === undefined || !next.runs.includes(run)) releaseText(run.text);
+}

@@ -1,0 +1,43 @@
+/**
+ * Builds scorer states as plain objects whose properties all live inside the
+ * object: a literal that adds `file` / `range` / `scope` afterwards makes V8
+ * allocate a separate property array per state. One literal per combination
+ * of the optional fields, in the key order of the State contract
+ * (..., unknown, file, range, scope), so states serialise exactly as before.
+ * Strings and line ranges that repeat across states and sessions are pooled
+ * ({@link intern}, {@link internRange}: a state's range is a frozen shared copy of the label's).
+ */
+import type { LineRange, State } from '../types.js';
+import { intern, internRange } from './flat-string.js';
+
+/** The fields every state has. */
+export type StateCore = Omit<State, 'file' | 'range' | 'scope'>;
+
+/** A state from its core fields and optional target, range and scope (omitted when undefined). */
+export function stateRecord(c: StateCore, file: string | undefined, range: LineRange | undefined, scope: string | undefined): State {
+  const { t, stage, kind, command, changesFile, failed, cost, unknown, tokens } = c;
+  const tool = intern(c.tool);
+  const hash = intern(c.hash);
+  const f = file === undefined ? undefined : intern(file);
+  const s = scope === undefined ? undefined : intern(scope);
+  const r = range === undefined ? undefined : internRange(range);
+  const mask = (f === undefined ? 0 : 1) | (r === undefined ? 0 : 2) | (s === undefined ? 0 : 4);
+  switch (mask) {
+    case 1:
+      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, file: f as string };
+    case 2:
+      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, range: r as LineRange };
+    case 3:
+      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, file: f as string, range: r as LineRange };
+    case 4:
+      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, scope: s as string };
+    case 5:
+      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, file: f as string, scope: s as string };
+    case 6:
+      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, range: r as LineRange, scope: s as string };
+    case 7:
+      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, file: f as string, range: r as LineRange, scope: s as string };
+    default:
+      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown };
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The frames a session sent, kept compactly for duplicates and resume: one
+ * variable-length row of unboxed doubles per score frame in a single number
+ * array (packed codes, total, coh, temp, then struct and cov when not null),
+ * signal frames as references to the scorer's Signal objects. Frames are
+ * rebuilt, equal to those sent, only when asked for. What is almost always
+ * implied is not stored: t is the row index, seq the previous seq plus a small
+ * step (both in the codes), the reward the change of the total; exceptions are kept aside.
+ */
+import type { StepResult } from '../core/scorer-api.js';
+import type { ReferenceInfo, ScoreVector, Signal } from '../core/types.js';
+import type { ScoreMessage, SignalMessage } from '../protocol/server-messages.js';
+
+type StepFrame = ScoreMessage | SignalMessage;
+
+const STRUCT = 1;
+const COV = 2;
+/** Radix of each field packed into a row's codes (flags, stage, tier, seq step, signal count). */
+const R = 64;
+const MAX_SEQ_STEP = R - 2;
+const SEQ_ASIDE = R - 1;
+
+/** Compact, append-only log of a session's score and signal frames. */
+export class FrameLog {
+  private readonly rows: number[] = [];
+  private readonly signals: Signal[] = [];
+  private readonly codes: string[] = [];
+  /** Rewards, t and seq values that are not the implied ones, by row. */
+  private readonly aside = new Map<number, { reward?: number; t?: number; seq?: number }>();
+  private count = 0;
+  private lastSeq = 0;
+  private lastTotal = 0;
+
+  constructor(private readonly session: string, private readonly reference: ReferenceInfo) {}
+
+  /** Number of score frames logged. */
+  get length(): number {
+    return this.count;
+  }
+
+  private code(text: string): number {
+    const i = this.codes.indexOf(text);
+    if (i >= 0) return i;
+    if (this.codes.length >= R) throw new Error(`frame log: more than ${R} distinct stage/tier values`);
+    this.codes.push(text);
+    return this.codes.length - 1;
+  }
+
+  /** Logs the frames of one scored step sent under `seq`: its score frame, then one signal frame per signal. */
+  add(seq: number, r: StepResult): void {
+    const s = r.score;
+    const i = this.count;
+    const extra: { reward?: number; t?: number; seq?: number } = {};
+    if (!Object.is(r.reward, s.total - this.lastTotal)) extra.reward = r.reward;
+    if (r.t !== i) extra.t = r.t;
+    let step = seq - this.lastSeq;
+    if (!(Number.isInteger(step) && step >= 0 && step <= MAX_SEQ_STEP)) {
+      step = SEQ_ASIDE;
+      extra.seq = seq;
+    }
+    if (Object.keys(extra).length > 0) this.aside.set(i, extra);
+    const flags = (s.struct === null ? 0 : STRUCT) | (s.cov === null ? 0 : COV);
+    this.rows.push(flags + R * (this.code(r.state.stage) + R * (this.code(r.tier) + R * (step + R * r.signals.length))), s.total, s.coh, s.temp);
+    if (s.struct !== null) this.rows.push(s.struct);
+    if (s.cov !== null) this.rows.push(s.cov);
+    this.signals.push(...r.signals);
+    this.count += 1;
+    this.lastSeq = seq;
+    this.lastTotal = s.total;
+  }
+
+  /** The logged frames, in the order sent, that `keep` accepts (by seq and type). */
+  frames(keep: (seq: number, type: StepFrame['type']) => boolean): StepFrame[] {
+    const out: StepFrame[] = [];
+    let p = 0;
+    let k = 0;
+    let seq = 0;
+    let prevTotal = 0;
+    for (let i = 0; i < this.count; i++) {
+      let packed = this.rows[p++] as number;
+      const digit = (): number => {
+        const d = packed % R;
+        packed = (packed - d) / R;
+        return d;
+      };
+      const flags = digit();
+      const stage = this.codes[digit()] as ScoreMessage['stage'];
+      const tier = this.codes[digit()] as ScoreMessage['tier'];
+      const step = digit();
+      const signals = packed;
+      const total = this.rows[p++] as number;
+      const coh = this.rows[p++] as number;
+      const temp = this.rows[p++] as number;
+      const struct = flags & STRUCT ? (this.rows[p++] as number) : null;
+      const cov = flags & COV ? (this.rows[p++] as number) : null;
+      const extra = this.aside.get(i);
+      seq = step === SEQ_ASIDE ? (extra?.seq as number) : seq + step;
+      if (keep(seq, 'score')) {
+        const score: ScoreVector = { total, struct, cov, coh, temp };
+        const reward = extra?.reward ?? total - prevTotal;
+        out.push({ type: 'score', session: this.session, seq, t: extra?.t ?? i, stage, score, reward, tier, reference: this.reference });
+      }
+      prevTotal = total;
+      for (let j = 0; j < signals; j++, k++) {
+        const s = this.signals[k] as Signal;
+        if (keep(seq, 'signal')) out.push({ type: 'signal', session: this.session, seq, t: s.t, kind: s.kind, severity: s.severity, steps: s.steps, message: s.message });
+      }
+    }
+    return out;
+  }
+}

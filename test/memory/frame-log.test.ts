@@ -1,0 +1,89 @@
+/**
+ * The session's compact frame log rebuilds exactly the frames it sent (score
+ * and signal frames, in order, nulls, rewards), for resume and duplicates,
+ * over a real corpus run scored against the prior and against its task's PTA.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { UNIFORM_PRIOR } from '../../src/core/prior.js';
+import { ptaFromJson, ptaPaths } from '../../src/core/pta/index.js';
+import { createScorer } from '../../src/core/scorer.js';
+import type { Reference } from '../../src/core/scorer-api.js';
+import type { ReferenceInfo } from '../../src/core/types.js';
+import { parseInstancesText } from '../../src/formats/index.js';
+import { FrameLog } from '../../src/server/frame-log.js';
+import { Session, type StepFrame } from '../../src/server/session.js';
+import type { StepResult } from '../../src/core/scorer-api.js';
+import { defaultAnalyzers } from '../../src/syntax/index.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const CORPUS = path.resolve(here, '../../../shared/corpus');
+const RUN = `${CORPUS}/SWE-agent__mini-swe-agent__pull-refs/output/deepseek_lite_dev_noparallel/pylint-dev__astroid-1196/pylint-dev__astroid-1196.traj.json`;
+const analyzers = defaultAnalyzers();
+
+function steps(): unknown[] {
+  const parsed = parseInstancesText(readFileSync(RUN, 'utf8'), 'auto', RUN);
+  if (!parsed.ok) throw new Error(String(parsed.error));
+  const first = parsed.value[0];
+  if (!first) throw new Error('no run');
+  return JSON.parse(JSON.stringify(first.steps)) as unknown[];
+}
+
+function references(): Array<[string, Reference, ReferenceInfo]> {
+  const pta = ptaFromJson(readFileSync(path.resolve(here, '../../data/example/pylint-dev__astroid-1196.json'), 'utf8'));
+  if (!pta.ok) throw new Error(pta.error);
+  return [
+    ['prior', { kind: 'prior', prior: UNIFORM_PRIOR }, { kind: 'prior' }],
+    ['pta', { kind: 'pta', pta: pta.value }, { kind: 'pta', version: pta.value.version, paths: ptaPaths(pta.value).length }],
+  ];
+}
+
+describe('session frame log', () => {
+  it.each(references())('rebuilds every sent frame against the %s', (_, reference, info) => {
+    const session = new Session({ id: 's1', task: 't', format: 'steplens', learn: false, scorer: createScorer({ reference, analyzers }), reference: info, maxSteps: 10_000, now: 0 });
+    const sent: StepFrame[] = [];
+    const all = steps();
+    all.forEach((step, seq) => {
+      const out = session.step(seq, step);
+      if (out.kind !== 'accepted') throw new Error(out.kind);
+      sent.push(...structuredClone(out.frames));
+    });
+    expect(sent.length).toBeGreaterThan(all.length);
+    expect(sent.some((f) => f.type === 'signal')).toBe(true);
+    expect(session.frames).toEqual(sent);
+    expect(JSON.stringify(session.frames)).toBe(JSON.stringify(sent));
+    for (const after of [-1, 0, 7, Math.floor(all.length / 2), all.length - 1]) {
+      expect(session.framesAfter(after)).toEqual(sent.filter((f) => f.seq > after));
+    }
+    const dup = session.step(5, all[5]);
+    expect(dup).toEqual({ kind: 'duplicate', frames: sent.filter((f) => f.type === 'score' && f.seq === 5) });
+  });
+});
+
+describe('FrameLog', () => {
+  it('keeps seq jumps, repeated seqs, t and rewards that are not the implied ones, -0 and nulls', () => {
+    const log = new FrameLog('x', { kind: 'prior' });
+    const signal = { kind: 'blind_retry', severity: 'warn', t: 2, steps: [1, 2], message: 'm' };
+    const result = (t: number, total: number, reward: number, struct: number | null, signals: unknown[] = []): StepResult =>
+      ({ t, state: { stage: t % 2 ? 'E' : 'V' }, score: { total, struct, cov: struct, coh: 0.25, temp: -0 }, reward, tier: t > 2 ? 'Lucky' : 'Ideal', signals }) as unknown as StepResult;
+    const rows: Array<[number, StepResult]> = [
+      [0, result(0, 10.5, 10.5, null)],
+      [0, result(1, 12, 1.5, 3.25, [signal])],
+      [1000, result(2, 11, -1, null)],
+      [1003, result(7, 11, 0.1, 1)],
+      [1003, result(4, -0, 99, 2, [signal, signal])],
+    ];
+    const sent: unknown[] = [];
+    for (const [seq, r] of rows) {
+      log.add(seq, r);
+      sent.push({ type: 'score', session: 'x', seq, t: r.t, stage: r.state.stage, score: r.score, reward: r.reward, tier: r.tier, reference: { kind: 'prior' } });
+      for (const s of r.signals) sent.push({ type: 'signal', session: 'x', seq, ...s });
+    }
+    const all = log.frames(() => true);
+    expect(all).toEqual(sent);
+    expect(Object.is((all[5] as { score: { total: number } }).score.total, -0)).toBe(true);
+    expect(log.frames((seq, type) => seq === 1003 && type === 'signal')).toHaveLength(2);
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * The packed shadow workspace behaves exactly like the sparse-array one it
+ * replaced (every return value, prefix and size after every operation), over
+ * random operation sequences including holes, huge line numbers, newlines
+ * inside lines, long (deflated) runs, out-of-range splices and eviction.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ShadowWorkspace } from '../../src/core/state/shadow-workspace.js';
+import { pack, unpack } from '../../src/core/state/packed-lines.js';
+import { HOT_TEXTS, packText, setTextCompression } from '../../src/core/state/packed-text.js';
+import { SparseWorkspace } from './sparse-workspace.js';
+
+// Compression is off by default (a memory/CPU knob, `serve --compress-texts`); these tests exercise it on.
+beforeAll(() => setTextCompression(true));
+afterAll(() => setTextCompression(false));
+
+const FILES = ['a.py', 'b.py', 'pkg/c.py'];
+const file = fc.constantFrom(...FILES);
+const word = fc.constantFrom('x = 1', 'def f():', '    return x', '', 'class A:', 'é ü 😀', 'a\nb', '\uD800', 'import os');
+const longText = fc.array(word, { minLength: 0, maxLength: 80 }).map((ws) => ws.join('\n'));
+const lineNo = fc.oneof(fc.integer({ min: -2, max: 40 }), fc.constantFrom(300, 5000, 2 ** 32 + 5));
+const range = fc.tuple(fc.integer({ min: -1, max: 45 }), fc.integer({ min: -1, max: 45 }));
+
+type Op =
+  | { op: 'observe'; file: string; lines: Array<[number, string]> }
+  | { op: 'setText' | 'forget'; file: string; text: string }
+  | { op: 'replace'; file: string; old: string; text: string }
+  | { op: 'replaceLines'; file: string; range: [number, number]; text: string }
+  | { op: 'insert'; file: string; after: number; text: string };
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ op: fc.constant('observe' as const), file, lines: fc.array(fc.tuple(lineNo, word), { maxLength: 30 }) }),
+  fc.record({ op: fc.constant('observe' as const), file, lines: fc.tuple(fc.integer({ min: 1, max: 30 }), fc.array(word, { minLength: 1, maxLength: 60 })).map(([s, ws]) => ws.map((w, i): [number, string] => [s + i, w])) }),
+  fc.record({ op: fc.constantFrom('setText' as const, 'forget' as const), file, text: longText }),
+  fc.record({ op: fc.constant('replace' as const), file, old: fc.oneof(word, longText.map((t) => t.slice(0, 30))), text: longText }),
+  fc.record({ op: fc.constant('replaceLines' as const), file, range, text: longText }),
+  fc.record({ op: fc.constant('insert' as const), file, after: fc.integer({ min: -1, max: 50 }), text: longText }),
+);
+
+function apply(ws: ShadowWorkspace | SparseWorkspace, o: Op): unknown {
+  switch (o.op) {
+    case 'observe':
+      return ws.observe(o.file, new Map(o.lines));
+    case 'setText':
+      return ws.setText(o.file, o.text);
+    case 'forget':
+      return ws.forget(o.file);
+    case 'replace':
+      return ws.replace(o.file, o.old, o.text);
+    case 'replaceLines':
+      return ws.replaceLines(o.file, o.range, o.text);
+    case 'insert':
+      return ws.insert(o.file, o.after, o.text);
+  }
+}
+
+describe('packed shadow workspace', () => {
+  it('matches the sparse-array workspace after every operation', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 25 }), fc.constantFrom(1_000_000, 400, 60), (ops, budget) => {
+        const packed = new ShadowWorkspace(budget);
+        const sparse = new SparseWorkspace(budget);
+        for (const o of ops) {
+          expect(apply(packed, o)).toEqual(apply(sparse, o));
+          expect(packed.size).toBe(sparse.size);
+          for (const f of FILES) {
+            expect(packed.prefix(f)).toEqual(sparse.prefix(f));
+            expect(packed.locate(f, 'x = 1\ndef')).toEqual(sparse.locate(f, 'x = 1\ndef'));
+          }
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('pack/unpack keeps length, lines, holes and named properties', () => {
+    const arr: Array<string | undefined> = [];
+    arr[0] = 'a';
+    arr[1] = 'b';
+    arr[4] = 'x\ny';
+    arr[9] = 'long '.repeat(100);
+    arr.length = 12;
+    (arr as unknown as Record<string, string>)['4294967300'] = 'far';
+    const back = unpack(pack(arr, undefined, true));
+    expect(back.length).toBe(12);
+    expect(Object.keys(back)).toEqual(Object.keys(arr));
+    expect([...back]).toEqual([...arr]);
+    expect((back as unknown as Record<string, string>)['4294967300']).toBe('far');
+  });
+
+  it('keeps a long run deflated once cold, smaller than its text', () => {
+    const lines = Array.from({ length: 200 }, (_, i) => `    value_${i % 7} = compute(value_${i % 5})`);
+    const packed = pack(lines);
+    expect(packed.runs).toHaveLength(1);
+    expect(typeof packed.runs[0]?.text).toBe('object');
+    for (let i = 0; i < HOT_TEXTS; i++) packText(`${i} ${'y'.repeat(400)}`);
+    expect(JSON.stringify(packed).length).toBeLessThan(lines.join('\n').length / 3);
+    expect(unpack(packed)).toEqual(lines);
+  });
+});

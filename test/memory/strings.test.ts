@@ -1,0 +1,75 @@
+/** flatten / intern (equal values, shared copies, bounded pool) and lossless packed text. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INTERN_ENTRIES, flatten, intern, poolSizes } from '../../src/core/state/flat-string.js';
+import { HOT_TEXTS, PackedTextMap, packText, unpackText, setTextCompression } from '../../src/core/state/packed-text.js';
+
+// Compression is off by default (a memory/CPU knob, `serve --compress-texts`); these tests exercise it on.
+beforeAll(() => setTextCompression(true));
+afterAll(() => setTextCompression(false));
+
+describe('flatten and intern', () => {
+  it('return equal strings; intern shares one copy per value', () => {
+    const obs = `header\n${'src/pkg/module.py '.repeat(50)}`;
+    const a = obs.slice(7, 24);
+    expect(flatten(a)).toBe('src/pkg/module.py');
+    const x = intern(a);
+    const y = intern(obs.slice(25, 42));
+    expect(x).toBe('src/pkg/module.py');
+    expect(Object.is(x, y)).toBe(true);
+    expect(intern('x'.repeat(2000))).toBe('x'.repeat(2000));
+  });
+
+  it('keeps at most INTERN_ENTRIES strings; recently used ones survive', () => {
+    const probe = intern('pool-probe-0123456789');
+    for (let i = 0; i < 3 * INTERN_ENTRIES; i++) {
+      intern(`pool-filler-${i}-abcdefghijklmnop`);
+      if (i % 1000 === 0) expect(Object.is(intern('pool-probe-0123456789'), probe)).toBe(true);
+    }
+    expect(poolSizes().strings).toBeLessThanOrEqual(INTERN_ENTRIES);
+    expect(Object.is(intern('pool-probe-0123456789'), probe)).toBe(true);
+  });
+});
+
+describe('packed text', () => {
+  const samples = ['', 'short', 'def f():\n    return 1\n'.repeat(40), 'é😀 unicode '.repeat(60), `lone ${'\uD800'} surrogate `.repeat(40), 'x\uDC00'.repeat(300)];
+  it.each(samples.map((s, i) => [i, s] as const))('round-trips sample %i exactly, hot and cold', (_, s) => {
+    const p = packText(s);
+    expect(unpackText(p)).toBe(s);
+    for (let i = 0; i < HOT_TEXTS; i++) packText(`${i} ${'x'.repeat(300)}`);
+    expect(unpackText(p)).toBe(s);
+  });
+
+  it('keeps a long text inflated while hot, deflated once cold, equal either way', () => {
+    const text = 'def f():\n    return 1\n'.repeat(40);
+    const p = packText(text);
+    expect(typeof p).toBe('object');
+    expect(JSON.stringify(p).length).toBeGreaterThan(text.length);
+    for (let i = 0; i < HOT_TEXTS; i++) packText(`${i} ${text}`);
+    expect(JSON.stringify(p).length).toBeLessThan(text.length / 4);
+    expect(unpackText(p)).toBe(text);
+    expect(JSON.stringify(p).length).toBeGreaterThan(text.length);
+  });
+
+  it('PackedTextMap stores and returns texts', () => {
+    const m = new PackedTextMap();
+    const text = 'print(open("a.py").read())\n'.repeat(30);
+    m.set('fix.py', text).set('b.py', 'x');
+    expect(m.get('fix.py')).toBe(text);
+    expect(m.get('b.py')).toBe('x');
+    expect(m.get('c.py')).toBeUndefined();
+    expect(m.has('b.py')).toBe(true);
+    expect(m.size).toBe(2);
+  });
+});
+
+describe('internRange', () => {
+  it('shares one frozen copy per range and leaves odd values alone', async () => {
+    const { internRange } = await import('../../src/core/state/flat-string.js');
+    const a = internRange([12, 40]);
+    expect(a).toEqual([12, 40]);
+    expect(internRange([12, 40])).toBe(a);
+    expect(Object.isFrozen(a)).toBe(true);
+    const odd: [number, number] = [-0, 1.5];
+    expect(internRange(odd)).toBe(odd);
+  });
+});
