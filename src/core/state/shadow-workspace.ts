@@ -14,14 +14,15 @@ export const DEFAULT_WORKSPACE_CHARS = 1_000_000;
  * states get no scope), so a long-lived server session cannot grow without
  * limit; the eviction is deterministic, so online still equals offline.
  * Between operations each file is kept packed (see packed-lines.ts), except
- * the one touched last, which stays a line array until another file is
- * touched: agents work on one file for several steps in a row, and packing
- * it after each of them cost about a tenth of a server step.
+ * the {@link HOT_FILES} touched last, which stay line arrays until they fall
+ * out of that set: agents go back and forth between a few files, and packing
+ * after each step cost about a tenth of a server step.
  */
 export class ShadowWorkspace {
-  /** Kept files in recency order; `null` marks the hot file, whose lines are in `hot`. */
+  /** Kept files in recency order; `null` marks a hot file, whose lines are in `hot`. */
   private readonly files = new Map<string, PackedFile | null>();
-  private hot: { file: string; arr: Array<string | undefined>; previous: PackedFile | undefined; named: boolean } | undefined;
+  /** The hot files, least recently stored first. */
+  private readonly hot = new Map<string, HotFile>();
   private readonly sizes = new Map<string, number>();
   private total = 0;
 
@@ -46,35 +47,38 @@ export class ShadowWorkspace {
     }
   }
 
-  /** The file's sparse line array (the hot one itself, or an unpacked copy: callers change it and `store` it), undefined when not kept. */
+  /** The file's sparse line array (a hot one itself, or an unpacked copy: callers change it and `store` it), undefined when not kept. */
   private load(file: string): Array<string | undefined> | undefined {
-    if (this.hot?.file === file) return this.hot.arr;
+    const h = this.hot.get(file);
+    if (h !== undefined) return h.arr;
     const packed = this.files.get(file);
     return packed == null ? undefined : unpack(packed);
   }
 
-  /** Packs the hot file into `files` (in place: it keeps its recency position). */
-  private cool(): void {
-    const h = this.hot;
-    if (h === undefined) return;
-    this.hot = undefined;
-    if (!this.files.has(h.file)) return;
+  /** Packs a hot file into `files` (in place: it keeps its recency position). */
+  private cool(file: string, h: HotFile): void {
+    this.hot.delete(file);
+    if (!this.files.has(file)) return;
     const packed = pack(h.arr, h.previous, h.named || h.previous?.extra !== undefined);
     releasePacked(h.previous, packed);
-    this.files.set(h.file, packed);
+    this.files.set(file, packed);
   }
 
-  /** Makes `arr` the content of `file`, which becomes the hot file (a new file enters the recency order last). */
+  /** Makes `arr` the content of `file`, which becomes the most recent hot file (a new file enters the recency order last). */
   private store(file: string, arr: Array<string | undefined>, named = false): void {
-    if (this.hot?.file === file) {
-      this.hot.arr = arr;
-      this.hot.named ||= named;
+    const h = this.hot.get(file);
+    if (h !== undefined) {
+      this.hot.delete(file);
+      this.hot.set(file, { arr, previous: h.previous, named: h.named || named });
       return;
     }
-    this.cool();
     const previous = this.files.get(file) ?? undefined;
-    this.hot = { file, arr, previous, named };
+    this.hot.set(file, { arr, previous, named });
     this.files.set(file, null);
+    if (this.hot.size > HOT_FILES) {
+      const [oldest, entry] = this.hot.entries().next().value as [string, HotFile];
+      this.cool(oldest, entry);
+    }
   }
 
   /** Records lines seen in an observation (line number -> text). */
@@ -105,9 +109,10 @@ export class ShadowWorkspace {
 
   /** Forgets a file whose content changed in an unknown way. */
   forget(file: string): void {
-    if (this.hot?.file === file) {
-      releasePacked(this.hot.previous);
-      this.hot = undefined;
+    const h = this.hot.get(file);
+    if (h !== undefined) {
+      releasePacked(h.previous);
+      this.hot.delete(file);
     } else releasePacked(this.files.get(file) ?? undefined);
     this.files.delete(file);
     this.total -= this.sizes.get(file) ?? 0;
@@ -116,8 +121,9 @@ export class ShadowWorkspace {
 
   /** The contiguous known text from line 1, and its line count. */
   prefix(file: string): { text: string; lines: number } | undefined {
-    if (this.hot?.file === file) {
-      const arr = this.hot.arr;
+    const h = this.hot.get(file);
+    if (h !== undefined) {
+      const arr = h.arr;
       if (arr[0] === undefined) return undefined;
       let n = 0;
       while (n < arr.length && arr[n] !== undefined) n++;
@@ -182,6 +188,20 @@ export class ShadowWorkspace {
     this.store(file, arr);
     this.touched(file, measure(added));
   }
+}
+
+/**
+ * Files kept as line arrays between operations (the most recently stored ones). Their lines may
+ * be slices that keep whole observations alive: 4 cost ~17 KB more per 100-step session
+ * (bench/memory) for ~2 % less CPU, so 1.
+ */
+export const HOT_FILES = 1;
+
+interface HotFile {
+  arr: Array<string | undefined>;
+  /** The file's packing before it became hot (runs equal to it are reused when it cools). */
+  previous: PackedFile | undefined;
+  named: boolean;
 }
 
 /** The largest array index: a line numbered past it becomes a named property of the array. */
