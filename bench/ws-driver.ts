@@ -80,6 +80,8 @@ export class LoadDriver {
   private readonly lat: Float64Array;
   private count = 0;
   private scored = 0;
+  /** Score frames received over the driver's life. */
+  private scoredTotal = 0;
   private recording = false;
   private began = 0;
   private started = 0;
@@ -171,6 +173,7 @@ export class LoadDriver {
 
   private onScore(g: number, seq: number): void {
     const now = performance.now();
+    this.scoredTotal++;
     if (this.recording) {
       this.scored++;
       if (this.count < this.lat.length) this.lat[this.count++] = now - (this.sentAt[g * this.steps + seq] as number);
@@ -206,6 +209,24 @@ export class LoadDriver {
     this.record();
     await sleep(ms);
     return this.window();
+  }
+
+  /**
+   * Spreads the sessions' phases over the trajectory: session g sends its first
+   * `floor(g · steps / slots)` steps at once (not recorded) and the call resolves
+   * when they are all scored. Without it, round-robin pacing keeps every session
+   * at the same step, so all of them reach `end` (report, `final`, new `start`)
+   * in the same instant: a burst no steady load has.
+   */
+  async stagger(): Promise<void> {
+    let due = 0;
+    for (let g = 0; g < this.slots; g++) due += Math.floor((g * (this.steps - 1)) / this.slots);
+    const target = this.scoredTotal + due;
+    for (let g = 0; g < this.slots; g++) {
+      const k = Math.floor((g * (this.steps - 1)) / this.slots);
+      for (let i = 0; i < k; i++) this.send(g);
+    }
+    while (this.scoredTotal < target && this.errors === 0) await sleep(5);
   }
 
   /**

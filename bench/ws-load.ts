@@ -11,12 +11,14 @@
  *     second of a round; latency = step sent → its score received (client clock);
  *     ratio = median A rate / median B rate (target >= 0.5 at 16 and 64);
  *  2. paced (open loop): `--paced-sessions` sessions, total rate = half the
- *     highest median A rate (or `--rate`), p99 step-to-score latency (target < 2 ms).
+ *     highest median A rate (or `--rate`), p99 step-to-score latency (target < 2 ms);
+ *     the sessions' phases are first spread over the trajectory (`stagger`), so
+ *     session ends come at a steady rate; `--no-stagger` keeps them in lockstep.
  * `--profile DIR` runs the steplens process under `--cpu-prof` and prints its top self-time functions;
  * `--server-args '...'` passes more node flags to it (e.g. `--trace-gc`).
  *
  *   node dist/bench/ws-load.js [--connections 16,64] [--sessions 4] [--depth 4] [--round-ms 2000] [--warmup-ms 1500]
- *     [--pairs 2] [--paced-sessions 1000] [--paced-connections 20] [--paced-ms 8000] [--rate N] [--profile DIR] [--server-args '--trace-gc'] [--json FILE]
+ *     [--pairs 2] [--paced-sessions 1000] [--paced-connections 20] [--paced-ms 8000] [--rate N] [--no-stagger] [--profile DIR] [--server-args '--trace-gc'] [--json FILE]
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -35,7 +37,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '16,64' }, sessions: { type: 'string', default: '4' }, depth: { type: 'string', default: '4' },
     'round-ms': { type: 'string', default: '2000' }, 'warmup-ms': { type: 'string', default: '1500' }, pairs: { type: 'string', default: '2' },
     'paced-sessions': { type: 'string', default: '1000' }, 'paced-connections': { type: 'string', default: '20' },
-    'paced-ms': { type: 'string', default: '8000' }, rate: { type: 'string' }, profile: { type: 'string' }, 'server-args': { type: 'string' }, json: { type: 'string' },
+    'paced-ms': { type: 'string', default: '8000' }, rate: { type: 'string' }, 'no-stagger': { type: 'boolean' }, profile: { type: 'string' }, 'server-args': { type: 'string' }, json: { type: 'string' },
     corpus: { type: 'string' },
   },
 });
@@ -117,6 +119,7 @@ async function main(): Promise<void> {
     const rate = args.rate !== undefined ? num(args.rate) : max / 2;
     const pc = Math.min(num(args['paced-connections']), pacedSessions);
     const d = await LoadDriver.open({ url: a.url, connections: pc, sessionsPerConnection: Math.ceil(pacedSessions / pc), task: SERVER_BENCH_TASK, templates, depth: 0, run: ++runId });
+    if (!args['no-stagger']) await d.stagger();
     const driverDelay = monitorEventLoopDelay({ resolution: 1 });
     const paced = d.pace(rate, 1000, num(args['paced-ms']));
     await new Promise((resolve) => setTimeout(resolve, 1000));
