@@ -4,6 +4,7 @@ import { err, ok, type Result } from '../errors.js';
 import { CLIENT_MESSAGE_SCHEMAS, type ClientMessage } from './client-messages.js';
 import type { WireErrorCode } from './server-messages.js';
 import { stepRecordSchema } from './step-schema.js';
+import { fastStepMessage, fastStepRecord } from './fast-step.js';
 import type { Step } from '../core/types.js';
 
 /** A refused message, ready to become an `error` frame. */
@@ -36,6 +37,10 @@ export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, 
     return err({ code: 'bad_message', message: `invalid JSON: ${(error as Error).message}` });
   }
   if (!isRecord(doc)) return err({ code: 'bad_message', message: 'message: expected a JSON object' });
+  if (doc.type === 'step') {
+    const fast = fastStepMessage(doc);
+    if (fast !== undefined) return ok(fast);
+  }
   const context: Pick<MessageError, 'session' | 'seq'> = {};
   if (typeof doc.session === 'string') context.session = doc.session;
   if (typeof doc.seq === 'number' && Number.isInteger(doc.seq)) context.seq = doc.seq;
@@ -52,6 +57,11 @@ export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, 
 
 /** Validates a `steplens`-format step payload; the error names the field (`step.action.kind: ...`). */
 export function parseStepPayload(payload: unknown): Result<Step, string> {
+  const fast = fastStepRecord(payload);
+  if (fast !== undefined) {
+    fast.t ??= 0;
+    return ok(fast as Step);
+  }
   const parsed = stepRecordSchema.safeParse(payload);
   if (!parsed.success) return err(describeIssue(parsed.error, 'step'));
   // `t` may be omitted: the session numbers its steps itself. zod's output is a fresh object, so it is completed in place.

@@ -6,6 +6,7 @@
  */
 import type { WebSocket } from 'ws';
 import type { ServerMessage } from '../protocol/server-messages.js';
+import { frameText } from './frame-text.js';
 
 /** Close codes the server uses. */
 export const CLOSE = {
@@ -90,7 +91,7 @@ export class Connection {
   /** Sends one frame; false when the connection is closed or was just closed for being too slow. */
   send(message: ServerMessage): boolean {
     if (!this.open) return false;
-    const data = Buffer.from(JSON.stringify(message), 'utf8');
+    const data = Buffer.from(frameText(message), 'utf8');
     if (this.socket.bufferedAmount + data.length > this.maxQueued) {
       this.onTooSlow(this.socket.bufferedAmount);
       this.close(CLOSE.tooSlow, `outgoing queue over ${this.maxQueued} bytes: client is not reading`);

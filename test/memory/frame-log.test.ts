@@ -14,6 +14,7 @@ import type { Reference } from '../../src/core/scorer-api.js';
 import type { ReferenceInfo } from '../../src/core/types.js';
 import { parseInstancesText } from '../../src/formats/index.js';
 import { FrameLog } from '../../src/server/frame-log.js';
+import { frameText } from '../../src/server/frame-text.js';
 import { Session, type StepFrame } from '../../src/server/session.js';
 import type { StepResult } from '../../src/core/scorer-api.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
@@ -41,19 +42,21 @@ function references(): Array<[string, Reference, ReferenceInfo]> {
 }
 
 describe('session frame log', () => {
-  it.each(references())('rebuilds every sent frame against the %s', (_, reference, info) => {
+  it.each(references())('rebuilds every sent frame against the %s (and the hand-written score-frame text equals JSON.stringify)', (_, reference, info) => {
     const session = new Session({ id: 's1', task: 't', format: 'steplens', learn: false, scorer: createScorer({ reference, analyzers }), reference: info, maxSteps: 10_000, now: 0 });
     const sent: StepFrame[] = [];
     const all = steps();
     all.forEach((step, seq) => {
       const out = session.step(seq, step);
       if (out.kind !== 'accepted') throw new Error(out.kind);
+      for (const f of out.frames) expect(frameText(f)).toBe(JSON.stringify(f));
       sent.push(...structuredClone(out.frames));
     });
     expect(sent.length).toBeGreaterThan(all.length);
     expect(sent.some((f) => f.type === 'signal')).toBe(true);
     expect(session.frames).toEqual(sent);
     expect(JSON.stringify(session.frames)).toBe(JSON.stringify(sent));
+    for (const f of session.framesAfter(-1)) expect(frameText(f)).toBe(JSON.stringify(f));
     for (const after of [-1, 0, 7, Math.floor(all.length / 2), all.length - 1]) {
       expect(session.framesAfter(after)).toEqual(sent.filter((f) => f.seq > after));
     }

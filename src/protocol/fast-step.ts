@@ -1,0 +1,88 @@
+/**
+ * A fast path for the commonest frame, `step` with a `steplens` step: a
+ * hand-written check that accepts only values the zod schemas accept and
+ * that zod would return unchanged (no key it would strip), so the parsed
+ * JSON is used as is instead of being validated and copied by zod. Anything
+ * else returns undefined and goes through zod, which also writes the error
+ * message. A property test compares both on random and real input.
+ */
+import type { Step } from '../core/types.js';
+import type { StepMessage } from './client-messages.js';
+
+type Obj = Record<string, unknown>;
+type Check = (v: unknown) => boolean;
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str: Check = (v) => typeof v === 'string';
+const int: Check = (v) => Number.isSafeInteger(v);
+const count: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0;
+const nonNeg: Check = (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+const range: Check = (v) => Array.isArray(v) && v.length === 2 && int(v[0]) && int(v[1]);
+
+/** True when every own key of `o` has a check in `fields` that passes, and every key in `required` is present. */
+function shaped(o: Obj, fields: Record<string, Check>, required: readonly string[]): boolean {
+  for (const k in o) {
+    if (!Object.hasOwn(o, k)) continue;
+    const check = fields[k];
+    if (check === undefined || !check(o[k])) return false;
+  }
+  for (const k of required) if (!Object.hasOwn(o, k)) return false;
+  return true;
+}
+
+const kind: Check = (v) => typeof v === 'string';
+const OPS = new Set(['create', 'str_replace', 'insert', 'write', 'undo', 'replace_lines']);
+const ACTIONS: Record<string, [Record<string, Check>, string[]]> = {
+  shell: [{ kind, command: str }, ['command']],
+  code: [{ kind, language: str, code: str }, ['language', 'code']],
+  view: [{ kind, path: str, range }, ['path']],
+  edit: [{ kind, op: (v) => typeof v === 'string' && OPS.has(v), path: str, old: str, new: str, text: str, range }, ['op', 'path']],
+  search: [{ kind, query: str, path: str }, []],
+  list: [{ kind, path: str }, []],
+  think: [{ kind, text: str }, []],
+  finish: [{ kind, text: str }, []],
+  message: [{ kind, text: str }, []],
+  none: [{ kind }, []],
+  other: [{ kind, name: str }, ['name']],
+};
+
+const action: Check = (v) => {
+  if (!isObj(v) || typeof v.kind !== 'string' || !Object.hasOwn(ACTIONS, v.kind)) return false;
+  const [fields, required] = ACTIONS[v.kind] as [Record<string, Check>, string[]];
+  return shaped(v, fields, required);
+};
+
+const STEP_FIELDS: Record<string, Check> = {
+  t: count,
+  tool: str,
+  args: (v) => isObj(v) && Object.getPrototypeOf(v) === Object.prototype,
+  action,
+  observation: str,
+  exitCode: int,
+  tokens: (v) => isObj(v) && shaped(v, { prompt: nonNeg, completion: nonNeg }, []),
+  timestamp: str,
+  thought: str,
+  cwd: str,
+  id: str,
+};
+const STEP_REQUIRED = ['tool', 'action'];
+
+/** The step record itself when it certainly passes `stepRecordSchema` unchanged; undefined = ask zod. */
+export function fastStepRecord(v: unknown): (Omit<Step, 't'> & { t?: number }) | undefined {
+  return isObj(v) && shaped(v, STEP_FIELDS, STEP_REQUIRED) ? (v as Omit<Step, 't'> & { t?: number }) : undefined;
+}
+
+const sessionId: Check = (v) => {
+  if (typeof v !== 'string' || v.length < 1 || v.length > 128) return false;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 0x21 || c > 0x7e) return false;
+  }
+  return true;
+};
+const ENVELOPE: Record<string, Check> = { type: (v) => v === 'step', session: sessionId, seq: count, step: (v) => v !== undefined };
+
+/** The `step` message itself when it certainly passes `stepMessageSchema` unchanged; undefined = ask zod. */
+export function fastStepMessage(doc: Obj): StepMessage | undefined {
+  return shaped(doc, ENVELOPE, ['type', 'session', 'seq', 'step']) ? (doc as unknown as StepMessage) : undefined;
+}
