@@ -25,7 +25,8 @@ export const TERMINAL_CACHE_CHARS = 4_000_000;
 /** Commands longer than this are not kept (a heredoc writing a whole file is rarely repeated). */
 export const MAX_KEY_CHARS = 65_536;
 
-const cache = new Map<string, TerminalFacts>();
+/** Command text → (kind and root → facts): keyed by the command string itself, so a lookup allocates nothing. */
+const cache = new Map<string, Map<string, TerminalFacts>>();
 let cachedChars = 0;
 
 function compute(kind: 'shell' | 'code', command: string, root: string | undefined): TerminalFacts {
@@ -38,16 +39,20 @@ function compute(kind: 'shell' | 'code', command: string, root: string | undefin
 /** The facts of a shell command or code cell (`kind`), from the cache when seen before. */
 export function terminalFacts(kind: 'shell' | 'code', command: string, root: string | undefined): TerminalFacts {
   if (command.length > MAX_KEY_CHARS) return compute(kind, command, root);
-  const key = `${kind}\0${root ?? ''}\0${command}`;
-  const hit = cache.get(key);
-  if (hit !== undefined) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
+  const variant = root === undefined ? kind : `${kind}\0${root}`;
+  let variants = cache.get(command);
+  if (variants !== undefined) {
+    const hit = variants.get(variant);
+    cache.delete(command);
+    cache.set(command, variants);
+    if (hit !== undefined) return hit;
+  } else {
+    variants = new Map();
+    cache.set(command, variants);
+    cachedChars += command.length;
   }
   const facts = compute(kind, command, root);
-  cache.set(key, facts);
-  cachedChars += key.length;
+  variants.set(variant, facts);
   while (cache.size > TERMINAL_CACHE_ENTRIES || cachedChars > TERMINAL_CACHE_CHARS) {
     const oldest = cache.keys().next().value as string;
     cache.delete(oldest);
