@@ -65,11 +65,6 @@ export class Connection {
     this.run(work);
   }
 
-  /** Resolves once every message received so far has been handled. */
-  async idle(): Promise<void> {
-    while (this.busy !== undefined) await this.busy;
-  }
-
   private run(work: () => void | Promise<void>): void {
     for (let next: (() => void | Promise<void>) | undefined = work; next !== undefined; next = this.queue.shift()) {
       const result = next();
