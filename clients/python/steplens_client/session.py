@@ -41,7 +41,8 @@ class Session:
     had accepted and sends the others again, so no step is lost or counted twice.
     """
 
-    def __init__(self, client: "StreamClient", session_id: str, started: Optional[Frame], next_seq: int = 0) -> None:
+    def __init__(self, client: "StreamClient", session_id: str, started: Optional[Frame], next_seq: int = 0,
+                 start_message: Optional[Dict[str, Any]] = None) -> None:
         self.id = session_id
         #: The ``started`` frame (None for a session attached with ``resume``).
         self.started = started
@@ -68,6 +69,12 @@ class Session:
         self._score_listeners: List[Callable[[Frame], None]] = []
         self._signal_listeners: List[Callable[[Frame], None]] = []
         self.resumed_last: Optional[int] = None
+        #: Set during recovery when the server no longer knows the session (it restarted).
+        self.needs_restart = False
+        # To start the session again on a restarted server: its ``start`` and every step payload by seq.
+        self._start_message = start_message
+        self._history: Dict[int, Any] = {}
+        self._shutdown_final: Optional[Frame] = None
 
     @property
     def score(self) -> Optional[Frame]:
@@ -95,6 +102,8 @@ class Session:
         if size > self._client.max_frame_bytes:
             raise SteplensError("too_large", f"step of {size} bytes exceeds the frame limit of {self._client.max_frame_bytes}", session=self.id, seq=seq)
         self._next_seq = seq + 1
+        if self._client._reconnect is not None:
+            self._history[seq] = payload
         entry = _Pending(seq, payload, asyncio.get_running_loop().create_future())
         self._pending.append(entry)
         await self._client._send_step(self, entry)
@@ -165,6 +174,10 @@ class Session:
         self._client._emit(self._signal_listeners, frame)
 
     def _on_final(self, frame: Frame) -> None:
+        if frame.get("reason") == "shutdown" and not self._end_requested and self._client._reconnect is not None:
+            # The server is going away, not the session: it is started again once the client reconnects.
+            self._shutdown_final = frame
+            return
         if self.final is None:
             self.final = frame
         for w in self._end_waiters:
@@ -188,6 +201,8 @@ class Session:
                 if p.seq == error.seq:
                     self._pending.remove(p)
                     self._next_seq = min(self._next_seq, error.seq)
+                    for seq in [k for k in self._history if k >= self._next_seq]:
+                        del self._history[seq]
                     if not p.future.done():
                         p.future.set_exception(error)
                     return True
@@ -200,9 +215,15 @@ class Session:
             if not p.future.done():
                 p.future.set_exception(error)
         self._pending.clear()
+        last = self._shutdown_final
+        if last is not None and self.final is None:
+            self.final = last
         for w in self._end_waiters:
             if not w.done():
-                w.set_exception(error)
+                if last is not None:
+                    w.set_result(last)
+                else:
+                    w.set_exception(error)
         self._end_waiters.clear()
 
     def _on_disconnect(self) -> None:
@@ -219,6 +240,29 @@ class Session:
         """The seq before the last one seen, so a seq whose frames were cut in half comes back whole."""
         return max(-1, self._max_seen_seq - 1)
 
+    @property
+    def _restartable(self) -> bool:
+        """True when the session can be started again on a server that forgot it."""
+        return (self._client._reconnect is not None and self.final is None and self.lost is None
+                and self._start_message is not None and len(self._history) == self._next_seq)
+
+    async def _restart(self) -> None:
+        """The server forgot the session: ``start`` it again under the same id, send every step from
+        seq 0 (frames already seen are dropped by ``t``), then the outcome and ``end`` if asked for."""
+        self.needs_restart = False
+        self._shutdown_final = None
+        await self._client._send(dict(self._start_message or {}), recovering=True)
+        pending = {p.seq: p for p in self._pending}
+        for seq in range(self._next_seq):
+            entry = pending.get(seq)
+            if entry is not None:
+                entry.sent = False
+                if not await self._client._send_step(self, entry, recovering=True):
+                    return
+            elif not await self._client._send({"type": "step", "session": self.id, "seq": seq, "step": self._history[seq]}, recovering=True):
+                return
+        await self._send_closing()
+
     async def _recover(self) -> None:
         """After ``resumed`` and its re-sent frames: settle what the server accepted, re-send the rest."""
         last = self.resumed_last if self.resumed_last is not None else -1
@@ -230,6 +274,10 @@ class Session:
                 break
             if not await self._client._send_step(self, unsent, recovering=True):
                 return
+        await self._send_closing()
+
+    async def _send_closing(self) -> None:
+        """Sends the outcome and ``end`` again, if they were asked for."""
         if self.final is not None:
             return
         if self._passed is not None:

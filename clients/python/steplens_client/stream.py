@@ -213,7 +213,7 @@ class StreamClient:
         if kind == "started":
             entry = self._starting.pop(sid, None)
             if entry is not None:
-                session = Session(self, sid, frame)
+                session = Session(self, sid, frame, start_message=entry[0])
                 self._sessions[sid] = session
                 if not entry[1].done():
                     entry[1].set_result(session)
@@ -255,6 +255,9 @@ class StreamClient:
                 future.set_exception(error)
             return
         session = self._sessions.get(sid) if sid is not None else None
+        if session is not None and error.code == "unknown_session" and self._state == "recovering" and session._restartable:
+            session.needs_restart = True  # the server restarted: start it again once recovery ends
+            return
         if session is None or not session._on_error(error):
             self._report(error)
 
@@ -337,7 +340,9 @@ class StreamClient:
 
     async def _finish_recovery(self) -> None:
         for s in list(self._sessions.values()):
-            if s.lost is None and s.resumed_last is not None:
+            if s.needs_restart:
+                await s._restart()
+            elif s.lost is None and s.resumed_last is not None:
                 await s._recover()
         while True:
             unsent = [(s, p) for s in self._sessions.values() if s.lost is None for p in s._pending if not p.sent]

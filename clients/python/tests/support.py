@@ -14,7 +14,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 CLIENT_DIR = Path(__file__).resolve().parents[1]
 REPO = CLIENT_DIR.parents[1]
@@ -52,20 +52,36 @@ def server_url() -> str:
 
 
 def _start_server() -> str:
+    data = tempfile.mkdtemp(prefix="steplens-py-")
+    url, stop = start_server(data=data)
+
+    def stop_and_clean() -> None:
+        stop()
+        shutil.rmtree(data, ignore_errors=True)
+
+    atexit.register(stop_and_clean)
+    return url
+
+
+def start_server(port: int = 0, data: Optional[str] = None) -> "tuple[str, Callable[[], None]]":
+    """Starts ``steplens serve`` on 127.0.0.1:``port`` over ``data`` (a temp dir when None) and
+    returns its address and a function that stops it (SIGTERM, then waits: a graceful shutdown)."""
     main = REPO / "dist" / "src" / "cli" / "main.js"
     if not main.exists():
         raise RuntimeError(f"{main} is missing: run `npm run build` first")
-    data = tempfile.mkdtemp(prefix="steplens-py-")
-    proc = subprocess.Popen(["node", str(main), "serve", "--host", "127.0.0.1", "--port", "0", "--data", data],
+    data = data or tempfile.mkdtemp(prefix="steplens-py-")
+    proc = subprocess.Popen(["node", str(main), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", data],
                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
     def stop() -> None:
+        if proc.poll() is not None:
+            return
         proc.terminate()
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
-        shutil.rmtree(data, ignore_errors=True)
+            proc.wait(10)
 
     atexit.register(stop)
     lines = []
@@ -81,7 +97,7 @@ def _start_server() -> str:
             continue
         if record.get("msg") == "steplens server listening" and isinstance(record.get("address"), str):
             threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()  # keep draining the log
-            return record["address"]
+            return record["address"], stop
     stop()
     raise RuntimeError("the steplens server did not start:\n" + "".join(lines[-20:]))
 
