@@ -5,7 +5,7 @@ import { cascade, record } from './cascade.js';
 import { LabelHistory } from './history.js';
 import type { Intent } from './intent.js';
 import { knownRoot, normalizePosix, stripRoot, toRepoPath, type PathContext } from './paths.js';
-import { shellIntents } from './shell-intent.js';
+import { shellIntents, type ShellIntents } from './shell-intent.js';
 import { rememberScripts, scriptWriteIntents, shellScriptWrites } from './script-writes.js';
 
 /** The labeler's verdict with what it derived on the way (the state builder reuses it). */
@@ -70,7 +70,7 @@ export class Labeler {
       const resolve = (p: string) => toRepoPath(p, ctx);
       const { intents, primary } = shell.commands.length === 0
         ? { intents: [emptyShellIntent(shell)], primary: 0 }
-        : shellIntents(shell, resolve);
+        : memoShellIntents(shell, ctx, resolve);
       intents.push(...shellScriptWrites(a.command, shell, resolve, this.history));
       if (isProse(a.command, shell, intents[primary])) intents[primary] = { type: 'orchestration', kind: 'message' };
       outcome = { label: cascade(intents, primary, this.history, true), intents, primary, shell, paths };
@@ -100,6 +100,28 @@ function isProse(command: string, shell: ParsedShell, primary: Intent | undefine
   if (primary?.type !== 'unknown' || (shell.ok && !/\s/.test(name))) return false;
   const text = command.trim();
   return /^[A-Z][a-z]*('[a-z]+)?\s+[a-z]/.test(text) && /[.!?:]\s*$/.test(text) && text.split(/\s+/).length >= 6;
+}
+
+/**
+ * {@link shellIntents} memoised per parsed line (the shell analyzer caches parses per command
+ * string, so a repeated command is the same object) and path context: the intents depend on
+ * nothing else. The cached intents are shared read-only; callers get a fresh array of them.
+ */
+const intentMemo = new WeakMap<ParsedShell, Map<string, ShellIntents>>();
+
+function memoShellIntents(shell: ParsedShell, ctx: PathContext, resolve: (p: string) => string): ShellIntents {
+  let byContext = intentMemo.get(shell);
+  if (byContext === undefined) {
+    byContext = new Map();
+    intentMemo.set(shell, byContext);
+  }
+  const key = ctx.root === undefined ? ctx.dir : `${ctx.dir}\0${ctx.root}`;
+  let hit = byContext.get(key);
+  if (hit === undefined) {
+    hit = shellIntents(shell, resolve);
+    byContext.set(key, hit);
+  }
+  return { intents: [...hit.intents], primary: hit.primary };
 }
 
 function emptyShellIntent(shell: ParsedShell): Intent {
