@@ -28,8 +28,5 @@ export async function scoreParsedSteps(deps: RouteDeps, req: StepsRequest, steps
 
 /** Parses and scores one request; errors are SteplensErrors whose message starts with `where` (`body.`, `items[3].`). */
 export async function scoreRequest(deps: RouteDeps, req: ScoreRequest, where = 'body.'): Promise<TrajectoryReport> {
-  const policy = resolvePolicy(req.policy, deps.options.policy);
-  if (!policy.ok) throw new SteplensError('bad_message', `${where}policy: ${policy.error}`);
-  const steps = trajectorySteps(req.trajectory, req.format, `${where}trajectory`);
-  return scoreParsedSteps(deps, req, steps, where);
+  return scoreParsedSteps(deps, req, trajectorySteps(req.trajectory, req.format, `${where}trajectory`), where);
 }
