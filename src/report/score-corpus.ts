@@ -6,7 +6,7 @@
  * no steps, and those without enough references, are left unscored.
  */
 import { UNIFORM_PRIOR } from '../core/prior.js';
-import { buildPta } from '../core/pta/build.js';
+import { leaveOneOutPtas } from '../core/calibrate/references.js';
 import { createScorer } from '../core/scorer.js';
 import type { Analyzers } from '../core/ports.js';
 import type { TrajectoryReport } from '../core/scorer-api.js';
@@ -40,36 +40,24 @@ export function scoreCorpus(
   outcomes: readonly Outcome[],
   options: ScoreCorpusOptions,
 ): ScoredTrajectory[] {
-  const out: ScoredTrajectory[] = trajectories.map(() => ({}));
-  const byTask = new Map<string, number[]>();
-  trajectories.forEach((t, i) => byTask.set(t.task, [...(byTask.get(t.task) ?? []), i]));
-  let done = 0;
-  const tick = () => options.onProgress?.(++done, trajectories.length);
-  for (const [task, idx] of byTask) {
-    const refs = idx.filter((i) => outcomes[i] === 'pass' && trajectories[i]!.steps.length > 0);
-    const states = new Map(refs.map((i) => [i, statesOf(trajectories[i]!, options.analyzers)]));
-    const fullPta = refs.length >= MIN_REFERENCES ? buildPta(task, refs.map((i) => states.get(i)!)) : undefined;
-    for (const i of idx) {
-      const t = trajectories[i]!;
-      const outcome = outcomes[i]!;
-      if (t.steps.length === 0) {
-        out[i] = { unscored: 'no_steps' };
-        tick();
-        continue;
-      }
-      const others = outcome === 'pass' ? refs.filter((j) => j !== i) : refs;
-      if (others.length < MIN_REFERENCES) {
-        out[i] = { unscored: 'no_reference' };
-        tick();
-        continue;
-      }
-      const pta = outcome === 'pass' ? buildPta(task, others.map((j) => states.get(j)!)) : fullPta!;
-      const scorer = createScorer({ reference: { kind: 'pta', pta }, analyzers: options.analyzers });
-      for (const step of t.steps) scorer.push(step);
-      const passed = outcome === 'pass' ? true : outcome === 'fail' ? false : undefined;
-      out[i] = { report: scorer.report(passed), references: others.length };
-      tick();
-    }
-  }
-  return out;
+  const candidates = trajectories.map((t, i) => {
+    const passed = outcomes[i] === 'pass';
+    return { task: t.task, passed, states: passed ? statesOf(t, options.analyzers) : [] };
+  });
+  const ptas = leaveOneOutPtas(candidates, MIN_REFERENCES);
+  const scoreOne = (t: LoadedTrajectory, i: number): ScoredTrajectory => {
+    const pta = ptas[i];
+    if (t.steps.length === 0) return { unscored: 'no_steps' };
+    if (pta === undefined) return { unscored: 'no_reference' };
+    const scorer = createScorer({ reference: { kind: 'pta', pta }, analyzers: options.analyzers });
+    for (const step of t.steps) scorer.push(step);
+    const outcome = outcomes[i];
+    const passed = outcome === 'pass' ? true : outcome === 'fail' ? false : undefined;
+    return { report: scorer.report(passed), references: pta.references.length };
+  };
+  return trajectories.map((t, i) => {
+    const scored = scoreOne(t, i);
+    options.onProgress?.(i + 1, trajectories.length);
+    return scored;
+  });
 }
