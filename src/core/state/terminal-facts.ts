@@ -1,6 +1,6 @@
 /**
- * What a state needs from a terminal command (normalised text, Jaccard
- * tokens, content hash), memoised per command string and repository root.
+ * What a state needs from a terminal command (Jaccard tokens of the
+ * normalised text, content hash), memoised per command string and repository root.
  * Agents repeat commands (test runs, greps; every rollout of a GRPO group
  * starts alike), so most steps hit; a hit also shares the token array
  * between sessions instead of keeping a copy per state. Pure: same input,
@@ -12,7 +12,6 @@ import { collapseWhitespace, commandTokens, md5, normalizeCommand } from './norm
 
 /** The memoised facts of one terminal command. */
 export interface TerminalFacts {
-  normalized: string;
   /** Sorted distinct tokens (frozen: shared between states). */
   tokens: readonly string[];
   /** MD5 hex of the state's hashed content (what `hashContent` gives for the action). */
@@ -33,7 +32,7 @@ function compute(kind: 'shell' | 'code', command: string, root: string | undefin
   const normalized = normalizeCommand(command, root);
   // A code cell's hash keeps a leading `cd` (hashContent's rule); only its tokens use the shell normalisation.
   const hashed = kind === 'shell' ? normalized : collapseWhitespace(rewriteRoots(command, root));
-  return { normalized, tokens: Object.freeze(commandTokens(normalized).map(intern)), hash: intern(md5(`${kind}\0${hashed}`)) };
+  return { tokens: Object.freeze(commandTokens(normalized).map(intern)), hash: intern(md5(`${kind}\0${hashed}`)) };
 }
 
 /** The facts of a shell command or code cell (`kind`), from the cache when seen before. */
