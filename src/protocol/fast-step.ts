@@ -19,11 +19,15 @@ const count: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0;
 const nonNeg: Check = (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 const range: Check = (v) => Array.isArray(v) && v.length === 2 && int(v[0]) && int(v[1]);
 
-/** True when every own key of `o` has a check in `fields` that passes, and every key in `required` is present. */
+/**
+ * True when every own key of `o` has a check in `fields` that passes, and every key in `required` is present.
+ * Checks are looked up as own properties only: a key such as `__proto__` or `valueOf` must not find
+ * `Object.prototype` members (it would crash, or pass a key zod strips).
+ */
 function shaped(o: Obj, fields: Record<string, Check>, required: readonly string[]): boolean {
   for (const k in o) {
     if (!Object.hasOwn(o, k)) continue;
-    const check = fields[k];
+    const check = Object.hasOwn(fields, k) ? fields[k] : undefined;
     if (check === undefined || !check(o[k])) return false;
   }
   for (const k of required) if (!Object.hasOwn(o, k)) return false;

@@ -32,7 +32,14 @@ export function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buffer | s
     return refuse(deps, conn, { code: 'too_large', message: `frame of ${size} bytes exceeds the limit of ${deps.options.limits.maxFrameBytes} bytes` });
   }
   if (isBinary) return refuse(deps, conn, { code: 'bad_message', message: 'binary frames are not accepted: send JSON text' });
-  const parsed = parseClientMessage(raw);
+  let parsed: ReturnType<typeof parseClientMessage>;
+  try {
+    parsed = parseClientMessage(raw);
+  } catch (error) {
+    // A parser fault must cost one frame, never the process (and every session on it).
+    deps.log.error({ err: error, connection: conn.id }, 'frame parsing failed');
+    return refuse(deps, conn, { code: 'bad_message', message: 'message: could not be parsed' });
+  }
   if (!parsed.ok) return refuse(deps, conn, parsed.error);
   const m = parsed.value;
   const fault = (error: unknown): void => {
