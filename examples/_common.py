@@ -1,4 +1,4 @@
-"""Shared by the examples: make ``steplens_client`` importable from a checkout, find the corpus, read --url."""
+"""Shared by the examples: make ``steplens_client`` importable from a checkout, find the sample runs, read --url."""
 
 import argparse
 import os
@@ -11,8 +11,9 @@ try:
 except ImportError:
     sys.path.insert(0, str(REPO / "clients" / "python"))
 
-CORPUS = Path(os.environ.get("STEPLENS_CORPUS", REPO.parent / "shared" / "corpus"))
-MINI = CORPUS / "SWE-agent__mini-swe-agent__pull-refs" / "output"
+#: Real runs shipped with the repository (examples/runs/README.md names their sources).
+RUNS = REPO / "examples" / "runs"
+MINI = RUNS / "mini-swe-agent"
 
 
 def arguments(description: str) -> argparse.ArgumentParser:

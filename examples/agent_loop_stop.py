@@ -14,7 +14,7 @@ from _common import MINI, arguments
 
 from steplens_client import SteplensError, StepHook, load
 
-RUN = MINI / "deepseek_lite_dev_noparallel" / "pylint-dev__astroid-1196" / "pylint-dev__astroid-1196.traj.json"
+RUN = MINI / "deepseek_lite_dev_noparallel" / "pylint-dev__astroid-1196.traj.json"
 TASK = "pylint-dev__astroid-1196"
 POLICY = {"blindRetry": {"warn": 1, "stop": 2}}
 

@@ -27,7 +27,7 @@ GROUP = [  # (run, test outcome from the SWE-bench harness report)
 def main() -> int:
     args = arguments(__doc__.splitlines()[0]).parse_args()
     http = HttpClient(args.url, token=args.token)
-    items = [{"task": TASK, "trajectory": load(MINI / run / TASK / f"{TASK}.traj.json"), "passed": passed} for run, passed in GROUP]
+    items = [{"task": TASK, "trajectory": load(MINI / run / f"{TASK}.traj.json"), "passed": passed} for run, passed in GROUP]
     try:
         results = http.score_batch(items)
     except SteplensError as e:

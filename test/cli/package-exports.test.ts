@@ -3,13 +3,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/cli/package-root.js';
+import { CORPUS_DIR } from '../fixtures/corpus.js';
 
 const root = packageRoot();
 
 /** The package's library entry points, as a consumer imports them (built by `npm test` / `npm ci`). */
 describe.skipIf(!existsSync(join(root, 'dist', 'src', 'index.js')))('package exports', () => {
   it('steplens, steplens/server and steplens/client resolve and score a real trajectory', () => {
-    const file = join(root, '..', 'shared', 'corpus', 'christsakm__Trajectories/TODO/dask__dask-8685/trace_02_kimi-k2-instruct-0905/dask__dask-8685.traj');
+    const file = join(CORPUS_DIR, 'christsakm__Trajectories/TODO/dask__dask-8685/trace_02_kimi-k2-instruct-0905/dask__dask-8685.traj');
     const script = `
       import { readFileSync } from 'node:fs';
       import { createScorer, defaultAnalyzers, parseTrajectoryText, UNIFORM_PRIOR } from 'steplens';

@@ -1,5 +1,6 @@
 /** Runs the CLI in-process and captures its output. */
 import { runCli } from '../../src/cli/main.js';
+import { CORPUS_DIR } from '../fixtures/corpus.js';
 
 export interface CliRun {
   code: number;
@@ -20,4 +21,4 @@ export async function cli(...argv: string[]): Promise<CliRun> {
   return { code, stdout, stderr };
 }
 
-export const CORPUS = new URL('../../../shared/corpus/', import.meta.url).pathname;
+export const CORPUS = `${CORPUS_DIR}/`;

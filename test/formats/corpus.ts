@@ -1,7 +1,9 @@
 /** Paths into the shared corpus of real trajectories (../shared/corpus, see SOURCES.md). */
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { CORPUS_DIR } from '../fixtures/corpus.js';
 
-export const CORPUS = new URL('../../../shared/corpus/', import.meta.url);
+export const CORPUS = pathToFileURL(`${CORPUS_DIR}/`);
 
 /** The text of a corpus file, by its path under shared/corpus/. */
 export function corpusText(rel: string): string {

@@ -3,10 +3,10 @@
  * Steps (a minimal mapping for labeler tests; the real format parsers live in src/formats).
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Action, Step } from '../../src/core/types.js';
+import { CORPUS_DIR } from '../fixtures/corpus.js';
 
-export const CORPUS = fileURLToPath(new URL('../../../shared/corpus/', import.meta.url));
+export const CORPUS = `${CORPUS_DIR}/`;
 
 export function readJson(rel: string): any {
   return JSON.parse(readFileSync(CORPUS + rel, 'utf8'));

@@ -18,9 +18,10 @@ import { frameText } from '../../src/server/frame-text.js';
 import { Session, type StepFrame } from '../../src/server/session.js';
 import type { StepResult } from '../../src/core/scorer-api.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
+import { CORPUS_DIR } from '../fixtures/corpus.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const CORPUS = path.resolve(here, '../../../shared/corpus');
+const CORPUS = CORPUS_DIR;
 const RUN = `${CORPUS}/SWE-agent__mini-swe-agent__pull-refs/output/deepseek_lite_dev_noparallel/pylint-dev__astroid-1196/pylint-dev__astroid-1196.traj.json`;
 const analyzers = defaultAnalyzers();
 

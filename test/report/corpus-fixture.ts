@@ -6,8 +6,9 @@ import { discover } from '../../src/report/discover.js';
 import { nodeReportFs } from '../../src/report/node-fs.js';
 import type { CorpusReport } from '../../src/report/types.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
+import { CORPUS_DIR } from '../fixtures/corpus.js';
 
-export const CORPUS = new URL('../../../shared/corpus/', import.meta.url).pathname;
+export const CORPUS = `${CORPUS_DIR}/`;
 
 export function corpusReport(paths: string[] = [CORPUS]): CorpusReport {
   const found = discover(nodeReportFs, paths, (text, source) => parseInstancesText(text, 'auto', source));

@@ -1,11 +1,11 @@
 /** Real trajectories from the shared corpus, parsed to steps (test fixtures). */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Step } from '../../src/core/types.js';
 import { sweAgentParser } from '../../src/formats/swe-agent.js';
+import { CORPUS_DIR } from '../fixtures/corpus.js';
 
-const CORPUS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus');
+const CORPUS = CORPUS_DIR;
 
 /** Steps of a SWE-agent `.traj` file under the corpus. */
 export function sweAgentSteps(relative: string): Step[] {

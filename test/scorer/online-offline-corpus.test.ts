@@ -4,7 +4,6 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildPta } from '../../src/core/pta/index.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
@@ -13,8 +12,9 @@ import type { Reference } from '../../src/core/scorer-api.js';
 import type { Step } from '../../src/core/types.js';
 import { parseInstancesText } from '../../src/formats/index.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
+import { CORPUS_DIR } from '../fixtures/corpus.js';
 
-const CORPUS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus');
+const CORPUS = CORPUS_DIR;
 const analyzers = defaultAnalyzers();
 
 function* files(dir: string): Generator<string> {

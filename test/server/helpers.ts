@@ -2,7 +2,6 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import WebSocket from 'ws';
@@ -10,8 +9,9 @@ import { buildApp } from '../../src/server/app.js';
 import type { AppOptions } from '../../src/server/options.js';
 import { parseTrajectoryText, getParser } from '../../src/formats/index.js';
 import type { Step } from '../../src/core/types.js';
+import { CORPUS_DIR } from '../fixtures/corpus.js';
 
-export const CORPUS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus');
+export const CORPUS = CORPUS_DIR;
 
 /** The three real pylint-dev__astroid-1196 runs (mini-swe-agent 1.1, deepseek-chat). */
 export const ASTROID = {

@@ -1,12 +1,12 @@
 /** Renders labelled trajectories as one readable line per step, for snapshot files a person reads. */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parseInstancesText } from '../../src/formats/index.js';
 import { labelSteps } from '../../src/core/state-builder.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import type { Step } from '../../src/core/types.js';
+import { CORPUS_DIR } from '../fixtures/corpus.js';
 
-export const CORPUS = fileURLToPath(new URL('../../../shared/corpus/', import.meta.url));
+export const CORPUS = `${CORPUS_DIR}/`;
 
 function flat(s: string, max: number): string {
   const one = s.replace(/\s+/g, ' ').trim();

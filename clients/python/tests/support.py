@@ -19,7 +19,7 @@ from typing import Any, Callable, Optional
 CLIENT_DIR = Path(__file__).resolve().parents[1]
 REPO = CLIENT_DIR.parents[1]
 sys.path.insert(0, str(CLIENT_DIR))
-CORPUS = Path(os.environ.get("STEPLENS_CORPUS", REPO.parent / "shared" / "corpus"))
+CORPUS = Path(os.environ.get("STEPLENS_CORPUS", REPO / "test" / ".corpus" / "corpus"))  # unpacked by `npm test` (test/fixtures)
 
 MINI = "SWE-agent__mini-swe-agent__pull-refs/output"
 #: pylint-dev__astroid-1196 has a bundled reference (data/example) built from the two passing runs;
