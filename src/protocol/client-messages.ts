@@ -17,7 +17,8 @@ export const startMessageSchema = z.object({
   session: sessionIdSchema.optional(),
   task: taskIdSchema,
   format: formatSchema.optional(),
-  model: z.string().max(256).optional(),
+  agent: z.string().max(256).optional().describe('The agent (harness) producing the steps, e.g. "mini-swe-agent 1.1"; selects a per-agent policy or forecaster where the server has one'),
+  model: z.string().max(256).optional().describe('The model driving the agent, e.g. "openai/gpt-5-mini"; selects a per-model policy or forecaster where the server has one'),
   policy: policyInputSchema.optional(),
   learn: z.boolean().optional(),
 });

@@ -50,6 +50,8 @@ export const sessionStatusSchema = z.object({
   session: z.string(),
   task: z.string(),
   format: z.string(),
+  agent: z.string().optional(),
+  model: z.string().optional(),
   state: z.enum(['open', 'detached', 'ended']),
   /** Steps scored so far. */
   steps: z.number().int(),

@@ -53,6 +53,8 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
     const report = s.final ?? s.report();
     const status: SessionStatus = {
       session: s.id, task: s.task, format: s.format,
+      ...(s.agent !== undefined ? { agent: s.agent } : {}),
+      ...(s.model !== undefined ? { model: s.model } : {}),
       state: s.ended ? 'ended' : s.connection === undefined ? 'detached' : 'open',
       steps: s.length, lastSeq: s.lastSeq, score: report.score, tier: report.tier, stages: { ...s.stages },
       signals: [...s.signals], reference: s.reference,

@@ -88,6 +88,7 @@ export class SessionRegistry {
         reference: scorer.report().reference,
         parser: format === 'steplens' ? undefined : getParser(format).stream(),
         maxSteps: limits.maxStepsPerSession, now: Date.now(),
+        ...(msg.agent !== undefined ? { agent: msg.agent } : {}),
         ...(msg.model !== undefined ? { model: msg.model } : {}),
       });
       session.connection = conn.id;

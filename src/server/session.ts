@@ -27,6 +27,7 @@ export interface SessionInit {
   id: string;
   task: string;
   format: FormatName;
+  agent?: string;
   model?: string;
   learn: boolean;
   scorer: Scorer;
@@ -41,6 +42,7 @@ export class Session {
   readonly id: string;
   readonly task: string;
   readonly format: FormatName;
+  readonly agent: string | undefined;
   readonly model: string | undefined;
   readonly learn: boolean;
   readonly reference: ReferenceInfo;
@@ -63,6 +65,7 @@ export class Session {
     this.id = init.id;
     this.task = init.task;
     this.format = init.format;
+    this.agent = init.agent;
     this.model = init.model;
     this.learn = init.learn;
     this.scorer = init.scorer;
