@@ -2,7 +2,8 @@
  * `buildApp`: the steplens server as a fastify instance (HTTP routes and the
  * `/v1/stream` WebSocket). It does not listen; `server.ts` and tests do.
  * `app.close()` shuts down gracefully: readiness off, open sessions ended
- * (their `final` sent), sockets closed with a reason, the store flushed.
+ * (their `final` sent) or, with Redis, handed back to the other replicas
+ * (leases released), sockets closed with a reason, the store flushed.
  */
 import websocket from '@fastify/websocket';
 import { STATUS_CODES } from 'node:http';
@@ -12,14 +13,16 @@ import { pino, type Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { setTextCompression } from '../core/state/packed-text.js';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
-import { ReferenceStore } from '../store/reference-store.js';
 import { defaultAnalyzers } from '../syntax/index.js';
 import { TokenChecker } from './auth.js';
 import { CLOSE, Connection } from './connection.js';
 import { registerHttpRoutes, sendError } from './http-routes.js';
 import { createMetrics } from './metrics.js';
 import { resolveOptions, type AppOptions } from './options.js';
-import { SessionRegistry } from './session-registry.js';
+import { SessionRegistry, type RegistryDeps } from './session-registry.js';
+import { openBackend } from './backend.js';
+import { DurableSessions } from './durable-sessions.js';
+import { RedisMetrics } from './redis-metrics.js';
 import { handleFrame, type HandlerDeps } from './stream-handler.js';
 
 /** A refused upgrade: the HTTP error answer written on the raw socket, which is then closed (no socket, no keep-alive). */
@@ -38,15 +41,19 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const resolved = resolveOptions(options);
   if (options.compressTexts !== undefined) setTextCompression(options.compressTexts);
   const log: Logger = options.logger ?? pino({ level: options.logLevel ?? 'info' });
-  const store = options.store ?? (await ReferenceStore.open({
-    dataDir: options.dataDir ?? './data',
-    seedDirs: options.seedDirs ?? [],
-    warn: (message) => log.warn(message),
-  }));
+  const redisMetrics = options.redis ? new RedisMetrics() : undefined;
+  const backend = await openBackend(options, resolved, log, redisMetrics);
+  const store = backend.store;
   const analyzers = defaultAnalyzers();
   const metrics = createMetrics(store);
+  if (redisMetrics && backend.link) redisMetrics.register(metrics.registry, () => backend.link?.available() ?? false);
   const connections = new Map<number, Connection>();
-  const registry = new SessionRegistry({ store, analyzers, metrics, log, options: resolved, connections });
+  const registryDeps: RegistryDeps = { store, analyzers, metrics, log, options: resolved, connections };
+  const registry = new SessionRegistry(registryDeps);
+  const durable = backend.journal
+    ? new DurableSessions({ registry, journal: backend.journal, analyzers, options: resolved, log, metrics, endpoint: backend.link?.endpoint ?? 'Redis' })
+    : undefined;
+  if (durable) registryDeps.durable = durable;
   const auth = new TokenChecker(resolved.tokens);
   let accepting = true;
   let nextConnection = 0;
@@ -76,14 +83,17 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     return sendError(reply, metrics, refused, message);
   });
 
-  const deps: HandlerDeps = { registry, metrics, log, options: resolved };
+  const deps: HandlerDeps = { registry, metrics, log, options: resolved, ...(durable ? { durable } : {}) };
   await app.register(websocket, {
     // Frames up to 8x the limit are refused with an `error` frame; beyond that ws closes the socket (1009).
     options: { maxPayload: resolved.limits.maxFrameBytes * 8 },
     preClose: async () => {
       accepting = false;
       clearInterval(sweeper);
-      await registry.endAll();
+      clearInterval(leaseKeeper);
+      // With Redis, sessions are handed back (leases released) for other replicas to resume; else they end.
+      if (durable) await durable.handBack();
+      else await registry.endAll();
       for (const conn of connections.values()) conn.close(CLOSE.goingAway, 'server shutting down');
       await store.flush();
       app.websocketServer.close();
@@ -112,14 +122,19 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     socket.on('error', (error) => log.warn({ connection: conn.id, err: error }, 'socket error'));
   });
 
-  registerHttpRoutes(app, { store, registry, analyzers, metrics, options: resolved, ready: () => accepting });
+  registerHttpRoutes(app, { store, registry, analyzers, metrics, options: resolved, ready: () => accepting && store.available(), ...(durable ? { durable } : {}) });
 
   const sweepEvery = Math.max(50, Math.min(resolved.idleTimeoutMs, resolved.resumeWindowMs, 10_000) / 4);
   const sweeper = setInterval(() => void registry.sweep().catch((error: unknown) => log.error({ err: error }, 'sweep failed')), sweepEvery);
   sweeper.unref();
+  const leaseKeeper = durable
+    ? setInterval(() => void durable.renewLeases().catch((error: unknown) => log.warn({ err: error }, 'lease renewal failed')), Math.max(50, (backend.leaseMs ?? 15_000) / 3))
+    : undefined;
+  leaseKeeper?.unref();
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
-    await store.flush();
+    clearInterval(leaseKeeper);
+    await backend.close();
   });
   return app;
 }

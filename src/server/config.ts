@@ -6,7 +6,8 @@ import { parseArgs } from 'node:util';
 import { SteplensError } from '../errors.js';
 import { readConfigFile, readPolicyFile } from '../settings-files.js';
 import { loadTokens } from './auth.js';
-import type { AppOptions } from './options.js';
+import type { AppOptions, RedisSettings } from './options.js';
+import { checkRedisUrl } from '../store/redis/link.js';
 
 export interface ServerConfig {
   host: string;
@@ -16,12 +17,14 @@ export interface ServerConfig {
 
 export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data DIR] [--seed DIR]... [--token T]... [--token-file FILE]
                       [--log-level L] [--resume-window SECONDS] [--idle-timeout SECONDS] [--learn] [--policy POLICY.json]
-                      [--config CONFIG.json] [--compress-texts]
+                      [--config CONFIG.json] [--compress-texts] [--redis URL [--redis-prefix P] [--replica-id ID] [--lease SECONDS]]
   defaults: --host 127.0.0.1 --port 8787 --data ./data, seeded from the bundled data/example
   env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG, STEPLENS_COMPRESS_TEXTS=1
   --policy: default early-stop policy (what steplens calibrate --out writes; a session's start.policy overrides it)
   --config: scoring config (weights, tiers...; what steplens calibrate --weights --config-out writes)
-  --compress-texts: keep long texts of idle sessions compressed (less memory per session, more CPU per step)`;
+  --compress-texts: keep long texts of idle sessions compressed (less memory per session, more CPU per step)
+  --redis: share references and sessions with other replicas through Redis (env STEPLENS_REDIS_URL, STEPLENS_REDIS_PREFIX,
+           STEPLENS_REPLICA_ID); --data is then unused and --seed directories are imported for tasks Redis lacks (docs/scale-out.md)`;
 
 /** The bundled example reference set (`data/example` of the package), if present. */
 export function bundledSeedDir(): string | undefined {
@@ -40,6 +43,22 @@ function positiveNumber(flag: string, value: string | undefined): number | undef
   return n;
 }
 
+/** `--redis` and its companions (env fallbacks); undefined without a Redis URL. */
+function redisSettings(values: Record<string, unknown>, env: NodeJS.ProcessEnv): RedisSettings | undefined {
+  const url = (values.redis as string | undefined) ?? env.STEPLENS_REDIS_URL;
+  if (url === undefined || url === '') return undefined;
+  checkRedisUrl(url);
+  const prefix = (values['redis-prefix'] as string | undefined) ?? env.STEPLENS_REDIS_PREFIX;
+  const replica = (values['replica-id'] as string | undefined) ?? env.STEPLENS_REPLICA_ID;
+  const lease = positiveNumber('--lease', values.lease as string | undefined);
+  return {
+    url,
+    ...(prefix !== undefined ? { prefix } : {}),
+    ...(replica !== undefined && replica !== '' ? { replicaId: replica } : {}),
+    ...(lease !== undefined ? { leaseMs: lease * 1000 } : {}),
+  };
+}
+
 /** Parses flags (and env fallbacks) into a server configuration. */
 export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<ServerConfig> {
   const { values } = parseArgs({
@@ -49,6 +68,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       seed: { type: 'string', multiple: true }, token: { type: 'string', multiple: true }, 'token-file': { type: 'string' },
       'log-level': { type: 'string' }, 'resume-window': { type: 'string' }, 'idle-timeout': { type: 'string' },
       learn: { type: 'boolean' }, 'no-seed': { type: 'boolean' }, policy: { type: 'string' }, config: { type: 'string' }, 'compress-texts': { type: 'boolean' },
+      redis: { type: 'string' }, 'redis-prefix': { type: 'string' }, 'replica-id': { type: 'string' }, lease: { type: 'string' },
     },
     allowPositionals: false,
   });
@@ -70,6 +90,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   const policy = policyFile !== undefined ? await readPolicyFile(path.resolve(cwd, policyFile)) : undefined;
   const configFile = values.config ?? env.STEPLENS_CONFIG;
   const scoring = configFile !== undefined ? await readConfigFile(path.resolve(cwd, configFile)) : undefined;
+  const redis = redisSettings(values, env);
   return {
     host: values.host ?? env.STEPLENS_HOST ?? '127.0.0.1',
     port,
@@ -82,6 +103,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       ...(policy !== undefined ? { policy } : {}),
       ...(scoring !== undefined ? { config: scoring } : {}),
       ...(values['compress-texts'] || env.STEPLENS_COMPRESS_TEXTS === '1' ? { compressTexts: true } : {}),
+      ...(redis !== undefined ? { redis } : {}),
     },
   };
 }

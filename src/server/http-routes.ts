@@ -6,7 +6,8 @@ import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
 import { addReferenceRequestSchema, scoreRequestSchema, type SessionStatus } from '../protocol/http-bodies.js';
 import { taskIdSchema } from '../protocol/client-messages.js';
 import { parseBody } from '../protocol/parse.js';
-import type { ReferenceStore } from '../store/reference-store.js';
+import type { ReferenceStorePort } from '../store/store-port.js';
+import type { DurableSessions } from './durable-sessions.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionRegistry } from './session-registry.js';
@@ -15,8 +16,10 @@ import { scoreRequest } from './score-request.js';
 import { trajectorySteps, trajectoryStates } from './trajectory.js';
 
 export interface RouteDeps {
-  store: ReferenceStore;
+  store: ReferenceStorePort;
   registry: SessionRegistry;
+  /** With Redis: sessions held by other replicas are read from the journal. */
+  durable?: DurableSessions;
   analyzers: Analyzers;
   metrics: AppMetrics;
   options: ResolvedOptions;
@@ -48,14 +51,24 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
   app.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
 
   app.get<{ Params: { id: string } }>('/v1/sessions/:id', async (req, reply) => {
-    const s = registry.get(req.params.id);
+    let s = registry.get(req.params.id);
+    let elsewhere: 'open' | 'detached' | undefined;
+    if (!s && deps.durable) {
+      try {
+        const view = await deps.durable.view(req.params.id);
+        s = view?.session;
+        elsewhere = view?.held ? 'open' : 'detached';
+      } catch (error) {
+        return fail(reply, error);
+      }
+    }
     if (!s) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
     const report = s.final ?? s.report();
     const status: SessionStatus = {
       session: s.id, task: s.task, format: s.format,
       ...(s.agent !== undefined ? { agent: s.agent } : {}),
       ...(s.model !== undefined ? { model: s.model } : {}),
-      state: s.ended ? 'ended' : s.connection === undefined ? 'detached' : 'open',
+      state: s.ended ? 'ended' : elsewhere ?? (s.connection === undefined ? 'detached' : 'open'),
       steps: s.length, lastSeq: s.lastSeq, score: report.score, tier: report.tier, stages: { ...s.stages },
       signals: [...s.signals], reference: s.reference,
       ...(s.passed !== undefined ? { passed: s.passed } : {}),

@@ -2,7 +2,7 @@
 import type { Logger } from 'pino';
 import { DEFAULT_CONFIG, type ScoringConfig } from '../core/config.js';
 import { DEFAULT_POLICY, type Policy } from '../core/policy.js';
-import type { ReferenceStore } from '../store/reference-store.js';
+import type { ReferenceStorePort } from '../store/store-port.js';
 
 export interface ServerLimits {
   /** Open sessions one connection may hold (default 64). */
@@ -25,7 +25,12 @@ export interface AppOptions {
   /** Read-only reference directories used for tasks the data directory lacks. */
   seedDirs?: string[];
   /** An already opened store (tests, embedding). */
-  store?: ReferenceStore;
+  store?: ReferenceStorePort;
+  /**
+   * Share references and sessions with other replicas through Redis (docs/scale-out.md);
+   * `dataDir` is then unused and `seedDirs` are imported for tasks Redis does not hold.
+   */
+  redis?: RedisSettings;
   /** Bearer tokens; empty = auth off (logged as a warning). */
   tokens?: string[];
   limits?: Partial<ServerLimits>;
@@ -49,6 +54,19 @@ export interface AppOptions {
   logger?: Logger;
   /** Log level of the made logger (default `info`). */
   logLevel?: string;
+}
+
+export interface RedisSettings {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://...` */
+  url: string;
+  /** Prefix of every key (default `steplens:`). */
+  prefix?: string;
+  /** This replica's name in session leases (default host-pid-random). */
+  replicaId?: string;
+  /** A session's lease lasts this long unless renewed (default 15 s); resume takes it over at once anyway. */
+  leaseMs?: number;
+  /** A Redis command with no answer after this long fails with `unavailable` (default 2000 ms). */
+  commandTimeoutMs?: number;
 }
 
 export interface ResolvedOptions {

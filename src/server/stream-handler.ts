@@ -7,12 +7,16 @@ import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionRegistry } from './session-registry.js';
 import type { Session } from './session.js';
+import type { DurableSessions } from './durable-sessions.js';
+import { dispatchDurable, storeDown } from './stream-durable.js';
 
 export interface HandlerDeps {
   registry: SessionRegistry;
   metrics: AppMetrics;
   log: Logger;
   options: ResolvedOptions;
+  /** With Redis: steps are durable before their frames are sent, and sessions move between replicas. */
+  durable?: DurableSessions;
 }
 
 /** Sends an `error` frame and counts the refusal. */
@@ -55,6 +59,10 @@ export function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buffer | s
 }
 
 function dispatch(deps: HandlerDeps, conn: Connection, msg: ClientMessage): void | Promise<void> {
+  return deps.durable ? dispatchDurable(deps.durable, conn, msg, { local: (m) => dispatchLocal(deps, conn, m), resumeOn: (s, m) => resumeOn(deps, conn, s, m), refuse: (e) => refuse(deps, conn, e) }) : dispatchLocal(deps, conn, msg);
+}
+
+function dispatchLocal(deps: HandlerDeps, conn: Connection, msg: ClientMessage): void | Promise<void> {
   switch (msg.type) {
     case 'ping':
       conn.send({ type: 'pong' });
@@ -94,6 +102,11 @@ async function onStart(deps: HandlerDeps, conn: Connection, msg: StartMessage): 
 function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage): void {
   const s = owned(deps, conn, msg.session, msg.seq);
   if (!s) return;
+  let payloadJson: string | undefined;
+  if (deps.durable && msg.seq === s.lastSeq + 1 && !s.ended) {
+    if (!deps.durable.available()) return refuse(deps, conn, storeDown(deps.durable, msg.session, msg.seq));
+    payloadJson = JSON.stringify(msg.step);
+  }
   const began = performance.now();
   const outcome = s.step(msg.seq, msg.step);
   if (outcome.kind === 'accepted') {
@@ -103,7 +116,8 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage): void {
       deps.metrics.stepLatency.observe(seconds / outcome.results.length);
     }
     deps.registry.countSignals(outcome.frames);
-    for (const f of outcome.frames) conn.send(f);
+    if (deps.durable && payloadJson !== undefined) conn.sendWhen(deps.durable.persistStep(s, msg.seq, payloadJson, outcome.frames));
+    else for (const f of outcome.frames) conn.send(f);
     if (deps.log.isLevelEnabled('debug')) for (const r of outcome.results) {
       deps.log.debug({ session: s.id, task: s.task, seq: msg.seq, t: r.t, stage: r.state.stage, total: r.score.total, signals: r.signals.length }, 'step scored');
     }
@@ -129,7 +143,9 @@ function onOutcome(deps: HandlerDeps, conn: Connection, msg: OutcomeMessage): vo
   const s = owned(deps, conn, msg.session);
   if (!s) return;
   if (s.ended) return refuse(deps, conn, { code: 'bad_message', message: `session ${s.id} has ended: send outcome before end`, session: s.id });
+  if (deps.durable && !deps.durable.available()) return refuse(deps, conn, storeDown(deps.durable, s.id));
   s.passed = msg.passed;
+  if (deps.durable) conn.sendWhen(deps.durable.persistOutcome(s, msg.passed));
 }
 
 async function onEnd(deps: HandlerDeps, conn: Connection, msg: EndMessage): Promise<void> {
@@ -145,6 +161,11 @@ async function onEnd(deps: HandlerDeps, conn: Connection, msg: EndMessage): Prom
 function onResume(deps: HandlerDeps, conn: Connection, msg: ResumeMessage): void {
   const s = deps.registry.get(msg.session);
   if (!s) return refuse(deps, conn, { code: 'unknown_session', message: `no session ${msg.session} (never started, or expired)`, session: msg.session });
+  resumeOn(deps, conn, s, msg);
+}
+
+/** The answer to a resume of a session this replica holds: `resumed`, the frames after `after`, the final if ended. */
+function resumeOn(deps: HandlerDeps, conn: Connection, s: Session, msg: ResumeMessage): void {
   if (!s.ended && s.connection !== conn.id && deps.registry.openOn(conn) >= deps.options.limits.sessionsPerConnection) {
     return refuse(deps, conn, { code: 'overloaded', message: `this connection already holds ${deps.options.limits.sessionsPerConnection} sessions`, session: s.id });
   }

@@ -42,7 +42,7 @@ describe('ReferenceStore', () => {
   it('adds references with growing versions, atomically, and reloads them lazily', async () => {
     const data = await dir();
     const store = await ReferenceStore.open({ dataDir: data });
-    expect(store.tasks()).toEqual([]);
+    expect(await store.tasks()).toEqual([]);
     expect((await store.addReference(ASTROID.task, statesA)).version).toBe(1);
     expect(await store.reference(ASTROID.task)).toMatchObject({ kind: 'prior' });
     const v2 = await store.addReference(ASTROID.task, statesB);
@@ -73,7 +73,7 @@ describe('ReferenceStore', () => {
     await chmod(seed, 0o555);
     const data = await dir();
     const store = await ReferenceStore.open({ dataDir: data, seedDirs: [seed, path.join(seed, 'missing')], warn: () => undefined });
-    expect(store.tasks()).toEqual([ASTROID.task]);
+    expect(await store.tasks()).toEqual([ASTROID.task]);
     expect((await store.get(ASTROID.task))?.version).toBe(2);
     expect((await store.addReference(ASTROID.task, statesA)).version).toBe(3);
     expect(await readdir(data)).toEqual([taskFileName(ASTROID.task)]);
@@ -121,6 +121,6 @@ describe('seed copy', () => {
     await mkdir(path.join(seed, 'example'));
     await cp(path.join(src, 'x__y-1.json'), path.join(seed, 'example', 'x__y-1.json'));
     const store = await ReferenceStore.open({ dataDir: await dir(), seedDirs: [path.join(seed, 'example')] });
-    expect(store.has('x__y-1')).toBe(true);
+    expect(await store.has('x__y-1')).toBe(true);
   });
 });
