@@ -182,14 +182,14 @@ export class DurableSessions {
   }
 
   /** A read-only copy for `GET /v1/sessions/:id` on a replica that does not hold the session (no lease taken). */
-  async view(id: string): Promise<{ session: Session; held: boolean } | undefined> {
+  async view(id: string): Promise<{ session: Session; owner: string | undefined } | undefined> {
     const stored = await this.deps.journal.load(id);
     if (!stored) return undefined;
-    return { session: await this.rebuild(id, stored), held: stored.owner !== undefined };
+    return { session: await this.rebuild(id, stored, false), owner: stored.owner };
   }
 
   /** Replays the journal's payloads through a fresh scorer against the pinned reference. */
-  private async rebuild(id: string, stored: StoredSession): Promise<Session> {
+  private async rebuild(id: string, stored: StoredSession, counted = true): Promise<Session> {
     const r = stored.record;
     const reference = await this.deps.journal.resolve(r.reference);
     if (!reference) throw new SteplensError('unknown_session', `session ${id}: its reference (task ${r.task} PTA v${r.reference.kind === 'pta' ? r.reference.version : '?'}) is no longer kept`);
@@ -207,7 +207,7 @@ export class DurableSessions {
       session.final = stored.final as FinalMessage;
       session.endedAt = Date.now();
     }
-    this.deps.metrics.sessionsRebuilt.inc();
+    if (counted) this.deps.metrics.sessionsRebuilt.inc();
     return session;
   }
 

@@ -53,13 +53,17 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
   app.get<{ Params: { id: string } }>('/v1/sessions/:id', async (req, reply) => {
     let s = registry.get(req.params.id);
     let elsewhere: 'open' | 'detached' | undefined;
-    if (!s && deps.durable) {
+    // With Redis, a copy no connection here holds may have moved to another replica: read the durable one.
+    if (deps.durable && (!s || (!s.ended && s.connection === undefined))) {
       try {
         const view = await deps.durable.view(req.params.id);
-        s = view?.session;
-        elsewhere = view?.held ? 'open' : 'detached';
+        // This replica's copy stays the answer while this replica holds the lease.
+        if (view && !(s && view.owner === deps.durable.journal.owner)) {
+          s = view.session;
+          elsewhere = view.owner !== undefined ? 'open' : 'detached';
+        }
       } catch (error) {
-        return fail(reply, error);
+        if (!s) return fail(reply, error);
       }
     }
     if (!s) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);

@@ -73,7 +73,7 @@ export interface SessionJournal {
   load(id: string): Promise<StoredSession | undefined>;
   /** The pinned reference, resolved; undefined when that PTA version is no longer kept. */
   resolve(pin: PinnedReference): Promise<Reference | undefined>;
-  /** Renews the leases of `ids` still held; returns the ids another replica took over. */
+  /** Renews the leases of `ids` still held; returns the ids another replica took over (or that ended or expired meanwhile). */
   renew(ids: readonly string[]): Promise<string[]>;
   /** Lets go of the leases of `ids` (graceful shutdown: another replica may take them at once). */
   release(ids: readonly string[]): Promise<void>;

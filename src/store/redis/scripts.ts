@@ -127,13 +127,18 @@ end
 return {prev, redis.call('LLEN', KEYS[3]), ended}
 `);
 
-/** Renews leases still ours. KEYS: leases. ARGV: owner, lease ms. Returns the 1-based indices of leases held by another replica. */
+/**
+ * Renews leases still ours (or lapsed while the session is still open).
+ * KEYS: lease, meta, lease, meta, ... ARGV: owner, lease ms.
+ * Returns the 1-based pair indices of sessions held by another replica, ended or gone.
+ */
 export const RENEW = new LuaScript('renew', `
 local lost = {}
-for i, key in ipairs(KEYS) do
-  local owner = redis.call('GET', key)
-  if owner == ARGV[1] or not owner then redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
-  else table.insert(lost, i) end
+for i = 1, #KEYS, 2 do
+  local owner = redis.call('GET', KEYS[i])
+  local open = redis.call('EXISTS', KEYS[i + 1]) == 1 and redis.call('HEXISTS', KEYS[i + 1], 'final') == 0
+  if open and (owner == ARGV[1] or not owner) then redis.call('SET', KEYS[i], ARGV[1], 'PX', ARGV[2])
+  else table.insert(lost, (i + 1) / 2) end
 end
 return lost
 `);

@@ -117,7 +117,11 @@ export class RedisSessionJournal implements SessionJournal {
     const lost: string[] = [];
     for (let i = 0; i < ids.length; i += BATCH) {
       const batch = ids.slice(i, i + BATCH);
-      const answer = await this.link.run('lease_renew', (r) => RENEW.run(r, batch.map((id) => this.keys.lease(id)), [this.owner, this.leaseMs]));
+      const keys = batch.flatMap((id) => {
+        const [meta, lease] = this.keys.session(id);
+        return [lease, meta];
+      });
+      const answer = await this.link.run('lease_renew', (r) => RENEW.run(r, keys, [this.owner, this.leaseMs]));
       for (const n of answer as number[]) lost.push(batch[Number(n) - 1] as string);
     }
     return lost;

@@ -1,0 +1,99 @@
+/**
+ * Redis going away mid-run (SIGKILL, then a restart on the same port and
+ * append-only file): steps get `unavailable` errors at once (no hang), the
+ * replica is not ready meanwhile, no step whose score was sent is lost, and
+ * the session carries on once Redis is back with the same final as POST /v1/score.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Step } from '../../src/core/types.js';
+import { ASTROID, Client, readDoc, readSteps, type Frame, type Running } from '../server/helpers.js';
+import { RedisServer } from './redis-server.js';
+import { eventually, freshPrefix, postJson, startReplica } from './replicas.js';
+
+let redis: RedisServer;
+let steps: Step[];
+let replica: Running;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  redis = await RedisServer.start();
+  steps = await readSteps(ASTROID.fail);
+  replica = await startReplica(redis, freshPrefix('outage'), 'replica-a');
+});
+
+afterAll(async () => {
+  for (const c of clients) c.ws.terminate();
+  await replica?.app.close();
+  await redis?.destroy();
+});
+
+const ready = async (): Promise<number> => (await fetch(`${replica.url}/readyz`)).status;
+
+/** The score or error frame answering each seq in `seqs` (each gets exactly one of them before the pong). */
+function answers(c: Client, id: string, seqs: number[]): Map<number, Frame> {
+  const out = new Map<number, Frame>();
+  for (const f of c.frames.splice(0)) {
+    if (f.session !== id || (f.type !== 'score' && f.type !== 'error')) continue;
+    const seq = f.seq as number;
+    expect(out.has(seq), `seq ${seq} answered twice`).toBe(false);
+    out.set(seq, f);
+  }
+  expect([...out.keys()].sort((a, b) => a - b)).toEqual(seqs);
+  return out;
+}
+
+describe('Redis restarted mid-run', () => {
+  it('refuses steps with unavailable while it is down, loses no accepted step, and carries on once it is back', async () => {
+    const c = await Client.connect(replica.wsUrl);
+    clients.push(c);
+    c.send({ type: 'start', session: 'outage', task: ASTROID.task });
+    await c.nextOf('started', 'outage');
+    for (let seq = 0; seq < 10; seq++) c.send({ type: 'step', session: 'outage', seq, step: steps[seq] });
+    await c.sync();
+    expect(c.frames.filter((f) => f.type === 'score')).toHaveLength(10);
+    c.frames.splice(0);
+
+    // A burst of steps, with Redis killed while their writes are in flight.
+    const burst = Array.from({ length: steps.length - 10 }, (_, i) => 10 + i);
+    const half = Math.floor(burst.length / 2);
+    for (const seq of burst.slice(0, half)) c.send({ type: 'step', session: 'outage', seq, step: steps[seq] });
+    // Killed once the first of them is answered (the writes of later ones may be in flight), before the rest are sent.
+    c.frames.unshift(await c.nextOf('score', 'outage'));
+    await redis.stop('SIGKILL');
+    for (const seq of burst.slice(half)) c.send({ type: 'step', session: 'outage', seq, step: steps[seq] });
+    const began = Date.now();
+    await c.sync();
+    expect(Date.now() - began).toBeLessThan(3000);
+    const got = answers(c, 'outage', burst);
+    // What was accepted is a prefix; everything after it was refused, naming its seq.
+    const accepted = burst.filter((seq) => got.get(seq)?.type === 'score');
+    const refused = burst.filter((seq) => got.get(seq)?.type === 'error');
+    expect(accepted.length).toBeGreaterThan(0);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(accepted).toEqual(burst.slice(0, accepted.length));
+    // The first refusal says why; later seqs are refused as unavailable too, or as out_of_order behind a refused one.
+    expect(got.get(refused[0] as number)).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/not accepted/) });
+    for (const seq of refused) expect(['unavailable', 'out_of_order']).toContain(got.get(seq)?.code);
+    const next = 10 + accepted.length;
+
+    expect(await eventually(ready, (s) => s === 503)).toBe(503);
+    const stillDown = Date.now();
+    c.send({ type: 'step', session: 'outage', seq: next, step: steps[next] });
+    expect(await c.nextOf('error', 'outage')).toMatchObject({ code: 'unavailable', seq: next });
+    expect(Date.now() - stillDown).toBeLessThan(1000);
+
+    await redis.launch();
+    expect(await eventually(ready, (s) => s === 200)).toBe(200);
+    // Carry on from the first refused seq: the session is rebuilt from what Redis kept.
+    for (let seq = next; seq < steps.length; seq++) c.send({ type: 'step', session: 'outage', seq, step: steps[seq] });
+    await c.sync();
+    expect(c.frames.filter((f) => f.type === 'error')).toEqual([]);
+    expect(c.frames.filter((f) => f.type === 'score').map((f) => f.seq)).toEqual(burst.slice(accepted.length));
+    c.send({ type: 'outcome', session: 'outage', passed: false });
+    c.send({ type: 'end', session: 'outage' });
+    const { type, session, passed, reason, ...report } = await c.nextOf('final', 'outage');
+    const whole = await postJson(`${replica.url}/v1/score`, { task: ASTROID.task, trajectory: await readDoc(ASTROID.fail), passed: false });
+    expect(report).toEqual(whole.body);
+    expect(report.steps).toBe(steps.length);
+  });
+});
