@@ -1,0 +1,148 @@
+/**
+ * Scale-out benchmark (issue 17): steplens replicas sharing one Redis
+ * (real redis-server on loopback, append-only file, `appendfsync everysec` by
+ * default), each replica its own process, the load driver in this process.
+ *  1. throughput, closed loop: the same C connections × M sessions (`depth`
+ *     steps in flight each) against 1 replica, then split over 2 replicas;
+ *     rounds 1 2 2 1 ... after a warm-up; ratio = median 2-replica steps/s /
+ *     median 1-replica steps/s (target >= 1.6 on 2 cores). An embedded
+ *     replica (no Redis) runs the same rounds for the cost of durability on throughput.
+ *  2. paced (open loop) at a fixed rate against 1 Redis replica and the
+ *     embedded one: step-to-score latency p50/p99 (target p50 < 2 ms with Redis).
+ * Prints CPU seconds used per process over the throughput rounds and the load
+ * average, since the machine is shared.
+ *
+ *   node dist/bench/replicas.js [--connections 16] [--sessions 4] [--depth 4] [--round-ms 3000] [--warmup-ms 1500] [--pairs 2]
+ *     [--paced-rate 1000] [--paced-sessions 200] [--paced-connections 10] [--paced-ms 6000] [--fsync everysec|always|off] [--json FILE]
+ */
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseTrajectoryText } from '../src/formats/index.js';
+import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
+import { RedisServer, type RedisFsync } from './redis-server.js';
+import { machine, machineLine, target, writeResult, type Target } from './report.js';
+import { startTarget, type TargetProcess } from './server-process.js';
+import { commandLine, fmt, latencySummary, median, printTable, ratio } from './timing.js';
+import { LoadDriver, stepTemplates, type StepTemplates, type Window } from './ws-driver.js';
+
+const { values: args } = parseArgs({
+  options: {
+    connections: { type: 'string', default: '16' }, sessions: { type: 'string', default: '4' }, depth: { type: 'string', default: '4' },
+    'round-ms': { type: 'string', default: '3000' }, 'warmup-ms': { type: 'string', default: '1500' }, pairs: { type: 'string', default: '2' },
+    'paced-rate': { type: 'string', default: '1000' }, 'paced-sessions': { type: 'string', default: '200' }, 'paced-connections': { type: 'string', default: '10' },
+    'paced-ms': { type: 'string', default: '6000' }, fsync: { type: 'string', default: 'everysec' }, json: { type: 'string' }, corpus: { type: 'string' },
+  },
+});
+const num = (v: string | undefined): number => Number(v);
+const RAMP_MS = 500;
+let runId = 0;
+
+/** CPU seconds (user + system) a process has used, from /proc (Linux). */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** One closed-loop round with the connections split evenly over `targets`; steps/s summed. */
+async function round(targets: TargetProcess[], templates: StepTemplates, ms: number): Promise<number> {
+  const connections = num(args.connections);
+  const drivers = await Promise.all(targets.map((t, i) => LoadDriver.open({
+    url: t.url, connections: Math.floor(connections / targets.length) + (i < connections % targets.length ? 1 : 0),
+    sessionsPerConnection: num(args.sessions), task: SERVER_BENCH_TASK, templates, depth: num(args.depth), run: ++runId,
+  })));
+  const windows: Window[] = await Promise.all(drivers.map((d) => d.closedLoop(RAMP_MS, ms)));
+  await Promise.all(drivers.map((d) => d.close()));
+  const failed = windows.find((w) => w.errors > 0);
+  if (failed) throw new Error(`${failed.errors} error frame(s), first: ${failed.firstError}`);
+  return windows.reduce((n, w) => n + w.scored / w.seconds, 0);
+}
+
+async function paced(t: TargetProcess, templates: StepTemplates): Promise<{ p50: number; p99: number; max: number; n: number; scored: number }> {
+  const sessions = num(args['paced-sessions']);
+  const pc = Math.min(num(args['paced-connections']), sessions);
+  const d = await LoadDriver.open({ url: t.url, connections: pc, sessionsPerConnection: Math.ceil(sessions / pc), task: SERVER_BENCH_TASK, templates, depth: 0, run: ++runId });
+  await d.stagger();
+  const w = await d.pace(num(args['paced-rate']), 1000, num(args['paced-ms']));
+  await d.close();
+  if (w.errors > 0) throw new Error(`paced: ${w.errors} error frame(s), first: ${w.firstError}`);
+  return { ...latencySummary(w.latencies), scored: w.scored / w.seconds };
+}
+
+async function main(): Promise<void> {
+  const file = path.join(findCorpus(args.corpus), SERVER_BENCH_FILE);
+  const parsed = parseTrajectoryText(await readFile(file, 'utf8'), 'auto', file);
+  if (!parsed.ok) throw parsed.error;
+  const templates = stepTemplates(parsed.value.steps);
+  const fsync = args.fsync as RedisFsync;
+  const redis = await RedisServer.start(fsync);
+  const shared = { url: redis.url, prefix: `bench-${process.pid}:` };
+  const r1 = await startTarget('steplens', [], shared);
+  const r2 = await startTarget('steplens', [], shared);
+  const embedded = await startTarget('steplens');
+  const m = machine();
+  const loadBefore = os.loadavg();
+  console.log(`command: ${commandLine(import.meta.url)}`);
+  console.log(machineLine(m));
+  console.log(`load average before: ${loadBefore.map((x) => fmt(x, 2)).join(' ')} (other engineers share this machine)`);
+  console.log(`trajectory: ${SERVER_BENCH_FILE} (${templates.steps} steps); redis-server pid ${redis.pid} (appendfsync ${fsync}), replicas pids ${r1.pid} ${r2.pid}, embedded pid ${embedded.pid}, driver pid ${process.pid}`);
+  console.log(`closed loop: ${args.connections} connections × ${args.sessions} sessions, ${args.depth} steps in flight each; warm-up ${args['warmup-ms']} ms per setup, then ${args.pairs} pairs of ${args['round-ms']} ms rounds (1 2 2 1 ..., embedded after each pair)`);
+
+  const setups: Record<'one' | 'two' | 'embedded', TargetProcess[]> = { one: [r1], two: [r1, r2], embedded: [embedded] };
+  const rates: Record<keyof typeof setups, number[]> = { one: [], two: [], embedded: [] };
+  const warm = num(args['warmup-ms']);
+  for (const s of Object.values(setups)) await round(s, templates, warm);
+  const pids = [redis.pid ?? -1, r1.pid, r2.pid, embedded.pid, process.pid];
+  const cpuBefore = pids.map(cpuSeconds);
+  const wallBefore = performance.now();
+  for (let p = 0; p < num(args.pairs); p++) {
+    for (const which of p % 2 === 0 ? (['one', 'two'] as const) : (['two', 'one'] as const)) rates[which].push(await round(setups[which], templates, num(args['round-ms'])));
+    rates.embedded.push(await round(setups.embedded, templates, num(args['round-ms'])));
+  }
+  const wall = (performance.now() - wallBefore) / 1000;
+  const cpu = pids.map((pid, i) => cpuSeconds(pid) - (cpuBefore[i] as number));
+  const med = { one: median(rates.one), two: median(rates.two), embedded: median(rates.embedded) };
+  printTable(['setup', 'steps/s per round', 'median', 'vs 1 replica'], [
+    ['1 replica + Redis', rates.one.map((r) => fmt(r, 0)).join(' '), fmt(med.one, 0), '×1.00'],
+    ['2 replicas + Redis', rates.two.map((r) => fmt(r, 0)).join(' '), fmt(med.two, 0), ratio(med.two, med.one)],
+    ['1 embedded (no Redis)', rates.embedded.map((r) => fmt(r, 0)).join(' '), fmt(med.embedded, 0), ratio(med.embedded, med.one)],
+  ]);
+  const names = ['redis-server', 'replica 1', 'replica 2', 'embedded', 'driver'];
+  console.log(`CPU seconds over the ${fmt(wall, 1)} s of measured rounds: ${names.map((n, i) => `${n} ${fmt(cpu[i] as number, 1)}`).join(', ')} (2 cores = ${fmt(2 * wall, 1)} s)`);
+
+  const withRedis = await paced(r1, templates);
+  const without = await paced(embedded, templates);
+  printTable(['paced (open loop)', 'rate', 'scored/s', 'p50 ms', 'p99 ms', 'max ms'], [
+    ['1 replica + Redis', args['paced-rate'] ?? '', fmt(withRedis.scored, 0), fmt(withRedis.p50, 3), fmt(withRedis.p99, 3), fmt(withRedis.max, 2)],
+    ['1 embedded (no Redis)', args['paced-rate'] ?? '', fmt(without.scored, 0), fmt(without.p50, 3), fmt(without.p99, 3), fmt(without.max, 2)],
+  ]);
+  console.log(`durability cost per step (p50 with Redis - p50 embedded): ${fmt(withRedis.p50 - without.p50, 3)} ms`);
+  const loadAfter = os.loadavg();
+  console.log(`load average after: ${loadAfter.map((x) => fmt(x, 2)).join(' ')}`);
+
+  const targets: Target[] = [
+    target('replicas 2/1 steps/s (Redis, 2 cores)', med.two / med.one, '>=', 1.6),
+    target('p50 step-to-score latency with Redis on loopback', withRedis.p50, '<', 2, 'ms'),
+  ];
+  const figures: Record<string, number | string> = {
+    one_replica_steps_per_s: med.one, two_replicas_steps_per_s: med.two, embedded_steps_per_s: med.embedded,
+    ratio_two_over_one: med.two / med.one, ratio_embedded_over_redis: med.embedded / med.one,
+    paced_redis_p50_ms: withRedis.p50, paced_redis_p99_ms: withRedis.p99, paced_embedded_p50_ms: without.p50, paced_embedded_p99_ms: without.p99,
+    load_before_1m: loadBefore[0] ?? Number.NaN, load_after_1m: loadAfter[0] ?? Number.NaN, fsync,
+    ...Object.fromEntries(names.map((n, i) => [`cpu_s_${n.replace(/\W+/g, '_')}`, cpu[i] as number])), measured_wall_s: wall,
+  };
+  await Promise.all([r1.close(), r2.close(), embedded.close()]);
+  await redis.destroy();
+  writeResult(args.json, { bench: 'replicas', command: commandLine(import.meta.url), machine: m, targets, figures });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`replicas: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
