@@ -95,5 +95,14 @@ describe('Redis restarted mid-run', () => {
     const whole = await postJson(`${replica.url}/v1/score`, { task: ASTROID.task, trajectory: await readDoc(ASTROID.fail), passed: false });
     expect(report).toEqual(whole.body);
     expect(report.steps).toBe(steps.length);
+    // The outage shows in the metrics: Redis errors counted, the connection loss, up again, the session rebuilt.
+    const metrics = await (await fetch(`${replica.url}/metrics`)).text();
+    const value = (name: string): number => Number(metrics.split('\n').find((l) => l.startsWith(name))?.split(' ').at(-1));
+    expect(value('steplens_redis_up')).toBe(1);
+    expect(value('steplens_redis_connection_lost_total')).toBeGreaterThanOrEqual(1);
+    expect(value('steplens_redis_errors_total{op="session_append"}')).toBeGreaterThanOrEqual(1);
+    expect(value('steplens_redis_command_seconds_count{op="session_append"}')).toBeGreaterThan(steps.length);
+    expect(value('steplens_sessions_rebuilt_total')).toBeGreaterThanOrEqual(1);
+    expect(value('steplens_refusals_total{code="unavailable"}')).toBeGreaterThanOrEqual(refused.length);
   });
 });

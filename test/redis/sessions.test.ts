@@ -3,6 +3,7 @@
  * another replica, ids unique across replicas, graceful hand-back, reads of a
  * session another replica holds.
  */
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ASTROID, Client, readDoc, readEvents, type Running } from '../server/helpers.js';
 import { RedisServer } from './redis-server.js';
@@ -29,10 +30,13 @@ afterAll(async () => {
   await redis?.destroy();
 });
 
-async function pair(): Promise<[Running, Running]> {
+let lastPrefix = '';
+
+async function pair(options: Parameters<typeof startReplica>[3] = {}): Promise<[Running, Running]> {
   const prefix = freshPrefix('sessions');
-  const a = await startReplica(redis, prefix, 'replica-a');
-  const b = await startReplica(redis, prefix, 'replica-b');
+  lastPrefix = prefix;
+  const a = await startReplica(redis, prefix, 'replica-a', options);
+  const b = await startReplica(redis, prefix, 'replica-b', options);
   running.push(a, b);
   return [a, b];
 }
@@ -113,6 +117,53 @@ describe('sessions shared through Redis', () => {
     const { type, session, passed, reason, ...report } = await cb.nextOf('final', 'handed');
     expect(reason).toBe('end');
     expect(report).toEqual(await wholeRun(b));
+  });
+
+  it('fences the replica a session moved away from: its old connection can no longer add steps', async () => {
+    const [a, b] = await pair();
+    const ca = await connect(a);
+    ca.send({ type: 'start', session: 'fenced', task: ASTROID.task, format: 'mini-swe-agent' });
+    await ca.nextOf('started', 'fenced');
+    events.slice(0, 6).forEach((step, seq) => ca.send({ type: 'step', session: 'fenced', seq, step }));
+    await ca.sync();
+    // A second connection resumes it on B while the first is still open on A.
+    const cb = await connect(b);
+    cb.send({ type: 'resume', session: 'fenced', after: 5 });
+    expect(await cb.nextOf('resumed', 'fenced')).toMatchObject({ last: 5 });
+    ca.frames.splice(0);
+    ca.send({ type: 'step', session: 'fenced', seq: 6, step: events[6] });
+    expect(await ca.nextOf('error', 'fenced')).toMatchObject({ code: 'unknown_session', seq: 6 });
+    // B carries on from seq 6: nothing A refused was recorded.
+    cb.send({ type: 'step', session: 'fenced', seq: 6, step: events[6] });
+    await cb.sync();
+    expect(cb.frames.filter((f) => f.type === 'error')).toEqual([]);
+  });
+
+  it('bounds Redis memory: every session key expires (TTL from the last write, the resume window once ended)', async () => {
+    await pair({ idleTimeoutMs: 60_000, resumeWindowMs: 20_000 });
+    const [a] = running.slice(-2) as [Running, Running];
+    const ca = await connect(a);
+    ca.send({ type: 'start', session: 'bounded', task: ASTROID.task, format: 'mini-swe-agent' });
+    await ca.nextOf('started', 'bounded');
+    events.slice(0, 4).forEach((step, seq) => ca.send({ type: 'step', session: 'bounded', seq, step }));
+    await ca.sync();
+    const raw = new Redis(redis.url);
+    try {
+      const ttls = async (): Promise<number[]> => Promise.all(['sm', 'sl', 'sk'].map((tag) => raw.pttl(`${lastPrefix}${tag}:bounded`)));
+      for (const ttl of await ttls()) expect(ttl).toBeGreaterThan(0);
+      const [meta, steps] = await ttls();
+      expect(meta).toBeLessThanOrEqual(80_000);
+      expect(steps).toBeLessThanOrEqual(80_000);
+      ca.send({ type: 'end', session: 'bounded' });
+      await ca.nextOf('final', 'bounded');
+      const [metaEnded, stepsEnded, lease] = await ttls();
+      expect(metaEnded).toBeGreaterThan(0);
+      expect(metaEnded).toBeLessThanOrEqual(20_000);
+      expect(stepsEnded).toBeLessThanOrEqual(20_000);
+      expect(lease).toBe(-2); // the lease is gone with the final
+    } finally {
+      raw.disconnect();
+    }
   });
 
   it('answers GET /v1/sessions/:id on a replica that does not hold the session', async () => {
