@@ -9,7 +9,7 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { addReference, buildPta, ptaFromJson, ptaToJson, summarisePta } from '../core/pta/index.js';
+import { addReference, buildPta, ptaFromJson, ptaToJson } from '../core/pta/index.js';
 import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
 import type { State } from '../core/types.js';
 import { SteplensError } from '../errors.js';
@@ -17,6 +17,7 @@ import { removeStaleTemps, writeFileAtomic } from './atomic-write.js';
 import { taskFileName, taskFromFileName } from './file-names.js';
 import { PriorPool } from './prior-pool.js';
 import type { CacheStats, ReferenceStorePort, StoredTaskStats } from './store-port.js';
+import { taskStats } from './task-stats.js';
 
 export type { StoredTaskStats } from './store-port.js';
 
@@ -189,18 +190,7 @@ export class ReferenceStore implements ReferenceStorePort {
 
   /** Stats of every stored task (tasks whose file is unreadable are skipped with a warning). */
   async list(): Promise<StoredTaskStats[]> {
-    const out: StoredTaskStats[] = [];
-    for (const task of this.taskList()) {
-      try {
-        const pta = await this.get(task);
-        if (!pta) continue;
-        const s = summarisePta(pta);
-        out.push({ task, version: s.version, references: s.references, nodes: s.nodes, paths: s.paths });
-      } catch (error) {
-        this.warn(`list: skipping task ${task}: ${(error as Error).message}`);
-      }
-    }
-    return out;
+    return taskStats(this.taskList(), (task) => this.get(task), this.warn);
   }
 
   /** Waits for every pending write. Every completed `addReference` is already durable. */

@@ -1,12 +1,10 @@
 /** The Redis reference store across replicas: atomic growth, cache invalidation, kept versions, Redis going away. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScorer } from '../../src/core/scorer.js';
-import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import type { State } from '../../src/core/types.js';
 import { RedisLink } from '../../src/store/redis/link.js';
 import { RedisReferenceStore } from '../../src/store/redis/reference-store.js';
-import { defaultAnalyzers } from '../../src/syntax/index.js';
-import { ASTROID, readSteps } from '../server/helpers.js';
+import { ASTROID } from '../server/helpers.js';
+import { statesOf } from '../store/states.js';
 import { RedisServer } from './redis-server.js';
 
 let redis: RedisServer;
@@ -14,12 +12,6 @@ let statesA: State[];
 let statesB: State[];
 const links: RedisLink[] = [];
 let prefixes = 0;
-
-async function statesOf(file: string): Promise<State[]> {
-  const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers() });
-  for (const s of await readSteps(file)) scorer.push(s);
-  return [...scorer.states()];
-}
 
 /** `n` replicas' stores over one fresh prefix, each with its own connections. */
 async function replicas(n: number, keepVersionsMs?: number): Promise<RedisReferenceStore[]> {

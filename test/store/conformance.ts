@@ -5,13 +5,12 @@
  */
 import { chmod } from 'node:fs/promises';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createScorer } from '../../src/core/scorer.js';
 import { UNIFORM_PRIOR, priorFromPtas } from '../../src/core/prior.js';
 import type { State } from '../../src/core/types.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
 import type { ReferenceStorePort } from '../../src/store/store-port.js';
-import { defaultAnalyzers } from '../../src/syntax/index.js';
-import { ASTROID, readSteps, removeDir, tempDir } from '../server/helpers.js';
+import { ASTROID, removeDir, tempDir } from '../server/helpers.js';
+import { statesOf } from './states.js';
 
 /** Opens stores over one backing (a directory, a Redis key prefix); every call opens another store over the same data. */
 export type StoreOpener = (options?: { seedDirs?: string[] }) => Promise<ReferenceStorePort>;
@@ -19,12 +18,6 @@ export type StoreOpener = (options?: { seedDirs?: string[] }) => Promise<Referen
 export interface StoreHarness {
   /** A new, empty backing. */
   fresh(): Promise<StoreOpener>;
-}
-
-async function statesOf(file: string): Promise<State[]> {
-  const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers() });
-  for (const s of await readSteps(file)) scorer.push(s);
-  return [...scorer.states()];
 }
 
 export function describeReferenceStore(name: string, harness: () => StoreHarness): void {

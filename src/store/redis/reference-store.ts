@@ -15,12 +15,13 @@
  * against it can still be rebuilt on another replica.
  */
 import { LRUCache } from 'lru-cache';
-import { addReference, buildPta, ptaFromJson, ptaToJson, summarisePta } from '../../core/pta/index.js';
+import { addReference, buildPta, ptaFromJson, ptaToJson } from '../../core/pta/index.js';
 import type { Pta, Reference, TemporalPrior } from '../../core/scorer-api.js';
 import type { State } from '../../core/types.js';
 import { SteplensError } from '../../errors.js';
 import { PriorPool } from '../prior-pool.js';
 import type { CacheStats, ReferenceStorePort, StoredTaskStats } from '../store-port.js';
+import { taskStats } from '../task-stats.js';
 import { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
 import { GROW } from './scripts.js';
@@ -249,19 +250,8 @@ export class RedisReferenceStore implements ReferenceStorePort {
   }
 
   async list(): Promise<StoredTaskStats[]> {
-    const out: StoredTaskStats[] = [];
-    for (const task of await this.tasks()) {
-      try {
-        const pta = await this.get(task);
-        if (!pta) continue;
-        const s = summarisePta(pta);
-        out.push({ task, version: s.version, references: s.references, nodes: s.nodes, paths: s.paths });
-      } catch (error) {
-        if (error instanceof SteplensError && error.code === 'unavailable') throw error;
-        this.options.warn?.(`list: skipping task ${task}: ${(error as Error).message}`);
-      }
-    }
-    return out;
+    const unreachable = (error: unknown): boolean => error instanceof SteplensError && error.code === 'unavailable';
+    return taskStats(await this.tasks(), (task) => this.get(task), (m) => this.options.warn?.(m), unreachable);
   }
 
   async flush(): Promise<void> {
