@@ -34,6 +34,8 @@ const BENCHES: Bench[] = [
   { name: 'memory', args: ['--sessions', '500', '--json', '{json}'], node: ['--expose-gc'] },
   { name: 'http', args: ['--seconds', '5', '--json', '{json}'] },
   { name: 'ws-load', args: ['--json', '{json}'] },
+  // Needs redis-server (Debian's package) on the PATH.
+  { name: 'replicas', args: ['--json', '{json}'] },
 ];
 
 const { values: opts } = parseArgs({ options: { out: { type: 'string' }, only: { type: 'string' } } });

@@ -119,6 +119,27 @@ describe('Redis restarted mid-run', () => {
     expect(value('steplens_refusals_total{code="unavailable"}')).toBeGreaterThanOrEqual(1);
   });
 
+  it('starts without Redis: not ready, sessions refused with unavailable; ready and serving once Redis comes up', async () => {
+    const late = await RedisServer.start();
+    await late.stop('SIGKILL');
+    try {
+      const replica = await startReplica(late, freshPrefix('late'), 'replica-late');
+      replicas.push(replica);
+      expect(await readyz(replica)()).toBe(503);
+      const c = await Client.connect(replica.wsUrl);
+      clients.push(c);
+      c.send({ type: 'start', session: 'early', task: ASTROID.task });
+      expect(await c.nextOf('error', 'early')).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/unreachable/) });
+      await late.launch();
+      expect(await eventually(readyz(replica), (s) => s === 200)).toBe(200);
+      c.send({ type: 'start', session: 'early', task: ASTROID.task });
+      // Seeded once Redis answered: the bundled reference of the task is there.
+      expect(await c.nextOf('started', 'early')).toMatchObject({ reference: { kind: 'pta' } });
+    } finally {
+      await late.destroy();
+    }
+  });
+
   it('answers writes in flight when Redis dies with unavailable, and rebuilds the session from what Redis kept', async () => {
     const { replica, c } = await replicaWithSession('inflight');
     // Redis holds every command from now on: the next steps are scored, their writes wait in Redis.
