@@ -9,8 +9,9 @@
  *     replica (no Redis) runs the same rounds for the cost of durability on throughput.
  *  2. paced (open loop) at a fixed rate against 1 Redis replica and the
  *     embedded one: step-to-score latency p50/p99 (target p50 < 2 ms with Redis).
- * Prints CPU seconds used per process over the throughput rounds and the load
- * average, since the machine is shared.
+ * Prints, per setup, how busy the cores were (CPU seconds of redis-server,
+ * replicas and driver over the rounds) and CPU µs per step of each process,
+ * and the load average, since the machine is shared.
  *
  *   node dist/bench/replicas.js [--connections 16] [--sessions 4] [--depth 4] [--round-ms 3000] [--warmup-ms 1500] [--pairs 2]
  *     [--paced-rate 1000] [--paced-sessions 200] [--paced-connections 10] [--paced-ms 6000] [--fsync everysec|always|off] [--json FILE]
@@ -50,18 +51,36 @@ function cpuSeconds(pid: number): number {
   }
 }
 
-/** One closed-loop round with the connections split evenly over `targets`; steps/s summed. */
-async function round(targets: TargetProcess[], templates: StepTemplates, ms: number): Promise<number> {
+/** CPU seconds of every process of the bench (same order as `names`). */
+type CpuSample = number[];
+let pids: number[] = [];
+const sampleCpu = (): CpuSample => pids.map(cpuSeconds);
+
+interface Round {
+  rate: number;
+  scored: number;
+  wall: number;
+  /** CPU seconds per process over the recorded window. */
+  cpu: number[];
+}
+
+/** One closed-loop round with the connections split evenly over `targets`; steps/s summed, CPU per process over the window. */
+async function round(targets: TargetProcess[], templates: StepTemplates, ms: number): Promise<Round> {
   const connections = num(args.connections);
   const drivers = await Promise.all(targets.map((t, i) => LoadDriver.open({
     url: t.url, connections: Math.floor(connections / targets.length) + (i < connections % targets.length ? 1 : 0),
     sessionsPerConnection: num(args.sessions), task: SERVER_BENCH_TASK, templates, depth: num(args.depth), run: ++runId,
   })));
-  const windows: Window[] = await Promise.all(drivers.map((d) => d.closedLoop(RAMP_MS, ms)));
+  await new Promise((resolve) => setTimeout(resolve, RAMP_MS));
+  const before = sampleCpu();
+  const windows: Window[] = await Promise.all(drivers.map((d) => d.closedLoop(0, ms)));
+  const cpu = sampleCpu().map((c, i) => c - (before[i] as number));
   await Promise.all(drivers.map((d) => d.close()));
   const failed = windows.find((w) => w.errors > 0);
   if (failed) throw new Error(`${failed.errors} error frame(s), first: ${failed.firstError}`);
-  return windows.reduce((n, w) => n + w.scored / w.seconds, 0);
+  const scored = windows.reduce((n, w) => n + w.scored, 0);
+  const wall = Math.max(...windows.map((w) => w.seconds));
+  return { rate: windows.reduce((n, w) => n + w.scored / w.seconds, 0), scored, wall, cpu };
 }
 
 async function paced(t: TargetProcess, templates: StepTemplates): Promise<{ p50: number; p99: number; max: number; n: number; scored: number }> {
@@ -95,26 +114,32 @@ async function main(): Promise<void> {
   console.log(`closed loop: ${args.connections} connections × ${args.sessions} sessions, ${args.depth} steps in flight each; warm-up ${args['warmup-ms']} ms per setup, then ${args.pairs} pairs of ${args['round-ms']} ms rounds (1 2 2 1 ..., embedded after each pair)`);
 
   const setups: Record<'one' | 'two' | 'embedded', TargetProcess[]> = { one: [r1], two: [r1, r2], embedded: [embedded] };
-  const rates: Record<keyof typeof setups, number[]> = { one: [], two: [], embedded: [] };
+  const rounds: Record<keyof typeof setups, Round[]> = { one: [], two: [], embedded: [] };
+  const names = ['redis-server', 'replica 1', 'replica 2', 'embedded', 'driver'];
+  pids = [redis.pid ?? -1, r1.pid, r2.pid, embedded.pid, process.pid];
   const warm = num(args['warmup-ms']);
   for (const s of Object.values(setups)) await round(s, templates, warm);
-  const pids = [redis.pid ?? -1, r1.pid, r2.pid, embedded.pid, process.pid];
-  const cpuBefore = pids.map(cpuSeconds);
-  const wallBefore = performance.now();
   for (let p = 0; p < num(args.pairs); p++) {
-    for (const which of p % 2 === 0 ? (['one', 'two'] as const) : (['two', 'one'] as const)) rates[which].push(await round(setups[which], templates, num(args['round-ms'])));
-    rates.embedded.push(await round(setups.embedded, templates, num(args['round-ms'])));
+    for (const which of p % 2 === 0 ? (['one', 'two'] as const) : (['two', 'one'] as const)) rounds[which].push(await round(setups[which], templates, num(args['round-ms'])));
+    rounds.embedded.push(await round(setups.embedded, templates, num(args['round-ms'])));
   }
-  const wall = (performance.now() - wallBefore) / 1000;
-  const cpu = pids.map((pid, i) => cpuSeconds(pid) - (cpuBefore[i] as number));
-  const med = { one: median(rates.one), two: median(rates.two), embedded: median(rates.embedded) };
-  printTable(['setup', 'steps/s per round', 'median', 'vs 1 replica'], [
-    ['1 replica + Redis', rates.one.map((r) => fmt(r, 0)).join(' '), fmt(med.one, 0), '×1.00'],
-    ['2 replicas + Redis', rates.two.map((r) => fmt(r, 0)).join(' '), fmt(med.two, 0), ratio(med.two, med.one)],
-    ['1 embedded (no Redis)', rates.embedded.map((r) => fmt(r, 0)).join(' '), fmt(med.embedded, 0), ratio(med.embedded, med.one)],
+  const med = { one: median(rounds.one.map((r) => r.rate)), two: median(rounds.two.map((r) => r.rate)), embedded: median(rounds.embedded.map((r) => r.rate)) };
+  /** Per setup: CPU µs per step of each process, and how busy the 2 cores were. */
+  const usage = (rs: Round[]): { perStep: number[]; busy: number } => {
+    const scored = rs.reduce((n, r) => n + r.scored, 0);
+    const wall = rs.reduce((n, r) => n + r.wall, 0);
+    const cpu = names.map((_, i) => rs.reduce((n, r) => n + (r.cpu[i] as number), 0));
+    return { perStep: cpu.map((c) => (c * 1e6) / scored), busy: cpu.reduce((a, b) => a + b, 0) / (os.availableParallelism() * wall) };
+  };
+  const use = { one: usage(rounds.one), two: usage(rounds.two), embedded: usage(rounds.embedded) };
+  const us = (u: { perStep: number[] }, i: number): string => fmt(u.perStep[i] as number, 0);
+  printTable(['setup', 'steps/s per round', 'median', 'vs 1 replica', 'cores busy', 'µs CPU/step: replicas', 'redis', 'driver'], [
+    ['1 replica + Redis', rounds.one.map((r) => fmt(r.rate, 0)).join(' '), fmt(med.one, 0), '×1.00', `${fmt(use.one.busy * 100, 0)} %`, us(use.one, 1), us(use.one, 0), us(use.one, 4)],
+    ['2 replicas + Redis', rounds.two.map((r) => fmt(r.rate, 0)).join(' '), fmt(med.two, 0), ratio(med.two, med.one), `${fmt(use.two.busy * 100, 0)} %`,
+      fmt((use.two.perStep[1] as number) + (use.two.perStep[2] as number), 0), us(use.two, 0), us(use.two, 4)],
+    ['1 embedded (no Redis)', rounds.embedded.map((r) => fmt(r.rate, 0)).join(' '), fmt(med.embedded, 0), ratio(med.embedded, med.one), `${fmt(use.embedded.busy * 100, 0)} %`, us(use.embedded, 3), '-', us(use.embedded, 4)],
   ]);
-  const names = ['redis-server', 'replica 1', 'replica 2', 'embedded', 'driver'];
-  console.log(`CPU seconds over the ${fmt(wall, 1)} s of measured rounds: ${names.map((n, i) => `${n} ${fmt(cpu[i] as number, 1)}`).join(', ')} (2 cores = ${fmt(2 * wall, 1)} s)`);
+  console.log(`cores busy = CPU seconds of redis-server, the replicas and the driver over ${os.availableParallelism()} × the rounds' wall time (other engineers' processes not counted)`);
 
   const withRedis = await paced(r1, templates);
   const without = await paced(embedded, templates);
@@ -135,7 +160,9 @@ async function main(): Promise<void> {
     ratio_two_over_one: med.two / med.one, ratio_embedded_over_redis: med.embedded / med.one,
     paced_redis_p50_ms: withRedis.p50, paced_redis_p99_ms: withRedis.p99, paced_embedded_p50_ms: without.p50, paced_embedded_p99_ms: without.p99,
     load_before_1m: loadBefore[0] ?? Number.NaN, load_after_1m: loadAfter[0] ?? Number.NaN, fsync,
-    ...Object.fromEntries(names.map((n, i) => [`cpu_s_${n.replace(/\W+/g, '_')}`, cpu[i] as number])), measured_wall_s: wall,
+    cores_busy_one: use.one.busy, cores_busy_two: use.two.busy, cores_busy_embedded: use.embedded.busy,
+    replica_cpu_us_per_step_one: use.one.perStep[1] as number, replica_cpu_us_per_step_two: (use.two.perStep[1] as number) + (use.two.perStep[2] as number),
+    redis_cpu_us_per_step_two: use.two.perStep[0] as number, driver_cpu_us_per_step_two: use.two.perStep[4] as number, embedded_cpu_us_per_step: use.embedded.perStep[3] as number,
   };
   await Promise.all([r1.close(), r2.close(), embedded.close()]);
   await redis.destroy();

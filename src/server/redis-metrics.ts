@@ -15,8 +15,16 @@ export class RedisMetrics implements RedisObserver {
   });
   private readonly lost = new Counter({ name: 'steplens_redis_connection_lost_total', help: 'Times the connection to Redis was lost (each followed by reconnects with backoff).', registers: [] });
 
+  /** Per-operation children, made once: labelling on every observation costs more than the observation. */
+  private readonly byOp = new Map<string, { observe(seconds: number): void }>();
+
   command(op: string, seconds: number, ok: boolean): void {
-    this.seconds.observe({ op }, seconds);
+    let child = this.byOp.get(op);
+    if (child === undefined) {
+      child = this.seconds.labels({ op });
+      this.byOp.set(op, child);
+    }
+    child.observe(seconds);
     if (!ok) this.errors.inc({ op });
   }
 

@@ -82,7 +82,8 @@ export class RedisLink {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       autoResendUnfulfilledCommands: false,
-      enableAutoPipelining: true,
+      // Each command is written at once: cheaper in CPU per command than ioredis' auto-pipelining (measured).
+      enableAutoPipelining: false,
       commandTimeout: this.options.commandTimeoutMs ?? 2000,
       retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times - 1, 16), maxBackoff),
     };
