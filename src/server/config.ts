@@ -1,9 +1,9 @@
 /** Server configuration from command-line flags and environment (shared by `server.ts` and `steplens serve`). */
-import { existsSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { SteplensError } from '../errors.js';
+import { bundledReferencesDir } from '../package-files.js';
 import { readConfigFile, readPolicyFile } from '../settings-files.js';
 import { loadTokens } from './auth.js';
 import type { AppOptions } from './options.js';
@@ -17,20 +17,20 @@ export interface ServerConfig {
 export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data DIR] [--seed DIR]... [--token T]... [--token-file FILE]
                       [--log-level L] [--resume-window SECONDS] [--idle-timeout SECONDS] [--learn] [--policy POLICY.json]
                       [--config CONFIG.json] [--compress-texts]
-  defaults: --host 127.0.0.1 --port 8787 --data ./data, seeded from the bundled data/example
+  defaults: --host 127.0.0.1 --port 8787 --data $XDG_DATA_HOME/steplens (~/.local/share/steplens), seeded from the bundled references
+  --no-seed: without the bundled references
   env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG, STEPLENS_COMPRESS_TEXTS=1
   --policy: default early-stop policy (what steplens calibrate --out writes; a session's start.policy overrides it)
   --config: scoring config (weights, tiers...; what steplens calibrate --weights --config-out writes)
   --compress-texts: keep long texts of idle sessions compressed (less memory per session, more CPU per step)`;
 
-/** The bundled example reference set (`data/example` of the package), if present. */
-export function bundledSeedDir(): string | undefined {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const up of ['../..', '../../..']) {
-    const dir = path.resolve(here, up, 'data', 'example');
-    if (existsSync(dir)) return dir;
-  }
-  return undefined;
+/**
+ * Where references are written when neither --data nor STEPLENS_DATA says: the user's data folder
+ * ($XDG_DATA_HOME/steplens, else ~/.local/share/steplens), never the working tree a server was started from.
+ */
+export function defaultDataDir(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : path.join(os.homedir(), '.local', 'share');
+  return path.join(base, 'steplens');
 }
 
 function positiveNumber(flag: string, value: string | undefined): number | undefined {
@@ -55,8 +55,8 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   const portText = values.port ?? env.STEPLENS_PORT ?? '8787';
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SteplensError('usage', `--port must be 0-65535 (got '${portText}')`);
-  const dataDir = path.resolve(cwd, values.data ?? env.STEPLENS_DATA ?? 'data');
-  const bundled = values['no-seed'] ? undefined : bundledSeedDir();
+  const dataDir = path.resolve(cwd, values.data ?? env.STEPLENS_DATA ?? defaultDataDir(env));
+  const bundled = values['no-seed'] ? undefined : bundledReferencesDir();
   const seeds = [...(values.seed ?? []).map((d) => path.resolve(cwd, d)), ...(bundled ? [bundled] : [])].filter((d) => d !== dataDir);
   const tokenFile = values['token-file'] ?? env.STEPLENS_TOKEN_FILE;
   const tokens = await loadTokens({
