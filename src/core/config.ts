@@ -101,7 +101,7 @@ export function deepFreeze<T>(o: T): T {
 
 export const DEFAULT_CONFIG: ScoringConfig = deepFreeze({
   weights: { struct: 0.2, cov: 0.15, coh: 0.3, temp: 0.35 },
-  priorWeights: { coh: 0.2, temp: 0.2, focus: 0.2, verify: 0, brevity: 0.4 },
+  priorWeights: { coh: 0.2, temp: 0.4, focus: 0.2, verify: 0, brevity: 0.2 },
   brevitySteps: 30,
   tiers: { ideal: 70, solid: 47, partial: 47 },
   tau: 0.7,
