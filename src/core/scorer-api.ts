@@ -84,6 +84,8 @@ export interface TrajectoryReport {
   unknown: number;
   /** P(pass | the whole trajectory) from the loaded forecast model (absent without one). */
   pPass?: number;
+  /** Version of that model, where the caller knows it (the server). */
+  forecastVersion?: number;
 }
 
 /** An incremental scorer for one trajectory. */
