@@ -18,11 +18,21 @@ export function forecastText(e: ForecastEvaluation, title: string): string {
   const header = ['source', 'runs (pass)', 'AUROC t=10 (runs)', 't=20', 't=40', 'at end', 'length alone', 'log loss', 'Brier'];
   const rows = [horizonRow('all', e.overall), ...Object.entries(e.bySource).map(([s, h]) => horizonRow(s, h))];
   const rel = e.reliability.filter((b) => b.runs > 0).map((b) => [`${b.from.toFixed(1)}-${b.to.toFixed(1)}`, String(b.runs), f3(b.meanPredicted), f3(b.observed)]);
+  const st = e.stop;
+  const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+  const stopRows = [...st.points].sort((a, b) => a.passingStopped - b.passingStopped || b.failingTokensSaved - a.failingTokensSaved).slice(0, 8)
+    .map((p) => [`pPass < ${p.floor} after ${p.minSteps}`, `${p.passingStopped} / ${st.passing}`, `${p.failingStopped} / ${st.failing}`, pct(p.failingStepsSaved), pct(p.failingTokensSaved)]);
+  const chosen = st.chosen === null
+    ? `no lowForecast point stops a failing run with at most ${pct(st.maxFalseStop)} of passing runs stopped`
+    : `best lowForecast stop within ${pct(st.maxFalseStop)} false stops: {"lowForecast": {"floor": ${st.chosen.floor}, "minSteps": ${st.chosen.minSteps}, "severity": "stop"}}`;
   return [
     `${title}: held out, ${e.folds} task-disjoint folds (seed ${e.seed}); AUROC at t over runs that reached t`,
     renderTable(header, rows),
     'reliability at the end of each run (held out):',
     renderTable(['pPass bin', 'runs', 'mean pPass', 'passed'], rel),
+    'the lowForecast stop rule on the held-out pPass (fewest false stops first):',
+    renderTable(['rule', 'passing stopped', 'failing stopped', 'failing steps saved', 'failing tokens saved'], stopRows),
+    `${chosen}\n`,
   ].join('\n');
 }
 

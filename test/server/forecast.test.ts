@@ -53,14 +53,14 @@ describe('serve --forecast', () => {
       expect(final.pPass).toBe(offline.report.pPass);
       expect(final.forecastVersion).toBe(1);
       expect(serverMessageSchema.safeParse(final).success).toBe(true);
-      const status = await (await fetch(`${srv.url}/v1/sessions/f-1`)).json();
+      const status = await (await fetch(`${srv.url}/v1/sessions/f-1`)).json() as Record<string, unknown>;
       expect(sessionStatusSchema.safeParse(status).success).toBe(true);
       expect(status.pPass).toBe(final.pPass);
       expect(status.forecastVersion).toBe(1);
       const scored = await (await fetch(`${srv.url}/v1/score`, {
         method: 'POST', headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ task: run.task, trajectory: JSON.parse(await readFile(run.file, 'utf8')) }),
-      })).json();
+      })).json() as Record<string, unknown>;
       expect(scored.pPass).toBe(offline.report.pPass);
       c.close();
     } finally {

@@ -10,6 +10,7 @@ import { auroc } from '../stats/auroc.js';
 import { createForecaster } from './forecaster.js';
 import { fitForecastModel, sampleSteps, type ForecastRun } from './fit.js';
 import type { ForecastModel } from './model.js';
+import { evaluateForecastStop, type StopEvaluation } from './stop-eval.js';
 
 export const EVAL_STEPS = [10, 20, 40] as const;
 
@@ -42,6 +43,8 @@ export interface ForecastEvaluation {
   overall: HorizonAurocs;
   bySource: Record<string, HorizonAurocs>;
   reliability: ReliabilityBin[];
+  /** The `lowForecast` stop rule on the same held-out pPass (5 % false-stop bound). */
+  stop: StopEvaluation;
 }
 
 /** Deterministic 32-bit FNV-1a hash (fold assignment). */
@@ -153,5 +156,5 @@ export function evaluateForecast(runs: readonly ForecastRun[], k = 5, seed = 1, 
     const pick = runs.map((r, i) => [r, i] as const).filter(([r]) => sourceOf(r) === s);
     bySource[s] = horizonAurocs(pick.map(([r]) => r), pick.map(([, i]) => preds[i]!));
   }
-  return { folds: k, seed, overall: horizonAurocs(runs, preds), bySource, reliability: reliabilityTable(runs, preds) };
+  return { folds: k, seed, overall: horizonAurocs(runs, preds), bySource, reliability: reliabilityTable(runs, preds), stop: evaluateForecastStop(runs, preds) };
 }
