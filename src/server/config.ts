@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SteplensError } from '../errors.js';
 import { bundledReferencesDir } from '../package-files.js';
-import { readConfigFile, readPolicyFile } from '../settings-files.js';
+import { readConfigFile, readForecastFile, readPolicyFile } from '../settings-files.js';
 import { loadTokens } from './auth.js';
 import type { AppOptions } from './options.js';
 
@@ -16,13 +16,16 @@ export interface ServerConfig {
 
 export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data DIR] [--seed DIR]... [--token T]... [--token-file FILE]
                       [--log-level L] [--resume-window SECONDS] [--idle-timeout SECONDS] [--learn] [--policy POLICY.json]
-                      [--config CONFIG.json] [--compress-texts]
+                      [--config CONFIG.json] [--compress-texts] [--forecast FORECAST.json [--forecast-learn [--forecast-learn-every SECONDS]]]
   defaults: --host 127.0.0.1 --port 8787 --data $XDG_DATA_HOME/steplens (~/.local/share/steplens), seeded from the bundled references
   --no-seed: without the bundled references
   env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG, STEPLENS_COMPRESS_TEXTS=1
   --policy: default early-stop policy (what steplens calibrate --out writes; a session's start.policy overrides it)
   --config: scoring config (weights, tiers...; what steplens calibrate --weights --config-out writes)
-  --compress-texts: keep long texts of idle sessions compressed (less memory per session, more CPU per step)`;
+  --compress-texts: keep long texts of idle sessions compressed (less memory per session, more CPU per step)
+  --forecast: outcome forecast model(s) (what steplens train --out writes): adds pPass to score frames, final, GET /v1/sessions/:id and reports
+  --forecast-learn: retrain the forecast from finished sessions that reported an outcome, every --forecast-learn-every seconds
+    (default 600); a new model goes in force only if a task-disjoint check finds it not worse; versions go to DATA/forecasts/`;
 
 /**
  * Where references are written when neither --data nor STEPLENS_DATA says: the user's data folder
@@ -49,6 +52,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       seed: { type: 'string', multiple: true }, token: { type: 'string', multiple: true }, 'token-file': { type: 'string' },
       'log-level': { type: 'string' }, 'resume-window': { type: 'string' }, 'idle-timeout': { type: 'string' },
       learn: { type: 'boolean' }, 'no-seed': { type: 'boolean' }, policy: { type: 'string' }, config: { type: 'string' }, 'compress-texts': { type: 'boolean' },
+      forecast: { type: 'string' }, 'forecast-learn': { type: 'boolean' }, 'forecast-learn-every': { type: 'string' },
     },
     allowPositionals: false,
   });
@@ -68,6 +72,10 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   const idle = positiveNumber('--idle-timeout', values['idle-timeout']);
   const policyFile = values.policy ?? env.STEPLENS_POLICY;
   const policy = policyFile !== undefined ? await readPolicyFile(path.resolve(cwd, policyFile)) : undefined;
+  const forecastFile = values.forecast ?? env.STEPLENS_FORECAST;
+  const forecast = forecastFile !== undefined ? await readForecastFile(path.resolve(cwd, forecastFile)) : undefined;
+  if (values['forecast-learn'] && forecast === undefined) throw new SteplensError('usage', '--forecast-learn retrains a forecast model: give --forecast FILE too');
+  const learnEvery = positiveNumber('--forecast-learn-every', values['forecast-learn-every']) ?? 600;
   const configFile = values.config ?? env.STEPLENS_CONFIG;
   const scoring = configFile !== undefined ? await readConfigFile(path.resolve(cwd, configFile)) : undefined;
   return {
@@ -82,6 +90,8 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       ...(policy !== undefined ? { policy } : {}),
       ...(scoring !== undefined ? { config: scoring } : {}),
       ...(values['compress-texts'] || env.STEPLENS_COMPRESS_TEXTS === '1' ? { compressTexts: true } : {}),
+      ...(forecast !== undefined ? { forecast } : {}),
+      ...(values['forecast-learn'] ? { forecastLearn: { intervalMs: learnEvery * 1000, dir: path.join(dataDir, 'forecasts') } } : {}),
     },
   };
 }

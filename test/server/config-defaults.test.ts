@@ -12,7 +12,7 @@ describe('server config defaults', () => {
     expect(xdg.app.dataDir).toBe('/var/lib/someone/steplens');
     const home = await serverConfig([], {}, cwd);
     expect(home.app.dataDir).toBe(path.join(os.homedir(), '.local', 'share', 'steplens'));
-    expect(home.app.dataDir.startsWith(cwd)).toBe(false);
+    expect(home.app.dataDir?.startsWith(cwd)).toBe(false);
     expect((await serverConfig([], { STEPLENS_DATA: 'here' }, '/srv')).app.dataDir).toBe('/srv/here');
     expect((await serverConfig(['--data', 'there'], { STEPLENS_DATA: 'here' }, '/srv')).app.dataDir).toBe('/srv/there');
   });
