@@ -24,6 +24,8 @@ import { openBackend } from './backend.js';
 import { DurableSessions } from './durable-sessions.js';
 import { RedisMetrics } from './redis-metrics.js';
 import { handleFrame, type HandlerDeps } from './stream-handler.js';
+import { ForecastLearner } from './forecast-learner.js';
+import { registerForecastRoutes } from './forecast-routes.js';
 
 /** A refused upgrade: the HTTP error answer written on the raw socket, which is then closed (no socket, no keep-alive). */
 function refuseUpgrade(socket: Socket, reply: FastifyReply, code: ErrorCode, message: string): void {
@@ -48,7 +50,12 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const metrics = createMetrics(store);
   if (redisMetrics && backend.link) redisMetrics.register(metrics.registry, () => backend.link?.available() ?? false);
   const connections = new Map<number, Connection>();
-  const registryDeps: RegistryDeps = { store, analyzers, metrics, log, options: resolved, connections };
+  const learner = resolved.forecast !== undefined && options.forecastLearn !== undefined
+    ? new ForecastLearner(resolved.forecast, options.forecastLearn, log)
+    : undefined;
+  const registryDeps: RegistryDeps = {
+    store, analyzers, metrics, log, options: resolved, connections, ...(learner !== undefined ? { onEnded: (s) => learner.add(s) } : {}),
+  };
   const registry = new SessionRegistry(registryDeps);
   const durable = backend.journal
     ? new DurableSessions({ registry, journal: backend.journal, analyzers, options: resolved, log, metrics, endpoint: backend.link?.endpoint ?? 'Redis' })
@@ -123,6 +130,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
 
   registerHttpRoutes(app, { store, registry, analyzers, metrics, options: resolved, ready: () => accepting && store.available(), ...(durable ? { durable } : {}) });
+  registerForecastRoutes(app, resolved.forecast, learner);
+  learner?.start();
 
   const sweepEvery = Math.max(50, Math.min(resolved.idleTimeoutMs, resolved.resumeWindowMs, 10_000) / 4);
   const sweeper = setInterval(() => void registry.sweep().catch((error: unknown) => log.error({ err: error }, 'sweep failed')), sweepEvery);
@@ -134,6 +143,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
     clearInterval(leaseKeeper);
+    await learner?.stop();
     await backend.close();
   });
   return app;

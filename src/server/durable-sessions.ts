@@ -79,6 +79,7 @@ export class DurableSessions {
         task: spec.task, format: spec.format, learn: spec.learn, policy: spec.policy, reference: pin, createdAt: Date.now(),
         ...(spec.agent !== undefined ? { agent: spec.agent } : {}),
         ...(spec.model !== undefined ? { model: spec.model } : {}),
+        ...(spec.forecast !== undefined ? { forecast: spec.forecast } : {}),
       });
     } catch (error) {
       return err(unavailable(error, `session ${session.id} not started`));
@@ -193,7 +194,10 @@ export class DurableSessions {
     const r = stored.record;
     const reference = await this.deps.journal.resolve(r.reference);
     if (!reference) throw new SteplensError('unknown_session', `session ${id}: its reference (task ${r.task} PTA v${r.reference.kind === 'pta' ? r.reference.version : '?'}) is no longer kept`);
-    const spec: SessionSpec = { id, task: r.task, format: r.format as FormatName, learn: r.learn, agent: r.agent, model: r.model, policy: r.policy, reference };
+    const spec: SessionSpec = {
+      id, task: r.task, format: r.format as FormatName, learn: r.learn, agent: r.agent, model: r.model, policy: r.policy, reference,
+      ...(r.forecast !== undefined ? { forecast: r.forecast } : {}),
+    };
     const { options, analyzers } = this.deps;
     const session = buildSession(spec, { analyzers, config: options.config, maxSteps: options.limits.maxStepsPerSession, now: Date.now() });
     session.pin = r.reference;

@@ -1,5 +1,6 @@
 /** Making a `Session` from what it was started with: shared by `start` and by rebuilding a durable session on another replica. */
 import type { ScoringConfig } from '../core/config.js';
+import type { ForecastModel } from '../core/forecast/model.js';
 import type { Policy } from '../core/policy.js';
 import type { Analyzers } from '../core/ports.js';
 import type { Reference } from '../core/scorer-api.js';
@@ -17,16 +18,22 @@ export interface SessionSpec {
   model?: string | undefined;
   policy: Policy;
   reference: Reference;
+  /** The outcome forecast model the session carries for its whole life, and its version. */
+  forecast?: { model: ForecastModel; version: number };
 }
 
 /** A fresh session (no step yet) scored against `spec.reference`. */
 export function buildSession(spec: SessionSpec, env: { analyzers: Analyzers; config: ScoringConfig; maxSteps: number; now: number }): Session {
-  const scorer = createScorer({ reference: spec.reference, analyzers: env.analyzers, policy: spec.policy, config: env.config });
+  const scorer = createScorer({
+    reference: spec.reference, analyzers: env.analyzers, policy: spec.policy, config: env.config,
+    ...(spec.forecast !== undefined ? { forecast: spec.forecast.model } : {}),
+  });
   return new Session({
     id: spec.id, task: spec.task, format: spec.format, learn: spec.learn, scorer,
     reference: scorer.report().reference,
     parser: spec.format === 'steplens' ? undefined : getParser(spec.format).stream(),
     maxSteps: env.maxSteps, now: env.now,
+    ...(spec.forecast !== undefined ? { forecastVersion: spec.forecast.version } : {}),
     ...(spec.agent !== undefined ? { agent: spec.agent } : {}),
     ...(spec.model !== undefined ? { model: spec.model } : {}),
   });

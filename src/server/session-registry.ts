@@ -26,6 +26,8 @@ export interface RegistryDeps {
   log: Logger;
   options: ResolvedOptions;
   connections: Map<number, Connection>;
+  /** Told of every ended session (the forecast learner keeps those with an outcome). */
+  onEnded?: (session: Session) => void;
   /** With Redis: sessions made durable and carried on by any replica (set by `buildApp` after construction). */
   durable?: DurableSessions;
 }
@@ -84,7 +86,11 @@ export class SessionRegistry {
     try {
       const reference = await this.deps.store.reference(msg.task);
       const format: FormatName = msg.format ?? 'steplens';
-      const spec = { id, task: msg.task, format, learn: msg.learn ?? this.deps.options.learnDefault, agent: msg.agent, model: msg.model, policy: policy.value, reference };
+      const forecast = this.deps.options.forecast?.modelFor(msg.agent, msg.model);
+      const spec = {
+        id, task: msg.task, format, learn: msg.learn ?? this.deps.options.learnDefault, agent: msg.agent, model: msg.model, policy: policy.value, reference,
+        ...(forecast !== undefined ? { forecast } : {}),
+      };
       const session = buildSession(spec, { analyzers: this.deps.analyzers, config: this.deps.options.config, maxSteps: limits.maxStepsPerSession, now: Date.now() });
       if (this.deps.durable) {
         const opened = await this.deps.durable.open(session, spec);
@@ -140,9 +146,11 @@ export class SessionRegistry {
       type: 'final', session: session.id, ...report,
       ...(session.passed !== undefined ? { passed: session.passed } : {}),
       ...(learned ? { learned } : {}),
+      ...(session.forecastVersion !== undefined ? { forecastVersion: session.forecastVersion } : {}),
       reason: why,
     };
     session.final = final;
+    this.deps.onEnded?.(session);
     session.endedAt = Date.now();
     this.deps.metrics.activeSessions.set(this.openCount());
     await this.deps.durable?.finished(session, final);

@@ -7,6 +7,7 @@
  * can no longer change it. Implemented on Redis (`redis/session-journal.ts`);
  * the embedded server keeps sessions in memory only and has no journal.
  */
+import type { ForecastModel } from '../core/forecast/model.js';
 import type { Policy } from '../core/policy.js';
 import type { Reference, TemporalPrior } from '../core/scorer-api.js';
 
@@ -23,6 +24,8 @@ export interface SessionRecord {
   /** The resolved early-stop policy. */
   policy: Policy;
   reference: PinnedReference;
+  /** The outcome forecast model the session was started with (`serve --forecast`), kept whole. */
+  forecast?: { model: ForecastModel; version: number };
   /** ms since the epoch. */
   createdAt: number;
 }

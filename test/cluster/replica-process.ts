@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { packageRoot } from '../../src/cli/package-root.js';
+import { packageRoot } from '../../src/package-files.js';
 
 const MAIN = path.join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
 

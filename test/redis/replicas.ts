@@ -1,6 +1,6 @@
 /** In-process replicas sharing one real Redis (each its own `buildApp`, connections and lease name), and HTTP helpers. */
 import type { AppOptions } from '../../src/server/options.js';
-import { bundledSeedDir } from '../../src/server/config.js';
+import { bundledReferencesDir } from '../../src/package-files.js';
 import { startApp, type Running } from '../server/helpers.js';
 import type { RedisServer } from './redis-server.js';
 
@@ -13,9 +13,8 @@ export function freshPrefix(name: string): string {
 
 /** A replica over `redis` under `prefix`, seeded from the bundled example references. */
 export async function startReplica(redis: RedisServer, prefix: string, replicaId: string, options: AppOptions = {}): Promise<Running> {
-  const seed = bundledSeedDir();
   return startApp({
-    seedDirs: seed ? [seed] : [],
+    seedDirs: [bundledReferencesDir()],
     redis: { url: redis.url, prefix, replicaId, leaseMs: 2000, commandTimeoutMs: 1000 },
     ...options,
   });

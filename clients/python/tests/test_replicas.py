@@ -56,8 +56,8 @@ def metric(url: str, name: str) -> float:
 class ReplicaFailoverTest(unittest.TestCase):
     def test_session_resumes_on_a_new_replica_after_a_crash(self):
         redis_url, stop_redis = start_redis()
-        flags = ("--redis", redis_url, "--redis-prefix", "py-failover:", "--lease", "2")
-        url, stop = support.start_server(extra=flags + ("--replica-id", "py-a"))
+        flags = ["--redis", redis_url, "--redis-prefix", "py-failover:", "--lease", "2"]
+        url, stop = support.start_server(extra=flags + ["--replica-id", "py-a"])
         try:
             steps = support.steplens_steps(support.ASTROID_FAIL)
             batch = HttpClient(url).score(support.ASTROID_TASK, steps, passed=False)
@@ -71,7 +71,7 @@ class ReplicaFailoverTest(unittest.TestCase):
                     half = len(steps) // 2
                     answers = [await session.step(s) for s in steps[:half]]
                     stop(kill=True)  # a crash: no final, no hand-back
-                    _, stop = support.start_server(port=port, extra=flags + ("--replica-id", "py-b"))
+                    _, stop = support.start_server(port=port, extra=flags + ["--replica-id", "py-b"])
                     answers += [await session.step(s) for s in steps[half:]]
                     await session.outcome(False)
                     final = await session.end()
