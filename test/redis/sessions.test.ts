@@ -5,6 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { forecastFileOf, labelledRuns } from '../forecast/fixtures.js';
 import { ASTROID, Client, readDoc, readEvents, type Running } from '../server/helpers.js';
 import { RedisServer } from './redis-server.js';
 import { freshPrefix, getJson, postJson, startReplica } from './replicas.js';
@@ -84,6 +85,34 @@ describe('sessions shared through Redis', () => {
     expect(report).toEqual(await wholeRun(a));
     // Either replica answers for the ended session.
     expect((await getJson(`${a.url}/v1/sessions/moving`)).body).toMatchObject({ state: 'ended', steps: report.steps });
+  });
+
+  it('keeps the forecast model a session started with when another replica, with another model, takes it over', async () => {
+    const runs = labelledRuns();
+    const fitted = forecastFileOf(runs);
+    const blind = { ...fitted, models: [{ ...fitted.models[0]!, weights: fitted.models[0]!.weights.map(() => 0), intercept: -4 }] };
+    const prefix = freshPrefix('forecast');
+    const a = await startReplica(redis, prefix, 'replica-a', { forecast: fitted });
+    const b = await startReplica(redis, prefix, 'replica-b', { forecast: blind });
+    running.push(a, b);
+    const run = runs.find((r) => r.task === ASTROID.task && !r.passed) as (typeof runs)[number];
+    const ca = await connect(a);
+    ca.send({ type: 'start', session: 'forecast', task: run.task });
+    await ca.nextOf('started', 'forecast');
+    run.steps.forEach((step, seq) => ca.send({ type: 'step', session: 'forecast', seq, step }));
+    await ca.sync();
+    const fromA = ca.frames.filter((f) => f.type === 'score');
+    expect(fromA).toHaveLength(run.steps.length);
+    ca.ws.terminate();
+    const cb = await connect(b);
+    cb.send({ type: 'resume', session: 'forecast', after: -1 });
+    await cb.nextOf('resumed', 'forecast');
+    cb.send({ type: 'end', session: 'forecast' });
+    const final = await cb.nextOf('final', 'forecast');
+    // B re-sends A's frames, pPass included (B's own model would say about 2 %), and ends with A's model.
+    expect(cb.frames.filter((f) => f.type === 'score')).toEqual(fromA);
+    expect(final.pPass).toBe(fromA.at(-1)?.pPass);
+    expect(final.pPass).not.toBeCloseTo(1 / (1 + Math.exp(4)), 3);
   });
 
   it('refuses a session id another replica holds', async () => {
