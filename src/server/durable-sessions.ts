@@ -89,10 +89,10 @@ export class DurableSessions {
     return ok(undefined);
   }
 
-  /** After an accepted step: writes it; resolves with what to send once durable (its frames), or the error. */
-  persistStep(s: Session, seq: number, payloadJson: string, frames: readonly ServerMessage[]): Promise<readonly ServerMessage[]> {
+  /** After an accepted step (`frame`: its `step` message as received): writes it; resolves with what to send once durable (its frames), or the error. */
+  persistStep(s: Session, seq: number, frame: Buffer | string, frames: readonly ServerMessage[]): Promise<readonly ServerMessage[]> {
     const pin = s.pin as PinnedReference;
-    return this.write(s, seq, () => this.deps.journal.append(s.id, seq, payloadJson, pin)).then((e) => (e ? [e] : frames));
+    return this.write(s, seq, () => this.deps.journal.append(s.id, seq, frame, pin)).then((e) => (e ? [e] : frames));
   }
 
   /** After an outcome: writes it; resolves with nothing to send, or the error. */

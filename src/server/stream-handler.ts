@@ -51,18 +51,20 @@ export function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buffer | s
     refuse(deps, conn, { code: 'internal', message: 'internal error while handling the message', ...('session' in m && m.session ? { session: m.session } : {}) });
   };
   try {
-    const pending = dispatch(deps, conn, m);
+    const pending = dispatch(deps, conn, m, raw);
     return pending instanceof Promise ? pending.catch(fault) : undefined;
   } catch (error) {
     return fault(error);
   }
 }
 
-function dispatch(deps: HandlerDeps, conn: Connection, msg: ClientMessage): void | Promise<void> {
-  return deps.durable ? dispatchDurable(deps.durable, conn, msg, { local: (m) => dispatchLocal(deps, conn, m), resumeOn: (s, m) => resumeOn(deps, conn, s, m), refuse: (e) => refuse(deps, conn, e) }) : dispatchLocal(deps, conn, msg);
+/** `raw` is the frame as received: with Redis, an accepted step is stored as such (no re-serialising). */
+function dispatch(deps: HandlerDeps, conn: Connection, msg: ClientMessage, raw: Buffer | string): void | Promise<void> {
+  if (!deps.durable) return dispatchLocal(deps, conn, msg, raw);
+  return dispatchDurable(deps.durable, conn, msg, { local: (m) => dispatchLocal(deps, conn, m, raw), resumeOn: (s, m) => resumeOn(deps, conn, s, m), refuse: (e) => refuse(deps, conn, e) });
 }
 
-function dispatchLocal(deps: HandlerDeps, conn: Connection, msg: ClientMessage): void | Promise<void> {
+function dispatchLocal(deps: HandlerDeps, conn: Connection, msg: ClientMessage, raw: Buffer | string): void | Promise<void> {
   switch (msg.type) {
     case 'ping':
       conn.send({ type: 'pong' });
@@ -70,7 +72,7 @@ function dispatchLocal(deps: HandlerDeps, conn: Connection, msg: ClientMessage):
     case 'start':
       return onStart(deps, conn, msg);
     case 'step':
-      return onStep(deps, conn, msg);
+      return onStep(deps, conn, msg, raw);
     case 'outcome':
       return onOutcome(deps, conn, msg);
     case 'end':
@@ -99,14 +101,11 @@ async function onStart(deps: HandlerDeps, conn: Connection, msg: StartMessage): 
   conn.send({ type: 'started', session: s.id, task: s.task, format: s.format, reference: s.reference });
 }
 
-function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage): void {
+function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage, raw: Buffer | string): void {
   const s = owned(deps, conn, msg.session, msg.seq);
   if (!s) return;
-  let payloadJson: string | undefined;
-  if (deps.durable && msg.seq === s.lastSeq + 1 && !s.ended) {
-    if (!deps.durable.available()) return refuse(deps, conn, storeDown(deps.durable, msg.session, msg.seq));
-    payloadJson = JSON.stringify(msg.step);
-  }
+  const durable = deps.durable !== undefined && msg.seq === s.lastSeq + 1 && !s.ended;
+  if (durable && !deps.durable?.available()) return refuse(deps, conn, storeDown(deps.durable as DurableSessions, msg.session, msg.seq));
   const began = performance.now();
   const outcome = s.step(msg.seq, msg.step);
   if (outcome.kind === 'accepted') {
@@ -116,7 +115,7 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage): void {
       deps.metrics.stepLatency.observe(seconds / outcome.results.length);
     }
     deps.registry.countSignals(outcome.frames);
-    if (deps.durable && payloadJson !== undefined) conn.sendWhen(deps.durable.persistStep(s, msg.seq, payloadJson, outcome.frames));
+    if (durable && deps.durable) conn.sendWhen(deps.durable.persistStep(s, msg.seq, raw, outcome.frames));
     else for (const f of outcome.frames) conn.send(f);
     if (deps.log.isLevelEnabled('debug')) for (const r of outcome.results) {
       deps.log.debug({ session: s.id, task: s.task, seq: msg.seq, t: r.t, stage: r.state.stage, total: r.score.total, signals: r.signals.length }, 'step scored');

@@ -65,8 +65,11 @@ export interface SessionJournal {
   available(): boolean;
   /** Records a new session and takes its lease; false when the id is taken (by any replica). */
   open(id: string, record: SessionRecord): Promise<boolean>;
-  /** Appends the payload accepted under `seq` (as JSON text); `pin` names the PTA the session needs kept. */
-  append(id: string, seq: number, payloadJson: string, pin: PinnedReference): Promise<WriteResult>;
+  /**
+   * Appends the step accepted under `seq`: `frame` is its whole `step` message as received (JSON; the
+   * payload is its `step`), stored as is; `pin` names the PTA the session needs kept.
+   */
+  append(id: string, seq: number, frame: Buffer | string, pin: PinnedReference): Promise<WriteResult>;
   outcome(id: string, passed: boolean, pin: PinnedReference): Promise<WriteResult>;
   /** Records the final and frees the lease; the session stays readable for the resume window. */
   finish(id: string, final: unknown): Promise<WriteResult>;

@@ -115,7 +115,7 @@ describe('Redis restarted mid-run', () => {
     const value = await metrics(replica);
     expect(value('steplens_redis_up')).toBe(1);
     expect(value('steplens_redis_connection_lost_total')).toBeGreaterThanOrEqual(1);
-    expect(value('steplens_redis_command_seconds_count{op="session_append"}')).toBeGreaterThanOrEqual(steps.length);
+    expect(value('steplens_redis_command_seconds_count{op="session_append"}')).toBeGreaterThanOrEqual(1);
     expect(value('steplens_refusals_total{code="unavailable"}')).toBeGreaterThanOrEqual(1);
   });
 

@@ -7,7 +7,7 @@
  * - `<p>pta:<v>:<task>`   string: the PTA JSON of version v (old versions expire)
  * - `<p>grown`            channel: `<version>:<task>` after each growth
  * - `<p>sm:<id>`          hash: a session's record (`rec`), `passed`, `final`
- * - `<p>sl:<id>`          list: the session's accepted step payloads, index = seq
+ * - `<p>sl:<id>`          list: the session's accepted `step` messages as received, index = seq
  * - `<p>sk:<id>`          string: the replica holding the session's lease (expires)
  */
 export class RedisKeys {

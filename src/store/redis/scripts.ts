@@ -13,7 +13,7 @@ export class LuaScript {
   }
 
   /** Runs the script with `keys` and `args`; loads it once if Redis does not know it. */
-  async run(redis: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  async run(redis: Redis, keys: readonly string[], args: readonly (string | number | Buffer)[]): Promise<unknown> {
     try {
       return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (error) {
@@ -75,15 +75,39 @@ end
 `;
 
 /**
- * Appends one accepted step. KEYS: meta, lease, steps, [pinned PTA].
- * ARGV: owner, lease ms, ttl ms, seq, payload JSON. 'ok', 'gone', 'lost', 'ended' or 'gap'.
+ * Appends accepted steps, of one or more sessions, in order; each is fenced on
+ * its own. ARGV: owner, lease ms, ttl ms, then per step: its key count (3, or 4
+ * with the pinned PTA), seq, the step message JSON. KEYS: per step meta, lease, steps,
+ * [pinned PTA]. Returns one of 'ok', 'gone', 'lost', 'ended', 'gap' per step.
  */
-export const APPEND = new LuaScript('append', `${FENCE}
-if fail then return fail end
-if redis.call('LLEN', KEYS[3]) ~= tonumber(ARGV[4]) then return 'gap' end
-redis.call('RPUSH', KEYS[3], ARGV[5])
-${TOUCH}
-return 'ok'
+export const APPEND = new LuaScript('append', `
+local out = {}
+local k, a = 1, 4
+while a <= #ARGV do
+  local n, seq, payload = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), ARGV[a + 2]
+  local meta, lease, steps = KEYS[k], KEYS[k + 1], KEYS[k + 2]
+  local r = 'ok'
+  if redis.call('EXISTS', meta) == 0 then r = 'gone'
+  else
+    local owner = redis.call('GET', lease)
+    if owner and owner ~= ARGV[1] then r = 'lost'
+    elseif redis.call('HEXISTS', meta, 'final') == 1 then r = 'ended'
+    elseif redis.call('LLEN', steps) ~= seq then r = 'gap' end
+  end
+  if r == 'ok' then
+    redis.call('RPUSH', steps, payload)
+    redis.call('SET', lease, ARGV[1], 'PX', ARGV[2])
+    redis.call('PEXPIRE', meta, ARGV[3])
+    redis.call('PEXPIRE', steps, ARGV[3])
+    if n == 4 then
+      local left = redis.call('PTTL', KEYS[k + 3])
+      if left > 0 and left < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[k + 3], ARGV[3]) end
+    end
+  end
+  out[#out + 1] = r
+  k, a = k + n, a + 3
+end
+return out
 `);
 
 /** Records the outcome. KEYS: meta, lease, steps, [pinned PTA]. ARGV: owner, lease ms, ttl ms, '1' or '0'. */
