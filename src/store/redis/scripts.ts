@@ -82,6 +82,7 @@ end
  */
 export const APPEND = new LuaScript('append', `
 local out = {}
+local leaseMs, ttlMs = tonumber(ARGV[2]), tonumber(ARGV[3])
 local k, a = 1, 4
 while a <= #ARGV do
   local n, seq, payload = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), ARGV[a + 2]
@@ -96,13 +97,16 @@ while a <= #ARGV do
   end
   if r == 'ok' then
     redis.call('RPUSH', steps, payload)
-    redis.call('SET', lease, ARGV[1], 'PX', ARGV[2])
-    redis.call('PEXPIRE', meta, ARGV[3])
-    redis.call('PEXPIRE', steps, ARGV[3])
-    if n == 4 then
-      local left = redis.call('PTTL', KEYS[k + 3])
-      if left > 0 and left < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[k + 3], ARGV[3]) end
+    -- Lease and TTLs are written again only once they ran down by a tenth: writes cost (append-only file), reads hardly.
+    if redis.call('PTTL', lease) < leaseMs * 0.9 then redis.call('SET', lease, ARGV[1], 'PX', ARGV[2]) end
+    if redis.call('PTTL', meta) < ttlMs * 0.9 then
+      redis.call('PEXPIRE', meta, ARGV[3])
+      if n == 4 then
+        local left = redis.call('PTTL', KEYS[k + 3])
+        if left > 0 and left < ttlMs then redis.call('PEXPIRE', KEYS[k + 3], ARGV[3]) end
+      end
     end
+    if redis.call('PTTL', steps) < ttlMs * 0.9 then redis.call('PEXPIRE', steps, ARGV[3]) end
   end
   out[#out + 1] = r
   k, a = k + n, a + 3
