@@ -12,7 +12,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import { pino, type Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { setTextCompression } from '../core/state/packed-text.js';
-import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
 import { defaultAnalyzers } from '../syntax/index.js';
 import { TokenChecker } from './auth.js';
 import { CLOSE, Connection } from './connection.js';
@@ -69,6 +69,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   if (!auth.enabled) log.warn('no tokens configured: authentication is off, anyone who can reach the server may use it');
 
   app.setErrorHandler((error: FastifyError, _req, reply) => {
+    // The shared store (Redis) unreachable on any route: 503 with its code, not an internal error.
+    if (error instanceof SteplensError && error.code === 'unavailable') return sendError(reply, metrics, 'unavailable', error.message);
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, metrics, 'too_large', `body exceeds ${resolved.limits.maxBodyBytes} bytes`);
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, metrics, 'bad_message', 'body: send application/json');
     if (error.statusCode === 400 || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return sendError(reply, metrics, 'bad_message', `body: ${error.message}`);

@@ -103,6 +103,11 @@ describe('Redis restarted mid-run', () => {
     const next = 10 + accepted.length;
 
     expect(await eventually(ready, (s) => s === 503)).toBe(503);
+    // HTTP routes that need Redis answer 503 with the code too.
+    const scoreDown = await postJson(`${replica.url}/v1/score`, { task: ASTROID.task, trajectory: await readDoc(ASTROID.fail) });
+    expect(scoreDown).toMatchObject({ status: 503, body: { error: { code: 'unavailable' } } });
+    const tasksDown = await fetch(`${replica.url}/v1/tasks`);
+    expect([tasksDown.status, ((await tasksDown.json()) as { error: { code: string } }).error.code]).toEqual([503, 'unavailable']);
     const stillDown = Date.now();
     c.send({ type: 'step', session: 'outage', seq: next, step: steps[next] });
     expect(await c.nextOf('error', 'outage')).toMatchObject({ code: 'unavailable', seq: next });
