@@ -36,6 +36,8 @@ function writeResult(answer: unknown): WriteResult {
 const BATCH = 500;
 /** Steps appended per script call at most (one call blocks Redis while it runs). */
 const APPEND_BATCH = 128;
+/** A batch this full is sent at once rather than at the end of the turn. */
+const APPEND_EAGER = 32;
 
 interface PendingAppend {
   keys: string[];
@@ -90,6 +92,8 @@ export class RedisSessionJournal implements SessionJournal {
     return new Promise((resolve, reject) => {
       if (this.batch.length === 0) setImmediate(() => this.flush());
       this.batch.push({ keys: this.fenced(id, pin), seq, frame, resolve, reject });
+      // A long turn (many steps read at once) sends full batches as it goes, so Redis works while this replica scores.
+      if (this.batch.length >= APPEND_EAGER) this.send(this.batch.splice(0));
     });
   }
 
