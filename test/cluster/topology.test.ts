@@ -12,6 +12,8 @@ import { eventually, freshPrefix, getJson, postJson } from '../redis/replicas.js
 import { ReplicaProcess } from './replica-process.js';
 import { TcpBalancer } from './tcp-balancer.js';
 
+const allReady = async (): Promise<number[]> => Promise.all(replicas.map(async (r) => (await fetch(`${r.url}/readyz`)).status));
+
 let redis: RedisServer;
 let prefix: string;
 const replicas: ReplicaProcess[] = [];
@@ -23,6 +25,8 @@ beforeAll(async () => {
   redis = await RedisServer.start();
   prefix = freshPrefix('topology');
   for (const name of ['r0', 'r1', 'r2']) replicas.push(await ReplicaProcess.start(name, redis.url, prefix));
+  // As a balancer's health check would: traffic only once every replica is ready.
+  expect(await eventually(allReady, (s) => s.every((x) => x === 200))).toEqual([200, 200, 200]);
   lb = await TcpBalancer.start(() => replicas.map((r) => r.port));
   events = await readEvents(ASTROID.fail);
   failDoc = await readDoc(ASTROID.fail);
@@ -40,7 +44,9 @@ const wsUrl = (): string => `ws://127.0.0.1:${lb.port}/v1/stream`;
 async function restart(index: number): Promise<void> {
   const old = replicas[index] as ReplicaProcess;
   await old.stop('SIGKILL');
-  replicas[index] = await ReplicaProcess.start(old.name, redis.url, prefix, old.port);
+  const again = await ReplicaProcess.start(old.name, redis.url, prefix, old.port);
+  replicas[index] = again;
+  expect(await eventually(async () => (await fetch(`${again.url}/readyz`)).status, (s) => s === 200)).toBe(200);
 }
 
 async function wholeRun(): Promise<Record<string, unknown>> {
@@ -49,7 +55,6 @@ async function wholeRun(): Promise<Record<string, unknown>> {
   return res.body;
 }
 
-const allReady = async (): Promise<number[]> => Promise.all(replicas.map(async (r) => (await fetch(`${r.url}/readyz`)).status));
 
 describe('three replicas behind a balancer, one Redis', () => {
   it('resumes on another replica after the owner is SIGKILLed: resumed.last is the last seq it scored, the final equals POST /v1/score', async () => {

@@ -58,6 +58,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
   private readonly options: RedisReferenceStoreOptions;
   private seeded: Promise<void> | undefined;
   private seedDone = false;
+  private closed = false;
   private counters = { hits: 0, misses: 0 };
 
   private constructor(options: RedisReferenceStoreOptions) {
@@ -121,10 +122,11 @@ export class RedisReferenceStore implements ReferenceStorePort {
     }
   }
 
-  /** Imports the seed PTAs once (tasks Redis already holds are left alone). */
+  /** Imports the seed PTAs once (tasks Redis already holds are left alone); retried every second until it succeeds. */
   seed(): Promise<void> {
     this.seeded ??= this.importSeeds().catch((error: unknown) => {
       this.seeded = undefined;
+      if (!this.closed) setTimeout(() => void this.seed().catch(() => undefined), 1000).unref();
       throw error;
     });
     return this.seeded;
@@ -260,6 +262,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
 
   /** Flushes; the link (shared with the session journal) is closed by its owner. */
   async close(): Promise<void> {
+    this.closed = true;
     await this.flush();
   }
 
