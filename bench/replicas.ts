@@ -101,6 +101,7 @@ async function main(): Promise<void> {
   const templates = stepTemplates(parsed.value.steps);
   const fsync = args.fsync as RedisFsync;
   const redis = await RedisServer.start(fsync);
+  started = redis;
   const shared = { url: redis.url, prefix: `bench-${process.pid}:` };
   const r1 = await startTarget('steplens', [], shared);
   const r2 = await startTarget('steplens', [], shared);
@@ -169,7 +170,11 @@ async function main(): Promise<void> {
   writeResult(args.json, { bench: 'replicas', command: commandLine(import.meta.url), machine: m, targets, figures });
 }
 
-main().catch((error: unknown) => {
+/** The redis-server of the run: stopped on failure too (replica processes exit with their parent, it does not). */
+let started: RedisServer | undefined;
+
+main().catch(async (error: unknown) => {
   process.stderr.write(`replicas: ${(error as Error).stack ?? String(error)}\n`);
+  await started?.destroy();
   process.exit(1);
 });
