@@ -1,7 +1,7 @@
 /** Zod schemas of protocol v1 server → client messages (see proto/README.md). */
 import { z } from 'zod';
 import {
-  passTierSchema, referenceInfoSchema, scoreVectorSchema, severitySchema, signalKindSchema, stageSchema, trajectoryReportSchema,
+  referenceInfoSchema, tierSchema, scoreVectorSchema, severitySchema, signalKindSchema, stageSchema, trajectoryReportSchema,
 } from './report-schemas.js';
 
 export const WIRE_ERROR_CODES = [
@@ -26,7 +26,7 @@ export const scoreMessageSchema = z.object({
   stage: stageSchema,
   score: scoreVectorSchema,
   reward: z.number(),
-  tier: passTierSchema,
+  tier: tierSchema,
   reference: referenceInfoSchema,
 });
 

@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { buildExamplePtas, ptaFileName } from '../../src/cli/build-examples.js';
 import { exampleReferencesDir } from '../../src/cli/package-root.js';
 import { ptaToJson } from '../../src/core/pta/index.js';
+import { CORPUS_DIR } from '../fixtures/corpus.js';
 
 describe('bundled example references', () => {
   it('are exactly what the current code builds from their real corpus sources (rebuild: npm run build-examples)', async () => {
-    const ptas = await buildExamplePtas();
+    const ptas = await buildExamplePtas(CORPUS_DIR);
     expect(ptas.length).toBeGreaterThanOrEqual(4);
     for (const pta of ptas) {
       expect(pta.references.length).toBeGreaterThanOrEqual(2);
