@@ -1,4 +1,5 @@
 /** The report's SVG charts: score distribution, quality vs. pass rate, tier shares. */
+import { modelLabel } from '../identity.js';
 import type { CorpusReport } from '../types.js';
 import { circle, legend, line, rect, svgDoc, text, ticks } from './svg-kit.js';
 
@@ -54,7 +55,7 @@ export function qualityVsPassRate(r: CorpusReport): Chart {
   const points = r.models
     .filter((m) => m.passRate !== null && m.meanQuality !== null)
     .sort((a, b) => (b.meanQuality ?? 0) - (a.meanQuality ?? 0));
-  const key = points.map((m, i) => `${i + 1}  ${shortLabel(m.model)}`);
+  const key = points.map((m, i) => `${i + 1}  ${shortLabel(modelLabel(m))}`);
   const keyW = Math.ceil(Math.max(10, ...key.map((k) => k.length)) * CHAR_W) + 30;
   const L = 60, R = 30 + keyW, T = 50, B = 50, W = 620 + keyW, H = Math.max(420, T + 20 + 16 * key.length);
   const pw = W - L - R, ph = H - T - B;
@@ -76,7 +77,7 @@ export function qualityVsPassRate(r: CorpusReport): Chart {
 
 /** Stacked bars of Ideal / Solid / Lucky shares among scored passing trajectories, per model and overall. */
 export function tierShares(r: CorpusReport): Chart {
-  const rows = r.models.filter((m) => m.tierShares).map((m) => ({ label: shortLabel(m.model), n: m.scoredPassing, s: m.tierShares! }));
+  const rows = r.models.filter((m) => m.tierShares).map((m) => ({ label: shortLabel(modelLabel(m)), n: m.scoredPassing, s: m.tierShares! }));
   const all = r.trajectories.filter((t) => t.outcome === 'pass' && t.tier);
   if (all.length) {
     const share = (tier: string) => all.filter((t) => t.tier === tier).length / all.length;
