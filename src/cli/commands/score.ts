@@ -29,12 +29,12 @@ export function scoreDocument(report: TrajectoryReport, task: string | undefined
 
 const show = (v: number | null) => (v === null ? '-' : formatNumber(v));
 
-function humanReport(report: TrajectoryReport, task: string | undefined): string {
+function humanReport(report: TrajectoryReport, task: string | undefined, passed: boolean | undefined): string {
   const s = report.score;
   const ref = report.reference.kind === 'pta' ? `PTA v${report.reference.version} (${report.reference.paths} paths)` : 'prior (no PTA: struct and cov left out)';
   const out = [
     `${task ?? 'trajectory'}: ${report.steps} steps, reference ${ref}`,
-    `score ${formatNumber(s.total)}  tier ${report.tier}${report.lucky ? ` (${report.lucky})` : ''}`,
+    `score ${formatNumber(s.total)}  tier ${report.tier}${report.lucky ? ` (${report.lucky})` : ''}${passed === undefined ? ' (projected: outcome unknown; --passed / --failed give the real tier)' : ''}`,
     `  struct ${show(s.struct)}  cov ${show(s.cov)}  coh ${show(s.coh)}  temp ${show(s.temp)}`,
     `stages ${report.stages}`,
   ];
@@ -109,7 +109,7 @@ const command: Command = {
       const docs = results.map((r) => scoreDocument(r.report, r.task));
       io.stdout(`${JSON.stringify(docs.length === 1 ? docs[0] : docs)}\n`);
     } else {
-      io.stdout(results.map((r) => humanReport(r.report, r.task)).join('\n'));
+      io.stdout(results.map((r) => humanReport(r.report, r.task, passed)).join('\n'));
     }
     return logExitCode(log, chosen, values.lenient);
   },
