@@ -16,6 +16,8 @@ import type { LoadedTrajectory } from '../report/types.js';
 
 export interface KnownRun {
   trajectory: LoadedTrajectory;
+  /** The run's task (runs that name none have no known outcome). */
+  task: string;
   passed: boolean;
 }
 
@@ -37,7 +39,7 @@ const signals = (v: ScoreVector) => ({ struct: v.struct, cov: v.cov, coh: v.coh,
 /** Scores every known run in both modes. */
 export function calibrationInput(known: readonly KnownRun[], prior: Reference, analyzers: Analyzers, config: ScoringConfig): CalibrationInput {
   const free = known.map((k) => scoreRun(k.trajectory, prior, analyzers, config));
-  const ptas = leaveOneOutPtas(known.map((k, i) => ({ task: k.trajectory.task, passed: k.passed, states: free[i]!.states })), MIN_REFERENCES);
+  const ptas = leaveOneOutPtas(known.map((k, i) => ({ task: k.task, passed: k.passed, states: free[i]!.states })), MIN_REFERENCES);
   const perKind: CalibrationRun[] = [];
   const tradeoff: TradeoffRun[] = [];
   const weights: WeightSample[] = [];
@@ -48,14 +50,14 @@ export function calibrationInput(known: readonly KnownRun[], prior: Reference, a
     perKind.push({ states: f.states, totals: f.totals, passed: k.passed });
     tradeoff.push({
       id: k.trajectory.id,
-      task: k.trajectory.task,
+      task: k.task,
       passed: k.passed,
       states: f.states,
       totals: { referenceFree: f.totals, reference: ref?.totals ?? f.totals },
       hasReference: ref !== undefined,
     });
     weights.push({
-      task: k.trajectory.task,
+      task: k.task,
       passed: k.passed,
       reference: ref !== undefined ? signals(ref.final) : null,
       referenceFree: { ...signals(f.final), struct: null, cov: null },

@@ -21,7 +21,9 @@ const SOURCES: Record<string, z.ZodType> = {
   'http.tasks-response': taskListResponseSchema,
   'http.session-response': sessionStatusSchema,
   'http.score-batch-request': scoreBatchRequestSchema,
-  'http.score-batch-response': z.object({ results: z.array(z.union([trajectoryReportSchema, httpErrorSchema])) }),
+  'http.score-batch-response': z.object({
+    results: z.array(z.union([trajectoryReportSchema, httpErrorSchema])).describe("One entry per item, in order: the item's report, or {error} for that item alone"),
+  }),
   'http.get-reward-request': getRewardRequestSchema,
   'http.get-reward-response': getRewardResponseSchema,
   'http.error': httpErrorSchema,

@@ -80,14 +80,16 @@ export function parseOutcomesTable(text: string, name: string): Result<OutcomeEn
 }
 
 /**
- * Looks a trajectory up in the table: an entry with matching task and run
- * wins, then task and model, then an entry that names neither run nor model.
+ * Looks a trajectory up in the table, most specific row first: task and run (and the model, when
+ * both the row and the log name one), then task and model (rows without a run), then a row that
+ * names neither run nor model. A log that names no model (`model` null) matches rows on task and
+ * run whatever model they name.
  */
-export function lookupOutcome(entries: readonly OutcomeEntry[], task: string, run: string, model: string): Outcome | undefined {
+export function lookupOutcome(entries: readonly OutcomeEntry[], task: string, run: string, model: string | null): Outcome | undefined {
   const forTask = entries.filter((e) => e.task === task);
   return (
-    forTask.find((e) => e.run === run && (e.model === undefined || e.model === model)) ??
-    forTask.find((e) => e.run === undefined && e.model === model) ??
+    forTask.find((e) => e.run === run && (e.model === undefined || model === null || e.model === model)) ??
+    forTask.find((e) => e.run === undefined && model !== null && e.model === model) ??
     forTask.find((e) => e.run === undefined && e.model === undefined)
   )?.outcome;
 }

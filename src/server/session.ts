@@ -55,7 +55,6 @@ export class Session {
   lastActivity: number;
   endedAt: number | undefined;
   detachedAt: number | undefined;
-  passed: boolean | undefined;
   final: FinalMessage | undefined;
   private readonly log: FrameLog;
   readonly signals: Signal[] = [];
@@ -79,6 +78,18 @@ export class Session {
     this.lastActivity = init.now;
     this.log = new FrameLog(init.id, init.reference);
   }
+
+  /** The test outcome, when the client sent one; the tiers of later steps follow it. */
+  get passed(): boolean | undefined {
+    return this.outcome;
+  }
+
+  set passed(passed: boolean | undefined) {
+    this.outcome = passed;
+    this.scorer.setOutcome(passed);
+  }
+
+  private outcome: boolean | undefined;
 
   /** Every frame sent so far, in order (rebuilt from the compact log). */
   get frames(): StepFrame[] {

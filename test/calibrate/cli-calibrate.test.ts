@@ -12,7 +12,8 @@ describe('steplens calibrate on the shared corpus', () => {
 
   it('prints the calibration JSON: runs, one table per kind, a partial policy', async () => {
     const run = await running;
-    expect(run.stderr).toBe('');
+    // The corpus holds one JSON file that is no log (a metrics file beside an OpenAgents run): named, not fatal.
+    expect(run.stderr).toMatch(/^skipped \S+\/metrics\.json: could not detect the log format [^\n]*\n$/);
     expect(run.code).toBe(0);
     const doc = JSON.parse(run.stdout) as Calibration;
     expect(doc.runs.passing).toBeGreaterThanOrEqual(20);

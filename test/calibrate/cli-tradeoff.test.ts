@@ -5,6 +5,9 @@ import { describe, expect, it } from 'vitest';
 import type { SplitReport, TradeoffResult, WeightsReport } from '../../src/core/calibrate/index.js';
 import { resolvePolicy } from '../../src/core/policy.js';
 import { readConfigFile, readPolicyFile } from '../../src/settings-files.js';
+import { PALETTE } from '../../src/report/render/palette.js';
+import { tradeoffChart } from '../../src/report/tradeoff-chart.js';
+import { expectReadableSvg } from '../report/svg-check.js';
 import { CORPUS, cli } from '../cli/run-cli.js';
 
 interface Doc { policy: unknown; tradeoff: TradeoffResult; split: SplitReport; weights: WeightsReport }
@@ -17,7 +20,8 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
 
   it('chooses a policy within the bound in both modes, writes it where readPolicyFile and resolvePolicy load it', async () => {
     const run = await running;
-    expect(run.stderr).toBe('');
+    // The corpus holds one JSON file that is no log (a metrics file beside an OpenAgents run): named, not fatal.
+    expect(run.stderr).toMatch(/^skipped \S+\/metrics\.json: could not detect the log format [^\n]*\n$/);
     expect(run.code).toBe(0);
     const doc = JSON.parse(run.stdout) as Doc;
     const t = doc.tradeoff;
@@ -61,6 +65,22 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
     const svg = readFileSync(join(dir, 'charts', 'tradeoff.svg'), 'utf8');
     expect(svg).toMatch(/^<svg /);
     expect(svg).toContain('default policy');
+    expectReadableSvg(svg, 'tradeoff.svg');
+    // Round ticks only (no 19.4 %, 38.8 %, ...), and the shared palette (no red/green pair).
+    const ticks = [...svg.matchAll(/>([\d.]+) %</g)].map((m) => Number(m[1]));
+    expect(ticks.length).toBeGreaterThan(8);
+    for (const t of ticks) expect(Number.isInteger(t / 2.5) || Number.isInteger(t), String(t)).toBe(true);
+    expect(svg).not.toMatch(/#c62828|#2e7d32|#f9a825/i);
+    expect(svg).toContain(`stroke="${PALETTE.referenceFree}"`);
+    expect(svg).toContain(`stroke="${PALETTE.reference}"`);
+    // Identical fronts in both modes: both curves are still drawn (solid under dashed), and the chart stays readable.
+    const t = (JSON.parse(readFileSync(join(dir, 'charts', 'calibration.json'), 'utf8')) as Doc).tradeoff;
+    const same: TradeoffResult = { ...t, front: { referenceFree: t.front.referenceFree, reference: t.front.referenceFree.map((p) => ({ ...p, modes: { ...p.modes, reference: p.modes.referenceFree } })) } };
+    const both = tradeoffChart(same).svg;
+    expect(both.match(/<polyline /g)).toHaveLength(2);
+    expect(both).toMatch(/stroke-dasharray="6 4"/);
+    expectReadableSvg(both, 'identical fronts');
+    expectReadableSvg(tradeoffChart({ ...t, choice: { ...t.choice, maxFalseStop: 0.5 } }).svg, 'bound 50 %');
     expect(readFileSync(join(dir, 'charts', 'tradeoff.csv'), 'utf8').split('\n')[0]).toContain('failing_token_share');
     expect(existsSync(join(dir, 'charts', 'calibration.json'))).toBe(true);
   });

@@ -20,7 +20,7 @@ import { writeCalibrateOutputs } from '../calibrate-outputs.js';
 import { calibrationInput } from '../calibrate-runs.js';
 import { splitText, tradeoffText, weightsText } from '../calibrate-text.js';
 import type { Command } from '../command.js';
-import { CORPUS_OPTIONS, readCorpusInput } from '../corpus-input.js';
+import { CORPUS_OPTIONS, readCorpusInput, reportCorpusInput } from '../corpus-input.js';
 import { chooseReference } from '../references.js';
 
 function rate(value: string | undefined, flag: string, fallback: number): number {
@@ -53,8 +53,8 @@ const command: Command = {
   usage:
     'usage: steplens calibrate [--outcomes FILE] [--max-false-stop R] [--max-false-warn R] [--mode both|reference|reference-free]\n' +
     '                          [--split half|none] [--holdout R] [--seed N] [--weights] [--config FILE] [--config-out FILE]\n' +
-    '                          [--out POLICY.json] [--out-dir DIR] [--json] PATH...\n' +
-    '  PATH and outcomes: as for `steplens report`; only runs with a pass/fail outcome count\n' +
+    '                          [--out POLICY.json] [--out-dir DIR] [--json] [--lenient] PATH...\n' +
+    '  PATH, outcomes, skipped files and --lenient: as for `steplens report`; only runs with a pass/fail outcome count\n' +
     '  --max-false-stop R  largest share of passing runs the chosen policy may stop, in each --mode (default 0.05)\n' +
     '  --max-false-warn R  the same for the warn levels of the single-kind tables (default 0.25)\n' +
     '  --mode M            which scoring the bound must hold in: both (default), reference (leave-one-out PTAs), reference-free\n' +
@@ -93,11 +93,12 @@ const command: Command = {
     const seed = seedOf(values.seed);
     if (values['config-out'] !== undefined && !values.weights) throw new SteplensError('usage', '--config-out writes fitted weights: give --weights too');
     const config = values.config !== undefined ? await readConfigFile(values.config) : DEFAULT_CONFIG;
+    const exit = reportCorpusInput(found, values.lenient, io.stderr);
     const ctx = { fs: nodeReportFs, cache: new Map(), ...(table ? { table } : {}) };
     const known = found.trajectories
       .map((t) => ({ trajectory: t, outcome: resolveOutcome(ctx, t).outcome }))
       .filter((x) => (x.outcome === 'pass' || x.outcome === 'fail') && x.trajectory.steps.length > 0)
-      .map((x) => ({ trajectory: x.trajectory, passed: x.outcome === 'pass' }));
+      .flatMap((x) => (x.trajectory.task === null ? [] : [{ trajectory: x.trajectory, task: x.trajectory.task, passed: x.outcome === 'pass' }]));
     if (known.length === 0) throw new SteplensError('bad_input', `none of the ${found.trajectories.length} trajectories has a known pass/fail outcome (give --outcomes FILE)`);
     const prior = await chooseReference(undefined);
     const input = calibrationInput(known, prior, defaultAnalyzers(), config);
@@ -122,7 +123,7 @@ const command: Command = {
     const written = writeCalibrateOutputs(io.cwd, { out: values.out, configOut: values['config-out'], outDir: values['out-dir'] }, t, split, weights?.recommended, doc);
     if (values.json) {
       io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
-      return 0;
+      return exit;
     }
     const priorRefs = prior.kind === 'prior' ? prior.prior.references : 0;
     io.stdout([
@@ -133,7 +134,7 @@ const command: Command = {
       `recommended policy (--out FILE writes it; \`serve --policy FILE\` loads it as the default):\n${JSON.stringify(t.chosen.policy, null, 2)}\n`,
       ...(written.length > 0 ? [`wrote ${written.join(', ')}\n`] : []),
     ].join('\n'));
-    return 0;
+    return exit;
   },
 };
 

@@ -12,7 +12,7 @@ import { allTables } from '../../report/render/tables.js';
 import type { CorpusReport } from '../../report/types.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
 import type { CliIO, Command } from '../command.js';
-import { CORPUS_OPTIONS, readCorpusInput } from '../corpus-input.js';
+import { CORPUS_OPTIONS, readCorpusInput, reportCorpusInput } from '../corpus-input.js';
 
 /** A stderr progress bar that shows only on a TTY and only once the work has taken over a second. */
 function progress(io: CliIO): { tick: (done: number, total: number) => void; end: () => void } {
@@ -51,12 +51,15 @@ const command: Command = {
   name: 'report',
   summary: 'corpus report: rankings, Lucky passes, statistics, multi-trial reliability',
   usage:
-    'usage: steplens report [--outcomes FILE] [--out DIR] [--json] [--model NAME] [--run NAME] PATH...\n' +
-    '  PATH: trajectory files or folders (walked recursively; evaluation JSON is recognised and skipped)\n' +
+    'usage: steplens report [--outcomes FILE] [--out DIR] [--json] [--model NAME] [--run NAME] [--lenient] PATH...\n' +
+    '  PATH: trajectory files or folders (walked recursively, .json/.jsonl/.traj, gzipped or not; evaluation JSON\n' +
+    '        is recognised and skipped); every other skipped file is named on stderr with its reason, and an\n' +
+    '        unreadable file or a skipped line or event makes the exit code 1 unless --lenient\n' +
     '  outcomes: SWE-bench report.json / results.json / <model>.<run>.json found near the trajectories,\n' +
     '            or --outcomes FILE (CSV with task,outcome[,run,model] or JSON Lines with the same keys)\n' +
     '  --out DIR writes report.md, report.json, one CSV per table and SVG charts; --json prints the JSON only\n' +
-    '  --model / --run override the model and run names read from the logs and folder names',
+    '  --model / --run override the model and run names read from the logs and folder names\n' +
+    '  task and model come from the log (or its evaluation); a log that names neither is listed as such',
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,
@@ -68,6 +71,7 @@ const command: Command = {
       },
     });
     const { paths, found, table } = readCorpusInput(positionals, values, io.cwd, 'report');
+    const exit = reportCorpusInput(found, values.lenient, io.stderr);
     const bar = progress(io);
     const report = buildReport(found, {
       fs: nodeReportFs, analyzers: defaultAnalyzers(), paths, onProgress: bar.tick, ...(table ? { table } : {}),
@@ -79,7 +83,7 @@ const command: Command = {
       io.stdout(terminalSummary(report));
       if (written.length) io.stdout(`wrote ${written.length} files to ${values.out}: ${written.join(', ')}\n`);
     }
-    return 0;
+    return exit;
   },
 };
 

@@ -8,6 +8,7 @@ import type { Signal, State } from '../types.js';
 import { createCycleDetector } from '../waste/cycles.js';
 import { createRegressionTracker } from '../waste/regression-loop.js';
 import { createRetryEpisodeTracker } from '../waste/retry-episodes.js';
+import { plural } from '../plural.js';
 import { signalsFor } from './levels.js';
 
 export type StateDetector = (state: State) => Signal[];
@@ -19,7 +20,7 @@ export function blindRetryDetector(policy: Policy): StateDetector {
     const ep = episodes.add(state);
     if (ep === undefined) return [];
     return signalsFor('blind_retry', policy.blindRetry, ep.retries - 1, ep.retries, state.t, ep.steps, (sev) =>
-      `${ep.retries} blind retries in a row (step ${ep.steps[0]} repeated with nothing changed; ${sev} threshold)`);
+      `${plural(ep.retries, 'blind retry', 'blind retries')} in a row (step ${ep.steps[0]} repeated with nothing changed; ${sev} threshold)`);
   };
 }
 
@@ -31,7 +32,7 @@ export function regressionLoopDetector(policy: Policy): StateDetector {
     if (loop === undefined) return [];
     const n = loop.cycles.length;
     return signalsFor('regression_loop', policy.regressionLoop, n - 1, n, state.t, loop.cycles.flat(), (sev) =>
-      `${n} edit → failing verification cycles on ${loop.file} (${sev} threshold)`);
+      `${plural(n, 'edit → failing verification cycle')} on ${loop.file} (${sev} threshold)`);
   };
 }
 
@@ -42,7 +43,7 @@ export function cycleDetector(policy: Policy): StateDetector {
     const out: Signal[] = [];
     for (const run of cycles.add(state)) {
       out.push(...signalsFor('cycle', policy.cycle, run.reps - 1, run.reps, state.t, run.steps, (sev) =>
-        `a block of ${run.block} steps repeated ${run.reps} times in a row from step ${run.start} (${sev} threshold)`));
+        `a block of ${plural(run.block, 'step')} repeated ${plural(run.reps, 'time')} in a row from step ${run.start} (${sev} threshold)`));
     }
     return out;
   };
@@ -60,6 +61,6 @@ export function explorationStreakDetector(policy: Policy): StateDetector {
     streak.push(state.t);
     const n = streak.length;
     return signalsFor('exploration_streak', policy.explorationStreak, n - 1, n, state.t, streak, (sev) =>
-      `${n} exploration steps in a row without implementing or verifying (${sev} threshold)`);
+      `${plural(n, 'exploration step')} in a row without implementing or verifying (${sev} threshold)`);
   };
 }

@@ -11,7 +11,7 @@ function headline(r: CorpusReport): string[] {
   const c = r.counts;
   const reasons = new Map<string, number>();
   for (const s of r.inputs.skipped) {
-    const key = s.reason === 'evaluation or task metadata' ? s.reason : 'not a trajectory / unreadable';
+    const key = s.kind === 'metadata' ? 'evaluation or task metadata' : s.kind === 'not_a_log' ? 'JSON in no supported log format' : 'unreadable';
     reasons.set(key, (reasons.get(key) ?? 0) + 1);
   }
   const skipped = [...reasons].map(([k, n]) => `${n} ${k}`).join(', ');
@@ -19,7 +19,7 @@ function headline(r: CorpusReport): string[] {
   return [
     `${c.trajectories} trajectories from ${r.inputs.files} files (${r.inputs.skippedFiles} skipped${skipped ? `: ${skipped}` : ''}), ${r.tasks.length} tasks`,
     `outcomes: ${c.pass} pass, ${c.fail} fail, ${c.censored} censored, ${c.unknown} unknown`,
-    `scored: ${c.scored}; not scored: ${c.unscoredNoReference} without enough references (a PTA needs 2 other passing trajectories), ${c.unscoredNoSteps} without steps`,
+    `scored: ${c.scored}; not scored: ${c.unscoredNoReference} without enough references (a PTA needs 2 other passing trajectories), ${c.unscoredNoSteps} without steps, ${c.unscoredNoTask} naming no task`,
     `tasks with a reference (>= 2 passing): ${withRefs.length ? withRefs.map((t) => t.task).join(', ') : 'none'}`,
   ];
 }
