@@ -33,7 +33,7 @@ export const scoreMessageSchema = z.object({
   tier: tierSchema,
   reference: referenceInfoSchema,
   /** P(pass | the steps so far) from the server's forecast model (`serve --forecast`); absent without one. */
-  pPass: z.number().min(0).max(1).optional(),
+  pPass: z.number().min(0).max(1).optional().describe('P(pass | the steps so far) from the server\'s forecast model (serve --forecast); absent without one'),
 });
 
 export const signalMessageSchema = z.object({
