@@ -1,6 +1,7 @@
 /** Reading an early-stop policy or a scoring config from a JSON file (partial overrides of the defaults). */
 import { resolveConfig, type ScoringConfig } from './core/config.js';
 import { resolvePolicy, type Policy } from './core/policy.js';
+import { resolvePolicySet, type PolicySet } from './core/policy-set.js';
 import { SteplensError } from './errors.js';
 import { readText } from './text-files.js';
 
@@ -20,6 +21,13 @@ export async function readPolicyFile(file: string): Promise<Policy> {
   const policy = resolvePolicy(body);
   if (!policy.ok) throw new SteplensError('bad_input', `${file}: ${policy.error}`);
   return policy.value;
+}
+
+/** A policy file or a policy set (`calibrate --by ... --out`): groups per agent / model and a fallback. */
+export async function readPolicySetFile(file: string): Promise<PolicySet> {
+  const set = resolvePolicySet(await readJson(file));
+  if (!set.ok) throw new SteplensError('bad_input', `${file}: ${set.error}`);
+  return set.value;
 }
 
 /** A scoring-config file: a partial override of weights, tiers, tau and thresholds. */

@@ -7,6 +7,7 @@ const MEANING: Record<CalibrationKind, string> = {
   regressionLoop: 'failed edit → verify cycles on one file',
   cycle: 'repetitions in a row of one block of states',
   explorationStreak: 'exploration steps in a row',
+  noAction: 'steps in a row with no action to run',
   lowScore: 'running score floor (after minSteps steps)',
 };
 

@@ -24,7 +24,7 @@ function outcomeWord(v: unknown): Outcome | undefined {
   return WORDS[String(v ?? '').trim().toLowerCase()];
 }
 
-function splitCsvLine(line: string): string[] {
+export function splitCsvLine(line: string): string[] {
   const out: string[] = [];
   let cur = '';
   let quoted = false;

@@ -6,8 +6,8 @@
  */
 import { err, ok, type Result } from '../../errors.js';
 import type { Policy } from '../policy.js';
-import { runFacts } from './evaluate.js';
-import { modePoints, modeStops } from './evaluate-policy.js';
+import { runFacts, DEFAULT_BOUND } from './evaluate.js';
+import { modePoints, modeStops, sourcesOf } from './evaluate-policy.js';
 import { splitTasks } from './split.js';
 import { calibrateTradeoff, type TradeoffOptions } from './tradeoff.js';
 import type { ModeName, StopSettings, TradeoffPoint, TradeoffRun } from './tradeoff-types.js';
@@ -52,12 +52,63 @@ export function splitCalibration(runs: readonly TradeoffRun[], seed: number, hol
       settings: fit.value.chosen.settings,
       policy: fit.value.chosen.policy,
       inSample: fit.value.chosen.modes,
-      outOfSample: modePoints(test.map(runFacts), stops),
+      outOfSample: modePoints(test.map(runFacts), stops, boundOf(options)),
       ...(fit.value.choice.note !== undefined ? { note: fit.value.choice.note } : {}),
     });
     pooledRuns.push(...test);
     pooled.reference.push(...stops.reference);
     pooled.referenceFree.push(...stops.referenceFree);
   }
-  return ok({ seed, holdout, folds, pooledOutOfSample: modePoints(pooledRuns.map(runFacts), pooled) });
+  return ok({ seed, holdout, folds, pooledOutOfSample: modePoints(pooledRuns.map(runFacts), pooled, boundOf(options)) });
+}
+
+const boundOf = (o: TradeoffOptions) => ({ method: o.bound ?? DEFAULT_BOUND.method, confidence: o.confidence ?? DEFAULT_BOUND.confidence });
+
+/** One held-out source: the policy chosen on every other source, measured there and on the held-out one. */
+export interface SourceFold {
+  holdout: string;
+  trainingSources: string[];
+  settings: StopSettings;
+  policy: Policy;
+  warnOnly: boolean;
+  inSample: Record<ModeName, TradeoffPoint>;
+  outOfSample: Record<ModeName, TradeoffPoint>;
+  note?: string;
+}
+
+export interface SourceSplitReport {
+  folds: SourceFold[];
+  /** Every source's held-out runs together: each run judged by a policy chosen without its source. */
+  pooledOutOfSample: Record<ModeName, TradeoffPoint>;
+}
+
+/** Leave-one-source-out: for each source, calibrate on the others (same options) and measure on it; needs two sources. */
+export function splitBySource(runs: readonly TradeoffRun[], options: TradeoffOptions = {}): Result<SourceSplitReport, string> {
+  if (runs.some((r) => r.source === undefined)) return err('a split by source needs every run to name its source');
+  const names = sourcesOf(runs);
+  if (names.length < 2) return err(`a split by source needs at least two sources, got ${names.length}`);
+  const folds: SourceFold[] = [];
+  const pooledRuns: TradeoffRun[] = [];
+  const pooled: Record<ModeName, (number | null)[]> = { reference: [], referenceFree: [] };
+  for (const holdout of names) {
+    const train = runs.filter((r) => r.source !== holdout);
+    const test = runs.filter((r) => r.source === holdout);
+    const fit = calibrateTradeoff(train, options);
+    if (!fit.ok) return fit;
+    const stops = modeStops(test, fit.value.chosen.policy);
+    folds.push({
+      holdout,
+      trainingSources: names.filter((n) => n !== holdout),
+      settings: fit.value.chosen.settings,
+      policy: fit.value.chosen.policy,
+      warnOnly: fit.value.choice.warnOnly,
+      inSample: fit.value.chosen.modes,
+      outOfSample: modePoints(test.map(runFacts), stops, boundOf(options)),
+      ...(fit.value.choice.note !== undefined ? { note: fit.value.choice.note } : {}),
+    });
+    pooledRuns.push(...test);
+    pooled.reference.push(...stops.reference);
+    pooled.referenceFree.push(...stops.referenceFree);
+  }
+  return ok({ folds, pooledOutOfSample: modePoints(pooledRuns.map(runFacts), pooled, boundOf(options)) });
 }
