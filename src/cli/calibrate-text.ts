@@ -41,7 +41,7 @@ export function tradeoffText(r: TradeoffResult): string {
   out.push(renderTable(['policy', ...HEADER], [...rows('default', r.baseline), ...rows('chosen', r.chosen)]));
   const c = r.choice;
   const perSource = c.sourceMax !== undefined ? ` and at most ${pct(c.sourceMax)} of any one source's passing runs` : '';
-  out.push(`chosen: the most failing-run tokens saved with the ${c.bound} ${Math.round(100 * c.confidence)}% upper bound of the false-stop rate at most ${pct(c.maxFalseStop)}${perSource} (${c.constrained.map((m) => MODE[m]).join(' and ')}): at most ${Math.max(0, c.maxPassingStopped)} of ${r.runs.passing} passing runs stopped; ${c.feasible} of ${r.evaluated} policies qualify${c.warnOnly ? '; REFUSED: the written policy only warns' : ''}`);
+  out.push(`chosen: the most failing-run tokens saved with the ${c.bound} ${Math.round(100 * c.confidence)}% upper bound of the false-stop rate at most ${pct(c.maxFalseStop)}${perSource} (${c.constrained.map((m) => MODE[m]).join(' and ')}): ${c.maxPassingStopped < 0 ? `no stop can meet it with ${r.runs.passing} passing runs (${c.passingNeeded} needed)` : `at most ${c.maxPassingStopped} of ${r.runs.passing} passing runs stopped`}; ${c.feasible} of ${r.evaluated} policies qualify${c.warnOnly ? '; REFUSED: the written policy only warns' : ''}`);
   if (r.chosen.bySource && r.chosen.bySource.length > 1) out.push(sourceText('chosen policy per source, in-sample', r.chosen.bySource));
   if (r.choice.note) out.push(`note: ${r.choice.note}`);
   return `${out.join('\n')}\n`;

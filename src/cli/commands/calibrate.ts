@@ -71,8 +71,8 @@ const command: Command = {
     };
     const weights: WeightsReport | undefined = a.weights ? calibrateWeights(input.weights, DEFAULT_CONFIG.weights) : undefined;
     const halfSplit = a.split === 'half' ? { seed: a.seed, holdout: a.holdout } : undefined;
-    const head = perKindText(perKind, loaded.withoutOutcome, loaded.priorReferences) +
-      (loaded.empty > 0 ? `${loaded.empty} trajectories with an outcome but no step the parser could read were left out\n` : '');
+    const head = (loaded.empty > 0 ? `${loaded.empty} trajectories with an outcome but no step the parser could read were left out\n` : '') +
+      perKindText(perKind, loaded.withoutOutcome, loaded.priorReferences, boundSpec);
 
     if (a.by !== undefined) {
       const g = calibrateGroups(loaded.runs.map((r) => r.run), a.by, options, halfSplit);
