@@ -51,6 +51,10 @@ export const sessionStatusSchema = z.object({
   task: z.string(),
   format: z.string(),
   agent: z.string().optional(),
+  policy: z.object({
+    selected: z.string().describe('Which early-stop policy the session runs under: its agent/model group or the fallback, promoted, pinned, or shadow (warn only)'),
+    shadow: z.boolean().describe('True when its stops are demoted to warns so its outcome can calibrate its agent + model pair (shadow mode)'),
+  }).optional(),
   model: z.string().optional(),
   state: z.enum(['open', 'detached', 'ended']),
   /** Steps scored so far. */

@@ -11,7 +11,8 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import { pino, type Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { setTextCompression } from '../core/state/packed-text.js';
-import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
+import { FilePolicyStateStore } from '../store/policy-state.js';
 import { ReferenceStore } from '../store/reference-store.js';
 import { defaultAnalyzers } from '../syntax/index.js';
 import { TokenChecker } from './auth.js';
@@ -19,6 +20,9 @@ import { CLOSE, Connection } from './connection.js';
 import { registerHttpRoutes, sendError } from './http-routes.js';
 import { createMetrics } from './metrics.js';
 import { resolveOptions, type AppOptions } from './options.js';
+import { checkShadow, PolicyManager } from './policy-manager.js';
+import { registerPolicyMetrics } from './policy-metrics.js';
+import { registerPolicyRoutes } from './policy-routes.js';
 import { SessionRegistry } from './session-registry.js';
 import { handleFrame, type HandlerDeps } from './stream-handler.js';
 
@@ -38,6 +42,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const resolved = resolveOptions(options);
   if (options.compressTexts !== undefined) setTextCompression(options.compressTexts);
   const log: Logger = options.logger ?? pino({ level: options.logLevel ?? 'info' });
+  const badShadow = resolved.shadow ? checkShadow(resolved.shadow) : undefined;
+  if (badShadow !== undefined) throw new SteplensError('usage', badShadow);
   const store = options.store ?? (await ReferenceStore.open({
     dataDir: options.dataDir ?? './data',
     seedDirs: options.seedDirs ?? [],
@@ -45,8 +51,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   }));
   const analyzers = defaultAnalyzers();
   const metrics = createMetrics(store);
+  const policies = await PolicyManager.open(resolved.policySet, resolved.shadow, options.policyState ?? new FilePolicyStateStore(store.dataDir), log);
+  registerPolicyMetrics(metrics.registry, policies);
   const connections = new Map<number, Connection>();
-  const registry = new SessionRegistry({ store, analyzers, metrics, log, options: resolved, connections });
+  const registry = new SessionRegistry({ store, analyzers, metrics, log, options: resolved, connections, policies });
   const auth = new TokenChecker(resolved.tokens);
   let accepting = true;
   let nextConnection = 0;
@@ -86,6 +94,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       await registry.endAll();
       for (const conn of connections.values()) conn.close(CLOSE.goingAway, 'server shutting down');
       await store.flush();
+      await policies.flush();
       app.websocketServer.close();
     },
   });
@@ -113,6 +122,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
 
   registerHttpRoutes(app, { store, registry, analyzers, metrics, options: resolved, ready: () => accepting });
+  registerPolicyRoutes(app, { policies, metrics });
 
   const sweepEvery = Math.max(50, Math.min(resolved.idleTimeoutMs, resolved.resumeWindowMs, 10_000) / 4);
   const sweeper = setInterval(() => void registry.sweep().catch((error: unknown) => log.error({ err: error }, 'sweep failed')), sweepEvery);
@@ -120,6 +130,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
     await store.flush();
+    await policies.flush();
   });
   return app;
 }

@@ -2,7 +2,10 @@
 import type { Logger } from 'pino';
 import { DEFAULT_CONFIG, type ScoringConfig } from '../core/config.js';
 import { DEFAULT_POLICY, type Policy } from '../core/policy.js';
+import type { PolicySet } from '../core/policy-set.js';
+import type { PolicyStateStore } from '../store/policy-state.js';
 import type { ReferenceStore } from '../store/reference-store.js';
+import { DEFAULT_SHADOW, type ShadowOptions } from './policy-manager.js';
 
 export interface ServerLimits {
   /** Open sessions one connection may hold (default 64). */
@@ -35,6 +38,12 @@ export interface AppOptions {
   idleTimeoutMs?: number;
   /** Server-wide early-stop policy; a session's `start.policy` overrides it field by field. */
   policy?: Policy;
+  /** Policies per agent / model with a fallback (`calibrate --by ... --out`); wins over `policy`. */
+  policies?: PolicySet;
+  /** Shadow mode: sessions that report outcomes calibrate each agent + model pair's stops (true = defaults). */
+  shadow?: boolean | Partial<ShadowOptions>;
+  /** Where shadow counters, promotions and pins persist (default `<dataDir>/policies/state.json`). */
+  policyState?: PolicyStateStore;
   /** Server-wide scoring config (weights, tiers, tau...; `steplens calibrate --weights` writes one); default the method's. */
   config?: ScoringConfig;
   /**
@@ -57,6 +66,8 @@ export interface ResolvedOptions {
   resumeWindowMs: number;
   idleTimeoutMs: number;
   policy: Policy;
+  policySet: PolicySet;
+  shadow: ShadowOptions | undefined;
   config: ScoringConfig;
   learnDefault: boolean;
 }
@@ -78,6 +89,8 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
     resumeWindowMs: options.resumeWindowMs ?? 5 * 60_000,
     idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
     policy: options.policy ?? DEFAULT_POLICY,
+    policySet: options.policies ?? { groups: [], fallback: options.policy ?? DEFAULT_POLICY },
+    shadow: options.shadow === undefined || options.shadow === false ? undefined : { ...DEFAULT_SHADOW, ...(options.shadow === true ? {} : options.shadow) },
     config: options.config ?? DEFAULT_CONFIG,
     learnDefault: options.learnDefault ?? false,
   };

@@ -34,8 +34,17 @@ export interface SessionInit {
   reference: ReferenceInfo;
   /** Stream parser for non-`steplens` formats. */
   parser?: StreamParser;
+  /** Which policy it runs under, and whether it is a shadow session whose outcome is counted. */
+  policy?: SessionPolicy;
   maxSteps: number;
   now: number;
+}
+
+export interface SessionPolicy {
+  /** The policy manager's key of its agent + model pair. */
+  pair: string;
+  selected: string;
+  shadow: boolean;
 }
 
 export class Session {
@@ -46,6 +55,9 @@ export class Session {
   readonly model: string | undefined;
   readonly learn: boolean;
   readonly reference: ReferenceInfo;
+  readonly policy: SessionPolicy | undefined;
+  /** Running composite after each scored step (shadow mode replays candidate stops over it). */
+  readonly totals: number[] = [];
   /** Owning connection id, undefined while detached. */
   connection: number | undefined;
   lastSeq = -1;
@@ -70,6 +82,7 @@ export class Session {
     this.learn = init.learn;
     this.scorer = init.scorer;
     this.reference = init.reference;
+    this.policy = init.policy;
     this.parser = init.parser;
     this.maxSteps = init.maxSteps;
     this.lastActivity = init.now;
@@ -119,6 +132,7 @@ export class Session {
   private push(step: Step): StepResult {
     step.t = this.scorer.length;
     const result = this.scorer.push(step);
+    this.totals.push(result.score.total);
     this.stages[result.state.stage] += 1;
     this.signals.push(...result.signals);
     return result;
