@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import { describeSettings, policyFor } from '../core/calibrate/index.js';
 import { resolvePolicy, warnOnly, type Policy, type PolicyInput } from '../core/policy.js';
 import { describeMatch, selectGroup, type PolicySet } from '../core/policy-set.js';
-import { CONFIGURED, emptyCounters, promotable, recordRun, shadowCandidates, type PromotionRule, type ShadowCandidate } from '../core/shadow/index.js';
+import { CONFIGURED, emptyCounters, promotable, recordRun, shadowCandidates, shadowPlan, type PromotionRule, type ShadowCandidate, type ShadowPlan } from '../core/shadow/index.js';
 import { settingsOf } from '../core/calibrate/index.js';
 import type { State } from '../core/types.js';
 import { err, ok, type Result } from '../errors.js';
@@ -42,7 +42,10 @@ export interface PairEntry {
   state: PairState;
   configured: Policy;
   candidates: ShadowCandidate[];
+  plan: ShadowPlan;
   group: string;
+  /** The configured policy demoted to warns (what shadow sessions run), made once. */
+  warnOnly: Policy;
 }
 
 /** Why shadow options are invalid, or undefined. */
@@ -61,7 +64,10 @@ export class PolicyManager {
   readonly pairs = new Map<string, PairEntry>();
   private saving: Promise<void> = Promise.resolve();
   private dirty = false;
+  private timer: NodeJS.Timeout | undefined;
   private warnedFull = false;
+  /** Changes are saved at most this often (ms); `flush` saves at once. */
+  saveIntervalMs = 1000;
 
   private constructor(
     readonly set: PolicySet,
@@ -104,9 +110,12 @@ export class PolicyManager {
     }
     const group = selectGroup(this.set, agent, model);
     const configured = group?.policy ?? this.set.fallback;
+    const candidates = shadowCandidates(configured);
     e = {
       configured,
-      candidates: shadowCandidates(configured),
+      candidates,
+      plan: shadowPlan(candidates),
+      warnOnly: warnOnly(configured),
       group: group ? `group ${describeMatch(group.match)}` : 'fallback',
       state: { agent: agent ?? null, model: model ?? null, sessions: 0, counters: emptyCounters(), promoted: null, configured: describeSettings(settingsOf(configured)), pinned: null, frozen: false },
     };
@@ -132,7 +141,7 @@ export class PolicyManager {
     }
     if (!this.shadow) return { policy: e.configured, selected: e.group, enforcing: true };
     const promoted = e.candidates.find((c) => c.id === e.state.promoted);
-    if (promoted === undefined) return { policy: warnOnly(e.configured), selected: `${e.group}, shadow (warn only)`, enforcing: false };
+    if (promoted === undefined) return { policy: e.warnOnly, selected: `${e.group}, shadow (warn only)`, enforcing: false };
     const policy = promoted.id === CONFIGURED ? e.configured : policyFor(promoted.settings, e.configured);
     return { policy, selected: `${e.group}, promoted ${promoted.id}`, enforcing: true };
   }
@@ -151,7 +160,7 @@ export class PolicyManager {
     const n = e.state.sessions;
     const inShadow = Math.floor(n * this.shadow.share) > Math.floor((n - 1) * this.shadow.share);
     return inShadow
-      ? { key, policy: warnOnly(e.configured), shadow: true, selected: `${e.group}, shadow share (warn only)` }
+      ? { key, policy: e.warnOnly, shadow: true, selected: `${e.group}, shadow share (warn only)` }
       : { key, policy: force.policy, shadow: false, selected: force.selected };
   }
 
@@ -159,7 +168,7 @@ export class PolicyManager {
   record(key: string, run: { states: readonly State[]; totals: readonly number[]; passed: boolean }): void {
     const e = this.pairs.get(key);
     if (!e || !this.shadow || run.states.length === 0) return;
-    recordRun(e.state.counters, e.candidates, run, e.configured);
+    recordRun(e.state.counters, e.plan, run, e.configured);
     if (!e.state.frozen) {
       const best = promotable(e.state.counters, e.candidates, this.shadow);
       const next = best?.id ?? null;
@@ -197,23 +206,33 @@ export class PolicyManager {
     return { format: 'steplens-policy-state', version: 1, pairs: [...this.pairs.values()].map((e) => structuredClone(e.state)) };
   }
 
+  /** Marks the state changed; a save follows within `saveIntervalMs` (one save for many session ends). */
   private changed(): void {
     if (!this.store) return;
     this.dirty = true;
-    this.saving = this.saving.then(async () => {
-      if (!this.dirty) return;
-      this.dirty = false;
-      try {
-        await this.store!.save(this.snapshot());
-      } catch (error) {
-        this.log.error({ where: this.store!.where, err: error }, 'saving the policy state failed');
-      }
-    });
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => void this.save(), this.saveIntervalMs);
+    this.timer.unref();
   }
 
-  /** Resolves when every change so far is saved. */
-  flush(): Promise<void> {
+  private save(): Promise<void> {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.saving = this.saving.then(async () => {
+      if (!this.dirty || !this.store) return;
+      this.dirty = false;
+      try {
+        await this.store.save(this.snapshot());
+      } catch (error) {
+        this.log.error({ where: this.store.where, err: error }, 'saving the policy state failed');
+      }
+    });
     return this.saving;
+  }
+
+  /** Saves every change so far now; resolves when it is written. */
+  flush(): Promise<void> {
+    return this.save();
   }
 }
 

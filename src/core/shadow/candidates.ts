@@ -4,10 +4,10 @@
  * configured policy's own stops as one candidate (`configured`), so an
  * offline calibration that could not back a stop can be confirmed online.
  * Where each candidate would have stopped a finished run comes from one
- * profile pass per kind.
+ * profile pass per kind (a plan built once per pair says which values).
  */
-import { GRID_KINDS, noStops } from '../calibrate/grid-kinds.js';
-import { settingsOf, activeStops } from '../calibrate/stop-settings.js';
+import { GRID_KINDS, noStops, type GridKind } from '../calibrate/grid-kinds.js';
+import { activeStops, settingsOf } from '../calibrate/stop-settings.js';
 import type { StopSettings } from '../calibrate/tradeoff-types.js';
 import type { Policy } from '../policy.js';
 import type { State } from '../types.js';
@@ -17,6 +17,14 @@ export const CONFIGURED = 'configured';
 export interface ShadowCandidate {
   id: string;
   settings: StopSettings;
+}
+
+/** Which values each kind must be replayed at, and where each candidate's stops are. */
+export interface ShadowPlan {
+  candidates: readonly ShadowCandidate[];
+  kinds: { kind: GridKind<unknown>; values: unknown[] }[];
+  /** Per candidate, its (kind index, value index) pairs. */
+  refs: [number, number][][];
 }
 
 type Loose = Record<string, unknown>;
@@ -32,26 +40,37 @@ export function shadowCandidates(configured: Policy): ShadowCandidate[] {
   return out;
 }
 
-/** Per candidate (aligned), the index of the state at which it would first have stopped the run, or null. */
-export function candidateStops(candidates: readonly ShadowCandidate[], states: readonly State[], totals: readonly number[], base: Policy): (number | null)[] {
-  const firstAt = new Map<string, Map<string, number | null>>();
-  for (const kind of GRID_KINDS) {
-    const values = new Map<string, unknown>();
-    for (const c of candidates) {
+/** The replay plan of a candidate list. */
+export function shadowPlan(candidates: readonly ShadowCandidate[]): ShadowPlan {
+  const kinds: ShadowPlan['kinds'] = [];
+  const refs = candidates.map(() => [] as [number, number][]);
+  GRID_KINDS.forEach((kind) => {
+    const keys: string[] = [];
+    const values: unknown[] = [];
+    candidates.forEach((c, ci) => {
       const v = (c.settings as unknown as Loose)[kind.key];
-      if (v !== null && v !== undefined) values.set(JSON.stringify(v), v);
-    }
-    if (values.size === 0) continue;
-    const keys = [...values.keys()];
-    const stops = kind.stops({ states, totals }, [...values.values()], base);
-    firstAt.set(kind.key, new Map(keys.map((k, i) => [k, stops[i] ?? null])));
-  }
-  return candidates.map((c) => {
+      if (v === null || v === undefined) return;
+      const key = JSON.stringify(v);
+      let j = keys.indexOf(key);
+      if (j < 0) {
+        j = keys.length;
+        keys.push(key);
+        values.push(v);
+      }
+      refs[ci]!.push([kinds.length, j]);
+    });
+    if (values.length > 0) kinds.push({ kind, values });
+  });
+  return { candidates, kinds, refs };
+}
+
+/** Per candidate (aligned with the plan's), the index of the state at which it would first have stopped the run, or null. */
+export function candidateStops(plan: ShadowPlan, states: readonly State[], totals: readonly number[], base: Policy): (number | null)[] {
+  const stops = plan.kinds.map(({ kind, values }) => kind.stops({ states, totals }, values, base));
+  return plan.refs.map((refs) => {
     let best: number | null = null;
-    for (const kind of GRID_KINDS) {
-      const v = (c.settings as unknown as Loose)[kind.key];
-      if (v === null || v === undefined) continue;
-      const s = firstAt.get(kind.key)?.get(JSON.stringify(v)) ?? null;
+    for (const [k, j] of refs) {
+      const s = stops[k]![j] ?? null;
       if (s !== null && (best === null || s < best)) best = s;
     }
     return best;

@@ -6,10 +6,11 @@
  * of the false-stop rate is within the bound (and that stop a failing run).
  */
 import { compareConservative } from '../calibrate/stop-settings.js';
+import type { ShadowCandidate } from './candidates.js';
 import type { Policy } from '../policy.js';
 import { upperBound, type BoundMethod } from '../stats/binomial.js';
 import type { State } from '../types.js';
-import { candidateStops, type ShadowCandidate } from './candidates.js';
+import { candidateStops, type ShadowPlan } from './candidates.js';
 
 export interface CandidateCounters {
   passingStopped: number;
@@ -35,8 +36,9 @@ export interface PromotionRule {
 export const emptyCounters = (): PairCounters => ({ passing: 0, failing: 0, failingSteps: 0, failingTokens: 0, candidates: {} });
 
 /** Adds one finished run with a known outcome. */
-export function recordRun(c: PairCounters, candidates: readonly ShadowCandidate[], run: { states: readonly State[]; totals: readonly number[]; passed: boolean }, base: Policy): void {
-  const stops = candidateStops(candidates, run.states, run.totals, base);
+export function recordRun(c: PairCounters, plan: ShadowPlan, run: { states: readonly State[]; totals: readonly number[]; passed: boolean }, base: Policy): void {
+  const candidates = plan.candidates;
+  const stops = candidateStops(plan, run.states, run.totals, base);
   const n = run.states.length;
   const after = new Float64Array(n);
   let sum = 0;
@@ -71,12 +73,28 @@ export const countersOf = (c: PairCounters, id: string): CandidateCounters => c.
 /** The candidate's false-stop upper bound (1 without passing runs). */
 export const upperOf = (c: PairCounters, id: string, rule: PromotionRule): number => upperBound(rule.bound, countersOf(c, id).passingStopped, c.passing, rule.confidence);
 
+const allowedCache = new Map<string, number>();
+
+/** The most passing runs of `passing` a candidate may have stopped with its bound within the rule's (-1: none); memoised (bounds are costly). */
+export function passingAllowed(passing: number, rule: PromotionRule): number {
+  const key = `${passing}|${rule.maxFalseStop}|${rule.confidence}|${rule.bound}`;
+  const hit = allowedCache.get(key);
+  if (hit !== undefined) return hit;
+  let k = -1;
+  while (k + 1 <= passing && passing > 0 && upperBound(rule.bound, k + 1, passing, rule.confidence) <= rule.maxFalseStop + 1e-12) k += 1;
+  if (allowedCache.size >= 10_000) allowedCache.clear();
+  allowedCache.set(key, k);
+  return k;
+}
+
 /** The candidate to promote, or undefined when none qualifies yet. */
 export function promotable(c: PairCounters, candidates: readonly ShadowCandidate[], rule: PromotionRule): ShadowCandidate | undefined {
+  const allowed = passingAllowed(c.passing, rule);
+  if (allowed < 0) return undefined;
   let best: ShadowCandidate | undefined;
   for (const cand of candidates) {
     const k = countersOf(c, cand.id);
-    if (k.failingStopped === 0 || upperOf(c, cand.id, rule) > rule.maxFalseStop + 1e-12) continue;
+    if (k.failingStopped === 0 || k.passingStopped > allowed) continue;
     if (best === undefined) {
       best = cand;
       continue;

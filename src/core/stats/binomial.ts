@@ -5,7 +5,6 @@
  * Clopper-Pearson is the default: it never undercovers, which is what a
  * "stops at most x % of passing runs" promise needs.
  */
-import { logGamma } from './special.js';
 
 export type BoundMethod = 'clopper-pearson' | 'wilson';
 export const BOUND_METHODS: readonly BoundMethod[] = ['clopper-pearson', 'wilson'];
@@ -15,9 +14,14 @@ export function binomialCdf(k: number, n: number, p: number): number {
   if (k < 0) return 0;
   if (k >= n || p <= 0) return 1;
   if (p >= 1) return 0;
-  const lnN = logGamma(n + 1);
-  let sum = 0;
-  for (let i = 0; i <= k; i++) sum += Math.exp(lnN - logGamma(i + 1) - logGamma(n - i + 1) + i * Math.log(p) + (n - i) * Math.log1p(-p));
+  // Terms by recurrence in log space: ln t(i) = ln t(i-1) + ln((n - i + 1) / i) + ln(p / (1 - p)).
+  const odds = Math.log(p) - Math.log1p(-p);
+  let lnTerm = n * Math.log1p(-p);
+  let sum = Math.exp(lnTerm);
+  for (let i = 1; i <= k; i++) {
+    lnTerm += Math.log((n - i + 1) / i) + odds;
+    sum += Math.exp(lnTerm);
+  }
   return Math.min(1, sum);
 }
 
