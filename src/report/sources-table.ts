@@ -6,7 +6,7 @@
  * and/or model; others keep what their log or path says.
  */
 import { SteplensError, err, ok, type Result } from '../errors.js';
-import { splitCsvLine } from './outcomes-table.js';
+import { parseRecordTable } from './record-table.js';
 
 export interface SourceEntry {
   run: string;
@@ -26,28 +26,7 @@ function entry(rec: Record<string, unknown>, where: string): Result<SourceEntry>
 
 /** Parses a sources table; `name` (the file name) is used in error messages. */
 export function parseSourcesTable(text: string, name: string): Result<SourceEntry[]> {
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
-  const out: SourceEntry[] = [];
-  if (lines[0]?.trim().startsWith('{')) {
-    for (const [i, line] of lines.entries()) {
-      let rec: unknown;
-      try { rec = JSON.parse(line); } catch { return err(new SteplensError('bad_input', `${name} line ${i + 1}: not valid JSON`)); }
-      if (typeof rec !== 'object' || rec === null) return err(new SteplensError('bad_input', `${name} line ${i + 1}: expected an object`));
-      const e = entry(rec as Record<string, unknown>, `${name} line ${i + 1}`);
-      if (!e.ok) return e;
-      out.push(e.value);
-    }
-    return ok(out);
-  }
-  const header = splitCsvLine(lines[0] ?? '').map((h) => h.toLowerCase());
-  if (!header.includes('run')) return err(new SteplensError('bad_input', `${name}: expected a CSV header with 'run' and 'agent' and/or 'model' columns, or JSON Lines`));
-  for (const [i, line] of lines.slice(1).entries()) {
-    const cells = splitCsvLine(line);
-    const e = entry(Object.fromEntries(header.map((h, j) => [h, cells[j] ?? ''])), `${name} line ${i + 2}`);
-    if (!e.ok) return e;
-    out.push(e.value);
-  }
-  return ok(out);
+  return parseRecordTable(text, name, (h) => (h.includes('run') ? undefined : "expected a CSV header with 'run' and 'agent' and/or 'model' columns, or JSON Lines"), entry);
 }
 
 /** The agent and model of a run named `run`, as the table overrides them. */

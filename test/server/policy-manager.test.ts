@@ -8,7 +8,9 @@ import { distinct, states, type StateSpec } from '../calibrate/states.js';
 
 const log = pino({ level: 'silent' });
 /** A configured policy whose own stops (no action 3) are the `configured` candidate. */
-const CONFIGURED = resolvePolicy({ cycle: { stop: null }, noAction: { stop: 3 } }).value!;
+const configured = resolvePolicy({ cycle: { stop: null }, noAction: { stop: 3 } });
+if (!configured.ok) throw new Error(configured.error);
+const CONFIGURED = configured.value;
 const SHADOW = { share: 0.25, maxFalseStop: 0.5, confidence: 0.95, bound: 'clopper-pearson' as const };
 const clean = (i: number) => states(distinct(6, `c${i}-`));
 const none: StateSpec = { stage: 'O', hash: 'n', kind: 'none' };

@@ -14,7 +14,7 @@ export interface RunFacts {
 }
 
 /** Precomputes a run's facts once. */
-export function runFacts(run: TradeoffRun): RunFacts {
+export function runFacts(run: Pick<TradeoffRun, 'states' | 'passed'>): RunFacts {
   const n = run.states.length;
   const after = new Float64Array(n);
   let sum = 0;

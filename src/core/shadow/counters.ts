@@ -5,6 +5,7 @@
  * saves the most failing-run tokens among those whose upper confidence bound
  * of the false-stop rate is within the bound (and that stop a failing run).
  */
+import { runFacts } from '../calibrate/evaluate.js';
 import { compareConservative } from '../calibrate/stop-settings.js';
 import type { ShadowCandidate } from './candidates.js';
 import type { Policy } from '../policy.js';
@@ -39,13 +40,7 @@ export const emptyCounters = (): PairCounters => ({ passing: 0, failing: 0, fail
 export function recordRun(c: PairCounters, plan: ShadowPlan, run: { states: readonly State[]; totals: readonly number[]; passed: boolean }, base: Policy): void {
   const candidates = plan.candidates;
   const stops = candidateStops(plan, run.states, run.totals, base);
-  const n = run.states.length;
-  const after = new Float64Array(n);
-  let sum = 0;
-  for (let i = n - 1; i >= 0; i--) {
-    after[i] = sum;
-    sum += run.states[i]!.cost;
-  }
+  const { steps: n, tokensAfter: after, tokens: sum } = runFacts(run);
   if (run.passed) c.passing += 1;
   else {
     c.failing += 1;
