@@ -90,6 +90,7 @@ export function parseCalibrateArgs(args: string[]): CalibrateArgs {
   if (values['config-out'] !== undefined && !values.weights) throw new SteplensError('usage', '--config-out writes fitted weights: give --weights too');
   const by = values.by === undefined ? undefined : oneOf(values.by, '--by', ['agent', 'model', 'source'] as const, 'source');
   if (by !== undefined && values.portable) throw new SteplensError('usage', '--by and --portable do not combine: --portable chooses one policy for every source');
+  if (by !== undefined && values.split === 'source') throw new SteplensError('usage', '--by and --split source do not combine: each group is one source or a few (use --split half)');
   const sourceMax = values['source-max'] !== undefined ? rate(values['source-max'], '--source-max', 0.02) : values.portable ? 0.02 : undefined;
   return {
     paths: positionals,
