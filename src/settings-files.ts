@@ -1,7 +1,8 @@
-/** Reading an early-stop policy or a scoring config from a JSON file (partial overrides of the defaults). */
+/** Reading an early-stop policy, a scoring config or a forecast model from a JSON file (partial overrides of the defaults). */
 import { resolveConfig, type ScoringConfig } from './core/config.js';
 import { resolvePolicy, type Policy } from './core/policy.js';
 import { resolvePolicySet, type PolicySet } from './core/policy-set.js';
+import { parseForecast, type ForecastFile } from './core/forecast/model.js';
 import { SteplensError } from './errors.js';
 import { readText } from './text-files.js';
 
@@ -36,4 +37,11 @@ export async function readConfigFile(file: string): Promise<ScoringConfig> {
   const config = resolveConfig(await readJson(file));
   if (!config.ok) throw new SteplensError('bad_input', `${file}: ${config.error}`);
   return config.value;
+}
+
+/** A forecast model file (what `steplens train --out` writes). */
+export async function readForecastFile(file: string): Promise<ForecastFile> {
+  const parsed = parseForecast(await readJson(file));
+  if (!parsed.ok) throw new SteplensError('bad_input', `${file}: ${parsed.error}`);
+  return parsed.value;
 }

@@ -39,6 +39,8 @@ export interface Policy {
   noAction: Levels;
   /** Running composite below `floor` once at least `minSteps` steps were pushed; `severity` null = off. */
   lowScore: { floor: number; minSteps: number; severity: Severity | null };
+  /** Forecast P(pass) below `floor` (0-1) once at least `minSteps` steps were pushed; needs a forecast model (`serve --forecast`); `severity` null = off. */
+  lowForecast: { floor: number; minSteps: number; severity: Severity | null };
   /** Step and token (sum of state costs) budgets; null = no budget. */
   budget: { maxSteps: number | null; maxTokens: number | null; severity: Severity };
 }
@@ -50,6 +52,7 @@ export const DEFAULT_POLICY: Policy = deepFreeze({
   explorationStreak: { warn: 15, stop: null },
   noAction: { warn: null, stop: 2 },
   lowScore: { floor: 50, minSteps: 30, severity: 'warn' },
+  lowForecast: { floor: 0.05, minSteps: 20, severity: null },
   budget: { maxSteps: null, maxTokens: null, severity: 'stop' },
 });
 
@@ -70,6 +73,10 @@ export const policyInputSchema = z
     noAction: levels,
     lowScore: z
       .object({ floor: z.number().finite().min(0).max(100), minSteps: z.number().int().nonnegative(), severity: severity.nullable() })
+      .partial()
+      .strict(),
+    lowForecast: z
+      .object({ floor: z.number().finite().min(0).max(1), minSteps: z.number().int().nonnegative(), severity: severity.nullable() })
       .partial()
       .strict(),
     budget: z
@@ -105,6 +112,7 @@ export function resolvePolicy(input: unknown, base: Policy = DEFAULT_POLICY): Re
     explorationStreak: { ...base.explorationStreak, ...o.explorationStreak },
     noAction: { ...base.noAction, ...o.noAction },
     lowScore: { ...base.lowScore, ...o.lowScore },
+    lowForecast: { ...base.lowForecast, ...o.lowForecast },
     budget: { ...base.budget, ...o.budget },
   };
   const problem =

@@ -154,6 +154,7 @@ export type SignalKind =
   | 'exploration_streak'
   | 'no_action'
   | 'low_score'
+  | 'low_forecast'
   | 'budget';
 export type Severity = 'warn' | 'stop';
 

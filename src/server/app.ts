@@ -25,6 +25,8 @@ import { registerPolicyMetrics } from './policy-metrics.js';
 import { registerPolicyRoutes } from './policy-routes.js';
 import { SessionRegistry } from './session-registry.js';
 import { handleFrame, type HandlerDeps } from './stream-handler.js';
+import { ForecastLearner } from './forecast-learner.js';
+import { registerForecastRoutes } from './forecast-routes.js';
 
 /** A refused upgrade: the HTTP error answer written on the raw socket, which is then closed (no socket, no keep-alive). */
 function refuseUpgrade(socket: Socket, reply: FastifyReply, code: ErrorCode, message: string): void {
@@ -54,7 +56,12 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const policies = await PolicyManager.open(resolved.policySet, resolved.shadow, options.policyState ?? new FilePolicyStateStore(store.dataDir), log);
   registerPolicyMetrics(metrics.registry, policies);
   const connections = new Map<number, Connection>();
-  const registry = new SessionRegistry({ store, analyzers, metrics, log, options: resolved, connections, policies });
+  const learner = resolved.forecast !== undefined && options.forecastLearn !== undefined
+    ? new ForecastLearner(resolved.forecast, options.forecastLearn, log)
+    : undefined;
+  const registry = new SessionRegistry({
+    store, analyzers, metrics, log, options: resolved, connections, policies, ...(learner !== undefined ? { onEnded: (s) => learner.add(s) } : {}),
+  });
   const auth = new TokenChecker(resolved.tokens);
   let accepting = true;
   let nextConnection = 0;
@@ -123,12 +130,15 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   registerHttpRoutes(app, { store, registry, analyzers, metrics, options: resolved, ready: () => accepting });
   registerPolicyRoutes(app, { policies, metrics });
+  registerForecastRoutes(app, resolved.forecast, learner);
+  learner?.start();
 
   const sweepEvery = Math.max(50, Math.min(resolved.idleTimeoutMs, resolved.resumeWindowMs, 10_000) / 4);
   const sweeper = setInterval(() => void registry.sweep().catch((error: unknown) => log.error({ err: error }, 'sweep failed')), sweepEvery);
   sweeper.unref();
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
+    await learner?.stop();
     await store.flush();
     await policies.flush();
   });

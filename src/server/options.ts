@@ -3,8 +3,11 @@ import type { Logger } from 'pino';
 import { DEFAULT_CONFIG, type ScoringConfig } from '../core/config.js';
 import { DEFAULT_POLICY, type Policy } from '../core/policy.js';
 import type { PolicySet } from '../core/policy-set.js';
+import type { ForecastFile } from '../core/forecast/model.js';
 import type { PolicyStateStore } from '../store/policy-state.js';
 import type { ReferenceStore } from '../store/reference-store.js';
+import { ForecastHolder } from './forecast-holder.js';
+import type { ForecastLearnOptions } from './forecast-learner.js';
 import { DEFAULT_SHADOW, type ShadowOptions } from './policy-manager.js';
 
 export interface ServerLimits {
@@ -54,6 +57,10 @@ export interface AppOptions {
   compressTexts?: boolean;
   /** Merge `passed` sessions into their task's PTA unless `start.learn` says otherwise (default false). */
   learnDefault?: boolean;
+  /** Forecast model(s) of P(pass | prefix) (`steplens train` writes them): adds `pPass` to scores, finals and reports. */
+  forecast?: ForecastFile;
+  /** Retrain the forecast from finished sessions that reported an outcome (needs `forecast`). */
+  forecastLearn?: ForecastLearnOptions;
   /** A pino logger to use; otherwise one is made at `logLevel`. */
   logger?: Logger;
   /** Log level of the made logger (default `info`). */
@@ -70,6 +77,8 @@ export interface ResolvedOptions {
   shadow: ShadowOptions | undefined;
   config: ScoringConfig;
   learnDefault: boolean;
+  /** The forecast in force (swapped by the learner), if any. */
+  forecast: ForecastHolder | undefined;
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
@@ -93,5 +102,6 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
     shadow: options.shadow === undefined || options.shadow === false ? undefined : { ...DEFAULT_SHADOW, ...(options.shadow === true ? {} : options.shadow) },
     config: options.config ?? DEFAULT_CONFIG,
     learnDefault: options.learnDefault ?? false,
+    forecast: options.forecast !== undefined ? new ForecastHolder(options.forecast) : undefined,
   };
 }

@@ -8,7 +8,8 @@ import type { Signal, SignalKind, State } from '../types.js';
 import type { Counter } from './counters.js';
 import { signalsFor } from './levels.js';
 
-export type StepDetector = (state: State, total: number) => Signal[];
+/** Fed each state with the composite after it and, when a forecast model is loaded, P(pass | prefix). */
+export type StepDetector = (state: State, total: number, pPass?: number) => Signal[];
 
 /** Fires when one of `counter`'s episodes reaches the `warn` / `stop` level (once per episode and level). */
 export function countDetector(kind: SignalKind, levels: Levels, counter: Counter): StepDetector {
@@ -35,6 +36,24 @@ export function lowScoreDetector(policy: Policy): StepDetector {
       return fire ? [{ kind: 'low_score', severity: low.severity, t: state.t, steps: [state.t], message: `score ${total.toFixed(1)} below the floor ${low.floor} after ${steps} steps` }] : [];
     }
     if (total >= low.floor) below = false;
+    return [];
+  };
+}
+
+/** Fires when the forecast P(pass) is below the floor once `minSteps` steps were pushed (only with a forecast model); re-arms when it climbs back. */
+export function lowForecastDetector(policy: Policy): StepDetector {
+  const lf = policy.lowForecast;
+  let steps = 0;
+  let below = false;
+  return (state, _total, pPass) => {
+    steps += 1;
+    if (pPass === undefined) return [];
+    if (lf.severity !== null && steps >= lf.minSteps && pPass < lf.floor) {
+      const fire = !below;
+      below = true;
+      return fire ? [{ kind: 'low_forecast', severity: lf.severity, t: state.t, steps: [state.t], message: `forecast P(pass) ${pPass.toFixed(3)} below ${lf.floor} after ${steps} steps` }] : [];
+    }
+    if (pPass >= lf.floor) below = false;
     return [];
   };
 }

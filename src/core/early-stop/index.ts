@@ -15,8 +15,8 @@ export { countProfile, type Count, type Counter } from './counters.js';
 export type { StepDetector } from './detectors.js';
 
 export interface EarlyStop {
-  /** Adds the next state with the composite after it; returns the signals that fire now. */
-  add(state: State, total: number): Signal[];
+  /** Adds the next state with the composite (and the forecast pPass, if any) after it; returns the signals that fire now. */
+  add(state: State, total: number, pPass?: number): Signal[];
   /** Every signal fired so far, in order. */
   signals(): readonly Signal[];
 }
@@ -25,10 +25,10 @@ export function createEarlyStop(policy: Policy): EarlyStop {
   const detectors = STOP_KINDS.map((k) => k.detector(policy));
   const fired: Signal[] = [];
   return {
-    add(state, total) {
+    add(state, total, pPass) {
       const out: Signal[] = [];
       for (const d of detectors) {
-        const s = d(state, total);
+        const s = d(state, total, pPass);
         if (s.length > 0) out.push(...s);
       }
       fired.push(...out);

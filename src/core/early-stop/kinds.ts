@@ -9,7 +9,7 @@ import type { SignalKind } from '../types.js';
 import {
   blindRetryCounter, cycleCounter, explorationStreakCounter, noActionCounter, regressionLoopCounter, type Counter,
 } from './counters.js';
-import { budgetDetector, countDetector, lowScoreDetector, type StepDetector } from './detectors.js';
+import { budgetDetector, countDetector, lowForecastDetector, lowScoreDetector, type StepDetector } from './detectors.js';
 
 /** Policy keys whose section is `Levels` (warn / stop at a count). */
 export type CountKindKey = 'blindRetry' | 'regressionLoop' | 'cycle' | 'explorationStreak' | 'noAction';
@@ -44,6 +44,7 @@ export const COUNT_STOP_KINDS: readonly CountStopKind[] = [
 export const STOP_KINDS: readonly StopKind[] = [
   ...COUNT_STOP_KINDS,
   { key: 'lowScore', signal: 'low_score', detector: lowScoreDetector },
+  { key: 'lowForecast', signal: 'low_forecast', detector: lowForecastDetector },
   { key: 'budget', signal: 'budget', detector: budgetDetector },
 ];
 
