@@ -51,7 +51,7 @@ export const DEFAULT_POLICY: Policy = deepFreeze({
   cycle: { warn: 2, stop: 4, minBlock: 2, maxBlock: 4 },
   explorationStreak: { warn: 15, stop: null },
   noAction: { warn: null, stop: 2 },
-  lowScore: { floor: 50, minSteps: 30, severity: 'warn' },
+  lowScore: { floor: 35, minSteps: 30, severity: 'warn' },
   lowForecast: { floor: 0.05, minSteps: 20, severity: null },
   budget: { maxSteps: null, maxTokens: null, severity: 'stop' },
 });
