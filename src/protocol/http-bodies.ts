@@ -56,6 +56,10 @@ export const sessionStatusSchema = z.object({
   format: z.string().describe('The log format of its step payloads'),
   agent: z.string().optional().describe('start.agent, if the client named it'),
   model: z.string().optional().describe('start.model, if the client named it'),
+  policy: z.object({
+    selected: z.string().describe('Which early-stop policy the session runs under: its agent/model group or the fallback, promoted, pinned, or shadow (warn only)'),
+    shadow: z.boolean().describe('True when its stops are demoted to warns so its outcome can calibrate its agent + model pair (shadow mode)'),
+  }).optional().describe('The early-stop policy the server chose for the session (per-agent/model policies, shadow mode)'),
   state: z.enum(['open', 'detached', 'ended']).describe('open: on a connection; detached: its connection dropped, resumable; ended: final sent'),
   /** Steps scored so far. */
   steps: int('Steps scored so far'),

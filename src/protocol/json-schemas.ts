@@ -5,6 +5,7 @@ import {
   addReferenceRequestSchema, addReferenceResponseSchema, getRewardRequestSchema, getRewardResponseSchema, httpErrorSchema,
   scoreBatchRequestSchema, scoreRequestSchema, sessionStatusSchema, taskListResponseSchema,
 } from './http-bodies.js';
+import { freezeRequestSchema, pinRequestSchema } from './policy-state.js';
 import { trajectoryReportSchema } from './report-schemas.js';
 import { SERVER_MESSAGE_SCHEMAS } from './server-messages.js';
 import { stepRecordSchema } from './step-schema.js';
@@ -27,6 +28,8 @@ const SOURCES: Record<string, z.ZodType> = {
   'http.get-reward-request': getRewardRequestSchema,
   'http.get-reward-response': getRewardResponseSchema,
   'http.error': httpErrorSchema,
+  'http.policy-pin-request': pinRequestSchema,
+  'http.policy-freeze-request': freezeRequestSchema,
 };
 
 /** File name (in `proto/`) → JSON Schema document. Deterministic: same schemas, same text. */

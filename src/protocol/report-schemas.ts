@@ -10,8 +10,8 @@ export const luckySchema = z
   .enum(['C1', 'C2', 'C3', 'C4', 'C5', 'unclassified'])
   .describe('Why a Lucky pass is lucky (method.md section 7): C1..C5, first match wins; unclassified when none applies');
 export const signalKindSchema = z
-  .enum(['blind_retry', 'regression_loop', 'cycle', 'exploration_streak', 'low_score', 'low_forecast', 'budget'])
-  .describe('Early-stop signal: blind_retry (an action repeated with nothing changed), regression_loop (edit then failing verification of one file, repeated), cycle (a block of states repeated in a row), exploration_streak (exploration steps in a row), low_score (running score below a floor after some steps), low_forecast (the forecast model\'s P(pass) below a floor after some steps), budget (steps or tokens over a budget)');
+  .enum(['blind_retry', 'regression_loop', 'cycle', 'exploration_streak', 'no_action', 'low_score', 'low_forecast', 'budget'])
+  .describe('Early-stop signal: blind_retry (an action repeated with nothing changed), regression_loop (edit then failing verification of one file, repeated), cycle (a block of states repeated in a row), exploration_streak (exploration steps in a row), no_action (turns in a row with no runnable action), low_score (running score below a floor after some steps), low_forecast (the forecast model\'s P(pass) below a floor after some steps), budget (steps or tokens over a budget)');
 export const severitySchema = z.enum(['warn', 'stop']).describe('warn: worth a look; stop: the policy says to stop the agent');
 
 const score100 = (what: string) => z.number().describe(`${what}, 0-100`);

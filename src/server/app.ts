@@ -11,7 +11,8 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import { pino, type Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { setTextCompression } from '../core/state/packed-text.js';
-import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
+import { FilePolicyStateStore } from '../store/policy-state.js';
 import { ReferenceStore } from '../store/reference-store.js';
 import { defaultAnalyzers } from '../syntax/index.js';
 import { TokenChecker } from './auth.js';
@@ -19,6 +20,9 @@ import { CLOSE, Connection } from './connection.js';
 import { registerHttpRoutes, sendError } from './http-routes.js';
 import { createMetrics } from './metrics.js';
 import { resolveOptions, type AppOptions } from './options.js';
+import { checkShadow, PolicyManager } from './policy-manager.js';
+import { registerPolicyMetrics } from './policy-metrics.js';
+import { registerPolicyRoutes } from './policy-routes.js';
 import { SessionRegistry } from './session-registry.js';
 import { handleFrame, type HandlerDeps } from './stream-handler.js';
 import { ForecastLearner } from './forecast-learner.js';
@@ -40,6 +44,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const resolved = resolveOptions(options);
   if (options.compressTexts !== undefined) setTextCompression(options.compressTexts);
   const log: Logger = options.logger ?? pino({ level: options.logLevel ?? 'info' });
+  const badShadow = resolved.shadow ? checkShadow(resolved.shadow) : undefined;
+  if (badShadow !== undefined) throw new SteplensError('usage', badShadow);
   const store = options.store ?? (await ReferenceStore.open({
     dataDir: options.dataDir ?? './data',
     seedDirs: options.seedDirs ?? [],
@@ -47,12 +53,14 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   }));
   const analyzers = defaultAnalyzers();
   const metrics = createMetrics(store);
+  const policies = await PolicyManager.open(resolved.policySet, resolved.shadow, options.policyState ?? new FilePolicyStateStore(store.dataDir), log);
+  registerPolicyMetrics(metrics.registry, policies);
   const connections = new Map<number, Connection>();
   const learner = resolved.forecast !== undefined && options.forecastLearn !== undefined
     ? new ForecastLearner(resolved.forecast, options.forecastLearn, log)
     : undefined;
   const registry = new SessionRegistry({
-    store, analyzers, metrics, log, options: resolved, connections, ...(learner !== undefined ? { onEnded: (s) => learner.add(s) } : {}),
+    store, analyzers, metrics, log, options: resolved, connections, policies, ...(learner !== undefined ? { onEnded: (s) => learner.add(s) } : {}),
   });
   const auth = new TokenChecker(resolved.tokens);
   let accepting = true;
@@ -93,6 +101,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       await registry.endAll();
       for (const conn of connections.values()) conn.close(CLOSE.goingAway, 'server shutting down');
       await store.flush();
+      await policies.flush();
       app.websocketServer.close();
     },
   });
@@ -120,6 +129,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
 
   registerHttpRoutes(app, { store, registry, analyzers, metrics, options: resolved, ready: () => accepting });
+  registerPolicyRoutes(app, { policies, metrics });
   registerForecastRoutes(app, resolved.forecast, learner);
   learner?.start();
 
@@ -130,6 +140,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     clearInterval(sweeper);
     await learner?.stop();
     await store.flush();
+    await policies.flush();
   });
   return app;
 }

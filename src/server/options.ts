@@ -2,10 +2,13 @@
 import type { Logger } from 'pino';
 import { DEFAULT_CONFIG, type ScoringConfig } from '../core/config.js';
 import { DEFAULT_POLICY, type Policy } from '../core/policy.js';
+import type { PolicySet } from '../core/policy-set.js';
 import type { ForecastFile } from '../core/forecast/model.js';
+import type { PolicyStateStore } from '../store/policy-state.js';
 import type { ReferenceStore } from '../store/reference-store.js';
 import { ForecastHolder } from './forecast-holder.js';
 import type { ForecastLearnOptions } from './forecast-learner.js';
+import { DEFAULT_SHADOW, type ShadowOptions } from './policy-manager.js';
 
 export interface ServerLimits {
   /** Open sessions one connection may hold (default 64). */
@@ -38,6 +41,12 @@ export interface AppOptions {
   idleTimeoutMs?: number;
   /** Server-wide early-stop policy; a session's `start.policy` overrides it field by field. */
   policy?: Policy;
+  /** Policies per agent / model with a fallback (`calibrate --by ... --out`); wins over `policy`. */
+  policies?: PolicySet;
+  /** Shadow mode: sessions that report outcomes calibrate each agent + model pair's stops (true = defaults). */
+  shadow?: boolean | Partial<ShadowOptions>;
+  /** Where shadow counters, promotions and pins persist (default `<dataDir>/policies/state.json`). */
+  policyState?: PolicyStateStore;
   /** Server-wide scoring config (weights, tiers, tau...; `steplens calibrate --weights` writes one); default the method's. */
   config?: ScoringConfig;
   /**
@@ -64,6 +73,8 @@ export interface ResolvedOptions {
   resumeWindowMs: number;
   idleTimeoutMs: number;
   policy: Policy;
+  policySet: PolicySet;
+  shadow: ShadowOptions | undefined;
   config: ScoringConfig;
   learnDefault: boolean;
   /** The forecast in force (swapped by the learner), if any. */
@@ -87,6 +98,8 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
     resumeWindowMs: options.resumeWindowMs ?? 5 * 60_000,
     idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
     policy: options.policy ?? DEFAULT_POLICY,
+    policySet: options.policies ?? { groups: [], fallback: options.policy ?? DEFAULT_POLICY },
+    shadow: options.shadow === undefined || options.shadow === false ? undefined : { ...DEFAULT_SHADOW, ...(options.shadow === true ? {} : options.shadow) },
     config: options.config ?? DEFAULT_CONFIG,
     learnDefault: options.learnDefault ?? false,
     forecast: options.forecast !== undefined ? new ForecastHolder(options.forecast) : undefined,

@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { Analyzers } from '../core/ports.js';
-import { resolvePolicy } from '../core/policy.js';
+import { canStop, resolvePolicy } from '../core/policy.js';
 import { createScorer } from '../core/scorer.js';
 import { getParser } from '../formats/index.js';
 import type { FormatName } from '../formats/types.js';
@@ -17,6 +17,7 @@ import { err, ok, type Result } from '../errors.js';
 import type { Connection } from './connection.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
+import { PolicyManager } from './policy-manager.js';
 import { Session } from './session.js';
 
 export interface RegistryDeps {
@@ -26,6 +27,8 @@ export interface RegistryDeps {
   log: Logger;
   options: ResolvedOptions;
   connections: Map<number, Connection>;
+  /** Picks each session's policy (default: the configured policy set, no shadow mode). */
+  policies?: PolicyManager;
   /** Told of every ended session (the forecast learner keeps those with an outcome). */
   onEnded?: (session: Session) => void;
 }
@@ -38,7 +41,11 @@ export class SessionRegistry {
   private sweeping = false;
   private counter = 0;
 
-  constructor(private readonly deps: RegistryDeps) {}
+  private readonly policies: PolicyManager;
+
+  constructor(private readonly deps: RegistryDeps) {
+    this.policies = deps.policies ?? PolicyManager.plain(deps.options.policySet, deps.log);
+  }
 
   get(id: string): Session | undefined {
     return this.sessions.get(id);
@@ -78,8 +85,12 @@ export class SessionRegistry {
     if (this.openCount() >= limits.totalSessions) {
       return err({ code: 'overloaded', message: `the server already holds ${limits.totalSessions} open sessions`, session: id });
     }
-    const policy = resolvePolicy(msg.policy, this.deps.options.policy);
+    const assigned = this.policies.assign(msg.agent, msg.model);
+    const policy = resolvePolicy(msg.policy, assigned.policy);
     if (!policy.ok) return err({ code: 'bad_message', message: `start.policy: ${policy.error}`, session: id });
+    // A session whose own start.policy can stop is not counted: its outcome may be the stop's doing.
+    const shadow = assigned.shadow && (msg.policy === undefined || !canStop(policy.value));
+    const selected = msg.policy === undefined ? assigned.selected : `${assigned.selected} + start.policy`;
     this.pending.add(id);
     try {
       const reference = await this.deps.store.reference(msg.task);
@@ -94,6 +105,7 @@ export class SessionRegistry {
         reference: scorer.report().reference,
         parser: format === 'steplens' ? undefined : getParser(format).stream(),
         maxSteps: limits.maxStepsPerSession, now: Date.now(),
+        policy: { pair: assigned.key, selected, shadow },
         ...(forecast !== undefined ? { forecastVersion: forecast.version } : {}),
         ...(msg.agent !== undefined ? { agent: msg.agent } : {}),
         ...(msg.model !== undefined ? { model: msg.model } : {}),
@@ -101,7 +113,7 @@ export class SessionRegistry {
       session.connection = conn.id;
       this.sessions.set(id, session);
       conn.sessions.add(id);
-      this.deps.log.info({ session: id, task: msg.task, format, reference: session.reference, learn: session.learn }, 'session started');
+      this.deps.log.info({ session: id, task: msg.task, format, reference: session.reference, learn: session.learn, policy: selected, shadow }, 'session started');
       return ok(session);
     } finally {
       this.pending.delete(id);
@@ -138,6 +150,9 @@ export class SessionRegistry {
       } catch (error) {
         this.deps.log.error({ session: session.id, task: session.task, err: error }, 'learning the reference failed');
       }
+    }
+    if (session.policy?.shadow && session.passed !== undefined) {
+      this.policies.record(session.policy.pair, { states: session.states(), totals: session.totals, passed: session.passed });
     }
     const final: FinalMessage = {
       type: 'final', session: session.id, ...report,

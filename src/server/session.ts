@@ -36,8 +36,17 @@ export interface SessionInit {
   reference: ReferenceInfo;
   /** Stream parser for non-`steplens` formats. */
   parser?: StreamParser;
+  /** Which policy it runs under, and whether it is a shadow session whose outcome is counted. */
+  policy?: SessionPolicy;
   maxSteps: number;
   now: number;
+}
+
+export interface SessionPolicy {
+  /** The policy manager's key of its agent + model pair. */
+  pair: string;
+  selected: string;
+  shadow: boolean;
 }
 
 export class Session {
@@ -48,6 +57,9 @@ export class Session {
   readonly model: string | undefined;
   readonly learn: boolean;
   readonly reference: ReferenceInfo;
+  readonly policy: SessionPolicy | undefined;
+  /** Running composite after each scored step (shadow mode replays candidate stops over it). */
+  readonly totals: number[] = [];
   readonly forecastVersion: number | undefined;
   /** Owning connection id, undefined while detached. */
   connection: number | undefined;
@@ -73,6 +85,7 @@ export class Session {
     this.forecastVersion = init.forecastVersion;
     this.scorer = init.scorer;
     this.reference = init.reference;
+    this.policy = init.policy;
     this.parser = init.parser;
     this.maxSteps = init.maxSteps;
     this.lastActivity = init.now;
@@ -134,6 +147,7 @@ export class Session {
   private push(step: Step): StepResult {
     step.t = this.scorer.length;
     const result = this.scorer.push(step);
+    this.totals.push(result.score.total);
     this.stages[result.state.stage] += 1;
     this.signals.push(...result.signals);
     return result;

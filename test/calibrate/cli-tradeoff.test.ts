@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SplitReport, TradeoffResult, WeightsReport } from '../../src/core/calibrate/index.js';
-import { resolvePolicy } from '../../src/core/policy.js';
+import { canStop, resolvePolicy } from '../../src/core/policy.js';
 import { readConfigFile, readPolicyFile } from '../../src/settings-files.js';
 import { PALETTE } from '../../src/report/render/palette.js';
 import { tradeoffChart } from '../../src/report/tradeoff-chart.js';
@@ -16,7 +16,8 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
   const dir = mkdtempSync(join(tmpdir(), 'steplens-tradeoff-'));
   const out = join(dir, 'policy.json');
   const cfg = join(dir, 'weights.json');
-  const running = cli('calibrate', CORPUS, '--json', '--weights', '--out', out, '--config-out', cfg, '--out-dir', join(dir, 'charts'));
+  // 35 passing runs: at 10 % the 95 % upper bound allows no false stop (8.2 % with none); the default 5 % allows no stop at all.
+  const running = cli('calibrate', CORPUS, '--json', '--weights', '--max-false-stop', '0.1', '--out', out, '--config-out', cfg, '--out-dir', join(dir, 'charts'));
 
   it('chooses a policy within the bound in both modes, writes it where readPolicyFile and resolvePolicy load it', async () => {
     const run = await running;
@@ -26,7 +27,8 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
     const doc = JSON.parse(run.stdout) as Doc;
     const t = doc.tradeoff;
     for (const m of ['reference', 'referenceFree'] as const) {
-      expect(t.chosen.modes[m].passingRate!).toBeLessThanOrEqual(0.05);
+      expect(t.chosen.modes[m].passingUpper!).toBeLessThanOrEqual(0.1);
+      expect(t.chosen.modes[m].passingStopped).toBe(0);
       expect(t.chosen.modes[m].failingTokensSaved).toBeGreaterThanOrEqual(t.baseline.modes[m].failingTokensSaved);
       expect(t.chosen.modes[m].passing + t.chosen.modes[m].failing).toBe(t.runs.passing + t.runs.failing);
     }
@@ -38,6 +40,20 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
     const file = JSON.parse(readFileSync(out, 'utf8')) as { calibration: { inSample: unknown; heldOut: unknown } };
     expect(file.calibration.inSample).toEqual(t.chosen.modes);
     expect(file.calibration.heldOut).toBeDefined();
+  });
+
+  it('refuses to write a stop from 35 passing runs under the default 5 % bound: a warn-only policy and why', async () => {
+    const policyOut = join(dir, 'refused.json');
+    const run = await cli('calibrate', CORPUS, '--split', 'none', '--out', policyOut);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('REFUSED: the written policy only warns');
+    expect(run.stdout).toContain('only 35 passing runs: with none stopped the clopper-pearson 95% upper bound of the false-stop rate is 8.2%, above 5.0%; at least 59 passing runs are needed');
+    const written = await readPolicyFile(policyOut);
+    expect(canStop(written)).toBe(false);
+    expect(written.noAction.warn).toBe(2);
+    const file = JSON.parse(readFileSync(policyOut, 'utf8')) as { calibration: { warnOnly: boolean; note: string } };
+    expect(file.calibration.warnOnly).toBe(true);
+    expect(file.calibration.note).toContain('only warns');
   });
 
   it('per-run predicted stops agree with the point counts', async () => {

@@ -48,7 +48,7 @@ describe('calibrated policy over a real socket', () => {
   let tradeoff: TradeoffResult;
 
   beforeAll(async () => {
-    const run = await cli('calibrate', CORPUS, '--json', '--split', 'none', '--out', out);
+    const run = await cli('calibrate', CORPUS, '--json', '--split', 'none', '--max-false-stop', '0.1', '--out', out);
     if (run.code !== 0) throw new Error(run.stderr);
     tradeoff = (JSON.parse(run.stdout) as { tradeoff: TradeoffResult }).tradeoff;
     const policy = await readPolicyFile(out);
