@@ -21,6 +21,9 @@ import { createMetrics } from './metrics.js';
 import { resolveOptions, type AppOptions } from './options.js';
 import { SessionRegistry } from './session-registry.js';
 import { handleFrame, type HandlerDeps } from './stream-handler.js';
+import { LiveFeed } from './live-feed.js';
+import { isPublicWebPath, registerWebAssets, webRoot } from './web-assets.js';
+import { registerWebRoutes } from './web-routes.js';
 
 /** A refused upgrade: the HTTP error answer written on the raw socket, which is then closed (no socket, no keep-alive). */
 function refuseUpgrade(socket: Socket, reply: FastifyReply, code: ErrorCode, message: string): void {
@@ -46,7 +49,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const analyzers = defaultAnalyzers();
   const metrics = createMetrics(store);
   const connections = new Map<number, Connection>();
-  const registry = new SessionRegistry({ store, analyzers, metrics, log, options: resolved, connections });
+  const live = new LiveFeed({ maxViewers: resolved.limits.liveViewers, queueBytes: resolved.limits.liveQueueBytes, config: resolved.config, metrics, log });
+  const registry = new SessionRegistry({ store, analyzers, metrics, log, options: resolved, connections, observer: live });
   const auth = new TokenChecker(resolved.tokens);
   let accepting = true;
   let nextConnection = 0;
@@ -65,7 +69,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   app.addHook('onRequest', async (req, reply) => {
     const route = req.url.split('?')[0];
-    if (route === '/healthz') return;
+    if (route === '/healthz' || (req.method === 'GET' && isPublicWebPath(route ?? ''))) return;
     const refused = !accepting && route === '/v1/stream' ? 'overloaded' : !auth.allows(req) ? 'unauthorized' : undefined;
     if (refused === undefined) return;
     const message = refused === 'unauthorized' ? 'missing or wrong bearer token' : 'server shutting down';
@@ -112,7 +116,11 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     socket.on('error', (error) => log.warn({ connection: conn.id, err: error }, 'socket error'));
   });
 
-  registerHttpRoutes(app, { store, registry, analyzers, metrics, options: resolved, ready: () => accepting });
+  const routeDeps = { store, registry, analyzers, metrics, options: resolved, ready: () => accepting };
+  registerHttpRoutes(app, routeDeps);
+  registerWebRoutes(app, { ...routeDeps, auth: auth.enabled, calibrationDir: options.calibrationDir });
+  live.register(app, registry);
+  await registerWebAssets(app, webRoot());
 
   const sweepEvery = Math.max(50, Math.min(resolved.idleTimeoutMs, resolved.resumeWindowMs, 10_000) / 4);
   const sweeper = setInterval(() => void registry.sweep().catch((error: unknown) => log.error({ err: error }, 'sweep failed')), sweepEvery);

@@ -16,12 +16,13 @@ export interface ServerConfig {
 
 export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data DIR] [--seed DIR]... [--token T]... [--token-file FILE]
                       [--log-level L] [--resume-window SECONDS] [--idle-timeout SECONDS] [--learn] [--policy POLICY.json]
-                      [--config CONFIG.json] [--compress-texts]
+                      [--config CONFIG.json] [--compress-texts] [--calibration DIR]
   defaults: --host 127.0.0.1 --port 8787 --data ./data, seeded from the bundled data/example
-  env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG, STEPLENS_COMPRESS_TEXTS=1
+  env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG, STEPLENS_COMPRESS_TEXTS=1, STEPLENS_CALIBRATION
   --policy: default early-stop policy (what steplens calibrate --out writes; a session's start.policy overrides it)
   --config: scoring config (weights, tiers...; what steplens calibrate --weights --config-out writes)
-  --compress-texts: keep long texts of idle sessions compressed (less memory per session, more CPU per step)`;
+  --compress-texts: keep long texts of idle sessions compressed (less memory per session, more CPU per step)
+  --calibration DIR: the --out-dir of steplens calibrate; the web view (http://HOST:PORT/) shows its trade-off chart`;
 
 /** The bundled example reference set (`data/example` of the package), if present. */
 export function bundledSeedDir(): string | undefined {
@@ -49,6 +50,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       seed: { type: 'string', multiple: true }, token: { type: 'string', multiple: true }, 'token-file': { type: 'string' },
       'log-level': { type: 'string' }, 'resume-window': { type: 'string' }, 'idle-timeout': { type: 'string' },
       learn: { type: 'boolean' }, 'no-seed': { type: 'boolean' }, policy: { type: 'string' }, config: { type: 'string' }, 'compress-texts': { type: 'boolean' },
+      calibration: { type: 'string' },
     },
     allowPositionals: false,
   });
@@ -70,6 +72,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   const policy = policyFile !== undefined ? await readPolicyFile(path.resolve(cwd, policyFile)) : undefined;
   const configFile = values.config ?? env.STEPLENS_CONFIG;
   const scoring = configFile !== undefined ? await readConfigFile(path.resolve(cwd, configFile)) : undefined;
+  const calibration = values.calibration ?? env.STEPLENS_CALIBRATION;
   return {
     host: values.host ?? env.STEPLENS_HOST ?? '127.0.0.1',
     port,
@@ -82,6 +85,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       ...(policy !== undefined ? { policy } : {}),
       ...(scoring !== undefined ? { config: scoring } : {}),
       ...(values['compress-texts'] || env.STEPLENS_COMPRESS_TEXTS === '1' ? { compressTexts: true } : {}),
+      ...(calibration !== undefined ? { calibrationDir: path.resolve(cwd, calibration) } : {}),
     },
   };
 }

@@ -17,7 +17,8 @@ import { err, ok, type Result } from '../errors.js';
 import type { Connection } from './connection.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
-import { Session } from './session.js';
+import { Session, type StepFrame } from './session.js';
+import type { SessionObserver } from './session-events.js';
 
 export interface RegistryDeps {
   store: ReferenceStore;
@@ -26,6 +27,8 @@ export interface RegistryDeps {
   log: Logger;
   options: ResolvedOptions;
   connections: Map<number, Connection>;
+  /** Told of every session event (the web view's live feed). */
+  observer?: SessionObserver;
 }
 
 export class SessionRegistry {
@@ -95,6 +98,7 @@ export class SessionRegistry {
       this.sessions.set(id, session);
       conn.sessions.add(id);
       this.deps.log.info({ session: id, task: msg.task, format, reference: session.reference, learn: session.learn }, 'session started');
+      this.deps.observer?.started(session);
       return ok(session);
     } finally {
       this.pending.delete(id);
@@ -121,7 +125,7 @@ export class SessionRegistry {
     const { frames, report } = session.finish();
     const conn = this.connectionOf(session);
     for (const f of frames) conn?.send(f);
-    this.countSignals(frames);
+    this.scored(session, frames);
     let learned: FinalMessage['learned'];
     if (session.learn && session.passed === true && session.length > 0) {
       try {
@@ -142,8 +146,15 @@ export class SessionRegistry {
     session.endedAt = Date.now();
     this.deps.metrics.activeSessions.set(this.openCount());
     conn?.send(final);
+    this.deps.observer?.ended(session, final);
     this.deps.log.info({ session: session.id, task: session.task, why, steps: report.steps, score: report.score.total, tier: report.tier }, 'session ended');
     return final;
+  }
+
+  /** Frames a session just sent: signals counted, the observer told. */
+  scored(session: Session, frames: readonly StepFrame[]): void {
+    this.countSignals(frames);
+    if (frames.length > 0) this.deps.observer?.scored(session, frames);
   }
 
   countSignals(frames: readonly { type: string; kind?: string; severity?: string }[]): void {
@@ -163,6 +174,7 @@ export class SessionRegistry {
     session.connection = conn.id;
     session.detachedAt = undefined;
     conn.sessions.add(session.id);
+    this.deps.observer?.changed(session);
   }
 
   /** A connection went away: its sessions stay resumable for the resume window. */
@@ -173,6 +185,7 @@ export class SessionRegistry {
       if (s && s.connection === conn.id) {
         s.connection = undefined;
         s.detachedAt = now;
+        this.deps.observer?.changed(s);
       }
     }
     conn.sessions.clear();
@@ -183,6 +196,7 @@ export class SessionRegistry {
     if (session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.id);
     this.deps.metrics.activeSessions.set(this.openCount());
     this.deps.log.info({ session: session.id, task: session.task, why }, 'session freed');
+    this.deps.observer?.freed(session);
   }
 
   /** Ends idle and expired-detached sessions and frees ended ones past the resume window. */
