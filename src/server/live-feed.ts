@@ -71,18 +71,21 @@ export class LiveFeed implements SessionObserver {
         return sendError(reply, this.opts.metrics, 'overloaded', `the server already has ${this.opts.maxViewers} live viewers`);
       }
       reply.hijack();
-      this.open(req.raw, reply.raw, session);
+      this.attach(req.raw, reply.raw, session);
       return reply;
     });
     app.addHook('preClose', async () => this.close());
   }
 
-  private open(req: IncomingMessage, res: ServerResponse, session: Session | undefined): void {
+  /** Starts a viewer on an HTTP response: headers, then its first event (the snapshot, or the session's view). */
+  attach(req: Pick<IncomingMessage, 'socket'>, res: ServerResponse, session: Session | undefined): void {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-store, no-transform',
       'x-accel-buffering': 'no',
       'x-content-type-options': 'nosniff',
+      // The socket is not reused after a feed: shutdown, which ends every feed, never waits on it.
+      connection: 'close',
     });
     const viewer: Viewer = { res, session: session?.id };
     this.viewers.add(viewer);
@@ -90,7 +93,7 @@ export class LiveFeed implements SessionObserver {
     const gone = (): void => {
       if (this.viewers.delete(viewer)) this.gauge.set(this.viewers.size);
     };
-    req.socket.setNoDelay(true);
+    req.socket?.setNoDelay?.(true);
     res.on('close', gone);
     res.on('error', gone);
     const first = session !== undefined
@@ -99,10 +102,13 @@ export class LiveFeed implements SessionObserver {
     this.write(viewer, event(first));
   }
 
-  /** Writes to one viewer, or drops it when its unread bytes would pass the bound. */
+  /**
+   * Writes to one viewer, or drops it when the bytes it has not read yet pass the bound
+   * (checked before each write, so a first snapshot larger than the bound still goes out).
+   */
   private write(v: Viewer, text: string): void {
     if (v.res.destroyed || v.res.writableEnded) return;
-    if (v.res.writableLength + Buffer.byteLength(text) > this.opts.queueBytes) {
+    if (v.res.writableLength > this.opts.queueBytes) {
       this.dropped.inc();
       this.opts.log.warn({ queued: v.res.writableLength, session: v.session }, 'live viewer not reading: dropped');
       this.viewers.delete(v);

@@ -36,25 +36,26 @@ export function alignToPta(pta: Pta, states: readonly State[], tau: number): Pta
   const ids: number[] = [];
   for (const n of pta.nodes) if (n.state !== null && n.state.stage !== 'O') ids.push(n.id);
   const matching = createIncrementalMatching(ref.nodeStates.length);
+  /** Index in `states` of each left vertex (non-O state) of the matching. */
   const left: number[] = [];
   const adjacency: (readonly number[])[] = [];
-  for (const s of states) {
-    if (s.stage === 'O') continue;
+  states.forEach((s, i) => {
+    if (s.stage === 'O') return;
     const adjacent = ref.adjacent(s);
     adjacency.push(adjacent);
-    left.push(s.t);
+    left.push(i);
     matching.addLeft(adjacent);
-  }
-  const nodeOfT = new Map<number, number>();
-  left.forEach((t, u) => {
+  });
+  const nodeAt: (number | null)[] = states.map(() => null);
+  left.forEach((i, u) => {
     const j = matching.matchOfLeft(u);
-    if (j >= 0) nodeOfT.set(t, ids[j] as number);
+    if (j >= 0) nodeAt[i] = ids[j] as number;
   });
   return {
     task: pta.task,
     version: pta.version,
-    steps: states.map((s) => ({ t: s.t, node: nodeOfT.get(s.t) ?? null })),
-    matchedNodes: [...nodeOfT.values()].sort((a, b) => a - b),
+    steps: states.map((s, i) => ({ t: s.t, node: nodeAt[i] ?? null })),
+    matchedNodes: nodeAt.filter((n): n is number => n !== null).sort((a, b) => a - b),
     bestPath: bestPath(pta, ids, adjacency),
   };
 }
