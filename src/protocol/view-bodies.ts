@@ -82,6 +82,24 @@ export const alignmentSchema = z.object({
 /** `POST /v1/score/steps`: the trajectory view, and its path over the task's PTA when the task has one. */
 export const scoreStepsResponseSchema = trajectoryViewSchema.extend({ alignment: alignmentSchema.optional() });
 
+/** `GET /v1/calibration`: whether `serve --calibration DIR` is set, and the chosen policy of the calibration found there. */
+export const calibrationResponseSchema = z.union([
+  z.object({ configured: z.literal(false) }),
+  z.object({
+    configured: z.literal(true),
+    /** When calibration.json was written (ISO time). */
+    writtenAt: z.string(),
+    /** The chosen early-stop policy (what `calibrate --out` writes and `serve --policy` loads). */
+    policy: z.unknown(),
+    /** The false-stop bound it was chosen under. */
+    maxFalseStop: z.number().optional(),
+    runs: z.object({ passing: z.number().optional(), failing: z.number().optional() }).optional(),
+  }),
+]);
+
+/** `GET /web/info` (no token needed): whether the page must ask for a token. */
+export const webInfoSchema = z.object({ auth: z.enum(['token', 'open']) });
+
 /** What a session viewer of the live feed gets with each score frame: the step it scored. */
 export const liveStepSchema = viewStepSchema.pick({ kind: true, tool: true, text: true, file: true, failed: true });
 
@@ -109,3 +127,4 @@ export type AlignmentBody = z.infer<typeof alignmentSchema>;
 export type ScoreStepsResponse = z.infer<typeof scoreStepsResponseSchema>;
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 export type LiveStep = z.infer<typeof liveStepSchema>;
+export type CalibrationResponse = z.infer<typeof calibrationResponseSchema>;

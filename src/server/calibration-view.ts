@@ -6,17 +6,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SteplensError } from '../errors.js';
+import type { CalibrationResponse } from '../protocol/view-bodies.js';
 
-export interface CalibrationSummary {
-  configured: true;
-  /** When calibration.json was written (ISO time). */
-  writtenAt: string;
-  /** The chosen policy (what `calibrate --out` writes and `serve --policy` loads). */
-  policy: unknown;
-  /** The false-stop bound the policy was chosen under, and the runs it was measured on. */
-  maxFalseStop?: number;
-  runs?: { passing?: number; failing?: number };
-}
+/** A configured calibration, as `GET /v1/calibration` answers it. */
+export type CalibrationSummary = Extract<CalibrationResponse, { configured: true }>;
 
 function dirOf(dir: string | undefined): string {
   if (dir === undefined) throw new SteplensError('unknown_task', 'no calibration configured (start the server with --calibration DIR, the --out-dir of steplens calibrate)');
