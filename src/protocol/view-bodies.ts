@@ -45,7 +45,7 @@ export const viewStepSchema = z.object({
   stage: stageSchema,
   kind: z.string(),
   tool: z.string(),
-  /** What the step did, one line (command, file, query), at most 160 characters. */
+  /** What the step did, one line (command, file, query), at most 100 characters. */
   text: z.string(),
   file: z.string().optional(),
   failed: z.boolean(),

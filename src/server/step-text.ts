@@ -1,13 +1,14 @@
 /**
  * One short line that says what a step did (the command, the file viewed or
  * edited, the query), for the web view's hover and step table. Sessions keep
- * one per step, so it is bounded and flat (no slice of a long command kept alive).
+ * one per step, so it is short, flat (no slice of a long command kept alive) and
+ * pooled (rollouts of one task repeat their commands: one copy serves them all).
  */
 import type { Step } from '../core/types.js';
-import { flatten } from '../core/state/flat-string.js';
+import { intern } from '../core/state/flat-string.js';
 
 /** Longest kept line, in characters. */
-export const STEP_TEXT_MAX = 160;
+export const STEP_TEXT_MAX = 100;
 
 function what(step: Step): string {
   const a = step.action;
@@ -35,8 +36,11 @@ function what(step: Step): string {
   }
 }
 
-/** The step's line: whitespace runs collapsed, cut to {@link STEP_TEXT_MAX} characters with an ellipsis. */
+/**
+ * The step's line: whitespace runs collapsed, cut to {@link STEP_TEXT_MAX} characters ending in `...`
+ * (ASCII: one non-Latin-1 character would double the bytes V8 keeps for the whole string).
+ */
 export function stepText(step: Step): string {
   const one = what(step).slice(0, STEP_TEXT_MAX * 8).replace(/\s+/g, ' ').trim();
-  return flatten(one.length > STEP_TEXT_MAX ? `${one.slice(0, STEP_TEXT_MAX - 1)}…` : one);
+  return intern(one.length > STEP_TEXT_MAX ? `${one.slice(0, STEP_TEXT_MAX - 3)}...` : one);
 }

@@ -88,7 +88,7 @@ describe('GET /v1/live', () => {
     const view = trajectoryViewSchema.parse(await live.nextOf('view'));
     const firstScores = first.filter((f) => f.type === 'score');
     expect(view.steps.map((s) => s.score.total)).toEqual(firstScores.map((f) => (f.score as { total: number }).total));
-    expect(view.steps.every((s) => s.text.length > 0 && s.text.length <= 160)).toBe(true);
+    expect(view.steps.every((s) => s.text.length > 0 && s.text.length <= 100)).toBe(true);
 
     const rest = await streamRun(c, 'w2', events, half);
     const scores = rest.filter((f) => f.type === 'score');
