@@ -29,6 +29,7 @@ const BENCHES: Bench[] = [
   { name: 'label-coverage', args: ['--json', '{json}'] },
   { name: 'label-per-step', args: ['', '5', '--json', '{json}'] },
   { name: 'push-per-step', args: ['', '50', '--json', '{json}'] },
+  { name: 'forecast', args: ['--runs', '30', '--json', '{json}'] },
   { name: 'structural-add', args: ['200', '100', '--json', '{json}'] },
   { name: 'online-vs-batch', args: ['--json', '{json}'] },
   { name: 'memory', args: ['--sessions', '500', '--json', '{json}'], node: ['--expose-gc'] },

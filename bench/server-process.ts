@@ -15,7 +15,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
 import { buildApp } from '../src/server/app.js';
-import { bundledSeedDir } from '../src/server/config.js';
+import { bundledReferencesDir } from '../src/package-files.js';
 import { collectGarbage } from './timing.js';
 
 export type TargetKind = 'steplens' | 'echo';
@@ -74,9 +74,9 @@ async function serveEcho(): Promise<{ url: string; http: string; close: () => Pr
 
 async function serveSteplens(): Promise<{ url: string; http: string; close: () => Promise<void> }> {
   const data = await mkdtemp(path.join(os.tmpdir(), 'steplens-bench-'));
-  const seed = bundledSeedDir();
+  const seed = bundledReferencesDir();
   // Short resume window: sessions of closed bench connections are freed within a second, not kept for 5 minutes.
-  const app = await buildApp({ dataDir: data, seedDirs: seed ? [seed] : [], logLevel: 'silent', resumeWindowMs: 1000 });
+  const app = await buildApp({ dataDir: data, seedDirs: [seed], logLevel: 'silent', resumeWindowMs: 1000 });
   const http = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url: `${http.replace(/^http/, 'ws')}/v1/stream`,

@@ -1,6 +1,7 @@
-/** Reading an early-stop policy or a scoring config from a JSON file (partial overrides of the defaults). */
+/** Reading an early-stop policy, a scoring config or a forecast model from a JSON file (partial overrides of the defaults). */
 import { resolveConfig, type ScoringConfig } from './core/config.js';
 import { resolvePolicy, type Policy } from './core/policy.js';
+import { parseForecast, type ForecastFile } from './core/forecast/model.js';
 import { SteplensError } from './errors.js';
 import { readText } from './text-files.js';
 
@@ -27,4 +28,11 @@ export async function readConfigFile(file: string): Promise<ScoringConfig> {
   const config = resolveConfig(await readJson(file));
   if (!config.ok) throw new SteplensError('bad_input', `${file}: ${config.error}`);
   return config.value;
+}
+
+/** A forecast model file (what `steplens train --out` writes). */
+export async function readForecastFile(file: string): Promise<ForecastFile> {
+  const parsed = parseForecast(await readJson(file));
+  if (!parsed.ok) throw new SteplensError('bad_input', `${file}: ${parsed.error}`);
+  return parsed.value;
 }

@@ -1,7 +1,7 @@
 /**
  * Composite score and tiers (method.md section 6, reference-free variant of section 8).
  */
-import type { ScoringConfig, TierThresholds, Weights } from './config.js';
+import type { PriorWeights, ScoringConfig, TierThresholds, Weights } from './config.js';
 import type { PassTier, ScoreVector, Tier } from './types.js';
 
 /** The four signal values a composite is computed from; struct/cov null = scored against the prior. */
@@ -14,13 +14,21 @@ export interface SignalValues {
   temp: number;
 }
 
+/** The reference-free signals beside Φcoh and Φtemp (each 0-1; see `PriorWeights`). */
+export interface PriorSignals {
+  focus: number;
+  verify: number;
+  brevity: number;
+}
+
 /**
  * f = (w.struct·Φstruct + w.cov·Φcov + w.coh·100·Φcoh + w.temp·100·Φtemp) / Σw,
  * clamped to [0, 100]. With struct and cov null (reference-free), those two
  * terms and their weights are left out, so the remaining weights are
  * renormalised. With the default weights (sum 1) this is the paper's formula.
  */
-export function composite(v: SignalValues, weights: Weights): ScoreVector {
+export function composite(v: SignalValues, weights: Weights, prior?: { weights: PriorWeights; signals: PriorSignals }): ScoreVector {
+  if ((v.struct === null || v.cov === null) && prior !== undefined) return priorComposite(v, prior.weights, prior.signals);
   let num = weights.coh * 100 * v.coh + weights.temp * 100 * v.temp;
   let den = weights.coh + weights.temp;
   if (v.struct !== null && v.cov !== null) {
@@ -29,6 +37,18 @@ export function composite(v: SignalValues, weights: Weights): ScoreVector {
   }
   const total = den > 0 ? Math.min(100, Math.max(0, num / den)) : 0;
   return { total, struct: v.struct, cov: v.cov, coh: v.coh, temp: v.temp };
+}
+
+/**
+ * Reference-free composite: 100·(Σ w_k·Φ_k) / Σ w_k over Φcoh, Φtemp,
+ * Φfocus, Φverify and Φbrevity, clamped to [0, 100]. Before any step (all
+ * signals 0 by convention) the caller passes zeros.
+ */
+export function priorComposite(v: SignalValues, w: PriorWeights, p: PriorSignals): ScoreVector {
+  const num = w.coh * v.coh + w.temp * v.temp + w.focus * p.focus + w.verify * p.verify + w.brevity * p.brevity;
+  const den = w.coh + w.temp + w.focus + w.verify + w.brevity;
+  const total = den > 0 ? Math.min(100, Math.max(0, (100 * num) / den)) : 0;
+  return { total, struct: null, cov: null, coh: v.coh, temp: v.temp };
 }
 
 /** The passing tier of a score: Ideal (>= ideal), Solid (>= solid), else Lucky. */

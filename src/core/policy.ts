@@ -30,6 +30,8 @@ export interface Policy {
   explorationStreak: Levels;
   /** Running composite below `floor` once at least `minSteps` steps were pushed; `severity` null = off. */
   lowScore: { floor: number; minSteps: number; severity: Severity | null };
+  /** Forecast P(pass) below `floor` (0-1) once at least `minSteps` steps were pushed; needs a forecast model (`serve --forecast`); `severity` null = off. */
+  lowForecast: { floor: number; minSteps: number; severity: Severity | null };
   /** Step and token (sum of state costs) budgets; null = no budget. */
   budget: { maxSteps: number | null; maxTokens: number | null; severity: Severity };
 }
@@ -40,6 +42,7 @@ export const DEFAULT_POLICY: Policy = deepFreeze({
   cycle: { warn: 3, stop: null, minBlock: 2, maxBlock: 4 },
   explorationStreak: { warn: 20, stop: 40 },
   lowScore: { floor: 45, minSteps: 30, severity: 'stop' },
+  lowForecast: { floor: 0.05, minSteps: 20, severity: null },
   budget: { maxSteps: null, maxTokens: null, severity: 'stop' },
 });
 
@@ -59,6 +62,10 @@ export const policyInputSchema = z
     explorationStreak: levels,
     lowScore: z
       .object({ floor: z.number().finite().min(0).max(100), minSteps: z.number().int().nonnegative(), severity: severity.nullable() })
+      .partial()
+      .strict(),
+    lowForecast: z
+      .object({ floor: z.number().finite().min(0).max(1), minSteps: z.number().int().nonnegative(), severity: severity.nullable() })
       .partial()
       .strict(),
     budget: z
@@ -93,6 +100,7 @@ export function resolvePolicy(input: unknown, base: Policy = DEFAULT_POLICY): Re
     cycle: { ...base.cycle, ...o.cycle },
     explorationStreak: { ...base.explorationStreak, ...o.explorationStreak },
     lowScore: { ...base.lowScore, ...o.lowScore },
+    lowForecast: { ...base.lowForecast, ...o.lowForecast },
     budget: { ...base.budget, ...o.budget },
   };
   const problem =

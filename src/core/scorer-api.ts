@@ -64,6 +64,8 @@ export interface StepResult {
   tier: PassTier;
   /** Early-stop signals that fired at this step. */
   signals: Signal[];
+  /** P(pass | the prefix so far) from the loaded forecast model (absent without one). */
+  pPass?: number;
 }
 
 /** The whole-trajectory report (the server's `final`, the CLI's `score --json`). */
@@ -80,6 +82,10 @@ export interface TrajectoryReport {
   reference: ReferenceInfo;
   /** Steps no labeler rule knew. */
   unknown: number;
+  /** P(pass | the whole trajectory) from the loaded forecast model (absent without one). */
+  pPass?: number;
+  /** Version of that model, where the caller knows it (the server). */
+  forecastVersion?: number;
 }
 
 /** An incremental scorer for one trajectory. */

@@ -153,6 +153,7 @@ export type SignalKind =
   | 'cycle'
   | 'exploration_streak'
   | 'low_score'
+  | 'low_forecast'
   | 'budget';
 export type Severity = 'warn' | 'stop';
 

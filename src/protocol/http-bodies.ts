@@ -63,6 +63,10 @@ export const sessionStatusSchema = z.object({
   signals: z.array(signalSchema),
   reference: referenceInfoSchema,
   passed: z.boolean().optional(),
+  /** P(pass | the steps so far) from the server's forecast model (`serve --forecast`); absent without one. */
+  pPass: z.number().min(0).max(1).optional(),
+  /** Version of the forecast model the session uses (taken at its start). */
+  forecastVersion: z.number().int().optional(),
 });
 
 /** Most items one batch call may carry. */

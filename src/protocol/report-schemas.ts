@@ -5,7 +5,7 @@ export const stageSchema = z.enum(['E', 'I', 'V', 'O']);
 export const tierSchema = z.enum(['Ideal', 'Solid', 'Lucky', 'Partial-fail', 'Off-track']);
 export const passTierSchema = z.enum(['Ideal', 'Solid', 'Lucky']);
 export const luckySchema = z.enum(['C1', 'C2', 'C3', 'C4', 'C5', 'unclassified']);
-export const signalKindSchema = z.enum(['blind_retry', 'regression_loop', 'cycle', 'exploration_streak', 'low_score', 'budget']);
+export const signalKindSchema = z.enum(['blind_retry', 'regression_loop', 'cycle', 'exploration_streak', 'low_score', 'low_forecast', 'budget']);
 export const severitySchema = z.enum(['warn', 'stop']);
 
 export const scoreVectorSchema = z.object({
@@ -49,4 +49,8 @@ export const trajectoryReportSchema = z.object({
   stages: z.string(),
   reference: referenceInfoSchema,
   unknown: z.number().int(),
+  /** P(pass | the whole trajectory) from the server's forecast model (`serve --forecast`); absent without one. */
+  pPass: z.number().min(0).max(1).optional(),
+  /** Version of the forecast model that produced `pPass` (it stays the session's model for its whole life). */
+  forecastVersion: z.number().int().optional(),
 });

@@ -28,6 +28,8 @@ export const scoreMessageSchema = z.object({
   reward: z.number(),
   tier: passTierSchema,
   reference: referenceInfoSchema,
+  /** P(pass | the steps so far) from the server's forecast model (`serve --forecast`); absent without one. */
+  pPass: z.number().min(0).max(1).optional(),
 });
 
 export const signalMessageSchema = z.object({

@@ -24,6 +24,8 @@ import { handleFrame, type HandlerDeps } from './stream-handler.js';
 import { LiveFeed } from './live-feed.js';
 import { isPublicWebPath, registerWebAssets, webRoot } from './web-assets.js';
 import { registerWebRoutes } from './web-routes.js';
+import { ForecastLearner } from './forecast-learner.js';
+import { registerForecastRoutes } from './forecast-routes.js';
 
 /** A refused upgrade: the HTTP error answer written on the raw socket, which is then closed (no socket, no keep-alive). */
 function refuseUpgrade(socket: Socket, reply: FastifyReply, code: ErrorCode, message: string): void {
@@ -49,8 +51,13 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const analyzers = defaultAnalyzers();
   const metrics = createMetrics(store);
   const connections = new Map<number, Connection>();
+  const learner = resolved.forecast !== undefined && options.forecastLearn !== undefined
+    ? new ForecastLearner(resolved.forecast, options.forecastLearn, log)
+    : undefined;
   const live = new LiveFeed({ maxViewers: resolved.limits.liveViewers, queueBytes: resolved.limits.liveQueueBytes, config: resolved.config, metrics, log });
-  const registry = new SessionRegistry({ store, analyzers, metrics, log, options: resolved, connections, observer: live });
+  const registry = new SessionRegistry({
+    store, analyzers, metrics, log, options: resolved, connections, observer: live, ...(learner !== undefined ? { onEnded: (s) => learner.add(s) } : {}),
+  });
   const auth = new TokenChecker(resolved.tokens);
   let accepting = true;
   let nextConnection = 0;
@@ -118,6 +125,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   const routeDeps = { store, registry, analyzers, metrics, options: resolved, ready: () => accepting };
   registerHttpRoutes(app, routeDeps);
+  registerForecastRoutes(app, resolved.forecast, learner);
+  learner?.start();
   registerWebRoutes(app, { ...routeDeps, auth: auth.enabled, calibrationDir: options.calibrationDir });
   live.register(app, registry);
   await registerWebAssets(app, webRoot());
@@ -127,6 +136,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   sweeper.unref();
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
+    await learner?.stop();
     await store.flush();
   });
   return app;

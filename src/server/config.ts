@@ -1,10 +1,10 @@
 /** Server configuration from command-line flags and environment (shared by `server.ts` and `steplens serve`). */
-import { existsSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { SteplensError } from '../errors.js';
-import { readConfigFile, readPolicyFile } from '../settings-files.js';
+import { bundledReferencesDir } from '../package-files.js';
+import { readConfigFile, readForecastFile, readPolicyFile } from '../settings-files.js';
 import { loadTokens } from './auth.js';
 import type { AppOptions } from './options.js';
 
@@ -16,22 +16,26 @@ export interface ServerConfig {
 
 export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data DIR] [--seed DIR]... [--token T]... [--token-file FILE]
                       [--log-level L] [--resume-window SECONDS] [--idle-timeout SECONDS] [--learn] [--policy POLICY.json]
-                      [--config CONFIG.json] [--compress-texts] [--calibration DIR]
-  defaults: --host 127.0.0.1 --port 8787 --data ./data, seeded from the bundled data/example
+                      [--config CONFIG.json] [--compress-texts] [--forecast FORECAST.json [--forecast-learn [--forecast-learn-every SECONDS]]]
+                      [--calibration DIR]
+  defaults: --host 127.0.0.1 --port 8787 --data $XDG_DATA_HOME/steplens (~/.local/share/steplens), seeded from the bundled references
+  --no-seed: without the bundled references
   env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG, STEPLENS_COMPRESS_TEXTS=1, STEPLENS_CALIBRATION
   --policy: default early-stop policy (what steplens calibrate --out writes; a session's start.policy overrides it)
   --config: scoring config (weights, tiers...; what steplens calibrate --weights --config-out writes)
   --compress-texts: keep long texts of idle sessions compressed (less memory per session, more CPU per step)
+  --forecast: outcome forecast model(s) (what steplens train --out writes): adds pPass to score frames, final, GET /v1/sessions/:id and reports
+  --forecast-learn: retrain the forecast from finished sessions that reported an outcome, every --forecast-learn-every seconds
+    (default 600); a new model goes in force only if a task-disjoint check finds it not worse; versions go to DATA/forecasts/
   --calibration DIR: the --out-dir of steplens calibrate; the web view (http://HOST:PORT/) shows its trade-off chart`;
 
-/** The bundled example reference set (`data/example` of the package), if present. */
-export function bundledSeedDir(): string | undefined {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const up of ['../..', '../../..']) {
-    const dir = path.resolve(here, up, 'data', 'example');
-    if (existsSync(dir)) return dir;
-  }
-  return undefined;
+/**
+ * Where references are written when neither --data nor STEPLENS_DATA says: the user's data folder
+ * ($XDG_DATA_HOME/steplens, else ~/.local/share/steplens), never the working tree a server was started from.
+ */
+export function defaultDataDir(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : path.join(os.homedir(), '.local', 'share');
+  return path.join(base, 'steplens');
 }
 
 function positiveNumber(flag: string, value: string | undefined): number | undefined {
@@ -50,6 +54,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       seed: { type: 'string', multiple: true }, token: { type: 'string', multiple: true }, 'token-file': { type: 'string' },
       'log-level': { type: 'string' }, 'resume-window': { type: 'string' }, 'idle-timeout': { type: 'string' },
       learn: { type: 'boolean' }, 'no-seed': { type: 'boolean' }, policy: { type: 'string' }, config: { type: 'string' }, 'compress-texts': { type: 'boolean' },
+      forecast: { type: 'string' }, 'forecast-learn': { type: 'boolean' }, 'forecast-learn-every': { type: 'string' },
       calibration: { type: 'string' },
     },
     allowPositionals: false,
@@ -57,8 +62,8 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   const portText = values.port ?? env.STEPLENS_PORT ?? '8787';
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SteplensError('usage', `--port must be 0-65535 (got '${portText}')`);
-  const dataDir = path.resolve(cwd, values.data ?? env.STEPLENS_DATA ?? 'data');
-  const bundled = values['no-seed'] ? undefined : bundledSeedDir();
+  const dataDir = path.resolve(cwd, values.data ?? env.STEPLENS_DATA ?? defaultDataDir(env));
+  const bundled = values['no-seed'] ? undefined : bundledReferencesDir();
   const seeds = [...(values.seed ?? []).map((d) => path.resolve(cwd, d)), ...(bundled ? [bundled] : [])].filter((d) => d !== dataDir);
   const tokenFile = values['token-file'] ?? env.STEPLENS_TOKEN_FILE;
   const tokens = await loadTokens({
@@ -70,6 +75,10 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   const idle = positiveNumber('--idle-timeout', values['idle-timeout']);
   const policyFile = values.policy ?? env.STEPLENS_POLICY;
   const policy = policyFile !== undefined ? await readPolicyFile(path.resolve(cwd, policyFile)) : undefined;
+  const forecastFile = values.forecast ?? env.STEPLENS_FORECAST;
+  const forecast = forecastFile !== undefined ? await readForecastFile(path.resolve(cwd, forecastFile)) : undefined;
+  if (values['forecast-learn'] && forecast === undefined) throw new SteplensError('usage', '--forecast-learn retrains a forecast model: give --forecast FILE too');
+  const learnEvery = positiveNumber('--forecast-learn-every', values['forecast-learn-every']) ?? 600;
   const configFile = values.config ?? env.STEPLENS_CONFIG;
   const scoring = configFile !== undefined ? await readConfigFile(path.resolve(cwd, configFile)) : undefined;
   const calibration = values.calibration ?? env.STEPLENS_CALIBRATION;
@@ -85,6 +94,8 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       ...(policy !== undefined ? { policy } : {}),
       ...(scoring !== undefined ? { config: scoring } : {}),
       ...(values['compress-texts'] || env.STEPLENS_COMPRESS_TEXTS === '1' ? { compressTexts: true } : {}),
+      ...(forecast !== undefined ? { forecast } : {}),
+      ...(values['forecast-learn'] ? { forecastLearn: { intervalMs: learnEvery * 1000, dir: path.join(dataDir, 'forecasts') } } : {}),
       ...(calibration !== undefined ? { calibrationDir: path.resolve(cwd, calibration) } : {}),
     },
   };

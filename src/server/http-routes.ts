@@ -59,6 +59,8 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
       steps: s.length, lastSeq: s.lastSeq, score: report.score, tier: report.tier, stages: { ...s.stages },
       signals: [...s.signals], reference: s.reference,
       ...(s.passed !== undefined ? { passed: s.passed } : {}),
+      ...(report.pPass !== undefined ? { pPass: report.pPass } : {}),
+      ...(s.forecastVersion !== undefined ? { forecastVersion: s.forecastVersion } : {}),
     };
     return status;
   });

@@ -2,7 +2,10 @@
 import type { Logger } from 'pino';
 import { DEFAULT_CONFIG, type ScoringConfig } from '../core/config.js';
 import { DEFAULT_POLICY, type Policy } from '../core/policy.js';
+import type { ForecastFile } from '../core/forecast/model.js';
 import type { ReferenceStore } from '../store/reference-store.js';
+import { ForecastHolder } from './forecast-holder.js';
+import type { ForecastLearnOptions } from './forecast-learner.js';
 
 export interface ServerLimits {
   /** Open sessions one connection may hold (default 64). */
@@ -49,6 +52,10 @@ export interface AppOptions {
   compressTexts?: boolean;
   /** Merge `passed` sessions into their task's PTA unless `start.learn` says otherwise (default false). */
   learnDefault?: boolean;
+  /** Forecast model(s) of P(pass | prefix) (`steplens train` writes them): adds `pPass` to scores, finals and reports. */
+  forecast?: ForecastFile;
+  /** Retrain the forecast from finished sessions that reported an outcome (needs `forecast`). */
+  forecastLearn?: ForecastLearnOptions;
   /** A pino logger to use; otherwise one is made at `logLevel`. */
   logger?: Logger;
   /** Log level of the made logger (default `info`). */
@@ -65,6 +72,8 @@ export interface ResolvedOptions {
   policy: Policy;
   config: ScoringConfig;
   learnDefault: boolean;
+  /** The forecast in force (swapped by the learner), if any. */
+  forecast: ForecastHolder | undefined;
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
@@ -88,5 +97,6 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
     policy: options.policy ?? DEFAULT_POLICY,
     config: options.config ?? DEFAULT_CONFIG,
     learnDefault: options.learnDefault ?? false,
+    forecast: options.forecast !== undefined ? new ForecastHolder(options.forecast) : undefined,
   };
 }

@@ -20,8 +20,10 @@ export async function scoreParsedSteps(deps: RouteDeps, req: StepsRequest, steps
   const policy = resolvePolicy(req.policy, deps.options.policy);
   if (!policy.ok) throw new SteplensError('bad_message', `${where}policy: ${policy.error}`);
   const reference = await deps.store.reference(req.task);
+  const forecast = deps.options.forecast?.modelFor(undefined, undefined);
   return scoreTrajectory(steps, {
     reference, analyzers: deps.analyzers, policy: policy.value, config: deps.options.config,
+    ...(forecast !== undefined ? { forecast: forecast.model, forecastVersion: forecast.version } : {}),
     ...(req.passed !== undefined ? { passed: req.passed } : {}),
   });
 }

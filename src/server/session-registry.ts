@@ -29,6 +29,8 @@ export interface RegistryDeps {
   connections: Map<number, Connection>;
   /** Told of every session event (the web view's live feed). */
   observer?: SessionObserver;
+  /** Told of every ended session (the forecast learner keeps those with an outcome). */
+  onEnded?: (session: Session) => void;
 }
 
 export class SessionRegistry {
@@ -85,12 +87,17 @@ export class SessionRegistry {
     try {
       const reference = await this.deps.store.reference(msg.task);
       const format: FormatName = msg.format ?? 'steplens';
-      const scorer = createScorer({ reference, analyzers: this.deps.analyzers, policy: policy.value, config: this.deps.options.config });
+      const forecast = this.deps.options.forecast?.modelFor(msg.agent, msg.model);
+      const scorer = createScorer({
+        reference, analyzers: this.deps.analyzers, policy: policy.value, config: this.deps.options.config,
+        ...(forecast !== undefined ? { forecast: forecast.model } : {}),
+      });
       const session = new Session({
         id, task: msg.task, format, learn: msg.learn ?? this.deps.options.learnDefault, scorer,
         reference: scorer.report().reference,
         parser: format === 'steplens' ? undefined : getParser(format).stream(),
         maxSteps: limits.maxStepsPerSession, now: Date.now(),
+        ...(forecast !== undefined ? { forecastVersion: forecast.version } : {}),
         ...(msg.agent !== undefined ? { agent: msg.agent } : {}),
         ...(msg.model !== undefined ? { model: msg.model } : {}),
       });
@@ -140,9 +147,11 @@ export class SessionRegistry {
       type: 'final', session: session.id, ...report,
       ...(session.passed !== undefined ? { passed: session.passed } : {}),
       ...(learned ? { learned } : {}),
+      ...(session.forecastVersion !== undefined ? { forecastVersion: session.forecastVersion } : {}),
       reason: why,
     };
     session.final = final;
+    this.deps.onEnded?.(session);
     session.endedAt = Date.now();
     this.deps.metrics.activeSessions.set(this.openCount());
     conn?.send(final);

@@ -32,6 +32,8 @@ export interface SessionInit {
   model?: string;
   learn: boolean;
   scorer: Scorer;
+  /** Version of the forecast model the scorer carries (the session keeps it for its whole life). */
+  forecastVersion?: number;
   reference: ReferenceInfo;
   /** Stream parser for non-`steplens` formats. */
   parser?: StreamParser;
@@ -47,6 +49,7 @@ export class Session {
   readonly model: string | undefined;
   readonly learn: boolean;
   readonly reference: ReferenceInfo;
+  readonly forecastVersion: number | undefined;
   /** Owning connection id, undefined while detached. */
   connection: number | undefined;
   lastSeq = -1;
@@ -72,6 +75,7 @@ export class Session {
     this.agent = init.agent;
     this.model = init.model;
     this.learn = init.learn;
+    this.forecastVersion = init.forecastVersion;
     this.scorer = init.scorer;
     this.reference = init.reference;
     this.parser = init.parser;
@@ -136,6 +140,7 @@ export class Session {
       out.push({
         type: 'score', session: this.id, seq, t: r.t, stage: r.state.stage, score: r.score, reward: r.reward, tier: r.tier,
         reference: this.reference,
+        ...(r.pPass !== undefined ? { pPass: r.pPass } : {}),
       });
       for (const s of r.signals) {
         out.push({ type: 'signal', session: this.id, seq, t: s.t, kind: s.kind, severity: s.severity, steps: s.steps, message: s.message });

@@ -66,12 +66,16 @@ export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): voi
       if (!parsed.ok) throw new SteplensError(parsed.error.code, `body.trajectory: ${parsed.error.message}`);
       const steps = nonEmptySteps(parsed.value, 'body.trajectory').map((s, t) => ({ ...s, t }));
       const reference = await store.reference(task);
+      // As POST /v1/score scores it (scoreParsedSteps), with every step's result kept.
+      const forecast = options.forecast?.modelFor(undefined, undefined);
       const scored = scoreSteps(steps, {
         reference, analyzers: deps.analyzers, policy: policy.value, config: options.config, ...(passed !== undefined ? { passed } : {}),
+        ...(forecast !== undefined ? { forecast: forecast.model } : {}),
       });
+      const report = forecast !== undefined ? { ...scored.report, forecastVersion: forecast.version } : scored.report;
       const pta = await store.get(task);
       const out: ScoreStepsResponse = {
-        ...trajectoryView({ ...parsed.value.meta, task, format: parsed.value.format }, steps, scored.results, scored.report),
+        ...trajectoryView({ ...parsed.value.meta, task, format: parsed.value.format }, steps, scored.results, report),
         ...(pta ? { alignment: alignToPta(pta, scored.results.map((r) => r.state), options.config.tau) } : {}),
       };
       return out;

@@ -73,5 +73,5 @@ describe('runtime image recipe', () => {
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     }
-  }, 240_000);
+  }, 400_000);
 });

@@ -7,7 +7,8 @@ import { SteplensError } from '../../errors.js';
 import type { Command } from '../command.js';
 import { exitCodeFor, formatOption, LENIENT_OPTION, readTrajectory, reportDiagnostics } from '../input.js';
 import { chooseReference } from '../references.js';
-import { readConfigFile, readPolicyFile } from '../../settings-files.js';
+import { readConfigFile, readForecastFile, readPolicyFile } from '../../settings-files.js';
+import { selectModel } from '../../core/forecast/model.js';
 import { formatNumber, renderTable } from '../table.js';
 
 /** The `score --json` document (cli.md). */
@@ -23,6 +24,7 @@ export function scoreDocument(report: TrajectoryReport, task: string | undefined
     stages: report.stages,
     reference: report.reference,
     unknown: report.unknown,
+    ...(report.pPass !== undefined ? { pPass: report.pPass } : {}),
   };
 }
 
@@ -36,6 +38,7 @@ function humanReport(report: TrajectoryReport, task: string | undefined): string
     `score ${formatNumber(s.total)}  tier ${report.tier}${report.lucky ? ` (${report.lucky})` : ''}`,
     `  struct ${show(s.struct)}  cov ${show(s.cov)}  coh ${show(s.coh)}  temp ${show(s.temp)}`,
     `stages ${report.stages}`,
+    ...(report.pPass !== undefined ? [`forecast P(pass) ${report.pPass.toFixed(3)}`] : []),
   ];
   if (report.signals.length) {
     out.push('', 'signals:', renderTable(['t', 'kind', 'severity', 'steps'], report.signals.map((x) => [x.t, x.kind, x.severity, x.steps.join(',')])).trimEnd());
@@ -52,10 +55,11 @@ const command: Command = {
   summary: 'score one trajectory against a PTA (or reference-free)',
   usage:
     'usage: steplens score FILE [--pta PTA.json] [--passed | --failed] [--format F] [--prior-dir DIR]\n' +
-    '                      [--policy POLICY.json] [--config CONFIG.json] [--json] [--lenient]\n' +
+    '                      [--policy POLICY.json] [--config CONFIG.json] [--forecast FORECAST.json] [--json] [--lenient]\n' +
     '  without --pta the trajectory is scored reference-free against the prior pooled from the bundled references\n' +
     '  --policy: early-stop thresholds (partial, as in start.policy or written by calibrate --out)\n' +
-    '  --config: scoring weights, tier thresholds, tau, ... (partial override of the defaults)',
+    '  --config: scoring weights, tier thresholds, tau, ... (partial override of the defaults)\n' +
+    '  --forecast: outcome forecast model (steplens train --out): adds the forecast P(pass) of the whole trajectory',
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,
@@ -68,6 +72,7 @@ const command: Command = {
         'prior-dir': { type: 'string' },
         policy: { type: 'string' },
         config: { type: 'string' },
+        forecast: { type: 'string' },
         json: { type: 'boolean', default: false },
         ...LENIENT_OPTION,
       },
@@ -79,9 +84,11 @@ const command: Command = {
     const parsed = await readTrajectory(file, formatOption(values.format));
     reportDiagnostics(file, parsed, io.stderr);
     const passed = values.passed ? true : values.failed ? false : undefined;
+    const forecast = values.forecast !== undefined ? selectModel(await readForecastFile(values.forecast), parsed.meta.agent, parsed.meta.model) : undefined;
     const scorer = createScorer({
       reference,
       analyzers: defaultAnalyzers(),
+      ...(forecast !== undefined ? { forecast } : {}),
       ...(values.policy !== undefined ? { policy: await readPolicyFile(values.policy) } : {}),
       ...(values.config !== undefined ? { config: await readConfigFile(values.config) } : {}),
     });

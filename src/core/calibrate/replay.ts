@@ -28,6 +28,7 @@ export function singleKindPolicy(kind: CalibrationKind, threshold: number, base:
     lowScore: kind === 'lowScore'
       ? { floor: threshold, minSteps: base.lowScore.minSteps, severity: 'stop' }
       : { floor: 0, minSteps: 0, severity: null },
+    lowForecast: { ...base.lowForecast, severity: null },
     budget: { maxSteps: null, maxTokens: null, severity: 'stop' },
   };
 }

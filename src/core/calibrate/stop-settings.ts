@@ -41,6 +41,7 @@ export function policyFor(settings: StopSettings, warnSource: Policy): Policy {
     lowScore: settings.lowScore !== null
       ? { ...settings.lowScore, severity: 'stop' }
       : { floor: low.floor, minSteps: low.minSteps, severity: low.severity === null ? null : 'warn' },
+    lowForecast: warnSource.lowForecast,
     budget: { maxSteps: null, maxTokens: null, severity: 'stop' },
   };
 }

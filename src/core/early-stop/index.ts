@@ -14,8 +14,8 @@ import {
 export { crossed } from './levels.js';
 
 export interface EarlyStop {
-  /** Adds the next state with the composite after it; returns the signals that fire now. */
-  add(state: State, total: number): Signal[];
+  /** Adds the next state with the composite (and the forecast pPass, if any) after it; returns the signals that fire now. */
+  add(state: State, total: number, pPass?: number): Signal[];
   /** Every signal fired so far, in order. */
   signals(): readonly Signal[];
 }
@@ -31,10 +31,11 @@ export function createEarlyStop(policy: Policy): EarlyStop {
   let steps = 0;
   let tokens = 0;
   let below = false;
+  let belowForecast = false;
   let stepsFired = false;
   let tokensFired = false;
   return {
-    add(state, total) {
+    add(state, total, pPass) {
       const out: Signal[] = [];
       for (const d of detectors) out.push(...d(state));
       steps += 1;
@@ -46,6 +47,13 @@ export function createEarlyStop(policy: Policy): EarlyStop {
         }
         below = true;
       } else if (total >= low.floor) below = false;
+      const lf = policy.lowForecast;
+      if (pPass !== undefined && lf.severity !== null && steps >= lf.minSteps && pPass < lf.floor) {
+        if (!belowForecast) {
+          out.push({ kind: 'low_forecast', severity: lf.severity, t: state.t, steps: [state.t], message: `forecast P(pass) ${pPass.toFixed(3)} below ${lf.floor} after ${steps} steps` });
+        }
+        belowForecast = true;
+      } else if (pPass !== undefined && pPass >= lf.floor) belowForecast = false;
       const b = policy.budget;
       if (!stepsFired && b.maxSteps !== null && steps > b.maxSteps) {
         stepsFired = true;

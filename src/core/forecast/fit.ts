@@ -1,0 +1,88 @@
+/**
+ * Fitting a forecast model from finished runs with known outcomes: the prior
+ * windows (the stage profile of the passing runs), one prefix sample per run
+ * at each checkpoint step it reaches and at its last step, and the logistic
+ * fit. The same feature tracker the scorer runs produces every sample, so a
+ * model's pPass after t steps online is exactly what it was trained and
+ * evaluated on.
+ */
+import { DEFAULT_ALPHA, windowDistributions, type Windows } from '../signals/temporal.js';
+import type { State, StageDist } from '../types.js';
+import { createFeatureTracker, FEATURE_NAMES } from './features.js';
+import { fitLogistic } from './logistic.js';
+import type { ForecastModel } from './model.js';
+
+/** One finished run: its scorer states, outcome, task and source (agent + model). */
+export interface ForecastRun {
+  id: string;
+  task: string;
+  /** Agent and model as logged (or from a manifest). */
+  agent: string;
+  model: string;
+  passed: boolean;
+  states: readonly State[];
+}
+
+/** Prefix lengths sampled for training (plus every run's full length). */
+export const CHECKPOINTS: readonly number[] = [1, 2, 3, 5, 7, 10, 13, 16, 20, 25, 30, 35, 40, 50, 60, 70, 80, 100, 120, 150, 200, 300, 500, 1000];
+
+/** L2 penalty of the fit (per unit of sample weight, on standardised features). */
+export const DEFAULT_LAMBDA = 0.01;
+
+const uniform = (): StageDist => [0.25, 0.25, 0.25, 0.25];
+
+/** The mean window profile of the passing runs (uniform without any): what Φtemp is compared against. */
+export function priorWindows(runs: readonly ForecastRun[], alpha = DEFAULT_ALPHA): Windows {
+  const sums: Windows = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
+  let k = 0;
+  for (const r of runs) {
+    if (!r.passed || r.states.length === 0) continue;
+    k += 1;
+    const w = windowDistributions(r.states.map((s) => s.stage), alpha);
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 4; j++) sums[i]![j] = sums[i]![j]! + w[i]![j]!;
+  }
+  if (k === 0) return [uniform(), uniform(), uniform()];
+  return sums.map((d) => d.map((x) => x / k)) as Windows;
+}
+
+/** The feature vector after every step of `states` (index t − 1 = after t steps). */
+export function prefixVectors(states: readonly State[], windows: Windows, alpha: number): number[][] {
+  const tracker = createFeatureTracker(windows, alpha);
+  return states.map((s) => {
+    tracker.add(s);
+    return tracker.vector();
+  });
+}
+
+/** The sampled prefix lengths of a run of `n` steps: the checkpoints it reaches and `n`. */
+export function sampleSteps(n: number): number[] {
+  const out = CHECKPOINTS.filter((c) => c < n);
+  if (n > 0) out.push(n);
+  return out;
+}
+
+/** Fits a model on `runs` (at least one passing and one failing run; callers check). */
+export function fitForecastModel(runs: readonly ForecastRun[], match: ForecastModel['match'] = {}, lambda = DEFAULT_LAMBDA): ForecastModel {
+  const alpha = DEFAULT_ALPHA;
+  const windows = priorWindows(runs, alpha);
+  const xs: number[][] = [];
+  const ys: number[] = [];
+  for (const r of runs) {
+    const v = prefixVectors(r.states, windows, alpha);
+    for (const t of sampleSteps(v.length)) {
+      xs.push(v[t - 1]!);
+      ys.push(r.passed ? 1 : 0);
+    }
+  }
+  const fit = fitLogistic(xs, ys, undefined, { lambda });
+  return {
+    match,
+    features: [...FEATURE_NAMES],
+    prior: { windows, alpha },
+    mean: fit.mean,
+    scale: fit.scale,
+    weights: fit.weights,
+    intercept: fit.intercept,
+    trainedOn: { runs: runs.length, passing: runs.filter((r) => r.passed).length, tasks: new Set(runs.map((r) => r.task)).size },
+  };
+}
