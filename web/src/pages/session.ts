@@ -32,6 +32,10 @@ export const sessionPage: Page = (main, params) => {
     path: `/v1/live?session=${encodeURIComponent(id)}`,
     onStatus: (status, detail) => {
       if (status === 'stopped') {
+        if (panel === undefined) {
+          setText(state, 'not held');
+          state.className = 'badge state-ended';
+        }
         note.hidden = false;
         setText(note, detail?.includes('no session') ? `The server holds no session ${id}: it never started, or it ended and was freed.` : `Live updates stopped: ${detail ?? ''}`);
       } else if (status === 'retrying') {
