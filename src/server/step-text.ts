@@ -36,11 +36,27 @@ function what(step: Step): string {
   }
 }
 
+const isSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
+
 /**
- * The step's line: whitespace runs collapsed, cut to {@link STEP_TEXT_MAX} characters ending in `...`
- * (ASCII: one non-Latin-1 character would double the bytes V8 keeps for the whole string).
+ * The step's line: whitespace runs collapsed to one space, cut to {@link STEP_TEXT_MAX} characters
+ * ending in `...` (ASCII: one non-Latin-1 character would double the bytes V8 keeps for the whole
+ * string). Reads only as far as the line needs: a regex over a whole heredoc would cost as much as
+ * scoring the step.
  */
 export function stepText(step: Step): string {
-  const one = what(step).slice(0, STEP_TEXT_MAX * 8).replace(/\s+/g, ' ').trim();
+  const text = what(step);
+  // The shortest prefix that holds the whole line, or one character more than fits (collapsed length in `kept`).
+  let end = 0;
+  let kept = 0;
+  let gap = false;
+  while (end < text.length && kept <= STEP_TEXT_MAX) {
+    if (isSpace(text.charCodeAt(end++))) gap = kept > 0;
+    else {
+      kept += gap ? 2 : 1;
+      gap = false;
+    }
+  }
+  const one = text.slice(0, end).replace(/[ \t\n\v\f\r]+/g, ' ').replace(/^ | $/g, '');
   return intern(one.length > STEP_TEXT_MAX ? `${one.slice(0, STEP_TEXT_MAX - 3)}...` : one);
 }

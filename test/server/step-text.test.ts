@@ -1,4 +1,5 @@
 /** The one-line text the web view shows per step: short, one line, saying what the step did. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { STEP_TEXT_MAX, stepText } from '../../src/server/step-text.js';
 import { ASTROID, readSteps } from './helpers.js';
@@ -17,6 +18,17 @@ describe('stepText', () => {
       }
     }
     expect(steps.some((s) => s.action.kind === 'shell' && s.action.command.length > STEP_TEXT_MAX)).toBe(true);
+  });
+
+  it('equals collapsing every whitespace run of the whole command, then cutting (random commands)', () => {
+    const naive = (c: string): string => {
+      const one = c.replace(/[ \t\n\v\f\r]+/g, ' ').trim();
+      return one.length > STEP_TEXT_MAX ? `${one.slice(0, STEP_TEXT_MAX - 3)}...` : one;
+    };
+    const chars = fc.constantFrom('a', 'b', ' ', '  ', '\n', '\t', 'xyz', '\r\n');
+    fc.assert(fc.property(fc.array(chars, { maxLength: 160 }).map((a) => a.join('')), (command) => {
+      expect(stepText({ t: 0, tool: 'bash', action: { kind: 'shell', command } })).toBe(naive(command));
+    }), { numRuns: 2000 });
   });
 
   it('names the file or query of non-shell actions', () => {
