@@ -9,6 +9,9 @@ import { freezeRequestSchema, pinRequestSchema } from './policy-state.js';
 import { trajectoryReportSchema } from './report-schemas.js';
 import { SERVER_MESSAGE_SCHEMAS } from './server-messages.js';
 import { stepRecordSchema } from './step-schema.js';
+import {
+  alignmentSchema, calibrationResponseSchema, liveEventSchema, scoreStepsResponseSchema, sessionListResponseSchema, trajectoryViewSchema, webInfoSchema,
+} from './view-bodies.js';
 
 const SOURCES: Record<string, z.ZodType> = {
   ...Object.fromEntries(Object.entries(CLIENT_MESSAGE_SCHEMAS).map(([k, v]) => [`client.${k}`, v])),
@@ -30,6 +33,14 @@ const SOURCES: Record<string, z.ZodType> = {
   'http.error': httpErrorSchema,
   'http.policy-pin-request': pinRequestSchema,
   'http.policy-freeze-request': freezeRequestSchema,
+  'http.sessions-response': sessionListResponseSchema,
+  'http.session-steps-response': trajectoryViewSchema,
+  'http.session-alignment-response': alignmentSchema,
+  'http.score-steps-request': scoreRequestSchema,
+  'http.score-steps-response': scoreStepsResponseSchema,
+  'http.calibration-response': calibrationResponseSchema,
+  'http.web-info-response': webInfoSchema,
+  'live.event': liveEventSchema,
 };
 
 /** File name (in `proto/`) → JSON Schema document. Deterministic: same schemas, same text. */

@@ -25,6 +25,9 @@ import { registerPolicyMetrics } from './policy-metrics.js';
 import { registerPolicyRoutes } from './policy-routes.js';
 import { SessionRegistry } from './session-registry.js';
 import { handleFrame, type HandlerDeps } from './stream-handler.js';
+import { LiveFeed } from './live-feed.js';
+import { isPublicWebPath, registerWebAssets, webRoot } from './web-assets.js';
+import { registerWebRoutes } from './web-routes.js';
 import { ForecastLearner } from './forecast-learner.js';
 import { registerForecastRoutes } from './forecast-routes.js';
 
@@ -59,8 +62,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const learner = resolved.forecast !== undefined && options.forecastLearn !== undefined
     ? new ForecastLearner(resolved.forecast, options.forecastLearn, log)
     : undefined;
+  const live = new LiveFeed({ maxViewers: resolved.limits.liveViewers, queueBytes: resolved.limits.liveQueueBytes, config: resolved.config, metrics, log });
   const registry = new SessionRegistry({
-    store, analyzers, metrics, log, options: resolved, connections, policies, ...(learner !== undefined ? { onEnded: (s) => learner.add(s) } : {}),
+    store, analyzers, metrics, log, options: resolved, connections, policies, observer: live, ...(learner !== undefined ? { onEnded: (s) => learner.add(s) } : {}),
   });
   const auth = new TokenChecker(resolved.tokens);
   let accepting = true;
@@ -80,7 +84,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   app.addHook('onRequest', async (req, reply) => {
     const route = req.url.split('?')[0];
-    if (route === '/healthz') return;
+    if (route === '/healthz' || ((req.method === 'GET' || req.method === 'HEAD') && isPublicWebPath(route ?? ''))) return;
     const refused = !accepting && route === '/v1/stream' ? 'overloaded' : !auth.allows(req) ? 'unauthorized' : undefined;
     if (refused === undefined) return;
     const message = refused === 'unauthorized' ? 'missing or wrong bearer token' : 'server shutting down';
@@ -128,10 +132,14 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     socket.on('error', (error) => log.warn({ connection: conn.id, err: error }, 'socket error'));
   });
 
-  registerHttpRoutes(app, { store, registry, analyzers, metrics, options: resolved, ready: () => accepting });
+  const routeDeps = { store, registry, analyzers, metrics, options: resolved, ready: () => accepting };
+  registerHttpRoutes(app, routeDeps);
   registerPolicyRoutes(app, { policies, metrics });
   registerForecastRoutes(app, resolved.forecast, learner);
   learner?.start();
+  registerWebRoutes(app, { ...routeDeps, auth: auth.enabled, calibrationDir: options.calibrationDir });
+  live.register(app, registry);
+  await registerWebAssets(app, webRoot());
 
   const sweepEvery = Math.max(50, Math.min(resolved.idleTimeoutMs, resolved.resumeWindowMs, 10_000) / 4);
   const sweeper = setInterval(() => void registry.sweep().catch((error: unknown) => log.error({ err: error }, 'sweep failed')), sweepEvery);

@@ -17,11 +17,11 @@ export interface ServerConfig {
 export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data DIR] [--seed DIR]... [--token T]... [--token-file FILE]
                       [--log-level L] [--resume-window SECONDS] [--idle-timeout SECONDS] [--learn] [--policy POLICY.json]
                       [--config CONFIG.json] [--compress-texts] [--forecast FORECAST.json [--forecast-learn [--forecast-learn-every SECONDS]]]
-                      [--shadow] [--shadow-share R] [--shadow-max-false-stop R] [--shadow-confidence C]
+                      [--shadow] [--shadow-share R] [--shadow-max-false-stop R] [--shadow-confidence C] [--calibration DIR]
   defaults: --host 127.0.0.1 --port 8787 --data $XDG_DATA_HOME/steplens (~/.local/share/steplens), seeded from the bundled references
   --no-seed: without the bundled references
   env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG, STEPLENS_COMPRESS_TEXTS=1,
-       STEPLENS_SHADOW=1, STEPLENS_SHADOW_SHARE
+       STEPLENS_SHADOW=1, STEPLENS_SHADOW_SHARE, STEPLENS_CALIBRATION
   --policy: early-stop policy, or policies per agent / model with a fallback (what steplens calibrate [--by G] --out writes);
             a session gets its start.agent / start.model group's, and its start.policy overrides that
   --shadow: sessions that report an outcome calibrate each agent + model's stops; until a stop's 95% upper bound of false stops
@@ -31,7 +31,8 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
   --compress-texts: keep long texts of idle sessions compressed (less memory per session, more CPU per step)
   --forecast: outcome forecast model(s) (what steplens train --out writes): adds pPass to score frames, final, GET /v1/sessions/:id and reports
   --forecast-learn: retrain the forecast from finished sessions that reported an outcome, every --forecast-learn-every seconds
-    (default 600); a new model goes in force only if a task-disjoint check finds it not worse; versions go to DATA/forecasts/`;
+    (default 600); a new model goes in force only if a task-disjoint check finds it not worse; versions go to DATA/forecasts/
+  --calibration DIR: the --out-dir of steplens calibrate; the web view (http://HOST:PORT/) shows its trade-off chart`;
 
 /**
  * Where references are written when neither --data nor STEPLENS_DATA says: the user's data folder
@@ -60,6 +61,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       learn: { type: 'boolean' }, 'no-seed': { type: 'boolean' }, policy: { type: 'string' }, config: { type: 'string' }, 'compress-texts': { type: 'boolean' },
       shadow: { type: 'boolean' }, 'shadow-share': { type: 'string' }, 'shadow-max-false-stop': { type: 'string' }, 'shadow-confidence': { type: 'string' },
       forecast: { type: 'string' }, 'forecast-learn': { type: 'boolean' }, 'forecast-learn-every': { type: 'string' },
+      calibration: { type: 'string' },
     },
     allowPositionals: false,
   });
@@ -97,6 +99,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   const learnEvery = positiveNumber('--forecast-learn-every', values['forecast-learn-every']) ?? 600;
   const configFile = values.config ?? env.STEPLENS_CONFIG;
   const scoring = configFile !== undefined ? await readConfigFile(path.resolve(cwd, configFile)) : undefined;
+  const calibration = values.calibration ?? env.STEPLENS_CALIBRATION;
   return {
     host: values.host ?? env.STEPLENS_HOST ?? '127.0.0.1',
     port,
@@ -112,6 +115,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       ...(values['compress-texts'] || env.STEPLENS_COMPRESS_TEXTS === '1' ? { compressTexts: true } : {}),
       ...(forecast !== undefined ? { forecast } : {}),
       ...(values['forecast-learn'] ? { forecastLearn: { intervalMs: learnEvery * 1000, dir: path.join(dataDir, 'forecasts') } } : {}),
+      ...(calibration !== undefined ? { calibrationDir: path.resolve(cwd, calibration) } : {}),
     },
   };
 }

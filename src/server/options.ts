@@ -23,6 +23,10 @@ export interface ServerLimits {
   outgoingQueueBytes: number;
   /** Largest HTTP body in bytes (default 64 MiB). */
   maxBodyBytes: number;
+  /** Web view live-feed viewers at once (default 64). */
+  liveViewers: number;
+  /** Bytes a live-feed viewer may have unread before it is dropped as too slow (default 1 MiB). */
+  liveQueueBytes: number;
 }
 
 export interface AppOptions {
@@ -65,6 +69,8 @@ export interface AppOptions {
   logger?: Logger;
   /** Log level of the made logger (default `info`). */
   logLevel?: string;
+  /** Where `steplens calibrate --out-dir` wrote the last calibration; the web view shows its trade-off chart. */
+  calibrationDir?: string;
 }
 
 export interface ResolvedOptions {
@@ -88,6 +94,8 @@ export const DEFAULT_LIMITS: ServerLimits = {
   maxStepsPerSession: 5000,
   outgoingQueueBytes: 4 * 1024 * 1024,
   maxBodyBytes: 64 * 1024 * 1024,
+  liveViewers: 64,
+  liveQueueBytes: 1024 * 1024,
 };
 
 /** Fills in defaults. */

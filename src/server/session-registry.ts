@@ -18,7 +18,8 @@ import type { Connection } from './connection.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import { PolicyManager } from './policy-manager.js';
-import { Session } from './session.js';
+import { Session, type StepFrame } from './session.js';
+import type { SessionObserver } from './session-events.js';
 
 export interface RegistryDeps {
   store: ReferenceStore;
@@ -29,6 +30,8 @@ export interface RegistryDeps {
   connections: Map<number, Connection>;
   /** Picks each session's policy (default: the configured policy set, no shadow mode). */
   policies?: PolicyManager;
+  /** Told of every session event (the web view's live feed). */
+  observer?: SessionObserver;
   /** Told of every ended session (the forecast learner keeps those with an outcome). */
   onEnded?: (session: Session) => void;
 }
@@ -114,6 +117,7 @@ export class SessionRegistry {
       this.sessions.set(id, session);
       conn.sessions.add(id);
       this.deps.log.info({ session: id, task: msg.task, format, reference: session.reference, learn: session.learn, policy: selected, shadow }, 'session started');
+      this.deps.observer?.started(session);
       return ok(session);
     } finally {
       this.pending.delete(id);
@@ -140,7 +144,7 @@ export class SessionRegistry {
     const { frames, report } = session.finish();
     const conn = this.connectionOf(session);
     for (const f of frames) conn?.send(f);
-    this.countSignals(frames);
+    this.scored(session, frames);
     let learned: FinalMessage['learned'];
     if (session.learn && session.passed === true && session.length > 0) {
       try {
@@ -166,8 +170,15 @@ export class SessionRegistry {
     session.endedAt = Date.now();
     this.deps.metrics.activeSessions.set(this.openCount());
     conn?.send(final);
+    this.deps.observer?.ended(session, final);
     this.deps.log.info({ session: session.id, task: session.task, why, steps: report.steps, score: report.score.total, tier: report.tier }, 'session ended');
     return final;
+  }
+
+  /** Frames a session just sent: signals counted, the observer told. */
+  scored(session: Session, frames: readonly StepFrame[]): void {
+    this.countSignals(frames);
+    if (frames.length > 0) this.deps.observer?.scored(session, frames);
   }
 
   countSignals(frames: readonly { type: string; kind?: string; severity?: string }[]): void {
@@ -187,6 +198,7 @@ export class SessionRegistry {
     session.connection = conn.id;
     session.detachedAt = undefined;
     conn.sessions.add(session.id);
+    this.deps.observer?.changed(session);
   }
 
   /** A connection went away: its sessions stay resumable for the resume window. */
@@ -197,6 +209,7 @@ export class SessionRegistry {
       if (s && s.connection === conn.id) {
         s.connection = undefined;
         s.detachedAt = now;
+        this.deps.observer?.changed(s);
       }
     }
     conn.sessions.clear();
@@ -207,6 +220,7 @@ export class SessionRegistry {
     if (session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.id);
     this.deps.metrics.activeSessions.set(this.openCount());
     this.deps.log.info({ session: session.id, task: session.task, why }, 'session freed');
+    this.deps.observer?.freed(session);
   }
 
   /** Ends idle and expired-detached sessions and frees ended ones past the resume window. */

@@ -11,6 +11,7 @@ import type { FormatName, StreamParser } from '../formats/types.js';
 import type { FinalMessage, ScoreMessage, SignalMessage } from '../protocol/server-messages.js';
 import { parseStepPayload } from '../protocol/parse.js';
 import { FrameLog } from './frame-log.js';
+import { stepText } from './step-text.js';
 
 export type StepFrame = ScoreMessage | SignalMessage;
 
@@ -64,6 +65,7 @@ export class Session {
   /** Owning connection id, undefined while detached. */
   connection: number | undefined;
   lastSeq = -1;
+  readonly startedAt: number;
   lastActivity: number;
   endedAt: number | undefined;
   detachedAt: number | undefined;
@@ -74,6 +76,8 @@ export class Session {
   private readonly scorer: Scorer;
   private readonly parser: StreamParser | undefined;
   private readonly maxSteps: number;
+  /** One short line per step saying what it did (the web view's step table). */
+  private readonly texts: string[] = [];
 
   constructor(init: SessionInit) {
     this.id = init.id;
@@ -88,6 +92,7 @@ export class Session {
     this.policy = init.policy;
     this.parser = init.parser;
     this.maxSteps = init.maxSteps;
+    this.startedAt = init.now;
     this.lastActivity = init.now;
     this.log = new FrameLog(init.id, init.reference);
   }
@@ -148,6 +153,7 @@ export class Session {
     step.t = this.scorer.length;
     const result = this.scorer.push(step);
     this.totals.push(result.score.total);
+    this.texts.push(stepText(step));
     this.stages[result.state.stage] += 1;
     this.signals.push(...result.signals);
     return result;
@@ -183,6 +189,11 @@ export class Session {
   /** Frames with seq > `after`, in order (what a resuming client missed). */
   framesAfter(after: number): StepFrame[] {
     return this.log.frames((seq) => seq > after);
+  }
+
+  /** What each step did, one line per step (see {@link stepText}). */
+  stepTexts(): readonly string[] {
+    return this.texts;
   }
 
   states(): ReturnType<Scorer['states']> {

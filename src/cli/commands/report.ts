@@ -7,6 +7,7 @@ import { buildReport } from '../../report/build-report.js';
 import { nodeReportFs } from '../../report/node-fs.js';
 import { reportCharts } from '../../report/render/charts.js';
 import { csvTable } from '../../report/render/format-table.js';
+import { htmlReport } from '../../report/render/html.js';
 import { markdownReport, terminalSummary } from '../../report/render/summary.js';
 import { allTables } from '../../report/render/tables.js';
 import type { CorpusReport } from '../../report/types.js';
@@ -38,10 +39,11 @@ function writeOutputs(dir: string, report: CorpusReport): string[] {
     const charts = reportCharts(report);
     for (const c of charts) writeFileSync(join(dir, c.file), c.svg);
     writeFileSync(join(dir, 'report.md'), markdownReport(report, charts.map((c) => c.file)));
+    writeFileSync(join(dir, 'report.html'), htmlReport(report, charts));
     writeFileSync(join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
     const tables = allTables(report);
     for (const t of tables) writeFileSync(join(dir, `${t.name}.csv`), csvTable(t));
-    return ['report.md', 'report.json', ...tables.map((t) => `${t.name}.csv`), ...charts.map((c) => c.file)];
+    return ['report.md', 'report.html', 'report.json', ...tables.map((t) => `${t.name}.csv`), ...charts.map((c) => c.file)];
   } catch (e) {
     throw new SteplensError('bad_input', `cannot write to --out ${dir}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
@@ -57,7 +59,8 @@ const command: Command = {
     '        unreadable file or a skipped line or event makes the exit code 1 unless --lenient\n' +
     '  outcomes: SWE-bench report.json / results.json / <model>.<run>.json found near the trajectories,\n' +
     '            or --outcomes FILE (CSV with task,outcome[,run,model] or JSON Lines with the same keys)\n' +
-    '  --out DIR writes report.md, report.json, one CSV per table and SVG charts; --json prints the JSON only\n' +
+    '  --out DIR writes report.md, report.html (self-contained: tables and charts inline), report.json, one CSV per table\n' +
+    '            and SVG charts; --json prints the JSON only\n' +
     '  --model / --run override the model and run names read from the logs and folder names\n' +
     '  task and model come from the log (or its evaluation); a log that names neither is listed as such',
   async run(args, io) {
