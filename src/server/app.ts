@@ -13,17 +13,24 @@ import { pino, type Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { setTextCompression } from '../core/state/packed-text.js';
 import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
+import { FilePolicyStateStore } from '../store/policy-state.js';
 import { defaultAnalyzers } from '../syntax/index.js';
 import { TokenChecker } from './auth.js';
 import { CLOSE, Connection } from './connection.js';
 import { registerHttpRoutes, sendError } from './http-routes.js';
 import { createMetrics } from './metrics.js';
 import { resolveOptions, type AppOptions } from './options.js';
+import { checkShadow, PolicyManager } from './policy-manager.js';
+import { registerPolicyMetrics } from './policy-metrics.js';
+import { registerPolicyRoutes } from './policy-routes.js';
 import { SessionRegistry, type RegistryDeps } from './session-registry.js';
 import { openBackend } from './backend.js';
 import { DurableSessions } from './durable-sessions.js';
 import { RedisMetrics } from './redis-metrics.js';
 import { handleFrame, type HandlerDeps } from './stream-handler.js';
+import { LiveFeed } from './live-feed.js';
+import { isPublicWebPath, registerWebAssets, webRoot } from './web-assets.js';
+import { registerWebRoutes } from './web-routes.js';
 import { ForecastLearner } from './forecast-learner.js';
 import { registerForecastRoutes } from './forecast-routes.js';
 
@@ -43,18 +50,24 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const resolved = resolveOptions(options);
   if (options.compressTexts !== undefined) setTextCompression(options.compressTexts);
   const log: Logger = options.logger ?? pino({ level: options.logLevel ?? 'info' });
+  const badShadow = resolved.shadow ? checkShadow(resolved.shadow) : undefined;
+  if (badShadow !== undefined) throw new SteplensError('usage', badShadow);
   const redisMetrics = options.redis ? new RedisMetrics() : undefined;
   const backend = await openBackend(options, resolved, log, redisMetrics);
   const store = backend.store;
   const analyzers = defaultAnalyzers();
   const metrics = createMetrics(store);
   if (redisMetrics && backend.link) redisMetrics.register(metrics.registry, () => backend.link?.available() ?? false);
+  // Shadow-mode counters stay in a file of this replica's data folder (with Redis too: see docs/scale-out.md).
+  const policies = await PolicyManager.open(resolved.policySet, resolved.shadow, options.policyState ?? new FilePolicyStateStore(options.dataDir ?? './data'), log);
+  registerPolicyMetrics(metrics.registry, policies);
   const connections = new Map<number, Connection>();
   const learner = resolved.forecast !== undefined && options.forecastLearn !== undefined
     ? new ForecastLearner(resolved.forecast, options.forecastLearn, log)
     : undefined;
+  const live = new LiveFeed({ maxViewers: resolved.limits.liveViewers, queueBytes: resolved.limits.liveQueueBytes, config: resolved.config, metrics, log });
   const registryDeps: RegistryDeps = {
-    store, analyzers, metrics, log, options: resolved, connections, ...(learner !== undefined ? { onEnded: (s) => learner.add(s) } : {}),
+    store, analyzers, metrics, log, options: resolved, connections, policies, observer: live, ...(learner !== undefined ? { onEnded: (s) => learner.add(s) } : {}),
   };
   const registry = new SessionRegistry(registryDeps);
   const durable = backend.journal
@@ -81,7 +94,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   app.addHook('onRequest', async (req, reply) => {
     const route = req.url.split('?')[0];
-    if (route === '/healthz') return;
+    if (route === '/healthz' || ((req.method === 'GET' || req.method === 'HEAD') && isPublicWebPath(route ?? ''))) return;
     const refused = !accepting && route === '/v1/stream' ? 'overloaded' : !auth.allows(req) ? 'unauthorized' : undefined;
     if (refused === undefined) return;
     const message = refused === 'unauthorized' ? 'missing or wrong bearer token' : 'server shutting down';
@@ -105,6 +118,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       else await registry.endAll();
       for (const conn of connections.values()) conn.close(CLOSE.goingAway, 'server shutting down');
       await store.flush();
+      await policies.flush();
       app.websocketServer.close();
     },
   });
@@ -131,9 +145,14 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     socket.on('error', (error) => log.warn({ connection: conn.id, err: error }, 'socket error'));
   });
 
-  registerHttpRoutes(app, { store, registry, analyzers, metrics, options: resolved, ready: () => accepting && store.available(), ...(durable ? { durable } : {}) });
+  const routeDeps = { store, registry, analyzers, metrics, options: resolved, ready: () => accepting && store.available(), ...(durable ? { durable } : {}) };
+  registerHttpRoutes(app, routeDeps);
+  registerPolicyRoutes(app, { policies, metrics });
   registerForecastRoutes(app, resolved.forecast, learner);
   learner?.start();
+  registerWebRoutes(app, { ...routeDeps, auth: auth.enabled, calibrationDir: options.calibrationDir });
+  live.register(app, registry);
+  await registerWebAssets(app, webRoot());
 
   const sweepEvery = Math.max(50, Math.min(resolved.idleTimeoutMs, resolved.resumeWindowMs, 10_000) / 4);
   const sweeper = setInterval(() => void registry.sweep().catch((error: unknown) => log.error({ err: error }, 'sweep failed')), sweepEvery);
@@ -147,6 +166,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     clearInterval(leaseKeeper);
     await learner?.stop();
     await backend.close();
+    await policies.flush();
   });
   return app;
 }

@@ -80,6 +80,7 @@ export class DurableSessions {
         ...(spec.agent !== undefined ? { agent: spec.agent } : {}),
         ...(spec.model !== undefined ? { model: spec.model } : {}),
         ...(spec.forecast !== undefined ? { forecast: spec.forecast } : {}),
+        ...(spec.assignment !== undefined ? { assignment: spec.assignment } : {}),
       });
     } catch (error) {
       return err(unavailable(error, `session ${session.id} not started`));
@@ -197,6 +198,7 @@ export class DurableSessions {
     const spec: SessionSpec = {
       id, task: r.task, format: r.format as FormatName, learn: r.learn, agent: r.agent, model: r.model, policy: r.policy, reference,
       ...(r.forecast !== undefined ? { forecast: r.forecast } : {}),
+      ...(r.assignment !== undefined ? { assignment: r.assignment } : {}),
     };
     const { options, analyzers } = this.deps;
     const session = buildSession(spec, { analyzers, config: options.config, maxSteps: options.limits.maxStepsPerSession, now: Date.now() });

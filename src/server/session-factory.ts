@@ -17,6 +17,8 @@ export interface SessionSpec {
   agent?: string | undefined;
   model?: string | undefined;
   policy: Policy;
+  /** Which policy the server assigned (agent/model group, shadow mode): kept so a rebuilt session counts the same way. */
+  assignment?: { pair: string; selected: string; shadow: boolean } | undefined;
   reference: Reference;
   /** The outcome forecast model the session carries for its whole life, and its version. */
   forecast?: { model: ForecastModel; version: number };
@@ -33,6 +35,7 @@ export function buildSession(spec: SessionSpec, env: { analyzers: Analyzers; con
     reference: scorer.report().reference,
     parser: spec.format === 'steplens' ? undefined : getParser(spec.format).stream(),
     maxSteps: env.maxSteps, now: env.now,
+    ...(spec.assignment !== undefined ? { policy: spec.assignment } : {}),
     ...(spec.forecast !== undefined ? { forecastVersion: spec.forecast.version } : {}),
     ...(spec.agent !== undefined ? { agent: spec.agent } : {}),
     ...(spec.model !== undefined ? { model: spec.model } : {}),

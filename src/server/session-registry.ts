@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { Analyzers } from '../core/ports.js';
-import { resolvePolicy } from '../core/policy.js';
+import { canStop, resolvePolicy } from '../core/policy.js';
 import type { FormatName } from '../formats/types.js';
 import type { StartMessage } from '../protocol/client-messages.js';
 import type { MessageError } from '../protocol/parse.js';
@@ -15,9 +15,11 @@ import { err, ok, SteplensError, type Result } from '../errors.js';
 import type { Connection } from './connection.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
-import type { Session } from './session.js';
+import type { Session, StepFrame } from './session.js';
 import { buildSession } from './session-factory.js';
 import type { DurableSessions } from './durable-sessions.js';
+import { PolicyManager } from './policy-manager.js';
+import type { SessionObserver } from './session-events.js';
 
 export interface RegistryDeps {
   store: ReferenceStorePort;
@@ -26,6 +28,10 @@ export interface RegistryDeps {
   log: Logger;
   options: ResolvedOptions;
   connections: Map<number, Connection>;
+  /** Picks each session's policy (default: the configured policy set, no shadow mode). */
+  policies?: PolicyManager;
+  /** Told of every session event (the web view's live feed). */
+  observer?: SessionObserver;
   /** Told of every ended session (the forecast learner keeps those with an outcome). */
   onEnded?: (session: Session) => void;
   /** With Redis: sessions made durable and carried on by any replica (set by `buildApp` after construction). */
@@ -40,7 +46,11 @@ export class SessionRegistry {
   private sweeping = false;
   private counter = 0;
 
-  constructor(private readonly deps: RegistryDeps) {}
+  private readonly policies: PolicyManager;
+
+  constructor(private readonly deps: RegistryDeps) {
+    this.policies = deps.policies ?? PolicyManager.plain(deps.options.policySet, deps.log);
+  }
 
   get(id: string): Session | undefined {
     return this.sessions.get(id);
@@ -80,15 +90,20 @@ export class SessionRegistry {
     if (this.openCount() >= limits.totalSessions) {
       return err({ code: 'overloaded', message: `the server already holds ${limits.totalSessions} open sessions`, session: id });
     }
-    const policy = resolvePolicy(msg.policy, this.deps.options.policy);
+    const assigned = this.policies.assign(msg.agent, msg.model);
+    const policy = resolvePolicy(msg.policy, assigned.policy);
     if (!policy.ok) return err({ code: 'bad_message', message: `start.policy: ${policy.error}`, session: id });
+    // A session whose own start.policy can stop is not counted: its outcome may be the stop's doing.
+    const shadow = assigned.shadow && (msg.policy === undefined || !canStop(policy.value));
+    const selected = msg.policy === undefined ? assigned.selected : `${assigned.selected} + start.policy`;
     this.pending.add(id);
     try {
       const reference = await this.deps.store.reference(msg.task);
       const format: FormatName = msg.format ?? 'steplens';
       const forecast = this.deps.options.forecast?.modelFor(msg.agent, msg.model);
       const spec = {
-        id, task: msg.task, format, learn: msg.learn ?? this.deps.options.learnDefault, agent: msg.agent, model: msg.model, policy: policy.value, reference,
+        id, task: msg.task, format, learn: msg.learn ?? this.deps.options.learnDefault, agent: msg.agent, model: msg.model, policy: policy.value,
+        assignment: { pair: assigned.key, selected, shadow }, reference,
         ...(forecast !== undefined ? { forecast } : {}),
       };
       const session = buildSession(spec, { analyzers: this.deps.analyzers, config: this.deps.options.config, maxSteps: limits.maxStepsPerSession, now: Date.now() });
@@ -99,7 +114,8 @@ export class SessionRegistry {
       session.connection = conn.id;
       this.sessions.set(id, session);
       conn.sessions.add(id);
-      this.deps.log.info({ session: id, task: msg.task, format, reference: session.reference, learn: session.learn }, 'session started');
+      this.deps.log.info({ session: id, task: msg.task, format, reference: session.reference, learn: session.learn, policy: selected, shadow }, 'session started');
+      this.deps.observer?.started(session);
       return ok(session);
     } catch (error) {
       // The shared store is unreachable (Redis): refused with a code, nothing opened.
@@ -131,7 +147,7 @@ export class SessionRegistry {
     const { frames, report } = session.finish();
     const conn = this.connectionOf(session);
     for (const f of frames) conn?.send(f);
-    this.countSignals(frames);
+    this.scored(session, frames);
     let learned: FinalMessage['learned'];
     if (session.learn && session.passed === true && session.length > 0) {
       try {
@@ -141,6 +157,9 @@ export class SessionRegistry {
       } catch (error) {
         this.deps.log.error({ session: session.id, task: session.task, err: error }, 'learning the reference failed');
       }
+    }
+    if (session.policy?.shadow && session.passed !== undefined) {
+      this.policies.record(session.policy.pair, { states: session.states(), totals: session.totals, passed: session.passed });
     }
     const final: FinalMessage = {
       type: 'final', session: session.id, ...report,
@@ -155,8 +174,15 @@ export class SessionRegistry {
     this.deps.metrics.activeSessions.set(this.openCount());
     await this.deps.durable?.finished(session, final);
     conn?.send(final);
+    this.deps.observer?.ended(session, final);
     this.deps.log.info({ session: session.id, task: session.task, why, steps: report.steps, score: report.score.total, tier: report.tier }, 'session ended');
     return final;
+  }
+
+  /** Frames a session just sent: signals counted, the observer told. */
+  scored(session: Session, frames: readonly StepFrame[]): void {
+    this.countSignals(frames);
+    if (frames.length > 0) this.deps.observer?.scored(session, frames);
   }
 
   countSignals(frames: readonly { type: string; kind?: string; severity?: string }[]): void {
@@ -176,6 +202,7 @@ export class SessionRegistry {
     session.connection = conn.id;
     session.detachedAt = undefined;
     conn.sessions.add(session.id);
+    this.deps.observer?.changed(session);
   }
 
   /** A connection went away: its sessions stay resumable for the resume window. */
@@ -186,6 +213,7 @@ export class SessionRegistry {
       if (s && s.connection === conn.id) {
         s.connection = undefined;
         s.detachedAt = now;
+        this.deps.observer?.changed(s);
       }
     }
     conn.sessions.clear();
@@ -215,6 +243,7 @@ export class SessionRegistry {
     if (session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.id);
     this.deps.metrics.activeSessions.set(this.openCount());
     this.deps.log.info({ session: session.id, task: session.task, why }, 'session freed');
+    this.deps.observer?.freed(session);
   }
 
   /** Ends idle and expired-detached sessions and frees ended ones past the resume window. */

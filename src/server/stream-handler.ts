@@ -114,7 +114,7 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage, raw: Buff
       deps.metrics.stepsScored.inc(outcome.results.length);
       deps.metrics.stepLatency.observe(seconds / outcome.results.length);
     }
-    deps.registry.countSignals(outcome.frames);
+    deps.registry.scored(s, outcome.frames);
     if (durable && deps.durable) conn.sendWhen(deps.durable.persistStep(s, msg.seq, raw, outcome.frames));
     else for (const f of outcome.frames) conn.send(f);
     if (deps.log.isLevelEnabled('debug')) for (const r of outcome.results) {

@@ -23,6 +23,8 @@ export interface SessionRecord {
   learn: boolean;
   /** The resolved early-stop policy. */
   policy: Policy;
+  /** Which policy the server assigned it (agent/model group, shadow mode). */
+  assignment?: { pair: string; selected: string; shadow: boolean };
   reference: PinnedReference;
   /** The outcome forecast model the session was started with (`serve --forecast`), kept whole. */
   forecast?: { model: ForecastModel; version: number };
