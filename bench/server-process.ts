@@ -76,7 +76,10 @@ async function serveSteplens(): Promise<{ url: string; http: string; close: () =
   const data = await mkdtemp(path.join(os.tmpdir(), 'steplens-bench-'));
   const seed = bundledReferencesDir();
   // Short resume window: sessions of closed bench connections are freed within a second, not kept for 5 minutes.
-  const app = await buildApp({ dataDir: data, seedDirs: [seed], logLevel: 'silent', resumeWindowMs: 1000 });
+  // `--redis URL --redis-prefix P` (see startTarget's `redis`): references and sessions in Redis, as a replica.
+  const at = process.argv.indexOf('--redis');
+  const redis = at >= 0 ? { url: process.argv[at + 1] as string, prefix: process.argv[process.argv.indexOf('--redis-prefix') + 1] ?? 'bench:', replicaId: `bench-${process.pid}` } : undefined;
+  const app = await buildApp({ dataDir: data, seedDirs: [seed], logLevel: 'silent', resumeWindowMs: 1000, ...(redis ? { redis } : {}) });
   const http = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url: `${http.replace(/^http/, 'ws')}/v1/stream`,
@@ -109,9 +112,13 @@ async function child(kind: TargetKind): Promise<void> {
   process.send?.({ url: server.url, http: server.http });
 }
 
-/** Forks this module as a `kind` target; `execArgv` e.g. `['--cpu-prof', '--cpu-prof-dir=DIR']`. */
-export async function startTarget(kind: TargetKind, execArgv: string[] = []): Promise<TargetProcess> {
-  const proc: ChildProcess = fork(fileURLToPath(import.meta.url), ['--target', kind], { execArgv: ['--expose-gc', ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/**
+ * Forks this module as a `kind` target; `execArgv` e.g. `['--cpu-prof', '--cpu-prof-dir=DIR']`;
+ * `redis`: a steplens replica keeping references and sessions in that Redis, under that key prefix.
+ */
+export async function startTarget(kind: TargetKind, execArgv: string[] = [], redis?: { url: string; prefix: string }): Promise<TargetProcess> {
+  const args = ['--target', kind, ...(redis ? ['--redis', redis.url, '--redis-prefix', redis.prefix] : [])];
+  const proc: ChildProcess = fork(fileURLToPath(import.meta.url), args, { execArgv: ['--expose-gc', ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = <T>(): Promise<T> => new Promise<T>((resolve, reject) => {
     const onExit = (code: number | null): void => reject(new Error(`${kind} target exited with ${code}`));
     proc.once('exit', onExit);

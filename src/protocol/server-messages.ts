@@ -6,6 +6,7 @@ import {
 
 export const WIRE_ERROR_CODES = [
   'bad_message', 'unknown_session', 'duplicate_session', 'out_of_order', 'too_large', 'unauthorized', 'overloaded', 'internal',
+  'unavailable',
 ] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 

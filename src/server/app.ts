@@ -2,7 +2,8 @@
  * `buildApp`: the steplens server as a fastify instance (HTTP routes and the
  * `/v1/stream` WebSocket). It does not listen; `server.ts` and tests do.
  * `app.close()` shuts down gracefully: readiness off, open sessions ended
- * (their `final` sent), sockets closed with a reason, the store flushed.
+ * (their `final` sent) or, with Redis, handed back to the other replicas
+ * (leases released), sockets closed with a reason, the store flushed.
  */
 import websocket from '@fastify/websocket';
 import { STATUS_CODES } from 'node:http';
@@ -13,7 +14,6 @@ import type { WebSocket } from 'ws';
 import { setTextCompression } from '../core/state/packed-text.js';
 import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
 import { FilePolicyStateStore } from '../store/policy-state.js';
-import { ReferenceStore } from '../store/reference-store.js';
 import { defaultAnalyzers } from '../syntax/index.js';
 import { TokenChecker } from './auth.js';
 import { CLOSE, Connection } from './connection.js';
@@ -23,7 +23,10 @@ import { resolveOptions, type AppOptions } from './options.js';
 import { checkShadow, PolicyManager } from './policy-manager.js';
 import { registerPolicyMetrics } from './policy-metrics.js';
 import { registerPolicyRoutes } from './policy-routes.js';
-import { SessionRegistry } from './session-registry.js';
+import { SessionRegistry, type RegistryDeps } from './session-registry.js';
+import { openBackend } from './backend.js';
+import { DurableSessions } from './durable-sessions.js';
+import { RedisMetrics } from './redis-metrics.js';
 import { handleFrame, type HandlerDeps } from './stream-handler.js';
 import { LiveFeed } from './live-feed.js';
 import { isPublicWebPath, registerWebAssets, webRoot } from './web-assets.js';
@@ -49,23 +52,28 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const log: Logger = options.logger ?? pino({ level: options.logLevel ?? 'info' });
   const badShadow = resolved.shadow ? checkShadow(resolved.shadow) : undefined;
   if (badShadow !== undefined) throw new SteplensError('usage', badShadow);
-  const store = options.store ?? (await ReferenceStore.open({
-    dataDir: options.dataDir ?? './data',
-    seedDirs: options.seedDirs ?? [],
-    warn: (message) => log.warn(message),
-  }));
+  const redisMetrics = options.redis ? new RedisMetrics() : undefined;
+  const backend = await openBackend(options, resolved, log, redisMetrics);
+  const store = backend.store;
   const analyzers = defaultAnalyzers();
   const metrics = createMetrics(store);
-  const policies = await PolicyManager.open(resolved.policySet, resolved.shadow, options.policyState ?? new FilePolicyStateStore(store.dataDir), log);
+  if (redisMetrics && backend.link) redisMetrics.register(metrics.registry, () => backend.link?.available() ?? false);
+  // Shadow-mode counters stay in a file of this replica's data folder (with Redis too: see docs/scale-out.md).
+  const policies = await PolicyManager.open(resolved.policySet, resolved.shadow, options.policyState ?? new FilePolicyStateStore(options.dataDir ?? './data'), log);
   registerPolicyMetrics(metrics.registry, policies);
   const connections = new Map<number, Connection>();
   const learner = resolved.forecast !== undefined && options.forecastLearn !== undefined
     ? new ForecastLearner(resolved.forecast, options.forecastLearn, log)
     : undefined;
   const live = new LiveFeed({ maxViewers: resolved.limits.liveViewers, queueBytes: resolved.limits.liveQueueBytes, config: resolved.config, metrics, log });
-  const registry = new SessionRegistry({
+  const registryDeps: RegistryDeps = {
     store, analyzers, metrics, log, options: resolved, connections, policies, observer: live, ...(learner !== undefined ? { onEnded: (s) => learner.add(s) } : {}),
-  });
+  };
+  const registry = new SessionRegistry(registryDeps);
+  const durable = backend.journal
+    ? new DurableSessions({ registry, journal: backend.journal, analyzers, options: resolved, log, metrics, endpoint: backend.link?.endpoint ?? 'Redis' })
+    : undefined;
+  if (durable) registryDeps.durable = durable;
   const auth = new TokenChecker(resolved.tokens);
   let accepting = true;
   let nextConnection = 0;
@@ -74,6 +82,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   if (!auth.enabled) log.warn('no tokens configured: authentication is off, anyone who can reach the server may use it');
 
   app.setErrorHandler((error: FastifyError, _req, reply) => {
+    // The shared store (Redis) unreachable on any route: 503 with its code, not an internal error.
+    if (error instanceof SteplensError && error.code === 'unavailable') return sendError(reply, metrics, 'unavailable', error.message);
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, metrics, 'too_large', `body exceeds ${resolved.limits.maxBodyBytes} bytes`);
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, metrics, 'bad_message', 'body: send application/json');
     if (error.statusCode === 400 || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return sendError(reply, metrics, 'bad_message', `body: ${error.message}`);
@@ -95,14 +105,17 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     return sendError(reply, metrics, refused, message);
   });
 
-  const deps: HandlerDeps = { registry, metrics, log, options: resolved };
+  const deps: HandlerDeps = { registry, metrics, log, options: resolved, ...(durable ? { durable } : {}) };
   await app.register(websocket, {
     // Frames up to 8x the limit are refused with an `error` frame; beyond that ws closes the socket (1009).
     options: { maxPayload: resolved.limits.maxFrameBytes * 8 },
     preClose: async () => {
       accepting = false;
       clearInterval(sweeper);
-      await registry.endAll();
+      clearInterval(leaseKeeper);
+      // With Redis, sessions are handed back (leases released) for other replicas to resume; else they end.
+      if (durable) await durable.handBack();
+      else await registry.endAll();
       for (const conn of connections.values()) conn.close(CLOSE.goingAway, 'server shutting down');
       await store.flush();
       await policies.flush();
@@ -132,7 +145,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     socket.on('error', (error) => log.warn({ connection: conn.id, err: error }, 'socket error'));
   });
 
-  const routeDeps = { store, registry, analyzers, metrics, options: resolved, ready: () => accepting };
+  const routeDeps = { store, registry, analyzers, metrics, options: resolved, ready: () => accepting && store.available(), ...(durable ? { durable } : {}) };
   registerHttpRoutes(app, routeDeps);
   registerPolicyRoutes(app, { policies, metrics });
   registerForecastRoutes(app, resolved.forecast, learner);
@@ -144,10 +157,15 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const sweepEvery = Math.max(50, Math.min(resolved.idleTimeoutMs, resolved.resumeWindowMs, 10_000) / 4);
   const sweeper = setInterval(() => void registry.sweep().catch((error: unknown) => log.error({ err: error }, 'sweep failed')), sweepEvery);
   sweeper.unref();
+  const leaseKeeper = durable
+    ? setInterval(() => void durable.renewLeases().catch((error: unknown) => log.warn({ err: error }, 'lease renewal failed')), Math.max(50, (backend.leaseMs ?? 15_000) / 3))
+    : undefined;
+  leaseKeeper?.unref();
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
+    clearInterval(leaseKeeper);
     await learner?.stop();
-    await store.flush();
+    await backend.close();
     await policies.flush();
   });
   return app;

@@ -6,7 +6,8 @@ import { SteplensError } from '../errors.js';
 import { bundledReferencesDir } from '../package-files.js';
 import { readConfigFile, readForecastFile, readPolicySetFile } from '../settings-files.js';
 import { loadTokens } from './auth.js';
-import type { AppOptions } from './options.js';
+import type { AppOptions, RedisSettings } from './options.js';
+import { checkRedisUrl } from '../store/redis/link.js';
 
 export interface ServerConfig {
   host: string;
@@ -18,6 +19,7 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
                       [--log-level L] [--resume-window SECONDS] [--idle-timeout SECONDS] [--learn] [--policy POLICY.json]
                       [--config CONFIG.json] [--compress-texts] [--forecast FORECAST.json [--forecast-learn [--forecast-learn-every SECONDS]]]
                       [--shadow] [--shadow-share R] [--shadow-max-false-stop R] [--shadow-confidence C] [--calibration DIR]
+                      [--redis URL [--redis-prefix P] [--replica-id ID] [--lease SECONDS]]
   defaults: --host 127.0.0.1 --port 8787 --data $XDG_DATA_HOME/steplens (~/.local/share/steplens), seeded from the bundled references
   --no-seed: without the bundled references
   env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG, STEPLENS_COMPRESS_TEXTS=1,
@@ -32,7 +34,10 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
   --forecast: outcome forecast model(s) (what steplens train --out writes): adds pPass to score frames, final, GET /v1/sessions/:id and reports
   --forecast-learn: retrain the forecast from finished sessions that reported an outcome, every --forecast-learn-every seconds
     (default 600); a new model goes in force only if a task-disjoint check finds it not worse; versions go to DATA/forecasts/
-  --calibration DIR: the --out-dir of steplens calibrate; the web view (http://HOST:PORT/) shows its trade-off chart`;
+  --calibration DIR: the --out-dir of steplens calibrate; the web view (http://HOST:PORT/) shows its trade-off chart
+  --redis: share references and sessions with other replicas through Redis (env STEPLENS_REDIS_URL, STEPLENS_REDIS_PREFIX,
+           STEPLENS_REPLICA_ID); --data then holds only this replica's shadow-mode state, and --seed directories are imported
+           for tasks Redis lacks (docs/scale-out.md)`;
 
 /**
  * Where references are written when neither --data nor STEPLENS_DATA says: the user's data folder
@@ -50,6 +55,22 @@ function positiveNumber(flag: string, value: string | undefined): number | undef
   return n;
 }
 
+/** `--redis` and its companions (env fallbacks); undefined without a Redis URL. */
+function redisSettings(values: Record<string, unknown>, env: NodeJS.ProcessEnv): RedisSettings | undefined {
+  const url = (values.redis as string | undefined) ?? env.STEPLENS_REDIS_URL;
+  if (url === undefined || url === '') return undefined;
+  checkRedisUrl(url);
+  const prefix = (values['redis-prefix'] as string | undefined) ?? env.STEPLENS_REDIS_PREFIX;
+  const replica = (values['replica-id'] as string | undefined) ?? env.STEPLENS_REPLICA_ID;
+  const lease = positiveNumber('--lease', values.lease as string | undefined);
+  return {
+    url,
+    ...(prefix !== undefined ? { prefix } : {}),
+    ...(replica !== undefined && replica !== '' ? { replicaId: replica } : {}),
+    ...(lease !== undefined ? { leaseMs: lease * 1000 } : {}),
+  };
+}
+
 /** Parses flags (and env fallbacks) into a server configuration. */
 export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<ServerConfig> {
   const { values } = parseArgs({
@@ -61,6 +82,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       learn: { type: 'boolean' }, 'no-seed': { type: 'boolean' }, policy: { type: 'string' }, config: { type: 'string' }, 'compress-texts': { type: 'boolean' },
       shadow: { type: 'boolean' }, 'shadow-share': { type: 'string' }, 'shadow-max-false-stop': { type: 'string' }, 'shadow-confidence': { type: 'string' },
       forecast: { type: 'string' }, 'forecast-learn': { type: 'boolean' }, 'forecast-learn-every': { type: 'string' },
+      redis: { type: 'string' }, 'redis-prefix': { type: 'string' }, 'replica-id': { type: 'string' }, lease: { type: 'string' },
       calibration: { type: 'string' },
     },
     allowPositionals: false,
@@ -99,6 +121,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   const learnEvery = positiveNumber('--forecast-learn-every', values['forecast-learn-every']) ?? 600;
   const configFile = values.config ?? env.STEPLENS_CONFIG;
   const scoring = configFile !== undefined ? await readConfigFile(path.resolve(cwd, configFile)) : undefined;
+  const redis = redisSettings(values, env);
   const calibration = values.calibration ?? env.STEPLENS_CALIBRATION;
   return {
     host: values.host ?? env.STEPLENS_HOST ?? '127.0.0.1',
@@ -115,6 +138,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       ...(values['compress-texts'] || env.STEPLENS_COMPRESS_TEXTS === '1' ? { compressTexts: true } : {}),
       ...(forecast !== undefined ? { forecast } : {}),
       ...(values['forecast-learn'] ? { forecastLearn: { intervalMs: learnEvery * 1000, dir: path.join(dataDir, 'forecasts') } } : {}),
+      ...(redis !== undefined ? { redis } : {}),
       ...(calibration !== undefined ? { calibrationDir: path.resolve(cwd, calibration) } : {}),
     },
   };

@@ -6,7 +6,8 @@ import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
 import { addReferenceRequestSchema, scoreRequestSchema, type SessionStatus } from '../protocol/http-bodies.js';
 import { taskIdSchema } from '../protocol/client-messages.js';
 import { parseBody } from '../protocol/parse.js';
-import type { ReferenceStore } from '../store/reference-store.js';
+import type { ReferenceStorePort } from '../store/store-port.js';
+import type { DurableSessions } from './durable-sessions.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionRegistry } from './session-registry.js';
@@ -15,8 +16,10 @@ import { scoreRequest } from './score-request.js';
 import { trajectorySteps, trajectoryStates } from './trajectory.js';
 
 export interface RouteDeps {
-  store: ReferenceStore;
+  store: ReferenceStorePort;
   registry: SessionRegistry;
+  /** With Redis: sessions held by other replicas are read from the journal. */
+  durable?: DurableSessions;
   analyzers: Analyzers;
   metrics: AppMetrics;
   options: ResolvedOptions;
@@ -48,7 +51,21 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
   app.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
 
   app.get<{ Params: { id: string } }>('/v1/sessions/:id', async (req, reply) => {
-    const s = registry.get(req.params.id);
+    let s = registry.get(req.params.id);
+    let elsewhere: 'open' | 'detached' | undefined;
+    // With Redis, a copy no connection here holds may have moved to another replica: read the durable one.
+    if (deps.durable && (!s || (!s.ended && s.connection === undefined))) {
+      try {
+        const view = await deps.durable.view(req.params.id);
+        // This replica's copy stays the answer while this replica holds the lease.
+        if (view && !(s && view.owner === deps.durable.journal.owner)) {
+          s = view.session;
+          elsewhere = view.owner !== undefined ? 'open' : 'detached';
+        }
+      } catch (error) {
+        if (!s) return fail(reply, error);
+      }
+    }
     if (!s) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
     const report = s.final ?? s.report();
     const status: SessionStatus = {
@@ -56,7 +73,7 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
       ...(s.agent !== undefined ? { agent: s.agent } : {}),
       ...(s.model !== undefined ? { model: s.model } : {}),
       ...(s.policy !== undefined ? { policy: { selected: s.policy.selected, shadow: s.policy.shadow } } : {}),
-      state: s.ended ? 'ended' : s.connection === undefined ? 'detached' : 'open',
+      state: s.ended ? 'ended' : elsewhere ?? (s.connection === undefined ? 'detached' : 'open'),
       steps: s.length, lastSeq: s.lastSeq, score: report.score, tier: report.tier, stages: { ...s.stages },
       signals: [...s.signals], reference: s.reference,
       ...(s.passed !== undefined ? { passed: s.passed } : {}),

@@ -5,7 +5,7 @@ import { DEFAULT_POLICY, type Policy } from '../core/policy.js';
 import type { PolicySet } from '../core/policy-set.js';
 import type { ForecastFile } from '../core/forecast/model.js';
 import type { PolicyStateStore } from '../store/policy-state.js';
-import type { ReferenceStore } from '../store/reference-store.js';
+import type { ReferenceStorePort } from '../store/store-port.js';
 import { ForecastHolder } from './forecast-holder.js';
 import type { ForecastLearnOptions } from './forecast-learner.js';
 import { DEFAULT_SHADOW, type ShadowOptions } from './policy-manager.js';
@@ -35,7 +35,12 @@ export interface AppOptions {
   /** Read-only reference directories used for tasks the data directory lacks. */
   seedDirs?: string[];
   /** An already opened store (tests, embedding). */
-  store?: ReferenceStore;
+  store?: ReferenceStorePort;
+  /**
+   * Share references and sessions with other replicas through Redis (docs/scale-out.md);
+   * `dataDir` is then unused and `seedDirs` are imported for tasks Redis does not hold.
+   */
+  redis?: RedisSettings;
   /** Bearer tokens; empty = auth off (logged as a warning). */
   tokens?: string[];
   limits?: Partial<ServerLimits>;
@@ -71,6 +76,19 @@ export interface AppOptions {
   logLevel?: string;
   /** Where `steplens calibrate --out-dir` wrote the last calibration; the web view shows its trade-off chart. */
   calibrationDir?: string;
+}
+
+export interface RedisSettings {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://...` */
+  url: string;
+  /** Prefix of every key (default `steplens:`). */
+  prefix?: string;
+  /** This replica's name in session leases (default host-pid-random). */
+  replicaId?: string;
+  /** A session's lease lasts this long unless renewed (default 15 s); resume takes it over at once anyway. */
+  leaseMs?: number;
+  /** A Redis command with no answer after this long fails with `unavailable` (default 2000 ms). */
+  commandTimeoutMs?: number;
 }
 
 export interface ResolvedOptions {

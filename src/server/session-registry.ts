@@ -6,23 +6,23 @@
 import type { Logger } from 'pino';
 import type { Analyzers } from '../core/ports.js';
 import { canStop, resolvePolicy } from '../core/policy.js';
-import { createScorer } from '../core/scorer.js';
-import { getParser } from '../formats/index.js';
 import type { FormatName } from '../formats/types.js';
 import type { StartMessage } from '../protocol/client-messages.js';
 import type { MessageError } from '../protocol/parse.js';
 import type { FinalMessage, FinalReason } from '../protocol/server-messages.js';
-import type { ReferenceStore } from '../store/reference-store.js';
-import { err, ok, type Result } from '../errors.js';
+import type { ReferenceStorePort } from '../store/store-port.js';
+import { err, ok, SteplensError, type Result } from '../errors.js';
 import type { Connection } from './connection.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
+import type { Session, StepFrame } from './session.js';
+import { buildSession } from './session-factory.js';
+import type { DurableSessions } from './durable-sessions.js';
 import { PolicyManager } from './policy-manager.js';
-import { Session, type StepFrame } from './session.js';
 import type { SessionObserver } from './session-events.js';
 
 export interface RegistryDeps {
-  store: ReferenceStore;
+  store: ReferenceStorePort;
   analyzers: Analyzers;
   metrics: AppMetrics;
   log: Logger;
@@ -34,6 +34,8 @@ export interface RegistryDeps {
   observer?: SessionObserver;
   /** Told of every ended session (the forecast learner keeps those with an outcome). */
   onEnded?: (session: Session) => void;
+  /** With Redis: sessions made durable and carried on by any replica (set by `buildApp` after construction). */
+  durable?: DurableSessions;
 }
 
 export class SessionRegistry {
@@ -99,26 +101,26 @@ export class SessionRegistry {
       const reference = await this.deps.store.reference(msg.task);
       const format: FormatName = msg.format ?? 'steplens';
       const forecast = this.deps.options.forecast?.modelFor(msg.agent, msg.model);
-      const scorer = createScorer({
-        reference, analyzers: this.deps.analyzers, policy: policy.value, config: this.deps.options.config,
-        ...(forecast !== undefined ? { forecast: forecast.model } : {}),
-      });
-      const session = new Session({
-        id, task: msg.task, format, learn: msg.learn ?? this.deps.options.learnDefault, scorer,
-        reference: scorer.report().reference,
-        parser: format === 'steplens' ? undefined : getParser(format).stream(),
-        maxSteps: limits.maxStepsPerSession, now: Date.now(),
-        policy: { pair: assigned.key, selected, shadow },
-        ...(forecast !== undefined ? { forecastVersion: forecast.version } : {}),
-        ...(msg.agent !== undefined ? { agent: msg.agent } : {}),
-        ...(msg.model !== undefined ? { model: msg.model } : {}),
-      });
+      const spec = {
+        id, task: msg.task, format, learn: msg.learn ?? this.deps.options.learnDefault, agent: msg.agent, model: msg.model, policy: policy.value,
+        assignment: { pair: assigned.key, selected, shadow }, reference,
+        ...(forecast !== undefined ? { forecast } : {}),
+      };
+      const session = buildSession(spec, { analyzers: this.deps.analyzers, config: this.deps.options.config, maxSteps: limits.maxStepsPerSession, now: Date.now() });
+      if (this.deps.durable) {
+        const opened = await this.deps.durable.open(session, spec);
+        if (!opened.ok) return err({ ...opened.error, session: id });
+      }
       session.connection = conn.id;
       this.sessions.set(id, session);
       conn.sessions.add(id);
       this.deps.log.info({ session: id, task: msg.task, format, reference: session.reference, learn: session.learn, policy: selected, shadow }, 'session started');
       this.deps.observer?.started(session);
       return ok(session);
+    } catch (error) {
+      // The shared store is unreachable (Redis): refused with a code, nothing opened.
+      if (error instanceof SteplensError && error.code === 'unavailable') return err({ code: 'unavailable', message: error.message, session: id });
+      throw error;
     } finally {
       this.pending.delete(id);
       this.deps.metrics.activeSessions.set(this.openCount());
@@ -141,6 +143,7 @@ export class SessionRegistry {
   }
 
   private async finish(session: Session, why: FinalReason): Promise<FinalMessage> {
+    await this.deps.durable?.settled(session);
     const { frames, report } = session.finish();
     const conn = this.connectionOf(session);
     for (const f of frames) conn?.send(f);
@@ -169,6 +172,7 @@ export class SessionRegistry {
     this.deps.onEnded?.(session);
     session.endedAt = Date.now();
     this.deps.metrics.activeSessions.set(this.openCount());
+    await this.deps.durable?.finished(session, final);
     conn?.send(final);
     this.deps.observer?.ended(session, final);
     this.deps.log.info({ session: session.id, task: session.task, why, steps: report.steps, score: report.score.total, tier: report.tier }, 'session ended');
@@ -213,6 +217,25 @@ export class SessionRegistry {
       }
     }
     conn.sessions.clear();
+  }
+
+  /**
+   * Drops this replica's copy of a session (its durable copy lives on): after
+   * a failed durable write (`keepOnConnection`: its connection still holds
+   * it and it is rebuilt on its next message), or when another replica took it over.
+   */
+  evict(session: Session, why: string, keepOnConnection: boolean): void {
+    if (this.sessions.get(session.id) !== session) return;
+    this.sessions.delete(session.id);
+    if (!keepOnConnection && session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.id);
+    this.deps.metrics.activeSessions.set(this.openCount());
+    this.deps.log.info({ session: session.id, task: session.task, why }, 'session copy dropped');
+  }
+
+  /** Registers a session rebuilt from the durable journal. */
+  adopt(session: Session): void {
+    this.sessions.set(session.id, session);
+    this.deps.metrics.activeSessions.set(this.openCount());
   }
 
   private free(session: Session, why: string): void {

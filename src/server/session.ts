@@ -10,6 +10,7 @@ import type { ReferenceInfo, Signal, Stage, Step } from '../core/types.js';
 import type { FormatName, StreamParser } from '../formats/types.js';
 import type { FinalMessage, ScoreMessage, SignalMessage } from '../protocol/server-messages.js';
 import { parseStepPayload } from '../protocol/parse.js';
+import type { PinnedReference } from '../store/session-journal.js';
 import { FrameLog } from './frame-log.js';
 import { stepText } from './step-text.js';
 
@@ -70,6 +71,9 @@ export class Session {
   endedAt: number | undefined;
   detachedAt: number | undefined;
   final: FinalMessage | undefined;
+  /** With Redis: the reference pinned in the journal, and the last durable write still in flight. */
+  pin: PinnedReference | undefined;
+  lastWrite: Promise<unknown> | undefined;
   private readonly log: FrameLog;
   readonly signals: Signal[] = [];
   readonly stages: Record<Stage, number> = { E: 0, I: 0, V: 0, O: 0 };

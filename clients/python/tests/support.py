@@ -63,9 +63,10 @@ def _start_server() -> str:
     return url
 
 
-def start_server(port: int = 0, data: Optional[str] = None, extra: "Optional[list]" = None) -> "tuple[str, Callable[[], None]]":
-    """Starts ``steplens serve`` on 127.0.0.1:``port`` over ``data`` (a temp dir when None) and
-    returns its address and a function that stops it (SIGTERM, then waits: a graceful shutdown)."""
+def start_server(port: int = 0, data: Optional[str] = None, extra: "Optional[list]" = None) -> "tuple[str, Callable[..., None]]":
+    """Starts ``steplens serve`` on 127.0.0.1:``port`` over ``data`` (a temp dir when None), with
+    ``extra`` flags, and returns its address and a function that stops it (SIGTERM, then waits: a
+    graceful shutdown; ``stop(kill=True)``: SIGKILL, a crash)."""
     main = REPO / "dist" / "src" / "cli" / "main.js"
     if not main.exists():
         raise RuntimeError(f"{main} is missing: run `npm run build` first")
@@ -73,8 +74,12 @@ def start_server(port: int = 0, data: Optional[str] = None, extra: "Optional[lis
     proc = subprocess.Popen(["node", str(main), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", data, *(extra or [])],
                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
-    def stop() -> None:
+    def stop(kill: bool = False) -> None:
         if proc.poll() is not None:
+            return
+        if kill:
+            proc.kill()
+            proc.wait(10)
             return
         proc.terminate()
         try:
