@@ -105,8 +105,9 @@ export function deepFreeze<T>(o: T): T {
 
 export const DEFAULT_CONFIG: ScoringConfig = deepFreeze({
   weights: { struct: 0.2, cov: 0.15, coh: 0.3, temp: 0.35 },
-  priorWeights: { coh: 0.2, temp: 0.4, focus: 0.2, verify: 0, brevity: 0.2, edit: 0, settle: 0 },
-  brevitySteps: 30,
+  // Chosen by `steplens train` on ../shared/calibration + ../shared/corpus (docs/forecast.md, "Reference-free score").
+  priorWeights: { coh: 0, temp: 0.1, focus: 0, verify: 0, brevity: 0.5, edit: 0.4, settle: 0 },
+  brevitySteps: 15,
   tiers: { ideal: 70, solid: 47, partial: 47 },
   tau: 0.7,
   epsilon: 1e-6,

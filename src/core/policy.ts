@@ -4,9 +4,11 @@
  * threshold turns that level off. `DEFAULT_POLICY` is what `steplens calibrate`
  * picks on the public corpus (../shared/corpus, 35 passing and 16 failing runs)
  * under a 5 % false-stop bound: stop at 5 blind retries in one episode, at 40
- * exploration steps in a row, or below a score of 45 after 30 steps; the other
+ * exploration steps in a row, or below a score of 10 after 5 steps; the other
  * kinds only warn. In-sample it stops 1 of 35 passing runs and saves 29 % of
  * the failing runs' tokens (README, "Early-stop policy"); budgets are off.
+ * (The score floor moved from 45 after 30 when the reference-free weights of
+ * issue 15 changed the reference-free totals.)
  */
 import { z } from 'zod';
 import { err, ok, type Result } from '../errors.js';
@@ -41,7 +43,7 @@ export const DEFAULT_POLICY: Policy = deepFreeze({
   regressionLoop: { warn: 3, stop: null },
   cycle: { warn: 3, stop: null, minBlock: 2, maxBlock: 4 },
   explorationStreak: { warn: 20, stop: 40 },
-  lowScore: { floor: 45, minSteps: 30, severity: 'stop' },
+  lowScore: { floor: 10, minSteps: 5, severity: 'stop' },
   lowForecast: { floor: 0.05, minSteps: 20, severity: null },
   budget: { maxSteps: null, maxTokens: null, severity: 'stop' },
 });

@@ -138,7 +138,7 @@ describe('the low-forecast stop', () => {
     // Off by default, and silent without a forecast.
     expect(DEFAULT_POLICY.lowForecast.severity).toBeNull();
     const quiet = createEarlyStop(policy.value);
-    expect(states.slice(0, 5).flatMap((s) => quiet.add(s, 0))).toEqual([]);
+    expect(states.slice(0, 5).flatMap((s) => quiet.add(s, 50))).toEqual([]);
   });
 });
 

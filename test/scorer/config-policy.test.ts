@@ -37,10 +37,10 @@ describe('resolveConfig', () => {
 });
 
 describe('resolvePolicy', () => {
-  it('defaults (calibrated on the corpus): retry warn 2 stop 5, streak warn 20 stop 40, low score stop under 45 after 30, regression warn 3, budgets off', () => {
+  it('defaults (calibrated on the corpus): retry warn 2 stop 5, streak warn 20 stop 40, low score stop under 10 after 5, regression warn 3, budgets off', () => {
     expect(DEFAULT_POLICY.blindRetry).toEqual({ warn: 2, stop: 5 });
     expect(DEFAULT_POLICY.explorationStreak).toEqual({ warn: 20, stop: 40 });
-    expect(DEFAULT_POLICY.lowScore).toEqual({ floor: 45, minSteps: 30, severity: 'stop' });
+    expect(DEFAULT_POLICY.lowScore).toEqual({ floor: 10, minSteps: 5, severity: 'stop' });
     expect(DEFAULT_POLICY.regressionLoop).toEqual({ warn: 3, stop: null });
     expect(DEFAULT_POLICY.budget.maxSteps).toBeNull();
     expect(DEFAULT_POLICY.budget.maxTokens).toBeNull();
