@@ -4,8 +4,6 @@
  * every prefix of every real corpus run and on random stage sequences; the
  * composite the scorer streams uses them with the configured weights.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { priorComposite, type PriorSignals } from '../../src/core/composite.js';
@@ -13,30 +11,14 @@ import { DEFAULT_CONFIG, resolveConfig } from '../../src/core/config.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { createScorer, scoreSteps } from '../../src/core/scorer.js';
 import { createPriorSignalTracker, SETTLE_STEPS } from '../../src/core/signals/prior-signals.js';
-import type { Stage, State, Step } from '../../src/core/types.js';
-import { parseInstancesText } from '../../src/formats/index.js';
+import type { Stage, State } from '../../src/core/types.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
-import { CORPUS_DIR } from '../fixtures/corpus.js';
+import { corpusTrajectories } from '../fixtures/corpus-runs.js';
 
 const analyzers = defaultAnalyzers();
 const prior = { kind: 'prior' as const, prior: UNIFORM_PRIOR };
 
-function* files(dir: string): Generator<string> {
-  for (const name of readdirSync(dir).sort()) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) yield* files(p);
-    else if (/\.(traj|json|jsonl)$/.test(name)) yield p;
-  }
-}
-
-const runs: Array<{ name: string; steps: Step[] }> = [];
-for (const file of files(CORPUS_DIR)) {
-  const parsed = parseInstancesText(readFileSync(file, 'utf8'), 'auto', file);
-  if (!parsed.ok) continue;
-  parsed.value.forEach((r, i) => {
-    if (r.steps.length > 0) runs.push({ name: `${path.relative(CORPUS_DIR, file)}#${i}`, steps: r.steps });
-  });
-}
+const runs = corpusTrajectories();
 
 interface Item { state: Pick<State, 'stage' | 'changesFile'>; sourceEdit: boolean }
 

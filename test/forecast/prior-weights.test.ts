@@ -9,17 +9,7 @@ import { priorComposite } from '../../src/core/composite.js';
 import { groupAurocs, mergeAuroc, sortedAuroc } from '../../src/core/forecast/grid-auroc.js';
 import { choosePriorWeights, PRIOR_SIGNAL_NAMES, priorGrid, priorScore, type PriorSample } from '../../src/core/forecast/prior-weights.js';
 import { auroc } from '../../src/core/stats/auroc.js';
-
-/** Deterministic uniform numbers in [0, 1) (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from './rng.js';
 
 /**
  * Synthetic samples of one source: passing runs are shorter when `lengthTells`,
