@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { priorComposite } from '../../src/core/composite.js';
-import { groupAurocs, mergeAuroc, sortedAuroc } from '../../src/core/forecast/grid-auroc.js';
+import { GroupAuroc, mergeAuroc, sortedAuroc } from '../../src/core/forecast/grid-auroc.js';
+import { chooseMaximin } from '../../src/core/forecast/maximin.js';
 import { choosePriorWeights, PRIOR_SIGNAL_NAMES, priorGrid, priorScore, type PriorSample } from '../../src/core/forecast/prior-weights.js';
 import { auroc } from '../../src/core/stats/auroc.js';
 import { rng } from './rng.js';
@@ -33,12 +34,50 @@ describe('grid AUROC', () => {
         const want = auroc(pos, neg)!.auroc;
         expect(mergeAuroc(Float64Array.from(pos).sort(), Float64Array.from(neg).sort())).toBe(want);
         expect(sortedAuroc({ pos, neg }, (x) => x)).toBe(want);
-        expect(groupAurocs({ pos, neg }, [1, -1], (x, k) => [x, -x][k]!)[1]).toBe(auroc(pos.map((x) => -x), neg.map((x) => -x))!.auroc);
+        const g = new GroupAuroc({ pos, neg });
+        expect(g.at(1, (x, k) => [x, -x][k]!)).toBe(auroc(pos.map((x) => -x), neg.map((x) => -x))!.auroc);
+        expect(g.at(0, (x) => x)).toBe(want);
       }),
       { numRuns: 500 },
     );
     expect(sortedAuroc({ pos: [], neg: [1] }, (x: number) => x)).toBeNull();
-    expect(Number.isNaN(groupAurocs({ pos: [1], neg: [] }, [0], (x: number) => x)[0])).toBe(true);
+    expect(Number.isNaN(new GroupAuroc({ pos: [1], neg: [] as number[] }).at(0, (x) => x))).toBe(true);
+  });
+});
+
+describe('the maximin search', () => {
+  /** The choice by brute force: every group's AUROC at every point, then the best worst margin (ties: mean, then earlier). */
+  function bruteForce(groups: { pos: number[][]; neg: number[][]; baseline: number | null }[], points: number, sets: number[][]): number[] {
+    const m = groups.map((g) => Array.from({ length: points }, (_, k) => (g.baseline === null ? Number.NaN : auroc(g.pos.map((x) => x[k]!), g.neg.map((x) => x[k]!))!.auroc - g.baseline)));
+    return sets.map((set) => {
+      let at = 0, min = -Infinity, mean = -Infinity;
+      for (let k = 0; k < points; k++) {
+        const v = set.map((s) => m[s]![k]!).filter((x) => !Number.isNaN(x));
+        if (v.length === 0) continue;
+        const lo = Math.min(...v), avg = v.reduce((a, b) => a + b, 0) / v.length;
+        if (lo > min + 1e-12 || (Math.abs(lo - min) <= 1e-12 && avg > mean + 1e-12)) [at, min, mean] = [k, lo, avg];
+      }
+      return at;
+    });
+  }
+
+  it('picks, for every training set, what a brute-force search over every group and point picks', () => {
+    // Each run holds one score per grid point (few distinct values, so ties are common).
+    const run = (points: number) => fc.array(fc.integer({ min: 0, max: 4 }), { minLength: points, maxLength: points });
+    const group = (points: number) => fc.record({
+      pos: fc.array(run(points), { minLength: 1, maxLength: 12 }),
+      neg: fc.array(run(points), { minLength: 1, maxLength: 30 }),
+      baseline: fc.option(fc.double({ min: 0.3, max: 0.8, noNaN: true }), { nil: null, freq: 6 }),
+    });
+    const input = fc.integer({ min: 1, max: 40 }).chain((points) => fc.record({ points: fc.constant(points), groups: fc.array(group(points), { minLength: 1, maxLength: 5 }) }));
+    fc.assert(
+      fc.property(input, ({ points, groups }) => {
+        const all = groups.map((_, i) => i);
+        const sets = [all, ...all.map((i) => all.filter((j) => j !== i))];
+        expect(chooseMaximin(groups, points, (x, k) => x[k]!, sets)).toEqual(bruteForce(groups, points, sets));
+      }),
+      { numRuns: 400 },
+    );
   });
 });
 
@@ -110,5 +149,12 @@ describe('leave-one-source-out choice', () => {
     const worst = (c: (typeof grid)[number]) => Math.min(...groups.map((g) => aur(g, (x) => priorScore(x, c)) - aur(g, (x) => -x.steps)));
     const best = Math.max(...grid.map(worst));
     expect(worst(r.chosen)).toBeCloseTo(best, 12);
+    // Each held-out choice is the brute-force maximin over the other sources (its first best point on the grid).
+    r.sources.forEach((s, i) => {
+      const others = groups.filter((_, j) => j !== i);
+      const w = (c: (typeof grid)[number]) => Math.min(...others.map((g) => aur(g, (x) => priorScore(x, c)) - aur(g, (x) => -x.steps)));
+      const top = Math.max(...grid.map(w));
+      expect(w(s.chosen)).toBeCloseTo(top, 12);
+    });
   });
 });

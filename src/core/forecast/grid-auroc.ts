@@ -47,16 +47,27 @@ export function sortedAuroc<T>(g: ScoredGroup<T>, score: (x: T) => number): numb
   return mergeAuroc(p, n);
 }
 
-/** AUROC of scorings 0..count−1 over a group (NaN without both outcomes), reusing two buffers. */
-export function groupAurocs<T>(g: ScoredGroup<T>, choices: { length: number }, score: (x: T, k: number) => number): Float64Array {
-  const out = new Float64Array(choices.length).fill(Number.NaN);
-  if (g.pos.length === 0 || g.neg.length === 0) return out;
-  const p = new Float64Array(g.pos.length);
-  const n = new Float64Array(g.neg.length);
-  for (let k = 0; k < choices.length; k++) {
+/** AUROC of many scorings (numbered k) of one group, reusing two buffers: `at(k, score)` sorts and merges. */
+export class GroupAuroc<T> {
+  private readonly p: Float64Array;
+  private readonly n: Float64Array;
+
+  constructor(private readonly g: ScoredGroup<T>) {
+    this.p = new Float64Array(g.pos.length);
+    this.n = new Float64Array(g.neg.length);
+  }
+
+  /** AUROC of scoring k (NaN without both outcomes). */
+  at(k: number, score: (x: T, k: number) => number): number {
+    const { p, n, g } = this;
+    if (p.length === 0 || n.length === 0) return Number.NaN;
     for (let i = 0; i < p.length; i++) p[i] = score(g.pos[i]!, k);
     for (let i = 0; i < n.length; i++) n[i] = score(g.neg[i]!, k);
-    out[k] = mergeAuroc(p.sort(), n.sort());
+    return mergeAuroc(p.sort(), n.sort());
   }
-  return out;
+
+  /** Runs in the group. */
+  get size(): number {
+    return this.p.length + this.n.length;
+  }
 }

@@ -15,7 +15,8 @@
 import { priorTotal, priorWeightSum } from '../composite.js';
 import type { PriorWeights } from '../config.js';
 import { auroc } from '../stats/auroc.js';
-import { groupAurocs, sortedAuroc, type ScoredGroup } from './grid-auroc.js';
+import { sortedAuroc, type ScoredGroup } from './grid-auroc.js';
+import { chooseMaximin } from './maximin.js';
 
 /** The reference-free signals, in the order of `PriorWeights` (the grid's axes). */
 export const PRIOR_SIGNAL_NAMES = ['coh', 'temp', 'focus', 'verify', 'brevity', 'edit', 'settle'] as const;
@@ -133,33 +134,6 @@ export function groupSources(samples: readonly PriorSample[], minRuns: number): 
   return out;
 }
 
-/** Index of the grid point with the best worst margin over run length on `train` groups (ties: mean margin, then earlier). */
-function choose(margins: readonly Float64Array[], train: readonly number[], points: number): number {
-  let best = 0;
-  let bestMin = -Infinity;
-  let bestMean = -Infinity;
-  for (let g = 0; g < points; g++) {
-    let lo = Infinity;
-    let sum = 0;
-    let k = 0;
-    for (const s of train) {
-      const m = margins[s]![g]!;
-      if (Number.isNaN(m)) continue;
-      if (m < lo) lo = m;
-      sum += m;
-      k += 1;
-    }
-    if (k === 0) continue;
-    const avg = sum / k;
-    if (lo > bestMin + 1e-12 || (Math.abs(lo - bestMin) <= 1e-12 && avg > bestMean + 1e-12)) {
-      best = g;
-      bestMin = lo;
-      bestMean = avg;
-    }
-  }
-  return best;
-}
-
 /** Leave-one-source-out choice of the reference-free weights. */
 export function choosePriorWeights(samples: readonly PriorSample[], minRuns = 20, grid = priorGrid()): PriorWeightsReport {
   const groups = groupSources(samples, minRuns);
@@ -167,17 +141,19 @@ export function choosePriorWeights(samples: readonly PriorSample[], minRuns = 20
   const scored: ScoredGroup<PriorSample>[] = names.map((n) => ({ pos: groups.get(n)!.filter((s) => s.passed), neg: groups.get(n)!.filter((s) => !s.passed) }));
   const lengthAlone = names.map((n) => aurocBy(groups.get(n)!, (s) => -s.steps));
   const dens = grid.map((c) => priorWeightSum(c.weights));
-  // AUROC of every grid point on every source, once; each held-out choice only reads it.
-  const margins = scored.map((g, i) => {
-    const a = groupAurocs(g, dens, (s, k) => priorTotal(grid[k]!.weights, dens[k]!, s.coh, s.temp, s.focus, s.verify, grid[k]!.brevitySteps / (grid[k]!.brevitySteps + s.steps), s.edit, s.settle));
-    const len = lengthAlone[i];
-    return a.map((x) => (len === null || len === undefined ? Number.NaN : x - len));
-  });
   const all = names.map((_, i) => i);
-  const final = grid[choose(margins, all, grid.length)]!;
+  // One pass over the grid chooses for every training set at once: all sources (what ships), and each source left out.
+  const sets = [all, ...(names.length > 1 ? all.map((i) => all.filter((j) => j !== i)) : [])];
+  const picks = chooseMaximin(
+    scored.map((g, i) => ({ ...g, baseline: lengthAlone[i] ?? null })),
+    grid.length,
+    (s, k) => priorTotal(grid[k]!.weights, dens[k]!, s.coh, s.temp, s.focus, s.verify, grid[k]!.brevitySteps / (grid[k]!.brevitySteps + s.steps), s.edit, s.settle),
+    sets,
+  );
+  const final = grid[picks[0]!]!;
   const sources = names.map((name, i): SourceResult => {
     const held = groups.get(name)!;
-    const chosen = names.length > 1 ? grid[choose(margins, all.filter((j) => j !== i), grid.length)]! : final;
+    const chosen = names.length > 1 ? grid[picks[i + 1]!]! : final;
     const single = Object.fromEntries(SINGLE_SIGNALS.map((k) => [k, aurocBy(held, (s) => s[k])])) as SourceResult['single'];
     return {
       source: name,
