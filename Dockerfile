@@ -12,6 +12,7 @@ RUN npm ci --ignore-scripts \
  && npm rebuild tree-sitter tree-sitter-bash tree-sitter-python
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY web ./web
 COPY bench ./bench
 COPY proto ./proto
 COPY data/example ./data/example

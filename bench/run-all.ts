@@ -35,6 +35,7 @@ const BENCHES: Bench[] = [
   { name: 'memory', args: ['--sessions', '500', '--json', '{json}'], node: ['--expose-gc'] },
   { name: 'http', args: ['--seconds', '5', '--json', '{json}'] },
   { name: 'ws-load', args: ['--json', '{json}'] },
+  { name: 'shadow-cost', args: ['', '9', '--json', '{json}'] },
 ];
 
 const { values: opts } = parseArgs({ options: { out: { type: 'string' }, only: { type: 'string' } } });

@@ -4,6 +4,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SteplensError } from '../errors.js';
 import { packageVersion } from '../package-files.js';
+import { printable } from '../text-files.js';
 import type { CliIO, Command } from './command.js';
 import { COMMAND_NAMES, loadCommand, loadCommands } from './registry.js';
 
@@ -39,14 +40,14 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof SteplensError) {
-      io.stderr(`steplens ${verb}: ${error.message}\n`);
+      io.stderr(`steplens ${verb}: ${printable(error.message)}\n`);
       return 1;
     }
     if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).code!.startsWith('ERR_PARSE_ARGS')) {
       io.stderr(`steplens ${verb}: ${error.message}\n`);
       return 1;
     }
-    io.stderr(`steplens ${verb}: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(`steplens ${verb}: internal error: ${printable(error instanceof Error ? error.message : String(error))}\n`);
     if (io.env.STEPLENS_DEBUG) io.stderr(`${error instanceof Error ? error.stack : ''}\n`);
     return 1;
   }

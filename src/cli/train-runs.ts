@@ -22,7 +22,7 @@ export interface TrainInput {
   runs: ForecastRun[];
   prior: PriorSample[];
   /** Trajectories left out: no pass/fail outcome, or no step. */
-  skipped: { noOutcome: number; noSteps: number };
+  skipped: { noOutcome: number; noSteps: number; noTask: number };
 }
 
 /**
@@ -30,7 +30,7 @@ export interface TrainInput {
  * function of a step) only feeds PTA matching, PTA building and the Lucky
  * taxonomy; no reference-free signal and no forecast feature reads it, and
  * parsing every viewed Python prefix was a third of `steplens train`'s time.
- * test/forecast/train-input.test.ts checks that the training samples are the
+ * test/forecast/train-shortcuts.test.ts checks that the training samples are the
  * same with the real resolver.
  */
 export const NO_SCOPE: ScopeResolver = { scopeAt: () => undefined };
@@ -52,6 +52,7 @@ export function trainInput(
   const prior: PriorSample[] = [];
   let noOutcome = 0;
   let noSteps = 0;
+  let noTask = 0;
   for (const t of trajectories) {
     const m = manifest?.get(t.path);
     const outcome = m?.passed !== undefined ? (m.passed ? 'pass' : 'fail') : resolveOutcome(ctx, t).outcome;
@@ -63,17 +64,22 @@ export function trainInput(
       noSteps += 1;
       continue;
     }
+    // A run that names no task cannot be kept out of its own task's fold: it is not trained on.
+    if (t.task === null) {
+      noTask += 1;
+      continue;
+    }
     const scorer = createScorer({ reference, analyzers, config });
     const extra = createPriorSignalTracker(config.brevitySteps);
     for (const s of t.steps) {
       const r = scorer.push(s);
       extra.add(r.state, r.label.sourceEdit);
     }
-    const run: ForecastRun = { id: t.id, task: t.task, agent: m?.agent ?? t.agent, model: m?.model ?? t.model, passed: outcome === 'pass', states: scorer.states() };
+    const run: ForecastRun = { id: t.id, task: t.task, agent: m?.agent ?? t.agent, model: m?.model ?? t.model ?? '(model not named)', passed: outcome === 'pass', states: scorer.states() };
     runs.push(run);
     const final = scorer.score();
     const sig = extra.value();
     prior.push({ source: sourceOf(run), passed: run.passed, coh: final.coh, temp: final.temp, focus: sig.focus, verify: sig.verify, edit: sig.edit, settle: sig.settle, steps: run.states.length });
   }
-  return { runs, prior, skipped: { noOutcome, noSteps } };
+  return { runs, prior, skipped: { noOutcome, noSteps, noTask } };
 }

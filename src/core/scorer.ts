@@ -5,7 +5,7 @@
  * `scoreSteps` is the same code folded over a whole trajectory, so online and
  * batch scores of every prefix are identical to the last bit.
  */
-import { composite, passTierFor, tierFor } from './composite.js';
+import { composite, tierFor } from './composite.js';
 import { DEFAULT_CONFIG, type ScoringConfig } from './config.js';
 import { createEarlyStop } from './early-stop/index.js';
 import { classifyLucky, luckyReference } from './lucky.js';
@@ -45,6 +45,7 @@ export function createScorer(options: CreateScorerOptions): Scorer {
   const earlyStop = createEarlyStop(policy);
   const states: State[] = [];
   let unknown = 0;
+  let outcome: boolean | undefined;
   let current: ScoreVector = { total: 0, struct: pta ? 0 : null, cov: pta ? 0 : null, coh: 0, temp: 0 };
   const reference: ReferenceInfo = pta !== undefined ? { kind: 'pta', version: pta.version, paths: ptaPaths(pta).length } : { kind: 'prior' };
 
@@ -71,7 +72,7 @@ export function createScorer(options: CreateScorerOptions): Scorer {
       const reward = score.total - current.total;
       current = score;
       const signals = earlyStop.add(state, score.total, pPass);
-      const tier = passTierFor(score.total, cfg.tiers);
+      const tier = tierFor(score.total, outcome, cfg);
       return pPass !== undefined
         ? { t: state.t, label, state, score, reward, tier, signals, pPass }
         : { t: state.t, label, state, score, reward, tier, signals };
@@ -81,6 +82,9 @@ export function createScorer(options: CreateScorerOptions): Scorer {
     },
     score: () => ({ ...current }),
     states: () => states,
+    setOutcome(passed) {
+      outcome = passed;
+    },
     report(passed?: boolean): TrajectoryReport {
       const waste = wasteReport(states, { settings: cfg.waste, tau: cfg.tau, ptaFiles: pta?.files });
       const tier = tierFor(current.total, passed, cfg);
@@ -105,13 +109,15 @@ export function createScorer(options: CreateScorerOptions): Scorer {
 
 /**
  * Batch scoring: folds {@link createScorer}'s `push` over the steps. The
- * results are exactly what an online client would have received.
+ * results are exactly what an online client would have received (one that
+ * sent the outcome, if `passed` is given, before its first step).
  */
 export function scoreSteps(
   steps: readonly Step[],
   options: CreateScorerOptions & { passed?: boolean },
 ): { results: StepResult[]; report: TrajectoryReport } {
   const scorer = createScorer(options);
+  scorer.setOutcome(options.passed);
   const results = steps.map((s) => scorer.push(s));
   return { results, report: scorer.report(options.passed) };
 }

@@ -152,6 +152,7 @@ export type SignalKind =
   | 'regression_loop'
   | 'cycle'
   | 'exploration_streak'
+  | 'no_action'
   | 'low_score'
   | 'low_forecast'
   | 'budget';

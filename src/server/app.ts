@@ -11,7 +11,8 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import { pino, type Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { setTextCompression } from '../core/state/packed-text.js';
-import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
+import { FilePolicyStateStore } from '../store/policy-state.js';
 import { ReferenceStore } from '../store/reference-store.js';
 import { defaultAnalyzers } from '../syntax/index.js';
 import { TokenChecker } from './auth.js';
@@ -19,8 +20,14 @@ import { CLOSE, Connection } from './connection.js';
 import { registerHttpRoutes, sendError } from './http-routes.js';
 import { createMetrics } from './metrics.js';
 import { resolveOptions, type AppOptions } from './options.js';
+import { checkShadow, PolicyManager } from './policy-manager.js';
+import { registerPolicyMetrics } from './policy-metrics.js';
+import { registerPolicyRoutes } from './policy-routes.js';
 import { SessionRegistry } from './session-registry.js';
 import { handleFrame, type HandlerDeps } from './stream-handler.js';
+import { LiveFeed } from './live-feed.js';
+import { isPublicWebPath, registerWebAssets, webRoot } from './web-assets.js';
+import { registerWebRoutes } from './web-routes.js';
 import { ForecastLearner } from './forecast-learner.js';
 import { registerForecastRoutes } from './forecast-routes.js';
 
@@ -40,6 +47,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const resolved = resolveOptions(options);
   if (options.compressTexts !== undefined) setTextCompression(options.compressTexts);
   const log: Logger = options.logger ?? pino({ level: options.logLevel ?? 'info' });
+  const badShadow = resolved.shadow ? checkShadow(resolved.shadow) : undefined;
+  if (badShadow !== undefined) throw new SteplensError('usage', badShadow);
   const store = options.store ?? (await ReferenceStore.open({
     dataDir: options.dataDir ?? './data',
     seedDirs: options.seedDirs ?? [],
@@ -47,12 +56,15 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   }));
   const analyzers = defaultAnalyzers();
   const metrics = createMetrics(store);
+  const policies = await PolicyManager.open(resolved.policySet, resolved.shadow, options.policyState ?? new FilePolicyStateStore(store.dataDir), log);
+  registerPolicyMetrics(metrics.registry, policies);
   const connections = new Map<number, Connection>();
   const learner = resolved.forecast !== undefined && options.forecastLearn !== undefined
     ? new ForecastLearner(resolved.forecast, options.forecastLearn, log)
     : undefined;
+  const live = new LiveFeed({ maxViewers: resolved.limits.liveViewers, queueBytes: resolved.limits.liveQueueBytes, config: resolved.config, metrics, log });
   const registry = new SessionRegistry({
-    store, analyzers, metrics, log, options: resolved, connections, ...(learner !== undefined ? { onEnded: (s) => learner.add(s) } : {}),
+    store, analyzers, metrics, log, options: resolved, connections, policies, observer: live, ...(learner !== undefined ? { onEnded: (s) => learner.add(s) } : {}),
   });
   const auth = new TokenChecker(resolved.tokens);
   let accepting = true;
@@ -72,7 +84,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   app.addHook('onRequest', async (req, reply) => {
     const route = req.url.split('?')[0];
-    if (route === '/healthz') return;
+    if (route === '/healthz' || ((req.method === 'GET' || req.method === 'HEAD') && isPublicWebPath(route ?? ''))) return;
     const refused = !accepting && route === '/v1/stream' ? 'overloaded' : !auth.allows(req) ? 'unauthorized' : undefined;
     if (refused === undefined) return;
     const message = refused === 'unauthorized' ? 'missing or wrong bearer token' : 'server shutting down';
@@ -93,6 +105,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       await registry.endAll();
       for (const conn of connections.values()) conn.close(CLOSE.goingAway, 'server shutting down');
       await store.flush();
+      await policies.flush();
       app.websocketServer.close();
     },
   });
@@ -119,9 +132,14 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     socket.on('error', (error) => log.warn({ connection: conn.id, err: error }, 'socket error'));
   });
 
-  registerHttpRoutes(app, { store, registry, analyzers, metrics, options: resolved, ready: () => accepting });
+  const routeDeps = { store, registry, analyzers, metrics, options: resolved, ready: () => accepting };
+  registerHttpRoutes(app, routeDeps);
+  registerPolicyRoutes(app, { policies, metrics });
   registerForecastRoutes(app, resolved.forecast, learner);
   learner?.start();
+  registerWebRoutes(app, { ...routeDeps, auth: auth.enabled, calibrationDir: options.calibrationDir });
+  live.register(app, registry);
+  await registerWebAssets(app, webRoot());
 
   const sweepEvery = Math.max(50, Math.min(resolved.idleTimeoutMs, resolved.resumeWindowMs, 10_000) / 4);
   const sweeper = setInterval(() => void registry.sweep().catch((error: unknown) => log.error({ err: error }, 'sweep failed')), sweepEvery);
@@ -130,6 +148,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     clearInterval(sweeper);
     await learner?.stop();
     await store.flush();
+    await policies.flush();
   });
   return app;
 }

@@ -55,6 +55,7 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
       session: s.id, task: s.task, format: s.format,
       ...(s.agent !== undefined ? { agent: s.agent } : {}),
       ...(s.model !== undefined ? { model: s.model } : {}),
+      ...(s.policy !== undefined ? { policy: { selected: s.policy.selected, shadow: s.policy.shadow } } : {}),
       state: s.ended ? 'ended' : s.connection === undefined ? 'detached' : 'open',
       steps: s.length, lastSeq: s.lastSeq, score: report.score, tier: report.tier, stages: { ...s.stages },
       signals: [...s.signals], reference: s.reference,

@@ -2,10 +2,13 @@
 import type { Logger } from 'pino';
 import { DEFAULT_CONFIG, type ScoringConfig } from '../core/config.js';
 import { DEFAULT_POLICY, type Policy } from '../core/policy.js';
+import type { PolicySet } from '../core/policy-set.js';
 import type { ForecastFile } from '../core/forecast/model.js';
+import type { PolicyStateStore } from '../store/policy-state.js';
 import type { ReferenceStore } from '../store/reference-store.js';
 import { ForecastHolder } from './forecast-holder.js';
 import type { ForecastLearnOptions } from './forecast-learner.js';
+import { DEFAULT_SHADOW, type ShadowOptions } from './policy-manager.js';
 
 export interface ServerLimits {
   /** Open sessions one connection may hold (default 64). */
@@ -20,6 +23,10 @@ export interface ServerLimits {
   outgoingQueueBytes: number;
   /** Largest HTTP body in bytes (default 64 MiB). */
   maxBodyBytes: number;
+  /** Web view live-feed viewers at once (default 64). */
+  liveViewers: number;
+  /** Bytes a live-feed viewer may have unread before it is dropped as too slow (default 1 MiB). */
+  liveQueueBytes: number;
 }
 
 export interface AppOptions {
@@ -38,6 +45,12 @@ export interface AppOptions {
   idleTimeoutMs?: number;
   /** Server-wide early-stop policy; a session's `start.policy` overrides it field by field. */
   policy?: Policy;
+  /** Policies per agent / model with a fallback (`calibrate --by ... --out`); wins over `policy`. */
+  policies?: PolicySet;
+  /** Shadow mode: sessions that report outcomes calibrate each agent + model pair's stops (true = defaults). */
+  shadow?: boolean | Partial<ShadowOptions>;
+  /** Where shadow counters, promotions and pins persist (default `<dataDir>/policies/state.json`). */
+  policyState?: PolicyStateStore;
   /** Server-wide scoring config (weights, tiers, tau...; `steplens calibrate --weights` writes one); default the method's. */
   config?: ScoringConfig;
   /**
@@ -56,6 +69,8 @@ export interface AppOptions {
   logger?: Logger;
   /** Log level of the made logger (default `info`). */
   logLevel?: string;
+  /** Where `steplens calibrate --out-dir` wrote the last calibration; the web view shows its trade-off chart. */
+  calibrationDir?: string;
 }
 
 export interface ResolvedOptions {
@@ -64,6 +79,8 @@ export interface ResolvedOptions {
   resumeWindowMs: number;
   idleTimeoutMs: number;
   policy: Policy;
+  policySet: PolicySet;
+  shadow: ShadowOptions | undefined;
   config: ScoringConfig;
   learnDefault: boolean;
   /** The forecast in force (swapped by the learner), if any. */
@@ -77,6 +94,8 @@ export const DEFAULT_LIMITS: ServerLimits = {
   maxStepsPerSession: 5000,
   outgoingQueueBytes: 4 * 1024 * 1024,
   maxBodyBytes: 64 * 1024 * 1024,
+  liveViewers: 64,
+  liveQueueBytes: 1024 * 1024,
 };
 
 /** Fills in defaults. */
@@ -87,6 +106,8 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
     resumeWindowMs: options.resumeWindowMs ?? 5 * 60_000,
     idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
     policy: options.policy ?? DEFAULT_POLICY,
+    policySet: options.policies ?? { groups: [], fallback: options.policy ?? DEFAULT_POLICY },
+    shadow: options.shadow === undefined || options.shadow === false ? undefined : { ...DEFAULT_SHADOW, ...(options.shadow === true ? {} : options.shadow) },
     config: options.config ?? DEFAULT_CONFIG,
     learnDefault: options.learnDefault ?? false,
     forecast: options.forecast !== undefined ? new ForecastHolder(options.forecast) : undefined,

@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { Analyzers } from '../core/ports.js';
-import { resolvePolicy } from '../core/policy.js';
+import { canStop, resolvePolicy } from '../core/policy.js';
 import { createScorer } from '../core/scorer.js';
 import { getParser } from '../formats/index.js';
 import type { FormatName } from '../formats/types.js';
@@ -17,7 +17,9 @@ import { err, ok, type Result } from '../errors.js';
 import type { Connection } from './connection.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
-import { Session } from './session.js';
+import { PolicyManager } from './policy-manager.js';
+import { Session, type StepFrame } from './session.js';
+import type { SessionObserver } from './session-events.js';
 
 export interface RegistryDeps {
   store: ReferenceStore;
@@ -26,6 +28,10 @@ export interface RegistryDeps {
   log: Logger;
   options: ResolvedOptions;
   connections: Map<number, Connection>;
+  /** Picks each session's policy (default: the configured policy set, no shadow mode). */
+  policies?: PolicyManager;
+  /** Told of every session event (the web view's live feed). */
+  observer?: SessionObserver;
   /** Told of every ended session (the forecast learner keeps those with an outcome). */
   onEnded?: (session: Session) => void;
 }
@@ -38,7 +44,11 @@ export class SessionRegistry {
   private sweeping = false;
   private counter = 0;
 
-  constructor(private readonly deps: RegistryDeps) {}
+  private readonly policies: PolicyManager;
+
+  constructor(private readonly deps: RegistryDeps) {
+    this.policies = deps.policies ?? PolicyManager.plain(deps.options.policySet, deps.log);
+  }
 
   get(id: string): Session | undefined {
     return this.sessions.get(id);
@@ -78,8 +88,12 @@ export class SessionRegistry {
     if (this.openCount() >= limits.totalSessions) {
       return err({ code: 'overloaded', message: `the server already holds ${limits.totalSessions} open sessions`, session: id });
     }
-    const policy = resolvePolicy(msg.policy, this.deps.options.policy);
+    const assigned = this.policies.assign(msg.agent, msg.model);
+    const policy = resolvePolicy(msg.policy, assigned.policy);
     if (!policy.ok) return err({ code: 'bad_message', message: `start.policy: ${policy.error}`, session: id });
+    // A session whose own start.policy can stop is not counted: its outcome may be the stop's doing.
+    const shadow = assigned.shadow && (msg.policy === undefined || !canStop(policy.value));
+    const selected = msg.policy === undefined ? assigned.selected : `${assigned.selected} + start.policy`;
     this.pending.add(id);
     try {
       const reference = await this.deps.store.reference(msg.task);
@@ -94,6 +108,7 @@ export class SessionRegistry {
         reference: scorer.report().reference,
         parser: format === 'steplens' ? undefined : getParser(format).stream(),
         maxSteps: limits.maxStepsPerSession, now: Date.now(),
+        policy: { pair: assigned.key, selected, shadow },
         ...(forecast !== undefined ? { forecastVersion: forecast.version } : {}),
         ...(msg.agent !== undefined ? { agent: msg.agent } : {}),
         ...(msg.model !== undefined ? { model: msg.model } : {}),
@@ -101,7 +116,8 @@ export class SessionRegistry {
       session.connection = conn.id;
       this.sessions.set(id, session);
       conn.sessions.add(id);
-      this.deps.log.info({ session: id, task: msg.task, format, reference: session.reference, learn: session.learn }, 'session started');
+      this.deps.log.info({ session: id, task: msg.task, format, reference: session.reference, learn: session.learn, policy: selected, shadow }, 'session started');
+      this.deps.observer?.started(session);
       return ok(session);
     } finally {
       this.pending.delete(id);
@@ -128,7 +144,7 @@ export class SessionRegistry {
     const { frames, report } = session.finish();
     const conn = this.connectionOf(session);
     for (const f of frames) conn?.send(f);
-    this.countSignals(frames);
+    this.scored(session, frames);
     let learned: FinalMessage['learned'];
     if (session.learn && session.passed === true && session.length > 0) {
       try {
@@ -138,6 +154,9 @@ export class SessionRegistry {
       } catch (error) {
         this.deps.log.error({ session: session.id, task: session.task, err: error }, 'learning the reference failed');
       }
+    }
+    if (session.policy?.shadow && session.passed !== undefined) {
+      this.policies.record(session.policy.pair, { states: session.states(), totals: session.totals, passed: session.passed });
     }
     const final: FinalMessage = {
       type: 'final', session: session.id, ...report,
@@ -151,8 +170,15 @@ export class SessionRegistry {
     session.endedAt = Date.now();
     this.deps.metrics.activeSessions.set(this.openCount());
     conn?.send(final);
+    this.deps.observer?.ended(session, final);
     this.deps.log.info({ session: session.id, task: session.task, why, steps: report.steps, score: report.score.total, tier: report.tier }, 'session ended');
     return final;
+  }
+
+  /** Frames a session just sent: signals counted, the observer told. */
+  scored(session: Session, frames: readonly StepFrame[]): void {
+    this.countSignals(frames);
+    if (frames.length > 0) this.deps.observer?.scored(session, frames);
   }
 
   countSignals(frames: readonly { type: string; kind?: string; severity?: string }[]): void {
@@ -172,6 +198,7 @@ export class SessionRegistry {
     session.connection = conn.id;
     session.detachedAt = undefined;
     conn.sessions.add(session.id);
+    this.deps.observer?.changed(session);
   }
 
   /** A connection went away: its sessions stay resumable for the resume window. */
@@ -182,6 +209,7 @@ export class SessionRegistry {
       if (s && s.connection === conn.id) {
         s.connection = undefined;
         s.detachedAt = now;
+        this.deps.observer?.changed(s);
       }
     }
     conn.sessions.clear();
@@ -192,6 +220,7 @@ export class SessionRegistry {
     if (session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.id);
     this.deps.metrics.activeSessions.set(this.openCount());
     this.deps.log.info({ session: session.id, task: session.task, why }, 'session freed');
+    this.deps.observer?.freed(session);
   }
 
   /** Ends idle and expired-detached sessions and frees ended ones past the resume window. */

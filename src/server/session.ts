@@ -11,6 +11,7 @@ import type { FormatName, StreamParser } from '../formats/types.js';
 import type { FinalMessage, ScoreMessage, SignalMessage } from '../protocol/server-messages.js';
 import { parseStepPayload } from '../protocol/parse.js';
 import { FrameLog } from './frame-log.js';
+import { stepText } from './step-text.js';
 
 export type StepFrame = ScoreMessage | SignalMessage;
 
@@ -36,8 +37,17 @@ export interface SessionInit {
   reference: ReferenceInfo;
   /** Stream parser for non-`steplens` formats. */
   parser?: StreamParser;
+  /** Which policy it runs under, and whether it is a shadow session whose outcome is counted. */
+  policy?: SessionPolicy;
   maxSteps: number;
   now: number;
+}
+
+export interface SessionPolicy {
+  /** The policy manager's key of its agent + model pair. */
+  pair: string;
+  selected: string;
+  shadow: boolean;
 }
 
 export class Session {
@@ -48,14 +58,17 @@ export class Session {
   readonly model: string | undefined;
   readonly learn: boolean;
   readonly reference: ReferenceInfo;
+  readonly policy: SessionPolicy | undefined;
+  /** Running composite after each scored step (shadow mode replays candidate stops over it). */
+  readonly totals: number[] = [];
   readonly forecastVersion: number | undefined;
   /** Owning connection id, undefined while detached. */
   connection: number | undefined;
   lastSeq = -1;
+  readonly startedAt: number;
   lastActivity: number;
   endedAt: number | undefined;
   detachedAt: number | undefined;
-  passed: boolean | undefined;
   final: FinalMessage | undefined;
   private readonly log: FrameLog;
   readonly signals: Signal[] = [];
@@ -63,6 +76,8 @@ export class Session {
   private readonly scorer: Scorer;
   private readonly parser: StreamParser | undefined;
   private readonly maxSteps: number;
+  /** One short line per step saying what it did (the web view's step table). */
+  private readonly texts: string[] = [];
 
   constructor(init: SessionInit) {
     this.id = init.id;
@@ -74,11 +89,25 @@ export class Session {
     this.forecastVersion = init.forecastVersion;
     this.scorer = init.scorer;
     this.reference = init.reference;
+    this.policy = init.policy;
     this.parser = init.parser;
     this.maxSteps = init.maxSteps;
+    this.startedAt = init.now;
     this.lastActivity = init.now;
     this.log = new FrameLog(init.id, init.reference);
   }
+
+  /** The test outcome, when the client sent one; the tiers of later steps follow it. */
+  get passed(): boolean | undefined {
+    return this.outcome;
+  }
+
+  set passed(passed: boolean | undefined) {
+    this.outcome = passed;
+    this.scorer.setOutcome(passed);
+  }
+
+  private outcome: boolean | undefined;
 
   /** Every frame sent so far, in order (rebuilt from the compact log). */
   get frames(): StepFrame[] {
@@ -123,6 +152,8 @@ export class Session {
   private push(step: Step): StepResult {
     step.t = this.scorer.length;
     const result = this.scorer.push(step);
+    this.totals.push(result.score.total);
+    this.texts.push(stepText(step));
     this.stages[result.state.stage] += 1;
     this.signals.push(...result.signals);
     return result;
@@ -158,6 +189,11 @@ export class Session {
   /** Frames with seq > `after`, in order (what a resuming client missed). */
   framesAfter(after: number): StepFrame[] {
     return this.log.frames((seq) => seq > after);
+  }
+
+  /** What each step did, one line per step (see {@link stepText}). */
+  stepTexts(): readonly string[] {
+    return this.texts;
   }
 
   states(): ReturnType<Scorer['states']> {

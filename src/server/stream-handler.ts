@@ -102,7 +102,7 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage): void {
       deps.metrics.stepsScored.inc(outcome.results.length);
       deps.metrics.stepLatency.observe(seconds / outcome.results.length);
     }
-    deps.registry.countSignals(outcome.frames);
+    deps.registry.scored(s, outcome.frames);
     for (const f of outcome.frames) conn.send(f);
     if (deps.log.isLevelEnabled('debug')) for (const r of outcome.results) {
       deps.log.debug({ session: s.id, task: s.task, seq: msg.seq, t: r.t, stage: r.state.stage, total: r.score.total, signals: r.signals.length }, 'step scored');

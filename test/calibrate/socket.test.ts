@@ -48,7 +48,7 @@ describe('calibrated policy over a real socket', () => {
   let tradeoff: TradeoffResult;
 
   beforeAll(async () => {
-    const run = await cli('calibrate', CORPUS, '--json', '--split', 'none', '--out', out);
+    const run = await cli('calibrate', CORPUS, '--json', '--split', 'none', '--max-false-stop', '0.1', '--out', out);
     if (run.code !== 0) throw new Error(run.stderr);
     tradeoff = (JSON.parse(run.stdout) as { tradeoff: TradeoffResult }).tradeoff;
     const policy = await readPolicyFile(out);
@@ -76,7 +76,7 @@ describe('calibrated policy over a real socket', () => {
     const observed: { id: string; predicted: number | null; streamed: number | null }[] = [];
     for (const [i, r] of runs.entries()) {
       const t = byId.get(r.id)!;
-      const frames = await streamRun(ws!, `s${i}`, t.task, t.steps);
+      const frames = await streamRun(ws!, `s${i}`, r.task, t.steps);
       expect(frames.filter((f) => f.type === 'score')).toHaveLength(r.steps);
       const stop = frames.find((f) => f.type === 'signal' && f.severity === 'stop');
       observed.push({ id: r.id, predicted: r.stopAt.referenceFree, streamed: stop?.seq ?? null });

@@ -120,7 +120,7 @@ const command: Command = {
       return 0;
     }
     io.stdout([
-      `${runs.length} runs (${passing} passing) on ${doc.evaluation && (doc.evaluation as { tasks: number }).tasks} tasks; left out: ${input.skipped.noOutcome} without a pass/fail outcome, ${input.skipped.noSteps} without steps, ${found.skipped.length} files not read as trajectories${manifest !== undefined ? `, ${manifestMissing} manifest runs not parsed` : ''}\n`,
+      `${runs.length} runs (${passing} passing) on ${doc.evaluation && (doc.evaluation as { tasks: number }).tasks} tasks; left out: ${input.skipped.noOutcome} without a pass/fail outcome, ${input.skipped.noSteps} without steps, ${input.skipped.noTask} naming no task, ${found.skipped.length} files not read as trajectories${manifest !== undefined ? `, ${manifestMissing} manifest runs not parsed` : ''}\n`,
       forecastText(evaluation, 'forecaster (one model for all runs)'),
       ...Object.entries(byGroup).map(([g, e]) => forecastText(e, `forecaster for ${by} ${g}`)),
       priorWeightsText(referenceFree),
