@@ -49,7 +49,8 @@ function childCpuSeconds(): number | null {
 
 console.log(`command: ${commandLine(import.meta.url)}`);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'steplens-forecast-bench-'));
-const out = path.join(tmp, 'forecast.json');
+// One model file per build: the push figures below use this build's model.
+const outOf = (k: number) => path.join(tmp, `forecast-${k}.json`);
 const args = useCalibration ? ['--manifest', path.join(calibration, 'manifest.jsonl'), calibration, corpus] : [corpus];
 const builds = [{ label: 'this build', main: path.join(repoRoot(), 'dist', 'src', 'cli', 'main.js') }];
 if (values.baseline !== undefined) builds.push({ label: `baseline ${values.baseline}`, main: path.resolve(values.baseline) });
@@ -58,14 +59,14 @@ for (let r = 0; r < trainRuns; r++) {
   builds.forEach((b, k) => {
     const cpu0 = childCpuSeconds();
     const t0 = process.hrtime.bigint();
-    const train = spawnSync('node', [b.main, 'train', '--out', out, ...args], { encoding: 'utf8' });
+    const train = spawnSync('node', [b.main, 'train', '--out', outOf(k), ...args], { encoding: 'utf8' });
     trainTimes[k]!.wall.push(usSince(t0) / 1e6);
     const cpu1 = childCpuSeconds();
     if (cpu0 !== null && cpu1 !== null) trainTimes[k]!.cpu.push(cpu1 - cpu0);
     if (train.status !== 0) throw new Error(`steplens train (${b.label}) failed: ${train.stderr}`);
   });
 }
-const file = parseForecast(JSON.parse(readFileSync(out, 'utf8')));
+const file = parseForecast(JSON.parse(readFileSync(outOf(0), 'utf8')));
 rmSync(tmp, { recursive: true, force: true });
 if (!file.ok) throw new Error(file.error);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
