@@ -8,7 +8,7 @@ import type { ForecastRun } from '../core/forecast/fit.js';
 import type { PriorSample } from '../core/forecast/prior-weights.js';
 import { sourceOf } from '../core/forecast/evaluate.js';
 import type { ScoringConfig } from '../core/config.js';
-import type { Analyzers } from '../core/ports.js';
+import type { Analyzers, ScopeResolver } from '../core/ports.js';
 import { createScorer } from '../core/scorer.js';
 import type { Reference } from '../core/scorer-api.js';
 import { createPriorSignalTracker } from '../core/signals/prior-signals.js';
@@ -24,6 +24,19 @@ export interface TrainInput {
   /** Trajectories left out: no pass/fail outcome, or no step. */
   skipped: { noOutcome: number; noSteps: number; noTask: number };
 }
+
+/**
+ * A scope resolver that resolves nothing. `scope` (the enclosing Python
+ * function of a step) only feeds PTA matching, PTA building and the Lucky
+ * taxonomy; no reference-free signal and no forecast feature reads it, and
+ * parsing every viewed Python prefix was a third of `steplens train`'s time.
+ * test/forecast/train-shortcuts.test.ts checks that the training samples are the
+ * same with the real resolver.
+ */
+export const NO_SCOPE: ScopeResolver = { scopeAt: () => undefined };
+
+/** The analyzers `train` scores with: the given shell analyzer, no scope resolution (see {@link NO_SCOPE}). */
+export const trainAnalyzers = (a: Analyzers): Analyzers => ({ shell: a.shell, scope: NO_SCOPE });
 
 /** Scores the known runs once, reference-free. */
 export function trainInput(
@@ -58,12 +71,15 @@ export function trainInput(
     }
     const scorer = createScorer({ reference, analyzers, config });
     const extra = createPriorSignalTracker(config.brevitySteps);
-    for (const s of t.steps) extra.add(scorer.push(s).state);
+    for (const s of t.steps) {
+      const r = scorer.push(s);
+      extra.add(r.state, r.label.sourceEdit);
+    }
     const run: ForecastRun = { id: t.id, task: t.task, agent: m?.agent ?? t.agent, model: m?.model ?? t.model ?? '(model not named)', passed: outcome === 'pass', states: scorer.states() };
     runs.push(run);
     const final = scorer.score();
     const sig = extra.value();
-    prior.push({ source: sourceOf(run), passed: run.passed, coh: final.coh, temp: final.temp, focus: sig.focus, verify: sig.verify, steps: run.states.length });
+    prior.push({ source: sourceOf(run), passed: run.passed, coh: final.coh, temp: final.temp, focus: sig.focus, verify: sig.verify, edit: sig.edit, settle: sig.settle, steps: run.states.length });
   }
   return { runs, prior, skipped: { noOutcome, noSteps, noTask } };
 }

@@ -1,6 +1,6 @@
 /** Human-readable output of `steplens train`. */
 import type { ForecastEvaluation, HorizonAurocs } from '../core/forecast/evaluate.js';
-import type { PriorWeightsReport } from '../core/forecast/prior-weights.js';
+import { SINGLE_SIGNALS, type PriorWeightsReport } from '../core/forecast/prior-weights.js';
 import { renderTable } from './table.js';
 
 const f3 = (x: number | null | undefined): string => (x === null || x === undefined ? '-' : x.toFixed(3));
@@ -36,17 +36,22 @@ export function forecastText(e: ForecastEvaluation, title: string): string {
   ].join('\n');
 }
 
-/** The leave-one-source-out table of the reference-free composite. */
+/** The leave-one-source-out table of the reference-free composite, then each signal alone. */
 export function priorWeightsText(r: PriorWeightsReport): string {
   const rows = r.sources.map((s) => [
     s.source, `${s.runs} (${s.passing})`, f3(s.heldOut), f3(s.lengthAlone), f3(s.paper), f3(s.final),
     `${Object.entries(s.chosen.weights).filter(([, w]) => w > 0).map(([k, w]) => `${k} ${w}`).join(', ')}; L ${s.chosen.brevitySteps}`,
   ]);
-  rows.push(['mean', '', f3(r.mean.heldOut), f3(r.mean.lengthAlone), f3(r.mean.paper), '', '']);
+  rows.push(['mean', '', f3(r.mean.heldOut), f3(r.mean.lengthAlone), f3(r.mean.paper), f3(r.mean.final), '']);
+  const names = SINGLE_SIGNALS;
+  const single = r.sources.map((s) => [s.source, ...names.map((k) => f3(s.single[k])), f3(s.lengthAlone)]);
+  single.push(['mean', ...names.map((k) => f3(r.mean.single[k])), f3(r.mean.lengthAlone)]);
   const w = r.chosen;
   return [
-    `reference-free composite, leave one source out (AUROC within each source; sources under ${r.minRuns} runs or with one outcome pooled as "other"):`,
+    `reference-free composite, leave one source out (AUROC within each source; sources under ${r.minRuns} runs or with one outcome pooled as "other"; each choice maximises the ${r.objective} on the other sources):`,
     renderTable(['held-out source', 'runs (pass)', 'chosen without it', 'length alone', 'paper weights', 'chosen on all', 'weights chosen without it'], rows),
+    'each signal alone (AUROC within each source; brevity alone is length alone):',
+    renderTable(['source', ...names, 'length'], single),
     `chosen on every source: priorWeights ${JSON.stringify(w.weights)}, brevitySteps ${w.brevitySteps} (a scoring config for serve --config / score --config)\n`,
   ].join('\n');
 }

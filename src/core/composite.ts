@@ -19,6 +19,8 @@ export interface PriorSignals {
   focus: number;
   verify: number;
   brevity: number;
+  edit: number;
+  settle: number;
 }
 
 /**
@@ -39,16 +41,25 @@ export function composite(v: SignalValues, weights: Weights, prior?: { weights: 
   return { total, struct: v.struct, cov: v.cov, coh: v.coh, temp: v.temp };
 }
 
+/** Σ of the reference-free weights (the composite's denominator). */
+export function priorWeightSum(w: PriorWeights): number {
+  return w.coh + w.temp + w.focus + w.verify + w.brevity + w.edit + w.settle;
+}
+
 /**
  * Reference-free composite: 100·(Σ w_k·Φ_k) / Σ w_k over Φcoh, Φtemp,
- * Φfocus, Φverify and Φbrevity, clamped to [0, 100]. Before any step (all
- * signals 0 by convention) the caller passes zeros.
+ * Φfocus, Φverify, Φbrevity, Φedit and Φsettle, clamped to [0, 100]. Before
+ * any step (all signals 0 by convention) the caller passes zeros.
  */
 export function priorComposite(v: SignalValues, w: PriorWeights, p: PriorSignals): ScoreVector {
-  const num = w.coh * v.coh + w.temp * v.temp + w.focus * p.focus + w.verify * p.verify + w.brevity * p.brevity;
-  const den = w.coh + w.temp + w.focus + w.verify + w.brevity;
-  const total = den > 0 ? Math.min(100, Math.max(0, (100 * num) / den)) : 0;
+  const total = priorTotal(w, priorWeightSum(w), v.coh, v.temp, p.focus, p.verify, p.brevity, p.edit, p.settle);
   return { total, struct: null, cov: null, coh: v.coh, temp: v.temp };
+}
+
+/** The total of {@link priorComposite} from plain numbers (`den` = {@link priorWeightSum}): the weight grid calls it millions of times. */
+export function priorTotal(w: PriorWeights, den: number, coh: number, temp: number, focus: number, verify: number, brevity: number, edit: number, settle: number): number {
+  const num = w.coh * coh + w.temp * temp + w.focus * focus + w.verify * verify + w.brevity * brevity + w.edit * edit + w.settle * settle;
+  return den > 0 ? Math.min(100, Math.max(0, (100 * num) / den)) : 0;
 }
 
 /** The passing tier of a score: Ideal (>= ideal), Solid (>= solid), else Lucky. */

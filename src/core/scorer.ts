@@ -57,7 +57,7 @@ export function createScorer(options: CreateScorerOptions): Scorer {
       coherence.add(state);
       temporal.add(state.stage);
       structural?.add(state);
-      priorSignals?.add(state);
+      priorSignals?.add(state, label.sourceEdit);
       const pPass = forecaster?.add(state);
       const score = composite(
         {

@@ -119,7 +119,7 @@ describe('steplens score --policy / --config', () => {
   it('config weights change the composite; a bad policy or config file is a one-line error naming it', async () => {
     const cohOnly = join(dir, 'coh.json');
     // Scored reference-free (no --pta): the prior-mode weights apply.
-    writeFileSync(cohOnly, JSON.stringify({ priorWeights: { coh: 1, temp: 0, focus: 0, verify: 0, brevity: 0 } }));
+    writeFileSync(cohOnly, JSON.stringify({ priorWeights: { coh: 1, temp: 0, focus: 0, verify: 0, brevity: 0, edit: 0, settle: 0 } }));
     const doc = JSON.parse((await cli('score', django, '--json', '--config', cohOnly)).stdout) as { score: { total: number; coh: number } };
     expect(doc.score.total).toBeCloseTo(100 * doc.score.coh, 9);
     const bad = join(dir, 'bad-policy.json');

@@ -12,23 +12,13 @@ import { buildPta } from '../../src/core/pta/index.js';
 import { createScorer, scoreSteps } from '../../src/core/scorer.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { forecastFileOf, labelledRuns } from './fixtures.js';
+import { rng } from './rng.js';
 
 const runs = labelledRuns();
 const file = forecastFileOf(runs);
 const model = file.models[0]!;
 const analyzers = defaultAnalyzers();
 const prior = { kind: 'prior' as const, prior: UNIFORM_PRIOR };
-
-/** Deterministic uniform numbers in [0, 1) (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('logistic regression', () => {
   it('solves a symmetric positive-definite system', () => {
@@ -138,7 +128,7 @@ describe('the low-forecast stop', () => {
     // Off by default, and silent without a forecast.
     expect(DEFAULT_POLICY.lowForecast.severity).toBeNull();
     const quiet = createEarlyStop(policy.value);
-    expect(states.slice(0, 5).flatMap((s) => quiet.add(s, 0))).toEqual([]);
+    expect(states.slice(0, 5).flatMap((s) => quiet.add(s, 50))).toEqual([]);
   });
 });
 

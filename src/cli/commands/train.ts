@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { SteplensError } from '../../errors.js';
 import { DEFAULT_CONFIG } from '../../core/config.js';
 import { evaluateForecast, type ForecastEvaluation } from '../../core/forecast/evaluate.js';
-import { fitForecastModel, type ForecastRun } from '../../core/forecast/fit.js';
+import { fitForecastModel, PrefixVectorCache, type ForecastRun } from '../../core/forecast/fit.js';
 import { FORECAST_FORMAT, FORECAST_SCHEMA, type ForecastFile, type ForecastModel } from '../../core/forecast/model.js';
 import { choosePriorWeights } from '../../core/forecast/prior-weights.js';
 import { readConfigFile } from '../../settings-files.js';
@@ -22,7 +22,7 @@ import { CORPUS_OPTIONS, readCorpusInput } from '../corpus-input.js';
 import { parseManifest } from '../manifest.js';
 import { chooseReference } from '../references.js';
 import { forecastText, priorWeightsText } from '../train-text.js';
-import { trainInput } from '../train-runs.js';
+import { trainAnalyzers, trainInput } from '../train-runs.js';
 
 /** A group needs this many runs, with at least MIN_CLASS of each outcome, for a model of its own. */
 export const MIN_GROUP_RUNS = 20;
@@ -75,21 +75,23 @@ const command: Command = {
     const manifestPath = values.manifest !== undefined ? resolve(io.cwd, values.manifest) : undefined;
     const manifest = manifestPath !== undefined ? parseManifest(await readText(manifestPath), manifestPath) : undefined;
     const config = values.config !== undefined ? await readConfigFile(resolve(io.cwd, values.config)) : DEFAULT_CONFIG;
-    const input = trainInput(found.trajectories, table, manifest, await chooseReference(undefined), defaultAnalyzers(), config);
+    const input = trainInput(found.trajectories, table, manifest, await chooseReference(undefined), trainAnalyzers(defaultAnalyzers()), config);
     const runs = input.runs;
     const passing = runs.filter((r) => r.passed).length;
     if (passing === 0 || passing === runs.length) {
       throw new SteplensError('bad_input', `need runs of both outcomes to train: ${passing} passing and ${runs.length - passing} failing of ${found.trajectories.length} trajectories (give --outcomes FILE or --manifest FILE)`);
     }
-    const evaluation = evaluateForecast(runs, folds, seed);
-    const models: ForecastModel[] = [fitForecastModel(runs)];
+    // One prefix-vector cache for every fit below: the runs are scored and their window-free features computed once.
+    const cache = new PrefixVectorCache();
+    const evaluation = evaluateForecast(runs, folds, seed, fitForecastModel, cache);
+    const models: ForecastModel[] = [fitForecastModel(runs, {}, undefined, cache)];
     const byGroup: Record<string, ForecastEvaluation> = {};
     if (by !== undefined) {
       for (const name of [...new Set(runs.map((r) => r[by]))].sort()) {
         const group = runs.filter((r) => r[by] === name);
         if (!enough(group)) continue;
-        models.push(fitForecastModel(group, { [by]: name }));
-        byGroup[name] = evaluateForecast(group, folds, seed);
+        models.push(fitForecastModel(group, { [by]: name }, undefined, cache));
+        byGroup[name] = evaluateForecast(group, folds, seed, fitForecastModel, cache);
       }
     }
     const referenceFree = choosePriorWeights(input.prior);

@@ -8,7 +8,8 @@
  */
 import { auroc } from '../stats/auroc.js';
 import { createForecaster } from './forecaster.js';
-import { fitForecastModel, sampleSteps, type ForecastRun } from './fit.js';
+import { fitForecastModel, PrefixVectorCache, sampleSteps, type ForecastRun } from './fit.js';
+import { predict } from './logistic.js';
 import type { ForecastModel } from './model.js';
 import { evaluateForecastStop, type StopEvaluation } from './stop-eval.js';
 
@@ -71,16 +72,23 @@ export function predictRun(model: ForecastModel, run: ForecastRun): number[] {
 
 export const sourceOf = (r: Pick<ForecastRun, 'agent' | 'model'>): string => `${r.agent} + ${r.model}`;
 
-/** Out-of-fold pPass per run (null for a run whose training side lacked an outcome class). */
-export function outOfFold(runs: readonly ForecastRun[], k: number, seed: number, fit = fitForecastModel): (number[] | null)[] {
+/** A fit of the forecaster: `fitForecastModel`'s signature (the cache shares prefix vectors between folds). */
+export type FitForecast = (runs: readonly ForecastRun[], match?: ForecastModel['match'], lambda?: number, cache?: PrefixVectorCache) => ForecastModel;
+
+/**
+ * Out-of-fold pPass per run (null for a run whose training side lacked an
+ * outcome class). The folds share one prefix-vector cache; the held-out
+ * values equal {@link predictRun}'s (the same vectors, the same dot product).
+ */
+export function outOfFold(runs: readonly ForecastRun[], k: number, seed: number, fit: FitForecast = fitForecastModel, cache = new PrefixVectorCache()): (number[] | null)[] {
   const folds = taskFolds(runs.map((r) => r.task), k, seed);
   const out: (number[] | null)[] = runs.map(() => null);
   for (let f = 0; f < k; f++) {
     const train = runs.filter((r) => folds.get(r.task) !== f);
     if (!train.some((r) => r.passed) || !train.some((r) => !r.passed)) continue;
-    const model = fit(train);
+    const model = fit(train, {}, undefined, cache);
     runs.forEach((r, i) => {
-      if (folds.get(r.task) === f) out[i] = predictRun(model, r);
+      if (folds.get(r.task) === f) out[i] = cache.of(r, model.prior.windows, model.prior.alpha).map((v) => predict(model, v));
     });
   }
   return out;
@@ -148,8 +156,8 @@ export function reliabilityTable(runs: readonly ForecastRun[], preds: readonly (
 }
 
 /** Task-disjoint k-fold evaluation of fitting on `runs`. */
-export function evaluateForecast(runs: readonly ForecastRun[], k = 5, seed = 1, fit = fitForecastModel): ForecastEvaluation {
-  const preds = outOfFold(runs, k, seed, fit);
+export function evaluateForecast(runs: readonly ForecastRun[], k = 5, seed = 1, fit: FitForecast = fitForecastModel, cache = new PrefixVectorCache()): ForecastEvaluation {
+  const preds = outOfFold(runs, k, seed, fit, cache);
   const sources = [...new Set(runs.map(sourceOf))].sort();
   const bySource: Record<string, HorizonAurocs> = {};
   for (const s of sources) {

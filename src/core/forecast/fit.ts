@@ -6,7 +6,7 @@
  * model's pPass after t steps online is exactly what it was trained and
  * evaluated on.
  */
-import { DEFAULT_ALPHA, windowDistributions, type Windows } from '../signals/temporal.js';
+import { createTemporalTracker, DEFAULT_ALPHA, windowDistributions, type Windows } from '../signals/temporal.js';
 import type { State, StageDist } from '../types.js';
 import { createFeatureTracker, FEATURE_NAMES } from './features.js';
 import { fitLogistic } from './logistic.js';
@@ -54,6 +54,40 @@ export function prefixVectors(states: readonly State[], windows: Windows, alpha:
   });
 }
 
+const TEMP = FEATURE_NAMES.indexOf('temp');
+
+/**
+ * Prefix vectors of runs shared by the fits of one evaluation (its folds and
+ * the final fit): every feature but Φtemp is the same whatever the prior
+ * windows, so it is computed once per run, and a fit with other windows only
+ * re-runs the temporal tracker. Equal to {@link prefixVectors} to the last
+ * bit (the same trackers fed the same states).
+ */
+export class PrefixVectorCache {
+  private readonly base = new Map<ForecastRun, number[][]>();
+
+  /** The vectors of `run` against `windows`; `steps` (1-based prefix lengths, ascending) picks a subset. */
+  of(run: ForecastRun, windows: Windows, alpha: number, steps?: readonly number[]): number[][] {
+    let base = this.base.get(run);
+    if (base === undefined) {
+      base = prefixVectors(run.states, windows, alpha);
+      this.base.set(run, base);
+    }
+    const want = steps ?? base.map((_, i) => i + 1);
+    const temporal = createTemporalTracker(windows, alpha);
+    const out: number[][] = [];
+    let at = 0;
+    for (let k = 0; k < want.length; k++) {
+      const t = want[k]!;
+      while (at < t) temporal.add(run.states[at++]!.stage);
+      const v = base[t - 1]!.slice();
+      v[TEMP] = temporal.value();
+      out.push(v);
+    }
+    return out;
+  }
+}
+
 /** The sampled prefix lengths of a run of `n` steps: the checkpoints it reaches and `n`. */
 export function sampleSteps(n: number): number[] {
   const out = CHECKPOINTS.filter((c) => c < n);
@@ -61,16 +95,15 @@ export function sampleSteps(n: number): number[] {
   return out;
 }
 
-/** Fits a model on `runs` (at least one passing and one failing run; callers check). */
-export function fitForecastModel(runs: readonly ForecastRun[], match: ForecastModel['match'] = {}, lambda = DEFAULT_LAMBDA): ForecastModel {
+/** Fits a model on `runs` (at least one passing and one failing run; callers check); `cache` shares prefix vectors between fits. */
+export function fitForecastModel(runs: readonly ForecastRun[], match: ForecastModel['match'] = {}, lambda = DEFAULT_LAMBDA, cache = new PrefixVectorCache()): ForecastModel {
   const alpha = DEFAULT_ALPHA;
   const windows = priorWindows(runs, alpha);
   const xs: number[][] = [];
   const ys: number[] = [];
   for (const r of runs) {
-    const v = prefixVectors(r.states, windows, alpha);
-    for (const t of sampleSteps(v.length)) {
-      xs.push(v[t - 1]!);
+    for (const v of cache.of(r, windows, alpha, sampleSteps(r.states.length))) {
+      xs.push(v);
       ys.push(r.passed ? 1 : 0);
     }
   }

@@ -1,12 +1,11 @@
 /**
  * The `lowForecast` stop rule (pPass < θ after N steps) evaluated held out:
- * each run's out-of-fold pPass is replayed through the real early-stop engine
- * for every (θ, N) of a grid; per point, the passing runs it would stop
- * (false stops) against the failing runs' steps and tokens it would save; the
- * best point within the false-stop bound (most failing-run tokens saved).
+ * each run's out-of-fold pPass is checked against the rule for every (θ, N)
+ * of a grid (at the step where the early-stop engine's `low_forecast` stop
+ * would fire); per point, the passing runs it would stop (false stops)
+ * against the failing runs' steps and tokens it would save; the best point
+ * within the false-stop bound (most failing-run tokens saved).
  */
-import { createEarlyStop } from '../early-stop/index.js';
-import { DEFAULT_POLICY, type Policy } from '../policy.js';
 import type { ForecastRun } from './fit.js';
 
 export interface StopPoint {
@@ -32,22 +31,14 @@ export interface StopEvaluation {
 export const STOP_FLOORS = [0.02, 0.05, 0.1, 0.15, 0.2, 0.3];
 export const STOP_MIN_STEPS = [5, 10, 20, 30];
 
-const offPolicy = (floor: number, minSteps: number): Policy => ({
-  ...DEFAULT_POLICY,
-  blindRetry: { warn: null, stop: null },
-  regressionLoop: { warn: null, stop: null },
-  cycle: { ...DEFAULT_POLICY.cycle, warn: null, stop: null },
-  explorationStreak: { warn: null, stop: null },
-  lowScore: { ...DEFAULT_POLICY.lowScore, severity: null },
-  lowForecast: { floor, minSteps, severity: 'stop' },
-});
-
-/** Index of the state at which the rule stops `run` given its pPass per step, or null. */
-export function forecastStop(run: ForecastRun, pPass: readonly number[], floor: number, minSteps: number): number | null {
-  const es = createEarlyStop(offPolicy(floor, minSteps));
-  for (let i = 0; i < run.states.length; i++) {
-    if (es.add(run.states[i]!, 0, pPass[i]).some((s) => s.kind === 'low_forecast' && s.severity === 'stop')) return i;
-  }
+/**
+ * Index of the state at which the rule stops a run given its pPass per step,
+ * or null: the first step t (1-based) with t >= minSteps and pPass < floor,
+ * which is where the early-stop engine's `low_forecast` stop fires
+ * (test/forecast/stop-eval.test.ts replays the engine to check it).
+ */
+export function forecastStop(pPass: readonly number[], floor: number, minSteps: number): number | null {
+  for (let i = Math.max(0, minSteps - 1); i < pPass.length; i++) if (pPass[i]! < floor) return i;
   return null;
 }
 
@@ -56,8 +47,15 @@ export function evaluateForecastStop(runs: readonly ForecastRun[], preds: readon
   const idx = runs.map((_, i) => i).filter((i) => preds[i] !== null);
   const passing = idx.filter((i) => runs[i]!.passed).length;
   const failing = idx.length - passing;
-  const tokensOf = (r: ForecastRun, from: number) => r.states.slice(from).reduce((s, x) => s + x.cost, 0);
-  const failTokens = idx.filter((i) => !runs[i]!.passed).reduce((s, i) => s + tokensOf(runs[i]!, 0), 0);
+  // Tokens after each step of each run, summed once: tokensAfter[i][t] = cost of states t.. of run i.
+  const tokensAfter = new Map<number, Float64Array>();
+  for (const i of idx) {
+    const st = runs[i]!.states;
+    const after = new Float64Array(st.length + 1);
+    for (let t = st.length - 1; t >= 0; t--) after[t] = after[t + 1]! + st[t]!.cost;
+    tokensAfter.set(i, after);
+  }
+  const failTokens = idx.filter((i) => !runs[i]!.passed).reduce((s, i) => s + tokensAfter.get(i)![0]!, 0);
   const failSteps = idx.filter((i) => !runs[i]!.passed).reduce((s, i) => s + runs[i]!.states.length, 0);
   const points: StopPoint[] = [];
   for (const floor of STOP_FLOORS) {
@@ -65,12 +63,12 @@ export function evaluateForecastStop(runs: readonly ForecastRun[], preds: readon
       let ps = 0, fs = 0, tok = 0, steps = 0;
       for (const i of idx) {
         const r = runs[i]!;
-        const at = forecastStop(r, preds[i]!, floor, minSteps);
+        const at = forecastStop(preds[i]!, floor, minSteps);
         if (at === null) continue;
         if (r.passed) ps += 1;
         else {
           fs += 1;
-          tok += tokensOf(r, at + 1);
+          tok += tokensAfter.get(i)![at + 1]!;
           steps += r.states.length - at - 1;
         }
       }
