@@ -124,7 +124,7 @@ async function ptaBytes(): Promise<{ perNode: number; perPta: number; meanNodes:
   texts.forEach(parse);
   const before = heap();
   const kept: Pta[] = [];
-  for (let i = 0; i < ptaCount; i++) kept.push(parse(texts[i % texts.length] as string));
+  for (let i = 0; i < ptaCount; i++) kept.push(parse(texts[i % texts.length]!));
   const after = heap();
   const nodes = kept.reduce((n, p) => n + p.nodes.length, 0);
   const meanNodes = texts.map(parse).reduce((n, p) => n + p.nodes.length, 0) / texts.length;

@@ -73,7 +73,7 @@ const frames = steps.map((step, seq) => JSON.stringify({ type: 'step', session: 
 const variants: Variant[] = [{
   label: 'JSON.parse + stepSchema.parse',
   fresh: () => null,
-  op: (_: never, __: Step, i: number) => stepSchema.parse((JSON.parse(frames[i] as string) as { step: unknown }).step),
+  op: (_: never, __: Step, i: number) => stepSchema.parse((JSON.parse(frames[i]!) as { step: unknown }).step),
 }];
 const pushWith = (label: string, reference: Reference): Variant => ({
   label: `push, ${label}`,

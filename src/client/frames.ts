@@ -21,6 +21,6 @@ export function parseServerFrame(text: string): { ok: true; message: ServerMessa
   }
   const parsed = serverMessageSchema.safeParse(doc);
   if (parsed.success) return { ok: true, message: parsed.data };
-  const type = typeof doc === 'object' && doc !== null && 'type' in doc ? JSON.stringify((doc as { type: unknown }).type) : 'none';
+  const type = typeof doc === 'object' && doc !== null && 'type' in doc ? JSON.stringify(doc.type) : 'none';
   return { ok: false, error: `type ${type}: ${describeIssue(parsed.error, 'frame')}` };
 }

@@ -26,7 +26,7 @@ export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
   const s = [...values].sort((a, b) => a - b);
   const mid = s.length >> 1;
-  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 /** Median length and median implementation targets of a PTA's references; undefined when it has none. */
@@ -62,7 +62,7 @@ export function classifyLucky(input: LuckyInput, th: LuckyThresholds): LuckyCate
   let explore = 0;
   let vAfterI = false;
   for (let i = 0; i < n; i++) {
-    const stage = (states[i] as State).stage;
+    const stage = states[i]!.stage;
     if (stage === 'V') {
       hasV = true;
       vAfterI = true;

@@ -28,7 +28,7 @@ function shaped(o: Obj, fields: Record<string, Check>, required: readonly string
   for (const k in o) {
     if (!Object.hasOwn(o, k)) continue;
     const check = Object.hasOwn(fields, k) ? fields[k] : undefined;
-    if (check === undefined || !check(o[k])) return false;
+    if (!check?.(o[k])) return false;
   }
   for (const k of required) if (!Object.hasOwn(o, k)) return false;
   return true;
@@ -52,7 +52,7 @@ const ACTIONS: Record<string, [Record<string, Check>, string[]]> = {
 
 const action: Check = (v) => {
   if (!isObj(v) || typeof v.kind !== 'string' || !Object.hasOwn(ACTIONS, v.kind)) return false;
-  const [fields, required] = ACTIONS[v.kind] as [Record<string, Check>, string[]];
+  const [fields, required] = ACTIONS[v.kind]!;
   return shaped(v, fields, required);
 };
 

@@ -59,7 +59,8 @@ export const stepSchema = z.object({
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Compile-time proof that the schemas produce exactly the core types. */
-export const STEP_SCHEMA_MATCHES: Same<z.infer<typeof stepSchema>, Step> & Same<z.infer<typeof actionSchema>, Action> = true;
+export const STEP_SCHEMA_MATCHES: Same<z.infer<typeof stepSchema>, Step> = true;
+export const ACTION_SCHEMA_MATCHES: Same<z.infer<typeof actionSchema>, Action> = true;
 
 /** One `steplens` JSON Lines record: a step whose `t` may be omitted (it is then the record's position). */
 export const stepRecordSchema = stepSchema.extend({

@@ -20,7 +20,7 @@ describe('parseClientMessage', () => {
   });
 
   it('names the offending field and keeps session and seq', () => {
-    const cases: [string, RegExp][] = [
+    const cases: Array<[string, RegExp]> = [
       ['not json', /^invalid JSON/],
       ['null', /expected a JSON object/],
       ['{"type":"stop"}', /^type: expected one of start, step/],

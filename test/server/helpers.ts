@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import WebSocket from 'ws';
+import { dataText } from '../../src/client/frames.js';
 import { buildApp } from '../../src/server/app.js';
 import type { AppOptions } from '../../src/server/options.js';
 import { parseTrajectoryText, getParser } from '../../src/formats/index.js';
@@ -61,13 +62,13 @@ export type Frame = Record<string, unknown> & { type: string };
 /** A ws client that queues incoming frames and lets a test await the next matching one. */
 export class Client {
   readonly frames: Frame[] = [];
-  private waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void; reject: (e: Error) => void }[] = [];
+  private waiters: Array<{ match: (f: Frame) => boolean; resolve: (f: Frame) => void; reject: (e: Error) => void }> = [];
   closed: { code: number; reason: string } | undefined;
-  private closeWaiters: ((c: { code: number; reason: string }) => void)[] = [];
+  private closeWaiters: Array<(c: { code: number; reason: string }) => void> = [];
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
-      const frame = JSON.parse(String(data)) as Frame;
+      const frame = JSON.parse(dataText(data)) as Frame;
       const i = this.waiters.findIndex((w) => w.match(frame));
       if (i >= 0) {
         const [w] = this.waiters.splice(i, 1);
@@ -98,7 +99,7 @@ export class Client {
   /** The next frame (already queued or arriving) that matches. */
   next(match: (f: Frame) => boolean = () => true, timeoutMs = 10_000): Promise<Frame> {
     const i = this.frames.findIndex(match);
-    if (i >= 0) return Promise.resolve(this.frames.splice(i, 1)[0] as Frame);
+    if (i >= 0) return Promise.resolve(this.frames.splice(i, 1)[0]!);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('timed out waiting for a frame')), timeoutMs);
       this.waiters.push({

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { ASTROID, Client, readDoc, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
@@ -100,7 +101,7 @@ describe('backpressure', () => {
   it('closes a client that stops reading with 1008 and a reason', async () => {
     const srv = await startApp({ dataDir: `${dir}/slow`, limits: { outgoingQueueBytes: 64 * 1024 } });
     const c = await Client.connect(srv.wsUrl);
-    const raw = (c.ws as unknown as { _socket: import('node:net').Socket })._socket;
+    const raw = (c.ws as unknown as { _socket: Socket })._socket;
     raw.pause();
     const closed = new Promise<number>((resolve) => c.ws.on('close', (code) => resolve(code)));
     const ping = JSON.stringify({ type: 'ping' });

@@ -34,7 +34,7 @@ describe('prototype-named keys', () => {
         }
         if (parsed.value.type !== 'step') throw new Error('expected a step message');
         const step = parseStepPayload(parsed.value.step);
-        const viaZod = stepRecordSchema.safeParse(JSON.parse(raw).step);
+        const viaZod = stepRecordSchema.safeParse((JSON.parse(raw) as { step: unknown }).step);
         expect(step.ok).toBe(viaZod.success);
         if (step.ok && viaZod.success) expect(JSON.stringify(step.value)).toBe(JSON.stringify({ ...viaZod.data, t: viaZod.data.t ?? 0 }));
         if (step.ok) {

@@ -72,6 +72,6 @@ export function rememberScripts(step: Step, intents: Intent[], h: LabelHistory):
   }
   if (a.kind !== 'shell') return;
   for (const i of intents) {
-    if (i.type === 'write' && !i.script && i.file !== undefined && /\.py$/.test(i.file)) h.scripts.set(intern(i.file), a.command);
+    if (i.type === 'write' && !i.script && i.file?.endsWith('.py')) h.scripts.set(intern(i.file), a.command);
   }
 }

@@ -76,7 +76,7 @@ function checkPta(x: unknown): string | null {
  * version and the whole structure (tree links, states, windows). Errors name
  * the offending field, e.g. `nodes[3].state.stage: expected one of E, I, V, O`.
  */
-export function ptaFromJson(input: string | unknown): Result<Pta, string> {
+export function ptaFromJson(input: unknown): Result<Pta, string> {
   let value: unknown = input;
   if (typeof input === 'string') {
     try {

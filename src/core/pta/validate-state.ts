@@ -9,13 +9,13 @@ export const isInt = (x: unknown): x is number => typeof x === 'number' && Numbe
 export const isNonNegInt = (x: unknown): x is number => isInt(x) && x >= 0;
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 
-const REQUIRED: [keyof State, (x: unknown) => boolean, string][] = [
+const REQUIRED: Array<[keyof State, (x: unknown) => boolean, string]> = [
   ['t', isNonNegInt, 'a non-negative integer'],
   ['stage', (x) => typeof x === 'string' && (STAGES as readonly string[]).includes(x), `one of ${STAGES.join(', ')}`],
   ['kind', (x) => typeof x === 'string', 'a string'],
   ['tool', (x) => typeof x === 'string', 'a string'],
   ['hash', (x) => typeof x === 'string', 'a string'],
-  ['tokens', (x) => Array.isArray(x) && x.every((t) => typeof t === 'string') && strictlySorted(x as string[]), 'a sorted array of distinct strings'],
+  ['tokens', (x) => Array.isArray(x) && x.every((t) => typeof t === 'string') && strictlySorted(x), 'a sorted array of distinct strings'],
   ['command', (x) => typeof x === 'boolean', 'a boolean'],
   ['changesFile', (x) => typeof x === 'boolean', 'a boolean'],
   ['failed', (x) => typeof x === 'boolean', 'a boolean'],
@@ -23,7 +23,7 @@ const REQUIRED: [keyof State, (x: unknown) => boolean, string][] = [
   ['unknown', (x) => typeof x === 'boolean', 'a boolean'],
 ];
 
-const OPTIONAL: [keyof State, (x: unknown) => boolean, string][] = [
+const OPTIONAL: Array<[keyof State, (x: unknown) => boolean, string]> = [
   ['file', (x) => typeof x === 'string', 'a string'],
   ['scope', (x) => typeof x === 'string', 'a string'],
   ['range', (x) => Array.isArray(x) && x.length === 2 && x.every(isInt), 'a [start, end] pair of integers'],

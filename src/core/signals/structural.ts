@@ -46,7 +46,7 @@ export function createStructuralTracker(pta: Pta, tau: number): StructuralTracke
   const recall = (): number => {
     let best = 0;
     for (let p = 0; p < paths.length; p++) {
-      const r = (hits[p] as number) / (paths[p] as readonly number[]).length;
+      const r = hits[p]! / paths[p]!.length;
       if (r > best) best = r;
     }
     return best;
@@ -60,10 +60,10 @@ export function createStructuralTracker(pta: Pta, tau: number): StructuralTracke
       const adjacent = ref.adjacent(state);
       for (const j of adjacent) edge[j] = 1;
       for (let p = 0; p < paths.length; p++) {
-        const path = paths[p] as readonly number[];
-        for (let j = pointers[p] as number; j < path.length; j++) {
-          if (edge[path[j] as number] === 1) {
-            hits[p] = (hits[p] as number) + 1;
+        const path = paths[p]!;
+        for (let j = pointers[p]!; j < path.length; j++) {
+          if (edge[path[j]!] === 1) {
+            hits[p] = hits[p]! + 1;
             pointers[p] = j + 1;
             break;
           }

@@ -43,8 +43,8 @@ export function windowDistributions(stages: readonly Stage[], alpha: number): Wi
   const out = bounds.map(([lo, hi]) => {
     const c: StageCounts = [0, 0, 0, 0];
     for (let i = lo; i < hi; i++) {
-      const k = STAGE_INDEX[stages[i] as Stage];
-      c[k] = (c[k] as number) + 1;
+      const k = STAGE_INDEX[stages[i]!];
+      c[k] = c[k]! + 1;
     }
     return windowDistribution(c, alpha);
   });
@@ -59,8 +59,8 @@ function klTerm(p: number, m: number): number {
 export function jsd(p: StageDist, q: StageDist): number {
   let s = 0;
   for (let i = 0; i < 4; i++) {
-    const pi = p[i] as number;
-    const qi = q[i] as number;
+    const pi = p[i]!;
+    const qi = q[i]!;
     const m = (pi + qi) / 2;
     s += 0.5 * klTerm(pi, m) + 0.5 * klTerm(qi, m);
   }
@@ -104,13 +104,13 @@ export function createTemporalTracker(reference: Windows, alpha: number): Tempor
   const prefix: number[][] = [[0], [0], [0], [0]];
   let n = 0;
   const countsIn = (lo: number, hi: number): StageCounts =>
-    prefix.map((p) => (p[hi] as number) - (p[lo] as number)) as StageCounts;
+    prefix.map((p) => p[hi]! - p[lo]!) as StageCounts;
   return {
     add(stage: Stage): void {
       const k = STAGE_INDEX[stage];
       for (let s = 0; s < 4; s++) {
-        const p = prefix[s] as number[];
-        p.push((p[n] as number) + (s === k ? 1 : 0));
+        const p = prefix[s]!;
+        p.push(p[n]! + (s === k ? 1 : 0));
       }
       n++;
     },

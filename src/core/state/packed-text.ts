@@ -50,7 +50,7 @@ export class LazyText {
 
   /** The text (inflates it when cold). */
   text(): string {
-    if (this.raw === undefined) this.raw = inflateRawSync(Buffer.from(this.z as string, 'latin1')).toString('utf8');
+    this.raw ??= inflateRawSync(Buffer.from(this.z!, 'latin1')).toString('utf8');
     warm(this);
     return this.raw;
   }
@@ -75,7 +75,7 @@ export class LazyText {
 function warm(t: LazyText): void {
   hot.delete(t);
   hot.add(t);
-  if (hot.size > HOT_TEXTS) (hot.values().next().value as LazyText).cool();
+  if (hot.size > HOT_TEXTS) (hot.values().next().value!).cool();
 }
 
 /** A text as stored: itself (flat), or a {@link LazyText}. */

@@ -76,7 +76,7 @@ export class ShadowWorkspace {
     this.hot.set(file, { arr, previous, named });
     this.files.set(file, null);
     if (this.hot.size > HOT_FILES) {
-      const [oldest, entry] = this.hot.entries().next().value as [string, HotFile];
+      const [oldest, entry] = this.hot.entries().next().value!;
       this.cool(oldest, entry);
     }
   }
