@@ -18,6 +18,7 @@ import { defaultAnalyzers } from '../syntax/index.js';
 import { TokenChecker } from './auth.js';
 import { CLOSE, Connection } from './connection.js';
 import { registerHttpRoutes, sendError } from './http-routes.js';
+import { registerScoreRoutes } from './score-routes.js';
 import { createMetrics } from './metrics.js';
 import { resolveOptions, type AppOptions } from './options.js';
 import { checkShadow, PolicyManager } from './policy-manager.js';
@@ -147,6 +148,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   const routeDeps = { store, registry, analyzers, metrics, options: resolved, ready: () => accepting && store.available(), ...(durable ? { durable } : {}) };
   registerHttpRoutes(app, routeDeps);
+  registerScoreRoutes(app, routeDeps);
   registerPolicyRoutes(app, { policies, metrics });
   registerForecastRoutes(app, resolved.forecast, learner);
   learner?.start();

@@ -1,9 +1,9 @@
-/** The HTTP routes of protocol v1 (`/v1/...`, health, readiness, metrics). */
+/** The HTTP routes of protocol v1 (`/v1/...`, health, readiness, metrics) but scoring (score-routes.ts). */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Analyzers } from '../core/ports.js';
 import { ptaToJson } from '../core/pta/index.js';
 import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
-import { addReferenceRequestSchema, scoreRequestSchema, type SessionStatus } from '../protocol/http-bodies.js';
+import { addReferenceRequestSchema, type SessionStatus } from '../protocol/http-bodies.js';
 import { taskIdSchema } from '../protocol/client-messages.js';
 import { parseBody } from '../protocol/parse.js';
 import type { ReferenceStorePort } from '../store/store-port.js';
@@ -11,8 +11,6 @@ import type { DurableSessions } from './durable-sessions.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionRegistry } from './session-registry.js';
-import { registerBatchRoutes } from './batch-routes.js';
-import { scoreRequest } from './score-request.js';
 import { trajectorySteps, trajectoryStates } from './trajectory.js';
 
 export interface RouteDeps {
@@ -83,16 +81,6 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
     return status;
   });
 
-  app.post('/v1/score', async (req, reply) => {
-    const body = parseBody(scoreRequestSchema, req.body);
-    if (!body.ok) return sendError(reply, metrics, 'bad_message', body.error);
-    try {
-      return await scoreRequest(deps, body.value);
-    } catch (error) {
-      return fail(reply, error);
-    }
-  });
-
   app.post<{ Params: { task: string } }>('/v1/tasks/:task/references', async (req, reply) => {
     const task = taskParam(reply, req.params.task);
     if (task === undefined) return reply;
@@ -121,5 +109,4 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
       return fail(reply, error);
     }
   });
-  registerBatchRoutes(app, deps);
 }

@@ -1,13 +1,14 @@
 /**
- * Batch scoring over HTTP: `POST /v1/score/batch` (a GRPO group or a corpus
- * slice in one call) and `POST /get_reward`, OpenRLHF's remote reward model
- * contract, so a trainer pointed at steplens with `--remote_rm_url` works unchanged.
+ * Scoring over HTTP: `POST /v1/score` (one trajectory), `POST /v1/score/batch`
+ * (a GRPO group or a corpus slice in one call) and `POST /get_reward`, OpenRLHF's
+ * remote reward model contract, so a trainer pointed at steplens with
+ * `--remote_rm_url` works unchanged.
  */
 import type { FastifyInstance } from 'fastify';
 import type { TrajectoryReport } from '../core/scorer-api.js';
 import { SteplensError } from '../errors.js';
 import { parseTrajectoryText } from '../formats/index.js';
-import { getRewardRequestSchema, scoreBatchRequestSchema, type GetRewardResponse } from '../protocol/http-bodies.js';
+import { getRewardRequestSchema, scoreBatchRequestSchema, scoreRequestSchema, type GetRewardResponse } from '../protocol/http-bodies.js';
 import { taskIdSchema } from '../protocol/client-messages.js';
 import { parseBody } from '../protocol/parse.js';
 import { sendError, type RouteDeps } from './http-routes.js';
@@ -60,8 +61,19 @@ function logValues(r: TrajectoryReport): Record<(typeof LOG_KEYS)[number], numbe
   };
 }
 
-export function registerBatchRoutes(app: FastifyInstance, deps: RouteDeps): void {
+export function registerScoreRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { metrics } = deps;
+
+  app.post('/v1/score', async (req, reply) => {
+    const body = parseBody(scoreRequestSchema, req.body);
+    if (!body.ok) return sendError(reply, metrics, 'bad_message', body.error);
+    try {
+      return await scoreRequest(deps, body.value);
+    } catch (error) {
+      if (error instanceof SteplensError) return sendError(reply, metrics, error.code, error.message);
+      throw error;
+    }
+  });
 
   app.post('/v1/score/batch', async (req, reply) => {
     const body = parseBody(scoreBatchRequestSchema, req.body);
