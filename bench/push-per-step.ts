@@ -13,7 +13,7 @@ import { UNIFORM_PRIOR } from '../src/core/prior.js';
 import { createScorer } from '../src/core/scorer.js';
 import type { Reference, Scorer } from '../src/core/scorer-api.js';
 import type { State, Step } from '../src/core/types.js';
-import { stepSchema } from '../src/protocol/step-schema.js';
+import { stepSchema } from '../src/formats/step-schema.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
 import { findCorpus, loadCorpus, longest } from './corpus.js';
 import { machine, takeJsonFlag, writeResult } from './report.js';

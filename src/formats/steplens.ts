@@ -8,7 +8,7 @@ import type { Step } from '../core/types.js';
 import { isRecord, typeName } from './json-helpers.js';
 import { makeStep } from './step-builder.js';
 import { formatIssues } from '../core/config.js';
-import { stepRecordSchema } from '../protocol/step-schema.js';
+import { stepRecordSchema } from './step-schema.js';
 import { runStream } from './stream-runner.js';
 import type { FormatParser, ParseResult, StreamParser } from './types.js';
 

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { err, ok, type Result } from '../errors.js';
 import { CLIENT_MESSAGE_SCHEMAS, type ClientMessage } from './client-messages.js';
 import type { WireErrorCode } from './server-messages.js';
-import { stepRecordSchema } from './step-schema.js';
+import { stepRecordSchema } from '../formats/step-schema.js';
 import { fastStepMessage, fastStepRecord } from './fast-step.js';
 import type { Step } from '../core/types.js';
 

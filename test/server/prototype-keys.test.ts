@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseClientMessage, parseStepPayload } from '../../src/protocol/parse.js';
-import { stepRecordSchema } from '../../src/protocol/step-schema.js';
+import { stepRecordSchema } from '../../src/formats/step-schema.js';
 import { Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
 const KEYS = ['__proto__', 'valueOf', 'hasOwnProperty', 'toLocaleString', '__defineGetter__', '__lookupSetter__', 'isPrototypeOf', 'constructor', 'toString'];

@@ -1,7 +1,8 @@
 /**
- * Zod schemas of the normalised step (one line of the `steplens` format, one
- * `step` payload of a `steplens` session). They mirror `Step` and `Action` of
- * src/core/types.ts field for field; a type-level check below keeps them in sync.
+ * Zod schemas of the normalised step: one record of the `steplens` format, which the
+ * protocol (a layer above) also takes as the `step` payload of a `steplens` session.
+ * They mirror `Step` and `Action` of src/core/types.ts field for field; a type-level
+ * check below keeps them in sync.
  */
 import { z } from 'zod';
 import type { Action, Step } from '../core/types.js';
