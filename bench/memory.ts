@@ -25,7 +25,7 @@ import { pino } from 'pino';
 import type { WebSocket } from 'ws';
 import { ptaFromJson } from '../src/core/pta/index.js';
 import { createScorer } from '../src/core/scorer.js';
-import { setTextCompression } from '../src/core/state/packed-text.js';
+import { setTextCompression } from '../src/core/memory/packed-text.js';
 import type { Pta, Scorer } from '../src/core/scorer-api.js';
 import type { Step } from '../src/core/types.js';
 import { bundledReferencesDir } from '../src/package-files.js';

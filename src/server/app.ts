@@ -11,7 +11,7 @@ import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { pino, type Logger } from 'pino';
 import type { WebSocket } from 'ws';
-import { setTextCompression } from '../core/state/packed-text.js';
+import { setTextCompression } from '../core/memory/packed-text.js';
 import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
 import { FilePolicyStateStore } from '../store/policy-state.js';
 import { defaultAnalyzers } from '../syntax/index.js';

@@ -3,13 +3,13 @@
  * defined on a sparse line array (1-based line n at index n − 1, unknown lines
  * are holes); between operations a file is kept packed: each run of
  * consecutive known lines as one text joined with `\n` (deflated when long,
- * see packed-text.ts), so a kept file costs its compressed characters, not a
+ * see memory/packed-text.ts), so a kept file costs its compressed characters, not a
  * string header per line, a slot per hole and the whole observation each line
  * was sliced out of. `unpack(pack(a))` has the
  * same length, elements and named properties as `a` (undefined values read as holes).
  */
-import { flatten } from './flat-string.js';
-import { packText, releaseText, unpackText, type PackedText } from './packed-text.js';
+import { flatten } from '../memory/flat-string.js';
+import { packText, releaseText, unpackText, type PackedText } from '../memory/packed-text.js';
 
 /** Consecutive known lines starting at index `start`. */
 export interface PackedRun {

@@ -8,7 +8,7 @@
  * ({@link intern}, {@link internRange}: a state's range is a frozen shared copy of the label's).
  */
 import type { LineRange, State } from '../types.js';
-import { intern, internRange } from './flat-string.js';
+import { intern, internRange } from '../memory/flat-string.js';
 
 /** The fields every state has. */
 export type StateCore = Omit<State, 'file' | 'range' | 'scope'>;
