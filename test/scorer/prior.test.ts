@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { priorFromPtas, UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { buildPta } from '../../src/core/pta/index.js';
-import { windowDistributions } from '../../src/core/signals/temporal.js';
+import { windowDistributions } from '../../src/core/stage-windows.js';
 import type { Stage } from '../../src/core/types.js';
 import { fromStages } from './make-state.js';
 

@@ -1,10 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildPta } from '../../src/core/pta/index.js';
-import {
-  createTemporalTracker, jsd, referenceWindows, windowBounds, windowDistribution, windowDistributions,
-  type Windows,
-} from '../../src/core/signals/temporal.js';
+import { createTemporalTracker, jsd, referenceWindows } from '../../src/core/signals/temporal.js';
+import { windowBounds, windowDistribution, windowDistributions, type Windows } from '../../src/core/stage-windows.js';
 import type { Stage, StageDist } from '../../src/core/types.js';
 import { makeState } from '../equivalence/state-factory.js';
 

@@ -3,7 +3,7 @@
  */
 import { conf, DEFAULT_TAU } from '../equivalence.js';
 import { PTA_SCHEMA_VERSION, type Pta, type PtaNode, type ReferenceStats } from '../scorer-api.js';
-import { DEFAULT_ALPHA, windowDistributions } from '../signals/temporal.js';
+import { DEFAULT_ALPHA, windowDistributions } from '../stage-windows.js';
 import type { State } from '../types.js';
 
 /** Options of {@link buildPta}. */
