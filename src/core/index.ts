@@ -1,6 +1,7 @@
 /**
- * The scoring core's public API (pure: no I/O). Layers outside `src/core/`
- * import from here.
+ * The scoring core's public API for users of the package (pure: no I/O), re-exported
+ * by src/index.ts. Inside the repository a module imports the file it needs; which
+ * folders may import which is CONTRIBUTING.md's layering, checked by test/boundaries.
  */
 export * from './types.js';
 export type { Analyzers, ParsedShell, ScopeResolver, ShellAnalyzer, SimpleCommand } from './ports.js';
