@@ -91,7 +91,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     log.error({ err: error }, 'request failed');
     return sendError(reply, metrics, 'internal', ERROR_CODES.internal.summary);
   });
-  app.setNotFoundHandler((req, reply) => sendError(reply, metrics, 'unknown_task', `no route ${req.method} ${req.url.split('?')[0]}`));
+  app.setNotFoundHandler((req, reply) => sendError(reply, metrics, 'unknown_route', `no route ${req.method} ${req.url.split('?')[0]}`));
 
   app.addHook('onRequest', async (req, reply) => {
     const route = req.url.split('?')[0];
