@@ -1,6 +1,7 @@
 /** Turning raw frames and bodies into typed messages: every failure names the offending field. */
 import type { z } from 'zod';
 import { err, ok, type Result } from '../errors.js';
+import { isRecord } from '../core/json-value.js';
 import { CLIENT_MESSAGE_SCHEMAS, type ClientMessage } from './client-messages.js';
 import type { WireErrorCode } from './server-messages.js';
 import { stepRecordSchema } from '../formats/step-schema.js';
@@ -25,8 +26,6 @@ export function describeIssue(error: z.ZodError, prefix = ''): string {
   );
   return `${path || 'message'}: ${issue.message}`;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Parses one client frame (JSON text) into a typed message or a `bad_message` error naming the field. */
 export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, MessageError> {

@@ -9,11 +9,11 @@
  *   `error_ids` → censored (the evaluation itself failed); `incomplete_ids` → unknown;
  * - `results_summary.json`: `{ "instances": [ { "instance_id", "resolved" } ] }`.
  */
+import { isRecord } from '../core/json-value.js';
 import type { Outcome } from './types.js';
 
 export type OutcomeMap = Map<string, Outcome>;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 const SUMMARY_LISTS: readonly [string, Outcome][] = [

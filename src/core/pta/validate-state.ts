@@ -1,10 +1,8 @@
 /** Hand-written structural checks of stored PTA parts; each returns an error message or null. */
 import { STAGES, type State } from '../types.js';
 import { strictlySorted } from '../equivalence/jaccard.js';
+import { isRecord } from '../json-value.js';
 
-export type Obj = Record<string, unknown>;
-
-export const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 export const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x);
 export const isNonNegInt = (x: unknown): x is number => isInt(x) && x >= 0;
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
@@ -31,7 +29,7 @@ const OPTIONAL: Array<[keyof State, (x: unknown) => boolean, string]> = [
 
 /** Checks one stored state; `where` prefixes the message (`nodes[3].state`). */
 export function checkState(x: unknown, where: string): string | null {
-  if (!isObj(x)) return `${where}: expected an object`;
+  if (!isRecord(x)) return `${where}: expected an object`;
   for (const [key, ok, what] of REQUIRED) {
     if (!ok(x[key])) return `${where}.${key}: expected ${what}`;
   }
