@@ -22,6 +22,7 @@ export {
 } from './signals/temporal.js';
 export { createStructuralTracker, type StructuralTracker } from './signals/structural.js';
 export { wasteReport, wastedStepSet, type WasteOptions } from './waste/index.js';
-export { classifyLucky, implTargets, luckyReference, median, type LuckyInput, type LuckyReference } from './lucky.js';
+export { classifyLucky, implTargets, luckyReference, type LuckyInput, type LuckyReference } from './lucky.js';
+export { median, quantile } from './stats/descriptive.js';
 export { createEarlyStop, type EarlyStop } from './early-stop/index.js';
 export { createStateBuilder } from './state-builder.js';
