@@ -27,10 +27,6 @@ export function setTextCompression(on: boolean): void {
   compressFrom = on ? PACK_MIN_CHARS : Number.POSITIVE_INFINITY;
 }
 
-/** True when cold long texts are compressed. */
-export function textCompression(): boolean {
-  return compressFrom !== Number.POSITIVE_INFINITY;
-}
 /** Texts kept inflated over all sessions (least recently used are deflated first). */
 export const HOT_TEXTS = 64;
 

@@ -10,11 +10,6 @@ import type { Stage, StageDist } from '../types.js';
 // The window arithmetic Φtemp works in (stage-windows.ts sits below pta/ and signals/, which both use it).
 export { DEFAULT_ALPHA, windowBounds, windowDistribution, windowDistributions, type StageCounts, type Windows } from '../stage-windows.js';
 
-/** Index 0..3 of a stage in a {@link StageDist}. */
-export function stageIndex(stage: Stage): number {
-  return STAGE_INDEX[stage];
-}
-
 function klTerm(p: number, m: number): number {
   return p > 0 ? p * Math.log2(p / m) : 0;
 }
