@@ -2,6 +2,12 @@
 import { textWidth } from './layout.js';
 import { PALETTE } from './palette.js';
 
+/** One chart of the report: its file name and SVG text. */
+export interface Chart {
+  file: string;
+  svg: string;
+}
+
 /** Escapes text for XML content and attribute values. */
 export function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
