@@ -66,7 +66,7 @@ export interface LuckyThresholds {
 
 /** Waste report settings (method.md section 7). */
 export interface WasteSettings {
-  /** A regression loop needs at least this many failed edit→verify cycles. */
+  /** A regression loop needs at least this many failed edit→verify cycles (2 or more: the cycles after the first are its waste). */
   regressionMinCycles: number;
   /** Cyclic pattern: smallest and largest repeating block (in states). */
   cycleMinBlock: number;
@@ -154,7 +154,7 @@ const configInputSchema = z
       .partial()
       .strict(),
     waste: z
-      .object({ regressionMinCycles: posInt, cycleMinBlock: z.number().int().min(2), cycleMaxBlock: posInt, cycleMinRepeats: z.number().int().min(2) })
+      .object({ regressionMinCycles: z.number().int().min(2), cycleMinBlock: z.number().int().min(2), cycleMaxBlock: posInt, cycleMinRepeats: z.number().int().min(2) })
       .partial()
       .strict(),
     charsPerToken: z.number().finite().positive(),
