@@ -31,16 +31,18 @@ const FIXTURES: Record<FormatName, readonly string[]> = {
     'gruckion__mini-swe-agent/swebench_results/20251118_gemini-3-pro-74pct/trajs/django__django-11099/django__django-11099.traj.json',
     'SWE-agent__mini-swe-agent__pull-refs/output/deepseek_chat_dev/pylint-dev__astroid-1196/pylint-dev__astroid-1196.traj.json',
   ],
-  atif: [
-    `${HB}tests/golden/terminus_2/hello-world-context-summarization.trajectory.json`,
-    'OpenAgentsInc__openagents/results/trajectories/regex-log/20251211-161750-ba4ddb16/trajectory.json',
-  ],
+  atif: [`${HB}tests/golden/terminus_2/hello-world-context-summarization.trajectory.json`, 'OpenAgentsInc__openagents/results/trajectories/regex-log/20251211-161750-ba4ddb16/trajectory.json'],
 };
 
 function fixtureDoc(ref: string): unknown {
   if (!ref.startsWith('test:')) return corpusJson(ref);
   const text = readFileSync(fileURLToPath(new URL(`../${ref.slice(5)}`, import.meta.url)), 'utf8');
-  return ref.endsWith('.jsonl') ? text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown) : (JSON.parse(text) as unknown);
+  return ref.endsWith('.jsonl')
+    ? text
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as unknown)
+    : (JSON.parse(text) as unknown);
 }
 
 describe('every format has a real fixture', () => {
