@@ -96,7 +96,7 @@ const windows = referenceWindows(pta);
 const temporal = summarize(measure(() => {
   const t = createTemporalTracker(windows, 0.01);
   for (const s of candidate) {
-    t.add(s.stage);
+    t.add(s);
     sink += t.value();
   }
   return candidate.length;

@@ -55,7 +55,7 @@ export function createScorer(options: CreateScorerOptions): Scorer {
       states.push(state);
       if (state.unknown) unknown += 1;
       coherence.add(state);
-      temporal.add(state.stage);
+      temporal.add(state);
       structural?.add(state);
       priorSignals?.add(state, label.sourceEdit);
       const pPass = forecaster?.add(state);

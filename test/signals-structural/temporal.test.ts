@@ -70,7 +70,7 @@ describe('temporal tracker', () => {
         };
         expect(tracker.value()).toBe(batch([]));
         stages.forEach((s, i) => {
-          tracker.add(s);
+          tracker.add(makeState({ stage: s }));
           expect(tracker.value()).toBe(batch(stages.slice(0, i + 1)));
         });
       }),
@@ -82,7 +82,7 @@ describe('temporal tracker', () => {
     const stages: Stage[] = ['E', 'E', 'E', 'I', 'I', 'V', 'V', 'V', 'O'];
     const pta = buildPta('t', [stages.map((stage) => makeState({ stage })), stages.map((stage) => makeState({ stage }))]);
     const tracker = createTemporalTracker(referenceWindows(pta), 0.01);
-    for (const s of stages) tracker.add(s);
+    for (const stage of stages) tracker.add(makeState({ stage }));
     expect(tracker.value()).toBeCloseTo(1, 12);
     expect(tracker.length).toBe(9);
   });

@@ -4,8 +4,9 @@
  * divergence, kept incrementally with per-stage prefix sums.
  */
 import type { Pta } from '../scorer-api.js';
-import { STAGE_INDEX, UNIFORM, windowBounds, windowDistribution, windowDistributions, type StageCounts, type Windows } from '../stage-windows.js';
-import type { Stage, StageDist } from '../types.js';
+import { STAGE_INDEX, UNIFORM, windowBounds, windowDistribution, type StageCounts, type Windows } from '../stage-windows.js';
+import type { StageDist, State } from '../types.js';
+import type { SignalTracker } from './tracker.js';
 
 // The window arithmetic Φtemp works in (stage-windows.ts sits below pta/ and signals/, which both use it).
 export { DEFAULT_ALPHA, windowBounds, windowDistribution, windowDistributions, type StageCounts, type Windows } from '../stage-windows.js';
@@ -32,11 +33,6 @@ export function temporalFromWindows(candidate: Windows, reference: Windows): num
   return 1 - sum / 3;
 }
 
-/** Batch Φtemp of a whole stage sequence against reference windows. */
-export function temporalSimilarity(stages: readonly Stage[], reference: Windows, alpha: number): number {
-  return temporalFromWindows(windowDistributions(stages, alpha), reference);
-}
-
 /** The PTA's reference windows: `windowSums / k`; uniform when the PTA has no reference. */
 export function referenceWindows(pta: Pta): Windows {
   const k = pta.references.length;
@@ -44,18 +40,15 @@ export function referenceWindows(pta: Pta): Windows {
   return pta.windowSums.map((w) => w.map((x) => x / k)) as Windows;
 }
 
-/** Incremental Φtemp tracker. */
-export interface TemporalTracker {
-  add(stage: Stage): void;
-  /** Φtemp of the states added so far, O(1). */
-  value(): number;
+/** Incremental Φtemp tracker: `value()` is Φtemp of the states added so far, O(1). */
+export interface TemporalTracker extends SignalTracker<number> {
   readonly length: number;
 }
 
 /**
  * Creates an incremental Φtemp tracker: per-stage prefix sums make each
  * `value()` O(1) although window boundaries move as `n` grows, and every value
- * equals {@link temporalSimilarity} of the prefix exactly. With no state added
+ * equals Φtemp computed from scratch on the prefix (test/signals/conformance.test.ts). With no state added
  * all three windows are empty, hence uniform, and `value()` is the similarity
  * of the uniform profile to the reference.
  */
@@ -65,8 +58,8 @@ export function createTemporalTracker(reference: Windows, alpha: number): Tempor
   const countsIn = (lo: number, hi: number): StageCounts =>
     prefix.map((p) => p[hi]! - p[lo]!) as StageCounts;
   return {
-    add(stage: Stage): void {
-      const k = STAGE_INDEX[stage];
+    add(state: State): void {
+      const k = STAGE_INDEX[state.stage];
       for (let s = 0; s < 4; s++) {
         const p = prefix[s]!;
         p.push(p[n]! + (s === k ? 1 : 0));
