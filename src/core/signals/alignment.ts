@@ -3,12 +3,12 @@
  * page): which node each step matched in the maximum matching behind Φcov,
  * and the reference path that recalls the most of it in order (Φstruct's R).
  * Same equivalence, same O-state exclusion and the same per-PTA memo as the
- * structural tracker (src/core/signals/structural.ts), so the picture shows
+ * structural tracker (structural.ts), so the picture shows
  * what was scored.
  */
-import { structuralReference } from '../signals/structural-reference.js';
-import { createIncrementalMatching } from '../signals/matching.js';
-import { ptaPaths } from './paths.js';
+import { structuralReference } from './structural-reference.js';
+import { createIncrementalMatching } from './matching.js';
+import { ptaPaths } from '../pta/paths.js';
 import type { Pta } from '../scorer-api.js';
 import type { State } from '../types.js';
 
