@@ -3,7 +3,7 @@ import { priorFromPtas, UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { buildPta } from '../../src/core/pta/index.js';
 import { windowDistributions } from '../../src/core/stage-windows.js';
 import type { Stage } from '../../src/core/types.js';
-import { fromStages } from './make-state.js';
+import { fromStages } from '../fixtures/make-state.js';
 
 describe('priorFromPtas', () => {
   it('is uniform without references', () => {

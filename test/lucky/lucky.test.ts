@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/core/config.js';
 import { classifyLucky, luckyReference, type LuckyInput } from '../../src/core/lucky.js';
 import type { ScoreVector, State, WasteItem } from '../../src/core/types.js';
-import { fromStages, st } from './make-state.js';
+import { fromStages, st } from '../fixtures/make-state.js';
 
 const TH = DEFAULT_CONFIG.lucky;
 const score = (over: Partial<ScoreVector> = {}): ScoreVector => ({ total: 30, struct: 50, cov: 50, coh: 0.5, temp: 0.5, ...over });
