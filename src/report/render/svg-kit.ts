@@ -41,7 +41,7 @@ export function line(x1: number, y1: number, x2: number, y2: number, stroke: str
 }
 
 /** A polyline through the points (stroke only). */
-export function polyline(points: readonly [number, number][], stroke: string, width = 1.5, dash = false): string {
+export function polyline(points: ReadonlyArray<[number, number]>, stroke: string, width = 1.5, dash = false): string {
   const pts = points.map(([x, y]) => `${n(x)},${n(y)}`).join(' ');
   return `<polyline points="${pts}" fill="none" stroke="${stroke}" stroke-width="${width}" stroke-linejoin="round"${dash ? ' stroke-dasharray="6 4"' : ''}/>`;
 }
