@@ -90,12 +90,13 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     },
   });
 
-  app.get('/v1/stream', { websocket: true }, (socket: WebSocket) => {
+  app.get('/v1/stream', { websocket: true }, (socket: WebSocket, req) => {
     const id = ++nextConnection;
     const conn = new Connection(id, socket, resolved.limits.outgoingQueueBytes, (queued) => {
       metrics.refusals.inc({ code: 'overloaded' });
       log.warn({ connection: id, queued }, 'client not reading: connection closed (1008)');
     });
+    conn.principal = auth.principal(req);
     connections.set(conn.id, conn);
     metrics.activeConnections.set(connections.size);
     log.info({ connection: conn.id }, 'connection opened');
@@ -112,7 +113,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     socket.on('error', (error) => log.warn({ connection: conn.id, err: error }, 'socket error'));
   });
 
-  registerHttpRoutes(app, { store, registry, analyzers, metrics, options: resolved, ready: () => accepting });
+  registerHttpRoutes(app, { store, registry, analyzers, metrics, options: resolved, ready: () => accepting, principal: (req) => auth.principal(req) });
 
   const sweepEvery = Math.max(50, Math.min(resolved.idleTimeoutMs, resolved.resumeWindowMs, 10_000) / 4);
   const sweeper = setInterval(() => void registry.sweep().catch((error: unknown) => log.error({ err: error }, 'sweep failed')), sweepEvery);

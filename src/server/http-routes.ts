@@ -1,5 +1,5 @@
 /** The HTTP routes of protocol v1 (`/v1/...`, health, readiness, metrics). */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Analyzers } from '../core/ports.js';
 import { ptaToJson } from '../core/pta/index.js';
 import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
@@ -22,6 +22,8 @@ export interface RouteDeps {
   options: ResolvedOptions;
   /** False while starting up or shutting down. */
   ready: () => boolean;
+  /** The token digest a request speaks for (undefined while auth is off). */
+  principal: (req: FastifyRequest) => string | undefined;
 }
 
 /** Sends `{ error: { code, message } }` with the code's status and counts the refusal. */
@@ -48,7 +50,7 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
   app.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
 
   app.get<{ Params: { id: string } }>('/v1/sessions/:id', async (req, reply) => {
-    const s = registry.get(req.params.id);
+    const s = registry.visible(req.params.id, deps.principal(req));
     if (!s) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
     const report = s.final ?? s.report();
     const status: SessionStatus = {

@@ -3,6 +3,7 @@
  * (final report, learning), resuming on another connection, and the sweep
  * that ends idle sessions and frees expired ones.
  */
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Analyzers } from '../core/ports.js';
 import { resolvePolicy } from '../core/policy.js';
@@ -34,7 +35,6 @@ export class SessionRegistry {
   /** Ends in progress (a client `end`, the sweep and shutdown may race): each session ends once. */
   private readonly ending = new Map<string, Promise<FinalMessage>>();
   private sweeping = false;
-  private counter = 0;
 
   constructor(private readonly deps: RegistryDeps) {}
 
@@ -56,11 +56,18 @@ export class SessionRegistry {
     return n;
   }
 
+  /** 128 random bits: an id nobody can guess from another one (a session's id is all a `resume` needs besides the token). */
   private newId(): string {
     let id: string;
-    do id = `s-${Date.now().toString(36)}-${(++this.counter).toString(36)}`;
+    do id = `s-${randomBytes(16).toString('hex')}`;
     while (this.sessions.has(id) || this.pending.has(id));
     return id;
+  }
+
+  /** The session `id` if it exists and answers to `principal` (the token digest it was started with). */
+  visible(id: string, principal: string | undefined): Session | undefined {
+    const s = this.sessions.get(id);
+    return s !== undefined && s.principal === principal ? s : undefined;
   }
 
   /** Opens a session on `conn` after checking id, limits, policy and the task's reference. */
@@ -92,6 +99,7 @@ export class SessionRegistry {
         ...(msg.model !== undefined ? { model: msg.model } : {}),
       });
       session.connection = conn.id;
+      session.principal = conn.principal;
       this.sessions.set(id, session);
       conn.sessions.add(id);
       this.deps.log.info({ session: id, task: msg.task, format, reference: session.reference, learn: session.learn }, 'session started');

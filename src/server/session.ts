@@ -46,6 +46,8 @@ export class Session {
   readonly model: string | undefined;
   readonly learn: boolean;
   readonly reference: ReferenceInfo;
+  /** The token digest of the connection that started it (undefined while auth is off): only it may resume or read the session. */
+  principal: string | undefined;
   /** Owning connection id, undefined while detached. */
   connection: number | undefined;
   lastSeq = -1;

@@ -143,7 +143,8 @@ async function onEnd(deps: HandlerDeps, conn: Connection, msg: EndMessage): Prom
 }
 
 function onResume(deps: HandlerDeps, conn: Connection, msg: ResumeMessage): void {
-  const s = deps.registry.get(msg.session);
+  // A session started with another token is as unknown as one never started.
+  const s = deps.registry.visible(msg.session, conn.principal);
   if (!s) return refuse(deps, conn, { code: 'unknown_session', message: `no session ${msg.session} (never started, or expired)`, session: msg.session });
   if (!s.ended && s.connection !== conn.id && deps.registry.openOn(conn) >= deps.options.limits.sessionsPerConnection) {
     return refuse(deps, conn, { code: 'overloaded', message: `this connection already holds ${deps.options.limits.sessionsPerConnection} sessions`, session: s.id });
