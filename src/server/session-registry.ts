@@ -126,14 +126,17 @@ export class SessionRegistry {
   }
 
   private async finish(session: Session, why: FinalReason): Promise<FinalMessage> {
+    // From here the session takes no step: the report, the final and a learned reference cover the same steps.
     const { frames, report } = session.finish();
+    const states = session.states();
+    const passed = session.passed;
     const conn = this.connectionOf(session);
     for (const f of frames) conn?.send(f);
     this.countSignals(frames);
     let learned: FinalMessage['learned'];
-    if (session.learn && session.passed === true && session.length > 0) {
+    if (session.learn && passed === true && states.length > 0) {
       try {
-        const pta = await this.deps.store.addReference(session.task, session.states());
+        const pta = await this.deps.store.addReference(session.task, states);
         learned = { version: pta.version };
         this.deps.log.info({ session: session.id, task: session.task, version: pta.version }, 'reference learned');
       } catch (error) {
@@ -142,7 +145,7 @@ export class SessionRegistry {
     }
     const final: FinalMessage = {
       type: 'final', session: session.id, ...report,
-      ...(session.passed !== undefined ? { passed: session.passed } : {}),
+      ...(passed !== undefined ? { passed } : {}),
       ...(learned ? { learned } : {}),
       reason: why,
     };

@@ -56,6 +56,8 @@ export class Session {
   detachedAt: number | undefined;
   passed: boolean | undefined;
   final: FinalMessage | undefined;
+  /** Set when ending begins (before the report and learning): from then on no step or outcome is accepted. */
+  finishing = false;
   private readonly log: FrameLog;
   readonly signals: Signal[] = [];
   readonly stages: Record<Stage, number> = { E: 0, I: 0, V: 0, O: 0 };
@@ -96,8 +98,8 @@ export class Session {
     if (seq <= this.lastSeq) {
       return { kind: 'duplicate', frames: this.log.frames((s, type) => type === 'score' && s === seq) as ScoreMessage[] };
     }
+    if (this.finishing) return { kind: 'ended' };
     if (seq !== this.lastSeq + 1) return { kind: 'out_of_order', expected: this.lastSeq + 1 };
-    if (this.ended) return { kind: 'ended' };
     if (this.scorer.length >= this.maxSteps) {
       return { kind: 'too_large', message: `session ${this.id} reached the limit of ${this.maxSteps} steps` };
     }
@@ -142,11 +144,13 @@ export class Session {
   }
 
   /**
-   * No more steps: flushes the stream parser (its steps carry the last seq),
-   * and returns those frames and the report. Idempotent: a second call returns nothing new.
+   * No more steps (from now on `step` answers `ended`): flushes the stream parser (its steps carry
+   * the last seq), and returns those frames and the report. Idempotent: a second call returns nothing new.
    */
   finish(): { frames: StepFrame[]; results: StepResult[]; report: TrajectoryReport } {
-    const steps = this.final === undefined && this.parser ? this.parser.end().steps : [];
+    const first = !this.finishing;
+    this.finishing = true;
+    const steps = first && this.parser ? this.parser.end().steps : [];
     const results = steps.map((s) => this.push(s));
     const frames = this.framesFor(Math.max(this.lastSeq, 0), results);
     return { frames, results, report: this.scorer.report(this.passed) };

@@ -121,14 +121,14 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage): void {
     case 'too_large':
       return refuse(deps, conn, { code: 'too_large', message: outcome.message, ...where });
     case 'ended':
-      return refuse(deps, conn, { code: 'bad_message', message: `session ${s.id} has ended: no more steps`, ...where });
+      return refuse(deps, conn, { code: 'bad_message', message: `session ${s.id} ${s.ended ? 'has ended' : 'is ending'}: no more steps`, ...where });
   }
 }
 
 function onOutcome(deps: HandlerDeps, conn: Connection, msg: OutcomeMessage): void {
   const s = owned(deps, conn, msg.session);
   if (!s) return;
-  if (s.ended) return refuse(deps, conn, { code: 'bad_message', message: `session ${s.id} has ended: send outcome before end`, session: s.id });
+  if (s.finishing) return refuse(deps, conn, { code: 'bad_message', message: `session ${s.id} ${s.ended ? 'has ended' : 'is ending'}: send outcome before end`, session: s.id });
   s.passed = msg.passed;
 }
 
