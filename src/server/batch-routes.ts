@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { TrajectoryReport } from '../core/scorer-api.js';
-import { SteplensError } from '../errors.js';
+import { ERROR_CODES, SteplensError } from '../errors.js';
 import { parseTrajectoryText } from '../formats/index.js';
 import { getRewardRequestSchema, scoreBatchRequestSchema, type GetRewardResponse } from '../protocol/http-bodies.js';
 import { taskIdSchema } from '../protocol/client-messages.js';
@@ -71,9 +71,11 @@ export function registerBatchRoutes(app: FastifyInstance, deps: RouteDeps): void
       try {
         results.push(await scoreRequest(deps, item, `items[${i}].`));
       } catch (error) {
-        if (!(error instanceof SteplensError)) throw error;
-        metrics.refusals.inc({ code: error.code });
-        results.push({ error: { code: error.code, message: error.message } });
+        // One item's failure, whatever it is, is that item's answer: the others are still scored.
+        if (!(error instanceof SteplensError)) req.log.error({ err: error, item: i }, 'batch item failed');
+        const code = error instanceof SteplensError ? error.code : 'internal';
+        metrics.refusals.inc({ code });
+        results.push({ error: { code, message: error instanceof SteplensError ? error.message : `items[${i}]: ${ERROR_CODES.internal.summary}` } });
       }
     }
     return { results };

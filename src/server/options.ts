@@ -17,6 +17,10 @@ export interface ServerLimits {
   outgoingQueueBytes: number;
   /** Largest HTTP body in bytes (default 64 MiB). */
   maxBodyBytes: number;
+  /** Ended sessions kept for `resume` and GET /v1/sessions/:id within the resume window; the oldest go first past it (default 10,000). */
+  maxEndedSessions: number;
+  /** Bytes the kept ended sessions may hold (their frame logs and finals, estimated; default 64 MiB); the oldest go first past it. */
+  maxEndedSessionBytes: number;
 }
 
 export interface AppOptions {
@@ -68,6 +72,8 @@ export const DEFAULT_LIMITS: ServerLimits = {
   maxStepsPerSession: 5000,
   outgoingQueueBytes: 4 * 1024 * 1024,
   maxBodyBytes: 64 * 1024 * 1024,
+  maxEndedSessions: 10_000,
+  maxEndedSessionBytes: 64 * 1024 * 1024,
 };
 
 /** Fills in defaults. */

@@ -18,6 +18,7 @@ import { err, ok, type Result } from '../errors.js';
 import type { Connection } from './connection.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
+import { EndedSessions } from './ended-sessions.js';
 import { Session } from './session.js';
 
 export interface RegistryDeps {
@@ -35,8 +36,11 @@ export class SessionRegistry {
   /** Ends in progress (a client `end`, the sweep and shutdown may race): each session ends once. */
   private readonly ending = new Map<string, Promise<FinalMessage>>();
   private sweeping = false;
+  private readonly endedKept: EndedSessions;
 
-  constructor(private readonly deps: RegistryDeps) {}
+  constructor(private readonly deps: RegistryDeps) {
+    this.endedKept = new EndedSessions(deps.options.limits);
+  }
 
   get(id: string): Session | undefined {
     return this.sessions.get(id);
@@ -151,6 +155,8 @@ export class SessionRegistry {
     };
     session.final = final;
     session.endedAt = Date.now();
+    session.release();
+    this.keepEnded(session);
     this.deps.metrics.activeSessions.set(this.openCount());
     conn?.send(final);
     this.deps.log.info({ session: session.id, task: session.task, why, steps: report.steps, score: report.score.total, tier: report.tier }, 'session ended');
@@ -189,8 +195,22 @@ export class SessionRegistry {
     conn.sessions.clear();
   }
 
+  /** Keeps an ended session within the ended-session bounds, freeing the oldest ones past them. */
+  private keepEnded(session: Session): void {
+    for (const id of this.endedKept.add(session.id, session.keptBytes())) {
+      const old = this.sessions.get(id);
+      if (old) this.free(old, 'ended-session limit');
+    }
+    this.deps.metrics.endedSessions.set(this.endedKept.count);
+    this.deps.metrics.endedSessionBytes.set(this.endedKept.bytes);
+  }
+
   private free(session: Session, why: string): void {
+    if (this.sessions.get(session.id) !== session) return;
     this.sessions.delete(session.id);
+    this.endedKept.delete(session.id);
+    this.deps.metrics.endedSessions.set(this.endedKept.count);
+    this.deps.metrics.endedSessionBytes.set(this.endedKept.bytes);
     if (session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.id);
     this.deps.metrics.activeSessions.set(this.openCount());
     this.deps.log.info({ session: session.id, task: session.task, why }, 'session freed');

@@ -61,8 +61,10 @@ export class Session {
   private readonly log: FrameLog;
   readonly signals: Signal[] = [];
   readonly stages: Record<Stage, number> = { E: 0, I: 0, V: 0, O: 0 };
-  private readonly scorer: Scorer;
-  private readonly parser: StreamParser | undefined;
+  /** Released (undefined) once the session has ended: an ended session keeps only its frame log and final. */
+  private scorer: Scorer | undefined;
+  private parser: StreamParser | undefined;
+  private scored = 0;
   private readonly maxSteps: number;
 
   constructor(init: SessionInit) {
@@ -90,7 +92,13 @@ export class Session {
   }
 
   get length(): number {
-    return this.scorer.length;
+    return this.scored;
+  }
+
+  /** The scorer of a session that has not ended (a released one is a programming error). */
+  private get live(): Scorer {
+    if (this.scorer === undefined) throw new Error(`session ${this.id} has ended: its scorer is released`);
+    return this.scorer;
   }
 
   /** Handles one `step` message: duplicate, gap, invalid payload, limit, or scored. */
@@ -100,7 +108,7 @@ export class Session {
     }
     if (this.finishing) return { kind: 'ended' };
     if (seq !== this.lastSeq + 1) return { kind: 'out_of_order', expected: this.lastSeq + 1 };
-    if (this.scorer.length >= this.maxSteps) {
+    if (this.scored >= this.maxSteps) {
       return { kind: 'too_large', message: `session ${this.id} reached the limit of ${this.maxSteps} steps` };
     }
     let steps: Step[];
@@ -114,15 +122,17 @@ export class Session {
       }
       steps = this.parser.push(payload).steps;
     }
-    this.lastSeq = seq;
     const results = steps.map((s) => this.push(s));
+    // Accepted once scored: a fault while scoring leaves the seq to be sent again.
+    this.lastSeq = seq;
     return { kind: 'accepted', frames: this.framesFor(seq, results), results };
   }
 
   /** Scores one step the session owns (parsed from its frame), numbered in place. */
   private push(step: Step): StepResult {
-    step.t = this.scorer.length;
-    const result = this.scorer.push(step);
+    step.t = this.scored;
+    const result = this.live.push(step);
+    this.scored += 1;
     this.stages[result.state.stage] += 1;
     this.signals.push(...result.signals);
     return result;
@@ -153,7 +163,7 @@ export class Session {
     const steps = first && this.parser ? this.parser.end().steps : [];
     const results = steps.map((s) => this.push(s));
     const frames = this.framesFor(Math.max(this.lastSeq, 0), results);
-    return { frames, results, report: this.scorer.report(this.passed) };
+    return { frames, results, report: this.live.report(this.passed) };
   }
 
   /** Frames with seq > `after`, in order (what a resuming client missed). */
@@ -162,15 +172,29 @@ export class Session {
   }
 
   states(): ReturnType<Scorer['states']> {
-    return this.scorer.states();
+    return this.live.states();
   }
 
   currentScore(): ReturnType<Scorer['score']> {
-    return this.scorer.score();
+    return this.live.score();
   }
 
   /** The report so far (outcome as known). */
   report(): TrajectoryReport {
-    return this.scorer.report(this.passed);
+    return this.live.report(this.passed);
+  }
+
+  /**
+   * Called once the session has ended and its final is set: drops the scorer and the stream parser (the
+   * labeler's history, the shadow workspace, every state); what `resume` and GET need stays.
+   */
+  release(): void {
+    this.scorer = undefined;
+    this.parser = undefined;
+  }
+
+  /** Approximate bytes an ended session keeps (frame log and final). */
+  keptBytes(): number {
+    return 512 + this.log.bytes + 2 * (this.final === undefined ? 0 : JSON.stringify(this.final).length);
   }
 }

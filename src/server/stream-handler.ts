@@ -44,7 +44,11 @@ export function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buffer | s
   const m = parsed.value;
   const fault = (error: unknown): void => {
     deps.log.error({ err: error, connection: conn.id }, 'message handling failed');
-    refuse(deps, conn, { code: 'internal', message: 'internal error while handling the message', ...('session' in m && m.session ? { session: m.session } : {}) });
+    // The seq, when there is one, is named and left unaccepted: the client may send it again.
+    refuse(deps, conn, {
+      code: 'internal', message: 'internal error while handling the message',
+      ...('session' in m && m.session ? { session: m.session } : {}), ...(m.type === 'step' ? { seq: m.seq } : {}),
+    });
   };
   try {
     const pending = dispatch(deps, conn, m);
