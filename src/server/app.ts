@@ -19,6 +19,7 @@ import { CLOSE, Connection } from './connection.js';
 import { registerHttpRoutes, sendError } from './http-routes.js';
 import { createMetrics } from './metrics.js';
 import { resolveOptions, type AppOptions } from './options.js';
+import { ScorePool } from './score-pool.js';
 import { SessionRegistry } from './session-registry.js';
 import { handleFrame, type HandlerDeps } from './stream-handler.js';
 
@@ -45,6 +46,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   }));
   const analyzers = defaultAnalyzers();
   const metrics = createMetrics(store);
+  const pool = new ScorePool({
+    size: resolved.scoringWorkers, maxQueuedBytes: 4 * resolved.limits.maxBodyBytes, log,
+    reference: (task) => store.reference(task), prior: () => store.prior(),
+  });
   const connections = new Map<number, Connection>();
   const registry = new SessionRegistry({ store, analyzers, metrics, log, options: resolved, connections });
   const auth = new TokenChecker(resolved.tokens);
@@ -113,13 +118,14 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     socket.on('error', (error) => log.warn({ connection: conn.id, err: error }, 'socket error'));
   });
 
-  registerHttpRoutes(app, { store, registry, analyzers, metrics, options: resolved, ready: () => accepting, principal: (req) => auth.principal(req) });
+  registerHttpRoutes(app, { store, registry, pool, metrics, options: resolved, ready: () => accepting, principal: (req) => auth.principal(req) });
 
   const sweepEvery = Math.max(50, Math.min(resolved.idleTimeoutMs, resolved.resumeWindowMs, 10_000) / 4);
   const sweeper = setInterval(() => void registry.sweep().catch((error: unknown) => log.error({ err: error }, 'sweep failed')), sweepEvery);
   sweeper.unref();
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
+    await pool.close();
     await store.flush();
   });
   return app;

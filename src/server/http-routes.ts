@@ -1,24 +1,22 @@
-/** The HTTP routes of protocol v1 (`/v1/...`, health, readiness, metrics). */
+/** The HTTP routes of protocol v1 (`/v1/...`, health, readiness, metrics); the scoring ones are in scoring-routes.ts. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Analyzers } from '../core/ports.js';
 import { ptaToJson } from '../core/pta/index.js';
 import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
-import { addReferenceRequestSchema, scoreRequestSchema, type SessionStatus } from '../protocol/http-bodies.js';
+import type { SessionStatus } from '../protocol/http-bodies.js';
 import { taskIdSchema } from '../protocol/client-messages.js';
-import { parseBody } from '../protocol/parse.js';
 import type { ReferenceStore } from '../store/reference-store.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionRegistry } from './session-registry.js';
-import { registerBatchRoutes } from './batch-routes.js';
-import { scoreRequest } from './score-request.js';
-import { trajectorySteps, trajectoryStates } from './trajectory.js';
+import type { ScorePool } from './score-pool.js';
+import { registerScoringRoutes } from './scoring-routes.js';
 
 export interface RouteDeps {
   store: ReferenceStore;
   registry: SessionRegistry;
-  analyzers: Analyzers;
   metrics: AppMetrics;
+  /** Where HTTP scoring runs (worker threads). */
+  pool: ScorePool;
   options: ResolvedOptions;
   /** False while starting up or shutting down. */
   ready: () => boolean;
@@ -65,31 +63,6 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
     return status;
   });
 
-  app.post('/v1/score', async (req, reply) => {
-    const body = parseBody(scoreRequestSchema, req.body);
-    if (!body.ok) return sendError(reply, metrics, 'bad_message', body.error);
-    try {
-      return await scoreRequest(deps, body.value);
-    } catch (error) {
-      return fail(reply, error);
-    }
-  });
-
-  app.post<{ Params: { task: string } }>('/v1/tasks/:task/references', async (req, reply) => {
-    const task = taskParam(reply, req.params.task);
-    if (task === undefined) return reply;
-    const body = parseBody(addReferenceRequestSchema, req.body);
-    if (!body.ok) return sendError(reply, metrics, 'bad_message', body.error);
-    try {
-      const steps = trajectorySteps(body.value.trajectory, body.value.format);
-      const states = trajectoryStates(steps, deps.analyzers, { kind: 'prior', prior: await store.prior() });
-      const pta = await store.addReference(task, states);
-      return reply.code(201).send({ task, version: pta.version, references: pta.references.length, steps: states.length });
-    } catch (error) {
-      return fail(reply, error);
-    }
-  });
-
   app.get('/v1/tasks', async () => ({ tasks: await store.list() }));
 
   app.get<{ Params: { task: string } }>('/v1/tasks/:task/pta', async (req, reply) => {
@@ -103,5 +76,5 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
       return fail(reply, error);
     }
   });
-  registerBatchRoutes(app, deps);
+  registerScoringRoutes(app, deps);
 }

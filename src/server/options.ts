@@ -1,4 +1,5 @@
 /** The options of `buildApp`, with their defaults. */
+import os from 'node:os';
 import type { Logger } from 'pino';
 import { DEFAULT_CONFIG, type ScoringConfig } from '../core/config.js';
 import { DEFAULT_POLICY, type Policy } from '../core/policy.js';
@@ -49,6 +50,12 @@ export interface AppOptions {
   compressTexts?: boolean;
   /** Merge `passed` sessions into their task's PTA unless `start.learn` says otherwise (default false). */
   learnDefault?: boolean;
+  /**
+   * Worker threads that run HTTP scoring (POST /v1/score, /v1/score/batch, /get_reward, references), so a
+   * large request never holds the event loop of the streaming sessions; 0 scores on the main thread.
+   * Default: one per spare core (cores - 1), at least 1, at most 4.
+   */
+  scoringWorkers?: number;
   /** A pino logger to use; otherwise one is made at `logLevel`. */
   logger?: Logger;
   /** Log level of the made logger (default `info`). */
@@ -63,6 +70,7 @@ export interface ResolvedOptions {
   policy: Policy;
   config: ScoringConfig;
   learnDefault: boolean;
+  scoringWorkers: number;
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
@@ -86,5 +94,6 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
     policy: options.policy ?? DEFAULT_POLICY,
     config: options.config ?? DEFAULT_CONFIG,
     learnDefault: options.learnDefault ?? false,
+    scoringWorkers: options.scoringWorkers ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
   };
 }

@@ -18,13 +18,14 @@ export interface ShellAnalyzerOptions {
 
 /**
  * Characters of one command tree-sitter parses. A longer command (a heredoc writing a large file, a
- * generated script) is analysed by its first 32 KiB, cut at a line end, and its parse marked not ok:
- * parsing and walking a 1 MB command took seconds, and held the event loop of every session meanwhile.
- * The longest command of the 14,383 real steps of the calibration set has 6,111 characters.
+ * generated script) is analysed by its first 16 KiB, cut at a line end, and its parse marked not ok:
+ * tree-sitter-bash takes ~5 ms per KiB of real commands (pipes, quotes), so a 1 MB command held the
+ * event loop of every session for seconds. The longest command of the 14,383 real steps of the
+ * calibration set has 6,111 characters.
  */
-export const MAX_PARSE_CHARS = 32 * 1024;
+export const MAX_PARSE_CHARS = 16 * 1024;
 /** Commands longer than this are analysed but not cached (a large heredoc is rarely repeated). */
-const MAX_CACHED_CHARS = 32 * 1024;
+const MAX_CACHED_CHARS = 16 * 1024;
 
 /** The part of `command` tree-sitter sees: all of it, or a prefix ending at a line end (never inside a surrogate pair). */
 function parsedPart(command: string, maxChars: number): string {
