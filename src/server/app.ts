@@ -56,7 +56,11 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   let accepting = true;
   let nextConnection = 0;
 
-  const app = Fastify({ loggerInstance: log as FastifyBaseLogger, bodyLimit: resolved.limits.maxBodyBytes, logController: new LogController({ disableRequestLogging: true }) });
+  const app = Fastify({
+    loggerInstance: log as FastifyBaseLogger, bodyLimit: resolved.limits.maxBodyBytes, logController: new LogController({ disableRequestLogging: true }),
+    // A path parameter may hold any valid task id (256 characters, percent-escaped: up to 2,304) or session id.
+    maxParamLength: 4096,
+  });
   if (!auth.enabled) log.warn('no tokens configured: authentication is off, anyone who can reach the server may use it');
 
   app.setErrorHandler((error: FastifyError, _req, reply) => {
