@@ -5,17 +5,17 @@
  * (their `final` sent), sockets closed with a reason, the store flushed.
  */
 import websocket from '@fastify/websocket';
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { pino, type Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { setTextCompression } from '../core/state/packed-text.js';
-import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import type { ErrorCode } from '../errors.js';
 import { ReferenceStore } from '../store/reference-store.js';
 import { defaultAnalyzers } from '../syntax/index.js';
 import { TokenChecker } from './auth.js';
 import { CLOSE, Connection } from './connection.js';
+import { endWithError, frameworkErrorOptions, installErrorShapes } from './http-errors.js';
 import { registerHttpRoutes, sendError } from './http-routes.js';
 import { createMetrics } from './metrics.js';
 import { resolveOptions, type AppOptions } from './options.js';
@@ -25,13 +25,8 @@ import { handleFrame, type HandlerDeps } from './stream-handler.js';
 
 /** A refused upgrade: the HTTP error answer written on the raw socket, which is then closed (no socket, no keep-alive). */
 function refuseUpgrade(socket: Socket, reply: FastifyReply, code: ErrorCode, message: string): void {
-  const body = JSON.stringify({ error: { code, message } });
-  const status = ERROR_CODES[code].status;
   reply.hijack();
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    () => socket.destroy(),
-  );
+  endWithError(socket, code, message);
 }
 
 /** Builds the app (opens the store, wires routes); call `listen` or `inject` on the result. */
@@ -59,23 +54,17 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger, bodyLimit: resolved.limits.maxBodyBytes, logController: new LogController({ disableRequestLogging: true }),
     // A path parameter may hold any valid task id (256 characters, percent-escaped: up to 2,304) or session id.
-    maxParamLength: 4096,
+    routerOptions: { maxParamLength: 4096 },
+    ...frameworkErrorOptions(metrics),
   });
   if (!auth.enabled) log.warn('no tokens configured: authentication is off, anyone who can reach the server may use it');
-
-  app.setErrorHandler((error: FastifyError, _req, reply) => {
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, metrics, 'too_large', `body exceeds ${resolved.limits.maxBodyBytes} bytes`);
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, metrics, 'bad_message', 'body: send application/json');
-    if (error.statusCode === 400 || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return sendError(reply, metrics, 'bad_message', `body: ${error.message}`);
-    log.error({ err: error }, 'request failed');
-    return sendError(reply, metrics, 'internal', ERROR_CODES.internal.summary);
-  });
-  app.setNotFoundHandler((req, reply) => sendError(reply, metrics, 'unknown_task', `no route ${req.method} ${req.url.split('?')[0]}`));
 
   app.addHook('onRequest', async (req, reply) => {
     const route = req.url.split('?')[0];
     if (route === '/healthz') return;
-    const refused = !accepting && route === '/v1/stream' ? 'overloaded' : !auth.allows(req) ? 'unauthorized' : undefined;
+    // While shutting down only readiness and metrics are still answered.
+    const closing = !accepting && route !== '/readyz' && route !== '/metrics';
+    const refused = !auth.allows(req) ? 'unauthorized' : closing ? 'overloaded' : undefined;
     if (refused === undefined) return;
     const message = refused === 'unauthorized' ? 'missing or wrong bearer token' : 'server shutting down';
     if (req.headers.upgrade?.toLowerCase() === 'websocket') {
@@ -84,11 +73,21 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     }
     return sendError(reply, metrics, refused, message);
   });
+  installErrorShapes(app, { metrics, log, maxBodyBytes: resolved.limits.maxBodyBytes });
 
   const deps: HandlerDeps = { registry, metrics, log, options: resolved };
   await app.register(websocket, {
     // Frames up to 8x the limit are refused with an `error` frame; beyond that ws closes the socket (1009).
     options: { maxPayload: resolved.limits.maxFrameBytes * 8 },
+    // ws closes a socket that breaks the protocol itself, with the matching code (1009 for a frame over
+    // maxPayload, 1002, 1007); the plugin's default handler would then cut the TCP connection (the client
+    // saw 1006). Other socket errors still end the connection.
+    errorHandler: (error, socket) => {
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      if (code.startsWith('WS_ERR_')) return void log.warn({ err: error }, 'websocket protocol error: closed with its code');
+      log.warn({ err: error }, 'websocket error');
+      socket.terminate();
+    },
     preClose: async () => {
       accepting = false;
       clearInterval(sweeper);
