@@ -40,7 +40,8 @@ export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, 
   if (!isRecord(doc)) return err({ code: 'bad_message', message: 'message: expected a JSON object' });
   const context: Pick<MessageError, 'session' | 'seq'> = {};
   if (typeof doc.session === 'string') context.session = doc.session;
-  if (typeof doc.seq === 'number' && Number.isInteger(doc.seq)) context.seq = doc.seq;
+  // Only a seq the error frame's schema takes is echoed (an integer past 2^53 is not one).
+  if (typeof doc.seq === 'number' && Number.isSafeInteger(doc.seq)) context.seq = doc.seq;
   if (nestedDeeperThan(doc)) return err({ code: 'bad_message', message: tooDeepMessage('message'), ...context });
   if (doc.type === 'step') {
     const fast = fastStepMessage(doc);
