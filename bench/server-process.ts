@@ -149,7 +149,15 @@ export async function startTarget(kind: TargetKind, execArgv: string[] = [], opt
     },
     close: () => new Promise<void>((resolve) => {
       if (proc.exitCode !== null) return resolve();
-      proc.once('exit', () => resolve());
+      // A target that does not stop within 30 s is killed, and said so (a bench must not hang on it).
+      const timer = setTimeout(() => {
+        process.stderr.write(`server-process: ${kind} target did not stop within 30 s of close: killed\n`);
+        proc.kill('SIGKILL');
+      }, 30_000);
+      proc.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
       proc.send({ cmd: 'close' });
     }),
   };

@@ -70,7 +70,7 @@ async function session(c: DrillClient, id: string, task: string, payloads: unkno
   c.send({ type: 'start', session: id, task });
   payloads.forEach((step, seq) => c.send({ type: 'step', session: id, seq, step }));
   c.send({ type: 'end', session: id });
-  await c.next((f) => f.type === 'final' && f.session === id);
+  await c.next((f) => f.type === 'final' && f.session === id, 60_000);
   c.frames.length = 0;
 }
 

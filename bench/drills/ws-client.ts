@@ -1,4 +1,4 @@
-/** A small WebSocket client for the drills: queues incoming frames, awaits the next matching one. */
+/** A small WebSocket client for the drills and the tests: queues incoming frames, awaits the next matching one. */
 import WebSocket from 'ws';
 
 export type Frame = Record<string, unknown> & { type: string };
@@ -27,6 +27,7 @@ export class DrillClient {
 
   static async connect(url: string, headers: Record<string, string> = {}): Promise<DrillClient> {
     const ws = new WebSocket(url, { headers, maxPayload: 64 * 1024 * 1024 });
+    ws.on('error', () => undefined); // a refused upgrade may report more than once
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
       ws.once('error', reject);
@@ -40,7 +41,7 @@ export class DrillClient {
   }
 
   /** The next frame (queued or arriving) that matches. */
-  next(match: (f: Frame) => boolean = () => true, timeoutMs = 30_000): Promise<Frame> {
+  next(match: (f: Frame) => boolean = () => true, timeoutMs = 10_000): Promise<Frame> {
     const i = this.frames.findIndex(match);
     if (i >= 0) return Promise.resolve(this.frames.splice(i, 1)[0] as Frame);
     if (this.closed) return Promise.reject(new Error(`socket closed (${this.closed.code})`));
@@ -58,6 +59,11 @@ export class DrillClient {
         },
       });
     });
+  }
+
+  /** The next frame of `type` (of `session`, when given). */
+  nextOf(type: string, session?: string): Promise<Frame> {
+    return this.next((f) => f.type === type && (session === undefined || f.session === session));
   }
 
   /** Everything sent before has been handled once the pong arrives. */
