@@ -1,6 +1,6 @@
 # steplens server image: build stage (compilers, dev deps, tsc), then a slim runtime
 # with production dependencies only, running as the non-root `node` user.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
@@ -12,14 +12,16 @@ RUN npm ci --ignore-scripts \
  && npm rebuild tree-sitter tree-sitter-bash tree-sitter-python
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY web ./web
 COPY bench ./bench
 COPY proto ./proto
 COPY data/example ./data/example
 RUN npm run build \
  && npm prune --omit=dev
 
-FROM node:20-bookworm-slim AS runtime
-ENV NODE_ENV=production
+FROM node:24-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    STEPLENS_DATA=/data
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import type { Step } from '../src/core/types.js';
 import { parseTrajectoryText } from '../src/formats/index.js';
 import { buildApp } from '../src/server/app.js';
-import { bundledSeedDir } from '../src/server/config.js';
+import { bundledReferencesDir } from '../src/package-files.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
 import { runFlood } from './drills/flood.js';
 import { runFrameFuzz } from './drills/frame-fuzz.js';
@@ -50,8 +50,8 @@ async function main(): Promise<void> {
   try {
     if (wanted('fuzz')) {
       const began = performance.now();
-      const seed = bundledSeedDir();
-      const app = await buildApp({ dataDir: path.join(work, 'fuzz'), seedDirs: seed ? [seed] : [], logLevel: 'silent', tokens: ['victim-token', 'fuzz-token'] });
+      const seed = bundledReferencesDir();
+      const app = await buildApp({ dataDir: path.join(work, 'fuzz'), seedDirs: [seed], logLevel: 'silent', tokens: ['victim-token', 'fuzz-token'] });
       const http = await app.listen({ host: '127.0.0.1', port: 0 });
       const r = await runFrameFuzz({
         url: `${http.replace(/^http/, 'ws')}/v1/stream`, http, task: SERVER_BENCH_TASK, steps: failing.steps, frames: 100_000, seed: Date.now() % 100_000,

@@ -18,7 +18,7 @@ import WebSocket from 'ws';
 import { scoreSteps } from '../src/core/scorer.js';
 import type { Step } from '../src/core/types.js';
 import { parseDocument } from '../src/formats/index.js';
-import { bundledSeedDir } from '../src/server/config.js';
+import { bundledReferencesDir } from '../src/package-files.js';
 import { ReferenceStore } from '../src/store/reference-store.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
@@ -68,9 +68,9 @@ async function liveSession(url: string, id: string, steps: readonly Step[]): Pro
 async function main(): Promise<void> {
   const trajectory = JSON.parse(await readFile(path.join(findCorpus(args.corpus), SERVER_BENCH_FILE), 'utf8')) as unknown;
   const body = JSON.stringify({ task: SERVER_BENCH_TASK, trajectory });
-  const seed = bundledSeedDir();
+  const seed = bundledReferencesDir();
   const data = await mkdtemp(path.join(os.tmpdir(), 'steplens-bench-'));
-  const store = await ReferenceStore.open({ dataDir: data, seedDirs: seed ? [seed] : [] });
+  const store = await ReferenceStore.open({ dataDir: data, seedDirs: [seed] });
   const reference = await store.reference(SERVER_BENCH_TASK);
   const analyzers = defaultAnalyzers();
   const steps = stepsOf(trajectory);

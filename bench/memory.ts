@@ -28,7 +28,7 @@ import { createScorer } from '../src/core/scorer.js';
 import { setTextCompression } from '../src/core/state/packed-text.js';
 import type { Pta, Scorer } from '../src/core/scorer-api.js';
 import type { Step } from '../src/core/types.js';
-import { bundledSeedDir } from '../src/server/config.js';
+import { bundledReferencesDir } from '../src/package-files.js';
 import { Connection } from '../src/server/connection.js';
 import { createMetrics } from '../src/server/metrics.js';
 import { resolveOptions } from '../src/server/options.js';
@@ -76,8 +76,8 @@ async function openSessions(deps: HandlerDeps, trajectories: readonly CorpusTraj
 
 async function sessionBytes(trajectories: readonly CorpusTrajectory[]): Promise<{ session: number; external: number; scorer: number }> {
   const data = await mkdtemp(path.join(os.tmpdir(), 'steplens-bench-'));
-  const seed = bundledSeedDir();
-  const store = await ReferenceStore.open({ dataDir: data, seedDirs: seed ? [seed] : [] });
+  const seed = bundledReferencesDir();
+  const store = await ReferenceStore.open({ dataDir: data, seedDirs: [seed] });
   const analyzers = defaultAnalyzers();
   const connections = new Map<number, Connection>();
   const log = pino({ level: 'silent' });

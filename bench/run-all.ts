@@ -29,11 +29,15 @@ const BENCHES: Bench[] = [
   { name: 'label-coverage', args: ['--json', '{json}'] },
   { name: 'label-per-step', args: ['', '5', '--json', '{json}'] },
   { name: 'push-per-step', args: ['', '50', '--json', '{json}'] },
+  { name: 'forecast', args: ['--runs', '30', '--json', '{json}'] },
   { name: 'structural-add', args: ['200', '100', '--json', '{json}'] },
   { name: 'online-vs-batch', args: ['--json', '{json}'] },
   { name: 'memory', args: ['--sessions', '500', '--json', '{json}'], node: ['--expose-gc'] },
   { name: 'http', args: ['--seconds', '5', '--json', '{json}'] },
   { name: 'ws-load', args: ['--json', '{json}'] },
+  { name: 'shadow-cost', args: ['', '9', '--json', '{json}'] },
+  // Needs redis-server (Debian's package) on the PATH.
+  { name: 'replicas', args: ['--json', '{json}'] },
 ];
 
 const { values: opts } = parseArgs({ options: { out: { type: 'string' }, only: { type: 'string' } } });

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
 import { buildApp } from '../src/server/app.js';
 import type { AppOptions } from '../src/server/options.js';
-import { bundledSeedDir } from '../src/server/config.js';
+import { bundledReferencesDir } from '../src/package-files.js';
 import { collectGarbage } from './timing.js';
 
 export type TargetKind = 'steplens' | 'echo';
@@ -76,9 +76,12 @@ async function serveEcho(): Promise<{ url: string; http: string; close: () => Pr
 
 async function serveSteplens(options: Partial<AppOptions>): Promise<{ url: string; http: string; close: () => Promise<void> }> {
   const data = await mkdtemp(path.join(os.tmpdir(), 'steplens-bench-'));
-  const seed = bundledSeedDir();
+  const seed = bundledReferencesDir();
   // Short resume window: sessions of closed bench connections are freed within a second, not kept for 5 minutes.
-  const app = await buildApp({ dataDir: data, seedDirs: seed ? [seed] : [], logLevel: 'silent', resumeWindowMs: 1000, ...options });
+  // `--redis URL --redis-prefix P` (see startTarget's `redis`): references and sessions in Redis, as a replica.
+  const at = process.argv.indexOf('--redis');
+  const redis = at >= 0 ? { url: process.argv[at + 1] as string, prefix: process.argv[process.argv.indexOf('--redis-prefix') + 1] ?? 'bench:', replicaId: `bench-${process.pid}` } : undefined;
+  const app = await buildApp({ dataDir: data, seedDirs: [seed], logLevel: 'silent', resumeWindowMs: 1000, ...(redis ? { redis } : {}), ...options });
   const http = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url: `${http.replace(/^http/, 'ws')}/v1/stream`,
@@ -122,10 +125,12 @@ function compiledSelf(): string {
 
 /**
  * Forks this module as a `kind` target; `execArgv` e.g. `['--cpu-prof', '--cpu-prof-dir=DIR']`; `options`
- * are given to buildApp (JSON: limits, resumeWindowMs, dataDir...).
+ * are given to buildApp (JSON: limits, resumeWindowMs, dataDir...); `redis`: a steplens replica keeping
+ * references and sessions in that Redis, under that key prefix.
  */
-export async function startTarget(kind: TargetKind, execArgv: string[] = [], options: Partial<AppOptions> = {}): Promise<TargetProcess> {
-  const proc: ChildProcess = fork(compiledSelf(), ['--target', kind, '--options', JSON.stringify(options)], { execArgv: ['--expose-gc', ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export async function startTarget(kind: TargetKind, execArgv: string[] = [], options: Partial<AppOptions> = {}, redis?: { url: string; prefix: string }): Promise<TargetProcess> {
+  const args = ['--target', kind, '--options', JSON.stringify(options), ...(redis ? ['--redis', redis.url, '--redis-prefix', redis.prefix] : [])];
+  const proc: ChildProcess = fork(compiledSelf(), args, { execArgv: ['--expose-gc', ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = <T>(): Promise<T> => new Promise<T>((resolve, reject) => {
     const onExit = (code: number | null): void => reject(new Error(`${kind} target exited with ${code}`));
     proc.once('exit', onExit);

@@ -1,7 +1,7 @@
 /**
  * Builds the bundled example references (`data/example/<task>.json`) from the
- * real corpus trajectories listed in `data/example/sources.json`.
- * Run: `npm run build-examples` (after `npm run build`).
+ * real corpus trajectories listed in `data/example-sources.json`.
+ * Run: `npm run build-examples [CORPUS_DIR]` (default: the corpus the tests unpack, test/.corpus/corpus).
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -9,7 +9,7 @@ import { buildPta } from '../core/pta/index.js';
 import type { Pta } from '../core/scorer-api.js';
 import { labelSteps } from '../core/state-builder.js';
 import { defaultAnalyzers } from '../syntax/index.js';
-import { exampleReferencesDir, packageRoot } from './package-root.js';
+import { bundledReferencesDir, packageRoot } from '../package-files.js';
 import { readTrajectory } from './input.js';
 
 interface Sources {
@@ -17,7 +17,7 @@ interface Sources {
 }
 
 /** Builds every example PTA in memory (does not write). */
-export async function buildExamplePtas(corpusDir = resolve(packageRoot(), '..', 'shared', 'corpus')): Promise<Pta[]> {
+export async function buildExamplePtas(corpusDir: string): Promise<Pta[]> {
   const sources = JSON.parse(await readFile(join(packageRoot(), 'data', 'example-sources.json'), 'utf8')) as Sources;
   const analyzers = defaultAnalyzers();
   const out: Pta[] = [];
@@ -39,8 +39,8 @@ const invokedDirectly = process.argv[1]?.endsWith('build-examples.js');
 if (invokedDirectly) {
   const { writeFile } = await import('node:fs/promises');
   const { ptaToJson } = await import('../core/pta/index.js');
-  for (const pta of await buildExamplePtas()) {
-    const file = join(exampleReferencesDir(), ptaFileName(pta.task));
+  for (const pta of await buildExamplePtas(resolve(process.argv[2] ?? join(packageRoot(), 'test', '.corpus', 'corpus')))) {
+    const file = join(bundledReferencesDir(), ptaFileName(pta.task));
     await writeFile(file, ptaToJson(pta));
     process.stdout.write(`wrote ${file} (${pta.nodes.length - 1} nodes, k=${pta.references.length})\n`);
   }

@@ -5,6 +5,7 @@ import type { SplitReport, TradeoffResult } from '../core/calibrate/index.js';
 import { describeSettings } from '../core/calibrate/index.js';
 import type { Weights } from '../core/config.js';
 import type { PolicyInput } from '../core/policy.js';
+import type { PolicyMatch } from '../core/policy-set.js';
 import { SteplensError } from '../errors.js';
 import { tradeoffChart } from '../report/tradeoff-chart.js';
 
@@ -19,12 +20,26 @@ export function policyDocument(r: TradeoffResult, split: SplitReport | undefined
     calibration: {
       generatedBy: 'steplens calibrate',
       maxFalseStop: r.choice.maxFalseStop,
+      bound: r.choice.bound,
+      confidence: r.choice.confidence,
+      ...(r.choice.sourceMax !== undefined ? { sourceMax: r.choice.sourceMax } : {}),
       constrained: r.choice.constrained,
       stops: describeSettings(r.chosen.settings),
+      warnOnly: r.choice.warnOnly,
+      ...(r.choice.note !== undefined ? { note: r.choice.note } : {}),
       runs: r.runs,
       inSample: r.chosen.modes,
+      ...(r.chosen.bySource ? { bySource: r.chosen.bySource } : {}),
       ...(split ? { heldOut: { seed: split.seed, holdout: split.holdout, pooled: split.pooledOutOfSample } } : {}),
     },
+  };
+}
+
+/** The policy-set file of `--by`: one entry per group, then the fallback; `serve --policy` loads it. */
+export function policySetDocument(groups: readonly { match: PolicyMatch; tradeoff: TradeoffResult; split?: SplitReport }[], fallback: { tradeoff: TradeoffResult; split?: SplitReport }): Record<string, unknown> {
+  return {
+    policies: groups.map((g) => ({ match: g.match, ...policyDocument(g.tradeoff, g.split) })),
+    fallback: policyDocument(fallback.tradeoff, fallback.split),
   };
 }
 
@@ -50,6 +65,8 @@ function write(path: string, text: string, flag: string): void {
 
 export interface CalibrateOutputs {
   out?: string | undefined;
+  /** What `out` holds (default the policy document of `r`). */
+  outDoc?: unknown;
   configOut?: string | undefined;
   outDir?: string | undefined;
 }
@@ -78,7 +95,7 @@ export function writeCalibrateOutputs(
     written.push(...[chart.file, 'tradeoff.csv', 'calibration.json'].map((f) => join(o.outDir!, f)));
   }
   if (o.out !== undefined) {
-    write(resolve(cwd, o.out), `${JSON.stringify(policyDocument(r, split), null, 2)}\n`, '--out');
+    write(resolve(cwd, o.out), `${JSON.stringify(o.outDoc ?? policyDocument(r, split), null, 2)}\n`, '--out');
     written.push(o.out);
   }
   if (o.configOut !== undefined && weights !== undefined) {

@@ -1,5 +1,5 @@
 /** Human-readable sections of `steplens calibrate`: the trade-off table, the split, the weights. */
-import type { ModeName, SplitReport, TradeoffPoint, TradeoffResult, WeightsReport } from '../core/calibrate/index.js';
+import type { ModeName, PortableResult, SourcePoint, SourceSplitReport, SplitReport, TradeoffPoint, TradeoffResult, WeightsReport } from '../core/calibrate/index.js';
 import { describeSettings } from '../core/calibrate/index.js';
 import type { Weights } from '../core/config.js';
 import { renderTable } from './table.js';
@@ -8,12 +8,12 @@ const pct = (r: number | null): string => (r === null ? '-' : `${(100 * r).toFix
 const num = (x: number | null): string => (x === null ? '-' : Number.isInteger(x) ? String(x) : x.toFixed(1));
 const MODE: Record<ModeName, string> = { referenceFree: 'reference-free', reference: 'with references' };
 
-const HEADER = ['false stops', 'failing stopped', 'failing steps saved', 'failing tokens saved', 'all tokens saved', 'median stop step'];
+const HEADER = ['false stops (95% upper)', 'failing stopped', 'failing steps saved', 'failing tokens saved', 'all tokens saved', 'median stop step'];
 
 /** The numbers of one point as table cells. */
 export function pointCells(p: TradeoffPoint): string[] {
   return [
-    `${p.passingStopped}/${p.passing} (${pct(p.passingRate)})`,
+    `${p.passingStopped}/${p.passing} (${pct(p.passingRate)}, ≤${pct(p.passingUpper)})`,
     `${p.failingStopped}/${p.failing} (${pct(p.failingRate)})`,
     `${p.failingStepsSaved} (${pct(p.failingStepsShare)})`,
     `${Math.round(p.failingTokensSaved)} (${pct(p.failingTokenShare)})`,
@@ -39,7 +39,10 @@ export function tradeoffText(r: TradeoffResult): string {
   const rows = (label: string, e: TradeoffResult['chosen']) => (['referenceFree', 'reference'] as const).map((m) => [`${label}, ${MODE[m]}`, ...pointCells(e.modes[m])]);
   out.push(`default policy (${describeSettings(r.baseline.settings)}) vs chosen (${describeSettings(r.chosen.settings)}), in-sample:`);
   out.push(renderTable(['policy', ...HEADER], [...rows('default', r.baseline), ...rows('chosen', r.chosen)]));
-  out.push(`chosen: the most failing-run tokens saved with at most ${pct(r.choice.maxFalseStop)} of passing runs stopped (${r.choice.constrained.map((m) => MODE[m]).join(' and ')}); ${r.choice.feasible} of ${r.evaluated} policies qualify`);
+  const c = r.choice;
+  const perSource = c.sourceMax !== undefined ? ` and at most ${pct(c.sourceMax)} of any one source's passing runs` : '';
+  out.push(`chosen: the most failing-run tokens saved with the ${c.bound} ${Math.round(100 * c.confidence)}% upper bound of the false-stop rate at most ${pct(c.maxFalseStop)}${perSource} (${c.constrained.map((m) => MODE[m]).join(' and ')}): ${c.maxPassingStopped < 0 ? `no stop can meet it with ${r.runs.passing} passing runs (${c.passingNeeded} needed)` : `at most ${c.maxPassingStopped} of ${r.runs.passing} passing runs stopped`}; ${c.feasible} of ${r.evaluated} policies qualify${c.warnOnly ? '; REFUSED: the written policy only warns' : ''}`);
+  if (r.chosen.bySource && r.chosen.bySource.length > 1) out.push(sourceText('chosen policy per source, in-sample', r.chosen.bySource));
   if (r.choice.note) out.push(`note: ${r.choice.note}`);
   return `${out.join('\n')}\n`;
 }
@@ -76,4 +79,27 @@ export function weightsText(w: WeightsReport): string {
     `recommended: ${w.decision} weights (${w.reason})`,
     '',
   ].join('\n');
+}
+
+/** One row per source of a policy's numbers, reference-free and with references. */
+export function sourceText(title: string, rows: readonly SourcePoint[]): string {
+  const body = rows.flatMap((s) => (['referenceFree', 'reference'] as const).map((m) => [m === 'referenceFree' ? s.source : '', MODE[m], ...pointCells(s.modes[m])]));
+  return `${title}\n${renderTable(['source', 'mode', ...HEADER], body).trimEnd()}`;
+}
+
+/** Leave-one-source-out: per held-out source, the policy chosen on the others and what it did there. */
+export function sourceSplitText(s: SourceSplitReport): string {
+  const rows = s.folds.flatMap((f) => (['referenceFree', 'reference'] as const).map((m) => [
+    m === 'referenceFree' ? f.holdout : '', MODE[m], ...pointCells(f.outOfSample[m]), m === 'referenceFree' ? `${describeSettings(f.settings)}${f.warnOnly ? ' (warn only)' : ''}` : '',
+  ]));
+  for (const m of ['referenceFree', 'reference'] as const) rows.push(['all sources held out', MODE[m], ...pointCells(s.pooledOutOfSample[m]), '']);
+  return `leave-one-source-out: each source judged by the policy chosen on the other sources (held-out numbers)\n${renderTable(['held-out source', 'mode', ...HEADER, 'chosen without it'], rows)}`;
+}
+
+/** The portable choice: the kinds demoted to warn and why, then the folds of the last round. */
+export function portableText(p: PortableResult): string {
+  const lines = [`portable policy: a kind whose stop, chosen without a source, stops more than ${pct(p.sourceMax)} of that source's passing runs only warns (${p.rounds} rounds)`];
+  for (const d of p.demoted) lines.push(`  round ${d.round}: ${d.kind} only warns: ${d.setting}, chosen without ${d.source}, stopped ${d.passingStopped}/${d.passing} of its passing runs (${MODE[d.mode]})`);
+  if (p.demoted.length === 0) lines.push('  every kind held on every held-out source');
+  return `${lines.join('\n')}\n${sourceSplitText(p.heldOut)}`;
 }

@@ -1,7 +1,8 @@
 /** The corpus input shared by `report` and `calibrate`: trajectory paths, outcome table, name overrides. */
 import { resolve } from 'node:path';
 import { SteplensError } from '../errors.js';
-import { parseInstancesText } from '../formats/index.js';
+import { parseLogText } from '../formats/index.js';
+import { printable } from '../text-files.js';
 import { discover, type Discovery } from '../report/discover.js';
 import { nodeReportFs } from '../report/node-fs.js';
 import { parseOutcomesTable, type OutcomeEntry } from '../report/outcomes-table.js';
@@ -11,6 +12,7 @@ export const CORPUS_OPTIONS = {
   outcomes: { type: 'string' },
   model: { type: 'string' },
   run: { type: 'string' },
+  lenient: { type: 'boolean', default: false },
 } as const;
 
 export interface CorpusInput {
@@ -38,9 +40,24 @@ export function readCorpusInput(
     table = parsed.value;
   }
   const overrides = { ...(values.model ? { model: values.model } : {}), ...(values.run ? { run: values.run } : {}) };
-  const found = discover(nodeReportFs, paths, (text, source) => parseInstancesText(text, 'auto', source), overrides);
+  const found = discover(nodeReportFs, paths, (text, source) => parseLogText(text, 'auto', source), overrides);
   if (found.trajectories.length === 0) {
-    throw new SteplensError('bad_input', `no trajectory found in ${positionals.join(', ')} (${found.files} JSON files, none in a supported format)`);
+    const first = found.skipped.find((x) => x.kind !== 'metadata') ?? found.skipped[0];
+    const why = first ? `; e.g. ${first.path}: ${first.reason}` : '';
+    throw new SteplensError('bad_input', `no trajectory found in ${positionals.join(', ')} (${found.files} candidate files, none a log in a supported format${why})`);
   }
   return { paths, found, ...(table ? { table } : {}) };
+}
+
+/**
+ * Names on stderr, one printable line each, every file that was skipped for a reason other than
+ * being evaluation or task metadata, and every line or event skipped inside a log that was read.
+ * Returns the exit code: 1 when a log was broken (unreadable file, skipped line or event) unless
+ * `--lenient`; JSON in no log format is named but does not fail the run.
+ */
+export function reportCorpusInput(found: Discovery, lenient: boolean, stderr: (s: string) => void): number {
+  for (const x of found.skipped) if (x.kind !== 'metadata') stderr(`${printable(`skipped ${x.path}: ${x.reason}`)}\n`);
+  for (const p of found.problems) stderr(`${printable(`${p.path}: ${p.at}: ${p.message}`)}\n`);
+  const broken = found.skipped.some((x) => x.kind === 'unreadable') || found.problems.length > 0;
+  return broken && !lenient ? 1 : 0;
 }

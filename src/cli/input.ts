@@ -1,6 +1,6 @@
 /** Reading trajectory and PTA files for the CLI: every failure is a one-line `SteplensError`. */
 import { SteplensError } from '../errors.js';
-import { readText } from '../text-files.js';
+import { printable, readText } from '../text-files.js';
 import { FORMAT_NAMES, type FormatName, type ParseResult } from '../formats/types.js';
 import { parseTrajectoryText } from '../formats/index.js';
 import { ptaFromJson } from '../core/pta/index.js';
@@ -39,7 +39,7 @@ export async function readPta(file: string): Promise<Pta> {
 
 /** Prints diagnostics to stderr, one line each, prefixed by the file. */
 export function reportDiagnostics(file: string, result: ParseResult, stderr: (s: string) => void): void {
-  for (const d of result.diagnostics) stderr(`${file}: ${d.at}: ${d.message}\n`);
+  for (const d of result.diagnostics) stderr(`${printable(`${file}: ${d.at}: ${d.message}`)}\n`);
 }
 
 /** The `--lenient` flag shared by the commands that read one trajectory. */

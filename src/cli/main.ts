@@ -1,18 +1,26 @@
 #!/usr/bin/env node
 /** The `steplens` command line: dispatches to one command module per verb. */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { SteplensError } from '../errors.js';
+import { packageVersion } from '../package-files.js';
+import { printable } from '../text-files.js';
 import type { CliIO, Command } from './command.js';
 import { COMMAND_NAMES, loadCommand, loadCommands } from './registry.js';
 
 function usage(commands: Command[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-  return `usage: steplens <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nRun 'steplens <command> --help' for a command's options.\n`;
+  return `usage: steplens <command> [options]\n       steplens --version\n\ncommands:\n${lines.join('\n')}\n\nRun 'steplens <command> --help' for a command's options.\n`;
 }
 
 /** Runs the CLI with the given arguments; returns the exit code. */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [verb, ...rest] = argv;
+  if (verb === '--version' || verb === '-V' || verb === 'version') {
+    io.stdout(`steplens ${packageVersion()}\n`);
+    return 0;
+  }
   if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
     const text = usage(await loadCommands());
     if (verb === undefined) io.stderr(text);
@@ -32,21 +40,34 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof SteplensError) {
-      io.stderr(`steplens ${verb}: ${error.message}\n`);
+      io.stderr(`steplens ${verb}: ${printable(error.message)}\n`);
       return 1;
     }
     if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).code!.startsWith('ERR_PARSE_ARGS')) {
       io.stderr(`steplens ${verb}: ${error.message}\n`);
       return 1;
     }
-    io.stderr(`steplens ${verb}: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(`steplens ${verb}: internal error: ${printable(error instanceof Error ? error.message : String(error))}\n`);
     if (io.env.STEPLENS_DEBUG) io.stderr(`${error instanceof Error ? error.stack : ''}\n`);
     return 1;
   }
 }
 
-const isMain = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop() ?? '');
-if (isMain) {
+/**
+ * True when this module is the process's entry point: run as `node dist/src/cli/main.js`, or through the
+ * `steplens` bin, which npm links as node_modules/.bin/steplens -> this file (so paths compare after realpath).
+ */
+function invokedAsMain(): boolean {
+  const entry = process.argv[1];
+  if (entry === undefined) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (invokedAsMain()) {
   // `steplens label run.traj | head`: a reader that stops early is not an error.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);

@@ -3,23 +3,25 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { priorFromPtas } from '../core/prior.js';
 import type { Pta, Reference } from '../core/scorer-api.js';
-import { exampleReferencesDir } from './package-root.js';
+import { bundledReferencesDir } from '../package-files.js';
+import { SteplensError } from '../errors.js';
 import { readPta } from './input.js';
 
-/** Loads every PTA JSON file of a directory (missing directory: none). */
+/** Loads every PTA JSON file of a directory; a missing or empty one is an error (a prior of nothing scores nothing). */
 export async function loadPtaDir(dir: string): Promise<Pta[]> {
   let names: string[];
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort();
-  } catch {
-    return [];
+  } catch (error) {
+    throw new SteplensError('bad_input', `cannot read the reference folder ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
+  if (names.length === 0) throw new SteplensError('bad_input', `the reference folder ${dir} holds no PTA (*.json)`);
   return Promise.all(names.map((n) => readPta(join(dir, n))));
 }
 
 /** The reference for `score`: the given PTA, else the prior pooled from `priorDir` (default: bundled examples). */
 export async function chooseReference(ptaFile: string | undefined, priorDir?: string): Promise<Reference> {
   if (ptaFile !== undefined) return { kind: 'pta', pta: await readPta(ptaFile) };
-  const ptas = await loadPtaDir(priorDir ?? exampleReferencesDir());
+  const ptas = await loadPtaDir(priorDir ?? bundledReferencesDir());
   return { kind: 'prior', prior: priorFromPtas(ptas) };
 }

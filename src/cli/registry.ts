@@ -12,6 +12,7 @@ const LOADERS: Record<string, Loader> = {
   score: () => import('./commands/score.js'),
   report: () => import('./commands/report.js'),
   calibrate: () => import('./commands/calibrate.js'),
+  train: () => import('./commands/train.js'),
   serve: () => import('./commands/serve.js'),
   replay: () => import('./commands/replay.js'),
 };

@@ -276,6 +276,8 @@ export class ClientSession {
     this.needsRestart = false;
     this.shutdownFinal = undefined;
     this.host.send(this.startMessage);
+    // A known outcome goes before the steps, so their tiers follow it as they did (or would have) the first time.
+    if (this.passed !== undefined) this.host.send({ type: 'outcome', session: this.id, passed: this.passed });
     for (let seq = 0; seq < this.nextSeq; seq++) {
       const entry = this.pending.find((p) => p.seq === seq);
       if (entry) this.sendStep(entry);

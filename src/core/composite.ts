@@ -1,7 +1,7 @@
 /**
  * Composite score and tiers (method.md section 6, reference-free variant of section 8).
  */
-import type { ScoringConfig, TierThresholds, Weights } from './config.js';
+import type { PriorWeights, ScoringConfig, TierThresholds, Weights } from './config.js';
 import type { PassTier, ScoreVector, Tier } from './types.js';
 
 /** The four signal values a composite is computed from; struct/cov null = scored against the prior. */
@@ -14,13 +14,23 @@ export interface SignalValues {
   temp: number;
 }
 
+/** The reference-free signals beside Φcoh and Φtemp (each 0-1; see `PriorWeights`). */
+export interface PriorSignals {
+  focus: number;
+  verify: number;
+  brevity: number;
+  edit: number;
+  settle: number;
+}
+
 /**
  * f = (w.struct·Φstruct + w.cov·Φcov + w.coh·100·Φcoh + w.temp·100·Φtemp) / Σw,
  * clamped to [0, 100]. With struct and cov null (reference-free), those two
  * terms and their weights are left out, so the remaining weights are
  * renormalised. With the default weights (sum 1) this is the paper's formula.
  */
-export function composite(v: SignalValues, weights: Weights): ScoreVector {
+export function composite(v: SignalValues, weights: Weights, prior?: { weights: PriorWeights; signals: PriorSignals }): ScoreVector {
+  if ((v.struct === null || v.cov === null) && prior !== undefined) return priorComposite(v, prior.weights, prior.signals);
   let num = weights.coh * 100 * v.coh + weights.temp * 100 * v.temp;
   let den = weights.coh + weights.temp;
   if (v.struct !== null && v.cov !== null) {
@@ -29,6 +39,27 @@ export function composite(v: SignalValues, weights: Weights): ScoreVector {
   }
   const total = den > 0 ? Math.min(100, Math.max(0, num / den)) : 0;
   return { total, struct: v.struct, cov: v.cov, coh: v.coh, temp: v.temp };
+}
+
+/** Σ of the reference-free weights (the composite's denominator). */
+export function priorWeightSum(w: PriorWeights): number {
+  return w.coh + w.temp + w.focus + w.verify + w.brevity + w.edit + w.settle;
+}
+
+/**
+ * Reference-free composite: 100·(Σ w_k·Φ_k) / Σ w_k over Φcoh, Φtemp,
+ * Φfocus, Φverify, Φbrevity, Φedit and Φsettle, clamped to [0, 100]. Before
+ * any step (all signals 0 by convention) the caller passes zeros.
+ */
+export function priorComposite(v: SignalValues, w: PriorWeights, p: PriorSignals): ScoreVector {
+  const total = priorTotal(w, priorWeightSum(w), v.coh, v.temp, p.focus, p.verify, p.brevity, p.edit, p.settle);
+  return { total, struct: null, cov: null, coh: v.coh, temp: v.temp };
+}
+
+/** The total of {@link priorComposite} from plain numbers (`den` = {@link priorWeightSum}): the weight grid calls it millions of times. */
+export function priorTotal(w: PriorWeights, den: number, coh: number, temp: number, focus: number, verify: number, brevity: number, edit: number, settle: number): number {
+  const num = w.coh * coh + w.temp * temp + w.focus * focus + w.verify * verify + w.brevity * brevity + w.edit * edit + w.settle * settle;
+  return den > 0 ? Math.min(100, Math.max(0, (100 * num) / den)) : 0;
 }
 
 /** The passing tier of a score: Ideal (>= ideal), Solid (>= solid), else Lucky. */

@@ -15,6 +15,25 @@ export interface Weights {
   temp: number;
 }
 
+/**
+ * Weights of the reference-free composite (`reference: "prior"`, no PTA): Φcoh
+ * and Φtemp against the prior, plus process signals that need no reference
+ * (issue 15): Φfocus = 1 − share of exploration steps, Φverify = 1 when a
+ * verification step followed the last file change, Φbrevity = L / (L + steps),
+ * Φedit = 1 once a non-test source file was changed, Φsettle = 3 / (3 + the
+ * current exploration streak). Chosen by leave-one-source-out AUROC
+ * (docs/forecast.md, "Reference-free score").
+ */
+export interface PriorWeights {
+  coh: number;
+  temp: number;
+  focus: number;
+  verify: number;
+  brevity: number;
+  edit: number;
+  settle: number;
+}
+
 /** Tier thresholds on the 0-100 composite. */
 export interface TierThresholds {
   /** Passing: f >= ideal is Ideal. */
@@ -58,6 +77,10 @@ export interface WasteSettings {
 
 export interface ScoringConfig {
   weights: Weights;
+  /** Weights of the reference-free composite (used instead of `weights` when a task has no PTA). */
+  priorWeights: PriorWeights;
+  /** L of Φbrevity = L / (L + steps): the length at which it is 0.5. */
+  brevitySteps: number;
   tiers: TierThresholds;
   /** Equivalence threshold (section 3). */
   tau: number;
@@ -82,6 +105,9 @@ export function deepFreeze<T>(o: T): T {
 
 export const DEFAULT_CONFIG: ScoringConfig = deepFreeze({
   weights: { struct: 0.2, cov: 0.15, coh: 0.3, temp: 0.35 },
+  // Chosen by `steplens train` on ../shared/calibration + ../shared/corpus (docs/forecast.md, "Reference-free score").
+  priorWeights: { coh: 0, temp: 0.1, focus: 0, verify: 0, brevity: 0.5, edit: 0.4, settle: 0 },
+  brevitySteps: 15,
   tiers: { ideal: 70, solid: 47, partial: 47 },
   tau: 0.7,
   epsilon: 1e-6,
@@ -108,6 +134,8 @@ const posInt = z.number().int().positive();
 const configInputSchema = z
   .object({
     weights: z.object({ struct: nonNeg, cov: nonNeg, coh: nonNeg, temp: nonNeg }).partial().strict(),
+    priorWeights: z.object({ coh: nonNeg, temp: nonNeg, focus: nonNeg, verify: nonNeg, brevity: nonNeg, edit: nonNeg, settle: nonNeg }).partial().strict(),
+    brevitySteps: z.number().finite().positive(),
     tiers: z.object({ ideal: score100, solid: score100, partial: score100 }).partial().strict(),
     tau: z.number().finite().gt(0).max(1),
     epsilon: z.number().finite().positive(),
@@ -155,6 +183,8 @@ export function resolveConfig(input: unknown, base: ScoringConfig = DEFAULT_CONF
   const o = parsed.data;
   const cfg: ScoringConfig = {
     weights: { ...base.weights, ...o.weights },
+    priorWeights: { ...base.priorWeights, ...o.priorWeights },
+    brevitySteps: o.brevitySteps ?? base.brevitySteps,
     tiers: { ...base.tiers, ...o.tiers },
     tau: o.tau ?? base.tau,
     epsilon: o.epsilon ?? base.epsilon,
@@ -165,7 +195,9 @@ export function resolveConfig(input: unknown, base: ScoringConfig = DEFAULT_CONF
   };
   const w = cfg.weights;
   if (w.struct + w.cov + w.coh + w.temp <= 0) return err('invalid scoring config: weights must sum to more than 0');
-  if (w.coh + w.temp <= 0) return err('invalid scoring config: weights.coh + weights.temp must be more than 0 (reference-free scoring uses only them)');
+  if (w.coh + w.temp <= 0) return err('invalid scoring config: weights.coh + weights.temp must be more than 0 (the weight fit scores reference-free runs with them)');
+  const pw = cfg.priorWeights;
+  if (pw.coh + pw.temp + pw.focus + pw.verify + pw.brevity + pw.edit + pw.settle <= 0) return err('invalid scoring config: priorWeights must sum to more than 0 (they weigh the reference-free score)');
   if (cfg.tiers.solid > cfg.tiers.ideal) return err(`invalid scoring config: tiers.solid (${cfg.tiers.solid}) must not exceed tiers.ideal (${cfg.tiers.ideal})`);
   if (cfg.waste.cycleMinBlock > cfg.waste.cycleMaxBlock) {
     return err(`invalid scoring config: waste.cycleMinBlock (${cfg.waste.cycleMinBlock}) must not exceed waste.cycleMaxBlock (${cfg.waste.cycleMaxBlock})`);

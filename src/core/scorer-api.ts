@@ -4,7 +4,7 @@
  */
 import type { Analyzers } from './ports.js';
 import type {
-  Label, LuckyCategory, PassTier, ReferenceInfo, ScoreVector, Signal, StageDist, State, Step, Tier, WasteItem,
+  Label, LuckyCategory, ReferenceInfo, ScoreVector, Signal, StageDist, State, Step, Tier, WasteItem,
 } from './types.js';
 
 export const PTA_SCHEMA_VERSION = 1;
@@ -60,10 +60,15 @@ export interface StepResult {
   score: ScoreVector;
   /** Process reward: f_t - f_{t-1}, f_{-1} = 0. */
   reward: number;
-  /** Projected tier (passing thresholds: Ideal / Solid / Lucky). */
-  tier: PassTier;
+  /**
+   * The tier of the prefix: the outcome's tier when the outcome is known (`setOutcome`: a failing
+   * run is Partial-fail or Off-track from its first step), else the projected passing tier.
+   */
+  tier: Tier;
   /** Early-stop signals that fired at this step. */
   signals: Signal[];
+  /** P(pass | the prefix so far) from the loaded forecast model (absent without one). */
+  pPass?: number;
 }
 
 /** The whole-trajectory report (the server's `final`, the CLI's `score --json`). */
@@ -80,6 +85,10 @@ export interface TrajectoryReport {
   reference: ReferenceInfo;
   /** Steps no labeler rule knew. */
   unknown: number;
+  /** P(pass | the whole trajectory) from the loaded forecast model (absent without one). */
+  pPass?: number;
+  /** Version of that model, where the caller knows it (the server). */
+  forecastVersion?: number;
 }
 
 /** An incremental scorer for one trajectory. */
@@ -91,6 +100,8 @@ export interface Scorer {
   /** The current score vector (all zeros / prior before any step). */
   score(): ScoreVector;
   states(): readonly State[];
+  /** Records the test outcome (undefined: unknown); the tiers of later steps follow it. */
+  setOutcome(passed: boolean | undefined): void;
   report(passed?: boolean): TrajectoryReport;
 }
 

@@ -5,11 +5,14 @@
  * `scoreSteps` is the same code folded over a whole trajectory, so online and
  * batch scores of every prefix are identical to the last bit.
  */
-import { composite, passTierFor, tierFor } from './composite.js';
+import { composite, tierFor } from './composite.js';
 import { DEFAULT_CONFIG, type ScoringConfig } from './config.js';
 import { createEarlyStop } from './early-stop/index.js';
 import { classifyLucky, luckyReference } from './lucky.js';
 import { DEFAULT_POLICY, type Policy } from './policy.js';
+import { createForecaster } from './forecast/forecaster.js';
+import type { ForecastModel } from './forecast/model.js';
+import { createPriorSignalTracker } from './signals/prior-signals.js';
 import { ptaPaths } from './pta/paths.js';
 import type { ReferenceInfo, ScoreVector, State, Step } from './types.js';
 import type { Pta, Scorer, ScorerOptions, StepResult, TrajectoryReport } from './scorer-api.js';
@@ -20,7 +23,7 @@ import { createStateBuilder } from './state-builder.js';
 import { wasteReport } from './waste/index.js';
 
 /** Options of {@link createScorer}: the reference, the syntax ports, and optional config and policy. */
-export type CreateScorerOptions = ScorerOptions & { config?: ScoringConfig; policy?: Policy };
+export type CreateScorerOptions = ScorerOptions & { config?: ScoringConfig; policy?: Policy; forecast?: ForecastModel };
 
 /**
  * Creates a scorer for one trajectory. Before any step its score is all
@@ -37,9 +40,12 @@ export function createScorer(options: CreateScorerOptions): Scorer {
   const coherence = createCoherenceTracker(cfg.epsilon);
   const temporal = createTemporalTracker(ref.kind === 'pta' ? referenceWindows(ref.pta) : ref.prior.windows, cfg.alpha);
   const structural = pta !== undefined ? createStructuralTracker(pta, cfg.tau) : undefined;
+  const priorSignals = pta === undefined ? createPriorSignalTracker(cfg.brevitySteps) : undefined;
+  const forecaster = options.forecast !== undefined ? createForecaster(options.forecast) : undefined;
   const earlyStop = createEarlyStop(policy);
   const states: State[] = [];
   let unknown = 0;
+  let outcome: boolean | undefined;
   let current: ScoreVector = { total: 0, struct: pta ? 0 : null, cov: pta ? 0 : null, coh: 0, temp: 0 };
   const reference: ReferenceInfo = pta !== undefined ? { kind: 'pta', version: pta.version, paths: ptaPaths(pta).length } : { kind: 'prior' };
 
@@ -51,6 +57,8 @@ export function createScorer(options: CreateScorerOptions): Scorer {
       coherence.add(state);
       temporal.add(state.stage);
       structural?.add(state);
+      priorSignals?.add(state, label.sourceEdit);
+      const pPass = forecaster?.add(state);
       const score = composite(
         {
           struct: structural !== undefined ? structural.struct() : null,
@@ -59,17 +67,24 @@ export function createScorer(options: CreateScorerOptions): Scorer {
           temp: temporal.value(),
         },
         cfg.weights,
+        priorSignals !== undefined ? { weights: cfg.priorWeights, signals: priorSignals.value() } : undefined,
       );
       const reward = score.total - current.total;
       current = score;
-      const signals = earlyStop.add(state, score.total);
-      return { t: state.t, label, state, score, reward, tier: passTierFor(score.total, cfg.tiers), signals };
+      const signals = earlyStop.add(state, score.total, pPass);
+      const tier = tierFor(score.total, outcome, cfg);
+      return pPass !== undefined
+        ? { t: state.t, label, state, score, reward, tier, signals, pPass }
+        : { t: state.t, label, state, score, reward, tier, signals };
     },
     get length() {
       return states.length;
     },
     score: () => ({ ...current }),
     states: () => states,
+    setOutcome(passed) {
+      outcome = passed;
+    },
     report(passed?: boolean): TrajectoryReport {
       const waste = wasteReport(states, { settings: cfg.waste, tau: cfg.tau, ptaFiles: pta?.files });
       const tier = tierFor(current.total, passed, cfg);
@@ -86,6 +101,7 @@ export function createScorer(options: CreateScorerOptions): Scorer {
         stages: states.map((s) => s.stage).join(''),
         reference: { ...reference },
         unknown,
+        ...(forecaster !== undefined ? { pPass: forecaster.value() } : {}),
       };
     },
   };
@@ -93,13 +109,15 @@ export function createScorer(options: CreateScorerOptions): Scorer {
 
 /**
  * Batch scoring: folds {@link createScorer}'s `push` over the steps. The
- * results are exactly what an online client would have received.
+ * results are exactly what an online client would have received (one that
+ * sent the outcome, if `passed` is given, before its first step).
  */
 export function scoreSteps(
   steps: readonly Step[],
   options: CreateScorerOptions & { passed?: boolean },
 ): { results: StepResult[]; report: TrajectoryReport } {
   const scorer = createScorer(options);
+  scorer.setOutcome(options.passed);
   const results = steps.map((s) => scorer.push(s));
   return { results, report: scorer.report(options.passed) };
 }

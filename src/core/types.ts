@@ -152,7 +152,9 @@ export type SignalKind =
   | 'regression_loop'
   | 'cycle'
   | 'exploration_streak'
+  | 'no_action'
   | 'low_score'
+  | 'low_forecast'
   | 'budget';
 export type Severity = 'warn' | 'stop';
 

@@ -2,7 +2,7 @@
  * The `openhands` format: `output.jsonl` instances (one JSON object per line with a `history`
  * event list), raw JSON arrays of events, and LLM-completion logs (`fncall_messages`).
  * A whole `output.jsonl` (an array of instances) parses as its first instance; `parseInstances`
- * gives every instance. The stream parser picks event or chat-message handling from the first event.
+ * (what the CLI and the report use) gives every instance. The stream parser picks event or chat-message handling from the first event.
  */
 import { arr, isRecord, str, typeName, type Rec } from './json-helpers.js';
 import { ChatMessageStream, completionEvents, isCompletionLog } from './openhands-completions.js';
@@ -83,4 +83,9 @@ export function parseOpenHandsInstances(doc: unknown): ParseResult[] {
       ? parseOne(inst)
       : { format: 'openhands' as const, meta: {}, steps: [], diagnostics: [{ at: `instance ${i}`, message: `expected an object with a \`history\` array, got ${typeName(inst)}` }] },
   );
+}
+
+/** The raw document of each instance, aligned with `parseOpenHandsInstances`. */
+export function openHandsInstanceDocuments(doc: unknown): unknown[] {
+  return isInstanceArray(doc) ? arr(doc) : [doc];
 }

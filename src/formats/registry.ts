@@ -5,7 +5,7 @@ import { SteplensError, err, ok, type Result } from '../errors.js';
 import { atifParser } from './atif.js';
 import { isRecord, nestedDeeperThan, tooDeepMessage, typeName } from './json-helpers.js';
 import { miniSweAgentParser } from './mini-swe-agent.js';
-import { openHandsParser, parseOpenHandsInstances } from './openhands.js';
+import { openHandsInstanceDocuments, openHandsParser, parseOpenHandsInstances } from './openhands.js';
 import { steplensParser } from './steplens.js';
 import { sweAgentParser } from './swe-agent.js';
 import { FORMAT_NAMES, type FormatName, type FormatParser, type ParseResult } from './types.js';
@@ -61,7 +61,7 @@ function resolve(doc: unknown, format: FormatName | 'auto', source?: string): Re
   if (!isFormatName(format)) return err(new SteplensError('usage', `unknown format "${String(format)}" (expected auto, ${FORMAT_NAMES.join(', ')})`));
   if (!PARSERS[format].detect(doc)) {
     const diag = PARSERS[format].parse(doc).diagnostics[0];
-    return err(new SteplensError('bad_input', `${where}not a ${format} log: ${diag?.message ?? describeDocument(doc)}`));
+    return err(new SteplensError('bad_input', `${where}not ${/^[aeiou]/i.test(format) ? 'an' : 'a'} ${format} log: ${diag?.message ?? describeDocument(doc)}`));
   }
   return ok(format);
 }
@@ -90,4 +90,12 @@ export function parseInstances(doc: unknown, format: FormatName | 'auto', source
   const f = resolve(doc, format, source);
   if (!f.ok) return f;
   return ok(f.value === 'openhands' ? parseOpenHandsInstances(doc) : [PARSERS[f.value].parse(doc)]);
+}
+
+/**
+ * The raw document of each instance, aligned with `parseInstances` (an OpenHands `output.jsonl`:
+ * its lines; any other log: itself): what `getParser(format).events()` splits into raw events.
+ */
+export function instanceDocuments(doc: unknown, format: FormatName): unknown[] {
+  return format === 'openhands' ? openHandsInstanceDocuments(doc) : [doc];
 }

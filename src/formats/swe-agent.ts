@@ -21,8 +21,14 @@ import { compact } from './step-builder.js';
 
 const EDITOR_POSITIONAL = ['command', 'path'] as const;
 
+/**
+ * A `.traj`: a `trajectory` array beside `history` or `info`. A top-level `messages` (mini-swe-agent's
+ * key) is allowed only when the entries are SWE-agent's (`action` strings): CodeR, a SWE-agent 0.x
+ * variant, keeps each role's conversation there as an array of messages.
+ */
 function isTraj(doc: unknown): doc is Rec {
-  return isRecord(doc) && Array.isArray(doc.trajectory) && !('messages' in doc) && ('history' in doc || 'info' in doc);
+  if (!isRecord(doc) || !Array.isArray(doc.trajectory) || !('history' in doc || 'info' in doc)) return false;
+  return !('messages' in doc) || doc.trajectory.some((e) => isRecord(e) && typeof e.action === 'string');
 }
 
 /** The structured tool calls of each trajectory entry, matched to history assistant messages by action text. */

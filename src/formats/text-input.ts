@@ -5,7 +5,7 @@
  */
 import { visit } from 'jsonc-parser';
 import { SteplensError, err, ok, type Result } from '../errors.js';
-import { parseDocument, parseInstances } from './registry.js';
+import { instanceDocuments, parseDocument, parseInstances } from './registry.js';
 import type { Diagnostic, FormatName, ParseResult } from './types.js';
 
 interface Loaded {
@@ -62,7 +62,7 @@ function load(text: string, source: string): Result<Loaded> {
         records.push(JSON.parse(l) as unknown);
         kept.push(i + 1);
       } catch (le) {
-        diagnostics.push({ at: `line ${i + 1}`, message: `line ${i + 1}: invalid JSON: ${le instanceof Error ? le.message : String(le)}; skipped` });
+        diagnostics.push({ at: `line ${i + 1}`, message: `invalid JSON (${le instanceof Error ? le.message : String(le)}); line skipped` });
       }
     });
     return ok({ doc: records, diagnostics, lines: kept });
@@ -74,9 +74,9 @@ function remap(r: ParseResult, loaded: Loaded): ParseResult {
   const diagnostics = r.diagnostics.map((d) => {
     const m = /^record (\d+)$/.exec(d.at);
     const line = m?.[1] !== undefined && lines !== undefined ? lines[Number(m[1]) - 1] : undefined;
-    return line === undefined ? d : { at: `line ${line}`, message: `line ${line}: ${d.message}` };
+    return line === undefined ? d : { at: `line ${line}`, message: d.message };
   });
-  return { ...r, diagnostics: [...loaded.diagnostics, ...diagnostics] };
+  return { ...r, diagnostics };
 }
 
 /** Parses trajectory text (a JSON document or JSON Lines) in `format`, or detects it. */
@@ -84,13 +84,34 @@ export function parseTrajectoryText(text: string, format: FormatName | 'auto', s
   const loaded = load(text, source);
   if (!loaded.ok) return loaded;
   const r = parseDocument(loaded.value.doc, format, source);
-  return r.ok ? ok(remap(r.value, loaded.value)) : r;
+  if (!r.ok) return r;
+  const one = remap(r.value, loaded.value);
+  return ok({ ...one, diagnostics: [...loaded.value.diagnostics, ...one.diagnostics] });
 }
 
-/** Like parseTrajectoryText, but one result per instance (OpenHands `output.jsonl`). */
-export function parseInstancesText(text: string, format: FormatName | 'auto', source = 'input'): Result<ParseResult[]> {
+/** Every trajectory of a log text, and the problems of the text itself (JSON lines that do not parse). */
+export interface ParsedLog {
+  /** One per instance of an OpenHands `output.jsonl`; exactly one for every other log. */
+  instances: ParseResult[];
+  /** Lines of a JSON Lines text that are not JSON (each skipped); each instance has its own diagnostics. */
+  diagnostics: Diagnostic[];
+  /** The raw document of each instance (what the format's `events()` splits into raw events). */
+  documents: unknown[];
+}
+
+/** Parses a log text into its instances (OpenHands `output.jsonl` holds several), keeping file-level problems apart. */
+export function parseLogText(text: string, format: FormatName | 'auto', source = 'input'): Result<ParsedLog> {
   const loaded = load(text, source);
   if (!loaded.ok) return loaded;
   const r = parseInstances(loaded.value.doc, format, source);
-  return r.ok ? ok(r.value.map((p) => remap(p, loaded.value))) : r;
+  if (!r.ok) return r;
+  const instances = r.value.map((p) => remap(p, loaded.value));
+  return ok({ instances, diagnostics: loaded.value.diagnostics, documents: instanceDocuments(loaded.value.doc, instances[0]?.format ?? 'steplens') });
+}
+
+/** Like parseTrajectoryText, but one result per instance; the text's own problems go to the first. */
+export function parseInstancesText(text: string, format: FormatName | 'auto', source = 'input'): Result<ParseResult[]> {
+  const r = parseLogText(text, format, source);
+  if (!r.ok) return r;
+  return ok(r.value.instances.map((p, i) => (i === 0 ? { ...p, diagnostics: [...r.value.diagnostics, ...p.diagnostics] } : p)));
 }

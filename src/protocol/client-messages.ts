@@ -4,30 +4,31 @@ import { policyInputSchema } from '../core/policy.js';
 import { FORMAT_NAMES, type FormatName } from '../formats/types.js';
 
 /** A session id: printable, at most 128 characters. */
-export const sessionIdSchema = z.string().min(1).max(128).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
+export const sessionIdSchema = z.string().min(1).max(128).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces').describe('Session id: 1-128 printable ASCII characters without spaces');
 /** True when `s` has no unpaired UTF-16 surrogate (such an id has no UTF-8 spelling: two ids would share one file). */
 const wellFormed = (s: string): boolean => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 
 /** A task id, as the benchmark spells it (`django__django-11099`); any well-formed unicode up to 256 characters (the store hashes long names). */
-export const taskIdSchema = z.string().min(1).max(256).refine(wellFormed, 'not well-formed unicode (an unpaired surrogate)');
+export const taskIdSchema = z.string().min(1).max(256).refine(wellFormed, 'not well-formed unicode (an unpaired surrogate)').describe('Task id as the benchmark spells it (e.g. django__django-11099); picks the reference PTA');
 export const formatSchema = z.enum(FORMAT_NAMES as [FormatName, ...FormatName[]], {
   error: () => `expected one of ${FORMAT_NAMES.join(', ')}`,
-});
-export const seqSchema = z.number().int().nonnegative();
+}).describe('Log format of the step payloads: steplens (normalised steps, step.schema.json) or one raw event of openhands, swe-agent, mini-swe-agent, atif (see proto/README.md, "Raw events")');
+export const seqSchema = z.number().int().nonnegative().describe("0-based number of the client's step message in the session: 0, 1, 2, ...");
+const type = <T extends string>(t: T, what: string) => z.literal(t).describe(what);
 
 export const startMessageSchema = z.object({
-  type: z.literal('start'),
-  session: sessionIdSchema.optional(),
+  type: type('start', 'Opens a session'),
+  session: sessionIdSchema.optional().describe('Session id to use; the server makes one when absent (returned in started)'),
   task: taskIdSchema,
-  format: formatSchema.optional(),
+  format: formatSchema.optional().describe('Log format of the step payloads (default steplens)'),
   agent: z.string().max(256).optional().describe('The agent (harness) producing the steps, e.g. "mini-swe-agent 1.1"; selects a per-agent policy or forecaster where the server has one'),
   model: z.string().max(256).optional().describe('The model driving the agent, e.g. "openai/gpt-5-mini"; selects a per-model policy or forecaster where the server has one'),
-  policy: policyInputSchema.optional(),
-  learn: z.boolean().optional(),
+  policy: policyInputSchema.optional().describe("Early-stop policy for this session: overrides the server's policy field by field"),
+  learn: z.boolean().optional().describe("true: when the session ends with passed true, merge it into its task's PTA as a new reference"),
 });
 
 export const stepMessageSchema = z.object({
-  type: z.literal('step'),
+  type: type('step', 'One step of the session'),
   session: sessionIdSchema,
   seq: seqSchema,
   /** One step in the session's format; validated per format by the session. */
@@ -38,21 +39,21 @@ export const stepMessageSchema = z.object({
 });
 
 export const outcomeMessageSchema = z.object({
-  type: z.literal('outcome'),
+  type: type('outcome', 'The test outcome of the run (any time before end; tiers of later steps follow it)'),
   session: sessionIdSchema,
-  passed: z.boolean(),
+  passed: z.boolean().describe('true: the tests passed'),
 });
 
-export const endMessageSchema = z.object({ type: z.literal('end'), session: sessionIdSchema });
+export const endMessageSchema = z.object({ type: type('end', 'No more steps: flush, score and answer final'), session: sessionIdSchema });
 
 export const resumeMessageSchema = z.object({
-  type: z.literal('resume'),
+  type: type('resume', 'Moves the session to this connection after a reconnect'),
   session: sessionIdSchema,
   /** Last seq the client saw scored; -1 when it saw none. */
-  after: z.number().int().min(-1),
+  after: z.number().int().min(-1).describe('Last seq the client saw scored (-1: none); frames with a greater seq are re-sent'),
 });
 
-export const pingMessageSchema = z.object({ type: z.literal('ping') });
+export const pingMessageSchema = z.object({ type: type('ping', 'Keep-alive; answered by pong') });
 
 /** Every client message schema by its `type`. */
 export const CLIENT_MESSAGE_SCHEMAS = {

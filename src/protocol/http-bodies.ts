@@ -6,18 +6,22 @@ import { formatSchema, taskIdSchema } from './client-messages.js';
 
 const formatOrAutoSchema = z.union([formatSchema, z.literal('auto')], {
   error: () => `expected one of auto, ${FORMAT_NAMES.join(', ')}`,
-});
+}).describe('Log format of trajectory, or auto (default): detected from the content');
 import { referenceInfoSchema, scoreVectorSchema, signalSchema, tierSchema } from './report-schemas.js';
 
-const trajectorySchema = z.unknown().refine((v) => v !== undefined && v !== null, 'required: the log content (JSON document or array of records)');
+const trajectorySchema = z
+  .unknown()
+  .refine((v) => v !== undefined && v !== null, 'required: the log content (JSON document or array of records)')
+  .describe('The whole log: the parsed JSON document of a log file (e.g. a SWE-agent .traj object), or an array of records for a JSON Lines log (one steplens step or OpenHands event per element)');
+const int = (what: string) => z.number().int().describe(what);
 
 /** `POST /v1/score`. */
 export const scoreRequestSchema = z.object({
   task: taskIdSchema,
   format: formatOrAutoSchema.optional(),
   trajectory: trajectorySchema,
-  passed: z.boolean().optional(),
-  policy: policyInputSchema.optional(),
+  passed: z.boolean().optional().describe('The test outcome, if known: sets the tier (Partial-fail / Off-track for false) and the Lucky category'),
+  policy: policyInputSchema.optional().describe("Early-stop policy to score with: overrides the server's policy field by field"),
 });
 
 /** `POST /v1/tasks/:task/references`. */
@@ -28,41 +32,49 @@ export const addReferenceRequestSchema = z.object({
 
 /** Answer of `POST /v1/tasks/:task/references`. */
 export const addReferenceResponseSchema = z.object({
-  task: z.string(),
-  version: z.number().int(),
-  references: z.number().int(),
-  steps: z.number().int(),
+  task: z.string().describe('The task id'),
+  version: int("The task's PTA version after the merge"),
+  references: int('Reference trajectories the PTA now holds'),
+  steps: int('Steps of the added trajectory'),
 });
 
 /** One task of `GET /v1/tasks`. */
 export const taskStatsSchema = z.object({
-  task: z.string(),
-  version: z.number().int(),
-  references: z.number().int(),
-  nodes: z.number().int(),
-  paths: z.number().int(),
+  task: z.string().describe('The task id'),
+  version: int('PTA version: 1 after a build, +1 per added reference'),
+  references: int('Reference trajectories merged into the PTA'),
+  nodes: int('PTA nodes (states), the root excluded'),
+  paths: int('Root-to-terminal paths'),
 });
 
-export const taskListResponseSchema = z.object({ tasks: z.array(taskStatsSchema) });
+export const taskListResponseSchema = z.object({ tasks: z.array(taskStatsSchema).describe('Every task with a stored reference') });
 
 /** Answer of `GET /v1/sessions/:id`: the live score of a session. */
 export const sessionStatusSchema = z.object({
-  session: z.string(),
-  task: z.string(),
-  format: z.string(),
-  agent: z.string().optional(),
-  model: z.string().optional(),
-  state: z.enum(['open', 'detached', 'ended']),
+  session: z.string().describe('The session id'),
+  task: z.string().describe('The task id of the session'),
+  format: z.string().describe('The log format of its step payloads'),
+  agent: z.string().optional().describe('start.agent, if the client named it'),
+  model: z.string().optional().describe('start.model, if the client named it'),
+  policy: z.object({
+    selected: z.string().describe('Which early-stop policy the session runs under: its agent/model group or the fallback, promoted, pinned, or shadow (warn only)'),
+    shadow: z.boolean().describe('True when its stops are demoted to warns so its outcome can calibrate its agent + model pair (shadow mode)'),
+  }).optional().describe('The early-stop policy the server chose for the session (per-agent/model policies, shadow mode)'),
+  state: z.enum(['open', 'detached', 'ended']).describe('open: on a connection; detached: its connection dropped, resumable; ended: final sent'),
   /** Steps scored so far. */
-  steps: z.number().int(),
+  steps: int('Steps scored so far'),
   /** Last seq accepted (-1: none). */
-  lastSeq: z.number().int(),
+  lastSeq: int('Last seq accepted (-1: none)'),
   score: scoreVectorSchema,
   tier: tierSchema,
-  stages: z.object({ E: z.number().int(), I: z.number().int(), V: z.number().int(), O: z.number().int() }),
-  signals: z.array(signalSchema),
+  stages: z
+    .object({ E: int('Exploration steps'), I: int('Implementation steps'), V: int('Verification steps'), O: int('Orchestration steps') })
+    .describe('Steps per stage so far'),
+  signals: z.array(signalSchema).describe('Every signal that fired so far'),
   reference: referenceInfoSchema,
-  passed: z.boolean().optional(),
+  passed: z.boolean().optional().describe('The outcome the client reported, if any'),
+  pPass: z.number().min(0).max(1).optional().describe('P(pass | the steps so far) from the server\'s forecast model (serve --forecast); absent without one'),
+  forecastVersion: z.number().int().optional().describe('Version of the forecast model the session uses (taken at its start)'),
 });
 
 /** Most items one batch call may carry. */
@@ -70,7 +82,8 @@ export const MAX_BATCH_ITEMS = 1024;
 
 /** `POST /v1/score/batch`: many trajectories (a GRPO group, a corpus slice) scored in one call. */
 export const scoreBatchRequestSchema = z.object({
-  items: z.array(scoreRequestSchema).min(1, 'at least one item').max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} items`),
+  items: z.array(scoreRequestSchema).min(1, 'at least one item').max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} items`)
+    .describe(`1 to ${MAX_BATCH_ITEMS} score requests, each scored on its own`),
 });
 
 /**
@@ -80,23 +93,29 @@ export const scoreBatchRequestSchema = z.object({
  * (`--label_key` of the dataset), or a JSON object text `{"task": ..., "passed": ...}`.
  */
 export const getRewardRequestSchema = z.object({
-  query: z.array(z.string()).min(1, 'at least one query').max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} queries`),
-  prompts: z.array(z.string()).optional(),
-  labels: z.array(z.string().nullable()).optional(),
+  query: z.array(z.string()).min(1, 'at least one query').max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} queries`)
+    .describe('Prompt + rollout per sample; the rollout (after prompts[i]) must be a trajectory log steplens reads'),
+  prompts: z.array(z.string()).optional().describe('The prompt of each query, stripped from its start'),
+  labels: z.array(z.string().nullable()).optional().describe('Task id of each query, or a JSON object text {"task": ..., "passed": ...}'),
 });
 
 /** Answer of `POST /get_reward`: one number per query in every array. */
 export const getRewardResponseSchema = z.object({
   /** Composite / 100, in [0, 1]. */
-  rewards: z.array(z.number()),
+  rewards: z.array(z.number()).describe('Composite score / 100 per query, in [0, 1]'),
   /** The same values (OpenRLHF uses `scores` for dynamic filtering, which expects 0-1). */
-  scores: z.array(z.number()),
+  scores: z.array(z.number()).describe('The same values as rewards (OpenRLHF filters on scores, 0-1)'),
   /** Per-query numbers for the trainer's logger; struct and cov are -1 when the task has no reference. */
-  extra_logs: z.record(z.string(), z.array(z.number())),
+  extra_logs: z.record(z.string(), z.array(z.number()))
+    .describe('Per-query numbers for the trainer\'s logger: score (0-100), struct, cov (-1 without a reference), coh, temp, steps, stopped (1 when a stop signal fired), reference (1 when scored against a PTA)'),
 });
 
 /** Every error answer of the HTTP API. */
-export const httpErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+export const httpErrorSchema = z.object({
+  error: z
+    .object({ code: z.string().describe('Stable error code (src/errors.ts; proto/README.md)'), message: z.string().describe('One line naming what is wrong') })
+    .describe('What went wrong; the HTTP status is the code\'s'),
+});
 
 export type ScoreRequest = z.infer<typeof scoreRequestSchema>;
 export type AddReferenceRequest = z.infer<typeof addReferenceRequestSchema>;

@@ -5,9 +5,13 @@ import {
   addReferenceRequestSchema, addReferenceResponseSchema, getRewardRequestSchema, getRewardResponseSchema, httpErrorSchema,
   scoreBatchRequestSchema, scoreRequestSchema, sessionStatusSchema, taskListResponseSchema,
 } from './http-bodies.js';
+import { freezeRequestSchema, pinRequestSchema } from './policy-state.js';
 import { trajectoryReportSchema } from './report-schemas.js';
 import { SERVER_MESSAGE_SCHEMAS } from './server-messages.js';
 import { stepRecordSchema } from './step-schema.js';
+import {
+  alignmentSchema, calibrationResponseSchema, liveEventSchema, scoreStepsResponseSchema, sessionListResponseSchema, trajectoryViewSchema, webInfoSchema,
+} from './view-bodies.js';
 
 const SOURCES: Record<string, z.ZodType> = {
   ...Object.fromEntries(Object.entries(CLIENT_MESSAGE_SCHEMAS).map(([k, v]) => [`client.${k}`, v])),
@@ -21,10 +25,22 @@ const SOURCES: Record<string, z.ZodType> = {
   'http.tasks-response': taskListResponseSchema,
   'http.session-response': sessionStatusSchema,
   'http.score-batch-request': scoreBatchRequestSchema,
-  'http.score-batch-response': z.object({ results: z.array(z.union([trajectoryReportSchema, httpErrorSchema])) }),
+  'http.score-batch-response': z.object({
+    results: z.array(z.union([trajectoryReportSchema, httpErrorSchema])).describe("One entry per item, in order: the item's report, or {error} for that item alone"),
+  }),
   'http.get-reward-request': getRewardRequestSchema,
   'http.get-reward-response': getRewardResponseSchema,
   'http.error': httpErrorSchema,
+  'http.policy-pin-request': pinRequestSchema,
+  'http.policy-freeze-request': freezeRequestSchema,
+  'http.sessions-response': sessionListResponseSchema,
+  'http.session-steps-response': trajectoryViewSchema,
+  'http.session-alignment-response': alignmentSchema,
+  'http.score-steps-request': scoreRequestSchema,
+  'http.score-steps-response': scoreStepsResponseSchema,
+  'http.calibration-response': calibrationResponseSchema,
+  'http.web-info-response': webInfoSchema,
+  'live.event': liveEventSchema,
 };
 
 /** File name (in `proto/`) → JSON Schema document. Deterministic: same schemas, same text. */

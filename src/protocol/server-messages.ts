@@ -1,45 +1,52 @@
 /** Zod schemas of protocol v1 server → client messages (see proto/README.md). */
 import { z } from 'zod';
 import {
-  passTierSchema, referenceInfoSchema, scoreVectorSchema, severitySchema, signalKindSchema, stageSchema, trajectoryReportSchema,
+  referenceInfoSchema, tierSchema, scoreVectorSchema, severitySchema, signalKindSchema, stageSchema, trajectoryReportSchema,
 } from './report-schemas.js';
 
 export const WIRE_ERROR_CODES = [
   'bad_message', 'unknown_session', 'duplicate_session', 'out_of_order', 'too_large', 'unauthorized', 'overloaded', 'internal',
+  'unavailable',
 ] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 
+const type = <T extends string>(t: T, what: string) => z.literal(t).describe(what);
+const session = z.string().describe('The session id');
+const seq = z.number().int().describe('seq of the step message that completed this step');
+
 export const startedMessageSchema = z.object({
-  type: z.literal('started'),
-  session: z.string(),
-  task: z.string(),
-  format: z.string(),
+  type: type('started', 'Answer to start: the session is open'),
+  session,
+  task: z.string().describe('The task id of the session'),
+  format: z.string().describe('The log format of its step payloads'),
   reference: referenceInfoSchema,
 });
 
 export const scoreMessageSchema = z.object({
-  type: z.literal('score'),
-  session: z.string(),
-  seq: z.number().int(),
+  type: type('score', 'The running score after one completed step'),
+  session,
+  seq,
   /** 0-based step index in the session (addition to v1: one seq may complete 0 or 2 steps). */
-  t: z.number().int(),
+  t: z.number().int().describe('0-based index of the step in the session (one step message may complete 0, 1 or 2 steps)'),
   stage: stageSchema,
   score: scoreVectorSchema,
-  reward: z.number(),
-  tier: passTierSchema,
+  reward: z.number().describe('Process reward of this step: f_t - f_(t-1) (f_(-1) = 0), so the rewards sum to the final score'),
+  tier: tierSchema,
   reference: referenceInfoSchema,
+  /** P(pass | the steps so far) from the server's forecast model (`serve --forecast`); absent without one. */
+  pPass: z.number().min(0).max(1).optional().describe('P(pass | the steps so far) from the server\'s forecast model (serve --forecast); absent without one'),
 });
 
 export const signalMessageSchema = z.object({
-  type: z.literal('signal'),
-  session: z.string(),
-  seq: z.number().int(),
+  type: type('signal', 'An early-stop signal fired (sent right after the score frame of its step)'),
+  session,
+  seq,
   /** The step index at which the signal fired. */
-  t: z.number().int(),
+  t: z.number().int().describe('The step (0-based index) at which the signal fired'),
   kind: signalKindSchema,
   severity: severitySchema,
-  steps: z.array(z.number().int()),
-  message: z.string(),
+  steps: z.array(z.number().int()).describe('The steps that show the pattern (0-based indices)'),
+  message: z.string().describe('One human-readable line saying what was seen'),
 });
 
 /** Why a session ended (`final.reason`). */
@@ -47,35 +54,35 @@ export const FINAL_REASONS = ['end', 'idle', 'not_resumed', 'shutdown'] as const
 export type FinalReason = (typeof FINAL_REASONS)[number];
 
 export const finalMessageSchema = trajectoryReportSchema.extend({
-  type: z.literal('final'),
-  session: z.string(),
+  type: type('final', 'The session ended: the whole-trajectory report'),
+  session,
   /** The outcome the client reported, if any. */
-  passed: z.boolean().optional(),
+  passed: z.boolean().optional().describe('The outcome the client reported, if any'),
   /** Set when a `learn` session grew its task's PTA: the new version. */
-  learned: z.object({ version: z.number().int() }).optional(),
+  learned: z.object({ version: z.number().int().describe('The PTA version after the merge') }).optional().describe("Set when a learn session grew its task's PTA"),
   /**
    * Why the session ended: the client's `end`, the idle timeout, not resumed within the resume
    * window, or the server shutting down (a client that reconnects may start the session again).
    */
-  reason: z.enum(FINAL_REASONS).optional(),
+  reason: z.enum(FINAL_REASONS).optional().describe("Why the session ended: end (the client's), idle (idle timeout), not_resumed (not resumed within the resume window), shutdown (the server is stopping)"),
 });
 
 export const resumedMessageSchema = z.object({
-  type: z.literal('resumed'),
-  session: z.string(),
+  type: type('resumed', 'Answer to resume: the session is on this connection'),
+  session,
   /** Last seq the server holds for this session (-1: none). */
-  last: z.number().int(),
+  last: z.number().int().describe('Last seq the server accepted for this session (-1: none); continue with last + 1'),
 });
 
 export const errorMessageSchema = z.object({
-  type: z.literal('error'),
-  code: z.enum(WIRE_ERROR_CODES),
-  message: z.string(),
-  session: z.string().optional(),
-  seq: z.number().int().optional(),
+  type: type('error', 'A message was refused; nothing accepted before is lost and the connection stays open'),
+  code: z.enum(WIRE_ERROR_CODES).describe('Stable error code (proto/README.md, Errors)'),
+  message: z.string().describe('One line naming what is wrong (e.g. the field)'),
+  session: z.string().optional().describe('The session the refused message named'),
+  seq: z.number().int().optional().describe('The seq of the refused step message: send it again'),
 });
 
-export const pongMessageSchema = z.object({ type: z.literal('pong') });
+export const pongMessageSchema = z.object({ type: type('pong', 'Answer to ping') });
 
 /** Every server message schema by its `type`. */
 export const SERVER_MESSAGE_SCHEMAS = {

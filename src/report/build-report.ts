@@ -37,6 +37,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
       trajectories: discovery.trajectories.length,
       skippedFiles: discovery.skipped.length,
       skipped: discovery.skipped,
+      problems: discovery.problems,
     },
     counts: corpusCounts(rows),
     tasks: taskRows(rows),

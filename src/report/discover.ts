@@ -1,25 +1,37 @@
 /**
  * Input discovery: walks the given paths, keeps the files a log parser reads
- * as trajectories, and counts the rest (evaluation reports, task records,
- * unrelated JSON) as skipped, each with a reason.
+ * as trajectories, and records every other file with the reason it was
+ * skipped: evaluation or task metadata (expected beside logs), JSON that is
+ * no log in a supported format, or a file that cannot be read as a log at all
+ * (empty, truncated, binary, not JSON). Problems inside kept logs (bad lines,
+ * bad events) are kept too, so the command can name them.
  */
 import { join } from 'node:path';
 import { SteplensError, type Result } from '../errors.js';
-import type { ParseResult } from '../formats/types.js';
+import type { ParsedLog } from '../formats/text-input.js';
 import type { ReportFs } from './fs-port.js';
 import { identify, type IdentityOverrides } from './identity.js';
 import { isAuxiliaryDoc } from './outcome-docs.js';
-import type { LoadedTrajectory } from './types.js';
+import type { LoadedTrajectory, SkippedFile } from './types.js';
 
-/** Parses one file's text into its trajectories (several for multi-instance files). */
-export type ParseFile = (text: string, source: string) => Result<ParseResult[], SteplensError>;
+/** Parses one file's text into its trajectories (several for multi-instance files) and the file's own problems. */
+export type ParseFile = (text: string, source: string) => Result<ParsedLog, SteplensError>;
 
-const EXTENSIONS = /\.(json|jsonl|traj)$/i;
+const EXTENSIONS = /\.(json|jsonl|traj)(\.gz)?$/i;
+
+/** A problem inside a kept log: a line or event that was skipped. */
+export interface InputProblem {
+  path: string;
+  /** Where in the file: `line 12`, `instance X: event 40`, ... */
+  at: string;
+  message: string;
+}
 
 export interface Discovery {
   files: number;
   trajectories: LoadedTrajectory[];
-  skipped: { path: string; reason: string }[];
+  skipped: SkippedFile[];
+  problems: InputProblem[];
 }
 
 function walk(fs: ReportFs, dir: string, out: string[]): void {
@@ -53,30 +65,43 @@ function auxiliary(text: string): boolean {
   }
 }
 
+/** The reason without the `cannot read PATH: ` / `PATH: ` prefix the one-line errors carry (the report names the path itself). */
+function reasonOf(message: string, path: string): string {
+  return message.startsWith(`cannot read ${path}: `) ? message.slice(`cannot read ${path}: `.length)
+    : message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message;
+}
+
 /** Reads and parses every candidate file. */
 export function discover(fs: ReportFs, paths: readonly string[], parse: ParseFile, overrides: IdentityOverrides = {}): Discovery {
   const files = candidateFiles(fs, paths);
   const trajectories: LoadedTrajectory[] = [];
-  const skipped: Discovery['skipped'] = [];
+  const skipped: SkippedFile[] = [];
+  const problems: InputProblem[] = [];
   for (const path of files) {
-    const text = fs.readText(path);
-    if (text === undefined) {
-      skipped.push({ path, reason: 'unreadable' });
+    const text = fs.readLog(path);
+    if (!text.ok) {
+      skipped.push({ path, reason: reasonOf(text.error.message, path), kind: 'unreadable' });
       continue;
     }
-    if (auxiliary(text)) {
-      skipped.push({ path, reason: 'evaluation or task metadata' });
+    if (auxiliary(text.value)) {
+      skipped.push({ path, reason: 'evaluation or task metadata', kind: 'metadata' });
       continue;
     }
-    const parsed = parse(text, path);
+    const parsed = parse(text.value, path);
     if (!parsed.ok) {
-      skipped.push({ path, reason: parsed.error.message });
+      // JSON in no supported format is not a broken log; text that is not JSON (or empty) is.
+      const kind = parsed.error.code === 'unknown_format' ? 'not_a_log' : 'unreadable';
+      skipped.push({ path, reason: reasonOf(parsed.error.message, path), kind });
       continue;
     }
-    parsed.value.forEach((r, i) => {
-      const id = parsed.value.length > 1 ? `${path}#${i + 1}` : path;
+    const log = parsed.value;
+    for (const d of log.diagnostics) problems.push({ path, at: d.at, message: d.message });
+    const several = log.instances.length > 1;
+    log.instances.forEach((r, i) => {
+      const id = several ? `${path}#${i + 1}` : path;
+      for (const d of r.diagnostics) problems.push({ path, at: several ? `instance ${r.meta.task ?? `#${i + 1}`}: ${d.at}` : d.at, message: d.message });
       trajectories.push({ id, path, format: r.format, meta: r.meta, steps: r.steps, ...identify(path, r.meta, r.format, overrides) });
     });
   }
-  return { files: files.length, trajectories, skipped };
+  return { files: files.length, trajectories, skipped, problems };
 }

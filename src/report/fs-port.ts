@@ -3,14 +3,18 @@
  * node:fs implementation; tests may pass an in-memory one. Nothing in
  * `src/report/` touches the disk directly.
  */
+import type { Result, SteplensError } from '../errors.js';
+
 export interface DirEntry {
   name: string;
   dir: boolean;
 }
 
 export interface ReportFs {
-  /** File text, or undefined when the file is missing or unreadable. */
+  /** File text (gunzipped when gzip), or undefined when the file is missing, unreadable or binary. */
   readText(path: string): string | undefined;
+  /** File text (gunzipped when gzip), or the one-line reason it cannot be read as text. */
+  readLog(path: string): Result<string, SteplensError>;
   /** Entries of a directory, or undefined when it is not one. */
   list(dir: string): DirEntry[] | undefined;
   /** 'file', 'dir', or undefined when the path does not exist. */

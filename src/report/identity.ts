@@ -1,4 +1,10 @@
-/** Task, run, model and agent of a trajectory: from the log where present, else from its path. */
+/**
+ * Task, run, model and agent of a trajectory. The task is the log's, else a SWE-bench instance id
+ * in the file or folder name (the id evaluations key on); the model is the log's (or, later, its
+ * evaluation's: see resolve-outcome). Neither is made up from other file names: a log that names
+ * no task or model has `null` there, and the report lists it as such. The run is the folder the
+ * trajectory sits in (it groups runs whose logs name no model).
+ */
 import { basename, dirname } from 'node:path';
 import type { FormatName, TrajectoryMeta } from '../formats/types.js';
 
@@ -6,9 +12,9 @@ const INSTANCE_ID = /^[A-Za-z0-9_.-]+__[A-Za-z0-9_.-]+-\d+$/;
 /** Folder names that hold trajectories but name no run. */
 const GENERIC = new Set(['trajs', 'trajectories', 'traj', 'output', 'outputs', 'logs', 'results', 'runs', 'data', 'examples']);
 
-/** File name without `.traj.json`, `.traj`, `.jsonl`, `.json`. */
+/** File name without `.traj.json`, `.traj`, `.jsonl`, `.json` (and a trailing `.gz`). */
 export function fileStem(path: string): string {
-  return basename(path).replace(/(\.traj)?\.(json|jsonl)$|\.traj$/, '');
+  return basename(path).replace(/\.gz$/i, '').replace(/(\.traj)?\.(json|jsonl)$|\.traj$/, '');
 }
 
 /** Path segments from the file's folder upwards. */
@@ -42,15 +48,25 @@ export interface IdentityOverrides {
 }
 
 export interface Identity {
-  task: string;
+  /** null: neither the log nor its file or folder names a task. */
+  task: string | null;
   run: string;
-  model: string;
+  /** null: the log names no model (its evaluation may, see resolve-outcome). */
+  model: string | null;
   agent: string;
 }
 
 /** Identity of one trajectory; overrides (command-line flags) win over the log and the path. */
 export function identify(path: string, meta: TrajectoryMeta, format: FormatName, overrides: IdentityOverrides = {}): Identity {
-  const task = meta.task ?? taskFromPath(path) ?? fileStem(path);
-  const run = overrides.run ?? runFromPath(path, task);
-  return { task, run, model: overrides.model ?? meta.model ?? run, agent: meta.agent ?? format };
+  const task = meta.task ?? taskFromPath(path) ?? null;
+  const run = overrides.run ?? runFromPath(path, task ?? '');
+  return { task, run, model: overrides.model ?? meta.model ?? null, agent: meta.agent ?? format };
 }
+
+/** How a table shows a model: its name, or the run it is grouped by when no log or evaluation names one. */
+export function modelLabel(r: { model: string | null; run?: string | undefined }): string {
+  return r.model ?? `(model not named) ${r.run ?? ''}`.trimEnd();
+}
+
+/** How a table shows a task that nothing names. */
+export const UNNAMED_TASK = '(task not named)';

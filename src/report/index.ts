@@ -15,3 +15,4 @@ export { allTables, type Table, type Cell } from './render/tables.js';
 export { textTable, markdownTable, csvTable } from './render/format-table.js';
 export { terminalSummary, markdownReport } from './render/summary.js';
 export { reportCharts, type Chart } from './render/charts.js';
+export { htmlReport } from './render/html.js';

@@ -1,11 +1,12 @@
 /** Per-model table: pass rate, mean quality, both ranks and the shift, tiers, Lucky mix, waste. */
 import { averageRanks, mean } from '../core/stats/descriptive.js';
 import type { LuckyCategory } from '../core/types.js';
+import { modelLabel } from './identity.js';
 import type { ModelRow, TrajectoryRow } from './types.js';
 
 const LUCKY: readonly LuckyCategory[] = ['C1', 'C2', 'C3', 'C4', 'C5', 'unclassified'];
 
-function modelRow(model: string, rs: readonly TrajectoryRow[]): ModelRow {
+function modelRow(model: string | null, run: string | undefined, rs: readonly TrajectoryRow[]): ModelRow {
   const evaluated = rs.filter((r) => r.outcome === 'pass' || r.outcome === 'fail');
   const passes = evaluated.filter((r) => r.outcome === 'pass').length;
   const scored = evaluated.filter((r) => r.score);
@@ -17,6 +18,7 @@ function modelRow(model: string, rs: readonly TrajectoryRow[]): ModelRow {
   const k = scoredPassing.length;
   return {
     model,
+    ...(run !== undefined ? { run } : {}),
     trajectories: rs.length,
     evaluated: evaluated.length,
     passes,
@@ -37,15 +39,17 @@ function modelRow(model: string, rs: readonly TrajectoryRow[]): ModelRow {
 }
 
 /**
- * One row per model, sorted by pass rate then name. Ranks (1 = best, ties
+ * One row per model (a model nobody names: one row per run, `model` null), sorted by pass rate then name. Ranks (1 = best, ties
  * averaged) are computed over the models that have both a pass rate and a
  * mean quality (at least one scored, evaluated trajectory), so both rank
  * columns rank the same set; rankShift = rankPass − rankQuality.
  */
 export function modelRows(rows: readonly TrajectoryRow[]): ModelRow[] {
+  // Runs whose model nobody names are grouped per run, never pooled with other such runs.
   const byModel = new Map<string, TrajectoryRow[]>();
-  for (const r of rows) byModel.set(r.model, [...(byModel.get(r.model) ?? []), r]);
-  const out = [...byModel].map(([m, rs]) => modelRow(m, rs));
+  const key = (r: TrajectoryRow) => JSON.stringify(r.model ?? [r.run]);
+  for (const r of rows) byModel.set(key(r), [...(byModel.get(key(r)) ?? []), r]);
+  const out = [...byModel.values()].map((rs) => modelRow(rs[0]!.model, rs[0]!.model === null ? rs[0]!.run : undefined, rs));
   const ranked = out.filter((m) => m.passRate !== null && m.meanQuality !== null);
   const rp = averageRanks(ranked.map((m) => m.passRate!), true);
   const rq = averageRanks(ranked.map((m) => m.meanQuality!), true);
@@ -54,5 +58,5 @@ export function modelRows(rows: readonly TrajectoryRow[]): ModelRow[] {
     m.rankQuality = rq[i]!;
     m.rankShift = rp[i]! - rq[i]!;
   });
-  return out.sort((a, b) => (b.passRate ?? -1) - (a.passRate ?? -1) || (a.model < b.model ? -1 : 1));
+  return out.sort((a, b) => (b.passRate ?? -1) - (a.passRate ?? -1) || (modelLabel(a) < modelLabel(b) ? -1 : 1));
 }

@@ -1,16 +1,15 @@
 /** The node:fs implementation of the report's file-system port (used by the CLI command only). */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { readTextSync } from '../text-files.js';
 import type { ReportFs } from './fs-port.js';
 
-/** Synchronous, error-swallowing reads: a missing or unreadable path is `undefined`. */
+/** Synchronous reads (gzip decompressed); `readText` swallows errors, `readLog` says what they are. */
 export const nodeReportFs: ReportFs = {
   readText(path) {
-    try {
-      return readFileSync(path, 'utf8');
-    } catch {
-      return undefined;
-    }
+    const r = readTextSync(path);
+    return r.ok ? r.value : undefined;
   },
+  readLog: readTextSync,
   list(dir) {
     try {
       return readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, dir: e.isDirectory() }));

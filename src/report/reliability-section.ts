@@ -7,18 +7,19 @@
 import { attemptChurn, reliabilityMetrics } from '../core/reliability/metrics.js';
 import { paretoFronts, reliabilityVector } from '../core/reliability/pareto.js';
 import type { Attempt } from '../core/reliability/types.js';
+import { modelLabel } from './identity.js';
 import type { AttemptRow, CorpusReport, ReliabilityRow, TrajectoryRow } from './types.js';
 
-/** The configuration label of a trajectory: `agent / model`. */
-export function configurationOf(r: Pick<TrajectoryRow, 'agent' | 'model'>): string {
-  return `${r.agent} / ${r.model}`;
+/** The configuration label of a trajectory: `agent / model` (a model nobody names: its run, see modelLabel). */
+export function configurationOf(r: Pick<TrajectoryRow, 'agent' | 'model' | 'run'>): string {
+  return `${r.agent} / ${modelLabel(r)}`;
 }
 
 /** Attempts, metrics and Pareto fronts of every configuration with repeated tasks. */
 export function reliabilitySection(rows: readonly TrajectoryRow[]): CorpusReport['reliability'] {
   const groups = new Map<string, Map<string, TrajectoryRow[]>>();
   for (const r of rows) {
-    if (r.outcome === 'unknown') continue;
+    if (r.outcome === 'unknown' || r.task === null) continue;
     const cfg = configurationOf(r);
     const tasks = groups.get(cfg) ?? new Map<string, TrajectoryRow[]>();
     tasks.set(r.task, [...(tasks.get(r.task) ?? []), r]);

@@ -52,38 +52,47 @@ function docAt(ctx: OutcomeContext, path: string): OutcomeMap | null {
   return map;
 }
 
-function candidatesIn(ctx: OutcomeContext, dir: string, t: LoadedTrajectory): string[] {
-  const out = [join(dir, 'results', 'results.json'), join(dir, 'results.json'), join(dir, 'logs', t.task, 'report.json')];
+/** A candidate evaluation file, with the model its path names (harness and sb-cli layouts). */
+interface Candidate {
+  file: string;
+  model?: string;
+}
+
+function candidatesIn(ctx: OutcomeContext, dir: string, t: LoadedTrajectory, task: string): Candidate[] {
+  const out: Candidate[] = [join(dir, 'results', 'results.json'), join(dir, 'results.json'), join(dir, 'logs', task, 'report.json')].map((file) => ({ file }));
   const evalRoot = join(dir, 'logs', 'run_evaluation');
   for (const runId of [t.run, `${t.run}_eval`]) {
-    for (const m of ctx.fs.list(join(evalRoot, runId)) ?? []) if (m.dir) out.push(join(evalRoot, runId, m.name, t.task, 'report.json'));
+    for (const m of ctx.fs.list(join(evalRoot, runId)) ?? []) if (m.dir) out.push({ file: join(evalRoot, runId, m.name, task, 'report.json'), model: m.name });
   }
-  for (const e of ctx.fs.list(dir) ?? []) if (!e.dir && e.name.endsWith(`.${t.run}.json`)) out.push(join(dir, e.name));
-  out.push(join(dir, 'results_summary.json'));
+  for (const e of ctx.fs.list(dir) ?? []) {
+    if (!e.dir && e.name.endsWith(`.${t.run}.json`)) out.push({ file: join(dir, e.name), model: e.name.slice(0, -`.${t.run}.json`.length) });
+  }
+  out.push({ file: join(dir, 'results_summary.json') });
   return out;
 }
 
-function fromFiles(ctx: OutcomeContext, t: LoadedTrajectory): OutcomeInfo | undefined {
+function fromFiles(ctx: OutcomeContext, t: LoadedTrajectory, task: string): OutcomeInfo | undefined {
   let dir = dirname(t.path);
-  const sibling = docAt(ctx, join(dir, 'report.json'))?.get(t.task);
+  const sibling = docAt(ctx, join(dir, 'report.json'))?.get(task);
   if (sibling) return { outcome: sibling, source: join(dir, 'report.json') };
   for (let up = 0; up < MAX_UP && dir !== dirname(dir); up++, dir = dirname(dir)) {
-    for (const file of candidatesIn(ctx, dir, t)) {
-      const o = docAt(ctx, file)?.get(t.task);
-      if (o) return { outcome: o, source: file };
+    for (const c of candidatesIn(ctx, dir, t, task)) {
+      const o = docAt(ctx, c.file)?.get(task);
+      if (o) return { outcome: o, source: c.file, ...(c.model ? { model: c.model } : {}) };
     }
   }
   return undefined;
 }
 
-/** The outcome of one trajectory and the file (or flag) it came from. */
+/** The outcome of one trajectory and the file (or flag) it came from; a trajectory that names no task has none. */
 export function resolveOutcome(ctx: OutcomeContext, t: LoadedTrajectory): OutcomeInfo {
+  if (t.task === null) return { outcome: 'unknown', source: 'none (no task named)' };
   const fromTable = ctx.table ? lookupOutcome(ctx.table, t.task, t.run, t.model) : undefined;
   if (fromTable) return { outcome: fromTable, source: '--outcomes' };
-  const found = fromFiles(ctx, t) ?? { outcome: 'unknown', source: 'none' };
+  const found = fromFiles(ctx, t, t.task) ?? { outcome: 'unknown', source: 'none' };
   const exit = t.meta.exitStatus;
   if (found.outcome !== 'pass' && infraExit(exit)) {
-    return { outcome: 'censored', source: `exit status ${exit} (${basename(found.source)})` };
+    return { ...found, outcome: 'censored', source: `exit status ${exit} (${basename(found.source)})` };
   }
   return found;
 }

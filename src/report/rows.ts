@@ -18,7 +18,7 @@ export function trajectoryRows(
       id: t.id,
       task: t.task,
       run: t.run,
-      model: t.model,
+      model: t.model ?? o.model ?? null,
       agent: t.agent,
       format: t.format,
       steps: t.steps.length,
@@ -38,9 +38,9 @@ export function trajectoryRows(
   });
 }
 
-/** One row per task, in first-seen order. */
+/** One row per task, in first-seen order (trajectories that name no task share one row, task null). */
 export function taskRows(rows: readonly TrajectoryRow[]): TaskRow[] {
-  const byTask = new Map<string, TrajectoryRow[]>();
+  const byTask = new Map<string | null, TrajectoryRow[]>();
   for (const r of rows) byTask.set(r.task, [...(byTask.get(r.task) ?? []), r]);
   return [...byTask].map(([task, rs]) => ({
     task,
@@ -66,5 +66,6 @@ export function corpusCounts(rows: readonly TrajectoryRow[]): CorpusReport['coun
     scored: n((r) => r.score !== undefined),
     unscoredNoReference: n((r) => r.unscored === 'no_reference'),
     unscoredNoSteps: n((r) => r.unscored === 'no_steps'),
+    unscoredNoTask: n((r) => r.unscored === 'no_task'),
   };
 }

@@ -3,7 +3,7 @@
  * trajectories. A passing trajectory is scored leave-one-out, against a PTA of
  * the OTHER passing ones (needs at least two others); every other trajectory
  * against the PTA of all passing ones (needs at least two). Trajectories with
- * no steps, and those without enough references, are left unscored.
+ * no steps, those without enough references, and those that name no task, are left unscored.
  */
 import { UNIFORM_PRIOR } from '../core/prior.js';
 import { leaveOneOutPtas } from '../core/calibrate/references.js';
@@ -40,14 +40,16 @@ export function scoreCorpus(
   outcomes: readonly Outcome[],
   options: ScoreCorpusOptions,
 ): ScoredTrajectory[] {
-  const candidates = trajectories.map((t, i) => {
+  const named = trajectories.flatMap((t, i) => (t.task === null ? [] : [{ t, i, task: t.task }]));
+  const candidates = named.map(({ t, i, task }) => {
     const passed = outcomes[i] === 'pass';
-    return { task: t.task, passed, states: passed ? statesOf(t, options.analyzers) : [] };
+    return { task, passed, states: passed ? statesOf(t, options.analyzers) : [] };
   });
-  const ptas = leaveOneOutPtas(candidates, MIN_REFERENCES);
+  const ptas = new Map(leaveOneOutPtas(candidates, MIN_REFERENCES).map((p, k) => [named[k]!.i, p]));
   const scoreOne = (t: LoadedTrajectory, i: number): ScoredTrajectory => {
-    const pta = ptas[i];
+    const pta = ptas.get(i);
     if (t.steps.length === 0) return { unscored: 'no_steps' };
+    if (t.task === null) return { unscored: 'no_task' };
     if (pta === undefined) return { unscored: 'no_reference' };
     const scorer = createScorer({ reference: { kind: 'pta', pta }, analyzers: options.analyzers });
     for (const step of t.steps) scorer.push(step);

@@ -1,4 +1,5 @@
 /** The report's statistics: AUROC + KS per score component, χ² of model × Lucky category. */
+import { modelLabel } from './identity.js';
 import { auroc } from '../core/stats/auroc.js';
 import { chiSquareIndependence } from '../core/stats/chi-square.js';
 import { ksTwoSample } from '../core/stats/ks.js';
@@ -26,9 +27,9 @@ export function separation(rows: readonly TrajectoryRow[]): SeparationRow[] {
 /** χ² test of independence of model × Lucky category over the scored Lucky passes. */
 export function luckyChiSquare(rows: readonly TrajectoryRow[]): ChiSquareRow {
   const lucky = rows.filter((r) => r.outcome === 'pass' && r.lucky !== undefined);
-  const models = [...new Set(lucky.map((r) => r.model))].sort();
+  const models = [...new Set(lucky.map(modelLabel))].sort();
   const cats = [...new Set(lucky.map((r) => r.lucky!))].sort() as LuckyCategory[];
-  const table = models.map((m) => cats.map((c) => lucky.filter((r) => r.model === m && r.lucky === c).length));
+  const table = models.map((m) => cats.map((c) => lucky.filter((r) => modelLabel(r) === m && r.lucky === c).length));
   const res = chiSquareIndependence(table);
   if (!res) {
     return { rows: models, cols: cats, table, statistic: null, dof: null, p: null, note: `needs Lucky passes of at least 2 models in at least 2 categories (have ${lucky.length} Lucky passes, ${models.length} models, ${cats.length} categories)` };

@@ -2,54 +2,83 @@
  * The calibration's trade-off chart: per reference mode, the Pareto front of
  * combined stop policies (share of passing runs stopped against share of
  * failing-run tokens saved), the baseline (default) policy and the chosen one
- * marked, and the false-stop bound as a dashed line.
+ * marked, and the false-stop bound as a dashed line. The two fronts often
+ * coincide: one is a thick solid line with filled circles, the other a dashed
+ * line with hollow diamonds on top, so both stay visible.
  */
 import type { ModeName, TradeoffPoint, TradeoffResult } from '../core/calibrate/tradeoff-types.js';
 import { describeSettings } from '../core/calibrate/stop-settings.js';
 import type { Chart } from './render/charts.js';
-import { circle, esc, legend, line, rect, svgDoc, text } from './render/svg-kit.js';
+import { niceTicks, textWidth } from './render/layout.js';
+import { PALETTE } from './render/palette.js';
+import { esc, legend, legendWidth, line, marker, polyline, svgDoc, text, TITLE_Y, type LegendItem } from './render/svg-kit.js';
 
-const COLORS: Record<ModeName, string> = { referenceFree: '#1565c0', reference: '#2e7d32' };
+const COLORS: Record<ModeName, string> = { referenceFree: PALETTE.referenceFree, reference: PALETTE.reference };
 const LABEL: Record<ModeName, string> = { referenceFree: 'reference-free', reference: 'with references' };
 
 const pct = (x: number | null) => `${(100 * (x ?? 0)).toFixed(1)} %`;
+/** A tick value in percent units, as printed: `20 %`, `2.5 %`. */
+const tickPct = (v: number) => `${Number(v.toFixed(2))} %`;
+
+const FONT = 12;
 
 /** The SVG of a trade-off calibration (`tradeoff.svg`). */
 export function tradeoffChart(r: TradeoffResult): Chart {
-  const W = 720, H = 440, L = 60, R = 30, T = 50, B = 60;
-  const pw = W - L - R, ph = H - T - B;
+  const W = 760;
   const points = (['referenceFree', 'reference'] as const).flatMap((m) => r.front[m].map((p) => p.modes[m]));
-  const xmax = Math.max(0.1, r.choice.maxFalseStop * 1.5, ...points.map((p) => p.passingRate ?? 0)) * 1.05;
-  const ymax = Math.min(1, Math.max(0.1, ...points.map((p) => p.failingTokenShare ?? 0)) * 1.1);
+  const xt = niceTicks(100 * Math.max(0.1, r.choice.maxFalseStop * 1.5, ...points.map((p) => p.passingRate ?? 0)));
+  const yt = niceTicks(Math.min(100, 100 * Math.max(0.1, ...points.map((p) => p.failingTokenShare ?? 0))));
+  const xmax = xt[xt.length - 1]! / 100, ymax = yt[yt.length - 1]! / 100;
+
+  const items: LegendItem[] = [
+    { label: LABEL.referenceFree, color: COLORS.referenceFree, shape: 'circle', line: 'solid' },
+    { label: LABEL.reference, color: COLORS.reference, shape: 'diamond', hollow: true, line: 'dashed' },
+    { label: 'default policy', color: PALETTE.baseline, shape: 'square' },
+  ];
+  const note = 'ring = chosen policy; steps = Pareto front of the policy grid';
+  const legendY = TITLE_Y + 26, noteY = legendY + 18;
+  const tickW = Math.max(...yt.map((v) => textWidth(tickPct(v), FONT)));
+  const L = Math.ceil(16 + FONT + 10 + tickW + 8), R = 24, T = noteY + 22, B = 58, H = T + 300 + B;
+  const pw = W - L - R, ph = H - T - B;
   const x = (v: number | null) => L + (pw * (v ?? 0)) / xmax;
   const y = (v: number | null) => T + ph - (ph * (v ?? 0)) / ymax;
+
   const body: string[] = [];
-  for (let i = 0; i <= 5; i++) {
-    const vx = (xmax * i) / 5, vy = (ymax * i) / 5;
-    body.push(line(x(vx), T, x(vx), T + ph, '#eee'), text(x(vx), T + ph + 16, pct(vx), 'middle'));
-    body.push(line(L, y(vy), W - R, y(vy), '#eee'), text(L - 6, y(vy) + 4, pct(vy), 'end'));
-  }
+  for (const v of xt) body.push(line(x(v / 100), T, x(v / 100), T + ph, PALETTE.grid), text(x(v / 100), T + ph + 18, tickPct(v), 'middle'));
+  for (const v of yt) body.push(line(L, y(v / 100), W - R, y(v / 100), PALETTE.grid), text(L - 8, y(v / 100) + 4, tickPct(v), 'end'));
   body.push(line(L, T + ph, W - R, T + ph), line(L, T, L, T + ph));
-  body.push(line(x(r.choice.maxFalseStop), T, x(r.choice.maxFalseStop), T + ph, '#c62828', true));
-  body.push(text(x(r.choice.maxFalseStop) + 4, T + 12, `bound ${pct(r.choice.maxFalseStop)}`, 'start', 'fill="#c62828"'));
+  const bx = x(r.choice.maxFalseStop);
+  body.push(line(bx, T, bx, T + ph, PALETTE.bound, true));
+  body.push(text(bx + 5, T + 14, `bound ${pct(r.choice.maxFalseStop)}`, 'start', 'font-style="italic"'));
+
   const tip = (m: ModeName, p: TradeoffPoint, what: string) =>
     `${LABEL[m]}, ${what}: stops ${p.passingStopped}/${p.passing} passing (${pct(p.passingRate)}), saves ${pct(p.failingTokenShare)} of failing-run tokens`;
   for (const m of ['referenceFree', 'reference'] as const) {
     const front = r.front[m];
-    for (let i = 1; i < front.length; i++) {
-      const a = front[i - 1]!.modes[m], b = front[i]!.modes[m];
-      body.push(line(x(a.passingRate), y(a.failingTokenShare), x(b.passingRate), y(a.failingTokenShare), COLORS[m]));
-      body.push(line(x(b.passingRate), y(a.failingTokenShare), x(b.passingRate), y(b.failingTokenShare), COLORS[m]));
+    const steps: [number, number][] = [];
+    front.forEach((p, i) => {
+      const q = p.modes[m];
+      if (i > 0) steps.push([x(q.passingRate), y(front[i - 1]!.modes[m].failingTokenShare)]);
+      steps.push([x(q.passingRate), y(q.failingTokenShare)]);
+    });
+    body.push(m === 'referenceFree' ? polyline(steps, COLORS[m], 3.5) : polyline(steps, COLORS[m], 1.8, true));
+    for (const p of front) {
+      const q = p.modes[m];
+      const shape = m === 'referenceFree' ? marker('circle', x(q.passingRate), y(q.failingTokenShare), 4, COLORS[m], tip(m, q, describeSettings(p.settings)))
+        : marker('diamond', x(q.passingRate), y(q.failingTokenShare), 4, '#ffffff', tip(m, q, describeSettings(p.settings)), `stroke="${COLORS[m]}" stroke-width="1.8"`);
+      body.push(shape);
     }
-    for (const p of front) body.push(circle(x(p.modes[m].passingRate), y(p.modes[m].failingTokenShare), 4, COLORS[m], tip(m, p.modes[m], describeSettings(p.settings))));
-    const d = r.baseline.modes[m];
-    body.push(rect(x(d.passingRate) - 6, y(d.failingTokenShare) - 6, 12, 12, '#f9a825', tip(m, d, `default policy (${describeSettings(r.baseline.settings)})`)));
-    const c = r.chosen.modes[m];
-    body.push(`<circle cx="${x(c.passingRate).toFixed(2)}" cy="${y(c.failingTokenShare).toFixed(2)}" r="9" fill="none" stroke="${COLORS[m]}" stroke-width="2.5"><title>${esc(tip(m, c, `chosen (${describeSettings(r.chosen.settings)})`))}</title></circle>`);
   }
-  body.push(...legend(L + 10, T + 4, [[LABEL.referenceFree, COLORS.referenceFree], [LABEL.reference, COLORS.reference], ['default policy', '#f9a825']]));
-  body.push(text(L + 10, T + 24, 'ring = chosen policy; steps = Pareto front of the grid', 'start', 'font-size="11" fill="#555"'));
-  body.push(text(L + pw / 2, H - 20, 'share of passing runs stopped (false stops)', 'middle'));
-  body.push(text(16, T + ph / 2, 'share of failing-run tokens saved', 'middle', `transform="rotate(-90 16 ${T + ph / 2})"`));
+  for (const m of ['referenceFree', 'reference'] as const) {
+    const d = r.baseline.modes[m];
+    body.push(marker('square', x(d.passingRate), y(d.failingTokenShare), 5, PALETTE.baseline, tip(m, d, `default policy (${describeSettings(r.baseline.settings)})`), `stroke="${PALETTE.bound}" stroke-width="1"`));
+    const c = r.chosen.modes[m];
+    body.push(`<circle cx="${x(c.passingRate).toFixed(2)}" cy="${y(c.failingTokenShare).toFixed(2)}" r="${m === 'referenceFree' ? 10 : 13}" fill="none" stroke="${COLORS[m]}" stroke-width="2.5"><title>${esc(tip(m, c, `chosen (${describeSettings(r.chosen.settings)})`))}</title></circle>`);
+  }
+  const lx = (W - legendWidth(items)) / 2;
+  body.push(...legend(lx, legendY, items));
+  body.push(text(W / 2, noteY, note, 'middle', `fill="${PALETTE.axis}"`, 11));
+  body.push(text(L + pw / 2, H - 16, 'share of passing runs stopped (false stops)', 'middle'));
+  body.push(text(16 + FONT * 0.8, T + ph / 2, 'share of failing-run tokens saved', 'middle', `transform="rotate(-90 ${16 + FONT * 0.8} ${T + ph / 2})"`));
   return { file: 'tradeoff.svg', svg: svgDoc(W, H, `Early-stop trade-off (${r.runs.passing} passing, ${r.runs.failing} failing runs)`, body) };
 }

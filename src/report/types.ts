@@ -15,27 +15,44 @@ export interface LoadedTrajectory {
   format: FormatName;
   meta: TrajectoryMeta;
   steps: Step[];
-  task: string;
+  /** null: nothing names the task (see identity.ts). */
+  task: string | null;
   run: string;
-  model: string;
+  /** null: the log names no model. */
+  model: string | null;
   agent: string;
+}
+
+/**
+ * A file the report did not read as a trajectory: `metadata` (an evaluation or task file, expected
+ * beside logs), `not_a_log` (JSON in no supported log format), `unreadable` (empty, truncated,
+ * binary, not JSON: a broken log; the command exits 1 unless --lenient).
+ */
+export interface SkippedFile {
+  path: string;
+  reason: string;
+  kind: 'metadata' | 'not_a_log' | 'unreadable';
 }
 
 /** A trajectory's outcome and where it came from. */
 export interface OutcomeInfo {
   outcome: Outcome;
   source: string;
+  /** The model the evaluation names (harness `run_evaluation/<run>/<model>/`, sb-cli `<model>.<run>.json`), if any. */
+  model?: string;
 }
 
 /** Why a trajectory has no score. */
-export type UnscoredReason = 'no_reference' | 'no_steps';
+export type UnscoredReason = 'no_reference' | 'no_steps' | 'no_task';
 
 /** One row of the per-trajectory table. */
 export interface TrajectoryRow {
   id: string;
-  task: string;
+  /** null: nothing names the task. */
+  task: string | null;
   run: string;
-  model: string;
+  /** The model the log (else its evaluation) names; null when neither does. */
+  model: string | null;
   agent: string;
   format: FormatName;
   steps: number;
@@ -63,7 +80,8 @@ export interface TrajectoryRow {
 
 /** Per task: how many trajectories of each outcome and whether it has a reference. */
 export interface TaskRow {
-  task: string;
+  /** null: the row of the trajectories that name no task. */
+  task: string | null;
   trajectories: number;
   passing: number;
   failing: number;
@@ -76,7 +94,10 @@ export interface TaskRow {
 
 /** Per model: pass rate, quality, both ranks, tiers, Lucky mix and waste. */
 export interface ModelRow {
-  model: string;
+  /** null: trajectories whose log and evaluation name no model, grouped by `run`. */
+  model: string | null;
+  /** The run of a row whose model is not named. */
+  run?: string;
   trajectories: number;
   /** Trajectories with a pass/fail outcome. */
   evaluated: number;
@@ -145,7 +166,9 @@ export interface CorpusReport {
     files: number;
     trajectories: number;
     skippedFiles: number;
-    skipped: { path: string; reason: string }[];
+    skipped: SkippedFile[];
+    /** Lines or events skipped inside the logs that were read. */
+    problems: { path: string; at: string; message: string }[];
   };
   counts: {
     trajectories: number;
@@ -156,6 +179,7 @@ export interface CorpusReport {
     scored: number;
     unscoredNoReference: number;
     unscoredNoSteps: number;
+    unscoredNoTask: number;
   };
   tasks: TaskRow[];
   trajectories: TrajectoryRow[];

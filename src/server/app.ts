@@ -2,16 +2,17 @@
  * `buildApp`: the steplens server as a fastify instance (HTTP routes and the
  * `/v1/stream` WebSocket). It does not listen; `server.ts` and tests do.
  * `app.close()` shuts down gracefully: readiness off, open sessions ended
- * (their `final` sent), sockets closed with a reason, the store flushed.
+ * (their `final` sent) or, with Redis, handed back to the other replicas
+ * (leases released), sockets closed with a reason, the store flushed.
  */
 import websocket from '@fastify/websocket';
 import type { Socket } from 'node:net';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { pino, type Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { setTextCompression } from '../core/state/packed-text.js';
-import type { ErrorCode } from '../errors.js';
-import { ReferenceStore } from '../store/reference-store.js';
+import { SteplensError, type ErrorCode } from '../errors.js';
+import { FilePolicyStateStore } from '../store/policy-state.js';
 import { defaultAnalyzers } from '../syntax/index.js';
 import { TokenChecker } from './auth.js';
 import { CLOSE, Connection } from './connection.js';
@@ -20,8 +21,19 @@ import { registerHttpRoutes, sendError } from './http-routes.js';
 import { createMetrics } from './metrics.js';
 import { resolveOptions, type AppOptions } from './options.js';
 import { ScorePool } from './score-pool.js';
-import { SessionRegistry } from './session-registry.js';
+import { checkShadow, PolicyManager } from './policy-manager.js';
+import { registerPolicyMetrics } from './policy-metrics.js';
+import { registerPolicyRoutes } from './policy-routes.js';
+import { SessionRegistry, type RegistryDeps } from './session-registry.js';
+import { openBackend } from './backend.js';
+import { DurableSessions } from './durable-sessions.js';
+import { RedisMetrics } from './redis-metrics.js';
 import { handleFrame, type HandlerDeps } from './stream-handler.js';
+import { LiveFeed } from './live-feed.js';
+import { isPublicWebPath, registerWebAssets, webRoot } from './web-assets.js';
+import { registerWebRoutes } from './web-routes.js';
+import { ForecastLearner } from './forecast-learner.js';
+import { registerForecastRoutes } from './forecast-routes.js';
 
 /** A refused upgrade: the HTTP error answer written on the raw socket, which is then closed (no socket, no keep-alive). */
 function refuseUpgrade(socket: Socket, reply: FastifyReply, code: ErrorCode, message: string): void {
@@ -34,19 +46,34 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const resolved = resolveOptions(options);
   if (options.compressTexts !== undefined) setTextCompression(options.compressTexts);
   const log: Logger = options.logger ?? pino({ level: options.logLevel ?? 'info' });
-  const store = options.store ?? (await ReferenceStore.open({
-    dataDir: options.dataDir ?? './data',
-    seedDirs: options.seedDirs ?? [],
-    warn: (message) => log.warn(message),
-  }));
+  const badShadow = resolved.shadow ? checkShadow(resolved.shadow) : undefined;
+  if (badShadow !== undefined) throw new SteplensError('usage', badShadow);
+  const redisMetrics = options.redis ? new RedisMetrics() : undefined;
+  const backend = await openBackend(options, resolved, log, redisMetrics);
+  const store = backend.store;
   const analyzers = defaultAnalyzers();
   const metrics = createMetrics(store);
   const pool = new ScorePool({
     size: resolved.scoringWorkers, maxQueuedBytes: 4 * resolved.limits.maxBodyBytes, log,
     reference: (task) => store.reference(task), prior: () => store.prior(),
   });
+  if (redisMetrics && backend.link) redisMetrics.register(metrics.registry, () => backend.link?.available() ?? false);
+  // Shadow-mode counters stay in a file of this replica's data folder (with Redis too: see docs/scale-out.md).
+  const policies = await PolicyManager.open(resolved.policySet, resolved.shadow, options.policyState ?? new FilePolicyStateStore(options.dataDir ?? './data'), log);
+  registerPolicyMetrics(metrics.registry, policies);
   const connections = new Map<number, Connection>();
-  const registry = new SessionRegistry({ store, analyzers, metrics, log, options: resolved, connections });
+  const learner = resolved.forecast !== undefined && options.forecastLearn !== undefined
+    ? new ForecastLearner(resolved.forecast, options.forecastLearn, log)
+    : undefined;
+  const live = new LiveFeed({ maxViewers: resolved.limits.liveViewers, queueBytes: resolved.limits.liveQueueBytes, config: resolved.config, metrics, log });
+  const registryDeps: RegistryDeps = {
+    store, analyzers, metrics, log, options: resolved, connections, policies, observer: live, ...(learner !== undefined ? { onEnded: (s) => learner.add(s) } : {}),
+  };
+  const registry = new SessionRegistry(registryDeps);
+  const durable = backend.journal
+    ? new DurableSessions({ registry, journal: backend.journal, analyzers, options: resolved, log, metrics, endpoint: backend.link?.endpoint ?? 'Redis' })
+    : undefined;
+  if (durable) registryDeps.durable = durable;
   const auth = new TokenChecker(resolved.tokens);
   let accepting = true;
   let nextConnection = 0;
@@ -61,7 +88,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   app.addHook('onRequest', async (req, reply) => {
     const route = req.url.split('?')[0];
-    if (route === '/healthz') return;
+    if (route === '/healthz' || ((req.method === 'GET' || req.method === 'HEAD') && isPublicWebPath(route ?? ''))) return;
     // While shutting down only readiness and metrics are still answered.
     const closing = !accepting && route !== '/readyz' && route !== '/metrics';
     const refused = !auth.allows(req) ? 'unauthorized' : closing ? 'overloaded' : undefined;
@@ -75,7 +102,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
   installErrorShapes(app, { metrics, log, maxBodyBytes: resolved.limits.maxBodyBytes });
 
-  const deps: HandlerDeps = { registry, metrics, log, options: resolved };
+  const deps: HandlerDeps = { registry, metrics, log, options: resolved, ...(durable ? { durable } : {}) };
   await app.register(websocket, {
     // Frames up to 8x the limit are refused with an `error` frame; beyond that ws closes the socket (1009).
     options: { maxPayload: resolved.limits.maxFrameBytes * 8 },
@@ -91,9 +118,13 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     preClose: async () => {
       accepting = false;
       clearInterval(sweeper);
-      await registry.endAll();
+      clearInterval(leaseKeeper);
+      // With Redis, sessions are handed back (leases released) for other replicas to resume; else they end.
+      if (durable) await durable.handBack();
+      else await registry.endAll();
       for (const conn of connections.values()) conn.close(CLOSE.goingAway, 'server shutting down');
       await store.flush();
+      await policies.flush();
       app.websocketServer.close();
     },
   });
@@ -121,15 +152,29 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     socket.on('error', (error) => log.warn({ connection: conn.id, err: error }, 'socket error'));
   });
 
-  registerHttpRoutes(app, { store, registry, pool, metrics, options: resolved, ready: () => accepting, principal: (req) => auth.principal(req) });
+  const routeDeps = { store, registry, analyzers, pool, metrics, options: resolved, ready: () => accepting && store.available(), principal: (req: FastifyRequest) => auth.principal(req), ...(durable ? { durable } : {}) };
+  registerHttpRoutes(app, routeDeps);
+  registerPolicyRoutes(app, { policies, metrics });
+  registerForecastRoutes(app, resolved.forecast, learner);
+  learner?.start();
+  registerWebRoutes(app, { ...routeDeps, auth: auth.enabled, calibrationDir: options.calibrationDir });
+  live.register(app, registry);
+  await registerWebAssets(app, webRoot());
 
   const sweepEvery = Math.max(50, Math.min(resolved.idleTimeoutMs, resolved.resumeWindowMs, 10_000) / 4);
   const sweeper = setInterval(() => void registry.sweep().catch((error: unknown) => log.error({ err: error }, 'sweep failed')), sweepEvery);
   sweeper.unref();
+  const leaseKeeper = durable
+    ? setInterval(() => void durable.renewLeases().catch((error: unknown) => log.warn({ err: error }, 'lease renewal failed')), Math.max(50, (backend.leaseMs ?? 15_000) / 3))
+    : undefined;
+  leaseKeeper?.unref();
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
+    clearInterval(leaseKeeper);
+    await learner?.stop();
     await pool.close();
-    await store.flush();
+    await backend.close();
+    await policies.flush();
   });
   return app;
 }

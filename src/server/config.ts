@@ -1,12 +1,13 @@
 /** Server configuration from command-line flags and environment (shared by `server.ts` and `steplens serve`). */
-import { existsSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { SteplensError } from '../errors.js';
-import { readConfigFile, readPolicyFile } from '../settings-files.js';
+import { bundledReferencesDir } from '../package-files.js';
+import { readConfigFile, readForecastFile, readPolicySetFile } from '../settings-files.js';
 import { loadTokens } from './auth.js';
-import type { AppOptions } from './options.js';
+import type { AppOptions, RedisSettings } from './options.js';
+import { checkRedisUrl } from '../store/redis/link.js';
 
 export interface ServerConfig {
   host: string;
@@ -16,21 +17,35 @@ export interface ServerConfig {
 
 export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data DIR] [--seed DIR]... [--token T]... [--token-file FILE]
                       [--log-level L] [--resume-window SECONDS] [--idle-timeout SECONDS] [--learn] [--policy POLICY.json]
-                      [--config CONFIG.json] [--compress-texts]
-  defaults: --host 127.0.0.1 --port 8787 --data ./data, seeded from the bundled data/example
-  env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG, STEPLENS_COMPRESS_TEXTS=1
-  --policy: default early-stop policy (what steplens calibrate --out writes; a session's start.policy overrides it)
+                      [--config CONFIG.json] [--compress-texts] [--forecast FORECAST.json [--forecast-learn [--forecast-learn-every SECONDS]]]
+                      [--shadow] [--shadow-share R] [--shadow-max-false-stop R] [--shadow-confidence C] [--calibration DIR]
+                      [--redis URL [--redis-prefix P] [--replica-id ID] [--lease SECONDS]]
+  defaults: --host 127.0.0.1 --port 8787 --data $XDG_DATA_HOME/steplens (~/.local/share/steplens), seeded from the bundled references
+  --no-seed: without the bundled references
+  env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG, STEPLENS_COMPRESS_TEXTS=1,
+       STEPLENS_SHADOW=1, STEPLENS_SHADOW_SHARE, STEPLENS_CALIBRATION
+  --policy: early-stop policy, or policies per agent / model with a fallback (what steplens calibrate [--by G] --out writes);
+            a session gets its start.agent / start.model group's, and its start.policy overrides that
+  --shadow: sessions that report an outcome calibrate each agent + model's stops; until a stop's 95% upper bound of false stops
+            is within --shadow-max-false-stop (default 0.05) the pair only warns; then --shadow-share (default 0.1) of its sessions
+            stay warn-only to keep counting (state in DATA/policies/state.json; GET /v1/policies, POST /v1/policies/pin|freeze)
   --config: scoring config (weights, tiers...; what steplens calibrate --weights --config-out writes)
-  --compress-texts: keep long texts of idle sessions compressed (less memory per session, more CPU per step)`;
+  --compress-texts: keep long texts of idle sessions compressed (less memory per session, more CPU per step)
+  --forecast: outcome forecast model(s) (what steplens train --out writes): adds pPass to score frames, final, GET /v1/sessions/:id and reports
+  --forecast-learn: retrain the forecast from finished sessions that reported an outcome, every --forecast-learn-every seconds
+    (default 600); a new model goes in force only if a task-disjoint check finds it not worse; versions go to DATA/forecasts/
+  --calibration DIR: the --out-dir of steplens calibrate; the web view (http://HOST:PORT/) shows its trade-off chart
+  --redis: share references and sessions with other replicas through Redis (env STEPLENS_REDIS_URL, STEPLENS_REDIS_PREFIX,
+           STEPLENS_REPLICA_ID); --data then holds only this replica's shadow-mode state, and --seed directories are imported
+           for tasks Redis lacks (docs/scale-out.md)`;
 
-/** The bundled example reference set (`data/example` of the package), if present. */
-export function bundledSeedDir(): string | undefined {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const up of ['../..', '../../..']) {
-    const dir = path.resolve(here, up, 'data', 'example');
-    if (existsSync(dir)) return dir;
-  }
-  return undefined;
+/**
+ * Where references are written when neither --data nor STEPLENS_DATA says: the user's data folder
+ * ($XDG_DATA_HOME/steplens, else ~/.local/share/steplens), never the working tree a server was started from.
+ */
+export function defaultDataDir(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : path.join(os.homedir(), '.local', 'share');
+  return path.join(base, 'steplens');
 }
 
 function positiveNumber(flag: string, value: string | undefined): number | undefined {
@@ -38,6 +53,22 @@ function positiveNumber(flag: string, value: string | undefined): number | undef
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new SteplensError('usage', `${flag} must be a positive number (got '${value}')`);
   return n;
+}
+
+/** `--redis` and its companions (env fallbacks); undefined without a Redis URL. */
+function redisSettings(values: Record<string, unknown>, env: NodeJS.ProcessEnv): RedisSettings | undefined {
+  const url = (values.redis as string | undefined) ?? env.STEPLENS_REDIS_URL;
+  if (url === undefined || url === '') return undefined;
+  checkRedisUrl(url);
+  const prefix = (values['redis-prefix'] as string | undefined) ?? env.STEPLENS_REDIS_PREFIX;
+  const replica = (values['replica-id'] as string | undefined) ?? env.STEPLENS_REPLICA_ID;
+  const lease = positiveNumber('--lease', values.lease as string | undefined);
+  return {
+    url,
+    ...(prefix !== undefined ? { prefix } : {}),
+    ...(replica !== undefined && replica !== '' ? { replicaId: replica } : {}),
+    ...(lease !== undefined ? { leaseMs: lease * 1000 } : {}),
+  };
 }
 
 /** Parses flags (and env fallbacks) into a server configuration. */
@@ -49,14 +80,18 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       seed: { type: 'string', multiple: true }, token: { type: 'string', multiple: true }, 'token-file': { type: 'string' },
       'log-level': { type: 'string' }, 'resume-window': { type: 'string' }, 'idle-timeout': { type: 'string' },
       learn: { type: 'boolean' }, 'no-seed': { type: 'boolean' }, policy: { type: 'string' }, config: { type: 'string' }, 'compress-texts': { type: 'boolean' },
+      shadow: { type: 'boolean' }, 'shadow-share': { type: 'string' }, 'shadow-max-false-stop': { type: 'string' }, 'shadow-confidence': { type: 'string' },
+      forecast: { type: 'string' }, 'forecast-learn': { type: 'boolean' }, 'forecast-learn-every': { type: 'string' },
+      redis: { type: 'string' }, 'redis-prefix': { type: 'string' }, 'replica-id': { type: 'string' }, lease: { type: 'string' },
+      calibration: { type: 'string' },
     },
     allowPositionals: false,
   });
   const portText = values.port ?? env.STEPLENS_PORT ?? '8787';
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SteplensError('usage', `--port must be 0-65535 (got '${portText}')`);
-  const dataDir = path.resolve(cwd, values.data ?? env.STEPLENS_DATA ?? 'data');
-  const bundled = values['no-seed'] ? undefined : bundledSeedDir();
+  const dataDir = path.resolve(cwd, values.data ?? env.STEPLENS_DATA ?? defaultDataDir(env));
+  const bundled = values['no-seed'] ? undefined : bundledReferencesDir();
   const seeds = [...(values.seed ?? []).map((d) => path.resolve(cwd, d)), ...(bundled ? [bundled] : [])].filter((d) => d !== dataDir);
   const tokenFile = values['token-file'] ?? env.STEPLENS_TOKEN_FILE;
   const tokens = await loadTokens({
@@ -67,9 +102,27 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   const resume = positiveNumber('--resume-window', values['resume-window']);
   const idle = positiveNumber('--idle-timeout', values['idle-timeout']);
   const policyFile = values.policy ?? env.STEPLENS_POLICY;
-  const policy = policyFile !== undefined ? await readPolicyFile(path.resolve(cwd, policyFile)) : undefined;
+  const set = policyFile !== undefined ? await readPolicySetFile(path.resolve(cwd, policyFile)) : undefined;
+  const shadowOn = values.shadow === true || env.STEPLENS_SHADOW === '1';
+  const shadowRate = (flag: string, value: string | undefined): number | undefined => {
+    if (value === undefined) return undefined;
+    const x = Number(value);
+    if (value.trim() === '' || !(x >= 0 && x <= 1)) throw new SteplensError('usage', `${flag} must be a rate between 0 and 1 (got '${value}')`);
+    return x;
+  };
+  const share = shadowRate('--shadow-share', values['shadow-share'] ?? env.STEPLENS_SHADOW_SHARE);
+  const maxFalseStop = shadowRate('--shadow-max-false-stop', values['shadow-max-false-stop']);
+  const confidence = shadowRate('--shadow-confidence', values['shadow-confidence']);
+  if ((share ?? maxFalseStop ?? confidence) !== undefined && !shadowOn) throw new SteplensError('usage', '--shadow-share, --shadow-max-false-stop and --shadow-confidence need --shadow');
+  if (confidence !== undefined && (confidence === 0 || confidence === 1)) throw new SteplensError('usage', `--shadow-confidence must be strictly between 0 and 1 (got '${values['shadow-confidence']}')`);
+  const forecastFile = values.forecast ?? env.STEPLENS_FORECAST;
+  const forecast = forecastFile !== undefined ? await readForecastFile(path.resolve(cwd, forecastFile)) : undefined;
+  if (values['forecast-learn'] && forecast === undefined) throw new SteplensError('usage', '--forecast-learn retrains a forecast model: give --forecast FILE too');
+  const learnEvery = positiveNumber('--forecast-learn-every', values['forecast-learn-every']) ?? 600;
   const configFile = values.config ?? env.STEPLENS_CONFIG;
   const scoring = configFile !== undefined ? await readConfigFile(path.resolve(cwd, configFile)) : undefined;
+  const redis = redisSettings(values, env);
+  const calibration = values.calibration ?? env.STEPLENS_CALIBRATION;
   return {
     host: values.host ?? env.STEPLENS_HOST ?? '127.0.0.1',
     port,
@@ -79,9 +132,14 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       ...(resume !== undefined ? { resumeWindowMs: resume * 1000 } : {}),
       ...(idle !== undefined ? { idleTimeoutMs: idle * 1000 } : {}),
       ...(values.learn ? { learnDefault: true } : {}),
-      ...(policy !== undefined ? { policy } : {}),
+      ...(set !== undefined ? (set.groups.length > 0 ? { policies: set, policy: set.fallback } : { policy: set.fallback }) : {}),
+      ...(shadowOn ? { shadow: { ...(share !== undefined ? { share } : {}), ...(maxFalseStop !== undefined ? { maxFalseStop } : {}), ...(confidence !== undefined ? { confidence } : {}) } } : {}),
       ...(scoring !== undefined ? { config: scoring } : {}),
       ...(values['compress-texts'] || env.STEPLENS_COMPRESS_TEXTS === '1' ? { compressTexts: true } : {}),
+      ...(forecast !== undefined ? { forecast } : {}),
+      ...(values['forecast-learn'] ? { forecastLearn: { intervalMs: learnEvery * 1000, dir: path.join(dataDir, 'forecasts') } } : {}),
+      ...(redis !== undefined ? { redis } : {}),
+      ...(calibration !== undefined ? { calibrationDir: path.resolve(cwd, calibration) } : {}),
     },
   };
 }

@@ -27,6 +27,8 @@ export class Connection {
   /** Set while an asynchronous message (start, end) is being handled: later messages wait in `queue`. */
   private busy: Promise<void> | undefined;
   private readonly queue: (() => void | Promise<void>)[] = [];
+  /** Frames waiting for a durable write to settle, and frames sent after them, in order. */
+  private readonly held: { frames: readonly ServerMessage[] | undefined }[] = [];
 
   private readonly onTooSlow: (queued: number) => void;
   /** The TCP socket under the WebSocket (ws keeps it as `_socket`), corked while a burst of frames is written. */
@@ -85,8 +87,35 @@ export class Connection {
     return !this.closing && this.socket.readyState === this.socket.OPEN;
   }
 
-  /** Sends one frame; false when the connection is closed or was just closed for being too slow. */
+  /**
+   * Sends one frame; false when the connection is closed or was just closed
+   * for being too slow. While frames wait for a durable write (`sendWhen`),
+   * it queues behind them, so frames leave in the order they were sent.
+   */
   send(message: ServerMessage): boolean {
+    if (this.held.length > 0) {
+      if (!this.open) return false;
+      this.held.push({ frames: [message] });
+      return true;
+    }
+    return this.sendNow(message);
+  }
+
+  /**
+   * Sends the frames `ready` resolves to once it settles (a durable write),
+   * keeping their place: frames sent after this call wait behind them.
+   */
+  sendWhen(ready: Promise<readonly ServerMessage[]>): void {
+    const slot: { frames: readonly ServerMessage[] | undefined } = { frames: undefined };
+    this.held.push(slot);
+    const release = (frames: readonly ServerMessage[]): void => {
+      slot.frames = frames;
+      while (this.held[0]?.frames !== undefined) for (const f of (this.held.shift() as { frames: readonly ServerMessage[] }).frames) this.sendNow(f);
+    };
+    ready.then(release, () => release([]));
+  }
+
+  private sendNow(message: ServerMessage): boolean {
     if (!this.open) return false;
     const data = Buffer.from(frameText(message), 'utf8');
     if (this.socket.bufferedAmount + data.length > this.maxQueued) {

@@ -1,7 +1,7 @@
 /**
  * The frames a session sent, kept compactly for duplicates and resume: one
  * variable-length row of unboxed doubles per score frame in a single number
- * array (packed codes, total, coh, temp, then struct and cov when not null),
+ * array (packed codes, total, coh, temp, then struct, cov and pPass when present),
  * signal frames as references to the scorer's Signal objects. Frames are
  * rebuilt, equal to those sent, only when asked for. What is almost always
  * implied is not stored: t is the row index, seq the previous seq plus a small
@@ -15,6 +15,7 @@ type StepFrame = ScoreMessage | SignalMessage;
 
 const STRUCT = 1;
 const COV = 2;
+const PPASS = 4;
 /** Radix of each field packed into a row's codes (flags, stage, tier, seq step, signal count). */
 const R = 64;
 const MAX_SEQ_STEP = R - 2;
@@ -66,10 +67,11 @@ export class FrameLog {
       extra.seq = seq;
     }
     if (Object.keys(extra).length > 0) this.aside.set(i, extra);
-    const flags = (s.struct === null ? 0 : STRUCT) | (s.cov === null ? 0 : COV);
+    const flags = (s.struct === null ? 0 : STRUCT) | (s.cov === null ? 0 : COV) | (r.pPass === undefined ? 0 : PPASS);
     this.rows.push(flags + R * (this.code(r.state.stage) + R * (this.code(r.tier) + R * (step + R * r.signals.length))), s.total, s.coh, s.temp);
     if (s.struct !== null) this.rows.push(s.struct);
     if (s.cov !== null) this.rows.push(s.cov);
+    if (r.pPass !== undefined) this.rows.push(r.pPass);
     this.signals.push(...r.signals);
     this.count += 1;
     this.lastSeq = seq;
@@ -100,12 +102,16 @@ export class FrameLog {
       const temp = this.rows[p++] as number;
       const struct = flags & STRUCT ? (this.rows[p++] as number) : null;
       const cov = flags & COV ? (this.rows[p++] as number) : null;
+      const pPass = flags & PPASS ? (this.rows[p++] as number) : undefined;
       const extra = this.aside.get(i);
       seq = step === SEQ_ASIDE ? (extra?.seq as number) : seq + step;
       if (keep(seq, 'score')) {
         const score: ScoreVector = { total, struct, cov, coh, temp };
         const reward = extra?.reward ?? total - prevTotal;
-        out.push({ type: 'score', session: this.session, seq, t: extra?.t ?? i, stage, score, reward, tier, reference: this.reference });
+        out.push({
+          type: 'score', session: this.session, seq, t: extra?.t ?? i, stage, score, reward, tier, reference: this.reference,
+          ...(pPass !== undefined ? { pPass } : {}),
+        });
       }
       prevTotal = total;
       for (let j = 0; j < signals; j++, k++) {

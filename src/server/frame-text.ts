@@ -30,8 +30,9 @@ function finite(v: ScoreVector, reward: number): boolean {
 /** A score frame as `Session` builds it (its keys, and the score vector's as `composite` builds it, in this order). */
 function scoreText(m: ScoreMessage): string | undefined {
   const v = m.score;
-  if (!finite(v, m.reward)) return undefined;
-  return `{"type":"score","session":${JSON.stringify(m.session)},"seq":${m.seq},"t":${m.t},"stage":"${m.stage}","score":{"total":${num(v.total)},"struct":${num(v.struct)},"cov":${num(v.cov)},"coh":${num(v.coh)},"temp":${num(v.temp)}},"reward":${num(m.reward)},"tier":"${m.tier}","reference":${jsonOf(m.reference)}}`;
+  if (!finite(v, m.reward) || (m.pPass !== undefined && !Number.isFinite(m.pPass))) return undefined;
+  const pPass = m.pPass !== undefined ? `,"pPass":${num(m.pPass)}` : '';
+  return `{"type":"score","session":${JSON.stringify(m.session)},"seq":${m.seq},"t":${m.t},"stage":"${m.stage}","score":{"total":${num(v.total)},"struct":${num(v.struct)},"cov":${num(v.cov)},"coh":${num(v.coh)},"temp":${num(v.temp)}},"reward":${num(m.reward)},"tier":"${m.tier}","reference":${jsonOf(m.reference)}${pPass}}`;
 }
 
 /** `JSON.stringify(frame)`, faster for the score frames a `Session` builds (field order as there). */

@@ -1,10 +1,12 @@
 /** The HTTP routes of protocol v1 (`/v1/...`, health, readiness, metrics); the scoring ones are in scoring-routes.ts. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Analyzers } from '../core/ports.js';
 import { ptaToJson } from '../core/pta/index.js';
 import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
 import type { SessionStatus } from '../protocol/http-bodies.js';
 import { taskIdSchema } from '../protocol/client-messages.js';
-import type { ReferenceStore } from '../store/reference-store.js';
+import type { ReferenceStorePort } from '../store/store-port.js';
+import type { DurableSessions } from './durable-sessions.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionRegistry } from './session-registry.js';
@@ -12,8 +14,11 @@ import type { ScorePool } from './score-pool.js';
 import { registerScoringRoutes } from './scoring-routes.js';
 
 export interface RouteDeps {
-  store: ReferenceStore;
+  store: ReferenceStorePort;
   registry: SessionRegistry;
+  /** With Redis: sessions held by other replicas are read from the journal. */
+  durable?: DurableSessions;
+  analyzers: Analyzers;
   metrics: AppMetrics;
   /** Where HTTP scoring runs (worker threads). */
   pool: ScorePool;
@@ -48,17 +53,35 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
   app.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
 
   app.get<{ Params: { id: string } }>('/v1/sessions/:id', async (req, reply) => {
-    const s = registry.visible(req.params.id, deps.principal(req));
+    const principal = deps.principal(req);
+    let s = registry.visible(req.params.id, principal);
+    let elsewhere: 'open' | 'detached' | undefined;
+    // With Redis, a copy no connection here holds may have moved to another replica: read the durable one.
+    if (deps.durable && (!s || (!s.ended && s.connection === undefined))) {
+      try {
+        const view = await deps.durable.view(req.params.id);
+        // This replica's copy stays the answer while this replica holds the lease; another token's session stays unknown.
+        if (view && view.session.principal === principal && !(s && view.owner === deps.durable.journal.owner)) {
+          s = view.session;
+          elsewhere = view.owner !== undefined ? 'open' : 'detached';
+        }
+      } catch (error) {
+        if (!s) return fail(reply, error);
+      }
+    }
     if (!s) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
     const report = s.final ?? s.report();
     const status: SessionStatus = {
       session: s.id, task: s.task, format: s.format,
       ...(s.agent !== undefined ? { agent: s.agent } : {}),
       ...(s.model !== undefined ? { model: s.model } : {}),
-      state: s.ended ? 'ended' : s.connection === undefined ? 'detached' : 'open',
+      ...(s.policy !== undefined ? { policy: { selected: s.policy.selected, shadow: s.policy.shadow } } : {}),
+      state: s.ended ? 'ended' : elsewhere ?? (s.connection === undefined ? 'detached' : 'open'),
       steps: s.length, lastSeq: s.lastSeq, score: report.score, tier: report.tier, stages: { ...s.stages },
       signals: [...s.signals], reference: s.reference,
       ...(s.passed !== undefined ? { passed: s.passed } : {}),
+      ...(report.pPass !== undefined ? { pPass: report.pPass } : {}),
+      ...(s.forecastVersion !== undefined ? { forecastVersion: s.forecastVersion } : {}),
     };
     return status;
   });

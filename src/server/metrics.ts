@@ -1,6 +1,6 @@
 /** Prometheus metrics of one app, on its own registry (so many apps can coexist in one process). */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ReferenceStore } from '../store/reference-store.js';
+import type { ReferenceStorePort } from '../store/store-port.js';
 
 export interface AppMetrics {
   registry: Registry;
@@ -12,10 +12,12 @@ export interface AppMetrics {
   endedSessionBytes: Gauge<string>;
   signalsFired: Counter<'kind' | 'severity'>;
   refusals: Counter<'code'>;
+  /** Sessions rebuilt from the Redis journal (taken over from another replica, or after a failed write). */
+  sessionsRebuilt: Counter<string>;
 }
 
 /** Creates the metrics; PTA cache metrics read the store on each scrape. */
-export function createMetrics(store: ReferenceStore, options: { defaultMetrics?: boolean } = {}): AppMetrics {
+export function createMetrics(store: Pick<ReferenceStorePort, 'cacheStats'>, options: { defaultMetrics?: boolean } = {}): AppMetrics {
   const registry = new Registry();
   if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: 'steplens_' });
   const registers = [registry];
@@ -53,5 +55,6 @@ export function createMetrics(store: ReferenceStore, options: { defaultMetrics?:
     endedSessionBytes: new Gauge({ name: 'steplens_ended_session_bytes', help: 'Approximate bytes the kept ended sessions hold (frame logs and finals).', registers }),
     signalsFired: new Counter({ name: 'steplens_signals_fired_total', help: 'Early-stop signals fired.', labelNames: ['kind', 'severity'], registers }),
     refusals: new Counter({ name: 'steplens_refusals_total', help: 'Refused messages and requests, by error code.', labelNames: ['code'], registers }),
+    sessionsRebuilt: new Counter({ name: 'steplens_sessions_rebuilt_total', help: 'Sessions rebuilt from the Redis journal (resumed from another replica, or after a failed write).', registers }),
   };
 }

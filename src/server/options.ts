@@ -3,7 +3,13 @@ import os from 'node:os';
 import type { Logger } from 'pino';
 import { DEFAULT_CONFIG, type ScoringConfig } from '../core/config.js';
 import { DEFAULT_POLICY, type Policy } from '../core/policy.js';
-import type { ReferenceStore } from '../store/reference-store.js';
+import type { PolicySet } from '../core/policy-set.js';
+import type { ForecastFile } from '../core/forecast/model.js';
+import type { PolicyStateStore } from '../store/policy-state.js';
+import type { ReferenceStorePort } from '../store/store-port.js';
+import { ForecastHolder } from './forecast-holder.js';
+import type { ForecastLearnOptions } from './forecast-learner.js';
+import { DEFAULT_SHADOW, type ShadowOptions } from './policy-manager.js';
 
 export interface ServerLimits {
   /** Open sessions one connection may hold (default 64). */
@@ -22,6 +28,10 @@ export interface ServerLimits {
   maxEndedSessions: number;
   /** Bytes the kept ended sessions may hold (their frame logs and finals, estimated; default 64 MiB); the oldest go first past it. */
   maxEndedSessionBytes: number;
+  /** Web view live-feed viewers at once (default 64). */
+  liveViewers: number;
+  /** Bytes a live-feed viewer may have unread before it is dropped as too slow (default 1 MiB). */
+  liveQueueBytes: number;
 }
 
 export interface AppOptions {
@@ -30,7 +40,12 @@ export interface AppOptions {
   /** Read-only reference directories used for tasks the data directory lacks. */
   seedDirs?: string[];
   /** An already opened store (tests, embedding). */
-  store?: ReferenceStore;
+  store?: ReferenceStorePort;
+  /**
+   * Share references and sessions with other replicas through Redis (docs/scale-out.md);
+   * `dataDir` is then unused and `seedDirs` are imported for tasks Redis does not hold.
+   */
+  redis?: RedisSettings;
   /** Bearer tokens; empty = auth off (logged as a warning). */
   tokens?: string[];
   limits?: Partial<ServerLimits>;
@@ -40,6 +55,12 @@ export interface AppOptions {
   idleTimeoutMs?: number;
   /** Server-wide early-stop policy; a session's `start.policy` overrides it field by field. */
   policy?: Policy;
+  /** Policies per agent / model with a fallback (`calibrate --by ... --out`); wins over `policy`. */
+  policies?: PolicySet;
+  /** Shadow mode: sessions that report outcomes calibrate each agent + model pair's stops (true = defaults). */
+  shadow?: boolean | Partial<ShadowOptions>;
+  /** Where shadow counters, promotions and pins persist (default `<dataDir>/policies/state.json`). */
+  policyState?: PolicyStateStore;
   /** Server-wide scoring config (weights, tiers, tau...; `steplens calibrate --weights` writes one); default the method's. */
   config?: ScoringConfig;
   /**
@@ -56,10 +77,29 @@ export interface AppOptions {
    * Default: one per spare core (cores - 1), at least 1, at most 4.
    */
   scoringWorkers?: number;
+  /** Forecast model(s) of P(pass | prefix) (`steplens train` writes them): adds `pPass` to scores, finals and reports. */
+  forecast?: ForecastFile;
+  /** Retrain the forecast from finished sessions that reported an outcome (needs `forecast`). */
+  forecastLearn?: ForecastLearnOptions;
   /** A pino logger to use; otherwise one is made at `logLevel`. */
   logger?: Logger;
   /** Log level of the made logger (default `info`). */
   logLevel?: string;
+  /** Where `steplens calibrate --out-dir` wrote the last calibration; the web view shows its trade-off chart. */
+  calibrationDir?: string;
+}
+
+export interface RedisSettings {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://...` */
+  url: string;
+  /** Prefix of every key (default `steplens:`). */
+  prefix?: string;
+  /** This replica's name in session leases (default host-pid-random). */
+  replicaId?: string;
+  /** A session's lease lasts this long unless renewed (default 15 s); resume takes it over at once anyway. */
+  leaseMs?: number;
+  /** A Redis command with no answer after this long fails with `unavailable` (default 2000 ms). */
+  commandTimeoutMs?: number;
 }
 
 export interface ResolvedOptions {
@@ -68,9 +108,13 @@ export interface ResolvedOptions {
   resumeWindowMs: number;
   idleTimeoutMs: number;
   policy: Policy;
+  policySet: PolicySet;
+  shadow: ShadowOptions | undefined;
   config: ScoringConfig;
   learnDefault: boolean;
   scoringWorkers: number;
+  /** The forecast in force (swapped by the learner), if any. */
+  forecast: ForecastHolder | undefined;
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
@@ -82,6 +126,8 @@ export const DEFAULT_LIMITS: ServerLimits = {
   maxBodyBytes: 64 * 1024 * 1024,
   maxEndedSessions: 10_000,
   maxEndedSessionBytes: 64 * 1024 * 1024,
+  liveViewers: 64,
+  liveQueueBytes: 1024 * 1024,
 };
 
 /** Fills in defaults. */
@@ -92,8 +138,11 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
     resumeWindowMs: options.resumeWindowMs ?? 5 * 60_000,
     idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
     policy: options.policy ?? DEFAULT_POLICY,
+    policySet: options.policies ?? { groups: [], fallback: options.policy ?? DEFAULT_POLICY },
+    shadow: options.shadow === undefined || options.shadow === false ? undefined : { ...DEFAULT_SHADOW, ...(options.shadow === true ? {} : options.shadow) },
     config: options.config ?? DEFAULT_CONFIG,
     learnDefault: options.learnDefault ?? false,
     scoringWorkers: options.scoringWorkers ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
+    forecast: options.forecast !== undefined ? new ForecastHolder(options.forecast) : undefined,
   };
 }

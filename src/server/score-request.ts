@@ -1,6 +1,7 @@
 /** Scoring one HTTP score request (`POST /v1/score`, each item of a batch, each `/get_reward` query). */
 import type { Analyzers } from '../core/ports.js';
 import type { ScoringConfig } from '../core/config.js';
+import type { ForecastModel } from '../core/forecast/model.js';
 import { resolvePolicy, type Policy, type PolicyInput } from '../core/policy.js';
 import type { Reference, TemporalPrior, TrajectoryReport } from '../core/scorer-api.js';
 import type { Step } from '../core/types.js';
@@ -17,6 +18,14 @@ export interface ScoringDeps {
   config: ScoringConfig;
   /** Steps one trajectory may have (the stream's per-session limit). */
   maxSteps: number;
+  /** The server's forecast model in force, if any (adds `pPass`). */
+  forecast?: JobForecast;
+}
+
+/** A forecast model and its version, as a job carries it to a worker. */
+export interface JobForecast {
+  model: ForecastModel;
+  version: number;
 }
 
 /** What scoring already parsed steps needs besides them. */
@@ -38,6 +47,7 @@ export async function scoreParsedSteps(deps: ScoringDeps, req: StepsRequest, ste
   const reference = await deps.reference(req.task);
   return scoreTrajectory(steps, {
     reference, analyzers: deps.analyzers, policy: policy.value, config: deps.config,
+    ...(deps.forecast !== undefined ? { forecast: deps.forecast.model, forecastVersion: deps.forecast.version } : {}),
     ...(req.passed !== undefined ? { passed: req.passed } : {}),
   });
 }

@@ -10,7 +10,7 @@ import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
 import { addReferenceRequestSchema, getRewardRequestSchema, scoreBatchRequestSchema, scoreRequestSchema } from '../protocol/http-bodies.js';
 import { parseBody } from '../protocol/parse.js';
 import { getReward } from './reward-job.js';
-import { checkLength, scoreRequest, type ScoringDeps } from './score-request.js';
+import { checkLength, scoreRequest, type JobForecast, type ScoringDeps } from './score-request.js';
 import { trajectorySteps, trajectoryStates } from './trajectory.js';
 
 export type JobKind = 'score' | 'batch' | 'reward' | 'states';
@@ -24,6 +24,8 @@ export interface JobRequest {
   config: ScoringConfig;
   /** Steps one trajectory may have (the stream's per-session limit). */
   maxSteps: number;
+  /** The forecast model in force when the request came (a plain object: it travels to the worker). */
+  forecast?: JobForecast;
 }
 
 /** A job's answer: the response body, or an error of the catalogue (`detail`: a fault's stack, for the server log). */
@@ -85,7 +87,7 @@ async function work(req: JobRequest, deps: ScoringDeps): Promise<unknown> {
 /** Runs one job; never rejects (every failure is a JobResult). */
 export async function runJob(req: JobRequest, deps: JobDeps): Promise<JobResult> {
   try {
-    const value = await work(req, { ...deps, policy: req.policy, config: req.config, maxSteps: req.maxSteps });
+    const value = await work(req, { ...deps, policy: req.policy, config: req.config, maxSteps: req.maxSteps, ...(req.forecast !== undefined ? { forecast: req.forecast } : {}) });
     return { ok: true, value };
   } catch (error) {
     return jobError(error);

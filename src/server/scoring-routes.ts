@@ -19,8 +19,13 @@ function bodyBytes(req: FastifyRequest): Uint8Array {
 
 export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { metrics, pool, options } = deps;
-  const run = (kind: JobKind, req: FastifyRequest): Promise<JobResult> =>
-    pool.run({ kind, body: bodyBytes(req), policy: options.policy, config: options.config, maxSteps: options.limits.maxStepsPerSession });
+  const run = (kind: JobKind, req: FastifyRequest): Promise<JobResult> => {
+    const forecast = options.forecast?.modelFor(undefined, undefined);
+    return pool.run({
+      kind, body: bodyBytes(req), policy: options.policy, config: options.config, maxSteps: options.limits.maxStepsPerSession,
+      ...(forecast !== undefined ? { forecast } : {}),
+    });
+  };
   const failed = (req: FastifyRequest, reply: FastifyReply, result: Extract<JobResult, { ok: false }>): FastifyReply => {
     if (result.detail !== undefined) req.log.error({ detail: result.detail, route: req.url }, 'scoring failed');
     return sendError(reply, metrics, result.code, result.message);

@@ -6,28 +6,38 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Analyzers } from '../core/ports.js';
-import { resolvePolicy } from '../core/policy.js';
-import { createScorer } from '../core/scorer.js';
-import { getParser } from '../formats/index.js';
+import { canStop, resolvePolicy } from '../core/policy.js';
 import type { FormatName } from '../formats/types.js';
 import type { StartMessage } from '../protocol/client-messages.js';
 import type { MessageError } from '../protocol/parse.js';
 import type { FinalMessage, FinalReason } from '../protocol/server-messages.js';
-import type { ReferenceStore } from '../store/reference-store.js';
-import { err, ok, type Result } from '../errors.js';
+import type { ReferenceStorePort } from '../store/store-port.js';
+import { err, ok, SteplensError, type Result } from '../errors.js';
 import type { Connection } from './connection.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import { EndedSessions } from './ended-sessions.js';
-import { Session } from './session.js';
+import type { Session, StepFrame } from './session.js';
+import { buildSession } from './session-factory.js';
+import type { DurableSessions } from './durable-sessions.js';
+import { PolicyManager } from './policy-manager.js';
+import type { SessionObserver } from './session-events.js';
 
 export interface RegistryDeps {
-  store: ReferenceStore;
+  store: ReferenceStorePort;
   analyzers: Analyzers;
   metrics: AppMetrics;
   log: Logger;
   options: ResolvedOptions;
   connections: Map<number, Connection>;
+  /** Picks each session's policy (default: the configured policy set, no shadow mode). */
+  policies?: PolicyManager;
+  /** Told of every session event (the web view's live feed). */
+  observer?: SessionObserver;
+  /** Told of every ended session (the forecast learner keeps those with an outcome). */
+  onEnded?: (session: Session) => void;
+  /** With Redis: sessions made durable and carried on by any replica (set by `buildApp` after construction). */
+  durable?: DurableSessions;
 }
 
 export class SessionRegistry {
@@ -38,8 +48,11 @@ export class SessionRegistry {
   private sweeping = false;
   private readonly endedKept: EndedSessions;
 
+  private readonly policies: PolicyManager;
+
   constructor(private readonly deps: RegistryDeps) {
     this.endedKept = new EndedSessions(deps.options.limits);
+    this.policies = deps.policies ?? PolicyManager.plain(deps.options.policySet, deps.log);
   }
 
   get(id: string): Session | undefined {
@@ -87,27 +100,38 @@ export class SessionRegistry {
     if (this.openCount() >= limits.totalSessions) {
       return err({ code: 'overloaded', message: `the server already holds ${limits.totalSessions} open sessions`, session: id });
     }
-    const policy = resolvePolicy(msg.policy, this.deps.options.policy);
+    const assigned = this.policies.assign(msg.agent, msg.model);
+    const policy = resolvePolicy(msg.policy, assigned.policy);
     if (!policy.ok) return err({ code: 'bad_message', message: `start.policy: ${policy.error}`, session: id });
+    // A session whose own start.policy can stop is not counted: its outcome may be the stop's doing.
+    const shadow = assigned.shadow && (msg.policy === undefined || !canStop(policy.value));
+    const selected = msg.policy === undefined ? assigned.selected : `${assigned.selected} + start.policy`;
     this.pending.add(id);
     try {
       const reference = await this.deps.store.reference(msg.task);
       const format: FormatName = msg.format ?? 'steplens';
-      const scorer = createScorer({ reference, analyzers: this.deps.analyzers, policy: policy.value, config: this.deps.options.config });
-      const session = new Session({
-        id, task: msg.task, format, learn: msg.learn ?? this.deps.options.learnDefault, scorer,
-        reference: scorer.report().reference,
-        parser: format === 'steplens' ? undefined : getParser(format).stream(),
-        maxSteps: limits.maxStepsPerSession, now: Date.now(),
-        ...(msg.agent !== undefined ? { agent: msg.agent } : {}),
-        ...(msg.model !== undefined ? { model: msg.model } : {}),
-      });
+      const forecast = this.deps.options.forecast?.modelFor(msg.agent, msg.model);
+      const spec = {
+        id, task: msg.task, format, learn: msg.learn ?? this.deps.options.learnDefault, agent: msg.agent, model: msg.model, policy: policy.value,
+        assignment: { pair: assigned.key, selected, shadow }, reference,
+        ...(forecast !== undefined ? { forecast } : {}),
+        ...(conn.principal !== undefined ? { principal: conn.principal } : {}),
+      };
+      const session = buildSession(spec, { analyzers: this.deps.analyzers, config: this.deps.options.config, maxSteps: limits.maxStepsPerSession, now: Date.now() });
+      if (this.deps.durable) {
+        const opened = await this.deps.durable.open(session, spec);
+        if (!opened.ok) return err({ ...opened.error, session: id });
+      }
       session.connection = conn.id;
-      session.principal = conn.principal;
       this.sessions.set(id, session);
       conn.sessions.add(id);
-      this.deps.log.info({ session: id, task: msg.task, format, reference: session.reference, learn: session.learn }, 'session started');
+      this.deps.log.info({ session: id, task: msg.task, format, reference: session.reference, learn: session.learn, policy: selected, shadow }, 'session started');
+      this.deps.observer?.started(session);
       return ok(session);
+    } catch (error) {
+      // The shared store is unreachable (Redis): refused with a code, nothing opened.
+      if (error instanceof SteplensError && error.code === 'unavailable') return err({ code: 'unavailable', message: error.message, session: id });
+      throw error;
     } finally {
       this.pending.delete(id);
       this.deps.metrics.activeSessions.set(this.openCount());
@@ -130,13 +154,14 @@ export class SessionRegistry {
   }
 
   private async finish(session: Session, why: FinalReason): Promise<FinalMessage> {
+    await this.deps.durable?.settled(session);
     // From here the session takes no step: the report, the final and a learned reference cover the same steps.
     const { frames, report } = session.finish();
     const states = session.states();
     const passed = session.passed;
     const conn = this.connectionOf(session);
     for (const f of frames) conn?.send(f);
-    this.countSignals(frames);
+    this.scored(session, frames);
     let learned: FinalMessage['learned'];
     if (session.learn && passed === true && states.length > 0) {
       try {
@@ -147,20 +172,33 @@ export class SessionRegistry {
         this.deps.log.error({ session: session.id, task: session.task, err: error }, 'learning the reference failed');
       }
     }
+    if (session.policy?.shadow && passed !== undefined) {
+      this.policies.record(session.policy.pair, { states, totals: session.totals, passed });
+    }
     const final: FinalMessage = {
       type: 'final', session: session.id, ...report,
       ...(passed !== undefined ? { passed } : {}),
       ...(learned ? { learned } : {}),
+      ...(session.forecastVersion !== undefined ? { forecastVersion: session.forecastVersion } : {}),
       reason: why,
     };
     session.final = final;
+    this.deps.onEnded?.(session);
     session.endedAt = Date.now();
     session.release();
     this.keepEnded(session);
     this.deps.metrics.activeSessions.set(this.openCount());
+    await this.deps.durable?.finished(session, final);
     conn?.send(final);
+    this.deps.observer?.ended(session, final);
     this.deps.log.info({ session: session.id, task: session.task, why, steps: report.steps, score: report.score.total, tier: report.tier }, 'session ended');
     return final;
+  }
+
+  /** Frames a session just sent: signals counted, the observer told. */
+  scored(session: Session, frames: readonly StepFrame[]): void {
+    this.countSignals(frames);
+    if (frames.length > 0) this.deps.observer?.scored(session, frames);
   }
 
   countSignals(frames: readonly { type: string; kind?: string; severity?: string }[]): void {
@@ -180,6 +218,7 @@ export class SessionRegistry {
     session.connection = conn.id;
     session.detachedAt = undefined;
     conn.sessions.add(session.id);
+    this.deps.observer?.changed(session);
   }
 
   /** A connection went away: its sessions stay resumable for the resume window. */
@@ -190,9 +229,35 @@ export class SessionRegistry {
       if (s && s.connection === conn.id) {
         s.connection = undefined;
         s.detachedAt = now;
+        this.deps.observer?.changed(s);
       }
     }
     conn.sessions.clear();
+  }
+
+  /**
+   * Drops this replica's copy of a session (its durable copy lives on): after
+   * a failed durable write (`keepOnConnection`: its connection still holds
+   * it and it is rebuilt on its next message), or when another replica took it over.
+   */
+  evict(session: Session, why: string, keepOnConnection: boolean): void {
+    if (this.sessions.get(session.id) !== session) return;
+    this.sessions.delete(session.id);
+    this.endedKept.delete(session.id);
+    if (!keepOnConnection && session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.id);
+    this.deps.metrics.activeSessions.set(this.openCount());
+    this.deps.log.info({ session: session.id, task: session.task, why }, 'session copy dropped');
+  }
+
+  /** Registers a session rebuilt from the durable journal. */
+  adopt(session: Session): void {
+    this.sessions.set(session.id, session);
+    // A rebuilt ended session counts against the ended-session bounds like one that ended here.
+    if (session.ended) {
+      session.release();
+      this.keepEnded(session);
+    }
+    this.deps.metrics.activeSessions.set(this.openCount());
   }
 
   /** Keeps an ended session within the ended-session bounds, freeing the oldest ones past them. */
@@ -214,6 +279,7 @@ export class SessionRegistry {
     if (session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.id);
     this.deps.metrics.activeSessions.set(this.openCount());
     this.deps.log.info({ session: session.id, task: session.task, why }, 'session freed');
+    this.deps.observer?.freed(session);
   }
 
   /** Ends idle and expired-detached sessions and frees ended ones past the resume window. */

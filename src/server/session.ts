@@ -10,7 +10,9 @@ import type { ReferenceInfo, Signal, Stage, Step } from '../core/types.js';
 import type { FormatName, StreamParser } from '../formats/types.js';
 import type { FinalMessage, ScoreMessage, SignalMessage } from '../protocol/server-messages.js';
 import { parseStepPayload } from '../protocol/parse.js';
+import type { PinnedReference } from '../store/session-journal.js';
 import { FrameLog } from './frame-log.js';
+import { stepText } from './step-text.js';
 
 export type StepFrame = ScoreMessage | SignalMessage;
 
@@ -31,11 +33,22 @@ export interface SessionInit {
   model?: string;
   learn: boolean;
   scorer: Scorer;
+  /** Version of the forecast model the scorer carries (the session keeps it for its whole life). */
+  forecastVersion?: number;
   reference: ReferenceInfo;
   /** Stream parser for non-`steplens` formats. */
   parser?: StreamParser;
+  /** Which policy it runs under, and whether it is a shadow session whose outcome is counted. */
+  policy?: SessionPolicy;
   maxSteps: number;
   now: number;
+}
+
+export interface SessionPolicy {
+  /** The policy manager's key of its agent + model pair. */
+  pair: string;
+  selected: string;
+  shadow: boolean;
 }
 
 export class Session {
@@ -48,16 +61,23 @@ export class Session {
   readonly reference: ReferenceInfo;
   /** The token digest of the connection that started it (undefined while auth is off): only it may resume or read the session. */
   principal: string | undefined;
+  readonly policy: SessionPolicy | undefined;
+  /** Running composite after each scored step (shadow mode replays candidate stops over it). */
+  readonly totals: number[] = [];
+  readonly forecastVersion: number | undefined;
   /** Owning connection id, undefined while detached. */
   connection: number | undefined;
   lastSeq = -1;
+  readonly startedAt: number;
   lastActivity: number;
   endedAt: number | undefined;
   detachedAt: number | undefined;
-  passed: boolean | undefined;
   final: FinalMessage | undefined;
   /** Set when ending begins (before the report and learning): from then on no step or outcome is accepted. */
   finishing = false;
+  /** With Redis: the reference pinned in the journal, and the last durable write still in flight. */
+  pin: PinnedReference | undefined;
+  lastWrite: Promise<unknown> | undefined;
   private readonly log: FrameLog;
   readonly signals: Signal[] = [];
   readonly stages: Record<Stage, number> = { E: 0, I: 0, V: 0, O: 0 };
@@ -65,7 +85,12 @@ export class Session {
   private scorer: Scorer | undefined;
   private parser: StreamParser | undefined;
   private scored = 0;
+  /** The states kept once the scorer is released (the web view's step table and alignment of an ended session). */
+  private endedStates: ReturnType<Scorer['states']> | undefined;
+  private endedStateBytes = 0;
   private readonly maxSteps: number;
+  /** One short line per step saying what it did (the web view's step table). */
+  private readonly texts: string[] = [];
 
   constructor(init: SessionInit) {
     this.id = init.id;
@@ -74,13 +99,28 @@ export class Session {
     this.agent = init.agent;
     this.model = init.model;
     this.learn = init.learn;
+    this.forecastVersion = init.forecastVersion;
     this.scorer = init.scorer;
     this.reference = init.reference;
+    this.policy = init.policy;
     this.parser = init.parser;
     this.maxSteps = init.maxSteps;
+    this.startedAt = init.now;
     this.lastActivity = init.now;
     this.log = new FrameLog(init.id, init.reference);
   }
+
+  /** The test outcome, when the client sent one; the tiers of later steps follow it. */
+  get passed(): boolean | undefined {
+    return this.outcome;
+  }
+
+  set passed(passed: boolean | undefined) {
+    this.outcome = passed;
+    this.scorer?.setOutcome(passed);
+  }
+
+  private outcome: boolean | undefined;
 
   /** Every frame sent so far, in order (rebuilt from the compact log). */
   get frames(): StepFrame[] {
@@ -133,6 +173,8 @@ export class Session {
     step.t = this.scored;
     const result = this.live.push(step);
     this.scored += 1;
+    this.totals.push(result.score.total);
+    this.texts.push(stepText(step));
     this.stages[result.state.stage] += 1;
     this.signals.push(...result.signals);
     return result;
@@ -144,6 +186,7 @@ export class Session {
       out.push({
         type: 'score', session: this.id, seq, t: r.t, stage: r.state.stage, score: r.score, reward: r.reward, tier: r.tier,
         reference: this.reference,
+        ...(r.pPass !== undefined ? { pPass: r.pPass } : {}),
       });
       for (const s of r.signals) {
         out.push({ type: 'signal', session: this.id, seq, t: s.t, kind: s.kind, severity: s.severity, steps: s.steps, message: s.message });
@@ -171,8 +214,13 @@ export class Session {
     return this.log.frames((seq) => seq > after);
   }
 
+  /** What each step did, one line per step (see {@link stepText}). */
+  stepTexts(): readonly string[] {
+    return this.texts;
+  }
+
   states(): ReturnType<Scorer['states']> {
-    return this.live.states();
+    return this.scorer === undefined ? (this.endedStates ?? []) : this.scorer.states();
   }
 
   currentScore(): ReturnType<Scorer['score']> {
@@ -186,15 +234,19 @@ export class Session {
 
   /**
    * Called once the session has ended and its final is set: drops the scorer and the stream parser (the
-   * labeler's history, the shadow workspace, every state); what `resume` and GET need stays.
+   * labeler's history, the shadow workspace); what `resume`, GET and the web view need stays: the frame log,
+   * the final and the states (counted in {@link keptBytes}, so the ended-session byte bound covers them).
    */
   release(): void {
+    if (this.scorer === undefined) return;
+    this.endedStates = this.scorer.states();
+    this.endedStateBytes = JSON.stringify(this.endedStates).length;
     this.scorer = undefined;
     this.parser = undefined;
   }
 
-  /** Approximate bytes an ended session keeps (frame log and final). */
+  /** Approximate bytes an ended session keeps (frame log, final and states). */
   keptBytes(): number {
-    return 512 + this.log.bytes + 2 * (this.final === undefined ? 0 : JSON.stringify(this.final).length);
+    return 512 + this.log.bytes + 2 * (this.final === undefined ? 0 : JSON.stringify(this.final).length) + 2 * this.endedStateBytes;
   }
 }

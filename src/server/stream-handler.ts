@@ -7,12 +7,16 @@ import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionRegistry } from './session-registry.js';
 import type { Session } from './session.js';
+import type { DurableSessions } from './durable-sessions.js';
+import { dispatchDurable, storeDown } from './stream-durable.js';
 
 export interface HandlerDeps {
   registry: SessionRegistry;
   metrics: AppMetrics;
   log: Logger;
   options: ResolvedOptions;
+  /** With Redis: steps are durable before their frames are sent, and sessions move between replicas. */
+  durable?: DurableSessions;
 }
 
 /** Sends an `error` frame and counts the refusal. */
@@ -51,14 +55,20 @@ export function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buffer | s
     });
   };
   try {
-    const pending = dispatch(deps, conn, m);
+    const pending = dispatch(deps, conn, m, raw);
     return pending instanceof Promise ? pending.catch(fault) : undefined;
   } catch (error) {
     return fault(error);
   }
 }
 
-function dispatch(deps: HandlerDeps, conn: Connection, msg: ClientMessage): void | Promise<void> {
+/** `raw` is the frame as received: with Redis, an accepted step is stored as such (no re-serialising). */
+function dispatch(deps: HandlerDeps, conn: Connection, msg: ClientMessage, raw: Buffer | string): void | Promise<void> {
+  if (!deps.durable) return dispatchLocal(deps, conn, msg, raw);
+  return dispatchDurable(deps.durable, conn, msg, { local: (m) => dispatchLocal(deps, conn, m, raw), resumeOn: (s, m) => resumeOn(deps, conn, s, m), refuse: (e) => refuse(deps, conn, e) });
+}
+
+function dispatchLocal(deps: HandlerDeps, conn: Connection, msg: ClientMessage, raw: Buffer | string): void | Promise<void> {
   switch (msg.type) {
     case 'ping':
       conn.send({ type: 'pong' });
@@ -66,7 +76,7 @@ function dispatch(deps: HandlerDeps, conn: Connection, msg: ClientMessage): void
     case 'start':
       return onStart(deps, conn, msg);
     case 'step':
-      return onStep(deps, conn, msg);
+      return onStep(deps, conn, msg, raw);
     case 'outcome':
       return onOutcome(deps, conn, msg);
     case 'end':
@@ -95,9 +105,11 @@ async function onStart(deps: HandlerDeps, conn: Connection, msg: StartMessage): 
   conn.send({ type: 'started', session: s.id, task: s.task, format: s.format, reference: s.reference });
 }
 
-function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage): void {
+function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage, raw: Buffer | string): void {
   const s = owned(deps, conn, msg.session, msg.seq);
   if (!s) return;
+  const durable = deps.durable !== undefined && msg.seq === s.lastSeq + 1 && !s.ended;
+  if (durable && !deps.durable?.available()) return refuse(deps, conn, storeDown(deps.durable as DurableSessions, msg.session, msg.seq));
   const began = performance.now();
   const outcome = s.step(msg.seq, msg.step);
   if (outcome.kind === 'accepted') {
@@ -106,8 +118,9 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage): void {
       deps.metrics.stepsScored.inc(outcome.results.length);
       deps.metrics.stepLatency.observe(seconds / outcome.results.length);
     }
-    deps.registry.countSignals(outcome.frames);
-    for (const f of outcome.frames) conn.send(f);
+    deps.registry.scored(s, outcome.frames);
+    if (durable && deps.durable) conn.sendWhen(deps.durable.persistStep(s, msg.seq, raw, outcome.frames));
+    else for (const f of outcome.frames) conn.send(f);
     if (deps.log.isLevelEnabled('debug')) for (const r of outcome.results) {
       deps.log.debug({ session: s.id, task: s.task, seq: msg.seq, t: r.t, stage: r.state.stage, total: r.score.total, signals: r.signals.length }, 'step scored');
     }
@@ -133,7 +146,9 @@ function onOutcome(deps: HandlerDeps, conn: Connection, msg: OutcomeMessage): vo
   const s = owned(deps, conn, msg.session);
   if (!s) return;
   if (s.finishing) return refuse(deps, conn, { code: 'bad_message', message: `session ${s.id} ${s.ended ? 'has ended' : 'is ending'}: send outcome before end`, session: s.id });
+  if (deps.durable && !deps.durable.available()) return refuse(deps, conn, storeDown(deps.durable, s.id));
   s.passed = msg.passed;
+  if (deps.durable) conn.sendWhen(deps.durable.persistOutcome(s, msg.passed));
 }
 
 async function onEnd(deps: HandlerDeps, conn: Connection, msg: EndMessage): Promise<void> {
@@ -150,6 +165,11 @@ function onResume(deps: HandlerDeps, conn: Connection, msg: ResumeMessage): void
   // A session started with another token is as unknown as one never started.
   const s = deps.registry.visible(msg.session, conn.principal);
   if (!s) return refuse(deps, conn, { code: 'unknown_session', message: `no session ${msg.session} (never started, or expired)`, session: msg.session });
+  resumeOn(deps, conn, s, msg);
+}
+
+/** The answer to a resume of a session this replica holds: `resumed`, the frames after `after`, the final if ended. */
+function resumeOn(deps: HandlerDeps, conn: Connection, s: Session, msg: ResumeMessage): void {
   if (!s.ended && s.connection !== conn.id && deps.registry.openOn(conn) >= deps.options.limits.sessionsPerConnection) {
     return refuse(deps, conn, { code: 'overloaded', message: `this connection already holds ${deps.options.limits.sessionsPerConnection} sessions`, session: s.id });
   }

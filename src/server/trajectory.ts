@@ -2,6 +2,7 @@
 import type { Analyzers } from '../core/ports.js';
 import type { ScoringConfig } from '../core/config.js';
 import type { Policy } from '../core/policy.js';
+import type { ForecastModel } from '../core/forecast/model.js';
 import { createScorer } from '../core/scorer.js';
 import type { Reference, TrajectoryReport } from '../core/scorer-api.js';
 import type { State, Step } from '../core/types.js';
@@ -26,10 +27,16 @@ export function nonEmptySteps(parsed: ParseResult, where: string): Step[] {
 }
 
 /** Scores a whole trajectory the way a session would (same code, same report). */
-export function scoreTrajectory(steps: readonly Step[], opts: { reference: Reference; analyzers: Analyzers; policy: Policy; config: ScoringConfig; passed?: boolean }): TrajectoryReport {
-  const scorer = createScorer({ reference: opts.reference, analyzers: opts.analyzers, policy: opts.policy, config: opts.config });
+export function scoreTrajectory(
+  steps: readonly Step[],
+  opts: { reference: Reference; analyzers: Analyzers; policy: Policy; config: ScoringConfig; passed?: boolean; forecast?: ForecastModel; forecastVersion?: number },
+): TrajectoryReport {
+  const scorer = createScorer({
+    reference: opts.reference, analyzers: opts.analyzers, policy: opts.policy, config: opts.config, ...(opts.forecast !== undefined ? { forecast: opts.forecast } : {}),
+  });
   steps.forEach((s, i) => scorer.push({ ...s, t: i }));
-  return scorer.report(opts.passed);
+  const report = scorer.report(opts.passed);
+  return opts.forecastVersion !== undefined ? { ...report, forecastVersion: opts.forecastVersion } : report;
 }
 
 /** The states of a trajectory (labels do not depend on the reference; the prior is used). */

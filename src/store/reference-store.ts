@@ -11,13 +11,17 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { addReference, buildPta, ptaToJson, summarisePta } from '../core/pta/index.js';
+import { addReference, buildPta, ptaToJson } from '../core/pta/index.js';
 import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
 import type { State } from '../core/types.js';
 import { removeStaleTemps, writeFileAtomic } from './atomic-write.js';
 import { PTA_SUFFIX, isHashedFileName, taskFileName, taskFromFileName } from './file-names.js';
 import { PriorPool } from './prior-pool.js';
 import { moveAside, readPtaFile } from './pta-files.js';
+import type { CacheStats, ReferenceStorePort, StoredTaskStats } from './store-port.js';
+import { taskStats } from './task-stats.js';
+
+export type { StoredTaskStats } from './store-port.js';
 
 export interface ReferenceStoreOptions {
   /** Writable directory of task PTAs (created if missing). */
@@ -34,22 +38,14 @@ export interface ReferenceStoreOptions {
   warn?: (message: string) => void;
 }
 
-/** Stats of one stored task. */
-export interface StoredTaskStats {
-  task: string;
-  version: number;
-  references: number;
-  nodes: number;
-  paths: number;
-}
-
 interface Entry {
   pta: Pta;
   bytes: number;
 }
 
 /** See the module comment. Create with {@link ReferenceStore.open}. */
-export class ReferenceStore {
+export class ReferenceStore implements ReferenceStorePort {
+  readonly kind = 'file' as const;
   readonly dataDir: string;
   readonly minReferences: number;
   private readonly files = new Map<string, string>();
@@ -133,12 +129,20 @@ export class ReferenceStore {
   }
 
   /** Every task with a stored PTA, sorted. */
-  tasks(): string[] {
+  async tasks(): Promise<string[]> {
+    return this.taskList();
+  }
+
+  private taskList(): string[] {
     return [...this.files.keys()].sort();
   }
 
-  has(task: string): boolean {
+  async has(task: string): Promise<boolean> {
     return this.files.has(task);
+  }
+
+  async version(task: string): Promise<number | undefined> {
+    return (await this.get(task))?.version;
   }
 
   /**
@@ -209,18 +213,7 @@ export class ReferenceStore {
 
   /** Stats of every stored task (tasks whose file has become unusable are skipped with a warning). */
   async list(): Promise<StoredTaskStats[]> {
-    const out: StoredTaskStats[] = [];
-    for (const task of this.tasks()) {
-      try {
-        const pta = await this.get(task);
-        if (!pta) continue;
-        const s = summarisePta(pta);
-        out.push({ task, version: s.version, references: s.references, nodes: s.nodes, paths: s.paths });
-      } catch (error) {
-        this.warn(`list: skipping task ${task}: ${(error as Error).message}`);
-      }
-    }
-    return out;
+    return taskStats(this.taskList(), (task) => this.get(task), this.warn);
   }
 
   /** Waits for every pending write. Every completed `addReference` is already durable. */
@@ -228,8 +221,17 @@ export class ReferenceStore {
     await Promise.allSettled([...this.locks.values()]);
   }
 
+  /** Every completed write is durable on disk: closing is flushing. */
+  async close(): Promise<void> {
+    await this.flush();
+  }
+
+  available(): boolean {
+    return true;
+  }
+
   /** Cache counters for metrics. */
-  cacheStats(): { hits: number; misses: number; entries: number; bytes: number } {
+  cacheStats(): CacheStats {
     return { ...this.counters, entries: this.cache.size, bytes: this.cache.calculatedSize };
   }
 }

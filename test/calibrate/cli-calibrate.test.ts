@@ -8,11 +8,13 @@ import { CORPUS, cli } from '../cli/run-cli.js';
 
 describe('steplens calibrate on the shared corpus', () => {
   const out = join(mkdtempSync(join(tmpdir(), 'steplens-calibrate-')), 'policy.json');
-  const running = cli('calibrate', CORPUS, '--json', '--out', out);
+  // 35 passing runs: a 10 % bound (95 % upper bound with none stopped: 8.2 %) lets single kinds stop.
+  const running = cli('calibrate', CORPUS, '--json', '--out', out, '--max-false-stop', '0.1', '--split', 'none');
 
   it('prints the calibration JSON: runs, one table per kind, a partial policy', async () => {
     const run = await running;
-    expect(run.stderr).toBe('');
+    // The corpus holds one JSON file that is no log (a metrics file beside an OpenAgents run): named, not fatal.
+    expect(run.stderr).toMatch(/^skipped \S+\/metrics\.json: could not detect the log format [^\n]*\n$/);
     expect(run.code).toBe(0);
     const doc = JSON.parse(run.stdout) as Calibration;
     expect(doc.runs.passing).toBeGreaterThanOrEqual(20);
@@ -25,7 +27,7 @@ describe('steplens calibrate on the shared corpus', () => {
         expect(r.passingRate).toBeCloseTo(r.passingStopped / doc.runs.passing, 12);
         expect(r.failingRate).toBeCloseTo(r.failingStopped / doc.runs.failing, 12);
       }
-      expect(t.stop.bound).toBe(0.05);
+      expect(t.stop.bound).toBe(0.1);
       expect(t.warn.bound).toBe(0.25);
     }
     expect(policyInputSchema.safeParse(doc.policy).success).toBe(true);
@@ -33,7 +35,7 @@ describe('steplens calibrate on the shared corpus', () => {
     expect((JSON.parse(readFileSync(out, 'utf8')) as { policy: unknown }).policy).toEqual(doc.policy);
   });
 
-  it('every recommended stop stops at most 5% of the passing runs and at least one failing run', async () => {
+  it('every recommended stop has a 95% upper bound of at most 10% of the passing runs and stops a failing run', async () => {
     const doc = JSON.parse((await running).stdout) as Calibration;
     let recommended = 0;
     for (const kind of CALIBRATION_KINDS) {
@@ -41,7 +43,8 @@ describe('steplens calibrate on the shared corpus', () => {
       if (t.stop.threshold === null) continue;
       recommended += 1;
       const row = t.rows.find((r) => r.threshold === t.stop.threshold)!;
-      expect(row.passingStopped / doc.runs.passing).toBeLessThanOrEqual(0.05);
+      expect(row.passingUpper!).toBeLessThanOrEqual(0.1);
+      expect(row.passingUpper!).toBeGreaterThan(row.passingRate!);
       expect(row.failingStopped).toBeGreaterThan(0);
     }
     expect(recommended).toBeGreaterThan(0);
@@ -57,9 +60,9 @@ describe('steplens calibrate on the shared corpus', () => {
   it('prints a human table per kind and the policy', async () => {
     const run = await cli('calibrate', CORPUS, '--max-false-stop', '0.1');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/blindRetry: .*\nthreshold\s+passing stopped\s+failing stopped/);
+    expect(run.stdout).toMatch(/blindRetry: .*\nthreshold\s+passing stopped \(95% upper\)\s+failing stopped/);
     expect(run.stdout).toContain('recommended policy');
-    expect(run.stdout).toContain('bounds: stop when at most 10.0%');
+    expect(run.stdout).toContain('bounds: stop when the clopper-pearson 95% upper bound of the passing runs stopped is at most 10.0%');
   });
 
   it('rejects a bad rate and a missing path with one line', async () => {

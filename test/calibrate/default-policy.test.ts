@@ -1,12 +1,55 @@
-import { describe, expect, it } from 'vitest';
+/**
+ * The shipped DEFAULT_POLICY is what `steplens calibrate --portable` picks on the scored runs of
+ * ../shared/corpus + ../shared/calibration (test/fixtures/early-stop-runs.jsonl.gz, README there), and
+ * the corpus part of that file is what scoring the packed corpus gives today.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { PortableResult, TradeoffResult } from '../../src/core/calibrate/index.js';
 import { DEFAULT_POLICY } from '../../src/core/policy.js';
+import { readScoredRuns } from '../../src/cli/scored-runs.js';
 import { CORPUS, cli } from '../cli/run-cli.js';
 
+const FIXTURE = fileURLToPath(new URL('../fixtures/early-stop-runs.jsonl.gz', import.meta.url));
+const SOURCES = fileURLToPath(new URL('../../bench/early-stop/sources.csv', import.meta.url));
+
 describe('the shipped default policy', () => {
-  it('is the policy steplens calibrate picks on the public corpus under the default 5 % false-stop bound', async () => {
-    const run = await cli('calibrate', CORPUS, '--json');
+  const dir = mkdtempSync(join(tmpdir(), 'steplens-default-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is the portable policy steplens calibrate picks on the 1002 scored runs (3 % bound, 2 % per source)', async () => {
+    const run = await cli('calibrate', '--runs', FIXTURE, '--portable', '--max-false-stop', '0.03', '--split', 'none', '--json');
+    expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    const out = JSON.parse(run.stdout) as { policy: unknown };
+    const out = JSON.parse(run.stdout) as { policy: unknown; tradeoff: TradeoffResult; portable: PortableResult };
     expect(out.policy).toEqual(DEFAULT_POLICY);
-  }, 60_000);
+    expect(out.tradeoff.runs).toMatchObject({ passing: 192, failing: 810 });
+    expect(out.portable.demoted.map((d) => d.kind).sort()).toEqual(['blindRetry', 'explorationStreak', 'lowScore']);
+    // Held out by source, no source loses more than 2 % of its passing runs.
+    for (const f of out.portable.heldOut.folds) {
+      for (const m of ['reference', 'referenceFree'] as const) {
+        const p = f.outOfSample[m];
+        expect(p.passingStopped).toBeLessThanOrEqual(Math.floor(0.02 * p.passing));
+      }
+    }
+  }, 120_000);
+
+  it('was scored by today\'s code: the fixture\'s corpus runs equal a fresh scoring of the packed corpus', async () => {
+    const fresh = join(dir, 'corpus.jsonl');
+    const run = await cli('calibrate', CORPUS, '--sources', SOURCES, '--save-runs', fresh, '--split', 'none', '--json');
+    expect(run.code).toBe(0);
+    const tail = (id: string) => id.slice(id.lastIndexOf('corpus/') + 'corpus/'.length);
+    const stored = new Map(readScoredRuns(FIXTURE).filter((r) => r.run.id.includes('/corpus/')).map((r) => [tail(r.run.id), r.run]));
+    const now = readScoredRuns(fresh);
+    expect(now).toHaveLength(51);
+    expect(stored.size).toBe(51);
+    for (const { run: r } of now) {
+      const s = stored.get(tail(r.id));
+      expect(s, r.id).toBeDefined();
+      expect({ source: s!.source, passed: s!.passed, states: s!.states, free: s!.totals.referenceFree }).toEqual({ source: r.source, passed: r.passed, states: r.states, free: r.totals.referenceFree });
+    }
+  }, 120_000);
 });

@@ -67,6 +67,6 @@ describe('nthOccurrence: the naive exact-repeat rule', () => {
 
   it('counts a row of one threshold', () => {
     const row = thresholdRowFor([run(false, [{ stage: 'E', hash: 'q' }, { stage: 'E', hash: 'q' }, { stage: 'E', hash: 'r' }])], 'blindRetry', 1);
-    expect(row).toEqual({ threshold: 1, passingStopped: 0, failingStopped: 1, passingRate: null, failingRate: 1, meanStepsSaved: 1, meanStepsSavedWhenStopped: 1 });
+    expect(row).toEqual({ threshold: 1, passingStopped: 0, failingStopped: 1, passingRate: null, passingUpper: null, failingRate: 1, meanStepsSaved: 1, meanStepsSavedWhenStopped: 1 });
   });
 });

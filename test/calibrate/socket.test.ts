@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { TradeoffResult } from '../../src/core/calibrate/index.js';
 import { readCorpusInput } from '../../src/cli/corpus-input.js';
-import { exampleReferencesDir } from '../../src/cli/package-root.js';
+import { bundledReferencesDir } from '../../src/package-files.js';
 import { buildApp } from '../../src/server/app.js';
 import { readPolicyFile } from '../../src/settings-files.js';
 import { CORPUS, cli } from '../cli/run-cli.js';
@@ -48,11 +48,11 @@ describe('calibrated policy over a real socket', () => {
   let tradeoff: TradeoffResult;
 
   beforeAll(async () => {
-    const run = await cli('calibrate', CORPUS, '--json', '--split', 'none', '--out', out);
+    const run = await cli('calibrate', CORPUS, '--json', '--split', 'none', '--max-false-stop', '0.1', '--out', out);
     if (run.code !== 0) throw new Error(run.stderr);
     tradeoff = (JSON.parse(run.stdout) as { tradeoff: TradeoffResult }).tradeoff;
     const policy = await readPolicyFile(out);
-    app = await buildApp({ policy, dataDir: join(dir, 'data'), seedDirs: [exampleReferencesDir()], logLevel: 'silent' });
+    app = await buildApp({ policy, dataDir: join(dir, 'data'), seedDirs: [bundledReferencesDir()], logLevel: 'silent' });
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
     ws = new WebSocket(`${address.replace(/^http/, 'ws')}/v1/stream`);
     await new Promise<void>((resolve, reject) => {
@@ -68,7 +68,7 @@ describe('calibrated policy over a real socket', () => {
   });
 
   it('fires the first stop at the predicted step for each run, and none where none was predicted', async () => {
-    const seeded = new Set(readdirSync(exampleReferencesDir()).map((f) => f.replace(/\.json$/, '')));
+    const seeded = new Set(readdirSync(bundledReferencesDir()).map((f) => f.replace(/\.json$/, '')));
     const byId = new Map(readCorpusInput([CORPUS], {}, process.cwd(), 'calibrate').found.trajectories.map((t) => [t.id, t]));
     const runs = tradeoff.chosen.runs.filter((r) => !seeded.has(r.task));
     expect(runs.length).toBeGreaterThan(20);
@@ -76,7 +76,7 @@ describe('calibrated policy over a real socket', () => {
     const observed: { id: string; predicted: number | null; streamed: number | null }[] = [];
     for (const [i, r] of runs.entries()) {
       const t = byId.get(r.id)!;
-      const frames = await streamRun(ws!, `s${i}`, t.task, t.steps);
+      const frames = await streamRun(ws!, `s${i}`, r.task, t.steps);
       expect(frames.filter((f) => f.type === 'score')).toHaveLength(r.steps);
       const stop = frames.find((f) => f.type === 'signal' && f.severity === 'stop');
       observed.push({ id: r.id, predicted: r.stopAt.referenceFree, streamed: stop?.seq ?? null });

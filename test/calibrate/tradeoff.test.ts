@@ -3,7 +3,7 @@ import {
   calibrateTradeoff, kindOptions, pointOf, policyFor, policyStops, prefilter, runFacts, runGrid, settingsAt, stopsAt,
   type GridCandidates, type TradeoffResult, type TradeoffRun,
 } from '../../src/core/calibrate/index.js';
-import { DEFAULT_POLICY, resolvePolicy } from '../../src/core/policy.js';
+import { DEFAULT_POLICY, canStop, resolvePolicy } from '../../src/core/policy.js';
 import { distinct, trun, type StateSpec } from './states.js';
 
 function unwrap<T>(r: { ok: true; value: T } | { ok: false; error: string }): T {
@@ -26,7 +26,7 @@ const RUNS: TradeoffRun[] = [
   trun('F2', 't2', false, cost(distinct(6, 'u'), 20), [50, 50, 15, 15, 15, 15], [50, 50, 50, 50, 50, 50]),
   trun('F3', 't4', false, distinct(4, 'v')),
 ];
-const CANDIDATES: Partial<GridCandidates> = { blindRetry: [2, 3], regressionLoop: [], cycle: [], explorationStreak: [], lowScore: [{ floor: 20, minSteps: 2 }] };
+const CANDIDATES: Partial<GridCandidates> = { blindRetry: [2, 3], regressionLoop: [], cycle: [], explorationStreak: [], noAction: [], lowScore: [{ floor: 20, minSteps: 2 }] };
 
 describe('combined grid: counts known by hand', () => {
   const facts = RUNS.map(runFacts);
@@ -51,7 +51,7 @@ describe('combined grid: counts known by hand', () => {
     expect(stopsAt(table, k, 'reference', RUNS.length)).toEqual([null, 1, null, null, 4, null, null]);
     const free = pointOf(facts, stopsAt(table, k, 'referenceFree', RUNS.length));
     expect(free).toEqual({
-      passing: 4, failing: 3, passingStopped: 0, passingRate: 0, failingStopped: 2, failingRate: 2 / 3,
+      passing: 4, failing: 3, passingStopped: 0, passingRate: 0, passingUpper: expect.closeTo(0.52713, 5), failingStopped: 2, failingRate: 2 / 3,
       failingStepsSaved: 4 + 3, failingStepsShare: 7 / 19, failingTokensSaved: 40 + 60, failingTokenShare: 100 / 250,
       allTokenShare: 100 / 420, medianStopStep: 3, medianFailingStopStep: 3,
     });
@@ -73,32 +73,51 @@ describe('combined grid: counts known by hand', () => {
   });
 });
 
+// Four passing runs: the one-sided 95 % Clopper-Pearson bound is 52.7 % with none stopped, 75.1 % with one,
+// so a 60 % bound allows no false stop and an 80 % bound one.
 describe('calibrateTradeoff: the choice under the bound', () => {
   const run = (o: Parameters<typeof calibrateTradeoff>[1]): TradeoffResult => unwrap(calibrateTradeoff(RUNS, { candidates: CANDIDATES, ...o }));
 
   it('reference-free only: blindRetry 3 + the low-score floor (100 tokens, no false stop)', () => {
-    const r = run({ maxFalseStop: 0.05, constrained: ['referenceFree'] });
-    expect(r.chosen.settings).toEqual({ blindRetry: 3, regressionLoop: null, cycle: null, explorationStreak: null, lowScore: { floor: 20, minSteps: 2 } });
-    expect(r.choice.feasible).toBe(4);
+    const r = run({ maxFalseStop: 0.6, constrained: ['referenceFree'] });
+    expect(r.chosen.settings).toEqual({ blindRetry: 3, regressionLoop: null, cycle: null, explorationStreak: null, noAction: null, lowScore: { floor: 20, minSteps: 2 } });
+    expect(r.choice).toMatchObject({ feasible: 4, maxPassingStopped: 0, warnOnly: false, bound: 'clopper-pearson', confidence: 0.95 });
+    expect(r.chosen.modes.referenceFree.passingUpper).toBeCloseTo(0.5271, 4);
     expect(r.chosen.modes.referenceFree).toMatchObject({ passingStopped: 0, failingTokensSaved: 100 });
     expect(r.chosen.runs.map((x) => x.stopAt.referenceFree)).toEqual([null, null, null, null, 4, 2, null]);
     expect(r.chosen.policy.lowScore).toEqual({ floor: 20, minSteps: 2, severity: 'stop' });
   });
 
   it('both modes: the floor stops P2 with references, so only blindRetry 3 qualifies', () => {
-    const r = run({ maxFalseStop: 0.05 });
+    const r = run({ maxFalseStop: 0.6 });
     expect(r.chosen.settings).toMatchObject({ blindRetry: 3, lowScore: null });
     expect(r.chosen.modes.reference).toMatchObject({ passingStopped: 0, failingStopped: 1, failingTokensSaved: 40 });
   });
 
   it('a looser bound buys the false stop of blindRetry 2', () => {
-    const r = run({ maxFalseStop: 0.25, constrained: ['referenceFree'] });
+    const r = run({ maxFalseStop: 0.8, constrained: ['referenceFree'] });
     expect(r.chosen.settings).toMatchObject({ blindRetry: 2, lowScore: { floor: 20, minSteps: 2 } });
     expect(r.chosen.modes.referenceFree.failingTokensSaved).toBe(110);
   });
 
+  it('the Wilson bound is the looser one: 75.1 % (Clopper-Pearson) vs 64.4 % (Wilson) with one of four stopped', () => {
+    expect(run({ maxFalseStop: 0.7, constrained: ['referenceFree'] }).chosen.settings.blindRetry).toBe(3);
+    expect(run({ maxFalseStop: 0.7, constrained: ['referenceFree'], bound: 'wilson' }).chosen.settings.blindRetry).toBe(2);
+  });
+
+  it('refuses to stop on too few passing runs: a warn-only policy that warns where the point estimate would stop', () => {
+    const r = run({ maxFalseStop: 0.05 });
+    expect(r.choice).toMatchObject({ warnOnly: true, maxPassingStopped: -1, passingNeeded: 59, feasible: 0 });
+    expect(r.choice.pointChoice).toMatchObject({ blindRetry: 3 });
+    expect(r.choice.note).toContain('only 4 passing runs');
+    expect(r.choice.note).toContain('only warns');
+    expect(canStop(r.chosen.policy)).toBe(false);
+    expect(r.chosen.policy.blindRetry).toEqual({ warn: 3, stop: null });
+    expect(r.chosen.modes.referenceFree.passingStopped + r.chosen.modes.referenceFree.failingStopped).toBe(0);
+  });
+
   it('reports the default policy and a Pareto front that rises with false stops', () => {
-    const r = run({ maxFalseStop: 0.05, constrained: ['referenceFree'] });
+    const r = run({ maxFalseStop: 0.8, constrained: ['referenceFree'] });
     expect(r.baseline.settings.blindRetry).toBe(DEFAULT_POLICY.blindRetry.stop);
     expect(r.baseline.modes.referenceFree.failingStopped).toBe(0);
     const front = r.front.referenceFree.map((p) => [p.modes.referenceFree.passingStopped, p.modes.referenceFree.failingTokensSaved]);
@@ -106,8 +125,8 @@ describe('calibrateTradeoff: the choice under the bound', () => {
   });
 
   it('says when the bound leaves nothing to stop, and rejects bad input', () => {
-    const none = unwrap(calibrateTradeoff(RUNS.filter((r) => r.id !== 'F1' && r.id !== 'F2'), { candidates: CANDIDATES, constrained: ['referenceFree'] }));
-    expect(none.chosen.settings).toEqual({ blindRetry: null, regressionLoop: null, cycle: null, explorationStreak: null, lowScore: null });
+    const none = unwrap(calibrateTradeoff(RUNS.filter((r) => r.id !== 'F1' && r.id !== 'F2'), { candidates: CANDIDATES, constrained: ['referenceFree'], maxFalseStop: 0.6 }));
+    expect(none.chosen.settings).toEqual({ blindRetry: null, regressionLoop: null, cycle: null, explorationStreak: null, noAction: null, lowScore: null });
     expect(none.choice.note).toContain('every stop is off');
     expect(calibrateTradeoff(RUNS, { maxFalseStop: 2 })).toMatchObject({ ok: false });
     const bad = { ...RUNS[0]!, totals: { referenceFree: [1], reference: [1] } };

@@ -2,7 +2,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/cli/package-root.js';
+import { packageRoot } from '../../src/package-files.js';
 import { CORPUS } from './run-cli.js';
 
 const bin = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');

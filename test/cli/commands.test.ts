@@ -76,9 +76,9 @@ describe('steplens build-pta / score', () => {
     for (const k of ['total', 'struct', 'cov', 'coh', 'temp']) expect(typeof doc.score[k]).toBe('number');
   });
 
-  it('a trajectory against a PTA built only from copies of itself scores struct = cov = 100, temp = 1', async () => {
+  it('a trajectory against a PTA built only from itself scores struct = cov = 100, temp = 1', async () => {
     const out = join(dir, 'self.json');
-    expect((await cli('build-pta', '--task', 'x', '--out', out, daskRuns[2]!, daskRuns[2]!)).code).toBe(0);
+    expect((await cli('build-pta', '--task', 'x', '--out', out, '--min-refs', '1', daskRuns[2]!)).code).toBe(0);
     const doc = JSON.parse((await cli('score', daskRuns[2]!, '--pta', out, '--json')).stdout) as Record<string, any>;
     expect(doc.score.struct).toBe(100);
     expect(doc.score.cov).toBe(100);
@@ -118,7 +118,8 @@ describe('steplens score --policy / --config', () => {
 
   it('config weights change the composite; a bad policy or config file is a one-line error naming it', async () => {
     const cohOnly = join(dir, 'coh.json');
-    writeFileSync(cohOnly, JSON.stringify({ weights: { struct: 0, cov: 0, coh: 1, temp: 0 } }));
+    // Scored reference-free (no --pta): the prior-mode weights apply.
+    writeFileSync(cohOnly, JSON.stringify({ priorWeights: { coh: 1, temp: 0, focus: 0, verify: 0, brevity: 0, edit: 0, settle: 0 } }));
     const doc = JSON.parse((await cli('score', django, '--json', '--config', cohOnly)).stdout) as { score: { total: number; coh: number } };
     expect(doc.score.total).toBeCloseTo(100 * doc.score.coh, 9);
     const bad = join(dir, 'bad-policy.json');

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connect, SteplensClientError, type ScoreFrame, type SignalFrame } from '../../src/client/index.js';
 import { resolvePolicy } from '../../src/core/policy.js';
-import { UNIFORM_PRIOR } from '../../src/core/prior.js';
+import { priorFromPtas } from '../../src/core/prior.js';
 import { ptaFromJson } from '../../src/core/pta/index.js';
 import { scoreSteps } from '../../src/core/scorer.js';
 import type { Step } from '../../src/core/types.js';
@@ -82,7 +82,11 @@ describe('client scoring', () => {
     const policyInput = { blindRetry: { warn: 2, stop: 3 } };
     const policy = resolvePolicy(policyInput);
     if (!policy.ok) throw new Error(policy.error);
-    const batch = scoreSteps(steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers(), policy: policy.value });
+    // The server scores a task without a PTA against the prior pooled from its stored PTAs (the astroid one here).
+    const astroid = ptaFromJson(await (await fetch(`${app().url}/v1/tasks/${ASTROID.task}/pta`)).text());
+    if (!astroid.ok) throw new Error(astroid.error);
+    const prior = priorFromPtas([astroid.value]);
+    const batch = scoreSteps(steps, { reference: { kind: 'prior', prior }, analyzers: defaultAnalyzers(), policy: policy.value });
     const client = await connect(app().url);
     const session = await client.start({ task: 'django__django-13401', policy: policyInput });
     const signals: SignalFrame[] = [];

@@ -23,4 +23,24 @@ describe('proto/ JSON Schemas', () => {
     expect(names).toContain('http.score-request.schema.json');
     expect(names).toContain('step.schema.json');
   });
+
+  it('describe every field (descriptions come from the zod schemas), so a client in any language knows what each means', () => {
+    const missing: string[] = [];
+    const walk = (s: Record<string, unknown> | undefined, at: string): void => {
+      if (!s || typeof s !== 'object') return;
+      for (const [k, v] of Object.entries((s.properties ?? {}) as Record<string, Record<string, unknown>>)) {
+        if (typeof v.description !== 'string' || v.description.length < 8) missing.push(`${at}.${k}`);
+        walk(v, `${at}.${k}`);
+      }
+      for (const key of ['items', 'additionalProperties'] as const) if (typeof s[key] === 'object') walk(s[key] as Record<string, unknown>, `${at}[]`);
+      for (const key of ['anyOf', 'oneOf', 'allOf'] as const) ((s[key] ?? []) as Record<string, unknown>[]).forEach((x, i) => walk(x, `${at}|${i}`));
+    };
+    for (const [name, schema] of Object.entries(protocolJsonSchemas())) walk(schema, name);
+    expect(missing).toEqual([]);
+  });
+
+  it('say what a line range is: 1-based, both ends inclusive', () => {
+    const step = JSON.stringify(protocolJsonSchemas()['step.schema.json']);
+    expect(step).toContain('1-based, both ends inclusive');
+  });
 });

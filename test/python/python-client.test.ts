@@ -24,12 +24,12 @@ describe('python client (clients/python)', () => {
 
   it('passes its unittest suite against a real server', () => {
     const run = spawnSync(PYTHON, ['-m', 'unittest', 'discover', '-s', 'clients/python/tests', '-v'], {
-      cwd: REPO, encoding: 'utf8', timeout: 115_000, env: { ...process.env, STEPLENS_URL: '' },
+      cwd: REPO, encoding: 'utf8', timeout: 235_000, env: { ...process.env, STEPLENS_URL: '' },
     });
     const output = `${run.stdout}\n${run.stderr}`;
     if (run.status !== 0) console.error(output);
     expect(run.error, output).toBeUndefined();
     expect(run.status, output).toBe(0);
     expect(output).toMatch(/^OK/m);
-  }, 120_000);
+  }, 240_000);
 });

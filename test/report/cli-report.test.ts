@@ -18,7 +18,7 @@ const REPEATED = join(CORPUS, 'SWE-agent__mini-swe-agent__pull-refs/output');
 const JAVA = join(CORPUS, 'multi-swe-bench__experiments');
 
 describe('steplens report', () => {
-  it('prints a readable summary and writes report.md, report.json, CSVs and SVGs with --out', async () => {
+  it('prints a readable summary and writes report.md, report.html, report.json, CSVs and SVGs with --out', async () => {
     const out = mkdtempSync(join(tmpdir(), 'steplens-report-'));
     const run = await cli('report', '--out', out, JAVA);
     expect(run.code).toBe(0);
@@ -27,7 +27,7 @@ describe('steplens report', () => {
     expect(run.stdout).toMatch(/Models: pass rate vs\. process quality/);
     const files = readdirSync(out).sort();
     expect(files).toEqual([
-      'attempts.csv', 'lucky-by-model.csv', 'models.csv', 'quality-vs-pass-rate.svg', 'reliability.csv', 'report.json', 'report.md',
+      'attempts.csv', 'lucky-by-model.csv', 'models.csv', 'quality-vs-pass-rate.svg', 'reliability.csv', 'report.html', 'report.json', 'report.md',
       'score-distribution.svg', 'separation.csv', 'tasks.csv', 'tier-shares.svg', 'trajectories.csv',
     ]);
     const doc = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
@@ -45,6 +45,12 @@ describe('steplens report', () => {
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toContain('![score-distribution.svg](score-distribution.svg)');
     expect(md).toContain('| signal | n_pass | n_fail | auroc | ks_d | ks_p |');
+    // report.html: one self-contained file, the same charts inline and every table.
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    for (const svg of files.filter((f) => f.endsWith('.svg'))) expect(html).toContain(readFileSync(join(out, svg), 'utf8').trim());
+    for (const t of ['Tasks', 'Models: pass rate vs. process quality', 'Trajectories']) expect(html).toContain(`>${t}</h2>`);
+    expect(html).not.toMatch(/<(?:script|link|img|iframe)\b|(?:src|href)="(?!#)/);
+    expect(html.match(/<tr>/g)?.length).toBeGreaterThan(15);
   });
 
   it('--json prints one JSON document only', async () => {

@@ -1,6 +1,6 @@
 /** Builds the report of the shared corpus once per test file. */
 import { readFileSync } from 'node:fs';
-import { parseInstancesText } from '../../src/formats/index.js';
+import { parseLogText } from '../../src/formats/index.js';
 import { buildReport } from '../../src/report/build-report.js';
 import { discover } from '../../src/report/discover.js';
 import { nodeReportFs } from '../../src/report/node-fs.js';
@@ -11,7 +11,7 @@ import { CORPUS_DIR } from '../fixtures/corpus.js';
 export const CORPUS = `${CORPUS_DIR}/`;
 
 export function corpusReport(paths: string[] = [CORPUS]): CorpusReport {
-  const found = discover(nodeReportFs, paths, (text, source) => parseInstancesText(text, 'auto', source));
+  const found = discover(nodeReportFs, paths, (text, source) => parseLogText(text, 'auto', source));
   return buildReport(found, { fs: nodeReportFs, analyzers: defaultAnalyzers(), paths });
 }
 

@@ -47,7 +47,7 @@ describe('report on ../shared/corpus', () => {
       const scorable = t.steps > 0 && available >= 2;
       expect(t.score !== undefined, t.id).toBe(scorable);
       if (scorable) expect(t.references, t.id).toBe(available);
-      else expect(t.unscored, t.id).toBe(t.steps === 0 ? 'no_steps' : 'no_reference');
+      else expect(t.unscored, t.id).toBe(t.steps === 0 ? 'no_steps' : t.task === null ? 'no_task' : 'no_reference');
     }
     expect(report.counts.scored).toBeGreaterThanOrEqual(25);
   });
@@ -55,7 +55,8 @@ describe('report on ../shared/corpus', () => {
   it('counts add up', () => {
     const c = report.counts;
     expect(c.pass + c.fail + c.censored + c.unknown).toBe(c.trajectories);
-    expect(c.scored + c.unscoredNoReference + c.unscoredNoSteps).toBe(c.trajectories);
+    expect(c.scored + c.unscoredNoReference + c.unscoredNoSteps + c.unscoredNoTask).toBe(c.trajectories);
+    expect(c.unscoredNoTask).toBeGreaterThan(0);
     expect(report.tasks.reduce((s, t) => s + t.trajectories, 0)).toBe(c.trajectories);
     expect(report.tasks.reduce((s, t) => s + t.scored, 0)).toBe(c.scored);
     for (const t of report.tasks) expect(t.passing + t.failing + t.other).toBe(t.trajectories);

@@ -53,6 +53,12 @@ describe('--outcomes table', () => {
     expect(lookupOutcome(entries, 't', 'other', 'n')).toBe('fail');
     expect(lookupOutcome(entries, 'u', 'r', 'm')).toBeUndefined();
   });
+  it('a log that names no model matches a row on task + run whatever model the row names', () => {
+    const entries = [{ task: 't', run: 'r', model: 'gpt-4', outcome: 'pass' as const }, { task: 't', model: 'gpt-4', outcome: 'fail' as const }];
+    expect(lookupOutcome(entries, 't', 'r', null)).toBe('pass');
+    expect(lookupOutcome(entries, 't', 'r', 'claude')).toBeUndefined();
+    expect(lookupOutcome(entries, 't', 'other', null)).toBeUndefined();
+  });
 });
 
 describe('identity from logs and folders', () => {
@@ -66,6 +72,10 @@ describe('identity from logs and folders', () => {
     const id = identify('/c/output/run1/a__b-1/a__b-1.traj.json', { task: 'a__b-1', model: 'deepseek/deepseek-chat' }, 'mini-swe-agent');
     expect(id).toEqual({ task: 'a__b-1', run: 'run1', model: 'deepseek/deepseek-chat', agent: 'mini-swe-agent' });
     expect(identify('/c/x/a__b-1.traj', {}, 'swe-agent', { model: 'M', run: 'R' })).toEqual({ task: 'a__b-1', run: 'R', model: 'M', agent: 'swe-agent' });
+  });
+  it('makes up no task or model from other file and folder names', () => {
+    expect(identify('/c/tests/runtime/trajs/basic.json', {}, 'openhands')).toEqual({ task: null, run: 'runtime', model: null, agent: 'openhands' });
+    expect(identify('/c/run7/a__b-1.traj.json.gz', {}, 'mini-swe-agent')).toMatchObject({ task: 'a__b-1', run: 'run7', model: null });
   });
 });
 

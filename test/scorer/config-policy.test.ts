@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, resolveConfig } from '../../src/core/config.js';
-import { DEFAULT_POLICY, policyInputSchema, resolvePolicy } from '../../src/core/policy.js';
+import { DEFAULT_POLICY, canStop, policyInputSchema, resolvePolicy, warnOnly } from '../../src/core/policy.js';
 
 describe('resolveConfig', () => {
   it('holds the method defaults', () => {
@@ -37,14 +37,28 @@ describe('resolveConfig', () => {
 });
 
 describe('resolvePolicy', () => {
-  it('defaults (calibrated on the corpus): retry warn 2 stop 5, streak warn 20 stop 40, low score stop under 45 after 30, regression warn 3, budgets off', () => {
-    expect(DEFAULT_POLICY.blindRetry).toEqual({ warn: 2, stop: 5 });
-    expect(DEFAULT_POLICY.explorationStreak).toEqual({ warn: 20, stop: 40 });
-    expect(DEFAULT_POLICY.lowScore).toEqual({ floor: 45, minSteps: 30, severity: 'stop' });
-    expect(DEFAULT_POLICY.regressionLoop).toEqual({ warn: 3, stop: null });
+  it('defaults (portable, chosen leave-one-source-out): stop at a 4-fold cycle and 2 steps with no action; retries, streaks, loops and low scores only warn; budgets off', () => {
+    expect(DEFAULT_POLICY.blindRetry).toEqual({ warn: 3, stop: null });
+    expect(DEFAULT_POLICY.explorationStreak).toEqual({ warn: 15, stop: null });
+    expect(DEFAULT_POLICY.lowScore).toEqual({ floor: 20, minSteps: 30, severity: 'warn' });
+    expect(DEFAULT_POLICY.regressionLoop).toEqual({ warn: 2, stop: null });
+    expect(DEFAULT_POLICY.cycle).toEqual({ warn: 2, stop: 4, minBlock: 2, maxBlock: 4 });
+    expect(DEFAULT_POLICY.noAction).toEqual({ warn: null, stop: 2 });
     expect(DEFAULT_POLICY.budget.maxSteps).toBeNull();
     expect(DEFAULT_POLICY.budget.maxTokens).toBeNull();
     expect(resolvePolicy(undefined)).toEqual({ ok: true, value: DEFAULT_POLICY });
+  });
+
+  it('warnOnly turns every stop into a warn at its level; canStop says whether any kind stops', () => {
+    const w = warnOnly(DEFAULT_POLICY);
+    expect(w.cycle).toEqual({ warn: 2, stop: null, minBlock: 2, maxBlock: 4 });
+    expect(w.noAction).toEqual({ warn: 2, stop: null });
+    expect(w.budget.severity).toBe('warn');
+    expect(canStop(DEFAULT_POLICY)).toBe(true);
+    expect(canStop(w)).toBe(false);
+    expect(resolvePolicy(w).ok).toBe(true);
+    expect(canStop({ ...w, budget: { maxSteps: 10, maxTokens: null, severity: 'stop' } })).toBe(true);
+    expect(canStop({ ...w, lowScore: { floor: 20, minSteps: 1, severity: 'stop' } })).toBe(true);
   });
 
   it('overrides any threshold and severity', () => {

@@ -8,7 +8,10 @@ import { st } from './make-state.js';
 const FIXED: Policy = {
   ...DEFAULT_POLICY,
   blindRetry: { warn: 3, stop: 6 },
+  regressionLoop: { warn: 3, stop: null },
+  cycle: { warn: 3, stop: null, minBlock: 2, maxBlock: 4 },
   explorationStreak: { warn: 30, stop: null },
+  noAction: { warn: null, stop: null },
   lowScore: { floor: 20, minSteps: 15, severity: 'warn' },
 };
 
@@ -68,6 +71,18 @@ describe('early stop: exploration streak', () => {
     const out = feed(states, p);
     expect(firedAt(out)).toEqual([[7, 'exploration_streak', 'warn'], [9, 'exploration_streak', 'stop']]);
     expect(out[7]?.[0]?.steps).toEqual([4, 5, 7]);
+  });
+});
+
+describe('early stop: no action', () => {
+  it('warns and stops at steps in a row with nothing to run; an action resets the count', () => {
+    const p = policyOf({ noAction: { warn: 2, stop: 3 } });
+    const none = (t: number) => st(t, 'O', { kind: 'none' });
+    const states = [st(0, 'E'), none(1), none(2), st(3, 'E'), none(4), none(5), none(6)];
+    const out = feed(states, p);
+    expect(firedAt(out)).toEqual([[2, 'no_action', 'warn'], [5, 'no_action', 'warn'], [6, 'no_action', 'stop']]);
+    expect(out[6]?.[0]?.steps).toEqual([4, 5, 6]);
+    expect(out[6]?.[0]?.message).toContain('3 steps in a row with no action to run');
   });
 });
 

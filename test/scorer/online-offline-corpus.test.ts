@@ -2,37 +2,18 @@
  * method.md section 8, "online equals offline", over every real trajectory in the corpus:
  * after every step, the streamed score equals the batch score of that prefix to the last bit.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildPta } from '../../src/core/pta/index.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { createScorer, scoreSteps } from '../../src/core/scorer.js';
 import type { Reference } from '../../src/core/scorer-api.js';
 import type { Step } from '../../src/core/types.js';
-import { parseInstancesText } from '../../src/formats/index.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
-import { CORPUS_DIR } from '../fixtures/corpus.js';
+import { corpusTrajectories } from '../fixtures/corpus-runs.js';
 
-const CORPUS = CORPUS_DIR;
 const analyzers = defaultAnalyzers();
 
-function* files(dir: string): Generator<string> {
-  for (const name of readdirSync(dir).sort()) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) yield* files(p);
-    else if (/\.(traj|json|jsonl)$/.test(name)) yield p;
-  }
-}
-
-const trajectories: Array<{ name: string; steps: Step[] }> = [];
-for (const file of files(CORPUS)) {
-  const parsed = parseInstancesText(readFileSync(file, 'utf8'), 'auto', file);
-  if (!parsed.ok) continue;
-  parsed.value.forEach((r, i) => {
-    if (r.steps.length > 0) trajectories.push({ name: `${path.relative(CORPUS, file)}#${i}`, steps: r.steps });
-  });
-}
+const trajectories = corpusTrajectories();
 
 const statesOf = (steps: Step[]) => scoreSteps(steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers }).results.map((r) => r.state);
 

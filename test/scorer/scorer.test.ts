@@ -127,7 +127,7 @@ describe('scorer options', () => {
   it('uses the given policy (a step budget stops at the crossing step) and config (weights)', async () => {
     const { resolveConfig, resolvePolicy } = await import('../../src/core/index.js');
     const policy = resolvePolicy({ budget: { maxSteps: 5 } });
-    const config = resolveConfig({ weights: { coh: 1, temp: 0 } });
+    const config = resolveConfig({ priorWeights: { coh: 1, temp: 0, focus: 0, verify: 0, brevity: 0, edit: 0, settle: 0 } });
     if (!policy.ok || !config.ok) throw new Error('bad test input');
     const { results, report } = scoreSteps(hydra[0] as Step[], { reference: prior, analyzers, policy: policy.value, config: config.value });
     const budget = results.flatMap((r) => r.signals.filter((s) => s.kind === 'budget').map((s) => [r.t, s.severity]));

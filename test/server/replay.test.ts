@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import replay, { streamUrl } from '../../src/cli/commands/replay.js';
 import type { CliIO } from '../../src/cli/command.js';
-import { ASTROID, readSteps, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { join } from 'node:path';
+import { cli } from '../cli/run-cli.js';
+import { ASTROID, CORPUS, readSteps, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
 let dir: string;
 let srv: Running;
@@ -32,9 +34,27 @@ describe('steplens replay', () => {
     const code = await replay.run([ASTROID.fail, '--url', srv.url, '--task', ASTROID.task, '--token', 'tok', '--failed'], out);
     expect(out.err).toBe('');
     expect(code).toBe(0);
-    expect(out.out.split('\n').filter((l) => l.startsWith('seq '))).toHaveLength(steps.length);
-    expect(out.out).toMatch(/^session replay-.* \(mini-swe-agent, reference \{"kind":"prior"\}\)$/m);
-    expect(out.out).toMatch(new RegExp(`^final: score .* tier (Partial-fail|Off-track).*, ${steps.length} steps, stages [EIVO]+$`, 'm'));
+    const scores = out.out.split('\n').filter((l) => l.startsWith('seq '));
+    expect(scores).toHaveLength(steps.length);
+    // A run known to fail never shows a passing tier live: the outcome goes before the steps.
+    for (const line of scores) expect(line).toMatch(/ (Partial-fail|Off-track)$/);
+    expect(out.out).toMatch(/^session replay-.* \(mini-swe-agent, reference prior \(no PTA for this task\)\)$/m);
+    expect(out.out).toMatch(new RegExp(`^final: score .* \\(coh [0-9.]+, temp [0-9.]+; no PTA: struct and cov left out\\), tier (Partial-fail|Off-track), ${steps.length} steps, stages [EIVO]+$`, 'm'));
+    expect(out.out).not.toContain('null');
+  });
+
+  it('a file holding several runs needs --instance (the error lists them); --task defaults to the log\'s', async () => {
+    const file = join(CORPUS, 'OpenHands__OpenHands/evaluation/benchmarks/multi_swe_bench/examples/output.jsonl');
+    await expect(replay.run([file, '--url', srv.url, '--token', 'tok'], io()))
+      .rejects.toThrow(/holds 3 trajectories \(ponylang__ponyc-4595, ponylang__ponyc-4593, ponylang__ponyc-4588\): choose one with --instance ID/);
+    const out = io();
+    const code = await replay.run([file, '--url', srv.url, '--token', 'tok', '--instance', 'ponylang__ponyc-4593', '--json'], out);
+    expect(code).toBe(0);
+    const frames = out.out.trim().split('\n').map((l) => JSON.parse(l) as { type: string; task?: string; steps?: number });
+    expect(frames[0]).toMatchObject({ type: 'started', task: 'ponylang__ponyc-4593' });
+    expect(frames.at(-1)?.type).toBe('final');
+    const label = await cli('label', file, '--instance', 'ponylang__ponyc-4593', '--json');
+    expect(frames.at(-1)?.steps).toBe((JSON.parse(label.stdout) as { steps: unknown[] }).steps.length);
   });
 
   it('prints JSON frames with --json', async () => {

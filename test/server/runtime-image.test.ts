@@ -37,6 +37,8 @@ describe('runtime image recipe', () => {
     // The build stage's output (tsc may report other folders' in-progress type errors; it still emits).
     await run(path.join(REPO, 'node_modules/.bin/tsc'), ['-p', path.join(REPO, 'tsconfig.build.json'), '--outDir', path.join(app, 'dist')], { timeout: 120_000 })
       .catch(() => undefined);
+    // ...and the web view Vite built into dist/web (npm run build).
+    await cp(path.join(REPO, 'dist/web'), path.join(app, 'dist/web'), { recursive: true });
     await cp(path.join(REPO, 'proto'), path.join(app, 'proto'), { recursive: true });
     await cp(path.join(REPO, 'data/example'), path.join(app, 'data/example'), { recursive: true });
     const data = path.join(dir, 'volume');
@@ -61,10 +63,15 @@ describe('runtime image recipe', () => {
       expect(health.status).toBe(200);
       const tasks = (await (await fetch(`${address}/v1/tasks`)).json()) as { tasks: unknown[] };
       expect(tasks.tasks.length).toBe((await readdir(path.join(REPO, 'data/example'))).filter((f) => f.endsWith('.json')).length);
+      // The web view is served with production dependencies only.
+      const page = await (await fetch(`${address}/`)).text();
+      const script = /src="(\/assets\/[^"]+\.js)"/.exec(page)?.[1];
+      expect(script).toBeDefined();
+      expect((await fetch(`${address}${script}`)).status).toBe(200);
     } finally {
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     }
-  }, 240_000);
+  }, 400_000);
 });

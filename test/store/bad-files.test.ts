@@ -39,7 +39,7 @@ describe('a data folder with broken and foreign files', () => {
     const data = await messyFolder('open');
     const warnings: string[] = [];
     const store = await ReferenceStore.open({ dataDir: data, warn: (m) => warnings.push(m) });
-    expect(store.tasks()).toEqual(['pylint-dev__astroid-1196']);
+    expect(await store.tasks()).toEqual(['pylint-dev__astroid-1196']);
     const names = await readdir(data);
     expect(names).toContain('example-sources.json');
     expect(names).toContain('notes.json');
@@ -64,7 +64,7 @@ describe('a data folder with broken and foreign files', () => {
     warnings.length = 0;
     await writeFile(path.join(data, 'pylint-dev__astroid-1196.json'), good.slice(0, 100));
     expect(await store.reference('pylint-dev__astroid-1196')).toMatchObject({ kind: 'prior' });
-    expect(store.tasks()).toEqual([]);
+    expect(await store.tasks()).toEqual([]);
     expect(warnings).toEqual([expect.stringMatching(/pylint-dev__astroid-1196\.json: truncated or corrupt: .*moved aside/)]);
     expect((await store.addReference('pylint-dev__astroid-1196', [])).version).toBe(1);
   });

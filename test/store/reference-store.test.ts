@@ -1,14 +1,12 @@
 import { chmod, cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createScorer } from '../../src/core/scorer.js';
-import { UNIFORM_PRIOR, priorFromPtas } from '../../src/core/prior.js';
 import { ptaFromJson } from '../../src/core/pta/index.js';
 import type { State } from '../../src/core/types.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
 import { taskFileName } from '../../src/store/file-names.js';
-import { defaultAnalyzers } from '../../src/syntax/index.js';
-import { ASTROID, readSteps, removeDir, tempDir } from '../server/helpers.js';
+import { ASTROID, removeDir, tempDir } from '../server/helpers.js';
+import { statesOf } from './states.js';
 
 let statesA: State[];
 let statesB: State[];
@@ -18,12 +16,6 @@ async function dir(): Promise<string> {
   const d = await tempDir();
   dirs.push(d);
   return d;
-}
-
-async function statesOf(file: string): Promise<State[]> {
-  const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers() });
-  for (const s of await readSteps(file)) scorer.push(s);
-  return [...scorer.states()];
 }
 
 beforeAll(async () => {
@@ -38,11 +30,13 @@ afterEach(async () => {
   }
 });
 
+// What every store does (versions, races, the prior, reopen, seeds) is in the conformance suite
+// (test/store/conformance.ts); these cases are the file store's own.
 describe('ReferenceStore', () => {
   it('adds references with growing versions, atomically, and reloads them lazily', async () => {
     const data = await dir();
     const store = await ReferenceStore.open({ dataDir: data });
-    expect(store.tasks()).toEqual([]);
+    expect(await store.tasks()).toEqual([]);
     expect((await store.addReference(ASTROID.task, statesA)).version).toBe(1);
     expect(await store.reference(ASTROID.task)).toMatchObject({ kind: 'prior' });
     const v2 = await store.addReference(ASTROID.task, statesB);
@@ -58,13 +52,6 @@ describe('ReferenceStore', () => {
     expect(await reopened.list()).toEqual([{ task: ASTROID.task, version: 2, references: 2, nodes: expect.any(Number), paths: expect.any(Number) }]);
   });
 
-  it('serialises concurrent additions to one task: none is lost', async () => {
-    const store = await ReferenceStore.open({ dataDir: await dir() });
-    const versions = await Promise.all([statesA, statesB, statesA, statesB].map((s) => store.addReference('t', s)));
-    expect(versions.map((p) => p.version).sort()).toEqual([1, 2, 3, 4]);
-    expect((await store.get('t'))?.references).toHaveLength(4);
-  });
-
   it('seeds from a read-only directory and writes only to the data directory', async () => {
     const seed = await dir();
     const first = await ReferenceStore.open({ dataDir: seed });
@@ -73,21 +60,12 @@ describe('ReferenceStore', () => {
     await chmod(seed, 0o555);
     const data = await dir();
     const store = await ReferenceStore.open({ dataDir: data, seedDirs: [seed, path.join(seed, 'missing')], warn: () => undefined });
-    expect(store.tasks()).toEqual([ASTROID.task]);
+    expect(await store.tasks()).toEqual([ASTROID.task]);
     expect((await store.get(ASTROID.task))?.version).toBe(2);
     expect((await store.addReference(ASTROID.task, statesA)).version).toBe(3);
     expect(await readdir(data)).toEqual([taskFileName(ASTROID.task)]);
     const seeded = ptaFromJson(await readFile(path.join(seed, taskFileName(ASTROID.task)), 'utf8'));
     expect(seeded.ok && seeded.value.version).toBe(2);
-  });
-
-  it('pools the prior over every stored task and updates it on change', async () => {
-    const store = await ReferenceStore.open({ dataDir: await dir() });
-    expect(await store.prior()).toEqual(UNIFORM_PRIOR);
-    const a = await store.addReference('one', statesA);
-    expect(await store.prior()).toEqual(priorFromPtas([a]));
-    const b = await store.addReference('two', statesB);
-    expect(await store.prior()).toEqual(priorFromPtas([a, b]));
   });
 
   it('moves a truncated PTA file aside with a warning naming it instead of crashing, and removes stale temp files', async () => {
@@ -123,6 +101,6 @@ describe('seed copy', () => {
     await mkdir(path.join(seed, 'example'));
     await cp(path.join(src, 'x__y-1.json'), path.join(seed, 'example', 'x__y-1.json'));
     const store = await ReferenceStore.open({ dataDir: await dir(), seedDirs: [path.join(seed, 'example')] });
-    expect(store.has('x__y-1')).toBe(true);
+    expect(await store.has('x__y-1')).toBe(true);
   });
 });

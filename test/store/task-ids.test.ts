@@ -46,7 +46,7 @@ describe('task file names', () => {
     const store = await ReferenceStore.open({ dataDir: data });
     for (const task of [LONG_ASCII, LONG_UNICODE]) expect((await store.addReference(task, states)).version).toBe(1);
     const again = await ReferenceStore.open({ dataDir: data });
-    expect(again.tasks()).toEqual([LONG_ASCII, LONG_UNICODE].sort());
+    expect(await again.tasks()).toEqual([LONG_ASCII, LONG_UNICODE].sort());
     expect((await again.get(LONG_UNICODE))?.task).toBe(LONG_UNICODE);
     expect((await again.addReference(LONG_ASCII, states)).version).toBe(2);
     expect((await readdir(data)).length).toBe(2);
@@ -61,7 +61,7 @@ describe('task file names', () => {
     const oldName = `${task}.json`;
     await rename(path.join(data, taskFileName(task)), path.join(data, oldName));
     const store = await ReferenceStore.open({ dataDir: data });
-    expect(store.tasks()).toEqual([task]);
+    expect(await store.tasks()).toEqual([task]);
     expect((await store.addReference(task, states)).version).toBe(2);
     expect(await readdir(data)).toEqual([oldName]);
   });
@@ -73,7 +73,7 @@ describe('task file names', () => {
     await writeFile(path.join(data, `x~${'0'.repeat(32)}.json`), '{"hello": 1}');
     const warnings: string[] = [];
     const again = await ReferenceStore.open({ dataDir: data, warn: (m) => warnings.push(m) });
-    expect(again.tasks()).toEqual([LONG_ASCII]);
+    expect(await again.tasks()).toEqual([LONG_ASCII]);
     expect(warnings.join('\n')).toMatch(/x~0{32}\.json/);
   });
 });

@@ -10,7 +10,7 @@
 from .errors import SteplensError
 from .hook import Decision, StepHook, make_step
 from .http import HttpClient, score_request
-from .rewards import TrlReward, VerlReward, compute_score, compute_score_batch, parse_label, step_rewards, step_rewards_many
+from .rewards import TrlReward, VerlReward, compute_score, compute_score_batch, forecast_shaping, parse_label, step_rewards, step_rewards_many
 from .session import Session
 from .stream import Reconnect, StreamClient, connect
 from .sync import SyncClient, SyncSession
@@ -21,5 +21,5 @@ __version__ = "0.1.0"
 __all__ = [
     "Decision", "HttpClient", "Reconnect", "Session", "SteplensError", "StepHook", "StreamClient", "SyncClient", "SyncSession",
     "TrlReward", "VerlReward", "compute_score", "compute_score_batch", "connect", "detect_format", "events", "load",
-    "make_step", "parse_label", "parse_text", "score_request", "step_rewards", "step_rewards_many",
+    "forecast_shaping", "make_step", "parse_label", "parse_text", "score_request", "step_rewards", "step_rewards_many",
 ]

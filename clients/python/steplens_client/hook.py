@@ -29,8 +29,11 @@ class Decision:
     reason: Optional[str] = None
     #: The trajectory's composite score so far (0-100), if any step was scored.
     score: Optional[float] = None
-    #: This message's process reward (the sum over the steps it completed).
+    #: This message's process reward (the sum over the steps it completed; with ``reward="forecast"``
+    #: the potential-based shaping gamma * pPass_t - pPass_(t-1) of those steps).
     reward: float = 0.0
+    #: The forecast P(pass) after the last step, when the server has a forecast model.
+    p_pass: Optional[float] = None
     tier: Optional[str] = None
     vector: Dict[str, Any] = field(default_factory=dict)
 
@@ -69,7 +72,16 @@ class StepHook:
     def __init__(self, url: str, task: str, *, format: Optional[str] = None, policy: Optional[Mapping[str, Any]] = None,
                  model: Optional[str] = None, session: Optional[str] = None, token: Optional[str] = None,
                  stop_on_warn: bool = False, reconnect: Union[bool, Reconnect] = True, timeout: float = 120.0,
-                 client: Optional[SyncClient] = None) -> None:
+                 client: Optional[SyncClient] = None, reward: str = "score", gamma: float = 1.0) -> None:
+        if reward not in ("score", "forecast"):
+            raise ValueError(f"reward: expected 'score' or 'forecast' (got {reward!r})")
+        self.reward_kind, self.gamma = reward, gamma
+        #: The potential of the state reached so far (pPass after the last step; 0 before any).
+        self.potential = 0.0
+        #: With ``reward="forecast"``, set by :meth:`finish`: the correction for the last step, whose
+        #: transition ends in the terminal state (potential 0), -gamma * pPass_T, so that with gamma = 1
+        #: the shaping of the whole episode sums to 0 (as :func:`forecast_shaping` with ``terminal``).
+        self.terminal_reward: Optional[float] = None
         self._own_client = client is None
         self.client = client if client is not None else SyncClient(url, token=token, reconnect=reconnect, timeout=timeout)
         self.stop_on_warn = stop_on_warn
@@ -107,9 +119,19 @@ class StepHook:
                 self.stopped = True
                 self.reason = f"{s['kind']} ({s['severity']}) at step {s['t']}: {s['message']}"
         last = self.session.score
+        if self.reward_kind == "forecast":
+            from .rewards import p_pass
+            reward = 0.0
+            for f in frames:
+                v = p_pass(f)
+                reward += self.gamma * v - self.potential
+                self.potential = v
+        else:
+            reward = sum(f["reward"] for f in frames)
         return Decision(seq=seq, frames=frames, signals=signals, stop=self.stopped, reason=self.reason,
-                        score=last["score"]["total"] if last else None, reward=sum(f["reward"] for f in frames),
-                        tier=last["tier"] if last else None, vector=dict(last["score"]) if last else {})
+                        score=last["score"]["total"] if last else None, reward=reward,
+                        tier=last["tier"] if last else None, vector=dict(last["score"]) if last else {},
+                        p_pass=last.get("pPass") if last else None)
 
     def finish(self, passed: Optional[bool] = None) -> Dict[str, Any]:
         """Reports the outcome (when known), ends the session and returns the ``final`` report."""
@@ -117,6 +139,8 @@ class StepHook:
             if passed is not None:
                 self.session.outcome(passed)
             self.final = self.session.end()
+            if self.reward_kind == "forecast":
+                self.terminal_reward = -self.gamma * self.potential
         return self.final
 
     def close(self) -> None:

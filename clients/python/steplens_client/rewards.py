@@ -5,7 +5,14 @@ is a trajectory log text (JSON document or JSON Lines, any format steplens reads
 comes from a dataset column (TRL) or the ground truth (veRL), optionally as JSON
 ``{"task": ..., "passed": ...}``. The reward is the steplens composite score times ``scale``
 (default 1/100, so rewards lie in [0, 1] like ``/get_reward``'s), or with ``per_step`` the
-streamed per-step process rewards."""
+streamed per-step process rewards.
+
+``reward="forecast"`` (needs a server started with ``--forecast``) uses the learned outcome
+forecast pPass = P(pass | steps so far) instead: a whole trajectory gets its final pPass, and per
+step the potential-based shaping F_t = gamma * V(s_t) - V(s_(t-1)) with V = pPass, V(start) = 0
+and V(terminal) = 0 (Ng, Harada & Russell 1999). Shaping of this form leaves the optimal policy
+of the task's own reward (the test outcome) unchanged; with gamma = 1 it sums to 0 over a finished
+trajectory, so it moves credit between steps without adding any."""
 
 from __future__ import annotations
 
@@ -53,23 +60,59 @@ def trajectory_of(completion: Any, source: str = "completion") -> Any:
     raise SteplensError("bad_input", f"{source}: expected trajectory text, got {type(completion).__name__}")
 
 
+REWARDS = ("score", "forecast")
+
+
+def _check_reward(reward: str) -> str:
+    if reward not in REWARDS:
+        raise SteplensError("bad_input", f"reward: expected one of {', '.join(REWARDS)} (got {reward!r})")
+    return reward
+
+
+def p_pass(frame: Mapping[str, Any]) -> float:
+    """The forecast P(pass) of a ``score`` frame or report; a clear error when the server has no forecast model."""
+    value = frame.get("pPass")
+    if not isinstance(value, (int, float)):
+        raise SteplensError("bad_input", "reward='forecast': the server sent no pPass (start it with `steplens serve --forecast FORECAST.json`)")
+    return float(value)
+
+
+def forecast_shaping(values: Sequence[float], *, gamma: float = 1.0, terminal: bool = True) -> List[float]:
+    """Potential-based shaping rewards from the pPass after each step: F_t = gamma * V_t - V_(t-1),
+    V before the first step = 0; with ``terminal`` the last transition ends in the terminal state,
+    whose potential is 0 (F_last = -V_(last-1)), so with gamma = 1 the rewards sum to 0."""
+    out: List[float] = []
+    prev = 0.0
+    for i, v in enumerate(values):
+        nxt = 0.0 if terminal and i == len(values) - 1 else float(v)
+        out.append(gamma * nxt - prev)
+        prev = nxt
+    return out
+
+
 def step_rewards(url: str, task: str, trajectory: Any, *, format: str = "auto", policy: Optional[Mapping[str, Any]] = None,
-                 passed: Optional[bool] = None, token: Optional[str] = None, timeout: float = 120.0) -> List[float]:
-    """The per-step process rewards of a trajectory (one per step, as streamed ``score`` frames carry them)."""
+                 passed: Optional[bool] = None, token: Optional[str] = None, timeout: float = 120.0,
+                 reward: str = "score", gamma: float = 1.0) -> List[float]:
+    """The per-step process rewards of a trajectory (one per step, as streamed ``score`` frames carry them;
+    with ``reward="forecast"`` the potential-based shaping of their pPass, see :func:`forecast_shaping`)."""
     return step_rewards_many(url, [{"task": task, "trajectory": trajectory, "format": format, "policy": policy, "passed": passed}],
-                             token=token, timeout=timeout)[0]
+                             token=token, timeout=timeout, reward=reward, gamma=gamma)[0]
 
 
 def step_rewards_many(url: str, items: Sequence[Mapping[str, Any]], *, token: Optional[str] = None,
-                      timeout: float = 120.0) -> List[List[float]]:
+                      timeout: float = 120.0, reward: str = "score", gamma: float = 1.0) -> List[List[float]]:
     """Per-step rewards of many trajectories (``{task, trajectory, format?, policy?, passed?}``),
     streamed as concurrent sessions over one connection."""
+    _check_reward(reward)
     with SyncClient(url, token=token, timeout=timeout) as client:
-        return client.call(_stream_all(client, items))
+        frames = client.call(_stream_all(client, items))
+    if reward == "score":
+        return [[f["reward"] for f in fs] for fs in frames]
+    return [forecast_shaping([p_pass(f) for f in fs], gamma=gamma) for fs in frames]
 
 
-async def _stream_all(client: SyncClient, items: Sequence[Mapping[str, Any]]) -> List[List[float]]:
-    async def one(item: Mapping[str, Any]) -> List[float]:
+async def _stream_all(client: SyncClient, items: Sequence[Mapping[str, Any]]) -> List[List[Any]]:
+    async def one(item: Mapping[str, Any]) -> List[Any]:
         doc = trajectory_of(item["trajectory"], f"trajectory of {item['task']}")
         fmt = item.get("format") or "auto"
         payloads = split_events(doc, fmt)
@@ -80,13 +123,14 @@ async def _stream_all(client: SyncClient, items: Sequence[Mapping[str, Any]]) ->
         if item.get("passed") is not None:
             await session.outcome(bool(item["passed"]))
         await session.end()
-        return [f["reward"] for f in session.scores]
+        return list(session.scores)
     return list(await asyncio.gather(*(one(i) for i in items)))
 
 
 class _Scorer:
     def __init__(self, url: Optional[str], token: Optional[str], format: str, scale: float, on_error: Union[str, float],
-                 policy: Optional[Mapping[str, Any]], timeout: float) -> None:
+                 policy: Optional[Mapping[str, Any]], timeout: float, reward: str = "score", gamma: float = 1.0) -> None:
+        self.reward, self.gamma = _check_reward(reward), gamma
         self.url = url or os.environ.get("STEPLENS_URL", DEFAULT_URL)
         self.token = token if token is not None else os.environ.get("STEPLENS_TOKEN")
         self.http = HttpClient(self.url, token=self.token, timeout=timeout)
@@ -104,6 +148,8 @@ class _Scorer:
             if self.on_error == "raise":
                 raise result
             return math.nan if self.on_error == "nan" else float(self.on_error)
+        if self.reward == "forecast":
+            return p_pass(result)
         return float(result["score"]["total"]) * self.scale
 
     def scores(self, trajectories: Sequence[Any], labels: Sequence[Tuple[str, Optional[bool]]]) -> List[float]:
@@ -117,12 +163,13 @@ class TrlReward(_Scorer):
     """A TRL reward function: ``GRPOTrainer(reward_funcs=[TrlReward(url)], ...)``. The task id of each
     completion is the dataset column ``task_key`` (passed by TRL as a keyword list); a
     ``passed_key`` column, if given, is the test outcome. The whole batch is one HTTP call.
-    ``on_error``: ``"raise"`` (default), ``"nan"``, or a number to use instead."""
+    ``on_error``: ``"raise"`` (default), ``"nan"``, or a number to use instead. ``reward="forecast"``:
+    each completion's final forecast P(pass) (server with ``--forecast``) instead of its score."""
 
     def __init__(self, url: Optional[str] = None, *, task_key: str = "task", passed_key: Optional[str] = None,
                  token: Optional[str] = None, format: str = "auto", scale: float = 0.01, on_error: Union[str, float] = "raise",
-                 policy: Optional[Mapping[str, Any]] = None, timeout: float = 300.0) -> None:
-        super().__init__(url, token, format, scale, on_error, policy, timeout)
+                 policy: Optional[Mapping[str, Any]] = None, timeout: float = 300.0, reward: str = "score") -> None:
+        super().__init__(url, token, format, scale, on_error, policy, timeout, reward)
         self.task_key, self.passed_key = task_key, passed_key
         self.__name__ = "steplens"
 
@@ -142,12 +189,14 @@ class TrlReward(_Scorer):
 class VerlReward(_Scorer):
     """A veRL ``compute_score(data_source, solution_str, ground_truth, extra_info=None)``: the ground
     truth is the task id (or ``{"task", "passed"}``); ``extra_info["task"]``/``["passed"]`` override it.
-    With ``per_step`` it returns ``{"score": ..., "step_rewards": [...], "struct", "cov", "coh", "temp"}``."""
+    With ``per_step`` it returns ``{"score": ..., "step_rewards": [...], "struct", "cov", "coh", "temp"}``.
+    ``reward="forecast"``: the score is the final forecast P(pass) and the step rewards are its
+    potential-based shaping (``gamma``), see :func:`forecast_shaping`."""
 
     def __init__(self, url: Optional[str] = None, *, per_step: bool = False, token: Optional[str] = None, format: str = "auto",
                  scale: float = 0.01, on_error: Union[str, float] = "raise", policy: Optional[Mapping[str, Any]] = None,
-                 timeout: float = 300.0) -> None:
-        super().__init__(url, token, format, scale, on_error, policy, timeout)
+                 timeout: float = 300.0, reward: str = "score", gamma: float = 1.0) -> None:
+        super().__init__(url, token, format, scale, on_error, policy, timeout, reward, gamma)
         self.per_step = per_step
         self.__name__ = "compute_score"
 
@@ -166,9 +215,9 @@ class VerlReward(_Scorer):
         report = self.http.score(task, trajectory_of(solution_str, f"solution of {task}"),
                                  format=None if self.format == "auto" else self.format, passed=passed, policy=self.policy)
         rewards = step_rewards(self.url, task, solution_str, format=self.format, policy=self.policy, passed=passed,
-                               token=self.token, timeout=self.timeout)
+                               token=self.token, timeout=self.timeout, reward=self.reward, gamma=self.gamma)
         vec = report["score"]
-        return {"score": float(vec["total"]) * self.scale, "step_rewards": rewards,
+        return {"score": self._value(report), "step_rewards": rewards,
                 **{k: (-1.0 if vec[k] is None else float(vec[k])) for k in ("struct", "cov", "coh", "temp")}}
 
     def batch(self, data_sources: Sequence[Any], solution_strs: Sequence[Any], ground_truths: Sequence[Any],

@@ -63,18 +63,23 @@ def _start_server() -> str:
     return url
 
 
-def start_server(port: int = 0, data: Optional[str] = None) -> "tuple[str, Callable[[], None]]":
-    """Starts ``steplens serve`` on 127.0.0.1:``port`` over ``data`` (a temp dir when None) and
-    returns its address and a function that stops it (SIGTERM, then waits: a graceful shutdown)."""
+def start_server(port: int = 0, data: Optional[str] = None, extra: "Optional[list]" = None) -> "tuple[str, Callable[..., None]]":
+    """Starts ``steplens serve`` on 127.0.0.1:``port`` over ``data`` (a temp dir when None), with
+    ``extra`` flags, and returns its address and a function that stops it (SIGTERM, then waits: a
+    graceful shutdown; ``stop(kill=True)``: SIGKILL, a crash)."""
     main = REPO / "dist" / "src" / "cli" / "main.js"
     if not main.exists():
         raise RuntimeError(f"{main} is missing: run `npm run build` first")
     data = data or tempfile.mkdtemp(prefix="steplens-py-")
-    proc = subprocess.Popen(["node", str(main), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", data],
+    proc = subprocess.Popen(["node", str(main), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", data, *(extra or [])],
                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
-    def stop() -> None:
+    def stop(kill: bool = False) -> None:
         if proc.poll() is not None:
+            return
+        if kill:
+            proc.kill()
+            proc.wait(10)
             return
         proc.terminate()
         try:
@@ -107,3 +112,10 @@ def steplens_steps(path: Path) -> list:
     out = subprocess.run(["node", str(REPO / "dist" / "src" / "cli" / "main.js"), "convert", str(path)],
                          cwd=REPO, capture_output=True, text=True, check=True).stdout
     return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def train_forecast(out: Path) -> Path:
+    """``steplens train`` on the corpus (outcomes from the evaluation files beside its runs): a real forecast model file."""
+    subprocess.run(["node", str(REPO / "dist" / "src" / "cli" / "main.js"), "train", "--out", str(out), str(CORPUS)],
+                   cwd=REPO, capture_output=True, text=True, check=True)
+    return out

@@ -5,7 +5,8 @@ import type { Label, Step } from '../../core/types.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
 import { SteplensError } from '../../errors.js';
 import type { Command } from '../command.js';
-import { exitCodeFor, formatOption, LENIENT_OPTION, readTrajectory, reportDiagnostics } from '../input.js';
+import { formatOption, LENIENT_OPTION } from '../input.js';
+import { INSTANCE_OPTION, logExitCode, readLogFile, reportLogDiagnostics, selectInstances, type Instance } from '../instances.js';
 import { renderTable } from '../table.js';
 
 /** One labelled step as `label --json` prints it (cli.md). */
@@ -43,34 +44,48 @@ const oneLine = (s: string, max: number) => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
+/** The `label --json` document of one trajectory. */
+function labelDocument(x: Instance, labelled: LabelledStep[]) {
+  const p = x.parsed;
+  return { format: p.format, ...(p.meta.task ? { task: p.meta.task } : {}), steps: labelled, diagnostics: p.diagnostics };
+}
+
+function labelText(x: Instance, labelled: LabelledStep[]): string {
+  const rows = labelled.map((s) => [s.t, s.stage + (s.unknown ? '?' : ''), s.kind, s.tool, oneLine(s.command ?? s.file ?? '', 70)]);
+  const stages = labelled.map((s) => s.stage).join('');
+  const unknown = labelled.filter((s) => s.unknown).length;
+  const p = x.parsed;
+  return renderTable(['t', 'stage', 'kind', 'tool', 'target'], rows) +
+    `\n${p.format}${p.meta.task ? ` ${p.meta.task}` : ''}: ${labelled.length} steps  ${stages}\n` +
+    (unknown > 0 ? `${unknown} step(s) matched no rule (marked ?; labelled by the fallback)\n` : '');
+}
+
 const command: Command = {
   name: 'label',
   summary: 'parse one trajectory and label its steps (E/I/V/O)',
-  usage: 'usage: steplens label FILE [--format auto|steplens|openhands|swe-agent|mini-swe-agent|atif] [--json] [--lenient]\n' +
+  usage: 'usage: steplens label FILE [--format auto|steplens|openhands|swe-agent|mini-swe-agent|atif] [--instance ID] [--json] [--lenient]\n' +
+    '  FILE may be gzipped; a file holding several trajectories (OpenHands output.jsonl) gives one result each\n' +
+    '  (--json: an array), or only the one --instance ID names\n' +
     '  bad lines or events are reported on stderr and skipped; exit 1 unless --lenient',
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
-      options: { format: { type: 'string' }, json: { type: 'boolean', default: false }, ...LENIENT_OPTION },
+      options: { format: { type: 'string' }, json: { type: 'boolean', default: false }, ...INSTANCE_OPTION, ...LENIENT_OPTION },
     });
     if (positionals.length !== 1) throw new SteplensError('usage', 'expected exactly one FILE');
-    const file = positionals[0]!;
-    const parsed = await readTrajectory(file, formatOption(values.format));
-    reportDiagnostics(file, parsed, io.stderr);
-    const labelled = labelSteps(parsed.steps, defaultAnalyzers()).map(({ label }, i) => toLabelled(parsed.steps[i]!, label));
+    const log = await readLogFile(positionals[0]!, formatOption(values.format));
+    const chosen = selectInstances(log, values.instance, false);
+    reportLogDiagnostics(log, chosen, io.stderr);
+    const analyzers = defaultAnalyzers();
+    const results = chosen.map((x) => ({ x, labelled: labelSteps(x.parsed.steps, analyzers).map(({ label }, i) => toLabelled(x.parsed.steps[i]!, label)) }));
     if (values.json) {
-      const doc = { format: parsed.format, ...(parsed.meta.task ? { task: parsed.meta.task } : {}), steps: labelled, diagnostics: parsed.diagnostics };
-      io.stdout(`${JSON.stringify(doc)}\n`);
-      return exitCodeFor([parsed], values.lenient);
+      const docs = results.map((r) => labelDocument(r.x, r.labelled));
+      io.stdout(`${JSON.stringify(docs.length === 1 ? docs[0] : docs)}\n`);
+    } else {
+      io.stdout(results.map((r) => labelText(r.x, r.labelled)).join('\n'));
     }
-    const rows = labelled.map((s) => [s.t, s.stage + (s.unknown ? '?' : ''), s.kind, s.tool, oneLine(s.command ?? s.file ?? '', 70)]);
-    io.stdout(renderTable(['t', 'stage', 'kind', 'tool', 'target'], rows));
-    const stages = labelled.map((s) => s.stage).join('');
-    const unknown = labelled.filter((s) => s.unknown).length;
-    io.stdout(`\n${parsed.format}${parsed.meta.task ? ` ${parsed.meta.task}` : ''}: ${labelled.length} steps  ${stages}\n`);
-    if (unknown > 0) io.stdout(`${unknown} step(s) matched no rule (marked ?; labelled by the fallback)\n`);
-    return exitCodeFor([parsed], values.lenient);
+    return logExitCode(log, chosen, values.lenient);
   },
 };
 

@@ -1,15 +1,18 @@
 /** `steplens replay FILE --url URL --task ID`: streams a trajectory to a running server, printing what comes back. */
 import { parseArgs } from 'node:util';
 import { connect, SteplensClientError, streamUrl as clientStreamUrl, type FinalFrame, type ScoreFrame, type SignalFrame, type StartedFrame } from '../../client/index.js';
-import { getParser, parseTrajectoryText } from '../../formats/index.js';
-import type { FormatName } from '../../formats/types.js';
+import { getParser } from '../../formats/index.js';
 import { SteplensError } from '../../errors.js';
 import type { Command } from '../command.js';
-import { formatOption, readText } from '../input.js';
+import { formatOption, LENIENT_OPTION } from '../input.js';
+import { INSTANCE_OPTION, logExitCode, readLogFile, reportLogDiagnostics, selectInstances, type Instance } from '../instances.js';
 
-const USAGE = `usage: steplens replay FILE --url URL --task ID [--format F] [--token T] [--session ID] [--passed | --failed] [--json] [--reconnect]
+const USAGE = `usage: steplens replay FILE --url URL [--task ID] [--instance ID] [--format F] [--token T] [--session ID] [--passed | --failed] [--json] [--reconnect]
   Streams FILE to the server at URL (http://, ws://; /v1/stream is added when the path is empty) one step
   at a time, as a live agent would, and prints each score and signal as it arrives, then the final.
+  --task defaults to the task the log names; a file holding several trajectories (OpenHands output.jsonl)
+  needs --instance ID. --passed / --failed send the outcome before the steps, so live tiers are the
+  outcome's (a failing run is Partial-fail or Off-track from its first step).
   With --reconnect, a dropped connection is reopened and the session resumed.`;
 
 /** The stream URL for a server address (a `usage` error naming --url when it is not one). */
@@ -21,41 +24,34 @@ export function streamUrl(url: string): string {
   }
 }
 
-/** The document's raw events: what a live client of that format would send as `step` payloads. */
-function loadEvents(text: string, file: string, format: ReturnType<typeof formatOption>): { format: FormatName; events: unknown[] } {
-  const parsed = parseTrajectoryText(text, format, file);
-  if (!parsed.ok) throw parsed.error;
-  const f = parsed.value.format;
-  if (f === 'steplens') return { format: f, events: parsed.value.steps };
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    doc = text.split('\n').filter((l) => l.trim() !== '').flatMap((l) => {
-      try {
-        return [JSON.parse(l) as unknown];
-      } catch {
-        return [];
-      }
-    });
-  }
-  return { format: f, events: getParser(f).events(doc) };
+/** The instance's raw events: what a live client of that format would send as `step` payloads. */
+function eventsOf(x: Instance): unknown[] {
+  return x.parsed.format === 'steplens' ? x.parsed.steps : getParser(x.parsed.format).events(x.document);
 }
 
 const fixed = (n: unknown, d = 2): string => (typeof n === 'number' ? n.toFixed(d) : String(n));
+
+/** `PTA v2 (3 paths)` or `prior (no PTA)`. */
+function referenceText(r: StartedFrame['reference']): string {
+  return r.kind === 'pta' ? `PTA v${r.version} (${r.paths} ${r.paths === 1 ? 'path' : 'paths'})` : 'prior (no PTA for this task)';
+}
 
 /** One line per frame, as the human-readable output shows it. */
 function describe(frame: StartedFrame | ScoreFrame | SignalFrame | FinalFrame, format: string): string {
   switch (frame.type) {
     case 'started':
-      return `session ${frame.session} on ${frame.task} (${format}, reference ${JSON.stringify(frame.reference)})\n`;
+      return `session ${frame.session} on ${frame.task} (${format}, reference ${referenceText(frame.reference)})\n`;
     case 'score':
       return `seq ${String(frame.seq).padStart(4)}  t ${String(frame.t).padStart(4)}  ${frame.stage}  score ${fixed(frame.score.total).padStart(6)}  reward ${fixed(frame.reward).padStart(7)}  ${frame.tier}\n`;
     case 'signal':
       return `  ! ${frame.severity} ${frame.kind} at t ${frame.t} (steps ${frame.steps.join(',')}): ${frame.message}\n`;
     case 'final': {
       const s = frame.score;
-      return `final: score ${fixed(s.total)} (struct ${fixed(s.struct)}, cov ${fixed(s.cov)}, coh ${fixed(s.coh, 3)}, temp ${fixed(s.temp, 3)}), tier ${frame.tier}${frame.lucky ? ` ${frame.lucky}` : ''}, ${frame.steps} steps, stages ${frame.stages}\n`;
+      const parts = s.struct === null || s.cov === null
+        ? `coh ${fixed(s.coh, 3)}, temp ${fixed(s.temp, 3)}; no PTA: struct and cov left out`
+        : `struct ${fixed(s.struct)}, cov ${fixed(s.cov)}, coh ${fixed(s.coh, 3)}, temp ${fixed(s.temp, 3)}`;
+      const outcome = frame.passed === undefined ? ' (projected: outcome unknown)' : '';
+      return `final: score ${fixed(s.total)} (${parts}), tier ${frame.tier}${frame.lucky ? ` ${frame.lucky}` : ''}${outcome}, ${frame.steps} steps, stages ${frame.stages}\n`;
     }
   }
 }
@@ -78,16 +74,22 @@ const replay: Command = {
       options: {
         url: { type: 'string' }, task: { type: 'string' }, format: { type: 'string' }, token: { type: 'string' },
         session: { type: 'string' }, passed: { type: 'boolean' }, failed: { type: 'boolean' }, json: { type: 'boolean' },
-        reconnect: { type: 'boolean' },
+        reconnect: { type: 'boolean' }, ...INSTANCE_OPTION, ...LENIENT_OPTION,
       },
     });
     const file = positionals[0];
     if (file === undefined || positionals.length > 1) throw new SteplensError('usage', 'expected exactly one FILE');
     if (!values.url) throw new SteplensError('usage', '--url is required');
-    if (!values.task) throw new SteplensError('usage', '--task is required');
     if (values.passed && values.failed) throw new SteplensError('usage', '--passed and --failed exclude each other');
     const url = streamUrl(values.url);
-    const { format, events } = loadEvents(await readText(file), file, formatOption(values.format));
+    const log = await readLogFile(file, formatOption(values.format));
+    const chosen = selectInstances(log, values.instance, true);
+    const instance = chosen[0]!;
+    const task = values.task ?? instance.parsed.meta.task;
+    if (!task) throw new SteplensError('usage', `--task is required: ${file} names no task`);
+    reportLogDiagnostics(log, chosen, io.stderr);
+    const format = instance.parsed.format;
+    const events = eventsOf(instance);
     const token = values.token ?? io.env.STEPLENS_TOKEN;
     const print = (frame: StartedFrame | ScoreFrame | SignalFrame | FinalFrame): void =>
       io.stdout(values.json ? `${JSON.stringify(frame)}\n` : describe(frame, format));
@@ -104,7 +106,7 @@ const replay: Command = {
     });
     try {
       const session = await client.start({
-        task: values.task, format, session: values.session ?? `replay-${process.pid}-${Date.now().toString(36)}`,
+        task, format, session: values.session ?? `replay-${process.pid}-${Date.now().toString(36)}`,
       }).catch((e: unknown) => {
         throw cliError(e, 'the server refused the session: ');
       });
@@ -112,10 +114,11 @@ const replay: Command = {
       session.onScore(print);
       session.onSignal(print);
       session.onError(printError);
+      // The outcome goes first: the server's live tiers follow a known outcome from the next step on.
+      if (values.passed || values.failed) session.outcome(Boolean(values.passed));
       const steps = events.map((e) => session.step(e).catch((error: unknown) => {
         if (error instanceof SteplensClientError && error.code !== 'disconnected' && error.code !== 'closed') printError(error);
       }));
-      if (values.passed || values.failed) session.outcome(Boolean(values.passed));
       const final = await session.end().catch((e: unknown) => {
         throw cliError(e, 'no final: ');
       });
@@ -124,7 +127,7 @@ const replay: Command = {
     } finally {
       await client.close();
     }
-    return 0;
+    return logExitCode(log, chosen, values.lenient);
   },
 };
 

@@ -7,12 +7,13 @@ import { buildReport } from '../../report/build-report.js';
 import { nodeReportFs } from '../../report/node-fs.js';
 import { reportCharts } from '../../report/render/charts.js';
 import { csvTable } from '../../report/render/format-table.js';
+import { htmlReport } from '../../report/render/html.js';
 import { markdownReport, terminalSummary } from '../../report/render/summary.js';
 import { allTables } from '../../report/render/tables.js';
 import type { CorpusReport } from '../../report/types.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
 import type { CliIO, Command } from '../command.js';
-import { CORPUS_OPTIONS, readCorpusInput } from '../corpus-input.js';
+import { CORPUS_OPTIONS, readCorpusInput, reportCorpusInput } from '../corpus-input.js';
 
 /** A stderr progress bar that shows only on a TTY and only once the work has taken over a second. */
 function progress(io: CliIO): { tick: (done: number, total: number) => void; end: () => void } {
@@ -38,10 +39,11 @@ function writeOutputs(dir: string, report: CorpusReport): string[] {
     const charts = reportCharts(report);
     for (const c of charts) writeFileSync(join(dir, c.file), c.svg);
     writeFileSync(join(dir, 'report.md'), markdownReport(report, charts.map((c) => c.file)));
+    writeFileSync(join(dir, 'report.html'), htmlReport(report, charts));
     writeFileSync(join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
     const tables = allTables(report);
     for (const t of tables) writeFileSync(join(dir, `${t.name}.csv`), csvTable(t));
-    return ['report.md', 'report.json', ...tables.map((t) => `${t.name}.csv`), ...charts.map((c) => c.file)];
+    return ['report.md', 'report.html', 'report.json', ...tables.map((t) => `${t.name}.csv`), ...charts.map((c) => c.file)];
   } catch (e) {
     throw new SteplensError('bad_input', `cannot write to --out ${dir}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
@@ -51,12 +53,16 @@ const command: Command = {
   name: 'report',
   summary: 'corpus report: rankings, Lucky passes, statistics, multi-trial reliability',
   usage:
-    'usage: steplens report [--outcomes FILE] [--out DIR] [--json] [--model NAME] [--run NAME] PATH...\n' +
-    '  PATH: trajectory files or folders (walked recursively; evaluation JSON is recognised and skipped)\n' +
+    'usage: steplens report [--outcomes FILE] [--out DIR] [--json] [--model NAME] [--run NAME] [--lenient] PATH...\n' +
+    '  PATH: trajectory files or folders (walked recursively, .json/.jsonl/.traj, gzipped or not; evaluation JSON\n' +
+    '        is recognised and skipped); every other skipped file is named on stderr with its reason, and an\n' +
+    '        unreadable file or a skipped line or event makes the exit code 1 unless --lenient\n' +
     '  outcomes: SWE-bench report.json / results.json / <model>.<run>.json found near the trajectories,\n' +
     '            or --outcomes FILE (CSV with task,outcome[,run,model] or JSON Lines with the same keys)\n' +
-    '  --out DIR writes report.md, report.json, one CSV per table and SVG charts; --json prints the JSON only\n' +
-    '  --model / --run override the model and run names read from the logs and folder names',
+    '  --out DIR writes report.md, report.html (self-contained: tables and charts inline), report.json, one CSV per table\n' +
+    '            and SVG charts; --json prints the JSON only\n' +
+    '  --model / --run override the model and run names read from the logs and folder names\n' +
+    '  task and model come from the log (or its evaluation); a log that names neither is listed as such',
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,
@@ -68,6 +74,7 @@ const command: Command = {
       },
     });
     const { paths, found, table } = readCorpusInput(positionals, values, io.cwd, 'report');
+    const exit = reportCorpusInput(found, values.lenient, io.stderr);
     const bar = progress(io);
     const report = buildReport(found, {
       fs: nodeReportFs, analyzers: defaultAnalyzers(), paths, onProgress: bar.tick, ...(table ? { table } : {}),
@@ -79,7 +86,7 @@ const command: Command = {
       io.stdout(terminalSummary(report));
       if (written.length) io.stdout(`wrote ${written.length} files to ${values.out}: ${written.join(', ')}\n`);
     }
-    return 0;
+    return exit;
   },
 };
 

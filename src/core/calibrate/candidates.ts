@@ -13,5 +13,6 @@ export const DEFAULT_CANDIDATES: Readonly<Record<CalibrationKind, readonly numbe
   regressionLoop: range(2, 8),
   cycle: range(2, 8),
   explorationStreak: range(10, 80, 5),
+  noAction: range(2, 5),
   lowScore: range(10, 50, 5),
 });

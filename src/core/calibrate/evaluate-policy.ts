@@ -1,8 +1,8 @@
-/** A whole policy replayed through the early-stop engine on every run, in both modes. */
+/** A whole policy replayed through the early-stop engine on every run, in both modes, pooled and per source. */
 import type { Policy } from '../policy.js';
-import { pointOf, type RunFacts } from './evaluate.js';
+import { DEFAULT_BOUND, pointOf, type BoundSpec, type RunFacts } from './evaluate.js';
 import { policyStops } from './stop-vectors.js';
-import { MODES, type EvaluatedPolicy, type ModeName, type StopSettings, type TradeoffPoint, type TradeoffRun } from './tradeoff-types.js';
+import { MODES, type EvaluatedPolicy, type ModeName, type SourcePoint, type StopSettings, type TradeoffPoint, type TradeoffRun } from './tradeoff-types.js';
 
 /** Per mode, the stop vector of `policy` (index of the first stop per run, or null). */
 export function modeStops(runs: readonly TradeoffRun[], policy: Policy): Record<ModeName, (number | null)[]> {
@@ -10,17 +10,33 @@ export function modeStops(runs: readonly TradeoffRun[], policy: Policy): Record<
 }
 
 /** Points of per-mode stop vectors. */
-export function modePoints(facts: readonly RunFacts[], stops: Record<ModeName, readonly (number | null)[]>): Record<ModeName, TradeoffPoint> {
-  return { reference: pointOf(facts, stops.reference), referenceFree: pointOf(facts, stops.referenceFree) };
+export function modePoints(facts: readonly RunFacts[], stops: Record<ModeName, readonly (number | null)[]>, bound: BoundSpec = DEFAULT_BOUND): Record<ModeName, TradeoffPoint> {
+  return { reference: pointOf(facts, stops.reference, bound), referenceFree: pointOf(facts, stops.referenceFree, bound) };
 }
 
-/** Replays `policy` on `runs` and reports its numbers and where each run stops. */
-export function evaluatePolicy(runs: readonly TradeoffRun[], facts: readonly RunFacts[], policy: Policy, settings: StopSettings): EvaluatedPolicy {
+/** The sources the runs name, in order of first appearance (empty when no run names one). */
+export function sourcesOf(runs: readonly TradeoffRun[]): string[] {
+  return [...new Set(runs.flatMap((r) => (r.source !== undefined ? [r.source] : [])))];
+}
+
+/** Points per source (runs without a source left out). */
+export function sourcePoints(runs: readonly TradeoffRun[], facts: readonly RunFacts[], stops: Record<ModeName, readonly (number | null)[]>, bound: BoundSpec = DEFAULT_BOUND): SourcePoint[] {
+  return sourcesOf(runs).map((source) => {
+    const idx = runs.flatMap((r, i) => (r.source === source ? [i] : []));
+    const pick = (v: readonly (number | null)[]) => idx.map((i) => v[i] ?? null);
+    return { source, modes: modePoints(idx.map((i) => facts[i]!), { reference: pick(stops.reference), referenceFree: pick(stops.referenceFree) }, bound) };
+  });
+}
+
+/** Replays `policy` on `runs` and reports its numbers (per source too, when runs name sources) and where each run stops. */
+export function evaluatePolicy(runs: readonly TradeoffRun[], facts: readonly RunFacts[], policy: Policy, settings: StopSettings, bound: BoundSpec = DEFAULT_BOUND): EvaluatedPolicy {
   const stops = modeStops(runs, policy);
+  const bySource = sourcesOf(runs).length > 0 ? sourcePoints(runs, facts, stops, bound) : undefined;
   return {
     settings,
     policy,
-    modes: modePoints(facts, stops),
+    modes: modePoints(facts, stops, bound),
+    ...(bySource ? { bySource } : {}),
     runs: runs.map((r, i) => ({
       id: r.id,
       task: r.task,

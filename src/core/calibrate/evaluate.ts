@@ -1,4 +1,5 @@
 /** The numbers of one stop vector: false and true stops, steps and tokens saved, median stop step. */
+import { upperBound, type BoundMethod } from '../stats/binomial.js';
 import { median } from '../stats/descriptive.js';
 import type { StopVector } from './stop-vectors.js';
 import type { TradeoffPoint, TradeoffRun } from './tradeoff-types.js';
@@ -13,7 +14,7 @@ export interface RunFacts {
 }
 
 /** Precomputes a run's facts once. */
-export function runFacts(run: TradeoffRun): RunFacts {
+export function runFacts(run: Pick<TradeoffRun, 'states' | 'passed'>): RunFacts {
   const n = run.states.length;
   const after = new Float64Array(n);
   let sum = 0;
@@ -26,8 +27,16 @@ export function runFacts(run: TradeoffRun): RunFacts {
 
 const ratio = (k: number, of: number): number | null => (of === 0 ? null : k / of);
 
-/** Counts and savings of `stops` over `facts` (aligned). */
-export function pointOf(facts: readonly RunFacts[], stops: StopVector): TradeoffPoint {
+/** How the upper bound of a false-stop rate is computed. */
+export interface BoundSpec {
+  method: BoundMethod;
+  confidence: number;
+}
+
+export const DEFAULT_BOUND: BoundSpec = { method: 'clopper-pearson', confidence: 0.95 };
+
+/** Counts and savings of `stops` over `facts` (aligned); the passing-run rate also as an upper bound. */
+export function pointOf(facts: readonly RunFacts[], stops: StopVector, bound: BoundSpec = DEFAULT_BOUND): TradeoffPoint {
   let passing = 0, failing = 0, passingStopped = 0, failingStopped = 0;
   let failingSteps = 0, failingTokens = 0, allTokens = 0, stepsSaved = 0, tokensSaved = 0;
   const at: number[] = [];
@@ -56,6 +65,7 @@ export function pointOf(facts: readonly RunFacts[], stops: StopVector): Tradeoff
     failing,
     passingStopped,
     passingRate: ratio(passingStopped, passing),
+    passingUpper: passing === 0 ? null : upperBound(bound.method, passingStopped, passing, bound.confidence),
     failingStopped,
     failingRate: ratio(failingStopped, failing),
     failingStepsSaved: stepsSaved,

@@ -1,51 +1,60 @@
 /**
  * The combined grid: every combination of the pre-filtered per-kind options
  * (each kind also "off"), evaluated on every run in both modes by taking the
- * earliest of its kinds' stops. Keeps only compact per-combination counts;
- * the chosen point and the Pareto fronts are materialised afterwards.
+ * earliest of its kinds' stops. Keeps only compact per-combination counts
+ * (per source too, when runs carry sources); the chosen point and the Pareto
+ * fronts are materialised afterwards.
  */
 import { compareConservative } from './stop-settings.js';
 import type { RunFacts } from './evaluate.js';
-import { COUNT_KINDS, type GridOptions, type KindOption } from './grid-options.js';
+import { GRID_KINDS } from './grid-kinds.js';
+import type { GridOptions, KindOption } from './grid-options.js';
 import type { StopVector } from './stop-vectors.js';
 import { MODES, type ModeName, type StopSettings } from './tradeoff-types.js';
 
 const NONE = 2 ** 30;
-const KINDS = [...COUNT_KINDS, 'lowScore'] as const;
+const K = GRID_KINDS.length;
 
-/** Compact results: combination `k` uses option `picks[k*5 + kind] - 1` of each kind (0 = off). */
+/** Compact results: combination `k` uses option `picks[k*K + kind] - 1` of each kind (0 = off). */
 export interface GridTable {
   size: number;
   picks: Uint16Array;
   passingStopped: Record<ModeName, Uint32Array>;
   tokensSaved: Record<ModeName, Float64Array>;
+  /** When runs have sources: passing runs stopped per combination and source, `[k * sources + s]`. */
+  bySource?: { sources: number; passingStopped: Record<ModeName, Uint16Array> };
   options: GridOptions;
 }
 
-const listOf = (o: GridOptions, k: (typeof KINDS)[number]): KindOption<unknown>[] => o[k] as KindOption<unknown>[];
+const listOf = (o: GridOptions, d: number): KindOption<unknown>[] => o[GRID_KINDS[d]!.key];
 
-/** Evaluates every combination. */
-export function runGrid(options: GridOptions, facts: readonly RunFacts[]): GridTable {
-  const sizes = KINDS.map((k) => listOf(options, k).length + 1);
+/** Evaluates every combination; `source` (per run, a source index < `sources`) adds per-source counts. */
+export function runGrid(options: GridOptions, facts: readonly RunFacts[], source?: { of: readonly number[]; sources: number }): GridTable {
+  const sizes = GRID_KINDS.map((_, d) => listOf(options, d).length + 1);
   const size = sizes.reduce((a, b) => a * b, 1);
   const n = facts.length;
-  const picks = new Uint16Array(size * KINDS.length);
+  const picks = new Uint16Array(size * K);
   const passingStopped = { reference: new Uint32Array(size), referenceFree: new Uint32Array(size) };
   const tokensSaved = { reference: new Float64Array(size), referenceFree: new Float64Array(size) };
-  const levels = MODES.map(() => KINDS.map(() => new Int32Array(n)));
-  const pick = new Array<number>(KINDS.length).fill(0);
+  const S = source?.sources ?? 0;
+  const bySource = source ? { sources: S, passingStopped: { reference: new Uint16Array(size * S), referenceFree: new Uint16Array(size * S) } } : undefined;
+  const levels = MODES.map(() => GRID_KINDS.map(() => new Int32Array(n)));
+  const pick = new Array<number>(K).fill(0);
   let k = 0;
   const visit = (depth: number): void => {
-    if (depth === KINDS.length) {
-      picks.set(pick, k * KINDS.length);
+    if (depth === K) {
+      picks.set(pick, k * K);
       MODES.forEach((m, mi) => {
         const cur = levels[mi]![depth - 1]!;
+        const per = bySource?.passingStopped[m];
         let ps = 0, tok = 0;
         for (let i = 0; i < n; i++) {
           const s = cur[i]!;
           if (s === NONE) continue;
-          if (facts[i]!.passed) ps += 1;
-          else tok += facts[i]!.tokensAfter[s] ?? 0;
+          if (facts[i]!.passed) {
+            ps += 1;
+            if (per) per[k * S + source!.of[i]!]! += 1;
+          } else tok += facts[i]!.tokensAfter[s] ?? 0;
         }
         passingStopped[m][k] = ps;
         tokensSaved[m][k] = tok;
@@ -53,7 +62,7 @@ export function runGrid(options: GridOptions, facts: readonly RunFacts[]): GridT
       k += 1;
       return;
     }
-    const list = listOf(options, KINDS[depth]!);
+    const list = listOf(options, depth);
     for (let j = 0; j <= list.length; j++) {
       pick[depth] = j;
       MODES.forEach((m, mi) => {
@@ -70,29 +79,26 @@ export function runGrid(options: GridOptions, facts: readonly RunFacts[]): GridT
     }
   };
   visit(0);
-  return { size, picks, passingStopped, tokensSaved, options };
+  return { size, picks, passingStopped, tokensSaved, ...(bySource ? { bySource } : {}), options };
 }
 
 /** The settings of combination `k`. */
 export function settingsAt(t: GridTable, k: number): StopSettings {
-  const p = (d: number) => t.picks[k * KINDS.length + d]!;
-  const count = (d: number, kind: (typeof COUNT_KINDS)[number]): number | null => (p(d) === 0 ? null : t.options[kind][p(d) - 1]!.value);
-  return {
-    blindRetry: count(0, 'blindRetry'),
-    regressionLoop: count(1, 'regressionLoop'),
-    cycle: count(2, 'cycle'),
-    explorationStreak: count(3, 'explorationStreak'),
-    lowScore: p(4) === 0 ? null : { ...t.options.lowScore[p(4) - 1]!.value },
-  };
+  const out: Record<string, unknown> = {};
+  GRID_KINDS.forEach((kind, d) => {
+    const j = t.picks[k * K + d]!;
+    out[kind.key] = j === 0 ? null : structuredClone(listOf(t.options, d)[j - 1]!.value);
+  });
+  return out as unknown as StopSettings;
 }
 
 /** The stop vector of combination `k` in one mode. */
 export function stopsAt(t: GridTable, k: number, mode: ModeName, runs: number): (number | null)[] {
   const out = new Array<number | null>(runs).fill(null);
-  KINDS.forEach((kind, d) => {
-    const j = t.picks[k * KINDS.length + d]!;
+  GRID_KINDS.forEach((_, d) => {
+    const j = t.picks[k * K + d]!;
     if (j === 0) return;
-    const v = listOf(t.options, kind)[j - 1]!.stops[mode];
+    const v = listOf(t.options, d)[j - 1]!.stops[mode];
     for (let i = 0; i < runs; i++) {
       const x = v[i] ?? null;
       if (x !== null && (out[i] === null || x < out[i]!)) out[i] = x;
@@ -109,20 +115,38 @@ function better(t: GridTable, a: number, b: number, score: (k: number) => number
   return compareConservative(settingsAt(t, a), settingsAt(t, b)) < 0;
 }
 
+/** What a feasible combination may do: at most `maxPassingStopped` passing runs stopped in each constrained mode, and per source its cap. */
+export interface Feasibility {
+  constrained: readonly ModeName[];
+  maxPassingStopped: number;
+  maxPassingStoppedBySource?: readonly number[];
+}
+
+/** True when combination `k` is feasible. */
+export function feasibleAt(t: GridTable, k: number, f: Feasibility): boolean {
+  for (const m of f.constrained) {
+    if (t.passingStopped[m][k]! > f.maxPassingStopped) return false;
+    const caps = f.maxPassingStoppedBySource;
+    if (caps && t.bySource) {
+      const per = t.bySource.passingStopped[m];
+      for (let s = 0; s < caps.length; s++) if (per[k * t.bySource.sources + s]! > caps[s]!) return false;
+    }
+  }
+  return true;
+}
+
 /**
  * The combination with the most failing-run tokens saved (summed over the
- * constrained modes) among those whose false-stop share is within
- * `maxFalseStop` in every constrained mode; ties: fewer false stops, then the
- * most conservative. Also returns how many combinations were feasible.
+ * constrained modes) among the feasible ones; ties: fewer false stops, then
+ * the most conservative. Also returns how many combinations were feasible.
  */
-export function chooseCombination(t: GridTable, passing: number, maxFalseStop: number, constrained: readonly ModeName[]): { best: number; feasible: number } {
-  const ok = (k: number) => constrained.every((m) => passing === 0 || t.passingStopped[m][k]! / passing <= maxFalseStop + 1e-12);
-  const score = (k: number) => constrained.reduce((s, m) => s + t.tokensSaved[m][k]!, 0);
-  const tie = (k: number) => constrained.reduce((s, m) => s + t.passingStopped[m][k]!, 0);
+export function chooseCombination(t: GridTable, f: Feasibility): { best: number; feasible: number } {
+  const score = (k: number) => f.constrained.reduce((s, m) => s + t.tokensSaved[m][k]!, 0);
+  const tie = (k: number) => f.constrained.reduce((s, m) => s + t.passingStopped[m][k]!, 0);
   let best = 0;
   let feasible = 0;
   for (let k = 0; k < t.size; k++) {
-    if (!ok(k)) continue;
+    if (!feasibleAt(t, k, f)) continue;
     feasible += 1;
     if (feasible === 1 || better(t, k, best, score, tie)) best = k;
   }

@@ -12,6 +12,7 @@ import { err, ok, type Result } from '../../errors.js';
 import { DEFAULT_POLICY, type Policy } from '../policy.js';
 import { repeatBaseline } from './baseline.js';
 import { DEFAULT_CANDIDATES } from './candidates.js';
+import { DEFAULT_BOUND, type BoundSpec } from './evaluate.js';
 import { recommendedPolicy } from './policy-out.js';
 import { chooseLevel } from './recommend.js';
 import { kindRows } from './tables.js';
@@ -23,15 +24,16 @@ export { firstStop, singleKindPolicy } from './replay.js';
 export { nthOccurrence, repeatBaseline } from './baseline.js';
 export { chooseLevel, minPassingFor } from './recommend.js';
 export * from './tradeoff-types.js';
-export { calibrateTradeoff, type TradeoffOptions } from './tradeoff.js';
+export { calibrateTradeoff, maxPassingStopped, type TradeoffOptions } from './tradeoff.js';
 export { DEFAULT_GRID, kindOptions, prefilter, type GridOptions, type KindOption } from './grid-options.js';
-export { runGrid, chooseCombination, paretoFront, settingsAt, stopsAt, type GridTable } from './grid.js';
+export { GRID_KINDS, noStops, type GridKind, type KindRun } from './grid-kinds.js';
+export { runGrid, chooseCombination, feasibleAt, paretoFront, settingsAt, stopsAt, type Feasibility, type GridTable } from './grid.js';
 export { firstAnyStop, policyStops, combineStops, countKindStops, lowScoreStops, type StopVector } from './stop-vectors.js';
-export { pointOf, runFacts, type RunFacts } from './evaluate.js';
-export { evaluatePolicy } from './evaluate-policy.js';
+export { pointOf, runFacts, DEFAULT_BOUND, type BoundSpec, type RunFacts } from './evaluate.js';
+export { evaluatePolicy, sourcePoints, sourcesOf } from './evaluate-policy.js';
 export { policyFor, settingsOf, compareConservative, describeSettings } from './stop-settings.js';
 export { splitTasks, fnv1a, type TaskSplit } from './split.js';
-export { splitCalibration, type SplitFold, type SplitReport } from './split-report.js';
+export { splitCalibration, splitBySource, type SplitFold, type SplitReport, type SourceFold, type SourceSplitReport } from './split-report.js';
 export { simplexGrid, fitWeights, aurocWith, signalAuroc, objective, weightDistance, type WeightSample } from './weights-fit.js';
 export { calibrateWeights, lotoFolds, type LotoFold, type WeightAurocs, type WeightsReport } from './weights-loto.js';
 export { leaveOneOutPtas, type ReferenceCandidate } from './references.js';
@@ -47,6 +49,8 @@ export interface CalibrateOptions {
   candidates?: Partial<Record<CalibrationKind, readonly number[]>>;
   /** n of the naive "stop when one exact action occurs the n-th time" baseline (default 3). */
   repeatN?: number;
+  /** How a level's false-stop rate is bounded (default Clopper-Pearson, 95 %). */
+  bound?: BoundSpec;
 }
 
 function checkOptions(o: CalibrateOptions, candidates: Record<CalibrationKind, readonly number[]>): string | undefined {
@@ -81,13 +85,15 @@ export function calibrate(runs: readonly CalibrationRun[], options: CalibrateOpt
   const kinds = {} as Record<CalibrationKind, KindTable>;
   for (const kind of CALIBRATION_KINDS) {
     const direction = kind === 'lowScore' ? 'floor' : 'count';
-    const rows = kindRows(runs, kind, candidates[kind], base);
+    const bound = options.bound ?? DEFAULT_BOUND;
+    const rows = kindRows(runs, kind, candidates[kind], base, bound);
     kinds[kind] = {
       direction,
       rows,
-      warn: chooseLevel(rows, direction, options.maxFalseWarn ?? 0.25, counts),
-      stop: chooseLevel(rows, direction, options.maxFalseStop ?? 0.05, counts),
+      warn: chooseLevel(rows, direction, options.maxFalseWarn ?? 0.25, counts, bound),
+      stop: chooseLevel(rows, direction, options.maxFalseStop ?? 0.05, counts, bound),
     };
   }
   return ok({ runs: counts, kinds, policy: recommendedPolicy(kinds, base), baseline: repeatBaseline(runs, options.repeatN ?? 3) });
 }
+export { portableCalibration, type Demotion, type PortableResult } from './portable.js';

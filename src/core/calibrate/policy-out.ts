@@ -37,6 +37,8 @@ export function recommendedPolicy(kinds: Record<CalibrationKind, KindTable>, bas
   if (cy) out.cycle = { ...cy, minBlock: base.cycle.minBlock, maxBlock: base.cycle.maxBlock };
   const es = countLevels(kinds.explorationStreak, base.explorationStreak);
   if (es) out.explorationStreak = es;
+  const na = countLevels(kinds.noAction, base.noAction);
+  if (na) out.noAction = na;
   const ls = lowScore(kinds.lowScore, base);
   if (ls) out.lowScore = ls;
   return out;

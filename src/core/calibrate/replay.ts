@@ -12,6 +12,7 @@ const SIGNAL_OF: Record<CalibrationKind, SignalKind> = {
   regressionLoop: 'regression_loop',
   cycle: 'cycle',
   explorationStreak: 'exploration_streak',
+  noAction: 'no_action',
   lowScore: 'low_score',
 };
 
@@ -25,9 +26,11 @@ export function singleKindPolicy(kind: CalibrationKind, threshold: number, base:
     regressionLoop: kind === 'regressionLoop' ? at : OFF,
     cycle: { ...(kind === 'cycle' ? at : OFF), minBlock: base.cycle.minBlock, maxBlock: base.cycle.maxBlock },
     explorationStreak: kind === 'explorationStreak' ? at : OFF,
+    noAction: kind === 'noAction' ? at : OFF,
     lowScore: kind === 'lowScore'
       ? { floor: threshold, minSteps: base.lowScore.minSteps, severity: 'stop' }
       : { floor: 0, minSteps: 0, severity: null },
+    lowForecast: { ...base.lowForecast, severity: null },
     budget: { maxSteps: null, maxTokens: null, severity: 'stop' },
   };
 }

@@ -6,11 +6,11 @@
  */
 import { err, ok, type Result } from '../../errors.js';
 import type { Policy } from '../policy.js';
-import { runFacts } from './evaluate.js';
-import { modePoints, modeStops } from './evaluate-policy.js';
+import { runFacts, DEFAULT_BOUND } from './evaluate.js';
+import { modePoints, modeStops, sourcesOf } from './evaluate-policy.js';
 import { splitTasks } from './split.js';
 import { calibrateTradeoff, type TradeoffOptions } from './tradeoff.js';
-import type { ModeName, StopSettings, TradeoffPoint, TradeoffRun } from './tradeoff-types.js';
+import type { ModeName, StopSettings, TradeoffPoint, TradeoffResult, TradeoffRun } from './tradeoff-types.js';
 
 /** One direction: chosen on `calibrationTasks`, measured there (in-sample) and on `holdoutTasks` (out-of-sample). */
 export interface SplitFold {
@@ -31,6 +31,30 @@ export interface SplitReport {
   pooledOutOfSample: Record<ModeName, TradeoffPoint>;
 }
 
+/** The common part of a fold: chosen on `train`, replayed on `test`. */
+interface FoldRun {
+  fit: TradeoffResult;
+  stops: Record<ModeName, (number | null)[]>;
+  outOfSample: Record<ModeName, TradeoffPoint>;
+}
+
+/** Runs folds (train, test pairs) and pools their held-out stops. */
+function runFolds(folds: readonly { train: readonly TradeoffRun[]; test: readonly TradeoffRun[] }[], options: TradeoffOptions): Result<{ runs: FoldRun[]; pooled: Record<ModeName, TradeoffPoint> }, string> {
+  const out: FoldRun[] = [];
+  const pooledRuns: TradeoffRun[] = [];
+  const pooled: Record<ModeName, (number | null)[]> = { reference: [], referenceFree: [] };
+  for (const { train, test } of folds) {
+    const fit = calibrateTradeoff(train, options);
+    if (!fit.ok) return fit;
+    const stops = modeStops(test, fit.value.chosen.policy);
+    out.push({ fit: fit.value, stops, outOfSample: modePoints(test.map(runFacts), stops, boundOf(options)) });
+    pooledRuns.push(...test);
+    pooled.reference.push(...stops.reference);
+    pooled.referenceFree.push(...stops.referenceFree);
+  }
+  return ok({ runs: out, pooled: modePoints(pooledRuns.map(runFacts), pooled, boundOf(options)) });
+}
+
 /** Two-fold split calibration by task; errors when a half has no run. */
 export function splitCalibration(runs: readonly TradeoffRun[], seed: number, holdout: number, options: TradeoffOptions = {}): Result<SplitReport, string> {
   if (!(holdout > 0 && holdout < 1)) return err(`holdout must be a share strictly between 0 and 1, got ${holdout}`);
@@ -38,26 +62,57 @@ export function splitCalibration(runs: readonly TradeoffRun[], seed: number, hol
   const halves = [split.calibration, split.holdout].map((tasks) => new Set(tasks));
   const subsets = halves.map((h) => runs.filter((r) => h.has(r.task)));
   if (subsets.some((s) => s.length === 0)) return err(`splitting ${halves[0]!.size + halves[1]!.size} tasks (seed ${seed}, hold-out ${holdout}) leaves a half without runs`);
-  const folds: SplitFold[] = [];
-  const pooledRuns: TradeoffRun[] = [];
-  const pooled: Record<ModeName, (number | null)[]> = { reference: [], referenceFree: [] };
-  for (const [a, b] of [[0, 1], [1, 0]] as const) {
-    const fit = calibrateTradeoff(subsets[a]!, options);
-    if (!fit.ok) return fit;
-    const test = subsets[b]!;
-    const stops = modeStops(test, fit.value.chosen.policy);
-    folds.push({
-      calibrationTasks: [...halves[a]!].sort(),
-      holdoutTasks: [...halves[b]!].sort(),
-      settings: fit.value.chosen.settings,
-      policy: fit.value.chosen.policy,
-      inSample: fit.value.chosen.modes,
-      outOfSample: modePoints(test.map(runFacts), stops),
-      ...(fit.value.choice.note !== undefined ? { note: fit.value.choice.note } : {}),
-    });
-    pooledRuns.push(...test);
-    pooled.reference.push(...stops.reference);
-    pooled.referenceFree.push(...stops.referenceFree);
-  }
-  return ok({ seed, holdout, folds, pooledOutOfSample: modePoints(pooledRuns.map(runFacts), pooled) });
+  const order = [[0, 1], [1, 0]] as const;
+  const r = runFolds(order.map(([a, b]) => ({ train: subsets[a]!, test: subsets[b]! })), options);
+  if (!r.ok) return r;
+  const folds: SplitFold[] = r.value.runs.map((f, i) => ({
+    calibrationTasks: [...halves[order[i]![0]]!].sort(),
+    holdoutTasks: [...halves[order[i]![1]]!].sort(),
+    settings: f.fit.chosen.settings,
+    policy: f.fit.chosen.policy,
+    inSample: f.fit.chosen.modes,
+    outOfSample: f.outOfSample,
+    ...(f.fit.choice.note !== undefined ? { note: f.fit.choice.note } : {}),
+  }));
+  return ok({ seed, holdout, folds, pooledOutOfSample: r.value.pooled });
+}
+
+const boundOf = (o: TradeoffOptions) => ({ method: o.bound ?? DEFAULT_BOUND.method, confidence: o.confidence ?? DEFAULT_BOUND.confidence });
+
+/** One held-out source: the policy chosen on every other source, measured there and on the held-out one. */
+export interface SourceFold {
+  holdout: string;
+  trainingSources: string[];
+  settings: StopSettings;
+  policy: Policy;
+  warnOnly: boolean;
+  inSample: Record<ModeName, TradeoffPoint>;
+  outOfSample: Record<ModeName, TradeoffPoint>;
+  note?: string;
+}
+
+export interface SourceSplitReport {
+  folds: SourceFold[];
+  /** Every source's held-out runs together: each run judged by a policy chosen without its source. */
+  pooledOutOfSample: Record<ModeName, TradeoffPoint>;
+}
+
+/** Leave-one-source-out: for each source, calibrate on the others (same options) and measure on it; needs two sources. */
+export function splitBySource(runs: readonly TradeoffRun[], options: TradeoffOptions = {}): Result<SourceSplitReport, string> {
+  if (runs.some((r) => r.source === undefined)) return err('a split by source needs every run to name its source');
+  const names = sourcesOf(runs);
+  if (names.length < 2) return err(`a split by source needs at least two sources, got ${names.length}`);
+  const r = runFolds(names.map((h) => ({ train: runs.filter((x) => x.source !== h), test: runs.filter((x) => x.source === h) })), options);
+  if (!r.ok) return r;
+  const folds: SourceFold[] = r.value.runs.map((f, i) => ({
+    holdout: names[i]!,
+    trainingSources: names.filter((n) => n !== names[i]),
+    settings: f.fit.chosen.settings,
+    policy: f.fit.chosen.policy,
+    warnOnly: f.fit.choice.warnOnly,
+    inSample: f.fit.chosen.modes,
+    outOfSample: f.outOfSample,
+    ...(f.fit.choice.note !== undefined ? { note: f.fit.choice.note } : {}),
+  }));
+  return ok({ folds, pooledOutOfSample: r.value.pooled });
 }

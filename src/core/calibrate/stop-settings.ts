@@ -3,27 +3,17 @@
  * from the grid, warn levels from a warn source) and the stop settings of an
  * existing policy. Also the order that breaks ties between equally good points.
  */
-import type { Levels, Policy } from '../policy.js';
+import type { Policy } from '../policy.js';
+import { GRID_KINDS } from './grid-kinds.js';
 import type { StopSettings } from './tradeoff-types.js';
 
-const COUNT_KINDS = ['blindRetry', 'regressionLoop', 'cycle', 'explorationStreak'] as const;
+type Loose = Record<string, unknown>;
+const get = (s: StopSettings, key: string): unknown => (s as unknown as Loose)[key] ?? null;
 
 /** The stop settings of `policy` (a low-score signal counts only at severity `stop`; budgets are not part of the grid). */
 export function settingsOf(policy: Policy): StopSettings {
-  const low = policy.lowScore;
-  return {
-    blindRetry: policy.blindRetry.stop,
-    regressionLoop: policy.regressionLoop.stop,
-    cycle: policy.cycle.stop,
-    explorationStreak: policy.explorationStreak.stop,
-    lowScore: low.severity === 'stop' ? { floor: low.floor, minSteps: low.minSteps } : null,
-  };
+  return Object.fromEntries(GRID_KINDS.map((k) => [k.key, k.of(policy)])) as unknown as StopSettings;
 }
-
-const levels = (stop: number | null, warnFrom: Levels): Levels => ({
-  warn: warnFrom.warn !== null && (stop === null || warnFrom.warn < stop) ? warnFrom.warn : null,
-  stop,
-});
 
 /**
  * The full policy of `settings`: its stops; the warn levels of `warnSource`
@@ -32,44 +22,36 @@ const levels = (stop: number | null, warnFrom: Levels): Levels => ({
  * `warnSource`; budgets off.
  */
 export function policyFor(settings: StopSettings, warnSource: Policy): Policy {
-  const low = warnSource.lowScore;
-  return {
-    blindRetry: levels(settings.blindRetry, warnSource.blindRetry),
-    regressionLoop: levels(settings.regressionLoop, warnSource.regressionLoop),
-    cycle: { ...levels(settings.cycle, warnSource.cycle), minBlock: warnSource.cycle.minBlock, maxBlock: warnSource.cycle.maxBlock },
-    explorationStreak: levels(settings.explorationStreak, warnSource.explorationStreak),
-    lowScore: settings.lowScore !== null
-      ? { ...settings.lowScore, severity: 'stop' }
-      : { floor: low.floor, minSteps: low.minSteps, severity: low.severity === null ? null : 'warn' },
-    budget: { maxSteps: null, maxTokens: null, severity: 'stop' },
-  };
+  const start: Policy = { ...warnSource, budget: { maxSteps: null, maxTokens: null, severity: 'stop' } };
+  return GRID_KINDS.reduce((p, k) => k.apply(p, get(settings, k.key), warnSource), start);
 }
 
 /** Number of kinds that stop. */
-export const activeStops = (s: StopSettings): number =>
-  COUNT_KINDS.filter((k) => s[k] !== null).length + (s.lowScore !== null ? 1 : 0);
+export const activeStops = (s: StopSettings): number => GRID_KINDS.filter((k) => get(s, k.key) !== null).length;
 
 /**
  * Negative when `a` is more conservative than `b`: fewer kinds stop; then,
- * kind by kind, a stop that is off or a larger count, a lower floor, a larger minSteps.
+ * kind by kind, a stop that is off or a more conservative candidate.
  */
 export function compareConservative(a: StopSettings, b: StopSettings): number {
   const d = activeStops(a) - activeStops(b);
   if (d !== 0) return d;
-  for (const k of COUNT_KINDS) {
-    const x = a[k] ?? Infinity;
-    const y = b[k] ?? Infinity;
-    if (x !== y) return y - x;
+  for (const k of GRID_KINDS) {
+    const x = get(a, k.key);
+    const y = get(b, k.key);
+    if (x === null && y === null) continue;
+    if (x === null || y === null) return x === null ? -1 : 1;
+    const c = k.conservative(x, y);
+    if (c !== 0) return c;
   }
-  const la = a.lowScore;
-  const lb = b.lowScore;
-  if (la === null || lb === null) return (la === null ? 0 : 1) - (lb === null ? 0 : 1);
-  return la.floor - lb.floor || lb.minSteps - la.minSteps;
+  return 0;
 }
 
 /** A one-line description, e.g. `blindRetry 3, lowScore <20 after 15`. */
 export function describeSettings(s: StopSettings): string {
-  const parts = COUNT_KINDS.filter((k) => s[k] !== null).map((k) => `${k} ${s[k]}`);
-  if (s.lowScore !== null) parts.push(`lowScore <${s.lowScore.floor} after ${s.lowScore.minSteps}`);
+  const parts = GRID_KINDS.flatMap((k) => {
+    const v = get(s, k.key);
+    return v === null ? [] : [k.describe(v)];
+  });
   return parts.length > 0 ? parts.join(', ') : 'no stop';
 }

@@ -31,7 +31,7 @@ export function policyStops(runs: readonly TradeoffRun[], mode: ModeName, policy
 /** Stops of one count kind at `threshold` (every other kind off); the same in every mode. */
 export function countKindStops(
   runs: readonly TradeoffRun[],
-  kind: 'blindRetry' | 'regressionLoop' | 'cycle' | 'explorationStreak',
+  kind: 'blindRetry' | 'regressionLoop' | 'cycle' | 'explorationStreak' | 'noAction',
   threshold: number,
   base: Policy,
 ): StopVector {

@@ -1,12 +1,14 @@
 /** Per-threshold counts of one kind: false stops on passing runs, true stops and steps saved on failing runs. */
 import type { Policy } from '../policy.js';
+import { upperBound } from '../stats/binomial.js';
+import { DEFAULT_BOUND, type BoundSpec } from './evaluate.js';
 import { firstStop, singleKindPolicy } from './replay.js';
 import type { CalibrationKind, CalibrationRun, ThresholdRow } from './types.js';
 
 const ratio = (k: number, of: number): number | null => (of === 0 ? null : k / of);
 
 /** Replays every run at one threshold of `kind`. */
-export function thresholdRow(runs: readonly CalibrationRun[], kind: CalibrationKind, threshold: number, base: Policy): ThresholdRow {
+export function thresholdRow(runs: readonly CalibrationRun[], kind: CalibrationKind, threshold: number, base: Policy, bound: BoundSpec = DEFAULT_BOUND): ThresholdRow {
   const policy = singleKindPolicy(kind, threshold, base);
   let passing = 0;
   let failing = 0;
@@ -31,6 +33,7 @@ export function thresholdRow(runs: readonly CalibrationRun[], kind: CalibrationK
     passingStopped,
     failingStopped,
     passingRate: ratio(passingStopped, passing),
+    passingUpper: passing === 0 ? null : upperBound(bound.method, passingStopped, passing, bound.confidence),
     failingRate: ratio(failingStopped, failing),
     meanStepsSaved: ratio(saved, failing),
     meanStepsSavedWhenStopped: ratio(saved, failingStopped),
@@ -38,6 +41,6 @@ export function thresholdRow(runs: readonly CalibrationRun[], kind: CalibrationK
 }
 
 /** One row per candidate threshold, in the order given. */
-export function kindRows(runs: readonly CalibrationRun[], kind: CalibrationKind, candidates: readonly number[], base: Policy): ThresholdRow[] {
-  return candidates.map((c) => thresholdRow(runs, kind, c, base));
+export function kindRows(runs: readonly CalibrationRun[], kind: CalibrationKind, candidates: readonly number[], base: Policy, bound: BoundSpec = DEFAULT_BOUND): ThresholdRow[] {
+  return candidates.map((c) => thresholdRow(runs, kind, c, base, bound));
 }

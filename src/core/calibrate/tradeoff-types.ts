@@ -17,6 +17,10 @@ export interface TradeoffRun {
   totals: Record<ModeName, readonly number[]>;
   /** True when the reference-mode totals come from a leave-one-out PTA (else they equal the prior's). */
   hasReference: boolean;
+  /** The run set it comes from (agent + model), for per-source caps, reports and folds. */
+  source?: string;
+  agent?: string;
+  model?: string;
 }
 
 /** A low-score stop: running score below `floor` once `minSteps` steps were pushed. */
@@ -25,23 +29,24 @@ export interface LowScoreStop {
   minSteps: number;
 }
 
-/** The stop thresholds of one candidate policy; null = that kind never stops. */
+/**
+ * The stop thresholds of one candidate policy, one field per grid kind
+ * (`grid-kinds.ts`); null = that kind never stops. A new kind adds its field
+ * here and its entry to `GRID_KINDS`.
+ */
 export interface StopSettings {
   blindRetry: number | null;
   regressionLoop: number | null;
   cycle: number | null;
   explorationStreak: number | null;
+  noAction: number | null;
   lowScore: LowScoreStop | null;
 }
 
+export type GridKindName = keyof StopSettings;
+
 /** Candidate stop thresholds per kind the grid combines (before pre-filtering). */
-export interface GridCandidates {
-  blindRetry: readonly number[];
-  regressionLoop: readonly number[];
-  cycle: readonly number[];
-  explorationStreak: readonly number[];
-  lowScore: readonly LowScoreStop[];
-}
+export type GridCandidates = { [K in GridKindName]: readonly NonNullable<StopSettings[K]>[] };
 
 /** What one policy does to a set of runs in one mode. */
 export interface TradeoffPoint {
@@ -50,6 +55,8 @@ export interface TradeoffPoint {
   /** Passing runs stopped (false stops) and their share of passing runs. */
   passingStopped: number;
   passingRate: number | null;
+  /** One-sided upper confidence bound of the passing-run rate (the calibration's method and confidence). */
+  passingUpper: number | null;
   failingStopped: number;
   failingRate: number | null;
   /** Steps after the stop, summed over stopped failing runs, and their share of all failing-run steps. */
@@ -82,20 +89,41 @@ export interface RunStop {
   stopAt: Record<ModeName, number | null>;
 }
 
+/** A policy's numbers on the runs of one source. */
+export interface SourcePoint {
+  source: string;
+  modes: Record<ModeName, TradeoffPoint>;
+}
+
 /** A chosen (or reference) policy with its measured numbers and per-run stops. */
 export interface EvaluatedPolicy {
   settings: StopSettings;
   policy: Policy;
   modes: Record<ModeName, TradeoffPoint>;
+  /** The same per source, when the runs name their sources. */
+  bySource?: SourcePoint[];
   runs: RunStop[];
 }
 
 /** The bound, the modes it must hold in, and why nothing or something was chosen. */
 export interface Choice {
+  /** The largest upper confidence bound of the false-stop rate a chosen policy may have. */
   maxFalseStop: number;
+  bound: 'clopper-pearson' | 'wilson';
+  confidence: number;
+  /** The most passing runs a choice may stop so that the bound holds (-1: even none is too many for the bound). */
+  maxPassingStopped: number;
+  /** Passing runs needed before any stop can meet the bound (with none stopped). */
+  passingNeeded: number;
+  /** Per source: the largest point false-stop rate allowed on each source, when set. */
+  sourceMax?: number;
   constrained: ModeName[];
-  /** Feasible grid points (false-stop share within the bound in every constrained mode). */
+  /** Feasible grid points (within the bound, and the per-source caps, in every constrained mode). */
   feasible: number;
+  /** True when the data cannot back any stop: the chosen policy only warns. */
+  warnOnly: boolean;
+  /** When refused: what the point estimate alone (false-stop share <= maxFalseStop) would have stopped at (the written policy warns there). */
+  pointChoice?: StopSettings;
   note?: string;
 }
 

@@ -12,9 +12,9 @@ export interface CalibrationRun {
 }
 
 /** The policy kinds a calibration chooses thresholds for (keys of `Policy`). */
-export type CalibrationKind = 'blindRetry' | 'regressionLoop' | 'cycle' | 'explorationStreak' | 'lowScore';
+export type CalibrationKind = 'blindRetry' | 'regressionLoop' | 'cycle' | 'explorationStreak' | 'noAction' | 'lowScore';
 
-export const CALIBRATION_KINDS: readonly CalibrationKind[] = ['blindRetry', 'regressionLoop', 'cycle', 'explorationStreak', 'lowScore'];
+export const CALIBRATION_KINDS: readonly CalibrationKind[] = ['blindRetry', 'regressionLoop', 'cycle', 'explorationStreak', 'noAction', 'lowScore'];
 
 /** What replaying one threshold over every run gave. */
 export interface ThresholdRow {
@@ -25,6 +25,8 @@ export interface ThresholdRow {
   failingStopped: number;
   /** passingStopped / passing runs (null without passing runs). */
   passingRate: number | null;
+  /** One-sided upper confidence bound of passingRate (Clopper-Pearson 95 % unless set otherwise). */
+  passingUpper: number | null;
   failingRate: number | null;
   /** Steps after the firing step, averaged over ALL failing runs (a run not stopped saves 0). */
   meanStepsSaved: number | null;

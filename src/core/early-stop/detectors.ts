@@ -1,65 +1,82 @@
 /**
- * Pattern detectors of the early-stop signals: blind-retry episodes,
- * regression loops, cyclic patterns and exploration-only streaks. Each is fed
- * one state at a time and returns the signals that fire at that state.
+ * The detectors of the early-stop signals, one per policy kind, fed one
+ * state and the running composite at a time; each returns the signals that
+ * fire at that state.
  */
-import type { Policy } from '../policy.js';
-import type { Signal, State } from '../types.js';
-import { createCycleDetector } from '../waste/cycles.js';
-import { createRegressionTracker } from '../waste/regression-loop.js';
-import { createRetryEpisodeTracker } from '../waste/retry-episodes.js';
+import type { Levels, Policy } from '../policy.js';
+import type { Signal, SignalKind, State } from '../types.js';
+import type { Counter } from './counters.js';
 import { signalsFor } from './levels.js';
 
-export type StateDetector = (state: State) => Signal[];
+/** Fed each state with the composite after it and, when a forecast model is loaded, P(pass | prefix). */
+export type StepDetector = (state: State, total: number, pPass?: number) => Signal[];
 
-/** Fires when a blind-retry episode reaches `warn` / `stop` retries. */
-export function blindRetryDetector(policy: Policy): StateDetector {
-  const episodes = createRetryEpisodeTracker();
+/** Fires when one of `counter`'s episodes reaches the `warn` / `stop` level (once per episode and level). */
+export function countDetector(kind: SignalKind, levels: Levels, counter: Counter): StepDetector {
+  if (levels.warn === null && levels.stop === null) return () => [];
   return (state) => {
-    const ep = episodes.add(state);
-    if (ep === undefined) return [];
-    return signalsFor('blind_retry', policy.blindRetry, ep.retries - 1, ep.retries, state.t, ep.steps, (sev) =>
-      `${ep.retries} blind retries in a row (step ${ep.steps[0]} repeated with nothing changed; ${sev} threshold)`);
-  };
-}
-
-/** Fires when a regression loop reaches `warn` / `stop` failed cycles. */
-export function regressionLoopDetector(policy: Policy): StateDetector {
-  const loops = createRegressionTracker();
-  return (state) => {
-    const loop = loops.add(state);
-    if (loop === undefined) return [];
-    const n = loop.cycles.length;
-    return signalsFor('regression_loop', policy.regressionLoop, n - 1, n, state.t, loop.cycles.flat(), (sev) =>
-      `${n} edit → failing verification cycles on ${loop.file} (${sev} threshold)`);
-  };
-}
-
-/** Fires when a block of states repeats `warn` / `stop` times in a row. */
-export function cycleDetector(policy: Policy): StateDetector {
-  const cycles = createCycleDetector(policy.cycle.minBlock, policy.cycle.maxBlock);
-  return (state) => {
+    const counts = counter(state);
+    if (counts.length === 0) return [];
     const out: Signal[] = [];
-    for (const run of cycles.add(state)) {
-      out.push(...signalsFor('cycle', policy.cycle, run.reps - 1, run.reps, state.t, run.steps, (sev) =>
-        `a block of ${run.block} steps repeated ${run.reps} times in a row from step ${run.start} (${sev} threshold)`));
-    }
+    for (const c of counts) out.push(...signalsFor(kind, levels, c.n - 1, c.n, state.t, c.steps(), c.message));
     return out;
   };
 }
 
-/** Fires when consecutive E states (O states neutral) reach `warn` / `stop`. */
-export function explorationStreakDetector(policy: Policy): StateDetector {
-  let streak: number[] = [];
-  return (state) => {
-    if (state.stage === 'O') return [];
-    if (state.stage !== 'E') {
-      streak = [];
-      return [];
+/** Fires when the composite is below the floor once `minSteps` steps were pushed; re-arms when it climbs back. */
+export function lowScoreDetector(policy: Policy): StepDetector {
+  const low = policy.lowScore;
+  let steps = 0;
+  let below = false;
+  return (state, total) => {
+    steps += 1;
+    if (low.severity !== null && steps >= low.minSteps && total < low.floor) {
+      const fire = !below;
+      below = true;
+      return fire ? [{ kind: 'low_score', severity: low.severity, t: state.t, steps: [state.t], message: `score ${total.toFixed(1)} below the floor ${low.floor} after ${steps} steps` }] : [];
     }
-    streak.push(state.t);
-    const n = streak.length;
-    return signalsFor('exploration_streak', policy.explorationStreak, n - 1, n, state.t, streak, (sev) =>
-      `${n} exploration steps in a row without implementing or verifying (${sev} threshold)`);
+    if (total >= low.floor) below = false;
+    return [];
+  };
+}
+
+/** Fires when the forecast P(pass) is below the floor once `minSteps` steps were pushed (only with a forecast model); re-arms when it climbs back. */
+export function lowForecastDetector(policy: Policy): StepDetector {
+  const lf = policy.lowForecast;
+  let steps = 0;
+  let below = false;
+  return (state, _total, pPass) => {
+    steps += 1;
+    if (pPass === undefined) return [];
+    if (lf.severity !== null && steps >= lf.minSteps && pPass < lf.floor) {
+      const fire = !below;
+      below = true;
+      return fire ? [{ kind: 'low_forecast', severity: lf.severity, t: state.t, steps: [state.t], message: `forecast P(pass) ${pPass.toFixed(3)} below ${lf.floor} after ${steps} steps` }] : [];
+    }
+    if (pPass >= lf.floor) below = false;
+    return [];
+  };
+}
+
+/** Fires once when the step budget, once when the token budget (sum of state costs) is exceeded. */
+export function budgetDetector(policy: Policy): StepDetector {
+  const b = policy.budget;
+  let steps = 0;
+  let tokens = 0;
+  let stepsFired = false;
+  let tokensFired = false;
+  return (state) => {
+    steps += 1;
+    tokens += state.cost;
+    const out: Signal[] = [];
+    if (!stepsFired && b.maxSteps !== null && steps > b.maxSteps) {
+      stepsFired = true;
+      out.push({ kind: 'budget', severity: b.severity, t: state.t, steps: [state.t], message: `step budget exceeded: ${steps} steps > ${b.maxSteps}` });
+    }
+    if (!tokensFired && b.maxTokens !== null && tokens > b.maxTokens) {
+      tokensFired = true;
+      out.push({ kind: 'budget', severity: b.severity, t: state.t, steps: [state.t], message: `token budget exceeded: ~${Math.round(tokens)} tokens > ${b.maxTokens}` });
+    }
+    return out;
   };
 }

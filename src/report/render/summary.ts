@@ -7,11 +7,12 @@ import {
 
 const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
 
-function headline(r: CorpusReport): string[] {
+/** The report's headline facts (inputs, outcomes, what was scored), one line each. */
+export function headline(r: CorpusReport): string[] {
   const c = r.counts;
   const reasons = new Map<string, number>();
   for (const s of r.inputs.skipped) {
-    const key = s.reason === 'evaluation or task metadata' ? s.reason : 'not a trajectory / unreadable';
+    const key = s.kind === 'metadata' ? 'evaluation or task metadata' : s.kind === 'not_a_log' ? 'JSON in no supported log format' : 'unreadable';
     reasons.set(key, (reasons.get(key) ?? 0) + 1);
   }
   const skipped = [...reasons].map(([k, n]) => `${n} ${k}`).join(', ');
@@ -19,18 +20,18 @@ function headline(r: CorpusReport): string[] {
   return [
     `${c.trajectories} trajectories from ${r.inputs.files} files (${r.inputs.skippedFiles} skipped${skipped ? `: ${skipped}` : ''}), ${r.tasks.length} tasks`,
     `outcomes: ${c.pass} pass, ${c.fail} fail, ${c.censored} censored, ${c.unknown} unknown`,
-    `scored: ${c.scored}; not scored: ${c.unscoredNoReference} without enough references (a PTA needs 2 other passing trajectories), ${c.unscoredNoSteps} without steps`,
+    `scored: ${c.scored}; not scored: ${c.unscoredNoReference} without enough references (a PTA needs 2 other passing trajectories), ${c.unscoredNoSteps} without steps, ${c.unscoredNoTask} naming no task`,
     `tasks with a reference (>= 2 passing): ${withRefs.length ? withRefs.map((t) => t.task).join(', ') : 'none'}`,
   ];
 }
 
-function chiLine(r: CorpusReport): string {
+export function chiLine(r: CorpusReport): string {
   const c = r.luckyChiSquare;
   if (c.statistic === null) return `χ² model × Lucky category: not computed (${c.note ?? 'too few data'})`;
   return `χ² model × Lucky category: χ² = ${c.statistic.toFixed(3)}, dof = ${c.dof}, p = ${c.p!.toPrecision(3)}${c.note ? ` (${c.note})` : ''}`;
 }
 
-function passTiers(r: CorpusReport): string {
+export function passTiers(r: CorpusReport): string {
   const passing = r.trajectories.filter((t) => t.outcome === 'pass' && t.tier);
   const n = passing.length;
   const share = (tier: string) => (n ? passing.filter((t) => t.tier === tier).length / n : null);
@@ -60,6 +61,14 @@ export function terminalSummary(r: CorpusReport): string {
   ].join('\n');
 }
 
+/** How to read the report: the notes closing report.md and report.html. */
+export const REPORT_NOTES: readonly string[] = [
+  'Passing trajectories are scored leave-one-out against a PTA of the other passing trajectories of their task; others against all passing ones. A PTA needs at least 2 references.',
+  'KS p-values are asymptotic (Kolmogorov distribution with Stephens\' small-sample correction).',
+  'Censored = interrupted by infrastructure (e.g. provider time-out in the log\'s exit status); unknown = no evaluation found.',
+  'ATFR counts malformed arguments, paths not found, shell syntax errors, commands not found and time-outs; PCR = 1 − |final patch| / cumulative edit volume (editor edits and heredoc writes).',
+];
+
 /** The Markdown report (`report.md`), linking the SVG charts written next to it. */
 export function markdownReport(r: CorpusReport, charts: readonly string[] = []): string {
   const tables = allTables(r);
@@ -76,14 +85,6 @@ export function markdownReport(r: CorpusReport, charts: readonly string[] = []):
     out.push(`## ${t.title}`, '', markdownTable(t), '');
     if (t.name === luckyTable(r).name) out.push(chiLine(r), '');
   }
-  out.push(
-    '## Notes',
-    '',
-    '- Passing trajectories are scored leave-one-out against a PTA of the other passing trajectories of their task; others against all passing ones. A PTA needs at least 2 references.',
-    '- KS p-values are asymptotic (Kolmogorov distribution with Stephens\' small-sample correction).',
-    '- Censored = interrupted by infrastructure (e.g. provider time-out in the log\'s exit status); unknown = no evaluation found.',
-    '- ATFR counts malformed arguments, paths not found, shell syntax errors, commands not found and time-outs; PCR = 1 − |final patch| / cumulative edit volume (editor edits and heredoc writes).',
-    '',
-  );
+  out.push('## Notes', '', ...REPORT_NOTES.map((n) => `- ${n}`), '');
   return out.join('\n');
 }

@@ -1,4 +1,5 @@
 /** The report's tables as plain data, rendered by the terminal, Markdown and CSV writers. */
+import { modelLabel, UNNAMED_TASK } from '../identity.js';
 import type { CorpusReport } from '../types.js';
 
 export type Cell = string | number | null;
@@ -18,7 +19,7 @@ export function tasksTable(r: CorpusReport): Table {
   return {
     name: 'tasks', title: 'Tasks',
     headers: ['task', 'trajectories', 'passing', 'failing', 'other', 'references', 'scored', 'unscored'],
-    rows: r.tasks.map((t) => [t.task, t.trajectories, t.passing, t.failing, t.other, t.references, t.scored, t.unscored]),
+    rows: r.tasks.map((t) => [t.task ?? UNNAMED_TASK, t.trajectories, t.passing, t.failing, t.other, t.references, t.scored, t.unscored]),
   };
 }
 
@@ -27,7 +28,7 @@ export function modelsTable(r: CorpusReport): Table {
     name: 'models', title: 'Models: pass rate vs. process quality',
     headers: ['model', 'trajectories', 'evaluated', 'pass_rate', 'rank_pass', 'mean_quality', 'rank_quality', 'rank_shift', 'scored_passing', 'ideal', 'solid', 'lucky', 'lucky_rate', 'C1', 'C2', 'C3', 'C4', 'C5', 'unclassified', 'wasted_steps', 'wasted_tokens'],
     rows: r.models.map((m) => [
-      m.model, m.trajectories, m.evaluated, r3(m.passRate), m.rankPass, r1(m.meanQuality), m.rankQuality, m.rankShift, m.scoredPassing,
+      modelLabel(m), m.trajectories, m.evaluated, r3(m.passRate), m.rankPass, r1(m.meanQuality), m.rankQuality, m.rankShift, m.scoredPassing,
       r3(m.tierShares?.Ideal), r3(m.tierShares?.Solid), r3(m.tierShares?.Lucky), r3(m.luckyRate),
       m.luckyMix.C1, m.luckyMix.C2, m.luckyMix.C3, m.luckyMix.C4, m.luckyMix.C5, m.luckyMix.unclassified, m.wastedSteps, m.wastedTokens,
     ]),
@@ -71,7 +72,7 @@ export function trajectoriesTable(r: CorpusReport): Table {
     name: 'trajectories', title: 'Trajectories',
     headers: ['task', 'model', 'run', 'outcome', 'steps', 'references', 'unscored', 'score', 'struct', 'cov', 'coh', 'temp', 'tier', 'lucky', 'wasted_steps', 'wasted_tokens', 'signals', 'stages', 'id'],
     rows: r.trajectories.map((t) => [
-      t.task, t.model, t.run, t.outcome, t.steps, t.references ?? null, t.unscored ?? null, r1(t.score?.total), r1(t.score?.struct), r1(t.score?.cov),
+      t.task ?? UNNAMED_TASK, t.model ?? '(not named)', t.run, t.outcome, t.steps, t.references ?? null, t.unscored ?? null, r1(t.score?.total), r1(t.score?.struct), r1(t.score?.cov),
       r3(t.score?.coh), r3(t.score?.temp), t.tier ?? null, t.lucky ?? null, t.wastedSteps, t.wastedTokens, t.signals.join(' '), t.stages ?? null, t.id,
     ]),
   };

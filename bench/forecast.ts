@@ -1,0 +1,115 @@
+/**
+ * The forecaster's costs (issue 15): `steplens train` wall and CPU time on
+ * ../shared/calibration + ../shared/corpus (the real CLI from dist, as a user
+ * runs it; with `--baseline OTHER/dist/src/cli/main.js`, that build too,
+ * alternating run by run), and the per-step `push` cost with the trained
+ * model loaded vs without, on the longest real corpus trajectory, both
+ * variants alternating pass by pass in one run.
+ *
+ *   npm run build && node dist/bench/forecast.js [--calibration DIR] [--corpus DIR] [--train-runs N] [--baseline MAIN_JS] [--runs N] [--json FILE]
+ *   (default: ../shared/calibration with its manifest.jsonl plus the corpus, else the corpus alone; 1 train run; 100 push runs)
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseForecast } from '../src/core/forecast/model.js';
+import { UNIFORM_PRIOR } from '../src/core/prior.js';
+import { createScorer } from '../src/core/scorer.js';
+import type { Reference } from '../src/core/scorer-api.js';
+import { defaultAnalyzers } from '../src/syntax/index.js';
+import { findCorpus, loadCorpus, longest, repoRoot } from './corpus.js';
+import { machine, target, takeJsonFlag, writeResult } from './report.js';
+import { commandLine, fmt, printTable, summarize, usSince } from './timing.js';
+
+const jsonFile = takeJsonFlag();
+const { values } = parseArgs({
+  options: { calibration: { type: 'string' }, corpus: { type: 'string' }, runs: { type: 'string' }, 'train-runs': { type: 'string' }, baseline: { type: 'string' } },
+  allowPositionals: true,
+});
+const corpus = findCorpus(values.corpus);
+const calibration = values.calibration ?? path.resolve(corpus, '../calibration');
+const useCalibration = existsSync(path.join(calibration, 'manifest.jsonl'));
+const runs = Number(values.runs ?? 100);
+const trainRuns = Number(values['train-runs'] ?? 1);
+const WARMUP = 10;
+
+/** CPU seconds (user + system) of the waited-for children of this process so far (Linux /proc; null elsewhere). */
+function childCpuSeconds(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 16 and 17 of stat(5) (cutime, cstime), counted from the state field (3) here; clock ticks of 1/100 s.
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+console.log(`command: ${commandLine(import.meta.url)}`);
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'steplens-forecast-bench-'));
+// One model file per build: the push figures below use this build's model.
+const outOf = (k: number) => path.join(tmp, `forecast-${k}.json`);
+const args = useCalibration ? ['--manifest', path.join(calibration, 'manifest.jsonl'), calibration, corpus] : [corpus];
+const builds = [{ label: 'this build', main: path.join(repoRoot(), 'dist', 'src', 'cli', 'main.js') }];
+if (values.baseline !== undefined) builds.push({ label: `baseline ${values.baseline}`, main: path.resolve(values.baseline) });
+const trainTimes = builds.map(() => ({ wall: [] as number[], cpu: [] as number[] }));
+for (let r = 0; r < trainRuns; r++) {
+  builds.forEach((b, k) => {
+    const cpu0 = childCpuSeconds();
+    const t0 = process.hrtime.bigint();
+    const train = spawnSync('node', [b.main, 'train', '--out', outOf(k), ...args], { encoding: 'utf8' });
+    trainTimes[k]!.wall.push(usSince(t0) / 1e6);
+    const cpu1 = childCpuSeconds();
+    if (cpu0 !== null && cpu1 !== null) trainTimes[k]!.cpu.push(cpu1 - cpu0);
+    if (train.status !== 0) throw new Error(`steplens train (${b.label}) failed: ${train.stderr}`);
+  });
+}
+const file = parseForecast(JSON.parse(readFileSync(outOf(0), 'utf8')));
+rmSync(tmp, { recursive: true, force: true });
+if (!file.ok) throw new Error(file.error);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+const trainSeconds = median(trainTimes[0]!.wall);
+console.log(`train: steplens train --out F ${args.join(' ')} (${file.value.models[0]!.trainedOn.runs} runs), ${trainRuns} run(s) per build${builds.length > 1 ? ', alternating' : ''}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+printTable(['build', 'wall s (median)', 'wall s (each)', 'CPU s (median)'], builds.map((b, k) => [
+  b.label, fmt(median(trainTimes[k]!.wall), 1), trainTimes[k]!.wall.map((x) => x.toFixed(1)).join(' '), trainTimes[k]!.cpu.length > 0 ? fmt(median(trainTimes[k]!.cpu), 1) : '-',
+]));
+const model = file.value.models[0]!;
+
+const { trajectories } = loadCorpus(corpus);
+const t = longest(trajectories);
+const prior: Reference = { kind: 'prior', prior: UNIFORM_PRIOR };
+const analyzers = defaultAnalyzers();
+const variants = [
+  { label: 'push, no forecast model', make: () => createScorer({ reference: prior, analyzers }) },
+  { label: 'push, forecast model loaded', make: () => createScorer({ reference: prior, analyzers, forecast: model }) },
+];
+const times = variants.map(() => [] as number[]);
+for (let r = 0; r < runs + WARMUP; r++) {
+  variants.forEach((v, k) => {
+    const scorer = v.make();
+    for (const step of t.steps) {
+      const s0 = process.hrtime.bigint();
+      scorer.push(step);
+      if (r >= WARMUP) times[k]!.push(usSince(s0));
+    }
+  });
+}
+const [without, withModel] = times.map(summarize) as [ReturnType<typeof summarize>, ReturnType<typeof summarize>];
+console.log(`trajectory: ${t.file} (${t.steps.length} steps), ${runs} runs after ${WARMUP} warm-up runs, variants alternating`);
+printTable(['per step', 'median µs', 'mean µs', 'p99 µs'], [
+  [variants[0]!.label, fmt(without.median, 2), fmt(without.mean, 2), fmt(without.p99, 1)],
+  [variants[1]!.label, fmt(withModel.median, 2), fmt(withModel.mean, 2), fmt(withModel.p99, 1)],
+]);
+const ratioMean = withModel.mean / without.mean;
+const ratioMedian = withModel.median / without.median;
+const targets = [
+  target('forecast push cost with a model / without (mean per step)', ratioMean, '<=', 1.2),
+  target(`steplens train wall time on ${useCalibration ? 'the calibration set + corpus' : 'the corpus'}`, trainSeconds, '<', 30, 's'),
+];
+console.log(`machine: ${JSON.stringify(machine())}`);
+writeResult(jsonFile, {
+  bench: 'forecast', command: commandLine(import.meta.url), machine: machine(), targets,
+  figures: { train_seconds: trainSeconds, train_cpu_seconds: median(trainTimes[0]!.cpu), ...(builds.length > 1 ? { baseline_train_seconds: median(trainTimes[1]!.wall), baseline_train_cpu_seconds: median(trainTimes[1]!.cpu) } : {}), push_mean_us_without: without.mean, push_mean_us_with: withModel.mean, ratio_mean: ratioMean, ratio_median: ratioMedian },
+});

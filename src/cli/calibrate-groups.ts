@@ -1,0 +1,61 @@
+/**
+ * `steplens calibrate --by agent|model|source`: one calibration per group of
+ * runs (each under the same bound; a group with too few passing runs gets a
+ * warn-only policy) and the fallback calibrated on every run, for the
+ * policy-set file `serve --policy` loads.
+ */
+import { calibrateTradeoff, describeSettings, splitCalibration, type SplitReport, type TradeoffOptions, type TradeoffResult, type TradeoffRun } from '../core/calibrate/index.js';
+import type { PolicyMatch } from '../core/policy-set.js';
+import { SteplensError } from '../errors.js';
+import type { GroupBy } from './calibrate-args.js';
+import { pointCells } from './calibrate-text.js';
+import { renderTable } from './table.js';
+
+type NamedRun = TradeoffRun & { agent: string; model: string };
+
+export interface GroupResult {
+  match: PolicyMatch;
+  tradeoff: TradeoffResult;
+  /** Chosen on half the group's tasks, measured on the other half, both ways. */
+  split?: SplitReport;
+}
+
+const matchOf = (r: NamedRun, by: GroupBy): PolicyMatch =>
+  by === 'agent' ? { agent: r.agent } : by === 'model' ? { model: r.model } : { agent: r.agent, model: r.model };
+
+function calibrated(runs: readonly TradeoffRun[], options: TradeoffOptions, split: { seed: number; holdout: number } | undefined): { tradeoff: TradeoffResult; split?: SplitReport } {
+  const t = calibrateTradeoff(runs, options);
+  if (!t.ok) throw new SteplensError('usage', t.error);
+  if (split === undefined || new Set(runs.map((r) => r.task)).size < 2) return { tradeoff: t.value };
+  const s = splitCalibration(runs, split.seed, split.holdout, options);
+  return s.ok ? { tradeoff: t.value, split: s.value } : { tradeoff: t.value };
+}
+
+/** Per group (largest first), then the fallback over every run. */
+export function calibrateGroups(runs: readonly NamedRun[], by: GroupBy, options: TradeoffOptions, split?: { seed: number; holdout: number }): { groups: GroupResult[]; fallback: Omit<GroupResult, 'match'> } {
+  const byKey = new Map<string, { match: PolicyMatch; runs: NamedRun[] }>();
+  for (const r of runs) {
+    const match = matchOf(r, by);
+    const key = JSON.stringify(match);
+    const g = byKey.get(key) ?? { match, runs: [] };
+    g.runs.push(r);
+    byKey.set(key, g);
+  }
+  const groups = [...byKey.values()].sort((a, b) => b.runs.length - a.runs.length).map((g) => ({ match: g.match, ...calibrated(g.runs, options, split) }));
+  return { groups, fallback: calibrated(runs, options, split) };
+}
+
+const name = (m: PolicyMatch): string => [m.agent, m.model].filter((x) => x !== undefined).join(' + ');
+
+/** One row per group and the fallback: what each chosen policy stops in-sample and (with a split) held out, reference-free. */
+export function groupsText(by: GroupBy, r: { groups: GroupResult[]; fallback: Omit<GroupResult, 'match'> }): string {
+  const rows = [...r.groups.map((g) => [name(g.match), g]), ['fallback (every run)', r.fallback]] as [string, Omit<GroupResult, 'match'>][];
+  const body = rows.flatMap(([label, g]) => {
+    const t = g.tradeoff;
+    const policy = t.choice.warnOnly ? `warn only (${t.runs.passing} passing runs < ${t.choice.passingNeeded} needed)` : describeSettings(t.chosen.settings);
+    const out = [[label, `${t.runs.passing}/${t.runs.failing}`, 'in-sample', ...pointCells(t.chosen.modes.referenceFree).slice(0, 4), policy]];
+    if (g.split) out.push(['', '', 'held out (split by task)', ...pointCells(g.split.pooledOutOfSample.referenceFree).slice(0, 4), '']);
+    return out;
+  });
+  return `policies by ${by} (reference-free numbers; --json has both modes and every fold)\n${renderTable([by, 'passing/failing', '', 'false stops (95% upper)', 'failing stopped', 'failing steps saved', 'failing tokens saved', 'policy'], body)}`;
+}

@@ -1,0 +1,69 @@
+/** The scored runs `steplens calibrate` works on: trajectories under PATH... (scored now) and `--runs` files (scored before). */
+import { resolve } from 'node:path';
+import type { ScoringConfig } from '../core/config.js';
+import { SteplensError } from '../errors.js';
+import { nodeReportFs } from '../report/node-fs.js';
+import { resolveOutcome } from '../report/resolve-outcome.js';
+import { parseSourcesTable, sourceOf, type SourceEntry } from '../report/sources-table.js';
+import { defaultAnalyzers } from '../syntax/index.js';
+import type { CalibrateArgs } from './calibrate-args.js';
+import { scoreKnownRuns, type KnownRun } from './calibrate-runs.js';
+import { readCorpusInput, reportCorpusInput } from './corpus-input.js';
+import { chooseReference } from './references.js';
+import { readScoredRuns, type ScoredRun } from './scored-runs.js';
+
+export interface LoadedRuns {
+  runs: ScoredRun[];
+  /** Trajectories found without a pass/fail outcome (left out). */
+  withoutOutcome: number;
+  /** Trajectories found with no steps (left out; e.g. logs the parser reads as empty). */
+  empty: number;
+  /** Trajectories with an outcome whose log names no task (left out: leave-one-out references and task folds need it). */
+  noTask: number;
+  /** 1 when a file under PATH... was broken and --lenient was not given (each was named on stderr), else 0. */
+  exit: number;
+  /** Files under PATH... no parser could read. */
+  unreadable: { path: string; reason: string }[];
+  /** References of the prior the reference-free scores used (0 when only --runs). */
+  priorReferences: number;
+}
+
+function sourcesTable(file: string | undefined, cwd: string): SourceEntry[] {
+  if (file === undefined) return [];
+  const text = nodeReportFs.readText(resolve(cwd, file));
+  if (text === undefined) throw new SteplensError('bad_input', `--sources ${file}: cannot read the file`);
+  const parsed = parseSourcesTable(text, file);
+  if (!parsed.ok) throw parsed.error;
+  return parsed.value;
+}
+
+/** Loads and scores; throws `bad_input` when no run with an outcome remains. */
+export async function loadCalibrationRuns(a: CalibrateArgs, cwd: string, config: ScoringConfig, stderr: (s: string) => void): Promise<LoadedRuns> {
+  const runs: ScoredRun[] = a.runs.flatMap((f) => readScoredRuns(resolve(cwd, f)));
+  let withoutOutcome = 0;
+  let empty = 0;
+  let noTask = 0;
+  let exit = 0;
+  let priorReferences = 0;
+  const unreadable: LoadedRuns['unreadable'] = [];
+  if (a.paths.length > 0) {
+    const { found, table } = readCorpusInput(a.paths, a.corpus, cwd, 'calibrate');
+    exit = reportCorpusInput(found, a.lenient, stderr);
+    const sources = sourcesTable(a.sources, cwd);
+    const ctx = { fs: nodeReportFs, cache: new Map(), ...(table ? { table } : {}) };
+    const known: KnownRun[] = [];
+    for (const t of found.trajectories) {
+      const outcome = resolveOutcome(ctx, t).outcome;
+      if (outcome !== 'pass' && outcome !== 'fail') withoutOutcome += 1;
+      else if (t.steps.length === 0) empty += 1;
+      else if (t.task === null) noTask += 1;
+      else known.push({ trajectory: t, task: t.task, passed: outcome === 'pass', ...sourceOf(sources, t.run, t.agent, t.model ?? '(model not named)') });
+    }
+    unreadable.push(...found.skipped.filter((s) => s.reason !== 'evaluation or task metadata'));
+    const prior = await chooseReference(undefined);
+    priorReferences = prior.kind === 'prior' ? prior.prior.references : 0;
+    runs.push(...scoreKnownRuns(known, prior, defaultAnalyzers(), config));
+  }
+  if (runs.length === 0) throw new SteplensError('bad_input', `no run with a known pass/fail outcome and at least one step (${withoutOutcome} without an outcome, ${empty} without steps; give --outcomes FILE)`);
+  return { runs, withoutOutcome, empty, noTask, exit, unreadable, priorReferences };
+}

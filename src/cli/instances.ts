@@ -1,0 +1,83 @@
+/**
+ * The instances of one log file as the CLI commands see them: an OpenHands `output.jsonl` holds one
+ * trajectory per line, every other log one. `label` and `score` handle every instance (one result
+ * each); `convert` and `replay` produce one stream, so a file with several needs `--instance ID`.
+ */
+import { SteplensError } from '../errors.js';
+import { parseLogText, type ParsedLog } from '../formats/index.js';
+import type { Diagnostic, FormatName, ParseResult } from '../formats/types.js';
+import { printable, readText } from '../text-files.js';
+
+/** One trajectory of a file, with the name the CLI shows and `--instance` accepts. */
+export interface Instance {
+  /** The log's task id (an OpenHands `instance_id`), else `#N` (1-based position in the file). */
+  id: string;
+  parsed: ParseResult;
+  /** Its raw document (what the format's `events()` splits into the raw events a live client sends). */
+  document: unknown;
+}
+
+export interface LogFile {
+  file: string;
+  instances: Instance[];
+  /** Problems of a multi-instance file itself (JSON lines that do not parse, each skipped); a one-run file's are its run's. */
+  diagnostics: Diagnostic[];
+}
+
+/** The `--instance` flag shared by label, score, convert and replay. */
+export const INSTANCE_OPTION = { instance: { type: 'string' } } as const;
+
+/** Ids: the task the instance names, `#N` without one, `task#N` when two instances name the same task. */
+function named(log: ParsedLog): Instance[] {
+  const count = new Map<string, number>();
+  for (const p of log.instances) if (p.meta.task !== undefined) count.set(p.meta.task, (count.get(p.meta.task) ?? 0) + 1);
+  return log.instances.map((parsed, i) => {
+    const task = parsed.meta.task;
+    return { id: task === undefined ? `#${i + 1}` : count.get(task)! > 1 ? `${task}#${i + 1}` : task, parsed, document: log.documents[i] };
+  });
+}
+
+/** Reads and parses one log file into its instances; a file that cannot be read or parsed is a one-line error. */
+export async function readLogFile(file: string, format: FormatName | 'auto'): Promise<LogFile> {
+  const parsed = parseLogText(await readText(file), format, file);
+  if (!parsed.ok) throw parsed.error;
+  const instances = named(parsed.value);
+  if (instances.length !== 1) return { file, instances, diagnostics: parsed.value.diagnostics };
+  // One trajectory: the file's problems are its problems (and in its `--json` diagnostics).
+  const only = instances[0]!;
+  return { file, instances: [{ ...only, parsed: { ...only.parsed, diagnostics: [...parsed.value.diagnostics, ...only.parsed.diagnostics] } }], diagnostics: [] };
+}
+
+const idList = (log: LogFile) => log.instances.map((x) => x.id).join(', ');
+
+/**
+ * The instances a command works on: the one `--instance ID` names (an id or `#N`), else all of
+ * them; with `one` (a command that writes one stream), a file holding several without
+ * `--instance` is a usage error listing the ids.
+ */
+export function selectInstances(log: LogFile, instance: string | undefined, one: boolean): Instance[] {
+  if (instance !== undefined) {
+    const hit = log.instances.find((x, i) => x.id === instance || `#${i + 1}` === instance || String(i + 1) === instance);
+    if (!hit) throw new SteplensError('usage', `--instance ${instance}: not in ${log.file} (it holds ${log.instances.length}: ${idList(log)})`);
+    return [hit];
+  }
+  if (one && log.instances.length > 1) {
+    throw new SteplensError('usage', `${log.file} holds ${log.instances.length} trajectories (${idList(log)}): choose one with --instance ID`);
+  }
+  return log.instances;
+}
+
+/** Prints the file's and the instances' diagnostics to stderr, one printable line each, naming file and instance. */
+export function reportLogDiagnostics(log: LogFile, chosen: readonly Instance[], stderr: (s: string) => void): void {
+  for (const d of log.diagnostics) stderr(`${printable(`${log.file}: ${d.at}: ${d.message}`)}\n`);
+  const several = log.instances.length > 1;
+  for (const x of chosen) {
+    for (const d of x.parsed.diagnostics) stderr(`${printable(`${log.file}: ${several ? `instance ${x.id}: ` : ''}${d.at}: ${d.message}`)}\n`);
+  }
+}
+
+/** Exit code after printing: 1 when anything read was skipped (file or chosen instances), unless `--lenient`. */
+export function logExitCode(log: LogFile, chosen: readonly Instance[], lenient: boolean): number {
+  if (lenient) return 0;
+  return log.diagnostics.length > 0 || chosen.some((x) => x.parsed.diagnostics.length > 0) ? 1 : 0;
+}

@@ -1,0 +1,40 @@
+/**
+ * `--manifest FILE`: JSON Lines, one run per line with `file` (relative to the
+ * manifest's folder), and any of `agent`, `model`, `resolved` (bool). It names
+ * the agent and model (a run's source) where the log does not, e.g. SWE-agent
+ * 0.x logs, which hold no model name, and gives the outcome
+ * (../shared/calibration/manifest.jsonl has this shape).
+ */
+import { dirname, resolve } from 'node:path';
+import { SteplensError } from '../errors.js';
+
+export interface ManifestEntry {
+  agent?: string;
+  model?: string;
+  passed?: boolean;
+}
+
+/** Parses a manifest into absolute file path → entry; one-line errors name the line. */
+export function parseManifest(text: string, path: string): Map<string, ManifestEntry> {
+  const base = dirname(path);
+  const out = new Map<string, ManifestEntry>();
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (line.trim() === '') return;
+    let rec: unknown;
+    try {
+      rec = JSON.parse(line);
+    } catch {
+      throw new SteplensError('bad_input', `${path}:${i + 1}: not a JSON object`);
+    }
+    if (typeof rec !== 'object' || rec === null || typeof (rec as { file?: unknown }).file !== 'string') {
+      throw new SteplensError('bad_input', `${path}:${i + 1}: each line needs a "file" string`);
+    }
+    const r = rec as { file: string; agent?: unknown; model?: unknown; resolved?: unknown };
+    out.set(resolve(base, r.file), {
+      ...(typeof r.agent === 'string' && r.agent !== '' ? { agent: r.agent } : {}),
+      ...(typeof r.model === 'string' && r.model !== '' ? { model: r.model } : {}),
+      ...(typeof r.resolved === 'boolean' ? { passed: r.resolved } : {}),
+    });
+  });
+  return out;
+}

@@ -1,0 +1,89 @@
+/** Writing and reading the scored-runs file (format in `protocol/scored-runs.ts`). */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { TradeoffRun, WeightSample } from '../core/calibrate/index.js';
+import type { ActionKind, State } from '../core/types.js';
+import { SteplensError } from '../errors.js';
+import { describeIssue } from '../protocol/parse.js';
+import { SCORED_RUNS_FORMAT, SCORED_RUNS_VERSION, scoredRunSchema, scoredRunsHeaderSchema, type ScoredRunLine } from '../protocol/scored-runs.js';
+
+/** A scored run with everything calibrate needs: its replay form and its final signal values. */
+export interface ScoredRun {
+  run: TradeoffRun & { source: string; agent: string; model: string };
+  weights: WeightSample;
+}
+
+const index = (list: string[], value: string): number => {
+  const i = list.indexOf(value);
+  if (i >= 0) return i;
+  list.push(value);
+  return list.length - 1;
+};
+
+function encode(s: ScoredRun): ScoredRunLine {
+  const { run, weights } = s;
+  const tools: string[] = [];
+  const files: string[] = [];
+  const hashes = new Map<string, number>();
+  const states = run.states.map((x) => {
+    if (!hashes.has(x.hash)) hashes.set(x.hash, hashes.size);
+    return [x.stage, x.kind, index(tools, x.tool), x.file === undefined ? -1 : index(files, x.file), hashes.get(x.hash)!, (x.changesFile ? 1 : 0) | (x.failed ? 2 : 0), x.cost] as ScoredRunLine['states'][number];
+  });
+  return {
+    id: run.id, task: run.task, agent: run.agent, model: run.model, source: run.source, passed: run.passed, hasReference: run.hasReference,
+    tools, files, states,
+    totals: { referenceFree: [...run.totals.referenceFree], reference: run.hasReference ? [...run.totals.reference] : null },
+    final: { referenceFree: { ...weights.referenceFree }, reference: weights.reference ? { ...weights.reference } : null },
+  };
+}
+
+function decode(l: ScoredRunLine, where: string): ScoredRun {
+  const states: State[] = l.states.map(([stage, kind, tool, file, hash, flags, cost], t) => ({
+    t, stage, kind: kind as ActionKind, tool: l.tools[tool] ?? '', ...(file >= 0 ? { file: l.files[file] ?? '' } : {}),
+    hash: `h${hash}`, tokens: [], command: false, changesFile: (flags & 1) !== 0, failed: (flags & 2) !== 0, cost, unknown: false,
+  }));
+  const free = l.totals.referenceFree;
+  const ref = l.totals.reference ?? free;
+  if (free.length !== states.length || ref.length !== states.length) throw new SteplensError('bad_input', `${where}: ${states.length} states but ${free.length}/${ref.length} totals`);
+  return {
+    run: { id: l.id, task: l.task, agent: l.agent, model: l.model, source: l.source, passed: l.passed, hasReference: l.hasReference, states, totals: { referenceFree: free, reference: ref } },
+    weights: { task: l.task, passed: l.passed, referenceFree: l.final.referenceFree, reference: l.final.reference },
+  };
+}
+
+/** Writes the runs (gzip when the name ends in `.gz`). */
+export function writeScoredRuns(path: string, runs: readonly ScoredRun[], generatedBy: string): void {
+  const lines = [JSON.stringify({ format: SCORED_RUNS_FORMAT, version: SCORED_RUNS_VERSION, generatedBy }), ...runs.map((r) => JSON.stringify(encode(r)))];
+  const text = `${lines.join('\n')}\n`;
+  try {
+    writeFileSync(path, path.endsWith('.gz') ? gzipSync(text, { level: 9 }) : text);
+  } catch (e) {
+    throw new SteplensError('bad_input', `cannot write --save-runs ${path}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+}
+
+/** Reads a scored-runs file; every problem names the file and line. */
+export function readScoredRuns(path: string): ScoredRun[] {
+  let text: string;
+  try {
+    const raw = readFileSync(path);
+    text = path.endsWith('.gz') ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
+  } catch (e) {
+    throw new SteplensError('bad_input', `cannot read --runs ${path}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const json = (line: string, i: number): unknown => {
+    try {
+      return JSON.parse(line);
+    } catch {
+      throw new SteplensError('bad_input', `${path} line ${i + 1}: not valid JSON`);
+    }
+  };
+  const head = scoredRunsHeaderSchema.safeParse(json(lines[0] ?? '', 0));
+  if (!head.success) throw new SteplensError('bad_input', `${path}: not a ${SCORED_RUNS_FORMAT} v${SCORED_RUNS_VERSION} file (${describeIssue(head.error)})`);
+  return lines.slice(1).map((line, i) => {
+    const r = scoredRunSchema.safeParse(json(line, i + 1));
+    if (!r.success) throw new SteplensError('bad_input', `${path} line ${i + 2}: ${describeIssue(r.error)}`);
+    return decode(r.data, `${path} line ${i + 2}`);
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * The runs `steplens train` learns from: every trajectory with a pass/fail
+ * outcome (outcomes table, evaluation files beside the logs, or a manifest),
+ * scored reference-free with the same incremental scorer the server runs, so
+ * the states the forecaster is trained on are the states it sees online.
+ */
+import type { ForecastRun } from '../core/forecast/fit.js';
+import type { PriorSample } from '../core/forecast/prior-weights.js';
+import { sourceOf } from '../core/forecast/evaluate.js';
+import type { ScoringConfig } from '../core/config.js';
+import type { Analyzers, ScopeResolver } from '../core/ports.js';
+import { createScorer } from '../core/scorer.js';
+import type { Reference } from '../core/scorer-api.js';
+import { createPriorSignalTracker } from '../core/signals/prior-signals.js';
+import { nodeReportFs } from '../report/node-fs.js';
+import type { OutcomeEntry } from '../report/outcomes-table.js';
+import { resolveOutcome } from '../report/resolve-outcome.js';
+import type { LoadedTrajectory } from '../report/types.js';
+import type { ManifestEntry } from './manifest.js';
+
+export interface TrainInput {
+  runs: ForecastRun[];
+  prior: PriorSample[];
+  /** Trajectories left out: no pass/fail outcome, or no step. */
+  skipped: { noOutcome: number; noSteps: number; noTask: number };
+}
+
+/**
+ * A scope resolver that resolves nothing. `scope` (the enclosing Python
+ * function of a step) only feeds PTA matching, PTA building and the Lucky
+ * taxonomy; no reference-free signal and no forecast feature reads it, and
+ * parsing every viewed Python prefix was a third of `steplens train`'s time.
+ * test/forecast/train-shortcuts.test.ts checks that the training samples are the
+ * same with the real resolver.
+ */
+export const NO_SCOPE: ScopeResolver = { scopeAt: () => undefined };
+
+/** The analyzers `train` scores with: the given shell analyzer, no scope resolution (see {@link NO_SCOPE}). */
+export const trainAnalyzers = (a: Analyzers): Analyzers => ({ shell: a.shell, scope: NO_SCOPE });
+
+/** Scores the known runs once, reference-free. */
+export function trainInput(
+  trajectories: readonly LoadedTrajectory[],
+  table: readonly OutcomeEntry[] | undefined,
+  manifest: ReadonlyMap<string, ManifestEntry> | undefined,
+  reference: Reference,
+  analyzers: Analyzers,
+  config: ScoringConfig,
+): TrainInput {
+  const ctx = { fs: nodeReportFs, cache: new Map(), ...(table ? { table } : {}) };
+  const runs: ForecastRun[] = [];
+  const prior: PriorSample[] = [];
+  let noOutcome = 0;
+  let noSteps = 0;
+  let noTask = 0;
+  for (const t of trajectories) {
+    const m = manifest?.get(t.path);
+    const outcome = m?.passed !== undefined ? (m.passed ? 'pass' : 'fail') : resolveOutcome(ctx, t).outcome;
+    if (outcome !== 'pass' && outcome !== 'fail') {
+      noOutcome += 1;
+      continue;
+    }
+    if (t.steps.length === 0) {
+      noSteps += 1;
+      continue;
+    }
+    // A run that names no task cannot be kept out of its own task's fold: it is not trained on.
+    if (t.task === null) {
+      noTask += 1;
+      continue;
+    }
+    const scorer = createScorer({ reference, analyzers, config });
+    const extra = createPriorSignalTracker(config.brevitySteps);
+    for (const s of t.steps) {
+      const r = scorer.push(s);
+      extra.add(r.state, r.label.sourceEdit);
+    }
+    const run: ForecastRun = { id: t.id, task: t.task, agent: m?.agent ?? t.agent, model: m?.model ?? t.model ?? '(model not named)', passed: outcome === 'pass', states: scorer.states() };
+    runs.push(run);
+    const final = scorer.score();
+    const sig = extra.value();
+    prior.push({ source: sourceOf(run), passed: run.passed, coh: final.coh, temp: final.temp, focus: sig.focus, verify: sig.verify, edit: sig.edit, settle: sig.settle, steps: run.states.length });
+  }
+  return { runs, prior, skipped: { noOutcome, noSteps, noTask } };
+}

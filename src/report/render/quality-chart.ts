@@ -1,0 +1,63 @@
+/**
+ * Per-model mean quality against pass rate. Models with the same numbers would hide each other,
+ * so each point is a small dot at its true place and a numbered badge set beside it when the spot
+ * is taken (a leader line joins them); the key on the right wraps long model names, never cuts them.
+ */
+import { modelLabel } from '../identity.js';
+import type { CorpusReport } from '../types.js';
+import type { Chart } from './charts.js';
+import { placeLabels, wrapText } from './layout.js';
+import { PALETTE, SERIES } from './palette.js';
+import { circle, line, svgDoc, text, TITLE_Y } from './svg-kit.js';
+
+const KEY_W = 300;
+const KEY_SIZE = 11;
+const KEY_LINE = 14;
+const BADGE = 9;
+
+/** Scatter of per-model mean quality score against pass rate. */
+export function qualityVsPassRate(r: CorpusReport): Chart {
+  const points = r.models
+    .filter((m) => m.passRate !== null && m.meanQuality !== null)
+    .sort((a, b) => (b.meanQuality ?? 0) - (a.meanQuality ?? 0));
+  const keys = points.map((m, i) => ({ n: `${i + 1}`, lines: wrapText(modelLabel(m), KEY_W - 28, KEY_SIZE) }));
+  const keyH = keys.reduce((h, k) => h + k.lines.length * KEY_LINE + 4, 0);
+  const L = 62, T = TITLE_Y + 28, B = 54, plotW = 520;
+  const ph = Math.max(360, keyH);
+  const W = L + plotW + 30 + KEY_W, H = T + ph + B;
+  const x = (v: number) => L + plotW * v;
+  const y = (v: number) => T + ph - (ph * v) / 100;
+  const body: string[] = [];
+  for (let v = 0; v <= 100; v += 20) body.push(line(L, y(v), L + plotW, y(v), PALETTE.grid), text(L - 8, y(v) + 4, String(v), 'end'));
+  for (let v = 0; v <= 100; v += 20) body.push(line(x(v / 100), T, x(v / 100), T + ph, PALETTE.grid), text(x(v / 100), T + ph + 18, `${v} %`, 'middle'));
+  body.push(line(L, T + ph, L + plotW, T + ph, PALETTE.axis), line(L, T, L, T + ph, PALETTE.axis));
+  const at = points.map((m) => [x(m.passRate!), y(m.meanQuality!)] as [number, number]);
+  // Badges may stand out past the top and right of the frame by their radius (a point at 100 % keeps
+  // its badge on it), never over the tick labels on the left and bottom nor into the key.
+  const badges = placeLabels(at, BADGE, { x: L, y: T - BADGE - 2, w: plotW + BADGE + 2, h: ph + BADGE + 2 });
+  const tips = points.map((m) => `${modelLabel(m)}: pass rate ${(100 * m.passRate!).toFixed(1)} %, mean quality ${m.meanQuality!.toFixed(1)} (rank shift ${m.rankShift})`);
+  // Leader lines and true positions first, so no line crosses a badge.
+  points.forEach((_, i) => {
+    const [px, py] = at[i]!, [bx, by] = badges[i]!;
+    if (bx !== px || by !== py) body.push(line(px, py, bx, by, PALETTE.axis));
+  });
+  points.forEach((_, i) => {
+    const [px, py] = at[i]!, [bx, by] = badges[i]!;
+    if (bx !== px || by !== py) body.push(circle(px, py, 2.5, PALETTE.text, tips[i], ''));
+  });
+  points.forEach((_, i) => {
+    const [bx, by] = badges[i]!;
+    body.push(circle(bx, by, BADGE, SERIES[0], tips[i], 'stroke="#ffffff" stroke-width="1"'), text(bx, by + 3.5, keys[i]!.n, 'middle', 'fill="#ffffff"', 10));
+  });
+  let ky = T + 10;
+  for (const k of keys) {
+    const kx = L + plotW + 30;
+    body.push(text(kx + 18, ky, k.n, 'end', 'font-weight="bold"', KEY_SIZE));
+    k.lines.forEach((l, j) => body.push(text(kx + 28, ky + j * KEY_LINE, l, 'start', '', KEY_SIZE)));
+    ky += k.lines.length * KEY_LINE + 4;
+  }
+  if (points.length === 0) body.push(text(L + plotW / 2, T + ph / 2, 'no model with both a pass rate and a scored trajectory', 'middle'));
+  body.push(text(L + plotW / 2, H - 14, 'pass rate', 'middle'));
+  body.push(text(22, T + ph / 2, 'mean quality score', 'middle', `transform="rotate(-90 22 ${T + ph / 2})"`));
+  return { file: 'quality-vs-pass-rate.svg', svg: svgDoc(W, H, 'Per-model quality vs. pass rate', body) };
+}

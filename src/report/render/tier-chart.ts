@@ -1,0 +1,45 @@
+/** Stacked bars of Ideal / Solid / Lucky shares per model; long model names wrap onto more lines. */
+import { modelLabel } from '../identity.js';
+import type { CorpusReport } from '../types.js';
+import type { Chart } from './charts.js';
+import { textWidth, wrapText } from './layout.js';
+import { TIER_COLORS } from './palette.js';
+import { legend, legendWidth, rect, svgDoc, text, TITLE_Y } from './svg-kit.js';
+
+const SIZE = 11;
+const LINE = 13;
+const MAX_LABEL_W = 330;
+
+/** Stacked bars of Ideal / Solid / Lucky shares among scored passing trajectories, per model and overall. */
+export function tierShares(r: CorpusReport): Chart {
+  const rows = r.models.filter((m) => m.tierShares).map((m) => ({ label: `${modelLabel(m)} (n=${m.scoredPassing})`, s: m.tierShares! }));
+  const all = r.trajectories.filter((t) => t.outcome === 'pass' && t.tier);
+  if (all.length) {
+    const share = (tier: string) => all.filter((t) => t.tier === tier).length / all.length;
+    rows.push({ label: `all models (n=${all.length})`, s: { Ideal: share('Ideal'), Solid: share('Solid'), Lucky: share('Lucky') } });
+  }
+  const labelW = Math.min(MAX_LABEL_W, Math.max(80, ...rows.map((row) => textWidth(row.label, SIZE))));
+  const wrapped = rows.map((row) => ({ ...row, lines: wrapText(row.label, labelW, SIZE) }));
+  const items = (['Ideal', 'Solid', 'Lucky'] as const).map((t) => ({ label: t, color: TIER_COLORS[t] }));
+  const L = Math.ceil(labelW) + 24, R = 30, T = TITLE_Y + 44, W = L + 480;
+  const heights = wrapped.map((row) => Math.max(26, row.lines.length * LINE + 10));
+  const H = T + Math.max(26, heights.reduce((a, b) => a + b, 0)) + 40;
+  const pw = W - L - R;
+  const body: string[] = [...legend(Math.max(L, (W - legendWidth(items)) / 2), TITLE_Y + 24, items)];
+  let yy = T;
+  wrapped.forEach((row, i) => {
+    const h = heights[i]!;
+    const first = yy + h / 2 - ((row.lines.length - 1) * LINE) / 2 + 4;
+    row.lines.forEach((l, j) => body.push(text(L - 10, first + j * LINE, l, 'end', '', SIZE)));
+    let xx = L;
+    for (const tier of ['Ideal', 'Solid', 'Lucky'] as const) {
+      const w = pw * row.s[tier];
+      body.push(rect(xx, yy + 3, w, h - 6, TIER_COLORS[tier], `${row.label}: ${tier} ${(100 * row.s[tier]).toFixed(1)} %`));
+      xx += w;
+    }
+    yy += h;
+  });
+  if (rows.length === 0) body.push(text(L + pw / 2, T + 20, 'no scored passing trajectory', 'middle'));
+  for (let v = 0; v <= 1.0001; v += 0.25) body.push(text(L + pw * v, H - 20, `${Math.round(v * 100)} %`, 'middle'));
+  return { file: 'tier-shares.svg', svg: svgDoc(W, H, 'Tier shares of scored passing trajectories', body) };
+}

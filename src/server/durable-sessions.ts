@@ -1,0 +1,249 @@
+/**
+ * Sessions that survive their replica (with `--redis`): every accepted step
+ * is written to the session journal before its frames are sent; a resume on
+ * any replica takes the session's lease and rebuilds it by replaying the
+ * journal's payloads through a fresh scorer against the pinned reference
+ * (scoring is deterministic, so the rebuilt session sends the same frames).
+ * A failed write drops this replica's copy: the client gets `unavailable`
+ * for that seq, and the session is rebuilt from what is durable before its
+ * next message. Graceful shutdown releases leases instead of ending sessions.
+ */
+import type { Logger } from 'pino';
+import type { Analyzers } from '../core/ports.js';
+import { err, ok, SteplensError, type Result } from '../errors.js';
+import type { FormatName } from '../formats/types.js';
+import type { MessageError } from '../protocol/parse.js';
+import type { ErrorMessage, FinalMessage, ServerMessage } from '../protocol/server-messages.js';
+import type { PinnedReference, SessionJournal, StoredSession, WriteResult } from '../store/session-journal.js';
+import type { Connection } from './connection.js';
+import type { AppMetrics } from './metrics.js';
+import type { ResolvedOptions } from './options.js';
+import type { SessionRegistry } from './session-registry.js';
+import { buildSession, type SessionSpec } from './session-factory.js';
+import type { Session } from './session.js';
+
+export interface DurableDeps {
+  registry: SessionRegistry;
+  journal: SessionJournal;
+  analyzers: Analyzers;
+  options: ResolvedOptions;
+  log: Logger;
+  metrics: AppMetrics;
+  /** Where the journal lives, for messages (`host:port`). */
+  endpoint: string;
+}
+
+function pinOf(spec: SessionSpec): PinnedReference {
+  const r = spec.reference;
+  return r.kind === 'pta' ? { kind: 'pta', task: r.pta.task, version: r.pta.version } : { kind: 'prior', prior: r.prior };
+}
+
+function unavailable(error: unknown, what: string): MessageError {
+  const why = error instanceof SteplensError ? error.message : `shared store error: ${(error as Error).message}`;
+  return { code: 'unavailable', message: `${what}: ${why}` };
+}
+
+export class DurableSessions {
+  private readonly restoring = new Map<string, Promise<Session | undefined>>();
+
+  constructor(private readonly deps: DurableDeps) {}
+
+  get journal(): SessionJournal {
+    return this.deps.journal;
+  }
+
+  available(): boolean {
+    return this.deps.journal.available();
+  }
+
+  get endpoint(): string {
+    return this.deps.endpoint;
+  }
+
+  /** This replica's copy of a session, if it holds one. */
+  local(id: string): Session | undefined {
+    return this.deps.registry.get(id);
+  }
+
+  /** Moves a session to `conn`. */
+  attach(s: Session, conn: Connection): void {
+    this.deps.registry.attach(s, conn);
+  }
+
+  /** Records a new session and takes its lease; an error when the id is held by any replica or Redis is unreachable. */
+  async open(session: Session, spec: SessionSpec): Promise<Result<void, MessageError>> {
+    const pin = pinOf(spec);
+    let opened: boolean;
+    try {
+      opened = await this.deps.journal.open(session.id, {
+        task: spec.task, format: spec.format, learn: spec.learn, policy: spec.policy, reference: pin, createdAt: Date.now(),
+        ...(spec.agent !== undefined ? { agent: spec.agent } : {}),
+        ...(spec.model !== undefined ? { model: spec.model } : {}),
+        ...(spec.forecast !== undefined ? { forecast: spec.forecast } : {}),
+        ...(spec.assignment !== undefined ? { assignment: spec.assignment } : {}),
+        ...(spec.principal !== undefined ? { principal: spec.principal } : {}),
+      });
+    } catch (error) {
+      return err(unavailable(error, `session ${session.id} not started`));
+    }
+    if (!opened) return err({ code: 'duplicate_session', message: `session ${session.id} already exists (on this or another replica)` });
+    session.pin = pin;
+    return ok(undefined);
+  }
+
+  /** After an accepted step (`frame`: its `step` message as received): writes it; resolves with what to send once durable (its frames), or the error. */
+  persistStep(s: Session, seq: number, frame: Buffer | string, frames: readonly ServerMessage[]): Promise<readonly ServerMessage[]> {
+    const pin = s.pin as PinnedReference;
+    return this.write(s, seq, () => this.deps.journal.append(s.id, seq, frame, pin)).then((e) => (e ? [e] : frames));
+  }
+
+  /** After an outcome: writes it; resolves with nothing to send, or the error. */
+  persistOutcome(s: Session, passed: boolean): Promise<readonly ServerMessage[]> {
+    const pin = s.pin as PinnedReference;
+    return this.write(s, undefined, () => this.deps.journal.outcome(s.id, passed, pin)).then((e) => (e ? [e] : []));
+  }
+
+  /** Issues one fenced write; on failure drops this replica's copy. Resolves with the error frame to send, if any; never rejects. */
+  private write(s: Session, seq: number | undefined, op: () => Promise<WriteResult>): Promise<ErrorMessage | undefined> {
+    const done = op().then(
+      (result) => (result === 'ok' ? undefined : this.failed(s, seq, result)),
+      (error: unknown) => this.failed(s, seq, error),
+    );
+    s.lastWrite = done;
+    return done;
+  }
+
+  private failed(s: Session, seq: number | undefined, why: WriteResult | unknown): ErrorMessage {
+    const where = { session: s.id, ...(seq !== undefined ? { seq } : {}) };
+    let e: MessageError;
+    if (why === 'lost' || why === 'gone' || why === 'ended') {
+      this.deps.registry.evict(s, `durable write refused: ${why}`, false);
+      const message = why === 'lost' ? 'was resumed on another connection or replica' : why === 'gone' ? 'has expired' : 'has ended';
+      e = { code: 'unknown_session', message: `session ${s.id} ${message}` };
+    } else {
+      this.deps.registry.evict(s, 'durable write failed', true);
+      const what = seq !== undefined ? `seq ${seq} not accepted (send it again)` : 'outcome not recorded (send it again)';
+      e = why === 'gap' ? { code: 'unavailable', message: `${what}: an earlier write of this session failed` } : unavailable(why, what);
+      if (why !== 'gap') this.deps.log.warn({ session: s.id, seq, err: why }, 'durable write failed');
+    }
+    this.deps.metrics.refusals.inc({ code: e.code });
+    return { type: 'error', code: e.code, message: e.message, ...where };
+  }
+
+  /** Waits for the session's writes in flight (they never reject). */
+  async settled(s: Session): Promise<void> {
+    await s.lastWrite;
+  }
+
+  /** Writes the final and frees the lease; a failure is logged (the final is sent regardless). */
+  async finished(s: Session, final: FinalMessage): Promise<void> {
+    try {
+      const result = await this.deps.journal.finish(s.id, final);
+      if (result !== 'ok' && result !== 'ended') this.deps.log.warn({ session: s.id, result }, 'final not recorded');
+    } catch (error) {
+      this.deps.log.warn({ session: s.id, err: error }, 'final not recorded: shared store unreachable');
+    }
+  }
+
+  /** True when `conn` holds a session whose copy was dropped after a failed write: it is rebuilt before its next message. */
+  needsRestore(conn: Connection, id: string): boolean {
+    return this.deps.registry.get(id) === undefined && conn.sessions.has(id);
+  }
+
+  /**
+   * Takes a session over (a resume, or the next message after a failed write):
+   * this replica's copy when it is still the durable one, else a copy rebuilt
+   * from the journal. Undefined when the session is unknown or expired.
+   * A session started with another token (`principal`) is as unknown as one never started: it is not taken.
+   * Throws `SteplensError('unavailable')` while Redis is unreachable.
+   */
+  claim(id: string, principal: string | undefined): Promise<Session | undefined> {
+    let running = this.restoring.get(id);
+    if (!running) {
+      running = this.takeOver(id, principal).finally(() => this.restoring.delete(id));
+      this.restoring.set(id, running);
+    }
+    return running;
+  }
+
+  private async takeOver(id: string, principal: string | undefined): Promise<Session | undefined> {
+    const local = this.deps.registry.get(id);
+    if (local) {
+      if (local.principal !== principal) return undefined;
+      await this.settled(local);
+    } else {
+      // Checked before the lease is taken, so another token cannot move a live session away from its client.
+      const record = (await this.deps.journal.load(id))?.record;
+      if (record !== undefined && record.principal !== principal) return undefined;
+    }
+    const claim = await this.deps.journal.claim(id);
+    const current = this.deps.registry.get(id);
+    if (!claim) {
+      if (current) this.deps.registry.evict(current, 'expired from the journal', false);
+      return undefined;
+    }
+    if (current && claim.previousOwner === this.deps.journal.owner && current.lastSeq === claim.length - 1 && current.ended === claim.ended) return current;
+    const stored = await this.deps.journal.load(id);
+    if (current) this.deps.registry.evict(current, 'stale: rebuilt from the journal', true);
+    if (!stored) return undefined;
+    const session = await this.rebuild(id, stored);
+    this.deps.registry.adopt(session);
+    this.deps.log.info({ session: id, task: session.task, steps: stored.payloads.length, from: claim.previousOwner || undefined }, 'session taken over');
+    return session;
+  }
+
+  /** A read-only copy for `GET /v1/sessions/:id` on a replica that does not hold the session (no lease taken). */
+  async view(id: string): Promise<{ session: Session; owner: string | undefined } | undefined> {
+    const stored = await this.deps.journal.load(id);
+    if (!stored) return undefined;
+    return { session: await this.rebuild(id, stored, false), owner: stored.owner };
+  }
+
+  /** Replays the journal's payloads through a fresh scorer against the pinned reference. */
+  private async rebuild(id: string, stored: StoredSession, counted = true): Promise<Session> {
+    const r = stored.record;
+    const reference = await this.deps.journal.resolve(r.reference);
+    if (!reference) throw new SteplensError('unknown_session', `session ${id}: its reference (task ${r.task} PTA v${r.reference.kind === 'pta' ? r.reference.version : '?'}) is no longer kept`);
+    const spec: SessionSpec = {
+      id, task: r.task, format: r.format as FormatName, learn: r.learn, agent: r.agent, model: r.model, policy: r.policy, reference,
+      ...(r.forecast !== undefined ? { forecast: r.forecast } : {}),
+      ...(r.assignment !== undefined ? { assignment: r.assignment } : {}),
+      ...(r.principal !== undefined ? { principal: r.principal } : {}),
+    };
+    const { options, analyzers } = this.deps;
+    const session = buildSession(spec, { analyzers, config: options.config, maxSteps: options.limits.maxStepsPerSession, now: Date.now() });
+    session.pin = r.reference;
+    stored.payloads.forEach((payload, seq) => {
+      const outcome = session.step(seq, payload);
+      if (outcome.kind !== 'accepted') throw new SteplensError('internal', `session ${id}: stored seq ${seq} no longer replays (${outcome.kind})`);
+    });
+    if (stored.passed !== undefined) session.passed = stored.passed;
+    if (stored.final !== undefined) {
+      session.finish();
+      session.final = stored.final as FinalMessage;
+      session.endedAt = Date.now();
+    }
+    if (counted) this.deps.metrics.sessionsRebuilt.inc();
+    return session;
+  }
+
+  /** Graceful shutdown: waits for writes in flight and releases every lease held; sessions are not ended. */
+  async handBack(): Promise<void> {
+    const open = [...this.deps.registry.sessions.values()].filter((s) => !s.ended);
+    await Promise.all(open.map((s) => this.settled(s)));
+    try {
+      await this.deps.journal.release(open.map((s) => s.id));
+      this.deps.log.info({ sessions: open.length }, 'sessions handed back (leases released)');
+    } catch (error) {
+      this.deps.log.warn({ err: error, sessions: open.length }, 'leases not released (they expire by themselves)');
+    }
+  }
+
+  /** Renews the leases of every open session held here; drops copies another replica took over. */
+  async renewLeases(): Promise<void> {
+    const open = [...this.deps.registry.sessions.values()].filter((s) => !s.ended);
+    if (open.length === 0 || !this.available()) return;
+    const lost = new Set(await this.deps.journal.renew(open.map((s) => s.id)));
+    for (const s of open) if (lost.has(s.id)) this.deps.registry.evict(s, 'taken over by another replica', false);
+  }
+}

@@ -1,0 +1,74 @@
+/** The `GET /v1/policies` document: configured policies, shadow settings, and per agent + model pair its state and counters. */
+import type { Policy } from '../core/policy.js';
+import { countersOf, upperOf } from '../core/shadow/index.js';
+import type { PolicyManager, PairEntry } from './policy-manager.js';
+
+export interface CandidateStatus {
+  id: string;
+  passingStopped: number;
+  falseStopRate: number | null;
+  /** One-sided upper confidence bound of the false-stop rate (the promotion rule's). */
+  falseStopUpper: number;
+  failingStopped: number;
+  failingStepsSaved: number;
+  failingStepsShare: number | null;
+  failingTokensSaved: number;
+  failingTokenShare: number | null;
+  /** Within the bound and stops a failing run: could be promoted. */
+  eligible: boolean;
+}
+
+export interface PairStatus {
+  agent: string | null;
+  model: string | null;
+  /** The configured policy it falls under: `group ...` or `fallback`. */
+  group: string;
+  /** `shadow` (warns only, counting), `promoted`, `pinned`, or `configured` (shadow mode off). */
+  state: 'shadow' | 'promoted' | 'pinned' | 'configured';
+  frozen: boolean;
+  promoted: string | null;
+  pinned: unknown;
+  sessions: number;
+  /** The policy non-shadow sessions of this pair run under. */
+  policy: Policy;
+  runs: { passing: number; failing: number };
+  candidates: CandidateStatus[];
+}
+
+const ratio = (k: number, of: number): number | null => (of === 0 ? null : k / of);
+
+export function pairStatus(m: PolicyManager, e: PairEntry): PairStatus {
+  const s = e.state;
+  const c = s.counters;
+  const rule = m.shadow;
+  const candidates: CandidateStatus[] = rule === undefined ? [] : e.candidates.map((cand) => {
+    const k = countersOf(c, cand.id);
+    const upper = upperOf(c, cand.id, rule);
+    return {
+      id: cand.id,
+      passingStopped: k.passingStopped,
+      falseStopRate: ratio(k.passingStopped, c.passing),
+      falseStopUpper: upper,
+      failingStopped: k.failingStopped,
+      failingStepsSaved: k.failingStepsSaved,
+      failingStepsShare: ratio(k.failingStepsSaved, c.failingSteps),
+      failingTokensSaved: k.failingTokensSaved,
+      failingTokenShare: ratio(k.failingTokensSaved, c.failingTokens),
+      eligible: k.failingStopped > 0 && upper <= rule.maxFalseStop + 1e-12,
+    };
+  }).sort((a, b) => Number(b.eligible) - Number(a.eligible) || b.failingTokensSaved - a.failingTokensSaved || a.passingStopped - b.passingStopped);
+  const force = m.inForce(e);
+  const state = s.pinned !== null ? 'pinned' : rule === undefined ? 'configured' : s.promoted !== null ? 'promoted' : 'shadow';
+  return {
+    agent: s.agent, model: s.model, group: e.group, state, frozen: s.frozen, promoted: s.promoted, pinned: s.pinned,
+    sessions: s.sessions, policy: force.policy, runs: { passing: c.passing, failing: c.failing }, candidates,
+  };
+}
+
+export function policiesStatus(m: PolicyManager): Record<string, unknown> {
+  return {
+    shadow: m.shadow ? { enabled: true, ...m.shadow } : { enabled: false },
+    configured: { groups: m.set.groups, fallback: m.set.fallback },
+    pairs: [...m.pairs.values()].map((e) => pairStatus(m, e)),
+  };
+}

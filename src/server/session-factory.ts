@@ -1,0 +1,47 @@
+/** Making a `Session` from what it was started with: shared by `start` and by rebuilding a durable session on another replica. */
+import type { ScoringConfig } from '../core/config.js';
+import type { ForecastModel } from '../core/forecast/model.js';
+import type { Policy } from '../core/policy.js';
+import type { Analyzers } from '../core/ports.js';
+import type { Reference } from '../core/scorer-api.js';
+import { createScorer } from '../core/scorer.js';
+import { getParser } from '../formats/index.js';
+import type { FormatName } from '../formats/types.js';
+import { Session } from './session.js';
+
+export interface SessionSpec {
+  id: string;
+  task: string;
+  format: FormatName;
+  learn: boolean;
+  agent?: string | undefined;
+  model?: string | undefined;
+  policy: Policy;
+  /** Which policy the server assigned (agent/model group, shadow mode): kept so a rebuilt session counts the same way. */
+  assignment?: { pair: string; selected: string; shadow: boolean } | undefined;
+  reference: Reference;
+  /** The outcome forecast model the session carries for its whole life, and its version. */
+  forecast?: { model: ForecastModel; version: number };
+  /** The token digest of the connection that started it (undefined while auth is off). */
+  principal?: string | undefined;
+}
+
+/** A fresh session (no step yet) scored against `spec.reference`. */
+export function buildSession(spec: SessionSpec, env: { analyzers: Analyzers; config: ScoringConfig; maxSteps: number; now: number }): Session {
+  const scorer = createScorer({
+    reference: spec.reference, analyzers: env.analyzers, policy: spec.policy, config: env.config,
+    ...(spec.forecast !== undefined ? { forecast: spec.forecast.model } : {}),
+  });
+  const session = new Session({
+    id: spec.id, task: spec.task, format: spec.format, learn: spec.learn, scorer,
+    reference: scorer.report().reference,
+    parser: spec.format === 'steplens' ? undefined : getParser(spec.format).stream(),
+    maxSteps: env.maxSteps, now: env.now,
+    ...(spec.assignment !== undefined ? { policy: spec.assignment } : {}),
+    ...(spec.forecast !== undefined ? { forecastVersion: spec.forecast.version } : {}),
+    ...(spec.agent !== undefined ? { agent: spec.agent } : {}),
+    ...(spec.model !== undefined ? { model: spec.model } : {}),
+  });
+  session.principal = spec.principal;
+  return session;
+}

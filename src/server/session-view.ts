@@ -1,0 +1,96 @@
+/**
+ * What the web view shows of a session or an uploaded trajectory: a list row
+ * (cheap: read on every feed connect for every session) and the per-step view
+ * (every score frame joined with its state and step line).
+ */
+import { passTierFor } from '../core/composite.js';
+import type { ScoringConfig } from '../core/config.js';
+import type { StepResult, TrajectoryReport } from '../core/scorer-api.js';
+import type { State, Step } from '../core/types.js';
+import type { ScoreMessage } from '../protocol/server-messages.js';
+import type { SessionSummary, TrajectoryView, ViewStep } from '../protocol/view-bodies.js';
+import type { Session } from './session.js';
+import { stepText } from './step-text.js';
+
+/** Stage letters a list row shows. */
+export const RECENT_STAGES = 40;
+
+export function sessionState(s: Session): SessionSummary['state'] {
+  return s.ended ? 'ended' : s.connection === undefined ? 'detached' : 'open';
+}
+
+/** A session's list row; O(1) in its length but for the last {@link RECENT_STAGES} states. */
+export function sessionSummary(s: Session, config: ScoringConfig): SessionSummary {
+  const states = s.states();
+  const total = s.final?.score.total ?? s.currentScore().total;
+  const last = s.signals[s.signals.length - 1];
+  let recent = '';
+  for (let i = Math.max(0, states.length - RECENT_STAGES); i < states.length; i++) recent += (states[i] as State).stage;
+  return {
+    session: s.id, task: s.task, format: s.format,
+    ...(s.agent !== undefined ? { agent: s.agent } : {}),
+    ...(s.model !== undefined ? { model: s.model } : {}),
+    state: sessionState(s),
+    steps: s.length,
+    total,
+    tier: s.final?.tier ?? passTierFor(total, config.tiers),
+    recentStages: recent,
+    ...(last !== undefined ? { lastSignal: { kind: last.kind, severity: last.severity, t: last.t, message: last.message } } : {}),
+    reference: s.reference,
+    startedAt: s.startedAt,
+    ...(s.endedAt !== undefined ? { endedAt: s.endedAt } : {}),
+    ...(s.passed !== undefined ? { passed: s.passed } : {}),
+  };
+}
+
+function viewStep(state: State, text: string, f: Pick<ScoreMessage, 'score' | 'reward' | 'tier'>, seq?: number): ViewStep {
+  return {
+    t: state.t,
+    ...(seq !== undefined ? { seq } : {}),
+    stage: state.stage, kind: state.kind, tool: state.tool, text,
+    ...(state.file !== undefined ? { file: state.file } : {}),
+    failed: state.failed,
+    score: f.score, reward: f.reward, tier: f.tier,
+  };
+}
+
+/** Every step of a session so far, with its signals and report (the final one once ended). */
+export function sessionView(s: Session): TrajectoryView {
+  const states = s.states();
+  const texts = s.stepTexts();
+  const steps: ViewStep[] = [];
+  for (const f of s.frames) {
+    if (f.type !== 'score') continue;
+    const state = states[f.t];
+    if (state !== undefined) steps.push(viewStep(state, texts[f.t] ?? '', f, f.seq));
+  }
+  const report: TrajectoryReport = s.final ?? s.report();
+  return {
+    session: s.id, task: s.task, format: s.format,
+    ...(s.agent !== undefined ? { agent: s.agent } : {}),
+    ...(s.model !== undefined ? { model: s.model } : {}),
+    state: sessionState(s),
+    steps,
+    signals: [...s.signals],
+    report: {
+      score: report.score, tier: report.tier, ...(report.lucky !== undefined ? { lucky: report.lucky } : {}), waste: report.waste,
+      signals: report.signals, steps: report.steps, stages: report.stages, reference: report.reference, unknown: report.unknown,
+    },
+    ...(s.final !== undefined ? { final: s.final } : {}),
+  };
+}
+
+/** The same view of a whole trajectory scored in one go (an upload). */
+export function trajectoryView(
+  meta: { task: string; format: string; agent?: string; model?: string },
+  steps: readonly Step[], results: readonly StepResult[], report: TrajectoryReport,
+): TrajectoryView {
+  return {
+    task: meta.task, format: meta.format,
+    ...(meta.agent !== undefined ? { agent: meta.agent } : {}),
+    ...(meta.model !== undefined ? { model: meta.model } : {}),
+    steps: results.map((r, i) => viewStep(r.state, stepText(steps[i] as Step), r)),
+    signals: results.flatMap((r) => r.signals),
+    report,
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * Key and channel names, all under one prefix (default `steplens:`). Each
+ * kind of key has its own short tag before the id, so no task or session id
+ * (which may hold `:`) can make two names collide.
+ *
+ * - `<p>tasks`            hash: task -> its current PTA version
+ * - `<p>pta:<v>:<task>`   string: the PTA JSON of version v (old versions expire)
+ * - `<p>grown`            channel: `<version>:<task>` after each growth
+ * - `<p>sm:<id>`          hash: a session's record (`rec`), `passed`, `final`
+ * - `<p>sl:<id>`          list: the session's accepted `step` messages as received, index = seq
+ * - `<p>sk:<id>`          string: the replica holding the session's lease (expires)
+ */
+export class RedisKeys {
+  constructor(readonly prefix: string) {}
+
+  get tasks(): string {
+    return `${this.prefix}tasks`;
+  }
+
+  get grown(): string {
+    return `${this.prefix}grown`;
+  }
+
+  pta(task: string, version: number): string {
+    return `${this.prefix}pta:${version}:${task}`;
+  }
+
+  /** A session's keys, in the order the session scripts take them. */
+  session(id: string): [meta: string, lease: string, steps: string] {
+    return [`${this.prefix}sm:${id}`, `${this.prefix}sk:${id}`, `${this.prefix}sl:${id}`];
+  }
+
+  lease(id: string): string {
+    return `${this.prefix}sk:${id}`;
+  }
+}

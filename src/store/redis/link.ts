@@ -1,0 +1,157 @@
+/**
+ * The connection to Redis every Redis-backed part of a replica shares: one
+ * command connection and, on demand, one subscriber connection. Reconnects
+ * with exponential backoff (capped) forever; while disconnected, commands
+ * fail at once (no offline queue) and in-flight ones are rejected when the
+ * socket drops, so callers see `unavailable` errors, never hangs. Every
+ * command is timed and counted for the metrics.
+ */
+import { Redis, type RedisOptions } from 'ioredis';
+import { SteplensError } from '../../errors.js';
+
+/** Receives the timing and outcome of every command, and connection changes (metrics). */
+export interface RedisObserver {
+  command(op: string, seconds: number, ok: boolean): void;
+  connection(event: 'ready' | 'lost'): void;
+}
+
+export interface RedisLinkOptions {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://...`. */
+  url: string;
+  /** Prefix of every key and channel (default `steplens:`), so one Redis can hold several deployments. */
+  prefix?: string;
+  /** A command with no answer after this long fails (default 2000 ms). */
+  commandTimeoutMs?: number;
+  /** Longest wait between two reconnect attempts (default 2000 ms; the first waits 50 ms, then doubling). */
+  maxBackoffMs?: number;
+  /** Called for connection problems worth a log line. */
+  warn?: (message: string) => void;
+  observer?: RedisObserver;
+}
+
+/** The user-visible endpoint of a URL (no password). */
+export function redisEndpoint(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || '6379'}`;
+  } catch {
+    return 'the configured Redis';
+  }
+}
+
+/** Checks a Redis URL; a usage error names what is wrong. */
+export function checkRedisUrl(url: string): void {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new SteplensError('usage', `--redis: '${url}' is not a URL (expected redis://host:port)`);
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') {
+    throw new SteplensError('usage', `--redis: '${url}' must start with redis:// or rediss://`);
+  }
+}
+
+export class RedisLink {
+  readonly prefix: string;
+  readonly endpoint: string;
+  readonly client: Redis;
+  private sub: Redis | undefined;
+  private readonly options: RedisLinkOptions;
+  private readonly observer: RedisObserver | undefined;
+  private warnedAt = 0;
+  private closed = false;
+
+  constructor(options: RedisLinkOptions) {
+    checkRedisUrl(options.url);
+    this.options = options;
+    this.prefix = options.prefix ?? 'steplens:';
+    this.endpoint = redisEndpoint(options.url);
+    this.observer = options.observer;
+    this.client = this.connect('steplens');
+    this.client.on('ready', () => this.observer?.connection('ready'));
+    this.client.on('close', () => {
+      if (!this.closed) this.observer?.connection('lost');
+    });
+  }
+
+  private connect(name: string): Redis {
+    const maxBackoff = this.options.maxBackoffMs ?? 2000;
+    const settings: RedisOptions = {
+      connectionName: name,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      // Each command is written at once: cheaper in CPU per command than ioredis' auto-pipelining (measured).
+      enableAutoPipelining: false,
+      commandTimeout: this.options.commandTimeoutMs ?? 2000,
+      retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times - 1, 16), maxBackoff),
+    };
+    const redis = new Redis(this.options.url, settings);
+    redis.on('error', (error: Error) => this.warn(`redis ${this.endpoint}: ${error.message}`));
+    return redis;
+  }
+
+  /** One warning per 5 s at most: a dead Redis must not flood the log. */
+  private warn(message: string): void {
+    const now = Date.now();
+    if (this.closed || now - this.warnedAt < 5000) return;
+    this.warnedAt = now;
+    this.options.warn?.(message);
+  }
+
+  /** True while the command connection is up. */
+  available(): boolean {
+    return this.client.status === 'ready';
+  }
+
+  /** Resolves once connected (or after `timeoutMs`, false). */
+  async whenReady(timeoutMs: number): Promise<boolean> {
+    if (this.available()) return true;
+    return new Promise((resolve) => {
+      const done = (ok: boolean): void => {
+        clearTimeout(timer);
+        this.client.off('ready', onReady);
+        resolve(ok);
+      };
+      const onReady = (): void => done(true);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.client.on('ready', onReady);
+    });
+  }
+
+  /** The subscriber connection (made on first use; resubscribes by itself after a reconnect). */
+  subscriber(): Redis {
+    this.sub ??= this.connect('steplens-sub');
+    return this.sub;
+  }
+
+  /**
+   * Runs one command (or script) under `op` for the metrics. A connection
+   * failure becomes `SteplensError('unavailable')` naming the endpoint.
+   */
+  async run<T>(op: string, command: (redis: Redis) => Promise<T>): Promise<T> {
+    const began = performance.now();
+    try {
+      if (!this.available()) throw new Error(`not connected (${this.client.status})`);
+      const result = await command(this.client);
+      this.observer?.command(op, (performance.now() - began) / 1000, true);
+      return result;
+    } catch (error) {
+      this.observer?.command(op, (performance.now() - began) / 1000, false);
+      if (error instanceof SteplensError) throw error;
+      throw new SteplensError('unavailable', `Redis at ${this.endpoint} is unreachable (${op}: ${(error as Error).message})`, { cause: error });
+    }
+  }
+
+  /** Closes both connections (pending commands are answered first when Redis is up). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([this.client, this.sub].map(async (r) => {
+      if (r === undefined) return;
+      if (r.status === 'ready') await r.quit().catch(() => r.disconnect());
+      else r.disconnect();
+    }));
+  }
+}

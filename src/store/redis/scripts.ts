@@ -1,0 +1,181 @@
+/**
+ * The Lua scripts that make each Redis write atomic: a check and its write run
+ * as one step on the server, so replicas never interleave between them.
+ * Scripts are sent by SHA1 and loaded on `NOSCRIPT` (after a Redis restart).
+ */
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+export class LuaScript {
+  readonly sha: string;
+  constructor(readonly name: string, readonly lua: string) {
+    this.sha = createHash('sha1').update(lua).digest('hex');
+  }
+
+  /** Runs the script with `keys` and `args`; loads it once if Redis does not know it. */
+  async run(redis: Redis, keys: readonly string[], args: readonly (string | number | Buffer)[]): Promise<unknown> {
+    try {
+      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!String((error as Error).message).includes('NOSCRIPT')) throw error;
+      return redis.eval(this.lua, keys.length, ...keys, ...args);
+    }
+  }
+}
+
+/**
+ * Compare-and-set growth of a task's PTA.
+ * KEYS: tasks hash, new PTA key, previous PTA key. ARGV: task, expected version (0 = none),
+ * new version, PTA JSON, how long the previous version is kept (ms), channel.
+ * Returns 'ok', or the task's actual version when it is not the expected one.
+ */
+export const GROW = new LuaScript('grow', `
+local cur = redis.call('HGET', KEYS[1], ARGV[1]) or '0'
+if cur ~= ARGV[2] then return cur end
+redis.call('SET', KEYS[2], ARGV[4])
+if ARGV[2] ~= '0' and KEYS[3] ~= KEYS[2] then redis.call('PEXPIRE', KEYS[3], ARGV[5]) end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('PUBLISH', ARGV[6], ARGV[3] .. ':' .. ARGV[1])
+return 'ok'
+`);
+
+/** KEYS: meta, lease, steps. ARGV: record JSON, owner, lease ms, ttl ms. 1 = opened, 0 = the id is taken. */
+export const OPEN = new LuaScript('open', `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'rec', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('DEL', KEYS[3])
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+return 1
+`);
+
+/**
+ * The fence every session write passes: the session exists, is not ended, and
+ * its lease is ours or free (then it becomes ours). Sets `fail` when not.
+ */
+const FENCE = `
+local fail
+if redis.call('EXISTS', KEYS[1]) == 0 then fail = 'gone'
+else
+  local owner = redis.call('GET', KEYS[2])
+  if owner and owner ~= ARGV[1] then fail = 'lost'
+  elseif redis.call('HEXISTS', KEYS[1], 'final') == 1 then fail = 'ended' end
+end
+`;
+
+/** Refreshes the lease and the session's TTL (and its pinned PTA's, when that one is on its way out). */
+const TOUCH = `
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[3], ARGV[3])
+if KEYS[4] then
+  local left = redis.call('PTTL', KEYS[4])
+  if left > 0 and left < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[4], ARGV[3]) end
+end
+`;
+
+/**
+ * Appends accepted steps, of one or more sessions, in order; each is fenced on
+ * its own. ARGV: owner, lease ms, ttl ms, then per step: its key count (3, or 4
+ * with the pinned PTA), seq, the step message JSON. KEYS: per step meta, lease, steps,
+ * [pinned PTA]. Returns one of 'ok', 'gone', 'lost', 'ended', 'gap' per step.
+ */
+export const APPEND = new LuaScript('append', `
+local out = {}
+local leaseMs, ttlMs = tonumber(ARGV[2]), tonumber(ARGV[3])
+local k, a = 1, 4
+while a <= #ARGV do
+  local n, seq, payload = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), ARGV[a + 2]
+  local meta, lease, steps = KEYS[k], KEYS[k + 1], KEYS[k + 2]
+  local r = 'ok'
+  if redis.call('EXISTS', meta) == 0 then r = 'gone'
+  else
+    local owner = redis.call('GET', lease)
+    if owner and owner ~= ARGV[1] then r = 'lost'
+    elseif redis.call('HEXISTS', meta, 'final') == 1 then r = 'ended'
+    elseif redis.call('LLEN', steps) ~= seq then r = 'gap' end
+  end
+  if r == 'ok' then
+    redis.call('RPUSH', steps, payload)
+    -- Lease and TTLs are written again only once they ran down by a tenth: writes cost (append-only file), reads hardly.
+    if redis.call('PTTL', lease) < leaseMs * 0.9 then redis.call('SET', lease, ARGV[1], 'PX', ARGV[2]) end
+    if redis.call('PTTL', meta) < ttlMs * 0.9 then
+      redis.call('PEXPIRE', meta, ARGV[3])
+      if n == 4 then
+        local left = redis.call('PTTL', KEYS[k + 3])
+        if left > 0 and left < ttlMs then redis.call('PEXPIRE', KEYS[k + 3], ARGV[3]) end
+      end
+    end
+    if redis.call('PTTL', steps) < ttlMs * 0.9 then redis.call('PEXPIRE', steps, ARGV[3]) end
+  end
+  out[#out + 1] = r
+  k, a = k + n, a + 3
+end
+return out
+`);
+
+/** Records the outcome. KEYS: meta, lease, steps, [pinned PTA]. ARGV: owner, lease ms, ttl ms, '1' or '0'. */
+export const OUTCOME = new LuaScript('outcome', `${FENCE}
+if fail then return fail end
+redis.call('HSET', KEYS[1], 'passed', ARGV[4])
+${TOUCH}
+return 'ok'
+`);
+
+/**
+ * Records the final and frees the lease; the session stays readable for `keep` ms.
+ * KEYS: meta, lease, steps. ARGV: owner, final JSON, keep ms.
+ */
+export const FINISH = new LuaScript('finish', `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'gone' end
+local owner = redis.call('GET', KEYS[2])
+if owner and owner ~= ARGV[1] then return 'lost' end
+if redis.call('HEXISTS', KEYS[1], 'final') == 1 then return 'ended' end
+redis.call('HSET', KEYS[1], 'final', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[3], ARGV[3])
+redis.call('DEL', KEYS[2])
+return 'ok'
+`);
+
+/**
+ * Takes a session over (a resume): the lease becomes ours, whoever held it.
+ * KEYS: meta, lease, steps. ARGV: owner, lease ms, ttl ms.
+ * Returns false when the session is unknown, else {previous owner or '', steps held, ended 1/0}.
+ */
+export const CLAIM = new LuaScript('claim', `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local prev = redis.call('GET', KEYS[2]) or ''
+local ended = redis.call('HEXISTS', KEYS[1], 'final')
+if ended == 0 then
+  redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  redis.call('PEXPIRE', KEYS[3], ARGV[3])
+end
+return {prev, redis.call('LLEN', KEYS[3]), ended}
+`);
+
+/**
+ * Renews leases still ours (or lapsed while the session is still open).
+ * KEYS: lease, meta, lease, meta, ... ARGV: owner, lease ms.
+ * Returns the 1-based pair indices of sessions held by another replica, ended or gone.
+ */
+export const RENEW = new LuaScript('renew', `
+local lost = {}
+for i = 1, #KEYS, 2 do
+  local owner = redis.call('GET', KEYS[i])
+  local open = redis.call('EXISTS', KEYS[i + 1]) == 1 and redis.call('HEXISTS', KEYS[i + 1], 'final') == 0
+  if open and (owner == ARGV[1] or not owner) then redis.call('SET', KEYS[i], ARGV[1], 'PX', ARGV[2])
+  else table.insert(lost, (i + 1) / 2) end
+end
+return lost
+`);
+
+/** Releases leases still ours (graceful shutdown). KEYS: leases. ARGV: owner. */
+export const RELEASE = new LuaScript('release', `
+local n = 0
+for _, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then redis.call('DEL', key); n = n + 1 end
+end
+return n
+`);

@@ -1,0 +1,176 @@
+/**
+ * Sessions in Redis (see `../session-journal.ts` for the contract): per
+ * session a hash (record, outcome, final), a list of step payloads and a
+ * lease key, each write one Lua script (fence check and write at once). Every
+ * key expires `ttlMs` after the session's last write, `keepEndedMs` after its
+ * final, so Redis memory stays bounded even for sessions nobody ends.
+ */
+import type { Reference } from '../../core/scorer-api.js';
+import type { Claim, PinnedReference, SessionJournal, SessionRecord, StoredSession, WriteResult } from '../session-journal.js';
+import { RedisKeys } from './keys.js';
+import type { RedisLink } from './link.js';
+import type { RedisReferenceStore } from './reference-store.js';
+import { APPEND, CLAIM, FINISH, OPEN, OUTCOME, RELEASE, RENEW } from './scripts.js';
+
+export interface RedisSessionJournalOptions {
+  link: RedisLink;
+  store: RedisReferenceStore;
+  /** This replica's id. */
+  owner: string;
+  /** A lease not renewed for this long is free (default 15 s). */
+  leaseMs?: number;
+  /** A session's keys expire this long after its last write (default 35 min). */
+  ttlMs?: number;
+  /** ... and this long after its final (default 5 min: the resume window). */
+  keepEndedMs?: number;
+}
+
+const WRITE_RESULTS: readonly WriteResult[] = ['ok', 'lost', 'gone', 'ended', 'gap'];
+
+function writeResult(answer: unknown): WriteResult {
+  const text = String(answer);
+  return (WRITE_RESULTS as readonly string[]).includes(text) ? (text as WriteResult) : 'gone';
+}
+
+/** Keys renewed or released per script call. */
+const BATCH = 500;
+/** Steps appended per script call at most (one call blocks Redis while it runs). */
+const APPEND_BATCH = 128;
+/** A batch this full is sent at once rather than at the end of the turn. */
+const APPEND_EAGER = 32;
+
+interface PendingAppend {
+  keys: string[];
+  seq: number;
+  frame: Buffer | string;
+  resolve(result: WriteResult): void;
+  reject(error: unknown): void;
+}
+
+export class RedisSessionJournal implements SessionJournal {
+  private batch: PendingAppend[] = [];
+  readonly owner: string;
+  readonly leaseMs: number;
+  private readonly ttlMs: number;
+  private readonly keepEndedMs: number;
+  private readonly link: RedisLink;
+  private readonly store: RedisReferenceStore;
+  private readonly keys: RedisKeys;
+
+  constructor(options: RedisSessionJournalOptions) {
+    this.link = options.link;
+    this.store = options.store;
+    this.owner = options.owner;
+    this.keys = new RedisKeys(options.link.prefix);
+    this.leaseMs = options.leaseMs ?? 15_000;
+    this.ttlMs = options.ttlMs ?? 35 * 60_000;
+    this.keepEndedMs = options.keepEndedMs ?? 5 * 60_000;
+  }
+
+  available(): boolean {
+    return this.link.available();
+  }
+
+  /** The session's keys, plus the pinned PTA version's key when there is one. */
+  private fenced(id: string, pin: PinnedReference): string[] {
+    const keys: string[] = this.keys.session(id);
+    if (pin.kind === 'pta') keys.push(this.keys.pta(pin.task, pin.version));
+    return keys;
+  }
+
+  async open(id: string, record: SessionRecord): Promise<boolean> {
+    const answer = await this.link.run('session_open', (r) => OPEN.run(r, this.keys.session(id), [JSON.stringify(record), this.owner, this.leaseMs, this.ttlMs]));
+    return Number(answer) === 1;
+  }
+
+  /**
+   * Queued and sent with every other step appended in the same turn of the
+   * event loop, in one script call: far less work per step, for Redis and
+   * here, than one call each (bench/README.md, replicas).
+   */
+  append(id: string, seq: number, frame: Buffer | string, pin: PinnedReference): Promise<WriteResult> {
+    return new Promise((resolve, reject) => {
+      if (this.batch.length === 0) setImmediate(() => this.flush());
+      this.batch.push({ keys: this.fenced(id, pin), seq, frame, resolve, reject });
+      // A long turn (many steps read at once) sends full batches as it goes, so Redis works while this replica scores.
+      if (this.batch.length >= APPEND_EAGER) this.send(this.batch.splice(0));
+    });
+  }
+
+  private flush(): void {
+    while (this.batch.length > 0) this.send(this.batch.splice(0, APPEND_BATCH));
+  }
+
+  private send(batch: PendingAppend[]): void {
+    const keys: string[] = [];
+    const args: (string | number | Buffer)[] = [this.owner, this.leaseMs, this.ttlMs];
+    for (const b of batch) {
+      keys.push(...b.keys);
+      args.push(b.keys.length, b.seq, b.frame);
+    }
+    this.link.run('session_append', (r) => APPEND.run(r, keys, args)).then(
+      (answer) => batch.forEach((b, i) => b.resolve(writeResult((answer as unknown[])[i]))),
+      (error: unknown) => batch.forEach((b) => b.reject(error)),
+    );
+  }
+
+  async outcome(id: string, passed: boolean, pin: PinnedReference): Promise<WriteResult> {
+    return writeResult(await this.link.run('session_outcome', (r) => OUTCOME.run(r, this.fenced(id, pin), [this.owner, this.leaseMs, this.ttlMs, passed ? '1' : '0'])));
+  }
+
+  async finish(id: string, final: unknown): Promise<WriteResult> {
+    return writeResult(await this.link.run('session_finish', (r) => FINISH.run(r, this.keys.session(id), [this.owner, JSON.stringify(final), this.keepEndedMs])));
+  }
+
+  async claim(id: string): Promise<Claim | undefined> {
+    const answer = await this.link.run('session_claim', (r) => CLAIM.run(r, this.keys.session(id), [this.owner, this.leaseMs, this.ttlMs]));
+    if (!Array.isArray(answer)) return undefined;
+    const [prev, length, ended] = answer as [string, number, number];
+    return { previousOwner: String(prev), length: Number(length), ended: Number(ended) === 1 };
+  }
+
+  async load(id: string): Promise<StoredSession | undefined> {
+    const [meta, lease, steps] = this.keys.session(id);
+    const [fields, payloads, owner] = await this.link.run('session_load', async (r) => {
+      const results = await r.multi().hgetall(meta).lrange(steps, 0, -1).get(lease).exec();
+      if (!results) throw new Error('transaction aborted');
+      for (const [error] of results) if (error) throw error;
+      return [results[0]?.[1] as Record<string, string>, results[1]?.[1] as string[], results[2]?.[1] as string | null] as const;
+    });
+    if (fields.rec === undefined) return undefined;
+    return {
+      record: JSON.parse(fields.rec) as SessionRecord,
+      payloads: payloads.map((frame) => (JSON.parse(frame) as { step?: unknown }).step),
+      ...(fields.passed !== undefined ? { passed: fields.passed === '1' } : {}),
+      ...(fields.final !== undefined ? { final: JSON.parse(fields.final) as unknown } : {}),
+      ...(owner !== null ? { owner } : {}),
+    };
+  }
+
+  async resolve(pin: PinnedReference): Promise<Reference | undefined> {
+    if (pin.kind === 'prior') return { kind: 'prior', prior: pin.prior };
+    const pta = await this.store.ptaAt(pin.task, pin.version);
+    return pta ? { kind: 'pta', pta } : undefined;
+  }
+
+  async renew(ids: readonly string[]): Promise<string[]> {
+    const lost: string[] = [];
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const batch = ids.slice(i, i + BATCH);
+      const keys = batch.flatMap((id) => {
+        const [meta, lease] = this.keys.session(id);
+        return [lease, meta];
+      });
+      const answer = await this.link.run('lease_renew', (r) => RENEW.run(r, keys, [this.owner, this.leaseMs]));
+      for (const n of answer as number[]) lost.push(batch[Number(n) - 1] as string);
+    }
+    return lost;
+  }
+
+  async release(ids: readonly string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const batch = ids.slice(i, i + BATCH);
+      await this.link.run('lease_release', (r) => RELEASE.run(r, batch.map((id) => this.keys.lease(id)), [this.owner]));
+    }
+  }
+}

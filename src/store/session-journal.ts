@@ -1,0 +1,90 @@
+/**
+ * Where sessions are made durable so that any replica can carry them on: a
+ * session's record (what it was started with, the exact reference it is
+ * scored against), every accepted step payload in seq order, its outcome and
+ * its final; and a lease naming the one replica that owns it. Every write is
+ * fenced by the lease: a replica that lost a session (another one resumed it)
+ * can no longer change it. Implemented on Redis (`redis/session-journal.ts`);
+ * the embedded server keeps sessions in memory only and has no journal.
+ */
+import type { ForecastModel } from '../core/forecast/model.js';
+import type { Policy } from '../core/policy.js';
+import type { Reference, TemporalPrior } from '../core/scorer-api.js';
+
+/** The reference a session was started against, pinned so a rebuild scores it the same. */
+export type PinnedReference = { kind: 'pta'; task: string; version: number } | { kind: 'prior'; prior: TemporalPrior };
+
+/** What a session was started with. */
+export interface SessionRecord {
+  task: string;
+  format: string;
+  agent?: string;
+  model?: string;
+  learn: boolean;
+  /** The resolved early-stop policy. */
+  policy: Policy;
+  /** Which policy the server assigned it (agent/model group, shadow mode). */
+  assignment?: { pair: string; selected: string; shadow: boolean };
+  /** The token digest of the connection that started it (absent while auth is off): only it may resume or read the session. */
+  principal?: string;
+  reference: PinnedReference;
+  /** The outcome forecast model the session was started with (`serve --forecast`), kept whole. */
+  forecast?: { model: ForecastModel; version: number };
+  /** ms since the epoch. */
+  createdAt: number;
+}
+
+/** A session as the journal holds it. */
+export interface StoredSession {
+  record: SessionRecord;
+  /** Accepted step payloads; index = seq. */
+  payloads: unknown[];
+  passed?: boolean;
+  /** The final frame, once ended. */
+  final?: unknown;
+  /** The replica holding the lease, if any. */
+  owner?: string;
+}
+
+/**
+ * The answer to a fenced write: `ok`; `lost` (another replica holds the lease),
+ * `gone` (expired or never opened), `ended` (already has a final), `gap` (the
+ * durable steps are not the ones this replica believes: a write before failed).
+ */
+export type WriteResult = 'ok' | 'lost' | 'gone' | 'ended' | 'gap';
+
+/** What taking a session over found. */
+export interface Claim {
+  /** The replica that held the lease before ('' = none). */
+  previousOwner: string;
+  /** Durable steps (the last seq is `length - 1`). */
+  length: number;
+  ended: boolean;
+}
+
+/** Every method may throw `SteplensError('unavailable')` when the backing service is unreachable. */
+export interface SessionJournal {
+  /** This replica's id (the lease holder name). */
+  readonly owner: string;
+  available(): boolean;
+  /** Records a new session and takes its lease; false when the id is taken (by any replica). */
+  open(id: string, record: SessionRecord): Promise<boolean>;
+  /**
+   * Appends the step accepted under `seq`: `frame` is its whole `step` message as received (JSON; the
+   * payload is its `step`), stored as is; `pin` names the PTA the session needs kept.
+   */
+  append(id: string, seq: number, frame: Buffer | string, pin: PinnedReference): Promise<WriteResult>;
+  outcome(id: string, passed: boolean, pin: PinnedReference): Promise<WriteResult>;
+  /** Records the final and frees the lease; the session stays readable for the resume window. */
+  finish(id: string, final: unknown): Promise<WriteResult>;
+  /** Takes the lease whoever holds it (a resume); undefined when the session is unknown or expired. */
+  claim(id: string): Promise<Claim | undefined>;
+  /** Reads a whole session (no lease taken); undefined when unknown or expired. */
+  load(id: string): Promise<StoredSession | undefined>;
+  /** The pinned reference, resolved; undefined when that PTA version is no longer kept. */
+  resolve(pin: PinnedReference): Promise<Reference | undefined>;
+  /** Renews the leases of `ids` still held; returns the ids another replica took over (or that ended or expired meanwhile). */
+  renew(ids: readonly string[]): Promise<string[]>;
+  /** Lets go of the leases of `ids` (graceful shutdown: another replica may take them at once). */
+  release(ids: readonly string[]): Promise<void>;
+}

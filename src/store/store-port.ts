@@ -1,0 +1,59 @@
+/**
+ * What the server needs from a reference store: task PTAs, their versions,
+ * the pooled prior, and atomic growth. The embedded file store
+ * (`reference-store.ts`) and the Redis store (`redis/reference-store.ts`)
+ * both implement it and pass the same conformance suite
+ * (test/store/conformance.ts).
+ */
+import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
+import type { State } from '../core/types.js';
+
+/** Stats of one stored task. */
+export interface StoredTaskStats {
+  task: string;
+  version: number;
+  references: number;
+  nodes: number;
+  paths: number;
+}
+
+/** PTA cache counters of one process (for metrics). */
+export interface CacheStats {
+  hits: number;
+  misses: number;
+  entries: number;
+  bytes: number;
+}
+
+export interface ReferenceStorePort {
+  /** `file` (embedded, one process) or `redis` (shared by every replica). */
+  readonly kind: 'file' | 'redis';
+  /** A PTA is used as a task's reference once it holds this many references. */
+  readonly minReferences: number;
+  /** Every task with a stored PTA, sorted. */
+  tasks(): Promise<string[]>;
+  has(task: string): Promise<boolean>;
+  /** The task's current PTA; undefined when it has none. */
+  get(task: string): Promise<Pta | undefined>;
+  /** The task's current PTA version; undefined when it has none. */
+  version(task: string): Promise<number | undefined>;
+  /** What a session of `task` is scored against: its PTA once it holds `minReferences` references, else the prior. */
+  reference(task: string): Promise<Reference>;
+  /** The temporal prior pooled from every stored reference (method.md section 8). */
+  prior(): Promise<TemporalPrior>;
+  /**
+   * Adds one passing trajectory's states to the task's PTA (building it when
+   * the task has none) and returns the new PTA (version + 1). Concurrent
+   * additions, from this process or any other sharing the store, lose none.
+   */
+  addReference(task: string, states: readonly State[]): Promise<Pta>;
+  /** Stats of every stored task. */
+  list(): Promise<StoredTaskStats[]>;
+  /** Waits for pending writes. */
+  flush(): Promise<void>;
+  /** Flushes and lets go of what the store holds open (connections); the store is unusable afterwards. */
+  close(): Promise<void>;
+  /** False while the backing service is unreachable (readiness); always true for the file store. */
+  available(): boolean;
+  cacheStats(): CacheStats;
+}

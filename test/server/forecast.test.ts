@@ -1,0 +1,123 @@
+/**
+ * `serve --forecast` and `--forecast-learn` over a real socket with real runs:
+ * every score frame carries the pPass the offline scorer gives that prefix,
+ * final and GET /v1/sessions/:id carry the end value and the model version;
+ * sessions that report an outcome retrain the model, which is swapped in only
+ * when the held-out check passes; a session started before the swap keeps
+ * its model, so no score already sent (or still to come) changes.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseForecast, selectModel, type ForecastFile } from '../../src/core/forecast/model.js';
+import { UNIFORM_PRIOR } from '../../src/core/prior.js';
+import { scoreSteps } from '../../src/core/scorer.js';
+import { serverMessageSchema } from '../../src/protocol/server-messages.js';
+import { sessionStatusSchema } from '../../src/protocol/http-bodies.js';
+import { defaultAnalyzers } from '../../src/syntax/index.js';
+import { forecastFileOf, labelledRuns, type LabelledRun } from '../forecast/fixtures.js';
+import { Client, removeDir, startApp, tempDir } from './helpers.js';
+
+const runs = labelledRuns();
+const fitted = forecastFileOf(runs);
+/** In force at start: a model that says 2 % for every run, so the first retraining beats it. */
+const blind: ForecastFile = { ...fitted, models: [{ ...fitted.models[0]!, weights: fitted.models[0]!.weights.map(() => 0), intercept: -4 }] };
+
+async function stream(c: Client, id: string, run: LabelledRun, passed: boolean | undefined, agent = 'swe-agent 1.1.0') {
+  c.send({ type: 'start', session: id, task: run.task, agent });
+  await c.nextOf('started', id);
+  run.steps.forEach((step, seq) => c.send({ type: 'step', session: id, seq, step }));
+  const scores = [];
+  for (let i = 0; i < run.steps.length; i++) scores.push(await c.nextOf('score', id));
+  if (passed !== undefined) c.send({ type: 'outcome', session: id, passed });
+  c.send({ type: 'end', session: id });
+  const final = await c.nextOf('final', id);
+  return { scores, final };
+}
+
+describe('serve --forecast', () => {
+  it('adds pPass to every score frame (equal to the offline scorer at each prefix), to final and to GET /v1/sessions/:id', async () => {
+    const dir = await tempDir();
+    const srv = await startApp({ dataDir: dir, forecast: fitted });
+    try {
+      const run = runs[1]!;
+      const c = await Client.connect(srv.wsUrl);
+      const { scores, final } = await stream(c, 'f-1', run, false);
+      const model = selectModel(fitted, 'swe-agent 1.1.0', undefined)!;
+      // The server's store has no PTA for this task: scored against the (empty) prior, like here.
+      const offline = scoreSteps(run.steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers(), forecast: model });
+      scores.forEach((s, i) => {
+        expect(serverMessageSchema.safeParse(s).success).toBe(true);
+        expect(s.pPass).toBe(offline.results[i]!.pPass);
+      });
+      expect(final.pPass).toBe(offline.report.pPass);
+      expect(final.forecastVersion).toBe(1);
+      expect(serverMessageSchema.safeParse(final).success).toBe(true);
+      const status = await (await fetch(`${srv.url}/v1/sessions/f-1`)).json() as Record<string, unknown>;
+      expect(sessionStatusSchema.safeParse(status).success).toBe(true);
+      expect(status.pPass).toBe(final.pPass);
+      expect(status.forecastVersion).toBe(1);
+      const scored = await (await fetch(`${srv.url}/v1/score`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ task: run.task, trajectory: JSON.parse(await readFile(run.file, 'utf8')) }),
+      })).json() as Record<string, unknown>;
+      expect(scored.pPass).toBe(offline.report.pPass);
+      c.close();
+    } finally {
+      await srv.app.close();
+      await removeDir(dir);
+    }
+  });
+
+  it('--forecast-learn: retrains from sessions with an outcome, swaps in a model that is not worse, keeps versions, never changes a session\'s scores', async () => {
+    const dir = await tempDir();
+    const srv = await startApp({ dataDir: dir, forecast: blind, forecastLearn: { intervalMs: 100, minRuns: 10, minClass: 3, dir: path.join(dir, 'forecasts') } });
+    try {
+      const c = await Client.connect(srv.wsUrl);
+      // A session that starts under version 1 and stays open across the swap.
+      const early = runs[0]!;
+      c.send({ type: 'start', session: 'early', task: early.task, agent: 'swe-agent 1.1.0' });
+      await c.nextOf('started', 'early');
+      const half = Math.floor(early.steps.length / 2);
+      for (let seq = 0; seq < half; seq++) c.send({ type: 'step', session: 'early', seq, step: early.steps[seq] });
+      const before = [];
+      for (let i = 0; i < half; i++) before.push(await c.nextOf('score', 'early'));
+      for (const [i, run] of runs.entries()) await stream(c, `r-${i}`, run, run.passed);
+      // Wait until the schedule has tried with every session (one attempt at a time, each after new sessions).
+      type Info = { version: number; history: { version: number; source: string }[]; learning: { sessions: number; attempts: { result: string; sessions: number; version?: number }[] } };
+      let info: Info | undefined;
+      for (let k = 0; k < 150; k++) {
+        info = await (await fetch(`${srv.url}/v1/forecast`)).json() as Info;
+        if (info.learning.attempts.at(-1)?.sessions === runs.length) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(info!.learning.sessions).toBe(runs.length);
+      const accepted = info!.learning.attempts.filter((a) => a.result === 'accepted');
+      // The first check against the blind model passes; later candidates must beat the learned model in force.
+      expect(accepted.length).toBeGreaterThanOrEqual(1);
+      expect(info!.version).toBe(1 + accepted.length);
+      expect(info!.history.map((h) => [h.version, h.source])).toEqual([[1, 'file'], ...accepted.map((a) => [a.version, 'learned'])]);
+      const written = parseForecast(JSON.parse(await readFile(path.join(dir, 'forecasts', `forecast-v${info!.version}.json`), 'utf8')));
+      expect(written.ok && written.value.version).toBe(info!.version);
+      // The early session keeps version 1: its remaining scores are the blind model's, as offline.
+      for (let seq = half; seq < early.steps.length; seq++) c.send({ type: 'step', session: 'early', seq, step: early.steps[seq] });
+      const after = [];
+      for (let i = half; i < early.steps.length; i++) after.push(await c.nextOf('score', 'early'));
+      c.send({ type: 'end', session: 'early' });
+      const earlyFinal = await c.nextOf('final', 'early');
+      const offlineV1 = scoreSteps(early.steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers(), forecast: blind.models[0]! });
+      [...before, ...after].forEach((s, i) => expect(s.pPass).toBe(offlineV1.results[i]!.pPass));
+      expect(earlyFinal.forecastVersion).toBe(1);
+      // A new session gets version 2, whose scores are the learned model's.
+      const { scores, final } = await stream(c, 'late', runs[2]!, undefined);
+      expect(final.forecastVersion).toBe(info!.version);
+      const offlineV2 = scoreSteps(runs[2]!.steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers(), forecast: written.ok ? written.value.models[0]! : blind.models[0]! });
+      scores.forEach((s, i) => expect(s.pPass).toBe(offlineV2.results[i]!.pPass));
+      expect(scores.some((s, i) => s.pPass !== offlineV1.results[i]?.pPass)).toBe(true);
+      c.close();
+    } finally {
+      await srv.app.close();
+      await removeDir(dir);
+    }
+  });
+});

@@ -1,0 +1,70 @@
+/** The policy manager's rules on hand-made runs: share, promotion, withdrawal, freeze, pins, restore. */
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY, resolvePolicy } from '../../src/core/policy.js';
+import { PolicyManager, pairKey } from '../../src/server/policy-manager.js';
+import { MemoryPolicyStateStore } from '../../src/store/policy-state.js';
+import { distinct, states, type StateSpec } from '../calibrate/states.js';
+
+const log = pino({ level: 'silent' });
+/** A configured policy whose own stops (no action 3) are the `configured` candidate. */
+const configured = resolvePolicy({ cycle: { stop: null }, noAction: { stop: 3 } });
+if (!configured.ok) throw new Error(configured.error);
+const CONFIGURED = configured.value;
+const SHADOW = { share: 0.25, maxFalseStop: 0.5, confidence: 0.95, bound: 'clopper-pearson' as const };
+const clean = (i: number) => states(distinct(6, `c${i}-`));
+const none: StateSpec = { stage: 'O', hash: 'n', kind: 'none' };
+/** Three empty turns after `lead` steps: `noAction 2` stops it at index lead + 1, `noAction 3` one later. */
+const empty = (lead: number) => states([...distinct(lead, 'e'), none, none, none, ...distinct(3, 'z')]);
+const record = (m: PolicyManager, s: ReturnType<typeof states>, passed: boolean) => m.record(pairKey('a', 'm'), { states: s, totals: s.map(() => 100), passed });
+
+describe('PolicyManager', () => {
+  it('draws an exact share of an enforced pair\'s sessions into shadow', async () => {
+    const m = await PolicyManager.open({ groups: [], fallback: DEFAULT_POLICY }, SHADOW, undefined, log);
+    const m2 = PolicyManager.plain({ groups: [], fallback: DEFAULT_POLICY }, log);
+    expect(m2.assign('a', 'm')).toMatchObject({ shadow: false, selected: 'fallback', policy: DEFAULT_POLICY });
+    expect(m.pin('a', 'm', {}).ok).toBe(true);
+    const shadow = Array.from({ length: 12 }, () => m.assign('a', 'm').shadow);
+    expect(shadow).toEqual([false, false, false, true, false, false, false, true, false, false, false, true]);
+  });
+
+  it('promotes the qualifying candidate that saves most, withdraws it when a passing run it would stop comes in, unless frozen', async () => {
+    const store = new MemoryPolicyStateStore();
+    const m = await PolicyManager.open({ groups: [], fallback: CONFIGURED }, SHADOW, store, log);
+    expect(m.assign('a', 'm')).toMatchObject({ shadow: true });
+    for (let i = 0; i < 5; i++) record(m, clean(i), true);
+    record(m, empty(3), false);
+    const e = m.pairs.get(pairKey('a', 'm'))!;
+    expect(e.state.promoted).toBe('noAction 2');
+    expect(m.assign('a', 'm').policy.noAction.stop).toBe(2);
+    // A passing run with three empty turns: noAction 2 now stops 1 of 6 (upper bound 58 % > 50 %).
+    record(m, empty(1), true);
+    expect(e.state.promoted).not.toBe('noAction 2');
+    m.freeze('a', 'm', true);
+    const held = e.state.promoted;
+    for (let i = 0; i < 3; i++) record(m, empty(2 + i), false);
+    expect(e.state.promoted).toBe(held);
+    m.freeze('a', 'm', false);
+    record(m, empty(9), false);
+    expect(e.state.counters.candidates.configured?.failingStopped).toBe(5);
+    await m.flush();
+    // Restored from the store: same counters; a changed configured policy drops its `configured` counters.
+    const again = await PolicyManager.open({ groups: [], fallback: DEFAULT_POLICY }, SHADOW, store, log);
+    const r = again.pairs.get(pairKey('a', 'm'))!;
+    expect(r.state.counters.passing).toBe(6);
+    expect(r.state.counters.failing).toBe(5);
+    expect(r.state.counters.candidates.configured).toBeUndefined();
+    const same = await PolicyManager.open({ groups: [], fallback: CONFIGURED }, SHADOW, store, log);
+    expect(same.pairs.get(pairKey('a', 'm'))!.state).toEqual(e.state);
+  });
+
+  it('a damaged state file is set aside with a warning, not fatal', async () => {
+    const store = new MemoryPolicyStateStore();
+    await store.save({ format: 'steplens-policy-state', version: 1, pairs: [{ agent: 'a' }] });
+    const warnings: string[] = [];
+    const spy = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) });
+    const m = await PolicyManager.open({ groups: [], fallback: DEFAULT_POLICY }, SHADOW, store, spy);
+    expect(m.pairs.size).toBe(0);
+    expect(warnings.join('')).toContain('policy state ignored');
+  });
+});

@@ -1,0 +1,42 @@
+/** The one-line text the web view shows per step: short, one line, saying what the step did. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { STEP_TEXT_MAX, stepText } from '../../src/server/step-text.js';
+import { ASTROID, readSteps } from './helpers.js';
+
+describe('stepText', () => {
+  it('is one line of at most STEP_TEXT_MAX characters, the command for shell steps (real run)', async () => {
+    const steps = await readSteps(ASTROID.fail);
+    for (const s of steps) {
+      const text = stepText(s);
+      expect(text.length).toBeGreaterThan(0);
+      expect(text.length).toBeLessThanOrEqual(STEP_TEXT_MAX);
+      expect(text).not.toMatch(/\s{2}|\n/);
+      if (s.action.kind === 'shell') {
+        const command = s.action.command.replace(/\s+/g, ' ').trim();
+        expect(command.length > STEP_TEXT_MAX ? `${command.slice(0, STEP_TEXT_MAX - 3)}...` : command).toBe(text);
+      }
+    }
+    expect(steps.some((s) => s.action.kind === 'shell' && s.action.command.length > STEP_TEXT_MAX)).toBe(true);
+  });
+
+  it('equals collapsing every whitespace run of the whole command, then cutting (random commands)', () => {
+    const naive = (c: string): string => {
+      const one = c.replace(/[ \t\n\v\f\r]+/g, ' ').trim();
+      return one.length > STEP_TEXT_MAX ? `${one.slice(0, STEP_TEXT_MAX - 3)}...` : one;
+    };
+    const chars = fc.constantFrom('a', 'b', ' ', '  ', '\n', '\t', 'xyz', '\r\n');
+    fc.assert(fc.property(fc.array(chars, { maxLength: 160 }).map((a) => a.join('')), (command) => {
+      expect(stepText({ t: 0, tool: 'bash', action: { kind: 'shell', command } })).toBe(naive(command));
+    }), { numRuns: 2000 });
+  });
+
+  it('names the file or query of non-shell actions', () => {
+    const base = { t: 0, tool: 'str_replace_editor' };
+    expect(stepText({ ...base, action: { kind: 'view', path: 'a/b.py', range: [3, 9] } })).toBe('view a/b.py 3-9');
+    expect(stepText({ ...base, action: { kind: 'edit', op: 'str_replace', path: 'a/b.py', old: 'x', new: 'y' } })).toBe('str_replace a/b.py');
+    expect(stepText({ ...base, action: { kind: 'search', query: 'def f', path: 'src' } })).toBe('search def f src');
+    expect(stepText({ ...base, action: { kind: 'finish', text: 'done\n\nbye' } })).toBe('finish: done bye');
+    expect(stepText({ ...base, action: { kind: 'none' } })).toBe('(no action)');
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * One conformance suite for every reference store (`ReferenceStorePort`): the
+ * embedded file store and the Redis store run the same cases
+ * (test/store/file-store.conformance.test.ts, test/redis/redis-store.conformance.test.ts).
+ */
+import { chmod } from 'node:fs/promises';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { UNIFORM_PRIOR, priorFromPtas } from '../../src/core/prior.js';
+import type { State } from '../../src/core/types.js';
+import { ReferenceStore } from '../../src/store/reference-store.js';
+import type { ReferenceStorePort } from '../../src/store/store-port.js';
+import { ASTROID, removeDir, tempDir } from '../server/helpers.js';
+import { statesOf } from './states.js';
+
+/** Opens stores over one backing (a directory, a Redis key prefix); every call opens another store over the same data. */
+export type StoreOpener = (options?: { seedDirs?: string[] }) => Promise<ReferenceStorePort>;
+
+export interface StoreHarness {
+  /** A new, empty backing. */
+  fresh(): Promise<StoreOpener>;
+}
+
+export function describeReferenceStore(name: string, harness: () => StoreHarness): void {
+  describe(`reference store conformance: ${name}`, () => {
+    let statesA: State[];
+    let statesB: State[];
+    const dirs: string[] = [];
+
+    beforeAll(async () => {
+      statesA = await statesOf(ASTROID.passA);
+      statesB = await statesOf(ASTROID.passB);
+    });
+
+    afterEach(async () => {
+      for (const d of dirs.splice(0)) {
+        await chmod(d, 0o755).catch(() => undefined);
+        await removeDir(d);
+      }
+    });
+
+    it('starts empty: no task, the uniform prior', async () => {
+      const store = await (await harness().fresh())();
+      expect(await store.tasks()).toEqual([]);
+      expect(await store.has(ASTROID.task)).toBe(false);
+      expect(await store.get(ASTROID.task)).toBeUndefined();
+      expect(await store.version(ASTROID.task)).toBeUndefined();
+      expect(await store.reference(ASTROID.task)).toEqual({ kind: 'prior', prior: UNIFORM_PRIOR });
+      expect(await store.list()).toEqual([]);
+      expect(store.available()).toBe(true);
+    });
+
+    it('grows a task version by version and scores against its PTA once it holds minReferences', async () => {
+      const store = await (await harness().fresh())();
+      expect(store.minReferences).toBe(2);
+      const v1 = await store.addReference(ASTROID.task, statesA);
+      expect(v1.version).toBe(1);
+      expect(await store.reference(ASTROID.task)).toMatchObject({ kind: 'prior' });
+      const v2 = await store.addReference(ASTROID.task, statesB);
+      expect(v2.version).toBe(2);
+      expect(await store.version(ASTROID.task)).toBe(2);
+      expect(await store.get(ASTROID.task)).toEqual(v2);
+      expect(await store.reference(ASTROID.task)).toEqual({ kind: 'pta', pta: v2 });
+      expect(await store.tasks()).toEqual([ASTROID.task]);
+      expect(await store.list()).toEqual([{ task: ASTROID.task, version: 2, references: 2, nodes: expect.any(Number), paths: expect.any(Number) }]);
+    });
+
+    it('loses no reference when additions to one task race', async () => {
+      const store = await (await harness().fresh())();
+      const versions = await Promise.all([statesA, statesB, statesA, statesB].map((s) => store.addReference('t', s)));
+      expect(versions.map((p) => p.version).sort()).toEqual([1, 2, 3, 4]);
+      expect((await store.get('t'))?.references).toHaveLength(4);
+    });
+
+    it('pools the prior over every task and follows changes', async () => {
+      const store = await (await harness().fresh())();
+      expect(await store.prior()).toEqual(UNIFORM_PRIOR);
+      const a = await store.addReference('one', statesA);
+      expect(await store.prior()).toEqual(priorFromPtas([a]));
+      const b = await store.addReference('two', statesB);
+      expect(await store.prior()).toEqual(priorFromPtas([a, b]));
+    });
+
+    it('keeps every task across a reopen', async () => {
+      const open = await harness().fresh();
+      const first = await open();
+      await first.addReference('one', statesA);
+      const two = await first.addReference('two', statesA);
+      await first.addReference('two', statesB).then((p) => expect(p.version).toBe(two.version + 1));
+      await first.close();
+      const again = await open();
+      expect(await again.tasks()).toEqual(['one', 'two']);
+      expect(await again.version('two')).toBe(2);
+      expect((await again.get('two'))?.references).toHaveLength(2);
+    });
+
+    it('takes tasks it lacks from seed directories, and grows them from the seeded version', async () => {
+      const seed = await tempDir();
+      dirs.push(seed);
+      const writer = await ReferenceStore.open({ dataDir: seed });
+      await writer.addReference(ASTROID.task, statesA);
+      await writer.addReference(ASTROID.task, statesB);
+      await chmod(seed, 0o555);
+      const store = await (await harness().fresh())({ seedDirs: [seed] });
+      expect(await store.tasks()).toEqual([ASTROID.task]);
+      expect(await store.version(ASTROID.task)).toBe(2);
+      expect((await store.addReference(ASTROID.task, statesA)).version).toBe(3);
+      expect(await store.reference(ASTROID.task)).toMatchObject({ kind: 'pta', pta: { version: 3 } });
+    });
+  });
+}

@@ -1,0 +1,47 @@
+/** A tiny element builder: no framework, text always set as text (never parsed as HTML). */
+
+type Child = Node | string | number | null | undefined | false | Child[];
+type Attrs = Record<string, string | number | boolean | undefined | ((e: Event) => void)>;
+
+/** `h('a', { href: '/' }, 'home')`: attributes (`on*` are listeners, `false`/undefined skipped), then children. */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === false) continue;
+    if (typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = String(v);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  append(el, ...children);
+  return el;
+}
+
+export function append(el: Node, ...children: Child[]): void {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) {
+      append(el, ...c);
+      continue;
+    }
+    el.appendChild(typeof c === 'object' ? c : document.createTextNode(String(c)));
+  }
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** An SVG element with attributes. */
+export function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number | undefined> = {}, ...children: (Node | string)[]): SVGElementTagNameMap[K] {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined) el.setAttribute(k, String(v));
+  for (const c of children) el.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+  return el;
+}
+
+/** Sets text only when it changed (keeps selection and avoids layout work on live updates). */
+export function setText(el: Element, text: string): void {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+export function clear(el: Element): void {
+  while (el.firstChild) el.removeChild(el.firstChild);
+}

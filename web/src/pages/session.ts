@@ -1,0 +1,78 @@
+/** `/session/:id`: one session, live while it runs, with its final report once it ends. */
+import { trajectoryPanel, type TrajectoryPanel } from '../components/trajectory-view.js';
+import { h, setText } from '../dom.js';
+import { openLive } from '../live.js';
+import { taskHref, type Page } from '../router.js';
+import type { FinalMessage, LiveStep, ScoreMessage, Signal, TrajectoryView } from '../types.js';
+
+export const sessionPage: Page = (main, params) => {
+  const id = params.id ?? '';
+  const state = h('span', { class: 'badge', role: 'status' }, 'loading…');
+  const meta = h('p', { class: 'meta' });
+  const body = h('div', {});
+  const note = h('p', { class: 'note', hidden: true });
+  main.append(h('div', { class: 'page-head' }, h('h1', {}, 'Session ', h('span', { class: 'mono' }, id)), state), meta, note, body);
+  let panel: TrajectoryPanel | undefined;
+
+  const showView = (v: TrajectoryView): void => {
+    panel?.destroy();
+    setText(state, v.state ?? 'ended');
+    state.className = `badge state-${v.state ?? 'ended'}`;
+    meta.replaceChildren(
+      'task ', h('a', { href: taskHref(v.task) }, v.task),
+      ' · ', h('a', { href: taskHref(v.task, id), class: 'strong' }, 'path over the task\'s PTA'),
+      ` · format ${v.format}`,
+      v.agent ? ` · agent ${v.agent}` : '', v.model ? ` · model ${v.model}` : '');
+    panel = trajectoryPanel(v);
+    body.replaceChildren(panel.el);
+    panel.mount();
+  };
+
+  const stop = openLive({
+    path: `/v1/live?session=${encodeURIComponent(id)}`,
+    onStatus: (status, detail) => {
+      if (status === 'stopped') {
+        if (panel === undefined) {
+          setText(state, 'not held');
+          state.className = 'badge state-ended';
+        }
+        note.hidden = false;
+        setText(note, detail?.includes('no session') ? `The server holds no session ${id}: it never started, or it ended and was freed.` : `Live updates stopped: ${detail ?? ''}`);
+      } else if (status === 'retrying') {
+        note.hidden = false;
+        setText(note, 'Connection to the server lost; reconnecting…');
+      } else note.hidden = true;
+    },
+    onEvent: (e) => {
+      switch (e.type) {
+        case 'view':
+          showView(e as unknown as TrajectoryView);
+          break;
+        case 'score': {
+          const f = e as unknown as ScoreMessage & { step?: LiveStep };
+          const step = f.step ?? { kind: '?', tool: '?', text: '', failed: false };
+          panel?.addStep({ t: f.t, seq: f.seq, stage: f.stage, score: f.score, reward: f.reward, tier: f.tier, ...step });
+          break;
+        }
+        case 'signal':
+          panel?.addSignal(e as unknown as Signal);
+          break;
+        case 'final':
+          panel?.setFinal(e as unknown as FinalMessage);
+          break;
+        case 'session':
+          setText(state, String(e.state));
+          state.className = `badge state-${String(e.state)}`;
+          break;
+        case 'gone':
+          note.hidden = false;
+          setText(note, 'The server has freed this session (its resume window passed); this page keeps what it showed.');
+          break;
+      }
+    },
+  });
+  return () => {
+    stop();
+    panel?.destroy();
+  };
+};
