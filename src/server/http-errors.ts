@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
 import { sendError } from './http-routes.js';
 import type { AppMetrics } from './metrics.js';
 
@@ -51,6 +51,8 @@ const DRAIN_BYTES = 256 * 1024 * 1024;
 export function installErrorShapes(app: FastifyInstance, deps: { metrics: AppMetrics; log: Logger; maxBodyBytes: number }): void {
   const { metrics, log, maxBodyBytes } = deps;
   app.setErrorHandler((error: FastifyError, _req, reply) => {
+    // The shared store (Redis) unreachable on any route: 503 with its code, not an internal error.
+    if (error instanceof SteplensError && error.code === 'unavailable') return sendError(reply, metrics, 'unavailable', error.message);
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, metrics, 'too_large', `body exceeds ${maxBodyBytes} bytes`);
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, metrics, 'bad_message', 'body: send application/json');
     if (error.statusCode === 400 || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return sendError(reply, metrics, 'bad_message', `body: ${error.message}`);
