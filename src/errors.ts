@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   internal: { status: 500, summary: 'An unexpected server fault.' },
   unavailable: { status: 503, summary: 'The shared store (Redis) is unreachable: nothing was accepted; retry later.' },
   unknown_task: { status: 404, summary: 'No such task or reference.' },
+  unknown_route: { status: 404, summary: 'No such HTTP route (method and path).' },
   bad_input: { status: 400, summary: 'An input file or trajectory cannot be read or parsed.' },
   unknown_format: { status: 400, summary: 'The log format could not be detected.' },
   usage: { status: 400, summary: 'Wrong command-line usage.' },
