@@ -85,3 +85,28 @@ export function typeName(v: unknown): string {
   if (Array.isArray(v)) return 'an array';
   return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
+
+/**
+ * Nesting a JSON value may have (objects and arrays in one another). Deeper input is refused where it
+ * enters (frames, bodies, log files): recursive code anywhere behind it (a walk, `JSON.stringify`, a
+ * structured clone) would overflow the stack. Real logs nest a dozen levels.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** True when `v` nests objects/arrays deeper than `max` levels (checked with an explicit stack). */
+export function nestedDeeperThan(v: unknown, max = MAX_JSON_DEPTH): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  const stack: [unknown, number][] = [[v, 1]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [value, depth] = top;
+    if (depth > max) return true;
+    const children = Array.isArray(value) ? value : Object.values(value as object);
+    for (const c of children) if (typeof c === 'object' && c !== null) stack.push([c, depth + 1]);
+  }
+  return false;
+}
+
+/** The message of a refused deep value (`where` names it: `step.args: nested deeper than 64 levels`). */
+export function tooDeepMessage(where?: string, max = MAX_JSON_DEPTH): string {
+  return `${where === undefined ? '' : `${where}: `}nested deeper than ${max} levels`;
+}

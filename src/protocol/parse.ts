@@ -8,6 +8,7 @@ import type { WireErrorCode } from './server-messages.js';
 import { stepRecordSchema } from '../formats/step-schema.js';
 import { fastStepMessage, fastStepRecord } from './fast-step.js';
 import type { Step } from '../core/types.js';
+import { nestedDeeperThan, tooDeepMessage } from '../formats/json-helpers.js';
 
 /** A refused message, ready to become an `error` frame. */
 export interface MessageError {
@@ -27,13 +28,15 @@ export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, 
     return err({ code: 'bad_message', message: `invalid JSON: ${(error as Error).message}` });
   }
   if (!isRecord(doc)) return err({ code: 'bad_message', message: 'message: expected a JSON object' });
+  const context: Pick<MessageError, 'session' | 'seq'> = {};
+  if (typeof doc.session === 'string') context.session = doc.session;
+  // Only a seq the error frame's schema takes is echoed (an integer past 2^53 is not one).
+  if (typeof doc.seq === 'number' && Number.isSafeInteger(doc.seq)) context.seq = doc.seq;
+  if (nestedDeeperThan(doc)) return err({ code: 'bad_message', message: tooDeepMessage('message'), ...context });
   if (doc.type === 'step') {
     const fast = fastStepMessage(doc);
     if (fast !== undefined) return ok(fast);
   }
-  const context: Pick<MessageError, 'session' | 'seq'> = {};
-  if (typeof doc.session === 'string') context.session = doc.session;
-  if (typeof doc.seq === 'number' && Number.isInteger(doc.seq)) context.seq = doc.seq;
   const type = doc.type;
   if (typeof type !== 'string' || !Object.hasOwn(CLIENT_MESSAGE_SCHEMAS, type)) {
     const known = Object.keys(CLIENT_MESSAGE_SCHEMAS).join(', ');

@@ -10,6 +10,8 @@
 /** Entries kept by each pool (about: recently used entries survive); strings longer than {@link INTERN_MAX_CHARS} are not pooled. */
 export const INTERN_ENTRIES = 32_768;
 export const INTERN_MAX_CHARS = 512;
+/** Characters of pooled strings kept (both generations): the pool is bounded by bytes, not only by entries. */
+export const INTERN_CHARS = 2_000_000;
 
 /**
  * A two-generation pool, an approximate LRU without a delete per hit: new and
@@ -19,6 +21,9 @@ export const INTERN_MAX_CHARS = 512;
 class Pool<V> {
   private young = new Map<string, V>();
   private old = new Map<string, V>();
+  /** Characters of the young generation's keys (the values are the keys or small tuples). */
+  private youngChars = 0;
+  private oldChars = 0;
 
   get(key: string): V | undefined {
     const v = this.young.get(key);
@@ -29,15 +34,23 @@ class Pool<V> {
   }
 
   put(key: string, value: V): void {
+    if (!this.young.has(key)) this.youngChars += key.length;
     this.young.set(key, value);
-    if (this.young.size >= INTERN_ENTRIES / 2) {
+    if (this.young.size >= INTERN_ENTRIES / 2 || this.youngChars >= INTERN_CHARS / 2) {
       this.old = this.young;
+      this.oldChars = this.youngChars;
       this.young = new Map();
+      this.youngChars = 0;
     }
   }
 
   get size(): number {
     return this.young.size + this.old.size;
+  }
+
+  /** Characters of the keys held (a key appearing in both generations counts twice: an upper bound). */
+  get chars(): number {
+    return this.youngChars + this.oldChars;
   }
 }
 
@@ -82,7 +95,7 @@ export function internRange(range: readonly [number, number]): [number, number] 
   return hit as [number, number];
 }
 
-/** Entries in the string and range pools (for tests and metrics). */
-export function poolSizes(): { strings: number; ranges: number } {
-  return { strings: strings.size, ranges: ranges.size };
+/** Entries in the string and range pools, and characters of the pooled strings (for tests and metrics). */
+export function poolSizes(): { strings: number; ranges: number; chars: number } {
+  return { strings: strings.size, ranges: ranges.size, chars: strings.chars };
 }
