@@ -15,6 +15,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
+import { dataText } from '../src/client/frames.js';
 import { buildApp } from '../src/server/app.js';
 import type { AppOptions } from '../src/server/options.js';
 import { bundledReferencesDir } from '../src/package-files.js';
@@ -62,7 +63,7 @@ function echoReply(text: string): string {
 async function serveEcho(): Promise<{ url: string; http: string; close: () => Promise<void> }> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise((resolve) => wss.once('listening', resolve));
-  wss.on('connection', (ws) => ws.on('message', (data) => ws.send(echoReply(String(data)))));
+  wss.on('connection', (ws) => ws.on('message', (data) => ws.send(echoReply(dataText(data)))));
   const { port } = wss.address() as { port: number };
   return {
     url: `ws://127.0.0.1:${port}`,

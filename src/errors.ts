@@ -1,6 +1,8 @@
 /**
  * The one errors catalogue: every error steplens reports has a stable code.
- * Wire codes (protocol v1 `error.code`) are a subset; the rest are CLI/HTTP codes.
+ * Wire codes (protocol v1 `error.code`, protocol/server-messages.ts) are a subset;
+ * the rest are HTTP and CLI codes. proto/README.md lists them all (a test keeps
+ * the three in step): a new code goes here first.
  */
 
 export const ERROR_CODES = {

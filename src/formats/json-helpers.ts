@@ -1,11 +1,8 @@
 /** Small structural helpers for reading untyped JSON log records without throwing. */
+import { isRecord, type JsonObject } from '../core/json-value.js';
 
-export type Rec = Record<string, unknown>;
-
-/** True for a plain JSON object (not null, not an array). */
-export function isRecord(v: unknown): v is Rec {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isRecord };
+export type Rec = JsonObject;
 
 /** The value as a string, or undefined. */
 export function str(v: unknown): string | undefined {

@@ -168,7 +168,7 @@ export interface CorpusReport {
     skippedFiles: number;
     skipped: SkippedFile[];
     /** Lines or events skipped inside the logs that were read. */
-    problems: { path: string; at: string; message: string }[];
+    problems: Array<{ path: string; at: string; message: string }>;
   };
   counts: {
     trajectories: number;

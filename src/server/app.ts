@@ -10,7 +10,7 @@ import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { pino, type Logger } from 'pino';
 import type { WebSocket } from 'ws';
-import { setTextCompression } from '../core/state/packed-text.js';
+import { setTextCompression } from '../core/memory/packed-text.js';
 import { SteplensError, type ErrorCode } from '../errors.js';
 import { FilePolicyStateStore } from '../store/policy-state.js';
 import { defaultAnalyzers } from '../syntax/index.js';
@@ -18,6 +18,7 @@ import { TokenChecker } from './auth.js';
 import { CLOSE, Connection } from './connection.js';
 import { endWithError, frameworkErrorOptions, installErrorShapes } from './http-errors.js';
 import { registerHttpRoutes, sendError } from './http-routes.js';
+import { registerScoringRoutes } from './scoring-routes.js';
 import { createMetrics } from './metrics.js';
 import { resolveOptions, type AppOptions } from './options.js';
 import { ScorePool } from './score-pool.js';
@@ -154,6 +155,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   const routeDeps = { store, registry, analyzers, pool, metrics, options: resolved, ready: () => accepting && store.available(), principal: (req: FastifyRequest) => auth.principal(req), ...(durable ? { durable } : {}) };
   registerHttpRoutes(app, routeDeps);
+  registerScoringRoutes(app, routeDeps);
   registerPolicyRoutes(app, { policies, metrics });
   registerForecastRoutes(app, resolved.forecast, learner);
   learner?.start();

@@ -1,4 +1,4 @@
-/** The HTTP routes of protocol v1 (`/v1/...`, health, readiness, metrics); the scoring ones are in scoring-routes.ts. */
+/** The HTTP routes of protocol v1 (`/v1/...`, health, readiness, metrics) but scoring (scoring-routes.ts, registered beside these by buildApp). */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Analyzers } from '../core/ports.js';
 import { ptaToJson } from '../core/pta/index.js';
@@ -11,7 +11,6 @@ import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionRegistry } from './session-registry.js';
 import type { ScorePool } from './score-pool.js';
-import { registerScoringRoutes } from './scoring-routes.js';
 
 export interface RouteDeps {
   store: ReferenceStorePort;
@@ -99,5 +98,4 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
       return fail(reply, error);
     }
   });
-  registerScoringRoutes(app, deps);
 }

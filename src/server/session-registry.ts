@@ -18,8 +18,7 @@ import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import { EndedSessions } from './ended-sessions.js';
 import type { Session, StepFrame } from './session.js';
-import { buildSession } from './session-factory.js';
-import type { DurableSessions } from './durable-sessions.js';
+import { buildSession, type SessionSpec } from './session-factory.js';
 import { PolicyManager } from './policy-manager.js';
 import type { SessionObserver } from './session-events.js';
 
@@ -37,7 +36,17 @@ export interface RegistryDeps {
   /** Told of every ended session (the forecast learner keeps those with an outcome). */
   onEnded?: (session: Session) => void;
   /** With Redis: sessions made durable and carried on by any replica (set by `buildApp` after construction). */
-  durable?: DurableSessions;
+  durable?: SessionDurability;
+}
+
+/** What the registry asks of durable sessions (durable-sessions.ts implements it; the port keeps the two modules out of a circle). */
+export interface SessionDurability {
+  /** Records a new session and takes its lease; an error when the id is held or the shared store is unreachable. */
+  open(session: Session, spec: SessionSpec): Promise<Result<void, MessageError>>;
+  /** Waits for the session's durable writes in flight. */
+  settled(session: Session): Promise<void>;
+  /** Records the session's final. */
+  finished(session: Session, final: FinalMessage): Promise<void>;
 }
 
 export class SessionRegistry {

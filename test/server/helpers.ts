@@ -78,3 +78,25 @@ export function useApp(options: AppOptions = {}): () => Running {
     return srv;
   };
 }
+
+/**
+ * Like {@link useApp} without a listening socket: for HTTP-only tests, which go through
+ * `app.inject` (fastify's in-process request, no port, no fetch).
+ */
+export function useInjectApp(options: AppOptions = {}): () => FastifyInstance {
+  let dir: string | undefined;
+  let app: FastifyInstance | undefined;
+  beforeAll(async () => {
+    dir = await tempDir();
+    app = await buildApp({ logLevel: 'silent', dataDir: dir, ...options });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    if (dir !== undefined) await removeDir(dir);
+  });
+  return () => {
+    if (app === undefined) throw new Error('useInjectApp: the app is not built yet (call inside a test)');
+    return app;
+  };
+}

@@ -54,7 +54,7 @@ describe('the page', () => {
       expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     }
     const html = await (await fetch(`${locked.url}/`)).text();
-    const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1] as string);
+    const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
     expect(assets.length).toBeGreaterThanOrEqual(2);
     expect(html).not.toMatch(/(?:src|href)="https?:/);
     for (const a of assets) {

@@ -7,7 +7,7 @@
  * same output, so online still equals offline.
  */
 import { rewriteRoots } from '../labeler/paths.js';
-import { intern } from './flat-string.js';
+import { intern } from '../memory/flat-string.js';
 import { collapseWhitespace, commandTokens, md5, normalizeCommand } from './normalize.js';
 
 /** The memoised facts of one terminal command. */

@@ -3,12 +3,12 @@
  * page): which node each step matched in the maximum matching behind Φcov,
  * and the reference path that recalls the most of it in order (Φstruct's R).
  * Same equivalence, same O-state exclusion and the same per-PTA memo as the
- * structural tracker (src/core/signals/structural.ts), so the picture shows
+ * structural tracker (structural.ts), so the picture shows
  * what was scored.
  */
-import { structuralReference } from '../signals/structural-reference.js';
-import { createIncrementalMatching } from '../signals/matching.js';
-import { ptaPaths } from './paths.js';
+import { structuralReference } from './structural-reference.js';
+import { createIncrementalMatching } from './matching.js';
+import { ptaPaths } from '../pta/paths.js';
 import type { Pta } from '../scorer-api.js';
 import type { State } from '../types.js';
 
@@ -38,7 +38,7 @@ export function alignToPta(pta: Pta, states: readonly State[], tau: number): Pta
   const matching = createIncrementalMatching(ref.nodeStates.length);
   /** Index in `states` of each left vertex (non-O state) of the matching. */
   const left: number[] = [];
-  const adjacency: (readonly number[])[] = [];
+  const adjacency: Array<readonly number[]> = [];
   states.forEach((s, i) => {
     if (s.stage === 'O') return;
     const adjacent = ref.adjacent(s);
@@ -46,10 +46,10 @@ export function alignToPta(pta: Pta, states: readonly State[], tau: number): Pta
     left.push(i);
     matching.addLeft(adjacent);
   });
-  const nodeAt: (number | null)[] = states.map(() => null);
+  const nodeAt: Array<number | null> = states.map(() => null);
   left.forEach((i, u) => {
     const j = matching.matchOfLeft(u);
-    if (j >= 0) nodeAt[i] = ids[j] as number;
+    if (j >= 0) nodeAt[i] = ids[j]!;
   });
   return {
     task: pta.task,
@@ -61,7 +61,7 @@ export function alignToPta(pta: Pta, states: readonly State[], tau: number): Pta
 }
 
 /** The greedy forward scan of method.md 5.1 per reference path; the path with the highest recall (first on ties). */
-function bestPath(pta: Pta, ids: readonly number[], adjacency: readonly (readonly number[])[]): PtaAlignment['bestPath'] {
+function bestPath(pta: Pta, ids: readonly number[], adjacency: ReadonlyArray<readonly number[]>): PtaAlignment['bestPath'] {
   const index = new Map(ids.map((id, j) => [id, j]));
   const edges = adjacency.map((a) => new Set(a));
   let best: { nodes: number[]; hits: number[]; recall: number } | undefined;
@@ -72,8 +72,8 @@ function bestPath(pta: Pta, ids: readonly number[], adjacency: readonly (readonl
     let pointer = 0;
     for (const edge of edges) {
       for (let k = pointer; k < path.length; k++) {
-        if (edge.has(index.get(path[k] as number) as number)) {
-          hits.push(path[k] as number);
+        if (edge.has(index.get(path[k]!)!)) {
+          hits.push(path[k]!);
           pointer = k + 1;
           break;
         }

@@ -1,7 +1,8 @@
 /**
- * Zod schemas of the normalised step (one line of the `steplens` format, one
- * `step` payload of a `steplens` session). They mirror `Step` and `Action` of
- * src/core/types.ts field for field; a type-level check below keeps them in sync.
+ * Zod schemas of the normalised step: one record of the `steplens` format, which the
+ * protocol (a layer above) also takes as the `step` payload of a `steplens` session.
+ * They mirror `Step` and `Action` of src/core/types.ts field for field; a type-level
+ * check below keeps them in sync.
  */
 import { z } from 'zod';
 import type { Action, Step } from '../core/types.js';
@@ -59,7 +60,8 @@ export const stepSchema = z.object({
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Compile-time proof that the schemas produce exactly the core types. */
-export const STEP_SCHEMA_MATCHES: Same<z.infer<typeof stepSchema>, Step> & Same<z.infer<typeof actionSchema>, Action> = true;
+export const STEP_SCHEMA_MATCHES: Same<z.infer<typeof stepSchema>, Step> = true;
+export const ACTION_SCHEMA_MATCHES: Same<z.infer<typeof actionSchema>, Action> = true;
 
 /** One `steplens` JSON Lines record: a step whose `t` may be omitted (it is then the record's position). */
 export const stepRecordSchema = stepSchema.extend({

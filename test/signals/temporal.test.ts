@@ -1,10 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildPta } from '../../src/core/pta/index.js';
-import {
-  createTemporalTracker, jsd, referenceWindows, windowBounds, windowDistribution, windowDistributions,
-  type Windows,
-} from '../../src/core/signals/temporal.js';
+import { createTemporalTracker, jsd, referenceWindows } from '../../src/core/signals/temporal.js';
+import { windowBounds, windowDistribution, windowDistributions, type Windows } from '../../src/core/stage-windows.js';
 import type { Stage, StageDist } from '../../src/core/types.js';
 import { makeState } from '../equivalence/state-factory.js';
 
@@ -72,7 +70,7 @@ describe('temporal tracker', () => {
         };
         expect(tracker.value()).toBe(batch([]));
         stages.forEach((s, i) => {
-          tracker.add(s);
+          tracker.add(makeState({ stage: s }));
           expect(tracker.value()).toBe(batch(stages.slice(0, i + 1)));
         });
       }),
@@ -84,7 +82,7 @@ describe('temporal tracker', () => {
     const stages: Stage[] = ['E', 'E', 'E', 'I', 'I', 'V', 'V', 'V', 'O'];
     const pta = buildPta('t', [stages.map((stage) => makeState({ stage })), stages.map((stage) => makeState({ stage }))]);
     const tracker = createTemporalTracker(referenceWindows(pta), 0.01);
-    for (const s of stages) tracker.add(s);
+    for (const stage of stages) tracker.add(makeState({ stage }));
     expect(tracker.value()).toBeCloseTo(1, 12);
     expect(tracker.length).toBe(9);
   });

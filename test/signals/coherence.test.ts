@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCoherenceTracker, createRetryDetector } from '../../src/core/signals/coherence.js';
 import type { State } from '../../src/core/types.js';
-import { fromStages, st } from '../scorer/make-state.js';
+import { fromStages, st } from '../fixtures/make-state.js';
 
 const EPS = 1e-6;
 

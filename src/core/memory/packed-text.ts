@@ -27,10 +27,6 @@ export function setTextCompression(on: boolean): void {
   compressFrom = on ? PACK_MIN_CHARS : Number.POSITIVE_INFINITY;
 }
 
-/** True when cold long texts are compressed. */
-export function textCompression(): boolean {
-  return compressFrom !== Number.POSITIVE_INFINITY;
-}
 /** Texts kept inflated over all sessions (least recently used are deflated first). */
 export const HOT_TEXTS = 64;
 
@@ -50,7 +46,7 @@ export class LazyText {
 
   /** The text (inflates it when cold). */
   text(): string {
-    if (this.raw === undefined) this.raw = inflateRawSync(Buffer.from(this.z as string, 'latin1')).toString('utf8');
+    this.raw ??= inflateRawSync(Buffer.from(this.z!, 'latin1')).toString('utf8');
     warm(this);
     return this.raw;
   }
@@ -75,7 +71,7 @@ export class LazyText {
 function warm(t: LazyText): void {
   hot.delete(t);
   hot.add(t);
-  if (hot.size > HOT_TEXTS) (hot.values().next().value as LazyText).cool();
+  if (hot.size > HOT_TEXTS) (hot.values().next().value!).cool();
 }
 
 /** A text as stored: itself (flat), or a {@link LazyText}. */

@@ -20,8 +20,8 @@ function hopcroftKarp(adj: number[][], right: number): number {
       if (mL[u] === -1) q.push(u);
     });
     let found = false;
-    for (let h = 0; h < q.length; h++) {
-      const u = q[h]!;
+    // `q` grows while it is walked (breadth-first); for-of visits the appended vertices too.
+    for (const u of q) {
       for (const v of adj[u]!) {
         const w = mR[v]!;
         if (w === -1) found = true;

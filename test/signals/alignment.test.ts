@@ -2,12 +2,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TAU } from '../../src/core/equivalence.js';
-import { alignToPta, buildPta, ptaPaths } from '../../src/core/pta/index.js';
+import { buildPta, ptaPaths } from '../../src/core/pta/index.js';
+import { alignToPta } from '../../src/core/signals/alignment.js';
 import { createStructuralTracker } from '../../src/core/signals/structural.js';
 import { createScorer } from '../../src/core/scorer.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { ASTROID, readSteps } from '../server/helpers.js';
-import { trajectoryArb } from './arbitraries.js';
+import { trajectoryArb } from '../pta/arbitraries.js';
 
 async function statesOf(file: string) {
   const steps = await readSteps(file);

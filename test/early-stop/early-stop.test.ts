@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEarlyStop } from '../../src/core/early-stop/index.js';
 import { DEFAULT_POLICY, resolvePolicy, type Policy } from '../../src/core/policy.js';
 import type { Signal, State } from '../../src/core/types.js';
-import { st } from './make-state.js';
+import { st } from '../fixtures/make-state.js';
 
 /** The detectors' mechanics are tested on fixed levels (the pre-calibration defaults), not on whatever DEFAULT_POLICY ships. */
 const FIXED: Policy = {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/core/config.js';
 import type { State, WasteItem } from '../../src/core/types.js';
 import { wasteReport, wastedStepSet } from '../../src/core/waste/index.js';
-import { st } from './make-state.js';
+import { st } from '../fixtures/make-state.js';
 
 const opts = { settings: DEFAULT_CONFIG.waste, tau: DEFAULT_CONFIG.tau };
 const of = (items: WasteItem[], category: WasteItem['category']) => items.filter((i) => i.category === category);
