@@ -6,16 +6,17 @@
  * data directory. The prior pooled from every stored reference is computed on
  * first need and kept up to date as references are added.
  */
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { addReference, buildPta, ptaFromJson, ptaToJson } from '../core/pta/index.js';
+import { addReference, buildPta, ptaToJson } from '../core/pta/index.js';
 import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
 import type { State } from '../core/types.js';
 import { SteplensError } from '../errors.js';
 import { removeStaleTemps, writeFileAtomic } from './atomic-write.js';
-import { taskFileName, taskFromFileName } from './file-names.js';
+import { taskFileName } from './file-names.js';
 import { PriorPool } from './prior-pool.js';
+import { parseStoredPta, storedTaskFiles } from './stored-pta.js';
 import type { CacheStats, ReferenceStorePort, StoredTaskStats } from './store-port.js';
 import { taskStats } from './task-stats.js';
 
@@ -76,17 +77,14 @@ export class ReferenceStore implements ReferenceStorePort {
   }
 
   private async index(dir: string, optional: boolean): Promise<void> {
-    let names: string[];
+    let files: Map<string, string>;
     try {
-      names = await readdir(dir);
+      files = await storedTaskFiles(dir);
     } catch (error) {
       if (optional && (error as NodeJS.ErrnoException).code === 'ENOENT') return this.warn(`seed directory ${dir} does not exist`);
       throw error;
     }
-    for (const name of names.sort()) {
-      const task = taskFromFileName(name);
-      if (task !== undefined) this.files.set(task, path.join(dir, name));
-    }
+    for (const [task, file] of files) this.files.set(task, file);
   }
 
   /** Every task with a stored PTA, sorted. */
@@ -123,11 +121,8 @@ export class ReferenceStore implements ReferenceStorePort {
 
   private async load(task: string, file: string): Promise<Entry> {
     const text = await readFile(file, 'utf8');
-    const parsed = ptaFromJson(text);
-    if (!parsed.ok) throw new SteplensError('internal', `stored PTA ${file} is unreadable: ${parsed.error}`);
-    if (parsed.value.task !== task) {
-      throw new SteplensError('internal', `stored PTA ${file} holds task '${parsed.value.task}', expected '${task}'`);
-    }
+    const parsed = parseStoredPta(text, file, task);
+    if (!parsed.ok) throw new SteplensError('internal', parsed.error);
     return { pta: parsed.value, bytes: Buffer.byteLength(text) };
   }
 
