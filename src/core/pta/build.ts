@@ -30,33 +30,28 @@ function node(nodes: readonly PtaNode[], id: number): PtaNode {
   return n;
 }
 
-/** The child of `u` equivalent to `s` (same stage, conf >= tau) with the highest confidence, ties to the child created first. */
-function equivalentChild(nodes: readonly PtaNode[], u: PtaNode, s: State, tau: number): PtaNode | undefined {
-  let best: PtaNode | undefined;
-  let bestConf = -1;
-  for (const c of u.children) {
-    const child = node(nodes, c);
-    const cs = child.state;
-    if (cs === null || cs.stage !== s.stage) continue;
-    const cf = conf(cs, s);
-    if (cf >= tau && cf > bestConf) {
-      best = child;
-      bestConf = cf;
-    }
-  }
-  return best;
-}
-
 /**
  * Inserts one state sequence from the root: at node u with next state s,
- * follow the equivalent child, else create a child holding s.
+ * follow the child equivalent to s (same stage, conf >= tau) with the highest
+ * confidence, ties to the child created first; else create a child holding s.
  * Every node on the path, the root included, gets refs + 1.
  */
 function insertPath(nodes: PtaNode[], states: readonly State[], tau: number): void {
   let u = node(nodes, 0);
   u.refs++;
   for (const s of states) {
-    let best = equivalentChild(nodes, u, s, tau);
+    let best: PtaNode | undefined;
+    let bestConf = -1;
+    for (const c of u.children) {
+      const child = node(nodes, c);
+      const cs = child.state;
+      if (cs === null || cs.stage !== s.stage) continue;
+      const cf = conf(cs, s);
+      if (cf >= tau && cf > bestConf) {
+        best = child;
+        bestConf = cf;
+      }
+    }
     if (best === undefined) {
       best = { id: nodes.length, parent: u.id, children: [], state: storedState(s), refs: 0 };
       nodes.push(best);
@@ -65,22 +60,6 @@ function insertPath(nodes: PtaNode[], states: readonly State[], tau: number): vo
     best.refs++;
     u = best;
   }
-}
-
-/**
- * Whether the PTA already holds this state sequence as one of its reference paths: inserting it would follow
- * existing nodes all the way (the walk {@link addReference} takes) and end where a reference ended. True for
- * a run that helped build the PTA, and for a run equivalent to one step for step.
- */
-export function holdsPath(pta: Pta, states: readonly State[]): boolean {
-  let u = node(pta.nodes, 0);
-  for (const s of states) {
-    const next = equivalentChild(pta.nodes, u, s, pta.tau);
-    if (next === undefined) return false;
-    u = next;
-  }
-  const through = u.children.reduce((n, c) => n + node(pta.nodes, c).refs, 0);
-  return u.refs > through;
 }
 
 function referenceStats(states: readonly State[]): ReferenceStats {
@@ -147,4 +126,22 @@ export function addReference(pta: Pta, states: readonly State[], options: AddRef
   insertReference(next, states, options.alpha ?? DEFAULT_ALPHA);
   next.version = pta.version + 1;
   return next;
+}
+
+/**
+ * Whether the PTA holds this state sequence as one of its reference paths: a root-to-terminal path (a
+ * reference ended at its last node) whose node at every depth is equivalent to the run's state there (same
+ * stage, conf >= the PTA's tau). True for every run the PTA was built from, and for a run equivalent to one
+ * step for step. The tree gives each node one depth, so the search visits each node at most once.
+ */
+export function holdsPath(pta: Pta, states: readonly State[]): boolean {
+  const holds = (u: PtaNode, depth: number): boolean => {
+    if (depth === states.length) return u.refs > u.children.reduce((n, c) => n + node(pta.nodes, c).refs, 0);
+    const s = states[depth] as State;
+    return u.children.some((c) => {
+      const child = node(pta.nodes, c);
+      return child.state !== null && child.state.stage === s.stage && conf(child.state, s) >= pta.tau && holds(child, depth + 1);
+    });
+  };
+  return holds(node(pta.nodes, 0), 0);
 }
