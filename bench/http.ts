@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
+import { dataText } from '../src/client/frames.js';
 import { scoreSteps } from '../src/core/scorer.js';
 import type { Step } from '../src/core/types.js';
 import { parseDocument } from '../src/formats/index.js';
@@ -55,8 +56,8 @@ async function liveSession(url: string, id: string, steps: readonly Step[]): Pro
   await new Promise<void>((resolve, reject) => {
     let scored = 0;
     ws.on('message', (raw) => {
-      const f = JSON.parse(String(raw)) as { type: string };
-      if (f.type === 'error') reject(new Error(`server error frame: ${String(raw)}`));
+      const f = JSON.parse(dataText(raw)) as { type: string };
+      if (f.type === 'error') reject(new Error(`server error frame: ${dataText(raw)}`));
       else if (f.type === 'started') steps.forEach((step, seq) => ws.send(JSON.stringify({ type: 'step', session: id, seq, step })));
       else if (f.type === 'score' && ++scored === steps.length) resolve();
     });

@@ -17,7 +17,7 @@ function allSteps(trajectories: readonly CorpusTrajectory[]): Step[] {
 /** `n` consecutive real steps starting at corpus step `offset` (cycling), renumbered 0..n-1. */
 export function realSteps(trajectories: readonly CorpusTrajectory[], offset: number, n: number): Step[] {
   const steps = allSteps(trajectories);
-  return Array.from({ length: n }, (_, i) => ({ ...(steps[(offset + i) % steps.length] as Step), t: i }));
+  return Array.from({ length: n }, (_, i) => ({ ...steps[(offset + i) % steps.length]!, t: i }));
 }
 
 /**
@@ -30,7 +30,7 @@ export function longTrajectory(trajectories: readonly CorpusTrajectory[], length
   const filler = allSteps(trajectories);
   const starts = [...at].sort((a, b) => a - b);
   starts.forEach((a, i) => {
-    if (a < 0 || a + probe.length > length || (i > 0 && a < (starts[i - 1] as number) + probe.length)) {
+    if (a < 0 || a + probe.length > length || (i > 0 && a < starts[i - 1]! + probe.length)) {
       throw new Error(`probe windows overlap or leave the trajectory (at ${starts.join(', ')}, probe ${probe.length}, length ${length})`);
     }
   });
@@ -39,7 +39,7 @@ export function longTrajectory(trajectories: readonly CorpusTrajectory[], length
   while (out.length < length) {
     const start = starts.find((a) => a === out.length);
     if (start !== undefined) for (const s of probe) out.push({ ...s, t: out.length });
-    else out.push({ ...(filler[next++ % filler.length] as Step), t: out.length });
+    else out.push({ ...filler[next++ % filler.length]!, t: out.length });
   }
   return out;
 }

@@ -25,7 +25,7 @@ import { pino } from 'pino';
 import type { WebSocket } from 'ws';
 import { ptaFromJson } from '../src/core/pta/index.js';
 import { createScorer } from '../src/core/scorer.js';
-import { setTextCompression } from '../src/core/state/packed-text.js';
+import { setTextCompression } from '../src/core/memory/packed-text.js';
 import type { Pta, Scorer } from '../src/core/scorer-api.js';
 import type { Step } from '../src/core/types.js';
 import { bundledReferencesDir } from '../src/package-files.js';
@@ -124,7 +124,7 @@ async function ptaBytes(): Promise<{ perNode: number; perPta: number; meanNodes:
   texts.forEach(parse);
   const before = heap();
   const kept: Pta[] = [];
-  for (let i = 0; i < ptaCount; i++) kept.push(parse(texts[i % texts.length] as string));
+  for (let i = 0; i < ptaCount; i++) kept.push(parse(texts[i % texts.length]!));
   const after = heap();
   const nodes = kept.reduce((n, p) => n + p.nodes.length, 0);
   const meanNodes = texts.map(parse).reduce((n, p) => n + p.nodes.length, 0) / texts.length;

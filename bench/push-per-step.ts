@@ -13,7 +13,7 @@ import { UNIFORM_PRIOR } from '../src/core/prior.js';
 import { createScorer } from '../src/core/scorer.js';
 import type { Reference, Scorer } from '../src/core/scorer-api.js';
 import type { State, Step } from '../src/core/types.js';
-import { stepSchema } from '../src/protocol/step-schema.js';
+import { stepSchema } from '../src/formats/step-schema.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
 import { findCorpus, loadCorpus, longest } from './corpus.js';
 import { machine, takeJsonFlag, writeResult } from './report.js';
@@ -73,7 +73,7 @@ const frames = steps.map((step, seq) => JSON.stringify({ type: 'step', session: 
 const variants: Variant[] = [{
   label: 'JSON.parse + stepSchema.parse',
   fresh: () => null,
-  op: (_: never, __: Step, i: number) => stepSchema.parse((JSON.parse(frames[i] as string) as { step: unknown }).step),
+  op: (_: never, __: Step, i: number) => stepSchema.parse((JSON.parse(frames[i]!) as { step: unknown }).step),
 }];
 const pushWith = (label: string, reference: Reference): Variant => ({
   label: `push, ${label}`,

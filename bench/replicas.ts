@@ -103,8 +103,8 @@ async function main(): Promise<void> {
   const redis = await RedisServer.start(fsync);
   started = redis;
   const shared = { url: redis.url, prefix: `bench-${process.pid}:` };
-  const r1 = await startTarget('steplens', [], shared);
-  const r2 = await startTarget('steplens', [], shared);
+  const r1 = await startTarget('steplens', [], {}, shared);
+  const r2 = await startTarget('steplens', [], {}, shared);
   const embedded = await startTarget('steplens');
   const m = machine();
   const loadBefore = os.loadavg();

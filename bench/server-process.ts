@@ -8,13 +8,16 @@
  * or when the parent goes away. Use {@link startTarget} from the parent.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
+import { dataText } from '../src/client/frames.js';
 import { buildApp } from '../src/server/app.js';
+import type { AppOptions } from '../src/server/options.js';
 import { bundledReferencesDir } from '../src/package-files.js';
 import { collectGarbage } from './timing.js';
 
@@ -60,7 +63,7 @@ function echoReply(text: string): string {
 async function serveEcho(): Promise<{ url: string; http: string; close: () => Promise<void> }> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise((resolve) => wss.once('listening', resolve));
-  wss.on('connection', (ws) => ws.on('message', (data) => ws.send(echoReply(String(data)))));
+  wss.on('connection', (ws) => ws.on('message', (data) => ws.send(echoReply(dataText(data)))));
   const { port } = wss.address() as { port: number };
   return {
     url: `ws://127.0.0.1:${port}`,
@@ -72,14 +75,14 @@ async function serveEcho(): Promise<{ url: string; http: string; close: () => Pr
   };
 }
 
-async function serveSteplens(): Promise<{ url: string; http: string; close: () => Promise<void> }> {
+async function serveSteplens(options: Partial<AppOptions>): Promise<{ url: string; http: string; close: () => Promise<void> }> {
   const data = await mkdtemp(path.join(os.tmpdir(), 'steplens-bench-'));
   const seed = bundledReferencesDir();
   // Short resume window: sessions of closed bench connections are freed within a second, not kept for 5 minutes.
   // `--redis URL --redis-prefix P` (see startTarget's `redis`): references and sessions in Redis, as a replica.
   const at = process.argv.indexOf('--redis');
   const redis = at >= 0 ? { url: process.argv[at + 1] as string, prefix: process.argv[process.argv.indexOf('--redis-prefix') + 1] ?? 'bench:', replicaId: `bench-${process.pid}` } : undefined;
-  const app = await buildApp({ dataDir: data, seedDirs: [seed], logLevel: 'silent', resumeWindowMs: 1000, ...(redis ? { redis } : {}) });
+  const app = await buildApp({ dataDir: data, seedDirs: [seed], logLevel: 'silent', resumeWindowMs: 1000, ...(redis ? { redis } : {}), ...options });
   const http = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url: `${http.replace(/^http/, 'ws')}/v1/stream`,
@@ -91,8 +94,8 @@ async function serveSteplens(): Promise<{ url: string; http: string; close: () =
   };
 }
 
-async function child(kind: TargetKind): Promise<void> {
-  const server = kind === 'echo' ? await serveEcho() : await serveSteplens();
+async function child(kind: TargetKind, options: Partial<AppOptions>): Promise<void> {
+  const server = kind === 'echo' ? await serveEcho() : await serveSteplens(options);
   const bye = async (): Promise<void> => {
     await server.close();
     process.exit(0);
@@ -112,13 +115,23 @@ async function child(kind: TargetKind): Promise<void> {
   process.send?.({ url: server.url, http: server.http });
 }
 
+/** This module as compiled JavaScript (a test running the TypeScript sources forks the built copy: `npm run build` first). */
+function compiledSelf(): string {
+  const self = fileURLToPath(import.meta.url);
+  if (self.endsWith('.js')) return self;
+  const built = path.resolve(path.dirname(self), '../dist/bench/server-process.js');
+  if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build first`);
+  return built;
+}
+
 /**
- * Forks this module as a `kind` target; `execArgv` e.g. `['--cpu-prof', '--cpu-prof-dir=DIR']`;
- * `redis`: a steplens replica keeping references and sessions in that Redis, under that key prefix.
+ * Forks this module as a `kind` target; `execArgv` e.g. `['--cpu-prof', '--cpu-prof-dir=DIR']`; `options`
+ * are given to buildApp (JSON: limits, resumeWindowMs, dataDir...); `redis`: a steplens replica keeping
+ * references and sessions in that Redis, under that key prefix.
  */
-export async function startTarget(kind: TargetKind, execArgv: string[] = [], redis?: { url: string; prefix: string }): Promise<TargetProcess> {
-  const args = ['--target', kind, ...(redis ? ['--redis', redis.url, '--redis-prefix', redis.prefix] : [])];
-  const proc: ChildProcess = fork(fileURLToPath(import.meta.url), args, { execArgv: ['--expose-gc', ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export async function startTarget(kind: TargetKind, execArgv: string[] = [], options: Partial<AppOptions> = {}, redis?: { url: string; prefix: string }): Promise<TargetProcess> {
+  const args = ['--target', kind, '--options', JSON.stringify(options), ...(redis ? ['--redis', redis.url, '--redis-prefix', redis.prefix] : [])];
+  const proc: ChildProcess = fork(compiledSelf(), args, { execArgv: ['--expose-gc', ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = <T>(): Promise<T> => new Promise<T>((resolve, reject) => {
     const onExit = (code: number | null): void => reject(new Error(`${kind} target exited with ${code}`));
     proc.once('exit', onExit);
@@ -142,7 +155,15 @@ export async function startTarget(kind: TargetKind, execArgv: string[] = [], red
     },
     close: () => new Promise<void>((resolve) => {
       if (proc.exitCode !== null) return resolve();
-      proc.once('exit', () => resolve());
+      // A target that does not stop within 30 s is killed, and said so (a bench must not hang on it).
+      const timer = setTimeout(() => {
+        process.stderr.write(`server-process: ${kind} target did not stop within 30 s of close: killed\n`);
+        proc.kill('SIGKILL');
+      }, 30_000);
+      proc.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
       proc.send({ cmd: 'close' });
     }),
   };
@@ -151,7 +172,9 @@ export async function startTarget(kind: TargetKind, execArgv: string[] = [], red
 const kindArg = process.argv.indexOf('--target');
 if (kindArg > 0 && process.send !== undefined) {
   const kind = process.argv[kindArg + 1] === 'echo' ? 'echo' : 'steplens';
-  child(kind).catch((error: unknown) => {
+  const optionsArg = process.argv.indexOf('--options');
+  const options = optionsArg > 0 ? (JSON.parse(process.argv[optionsArg + 1] ?? '{}') as Partial<AppOptions>) : {};
+  child(kind, options).catch((error: unknown) => {
     process.stderr.write(`server-process (${kind}): ${(error as Error).stack ?? String(error)}\n`);
     process.exit(1);
   });

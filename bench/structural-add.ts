@@ -87,7 +87,7 @@ const incremental = summarize(measure(() => {
 const scratch = summarize(measure(() => {
   for (let i = 1; i <= adjacency.length; i++) {
     const m = createIncrementalMatching(nodeStates.length);
-    for (let k = 0; k < i; k++) m.addLeft(adjacency[k] as number[]);
+    for (let k = 0; k < i; k++) m.addLeft(adjacency[k]!);
     sink += m.size;
   }
   return adjacency.length;
@@ -96,7 +96,7 @@ const windows = referenceWindows(pta);
 const temporal = summarize(measure(() => {
   const t = createTemporalTracker(windows, 0.01);
   for (const s of candidate) {
-    t.add(s.stage);
+    t.add(s);
     sink += t.value();
   }
   return candidate.length;

@@ -127,9 +127,9 @@ export function latencySummary(xs: Float64Array): { n: number; p50: number; p99:
     if (s.length === 0) return Number.NaN;
     const h = (s.length - 1) * p;
     const lo = Math.floor(h);
-    return (s[lo] as number) + (h - lo) * ((s[Math.min(lo + 1, s.length - 1)] as number) - (s[lo] as number));
+    return s[lo]! + (h - lo) * (s[Math.min(lo + 1, s.length - 1)]! - s[lo]!);
   };
-  return { n: s.length, p50: q(0.5), p99: q(0.99), max: s.length === 0 ? Number.NaN : (s[s.length - 1] as number) };
+  return { n: s.length, p50: q(0.5), p99: q(0.99), max: s.length === 0 ? Number.NaN : s[s.length - 1]! };
 }
 
 /** The median of `xs` (NaN when empty). */

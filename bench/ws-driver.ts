@@ -125,7 +125,7 @@ export class LoadDriver {
 
   private start(g: number): void {
     const id = `${b36(this.o.run, 2)}${b36(this.gen[g] ?? 0, 4)}${b36(g, 4)}`;
-    (this.ids[g] as Buffer).write(id, 'latin1');
+    this.ids[g]!.write(id, 'latin1');
     this.nextSeq[g] = 0;
     this.acked[g] = 0;
     this.phase[g] = 0;
@@ -133,9 +133,9 @@ export class LoadDriver {
   }
 
   private send(g: number): void {
-    const k = this.nextSeq[g] as number;
-    const frame = this.o.templates.frames[k] as Buffer;
-    (this.ids[g] as Buffer).copy(frame, STEP_PREFIX.length);
+    const k = this.nextSeq[g]!;
+    const frame = this.o.templates.frames[k]!;
+    this.ids[g]!.copy(frame, STEP_PREFIX.length);
     this.sentAt[g * this.steps + k] = performance.now();
     this.nextSeq[g] = k + 1;
     this.sockets[Math.floor(g / this.o.sessionsPerConnection)]?.send(frame, SEND_OPTS);
@@ -143,7 +143,7 @@ export class LoadDriver {
 
   private fill(g: number): void {
     const depth = this.o.depth;
-    while (!this.stopped && (this.nextSeq[g] as number) < this.steps && (this.nextSeq[g] as number) - (this.acked[g] as number) < depth) this.send(g);
+    while (!this.stopped && this.nextSeq[g]! < this.steps && this.nextSeq[g]! - this.acked[g]! < depth) this.send(g);
   }
 
   private onMessage(data: Buffer): void {
@@ -152,7 +152,7 @@ export class LoadDriver {
       const g = slotOf(data, L + 6);
       let seq = 0;
       for (let i = L + ID_LEN + SEQ_KEY.length; i < data.length; i++) {
-        const c = data[i] as number;
+        const c = data[i]!;
         if (c < 48 || c > 57) break;
         seq = seq * 10 + (c - 48);
       }
@@ -166,7 +166,7 @@ export class LoadDriver {
       if (++this.started === this.slots) this.onAllStarted?.();
       this.fill(g);
     } else if (m.type === 'final' && g >= 0 && !this.stopped) {
-      this.gen[g] = (this.gen[g] as number) + 1;
+      this.gen[g] = this.gen[g]! + 1;
       this.start(g);
     } else if (m.type === 'error') this.fail(data.toString().slice(0, 300));
   }
@@ -176,13 +176,13 @@ export class LoadDriver {
     this.scoredTotal++;
     if (this.recording) {
       this.scored++;
-      if (this.count < this.lat.length) this.lat[this.count++] = now - (this.sentAt[g * this.steps + seq] as number);
+      if (this.count < this.lat.length) this.lat[this.count++] = now - this.sentAt[g * this.steps + seq]!;
     }
-    const acked = (this.acked[g] as number) + 1;
+    const acked = this.acked[g]! + 1;
     this.acked[g] = acked;
     if (acked === this.steps && this.phase[g] === 1) {
       this.phase[g] = 2;
-      if (!this.stopped) this.sockets[Math.floor(g / this.o.sessionsPerConnection)]?.send(`{"type":"end","session":"${(this.ids[g] as Buffer).toString('latin1')}"}`);
+      if (!this.stopped) this.sockets[Math.floor(g / this.o.sessionsPerConnection)]?.send(`{"type":"end","session":"${this.ids[g]!.toString('latin1')}"}`);
     } else this.fill(g);
   }
 
@@ -251,7 +251,7 @@ export class LoadDriver {
         const due = Math.floor(((now - t0) * rate) / 1000) - sent - skipped;
         for (let i = 0; i < due; i++) {
           let tries = 0;
-          while (tries < this.slots && (this.phase[next] !== 1 || (this.nextSeq[next] as number) >= this.steps)) {
+          while (tries < this.slots && (this.phase[next] !== 1 || this.nextSeq[next]! >= this.steps)) {
             next = (next + 1) % this.slots;
             tries++;
           }

@@ -1,6 +1,8 @@
 /**
  * The one errors catalogue: every error steplens reports has a stable code.
- * Wire codes (protocol v1 `error.code`) are a subset; the rest are CLI/HTTP codes.
+ * Wire codes (protocol v1 `error.code`, protocol/server-messages.ts) are a subset;
+ * the rest are HTTP and CLI codes. proto/README.md lists them all (a test keeps
+ * the three in step): a new code goes here first.
  */
 
 export const ERROR_CODES = {
@@ -14,6 +16,7 @@ export const ERROR_CODES = {
   internal: { status: 500, summary: 'An unexpected server fault.' },
   unavailable: { status: 503, summary: 'The shared store (Redis) is unreachable: nothing was accepted; retry later.' },
   unknown_task: { status: 404, summary: 'No such task or reference.' },
+  unknown_route: { status: 404, summary: 'No such HTTP route (method and path).' },
   bad_input: { status: 400, summary: 'An input file or trajectory cannot be read or parsed.' },
   unknown_format: { status: 400, summary: 'The log format could not be detected.' },
   usage: { status: 400, summary: 'Wrong command-line usage.' },

@@ -27,6 +27,7 @@ function looksBinary(b: Uint8Array): boolean {
 
 /** Control characters (other than tab and newline) as `\xNN` escapes, newlines as spaces: one printable line. */
 export function printable(s: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this escapes
   return s.replace(/\r?\n/g, ' ').replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 

@@ -85,7 +85,7 @@ for (const kind of GRID_KINDS) {
 }
 
 interface Tally { P: number; ps: number; F: number; fs: number; steps: number; saved: number }
-const tally = (v: (number | null)[], pick: (r: Run) => boolean): Tally => {
+const tally = (v: Array<number | null>, pick: (r: Run) => boolean): Tally => {
   const t: Tally = { P: 0, ps: 0, F: 0, fs: 0, steps: 0, saved: 0 };
   runs.forEach((r, i) => {
     if (!pick(r)) return;
@@ -104,7 +104,7 @@ const tally = (v: (number | null)[], pick: (r: Run) => boolean): Tally => {
   });
   return t;
 };
-const safeOn = (v: (number | null)[], srcs: string[]) => srcs.every((s) => {
+const safeOn = (v: Array<number | null>, srcs: string[]) => srcs.every((s) => {
   const t = tally(v, (r) => r.source === s);
   return t.ps <= Math.floor(sourceMax * t.P + 1e-9);
 });
@@ -125,7 +125,7 @@ for (const [name, f] of Object.entries(FAMILIES)) {
       if (saved > bestSaved) [best, bestSaved] = [j, saved];
     });
     const held = tally(best < 0 ? runs.map(() => null) : vectors[best]!, (r) => r.source === S);
-    for (const k of Object.keys(sum) as (keyof Tally)[]) sum[k] += held[k];
+    for (const k of Object.keys(sum) as Array<keyof Tally>) sum[k] += held[k];
     if (held.ps > Math.floor(sourceMax * held.P + 1e-9)) hurt.push(`${S} ${held.ps}/${held.P}`);
   }
   let allBest = -1;

@@ -49,7 +49,7 @@ const name = (m: PolicyMatch): string => [m.agent, m.model].filter((x) => x !== 
 
 /** One row per group and the fallback: what each chosen policy stops in-sample and (with a split) held out, reference-free. */
 export function groupsText(by: GroupBy, r: { groups: GroupResult[]; fallback: Omit<GroupResult, 'match'> }): string {
-  const rows = [...r.groups.map((g) => [name(g.match), g]), ['fallback (every run)', r.fallback]] as [string, Omit<GroupResult, 'match'>][];
+  const rows = [...r.groups.map((g) => [name(g.match), g]), ['fallback (every run)', r.fallback]] as Array<[string, Omit<GroupResult, 'match'>]>;
   const body = rows.flatMap(([label, g]) => {
     const t = g.tradeoff;
     const policy = t.choice.warnOnly ? `warn only (${t.runs.passing} passing runs < ${t.choice.passingNeeded} needed)` : describeSettings(t.chosen.settings);

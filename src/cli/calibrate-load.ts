@@ -23,7 +23,7 @@ export interface LoadedRuns {
   /** 1 when a file under PATH... was broken and --lenient was not given (each was named on stderr), else 0. */
   exit: number;
   /** Files under PATH... no parser could read. */
-  unreadable: { path: string; reason: string }[];
+  unreadable: Array<{ path: string; reason: string }>;
   /** References of the prior the reference-free scores used (0 when only --runs). */
   priorReferences: number;
 }

@@ -36,7 +36,7 @@ export function policyDocument(r: TradeoffResult, split: SplitReport | undefined
 }
 
 /** The policy-set file of `--by`: one entry per group, then the fallback; `serve --policy` loads it. */
-export function policySetDocument(groups: readonly { match: PolicyMatch; tradeoff: TradeoffResult; split?: SplitReport }[], fallback: { tradeoff: TradeoffResult; split?: SplitReport }): Record<string, unknown> {
+export function policySetDocument(groups: ReadonlyArray<{ match: PolicyMatch; tradeoff: TradeoffResult; split?: SplitReport }>, fallback: { tradeoff: TradeoffResult; split?: SplitReport }): Record<string, unknown> {
   return {
     policies: groups.map((g) => ({ match: g.match, ...policyDocument(g.tradeoff, g.split) })),
     fallback: policyDocument(fallback.tradeoff, fallback.split),

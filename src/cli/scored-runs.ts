@@ -4,7 +4,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import type { TradeoffRun, WeightSample } from '../core/calibrate/index.js';
 import type { ActionKind, State } from '../core/types.js';
 import { SteplensError } from '../errors.js';
-import { describeIssue } from '../protocol/parse.js';
+import { formatIssues } from '../core/config.js';
 import { SCORED_RUNS_FORMAT, SCORED_RUNS_VERSION, scoredRunSchema, scoredRunsHeaderSchema, type ScoredRunLine } from '../protocol/scored-runs.js';
 
 /** A scored run with everything calibrate needs: its replay form and its final signal values. */
@@ -80,10 +80,10 @@ export function readScoredRuns(path: string): ScoredRun[] {
     }
   };
   const head = scoredRunsHeaderSchema.safeParse(json(lines[0] ?? '', 0));
-  if (!head.success) throw new SteplensError('bad_input', `${path}: not a ${SCORED_RUNS_FORMAT} v${SCORED_RUNS_VERSION} file (${describeIssue(head.error)})`);
+  if (!head.success) throw new SteplensError('bad_input', `${path}: not a ${SCORED_RUNS_FORMAT} v${SCORED_RUNS_VERSION} file (${formatIssues(head.error)})`);
   return lines.slice(1).map((line, i) => {
     const r = scoredRunSchema.safeParse(json(line, i + 1));
-    if (!r.success) throw new SteplensError('bad_input', `${path} line ${i + 2}: ${describeIssue(r.error)}`);
+    if (!r.success) throw new SteplensError('bad_input', `${path} line ${i + 2}: ${formatIssues(r.error)}`);
     return decode(r.data, `${path} line ${i + 2}`);
   });
 }

@@ -47,7 +47,7 @@ export class SteplensClient {
   private readonly sessions = new Map<string, ClientSession>();
   private readonly starting = new Map<string, Starting>();
   private pongs: PongWaiter[] = [];
-  private deferredPings: Waiter<void>[] = [];
+  private deferredPings: Array<Waiter<void>> = [];
   private barrierCounter = 0;
   private barrierRequested = false;
   private reconnector: Reconnector | undefined;
@@ -59,6 +59,7 @@ export class SteplensClient {
   constructor(ws: WebSocket, private readonly config: ClientConfig) {
     this.ws = ws;
     this.attach(ws);
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the host's getters must read the client's live fields
     const self = this;
     this.host = {
       get failure() { return self.failure; },

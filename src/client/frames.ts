@@ -1,6 +1,6 @@
 /** Raw socket data → a validated server message, or an error naming what is wrong. */
 import type WebSocket from 'ws';
-import { describeIssue } from '../protocol/parse.js';
+import { formatIssues } from '../core/config.js';
 import { serverMessageSchema, type ServerMessage } from '../protocol/server-messages.js';
 
 /** The text of one received WebSocket message. */
@@ -21,6 +21,6 @@ export function parseServerFrame(text: string): { ok: true; message: ServerMessa
   }
   const parsed = serverMessageSchema.safeParse(doc);
   if (parsed.success) return { ok: true, message: parsed.data };
-  const type = typeof doc === 'object' && doc !== null && 'type' in doc ? JSON.stringify((doc as { type: unknown }).type) : 'none';
-  return { ok: false, error: `type ${type}: ${describeIssue(parsed.error, 'frame')}` };
+  const type = typeof doc === 'object' && doc !== null && 'type' in doc ? JSON.stringify(doc.type) : 'none';
+  return { ok: false, error: `type ${type}: ${formatIssues(parsed.error, 'frame')}` };
 }

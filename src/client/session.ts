@@ -73,13 +73,13 @@ export class ClientSession {
   /** The final a shutting-down server sent: `end` resolves with it if the client cannot reconnect. */
   private shutdownFinal: FinalFrame | undefined;
   /** Step payloads by seq, kept while the client reconnects, to replay into a restarted server. */
-  private readonly history: StepMessage['step'][] = [];
+  private readonly history: Array<StepMessage['step']> = [];
   private nextSeq = 0;
   private maxSeenSeq = -1;
   private passed: boolean | undefined;
   private endRequested = false;
   private readonly pending: PendingStep[] = [];
-  private readonly endWaiters: { resolve(f: FinalFrame): void; reject(e: SteplensClientError): void }[] = [];
+  private readonly endWaiters: Array<{ resolve(f: FinalFrame): void; reject(e: SteplensClientError): void }> = [];
   private readonly seenT = new Set<number>();
   private readonly seenSignals = new Set<string>();
   private readonly scoreListeners: Listeners<ScoreFrame>;
@@ -219,7 +219,7 @@ export class ClientSession {
   /** @internal A barrier's pong: every step sent before it is answered. */
   onBarrier(id: number): void {
     while (this.pending[0]?.barrier !== undefined && this.pending[0].barrier <= id) {
-      const entry = this.pending.shift() as PendingStep;
+      const entry = this.pending.shift()!;
       entry.resolve(entry.frames);
     }
   }
@@ -293,7 +293,7 @@ export class ClientSession {
   recover(): void {
     const last = this.resumedLast ?? -1;
     while (this.pending[0] !== undefined && this.pending[0].seq <= last) {
-      const entry = this.pending.shift() as PendingStep;
+      const entry = this.pending.shift()!;
       entry.resolve(entry.frames);
     }
     for (const p of this.pending) this.sendStep(p);

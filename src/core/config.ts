@@ -66,7 +66,7 @@ export interface LuckyThresholds {
 
 /** Waste report settings (method.md section 7). */
 export interface WasteSettings {
-  /** A regression loop needs at least this many failed edit→verify cycles. */
+  /** A regression loop needs at least this many failed edit→verify cycles (2 or more: the cycles after the first are its waste). */
   regressionMinCycles: number;
   /** Cyclic pattern: smallest and largest repeating block (in states). */
   cycleMinBlock: number;
@@ -154,7 +154,7 @@ const configInputSchema = z
       .partial()
       .strict(),
     waste: z
-      .object({ regressionMinCycles: posInt, cycleMinBlock: z.number().int().min(2), cycleMaxBlock: posInt, cycleMinRepeats: z.number().int().min(2) })
+      .object({ regressionMinCycles: z.number().int().min(2), cycleMinBlock: z.number().int().min(2), cycleMaxBlock: posInt, cycleMinRepeats: z.number().int().min(2) })
       .partial()
       .strict(),
     charsPerToken: z.number().finite().positive(),
@@ -165,9 +165,21 @@ const configInputSchema = z
 /** Zod schema of a partial scoring-config override (for the protocol/CLI layers). */
 export { configInputSchema };
 
-/** Formats zod issues as one line naming each offending path. */
-export function formatIssues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ');
+/** Most issues {@link formatIssues} lists; the rest are counted. */
+const SHOWN_ISSUES = 3;
+
+/**
+ * The one formatter of zod errors (config, policy, frames, bodies, step records): one line naming
+ * each offending field from `prefix`, `prefix.a.b[2].c: message; ...`, the first few issues of
+ * many and how many more; `(root)` for a value with neither path nor prefix.
+ */
+export function formatIssues(error: z.ZodError, prefix = ''): string {
+  const shown = error.issues.slice(0, SHOWN_ISSUES).map((issue) => {
+    const path = issue.path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), prefix);
+    return `${path || '(root)'}: ${issue.message}`;
+  });
+  const more = error.issues.length - shown.length;
+  return more > 0 ? `${shown.join('; ')} (and ${more} more)` : shown.join('; ');
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * The scoring core's public API (pure: no I/O). Layers outside `src/core/`
- * import from here.
+ * The scoring core's public API for users of the package (pure: no I/O), re-exported
+ * by src/index.ts. Inside the repository a module imports the file it needs; which
+ * folders may import which is CONTRIBUTING.md's layering, checked by test/boundaries.
  */
 export * from './types.js';
 export type { Analyzers, ParsedShell, ScopeResolver, ShellAnalyzer, SimpleCommand } from './ports.js';
@@ -21,6 +22,7 @@ export {
 } from './signals/temporal.js';
 export { createStructuralTracker, type StructuralTracker } from './signals/structural.js';
 export { wasteReport, wastedStepSet, type WasteOptions } from './waste/index.js';
-export { classifyLucky, implTargets, luckyReference, median, type LuckyInput, type LuckyReference } from './lucky.js';
+export { classifyLucky, implTargets, luckyReference, type LuckyInput, type LuckyReference } from './lucky.js';
+export { median, quantile } from './stats/descriptive.js';
 export { createEarlyStop, type EarlyStop } from './early-stop/index.js';
 export { createStateBuilder } from './state-builder.js';

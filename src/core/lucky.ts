@@ -4,6 +4,7 @@
  */
 import type { LuckyThresholds } from './config.js';
 import type { ReferenceStats } from './scorer-api.js';
+import { median } from './stats/descriptive.js';
 import type { LuckyCategory, ScoreVector, State, WasteItem } from './types.js';
 import { wastedStepSet } from './waste/index.js';
 
@@ -21,18 +22,11 @@ export interface LuckyInput {
   reference?: LuckyReference;
 }
 
-/** Median of a list of numbers (mean of the two middle ones for an even count), NaN when empty. */
-export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-}
-
 /** Median length and median implementation targets of a PTA's references; undefined when it has none. */
 export function luckyReference(references: readonly ReferenceStats[]): LuckyReference | undefined {
   if (references.length === 0) return undefined;
-  return { medianLength: median(references.map((r) => r.length)), implTargets: median(references.map((r) => r.implTargets)) };
+  // Non-empty, so both medians are numbers.
+  return { medianLength: median(references.map((r) => r.length))!, implTargets: median(references.map((r) => r.implTargets))! };
 }
 
 /** Distinct I-stage targets: the scope of each I state, else its file. */
@@ -62,7 +56,7 @@ export function classifyLucky(input: LuckyInput, th: LuckyThresholds): LuckyCate
   let explore = 0;
   let vAfterI = false;
   for (let i = 0; i < n; i++) {
-    const stage = (states[i] as State).stage;
+    const stage = states[i]!.stage;
     if (stage === 'V') {
       hasV = true;
       vAfterI = true;

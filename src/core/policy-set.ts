@@ -80,7 +80,7 @@ export function resolvePolicySet(doc: unknown, base: Policy = DEFAULT_POLICY): R
     }
     return ok({ groups, fallback: fallback.value });
   }
-  const body = typeof doc === 'object' && doc !== null && 'policy' in doc ? (doc as { policy: unknown }).policy : doc;
+  const body = typeof doc === 'object' && doc !== null && 'policy' in doc ? doc.policy : doc;
   const policy = resolvePolicy(body, base);
   return policy.ok ? ok({ groups: [], fallback: policy.value }) : policy;
 }

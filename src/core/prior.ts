@@ -24,9 +24,9 @@ export function priorFromPtas(ptas: readonly Pta[]): TemporalPrior {
   for (const pta of ptas) {
     k += pta.references.length;
     for (let w = 0; w < 3; w++) {
-      const from = pta.windowSums[w] as StageDist;
-      const to = sums[w] as StageDist;
-      for (let i = 0; i < 4; i++) to[i] = (to[i] as number) + (from[i] as number);
+      const from = pta.windowSums[w]!;
+      const to = sums[w]!;
+      for (let i = 0; i < 4; i++) to[i] = to[i]! + from[i]!;
     }
   }
   if (k === 0) return { windows: [uniform(), uniform(), uniform()], references: 0 };

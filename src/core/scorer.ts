@@ -36,7 +36,7 @@ export function createScorer(options: CreateScorerOptions): Scorer {
   const policy = options.policy ?? DEFAULT_POLICY;
   const ref = options.reference;
   const pta: Pta | undefined = ref.kind === 'pta' ? ref.pta : undefined;
-  const builder = createStateBuilder(options.analyzers);
+  const builder = createStateBuilder(options.analyzers, { charsPerToken: cfg.charsPerToken });
   const coherence = createCoherenceTracker(cfg.epsilon);
   const temporal = createTemporalTracker(ref.kind === 'pta' ? referenceWindows(ref.pta) : ref.prior.windows, cfg.alpha);
   const structural = pta !== undefined ? createStructuralTracker(pta, cfg.tau) : undefined;
@@ -55,7 +55,7 @@ export function createScorer(options: CreateScorerOptions): Scorer {
       states.push(state);
       if (state.unknown) unknown += 1;
       coherence.add(state);
-      temporal.add(state.stage);
+      temporal.add(state);
       structural?.add(state);
       priorSignals?.add(state, label.sourceEdit);
       const pPass = forecaster?.add(state);

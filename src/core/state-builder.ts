@@ -1,3 +1,4 @@
+import { DEFAULT_CONFIG } from './config.js';
 import type { Analyzers } from './ports.js';
 import type { Label, State, Step } from './types.js';
 import { stateRecord } from './state/state-record.js';
@@ -22,6 +23,8 @@ export interface StateBuilder {
 export interface StateBuilderOptions {
   /** Absolute repository root, when known (else learned from `cwd` / `/testbed`-style paths). */
   root?: string;
+  /** Token estimate of a step without token counts: characters / this (default: the default config's). */
+  charsPerToken?: number;
 }
 
 /**
@@ -31,6 +34,7 @@ export interface StateBuilderOptions {
 export function createStateBuilder(analyzers: Analyzers, options: StateBuilderOptions = {}): StateBuilder {
   const labeler = new Labeler(analyzers.shell, options);
   const workspace = new ShadowWorkspace();
+  const charsPerToken = options.charsPerToken ?? DEFAULT_CONFIG.charsPerToken;
   return {
     next(step: Step) {
       const outcome = labeler.label(step);
@@ -51,7 +55,7 @@ export function createStateBuilder(analyzers: Analyzers, options: StateBuilderOp
         command: terminal,
         changesFile: label.changesFile,
         failed,
-        cost: stepCost(step),
+        cost: stepCost(step, charsPerToken),
         unknown: label.unknown,
       }, label.file, label.range, scope);
       return { label, state };

@@ -1,11 +1,8 @@
 /** Small structural helpers for reading untyped JSON log records without throwing. */
+import { isRecord, type JsonObject } from '../core/json-value.js';
 
-export type Rec = Record<string, unknown>;
-
-/** True for a plain JSON object (not null, not an array). */
-export function isRecord(v: unknown): v is Rec {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isRecord };
+export type Rec = JsonObject;
 
 /** The value as a string, or undefined. */
 export function str(v: unknown): string | undefined {
@@ -87,4 +84,29 @@ export function typeName(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+/**
+ * Nesting a JSON value may have (objects and arrays in one another). Deeper input is refused where it
+ * enters (frames, bodies, log files): recursive code anywhere behind it (a walk, `JSON.stringify`, a
+ * structured clone) would overflow the stack. Real logs nest a dozen levels.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** True when `v` nests objects/arrays deeper than `max` levels (checked with an explicit stack). */
+export function nestedDeeperThan(v: unknown, max = MAX_JSON_DEPTH): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  const stack: [unknown, number][] = [[v, 1]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [value, depth] = top;
+    if (depth > max) return true;
+    const children = Array.isArray(value) ? value : Object.values(value as object);
+    for (const c of children) if (typeof c === 'object' && c !== null) stack.push([c, depth + 1]);
+  }
+  return false;
+}
+
+/** The message of a refused deep value (`where` names it: `step.args: nested deeper than 64 levels`). */
+export function tooDeepMessage(where?: string, max = MAX_JSON_DEPTH): string {
+  return `${where === undefined ? '' : `${where}: `}nested deeper than ${max} levels`;
 }

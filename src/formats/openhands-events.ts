@@ -85,7 +85,7 @@ export class OpenHandsEventStream implements StreamParser {
     const firstOfResponse = responseId === undefined || !this.seenResponses.has(responseId);
     if (responseId !== undefined) this.seenResponses.add(responseId);
     const message = str(e.message);
-    const id = e.id === undefined ? undefined : String(e.id);
+    const id = typeof e.id === 'number' || typeof e.id === 'string' ? String(e.id) : undefined;
     const callArgs = { ...args };
     delete callArgs.thought;
     if (args === e) for (const k of ['action', 'keep_prompt', 'is_confirmed', 'action_risk']) delete callArgs[k];
@@ -112,7 +112,7 @@ export class OpenHandsEventStream implements StreamParser {
       exitCode: num(md.exit_code) ?? num(e.exit_code) ?? num(extras.exit_code),
       cwd: str(md.working_dir),
     };
-    if (e.cause !== undefined && e.cause !== null) {
+    if (typeof e.cause === 'number' || typeof e.cause === 'string') {
       this.queue.complete(String(e.cause), c);
       return;
     }

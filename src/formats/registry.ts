@@ -3,7 +3,7 @@
  */
 import { SteplensError, err, ok, type Result } from '../errors.js';
 import { atifParser } from './atif.js';
-import { isRecord, typeName } from './json-helpers.js';
+import { isRecord, nestedDeeperThan, tooDeepMessage, typeName } from './json-helpers.js';
 import { miniSweAgentParser } from './mini-swe-agent.js';
 import { openHandsInstanceDocuments, openHandsParser, parseOpenHandsInstances } from './openhands.js';
 import { steplensParser } from './steplens.js';
@@ -34,14 +34,21 @@ export function detectFormat(doc: unknown): FormatName | undefined {
   return FORMAT_NAMES.find((f) => PARSERS[f].detect(doc));
 }
 
-/** A short description of a document for error messages (its type, or an object's top keys). */
+/** A short description of a document for error messages (its type, or an object's top keys; arrays by their first elements, 4 deep at most). */
 export function describeDocument(doc: unknown): string {
-  if (isRecord(doc)) {
-    const keys = Object.keys(doc);
-    return keys.length === 0 ? 'an empty JSON object' : `a JSON object with keys ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', ...' : ''}`;
+  let prefix = '';
+  let value = doc;
+  for (let depth = 0; Array.isArray(value) && value.length > 0; depth++) {
+    if (depth === 4) return `${prefix}an array ...`;
+    prefix += 'an array whose first element is ';
+    value = value[0];
   }
-  if (Array.isArray(doc)) return doc.length === 0 ? 'an empty array' : `an array whose first element is ${describeDocument(doc[0])}`;
-  return typeName(doc);
+  if (Array.isArray(value)) return `${prefix}an empty array`;
+  if (isRecord(value)) {
+    const keys = Object.keys(value);
+    return `${prefix}${keys.length === 0 ? 'an empty JSON object' : `a JSON object with keys ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', ...' : ''}`}`;
+  }
+  return `${prefix}${typeName(value)}`;
 }
 
 function resolve(doc: unknown, format: FormatName | 'auto', source?: string): Result<FormatName> {
@@ -59,8 +66,16 @@ function resolve(doc: unknown, format: FormatName | 'auto', source?: string): Re
   return ok(format);
 }
 
+/** A document nested too deeply to read safely, as a `bad_input` error naming `source`. */
+function tooDeep(doc: unknown, source?: string): Result<never> | undefined {
+  if (!nestedDeeperThan(doc)) return undefined;
+  return err(new SteplensError('bad_input', tooDeepMessage(source)));
+}
+
 /** Parses one parsed JSON document (or array of JSON Lines records) in `format`, or detects it. */
 export function parseDocument(doc: unknown, format: FormatName | 'auto', source?: string): Result<ParseResult> {
+  const deep = tooDeep(doc, source);
+  if (deep) return deep;
   const f = resolve(doc, format, source);
   return f.ok ? ok(PARSERS[f.value].parse(doc)) : f;
 }
@@ -70,6 +85,8 @@ export function parseDocument(doc: unknown, format: FormatName | 'auto', source?
  * (meta.task = instance_id), a single one for every other format.
  */
 export function parseInstances(doc: unknown, format: FormatName | 'auto', source?: string): Result<ParseResult[]> {
+  const deep = tooDeep(doc, source);
+  if (deep) return deep;
   const f = resolve(doc, format, source);
   if (!f.ok) return f;
   return ok(f.value === 'openhands' ? parseOpenHandsInstances(doc) : [PARSERS[f.value].parse(doc)]);

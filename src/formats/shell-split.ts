@@ -7,7 +7,7 @@ export function shellSplit(line: string): string[] {
   let inWord = false;
   let i = 0;
   while (i < line.length) {
-    const c = line[i] as string;
+    const c = line[i]!;
     if (c === "'") {
       const end = line.indexOf("'", i + 1);
       cur += end < 0 ? line.slice(i + 1) : line.slice(i + 1, end);
@@ -16,7 +16,7 @@ export function shellSplit(line: string): string[] {
     } else if (c === '"') {
       i++;
       while (i < line.length && line[i] !== '"') {
-        if (line[i] === '\\' && i + 1 < line.length && '"\\$`\n'.includes(line[i + 1] as string)) i++;
+        if (line[i] === '\\' && i + 1 < line.length && '"\\$`\n'.includes(line[i + 1]!)) i++;
         cur += line[i];
         i++;
       }
@@ -50,13 +50,13 @@ export function renderedToolArgs(line: string, positional: readonly string[]): R
   const args: Record<string, unknown> = {};
   let p = 0;
   for (let i = 0; i < words.length; i++) {
-    const w = words[i] as string;
+    const w = words[i]!;
     if (w.startsWith('--') && i + 1 < words.length) {
       const key = w.slice(2);
-      const value = words[++i] as string;
+      const value = words[++i]!;
       args[key] = key === 'view_range' ? value.replace(/[[\]]/g, '').split(/[\s,]+/).filter(Boolean).map(Number) : /^-?\d+$/.test(value) && key.endsWith('line') ? Number(value) : value;
     } else if (p < positional.length) {
-      args[positional[p++] as string] = w;
+      args[positional[p++]!] = w;
     }
   }
   return args;

@@ -4,11 +4,11 @@
  * reader maps it to its line) and the rest is kept. A record without `t` gets its position.
  * Stream events: the records themselves.
  */
-import type { Action, Step } from '../core/types.js';
+import type { Step } from '../core/types.js';
 import { isRecord, typeName } from './json-helpers.js';
 import { makeStep } from './step-builder.js';
 import { formatIssues } from '../core/config.js';
-import { stepRecordSchema } from '../protocol/step-schema.js';
+import { stepRecordSchema } from './step-schema.js';
 import { runStream } from './stream-runner.js';
 import type { FormatParser, ParseResult, StreamParser } from './types.js';
 
@@ -38,7 +38,7 @@ class SteplensStream implements StreamParser {
     const r = stepRecordSchema.safeParse(event);
     if (!r.success) return { steps: [], diagnostics: [{ at, message: `invalid step: ${formatIssues(r.error)}` }] };
     const { t, ...rest } = r.data;
-    const step: Step = makeStep(t ?? pos, { ...rest, action: rest.action as Action });
+    const step: Step = makeStep(t ?? pos, { ...rest, action: rest.action });
     return { steps: [step], diagnostics: [] };
   }
 

@@ -32,13 +32,13 @@ function isTraj(doc: unknown): doc is Rec {
 }
 
 /** The structured tool calls of each trajectory entry, matched to history assistant messages by action text. */
-function matchToolCalls(doc: Rec): (unknown[] | undefined)[] {
+function matchToolCalls(doc: Rec): Array<unknown[] | undefined> {
   const assistants = arr(doc.history).filter((m) => isRecord(m) && m.role === 'assistant' && !m.is_demo) as Rec[];
   let j = 0;
   return arr(doc.trajectory).map((e) => {
     if (!isRecord(e) || typeof e.action !== 'string' || e.action === '') return undefined;
     for (let k = j; k < assistants.length; k++) {
-      const m = assistants[k] as Rec;
+      const m = assistants[k]!;
       if (m.action === e.action) {
         j = k + 1;
         const calls = jsonValue(m.tool_calls);

@@ -3,6 +3,7 @@
  * is reported as `line N: ...` and skipped; a single document that does not parse is a
  * `bad_input` error naming the source and the position.
  */
+import { visit } from 'jsonc-parser';
 import { SteplensError, err, ok, type Result } from '../errors.js';
 import { instanceDocuments, parseDocument, parseInstances } from './registry.js';
 import type { Diagnostic, FormatName, ParseResult } from './types.js';
@@ -14,10 +15,21 @@ interface Loaded {
   lines?: number[];
 }
 
+/**
+ * Offset of the first syntax error in `text`, from jsonc-parser's scanner (strict: no comments, no trailing
+ * commas): Node 20's JSON.parse names no position for an unexpected token ("Unexpected token ']', ... is
+ * not valid JSON"). Only called once JSON.parse has failed.
+ */
+function errorOffset(text: string): number | undefined {
+  let first: number | undefined;
+  visit(text, { onError: (_error, offset) => void (first ??= offset) }, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  return first;
+}
+
 function position(text: string, e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
   const m = /position (\d+)/.exec(msg);
-  const pos = m?.[1] !== undefined ? Number(m[1]) : /end of JSON input|Unterminated/i.test(msg) ? text.length : undefined;
+  const pos = m?.[1] !== undefined ? Number(m[1]) : /end of JSON input|Unterminated/i.test(msg) ? text.length : errorOffset(text);
   if (pos === undefined) return msg;
   const before = text.slice(0, pos);
   const line = before.split('\n').length;

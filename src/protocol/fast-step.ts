@@ -6,13 +6,12 @@
  * else returns undefined and goes through zod, which also writes the error
  * message. A property test compares both on random and real input.
  */
+import { isRecord, type JsonObject } from '../core/json-value.js';
 import type { Step } from '../core/types.js';
 import type { StepMessage } from './client-messages.js';
 
-type Obj = Record<string, unknown>;
 type Check = (v: unknown) => boolean;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str: Check = (v) => typeof v === 'string';
 const int: Check = (v) => Number.isSafeInteger(v);
 const count: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0;
@@ -24,11 +23,11 @@ const range: Check = (v) => Array.isArray(v) && v.length === 2 && int(v[0]) && i
  * Checks are looked up as own properties only: a key such as `__proto__` or `valueOf` must not find
  * `Object.prototype` members (it would crash, or pass a key zod strips).
  */
-function shaped(o: Obj, fields: Record<string, Check>, required: readonly string[]): boolean {
+function shaped(o: JsonObject, fields: Record<string, Check>, required: readonly string[]): boolean {
   for (const k in o) {
     if (!Object.hasOwn(o, k)) continue;
     const check = Object.hasOwn(fields, k) ? fields[k] : undefined;
-    if (check === undefined || !check(o[k])) return false;
+    if (!check?.(o[k])) return false;
   }
   for (const k of required) if (!Object.hasOwn(o, k)) return false;
   return true;
@@ -51,19 +50,19 @@ const ACTIONS: Record<string, [Record<string, Check>, string[]]> = {
 };
 
 const action: Check = (v) => {
-  if (!isObj(v) || typeof v.kind !== 'string' || !Object.hasOwn(ACTIONS, v.kind)) return false;
-  const [fields, required] = ACTIONS[v.kind] as [Record<string, Check>, string[]];
+  if (!isRecord(v) || typeof v.kind !== 'string' || !Object.hasOwn(ACTIONS, v.kind)) return false;
+  const [fields, required] = ACTIONS[v.kind]!;
   return shaped(v, fields, required);
 };
 
 const STEP_FIELDS: Record<string, Check> = {
   t: count,
   tool: str,
-  args: (v) => isObj(v) && Object.getPrototypeOf(v) === Object.prototype,
+  args: (v) => isRecord(v) && Object.getPrototypeOf(v) === Object.prototype,
   action,
   observation: str,
   exitCode: int,
-  tokens: (v) => isObj(v) && shaped(v, { prompt: nonNeg, completion: nonNeg }, []),
+  tokens: (v) => isRecord(v) && shaped(v, { prompt: nonNeg, completion: nonNeg }, []),
   timestamp: str,
   thought: str,
   cwd: str,
@@ -73,7 +72,7 @@ const STEP_REQUIRED = ['tool', 'action'];
 
 /** The step record itself when it certainly passes `stepRecordSchema` unchanged; undefined = ask zod. */
 export function fastStepRecord(v: unknown): (Omit<Step, 't'> & { t?: number }) | undefined {
-  return isObj(v) && shaped(v, STEP_FIELDS, STEP_REQUIRED) ? (v as Omit<Step, 't'> & { t?: number }) : undefined;
+  return isRecord(v) && shaped(v, STEP_FIELDS, STEP_REQUIRED) ? (v as Omit<Step, 't'> & { t?: number }) : undefined;
 }
 
 const sessionId: Check = (v) => {
@@ -87,6 +86,6 @@ const sessionId: Check = (v) => {
 const ENVELOPE: Record<string, Check> = { type: (v) => v === 'step', session: sessionId, seq: count, step: (v) => v !== undefined };
 
 /** The `step` message itself when it certainly passes `stepMessageSchema` unchanged; undefined = ask zod. */
-export function fastStepMessage(doc: Obj): StepMessage | undefined {
+export function fastStepMessage(doc: JsonObject): StepMessage | undefined {
   return shaped(doc, ENVELOPE, ['type', 'session', 'seq', 'step']) ? (doc as unknown as StepMessage) : undefined;
 }

@@ -1,5 +1,6 @@
 /** Zod schemas of the HTTP request and response bodies of protocol v1. */
 import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import { policyInputSchema } from '../core/policy.js';
 import { FORMAT_NAMES } from '../formats/types.js';
 import { formatSchema, taskIdSchema } from './client-messages.js';
@@ -110,10 +111,13 @@ export const getRewardResponseSchema = z.object({
     .describe('Per-query numbers for the trainer\'s logger: score (0-100), struct, cov (-1 without a reference), coh, temp, steps, stopped (1 when a stop signal fired), reference (1 when scored against a PTA)'),
 });
 
-/** Every error answer of the HTTP API. */
+/** Every error answer of the HTTP API: `code` is one of the catalogue's (src/errors.ts). */
 export const httpErrorSchema = z.object({
   error: z
-    .object({ code: z.string().describe('Stable error code (src/errors.ts; proto/README.md)'), message: z.string().describe('One line naming what is wrong') })
+    .object({
+      code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]).describe('Stable error code (src/errors.ts; proto/README.md)'),
+      message: z.string().describe('One line naming what is wrong'),
+    })
     .describe('What went wrong; the HTTP status is the code\'s'),
 });
 

@@ -8,7 +8,7 @@ import {
 import { freezeRequestSchema, pinRequestSchema } from './policy-state.js';
 import { trajectoryReportSchema } from './report-schemas.js';
 import { SERVER_MESSAGE_SCHEMAS } from './server-messages.js';
-import { stepRecordSchema } from './step-schema.js';
+import { stepRecordSchema } from '../formats/step-schema.js';
 import {
   alignmentSchema, calibrationResponseSchema, liveEventSchema, scoreStepsResponseSchema, sessionListResponseSchema, trajectoryViewSchema, webInfoSchema,
 } from './view-bodies.js';

@@ -1,11 +1,14 @@
 /** Turning raw frames and bodies into typed messages: every failure names the offending field. */
 import type { z } from 'zod';
 import { err, ok, type Result } from '../errors.js';
+import { formatIssues } from '../core/config.js';
+import { isRecord } from '../core/json-value.js';
 import { CLIENT_MESSAGE_SCHEMAS, type ClientMessage } from './client-messages.js';
 import type { WireErrorCode } from './server-messages.js';
-import { stepRecordSchema } from './step-schema.js';
+import { stepRecordSchema } from '../formats/step-schema.js';
 import { fastStepMessage, fastStepRecord } from './fast-step.js';
 import type { Step } from '../core/types.js';
+import { nestedDeeperThan, tooDeepMessage } from '../formats/json-helpers.js';
 
 /** A refused message, ready to become an `error` frame. */
 export interface MessageError {
@@ -15,18 +18,6 @@ export interface MessageError {
   seq?: number;
 }
 
-/** `a.b[2].c: message` for the first zod issue. */
-export function describeIssue(error: z.ZodError, prefix = ''): string {
-  const issue = error.issues[0];
-  if (!issue) return `${prefix || 'value'}: invalid`;
-  const path = issue.path.reduce<string>(
-    (acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)),
-    prefix,
-  );
-  return `${path || 'message'}: ${issue.message}`;
-}
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Parses one client frame (JSON text) into a typed message or a `bad_message` error naming the field. */
 export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, MessageError> {
@@ -37,13 +28,15 @@ export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, 
     return err({ code: 'bad_message', message: `invalid JSON: ${(error as Error).message}` });
   }
   if (!isRecord(doc)) return err({ code: 'bad_message', message: 'message: expected a JSON object' });
+  const context: Pick<MessageError, 'session' | 'seq'> = {};
+  if (typeof doc.session === 'string') context.session = doc.session;
+  // Only a seq the error frame's schema takes is echoed (an integer past 2^53 is not one).
+  if (typeof doc.seq === 'number' && Number.isSafeInteger(doc.seq)) context.seq = doc.seq;
+  if (nestedDeeperThan(doc)) return err({ code: 'bad_message', message: tooDeepMessage('message'), ...context });
   if (doc.type === 'step') {
     const fast = fastStepMessage(doc);
     if (fast !== undefined) return ok(fast);
   }
-  const context: Pick<MessageError, 'session' | 'seq'> = {};
-  if (typeof doc.session === 'string') context.session = doc.session;
-  if (typeof doc.seq === 'number' && Number.isInteger(doc.seq)) context.seq = doc.seq;
   const type = doc.type;
   if (typeof type !== 'string' || !Object.hasOwn(CLIENT_MESSAGE_SCHEMAS, type)) {
     const known = Object.keys(CLIENT_MESSAGE_SCHEMAS).join(', ');
@@ -51,7 +44,7 @@ export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, 
   }
   const schema = CLIENT_MESSAGE_SCHEMAS[type as keyof typeof CLIENT_MESSAGE_SCHEMAS];
   const parsed = schema.safeParse(doc);
-  if (!parsed.success) return err({ code: 'bad_message', message: `${type}.${describeIssue(parsed.error)}`, ...context });
+  if (!parsed.success) return err({ code: 'bad_message', message: formatIssues(parsed.error, type), ...context });
   return ok(parsed.data as ClientMessage);
 }
 
@@ -63,7 +56,7 @@ export function parseStepPayload(payload: unknown): Result<Step, string> {
     return ok(fast as Step);
   }
   const parsed = stepRecordSchema.safeParse(payload);
-  if (!parsed.success) return err(describeIssue(parsed.error, 'step'));
+  if (!parsed.success) return err(formatIssues(parsed.error, 'step'));
   // `t` may be omitted: the session numbers its steps itself. zod's output is a fresh object, so it is completed in place.
   const step = parsed.data;
   step.t ??= 0;
@@ -73,5 +66,5 @@ export function parseStepPayload(payload: unknown): Result<Step, string> {
 /** Validates an HTTP body; the error names the field (`body.trajectory: required`). */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): Result<z.infer<S>, string> {
   const parsed = schema.safeParse(body);
-  return parsed.success ? ok(parsed.data) : err(describeIssue(parsed.error, 'body'));
+  return parsed.success ? ok(parsed.data) : err(formatIssues(parsed.error, 'body'));
 }

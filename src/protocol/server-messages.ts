@@ -1,5 +1,6 @@
 /** Zod schemas of protocol v1 server → client messages (see proto/README.md). */
 import { z } from 'zod';
+import type { ErrorCode } from '../errors.js';
 import {
   referenceInfoSchema, tierSchema, scoreVectorSchema, severitySchema, signalKindSchema, stageSchema, trajectoryReportSchema,
 } from './report-schemas.js';
@@ -76,7 +77,8 @@ export const resumedMessageSchema = z.object({
 
 export const errorMessageSchema = z.object({
   type: type('error', 'A message was refused; nothing accepted before is lost and the connection stays open'),
-  code: z.enum(WIRE_ERROR_CODES).describe('Stable error code (proto/README.md, Errors)'),
+  // Every wire code is a catalogue code (src/errors.ts): one that is not fails to compile.
+  code: z.enum(WIRE_ERROR_CODES satisfies readonly ErrorCode[]).describe('Stable error code (proto/README.md, Errors)'),
   message: z.string().describe('One line naming what is wrong (e.g. the field)'),
   session: z.string().optional().describe('The session the refused message named'),
   seq: z.number().int().optional().describe('The seq of the refused step message: send it again'),

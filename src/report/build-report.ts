@@ -21,7 +21,7 @@ export interface BuildReportOptions {
   /** Per task, a stored PTA for trajectories whose task has too few passing ones in `paths`. */
   external?: ReadonlyMap<string, ExternalReference>;
   /** The folders `external` was read from, for the report's inputs. */
-  referenceFolders?: readonly { source: string; dir: string }[];
+  referenceFolders?: ReadonlyArray<{ source: string; dir: string }>;
 }
 
 /** The whole report document. */

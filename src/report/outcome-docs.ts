@@ -9,14 +9,14 @@
  *   `error_ids` → censored (the evaluation itself failed); `incomplete_ids` → unknown;
  * - `results_summary.json`: `{ "instances": [ { "instance_id", "resolved" } ] }`.
  */
+import { isRecord } from '../core/json-value.js';
 import type { Outcome } from './types.js';
 
 export type OutcomeMap = Map<string, Outcome>;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
-const SUMMARY_LISTS: readonly [string, Outcome][] = [
+const SUMMARY_LISTS: ReadonlyArray<[string, Outcome]> = [
   ['incomplete_ids', 'unknown'],
   ['error_ids', 'censored'],
   ['empty_error_patch_ids', 'fail'],
@@ -39,7 +39,7 @@ export function outcomesFromDoc(doc: unknown, flatTask?: string): OutcomeMap | n
   }
   if (Array.isArray(doc.instances) && doc.instances.every((i) => isRecord(i) && typeof i.instance_id === 'string' && typeof i.resolved === 'boolean')) {
     const map: OutcomeMap = new Map();
-    for (const i of doc.instances as { instance_id: string; resolved: boolean }[]) map.set(i.instance_id, i.resolved ? 'pass' : 'fail');
+    for (const i of doc.instances as Array<{ instance_id: string; resolved: boolean }>) map.set(i.instance_id, i.resolved ? 'pass' : 'fail');
     return map;
   }
   const entries = Object.entries(doc);

@@ -3,10 +3,9 @@ import { modelLabel } from './identity.js';
 import { auroc } from '../core/stats/auroc.js';
 import { chiSquareIndependence } from '../core/stats/chi-square.js';
 import { ksTwoSample } from '../core/stats/ks.js';
-import type { LuckyCategory } from '../core/types.js';
 import type { ChiSquareRow, SeparationRow, TrajectoryRow } from './types.js';
 
-const SIGNALS: readonly SeparationRow['signal'][] = ['total', 'struct', 'cov', 'coh', 'temp'];
+const SIGNALS: ReadonlyArray<SeparationRow['signal']> = ['total', 'struct', 'cov', 'coh', 'temp'];
 
 /**
  * AUROC (passing = positive) and the two-sample KS test of each score
@@ -28,7 +27,7 @@ export function separation(rows: readonly TrajectoryRow[]): SeparationRow[] {
 export function luckyChiSquare(rows: readonly TrajectoryRow[]): ChiSquareRow {
   const lucky = rows.filter((r) => r.outcome === 'pass' && r.lucky !== undefined);
   const models = [...new Set(lucky.map(modelLabel))].sort();
-  const cats = [...new Set(lucky.map((r) => r.lucky!))].sort() as LuckyCategory[];
+  const cats = [...new Set(lucky.map((r) => r.lucky!))].sort();
   const table = models.map((m) => cats.map((c) => lucky.filter((r) => modelLabel(r) === m && r.lucky === c).length));
   const res = chiSquareIndependence(table);
   if (!res) {

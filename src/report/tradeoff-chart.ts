@@ -55,7 +55,7 @@ export function tradeoffChart(r: TradeoffResult): Chart {
     `${LABEL[m]}, ${what}: stops ${p.passingStopped}/${p.passing} passing (${pct(p.passingRate)}), saves ${pct(p.failingTokenShare)} of failing-run tokens`;
   for (const m of ['referenceFree', 'reference'] as const) {
     const front = r.front[m];
-    const steps: [number, number][] = [];
+    const steps: Array<[number, number]> = [];
     front.forEach((p, i) => {
       const q = p.modes[m];
       if (i > 0) steps.push([x(q.passingRate), y(front[i - 1]!.modes[m].failingTokenShare)]);

@@ -190,9 +190,9 @@ export interface CorpusReport {
     skippedFiles: number;
     skipped: SkippedFile[];
     /** Lines or events skipped inside the logs that were read. */
-    problems: { path: string; at: string; message: string }[];
+    problems: Array<{ path: string; at: string; message: string }>;
     /** Folders of stored PTAs consulted for tasks with too few passing trajectories in `paths` (in order). */
-    referenceFolders: { source: string; dir: string }[];
+    referenceFolders: Array<{ source: string; dir: string }>;
   };
   counts: {
     trajectories: number;

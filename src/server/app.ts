@@ -6,20 +6,22 @@
  * (leases released), sockets closed with a reason, the store flushed.
  */
 import websocket from '@fastify/websocket';
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { pino, type Logger } from 'pino';
 import type { WebSocket } from 'ws';
-import { setTextCompression } from '../core/state/packed-text.js';
-import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
+import { setTextCompression } from '../core/memory/packed-text.js';
+import { SteplensError, type ErrorCode } from '../errors.js';
 import { FilePolicyStateStore } from '../store/policy-state.js';
 import { defaultAnalyzers } from '../syntax/index.js';
 import { TokenChecker } from './auth.js';
 import { CLOSE, Connection } from './connection.js';
+import { endWithError, frameworkErrorOptions, installErrorShapes } from './http-errors.js';
 import { registerHttpRoutes, sendError } from './http-routes.js';
+import { registerScoringRoutes } from './scoring-routes.js';
 import { createMetrics } from './metrics.js';
 import { resolveOptions, type AppOptions } from './options.js';
+import { ScorePool } from './score-pool.js';
 import { checkShadow, PolicyManager } from './policy-manager.js';
 import { registerPolicyMetrics } from './policy-metrics.js';
 import { registerPolicyRoutes } from './policy-routes.js';
@@ -36,13 +38,8 @@ import { registerForecastRoutes } from './forecast-routes.js';
 
 /** A refused upgrade: the HTTP error answer written on the raw socket, which is then closed (no socket, no keep-alive). */
 function refuseUpgrade(socket: Socket, reply: FastifyReply, code: ErrorCode, message: string): void {
-  const body = JSON.stringify({ error: { code, message } });
-  const status = ERROR_CODES[code].status;
   reply.hijack();
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    () => socket.destroy(),
-  );
+  endWithError(socket, code, message);
 }
 
 /** Builds the app (opens the store, wires routes); call `listen` or `inject` on the result. */
@@ -57,6 +54,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const store = backend.store;
   const analyzers = defaultAnalyzers();
   const metrics = createMetrics(store);
+  const pool = new ScorePool({
+    size: resolved.scoringWorkers, maxQueuedBytes: 4 * resolved.limits.maxBodyBytes, log,
+    reference: (task) => store.reference(task), prior: () => store.prior(),
+  });
   if (redisMetrics && backend.link) redisMetrics.register(metrics.registry, () => backend.link?.available() ?? false);
   // Shadow-mode counters stay in a file of this replica's data folder (with Redis too: see docs/scale-out.md).
   const policies = await PolicyManager.open(resolved.policySet, resolved.shadow, options.policyState ?? new FilePolicyStateStore(options.dataDir ?? './data'), log);
@@ -78,24 +79,20 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   let accepting = true;
   let nextConnection = 0;
 
-  const app = Fastify({ loggerInstance: log as FastifyBaseLogger, bodyLimit: resolved.limits.maxBodyBytes, logController: new LogController({ disableRequestLogging: true }) });
-  if (!auth.enabled) log.warn('no tokens configured: authentication is off, anyone who can reach the server may use it');
-
-  app.setErrorHandler((error: FastifyError, _req, reply) => {
-    // The shared store (Redis) unreachable on any route: 503 with its code, not an internal error.
-    if (error instanceof SteplensError && error.code === 'unavailable') return sendError(reply, metrics, 'unavailable', error.message);
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, metrics, 'too_large', `body exceeds ${resolved.limits.maxBodyBytes} bytes`);
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, metrics, 'bad_message', 'body: send application/json');
-    if (error.statusCode === 400 || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return sendError(reply, metrics, 'bad_message', `body: ${error.message}`);
-    log.error({ err: error }, 'request failed');
-    return sendError(reply, metrics, 'internal', ERROR_CODES.internal.summary);
+  const app = Fastify({
+    loggerInstance: log as FastifyBaseLogger, bodyLimit: resolved.limits.maxBodyBytes, logController: new LogController({ disableRequestLogging: true }),
+    // A path parameter may hold any valid task id (256 characters, percent-escaped: up to 2,304) or session id.
+    routerOptions: { maxParamLength: 4096 },
+    ...frameworkErrorOptions(metrics),
   });
-  app.setNotFoundHandler((req, reply) => sendError(reply, metrics, 'unknown_task', `no route ${req.method} ${req.url.split('?')[0]}`));
+  if (!auth.enabled) log.warn('no tokens configured: authentication is off, anyone who can reach the server may use it');
 
   app.addHook('onRequest', async (req, reply) => {
     const route = req.url.split('?')[0];
     if (route === '/healthz' || ((req.method === 'GET' || req.method === 'HEAD') && isPublicWebPath(route ?? ''))) return;
-    const refused = !accepting && route === '/v1/stream' ? 'overloaded' : !auth.allows(req) ? 'unauthorized' : undefined;
+    // While shutting down only readiness and metrics are still answered.
+    const closing = !accepting && route !== '/readyz' && route !== '/metrics';
+    const refused = !auth.allows(req) ? 'unauthorized' : closing ? 'overloaded' : undefined;
     if (refused === undefined) return;
     const message = refused === 'unauthorized' ? 'missing or wrong bearer token' : 'server shutting down';
     if (req.headers.upgrade?.toLowerCase() === 'websocket') {
@@ -104,11 +101,21 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     }
     return sendError(reply, metrics, refused, message);
   });
+  installErrorShapes(app, { metrics, log, maxBodyBytes: resolved.limits.maxBodyBytes });
 
   const deps: HandlerDeps = { registry, metrics, log, options: resolved, ...(durable ? { durable } : {}) };
   await app.register(websocket, {
     // Frames up to 8x the limit are refused with an `error` frame; beyond that ws closes the socket (1009).
     options: { maxPayload: resolved.limits.maxFrameBytes * 8 },
+    // ws closes a socket that breaks the protocol itself, with the matching code (1009 for a frame over
+    // maxPayload, 1002, 1007); the plugin's default handler would then cut the TCP connection (the client
+    // saw 1006). Other socket errors still end the connection.
+    errorHandler: (error, socket) => {
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      if (code.startsWith('WS_ERR_')) return void log.warn({ err: error }, 'websocket protocol error: closed with its code');
+      log.warn({ err: error }, 'websocket error');
+      socket.terminate();
+    },
     preClose: async () => {
       accepting = false;
       clearInterval(sweeper);
@@ -123,12 +130,13 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     },
   });
 
-  app.get('/v1/stream', { websocket: true }, (socket: WebSocket) => {
+  app.get('/v1/stream', { websocket: true }, (socket: WebSocket, req) => {
     const id = ++nextConnection;
     const conn = new Connection(id, socket, resolved.limits.outgoingQueueBytes, (queued) => {
       metrics.refusals.inc({ code: 'overloaded' });
       log.warn({ connection: id, queued }, 'client not reading: connection closed (1008)');
     });
+    conn.principal = auth.principal(req);
     connections.set(conn.id, conn);
     metrics.activeConnections.set(connections.size);
     log.info({ connection: conn.id }, 'connection opened');
@@ -145,8 +153,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     socket.on('error', (error) => log.warn({ connection: conn.id, err: error }, 'socket error'));
   });
 
-  const routeDeps = { store, registry, analyzers, metrics, options: resolved, ready: () => accepting && store.available(), ...(durable ? { durable } : {}) };
+  const routeDeps = { store, registry, analyzers, pool, metrics, options: resolved, ready: () => accepting && store.available(), principal: (req: FastifyRequest) => auth.principal(req), ...(durable ? { durable } : {}) };
   registerHttpRoutes(app, routeDeps);
+  registerScoringRoutes(app, routeDeps);
   registerPolicyRoutes(app, { policies, metrics });
   registerForecastRoutes(app, resolved.forecast, learner);
   learner?.start();
@@ -165,6 +174,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     clearInterval(sweeper);
     clearInterval(leaseKeeper);
     await learner?.stop();
+    await pool.close();
     await backend.close();
     await policies.flush();
   });

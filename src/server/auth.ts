@@ -46,6 +46,16 @@ export class TokenChecker {
     for (const known of this.digests) found = timingSafeEqual(known, d) || found;
     return found;
   }
+
+  /**
+   * Who a request speaks for: the digest (hex) of its token while auth is on, undefined while it is off.
+   * A session answers only to the principal that started it (resume, GET /v1/sessions/:id).
+   */
+  principal(request: FastifyRequest): string | undefined {
+    if (!this.enabled) return undefined;
+    const token = bearer(request.headers.authorization) ?? queryToken(request.url);
+    return token === undefined ? undefined : digest(token).toString('hex');
+  }
 }
 
 function bearer(header: string | undefined): string | undefined {

@@ -19,6 +19,8 @@ export const CLOSE = {
 export class Connection {
   readonly id: number;
   readonly sessions = new Set<string>();
+  /** The token digest the connection was opened with (undefined while auth is off); see `TokenChecker.principal`. */
+  principal: string | undefined;
   private readonly socket: WebSocket;
   private readonly maxQueued: number;
   private closing = false;

@@ -81,6 +81,7 @@ export class DurableSessions {
         ...(spec.model !== undefined ? { model: spec.model } : {}),
         ...(spec.forecast !== undefined ? { forecast: spec.forecast } : {}),
         ...(spec.assignment !== undefined ? { assignment: spec.assignment } : {}),
+        ...(spec.principal !== undefined ? { principal: spec.principal } : {}),
       });
     } catch (error) {
       return err(unavailable(error, `session ${session.id} not started`));
@@ -153,20 +154,28 @@ export class DurableSessions {
    * Takes a session over (a resume, or the next message after a failed write):
    * this replica's copy when it is still the durable one, else a copy rebuilt
    * from the journal. Undefined when the session is unknown or expired.
+   * A session started with another token (`principal`) is as unknown as one never started: it is not taken.
    * Throws `SteplensError('unavailable')` while Redis is unreachable.
    */
-  claim(id: string): Promise<Session | undefined> {
+  claim(id: string, principal: string | undefined): Promise<Session | undefined> {
     let running = this.restoring.get(id);
     if (!running) {
-      running = this.takeOver(id).finally(() => this.restoring.delete(id));
+      running = this.takeOver(id, principal).finally(() => this.restoring.delete(id));
       this.restoring.set(id, running);
     }
     return running;
   }
 
-  private async takeOver(id: string): Promise<Session | undefined> {
+  private async takeOver(id: string, principal: string | undefined): Promise<Session | undefined> {
     const local = this.deps.registry.get(id);
-    if (local) await this.settled(local);
+    if (local) {
+      if (local.principal !== principal) return undefined;
+      await this.settled(local);
+    } else {
+      // Checked before the lease is taken, so another token cannot move a live session away from its client.
+      const record = (await this.deps.journal.load(id))?.record;
+      if (record !== undefined && record.principal !== principal) return undefined;
+    }
     const claim = await this.deps.journal.claim(id);
     const current = this.deps.registry.get(id);
     if (!claim) {
@@ -199,6 +208,7 @@ export class DurableSessions {
       id, task: r.task, format: r.format as FormatName, learn: r.learn, agent: r.agent, model: r.model, policy: r.policy, reference,
       ...(r.forecast !== undefined ? { forecast: r.forecast } : {}),
       ...(r.assignment !== undefined ? { assignment: r.assignment } : {}),
+      ...(r.principal !== undefined ? { principal: r.principal } : {}),
     };
     const { options, analyzers } = this.deps;
     const session = buildSession(spec, { analyzers, config: options.config, maxSteps: options.limits.maxStepsPerSession, now: Date.now() });

@@ -39,6 +39,13 @@ export class FrameLog {
     return this.count;
   }
 
+  /** Approximate bytes held: 8 per row number, the signals (shared with the scorer while it lives) and the exceptions. */
+  get bytes(): number {
+    let signals = 0;
+    for (const s of this.signals) signals += 96 + 2 * s.message.length + 8 * s.steps.length;
+    return 64 + 8 * this.rows.length + signals + 64 * this.aside.size;
+  }
+
   private code(text: string): number {
     const i = this.codes.indexOf(text);
     if (i >= 0) return i;

@@ -1,19 +1,16 @@
-/** The HTTP routes of protocol v1 (`/v1/...`, health, readiness, metrics). */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+/** The HTTP routes of protocol v1 (`/v1/...`, health, readiness, metrics) but scoring (scoring-routes.ts, registered beside these by buildApp). */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Analyzers } from '../core/ports.js';
 import { ptaToJson } from '../core/pta/index.js';
 import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
-import { addReferenceRequestSchema, scoreRequestSchema, type SessionStatus } from '../protocol/http-bodies.js';
+import type { SessionStatus } from '../protocol/http-bodies.js';
 import { taskIdSchema } from '../protocol/client-messages.js';
-import { parseBody } from '../protocol/parse.js';
 import type { ReferenceStorePort } from '../store/store-port.js';
 import type { DurableSessions } from './durable-sessions.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionRegistry } from './session-registry.js';
-import { registerBatchRoutes } from './batch-routes.js';
-import { scoreRequest } from './score-request.js';
-import { trajectorySteps, trajectoryStates } from './trajectory.js';
+import type { ScorePool } from './score-pool.js';
 
 export interface RouteDeps {
   store: ReferenceStorePort;
@@ -22,9 +19,13 @@ export interface RouteDeps {
   durable?: DurableSessions;
   analyzers: Analyzers;
   metrics: AppMetrics;
+  /** Where HTTP scoring runs (worker threads). */
+  pool: ScorePool;
   options: ResolvedOptions;
   /** False while starting up or shutting down. */
   ready: () => boolean;
+  /** The token digest a request speaks for (undefined while auth is off). */
+  principal: (req: FastifyRequest) => string | undefined;
 }
 
 /** Sends `{ error: { code, message } }` with the code's status and counts the refusal. */
@@ -51,14 +52,15 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
   app.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
 
   app.get<{ Params: { id: string } }>('/v1/sessions/:id', async (req, reply) => {
-    let s = registry.get(req.params.id);
+    const principal = deps.principal(req);
+    let s = registry.visible(req.params.id, principal);
     let elsewhere: 'open' | 'detached' | undefined;
     // With Redis, a copy no connection here holds may have moved to another replica: read the durable one.
     if (deps.durable && (!s || (!s.ended && s.connection === undefined))) {
       try {
         const view = await deps.durable.view(req.params.id);
-        // This replica's copy stays the answer while this replica holds the lease.
-        if (view && !(s && view.owner === deps.durable.journal.owner)) {
+        // This replica's copy stays the answer while this replica holds the lease; another token's session stays unknown.
+        if (view && view.session.principal === principal && !(s && view.owner === deps.durable.journal.owner)) {
           s = view.session;
           elsewhere = view.owner !== undefined ? 'open' : 'detached';
         }
@@ -83,31 +85,6 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
     return status;
   });
 
-  app.post('/v1/score', async (req, reply) => {
-    const body = parseBody(scoreRequestSchema, req.body);
-    if (!body.ok) return sendError(reply, metrics, 'bad_message', body.error);
-    try {
-      return await scoreRequest(deps, body.value);
-    } catch (error) {
-      return fail(reply, error);
-    }
-  });
-
-  app.post<{ Params: { task: string } }>('/v1/tasks/:task/references', async (req, reply) => {
-    const task = taskParam(reply, req.params.task);
-    if (task === undefined) return reply;
-    const body = parseBody(addReferenceRequestSchema, req.body);
-    if (!body.ok) return sendError(reply, metrics, 'bad_message', body.error);
-    try {
-      const steps = trajectorySteps(body.value.trajectory, body.value.format);
-      const states = trajectoryStates(steps, deps.analyzers, { kind: 'prior', prior: await store.prior() });
-      const pta = await store.addReference(task, states);
-      return reply.code(201).send({ task, version: pta.version, references: pta.references.length, steps: states.length });
-    } catch (error) {
-      return fail(reply, error);
-    }
-  });
-
   app.get('/v1/tasks', async () => ({ tasks: await store.list() }));
 
   app.get<{ Params: { task: string } }>('/v1/tasks/:task/pta', async (req, reply) => {
@@ -121,5 +98,4 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
       return fail(reply, error);
     }
   });
-  registerBatchRoutes(app, deps);
 }

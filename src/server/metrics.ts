@@ -8,6 +8,8 @@ export interface AppMetrics {
   stepLatency: Histogram<string>;
   activeSessions: Gauge<string>;
   activeConnections: Gauge<string>;
+  endedSessions: Gauge<string>;
+  endedSessionBytes: Gauge<string>;
   signalsFired: Counter<'kind' | 'severity'>;
   refusals: Counter<'code'>;
   /** Sessions rebuilt from the Redis journal (taken over from another replica, or after a failed write). */
@@ -49,6 +51,8 @@ export function createMetrics(store: Pick<ReferenceStorePort, 'cacheStats'>, opt
     }),
     activeSessions: new Gauge({ name: 'steplens_active_sessions', help: 'Sessions open (started, not yet ended; detached ones awaiting resume included).', registers }),
     activeConnections: new Gauge({ name: 'steplens_active_connections', help: 'Open WebSocket connections.', registers }),
+    endedSessions: new Gauge({ name: 'steplens_ended_sessions', help: 'Ended sessions kept for resume and GET within the resume window (bounded by count and bytes).', registers }),
+    endedSessionBytes: new Gauge({ name: 'steplens_ended_session_bytes', help: 'Approximate bytes the kept ended sessions hold (frame logs and finals).', registers }),
     signalsFired: new Counter({ name: 'steplens_signals_fired_total', help: 'Early-stop signals fired.', labelNames: ['kind', 'severity'], registers }),
     refusals: new Counter({ name: 'steplens_refusals_total', help: 'Refused messages and requests, by error code.', labelNames: ['code'], registers }),
     sessionsRebuilt: new Counter({ name: 'steplens_sessions_rebuilt_total', help: 'Sessions rebuilt from the Redis journal (resumed from another replica, or after a failed write).', registers }),

@@ -1,4 +1,5 @@
 /** The options of `buildApp`, with their defaults. */
+import os from 'node:os';
 import type { Logger } from 'pino';
 import { DEFAULT_CONFIG, type ScoringConfig } from '../core/config.js';
 import { DEFAULT_POLICY, type Policy } from '../core/policy.js';
@@ -23,6 +24,10 @@ export interface ServerLimits {
   outgoingQueueBytes: number;
   /** Largest HTTP body in bytes (default 64 MiB). */
   maxBodyBytes: number;
+  /** Ended sessions kept for `resume` and GET /v1/sessions/:id within the resume window; the oldest go first past it (default 10,000). */
+  maxEndedSessions: number;
+  /** Bytes the kept ended sessions may hold (their frame logs and finals, estimated; default 64 MiB); the oldest go first past it. */
+  maxEndedSessionBytes: number;
   /** Web view live-feed viewers at once (default 64). */
   liveViewers: number;
   /** Bytes a live-feed viewer may have unread before it is dropped as too slow (default 1 MiB). */
@@ -66,6 +71,12 @@ export interface AppOptions {
   compressTexts?: boolean;
   /** Merge `passed` sessions into their task's PTA unless `start.learn` says otherwise (default false). */
   learnDefault?: boolean;
+  /**
+   * Worker threads that run HTTP scoring (POST /v1/score, /v1/score/batch, /get_reward, references), so a
+   * large request never holds the event loop of the streaming sessions; 0 scores on the main thread.
+   * Default: one per spare core (cores - 1), at least 1, at most 4.
+   */
+  scoringWorkers?: number;
   /** Forecast model(s) of P(pass | prefix) (`steplens train` writes them): adds `pPass` to scores, finals and reports. */
   forecast?: ForecastFile;
   /** Retrain the forecast from finished sessions that reported an outcome (needs `forecast`). */
@@ -101,6 +112,7 @@ export interface ResolvedOptions {
   shadow: ShadowOptions | undefined;
   config: ScoringConfig;
   learnDefault: boolean;
+  scoringWorkers: number;
   /** The forecast in force (swapped by the learner), if any. */
   forecast: ForecastHolder | undefined;
 }
@@ -112,6 +124,8 @@ export const DEFAULT_LIMITS: ServerLimits = {
   maxStepsPerSession: 5000,
   outgoingQueueBytes: 4 * 1024 * 1024,
   maxBodyBytes: 64 * 1024 * 1024,
+  maxEndedSessions: 10_000,
+  maxEndedSessionBytes: 64 * 1024 * 1024,
   liveViewers: 64,
   liveQueueBytes: 1024 * 1024,
 };
@@ -128,6 +142,7 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
     shadow: options.shadow === undefined || options.shadow === false ? undefined : { ...DEFAULT_SHADOW, ...(options.shadow === true ? {} : options.shadow) },
     config: options.config ?? DEFAULT_CONFIG,
     learnDefault: options.learnDefault ?? false,
+    scoringWorkers: options.scoringWorkers ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
     forecast: options.forecast !== undefined ? new ForecastHolder(options.forecast) : undefined,
   };
 }

@@ -1,12 +1,32 @@
 /** Scoring one HTTP score request (`POST /v1/score`, each item of a batch, each `/get_reward` query). */
-import { resolvePolicy } from '../core/policy.js';
-import type { TrajectoryReport } from '../core/scorer-api.js';
+import type { Analyzers } from '../core/ports.js';
+import type { ScoringConfig } from '../core/config.js';
+import type { ForecastModel } from '../core/forecast/model.js';
+import { resolvePolicy, type Policy, type PolicyInput } from '../core/policy.js';
+import type { Reference, TemporalPrior, TrajectoryReport } from '../core/scorer-api.js';
 import type { Step } from '../core/types.js';
 import { SteplensError } from '../errors.js';
-import type { PolicyInput } from '../core/policy.js';
 import type { ScoreRequest } from '../protocol/http-bodies.js';
-import type { RouteDeps } from './http-routes.js';
 import { scoreTrajectory, trajectorySteps } from './trajectory.js';
+
+/** What HTTP scoring needs: the references (from the store, or asked of the main thread by a worker), analyzers, the server's policy, config and step limit. */
+export interface ScoringDeps {
+  reference(task: string): Promise<Reference>;
+  prior(): Promise<TemporalPrior>;
+  analyzers: Analyzers;
+  policy: Policy;
+  config: ScoringConfig;
+  /** Steps one trajectory may have (the stream's per-session limit). */
+  maxSteps: number;
+  /** The server's forecast model in force, if any (adds `pPass`). */
+  forecast?: JobForecast;
+}
+
+/** A forecast model and its version, as a job carries it to a worker. */
+export interface JobForecast {
+  model: ForecastModel;
+  version: number;
+}
 
 /** What scoring already parsed steps needs besides them. */
 export interface StepsRequest {
@@ -15,20 +35,26 @@ export interface StepsRequest {
   policy?: PolicyInput;
 }
 
+/** Refuses a trajectory longer than a session may be (`too_large`, naming `where`). */
+export function checkLength(steps: readonly Step[], maxSteps: number, where: string): void {
+  if (steps.length > maxSteps) throw new SteplensError('too_large', `${where}: ${steps.length} steps exceed the limit of ${maxSteps} steps`);
+}
+
 /** Scores `steps` against the task's reference with the server's config and policy (overridden by `policy`). */
-export async function scoreParsedSteps(deps: RouteDeps, req: StepsRequest, steps: readonly Step[], where = 'body.'): Promise<TrajectoryReport> {
-  const policy = resolvePolicy(req.policy, deps.options.policy);
+export async function scoreParsedSteps(deps: ScoringDeps, req: StepsRequest, steps: readonly Step[], where = 'body.'): Promise<TrajectoryReport> {
+  const policy = resolvePolicy(req.policy, deps.policy);
   if (!policy.ok) throw new SteplensError('bad_message', `${where}policy: ${policy.error}`);
-  const reference = await deps.store.reference(req.task);
-  const forecast = deps.options.forecast?.modelFor(undefined, undefined);
+  const reference = await deps.reference(req.task);
   return scoreTrajectory(steps, {
-    reference, analyzers: deps.analyzers, policy: policy.value, config: deps.options.config,
-    ...(forecast !== undefined ? { forecast: forecast.model, forecastVersion: forecast.version } : {}),
+    reference, analyzers: deps.analyzers, policy: policy.value, config: deps.config,
+    ...(deps.forecast !== undefined ? { forecast: deps.forecast.model, forecastVersion: deps.forecast.version } : {}),
     ...(req.passed !== undefined ? { passed: req.passed } : {}),
   });
 }
 
 /** Parses and scores one request; errors are SteplensErrors whose message starts with `where` (`body.`, `items[3].`). */
-export async function scoreRequest(deps: RouteDeps, req: ScoreRequest, where = 'body.'): Promise<TrajectoryReport> {
-  return scoreParsedSteps(deps, req, trajectorySteps(req.trajectory, req.format, `${where}trajectory`), where);
+export async function scoreRequest(deps: ScoringDeps, req: ScoreRequest, where = 'body.'): Promise<TrajectoryReport> {
+  const steps = trajectorySteps(req.trajectory, req.format, `${where}trajectory`);
+  checkLength(steps, deps.maxSteps, `${where}trajectory`);
+  return scoreParsedSteps(deps, req, steps, where);
 }

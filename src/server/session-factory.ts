@@ -22,6 +22,8 @@ export interface SessionSpec {
   reference: Reference;
   /** The outcome forecast model the session carries for its whole life, and its version. */
   forecast?: { model: ForecastModel; version: number };
+  /** The token digest of the connection that started it (undefined while auth is off). */
+  principal?: string | undefined;
 }
 
 /** A fresh session (no step yet) scored against `spec.reference`. */
@@ -30,7 +32,7 @@ export function buildSession(spec: SessionSpec, env: { analyzers: Analyzers; con
     reference: spec.reference, analyzers: env.analyzers, policy: spec.policy, config: env.config,
     ...(spec.forecast !== undefined ? { forecast: spec.forecast.model } : {}),
   });
-  return new Session({
+  const session = new Session({
     id: spec.id, task: spec.task, format: spec.format, learn: spec.learn, scorer,
     reference: scorer.report().reference,
     parser: spec.format === 'steplens' ? undefined : getParser(spec.format).stream(),
@@ -40,4 +42,6 @@ export function buildSession(spec: SessionSpec, env: { analyzers: Analyzers; con
     ...(spec.agent !== undefined ? { agent: spec.agent } : {}),
     ...(spec.model !== undefined ? { model: spec.model } : {}),
   });
+  session.principal = spec.principal;
+  return session;
 }

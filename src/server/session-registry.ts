@@ -3,6 +3,7 @@
  * (final report, learning), resuming on another connection, and the sweep
  * that ends idle sessions and frees expired ones.
  */
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Analyzers } from '../core/ports.js';
 import { canStop, resolvePolicy } from '../core/policy.js';
@@ -15,9 +16,9 @@ import { err, ok, SteplensError, type Result } from '../errors.js';
 import type { Connection } from './connection.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
+import { EndedSessions } from './ended-sessions.js';
 import type { Session, StepFrame } from './session.js';
-import { buildSession } from './session-factory.js';
-import type { DurableSessions } from './durable-sessions.js';
+import { buildSession, type SessionSpec } from './session-factory.js';
 import { PolicyManager } from './policy-manager.js';
 import type { SessionObserver } from './session-events.js';
 
@@ -35,7 +36,17 @@ export interface RegistryDeps {
   /** Told of every ended session (the forecast learner keeps those with an outcome). */
   onEnded?: (session: Session) => void;
   /** With Redis: sessions made durable and carried on by any replica (set by `buildApp` after construction). */
-  durable?: DurableSessions;
+  durable?: SessionDurability;
+}
+
+/** What the registry asks of durable sessions (durable-sessions.ts implements it; the port keeps the two modules out of a circle). */
+export interface SessionDurability {
+  /** Records a new session and takes its lease; an error when the id is held or the shared store is unreachable. */
+  open(session: Session, spec: SessionSpec): Promise<Result<void, MessageError>>;
+  /** Waits for the session's durable writes in flight. */
+  settled(session: Session): Promise<void>;
+  /** Records the session's final. */
+  finished(session: Session, final: FinalMessage): Promise<void>;
 }
 
 export class SessionRegistry {
@@ -44,11 +55,12 @@ export class SessionRegistry {
   /** Ends in progress (a client `end`, the sweep and shutdown may race): each session ends once. */
   private readonly ending = new Map<string, Promise<FinalMessage>>();
   private sweeping = false;
-  private counter = 0;
+  private readonly endedKept: EndedSessions;
 
   private readonly policies: PolicyManager;
 
   constructor(private readonly deps: RegistryDeps) {
+    this.endedKept = new EndedSessions(deps.options.limits);
     this.policies = deps.policies ?? PolicyManager.plain(deps.options.policySet, deps.log);
   }
 
@@ -70,11 +82,18 @@ export class SessionRegistry {
     return n;
   }
 
+  /** 128 random bits: an id nobody can guess from another one (a session's id is all a `resume` needs besides the token). */
   private newId(): string {
     let id: string;
-    do id = `s-${Date.now().toString(36)}-${(++this.counter).toString(36)}`;
+    do id = `s-${randomBytes(16).toString('hex')}`;
     while (this.sessions.has(id) || this.pending.has(id));
     return id;
+  }
+
+  /** The session `id` if it exists and answers to `principal` (the token digest it was started with). */
+  visible(id: string, principal: string | undefined): Session | undefined {
+    const s = this.sessions.get(id);
+    return s !== undefined && s.principal === principal ? s : undefined;
   }
 
   /** Opens a session on `conn` after checking id, limits, policy and the task's reference. */
@@ -105,6 +124,7 @@ export class SessionRegistry {
         id, task: msg.task, format, learn: msg.learn ?? this.deps.options.learnDefault, agent: msg.agent, model: msg.model, policy: policy.value,
         assignment: { pair: assigned.key, selected, shadow }, reference,
         ...(forecast !== undefined ? { forecast } : {}),
+        ...(conn.principal !== undefined ? { principal: conn.principal } : {}),
       };
       const session = buildSession(spec, { analyzers: this.deps.analyzers, config: this.deps.options.config, maxSteps: limits.maxStepsPerSession, now: Date.now() });
       if (this.deps.durable) {
@@ -144,26 +164,29 @@ export class SessionRegistry {
 
   private async finish(session: Session, why: FinalReason): Promise<FinalMessage> {
     await this.deps.durable?.settled(session);
+    // From here the session takes no step: the report, the final and a learned reference cover the same steps.
     const { frames, report } = session.finish();
+    const states = session.states();
+    const passed = session.passed;
     const conn = this.connectionOf(session);
     for (const f of frames) conn?.send(f);
     this.scored(session, frames);
     let learned: FinalMessage['learned'];
-    if (session.learn && session.passed === true && session.length > 0) {
+    if (session.learn && passed === true && states.length > 0) {
       try {
-        const pta = await this.deps.store.addReference(session.task, session.states());
+        const pta = await this.deps.store.addReference(session.task, states);
         learned = { version: pta.version };
         this.deps.log.info({ session: session.id, task: session.task, version: pta.version }, 'reference learned');
       } catch (error) {
         this.deps.log.error({ session: session.id, task: session.task, err: error }, 'learning the reference failed');
       }
     }
-    if (session.policy?.shadow && session.passed !== undefined) {
-      this.policies.record(session.policy.pair, { states: session.states(), totals: session.totals, passed: session.passed });
+    if (session.policy?.shadow && passed !== undefined) {
+      this.policies.record(session.policy.pair, { states, totals: session.totals, passed });
     }
     const final: FinalMessage = {
       type: 'final', session: session.id, ...report,
-      ...(session.passed !== undefined ? { passed: session.passed } : {}),
+      ...(passed !== undefined ? { passed } : {}),
       ...(learned ? { learned } : {}),
       ...(session.forecastVersion !== undefined ? { forecastVersion: session.forecastVersion } : {}),
       reason: why,
@@ -171,6 +194,8 @@ export class SessionRegistry {
     session.final = final;
     this.deps.onEnded?.(session);
     session.endedAt = Date.now();
+    session.release();
+    this.keepEnded(session);
     this.deps.metrics.activeSessions.set(this.openCount());
     await this.deps.durable?.finished(session, final);
     conn?.send(final);
@@ -227,6 +252,7 @@ export class SessionRegistry {
   evict(session: Session, why: string, keepOnConnection: boolean): void {
     if (this.sessions.get(session.id) !== session) return;
     this.sessions.delete(session.id);
+    this.endedKept.delete(session.id);
     if (!keepOnConnection && session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.id);
     this.deps.metrics.activeSessions.set(this.openCount());
     this.deps.log.info({ session: session.id, task: session.task, why }, 'session copy dropped');
@@ -235,11 +261,30 @@ export class SessionRegistry {
   /** Registers a session rebuilt from the durable journal. */
   adopt(session: Session): void {
     this.sessions.set(session.id, session);
+    // A rebuilt ended session counts against the ended-session bounds like one that ended here.
+    if (session.ended) {
+      session.release();
+      this.keepEnded(session);
+    }
     this.deps.metrics.activeSessions.set(this.openCount());
   }
 
+  /** Keeps an ended session within the ended-session bounds, freeing the oldest ones past them. */
+  private keepEnded(session: Session): void {
+    for (const id of this.endedKept.add(session.id, session.keptBytes())) {
+      const old = this.sessions.get(id);
+      if (old) this.free(old, 'ended-session limit');
+    }
+    this.deps.metrics.endedSessions.set(this.endedKept.count);
+    this.deps.metrics.endedSessionBytes.set(this.endedKept.bytes);
+  }
+
   private free(session: Session, why: string): void {
+    if (this.sessions.get(session.id) !== session) return;
     this.sessions.delete(session.id);
+    this.endedKept.delete(session.id);
+    this.deps.metrics.endedSessions.set(this.endedKept.count);
+    this.deps.metrics.endedSessionBytes.set(this.endedKept.bytes);
     if (session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.id);
     this.deps.metrics.activeSessions.set(this.openCount());
     this.deps.log.info({ session: session.id, task: session.task, why }, 'session freed');

@@ -25,7 +25,7 @@ export function sessionSummary(s: Session, config: ScoringConfig): SessionSummar
   const total = s.final?.score.total ?? s.currentScore().total;
   const last = s.signals[s.signals.length - 1];
   let recent = '';
-  for (let i = Math.max(0, states.length - RECENT_STAGES); i < states.length; i++) recent += (states[i] as State).stage;
+  for (let i = Math.max(0, states.length - RECENT_STAGES); i < states.length; i++) recent += states[i]!.stage;
   return {
     session: s.id, task: s.task, format: s.format,
     ...(s.agent !== undefined ? { agent: s.agent } : {}),
@@ -89,7 +89,7 @@ export function trajectoryView(
     task: meta.task, format: meta.format,
     ...(meta.agent !== undefined ? { agent: meta.agent } : {}),
     ...(meta.model !== undefined ? { model: meta.model } : {}),
-    steps: results.map((r, i) => viewStep(r.state, stepText(steps[i] as Step), r)),
+    steps: results.map((r, i) => viewStep(r.state, stepText(steps[i]!), r)),
     signals: results.flatMap((r) => r.signals),
     report,
   };

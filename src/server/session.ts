@@ -59,6 +59,8 @@ export class Session {
   readonly model: string | undefined;
   readonly learn: boolean;
   readonly reference: ReferenceInfo;
+  /** The token digest of the connection that started it (undefined while auth is off): only it may resume or read the session. */
+  principal: string | undefined;
   readonly policy: SessionPolicy | undefined;
   /** Running composite after each scored step (shadow mode replays candidate stops over it). */
   readonly totals: number[] = [];
@@ -71,14 +73,21 @@ export class Session {
   endedAt: number | undefined;
   detachedAt: number | undefined;
   final: FinalMessage | undefined;
+  /** Set when ending begins (before the report and learning): from then on no step or outcome is accepted. */
+  finishing = false;
   /** With Redis: the reference pinned in the journal, and the last durable write still in flight. */
   pin: PinnedReference | undefined;
   lastWrite: Promise<unknown> | undefined;
   private readonly log: FrameLog;
   readonly signals: Signal[] = [];
   readonly stages: Record<Stage, number> = { E: 0, I: 0, V: 0, O: 0 };
-  private readonly scorer: Scorer;
-  private readonly parser: StreamParser | undefined;
+  /** Released (undefined) once the session has ended: an ended session keeps only its frame log and final. */
+  private scorer: Scorer | undefined;
+  private parser: StreamParser | undefined;
+  private scored = 0;
+  /** The states kept once the scorer is released (the web view's step table and alignment of an ended session). */
+  private endedStates: ReturnType<Scorer['states']> | undefined;
+  private endedStateBytes = 0;
   private readonly maxSteps: number;
   /** One short line per step saying what it did (the web view's step table). */
   private readonly texts: string[] = [];
@@ -108,7 +117,7 @@ export class Session {
 
   set passed(passed: boolean | undefined) {
     this.outcome = passed;
-    this.scorer.setOutcome(passed);
+    this.scorer?.setOutcome(passed);
   }
 
   private outcome: boolean | undefined;
@@ -123,7 +132,13 @@ export class Session {
   }
 
   get length(): number {
-    return this.scorer.length;
+    return this.scored;
+  }
+
+  /** The scorer of a session that has not ended (a released one is a programming error). */
+  private get live(): Scorer {
+    if (this.scorer === undefined) throw new Error(`session ${this.id} has ended: its scorer is released`);
+    return this.scorer;
   }
 
   /** Handles one `step` message: duplicate, gap, invalid payload, limit, or scored. */
@@ -131,9 +146,9 @@ export class Session {
     if (seq <= this.lastSeq) {
       return { kind: 'duplicate', frames: this.log.frames((s, type) => type === 'score' && s === seq) as ScoreMessage[] };
     }
+    if (this.finishing) return { kind: 'ended' };
     if (seq !== this.lastSeq + 1) return { kind: 'out_of_order', expected: this.lastSeq + 1 };
-    if (this.ended) return { kind: 'ended' };
-    if (this.scorer.length >= this.maxSteps) {
+    if (this.scored >= this.maxSteps) {
       return { kind: 'too_large', message: `session ${this.id} reached the limit of ${this.maxSteps} steps` };
     }
     let steps: Step[];
@@ -147,15 +162,17 @@ export class Session {
       }
       steps = this.parser.push(payload).steps;
     }
-    this.lastSeq = seq;
     const results = steps.map((s) => this.push(s));
+    // Accepted once scored: a fault while scoring leaves the seq to be sent again.
+    this.lastSeq = seq;
     return { kind: 'accepted', frames: this.framesFor(seq, results), results };
   }
 
   /** Scores one step the session owns (parsed from its frame), numbered in place. */
   private push(step: Step): StepResult {
-    step.t = this.scorer.length;
-    const result = this.scorer.push(step);
+    step.t = this.scored;
+    const result = this.live.push(step);
+    this.scored += 1;
     this.totals.push(result.score.total);
     this.texts.push(stepText(step));
     this.stages[result.state.stage] += 1;
@@ -180,14 +197,16 @@ export class Session {
   }
 
   /**
-   * No more steps: flushes the stream parser (its steps carry the last seq),
-   * and returns those frames and the report. Idempotent: a second call returns nothing new.
+   * No more steps (from now on `step` answers `ended`): flushes the stream parser (its steps carry
+   * the last seq), and returns those frames and the report. Idempotent: a second call returns nothing new.
    */
   finish(): { frames: StepFrame[]; results: StepResult[]; report: TrajectoryReport } {
-    const steps = this.final === undefined && this.parser ? this.parser.end().steps : [];
+    const first = !this.finishing;
+    this.finishing = true;
+    const steps = first && this.parser ? this.parser.end().steps : [];
     const results = steps.map((s) => this.push(s));
     const frames = this.framesFor(Math.max(this.lastSeq, 0), results);
-    return { frames, results, report: this.scorer.report(this.passed) };
+    return { frames, results, report: this.live.report(this.passed) };
   }
 
   /** Frames with seq > `after`, in order (what a resuming client missed). */
@@ -201,15 +220,33 @@ export class Session {
   }
 
   states(): ReturnType<Scorer['states']> {
-    return this.scorer.states();
+    return this.scorer === undefined ? (this.endedStates ?? []) : this.scorer.states();
   }
 
   currentScore(): ReturnType<Scorer['score']> {
-    return this.scorer.score();
+    return this.live.score();
   }
 
   /** The report so far (outcome as known). */
   report(): TrajectoryReport {
-    return this.scorer.report(this.passed);
+    return this.live.report(this.passed);
+  }
+
+  /**
+   * Called once the session has ended and its final is set: drops the scorer and the stream parser (the
+   * labeler's history, the shadow workspace); what `resume`, GET and the web view need stays: the frame log,
+   * the final and the states (counted in {@link keptBytes}, so the ended-session byte bound covers them).
+   */
+  release(): void {
+    if (this.scorer === undefined) return;
+    this.endedStates = this.scorer.states();
+    this.endedStateBytes = JSON.stringify(this.endedStates).length;
+    this.scorer = undefined;
+    this.parser = undefined;
+  }
+
+  /** Approximate bytes an ended session keeps (frame log, final and states). */
+  keptBytes(): number {
+    return 512 + this.log.bytes + 2 * (this.final === undefined ? 0 : JSON.stringify(this.final).length) + 2 * this.endedStateBytes;
   }
 }

@@ -5,7 +5,7 @@
  * pooled (rollouts of one task repeat their commands: one copy serves them all).
  */
 import type { Step } from '../core/types.js';
-import { intern } from '../core/state/flat-string.js';
+import { intern } from '../core/memory/flat-string.js';
 
 /** Longest kept line, in characters. */
 export const STEP_TEXT_MAX = 100;

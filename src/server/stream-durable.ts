@@ -35,10 +35,10 @@ function isWireCode(code: string): code is WireErrorCode {
  * Takes the session over; refuses (and resolves with the code) when it is
  * unknown or the store fails (`unavailable` while Redis is unreachable).
  */
-async function claimed(durable: DurableSessions, id: string, seq: number | undefined, h: LocalHandling): Promise<Session | WireErrorCode> {
+async function claimed(durable: DurableSessions, conn: Connection, id: string, seq: number | undefined, h: LocalHandling): Promise<Session | WireErrorCode> {
   const where = { session: id, ...(seq !== undefined ? { seq } : {}) };
   try {
-    const s = await durable.claim(id);
+    const s = await durable.claim(id, conn.principal);
     if (s) return s;
     h.refuse({ code: 'unknown_session', message: `no session ${id} (never started, or expired)`, ...where });
     return 'unknown_session';
@@ -53,7 +53,7 @@ async function claimed(durable: DurableSessions, id: string, seq: number | undef
 
 /** Rebuilds a session whose copy was dropped, on the connection that holds it, then handles `msg`. */
 async function restoreThen(durable: DurableSessions, conn: Connection, msg: ClientMessage & { session: string }, h: LocalHandling): Promise<void> {
-  const s = await claimed(durable, msg.session, msg.type === 'step' ? msg.seq : undefined, h);
+  const s = await claimed(durable, conn, msg.session, msg.type === 'step' ? msg.seq : undefined, h);
   if (typeof s === 'string') {
     // Still unreachable: the connection keeps the session, to rebuild it on a later message.
     if (s !== 'unavailable') conn.sessions.delete(msg.session);
@@ -74,7 +74,7 @@ async function endWhenSettled(durable: DurableSessions, conn: Connection, msg: C
 export function dispatchDurable(durable: DurableSessions, conn: Connection, msg: ClientMessage, h: LocalHandling): void | Promise<void> {
   switch (msg.type) {
     case 'resume':
-      return claimed(durable, msg.session, undefined, h).then((s) => (typeof s === 'string' ? undefined : h.resumeOn(s, msg)));
+      return claimed(durable, conn, msg.session, undefined, h).then((s) => (typeof s === 'string' ? undefined : h.resumeOn(s, msg)));
     case 'end':
       return endWhenSettled(durable, conn, msg, h);
     case 'step':

@@ -48,7 +48,11 @@ export function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buffer | s
   const m = parsed.value;
   const fault = (error: unknown): void => {
     deps.log.error({ err: error, connection: conn.id }, 'message handling failed');
-    refuse(deps, conn, { code: 'internal', message: 'internal error while handling the message', ...('session' in m && m.session ? { session: m.session } : {}) });
+    // The seq, when there is one, is named and left unaccepted: the client may send it again.
+    refuse(deps, conn, {
+      code: 'internal', message: 'internal error while handling the message',
+      ...('session' in m && m.session ? { session: m.session } : {}), ...(m.type === 'step' ? { seq: m.seq } : {}),
+    });
   };
   try {
     const pending = dispatch(deps, conn, m, raw);
@@ -134,14 +138,14 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage, raw: Buff
     case 'too_large':
       return refuse(deps, conn, { code: 'too_large', message: outcome.message, ...where });
     case 'ended':
-      return refuse(deps, conn, { code: 'bad_message', message: `session ${s.id} has ended: no more steps`, ...where });
+      return refuse(deps, conn, { code: 'bad_message', message: `session ${s.id} ${s.ended ? 'has ended' : 'is ending'}: no more steps`, ...where });
   }
 }
 
 function onOutcome(deps: HandlerDeps, conn: Connection, msg: OutcomeMessage): void {
   const s = owned(deps, conn, msg.session);
   if (!s) return;
-  if (s.ended) return refuse(deps, conn, { code: 'bad_message', message: `session ${s.id} has ended: send outcome before end`, session: s.id });
+  if (s.finishing) return refuse(deps, conn, { code: 'bad_message', message: `session ${s.id} ${s.ended ? 'has ended' : 'is ending'}: send outcome before end`, session: s.id });
   if (deps.durable && !deps.durable.available()) return refuse(deps, conn, storeDown(deps.durable, s.id));
   s.passed = msg.passed;
   if (deps.durable) conn.sendWhen(deps.durable.persistOutcome(s, msg.passed));
@@ -158,7 +162,8 @@ async function onEnd(deps: HandlerDeps, conn: Connection, msg: EndMessage): Prom
 }
 
 function onResume(deps: HandlerDeps, conn: Connection, msg: ResumeMessage): void {
-  const s = deps.registry.get(msg.session);
+  // A session started with another token is as unknown as one never started.
+  const s = deps.registry.visible(msg.session, conn.principal);
   if (!s) return refuse(deps, conn, { code: 'unknown_session', message: `no session ${msg.session} (never started, or expired)`, session: msg.session });
   resumeOn(deps, conn, s, msg);
 }

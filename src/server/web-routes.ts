@@ -5,7 +5,7 @@
  * the public `/web/info` that tells the page whether to ask for a token.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { alignToPta } from '../core/pta/align.js';
+import { alignToPta } from '../core/signals/alignment.js';
 import { resolvePolicy } from '../core/policy.js';
 import { scoreSteps } from '../core/scorer.js';
 import { SteplensError } from '../errors.js';

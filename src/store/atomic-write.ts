@@ -12,7 +12,8 @@ export const TEMP_SUFFIX = '.tmp';
  */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
   const dir = path.dirname(file);
-  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
+  // The name's first 64 characters only: the temporary name must fit the filesystem's limit whatever the target's length.
+  const temp = path.join(dir, `.${path.basename(file).slice(0, 64)}.${process.pid}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
   const handle = await open(temp, 'w', 0o644);
   try {
     await handle.writeFile(text, 'utf8');

@@ -23,6 +23,11 @@ export class PriorPool {
     this.cached = undefined;
   }
 
+  /** Drops a task's contribution (its file became unusable). */
+  delete(task: string): void {
+    if (this.light.delete(task)) this.cached = undefined;
+  }
+
   /** The prior pooled from every recorded task (recomputed after a change). */
   prior(): TemporalPrior {
     this.cached ??= priorFromPtas([...this.light.values()]);

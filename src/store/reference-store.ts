@@ -1,22 +1,23 @@
 /**
  * The reference store: task PTAs in an LRU cache (bounded by entries and
  * bytes) over an on-disk directory, one `<task>.json` (the PTA's JSON) per
- * task, written atomically, loaded lazily. Read-only seed directories supply
+ * task (file-names.ts), written atomically. Read-only seed directories supply
  * PTAs for tasks the data directory does not have; writes always go to the
- * data directory. The prior pooled from every stored reference is computed on
- * first need and kept up to date as references are added.
+ * data directory. Opening checks every file (pta-files.ts): a broken PTA is
+ * moved aside with a warning (its task falls back to the prior), a file that
+ * is not a PTA is skipped with a warning and left alone. The prior pooled from
+ * every stored reference is computed then and kept up to date as references are added.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { addReference, buildPta, ptaToJson } from '../core/pta/index.js';
 import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
 import type { State } from '../core/types.js';
-import { SteplensError } from '../errors.js';
 import { removeStaleTemps, writeFileAtomic } from './atomic-write.js';
-import { taskFileName } from './file-names.js';
+import { PTA_SUFFIX, isHashedFileName, taskFileName, taskFromFileName } from './file-names.js';
 import { PriorPool } from './prior-pool.js';
-import { parseStoredPta, storedTaskFiles } from './stored-pta.js';
+import { moveAside, readPtaFile } from './pta-files.js';
 import type { CacheStats, ReferenceStorePort, StoredTaskStats } from './store-port.js';
 import { taskStats } from './task-stats.js';
 
@@ -33,7 +34,7 @@ export interface ReferenceStoreOptions {
   maxBytes?: number;
   /** A PTA is used as a task's reference once it holds this many references (default 2, method.md section 4). */
   minReferences?: number;
-  /** Called for problems worth a log line (unreadable files). */
+  /** Called for problems worth a log line (files skipped or moved aside; these name the file, errors to clients never do). */
   warn?: (message: string) => void;
 }
 
@@ -52,7 +53,7 @@ export class ReferenceStore implements ReferenceStorePort {
   private readonly locks = new Map<string, Promise<unknown>>();
   private readonly pool = new PriorPool();
   private readonly warn: (message: string) => void;
-  private poolReady: Promise<void> | undefined;
+
   private counters = { hits: 0, misses: 0 };
 
   private constructor(options: ReferenceStoreOptions) {
@@ -66,7 +67,10 @@ export class ReferenceStore implements ReferenceStorePort {
     });
   }
 
-  /** Opens (and creates) the data directory and indexes it and the seeds; loads no PTA. */
+  /**
+   * Opens (and creates) the data directory, indexes it and the seeds, checking every task file: broken
+   * PTAs in the data directory are moved aside, other files skipped, each with a warning naming the file.
+   */
   static async open(options: ReferenceStoreOptions): Promise<ReferenceStore> {
     const store = new ReferenceStore(options);
     await mkdir(store.dataDir, { recursive: true });
@@ -76,15 +80,52 @@ export class ReferenceStore implements ReferenceStorePort {
     return store;
   }
 
-  private async index(dir: string, optional: boolean): Promise<void> {
-    let files: Map<string, string>;
+  private async index(dir: string, seed: boolean): Promise<void> {
+    let names: string[];
     try {
-      files = await storedTaskFiles(dir);
+      names = await readdir(dir);
     } catch (error) {
-      if (optional && (error as NodeJS.ErrnoException).code === 'ENOENT') return this.warn(`seed directory ${dir} does not exist`);
+      if (seed && (error as NodeJS.ErrnoException).code === 'ENOENT') return this.warn(`seed directory ${dir} does not exist`);
       throw error;
     }
-    for (const [task, file] of files) this.files.set(task, file);
+    for (const name of names.sort()) {
+      if (name.startsWith('.') || !name.endsWith(PTA_SUFFIX)) continue;
+      const file = path.join(dir, name);
+      const named = taskFromFileName(name);
+      if (named === undefined && !isHashedFileName(name)) {
+        this.warn(`${file}: not a task file name: skipped (left in place)`);
+        continue;
+      }
+      const entry = await this.check(file, (task) => (named !== undefined ? task === named : taskFileName(task) === name));
+      if (entry === undefined) continue;
+      this.files.set(entry.pta.task, file);
+      this.pool.set(entry.pta);
+    }
+  }
+
+  /**
+   * Reads a task file; anything but a PTA it accepts is warned about (naming the file) and yields
+   * undefined: a broken PTA in the data directory is moved aside, anything else is left where it is.
+   */
+  private async check(file: string, accepts: (task: string) => boolean): Promise<Entry | undefined> {
+    let found;
+    try {
+      found = await readPtaFile(file, accepts);
+    } catch (error) {
+      this.warn(`${file}: unreadable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): skipped`);
+      return undefined;
+    }
+    if (found.kind === 'pta') return { pta: found.pta, bytes: found.bytes };
+    if (found.kind === 'foreign' || path.dirname(file) !== this.dataDir) {
+      this.warn(`${file}: ${found.why}: skipped (left in place)`);
+      return undefined;
+    }
+    try {
+      this.warn(`${file}: ${found.why}: moved aside to ${await moveAside(file)}; its task falls back to the prior until a reference is added`);
+    } catch (error) {
+      this.warn(`${file}: ${found.why}: skipped (could not move it aside: ${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    return undefined;
   }
 
   /** Every task with a stored PTA, sorted. */
@@ -104,7 +145,10 @@ export class ReferenceStore implements ReferenceStorePort {
     return (await this.get(task))?.version;
   }
 
-  /** The task's PTA, loaded on first use; undefined when the task has none. Throws on an unreadable file. */
+  /**
+   * The task's PTA (read again when it left the cache); undefined when the task has none, or when its
+   * file has become unusable since opening (then handled as at open: warned, moved aside, forgotten).
+   */
   async get(task: string): Promise<Pta | undefined> {
     const cached = this.cache.get(task);
     if (cached) {
@@ -114,16 +158,14 @@ export class ReferenceStore implements ReferenceStorePort {
     const file = this.files.get(task);
     if (file === undefined) return undefined;
     this.counters.misses++;
-    const entry = await this.load(task, file);
+    const entry = await this.check(file, (t) => t === task);
+    if (entry === undefined) {
+      if (this.files.get(task) === file) this.files.delete(task);
+      this.pool.delete(task);
+      return undefined;
+    }
     this.cache.set(task, entry);
     return entry.pta;
-  }
-
-  private async load(task: string, file: string): Promise<Entry> {
-    const text = await readFile(file, 'utf8');
-    const parsed = parseStoredPta(text, file, task);
-    if (!parsed.ok) throw new SteplensError('internal', parsed.error);
-    return { pta: parsed.value, bytes: Buffer.byteLength(text) };
   }
 
   /**
@@ -138,20 +180,7 @@ export class ReferenceStore implements ReferenceStorePort {
 
   /** The temporal prior pooled from every stored reference (method.md section 8). */
   async prior(): Promise<TemporalPrior> {
-    this.poolReady ??= this.fillPool();
-    await this.poolReady;
     return this.pool.prior();
-  }
-
-  private async fillPool(): Promise<void> {
-    for (const task of this.taskList()) {
-      try {
-        const pta = this.cache.peek(task)?.pta ?? (await this.load(task, this.files.get(task) as string)).pta;
-        this.pool.set(pta);
-      } catch (error) {
-        this.warn(`prior: skipping task ${task}: ${(error as Error).message}`);
-      }
-    }
   }
 
   /**
@@ -165,14 +194,13 @@ export class ReferenceStore implements ReferenceStorePort {
       const current = await this.get(task);
       const next = current ? addReference(current, states) : buildPta(task, [states]);
       const text = ptaToJson(next);
-      const file = path.join(this.dataDir, taskFileName(task));
+      // A file the data directory already holds for the task is replaced where it is (an older name included).
+      const existing = this.files.get(task);
+      const file = existing !== undefined && path.dirname(existing) === this.dataDir ? existing : path.join(this.dataDir, taskFileName(task));
       await writeFileAtomic(file, text);
       this.files.set(task, file);
       this.cache.set(task, { pta: next, bytes: Buffer.byteLength(text) });
-      if (this.poolReady) {
-        await this.poolReady;
-        this.pool.set(next);
-      }
+      this.pool.set(next);
       return next;
     });
     this.locks.set(task, run);
@@ -183,7 +211,7 @@ export class ReferenceStore implements ReferenceStorePort {
     }
   }
 
-  /** Stats of every stored task (tasks whose file is unreadable are skipped with a warning). */
+  /** Stats of every stored task (tasks whose file has become unusable are skipped with a warning). */
   async list(): Promise<StoredTaskStats[]> {
     return taskStats(this.taskList(), (task) => this.get(task), this.warn);
   }

@@ -25,6 +25,8 @@ export interface SessionRecord {
   policy: Policy;
   /** Which policy the server assigned it (agent/model group, shadow mode). */
   assignment?: { pair: string; selected: string; shadow: boolean };
+  /** The token digest of the connection that started it (absent while auth is off): only it may resume or read the session. */
+  principal?: string;
   reference: PinnedReference;
   /** The outcome forecast model the session was started with (`serve --forecast`), kept whole. */
   forecast?: { model: ForecastModel; version: number };

@@ -18,7 +18,7 @@ describe('grid kinds', () => {
     for (const r of RUNS.slice(0, 400)) {
       for (const mode of ['referenceFree', 'reference'] as const) {
         const got = kind.stops({ states: r.states, totals: r.totals[mode] }, values, DEFAULT_POLICY);
-        const want = values.map((v) => firstAnyStop(r.states, r.totals[mode], policyFor({ ...noStops(), [kind.key]: v } as StopSettings, DEFAULT_POLICY)));
+        const want = values.map((v) => firstAnyStop(r.states, r.totals[mode], policyFor({ ...noStops(), [kind.key]: v }, DEFAULT_POLICY)));
         expect(got).toEqual(want);
         stops += got.filter((x) => x !== null).length;
       }

@@ -73,7 +73,7 @@ describe('calibrated policy over a real socket', () => {
     const runs = tradeoff.chosen.runs.filter((r) => !seeded.has(r.task));
     expect(runs.length).toBeGreaterThan(20);
     expect(runs.some((r) => r.stopAt.referenceFree !== null && !r.passed)).toBe(true);
-    const observed: { id: string; predicted: number | null; streamed: number | null }[] = [];
+    const observed: Array<{ id: string; predicted: number | null; streamed: number | null }> = [];
     for (const [i, r] of runs.entries()) {
       const t = byId.get(r.id)!;
       const frames = await streamRun(ws!, `s${i}`, r.task, t.steps);

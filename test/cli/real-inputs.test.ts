@@ -23,6 +23,7 @@ function expectOneLine(run: { code: number; stdout: string; stderr: string }, ..
   expect(run.code).toBe(1);
   expect(run.stdout).toBe('');
   expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+  // eslint-disable-next-line no-control-regex -- control characters are what must not reach the terminal
   expect(run.stderr.trimEnd()).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
   for (const m of mentions) expect(run.stderr).toContain(m);
 }
@@ -31,12 +32,12 @@ describe('an OpenHands output.jsonl holding several instances', () => {
   it('label and score give one result per instance (--json: an array)', async () => {
     const label = await cli('label', OUTPUT_JSONL, '--json');
     expect(label.code).toBe(0);
-    const docs = JSON.parse(label.stdout) as { task: string; steps: unknown[] }[];
+    const docs = JSON.parse(label.stdout) as Array<{ task: string; steps: unknown[] }>;
     expect(docs.map((d) => d.task)).toEqual(PONY);
     expect(docs.every((d) => d.steps.length > 0)).toBe(true);
     const score = await cli('score', OUTPUT_JSONL, '--json');
     expect(score.code).toBe(0);
-    expect((JSON.parse(score.stdout) as { task: string }[]).map((d) => d.task)).toEqual(PONY);
+    expect((JSON.parse(score.stdout) as Array<{ task: string }>).map((d) => d.task)).toEqual(PONY);
     const text = await cli('score', OUTPUT_JSONL);
     for (const t of PONY) expect(text.stdout).toContain(`${t}: `);
   });
@@ -46,7 +47,7 @@ describe('an OpenHands output.jsonl holding several instances', () => {
     expect((JSON.parse(one.stdout) as { task: string }).task).toBe(PONY[1]);
     const converted = await cli('convert', OUTPUT_JSONL, '--instance', PONY[2]!);
     expect(converted.code).toBe(0);
-    const all = JSON.parse((await cli('label', OUTPUT_JSONL, '--json')).stdout) as { steps: unknown[] }[];
+    const all = JSON.parse((await cli('label', OUTPUT_JSONL, '--json')).stdout) as Array<{ steps: unknown[] }>;
     expect(converted.stdout.trim().split('\n')).toHaveLength(all[2]!.steps.length);
     expectOneLine(await cli('convert', OUTPUT_JSONL), 'holds 3 trajectories', ...PONY, '--instance');
     expectOneLine(await cli('score', OUTPUT_JSONL, '--instance', 'nope'), '--instance nope', ...PONY);
@@ -104,7 +105,7 @@ describe('messages say one thing once', () => {
     const policy = join(dir, 'policy.json');
     writeFileSync(policy, JSON.stringify({ blindRetry: { warn: 1, stop: 2 }, explorationStreak: { warn: 1 }, regressionLoop: { warn: 1 } }));
     const run = join(CORPUS, 'SWE-agent__mini-swe-agent__pull-refs/output/deepseek_bench1/django__django-13401/django__django-13401.traj.json');
-    const doc = JSON.parse((await cli('score', run, '--policy', policy, '--json')).stdout) as { signals: { message: string }[] };
+    const doc = JSON.parse((await cli('score', run, '--policy', policy, '--json')).stdout) as { signals: Array<{ message: string }> };
     const messages = doc.signals.map((x) => x.message);
     expect(messages).toContain('1 exploration step in a row without implementing or verifying (warn threshold)');
     expect(messages.some((m) => m.startsWith('1 blind retry in a row'))).toBe(true);

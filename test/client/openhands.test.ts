@@ -15,7 +15,7 @@ const app = useApp();
 describe('client over an OpenHands event stream', () => {
   it('resolves an action event with [] and its observation with the step\'s score', async () => {
     const text = await readFile(FILE, 'utf8');
-    const events = getParser('openhands').events([JSON.parse(text.split('\n')[0] as string) as unknown]);
+    const events = getParser('openhands').events([JSON.parse(text.split('\n')[0]!) as unknown]);
     const parsed = parseInstancesText(text, 'openhands', FILE);
     if (!parsed.ok) throw parsed.error;
     const steps = parsed.value[0]!.steps;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { connect, SteplensClientError, streamUrl } from '../../src/client/index.js';
+import { dataText } from '../../src/client/frames.js';
 import { ASTROID, readSteps, useApp } from '../server/helpers.js';
 
 const app = useApp({ tokens: ['tok'] });
@@ -18,7 +19,7 @@ async function fake(reply: (message: { type: string; session?: string }) => stri
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   fakes.push(wss);
   await new Promise((r) => wss.once('listening', r));
-  wss.on('connection', (ws) => ws.on('message', (data) => ws.send(reply(JSON.parse(String(data)) as { type: string }))));
+  wss.on('connection', (ws) => ws.on('message', (data) => ws.send(reply(JSON.parse(dataText(data)) as { type: string }))));
   const { port } = wss.address() as { port: number };
   return `ws://127.0.0.1:${port}/v1/stream`;
 }

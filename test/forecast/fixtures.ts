@@ -16,7 +16,7 @@ const T = 'christsakm__Trajectories/TODO';
 const M = 'SWE-agent__mini-swe-agent__pull-refs/output';
 
 /** [file under the corpus, task, passed] (outcomes from the report.json beside each run). */
-export const LABELLED: readonly [string, string, boolean][] = [
+export const LABELLED: ReadonlyArray<[string, string, boolean]> = [
   [`${G}/getmoto__moto-6510/trace_01_gpt-5-2025-08-07/getmoto__moto-6510.traj`, 'getmoto__moto-6510', true],
   [`${G}/getmoto__moto-6510/trace_02_kimi-k2-instruct-0905/getmoto__moto-6510.traj`, 'getmoto__moto-6510', false],
   [`${G}/getmoto__moto-6510/trace_03_qwen3-coder-480b-a35b-instruct/getmoto__moto-6510.traj`, 'getmoto__moto-6510', false],

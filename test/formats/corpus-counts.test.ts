@@ -30,7 +30,7 @@ describe('format detection', () => {
   });
 
   it('names the keys of an unknown object in the error', () => {
-    const r = parseTrajectoryText(corpusText(NON_TRAJECTORIES[0] as string), 'auto', 'run.json');
+    const r = parseTrajectoryText(corpusText(NON_TRAJECTORIES[0]!), 'auto', 'run.json');
     expect(r.ok ? '' : r.error.message).toMatch(/^run\.json: could not detect the log format .*a JSON object with keys total_instances, submitted_instances/);
   });
 });

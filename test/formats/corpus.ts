@@ -29,7 +29,7 @@ const HB = 'sachiny0106__Xelron_harbor-copy/';
  * `output.jsonl`). Counts follow method.md section 1; where SOURCES.md's "steps" column counts
  * differently, the comment says why.
  */
-export const TRAJECTORIES: readonly { file: string; format: string; steps: number[] }[] = [
+export const TRAJECTORIES: ReadonlyArray<{ file: string; format: string; steps: number[] }> = [
   // SWE-agent 1.1: one step per trajectory[] entry (SOURCES #1-14).
   { file: `${CM}GOOD_EXAMPLES/getmoto__moto-6510/trace_01_gpt-5-2025-08-07/getmoto__moto-6510.traj`, format: 'swe-agent', steps: [23] },
   { file: `${CM}GOOD_EXAMPLES/getmoto__moto-6510/trace_02_kimi-k2-instruct-0905/getmoto__moto-6510.traj`, format: 'swe-agent', steps: [11] },

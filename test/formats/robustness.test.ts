@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FORMAT_NAMES, getParser, parseTrajectoryText } from '../../src/formats/index.js';
 
-const BAD_DOCS: [string, unknown][] = [
+const BAD_DOCS: Array<[string, unknown]> = [
   ['a number', 42],
   ['a string', 'hello'],
   ['null', null],

@@ -81,7 +81,7 @@ describe('the packed package, installed into an empty project', () => {
         child.once('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
       });
       expect((await fetch(`${address}/healthz`)).status).toBe(200);
-      const tasks = (await (await fetch(`${address}/v1/tasks`)).json()) as { tasks: { task: string }[] };
+      const tasks = (await (await fetch(`${address}/v1/tasks`)).json()) as { tasks: Array<{ task: string }> };
       const bundled = readdirSync(path.join(ROOT, 'data', 'example')).map((f) => f.replace(/\.json$/, '')).sort();
       expect(tasks.tasks.map((t) => t.task).sort()).toEqual(bundled);
     } finally {

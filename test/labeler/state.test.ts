@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { commandTokens, normalizeCommand } from '../../src/core/state/normalize.js';
 import { stepFailed } from '../../src/core/state/failure.js';
 import { stepCost } from '../../src/core/state/cost.js';
+import { resolveConfig } from '../../src/core/config.js';
+import { UNIFORM_PRIOR } from '../../src/core/prior.js';
+import { createScorer } from '../../src/core/scorer.js';
+import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { run } from './helpers.js';
 
 describe('normalisation and hashing', () => {
@@ -52,9 +56,20 @@ describe('failed and cost', () => {
     expect(stepFailed({ t: 0, tool: 'str_replace_editor', action: { kind: 'edit', op: 'str_replace', path: 'a.py', old: 'x', new: 'y' }, observation: 'No replacement was performed, old_str `x` did not appear verbatim in a.py.' })).toBe(true);
     expect(stepFailed({ t: 0, tool: 'str_replace_editor', action: { kind: 'view', path: 'a.py' }, observation: '     1\t# Traceback (most recent call last):' })).toBe(false);
   });
-  it('cost: log tokens, else characters / 4', () => {
-    expect(stepCost({ ...step('abcd'), tokens: { prompt: 100, completion: 20 } })).toBe(120);
-    expect(stepCost(step('abcdef'))).toBe(Math.ceil(('python x.py'.length + 6) / 4));
+  it('cost: log tokens, else characters / charsPerToken', () => {
+    expect(stepCost({ ...step('abcd'), tokens: { prompt: 100, completion: 20 } }, 4)).toBe(120);
+    expect(stepCost(step('abcdef'), 4)).toBe(Math.ceil(('python x.py'.length + 6) / 4));
+    expect(stepCost(step('abcdef'), 2)).toBe(Math.ceil(('python x.py'.length + 6) / 2));
+  });
+  it("the scoring config's charsPerToken prices what the scorer sees", () => {
+    const costWith = (config: unknown) => {
+      const cfg = resolveConfig(config);
+      if (!cfg.ok) throw new Error(cfg.error);
+      const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers(), config: cfg.value });
+      return scorer.push(step('abcdef')).state.cost;
+    };
+    expect(costWith(undefined)).toBe(Math.ceil(('python x.py'.length + 6) / 4));
+    expect(costWith({ charsPerToken: 2 })).toBe(Math.ceil(('python x.py'.length + 6) / 2));
   });
 });
 

@@ -96,6 +96,6 @@ describe('corpus coverage', () => {
   });
   it('the corpus directory is readable', () => {
     expect(readFileSync(`${CORPUS}SOURCES.md`, 'utf8')).toContain('SOURCES');
-    expect(readJson(MOTO).trajectory.length).toBe(23);
+    expect(readJson<{ trajectory: unknown[] }>(MOTO).trajectory.length).toBe(23);
   });
 });

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShadowWorkspace } from '../../src/core/state/shadow-workspace.js';
 import { pack, unpack } from '../../src/core/state/packed-lines.js';
-import { HOT_TEXTS, packText, setTextCompression } from '../../src/core/state/packed-text.js';
+import { HOT_TEXTS, packText, setTextCompression } from '../../src/core/memory/packed-text.js';
 import { SparseWorkspace } from './sparse-workspace.js';
 
 // Compression is off by default (a memory/CPU knob, `serve --compress-texts`); these tests exercise it on.

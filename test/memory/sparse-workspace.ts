@@ -74,7 +74,7 @@ export class SparseWorkspace {
   /** The contiguous known text from line 1, and its line count. */
   prefix(file: string): { text: string; lines: number } | undefined {
     const arr = this.files.get(file);
-    if (!arr || arr[0] === undefined) return undefined;
+    if (arr?.[0] === undefined) return undefined;
     let n = 0;
     while (n < arr.length && arr[n] !== undefined) n++;
     return { text: arr.slice(0, n).join('\n'), lines: n };

@@ -1,7 +1,7 @@
 /** flatten / intern (equal values, shared copies, bounded pool) and lossless packed text. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTERN_ENTRIES, flatten, intern, poolSizes } from '../../src/core/state/flat-string.js';
-import { HOT_TEXTS, PackedTextMap, packText, unpackText, setTextCompression } from '../../src/core/state/packed-text.js';
+import { INTERN_ENTRIES, flatten, intern, poolSizes } from '../../src/core/memory/flat-string.js';
+import { HOT_TEXTS, PackedTextMap, packText, unpackText, setTextCompression } from '../../src/core/memory/packed-text.js';
 
 // Compression is off by default (a memory/CPU knob, `serve --compress-texts`); these tests exercise it on.
 beforeAll(() => setTextCompression(true));
@@ -64,7 +64,7 @@ describe('packed text', () => {
 
 describe('internRange', () => {
   it('shares one frozen copy per range and leaves odd values alone', async () => {
-    const { internRange } = await import('../../src/core/state/flat-string.js');
+    const { internRange } = await import('../../src/core/memory/flat-string.js');
     const a = internRange([12, 40]);
     expect(a).toEqual([12, 40]);
     expect(internRange([12, 40])).toBe(a);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseInstancesText } from '../../src/formats/index.js';
 import { stepMessageSchema } from '../../src/protocol/client-messages.js';
 import { fastStepMessage, fastStepRecord } from '../../src/protocol/fast-step.js';
-import { stepRecordSchema } from '../../src/protocol/step-schema.js';
+import { stepRecordSchema } from '../../src/formats/step-schema.js';
 import { CORPUS } from '../cli/run-cli.js';
 
 const KINDS = ['shell', 'code', 'view', 'edit', 'search', 'list', 'think', 'finish', 'message', 'none', 'other', 'bogus'];

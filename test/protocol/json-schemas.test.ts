@@ -33,7 +33,7 @@ describe('proto/ JSON Schemas', () => {
         walk(v, `${at}.${k}`);
       }
       for (const key of ['items', 'additionalProperties'] as const) if (typeof s[key] === 'object') walk(s[key] as Record<string, unknown>, `${at}[]`);
-      for (const key of ['anyOf', 'oneOf', 'allOf'] as const) ((s[key] ?? []) as Record<string, unknown>[]).forEach((x, i) => walk(x, `${at}|${i}`));
+      for (const key of ['anyOf', 'oneOf', 'allOf'] as const) ((s[key] ?? []) as Array<Record<string, unknown>>).forEach((x, i) => walk(x, `${at}|${i}`));
     };
     for (const [name, schema] of Object.entries(protocolJsonSchemas())) walk(schema, name);
     expect(missing).toEqual([]);

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { parseBody, parseClientMessage, parseStepPayload } from '../../src/protocol/parse.js';
 import { scoreRequestSchema } from '../../src/protocol/http-bodies.js';
+import { formatIssues } from '../../src/core/config.js';
 import { parseTrajectoryText } from '../../src/formats/index.js';
 import { CORPUS } from '../server/helpers.js';
 
@@ -20,7 +22,7 @@ describe('parseClientMessage', () => {
   });
 
   it('names the offending field and keeps session and seq', () => {
-    const cases: [string, RegExp][] = [
+    const cases: Array<[string, RegExp]> = [
       ['not json', /^invalid JSON/],
       ['null', /expected a JSON object/],
       ['{"type":"stop"}', /^type: expected one of start, step/],
@@ -67,5 +69,24 @@ describe('parseBody', () => {
   it('names the field of an HTTP body', () => {
     expect(parseBody(scoreRequestSchema, { task: 't', trajectory: [], passed: 1 })).toMatchObject({ ok: false, error: expect.stringMatching(/^body\.passed: /) });
     expect(parseBody(scoreRequestSchema, null)).toMatchObject({ ok: false, error: expect.stringMatching(/^body: /) });
+  });
+});
+
+describe('formatIssues (the one zod-error formatter)', () => {
+  const schema = z.object({ a: z.object({ b: z.array(z.object({ c: z.number() })) }), d: z.string(), e: z.boolean(), f: z.null() });
+  const issues = (v: unknown) => {
+    const r = schema.safeParse(v);
+    if (r.success) throw new Error('expected issues');
+    return r.error;
+  };
+
+  it('names each field from the prefix, array indices in brackets, and counts issues past the third', () => {
+    expect(formatIssues(issues({ a: { b: [{ c: 1 }, { c: 'x' }] }, d: 's', e: true, f: null }), 'body')).toMatch(/^body\.a\.b\[1\]\.c: [^;]+$/);
+    expect(formatIssues(issues({ a: { b: [{ c: 'x' }] }, d: 1, e: 1, f: 1 }), 'start')).toMatch(/^start\.a\.b\[0\]\.c: .+; start\.d: .+; start\.e: .+ \(and 1 more\)$/);
+  });
+
+  it('says (root) for a value with neither path nor prefix, the prefix alone with a prefix', () => {
+    expect(formatIssues(issues(5))).toMatch(/^\(root\): /);
+    expect(formatIssues(issues(5), 'frame')).toMatch(/^frame: /);
   });
 });

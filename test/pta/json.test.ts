@@ -10,6 +10,8 @@ const sample = () =>
     [makeState({ stage: 'E', file: 'a.py', range: [1, 9] }), makeState({ stage: 'V', kind: 'run_test' })],
   ]);
 
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return --
+   the stored JSON is mutated as raw, untyped data on purpose: each case breaks it in a way the types would forbid. */
 function mutate(edit: (x: any) => void): string {
   const x = JSON.parse(ptaToJson(sample()));
   edit(x);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
+import type { CorpusReport } from '../../src/report/types.js';
 import { CORPUS } from './corpus-fixture.js';
 
 async function cli(...argv: string[]) {
@@ -30,7 +31,7 @@ describe('steplens report', () => {
       'attempts.csv', 'lucky-by-model.csv', 'models.csv', 'quality-vs-pass-rate.svg', 'reliability.csv', 'report.html', 'report.json', 'report.md',
       'score-distribution.svg', 'separation.csv', 'tasks.csv', 'tier-shares.svg', 'trajectories.csv',
     ]);
-    const doc = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    const doc = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as CorpusReport;
     expect(doc.counts.trajectories).toBe(15);
     const csv = readFileSync(join(out, 'trajectories.csv'), 'utf8').trim().split('\n');
     expect(csv).toHaveLength(16);
@@ -56,7 +57,7 @@ describe('steplens report', () => {
   it('--json prints one JSON document only', async () => {
     const run = await cli('report', '--json', REPEATED);
     expect(run.code).toBe(0);
-    const doc = JSON.parse(run.stdout);
+    const doc = JSON.parse(run.stdout) as CorpusReport;
     expect(doc.generatedBy).toBe('steplens report');
     expect(doc.reliability.configurations).toHaveLength(1);
   });
@@ -67,8 +68,8 @@ describe('steplens report', () => {
     writeFileSync(file, 'task,outcome\npylint-dev__astroid-1196,fail\npylint-dev__astroid-1866,pass\n');
     const run = await cli('report', '--json', '--outcomes', file, '--model', 'm', join(REPEATED, 'deepseek_chat_dev'));
     expect(run.code).toBe(0);
-    const doc = JSON.parse(run.stdout);
-    expect(doc.trajectories.map((t: { outcome: string; model: string }) => `${t.outcome}/${t.model}`).sort()).toEqual(['fail/m', 'pass/m']);
+    const doc = JSON.parse(run.stdout) as CorpusReport;
+    expect(doc.trajectories.map((t) => `${t.outcome}/${t.model}`).sort()).toEqual(['fail/m', 'pass/m']);
   });
 
   it('bad usage and bad input are one-line errors', async () => {

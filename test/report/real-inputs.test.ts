@@ -14,9 +14,9 @@ import { CORPUS } from './corpus-fixture.js';
 interface Row { task: string | null; model: string | null; run: string; outcome: string; id: string; unscored?: string }
 interface Doc {
   trajectories: Row[];
-  tasks: { task: string | null }[];
-  models: { model: string | null; run?: string }[];
-  inputs: { skipped: { path: string; reason: string; kind: string }[]; problems: { path: string; at: string }[] };
+  tasks: Array<{ task: string | null }>;
+  models: Array<{ model: string | null; run?: string }>;
+  inputs: { skipped: Array<{ path: string; reason: string; kind: string }>; problems: Array<{ path: string; at: string }> };
 }
 
 const DASK = join(CORPUS, 'christsakm__Trajectories/TODO/dask__dask-8685');
@@ -58,6 +58,7 @@ describe('report on a folder with broken, gzipped and unrelated files', () => {
       expect.stringMatching(new RegExp(`^${join(dir, 'output.jsonl')}: line 2: invalid JSON`)),
     ]));
     expect(err).toHaveLength(6);
+    // eslint-disable-next-line no-control-regex -- control characters are what must not reach the terminal
     expect(run.stderr).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
     expect(doc.inputs.skipped.map((s) => s.kind).sort()).toEqual(['not_a_log', 'unreadable', 'unreadable', 'unreadable', 'unreadable']);
     expect(doc.inputs.problems).toEqual([expect.objectContaining({ path: join(dir, 'output.jsonl'), at: 'line 2' })]);

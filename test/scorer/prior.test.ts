@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { priorFromPtas, UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { buildPta } from '../../src/core/pta/index.js';
-import { windowDistributions } from '../../src/core/signals/temporal.js';
+import { windowDistributions } from '../../src/core/stage-windows.js';
 import type { Stage } from '../../src/core/types.js';
-import { fromStages } from './make-state.js';
+import { fromStages } from '../fixtures/make-state.js';
 
 describe('priorFromPtas', () => {
   it('is uniform without references', () => {
@@ -14,14 +14,14 @@ describe('priorFromPtas', () => {
 
   it('pools every reference of every PTA: mean of their window distributions', () => {
     const refs = ['EEEIIIVVV', 'EEIV', 'EOIIVV'];
-    const a = buildPta('a', [fromStages(refs[0] as string), fromStages(refs[1] as string)]);
-    const b = buildPta('b', [fromStages(refs[2] as string)]);
+    const a = buildPta('a', [fromStages(refs[0]!), fromStages(refs[1]!)]);
+    const b = buildPta('b', [fromStages(refs[2]!)]);
     const prior = priorFromPtas([a, b]);
     expect(prior.references).toBe(3);
     const dists = refs.map((r) => windowDistributions([...r] as Stage[], 0.01));
     for (let w = 0; w < 3; w++) {
       for (let i = 0; i < 4; i++) {
-        const mean = dists.reduce((s, d) => s + (d[w]?.[i] as number), 0) / 3;
+        const mean = dists.reduce((s, d) => s + d[w]![i]!, 0) / 3;
         expect(prior.windows[w]?.[i]).toBeCloseTo(mean, 14);
       }
       expect(prior.windows[w]?.reduce((s, x) => s + x, 0)).toBeCloseTo(1, 12);

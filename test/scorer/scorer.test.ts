@@ -18,7 +18,7 @@ function statesOf(steps: readonly Step[]): State[] {
 }
 
 const hydra = [HYDRA_GPT5, HYDRA_KIMI, HYDRA_QWEN].map(sweAgentSteps);
-const hydraPta = buildPta('facebookresearch__hydra-1915', [statesOf(hydra[1] as Step[]), statesOf(hydra[2] as Step[])]);
+const hydraPta = buildPta('facebookresearch__hydra-1915', [statesOf(hydra[1]!), statesOf(hydra[2]!)]);
 
 function sameScore(a: ScoreVector, b: ScoreVector): void {
   expect(a.total).toBe(b.total);
@@ -30,7 +30,7 @@ function sameScore(a: ScoreVector, b: ScoreVector): void {
 
 describe('scorer against a PTA', () => {
   it('a trajectory scored against a PTA of copies of itself has struct = cov = 100 and temp = 1', () => {
-    const steps = hydra[0] as Step[];
+    const steps = hydra[0]!;
     const self = statesOf(steps);
     const pta = buildPta('self', [self, self]);
     const { report } = scoreSteps(steps, { reference: { kind: 'pta', pta }, analyzers });
@@ -42,7 +42,7 @@ describe('scorer against a PTA', () => {
   });
 
   it('rewards are f_t − f_{t−1} and sum to the final total', () => {
-    const { results, report } = scoreSteps(hydra[0] as Step[], { reference: { kind: 'pta', pta: hydraPta }, analyzers });
+    const { results, report } = scoreSteps(hydra[0]!, { reference: { kind: 'pta', pta: hydraPta }, analyzers });
     let prev = 0;
     let sum = 0;
     for (const r of results) {
@@ -77,7 +77,7 @@ describe('scorer without a reference', () => {
   it('leaves struct and cov out (null) and marks the reference as prior', () => {
     const scorer = createScorer({ reference: { kind: 'prior', prior: priorFromPtas([hydraPta]) }, analyzers });
     expect(scorer.score()).toEqual({ total: 0, struct: null, cov: null, coh: 0, temp: 0 });
-    for (const s of hydra[0] as Step[]) scorer.push(s);
+    for (const s of hydra[0]!) scorer.push(s);
     const r = scorer.report();
     expect(r.score.struct).toBeNull();
     expect(r.score.cov).toBeNull();
@@ -94,7 +94,7 @@ const trajectories = fc
   .map((picks) => {
     const steps: Step[] = [];
     for (const [i, repeat, code] of picks) {
-      const src = repeat && steps.length > 0 ? (steps[steps.length - 1] as Step) : (pool[i] as Step);
+      const src = repeat && steps.length > 0 ? steps[steps.length - 1]! : pool[i]!;
       steps.push({ ...src, t: steps.length, exitCode: code });
     }
     return steps;
@@ -129,7 +129,7 @@ describe('scorer options', () => {
     const policy = resolvePolicy({ budget: { maxSteps: 5 } });
     const config = resolveConfig({ priorWeights: { coh: 1, temp: 0, focus: 0, verify: 0, brevity: 0, edit: 0, settle: 0 } });
     if (!policy.ok || !config.ok) throw new Error('bad test input');
-    const { results, report } = scoreSteps(hydra[0] as Step[], { reference: prior, analyzers, policy: policy.value, config: config.value });
+    const { results, report } = scoreSteps(hydra[0]!, { reference: prior, analyzers, policy: policy.value, config: config.value });
     const budget = results.flatMap((r) => r.signals.filter((s) => s.kind === 'budget').map((s) => [r.t, s.severity]));
     expect(budget).toEqual([[5, 'stop']]);
     expect(report.score.total).toBe(100 * report.score.coh);

@@ -84,7 +84,7 @@ describe('serve --forecast', () => {
       for (let i = 0; i < half; i++) before.push(await c.nextOf('score', 'early'));
       for (const [i, run] of runs.entries()) await stream(c, `r-${i}`, run, run.passed);
       // Wait until the schedule has tried with every session (one attempt at a time, each after new sessions).
-      type Info = { version: number; history: { version: number; source: string }[]; learning: { sessions: number; attempts: { result: string; sessions: number; version?: number }[] } };
+      type Info = { version: number; history: Array<{ version: number; source: string }>; learning: { sessions: number; attempts: Array<{ result: string; sessions: number; version?: number }> } };
       let info: Info | undefined;
       for (let k = 0; k < 150; k++) {
         info = await (await fetch(`${srv.url}/v1/forecast`)).json() as Info;

@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import WebSocket from 'ws';
 import { buildApp } from '../../src/server/app.js';
 import type { AppOptions } from '../../src/server/options.js';
 import { parseTrajectoryText, getParser } from '../../src/formats/index.js';
@@ -56,84 +55,8 @@ export async function startApp(options: AppOptions): Promise<Running> {
   return { app, url: address, wsUrl: `${address.replace(/^http/, 'ws')}/v1/stream` };
 }
 
-export type Frame = Record<string, unknown> & { type: string };
-
-/** A ws client that queues incoming frames and lets a test await the next matching one. */
-export class Client {
-  readonly frames: Frame[] = [];
-  private waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void; reject: (e: Error) => void }[] = [];
-  closed: { code: number; reason: string } | undefined;
-  private closeWaiters: ((c: { code: number; reason: string }) => void)[] = [];
-
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => {
-      const frame = JSON.parse(String(data)) as Frame;
-      const i = this.waiters.findIndex((w) => w.match(frame));
-      if (i >= 0) {
-        const [w] = this.waiters.splice(i, 1);
-        w?.resolve(frame);
-      } else this.frames.push(frame);
-    });
-    ws.on('close', (code, reason) => {
-      this.closed = { code, reason: reason.toString() };
-      for (const w of this.closeWaiters) w(this.closed);
-      for (const w of this.waiters) w.reject(new Error(`socket closed (${code} ${reason.toString()})`));
-      this.waiters = [];
-    });
-  }
-
-  static async connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
-    const ws = new WebSocket(url, { headers });
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    });
-    return new Client(ws);
-  }
-
-  send(message: unknown): void {
-    this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
-  }
-
-  /** The next frame (already queued or arriving) that matches. */
-  next(match: (f: Frame) => boolean = () => true, timeoutMs = 10_000): Promise<Frame> {
-    const i = this.frames.findIndex(match);
-    if (i >= 0) return Promise.resolve(this.frames.splice(i, 1)[0] as Frame);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('timed out waiting for a frame')), timeoutMs);
-      this.waiters.push({
-        match,
-        resolve: (f) => {
-          clearTimeout(timer);
-          resolve(f);
-        },
-        reject: (e) => {
-          clearTimeout(timer);
-          reject(e);
-        },
-      });
-    });
-  }
-
-  nextOf(type: string, session?: string): Promise<Frame> {
-    return this.next((f) => f.type === type && (session === undefined || f.session === session));
-  }
-
-  /** Round trip: everything sent before has been handled once the pong arrives. */
-  async sync(): Promise<void> {
-    this.send({ type: 'ping' });
-    await this.nextOf('pong');
-  }
-
-  whenClosed(): Promise<{ code: number; reason: string }> {
-    if (this.closed) return Promise.resolve(this.closed);
-    return new Promise((resolve) => this.closeWaiters.push(resolve));
-  }
-
-  close(): void {
-    this.ws.close();
-  }
-}
+/** A ws client that queues frames and lets a test await the next matching one (the drills' client). */
+export { DrillClient as Client, type Frame } from '../../bench/drills/ws-client.js';
 
 /**
  * Registers beforeAll/afterAll hooks that run one app over a fresh temp data
@@ -153,5 +76,27 @@ export function useApp(options: AppOptions = {}): () => Running {
   return () => {
     if (srv === undefined) throw new Error('useApp: the app is not started yet (call inside a test)');
     return srv;
+  };
+}
+
+/**
+ * Like {@link useApp} without a listening socket: for HTTP-only tests, which go through
+ * `app.inject` (fastify's in-process request, no port, no fetch).
+ */
+export function useInjectApp(options: AppOptions = {}): () => FastifyInstance {
+  let dir: string | undefined;
+  let app: FastifyInstance | undefined;
+  beforeAll(async () => {
+    dir = await tempDir();
+    app = await buildApp({ logLevel: 'silent', dataDir: dir, ...options });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    if (dir !== undefined) await removeDir(dir);
+  });
+  return () => {
+    if (app === undefined) throw new Error('useInjectApp: the app is not built yet (call inside a test)');
+    return app;
   };
 }

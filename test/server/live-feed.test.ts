@@ -27,7 +27,7 @@ async function streamRun(c: Client, session: string, events: unknown[], from = 0
   for (;;) {
     const i = c.frames.findIndex((f) => f.session === session && (f.type === 'score' || f.type === 'signal'));
     if (i < 0) return out;
-    out.push(c.frames.splice(i, 1)[0] as Frame);
+    out.push(c.frames.splice(i, 1)[0]!);
   }
 }
 
@@ -64,7 +64,7 @@ describe('GET /v1/live', () => {
     const mine = list.sessions.find((s) => s.session === 'w1');
     const stages = String(final.stages);
     expect(mine).toMatchObject({ steps: final.steps, recentStages: stages.slice(-40), state: 'ended' });
-    const signals = final.signals as { kind: string; t: number }[];
+    const signals = final.signals as Array<{ kind: string; t: number }>;
     expect(mine?.lastSignal).toMatchObject({ kind: signals[signals.length - 1]?.kind, t: signals[signals.length - 1]?.t });
 
     // Ended sessions are freed after the resume window: viewers are told.

@@ -14,7 +14,7 @@ const app = useApp();
 describe('openhands sessions', () => {
   it('pair action and observation events: a score carries the seq of the event that completed its step', async () => {
     const text = await readFile(FILE, 'utf8');
-    const firstLine = JSON.parse(text.split('\n')[0] as string) as unknown;
+    const firstLine = JSON.parse(text.split('\n')[0]!) as unknown;
     const events = getParser('openhands').events([firstLine]);
     const parsed = parseInstancesText(text, 'openhands', FILE);
     if (!parsed.ok) throw parsed.error;

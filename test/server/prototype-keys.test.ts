@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseClientMessage, parseStepPayload } from '../../src/protocol/parse.js';
-import { stepRecordSchema } from '../../src/protocol/step-schema.js';
+import { stepRecordSchema } from '../../src/formats/step-schema.js';
 import { Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
 const KEYS = ['__proto__', 'valueOf', 'hasOwnProperty', 'toLocaleString', '__defineGetter__', '__lookupSetter__', 'isPrototypeOf', 'constructor', 'toString'];
@@ -34,7 +34,7 @@ describe('prototype-named keys', () => {
         }
         if (parsed.value.type !== 'step') throw new Error('expected a step message');
         const step = parseStepPayload(parsed.value.step);
-        const viaZod = stepRecordSchema.safeParse(JSON.parse(raw).step);
+        const viaZod = stepRecordSchema.safeParse((JSON.parse(raw) as { step: unknown }).step);
         expect(step.ok).toBe(viaZod.success);
         if (step.ok && viaZod.success) expect(JSON.stringify(step.value)).toBe(JSON.stringify({ ...viaZod.data, t: viaZod.data.t ?? 0 }));
         if (step.ok) {

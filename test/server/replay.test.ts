@@ -23,7 +23,7 @@ function io(): CliIO & { out: string; err: string } {
   return Object.assign(o, {
     stdout: (s: string) => void (o.out += s),
     stderr: (s: string) => void (o.err += s),
-    stderrIsTTY: false, cwd: process.cwd(), env: {} as NodeJS.ProcessEnv,
+    stderrIsTTY: false, cwd: process.cwd(), env: {},
   });
 }
 

@@ -3,7 +3,7 @@ import type { Step } from '../../src/core/types.js';
 import { ASTROID, Client, readDoc, readSteps, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
 let steps: Step[];
-const cleanup: (() => Promise<void>)[] = [];
+const cleanup: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
   steps = await readSteps(ASTROID.passA);
@@ -23,7 +23,7 @@ async function fresh(options: Parameters<typeof startApp>[0] = {}): Promise<{ sr
   return { srv, dir };
 }
 
-async function runAll(c: Client, id: string, from: number, to: number): Promise<void> {
+function sendSteps(c: Client, id: string, from: number, to: number): void {
   for (let seq = from; seq < to; seq++) c.send({ type: 'step', session: id, seq, step: steps[seq] });
 }
 
@@ -32,7 +32,7 @@ describe('resume', () => {
     const { srv } = await fresh();
     const whole = await Client.connect(srv.wsUrl);
     whole.send({ type: 'start', session: 'whole', task: ASTROID.task });
-    await runAll(whole, 'whole', 0, steps.length);
+    sendSteps(whole, 'whole', 0, steps.length);
     whole.send({ type: 'end', session: 'whole' });
     const expected = await whole.nextOf('final', 'whole');
     whole.close();
@@ -40,7 +40,7 @@ describe('resume', () => {
     const half = Math.floor(steps.length / 2);
     const first = await Client.connect(srv.wsUrl);
     first.send({ type: 'start', session: 'cut', task: ASTROID.task });
-    await runAll(first, 'cut', 0, half);
+    sendSteps(first, 'cut', 0, half);
     await first.sync();
     const seen = first.frames.filter((f) => f.type === 'score').length;
     first.ws.terminate();
@@ -52,7 +52,7 @@ describe('resume', () => {
     const missed = [await second.nextOf('score', 'cut'), await second.nextOf('score', 'cut')];
     expect(missed.map((f) => f.seq)).toEqual([seen - 2, seen - 1]);
     // Re-sending an already scored seq is safe: its score comes back, nothing changes.
-    await runAll(second, 'cut', half - 1, steps.length);
+    sendSteps(second, 'cut', half - 1, steps.length);
     second.send({ type: 'end', session: 'cut' });
     const final = await second.nextOf('final', 'cut');
     expect({ ...final, session: 'whole' }).toEqual(expected);
@@ -78,7 +78,7 @@ describe('resume', () => {
     const { srv } = await fresh({ idleTimeoutMs: 150, resumeWindowMs: 150 });
     const c = await Client.connect(srv.wsUrl);
     c.send({ type: 'start', session: 'idle', task: ASTROID.task });
-    await runAll(c, 'idle', 0, 3);
+    sendSteps(c, 'idle', 0, 3);
     const final = await c.nextOf('final', 'idle');
     expect(final.steps).toBe(3);
     await new Promise((r) => setTimeout(r, 400));
@@ -98,7 +98,7 @@ describe('restart', () => {
     expect(await res.json()).toMatchObject({ task: ASTROID.task, version: 1, references: 1 });
     const c = await Client.connect(first.wsUrl);
     c.send({ type: 'start', session: 'learner', task: ASTROID.task, learn: true });
-    await runAll(c, 'learner', 0, steps.length);
+    sendSteps(c, 'learner', 0, steps.length);
     c.send({ type: 'outcome', session: 'learner', passed: true });
     c.send({ type: 'end', session: 'learner' });
     const final = await c.nextOf('final', 'learner');
@@ -108,7 +108,7 @@ describe('restart', () => {
     await first.app.close();
 
     const second = await startApp({ dataDir: dir });
-    const tasks = (await (await fetch(`${second.url}/v1/tasks`)).json()) as { tasks: { task: string; version: number; references: number }[] };
+    const tasks = (await (await fetch(`${second.url}/v1/tasks`)).json()) as { tasks: Array<{ task: string; version: number; references: number }> };
     expect(tasks.tasks).toEqual([expect.objectContaining({ task: ASTROID.task, version: 2, references: 2 })]);
     expect(await (await fetch(`${second.url}/v1/tasks/${ASTROID.task}/pta`)).text()).toBe(before);
     const d = await Client.connect(second.wsUrl);
@@ -124,7 +124,7 @@ describe('restart', () => {
     const srv = await startApp({ dataDir: dir });
     const c = await Client.connect(srv.wsUrl);
     c.send({ type: 'start', session: 'open-at-close', task: ASTROID.task });
-    await runAll(c, 'open-at-close', 0, 4);
+    sendSteps(c, 'open-at-close', 0, 4);
     await c.sync();
     const closing = srv.app.close();
     const final = await c.nextOf('final', 'open-at-close');

@@ -30,7 +30,7 @@ describe('early-stop signals on the stream', () => {
 
     steps.forEach((step, seq) => c.send({ type: 'step', session: 'br', seq, step }));
     await c.sync();
-    const ordered = c.frames.filter((f) => f.session === 'br') as unknown as { type: string; seq: number; kind?: string; severity?: string }[];
+    const ordered = c.frames.filter((f) => f.session === 'br') as unknown as Array<{ type: string; seq: number; kind?: string; severity?: string }>;
     expect(ordered.filter((f) => f.type === 'score')).toHaveLength(steps.length);
     const at = ordered.findIndex((f) => f.type === 'signal' && f.kind === 'blind_retry' && f.severity === 'stop');
     expect(ordered[at]).toMatchObject({ seq: 11, t: 11, steps: [5, 7, 9, 11] });

@@ -10,7 +10,7 @@ export class SseReader {
   readonly events: LiveEvent[] = [];
   /** The raw `data:` texts, in order (to compare with the frames a stream client got). */
   readonly texts: string[] = [];
-  private waiters: { match: (e: LiveEvent) => boolean; resolve: (e: LiveEvent) => void }[] = [];
+  private waiters: Array<{ match: (e: LiveEvent) => boolean; resolve: (e: LiveEvent) => void }> = [];
   ended = false;
 
   private constructor(readonly status: number, readonly headers: http.IncomingHttpHeaders, private readonly req: http.ClientRequest) {}
@@ -51,7 +51,7 @@ export class SseReader {
 
   next(match: (e: LiveEvent) => boolean = () => true, timeoutMs = 10_000): Promise<LiveEvent> {
     const i = this.events.findIndex(match);
-    if (i >= 0) return Promise.resolve(this.events.splice(i, 1)[0] as LiveEvent);
+    if (i >= 0) return Promise.resolve(this.events.splice(i, 1)[0]!);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('timed out waiting for a live event')), timeoutMs);
       this.waiters.push({ match, resolve: (e) => { clearTimeout(timer); resolve(e); } });

@@ -54,7 +54,7 @@ describe('the page', () => {
       expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     }
     const html = await (await fetch(`${locked.url}/`)).text();
-    const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1] as string);
+    const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
     expect(assets.length).toBeGreaterThanOrEqual(2);
     expect(html).not.toMatch(/(?:src|href)="https?:/);
     for (const a of assets) {
@@ -125,6 +125,14 @@ describe('GET /v1/sessions/:id/alignment', () => {
     const none = await fetch(`${open.url}/v1/sessions/al-2/alignment`);
     expect(none.status).toBe(404);
     expect((await json<{ error: { code: string } }>(none)).error.code).toBe('unknown_task');
+
+    // Ended (its scorer released to bound memory), the session still shows its steps and the same path.
+    c.send({ type: 'end', session: 'al-1' });
+    await c.nextOf('final', 'al-1');
+    const after = alignmentSchema.parse(await json(await fetch(`${open.url}/v1/sessions/al-1/alignment`)));
+    expect(after).toEqual(a);
+    const view = await json<{ steps: unknown[]; state: string }>(await fetch(`${open.url}/v1/sessions/al-1/steps`));
+    expect(view.steps).toHaveLength(a.steps.length);
     c.close();
   });
 

@@ -68,13 +68,15 @@ describe('ReferenceStore', () => {
     expect(seeded.ok && seeded.value.version).toBe(2);
   });
 
-  it('reports an unreadable PTA file by name instead of crashing, and removes stale temp files', async () => {
+  it('moves a truncated PTA file aside with a warning naming it instead of crashing, and removes stale temp files', async () => {
     const data = await dir();
     await writeFile(path.join(data, 'broken.json'), '{"schema": 1, "task": "broken"');
     await writeFile(path.join(data, '.broken.json.1.abc.tmp'), 'half written');
-    const store = await ReferenceStore.open({ dataDir: data, warn: () => undefined });
-    expect(await readdir(data)).toEqual(['broken.json']);
-    await expect(store.get('broken')).rejects.toThrow(/broken\.json is unreadable/);
+    const warnings: string[] = [];
+    const store = await ReferenceStore.open({ dataDir: data, warn: (m) => warnings.push(m) });
+    expect(await readdir(data)).toEqual([expect.stringMatching(/^broken\.json\.unreadable-\d{8}T\d{6}Z$/)]);
+    expect(warnings).toEqual([expect.stringMatching(/broken\.json: truncated or corrupt: .* moved aside/)]);
+    expect(await store.get('broken')).toBeUndefined();
     expect(await store.list()).toEqual([]);
   });
 

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createPythonScopeResolver } from '../../src/syntax/index.js';
+import { indentScope } from '../../src/syntax/python-indent-scope.js';
+import { MAX_SCOPE_PARSE_CHARS } from '../../src/syntax/python-scope.js';
 
 // Shape of moto/scheduler/models.py (corpus: getmoto__moto-6510), abridged.
 const SOURCE = [
@@ -34,5 +37,49 @@ describe('PythonScopeResolver', () => {
   });
   it('is undefined for non-Python files', () => {
     expect(scope.scopeAt('src/main/java/Version.java', 'class A {}', [1, 1])).toBeUndefined();
+  });
+});
+
+/**
+ * F2: the parse-tree cache was bounded by count only (256 trees; an 850 KB file's tree held ~138 MB) and any
+ * file went to tree-sitter (1.4 s of the event loop for 850 KB). Trees are now bounded by estimated bytes, and
+ * a file over the parse cap gets its scopes from indentation, which agrees with the tree on real code.
+ */
+describe('PythonScopeResolver bounds', () => {
+  const clientFiles = ['hook.py', 'rewards.py', 'session.py', 'stream.py']
+    .map((f) => `clients/python/steplens_client/${f}`);
+
+  it('keeps parse trees within the byte budget', () => {
+    const scope = createPythonScopeResolver({ cacheBytes: 4 * 1024 * 1024 });
+    const body = readFileSync('clients/python/steplens_client/session.py', 'utf8');
+    for (let i = 0; i < 40; i++) scope.scopeAt(`f${i}.py`, `${body}\n# ${i}\n`, [10, 12]);
+    const stats = scope.cacheStats();
+    expect(stats.bytes).toBeGreaterThan(0);
+    expect(stats.bytes).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(stats.entries).toBeLessThan(40);
+  });
+
+  it('does not parse (nor keep) a file over the parse cap', () => {
+    const scope = createPythonScopeResolver();
+    const huge = `class Big:\n${'    def m(self):\n        return 1\n'.repeat(Math.ceil((MAX_SCOPE_PARSE_CHARS + 1) / 33))}`;
+    expect(huge.length).toBeGreaterThan(MAX_SCOPE_PARSE_CHARS);
+    expect(scope.scopeAt('big.py', huge, [3, 3])).toBe('Big.m');
+    expect(scope.cacheStats().entries).toBe(0);
+  });
+
+  it('scopes by indentation exactly as the tree does, on every range of real files', () => {
+    const tree = createPythonScopeResolver();
+    const sources = [SOURCE, ...clientFiles.map((f) => readFileSync(f, 'utf8'))];
+    let ranges = 0;
+    for (const text of sources) {
+      const rows = text.split('\n').length;
+      for (let r = 1; r <= rows + 1; r++) {
+        for (const k of r % 2 === 0 ? [0, 4] : [0]) {
+          ranges++;
+          expect(indentScope(text, r - 1, r - 1 + k), `rows ${r}-${r + k}`).toBe(tree.scopeAt('x.py', text, [r, r + k]));
+        }
+      }
+    }
+    expect(ranges).toBeGreaterThan(1000);
   });
 });

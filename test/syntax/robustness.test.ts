@@ -6,7 +6,7 @@ import { defaultAnalyzers } from '../../src/syntax/index.js';
 
 describe('robustness on arbitrary input', () => {
   const shell = createShellAnalyzer({ cacheSize: 10 });
-  const shellish = fc.stringMatching(/^[a-z <>|&;'"$(){}\\\n=.\/0-9-]{0,60}$/);
+  const shellish = fc.stringMatching(/^[a-z <>|&;'"$(){}\\\n=./0-9-]{0,60}$/);
   it('the shell analyzer never throws', () => {
     fc.assert(fc.property(fc.oneof(fc.string(), shellish), (s) => {
       const p = shell.parse(s);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createShellAnalyzer } from '../../src/syntax/index.js';
+import { MAX_PARSE_CHARS } from '../../src/syntax/shell-analyzer.js';
 
 const shell = createShellAnalyzer();
 const names = (cmd: string) => shell.parse(cmd).commands.map((c) => c.name);
@@ -65,5 +66,36 @@ describe('ShellAnalyzer', () => {
   it('caches parses', () => {
     const cmd = 'ls -la /testbed/';
     expect(shell.parse(cmd)).toBe(shell.parse(cmd));
+  });
+});
+
+/**
+ * F2/F4: a 1 MB command went whole to tree-sitter (seconds of the event loop) and every parse was cached by
+ * count alone (150 distinct 1 MB commands kept 144 MB). A command is now analysed by its first
+ * MAX_PARSE_CHARS characters (cut at a line end; ok=false), long ones are not cached, and the cache is
+ * bounded by bytes.
+ */
+describe('ShellAnalyzer bounds', () => {
+  const lines = (n: number): string => Array.from({ length: n }, (_, i) => `grep -rn "needle ${i}" src/${i}`).join('\n');
+
+  it('parses only the first MAX_PARSE_CHARS characters of a long command, cut at a line end', () => {
+    const shell = createShellAnalyzer();
+    const big = lines(40_000);
+    expect(big.length).toBeGreaterThan(1_000_000);
+    const p = shell.parse(big);
+    expect(p.ok).toBe(false);
+    const kept = big.slice(0, big.lastIndexOf('\n', MAX_PARSE_CHARS)).split('\n').length;
+    expect(p.commands).toHaveLength(kept);
+    expect(p.commands.at(-1)).toMatchObject({ name: 'grep', args: ['-rn', `needle ${kept - 1}`, `src/${kept - 1}`] });
+    expect(shell.cacheStats().entries).toBe(0);
+  });
+
+  it('keeps the cache within its byte budget', () => {
+    const shell = createShellAnalyzer({ cacheBytes: 256 * 1024 });
+    for (let i = 0; i < 200; i++) shell.parse(`${lines(40)} # ${i}`);
+    const stats = shell.cacheStats();
+    expect(stats.bytes).toBeLessThanOrEqual(256 * 1024);
+    expect(stats.entries).toBeGreaterThan(0);
+    expect(stats.entries).toBeLessThan(200);
   });
 });

@@ -30,7 +30,7 @@ export function append(el: Node, ...children: Child[]): void {
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** An SVG element with attributes. */
-export function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number | undefined> = {}, ...children: (Node | string)[]): SVGElementTagNameMap[K] {
+export function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number | undefined> = {}, ...children: Array<Node | string>): SVGElementTagNameMap[K] {
   const el = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined) el.setAttribute(k, String(v));
   for (const c of children) el.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);

@@ -11,8 +11,8 @@ import { sessionsPage } from './pages/sessions.js';
 import { taskPage } from './pages/task.js';
 import { render, route, startRouter, stopPage } from './router.js';
 
-const main = document.getElementById('main') as HTMLElement;
-const status = document.getElementById('auth-status') as HTMLElement;
+const main = document.getElementById('main')!;
+const status = document.getElementById('auth-status')!;
 let mode: AuthMode = 'open';
 let started = false;
 

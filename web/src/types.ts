@@ -10,14 +10,14 @@ export interface PtaJson {
   task: string;
   version: number;
   tau: number;
-  nodes: {
+  nodes: Array<{
     id: number;
     parent: number | null;
     children: number[];
     refs: number;
     state: { t: number; stage: string; kind: string; tool: string; file?: string; range?: [number, number]; scope?: string; command: boolean } | null;
-  }[];
-  references: { length: number; implTargets: number }[];
+  }>;
+  references: Array<{ length: number; implTargets: number }>;
   files: string[];
 }
 

@@ -5,14 +5,25 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Protocol
 
 from .errors import SteplensError
 
-if TYPE_CHECKING:
-    from .stream import StreamClient
-
 Frame = Dict[str, Any]
+
+
+class _Link(Protocol):
+    """What a session needs of its client (:class:`StreamClient` in stream.py, which imports this module)."""
+
+    max_frame_bytes: int
+    failure: Optional[SteplensError]
+    _reconnect: Optional[Any]
+
+    async def _send(self, message: Dict[str, Any], recovering: bool = False) -> bool: ...
+
+    async def _send_step(self, session: "Session", entry: "_Pending", recovering: bool = False) -> bool: ...
+
+    def _emit(self, listeners: List[Callable[..., None]], value: Any) -> None: ...
 
 
 class _Pending:
@@ -41,7 +52,7 @@ class Session:
     had accepted and sends the others again, so no step is lost or counted twice.
     """
 
-    def __init__(self, client: "StreamClient", session_id: str, started: Optional[Frame], next_seq: int = 0,
+    def __init__(self, client: _Link, session_id: str, started: Optional[Frame], next_seq: int = 0,
                  start_message: Optional[Dict[str, Any]] = None) -> None:
         self.id = session_id
         #: The ``started`` frame (None for a session attached with ``resume``).

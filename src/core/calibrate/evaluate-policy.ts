@@ -5,12 +5,12 @@ import { policyStops } from './stop-vectors.js';
 import { MODES, type EvaluatedPolicy, type ModeName, type SourcePoint, type StopSettings, type TradeoffPoint, type TradeoffRun } from './tradeoff-types.js';
 
 /** Per mode, the stop vector of `policy` (index of the first stop per run, or null). */
-export function modeStops(runs: readonly TradeoffRun[], policy: Policy): Record<ModeName, (number | null)[]> {
+export function modeStops(runs: readonly TradeoffRun[], policy: Policy): Record<ModeName, Array<number | null>> {
   return { reference: [...policyStops(runs, 'reference', policy)], referenceFree: [...policyStops(runs, 'referenceFree', policy)] };
 }
 
 /** Points of per-mode stop vectors. */
-export function modePoints(facts: readonly RunFacts[], stops: Record<ModeName, readonly (number | null)[]>, bound: BoundSpec = DEFAULT_BOUND): Record<ModeName, TradeoffPoint> {
+export function modePoints(facts: readonly RunFacts[], stops: Record<ModeName, ReadonlyArray<number | null>>, bound: BoundSpec = DEFAULT_BOUND): Record<ModeName, TradeoffPoint> {
   return { reference: pointOf(facts, stops.reference, bound), referenceFree: pointOf(facts, stops.referenceFree, bound) };
 }
 
@@ -20,10 +20,10 @@ export function sourcesOf(runs: readonly TradeoffRun[]): string[] {
 }
 
 /** Points per source (runs without a source left out). */
-export function sourcePoints(runs: readonly TradeoffRun[], facts: readonly RunFacts[], stops: Record<ModeName, readonly (number | null)[]>, bound: BoundSpec = DEFAULT_BOUND): SourcePoint[] {
+export function sourcePoints(runs: readonly TradeoffRun[], facts: readonly RunFacts[], stops: Record<ModeName, ReadonlyArray<number | null>>, bound: BoundSpec = DEFAULT_BOUND): SourcePoint[] {
   return sourcesOf(runs).map((source) => {
     const idx = runs.flatMap((r, i) => (r.source === source ? [i] : []));
-    const pick = (v: readonly (number | null)[]) => idx.map((i) => v[i] ?? null);
+    const pick = (v: ReadonlyArray<number | null>) => idx.map((i) => v[i] ?? null);
     return { source, modes: modePoints(idx.map((i) => facts[i]!), { reference: pick(stops.reference), referenceFree: pick(stops.referenceFree) }, bound) };
   });
 }
@@ -49,7 +49,7 @@ export function evaluatePolicy(runs: readonly TradeoffRun[], facts: readonly Run
 }
 
 /** First mode and run where two stop vectors differ, or undefined. */
-export function firstMismatch(a: Record<ModeName, readonly (number | null)[]>, b: Record<ModeName, readonly (number | null)[]>): string | undefined {
+export function firstMismatch(a: Record<ModeName, ReadonlyArray<number | null>>, b: Record<ModeName, ReadonlyArray<number | null>>): string | undefined {
   for (const m of MODES) {
     const i = a[m].findIndex((x, j) => x !== (b[m][j] ?? null));
     if (i >= 0) return `${m} run ${i}: ${a[m][i]} vs ${b[m][i]}`;

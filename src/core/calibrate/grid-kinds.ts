@@ -25,7 +25,7 @@ export interface GridKind<V> {
   /** Why a candidate is invalid, or undefined. */
   check(v: V): string | undefined;
   /** Per candidate, the index of the state at which this kind alone first stops `run` (null = never). */
-  stops(run: KindRun, values: readonly V[], base: Policy): (number | null)[];
+  stops(run: KindRun, values: readonly V[], base: Policy): Array<number | null>;
   /** The stop setting of `policy` (null = this kind does not stop). */
   of(policy: Policy): V | null;
   /** `policy` with this kind stopping at `v`, or (null) only warning at `warnSource`'s level. */
@@ -92,18 +92,18 @@ const lowScoreKind: GridKind<LowScoreStop> = {
 };
 
 /** Every grid kind, in the order the grid enumerates them (and settings print). */
-export const GRID_KINDS: readonly GridKind<unknown>[] = [
+export const GRID_KINDS: ReadonlyArray<GridKind<unknown>> = [
   countGridKind('blindRetry', range(2, 12)),
   countGridKind('regressionLoop', range(2, 8)),
   countGridKind('cycle', range(2, 8)),
   countGridKind('explorationStreak', range(10, 80, 5)),
   countGridKind('noAction', range(2, 5)),
-  lowScoreKind as GridKind<unknown>,
+  lowScoreKind,
 ];
 
 /** Default candidates of every kind. */
 export const DEFAULT_GRID = Object.freeze(Object.fromEntries(GRID_KINDS.map((k) => [k.key, k.candidates]))) as unknown as {
-  readonly [K in GridKindName]: readonly NonNullable<StopSettings[K]>[];
+  readonly [K in GridKindName]: ReadonlyArray<NonNullable<StopSettings[K]>>;
 };
 
 /** Settings with every kind off. */

@@ -21,7 +21,7 @@ export interface KindOption<V> {
   stops: Record<ModeName, StopVector>;
 }
 
-export type GridOptions = Record<GridKindName, KindOption<unknown>[]>;
+export type GridOptions = Record<GridKindName, Array<KindOption<unknown>>>;
 
 /** Every candidate's stop vectors, most conservative first. */
 export function kindOptions(runs: readonly TradeoffRun[], c: GridCandidates, base: Policy): GridOptions {
@@ -89,7 +89,7 @@ export interface PrefilterOptions {
   maxPerKind?: number;
 }
 
-function prune(list: KindOption<unknown>[], facts: readonly RunFacts[], o: PrefilterOptions): KindOption<unknown>[] {
+function prune(list: Array<KindOption<unknown>>, facts: readonly RunFacts[], o: PrefilterOptions): Array<KindOption<unknown>> {
   const modes: ModeName[] = ['reference', 'referenceFree'];
   const cap = o.curveCap ?? Math.max(0.3, 3 * o.maxFalseStop);
   const nSources = o.sources ? o.sources.maxPassingStopped.length : 0;

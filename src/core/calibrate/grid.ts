@@ -26,7 +26,7 @@ export interface GridTable {
   options: GridOptions;
 }
 
-const listOf = (o: GridOptions, d: number): KindOption<unknown>[] => o[GRID_KINDS[d]!.key];
+const listOf = (o: GridOptions, d: number): Array<KindOption<unknown>> => o[GRID_KINDS[d]!.key];
 
 /** Evaluates every combination; `source` (per run, a source index < `sources`) adds per-source counts. */
 export function runGrid(options: GridOptions, facts: readonly RunFacts[], source?: { of: readonly number[]; sources: number }): GridTable {
@@ -93,7 +93,7 @@ export function settingsAt(t: GridTable, k: number): StopSettings {
 }
 
 /** The stop vector of combination `k` in one mode. */
-export function stopsAt(t: GridTable, k: number, mode: ModeName, runs: number): (number | null)[] {
+export function stopsAt(t: GridTable, k: number, mode: ModeName, runs: number): Array<number | null> {
   const out = new Array<number | null>(runs).fill(null);
   GRID_KINDS.forEach((_, d) => {
     const j = t.picks[k * K + d]!;

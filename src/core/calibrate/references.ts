@@ -14,10 +14,10 @@ export interface ReferenceCandidate {
 }
 
 /** Per run (aligned), its leave-one-out PTA, or undefined when its task has too few other passing runs. */
-export function leaveOneOutPtas(runs: readonly ReferenceCandidate[], minReferences: number): (Pta | undefined)[] {
+export function leaveOneOutPtas(runs: readonly ReferenceCandidate[], minReferences: number): Array<Pta | undefined> {
   const byTask = new Map<string, number[]>();
   runs.forEach((r, i) => byTask.set(r.task, [...(byTask.get(r.task) ?? []), i]));
-  const out: (Pta | undefined)[] = runs.map(() => undefined);
+  const out: Array<Pta | undefined> = runs.map(() => undefined);
   for (const [task, idx] of byTask) {
     const refs = idx.filter((i) => runs[i]!.passed && runs[i]!.states.length > 0);
     const full = refs.length >= minReferences ? buildPta(task, refs.map((i) => runs[i]!.states)) : undefined;

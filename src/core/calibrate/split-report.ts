@@ -34,15 +34,15 @@ export interface SplitReport {
 /** The common part of a fold: chosen on `train`, replayed on `test`. */
 interface FoldRun {
   fit: TradeoffResult;
-  stops: Record<ModeName, (number | null)[]>;
+  stops: Record<ModeName, Array<number | null>>;
   outOfSample: Record<ModeName, TradeoffPoint>;
 }
 
 /** Runs folds (train, test pairs) and pools their held-out stops. */
-function runFolds(folds: readonly { train: readonly TradeoffRun[]; test: readonly TradeoffRun[] }[], options: TradeoffOptions): Result<{ runs: FoldRun[]; pooled: Record<ModeName, TradeoffPoint> }, string> {
+function runFolds(folds: ReadonlyArray<{ train: readonly TradeoffRun[]; test: readonly TradeoffRun[] }>, options: TradeoffOptions): Result<{ runs: FoldRun[]; pooled: Record<ModeName, TradeoffPoint> }, string> {
   const out: FoldRun[] = [];
   const pooledRuns: TradeoffRun[] = [];
-  const pooled: Record<ModeName, (number | null)[]> = { reference: [], referenceFree: [] };
+  const pooled: Record<ModeName, Array<number | null>> = { reference: [], referenceFree: [] };
   for (const { train, test } of folds) {
     const fit = calibrateTradeoff(train, options);
     if (!fit.ok) return fit;

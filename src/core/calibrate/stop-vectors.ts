@@ -12,7 +12,7 @@ import { firstStop, singleKindPolicy } from './replay.js';
 import type { LowScoreStop, ModeName, TradeoffRun } from './tradeoff-types.js';
 
 /** Per run, the index of the state at which the first stop fires, or null. */
-export type StopVector = readonly (number | null)[];
+export type StopVector = ReadonlyArray<number | null>;
 
 /** Index of the first state at which any `stop` signal of `policy` fires, or null. */
 export function firstAnyStop(states: readonly State[], totals: readonly number[], policy: Policy): number | null {
@@ -46,8 +46,8 @@ export function lowScoreStops(runs: readonly TradeoffRun[], mode: ModeName, low:
 }
 
 /** The earliest stop per run over several vectors (null when none stops). */
-export function combineStops(vectors: readonly StopVector[], runs: number): (number | null)[] {
-  const out: (number | null)[] = [];
+export function combineStops(vectors: readonly StopVector[], runs: number): Array<number | null> {
+  const out: Array<number | null> = [];
   for (let i = 0; i < runs; i++) {
     let best: number | null = null;
     for (const v of vectors) {

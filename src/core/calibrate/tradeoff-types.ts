@@ -46,7 +46,7 @@ export interface StopSettings {
 export type GridKindName = keyof StopSettings;
 
 /** Candidate stop thresholds per kind the grid combines (before pre-filtering). */
-export type GridCandidates = { [K in GridKindName]: readonly NonNullable<StopSettings[K]>[] };
+export type GridCandidates = { [K in GridKindName]: ReadonlyArray<NonNullable<StopSettings[K]>> };
 
 /** What one policy does to a set of runs in one mode. */
 export interface TradeoffPoint {

@@ -64,7 +64,7 @@ function heldOutAuroc(samples: readonly WeightSample[], folds: readonly LotoFold
   return auroc(pos, neg)?.auroc ?? null;
 }
 
-const meanOf = (xs: (number | null)[]): number | null => {
+const meanOf = (xs: Array<number | null>): number | null => {
   const d = xs.filter((x): x is number => x !== null);
   return d.length === 0 ? null : d.reduce((a, b) => a + b, 0) / d.length;
 };
@@ -76,7 +76,7 @@ export function calibrateWeights(samples: readonly WeightSample[], paper: Weight
   const folds = lotoFolds(samples, grid, paper);
   const aurocs = {} as Record<ModeName, WeightAurocs>;
   for (const mode of MODES) {
-    const signals: (keyof SignalValues)[] = mode === 'reference' ? ['struct', 'cov', 'coh', 'temp'] : ['coh', 'temp'];
+    const signals: Array<keyof SignalValues> = mode === 'reference' ? ['struct', 'cov', 'coh', 'temp'] : ['coh', 'temp'];
     aurocs[mode] = {
       runs: samples.filter((s) => s[mode] !== null).length,
       fittedHeldOut: heldOutAuroc(samples, folds, mode),

@@ -1,7 +1,7 @@
 /** True when a token list is sorted and distinct (the `State.tokens` contract). */
 export function strictlySorted(xs: readonly string[]): boolean {
   for (let i = 1; i < xs.length; i++) {
-    if (!((xs[i - 1] as string) < (xs[i] as string))) return false;
+    if (!(xs[i - 1]! < xs[i]!)) return false;
   }
   return true;
 }
@@ -11,8 +11,8 @@ function intersectionSorted(a: readonly string[], b: readonly string[]): number 
   let j = 0;
   let n = 0;
   while (i < a.length && j < b.length) {
-    const x = a[i] as string;
-    const y = b[j] as string;
+    const x = a[i]!;
+    const y = b[j]!;
     if (x === y) {
       n++;
       i++;

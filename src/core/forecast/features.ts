@@ -59,7 +59,7 @@ export function createFeatureTracker(windows: Windows, alpha: number): FeatureTr
   let tokens = 0;
   return {
     add(s) {
-      temporal.add(s.stage);
+      temporal.add(s);
       if (retry.add(s) !== undefined) retries += 1;
       const k = s.stage === 'O' ? 3 : ORDER[s.stage];
       stages[k] = stages[k]! + 1;

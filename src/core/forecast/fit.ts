@@ -79,7 +79,7 @@ export class PrefixVectorCache {
     let at = 0;
     for (let k = 0; k < want.length; k++) {
       const t = want[k]!;
-      while (at < t) temporal.add(run.states[at++]!.stage);
+      while (at < t) temporal.add(run.states[at++]!);
       const v = base[t - 1]!.slice();
       v[TEMP] = temporal.value();
       out.push(v);

@@ -58,7 +58,7 @@ export function solveSpd(a: Float64Array, b: Float64Array, d: number): Float64Ar
   return x;
 }
 
-function standardise(xs: readonly (readonly number[])[], w: readonly number[], d: number): { mean: number[]; scale: number[] } {
+function standardise(xs: ReadonlyArray<readonly number[]>, w: readonly number[], d: number): { mean: number[]; scale: number[] } {
   const mean = new Array<number>(d).fill(0);
   const sq = new Array<number>(d).fill(0);
   let tw = 0;
@@ -79,7 +79,7 @@ function standardise(xs: readonly (readonly number[])[], w: readonly number[], d
  * Fits P(y | x). `xs` rows are feature vectors, `ys` 0/1 labels, `weights`
  * per-sample weights (default 1). Throws on empty or ragged input (callers validate).
  */
-export function fitLogistic(xs: readonly (readonly number[])[], ys: readonly number[], weights?: readonly number[], options: FitOptions = {}): LogisticFit {
+export function fitLogistic(xs: ReadonlyArray<readonly number[]>, ys: readonly number[], weights?: readonly number[], options: FitOptions = {}): LogisticFit {
   const n = xs.length;
   if (n === 0 || ys.length !== n) throw new Error('fitLogistic: need as many labels as rows, and at least one row');
   const d = xs[0]!.length;

@@ -69,7 +69,7 @@ const fileSchema = z
 export function parseForecast(input: unknown): Result<ForecastFile, string> {
   const parsed = fileSchema.safeParse(input);
   if (!parsed.success) return err(`invalid forecast model: ${formatIssues(parsed.error)}`);
-  const file = parsed.data as ForecastFile;
+  const file = parsed.data;
   for (const [i, m] of file.models.entries()) {
     if (m.features.length !== FEATURE_NAMES.length || m.features.some((f, j) => f !== FEATURE_NAMES[j])) {
       return err(`invalid forecast model: models.${i}.features [${m.features.join(', ')}] are not this steplens version's [${FEATURE_NAMES.join(', ')}]; retrain with steplens train`);

@@ -112,7 +112,7 @@ function aurocBy(samples: readonly PriorSample[], score: (s: PriorSample) => num
   return auroc(samples.filter((s) => s.passed).map(score), samples.filter((s) => !s.passed).map(score))?.auroc ?? null;
 }
 
-function mean(xs: readonly (number | null)[]): number | null {
+function mean(xs: ReadonlyArray<number | null>): number | null {
   const v = xs.filter((x): x is number => x !== null);
   return v.length === 0 ? null : v.reduce((a, b) => a + b, 0) / v.length;
 }

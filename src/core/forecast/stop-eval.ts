@@ -43,7 +43,7 @@ export function forecastStop(pPass: readonly number[], floor: number, minSteps: 
 }
 
 /** Evaluates the grid on held-out predictions (runs without one are left out). */
-export function evaluateForecastStop(runs: readonly ForecastRun[], preds: readonly (readonly number[] | null)[], maxFalseStop = 0.05): StopEvaluation {
+export function evaluateForecastStop(runs: readonly ForecastRun[], preds: ReadonlyArray<readonly number[] | null>, maxFalseStop = 0.05): StopEvaluation {
   const idx = runs.map((_, i) => i).filter((i) => preds[i] !== null);
   const passing = idx.filter((i) => runs[i]!.passed).length;
   const failing = idx.length - passing;

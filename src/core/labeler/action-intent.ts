@@ -7,7 +7,7 @@ const DIR_OBSERVATION = /files and directories|^\s*(\.\/)?[\w.-]+\/\s*$/m;
 function looksLikeDirectory(step: Step, path: string): boolean {
   const obs = step.observation ?? '';
   if (/cat -n|^\s*\d+[\t:]/m.test(obs.slice(0, 400))) return false;
-  if (DIR_OBSERVATION.test(obs.slice(0, 400)) && !/^\[File:/.test(obs)) return true;
+  if (DIR_OBSERVATION.test(obs.slice(0, 400)) && !obs.startsWith('[File:')) return true;
   if (path === '.' || path.endsWith('/')) return true;
   const base = path.slice(path.lastIndexOf('/') + 1);
   return obs === '' && !base.includes('.') && !/^(Makefile|Dockerfile|LICENSE|README|Gemfile|Rakefile|Procfile|Pipfile|CHANGES|AUTHORS|NEWS)/i.test(base);

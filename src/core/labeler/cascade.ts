@@ -1,7 +1,7 @@
 import type { Label, Stage } from '../types.js';
 import type { Intent } from './intent.js';
 import type { LabelHistory } from './history.js';
-import { intern } from '../state/flat-string.js';
+import { intern } from '../memory/flat-string.js';
 import { fileRole, isBackupPath, isNotesPath, type FileRole } from './file-roles.js';
 
 /** A write intent with its target's role decided against the history. */

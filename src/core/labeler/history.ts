@@ -1,4 +1,4 @@
-import { PackedTextMap } from '../state/packed-text.js';
+import { PackedTextMap } from '../memory/packed-text.js';
 
 /** What the labeler remembers of a trajectory so far (rules 4-7 depend on it). */
 export class LabelHistory {

@@ -45,7 +45,7 @@ export class Labeler {
 
   private context(step: Step): PathContext {
     const cwd = step.cwd === undefined || step.cwd.trim() === '' ? undefined : normalizePosix(step.cwd.trim());
-    if (this.root === undefined && cwd !== undefined && cwd.startsWith('/')) this.root = knownRoot(cwd) ?? cwd;
+    if (this.root === undefined && cwd?.startsWith('/')) this.root = knownRoot(cwd) ?? cwd;
     const dir = cwd === undefined ? '.' : cwd.startsWith('/') ? (stripRoot(cwd, this.root) ?? cwd) : cwd;
     return this.root === undefined ? { dir } : { root: this.root, dir };
   }

@@ -32,7 +32,7 @@ export function normalizePosix(p: string): string {
  */
 export function knownRoot(absPath: string): string | undefined {
   const root = KNOWN_ROOT.exec(absPath)?.[1];
-  if (root === undefined || !root.startsWith('/workspace/')) return root;
+  if (!root?.startsWith('/workspace/')) return root;
   if (absPath.length > root.length) return root;
   return FILE_NAME.test(root) ? undefined : root;
 }

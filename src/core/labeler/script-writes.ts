@@ -2,7 +2,7 @@ import type { ParsedShell } from '../ports.js';
 import type { Step } from '../types.js';
 import type { LabelHistory } from './history.js';
 import type { Intent } from './intent.js';
-import { intern } from '../state/flat-string.js';
+import { intern } from '../memory/flat-string.js';
 import { isOutsideRepo } from './paths.js';
 import { pythonFileUse } from './python-writes.js';
 import { positionals } from './shell-args.js';
@@ -72,6 +72,6 @@ export function rememberScripts(step: Step, intents: Intent[], h: LabelHistory):
   }
   if (a.kind !== 'shell') return;
   for (const i of intents) {
-    if (i.type === 'write' && !i.script && i.file !== undefined && /\.py$/.test(i.file)) h.scripts.set(intern(i.file), a.command);
+    if (i.type === 'write' && !i.script && i.file?.endsWith('.py')) h.scripts.set(intern(i.file), a.command);
   }
 }

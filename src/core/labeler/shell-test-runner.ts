@@ -51,7 +51,7 @@ export function testRunnerIntent(name: string, args: string[], resolve: (p: stri
     if (base === 'coverage') return script === 'run' ? testRunnerIntent('python', args.slice(args.indexOf('run') + 1), resolve) : undefined;
     if (script === undefined || args.includes('-c')) return undefined;
     if (baseName(script) === 'manage.py' && pos[1] === 'test') return { type: 'test', ...opt(testTarget(pos.slice(2), resolve)) };
-    if (/^runtests/.test(baseName(script))) return { type: 'test', ...opt(testTarget(pos.slice(1), resolve)) };
+    if (baseName(script).startsWith('runtests')) return { type: 'test', ...opt(testTarget(pos.slice(1), resolve)) };
     return undefined;
   }
   if (base === 'django-admin' && positionals(args)[0] === 'test') return { type: 'test' };

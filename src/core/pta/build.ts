@@ -3,8 +3,8 @@
  */
 import { conf, DEFAULT_TAU } from '../equivalence.js';
 import { PTA_SCHEMA_VERSION, type Pta, type PtaNode, type ReferenceStats } from '../scorer-api.js';
-import { DEFAULT_ALPHA, windowDistributions } from '../signals/temporal.js';
-import type { StageDist, State } from '../types.js';
+import { DEFAULT_ALPHA, windowDistributions } from '../stage-windows.js';
+import type { State } from '../types.js';
 
 /** Options of {@link buildPta}. */
 export interface PtaOptions {
@@ -45,7 +45,7 @@ function insertPath(nodes: PtaNode[], states: readonly State[], tau: number): vo
     for (const c of u.children) {
       const child = node(nodes, c);
       const cs = child.state;
-      if (cs === null || cs.stage !== s.stage) continue;
+      if (cs?.stage !== s.stage) continue;
       const cf = conf(cs, s);
       if (cf >= tau && cf > bestConf) {
         best = child;
@@ -75,9 +75,9 @@ function referenceStats(states: readonly State[]): ReferenceStats {
 function addWindows(sums: Pta['windowSums'], states: readonly State[], alpha: number): void {
   const dists = windowDistributions(states.map((s) => s.stage), alpha);
   for (let k = 0; k < 3; k++) {
-    const sum = sums[k] as StageDist;
-    const d = dists[k] as StageDist;
-    for (let i = 0; i < 4; i++) sum[i] = (sum[i] as number) + (d[i] as number);
+    const sum = sums[k]!;
+    const d = dists[k]!;
+    for (let i = 0; i < 4; i++) sum[i] = sum[i]! + d[i]!;
   }
 }
 
@@ -100,7 +100,7 @@ function insertReference(pta: Pta, states: readonly State[], alpha: number): voi
  * references give a root-only PTA). The result has `version` 1 whatever k is;
  * each later {@link addReference} adds 1.
  */
-export function buildPta(task: string, references: readonly (readonly State[])[], options: PtaOptions = {}): Pta {
+export function buildPta(task: string, references: ReadonlyArray<readonly State[]>, options: PtaOptions = {}): Pta {
   const alpha = options.alpha ?? DEFAULT_ALPHA;
   const pta: Pta = {
     schema: PTA_SCHEMA_VERSION,
@@ -137,7 +137,7 @@ export function addReference(pta: Pta, states: readonly State[], options: AddRef
 export function holdsPath(pta: Pta, states: readonly State[]): boolean {
   const holds = (u: PtaNode, depth: number): boolean => {
     if (depth === states.length) return u.refs > u.children.reduce((n, c) => n + node(pta.nodes, c).refs, 0);
-    const s = states[depth] as State;
+    const s = states[depth]!; // depth < states.length: checked above
     return u.children.some((c) => {
       const child = node(pta.nodes, c);
       return child.state !== null && child.state.stage === s.stage && conf(child.state, s) >= pta.tau && holds(child, depth + 1);

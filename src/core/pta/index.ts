@@ -5,4 +5,3 @@ export { ptaFromJson, ptaToJson } from './json.js';
 export {
   formatPtaSummary, summarisePta, type PtaNodeSummary, type PtaPathSummary, type PtaSummary,
 } from './summary.js';
-export { alignToPta, type AlignedStep, type PtaAlignment } from './align.js';

@@ -4,7 +4,8 @@
  */
 import { err, ok, type Result } from '../../errors.js';
 import { PTA_SCHEMA_VERSION, type Pta } from '../scorer-api.js';
-import { checkNumbers, checkState, isInt, isNonNegInt, isObj, type Obj } from './validate-state.js';
+import { isRecord, type JsonObject } from '../json-value.js';
+import { checkNumbers, checkState, isInt, isNonNegInt } from './validate-state.js';
 
 /** Serialises a PTA as JSON text; {@link ptaFromJson} reads it back deep-equal. */
 export function ptaToJson(pta: Pta): string {
@@ -13,7 +14,7 @@ export function ptaToJson(pta: Pta): string {
 
 function checkNode(x: unknown, i: number, count: number): string | null {
   const where = `nodes[${i}]`;
-  if (!isObj(x)) return `${where}: expected an object`;
+  if (!isRecord(x)) return `${where}: expected an object`;
   if (x.id !== i) return `${where}.id: expected ${i} (nodes are stored in id order)`;
   if (!isNonNegInt(x.refs)) return `${where}.refs: expected a non-negative integer`;
   if (!Array.isArray(x.children) || !x.children.every((c) => isInt(c) && c > i && c < count)) {
@@ -28,7 +29,7 @@ function checkNode(x: unknown, i: number, count: number): string | null {
   return checkState(x.state, `${where}.state`);
 }
 
-function checkTree(nodes: Obj[]): string | null {
+function checkTree(nodes: JsonObject[]): string | null {
   const seen = new Set<number>();
   for (const n of nodes) {
     for (const c of n.children as number[]) {
@@ -42,7 +43,7 @@ function checkTree(nodes: Obj[]): string | null {
 }
 
 function checkPta(x: unknown): string | null {
-  if (!isObj(x)) return 'PTA: expected a JSON object';
+  if (!isRecord(x)) return 'PTA: expected a JSON object';
   if (x.schema !== PTA_SCHEMA_VERSION) return `schema: expected ${PTA_SCHEMA_VERSION}, got ${JSON.stringify(x.schema)}`;
   if (typeof x.task !== 'string') return 'task: expected a string';
   if (!isInt(x.version) || x.version < 1) return 'version: expected a positive integer';
@@ -53,7 +54,7 @@ function checkPta(x: unknown): string | null {
     const e = checkNode(nodes[i], i, nodes.length);
     if (e !== null) return e;
   }
-  const tree = checkTree(nodes as Obj[]);
+  const tree = checkTree(nodes as JsonObject[]);
   if (tree !== null) return tree;
   if (!Array.isArray(x.windowSums) || x.windowSums.length !== 3) return 'windowSums: expected 3 windows';
   for (let k = 0; k < 3; k++) {
@@ -63,7 +64,7 @@ function checkPta(x: unknown): string | null {
   if (!Array.isArray(x.references)) return 'references: expected an array';
   for (let i = 0; i < x.references.length; i++) {
     const r: unknown = x.references[i];
-    if (!isObj(r) || !isNonNegInt(r.length) || !isNonNegInt(r.implTargets)) {
+    if (!isRecord(r) || !isNonNegInt(r.length) || !isNonNegInt(r.implTargets)) {
       return `references[${i}]: expected { length, implTargets } non-negative integers`;
     }
   }
@@ -76,7 +77,7 @@ function checkPta(x: unknown): string | null {
  * version and the whole structure (tree links, states, windows). Errors name
  * the offending field, e.g. `nodes[3].state.stage: expected one of E, I, V, O`.
  */
-export function ptaFromJson(input: string | unknown): Result<Pta, string> {
+export function ptaFromJson(input: unknown): Result<Pta, string> {
   let value: unknown = input;
   if (typeof input === 'string') {
     try {

@@ -18,15 +18,15 @@ export function ptaPaths(pta: Pta): number[][] {
   const out: number[][] = [];
   const root = pta.nodes[0];
   if (root === undefined) return out;
-  const stack: { id: number; path: number[] }[] = [];
-  for (let i = root.children.length - 1; i >= 0; i--) stack.push({ id: root.children[i] as number, path: [] });
+  const stack: Array<{ id: number; path: number[] }> = [];
+  for (let i = root.children.length - 1; i >= 0; i--) stack.push({ id: root.children[i]!, path: [] });
   while (stack.length > 0) {
     const { id, path } = stack.pop() as { id: number; path: number[] };
     const n = pta.nodes[id];
     if (n === undefined) continue;
     const here = [...path, id];
     if (n.children.length === 0 || n.refs > childRefs(pta, n)) out.push(here);
-    for (let i = n.children.length - 1; i >= 0; i--) stack.push({ id: n.children[i] as number, path: here });
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push({ id: n.children[i]!, path: here });
   }
   return out;
 }

@@ -46,9 +46,9 @@ export function summarisePta(pta: Pta): PtaSummary {
   const nodeDetails: PtaNodeSummary[] = [];
   const stack = [...(pta.nodes[0]?.children ?? [])].reverse();
   while (stack.length > 0) {
-    const n = pta.nodes[stack.pop() as number];
+    const n = pta.nodes[stack.pop()!];
     if (n === undefined || n.state === null) continue;
-    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as number);
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
     const d: PtaNodeSummary = { id: n.id, parent: n.parent ?? 0, depth: depth[n.id] ?? 0, stage: n.state.stage, refs: n.refs, kind: n.state.kind };
     if (n.state.file !== undefined) d.file = n.state.file;
     nodeDetails.push(d);

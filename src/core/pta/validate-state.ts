@@ -1,21 +1,19 @@
 /** Hand-written structural checks of stored PTA parts; each returns an error message or null. */
 import { STAGES, type State } from '../types.js';
 import { strictlySorted } from '../equivalence/jaccard.js';
+import { isRecord } from '../json-value.js';
 
-export type Obj = Record<string, unknown>;
-
-export const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 export const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x);
 export const isNonNegInt = (x: unknown): x is number => isInt(x) && x >= 0;
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 
-const REQUIRED: [keyof State, (x: unknown) => boolean, string][] = [
+const REQUIRED: Array<[keyof State, (x: unknown) => boolean, string]> = [
   ['t', isNonNegInt, 'a non-negative integer'],
   ['stage', (x) => typeof x === 'string' && (STAGES as readonly string[]).includes(x), `one of ${STAGES.join(', ')}`],
   ['kind', (x) => typeof x === 'string', 'a string'],
   ['tool', (x) => typeof x === 'string', 'a string'],
   ['hash', (x) => typeof x === 'string', 'a string'],
-  ['tokens', (x) => Array.isArray(x) && x.every((t) => typeof t === 'string') && strictlySorted(x as string[]), 'a sorted array of distinct strings'],
+  ['tokens', (x) => Array.isArray(x) && x.every((t) => typeof t === 'string') && strictlySorted(x), 'a sorted array of distinct strings'],
   ['command', (x) => typeof x === 'boolean', 'a boolean'],
   ['changesFile', (x) => typeof x === 'boolean', 'a boolean'],
   ['failed', (x) => typeof x === 'boolean', 'a boolean'],
@@ -23,7 +21,7 @@ const REQUIRED: [keyof State, (x: unknown) => boolean, string][] = [
   ['unknown', (x) => typeof x === 'boolean', 'a boolean'],
 ];
 
-const OPTIONAL: [keyof State, (x: unknown) => boolean, string][] = [
+const OPTIONAL: Array<[keyof State, (x: unknown) => boolean, string]> = [
   ['file', (x) => typeof x === 'string', 'a string'],
   ['scope', (x) => typeof x === 'string', 'a string'],
   ['range', (x) => Array.isArray(x) && x.length === 2 && x.every(isInt), 'a [start, end] pair of integers'],
@@ -31,7 +29,7 @@ const OPTIONAL: [keyof State, (x: unknown) => boolean, string][] = [
 
 /** Checks one stored state; `where` prefixes the message (`nodes[3].state`). */
 export function checkState(x: unknown, where: string): string | null {
-  if (!isObj(x)) return `${where}: expected an object`;
+  if (!isRecord(x)) return `${where}: expected an object`;
   for (const [key, ok, what] of REQUIRED) {
     if (!ok(x[key])) return `${where}.${key}: expected ${what}`;
   }

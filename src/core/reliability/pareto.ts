@@ -25,7 +25,7 @@ export function dominates(a: readonly number[], b: readonly number[]): boolean {
  * Non-dominated sorting: the 1-based front of each vector (front 1 = not
  * dominated by any other; front 2 = dominated only by front 1; ...).
  */
-export function paretoFronts(vectors: readonly (readonly number[])[]): number[] {
+export function paretoFronts(vectors: ReadonlyArray<readonly number[]>): number[] {
   const front = new Array<number>(vectors.length).fill(0);
   let remaining = vectors.map((_, i) => i);
   let level = 0;

@@ -22,7 +22,7 @@
 import type { Step } from '../types.js';
 import type { AgentFailureKind } from './types.js';
 
-const RULES: readonly [AgentFailureKind, RegExp][] = [
+const RULES: ReadonlyArray<[AgentFailureKind, RegExp]> = [
   ['timeout', /timed out and has been killed|command timed out|timeoutexpired|command took too long|\btimed out after \d+/i],
   ['shell_syntax', /syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file|unterminated quoted string|bad substitution/i],
   ['command_not_found', /: command not found|: not found\s*$/im],

@@ -22,9 +22,9 @@ export interface ShadowCandidate {
 /** Which values each kind must be replayed at, and where each candidate's stops are. */
 export interface ShadowPlan {
   candidates: readonly ShadowCandidate[];
-  kinds: { kind: GridKind<unknown>; values: unknown[] }[];
+  kinds: Array<{ kind: GridKind<unknown>; values: unknown[] }>;
   /** Per candidate, its (kind index, value index) pairs. */
-  refs: [number, number][][];
+  refs: Array<Array<[number, number]>>;
 }
 
 type Loose = Record<string, unknown>;
@@ -35,7 +35,7 @@ export function shadowCandidates(configured: Policy): ShadowCandidate[] {
   const own = settingsOf(configured);
   if (activeStops(own) > 0) out.push({ id: CONFIGURED, settings: own });
   for (const kind of GRID_KINDS) {
-    for (const v of kind.candidates) out.push({ id: kind.describe(v), settings: { ...noStops(), [kind.key]: v } as StopSettings });
+    for (const v of kind.candidates) out.push({ id: kind.describe(v), settings: { ...noStops(), [kind.key]: v } });
   }
   return out;
 }
@@ -43,7 +43,7 @@ export function shadowCandidates(configured: Policy): ShadowCandidate[] {
 /** The replay plan of a candidate list. */
 export function shadowPlan(candidates: readonly ShadowCandidate[]): ShadowPlan {
   const kinds: ShadowPlan['kinds'] = [];
-  const refs = candidates.map(() => [] as [number, number][]);
+  const refs = candidates.map(() => [] as Array<[number, number]>);
   GRID_KINDS.forEach((kind) => {
     const keys: string[] = [];
     const values: unknown[] = [];
@@ -65,7 +65,7 @@ export function shadowPlan(candidates: readonly ShadowCandidate[]): ShadowPlan {
 }
 
 /** Per candidate (aligned with the plan's), the index of the state at which it would first have stopped the run, or null. */
-export function candidateStops(plan: ShadowPlan, states: readonly State[], totals: readonly number[], base: Policy): (number | null)[] {
+export function candidateStops(plan: ShadowPlan, states: readonly State[], totals: readonly number[], base: Policy): Array<number | null> {
   const stops = plan.kinds.map(({ kind, values }) => kind.stops({ states, totals }, values, base));
   return plan.refs.map((refs) => {
     let best: number | null = null;

@@ -3,6 +3,7 @@
  * blind-retry detector it shares with the waste report and early-stop signals.
  */
 import type { ActionKind, Stage, State } from '../types.js';
+import type { SignalTracker } from './tracker.js';
 
 const ORDER: Record<Exclude<Stage, 'O'>, number> = { E: 0, I: 1, V: 2 };
 
@@ -40,10 +41,8 @@ export interface CoherenceCounts {
   retries: number;
 }
 
-export interface CoherenceTracker {
-  add(state: State): void;
-  /** Φcoh in [0, 1] over the states added so far. */
-  value(): number;
+/** Φcoh in [0, 1] over the states added so far, and the transition counts behind it. */
+export interface CoherenceTracker extends SignalTracker<number> {
   counts(): CoherenceCounts;
 }
 

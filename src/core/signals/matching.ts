@@ -27,7 +27,7 @@ interface Frame {
 
 /** Creates an empty incremental matching over `rightCount` right vertices (0..rightCount-1). */
 export function createIncrementalMatching(rightCount: number): IncrementalMatching {
-  const adj: (readonly number[])[] = [];
+  const adj: Array<readonly number[]> = [];
   const matchL: number[] = [];
   const matchR = new Int32Array(rightCount).fill(-1);
   const visited = new Uint8Array(rightCount);
@@ -37,22 +37,22 @@ export function createIncrementalMatching(rightCount: number): IncrementalMatchi
     visited.fill(0);
     const stack: Frame[] = [{ u: root, i: 0 }];
     while (stack.length > 0) {
-      const top = stack[stack.length - 1] as Frame;
-      const edges = adj[top.u] as readonly number[];
+      const top = stack[stack.length - 1]!;
+      const edges = adj[top.u]!;
       if (top.i >= edges.length) {
         stack.pop();
         continue;
       }
-      const v = edges[top.i++] as number;
+      const v = edges[top.i++]!;
       if (visited[v] === 1) continue;
       visited[v] = 1;
-      const w = matchR[v] as number;
+      const w = matchR[v]!;
       if (w !== -1) {
         stack.push({ u: w, i: 0 });
         continue;
       }
       for (const f of stack) {
-        const fv = (adj[f.u] as readonly number[])[f.i - 1] as number;
+        const fv = adj[f.u]![f.i - 1]!;
         matchR[fv] = f.u;
         matchL[f.u] = fv;
       }

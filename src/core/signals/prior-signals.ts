@@ -6,7 +6,7 @@
  * seen for the first time is scored on more than its stage profile.
  */
 import type { PriorSignals } from '../composite.js';
-import type { State } from '../types.js';
+import type { SignalTracker } from './tracker.js';
 
 /**
  * The exploration streak at which Φsettle is 0.5 **(choice)**: a few reads in
@@ -15,11 +15,8 @@ import type { State } from '../types.js';
  */
 export const SETTLE_STEPS = 3;
 
-export interface PriorSignalTracker {
-  /** Adds a state; `sourceEdit` is its label's flag (a non-test, non-scratch source file changed). */
-  add(state: State, sourceEdit: boolean): void;
-  /** The signals of the states added so far (all 0 before any state). */
-  value(): PriorSignals;
+/** `add(state, sourceEdit)`: `sourceEdit` is the state's label flag (a non-test, non-scratch source file changed); `value()` is all 0 before any state. */
+export interface PriorSignalTracker extends SignalTracker<PriorSignals, [sourceEdit: boolean]> {
   /** Steps so far. */
   readonly length: number;
 }

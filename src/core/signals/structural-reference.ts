@@ -21,8 +21,9 @@ export interface StructuralReference {
   adjacent(state: State): readonly number[];
 }
 
-/** Memoised candidate states per PTA. */
+/** Memoised candidate states per PTA, and node indices held over all of them (a bound in bytes: 8 per index). */
 export const ADJACENCY_MEMO_ENTRIES = 4096;
+export const ADJACENCY_MEMO_INDICES = 262_144;
 
 const byPta = new WeakMap<Pta, Map<number, StructuralReference>>();
 
@@ -57,6 +58,7 @@ function build(pta: Pta, tau: number): StructuralReference {
     .map((p) => p.flatMap((id) => (index.has(id) ? [index.get(id) as number] : [])))
     .filter((p) => p.length > 0);
   const memo = new Map<string, readonly number[]>();
+  let indices = 0;
   return {
     nodeStates,
     paths,
@@ -68,7 +70,12 @@ function build(pta: Pta, tau: number): StructuralReference {
       for (let j = 0; j < nodeStates.length; j++) if (equivalent(nodeStates[j] as State, state, tau)) out.push(j);
       const frozen = Object.freeze(out);
       memo.set(key, frozen);
-      if (memo.size > ADJACENCY_MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
+      indices += frozen.length;
+      while (memo.size > 1 && (memo.size > ADJACENCY_MEMO_ENTRIES || indices > ADJACENCY_MEMO_INDICES)) {
+        const [oldest, list] = memo.entries().next().value as [string, readonly number[]];
+        memo.delete(oldest);
+        indices -= list.length;
+      }
       return frozen;
     },
   };

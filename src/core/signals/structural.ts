@@ -8,11 +8,16 @@ import type { Pta } from '../scorer-api.js';
 import type { State } from '../types.js';
 import { createIncrementalMatching } from './matching.js';
 import { structuralReference } from './structural-reference.js';
+import type { SignalTracker } from './tracker.js';
 
-/** Incremental Φstruct / Φcov tracker of one candidate trajectory against a PTA. */
-export interface StructuralTracker {
-  /** Adds the next candidate state (O states are ignored). */
-  add(state: State): void;
+/** Φstruct and Φcov, both 0-100. */
+export interface StructuralValues {
+  struct: number;
+  cov: number;
+}
+
+/** Incremental Φstruct / Φcov tracker of one candidate trajectory against a PTA (`add` ignores O states). */
+export interface StructuralTracker extends SignalTracker<StructuralValues> {
   /** Φstruct = 100·2·Prec·R/(Prec + R), 0 when both are 0. */
   struct(): number;
   /** Φcov = 100·|M|/|N|, 0 when the PTA has no non-O node. */
@@ -46,12 +51,18 @@ export function createStructuralTracker(pta: Pta, tau: number): StructuralTracke
   const recall = (): number => {
     let best = 0;
     for (let p = 0; p < paths.length; p++) {
-      const r = (hits[p] as number) / (paths[p] as readonly number[]).length;
+      const r = hits[p]! / paths[p]!.length;
       if (r > best) best = r;
     }
     return best;
   };
   const precision = (): number => (candidates === 0 ? 0 : matching.size / candidates);
+  const struct = (): number => {
+    const p = precision();
+    const r = recall();
+    return p + r === 0 ? 0 : (100 * 2 * p * r) / (p + r);
+  };
+  const cov = (): number => (nodeStates.length === 0 ? 0 : (100 * matching.size) / nodeStates.length);
 
   return {
     add(state: State): void {
@@ -60,10 +71,10 @@ export function createStructuralTracker(pta: Pta, tau: number): StructuralTracke
       const adjacent = ref.adjacent(state);
       for (const j of adjacent) edge[j] = 1;
       for (let p = 0; p < paths.length; p++) {
-        const path = paths[p] as readonly number[];
-        for (let j = pointers[p] as number; j < path.length; j++) {
-          if (edge[path[j] as number] === 1) {
-            hits[p] = (hits[p] as number) + 1;
+        const path = paths[p]!;
+        for (let j = pointers[p]!; j < path.length; j++) {
+          if (edge[path[j]!] === 1) {
+            hits[p] = hits[p]! + 1;
             pointers[p] = j + 1;
             break;
           }
@@ -72,12 +83,9 @@ export function createStructuralTracker(pta: Pta, tau: number): StructuralTracke
       for (const j of adjacent) edge[j] = 0;
       matching.addLeft(adjacent);
     },
-    struct(): number {
-      const p = precision();
-      const r = recall();
-      return p + r === 0 ? 0 : (100 * 2 * p * r) / (p + r);
-    },
-    cov: () => (nodeStates.length === 0 ? 0 : (100 * matching.size) / nodeStates.length),
+    struct,
+    cov,
+    value: () => ({ struct: struct(), cov: cov() }),
     matched: () => matching.size,
     recall,
     precision,

@@ -4,52 +4,12 @@
  * divergence, kept incrementally with per-stage prefix sums.
  */
 import type { Pta } from '../scorer-api.js';
-import type { Stage, StageDist } from '../types.js';
+import { STAGE_INDEX, UNIFORM, windowBounds, windowDistribution, type StageCounts, type Windows } from '../stage-windows.js';
+import type { StageDist, State } from '../types.js';
+import type { SignalTracker } from './tracker.js';
 
-/** Default Laplace smoothing α of the window distributions. */
-export const DEFAULT_ALPHA = 0.01;
-
-/** Stage counts over E, I, V, O (in that order). */
-export type StageCounts = [number, number, number, number];
-/** One stage distribution per window (beginning, middle, end). */
-export type Windows = [StageDist, StageDist, StageDist];
-
-const STAGE_INDEX: Record<Stage, number> = { E: 0, I: 1, V: 2, O: 3 };
-const UNIFORM: StageDist = [0.25, 0.25, 0.25, 0.25];
-
-/** Index 0..3 of a stage in a {@link StageDist}. */
-export function stageIndex(stage: Stage): number {
-  return STAGE_INDEX[stage];
-}
-
-/** Half-open index bounds of the three windows of `n` states: window k covers [floor((k−1)n/3), floor(kn/3)). */
-export function windowBounds(n: number): [[number, number], [number, number], [number, number]] {
-  const a = Math.floor(n / 3);
-  const b = Math.floor((2 * n) / 3);
-  return [[0, a], [a, b], [b, n]];
-}
-
-/** Laplace-smoothed distribution (c + α) / (n + 4α); an empty window is uniform. */
-export function windowDistribution(counts: StageCounts, alpha: number): StageDist {
-  const n = counts[0] + counts[1] + counts[2] + counts[3];
-  if (n === 0) return [...UNIFORM];
-  const d = n + 4 * alpha;
-  return [(counts[0] + alpha) / d, (counts[1] + alpha) / d, (counts[2] + alpha) / d, (counts[3] + alpha) / d];
-}
-
-/** The three window distributions of a whole stage sequence (all stages, O included). */
-export function windowDistributions(stages: readonly Stage[], alpha: number): Windows {
-  const bounds = windowBounds(stages.length);
-  const out = bounds.map(([lo, hi]) => {
-    const c: StageCounts = [0, 0, 0, 0];
-    for (let i = lo; i < hi; i++) {
-      const k = STAGE_INDEX[stages[i] as Stage];
-      c[k] = (c[k] as number) + 1;
-    }
-    return windowDistribution(c, alpha);
-  });
-  return out as Windows;
-}
+// The window arithmetic Φtemp works in (stage-windows.ts sits below pta/ and signals/, which both use it).
+export { DEFAULT_ALPHA, windowBounds, windowDistribution, windowDistributions, type StageCounts, type Windows } from '../stage-windows.js';
 
 function klTerm(p: number, m: number): number {
   return p > 0 ? p * Math.log2(p / m) : 0;
@@ -59,8 +19,8 @@ function klTerm(p: number, m: number): number {
 export function jsd(p: StageDist, q: StageDist): number {
   let s = 0;
   for (let i = 0; i < 4; i++) {
-    const pi = p[i] as number;
-    const qi = q[i] as number;
+    const pi = p[i]!;
+    const qi = q[i]!;
     const m = (pi + qi) / 2;
     s += 0.5 * klTerm(pi, m) + 0.5 * klTerm(qi, m);
   }
@@ -73,11 +33,6 @@ export function temporalFromWindows(candidate: Windows, reference: Windows): num
   return 1 - sum / 3;
 }
 
-/** Batch Φtemp of a whole stage sequence against reference windows. */
-export function temporalSimilarity(stages: readonly Stage[], reference: Windows, alpha: number): number {
-  return temporalFromWindows(windowDistributions(stages, alpha), reference);
-}
-
 /** The PTA's reference windows: `windowSums / k`; uniform when the PTA has no reference. */
 export function referenceWindows(pta: Pta): Windows {
   const k = pta.references.length;
@@ -85,18 +40,15 @@ export function referenceWindows(pta: Pta): Windows {
   return pta.windowSums.map((w) => w.map((x) => x / k)) as Windows;
 }
 
-/** Incremental Φtemp tracker. */
-export interface TemporalTracker {
-  add(stage: Stage): void;
-  /** Φtemp of the states added so far, O(1). */
-  value(): number;
+/** Incremental Φtemp tracker: `value()` is Φtemp of the states added so far, O(1). */
+export interface TemporalTracker extends SignalTracker<number> {
   readonly length: number;
 }
 
 /**
  * Creates an incremental Φtemp tracker: per-stage prefix sums make each
  * `value()` O(1) although window boundaries move as `n` grows, and every value
- * equals {@link temporalSimilarity} of the prefix exactly. With no state added
+ * equals Φtemp computed from scratch on the prefix (test/signals/conformance.test.ts). With no state added
  * all three windows are empty, hence uniform, and `value()` is the similarity
  * of the uniform profile to the reference.
  */
@@ -104,13 +56,13 @@ export function createTemporalTracker(reference: Windows, alpha: number): Tempor
   const prefix: number[][] = [[0], [0], [0], [0]];
   let n = 0;
   const countsIn = (lo: number, hi: number): StageCounts =>
-    prefix.map((p) => (p[hi] as number) - (p[lo] as number)) as StageCounts;
+    prefix.map((p) => p[hi]! - p[lo]!) as StageCounts;
   return {
-    add(stage: Stage): void {
-      const k = STAGE_INDEX[stage];
+    add(state: State): void {
+      const k = STAGE_INDEX[state.stage];
       for (let s = 0; s < 4; s++) {
-        const p = prefix[s] as number[];
-        p.push((p[n] as number) + (s === k ? 1 : 0));
+        const p = prefix[s]!;
+        p.push(p[n]! + (s === k ? 1 : 0));
       }
       n++;
     },

@@ -28,10 +28,11 @@ export function actionText(action: Action): string {
 
 /**
  * Estimated token cost of a step: the log's prompt + completion tokens when
- * present, else ceil((characters of action + observation) / 4).
+ * present, else ceil((characters of action + observation) / `charsPerToken`)
+ * (the scoring config's, 4 by default).
  */
-export function stepCost(step: Step): number {
+export function stepCost(step: Step, charsPerToken: number): number {
   const t = step.tokens;
   if (t && (t.prompt !== undefined || t.completion !== undefined)) return (t.prompt ?? 0) + (t.completion ?? 0);
-  return Math.ceil((actionText(step.action).length + (step.observation?.length ?? 0)) / 4);
+  return Math.ceil((actionText(step.action).length + (step.observation?.length ?? 0)) / charsPerToken);
 }

@@ -3,13 +3,13 @@
  * defined on a sparse line array (1-based line n at index n − 1, unknown lines
  * are holes); between operations a file is kept packed: each run of
  * consecutive known lines as one text joined with `\n` (deflated when long,
- * see packed-text.ts), so a kept file costs its compressed characters, not a
+ * see memory/packed-text.ts), so a kept file costs its compressed characters, not a
  * string header per line, a slot per hole and the whole observation each line
  * was sliced out of. `unpack(pack(a))` has the
  * same length, elements and named properties as `a` (undefined values read as holes).
  */
-import { flatten } from './flat-string.js';
-import { packText, releaseText, unpackText, type PackedText } from './packed-text.js';
+import { flatten } from '../memory/flat-string.js';
+import { packText, releaseText, unpackText, type PackedText } from '../memory/packed-text.js';
 
 /** Consecutive known lines starting at index `start`. */
 export interface PackedRun {
@@ -44,7 +44,7 @@ function packRun(start: number, lines: string[], previous: PackedFile | undefine
     return unpackText(same.text) === joined ? same : { start, count: lines.length, text: packText(joined, true) };
   }
   // A join of two or more lines is a fresh flat string; a single line may be a slice of an observation.
-  return { start, count: lines.length, text: lines.length === 1 ? packText(lines[0] as string) : packText(lines.join('\n'), true) };
+  return { start, count: lines.length, text: lines.length === 1 ? packText(lines[0]!) : packText(lines.join('\n'), true) };
 }
 
 /** Arrays up to this length are scanned by index; longer (sparse) ones by their keys. */
@@ -101,12 +101,12 @@ export function unpack(file: PackedFile): Array<string | undefined> {
 /** The contiguous known text from line 1 and its line count (what `arr.slice(0, n).join('\n')` gives), without unpacking. */
 export function packedPrefix(file: PackedFile): { text: string; lines: number } | undefined {
   const run = file.runs[0];
-  if (run === undefined || run.start !== 0) return undefined;
+  if (run?.start !== 0) return undefined;
   return { text: run.lines ? run.lines.join('\n') : unpackText(run.text), lines: run.count };
 }
 
 /** Marks a packed file as replaced or forgotten: its texts not kept by `next` leave the hot set without being deflated. */
 export function releasePacked(file: PackedFile | undefined, next?: PackedFile): void {
   if (file === undefined) return;
-  for (const run of file.runs) if (next === undefined || !next.runs.includes(run)) releaseText(run.text);
+  for (const run of file.runs) if (!next?.runs.includes(run)) releaseText(run.text);
 }

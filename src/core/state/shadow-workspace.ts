@@ -1,6 +1,6 @@
 import type { LineRange } from '../types.js';
 import { splitLines } from './numbered-text.js';
-import { intern } from './flat-string.js';
+import { intern } from '../memory/flat-string.js';
 import { pack, packedPrefix, releasePacked, unpack, type PackedFile } from './packed-lines.js';
 
 /** Default budget of a shadow workspace: characters of file text kept per trajectory. */
@@ -76,7 +76,7 @@ export class ShadowWorkspace {
     this.hot.set(file, { arr, previous, named });
     this.files.set(file, null);
     if (this.hot.size > HOT_FILES) {
-      const [oldest, entry] = this.hot.entries().next().value as [string, HotFile];
+      const [oldest, entry] = this.hot.entries().next().value!;
       this.cool(oldest, entry);
     }
   }

@@ -8,7 +8,7 @@
  * ({@link intern}, {@link internRange}: a state's range is a frozen shared copy of the label's).
  */
 import type { LineRange, State } from '../types.js';
-import { intern, internRange } from './flat-string.js';
+import { intern, internRange } from '../memory/flat-string.js';
 
 /** The fields every state has. */
 export type StateCore = Omit<State, 'file' | 'range' | 'scope'>;
@@ -24,19 +24,19 @@ export function stateRecord(c: StateCore, file: string | undefined, range: LineR
   const mask = (f === undefined ? 0 : 1) | (r === undefined ? 0 : 2) | (s === undefined ? 0 : 4);
   switch (mask) {
     case 1:
-      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, file: f as string };
+      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, file: f! };
     case 2:
-      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, range: r as LineRange };
+      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, range: r };
     case 3:
-      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, file: f as string, range: r as LineRange };
+      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, file: f!, range: r };
     case 4:
-      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, scope: s as string };
+      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, scope: s! };
     case 5:
-      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, file: f as string, scope: s as string };
+      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, file: f!, scope: s! };
     case 6:
-      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, range: r as LineRange, scope: s as string };
+      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, range: r, scope: s! };
     case 7:
-      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, file: f as string, range: r as LineRange, scope: s as string };
+      return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown, file: f!, range: r, scope: s! };
     default:
       return { t, stage, kind, tool, hash, tokens, command, changesFile, failed, cost, unknown };
   }

@@ -7,7 +7,7 @@
  * same output, so online still equals offline.
  */
 import { rewriteRoots } from '../labeler/paths.js';
-import { intern } from './flat-string.js';
+import { intern } from '../memory/flat-string.js';
 import { collapseWhitespace, commandTokens, md5, normalizeCommand } from './normalize.js';
 
 /** The memoised facts of one terminal command. */
@@ -18,44 +18,78 @@ export interface TerminalFacts {
   hash: string;
 }
 
-/** Entries kept, and characters of command text kept over all entries (least recently used go first). */
+/** Entries kept, and bytes kept over all entries (command text and facts; least recently used go first). */
 export const TERMINAL_CACHE_ENTRIES = 4096;
-export const TERMINAL_CACHE_CHARS = 4_000_000;
+export const TERMINAL_CACHE_BYTES = 16 * 1024 * 1024;
 /** Commands longer than this are not kept (a heredoc writing a whole file is rarely repeated). */
 export const MAX_KEY_CHARS = 65_536;
 
-/** Command text → (kind and root → facts): keyed by the command string itself, so a lookup allocates nothing. */
-const cache = new Map<string, Map<string, TerminalFacts>>();
-let cachedChars = 0;
+interface Entry {
+  /** Kind and root → facts. */
+  variants: Map<string, TerminalFacts>;
+  bytes: number;
+}
+
+/** Command text → entry: keyed by the command string itself, so a lookup allocates nothing. */
+const cache = new Map<string, Entry>();
+let cachedBytes = 0;
+
+/** Approximate bytes of one set of facts: the token array, the tokens (counted even when pooled) and the hash. */
+function factsBytes(facts: TerminalFacts): number {
+  let bytes = 160;
+  for (const t of facts.tokens) bytes += 8 + 2 * t.length;
+  return bytes;
+}
+
+/**
+ * Characters of a normalised command its tokens are drawn from: a longer one (a heredoc writing a whole
+ * file) is tokenised by its first 64 KiB, cut at a space, so per-step work and the tokens a state keeps stay
+ * bounded. Its hash still covers all of it. The longest real command seen has 6,111 characters.
+ */
+export const MAX_TOKEN_CHARS = 65_536;
+
+function tokenText(normalized: string): string {
+  if (normalized.length <= MAX_TOKEN_CHARS) return normalized;
+  const cut = normalized.lastIndexOf(' ', MAX_TOKEN_CHARS);
+  return normalized.slice(0, cut > 0 ? cut : MAX_TOKEN_CHARS);
+}
 
 function compute(kind: 'shell' | 'code', command: string, root: string | undefined): TerminalFacts {
   const normalized = normalizeCommand(command, root);
   // A code cell's hash keeps a leading `cd` (hashContent's rule); only its tokens use the shell normalisation.
   const hashed = kind === 'shell' ? normalized : collapseWhitespace(rewriteRoots(command, root));
-  return { tokens: Object.freeze(commandTokens(normalized).map(intern)), hash: intern(md5(`${kind}\0${hashed}`)) };
+  return { tokens: Object.freeze(commandTokens(tokenText(normalized)).map(intern)), hash: intern(md5(`${kind}\0${hashed}`)) };
 }
 
 /** The facts of a shell command or code cell (`kind`), from the cache when seen before. */
 export function terminalFacts(kind: 'shell' | 'code', command: string, root: string | undefined): TerminalFacts {
   if (command.length > MAX_KEY_CHARS) return compute(kind, command, root);
   const variant = root === undefined ? kind : `${kind}\0${root}`;
-  let variants = cache.get(command);
-  if (variants !== undefined) {
-    const hit = variants.get(variant);
+  let entry = cache.get(command);
+  if (entry !== undefined) {
+    const hit = entry.variants.get(variant);
     cache.delete(command);
-    cache.set(command, variants);
+    cache.set(command, entry);
     if (hit !== undefined) return hit;
   } else {
-    variants = new Map();
-    cache.set(command, variants);
-    cachedChars += command.length;
+    entry = { variants: new Map(), bytes: 64 + 2 * command.length };
+    cache.set(command, entry);
+    cachedBytes += entry.bytes;
   }
   const facts = compute(kind, command, root);
-  variants.set(variant, facts);
-  while (cache.size > TERMINAL_CACHE_ENTRIES || cachedChars > TERMINAL_CACHE_CHARS) {
-    const oldest = cache.keys().next().value as string;
+  entry.variants.set(variant, facts);
+  const added = factsBytes(facts) + 2 * variant.length;
+  entry.bytes += added;
+  cachedBytes += added;
+  while (cache.size > TERMINAL_CACHE_ENTRIES || cachedBytes > TERMINAL_CACHE_BYTES) {
+    const [oldest, old] = cache.entries().next().value as [string, Entry];
     cache.delete(oldest);
-    cachedChars -= oldest.length;
+    cachedBytes -= old.bytes;
   }
   return facts;
+}
+
+/** Entries and approximate bytes the cache holds (tests, metrics). */
+export function terminalCacheSize(): { entries: number; bytes: number } {
+  return { entries: cache.size, bytes: cachedBytes };
 }

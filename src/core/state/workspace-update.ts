@@ -78,7 +78,7 @@ function applyEdit(ws: ShadowWorkspace, scope: ScopeResolver, a: Extract<Step['a
 
 function observeShellRead(ws: ShadowWorkspace, step: Step, outcome: LabelOutcome): void {
   const intent = outcome.intents[outcome.primary];
-  if (!intent || intent.type !== 'read' || intent.files.length !== 1 || outcome.shell?.commands.length !== 1) return;
+  if (intent?.type !== 'read' || intent.files.length !== 1 || outcome.shell?.commands.length !== 1) return;
   const file = intent.files[0];
   if (file === undefined) return;
   const text = observationText(step);

@@ -21,7 +21,7 @@ export function chiSquareSf(x: number, dof: number): number {
  * columns are dropped first; null when fewer than 2 rows or 2 columns remain
  * or the table is ragged / has negative counts.
  */
-export function chiSquareIndependence(table: readonly (readonly number[])[]): ChiSquareResult | null {
+export function chiSquareIndependence(table: ReadonlyArray<readonly number[]>): ChiSquareResult | null {
   const width = table[0]?.length ?? 0;
   if (table.some((r) => r.length !== width || r.some((v) => !(v >= 0)))) return null;
   const colSum = (c: number) => table.reduce((s, r) => s + r[c]!, 0);

@@ -6,7 +6,7 @@
  * number of raters n >= 2. Null for malformed input or when chance agreement
  * is 1 (every rating in one category).
  */
-export function fleissKappa(counts: readonly (readonly number[])[]): number | null {
+export function fleissKappa(counts: ReadonlyArray<readonly number[]>): number | null {
   const N = counts.length;
   if (N === 0) return null;
   const k = counts[0]!.length;

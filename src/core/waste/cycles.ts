@@ -60,7 +60,7 @@ export function createCycleDetector(minBlock: number, maxBlock: number): CycleDe
         if (!cur.primitive) continue;
         const reps = Math.floor((cur.len + L) / L);
         if (cur.run === undefined) {
-          const first = states[startIdx] as State;
+          const first = states[startIdx]!;
           cur.run = { block: L, start: first.t, end: state.t, reps, steps: states.slice(startIdx, i + 1).map((s) => s.t), tool: first.tool };
           all.push(cur.run);
           grown.push(cur.run);

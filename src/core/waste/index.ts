@@ -19,17 +19,15 @@
  */
 import type { WasteSettings } from '../config.js';
 import type { State, WasteItem } from '../types.js';
-import { createCycleDetector } from './cycles.js';
-import { findIrrelevantExploration } from './irrelevant.js';
-import { findRedundantSteps } from './redundant.js';
-import { createRegressionTracker } from './regression-loop.js';
-import { createRetryEpisodeTracker } from './retry-episodes.js';
+import { WASTE_DETECTORS } from './detectors.js';
 
 export { createCycleDetector, type CycleRun, type CycleDetector } from './cycles.js';
 export { createRegressionTracker, type RegressionLoop, type RegressionTracker } from './regression-loop.js';
 export { createRetryEpisodeTracker, type RetryEpisode, type RetryEpisodeTracker } from './retry-episodes.js';
 export { contentOrRangeConf, findRedundantSteps, type RedundantStep } from './redundant.js';
 export { findIrrelevantExploration, type IrrelevantFile } from './irrelevant.js';
+export { WASTE_DETECTORS } from './detectors.js';
+export type { WasteContext, WasteDetector } from './detector.js';
 
 export interface WasteOptions {
   settings: WasteSettings;
@@ -38,49 +36,12 @@ export interface WasteOptions {
   ptaFiles?: readonly string[];
 }
 
-function item(category: WasteItem['category'], steps: number[], wasted: number, byT: ReadonlyMap<number, State>): WasteItem {
-  const wastedSteps = steps.slice(steps.length - wasted);
-  let tokens = 0;
-  for (const t of wastedSteps) tokens += byT.get(t)?.cost ?? 0;
-  const first = wastedSteps[0];
-  const state = first === undefined ? undefined : byT.get(first);
-  const tool = state === undefined ? '' : state.tool || state.kind;
-  return { category, steps, tool, wastedSteps: wasted, wastedTokens: tokens };
-}
-
-/** Computes the waste report of a state sequence. Items are ordered by category, then by first step. */
+/** Computes the waste report of a state sequence: every detector in turn, so items are ordered by category, then as their detector finds them. */
 export function wasteReport(states: readonly State[], options: WasteOptions): WasteItem[] {
-  const { settings } = options;
   const byT = new Map(states.map((s) => [s.t, s] as const));
-  const regression = createRegressionTracker();
-  const retries = createRetryEpisodeTracker();
-  const cycles = createCycleDetector(settings.cycleMinBlock, settings.cycleMaxBlock);
-  for (const s of states) {
-    regression.add(s);
-    retries.add(s);
-    cycles.add(s);
-  }
-  const out: WasteItem[] = [];
-  for (const loop of regression.loops()) {
-    if (loop.cycles.length < settings.regressionMinCycles) continue;
-    const steps = loop.cycles.flat();
-    out.push(item('regression_loop', steps, steps.length - (loop.cycles[0]?.length ?? 0), byT));
-  }
-  const retried = new Set<number>();
-  for (const ep of retries.episodes()) {
-    out.push(item('blind_retry', [...ep.steps], ep.retries, byT));
-    for (const t of ep.steps.slice(1)) retried.add(t);
-  }
-  for (const r of findRedundantSteps(states, options.tau, retried)) out.push(item('redundant_step', [r.of, r.t], 1, byT));
-  for (const f of findIrrelevantExploration(states, options.ptaFiles)) out.push(item('irrelevant_exploration', f.steps, f.steps.length, byT));
-  let coveredUntil = -Infinity;
-  for (const run of cycles.runs()) {
-    if (run.reps < settings.cycleMinRepeats || run.start <= coveredUntil) continue;
-    const steps = run.steps.slice(0, run.block * run.reps);
-    out.push(item('cyclic_pattern', steps, steps.length - run.block, byT));
-    coveredUntil = run.end;
-  }
-  return out;
+  const found: WasteItem[] = [];
+  for (const detector of WASTE_DETECTORS) found.push(...detector.find(states, { ...options, byT, found }));
+  return found;
 }
 
 /** The distinct wasted steps of a waste report (see the convention above). */

@@ -32,14 +32,14 @@ export function findRedundantSteps(states: readonly State[], tau: number, retrie
   const out: RedundantStep[] = [];
   let since = 0;
   for (let i = 0; i < states.length; i++) {
-    const s = states[i] as State;
+    const s = states[i]!;
     if (s.changesFile) {
       since = i + 1;
       continue;
     }
     if (retries.has(s.t)) continue;
     for (let j = i - 1; j >= since; j--) {
-      const e = states[j] as State;
+      const e = states[j]!;
       if (e.stage === s.stage && contentOrRangeConf(e, s) >= tau) {
         out.push({ t: s.t, of: e.t, tool: s.tool });
         break;

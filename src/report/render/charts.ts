@@ -3,13 +3,10 @@ import type { CorpusReport } from '../types.js';
 import { niceTicks, textWidth } from './layout.js';
 import { PALETTE } from './palette.js';
 import { qualityVsPassRate } from './quality-chart.js';
-import { legend, legendWidth, line, rect, svgDoc, text, TITLE_Y } from './svg-kit.js';
+import { legend, legendWidth, line, rect, svgDoc, text, TITLE_Y, type Chart } from './svg-kit.js';
 import { tierShares } from './tier-chart.js';
 
-export interface Chart {
-  file: string;
-  svg: string;
-}
+export type { Chart };
 
 export { qualityVsPassRate, tierShares };
 

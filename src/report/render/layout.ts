@@ -95,8 +95,8 @@ export function wrapText(s: string, width: number, size: number): string[] {
  * before it: on the point when free, else on rings around it (a leader line shows where it
  * belongs). Labels stay inside `area`. Returns the label centres, aligned with `points`.
  */
-export function placeLabels(points: readonly [number, number][], r: number, area: Box): [number, number][] {
-  const placed: [number, number][] = [];
+export function placeLabels(points: ReadonlyArray<[number, number]>, r: number, area: Box): Array<[number, number]> {
+  const placed: Array<[number, number]> = [];
   const free = (cx: number, cy: number) =>
     cx - r >= area.x && cx + r <= area.x + area.w && cy - r >= area.y && cy + r <= area.y + area.h &&
     placed.every(([px, py]) => Math.hypot(px - cx, py - cy) >= 2 * r + 2);

@@ -5,10 +5,9 @@
  */
 import { modelLabel } from '../identity.js';
 import type { CorpusReport } from '../types.js';
-import type { Chart } from './charts.js';
 import { placeLabels, wrapText } from './layout.js';
 import { PALETTE, SERIES } from './palette.js';
-import { circle, line, svgDoc, text, TITLE_Y } from './svg-kit.js';
+import { circle, line, svgDoc, text, TITLE_Y, type Chart } from './svg-kit.js';
 
 const KEY_W = 300;
 const KEY_SIZE = 11;

@@ -2,6 +2,12 @@
 import { textWidth } from './layout.js';
 import { PALETTE } from './palette.js';
 
+/** One chart of the report: its file name and SVG text. */
+export interface Chart {
+  file: string;
+  svg: string;
+}
+
 /** Escapes text for XML content and attribute values. */
 export function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -35,7 +41,7 @@ export function line(x1: number, y1: number, x2: number, y2: number, stroke: str
 }
 
 /** A polyline through the points (stroke only). */
-export function polyline(points: readonly [number, number][], stroke: string, width = 1.5, dash = false): string {
+export function polyline(points: ReadonlyArray<[number, number]>, stroke: string, width = 1.5, dash = false): string {
   const pts = points.map(([x, y]) => `${n(x)},${n(y)}`).join(' ');
   return `<polyline points="${pts}" fill="none" stroke="${stroke}" stroke-width="${width}" stroke-linejoin="round"${dash ? ' stroke-dasharray="6 4"' : ''}/>`;
 }

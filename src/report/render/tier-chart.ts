@@ -1,10 +1,9 @@
 /** Stacked bars of Ideal / Solid / Lucky shares per model; long model names wrap onto more lines. */
 import { modelLabel } from '../identity.js';
 import type { CorpusReport } from '../types.js';
-import type { Chart } from './charts.js';
 import { textWidth, wrapText } from './layout.js';
 import { TIER_COLORS } from './palette.js';
-import { legend, legendWidth, rect, svgDoc, text, TITLE_Y } from './svg-kit.js';
+import { legend, legendWidth, rect, svgDoc, text, TITLE_Y, type Chart } from './svg-kit.js';
 
 const SIZE = 11;
 const LINE = 13;

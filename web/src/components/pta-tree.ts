@@ -33,17 +33,17 @@ function layout(pta: PtaJson): Map<number, Placed> {
   const byId = new Map(pta.nodes.map((n) => [n.id, n]));
   let rows = 0;
   // Iterative post-order so deep chains cannot overflow the stack.
-  const stack: { id: number; depth: number; i: number }[] = [{ id: 0, depth: 0, i: 0 }];
+  const stack: Array<{ id: number; depth: number; i: number }> = [{ id: 0, depth: 0, i: 0 }];
   while (stack.length > 0) {
     const top = stack[stack.length - 1] as { id: number; depth: number; i: number };
     const node = byId.get(top.id);
     if (!node) { stack.pop(); continue; }
     if (top.i < node.children.length) {
-      stack.push({ id: node.children[top.i++] as number, depth: top.depth + 1, i: 0 });
+      stack.push({ id: node.children[top.i++]!, depth: top.depth + 1, i: 0 });
       continue;
     }
     stack.pop();
-    const first = node.children.length > 0 ? placed.get(node.children[0] as number) : undefined;
+    const first = node.children.length > 0 ? placed.get(node.children[0]!) : undefined;
     const childRefs = node.children.reduce((a, c) => a + (byId.get(c)?.refs ?? 0), 0);
     placed.set(node.id, {
       node, depth: top.depth,
@@ -174,7 +174,7 @@ export function ptaTree(pta: PtaJson, opts: PtaTreeOptions = {}): HTMLElement {
 }
 
 function unmatchedList(opts: PtaTreeOptions): HTMLElement {
-  const a = opts.alignment as AlignmentBody;
+  const a = opts.alignment!;
   const stepOf = new Map((opts.steps ?? []).map((s) => [s.t, s]));
   const misses = a.steps.filter((x) => x.node === null && stepOf.get(x.t)?.stage !== 'O');
   const orch = a.steps.filter((x) => stepOf.get(x.t)?.stage === 'O').length;

@@ -12,7 +12,7 @@ export interface ChartData {
   steps: readonly ViewStep[];
   signals: readonly Signal[];
   /** Step-index runs to shade (waste). */
-  waste: readonly [number, number][];
+  waste: ReadonlyArray<[number, number]>;
   /** False when scored against the prior: Φstruct and Φcov do not exist. */
   hasReference: boolean;
 }
@@ -29,9 +29,9 @@ const BAND_TOP = -3;
 const BAND_BOTTOM = -13;
 
 /** Contiguous runs of step indices, for shading. */
-export function spans(steps: readonly number[]): [number, number][] {
+export function spans(steps: readonly number[]): Array<[number, number]> {
   const sorted = [...new Set(steps)].sort((a, b) => a - b);
-  const out: [number, number][] = [];
+  const out: Array<[number, number]> = [];
   for (const t of sorted) {
     const last = out[out.length - 1];
     if (last && t === last[1] + 1) last[1] = t;

@@ -32,7 +32,7 @@ function card(label: string, value: Node | string, id?: string): HTMLElement {
 
 function reportBlock(report: Report, final: FinalMessage | undefined): HTMLElement {
   const s = report.score;
-  const facts: [string, Node | string][] = [
+  const facts: Array<[string, Node | string]> = [
     ['score f', one(s.total)],
     ['tier', tierChip(report.tier)],
     ...(report.lucky ? [['Lucky category', report.lucky] as [string, string]] : []),

@@ -14,7 +14,7 @@ const RECENT = 40;
 
 type SortKey = 'session' | 'task' | 'agent' | 'steps' | 'total' | 'tier' | 'signal' | 'reference' | 'state' | 'started';
 
-const COLUMNS: { key: SortKey | undefined; label: string; numeric?: boolean }[] = [
+const COLUMNS: Array<{ key: SortKey | undefined; label: string; numeric?: boolean }> = [
   { key: 'session', label: 'Session' },
   { key: 'task', label: 'Task' },
   { key: 'agent', label: 'Agent / model' },
@@ -168,7 +168,7 @@ export const sessionsPage: Page = (main) => {
       if (key === undefined) continue;
       if (key === sort.key) th.setAttribute('aria-sort', sort.desc ? 'descending' : 'ascending');
       else th.removeAttribute('aria-sort');
-      setText(th.querySelector('.arrow') as Element, key === sort.key ? (sort.desc ? ' ▼' : ' ▲') : '');
+      setText(th.querySelector('.arrow')!, key === sort.key ? (sort.desc ? ' ▼' : ' ▲') : '');
     }
     const wanted: HTMLTableRowElement[] = [];
     for (const s of list) {

@@ -1,0 +1,121 @@
+/**
+ * The reliability drills (bench/drills/*), longer than the CI suite (test/drills) runs them, on the shared
+ * corpus: frame fuzzer (100,000 frames), mutated logs (2,500), kill -9 cycles (12), floods (5,000 sessions,
+ * 200 distinct 850 KB .py files, 200 distinct 1 MB commands), hostile ids, shutdown under load (200 sessions).
+ * Prints the figures and one TARGET line per drill (docs/reliability.md).
+ *
+ *   npm run build && node dist/bench/drills.js [--only fuzz,logs,kill,flood,hostile,shutdown] [--json FILE] [CORPUS_DIR]
+ */
+import { mkdtemp, mkdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Step } from '../src/core/types.js';
+import { parseTrajectoryText } from '../src/formats/index.js';
+import { buildApp } from '../src/server/app.js';
+import { bundledReferencesDir } from '../src/package-files.js';
+import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
+import { runFlood } from './drills/flood.js';
+import { runFrameFuzz } from './drills/frame-fuzz.js';
+import { runHostileIds } from './drills/hostile-ids.js';
+import { runKillCycles } from './drills/kill-cycle.js';
+import { runLogMutation } from './drills/log-mutation.js';
+import { runShutdownUnderLoad } from './drills/shutdown-load.js';
+import { machine, machineLine, target, writeResult, type Target } from './report.js';
+import { commandLine } from './timing.js';
+
+const { values: args, positionals } = parseArgs({ options: { only: { type: 'string' }, json: { type: 'string' } }, allowPositionals: true });
+const only = args.only?.split(',');
+const wanted = (name: string): boolean => only === undefined || only.includes(name);
+/** A passing run of the same task (references, learning). */
+const PASSING_FILE = SERVER_BENCH_FILE.replace('deepseek_lite_dev_noparallel', 'deepseek_chat_dev');
+
+async function main(): Promise<void> {
+  console.log(`${commandLine(import.meta.url)}\n${machineLine()}`);
+  const corpus = findCorpus(positionals[0]);
+  const read = async (file: string): Promise<{ text: string; steps: Step[] }> => {
+    const text = await readFile(path.join(corpus, file), 'utf8');
+    const parsed = parseTrajectoryText(text, 'auto', file);
+    if (!parsed.ok) throw parsed.error;
+    return { text, steps: parsed.value.steps };
+  };
+  const failing = await read(SERVER_BENCH_FILE);
+  const passing = await read(PASSING_FILE);
+  const doc = JSON.parse(passing.text) as unknown;
+  const work = await mkdtemp(path.join(os.tmpdir(), 'steplens-drills-'));
+  const figures: Record<string, number | string> = {};
+  const targets: Target[] = [];
+  const seconds = (began: number): number => Number(((performance.now() - began) / 1000).toFixed(1));
+
+  try {
+    if (wanted('fuzz')) {
+      const began = performance.now();
+      const seed = bundledReferencesDir();
+      const app = await buildApp({ dataDir: path.join(work, 'fuzz'), seedDirs: [seed], logLevel: 'silent', tokens: ['victim-token', 'fuzz-token'] });
+      const http = await app.listen({ host: '127.0.0.1', port: 0 });
+      const r = await runFrameFuzz({
+        url: `${http.replace(/^http/, 'ws')}/v1/stream`, http, task: SERVER_BENCH_TASK, steps: failing.steps, frames: 100_000, seed: Date.now() % 100_000,
+        victimToken: 'victim-token', fuzzToken: 'fuzz-token',
+      });
+      await app.close();
+      console.log('fuzz', JSON.stringify(r));
+      Object.assign(figures, { fuzz_frames: r.frames, fuzz_seconds: seconds(began), fuzz_victim_equal: String(r.victimEqual && r.finalEqual), fuzz_failure: r.failure ?? 'none' });
+      targets.push(target('fuzz: frames answered by a valid non-internal message, victim scores unchanged', r.failure === undefined && r.victimEqual && r.finalEqual ? r.frames : 0, '>=', 100_000, 'frames'));
+    }
+    if (wanted('logs')) {
+      const began = performance.now();
+      const r = runLogMutation({ corpus, perFile: 23, seed: 19 });
+      console.log('logs', JSON.stringify({ ...r, problems: r.problems.slice(0, 5) }));
+      Object.assign(figures, { logs_mutated: r.files * 23, logs_runs: r.runs, logs_problems: r.problems.length, logs_max_ms: Math.round(r.maxMs), logs_seconds: seconds(began) });
+      targets.push(target('logs: problems (throws, refusals or diagnostics without a position)', r.problems.length, '<=', 0));
+      targets.push(target('logs: slowest mutated log through every parser and the scorer', r.maxMs, '<', 2000, 'ms'));
+    }
+    if (wanted('kill')) {
+      const began = performance.now();
+      const r = await runKillCycles({ dataDir: path.join(work, 'kill'), cycles: 12, doc, steps: passing.steps, tasks: ['task-a', 'task-b', `long-${'x'.repeat(240)}`], minMs: 300, maxMs: 2000 });
+      console.log('kill', JSON.stringify(r));
+      Object.assign(figures, { kill_cycles: r.cycles, kill_acknowledged: r.acknowledged, kill_lost: r.lost.length, kill_warnings: r.warnings.length, kill_temp_files_left: r.tempFilesLeft, kill_seconds: seconds(began) });
+      targets.push(target('kill -9: acknowledged references lost, files broken or moved aside', r.lost.length + r.warnings.length + r.movedAside, '<=', 0));
+    }
+    if (wanted('flood')) {
+      const began = performance.now();
+      const sessions = 1000;
+      const r = await runFlood({
+        steps: failing.steps, task: SERVER_BENCH_TASK, rounds: 4, sessions, stepsPerSession: 82, connections: 8, bigFiles: 40, bigCommands: 40,
+        server: { limits: { maxEndedSessions: sessions } },
+      });
+      console.log('flood', JSON.stringify(r));
+      r.rounds.forEach((x) => Object.assign(figures, { [`flood_round${x.round}_heap_mb`]: Number(x.heapMB.toFixed(1)), [`flood_round${x.round}_rss_mb`]: Number(x.rssMB.toFixed(1)) }));
+      Object.assign(figures, { flood_seconds: seconds(began) });
+      targets.push(target('flood: heap growth after the warm-up round (5 x 1,000 sessions, 200 .py files, 200 commands)', r.heapGrowth * 100, '<', 10, '%'));
+      targets.push(target('flood: RSS growth after the warm-up round', r.rssGrowth * 100, '<', 10, '%'));
+    }
+    if (wanted('hostile')) {
+      const began = performance.now();
+      const data = path.join(work, 'hostile', 'data');
+      await mkdir(data, { recursive: true });
+      const app = await buildApp({ dataDir: data, logLevel: 'silent' });
+      const http = await app.listen({ host: '127.0.0.1', port: 0 });
+      const r = await runHostileIds({ http, ws: `${http.replace(/^http/, 'ws')}/v1/stream`, dataDir: data, doc });
+      await app.close();
+      console.log('hostile', JSON.stringify(r));
+      Object.assign(figures, { hostile_ids: r.ids, hostile_requests: r.requests, hostile_problems: r.problems.length, hostile_outside: r.outside.length, hostile_seconds: seconds(began) });
+      targets.push(target('hostile ids: 500s, internal errors, non-catalogue answers, files outside the data folder', r.problems.length + r.outside.length + r.reopenWarnings.length, '<=', 0));
+    }
+    if (wanted('shutdown')) {
+      const began = performance.now();
+      const r = await runShutdownUnderLoad({ dataDir: path.join(work, 'shutdown'), task: SERVER_BENCH_TASK, steps: passing.steps, doc, sessions: 200, httpRequests: 40, loadMs: 3000 });
+      console.log('shutdown', JSON.stringify(r));
+      Object.assign(figures, { shutdown_sessions: r.sessions, shutdown_finals_matching: r.finalsMatching, shutdown_exit_code: r.exitCode ?? -1, shutdown_exit_ms: Math.round(r.exitMs), shutdown_seconds: seconds(began) });
+      targets.push(target('shutdown under load: sessions without a matching final, bad answers, exit code', r.sessions - r.finalsMatching + r.problems.length + (r.exitCode ?? 1), '<=', 0));
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+  writeResult(args.json, { bench: 'drills', command: commandLine(import.meta.url), machine: machine(), targets, figures });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,196 @@
+/**
+ * Does one heavy request stall everyone else? A steplens server in its own process (server-process.ts); one
+ * WebSocket client pings every 5 ms and records each round trip while another client sends one heavy request
+ * built from a real corpus trajectory (pylint-dev__astroid-1196): a step with a 1 MB shell command, a step
+ * viewing a range of an 850 KB Python file, POST /v1/score of 100,000 steps (47 MB), a batch of 1,024 x 120
+ * steps (and 5,000, the per-trajectory limit). Reports the request's time and the ping round trips during it, against an idle window.
+ *
+ *   node dist/bench/stall.js [--only shell-1mb,python-850kb,score-100k,score-5000,batch] [--json FILE] [CORPUS_DIR]
+ */
+import { parseArgs } from 'node:util';
+import WebSocket from 'ws';
+import type { Step } from '../src/core/types.js';
+import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus, loadCorpus } from './corpus.js';
+import { machine, machineLine, target, writeResult, type Target } from './report.js';
+import { startTarget } from './server-process.js';
+import { commandLine, fmt, latencySummary, printTable } from './timing.js';
+
+const { values: args, positionals } = parseArgs({ options: { only: { type: 'string' }, json: { type: 'string' } }, allowPositionals: true });
+const only = args.only?.split(',');
+
+/** Pings every 5 ms on its own connection; `window()` returns the round trips (ms) seen since the previous call. */
+async function pinger(url: string): Promise<{ window: () => Float64Array; stop: () => void }> {
+  const ws = new WebSocket(url);
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  let rtts: number[] = [];
+  let sentAt: number | undefined;
+  ws.on('message', () => {
+    if (sentAt !== undefined) rtts.push(performance.now() - sentAt);
+    sentAt = undefined;
+  });
+  const timer = setInterval(() => {
+    if (sentAt !== undefined) return; // one ping in flight: a stalled server shows as one long round trip
+    sentAt = performance.now();
+    ws.send('{"type":"ping"}');
+  }, 5);
+  return {
+    window: () => {
+      // A ping still unanswered counts with its age so far.
+      const out = Float64Array.from(sentAt === undefined ? rtts : [...rtts, performance.now() - sentAt]);
+      rtts = [];
+      return out;
+    },
+    stop: () => {
+      clearInterval(timer);
+      ws.close();
+    },
+  };
+}
+
+/** Sends frames on a fresh connection and resolves when `done` says the answer arrived. */
+async function wsRequest(url: string, frames: string[], done: (f: { type: string; [k: string]: unknown }) => boolean): Promise<string> {
+  const ws = new WebSocket(url, { maxPayload: 64 * 1024 * 1024 });
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  return new Promise<string>((resolve) => {
+    ws.on('message', (raw) => {
+      const f = JSON.parse(String(raw)) as { type: string };
+      if (f.type === 'error' || done(f)) {
+        ws.close();
+        resolve(f.type === 'error' ? `error ${String((f as { code?: string }).code)}` : f.type);
+      }
+    });
+    for (const f of frames) ws.send(f);
+  });
+}
+
+async function post(http: string, route: string, body: string): Promise<string> {
+  const mb = `${(Buffer.byteLength(body) / 1e6).toFixed(1)} MB`;
+  try {
+    const res = await fetch(`${http}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    await res.arrayBuffer();
+    return `HTTP ${res.status} (${mb})`;
+  } catch (error) {
+    return `${(error as { cause?: { code?: string } }).cause?.code ?? 'failed'} (${mb})`;
+  }
+}
+
+/** A 1 MB command: the run's real shell commands, one per line, each with its own suffix (no cache helps). */
+function bigCommand(steps: readonly Step[]): string {
+  const commands = steps.flatMap((s) => (s.action.kind === 'shell' ? [s.action.command.replace(/\n/g, ' ')] : []));
+  const lines: string[] = [];
+  for (let i = 0, size = 0; size < 1_000_000; i++) {
+    const line = `${commands[i % commands.length] ?? 'ls'} # ${i}`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return lines.join('\n');
+}
+
+/** An 850 KB Python module of distinct classes and methods. */
+function bigPython(): string {
+  const out: string[] = [];
+  for (let c = 0, size = 0; size < 850_000; c++) {
+    const block = `class Model${c}(Base):\n    """Model ${c}."""\n\n    def __init__(self, value):\n        self.value = value + ${c}\n\n    def render(self):\n        return f"<Model${c} {self.value}>"\n\n`;
+    out.push(block);
+    size += block.length;
+  }
+  return out.join('');
+}
+
+/** `n` steps cycling through the run's real steps, each its tool, action and observation cut to 100 characters (a 100,000-step body is 47 MB). */
+function stepsUpTo(steps: readonly Step[], n: number): Step[] {
+  return Array.from({ length: n }, (_, i) => {
+    const s = steps[i % steps.length] as Step;
+    return { t: i, tool: s.tool, action: s.action, observation: (s.observation ?? '').slice(0, 100) };
+  });
+}
+
+async function main(): Promise<void> {
+  const corpus = findCorpus(positionals[0]);
+  const traj = loadCorpus(corpus).trajectories.find((t) => t.file === SERVER_BENCH_FILE);
+  if (!traj) throw new Error(`${SERVER_BENCH_FILE} not found in ${corpus}`);
+  const steps = traj.steps;
+  // Each scenario builds its payload first (outside the measured window: this process also runs the pinger).
+  const scenarios: { name: string; prepare: () => (url: string, http: string) => Promise<string> }[] = [
+    {
+      name: 'shell-1mb',
+      prepare: () => {
+        const frames = [
+          { type: 'start', session: 'shell', task: SERVER_BENCH_TASK },
+          { type: 'step', session: 'shell', seq: 0, step: { tool: 'bash', action: { kind: 'shell', command: bigCommand(steps) }, observation: '' } },
+        ].map((f) => JSON.stringify(f));
+        return (url) => wsRequest(url, frames, (f) => f.type === 'score');
+      },
+    },
+    {
+      name: 'python-850kb',
+      prepare: () => {
+        const frames = [
+          { type: 'start', session: 'py', task: SERVER_BENCH_TASK },
+          { type: 'step', session: 'py', seq: 0, step: { tool: 'str_replace_editor', action: { kind: 'edit', op: 'create', path: '/testbed/pkg/models.py', text: bigPython() } } },
+          { type: 'step', session: 'py', seq: 1, step: { tool: 'str_replace_editor', action: { kind: 'view', path: '/testbed/pkg/models.py', range: [12000, 12010] } } },
+        ].map((f) => JSON.stringify(f));
+        return (url) => wsRequest(url, frames, (f) => f.type === 'score' && f.seq === 1);
+      },
+    },
+    {
+      name: 'score-100k',
+      prepare: () => {
+        const body = JSON.stringify({ task: SERVER_BENCH_TASK, trajectory: stepsUpTo(steps, 100_000) });
+        return (_url, http) => post(http, '/v1/score', body);
+      },
+    },
+    {
+      name: 'score-5000',
+      prepare: () => {
+        const body = JSON.stringify({ task: SERVER_BENCH_TASK, trajectory: stepsUpTo(steps, 5000) });
+        return (_url, http) => post(http, '/v1/score', body);
+      },
+    },
+    {
+      name: 'batch',
+      prepare: () => {
+        const body = JSON.stringify({
+          items: Array.from({ length: 1024 }, (_, i) => ({ task: SERVER_BENCH_TASK, trajectory: stepsUpTo(steps.slice(i % 7), 120) })),
+        });
+        return (_url, http) => post(http, '/v1/score/batch', body);
+      },
+    },
+  ];
+
+  console.log(`${commandLine(import.meta.url)}\n${machineLine()}`);
+  const server = await startTarget('steplens');
+  const ping = await pinger(server.url);
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  ping.window();
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const idle = latencySummary(ping.window());
+  const rows: string[][] = [['idle (3 s)', '-', '-', fmt(idle.p50, 2), fmt(idle.p99, 2), fmt(idle.max, 1), String(idle.n)]];
+  const figures: Record<string, number | string> = { idle_ping_p99_ms: idle.p99, idle_ping_max_ms: idle.max };
+  const targets: Target[] = [];
+  for (const s of scenarios.filter((x) => only === undefined || only.includes(x.name))) {
+    const run = s.prepare();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    ping.window();
+    const began = performance.now();
+    const answer = await run(server.url, server.http);
+    const ms = performance.now() - began;
+    const p = latencySummary(ping.window());
+    rows.push([s.name, fmt(ms, 0), answer, fmt(p.p50, 2), fmt(p.p99, 2), fmt(p.max, 1), String(p.n)]);
+    figures[`${s.name}_request_ms`] = ms;
+    figures[`${s.name}_answer`] = answer;
+    figures[`${s.name}_ping_p99_ms`] = p.p99;
+    figures[`${s.name}_ping_max_ms`] = p.max;
+    targets.push(target(`${s.name}: max ping round trip during the request`, p.max, '<', 250, 'ms'));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  ping.stop();
+  await server.close();
+  printTable(['scenario', 'request ms', 'answer', 'ping p50 ms', 'ping p99 ms', 'ping max ms', 'pings'], rows);
+  writeResult(args.json, { bench: 'stall', command: commandLine(import.meta.url), machine: machine(), targets, figures });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

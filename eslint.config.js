@@ -1,0 +1,43 @@
+// ESLint flat config: typescript-eslint's type-checked rules over everything TypeScript in the repository.
+// Formatting is Prettier's job (.prettierrc), so no rule here is about layout. See CONTRIBUTING.md, "Lint".
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+
+export default defineConfig(
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'test/.corpus/', 'clients/python/', 'web/dist/'] },
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  tseslint.configs.stylisticTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // Checked indexed access (noUncheckedIndexedAccess): `xs[i]!` where an invariant guarantees the
+      // element, never `xs[i] as T` for the same job; the rule below rewrites such casts to `!`.
+      '@typescript-eslint/non-nullable-type-assertion-style': 'error',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      // Type-only imports are written `import type` (verbatimModuleSyntax needs it; this keeps the style one).
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // Interfaces and type aliases are both used for object shapes; a type alias also names unions and mapped types.
+      '@typescript-eslint/consistent-type-definitions': 'off',
+      // `s || undefined` deliberately treats an empty string from a log as missing.
+      '@typescript-eslint/prefer-nullish-coalescing': ['error', { ignorePrimitives: { string: true } }],
+      // `T[]` for simple element types, `Array<...>` / `ReadonlyArray<...>` for the rest (as the code is written).
+      '@typescript-eslint/array-type': ['error', { default: 'array-simple' }],
+    },
+  },
+  {
+    // vitest's asymmetric matchers (`expect.any`, `expect.stringMatching`, ...) are typed `any`.
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-unsafe-assignment': 'off' },
+  },
+  {
+    // Plain JavaScript (this file, scripts) and the web build's config (in no tsconfig): no type information.
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs', 'web/vite.config.ts'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+);

@@ -1,0 +1,125 @@
+/**
+ * Text kept long but read rarely (shadow-workspace files, scripts the agent
+ * wrote), stored deflated once it goes cold: source text shrinks 3-5x. The
+ * compressed bytes live in a one-byte (latin1) heap string, nothing off-heap.
+ * A small global LRU of recently used texts ({@link HOT_TEXTS}, shared by all
+ * sessions) keeps them inflated, so a step that reads a file several times, or
+ * the next step on the same file, pays no zlib call; a text leaving it is
+ * deflated once. Lossless: short text and text with lone surrogates (which
+ * UTF-8 cannot carry) stay plain strings. Deterministic; zlib is computation, not I/O.
+ */
+import { Buffer } from 'node:buffer';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { flatten } from './flat-string.js';
+
+/** With compression on, texts shorter than this are kept as plain strings. */
+export const PACK_MIN_CHARS = 256;
+
+/** Texts this long or longer are compressed when cold; Infinity = compression off (the default). */
+let compressFrom = Number.POSITIVE_INFINITY;
+
+/**
+ * Turns compression of cold long texts on or off for the whole process (it never changes
+ * what is computed, only memory against CPU: on the server bench about a third less
+ * memory per session for about a tenth more CPU per step). Off by default.
+ */
+export function setTextCompression(on: boolean): void {
+  compressFrom = on ? PACK_MIN_CHARS : Number.POSITIVE_INFINITY;
+}
+
+/** Texts kept inflated over all sessions (least recently used are deflated first). */
+export const HOT_TEXTS = 64;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const hot = new Set<LazyText>();
+
+/** A long text: inflated while hot, deflated (`z`, latin1 bytes) when cold. */
+export class LazyText {
+  private raw: string | undefined;
+  private z: string | undefined;
+
+  /** `fresh`: the caller guarantees `text` is a flat string of its own (e.g. a join result), so no copy is made. */
+  constructor(text: string, fresh = false) {
+    this.raw = fresh ? text : flatten(text);
+    warm(this);
+  }
+
+  /** The text (inflates it when cold). */
+  text(): string {
+    this.raw ??= inflateRawSync(Buffer.from(this.z!, 'latin1')).toString('utf8');
+    warm(this);
+    return this.raw;
+  }
+
+  /** Leaves the hot set: deflates (once) and drops the inflated copy, unless deflating does not pay. */
+  cool(): void {
+    hot.delete(this);
+    if (this.z === undefined && this.raw !== undefined) {
+      const z = deflateRawSync(Buffer.from(this.raw, 'utf8'), { level: 1 }).toString('latin1');
+      if (z.length >= this.raw.length) return;
+      this.z = z;
+    }
+    if (this.z !== undefined) this.raw = undefined;
+  }
+
+  /** Leaves the hot set without deflating (the text was replaced and will not be read again). */
+  release(): void {
+    hot.delete(this);
+  }
+}
+
+function warm(t: LazyText): void {
+  hot.delete(t);
+  hot.add(t);
+  if (hot.size > HOT_TEXTS) (hot.values().next().value!).cool();
+}
+
+/** A text as stored: itself (flat), or a {@link LazyText}. */
+export type PackedText = string | LazyText;
+
+/**
+ * Packs `text` for keeping (never retains `text` itself when it is a slice or
+ * concatenation, unless the caller says it is `fresh`: flat and its own).
+ */
+export function packText(text: string, fresh = false): PackedText {
+  if (text.length < compressFrom || LONE_SURROGATE.test(text)) return fresh ? text : flatten(text);
+  return new LazyText(text, fresh);
+}
+
+/** The text a packed text stands for. */
+export function unpackText(packed: PackedText): string {
+  return typeof packed === 'string' ? packed : packed.text();
+}
+
+/** Marks a packed text as replaced (it leaves the hot set without being deflated). */
+export function releaseText(packed: PackedText | undefined): void {
+  if (packed !== undefined && typeof packed !== 'string') packed.release();
+}
+
+/** A string-to-text map that stores its values packed (drop-in for the Map methods the labeler uses). */
+export class PackedTextMap {
+  private readonly map = new Map<string, PackedText>();
+
+  /** The text stored under `key`. */
+  get(key: string): string | undefined {
+    const v = this.map.get(key);
+    return v === undefined ? undefined : unpackText(v);
+  }
+
+  /** Stores `text` under `key` (packed). */
+  set(key: string, text: string): this {
+    releaseText(this.map.get(key));
+    this.map.set(key, packText(text));
+    return this;
+  }
+
+  /** True when a text is stored under `key`. */
+  has(key: string): boolean {
+    return this.map.has(key);
+  }
+
+  /** Number of texts stored. */
+  get size(): number {
+    return this.map.size;
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * A trajectory's aligned path over a PTA, for drawing (the web view's task
+ * page): which node each step matched in the maximum matching behind Φcov,
+ * and the reference path that recalls the most of it in order (Φstruct's R).
+ * Same equivalence, same O-state exclusion and the same per-PTA memo as the
+ * structural tracker (structural.ts), so the picture shows
+ * what was scored.
+ */
+import { structuralReference } from './structural-reference.js';
+import { createIncrementalMatching } from './matching.js';
+import { ptaPaths } from '../pta/paths.js';
+import type { Pta } from '../scorer-api.js';
+import type { State } from '../types.js';
+
+/** One step of the trajectory and the PTA node it matched (null: none; O steps are never aligned). */
+export interface AlignedStep {
+  t: number;
+  node: number | null;
+}
+
+export interface PtaAlignment {
+  task: string;
+  /** PTA version the path is drawn over. */
+  version: number;
+  steps: AlignedStep[];
+  /** Node ids matched by some step (the Φcov matching). */
+  matchedNodes: number[];
+  /** The reference path (node ids, O nodes included) with the most in-order hits, and the nodes it hit. */
+  bestPath: { nodes: number[]; hits: number[] } | null;
+}
+
+/** Aligns `states` against `pta` at equivalence threshold `tau`. */
+export function alignToPta(pta: Pta, states: readonly State[], tau: number): PtaAlignment {
+  const ref = structuralReference(pta, tau);
+  // nodeStates are the non-O node states in node order: index j is the j-th such node.
+  const ids: number[] = [];
+  for (const n of pta.nodes) if (n.state !== null && n.state.stage !== 'O') ids.push(n.id);
+  const matching = createIncrementalMatching(ref.nodeStates.length);
+  /** Index in `states` of each left vertex (non-O state) of the matching. */
+  const left: number[] = [];
+  const adjacency: Array<readonly number[]> = [];
+  states.forEach((s, i) => {
+    if (s.stage === 'O') return;
+    const adjacent = ref.adjacent(s);
+    adjacency.push(adjacent);
+    left.push(i);
+    matching.addLeft(adjacent);
+  });
+  const nodeAt: Array<number | null> = states.map(() => null);
+  left.forEach((i, u) => {
+    const j = matching.matchOfLeft(u);
+    if (j >= 0) nodeAt[i] = ids[j]!;
+  });
+  return {
+    task: pta.task,
+    version: pta.version,
+    steps: states.map((s, i) => ({ t: s.t, node: nodeAt[i] ?? null })),
+    matchedNodes: nodeAt.filter((n): n is number => n !== null).sort((a, b) => a - b),
+    bestPath: bestPath(pta, ids, adjacency),
+  };
+}
+
+/** The greedy forward scan of method.md 5.1 per reference path; the path with the highest recall (first on ties). */
+function bestPath(pta: Pta, ids: readonly number[], adjacency: ReadonlyArray<readonly number[]>): PtaAlignment['bestPath'] {
+  const index = new Map(ids.map((id, j) => [id, j]));
+  const edges = adjacency.map((a) => new Set(a));
+  let best: { nodes: number[]; hits: number[]; recall: number } | undefined;
+  for (const nodes of ptaPaths(pta)) {
+    const path = nodes.filter((id) => index.has(id));
+    if (path.length === 0) continue;
+    const hits: number[] = [];
+    let pointer = 0;
+    for (const edge of edges) {
+      for (let k = pointer; k < path.length; k++) {
+        if (edge.has(index.get(path[k]!)!)) {
+          hits.push(path[k]!);
+          pointer = k + 1;
+          break;
+        }
+      }
+    }
+    const recall = hits.length / path.length;
+    if (best === undefined || recall > best.recall) best = { nodes, hits, recall };
+  }
+  return best === undefined ? null : { nodes: best.nodes, hits: best.hits };
+}

@@ -1,0 +1,33 @@
+/** The one interface of a waste category's detector, and the item every detector reports. */
+import type { WasteSettings } from '../config.js';
+import type { State, WasteCategory, WasteItem } from '../types.js';
+
+/** What a detector is given besides the states. */
+export interface WasteContext {
+  settings: WasteSettings;
+  /** Equivalence threshold of the scoring config. */
+  tau: number;
+  /** The PTA's touched files; undefined = reference-free mode. */
+  ptaFiles?: readonly string[];
+  /** The states by step index. */
+  byT: ReadonlyMap<number, State>;
+  /** Items the detectors before this one found (the redundant-step detector leaves blind retries to theirs). */
+  found: readonly WasteItem[];
+}
+
+/** Finds one category's waste in a whole state sequence, deterministically (see index.ts for the item convention). */
+export interface WasteDetector {
+  category: WasteCategory;
+  find(states: readonly State[], context: WasteContext): WasteItem[];
+}
+
+/** An item of `category` over `steps` whose last `wasted` are wasted: tool of the first wasted step, tokens of all wasted ones. */
+export function wasteItem(category: WasteCategory, steps: number[], wasted: number, byT: ReadonlyMap<number, State>): WasteItem {
+  const wastedSteps = steps.slice(steps.length - wasted);
+  let tokens = 0;
+  for (const t of wastedSteps) tokens += byT.get(t)?.cost ?? 0;
+  const first = wastedSteps[0];
+  const state = first === undefined ? undefined : byT.get(first);
+  const tool = state === undefined ? '' : state.tool || state.kind;
+  return { category, steps, tool, wastedSteps: wasted, wastedTokens: tokens };
+}

@@ -1,0 +1,73 @@
+/**
+ * Every HTTP error in the catalogue's shape, `{ error: { code, message } }` (src/errors.ts), fastify's own
+ * included: unknown routes (`unknown_route`), bad URL encoding, malformed requests, bodies over the limit,
+ * requests during shutdown. A body over the limit is answered 413 at once and then read to its end
+ * (up to a bound), so a client still uploading gets the answer instead of a broken pipe.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
+import { sendError } from './http-routes.js';
+import type { AppMetrics } from './metrics.js';
+
+/** A whole HTTP/1.1 error response, for sockets fastify does not answer on (refused upgrades, parse errors). */
+export function rawErrorResponse(code: ErrorCode, message: string): string {
+  const body = JSON.stringify({ error: { code, message } });
+  const status = ERROR_CODES[code].status;
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+/** Writes a catalogue error on a raw socket and closes it. */
+export function endWithError(socket: Socket | Duplex, code: ErrorCode, message: string): void {
+  if (!socket.writable) return void socket.destroy();
+  socket.end(rawErrorResponse(code, message), () => socket.destroy());
+}
+
+/** Fastify constructor options for errors raised before a route runs: bad URLs, long parameters, unparsable requests. */
+export function frameworkErrorOptions(metrics: AppMetrics) {
+  return {
+    frameworkErrors: (error: FastifyError, _req: FastifyRequest, reply: FastifyReply) =>
+      error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? sendError(reply, metrics, 'too_large', 'url: a path parameter is too long')
+        : sendError(reply, metrics, 'bad_message', error.code === 'FST_ERR_BAD_URL' ? 'url: not a valid percent-encoding' : `url: ${error.message}`),
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) => {
+      if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+      const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+      metrics.refusals.inc({ code: tooLarge ? 'too_large' : 'bad_message' });
+      endWithError(socket, tooLarge ? 'too_large' : 'bad_message', tooLarge ? 'request headers too large' : 'malformed HTTP request');
+    },
+    // Requests during shutdown reach the hooks, which refuse them in the catalogue shape (fastify's own 503 body is not).
+    return503OnClosing: false,
+  };
+}
+
+/** Bodies past this many bytes are not read to their end after the 413: the connection is closed instead. */
+const DRAIN_BYTES = 256 * 1024 * 1024;
+
+/** The error and not-found handlers, and the early refusal of a declared body over the limit. */
+export function installErrorShapes(app: FastifyInstance, deps: { metrics: AppMetrics; log: Logger; maxBodyBytes: number }): void {
+  const { metrics, log, maxBodyBytes } = deps;
+  app.setErrorHandler((error: FastifyError, _req, reply) => {
+    // The shared store (Redis) unreachable on any route: 503 with its code, not an internal error.
+    if (error instanceof SteplensError && error.code === 'unavailable') return sendError(reply, metrics, 'unavailable', error.message);
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, metrics, 'too_large', `body exceeds ${maxBodyBytes} bytes`);
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, metrics, 'bad_message', 'body: send application/json');
+    if (error.statusCode === 400 || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return sendError(reply, metrics, 'bad_message', `body: ${error.message}`);
+    if (error.statusCode === 413) return sendError(reply, metrics, 'too_large', error.message);
+    log.error({ err: error }, 'request failed');
+    return sendError(reply, metrics, 'internal', ERROR_CODES.internal.summary);
+  });
+  app.setNotFoundHandler((req, reply) => sendError(reply, metrics, 'unknown_route', `no route ${req.method} ${req.url.split('?')[0]}`));
+
+  // A declared length over the limit is refused before the body is read; the body is then drained (the
+  // server reads and drops it) so the client can finish sending and read the answer.
+  app.addHook('onRequest', async (req, reply) => {
+    const declared = Number(req.headers['content-length']);
+    if (!(declared > maxBodyBytes)) return;
+    if (declared > Math.max(DRAIN_BYTES, 4 * maxBodyBytes)) reply.header('connection', 'close');
+    return sendError(reply, metrics, 'too_large', `body of ${declared} bytes exceeds ${maxBodyBytes} bytes`);
+  });
+}

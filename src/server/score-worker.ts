@@ -1,0 +1,55 @@
+/**
+ * A scoring worker thread (see score-pool.ts): runs HTTP scoring jobs off the main event loop. It asks the
+ * main thread for each reference it needs (the store lives there) and keeps the last ones it got, tagged,
+ * so an unchanged PTA is not copied again.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { Reference, TemporalPrior } from '../core/scorer-api.js';
+import { SteplensError } from '../errors.js';
+import { defaultAnalyzers } from '../syntax/index.js';
+import { runJob } from './scoring-jobs.js';
+import type { FromWorker, ToWorker } from './score-pool-messages.js';
+
+const port = parentPort;
+if (port === null) throw new Error('score-worker.ts runs as a worker thread');
+
+/** References kept between jobs (task, or the prior) → the tag the main thread gave it. */
+const KEPT = 32;
+const kept = new Map<string, { tag: number; value: Reference | TemporalPrior }>();
+const asks = new Map<number, (reply: Extract<ToWorker, { type: 'answer' }>) => void>();
+let nextAsk = 0;
+
+async function ask(key: string, what: { task: string } | { prior: true }): Promise<Reference | TemporalPrior> {
+  const id = ++nextAsk;
+  const have = kept.get(key);
+  const reply = await new Promise<Extract<ToWorker, { type: 'answer' }>>((resolve) => {
+    asks.set(id, resolve);
+    const message: FromWorker = { type: 'ask', id, ...what, ...(have ? { have: have.tag } : {}) };
+    port?.postMessage(message);
+  });
+  if (reply.error) throw new SteplensError(reply.error.code, reply.error.message);
+  const value = reply.value ?? have?.value;
+  if (value === undefined) throw new Error(`score-worker: no value for ${key}`);
+  kept.delete(key);
+  kept.set(key, { tag: reply.tag, value });
+  if (kept.size > KEPT) kept.delete(kept.keys().next().value as string);
+  return value;
+}
+
+const deps = {
+  analyzers: defaultAnalyzers(),
+  reference: (task: string) => ask(`task\0${task}`, { task }) as Promise<Reference>,
+  prior: () => ask('prior', { prior: true }) as Promise<TemporalPrior>,
+};
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'answer') {
+    asks.get(message.id)?.(message);
+    asks.delete(message.id);
+    return;
+  }
+  void runJob(message.request, deps).then((result) => {
+    const done: FromWorker = { type: 'done', id: message.id, result };
+    port.postMessage(done);
+  });
+});

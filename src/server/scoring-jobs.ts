@@ -1,0 +1,95 @@
+/**
+ * The HTTP scoring work as jobs over a raw JSON body: `POST /v1/score`, `/v1/score/batch`, `/get_reward`,
+ * and the states of `POST /v1/tasks/:task/references`. A job runs in a worker thread (score-worker.ts, via
+ * score-pool.ts), so a large body or batch never holds the event loop the streaming sessions share, or
+ * inline when workers are off. Same code, same references: the same reports as a session.
+ */
+import type { ScoringConfig } from '../core/config.js';
+import type { Policy } from '../core/policy.js';
+import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
+import { addReferenceRequestSchema, getRewardRequestSchema, scoreBatchRequestSchema, scoreRequestSchema } from '../protocol/http-bodies.js';
+import { parseBody } from '../protocol/parse.js';
+import { getReward } from './reward-job.js';
+import { checkLength, scoreRequest, type JobForecast, type ScoringDeps } from './score-request.js';
+import { trajectorySteps, trajectoryStates } from './trajectory.js';
+
+export type JobKind = 'score' | 'batch' | 'reward' | 'states';
+
+/** One job: what it is, its body as received, and the server settings it scores with. */
+export interface JobRequest {
+  kind: JobKind;
+  /** The request body: raw JSON bytes. */
+  body: Uint8Array;
+  policy: Policy;
+  config: ScoringConfig;
+  /** Steps one trajectory may have (the stream's per-session limit). */
+  maxSteps: number;
+  /** The forecast model in force when the request came (a plain object: it travels to the worker). */
+  forecast?: JobForecast;
+}
+
+/** A job's answer: the response body, or an error of the catalogue (`detail`: a fault's stack, for the server log). */
+export type JobResult = { ok: true; value: unknown } | { ok: false; code: ErrorCode; message: string; detail?: string };
+
+/** What a job needs besides its request: the references and the analyzers. */
+export type JobDeps = Pick<ScoringDeps, 'reference' | 'prior' | 'analyzers'>;
+
+function readJson(body: Uint8Array): unknown {
+  if (body.length === 0) throw new SteplensError('bad_message', 'body: empty (send a JSON object)');
+  try {
+    return JSON.parse(new TextDecoder().decode(body)) as unknown;
+  } catch (error) {
+    throw new SteplensError('bad_message', `body: invalid JSON: ${(error as Error).message}`);
+  }
+}
+
+function parsed<T>(result: { ok: true; value: T } | { ok: false; error: string }): T {
+  if (!result.ok) throw new SteplensError('bad_message', result.error);
+  return result.value;
+}
+
+/** A fault as a job error: expected ones keep their code, anything else is `internal` with its stack for the log. */
+export function jobError(error: unknown, where = ''): JobResult {
+  if (error instanceof SteplensError) return { ok: false, code: error.code, message: error.message };
+  return { ok: false, code: 'internal', message: `${where}${ERROR_CODES.internal.summary}`, detail: (error as Error)?.stack ?? String(error) };
+}
+
+async function work(req: JobRequest, deps: ScoringDeps): Promise<unknown> {
+  const doc = readJson(req.body);
+  switch (req.kind) {
+    case 'score':
+      return scoreRequest(deps, parsed(parseBody(scoreRequestSchema, doc)));
+    case 'batch': {
+      const body = parsed(parseBody(scoreBatchRequestSchema, doc));
+      const results = [];
+      // One item's failure, whatever it is, is that item's answer: the others are still scored.
+      for (const [i, item] of body.items.entries()) {
+        try {
+          results.push(await scoreRequest(deps, item, `items[${i}].`));
+        } catch (error) {
+          const e = jobError(error, `items[${i}]: `);
+          if (!e.ok) results.push({ error: { code: e.code, message: e.message }, ...(e.detail !== undefined ? { detail: e.detail } : {}) });
+        }
+      }
+      return { results };
+    }
+    case 'reward':
+      return getReward(deps, parsed(parseBody(getRewardRequestSchema, doc)));
+    case 'states': {
+      const body = parsed(parseBody(addReferenceRequestSchema, doc));
+      const steps = trajectorySteps(body.trajectory, body.format);
+      checkLength(steps, deps.maxSteps, 'body.trajectory');
+      return trajectoryStates(steps, deps.analyzers, { kind: 'prior', prior: await deps.prior() });
+    }
+  }
+}
+
+/** Runs one job; never rejects (every failure is a JobResult). */
+export async function runJob(req: JobRequest, deps: JobDeps): Promise<JobResult> {
+  try {
+    const value = await work(req, { ...deps, policy: req.policy, config: req.config, maxSteps: req.maxSteps, ...(req.forecast !== undefined ? { forecast: req.forecast } : {}) });
+    return { ok: true, value };
+  } catch (error) {
+    return jobError(error);
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The HTTP routes that score: `POST /v1/score`, `/v1/score/batch`, `/get_reward` (OpenRLHF's remote reward
+ * model: `--remote_rm_url` works unchanged) and `POST /v1/tasks/:task/references`. Their bodies are kept as
+ * raw bytes (JSON is parsed where the job runs: a worker thread, see score-pool.ts), so a large body is never
+ * parsed nor scored on the event loop the streaming sessions share.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { taskIdSchema } from '../protocol/client-messages.js';
+import { sendError, type RouteDeps } from './http-routes.js';
+import type { JobKind, JobResult } from './scoring-jobs.js';
+import type { State } from '../core/types.js';
+
+/** The body as the bytes a job takes (a copy when it is a view into a larger buffer, so only its bytes travel). */
+function bodyBytes(req: FastifyRequest): Uint8Array {
+  const body = req.body;
+  if (!(body instanceof Uint8Array)) return new Uint8Array(0);
+  return body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body);
+}
+
+export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  const { metrics, pool, options } = deps;
+  const run = (kind: JobKind, req: FastifyRequest): Promise<JobResult> => {
+    const forecast = options.forecast?.modelFor(undefined, undefined);
+    return pool.run({
+      kind, body: bodyBytes(req), policy: options.policy, config: options.config, maxSteps: options.limits.maxStepsPerSession,
+      ...(forecast !== undefined ? { forecast } : {}),
+    });
+  };
+  const failed = (req: FastifyRequest, reply: FastifyReply, result: Extract<JobResult, { ok: false }>): FastifyReply => {
+    if (result.detail !== undefined) req.log.error({ detail: result.detail, route: req.url }, 'scoring failed');
+    return sendError(reply, metrics, result.code, result.message);
+  };
+
+  void app.register(async (scoped) => {
+    scoped.removeContentTypeParser('application/json');
+    scoped.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+    for (const [route, kind] of [['/v1/score', 'score'], ['/get_reward', 'reward']] as const) {
+      scoped.post(route, async (req, reply) => {
+        const result = await run(kind, req);
+        return result.ok ? reply.send(result.value) : failed(req, reply, result);
+      });
+    }
+
+    scoped.post('/v1/score/batch', async (req, reply) => {
+      const result = await run('batch', req);
+      if (!result.ok) return failed(req, reply, result);
+      const { results } = result.value as { results: Record<string, unknown>[] };
+      for (const [i, r] of results.entries()) {
+        const error = r.error as { code: string } | undefined;
+        if (error === undefined) continue;
+        metrics.refusals.inc({ code: error.code });
+        if (r.detail !== undefined) req.log.error({ detail: r.detail, item: i }, 'batch item failed');
+        delete r.detail;
+      }
+      return reply.send({ results });
+    });
+
+    scoped.post<{ Params: { task: string } }>('/v1/tasks/:task/references', async (req, reply) => {
+      const task = taskIdSchema.safeParse(req.params.task);
+      if (!task.success) return sendError(reply, metrics, 'bad_message', `task: ${task.error.issues[0]?.message ?? 'invalid'}`);
+      const result = await run('states', req);
+      if (!result.ok) return failed(req, reply, result);
+      const states = result.value as State[];
+      const pta = await deps.store.addReference(task.data, states);
+      return reply.code(201).send({ task: task.data, version: pta.version, references: pta.references.length, steps: states.length });
+    });
+  });
+}

@@ -1,0 +1,51 @@
+/**
+ * Reading one file of a reference directory and telling what it is: a PTA of the expected task, one of
+ * ours that is broken (truncated, wrong schema: moved aside so the task falls back to the prior and a new
+ * reference can be learned), or a file that is not ours (skipped, left where it is: notes, a sources list).
+ */
+import { readFile, rename } from 'node:fs/promises';
+import { ptaFromJson } from '../core/pta/index.js';
+import type { Pta } from '../core/scorer-api.js';
+
+export type PtaFile =
+  | { kind: 'pta'; pta: Pta; bytes: number }
+  /** Written by steplens (it starts like a PTA, or has a PTA's keys) but unusable. */
+  | { kind: 'broken'; why: string }
+  /** Not a PTA file at all. */
+  | { kind: 'foreign'; why: string };
+
+/** What a PTA file starts with (`ptaToJson` writes `schema` first). */
+const PTA_START = /^\s*\{\s*"schema"\s*:/;
+
+function isOurs(text: string, doc: unknown): boolean {
+  if (PTA_START.test(text)) return true;
+  return typeof doc === 'object' && doc !== null && !Array.isArray(doc) && 'task' in doc && 'nodes' in doc;
+}
+
+/**
+ * Reads and classifies `file`. `accepts(task)` says whether the PTA's own `task` belongs under this name
+ * (a readable name must hold that very task; a hashed one, a task whose name it is).
+ */
+export async function readPtaFile(file: string, accepts: (task: string) => boolean): Promise<PtaFile> {
+  const text = await readFile(file, 'utf8');
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (error) {
+    const why = `invalid JSON (${(error as Error).message})`;
+    return PTA_START.test(text) ? { kind: 'broken', why: `truncated or corrupt: ${why}` } : { kind: 'foreign', why: `not a PTA: ${why}` };
+  }
+  if (!isOurs(text, doc)) return { kind: 'foreign', why: 'not a PTA (no schema, task and nodes)' };
+  const parsed = ptaFromJson(doc);
+  if (!parsed.ok) return { kind: 'broken', why: parsed.error };
+  if (!accepts(parsed.value.task)) return { kind: 'foreign', why: `holds the PTA of task '${parsed.value.task}', which does not belong under this name` };
+  return { kind: 'pta', pta: parsed.value, bytes: Buffer.byteLength(text) };
+}
+
+/** Renames a broken file out of the way (`<name>.unreadable-<time>`, never read as a PTA again); returns the new path. */
+export async function moveAside(file: string, now = new Date()): Promise<string> {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const target = `${file}.unreadable-${stamp}`;
+  await rename(file, target);
+  return target;
+}

@@ -1,0 +1,31 @@
+/**
+ * Drill: SIGTERM to the server (dist/src/server/server.js) while 30 sessions stream (half learning) and
+ * HTTP scoring requests arrive: every session gets its final covering exactly its scored steps, every
+ * request an answer, the process exits 0, the learned PTAs open cleanly. Needs `npm run build`.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runShutdownUnderLoad } from '../../bench/drills/shutdown-load.js';
+import type { Step } from '../../src/core/types.js';
+import { ASTROID, readDoc, readSteps, removeDir, tempDir } from '../server/helpers.js';
+
+let dir: string;
+let steps: Step[];
+let doc: unknown;
+beforeAll(async () => {
+  dir = await tempDir();
+  steps = await readSteps(ASTROID.passA);
+  doc = await readDoc(ASTROID.passA);
+});
+afterAll(async () => removeDir(dir));
+
+it('shutdown under load: every session gets its final, every request an answer, exit 0', async () => {
+  const result = await runShutdownUnderLoad({ dataDir: path.join(dir, 'data'), task: ASTROID.task, steps, doc, sessions: 30, httpRequests: 6, loadMs: 1200 });
+  expect(result.problems).toEqual([]);
+  expect(result.finals).toBe(30);
+  expect(result.finalsMatching).toBe(30);
+  expect(result.learned).toBeGreaterThan(0);
+  expect(result.exitCode).toBe(0);
+  expect(result.reopenWarnings).toEqual([]);
+  expect(Object.keys(result.http).every((k) => k === '200' || k === '503')).toBe(true);
+}, 120_000);

@@ -1,0 +1,58 @@
+/**
+ * F9 across replicas: a session shared through Redis answers only to the token it was started with, on every
+ * replica (`resume` and GET /v1/sessions/:id); another token neither reads it nor moves its lease away.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, type Running } from '../server/helpers.js';
+import { RedisServer } from './redis-server.js';
+import { freshPrefix, startReplica } from './replicas.js';
+
+const STEP = { tool: 'bash', action: { kind: 'shell', command: 'ls' } };
+const auth = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
+let redis: RedisServer;
+const running: Running[] = [];
+
+beforeAll(async () => {
+  redis = await RedisServer.start();
+});
+
+afterAll(async () => {
+  for (const r of running) await r.app.close();
+  await redis?.destroy();
+});
+
+describe('a shared session answers only to the token that started it', () => {
+  it('on the other replica: resume and GET from another token are unknown_session, the owner carries on', async () => {
+    const prefix = freshPrefix('principal');
+    const tokens = { tokens: ['alice-token', 'bob-token'] };
+    const a = await startReplica(redis, prefix, 'replica-a', tokens);
+    const b = await startReplica(redis, prefix, 'replica-b', tokens);
+    running.push(a, b);
+
+    const alice = await Client.connect(a.wsUrl, auth('alice-token'));
+    alice.send({ type: 'start', task: 't' });
+    const id = String((await alice.nextOf('started')).session);
+    alice.send({ type: 'step', session: id, seq: 0, step: STEP });
+    await alice.nextOf('score', id);
+
+    const bob = await Client.connect(b.wsUrl, auth('bob-token'));
+    bob.send({ type: 'resume', session: id, after: -1 });
+    expect(await bob.nextOf('error')).toMatchObject({ code: 'unknown_session', session: id });
+    expect((await fetch(`${b.url}/v1/sessions/${id}`, { headers: auth('bob-token') })).status).toBe(404);
+
+    // The lease stayed with replica A: Alice's next step is scored there, on her connection.
+    alice.send({ type: 'step', session: id, seq: 1, step: STEP });
+    expect(await alice.nextOf('score', id)).toMatchObject({ seq: 1, t: 1 });
+
+    // Alice reads it from replica B and, reconnecting there, takes it over.
+    const mine = await fetch(`${b.url}/v1/sessions/${id}`, { headers: auth('alice-token') });
+    expect(mine.status).toBe(200);
+    alice.ws.terminate();
+    const again = await Client.connect(b.wsUrl, auth('alice-token'));
+    again.send({ type: 'resume', session: id, after: 1 });
+    expect(await again.nextOf('resumed', id)).toMatchObject({ last: 1 });
+    again.send({ type: 'step', session: id, seq: 2, step: STEP });
+    expect(await again.nextOf('score', id)).toMatchObject({ seq: 2, t: 2 });
+    for (const c of [bob, again]) c.close();
+  });
+});

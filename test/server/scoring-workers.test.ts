@@ -1,0 +1,78 @@
+/**
+ * F4: HTTP scoring ran on the event loop every session shares: POST /v1/score of 100,000 steps held another
+ * client's ping for 2.1 s, a batch of 1,024 x 180 steps for 3.8 s (bench/stall.ts: 15.9 s and 14.2 s here).
+ * Scoring now runs in worker threads (the body travels as raw bytes, only the answer comes back) and a
+ * trajectory is capped like a stream session. Ordering, not timing: pongs asked for after a large batch was
+ * sent come back before its answer.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Step } from '../../src/core/types.js';
+import { ASTROID, Client, readDoc, readSteps, removeDir, startApp, tempDir, type Running } from './helpers.js';
+
+let steps: Step[];
+let dir: string;
+let threaded: Running;
+let inline: Running;
+
+beforeAll(async () => {
+  steps = await readSteps(ASTROID.passA);
+  dir = await tempDir();
+  threaded = await startApp({ dataDir: `${dir}/threaded`, scoringWorkers: 1, limits: { maxStepsPerSession: 400 } });
+  inline = await startApp({ dataDir: `${dir}/inline`, scoringWorkers: 0, limits: { maxStepsPerSession: 400 } });
+});
+afterAll(async () => {
+  await threaded.app.close();
+  await inline.app.close();
+  await removeDir(dir);
+});
+
+const post = async (srv: Running, path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
+  const res = await fetch(`${srv.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+
+describe('HTTP scoring in worker threads', () => {
+  it('answers the same as scoring on the main thread, for every scoring route', async () => {
+    const doc = await readDoc(ASTROID.fail);
+    const requests: [string, unknown][] = [
+      ['/v1/score', { task: ASTROID.task, format: 'mini-swe-agent', trajectory: doc, passed: false }],
+      ['/v1/score/batch', { items: [{ task: ASTROID.task, trajectory: doc }, { task: 't', trajectory: { nope: 1 } }, { task: 'other', trajectory: steps }] }],
+      ['/get_reward', { query: [JSON.stringify(doc)], labels: [ASTROID.task] }],
+      ['/v1/score', { task: ASTROID.task, trajectory: '{"task": ' }],
+    ];
+    for (const [path, body] of requests) expect(await post(threaded, path, body), path).toEqual(await post(inline, path, body));
+    const added = await post(threaded, `/v1/tasks/${ASTROID.task}/references`, { trajectory: doc });
+    expect(added).toEqual(await post(inline, `/v1/tasks/${ASTROID.task}/references`, { trajectory: doc }));
+    expect(added).toMatchObject({ status: 201, body: { version: 1 } });
+  });
+
+  it('keeps the event loop free while a large batch is scored: pongs come back before the answer', async () => {
+    const c = await Client.connect(threaded.wsUrl);
+    const items = Array.from({ length: 96 }, (_, i) => ({ task: ASTROID.task, trajectory: steps.slice(i % 5) }));
+    let answered = false;
+    const batch = post(threaded, '/v1/score/batch', { items }).then((r) => {
+      answered = true;
+      return r;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    let pongsFirst = 0;
+    for (let i = 0; i < 10; i++) {
+      await c.sync();
+      if (!answered) pongsFirst++;
+    }
+    const result = await batch;
+    expect(result.status).toBe(200);
+    expect((result.body.results as unknown[]).length).toBe(items.length);
+    expect(pongsFirst).toBe(10);
+    c.close();
+  });
+
+  it('caps a trajectory at the per-session step limit, naming it', async () => {
+    const long = Array.from({ length: 450 }, (_, i) => ({ ...(steps[i % steps.length] as Step), t: i }));
+    expect(await post(threaded, '/v1/score', { task: 't', trajectory: long })).toEqual({
+      status: 413, body: { error: { code: 'too_large', message: 'body.trajectory: 450 steps exceed the limit of 400 steps' } },
+    });
+    const batch = await post(threaded, '/v1/score/batch', { items: [{ task: 't', trajectory: long }, { task: 't', trajectory: steps }] });
+    expect((batch.body.results as Record<string, unknown>[])[0]).toEqual({ error: { code: 'too_large', message: 'items[0].trajectory: 450 steps exceed the limit of 400 steps' } });
+  });
+});

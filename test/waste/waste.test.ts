@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../../src/core/config.js';
+import type { State, WasteItem } from '../../src/core/types.js';
+import { wasteReport, wastedStepSet } from '../../src/core/waste/index.js';
+import { st } from '../fixtures/make-state.js';
+
+const opts = { settings: DEFAULT_CONFIG.waste, tau: DEFAULT_CONFIG.tau };
+const of = (items: WasteItem[], category: WasteItem['category']) => items.filter((i) => i.category === category);
+
+describe('waste: regression loop', () => {
+  const edit = (t: number) => st(t, 'I', { file: 'src/a.py', changesFile: true, tool: 'str_replace_editor', cost: 100 + t });
+  const fail = (t: number) => st(t, 'V', { failed: true, cost: 5 });
+
+  it('edit → fail → edit same file → fail is a loop of 2 cycles; cycle 2 is wasted', () => {
+    const states = [st(0, 'E'), edit(1), fail(2), edit(3), fail(4), st(5, 'V', { kind: 'run_test' })];
+    const items = of(wasteReport(states, opts), 'regression_loop');
+    expect(items).toEqual([{ category: 'regression_loop', steps: [1, 2, 3, 4], tool: 'str_replace_editor', wastedSteps: 2, wastedTokens: 103 + 5 }]);
+  });
+
+  it('one failed cycle, or an edit of another file in between, is no loop', () => {
+    expect(of(wasteReport([edit(0), fail(1), st(2, 'E')], opts), 'regression_loop')).toEqual([]);
+    const other = st(2, 'I', { file: 'src/b.py', changesFile: true });
+    expect(of(wasteReport([edit(0), fail(1), other, fail(3), edit(4), fail(5)], opts), 'regression_loop')).toEqual([]);
+  });
+
+  it('a passing run closes the loop', () => {
+    const states = [edit(0), fail(1), st(2, 'V', { kind: 'run_test', failed: false }), edit(3), fail(4)];
+    expect(of(wasteReport(states, opts), 'regression_loop')).toEqual([]);
+  });
+});
+
+describe('waste: blind retry episodes', () => {
+  it('groups consecutive retries; steps = the repeated state, then the retries; all retries wasted', () => {
+    const states = [
+      st(0, 'V', { hash: 'pytest', tool: 'bash', cost: 7 }),
+      st(1, 'V', { hash: 'pytest', cost: 7 }),
+      st(2, 'O', { hash: 'think' }),
+      st(3, 'V', { hash: 'pytest', cost: 7 }),
+      st(4, 'E'),
+      st(5, 'V', { hash: 'pytest', cost: 7 }),
+    ];
+    const items = of(wasteReport(states, opts), 'blind_retry');
+    expect(items).toEqual([
+      { category: 'blind_retry', steps: [0, 1, 3], tool: 'bash', wastedSteps: 2, wastedTokens: 14 },
+      { category: 'blind_retry', steps: [3, 5], tool: 'bash', wastedSteps: 1, wastedTokens: 7 },
+    ]);
+  });
+});
+
+describe('waste: redundant step', () => {
+  it('a re-read of an overlapping unchanged region is redundant; after a change it is not', () => {
+    const states = [
+      st(0, 'E', { file: 'a.py', range: [40, 80], tool: 'view' }),
+      st(1, 'E', { file: 'a.py', range: [50, 90], tool: 'view', cost: 33 }),
+      st(2, 'I', { file: 'a.py', changesFile: true }),
+      st(3, 'E', { file: 'a.py', range: [50, 90], tool: 'view' }),
+    ];
+    const items = of(wasteReport(states, opts), 'redundant_step');
+    expect(items).toEqual([{ category: 'redundant_step', steps: [0, 1], tool: 'view', wastedSteps: 1, wastedTokens: 33 }]);
+  });
+
+  it('disjoint ranges (< 30 % overlap), another stage, or a blind retry are not redundant steps', () => {
+    const states = [
+      st(0, 'E', { file: 'a.py', range: [1, 10] }),
+      st(1, 'E', { file: 'a.py', range: [9, 30] }),
+      st(2, 'V', { file: 'a.py', range: [1, 10] }),
+      st(3, 'E', { hash: 'h0', file: 'a.py', range: [1, 10] }),
+    ];
+    const items = wasteReport(states, opts);
+    expect(of(items, 'redundant_step')).toEqual([]);
+    expect(of(items, 'blind_retry').map((i) => i.steps)).toEqual([[0, 3]]);
+  });
+});
+
+describe('waste: irrelevant exploration', () => {
+  const states: State[] = [
+    st(0, 'E', { file: 'docs/x.md', tool: 'view', cost: 11 }),
+    st(1, 'E', { file: 'src/a.py' }),
+    st(2, 'E', { file: 'setup.py', tool: 'view', cost: 4 }),
+    st(3, 'E', { file: 'docs/x.md', tool: 'view', cost: 12 }),
+    st(4, 'I', { file: 'src/a.py', changesFile: true }),
+  ];
+
+  it('with a PTA: E states on files no node touches, grouped per file', () => {
+    const items = of(wasteReport(states, { ...opts, ptaFiles: ['src/a.py', 'setup.py'] }), 'irrelevant_exploration');
+    expect(items).toEqual([{ category: 'irrelevant_exploration', steps: [0, 3], tool: 'view', wastedSteps: 2, wastedTokens: 23 }]);
+  });
+
+  it('reference-free: files never edited nor read again', () => {
+    const items = of(wasteReport(states, opts), 'irrelevant_exploration');
+    expect(items).toEqual([{ category: 'irrelevant_exploration', steps: [2], tool: 'view', wastedSteps: 1, wastedTokens: 4 }]);
+  });
+});
+
+describe('waste: cyclic pattern', () => {
+  const cyc = (hashes: string) => [...hashes].map((h, t) => st(t, 'E', { hash: h, tool: `tool-${h}` }));
+
+  it('A B A B A B is a block of 2 three times; occurrences after the first are wasted', () => {
+    const items = of(wasteReport(cyc('xABABABy'), opts), 'cyclic_pattern');
+    expect(items).toEqual([{ category: 'cyclic_pattern', steps: [1, 2, 3, 4, 5, 6], tool: 'tool-A', wastedSteps: 4, wastedTokens: 40 }]);
+  });
+
+  it('two occurrences are not enough; A A A A is not a cycle (it is a retry)', () => {
+    expect(of(wasteReport(cyc('ABABx'), opts), 'cyclic_pattern')).toEqual([]);
+    expect(of(wasteReport(cyc('AAAAAA'), opts), 'cyclic_pattern')).toEqual([]);
+  });
+
+  it('a block of 3 and a block of 4, a trailing partial occurrence excluded', () => {
+    expect(of(wasteReport(cyc('ABCABCABCA'), opts), 'cyclic_pattern').map((i) => [i.steps, i.wastedSteps])).toEqual([[[0, 1, 2, 3, 4, 5, 6, 7, 8], 6]]);
+    expect(of(wasteReport(cyc('ABACABACABAC'), opts), 'cyclic_pattern').map((i) => i.wastedSteps)).toEqual([8]);
+  });
+
+  it('A B A B A B A B is reported once (block 2), not again as block 4', () => {
+    expect(of(wasteReport(cyc('ABABABABABAB'), opts), 'cyclic_pattern').length).toBe(1);
+  });
+});
+
+describe('wastedStepSet', () => {
+  it('takes the last wastedSteps steps of each item, deduplicated', () => {
+    const items: WasteItem[] = [
+      { category: 'blind_retry', steps: [0, 1, 2], tool: 'x', wastedSteps: 2, wastedTokens: 0 },
+      { category: 'cyclic_pattern', steps: [1, 2, 3, 4], tool: 'x', wastedSteps: 2, wastedTokens: 0 },
+    ];
+    expect([...wastedStepSet(items)].sort()).toEqual([1, 2, 3, 4]);
+  });
+});
