@@ -1,10 +1,12 @@
-/** Choosing the reference a CLI score runs against: a PTA file, or the prior pooled from bundled references. */
+/** Choosing the references CLI commands score against: a PTA file, the prior pooled from bundled references, folders of stored PTAs. */
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { priorFromPtas } from '../core/prior.js';
 import type { Pta, Reference } from '../core/scorer-api.js';
 import { bundledReferencesDir } from '../package-files.js';
 import { SteplensError } from '../errors.js';
+import type { ExternalReference } from '../report/types.js';
+import { ReferenceFolder } from '../store/reference-folder.js';
 import { readPta } from './input.js';
 
 /** Loads every PTA JSON file of a directory; a missing or empty one is an error (a prior of nothing scores nothing). */
@@ -24,4 +26,36 @@ export async function chooseReference(ptaFile: string | undefined, priorDir?: st
   if (ptaFile !== undefined) return { kind: 'pta', pta: await readPta(ptaFile) };
   const ptas = await loadPtaDir(priorDir ?? bundledReferencesDir());
   return { kind: 'prior', prior: priorFromPtas(ptas) };
+}
+
+/** A folder of stored PTAs given to `report`: `--references DIR` (source = DIR as given) or `--bundled`. */
+export interface ReferenceFolderArg {
+  source: string;
+  dir: string;
+}
+
+/** The folders of `report --references DIR... [--bundled]`: each DIR in the order given, then the bundled set. */
+export function referenceFolderArgs(dirs: readonly string[] | undefined, bundled: boolean, cwd: string): ReferenceFolderArg[] {
+  return [
+    ...(dirs ?? []).map((d) => ({ source: d, dir: resolve(cwd, d) })),
+    ...(bundled ? [{ source: 'bundled', dir: bundledReferencesDir() }] : []),
+  ];
+}
+
+/** Per task of `tasks`, the PTA of the first folder holding it; a folder or needed PTA that cannot be read is an error. */
+export async function externalReferences(
+  folders: readonly ReferenceFolderArg[],
+  tasks: Iterable<string>,
+): Promise<Map<string, ExternalReference>> {
+  const opened = await Promise.all(folders.map(async (f) => ({ source: f.source, folder: await ReferenceFolder.open(f.dir) })));
+  const out = new Map<string, ExternalReference>();
+  for (const task of new Set(tasks)) {
+    for (const { source, folder } of opened) {
+      const pta = await folder.get(task);
+      if (pta === undefined) continue;
+      out.set(task, { pta, source });
+      break;
+    }
+  }
+  return out;
 }

@@ -6,10 +6,10 @@ import { modelRows } from './models.js';
 import type { OutcomeEntry } from './outcomes-table.js';
 import { reliabilitySection } from './reliability-section.js';
 import { resolveOutcome } from './resolve-outcome.js';
-import { corpusCounts, taskRows, trajectoryRows } from './rows.js';
+import { corpusCounts, externalReferenceWarnings, taskRows, trajectoryRows } from './rows.js';
 import { scoreCorpus } from './score-corpus.js';
 import { luckyChiSquare, separation } from './statistics.js';
-import type { CorpusReport } from './types.js';
+import type { CorpusReport, ExternalReference } from './types.js';
 
 export interface BuildReportOptions {
   fs: ReportFs;
@@ -18,6 +18,10 @@ export interface BuildReportOptions {
   table?: readonly OutcomeEntry[];
   paths: readonly string[];
   onProgress?: (done: number, total: number) => void;
+  /** Per task, a stored PTA for trajectories whose task has too few passing ones in `paths`. */
+  external?: ReadonlyMap<string, ExternalReference>;
+  /** The folders `external` was read from, for the report's inputs. */
+  referenceFolders?: ReadonlyArray<{ source: string; dir: string }>;
 }
 
 /** The whole report document. */
@@ -27,6 +31,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
   const scored = scoreCorpus(discovery.trajectories, outcomes.map((o) => o.outcome), {
     analyzers: options.analyzers,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.external ? { external: options.external } : {}),
   });
   const rows = trajectoryRows(discovery.trajectories, outcomes, scored);
   return {
@@ -38,6 +43,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
       skippedFiles: discovery.skipped.length,
       skipped: discovery.skipped,
       problems: discovery.problems,
+      referenceFolders: [...(options.referenceFolders ?? [])],
     },
     counts: corpusCounts(rows),
     tasks: taskRows(rows),
@@ -46,5 +52,6 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
     separation: separation(rows),
     luckyChiSquare: luckyChiSquare(rows),
     reliability: reliabilitySection(rows),
+    warnings: externalReferenceWarnings(rows),
   };
 }

@@ -26,6 +26,7 @@ export function trajectoryRows(
       outcomeSource: o.source,
       ...(t.meta.exitStatus !== undefined ? { exitStatus: t.meta.exitStatus } : {}),
       ...(s.references !== undefined ? { references: s.references } : {}),
+      ...(s.against ? { reference: s.against } : {}),
       ...(s.unscored ? { unscored: s.unscored } : {}),
       ...(r ? { score: r.score, tier: r.tier, stages: r.stages } : {}),
       ...(r?.lucky ? { lucky: r.lucky } : {}),
@@ -42,16 +43,39 @@ export function trajectoryRows(
 export function taskRows(rows: readonly TrajectoryRow[]): TaskRow[] {
   const byTask = new Map<string | null, TrajectoryRow[]>();
   for (const r of rows) byTask.set(r.task, [...(byTask.get(r.task) ?? []), r]);
-  return [...byTask].map(([task, rs]) => ({
-    task,
-    trajectories: rs.length,
-    passing: rs.filter((r) => r.outcome === 'pass').length,
-    failing: rs.filter((r) => r.outcome === 'fail').length,
-    other: rs.filter((r) => r.outcome !== 'pass' && r.outcome !== 'fail').length,
-    references: rs.filter((r) => r.outcome === 'pass' && r.steps > 0).length,
-    scored: rs.filter((r) => r.score).length,
-    unscored: rs.filter((r) => !r.score).length,
-  }));
+  return [...byTask].map(([task, rs]) => {
+    const external = rs.flatMap((r) => (r.reference?.kind === 'external' ? [r.reference] : []));
+    const first = external[0];
+    return {
+      task,
+      trajectories: rs.length,
+      passing: rs.filter((r) => r.outcome === 'pass').length,
+      failing: rs.filter((r) => r.outcome === 'fail').length,
+      other: rs.filter((r) => r.outcome !== 'pass' && r.outcome !== 'fail').length,
+      references: rs.filter((r) => r.outcome === 'pass' && r.steps > 0).length,
+      scored: rs.filter((r) => r.score).length,
+      unscored: rs.filter((r) => !r.score).length,
+      ...(first ? { external: { source: first.source, version: first.version, references: first.references, scored: external.length } } : {}),
+    };
+  });
+}
+
+/**
+ * The caution owed when trajectories were scored against external PTAs: one that helped build such a PTA is
+ * scored against a reference that contains it. Only failing ones are safe (PTAs are built from passing runs).
+ */
+export function externalReferenceWarnings(rows: readonly TrajectoryRow[]): string[] {
+  const external = rows.filter((r) => r.reference?.kind === 'external');
+  const exposed = external.filter((r) => r.outcome !== 'fail');
+  if (exposed.length === 0) return [];
+  const held = external.filter((r) => r.reference?.kind === 'external' && r.reference.holdsRun).length;
+  const runs = (n: number) => `${n} trajector${n === 1 ? 'y was' : 'ies were'}`;
+  return [
+    `${runs(external.length)} scored against an external PTA, ${exposed.length} of them not failing. A run that helped build ` +
+      `an external PTA is scored against a reference that contains it, so its score is optimistic: ${held} of the ${external.length} ` +
+      `follow one of their PTA's reference paths step for step (column holds_run), as such a run does. Compare their scores ` +
+      `with in-folder ones with care.`,
+  ];
 }
 
 /** Corpus-wide counts. */
@@ -64,6 +88,7 @@ export function corpusCounts(rows: readonly TrajectoryRow[]): CorpusReport['coun
     censored: n((r) => r.outcome === 'censored'),
     unknown: n((r) => r.outcome === 'unknown'),
     scored: n((r) => r.score !== undefined),
+    scoredExternal: n((r) => r.reference?.kind === 'external'),
     unscoredNoReference: n((r) => r.unscored === 'no_reference'),
     unscoredNoSteps: n((r) => r.unscored === 'no_steps'),
     unscoredNoTask: n((r) => r.unscored === 'no_task'),

@@ -2,8 +2,10 @@
  * Per-task scoring of a corpus against PTAs built from its passing
  * trajectories. A passing trajectory is scored leave-one-out, against a PTA of
  * the OTHER passing ones (needs at least two others); every other trajectory
- * against the PTA of all passing ones (needs at least two). Trajectories with
- * no steps, those without enough references, and those that name no task, are left unscored.
+ * against the PTA of all passing ones (needs at least two). A trajectory
+ * without enough of these is scored against its task's external PTA when one
+ * is given (with at least two references, as the server requires). Trajectories with
+ * no steps, those without any reference, and those that name no task, are left unscored.
  */
 import { UNIFORM_PRIOR } from '../core/prior.js';
 import { leaveOneOutPtas } from '../core/calibrate/references.js';
@@ -11,7 +13,8 @@ import { createScorer } from '../core/scorer.js';
 import type { Analyzers } from '../core/ports.js';
 import type { TrajectoryReport } from '../core/scorer-api.js';
 import type { State } from '../core/types.js';
-import type { LoadedTrajectory, Outcome, UnscoredReason } from './types.js';
+import { holdsPath } from '../core/pta/index.js';
+import type { ExternalReference, LoadedTrajectory, Outcome, ScoredAgainst, UnscoredReason } from './types.js';
 
 /** Minimum number of reference trajectories a PTA needs. */
 export const MIN_REFERENCES = 2;
@@ -19,6 +22,7 @@ export const MIN_REFERENCES = 2;
 export interface ScoredTrajectory {
   report?: TrajectoryReport;
   references?: number;
+  against?: ScoredAgainst;
   unscored?: UnscoredReason;
 }
 
@@ -26,6 +30,8 @@ export interface ScoreCorpusOptions {
   analyzers: Analyzers;
   /** Called after each trajectory is handled. */
   onProgress?: (done: number, total: number) => void;
+  /** Per task, a stored PTA for trajectories whose task has too few passing ones here. */
+  external?: ReadonlyMap<string, ExternalReference>;
 }
 
 function statesOf(t: LoadedTrajectory, analyzers: Analyzers): readonly State[] {
@@ -47,15 +53,21 @@ export function scoreCorpus(
   });
   const ptas = new Map(leaveOneOutPtas(candidates, MIN_REFERENCES).map((p, k) => [named[k]!.i, p]));
   const scoreOne = (t: LoadedTrajectory, i: number): ScoredTrajectory => {
-    const pta = ptas.get(i);
     if (t.steps.length === 0) return { unscored: 'no_steps' };
     if (t.task === null) return { unscored: 'no_task' };
+    const inFolder = ptas.get(i);
+    const external = inFolder ? undefined : options.external?.get(t.task);
+    const pta = inFolder ?? (external && external.pta.references.length >= MIN_REFERENCES ? external.pta : undefined);
     if (pta === undefined) return { unscored: 'no_reference' };
     const scorer = createScorer({ reference: { kind: 'pta', pta }, analyzers: options.analyzers });
     for (const step of t.steps) scorer.push(step);
     const outcome = outcomes[i];
     const passed = outcome === 'pass' ? true : outcome === 'fail' ? false : undefined;
-    return { report: scorer.report(passed), references: pta.references.length };
+    const references = pta.references.length;
+    const against: ScoredAgainst = external
+      ? { kind: 'external', source: external.source, version: pta.version, references, holdsRun: holdsPath(pta, scorer.states()) }
+      : { kind: 'in-folder', references };
+    return { report: scorer.report(passed), references, against };
   };
   return trajectories.map((t, i) => {
     const scored = scoreOne(t, i);

@@ -3,6 +3,7 @@ import type { AgentFailureKind, ReliabilityMetrics } from '../core/reliability/t
 import type { LuckyCategory, ScoreVector, Tier, WasteItem } from '../core/types.js';
 import type { FormatName, TrajectoryMeta } from '../formats/types.js';
 import type { Step } from '../core/types.js';
+import type { Pta } from '../core/scorer-api.js';
 
 /** A test outcome: `unknown` = no evaluation found; `censored` = interrupted by infrastructure. */
 export type Outcome = 'pass' | 'fail' | 'censored' | 'unknown';
@@ -42,6 +43,23 @@ export interface OutcomeInfo {
   model?: string;
 }
 
+/** A task's PTA from outside the scored folders (`report --references DIR`, `--bundled`). */
+export interface ExternalReference {
+  pta: Pta;
+  /** Where it came from: `bundled`, or the reference folder's path. */
+  source: string;
+}
+
+/**
+ * What a scored trajectory was scored against. `in-folder`: a PTA built from the passing trajectories of its
+ * task in the given PATHs (leave-one-out for a passing one). `external`: a stored PTA of its task (the task
+ * had too few other passing trajectories in the PATHs); `holdsRun` when the PTA already holds this run's path
+ * step for step, i.e. the run (or one just like it) helped build it, so its score is optimistic.
+ */
+export type ScoredAgainst =
+  | { kind: 'in-folder'; references: number }
+  | { kind: 'external'; source: string; version: number; references: number; holdsRun: boolean };
+
 /** Why a trajectory has no score. */
 export type UnscoredReason = 'no_reference' | 'no_steps' | 'no_task';
 
@@ -61,6 +79,8 @@ export interface TrajectoryRow {
   exitStatus?: string;
   /** Reference trajectories of the PTA the score used (leave-one-out for passing ones). */
   references?: number;
+  /** What the score was computed against (scored trajectories only). */
+  reference?: ScoredAgainst;
   unscored?: UnscoredReason;
   score?: ScoreVector;
   tier?: Tier;
@@ -90,6 +110,8 @@ export interface TaskRow {
   references: number;
   scored: number;
   unscored: number;
+  /** The external PTA some of the task's trajectories were scored against, and how many. */
+  external?: { source: string; version: number; references: number; scored: number };
 }
 
 /** Per model: pass rate, quality, both ranks, tiers, Lucky mix and waste. */
@@ -169,6 +191,8 @@ export interface CorpusReport {
     skipped: SkippedFile[];
     /** Lines or events skipped inside the logs that were read. */
     problems: Array<{ path: string; at: string; message: string }>;
+    /** Folders of stored PTAs consulted for tasks with too few passing trajectories in `paths` (in order). */
+    referenceFolders: Array<{ source: string; dir: string }>;
   };
   counts: {
     trajectories: number;
@@ -177,6 +201,8 @@ export interface CorpusReport {
     censored: number;
     unknown: number;
     scored: number;
+    /** Scored against an external PTA (the rest of `scored`: in-folder). */
+    scoredExternal: number;
     unscoredNoReference: number;
     unscoredNoSteps: number;
     unscoredNoTask: number;
@@ -187,4 +213,6 @@ export interface CorpusReport {
   separation: SeparationRow[];
   luckyChiSquare: ChiSquareRow;
   reliability: { configurations: ReliabilityRow[]; attempts: AttemptRow[] };
+  /** Cautions about how to read the scores (also printed on stderr and listed in report.md's notes). */
+  warnings: string[];
 }

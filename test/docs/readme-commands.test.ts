@@ -5,7 +5,7 @@
  * variables of an earlier line (the packed-install walk-through, tested by test/install) are left out.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +45,12 @@ afterAll(async () => {
 describe('README commands', () => {
   it('has commands to run', () => {
     expect(commands.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('shows only images the clone has, each under 250 KB', () => {
+    const images = [...readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/!\[[^\]]+\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+    expect(images.length).toBeGreaterThanOrEqual(1);
+    for (const image of images) expect(statSync(path.join(ROOT, image)).size, image).toBeLessThan(250 * 1024);
   });
 
   // Asynchronous: `replay` talks to the server that lives in this very process.

@@ -14,6 +14,7 @@ import type { CorpusReport } from '../../report/types.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
 import type { CliIO, Command } from '../command.js';
 import { CORPUS_OPTIONS, readCorpusInput, reportCorpusInput } from '../corpus-input.js';
+import { externalReferences, referenceFolderArgs } from '../references.js';
 
 /** A stderr progress bar that shows only on a TTY and only once the work has taken over a second. */
 function progress(io: CliIO): { tick: (done: number, total: number) => void; end: () => void } {
@@ -53,7 +54,7 @@ const command: Command = {
   name: 'report',
   summary: 'corpus report: rankings, Lucky passes, statistics, multi-trial reliability',
   usage:
-    'usage: steplens report [--outcomes FILE] [--out DIR] [--json] [--model NAME] [--run NAME] [--lenient] PATH...\n' +
+    'usage: steplens report [--outcomes FILE] [--out DIR] [--json] [--references DIR]... [--bundled] [--model NAME] [--run NAME] [--lenient] PATH...\n' +
     '  PATH: trajectory files or folders (walked recursively, .json/.jsonl/.traj, gzipped or not; evaluation JSON\n' +
     '        is recognised and skipped); every other skipped file is named on stderr with its reason, and an\n' +
     '        unreadable file or a skipped line or event makes the exit code 1 unless --lenient\n' +
@@ -61,6 +62,13 @@ const command: Command = {
     '            or --outcomes FILE (CSV with task,outcome[,run,model] or JSON Lines with the same keys)\n' +
     '  --out DIR writes report.md, report.html (self-contained: tables and charts inline), report.json, one CSV per table\n' +
     '            and SVG charts; --json prints the JSON only\n' +
+    '  scoring: a passing trajectory against a PTA of the OTHER passing trajectories of its task in PATH, any other\n' +
+    '           against a PTA of all of them; a PTA needs 2 references, so a task with fewer is left unscored unless:\n' +
+    '  --references DIR  a folder of stored PTAs (<task>.json, e.g. a server\'s --data folder): such a trajectory is\n' +
+    '           scored against its task\'s PTA there (repeatable: the first folder holding the task wins)\n' +
+    '  --bundled  the same with the PTAs bundled with steplens (data/example/, the references `serve` starts with)\n' +
+    '           Tables and JSON name each run\'s reference (in-folder, or the external PTA and its version); a run\n' +
+    '           that helped build an external PTA scores optimistically against it (column holds_run, a warning)\n' +
     '  --model / --run override the model and run names read from the logs and folder names\n' +
     '  task and model come from the log (or its evaluation); a log that names neither is listed as such',
   async run(args, io) {
@@ -71,15 +79,23 @@ const command: Command = {
         ...CORPUS_OPTIONS,
         out: { type: 'string' },
         json: { type: 'boolean', default: false },
+        references: { type: 'string', multiple: true },
+        bundled: { type: 'boolean', default: false },
       },
     });
     const { paths, found, table } = readCorpusInput(positionals, values, io.cwd, 'report');
+    const folders = referenceFolderArgs(values.references, values.bundled, io.cwd);
+    const external = folders.length
+      ? await externalReferences(folders, found.trajectories.flatMap((t) => (t.task === null ? [] : [t.task])))
+      : undefined;
     const exit = reportCorpusInput(found, values.lenient, io.stderr);
     const bar = progress(io);
     const report = buildReport(found, {
       fs: nodeReportFs, analyzers: defaultAnalyzers(), paths, onProgress: bar.tick, ...(table ? { table } : {}),
+      ...(external ? { external, referenceFolders: folders } : {}),
     });
     bar.end();
+    for (const w of report.warnings) io.stderr(`warning: ${w}\n`);
     const written = values.out !== undefined ? writeOutputs(resolve(io.cwd, values.out), report) : [];
     if (values.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
     else {

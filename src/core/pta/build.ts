@@ -24,7 +24,7 @@ function storedState(s: State): State {
   return JSON.parse(JSON.stringify(s)) as State;
 }
 
-function node(nodes: PtaNode[], id: number): PtaNode {
+function node(nodes: readonly PtaNode[], id: number): PtaNode {
   const n = nodes[id];
   if (n === undefined) throw new Error(`PTA node ${id} missing`);
   return n;
@@ -126,4 +126,22 @@ export function addReference(pta: Pta, states: readonly State[], options: AddRef
   insertReference(next, states, options.alpha ?? DEFAULT_ALPHA);
   next.version = pta.version + 1;
   return next;
+}
+
+/**
+ * Whether the PTA holds this state sequence as one of its reference paths: a root-to-terminal path (a
+ * reference ended at its last node) whose node at every depth is equivalent to the run's state there (same
+ * stage, conf >= the PTA's tau). True for every run the PTA was built from, and for a run equivalent to one
+ * step for step. The tree gives each node one depth, so the search visits each node at most once.
+ */
+export function holdsPath(pta: Pta, states: readonly State[]): boolean {
+  const holds = (u: PtaNode, depth: number): boolean => {
+    if (depth === states.length) return u.refs > u.children.reduce((n, c) => n + node(pta.nodes, c).refs, 0);
+    const s = states[depth]!; // depth < states.length: checked above
+    return u.children.some((c) => {
+      const child = node(pta.nodes, c);
+      return child.state !== null && child.state.stage === s.stage && conf(child.state, s) >= pta.tau && holds(child, depth + 1);
+    });
+  };
+  return holds(node(pta.nodes, 0), 0);
 }

@@ -17,11 +17,20 @@ export function headline(r: CorpusReport): string[] {
   }
   const skipped = [...reasons].map(([k, n]) => `${n} ${k}`).join(', ');
   const withRefs = r.tasks.filter((t) => t.references >= 2);
+  const folders = r.inputs.referenceFolders;
+  const external = r.tasks.filter((t) => t.external);
+  const scored = folders.length
+    ? `${c.scored} (${c.scored - c.scoredExternal} in-folder, ${c.scoredExternal} against an external PTA)`
+    : `${c.scored}`;
+  const noRef = folders.length ? 'without enough references here or in the reference folders' : 'without enough references (a PTA needs 2 other passing trajectories)';
   return [
     `${c.trajectories} trajectories from ${r.inputs.files} files (${r.inputs.skippedFiles} skipped${skipped ? `: ${skipped}` : ''}), ${r.tasks.length} tasks`,
     `outcomes: ${c.pass} pass, ${c.fail} fail, ${c.censored} censored, ${c.unknown} unknown`,
-    `scored: ${c.scored}; not scored: ${c.unscoredNoReference} without enough references (a PTA needs 2 other passing trajectories), ${c.unscoredNoSteps} without steps, ${c.unscoredNoTask} naming no task`,
+    `scored: ${scored}; not scored: ${c.unscoredNoReference} ${noRef}, ${c.unscoredNoSteps} without steps, ${c.unscoredNoTask} naming no task`,
     `tasks with a reference (>= 2 passing): ${withRefs.length ? withRefs.map((t) => t.task).join(', ') : 'none'}`,
+    ...(folders.length
+      ? [`external references (${folders.map((f) => (f.source === f.dir ? f.dir : `${f.source}: ${f.dir}`)).join('; ')}) used for: ${external.length ? external.map((t) => t.task).join(', ') : 'no task'}`]
+      : []),
   ];
 }
 
@@ -69,6 +78,16 @@ export const REPORT_NOTES: readonly string[] = [
   'ATFR counts malformed arguments, paths not found, shell syntax errors, commands not found and time-outs; PCR = 1 − |final patch| / cumulative edit volume (editor edits and heredoc writes).',
 ];
 
+/** The notes for this report: {@link REPORT_NOTES}, plus how external references are used when some were given. */
+export function reportNotes(r: CorpusReport): string[] {
+  if (r.inputs.referenceFolders.length === 0) return [...REPORT_NOTES];
+  return [
+    REPORT_NOTES[0]!,
+    'A trajectory without such a PTA is scored against its task\'s stored PTA from the reference folders (first folder holding the task wins; it needs 2 references): column reference names it with its version, `in-folder` otherwise.',
+    ...REPORT_NOTES.slice(1),
+  ];
+}
+
 /** The Markdown report (`report.md`), linking the SVG charts written next to it. */
 export function markdownReport(r: CorpusReport, charts: readonly string[] = []): string {
   const tables = allTables(r);
@@ -85,6 +104,6 @@ export function markdownReport(r: CorpusReport, charts: readonly string[] = []):
     out.push(`## ${t.title}`, '', markdownTable(t), '');
     if (t.name === luckyTable(r).name) out.push(chiLine(r), '');
   }
-  out.push('## Notes', '', ...REPORT_NOTES.map((n) => `- ${n}`), '');
+  out.push('## Notes', '', ...r.warnings.map((w) => `- **Caution:** ${w}`), ...reportNotes(r).map((n) => `- ${n}`), '');
   return out.join('\n');
 }

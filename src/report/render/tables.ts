@@ -1,6 +1,6 @@
 /** The report's tables as plain data, rendered by the terminal, Markdown and CSV writers. */
 import { modelLabel, UNNAMED_TASK } from '../identity.js';
-import type { CorpusReport } from '../types.js';
+import type { CorpusReport, ScoredAgainst } from '../types.js';
 
 export type Cell = string | number | null;
 
@@ -18,8 +18,11 @@ const r1 = (x: number | null | undefined): Cell => (x === null || x === undefine
 export function tasksTable(r: CorpusReport): Table {
   return {
     name: 'tasks', title: 'Tasks',
-    headers: ['task', 'trajectories', 'passing', 'failing', 'other', 'references', 'scored', 'unscored'],
-    rows: r.tasks.map((t) => [t.task ?? UNNAMED_TASK, t.trajectories, t.passing, t.failing, t.other, t.references, t.scored, t.unscored]),
+    headers: ['task', 'trajectories', 'passing', 'failing', 'other', 'references', 'scored', 'unscored', 'external_pta'],
+    rows: r.tasks.map((t) => [
+      t.task ?? UNNAMED_TASK, t.trajectories, t.passing, t.failing, t.other, t.references, t.scored, t.unscored,
+      t.external ? `${t.external.source} v${t.external.version} (${t.external.references} refs, ${t.external.scored} scored)` : null,
+    ]),
   };
 }
 
@@ -67,12 +70,19 @@ export function attemptsTable(r: CorpusReport): Table {
   };
 }
 
+/** `in-folder` (a PTA of the task's passing trajectories in PATH), or an external PTA's source and version. */
+function referenceCell(ref: ScoredAgainst | undefined): Cell {
+  if (ref === undefined) return null;
+  return ref.kind === 'in-folder' ? 'in-folder' : `${ref.source} v${ref.version}`;
+}
+
 export function trajectoriesTable(r: CorpusReport): Table {
   return {
     name: 'trajectories', title: 'Trajectories',
-    headers: ['task', 'model', 'run', 'outcome', 'steps', 'references', 'unscored', 'score', 'struct', 'cov', 'coh', 'temp', 'tier', 'lucky', 'wasted_steps', 'wasted_tokens', 'signals', 'stages', 'id'],
+    headers: ['task', 'model', 'run', 'outcome', 'steps', 'references', 'reference', 'holds_run', 'unscored', 'score', 'struct', 'cov', 'coh', 'temp', 'tier', 'lucky', 'wasted_steps', 'wasted_tokens', 'signals', 'stages', 'id'],
     rows: r.trajectories.map((t) => [
-      t.task ?? UNNAMED_TASK, t.model ?? '(not named)', t.run, t.outcome, t.steps, t.references ?? null, t.unscored ?? null, r1(t.score?.total), r1(t.score?.struct), r1(t.score?.cov),
+      t.task ?? UNNAMED_TASK, t.model ?? '(not named)', t.run, t.outcome, t.steps, t.references ?? null, referenceCell(t.reference),
+      t.reference?.kind === 'external' ? (t.reference.holdsRun ? 'yes' : 'no') : null, t.unscored ?? null, r1(t.score?.total), r1(t.score?.struct), r1(t.score?.cov),
       r3(t.score?.coh), r3(t.score?.temp), t.tier ?? null, t.lucky ?? null, t.wastedSteps, t.wastedTokens, t.signals.join(' '), t.stages ?? null, t.id,
     ]),
   };
