@@ -95,7 +95,7 @@ export class RedisServer {
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     const proc = this.proc;
     this.proc = undefined;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    if (proc?.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise((resolve) => proc.once('exit', resolve));
     proc.kill(signal);
     await exited;

@@ -74,7 +74,7 @@ async function round(targets: TargetProcess[], templates: StepTemplates, ms: num
   await new Promise((resolve) => setTimeout(resolve, RAMP_MS));
   const before = sampleCpu();
   const windows: Window[] = await Promise.all(drivers.map((d) => d.closedLoop(0, ms)));
-  const cpu = sampleCpu().map((c, i) => c - (before[i] as number));
+  const cpu = sampleCpu().map((c, i) => c - (before[i]!));
   await Promise.all(drivers.map((d) => d.close()));
   const failed = windows.find((w) => w.errors > 0);
   if (failed) throw new Error(`${failed.errors} error frame(s), first: ${failed.firstError}`);
@@ -129,15 +129,15 @@ async function main(): Promise<void> {
   const usage = (rs: Round[]): { perStep: number[]; busy: number } => {
     const scored = rs.reduce((n, r) => n + r.scored, 0);
     const wall = rs.reduce((n, r) => n + r.wall, 0);
-    const cpu = names.map((_, i) => rs.reduce((n, r) => n + (r.cpu[i] as number), 0));
+    const cpu = names.map((_, i) => rs.reduce((n, r) => n + (r.cpu[i]!), 0));
     return { perStep: cpu.map((c) => (c * 1e6) / scored), busy: cpu.reduce((a, b) => a + b, 0) / (os.availableParallelism() * wall) };
   };
   const use = { one: usage(rounds.one), two: usage(rounds.two), embedded: usage(rounds.embedded) };
-  const us = (u: { perStep: number[] }, i: number): string => fmt(u.perStep[i] as number, 0);
+  const us = (u: { perStep: number[] }, i: number): string => fmt(u.perStep[i]!, 0);
   printTable(['setup', 'steps/s per round', 'median', 'vs 1 replica', 'cores busy', 'µs CPU/step: replicas', 'redis', 'driver'], [
     ['1 replica + Redis', rounds.one.map((r) => fmt(r.rate, 0)).join(' '), fmt(med.one, 0), '×1.00', `${fmt(use.one.busy * 100, 0)} %`, us(use.one, 1), us(use.one, 0), us(use.one, 4)],
     ['2 replicas + Redis', rounds.two.map((r) => fmt(r.rate, 0)).join(' '), fmt(med.two, 0), ratio(med.two, med.one), `${fmt(use.two.busy * 100, 0)} %`,
-      fmt((use.two.perStep[1] as number) + (use.two.perStep[2] as number), 0), us(use.two, 0), us(use.two, 4)],
+      fmt((use.two.perStep[1]!) + (use.two.perStep[2]!), 0), us(use.two, 0), us(use.two, 4)],
     ['1 embedded (no Redis)', rounds.embedded.map((r) => fmt(r.rate, 0)).join(' '), fmt(med.embedded, 0), ratio(med.embedded, med.one), `${fmt(use.embedded.busy * 100, 0)} %`, us(use.embedded, 3), '-', us(use.embedded, 4)],
   ]);
   console.log(`cores busy = CPU seconds of redis-server, the replicas and the driver over ${os.availableParallelism()} × the rounds' wall time (other engineers' processes not counted)`);
@@ -162,8 +162,8 @@ async function main(): Promise<void> {
     paced_redis_p50_ms: withRedis.p50, paced_redis_p99_ms: withRedis.p99, paced_embedded_p50_ms: without.p50, paced_embedded_p99_ms: without.p99,
     load_before_1m: loadBefore[0] ?? Number.NaN, load_after_1m: loadAfter[0] ?? Number.NaN, fsync,
     cores_busy_one: use.one.busy, cores_busy_two: use.two.busy, cores_busy_embedded: use.embedded.busy,
-    replica_cpu_us_per_step_one: use.one.perStep[1] as number, replica_cpu_us_per_step_two: (use.two.perStep[1] as number) + (use.two.perStep[2] as number),
-    redis_cpu_us_per_step_two: use.two.perStep[0] as number, driver_cpu_us_per_step_two: use.two.perStep[4] as number, embedded_cpu_us_per_step: use.embedded.perStep[3] as number,
+    replica_cpu_us_per_step_one: use.one.perStep[1]!, replica_cpu_us_per_step_two: (use.two.perStep[1]!) + (use.two.perStep[2]!),
+    redis_cpu_us_per_step_two: use.two.perStep[0]!, driver_cpu_us_per_step_two: use.two.perStep[4]!, embedded_cpu_us_per_step: use.embedded.perStep[3]!,
   };
   await Promise.all([r1.close(), r2.close(), embedded.close()]);
   await redis.destroy();

@@ -81,7 +81,7 @@ async function serveSteplens(options: Partial<AppOptions>): Promise<{ url: strin
   // Short resume window: sessions of closed bench connections are freed within a second, not kept for 5 minutes.
   // `--redis URL --redis-prefix P` (see startTarget's `redis`): references and sessions in Redis, as a replica.
   const at = process.argv.indexOf('--redis');
-  const redis = at >= 0 ? { url: process.argv[at + 1] as string, prefix: process.argv[process.argv.indexOf('--redis-prefix') + 1] ?? 'bench:', replicaId: `bench-${process.pid}` } : undefined;
+  const redis = at >= 0 ? { url: process.argv[at + 1]!, prefix: process.argv[process.argv.indexOf('--redis-prefix') + 1] ?? 'bench:', replicaId: `bench-${process.pid}` } : undefined;
   const app = await buildApp({ dataDir: data, seedDirs: [seed], logLevel: 'silent', resumeWindowMs: 1000, ...(redis ? { redis } : {}), ...options });
   const http = await app.listen({ host: '127.0.0.1', port: 0 });
   return {

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { dataText } from '../src/client/frames.js';
 import type { Step } from '../src/core/types.js';
 import { parseTrajectoryText } from '../src/formats/index.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
@@ -66,14 +67,14 @@ async function main(): Promise<void> {
   let generation = 0;
 
   const start = (slot: number): Live => {
-    const client = clients[slot % clients.length] as DrillClient;
+    const client = clients[slot % clients.length]!;
     const id = `soak-${slot}-${generation++}`;
     client.send({ type: 'start', session: id, task: SERVER_BENCH_TASK });
     return { id, client, next: 0, ending: false };
   };
   for (const c of clients) {
     c.ws.on('message', (raw) => {
-      const text = String(raw);
+      const text = dataText(raw);
       if (!text.startsWith('{"type":"score"')) return;
       const f = JSON.parse(text) as { session: string; seq: number };
       const key = `${f.session}:${f.seq}`;
@@ -101,7 +102,7 @@ async function main(): Promise<void> {
     last = now;
     for (; credit >= 1; credit--) {
       const slot = cursor++ % live.length;
-      const s = live[slot] as Live;
+      const s = live[slot]!;
       if (s.ending) continue;
       if (s.next >= steps.length) {
         s.ending = true;
@@ -124,7 +125,7 @@ async function main(): Promise<void> {
   const junk = ['{"type":"step","__proto__":0}', 'not json', '{"type":"step","session":"nope","seq":0,"step":{}}', '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]'];
   const noisy = setInterval(() => junk.forEach((j) => noise.send(j)), 1000);
 
-  const windows: { minute: number; steps: number; p50: number; p99: number; rssMB: number }[] = [];
+  const windows: Array<{ minute: number; steps: number; p50: number; p99: number; rssMB: number }> = [];
   const total = Math.max(1, Math.round((minutes * 60_000) / windowMs));
   for (let w = 0; w < total; w++) {
     await new Promise((resolve) => setTimeout(resolve, windowMs));

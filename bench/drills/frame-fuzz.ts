@@ -17,7 +17,7 @@ import { DrillClient, type Frame } from './ws-client.js';
 export type Counterexample = { note: string; text: string } | { note: string; nest: { prefix: string; open: string; middle?: string; close: string; depth: number; suffix: string } };
 
 /** The kept counterexamples, as frames (the JSON file sits beside this module's source; dist/ has no copy). */
-export function counterexampleFrames(): { note: string; frame: string }[] {
+export function counterexampleFrames(): Array<{ note: string; frame: string }> {
   const file = new URL('./fuzz-counterexamples.json', import.meta.url.replace('/dist/bench/', '/bench/'));
   const list = JSON.parse(readFileSync(file, 'utf8')) as Counterexample[];
   return list.map((c) => ({
@@ -48,7 +48,7 @@ function nested(depth: number, leaf: unknown): unknown {
 function mutate(obj: Record<string, unknown>, key: string, value: unknown, where: number): Record<string, unknown> {
   const copy: Record<string, unknown> = JSON.parse(JSON.stringify(obj)) as Record<string, unknown>;
   const inner = Object.values(copy).filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v));
-  const target = where === 0 || inner.length === 0 ? copy : (inner[where % inner.length] as Record<string, unknown>);
+  const target = where === 0 || inner.length === 0 ? copy : (inner[where % inner.length]!);
   // defineProperty: `__proto__` becomes an own key, as JSON.parse would make it.
   Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
   return copy;
@@ -121,7 +121,7 @@ function scoreView(f: Frame): unknown {
 }
 
 /** Sends frames, pings, and checks every answer; throws describing the first bad one. */
-async function batchChecked(fuzz: DrillClient, frames: readonly (string | Buffer)[], answers: Record<string, number>): Promise<void> {
+async function batchChecked(fuzz: DrillClient, frames: ReadonlyArray<string | Buffer>, answers: Record<string, number>): Promise<void> {
   fuzz.frames.length = 0;
   for (const f of frames) fuzz.send(f, Buffer.isBuffer(f));
   await fuzz.sync(30_000);

@@ -70,7 +70,7 @@ export async function runShutdownUnderLoad(o: ShutdownOptions): Promise<Shutdown
       const res = await fetch(`${server.http}/v1/score`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       const text = await res.text();
       result.http[String(res.status)] = (result.http[String(res.status)] ?? 0) + 1;
-      if (res.status !== 200 && !(res.status === 503 && /"code":"overloaded"/.test(text))) result.problems.push(`HTTP ${res.status}: ${text.slice(0, 200)}`);
+      if (res.status !== 200 && !(res.status === 503 && text.includes('"code":"overloaded"'))) result.problems.push(`HTTP ${res.status}: ${text.slice(0, 200)}`);
     } catch (error) {
       const key = (error as { cause?: { code?: string } }).cause?.code ?? 'failed';
       result.http[key] = (result.http[key] ?? 0) + 1;

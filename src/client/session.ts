@@ -247,7 +247,10 @@ export class ClientSession {
     for (const p of this.pending.splice(0)) p.reject(error);
     const last = this.shutdownFinal;
     if (last) this.final ??= last;
-    for (const w of this.endWaiters.splice(0)) (last ? w.resolve(last) : w.reject(error));
+    for (const w of this.endWaiters.splice(0)) {
+      if (last) w.resolve(last);
+      else w.reject(error);
+    }
   }
 
   /** @internal The socket dropped: nothing sent on it is covered by a barrier any more. */

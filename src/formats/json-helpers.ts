@@ -96,7 +96,7 @@ export const MAX_JSON_DEPTH = 64;
 /** True when `v` nests objects/arrays deeper than `max` levels (checked with an explicit stack). */
 export function nestedDeeperThan(v: unknown, max = MAX_JSON_DEPTH): boolean {
   if (typeof v !== 'object' || v === null) return false;
-  const stack: [unknown, number][] = [[v, 1]];
+  const stack: Array<[unknown, number]> = [[v, 1]];
   for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
     const [value, depth] = top;
     if (depth > max) return true;

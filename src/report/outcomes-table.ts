@@ -22,7 +22,9 @@ const WORDS: Record<string, Outcome> = {
 
 function outcomeWord(v: unknown): Outcome | undefined {
   if (typeof v === 'boolean') return v ? 'pass' : 'fail';
-  return WORDS[String(v ?? '').trim().toLowerCase()];
+  // A word or 1/0 (an object names no outcome); own keys only, so `constructor` is no outcome either.
+  const word = v === undefined || v === null ? '' : typeof v === 'string' || typeof v === 'number' ? String(v).trim().toLowerCase() : undefined;
+  return word !== undefined && Object.hasOwn(WORDS, word) ? WORDS[word] : undefined;
 }
 
 function entry(rec: Record<string, unknown>, where: string): Result<OutcomeEntry> {

@@ -79,8 +79,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   let accepting = true;
   let nextConnection = 0;
 
+  // Typed as fastify's base logger so `app` is the plain `FastifyInstance` the route modules take.
+  const loggerInstance: FastifyBaseLogger = log;
   const app = Fastify({
-    loggerInstance: log as FastifyBaseLogger, bodyLimit: resolved.limits.maxBodyBytes, logController: new LogController({ disableRequestLogging: true }),
+    loggerInstance, bodyLimit: resolved.limits.maxBodyBytes, logController: new LogController({ disableRequestLogging: true }),
     // A path parameter may hold any valid task id (256 characters, percent-escaped: up to 2,304) or session id.
     routerOptions: { maxParamLength: 4096 },
     ...frameworkErrorOptions(metrics),

@@ -39,7 +39,7 @@ export async function readCalibration(dir: string | undefined): Promise<Calibrat
   } catch {
     doc = undefined;
   }
-  if (doc === undefined || doc.policy === undefined) throw new SteplensError('bad_input', 'the calibration\'s calibration.json is not what steplens calibrate writes (no "policy")');
+  if (doc?.policy === undefined) throw new SteplensError('bad_input', 'the calibration\'s calibration.json is not what steplens calibrate writes (no "policy")');
   const tradeoff = obj(doc.tradeoff);
   const runs = obj(tradeoff?.runs);
   const maxFalseStop = num(obj(tradeoff?.choice)?.maxFalseStop);

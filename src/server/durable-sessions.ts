@@ -93,13 +93,13 @@ export class DurableSessions {
 
   /** After an accepted step (`frame`: its `step` message as received): writes it; resolves with what to send once durable (its frames), or the error. */
   persistStep(s: Session, seq: number, frame: Buffer | string, frames: readonly ServerMessage[]): Promise<readonly ServerMessage[]> {
-    const pin = s.pin as PinnedReference;
+    const pin = s.pin!; // a durable session is pinned by open() or rebuild() before any step
     return this.write(s, seq, () => this.deps.journal.append(s.id, seq, frame, pin)).then((e) => (e ? [e] : frames));
   }
 
   /** After an outcome: writes it; resolves with nothing to send, or the error. */
   persistOutcome(s: Session, passed: boolean): Promise<readonly ServerMessage[]> {
-    const pin = s.pin as PinnedReference;
+    const pin = s.pin!; // a durable session is pinned by open() or rebuild() before any step
     return this.write(s, undefined, () => this.deps.journal.outcome(s.id, passed, pin)).then((e) => (e ? [e] : []));
   }
 
@@ -113,7 +113,8 @@ export class DurableSessions {
     return done;
   }
 
-  private failed(s: Session, seq: number | undefined, why: WriteResult | unknown): ErrorMessage {
+  /** `why`: the store's refusal (a `WriteResult` other than 'ok') or what the write threw. */
+  private failed(s: Session, seq: number | undefined, why: unknown): ErrorMessage {
     const where = { session: s.id, ...(seq !== undefined ? { seq } : {}) };
     let e: MessageError;
     if (why === 'lost' || why === 'gone' || why === 'ended') {

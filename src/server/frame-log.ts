@@ -86,7 +86,7 @@ export class FrameLog {
     let seq = 0;
     let prevTotal = 0;
     for (let i = 0; i < this.count; i++) {
-      let packed = this.rows[p++] as number;
+      let packed = this.rows[p++]!;
       const digit = (): number => {
         const d = packed % R;
         packed = (packed - d) / R;
@@ -97,14 +97,14 @@ export class FrameLog {
       const tier = this.codes[digit()] as ScoreMessage['tier'];
       const step = digit();
       const signals = packed;
-      const total = this.rows[p++] as number;
-      const coh = this.rows[p++] as number;
-      const temp = this.rows[p++] as number;
-      const struct = flags & STRUCT ? (this.rows[p++] as number) : null;
-      const cov = flags & COV ? (this.rows[p++] as number) : null;
-      const pPass = flags & PPASS ? (this.rows[p++] as number) : undefined;
+      const total = this.rows[p++]!;
+      const coh = this.rows[p++]!;
+      const temp = this.rows[p++]!;
+      const struct = flags & STRUCT ? (this.rows[p++]!) : null;
+      const cov = flags & COV ? (this.rows[p++]!) : null;
+      const pPass = flags & PPASS ? (this.rows[p++]!) : undefined;
       const extra = this.aside.get(i);
-      seq = step === SEQ_ASIDE ? (extra?.seq as number) : seq + step;
+      seq = step === SEQ_ASIDE ? extra!.seq! : seq + step; // add() kept seq aside with this step code
       if (keep(seq, 'score')) {
         const score: ScoreVector = { total, struct, cov, coh, temp };
         const reward = extra?.reward ?? total - prevTotal;
@@ -115,7 +115,7 @@ export class FrameLog {
       }
       prevTotal = total;
       for (let j = 0; j < signals; j++, k++) {
-        const s = this.signals[k] as Signal;
+        const s = this.signals[k]!;
         if (keep(seq, 'signal')) out.push({ type: 'signal', session: this.session, seq, t: s.t, kind: s.kind, severity: s.severity, steps: s.steps, message: s.message });
       }
     }

@@ -1,7 +1,8 @@
 /** The `GET /v1/policies` document: configured policies, shadow settings, and per agent + model pair its state and counters. */
 import type { Policy } from '../core/policy.js';
+import type { PolicySet } from '../core/policy-set.js';
 import { countersOf, upperOf } from '../core/shadow/index.js';
-import type { PolicyManager, PairEntry } from './policy-manager.js';
+import type { PolicyManager, PairEntry, ShadowOptions } from './policy-manager.js';
 
 export interface CandidateStatus {
   id: string;
@@ -65,7 +66,13 @@ export function pairStatus(m: PolicyManager, e: PairEntry): PairStatus {
   };
 }
 
-export function policiesStatus(m: PolicyManager): Record<string, unknown> {
+export interface PoliciesStatus {
+  shadow: ({ enabled: true } & ShadowOptions) | { enabled: false };
+  configured: PolicySet;
+  pairs: PairStatus[];
+}
+
+export function policiesStatus(m: PolicyManager): PoliciesStatus {
   return {
     shadow: m.shadow ? { enabled: true, ...m.shadow } : { enabled: false },
     configured: { groups: m.set.groups, fallback: m.set.fallback },

@@ -45,7 +45,7 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
     scoped.post('/v1/score/batch', async (req, reply) => {
       const result = await run('batch', req);
       if (!result.ok) return failed(req, reply, result);
-      const { results } = result.value as { results: Record<string, unknown>[] };
+      const { results } = result.value as { results: Array<Record<string, unknown>> };
       for (const [i, r] of results.entries()) {
         const error = r.error as { code: string } | undefined;
         if (error === undefined) continue;

@@ -210,7 +210,7 @@ export class SessionRegistry {
     if (frames.length > 0) this.deps.observer?.scored(session, frames);
   }
 
-  countSignals(frames: readonly { type: string; kind?: string; severity?: string }[]): void {
+  countSignals(frames: ReadonlyArray<{ type: string; kind?: string; severity?: string }>): void {
     for (const f of frames) {
       if (f.type === 'signal') this.deps.metrics.signalsFired.inc({ kind: f.kind ?? '', severity: f.severity ?? '' });
     }
@@ -235,7 +235,7 @@ export class SessionRegistry {
     const now = Date.now();
     for (const id of conn.sessions) {
       const s = this.sessions.get(id);
-      if (s && s.connection === conn.id) {
+      if (s?.connection === conn.id) {
         s.connection = undefined;
         s.detachedAt = now;
         this.deps.observer?.changed(s);

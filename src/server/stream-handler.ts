@@ -89,7 +89,7 @@ function dispatchLocal(deps: HandlerDeps, conn: Connection, msg: ClientMessage, 
 /** The session named by a message, if it exists and belongs to this connection. */
 function owned(deps: HandlerDeps, conn: Connection, id: string, seq?: number): Session | undefined {
   const s = deps.registry.get(id);
-  if (s && s.connection === conn.id) {
+  if (s?.connection === conn.id) {
     s.lastActivity = Date.now();
     return s;
   }
@@ -109,7 +109,7 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage, raw: Buff
   const s = owned(deps, conn, msg.session, msg.seq);
   if (!s) return;
   const durable = deps.durable !== undefined && msg.seq === s.lastSeq + 1 && !s.ended;
-  if (durable && !deps.durable?.available()) return refuse(deps, conn, storeDown(deps.durable as DurableSessions, msg.session, msg.seq));
+  if (durable && !deps.durable?.available()) return refuse(deps, conn, storeDown(deps.durable!, msg.session, msg.seq));
   const began = performance.now();
   const outcome = s.step(msg.seq, msg.step);
   if (outcome.kind === 'accepted') {

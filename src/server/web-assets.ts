@@ -51,7 +51,9 @@ export async function registerWebAssets(app: FastifyInstance, root: string | und
   const index = readFileSync(path.join(root, 'index.html'), 'utf8');
   await app.register(fastifyStatic, {
     root: path.join(root, 'assets'), prefix: '/assets/', index: false, immutable: true, maxAge: '365d', decorateReply: false,
-    setHeaders: (res) => res.setHeader('x-content-type-options', 'nosniff'),
+    setHeaders: (res) => {
+      res.setHeader('x-content-type-options', 'nosniff');
+    },
   });
   const favicon = path.join(root, 'favicon.svg');
   if (existsSync(favicon)) {

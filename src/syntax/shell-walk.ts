@@ -117,7 +117,7 @@ export function collectCommands(node: SyntaxNode, pipelineIndex: number, out: Ra
           if (c.isNamed) stages.push({ node: c, pipelineIndex: pi + stage });
           else if (c.type === '|' || c.type === '|&') stage++;
         }
-        for (let i = stages.length - 1; i >= 0; i--) stack.push(stages[i] as Task);
+        for (let i = stages.length - 1; i >= 0; i--) stack.push(stages[i]!);
         break;
       }
       case 'redirected_statement': {
@@ -129,7 +129,7 @@ export function collectCommands(node: SyntaxNode, pipelineIndex: number, out: Ra
       default:
         if (DESCEND.has(n.type)) {
           const children = n.namedChildren;
-          for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i] as SyntaxNode, pipelineIndex: pi });
+          for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, pipelineIndex: pi });
         }
     }
   }

@@ -45,7 +45,7 @@ export class TcpBalancer {
         return;
       }
       const index = this.next++ % ports.length;
-      const upstream = net.connect(ports[index] as number, '127.0.0.1');
+      const upstream = net.connect(ports[index]!, '127.0.0.1');
       upstream.once('error', () => {
         upstream.destroy();
         if (!client.destroyed) attempt(tries + 1);

@@ -47,7 +47,7 @@ describe('grid AUROC', () => {
 
 describe('the maximin search', () => {
   /** The choice by brute force: every group's AUROC at every point, then the best worst margin (ties: mean, then earlier). */
-  function bruteForce(groups: { pos: number[][]; neg: number[][]; baseline: number | null }[], points: number, sets: number[][]): number[] {
+  function bruteForce(groups: Array<{ pos: number[][]; neg: number[][]; baseline: number | null }>, points: number, sets: number[][]): number[] {
     const m = groups.map((g) => Array.from({ length: points }, (_, k) => (g.baseline === null ? Number.NaN : auroc(g.pos.map((x) => x[k]!), g.neg.map((x) => x[k]!))!.auroc - g.baseline)));
     return sets.map((set) => {
       let at = 0, min = -Infinity, mean = -Infinity;

@@ -67,7 +67,7 @@ describe('learning on several replicas', () => {
     running.push(again);
     const after = await getJson(`${again.url}/v1/tasks`);
     expect(after.body).toEqual(before.body);
-    expect((after.body.tasks as { task: string; version: number }[]).find((t) => t.task === task)).toMatchObject({ version: 10, references: 10 });
+    expect((after.body.tasks as Array<{ task: string; version: number }>).find((t) => t.task === task)).toMatchObject({ version: 10, references: 10 });
     // A session started on it is scored against the learned PTA.
     const c = await Client.connect(again.wsUrl);
     clients.push(c);

@@ -48,7 +48,7 @@ afterAll(async () => {
 describe('Redis reference store', () => {
   it('loses no reference when two replicas grow the same task at once', async () => {
     const [a, b] = await replicas(2);
-    const adds = Array.from({ length: 12 }, (_, i) => ((i % 2 === 0 ? a : b) as RedisReferenceStore).addReference(ASTROID.task, i % 3 === 0 ? statesA : statesB));
+    const adds = Array.from({ length: 12 }, (_, i) => ((i % 2 === 0 ? a : b)!).addReference(ASTROID.task, i % 3 === 0 ? statesA : statesB));
     const versions = (await Promise.all(adds)).map((p) => p.version).sort((x, y) => x - y);
     expect(versions).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
     for (const s of [a, b]) expect((await s?.get(ASTROID.task))?.references).toHaveLength(12);
@@ -86,7 +86,7 @@ describe('Redis reference store', () => {
     const v1 = await a.addReference('t', statesA);
     await a.addReference('t', statesB);
     expect(await a.ptaAt('t', 1)).toEqual(v1);
-    const other = (await replicas(1))[0] as RedisReferenceStore;
+    const other = (await replicas(1))[0]!;
     expect(other).toBeDefined();
     await new Promise((r) => setTimeout(r, 600));
     const fresh = new RedisLink({ url: redis.url, prefix: `replicas${prefixes - 1}:` });

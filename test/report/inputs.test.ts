@@ -37,6 +37,10 @@ describe('--outcomes table', () => {
   it('names the line and value that are wrong', () => {
     const bad = parseOutcomesTable('task,outcome\nx__y-1,maybe\n', 'o.csv');
     expect(!bad.ok && bad.error.message).toBe("o.csv line 2: outcome 'maybe' is not one of pass, fail, censored, unknown");
+    const inherited = parseOutcomesTable('task,outcome\nx__y-1,constructor\n', 'o.csv');
+    expect(!inherited.ok && inherited.error.message).toBe("o.csv line 2: outcome 'constructor' is not one of pass, fail, censored, unknown");
+    const object = parseOutcomesTable('{"task":"x__y-1","outcome":{"pass":true}}\n', 'o.jsonl');
+    expect(!object.ok && object.error.code).toBe('bad_input');
     const noHeader = parseOutcomesTable('a,b\n1,2\n', 'o.csv');
     expect(!noHeader.ok && noHeader.error.code).toBe('bad_input');
     const badJson = parseOutcomesTable('{"task":"a"\n', 'o.jsonl');

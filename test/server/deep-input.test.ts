@@ -77,7 +77,7 @@ describe('deep input over the wire', () => {
     const good = JSON.stringify({ task: ASTROID.task, format: 'mini-swe-agent', trajectory: await readDoc(ASTROID.fail) });
     const res = await post('/v1/score/batch', `{"items":[{"task":"t","trajectory":${deepArray(N)}},${good}]}`);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { results: Record<string, unknown>[] };
+    const body = (await res.json()) as { results: Array<Record<string, unknown>> };
     expect(body.results[0]).toMatchObject({ error: { code: 'bad_input', message: expect.stringMatching(/^items\[0\]\.trajectory: .*nested deeper than/) } });
     expect(body.results[1]).toHaveProperty('score');
   });

@@ -28,7 +28,7 @@ async function stream(c: Client, id: string, run: LabelledRun, passed: boolean |
   await c.nextOf('started', id);
   run.steps.forEach((step, seq) => c.send({ type: 'step', session: id, seq, step }));
   const scores = [];
-  for (let i = 0; i < run.steps.length; i++) scores.push(await c.nextOf('score', id));
+  for (const _step of run.steps) scores.push(await c.nextOf('score', id)); // one score frame per step
   if (passed !== undefined) c.send({ type: 'outcome', session: id, passed });
   c.send({ type: 'end', session: id });
   const final = await c.nextOf('final', id);

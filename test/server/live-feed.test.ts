@@ -93,7 +93,7 @@ describe('GET /v1/live', () => {
     const rest = await streamRun(c, 'w2', events, half);
     const scores = rest.filter((f) => f.type === 'score');
     const fed: LiveEvent[] = [];
-    for (let i = 0; i < scores.length; i++) fed.push(await live.nextOf('score', 'w2'));
+    for (const _score of scores) fed.push(await live.nextOf('score', 'w2')); // one live event per score frame
     expect(fed.map((e) => e.t)).toEqual(scores.map((f) => f.t));
     for (const e of fed) expect(e.step).toMatchObject({ tool: expect.any(String), text: expect.any(String), kind: expect.any(String) });
 
@@ -110,7 +110,7 @@ describe('GET /v1/live', () => {
   });
 
   it('drops a viewer that does not read (bounded like a stream connection) and counts it', () => {
-    const metrics = createMetrics({ cacheStats: () => ({ hits: 0, misses: 0, entries: 0, bytes: 0 }) } as never);
+    const metrics = createMetrics({ cacheStats: () => ({ hits: 0, misses: 0, entries: 0, bytes: 0 }) });
     const feed = new LiveFeed({ maxViewers: 4, queueBytes: 1000, config: DEFAULT_CONFIG, metrics, log: pino({ level: 'silent' }), heartbeatMs: 60_000 });
     const written: string[] = [];
     const res = Object.assign(new EventEmitter(), {

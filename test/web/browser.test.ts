@@ -199,7 +199,7 @@ describe('the web view in Chromium', () => {
     await page.goto(`file://${file}`);
     await page.getByRole('heading', { name: 'steplens corpus report' }).waitFor();
     expect(requests).toEqual([`file://${file}`]);
-    const sizes = await page.locator('figure svg').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
+    const sizes = await page.locator('figure svg').evaluateAll((els) => els.map((e) => (e as unknown as { getBoundingClientRect(): { width: number } }).getBoundingClientRect().width));
     expect(sizes).toHaveLength(3);
     for (const w of sizes) expect(w).toBeGreaterThan(200);
     await shot(page, 'report');

@@ -96,6 +96,7 @@ const command: Command = {
     }
     const referenceFree = choosePriorWeights(input.prior);
     const manifestMissing = manifest !== undefined ? [...manifest.keys()].filter((p) => !found.trajectories.some((t) => t.path === p)).length : 0;
+    const tasks = new Set(runs.map((r) => r.task)).size;
     const doc: ForecastFile = {
       format: FORECAST_FORMAT,
       schema: FORECAST_SCHEMA,
@@ -105,7 +106,7 @@ const command: Command = {
       evaluation: {
         runs: runs.length,
         passing,
-        tasks: new Set(runs.map((r) => r.task)).size,
+        tasks,
         skipped: { ...input.skipped, unparsedFiles: found.skipped.length, manifestRunsNotParsed: manifestMissing },
         forecast: evaluation,
         ...(by !== undefined ? { by, byGroup } : {}),
@@ -120,7 +121,7 @@ const command: Command = {
       return 0;
     }
     io.stdout([
-      `${runs.length} runs (${passing} passing) on ${doc.evaluation && (doc.evaluation as { tasks: number }).tasks} tasks; left out: ${input.skipped.noOutcome} without a pass/fail outcome, ${input.skipped.noSteps} without steps, ${input.skipped.noTask} naming no task, ${found.skipped.length} files not read as trajectories${manifest !== undefined ? `, ${manifestMissing} manifest runs not parsed` : ''}\n`,
+      `${runs.length} runs (${passing} passing) on ${tasks} tasks; left out: ${input.skipped.noOutcome} without a pass/fail outcome, ${input.skipped.noSteps} without steps, ${input.skipped.noTask} naming no task, ${found.skipped.length} files not read as trajectories${manifest !== undefined ? `, ${manifestMissing} manifest runs not parsed` : ''}\n`,
       forecastText(evaluation, 'forecaster (one model for all runs)'),
       ...Object.entries(byGroup).map(([g, e]) => forecastText(e, `forecaster for ${by} ${g}`)),
       priorWeightsText(referenceFree),

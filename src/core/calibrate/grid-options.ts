@@ -28,7 +28,7 @@ export function kindOptions(runs: readonly TradeoffRun[], c: GridCandidates, bas
   const out = {} as GridOptions;
   for (const kind of GRID_KINDS) {
     const given = c[kind.key] as readonly unknown[];
-    const values = given.filter((v, i) => given.findIndex((w) => JSON.stringify(w) === JSON.stringify(v)) === i).sort(kind.conservative);
+    const values = given.filter((v, i) => given.findIndex((w) => JSON.stringify(w) === JSON.stringify(v)) === i).sort((a, b) => kind.conservative(a, b));
     const byMode = (mode: ModeName): StopVector[] => {
       const perRun = runs.map((r) => kind.stops({ states: r.states, totals: r.totals[mode] }, values, base));
       return values.map((_, j) => perRun.map((s) => s[j] ?? null));

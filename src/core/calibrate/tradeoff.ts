@@ -49,7 +49,7 @@ function check(runs: readonly TradeoffRun[], o: TradeoffOptions, c: GridCandidat
   if (!(conf > 0 && conf < 1)) return `confidence must be strictly between 0 and 1, got ${conf}`;
   if (o.sourceMax !== undefined && !isRate(o.sourceMax)) return `sourceMax must be a rate in [0, 1], got ${o.sourceMax}`;
   if (o.sourceMax !== undefined && runs.some((r) => r.source === undefined)) return 'sourceMax needs every run to name its source';
-  if (o.constrained !== undefined && o.constrained.length === 0) return 'at least one mode must be constrained';
+  if (o.constrained?.length === 0) return 'at least one mode must be constrained';
   for (const kind of GRID_KINDS) {
     for (const v of c[kind.key] as readonly unknown[]) {
       const problem = kind.check(v);

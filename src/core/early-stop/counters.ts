@@ -17,7 +17,8 @@ export interface Count {
   n: number;
   /** The episode's steps so far (read when a signal fires; the caller copies). */
   steps(): readonly number[];
-  message(severity: Severity): string;
+  /** A function property: passed on detached. */
+  message: (severity: Severity) => string;
 }
 
 /** Feeds a state, returns the counts reached at it (usually none or one). */

@@ -80,9 +80,9 @@ export type FitForecast = (runs: readonly ForecastRun[], match?: ForecastModel['
  * outcome class). The folds share one prefix-vector cache; the held-out
  * values equal {@link predictRun}'s (the same vectors, the same dot product).
  */
-export function outOfFold(runs: readonly ForecastRun[], k: number, seed: number, fit: FitForecast = fitForecastModel, cache = new PrefixVectorCache()): (number[] | null)[] {
+export function outOfFold(runs: readonly ForecastRun[], k: number, seed: number, fit: FitForecast = fitForecastModel, cache = new PrefixVectorCache()): Array<number[] | null> {
   const folds = taskFolds(runs.map((r) => r.task), k, seed);
-  const out: (number[] | null)[] = runs.map(() => null);
+  const out: Array<number[] | null> = runs.map(() => null);
   for (let f = 0; f < k; f++) {
     const train = runs.filter((r) => folds.get(r.task) !== f);
     if (!train.some((r) => r.passed) || !train.some((r) => !r.passed)) continue;
@@ -96,12 +96,12 @@ export function outOfFold(runs: readonly ForecastRun[], k: number, seed: number,
 
 const clampP = (p: number) => Math.min(1 - 1e-9, Math.max(1e-9, p));
 
-function aurocOf(pairs: readonly [number, boolean][]): number | null {
+function aurocOf(pairs: ReadonlyArray<[number, boolean]>): number | null {
   return auroc(pairs.filter((p) => p[1]).map((p) => p[0]), pairs.filter((p) => !p[1]).map((p) => p[0]))?.auroc ?? null;
 }
 
 /** Metrics of given predictions (one array of pPass per run, null = not predicted). */
-export function horizonAurocs(runs: readonly ForecastRun[], preds: readonly (readonly number[] | null)[]): HorizonAurocs {
+export function horizonAurocs(runs: readonly ForecastRun[], preds: ReadonlyArray<readonly number[] | null>): HorizonAurocs {
   const idx = runs.map((_, i) => i).filter((i) => preds[i] !== null && runs[i]!.states.length > 0);
   const at: HorizonAurocs['at'] = {};
   for (const t of EVAL_STEPS) {
@@ -135,7 +135,7 @@ export function horizonAurocs(runs: readonly ForecastRun[], preds: readonly (rea
 }
 
 /** Ten bins of the end-of-run pPass: mean predicted vs observed pass rate. */
-export function reliabilityTable(runs: readonly ForecastRun[], preds: readonly (readonly number[] | null)[], bins = 10): ReliabilityBin[] {
+export function reliabilityTable(runs: readonly ForecastRun[], preds: ReadonlyArray<readonly number[] | null>, bins = 10): ReliabilityBin[] {
   const acc = Array.from({ length: bins }, () => ({ n: 0, p: 0, y: 0 }));
   runs.forEach((r, i) => {
     const p = preds[i];

@@ -77,8 +77,7 @@ export class PrefixVectorCache {
     const temporal = createTemporalTracker(windows, alpha);
     const out: number[][] = [];
     let at = 0;
-    for (let k = 0; k < want.length; k++) {
-      const t = want[k]!;
+    for (const t of want) {
       while (at < t) temporal.add(run.states[at++]!);
       const v = base[t - 1]!.slice();
       v[TEMP] = temporal.value();

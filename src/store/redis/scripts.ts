@@ -13,7 +13,7 @@ export class LuaScript {
   }
 
   /** Runs the script with `keys` and `args`; loads it once if Redis does not know it. */
-  async run(redis: Redis, keys: readonly string[], args: readonly (string | number | Buffer)[]): Promise<unknown> {
+  async run(redis: Redis, keys: readonly string[], args: ReadonlyArray<string | number | Buffer>): Promise<unknown> {
     try {
       return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (error) {

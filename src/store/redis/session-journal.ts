@@ -103,7 +103,7 @@ export class RedisSessionJournal implements SessionJournal {
 
   private send(batch: PendingAppend[]): void {
     const keys: string[] = [];
-    const args: (string | number | Buffer)[] = [this.owner, this.leaseMs, this.ttlMs];
+    const args: Array<string | number | Buffer> = [this.owner, this.leaseMs, this.ttlMs];
     for (const b of batch) {
       keys.push(...b.keys);
       args.push(b.keys.length, b.seq, b.frame);
@@ -162,7 +162,7 @@ export class RedisSessionJournal implements SessionJournal {
         return [lease, meta];
       });
       const answer = await this.link.run('lease_renew', (r) => RENEW.run(r, keys, [this.owner, this.leaseMs]));
-      for (const n of answer as number[]) lost.push(batch[Number(n) - 1] as string);
+      for (const n of answer as number[]) lost.push(batch[Number(n) - 1]!);
     }
     return lost;
   }

@@ -26,7 +26,7 @@ export function logContent(text: string): unknown {
     try {
       return [JSON.parse(line) as unknown];
     } catch (error) {
-      throw new Error(`line ${i + 1} is not JSON (${error instanceof Error ? error.message : String(error)}), and the whole text is not one JSON document`);
+      throw new Error(`line ${i + 1} is not JSON (${error instanceof Error ? error.message : String(error)}), and the whole text is not one JSON document`, { cause: error });
     }
   });
 }

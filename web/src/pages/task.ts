@@ -54,8 +54,8 @@ export const taskPage: Page = (main, params, query) => {
         ptaFacts(pta),
         h('section', { 'aria-labelledby': 'tree-title' },
           h('h2', { id: 'tree-title' }, session ? ['Path of session ', h('a', { href: sessionHref(session), class: 'mono' }, session), ' over the PTA'] : 'PTA'),
-          scored && scored.kind === 'pta' && scored.version !== pta.version ? h('p', { class: 'note' }, `The session was scored against ${referenceText(scored)}; the tree shows the current v${pta.version}.`) : null,
-          scored && scored.kind === 'prior' ? h('p', { class: 'note' }, 'The session was scored against the prior (the task had no PTA then); the path is drawn over the current PTA.') : null,
+          scored?.kind === 'pta' && scored.version !== pta.version ? h('p', { class: 'note' }, `The session was scored against ${referenceText(scored)}; the tree shows the current v${pta.version}.`) : null,
+          scored?.kind === 'prior' ? h('p', { class: 'note' }, 'The session was scored against the prior (the task had no PTA then); the path is drawn over the current PTA.') : null,
           problem ? h('p', { class: 'error', role: 'alert' }, `Cannot draw the session's path: ${problem}`) : null,
           ptaTree(pta, { alignment, steps: view?.steps })),
       );
