@@ -24,9 +24,14 @@ import { commandLine, fmt, latencySummary, median, printTable } from './timing.j
 
 const { values: args, positionals } = parseArgs({
   options: {
-    minutes: { type: 'string', default: '30' }, 'window-s': { type: 'string', default: '60' }, 'warmup-windows': { type: 'string', default: '5' },
-    sessions: { type: 'string', default: '200' }, connections: { type: 'string', default: '20' }, rate: { type: 'string', default: '500' },
-    'resume-window-s': { type: 'string', default: '300' }, json: { type: 'string' },
+    minutes: { type: 'string', default: '30' },
+    'window-s': { type: 'string', default: '60' },
+    'warmup-windows': { type: 'string', default: '5' },
+    sessions: { type: 'string', default: '200' },
+    connections: { type: 'string', default: '20' },
+    rate: { type: 'string', default: '500' },
+    'resume-window-s': { type: 'string', default: '300' },
+    json: { type: 'string' },
   },
   allowPositionals: true,
 });
@@ -118,11 +123,18 @@ async function main(): Promise<void> {
   const body = JSON.stringify({ task: SERVER_BENCH_TASK, trajectory: doc });
   const batch = JSON.stringify({ items: Array.from({ length: 16 }, () => ({ task: SERVER_BENCH_TASK, trajectory: doc })) });
   const post = (route: string, payload: string): void => {
-    void fetch(`${server.http}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload }).then((r) => r.arrayBuffer()).catch(() => undefined);
+    void fetch(`${server.http}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload })
+      .then((r) => r.arrayBuffer())
+      .catch(() => undefined);
   };
   const http = setInterval(() => post('/v1/score', body), 2000);
   const batches = setInterval(() => post('/v1/score/batch', batch), 10_000);
-  const junk = ['{"type":"step","__proto__":0}', 'not json', '{"type":"step","session":"nope","seq":0,"step":{}}', '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]'];
+  const junk = [
+    '{"type":"step","__proto__":0}',
+    'not json',
+    '{"type":"step","session":"nope","seq":0,"step":{}}',
+    '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]',
+  ];
   const noisy = setInterval(() => junk.forEach((j) => noise.send(j)), 1000);
 
   const windows: Array<{ minute: number; steps: number; p50: number; p99: number; rssMB: number }> = [];
@@ -140,7 +152,10 @@ async function main(): Promise<void> {
   for (const c of [...clients, noise]) c.close();
   await server.close();
 
-  printTable(['minute', 'steps', 'p50 ms', 'p99 ms', 'RSS MB'], windows.map((x) => [fmt(x.minute, 1), String(x.steps), fmt(x.p50, 2), fmt(x.p99, 2), fmt(x.rssMB, 1)]));
+  printTable(
+    ['minute', 'steps', 'p50 ms', 'p99 ms', 'RSS MB'],
+    windows.map((x) => [fmt(x.minute, 1), String(x.steps), fmt(x.p50, 2), fmt(x.p99, 2), fmt(x.rssMB, 1)]),
+  );
   // After the warm-up: the first third of the windows against the last third, by their medians (one window's p99
   // on a shared VM moves by a factor of 3 from one GC to the next).
   const steady = windows.slice(Math.min(warmup, windows.length - 1));

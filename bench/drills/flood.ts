@@ -78,9 +78,11 @@ async function round(url: string, r: number, o: FloodOptions): Promise<void> {
   const clients = await Promise.all(Array.from({ length: o.connections }, () => DrillClient.connect(url)));
   const payloads = Array.from({ length: o.stepsPerSession }, (_, i) => o.steps[i % o.steps.length]!);
   let next = 0;
-  await Promise.all(clients.map(async (c, ci) => {
-    for (let i = next++; i < o.sessions; i = next++) await session(c, `flood-${r}-${ci}-${i}`, o.task, payloads);
-  }));
+  await Promise.all(
+    clients.map(async (c, ci) => {
+      for (let i = next++; i < o.sessions; i = next++) await session(c, `flood-${r}-${ci}-${i}`, o.task, payloads);
+    }),
+  );
   const c = clients[0]!;
   for (let i = 0; i < o.bigFiles; i++) {
     const file = `/testbed/pkg/models_${r}_${i}.py`;
@@ -110,8 +112,11 @@ export async function runFlood(o: FloodOptions): Promise<FloodResult> {
       if (gauge(metrics, 'steplens_active_sessions') !== 0) throw new Error('flood: sessions still open after the round');
       const mem = await server.memory();
       rounds.push({
-        round: r, heapMB: mem.heapUsed / 1e6, rssMB: mem.rss / 1e6,
-        endedSessions: gauge(metrics, 'steplens_ended_sessions'), endedMB: gauge(metrics, 'steplens_ended_session_bytes') / 1e6,
+        round: r,
+        heapMB: mem.heapUsed / 1e6,
+        rssMB: mem.rss / 1e6,
+        endedSessions: gauge(metrics, 'steplens_ended_sessions'),
+        endedMB: gauge(metrics, 'steplens_ended_session_bytes') / 1e6,
         seconds: (performance.now() - began) / 1000,
       });
     }

@@ -40,7 +40,9 @@ async function grow(http: string, ws: string, o: KillOptions, acked: Map<string,
     while (!stop.now) {
       try {
         const res = await fetch(`${http}/v1/tasks/${encodeURIComponent(task)}/references`, {
-          method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ trajectory: o.doc }),
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ trajectory: o.doc }),
         });
         if (res.status === 201) {
           const { version } = (await res.json()) as { version: number };

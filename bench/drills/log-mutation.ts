@@ -48,9 +48,19 @@ function prng(seed: number): () => number {
 }
 
 const HOSTILE_VALUES: Array<() => unknown> = [
-  () => null, () => -1, () => 1e308, () => '', () => [], () => ({}), () => 'x'.repeat(200_000),
+  () => null,
+  () => -1,
+  () => 1e308,
+  () => '',
+  () => [],
+  () => ({}),
+  () => 'x'.repeat(200_000),
   () => JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": 1}, "toString": 5}') as unknown,
-  () => { let v: unknown = 1; for (let i = 0; i < 200; i++) v = [v]; return v; },
+  () => {
+    let v: unknown = 1;
+    for (let i = 0; i < 200; i++) v = [v];
+    return v;
+  },
   () => ({ role: 'assistant', content: [{ text: null }], tool_calls: [{ function: { arguments: '{"command": [' } }] }),
   () => ({ action: 'run', args: { command: 'if true; then '.repeat(3000) }, observation: 7 }),
 ];
@@ -90,7 +100,7 @@ function mutate(text: string, other: string, rand: () => number): { text: string
       const li = single ? -1 : at(lines.length);
       let doc: unknown;
       try {
-        doc = JSON.parse(single ? text : (lines[li]!));
+        doc = JSON.parse(single ? text : lines[li]!);
       } catch {
         return { text: `${text}}`, how: 'a brace appended' };
       }

@@ -87,7 +87,11 @@ export class ClientSession {
   private readonly errorListeners: Listeners<SteplensClientError>;
 
   /** @internal Made by `SteplensClient.start`. */
-  constructor(started: StartedFrame, private readonly host: SessionHost, private readonly startMessage: StartMessage) {
+  constructor(
+    started: StartedFrame,
+    private readonly host: SessionHost,
+    private readonly startMessage: StartMessage,
+  ) {
     this.started = started;
     this.id = started.session;
     this.task = started.task;

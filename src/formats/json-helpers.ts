@@ -62,9 +62,7 @@ export function toolCallsOf(message: Rec): ToolCall[] {
 export function textOf(content: unknown): string | undefined {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    const parts = content
-      .map((p) => (typeof p === 'string' ? p : isRecord(p) ? str(p.text) ?? str(p.content) : undefined))
-      .filter((p): p is string => p !== undefined);
+    const parts = content.map((p) => (typeof p === 'string' ? p : isRecord(p) ? (str(p.text) ?? str(p.content)) : undefined)).filter((p): p is string => p !== undefined);
     return parts.length > 0 ? parts.join('\n') : undefined;
   }
   return undefined;

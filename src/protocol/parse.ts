@@ -18,7 +18,6 @@ export interface MessageError {
   seq?: number;
 }
 
-
 /** Parses one client frame (JSON text) into a typed message or a `bad_message` error naming the field. */
 export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, MessageError> {
   let doc: unknown;

@@ -57,6 +57,6 @@ export async function readCalibration(dir: string | undefined): Promise<Calibrat
 /** DIR/tradeoff.svg, checked to be an SVG document. */
 export async function readTradeoffSvg(dir: string | undefined): Promise<string> {
   const svg = await read(path.join(dirOf(dir), 'tradeoff.svg'));
-  if (!/^\s*(<\?xml[^>]*>\s*)?<svg[\s>]/.test(svg)) throw new SteplensError('bad_input', 'the calibration\'s tradeoff.svg is not an SVG document');
+  if (!/^\s*(<\?xml[^>]*>\s*)?<svg[\s>]/.test(svg)) throw new SteplensError('bad_input', "the calibration's tradeoff.svg is not an SVG document");
   return svg;
 }

@@ -76,7 +76,12 @@ export class DurableSessions {
     let opened: boolean;
     try {
       opened = await this.deps.journal.open(session.id, {
-        task: spec.task, format: spec.format, learn: spec.learn, policy: spec.policy, reference: pin, createdAt: Date.now(),
+        task: spec.task,
+        format: spec.format,
+        learn: spec.learn,
+        policy: spec.policy,
+        reference: pin,
+        createdAt: Date.now(),
         ...(spec.agent !== undefined ? { agent: spec.agent } : {}),
         ...(spec.model !== undefined ? { model: spec.model } : {}),
         ...(spec.forecast !== undefined ? { forecast: spec.forecast } : {}),
@@ -206,7 +211,14 @@ export class DurableSessions {
     const reference = await this.deps.journal.resolve(r.reference);
     if (!reference) throw new SteplensError('unknown_session', `session ${id}: its reference (task ${r.task} PTA v${r.reference.kind === 'pta' ? r.reference.version : '?'}) is no longer kept`);
     const spec: SessionSpec = {
-      id, task: r.task, format: r.format as FormatName, learn: r.learn, agent: r.agent, model: r.model, policy: r.policy, reference,
+      id,
+      task: r.task,
+      format: r.format as FormatName,
+      learn: r.learn,
+      agent: r.agent,
+      model: r.model,
+      policy: r.policy,
+      reference,
       ...(r.forecast !== undefined ? { forecast: r.forecast } : {}),
       ...(r.assignment !== undefined ? { assignment: r.assignment } : {}),
       ...(r.principal !== undefined ? { principal: r.principal } : {}),

@@ -32,7 +32,10 @@ export class FrameLog {
   private lastSeq = 0;
   private lastTotal = 0;
 
-  constructor(private readonly session: string, private readonly reference: ReferenceInfo) {}
+  constructor(
+    private readonly session: string,
+    private readonly reference: ReferenceInfo,
+  ) {}
 
   /** Number of score frames logged. */
   get length(): number {
@@ -100,16 +103,24 @@ export class FrameLog {
       const total = this.rows[p++]!;
       const coh = this.rows[p++]!;
       const temp = this.rows[p++]!;
-      const struct = flags & STRUCT ? (this.rows[p++]!) : null;
-      const cov = flags & COV ? (this.rows[p++]!) : null;
-      const pPass = flags & PPASS ? (this.rows[p++]!) : undefined;
+      const struct = flags & STRUCT ? this.rows[p++]! : null;
+      const cov = flags & COV ? this.rows[p++]! : null;
+      const pPass = flags & PPASS ? this.rows[p++]! : undefined;
       const extra = this.aside.get(i);
       seq = step === SEQ_ASIDE ? extra!.seq! : seq + step; // add() kept seq aside with this step code
       if (keep(seq, 'score')) {
         const score: ScoreVector = { total, struct, cov, coh, temp };
         const reward = extra?.reward ?? total - prevTotal;
         out.push({
-          type: 'score', session: this.session, seq, t: extra?.t ?? i, stage, score, reward, tier, reference: this.reference,
+          type: 'score',
+          session: this.session,
+          seq,
+          t: extra?.t ?? i,
+          stage,
+          score,
+          reward,
+          tier,
+          reference: this.reference,
           ...(pPass !== undefined ? { pPass } : {}),
         });
       }

@@ -42,27 +42,41 @@ export function pairStatus(m: PolicyManager, e: PairEntry): PairStatus {
   const s = e.state;
   const c = s.counters;
   const rule = m.shadow;
-  const candidates: CandidateStatus[] = rule === undefined ? [] : e.candidates.map((cand) => {
-    const k = countersOf(c, cand.id);
-    const upper = upperOf(c, cand.id, rule);
-    return {
-      id: cand.id,
-      passingStopped: k.passingStopped,
-      falseStopRate: ratio(k.passingStopped, c.passing),
-      falseStopUpper: upper,
-      failingStopped: k.failingStopped,
-      failingStepsSaved: k.failingStepsSaved,
-      failingStepsShare: ratio(k.failingStepsSaved, c.failingSteps),
-      failingTokensSaved: k.failingTokensSaved,
-      failingTokenShare: ratio(k.failingTokensSaved, c.failingTokens),
-      eligible: k.failingStopped > 0 && upper <= rule.maxFalseStop + 1e-12,
-    };
-  }).sort((a, b) => Number(b.eligible) - Number(a.eligible) || b.failingTokensSaved - a.failingTokensSaved || a.passingStopped - b.passingStopped);
+  const candidates: CandidateStatus[] =
+    rule === undefined
+      ? []
+      : e.candidates
+          .map((cand) => {
+            const k = countersOf(c, cand.id);
+            const upper = upperOf(c, cand.id, rule);
+            return {
+              id: cand.id,
+              passingStopped: k.passingStopped,
+              falseStopRate: ratio(k.passingStopped, c.passing),
+              falseStopUpper: upper,
+              failingStopped: k.failingStopped,
+              failingStepsSaved: k.failingStepsSaved,
+              failingStepsShare: ratio(k.failingStepsSaved, c.failingSteps),
+              failingTokensSaved: k.failingTokensSaved,
+              failingTokenShare: ratio(k.failingTokensSaved, c.failingTokens),
+              eligible: k.failingStopped > 0 && upper <= rule.maxFalseStop + 1e-12,
+            };
+          })
+          .sort((a, b) => Number(b.eligible) - Number(a.eligible) || b.failingTokensSaved - a.failingTokensSaved || a.passingStopped - b.passingStopped);
   const force = m.inForce(e);
   const state = s.pinned !== null ? 'pinned' : rule === undefined ? 'configured' : s.promoted !== null ? 'promoted' : 'shadow';
   return {
-    agent: s.agent, model: s.model, group: e.group, state, frozen: s.frozen, promoted: s.promoted, pinned: s.pinned,
-    sessions: s.sessions, policy: force.policy, runs: { passing: c.passing, failing: c.failing }, candidates,
+    agent: s.agent,
+    model: s.model,
+    group: e.group,
+    state,
+    frozen: s.frozen,
+    promoted: s.promoted,
+    pinned: s.pinned,
+    sessions: s.sessions,
+    policy: force.policy,
+    runs: { passing: c.passing, failing: c.failing },
+    candidates,
   };
 }
 

@@ -121,8 +121,15 @@ export class SessionRegistry {
       const format: FormatName = msg.format ?? 'steplens';
       const forecast = this.deps.options.forecast?.modelFor(msg.agent, msg.model);
       const spec = {
-        id, task: msg.task, format, learn: msg.learn ?? this.deps.options.learnDefault, agent: msg.agent, model: msg.model, policy: policy.value,
-        assignment: { pair: assigned.key, selected, shadow }, reference,
+        id,
+        task: msg.task,
+        format,
+        learn: msg.learn ?? this.deps.options.learnDefault,
+        agent: msg.agent,
+        model: msg.model,
+        policy: policy.value,
+        assignment: { pair: assigned.key, selected, shadow },
+        reference,
         ...(forecast !== undefined ? { forecast } : {}),
         ...(conn.principal !== undefined ? { principal: conn.principal } : {}),
       };
@@ -185,7 +192,9 @@ export class SessionRegistry {
       this.policies.record(session.policy.pair, { states, totals: session.totals, passed });
     }
     const final: FinalMessage = {
-      type: 'final', session: session.id, ...report,
+      type: 'final',
+      session: session.id,
+      ...report,
       ...(passed !== undefined ? { passed } : {}),
       ...(learned ? { learned } : {}),
       ...(session.forecastVersion !== undefined ? { forecastVersion: session.forecastVersion } : {}),

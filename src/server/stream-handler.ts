@@ -50,8 +50,10 @@ export function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buffer | s
     deps.log.error({ err: error, connection: conn.id }, 'message handling failed');
     // The seq, when there is one, is named and left unaccepted: the client may send it again.
     refuse(deps, conn, {
-      code: 'internal', message: 'internal error while handling the message',
-      ...('session' in m && m.session ? { session: m.session } : {}), ...(m.type === 'step' ? { seq: m.seq } : {}),
+      code: 'internal',
+      message: 'internal error while handling the message',
+      ...('session' in m && m.session ? { session: m.session } : {}),
+      ...(m.type === 'step' ? { seq: m.seq } : {}),
     });
   };
   try {
@@ -121,9 +123,10 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage, raw: Buff
     deps.registry.scored(s, outcome.frames);
     if (durable && deps.durable) conn.sendWhen(deps.durable.persistStep(s, msg.seq, raw, outcome.frames));
     else for (const f of outcome.frames) conn.send(f);
-    if (deps.log.isLevelEnabled('debug')) for (const r of outcome.results) {
-      deps.log.debug({ session: s.id, task: s.task, seq: msg.seq, t: r.t, stage: r.state.stage, total: r.score.total, signals: r.signals.length }, 'step scored');
-    }
+    if (deps.log.isLevelEnabled('debug'))
+      for (const r of outcome.results) {
+        deps.log.debug({ session: s.id, task: s.task, seq: msg.seq, t: r.t, stage: r.state.stage, total: r.score.total, signals: r.signals.length }, 'step scored');
+      }
     return;
   }
   const where = { session: s.id, seq: msg.seq };

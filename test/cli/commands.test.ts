@@ -10,9 +10,7 @@ type ScoreDoc = ReturnType<typeof scoreDocument>;
 
 const dir = mkdtempSync(join(tmpdir(), 'steplens-cmd-'));
 const DASK = 'christsakm__Trajectories/TODO/dask__dask-8685';
-const daskRuns = ['trace_01_gpt-5-2025-08-07', 'trace_02_kimi-k2-instruct-0905', 'trace_03_qwen3-coder-480b-a35b-instruct'].map(
-  (r) => join(CORPUS, DASK, r, 'dask__dask-8685.traj'),
-);
+const daskRuns = ['trace_01_gpt-5-2025-08-07', 'trace_02_kimi-k2-instruct-0905', 'trace_03_qwen3-coder-480b-a35b-instruct'].map((r) => join(CORPUS, DASK, r, 'dask__dask-8685.traj'));
 const miniTraj = join(CORPUS, 'SWE-agent__mini-swe-agent__pull-refs/output/deepseek_chat_dev/pylint-dev__astroid-1196/pylint-dev__astroid-1196.traj.json');
 
 interface LabelDoc {
@@ -108,7 +106,10 @@ describe('steplens build-pta / score', () => {
 });
 
 describe('steplens score --policy / --config', () => {
-  const django = join(CORPUS, 'gsmoon97__swe-agent-eval/evaluation/python/verified/20250329_OpenHands_Claude-3.5-Sonnet(Oct)/trajs/django__django-13401/Claude-3.5-Sonnet(Oct)-1743404604.7377915.json');
+  const django = join(
+    CORPUS,
+    'gsmoon97__swe-agent-eval/evaluation/python/verified/20250329_OpenHands_Claude-3.5-Sonnet(Oct)/trajs/django__django-13401/Claude-3.5-Sonnet(Oct)-1743404604.7377915.json',
+  );
 
   it('a stricter policy file makes the blind-retry stop fire earlier than the default', async () => {
     const strict = join(dir, 'strict.json');

@@ -46,7 +46,12 @@ async function restart(index: number): Promise<void> {
   await old.stop('SIGKILL');
   const again = await ReplicaProcess.start(old.name, redis.url, prefix, old.port);
   replicas[index] = again;
-  expect(await eventually(async () => (await fetch(`${again.url}/readyz`)).status, (s) => s === 200)).toBe(200);
+  expect(
+    await eventually(
+      async () => (await fetch(`${again.url}/readyz`)).status,
+      (s) => s === 200,
+    ),
+  ).toBe(200);
 }
 
 async function wholeRun(): Promise<Record<string, unknown>> {
@@ -54,7 +59,6 @@ async function wholeRun(): Promise<Record<string, unknown>> {
   expect(res.status).toBe(200);
   return res.body;
 }
-
 
 describe('three replicas behind a balancer, one Redis', () => {
   it('resumes on another replica after the owner is SIGKILLed: resumed.last is the last seq it scored, the final equals POST /v1/score', async () => {
@@ -98,7 +102,7 @@ describe('three replicas behind a balancer, one Redis', () => {
       if (i === third || i === 2 * third) {
         const index = owner;
         // First a crash, then a rolling restart (graceful stop hands the session back).
-        await (replicas[index]!).stop(i === third ? 'SIGKILL' : 'SIGTERM');
+        await replicas[index]!.stop(i === third ? 'SIGKILL' : 'SIGTERM');
         await restart(index);
       }
       await session.step(e);

@@ -45,7 +45,14 @@ const readyz = (r: Running) => async (): Promise<number> => (await fetch(`${r.ur
 
 async function metrics(r: Running): Promise<(name: string) => number> {
   const text = await (await fetch(`${r.url}/metrics`)).text();
-  return (name) => Number(text.split('\n').find((l) => l.startsWith(name))?.split(' ').at(-1) ?? 0);
+  return (name) =>
+    Number(
+      text
+        .split('\n')
+        .find((l) => l.startsWith(name))
+        ?.split(' ')
+        .at(-1) ?? 0,
+    );
 }
 
 /** Sends the rest of the run from `next`, ends it, and checks the final against POST /v1/score of the whole run. */

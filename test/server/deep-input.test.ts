@@ -26,8 +26,7 @@ afterAll(async () => {
   await removeDir(dir);
 });
 
-const post = (path: string, body: string): Promise<Response> =>
-  fetch(`${srv.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const post = (path: string, body: string): Promise<Response> => fetch(`${srv.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 
 describe('deep input, in process', () => {
   it('the shell analyzer walks 50,000 nested ifs without overflowing', () => {

@@ -41,7 +41,7 @@ describe('ended sessions', () => {
     expect(await status(ids[0]!)).toBe(404);
     expect(await status(ids[ids.length - KEEP - 1]!)).toBe(404);
     for (const id of ids.slice(-KEEP)) expect(await status(id)).toBe(200);
-    const ended = await (await fetch(`${srv.url}/v1/sessions/${ids[ids.length - 1]}`)).json() as { state: string; steps: number };
+    const ended = (await (await fetch(`${srv.url}/v1/sessions/${ids[ids.length - 1]}`)).json()) as { state: string; steps: number };
     expect(ended).toMatchObject({ state: 'ended', steps: steps.length });
 
     // A kept ended session still resumes: its frames and final come back.

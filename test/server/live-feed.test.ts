@@ -73,7 +73,7 @@ describe('GET /v1/live', () => {
     live.close();
   });
 
-  it('with ?session=: that session\'s whole view first, then its frames with the step each scored', async () => {
+  it("with ?session=: that session's whole view first, then its frames with the step each scored", async () => {
     const { url, wsUrl } = srv();
     const c = await Client.connect(wsUrl);
     const events = await readEvents(ASTROID.passA);
@@ -114,15 +114,38 @@ describe('GET /v1/live', () => {
     const feed = new LiveFeed({ maxViewers: 4, queueBytes: 1000, config: DEFAULT_CONFIG, metrics, log: pino({ level: 'silent' }), heartbeatMs: 60_000 });
     const written: string[] = [];
     const res = Object.assign(new EventEmitter(), {
-      writableLength: 0, destroyed: false, writableEnded: false,
-      writeHead: () => res, write: (t: string) => { written.push(t); return true; },
-      destroy: () => { res.destroyed = true; res.emit('close'); return res; },
+      writableLength: 0,
+      destroyed: false,
+      writableEnded: false,
+      writeHead: () => res,
+      write: (t: string) => {
+        written.push(t);
+        return true;
+      },
+      destroy: () => {
+        res.destroyed = true;
+        res.emit('close');
+        return res;
+      },
       end: () => undefined,
     });
     feed.attach({ socket: { setNoDelay: () => undefined } } as never, res as never, undefined);
     expect(feed.size).toBe(1);
     expect(written[0]).toMatch(/^data: \{"type":"snapshot"/);
-    const session = { id: 's', task: 't', format: 'steplens', ended: false, connection: 1, states: () => [], signals: [], length: 0, currentScore: () => ({ total: 0 }), reference: { kind: 'prior' }, startedAt: 0, stepTexts: () => [] };
+    const session = {
+      id: 's',
+      task: 't',
+      format: 'steplens',
+      ended: false,
+      connection: 1,
+      states: () => [],
+      signals: [],
+      length: 0,
+      currentScore: () => ({ total: 0 }),
+      reference: { kind: 'prior' },
+      startedAt: 0,
+      stepTexts: () => [],
+    };
     feed.started(session as never);
     expect(written).toHaveLength(2);
     res.writableLength = 1001; // the client stopped reading: the backlog passed the bound

@@ -37,7 +37,11 @@ async function runSession(c: Client, steps: readonly Step[], start: Record<strin
   return { id, signals };
 }
 /** The first stop signal (a client stops there; the server keeps scoring what it is sent). */
-const stops = (signals: Frame[]) => signals.filter((s) => s.severity === 'stop').slice(0, 1).map((s) => `${String(s.kind)}@${String(s.t)}`);
+const stops = (signals: Frame[]) =>
+  signals
+    .filter((s) => s.severity === 'stop')
+    .slice(0, 1)
+    .map((s) => `${String(s.kind)}@${String(s.t)}`);
 
 /** A session's status (GET /v1/sessions/:id), the fields read here. */
 type SessionDoc = { policy: { selected: string; shadow: boolean } };
@@ -71,7 +75,7 @@ describe('policies per agent and model: calibrate --by agent, serve --policy', (
     await removeDir(dir);
   });
 
-  it('each session runs under its agent group\'s policy, else the fallback, and says which', async () => {
+  it("each session runs under its agent group's policy, else the fallback, and says which", async () => {
     const steps = await readSteps(DOUBAO);
     const swe = await runSession(c, steps, { agent: 'SWE-Agent', model: 'doubao-pro-128k' });
     expect(stops(swe.signals)).toEqual(['no_action@1']);

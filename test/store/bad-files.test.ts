@@ -45,9 +45,7 @@ describe('a data folder with broken and foreign files', () => {
     expect(names).toContain('notes.json');
     expect(names).not.toContain('truncated-task.json');
     expect(names).not.toContain('wrong-schema.json');
-    expect(names.filter((n) => n.includes('.unreadable-')).sort()).toEqual([
-      expect.stringMatching(/^truncated-task\.json\.unreadable-/), expect.stringMatching(/^wrong-schema\.json\.unreadable-/),
-    ]);
+    expect(names.filter((n) => n.includes('.unreadable-')).sort()).toEqual([expect.stringMatching(/^truncated-task\.json\.unreadable-/), expect.stringMatching(/^wrong-schema\.json\.unreadable-/)]);
     expect(await readFile(path.join(data, 'notes.json'), 'utf8')).toBe('these are my notes, not JSON');
     expect(warnings).toHaveLength(4);
     for (const file of ['truncated-task.json', 'wrong-schema.json', 'example-sources.json', 'notes.json']) {

@@ -38,7 +38,13 @@ function writeOutputs(dir: string, report: CorpusReport): string[] {
     mkdirSync(dir, { recursive: true });
     const charts = reportCharts(report);
     for (const c of charts) writeFileSync(join(dir, c.file), c.svg);
-    writeFileSync(join(dir, 'report.md'), markdownReport(report, charts.map((c) => c.file)));
+    writeFileSync(
+      join(dir, 'report.md'),
+      markdownReport(
+        report,
+        charts.map((c) => c.file),
+      ),
+    );
     writeFileSync(join(dir, 'report.html'), htmlReport(report, charts));
     writeFileSync(join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
     const tables = allTables(report);
@@ -77,7 +83,11 @@ const command: Command = {
     const exit = reportCorpusInput(found, values.lenient, io.stderr);
     const bar = progress(io);
     const report = buildReport(found, {
-      fs: nodeReportFs, analyzers: defaultAnalyzers(), paths, onProgress: bar.tick, ...(table ? { table } : {}),
+      fs: nodeReportFs,
+      analyzers: defaultAnalyzers(),
+      paths,
+      onProgress: bar.tick,
+      ...(table ? { table } : {}),
     });
     bar.end();
     const written = values.out !== undefined ? writeOutputs(resolve(io.cwd, values.out), report) : [];

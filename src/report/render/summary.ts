@@ -1,9 +1,7 @@
 /** The readable terminal summary and the Markdown report. */
 import type { CorpusReport } from '../types.js';
 import { markdownTable, textTable } from './format-table.js';
-import {
-  allTables, luckyTable, modelsTable, reliabilityTable, separationTable, tasksTable, type Table,
-} from './tables.js';
+import { allTables, luckyTable, modelsTable, reliabilityTable, separationTable, tasksTable, type Table } from './tables.js';
 
 const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
 
@@ -64,23 +62,15 @@ export function terminalSummary(r: CorpusReport): string {
 /** How to read the report: the notes closing report.md and report.html. */
 export const REPORT_NOTES: readonly string[] = [
   'Passing trajectories are scored leave-one-out against a PTA of the other passing trajectories of their task; others against all passing ones. A PTA needs at least 2 references.',
-  'KS p-values are asymptotic (Kolmogorov distribution with Stephens\' small-sample correction).',
-  'Censored = interrupted by infrastructure (e.g. provider time-out in the log\'s exit status); unknown = no evaluation found.',
+  "KS p-values are asymptotic (Kolmogorov distribution with Stephens' small-sample correction).",
+  "Censored = interrupted by infrastructure (e.g. provider time-out in the log's exit status); unknown = no evaluation found.",
   'ATFR counts malformed arguments, paths not found, shell syntax errors, commands not found and time-outs; PCR = 1 − |final patch| / cumulative edit volume (editor edits and heredoc writes).',
 ];
 
 /** The Markdown report (`report.md`), linking the SVG charts written next to it. */
 export function markdownReport(r: CorpusReport, charts: readonly string[] = []): string {
   const tables = allTables(r);
-  const out = [
-    '# steplens corpus report',
-    '',
-    ...headline(r).map((l) => `- ${l}`),
-    `- ${passTiers(r)}`,
-    '',
-    ...charts.map((c) => `![${c}](${c})`),
-    '',
-  ];
+  const out = ['# steplens corpus report', '', ...headline(r).map((l) => `- ${l}`), `- ${passTiers(r)}`, '', ...charts.map((c) => `![${c}](${c})`), ''];
   for (const t of tables) {
     out.push(`## ${t.title}`, '', markdownTable(t), '');
     if (t.name === luckyTable(r).name) out.push(chiLine(r), '');

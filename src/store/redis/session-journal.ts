@@ -108,10 +108,12 @@ export class RedisSessionJournal implements SessionJournal {
       keys.push(...b.keys);
       args.push(b.keys.length, b.seq, b.frame);
     }
-    this.link.run('session_append', (r) => APPEND.run(r, keys, args)).then(
-      (answer) => batch.forEach((b, i) => b.resolve(writeResult((answer as unknown[])[i]))),
-      (error: unknown) => batch.forEach((b) => b.reject(error)),
-    );
+    this.link
+      .run('session_append', (r) => APPEND.run(r, keys, args))
+      .then(
+        (answer) => batch.forEach((b, i) => b.resolve(writeResult((answer as unknown[])[i]))),
+        (error: unknown) => batch.forEach((b) => b.reject(error)),
+      );
   }
 
   async outcome(id: string, passed: boolean, pin: PinnedReference): Promise<WriteResult> {
@@ -170,7 +172,13 @@ export class RedisSessionJournal implements SessionJournal {
   async release(ids: readonly string[]): Promise<void> {
     for (let i = 0; i < ids.length; i += BATCH) {
       const batch = ids.slice(i, i + BATCH);
-      await this.link.run('lease_release', (r) => RELEASE.run(r, batch.map((id) => this.keys.lease(id)), [this.owner]));
+      await this.link.run('lease_release', (r) =>
+        RELEASE.run(
+          r,
+          batch.map((id) => this.keys.lease(id)),
+          [this.owner],
+        ),
+      );
     }
   }
 }
