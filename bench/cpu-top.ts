@@ -45,7 +45,9 @@ export function selfTimes(file: string): SelfTime[] {
 
 /** The newest `.cpuprofile` in `dir`, if any. */
 export function newestProfile(dir: string): string | undefined {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f));
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => path.join(dir, f));
   return files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
 }
 
@@ -65,10 +67,16 @@ export function printSelfTimes(file: string, top = 25): void {
   const idle = rows.find((r) => r.fn === '(idle)')?.share ?? 0;
   const busy = rows.filter((r) => r.fn !== '(idle)').map((r) => ({ ...r, share: r.share / (1 - idle) }));
   console.log(`cpu profile ${file}: ${fmt(100 * (1 - idle), 1)} % busy; top ${top} functions by self time (% of busy time)`);
-  printTable(['function', 'self %', 'where'], busy.slice(0, top).map((r) => [r.fn.slice(0, 60), fmt(100 * r.share, 1), r.where]));
+  printTable(
+    ['function', 'self %', 'where'],
+    busy.slice(0, top).map((r) => [r.fn.slice(0, 60), fmt(100 * r.share, 1), r.where]),
+  );
   const areas = new Map<string, number>();
   for (const r of busy) areas.set(area(r), (areas.get(area(r)) ?? 0) + r.share);
-  printTable(['area', 'self %'], [...areas.entries()].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, fmt(100 * v, 1)]));
+  printTable(
+    ['area', 'self %'],
+    [...areas.entries()].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, fmt(100 * v, 1)]),
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -54,13 +54,21 @@ async function main(): Promise<void> {
       const app = await buildApp({ dataDir: path.join(work, 'fuzz'), seedDirs: [seed], logLevel: 'silent', tokens: ['victim-token', 'fuzz-token'] });
       const http = await app.listen({ host: '127.0.0.1', port: 0 });
       const r = await runFrameFuzz({
-        url: `${http.replace(/^http/, 'ws')}/v1/stream`, http, task: SERVER_BENCH_TASK, steps: failing.steps, frames: 100_000, seed: Date.now() % 100_000,
-        victimToken: 'victim-token', fuzzToken: 'fuzz-token',
+        url: `${http.replace(/^http/, 'ws')}/v1/stream`,
+        http,
+        task: SERVER_BENCH_TASK,
+        steps: failing.steps,
+        frames: 100_000,
+        seed: Date.now() % 100_000,
+        victimToken: 'victim-token',
+        fuzzToken: 'fuzz-token',
       });
       await app.close();
       console.log('fuzz', JSON.stringify(r));
       Object.assign(figures, { fuzz_frames: r.frames, fuzz_seconds: seconds(began), fuzz_victim_equal: String(r.victimEqual && r.finalEqual), fuzz_failure: r.failure ?? 'none' });
-      targets.push(target('fuzz: frames answered by a valid non-internal message, victim scores unchanged', r.failure === undefined && r.victimEqual && r.finalEqual ? r.frames : 0, '>=', 100_000, 'frames'));
+      targets.push(
+        target('fuzz: frames answered by a valid non-internal message, victim scores unchanged', r.failure === undefined && r.victimEqual && r.finalEqual ? r.frames : 0, '>=', 100_000, 'frames'),
+      );
     }
     if (wanted('logs')) {
       const began = performance.now();
@@ -74,14 +82,28 @@ async function main(): Promise<void> {
       const began = performance.now();
       const r = await runKillCycles({ dataDir: path.join(work, 'kill'), cycles: 12, doc, steps: passing.steps, tasks: ['task-a', 'task-b', `long-${'x'.repeat(240)}`], minMs: 300, maxMs: 2000 });
       console.log('kill', JSON.stringify(r));
-      Object.assign(figures, { kill_cycles: r.cycles, kill_acknowledged: r.acknowledged, kill_lost: r.lost.length, kill_warnings: r.warnings.length, kill_temp_files_left: r.tempFilesLeft, kill_seconds: seconds(began) });
+      Object.assign(figures, {
+        kill_cycles: r.cycles,
+        kill_acknowledged: r.acknowledged,
+        kill_lost: r.lost.length,
+        kill_warnings: r.warnings.length,
+        kill_temp_files_left: r.tempFilesLeft,
+        kill_seconds: seconds(began),
+      });
       targets.push(target('kill -9: acknowledged references lost, files broken or moved aside', r.lost.length + r.warnings.length + r.movedAside, '<=', 0));
     }
     if (wanted('flood')) {
       const began = performance.now();
       const sessions = 1000;
       const r = await runFlood({
-        steps: failing.steps, task: SERVER_BENCH_TASK, rounds: 4, sessions, stepsPerSession: 82, connections: 8, bigFiles: 40, bigCommands: 40,
+        steps: failing.steps,
+        task: SERVER_BENCH_TASK,
+        rounds: 4,
+        sessions,
+        stepsPerSession: 82,
+        connections: 8,
+        bigFiles: 40,
+        bigCommands: 40,
         server: { limits: { maxEndedSessions: sessions } },
       });
       console.log('flood', JSON.stringify(r));
@@ -106,7 +128,13 @@ async function main(): Promise<void> {
       const began = performance.now();
       const r = await runShutdownUnderLoad({ dataDir: path.join(work, 'shutdown'), task: SERVER_BENCH_TASK, steps: passing.steps, doc, sessions: 200, httpRequests: 40, loadMs: 3000 });
       console.log('shutdown', JSON.stringify(r));
-      Object.assign(figures, { shutdown_sessions: r.sessions, shutdown_finals_matching: r.finalsMatching, shutdown_exit_code: r.exitCode ?? -1, shutdown_exit_ms: Math.round(r.exitMs), shutdown_seconds: seconds(began) });
+      Object.assign(figures, {
+        shutdown_sessions: r.sessions,
+        shutdown_finals_matching: r.finalsMatching,
+        shutdown_exit_code: r.exitCode ?? -1,
+        shutdown_exit_ms: Math.round(r.exitMs),
+        shutdown_seconds: seconds(began),
+      });
       targets.push(target('shutdown under load: sessions without a matching final, bad answers, exit code', r.sessions - r.finalsMatching + r.problems.length + (r.exitCode ?? 1), '<=', 0));
     }
   } finally {

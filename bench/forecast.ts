@@ -71,10 +71,21 @@ rmSync(tmp, { recursive: true, force: true });
 if (!file.ok) throw new Error(file.error);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 const trainSeconds = median(trainTimes[0]!.wall);
-console.log(`train: steplens train --out F ${args.join(' ')} (${file.value.models[0]!.trainedOn.runs} runs), ${trainRuns} run(s) per build${builds.length > 1 ? ', alternating' : ''}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-printTable(['build', 'wall s (median)', 'wall s (each)', 'CPU s (median)'], builds.map((b, k) => [
-  b.label, fmt(median(trainTimes[k]!.wall), 1), trainTimes[k]!.wall.map((x) => x.toFixed(1)).join(' '), trainTimes[k]!.cpu.length > 0 ? fmt(median(trainTimes[k]!.cpu), 1) : '-',
-]));
+console.log(
+  `train: steplens train --out F ${args.join(' ')} (${file.value.models[0]!.trainedOn.runs} runs), ${trainRuns} run(s) per build${builds.length > 1 ? ', alternating' : ''}; load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
+printTable(
+  ['build', 'wall s (median)', 'wall s (each)', 'CPU s (median)'],
+  builds.map((b, k) => [
+    b.label,
+    fmt(median(trainTimes[k]!.wall), 1),
+    trainTimes[k]!.wall.map((x) => x.toFixed(1)).join(' '),
+    trainTimes[k]!.cpu.length > 0 ? fmt(median(trainTimes[k]!.cpu), 1) : '-',
+  ]),
+);
 const model = file.value.models[0]!;
 
 const { trajectories } = loadCorpus(corpus);
@@ -98,10 +109,13 @@ for (let r = 0; r < runs + WARMUP; r++) {
 }
 const [without, withModel] = times.map(summarize) as [ReturnType<typeof summarize>, ReturnType<typeof summarize>];
 console.log(`trajectory: ${t.file} (${t.steps.length} steps), ${runs} runs after ${WARMUP} warm-up runs, variants alternating`);
-printTable(['per step', 'median µs', 'mean µs', 'p99 µs'], [
-  [variants[0]!.label, fmt(without.median, 2), fmt(without.mean, 2), fmt(without.p99, 1)],
-  [variants[1]!.label, fmt(withModel.median, 2), fmt(withModel.mean, 2), fmt(withModel.p99, 1)],
-]);
+printTable(
+  ['per step', 'median µs', 'mean µs', 'p99 µs'],
+  [
+    [variants[0]!.label, fmt(without.median, 2), fmt(without.mean, 2), fmt(without.p99, 1)],
+    [variants[1]!.label, fmt(withModel.median, 2), fmt(withModel.mean, 2), fmt(withModel.p99, 1)],
+  ],
+);
 const ratioMean = withModel.mean / without.mean;
 const ratioMedian = withModel.median / without.median;
 const targets = [
@@ -110,6 +124,17 @@ const targets = [
 ];
 console.log(`machine: ${JSON.stringify(machine())}`);
 writeResult(jsonFile, {
-  bench: 'forecast', command: commandLine(import.meta.url), machine: machine(), targets,
-  figures: { train_seconds: trainSeconds, train_cpu_seconds: median(trainTimes[0]!.cpu), ...(builds.length > 1 ? { baseline_train_seconds: median(trainTimes[1]!.wall), baseline_train_cpu_seconds: median(trainTimes[1]!.cpu) } : {}), push_mean_us_without: without.mean, push_mean_us_with: withModel.mean, ratio_mean: ratioMean, ratio_median: ratioMedian },
+  bench: 'forecast',
+  command: commandLine(import.meta.url),
+  machine: machine(),
+  targets,
+  figures: {
+    train_seconds: trainSeconds,
+    train_cpu_seconds: median(trainTimes[0]!.cpu),
+    ...(builds.length > 1 ? { baseline_train_seconds: median(trainTimes[1]!.wall), baseline_train_cpu_seconds: median(trainTimes[1]!.cpu) } : {}),
+    push_mean_us_without: without.mean,
+    push_mean_us_with: withModel.mean,
+    ratio_mean: ratioMean,
+    ratio_median: ratioMedian,
+  },
 });

@@ -75,10 +75,7 @@ async function main(): Promise<void> {
   const reference = await store.reference(SERVER_BENCH_TASK);
   const analyzers = defaultAnalyzers();
   const steps = stepsOf(trajectory);
-  const ops = [
-    () => scoreSteps(steps, { reference, analyzers }),
-    () => scoreSteps(stepsOf((JSON.parse(body) as { trajectory: unknown }).trajectory), { reference, analyzers }),
-  ];
+  const ops = [() => scoreSteps(steps, { reference, analyzers }), () => scoreSteps(stepsOf((JSON.parse(body) as { trajectory: unknown }).trajectory), { reference, analyzers })];
   const baseline = (): number[] => interleavedThroughput(ops, 500, Math.max(2, Math.round(duration / 2))).map((r) => summarize(r).median);
   const before = baseline();
 
@@ -95,20 +92,54 @@ async function main(): Promise<void> {
   const m = machine();
   console.log(`command: ${commandLine(import.meta.url)}`);
   console.log(machineLine(m));
-  console.log(`trajectory: ${SERVER_BENCH_FILE} (${steps.length} steps, body ${fmt(body.length / 1024, 0)} KiB), reference: ${reference.kind}; server in its own process, autocannon ${duration} s x ${connections} connections per route`);
-  console.log(`in-process baselines: median of 500 ms rounds, mean of the runs before (${before.map((x) => fmt(x, 1)).join(', ')}/s) and after (${after.map((x) => fmt(x, 1)).join(', ')}/s) the HTTP load`);
-  printTable(['route / baseline', 'per s', 'ms each', 'vs scoreSteps', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors'], [
-    ['in-process scoreSteps (parsed steps)', fmt(scoreOnly, 1), fmt(1000 / scoreOnly, 2), '×1.00'],
-    ['in-process JSON.parse + format parse + scoreSteps', fmt(wholeBody, 1), fmt(1000 / wholeBody, 2), ratio(wholeBody, scoreOnly)],
-    ['POST /v1/score', fmt(post.requests.average, 1), fmt(1000 / post.requests.average, 2), ratio(post.requests.average, scoreOnly), String(post.latency.p50), String(post.latency.p99), String(post.latency.max), String(post.non2xx), String(post.errors)],
-    [`GET /v1/sessions/:id (${steps.length}-step session)`, fmt(get.requests.average, 0), fmt(1000 / get.requests.average, 3), '', String(get.latency.p50), String(get.latency.p99), String(get.latency.max), String(get.non2xx), String(get.errors)],
-  ]);
+  console.log(
+    `trajectory: ${SERVER_BENCH_FILE} (${steps.length} steps, body ${fmt(body.length / 1024, 0)} KiB), reference: ${reference.kind}; server in its own process, autocannon ${duration} s x ${connections} connections per route`,
+  );
+  console.log(
+    `in-process baselines: median of 500 ms rounds, mean of the runs before (${before.map((x) => fmt(x, 1)).join(', ')}/s) and after (${after.map((x) => fmt(x, 1)).join(', ')}/s) the HTTP load`,
+  );
+  printTable(
+    ['route / baseline', 'per s', 'ms each', 'vs scoreSteps', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors'],
+    [
+      ['in-process scoreSteps (parsed steps)', fmt(scoreOnly, 1), fmt(1000 / scoreOnly, 2), '×1.00'],
+      ['in-process JSON.parse + format parse + scoreSteps', fmt(wholeBody, 1), fmt(1000 / wholeBody, 2), ratio(wholeBody, scoreOnly)],
+      [
+        'POST /v1/score',
+        fmt(post.requests.average, 1),
+        fmt(1000 / post.requests.average, 2),
+        ratio(post.requests.average, scoreOnly),
+        String(post.latency.p50),
+        String(post.latency.p99),
+        String(post.latency.max),
+        String(post.non2xx),
+        String(post.errors),
+      ],
+      [
+        `GET /v1/sessions/:id (${steps.length}-step session)`,
+        fmt(get.requests.average, 0),
+        fmt(1000 / get.requests.average, 3),
+        '',
+        String(get.latency.p50),
+        String(get.latency.p99),
+        String(get.latency.max),
+        String(get.non2xx),
+        String(get.errors),
+      ],
+    ],
+  );
   if (post.non2xx + post.errors + get.non2xx + get.errors > 0) process.exitCode = 1;
   writeResult(args.json, {
-    bench: 'http', command: commandLine(import.meta.url), machine: m, targets: [],
+    bench: 'http',
+    command: commandLine(import.meta.url),
+    machine: m,
+    targets: [],
     figures: {
-      score_inprocess_per_s: scoreOnly, body_inprocess_per_s: wholeBody, post_score_per_s: post.requests.average, post_score_p99_ms: post.latency.p99,
-      get_session_per_s: get.requests.average, get_session_p99_ms: get.latency.p99,
+      score_inprocess_per_s: scoreOnly,
+      body_inprocess_per_s: wholeBody,
+      post_score_per_s: post.requests.average,
+      post_score_p99_ms: post.latency.p99,
+      get_session_per_s: get.requests.average,
+      get_session_p99_ms: get.latency.p99,
     },
   });
 }

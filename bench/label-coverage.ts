@@ -28,7 +28,15 @@ function variant(format: string, text: string): string {
   return format;
 }
 
-interface Row { trajectories: number; steps: number; E: number; I: number; V: number; O: number; unknown: number }
+interface Row {
+  trajectories: number;
+  steps: number;
+  E: number;
+  I: number;
+  V: number;
+  O: number;
+  unknown: number;
+}
 
 const jsonFile = takeJsonFlag();
 const command = commandLine(import.meta.url);
@@ -49,16 +57,21 @@ for (const p of trajectories) {
 
 const total: Row = { trajectories: 0, steps: 0, E: 0, I: 0, V: 0, O: 0, unknown: 0 };
 const header = ['format', 'trajs', 'steps', 'E', 'I', 'V', 'O', 'unknown'];
-const lines = [...rows.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, r]) => {
-  for (const f of Object.keys(total) as Array<keyof Row>) total[f] += r[f];
-  return [k, r.trajectories, r.steps, r.E, r.I, r.V, r.O, r.unknown].map(String);
-});
+const lines = [...rows.entries()]
+  .sort(([a], [b]) => a.localeCompare(b))
+  .map(([k, r]) => {
+    for (const f of Object.keys(total) as Array<keyof Row>) total[f] += r[f];
+    return [k, r.trajectories, r.steps, r.E, r.I, r.V, r.O, r.unknown].map(String);
+  });
 lines.push(['total', total.trajectories, total.steps, total.E, total.I, total.V, total.O, total.unknown].map(String));
 console.log(`command: ${command}`);
 printTable(header, lines);
 const pct = (n: number) => `${((100 * n) / Math.max(1, total.steps)).toFixed(1)}%`;
 console.log(`\nstage shares: E ${pct(total.E)}  I ${pct(total.I)}  V ${pct(total.V)}  O ${pct(total.O)}; fallback (unknown) ${pct(total.unknown)}; ${skipped} listed file(s) are not trajectories`);
 writeResult(jsonFile, {
-  bench: 'label-coverage', command, machine: machine(), targets: [],
+  bench: 'label-coverage',
+  command,
+  machine: machine(),
+  targets: [],
   figures: { trajectories: total.trajectories, steps: total.steps, E: total.E, I: total.I, V: total.V, O: total.O, unknown: total.unknown, skipped_files: skipped },
 });

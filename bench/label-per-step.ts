@@ -33,9 +33,12 @@ const first = measure(() => pass(fresh()), { warmup: 0, runs: 1 });
 const cold = summarize(measure(() => pass(fresh()), { warmup: 1, runs }));
 const shared = fresh();
 const warm = summarize(measure(() => pass(shared), { warmup: 1, runs }));
-printTable(['µs per step', 'median', 'min', 'max', 'vs cold'], [
-  ['first pass (cold JIT + cache)', fmt(first[0] ?? Number.NaN, 2), '', '', ratio(first[0] ?? Number.NaN, cold.median)],
-  ['cold parse cache', fmt(cold.median, 2), fmt(cold.min, 2), fmt(cold.max, 2), '×1.00'],
-  ['warm parse cache', fmt(warm.median, 2), fmt(warm.min, 2), fmt(warm.max, 2), ratio(warm.median, cold.median)],
-]);
+printTable(
+  ['µs per step', 'median', 'min', 'max', 'vs cold'],
+  [
+    ['first pass (cold JIT + cache)', fmt(first[0] ?? Number.NaN, 2), '', '', ratio(first[0] ?? Number.NaN, cold.median)],
+    ['cold parse cache', fmt(cold.median, 2), fmt(cold.min, 2), fmt(cold.max, 2), '×1.00'],
+    ['warm parse cache', fmt(warm.median, 2), fmt(warm.min, 2), fmt(warm.max, 2), ratio(warm.median, cold.median)],
+  ],
+);
 writeResult(jsonFile, { bench: 'label-per-step', command, machine: machine(), targets: [], figures: { first_us: first[0] ?? Number.NaN, cold_us: cold.median, warm_us: warm.median } });

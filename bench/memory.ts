@@ -43,8 +43,12 @@ import { collectGarbage, commandLine, fmt, printTable } from './timing.js';
 
 const { values: args } = parseArgs({
   options: {
-    sessions: { type: 'string', default: '1000' }, steps: { type: 'string', default: '100' }, ptas: { type: 'string', default: '1000' },
-    json: { type: 'string' }, corpus: { type: 'string' }, compress: { type: 'boolean' },
+    sessions: { type: 'string', default: '1000' },
+    steps: { type: 'string', default: '100' },
+    ptas: { type: 'string', default: '1000' },
+    json: { type: 'string' },
+    corpus: { type: 'string' },
+    compress: { type: 'boolean' },
   },
 });
 if (args.compress) setTextCompression(true);
@@ -139,21 +143,26 @@ async function main(): Promise<void> {
   const p = await ptaBytes();
   console.log(`command: ${commandLine(import.meta.url)}`);
   console.log(machineLine(m));
-  console.log(`sessions: ${sessions} open sessions x ${stepsEach} real steps (corpus steps from offset 37·i), task ${SERVER_BENCH_TASK} (PTA); PTAs: ${ptaCount} parsed from the ${p.files} data/example files in turn`);
-  printTable(['heapUsed after full GC', 'bytes', 'KB'], [
-    ['per active session (server message path)', fmt(s.session, 0), fmt(s.session / 1000, 1)],
-    ['  external (Buffers) per session', fmt(s.external, 0), fmt(s.external / 1000, 2)],
-    ['  of which the scorer alone (createScorer + push)', fmt(s.scorer, 0), fmt(s.scorer / 1000, 1)],
-    ['per PTA node', fmt(p.perNode, 0), fmt(p.perNode / 1000, 2)],
-    [`per PTA of mean example size (${fmt(p.meanNodes, 0)} nodes)`, fmt(p.perPta, 0), fmt(p.perPta / 1000, 1)],
-    ['10,000 such PTAs (projection)', fmt(p.perPta * 10_000, 0), fmt(p.perPta * 10, 0)],
-  ]);
-  const targets = [
-    target(`memory per active ${stepsEach}-step session`, s.session / 1000, '<=', 20, 'KB'),
-    target('memory of 10,000 corpus-size PTAs', (p.perPta * 10_000) / 1e9, '<=', 1, 'GB'),
-  ];
+  console.log(
+    `sessions: ${sessions} open sessions x ${stepsEach} real steps (corpus steps from offset 37·i), task ${SERVER_BENCH_TASK} (PTA); PTAs: ${ptaCount} parsed from the ${p.files} data/example files in turn`,
+  );
+  printTable(
+    ['heapUsed after full GC', 'bytes', 'KB'],
+    [
+      ['per active session (server message path)', fmt(s.session, 0), fmt(s.session / 1000, 1)],
+      ['  external (Buffers) per session', fmt(s.external, 0), fmt(s.external / 1000, 2)],
+      ['  of which the scorer alone (createScorer + push)', fmt(s.scorer, 0), fmt(s.scorer / 1000, 1)],
+      ['per PTA node', fmt(p.perNode, 0), fmt(p.perNode / 1000, 2)],
+      [`per PTA of mean example size (${fmt(p.meanNodes, 0)} nodes)`, fmt(p.perPta, 0), fmt(p.perPta / 1000, 1)],
+      ['10,000 such PTAs (projection)', fmt(p.perPta * 10_000, 0), fmt(p.perPta * 10, 0)],
+    ],
+  );
+  const targets = [target(`memory per active ${stepsEach}-step session`, s.session / 1000, '<=', 20, 'KB'), target('memory of 10,000 corpus-size PTAs', (p.perPta * 10_000) / 1e9, '<=', 1, 'GB')];
   writeResult(args.json, {
-    bench: 'memory', command: commandLine(import.meta.url), machine: m, targets,
+    bench: 'memory',
+    command: commandLine(import.meta.url),
+    machine: m,
+    targets,
     figures: { session_bytes: s.session, session_external_bytes: s.external, scorer_bytes: s.scorer, pta_node_bytes: p.perNode, pta_bytes: p.perPta, pta_mean_nodes: p.meanNodes },
   });
 }

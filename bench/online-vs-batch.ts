@@ -27,9 +27,12 @@ import { commandLine, fmt, printTable, ratio, summarize, usSince } from './timin
 
 const { values: args } = parseArgs({
   options: {
-    checkpoints: { type: 'string', default: '10,100,500,2000' }, runs: { type: 'string', default: '7' },
-    'batch-runs': { type: 'string', default: '3' }, reference: { type: 'string', default: 'pta' },
-    json: { type: 'string' }, corpus: { type: 'string' },
+    checkpoints: { type: 'string', default: '10,100,500,2000' },
+    runs: { type: 'string', default: '7' },
+    'batch-runs': { type: 'string', default: '3' },
+    reference: { type: 'string', default: 'pta' },
+    json: { type: 'string' },
+    corpus: { type: 'string' },
   },
 });
 const WINDOW = 16;
@@ -42,7 +45,10 @@ function reference(kind: string): Reference {
   return { kind: 'pta', pta: parsed.value };
 }
 
-const checkpoints = (args.checkpoints ?? '').split(',').map(Number).sort((a, b) => a - b);
+const checkpoints = (args.checkpoints ?? '')
+  .split(',')
+  .map(Number)
+  .sort((a, b) => a - b);
 const runs = Number(args.runs);
 const batchRuns = Number(args['batch-runs']);
 const { trajectories } = loadCorpus(findCorpus(args.corpus));
@@ -58,7 +64,9 @@ const m = machine();
 
 console.log(`command: ${commandLine(import.meta.url)}`);
 console.log(machineLine(m));
-console.log(`trajectory: ${length} real steps (${trajectories.length} corpus trajectories concatenated in order), probe = steps ${PROBE_FROM}-${PROBE_FROM + WINDOW - 1} of ${SERVER_BENCH_FILE} placed at ${starts.join(', ')}; reference: ${ref.kind === 'pta' ? `PTA ${SERVER_BENCH_TASK} (${ref.pta.nodes.length} nodes)` : 'prior'}`);
+console.log(
+  `trajectory: ${length} real steps (${trajectories.length} corpus trajectories concatenated in order), probe = steps ${PROBE_FROM}-${PROBE_FROM + WINDOW - 1} of ${SERVER_BENCH_FILE} placed at ${starts.join(', ')}; reference: ${ref.kind === 'pta' ? `PTA ${SERVER_BENCH_TASK} (${ref.pta.nodes.length} nodes)` : 'prior'}`,
+);
 
 const windows = checkpoints.map(() => [] as number[]);
 for (let r = 0; r <= runs; r++) {
@@ -85,12 +93,22 @@ const batch = checkpoints.map((c) => {
 
 const incr = windows.map(summarize);
 const base = incr[0]?.median ?? Number.NaN;
-printTable(['step', 'push median µs', 'push p90 µs', 'vs first', 're-score prefix ms', 're-score / push'], checkpoints.map((c, k) => {
-  const s = incr[k];
-  const xs = [...(windows[k] ?? [])].sort((a, b) => a - b);
-  const p90 = xs[Math.floor(0.9 * (xs.length - 1))] ?? Number.NaN;
-  return [String(c), fmt(s?.median ?? Number.NaN, 1), fmt(p90, 1), ratio(s?.median ?? Number.NaN, base), fmt((batch[k] ?? Number.NaN) / 1000, 2), ratio(batch[k] ?? Number.NaN, s?.median ?? Number.NaN)];
-}));
+printTable(
+  ['step', 'push median µs', 'push p90 µs', 'vs first', 're-score prefix ms', 're-score / push'],
+  checkpoints.map((c, k) => {
+    const s = incr[k];
+    const xs = [...(windows[k] ?? [])].sort((a, b) => a - b);
+    const p90 = xs[Math.floor(0.9 * (xs.length - 1))] ?? Number.NaN;
+    return [
+      String(c),
+      fmt(s?.median ?? Number.NaN, 1),
+      fmt(p90, 1),
+      ratio(s?.median ?? Number.NaN, base),
+      fmt((batch[k] ?? Number.NaN) / 1000, 2),
+      ratio(batch[k] ?? Number.NaN, s?.median ?? Number.NaN),
+    ];
+  }),
+);
 const last = checkpoints.length - 1;
 const figures: Record<string, number> = {};
 checkpoints.forEach((c, k) => Object.assign(figures, { [`push_us_at_${c}`]: incr[k]?.median ?? Number.NaN, [`rescore_ms_at_${c}`]: (batch[k] ?? Number.NaN) / 1000 }));

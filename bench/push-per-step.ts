@@ -70,11 +70,13 @@ console.log(`command: ${command}`);
 console.log(`trajectory: ${target.file} (${target.format}, ${steps.length} steps), ${runs} runs after ${WARMUP} warm-up runs`);
 
 const frames = steps.map((step, seq) => JSON.stringify({ type: 'step', session: 'bench', seq, step }));
-const variants: Variant[] = [{
-  label: 'JSON.parse + stepSchema.parse',
-  fresh: () => null,
-  op: (_: never, __: Step, i: number) => stepSchema.parse((JSON.parse(frames[i]!) as { step: unknown }).step),
-}];
+const variants: Variant[] = [
+  {
+    label: 'JSON.parse + stepSchema.parse',
+    fresh: () => null,
+    op: (_: never, __: Step, i: number) => stepSchema.parse((JSON.parse(frames[i]!) as { step: unknown }).step),
+  },
+];
 const pushWith = (label: string, reference: Reference): Variant => ({
   label: `push, ${label}`,
   fresh: () => createScorer({ reference, analyzers: defaultAnalyzers() }),
@@ -82,7 +84,10 @@ const pushWith = (label: string, reference: Reference): Variant => ({
 });
 variants.push(pushWith('prior (reference-free)', prior));
 if (siblings.length > 0) {
-  const pta = buildPta(task, siblings.map((t) => states(t.steps)));
+  const pta = buildPta(
+    task,
+    siblings.map((t) => states(t.steps)),
+  );
   variants.push(pushWith(`PTA: ${siblings.length} other runs of task (${pta.nodes.length - 1} nodes)`, { kind: 'pta', pta }));
 }
 const selfPta = buildPta(task, [self, self]);
@@ -90,10 +95,13 @@ variants.push(pushWith(`PTA: 2 self copies (${selfPta.nodes.length - 1} nodes)`,
 
 const [base, ...pushes] = perStep(steps, runs, variants) as [Summary, ...Summary[]];
 const priorMedian = pushes[0]?.median ?? Number.NaN;
-printTable(['per step', 'median µs', 'p99 µs', 'max µs', 'median/base', 'p99/base', 'median/prior'], [
-  [variants[0]?.label ?? '', fmt(base.median, 2), fmt(base.p99, 2), fmt(base.max, 0), '×1.00', '×1.00', ''],
-  ...pushes.map((s, k) => [variants[k + 1]?.label ?? '', fmt(s.median, 1), fmt(s.p99, 1), fmt(s.max, 0), ratio(s.median, base.median), ratio(s.p99, base.p99), ratio(s.median, priorMedian)]),
-]);
+printTable(
+  ['per step', 'median µs', 'p99 µs', 'max µs', 'median/base', 'p99/base', 'median/prior'],
+  [
+    [variants[0]?.label ?? '', fmt(base.median, 2), fmt(base.p99, 2), fmt(base.max, 0), '×1.00', '×1.00', ''],
+    ...pushes.map((s, k) => [variants[k + 1]?.label ?? '', fmt(s.median, 1), fmt(s.p99, 1), fmt(s.max, 0), ratio(s.median, base.median), ratio(s.p99, base.p99), ratio(s.median, priorMedian)]),
+  ],
+);
 const figures: Record<string, number> = { base_median_us: base.median, base_p99_us: base.p99 };
 pushes.forEach((s, k) => Object.assign(figures, { [`${variants[k + 1]?.label ?? k}: median_us`]: s.median, [`${variants[k + 1]?.label ?? k}: p99_us`]: s.p99 }));
 writeResult(jsonFile, { bench: 'push-per-step', command, machine: machine(), targets: [], figures });

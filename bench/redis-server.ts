@@ -55,7 +55,11 @@ export type RedisFsync = 'always' | 'everysec' | 'off';
 
 export class RedisServer {
   private proc: ChildProcess | undefined;
-  private constructor(readonly port: number, readonly dir: string, readonly fsync: RedisFsync) {}
+  private constructor(
+    readonly port: number,
+    readonly dir: string,
+    readonly fsync: RedisFsync,
+  ) {}
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
@@ -76,9 +80,19 @@ export class RedisServer {
   /** (Re)starts the process on the same port and directory (the append-only file is replayed). */
   async launch(): Promise<void> {
     const args = [
-      '--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '',
+      '--port',
+      String(this.port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      this.dir,
+      '--save',
+      '',
       ...(this.fsync === 'off' ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', this.fsync]),
-      '--protected-mode', 'no', '--loglevel', 'warning',
+      '--protected-mode',
+      'no',
+      '--loglevel',
+      'warning',
     ];
     const proc = spawn(redisServerBinary(), args, { stdio: ['ignore', 'ignore', 'inherit'] });
     this.proc = proc;
@@ -95,7 +109,7 @@ export class RedisServer {
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     const proc = this.proc;
     this.proc = undefined;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    if (proc?.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise((resolve) => proc.once('exit', resolve));
     proc.kill(signal);
     await exited;

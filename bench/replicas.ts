@@ -31,10 +31,19 @@ import { LoadDriver, stepTemplates, type StepTemplates, type Window } from './ws
 
 const { values: args } = parseArgs({
   options: {
-    connections: { type: 'string', default: '16' }, sessions: { type: 'string', default: '4' }, depth: { type: 'string', default: '4' },
-    'round-ms': { type: 'string', default: '3000' }, 'warmup-ms': { type: 'string', default: '1500' }, pairs: { type: 'string', default: '2' },
-    'paced-rate': { type: 'string', default: '1000' }, 'paced-sessions': { type: 'string', default: '200' }, 'paced-connections': { type: 'string', default: '10' },
-    'paced-ms': { type: 'string', default: '6000' }, fsync: { type: 'string', default: 'everysec' }, json: { type: 'string' }, corpus: { type: 'string' },
+    connections: { type: 'string', default: '16' },
+    sessions: { type: 'string', default: '4' },
+    depth: { type: 'string', default: '4' },
+    'round-ms': { type: 'string', default: '3000' },
+    'warmup-ms': { type: 'string', default: '1500' },
+    pairs: { type: 'string', default: '2' },
+    'paced-rate': { type: 'string', default: '1000' },
+    'paced-sessions': { type: 'string', default: '200' },
+    'paced-connections': { type: 'string', default: '10' },
+    'paced-ms': { type: 'string', default: '6000' },
+    fsync: { type: 'string', default: 'everysec' },
+    json: { type: 'string' },
+    corpus: { type: 'string' },
   },
 });
 const num = (v: string | undefined): number => Number(v);
@@ -67,14 +76,23 @@ interface Round {
 /** One closed-loop round with the connections split evenly over `targets`; steps/s summed, CPU per process over the window. */
 async function round(targets: TargetProcess[], templates: StepTemplates, ms: number): Promise<Round> {
   const connections = num(args.connections);
-  const drivers = await Promise.all(targets.map((t, i) => LoadDriver.open({
-    url: t.url, connections: Math.floor(connections / targets.length) + (i < connections % targets.length ? 1 : 0),
-    sessionsPerConnection: num(args.sessions), task: SERVER_BENCH_TASK, templates, depth: num(args.depth), run: ++runId,
-  })));
+  const drivers = await Promise.all(
+    targets.map((t, i) =>
+      LoadDriver.open({
+        url: t.url,
+        connections: Math.floor(connections / targets.length) + (i < connections % targets.length ? 1 : 0),
+        sessionsPerConnection: num(args.sessions),
+        task: SERVER_BENCH_TASK,
+        templates,
+        depth: num(args.depth),
+        run: ++runId,
+      }),
+    ),
+  );
   await new Promise((resolve) => setTimeout(resolve, RAMP_MS));
   const before = sampleCpu();
   const windows: Window[] = await Promise.all(drivers.map((d) => d.closedLoop(0, ms)));
-  const cpu = sampleCpu().map((c, i) => c - (before[i] as number));
+  const cpu = sampleCpu().map((c, i) => c - before[i]!);
   await Promise.all(drivers.map((d) => d.close()));
   const failed = windows.find((w) => w.errors > 0);
   if (failed) throw new Error(`${failed.errors} error frame(s), first: ${failed.firstError}`);
@@ -111,8 +129,12 @@ async function main(): Promise<void> {
   console.log(`command: ${commandLine(import.meta.url)}`);
   console.log(machineLine(m));
   console.log(`load average before: ${loadBefore.map((x) => fmt(x, 2)).join(' ')} (other engineers share this machine)`);
-  console.log(`trajectory: ${SERVER_BENCH_FILE} (${templates.steps} steps); redis-server pid ${redis.pid} (appendfsync ${fsync}), replicas pids ${r1.pid} ${r2.pid}, embedded pid ${embedded.pid}, driver pid ${process.pid}`);
-  console.log(`closed loop: ${args.connections} connections × ${args.sessions} sessions, ${args.depth} steps in flight each; warm-up ${args['warmup-ms']} ms per setup, then ${args.pairs} pairs of ${args['round-ms']} ms rounds (1 2 2 1 ..., embedded after each pair)`);
+  console.log(
+    `trajectory: ${SERVER_BENCH_FILE} (${templates.steps} steps); redis-server pid ${redis.pid} (appendfsync ${fsync}), replicas pids ${r1.pid} ${r2.pid}, embedded pid ${embedded.pid}, driver pid ${process.pid}`,
+  );
+  console.log(
+    `closed loop: ${args.connections} connections × ${args.sessions} sessions, ${args.depth} steps in flight each; warm-up ${args['warmup-ms']} ms per setup, then ${args.pairs} pairs of ${args['round-ms']} ms rounds (1 2 2 1 ..., embedded after each pair)`,
+  );
 
   const setups: Record<'one' | 'two' | 'embedded', TargetProcess[]> = { one: [r1], two: [r1, r2], embedded: [embedded] };
   const rounds: Record<keyof typeof setups, Round[]> = { one: [], two: [], embedded: [] };
@@ -129,41 +151,74 @@ async function main(): Promise<void> {
   const usage = (rs: Round[]): { perStep: number[]; busy: number } => {
     const scored = rs.reduce((n, r) => n + r.scored, 0);
     const wall = rs.reduce((n, r) => n + r.wall, 0);
-    const cpu = names.map((_, i) => rs.reduce((n, r) => n + (r.cpu[i] as number), 0));
+    const cpu = names.map((_, i) => rs.reduce((n, r) => n + r.cpu[i]!, 0));
     return { perStep: cpu.map((c) => (c * 1e6) / scored), busy: cpu.reduce((a, b) => a + b, 0) / (os.availableParallelism() * wall) };
   };
   const use = { one: usage(rounds.one), two: usage(rounds.two), embedded: usage(rounds.embedded) };
-  const us = (u: { perStep: number[] }, i: number): string => fmt(u.perStep[i] as number, 0);
-  printTable(['setup', 'steps/s per round', 'median', 'vs 1 replica', 'cores busy', 'µs CPU/step: replicas', 'redis', 'driver'], [
-    ['1 replica + Redis', rounds.one.map((r) => fmt(r.rate, 0)).join(' '), fmt(med.one, 0), '×1.00', `${fmt(use.one.busy * 100, 0)} %`, us(use.one, 1), us(use.one, 0), us(use.one, 4)],
-    ['2 replicas + Redis', rounds.two.map((r) => fmt(r.rate, 0)).join(' '), fmt(med.two, 0), ratio(med.two, med.one), `${fmt(use.two.busy * 100, 0)} %`,
-      fmt((use.two.perStep[1] as number) + (use.two.perStep[2] as number), 0), us(use.two, 0), us(use.two, 4)],
-    ['1 embedded (no Redis)', rounds.embedded.map((r) => fmt(r.rate, 0)).join(' '), fmt(med.embedded, 0), ratio(med.embedded, med.one), `${fmt(use.embedded.busy * 100, 0)} %`, us(use.embedded, 3), '-', us(use.embedded, 4)],
-  ]);
+  const us = (u: { perStep: number[] }, i: number): string => fmt(u.perStep[i]!, 0);
+  printTable(
+    ['setup', 'steps/s per round', 'median', 'vs 1 replica', 'cores busy', 'µs CPU/step: replicas', 'redis', 'driver'],
+    [
+      ['1 replica + Redis', rounds.one.map((r) => fmt(r.rate, 0)).join(' '), fmt(med.one, 0), '×1.00', `${fmt(use.one.busy * 100, 0)} %`, us(use.one, 1), us(use.one, 0), us(use.one, 4)],
+      [
+        '2 replicas + Redis',
+        rounds.two.map((r) => fmt(r.rate, 0)).join(' '),
+        fmt(med.two, 0),
+        ratio(med.two, med.one),
+        `${fmt(use.two.busy * 100, 0)} %`,
+        fmt(use.two.perStep[1]! + use.two.perStep[2]!, 0),
+        us(use.two, 0),
+        us(use.two, 4),
+      ],
+      [
+        '1 embedded (no Redis)',
+        rounds.embedded.map((r) => fmt(r.rate, 0)).join(' '),
+        fmt(med.embedded, 0),
+        ratio(med.embedded, med.one),
+        `${fmt(use.embedded.busy * 100, 0)} %`,
+        us(use.embedded, 3),
+        '-',
+        us(use.embedded, 4),
+      ],
+    ],
+  );
   console.log(`cores busy = CPU seconds of redis-server, the replicas and the driver over ${os.availableParallelism()} × the rounds' wall time (other engineers' processes not counted)`);
 
   const withRedis = await paced(r1, templates);
   const without = await paced(embedded, templates);
-  printTable(['paced (open loop)', 'rate', 'scored/s', 'p50 ms', 'p99 ms', 'max ms'], [
-    ['1 replica + Redis', args['paced-rate'] ?? '', fmt(withRedis.scored, 0), fmt(withRedis.p50, 3), fmt(withRedis.p99, 3), fmt(withRedis.max, 2)],
-    ['1 embedded (no Redis)', args['paced-rate'] ?? '', fmt(without.scored, 0), fmt(without.p50, 3), fmt(without.p99, 3), fmt(without.max, 2)],
-  ]);
+  printTable(
+    ['paced (open loop)', 'rate', 'scored/s', 'p50 ms', 'p99 ms', 'max ms'],
+    [
+      ['1 replica + Redis', args['paced-rate'] ?? '', fmt(withRedis.scored, 0), fmt(withRedis.p50, 3), fmt(withRedis.p99, 3), fmt(withRedis.max, 2)],
+      ['1 embedded (no Redis)', args['paced-rate'] ?? '', fmt(without.scored, 0), fmt(without.p50, 3), fmt(without.p99, 3), fmt(without.max, 2)],
+    ],
+  );
   console.log(`durability cost per step (p50 with Redis - p50 embedded): ${fmt(withRedis.p50 - without.p50, 3)} ms`);
   const loadAfter = os.loadavg();
   console.log(`load average after: ${loadAfter.map((x) => fmt(x, 2)).join(' ')}`);
 
-  const targets: Target[] = [
-    target('replicas 2/1 steps/s (Redis, 2 cores)', med.two / med.one, '>=', 1.6),
-    target('p50 step-to-score latency with Redis on loopback', withRedis.p50, '<', 2, 'ms'),
-  ];
+  const targets: Target[] = [target('replicas 2/1 steps/s (Redis, 2 cores)', med.two / med.one, '>=', 1.6), target('p50 step-to-score latency with Redis on loopback', withRedis.p50, '<', 2, 'ms')];
   const figures: Record<string, number | string> = {
-    one_replica_steps_per_s: med.one, two_replicas_steps_per_s: med.two, embedded_steps_per_s: med.embedded,
-    ratio_two_over_one: med.two / med.one, ratio_embedded_over_redis: med.embedded / med.one,
-    paced_redis_p50_ms: withRedis.p50, paced_redis_p99_ms: withRedis.p99, paced_embedded_p50_ms: without.p50, paced_embedded_p99_ms: without.p99,
-    load_before_1m: loadBefore[0] ?? Number.NaN, load_after_1m: loadAfter[0] ?? Number.NaN, fsync,
-    cores_busy_one: use.one.busy, cores_busy_two: use.two.busy, cores_busy_embedded: use.embedded.busy,
-    replica_cpu_us_per_step_one: use.one.perStep[1] as number, replica_cpu_us_per_step_two: (use.two.perStep[1] as number) + (use.two.perStep[2] as number),
-    redis_cpu_us_per_step_two: use.two.perStep[0] as number, driver_cpu_us_per_step_two: use.two.perStep[4] as number, embedded_cpu_us_per_step: use.embedded.perStep[3] as number,
+    one_replica_steps_per_s: med.one,
+    two_replicas_steps_per_s: med.two,
+    embedded_steps_per_s: med.embedded,
+    ratio_two_over_one: med.two / med.one,
+    ratio_embedded_over_redis: med.embedded / med.one,
+    paced_redis_p50_ms: withRedis.p50,
+    paced_redis_p99_ms: withRedis.p99,
+    paced_embedded_p50_ms: without.p50,
+    paced_embedded_p99_ms: without.p99,
+    load_before_1m: loadBefore[0] ?? Number.NaN,
+    load_after_1m: loadAfter[0] ?? Number.NaN,
+    fsync,
+    cores_busy_one: use.one.busy,
+    cores_busy_two: use.two.busy,
+    cores_busy_embedded: use.embedded.busy,
+    replica_cpu_us_per_step_one: use.one.perStep[1]!,
+    replica_cpu_us_per_step_two: use.two.perStep[1]! + use.two.perStep[2]!,
+    redis_cpu_us_per_step_two: use.two.perStep[0]!,
+    driver_cpu_us_per_step_two: use.two.perStep[4]!,
+    embedded_cpu_us_per_step: use.embedded.perStep[3]!,
   };
   await Promise.all([r1.close(), r2.close(), embedded.close()]);
   await redis.destroy();

@@ -42,7 +42,9 @@ export interface BenchResult {
 export function machine(): Machine {
   let commit = 'unknown';
   try {
-    commit = execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    commit = execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     // not a git checkout
   }

@@ -61,7 +61,9 @@ for (const b of BENCHES.filter((x) => only === undefined || only.includes(x.name
 }
 
 console.log(`\n=== summary (${fmt((performance.now() - began) / 1000, 0)} s; result files in ${out})`);
-const rows = results.flatMap((r) => r.targets.map((t) => [r.bench, t.name, `${Number(t.value.toPrecision(4))}${t.unit ? ` ${t.unit}` : ''}`, `${t.op} ${t.bound}${t.unit ? ` ${t.unit}` : ''}`, t.met ? 'MET' : 'MISSED']));
+const rows = results.flatMap((r) =>
+  r.targets.map((t) => [r.bench, t.name, `${Number(t.value.toPrecision(4))}${t.unit ? ` ${t.unit}` : ''}`, `${t.op} ${t.bound}${t.unit ? ` ${t.unit}` : ''}`, t.met ? 'MET' : 'MISSED']),
+);
 printTable(['bench', 'target', 'measured', 'target', 'met'], rows);
 const missed = rows.filter((r) => r[4] === 'MISSED').length;
 console.log(`${rows.length - missed} of ${rows.length} targets met${failed.length > 0 ? `; FAILED to run: ${failed.join(', ')}` : ''}`);

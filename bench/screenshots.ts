@@ -48,7 +48,10 @@ async function screenshot(browser: Browser, url: string, step: number | undefine
     await page.keyboard.press('Home');
     for (let t = 0; t < step; t++) await page.keyboard.press('ArrowRight');
     await page.locator('.detail .detail-head').getByText(`Step ${step} `).waitFor();
-    await page.locator('.chart').first().evaluate((el) => (el as unknown as { blur: () => void }).blur());
+    await page
+      .locator('.chart')
+      .first()
+      .evaluate((el) => (el as unknown as { blur: () => void }).blur());
   }
   await page.screenshot({ path: out });
 }

@@ -50,8 +50,14 @@ function echoReply(text: string): string {
   const m = JSON.parse(text) as { type?: string; session?: string; seq?: number; task?: string };
   if (m.type === 'step') {
     return JSON.stringify({
-      type: 'score', session: m.session, seq: m.seq, t: m.seq, stage: 'E',
-      score: { total: 0.5, struct: 0.5, cov: 0.5, coh: 1, temp: 0.9 }, reward: 0.01, tier: 'Solid',
+      type: 'score',
+      session: m.session,
+      seq: m.seq,
+      t: m.seq,
+      stage: 'E',
+      score: { total: 0.5, struct: 0.5, cov: 0.5, coh: 1, temp: 0.9 },
+      reward: 0.01,
+      tier: 'Solid',
       reference: { kind: 'pta', version: 1, paths: 2 },
     });
   }
@@ -68,10 +74,11 @@ async function serveEcho(): Promise<{ url: string; http: string; close: () => Pr
   return {
     url: `ws://127.0.0.1:${port}`,
     http: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      for (const c of wss.clients) c.terminate();
-      wss.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const c of wss.clients) c.terminate();
+        wss.close(() => resolve());
+      }),
   };
 }
 
@@ -81,7 +88,7 @@ async function serveSteplens(options: Partial<AppOptions>): Promise<{ url: strin
   // Short resume window: sessions of closed bench connections are freed within a second, not kept for 5 minutes.
   // `--redis URL --redis-prefix P` (see startTarget's `redis`): references and sessions in Redis, as a replica.
   const at = process.argv.indexOf('--redis');
-  const redis = at >= 0 ? { url: process.argv[at + 1] as string, prefix: process.argv[process.argv.indexOf('--redis-prefix') + 1] ?? 'bench:', replicaId: `bench-${process.pid}` } : undefined;
+  const redis = at >= 0 ? { url: process.argv[at + 1]!, prefix: process.argv[process.argv.indexOf('--redis-prefix') + 1] ?? 'bench:', replicaId: `bench-${process.pid}` } : undefined;
   const app = await buildApp({ dataDir: data, seedDirs: [seed], logLevel: 'silent', resumeWindowMs: 1000, ...(redis ? { redis } : {}), ...options });
   const http = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
@@ -132,17 +139,21 @@ function compiledSelf(): string {
 export async function startTarget(kind: TargetKind, execArgv: string[] = [], options: Partial<AppOptions> = {}, redis?: { url: string; prefix: string }): Promise<TargetProcess> {
   const args = ['--target', kind, '--options', JSON.stringify(options), ...(redis ? ['--redis', redis.url, '--redis-prefix', redis.prefix] : [])];
   const proc: ChildProcess = fork(compiledSelf(), args, { execArgv: ['--expose-gc', ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const next = <T>(): Promise<T> => new Promise<T>((resolve, reject) => {
-    const onExit = (code: number | null): void => reject(new Error(`${kind} target exited with ${code}`));
-    proc.once('exit', onExit);
-    proc.once('message', (m) => {
-      proc.off('exit', onExit);
-      resolve(m as T);
+  const next = <T>(): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const onExit = (code: number | null): void => reject(new Error(`${kind} target exited with ${code}`));
+      proc.once('exit', onExit);
+      proc.once('message', (m) => {
+        proc.off('exit', onExit);
+        resolve(m as T);
+      });
     });
-  });
   const { url, http } = await next<{ url: string; http: string }>();
   return {
-    kind, url, http, pid: proc.pid ?? -1,
+    kind,
+    url,
+    http,
+    pid: proc.pid ?? -1,
     memory: async () => {
       const reply = next<{ memory: NodeJS.MemoryUsage }>();
       proc.send({ cmd: 'mem' });
@@ -153,19 +164,20 @@ export async function startTarget(kind: TargetKind, execArgv: string[] = [], opt
       proc.send({ cmd: 'lag' });
       return (await reply).lag;
     },
-    close: () => new Promise<void>((resolve) => {
-      if (proc.exitCode !== null) return resolve();
-      // A target that does not stop within 30 s is killed, and said so (a bench must not hang on it).
-      const timer = setTimeout(() => {
-        process.stderr.write(`server-process: ${kind} target did not stop within 30 s of close: killed\n`);
-        proc.kill('SIGKILL');
-      }, 30_000);
-      proc.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      proc.send({ cmd: 'close' });
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (proc.exitCode !== null) return resolve();
+        // A target that does not stop within 30 s is killed, and said so (a bench must not hang on it).
+        const timer = setTimeout(() => {
+          process.stderr.write(`server-process: ${kind} target did not stop within 30 s of close: killed\n`);
+          proc.kill('SIGKILL');
+        }, 30_000);
+        proc.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        proc.send({ cmd: 'close' });
+      }),
   };
 }
 

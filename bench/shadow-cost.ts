@@ -34,7 +34,12 @@ console.log(`command: ${command}`);
 console.log(machineLine());
 console.log(`${runs.length} trajectories, ${steps} steps; ${passes} passes after 1 warm-up pass`);
 
-const manager = await PolicyManager.open({ groups: [], fallback: DEFAULT_POLICY }, { share: 0.1, maxFalseStop: 0.05, confidence: 0.95, bound: 'clopper-pearson' }, undefined, pino({ level: 'silent' }));
+const manager = await PolicyManager.open(
+  { groups: [], fallback: DEFAULT_POLICY },
+  { share: 0.1, maxFalseStop: 0.05, confidence: 0.95, bound: 'clopper-pearson' },
+  undefined,
+  pino({ level: 'silent' }),
+);
 let scoreNs = 0n;
 let recordNs = 0n;
 const ratios: number[] = [];
@@ -79,13 +84,22 @@ const saveUs = Number(process.hrtime.bigint() - s0) / 1000 / saves;
 const perStep = (ns: bigint) => Number(ns) / 1000 / (steps * passes);
 const score = perStep(scoreNs);
 const record = perStep(recordNs);
-printTable(['per step', 'µs', 'vs scoring'], [
-  ['scoring (Scorer.push, reference-free)', fmt(score, 1), '×1.00'],
-  [`shadow counters: record at session end (${manager.pairs.values().next().value?.candidates.length ?? 0} candidates), per step`, fmt(record, 2), ratio(record, score)],
-]);
+printTable(
+  ['per step', 'µs', 'vs scoring'],
+  [
+    ['scoring (Scorer.push, reference-free)', fmt(score, 1), '×1.00'],
+    [`shadow counters: record at session end (${manager.pairs.values().next().value?.candidates.length ?? 0} candidates), per step`, fmt(record, 2), ratio(record, score)],
+  ],
+);
 console.log(`state snapshot (${manager.pairs.size} pairs, written at most once a second): ${fmt(saveUs, 0)} µs per save = ${fmt(saveUs / 1e4, 3)} % of a second of one core`);
 const share = ratios[Math.floor(ratios.length / 2)] ?? Number.NaN;
 console.log(`record / scoring per pass, in order: ${inOrder.map((r) => `${fmt(100 * r, 1)} %`).join(', ')}; median ${fmt(100 * share, 1)} %`);
 console.log(`per trajectory, fastest pass of each (what the code costs, without the machine's interruptions): record / scoring ${fmt(100 * minShare, 2)} %`);
 const t = target('shadow counters per step / scoring per step (median pass)', 100 * share, '<', 10, '%');
-writeResult(jsonFile, { bench: 'shadow-cost', command, machine: machine(), targets: [t], figures: { score_us_per_step: score, record_us_per_step: record, snapshot_us_per_save: saveUs, shadow_share_pct: 100 * share, shadow_share_fastest_pct: 100 * minShare, pairs: manager.pairs.size } });
+writeResult(jsonFile, {
+  bench: 'shadow-cost',
+  command,
+  machine: machine(),
+  targets: [t],
+  figures: { score_us_per_step: score, record_us_per_step: record, snapshot_us_per_save: saveUs, shadow_share_pct: 100 * share, shadow_share_fastest_pct: 100 * minShare, pairs: manager.pairs.size },
+});

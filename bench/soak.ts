@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { dataText } from '../src/client/frames.js';
 import type { Step } from '../src/core/types.js';
 import { parseTrajectoryText } from '../src/formats/index.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
@@ -23,9 +24,14 @@ import { commandLine, fmt, latencySummary, median, printTable } from './timing.j
 
 const { values: args, positionals } = parseArgs({
   options: {
-    minutes: { type: 'string', default: '30' }, 'window-s': { type: 'string', default: '60' }, 'warmup-windows': { type: 'string', default: '5' },
-    sessions: { type: 'string', default: '200' }, connections: { type: 'string', default: '20' }, rate: { type: 'string', default: '500' },
-    'resume-window-s': { type: 'string', default: '300' }, json: { type: 'string' },
+    minutes: { type: 'string', default: '30' },
+    'window-s': { type: 'string', default: '60' },
+    'warmup-windows': { type: 'string', default: '5' },
+    sessions: { type: 'string', default: '200' },
+    connections: { type: 'string', default: '20' },
+    rate: { type: 'string', default: '500' },
+    'resume-window-s': { type: 'string', default: '300' },
+    json: { type: 'string' },
   },
   allowPositionals: true,
 });
@@ -66,14 +72,14 @@ async function main(): Promise<void> {
   let generation = 0;
 
   const start = (slot: number): Live => {
-    const client = clients[slot % clients.length] as DrillClient;
+    const client = clients[slot % clients.length]!;
     const id = `soak-${slot}-${generation++}`;
     client.send({ type: 'start', session: id, task: SERVER_BENCH_TASK });
     return { id, client, next: 0, ending: false };
   };
   for (const c of clients) {
     c.ws.on('message', (raw) => {
-      const text = String(raw);
+      const text = dataText(raw);
       if (!text.startsWith('{"type":"score"')) return;
       const f = JSON.parse(text) as { session: string; seq: number };
       const key = `${f.session}:${f.seq}`;
@@ -101,7 +107,7 @@ async function main(): Promise<void> {
     last = now;
     for (; credit >= 1; credit--) {
       const slot = cursor++ % live.length;
-      const s = live[slot] as Live;
+      const s = live[slot]!;
       if (s.ending) continue;
       if (s.next >= steps.length) {
         s.ending = true;
@@ -117,14 +123,21 @@ async function main(): Promise<void> {
   const body = JSON.stringify({ task: SERVER_BENCH_TASK, trajectory: doc });
   const batch = JSON.stringify({ items: Array.from({ length: 16 }, () => ({ task: SERVER_BENCH_TASK, trajectory: doc })) });
   const post = (route: string, payload: string): void => {
-    void fetch(`${server.http}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload }).then((r) => r.arrayBuffer()).catch(() => undefined);
+    void fetch(`${server.http}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload })
+      .then((r) => r.arrayBuffer())
+      .catch(() => undefined);
   };
   const http = setInterval(() => post('/v1/score', body), 2000);
   const batches = setInterval(() => post('/v1/score/batch', batch), 10_000);
-  const junk = ['{"type":"step","__proto__":0}', 'not json', '{"type":"step","session":"nope","seq":0,"step":{}}', '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]'];
+  const junk = [
+    '{"type":"step","__proto__":0}',
+    'not json',
+    '{"type":"step","session":"nope","seq":0,"step":{}}',
+    '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]',
+  ];
   const noisy = setInterval(() => junk.forEach((j) => noise.send(j)), 1000);
 
-  const windows: { minute: number; steps: number; p50: number; p99: number; rssMB: number }[] = [];
+  const windows: Array<{ minute: number; steps: number; p50: number; p99: number; rssMB: number }> = [];
   const total = Math.max(1, Math.round((minutes * 60_000) / windowMs));
   for (let w = 0; w < total; w++) {
     await new Promise((resolve) => setTimeout(resolve, windowMs));
@@ -139,7 +152,10 @@ async function main(): Promise<void> {
   for (const c of [...clients, noise]) c.close();
   await server.close();
 
-  printTable(['minute', 'steps', 'p50 ms', 'p99 ms', 'RSS MB'], windows.map((x) => [fmt(x.minute, 1), String(x.steps), fmt(x.p50, 2), fmt(x.p99, 2), fmt(x.rssMB, 1)]));
+  printTable(
+    ['minute', 'steps', 'p50 ms', 'p99 ms', 'RSS MB'],
+    windows.map((x) => [fmt(x.minute, 1), String(x.steps), fmt(x.p50, 2), fmt(x.p99, 2), fmt(x.rssMB, 1)]),
+  );
   // After the warm-up: the first third of the windows against the last third, by their medians (one window's p99
   // on a shared VM moves by a factor of 3 from one GC to the next).
   const steady = windows.slice(Math.min(warmup, windows.length - 1));

@@ -9,6 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
+import { dataText } from '../src/client/frames.js';
 import type { Step } from '../src/core/types.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus, loadCorpus } from './corpus.js';
 import { machine, machineLine, target, writeResult, type Target } from './report.js';
@@ -53,7 +54,7 @@ async function wsRequest(url: string, frames: string[], done: (f: { type: string
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   return new Promise<string>((resolve) => {
     ws.on('message', (raw) => {
-      const f = JSON.parse(String(raw)) as { type: string };
+      const f = JSON.parse(dataText(raw)) as { type: string };
       if (f.type === 'error' || done(f)) {
         ws.close();
         resolve(f.type === 'error' ? `error ${String((f as { code?: string }).code)}` : f.type);
@@ -100,7 +101,7 @@ function bigPython(): string {
 /** `n` steps cycling through the run's real steps, each its tool, action and observation cut to 100 characters (a 100,000-step body is 47 MB). */
 function stepsUpTo(steps: readonly Step[], n: number): Step[] {
   return Array.from({ length: n }, (_, i) => {
-    const s = steps[i % steps.length] as Step;
+    const s = steps[i % steps.length]!;
     return { t: i, tool: s.tool, action: s.action, observation: (s.observation ?? '').slice(0, 100) };
   });
 }
@@ -111,7 +112,7 @@ async function main(): Promise<void> {
   if (!traj) throw new Error(`${SERVER_BENCH_FILE} not found in ${corpus}`);
   const steps = traj.steps;
   // Each scenario builds its payload first (outside the measured window: this process also runs the pinger).
-  const scenarios: { name: string; prepare: () => (url: string, http: string) => Promise<string> }[] = [
+  const scenarios: Array<{ name: string; prepare: () => (url: string, http: string) => Promise<string> }> = [
     {
       name: 'shell-1mb',
       prepare: () => {

@@ -65,56 +65,70 @@ const candidate = trajectory(rand, Number(process.argv[2] ?? 200));
 const rounds = Number(process.argv[3] ?? 200);
 const nodeStates = pta.nodes.flatMap((n) => (n.state !== null && n.state.stage !== 'O' ? [n.state] : []));
 /** Edges of each non-O candidate state to the non-O PTA nodes, as the tracker computes them. */
-const adjacency = candidate
-  .filter((s) => s.stage !== 'O')
-  .map((s) => nodeStates.flatMap((n, j) => (equivalent(n, s, DEFAULT_TAU) ? [j] : [])));
+const adjacency = candidate.filter((s) => s.stage !== 'O').map((s) => nodeStates.flatMap((n, j) => (equivalent(n, s, DEFAULT_TAU) ? [j] : [])));
 
 let sink = 0;
 const opts = { warmup: 20, runs: rounds };
-const tracker = summarize(measure(() => {
-  const t = createStructuralTracker(pta, DEFAULT_TAU);
-  for (const s of candidate) {
-    t.add(s);
-    sink += t.struct() + t.cov();
-  }
-  return candidate.length;
-}, opts));
-const incremental = summarize(measure(() => {
-  const m = createIncrementalMatching(nodeStates.length);
-  for (const a of adjacency) sink += m.addLeft(a) ? 1 : 0;
-  return adjacency.length;
-}, opts));
-const scratch = summarize(measure(() => {
-  for (let i = 1; i <= adjacency.length; i++) {
+const tracker = summarize(
+  measure(() => {
+    const t = createStructuralTracker(pta, DEFAULT_TAU);
+    for (const s of candidate) {
+      t.add(s);
+      sink += t.struct() + t.cov();
+    }
+    return candidate.length;
+  }, opts),
+);
+const incremental = summarize(
+  measure(() => {
     const m = createIncrementalMatching(nodeStates.length);
-    for (let k = 0; k < i; k++) m.addLeft(adjacency[k]!);
-    sink += m.size;
-  }
-  return adjacency.length;
-}, opts));
+    for (const a of adjacency) sink += m.addLeft(a) ? 1 : 0;
+    return adjacency.length;
+  }, opts),
+);
+const scratch = summarize(
+  measure(() => {
+    for (let i = 1; i <= adjacency.length; i++) {
+      const m = createIncrementalMatching(nodeStates.length);
+      for (let k = 0; k < i; k++) m.addLeft(adjacency[k]!);
+      sink += m.size;
+    }
+    return adjacency.length;
+  }, opts),
+);
 const windows = referenceWindows(pta);
-const temporal = summarize(measure(() => {
-  const t = createTemporalTracker(windows, 0.01);
-  for (const s of candidate) {
-    t.add(s);
-    sink += t.value();
-  }
-  return candidate.length;
-}, opts));
+const temporal = summarize(
+  measure(() => {
+    const t = createTemporalTracker(windows, 0.01);
+    for (const s of candidate) {
+      t.add(s);
+      sink += t.value();
+    }
+    return candidate.length;
+  }, opts),
+);
 
 const edges = adjacency.reduce((n, a) => n + a.length, 0);
 console.log(`command: ${command}`);
-console.log(`PTA: ${pta.nodes.length - 1} nodes (${nodeStates.length} non-O), ${pta.references.length} references; candidate: ${candidate.length} states (${adjacency.length} non-O, ${edges} equivalence edges); ${rounds} rounds`);
+console.log(
+  `PTA: ${pta.nodes.length - 1} nodes (${nodeStates.length} non-O), ${pta.references.length} references; candidate: ${candidate.length} states (${adjacency.length} non-O, ${edges} equivalence edges); ${rounds} rounds`,
+);
 const recompute = tracker.median - incremental.median + scratch.median;
-printTable(['µs per candidate step (median over rounds)', 'median', 'min', 'ratio'], [
-  ['structural add + struct() + cov() (incremental Kuhn)', fmt(tracker.median, 2), fmt(tracker.min, 2), '×1.00'],
-  ['  of which: matching, one augmenting search', fmt(incremental.median, 3), fmt(incremental.min, 3), ratio(incremental.median, tracker.median)],
-  ['matching recomputed from scratch after each add', fmt(scratch.median, 2), fmt(scratch.min, 2), ratio(scratch.median, incremental.median) + ' vs incremental matching'],
-  ['structural add with from-scratch matching (estimated)', fmt(recompute, 2), '', ratio(recompute, tracker.median) + ' vs incremental add'],
-  ['temporal add + value()', fmt(temporal.median, 3), fmt(temporal.min, 3), ratio(temporal.median, tracker.median)],
-]);
+printTable(
+  ['µs per candidate step (median over rounds)', 'median', 'min', 'ratio'],
+  [
+    ['structural add + struct() + cov() (incremental Kuhn)', fmt(tracker.median, 2), fmt(tracker.min, 2), '×1.00'],
+    ['  of which: matching, one augmenting search', fmt(incremental.median, 3), fmt(incremental.min, 3), ratio(incremental.median, tracker.median)],
+    ['matching recomputed from scratch after each add', fmt(scratch.median, 2), fmt(scratch.min, 2), ratio(scratch.median, incremental.median) + ' vs incremental matching'],
+    ['structural add with from-scratch matching (estimated)', fmt(recompute, 2), '', ratio(recompute, tracker.median) + ' vs incremental add'],
+    ['temporal add + value()', fmt(temporal.median, 3), fmt(temporal.min, 3), ratio(temporal.median, tracker.median)],
+  ],
+);
 if (Number.isNaN(sink)) console.log('unreachable');
 writeResult(jsonFile, {
-  bench: 'structural-add', command, machine: machine(), targets: [],
+  bench: 'structural-add',
+  command,
+  machine: machine(),
+  targets: [],
   figures: { add_us: tracker.median, matching_us: incremental.median, scratch_matching_us: scratch.median, temporal_us: temporal.median },
 });

@@ -93,7 +93,10 @@ export function fmt(x: number, digits = 1): string {
 export function printTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]): string =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
   console.log(line(header));
   for (const r of rows) console.log(line(r));
 }

@@ -112,7 +112,9 @@ export class LoadDriver {
       ws.on('error', (e) => d.fail(`socket error: ${e.message}`));
       d.sockets.push(ws);
     }
-    const all = new Promise<void>((resolve) => { d.onAllStarted = resolve; });
+    const all = new Promise<void>((resolve) => {
+      d.onAllStarted = resolve;
+    });
     for (let g = 0; g < d.slots; g++) d.start(g);
     await all;
     return d;
@@ -198,8 +200,11 @@ export class LoadDriver {
   window(): Window {
     this.recording = false;
     return {
-      scored: this.scored, seconds: (performance.now() - this.began) / 1000, latencies: this.lat.slice(0, this.count),
-      errors: this.errors, firstError: this.firstError,
+      scored: this.scored,
+      seconds: (performance.now() - this.began) / 1000,
+      latencies: this.lat.slice(0, this.count),
+      errors: this.errors,
+      firstError: this.firstError,
     };
   }
 
@@ -272,11 +277,16 @@ export class LoadDriver {
   /** Stops sending and closes the sockets. */
   async close(): Promise<void> {
     this.stopped = true;
-    await Promise.all(this.sockets.map((ws) => new Promise<void>((resolve) => {
-      if (ws.readyState === WebSocket.CLOSED) return resolve();
-      ws.once('close', () => resolve());
-      ws.close();
-    })));
+    await Promise.all(
+      this.sockets.map(
+        (ws) =>
+          new Promise<void>((resolve) => {
+            if (ws.readyState === WebSocket.CLOSED) return resolve();
+            ws.once('close', () => resolve());
+            ws.close();
+          }),
+      ),
+    );
   }
 }
 

@@ -34,10 +34,20 @@ import { LoadDriver, stepTemplates, type StepTemplates, type Window } from './ws
 
 const { values: args } = parseArgs({
   options: {
-    connections: { type: 'string', default: '16,64' }, sessions: { type: 'string', default: '4' }, depth: { type: 'string', default: '4' },
-    'round-ms': { type: 'string', default: '2000' }, 'warmup-ms': { type: 'string', default: '1500' }, pairs: { type: 'string', default: '2' },
-    'paced-sessions': { type: 'string', default: '1000' }, 'paced-connections': { type: 'string', default: '20' },
-    'paced-ms': { type: 'string', default: '8000' }, rate: { type: 'string' }, 'no-stagger': { type: 'boolean' }, profile: { type: 'string' }, 'server-args': { type: 'string' }, json: { type: 'string' },
+    connections: { type: 'string', default: '16,64' },
+    sessions: { type: 'string', default: '4' },
+    depth: { type: 'string', default: '4' },
+    'round-ms': { type: 'string', default: '2000' },
+    'warmup-ms': { type: 'string', default: '1500' },
+    pairs: { type: 'string', default: '2' },
+    'paced-sessions': { type: 'string', default: '1000' },
+    'paced-connections': { type: 'string', default: '20' },
+    'paced-ms': { type: 'string', default: '8000' },
+    rate: { type: 'string' },
+    'no-stagger': { type: 'boolean' },
+    profile: { type: 'string' },
+    'server-args': { type: 'string' },
+    json: { type: 'string' },
     corpus: { type: 'string' },
   },
 });
@@ -53,7 +63,14 @@ async function round(t: TargetProcess, templates: StepTemplates, connections: nu
   return w;
 }
 
-interface ConfigResult { connections: number; a: Window[]; b: Window[]; rateA: number; rateB: number; ratio: number }
+interface ConfigResult {
+  connections: number;
+  a: Window[];
+  b: Window[];
+  rateA: number;
+  rateB: number;
+  ratio: number;
+}
 
 async function throughput(a: TargetProcess, b: TargetProcess, templates: StepTemplates, connections: number): Promise<ConfigResult> {
   const [sessions, depth, ms, warm, pairs] = [args.sessions, args.depth, args['round-ms'], args['warmup-ms'], args.pairs].map(num) as [number, number, number, number, number];
@@ -94,8 +111,12 @@ async function main(): Promise<void> {
   const m = machine();
   console.log(`command: ${commandLine(import.meta.url)}`);
   console.log(machineLine(m));
-  console.log(`trajectory: ${SERVER_BENCH_FILE} (${templates.steps} steps, ${fmt(frameBytes, 0)} B per step frame); A = steplens (pid ${a.pid}), B = bare ws echo (pid ${b.pid}), driver pid ${process.pid}`);
-  console.log(`closed loop: ${args.sessions} sessions per connection, ${args.depth} steps in flight per session; warm-up ${args['warmup-ms']} ms each, then ${args.pairs} pairs of ${args['round-ms']} ms rounds (A B B A ...)`);
+  console.log(
+    `trajectory: ${SERVER_BENCH_FILE} (${templates.steps} steps, ${fmt(frameBytes, 0)} B per step frame); A = steplens (pid ${a.pid}), B = bare ws echo (pid ${b.pid}), driver pid ${process.pid}`,
+  );
+  console.log(
+    `closed loop: ${args.sessions} sessions per connection, ${args.depth} steps in flight per session; warm-up ${args['warmup-ms']} ms each, then ${args.pairs} pairs of ${args['round-ms']} ms rounds (A B B A ...)`,
+  );
 
   const targets: Target[] = [];
   const figures: Record<string, number> = {};
@@ -103,9 +124,20 @@ async function main(): Promise<void> {
   for (const c of (args.connections ?? '').split(',').map(Number)) results.push(await throughput(a, b, templates, c));
   const rows: string[][] = [];
   for (const r of results) {
-    for (const [label, ws, rate] of [['A steplens', r.a, r.rateA], ['B ws echo', r.b, r.rateB]] as const) {
+    for (const [label, ws, rate] of [
+      ['A steplens', r.a, r.rateA],
+      ['B ws echo', r.b, r.rateB],
+    ] as const) {
       const lat = latencySummary(pooled([...ws]));
-      rows.push([`${label} @${r.connections} conn`, ws.map((w) => fmt(w.scored / w.seconds, 0)).join(' '), fmt(rate, 0), label.startsWith('A') ? ratio(r.rateA, r.rateB) : '×1.00', fmt(lat.p50, 2), fmt(lat.p99, 2), fmt(lat.max, 1)]);
+      rows.push([
+        `${label} @${r.connections} conn`,
+        ws.map((w) => fmt(w.scored / w.seconds, 0)).join(' '),
+        fmt(rate, 0),
+        label.startsWith('A') ? ratio(r.rateA, r.rateB) : '×1.00',
+        fmt(lat.p50, 2),
+        fmt(lat.p99, 2),
+        fmt(lat.max, 1),
+      ]);
       const key = `${label.startsWith('A') ? 'steplens' : 'echo'}_${r.connections}`;
       Object.assign(figures, { [`${key}_steps_per_s`]: rate, [`${key}_p50_ms`]: lat.p50, [`${key}_p99_ms`]: lat.p99, [`${key}_max_ms`]: lat.max });
     }
@@ -131,10 +163,22 @@ async function main(): Promise<void> {
     await d.close();
     if (w.errors > 0) throw new Error(`paced: ${w.errors} error frame(s), first: ${w.firstError}`);
     const lat = latencySummary(w.latencies);
-    console.log(`paced (open loop): ${pc * Math.ceil(pacedSessions / pc)} open sessions over ${pc} connections, target rate ${fmt(rate, 0)} steps/s (${args.rate !== undefined ? '--rate' : `half of the max median ${fmt(max, 0)}`}); sent ${fmt(w.sent / w.seconds, 0)}/s, scored ${fmt(w.scored / w.seconds, 0)}/s over ${fmt(w.seconds, 1)} s, ${w.skipped} due steps skipped`);
+    console.log(
+      `paced (open loop): ${pc * Math.ceil(pacedSessions / pc)} open sessions over ${pc} connections, target rate ${fmt(rate, 0)} steps/s (${args.rate !== undefined ? '--rate' : `half of the max median ${fmt(max, 0)}`}); sent ${fmt(w.sent / w.seconds, 0)}/s, scored ${fmt(w.scored / w.seconds, 0)}/s over ${fmt(w.seconds, 1)} s, ${w.skipped} due steps skipped`,
+    );
     console.log(`paced latency ms: p50 ${fmt(lat.p50, 3)}  p99 ${fmt(lat.p99, 3)}  max ${fmt(lat.max, 2)}  (n = ${lat.n})`);
-    console.log(`event-loop delay ms over the recorded window: server p99 ${fmt(serverDelay.p99, 1)} max ${fmt(serverDelay.max, 1)}; driver p99 ${fmt(driverDelay.percentile(99) / 1e6, 1)} max ${fmt(driverDelay.max / 1e6, 1)}`);
-    Object.assign(figures, { paced_rate: rate, paced_scored_per_s: w.scored / w.seconds, paced_p50_ms: lat.p50, paced_p99_ms: lat.p99, paced_max_ms: lat.max, paced_server_loop_delay_max_ms: serverDelay.max, paced_driver_loop_delay_max_ms: driverDelay.max / 1e6 });
+    console.log(
+      `event-loop delay ms over the recorded window: server p99 ${fmt(serverDelay.p99, 1)} max ${fmt(serverDelay.max, 1)}; driver p99 ${fmt(driverDelay.percentile(99) / 1e6, 1)} max ${fmt(driverDelay.max / 1e6, 1)}`,
+    );
+    Object.assign(figures, {
+      paced_rate: rate,
+      paced_scored_per_s: w.scored / w.seconds,
+      paced_p50_ms: lat.p50,
+      paced_p99_ms: lat.p99,
+      paced_max_ms: lat.max,
+      paced_server_loop_delay_max_ms: serverDelay.max,
+      paced_driver_loop_delay_max_ms: driverDelay.max / 1e6,
+    });
     targets.push(target(`ws-load p99 latency, ${pacedSessions} sessions at half max load`, lat.p99, '<', 2, 'ms'));
   }
   await b.close();

@@ -18,7 +18,8 @@ async function readJson(file: string): Promise<unknown> {
 /** A policy file: a partial policy (as in `start.policy`, or what `steplens calibrate --out` writes). */
 export async function readPolicyFile(file: string): Promise<Policy> {
   const doc = await readJson(file);
-  if (typeof doc === 'object' && doc !== null && 'policies' in doc) throw new SteplensError('bad_input', `${file}: a policy set (one policy per agent or model): give it to \`steplens serve --policy\`, or take one entry's "policy"`);
+  if (typeof doc === 'object' && doc !== null && 'policies' in doc)
+    throw new SteplensError('bad_input', `${file}: a policy set (one policy per agent or model): give it to \`steplens serve --policy\`, or take one entry's "policy"`);
   const body = typeof doc === 'object' && doc !== null && 'policy' in doc ? doc.policy : doc;
   const policy = resolvePolicy(body);
   if (!policy.ok) throw new SteplensError('bad_input', `${file}: ${policy.error}`);

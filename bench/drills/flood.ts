@@ -76,12 +76,14 @@ async function session(c: DrillClient, id: string, task: string, payloads: unkno
 
 async function round(url: string, r: number, o: FloodOptions): Promise<void> {
   const clients = await Promise.all(Array.from({ length: o.connections }, () => DrillClient.connect(url)));
-  const payloads = Array.from({ length: o.stepsPerSession }, (_, i) => o.steps[i % o.steps.length] as Step);
+  const payloads = Array.from({ length: o.stepsPerSession }, (_, i) => o.steps[i % o.steps.length]!);
   let next = 0;
-  await Promise.all(clients.map(async (c, ci) => {
-    for (let i = next++; i < o.sessions; i = next++) await session(c, `flood-${r}-${ci}-${i}`, o.task, payloads);
-  }));
-  const c = clients[0] as DrillClient;
+  await Promise.all(
+    clients.map(async (c, ci) => {
+      for (let i = next++; i < o.sessions; i = next++) await session(c, `flood-${r}-${ci}-${i}`, o.task, payloads);
+    }),
+  );
+  const c = clients[0]!;
   for (let i = 0; i < o.bigFiles; i++) {
     const file = `/testbed/pkg/models_${r}_${i}.py`;
     await session(c, `py-${r}-${i}`, o.task, [
@@ -110,13 +112,16 @@ export async function runFlood(o: FloodOptions): Promise<FloodResult> {
       if (gauge(metrics, 'steplens_active_sessions') !== 0) throw new Error('flood: sessions still open after the round');
       const mem = await server.memory();
       rounds.push({
-        round: r, heapMB: mem.heapUsed / 1e6, rssMB: mem.rss / 1e6,
-        endedSessions: gauge(metrics, 'steplens_ended_sessions'), endedMB: gauge(metrics, 'steplens_ended_session_bytes') / 1e6,
+        round: r,
+        heapMB: mem.heapUsed / 1e6,
+        rssMB: mem.rss / 1e6,
+        endedSessions: gauge(metrics, 'steplens_ended_sessions'),
+        endedMB: gauge(metrics, 'steplens_ended_session_bytes') / 1e6,
         seconds: (performance.now() - began) / 1000,
       });
     }
-    const first = rounds[0] as FloodRound;
-    const last = rounds[rounds.length - 1] as FloodRound;
+    const first = rounds[0]!;
+    const last = rounds[rounds.length - 1]!;
     return { rounds, heapGrowth: last.heapMB / first.heapMB - 1, rssGrowth: last.rssMB / first.rssMB - 1 };
   } finally {
     await server.close();

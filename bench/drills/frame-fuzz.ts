@@ -17,7 +17,7 @@ import { DrillClient, type Frame } from './ws-client.js';
 export type Counterexample = { note: string; text: string } | { note: string; nest: { prefix: string; open: string; middle?: string; close: string; depth: number; suffix: string } };
 
 /** The kept counterexamples, as frames (the JSON file sits beside this module's source; dist/ has no copy). */
-export function counterexampleFrames(): { note: string; frame: string }[] {
+export function counterexampleFrames(): Array<{ note: string; frame: string }> {
   const file = new URL('./fuzz-counterexamples.json', import.meta.url.replace('/dist/bench/', '/bench/'));
   const list = JSON.parse(readFileSync(file, 'utf8')) as Counterexample[];
   return list.map((c) => ({
@@ -27,7 +27,29 @@ export function counterexampleFrames(): { note: string; frame: string }[] {
 }
 
 const PROTO_KEYS = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', 'toLocaleString', '__defineGetter__', 'isPrototypeOf'];
-const FIELD_KEYS = ['type', 'session', 'seq', 'step', 'task', 'format', 'policy', 'learn', 'after', 'passed', 'agent', 'model', 't', 'tool', 'action', 'kind', 'command', 'observation', 'range', 'tokens', 'args'];
+const FIELD_KEYS = [
+  'type',
+  'session',
+  'seq',
+  'step',
+  'task',
+  'format',
+  'policy',
+  'learn',
+  'after',
+  'passed',
+  'agent',
+  'model',
+  't',
+  'tool',
+  'action',
+  'kind',
+  'command',
+  'observation',
+  'range',
+  'tokens',
+  'args',
+];
 const TYPES = ['start', 'step', 'outcome', 'end', 'resume', 'ping', 'START', 'score', 'final', ''];
 
 const hostileId = fc.oneof(
@@ -48,7 +70,7 @@ function nested(depth: number, leaf: unknown): unknown {
 function mutate(obj: Record<string, unknown>, key: string, value: unknown, where: number): Record<string, unknown> {
   const copy: Record<string, unknown> = JSON.parse(JSON.stringify(obj)) as Record<string, unknown>;
   const inner = Object.values(copy).filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v));
-  const target = where === 0 || inner.length === 0 ? copy : (inner[where % inner.length] as Record<string, unknown>);
+  const target = where === 0 || inner.length === 0 ? copy : inner[where % inner.length]!;
   // defineProperty: `__proto__` becomes an own key, as JSON.parse would make it.
   Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
   return copy;
@@ -71,9 +93,17 @@ export function frameArbitrary(ctx: FuzzContext): fc.Arbitrary<string | Buffer> 
     const frame = { type: 'step', session: s, seq: q, step: step as unknown as Record<string, unknown> };
     return JSON.stringify(mutateStep ? { ...frame, step: mutate(frame.step, k, v, where) } : mutate(frame, k, v, where));
   });
-  const control = fc.record({
-    type: fc.constantFrom(...TYPES), session, task: hostileId, after: seq, passed: fc.jsonValue({ maxDepth: 1 }), k: key, v: value,
-  }).map(({ k, v, ...f }) => JSON.stringify(mutate(f, k, v, 0)));
+  const control = fc
+    .record({
+      type: fc.constantFrom(...TYPES),
+      session,
+      task: hostileId,
+      after: seq,
+      passed: fc.jsonValue({ maxDepth: 1 }),
+      k: key,
+      v: value,
+    })
+    .map(({ k, v, ...f }) => JSON.stringify(mutate(f, k, v, 0)));
   const anyObject = fc.dictionary(key, value, { maxKeys: 6 }).map((o) => JSON.stringify(o));
   return fc.oneof(
     { weight: 6, arbitrary: stepFrame },
@@ -121,7 +151,7 @@ function scoreView(f: Frame): unknown {
 }
 
 /** Sends frames, pings, and checks every answer; throws describing the first bad one. */
-async function batchChecked(fuzz: DrillClient, frames: readonly (string | Buffer)[], answers: Record<string, number>): Promise<void> {
+async function batchChecked(fuzz: DrillClient, frames: ReadonlyArray<string | Buffer>, answers: Record<string, number>): Promise<void> {
   fuzz.frames.length = 0;
   for (const f of frames) fuzz.send(f, Buffer.isBuffer(f));
   await fuzz.sync(30_000);
@@ -194,13 +224,20 @@ export async function runFrameFuzz(o: FuzzOptions): Promise<FuzzResult> {
   control.send({ type: 'end', session: 'control' });
   await control.next((f) => f.type === 'final');
   const controlScores = control.frames.filter((f) => f.type === 'score').map(scoreView);
-  const batchReport = (await (await fetch(`${o.http}/v1/score`, {
-    method: 'POST', headers: { 'content-type': 'application/json', ...auth(o.victimToken) }, body: JSON.stringify({ task: o.task, trajectory: steps }),
-  })).json()) as Record<string, unknown>;
+  const batchReport = (await (
+    await fetch(`${o.http}/v1/score`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth(o.victimToken) },
+      body: JSON.stringify({ task: o.task, trajectory: steps }),
+    })
+  ).json()) as Record<string, unknown>;
   const { type: _t, session: _s, reason: _r, ...victimReport } = final;
   for (const c of [victim, fuzz, control]) c.close();
   return {
-    frames: sent, counterexamples: kept.length, answers, victimSteps: victimScores.length,
+    frames: sent,
+    counterexamples: kept.length,
+    answers,
+    victimSteps: victimScores.length,
     victimEqual: JSON.stringify(victimScores) === JSON.stringify(controlScores) && victimScores.length === steps.length,
     finalEqual: JSON.stringify(victimReport) === JSON.stringify(batchReport),
     ...(failure !== undefined ? { failure } : {}),

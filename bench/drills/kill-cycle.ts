@@ -40,7 +40,9 @@ async function grow(http: string, ws: string, o: KillOptions, acked: Map<string,
     while (!stop.now) {
       try {
         const res = await fetch(`${http}/v1/tasks/${encodeURIComponent(task)}/references`, {
-          method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ trajectory: o.doc }),
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ trajectory: o.doc }),
         });
         if (res.status === 201) {
           const { version } = (await res.json()) as { version: number };
@@ -69,12 +71,12 @@ async function grow(http: string, ws: string, o: KillOptions, acked: Map<string,
       }
     }
   };
-  await Promise.all([...o.tasks.map(post), learn(o.tasks[0] as string)]);
+  await Promise.all([...o.tasks.map(post), learn(o.tasks[0]!)]);
 }
 
 /** What the folder holds after a kill (checked by the store at this start): every acknowledged version must be there. */
 async function checkAcknowledged(http: string, acked: Map<string, number>, when: string, lost: string[]): Promise<void> {
-  const listed = (await (await fetch(`${http}/v1/tasks`)).json()) as { tasks: { task: string; version: number }[] };
+  const listed = (await (await fetch(`${http}/v1/tasks`)).json()) as { tasks: Array<{ task: string; version: number }> };
   for (const [task, version] of acked) {
     const found = listed.tasks.find((t) => t.task === task)?.version ?? 0;
     if (found < version) lost.push(`${when}: ${task} acknowledged v${version}, found v${found}`);

@@ -47,10 +47,20 @@ function prng(seed: number): () => number {
   };
 }
 
-const HOSTILE_VALUES: (() => unknown)[] = [
-  () => null, () => -1, () => 1e308, () => '', () => [], () => ({}), () => 'x'.repeat(200_000),
+const HOSTILE_VALUES: Array<() => unknown> = [
+  () => null,
+  () => -1,
+  () => 1e308,
+  () => '',
+  () => [],
+  () => ({}),
+  () => 'x'.repeat(200_000),
   () => JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": 1}, "toString": 5}') as unknown,
-  () => { let v: unknown = 1; for (let i = 0; i < 200; i++) v = [v]; return v; },
+  () => {
+    let v: unknown = 1;
+    for (let i = 0; i < 200; i++) v = [v];
+    return v;
+  },
   () => ({ role: 'assistant', content: [{ text: null }], tool_calls: [{ function: { arguments: '{"command": [' } }] }),
   () => ({ action: 'run', args: { command: 'if true; then '.repeat(3000) }, observation: 7 }),
 ];
@@ -67,7 +77,7 @@ function mutate(text: string, other: string, rand: () => number): { text: string
       const chars = ['"', '{', '}', '[', ']', ',', ':', '\\', '\n', '\0', '\ud800', 'é', ' '];
       const out = text.split('');
       const n = 1 + at(20);
-      for (let i = 0; i < n; i++) out[at(out.length)] = chars[at(chars.length)] as string;
+      for (let i = 0; i < n; i++) out[at(out.length)] = chars[at(chars.length)]!;
       return { text: out.join(''), how: `${n} characters replaced` };
     }
     case 2: {
@@ -90,11 +100,11 @@ function mutate(text: string, other: string, rand: () => number): { text: string
       const li = single ? -1 : at(lines.length);
       let doc: unknown;
       try {
-        doc = JSON.parse(single ? text : (lines[li] as string));
+        doc = JSON.parse(single ? text : lines[li]!);
       } catch {
         return { text: `${text}}`, how: 'a brace appended' };
       }
-      const nodes: { parent: Record<string, unknown> | unknown[]; key: string | number }[] = [];
+      const nodes: Array<{ parent: Record<string, unknown> | unknown[]; key: string | number }> = [];
       const walk = (v: unknown, depth: number): void => {
         if (depth > 12 || typeof v !== 'object' || v === null) return;
         for (const [k, c] of Object.entries(v)) {
@@ -122,7 +132,7 @@ function mutate(text: string, other: string, rand: () => number): { text: string
 function pick(files: string[], n: number | undefined): string[] {
   if (n === undefined || n >= files.length) return files;
   const step = files.length / n;
-  return Array.from({ length: n }, (_, i) => files[Math.floor(i * step)] as string);
+  return Array.from({ length: n }, (_, i) => files[Math.floor(i * step)]!);
 }
 
 export function runLogMutation(o: MutationOptions): MutationResult {
@@ -136,16 +146,16 @@ export function runLogMutation(o: MutationOptions): MutationResult {
   };
   texts.forEach((original, fi) => {
     for (let m = 0; m < o.perFile; m++) {
-      const { text, how } = mutate(original, texts[(fi + 1) % texts.length] as string, rand);
+      const { text, how } = mutate(original, texts[(fi + 1) % texts.length]!, rand);
       const name = `${files[fi]} (${how})`;
       const began = performance.now();
-      for (const format of ['auto', ...FORMAT_NAMES] as (FormatName | 'auto')[]) {
+      for (const format of ['auto', ...FORMAT_NAMES] as Array<FormatName | 'auto'>) {
         result.runs++;
         try {
           const r = parseTrajectoryText(text, format, 'input');
           if (!r.ok) {
             result.refused++;
-            if (/invalid JSON/.test(r.error.message) && !/line \d+, column \d+/.test(r.error.message)) problem(`${name} [${format}]: no position in "${r.error.message.slice(0, 200)}"`);
+            if (r.error.message.includes('invalid JSON') && !/line \d+, column \d+/.test(r.error.message)) problem(`${name} [${format}]: no position in "${r.error.message.slice(0, 200)}"`);
             continue;
           }
           for (const d of r.value.diagnostics) if (!/\S/.test(d.at)) problem(`${name} [${format}]: a diagnostic without a position: ${d.message.slice(0, 200)}`);

@@ -40,15 +40,17 @@ export async function runShutdownUnderLoad(o: ShutdownOptions): Promise<Shutdown
   const result: ShutdownResult = { sessions: o.sessions, finals: 0, finalsMatching: 0, learned: 0, http: {}, exitCode: null, exitMs: 0, reopenWarnings: [], problems: [] };
   let stop = false;
   // Every session is open before the load starts (a connection still opening at SIGTERM would be refused, rightly).
-  const opened = await Promise.all(Array.from({ length: o.sessions }, async (_, i) => {
-    const c = await DrillClient.connect(server.ws);
-    const id = `load-${i}`;
-    const learn = i % 2 === 0;
-    c.send({ type: 'start', session: id, task: o.task, learn });
-    if (learn) c.send({ type: 'outcome', session: id, passed: true });
-    await c.next((f) => f.type === 'started');
-    return { c, id };
-  }));
+  const opened = await Promise.all(
+    Array.from({ length: o.sessions }, async (_, i) => {
+      const c = await DrillClient.connect(server.ws);
+      const id = `load-${i}`;
+      const learn = i % 2 === 0;
+      c.send({ type: 'start', session: id, task: o.task, learn });
+      if (learn) c.send({ type: 'outcome', session: id, passed: true });
+      await c.next((f) => f.type === 'started');
+      return { c, id };
+    }),
+  );
   const streams = opened.map(async ({ c, id }, i) => {
     for (let seq = 0; !stop && !c.closed; seq++) {
       c.send({ type: 'step', session: id, seq, step: o.steps[seq % o.steps.length] });
@@ -70,7 +72,7 @@ export async function runShutdownUnderLoad(o: ShutdownOptions): Promise<Shutdown
       const res = await fetch(`${server.http}/v1/score`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       const text = await res.text();
       result.http[String(res.status)] = (result.http[String(res.status)] ?? 0) + 1;
-      if (res.status !== 200 && !(res.status === 503 && /"code":"overloaded"/.test(text))) result.problems.push(`HTTP ${res.status}: ${text.slice(0, 200)}`);
+      if (res.status !== 200 && !(res.status === 503 && text.includes('"code":"overloaded"'))) result.problems.push(`HTTP ${res.status}: ${text.slice(0, 200)}`);
     } catch (error) {
       const key = (error as { cause?: { code?: string } }).cause?.code ?? 'failed';
       result.http[key] = (result.http[key] ?? 0) + 1;

@@ -41,7 +41,7 @@ export function spawnServer(args: string[]): Promise<SpawnedServer> {
         } catch {
           continue;
         }
-        if ((entry.level ?? 0) >= 40 && !/authentication is off/.test(entry.msg ?? '')) warnings.push(entry.msg ?? line);
+        if ((entry.level ?? 0) >= 40 && !(entry.msg ?? '').includes('authentication is off')) warnings.push(entry.msg ?? line);
         if (entry.msg === 'steplens server listening' && entry.address) {
           resolve({ http: entry.address, ws: `${entry.address.replace(/^http/, 'ws')}/v1/stream`, proc, warnings, exited });
         }

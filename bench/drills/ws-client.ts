@@ -1,17 +1,18 @@
 /** A small WebSocket client for the drills and the tests: queues incoming frames, awaits the next matching one. */
 import WebSocket from 'ws';
+import { dataText } from '../../src/client/frames.js';
 
 export type Frame = Record<string, unknown> & { type: string };
 
 export class DrillClient {
   readonly frames: Frame[] = [];
-  private waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void; reject: (e: Error) => void }[] = [];
+  private waiters: Array<{ match: (f: Frame) => boolean; resolve: (f: Frame) => void; reject: (e: Error) => void }> = [];
   closed: { code: number; reason: string } | undefined;
-  private closeWaiters: ((c: { code: number; reason: string }) => void)[] = [];
+  private closeWaiters: Array<(c: { code: number; reason: string }) => void> = [];
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
-      const frame = JSON.parse(String(data)) as Frame;
+      const frame = JSON.parse(dataText(data)) as Frame;
       const i = this.waiters.findIndex((w) => w.match(frame));
       if (i >= 0) this.waiters.splice(i, 1)[0]?.resolve(frame);
       else this.frames.push(frame);
@@ -43,7 +44,7 @@ export class DrillClient {
   /** The next frame (queued or arriving) that matches. */
   next(match: (f: Frame) => boolean = () => true, timeoutMs = 10_000): Promise<Frame> {
     const i = this.frames.findIndex(match);
-    if (i >= 0) return Promise.resolve(this.frames.splice(i, 1)[0] as Frame);
+    if (i >= 0) return Promise.resolve(this.frames.splice(i, 1)[0]!);
     if (this.closed) return Promise.reject(new Error(`socket closed (${this.closed.code})`));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('timed out waiting for a frame')), timeoutMs);

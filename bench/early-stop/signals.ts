@@ -28,7 +28,14 @@ import { defaultAnalyzers } from '../../src/syntax/index.js';
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { outcomes: { type: 'string' }, sources: { type: 'string' }, 'source-max': { type: 'string' } } });
 const sourceMax = Number(values['source-max'] ?? 0.02);
 
-interface Run { source: string; passed: boolean; states: readonly State[]; totals: readonly number[]; steps: readonly Step[]; obs: string[] }
+interface Run {
+  source: string;
+  passed: boolean;
+  states: readonly State[];
+  totals: readonly number[];
+  steps: readonly Step[];
+  obs: string[];
+}
 
 const { found, table } = readCorpusInput(positionals, { outcomes: values.outcomes }, process.cwd(), 'signals');
 const sourcesTable = values.sources ? parseSourcesTable(nodeReportFs.readText(values.sources) ?? '', values.sources) : undefined;
@@ -37,11 +44,30 @@ const ctx = { fs: nodeReportFs, cache: new Map(), ...(table ? { table } : {}) };
 const known: KnownRun[] = [];
 for (const t of found.trajectories) {
   const o = resolveOutcome(ctx, t).outcome;
-  if ((o === 'pass' || o === 'fail') && t.steps.length > 0 && t.task !== null) known.push({ trajectory: t, task: t.task, passed: o === 'pass', ...sourceOf(sourcesTable?.value ?? [], t.run, t.agent, t.model ?? '(model not named)') });
+  if ((o === 'pass' || o === 'fail') && t.steps.length > 0 && t.task !== null)
+    known.push({ trajectory: t, task: t.task, passed: o === 'pass', ...sourceOf(sourcesTable?.value ?? [], t.run, t.agent, t.model ?? '(model not named)') });
 }
 const scored = scoreKnownRuns(known, await chooseReference(undefined), defaultAnalyzers(), DEFAULT_CONFIG);
-const norm = (o: string | undefined) => (o === undefined ? '' : createHash('md5').update(o.replace(/\d+(\.\d+)?/g, '#').replace(/\s+/g, ' ').trim().slice(0, 4000)).digest('hex'));
-const runs: Run[] = scored.map((s, i) => ({ source: s.run.source, passed: s.run.passed, states: s.run.states, totals: s.run.totals.referenceFree, steps: known[i]!.trajectory.steps, obs: known[i]!.trajectory.steps.map((x) => norm(x.observation)) }));
+const norm = (o: string | undefined) =>
+  o === undefined
+    ? ''
+    : createHash('md5')
+        .update(
+          o
+            .replace(/\d+(\.\d+)?/g, '#')
+            .replace(/\s+/g, ' ')
+            .trim()
+            .slice(0, 4000),
+        )
+        .digest('hex');
+const runs: Run[] = scored.map((s, i) => ({
+  source: s.run.source,
+  passed: s.run.passed,
+  states: s.run.states,
+  totals: s.run.totals.referenceFree,
+  steps: known[i]!.trajectory.steps,
+  obs: known[i]!.trajectory.steps.map((x) => norm(x.observation)),
+}));
 const sources = [...new Set(runs.map((r) => r.source))];
 console.log(`${runs.length} runs (${runs.filter((r) => r.passed).length} passing), ${sources.length} sources; per-source cap ${100 * sourceMax} %`);
 
@@ -50,31 +76,77 @@ const first = (r: Run, pred: (i: number) => boolean): number | null => {
   for (let i = 0; i < r.states.length; i++) if (pred(i)) return i;
   return null;
 };
-const counting = (step: (r: Run, i: number, n: number) => number, reach: (n: number, th: number, i: number) => boolean): At => (r, th) => {
-  let n = 0;
-  return first(r, (i) => reach((n = step(r, i, n)), th, i));
-};
-const repeats = (only: (r: Run, i: number) => boolean): At => (r, k) => {
-  const seen = new Map<string, number>();
-  return first(r, (i) => {
-    if (!only(r, i) || r.obs[i] === '') return false;
-    const c = (seen.get(r.obs[i]!) ?? 0) + 1;
-    seen.set(r.obs[i]!, c);
-    return c >= k;
-  });
-};
+const counting =
+  (step: (r: Run, i: number, n: number) => number, reach: (n: number, th: number, i: number) => boolean): At =>
+  (r, th) => {
+    let n = 0;
+    return first(r, (i) => reach((n = step(r, i, n)), th, i));
+  };
+const repeats =
+  (only: (r: Run, i: number) => boolean): At =>
+  (r, k) => {
+    const seen = new Map<string, number>();
+    return first(r, (i) => {
+      if (!only(r, i) || r.obs[i] === '') return false;
+      const c = (seen.get(r.obs[i]!) ?? 0) + 1;
+      seen.set(r.obs[i]!, c);
+      return c >= k;
+    });
+  };
 const edits = (s: State) => s.stage === 'I' && s.changesFile;
 const FAMILIES: Record<string, { ths: number[]; at: At; what: string }> = {
   noEdit: { what: 'no file edited by step N', ths: [10, 12, 15, 20, 25, 30, 40], at: (r, n) => (r.states.length >= n && !r.states.slice(0, n).some(edits) ? n - 1 : null) },
-  sinceEdit: { what: 'N steps in a row without an edit', ths: [10, 15, 20, 25, 30, 40, 50], at: counting((r, i, n) => (edits(r.states[i]!) ? 0 : n + 1), (n, th) => n >= th) },
+  sinceEdit: {
+    what: 'N steps in a row without an edit',
+    ths: [10, 15, 20, 25, 30, 40, 50],
+    at: counting(
+      (r, i, n) => (edits(r.states[i]!) ? 0 : n + 1),
+      (n, th) => n >= th,
+    ),
+  },
   sameFailingOutput: { what: 'the same failing output (numbers masked) k times', ths: [2, 3, 4, 5, 6, 8], at: repeats((r, i) => r.states[i]!.failed) },
   sameOutput: { what: 'the same output k times', ths: [3, 4, 5, 6, 8, 10], at: repeats(() => true) },
-  failStreak: { what: 'k failed steps in a row', ths: [3, 4, 5, 6, 8], at: counting((r, i, n) => (r.states[i]!.failed ? n + 1 : 0), (n, th) => n >= th) },
-  failedTotal: { what: 'k failed steps in all', ths: [5, 8, 10, 15, 20], at: counting((r, i, n) => n + (r.states[i]!.failed ? 1 : 0), (n, th) => n >= th) },
+  failStreak: {
+    what: 'k failed steps in a row',
+    ths: [3, 4, 5, 6, 8],
+    at: counting(
+      (r, i, n) => (r.states[i]!.failed ? n + 1 : 0),
+      (n, th) => n >= th,
+    ),
+  },
+  failedTotal: {
+    what: 'k failed steps in all',
+    ths: [5, 8, 10, 15, 20],
+    at: counting(
+      (r, i, n) => n + (r.states[i]!.failed ? 1 : 0),
+      (n, th) => n >= th,
+    ),
+  },
   stepBudget: { what: 'N steps (a step budget)', ths: [20, 25, 30, 40, 50, 60, 80, 100], at: (r, n) => (r.states.length >= n ? n - 1 : null) },
-  tokenBudget: { what: 'T tokens spent (a cost budget)', ths: [1e4, 2e4, 4e4, 8e4, 16e4], at: counting((r, i, n) => n + r.states[i]!.cost, (n, th) => n >= th) },
-  unparsedStreak: { what: 'k steps in a row with no action, an unmapped tool, a message or a think', ths: [2, 3, 4], at: counting((r, i, n) => (['none', 'other', 'think', 'message'].includes(r.states[i]!.kind) ? n + 1 : 0), (n, th) => n >= th) },
-  editsWithoutTest: { what: 'k edits without a verification in between', ths: [5, 8, 10, 15], at: counting((r, i, n) => (edits(r.states[i]!) ? n + 1 : r.states[i]!.stage === 'V' ? 0 : n), (n, th) => n >= th) },
+  tokenBudget: {
+    what: 'T tokens spent (a cost budget)',
+    ths: [1e4, 2e4, 4e4, 8e4, 16e4],
+    at: counting(
+      (r, i, n) => n + r.states[i]!.cost,
+      (n, th) => n >= th,
+    ),
+  },
+  unparsedStreak: {
+    what: 'k steps in a row with no action, an unmapped tool, a message or a think',
+    ths: [2, 3, 4],
+    at: counting(
+      (r, i, n) => (['none', 'other', 'think', 'message'].includes(r.states[i]!.kind) ? n + 1 : 0),
+      (n, th) => n >= th,
+    ),
+  },
+  editsWithoutTest: {
+    what: 'k edits without a verification in between',
+    ths: [5, 8, 10, 15],
+    at: counting(
+      (r, i, n) => (edits(r.states[i]!) ? n + 1 : r.states[i]!.stage === 'V' ? 0 : n),
+      (n, th) => n >= th,
+    ),
+  },
 };
 for (const kind of GRID_KINDS) {
   FAMILIES[`${kind.key} (shipped kind)`] = {
@@ -84,7 +156,14 @@ for (const kind of GRID_KINDS) {
   };
 }
 
-interface Tally { P: number; ps: number; F: number; fs: number; steps: number; saved: number }
+interface Tally {
+  P: number;
+  ps: number;
+  F: number;
+  fs: number;
+  steps: number;
+  saved: number;
+}
 const tally = (v: Array<number | null>, pick: (r: Run) => boolean): Tally => {
   const t: Tally = { P: 0, ps: 0, F: 0, fs: 0, steps: 0, saved: 0 };
   runs.forEach((r, i) => {
@@ -104,12 +183,15 @@ const tally = (v: Array<number | null>, pick: (r: Run) => boolean): Tally => {
   });
   return t;
 };
-const safeOn = (v: Array<number | null>, srcs: string[]) => srcs.every((s) => {
-  const t = tally(v, (r) => r.source === s);
-  return t.ps <= Math.floor(sourceMax * t.P + 1e-9);
-});
+const safeOn = (v: Array<number | null>, srcs: string[]) =>
+  srcs.every((s) => {
+    const t = tally(v, (r) => r.source === s);
+    return t.ps <= Math.floor(sourceMax * t.P + 1e-9);
+  });
 const pct = (a: number, b: number) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(1)} %`);
-console.log('| signal | what | held out (each source judged by the threshold chosen on the others): passing stopped | failing stopped | failing steps saved | sources where it stopped a passing run | chosen on all sources |');
+console.log(
+  '| signal | what | held out (each source judged by the threshold chosen on the others): passing stopped | failing stopped | failing steps saved | sources where it stopped a passing run | chosen on all sources |',
+);
 console.log('| --- | --- | --- | --- | --- | --- | --- |');
 for (const [name, f] of Object.entries(FAMILIES)) {
   const vectors = f.ths.map((th) => runs.map((r) => f.at(r, th)));
@@ -135,6 +217,11 @@ for (const [name, f] of Object.entries(FAMILIES)) {
     const saved = tally(v, () => true).saved;
     if (saved > allSaved) [allBest, allSaved] = [j, saved];
   });
-  const th = allBest < 0 ? 'none is safe on every source' : name.endsWith('(shipped kind)') ? JSON.stringify(GRID_KINDS.find((k) => name.startsWith(k.key))!.candidates[f.ths[allBest]!]) : String(f.ths[allBest]);
+  const th =
+    allBest < 0
+      ? 'none is safe on every source'
+      : name.endsWith('(shipped kind)')
+        ? JSON.stringify(GRID_KINDS.find((k) => name.startsWith(k.key))!.candidates[f.ths[allBest]!])
+        : String(f.ths[allBest]);
   console.log(`| ${name} | ${f.what} | ${sum.ps} / ${sum.P} | ${sum.fs} / ${sum.F} | ${pct(sum.saved, sum.steps)} | ${hurt.join('; ') || 'none'} | ${th} |`);
 }

@@ -20,8 +20,7 @@ export interface GroupResult {
   split?: SplitReport;
 }
 
-const matchOf = (r: NamedRun, by: GroupBy): PolicyMatch =>
-  by === 'agent' ? { agent: r.agent } : by === 'model' ? { model: r.model } : { agent: r.agent, model: r.model };
+const matchOf = (r: NamedRun, by: GroupBy): PolicyMatch => (by === 'agent' ? { agent: r.agent } : by === 'model' ? { model: r.model } : { agent: r.agent, model: r.model });
 
 function calibrated(runs: readonly TradeoffRun[], options: TradeoffOptions, split: { seed: number; holdout: number } | undefined): { tradeoff: TradeoffResult; split?: SplitReport } {
   const t = calibrateTradeoff(runs, options);
@@ -32,7 +31,12 @@ function calibrated(runs: readonly TradeoffRun[], options: TradeoffOptions, spli
 }
 
 /** Per group (largest first), then the fallback over every run. */
-export function calibrateGroups(runs: readonly NamedRun[], by: GroupBy, options: TradeoffOptions, split?: { seed: number; holdout: number }): { groups: GroupResult[]; fallback: Omit<GroupResult, 'match'> } {
+export function calibrateGroups(
+  runs: readonly NamedRun[],
+  by: GroupBy,
+  options: TradeoffOptions,
+  split?: { seed: number; holdout: number },
+): { groups: GroupResult[]; fallback: Omit<GroupResult, 'match'> } {
   const byKey = new Map<string, { match: PolicyMatch; runs: NamedRun[] }>();
   for (const r of runs) {
     const match = matchOf(r, by);

@@ -22,8 +22,12 @@ function kindText(kind: CalibrationKind, c: Calibration): string {
   const t = c.kinds[kind];
   const mark = (r: ThresholdRow) => [r.threshold === t.warn.threshold ? 'warn' : '', r.threshold === t.stop.threshold ? 'stop' : ''].filter(Boolean).join('+');
   const rows = t.rows.map((r) => [
-    r.threshold, `${r.passingStopped} (${pct(r.passingRate)}, ≤${pct(r.passingUpper)})`, `${r.failingStopped} (${pct(r.failingRate)})`,
-    num(r.meanStepsSaved), num(r.meanStepsSavedWhenStopped), mark(r),
+    r.threshold,
+    `${r.passingStopped} (${pct(r.passingRate)}, ≤${pct(r.passingUpper)})`,
+    `${r.failingStopped} (${pct(r.failingRate)})`,
+    num(r.meanStepsSaved),
+    num(r.meanStepsSavedWhenStopped),
+    mark(r),
   ]);
   const header = ['threshold', 'passing stopped (95% upper)', 'failing stopped', 'saved/failing run', 'saved/stopped run', 'pick'];
   return `${kind}: ${MEANING[kind]}\n${renderTable(header, rows)}recommended: ${levelText('warn', t.warn)}; ${levelText('stop', t.stop)}\n`;
@@ -32,11 +36,11 @@ function kindText(kind: CalibrationKind, c: Calibration): string {
 /** The per-kind tables (reference-free), their single-kind recommendations and the naive repeat rule. */
 export function perKindText(c: Calibration, left: number, priorRefs: number, bound: BoundSpec = DEFAULT_BOUND): string {
   const b = c.baseline;
-  const head = `${c.runs.passing + c.runs.failing} runs with a known outcome (${c.runs.passing} passing, ${c.runs.failing} failing); ${left} without one left out\n` +
+  const head =
+    `${c.runs.passing + c.runs.failing} runs with a known outcome (${c.runs.passing} passing, ${c.runs.failing} failing); ${left} without one left out\n` +
     `reference-free scores: temporal prior pooled from ${priorRefs} bundled reference trajectories\n` +
     `bounds: stop when the ${bound.method} ${Math.round(100 * bound.confidence)}% upper bound of the passing runs stopped is at most ${pct(c.kinds.blindRetry.stop.bound)}, warn at most ${pct(c.kinds.blindRetry.warn.bound)}\n\n` +
     'single kinds (reference-free; each kind alone, the others off):\n\n';
   const naive = `naive rule "stop at occurrence #${b.n} of one exact action" (anything in between): stops ${b.passingStopped} passing (${pct(b.passingRate)}), ${b.failingStopped} failing (${pct(b.failingRate)})\n`;
-  return head + CALIBRATION_KINDS.map((k) => kindText(k, c)).join('\n') + '\n' + naive +
-    `single-kind recommendation (warn levels of the written policy come from it):\n${JSON.stringify(c.policy)}\n`;
+  return head + CALIBRATION_KINDS.map((k) => kindText(k, c)).join('\n') + '\n' + naive + `single-kind recommendation (warn levels of the written policy come from it):\n${JSON.stringify(c.policy)}\n`;
 }

@@ -64,6 +64,7 @@ export async function loadCalibrationRuns(a: CalibrateArgs, cwd: string, config:
     priorReferences = prior.kind === 'prior' ? prior.prior.references : 0;
     runs.push(...scoreKnownRuns(known, prior, defaultAnalyzers(), config));
   }
-  if (runs.length === 0) throw new SteplensError('bad_input', `no run with a known pass/fail outcome and at least one step (${withoutOutcome} without an outcome, ${empty} without steps; give --outcomes FILE)`);
+  if (runs.length === 0)
+    throw new SteplensError('bad_input', `no run with a known pass/fail outcome and at least one step (${withoutOutcome} without an outcome, ${empty} without steps; give --outcomes FILE)`);
   return { runs, withoutOutcome, empty, noTask, exit, unreadable, priorReferences };
 }

@@ -36,7 +36,10 @@ export function policyDocument(r: TradeoffResult, split: SplitReport | undefined
 }
 
 /** The policy-set file of `--by`: one entry per group, then the fallback; `serve --policy` loads it. */
-export function policySetDocument(groups: ReadonlyArray<{ match: PolicyMatch; tradeoff: TradeoffResult; split?: SplitReport }>, fallback: { tradeoff: TradeoffResult; split?: SplitReport }): Record<string, unknown> {
+export function policySetDocument(
+  groups: ReadonlyArray<{ match: PolicyMatch; tradeoff: TradeoffResult; split?: SplitReport }>,
+  fallback: { tradeoff: TradeoffResult; split?: SplitReport },
+): Record<string, unknown> {
   return {
     policies: groups.map((g) => ({ match: g.match, ...policyDocument(g.tradeoff, g.split) })),
     fallback: policyDocument(fallback.tradeoff, fallback.split),
@@ -45,13 +48,30 @@ export function policySetDocument(groups: ReadonlyArray<{ match: PolicyMatch; tr
 
 /** The Pareto fronts as CSV (one row per front point and mode). */
 export function tradeoffCsv(r: TradeoffResult): string {
-  const head = 'mode,passing_stopped,passing,passing_rate,failing_stopped,failing,failing_rate,failing_steps_saved,failing_steps_share,failing_tokens_saved,failing_token_share,all_token_share,median_stop_step,policy';
+  const head =
+    'mode,passing_stopped,passing,passing_rate,failing_stopped,failing,failing_rate,failing_steps_saved,failing_steps_share,failing_tokens_saved,failing_token_share,all_token_share,median_stop_step,policy';
   const cell = (x: number | null) => (x === null ? '' : String(x));
-  const rows = (['referenceFree', 'reference'] as const).flatMap((m) => r.front[m].map((p) => {
-    const q = p.modes[m];
-    return [m, q.passingStopped, q.passing, cell(q.passingRate), q.failingStopped, q.failing, cell(q.failingRate), q.failingStepsSaved, cell(q.failingStepsShare),
-      q.failingTokensSaved, cell(q.failingTokenShare), cell(q.allTokenShare), cell(q.medianStopStep), `"${describeSettings(p.settings)}"`].join(',');
-  }));
+  const rows = (['referenceFree', 'reference'] as const).flatMap((m) =>
+    r.front[m].map((p) => {
+      const q = p.modes[m];
+      return [
+        m,
+        q.passingStopped,
+        q.passing,
+        cell(q.passingRate),
+        q.failingStopped,
+        q.failing,
+        cell(q.failingRate),
+        q.failingStepsSaved,
+        cell(q.failingStepsShare),
+        q.failingTokensSaved,
+        cell(q.failingTokenShare),
+        cell(q.allTokenShare),
+        cell(q.medianStopStep),
+        `"${describeSettings(p.settings)}"`,
+      ].join(',');
+    }),
+  );
   return `${[head, ...rows].join('\n')}\n`;
 }
 
@@ -72,14 +92,7 @@ export interface CalibrateOutputs {
 }
 
 /** Writes the requested files; returns what was written, for the summary line. */
-export function writeCalibrateOutputs(
-  cwd: string,
-  o: CalibrateOutputs,
-  r: TradeoffResult,
-  split: SplitReport | undefined,
-  weights: Weights | undefined,
-  fullJson: unknown,
-): string[] {
+export function writeCalibrateOutputs(cwd: string, o: CalibrateOutputs, r: TradeoffResult, split: SplitReport | undefined, weights: Weights | undefined, fullJson: unknown): string[] {
   const written: string[] = [];
   if (o.outDir !== undefined) {
     const dir = resolve(cwd, o.outDir);

@@ -47,20 +47,29 @@ export const sourceName = (agent: string, model: string): string => `${agent} + 
 /** Scores every known run in both modes. */
 export function scoreKnownRuns(known: readonly KnownRun[], prior: Reference, analyzers: Analyzers, config: ScoringConfig): ScoredRun[] {
   const free = known.map((k) => scoreRun(k.trajectory, prior, analyzers, config));
-  const ptas = leaveOneOutPtas(known.map((k, i) => ({ task: k.task, passed: k.passed, states: free[i]!.states })), MIN_REFERENCES);
+  const ptas = leaveOneOutPtas(
+    known.map((k, i) => ({ task: k.task, passed: k.passed, states: free[i]!.states })),
+    MIN_REFERENCES,
+  );
   return known.map((k, i) => {
     const f = free[i]!;
     const pta = ptas[i];
     const ref = pta !== undefined ? scoreRun(k.trajectory, { kind: 'pta', pta }, analyzers, config) : undefined;
     return {
       run: {
-        id: k.trajectory.id, task: k.task, passed: k.passed, states: f.states,
+        id: k.trajectory.id,
+        task: k.task,
+        passed: k.passed,
+        states: f.states,
         totals: { referenceFree: f.totals, reference: ref?.totals ?? f.totals },
         hasReference: ref !== undefined,
-        agent: k.agent, model: k.model, source: sourceName(k.agent, k.model),
+        agent: k.agent,
+        model: k.model,
+        source: sourceName(k.agent, k.model),
       },
       weights: {
-        task: k.task, passed: k.passed,
+        task: k.task,
+        passed: k.passed,
         reference: ref !== undefined ? signals(ref.final) : null,
         referenceFree: { ...signals(f.final), struct: null, cov: null },
       },

@@ -25,7 +25,8 @@ export function pointCells(p: TradeoffPoint): string[] {
 /** The Pareto fronts, the baseline and the chosen policy. */
 export function tradeoffText(r: TradeoffResult): string {
   const k = r.kept;
-  const kept = `blindRetry [${k.blindRetry.join(', ')}], regressionLoop [${k.regressionLoop.join(', ')}], cycle [${k.cycle.join(', ')}], ` +
+  const kept =
+    `blindRetry [${k.blindRetry.join(', ')}], regressionLoop [${k.regressionLoop.join(', ')}], cycle [${k.cycle.join(', ')}], ` +
     `explorationStreak [${k.explorationStreak.join(', ')}], lowScore [${k.lowScore.map((l) => `<${l.floor}@${l.minSteps}`).join(', ')}]`;
   const out = [
     `combined stop policies: ${r.evaluated} evaluated (each kind off or one of the candidates kept after pre-filtering: ${kept})`,
@@ -34,14 +35,21 @@ export function tradeoffText(r: TradeoffResult): string {
   ];
   for (const m of ['referenceFree', 'reference'] as const) {
     out.push(`trade-off, ${MODE[m]} (Pareto front: the most tokens saved for each number of false stops)`);
-    out.push(renderTable([...HEADER, 'policy'], r.front[m].map((p) => [...pointCells(p.modes[m]), describeSettings(p.settings)])));
+    out.push(
+      renderTable(
+        [...HEADER, 'policy'],
+        r.front[m].map((p) => [...pointCells(p.modes[m]), describeSettings(p.settings)]),
+      ),
+    );
   }
   const rows = (label: string, e: TradeoffResult['chosen']) => (['referenceFree', 'reference'] as const).map((m) => [`${label}, ${MODE[m]}`, ...pointCells(e.modes[m])]);
   out.push(`default policy (${describeSettings(r.baseline.settings)}) vs chosen (${describeSettings(r.chosen.settings)}), in-sample:`);
   out.push(renderTable(['policy', ...HEADER], [...rows('default', r.baseline), ...rows('chosen', r.chosen)]));
   const c = r.choice;
   const perSource = c.sourceMax !== undefined ? ` and at most ${pct(c.sourceMax)} of any one source's passing runs` : '';
-  out.push(`chosen: the most failing-run tokens saved with the ${c.bound} ${Math.round(100 * c.confidence)}% upper bound of the false-stop rate at most ${pct(c.maxFalseStop)}${perSource} (${c.constrained.map((m) => MODE[m]).join(' and ')}): ${c.maxPassingStopped < 0 ? `no stop can meet it with ${r.runs.passing} passing runs (${c.passingNeeded} needed)` : `at most ${c.maxPassingStopped} of ${r.runs.passing} passing runs stopped`}; ${c.feasible} of ${r.evaluated} policies qualify${c.warnOnly ? '; REFUSED: the written policy only warns' : ''}`);
+  out.push(
+    `chosen: the most failing-run tokens saved with the ${c.bound} ${Math.round(100 * c.confidence)}% upper bound of the false-stop rate at most ${pct(c.maxFalseStop)}${perSource} (${c.constrained.map((m) => MODE[m]).join(' and ')}): ${c.maxPassingStopped < 0 ? `no stop can meet it with ${r.runs.passing} passing runs (${c.passingNeeded} needed)` : `at most ${c.maxPassingStopped} of ${r.runs.passing} passing runs stopped`}; ${c.feasible} of ${r.evaluated} policies qualify${c.warnOnly ? '; REFUSED: the written policy only warns' : ''}`,
+  );
   if (r.chosen.bySource && r.chosen.bySource.length > 1) out.push(sourceText('chosen policy per source, in-sample', r.chosen.bySource));
   if (r.choice.note) out.push(`note: ${r.choice.note}`);
   return `${out.join('\n')}\n`;
@@ -89,9 +97,14 @@ export function sourceText(title: string, rows: readonly SourcePoint[]): string 
 
 /** Leave-one-source-out: per held-out source, the policy chosen on the others and what it did there. */
 export function sourceSplitText(s: SourceSplitReport): string {
-  const rows = s.folds.flatMap((f) => (['referenceFree', 'reference'] as const).map((m) => [
-    m === 'referenceFree' ? f.holdout : '', MODE[m], ...pointCells(f.outOfSample[m]), m === 'referenceFree' ? `${describeSettings(f.settings)}${f.warnOnly ? ' (warn only)' : ''}` : '',
-  ]));
+  const rows = s.folds.flatMap((f) =>
+    (['referenceFree', 'reference'] as const).map((m) => [
+      m === 'referenceFree' ? f.holdout : '',
+      MODE[m],
+      ...pointCells(f.outOfSample[m]),
+      m === 'referenceFree' ? `${describeSettings(f.settings)}${f.warnOnly ? ' (warn only)' : ''}` : '',
+    ]),
+  );
   for (const m of ['referenceFree', 'reference'] as const) rows.push(['all sources held out', MODE[m], ...pointCells(s.pooledOutOfSample[m]), '']);
   return `leave-one-source-out: each source judged by the policy chosen on the other sources (held-out numbers)\n${renderTable(['held-out source', 'mode', ...HEADER, 'chosen without it'], rows)}`;
 }
@@ -99,7 +112,8 @@ export function sourceSplitText(s: SourceSplitReport): string {
 /** The portable choice: the kinds demoted to warn and why, then the folds of the last round. */
 export function portableText(p: PortableResult): string {
   const lines = [`portable policy: a kind whose stop, chosen without a source, stops more than ${pct(p.sourceMax)} of that source's passing runs only warns (${p.rounds} rounds)`];
-  for (const d of p.demoted) lines.push(`  round ${d.round}: ${d.kind} only warns: ${d.setting}, chosen without ${d.source}, stopped ${d.passingStopped}/${d.passing} of its passing runs (${MODE[d.mode]})`);
+  for (const d of p.demoted)
+    lines.push(`  round ${d.round}: ${d.kind} only warns: ${d.setting}, chosen without ${d.source}, stopped ${d.passingStopped}/${d.passing} of its passing runs (${MODE[d.mode]})`);
   if (p.demoted.length === 0) lines.push('  every kind held on every held-out source');
   return `${lines.join('\n')}\n${sourceSplitText(p.heldOut)}`;
 }

@@ -5,8 +5,9 @@
  */
 
 export interface CliIO {
-  stdout(text: string): void;
-  stderr(text: string): void;
+  // Function properties, not methods: commands pass `io.stderr` on detached.
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
   /** True when stderr is a terminal (progress bars only then). */
   stderrIsTTY: boolean;
   cwd: string;

@@ -19,7 +19,7 @@ const REASONS: Record<string, string> = {
 /** The one-line error for a failed write of `file`. */
 export function writeError(file: string, error: unknown): SteplensError {
   const code = (error as NodeJS.ErrnoException).code;
-  const why = (code !== undefined ? REASONS[code] : undefined) ?? (code ?? (error instanceof Error ? error.message : String(error)));
+  const why = (code !== undefined ? REASONS[code] : undefined) ?? code ?? (error instanceof Error ? error.message : String(error));
   return new SteplensError('bad_input', `cannot write ${file}: ${why}`, { cause: error });
 }
 

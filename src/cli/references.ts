@@ -36,17 +36,11 @@ export interface ReferenceFolderArg {
 
 /** The folders of `report --references DIR... [--bundled]`: each DIR in the order given, then the bundled set. */
 export function referenceFolderArgs(dirs: readonly string[] | undefined, bundled: boolean, cwd: string): ReferenceFolderArg[] {
-  return [
-    ...(dirs ?? []).map((d) => ({ source: d, dir: resolve(cwd, d) })),
-    ...(bundled ? [{ source: 'bundled', dir: bundledReferencesDir() }] : []),
-  ];
+  return [...(dirs ?? []).map((d) => ({ source: d, dir: resolve(cwd, d) })), ...(bundled ? [{ source: 'bundled', dir: bundledReferencesDir() }] : [])];
 }
 
 /** Per task of `tasks`, the PTA of the first folder holding it; a folder or needed PTA that cannot be read is an error. */
-export async function externalReferences(
-  folders: readonly ReferenceFolderArg[],
-  tasks: Iterable<string>,
-): Promise<Map<string, ExternalReference>> {
+export async function externalReferences(folders: readonly ReferenceFolderArg[], tasks: Iterable<string>): Promise<Map<string, ExternalReference>> {
   const opened = await Promise.all(folders.map(async (f) => ({ source: f.source, folder: await ReferenceFolder.open(f.dir) })));
   const out = new Map<string, ExternalReference>();
   for (const task of new Set(tasks)) {

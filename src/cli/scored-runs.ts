@@ -27,11 +27,27 @@ function encode(s: ScoredRun): ScoredRunLine {
   const hashes = new Map<string, number>();
   const states = run.states.map((x) => {
     if (!hashes.has(x.hash)) hashes.set(x.hash, hashes.size);
-    return [x.stage, x.kind, index(tools, x.tool), x.file === undefined ? -1 : index(files, x.file), hashes.get(x.hash)!, (x.changesFile ? 1 : 0) | (x.failed ? 2 : 0), x.cost] as ScoredRunLine['states'][number];
+    return [
+      x.stage,
+      x.kind,
+      index(tools, x.tool),
+      x.file === undefined ? -1 : index(files, x.file),
+      hashes.get(x.hash)!,
+      (x.changesFile ? 1 : 0) | (x.failed ? 2 : 0),
+      x.cost,
+    ] as ScoredRunLine['states'][number];
   });
   return {
-    id: run.id, task: run.task, agent: run.agent, model: run.model, source: run.source, passed: run.passed, hasReference: run.hasReference,
-    tools, files, states,
+    id: run.id,
+    task: run.task,
+    agent: run.agent,
+    model: run.model,
+    source: run.source,
+    passed: run.passed,
+    hasReference: run.hasReference,
+    tools,
+    files,
+    states,
     totals: { referenceFree: [...run.totals.referenceFree], reference: run.hasReference ? [...run.totals.reference] : null },
     final: { referenceFree: { ...weights.referenceFree }, reference: weights.reference ? { ...weights.reference } : null },
   };
@@ -39,8 +55,18 @@ function encode(s: ScoredRun): ScoredRunLine {
 
 function decode(l: ScoredRunLine, where: string): ScoredRun {
   const states: State[] = l.states.map(([stage, kind, tool, file, hash, flags, cost], t) => ({
-    t, stage, kind: kind as ActionKind, tool: l.tools[tool] ?? '', ...(file >= 0 ? { file: l.files[file] ?? '' } : {}),
-    hash: `h${hash}`, tokens: [], command: false, changesFile: (flags & 1) !== 0, failed: (flags & 2) !== 0, cost, unknown: false,
+    t,
+    stage,
+    kind: kind as ActionKind,
+    tool: l.tools[tool] ?? '',
+    ...(file >= 0 ? { file: l.files[file] ?? '' } : {}),
+    hash: `h${hash}`,
+    tokens: [],
+    command: false,
+    changesFile: (flags & 1) !== 0,
+    failed: (flags & 2) !== 0,
+    cost,
+    unknown: false,
   }));
   const free = l.totals.referenceFree;
   const ref = l.totals.reference ?? free;

@@ -6,11 +6,7 @@ import { renderTable } from './table.js';
 const f3 = (x: number | null | undefined): string => (x === null || x === undefined ? '-' : x.toFixed(3));
 
 function horizonRow(name: string, h: HorizonAurocs): string[] {
-  return [
-    name, `${h.runs} (${h.passing})`,
-    ...['10', '20', '40'].map((t) => `${f3(h.at[t]?.auroc)} (${h.at[t]?.runs ?? 0})`),
-    f3(h.end), f3(h.lengthAlone), f3(h.logLoss), f3(h.brier),
-  ];
+  return [name, `${h.runs} (${h.passing})`, ...['10', '20', '40'].map((t) => `${f3(h.at[t]?.auroc)} (${h.at[t]?.runs ?? 0})`), f3(h.end), f3(h.lengthAlone), f3(h.logLoss), f3(h.brier)];
 }
 
 /** The held-out forecast table: overall and per source, then the reliability table. */
@@ -20,11 +16,14 @@ export function forecastText(e: ForecastEvaluation, title: string): string {
   const rel = e.reliability.filter((b) => b.runs > 0).map((b) => [`${b.from.toFixed(1)}-${b.to.toFixed(1)}`, String(b.runs), f3(b.meanPredicted), f3(b.observed)]);
   const st = e.stop;
   const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
-  const stopRows = [...st.points].sort((a, b) => a.passingStopped - b.passingStopped || b.failingTokensSaved - a.failingTokensSaved).slice(0, 8)
+  const stopRows = [...st.points]
+    .sort((a, b) => a.passingStopped - b.passingStopped || b.failingTokensSaved - a.failingTokensSaved)
+    .slice(0, 8)
     .map((p) => [`pPass < ${p.floor} after ${p.minSteps}`, `${p.passingStopped} / ${st.passing}`, `${p.failingStopped} / ${st.failing}`, pct(p.failingStepsSaved), pct(p.failingTokensSaved)]);
-  const chosen = st.chosen === null
-    ? `no lowForecast point stops a failing run with at most ${pct(st.maxFalseStop)} of passing runs stopped`
-    : `best lowForecast stop within ${pct(st.maxFalseStop)} false stops: {"lowForecast": {"floor": ${st.chosen.floor}, "minSteps": ${st.chosen.minSteps}, "severity": "stop"}}`;
+  const chosen =
+    st.chosen === null
+      ? `no lowForecast point stops a failing run with at most ${pct(st.maxFalseStop)} of passing runs stopped`
+      : `best lowForecast stop within ${pct(st.maxFalseStop)} false stops: {"lowForecast": {"floor": ${st.chosen.floor}, "minSteps": ${st.chosen.minSteps}, "severity": "stop"}}`;
   return [
     `${title}: held out, ${e.folds} task-disjoint folds (seed ${e.seed}); AUROC at t over runs that reached t`,
     renderTable(header, rows),
@@ -39,8 +38,16 @@ export function forecastText(e: ForecastEvaluation, title: string): string {
 /** The leave-one-source-out table of the reference-free composite, then each signal alone. */
 export function priorWeightsText(r: PriorWeightsReport): string {
   const rows = r.sources.map((s) => [
-    s.source, `${s.runs} (${s.passing})`, f3(s.heldOut), f3(s.lengthAlone), f3(s.paper), f3(s.final),
-    `${Object.entries(s.chosen.weights).filter(([, w]) => w > 0).map(([k, w]) => `${k} ${w}`).join(', ')}; L ${s.chosen.brevitySteps}`,
+    s.source,
+    `${s.runs} (${s.passing})`,
+    f3(s.heldOut),
+    f3(s.lengthAlone),
+    f3(s.paper),
+    f3(s.final),
+    `${Object.entries(s.chosen.weights)
+      .filter(([, w]) => w > 0)
+      .map(([k, w]) => `${k} ${w}`)
+      .join(', ')}; L ${s.chosen.brevitySteps}`,
   ]);
   rows.push(['mean', '', f3(r.mean.heldOut), f3(r.mean.lengthAlone), f3(r.mean.paper), f3(r.mean.final), '']);
   const names = SINGLE_SIGNALS;

@@ -36,8 +36,7 @@ interface Starting extends Waiter<ClientSession> {
 }
 
 const encoder = new TextEncoder();
-const newId = (): string =>
-  `c-${typeof globalThis.crypto?.randomUUID === 'function' ? globalThis.crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`}`;
+const newId = (): string => `c-${typeof globalThis.crypto?.randomUUID === 'function' ? globalThis.crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`}`;
 
 /** A connected client: open sessions with `start`; see {@link ClientSession} for steps. Made by `connect`. */
 export class SteplensClient {
@@ -56,14 +55,21 @@ export class SteplensClient {
   private readonly host: SessionHost;
 
   /** @internal Use `connect`. */
-  constructor(ws: WebSocket, private readonly config: ClientConfig) {
+  constructor(
+    ws: WebSocket,
+    private readonly config: ClientConfig,
+  ) {
     this.ws = ws;
     this.attach(ws);
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the host's getters must read the client's live fields
     const self = this;
     this.host = {
-      get failure() { return self.failure; },
-      get nextBarrier() { return self.barrierCounter; },
+      get failure() {
+        return self.failure;
+      },
+      get nextBarrier() {
+        return self.barrierCounter;
+      },
       send: (m) => this.send(m),
       requestBarrier: () => this.requestBarrier(),
       flushBarrier: () => this.flushBarrier(),
@@ -71,7 +77,9 @@ export class SteplensClient {
         const size = encoder.encode(JSON.stringify(m)).length;
         return size > this.config.maxFrameBytes ? size : undefined;
       },
-      get reconnects() { return self.config.reconnect !== undefined; },
+      get reconnects() {
+        return self.config.reconnect !== undefined;
+      },
       report: (e) => this.report(e),
     };
   }
@@ -222,9 +230,10 @@ export class SteplensClient {
     const entry = m.session === undefined ? undefined : this.starting.get(m.session);
     if (entry && m.session !== undefined) {
       this.starting.delete(m.session);
-      const message = m.code === 'duplicate_session' && entry.sentOn !== undefined && entry.sentOn !== this.ws
-        ? `the connection dropped while starting session ${m.session}, and the server already holds it: ${m.message}`
-        : m.message;
+      const message =
+        m.code === 'duplicate_session' && entry.sentOn !== undefined && entry.sentOn !== this.ws
+          ? `the connection dropped while starting session ${m.session}, and the server already holds it: ${m.message}`
+          : m.message;
       return entry.reject(new SteplensClientError(m.code, message, where));
     }
     const session = m.session === undefined ? undefined : this.sessions.get(m.session);

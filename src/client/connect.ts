@@ -19,6 +19,10 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
   if (options.reconnect === true) reconnect = DEFAULT_RECONNECT;
   else if (options.reconnect) reconnect = options.reconnect;
   return new SteplensClient(ws, {
-    url: target, token: options.token, reconnect, WebSocket: Ctor, maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+    url: target,
+    token: options.token,
+    reconnect,
+    WebSocket: Ctor,
+    maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
   });
 }

@@ -16,6 +16,4 @@ export { SteplensClient } from './client.js';
 export { ClientSession } from './session.js';
 export { SteplensClientError, type ClientErrorCode } from './errors.js';
 export { streamUrl } from './url.js';
-export type {
-  ConnectOptions, FinalFrame, ReconnectOptions, ScoreFrame, SignalFrame, StartedFrame, StartOptions, WebSocketClass,
-} from './types.js';
+export type { ConnectOptions, FinalFrame, ReconnectOptions, ScoreFrame, SignalFrame, StartedFrame, StartOptions, WebSocketClass } from './types.js';

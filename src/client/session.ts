@@ -87,7 +87,11 @@ export class ClientSession {
   private readonly errorListeners: Listeners<SteplensClientError>;
 
   /** @internal Made by `SteplensClient.start`. */
-  constructor(started: StartedFrame, private readonly host: SessionHost, private readonly startMessage: StartMessage) {
+  constructor(
+    started: StartedFrame,
+    private readonly host: SessionHost,
+    private readonly startMessage: StartMessage,
+  ) {
     this.started = started;
     this.id = started.session;
     this.task = started.task;
@@ -247,7 +251,10 @@ export class ClientSession {
     for (const p of this.pending.splice(0)) p.reject(error);
     const last = this.shutdownFinal;
     if (last) this.final ??= last;
-    for (const w of this.endWaiters.splice(0)) (last ? w.resolve(last) : w.reject(error));
+    for (const w of this.endWaiters.splice(0)) {
+      if (last) w.resolve(last);
+      else w.reject(error);
+    }
   }
 
   /** @internal The socket dropped: nothing sent on it is covered by a barrier any more. */

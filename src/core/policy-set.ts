@@ -33,10 +33,12 @@ const matchSchema = z
   .refine((m) => m.agent !== undefined || m.model !== undefined, 'a group must name an agent, a model or both');
 
 /** The file shape: `{ policies: [{ match, policy, ... }], fallback: { policy, ... } }` (other keys, e.g. `calibration`, are ignored). */
-export const policySetInputSchema = z.object({
-  policies: z.array(z.object({ match: matchSchema, policy: policyInputSchema }).passthrough()),
-  fallback: z.object({ policy: policyInputSchema }).passthrough().optional(),
-}).passthrough();
+export const policySetInputSchema = z
+  .object({
+    policies: z.array(z.object({ match: matchSchema, policy: policyInputSchema }).passthrough()),
+    fallback: z.object({ policy: policyInputSchema }).passthrough().optional(),
+  })
+  .passthrough();
 
 const norm = (s: string | undefined): string | undefined => s?.trim().toLowerCase();
 

@@ -99,7 +99,7 @@ export const policyInputSchema = z
       })
       .partial()
       .strict()
-      .describe('Low forecast: the forecast model\'s P(pass | steps so far) below a floor after some steps (needs serve --forecast)'),
+      .describe("Low forecast: the forecast model's P(pass | steps so far) below a floor after some steps (needs serve --forecast)"),
     budget: z
       .object({
         maxSteps: level.describe('Fire once the session has more steps than this (null: no budget)'),

@@ -19,7 +19,11 @@ export const UNIFORM_PRIOR: TemporalPrior = Object.freeze({
  * (`UNIFORM_PRIOR`) when the PTAs hold no reference.
  */
 export function priorFromPtas(ptas: readonly Pta[]): TemporalPrior {
-  const sums: [StageDist, StageDist, StageDist] = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
+  const sums: [StageDist, StageDist, StageDist] = [
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+  ];
   let k = 0;
   for (const pta of ptas) {
     k += pta.references.length;

@@ -3,9 +3,7 @@
  * looks like. The server, the CLI and the report all program against this.
  */
 import type { Analyzers } from './ports.js';
-import type {
-  Label, LuckyCategory, ReferenceInfo, ScoreVector, Signal, StageDist, State, Step, Tier, WasteItem,
-} from './types.js';
+import type { Label, LuckyCategory, ReferenceInfo, ScoreVector, Signal, StageDist, State, Step, Tier, WasteItem } from './types.js';
 
 export const PTA_SCHEMA_VERSION = 1;
 

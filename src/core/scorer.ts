@@ -73,9 +73,7 @@ export function createScorer(options: CreateScorerOptions): Scorer {
       current = score;
       const signals = earlyStop.add(state, score.total, pPass);
       const tier = tierFor(score.total, outcome, cfg);
-      return pPass !== undefined
-        ? { t: state.t, label, state, score, reward, tier, signals, pPass }
-        : { t: state.t, label, state, score, reward, tier, signals };
+      return pPass !== undefined ? { t: state.t, label, state, score, reward, tier, signals, pPass } : { t: state.t, label, state, score, reward, tier, signals };
     },
     get length() {
       return states.length;
@@ -88,9 +86,8 @@ export function createScorer(options: CreateScorerOptions): Scorer {
     report(passed?: boolean): TrajectoryReport {
       const waste = wasteReport(states, { settings: cfg.waste, tau: cfg.tau, ptaFiles: pta?.files });
       const tier = tierFor(current.total, passed, cfg);
-      const lucky = passed === true && tier === 'Lucky'
-        ? classifyLucky({ states, score: current, waste, reference: pta !== undefined ? luckyReference(pta.references) : undefined }, cfg.lucky)
-        : undefined;
+      const lucky =
+        passed === true && tier === 'Lucky' ? classifyLucky({ states, score: current, waste, reference: pta !== undefined ? luckyReference(pta.references) : undefined }, cfg.lucky) : undefined;
       return {
         score: { ...current },
         tier,
@@ -112,10 +109,7 @@ export function createScorer(options: CreateScorerOptions): Scorer {
  * results are exactly what an online client would have received (one that
  * sent the outcome, if `passed` is given, before its first step).
  */
-export function scoreSteps(
-  steps: readonly Step[],
-  options: CreateScorerOptions & { passed?: boolean },
-): { results: StepResult[]; report: TrajectoryReport } {
+export function scoreSteps(steps: readonly Step[], options: CreateScorerOptions & { passed?: boolean }): { results: StepResult[]; report: TrajectoryReport } {
   const scorer = createScorer(options);
   scorer.setOutcome(options.passed);
   const results = steps.map((s) => scorer.push(s));

@@ -22,7 +22,11 @@ export const UNIFORM: StageDist = [0.25, 0.25, 0.25, 0.25];
 export function windowBounds(n: number): [[number, number], [number, number], [number, number]] {
   const a = Math.floor(n / 3);
   const b = Math.floor((2 * n) / 3);
-  return [[0, a], [a, b], [b, n]];
+  return [
+    [0, a],
+    [a, b],
+    [b, n],
+  ];
 }
 
 /** Laplace-smoothed distribution (c + α) / (n + 4α); an empty window is uniform. */

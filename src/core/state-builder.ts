@@ -45,19 +45,24 @@ export function createStateBuilder(analyzers: Analyzers, options: StateBuilderOp
       const a = step.action;
       const terminal = a.kind === 'shell' || a.kind === 'code';
       const facts = a.kind === 'shell' ? terminalFacts('shell', a.command, root) : a.kind === 'code' ? terminalFacts('code', a.code, root) : undefined;
-      const state = stateRecord({
-        t: step.t,
-        stage: label.stage,
-        kind: label.kind,
-        tool: step.tool,
-        hash: facts !== undefined ? facts.hash : md5(hashContent(a, label.file, root)),
-        tokens: facts !== undefined ? (facts.tokens as string[]) : (NO_TOKENS as string[]),
-        command: terminal,
-        changesFile: label.changesFile,
-        failed,
-        cost: stepCost(step, charsPerToken),
-        unknown: label.unknown,
-      }, label.file, label.range, scope);
+      const state = stateRecord(
+        {
+          t: step.t,
+          stage: label.stage,
+          kind: label.kind,
+          tool: step.tool,
+          hash: facts !== undefined ? facts.hash : md5(hashContent(a, label.file, root)),
+          tokens: facts !== undefined ? (facts.tokens as string[]) : (NO_TOKENS as string[]),
+          command: terminal,
+          changesFile: label.changesFile,
+          failed,
+          cost: stepCost(step, charsPerToken),
+          unknown: label.unknown,
+        },
+        label.file,
+        label.range,
+        scope,
+      );
       return { label, state };
     },
   };

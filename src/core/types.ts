@@ -75,22 +75,7 @@ export interface Step {
 
 /** What kind of thing a state does (finer than the stage). */
 export type ActionKind =
-  | 'read'
-  | 'search'
-  | 'list'
-  | 'edit'
-  | 'create'
-  | 'run_test'
-  | 'run_script'
-  | 'run_other'
-  | 'vcs'
-  | 'install'
-  | 'housekeeping'
-  | 'think'
-  | 'finish'
-  | 'message'
-  | 'none'
-  | 'other';
+  'read' | 'search' | 'list' | 'edit' | 'create' | 'run_test' | 'run_script' | 'run_other' | 'vcs' | 'install' | 'housekeeping' | 'think' | 'finish' | 'message' | 'none' | 'other';
 
 /** The labeler's verdict on one step. */
 export interface Label {
@@ -147,15 +132,7 @@ export type FailTier = 'Partial-fail' | 'Off-track';
 export type Tier = PassTier | FailTier;
 export type LuckyCategory = 'C1' | 'C2' | 'C3' | 'C4' | 'C5' | 'unclassified';
 
-export type SignalKind =
-  | 'blind_retry'
-  | 'regression_loop'
-  | 'cycle'
-  | 'exploration_streak'
-  | 'no_action'
-  | 'low_score'
-  | 'low_forecast'
-  | 'budget';
+export type SignalKind = 'blind_retry' | 'regression_loop' | 'cycle' | 'exploration_streak' | 'no_action' | 'low_score' | 'low_forecast' | 'budget';
 export type Severity = 'warn' | 'stop';
 
 /** An early-stop signal, fired once per episode at step `t`. */
@@ -167,12 +144,7 @@ export interface Signal {
   message: string;
 }
 
-export type WasteCategory =
-  | 'regression_loop'
-  | 'blind_retry'
-  | 'redundant_step'
-  | 'irrelevant_exploration'
-  | 'cyclic_pattern';
+export type WasteCategory = 'regression_loop' | 'blind_retry' | 'redundant_step' | 'irrelevant_exploration' | 'cyclic_pattern';
 
 export interface WasteItem {
   category: WasteCategory;

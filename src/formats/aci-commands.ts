@@ -8,9 +8,7 @@ import type { Action, LineRange } from '../core/types.js';
 import { shellSplit } from './shell-split.js';
 
 /** ACI command names this module knows (the first word of the action). */
-export const ACI_COMMANDS: ReadonlySet<string> = new Set([
-  'open', 'goto', 'scroll_up', 'scroll_down', 'edit', 'create', 'search_dir', 'search_file', 'find_file', 'submit',
-]);
+export const ACI_COMMANDS: ReadonlySet<string> = new Set(['open', 'goto', 'scroll_up', 'scroll_down', 'edit', 'create', 'search_dir', 'search_file', 'find_file', 'submit']);
 
 /** The file named in an ACI window header, if the observation starts with one. */
 export function windowFile(observation: string | undefined): string | undefined {

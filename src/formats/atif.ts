@@ -30,7 +30,7 @@ function resultsOf(observation: unknown): Result[] {
   if (Array.isArray(obs.results)) {
     return obs.results.filter(isRecord).map((r) => ({ callId: str(r.source_call_id), content: textOf(r.content) }));
   }
-  const content = textOf(obs.content) ?? (isRecord(obs.result) ? str(obs.result.output) ?? str(obs.result.error) : undefined);
+  const content = textOf(obs.content) ?? (isRecord(obs.result) ? (str(obs.result.output) ?? str(obs.result.error)) : undefined);
   return [{ callId: str(obs.tool_use_id) ?? str(obs.source_call_id), content }];
 }
 
@@ -81,10 +81,7 @@ class AtifStream implements StreamParser {
       else if (calls.length === 1 && results.length > 0 && results.every((r) => r.callId === undefined)) observation = joined(results);
       else if (id !== undefined && this.early.has(id)) observation = this.early.get(id);
       else if (id !== undefined && c.function_name === undefined) done = false;
-      this.queue.add(
-        { tool: name, args, toAction: (obs) => toolCallAction(name, args, obs), observation, tokens: i === 0 ? tokens : undefined, timestamp, thought, id },
-        { done, key: id },
-      );
+      this.queue.add({ tool: name, args, toAction: (obs) => toolCallAction(name, args, obs), observation, tokens: i === 0 ? tokens : undefined, timestamp, thought, id }, { done, key: id });
     });
   }
 

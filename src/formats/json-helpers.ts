@@ -62,9 +62,7 @@ export function toolCallsOf(message: Rec): ToolCall[] {
 export function textOf(content: unknown): string | undefined {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    const parts = content
-      .map((p) => (typeof p === 'string' ? p : isRecord(p) ? str(p.text) ?? str(p.content) : undefined))
-      .filter((p): p is string => p !== undefined);
+    const parts = content.map((p) => (typeof p === 'string' ? p : isRecord(p) ? (str(p.text) ?? str(p.content)) : undefined)).filter((p): p is string => p !== undefined);
     return parts.length > 0 ? parts.join('\n') : undefined;
   }
   return undefined;
@@ -96,7 +94,7 @@ export const MAX_JSON_DEPTH = 64;
 /** True when `v` nests objects/arrays deeper than `max` levels (checked with an explicit stack). */
 export function nestedDeeperThan(v: unknown, max = MAX_JSON_DEPTH): boolean {
   if (typeof v !== 'object' || v === null) return false;
-  const stack: [unknown, number][] = [[v, 1]];
+  const stack: Array<[unknown, number]> = [[v, 1]];
   for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
     const [value, depth] = top;
     if (depth > max) return true;

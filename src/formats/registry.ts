@@ -10,7 +10,6 @@ import { steplensParser } from './steplens.js';
 import { sweAgentParser } from './swe-agent.js';
 import { FORMAT_NAMES, type FormatName, type FormatParser, type ParseResult } from './types.js';
 
-
 const PARSERS: Record<FormatName, FormatParser> = {
   steplens: steplensParser,
   openhands: openHandsParser,

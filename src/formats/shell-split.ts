@@ -54,7 +54,16 @@ export function renderedToolArgs(line: string, positional: readonly string[]): R
     if (w.startsWith('--') && i + 1 < words.length) {
       const key = w.slice(2);
       const value = words[++i]!;
-      args[key] = key === 'view_range' ? value.replace(/[[\]]/g, '').split(/[\s,]+/).filter(Boolean).map(Number) : /^-?\d+$/.test(value) && key.endsWith('line') ? Number(value) : value;
+      args[key] =
+        key === 'view_range'
+          ? value
+              .replace(/[[\]]/g, '')
+              .split(/[\s,]+/)
+              .filter(Boolean)
+              .map(Number)
+          : /^-?\d+$/.test(value) && key.endsWith('line')
+            ? Number(value)
+            : value;
     } else if (p < positional.length) {
       args[positional[p++]!] = w;
     }

@@ -14,28 +14,31 @@ const kind = <T extends string>(k: T, what: string) => z.literal(k).describe(wha
 const path = z.string().describe('File or directory path as the agent wrote it (relative to the repository or absolute)');
 
 /** The normalised action of one step. */
-export const actionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: kind('shell', 'A shell command line'), command: z.string().describe('The command line as run (may hold several commands, pipes, heredocs)') }),
-  z.object({ kind: kind('code', 'Code run in an interpreter (e.g. an IPython cell)'), language: z.string().describe('The language, e.g. python'), code: z.string().describe('The code') }),
-  z.object({ kind: kind('view', 'A file read'), path, range: rangeOf('The lines shown (absent: the whole file)') }),
-  z.object({
-    kind: kind('edit', 'A file change through an editor tool'),
-    op: z.enum(['create', 'str_replace', 'insert', 'write', 'undo', 'replace_lines'])
-      .describe('create / write: whole file text; str_replace: old -> new; insert: new after a line; replace_lines: lines range -> new; undo: revert the last edit'),
-    path,
-    old: z.string().optional().describe('str_replace: the replaced text'),
-    new: z.string().optional().describe('str_replace / insert / replace_lines: the new text'),
-    text: z.string().optional().describe('create / write: the whole file text'),
-    range: rangeOf('replace_lines: the replaced lines; insert: [n, n], the new text goes after line n (0: at the top)'),
-  }),
-  z.object({ kind: kind('search', 'A search (grep-like tool)'), query: z.string().optional().describe('What was searched for'), path: path.optional().describe('Where (file or directory)') }),
-  z.object({ kind: kind('list', 'A directory listing'), path: path.optional().describe('The directory') }),
-  z.object({ kind: kind('think', 'Reasoning without an action'), text: z.string().optional().describe('The text') }),
-  z.object({ kind: kind('finish', 'The agent ends the run (submit, finish)'), text: z.string().optional().describe('Its final message, if any') }),
-  z.object({ kind: kind('message', 'A message to the user'), text: z.string().optional().describe('The text') }),
-  z.object({ kind: kind('none', 'A turn with no action (e.g. a reply without a tool call)') }),
-  z.object({ kind: kind('other', 'A tool steplens does not map'), name: z.string().describe('The tool name') }),
-]).describe('What the step did, normalised from any log format');
+export const actionSchema = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: kind('shell', 'A shell command line'), command: z.string().describe('The command line as run (may hold several commands, pipes, heredocs)') }),
+    z.object({ kind: kind('code', 'Code run in an interpreter (e.g. an IPython cell)'), language: z.string().describe('The language, e.g. python'), code: z.string().describe('The code') }),
+    z.object({ kind: kind('view', 'A file read'), path, range: rangeOf('The lines shown (absent: the whole file)') }),
+    z.object({
+      kind: kind('edit', 'A file change through an editor tool'),
+      op: z
+        .enum(['create', 'str_replace', 'insert', 'write', 'undo', 'replace_lines'])
+        .describe('create / write: whole file text; str_replace: old -> new; insert: new after a line; replace_lines: lines range -> new; undo: revert the last edit'),
+      path,
+      old: z.string().optional().describe('str_replace: the replaced text'),
+      new: z.string().optional().describe('str_replace / insert / replace_lines: the new text'),
+      text: z.string().optional().describe('create / write: the whole file text'),
+      range: rangeOf('replace_lines: the replaced lines; insert: [n, n], the new text goes after line n (0: at the top)'),
+    }),
+    z.object({ kind: kind('search', 'A search (grep-like tool)'), query: z.string().optional().describe('What was searched for'), path: path.optional().describe('Where (file or directory)') }),
+    z.object({ kind: kind('list', 'A directory listing'), path: path.optional().describe('The directory') }),
+    z.object({ kind: kind('think', 'Reasoning without an action'), text: z.string().optional().describe('The text') }),
+    z.object({ kind: kind('finish', 'The agent ends the run (submit, finish)'), text: z.string().optional().describe('Its final message, if any') }),
+    z.object({ kind: kind('message', 'A message to the user'), text: z.string().optional().describe('The text') }),
+    z.object({ kind: kind('none', 'A turn with no action (e.g. a reply without a tool call)') }),
+    z.object({ kind: kind('other', 'A tool steplens does not map'), name: z.string().describe('The tool name') }),
+  ])
+  .describe('What the step did, normalised from any log format');
 
 /** One normalised agent step. */
 export const stepSchema = z.object({
@@ -51,7 +54,9 @@ export const stepSchema = z.object({
       completion: z.number().nonnegative().optional().describe('Completion (output) tokens of that call'),
     })
     .optional()
-    .describe("Token counts of the model call that produced the step, as the log records them; used for waste and budgets (absent: characters of action and observation / 4). One call that made several tool calls: put its tokens on one of its steps only"),
+    .describe(
+      'Token counts of the model call that produced the step, as the log records them; used for waste and budgets (absent: characters of action and observation / 4). One call that made several tool calls: put its tokens on one of its steps only',
+    ),
   timestamp: z.string().optional().describe('When the step happened (ISO 8601)'),
   thought: z.string().optional().describe("The model's reasoning text for this step"),
   cwd: z.string().optional().describe('Working directory the command ran in'),

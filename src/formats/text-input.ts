@@ -45,7 +45,7 @@ function load(text: string, source: string): Result<Loaded> {
   } catch (e) {
     const lines = body.split('\n');
     const nonEmpty = lines.filter((l) => l.trim() !== '');
-    let firstOk = false;
+    let firstOk: boolean;
     try {
       JSON.parse(nonEmpty[0] ?? '');
       firstOk = true;

@@ -4,15 +4,27 @@ import { policyInputSchema } from '../core/policy.js';
 import { FORMAT_NAMES, type FormatName } from '../formats/types.js';
 
 /** A session id: printable, at most 128 characters. */
-export const sessionIdSchema = z.string().min(1).max(128).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces').describe('Session id: 1-128 printable ASCII characters without spaces');
+export const sessionIdSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
+  .describe('Session id: 1-128 printable ASCII characters without spaces');
 /** True when `s` has no unpaired UTF-16 surrogate (such an id has no UTF-8 spelling: two ids would share one file). */
 const wellFormed = (s: string): boolean => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 
 /** A task id, as the benchmark spells it (`django__django-11099`); any well-formed unicode up to 256 characters (the store hashes long names). */
-export const taskIdSchema = z.string().min(1).max(256).refine(wellFormed, 'not well-formed unicode (an unpaired surrogate)').describe('Task id as the benchmark spells it (e.g. django__django-11099); picks the reference PTA');
-export const formatSchema = z.enum(FORMAT_NAMES as [FormatName, ...FormatName[]], {
-  error: () => `expected one of ${FORMAT_NAMES.join(', ')}`,
-}).describe('Log format of the step payloads: steplens (normalised steps, step.schema.json) or one raw event of openhands, swe-agent, mini-swe-agent, atif (see proto/README.md, "Raw events")');
+export const taskIdSchema = z
+  .string()
+  .min(1)
+  .max(256)
+  .refine(wellFormed, 'not well-formed unicode (an unpaired surrogate)')
+  .describe('Task id as the benchmark spells it (e.g. django__django-11099); picks the reference PTA');
+export const formatSchema = z
+  .enum(FORMAT_NAMES as [FormatName, ...FormatName[]], {
+    error: () => `expected one of ${FORMAT_NAMES.join(', ')}`,
+  })
+  .describe('Log format of the step payloads: steplens (normalised steps, step.schema.json) or one raw event of openhands, swe-agent, mini-swe-agent, atif (see proto/README.md, "Raw events")');
 export const seqSchema = z.number().int().nonnegative().describe("0-based number of the client's step message in the session: 0, 1, 2, ...");
 const type = <T extends string>(t: T, what: string) => z.literal(t).describe(what);
 
@@ -65,14 +77,7 @@ export const CLIENT_MESSAGE_SCHEMAS = {
   ping: pingMessageSchema,
 } as const;
 
-export const clientMessageSchema = z.discriminatedUnion('type', [
-  startMessageSchema,
-  stepMessageSchema,
-  outcomeMessageSchema,
-  endMessageSchema,
-  resumeMessageSchema,
-  pingMessageSchema,
-]);
+export const clientMessageSchema = z.discriminatedUnion('type', [startMessageSchema, stepMessageSchema, outcomeMessageSchema, endMessageSchema, resumeMessageSchema, pingMessageSchema]);
 
 export type StartMessage = z.infer<typeof startMessageSchema>;
 export type StepMessage = z.infer<typeof stepMessageSchema>;

@@ -5,9 +5,11 @@ import { policyInputSchema } from '../core/policy.js';
 import { FORMAT_NAMES } from '../formats/types.js';
 import { formatSchema, taskIdSchema } from './client-messages.js';
 
-const formatOrAutoSchema = z.union([formatSchema, z.literal('auto')], {
-  error: () => `expected one of auto, ${FORMAT_NAMES.join(', ')}`,
-}).describe('Log format of trajectory, or auto (default): detected from the content');
+const formatOrAutoSchema = z
+  .union([formatSchema, z.literal('auto')], {
+    error: () => `expected one of auto, ${FORMAT_NAMES.join(', ')}`,
+  })
+  .describe('Log format of trajectory, or auto (default): detected from the content');
 import { referenceInfoSchema, scoreVectorSchema, signalSchema, tierSchema } from './report-schemas.js';
 
 const trajectorySchema = z
@@ -57,10 +59,13 @@ export const sessionStatusSchema = z.object({
   format: z.string().describe('The log format of its step payloads'),
   agent: z.string().optional().describe('start.agent, if the client named it'),
   model: z.string().optional().describe('start.model, if the client named it'),
-  policy: z.object({
-    selected: z.string().describe('Which early-stop policy the session runs under: its agent/model group or the fallback, promoted, pinned, or shadow (warn only)'),
-    shadow: z.boolean().describe('True when its stops are demoted to warns so its outcome can calibrate its agent + model pair (shadow mode)'),
-  }).optional().describe('The early-stop policy the server chose for the session (per-agent/model policies, shadow mode)'),
+  policy: z
+    .object({
+      selected: z.string().describe('Which early-stop policy the session runs under: its agent/model group or the fallback, promoted, pinned, or shadow (warn only)'),
+      shadow: z.boolean().describe('True when its stops are demoted to warns so its outcome can calibrate its agent + model pair (shadow mode)'),
+    })
+    .optional()
+    .describe('The early-stop policy the server chose for the session (per-agent/model policies, shadow mode)'),
   state: z.enum(['open', 'detached', 'ended']).describe('open: on a connection; detached: its connection dropped, resumable; ended: final sent'),
   /** Steps scored so far. */
   steps: int('Steps scored so far'),
@@ -68,13 +73,11 @@ export const sessionStatusSchema = z.object({
   lastSeq: int('Last seq accepted (-1: none)'),
   score: scoreVectorSchema,
   tier: tierSchema,
-  stages: z
-    .object({ E: int('Exploration steps'), I: int('Implementation steps'), V: int('Verification steps'), O: int('Orchestration steps') })
-    .describe('Steps per stage so far'),
+  stages: z.object({ E: int('Exploration steps'), I: int('Implementation steps'), V: int('Verification steps'), O: int('Orchestration steps') }).describe('Steps per stage so far'),
   signals: z.array(signalSchema).describe('Every signal that fired so far'),
   reference: referenceInfoSchema,
   passed: z.boolean().optional().describe('The outcome the client reported, if any'),
-  pPass: z.number().min(0).max(1).optional().describe('P(pass | the steps so far) from the server\'s forecast model (serve --forecast); absent without one'),
+  pPass: z.number().min(0).max(1).optional().describe("P(pass | the steps so far) from the server's forecast model (serve --forecast); absent without one"),
   forecastVersion: z.number().int().optional().describe('Version of the forecast model the session uses (taken at its start)'),
 });
 
@@ -83,8 +86,7 @@ export const MAX_BATCH_ITEMS = 1024;
 
 /** `POST /v1/score/batch`: many trajectories (a GRPO group, a corpus slice) scored in one call. */
 export const scoreBatchRequestSchema = z.object({
-  items: z.array(scoreRequestSchema).min(1, 'at least one item').max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} items`)
-    .describe(`1 to ${MAX_BATCH_ITEMS} score requests, each scored on its own`),
+  items: z.array(scoreRequestSchema).min(1, 'at least one item').max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} items`).describe(`1 to ${MAX_BATCH_ITEMS} score requests, each scored on its own`),
 });
 
 /**
@@ -94,7 +96,10 @@ export const scoreBatchRequestSchema = z.object({
  * (`--label_key` of the dataset), or a JSON object text `{"task": ..., "passed": ...}`.
  */
 export const getRewardRequestSchema = z.object({
-  query: z.array(z.string()).min(1, 'at least one query').max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} queries`)
+  query: z
+    .array(z.string())
+    .min(1, 'at least one query')
+    .max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} queries`)
     .describe('Prompt + rollout per sample; the rollout (after prompts[i]) must be a trajectory log steplens reads'),
   prompts: z.array(z.string()).optional().describe('The prompt of each query, stripped from its start'),
   labels: z.array(z.string().nullable()).optional().describe('Task id of each query, or a JSON object text {"task": ..., "passed": ...}'),
@@ -107,8 +112,11 @@ export const getRewardResponseSchema = z.object({
   /** The same values (OpenRLHF uses `scores` for dynamic filtering, which expects 0-1). */
   scores: z.array(z.number()).describe('The same values as rewards (OpenRLHF filters on scores, 0-1)'),
   /** Per-query numbers for the trainer's logger; struct and cov are -1 when the task has no reference. */
-  extra_logs: z.record(z.string(), z.array(z.number()))
-    .describe('Per-query numbers for the trainer\'s logger: score (0-100), struct, cov (-1 without a reference), coh, temp, steps, stopped (1 when a stop signal fired), reference (1 when scored against a PTA)'),
+  extra_logs: z
+    .record(z.string(), z.array(z.number()))
+    .describe(
+      "Per-query numbers for the trainer's logger: score (0-100), struct, cov (-1 without a reference), coh, temp, steps, stopped (1 when a stop signal fired), reference (1 when scored against a PTA)",
+    ),
 });
 
 /** Every error answer of the HTTP API: `code` is one of the catalogue's (src/errors.ts). */
@@ -118,7 +126,7 @@ export const httpErrorSchema = z.object({
       code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]).describe('Stable error code (src/errors.ts; proto/README.md)'),
       message: z.string().describe('One line naming what is wrong'),
     })
-    .describe('What went wrong; the HTTP status is the code\'s'),
+    .describe("What went wrong; the HTTP status is the code's"),
 });
 
 export type ScoreRequest = z.infer<typeof scoreRequestSchema>;

@@ -2,16 +2,21 @@
 import { z } from 'zod';
 import { CLIENT_MESSAGE_SCHEMAS } from './client-messages.js';
 import {
-  addReferenceRequestSchema, addReferenceResponseSchema, getRewardRequestSchema, getRewardResponseSchema, httpErrorSchema,
-  scoreBatchRequestSchema, scoreRequestSchema, sessionStatusSchema, taskListResponseSchema,
+  addReferenceRequestSchema,
+  addReferenceResponseSchema,
+  getRewardRequestSchema,
+  getRewardResponseSchema,
+  httpErrorSchema,
+  scoreBatchRequestSchema,
+  scoreRequestSchema,
+  sessionStatusSchema,
+  taskListResponseSchema,
 } from './http-bodies.js';
 import { freezeRequestSchema, pinRequestSchema } from './policy-state.js';
 import { trajectoryReportSchema } from './report-schemas.js';
 import { SERVER_MESSAGE_SCHEMAS } from './server-messages.js';
 import { stepRecordSchema } from '../formats/step-schema.js';
-import {
-  alignmentSchema, calibrationResponseSchema, liveEventSchema, scoreStepsResponseSchema, sessionListResponseSchema, trajectoryViewSchema, webInfoSchema,
-} from './view-bodies.js';
+import { alignmentSchema, calibrationResponseSchema, liveEventSchema, scoreStepsResponseSchema, sessionListResponseSchema, trajectoryViewSchema, webInfoSchema } from './view-bodies.js';
 
 const SOURCES: Record<string, z.ZodType> = {
   ...Object.fromEntries(Object.entries(CLIENT_MESSAGE_SCHEMAS).map(([k, v]) => [`client.${k}`, v])),

@@ -18,7 +18,6 @@ export interface MessageError {
   seq?: number;
 }
 
-
 /** Parses one client frame (JSON text) into a typed message or a `bad_message` error naming the field. */
 export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, MessageError> {
   let doc: unknown;
@@ -45,7 +44,7 @@ export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, 
   const schema = CLIENT_MESSAGE_SCHEMAS[type as keyof typeof CLIENT_MESSAGE_SCHEMAS];
   const parsed = schema.safeParse(doc);
   if (!parsed.success) return err({ code: 'bad_message', message: formatIssues(parsed.error, type), ...context });
-  return ok(parsed.data as ClientMessage);
+  return ok(parsed.data);
 }
 
 /** Validates a `steplens`-format step payload; the error names the field (`step.action.kind: ...`). */

@@ -43,17 +43,21 @@ export type PolicyStateSnapshot = z.infer<typeof policyStateSnapshotSchema>;
 const agent = z.string().min(1).max(256).optional().describe('The agent of the (agent, model) pair, as sessions name it in start.agent; absent: sessions that name none');
 const model = z.string().min(1).max(256).optional().describe('The model of the pair, as in start.model; absent: sessions that name none');
 
-export const pinRequestSchema = z.object({
-  agent,
-  model,
-  policy: policyInputSchema.nullable().describe('The policy to force for this pair (a partial override of its configured policy); null lifts the pin'),
-}).strict();
+export const pinRequestSchema = z
+  .object({
+    agent,
+    model,
+    policy: policyInputSchema.nullable().describe('The policy to force for this pair (a partial override of its configured policy); null lifts the pin'),
+  })
+  .strict();
 
-export const freezeRequestSchema = z.object({
-  agent,
-  model,
-  frozen: z.boolean().describe('true: no more promotions or demotions for this pair (its counters keep counting); false: thaw'),
-}).strict();
+export const freezeRequestSchema = z
+  .object({
+    agent,
+    model,
+    frozen: z.boolean().describe('true: no more promotions or demotions for this pair (its counters keep counting); false: thaw'),
+  })
+  .strict();
 
 export type PinRequest = z.infer<typeof pinRequestSchema>;
 export type FreezeRequest = z.infer<typeof freezeRequestSchema>;

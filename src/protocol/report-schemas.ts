@@ -4,14 +4,16 @@ import { z } from 'zod';
 export const stageSchema = z.enum(['E', 'I', 'V', 'O']).describe('Intent stage of a step: E exploration, I implementation, V verification, O orchestration');
 export const tierSchema = z
   .enum(['Ideal', 'Solid', 'Lucky', 'Partial-fail', 'Off-track'])
-  .describe('Tier of the composite score f (default cuts): passing runs Ideal (f >= 70), Solid (47 <= f < 70), Lucky (f < 47); failing runs Partial-fail (f >= 47), Off-track (f < 47). Outcome unknown: the passing tier the score projects to');
+  .describe(
+    'Tier of the composite score f (default cuts): passing runs Ideal (f >= 70), Solid (47 <= f < 70), Lucky (f < 47); failing runs Partial-fail (f >= 47), Off-track (f < 47). Outcome unknown: the passing tier the score projects to',
+  );
 export const passTierSchema = z.enum(['Ideal', 'Solid', 'Lucky']).describe('Passing tier: Ideal (f >= 70), Solid (47 <= f < 70), Lucky (f < 47)');
-export const luckySchema = z
-  .enum(['C1', 'C2', 'C3', 'C4', 'C5', 'unclassified'])
-  .describe('Why a Lucky pass is lucky (method.md section 7): C1..C5, first match wins; unclassified when none applies');
+export const luckySchema = z.enum(['C1', 'C2', 'C3', 'C4', 'C5', 'unclassified']).describe('Why a Lucky pass is lucky (method.md section 7): C1..C5, first match wins; unclassified when none applies');
 export const signalKindSchema = z
   .enum(['blind_retry', 'regression_loop', 'cycle', 'exploration_streak', 'no_action', 'low_score', 'low_forecast', 'budget'])
-  .describe('Early-stop signal: blind_retry (an action repeated with nothing changed), regression_loop (edit then failing verification of one file, repeated), cycle (a block of states repeated in a row), exploration_streak (exploration steps in a row), no_action (turns in a row with no runnable action), low_score (running score below a floor after some steps), low_forecast (the forecast model\'s P(pass) below a floor after some steps), budget (steps or tokens over a budget)');
+  .describe(
+    "Early-stop signal: blind_retry (an action repeated with nothing changed), regression_loop (edit then failing verification of one file, repeated), cycle (a block of states repeated in a row), exploration_streak (exploration steps in a row), no_action (turns in a row with no runnable action), low_score (running score below a floor after some steps), low_forecast (the forecast model's P(pass) below a floor after some steps), budget (steps or tokens over a budget)",
+  );
 export const severitySchema = z.enum(['warn', 'stop']).describe('warn: worth a look; stop: the policy says to stop the agent');
 
 const score100 = (what: string) => z.number().describe(`${what}, 0-100`);
@@ -28,7 +30,7 @@ export const scoreVectorSchema = z
 
 export const referenceInfoSchema = z
   .object({
-    kind: z.enum(['pta', 'prior']).describe('pta: the task\'s reference (at least 2 passing runs); prior: the stage-profile prior pooled from every stored reference'),
+    kind: z.enum(['pta', 'prior']).describe("pta: the task's reference (at least 2 passing runs); prior: the stage-profile prior pooled from every stored reference"),
     version: z.number().int().optional().describe('PTA version: 1 after a build, +1 per added reference (kind pta only)'),
     paths: z.number().int().optional().describe('Root-to-terminal paths of the PTA (kind pta only)'),
   })
@@ -48,9 +50,7 @@ export const signalSchema = z
 
 export const wasteItemSchema = z
   .object({
-    category: z
-      .enum(['regression_loop', 'blind_retry', 'redundant_step', 'irrelevant_exploration', 'cyclic_pattern'])
-      .describe('Waste category (method.md section 7)'),
+    category: z.enum(['regression_loop', 'blind_retry', 'redundant_step', 'irrelevant_exploration', 'cyclic_pattern']).describe('Waste category (method.md section 7)'),
     steps: stepIndices('The wasted steps'),
     tool: z.string().describe('The tool responsible (as the log names it)'),
     wastedSteps: z.number().describe('Number of wasted steps'),
@@ -70,5 +70,5 @@ export const trajectoryReportSchema = z.object({
   reference: referenceInfoSchema,
   unknown: z.number().int().describe('Steps no labeler rule matched (labelled by the fallback)'),
   pPass: z.number().min(0).max(1).optional().describe('P(pass | the whole trajectory) from the forecast model (serve --forecast, score --forecast); absent without one'),
-  forecastVersion: z.number().int().optional().describe('Version of the forecast model that produced pPass (it stays the session\'s model for its whole life)'),
+  forecastVersion: z.number().int().optional().describe("Version of the forecast model that produced pPass (it stays the session's model for its whole life)"),
 });

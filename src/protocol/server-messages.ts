@@ -1,14 +1,9 @@
 /** Zod schemas of protocol v1 server → client messages (see proto/README.md). */
 import { z } from 'zod';
 import type { ErrorCode } from '../errors.js';
-import {
-  referenceInfoSchema, tierSchema, scoreVectorSchema, severitySchema, signalKindSchema, stageSchema, trajectoryReportSchema,
-} from './report-schemas.js';
+import { referenceInfoSchema, tierSchema, scoreVectorSchema, severitySchema, signalKindSchema, stageSchema, trajectoryReportSchema } from './report-schemas.js';
 
-export const WIRE_ERROR_CODES = [
-  'bad_message', 'unknown_session', 'duplicate_session', 'out_of_order', 'too_large', 'unauthorized', 'overloaded', 'internal',
-  'unavailable',
-] as const;
+export const WIRE_ERROR_CODES = ['bad_message', 'unknown_session', 'duplicate_session', 'out_of_order', 'too_large', 'unauthorized', 'overloaded', 'internal', 'unavailable'] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 
 const type = <T extends string>(t: T, what: string) => z.literal(t).describe(what);
@@ -35,7 +30,7 @@ export const scoreMessageSchema = z.object({
   tier: tierSchema,
   reference: referenceInfoSchema,
   /** P(pass | the steps so far) from the server's forecast model (`serve --forecast`); absent without one. */
-  pPass: z.number().min(0).max(1).optional().describe('P(pass | the steps so far) from the server\'s forecast model (serve --forecast); absent without one'),
+  pPass: z.number().min(0).max(1).optional().describe("P(pass | the steps so far) from the server's forecast model (serve --forecast); absent without one"),
 });
 
 export const signalMessageSchema = z.object({
@@ -60,12 +55,18 @@ export const finalMessageSchema = trajectoryReportSchema.extend({
   /** The outcome the client reported, if any. */
   passed: z.boolean().optional().describe('The outcome the client reported, if any'),
   /** Set when a `learn` session grew its task's PTA: the new version. */
-  learned: z.object({ version: z.number().int().describe('The PTA version after the merge') }).optional().describe("Set when a learn session grew its task's PTA"),
+  learned: z
+    .object({ version: z.number().int().describe('The PTA version after the merge') })
+    .optional()
+    .describe("Set when a learn session grew its task's PTA"),
   /**
    * Why the session ended: the client's `end`, the idle timeout, not resumed within the resume
    * window, or the server shutting down (a client that reconnects may start the session again).
    */
-  reason: z.enum(FINAL_REASONS).optional().describe("Why the session ended: end (the client's), idle (idle timeout), not_resumed (not resumed within the resume window), shutdown (the server is stopping)"),
+  reason: z
+    .enum(FINAL_REASONS)
+    .optional()
+    .describe("Why the session ended: end (the client's), idle (idle timeout), not_resumed (not resumed within the resume window), shutdown (the server is stopping)"),
 });
 
 export const resumedMessageSchema = z.object({

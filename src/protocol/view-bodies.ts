@@ -4,10 +4,7 @@
  * the aligned path over a PTA, and the events of the live feed.
  */
 import { z } from 'zod';
-import {
-  referenceInfoSchema, scoreVectorSchema, severitySchema, signalKindSchema, signalSchema, stageSchema, tierSchema,
-  trajectoryReportSchema,
-} from './report-schemas.js';
+import { referenceInfoSchema, scoreVectorSchema, severitySchema, signalKindSchema, signalSchema, stageSchema, tierSchema, trajectoryReportSchema } from './report-schemas.js';
 import { finalMessageSchema, scoreMessageSchema, signalMessageSchema } from './server-messages.js';
 
 const sessionStateSchema = z.enum(['open', 'detached', 'ended']).describe('open: on a connection; detached: its connection dropped, resumable; ended: final sent');
@@ -24,12 +21,15 @@ export const sessionSummarySchema = z.object({
   total: z.number().describe("The last score frame's total (0 before any step); the final total once ended"),
   tier: tierSchema.describe('Projected tier while open; the real tier once ended with an outcome'),
   recentStages: z.string().describe('Stage letters (E, I, V, O) of the last steps (at most 40), oldest first'),
-  lastSignal: z.object({
-    kind: signalKindSchema,
-    severity: severitySchema,
-    t: z.number().int().describe('Step index at which it fired'),
-    message: z.string().describe('What fired, in words'),
-  }).optional().describe('The most recent early-stop signal of the session, if any'),
+  lastSignal: z
+    .object({
+      kind: signalKindSchema,
+      severity: severitySchema,
+      t: z.number().int().describe('Step index at which it fired'),
+      message: z.string().describe('What fired, in words'),
+    })
+    .optional()
+    .describe('The most recent early-stop signal of the session, if any'),
   reference: referenceInfoSchema,
   startedAt: z.number().describe('When the session started (epoch milliseconds)'),
   endedAt: z.number().optional().describe('When it ended (epoch milliseconds)'),
@@ -71,15 +71,22 @@ export const trajectoryViewSchema = z.object({
 export const alignmentSchema = z.object({
   task: z.string().describe('The task whose PTA the path is drawn over'),
   version: z.number().int().describe('The PTA version aligned against'),
-  steps: z.array(z.object({
-    t: z.number().int().describe('Step index'),
-    node: z.number().int().nullable().describe('The PTA node the step matched (index into the PTA nodes), null when it matched none'),
-  })).describe('Per step, the node it matched (the maximum bipartite matching behind Φcov)'),
+  steps: z
+    .array(
+      z.object({
+        t: z.number().int().describe('Step index'),
+        node: z.number().int().nullable().describe('The PTA node the step matched (index into the PTA nodes), null when it matched none'),
+      }),
+    )
+    .describe('Per step, the node it matched (the maximum bipartite matching behind Φcov)'),
   matchedNodes: z.array(z.number().int()).describe('Every PTA node some step matched'),
-  bestPath: z.object({
-    nodes: z.array(z.number().int()).describe('The nodes of the reference path with the best ordered recall, root to terminal'),
-    hits: z.array(z.number().int()).describe('Those of its nodes the trajectory hit in order'),
-  }).nullable().describe('The reference path the trajectory follows best (behind Φstruct); null when the PTA has no path'),
+  bestPath: z
+    .object({
+      nodes: z.array(z.number().int()).describe('The nodes of the reference path with the best ordered recall, root to terminal'),
+      hits: z.array(z.number().int()).describe('Those of its nodes the trajectory hit in order'),
+    })
+    .nullable()
+    .describe('The reference path the trajectory follows best (behind Φstruct); null when the PTA has no path'),
 });
 
 /** `POST /v1/score/steps`: the trajectory view, and its path over the task's PTA when the task has one. */
@@ -93,10 +100,13 @@ export const calibrationResponseSchema = z.union([
     writtenAt: z.string().describe('When calibration.json was written (ISO time)'),
     policy: z.unknown().describe('The chosen early-stop policy (what calibrate --out writes and serve --policy loads)'),
     maxFalseStop: z.number().optional().describe('The false-stop bound it was chosen under'),
-    runs: z.object({
-      passing: z.number().optional().describe('Passing runs it was calibrated on'),
-      failing: z.number().optional().describe('Failing runs it was calibrated on'),
-    }).optional().describe('The runs it was calibrated on'),
+    runs: z
+      .object({
+        passing: z.number().optional().describe('Passing runs it was calibrated on'),
+        failing: z.number().optional().describe('Failing runs it was calibrated on'),
+      })
+      .optional()
+      .describe('The runs it was calibrated on'),
   }),
 ]);
 

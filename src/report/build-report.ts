@@ -28,11 +28,15 @@ export interface BuildReportOptions {
 export function buildReport(discovery: Discovery, options: BuildReportOptions): CorpusReport {
   const ctx = { fs: options.fs, cache: new Map(), ...(options.table ? { table: options.table } : {}) };
   const outcomes = discovery.trajectories.map((t) => resolveOutcome(ctx, t));
-  const scored = scoreCorpus(discovery.trajectories, outcomes.map((o) => o.outcome), {
-    analyzers: options.analyzers,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    ...(options.external ? { external: options.external } : {}),
-  });
+  const scored = scoreCorpus(
+    discovery.trajectories,
+    outcomes.map((o) => o.outcome),
+    {
+      analyzers: options.analyzers,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.external ? { external: options.external } : {}),
+    },
+  );
   const rows = trajectoryRows(discovery.trajectories, outcomes, scored);
   return {
     generatedBy: 'steplens report',

@@ -67,8 +67,7 @@ function auxiliary(text: string): boolean {
 
 /** The reason without the `cannot read PATH: ` / `PATH: ` prefix the one-line errors carry (the report names the path itself). */
 function reasonOf(message: string, path: string): string {
-  return message.startsWith(`cannot read ${path}: `) ? message.slice(`cannot read ${path}: `.length)
-    : message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message;
+  return message.startsWith(`cannot read ${path}: `) ? message.slice(`cannot read ${path}: `.length) : message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message;
 }
 
 /** Reads and parses every candidate file. */

@@ -14,7 +14,9 @@ const GENERIC = new Set(['trajs', 'trajectories', 'traj', 'output', 'outputs', '
 
 /** File name without `.traj.json`, `.traj`, `.jsonl`, `.json` (and a trailing `.gz`). */
 export function fileStem(path: string): string {
-  return basename(path).replace(/\.gz$/i, '').replace(/(\.traj)?\.(json|jsonl)$|\.traj$/, '');
+  return basename(path)
+    .replace(/\.gz$/i, '')
+    .replace(/(\.traj)?\.(json|jsonl)$|\.traj$/, '');
 }
 
 /** Path segments from the file's folder upwards. */

@@ -51,8 +51,14 @@ export function modelRows(rows: readonly TrajectoryRow[]): ModelRow[] {
   for (const r of rows) byModel.set(key(r), [...(byModel.get(key(r)) ?? []), r]);
   const out = [...byModel.values()].map((rs) => modelRow(rs[0]!.model, rs[0]!.model === null ? rs[0]!.run : undefined, rs));
   const ranked = out.filter((m) => m.passRate !== null && m.meanQuality !== null);
-  const rp = averageRanks(ranked.map((m) => m.passRate!), true);
-  const rq = averageRanks(ranked.map((m) => m.meanQuality!), true);
+  const rp = averageRanks(
+    ranked.map((m) => m.passRate!),
+    true,
+  );
+  const rq = averageRanks(
+    ranked.map((m) => m.meanQuality!),
+    true,
+  );
   ranked.forEach((m, i) => {
     m.rankPass = rp[i]!;
     m.rankQuality = rq[i]!;

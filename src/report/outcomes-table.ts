@@ -15,14 +15,29 @@ export interface OutcomeEntry {
 }
 
 const WORDS: Record<string, Outcome> = {
-  pass: 'pass', passed: 'pass', resolved: 'pass', true: 'pass', '1': 'pass', yes: 'pass',
-  fail: 'fail', failed: 'fail', unresolved: 'fail', false: 'fail', '0': 'fail', no: 'fail',
-  censored: 'censored', error: 'censored', unknown: 'unknown', '': 'unknown',
+  pass: 'pass',
+  passed: 'pass',
+  resolved: 'pass',
+  true: 'pass',
+  '1': 'pass',
+  yes: 'pass',
+  fail: 'fail',
+  failed: 'fail',
+  unresolved: 'fail',
+  false: 'fail',
+  '0': 'fail',
+  no: 'fail',
+  censored: 'censored',
+  error: 'censored',
+  unknown: 'unknown',
+  '': 'unknown',
 };
 
 function outcomeWord(v: unknown): Outcome | undefined {
   if (typeof v === 'boolean') return v ? 'pass' : 'fail';
-  return WORDS[String(v ?? '').trim().toLowerCase()];
+  // A word or 1/0 (an object names no outcome); own keys only, so `constructor` is no outcome either.
+  const word = v === undefined || v === null ? '' : typeof v === 'string' || typeof v === 'number' ? String(v).trim().toLowerCase() : undefined;
+  return word !== undefined && Object.hasOwn(WORDS, word) ? WORDS[word] : undefined;
 }
 
 function entry(rec: Record<string, unknown>, where: string): Result<OutcomeEntry> {
@@ -38,10 +53,15 @@ function entry(rec: Record<string, unknown>, where: string): Result<OutcomeEntry
 
 /** Parses an outcomes table; `name` (the file name) is used in error messages. */
 export function parseOutcomesTable(text: string, name: string): Result<OutcomeEntry[]> {
-  return parseRecordTable(text, name, (h) => {
-    if (!h.includes('task') && !h.includes('instance_id')) return "expected a CSV header with 'task' and 'outcome' columns, or JSON Lines";
-    return h.includes('outcome') || h.includes('resolved') ? undefined : "CSV header has no 'outcome' column";
-  }, entry);
+  return parseRecordTable(
+    text,
+    name,
+    (h) => {
+      if (!h.includes('task') && !h.includes('instance_id')) return "expected a CSV header with 'task' and 'outcome' columns, or JSON Lines";
+      return h.includes('outcome') || h.includes('resolved') ? undefined : "CSV header has no 'outcome' column";
+    },
+    entry,
+  );
 }
 
 /**

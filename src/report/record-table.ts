@@ -9,10 +9,16 @@ export function splitCsvLine(line: string): string[] {
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!;
     if (quoted) {
-      if (c === '"' && line[i + 1] === '"') { cur += '"'; i++; } else if (c === '"') quoted = false;
+      if (c === '"' && line[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else cur += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') { out.push(cur); cur = ''; } else cur += c;
+    else if (c === ',') {
+      out.push(cur);
+      cur = '';
+    } else cur += c;
   }
   out.push(cur);
   return out.map((s) => s.trim());
@@ -22,18 +28,17 @@ export function splitCsvLine(line: string): string[] {
  * Parses every record with `entry` (given where it is, e.g. `file.csv line 3`);
  * `header` checks a CSV header (lower-cased names) and says what is missing.
  */
-export function parseRecordTable<T>(
-  text: string,
-  name: string,
-  header: (names: string[]) => string | undefined,
-  entry: (rec: Record<string, unknown>, where: string) => Result<T>,
-): Result<T[]> {
+export function parseRecordTable<T>(text: string, name: string, header: (names: string[]) => string | undefined, entry: (rec: Record<string, unknown>, where: string) => Result<T>): Result<T[]> {
   const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
   const out: T[] = [];
   if (lines[0]?.trim().startsWith('{')) {
     for (const [i, line] of lines.entries()) {
       let rec: unknown;
-      try { rec = JSON.parse(line); } catch { return err(new SteplensError('bad_input', `${name} line ${i + 1}: not valid JSON`)); }
+      try {
+        rec = JSON.parse(line);
+      } catch {
+        return err(new SteplensError('bad_input', `${name} line ${i + 1}: not valid JSON`));
+      }
       if (typeof rec !== 'object' || rec === null) return err(new SteplensError('bad_input', `${name} line ${i + 1}: expected an object`));
       const e = entry(rec as Record<string, unknown>, `${name} line ${i + 1}`);
       if (!e.ok) return e;

@@ -32,8 +32,13 @@ export function reliabilitySection(rows: readonly TrajectoryRow[]): CorpusReport
     if (repeated.length === 0) continue;
     const list: Attempt[] = repeated.flatMap(([task, rs]) =>
       rs.map((r) => ({
-        task, run: r.run, outcome: r.outcome as Attempt['outcome'],
-        patchLines: r.patchLines, editVolume: r.editVolume, toolCalls: r.toolCalls, toolFailures: r.toolFailures,
+        task,
+        run: r.run,
+        outcome: r.outcome as Attempt['outcome'],
+        patchLines: r.patchLines,
+        editVolume: r.editVolume,
+        toolCalls: r.toolCalls,
+        toolFailures: r.toolFailures,
       })),
     );
     for (const a of list) attempts.push({ configuration, ...a, pcr: attemptChurn(a) });

@@ -4,11 +4,7 @@ import type { ScoredTrajectory } from './score-corpus.js';
 import type { CorpusReport, LoadedTrajectory, OutcomeInfo, TaskRow, TrajectoryRow } from './types.js';
 
 /** One row per trajectory: identity, outcome, score, tier, waste and the attempt facts. */
-export function trajectoryRows(
-  trajectories: readonly LoadedTrajectory[],
-  outcomes: readonly OutcomeInfo[],
-  scored: readonly ScoredTrajectory[],
-): TrajectoryRow[] {
+export function trajectoryRows(trajectories: readonly LoadedTrajectory[], outcomes: readonly OutcomeInfo[], scored: readonly ScoredTrajectory[]): TrajectoryRow[] {
   return trajectories.map((t, i) => {
     const o = outcomes[i]!;
     const s = scored[i]!;

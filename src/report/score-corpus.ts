@@ -41,11 +41,7 @@ function statesOf(t: LoadedTrajectory, analyzers: Analyzers): readonly State[] {
 }
 
 /** Scores every trajectory that has references; the result is aligned with `trajectories`. */
-export function scoreCorpus(
-  trajectories: readonly LoadedTrajectory[],
-  outcomes: readonly Outcome[],
-  options: ScoreCorpusOptions,
-): ScoredTrajectory[] {
+export function scoreCorpus(trajectories: readonly LoadedTrajectory[], outcomes: readonly Outcome[], options: ScoreCorpusOptions): ScoredTrajectory[] {
   const named = trajectories.flatMap((t, i) => (t.task === null ? [] : [{ t, i, task: t.task }]));
   const candidates = named.map(({ t, i, task }) => {
     const passed = outcomes[i] === 'pass';

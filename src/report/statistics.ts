@@ -14,7 +14,11 @@ const SIGNALS: ReadonlyArray<SeparationRow['signal']> = ['total', 'struct', 'cov
 export function separation(rows: readonly TrajectoryRow[]): SeparationRow[] {
   return SIGNALS.map((signal) => {
     const value = (r: TrajectoryRow) => r.score?.[signal] ?? null;
-    const pick = (o: 'pass' | 'fail') => rows.filter((r) => r.outcome === o).map(value).filter((v): v is number => v !== null);
+    const pick = (o: 'pass' | 'fail') =>
+      rows
+        .filter((r) => r.outcome === o)
+        .map(value)
+        .filter((v): v is number => v !== null);
     const pass = pick('pass');
     const fail = pick('fail');
     const a = auroc(pass, fail);
@@ -31,7 +35,23 @@ export function luckyChiSquare(rows: readonly TrajectoryRow[]): ChiSquareRow {
   const table = models.map((m) => cats.map((c) => lucky.filter((r) => modelLabel(r) === m && r.lucky === c).length));
   const res = chiSquareIndependence(table);
   if (!res) {
-    return { rows: models, cols: cats, table, statistic: null, dof: null, p: null, note: `needs Lucky passes of at least 2 models in at least 2 categories (have ${lucky.length} Lucky passes, ${models.length} models, ${cats.length} categories)` };
+    return {
+      rows: models,
+      cols: cats,
+      table,
+      statistic: null,
+      dof: null,
+      p: null,
+      note: `needs Lucky passes of at least 2 models in at least 2 categories (have ${lucky.length} Lucky passes, ${models.length} models, ${cats.length} categories)`,
+    };
   }
-  return { rows: models, cols: cats, table, statistic: res.statistic, dof: res.dof, p: res.p, ...(res.expected.flat().some((e) => e < 5) ? { note: 'some expected counts are below 5: the χ² approximation is rough' } : {}) };
+  return {
+    rows: models,
+    cols: cats,
+    table,
+    statistic: res.statistic,
+    dof: res.dof,
+    p: res.p,
+    ...(res.expected.flat().some((e) => e < 5) ? { note: 'some expected counts are below 5: the χ² approximation is rough' } : {}),
+  };
 }

@@ -28,7 +28,8 @@ export function tradeoffChart(r: TradeoffResult): Chart {
   const points = (['referenceFree', 'reference'] as const).flatMap((m) => r.front[m].map((p) => p.modes[m]));
   const xt = niceTicks(100 * Math.max(0.1, r.choice.maxFalseStop * 1.5, ...points.map((p) => p.passingRate ?? 0)));
   const yt = niceTicks(Math.min(100, 100 * Math.max(0.1, ...points.map((p) => p.failingTokenShare ?? 0))));
-  const xmax = xt[xt.length - 1]! / 100, ymax = yt[yt.length - 1]! / 100;
+  const xmax = xt[xt.length - 1]! / 100,
+    ymax = yt[yt.length - 1]! / 100;
 
   const items: LegendItem[] = [
     { label: LABEL.referenceFree, color: COLORS.referenceFree, shape: 'circle', line: 'solid' },
@@ -36,10 +37,16 @@ export function tradeoffChart(r: TradeoffResult): Chart {
     { label: 'default policy', color: PALETTE.baseline, shape: 'square' },
   ];
   const note = 'ring = chosen policy; steps = Pareto front of the policy grid';
-  const legendY = TITLE_Y + 26, noteY = legendY + 18;
+  const legendY = TITLE_Y + 26,
+    noteY = legendY + 18;
   const tickW = Math.max(...yt.map((v) => textWidth(tickPct(v), FONT)));
-  const L = Math.ceil(16 + FONT + 10 + tickW + 8), R = 24, T = noteY + 22, B = 58, H = T + 300 + B;
-  const pw = W - L - R, ph = H - T - B;
+  const L = Math.ceil(16 + FONT + 10 + tickW + 8),
+    R = 24,
+    T = noteY + 22,
+    B = 58,
+    H = T + 300 + B;
+  const pw = W - L - R,
+    ph = H - T - B;
   const x = (v: number | null) => L + (pw * (v ?? 0)) / xmax;
   const y = (v: number | null) => T + ph - (ph * (v ?? 0)) / ymax;
 
@@ -64,16 +71,30 @@ export function tradeoffChart(r: TradeoffResult): Chart {
     body.push(m === 'referenceFree' ? polyline(steps, COLORS[m], 3.5) : polyline(steps, COLORS[m], 1.8, true));
     for (const p of front) {
       const q = p.modes[m];
-      const shape = m === 'referenceFree' ? marker('circle', x(q.passingRate), y(q.failingTokenShare), 4, COLORS[m], tip(m, q, describeSettings(p.settings)))
-        : marker('diamond', x(q.passingRate), y(q.failingTokenShare), 4, '#ffffff', tip(m, q, describeSettings(p.settings)), `stroke="${COLORS[m]}" stroke-width="1.8"`);
+      const shape =
+        m === 'referenceFree'
+          ? marker('circle', x(q.passingRate), y(q.failingTokenShare), 4, COLORS[m], tip(m, q, describeSettings(p.settings)))
+          : marker('diamond', x(q.passingRate), y(q.failingTokenShare), 4, '#ffffff', tip(m, q, describeSettings(p.settings)), `stroke="${COLORS[m]}" stroke-width="1.8"`);
       body.push(shape);
     }
   }
   for (const m of ['referenceFree', 'reference'] as const) {
     const d = r.baseline.modes[m];
-    body.push(marker('square', x(d.passingRate), y(d.failingTokenShare), 5, PALETTE.baseline, tip(m, d, `default policy (${describeSettings(r.baseline.settings)})`), `stroke="${PALETTE.bound}" stroke-width="1"`));
+    body.push(
+      marker(
+        'square',
+        x(d.passingRate),
+        y(d.failingTokenShare),
+        5,
+        PALETTE.baseline,
+        tip(m, d, `default policy (${describeSettings(r.baseline.settings)})`),
+        `stroke="${PALETTE.bound}" stroke-width="1"`,
+      ),
+    );
     const c = r.chosen.modes[m];
-    body.push(`<circle cx="${x(c.passingRate).toFixed(2)}" cy="${y(c.failingTokenShare).toFixed(2)}" r="${m === 'referenceFree' ? 10 : 13}" fill="none" stroke="${COLORS[m]}" stroke-width="2.5"><title>${esc(tip(m, c, `chosen (${describeSettings(r.chosen.settings)})`))}</title></circle>`);
+    body.push(
+      `<circle cx="${x(c.passingRate).toFixed(2)}" cy="${y(c.failingTokenShare).toFixed(2)}" r="${m === 'referenceFree' ? 10 : 13}" fill="none" stroke="${COLORS[m]}" stroke-width="2.5"><title>${esc(tip(m, c, `chosen (${describeSettings(r.chosen.settings)})`))}</title></circle>`,
+    );
   }
   const lx = (W - legendWidth(items)) / 2;
   body.push(...legend(lx, legendY, items));

@@ -56,9 +56,7 @@ export interface ExternalReference {
  * had too few other passing trajectories in the PATHs); `holdsRun` when the PTA already holds this run's path
  * step for step, i.e. the run (or one just like it) helped build it, so its score is optimistic.
  */
-export type ScoredAgainst =
-  | { kind: 'in-folder'; references: number }
-  | { kind: 'external'; source: string; version: number; references: number; holdsRun: boolean };
+export type ScoredAgainst = { kind: 'in-folder'; references: number } | { kind: 'external'; source: string; version: number; references: number; holdsRun: boolean };
 
 /** Why a trajectory has no score. */
 export type UnscoredReason = 'no_reference' | 'no_steps' | 'no_task';

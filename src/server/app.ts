@@ -55,32 +55,43 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const analyzers = defaultAnalyzers();
   const metrics = createMetrics(store);
   const pool = new ScorePool({
-    size: resolved.scoringWorkers, maxQueuedBytes: 4 * resolved.limits.maxBodyBytes, log,
-    reference: (task) => store.reference(task), prior: () => store.prior(),
+    size: resolved.scoringWorkers,
+    maxQueuedBytes: 4 * resolved.limits.maxBodyBytes,
+    log,
+    reference: (task) => store.reference(task),
+    prior: () => store.prior(),
   });
   if (redisMetrics && backend.link) redisMetrics.register(metrics.registry, () => backend.link?.available() ?? false);
   // Shadow-mode counters stay in a file of this replica's data folder (with Redis too: see docs/scale-out.md).
   const policies = await PolicyManager.open(resolved.policySet, resolved.shadow, options.policyState ?? new FilePolicyStateStore(options.dataDir ?? './data'), log);
   registerPolicyMetrics(metrics.registry, policies);
   const connections = new Map<number, Connection>();
-  const learner = resolved.forecast !== undefined && options.forecastLearn !== undefined
-    ? new ForecastLearner(resolved.forecast, options.forecastLearn, log)
-    : undefined;
+  const learner = resolved.forecast !== undefined && options.forecastLearn !== undefined ? new ForecastLearner(resolved.forecast, options.forecastLearn, log) : undefined;
   const live = new LiveFeed({ maxViewers: resolved.limits.liveViewers, queueBytes: resolved.limits.liveQueueBytes, config: resolved.config, metrics, log });
   const registryDeps: RegistryDeps = {
-    store, analyzers, metrics, log, options: resolved, connections, policies, observer: live, ...(learner !== undefined ? { onEnded: (s) => learner.add(s) } : {}),
+    store,
+    analyzers,
+    metrics,
+    log,
+    options: resolved,
+    connections,
+    policies,
+    observer: live,
+    ...(learner !== undefined ? { onEnded: (s) => learner.add(s) } : {}),
   };
   const registry = new SessionRegistry(registryDeps);
-  const durable = backend.journal
-    ? new DurableSessions({ registry, journal: backend.journal, analyzers, options: resolved, log, metrics, endpoint: backend.link?.endpoint ?? 'Redis' })
-    : undefined;
+  const durable = backend.journal ? new DurableSessions({ registry, journal: backend.journal, analyzers, options: resolved, log, metrics, endpoint: backend.link?.endpoint ?? 'Redis' }) : undefined;
   if (durable) registryDeps.durable = durable;
   const auth = new TokenChecker(resolved.tokens);
   let accepting = true;
   let nextConnection = 0;
 
+  // Typed as fastify's base logger so `app` is the plain `FastifyInstance` the route modules take.
+  const loggerInstance: FastifyBaseLogger = log;
   const app = Fastify({
-    loggerInstance: log as FastifyBaseLogger, bodyLimit: resolved.limits.maxBodyBytes, logController: new LogController({ disableRequestLogging: true }),
+    loggerInstance,
+    bodyLimit: resolved.limits.maxBodyBytes,
+    logController: new LogController({ disableRequestLogging: true }),
     // A path parameter may hold any valid task id (256 characters, percent-escaped: up to 2,304) or session id.
     routerOptions: { maxParamLength: 4096 },
     ...frameworkErrorOptions(metrics),
@@ -153,7 +164,17 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     socket.on('error', (error) => log.warn({ connection: conn.id, err: error }, 'socket error'));
   });
 
-  const routeDeps = { store, registry, analyzers, pool, metrics, options: resolved, ready: () => accepting && store.available(), principal: (req: FastifyRequest) => auth.principal(req), ...(durable ? { durable } : {}) };
+  const routeDeps = {
+    store,
+    registry,
+    analyzers,
+    pool,
+    metrics,
+    options: resolved,
+    ready: () => accepting && store.available(),
+    principal: (req: FastifyRequest) => auth.principal(req),
+    ...(durable ? { durable } : {}),
+  };
   registerHttpRoutes(app, routeDeps);
   registerScoringRoutes(app, routeDeps);
   registerPolicyRoutes(app, { policies, metrics });

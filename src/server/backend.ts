@@ -41,7 +41,8 @@ export async function openBackend(options: AppOptions, resolved: ResolvedOptions
   }
   const r = options.redis;
   const link = new RedisLink({
-    url: r.url, warn,
+    url: r.url,
+    warn,
     ...(r.prefix !== undefined ? { prefix: r.prefix } : {}),
     ...(r.commandTimeoutMs !== undefined ? { commandTimeoutMs: r.commandTimeoutMs } : {}),
     ...(observer ? { observer } : {}),
@@ -54,7 +55,10 @@ export async function openBackend(options: AppOptions, resolved: ResolvedOptions
   const journal = new RedisSessionJournal({ link, store, owner: r.replicaId ?? replicaId(), leaseMs, ttlMs, keepEndedMs: resolved.resumeWindowMs });
   log.info({ redis: link.endpoint, prefix: link.prefix, replica: journal.owner }, 'references and sessions in Redis');
   return {
-    store, journal, leaseMs, link,
+    store,
+    journal,
+    leaseMs,
+    link,
     close: async () => {
       await store.close();
       await link.close();

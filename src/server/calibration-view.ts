@@ -39,7 +39,7 @@ export async function readCalibration(dir: string | undefined): Promise<Calibrat
   } catch {
     doc = undefined;
   }
-  if (doc === undefined || doc.policy === undefined) throw new SteplensError('bad_input', 'the calibration\'s calibration.json is not what steplens calibrate writes (no "policy")');
+  if (doc?.policy === undefined) throw new SteplensError('bad_input', 'the calibration\'s calibration.json is not what steplens calibrate writes (no "policy")');
   const tradeoff = obj(doc.tradeoff);
   const runs = obj(tradeoff?.runs);
   const maxFalseStop = num(obj(tradeoff?.choice)?.maxFalseStop);
@@ -57,6 +57,6 @@ export async function readCalibration(dir: string | undefined): Promise<Calibrat
 /** DIR/tradeoff.svg, checked to be an SVG document. */
 export async function readTradeoffSvg(dir: string | undefined): Promise<string> {
   const svg = await read(path.join(dirOf(dir), 'tradeoff.svg'));
-  if (!/^\s*(<\?xml[^>]*>\s*)?<svg[\s>]/.test(svg)) throw new SteplensError('bad_input', 'the calibration\'s tradeoff.svg is not an SVG document');
+  if (!/^\s*(<\?xml[^>]*>\s*)?<svg[\s>]/.test(svg)) throw new SteplensError('bad_input', "the calibration's tradeoff.svg is not an SVG document");
   return svg;
 }

@@ -76,13 +76,31 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   const { values } = parseArgs({
     args,
     options: {
-      host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' },
-      seed: { type: 'string', multiple: true }, token: { type: 'string', multiple: true }, 'token-file': { type: 'string' },
-      'log-level': { type: 'string' }, 'resume-window': { type: 'string' }, 'idle-timeout': { type: 'string' },
-      learn: { type: 'boolean' }, 'no-seed': { type: 'boolean' }, policy: { type: 'string' }, config: { type: 'string' }, 'compress-texts': { type: 'boolean' },
-      shadow: { type: 'boolean' }, 'shadow-share': { type: 'string' }, 'shadow-max-false-stop': { type: 'string' }, 'shadow-confidence': { type: 'string' },
-      forecast: { type: 'string' }, 'forecast-learn': { type: 'boolean' }, 'forecast-learn-every': { type: 'string' },
-      redis: { type: 'string' }, 'redis-prefix': { type: 'string' }, 'replica-id': { type: 'string' }, lease: { type: 'string' },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      data: { type: 'string' },
+      seed: { type: 'string', multiple: true },
+      token: { type: 'string', multiple: true },
+      'token-file': { type: 'string' },
+      'log-level': { type: 'string' },
+      'resume-window': { type: 'string' },
+      'idle-timeout': { type: 'string' },
+      learn: { type: 'boolean' },
+      'no-seed': { type: 'boolean' },
+      policy: { type: 'string' },
+      config: { type: 'string' },
+      'compress-texts': { type: 'boolean' },
+      shadow: { type: 'boolean' },
+      'shadow-share': { type: 'string' },
+      'shadow-max-false-stop': { type: 'string' },
+      'shadow-confidence': { type: 'string' },
+      forecast: { type: 'string' },
+      'forecast-learn': { type: 'boolean' },
+      'forecast-learn-every': { type: 'string' },
+      redis: { type: 'string' },
+      'redis-prefix': { type: 'string' },
+      'replica-id': { type: 'string' },
+      lease: { type: 'string' },
       calibration: { type: 'string' },
     },
     allowPositionals: false,
@@ -114,7 +132,8 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   const maxFalseStop = shadowRate('--shadow-max-false-stop', values['shadow-max-false-stop']);
   const confidence = shadowRate('--shadow-confidence', values['shadow-confidence']);
   if ((share ?? maxFalseStop ?? confidence) !== undefined && !shadowOn) throw new SteplensError('usage', '--shadow-share, --shadow-max-false-stop and --shadow-confidence need --shadow');
-  if (confidence !== undefined && (confidence === 0 || confidence === 1)) throw new SteplensError('usage', `--shadow-confidence must be strictly between 0 and 1 (got '${values['shadow-confidence']}')`);
+  if (confidence !== undefined && (confidence === 0 || confidence === 1))
+    throw new SteplensError('usage', `--shadow-confidence must be strictly between 0 and 1 (got '${values['shadow-confidence']}')`);
   const forecastFile = values.forecast ?? env.STEPLENS_FORECAST;
   const forecast = forecastFile !== undefined ? await readForecastFile(path.resolve(cwd, forecastFile)) : undefined;
   if (values['forecast-learn'] && forecast === undefined) throw new SteplensError('usage', '--forecast-learn retrains a forecast model: give --forecast FILE too');
@@ -127,7 +146,9 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
     host: values.host ?? env.STEPLENS_HOST ?? '127.0.0.1',
     port,
     app: {
-      dataDir, seedDirs: seeds, tokens,
+      dataDir,
+      seedDirs: seeds,
+      tokens,
       logLevel: values['log-level'] ?? env.STEPLENS_LOG_LEVEL ?? 'info',
       ...(resume !== undefined ? { resumeWindowMs: resume * 1000 } : {}),
       ...(idle !== undefined ? { idleTimeoutMs: idle * 1000 } : {}),

@@ -26,9 +26,9 @@ export class Connection {
   private closing = false;
   /** Set while an asynchronous message (start, end) is being handled: later messages wait in `queue`. */
   private busy: Promise<void> | undefined;
-  private readonly queue: (() => void | Promise<void>)[] = [];
+  private readonly queue: Array<() => void | Promise<void>> = [];
   /** Frames waiting for a durable write to settle, and frames sent after them, in order. */
-  private readonly held: { frames: readonly ServerMessage[] | undefined }[] = [];
+  private readonly held: Array<{ frames: readonly ServerMessage[] | undefined }> = [];
 
   private readonly onTooSlow: (queued: number) => void;
   /** The TCP socket under the WebSocket (ws keeps it as `_socket`), corked while a burst of frames is written. */

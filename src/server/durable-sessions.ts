@@ -76,7 +76,12 @@ export class DurableSessions {
     let opened: boolean;
     try {
       opened = await this.deps.journal.open(session.id, {
-        task: spec.task, format: spec.format, learn: spec.learn, policy: spec.policy, reference: pin, createdAt: Date.now(),
+        task: spec.task,
+        format: spec.format,
+        learn: spec.learn,
+        policy: spec.policy,
+        reference: pin,
+        createdAt: Date.now(),
         ...(spec.agent !== undefined ? { agent: spec.agent } : {}),
         ...(spec.model !== undefined ? { model: spec.model } : {}),
         ...(spec.forecast !== undefined ? { forecast: spec.forecast } : {}),
@@ -93,13 +98,13 @@ export class DurableSessions {
 
   /** After an accepted step (`frame`: its `step` message as received): writes it; resolves with what to send once durable (its frames), or the error. */
   persistStep(s: Session, seq: number, frame: Buffer | string, frames: readonly ServerMessage[]): Promise<readonly ServerMessage[]> {
-    const pin = s.pin as PinnedReference;
+    const pin = s.pin!; // a durable session is pinned by open() or rebuild() before any step
     return this.write(s, seq, () => this.deps.journal.append(s.id, seq, frame, pin)).then((e) => (e ? [e] : frames));
   }
 
   /** After an outcome: writes it; resolves with nothing to send, or the error. */
   persistOutcome(s: Session, passed: boolean): Promise<readonly ServerMessage[]> {
-    const pin = s.pin as PinnedReference;
+    const pin = s.pin!; // a durable session is pinned by open() or rebuild() before any step
     return this.write(s, undefined, () => this.deps.journal.outcome(s.id, passed, pin)).then((e) => (e ? [e] : []));
   }
 
@@ -113,7 +118,8 @@ export class DurableSessions {
     return done;
   }
 
-  private failed(s: Session, seq: number | undefined, why: WriteResult | unknown): ErrorMessage {
+  /** `why`: the store's refusal (a `WriteResult` other than 'ok') or what the write threw. */
+  private failed(s: Session, seq: number | undefined, why: unknown): ErrorMessage {
     const where = { session: s.id, ...(seq !== undefined ? { seq } : {}) };
     let e: MessageError;
     if (why === 'lost' || why === 'gone' || why === 'ended') {
@@ -205,7 +211,14 @@ export class DurableSessions {
     const reference = await this.deps.journal.resolve(r.reference);
     if (!reference) throw new SteplensError('unknown_session', `session ${id}: its reference (task ${r.task} PTA v${r.reference.kind === 'pta' ? r.reference.version : '?'}) is no longer kept`);
     const spec: SessionSpec = {
-      id, task: r.task, format: r.format as FormatName, learn: r.learn, agent: r.agent, model: r.model, policy: r.policy, reference,
+      id,
+      task: r.task,
+      format: r.format as FormatName,
+      learn: r.learn,
+      agent: r.agent,
+      model: r.model,
+      policy: r.policy,
+      reference,
       ...(r.forecast !== undefined ? { forecast: r.forecast } : {}),
       ...(r.assignment !== undefined ? { assignment: r.assignment } : {}),
       ...(r.principal !== undefined ? { principal: r.principal } : {}),

@@ -24,7 +24,7 @@ export class EndedSessions {
     this.total += bytes;
     const evicted: string[] = [];
     while (this.kept.size > 1 && (this.kept.size > this.limits.maxEndedSessions || this.total > this.limits.maxEndedSessionBytes)) {
-      const [oldest, size] = this.kept.entries().next().value as [string, number];
+      const [oldest, size] = this.kept.entries().next().value!;
       this.kept.delete(oldest);
       this.total -= size;
       evicted.push(oldest);

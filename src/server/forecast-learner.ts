@@ -44,7 +44,11 @@ export class ForecastLearner {
   private timer: NodeJS.Timeout | undefined;
   readonly attempts: LearnAttempt[] = [];
 
-  constructor(private readonly holder: ForecastHolder, private readonly options: ForecastLearnOptions, private readonly log: Logger) {}
+  constructor(
+    private readonly holder: ForecastHolder,
+    private readonly options: ForecastLearnOptions,
+    private readonly log: Logger,
+  ) {}
 
   /** Keeps a finished session that reported its outcome. */
   add(session: Session): void {
@@ -87,7 +91,8 @@ export class ForecastLearner {
     const at = new Date().toISOString();
     try {
       const r = retrainForecast(runs, this.holder.current, {
-        now: at, ...(this.options.minRuns !== undefined ? { minRuns: this.options.minRuns } : {}),
+        now: at,
+        ...(this.options.minRuns !== undefined ? { minRuns: this.options.minRuns } : {}),
         ...(this.options.minClass !== undefined ? { minClass: this.options.minClass } : {}),
       });
       const attempt: LearnAttempt = { at, sessions: runs.length, result: r.kind, reason: r.reason };

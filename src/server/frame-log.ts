@@ -32,7 +32,10 @@ export class FrameLog {
   private lastSeq = 0;
   private lastTotal = 0;
 
-  constructor(private readonly session: string, private readonly reference: ReferenceInfo) {}
+  constructor(
+    private readonly session: string,
+    private readonly reference: ReferenceInfo,
+  ) {}
 
   /** Number of score frames logged. */
   get length(): number {
@@ -86,7 +89,7 @@ export class FrameLog {
     let seq = 0;
     let prevTotal = 0;
     for (let i = 0; i < this.count; i++) {
-      let packed = this.rows[p++] as number;
+      let packed = this.rows[p++]!;
       const digit = (): number => {
         const d = packed % R;
         packed = (packed - d) / R;
@@ -97,25 +100,33 @@ export class FrameLog {
       const tier = this.codes[digit()] as ScoreMessage['tier'];
       const step = digit();
       const signals = packed;
-      const total = this.rows[p++] as number;
-      const coh = this.rows[p++] as number;
-      const temp = this.rows[p++] as number;
-      const struct = flags & STRUCT ? (this.rows[p++] as number) : null;
-      const cov = flags & COV ? (this.rows[p++] as number) : null;
-      const pPass = flags & PPASS ? (this.rows[p++] as number) : undefined;
+      const total = this.rows[p++]!;
+      const coh = this.rows[p++]!;
+      const temp = this.rows[p++]!;
+      const struct = flags & STRUCT ? this.rows[p++]! : null;
+      const cov = flags & COV ? this.rows[p++]! : null;
+      const pPass = flags & PPASS ? this.rows[p++]! : undefined;
       const extra = this.aside.get(i);
-      seq = step === SEQ_ASIDE ? (extra?.seq as number) : seq + step;
+      seq = step === SEQ_ASIDE ? extra!.seq! : seq + step; // add() kept seq aside with this step code
       if (keep(seq, 'score')) {
         const score: ScoreVector = { total, struct, cov, coh, temp };
         const reward = extra?.reward ?? total - prevTotal;
         out.push({
-          type: 'score', session: this.session, seq, t: extra?.t ?? i, stage, score, reward, tier, reference: this.reference,
+          type: 'score',
+          session: this.session,
+          seq,
+          t: extra?.t ?? i,
+          stage,
+          score,
+          reward,
+          tier,
+          reference: this.reference,
           ...(pPass !== undefined ? { pPass } : {}),
         });
       }
       prevTotal = total;
       for (let j = 0; j < signals; j++, k++) {
-        const s = this.signals[k] as Signal;
+        const s = this.signals[k]!;
         if (keep(seq, 'signal')) out.push({ type: 'signal', session: this.session, seq, t: s.t, kind: s.kind, severity: s.severity, steps: s.steps, message: s.message });
       }
     }

@@ -23,8 +23,14 @@ function jsonOf(reference: ReferenceInfo): string {
 const num = (n: number | null): string => (n === null ? 'null' : String(n));
 
 function finite(v: ScoreVector, reward: number): boolean {
-  return Number.isFinite(v.total) && Number.isFinite(v.coh) && Number.isFinite(v.temp) && Number.isFinite(reward)
-    && (v.struct === null || Number.isFinite(v.struct)) && (v.cov === null || Number.isFinite(v.cov));
+  return (
+    Number.isFinite(v.total) &&
+    Number.isFinite(v.coh) &&
+    Number.isFinite(v.temp) &&
+    Number.isFinite(reward) &&
+    (v.struct === null || Number.isFinite(v.struct)) &&
+    (v.cov === null || Number.isFinite(v.cov))
+  );
 }
 
 /** A score frame as `Session` builds it (its keys, and the score vector's as `composite` builds it, in this order). */

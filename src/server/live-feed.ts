@@ -96,9 +96,10 @@ export class LiveFeed implements SessionObserver {
     req.socket?.setNoDelay?.(true);
     res.on('close', gone);
     res.on('error', gone);
-    const first = session !== undefined
-      ? JSON.stringify({ type: 'view', ...sessionView(session) })
-      : JSON.stringify({ type: 'snapshot', sessions: [...(this.registry?.sessions.values() ?? [])].map((s) => sessionSummary(s, this.opts.config)) });
+    const first =
+      session !== undefined
+        ? JSON.stringify({ type: 'view', ...sessionView(session) })
+        : JSON.stringify({ type: 'snapshot', sessions: [...(this.registry?.sessions.values() ?? [])].map((s) => sessionSummary(s, this.opts.config)) });
     this.write(viewer, event(first));
   }
 
@@ -144,11 +145,14 @@ export class LiveFeed implements SessionObserver {
     if (this.viewers.size === 0) return;
     const plain = event(frames.map(frameText).join('\n\ndata: '));
     let rich: string | undefined;
-    this.broadcast((v) => {
-      if (v.session === undefined) return plain;
-      rich ??= event(frames.map((f) => JSON.stringify(f.type === 'score' ? { ...f, step: stepOf(s, f.t) } : f)).join('\n\ndata: '));
-      return rich;
-    }, (v) => v.session === undefined || v.session === s.id);
+    this.broadcast(
+      (v) => {
+        if (v.session === undefined) return plain;
+        rich ??= event(frames.map((f) => JSON.stringify(f.type === 'score' ? { ...f, step: stepOf(s, f.t) } : f)).join('\n\ndata: '));
+        return rich;
+      },
+      (v) => v.session === undefined || v.session === s.id,
+    );
   }
 
   ended(s: Session, final: FinalMessage): void {

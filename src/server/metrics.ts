@@ -23,7 +23,9 @@ export function createMetrics(store: Pick<ReferenceStorePort, 'cacheStats'>, opt
   const registers = [registry];
   const cacheCounter = (name: string, help: string, pick: 'hits' | 'misses'): void => {
     new Counter({
-      name, help, registers,
+      name,
+      help,
+      registers,
       collect() {
         this.reset();
         this.inc(store.cacheStats()[pick]);
@@ -33,12 +35,20 @@ export function createMetrics(store: Pick<ReferenceStorePort, 'cacheStats'>, opt
   cacheCounter('steplens_pta_cache_hits_total', 'PTA cache hits.', 'hits');
   cacheCounter('steplens_pta_cache_misses_total', 'PTA cache misses (loads from disk).', 'misses');
   new Gauge({
-    name: 'steplens_pta_cache_entries', help: 'PTAs held in the cache.', registers,
-    collect() { this.set(store.cacheStats().entries); },
+    name: 'steplens_pta_cache_entries',
+    help: 'PTAs held in the cache.',
+    registers,
+    collect() {
+      this.set(store.cacheStats().entries);
+    },
   });
   new Gauge({
-    name: 'steplens_pta_cache_bytes', help: 'JSON bytes of the PTAs held in the cache.', registers,
-    collect() { this.set(store.cacheStats().bytes); },
+    name: 'steplens_pta_cache_bytes',
+    help: 'JSON bytes of the PTAs held in the cache.',
+    registers,
+    collect() {
+      this.set(store.cacheStats().bytes);
+    },
   });
   return {
     registry,

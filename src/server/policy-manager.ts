@@ -159,9 +159,7 @@ export class PolicyManager {
     if (!this.shadow || !force.enforcing) return { key, policy: force.policy, shadow: this.shadow !== undefined, selected: force.selected };
     const n = e.state.sessions;
     const inShadow = Math.floor(n * this.shadow.share) > Math.floor((n - 1) * this.shadow.share);
-    return inShadow
-      ? { key, policy: e.warnOnly, shadow: true, selected: `${e.group}, shadow share (warn only)` }
-      : { key, policy: force.policy, shadow: false, selected: force.selected };
+    return inShadow ? { key, policy: e.warnOnly, shadow: true, selected: `${e.group}, shadow share (warn only)` } : { key, policy: force.policy, shadow: false, selected: force.selected };
   }
 
   /** A shadow session ended with an outcome: count what every candidate would have done, then reconsider the promotion. */
@@ -235,4 +233,3 @@ export class PolicyManager {
     return this.save();
   }
 }
-

@@ -7,7 +7,10 @@ export function registerPolicyMetrics(registry: Registry, m: PolicyManager): voi
   const registers = [registry];
   const labels = (e: { state: { agent: string | null; model: string | null } }) => ({ agent: e.state.agent ?? '', model: e.state.model ?? '' });
   new Gauge({
-    name: 'steplens_shadow_runs', help: 'Shadow sessions counted (ended with an outcome), per agent, model and outcome.', labelNames: ['agent', 'model', 'outcome'], registers,
+    name: 'steplens_shadow_runs',
+    help: 'Shadow sessions counted (ended with an outcome), per agent, model and outcome.',
+    labelNames: ['agent', 'model', 'outcome'],
+    registers,
     collect() {
       this.reset();
       for (const e of m.pairs.values()) {
@@ -18,7 +21,10 @@ export function registerPolicyMetrics(registry: Registry, m: PolicyManager): voi
   });
   const perCandidate = (name: string, help: string, value: (e: Parameters<typeof countersOf>[0], id: string) => number): void => {
     new Gauge({
-      name, help, labelNames: ['agent', 'model', 'candidate'], registers,
+      name,
+      help,
+      labelNames: ['agent', 'model', 'candidate'],
+      registers,
       collect() {
         this.reset();
         if (!m.shadow) return;
@@ -27,12 +33,15 @@ export function registerPolicyMetrics(registry: Registry, m: PolicyManager): voi
     });
   };
   perCandidate('steplens_shadow_passing_stopped', 'Passing shadow runs a candidate stop rule would have stopped.', (c, id) => countersOf(c, id).passingStopped);
-  perCandidate('steplens_shadow_false_stop_upper', 'Upper confidence bound of a candidate\'s false-stop rate (the promotion rule\'s).', (c, id) => upperOf(c, id, m.shadow!));
+  perCandidate('steplens_shadow_false_stop_upper', "Upper confidence bound of a candidate's false-stop rate (the promotion rule's).", (c, id) => upperOf(c, id, m.shadow!));
   perCandidate('steplens_shadow_failing_stopped', 'Failing shadow runs a candidate would have stopped.', (c, id) => countersOf(c, id).failingStopped);
   perCandidate('steplens_shadow_failing_steps_saved', 'Failing-run steps a candidate would have saved.', (c, id) => countersOf(c, id).failingStepsSaved);
   perCandidate('steplens_shadow_failing_tokens_saved', 'Failing-run tokens a candidate would have saved.', (c, id) => countersOf(c, id).failingTokensSaved);
   new Gauge({
-    name: 'steplens_policy_in_force', help: '1 per agent + model pair: its state (shadow, promoted, pinned, configured) and the promoted candidate.', labelNames: ['agent', 'model', 'state', 'candidate'], registers,
+    name: 'steplens_policy_in_force',
+    help: '1 per agent + model pair: its state (shadow, promoted, pinned, configured) and the promoted candidate.',
+    labelNames: ['agent', 'model', 'state', 'candidate'],
+    registers,
     collect() {
       this.reset();
       for (const e of m.pairs.values()) {

@@ -1,7 +1,8 @@
 /** The `GET /v1/policies` document: configured policies, shadow settings, and per agent + model pair its state and counters. */
 import type { Policy } from '../core/policy.js';
+import type { PolicySet } from '../core/policy-set.js';
 import { countersOf, upperOf } from '../core/shadow/index.js';
-import type { PolicyManager, PairEntry } from './policy-manager.js';
+import type { PolicyManager, PairEntry, ShadowOptions } from './policy-manager.js';
 
 export interface CandidateStatus {
   id: string;
@@ -41,31 +42,51 @@ export function pairStatus(m: PolicyManager, e: PairEntry): PairStatus {
   const s = e.state;
   const c = s.counters;
   const rule = m.shadow;
-  const candidates: CandidateStatus[] = rule === undefined ? [] : e.candidates.map((cand) => {
-    const k = countersOf(c, cand.id);
-    const upper = upperOf(c, cand.id, rule);
-    return {
-      id: cand.id,
-      passingStopped: k.passingStopped,
-      falseStopRate: ratio(k.passingStopped, c.passing),
-      falseStopUpper: upper,
-      failingStopped: k.failingStopped,
-      failingStepsSaved: k.failingStepsSaved,
-      failingStepsShare: ratio(k.failingStepsSaved, c.failingSteps),
-      failingTokensSaved: k.failingTokensSaved,
-      failingTokenShare: ratio(k.failingTokensSaved, c.failingTokens),
-      eligible: k.failingStopped > 0 && upper <= rule.maxFalseStop + 1e-12,
-    };
-  }).sort((a, b) => Number(b.eligible) - Number(a.eligible) || b.failingTokensSaved - a.failingTokensSaved || a.passingStopped - b.passingStopped);
+  const candidates: CandidateStatus[] =
+    rule === undefined
+      ? []
+      : e.candidates
+          .map((cand) => {
+            const k = countersOf(c, cand.id);
+            const upper = upperOf(c, cand.id, rule);
+            return {
+              id: cand.id,
+              passingStopped: k.passingStopped,
+              falseStopRate: ratio(k.passingStopped, c.passing),
+              falseStopUpper: upper,
+              failingStopped: k.failingStopped,
+              failingStepsSaved: k.failingStepsSaved,
+              failingStepsShare: ratio(k.failingStepsSaved, c.failingSteps),
+              failingTokensSaved: k.failingTokensSaved,
+              failingTokenShare: ratio(k.failingTokensSaved, c.failingTokens),
+              eligible: k.failingStopped > 0 && upper <= rule.maxFalseStop + 1e-12,
+            };
+          })
+          .sort((a, b) => Number(b.eligible) - Number(a.eligible) || b.failingTokensSaved - a.failingTokensSaved || a.passingStopped - b.passingStopped);
   const force = m.inForce(e);
   const state = s.pinned !== null ? 'pinned' : rule === undefined ? 'configured' : s.promoted !== null ? 'promoted' : 'shadow';
   return {
-    agent: s.agent, model: s.model, group: e.group, state, frozen: s.frozen, promoted: s.promoted, pinned: s.pinned,
-    sessions: s.sessions, policy: force.policy, runs: { passing: c.passing, failing: c.failing }, candidates,
+    agent: s.agent,
+    model: s.model,
+    group: e.group,
+    state,
+    frozen: s.frozen,
+    promoted: s.promoted,
+    pinned: s.pinned,
+    sessions: s.sessions,
+    policy: force.policy,
+    runs: { passing: c.passing, failing: c.failing },
+    candidates,
   };
 }
 
-export function policiesStatus(m: PolicyManager): Record<string, unknown> {
+export interface PoliciesStatus {
+  shadow: ({ enabled: true } & ShadowOptions) | { enabled: false };
+  configured: PolicySet;
+  pairs: PairStatus[];
+}
+
+export function policiesStatus(m: PolicyManager): PoliciesStatus {
   return {
     shadow: m.shadow ? { enabled: true, ...m.shadow } : { enabled: false },
     configured: { groups: m.set.groups, fallback: m.set.fallback },

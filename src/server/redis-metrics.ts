@@ -11,7 +11,10 @@ export class RedisMetrics implements RedisObserver {
     registers: [],
   });
   private readonly errors = new Counter({
-    name: 'steplens_redis_errors_total', help: 'Redis commands that failed (unreachable, timed out, refused), by operation.', labelNames: ['op'], registers: [],
+    name: 'steplens_redis_errors_total',
+    help: 'Redis commands that failed (unreachable, timed out, refused), by operation.',
+    labelNames: ['op'],
+    registers: [],
   });
   private readonly lost = new Counter({ name: 'steplens_redis_connection_lost_total', help: 'Times the connection to Redis was lost (each followed by reconnects with backoff).', registers: [] });
 
@@ -35,6 +38,13 @@ export class RedisMetrics implements RedisObserver {
   /** Adds these metrics, and `steplens_redis_up` read from `up` at each scrape, to `registry`. */
   register(registry: Registry, up: () => boolean): void {
     for (const m of [this.seconds, this.errors, this.lost]) registry.registerMetric(m);
-    new Gauge({ name: 'steplens_redis_up', help: '1 while the connection to Redis is up, else 0.', registers: [registry], collect() { this.set(up() ? 1 : 0); } });
+    new Gauge({
+      name: 'steplens_redis_up',
+      help: '1 while the connection to Redis is up, else 0.',
+      registers: [registry],
+      collect() {
+        this.set(up() ? 1 : 0);
+      },
+    });
   }
 }

@@ -59,7 +59,10 @@ function logValues(r: TrajectoryReport): Record<(typeof LOG_KEYS)[number], numbe
 /** Scores every query; one bad query fails the whole call (a trainer cannot use a partial batch), naming it. */
 export async function getReward(deps: ScoringDeps, body: GetRewardRequest): Promise<GetRewardResponse> {
   const { query, prompts, labels } = body;
-  for (const [name, list] of [['prompts', prompts], ['labels', labels]] as const) {
+  for (const [name, list] of [
+    ['prompts', prompts],
+    ['labels', labels],
+  ] as const) {
     if (list !== undefined && list.length !== query.length) {
       throw new SteplensError('bad_message', `${name}: ${list.length} entries for ${query.length} queries`);
     }

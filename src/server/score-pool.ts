@@ -20,8 +20,9 @@ export interface ScorePoolOptions {
   size: number;
   /** Body bytes queued or in work over all workers; past it a job is refused `overloaded`. */
   maxQueuedBytes: number;
-  reference(task: string): Promise<Reference>;
-  prior(): Promise<TemporalPrior>;
+  // Function properties, not methods: handed on detached to `runJob`.
+  reference: (task: string) => Promise<Reference>;
+  prior: () => Promise<TemporalPrior>;
   log: Logger;
 }
 

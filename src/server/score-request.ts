@@ -46,7 +46,10 @@ export async function scoreParsedSteps(deps: ScoringDeps, req: StepsRequest, ste
   if (!policy.ok) throw new SteplensError('bad_message', `${where}policy: ${policy.error}`);
   const reference = await deps.reference(req.task);
   return scoreTrajectory(steps, {
-    reference, analyzers: deps.analyzers, policy: policy.value, config: deps.config,
+    reference,
+    analyzers: deps.analyzers,
+    policy: policy.value,
+    config: deps.config,
     ...(deps.forecast !== undefined ? { forecast: deps.forecast.model, forecastVersion: deps.forecast.version } : {}),
     ...(req.passed !== undefined ? { passed: req.passed } : {}),
   });

@@ -32,7 +32,7 @@ async function ask(key: string, what: { task: string } | { prior: true }): Promi
   if (value === undefined) throw new Error(`score-worker: no value for ${key}`);
   kept.delete(key);
   kept.set(key, { tag: reply.tag, value });
-  if (kept.size > KEPT) kept.delete(kept.keys().next().value as string);
+  if (kept.size > KEPT) kept.delete(kept.keys().next().value!);
   return value;
 }
 

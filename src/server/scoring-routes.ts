@@ -22,7 +22,11 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
   const run = (kind: JobKind, req: FastifyRequest): Promise<JobResult> => {
     const forecast = options.forecast?.modelFor(undefined, undefined);
     return pool.run({
-      kind, body: bodyBytes(req), policy: options.policy, config: options.config, maxSteps: options.limits.maxStepsPerSession,
+      kind,
+      body: bodyBytes(req),
+      policy: options.policy,
+      config: options.config,
+      maxSteps: options.limits.maxStepsPerSession,
       ...(forecast !== undefined ? { forecast } : {}),
     });
   };
@@ -35,7 +39,10 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
     scoped.removeContentTypeParser('application/json');
     scoped.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
-    for (const [route, kind] of [['/v1/score', 'score'], ['/get_reward', 'reward']] as const) {
+    for (const [route, kind] of [
+      ['/v1/score', 'score'],
+      ['/get_reward', 'reward'],
+    ] as const) {
       scoped.post(route, async (req, reply) => {
         const result = await run(kind, req);
         return result.ok ? reply.send(result.value) : failed(req, reply, result);
@@ -45,7 +52,7 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
     scoped.post('/v1/score/batch', async (req, reply) => {
       const result = await run('batch', req);
       if (!result.ok) return failed(req, reply, result);
-      const { results } = result.value as { results: Record<string, unknown>[] };
+      const { results } = result.value as { results: Array<Record<string, unknown>> };
       for (const [i, r] of results.entries()) {
         const error = r.error as { code: string } | undefined;
         if (error === undefined) continue;

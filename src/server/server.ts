@@ -13,9 +13,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const message = error instanceof SteplensError || (error as NodeJS.ErrnoException).code?.startsWith?.('ERR_PARSE_ARGS')
-    ? (error as Error).message
-    : `internal error: ${(error as Error).stack ?? String(error)}`;
+  const message =
+    error instanceof SteplensError || (error as NodeJS.ErrnoException).code?.startsWith?.('ERR_PARSE_ARGS') ? (error as Error).message : `internal error: ${(error as Error).stack ?? String(error)}`;
   process.stderr.write(`steplens server: ${message}\n`);
   process.exitCode = 1;
 });

@@ -29,14 +29,22 @@ export interface SessionSpec {
 /** A fresh session (no step yet) scored against `spec.reference`. */
 export function buildSession(spec: SessionSpec, env: { analyzers: Analyzers; config: ScoringConfig; maxSteps: number; now: number }): Session {
   const scorer = createScorer({
-    reference: spec.reference, analyzers: env.analyzers, policy: spec.policy, config: env.config,
+    reference: spec.reference,
+    analyzers: env.analyzers,
+    policy: spec.policy,
+    config: env.config,
     ...(spec.forecast !== undefined ? { forecast: spec.forecast.model } : {}),
   });
   const session = new Session({
-    id: spec.id, task: spec.task, format: spec.format, learn: spec.learn, scorer,
+    id: spec.id,
+    task: spec.task,
+    format: spec.format,
+    learn: spec.learn,
+    scorer,
     reference: scorer.report().reference,
     parser: spec.format === 'steplens' ? undefined : getParser(spec.format).stream(),
-    maxSteps: env.maxSteps, now: env.now,
+    maxSteps: env.maxSteps,
+    now: env.now,
     ...(spec.assignment !== undefined ? { policy: spec.assignment } : {}),
     ...(spec.forecast !== undefined ? { forecastVersion: spec.forecast.version } : {}),
     ...(spec.agent !== undefined ? { agent: spec.agent } : {}),

@@ -121,8 +121,15 @@ export class SessionRegistry {
       const format: FormatName = msg.format ?? 'steplens';
       const forecast = this.deps.options.forecast?.modelFor(msg.agent, msg.model);
       const spec = {
-        id, task: msg.task, format, learn: msg.learn ?? this.deps.options.learnDefault, agent: msg.agent, model: msg.model, policy: policy.value,
-        assignment: { pair: assigned.key, selected, shadow }, reference,
+        id,
+        task: msg.task,
+        format,
+        learn: msg.learn ?? this.deps.options.learnDefault,
+        agent: msg.agent,
+        model: msg.model,
+        policy: policy.value,
+        assignment: { pair: assigned.key, selected, shadow },
+        reference,
         ...(forecast !== undefined ? { forecast } : {}),
         ...(conn.principal !== undefined ? { principal: conn.principal } : {}),
       };
@@ -185,7 +192,9 @@ export class SessionRegistry {
       this.policies.record(session.policy.pair, { states, totals: session.totals, passed });
     }
     const final: FinalMessage = {
-      type: 'final', session: session.id, ...report,
+      type: 'final',
+      session: session.id,
+      ...report,
       ...(passed !== undefined ? { passed } : {}),
       ...(learned ? { learned } : {}),
       ...(session.forecastVersion !== undefined ? { forecastVersion: session.forecastVersion } : {}),
@@ -210,7 +219,7 @@ export class SessionRegistry {
     if (frames.length > 0) this.deps.observer?.scored(session, frames);
   }
 
-  countSignals(frames: readonly { type: string; kind?: string; severity?: string }[]): void {
+  countSignals(frames: ReadonlyArray<{ type: string; kind?: string; severity?: string }>): void {
     for (const f of frames) {
       if (f.type === 'signal') this.deps.metrics.signalsFired.inc({ kind: f.kind ?? '', severity: f.severity ?? '' });
     }
@@ -235,7 +244,7 @@ export class SessionRegistry {
     const now = Date.now();
     for (const id of conn.sessions) {
       const s = this.sessions.get(id);
-      if (s && s.connection === conn.id) {
+      if (s?.connection === conn.id) {
         s.connection = undefined;
         s.detachedAt = now;
         this.deps.observer?.changed(s);

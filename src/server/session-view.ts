@@ -27,7 +27,9 @@ export function sessionSummary(s: Session, config: ScoringConfig): SessionSummar
   let recent = '';
   for (let i = Math.max(0, states.length - RECENT_STAGES); i < states.length; i++) recent += states[i]!.stage;
   return {
-    session: s.id, task: s.task, format: s.format,
+    session: s.id,
+    task: s.task,
+    format: s.format,
     ...(s.agent !== undefined ? { agent: s.agent } : {}),
     ...(s.model !== undefined ? { model: s.model } : {}),
     state: sessionState(s),
@@ -47,10 +49,15 @@ function viewStep(state: State, text: string, f: Pick<ScoreMessage, 'score' | 'r
   return {
     t: state.t,
     ...(seq !== undefined ? { seq } : {}),
-    stage: state.stage, kind: state.kind, tool: state.tool, text,
+    stage: state.stage,
+    kind: state.kind,
+    tool: state.tool,
+    text,
     ...(state.file !== undefined ? { file: state.file } : {}),
     failed: state.failed,
-    score: f.score, reward: f.reward, tier: f.tier,
+    score: f.score,
+    reward: f.reward,
+    tier: f.tier,
   };
 }
 
@@ -66,15 +73,24 @@ export function sessionView(s: Session): TrajectoryView {
   }
   const report: TrajectoryReport = s.final ?? s.report();
   return {
-    session: s.id, task: s.task, format: s.format,
+    session: s.id,
+    task: s.task,
+    format: s.format,
     ...(s.agent !== undefined ? { agent: s.agent } : {}),
     ...(s.model !== undefined ? { model: s.model } : {}),
     state: sessionState(s),
     steps,
     signals: [...s.signals],
     report: {
-      score: report.score, tier: report.tier, ...(report.lucky !== undefined ? { lucky: report.lucky } : {}), waste: report.waste,
-      signals: report.signals, steps: report.steps, stages: report.stages, reference: report.reference, unknown: report.unknown,
+      score: report.score,
+      tier: report.tier,
+      ...(report.lucky !== undefined ? { lucky: report.lucky } : {}),
+      waste: report.waste,
+      signals: report.signals,
+      steps: report.steps,
+      stages: report.stages,
+      reference: report.reference,
+      unknown: report.unknown,
     },
     ...(s.final !== undefined ? { final: s.final } : {}),
   };
@@ -83,10 +99,13 @@ export function sessionView(s: Session): TrajectoryView {
 /** The same view of a whole trajectory scored in one go (an upload). */
 export function trajectoryView(
   meta: { task: string; format: string; agent?: string; model?: string },
-  steps: readonly Step[], results: readonly StepResult[], report: TrajectoryReport,
+  steps: readonly Step[],
+  results: readonly StepResult[],
+  report: TrajectoryReport,
 ): TrajectoryView {
   return {
-    task: meta.task, format: meta.format,
+    task: meta.task,
+    format: meta.format,
     ...(meta.agent !== undefined ? { agent: meta.agent } : {}),
     ...(meta.model !== undefined ? { model: meta.model } : {}),
     steps: results.map((r, i) => viewStep(r.state, stepText(steps[i]!), r)),

@@ -184,7 +184,14 @@ export class Session {
     const out: StepFrame[] = [];
     for (const r of results) {
       out.push({
-        type: 'score', session: this.id, seq, t: r.t, stage: r.state.stage, score: r.score, reward: r.reward, tier: r.tier,
+        type: 'score',
+        session: this.id,
+        seq,
+        t: r.t,
+        stage: r.state.stage,
+        score: r.score,
+        reward: r.reward,
+        tier: r.tier,
         reference: this.reference,
         ...(r.pPass !== undefined ? { pPass: r.pPass } : {}),
       });

@@ -57,6 +57,9 @@ export function stepText(step: Step): string {
       gap = false;
     }
   }
-  const one = text.slice(0, end).replace(/[ \t\n\v\f\r]+/g, ' ').replace(/^ | $/g, '');
+  const one = text
+    .slice(0, end)
+    .replace(/[ \t\n\v\f\r]+/g, ' ')
+    .replace(/^ | $/g, '');
   return intern(one.length > STEP_TEXT_MAX ? `${one.slice(0, STEP_TEXT_MAX - 3)}...` : one);
 }

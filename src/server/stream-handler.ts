@@ -50,8 +50,10 @@ export function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buffer | s
     deps.log.error({ err: error, connection: conn.id }, 'message handling failed');
     // The seq, when there is one, is named and left unaccepted: the client may send it again.
     refuse(deps, conn, {
-      code: 'internal', message: 'internal error while handling the message',
-      ...('session' in m && m.session ? { session: m.session } : {}), ...(m.type === 'step' ? { seq: m.seq } : {}),
+      code: 'internal',
+      message: 'internal error while handling the message',
+      ...('session' in m && m.session ? { session: m.session } : {}),
+      ...(m.type === 'step' ? { seq: m.seq } : {}),
     });
   };
   try {
@@ -89,7 +91,7 @@ function dispatchLocal(deps: HandlerDeps, conn: Connection, msg: ClientMessage, 
 /** The session named by a message, if it exists and belongs to this connection. */
 function owned(deps: HandlerDeps, conn: Connection, id: string, seq?: number): Session | undefined {
   const s = deps.registry.get(id);
-  if (s && s.connection === conn.id) {
+  if (s?.connection === conn.id) {
     s.lastActivity = Date.now();
     return s;
   }
@@ -109,7 +111,7 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage, raw: Buff
   const s = owned(deps, conn, msg.session, msg.seq);
   if (!s) return;
   const durable = deps.durable !== undefined && msg.seq === s.lastSeq + 1 && !s.ended;
-  if (durable && !deps.durable?.available()) return refuse(deps, conn, storeDown(deps.durable as DurableSessions, msg.session, msg.seq));
+  if (durable && !deps.durable?.available()) return refuse(deps, conn, storeDown(deps.durable!, msg.session, msg.seq));
   const began = performance.now();
   const outcome = s.step(msg.seq, msg.step);
   if (outcome.kind === 'accepted') {
@@ -121,9 +123,10 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage, raw: Buff
     deps.registry.scored(s, outcome.frames);
     if (durable && deps.durable) conn.sendWhen(deps.durable.persistStep(s, msg.seq, raw, outcome.frames));
     else for (const f of outcome.frames) conn.send(f);
-    if (deps.log.isLevelEnabled('debug')) for (const r of outcome.results) {
-      deps.log.debug({ session: s.id, task: s.task, seq: msg.seq, t: r.t, stage: r.state.stage, total: r.score.total, signals: r.signals.length }, 'step scored');
-    }
+    if (deps.log.isLevelEnabled('debug'))
+      for (const r of outcome.results) {
+        deps.log.debug({ session: s.id, task: s.task, seq: msg.seq, t: r.t, stage: r.state.stage, total: r.score.total, signals: r.signals.length }, 'step scored');
+      }
     return;
   }
   const where = { session: s.id, seq: msg.seq };

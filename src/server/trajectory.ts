@@ -32,7 +32,11 @@ export function scoreTrajectory(
   opts: { reference: Reference; analyzers: Analyzers; policy: Policy; config: ScoringConfig; passed?: boolean; forecast?: ForecastModel; forecastVersion?: number },
 ): TrajectoryReport {
   const scorer = createScorer({
-    reference: opts.reference, analyzers: opts.analyzers, policy: opts.policy, config: opts.config, ...(opts.forecast !== undefined ? { forecast: opts.forecast } : {}),
+    reference: opts.reference,
+    analyzers: opts.analyzers,
+    policy: opts.policy,
+    config: opts.config,
+    ...(opts.forecast !== undefined ? { forecast: opts.forecast } : {}),
   });
   steps.forEach((s, i) => scorer.push({ ...s, t: i }));
   const report = scorer.report(opts.passed);

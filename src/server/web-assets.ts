@@ -44,14 +44,22 @@ export async function registerWebAssets(app: FastifyInstance, root: string | und
   const routes = ['/', '/index.html', '/session/:id', '/task/:task', '/score', '/calibration'];
   if (root === undefined) {
     app.log.warn('web view not built (no dist/web/index.html): run `npm run build`');
-    const missing = '<!doctype html><html lang="en"><meta charset="utf-8"><title>steplens</title><p>The steplens web view is not built: run <code>npm run build</code>. The API under /v1 works.</p></html>';
+    const missing =
+      '<!doctype html><html lang="en"><meta charset="utf-8"><title>steplens</title><p>The steplens web view is not built: run <code>npm run build</code>. The API under /v1 works.</p></html>';
     for (const route of routes) app.get(route, (_req, reply) => page(reply, missing));
     return;
   }
   const index = readFileSync(path.join(root, 'index.html'), 'utf8');
   await app.register(fastifyStatic, {
-    root: path.join(root, 'assets'), prefix: '/assets/', index: false, immutable: true, maxAge: '365d', decorateReply: false,
-    setHeaders: (res) => res.setHeader('x-content-type-options', 'nosniff'),
+    root: path.join(root, 'assets'),
+    prefix: '/assets/',
+    index: false,
+    immutable: true,
+    maxAge: '365d',
+    decorateReply: false,
+    setHeaders: (res) => {
+      res.setHeader('x-content-type-options', 'nosniff');
+    },
   });
   const favicon = path.join(root, 'favicon.svg');
   if (existsSync(favicon)) {

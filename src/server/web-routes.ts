@@ -69,14 +69,26 @@ export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): voi
       // As POST /v1/score scores it (scoreParsedSteps), with every step's result kept.
       const forecast = options.forecast?.modelFor(undefined, undefined);
       const scored = scoreSteps(steps, {
-        reference, analyzers: deps.analyzers, policy: policy.value, config: options.config, ...(passed !== undefined ? { passed } : {}),
+        reference,
+        analyzers: deps.analyzers,
+        policy: policy.value,
+        config: options.config,
+        ...(passed !== undefined ? { passed } : {}),
         ...(forecast !== undefined ? { forecast: forecast.model } : {}),
       });
       const report = forecast !== undefined ? { ...scored.report, forecastVersion: forecast.version } : scored.report;
       const pta = await store.get(task);
       const out: ScoreStepsResponse = {
         ...trajectoryView({ ...parsed.value.meta, task, format: parsed.value.format }, steps, scored.results, report),
-        ...(pta ? { alignment: alignToPta(pta, scored.results.map((r) => r.state), options.config.tau) } : {}),
+        ...(pta
+          ? {
+              alignment: alignToPta(
+                pta,
+                scored.results.map((r) => r.state),
+                options.config.tau,
+              ),
+            }
+          : {}),
       };
       return out;
     } catch (error) {

@@ -44,7 +44,10 @@ export async function readPtaFile(file: string, accepts: (task: string) => boole
 
 /** Renames a broken file out of the way (`<name>.unreadable-<time>`, never read as a PTA again); returns the new path. */
 export async function moveAside(file: string, now = new Date()): Promise<string> {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   const target = `${file}.unreadable-${stamp}`;
   await rename(file, target);
   return target;

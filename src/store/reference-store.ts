@@ -190,19 +190,21 @@ export class ReferenceStore implements ReferenceStorePort {
    */
   async addReference(task: string, states: readonly State[]): Promise<Pta> {
     const previous = this.locks.get(task) ?? Promise.resolve();
-    const run = previous.catch(() => undefined).then(async () => {
-      const current = await this.get(task);
-      const next = current ? addReference(current, states) : buildPta(task, [states]);
-      const text = ptaToJson(next);
-      // A file the data directory already holds for the task is replaced where it is (an older name included).
-      const existing = this.files.get(task);
-      const file = existing !== undefined && path.dirname(existing) === this.dataDir ? existing : path.join(this.dataDir, taskFileName(task));
-      await writeFileAtomic(file, text);
-      this.files.set(task, file);
-      this.cache.set(task, { pta: next, bytes: Buffer.byteLength(text) });
-      this.pool.set(next);
-      return next;
-    });
+    const run = previous
+      .catch(() => undefined)
+      .then(async () => {
+        const current = await this.get(task);
+        const next = current ? addReference(current, states) : buildPta(task, [states]);
+        const text = ptaToJson(next);
+        // A file the data directory already holds for the task is replaced where it is (an older name included).
+        const existing = this.files.get(task);
+        const file = existing !== undefined && path.dirname(existing) === this.dataDir ? existing : path.join(this.dataDir, taskFileName(task));
+        await writeFileAtomic(file, text);
+        this.files.set(task, file);
+        this.cache.set(task, { pta: next, bytes: Buffer.byteLength(text) });
+        this.pool.set(next);
+        return next;
+      });
     this.locks.set(task, run);
     try {
       return await run;

@@ -39,7 +39,7 @@ function statementStarts(lines: string[]): boolean[] {
     out.push(quote === '' && depth === 0 && !continued);
     continued = false;
     for (let i = 0; i < line.length; i++) {
-      const ch = line[i] as string;
+      const ch = line[i]!;
       if (quote !== '') {
         if (ch === '\\') i++;
         else if (line.startsWith(quote, i)) {
@@ -70,12 +70,12 @@ export function indentScope(text: string, lo: number, hi: number): string {
   const lines = text.split('\n');
   if (lo >= lines.length) return '<module>';
   const starts = statementStarts(lines);
-  const code = (r: number): boolean => starts[r] === true && isCode(lines[r] as string);
-  const candidates: { indent: number; name: string; row: number }[] = [];
+  const code = (r: number): boolean => starts[r] === true && isCode(lines[r]!);
+  const candidates: Array<{ indent: number; name: string; row: number }> = [];
   let limit = Number.POSITIVE_INFINITY;
   for (let r = lo; r >= 0 && limit > 0; r--) {
     if (!code(r)) continue;
-    const line = lines[r] as string;
+    const line = lines[r]!;
     const indent = indentOf(line);
     if (r !== lo && indent >= limit) continue;
     const def = DEFINITION.exec(line.slice(line.length - line.trimStart().length));
@@ -96,10 +96,10 @@ export function indentScope(text: string, lo: number, hi: number): string {
 /** True when definition `c` holds rows [lo, hi]: no code left of its body before `hi`, and it lasts to `hi`. */
 function reaches(lines: string[], code: (r: number) => boolean, c: { indent: number; row: number }, lo: number, hi: number, next: number): boolean {
   for (let r = Math.max(lo, c.row + 1); r < hi && r < lines.length; r++) {
-    if (code(r) && indentOf(lines[r] as string) <= c.indent) return false;
+    if (code(r) && indentOf(lines[r]!) <= c.indent) return false;
   }
   // `hi` continues a statement (inside brackets or a string) that the checks above place inside `c`.
-  if (hi < lines.length && !code(hi) && isCode(lines[hi] as string)) return true;
+  if (hi < lines.length && !code(hi) && isCode(lines[hi]!)) return true;
   if (next >= lines.length) return false;
-  return next === c.row || indentOf(lines[next] as string) > c.indent;
+  return next === c.row || indentOf(lines[next]!) > c.indent;
 }

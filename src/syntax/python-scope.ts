@@ -64,7 +64,7 @@ function scopeOf(root: SyntaxNode, start: number, end: number): string {
  */
 export function createPythonScopeResolver(options: ScopeResolverOptions = {}): ScopeResolver & { cacheStats(): CacheStats } {
   const parser = new Parser();
-  parser.setLanguage(Python as unknown as Parser.Language);
+  parser.setLanguage(Python);
   const maxChars = options.maxParseChars ?? MAX_SCOPE_PARSE_CHARS;
   const cache = new LRUCache<string, { tree: Parser.Tree; bytes: number }>({
     max: options.cacheSize ?? 256,

@@ -96,7 +96,7 @@ export function parseShell(parser: Parser, command: string, maxChars = MAX_PARSE
  */
 export function createShellAnalyzer(options: ShellAnalyzerOptions = {}): ShellAnalyzer & { cacheStats(): CacheStats } {
   const parser = new Parser();
-  parser.setLanguage(Bash as unknown as Parser.Language);
+  parser.setLanguage(Bash);
   const maxChars = options.maxParseChars ?? MAX_PARSE_CHARS;
   const cache = new LRUCache<string, ParsedShell>({
     max: options.cacheSize ?? 5000,

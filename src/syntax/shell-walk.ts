@@ -12,9 +12,22 @@ export interface RawCommand {
 }
 
 const DESCEND = new Set([
-  'program', 'list', 'subshell', 'compound_statement', 'if_statement', 'elif_clause', 'else_clause',
-  'while_statement', 'for_statement', 'c_style_for_statement', 'do_group', 'case_statement', 'case_item',
-  'negated_command', 'function_definition', 'ERROR',
+  'program',
+  'list',
+  'subshell',
+  'compound_statement',
+  'if_statement',
+  'elif_clause',
+  'else_clause',
+  'while_statement',
+  'for_statement',
+  'c_style_for_statement',
+  'do_group',
+  'case_statement',
+  'case_item',
+  'negated_command',
+  'function_definition',
+  'ERROR',
 ]);
 
 /** Output redirection target of a `file_redirect`, or undefined for fd duplication, input and devices. */
@@ -68,9 +81,7 @@ function commandOf(node: SyntaxNode, pipelineIndex: number): RawCommand {
  */
 export const MAX_WALK_NODES = 1_000;
 
-type Task =
-  | { node: SyntaxNode; pipelineIndex: number; redirect?: undefined }
-  | { node: SyntaxNode; pipelineIndex: number; redirect: { body: SyntaxNode | null; before: number } };
+type Task = { node: SyntaxNode; pipelineIndex: number; redirect?: undefined } | { node: SyntaxNode; pipelineIndex: number; redirect: { body: SyntaxNode | null; before: number } };
 
 /** Finishes a `redirected_statement` once its body is walked: the redirects go to its last command. */
 function finishRedirect(node: SyntaxNode, body: SyntaxNode | null, before: number, pipelineIndex: number, out: RawCommand[]): void {
@@ -117,7 +128,7 @@ export function collectCommands(node: SyntaxNode, pipelineIndex: number, out: Ra
           if (c.isNamed) stages.push({ node: c, pipelineIndex: pi + stage });
           else if (c.type === '|' || c.type === '|&') stage++;
         }
-        for (let i = stages.length - 1; i >= 0; i--) stack.push(stages[i] as Task);
+        for (let i = stages.length - 1; i >= 0; i--) stack.push(stages[i]!);
         break;
       }
       case 'redirected_statement': {
@@ -129,7 +140,7 @@ export function collectCommands(node: SyntaxNode, pipelineIndex: number, out: Ra
       default:
         if (DESCEND.has(n.type)) {
           const children = n.namedChildren;
-          for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i] as SyntaxNode, pipelineIndex: pi });
+          for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, pipelineIndex: pi });
         }
     }
   }

@@ -35,7 +35,10 @@ export function unwrap(words: string[]): string[] {
     let i = 1;
     while (i < rest.length) {
       const w = rest[i] ?? '';
-      if (w === '--') { i++; break; }
+      if (w === '--') {
+        i++;
+        break;
+      }
       if (!w.startsWith('-') || w === '-') break;
       i += wrapper.valueOpts.has(w) ? 2 : 1;
     }

@@ -7,7 +7,13 @@ import { clean, distinct, run, states } from './states.js';
 
 /** A passing run with a 2-retry blind-retry episode (read p three times). */
 const twoRetries = (passed: boolean): CalibrationRun =>
-  run(passed, [{ stage: 'E', hash: 'a' }, { stage: 'V', hash: 'p' }, { stage: 'V', hash: 'p' }, { stage: 'V', hash: 'p' }, { stage: 'E', hash: 'b' }]);
+  run(passed, [
+    { stage: 'E', hash: 'a' },
+    { stage: 'V', hash: 'p' },
+    { stage: 'V', hash: 'p' },
+    { stage: 'V', hash: 'p' },
+    { stage: 'E', hash: 'b' },
+  ]);
 /** A failing run: x, then y five times (4 retries, at indices 2..5), then three more steps: 9 states. */
 const fourRetries = run(false, [{ stage: 'E', hash: 'x' }, ...Array.from({ length: 5 }, () => ({ stage: 'V' as const, hash: 'y' })), ...distinct(3, 'z')]);
 
@@ -73,7 +79,12 @@ describe('calibrate: the low-score floor (larger floors are more aggressive)', (
   it('counts stops per floor', () => {
     const rows = c.kinds.lowScore.rows.map((r: ThresholdRow) => [r.threshold, r.passingStopped, r.failingStopped, r.meanStepsSaved]);
     // Failing run dips to 15 at index 2 (2 steps left); passing run dips to 35 at index 2.
-    expect(rows).toEqual([[10, 0, 0, 0], [20, 0, 1, 2], [30, 0, 1, 2], [40, 1, 1, 2]]);
+    expect(rows).toEqual([
+      [10, 0, 0, 0],
+      [20, 0, 1, 2],
+      [30, 0, 1, 2],
+      [40, 1, 1, 2],
+    ]);
   });
 
   it('picks the largest floor within the warn bound and writes it as a warn floor', () => {
@@ -87,8 +98,14 @@ describe('calibrate: the low-score floor (larger floors are more aggressive)', (
 
 describe('chooseLevel', () => {
   const row = (threshold: number, passingStopped: number, failingStopped: number, passing = 60): ThresholdRow => ({
-    threshold, passingStopped, failingStopped, passingRate: passingStopped / passing, passingUpper: clopperPearsonUpper(passingStopped, passing), failingRate: failingStopped / 5,
-    meanStepsSaved: 0, meanStepsSavedWhenStopped: null,
+    threshold,
+    passingStopped,
+    failingStopped,
+    passingRate: passingStopped / passing,
+    passingUpper: clopperPearsonUpper(passingStopped, passing),
+    failingRate: failingStopped / 5,
+    meanStepsSaved: 0,
+    meanStepsSavedWhenStopped: null,
   });
   const runs = { passing: 60, failing: 5 };
 

@@ -10,7 +10,12 @@ import { tradeoffChart } from '../../src/report/tradeoff-chart.js';
 import { expectReadableSvg } from '../report/svg-check.js';
 import { CORPUS, cli } from '../cli/run-cli.js';
 
-interface Doc { policy: unknown; tradeoff: TradeoffResult; split: SplitReport; weights: WeightsReport }
+interface Doc {
+  policy: unknown;
+  tradeoff: TradeoffResult;
+  split: SplitReport;
+  weights: WeightsReport;
+}
 
 describe('steplens calibrate: combined grid, split and weights on the shared corpus', () => {
   const dir = mkdtempSync(join(tmpdir(), 'steplens-tradeoff-'));
@@ -91,7 +96,10 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
     expect(svg).toContain(`stroke="${PALETTE.reference}"`);
     // Identical fronts in both modes: both curves are still drawn (solid under dashed), and the chart stays readable.
     const t = (JSON.parse(readFileSync(join(dir, 'charts', 'calibration.json'), 'utf8')) as Doc).tradeoff;
-    const same: TradeoffResult = { ...t, front: { referenceFree: t.front.referenceFree, reference: t.front.referenceFree.map((p) => ({ ...p, modes: { ...p.modes, reference: p.modes.referenceFree } })) } };
+    const same: TradeoffResult = {
+      ...t,
+      front: { referenceFree: t.front.referenceFree, reference: t.front.referenceFree.map((p) => ({ ...p, modes: { ...p.modes, reference: p.modes.referenceFree } })) },
+    };
     const both = tradeoffChart(same).svg;
     expect(both.match(/<polyline /g)).toHaveLength(2);
     expect(both).toMatch(/stroke-dasharray="6 4"/);
@@ -108,7 +116,12 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
     expect(run.stdout).toContain('in-sample numbers are NOT a forecast');
     expect(run.stdout).toMatch(/both folds held-out, reference-free/);
     expect(run.stdout).toContain('AUROC fitted (held-out)');
-    for (const [flag, value, msg] of [['--mode', 'sometimes', '--mode must be'], ['--split', 'thirds', '--split must be'], ['--seed', '1.5', '--seed must be'], ['--holdout', '1', '--holdout must be']]) {
+    for (const [flag, value, msg] of [
+      ['--mode', 'sometimes', '--mode must be'],
+      ['--split', 'thirds', '--split must be'],
+      ['--seed', '1.5', '--seed must be'],
+      ['--holdout', '1', '--holdout must be'],
+    ]) {
       const bad = await cli('calibrate', CORPUS, flag!, value!);
       expect(bad.code).toBe(1);
       expect(bad.stderr).toContain(msg);

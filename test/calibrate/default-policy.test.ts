@@ -37,19 +37,28 @@ describe('the shipped default policy', () => {
     }
   }, 120_000);
 
-  it('was scored by today\'s code: the fixture\'s corpus runs equal a fresh scoring of the packed corpus', async () => {
+  it("was scored by today's code: the fixture's corpus runs equal a fresh scoring of the packed corpus", async () => {
     const fresh = join(dir, 'corpus.jsonl');
     const run = await cli('calibrate', CORPUS, '--sources', SOURCES, '--save-runs', fresh, '--split', 'none', '--json');
     expect(run.code).toBe(0);
     const tail = (id: string) => id.slice(id.lastIndexOf('corpus/') + 'corpus/'.length);
-    const stored = new Map(readScoredRuns(FIXTURE).filter((r) => r.run.id.includes('/corpus/')).map((r) => [tail(r.run.id), r.run]));
+    const stored = new Map(
+      readScoredRuns(FIXTURE)
+        .filter((r) => r.run.id.includes('/corpus/'))
+        .map((r) => [tail(r.run.id), r.run]),
+    );
     const now = readScoredRuns(fresh);
     expect(now).toHaveLength(51);
     expect(stored.size).toBe(51);
     for (const { run: r } of now) {
       const s = stored.get(tail(r.id));
       expect(s, r.id).toBeDefined();
-      expect({ source: s!.source, passed: s!.passed, states: s!.states, free: s!.totals.referenceFree }).toEqual({ source: r.source, passed: r.passed, states: r.states, free: r.totals.referenceFree });
+      expect({ source: s!.source, passed: s!.passed, states: s!.states, free: s!.totals.referenceFree }).toEqual({
+        source: r.source,
+        passed: r.passed,
+        states: r.states,
+        free: r.totals.referenceFree,
+      });
     }
   }, 120_000);
 });

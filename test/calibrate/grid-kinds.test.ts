@@ -12,7 +12,7 @@ import { readScoredRuns } from '../../src/cli/scored-runs.js';
 const RUNS = readScoredRuns(fileURLToPath(new URL('../fixtures/early-stop-runs.jsonl.gz', import.meta.url))).map((r) => r.run);
 
 describe('grid kinds', () => {
-  it.each(GRID_KINDS.map((k) => [k.key, k] as const))('%s: the profile stops equal the engine\'s, for every default candidate', (_key, kind) => {
+  it.each(GRID_KINDS.map((k) => [k.key, k] as const))("%s: the profile stops equal the engine's, for every default candidate", (_key, kind) => {
     const values = kind.candidates;
     let stops = 0;
     for (const r of RUNS.slice(0, 400)) {

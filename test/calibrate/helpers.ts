@@ -6,5 +6,4 @@ import type { CalibrationKind, CalibrationRun, ThresholdRow } from '../../src/co
 export { firstStop, nthOccurrence, singleKindPolicy, calibrate, chooseLevel, minPassingFor } from '../../src/core/calibrate/index.js';
 
 /** One threshold row under the default policy. */
-export const thresholdRowFor = (runs: CalibrationRun[], kind: CalibrationKind, threshold: number): ThresholdRow =>
-  thresholdRow(runs, kind, threshold, DEFAULT_POLICY);
+export const thresholdRowFor = (runs: CalibrationRun[], kind: CalibrationKind, threshold: number): ThresholdRow => thresholdRow(runs, kind, threshold, DEFAULT_POLICY);

@@ -27,7 +27,10 @@ describe('firstStop: where one kind stops a run at one threshold', () => {
   });
 
   it('cycle: a block of two repeated in a row', () => {
-    const r = run(false, ['a', 'b', 'a', 'b', 'a', 'b', 'c'].map((hash) => ({ stage: 'E' as const, hash })));
+    const r = run(
+      false,
+      ['a', 'b', 'a', 'b', 'a', 'b', 'c'].map((hash) => ({ stage: 'E' as const, hash })),
+    );
     const at = (k: number) => firstStop(r, 'cycle', singleKindPolicy('cycle', k, DEFAULT_POLICY));
     expect([2, 3, 4].map(at)).toEqual([3, 5, undefined]);
   });
@@ -59,14 +62,27 @@ describe('firstStop: where one kind stops a run at one threshold', () => {
 
 describe('nthOccurrence: the naive exact-repeat rule', () => {
   it('stops at the third occurrence of one action, whatever lies in between', () => {
-    const r = run(true, ['a', 'b', 'a', 'c', 'b', 'a'].map((hash) => ({ stage: 'E' as const, hash })));
+    const r = run(
+      true,
+      ['a', 'b', 'a', 'c', 'b', 'a'].map((hash) => ({ stage: 'E' as const, hash })),
+    );
     expect(nthOccurrence(r, 2)).toBe(2);
     expect(nthOccurrence(r, 3)).toBe(5);
     expect(nthOccurrence(r, 4)).toBeUndefined();
   });
 
   it('counts a row of one threshold', () => {
-    const row = thresholdRowFor([run(false, [{ stage: 'E', hash: 'q' }, { stage: 'E', hash: 'q' }, { stage: 'E', hash: 'r' }])], 'blindRetry', 1);
+    const row = thresholdRowFor(
+      [
+        run(false, [
+          { stage: 'E', hash: 'q' },
+          { stage: 'E', hash: 'q' },
+          { stage: 'E', hash: 'r' },
+        ]),
+      ],
+      'blindRetry',
+      1,
+    );
     expect(row).toEqual({ threshold: 1, passingStopped: 0, failingStopped: 1, passingRate: null, passingUpper: null, failingRate: 1, meanStepsSaved: 1, meanStepsSavedWhenStopped: 1 });
   });
 });

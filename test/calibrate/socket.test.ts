@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { TradeoffResult } from '../../src/core/calibrate/index.js';
 import { readCorpusInput } from '../../src/cli/corpus-input.js';
+import { dataText } from '../../src/client/frames.js';
 import { bundledReferencesDir } from '../../src/package-files.js';
 import { buildApp } from '../../src/server/app.js';
 import { readPolicyFile } from '../../src/settings-files.js';
@@ -24,10 +25,10 @@ function streamRun(ws: WebSocket, session: string, task: string, steps: readonly
   return new Promise((resolve, reject) => {
     const frames: Frame[] = [];
     const onMessage = (data: WebSocket.RawData) => {
-      const f = JSON.parse(String(data)) as Frame;
+      const f = JSON.parse(dataText(data)) as Frame;
       if (f.session !== session) return;
       frames.push(f);
-      if (f.type === 'error') reject(new Error(`server error: ${String(data)}`));
+      if (f.type === 'error') reject(new Error(`server error: ${dataText(data)}`));
       if (f.type === 'final') {
         ws.off('message', onMessage);
         resolve(frames);

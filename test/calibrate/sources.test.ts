@@ -9,7 +9,10 @@ import { parseSourcesTable, sourceOf } from '../../src/report/sources-table.js';
 import { distinct, trun, type StateSpec } from './states.js';
 
 const retries: StateSpec[] = [{ stage: 'E', hash: 'x' }, ...Array.from({ length: 4 }, () => ({ stage: 'V' as const, hash: 'y' }))];
-const nothing: StateSpec[] = [{ stage: 'O', hash: 'n', kind: 'none' }, { stage: 'O', hash: 'n', kind: 'none' }];
+const nothing: StateSpec[] = [
+  { stage: 'O', hash: 'n', kind: 'none' },
+  { stage: 'O', hash: 'n', kind: 'none' },
+];
 const withSource = (r: TradeoffRun, source: string): TradeoffRun => ({ ...r, source, agent: source, model: 'm' });
 
 // Sources A, B, C: 10 passing and 5 failing runs each. Every failing run retries 3 times and then emits
@@ -32,11 +35,20 @@ describe('calibration across sources', () => {
     const capped = calibrateTradeoff(RUNS, { ...OPTIONS, maxFalseStop: 0.5, sourceMax: 0.02 });
     if (!capped.ok) throw new Error(capped.error);
     expect(capped.value.chosen.settings).toMatchObject({ blindRetry: null, noAction: 2 });
-    expect(capped.value.chosen.bySource!.map((s) => [s.source, s.modes.referenceFree.passingStopped, s.modes.referenceFree.failingStopped])).toEqual([['A', 0, 5], ['B', 0, 5], ['C', 0, 5]]);
-    expect(calibrateTradeoff(RUNS.map((r) => ({ ...r, source: undefined })), { sourceMax: 0.02 })).toMatchObject({ ok: false });
+    expect(capped.value.chosen.bySource!.map((s) => [s.source, s.modes.referenceFree.passingStopped, s.modes.referenceFree.failingStopped])).toEqual([
+      ['A', 0, 5],
+      ['B', 0, 5],
+      ['C', 0, 5],
+    ]);
+    expect(
+      calibrateTradeoff(
+        RUNS.map((r) => ({ ...r, source: undefined })),
+        { sourceMax: 0.02 },
+      ),
+    ).toMatchObject({ ok: false });
   });
 
-  it('leave-one-source-out: the policy chosen without A stops all of A\'s passing runs', () => {
+  it("leave-one-source-out: the policy chosen without A stops all of A's passing runs", () => {
     const r = splitBySource(RUNS, OPTIONS);
     if (!r.ok) throw new Error(r.error);
     const a = r.value.folds.find((f) => f.holdout === 'A')!;
@@ -44,7 +56,12 @@ describe('calibration across sources', () => {
     expect(a.settings).toMatchObject({ blindRetry: 3 });
     expect(a.outOfSample.referenceFree).toMatchObject({ passing: 10, passingStopped: 10, failingStopped: 5 });
     expect(r.value.pooledOutOfSample.referenceFree).toMatchObject({ passing: 30, failing: 15 });
-    expect(splitBySource(RUNS.filter((x) => x.source === 'A'), OPTIONS)).toMatchObject({ ok: false });
+    expect(
+      splitBySource(
+        RUNS.filter((x) => x.source === 'A'),
+        OPTIONS,
+      ),
+    ).toMatchObject({ ok: false });
   });
 
   it('portable: blind retry is demoted to warn for what it did to A held out; no action stays a stop', () => {
@@ -70,7 +87,12 @@ describe('source inputs', () => {
     expect(sourceOf(csv.value, 'other', 'a', 'm')).toEqual({ agent: 'a', model: 'm' });
     const jsonl = parseSourcesTable('{"run":"r1","model":"m1"}\n', 's.jsonl');
     expect(jsonl.ok && jsonl.value).toEqual([{ run: 'r1', model: 'm1' }]);
-    for (const [text, msg] of [['task,agent\nx,y\n', "header with 'run'"], ['run,agent\nx,\n', 'names neither'], ['{"agent":"a"}\n', 'missing run'], ['{nope\n', 'not valid JSON']]) {
+    for (const [text, msg] of [
+      ['task,agent\nx,y\n', "header with 'run'"],
+      ['run,agent\nx,\n', 'names neither'],
+      ['{"agent":"a"}\n', 'missing run'],
+      ['{nope\n', 'not valid JSON'],
+    ]) {
       const r = parseSourcesTable(text!, 'bad.csv');
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.error.message).toContain(msg);

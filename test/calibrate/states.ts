@@ -38,8 +38,7 @@ export function run(passed: boolean, specs: readonly StateSpec[], total = 100): 
 }
 
 /** `n` E states with distinct hashes (prefix `p`). */
-export const distinct = (n: number, p = 'x', stage: Stage = 'E'): StateSpec[] =>
-  Array.from({ length: n }, (_, i) => ({ stage, hash: `${p}${i}` }));
+export const distinct = (n: number, p = 'x', stage: Stage = 'E'): StateSpec[] => Array.from({ length: n }, (_, i) => ({ stage, hash: `${p}${i}` }));
 
 /** `n` runs with no pattern at all (4 distinct reads). */
 export const clean = (n: number, passed = true): CalibrationRun[] => Array.from({ length: n }, (_, i) => run(passed, distinct(4, `c${i}-`)));

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
-  calibrateTradeoff, kindOptions, pointOf, policyFor, policyStops, prefilter, runFacts, runGrid, settingsAt, stopsAt,
-  type GridCandidates, type TradeoffResult, type TradeoffRun,
+  calibrateTradeoff,
+  kindOptions,
+  pointOf,
+  policyFor,
+  policyStops,
+  prefilter,
+  runFacts,
+  runGrid,
+  settingsAt,
+  stopsAt,
+  type GridCandidates,
+  type TradeoffResult,
+  type TradeoffRun,
 } from '../../src/core/calibrate/index.js';
 import { DEFAULT_POLICY, canStop, resolvePolicy } from '../../src/core/policy.js';
 import { distinct, trun, type StateSpec } from './states.js';
@@ -51,9 +62,20 @@ describe('combined grid: counts known by hand', () => {
     expect(stopsAt(table, k, 'reference', RUNS.length)).toEqual([null, 1, null, null, 4, null, null]);
     const free = pointOf(facts, stopsAt(table, k, 'referenceFree', RUNS.length));
     expect(free).toEqual({
-      passing: 4, failing: 3, passingStopped: 0, passingRate: 0, passingUpper: expect.closeTo(0.52713, 5), failingStopped: 2, failingRate: 2 / 3,
-      failingStepsSaved: 4 + 3, failingStepsShare: 7 / 19, failingTokensSaved: 40 + 60, failingTokenShare: 100 / 250,
-      allTokenShare: 100 / 420, medianStopStep: 3, medianFailingStopStep: 3,
+      passing: 4,
+      failing: 3,
+      passingStopped: 0,
+      passingRate: 0,
+      passingUpper: expect.closeTo(0.52713, 5),
+      failingStopped: 2,
+      failingRate: 2 / 3,
+      failingStepsSaved: 4 + 3,
+      failingStepsShare: 7 / 19,
+      failingTokensSaved: 40 + 60,
+      failingTokenShare: 100 / 250,
+      allTokenShare: 100 / 420,
+      medianStopStep: 3,
+      medianFailingStopStep: 3,
     });
     expect(table.passingStopped.reference[k]).toBe(1);
     expect(table.tokensSaved.reference[k]).toBe(40);
@@ -121,11 +143,19 @@ describe('calibrateTradeoff: the choice under the bound', () => {
     expect(r.baseline.settings.blindRetry).toBe(DEFAULT_POLICY.blindRetry.stop);
     expect(r.baseline.modes.referenceFree.failingStopped).toBe(0);
     const front = r.front.referenceFree.map((p) => [p.modes.referenceFree.passingStopped, p.modes.referenceFree.failingTokensSaved]);
-    expect(front).toEqual([[0, 100], [1, 110]]);
+    expect(front).toEqual([
+      [0, 100],
+      [1, 110],
+    ]);
   });
 
   it('says when the bound leaves nothing to stop, and rejects bad input', () => {
-    const none = unwrap(calibrateTradeoff(RUNS.filter((r) => r.id !== 'F1' && r.id !== 'F2'), { candidates: CANDIDATES, constrained: ['referenceFree'], maxFalseStop: 0.6 }));
+    const none = unwrap(
+      calibrateTradeoff(
+        RUNS.filter((r) => r.id !== 'F1' && r.id !== 'F2'),
+        { candidates: CANDIDATES, constrained: ['referenceFree'], maxFalseStop: 0.6 },
+      ),
+    );
     expect(none.chosen.settings).toEqual({ blindRetry: null, regressionLoop: null, cycle: null, explorationStreak: null, noAction: null, lowScore: null });
     expect(none.choice.note).toContain('every stop is off');
     expect(calibrateTradeoff(RUNS, { maxFalseStop: 2 })).toMatchObject({ ok: false });

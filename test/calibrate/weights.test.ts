@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  aurocWith, calibrateWeights, fitWeights, lotoFolds, simplexGrid, weightDistance, type WeightSample,
-} from '../../src/core/calibrate/index.js';
+import { aurocWith, calibrateWeights, fitWeights, lotoFolds, simplexGrid, weightDistance, type WeightSample } from '../../src/core/calibrate/index.js';
 import { DEFAULT_CONFIG, resolveConfig, type Weights } from '../../src/core/config.js';
 
 const PAPER = DEFAULT_CONFIG.weights;
@@ -68,11 +66,17 @@ describe('leave-one-task-out', () => {
     for (const f of folds) {
       expect(f.trainingTasks).not.toContain(f.task);
       expect(f.trainingTasks).toHaveLength(3);
-      expect(f.weights).toEqual(fitWeights(samples.filter((s) => s.task !== f.task), grid, PAPER));
+      expect(f.weights).toEqual(
+        fitWeights(
+          samples.filter((s) => s.task !== f.task),
+          grid,
+          PAPER,
+        ),
+      );
     }
   });
 
-  it('a task whose runs contradict the others is scored by the others\' weights', () => {
+  it("a task whose runs contradict the others is scored by the others' weights", () => {
     // t9's outcomes are the reverse of the planted rule: its fold must not fit them.
     const odd = planted({ struct: 0.1, cov: 0.4, coh: 0.2, temp: 0.3 }, 40, 1, 9).map((s) => ({ ...s, task: 't9', passed: !s.passed }));
     const folds = lotoFolds([...samples, ...odd], grid, PAPER);
@@ -87,7 +91,11 @@ describe('leave-one-task-out', () => {
     expect(r.recommended).toEqual(r.fitted);
     expect(Object.keys(r.auroc.reference.signals).sort()).toEqual(['coh', 'cov', 'struct', 'temp']);
     expect(Object.keys(r.auroc.referenceFree.signals).sort()).toEqual(['coh', 'temp']);
-    const noise = calibrateWeights(samples.map((s, i) => ({ ...s, passed: i % 2 === 0 })), PAPER, 0.1);
+    const noise = calibrateWeights(
+      samples.map((s, i) => ({ ...s, passed: i % 2 === 0 })),
+      PAPER,
+      0.1,
+    );
     if (noise.decision === 'paper') expect(noise.recommended).toEqual(PAPER);
     expect(noise.reason).toContain('held-out mean AUROC');
   });

@@ -56,11 +56,7 @@ describe('CLI bad input', () => {
   it('a steplens line that is not JSON is reported with file and line; the rest is kept', async () => {
     const file = write(
       'mixed.jsonl',
-      [
-        '{"t":0,"tool":"bash","action":{"kind":"shell","command":"ls"}}',
-        'this is not json',
-        '{"t":2,"tool":"bash","action":{"kind":"shell","command":"grep -rn foo ."}}',
-      ].join('\n'),
+      ['{"t":0,"tool":"bash","action":{"kind":"shell","command":"ls"}}', 'this is not json', '{"t":2,"tool":"bash","action":{"kind":"shell","command":"grep -rn foo ."}}'].join('\n'),
     );
     const run = await cli('label', file, '--format', 'steplens', '--json');
     expect(run.code).toBe(1);

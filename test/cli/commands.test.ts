@@ -2,13 +2,15 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { scoreDocument } from '../../src/cli/commands/score.js';
 import { CORPUS, cli } from './run-cli.js';
+
+/** The `score --json` document, as printed. */
+type ScoreDoc = ReturnType<typeof scoreDocument>;
 
 const dir = mkdtempSync(join(tmpdir(), 'steplens-cmd-'));
 const DASK = 'christsakm__Trajectories/TODO/dask__dask-8685';
-const daskRuns = ['trace_01_gpt-5-2025-08-07', 'trace_02_kimi-k2-instruct-0905', 'trace_03_qwen3-coder-480b-a35b-instruct'].map(
-  (r) => join(CORPUS, DASK, r, 'dask__dask-8685.traj'),
-);
+const daskRuns = ['trace_01_gpt-5-2025-08-07', 'trace_02_kimi-k2-instruct-0905', 'trace_03_qwen3-coder-480b-a35b-instruct'].map((r) => join(CORPUS, DASK, r, 'dask__dask-8685.traj'));
 const miniTraj = join(CORPUS, 'SWE-agent__mini-swe-agent__pull-refs/output/deepseek_chat_dev/pylint-dev__astroid-1196/pylint-dev__astroid-1196.traj.json');
 
 interface LabelDoc {
@@ -63,23 +65,23 @@ describe('steplens build-pta / score', () => {
     expect(info).toMatchObject({ task: 'dask__dask-8685', references: 3 });
     expect(info.paths).toBeGreaterThanOrEqual(1);
     expect(info.paths).toBeLessThanOrEqual(3);
-    expect(JSON.parse(readFileSync(out, 'utf8')).task).toBe('dask__dask-8685');
+    expect((JSON.parse(readFileSync(out, 'utf8')) as { task: string }).task).toBe('dask__dask-8685');
 
     const scored = await cli('score', daskRuns[0]!, '--pta', out, '--passed', '--json');
     expect(scored.code).toBe(0);
-    const doc = JSON.parse(scored.stdout) as Record<string, any>;
+    const doc = JSON.parse(scored.stdout) as ScoreDoc;
     expect(Object.keys(doc)).toEqual(expect.arrayContaining(['score', 'tier', 'waste', 'signals', 'steps', 'stages', 'reference']));
     expect(doc.reference).toMatchObject({ kind: 'pta', version: info.version, paths: info.paths });
     expect(doc.steps).toBe(27);
     expect(doc.stages).toMatch(/^[EIVO]{27}$/);
     expect(['Ideal', 'Solid', 'Lucky']).toContain(doc.tier);
-    for (const k of ['total', 'struct', 'cov', 'coh', 'temp']) expect(typeof doc.score[k]).toBe('number');
+    for (const k of ['total', 'struct', 'cov', 'coh', 'temp'] as const) expect(typeof doc.score[k]).toBe('number');
   });
 
   it('a trajectory against a PTA built only from itself scores struct = cov = 100, temp = 1', async () => {
     const out = join(dir, 'self.json');
     expect((await cli('build-pta', '--task', 'x', '--out', out, '--min-refs', '1', daskRuns[2]!)).code).toBe(0);
-    const doc = JSON.parse((await cli('score', daskRuns[2]!, '--pta', out, '--json')).stdout) as Record<string, any>;
+    const doc = JSON.parse((await cli('score', daskRuns[2]!, '--pta', out, '--json')).stdout) as ScoreDoc;
     expect(doc.score.struct).toBe(100);
     expect(doc.score.cov).toBe(100);
     expect(doc.score.temp).toBe(1);
@@ -88,7 +90,7 @@ describe('steplens build-pta / score', () => {
   it('scores reference-free against the prior when no PTA is given', async () => {
     const run = await cli('score', miniTraj, '--failed', '--json');
     expect(run.code).toBe(0);
-    const doc = JSON.parse(run.stdout) as Record<string, any>;
+    const doc = JSON.parse(run.stdout) as ScoreDoc;
     expect(doc.reference.kind).toBe('prior');
     expect(doc.score.struct).toBeNull();
     expect(doc.score.cov).toBeNull();
@@ -104,7 +106,10 @@ describe('steplens build-pta / score', () => {
 });
 
 describe('steplens score --policy / --config', () => {
-  const django = join(CORPUS, 'gsmoon97__swe-agent-eval/evaluation/python/verified/20250329_OpenHands_Claude-3.5-Sonnet(Oct)/trajs/django__django-13401/Claude-3.5-Sonnet(Oct)-1743404604.7377915.json');
+  const django = join(
+    CORPUS,
+    'gsmoon97__swe-agent-eval/evaluation/python/verified/20250329_OpenHands_Claude-3.5-Sonnet(Oct)/trajs/django__django-13401/Claude-3.5-Sonnet(Oct)-1743404604.7377915.json',
+  );
 
   it('a stricter policy file makes the blind-retry stop fire earlier than the default', async () => {
     const strict = join(dir, 'strict.json');

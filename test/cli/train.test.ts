@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ForecastEvaluation } from '../../src/core/forecast/evaluate.js';
 import { parseForecast } from '../../src/core/forecast/model.js';
+import type { PriorWeightsReport } from '../../src/core/forecast/prior-weights.js';
 import { CORPUS, cli } from './run-cli.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'steplens-train-'));
@@ -19,12 +21,13 @@ describe('steplens train', () => {
     expect(r.stdout).toMatch(/reliability at the end of each run/);
     expect(r.stdout).toMatch(/lowForecast stop rule/);
     expect(r.stdout).toMatch(/reference-free composite, leave one source out/);
-    const doc = JSON.parse(readFileSync(out, 'utf8'));
+    const doc: unknown = JSON.parse(readFileSync(out, 'utf8'));
     const parsed = parseForecast(doc);
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.value.version).toBe(1);
-    const e = doc.evaluation;
+    // The evaluation `train` writes (free-form in the file's schema).
+    const e = parsed.value.evaluation as { runs: number; forecast: ForecastEvaluation; referenceFree: PriorWeightsReport };
     expect(e.runs).toBeGreaterThanOrEqual(40);
     expect(Object.keys(e.forecast.overall.at)).toEqual(['10', '20', '40']);
     expect(e.forecast.reliability).toHaveLength(10);

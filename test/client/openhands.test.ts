@@ -13,7 +13,7 @@ const FILE = `${CORPUS}/OpenHands__OpenHands/evaluation/benchmarks/multi_swe_ben
 const app = useApp();
 
 describe('client over an OpenHands event stream', () => {
-  it('resolves an action event with [] and its observation with the step\'s score', async () => {
+  it("resolves an action event with [] and its observation with the step's score", async () => {
     const text = await readFile(FILE, 'utf8');
     const events = getParser('openhands').events([JSON.parse(text.split('\n')[0]!) as unknown]);
     const parsed = parseInstancesText(text, 'openhands', FILE);

@@ -21,11 +21,16 @@ describe('steplens replay --reconnect', () => {
         }
       },
       stderr: (s) => void (err += s),
-      stderrIsTTY: false, cwd: process.cwd(), env: {},
+      stderrIsTTY: false,
+      cwd: process.cwd(),
+      env: {},
     };
     const code = await replay.run([ASTROID.passB, '--url', app().url, '--task', ASTROID.task, '--json', '--reconnect', '--passed'], io);
     expect([code, err, dropped]).toEqual([0, '', 1]);
-    const frames = out.trim().split('\n').map((l) => JSON.parse(l) as { type: string; t?: number; steps?: number; passed?: boolean });
+    const frames = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; t?: number; steps?: number; passed?: boolean });
     expect(frames.filter((f) => f.type === 'score').map((f) => f.t)).toEqual(steps.map((_, i) => i));
     expect(frames.at(-1)).toMatchObject({ type: 'final', steps: steps.length, passed: true });
   });

@@ -17,7 +17,9 @@ let failSteps: Step[];
 beforeAll(async () => {
   for (const file of [ASTROID.passA, ASTROID.passB]) {
     const res = await fetch(`${app().url}/v1/tasks/${ASTROID.task}/references`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ trajectory: await readDoc(file) }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ trajectory: await readDoc(file) }),
     });
     expect(res.status).toBe(201);
   }
@@ -40,14 +42,16 @@ describe('client scoring', () => {
     for (const [i, step] of failSteps.entries()) {
       const frames = await session.step(step);
       const expected = batch.results[i]!;
-      expect(frames.map((f) => ({ seq: f.seq, t: f.t, stage: f.stage, score: f.score, reward: f.reward, tier: f.tier })))
-        .toEqual([{ seq: i, t: i, stage: expected.state.stage, score: expected.score, reward: expected.reward, tier: expected.tier }]);
+      expect(frames.map((f) => ({ seq: f.seq, t: f.t, stage: f.stage, score: f.score, reward: f.reward, tier: f.tier }))).toEqual([
+        { seq: i, t: i, stage: expected.state.stage, score: expected.score, reward: expected.reward, tier: expected.tier },
+      ]);
       expect(session.score).toBe(frames[0]);
     }
     session.outcome(false);
     const final = await session.end();
     const res = await fetch(`${app().url}/v1/score`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ task: ASTROID.task, trajectory: await readDoc(ASTROID.fail), passed: false }),
     });
     const { type, session: id, passed, reason, ...report } = final;
@@ -99,7 +103,7 @@ describe('client scoring', () => {
     await client.close();
   });
 
-  it('rejects start with the server\'s error code, and a refused step with its seq (which the next step reuses)', async () => {
+  it("rejects start with the server's error code, and a refused step with its seq (which the next step reuses)", async () => {
     const client = await connect(app().url);
     const refused = await client.start({ task: ASTROID.task, policy: { blindRetry: { stop: -1 } } }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(SteplensClientError);
@@ -109,7 +113,9 @@ describe('client scoring', () => {
     await expect(other.start({ task: ASTROID.task, session: 'held' })).rejects.toMatchObject({ code: 'duplicate_session' });
     const session = await other.start({ task: ASTROID.task });
     await expect(session.step({ t: 0, tool: 'bash', action: { kind: 'nope' } })).rejects.toMatchObject({
-      code: 'bad_message', seq: 0, message: expect.stringMatching(/^step\.action/),
+      code: 'bad_message',
+      seq: 0,
+      message: expect.stringMatching(/^step\.action/),
     });
     const [frame] = await session.step(failSteps[0]);
     expect(frame).toMatchObject({ seq: 0, t: 0 });

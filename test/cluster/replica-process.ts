@@ -10,7 +10,12 @@ import { packageRoot } from '../../src/package-files.js';
 const MAIN = path.join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
 
 export class ReplicaProcess {
-  private constructor(readonly name: string, readonly proc: ChildProcess, readonly port: number, readonly log: string[]) {}
+  private constructor(
+    readonly name: string,
+    readonly proc: ChildProcess,
+    readonly port: number,
+    readonly log: string[],
+  ) {}
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
@@ -19,8 +24,7 @@ export class ReplicaProcess {
   /** Starts a replica and resolves once it listens (on `port`, 0 = any). */
   static async start(name: string, redisUrl: string, prefix: string, port = 0, extra: string[] = []): Promise<ReplicaProcess> {
     if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npm test does; or npx tsc -p tsconfig.build.json)`);
-    const args = [MAIN, 'serve', '--host', '127.0.0.1', '--port', String(port), '--redis', redisUrl, '--redis-prefix', prefix,
-      '--replica-id', name, '--lease', '2', '--log-level', 'info', ...extra];
+    const args = [MAIN, 'serve', '--host', '127.0.0.1', '--port', String(port), '--redis', redisUrl, '--redis-prefix', prefix, '--replica-id', name, '--lease', '2', '--log-level', 'info', ...extra];
     const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: packageRoot() });
     const log: string[] = [];
     const listening = new Promise<number>((resolve, reject) => {

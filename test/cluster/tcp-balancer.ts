@@ -11,7 +11,10 @@ export class TcpBalancer {
   readonly routed: number[] = [];
   private next = 0;
   private readonly sockets = new Set<net.Socket>();
-  private constructor(private readonly server: net.Server, private readonly backends: () => number[]) {}
+  private constructor(
+    private readonly server: net.Server,
+    private readonly backends: () => number[],
+  ) {}
 
   /** Listens on 127.0.0.1 (free port) in front of the ports `backends()` returns at each connection. */
   static async start(backends: () => number[]): Promise<TcpBalancer> {
@@ -45,7 +48,7 @@ export class TcpBalancer {
         return;
       }
       const index = this.next++ % ports.length;
-      const upstream = net.connect(ports[index] as number, '127.0.0.1');
+      const upstream = net.connect(ports[index]!, '127.0.0.1');
       upstream.once('error', () => {
         upstream.destroy();
         if (!client.destroyed) attempt(tries + 1);

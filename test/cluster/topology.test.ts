@@ -42,11 +42,16 @@ const wsUrl = (): string => `ws://127.0.0.1:${lb.port}/v1/stream`;
 
 /** Restarts the replica at `index` on its port (after it was stopped). */
 async function restart(index: number): Promise<void> {
-  const old = replicas[index] as ReplicaProcess;
+  const old = replicas[index]!;
   await old.stop('SIGKILL');
   const again = await ReplicaProcess.start(old.name, redis.url, prefix, old.port);
   replicas[index] = again;
-  expect(await eventually(async () => (await fetch(`${again.url}/readyz`)).status, (s) => s === 200)).toBe(200);
+  expect(
+    await eventually(
+      async () => (await fetch(`${again.url}/readyz`)).status,
+      (s) => s === 200,
+    ),
+  ).toBe(200);
 }
 
 async function wholeRun(): Promise<Record<string, unknown>> {
@@ -55,11 +60,10 @@ async function wholeRun(): Promise<Record<string, unknown>> {
   return res.body;
 }
 
-
 describe('three replicas behind a balancer, one Redis', () => {
   it('resumes on another replica after the owner is SIGKILLed: resumed.last is the last seq it scored, the final equals POST /v1/score', async () => {
     const first = await Client.connect(wsUrl());
-    const owner = replicas[lb.routed.at(-1) as number] as ReplicaProcess;
+    const owner = replicas[lb.routed.at(-1)!]!;
     first.send({ type: 'start', session: 'failover', task: ASTROID.task, format: 'mini-swe-agent' });
     await first.nextOf('started', 'failover');
     const half = Math.floor(events.length / 2);
@@ -70,7 +74,7 @@ describe('three replicas behind a balancer, one Redis', () => {
     await first.whenClosed();
 
     const second = await Client.connect(wsUrl());
-    expect(replicas[lb.routed.at(-1) as number]).not.toBe(owner);
+    expect(replicas[lb.routed.at(-1)!]).not.toBe(owner);
     second.send({ type: 'resume', session: 'failover', after: (seen.at(-1)?.seq as number) - 1 });
     expect(await second.nextOf('resumed', 'failover')).toEqual({ type: 'resumed', session: 'failover', last: half - 1 });
     events.slice(half).forEach((step, i) => second.send({ type: 'step', session: 'failover', seq: half + i, step }));
@@ -86,11 +90,11 @@ describe('three replicas behind a balancer, one Redis', () => {
     const tasksBefore = (await getJson(`${replicas[0]?.url}/v1/tasks`)).body;
     const client = await connect(lb.url, { reconnect: { retries: 20, delayMs: 25 } });
     // The replica the client's socket goes to (the balancer's latest routing when it connects).
-    let owner = lb.routed.at(-1) as number;
+    let owner = lb.routed.at(-1)!;
     let reconnects = 0;
     client.onReconnect(() => {
       reconnects++;
-      owner = lb.routed.at(-1) as number;
+      owner = lb.routed.at(-1)!;
     });
     const session = await client.start({ task: ASTROID.task, format: 'mini-swe-agent' });
     const third = Math.floor(events.length / 3);
@@ -98,7 +102,7 @@ describe('three replicas behind a balancer, one Redis', () => {
       if (i === third || i === 2 * third) {
         const index = owner;
         // First a crash, then a rolling restart (graceful stop hands the session back).
-        await (replicas[index] as ReplicaProcess).stop(i === third ? 'SIGKILL' : 'SIGTERM');
+        await replicas[index]!.stop(i === third ? 'SIGKILL' : 'SIGTERM');
         await restart(index);
       }
       await session.step(e);

@@ -28,8 +28,7 @@ export function steplensCommands(markdown: string): string[] {
   return out;
 }
 
-const commands = steplensCommands(readFileSync(path.join(ROOT, 'README.md'), 'utf8'))
-  .filter((c) => !/^npx steplens serve\b/.test(c) && !c.includes('$'));
+const commands = steplensCommands(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).filter((c) => !/^npx steplens serve\b/.test(c) && !c.includes('$'));
 
 let dir: string;
 let srv: Running;
@@ -56,8 +55,10 @@ describe('README commands', () => {
   // Asynchronous: `replay` talks to the server that lives in this very process.
   it.each(commands.map((c) => [c]))('%s', async (command) => {
     const shell = command.replace(/^npx steplens /, `node ${JSON.stringify(MAIN)} `).replace('http://127.0.0.1:8787', srv.url);
-    const r = await promisify(execFile)('sh', ['-c', shell], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 })
-      .catch((error: { code?: number; stderr?: string }) => ({ stdout: '', stderr: `exit ${error.code}: ${error.stderr}` }));
+    const r = await promisify(execFile)('sh', ['-c', shell], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }).catch((error: { code?: number; stderr?: string }) => ({
+      stdout: '',
+      stderr: `exit ${error.code}: ${error.stderr}`,
+    }));
     expect(r.stderr.startsWith('exit '), `${command}\n${r.stderr}`).toBe(false);
     expect(r.stdout.length).toBeGreaterThan(0);
   });

@@ -17,7 +17,14 @@ beforeAll(async () => {
 it('memory does not grow once sessions end', async () => {
   const sessions = 150;
   const result = await runFlood({
-    steps, task: ASTROID.task, rounds: 2, sessions, stepsPerSession: 40, connections: 4, bigFiles: 4, bigCommands: 4,
+    steps,
+    task: ASTROID.task,
+    rounds: 2,
+    sessions,
+    stepsPerSession: 40,
+    connections: 4,
+    bigFiles: 4,
+    bigCommands: 4,
     server: { limits: { maxEndedSessions: sessions } },
   });
   for (const r of result.rounds) expect(r.endedSessions).toBeLessThanOrEqual(sessions);

@@ -23,7 +23,14 @@ afterAll(async () => {
 
 it('10,000 fuzzed frames beside a streaming session change none of its scores', async () => {
   const result = await runFrameFuzz({
-    url: srv.wsUrl, http: srv.url, task: ASTROID.task, steps, frames: 10_000, seed: 19, victimToken: 'victim-token', fuzzToken: 'fuzz-token',
+    url: srv.wsUrl,
+    http: srv.url,
+    task: ASTROID.task,
+    steps,
+    frames: 10_000,
+    seed: 19,
+    victimToken: 'victim-token',
+    fuzzToken: 'fuzz-token',
   });
   expect(result.failure).toBeUndefined();
   expect(result.frames).toBeGreaterThanOrEqual(10_000);

@@ -30,7 +30,10 @@ describe('early stop: blind retry', () => {
   it('warns at the 3rd retry and stops at the 6th of one episode, once each', () => {
     const states = Array.from({ length: 9 }, (_, t) => st(t, 'V', { hash: 'pytest' }));
     const out = feed(states);
-    expect(firedAt(out)).toEqual([[3, 'blind_retry', 'warn'], [6, 'blind_retry', 'stop']]);
+    expect(firedAt(out)).toEqual([
+      [3, 'blind_retry', 'warn'],
+      [6, 'blind_retry', 'stop'],
+    ]);
     expect(out[3]?.[0]?.steps).toEqual([0, 1, 2, 3]);
     expect(out[3]?.[0]?.message).toContain('3 blind retries');
   });
@@ -38,7 +41,10 @@ describe('early stop: blind retry', () => {
   it('a new episode after a change fires again', () => {
     const r = (t: number) => st(t, 'V', { hash: 'pytest' });
     const states = [r(0), r(1), r(2), r(3), st(4, 'I', { changesFile: true }), r(5), r(6), r(7), r(8)];
-    expect(firedAt(feed(states))).toEqual([[3, 'blind_retry', 'warn'], [8, 'blind_retry', 'warn']]);
+    expect(firedAt(feed(states))).toEqual([
+      [3, 'blind_retry', 'warn'],
+      [8, 'blind_retry', 'warn'],
+    ]);
   });
 });
 
@@ -69,7 +75,10 @@ describe('early stop: exploration streak', () => {
     const p = policyOf({ explorationStreak: { warn: 3, stop: 5 } });
     const states = [st(0, 'E'), st(1, 'O'), st(2, 'E'), st(3, 'V'), st(4, 'E'), st(5, 'E'), st(6, 'O'), st(7, 'E'), st(8, 'E'), st(9, 'E'), st(10, 'E')];
     const out = feed(states, p);
-    expect(firedAt(out)).toEqual([[7, 'exploration_streak', 'warn'], [9, 'exploration_streak', 'stop']]);
+    expect(firedAt(out)).toEqual([
+      [7, 'exploration_streak', 'warn'],
+      [9, 'exploration_streak', 'stop'],
+    ]);
     expect(out[7]?.[0]?.steps).toEqual([4, 5, 7]);
   });
 });
@@ -80,7 +89,11 @@ describe('early stop: no action', () => {
     const none = (t: number) => st(t, 'O', { kind: 'none' });
     const states = [st(0, 'E'), none(1), none(2), st(3, 'E'), none(4), none(5), none(6)];
     const out = feed(states, p);
-    expect(firedAt(out)).toEqual([[2, 'no_action', 'warn'], [5, 'no_action', 'warn'], [6, 'no_action', 'stop']]);
+    expect(firedAt(out)).toEqual([
+      [2, 'no_action', 'warn'],
+      [5, 'no_action', 'warn'],
+      [6, 'no_action', 'stop'],
+    ]);
     expect(out[6]?.[0]?.steps).toEqual([4, 5, 6]);
     expect(out[6]?.[0]?.message).toContain('3 steps in a row with no action to run');
   });
@@ -91,7 +104,10 @@ describe('early stop: low score', () => {
     const p = policyOf({ lowScore: { floor: 20, minSteps: 3 } });
     const states = Array.from({ length: 8 }, (_, t) => st(t, 'E'));
     const out = feed(states, p, [5, 5, 5, 5, 30, 10, 10, 10]);
-    expect(firedAt(out)).toEqual([[2, 'low_score', 'warn'], [5, 'low_score', 'warn']]);
+    expect(firedAt(out)).toEqual([
+      [2, 'low_score', 'warn'],
+      [5, 'low_score', 'warn'],
+    ]);
   });
 
   it('is off with severity null', () => {
@@ -104,7 +120,10 @@ describe('early stop: budget', () => {
   it('fires once when the step budget is exceeded and once for tokens', () => {
     const p = policyOf({ budget: { maxSteps: 3, maxTokens: 25 } });
     const states = Array.from({ length: 6 }, (_, t) => st(t, 'E', { cost: 10 }));
-    expect(firedAt(feed(states, p))).toEqual([[2, 'budget', 'stop'], [3, 'budget', 'stop']]);
+    expect(firedAt(feed(states, p))).toEqual([
+      [2, 'budget', 'stop'],
+      [3, 'budget', 'stop'],
+    ]);
   });
 
   it('is off by default', () => {

@@ -98,7 +98,10 @@ describe('the model file', () => {
   });
 
   it('picks the most specific model for a session', () => {
-    const f = { ...file, models: [model, { ...model, match: { agent: 'a' }, intercept: 1 }, { ...model, match: { agent: 'a', model: 'm' }, intercept: 2 }, { ...model, match: { model: 'm' }, intercept: 3 }] };
+    const f = {
+      ...file,
+      models: [model, { ...model, match: { agent: 'a' }, intercept: 1 }, { ...model, match: { agent: 'a', model: 'm' }, intercept: 2 }, { ...model, match: { model: 'm' }, intercept: 3 }],
+    };
     expect(selectModel(f, 'a', 'm')?.intercept).toBe(2);
     expect(selectModel(f, 'a', 'x')?.intercept).toBe(1);
     expect(selectModel(f, 'b', 'm')?.intercept).toBe(3);
@@ -123,7 +126,12 @@ describe('the low-forecast stop', () => {
     if (!policy.ok) throw new Error(policy.error);
     const es = createEarlyStop(policy.value);
     const states = runs[0]!.states;
-    const fired = [0.9, 0.2, 0.1, 0.05, 0.5, 0.2].map((p, i) => es.add(states[i]!, 50, p).filter((s) => s.kind === 'low_forecast').map((s) => s.severity));
+    const fired = [0.9, 0.2, 0.1, 0.05, 0.5, 0.2].map((p, i) =>
+      es
+        .add(states[i]!, 50, p)
+        .filter((s) => s.kind === 'low_forecast')
+        .map((s) => s.severity),
+    );
     expect(fired).toEqual([[], ['stop'], [], [], [], ['stop']]);
     // Off by default, and silent without a forecast.
     expect(DEFAULT_POLICY.lowForecast.severity).toBeNull();

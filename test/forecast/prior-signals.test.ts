@@ -20,7 +20,10 @@ const prior = { kind: 'prior' as const, prior: UNIFORM_PRIOR };
 
 const runs = corpusTrajectories();
 
-interface Item { state: Pick<State, 'stage' | 'changesFile'>; sourceEdit: boolean }
+interface Item {
+  state: Pick<State, 'stage' | 'changesFile'>;
+  sourceEdit: boolean;
+}
 
 /** The signals of a prefix, from scratch: the definitions the docs give. */
 function fromScratch(items: readonly Item[], L: number): PriorSignals {

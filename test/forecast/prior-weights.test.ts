@@ -35,7 +35,12 @@ describe('grid AUROC', () => {
         expect(mergeAuroc(Float64Array.from(pos).sort(), Float64Array.from(neg).sort())).toBe(want);
         expect(sortedAuroc({ pos, neg }, (x) => x)).toBe(want);
         const g = new GroupAuroc({ pos, neg });
-        expect(g.at(1, (x, k) => [x, -x][k]!)).toBe(auroc(pos.map((x) => -x), neg.map((x) => -x))!.auroc);
+        expect(g.at(1, (x, k) => [x, -x][k]!)).toBe(
+          auroc(
+            pos.map((x) => -x),
+            neg.map((x) => -x),
+          )!.auroc,
+        );
         expect(g.at(0, (x) => x)).toBe(want);
       }),
       { numRuns: 500 },
@@ -47,14 +52,26 @@ describe('grid AUROC', () => {
 
 describe('the maximin search', () => {
   /** The choice by brute force: every group's AUROC at every point, then the best worst margin (ties: mean, then earlier). */
-  function bruteForce(groups: { pos: number[][]; neg: number[][]; baseline: number | null }[], points: number, sets: number[][]): number[] {
-    const m = groups.map((g) => Array.from({ length: points }, (_, k) => (g.baseline === null ? Number.NaN : auroc(g.pos.map((x) => x[k]!), g.neg.map((x) => x[k]!))!.auroc - g.baseline)));
+  function bruteForce(groups: Array<{ pos: number[][]; neg: number[][]; baseline: number | null }>, points: number, sets: number[][]): number[] {
+    const m = groups.map((g) =>
+      Array.from({ length: points }, (_, k) =>
+        g.baseline === null
+          ? Number.NaN
+          : auroc(
+              g.pos.map((x) => x[k]!),
+              g.neg.map((x) => x[k]!),
+            )!.auroc - g.baseline,
+      ),
+    );
     return sets.map((set) => {
-      let at = 0, min = -Infinity, mean = -Infinity;
+      let at = 0,
+        min = -Infinity,
+        mean = -Infinity;
       for (let k = 0; k < points; k++) {
         const v = set.map((s) => m[s]![k]!).filter((x) => !Number.isNaN(x));
         if (v.length === 0) continue;
-        const lo = Math.min(...v), avg = v.reduce((a, b) => a + b, 0) / v.length;
+        const lo = Math.min(...v),
+          avg = v.reduce((a, b) => a + b, 0) / v.length;
         if (lo > min + 1e-12 || (Math.abs(lo - min) <= 1e-12 && avg > mean + 1e-12)) [at, min, mean] = [k, lo, avg];
       }
       return at;
@@ -64,11 +81,12 @@ describe('the maximin search', () => {
   it('picks, for every training set, what a brute-force search over every group and point picks', () => {
     // Each run holds one score per grid point (few distinct values, so ties are common).
     const run = (points: number) => fc.array(fc.integer({ min: 0, max: 4 }), { minLength: points, maxLength: points });
-    const group = (points: number) => fc.record({
-      pos: fc.array(run(points), { minLength: 1, maxLength: 12 }),
-      neg: fc.array(run(points), { minLength: 1, maxLength: 30 }),
-      baseline: fc.option(fc.double({ min: 0.3, max: 0.8, noNaN: true }), { nil: null, freq: 6 }),
-    });
+    const group = (points: number) =>
+      fc.record({
+        pos: fc.array(run(points), { minLength: 1, maxLength: 12 }),
+        neg: fc.array(run(points), { minLength: 1, maxLength: 30 }),
+        baseline: fc.option(fc.double({ min: 0.3, max: 0.8, noNaN: true }), { nil: null, freq: 6 }),
+      });
     const input = fc.integer({ min: 1, max: 40 }).chain((points) => fc.record({ points: fc.constant(points), groups: fc.array(group(points), { minLength: 1, maxLength: 5 }) }));
     fc.assert(
       fc.property(input, ({ points, groups }) => {
@@ -99,7 +117,11 @@ describe('the weight grid', () => {
     for (const c of priorGrid().filter((_, i) => i % 997 === 0)) {
       for (const x of s) {
         const total = priorComposite({ struct: null, cov: null, coh: x.coh, temp: x.temp }, c.weights, {
-          focus: x.focus, verify: x.verify, brevity: c.brevitySteps / (c.brevitySteps + x.steps), edit: x.edit, settle: x.settle,
+          focus: x.focus,
+          verify: x.verify,
+          brevity: c.brevitySteps / (c.brevitySteps + x.steps),
+          edit: x.edit,
+          settle: x.settle,
         }).total;
         expect(priorScore(x, c)).toBe(total);
       }
@@ -122,8 +144,18 @@ describe('leave-one-source-out choice', () => {
       const held = samples.filter((x) => (s.source === 'other' ? x.source === 'tiny' : x.source === s.source));
       const score = (x: PriorSample) => priorScore(x, s.chosen);
       expect(s.heldOut).toBe(auroc(held.filter((x) => x.passed).map(score), held.filter((x) => !x.passed).map(score))!.auroc);
-      expect(s.lengthAlone).toBe(auroc(held.filter((x) => x.passed).map((x) => -x.steps), held.filter((x) => !x.passed).map((x) => -x.steps))!.auroc);
-      expect(s.single.edit).toBe(auroc(held.filter((x) => x.passed).map((x) => x.edit), held.filter((x) => !x.passed).map((x) => x.edit))!.auroc);
+      expect(s.lengthAlone).toBe(
+        auroc(
+          held.filter((x) => x.passed).map((x) => -x.steps),
+          held.filter((x) => !x.passed).map((x) => -x.steps),
+        )!.auroc,
+      );
+      expect(s.single.edit).toBe(
+        auroc(
+          held.filter((x) => x.passed).map((x) => x.edit),
+          held.filter((x) => !x.passed).map((x) => x.edit),
+        )!.auroc,
+      );
     }
     // Φedit carries information on every source: the choice on all of them weighs it.
     expect(r.chosen.weights.edit).toBeGreaterThan(0);

@@ -50,7 +50,10 @@ describe('steplens train shortcuts', () => {
   it('prefix vectors from the shared cache equal fresh ones for any prior windows and any subset of steps', () => {
     const cache = new PrefixVectorCache();
     const passing = priorWindows(runs, DEFAULT_ALPHA);
-    const failing = priorWindows(runs.map((r) => ({ ...r, passed: !r.passed })), DEFAULT_ALPHA);
+    const failing = priorWindows(
+      runs.map((r) => ({ ...r, passed: !r.passed })),
+      DEFAULT_ALPHA,
+    );
     expect(failing).not.toEqual(passing);
     for (const windows of [passing, failing, passing]) {
       for (const r of runs) {
@@ -63,10 +66,14 @@ describe('steplens train shortcuts', () => {
     expect(fitForecastModel(runs, {}, undefined, cache)).toEqual(fitForecastModel(runs));
   });
 
-  it('out-of-fold pPass equals the forecaster of the model fitted without the run\'s task, at every step', () => {
+  it("out-of-fold pPass equals the forecaster of the model fitted without the run's task, at every step", () => {
     const k = 3;
     const preds = outOfFold(runs, k, 1);
-    const folds = taskFolds(runs.map((r) => r.task), k, 1);
+    const folds = taskFolds(
+      runs.map((r) => r.task),
+      k,
+      1,
+    );
     let checked = 0;
     for (let f = 0; f < k; f++) {
       const train = runs.filter((r) => folds.get(r.task) !== f);

@@ -13,7 +13,11 @@ export function corpusText(rel: string): string {
 /** The parsed JSON of a corpus file (JSON Lines files: an array of their records). */
 export function corpusJson(rel: string): unknown {
   const text = corpusText(rel);
-  if (rel.endsWith('.jsonl')) return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown);
+  if (rel.endsWith('.jsonl'))
+    return text
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as unknown);
   return JSON.parse(text) as unknown;
 }
 

@@ -67,19 +67,41 @@ const HUGE_DOCS: Record<string, { doc: unknown; missing: unknown }> = {
     missing: [{ tool: 'bash' }, { tool: 'bash', action: { kind: 'shell', command: 'ls' } }],
   },
   openhands: {
-    doc: [{ id: 1, source: 'agent', action: 'run', args: { command: 'make' } }, { id: 2, cause: 1, observation: 'run', content: HUGE }],
-    missing: [{ id: 1, source: 'agent', action: 'run' }, { id: 2, cause: 1, observation: 'run' }],
+    doc: [
+      { id: 1, source: 'agent', action: 'run', args: { command: 'make' } },
+      { id: 2, cause: 1, observation: 'run', content: HUGE },
+    ],
+    missing: [
+      { id: 1, source: 'agent', action: 'run' },
+      { id: 2, cause: 1, observation: 'run' },
+    ],
   },
   'swe-agent': {
     doc: { trajectory: [{ action: 'make', observation: HUGE, state: {} }], history: [], info: {} },
     missing: { trajectory: [{ observation: 'no action' }, { action: 'ls' }], info: {} },
   },
   'mini-swe-agent': {
-    doc: { trajectory_format: 'mini-swe-agent-1', info: {}, messages: [{ role: 'assistant', content: '```bash\nmake\n```' }, { role: 'user', content: HUGE }] },
+    doc: {
+      trajectory_format: 'mini-swe-agent-1',
+      info: {},
+      messages: [
+        { role: 'assistant', content: '```bash\nmake\n```' },
+        { role: 'user', content: HUGE },
+      ],
+    },
     missing: { trajectory_format: 'mini-swe-agent-1', info: {}, messages: [{ role: 'assistant' }, { content: 'x' }] },
   },
   atif: {
-    doc: { schema_version: 'ATIF-v1.5', steps: [{ source: 'agent', tool_calls: [{ tool_call_id: 'a', function_name: 'bash_command', arguments: { keystrokes: 'make\n' } }], observation: { results: [{ source_call_id: 'a', content: HUGE }] } }] },
+    doc: {
+      schema_version: 'ATIF-v1.5',
+      steps: [
+        {
+          source: 'agent',
+          tool_calls: [{ tool_call_id: 'a', function_name: 'bash_command', arguments: { keystrokes: 'make\n' } }],
+          observation: { results: [{ source_call_id: 'a', content: HUGE }] },
+        },
+      ],
+    },
     missing: { schema_version: 'ATIF-v1.5', steps: [{ source: 'agent' }, { source: 'agent', tool_calls: [{}] }] },
   },
 };

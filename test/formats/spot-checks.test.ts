@@ -89,7 +89,12 @@ describe('OpenHands', () => {
 describe('ATIF', () => {
   it('v1.5: per-step metrics become tokens, results pair by source_call_id', () => {
     const r = parse('sachiny0106__Xelron_harbor-copy/tests/golden/openhands/hello-world.trajectory.json');
-    expect(r.steps[0]).toMatchObject({ tool: 'str_replace_editor', action: { kind: 'edit', op: 'create', path: '/app/hello.txt', text: 'Hello, world!' }, observation: 'File created successfully at: /app/hello.txt', tokens: { prompt: 100, completion: 50 } });
+    expect(r.steps[0]).toMatchObject({
+      tool: 'str_replace_editor',
+      action: { kind: 'edit', op: 'create', path: '/app/hello.txt', text: 'Hello, world!' },
+      observation: 'File created successfully at: /app/hello.txt',
+      tokens: { prompt: 100, completion: 50 },
+    });
     expect(r.steps[1]?.action.kind).toBe('finish');
   });
   it('older variant: results from separate system steps, even those before the call', () => {

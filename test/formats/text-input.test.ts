@@ -26,7 +26,10 @@ describe('steplens JSON Lines text', () => {
 
   it('a record without t gets its position', () => {
     const r = parseTrajectoryText([line({ tool: 'a', action: { kind: 'none' } }), line({ tool: 'b', action: { kind: 'think' } })].join('\n'), 'steplens');
-    expect(r.ok && r.value.steps.map((s) => [s.t, s.tool])).toEqual([[0, 'a'], [1, 'b']]);
+    expect(r.ok && r.value.steps.map((s) => [s.t, s.tool])).toEqual([
+      [0, 'a'],
+      [1, 'b'],
+    ]);
   });
 
   it('an explicit format that does not match is a bad_input error', () => {

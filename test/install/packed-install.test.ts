@@ -82,7 +82,9 @@ describe('the packed package, installed into an empty project', () => {
       });
       expect((await fetch(`${address}/healthz`)).status).toBe(200);
       const tasks = (await (await fetch(`${address}/v1/tasks`)).json()) as { tasks: Array<{ task: string }> };
-      const bundled = readdirSync(path.join(ROOT, 'data', 'example')).map((f) => f.replace(/\.json$/, '')).sort();
+      const bundled = readdirSync(path.join(ROOT, 'data', 'example'))
+        .map((f) => f.replace(/\.json$/, ''))
+        .sort();
       expect(tasks.tasks.map((t) => t.task).sort()).toEqual(bundled);
     } finally {
       child.kill('SIGTERM');

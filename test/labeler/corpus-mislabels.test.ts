@@ -64,14 +64,16 @@ describe('compound lines', () => {
   });
   it('rewrite through a temp file and mv is a source edit', () => {
     // SWE-agent__mini-swe-agent__pull-refs/output/deepseek_bench1/django__django-10914/...traj.json step 32: was O housekeeping
-    const cmd = "cp ./django/conf/global_settings.py ./django/conf/global_settings.py.backup && cat ./django/conf/global_settings.py | sed 's/FILE_UPLOAD_PERMISSIONS = None/FILE_UPLOAD_PERMISSIONS = 0o644/' > ./django/conf/global_settings.py.new && mv ./django/conf/global_settings.py.new ./django/conf/global_settings.py";
+    const cmd =
+      "cp ./django/conf/global_settings.py ./django/conf/global_settings.py.backup && cat ./django/conf/global_settings.py | sed 's/FILE_UPLOAD_PERMISSIONS = None/FILE_UPLOAD_PERMISSIONS = 0o644/' > ./django/conf/global_settings.py.new && mv ./django/conf/global_settings.py.new ./django/conf/global_settings.py";
     const out = run([cmd, 'grep -n "FILE_UPLOAD_PERMISSIONS" ./django/conf/global_settings.py']);
     expect(out[0]?.label).toMatchObject({ stage: 'I', rule: 3, sourceEdit: true });
     expect(out[1]?.label).toMatchObject({ stage: 'V', rule: 4 });
   });
   it('head/cat/tail into a temp file then mv over the source is an edit', () => {
     // SWE-agent__mini-swe-agent__pull-refs/output/deepseek_chat_dev/pylint-dev__astroid-1866/...traj.json step 55: was V read
-    const cmd = '# Create a new file with the fixed function\nhead -926 ./astroid/brain/brain_builtin_inference.py > /tmp/new_file.py\ncat /tmp/new_function.py >> /tmp/new_file.py\ntail -n +962 ./astroid/brain/brain_builtin_inference.py >> /tmp/new_file.py\nmv /tmp/new_file.py ./astroid/brain/brain_builtin_inference.py';
+    const cmd =
+      '# Create a new file with the fixed function\nhead -926 ./astroid/brain/brain_builtin_inference.py > /tmp/new_file.py\ncat /tmp/new_function.py >> /tmp/new_file.py\ntail -n +962 ./astroid/brain/brain_builtin_inference.py >> /tmp/new_file.py\nmv /tmp/new_file.py ./astroid/brain/brain_builtin_inference.py';
     expect(last(cmd)).toMatchObject({ stage: 'I', rule: 3, file: 'astroid/brain/brain_builtin_inference.py' });
   });
   it('moving a scratch file is housekeeping', () => {
@@ -95,7 +97,8 @@ describe('undo, prose, directories', () => {
   });
   it('model prose run through bash is a message (O), not an unknown command', () => {
     // multi-swe-bench .../20240825_SWE-agent_doubao-pro-128k/trajs/fasterxml__jackson-databind-4486.traj step 0
-    const prose = "I'll also check if there are any other configuration settings or dependencies that could be influencing the behavior. Additionally, I'll look for any potential side effects of the proposed fix.\n";
+    const prose =
+      "I'll also check if there are any other configuration settings or dependencies that could be influencing the behavior. Additionally, I'll look for any potential side effects of the proposed fix.\n";
     expect(last(prose)).toMatchObject({ stage: 'O', rule: 1, unknown: false });
   });
   it('viewing the repository root with a range is a listing', () => {
@@ -119,10 +122,11 @@ describe('OpenHands paths and agent skills', () => {
   });
   it('the scratch script next to the repo is a scratch file, not the root', () => {
     // gsmoon97__swe-agent-eval/.../astropy__astropy-12907/Claude-3.5-Sonnet(Oct)-1743405761.3279748.json steps 1-2
-    const out = run([
-      { kind: 'edit', op: 'create', path: '/workspace/reproduce_issue.py', text: 'print(1)\n' },
-      'python /workspace/reproduce_issue.py',
-    ].map((a) => (typeof a === 'string' ? { tool: 'execute_bash', action: { kind: 'shell', command: a } } : { tool: 'str_replace_editor', action: a })) as never);
+    const out = run(
+      [{ kind: 'edit', op: 'create', path: '/workspace/reproduce_issue.py', text: 'print(1)\n' }, 'python /workspace/reproduce_issue.py'].map((a) =>
+        typeof a === 'string' ? { tool: 'execute_bash', action: { kind: 'shell', command: a } } : { tool: 'str_replace_editor', action: a },
+      ) as never,
+    );
     expect(out[0]?.label).toMatchObject({ stage: 'E', rule: 7, file: '/workspace/reproduce_issue.py' });
     expect(out[1]?.label).toMatchObject({ stage: 'E', rule: 6, file: '/workspace/reproduce_issue.py' });
   });

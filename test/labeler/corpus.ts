@@ -83,7 +83,10 @@ export function miniSwe11Steps(rel: string): Step[] {
       const obs = results.get(c.id) ?? '';
       const rc = /<returncode>(-?\d+)<\/returncode>/.exec(obs);
       steps.push({
-        t: steps.length, tool: c.function.name, cwd: '/testbed', observation: obs,
+        t: steps.length,
+        tool: c.function.name,
+        cwd: '/testbed',
+        observation: obs,
         ...(rc ? { exitCode: Number(rc[1]) } : {}),
         action: { kind: 'shell', command: String(args.command ?? '') },
       });

@@ -4,11 +4,20 @@ import { toRepoPath, rewriteRoots } from '../../src/core/labeler/paths.js';
 
 describe('test files and scratch scripts (section 2.1)', () => {
   it.each([
-    'tests/test_scheduler/test_scheduler.py', 'astropy/modeling/tests/test_separable.py', 'src/test/java/com/fasterxml/jackson/core/VersionTest.java',
-    'JsonWriterTestAfterFix.java', 'foo_test.go', 'web/app.spec.ts', 'conftest.py', 'Testing/x.c', 'test_issue.py',
+    'tests/test_scheduler/test_scheduler.py',
+    'astropy/modeling/tests/test_separable.py',
+    'src/test/java/com/fasterxml/jackson/core/VersionTest.java',
+    'JsonWriterTestAfterFix.java',
+    'foo_test.go',
+    'web/app.spec.ts',
+    'conftest.py',
+    'Testing/x.c',
+    'test_issue.py',
   ])('%s is a test file', (p) => expect(isTestPath(p)).toBe(true));
   it.each(['astropy/io/ascii/rst.py', 'latest.py', 'contest/main.py', 'attestation.py', 'pytest.ini'])('%s is not', (p) => expect(isTestPath(p)).toBe(false));
-  it.each(['reproduce_issue.py', 'repro_scheduler_get_schedule.py', 'debug_structure.py', 'CHECK_fix.py', 'verify.sh', 'scratch.py', 'tmp_x.py'])('%s has a scratch name', (p) => expect(hasScratchName(p)).toBe(true));
+  it.each(['reproduce_issue.py', 'repro_scheduler_get_schedule.py', 'debug_structure.py', 'CHECK_fix.py', 'verify.sh', 'scratch.py', 'tmp_x.py'])('%s has a scratch name', (p) =>
+    expect(hasScratchName(p)).toBe(true),
+  );
   it('roles depend on where the agent created the file', () => {
     expect(fileRole('test_issue.py', true)).toBe('scratch');
     expect(fileRole('/tmp/x.py', true)).toBe('scratch');

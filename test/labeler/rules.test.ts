@@ -160,7 +160,11 @@ describe('rule 7: non-source edits', () => {
     expect(last(SRC_EDIT, "cat <<'EOF' >> astropy/modeling/tests/test_separable.py\ndef test_x():\n    pass\nEOF")).toMatchObject({ stage: 'V', rule: 7 });
   });
   it('a source edit does not happen through a scratch file', () => {
-    const out = last({ kind: 'edit', op: 'create', path: '/testbed/reproduce.py', text: '' }, { kind: 'edit', op: 'str_replace', path: '/testbed/reproduce.py', old: 'a', new: 'b' }, 'python reproduce.py');
+    const out = last(
+      { kind: 'edit', op: 'create', path: '/testbed/reproduce.py', text: '' },
+      { kind: 'edit', op: 'str_replace', path: '/testbed/reproduce.py', old: 'a', new: 'b' },
+      'python reproduce.py',
+    );
     expect(out.stage).toBe('E');
   });
 });

@@ -39,7 +39,13 @@ describe('normalisation and hashing', () => {
 });
 
 describe('failed and cost', () => {
-  const step = (observation: string, exitCode?: number) => ({ t: 0, tool: 'bash', action: { kind: 'shell', command: 'python x.py' } as const, observation, ...(exitCode === undefined ? {} : { exitCode }) });
+  const step = (observation: string, exitCode?: number) => ({
+    t: 0,
+    tool: 'bash',
+    action: { kind: 'shell', command: 'python x.py' } as const,
+    observation,
+    ...(exitCode === undefined ? {} : { exitCode }),
+  });
   it('uses the exit code when known', () => {
     expect(stepFailed(step('Traceback (most recent call last):', 0))).toBe(false);
     expect(stepFailed(step('', 1))).toBe(true);
@@ -53,7 +59,14 @@ describe('failed and cost', () => {
     expect(stepFailed(step('==== 4 passed in 0.2s ===='))).toBe(false);
   });
   it('editor errors count, quoted tracebacks in a view do not', () => {
-    expect(stepFailed({ t: 0, tool: 'str_replace_editor', action: { kind: 'edit', op: 'str_replace', path: 'a.py', old: 'x', new: 'y' }, observation: 'No replacement was performed, old_str `x` did not appear verbatim in a.py.' })).toBe(true);
+    expect(
+      stepFailed({
+        t: 0,
+        tool: 'str_replace_editor',
+        action: { kind: 'edit', op: 'str_replace', path: 'a.py', old: 'x', new: 'y' },
+        observation: 'No replacement was performed, old_str `x` did not appear verbatim in a.py.',
+      }),
+    ).toBe(true);
     expect(stepFailed({ t: 0, tool: 'str_replace_editor', action: { kind: 'view', path: 'a.py' }, observation: '     1\t# Traceback (most recent call last):' })).toBe(false);
   });
   it('cost: log tokens, else characters / charsPerToken', () => {
@@ -74,9 +87,12 @@ describe('failed and cost', () => {
 });
 
 describe('shadow workspace and scope', () => {
-  const VIEW_OBS = "Here's the result of running `cat -n` on /testbed/pkg/models.py:\n" +
+  const VIEW_OBS =
+    "Here's the result of running `cat -n` on /testbed/pkg/models.py:\n" +
     ['class Schedule:', '    def __init__(self):', '        self.a = 1', '', '    def update(self):', '        self.a = 2', '', 'def helper():', '    return 3']
-      .map((l, i) => `${String(i + 1).padStart(6)}\t${l}`).join('\n') + '\n';
+      .map((l, i) => `${String(i + 1).padStart(6)}\t${l}`)
+      .join('\n') +
+    '\n';
   const view = { action: { kind: 'view', path: '/testbed/pkg/models.py' } as const, observation: VIEW_OBS };
 
   it('a str_replace gets the range where old sits and the scope around it', () => {
@@ -140,10 +156,11 @@ describe('shadow workspace size bookkeeping', () => {
   it('the incremental size always equals the characters of the lines kept', async () => {
     const { ShadowWorkspace } = await import('../../src/core/state/shadow-workspace.js');
     const ws = new ShadowWorkspace(1_000_000);
-    const kept = (files: string[]) => files.reduce((n, f) => {
-      const p = ws.prefix(f);
-      return n + (p ? p.text.length + 1 : 0);
-    }, 0);
+    const kept = (files: string[]) =>
+      files.reduce((n, f) => {
+        const p = ws.prefix(f);
+        return n + (p ? p.text.length + 1 : 0);
+      }, 0);
     ws.setText('a.py', 'one\ntwo\nthree');
     expect(ws.size).toBe(kept(['a.py']));
     ws.replaceLines('a.py', [2, 2], 'TWO\nTWO-B');
@@ -152,7 +169,13 @@ describe('shadow workspace size bookkeeping', () => {
     expect(ws.size).toBe(kept(['a.py']));
     ws.replace('a.py', 'three', 'III');
     expect(ws.size).toBe(kept(['a.py']));
-    ws.observe('a.py', new Map([[1, 'ZERO'], [2, 'one']]));
+    ws.observe(
+      'a.py',
+      new Map([
+        [1, 'ZERO'],
+        [2, 'one'],
+      ]),
+    );
     expect(ws.size).toBe(kept(['a.py']));
     ws.setText('a.py', 'x');
     expect(ws.size).toBe(2);

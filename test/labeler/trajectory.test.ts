@@ -65,7 +65,16 @@ describe('SWE-agent 0.x jackson-core-1142 (doubao) commands, as the format parse
   ];
   const out = labelSteps(steps, defaultAnalyzers());
   it.each([
-    [0, 'O', 1], [1, 'E', 4], [2, 'E', 4], [3, 'E', 5], [4, 'E', 7], [5, 'E', 7], [6, 'E', 7], [7, 'E', 6], [8, 'O', 1], [9, 'O', 1],
+    [0, 'O', 1],
+    [1, 'E', 4],
+    [2, 'E', 4],
+    [3, 'E', 5],
+    [4, 'E', 7],
+    [5, 'E', 7],
+    [6, 'E', 7],
+    [7, 'E', 6],
+    [8, 'O', 1],
+    [9, 'O', 1],
   ] as const)('step %i is %s rule %i', (i, stage, rule) => {
     expect(out[i]?.label).toMatchObject({ stage, rule });
   });

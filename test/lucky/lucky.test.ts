@@ -6,8 +6,7 @@ import { fromStages, st } from '../fixtures/make-state.js';
 
 const TH = DEFAULT_CONFIG.lucky;
 const score = (over: Partial<ScoreVector> = {}): ScoreVector => ({ total: 30, struct: 50, cov: 50, coh: 0.5, temp: 0.5, ...over });
-const classify = (states: State[], over: Partial<LuckyInput> = {}) =>
-  classifyLucky({ states, score: score(), waste: [], reference: { medianLength: 20, implTargets: 2 }, ...over }, TH);
+const classify = (states: State[], over: Partial<LuckyInput> = {}) => classifyLucky({ states, score: score(), waste: [], reference: { medianLength: 20, implTargets: 2 }, ...over }, TH);
 const wasted = (n: number): WasteItem[] => [{ category: 'blind_retry', steps: Array.from({ length: n + 1 }, (_, i) => i), tool: 'bash', wastedSteps: n, wastedTokens: 0 }];
 
 describe('Lucky taxonomy', () => {
@@ -56,8 +55,19 @@ describe('Lucky taxonomy', () => {
   });
 
   it('reference medians', () => {
-    expect(luckyReference([{ length: 10, implTargets: 1 }, { length: 30, implTargets: 3 }, { length: 20, implTargets: 2 }])).toEqual({ medianLength: 20, implTargets: 2 });
-    expect(luckyReference([{ length: 10, implTargets: 1 }, { length: 20, implTargets: 3 }])).toEqual({ medianLength: 15, implTargets: 2 });
+    expect(
+      luckyReference([
+        { length: 10, implTargets: 1 },
+        { length: 30, implTargets: 3 },
+        { length: 20, implTargets: 2 },
+      ]),
+    ).toEqual({ medianLength: 20, implTargets: 2 });
+    expect(
+      luckyReference([
+        { length: 10, implTargets: 1 },
+        { length: 20, implTargets: 3 },
+      ]),
+    ).toEqual({ medianLength: 15, implTargets: 2 });
     expect(luckyReference([])).toBeUndefined();
   });
 });

@@ -31,9 +31,21 @@ type Op =
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('observe' as const), file, lines: fc.array(fc.tuple(lineNo, word), { maxLength: 30 }) }),
-  fc.record({ op: fc.constant('observe' as const), file, lines: fc.tuple(fc.integer({ min: 1, max: 30 }), fc.array(word, { minLength: 1, maxLength: 60 })).map(([s, ws]) => ws.map((w, i): [number, string] => [s + i, w])) }),
+  fc.record({
+    op: fc.constant('observe' as const),
+    file,
+    lines: fc.tuple(fc.integer({ min: 1, max: 30 }), fc.array(word, { minLength: 1, maxLength: 60 })).map(([s, ws]) => ws.map((w, i): [number, string] => [s + i, w])),
+  }),
   fc.record({ op: fc.constantFrom('setText' as const, 'forget' as const), file, text: longText }),
-  fc.record({ op: fc.constant('replace' as const), file, old: fc.oneof(word, longText.map((t) => t.slice(0, 30))), text: longText }),
+  fc.record({
+    op: fc.constant('replace' as const),
+    file,
+    old: fc.oneof(
+      word,
+      longText.map((t) => t.slice(0, 30)),
+    ),
+    text: longText,
+  }),
   fc.record({ op: fc.constant('replaceLines' as const), file, range, text: longText }),
   fc.record({ op: fc.constant('insert' as const), file, after: fc.integer({ min: -1, max: 50 }), text: longText }),
 );

@@ -10,32 +10,69 @@ import { CORPUS } from '../cli/run-cli.js';
 const KINDS = ['shell', 'code', 'view', 'edit', 'search', 'list', 'think', 'finish', 'message', 'none', 'other', 'bogus'];
 const FIELDS = ['kind', 'command', 'language', 'code', 'path', 'range', 'op', 'old', 'new', 'text', 'query', 'name', 'extra'];
 const loose = fc.oneof(
-  fc.string({ maxLength: 4 }), fc.integer({ min: -3, max: 3 }), fc.double(), fc.constant(null), fc.boolean(),
-  fc.tuple(fc.integer(), fc.integer()), fc.array(fc.integer(), { maxLength: 3 }), fc.constantFrom('create', 'str_replace', 'undo', 'zap'),
+  fc.string({ maxLength: 4 }),
+  fc.integer({ min: -3, max: 3 }),
+  fc.double(),
+  fc.constant(null),
+  fc.boolean(),
+  fc.tuple(fc.integer(), fc.integer()),
+  fc.array(fc.integer(), { maxLength: 3 }),
+  fc.constantFrom('create', 'str_replace', 'undo', 'zap'),
   fc.dictionary(fc.constantFrom('prompt', 'completion', 'x'), fc.oneof(fc.nat(), fc.double(), fc.string())),
 );
-const actionArb = fc.tuple(fc.constantFrom(...KINDS), fc.dictionary(fc.constantFrom(...FIELDS.slice(1)), loose, { maxKeys: 4 }))
-  .map(([kind, rest]) => ({ kind, ...rest }));
-const stepArb = fc.dictionary(
-  fc.constantFrom('t', 'tool', 'args', 'action', 'observation', 'exitCode', 'tokens', 'timestamp', 'thought', 'cwd', 'id', 'other'),
-  fc.oneof(loose, actionArb, fc.constantFrom('bash', 'str_replace_editor')),
-  { maxKeys: 8 },
-).chain((d) => fc.tuple(fc.constant(d), fc.boolean(), actionArb, fc.string({ maxLength: 6 })).map(([rest, full, action, tool]) => (full ? { ...rest, tool, action } : rest)));
+const actionArb = fc.tuple(fc.constantFrom(...KINDS), fc.dictionary(fc.constantFrom(...FIELDS.slice(1)), loose, { maxKeys: 4 })).map(([kind, rest]) => ({ kind, ...rest }));
+const stepArb = fc
+  .dictionary(
+    fc.constantFrom('t', 'tool', 'args', 'action', 'observation', 'exitCode', 'tokens', 'timestamp', 'thought', 'cwd', 'id', 'other'),
+    fc.oneof(loose, actionArb, fc.constantFrom('bash', 'str_replace_editor')),
+    { maxKeys: 8 },
+  )
+  .chain((d) => fc.tuple(fc.constant(d), fc.boolean(), actionArb, fc.string({ maxLength: 6 })).map(([rest, full, action, tool]) => (full ? { ...rest, tool, action } : rest)));
 
 /** Mostly well-typed steps: each field right, or (rarely) replaced by a loose value or an unknown key. */
 const validAction = fc.oneof(
   fc.record({ kind: fc.constant('shell'), command: fc.string() }),
   fc.record({ kind: fc.constant('code'), language: fc.string(), code: fc.string() }),
   fc.record({ kind: fc.constant('view'), path: fc.string(), range: fc.tuple(fc.integer(), fc.integer()) }, { requiredKeys: ['kind', 'path'] }),
-  fc.record({ kind: fc.constant('edit'), op: fc.constantFrom('create', 'str_replace', 'insert', 'write', 'undo', 'replace_lines', 'zap'), path: fc.string(), old: fc.string(), new: fc.string(), text: fc.string(), range: fc.tuple(fc.integer(), fc.integer()) }, { requiredKeys: ['kind', 'op', 'path'] }),
-  fc.record({ kind: fc.constantFrom('search', 'list', 'think', 'finish', 'message', 'none', 'other'), query: fc.string(), path: fc.string(), text: fc.string(), name: fc.string() }, { requiredKeys: ['kind'] }),
+  fc.record(
+    {
+      kind: fc.constant('edit'),
+      op: fc.constantFrom('create', 'str_replace', 'insert', 'write', 'undo', 'replace_lines', 'zap'),
+      path: fc.string(),
+      old: fc.string(),
+      new: fc.string(),
+      text: fc.string(),
+      range: fc.tuple(fc.integer(), fc.integer()),
+    },
+    { requiredKeys: ['kind', 'op', 'path'] },
+  ),
+  fc.record(
+    { kind: fc.constantFrom('search', 'list', 'think', 'finish', 'message', 'none', 'other'), query: fc.string(), path: fc.string(), text: fc.string(), name: fc.string() },
+    { requiredKeys: ['kind'] },
+  ),
 );
-const typedStep = fc.record({
-  t: fc.nat(), tool: fc.string({ maxLength: 5 }), args: fc.dictionary(fc.string({ maxLength: 3 }), fc.jsonValue()),
-  action: validAction, observation: fc.string(), exitCode: fc.integer(), tokens: fc.record({ prompt: fc.nat(), completion: fc.double({ min: 0, max: 1e6, noNaN: true }) }, { requiredKeys: [] }),
-  timestamp: fc.string(), thought: fc.string(), cwd: fc.string(), id: fc.string(),
-}, { requiredKeys: ['tool', 'action'] }).chain((step) => fc.tuple(fc.constant(step), fc.option(fc.tuple(fc.constantFrom(...Object.keys(step), 'zzz'), loose), { freq: 4 }))
-  .map(([base, change]) => (change === null ? base : { ...base, [change[0]]: change[1] })));
+const typedStep = fc
+  .record(
+    {
+      t: fc.nat(),
+      tool: fc.string({ maxLength: 5 }),
+      args: fc.dictionary(fc.string({ maxLength: 3 }), fc.jsonValue()),
+      action: validAction,
+      observation: fc.string(),
+      exitCode: fc.integer(),
+      tokens: fc.record({ prompt: fc.nat(), completion: fc.double({ min: 0, max: 1e6, noNaN: true }) }, { requiredKeys: [] }),
+      timestamp: fc.string(),
+      thought: fc.string(),
+      cwd: fc.string(),
+      id: fc.string(),
+    },
+    { requiredKeys: ['tool', 'action'] },
+  )
+  .chain((step) =>
+    fc
+      .tuple(fc.constant(step), fc.option(fc.tuple(fc.constantFrom(...Object.keys(step), 'zzz'), loose), { freq: 4 }))
+      .map(([base, change]) => (change === null ? base : { ...base, [change[0]]: change[1] })),
+  );
 
 /** Every value the fast path takes, zod takes too, and returns unchanged. */
 function agrees(fast: unknown, zodResult: { success: boolean; data?: unknown }, input: unknown): void {
@@ -48,20 +85,33 @@ function agrees(fast: unknown, zodResult: { success: boolean; data?: unknown }, 
 describe('fast step path', () => {
   it('accepts only steps zod accepts unchanged (random steps, actions, bad types, unknown keys)', () => {
     let taken = 0;
-    fc.assert(fc.property(fc.oneof(stepArb, typedStep), (step) => {
-      const fast = fastStepRecord(step);
-      if (fast !== undefined) taken++;
-      agrees(fast, stepRecordSchema.safeParse(step), step);
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.oneof(stepArb, typedStep), (step) => {
+        const fast = fastStepRecord(step);
+        if (fast !== undefined) taken++;
+        agrees(fast, stepRecordSchema.safeParse(step), step);
+      }),
+      { numRuns: 3000 },
+    );
     expect(taken).toBeGreaterThan(200);
   });
 
   it('accepts only step envelopes zod accepts unchanged', () => {
-    const envelope = fc.record({
-      type: fc.constantFrom('step', 'stop'), session: fc.oneof(fc.string({ maxLength: 6 }), fc.constant('a b'), fc.constant('x'.repeat(129)), fc.integer()),
-      seq: fc.oneof(fc.nat(), fc.integer({ min: -2, max: 2 }), fc.double(), fc.constant(2 ** 60)), step: fc.anything(),
-    }, { requiredKeys: ['type'] }).chain((e) => fc.option(fc.string({ maxLength: 3 })).map((extra) => (extra === null ? e : { ...e, [extra]: 1 })));
-    fc.assert(fc.property(envelope, (m) => agrees(fastStepMessage(m as Record<string, unknown>), stepMessageSchema.safeParse(m), m)), { numRuns: 3000 });
+    const envelope = fc
+      .record(
+        {
+          type: fc.constantFrom('step', 'stop'),
+          session: fc.oneof(fc.string({ maxLength: 6 }), fc.constant('a b'), fc.constant('x'.repeat(129)), fc.integer()),
+          seq: fc.oneof(fc.nat(), fc.integer({ min: -2, max: 2 }), fc.double(), fc.constant(2 ** 60)),
+          step: fc.anything(),
+        },
+        { requiredKeys: ['type'] },
+      )
+      .chain((e) => fc.option(fc.string({ maxLength: 3 })).map((extra) => (extra === null ? e : { ...e, [extra]: 1 })));
+    fc.assert(
+      fc.property(envelope, (m) => agrees(fastStepMessage(m as Record<string, unknown>), stepMessageSchema.safeParse(m), m)),
+      { numRuns: 3000 },
+    );
   });
 
   it('takes every real corpus step (converted to the steplens format), as zod does', () => {

@@ -13,9 +13,7 @@ export const stateArb: fc.Arbitrary<State> = fc
       kind: fc.constantFrom('read', 'edit', 'run_test', 'search' as const),
       tool: fc.constantFrom('bash', 'str_replace_editor'),
       file: fc.constantFrom('a.py', 'b.py', 'tests/test_a.py'),
-      range: fc.tuple(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 30 })).map(
-        ([s, len]): [number, number] => [s, s + len],
-      ),
+      range: fc.tuple(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 30 })).map(([s, len]): [number, number] => [s, s + len]),
       scope: fc.constantFrom('a.py::f', 'a.py::C.g', 'b.py::<module>'),
       hash: fc.constantFrom('h0', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'h7'),
       tokens: fc.subarray(['-n', 'grep', 'pytest', 'python', 'src', 'x']),

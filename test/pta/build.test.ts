@@ -10,7 +10,10 @@ const O = makeState({ stage: 'O', hash: 'O', kind: 'think' });
 
 describe('buildPta', () => {
   it('merges shared prefixes and branches on divergence', () => {
-    const pta = buildPta('t1', [[A, B, C], [A, D]]);
+    const pta = buildPta('t1', [
+      [A, B, C],
+      [A, D],
+    ]);
     expect(pta.version).toBe(1);
     expect(pta.nodes.map((n) => [n.id, n.parent, n.children, n.refs])).toEqual([
       [0, null, [1], 2],
@@ -19,7 +22,10 @@ describe('buildPta', () => {
       [3, 2, [], 1],
       [4, 1, [], 1],
     ]);
-    expect(ptaPaths(pta)).toEqual([[1, 2, 3], [1, 4]]);
+    expect(ptaPaths(pta)).toEqual([
+      [1, 2, 3],
+      [1, 4],
+    ]);
     expect(pta.files).toEqual(['src/a.py', 'src/b.py']);
     expect(pta.references).toEqual([
       { length: 3, implTargets: 1 },
@@ -55,14 +61,24 @@ describe('buildPta', () => {
   });
 
   it('keeps a reference that is a prefix of another as its own path', () => {
-    const pta = buildPta('t', [[A, B, C], [A, B]]);
-    expect(ptaPaths(pta)).toEqual([[1, 2], [1, 2, 3]]);
+    const pta = buildPta('t', [
+      [A, B, C],
+      [A, B],
+    ]);
+    expect(ptaPaths(pta)).toEqual([
+      [1, 2],
+      [1, 2, 3],
+    ]);
   });
 
   it('keeps O nodes in the tree and sums the window distributions', () => {
     const pta = buildPta('t', [[A, O, D]], { alpha: 0 });
     expect(pta.nodes.map((n) => n.state?.stage ?? null)).toEqual([null, 'E', 'O', 'V']);
-    expect(pta.windowSums).toEqual([[1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0]]);
+    expect(pta.windowSums).toEqual([
+      [1, 0, 0, 0],
+      [0, 0, 0, 1],
+      [0, 0, 1, 0],
+    ]);
   });
 
   it('builds a root-only PTA from zero references', () => {

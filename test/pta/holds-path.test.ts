@@ -26,9 +26,12 @@ describe('holdsPath', () => {
   });
 
   it('holds every inserted reference, however later ones branched the tree', () => {
-    fc.assert(fc.property(fc.array(trajectoryArb(), { minLength: 1, maxLength: 5 }), (refs) => {
-      const pta = buildPta('t', refs);
-      for (const r of refs) expect(holdsPath(pta, r)).toBe(true);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.array(trajectoryArb(), { minLength: 1, maxLength: 5 }), (refs) => {
+        const pta = buildPta('t', refs);
+        for (const r of refs) expect(holdsPath(pta, r)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

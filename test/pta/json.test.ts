@@ -10,12 +10,22 @@ const sample = () =>
     [makeState({ stage: 'E', file: 'a.py', range: [1, 9] }), makeState({ stage: 'V', kind: 'run_test' })],
   ]);
 
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return --
-   the stored JSON is mutated as raw, untyped data on purpose: each case breaks it in a way the types would forbid. */
-function mutate(edit: (x: any) => void): string {
-  const x = JSON.parse(ptaToJson(sample()));
-  edit(x);
-  return JSON.stringify(x);
+/** `path` (dot-separated keys and indices) in raw JSON. */
+const at = (doc: unknown, path: string[]): unknown => path.reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], doc);
+
+/**
+ * The sample's stored JSON with the value at `path` replaced by `change(old, doc)` (removed when it
+ * returns undefined): raw data, so each case can break it in a way the types would forbid.
+ */
+function mutate(path: string, change: (old: unknown, doc: unknown) => unknown): string {
+  const doc: unknown = JSON.parse(ptaToJson(sample()));
+  const keys = path.split('.');
+  const last = keys.pop()!;
+  const parent = at(doc, keys) as Record<string, unknown>;
+  const next = change(parent[last], doc);
+  if (next === undefined) delete parent[last];
+  else parent[last] = next;
+  return JSON.stringify(doc);
 }
 
 describe('ptaToJson / ptaFromJson', () => {
@@ -34,22 +44,22 @@ describe('ptaToJson / ptaFromJson', () => {
   it.each([
     ['not JSON', '{nope', /invalid JSON/],
     ['not an object', '[1]', /expected a JSON object/],
-    ['wrong schema', mutate((x) => (x.schema = 2)), /^schema: expected 1, got 2/],
-    ['bad version', mutate((x) => (x.version = 0)), /^version/],
-    ['tau out of range', mutate((x) => (x.tau = 1.5)), /^tau/],
-    ['missing nodes', mutate((x) => delete x.nodes), /^nodes: expected a non-empty array/],
-    ['root with state', mutate((x) => (x.nodes[0].state = x.nodes[1].state)), /^nodes\[0\]\.state/],
-    ['bad stage', mutate((x) => (x.nodes[1].state.stage = 'X')), /^nodes\[1\]\.state\.stage: expected one of E, I, V, O/],
-    ['bad tokens', mutate((x) => (x.nodes[2].state.tokens = [1])), /^nodes\[2\]\.state\.tokens/],
-    ['unsorted tokens', mutate((x) => (x.nodes[2].state.tokens = ['pytest', 'python'].reverse())), /^nodes\[2\]\.state\.tokens: expected a sorted array of distinct strings/],
-    ['bad range', mutate((x) => (x.nodes[1].state.range = [1])), /^nodes\[1\]\.state\.range/],
-    ['child out of range', mutate((x) => x.nodes[1].children.push(99)), /^nodes\[1\]\.children/],
-    ['wrong parent', mutate((x) => (x.nodes[3].parent = 0)), /^nodes\[3\]\.parent: expected 1/],
-    ['orphan node', mutate((x) => (x.nodes[1].children = [2])), /^nodes\[3\]: not a child/],
-    ['ids out of order', mutate((x) => (x.nodes[2].id = 5)), /^nodes\[2\]\.id/],
-    ['bad window', mutate((x) => (x.windowSums[1] = [1, 2, 3])), /^windowSums\[1\]/],
-    ['bad reference', mutate((x) => (x.references[0] = { length: -1 })), /^references\[0\]/],
-    ['bad files', mutate((x) => (x.files = 'a.py')), /^files/],
+    ['wrong schema', mutate('schema', () => 2), /^schema: expected 1, got 2/],
+    ['bad version', mutate('version', () => 0), /^version/],
+    ['tau out of range', mutate('tau', () => 1.5), /^tau/],
+    ['missing nodes', mutate('nodes', () => undefined), /^nodes: expected a non-empty array/],
+    ['root with state', mutate('nodes.0.state', (_, doc) => at(doc, ['nodes', '1', 'state'])), /^nodes\[0\]\.state/],
+    ['bad stage', mutate('nodes.1.state.stage', () => 'X'), /^nodes\[1\]\.state\.stage: expected one of E, I, V, O/],
+    ['bad tokens', mutate('nodes.2.state.tokens', () => [1]), /^nodes\[2\]\.state\.tokens/],
+    ['unsorted tokens', mutate('nodes.2.state.tokens', () => ['python', 'pytest']), /^nodes\[2\]\.state\.tokens: expected a sorted array of distinct strings/],
+    ['bad range', mutate('nodes.1.state.range', () => [1]), /^nodes\[1\]\.state\.range/],
+    ['child out of range', mutate('nodes.1.children', (old) => [...(old as number[]), 99]), /^nodes\[1\]\.children/],
+    ['wrong parent', mutate('nodes.3.parent', () => 0), /^nodes\[3\]\.parent: expected 1/],
+    ['orphan node', mutate('nodes.1.children', () => [2]), /^nodes\[3\]: not a child/],
+    ['ids out of order', mutate('nodes.2.id', () => 5), /^nodes\[2\]\.id/],
+    ['bad window', mutate('windowSums.1', () => [1, 2, 3]), /^windowSums\[1\]/],
+    ['bad reference', mutate('references.0', () => ({ length: -1 })), /^references\[0\]/],
+    ['bad files', mutate('files', () => 'a.py'), /^files/],
   ])('rejects %s with a message naming the field', (_name, input, message) => {
     const r = ptaFromJson(input);
     expect(r.ok).toBe(false);

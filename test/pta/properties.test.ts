@@ -12,7 +12,10 @@ describe('PTA properties', () => {
     fc.assert(
       fc.property(trajectoryArb(15), fc.integer({ min: 1, max: 4 }), (traj, k) => {
         fc.pre(traj.some((s) => s.stage !== 'O'));
-        const pta = buildPta('t', Array.from({ length: k }, () => traj));
+        const pta = buildPta(
+          't',
+          Array.from({ length: k }, () => traj),
+        );
         expect(pta.nodes).toHaveLength(traj.length + 1);
         const tracker = createStructuralTracker(pta, DEFAULT_TAU);
         for (const s of traj) tracker.add(s);

@@ -7,7 +7,10 @@ describe('summarisePta / formatPtaSummary', () => {
   const B = makeState({ stage: 'I', hash: 'B', kind: 'edit', file: 'src/a.py' });
   const C = makeState({ stage: 'V', hash: 'C', kind: 'run_test' });
   const D = makeState({ stage: 'O', hash: 'D', kind: 'think' });
-  const pta = buildPta('astropy__astropy-12907', [[A, B, C], [A, D, C]]);
+  const pta = buildPta('astropy__astropy-12907', [
+    [A, B, C],
+    [A, D, C],
+  ]);
 
   it('counts references, nodes and paths, with per-path stage strings', () => {
     const s = summarisePta(pta);

@@ -14,17 +14,17 @@ describe('python client (clients/python)', () => {
   it('has the websockets package under /usr/bin/python3', () => {
     const probe = spawnSync(PYTHON, ['-c', 'import websockets; print(websockets.__version__)'], { encoding: 'utf8' });
     if (probe.error || probe.status !== 0) {
-      throw new Error(
-        `${PYTHON} cannot import websockets (${probe.error?.message ?? probe.stderr.trim()}): ` +
-          'install it with `apt-get install python3-websockets` (CI does)',
-      );
+      throw new Error(`${PYTHON} cannot import websockets (${probe.error?.message ?? probe.stderr.trim()}): ` + 'install it with `apt-get install python3-websockets` (CI does)');
     }
     expect(probe.stdout.trim()).toMatch(/^\d+\.\d+/);
   });
 
   it('passes its unittest suite against a real server', () => {
     const run = spawnSync(PYTHON, ['-m', 'unittest', 'discover', '-s', 'clients/python/tests', '-v'], {
-      cwd: REPO, encoding: 'utf8', timeout: 235_000, env: { ...process.env, STEPLENS_URL: '' },
+      cwd: REPO,
+      encoding: 'utf8',
+      timeout: 235_000,
+      env: { ...process.env, STEPLENS_URL: '' },
     });
     const output = `${run.stdout}\n${run.stderr}`;
     if (run.status !== 0) console.error(output);

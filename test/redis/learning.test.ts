@@ -44,10 +44,7 @@ describe('learning on several replicas', () => {
     const b = await startReplica(redis, prefix, 'replica-b');
     running.push(a, b);
     const task = 'learned__task-1';
-    const finals = await Promise.all([
-      learnOn(a, 'learn-a1', task, passA), learnOn(b, 'learn-b1', task, passB),
-      learnOn(a, 'learn-a2', task, passB), learnOn(b, 'learn-b2', task, passA),
-    ]);
+    const finals = await Promise.all([learnOn(a, 'learn-a1', task, passA), learnOn(b, 'learn-b1', task, passB), learnOn(a, 'learn-a2', task, passB), learnOn(b, 'learn-b2', task, passA)]);
     expect(finals.map((f) => (f.learned as { version: number }).version).sort()).toEqual([1, 2, 3, 4]);
 
     const docs = [await readDoc(ASTROID.passA), await readDoc(ASTROID.passB)];
@@ -67,7 +64,7 @@ describe('learning on several replicas', () => {
     running.push(again);
     const after = await getJson(`${again.url}/v1/tasks`);
     expect(after.body).toEqual(before.body);
-    expect((after.body.tasks as { task: string; version: number }[]).find((t) => t.task === task)).toMatchObject({ version: 10, references: 10 });
+    expect((after.body.tasks as Array<{ task: string; version: number }>).find((t) => t.task === task)).toMatchObject({ version: 10, references: 10 });
     // A session started on it is scored against the learned PTA.
     const c = await Client.connect(again.wsUrl);
     clients.push(c);

@@ -45,7 +45,14 @@ const readyz = (r: Running) => async (): Promise<number> => (await fetch(`${r.ur
 
 async function metrics(r: Running): Promise<(name: string) => number> {
   const text = await (await fetch(`${r.url}/metrics`)).text();
-  return (name) => Number(text.split('\n').find((l) => l.startsWith(name))?.split(' ').at(-1) ?? 0);
+  return (name) =>
+    Number(
+      text
+        .split('\n')
+        .find((l) => l.startsWith(name))
+        ?.split(' ')
+        .at(-1) ?? 0,
+    );
 }
 
 /** Sends the rest of the run from `next`, ends it, and checks the final against POST /v1/score of the whole run. */
@@ -98,7 +105,7 @@ describe('Redis restarted mid-run', () => {
     expect(refused.length).toBeGreaterThan(0);
     expect(accepted).toEqual(burst.slice(0, accepted.length));
     // The first refusal says why; later seqs are refused as unavailable too, or as out_of_order behind a refused one.
-    expect(got.get(refused[0] as number)).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/not accepted/) });
+    expect(got.get(refused[0]!)).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/not accepted/) });
     for (const seq of refused) expect(['unavailable', 'out_of_order']).toContain(got.get(seq)?.code);
     const next = 10 + accepted.length;
 

@@ -48,45 +48,63 @@ afterAll(async () => {
 describe('Redis reference store', () => {
   it('loses no reference when two replicas grow the same task at once', async () => {
     const [a, b] = await replicas(2);
-    const adds = Array.from({ length: 12 }, (_, i) => ((i % 2 === 0 ? a : b) as RedisReferenceStore).addReference(ASTROID.task, i % 3 === 0 ? statesA : statesB));
+    const adds = Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? a : b)!.addReference(ASTROID.task, i % 3 === 0 ? statesA : statesB));
     const versions = (await Promise.all(adds)).map((p) => p.version).sort((x, y) => x - y);
     expect(versions).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
     for (const s of [a, b]) expect((await s?.get(ASTROID.task))?.references).toHaveLength(12);
   });
 
   it('drops a cached version when another replica grows the task', async () => {
-    const [a, b] = await replicas(2) as [RedisReferenceStore, RedisReferenceStore];
+    const [a, b] = (await replicas(2)) as [RedisReferenceStore, RedisReferenceStore];
     await a.addReference('t', statesA);
     await a.addReference('t', statesB);
-    expect((await b.reference('t'))).toMatchObject({ kind: 'pta', pta: { version: 2 } });
+    expect(await b.reference('t')).toMatchObject({ kind: 'pta', pta: { version: 2 } });
     const before = b.cacheStats().misses;
     await a.addReference('t', statesA);
-    const seen = await eventually(() => b.version('t'), (v) => v === 3);
+    const seen = await eventually(
+      () => b.version('t'),
+      (v) => v === 3,
+    );
     expect(seen).toBe(3);
     expect(await b.reference('t')).toMatchObject({ kind: 'pta', pta: { version: 3 } });
     expect(b.cacheStats().misses).toBe(before + 1);
     // The prior follows too: it pools version 3's references.
-    expect(await eventually(async () => (await b.prior()).references, (n) => n === 3)).toBe(3);
+    expect(
+      await eventually(
+        async () => (await b.prior()).references,
+        (n) => n === 3,
+      ),
+    ).toBe(3);
   });
 
   it('catches up with growths it missed while its subscriber was disconnected', async () => {
-    const [a, b] = await replicas(2) as [RedisReferenceStore, RedisReferenceStore];
+    const [a, b] = (await replicas(2)) as [RedisReferenceStore, RedisReferenceStore];
     await a.addReference('t', statesA);
     // The prior follows published growths (a few ms behind).
-    expect(await eventually(async () => (await b.prior()).references, (n) => n === 1)).toBe(1);
+    expect(
+      await eventually(
+        async () => (await b.prior()).references,
+        (n) => n === 1,
+      ),
+    ).toBe(1);
     const sub = links.at(-1)?.subscriber();
     sub?.disconnect(true); // reconnects by itself; what was published meanwhile is lost
     await a.addReference('t', statesB);
     // The pooled prior (kept from published growths) must see version 2 all the same.
-    expect(await eventually(async () => (await b.prior()).references, (n) => n === 2)).toBe(2);
+    expect(
+      await eventually(
+        async () => (await b.prior()).references,
+        (n) => n === 2,
+      ),
+    ).toBe(2);
   });
 
   it('keeps a replaced version for a while (sessions pinned to it), then lets it expire', async () => {
-    const [a] = await replicas(1, 300) as [RedisReferenceStore];
+    const [a] = (await replicas(1, 300)) as [RedisReferenceStore];
     const v1 = await a.addReference('t', statesA);
     await a.addReference('t', statesB);
     expect(await a.ptaAt('t', 1)).toEqual(v1);
-    const other = (await replicas(1))[0] as RedisReferenceStore;
+    const other = (await replicas(1))[0]!;
     expect(other).toBeDefined();
     await new Promise((r) => setTimeout(r, 600));
     const fresh = new RedisLink({ url: redis.url, prefix: `replicas${prefixes - 1}:` });
@@ -97,16 +115,24 @@ describe('Redis reference store', () => {
   });
 
   it('fails fast with unavailable while Redis is down, and recovers when it is back', async () => {
-    const [a] = await replicas(1) as [RedisReferenceStore];
+    const [a] = (await replicas(1)) as [RedisReferenceStore];
     await a.addReference('t', statesA);
     await redis.stop('SIGKILL');
-    await eventually(async () => a.available(), (up) => !up);
+    await eventually(
+      async () => a.available(),
+      (up) => !up,
+    );
     expect(a.available()).toBe(false);
     const began = Date.now();
     await expect(a.addReference('t', statesB)).rejects.toMatchObject({ code: 'unavailable' });
     expect(Date.now() - began).toBeLessThan(1000);
     await redis.launch();
-    expect(await eventually(async () => a.available(), (up) => up)).toBe(true);
+    expect(
+      await eventually(
+        async () => a.available(),
+        (up) => up,
+      ),
+    ).toBe(true);
     expect((await a.addReference('t', statesB)).version).toBe(2);
   });
 });

@@ -95,7 +95,7 @@ describe('sessions shared through Redis', () => {
     const a = await startReplica(redis, prefix, 'replica-a', { forecast: fitted });
     const b = await startReplica(redis, prefix, 'replica-b', { forecast: blind });
     running.push(a, b);
-    const run = runs.find((r) => r.task === ASTROID.task && !r.passed) as (typeof runs)[number];
+    const run = runs.find((r) => r.task === ASTROID.task && !r.passed)!;
     const ca = await connect(a);
     ca.send({ type: 'start', session: 'forecast', task: run.task });
     await ca.nextOf('started', 'forecast');

@@ -1,27 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import type { Step } from '../../src/core/types.js';
-import {
-  attemptFacts, classifyToolFailure, editVolume, patchChurn, patchLines, stepEditVolume,
-} from '../../src/core/reliability/index.js';
+import { attemptFacts, classifyToolFailure, editVolume, patchChurn, patchLines, stepEditVolume } from '../../src/core/reliability/index.js';
 
 const shell = (command: string, observation: string, exitCode?: number): Step => ({
-  t: 0, tool: 'bash', action: { kind: 'shell', command }, observation, ...(exitCode !== undefined ? { exitCode } : {}),
+  t: 0,
+  tool: 'bash',
+  action: { kind: 'shell', command },
+  observation,
+  ...(exitCode !== undefined ? { exitCode } : {}),
 });
 const editor = (observation: string): Step => ({
-  t: 0, tool: 'str_replace_editor', action: { kind: 'edit', op: 'str_replace', path: 'x.py', old: 'a', new: 'b' }, observation,
+  t: 0,
+  tool: 'str_replace_editor',
+  action: { kind: 'edit', op: 'str_replace', path: 'x.py', old: 'a', new: 'b' },
+  observation,
 });
 
 describe('agent-induced tool failure classifier (observations copied from the corpus)', () => {
   it('recognises the five agent-fault kinds', () => {
-    expect(classifyToolFailure(shell('cd /workspace && ./run_tests.sh', './run_tests.sh: line 7: javac: command not found\n./run_tests.sh: line 10: java: command not found', 127))).toBe('command_not_found');
+    expect(classifyToolFailure(shell('cd /workspace && ./run_tests.sh', './run_tests.sh: line 7: javac: command not found\n./run_tests.sh: line 10: java: command not found', 127))).toBe(
+      'command_not_found',
+    );
     expect(classifyToolFailure(editor('ERROR:\nParameter `old_str` is required for command: str_replace.'))).toBe('malformed_arguments');
     expect(classifyToolFailure(editor('ERROR:\nInvalid `path` parameter: /workspace/django__django__3.0/x.py. The path /workspace/django__django__3.0/x.py does not exist.'))).toBe('path_not_found');
-    expect(classifyToolFailure(shell('python tests/model_fields/test_field.py', "python: can't open file 'tests/model_fields/test_field.py': [Errno 2] No such file or directory\n[The command completed with exit code 2.]", 2))).toBe('path_not_found');
+    expect(
+      classifyToolFailure(
+        shell(
+          'python tests/model_fields/test_field.py',
+          "python: can't open file 'tests/model_fields/test_field.py': [Errno 2] No such file or directory\n[The command completed with exit code 2.]",
+          2,
+        ),
+      ),
+    ).toBe('path_not_found');
     expect(classifyToolFailure(shell('python -m pytest tests', 'The last command <command>python -m pytest tests</command> timed out and has been killed.', -1))).toBe('timeout');
     expect(classifyToolFailure(shell('echo $(', "bash: -c: line 1: unexpected EOF while looking for matching `)'", 2))).toBe('shell_syntax');
   });
   it('does not count test assertion failures or successful output mentioning errors', () => {
-    const pytestFail = '=================================== FAILURES ===================================\nE       AssertionError: assert 1 == 2\n========================= 1 failed, 3 passed in 0.12s =========================';
+    const pytestFail =
+      '=================================== FAILURES ===================================\nE       AssertionError: assert 1 == 2\n========================= 1 failed, 3 passed in 0.12s =========================';
     expect(classifyToolFailure(shell('python -m pytest tests/test_x.py', pytestFail, 1))).toBeNull();
     expect(classifyToolFailure(shell('grep -n "does not exist" x.py', '123: raise self.DoesNotExist("%s matching query does not exist.")', 0))).toBeNull();
     expect(classifyToolFailure({ t: 0, tool: 'message', action: { kind: 'message', text: 'done' } })).toBeNull();

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import {
-  dominates, paretoFronts, reliabilityMetrics, reliabilityVector, type Attempt, type AttemptOutcome,
-} from '../../src/core/reliability/index.js';
+import { dominates, paretoFronts, reliabilityMetrics, reliabilityVector, type Attempt, type AttemptOutcome } from '../../src/core/reliability/index.js';
 
 const at = (task: string, run: string, outcome: AttemptOutcome, extra: Partial<Attempt> = {}): Attempt => ({
-  task, run, outcome, patchLines: 0, editVolume: 0, toolCalls: 10, toolFailures: 0, ...extra,
+  task,
+  run,
+  outcome,
+  patchLines: 0,
+  editVolume: 0,
+  toolCalls: 10,
+  toolFailures: 0,
+  ...extra,
 });
 
 describe('reliability metrics on a hand-built attempt table', () => {
@@ -54,7 +59,14 @@ describe('reliability metrics on a hand-built attempt table', () => {
 
 describe('Pareto fronts', () => {
   it('sorts vectors into non-dominated fronts', () => {
-    const v = [[1, 1], [2, 0], [0, 2], [0.5, 0.5], [0, 0], [0.5, 0.5]];
+    const v = [
+      [1, 1],
+      [2, 0],
+      [0, 2],
+      [0.5, 0.5],
+      [0, 0],
+      [0.5, 0.5],
+    ];
     expect(paretoFronts(v)).toEqual([1, 1, 1, 2, 3, 2]);
     expect(dominates([1, 1], [1, 0])).toBe(true);
     expect(dominates([1, 1], [1, 1])).toBe(false);

@@ -48,7 +48,10 @@ describe('layout helpers', () => {
 
 describe('report charts', () => {
   it('are well-formed, keep every text inside, and no two texts overlap (corpus and crowded/long-name reports)', () => {
-    for (const [name, r] of [['corpus', report], ['crowded', crowded()]] as const) {
+    for (const [name, r] of [
+      ['corpus', report],
+      ['crowded', crowded()],
+    ] as const) {
       for (const c of reportCharts(r)) expectReadableSvg(c.svg, `${name} ${c.file}`);
     }
   });

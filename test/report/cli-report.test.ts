@@ -10,7 +10,11 @@ async function cli(...argv: string[]) {
   let stdout = '';
   let stderr = '';
   const code = await runCli(argv, {
-    stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), stderrIsTTY: false, cwd: process.cwd(), env: {},
+    stdout: (s) => void (stdout += s),
+    stderr: (s) => void (stderr += s),
+    stderrIsTTY: false,
+    cwd: process.cwd(),
+    env: {},
   });
   return { code, stdout, stderr };
 }
@@ -28,8 +32,19 @@ describe('steplens report', () => {
     expect(run.stdout).toMatch(/Models: pass rate vs\. process quality/);
     const files = readdirSync(out).sort();
     expect(files).toEqual([
-      'attempts.csv', 'lucky-by-model.csv', 'models.csv', 'quality-vs-pass-rate.svg', 'reliability.csv', 'report.html', 'report.json', 'report.md',
-      'score-distribution.svg', 'separation.csv', 'tasks.csv', 'tier-shares.svg', 'trajectories.csv',
+      'attempts.csv',
+      'lucky-by-model.csv',
+      'models.csv',
+      'quality-vs-pass-rate.svg',
+      'reliability.csv',
+      'report.html',
+      'report.json',
+      'report.md',
+      'score-distribution.svg',
+      'separation.csv',
+      'tasks.csv',
+      'tier-shares.svg',
+      'trajectories.csv',
     ]);
     const doc = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as CorpusReport;
     expect(doc.counts.trajectories).toBe(15);

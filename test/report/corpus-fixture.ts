@@ -26,10 +26,15 @@ export function sourcesOutcomes(): Map<string, SourceOutcome> {
     if (!m) continue;
     const cells = m[2]!.split(' | ');
     const outcome = cells.find((c) => /\*\*(RESOLVED|NOT resolved|UNKNOWN)/.test(c)) ?? '';
-    const o: SourceOutcome = outcome.includes('no patch') ? 'no-patch'
-      : outcome.includes('unofficial') ? 'unofficial'
-      : outcome.includes('**RESOLVED**') ? 'pass'
-      : outcome.includes('NOT resolved') ? 'fail' : 'unknown';
+    const o: SourceOutcome = outcome.includes('no patch')
+      ? 'no-patch'
+      : outcome.includes('unofficial')
+        ? 'unofficial'
+        : outcome.includes('**RESOLVED**')
+          ? 'pass'
+          : outcome.includes('NOT resolved')
+            ? 'fail'
+            : 'unknown';
     out.set(m[1]!, o);
   }
   return out;

@@ -32,11 +32,24 @@ describe('report on ../shared/corpus', () => {
   });
 
   it('lists the tasks with references: those with at least two passing trajectories', () => {
-    const withRefs = report.tasks.filter((t) => t.references >= 2).map((t) => t.task).sort();
+    const withRefs = report.tasks
+      .filter((t) => t.references >= 2)
+      .map((t) => t.task)
+      .sort();
     expect(withRefs).toEqual([
-      'astropy__astropy-12907', 'bokeh__bokeh-13370', 'dask__dask-8685', 'django__django-10914', 'django__django-11099',
-      'django__django-11999', 'django__django-13401', 'facebookresearch__hydra-1915', 'fasterxml__jackson-core-1142',
-      'fasterxml__jackson-databind-3701', 'fasterxml__jackson-databind-4486', 'pylint-dev__astroid-1196', 'pylint-dev__astroid-1866',
+      'astropy__astropy-12907',
+      'bokeh__bokeh-13370',
+      'dask__dask-8685',
+      'django__django-10914',
+      'django__django-11099',
+      'django__django-11999',
+      'django__django-13401',
+      'facebookresearch__hydra-1915',
+      'fasterxml__jackson-core-1142',
+      'fasterxml__jackson-databind-3701',
+      'fasterxml__jackson-databind-4486',
+      'pylint-dev__astroid-1196',
+      'pylint-dev__astroid-1866',
     ]);
   });
 
@@ -106,8 +119,12 @@ describe('multi-trial reliability on the repeated astroid runs', () => {
     // Final patch sizes counted by hand from info.submission (+/- lines).
     const patch = Object.fromEntries(report.reliability.attempts.map((a) => [`${a.run}/${a.task.slice(-4)}`, a.patchLines]));
     expect(patch).toEqual({
-      'deepseek_chat_dev/1196': 18, 'deepseek_chat_dev_rerun/1196': 18, 'deepseek_lite_dev_noparallel/1196': 13,
-      'deepseek_chat_dev/1866': 15, 'deepseek_chat_dev_rerun/1866': 6, 'deepseek_lite_dev_noparallel/1866': 6,
+      'deepseek_chat_dev/1196': 18,
+      'deepseek_chat_dev_rerun/1196': 18,
+      'deepseek_lite_dev_noparallel/1196': 13,
+      'deepseek_chat_dev/1866': 15,
+      'deepseek_chat_dev_rerun/1866': 6,
+      'deepseek_lite_dev_noparallel/1866': 6,
     });
     const calls = Object.fromEntries(report.reliability.attempts.map((a) => [`${a.run}/${a.task.slice(-4)}`, a.toolCalls]));
     expect(calls['deepseek_chat_dev/1196']).toBe(62);

@@ -50,7 +50,9 @@ beforeAll(async () => {
   try {
     for (const file of DJANGO_OTHERS) {
       const res = await fetch(`${srv.url}/v1/tasks/${DJANGO}/references`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ trajectory: await readDoc(file) }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ trajectory: await readDoc(file) }),
       });
       expect(res.status).toBe(201);
     }
@@ -68,9 +70,7 @@ describe('report --references / --bundled', () => {
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout) as { counts: { scored: number; scoredExternal: number }; trajectories: Row[]; warnings: string[] };
     expect(doc.counts).toMatchObject({ scored: 1, scoredExternal: 0 });
-    expect(doc.trajectories.filter((t) => t.reference).map((t) => [t.run, t.reference])).toEqual([
-      ['deepseek_lite_dev_noparallel', { kind: 'in-folder', references: 2 }],
-    ]);
+    expect(doc.trajectories.filter((t) => t.reference).map((t) => [t.run, t.reference])).toEqual([['deepseek_lite_dev_noparallel', { kind: 'in-folder', references: 2 }]]);
     expect(doc.warnings).toEqual([]);
     expect(r.stderr).toBe('');
   });

@@ -11,9 +11,19 @@ describe('evaluation documents', () => {
   });
   it('reads run summaries: resolved, unresolved, empty patch, error and incomplete ids', () => {
     const m = outcomesFromDoc({
-      resolved: ['a__a-1'], unresolved_ids: ['b__b-2'], empty_error_patch_ids: ['c__c-3'], error_ids: ['d__d-4'], incomplete_ids: ['e__e-5'],
+      resolved: ['a__a-1'],
+      unresolved_ids: ['b__b-2'],
+      empty_error_patch_ids: ['c__c-3'],
+      error_ids: ['d__d-4'],
+      incomplete_ids: ['e__e-5'],
     })!;
-    expect([...m]).toEqual([['e__e-5', 'unknown'], ['d__d-4', 'censored'], ['c__c-3', 'fail'], ['b__b-2', 'fail'], ['a__a-1', 'pass']]);
+    expect([...m]).toEqual([
+      ['e__e-5', 'unknown'],
+      ['d__d-4', 'censored'],
+      ['c__c-3', 'fail'],
+      ['b__b-2', 'fail'],
+      ['a__a-1', 'pass'],
+    ]);
     expect(outcomesFromDoc({ resolved_ids: ['x__y-1'], unresolved_ids: [] })!.get('x__y-1')).toBe('pass');
     expect(outcomesFromDoc({ instances: [{ instance_id: 'x__y-1', resolved: false }] })!.get('x__y-1')).toBe('fail');
   });
@@ -37,6 +47,10 @@ describe('--outcomes table', () => {
   it('names the line and value that are wrong', () => {
     const bad = parseOutcomesTable('task,outcome\nx__y-1,maybe\n', 'o.csv');
     expect(!bad.ok && bad.error.message).toBe("o.csv line 2: outcome 'maybe' is not one of pass, fail, censored, unknown");
+    const inherited = parseOutcomesTable('task,outcome\nx__y-1,constructor\n', 'o.csv');
+    expect(!inherited.ok && inherited.error.message).toBe("o.csv line 2: outcome 'constructor' is not one of pass, fail, censored, unknown");
+    const object = parseOutcomesTable('{"task":"x__y-1","outcome":{"pass":true}}\n', 'o.jsonl');
+    expect(!object.ok && object.error.code).toBe('bad_input');
     const noHeader = parseOutcomesTable('a,b\n1,2\n', 'o.csv');
     expect(!noHeader.ok && noHeader.error.code).toBe('bad_input');
     const badJson = parseOutcomesTable('{"task":"a"\n', 'o.jsonl');
@@ -54,7 +68,10 @@ describe('--outcomes table', () => {
     expect(lookupOutcome(entries, 'u', 'r', 'm')).toBeUndefined();
   });
   it('a log that names no model matches a row on task + run whatever model the row names', () => {
-    const entries = [{ task: 't', run: 'r', model: 'gpt-4', outcome: 'pass' as const }, { task: 't', model: 'gpt-4', outcome: 'fail' as const }];
+    const entries = [
+      { task: 't', run: 'r', model: 'gpt-4', outcome: 'pass' as const },
+      { task: 't', model: 'gpt-4', outcome: 'fail' as const },
+    ];
     expect(lookupOutcome(entries, 't', 'r', null)).toBe('pass');
     expect(lookupOutcome(entries, 't', 'r', 'claude')).toBeUndefined();
     expect(lookupOutcome(entries, 't', 'other', null)).toBeUndefined();
@@ -64,7 +81,9 @@ describe('--outcomes table', () => {
 describe('identity from logs and folders', () => {
   it('reads the task and run from the corpus layouts', () => {
     expect(taskFromPath('/c/evaluation/java/verified/20240825_SWE-agent_gpt-4o-2024-05-13/trajs/fasterxml__jackson-core-1142.traj')).toBe('fasterxml__jackson-core-1142');
-    expect(runFromPath('/c/evaluation/java/verified/20240825_SWE-agent_gpt-4o-2024-05-13/trajs/fasterxml__jackson-core-1142.traj', 'fasterxml__jackson-core-1142')).toBe('20240825_SWE-agent_gpt-4o-2024-05-13');
+    expect(runFromPath('/c/evaluation/java/verified/20240825_SWE-agent_gpt-4o-2024-05-13/trajs/fasterxml__jackson-core-1142.traj', 'fasterxml__jackson-core-1142')).toBe(
+      '20240825_SWE-agent_gpt-4o-2024-05-13',
+    );
     expect(runFromPath('/c/output/deepseek_chat_dev/pylint-dev__astroid-1196/pylint-dev__astroid-1196.traj.json', 'pylint-dev__astroid-1196')).toBe('deepseek_chat_dev');
     expect(runFromPath('/c/GOOD_EXAMPLES/bokeh__bokeh-13370/trace_04_claude-sonnet-4-20250514/bokeh__bokeh-13370.traj', 'bokeh__bokeh-13370')).toBe('trace_04_claude-sonnet-4-20250514');
   });

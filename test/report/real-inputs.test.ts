@@ -11,7 +11,14 @@ import { describe, expect, it } from 'vitest';
 import { cli } from '../cli/run-cli.js';
 import { CORPUS } from './corpus-fixture.js';
 
-interface Row { task: string | null; model: string | null; run: string; outcome: string; id: string; unscored?: string }
+interface Row {
+  task: string | null;
+  model: string | null;
+  run: string;
+  outcome: string;
+  id: string;
+  unscored?: string;
+}
 interface Doc {
   trajectories: Row[];
   tasks: Array<{ task: string | null }>;
@@ -49,14 +56,16 @@ describe('report on a folder with broken, gzipped and unrelated files', () => {
     const doc = JSON.parse(run.stdout) as Doc;
     expect(doc.trajectories.map((t) => t.task).sort()).toEqual(['dask__dask-8685', 'ponylang__ponyc-4593', 'ponylang__ponyc-4595', 'pylint-dev__astroid-1196']);
     const err = run.stderr.trimEnd().split('\n');
-    expect(err).toEqual(expect.arrayContaining([
-      `skipped ${join(dir, 'cut.traj.gz')}: truncated gzip data`,
-      `skipped ${join(dir, 'empty.json')}: the input is empty`,
-      `skipped ${join(dir, 'picture.json')}: binary data, not a text log`,
-      expect.stringMatching(new RegExp(`^skipped ${join(dir, 'truncated.traj')}: invalid JSON: .*truncated\\?\\)$`)),
-      expect.stringMatching(new RegExp(`^skipped ${join(dir, 'package.json')}: could not detect the log format .* keys name, version$`)),
-      expect.stringMatching(new RegExp(`^${join(dir, 'output.jsonl')}: line 2: invalid JSON`)),
-    ]));
+    expect(err).toEqual(
+      expect.arrayContaining([
+        `skipped ${join(dir, 'cut.traj.gz')}: truncated gzip data`,
+        `skipped ${join(dir, 'empty.json')}: the input is empty`,
+        `skipped ${join(dir, 'picture.json')}: binary data, not a text log`,
+        expect.stringMatching(new RegExp(`^skipped ${join(dir, 'truncated.traj')}: invalid JSON: .*truncated\\?\\)$`)),
+        expect.stringMatching(new RegExp(`^skipped ${join(dir, 'package.json')}: could not detect the log format .* keys name, version$`)),
+        expect.stringMatching(new RegExp(`^${join(dir, 'output.jsonl')}: line 2: invalid JSON`)),
+      ]),
+    );
     expect(err).toHaveLength(6);
     // eslint-disable-next-line no-control-regex -- control characters are what must not reach the terminal
     expect(run.stderr).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);

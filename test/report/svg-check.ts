@@ -7,7 +7,10 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { expect } from 'vitest';
 import { overlaps, textBox, type Anchor, type Box } from '../../src/report/render/layout.js';
 
-interface SvgText { text: string; box: Box }
+interface SvgText {
+  text: string;
+  box: Box;
+}
 
 type Attrs = Record<string, string | undefined> & { '#text'?: string };
 
@@ -19,7 +22,11 @@ export function svgTexts(svg: string): { width: number; height: number; texts: S
   const root = doc.svg;
   const size0 = Number(root['font-size'] ?? 16);
   const texts = (root.text ?? []).map((t) => {
-    const s = String(t['#text'] ?? '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+    const s = String(t['#text'] ?? '')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, '&');
     const rot = /rotate\((-?[\d.]+)/.exec(t.transform ?? '');
     return { text: s, box: textBox(Number(t.x), Number(t.y), s, Number(t['font-size'] ?? size0), (t['text-anchor'] ?? 'start') as Anchor, rot ? Number(rot[1]) : 0) };
   });

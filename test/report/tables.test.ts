@@ -8,17 +8,38 @@ import type { Outcome, TrajectoryRow } from '../../src/report/types.js';
 
 function row(model: string, outcome: Outcome, total?: number, tier?: Tier, lucky?: LuckyCategory): TrajectoryRow {
   return {
-    id: `${model}-${Math.random()}`, task: 't__t-1', run: 'r', model, agent: 'a', format: 'swe-agent', steps: 5, outcome, outcomeSource: 'x',
+    id: `${model}-${Math.random()}`,
+    task: 't__t-1',
+    run: 'r',
+    model,
+    agent: 'a',
+    format: 'swe-agent',
+    steps: 5,
+    outcome,
+    outcomeSource: 'x',
     ...(total !== undefined ? { score: { total, struct: total, cov: total, coh: total / 100, temp: total / 100 }, tier: tier! } : {}),
     ...(lucky ? { lucky } : {}),
-    wastedSteps: 1, wastedTokens: 10, waste: [], signals: [], patchLines: 0, editVolume: 0, toolCalls: 5, toolFailures: 0,
+    wastedSteps: 1,
+    wastedTokens: 10,
+    waste: [],
+    signals: [],
+    patchLines: 0,
+    editVolume: 0,
+    toolCalls: 5,
+    toolFailures: 0,
     failuresByKind: Object.fromEntries(AGENT_FAILURE_KINDS.map((k) => [k, 0])) as TrajectoryRow['failuresByKind'],
   };
 }
 
 const rows: TrajectoryRow[] = [
-  row('A', 'pass', 80, 'Ideal'), row('A', 'pass', 40, 'Lucky', 'C1'), row('A', 'fail', 30, 'Off-track'), row('A', 'pass', 40, 'Lucky', 'C1'),
-  row('B', 'pass', 70, 'Solid'), row('B', 'fail', 50, 'Partial-fail'), row('B', 'fail'), row('B', 'pass', 30, 'Lucky', 'C2'),
+  row('A', 'pass', 80, 'Ideal'),
+  row('A', 'pass', 40, 'Lucky', 'C1'),
+  row('A', 'fail', 30, 'Off-track'),
+  row('A', 'pass', 40, 'Lucky', 'C1'),
+  row('B', 'pass', 70, 'Solid'),
+  row('B', 'fail', 50, 'Partial-fail'),
+  row('B', 'fail'),
+  row('B', 'pass', 30, 'Lucky', 'C2'),
   row('C', 'unknown'),
 ];
 
@@ -37,7 +58,10 @@ describe('per-model table on hand-built rows', () => {
   });
   it('χ² of model × Lucky category on the 2×2 table [[2,0],[0,1]]', () => {
     const chi = luckyChiSquare(rows);
-    expect(chi.table).toEqual([[2, 0], [0, 1]]);
+    expect(chi.table).toEqual([
+      [2, 0],
+      [0, 1],
+    ]);
     expect(chi.dof).toBe(1);
     expect(chi.statistic).toBeCloseTo(3, 12); // N(ad−bc)²/(r1 r2 c1 c2) = 3·4/4
     expect(chi.note).toMatch(/below 5/);
@@ -51,7 +75,15 @@ describe('per-model table on hand-built rows', () => {
 });
 
 describe('table writers', () => {
-  const t = { name: 'x', title: 'X', headers: ['name', 'n'], rows: [['a, "b"', 1], ['c|d', null]] };
+  const t = {
+    name: 'x',
+    title: 'X',
+    headers: ['name', 'n'],
+    rows: [
+      ['a, "b"', 1],
+      ['c|d', null],
+    ],
+  };
   it('CSV quotes commas and quotes; empty for null', () => {
     expect(csvTable(t)).toBe('name,n\n"a, ""b""",1\nc|d,\n');
   });

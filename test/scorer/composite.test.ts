@@ -34,9 +34,16 @@ describe('composite', () => {
 
 describe('tierFor', () => {
   it.each([
-    [70, true, 'Ideal'], [69.999, true, 'Solid'], [47, true, 'Solid'], [46.999, true, 'Lucky'],
-    [47, false, 'Partial-fail'], [46.999, false, 'Off-track'], [90, false, 'Partial-fail'],
-    [70, undefined, 'Ideal'], [50, undefined, 'Solid'], [10, undefined, 'Lucky'],
+    [70, true, 'Ideal'],
+    [69.999, true, 'Solid'],
+    [47, true, 'Solid'],
+    [46.999, true, 'Lucky'],
+    [47, false, 'Partial-fail'],
+    [46.999, false, 'Off-track'],
+    [90, false, 'Partial-fail'],
+    [70, undefined, 'Ideal'],
+    [50, undefined, 'Solid'],
+    [10, undefined, 'Lucky'],
   ] as const)('%d passed=%s → %s', (total, passed, tier) => {
     expect(tierFor(total, passed, DEFAULT_CONFIG)).toBe(tier);
   });

@@ -25,7 +25,10 @@ describe('online equals offline on every corpus trajectory', () => {
   it('every prefix, against the prior and against a real PTA', () => {
     const longest = [...trajectories].sort((a, b) => b.steps.length - a.steps.length);
     const pta = buildPta('mixed', [statesOf(longest[0]!.steps), statesOf(longest[1]!.steps), statesOf(longest[2]!.steps)]);
-    const references: Reference[] = [{ kind: 'prior', prior: UNIFORM_PRIOR }, { kind: 'pta', pta }];
+    const references: Reference[] = [
+      { kind: 'prior', prior: UNIFORM_PRIOR },
+      { kind: 'pta', pta },
+    ];
     let checked = 0;
     for (const { name, steps } of trajectories) {
       for (const reference of references) {

@@ -59,7 +59,12 @@ describe('scorer against a PTA', () => {
     const fired = steps.flatMap((s) => scorer.push(s).signals);
     const passed = scorer.report(true);
     const failed = scorer.report(false);
-    expect(passed.stages).toBe(scorer.states().map((s) => s.stage).join(''));
+    expect(passed.stages).toBe(
+      scorer
+        .states()
+        .map((s) => s.stage)
+        .join(''),
+    );
     expect(passed.stages).toMatch(/^[EIVO]+$/);
     expect(passed.signals).toEqual(fired);
     expect(['Partial-fail', 'Off-track']).toContain(failed.tier);
@@ -89,19 +94,20 @@ describe('scorer without a reference', () => {
 const pool: Step[] = [...hydra.flat(), ...sweAgentSteps(MOTO_KIMI)];
 
 /** Random trajectories made of real steps (with random repeats, so retries and cycles occur). */
-const trajectories = fc
-  .array(fc.tuple(fc.nat(pool.length - 1), fc.boolean(), fc.integer({ min: 0, max: 2 })), { minLength: 1, maxLength: 40 })
-  .map((picks) => {
-    const steps: Step[] = [];
-    for (const [i, repeat, code] of picks) {
-      const src = repeat && steps.length > 0 ? steps[steps.length - 1]! : pool[i]!;
-      steps.push({ ...src, t: steps.length, exitCode: code });
-    }
-    return steps;
-  });
+const trajectories = fc.array(fc.tuple(fc.nat(pool.length - 1), fc.boolean(), fc.integer({ min: 0, max: 2 })), { minLength: 1, maxLength: 40 }).map((picks) => {
+  const steps: Step[] = [];
+  for (const [i, repeat, code] of picks) {
+    const src = repeat && steps.length > 0 ? steps[steps.length - 1]! : pool[i]!;
+    steps.push({ ...src, t: steps.length, exitCode: code });
+  }
+  return steps;
+});
 
 describe('online equals batch', () => {
-  for (const [name, reference] of [['pta', { kind: 'pta', pta: hydraPta }], ['prior', prior]] as const) {
+  for (const [name, reference] of [
+    ['pta', { kind: 'pta', pta: hydraPta }],
+    ['prior', prior],
+  ] as const) {
     it(`after every step the online score === the batch score of that prefix (${name})`, () => {
       fc.assert(
         fc.property(trajectories, (steps) => {

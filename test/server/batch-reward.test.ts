@@ -35,7 +35,11 @@ describe('POST /v1/score/batch', () => {
     const docs = await Promise.all([ASTROID.passA, ASTROID.fail].map(readDoc));
     const singles = await Promise.all(docs.map((trajectory) => post('/v1/score', { task: ASTROID.task, trajectory })));
     const batch = await post('/v1/score/batch', {
-      items: [{ task: ASTROID.task, trajectory: docs[0] }, { task: ASTROID.task, trajectory: { hello: 'world' } }, { task: ASTROID.task, trajectory: docs[1] }],
+      items: [
+        { task: ASTROID.task, trajectory: docs[0] },
+        { task: ASTROID.task, trajectory: { hello: 'world' } },
+        { task: ASTROID.task, trajectory: docs[1] },
+      ],
     });
     expect(batch.status).toBe(200);
     expect(batch.body.results).toHaveLength(3);
@@ -82,7 +86,10 @@ describe('POST /get_reward (OpenRLHF remote reward model)', () => {
   it('refuses bad requests naming the query: missing label, unreadable rollout, mismatched lengths', async () => {
     const text = await readFile(ASTROID.passA, 'utf8');
     expect(await post('/get_reward', { query: [text] })).toMatchObject({ status: 400, body: { error: { code: 'bad_message', message: expect.stringMatching(/^labels\[0\]: required/) } } });
-    expect(await post('/get_reward', { query: [text, 'Hello world'], labels: [ASTROID.task, ASTROID.task] })).toMatchObject({ status: 400, body: { error: { code: 'bad_input', message: expect.stringMatching(/^query\[1\]: invalid JSON/) } } });
+    expect(await post('/get_reward', { query: [text, 'Hello world'], labels: [ASTROID.task, ASTROID.task] })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'bad_input', message: expect.stringMatching(/^query\[1\]: invalid JSON/) } },
+    });
     expect(await post('/get_reward', { query: [text], labels: ['a', 'b'] })).toMatchObject({ status: 400, body: { error: { message: 'labels: 2 entries for 1 queries' } } });
     expect(await post('/get_reward', { query: 'x' })).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^body\.query: /) } } });
     expect(await post('/get_reward', { query: [text], labels: ['{"task": 3}'] })).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^labels\[0\]: task: /) } } });

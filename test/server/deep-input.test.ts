@@ -26,8 +26,7 @@ afterAll(async () => {
   await removeDir(dir);
 });
 
-const post = (path: string, body: string): Promise<Response> =>
-  fetch(`${srv.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const post = (path: string, body: string): Promise<Response> => fetch(`${srv.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 
 describe('deep input, in process', () => {
   it('the shell analyzer walks 50,000 nested ifs without overflowing', () => {
@@ -77,7 +76,7 @@ describe('deep input over the wire', () => {
     const good = JSON.stringify({ task: ASTROID.task, format: 'mini-swe-agent', trajectory: await readDoc(ASTROID.fail) });
     const res = await post('/v1/score/batch', `{"items":[{"task":"t","trajectory":${deepArray(N)}},${good}]}`);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { results: Record<string, unknown>[] };
+    const body = (await res.json()) as { results: Array<Record<string, unknown>> };
     expect(body.results[0]).toMatchObject({ error: { code: 'bad_input', message: expect.stringMatching(/^items\[0\]\.trajectory: .*nested deeper than/) } });
     expect(body.results[1]).toHaveProperty('score');
   });

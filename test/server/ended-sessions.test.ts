@@ -38,10 +38,10 @@ describe('ended sessions', () => {
     for (const id of ids) await cycle(c, id);
     c.frames.length = 0;
     const status = async (id: string): Promise<number> => (await fetch(`${srv.url}/v1/sessions/${id}`)).status;
-    expect(await status(ids[0] as string)).toBe(404);
-    expect(await status(ids[ids.length - KEEP - 1] as string)).toBe(404);
+    expect(await status(ids[0]!)).toBe(404);
+    expect(await status(ids[ids.length - KEEP - 1]!)).toBe(404);
     for (const id of ids.slice(-KEEP)) expect(await status(id)).toBe(200);
-    const ended = await (await fetch(`${srv.url}/v1/sessions/${ids[ids.length - 1]}`)).json() as { state: string; steps: number };
+    const ended = (await (await fetch(`${srv.url}/v1/sessions/${ids[ids.length - 1]}`)).json()) as { state: string; steps: number };
     expect(ended).toMatchObject({ state: 'ended', steps: steps.length });
 
     // A kept ended session still resumes: its frames and final come back.

@@ -48,7 +48,12 @@ function raw(url: string, request: string): Promise<{ status: number; body: stri
 
 describe('HTTP errors are in the catalogue shape', () => {
   it('an unknown route is unknown_route', async () => {
-    for (const [method, route] of [['GET', '/v2/nothing'], ['POST', '/v1/nothing'], ['GET', '/v1/score'], ['DELETE', '/v1/tasks']]) {
+    for (const [method, route] of [
+      ['GET', '/v2/nothing'],
+      ['POST', '/v1/nothing'],
+      ['GET', '/v1/score'],
+      ['DELETE', '/v1/tasks'],
+    ]) {
       const res = await fetch(`${srv.url}${route}`, { method });
       expectCatalogue(res.status, await res.json(), 'unknown_route');
     }

@@ -55,7 +55,7 @@ describe('a session the server ends while its client streams', () => {
     expect(final.learned).toEqual({ version: 1 });
     expect(scored.length).toBe(final.steps);
     expect(Math.max(...scored.map((f) => Number(f.t)))).toBe(Number(final.steps) - 1);
-    const pta = JSON.parse(await readFile(path.join(dir, taskFileName('learned-task')), 'utf8')) as { references: { length: number }[] };
+    const pta = JSON.parse(await readFile(path.join(dir, taskFileName('learned-task')), 'utf8')) as { references: Array<{ length: number }> };
     expect(pta.references.map((r) => r.length)).toEqual([final.steps]);
     // Steps sent after the session began finishing were refused, not dropped silently.
     const refused = c.frames.filter((f: Frame) => f.type === 'error' && f.session === 'learner');

@@ -28,7 +28,7 @@ async function stream(c: Client, id: string, run: LabelledRun, passed: boolean |
   await c.nextOf('started', id);
   run.steps.forEach((step, seq) => c.send({ type: 'step', session: id, seq, step }));
   const scores = [];
-  for (let i = 0; i < run.steps.length; i++) scores.push(await c.nextOf('score', id));
+  for (const _step of run.steps) scores.push(await c.nextOf('score', id)); // one score frame per step
   if (passed !== undefined) c.send({ type: 'outcome', session: id, passed });
   c.send({ type: 'end', session: id });
   const final = await c.nextOf('final', id);
@@ -53,14 +53,17 @@ describe('serve --forecast', () => {
       expect(final.pPass).toBe(offline.report.pPass);
       expect(final.forecastVersion).toBe(1);
       expect(serverMessageSchema.safeParse(final).success).toBe(true);
-      const status = await (await fetch(`${srv.url}/v1/sessions/f-1`)).json() as Record<string, unknown>;
+      const status = (await (await fetch(`${srv.url}/v1/sessions/f-1`)).json()) as Record<string, unknown>;
       expect(sessionStatusSchema.safeParse(status).success).toBe(true);
       expect(status.pPass).toBe(final.pPass);
       expect(status.forecastVersion).toBe(1);
-      const scored = await (await fetch(`${srv.url}/v1/score`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ task: run.task, trajectory: JSON.parse(await readFile(run.file, 'utf8')) }),
-      })).json() as Record<string, unknown>;
+      const scored = (await (
+        await fetch(`${srv.url}/v1/score`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ task: run.task, trajectory: JSON.parse(await readFile(run.file, 'utf8')) }),
+        })
+      ).json()) as Record<string, unknown>;
       expect(scored.pPass).toBe(offline.report.pPass);
       c.close();
     } finally {
@@ -69,7 +72,7 @@ describe('serve --forecast', () => {
     }
   });
 
-  it('--forecast-learn: retrains from sessions with an outcome, swaps in a model that is not worse, keeps versions, never changes a session\'s scores', async () => {
+  it("--forecast-learn: retrains from sessions with an outcome, swaps in a model that is not worse, keeps versions, never changes a session's scores", async () => {
     const dir = await tempDir();
     const srv = await startApp({ dataDir: dir, forecast: blind, forecastLearn: { intervalMs: 100, minRuns: 10, minClass: 3, dir: path.join(dir, 'forecasts') } });
     try {
@@ -87,7 +90,7 @@ describe('serve --forecast', () => {
       type Info = { version: number; history: Array<{ version: number; source: string }>; learning: { sessions: number; attempts: Array<{ result: string; sessions: number; version?: number }> } };
       let info: Info | undefined;
       for (let k = 0; k < 150; k++) {
-        info = await (await fetch(`${srv.url}/v1/forecast`)).json() as Info;
+        info = (await (await fetch(`${srv.url}/v1/forecast`)).json()) as Info;
         if (info.learning.attempts.at(-1)?.sessions === runs.length) break;
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -111,7 +114,11 @@ describe('serve --forecast', () => {
       // A new session gets version 2, whose scores are the learned model's.
       const { scores, final } = await stream(c, 'late', runs[2]!, undefined);
       expect(final.forecastVersion).toBe(info!.version);
-      const offlineV2 = scoreSteps(runs[2]!.steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers(), forecast: written.ok ? written.value.models[0]! : blind.models[0]! });
+      const offlineV2 = scoreSteps(runs[2]!.steps, {
+        reference: { kind: 'prior', prior: UNIFORM_PRIOR },
+        analyzers: defaultAnalyzers(),
+        forecast: written.ok ? written.value.models[0]! : blind.models[0]!,
+      });
       scores.forEach((s, i) => expect(s.pPass).toBe(offlineV2.results[i]!.pPass));
       expect(scores.some((s, i) => s.pPass !== offlineV1.results[i]?.pPass)).toBe(true);
       c.close();

@@ -73,7 +73,7 @@ describe('GET /v1/live', () => {
     live.close();
   });
 
-  it('with ?session=: that session\'s whole view first, then its frames with the step each scored', async () => {
+  it("with ?session=: that session's whole view first, then its frames with the step each scored", async () => {
     const { url, wsUrl } = srv();
     const c = await Client.connect(wsUrl);
     const events = await readEvents(ASTROID.passA);
@@ -93,7 +93,7 @@ describe('GET /v1/live', () => {
     const rest = await streamRun(c, 'w2', events, half);
     const scores = rest.filter((f) => f.type === 'score');
     const fed: LiveEvent[] = [];
-    for (let i = 0; i < scores.length; i++) fed.push(await live.nextOf('score', 'w2'));
+    for (const _score of scores) fed.push(await live.nextOf('score', 'w2')); // one live event per score frame
     expect(fed.map((e) => e.t)).toEqual(scores.map((f) => f.t));
     for (const e of fed) expect(e.step).toMatchObject({ tool: expect.any(String), text: expect.any(String), kind: expect.any(String) });
 
@@ -110,19 +110,42 @@ describe('GET /v1/live', () => {
   });
 
   it('drops a viewer that does not read (bounded like a stream connection) and counts it', () => {
-    const metrics = createMetrics({ cacheStats: () => ({ hits: 0, misses: 0, entries: 0, bytes: 0 }) } as never);
+    const metrics = createMetrics({ cacheStats: () => ({ hits: 0, misses: 0, entries: 0, bytes: 0 }) });
     const feed = new LiveFeed({ maxViewers: 4, queueBytes: 1000, config: DEFAULT_CONFIG, metrics, log: pino({ level: 'silent' }), heartbeatMs: 60_000 });
     const written: string[] = [];
     const res = Object.assign(new EventEmitter(), {
-      writableLength: 0, destroyed: false, writableEnded: false,
-      writeHead: () => res, write: (t: string) => { written.push(t); return true; },
-      destroy: () => { res.destroyed = true; res.emit('close'); return res; },
+      writableLength: 0,
+      destroyed: false,
+      writableEnded: false,
+      writeHead: () => res,
+      write: (t: string) => {
+        written.push(t);
+        return true;
+      },
+      destroy: () => {
+        res.destroyed = true;
+        res.emit('close');
+        return res;
+      },
       end: () => undefined,
     });
     feed.attach({ socket: { setNoDelay: () => undefined } } as never, res as never, undefined);
     expect(feed.size).toBe(1);
     expect(written[0]).toMatch(/^data: \{"type":"snapshot"/);
-    const session = { id: 's', task: 't', format: 'steplens', ended: false, connection: 1, states: () => [], signals: [], length: 0, currentScore: () => ({ total: 0 }), reference: { kind: 'prior' }, startedAt: 0, stepTexts: () => [] };
+    const session = {
+      id: 's',
+      task: 't',
+      format: 'steplens',
+      ended: false,
+      connection: 1,
+      states: () => [],
+      signals: [],
+      length: 0,
+      currentScore: () => ({ total: 0 }),
+      reference: { kind: 'prior' },
+      startedAt: 0,
+      stepTexts: () => [],
+    };
     feed.started(session as never);
     expect(written).toHaveLength(2);
     res.writableLength = 1001; // the client stopped reading: the backlog passed the bound

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverConfig } from '../../src/server/config.js';
 import type { Step } from '../../src/core/types.js';
+import type { PairStatus, PoliciesStatus } from '../../src/server/policy-status.js';
 import { cli } from '../cli/run-cli.js';
 import { CORPUS, Client, readSteps, removeDir, startApp, tempDir, type Frame, type Running } from './helpers.js';
 
@@ -36,14 +37,23 @@ async function runSession(c: Client, steps: readonly Step[], start: Record<strin
   return { id, signals };
 }
 /** The first stop signal (a client stops there; the server keeps scoring what it is sent). */
-const stops = (signals: Frame[]) => signals.filter((s) => s.severity === 'stop').slice(0, 1).map((s) => `${String(s.kind)}@${String(s.t)}`);
+const stops = (signals: Frame[]) =>
+  signals
+    .filter((s) => s.severity === 'stop')
+    .slice(0, 1)
+    .map((s) => `${String(s.kind)}@${String(s.t)}`);
 
-async function json(url: string, init?: RequestInit): Promise<{ status: number; body: any }> {
+/** A session's status (GET /v1/sessions/:id), the fields read here. */
+type SessionDoc = { policy: { selected: string; shadow: boolean } };
+type ErrorDoc = { error: { code: string; message: string } };
+
+/** Fetches a JSON document; `T` is the shape the route answers (the tests check the fields they read). */
+async function json<T>(url: string, init?: RequestInit): Promise<{ status: number; body: T }> {
   const r = await fetch(url, init);
-  return { status: r.status, body: await r.json() };
+  return { status: r.status, body: (await r.json()) as T };
 }
-const post = (url: string, body: unknown) => json(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const pairOf = (doc: any, agent: string) => doc.pairs.find((p: any) => p.agent === agent);
+const post = <T>(url: string, body: unknown) => json<T>(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const pairOf = (doc: PoliciesStatus, agent: string) => doc.pairs.find((p) => p.agent === agent);
 
 describe('policies per agent and model: calibrate --by agent, serve --policy', () => {
   let dir: string;
@@ -65,7 +75,7 @@ describe('policies per agent and model: calibrate --by agent, serve --policy', (
     await removeDir(dir);
   });
 
-  it('each session runs under its agent group\'s policy, else the fallback, and says which', async () => {
+  it("each session runs under its agent group's policy, else the fallback, and says which", async () => {
     const steps = await readSteps(DOUBAO);
     const swe = await runSession(c, steps, { agent: 'SWE-Agent', model: 'doubao-pro-128k' });
     expect(stops(swe.signals)).toEqual(['no_action@1']);
@@ -73,13 +83,13 @@ describe('policies per agent and model: calibrate --by agent, serve --policy', (
     expect(stops(oh.signals)).toEqual([]);
     const other = await runSession(c, steps, { agent: 'some-other-agent' });
     expect(stops(other.signals)).toEqual(['no_action@1']);
-    const status = async (id: string) => (await json(`${srv.url}/v1/sessions/${id}`)).body.policy;
+    const status = async (id: string) => (await json<SessionDoc>(`${srv.url}/v1/sessions/${id}`)).body.policy;
     expect(await status(swe.id)).toEqual({ selected: 'group agent=swe-agent', shadow: false });
     expect(await status(oh.id)).toEqual({ selected: 'group agent=openhands', shadow: false });
     expect(await status(other.id)).toEqual({ selected: 'fallback', shadow: false });
-    const doc = (await json(`${srv.url}/v1/policies`)).body;
+    const doc = (await json<PoliciesStatus>(`${srv.url}/v1/policies`)).body;
     expect(doc.shadow).toEqual({ enabled: false });
-    expect(doc.configured.groups.map((g: any) => g.match.agent)).toContain('openhands');
+    expect(doc.configured.groups.map((g) => g.match.agent)).toContain('openhands');
     expect(pairOf(doc, 'SWE-Agent')).toMatchObject({ state: 'configured', group: 'group agent=swe-agent', sessions: 1 });
   }, 120_000);
 });
@@ -108,29 +118,29 @@ describe('shadow mode: counters, promotion, share, pin, freeze, persistence', ()
 
   it('only warns until a candidate qualifies, then promotes it; enforced sessions stop, the shadow share does not', async () => {
     for (const steps of passing) expect(stops((await runSession(c!, steps, who, true)).signals)).toEqual([]);
-    let doc = (await json(`${srv!.url}/v1/policies`)).body;
+    let doc = (await json<PoliciesStatus>(`${srv!.url}/v1/policies`)).body;
     expect(pairOf(doc, 'shadow-agent')).toMatchObject({ state: 'shadow', promoted: null, runs: { passing: 5, failing: 0 } });
     // The default policy would stop this run at its 2nd empty turn; in shadow it only warns.
     const first = await runSession(c!, failing, who, false);
     expect(stops(first.signals)).toEqual([]);
     expect(first.signals.some((s) => s.kind === 'no_action' && s.severity === 'warn')).toBe(true);
-    doc = (await json(`${srv!.url}/v1/policies`)).body;
-    const pair = pairOf(doc, 'shadow-agent');
+    doc = (await json<PoliciesStatus>(`${srv!.url}/v1/policies`)).body;
+    const pair = pairOf(doc, 'shadow-agent')!;
     expect(pair).toMatchObject({ state: 'promoted', promoted: 'noAction 2', sessions: 6, runs: { passing: 5, failing: 1 } });
-    const cand = pair.candidates.find((x: any) => x.id === 'noAction 2');
+    const cand = pair.candidates.find((x) => x.id === 'noAction 2')!;
     expect(cand).toMatchObject({ passingStopped: 0, failingStopped: 1, failingStepsSaved: failing.length - 2, eligible: true });
     expect(cand.falseStopUpper).toBeCloseTo(1 - 0.05 ** (1 / 5), 6);
     expect(pair.policy.noAction.stop).toBe(2);
-    expect(pair.candidates.find((x: any) => x.id === 'blindRetry 2')).toMatchObject({ failingStopped: 1, eligible: true });
+    expect(pair.candidates.find((x) => x.id === 'blindRetry 2')).toMatchObject({ failingStopped: 1, eligible: true });
     // Session 7 is enforced (share 0.5: every 2nd session stays in shadow), session 8 is in shadow.
     const enforced = await runSession(c!, failing, who, false);
     expect(stops(enforced.signals)).toEqual(['no_action@1']);
-    expect((await json(`${srv!.url}/v1/sessions/${enforced.id}`)).body.policy).toEqual({ selected: 'fallback, promoted noAction 2', shadow: false });
+    expect((await json<SessionDoc>(`${srv!.url}/v1/sessions/${enforced.id}`)).body.policy).toEqual({ selected: 'fallback, promoted noAction 2', shadow: false });
     const shadowed = await runSession(c!, failing, who, false);
     expect(stops(shadowed.signals)).toEqual([]);
-    expect((await json(`${srv!.url}/v1/sessions/${shadowed.id}`)).body.policy).toEqual({ selected: 'fallback, shadow share (warn only)', shadow: true });
+    expect((await json<SessionDoc>(`${srv!.url}/v1/sessions/${shadowed.id}`)).body.policy).toEqual({ selected: 'fallback, shadow share (warn only)', shadow: true });
     // Only the shadow session was counted.
-    expect(pairOf((await json(`${srv!.url}/v1/policies`)).body, 'shadow-agent').runs).toEqual({ passing: 5, failing: 2 });
+    expect(pairOf((await json<PoliciesStatus>(`${srv!.url}/v1/policies`)).body, 'shadow-agent')?.runs).toEqual({ passing: 5, failing: 2 });
   }, 120_000);
 
   it('shows the counters on /metrics', async () => {
@@ -143,19 +153,19 @@ describe('shadow mode: counters, promotion, share, pin, freeze, persistence', ()
   });
 
   it('an operator pin overrides the promotion, a freeze holds it; bad bodies are refused naming the field', async () => {
-    const pinned = await post(`${srv!.url}/v1/policies/pin`, { ...who, policy: { noAction: { stop: null } } });
+    const pinned = await post<PairStatus>(`${srv!.url}/v1/policies/pin`, { ...who, policy: { noAction: { stop: null } } });
     expect(pinned.status).toBe(200);
     expect(pinned.body).toMatchObject({ state: 'pinned', promoted: 'noAction 2', pinned: { noAction: { stop: null } } });
     expect(pinned.body.policy.noAction.stop).toBeNull();
     const s9 = await runSession(c!, failing, who); // session 9: not in the shadow share, runs the pinned policy
     expect(stops(s9.signals)).toEqual([]);
-    expect((await json(`${srv!.url}/v1/sessions/${s9.id}`)).body.policy.selected).toBe('pinned');
-    expect((await post(`${srv!.url}/v1/policies/pin`, { ...who, policy: null })).body.state).toBe('promoted');
+    expect((await json<SessionDoc>(`${srv!.url}/v1/sessions/${s9.id}`)).body.policy.selected).toBe('pinned');
+    expect((await post<PairStatus>(`${srv!.url}/v1/policies/pin`, { ...who, policy: null })).body.state).toBe('promoted');
     expect((await post(`${srv!.url}/v1/policies/freeze`, { ...who, frozen: true })).body).toMatchObject({ frozen: true, state: 'promoted' });
-    const bad = await post(`${srv!.url}/v1/policies/pin`, { ...who, policy: { blindRetry: { warn: 9, stop: 3 } } });
+    const bad = await post<ErrorDoc>(`${srv!.url}/v1/policies/pin`, { ...who, policy: { blindRetry: { warn: 9, stop: 3 } } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toContain('blindRetry.warn (9) must be below blindRetry.stop (3)');
-    const noFlag = await post(`${srv!.url}/v1/policies/freeze`, who);
+    const noFlag = await post<ErrorDoc>(`${srv!.url}/v1/policies/freeze`, who);
     expect(noFlag.status).toBe(400);
     expect(noFlag.body.error.message).toContain('body.frozen');
   });
@@ -165,7 +175,7 @@ describe('shadow mode: counters, promotion, share, pin, freeze, persistence', ()
     await srv!.app.close();
     srv = await startApp(options());
     c = await Client.connect(srv.wsUrl);
-    const pair = pairOf((await json(`${srv.url}/v1/policies`)).body, 'shadow-agent');
+    const pair = pairOf((await json<PoliciesStatus>(`${srv.url}/v1/policies`)).body, 'shadow-agent');
     expect(pair).toMatchObject({ state: 'promoted', promoted: 'noAction 2', frozen: true, pinned: null, sessions: 9, runs: { passing: 5, failing: 2 } });
     const s10 = await runSession(c, failing, who, false); // session 10: shadow share
     expect(stops(s10.signals)).toEqual([]);

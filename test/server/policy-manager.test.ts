@@ -19,7 +19,7 @@ const empty = (lead: number) => states([...distinct(lead, 'e'), none, none, none
 const record = (m: PolicyManager, s: ReturnType<typeof states>, passed: boolean) => m.record(pairKey('a', 'm'), { states: s, totals: s.map(() => 100), passed });
 
 describe('PolicyManager', () => {
-  it('draws an exact share of an enforced pair\'s sessions into shadow', async () => {
+  it("draws an exact share of an enforced pair's sessions into shadow", async () => {
     const m = await PolicyManager.open({ groups: [], fallback: DEFAULT_POLICY }, SHADOW, undefined, log);
     const m2 = PolicyManager.plain({ groups: [], fallback: DEFAULT_POLICY }, log);
     expect(m2.assign('a', 'm')).toMatchObject({ shadow: false, selected: 'fallback', policy: DEFAULT_POLICY });

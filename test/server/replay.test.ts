@@ -23,7 +23,9 @@ function io(): CliIO & { out: string; err: string } {
   return Object.assign(o, {
     stdout: (s: string) => void (o.out += s),
     stderr: (s: string) => void (o.err += s),
-    stderrIsTTY: false, cwd: process.cwd(), env: {},
+    stderrIsTTY: false,
+    cwd: process.cwd(),
+    env: {},
   });
 }
 
@@ -39,18 +41,24 @@ describe('steplens replay', () => {
     // A run known to fail never shows a passing tier live: the outcome goes before the steps.
     for (const line of scores) expect(line).toMatch(/ (Partial-fail|Off-track)$/);
     expect(out.out).toMatch(/^session replay-.* \(mini-swe-agent, reference prior \(no PTA for this task\)\)$/m);
-    expect(out.out).toMatch(new RegExp(`^final: score .* \\(coh [0-9.]+, temp [0-9.]+; no PTA: struct and cov left out\\), tier (Partial-fail|Off-track), ${steps.length} steps, stages [EIVO]+$`, 'm'));
+    expect(out.out).toMatch(
+      new RegExp(`^final: score .* \\(coh [0-9.]+, temp [0-9.]+; no PTA: struct and cov left out\\), tier (Partial-fail|Off-track), ${steps.length} steps, stages [EIVO]+$`, 'm'),
+    );
     expect(out.out).not.toContain('null');
   });
 
-  it('a file holding several runs needs --instance (the error lists them); --task defaults to the log\'s', async () => {
+  it("a file holding several runs needs --instance (the error lists them); --task defaults to the log's", async () => {
     const file = join(CORPUS, 'OpenHands__OpenHands/evaluation/benchmarks/multi_swe_bench/examples/output.jsonl');
-    await expect(replay.run([file, '--url', srv.url, '--token', 'tok'], io()))
-      .rejects.toThrow(/holds 3 trajectories \(ponylang__ponyc-4595, ponylang__ponyc-4593, ponylang__ponyc-4588\): choose one with --instance ID/);
+    await expect(replay.run([file, '--url', srv.url, '--token', 'tok'], io())).rejects.toThrow(
+      /holds 3 trajectories \(ponylang__ponyc-4595, ponylang__ponyc-4593, ponylang__ponyc-4588\): choose one with --instance ID/,
+    );
     const out = io();
     const code = await replay.run([file, '--url', srv.url, '--token', 'tok', '--instance', 'ponylang__ponyc-4593', '--json'], out);
     expect(code).toBe(0);
-    const frames = out.out.trim().split('\n').map((l) => JSON.parse(l) as { type: string; task?: string; steps?: number });
+    const frames = out.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; task?: string; steps?: number });
     expect(frames[0]).toMatchObject({ type: 'started', task: 'ponylang__ponyc-4593' });
     expect(frames.at(-1)?.type).toBe('final');
     const label = await cli('label', file, '--instance', 'ponylang__ponyc-4593', '--json');
@@ -60,7 +68,10 @@ describe('steplens replay', () => {
   it('prints JSON frames with --json', async () => {
     const out = io();
     await replay.run([ASTROID.passA, '--url', srv.wsUrl, '--task', ASTROID.task, '--token', 'tok', '--json'], out);
-    const frames = out.out.trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    const frames = out.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
     expect(frames[0]?.type).toBe('started');
     expect(frames.at(-1)?.type).toBe('final');
   });

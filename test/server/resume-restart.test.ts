@@ -88,12 +88,14 @@ describe('resume', () => {
 });
 
 describe('restart', () => {
-  it('keeps every PTA and a learn session\'s merged reference', async () => {
+  it("keeps every PTA and a learn session's merged reference", async () => {
     const dir = await tempDir();
     cleanup.push(() => removeDir(dir));
     const first = await startApp({ dataDir: dir });
     const res = await fetch(`${first.url}/v1/tasks/${ASTROID.task}/references`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ trajectory: await readDoc(ASTROID.passB) }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ trajectory: await readDoc(ASTROID.passB) }),
     });
     expect(await res.json()).toMatchObject({ task: ASTROID.task, version: 1, references: 1 });
     const c = await Client.connect(first.wsUrl);

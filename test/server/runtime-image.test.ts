@@ -35,8 +35,7 @@ describe('runtime image recipe', () => {
     expect(installed).not.toContain('vitest');
     expect(installed).not.toContain('typescript');
     // The build stage's output (tsc may report other folders' in-progress type errors; it still emits).
-    await run(path.join(REPO, 'node_modules/.bin/tsc'), ['-p', path.join(REPO, 'tsconfig.build.json'), '--outDir', path.join(app, 'dist')], { timeout: 120_000 })
-      .catch(() => undefined);
+    await run(path.join(REPO, 'node_modules/.bin/tsc'), ['-p', path.join(REPO, 'tsconfig.build.json'), '--outDir', path.join(app, 'dist')], { timeout: 120_000 }).catch(() => undefined);
     // ...and the web view Vite built into dist/web (npm run build).
     await cp(path.join(REPO, 'dist/web'), path.join(app, 'dist/web'), { recursive: true });
     await cp(path.join(REPO, 'proto'), path.join(app, 'proto'), { recursive: true });

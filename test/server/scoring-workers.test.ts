@@ -34,9 +34,18 @@ const post = async (srv: Running, path: string, body: unknown): Promise<{ status
 describe('HTTP scoring in worker threads', () => {
   it('answers the same as scoring on the main thread, for every scoring route', async () => {
     const doc = await readDoc(ASTROID.fail);
-    const requests: [string, unknown][] = [
+    const requests: Array<[string, unknown]> = [
       ['/v1/score', { task: ASTROID.task, format: 'mini-swe-agent', trajectory: doc, passed: false }],
-      ['/v1/score/batch', { items: [{ task: ASTROID.task, trajectory: doc }, { task: 't', trajectory: { nope: 1 } }, { task: 'other', trajectory: steps }] }],
+      [
+        '/v1/score/batch',
+        {
+          items: [
+            { task: ASTROID.task, trajectory: doc },
+            { task: 't', trajectory: { nope: 1 } },
+            { task: 'other', trajectory: steps },
+          ],
+        },
+      ],
       ['/get_reward', { query: [JSON.stringify(doc)], labels: [ASTROID.task] }],
       ['/v1/score', { task: ASTROID.task, trajectory: '{"task": ' }],
     ];
@@ -68,11 +77,17 @@ describe('HTTP scoring in worker threads', () => {
   });
 
   it('caps a trajectory at the per-session step limit, naming it', async () => {
-    const long = Array.from({ length: 450 }, (_, i) => ({ ...(steps[i % steps.length] as Step), t: i }));
+    const long = Array.from({ length: 450 }, (_, i) => ({ ...steps[i % steps.length]!, t: i }));
     expect(await post(threaded, '/v1/score', { task: 't', trajectory: long })).toEqual({
-      status: 413, body: { error: { code: 'too_large', message: 'body.trajectory: 450 steps exceed the limit of 400 steps' } },
+      status: 413,
+      body: { error: { code: 'too_large', message: 'body.trajectory: 450 steps exceed the limit of 400 steps' } },
     });
-    const batch = await post(threaded, '/v1/score/batch', { items: [{ task: 't', trajectory: long }, { task: 't', trajectory: steps }] });
-    expect((batch.body.results as Record<string, unknown>[])[0]).toEqual({ error: { code: 'too_large', message: 'items[0].trajectory: 450 steps exceed the limit of 400 steps' } });
+    const batch = await post(threaded, '/v1/score/batch', {
+      items: [
+        { task: 't', trajectory: long },
+        { task: 't', trajectory: steps },
+      ],
+    });
+    expect((batch.body.results as Array<Record<string, unknown>>)[0]).toEqual({ error: { code: 'too_large', message: 'items[0].trajectory: 450 steps exceed the limit of 400 steps' } });
   });
 });

@@ -13,7 +13,11 @@ export class SseReader {
   private waiters: Array<{ match: (e: LiveEvent) => boolean; resolve: (e: LiveEvent) => void }> = [];
   ended = false;
 
-  private constructor(readonly status: number, readonly headers: http.IncomingHttpHeaders, private readonly req: http.ClientRequest) {}
+  private constructor(
+    readonly status: number,
+    readonly headers: http.IncomingHttpHeaders,
+    private readonly req: http.ClientRequest,
+  ) {}
 
   static open(url: string, headers: Record<string, string> = {}): Promise<SseReader> {
     return new Promise((resolve, reject) => {
@@ -35,7 +39,11 @@ export class SseReader {
       while ((cut = buffer.indexOf('\n\n')) >= 0) {
         const block = buffer.slice(0, cut);
         buffer = buffer.slice(cut + 2);
-        const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+        const data = block
+          .split('\n')
+          .filter((l) => l.startsWith('data: '))
+          .map((l) => l.slice(6))
+          .join('\n');
         if (data === '') continue;
         this.texts.push(data);
         const event = JSON.parse(data) as LiveEvent;
@@ -54,7 +62,13 @@ export class SseReader {
     if (i >= 0) return Promise.resolve(this.events.splice(i, 1)[0]!);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('timed out waiting for a live event')), timeoutMs);
-      this.waiters.push({ match, resolve: (e) => { clearTimeout(timer); resolve(e); } });
+      this.waiters.push({
+        match,
+        resolve: (e) => {
+          clearTimeout(timer);
+          resolve(e);
+        },
+      });
     });
   }
 

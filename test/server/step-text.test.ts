@@ -26,9 +26,15 @@ describe('stepText', () => {
       return one.length > STEP_TEXT_MAX ? `${one.slice(0, STEP_TEXT_MAX - 3)}...` : one;
     };
     const chars = fc.constantFrom('a', 'b', ' ', '  ', '\n', '\t', 'xyz', '\r\n');
-    fc.assert(fc.property(fc.array(chars, { maxLength: 160 }).map((a) => a.join('')), (command) => {
-      expect(stepText({ t: 0, tool: 'bash', action: { kind: 'shell', command } })).toBe(naive(command));
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(
+        fc.array(chars, { maxLength: 160 }).map((a) => a.join('')),
+        (command) => {
+          expect(stepText({ t: 0, tool: 'bash', action: { kind: 'shell', command } })).toBe(naive(command));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('names the file or query of non-shell actions', () => {

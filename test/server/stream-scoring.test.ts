@@ -15,7 +15,9 @@ beforeAll(async () => {
   srv = await startApp({ dataDir: dir });
   for (const file of [ASTROID.passA, ASTROID.passB]) {
     const res = await fetch(`${srv.url}/v1/tasks/${ASTROID.task}/references`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ trajectory: await readDoc(file) }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ trajectory: await readDoc(file) }),
     });
     expect(res.status).toBe(201);
   }
@@ -48,8 +50,14 @@ describe('streaming a real trajectory', () => {
       const score = await c.nextOf('score', 'run-1');
       expect(serverMessageSchema.safeParse(score).success).toBe(true);
       const expected = batch.results[i]!;
-      expect({ seq: score.seq, t: score.t, stage: score.stage, score: score.score, reward: score.reward, tier: score.tier })
-        .toEqual({ seq: i, t: i, stage: expected.state.stage, score: expected.score, reward: expected.reward, tier: expected.tier });
+      expect({ seq: score.seq, t: score.t, stage: score.stage, score: score.score, reward: score.reward, tier: score.tier }).toEqual({
+        seq: i,
+        t: i,
+        stage: expected.state.stage,
+        score: expected.score,
+        reward: expected.reward,
+        tier: expected.tier,
+      });
     }
     const streamedSignals = c.frames.filter((f) => f.type === 'signal');
     expect(streamedSignals.map((s) => [s.kind, s.t])).toEqual(batch.report.signals.map((s) => [s.kind, s.t]));
@@ -58,7 +66,8 @@ describe('streaming a real trajectory', () => {
     const final = await c.nextOf('final', 'run-1');
     expect(serverMessageSchema.safeParse(final).success).toBe(true);
     const res = await fetch(`${srv.url}/v1/score`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ task: ASTROID.task, trajectory: await readDoc(ASTROID.fail), passed: false }),
     });
     expect(res.status).toBe(200);

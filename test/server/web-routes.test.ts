@@ -22,7 +22,10 @@ beforeAll(async () => {
   dir = await tempDir();
   const cal = path.join(dir, 'calibration');
   await mkdir(cal);
-  await writeFile(path.join(cal, 'calibration.json'), JSON.stringify({ policy: { blindRetry: { warn: 2, stop: 5 } }, tradeoff: { runs: { passing: 35, failing: 16 }, choice: { maxFalseStop: 0.05 } } }));
+  await writeFile(
+    path.join(cal, 'calibration.json'),
+    JSON.stringify({ policy: { blindRetry: { warn: 2, stop: 5 } }, tradeoff: { runs: { passing: 35, failing: 16 }, choice: { maxFalseStop: 0.05 } } }),
+  );
   await writeFile(path.join(cal, 'tradeoff.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><title>t</title></svg>\n');
   open = await startApp({ dataDir: `${dir}/open`, seedDirs: [EXAMPLE], limits: { liveViewers: 1 } });
   locked = await startApp({ dataDir: `${dir}/locked`, tokens: ['s3cret'] });
@@ -31,11 +34,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // fetch's pool may hold a socket that never sent a request, which server.close() would wait on: cut them.
-  await Promise.all([open, locked, calibrated].map(async ({ app }) => {
-    const closing = app.close();
-    app.server.closeAllConnections();
-    await closing;
-  }));
+  await Promise.all(
+    [open, locked, calibrated].map(async ({ app }) => {
+      const closing = app.close();
+      app.server.closeAllConnections();
+      await closing;
+    }),
+  );
   await removeDir(dir);
 });
 
@@ -111,7 +116,7 @@ describe('POST /v1/score/steps', () => {
 });
 
 describe('GET /v1/sessions/:id/alignment', () => {
-  it('draws a live session over its task\'s PTA; a task without one is unknown_task', async () => {
+  it("draws a live session over its task's PTA; a task without one is unknown_task", async () => {
     const c = await Client.connect(open.wsUrl);
     const events = await readEvents(ASTROID.passB);
     c.send({ type: 'start', session: 'al-1', task: ASTROID.task, format: 'mini-swe-agent' });

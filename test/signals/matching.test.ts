@@ -46,15 +46,16 @@ function hopcroftKarp(adj: number[][], right: number): number {
     return false;
   };
   let size = 0;
-  while (bfs()) adj.forEach((_, u) => { if (mL[u] === -1 && dfs(u)) size++; });
+  while (bfs())
+    adj.forEach((_, u) => {
+      if (mL[u] === -1 && dfs(u)) size++;
+    });
   return size;
 }
 
 describe('incremental matching', () => {
   it('stays maximum on random bipartite graphs, with a consistent matching', () => {
-    const graph = fc.integer({ min: 1, max: 8 }).chain((right) =>
-      fc.tuple(fc.constant(right), fc.array(fc.uniqueArray(fc.nat(right - 1), { maxLength: right }), { maxLength: 12 })),
-    );
+    const graph = fc.integer({ min: 1, max: 8 }).chain((right) => fc.tuple(fc.constant(right), fc.array(fc.uniqueArray(fc.nat(right - 1), { maxLength: right }), { maxLength: 12 })));
     fc.assert(
       fc.property(graph, ([right, adj]) => {
         const m = createIncrementalMatching(right);

@@ -31,9 +31,7 @@ describe('ordered recall', () => {
     fc.assert(
       fc.property(fc.array(trajectoryArb(10), { minLength: 1, maxLength: 3 }), trajectoryArb(15), (refs, cand) => {
         const pta = buildPta('t', refs);
-        const paths = ptaPaths(pta).map((p) =>
-          p.map((id) => pta.nodes[id]!.state!).filter((s) => s.stage !== 'O'),
-        );
+        const paths = ptaPaths(pta).map((p) => p.map((id) => pta.nodes[id]!.state!).filter((s) => s.stage !== 'O'));
         const tracker = createStructuralTracker(pta, DEFAULT_TAU);
         cand.forEach((s, i) => {
           tracker.add(s);

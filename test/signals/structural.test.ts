@@ -14,7 +14,10 @@ const X = makeState({ stage: 'E', hash: 'X' });
 
 describe('structural tracker: hand-worked example', () => {
   // References [A, O, B, C] and [A, D]: paths (O left out) [A, B, C] and [A, D]; N = {A, B, C, D}.
-  const pta = buildPta('t', [[A, O, B, C], [A, D]]);
+  const pta = buildPta('t', [
+    [A, O, B, C],
+    [A, D],
+  ]);
 
   it('tracks recall, precision, struct and cov after every step', () => {
     const t = createStructuralTracker(pta, DEFAULT_TAU);

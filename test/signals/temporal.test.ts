@@ -7,26 +7,52 @@ import type { Stage, StageDist } from '../../src/core/types.js';
 import { makeState } from '../equivalence/state-factory.js';
 
 const stageArb = fc.constantFrom<Stage>('E', 'I', 'V', 'O');
-const distArb: fc.Arbitrary<StageDist> = fc
-  .tuple(fc.nat(20), fc.nat(20), fc.nat(20), fc.nat(20))
-  .map((c) => windowDistribution(c, 0.01));
+const distArb: fc.Arbitrary<StageDist> = fc.tuple(fc.nat(20), fc.nat(20), fc.nat(20), fc.nat(20)).map((c) => windowDistribution(c, 0.01));
 const windowsArb: fc.Arbitrary<Windows> = fc.tuple(distArb, distArb, distArb);
 
 describe('windows', () => {
   it('splits n states into floor(k·n/3) bounds', () => {
-    expect(windowBounds(0)).toEqual([[0, 0], [0, 0], [0, 0]]);
-    expect(windowBounds(1)).toEqual([[0, 0], [0, 0], [0, 1]]);
-    expect(windowBounds(2)).toEqual([[0, 0], [0, 1], [1, 2]]);
-    expect(windowBounds(4)).toEqual([[0, 1], [1, 2], [2, 4]]);
-    expect(windowBounds(5)).toEqual([[0, 1], [1, 3], [3, 5]]);
-    expect(windowBounds(9)).toEqual([[0, 3], [3, 6], [6, 9]]);
+    expect(windowBounds(0)).toEqual([
+      [0, 0],
+      [0, 0],
+      [0, 0],
+    ]);
+    expect(windowBounds(1)).toEqual([
+      [0, 0],
+      [0, 0],
+      [0, 1],
+    ]);
+    expect(windowBounds(2)).toEqual([
+      [0, 0],
+      [0, 1],
+      [1, 2],
+    ]);
+    expect(windowBounds(4)).toEqual([
+      [0, 1],
+      [1, 2],
+      [2, 4],
+    ]);
+    expect(windowBounds(5)).toEqual([
+      [0, 1],
+      [1, 3],
+      [3, 5],
+    ]);
+    expect(windowBounds(9)).toEqual([
+      [0, 3],
+      [3, 6],
+      [6, 9],
+    ]);
   });
 
   it('smooths with alpha and makes an empty window uniform', () => {
     expect(windowDistribution([2, 0, 0, 0], 0.01)).toEqual([2.01 / 2.04, 0.01 / 2.04, 0.01 / 2.04, 0.01 / 2.04]);
     expect(windowDistribution([0, 0, 0, 0], 0.01)).toEqual([0.25, 0.25, 0.25, 0.25]);
     expect(windowDistribution([0, 0, 0, 0], 0)).toEqual([0.25, 0.25, 0.25, 0.25]);
-    expect(windowDistributions(['E', 'E', 'I', 'V', 'O'], 0)).toEqual([[1, 0, 0, 0], [0.5, 0.5, 0, 0], [0, 0, 0.5, 0.5]]);
+    expect(windowDistributions(['E', 'E', 'I', 'V', 'O'], 0)).toEqual([
+      [1, 0, 0, 0],
+      [0.5, 0.5, 0, 0],
+      [0, 0, 0.5, 0.5],
+    ]);
   });
 });
 
@@ -88,13 +114,21 @@ describe('temporal tracker', () => {
   });
 
   it('starts from the uniform profile', () => {
-    const ref: Windows = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]];
+    const ref: Windows = [
+      [1, 0, 0, 0],
+      [0, 1, 0, 0],
+      [0, 0, 1, 0],
+    ];
     expect(createTemporalTracker(ref, 0.01).value()).toBeCloseTo(1 - jsd([0.25, 0.25, 0.25, 0.25], [1, 0, 0, 0]), 14);
   });
 
   it('averages the PTA window sums over its references', () => {
     const pta = buildPta('t', [[makeState({ stage: 'E' })], [makeState({ stage: 'I' })]], { alpha: 0 });
-    expect(referenceWindows(pta)).toEqual([[0.25, 0.25, 0.25, 0.25], [0.25, 0.25, 0.25, 0.25], [0.5, 0.5, 0, 0]]);
+    expect(referenceWindows(pta)).toEqual([
+      [0.25, 0.25, 0.25, 0.25],
+      [0.25, 0.25, 0.25, 0.25],
+      [0.5, 0.5, 0, 0],
+    ]);
     expect(referenceWindows(buildPta('t', []))[0]).toEqual([0.25, 0.25, 0.25, 0.25]);
   });
 });

@@ -49,7 +49,9 @@ describe('label snapshots (read for sense)', () => {
   // read 2026-11-30: reproduce*.py at the repo root created/edited/run E before the edit at t21 (its view at t5 V: own
   // file); find -exec grep E; str_replace of fields/__init__.py I; reproduce3.py run V; finish O.
   it('OpenHands completion log: django__django-11999 Claude-3.5-Sonnet', async () => {
-    const steps = stepsOf(`${CORPUS}gsmoon97__swe-agent-eval/evaluation/python/verified/20250329_OpenHands_Claude-3.5-Sonnet(Oct)/trajs/django__django-11999/Claude-3.5-Sonnet(Oct)-1743406483.8866951.json`);
+    const steps = stepsOf(
+      `${CORPUS}gsmoon97__swe-agent-eval/evaluation/python/verified/20250329_OpenHands_Claude-3.5-Sonnet(Oct)/trajs/django__django-11999/Claude-3.5-Sonnet(Oct)-1743406483.8866951.json`,
+    );
     await expect(renderLabels(steps)).toMatchFileSnapshot(snap('openhands-completions-django-11999-claude'));
   });
 

@@ -12,23 +12,27 @@ describe('one-sided upper bounds of a binomial rate', () => {
   });
 
   it('Clopper-Pearson is exact: P(X <= k) at the bound is 1 - confidence', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 300 }), fc.nat(), fc.constantFrom(0.8, 0.9, 0.95, 0.99), (n, k0, conf) => {
-      const k = k0 % n;
-      expect(binomialCdf(k, n, clopperPearsonUpper(k, n, conf))).toBeCloseTo(1 - conf, 6);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 300 }), fc.nat(), fc.constantFrom(0.8, 0.9, 0.95, 0.99), (n, k0, conf) => {
+        const k = k0 % n;
+        expect(binomialCdf(k, n, clopperPearsonUpper(k, n, conf))).toBeCloseTo(1 - conf, 6);
+      }),
+    );
   });
 
   it('both bounds lie above the point estimate and rise with k and confidence; Wilson is the looser', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 500 }), fc.nat(), (n, k0) => {
-      const k = k0 % n;
-      const cp = clopperPearsonUpper(k, n);
-      const w = wilsonUpper(k, n);
-      expect(cp).toBeGreaterThan(k / n);
-      expect(w).toBeGreaterThan(k / n);
-      expect(w).toBeLessThanOrEqual(cp + 1e-9);
-      expect(clopperPearsonUpper(k + 1, n)).toBeGreaterThan(cp);
-      expect(clopperPearsonUpper(k, n, 0.99)).toBeGreaterThan(cp);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 500 }), fc.nat(), (n, k0) => {
+        const k = k0 % n;
+        const cp = clopperPearsonUpper(k, n);
+        const w = wilsonUpper(k, n);
+        expect(cp).toBeGreaterThan(k / n);
+        expect(w).toBeGreaterThan(k / n);
+        expect(w).toBeLessThanOrEqual(cp + 1e-9);
+        expect(clopperPearsonUpper(k + 1, n)).toBeGreaterThan(cp);
+        expect(clopperPearsonUpper(k, n, 0.99)).toBeGreaterThan(cp);
+      }),
+    );
   });
 
   it('Wilson and the normal quantile match known values', () => {

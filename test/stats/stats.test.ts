@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  auroc, averageRanks, chiSquareIndependence, chiSquareSf, fleissKappa, gammaQ, kolmogorovQ, ksTwoSample, logGamma,
-  mean, median, quantile,
-} from '../../src/core/stats/index.js';
+import { auroc, averageRanks, chiSquareIndependence, chiSquareSf, fleissKappa, gammaQ, kolmogorovQ, ksTwoSample, logGamma, mean, median, quantile } from '../../src/core/stats/index.js';
 
 /** AUROC by brute-force pair counting: the second method. */
 function pairAuroc(pos: number[], neg: number[]): number {
@@ -27,22 +24,22 @@ describe('descriptive statistics', () => {
     expect(averageRanks([0.5, 0.9, 0.9], true)).toEqual([3, 1.5, 1.5]);
   });
   it('ranks always sum to n(n+1)/2', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 30 }), (xs) => {
-      const r = averageRanks(xs);
-      expect(r.reduce((s, v) => s + v, 0)).toBeCloseTo((xs.length * (xs.length + 1)) / 2, 9);
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 30 }), (xs) => {
+        const r = averageRanks(xs);
+        expect(r.reduce((s, v) => s + v, 0)).toBeCloseTo((xs.length * (xs.length + 1)) / 2, 9);
+      }),
+    );
   });
 });
 
 describe('AUROC (Mann-Whitney U)', () => {
   it('matches brute-force pair counting, ties counting one half', () => {
-    fc.assert(fc.property(
-      fc.array(fc.integer({ min: 0, max: 8 }), { minLength: 1, maxLength: 25 }),
-      fc.array(fc.integer({ min: 0, max: 8 }), { minLength: 1, maxLength: 25 }),
-      (pos, neg) => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 8 }), { minLength: 1, maxLength: 25 }), fc.array(fc.integer({ min: 0, max: 8 }), { minLength: 1, maxLength: 25 }), (pos, neg) => {
         expect(auroc(pos, neg)!.auroc).toBeCloseTo(pairAuroc(pos, neg), 12);
-      },
-    ));
+      }),
+    );
   });
   it('U equals scipy mannwhitneyu on a small sample (6.5)', () => {
     const r = auroc([3, 1, 4, 1, 5], [9, 2, 6, 5, 3, 5])!;
@@ -91,13 +88,20 @@ describe('χ² test of independence', () => {
     expect(logGamma(10.5)).toBeCloseTo(13.940625219403763, 10);
   });
   it('statistic, dof and p match scipy chi2_contingency (no correction)', () => {
-    const r = chiSquareIndependence([[10, 20, 30], [6, 9, 17]])!;
+    const r = chiSquareIndependence([
+      [10, 20, 30],
+      [6, 9, 17],
+    ])!;
     expect(r.statistic).toBeCloseTo(0.27157465150403504, 10);
     expect(r.dof).toBe(2);
     expect(r.p).toBeCloseTo(0.873028283380073, 9);
   });
   it('drops empty rows and columns; null when too small or ragged', () => {
-    const r = chiSquareIndependence([[10, 0, 20, 30], [0, 0, 0, 0], [6, 0, 9, 17]])!;
+    const r = chiSquareIndependence([
+      [10, 0, 20, 30],
+      [0, 0, 0, 0],
+      [6, 0, 9, 17],
+    ])!;
     expect(r.dof).toBe(2);
     expect(chiSquareIndependence([[1, 2]])).toBeNull();
     expect(chiSquareIndependence([[1, 2], [3]])).toBeNull();
@@ -107,13 +111,32 @@ describe('χ² test of independence', () => {
 describe("Fleiss' κ", () => {
   it('Wikipedia example: κ = 0.210', () => {
     const counts = [
-      [0, 0, 0, 0, 14], [0, 2, 6, 4, 2], [0, 0, 3, 5, 6], [0, 3, 9, 2, 0], [2, 2, 8, 1, 1],
-      [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2], [6, 5, 2, 1, 0], [0, 2, 2, 3, 7],
+      [0, 0, 0, 0, 14],
+      [0, 2, 6, 4, 2],
+      [0, 0, 3, 5, 6],
+      [0, 3, 9, 2, 0],
+      [2, 2, 8, 1, 1],
+      [7, 7, 0, 0, 0],
+      [3, 2, 6, 3, 0],
+      [2, 5, 3, 2, 2],
+      [6, 5, 2, 1, 0],
+      [0, 2, 2, 3, 7],
     ];
     expect(fleissKappa(counts)!).toBeCloseTo(0.21, 3);
   });
   it('perfect agreement is 1; malformed input is null', () => {
-    expect(fleissKappa([[3, 0], [0, 3], [3, 0]])).toBe(1);
-    expect(fleissKappa([[3, 0], [1, 1]])).toBeNull();
+    expect(
+      fleissKappa([
+        [3, 0],
+        [0, 3],
+        [3, 0],
+      ]),
+    ).toBe(1);
+    expect(
+      fleissKappa([
+        [3, 0],
+        [1, 1],
+      ]),
+    ).toBeNull();
   });
 });

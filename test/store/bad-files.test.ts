@@ -45,9 +45,7 @@ describe('a data folder with broken and foreign files', () => {
     expect(names).toContain('notes.json');
     expect(names).not.toContain('truncated-task.json');
     expect(names).not.toContain('wrong-schema.json');
-    expect(names.filter((n) => /\.unreadable-/.test(n)).sort()).toEqual([
-      expect.stringMatching(/^truncated-task\.json\.unreadable-/), expect.stringMatching(/^wrong-schema\.json\.unreadable-/),
-    ]);
+    expect(names.filter((n) => n.includes('.unreadable-')).sort()).toEqual([expect.stringMatching(/^truncated-task\.json\.unreadable-/), expect.stringMatching(/^wrong-schema\.json\.unreadable-/)]);
     expect(await readFile(path.join(data, 'notes.json'), 'utf8')).toBe('these are my notes, not JSON');
     expect(warnings).toHaveLength(4);
     for (const file of ['truncated-task.json', 'wrong-schema.json', 'example-sources.json', 'notes.json']) {
@@ -102,7 +100,7 @@ describe('the server over a messy data folder', () => {
     c.send({ type: 'start', session: 's', task: 'example-sources' });
     expect(await c.nextOf('started', 's')).toMatchObject({ reference: { kind: 'prior' } });
     c.close();
-    const tasks = (await (await fetch(`${srv.url}/v1/tasks`)).json()) as { tasks: { task: string }[] };
+    const tasks = (await (await fetch(`${srv.url}/v1/tasks`)).json()) as { tasks: Array<{ task: string }> };
     expect(tasks.tasks.map((t) => t.task)).toEqual(['pylint-dev__astroid-1196', 'truncated-task', 'wrong-schema']);
     for (const body of bodies) expect(body).not.toContain(dir);
   });

@@ -102,7 +102,7 @@ describe('long and unicode ids over the wire', () => {
       const added = await fetch(`${url}/references`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ trajectory: await readDoc(ASTROID.passB) }) });
       expect(await added.json()).toMatchObject({ task, version: 2 });
     }
-    const listed = (await (await fetch(`${srv.url}/v1/tasks`)).json()) as { tasks: { task: string }[] };
+    const listed = (await (await fetch(`${srv.url}/v1/tasks`)).json()) as { tasks: Array<{ task: string }> };
     expect(listed.tasks.map((t) => t.task).sort()).toEqual([LONG_ASCII, LONG_UNICODE].sort());
   });
 

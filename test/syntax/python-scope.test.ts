@@ -46,8 +46,7 @@ describe('PythonScopeResolver', () => {
  * a file over the parse cap gets its scopes from indentation, which agrees with the tree on real code.
  */
 describe('PythonScopeResolver bounds', () => {
-  const clientFiles = ['hook.py', 'rewards.py', 'session.py', 'stream.py']
-    .map((f) => `clients/python/steplens_client/${f}`);
+  const clientFiles = ['hook.py', 'rewards.py', 'session.py', 'stream.py'].map((f) => `clients/python/steplens_client/${f}`);
 
   it('keeps parse trees within the byte budget', () => {
     const scope = createPythonScopeResolver({ cacheBytes: 4 * 1024 * 1024 });

@@ -16,7 +16,11 @@ describe('ShellAnalyzer', () => {
 
   it('numbers pipeline stages and drops 2>&1 and /dev/null redirections', () => {
     const p = shell.parse('find . -name "*.py" -type f -exec grep -l "DictUnpack\\|\\\\*\\\\*" {} \\; 2>/dev/null | grep -i test | head -10');
-    expect(p.commands.map((c) => [c.name, c.pipelineIndex])).toEqual([['find', 0], ['grep', 1], ['head', 2]]);
+    expect(p.commands.map((c) => [c.name, c.pipelineIndex])).toEqual([
+      ['find', 0],
+      ['grep', 1],
+      ['head', 2],
+    ]);
     expect(p.commands[0]?.writes).toEqual([]);
     expect(p.commands[0]?.args).toContain(';');
     const q = shell.parse('cd /testbed && python test_integration.py 2>&1');
@@ -24,7 +28,7 @@ describe('ShellAnalyzer', () => {
   });
 
   it('splits ; lists, subshells and || lists', () => {
-    expect(names('sed -n \'22,28p\' a.py; grep -n foo b.py')).toEqual(['sed', 'grep']);
+    expect(names("sed -n '22,28p' a.py; grep -n foo b.py")).toEqual(['sed', 'grep']);
     expect(names('(cd astropy && ls) || echo "no dir"')).toEqual(['ls', 'echo']);
   });
 
@@ -46,7 +50,10 @@ describe('ShellAnalyzer', () => {
     const a = shell.parse("cat <<'EOF' > reproduce_issue.py\nimport os\nprint(os.getcwd())\nEOF");
     expect(a.commands[0]).toMatchObject({ name: 'cat', writes: ['reproduce_issue.py'], heredoc: true });
     const b = shell.parse("cat > /testbed/reproduce_issue.py << 'EOF'\nimport astroid\nEOF\npython /testbed/reproduce_issue.py");
-    expect(b.commands.map((c) => [c.name, c.writes, c.heredoc])).toEqual([['cat', ['/testbed/reproduce_issue.py'], true], ['python', [], false]]);
+    expect(b.commands.map((c) => [c.name, c.writes, c.heredoc])).toEqual([
+      ['cat', ['/testbed/reproduce_issue.py'], true],
+      ['python', [], false],
+    ]);
     const c = shell.parse("python - << 'PY'\nimport inspect\nPY");
     expect(c.commands[0]).toMatchObject({ name: 'python', args: ['-'], writes: [], heredoc: true });
   });

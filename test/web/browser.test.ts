@@ -128,7 +128,7 @@ describe('the web view in Chromium', () => {
     await shot(page, 'session');
 
     // The task's PTA with the session's path drawn over it.
-    await page.getByRole('link', { name: 'path over the task\'s PTA' }).click();
+    await page.getByRole('link', { name: "path over the task's PTA" }).click();
     await page.getByRole('heading', { name: /Path of session web-1 over the PTA/ }).waitFor();
     expect(await page.locator('.pta-node').count()).toBeGreaterThan(100);
     expect(await page.locator('.pta-node circle[stroke-width="3"]').count()).toBeGreaterThan(5);
@@ -150,7 +150,7 @@ describe('the web view in Chromium', () => {
     const n = (await readSteps(ASTROID.passA)).length;
     await page.getByRole('heading', { name: `${ASTROID.task}: ${n} steps (mini-swe-agent)` }).waitFor();
     await expect.poll(() => page.locator('table.steps tbody tr').count()).toBe(n);
-    await page.getByRole('heading', { name: 'Path over the task\'s PTA' }).waitFor();
+    await page.getByRole('heading', { name: "Path over the task's PTA" }).waitFor();
     // A bad paste gets one clear message.
     await page.setInputFiles('#u-file', []);
     await page.locator('#u-text').fill('{"not": "a log"');
@@ -199,7 +199,7 @@ describe('the web view in Chromium', () => {
     await page.goto(`file://${file}`);
     await page.getByRole('heading', { name: 'steplens corpus report' }).waitFor();
     expect(requests).toEqual([`file://${file}`]);
-    const sizes = await page.locator('figure svg').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
+    const sizes = await page.locator('figure svg').evaluateAll((els) => els.map((e) => (e as unknown as { getBoundingClientRect(): { width: number } }).getBoundingClientRect().width));
     expect(sizes).toHaveLength(3);
     for (const w of sizes) expect(w).toBeGreaterThan(200);
     await shot(page, 'report');

@@ -64,7 +64,11 @@ async function read(res: Response, onEvent: LiveOptions['onEvent']): Promise<voi
     while ((cut = buffer.indexOf('\n\n')) >= 0) {
       const block = buffer.slice(0, cut);
       buffer = buffer.slice(cut + 2);
-      const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n');
+      const data = block
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trimStart())
+        .join('\n');
       if (data !== '') onEvent(JSON.parse(data) as { type: string });
     }
   }

@@ -24,7 +24,18 @@ function showStatus(): void {
   status.replaceChildren(
     h('span', { class: 'badge' }, 'Token set for this tab'),
     ' ',
-    h('button', { type: 'button', class: 'link', onclick: () => { forgetToken(); askToken(); } }, 'Forget token'),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'link',
+        onclick: () => {
+          forgetToken();
+          askToken();
+        },
+      },
+      'Forget token',
+    ),
   );
 }
 
@@ -33,9 +44,15 @@ function askToken(problem?: string): void {
   stopPage();
   status.replaceChildren(h('span', { class: 'badge' }, 'Token required'));
   const input = h('input', { id: 'token', name: 'token', type: 'password', autocomplete: 'off', required: true, 'aria-describedby': 'token-help' });
-  const form = h('form', { class: 'card token-form', 'aria-labelledby': 'token-title' },
+  const form = h(
+    'form',
+    { class: 'card token-form', 'aria-labelledby': 'token-title' },
     h('h1', { id: 'token-title' }, 'Sign in'),
-    h('p', { id: 'token-help' }, 'This server needs a bearer token (one of those given to steplens serve with --token, --token-file or STEPLENS_TOKENS). It is kept in this browser tab only and sent in the Authorization header.'),
+    h(
+      'p',
+      { id: 'token-help' },
+      'This server needs a bearer token (one of those given to steplens serve with --token, --token-file or STEPLENS_TOKENS). It is kept in this browser tab only and sent in the Authorization header.',
+    ),
     problem ? h('p', { class: 'error', role: 'alert' }, problem) : null,
     h('label', { for: 'token' }, 'Bearer token'),
     input,

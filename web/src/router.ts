@@ -15,10 +15,12 @@ let main: HTMLElement;
 
 export function route(path: string, nav: string, page: Page): void {
   const keys: string[] = [];
-  const pattern = new RegExp(`^${path.replace(/:(\w+)/g, (_m, k: string) => {
-    keys.push(k);
-    return '([^/]+)';
-  })}$`);
+  const pattern = new RegExp(
+    `^${path.replace(/:(\w+)/g, (_m, k: string) => {
+      keys.push(k);
+      return '([^/]+)';
+    })}$`,
+  );
   routes.push({ pattern, keys, page, nav });
 }
 

@@ -1,7 +1,5 @@
 /** The shapes the server sends (type-only imports of the protocol's zod types: nothing of zod is bundled). */
-export type {
-  AlignmentBody, LiveStep, ScoreStepsResponse, SessionSummary, TrajectoryView, ViewStep,
-} from '../../src/protocol/view-bodies.js';
+export type { AlignmentBody, LiveStep, ScoreStepsResponse, SessionSummary, TrajectoryView, ViewStep } from '../../src/protocol/view-bodies.js';
 export type { FinalMessage, ScoreMessage, SignalMessage } from '../../src/protocol/server-messages.js';
 export type { TaskStats } from '../../src/protocol/http-bodies.js';
 

@@ -7,7 +7,20 @@
  * reference-free; per source (agent + model), per group (`--by`), held out by
  * task or by source, or as a portable policy for sources it never saw.
  */
-import { calibrate, calibrateTradeoff, calibrateWeights, portableCalibration, splitBySource, splitCalibration, type PortableResult, type SourceSplitReport, type SplitReport, type TradeoffOptions, type TradeoffResult, type WeightsReport } from '../../core/calibrate/index.js';
+import {
+  calibrate,
+  calibrateTradeoff,
+  calibrateWeights,
+  portableCalibration,
+  splitBySource,
+  splitCalibration,
+  type PortableResult,
+  type SourceSplitReport,
+  type SplitReport,
+  type TradeoffOptions,
+  type TradeoffResult,
+  type WeightsReport,
+} from '../../core/calibrate/index.js';
 import { DEFAULT_CONFIG } from '../../core/config.js';
 import { DEFAULT_POLICY, resolvePolicy } from '../../core/policy.js';
 import { SteplensError } from '../../errors.js';
@@ -43,14 +56,14 @@ const command: Command = {
     '  --max-false-stop R  largest upper confidence bound of the share of passing runs the chosen policy may stop (default 0.05);\n' +
     '                      too few passing runs for any stop to meet it: the written policy only warns\n' +
     '  --confidence C      confidence of that bound (default 0.95); --bound: clopper-pearson (default, exact) or wilson\n' +
-    '  --source-max R      also: at most this share of each source\'s passing runs stopped (point estimate)\n' +
+    "  --source-max R      also: at most this share of each source's passing runs stopped (point estimate)\n" +
     '  --max-false-warn R  the bound of the warn levels of the single-kind tables (default 0.25)\n' +
     '  --mode M            which scoring the bound must hold in: both (default), reference (leave-one-out PTAs), reference-free\n' +
     '  --split half|source|none  also choose on half the tasks and measure on the other half, both ways (default half;\n' +
     '                      --holdout R the held-out share, --seed N the split), or leave one source out at a time\n' +
     '  --by G              one policy per agent, model or source (agent + model) plus a fallback, in one --out file\n' +
     '  --portable          one policy for agents and models it never saw: leave-one-source-out, kinds that stop more than\n' +
-    '                      --source-max (default 0.02) of a held-out source\'s passing runs only warn (how DEFAULT_POLICY is chosen)\n' +
+    "                      --source-max (default 0.02) of a held-out source's passing runs only warn (how DEFAULT_POLICY is chosen)\n" +
     '  --weights           fit the composite weights (simplex grid, leave-one-task-out AUROC); --config-out FILE writes {"weights": ...}\n' +
     '  --config FILE       scoring config to score with (its weights set the running score the low-score stop reads)\n' +
     '  --out FILE          the chosen policy (or policy set with --by); `serve --policy FILE` loads it\n' +
@@ -67,19 +80,37 @@ const command: Command = {
     const warnSource = resolvePolicy(perKind.policy);
     if (!warnSource.ok) throw new Error(`single-kind recommendation does not validate: ${warnSource.error}`);
     const options: TradeoffOptions = {
-      maxFalseStop: a.maxFalseStop, confidence: a.confidence, bound: a.bound, constrained: a.constrained,
-      baseline: DEFAULT_POLICY, warnSource: warnSource.value, ...(a.sourceMax !== undefined ? { sourceMax: a.sourceMax } : {}),
+      maxFalseStop: a.maxFalseStop,
+      confidence: a.confidence,
+      bound: a.bound,
+      constrained: a.constrained,
+      baseline: DEFAULT_POLICY,
+      warnSource: warnSource.value,
+      ...(a.sourceMax !== undefined ? { sourceMax: a.sourceMax } : {}),
     };
     const weights: WeightsReport | undefined = a.weights ? calibrateWeights(input.weights, DEFAULT_CONFIG.weights) : undefined;
     const halfSplit = a.split === 'half' ? { seed: a.seed, holdout: a.holdout } : undefined;
-    const head = (loaded.empty > 0 ? `${loaded.empty} trajectories with an outcome but no step the parser could read were left out\n` : '') +
+    const head =
+      (loaded.empty > 0 ? `${loaded.empty} trajectories with an outcome but no step the parser could read were left out\n` : '') +
       (loaded.noTask > 0 ? `${loaded.noTask} trajectories with an outcome but no task named in the log were left out\n` : '') +
       perKindText(perKind, loaded.withoutOutcome, loaded.priorReferences, boundSpec);
 
     if (a.by !== undefined) {
-      const g = calibrateGroups(loaded.runs.map((r) => r.run), a.by, options, halfSplit);
+      const g = calibrateGroups(
+        loaded.runs.map((r) => r.run),
+        a.by,
+        options,
+        halfSplit,
+      );
       const doc = { perKind, by: a.by, groups: g.groups, fallback: g.fallback, ...(weights ? { weights } : {}) };
-      const written = writeCalibrateOutputs(io.cwd, { out: a.out, outDoc: policySetDocument(g.groups, g.fallback), configOut: a.configOut, outDir: a.outDir }, g.fallback.tradeoff, g.fallback.split, weights?.recommended, doc);
+      const written = writeCalibrateOutputs(
+        io.cwd,
+        { out: a.out, outDoc: policySetDocument(g.groups, g.fallback), configOut: a.configOut, outDir: a.outDir },
+        g.fallback.tradeoff,
+        g.fallback.split,
+        weights?.recommended,
+        doc,
+      );
       if (a.json) io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
       else io.stdout([head, groupsText(a.by, g), ...(weights ? [weightsText(weights)] : []), ...(written.length > 0 ? [`wrote ${written.join(', ')}\n`] : [])].join('\n'));
       return exit;
@@ -98,8 +129,13 @@ const command: Command = {
     const check = resolvePolicy(t.chosen.policy);
     if (!check.ok) throw new Error(`chosen policy does not validate: ${check.error}`);
     const doc = {
-      ...perKind, perKindPolicy: perKind.policy, policy: t.chosen.policy, tradeoff: t,
-      ...(split ? { split } : {}), ...(bySource ? { sourceSplit: bySource } : {}), ...(portable ? { portable: { ...portable, result: undefined } } : {}),
+      ...perKind,
+      perKindPolicy: perKind.policy,
+      policy: t.chosen.policy,
+      tradeoff: t,
+      ...(split ? { split } : {}),
+      ...(bySource ? { sourceSplit: bySource } : {}),
+      ...(portable ? { portable: { ...portable, result: undefined } } : {}),
       ...(weights ? { weights } : {}),
     };
     const written = writeCalibrateOutputs(io.cwd, { out: a.out, configOut: a.configOut, outDir: a.outDir }, t, split, weights?.recommended, doc);
@@ -107,16 +143,18 @@ const command: Command = {
       io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
       return exit;
     }
-    io.stdout([
-      head,
-      tradeoffText(t),
-      ...(portable ? [portableText(portable)] : []),
-      ...(split ? [splitText(split)] : []),
-      ...(bySource ? [sourceSplitText(bySource)] : []),
-      ...(weights ? [weightsText(weights)] : []),
-      `recommended policy (--out FILE writes it; \`serve --policy FILE\` loads it as the default):\n${JSON.stringify(t.chosen.policy, null, 2)}\n`,
-      ...(written.length > 0 ? [`wrote ${written.join(', ')}\n`] : []),
-    ].join('\n'));
+    io.stdout(
+      [
+        head,
+        tradeoffText(t),
+        ...(portable ? [portableText(portable)] : []),
+        ...(split ? [splitText(split)] : []),
+        ...(bySource ? [sourceSplitText(bySource)] : []),
+        ...(weights ? [weightsText(weights)] : []),
+        `recommended policy (--out FILE writes it; \`serve --policy FILE\` loads it as the default):\n${JSON.stringify(t.chosen.policy, null, 2)}\n`,
+        ...(written.length > 0 ? [`wrote ${written.join(', ')}\n`] : []),
+      ].join('\n'),
+    );
     return exit;
   },
 };

@@ -55,15 +55,18 @@ function labelText(x: Instance, labelled: LabelledStep[]): string {
   const stages = labelled.map((s) => s.stage).join('');
   const unknown = labelled.filter((s) => s.unknown).length;
   const p = x.parsed;
-  return renderTable(['t', 'stage', 'kind', 'tool', 'target'], rows) +
+  return (
+    renderTable(['t', 'stage', 'kind', 'tool', 'target'], rows) +
     `\n${p.format}${p.meta.task ? ` ${p.meta.task}` : ''}: ${labelled.length} steps  ${stages}\n` +
-    (unknown > 0 ? `${unknown} step(s) matched no rule (marked ?; labelled by the fallback)\n` : '');
+    (unknown > 0 ? `${unknown} step(s) matched no rule (marked ?; labelled by the fallback)\n` : '')
+  );
 }
 
 const command: Command = {
   name: 'label',
   summary: 'parse one trajectory and label its steps (E/I/V/O)',
-  usage: 'usage: steplens label FILE [--format auto|steplens|openhands|swe-agent|mini-swe-agent|atif] [--instance ID] [--json] [--lenient]\n' +
+  usage:
+    'usage: steplens label FILE [--format auto|steplens|openhands|swe-agent|mini-swe-agent|atif] [--instance ID] [--json] [--lenient]\n' +
     '  FILE may be gzipped; a file holding several trajectories (OpenHands output.jsonl) gives one result each\n' +
     '  (--json: an array), or only the one --instance ID names\n' +
     '  bad lines or events are reported on stderr and skipped; exit 1 unless --lenient',

@@ -47,9 +47,10 @@ function describe(frame: StartedFrame | ScoreFrame | SignalFrame | FinalFrame, f
       return `  ! ${frame.severity} ${frame.kind} at t ${frame.t} (steps ${frame.steps.join(',')}): ${frame.message}\n`;
     case 'final': {
       const s = frame.score;
-      const parts = s.struct === null || s.cov === null
-        ? `coh ${fixed(s.coh, 3)}, temp ${fixed(s.temp, 3)}; no PTA: struct and cov left out`
-        : `struct ${fixed(s.struct)}, cov ${fixed(s.cov)}, coh ${fixed(s.coh, 3)}, temp ${fixed(s.temp, 3)}`;
+      const parts =
+        s.struct === null || s.cov === null
+          ? `coh ${fixed(s.coh, 3)}, temp ${fixed(s.temp, 3)}; no PTA: struct and cov left out`
+          : `struct ${fixed(s.struct)}, cov ${fixed(s.cov)}, coh ${fixed(s.coh, 3)}, temp ${fixed(s.temp, 3)}`;
       const outcome = frame.passed === undefined ? ' (projected: outcome unknown)' : '';
       return `final: score ${fixed(s.total)} (${parts}), tier ${frame.tier}${frame.lucky ? ` ${frame.lucky}` : ''}${outcome}, ${frame.steps} steps, stages ${frame.stages}\n`;
     }
@@ -72,9 +73,17 @@ const replay: Command = {
       args,
       allowPositionals: true,
       options: {
-        url: { type: 'string' }, task: { type: 'string' }, format: { type: 'string' }, token: { type: 'string' },
-        session: { type: 'string' }, passed: { type: 'boolean' }, failed: { type: 'boolean' }, json: { type: 'boolean' },
-        reconnect: { type: 'boolean' }, ...INSTANCE_OPTION, ...LENIENT_OPTION,
+        url: { type: 'string' },
+        task: { type: 'string' },
+        format: { type: 'string' },
+        token: { type: 'string' },
+        session: { type: 'string' },
+        passed: { type: 'boolean' },
+        failed: { type: 'boolean' },
+        json: { type: 'boolean' },
+        reconnect: { type: 'boolean' },
+        ...INSTANCE_OPTION,
+        ...LENIENT_OPTION,
       },
     });
     const file = positionals[0];
@@ -91,8 +100,7 @@ const replay: Command = {
     const format = instance.parsed.format;
     const events = eventsOf(instance);
     const token = values.token ?? io.env.STEPLENS_TOKEN;
-    const print = (frame: StartedFrame | ScoreFrame | SignalFrame | FinalFrame): void =>
-      io.stdout(values.json ? `${JSON.stringify(frame)}\n` : describe(frame, format));
+    const print = (frame: StartedFrame | ScoreFrame | SignalFrame | FinalFrame): void => io.stdout(values.json ? `${JSON.stringify(frame)}\n` : describe(frame, format));
     const printError = (e: SteplensClientError): void => {
       if (values.json) {
         const frame = { type: 'error', code: e.code, message: e.message, ...(e.session !== undefined ? { session: e.session } : {}), ...(e.seq !== undefined ? { seq: e.seq } : {}) };
@@ -105,20 +113,26 @@ const replay: Command = {
       throw cliError(e);
     });
     try {
-      const session = await client.start({
-        task, format, session: values.session ?? `replay-${process.pid}-${Date.now().toString(36)}`,
-      }).catch((e: unknown) => {
-        throw cliError(e, 'the server refused the session: ');
-      });
+      const session = await client
+        .start({
+          task,
+          format,
+          session: values.session ?? `replay-${process.pid}-${Date.now().toString(36)}`,
+        })
+        .catch((e: unknown) => {
+          throw cliError(e, 'the server refused the session: ');
+        });
       print(session.started);
       session.onScore(print);
       session.onSignal(print);
       session.onError(printError);
       // The outcome goes first: the server's live tiers follow a known outcome from the next step on.
       if (values.passed || values.failed) session.outcome(Boolean(values.passed));
-      const steps = events.map((e) => session.step(e).catch((error: unknown) => {
-        if (error instanceof SteplensClientError && error.code !== 'disconnected' && error.code !== 'closed') printError(error);
-      }));
+      const steps = events.map((e) =>
+        session.step(e).catch((error: unknown) => {
+          if (error instanceof SteplensClientError && error.code !== 'disconnected' && error.code !== 'closed') printError(error);
+        }),
+      );
       const final = await session.end().catch((e: unknown) => {
         throw cliError(e, 'no final: ');
       });

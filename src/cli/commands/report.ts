@@ -39,7 +39,13 @@ function writeOutputs(dir: string, report: CorpusReport): string[] {
     mkdirSync(dir, { recursive: true });
     const charts = reportCharts(report);
     for (const c of charts) writeFileSync(join(dir, c.file), c.svg);
-    writeFileSync(join(dir, 'report.md'), markdownReport(report, charts.map((c) => c.file)));
+    writeFileSync(
+      join(dir, 'report.md'),
+      markdownReport(
+        report,
+        charts.map((c) => c.file),
+      ),
+    );
     writeFileSync(join(dir, 'report.html'), htmlReport(report, charts));
     writeFileSync(join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
     const tables = allTables(report);
@@ -64,10 +70,10 @@ const command: Command = {
     '            and SVG charts; --json prints the JSON only\n' +
     '  scoring: a passing trajectory against a PTA of the OTHER passing trajectories of its task in PATH, any other\n' +
     '           against a PTA of all of them; a PTA needs 2 references, so a task with fewer is left unscored unless:\n' +
-    '  --references DIR  a folder of stored PTAs (<task>.json, e.g. a server\'s --data folder): such a trajectory is\n' +
-    '           scored against its task\'s PTA there (repeatable: the first folder holding the task wins)\n' +
+    "  --references DIR  a folder of stored PTAs (<task>.json, e.g. a server's --data folder): such a trajectory is\n" +
+    "           scored against its task's PTA there (repeatable: the first folder holding the task wins)\n" +
     '  --bundled  the same with the PTAs bundled with steplens (data/example/, the references `serve` starts with)\n' +
-    '           Tables and JSON name each run\'s reference (in-folder, or the external PTA and its version); a run\n' +
+    "           Tables and JSON name each run's reference (in-folder, or the external PTA and its version); a run\n" +
     '           that helped build an external PTA scores optimistically against it (column holds_run, a warning)\n' +
     '  --model / --run override the model and run names read from the logs and folder names\n' +
     '  task and model come from the log (or its evaluation); a log that names neither is listed as such',
@@ -86,12 +92,19 @@ const command: Command = {
     const { paths, found, table } = readCorpusInput(positionals, values, io.cwd, 'report');
     const folders = referenceFolderArgs(values.references, values.bundled, io.cwd);
     const external = folders.length
-      ? await externalReferences(folders, found.trajectories.flatMap((t) => (t.task === null ? [] : [t.task])))
+      ? await externalReferences(
+          folders,
+          found.trajectories.flatMap((t) => (t.task === null ? [] : [t.task])),
+        )
       : undefined;
     const exit = reportCorpusInput(found, values.lenient, io.stderr);
     const bar = progress(io);
     const report = buildReport(found, {
-      fs: nodeReportFs, analyzers: defaultAnalyzers(), paths, onProgress: bar.tick, ...(table ? { table } : {}),
+      fs: nodeReportFs,
+      analyzers: defaultAnalyzers(),
+      paths,
+      onProgress: bar.tick,
+      ...(table ? { table } : {}),
       ...(external ? { external, referenceFolders: folders } : {}),
     });
     bar.end();

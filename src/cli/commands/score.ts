@@ -42,7 +42,14 @@ function humanReport(report: TrajectoryReport, task: string | undefined, passed:
     ...(report.pPass !== undefined ? [`forecast P(pass) ${report.pPass.toFixed(3)}`] : []),
   ];
   if (report.signals.length) {
-    out.push('', 'signals:', renderTable(['t', 'kind', 'severity', 'steps'], report.signals.map((x) => [x.t, x.kind, x.severity, x.steps.join(',')])).trimEnd());
+    out.push(
+      '',
+      'signals:',
+      renderTable(
+        ['t', 'kind', 'severity', 'steps'],
+        report.signals.map((x) => [x.t, x.kind, x.severity, x.steps.join(',')]),
+      ).trimEnd(),
+    );
   }
   if (report.waste.length) {
     const rows = report.waste.map((w) => [w.category, w.tool, w.wastedSteps, w.wastedTokens, w.steps.join(',')]);
@@ -55,8 +62,7 @@ function humanReport(report: TrajectoryReport, task: string | undefined, passed:
 function taskMismatch(file: string, x: Instance, task: string | undefined, forced: boolean, ptaFile: string, reference: Reference): string | undefined {
   if (reference.kind !== 'pta' || task === undefined || task === reference.pta.task) return undefined;
   const whose = forced ? `--task ${task}` : `${file}${x.id !== task ? ` (${x.id})` : ''} is a run of task ${task}`;
-  return `warning: ${whose}, but ${ptaFile} is the reference of task ${reference.pta.task}; scored against it anyway` +
-    (forced ? '' : ` (--task ${reference.pta.task} says the run is of that task)`);
+  return `warning: ${whose}, but ${ptaFile} is the reference of task ${reference.pta.task}; scored against it anyway` + (forced ? '' : ` (--task ${reference.pta.task} says the run is of that task)`);
 }
 
 const command: Command = {
@@ -68,7 +74,7 @@ const command: Command = {
     '  without --pta the trajectory is scored reference-free against the prior pooled from the bundled references\n' +
     '  FILE may be gzipped; a file holding several trajectories (OpenHands output.jsonl) gives one report each\n' +
     '  (--json: an array), or only the one --instance ID names\n' +
-    '  --task: the run\'s task when the log names none or names it differently (a PTA of another task is warned about)\n' +
+    "  --task: the run's task when the log names none or names it differently (a PTA of another task is warned about)\n" +
     '  --policy: early-stop thresholds (partial, as in start.policy or written by calibrate --out)\n' +
     '  --config: scoring weights, tier thresholds, tau, ... (partial override of the defaults)\n' +
     '  --forecast: outcome forecast model (steplens train --out): adds the forecast P(pass) of the whole trajectory',

@@ -35,8 +35,7 @@ function intOf(value: string | undefined, flag: string, fallback: number, min: n
   return n;
 }
 
-const enough = (runs: readonly ForecastRun[]) =>
-  runs.length >= MIN_GROUP_RUNS && runs.filter((r) => r.passed).length >= MIN_CLASS && runs.filter((r) => !r.passed).length >= MIN_CLASS;
+const enough = (runs: readonly ForecastRun[]) => runs.length >= MIN_GROUP_RUNS && runs.filter((r) => r.passed).length >= MIN_CLASS && runs.filter((r) => !r.passed).length >= MIN_CLASS;
 
 const command: Command = {
   name: 'train',
@@ -45,7 +44,7 @@ const command: Command = {
     'usage: steplens train --out FORECAST.json [--outcomes FILE] [--manifest FILE] [--by agent|model] [--folds K] [--seed N]\n' +
     '                      [--config FILE] [--json] PATH...\n' +
     '  PATH and outcomes: as for `steplens report`; only runs with a pass/fail outcome count\n' +
-    '  --manifest FILE  JSON Lines {file, agent, model, resolved}: names each run\'s agent and model (its source) and outcome\n' +
+    "  --manifest FILE  JSON Lines {file, agent, model, resolved}: names each run's agent and model (its source) and outcome\n" +
     '  --by agent|model also fit one model per agent (or model) with >= 20 runs and >= 5 of each outcome; serve picks it by start.agent/start.model\n' +
     '  --folds K        task-disjoint folds of the held-out evaluation (default 5); --seed N the fold split (default 1)\n' +
     '  --config FILE    scoring config the runs are scored with\n' +
@@ -79,7 +78,10 @@ const command: Command = {
     const runs = input.runs;
     const passing = runs.filter((r) => r.passed).length;
     if (passing === 0 || passing === runs.length) {
-      throw new SteplensError('bad_input', `need runs of both outcomes to train: ${passing} passing and ${runs.length - passing} failing of ${found.trajectories.length} trajectories (give --outcomes FILE or --manifest FILE)`);
+      throw new SteplensError(
+        'bad_input',
+        `need runs of both outcomes to train: ${passing} passing and ${runs.length - passing} failing of ${found.trajectories.length} trajectories (give --outcomes FILE or --manifest FILE)`,
+      );
     }
     // One prefix-vector cache for every fit below: the runs are scored and their window-free features computed once.
     const cache = new PrefixVectorCache();
@@ -96,6 +98,7 @@ const command: Command = {
     }
     const referenceFree = choosePriorWeights(input.prior);
     const manifestMissing = manifest !== undefined ? [...manifest.keys()].filter((p) => !found.trajectories.some((t) => t.path === p)).length : 0;
+    const tasks = new Set(runs.map((r) => r.task)).size;
     const doc: ForecastFile = {
       format: FORECAST_FORMAT,
       schema: FORECAST_SCHEMA,
@@ -105,7 +108,7 @@ const command: Command = {
       evaluation: {
         runs: runs.length,
         passing,
-        tasks: new Set(runs.map((r) => r.task)).size,
+        tasks,
         skipped: { ...input.skipped, unparsedFiles: found.skipped.length, manifestRunsNotParsed: manifestMissing },
         forecast: evaluation,
         ...(by !== undefined ? { by, byGroup } : {}),
@@ -119,13 +122,15 @@ const command: Command = {
       io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
       return 0;
     }
-    io.stdout([
-      `${runs.length} runs (${passing} passing) on ${doc.evaluation && (doc.evaluation as { tasks: number }).tasks} tasks; left out: ${input.skipped.noOutcome} without a pass/fail outcome, ${input.skipped.noSteps} without steps, ${input.skipped.noTask} naming no task, ${found.skipped.length} files not read as trajectories${manifest !== undefined ? `, ${manifestMissing} manifest runs not parsed` : ''}\n`,
-      forecastText(evaluation, 'forecaster (one model for all runs)'),
-      ...Object.entries(byGroup).map(([g, e]) => forecastText(e, `forecaster for ${by} ${g}`)),
-      priorWeightsText(referenceFree),
-      `wrote ${values.out} (${models.length} model${models.length > 1 ? 's' : ''}, version 1) in ${((Date.now() - started) / 1000).toFixed(1)} s; \`steplens serve --forecast ${values.out}\` loads it\n`,
-    ].join('\n'));
+    io.stdout(
+      [
+        `${runs.length} runs (${passing} passing) on ${tasks} tasks; left out: ${input.skipped.noOutcome} without a pass/fail outcome, ${input.skipped.noSteps} without steps, ${input.skipped.noTask} naming no task, ${found.skipped.length} files not read as trajectories${manifest !== undefined ? `, ${manifestMissing} manifest runs not parsed` : ''}\n`,
+        forecastText(evaluation, 'forecaster (one model for all runs)'),
+        ...Object.entries(byGroup).map(([g, e]) => forecastText(e, `forecaster for ${by} ${g}`)),
+        priorWeightsText(referenceFree),
+        `wrote ${values.out} (${models.length} model${models.length > 1 ? 's' : ''}, version 1) in ${((Date.now() - started) / 1000).toFixed(1)} s; \`steplens serve --forecast ${values.out}\` loads it\n`,
+      ].join('\n'),
+    );
     return 0;
   },
 };

@@ -24,7 +24,14 @@ export function sourcePoints(runs: readonly TradeoffRun[], facts: readonly RunFa
   return sourcesOf(runs).map((source) => {
     const idx = runs.flatMap((r, i) => (r.source === source ? [i] : []));
     const pick = (v: ReadonlyArray<number | null>) => idx.map((i) => v[i] ?? null);
-    return { source, modes: modePoints(idx.map((i) => facts[i]!), { reference: pick(stops.reference), referenceFree: pick(stops.referenceFree) }, bound) };
+    return {
+      source,
+      modes: modePoints(
+        idx.map((i) => facts[i]!),
+        { reference: pick(stops.reference), referenceFree: pick(stops.referenceFree) },
+        bound,
+      ),
+    };
   });
 }
 

@@ -37,8 +37,15 @@ export const DEFAULT_BOUND: BoundSpec = { method: 'clopper-pearson', confidence:
 
 /** Counts and savings of `stops` over `facts` (aligned); the passing-run rate also as an upper bound. */
 export function pointOf(facts: readonly RunFacts[], stops: StopVector, bound: BoundSpec = DEFAULT_BOUND): TradeoffPoint {
-  let passing = 0, failing = 0, passingStopped = 0, failingStopped = 0;
-  let failingSteps = 0, failingTokens = 0, allTokens = 0, stepsSaved = 0, tokensSaved = 0;
+  let passing = 0,
+    failing = 0,
+    passingStopped = 0,
+    failingStopped = 0;
+  let failingSteps = 0,
+    failingTokens = 0,
+    allTokens = 0,
+    stepsSaved = 0,
+    tokensSaved = 0;
   const at: number[] = [];
   const atFailing: number[] = [];
   facts.forEach((f, i) => {

@@ -82,9 +82,7 @@ const lowScoreKind: GridKind<LowScoreStop> = {
     const low = w.lowScore;
     return {
       ...p,
-      lowScore: v !== null
-        ? { ...v, severity: 'stop' }
-        : { floor: low.floor, minSteps: low.minSteps, severity: low.severity === null ? null : 'warn' },
+      lowScore: v !== null ? { ...v, severity: 'stop' } : { floor: low.floor, minSteps: low.minSteps, severity: low.severity === null ? null : 'warn' },
     };
   },
   conservative: (a, b) => a.floor - b.floor || b.minSteps - a.minSteps,

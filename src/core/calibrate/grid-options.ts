@@ -28,7 +28,7 @@ export function kindOptions(runs: readonly TradeoffRun[], c: GridCandidates, bas
   const out = {} as GridOptions;
   for (const kind of GRID_KINDS) {
     const given = c[kind.key] as readonly unknown[];
-    const values = given.filter((v, i) => given.findIndex((w) => JSON.stringify(w) === JSON.stringify(v)) === i).sort(kind.conservative);
+    const values = given.filter((v, i) => given.findIndex((w) => JSON.stringify(w) === JSON.stringify(v)) === i).sort((a, b) => kind.conservative(a, b));
     const byMode = (mode: ModeName): StopVector[] => {
       const perRun = runs.map((r) => kind.stops({ states: r.states, totals: r.totals[mode] }, values, base));
       return values.map((_, j) => perRun.map((s) => s[j] ?? null));
@@ -54,10 +54,19 @@ function weaklyDominates(a: KindOption<unknown>, b: KindOption<unknown>, facts: 
   return true;
 }
 
-interface Stat { passingRate: number; passingStopped: number; failingStopped: number; tokens: number; bySource: number[] }
+interface Stat {
+  passingRate: number;
+  passingStopped: number;
+  failingStopped: number;
+  tokens: number;
+  bySource: number[];
+}
 
 function stat(o: KindOption<unknown>, m: ModeName, facts: readonly RunFacts[], source: readonly number[] | undefined, sources: number): Stat {
-  let passing = 0, ps = 0, fs = 0, tokens = 0;
+  let passing = 0,
+    ps = 0,
+    fs = 0,
+    tokens = 0;
   const bySource = new Array<number>(sources).fill(0);
   facts.forEach((f, i) => {
     const s = o.stops[m][i] ?? null;
@@ -94,11 +103,11 @@ function prune(list: Array<KindOption<unknown>>, facts: readonly RunFacts[], o: 
   const cap = o.curveCap ?? Math.max(0.3, 3 * o.maxFalseStop);
   const nSources = o.sources ? o.sources.maxPassingStopped.length : 0;
   const stats = list.map((x) => ({ x, s: modes.map((m) => stat(x, m, facts, o.sources?.of, nSources)) }));
-  const breaks = (s: Stat[]) => o.constrained.some((m) => {
-    const v = s[modes.indexOf(m)]!;
-    return (o.maxPassingStopped !== undefined && v.passingStopped > o.maxPassingStopped) ||
-      (o.sources !== undefined && v.bySource.some((k, j) => k > o.sources!.maxPassingStopped[j]!));
-  });
+  const breaks = (s: Stat[]) =>
+    o.constrained.some((m) => {
+      const v = s[modes.indexOf(m)]!;
+      return (o.maxPassingStopped !== undefined && v.passingStopped > o.maxPassingStopped) || (o.sources !== undefined && v.bySource.some((k, j) => k > o.sources!.maxPassingStopped[j]!));
+    });
   const useful = stats.filter(({ s }) => s.some((v) => v.failingStopped > 0) && s.some((v) => v.passingRate <= cap) && !breaks(s));
   const kept = useful.filter((b, j) => !useful.some((a, i) => i !== j && weaklyDominates(a.x, b.x, facts, modes) && (i < j || !weaklyDominates(b.x, a.x, facts, modes))));
   const within = (s: Stat[]) => o.constrained.every((m) => s[modes.indexOf(m)]!.passingRate <= o.maxFalseStop);

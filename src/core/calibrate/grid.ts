@@ -47,7 +47,8 @@ export function runGrid(options: GridOptions, facts: readonly RunFacts[], source
       MODES.forEach((m, mi) => {
         const cur = levels[mi]![depth - 1]!;
         const per = bySource?.passingStopped[m];
-        let ps = 0, tok = 0;
+        let ps = 0,
+          tok = 0;
         for (let i = 0; i < n; i++) {
           const s = cur[i]!;
           if (s === NONE) continue;
@@ -159,7 +160,17 @@ export function paretoFront(t: GridTable, mode: ModeName): number[] {
   for (let k = 0; k < t.size; k++) {
     const ps = t.passingStopped[mode][k]!;
     const cur = bestAt.get(ps);
-    if (cur === undefined || better(t, k, cur, (x) => t.tokensSaved[mode][x]!, () => 0)) bestAt.set(ps, k);
+    if (
+      cur === undefined ||
+      better(
+        t,
+        k,
+        cur,
+        (x) => t.tokensSaved[mode][x]!,
+        () => 0,
+      )
+    )
+      bestAt.set(ps, k);
   }
   const out: number[] = [];
   let top = -1;

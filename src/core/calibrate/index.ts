@@ -56,7 +56,10 @@ export interface CalibrateOptions {
 function checkOptions(o: CalibrateOptions, candidates: Record<CalibrationKind, readonly number[]>): string | undefined {
   const stop = o.maxFalseStop ?? 0.05;
   const warn = o.maxFalseWarn ?? 0.25;
-  for (const [name, b] of [['maxFalseStop', stop], ['maxFalseWarn', warn]] as const) {
+  for (const [name, b] of [
+    ['maxFalseStop', stop],
+    ['maxFalseWarn', warn],
+  ] as const) {
     if (!Number.isFinite(b) || b < 0 || b > 1) return `${name} must be a rate in [0, 1], got ${b}`;
   }
   if (warn < stop) return `maxFalseWarn (${warn}) must not be below maxFalseStop (${stop})`;
@@ -64,9 +67,7 @@ function checkOptions(o: CalibrateOptions, candidates: Record<CalibrationKind, r
     const list = candidates[kind];
     if (list.length === 0) return `no candidate thresholds for ${kind}`;
     const min = kind === 'cycle' ? 2 : 1;
-    const bad = kind === 'lowScore'
-      ? list.find((x) => !Number.isFinite(x) || x < 0 || x > 100)
-      : list.find((x) => !Number.isInteger(x) || x < min);
+    const bad = kind === 'lowScore' ? list.find((x) => !Number.isFinite(x) || x < 0 || x > 100) : list.find((x) => !Number.isInteger(x) || x < min);
     if (bad !== undefined) return `bad ${kind} candidate ${bad}`;
   }
   const n = o.repeatN ?? 3;

@@ -14,7 +14,7 @@ const decided = (c: LevelChoice): boolean => c.threshold !== null || c.reason ==
 function countLevels(t: KindTable, base: Levels): Levels | undefined {
   if (!decided(t.warn) && !decided(t.stop)) return undefined;
   const stop = decided(t.stop) ? t.stop.threshold : base.stop;
-  let warn = t.warn.threshold !== null ? t.warn.threshold : base.warn;
+  let warn = t.warn.threshold ?? base.warn;
   if (warn !== null && stop !== null && warn >= stop) warn = null;
   return { warn, stop };
 }

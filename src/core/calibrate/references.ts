@@ -20,14 +20,26 @@ export function leaveOneOutPtas(runs: readonly ReferenceCandidate[], minReferenc
   const out: Array<Pta | undefined> = runs.map(() => undefined);
   for (const [task, idx] of byTask) {
     const refs = idx.filter((i) => runs[i]!.passed && runs[i]!.states.length > 0);
-    const full = refs.length >= minReferences ? buildPta(task, refs.map((i) => runs[i]!.states)) : undefined;
+    const full =
+      refs.length >= minReferences
+        ? buildPta(
+            task,
+            refs.map((i) => runs[i]!.states),
+          )
+        : undefined;
     for (const i of idx) {
       if (!runs[i]!.passed) {
         out[i] = full;
         continue;
       }
       const others = refs.filter((j) => j !== i);
-      out[i] = others.length >= minReferences ? buildPta(task, others.map((j) => runs[j]!.states)) : undefined;
+      out[i] =
+        others.length >= minReferences
+          ? buildPta(
+              task,
+              others.map((j) => runs[j]!.states),
+            )
+          : undefined;
     }
   }
   return out;

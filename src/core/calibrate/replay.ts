@@ -27,9 +27,7 @@ export function singleKindPolicy(kind: CalibrationKind, threshold: number, base:
     cycle: { ...(kind === 'cycle' ? at : OFF), minBlock: base.cycle.minBlock, maxBlock: base.cycle.maxBlock },
     explorationStreak: kind === 'explorationStreak' ? at : OFF,
     noAction: kind === 'noAction' ? at : OFF,
-    lowScore: kind === 'lowScore'
-      ? { floor: threshold, minSteps: base.lowScore.minSteps, severity: 'stop' }
-      : { floor: 0, minSteps: 0, severity: null },
+    lowScore: kind === 'lowScore' ? { floor: threshold, minSteps: base.lowScore.minSteps, severity: 'stop' } : { floor: 0, minSteps: 0, severity: null },
     lowForecast: { ...base.lowForecast, severity: null },
     budget: { maxSteps: null, maxTokens: null, severity: 'stop' },
   };

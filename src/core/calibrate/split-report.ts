@@ -39,7 +39,10 @@ interface FoldRun {
 }
 
 /** Runs folds (train, test pairs) and pools their held-out stops. */
-function runFolds(folds: ReadonlyArray<{ train: readonly TradeoffRun[]; test: readonly TradeoffRun[] }>, options: TradeoffOptions): Result<{ runs: FoldRun[]; pooled: Record<ModeName, TradeoffPoint> }, string> {
+function runFolds(
+  folds: ReadonlyArray<{ train: readonly TradeoffRun[]; test: readonly TradeoffRun[] }>,
+  options: TradeoffOptions,
+): Result<{ runs: FoldRun[]; pooled: Record<ModeName, TradeoffPoint> }, string> {
   const out: FoldRun[] = [];
   const pooledRuns: TradeoffRun[] = [];
   const pooled: Record<ModeName, Array<number | null>> = { reference: [], referenceFree: [] };
@@ -58,12 +61,22 @@ function runFolds(folds: ReadonlyArray<{ train: readonly TradeoffRun[]; test: re
 /** Two-fold split calibration by task; errors when a half has no run. */
 export function splitCalibration(runs: readonly TradeoffRun[], seed: number, holdout: number, options: TradeoffOptions = {}): Result<SplitReport, string> {
   if (!(holdout > 0 && holdout < 1)) return err(`holdout must be a share strictly between 0 and 1, got ${holdout}`);
-  const split = splitTasks(runs.map((r) => r.task), seed, holdout);
+  const split = splitTasks(
+    runs.map((r) => r.task),
+    seed,
+    holdout,
+  );
   const halves = [split.calibration, split.holdout].map((tasks) => new Set(tasks));
   const subsets = halves.map((h) => runs.filter((r) => h.has(r.task)));
   if (subsets.some((s) => s.length === 0)) return err(`splitting ${halves[0]!.size + halves[1]!.size} tasks (seed ${seed}, hold-out ${holdout}) leaves a half without runs`);
-  const order = [[0, 1], [1, 0]] as const;
-  const r = runFolds(order.map(([a, b]) => ({ train: subsets[a]!, test: subsets[b]! })), options);
+  const order = [
+    [0, 1],
+    [1, 0],
+  ] as const;
+  const r = runFolds(
+    order.map(([a, b]) => ({ train: subsets[a]!, test: subsets[b]! })),
+    options,
+  );
   if (!r.ok) return r;
   const folds: SplitFold[] = r.value.runs.map((f, i) => ({
     calibrationTasks: [...halves[order[i]![0]]!].sort(),
@@ -102,7 +115,10 @@ export function splitBySource(runs: readonly TradeoffRun[], options: TradeoffOpt
   if (runs.some((r) => r.source === undefined)) return err('a split by source needs every run to name its source');
   const names = sourcesOf(runs);
   if (names.length < 2) return err(`a split by source needs at least two sources, got ${names.length}`);
-  const r = runFolds(names.map((h) => ({ train: runs.filter((x) => x.source !== h), test: runs.filter((x) => x.source === h) })), options);
+  const r = runFolds(
+    names.map((h) => ({ train: runs.filter((x) => x.source !== h), test: runs.filter((x) => x.source === h) })),
+    options,
+  );
   if (!r.ok) return r;
   const folds: SourceFold[] = r.value.runs.map((f, i) => ({
     holdout: names[i]!,

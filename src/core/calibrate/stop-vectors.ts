@@ -29,12 +29,7 @@ export function policyStops(runs: readonly TradeoffRun[], mode: ModeName, policy
 }
 
 /** Stops of one count kind at `threshold` (every other kind off); the same in every mode. */
-export function countKindStops(
-  runs: readonly TradeoffRun[],
-  kind: 'blindRetry' | 'regressionLoop' | 'cycle' | 'explorationStreak' | 'noAction',
-  threshold: number,
-  base: Policy,
-): StopVector {
+export function countKindStops(runs: readonly TradeoffRun[], kind: 'blindRetry' | 'regressionLoop' | 'cycle' | 'explorationStreak' | 'noAction', threshold: number, base: Policy): StopVector {
   const policy = singleKindPolicy(kind, threshold, base);
   return runs.map((r) => firstStop({ states: r.states, totals: r.totals.referenceFree, passed: r.passed }, kind, policy) ?? null);
 }

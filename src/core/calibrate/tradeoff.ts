@@ -49,7 +49,7 @@ function check(runs: readonly TradeoffRun[], o: TradeoffOptions, c: GridCandidat
   if (!(conf > 0 && conf < 1)) return `confidence must be strictly between 0 and 1, got ${conf}`;
   if (o.sourceMax !== undefined && !isRate(o.sourceMax)) return `sourceMax must be a rate in [0, 1], got ${o.sourceMax}`;
   if (o.sourceMax !== undefined && runs.some((r) => r.source === undefined)) return 'sourceMax needs every run to name its source';
-  if (o.constrained !== undefined && o.constrained.length === 0) return 'at least one mode must be constrained';
+  if (o.constrained?.length === 0) return 'at least one mode must be constrained';
   for (const kind of GRID_KINDS) {
     for (const v of c[kind.key] as readonly unknown[]) {
       const problem = kind.check(v);
@@ -123,8 +123,14 @@ export function calibrateTradeoff(runs: readonly TradeoffRun[], options: Tradeof
   const needed = trialsForBound(bound.method, maxFalseStop, bound.confidence);
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
   const notes = [
-    ...(refused ? [`only ${passing} passing runs: with none stopped the ${bound.method} ${Math.round(bound.confidence * 100)}% upper bound of the false-stop rate is ${pct(upperBound(bound.method, 0, passing, bound.confidence))}, above ${pct(maxFalseStop)}; at least ${Number.isFinite(needed) ? needed : 'infinitely many'} passing runs are needed, so no stop is written: the policy only warns (its warns include what the point estimate would have stopped at: ${describeSettings(pointSettings!)})`] : []),
-    ...(!refused && facts.length > passing && chosen.modes.referenceFree.failingStopped === 0 && chosen.modes.reference.failingStopped === 0 ? ['no combination within the bound stops a failing run: every stop is off'] : []),
+    ...(refused
+      ? [
+          `only ${passing} passing runs: with none stopped the ${bound.method} ${Math.round(bound.confidence * 100)}% upper bound of the false-stop rate is ${pct(upperBound(bound.method, 0, passing, bound.confidence))}, above ${pct(maxFalseStop)}; at least ${Number.isFinite(needed) ? needed : 'infinitely many'} passing runs are needed, so no stop is written: the policy only warns (its warns include what the point estimate would have stopped at: ${describeSettings(pointSettings!)})`,
+        ]
+      : []),
+    ...(!refused && facts.length > passing && chosen.modes.referenceFree.failingStopped === 0 && chosen.modes.reference.failingStopped === 0
+      ? ['no combination within the bound stops a failing run: every stop is off']
+      : []),
   ];
   const gridPoint = (k: number): GridPoint => ({
     settings: settingsAt(c.table, k),
@@ -143,9 +149,15 @@ export function calibrateTradeoff(runs: readonly TradeoffRun[], options: Tradeof
     evaluated: c.table.size,
     front: { reference: paretoFront(c.table, 'reference').map(gridPoint), referenceFree: paretoFront(c.table, 'referenceFree').map(gridPoint) },
     choice: {
-      maxFalseStop, bound: bound.method, confidence: bound.confidence, maxPassingStopped: kmax, passingNeeded: needed,
+      maxFalseStop,
+      bound: bound.method,
+      confidence: bound.confidence,
+      maxPassingStopped: kmax,
+      passingNeeded: needed,
       ...(options.sourceMax !== undefined ? { sourceMax: options.sourceMax } : {}),
-      constrained, feasible: refused ? 0 : c.feasible, warnOnly: refused,
+      constrained,
+      feasible: refused ? 0 : c.feasible,
+      warnOnly: refused,
       ...(pointSettings ? { pointChoice: pointSettings } : {}),
       ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
     },

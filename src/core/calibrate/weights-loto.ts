@@ -102,7 +102,7 @@ export function calibrateWeights(samples: readonly WeightSample[], paper: Weight
     fitted,
     recommended: wins ? fitted : paper,
     decision: wins ? 'fitted' : 'paper',
-    reason: `held-out mean AUROC of the fit ${fmt(held)} vs the paper's weights ${fmt(pap)}: ${wins ? 'the data says otherwise' : 'the paper\'s weights stay'}`,
+    reason: `held-out mean AUROC of the fit ${fmt(held)} vs the paper's weights ${fmt(pap)}: ${wins ? 'the data says otherwise' : "the paper's weights stay"}`,
     auroc: aurocs,
     folds,
   };

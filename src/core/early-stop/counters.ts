@@ -17,7 +17,8 @@ export interface Count {
   n: number;
   /** The episode's steps so far (read when a signal fires; the caller copies). */
   steps(): readonly number[];
-  message(severity: Severity): string;
+  /** A function property: passed on detached. */
+  message: (severity: Severity) => string;
 }
 
 /** Feeds a state, returns the counts reached at it (usually none or one). */
@@ -30,7 +31,13 @@ export function blindRetryCounter(): Counter {
   return (state) => {
     const ep = episodes.add(state);
     if (ep === undefined) return NONE;
-    return [{ n: ep.retries, steps: () => ep.steps, message: (sev) => `${plural(ep.retries, 'blind retry', 'blind retries')} in a row (step ${ep.steps[0]} repeated with nothing changed; ${sev} threshold)` }];
+    return [
+      {
+        n: ep.retries,
+        steps: () => ep.steps,
+        message: (sev) => `${plural(ep.retries, 'blind retry', 'blind retries')} in a row (step ${ep.steps[0]} repeated with nothing changed; ${sev} threshold)`,
+      },
+    ];
   };
 }
 
@@ -46,11 +53,12 @@ export function regressionLoopCounter(): Counter {
 
 export function cycleCounter(minBlock: number, maxBlock: number): Counter {
   const cycles = createCycleDetector(minBlock, maxBlock);
-  return (state) => cycles.add(state).map((run) => ({
-    n: run.reps,
-    steps: () => run.steps,
-    message: (sev: Severity) => `a block of ${plural(run.block, 'step')} repeated ${plural(run.reps, 'time')} in a row from step ${run.start} (${sev} threshold)`,
-  }));
+  return (state) =>
+    cycles.add(state).map((run) => ({
+      n: run.reps,
+      steps: () => run.steps,
+      message: (sev: Severity) => `a block of ${plural(run.block, 'step')} repeated ${plural(run.reps, 'time')} in a row from step ${run.start} (${sev} threshold)`,
+    }));
 }
 
 /** Consecutive E states; O states neither extend nor break a streak. */

@@ -6,9 +6,7 @@
  */
 import type { Policy } from '../policy.js';
 import type { SignalKind } from '../types.js';
-import {
-  blindRetryCounter, cycleCounter, explorationStreakCounter, noActionCounter, regressionLoopCounter, type Counter,
-} from './counters.js';
+import { blindRetryCounter, cycleCounter, explorationStreakCounter, noActionCounter, regressionLoopCounter, type Counter } from './counters.js';
 import { budgetDetector, countDetector, lowForecastDetector, lowScoreDetector, type StepDetector } from './detectors.js';
 
 /** Policy keys whose section is `Levels` (warn / stop at a count). */

@@ -11,14 +11,6 @@ export function crossed(levels: Levels, before: number, after: number): Severity
 }
 
 /** Builds one signal per crossed severity. */
-export function signalsFor(
-  kind: SignalKind,
-  levels: Levels,
-  before: number,
-  after: number,
-  t: number,
-  steps: readonly number[],
-  message: (severity: Severity) => string,
-): Signal[] {
+export function signalsFor(kind: SignalKind, levels: Levels, before: number, after: number, t: number, steps: readonly number[], message: (severity: Severity) => string): Signal[] {
   return crossed(levels, before, after).map((severity) => ({ kind, severity, t, steps: [...steps], message: message(severity) }));
 }

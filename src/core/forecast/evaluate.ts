@@ -80,9 +80,13 @@ export type FitForecast = (runs: readonly ForecastRun[], match?: ForecastModel['
  * outcome class). The folds share one prefix-vector cache; the held-out
  * values equal {@link predictRun}'s (the same vectors, the same dot product).
  */
-export function outOfFold(runs: readonly ForecastRun[], k: number, seed: number, fit: FitForecast = fitForecastModel, cache = new PrefixVectorCache()): (number[] | null)[] {
-  const folds = taskFolds(runs.map((r) => r.task), k, seed);
-  const out: (number[] | null)[] = runs.map(() => null);
+export function outOfFold(runs: readonly ForecastRun[], k: number, seed: number, fit: FitForecast = fitForecastModel, cache = new PrefixVectorCache()): Array<number[] | null> {
+  const folds = taskFolds(
+    runs.map((r) => r.task),
+    k,
+    seed,
+  );
+  const out: Array<number[] | null> = runs.map(() => null);
   for (let f = 0; f < k; f++) {
     const train = runs.filter((r) => folds.get(r.task) !== f);
     if (!train.some((r) => r.passed) || !train.some((r) => !r.passed)) continue;
@@ -96,12 +100,17 @@ export function outOfFold(runs: readonly ForecastRun[], k: number, seed: number,
 
 const clampP = (p: number) => Math.min(1 - 1e-9, Math.max(1e-9, p));
 
-function aurocOf(pairs: readonly [number, boolean][]): number | null {
-  return auroc(pairs.filter((p) => p[1]).map((p) => p[0]), pairs.filter((p) => !p[1]).map((p) => p[0]))?.auroc ?? null;
+function aurocOf(pairs: ReadonlyArray<[number, boolean]>): number | null {
+  return (
+    auroc(
+      pairs.filter((p) => p[1]).map((p) => p[0]),
+      pairs.filter((p) => !p[1]).map((p) => p[0]),
+    )?.auroc ?? null
+  );
 }
 
 /** Metrics of given predictions (one array of pPass per run, null = not predicted). */
-export function horizonAurocs(runs: readonly ForecastRun[], preds: readonly (readonly number[] | null)[]): HorizonAurocs {
+export function horizonAurocs(runs: readonly ForecastRun[], preds: ReadonlyArray<readonly number[] | null>): HorizonAurocs {
   const idx = runs.map((_, i) => i).filter((i) => preds[i] !== null && runs[i]!.states.length > 0);
   const at: HorizonAurocs['at'] = {};
   for (const t of EVAL_STEPS) {
@@ -112,7 +121,9 @@ export function horizonAurocs(runs: readonly ForecastRun[], preds: readonly (rea
       passing: alive.filter((i) => runs[i]!.passed).length,
     };
   }
-  let ll = 0, br = 0, m = 0;
+  let ll = 0,
+    br = 0,
+    m = 0;
   for (const i of idx) {
     const p = preds[i]!;
     const y = runs[i]!.passed ? 1 : 0;
@@ -135,7 +146,7 @@ export function horizonAurocs(runs: readonly ForecastRun[], preds: readonly (rea
 }
 
 /** Ten bins of the end-of-run pPass: mean predicted vs observed pass rate. */
-export function reliabilityTable(runs: readonly ForecastRun[], preds: readonly (readonly number[] | null)[], bins = 10): ReliabilityBin[] {
+export function reliabilityTable(runs: readonly ForecastRun[], preds: ReadonlyArray<readonly number[] | null>, bins = 10): ReliabilityBin[] {
   const acc = Array.from({ length: bins }, () => ({ n: 0, p: 0, y: 0 }));
   runs.forEach((r, i) => {
     const p = preds[i];
@@ -162,7 +173,10 @@ export function evaluateForecast(runs: readonly ForecastRun[], k = 5, seed = 1, 
   const bySource: Record<string, HorizonAurocs> = {};
   for (const s of sources) {
     const pick = runs.map((r, i) => [r, i] as const).filter(([r]) => sourceOf(r) === s);
-    bySource[s] = horizonAurocs(pick.map(([r]) => r), pick.map(([, i]) => preds[i]!));
+    bySource[s] = horizonAurocs(
+      pick.map(([r]) => r),
+      pick.map(([, i]) => preds[i]!),
+    );
   }
   return { folds: k, seed, overall: horizonAurocs(runs, preds), bySource, reliability: reliabilityTable(runs, preds), stop: evaluateForecastStop(runs, preds) };
 }

@@ -12,7 +12,9 @@ import type { State } from '../types.js';
 /** Names of the features, in vector order (the model file stores them to catch drift). */
 export const FEATURE_NAMES = [
   'logSteps', // ln(1 + t)
-  'shareE', 'shareI', 'shareV', // stage shares (O is the remainder)
+  'shareE',
+  'shareI',
+  'shareV', // stage shares (O is the remainder)
   'trailingExplore', // ln(1 + current E streak), O neutral
   'edited', // any file-changing step yet
   'verifiedAfterEdit', // a V step after the last file-changing step
@@ -87,7 +89,9 @@ export function createFeatureTracker(windows: Windows, alpha: number): FeatureTr
       const t = Math.max(1, n);
       return [
         Math.log1p(n),
-        stages[0]! / t, stages[1]! / t, stages[2]! / t,
+        stages[0]! / t,
+        stages[1]! / t,
+        stages[2]! / t,
         Math.log1p(streak),
         lastEdit >= 0 ? 1 : 0,
         verifiedAfterEdit ? 1 : 0,

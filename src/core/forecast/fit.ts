@@ -33,12 +33,19 @@ const uniform = (): StageDist => [0.25, 0.25, 0.25, 0.25];
 
 /** The mean window profile of the passing runs (uniform without any): what Φtemp is compared against. */
 export function priorWindows(runs: readonly ForecastRun[], alpha = DEFAULT_ALPHA): Windows {
-  const sums: Windows = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
+  const sums: Windows = [
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+  ];
   let k = 0;
   for (const r of runs) {
     if (!r.passed || r.states.length === 0) continue;
     k += 1;
-    const w = windowDistributions(r.states.map((s) => s.stage), alpha);
+    const w = windowDistributions(
+      r.states.map((s) => s.stage),
+      alpha,
+    );
     for (let i = 0; i < 3; i++) for (let j = 0; j < 4; j++) sums[i]![j] = sums[i]![j]! + w[i]![j]!;
   }
   if (k === 0) return [uniform(), uniform(), uniform()];
@@ -77,8 +84,7 @@ export class PrefixVectorCache {
     const temporal = createTemporalTracker(windows, alpha);
     const out: number[][] = [];
     let at = 0;
-    for (let k = 0; k < want.length; k++) {
-      const t = want[k]!;
+    for (const t of want) {
       while (at < t) temporal.add(run.states[at++]!);
       const v = base[t - 1]!.slice();
       v[TEMP] = temporal.value();

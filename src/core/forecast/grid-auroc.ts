@@ -30,7 +30,7 @@ export function mergeAuroc(pos: Float64Array, neg: Float64Array): number {
       below += 1;
       j += 1;
     }
-    while (j < neg.length && neg[j]! === p) {
+    while (j < neg.length && neg[j] === p) {
       ties += 1;
       j += 1;
     }

@@ -18,7 +18,7 @@ export interface BaselineGroup<T> extends ScoredGroup<T> {
 const EPS = 1e-12;
 
 /** Index of the chosen point for each training set (lists of group indices); 0 when no point has a margin. */
-export function chooseMaximin<T>(groups: readonly BaselineGroup<T>[], points: number, score: (x: T, k: number) => number, sets: readonly (readonly number[])[]): number[] {
+export function chooseMaximin<T>(groups: ReadonlyArray<BaselineGroup<T>>, points: number, score: (x: T, k: number) => number, sets: ReadonlyArray<readonly number[]>): number[] {
   const evals = groups.map((g) => new GroupAuroc(g));
   const order = groups.map((_, i) => i).sort((a, b) => evals[a]!.size - evals[b]!.size || a - b);
   const best = sets.map(() => ({ at: 0, min: -Infinity, mean: -Infinity }));

@@ -138,7 +138,7 @@ export function groupSources(samples: readonly PriorSample[], minRuns: number): 
 export function choosePriorWeights(samples: readonly PriorSample[], minRuns = 20, grid = priorGrid()): PriorWeightsReport {
   const groups = groupSources(samples, minRuns);
   const names = [...groups.keys()].sort();
-  const scored: ScoredGroup<PriorSample>[] = names.map((n) => ({ pos: groups.get(n)!.filter((s) => s.passed), neg: groups.get(n)!.filter((s) => !s.passed) }));
+  const scored: Array<ScoredGroup<PriorSample>> = names.map((n) => ({ pos: groups.get(n)!.filter((s) => s.passed), neg: groups.get(n)!.filter((s) => !s.passed) }));
   const lengthAlone = names.map((n) => aurocBy(groups.get(n)!, (s) => -s.steps));
   const dens = grid.map((c) => priorWeightSum(c.weights));
   const all = names.map((_, i) => i);

@@ -20,9 +20,7 @@ export interface RetrainOptions {
   now: string;
 }
 
-export type RetrainResult =
-  | { kind: 'skipped'; reason: string }
-  | { kind: 'rejected' | 'accepted'; reason: string; heldOut: HorizonAurocs; inForce: HorizonAurocs; candidate: ForecastFile };
+export type RetrainResult = { kind: 'skipped'; reason: string } | { kind: 'rejected' | 'accepted'; reason: string; heldOut: HorizonAurocs; inForce: HorizonAurocs; candidate: ForecastFile };
 
 const TOL = 1e-12;
 
@@ -46,7 +44,10 @@ export function retrainForecast(runs: readonly ForecastRun[], current: ForecastF
   });
   const both = held.map((h, i) => (h !== null && inForcePreds[i] !== null ? h : null));
   const heldOut = horizonAurocs(runs, both);
-  const inForce = horizonAurocs(runs, inForcePreds.map((p, i) => (both[i] !== null ? p : null)));
+  const inForce = horizonAurocs(
+    runs,
+    inForcePreds.map((p, i) => (both[i] !== null ? p : null)),
+  );
   const defaultModel = fitForecastModel(runs);
   const candidate: ForecastFile = {
     ...current,

@@ -60,7 +60,10 @@ export function evaluateForecastStop(runs: readonly ForecastRun[], preds: Readon
   const points: StopPoint[] = [];
   for (const floor of STOP_FLOORS) {
     for (const minSteps of STOP_MIN_STEPS) {
-      let ps = 0, fs = 0, tok = 0, steps = 0;
+      let ps = 0,
+        fs = 0,
+        tok = 0,
+        steps = 0;
       for (const i of idx) {
         const r = runs[i]!;
         const at = forecastStop(preds[i]!, floor, minSteps);

@@ -15,8 +15,15 @@ export type Intent =
    * (an undo, rule 1); `move`: `mv a b`, housekeeping unless `b` is a source file; `script`: written by a Python script.
    */
   | {
-      type: 'write'; file?: string; create: boolean; mayCreate?: boolean; range?: LineRange;
-      softCreate?: boolean; restore?: boolean; move?: boolean; script?: boolean;
+      type: 'write';
+      file?: string;
+      create: boolean;
+      mayCreate?: boolean;
+      range?: LineRange;
+      softCreate?: boolean;
+      restore?: boolean;
+      move?: boolean;
+      script?: boolean;
     }
   /** Rule 4: retrieval (`grep`, `find`, `ls`, `git log`); `targets` are the files/dirs it inspects. */
   | { type: 'inspect'; kind: 'search' | 'list' | 'vcs'; targets: string[] }

@@ -34,7 +34,10 @@ export class Labeler {
   readonly history = new LabelHistory();
   private root: string | undefined;
 
-  constructor(private readonly shell: ShellAnalyzer, options: LabelerOptions = {}) {
+  constructor(
+    private readonly shell: ShellAnalyzer,
+    options: LabelerOptions = {},
+  ) {
     this.root = options.root === undefined ? undefined : normalizePosix(options.root);
   }
 
@@ -68,9 +71,7 @@ export class Labeler {
       }
       const ctx = paths;
       const resolve = (p: string) => toRepoPath(p, ctx);
-      const { intents, primary } = shell.commands.length === 0
-        ? { intents: [emptyShellIntent(shell)], primary: 0 }
-        : memoShellIntents(shell, ctx, resolve);
+      const { intents, primary } = shell.commands.length === 0 ? { intents: [emptyShellIntent(shell)], primary: 0 } : memoShellIntents(shell, ctx, resolve);
       intents.push(...shellScriptWrites(a.command, shell, resolve, this.history));
       if (isProse(a.command, shell, intents[primary])) intents[primary] = { type: 'orchestration', kind: 'message' };
       outcome = { label: cascade(intents, primary, this.history, true), intents, primary, shell, paths };

@@ -41,14 +41,16 @@ export function pythonFileUse(code: string): PythonFileUse {
     if (path === undefined || !plausiblePath(path)) return;
     (write ? writes : reads).add(path);
   };
-  if (opens) for (let m = OPEN.exec(code); m; m = OPEN.exec(code)) {
-    const path = literal(m, 1) ?? (m[3] === undefined ? undefined : vars.get(m[3]));
-    const mode = literal(m, 4) ?? 'r';
-    add(path, /[wax+]/.test(mode));
-  }
-  if (methods) for (let m = PATH_METHOD.exec(code); m; m = PATH_METHOD.exec(code)) {
-    const path = literal(m, 1) ?? (m[3] === undefined ? undefined : vars.get(m[3]));
-    add(path, (m[4] ?? '').startsWith('write'));
-  }
+  if (opens)
+    for (let m = OPEN.exec(code); m; m = OPEN.exec(code)) {
+      const path = literal(m, 1) ?? (m[3] === undefined ? undefined : vars.get(m[3]));
+      const mode = literal(m, 4) ?? 'r';
+      add(path, /[wax+]/.test(mode));
+    }
+  if (methods)
+    for (let m = PATH_METHOD.exec(code); m; m = PATH_METHOD.exec(code)) {
+      const path = literal(m, 1) ?? (m[3] === undefined ? undefined : vars.get(m[3]));
+      add(path, (m[4] ?? '').startsWith('write'));
+    }
   return { writes: [...writes], reads: [...reads] };
 }

@@ -20,9 +20,7 @@ export function gitIntent(args: string[], writes: string[], resolve: (p: string)
     const dash = args.indexOf('--');
     const files = dash >= 0 ? args.slice(dash + 1) : [];
     const first = files[0];
-    return first === undefined
-      ? { type: 'orchestration', kind: 'housekeeping', changes: true }
-      : { type: 'orchestration', kind: 'housekeeping', changes: true, file: resolve(first) };
+    return first === undefined ? { type: 'orchestration', kind: 'housekeeping', changes: true } : { type: 'orchestration', kind: 'housekeeping', changes: true, file: resolve(first) };
   }
   if (APPLY.test(sub)) return { type: 'write', create: false };
   return { type: 'orchestration', kind: 'housekeeping' };

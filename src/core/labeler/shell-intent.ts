@@ -1,9 +1,6 @@
 import type { ParsedShell, SimpleCommand } from '../ports.js';
 import type { Intent } from './intent.js';
-import {
-  BUILDERS, ENV_SETUP, HOUSEKEEPING, INSPECTORS, INSTALLERS, INSTALL_SUB, INTERPRETERS, JS_PACKAGE_MANAGERS,
-  LISTERS, PRODUCERS, READERS, SEARCHERS, SUBMIT_MARKERS,
-} from './command-tables.js';
+import { BUILDERS, ENV_SETUP, HOUSEKEEPING, INSPECTORS, INSTALLERS, INSTALL_SUB, INTERPRETERS, JS_PACKAGE_MANAGERS, LISTERS, PRODUCERS, READERS, SEARCHERS, SUBMIT_MARKERS } from './command-tables.js';
 import { gitIntent } from './shell-git.js';
 import { hasFlag, headCount, positionals, sedEditLine, sedPrintRange } from './shell-args.js';
 import { testRunnerIntent } from './shell-test-runner.js';
@@ -136,12 +133,21 @@ export function commandIntent(cmd: SimpleCommand, resolve: Resolve): Intent {
   if (HOUSEKEEPING.has(base)) return { type: 'orchestration', kind: 'housekeeping' };
   if (READERS.has(base)) return readIntent(base, args, resolve);
   if (base === 'awk' || base === 'gawk') {
-    const files = positionals(args, new Set(['-F', '-v', '-f'])).slice(1).map(resolve);
+    const files = positionals(args, new Set(['-F', '-v', '-f']))
+      .slice(1)
+      .map(resolve);
     return files.length > 0 ? { type: 'read', files } : { type: 'run', kind: 'run_other' };
   }
   if (SEARCHERS.has(base)) return searchIntent(base, args, resolve);
   if (LISTERS.has(base)) return { type: 'inspect', kind: 'list', targets: positionals(args, new Set(['-I', '-L', '-P'])).map(resolve) };
-  if (INSPECTORS.has(base)) return { type: 'inspect', kind: 'search', targets: positionals(args).filter((a) => a.includes('.') || a.includes('/')).map(resolve) };
+  if (INSPECTORS.has(base))
+    return {
+      type: 'inspect',
+      kind: 'search',
+      targets: positionals(args)
+        .filter((a) => a.includes('.') || a.includes('/'))
+        .map(resolve),
+    };
   if (/^(echo|printf)$/.test(base)) return { type: 'orchestration', kind: 'message' };
   return runIntent(name, base, args, resolve) ?? { type: 'unknown' };
 }

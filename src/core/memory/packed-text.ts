@@ -71,7 +71,7 @@ export class LazyText {
 function warm(t: LazyText): void {
   hot.delete(t);
   hot.add(t);
-  if (hot.size > HOT_TEXTS) (hot.values().next().value!).cool();
+  if (hot.size > HOT_TEXTS) hot.values().next().value!.cool();
 }
 
 /** A text as stored: itself (flat), or a {@link LazyText}. */

@@ -73,7 +73,10 @@ function referenceStats(states: readonly State[]): ReferenceStats {
 }
 
 function addWindows(sums: Pta['windowSums'], states: readonly State[], alpha: number): void {
-  const dists = windowDistributions(states.map((s) => s.stage), alpha);
+  const dists = windowDistributions(
+    states.map((s) => s.stage),
+    alpha,
+  );
   for (let k = 0; k < 3; k++) {
     const sum = sums[k]!;
     const d = dists[k]!;
@@ -108,7 +111,11 @@ export function buildPta(task: string, references: ReadonlyArray<readonly State[
     version: 1,
     tau: options.tau ?? DEFAULT_TAU,
     nodes: [{ id: 0, parent: null, children: [], state: null, refs: 0 }],
-    windowSums: [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
+    windowSums: [
+      [0, 0, 0, 0],
+      [0, 0, 0, 0],
+      [0, 0, 0, 0],
+    ],
     references: [],
     files: [],
   };

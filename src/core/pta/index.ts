@@ -2,6 +2,4 @@
 export { addReference, buildPta, holdsPath, type AddReferenceOptions, type PtaOptions } from './build.js';
 export { nodeDepths, ptaPaths } from './paths.js';
 export { ptaFromJson, ptaToJson } from './json.js';
-export {
-  formatPtaSummary, summarisePta, type PtaNodeSummary, type PtaPathSummary, type PtaSummary,
-} from './summary.js';
+export { formatPtaSummary, summarisePta, type PtaNodeSummary, type PtaPathSummary, type PtaSummary } from './summary.js';

@@ -70,9 +70,7 @@ export function summarisePta(pta: Pta): PtaSummary {
  * indents, with `├`/`└` marking where each branch starts.
  */
 export function formatPtaSummary(summary: PtaSummary): string {
-  const lines = [
-    `PTA ${summary.task} v${summary.version}: ${summary.references} references, ${summary.nodes} nodes, ${summary.paths} paths`,
-  ];
+  const lines = [`PTA ${summary.task} v${summary.version}: ${summary.references} references, ${summary.nodes} nodes, ${summary.paths} paths`];
   summary.pathDetails.forEach((p, i) => lines.push(`  path ${i + 1} (${p.length}): ${p.stages}`));
   lines.push('  tree:');
   const children = new Map<number, PtaNodeSummary[]>();

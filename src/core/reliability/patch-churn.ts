@@ -49,12 +49,17 @@ export function stepEditVolume(step: Step): number {
   const a = step.action;
   if (a.kind === 'edit') {
     switch (a.op) {
-      case 'str_replace': return lineCount(a.old) + lineCount(a.new);
-      case 'insert': return lineCount(a.new);
-      case 'replace_lines': return lineCount(a.new) + (a.range ? a.range[1] - a.range[0] + 1 : 0);
+      case 'str_replace':
+        return lineCount(a.old) + lineCount(a.new);
+      case 'insert':
+        return lineCount(a.new);
+      case 'replace_lines':
+        return lineCount(a.new) + (a.range ? a.range[1] - a.range[0] + 1 : 0);
       case 'create':
-      case 'write': return lineCount(a.text ?? a.new);
-      default: return 0;
+      case 'write':
+        return lineCount(a.text ?? a.new);
+      default:
+        return 0;
     }
   }
   if (a.kind === 'shell') {

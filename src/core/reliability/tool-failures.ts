@@ -27,7 +27,10 @@ const RULES: ReadonlyArray<[AgentFailureKind, RegExp]> = [
   ['shell_syntax', /syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file|unterminated quoted string|bad substitution/i],
   ['command_not_found', /: command not found|: not found\s*$/im],
   ['path_not_found', /invalid `path` parameter|the path \S+ does not exist/i],
-  ['malformed_arguments', /parameter `\w+` is required|invalid `\w+` parameter|did not appear verbatim|no replacement was performed|exactly one (?:action|bash code block)|format error|failed to parse (?:the )?(?:tool|function|action)|unrecognized (?:command|arguments)|invalid choice:/i],
+  [
+    'malformed_arguments',
+    /parameter `\w+` is required|invalid `\w+` parameter|did not appear verbatim|no replacement was performed|exactly one (?:action|bash code block)|format error|failed to parse (?:the )?(?:tool|function|action)|unrecognized (?:command|arguments)|invalid choice:/i,
+  ],
 ];
 const PATH_RULE = /no such file or directory|can't open file|the path \S+ does not exist|cannot access '|file or directory not found/i;
 const HEAD = 600;

@@ -5,9 +5,7 @@ export type AttemptOutcome = 'pass' | 'fail' | 'censored';
 
 /** Why a tool call failed through the agent's own fault (see `classifyToolFailure`). */
 export type AgentFailureKind = 'malformed_arguments' | 'path_not_found' | 'shell_syntax' | 'command_not_found' | 'timeout';
-export const AGENT_FAILURE_KINDS: readonly AgentFailureKind[] = [
-  'malformed_arguments', 'path_not_found', 'shell_syntax', 'command_not_found', 'timeout',
-];
+export const AGENT_FAILURE_KINDS: readonly AgentFailureKind[] = ['malformed_arguments', 'path_not_found', 'shell_syntax', 'command_not_found', 'timeout'];
 
 /** One attempt of one configuration on one task. */
 export interface Attempt {

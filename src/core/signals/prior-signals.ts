@@ -42,15 +42,16 @@ export function createPriorSignalTracker(brevitySteps: number): PriorSignalTrack
         verified = false;
       } else if (s.stage === 'V' && edited) verified = true;
     },
-    value: () => (n === 0
-      ? { focus: 0, verify: 0, brevity: 0, edit: 0, settle: 0 }
-      : {
-        focus: 1 - explore / n,
-        verify: verified ? 1 : 0,
-        brevity: brevitySteps / (brevitySteps + n),
-        edit: sourceEdited ? 1 : 0,
-        settle: SETTLE_STEPS / (SETTLE_STEPS + streak),
-      }),
+    value: () =>
+      n === 0
+        ? { focus: 0, verify: 0, brevity: 0, edit: 0, settle: 0 }
+        : {
+            focus: 1 - explore / n,
+            verify: verified ? 1 : 0,
+            brevity: brevitySteps / (brevitySteps + n),
+            edit: sourceEdited ? 1 : 0,
+            settle: SETTLE_STEPS / (SETTLE_STEPS + streak),
+          },
     get length() {
       return n;
     },

@@ -16,7 +16,7 @@ export interface StructuralReference {
   /** Non-O node states, in node order (right vertices of the matching). */
   readonly nodeStates: readonly State[];
   /** Reference paths as indices into `nodeStates` (O nodes dropped, empty paths skipped). */
-  readonly paths: readonly (readonly number[])[];
+  readonly paths: ReadonlyArray<readonly number[]>;
   /** Indices of the nodes equivalent to `state` (frozen, shared: do not mutate). */
   adjacent(state: State): readonly number[];
 }
@@ -55,7 +55,7 @@ function build(pta: Pta, tau: number): StructuralReference {
     nodeStates.push(n.state);
   }
   const paths = ptaPaths(pta)
-    .map((p) => p.flatMap((id) => (index.has(id) ? [index.get(id) as number] : [])))
+    .map((p) => p.flatMap((id) => (index.has(id) ? [index.get(id)!] : [])))
     .filter((p) => p.length > 0);
   const memo = new Map<string, readonly number[]>();
   let indices = 0;
@@ -67,12 +67,12 @@ function build(pta: Pta, tau: number): StructuralReference {
       const hit = memo.get(key);
       if (hit !== undefined) return hit;
       const out: number[] = [];
-      for (let j = 0; j < nodeStates.length; j++) if (equivalent(nodeStates[j] as State, state, tau)) out.push(j);
+      for (let j = 0; j < nodeStates.length; j++) if (equivalent(nodeStates[j]!, state, tau)) out.push(j);
       const frozen = Object.freeze(out);
       memo.set(key, frozen);
       indices += frozen.length;
       while (memo.size > 1 && (memo.size > ADJACENCY_MEMO_ENTRIES || indices > ADJACENCY_MEMO_INDICES)) {
-        const [oldest, list] = memo.entries().next().value as [string, readonly number[]];
+        const [oldest, list] = memo.entries().next().value!;
         memo.delete(oldest);
         indices -= list.length;
       }

@@ -55,8 +55,7 @@ export interface TemporalTracker extends SignalTracker<number> {
 export function createTemporalTracker(reference: Windows, alpha: number): TemporalTracker {
   const prefix: number[][] = [[0], [0], [0], [0]];
   let n = 0;
-  const countsIn = (lo: number, hi: number): StageCounts =>
-    prefix.map((p) => p[hi]! - p[lo]!) as StageCounts;
+  const countsIn = (lo: number, hi: number): StageCounts => prefix.map((p) => p[hi]! - p[lo]!) as StageCounts;
   return {
     add(state: State): void {
       const k = STAGE_INDEX[state.stage];

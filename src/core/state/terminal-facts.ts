@@ -82,7 +82,7 @@ export function terminalFacts(kind: 'shell' | 'code', command: string, root: str
   entry.bytes += added;
   cachedBytes += added;
   while (cache.size > TERMINAL_CACHE_ENTRIES || cachedBytes > TERMINAL_CACHE_BYTES) {
-    const [oldest, old] = cache.entries().next().value as [string, Entry];
+    const [oldest, old] = cache.entries().next().value!;
     cache.delete(oldest);
     cachedBytes -= old.bytes;
   }

@@ -21,10 +21,20 @@ export function scoreDistribution(r: CorpusReport): Chart {
   const fail = bins('fail');
   const yt = niceTicks(Math.max(1, ...pass, ...fail), 5, true);
   const ymax = yt[yt.length - 1]!;
-  const items = [{ label: 'passing', color: PALETTE.pass }, { label: 'failing', color: PALETTE.fail }];
+  const items = [
+    { label: 'passing', color: PALETTE.pass },
+    { label: 'failing', color: PALETTE.fail },
+  ];
   const tickW = Math.max(...yt.map((v) => textWidth(String(v), 12)));
-  const W = 660, L = Math.ceil(16 + 12 + 10 + tickW + 8), R = 24, T = TITLE_Y + 42, B = 54, H = T + 280 + B;
-  const pw = W - L - R, ph = H - T - B, bw = pw / 10;
+  const W = 660,
+    L = Math.ceil(16 + 12 + 10 + tickW + 8),
+    R = 24,
+    T = TITLE_Y + 42,
+    B = 54,
+    H = T + 280 + B;
+  const pw = W - L - R,
+    ph = H - T - B,
+    bw = pw / 10;
   const y = (v: number) => T + ph - (ph * v) / ymax;
   const body: string[] = [];
   for (const v of yt) body.push(line(L, y(v), W - R, y(v), PALETTE.grid), text(L - 8, y(v) + 4, String(v), 'end'));

@@ -10,10 +10,21 @@ export function textTable(t: Table, columns?: readonly string[]): string {
   const body = t.rows.map((r) => idx.map((i) => r[i] ?? null));
   const widths = head.map((h, j) => Math.max(h.length, ...body.map((r) => text(r[j]!).length)));
   const line = (cells: string[], nums: boolean[]) =>
-    cells.map((c, j) => (nums[j] ? c.padStart(widths[j]!) : c.padEnd(widths[j]!))).join('  ').trimEnd();
+    cells
+      .map((c, j) => (nums[j] ? c.padStart(widths[j]!) : c.padEnd(widths[j]!)))
+      .join('  ')
+      .trimEnd();
   return [
-    line(head, head.map(() => false)),
-    ...body.map((r) => line(r.map(text), r.map((c) => typeof c === 'number'))),
+    line(
+      head,
+      head.map(() => false),
+    ),
+    ...body.map((r) =>
+      line(
+        r.map(text),
+        r.map((c) => typeof c === 'number'),
+      ),
+    ),
   ].join('\n');
 }
 
@@ -23,11 +34,7 @@ const mdEscape = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 export function markdownTable(t: Table): string {
   if (t.rows.length === 0) return '_none_';
   const align = t.headers.map((_, j) => (t.rows.every((r) => r[j] === null || typeof r[j] === 'number') ? '---:' : '---'));
-  return [
-    `| ${t.headers.map(mdEscape).join(' | ')} |`,
-    `| ${align.join(' | ')} |`,
-    ...t.rows.map((r) => `| ${r.map((c) => mdEscape(text(c))).join(' | ')} |`),
-  ].join('\n');
+  return [`| ${t.headers.map(mdEscape).join(' | ')} |`, `| ${align.join(' | ')} |`, ...t.rows.map((r) => `| ${r.map((c) => mdEscape(text(c))).join(' | ')} |`)].join('\n');
 }
 
 function csvCell(c: Cell): string {

@@ -98,8 +98,7 @@ export function wrapText(s: string, width: number, size: number): string[] {
 export function placeLabels(points: ReadonlyArray<[number, number]>, r: number, area: Box): Array<[number, number]> {
   const placed: Array<[number, number]> = [];
   const free = (cx: number, cy: number) =>
-    cx - r >= area.x && cx + r <= area.x + area.w && cy - r >= area.y && cy + r <= area.y + area.h &&
-    placed.every(([px, py]) => Math.hypot(px - cx, py - cy) >= 2 * r + 2);
+    cx - r >= area.x && cx + r <= area.x + area.w && cy - r >= area.y && cy + r <= area.y + area.h && placed.every(([px, py]) => Math.hypot(px - cx, py - cy) >= 2 * r + 2);
   for (const [x, y] of points) {
     let spot: [number, number] | undefined = free(x, y) ? [x, y] : undefined;
     for (let ring = 1; spot === undefined && ring <= 12; ring++) {
@@ -107,7 +106,8 @@ export function placeLabels(points: ReadonlyArray<[number, number]>, r: number, 
       const n = 8 * ring;
       for (let k = 0; k < n && spot === undefined; k++) {
         const a = -Math.PI / 2 + (2 * Math.PI * k) / n;
-        const cx = x + d * Math.cos(a), cy = y + d * Math.sin(a);
+        const cx = x + d * Math.cos(a),
+          cy = y + d * Math.sin(a);
         if (free(cx, cy)) spot = [cx, cy];
       }
     }

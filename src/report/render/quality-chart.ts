@@ -16,14 +16,16 @@ const BADGE = 9;
 
 /** Scatter of per-model mean quality score against pass rate. */
 export function qualityVsPassRate(r: CorpusReport): Chart {
-  const points = r.models
-    .filter((m) => m.passRate !== null && m.meanQuality !== null)
-    .sort((a, b) => (b.meanQuality ?? 0) - (a.meanQuality ?? 0));
+  const points = r.models.filter((m) => m.passRate !== null && m.meanQuality !== null).sort((a, b) => (b.meanQuality ?? 0) - (a.meanQuality ?? 0));
   const keys = points.map((m, i) => ({ n: `${i + 1}`, lines: wrapText(modelLabel(m), KEY_W - 28, KEY_SIZE) }));
   const keyH = keys.reduce((h, k) => h + k.lines.length * KEY_LINE + 4, 0);
-  const L = 62, T = TITLE_Y + 28, B = 54, plotW = 520;
+  const L = 62,
+    T = TITLE_Y + 28,
+    B = 54,
+    plotW = 520;
   const ph = Math.max(360, keyH);
-  const W = L + plotW + 30 + KEY_W, H = T + ph + B;
+  const W = L + plotW + 30 + KEY_W,
+    H = T + ph + B;
   const x = (v: number) => L + plotW * v;
   const y = (v: number) => T + ph - (ph * v) / 100;
   const body: string[] = [];
@@ -37,11 +39,13 @@ export function qualityVsPassRate(r: CorpusReport): Chart {
   const tips = points.map((m) => `${modelLabel(m)}: pass rate ${(100 * m.passRate!).toFixed(1)} %, mean quality ${m.meanQuality!.toFixed(1)} (rank shift ${m.rankShift})`);
   // Leader lines and true positions first, so no line crosses a badge.
   points.forEach((_, i) => {
-    const [px, py] = at[i]!, [bx, by] = badges[i]!;
+    const [px, py] = at[i]!,
+      [bx, by] = badges[i]!;
     if (bx !== px || by !== py) body.push(line(px, py, bx, by, PALETTE.axis));
   });
   points.forEach((_, i) => {
-    const [px, py] = at[i]!, [bx, by] = badges[i]!;
+    const [px, py] = at[i]!,
+      [bx, by] = badges[i]!;
     if (bx !== px || by !== py) body.push(circle(px, py, 2.5, PALETTE.text, tips[i], ''));
   });
   points.forEach((_, i) => {

@@ -1,9 +1,7 @@
 /** The readable terminal summary and the Markdown report. */
 import type { CorpusReport } from '../types.js';
 import { markdownTable, textTable } from './format-table.js';
-import {
-  allTables, luckyTable, modelsTable, reliabilityTable, separationTable, tasksTable, type Table,
-} from './tables.js';
+import { allTables, luckyTable, modelsTable, reliabilityTable, separationTable, tasksTable, type Table } from './tables.js';
 
 const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
 
@@ -19,9 +17,7 @@ export function headline(r: CorpusReport): string[] {
   const withRefs = r.tasks.filter((t) => t.references >= 2);
   const folders = r.inputs.referenceFolders;
   const external = r.tasks.filter((t) => t.external);
-  const scored = folders.length
-    ? `${c.scored} (${c.scored - c.scoredExternal} in-folder, ${c.scoredExternal} against an external PTA)`
-    : `${c.scored}`;
+  const scored = folders.length ? `${c.scored} (${c.scored - c.scoredExternal} in-folder, ${c.scoredExternal} against an external PTA)` : `${c.scored}`;
   const noRef = folders.length ? 'without enough references here or in the reference folders' : 'without enough references (a PTA needs 2 other passing trajectories)';
   return [
     `${c.trajectories} trajectories from ${r.inputs.files} files (${r.inputs.skippedFiles} skipped${skipped ? `: ${skipped}` : ''}), ${r.tasks.length} tasks`,
@@ -29,7 +25,9 @@ export function headline(r: CorpusReport): string[] {
     `scored: ${scored}; not scored: ${c.unscoredNoReference} ${noRef}, ${c.unscoredNoSteps} without steps, ${c.unscoredNoTask} naming no task`,
     `tasks with a reference (>= 2 passing): ${withRefs.length ? withRefs.map((t) => t.task).join(', ') : 'none'}`,
     ...(folders.length
-      ? [`external references (${folders.map((f) => (f.source === f.dir ? f.dir : `${f.source}: ${f.dir}`)).join('; ')}) used for: ${external.length ? external.map((t) => t.task).join(', ') : 'no task'}`]
+      ? [
+          `external references (${folders.map((f) => (f.source === f.dir ? f.dir : `${f.source}: ${f.dir}`)).join('; ')}) used for: ${external.length ? external.map((t) => t.task).join(', ') : 'no task'}`,
+        ]
       : []),
   ];
 }
@@ -73,8 +71,8 @@ export function terminalSummary(r: CorpusReport): string {
 /** How to read the report: the notes closing report.md and report.html. */
 export const REPORT_NOTES: readonly string[] = [
   'Passing trajectories are scored leave-one-out against a PTA of the other passing trajectories of their task; others against all passing ones. A PTA needs at least 2 references.',
-  'KS p-values are asymptotic (Kolmogorov distribution with Stephens\' small-sample correction).',
-  'Censored = interrupted by infrastructure (e.g. provider time-out in the log\'s exit status); unknown = no evaluation found.',
+  "KS p-values are asymptotic (Kolmogorov distribution with Stephens' small-sample correction).",
+  "Censored = interrupted by infrastructure (e.g. provider time-out in the log's exit status); unknown = no evaluation found.",
   'ATFR counts malformed arguments, paths not found, shell syntax errors, commands not found and time-outs; PCR = 1 − |final patch| / cumulative edit volume (editor edits and heredoc writes).',
 ];
 
@@ -83,7 +81,7 @@ export function reportNotes(r: CorpusReport): string[] {
   if (r.inputs.referenceFolders.length === 0) return [...REPORT_NOTES];
   return [
     REPORT_NOTES[0]!,
-    'A trajectory without such a PTA is scored against its task\'s stored PTA from the reference folders (first folder holding the task wins; it needs 2 references): column reference names it with its version, `in-folder` otherwise.',
+    "A trajectory without such a PTA is scored against its task's stored PTA from the reference folders (first folder holding the task wins; it needs 2 references): column reference names it with its version, `in-folder` otherwise.",
     ...REPORT_NOTES.slice(1),
   ];
 }
@@ -91,15 +89,7 @@ export function reportNotes(r: CorpusReport): string[] {
 /** The Markdown report (`report.md`), linking the SVG charts written next to it. */
 export function markdownReport(r: CorpusReport, charts: readonly string[] = []): string {
   const tables = allTables(r);
-  const out = [
-    '# steplens corpus report',
-    '',
-    ...headline(r).map((l) => `- ${l}`),
-    `- ${passTiers(r)}`,
-    '',
-    ...charts.map((c) => `![${c}](${c})`),
-    '',
-  ];
+  const out = ['# steplens corpus report', '', ...headline(r).map((l) => `- ${l}`), `- ${passTiers(r)}`, '', ...charts.map((c) => `![${c}](${c})`), ''];
   for (const t of tables) {
     out.push(`## ${t.title}`, '', markdownTable(t), '');
     if (t.name === luckyTable(r).name) out.push(chiLine(r), '');

@@ -100,8 +100,12 @@ export function legend(x: number, y: number, items: readonly LegendItem[], size 
   for (const it of items) {
     const mid = y - size * 0.35;
     if (it.line) out.push(line(cx, mid, cx + 18, mid, it.color, it.line === 'dashed', 2));
-    const swatch = it.shape === undefined ? rect(cx + 3, mid - 6, 12, 12, it.color)
-      : it.hollow ? marker(it.shape, cx + 9, mid, 4, '#ffffff', undefined, `stroke="${it.color}" stroke-width="1.8"`) : marker(it.shape, cx + 9, mid, 4.5, it.color);
+    const swatch =
+      it.shape === undefined
+        ? rect(cx + 3, mid - 6, 12, 12, it.color)
+        : it.hollow
+          ? marker(it.shape, cx + 9, mid, 4, '#ffffff', undefined, `stroke="${it.color}" stroke-width="1.8"`)
+          : marker(it.shape, cx + 9, mid, 4.5, it.color);
     out.push(swatch);
     out.push(text(cx + SWATCH, y, it.label, 'start', '', size));
     cx += SWATCH + textWidth(it.label, size) + GAP;

@@ -20,9 +20,18 @@ export function tierShares(r: CorpusReport): Chart {
   const labelW = Math.min(MAX_LABEL_W, Math.max(80, ...rows.map((row) => textWidth(row.label, SIZE))));
   const wrapped = rows.map((row) => ({ ...row, lines: wrapText(row.label, labelW, SIZE) }));
   const items = (['Ideal', 'Solid', 'Lucky'] as const).map((t) => ({ label: t, color: TIER_COLORS[t] }));
-  const L = Math.ceil(labelW) + 24, R = 30, T = TITLE_Y + 44, W = L + 480;
+  const L = Math.ceil(labelW) + 24,
+    R = 30,
+    T = TITLE_Y + 44,
+    W = L + 480;
   const heights = wrapped.map((row) => Math.max(26, row.lines.length * LINE + 10));
-  const H = T + Math.max(26, heights.reduce((a, b) => a + b, 0)) + 40;
+  const H =
+    T +
+    Math.max(
+      26,
+      heights.reduce((a, b) => a + b, 0),
+    ) +
+    40;
   const pw = W - L - R;
   const body: string[] = [...legend(Math.max(L, (W - legendWidth(items)) / 2), TITLE_Y + 24, items)];
   let yy = T;

@@ -148,10 +148,12 @@ export class RedisLink {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([this.client, this.sub].map(async (r) => {
-      if (r === undefined) return;
-      if (r.status === 'ready') await r.quit().catch(() => r.disconnect());
-      else r.disconnect();
-    }));
+    await Promise.all(
+      [this.client, this.sub].map(async (r) => {
+        if (r === undefined) return;
+        if (r.status === 'ready') await r.quit().catch(() => r.disconnect());
+        else r.disconnect();
+      }),
+    );
   }
 }

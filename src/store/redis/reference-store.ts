@@ -84,7 +84,11 @@ export class RedisReferenceStore implements ReferenceStorePort {
       if (channel === store.keys.grown) store.onGrown(message);
     });
     // (Re)subscribe on each connection, then re-read: what was published while disconnected is lost.
-    const subscribe = (): Promise<void> => sub.subscribe(store.keys.grown).then(() => store.resync(), () => undefined);
+    const subscribe = (): Promise<void> =>
+      sub.subscribe(store.keys.grown).then(
+        () => store.resync(),
+        () => undefined,
+      );
     sub.on('ready', () => void subscribe());
     sub.on('close', () => {
       store.synced = false;
@@ -237,10 +241,9 @@ export class RedisReferenceStore implements ReferenceStorePort {
       const next = current ? addReference(current, states) : buildPta(task, [states]);
       const json = ptaToJson(next);
       const key = this.keys.pta(task, next.version);
-      const answer = await this.link.run('grow', (r) => GROW.run(
-        r, [this.keys.tasks, key, this.keys.pta(task, version)],
-        [task, version, next.version, json, this.options.keepVersionsMs ?? 35 * 60_000, this.keys.grown],
-      ));
+      const answer = await this.link.run('grow', (r) =>
+        GROW.run(r, [this.keys.tasks, key, this.keys.pta(task, version)], [task, version, next.version, json, this.options.keepVersionsMs ?? 35 * 60_000, this.keys.grown]),
+      );
       if (answer === 'ok') {
         this.cache.set(key, { pta: next, bytes: Buffer.byteLength(json) });
         this.see(task, next.version);
@@ -253,7 +256,12 @@ export class RedisReferenceStore implements ReferenceStorePort {
 
   async list(): Promise<StoredTaskStats[]> {
     const unreachable = (error: unknown): boolean => error instanceof SteplensError && error.code === 'unavailable';
-    return taskStats(await this.tasks(), (task) => this.get(task), (m) => this.options.warn?.(m), unreachable);
+    return taskStats(
+      await this.tasks(),
+      (task) => this.get(task),
+      (m) => this.options.warn?.(m),
+      unreachable,
+    );
   }
 
   async flush(): Promise<void> {

@@ -8,12 +8,15 @@ import type { Redis } from 'ioredis';
 
 export class LuaScript {
   readonly sha: string;
-  constructor(readonly name: string, readonly lua: string) {
+  constructor(
+    readonly name: string,
+    readonly lua: string,
+  ) {
     this.sha = createHash('sha1').update(lua).digest('hex');
   }
 
   /** Runs the script with `keys` and `args`; loads it once if Redis does not know it. */
-  async run(redis: Redis, keys: readonly string[], args: readonly (string | number | Buffer)[]): Promise<unknown> {
+  async run(redis: Redis, keys: readonly string[], args: ReadonlyArray<string | number | Buffer>): Promise<unknown> {
     try {
       return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (error) {
@@ -29,7 +32,9 @@ export class LuaScript {
  * new version, PTA JSON, how long the previous version is kept (ms), channel.
  * Returns 'ok', or the task's actual version when it is not the expected one.
  */
-export const GROW = new LuaScript('grow', `
+export const GROW = new LuaScript(
+  'grow',
+  `
 local cur = redis.call('HGET', KEYS[1], ARGV[1]) or '0'
 if cur ~= ARGV[2] then return cur end
 redis.call('SET', KEYS[2], ARGV[4])
@@ -37,17 +42,21 @@ if ARGV[2] ~= '0' and KEYS[3] ~= KEYS[2] then redis.call('PEXPIRE', KEYS[3], ARG
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 redis.call('PUBLISH', ARGV[6], ARGV[3] .. ':' .. ARGV[1])
 return 'ok'
-`);
+`,
+);
 
 /** KEYS: meta, lease, steps. ARGV: record JSON, owner, lease ms, ttl ms. 1 = opened, 0 = the id is taken. */
-export const OPEN = new LuaScript('open', `
+export const OPEN = new LuaScript(
+  'open',
+  `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'rec', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('DEL', KEYS[3])
 redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
 return 1
-`);
+`,
+);
 
 /**
  * The fence every session write passes: the session exists, is not ended, and
@@ -80,7 +89,9 @@ end
  * with the pinned PTA), seq, the step message JSON. KEYS: per step meta, lease, steps,
  * [pinned PTA]. Returns one of 'ok', 'gone', 'lost', 'ended', 'gap' per step.
  */
-export const APPEND = new LuaScript('append', `
+export const APPEND = new LuaScript(
+  'append',
+  `
 local out = {}
 local leaseMs, ttlMs = tonumber(ARGV[2]), tonumber(ARGV[3])
 local k, a = 1, 4
@@ -112,21 +123,27 @@ while a <= #ARGV do
   k, a = k + n, a + 3
 end
 return out
-`);
+`,
+);
 
 /** Records the outcome. KEYS: meta, lease, steps, [pinned PTA]. ARGV: owner, lease ms, ttl ms, '1' or '0'. */
-export const OUTCOME = new LuaScript('outcome', `${FENCE}
+export const OUTCOME = new LuaScript(
+  'outcome',
+  `${FENCE}
 if fail then return fail end
 redis.call('HSET', KEYS[1], 'passed', ARGV[4])
 ${TOUCH}
 return 'ok'
-`);
+`,
+);
 
 /**
  * Records the final and frees the lease; the session stays readable for `keep` ms.
  * KEYS: meta, lease, steps. ARGV: owner, final JSON, keep ms.
  */
-export const FINISH = new LuaScript('finish', `
+export const FINISH = new LuaScript(
+  'finish',
+  `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'gone' end
 local owner = redis.call('GET', KEYS[2])
 if owner and owner ~= ARGV[1] then return 'lost' end
@@ -136,14 +153,17 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[3], ARGV[3])
 redis.call('DEL', KEYS[2])
 return 'ok'
-`);
+`,
+);
 
 /**
  * Takes a session over (a resume): the lease becomes ours, whoever held it.
  * KEYS: meta, lease, steps. ARGV: owner, lease ms, ttl ms.
  * Returns false when the session is unknown, else {previous owner or '', steps held, ended 1/0}.
  */
-export const CLAIM = new LuaScript('claim', `
+export const CLAIM = new LuaScript(
+  'claim',
+  `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 local prev = redis.call('GET', KEYS[2]) or ''
 local ended = redis.call('HEXISTS', KEYS[1], 'final')
@@ -153,14 +173,17 @@ if ended == 0 then
   redis.call('PEXPIRE', KEYS[3], ARGV[3])
 end
 return {prev, redis.call('LLEN', KEYS[3]), ended}
-`);
+`,
+);
 
 /**
  * Renews leases still ours (or lapsed while the session is still open).
  * KEYS: lease, meta, lease, meta, ... ARGV: owner, lease ms.
  * Returns the 1-based pair indices of sessions held by another replica, ended or gone.
  */
-export const RENEW = new LuaScript('renew', `
+export const RENEW = new LuaScript(
+  'renew',
+  `
 local lost = {}
 for i = 1, #KEYS, 2 do
   local owner = redis.call('GET', KEYS[i])
@@ -169,13 +192,17 @@ for i = 1, #KEYS, 2 do
   else table.insert(lost, (i + 1) / 2) end
 end
 return lost
-`);
+`,
+);
 
 /** Releases leases still ours (graceful shutdown). KEYS: leases. ARGV: owner. */
-export const RELEASE = new LuaScript('release', `
+export const RELEASE = new LuaScript(
+  'release',
+  `
 local n = 0
 for _, key in ipairs(KEYS) do
   if redis.call('GET', key) == ARGV[1] then redis.call('DEL', key); n = n + 1 end
 end
 return n
-`);
+`,
+);

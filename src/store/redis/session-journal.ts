@@ -103,15 +103,17 @@ export class RedisSessionJournal implements SessionJournal {
 
   private send(batch: PendingAppend[]): void {
     const keys: string[] = [];
-    const args: (string | number | Buffer)[] = [this.owner, this.leaseMs, this.ttlMs];
+    const args: Array<string | number | Buffer> = [this.owner, this.leaseMs, this.ttlMs];
     for (const b of batch) {
       keys.push(...b.keys);
       args.push(b.keys.length, b.seq, b.frame);
     }
-    this.link.run('session_append', (r) => APPEND.run(r, keys, args)).then(
-      (answer) => batch.forEach((b, i) => b.resolve(writeResult((answer as unknown[])[i]))),
-      (error: unknown) => batch.forEach((b) => b.reject(error)),
-    );
+    this.link
+      .run('session_append', (r) => APPEND.run(r, keys, args))
+      .then(
+        (answer) => batch.forEach((b, i) => b.resolve(writeResult((answer as unknown[])[i]))),
+        (error: unknown) => batch.forEach((b) => b.reject(error)),
+      );
   }
 
   async outcome(id: string, passed: boolean, pin: PinnedReference): Promise<WriteResult> {
@@ -162,7 +164,7 @@ export class RedisSessionJournal implements SessionJournal {
         return [lease, meta];
       });
       const answer = await this.link.run('lease_renew', (r) => RENEW.run(r, keys, [this.owner, this.leaseMs]));
-      for (const n of answer as number[]) lost.push(batch[Number(n) - 1] as string);
+      for (const n of answer as number[]) lost.push(batch[Number(n) - 1]!);
     }
     return lost;
   }
@@ -170,7 +172,13 @@ export class RedisSessionJournal implements SessionJournal {
   async release(ids: readonly string[]): Promise<void> {
     for (let i = 0; i < ids.length; i += BATCH) {
       const batch = ids.slice(i, i + BATCH);
-      await this.link.run('lease_release', (r) => RELEASE.run(r, batch.map((id) => this.keys.lease(id)), [this.owner]));
+      await this.link.run('lease_release', (r) =>
+        RELEASE.run(
+          r,
+          batch.map((id) => this.keys.lease(id)),
+          [this.owner],
+        ),
+      );
     }
   }
 }

@@ -15,7 +15,11 @@ export function stageChip(stage: string): HTMLElement {
 
 export function signalChip(s: { kind: string; severity: string }): HTMLElement {
   const bg = severityColor(s.severity);
-  return h('span', { class: 'signal' },
+  return h(
+    'span',
+    { class: 'signal' },
     h('span', { class: `chip sev-${s.severity}`, style: `background:${bg};color:${textOn(bg)}` }, s.severity === 'stop' ? '■ stop' : '▲ warn'),
-    ' ', signalName(s.kind));
+    ' ',
+    signalName(s.kind),
+  );
 }

@@ -37,7 +37,10 @@ function layout(pta: PtaJson): Map<number, Placed> {
   while (stack.length > 0) {
     const top = stack[stack.length - 1] as { id: number; depth: number; i: number };
     const node = byId.get(top.id);
-    if (!node) { stack.pop(); continue; }
+    if (!node) {
+      stack.pop();
+      continue;
+    }
     if (top.i < node.children.length) {
       stack.push({ id: node.children[top.i++]!, depth: top.depth + 1, i: 0 });
       continue;
@@ -46,7 +49,8 @@ function layout(pta: PtaJson): Map<number, Placed> {
     const first = node.children.length > 0 ? placed.get(node.children[0]!) : undefined;
     const childRefs = node.children.reduce((a, c) => a + (byId.get(c)?.refs ?? 0), 0);
     placed.set(node.id, {
-      node, depth: top.depth,
+      node,
+      depth: top.depth,
       row: first ? first.row : rows++,
       terminal: node.id !== 0 && (node.children.length === 0 || node.refs > childRefs),
     });
@@ -73,9 +77,14 @@ export function ptaTree(pta: PtaJson, opts: PtaTreeOptions = {}): HTMLElement {
   for (const a of opts.alignment?.steps ?? []) if (a.node !== null) stepsOf.set(a.node, [...(stepsOf.get(a.node) ?? []), a.t]);
   const best = new Set(opts.alignment?.bestPath?.nodes ?? []);
   const overlay = opts.alignment !== undefined;
-  let maxDepth = 0, maxRow = 0;
-  for (const p of placed.values()) { maxDepth = Math.max(maxDepth, p.depth); maxRow = Math.max(maxRow, p.row); }
-  const W = LEFT * 2 + maxDepth * DX + 120, H = TOP + maxRow * DY + 40;
+  let maxDepth = 0,
+    maxRow = 0;
+  for (const p of placed.values()) {
+    maxDepth = Math.max(maxDepth, p.depth);
+    maxRow = Math.max(maxRow, p.row);
+  }
+  const W = LEFT * 2 + maxDepth * DX + 120,
+    H = TOP + maxRow * DY + 40;
   const x = (p: Placed): number => LEFT + p.depth * DX;
   const y = (p: Placed): number => TOP + p.row * DY;
 
@@ -90,10 +99,14 @@ export function ptaTree(pta: PtaJson, opts: PtaTreeOptions = {}): HTMLElement {
       const onBest = overlay && best.has(p.node.id) && (parent.node.id === 0 || best.has(parent.node.id));
       const xm = x(parent) + DX / 2;
       const d = parent.row === p.row ? `M${x(parent)},${y(parent)} H${x(p)}` : `M${x(parent)},${y(parent)} H${xm} V${y(p)} H${x(p)}`;
-      edges.append(s('path', {
-        d, stroke: onBest ? OKABE_ITO.blue : '#8a8a8a', 'stroke-width': onBest ? 4 : 1 + (2 * p.node.refs) / k,
-        'stroke-opacity': overlay && !onBest ? 0.5 : 1,
-      }));
+      edges.append(
+        s('path', {
+          d,
+          stroke: onBest ? OKABE_ITO.blue : '#8a8a8a',
+          'stroke-width': onBest ? 4 : 1 + (2 * p.node.refs) / k,
+          'stroke-opacity': overlay && !onBest ? 0.5 : 1,
+        }),
+      );
       if (p.node.refs !== parent.node.refs || parent.node.id === 0) {
         labels.append(s('text', { x: x(p), y: y(p) + R + 12, 'text-anchor': 'middle' }, `×${p.node.refs}`));
       }
@@ -114,14 +127,32 @@ export function ptaTree(pta: PtaJson, opts: PtaTreeOptions = {}): HTMLElement {
       g.append(
         s('circle', { cx: x(p), cy: y(p), r: R, fill: bg, 'fill-opacity': on ? 1 : 0.3, stroke: overlay && on ? '#000000' : '#ffffff', 'stroke-width': overlay && on ? 3 : 1 }),
         s('text', { x: x(p), y: y(p) + 4, 'text-anchor': 'middle', 'font-size': '11', 'font-weight': 'bold', fill: textOn(bg), 'fill-opacity': on ? 1 : 0.5 }, stage),
-        s('title', {}, `#${p.node.id} · ${stage} ${st?.kind ?? ''}${st?.file ? ` · ${st.file}` : ''} · refs ${p.node.refs}${p.terminal ? ' · terminal' : ''}${overlay ? (matched.has(p.node.id) ? ` · matched by step ${stepsOf.get(p.node.id)?.join(', ')}` : ' · not matched') : ''}`),
+        s(
+          'title',
+          {},
+          `#${p.node.id} · ${stage} ${st?.kind ?? ''}${st?.file ? ` · ${st.file}` : ''} · refs ${p.node.refs}${p.terminal ? ' · terminal' : ''}${overlay ? (matched.has(p.node.id) ? ` · matched by step ${stepsOf.get(p.node.id)?.join(', ')}` : ' · not matched') : ''}`,
+        ),
       );
     }
     nodeEls.set(p.node.id, g);
     glyphs.append(g);
   }
   const focusRing = s('circle', { r: R + 7, fill: 'none', stroke: OKABE_ITO.vermillion, 'stroke-width': 2.5, 'stroke-dasharray': '4 3', visibility: 'hidden' });
-  const svg = s('svg', { width: W, height: H, viewBox: `0 0 ${W} ${H}`, 'font-family': 'sans-serif', role: 'img', 'aria-label': `PTA of ${pta.task}, version ${pta.version}: ${pta.nodes.length - 1} nodes over ${pta.references.length} references. Use the arrow keys to walk it.` }, edges, labels, glyphs, focusRing);
+  const svg = s(
+    'svg',
+    {
+      width: W,
+      height: H,
+      viewBox: `0 0 ${W} ${H}`,
+      'font-family': 'sans-serif',
+      role: 'img',
+      'aria-label': `PTA of ${pta.task}, version ${pta.version}: ${pta.nodes.length - 1} nodes over ${pta.references.length} references. Use the arrow keys to walk it.`,
+    },
+    edges,
+    labels,
+    glyphs,
+    focusRing,
+  );
 
   const detail = h('div', { class: 'card detail', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Pick a node (click, or focus the tree and use the arrow keys) to see it.'));
   let current = pta.nodes[0]?.children[0] ?? 0;
@@ -135,13 +166,28 @@ export function ptaTree(pta: PtaJson, opts: PtaTreeOptions = {}): HTMLElement {
     if (scroll) nodeEls.get(id)?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
     const st = p.node.state;
     const ts = stepsOf.get(id);
-    detail.replaceChildren(h('div', {},
-      h('p', {}, h('strong', {}, id === 0 ? 'Start (root)' : `Node #${id}`), st ? [' ', stageChip(st.stage), ` ${STAGE_NAMES[st.stage] ?? ''} · ${st.kind} · tool `] : '', st ? h('code', {}, st.tool) : ''),
-      h('p', {}, `depth ${p.depth} · ${p.node.refs} of ${pta.references.length} references pass here`, p.terminal ? ' · terminal (a reference ended here)' : '',
-        p.node.children.length > 1 ? ` · branches into ${p.node.children.length}` : ''),
-      st?.file ? h('p', {}, 'file ', h('code', {}, st.file), st.range ? ` lines ${st.range[0]}-${st.range[1]}` : '', st.scope ? [' · scope ', h('code', {}, st.scope)] : '') : null,
-      overlay && id !== 0 ? h('p', {}, ts ? `matched by step ${ts.join(', ')}` : 'no step of this trajectory matched it') : null,
-    ));
+    detail.replaceChildren(
+      h(
+        'div',
+        {},
+        h(
+          'p',
+          {},
+          h('strong', {}, id === 0 ? 'Start (root)' : `Node #${id}`),
+          st ? [' ', stageChip(st.stage), ` ${STAGE_NAMES[st.stage] ?? ''} · ${st.kind} · tool `] : '',
+          st ? h('code', {}, st.tool) : '',
+        ),
+        h(
+          'p',
+          {},
+          `depth ${p.depth} · ${p.node.refs} of ${pta.references.length} references pass here`,
+          p.terminal ? ' · terminal (a reference ended here)' : '',
+          p.node.children.length > 1 ? ` · branches into ${p.node.children.length}` : '',
+        ),
+        st?.file ? h('p', {}, 'file ', h('code', {}, st.file), st.range ? ` lines ${st.range[0]}-${st.range[1]}` : '', st.scope ? [' · scope ', h('code', {}, st.scope)] : '') : null,
+        overlay && id !== 0 ? h('p', {}, ts ? `matched by step ${ts.join(', ')}` : 'no step of this trajectory matched it') : null,
+      ),
+    );
   };
   svg.addEventListener('click', (e) => {
     const g = (e.target as Element).closest('.pta-node');
@@ -155,8 +201,10 @@ export function ptaTree(pta: PtaJson, opts: PtaTreeOptions = {}): HTMLElement {
     const sibs = parent?.node.children ?? [];
     const i = sibs.indexOf(current);
     const next: Record<string, number | undefined> = {
-      ArrowRight: p.node.children[0], ArrowLeft: p.node.parent ?? undefined,
-      ArrowDown: sibs[i + 1], ArrowUp: i > 0 ? sibs[i - 1] : undefined,
+      ArrowRight: p.node.children[0],
+      ArrowLeft: p.node.parent ?? undefined,
+      ArrowDown: sibs[i + 1],
+      ArrowUp: i > 0 ? sibs[i - 1] : undefined,
     };
     if (!(e.key in next)) return;
     e.preventDefault();
@@ -165,9 +213,12 @@ export function ptaTree(pta: PtaJson, opts: PtaTreeOptions = {}): HTMLElement {
   });
   wrap.addEventListener('focus', () => select(current));
 
-  const legend = h('p', { class: 'legend' },
+  const legend = h(
+    'p',
+    { class: 'legend' },
     'Circles are PTA nodes coloured by stage (letter inside); a second ring marks a terminal node; ×k is how many references pass there (edge width too); names are the files touched where they change.',
-    overlay ? ' Bold-ringed nodes were matched by a step of the trajectory, faded ones were not; the thick blue path is the reference path it follows best.' : '');
+    overlay ? ' Bold-ringed nodes were matched by a step of the trajectory, faded ones were not; the thick blue path is the reference path it follows best.' : '',
+  );
 
   const unmatched = overlay ? unmatchedList(opts) : null;
   return h('div', { class: 'pta' }, legend, h('div', { class: overlay ? 'pta-grid' : '' }, h('div', {}, wrap, detail), unmatched));
@@ -180,11 +231,18 @@ function unmatchedList(opts: PtaTreeOptions): HTMLElement {
   const orch = a.steps.filter((x) => stepOf.get(x.t)?.stage === 'O').length;
   const hits = a.bestPath?.hits.length ?? 0;
   const len = a.bestPath?.nodes.length ?? 0;
-  return h('aside', { class: 'card unmatched', 'aria-labelledby': 'unmatched-title' },
+  return h(
+    'aside',
+    { class: 'card unmatched', 'aria-labelledby': 'unmatched-title' },
     h('h3', { id: 'unmatched-title' }, `Steps with no matching node (${misses.length})`),
     h('p', { class: 'muted' }, `${a.matchedNodes.length} nodes matched; best reference path: ${hits} of its ${len} nodes hit in order; ${orch} orchestration steps are never aligned.`),
-    h('ol', { class: 'miss-list' }, ...misses.map((m) => {
-      const st = stepOf.get(m.t);
-      return h('li', {}, h('span', { class: 'mono' }, `t${m.t} `), st ? stageChip(st.stage) : '', ' ', h('code', { title: st?.text ?? '' }, st ? `${st.tool}: ${st.text}` : ''));
-    })));
+    h(
+      'ol',
+      { class: 'miss-list' },
+      ...misses.map((m) => {
+        const st = stepOf.get(m.t);
+        return h('li', {}, h('span', { class: 'mono' }, `t${m.t} `), st ? stageChip(st.stage) : '', ' ', h('code', { title: st?.text ?? '' }, st ? `${st.tool}: ${st.text}` : ''));
+      }),
+    ),
+  );
 }

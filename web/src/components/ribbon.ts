@@ -19,7 +19,10 @@ export function fillRibbon(el: HTMLElement, stages: string): void {
 
 /** The legend of the stage colours. */
 export function stageLegend(): HTMLElement {
-  return h('p', { class: 'legend' }, 'Stages: ', ...Object.entries(STAGE_NAMES).flatMap(([k, name]) => [
-    h('span', { class: 'swatch', style: `background:${stageColor(k)}`, 'aria-hidden': 'true' }), ` ${k} ${name} `,
-  ]));
+  return h(
+    'p',
+    { class: 'legend' },
+    'Stages: ',
+    ...Object.entries(STAGE_NAMES).flatMap(([k, name]) => [h('span', { class: 'swatch', style: `background:${stageColor(k)}`, 'aria-hidden': 'true' }), ` ${k} ${name} `]),
+  );
 }

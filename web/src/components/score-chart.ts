@@ -43,14 +43,7 @@ export function spans(steps: readonly number[]): Array<[number, number]> {
 function columns(steps: readonly ViewStep[]): uPlot.AlignedData {
   const x = steps.map((s) => s.t);
   const v = (f: (s: ViewStep) => number | null) => steps.map(f);
-  return [
-    x,
-    v((s) => s.score.total),
-    v((s) => s.score.struct),
-    v((s) => s.score.cov),
-    v((s) => 100 * s.score.coh),
-    v((s) => 100 * s.score.temp),
-  ];
+  return [x, v((s) => s.score.total), v((s) => s.score.struct), v((s) => s.score.cov), v((s) => 100 * s.score.coh), v((s) => 100 * s.score.temp)];
 }
 
 export function scoreCharts(host: HTMLElement, width: number, onCursor: (t: number | null) => void): ScoreCharts {
@@ -121,7 +114,11 @@ export function scoreCharts(host: HTMLElement, width: number, onCursor: (t: numb
   const cursor: uPlot.Cursor = { sync: { key: sync.key }, drag: { x: false, y: false, setScale: false }, points: { size: 7 } };
   // Steps are whole numbers: only whole-number ticks.
   const xAxis: uPlot.Axis = {
-    stroke: PALETTE.axis, grid: { stroke: PALETTE.grid }, ticks: { stroke: PALETTE.grid }, label: 'step', labelSize: 20,
+    stroke: PALETTE.axis,
+    grid: { stroke: PALETTE.grid },
+    ticks: { stroke: PALETTE.grid },
+    label: 'step',
+    labelSize: 20,
     incrs: [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000],
   };
   const cursorHook = (u: uPlot): void => {
@@ -129,38 +126,45 @@ export function scoreCharts(host: HTMLElement, width: number, onCursor: (t: numb
     onCursor(i === null || i === undefined ? null : (data.steps[i]?.t ?? null));
   };
 
-  const score = new uPlot({
-    width, height: 300,
-    legend: { live: true },
-    cursor,
-    scales: { x: { time: false, range: xRange }, y: { range: [BAND_BOTTOM - 1, 101] } },
-    axes: [
-      xAxis,
-      { stroke: PALETTE.axis, grid: { stroke: PALETTE.grid }, ticks: { stroke: PALETTE.grid }, splits: () => [0, 20, 40, 60, 80, 100], label: 'score (0-100)', labelSize: 20 },
-    ],
-    series: [
-      { label: 'step' },
-      { label: 'score f', stroke: OKABE_ITO.black, width: 2.5 },
-      { label: 'Φstruct', stroke: SERIES[0], width: 1.5 },
-      { label: 'Φcov', stroke: SERIES[2], width: 1.5, dash: [6, 3] },
-      { label: 'Φcoh ×100', stroke: SERIES[3], width: 1.5, dash: [2, 2] },
-      { label: 'Φtemp ×100', stroke: SERIES[1], width: 1.5, dash: [8, 3, 2, 3] },
-    ],
-    hooks: { drawClear: [drawWaste], draw: [drawStages, drawSignals], setCursor: [cursorHook] },
-  }, columns([]), host);
+  const score = new uPlot(
+    {
+      width,
+      height: 300,
+      legend: { live: true },
+      cursor,
+      scales: { x: { time: false, range: xRange }, y: { range: [BAND_BOTTOM - 1, 101] } },
+      axes: [xAxis, { stroke: PALETTE.axis, grid: { stroke: PALETTE.grid }, ticks: { stroke: PALETTE.grid }, splits: () => [0, 20, 40, 60, 80, 100], label: 'score (0-100)', labelSize: 20 }],
+      series: [
+        { label: 'step' },
+        { label: 'score f', stroke: OKABE_ITO.black, width: 2.5 },
+        { label: 'Φstruct', stroke: SERIES[0], width: 1.5 },
+        { label: 'Φcov', stroke: SERIES[2], width: 1.5, dash: [6, 3] },
+        { label: 'Φcoh ×100', stroke: SERIES[3], width: 1.5, dash: [2, 2] },
+        { label: 'Φtemp ×100', stroke: SERIES[1], width: 1.5, dash: [8, 3, 2, 3] },
+      ],
+      hooks: { drawClear: [drawWaste], draw: [drawStages, drawSignals], setCursor: [cursorHook] },
+    },
+    columns([]),
+    host,
+  );
 
-  const reward = new uPlot({
-    width, height: 150,
-    legend: { live: true },
-    cursor,
-    scales: { x: { time: false, range: xRange } },
-    axes: [xAxis, { stroke: PALETTE.axis, grid: { stroke: PALETTE.grid }, ticks: { stroke: PALETTE.grid }, label: 'reward', labelSize: 20 }],
-    series: [
-      { label: 'step' },
-      { label: 'reward ≥ 0', fill: PALETTE.referenceFree, stroke: PALETTE.referenceFree, paths: uPlot.paths.bars!({ size: [0.8, 40] }), points: { show: false } },
-      { label: 'reward < 0', fill: PALETTE.fail, stroke: PALETTE.fail, paths: uPlot.paths.bars!({ size: [0.8, 40] }), points: { show: false } },
-    ],
-  }, [[], [], []], host);
+  const reward = new uPlot(
+    {
+      width,
+      height: 150,
+      legend: { live: true },
+      cursor,
+      scales: { x: { time: false, range: xRange } },
+      axes: [xAxis, { stroke: PALETTE.axis, grid: { stroke: PALETTE.grid }, ticks: { stroke: PALETTE.grid }, label: 'reward', labelSize: 20 }],
+      series: [
+        { label: 'step' },
+        { label: 'reward ≥ 0', fill: PALETTE.referenceFree, stroke: PALETTE.referenceFree, paths: uPlot.paths.bars!({ size: [0.8, 40] }), points: { show: false } },
+        { label: 'reward < 0', fill: PALETTE.fail, stroke: PALETTE.fail, paths: uPlot.paths.bars!({ size: [0.8, 40] }), points: { show: false } },
+      ],
+    },
+    [[], [], []],
+    host,
+  );
 
   const apply = (): void => {
     score.setSeries(2, { show: data.hasReference });

@@ -16,12 +16,28 @@ export function stepTable(onPick: (t: number) => void): StepTable {
   const tbody = h('tbody');
   const rows = new Map<number, HTMLTableRowElement>();
   let selected: HTMLTableRowElement | undefined;
-  const table = h('table', { class: 'steps' },
+  const table = h(
+    'table',
+    { class: 'steps' },
     h('caption', {}, 'Steps (click a row to show it on the chart)'),
-    h('thead', {}, h('tr', {},
-      ...['t', 'seq', 'stage', 'kind', 'tool', 'what it did', 'score', 'reward', 'signals'].map((c, i) => h('th', { scope: 'col', class: i === 0 || i === 1 || i >= 6 && i <= 7 ? 'num' : undefined }, c)))),
-    tbody);
-  const signalCell = (t: number, signals: readonly Signal[]): string => signals.filter((s) => s.t === t).map((s) => `${s.severity} ${signalName(s.kind)}`).join(', ');
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...['t', 'seq', 'stage', 'kind', 'tool', 'what it did', 'score', 'reward', 'signals'].map((c, i) =>
+          h('th', { scope: 'col', class: i === 0 || i === 1 || (i >= 6 && i <= 7) ? 'num' : undefined }, c),
+        ),
+      ),
+    ),
+    tbody,
+  );
+  const signalCell = (t: number, signals: readonly Signal[]): string =>
+    signals
+      .filter((s) => s.t === t)
+      .map((s) => `${s.severity} ${signalName(s.kind)}`)
+      .join(', ');
 
   const el = h('div', { class: 'table-wrap steps-wrap', tabindex: '0', role: 'region', 'aria-label': 'Steps table' }, table);
   return {
@@ -30,7 +46,9 @@ export function stepTable(onPick: (t: number) => void): StepTable {
       const frag = document.createDocumentFragment();
       for (const s of steps) {
         if (rows.has(s.t)) continue;
-        const tr = h('tr', { 'data-t': s.t, class: s.failed ? 'failed' : undefined },
+        const tr = h(
+          'tr',
+          { 'data-t': s.t, class: s.failed ? 'failed' : undefined },
           h('td', { class: 'num' }, String(s.t)),
           h('td', { class: 'num' }, s.seq === undefined ? '–' : String(s.seq)),
           h('td', {}, stageChip(s.stage)),

@@ -24,7 +24,10 @@ export interface TrajectoryPanel {
   destroy(): void;
 }
 
-const stepsText = (steps: readonly number[]): string => spans(steps).map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(', ');
+const stepsText = (steps: readonly number[]): string =>
+  spans(steps)
+    .map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`))
+    .join(', ');
 
 function card(label: string, value: Node | string, id?: string): HTMLElement {
   return h('div', { class: 'card stat' }, h('div', { class: 'stat-label' }, label), h('div', { class: 'stat-value', id }, value));
@@ -36,26 +39,48 @@ function reportBlock(report: Report, final: FinalMessage | undefined): HTMLEleme
     ['score f', one(s.total)],
     ['tier', tierChip(report.tier)],
     ...(report.lucky ? [['Lucky category', report.lucky] as [string, string]] : []),
-    ['Φstruct', one(s.struct)], ['Φcov', one(s.cov)], ['Φcoh', s.coh.toFixed(3)], ['Φtemp', s.temp.toFixed(3)],
+    ['Φstruct', one(s.struct)],
+    ['Φcov', one(s.cov)],
+    ['Φcoh', s.coh.toFixed(3)],
+    ['Φtemp', s.temp.toFixed(3)],
     ['steps', String(report.steps)],
-    ['stages', Object.keys(STAGE_NAMES).map((k) => `${k} ${report.stages.split('').filter((x) => x === k).length}`).join(' · ')],
+    [
+      'stages',
+      Object.keys(STAGE_NAMES)
+        .map((k) => `${k} ${report.stages.split('').filter((x) => x === k).length}`)
+        .join(' · '),
+    ],
     ['steps no rule knew', String(report.unknown)],
     ['reference', referenceText(report.reference)],
     ...(final?.passed !== undefined ? [['outcome', final.passed ? 'passed' : 'failed'] as [string, string]] : []),
     ...(final?.reason ? [['ended by', final.reason] as [string, string]] : []),
     ...(final?.learned ? [['learned', `PTA now v${final.learned.version}`] as [string, string]] : []),
   ];
-  const waste = report.waste.length === 0
-    ? h('p', {}, 'No wasted steps found.')
-    : h('table', { class: 'compact' },
-      h('caption', {}, 'Waste (shaded grey on the chart)'),
-      h('thead', {}, h('tr', {}, ...['category', 'steps', 'tool', 'wasted steps', 'wasted tokens'].map((c) => h('th', { scope: 'col' }, c)))),
-      h('tbody', {}, ...report.waste.map((w) => h('tr', {},
-        h('td', {}, w.category.replace(/_/g, ' ')), h('td', { class: 'mono' }, stepsText(w.steps)), h('td', { class: 'mono' }, w.tool),
-        h('td', { class: 'num' }, String(w.wastedSteps)), h('td', { class: 'num' }, String(Math.round(w.wastedTokens)))))));
-  return h('div', {},
-    h('dl', { class: 'facts' }, ...facts.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
-    waste);
+  const waste =
+    report.waste.length === 0
+      ? h('p', {}, 'No wasted steps found.')
+      : h(
+          'table',
+          { class: 'compact' },
+          h('caption', {}, 'Waste (shaded grey on the chart)'),
+          h('thead', {}, h('tr', {}, ...['category', 'steps', 'tool', 'wasted steps', 'wasted tokens'].map((c) => h('th', { scope: 'col' }, c)))),
+          h(
+            'tbody',
+            {},
+            ...report.waste.map((w) =>
+              h(
+                'tr',
+                {},
+                h('td', {}, w.category.replace(/_/g, ' ')),
+                h('td', { class: 'mono' }, stepsText(w.steps)),
+                h('td', { class: 'mono' }, w.tool),
+                h('td', { class: 'num' }, String(w.wastedSteps)),
+                h('td', { class: 'num' }, String(Math.round(w.wastedTokens))),
+              ),
+            ),
+          ),
+        );
+  return h('div', {}, h('dl', { class: 'facts' }, ...facts.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])), waste);
 }
 
 export function trajectoryPanel(view: TrajectoryView): TrajectoryPanel {
@@ -74,41 +99,67 @@ export function trajectoryPanel(view: TrajectoryView): TrajectoryPanel {
   const reportBody = h('div', {});
   const chartHost = h('div', { class: 'chart', tabindex: '0', role: 'img', 'aria-label': '' });
   const stats = {
-    total: h('span', {}), tier: h('span', {}), steps: h('span', {}), signals: h('span', {}), reference: h('span', {}),
+    total: h('span', {}),
+    tier: h('span', {}),
+    steps: h('span', {}),
+    signals: h('span', {}),
+    reference: h('span', {}),
   };
 
-  const el = h('div', { class: 'trajectory' },
-    h('div', { class: 'stats' },
-      card('score f', stats.total), card('tier', stats.tier), card('steps', stats.steps), card('signals', stats.signals), card('reference', stats.reference)),
-    h('section', { 'aria-labelledby': 'chart-title' },
+  const el = h(
+    'div',
+    { class: 'trajectory' },
+    h('div', { class: 'stats' }, card('score f', stats.total), card('tier', stats.tier), card('steps', stats.steps), card('signals', stats.signals), card('reference', stats.reference)),
+    h(
+      'section',
+      { 'aria-labelledby': 'chart-title' },
       h('h2', { id: 'chart-title' }, 'Score over steps'),
-      h('p', { class: 'legend' },
-        'Top: the composite score f (black) and its four signals (Φcoh and Φtemp ×100); the coloured band under 0 is each step\'s stage; grey spans are wasted steps; ',
-        h('span', { style: `color:${PALETTE.warn}` }, '▲ dashed: warn'), ', ', h('span', { style: `color:${PALETTE.stop}` }, '■ solid: stop'),
-        ' signals. Bottom: the per-step reward. Hover or use ← → on the chart to read a step; click to keep it.'),
+      h(
+        'p',
+        { class: 'legend' },
+        "Top: the composite score f (black) and its four signals (Φcoh and Φtemp ×100); the coloured band under 0 is each step's stage; grey spans are wasted steps; ",
+        h('span', { style: `color:${PALETTE.warn}` }, '▲ dashed: warn'),
+        ', ',
+        h('span', { style: `color:${PALETTE.stop}` }, '■ solid: stop'),
+        ' signals. Bottom: the per-step reward. Hover or use ← → on the chart to read a step; click to keep it.',
+      ),
       stageLegend(),
       chartHost,
-      detail),
+      detail,
+    ),
     h('section', { 'aria-labelledby': 'signals-title' }, h('h2', { id: 'signals-title' }, 'Signals'), signalList),
     h('section', { 'aria-labelledby': 'steps-title' }, h('h2', { id: 'steps-title', class: 'visually-hidden' }, 'Steps'), table.el),
     h('section', { 'aria-label': 'Report' }, reportHead, reportBody),
   );
 
   const showDetail = (t: number | null): void => {
-    const s = t === null ? undefined : steps.find((x) => x.t === t) ?? undefined;
+    const s = t === null ? undefined : (steps.find((x) => x.t === t) ?? undefined);
     if (!s) {
       detail.replaceChildren(h('p', { class: 'muted' }, steps.length === 0 ? 'No steps yet.' : 'Hover the chart or pick a row to see a step.'));
       return;
     }
     const here = signals.filter((x) => x.t === s.t);
     detail.replaceChildren(
-      h('p', { class: 'detail-head' },
-        h('strong', {}, `Step ${s.t}`), s.seq !== undefined ? ` (seq ${s.seq})` : '', ' ', stageChip(s.stage), ` ${STAGE_NAMES[s.stage] ?? ''} · ${s.kind} · tool `, h('code', {}, s.tool),
-        s.failed ? h('span', { class: 'failed-mark' }, ' · failed') : '', t === pinned ? h('span', { class: 'muted' }, ' · kept') : ''),
+      h(
+        'p',
+        { class: 'detail-head' },
+        h('strong', {}, `Step ${s.t}`),
+        s.seq !== undefined ? ` (seq ${s.seq})` : '',
+        ' ',
+        stageChip(s.stage),
+        ` ${STAGE_NAMES[s.stage] ?? ''} · ${s.kind} · tool `,
+        h('code', {}, s.tool),
+        s.failed ? h('span', { class: 'failed-mark' }, ' · failed') : '',
+        t === pinned ? h('span', { class: 'muted' }, ' · kept') : '',
+      ),
       h('pre', { class: 'what' }, s.text || '(nothing)'),
-      h('p', {},
+      h(
+        'p',
+        {},
         `score ${one(s.score.total)} (reward ${signed(s.reward)}) · Φstruct ${one(s.score.struct)} · Φcov ${one(s.score.cov)} · Φcoh ${s.score.coh.toFixed(2)} · Φtemp ${s.score.temp.toFixed(2)} · projected tier `,
-        tierChip(s.tier), s.file ? ` · file ${s.file}` : ''),
+        tierChip(s.tier),
+        s.file ? ` · file ${s.file}` : '',
+      ),
       ...here.map((x) => h('p', {}, signalChip(x), ` ${x.message}`)),
     );
   };
@@ -121,11 +172,21 @@ export function trajectoryPanel(view: TrajectoryView): TrajectoryPanel {
   }
 
   const drawSignals = (): void => {
-    signalList.replaceChildren(...(signals.length === 0
-      ? [h('li', { class: 'muted' }, 'No signal fired.')]
-      : signals.map((s) => h('li', {},
-        h('button', { type: 'button', class: 'link', onclick: () => pick(s.t, false) }, `step ${s.t}`), ' ', signalChip(s), ` ${s.message}`,
-        s.steps.length > 0 ? h('span', { class: 'muted' }, ` (steps ${stepsText(s.steps)})`) : ''))));
+    signalList.replaceChildren(
+      ...(signals.length === 0
+        ? [h('li', { class: 'muted' }, 'No signal fired.')]
+        : signals.map((s) =>
+            h(
+              'li',
+              {},
+              h('button', { type: 'button', class: 'link', onclick: () => pick(s.t, false) }, `step ${s.t}`),
+              ' ',
+              signalChip(s),
+              ` ${s.message}`,
+              s.steps.length > 0 ? h('span', { class: 'muted' }, ` (steps ${stepsText(s.steps)})`) : '',
+            ),
+          )),
+    );
   };
 
   const drawReport = (): void => {
@@ -216,4 +277,3 @@ export function trajectoryPanel(view: TrajectoryView): TrajectoryPanel {
     },
   };
 }
-

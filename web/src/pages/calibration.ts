@@ -21,8 +21,17 @@ export const calibrationPage: Page = (main) => {
     try {
       const c = await getJson<Calibration | { configured: false }>('/v1/calibration');
       if (!c.configured) {
-        body.replaceChildren(h('p', { class: 'note' }, 'No calibration is configured. Run ', h('code', {}, 'steplens calibrate --out-dir DIR ...'),
-          ' on runs with known outcomes, then start the server with ', h('code', {}, 'steplens serve --calibration DIR'), ' to show its trade-off chart here.'));
+        body.replaceChildren(
+          h(
+            'p',
+            { class: 'note' },
+            'No calibration is configured. Run ',
+            h('code', {}, 'steplens calibrate --out-dir DIR ...'),
+            ' on runs with known outcomes, then start the server with ',
+            h('code', {}, 'steplens serve --calibration DIR'),
+            ' to show its trade-off chart here.',
+          ),
+        );
         return;
       }
       // The chart is fetched with the token and shown from memory: an <img src> could not send it.
@@ -30,21 +39,31 @@ export const calibrationPage: Page = (main) => {
       if (!alive) return;
       url = URL.createObjectURL(blob);
       body.replaceChildren(
-        h('p', {}, `Written ${new Date(c.writtenAt).toLocaleString()}`,
+        h(
+          'p',
+          {},
+          `Written ${new Date(c.writtenAt).toLocaleString()}`,
           c.runs ? ` from ${c.runs.passing ?? '?'} passing and ${c.runs.failing ?? '?'} failing runs` : '',
-          c.maxFalseStop !== undefined ? `; the chosen policy stops at most ${pct(c.maxFalseStop)} of passing runs.` : '.'),
-        h('figure', { class: 'card' },
-          h('img', { src: url, alt: 'Trade-off chart: share of passing runs stopped against share of failing-run tokens saved, per policy on the Pareto front, with the default and the chosen policy marked. The table form is tradeoff.csv in the calibration directory.' }),
-          h('figcaption', {}, 'The trade-off chart steplens calibrate drew (tradeoff.svg).')),
+          c.maxFalseStop !== undefined ? `; the chosen policy stops at most ${pct(c.maxFalseStop)} of passing runs.` : '.',
+        ),
+        h(
+          'figure',
+          { class: 'card' },
+          h('img', {
+            src: url,
+            alt: 'Trade-off chart: share of passing runs stopped against share of failing-run tokens saved, per policy on the Pareto front, with the default and the chosen policy marked. The table form is tradeoff.csv in the calibration directory.',
+          }),
+          h('figcaption', {}, 'The trade-off chart steplens calibrate drew (tradeoff.svg).'),
+        ),
         h('h2', {}, 'Chosen policy'),
         h('pre', { class: 'card' }, JSON.stringify(c.policy, null, 2)),
       );
     } catch (error) {
       if (!alive) return;
       const missing = error instanceof ApiError && error.status === 404;
-      body.replaceChildren(h('p', { class: missing ? 'note' : 'error', role: 'alert' }, missing
-        ? `${error.message}.`
-        : `Cannot load the calibration: ${error instanceof Error ? error.message : String(error)}`));
+      body.replaceChildren(
+        h('p', { class: missing ? 'note' : 'error', role: 'alert' }, missing ? `${error.message}.` : `Cannot load the calibration: ${error instanceof Error ? error.message : String(error)}`),
+      );
     }
   })();
   return () => {

@@ -26,7 +26,7 @@ export function logContent(text: string): unknown {
     try {
       return [JSON.parse(line) as unknown];
     } catch (error) {
-      throw new Error(`line ${i + 1} is not JSON (${error instanceof Error ? error.message : String(error)}), and the whole text is not one JSON document`);
+      throw new Error(`line ${i + 1} is not JSON (${error instanceof Error ? error.message : String(error)}), and the whole text is not one JSON document`, { cause: error });
     }
   });
 }
@@ -51,23 +51,36 @@ export const scorePage: Page = (main) => {
     if (f && task.value.trim() === '') task.value = taskFromName(f.name);
   });
 
-  const form = h('form', { class: 'card upload', 'aria-labelledby': 'upload-title' },
+  const form = h(
+    'form',
+    { class: 'card upload', 'aria-labelledby': 'upload-title' },
     h('h2', { id: 'upload-title' }, 'Trajectory'),
-    h('div', { class: 'grid2' },
+    h(
+      'div',
+      { class: 'grid2' },
       h('div', {}, h('label', { for: 'u-task' }, 'Task id (its PTA is the reference)'), task, tasks),
       h('div', {}, h('label', { for: 'u-format' }, 'Log format'), format),
       h('div', {}, h('label', { for: 'u-passed' }, 'Outcome (sets the real tier)'), passed),
-      h('div', {}, h('label', { for: 'u-file' }, 'Log file'), file)),
-    h('label', { for: 'u-text' }, 'Log text'), paste,
-    problem, submit);
+      h('div', {}, h('label', { for: 'u-file' }, 'Log file'), file),
+    ),
+    h('label', { for: 'u-text' }, 'Log text'),
+    paste,
+    problem,
+    submit,
+  );
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     void run();
   });
-  main.append(h('div', { class: 'page-head' }, h('h1', {}, 'Score a trajectory')),
-    h('p', {}, 'Scores a whole log the way a live session would, step by step, with the server\'s policy and configuration. Nothing is stored.'),
-    form, result);
-  void getJson<{ tasks: TaskStats[] }>('/v1/tasks').then((r) => tasks.replaceChildren(...r.tasks.map((t) => h('option', { value: t.task })))).catch(() => undefined);
+  main.append(
+    h('div', { class: 'page-head' }, h('h1', {}, 'Score a trajectory')),
+    h('p', {}, "Scores a whole log the way a live session would, step by step, with the server's policy and configuration. Nothing is stored."),
+    form,
+    result,
+  );
+  void getJson<{ tasks: TaskStats[] }>('/v1/tasks')
+    .then((r) => tasks.replaceChildren(...r.tasks.map((t) => h('option', { value: t.task }))))
+    .catch(() => undefined);
 
   async function run(): Promise<void> {
     problem.hidden = true;
@@ -76,7 +89,9 @@ export const scorePage: Page = (main) => {
       const f = file.files?.[0];
       const text = f ? await f.text() : paste.value;
       const body = {
-        task: task.value.trim(), format: format.value, trajectory: logContent(text),
+        task: task.value.trim(),
+        format: format.value,
+        trajectory: logContent(text),
         ...(passed.value !== '' ? { passed: passed.value === 'true' } : {}),
       };
       const r = await postJson<ScoreStepsResponse>('/v1/score/steps', body);
@@ -87,7 +102,9 @@ export const scorePage: Page = (main) => {
       panel.mount();
       if (r.alignment) {
         const pta = await getJson<PtaJson>(`/v1/tasks/${encodeURIComponent(r.task)}/pta`);
-        result.append(h('section', { 'aria-labelledby': 'upload-pta' }, h('h2', { id: 'upload-pta' }, 'Path over the task\'s PTA'), ptaFacts(pta), ptaTree(pta, { alignment: r.alignment, steps: r.steps })));
+        result.append(
+          h('section', { 'aria-labelledby': 'upload-pta' }, h('h2', { id: 'upload-pta' }, "Path over the task's PTA"), ptaFacts(pta), ptaTree(pta, { alignment: r.alignment, steps: r.steps })),
+        );
       } else {
         result.append(h('p', { class: 'note' }, `Task ${r.task} has no PTA: scored against the prior (Φstruct and Φcov are not computed).`));
       }

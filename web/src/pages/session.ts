@@ -19,10 +19,14 @@ export const sessionPage: Page = (main, params) => {
     setText(state, v.state ?? 'ended');
     state.className = `badge state-${v.state ?? 'ended'}`;
     meta.replaceChildren(
-      'task ', h('a', { href: taskHref(v.task) }, v.task),
-      ' · ', h('a', { href: taskHref(v.task, id), class: 'strong' }, 'path over the task\'s PTA'),
+      'task ',
+      h('a', { href: taskHref(v.task) }, v.task),
+      ' · ',
+      h('a', { href: taskHref(v.task, id), class: 'strong' }, "path over the task's PTA"),
       ` · format ${v.format}`,
-      v.agent ? ` · agent ${v.agent}` : '', v.model ? ` · model ${v.model}` : '');
+      v.agent ? ` · agent ${v.agent}` : '',
+      v.model ? ` · model ${v.model}` : '',
+    );
     panel = trajectoryPanel(v);
     body.replaceChildren(panel.el);
     panel.mount();

@@ -32,16 +32,26 @@ const agentOf = (s: SessionSummary): string => [s.agent, s.model].filter(Boolean
 
 function sortValue(s: SessionSummary, key: SortKey): string | number {
   switch (key) {
-    case 'session': return s.session;
-    case 'task': return s.task;
-    case 'agent': return agentOf(s);
-    case 'steps': return s.steps;
-    case 'total': return s.total;
-    case 'tier': return TIER_ORDER.indexOf(s.tier);
-    case 'signal': return s.lastSignal ? `${s.lastSignal.severity === 'stop' ? 0 : 1}${s.lastSignal.kind}` : '9';
-    case 'reference': return s.reference.kind === 'pta' ? -(s.reference.version ?? 0) : 1;
-    case 'state': return STATE_ORDER.indexOf(s.state) * 1e15 - s.startedAt;
-    case 'started': return s.startedAt;
+    case 'session':
+      return s.session;
+    case 'task':
+      return s.task;
+    case 'agent':
+      return agentOf(s);
+    case 'steps':
+      return s.steps;
+    case 'total':
+      return s.total;
+    case 'tier':
+      return TIER_ORDER.indexOf(s.tier);
+    case 'signal':
+      return s.lastSignal ? `${s.lastSignal.severity === 'stop' ? 0 : 1}${s.lastSignal.kind}` : '9';
+    case 'reference':
+      return s.reference.kind === 'pta' ? -(s.reference.version ?? 0) : 1;
+    case 'state':
+      return STATE_ORDER.indexOf(s.state) * 1e15 - s.startedAt;
+    case 'started':
+      return s.startedAt;
   }
 }
 
@@ -62,7 +72,9 @@ export const sessionsPage: Page = (main) => {
   const count = h('span', { class: 'muted' });
   const task = h('input', { id: 'f-task', type: 'search', placeholder: 'any task', autocomplete: 'off' });
   const agent = h('input', { id: 'f-agent', type: 'search', placeholder: 'any agent or model', autocomplete: 'off' });
-  const signal = h('select', { id: 'f-signal' },
+  const signal = h(
+    'select',
+    { id: 'f-signal' },
     h('option', { value: '' }, 'any'),
     h('option', { value: 'none' }, 'no signal'),
     h('option', { value: 'some' }, 'any signal'),
@@ -73,26 +85,41 @@ export const sessionsPage: Page = (main) => {
   const headCells = COLUMNS.map((c) => {
     if (c.key === undefined) return h('th', { scope: 'col' }, c.label);
     const key = c.key;
-    const button = h('button', { type: 'button', class: 'sort', onclick: () => {
-      sort = sort.key === key ? { key, desc: !sort.desc } : { key, desc: c.numeric === true };
-      schedule();
-    } }, c.label, h('span', { class: 'arrow', 'aria-hidden': 'true' }));
+    const button = h(
+      'button',
+      {
+        type: 'button',
+        class: 'sort',
+        onclick: () => {
+          sort = sort.key === key ? { key, desc: !sort.desc } : { key, desc: c.numeric === true };
+          schedule();
+        },
+      },
+      c.label,
+      h('span', { class: 'arrow', 'aria-hidden': 'true' }),
+    );
     return h('th', { scope: 'col', class: c.numeric ? 'num' : undefined, 'data-key': key }, button);
   });
   const tbody = h('tbody');
-  const empty = h('tr', { class: 'empty' }, h('td', { colspan: COLUMNS.length },
-    'No sessions yet. Sessions appear here as soon as an agent starts one on ', h('code', {}, '/v1/stream'), '.'));
-  const table = h('table', { class: 'sessions' },
+  const empty = h('tr', { class: 'empty' }, h('td', { colspan: COLUMNS.length }, 'No sessions yet. Sessions appear here as soon as an agent starts one on ', h('code', {}, '/v1/stream'), '.'));
+  const table = h(
+    'table',
+    { class: 'sessions' },
     h('caption', { class: 'visually-hidden' }, 'Open and recently ended sessions; column headers sort'),
-    h('thead', {}, h('tr', {}, ...headCells)), tbody);
+    h('thead', {}, h('tr', {}, ...headCells)),
+    tbody,
+  );
 
   main.append(
     h('div', { class: 'page-head' }, h('h1', {}, 'Live sessions'), liveBadge),
-    h('form', { class: 'filters', role: 'search', 'aria-label': 'Filter sessions', onsubmit: (e: Event) => e.preventDefault() },
+    h(
+      'form',
+      { class: 'filters', role: 'search', 'aria-label': 'Filter sessions', onsubmit: (e: Event) => e.preventDefault() },
       h('div', {}, h('label', { for: 'f-task' }, 'Task'), task),
       h('div', {}, h('label', { for: 'f-agent' }, 'Agent or model'), agent),
       h('div', {}, h('label', { for: 'f-signal' }, 'Last signal'), signal),
-      count),
+      count,
+    ),
     stageLegend(),
     h('div', { class: 'table-wrap' }, table),
   );
@@ -160,7 +187,8 @@ export const sessionsPage: Page = (main) => {
     const list = [...sessions.values()].filter(matches);
     const dir = sort.desc ? -1 : 1;
     list.sort((a, b) => {
-      const x = sortValue(a, sort.key), y = sortValue(b, sort.key);
+      const x = sortValue(a, sort.key),
+        y = sortValue(b, sort.key);
       return (x < y ? -1 : x > y ? 1 : a.session < b.session ? -1 : 1) * dir;
     });
     for (const th of headCells) {
@@ -177,7 +205,11 @@ export const sessionsPage: Page = (main) => {
       update(row, s);
       wanted.push(row.tr);
     }
-    for (const [id, row] of rows) if (!sessions.has(id)) { row.tr.remove(); rows.delete(id); }
+    for (const [id, row] of rows)
+      if (!sessions.has(id)) {
+        row.tr.remove();
+        rows.delete(id);
+      }
     if (wanted.length === 0) {
       for (const tr of [...tbody.children]) if (tr !== empty) tr.remove();
       if (empty.parentNode !== tbody) tbody.append(empty);

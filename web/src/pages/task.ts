@@ -12,17 +12,37 @@ export function ptaFacts(pta: PtaJson): HTMLElement {
   const perFile = new Map<string, number>();
   for (const n of nodes) if (n.state?.file) perFile.set(n.state.file, (perFile.get(n.state.file) ?? 0) + 1);
   const terminal = nodes.filter((n) => n.children.length === 0 || n.refs > n.children.reduce((a, c) => a + (pta.nodes[c]?.refs ?? 0), 0)).length;
-  return h('div', { class: 'pta-facts' },
-    h('dl', { class: 'facts' },
-      h('dt', {}, 'version'), h('dd', {}, `v${pta.version} (each added reference makes a new version)`),
-      h('dt', {}, 'references'), h('dd', {}, String(pta.references.length)),
-      h('dt', {}, 'nodes'), h('dd', {}, `${nodes.length} (${terminal} terminal)`),
-      h('dt', {}, 'equivalence τ'), h('dd', {}, String(pta.tau))),
-    h('details', {}, h('summary', {}, `References (${pta.references.length})`),
-      h('table', { class: 'compact' }, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'steps'), h('th', { scope: 'col' }, 'implementation targets'))),
-        h('tbody', {}, ...pta.references.map((r, i) => h('tr', {}, h('td', { class: 'num' }, String(i + 1)), h('td', { class: 'num' }, String(r.length)), h('td', { class: 'num' }, String(r.implTargets))))))),
-    h('details', {}, h('summary', {}, `Files (${pta.files.length})`),
-      h('ul', { class: 'files' }, ...pta.files.map((f) => h('li', {}, h('code', {}, f), ` · ${perFile.get(f) ?? 0} nodes`)))),
+  return h(
+    'div',
+    { class: 'pta-facts' },
+    h(
+      'dl',
+      { class: 'facts' },
+      h('dt', {}, 'version'),
+      h('dd', {}, `v${pta.version} (each added reference makes a new version)`),
+      h('dt', {}, 'references'),
+      h('dd', {}, String(pta.references.length)),
+      h('dt', {}, 'nodes'),
+      h('dd', {}, `${nodes.length} (${terminal} terminal)`),
+      h('dt', {}, 'equivalence τ'),
+      h('dd', {}, String(pta.tau)),
+    ),
+    h(
+      'details',
+      {},
+      h('summary', {}, `References (${pta.references.length})`),
+      h(
+        'table',
+        { class: 'compact' },
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'steps'), h('th', { scope: 'col' }, 'implementation targets'))),
+        h(
+          'tbody',
+          {},
+          ...pta.references.map((r, i) => h('tr', {}, h('td', { class: 'num' }, String(i + 1)), h('td', { class: 'num' }, String(r.length)), h('td', { class: 'num' }, String(r.implTargets)))),
+        ),
+      ),
+    ),
+    h('details', {}, h('summary', {}, `Files (${pta.files.length})`), h('ul', { class: 'files' }, ...pta.files.map((f) => h('li', {}, h('code', {}, f), ` · ${perFile.get(f) ?? 0} nodes`)))),
   );
 }
 
@@ -52,19 +72,30 @@ export const taskPage: Page = (main, params, query) => {
       const scored = view?.report.reference;
       body.replaceChildren(
         ptaFacts(pta),
-        h('section', { 'aria-labelledby': 'tree-title' },
+        h(
+          'section',
+          { 'aria-labelledby': 'tree-title' },
           h('h2', { id: 'tree-title' }, session ? ['Path of session ', h('a', { href: sessionHref(session), class: 'mono' }, session), ' over the PTA'] : 'PTA'),
-          scored && scored.kind === 'pta' && scored.version !== pta.version ? h('p', { class: 'note' }, `The session was scored against ${referenceText(scored)}; the tree shows the current v${pta.version}.`) : null,
-          scored && scored.kind === 'prior' ? h('p', { class: 'note' }, 'The session was scored against the prior (the task had no PTA then); the path is drawn over the current PTA.') : null,
+          scored?.kind === 'pta' && scored.version !== pta.version
+            ? h('p', { class: 'note' }, `The session was scored against ${referenceText(scored)}; the tree shows the current v${pta.version}.`)
+            : null,
+          scored?.kind === 'prior' ? h('p', { class: 'note' }, 'The session was scored against the prior (the task had no PTA then); the path is drawn over the current PTA.') : null,
           problem ? h('p', { class: 'error', role: 'alert' }, `Cannot draw the session's path: ${problem}`) : null,
-          ptaTree(pta, { alignment, steps: view?.steps })),
+          ptaTree(pta, { alignment, steps: view?.steps }),
+        ),
       );
     } catch (error) {
       if (!alive) return;
       const missing = error instanceof ApiError && error.status === 404;
-      body.replaceChildren(h('p', { class: missing ? 'note' : 'error', role: 'alert' }, missing
-        ? `No PTA for task ${task} yet: its sessions are scored against the prior. A PTA grows from passing runs (steplens build-pta, POST /v1/tasks/${task}/references, or sessions started with learn).`
-        : `Cannot load the PTA: ${error instanceof Error ? error.message : String(error)}`));
+      body.replaceChildren(
+        h(
+          'p',
+          { class: missing ? 'note' : 'error', role: 'alert' },
+          missing
+            ? `No PTA for task ${task} yet: its sessions are scored against the prior. A PTA grows from passing runs (steplens build-pta, POST /v1/tasks/${task}/references, or sessions started with learn).`
+            : `Cannot load the PTA: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
     }
   })();
   return () => {
