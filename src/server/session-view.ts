@@ -19,6 +19,18 @@ export function sessionState(s: Session): SessionSummary['state'] {
   return s.ended ? 'ended' : s.connection === undefined ? 'detached' : 'open';
 }
 
+/** What names a session in its list row and on its page. */
+function sessionHead(s: Session): Pick<SessionSummary, 'session' | 'task' | 'format' | 'agent' | 'model' | 'state'> {
+  return {
+    session: s.id,
+    task: s.task,
+    format: s.format,
+    ...(s.agent !== undefined ? { agent: s.agent } : {}),
+    ...(s.model !== undefined ? { model: s.model } : {}),
+    state: sessionState(s),
+  };
+}
+
 /** A session's list row; O(1) in its length but for the last {@link RECENT_STAGES} states. */
 export function sessionSummary(s: Session, config: ScoringConfig): SessionSummary {
   const states = s.states();
@@ -27,12 +39,7 @@ export function sessionSummary(s: Session, config: ScoringConfig): SessionSummar
   let recent = '';
   for (let i = Math.max(0, states.length - RECENT_STAGES); i < states.length; i++) recent += states[i]!.stage;
   return {
-    session: s.id,
-    task: s.task,
-    format: s.format,
-    ...(s.agent !== undefined ? { agent: s.agent } : {}),
-    ...(s.model !== undefined ? { model: s.model } : {}),
-    state: sessionState(s),
+    ...sessionHead(s),
     steps: s.length,
     total,
     tier: s.final?.tier ?? passTierFor(total, config.tiers),
@@ -73,12 +80,7 @@ export function sessionView(s: Session): TrajectoryView {
   }
   const report: TrajectoryReport = s.final ?? s.report();
   return {
-    session: s.id,
-    task: s.task,
-    format: s.format,
-    ...(s.agent !== undefined ? { agent: s.agent } : {}),
-    ...(s.model !== undefined ? { model: s.model } : {}),
-    state: sessionState(s),
+    ...sessionHead(s),
     steps,
     signals: [...s.signals],
     report: {
