@@ -29,5 +29,10 @@ it('memory does not grow once sessions end', async () => {
   });
   for (const r of result.rounds) expect(r.endedSessions).toBeLessThanOrEqual(sessions);
   expect(result.heapGrowth).toBeLessThan(0.1);
-  expect(result.rssGrowth).toBeLessThan(0.15);
+  // RSS is compared between the measured rounds: on Node 24 the first round after the warm-up still raises it
+  // (196 -> 258 MB, native and external memory the allocator keeps; the heap stays at 29 MB), then it is flat
+  // (258.6 -> 259.0 MB). Before the fix both grew by about 100 MB a round.
+  const measured = result.rounds.slice(1);
+  expect(measured.length).toBeGreaterThanOrEqual(2);
+  expect(measured.at(-1)!.rssMB / measured[0]!.rssMB - 1).toBeLessThan(0.15);
 }, 180_000);
