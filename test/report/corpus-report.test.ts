@@ -9,7 +9,7 @@ beforeAll(() => {
 
 const rel = (id: string) => id.replace(CORPUS, '');
 
-describe('report on ../shared/corpus', () => {
+describe('report on the packed corpus', () => {
   it('finds every SWE-bench-style trajectory of SOURCES.md with the outcome the table states', () => {
     const expected = sourcesOutcomes();
     expect(expected.size).toBe(55);
