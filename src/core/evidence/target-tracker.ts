@@ -35,7 +35,7 @@ export function createTargetTracker(): EvidenceSignal<TargetEvidence> {
   return {
     add(e) {
       const c = e.changed;
-      if (c !== undefined && c.role === 'source' && !edited.has(c.file) && edited.size < MAX_EDITED_FILES) {
+      if (c?.role === 'source' && !edited.has(c.file) && edited.size < MAX_EDITED_FILES) {
         edited.add(c.file);
         if (read.has(c.file)) wasRead += 1;
         if ((traced.get(baseName(c.file)) ?? []).some((p) => traceNames(p, c.file))) wasTraced += 1;
