@@ -3,6 +3,7 @@
  * merged. Counts add up (a wrapper such as tox prints no counts of its own, so nothing
  * is counted twice); a failed build anywhere makes the build failed.
  */
+import { scanOutput } from './output-lines.js';
 import { cargoParser } from './runners/cargo.js';
 import { goParser } from './runners/go.js';
 import { jsParser } from './runners/js.js';
@@ -18,10 +19,11 @@ export const RUNNER_PARSERS: readonly RunnerParser[] = [pytestParser, unittestPa
 /** What a run's output says of it: failed (a failure, an error or a failed build), passed (tests passed, or the build succeeded), or null (no test ran). */
 export type Verdict = 'pass' | 'fail';
 
-/** The merged test results of an observation, null when no runner's summary is in it. */
-export function parseTestRun(text: string): TestRun | null {
+/** The merged test results of an observation, null when no runner's summary is in it (`mask`: its {@link scanOutput}, when already computed). */
+export function parseTestRun(text: string, mask = scanOutput(text)): TestRun | null {
   let out: TestRun | null = null;
   for (const p of RUNNER_PARSERS) {
+    if ((p.needs & mask) === 0) continue;
     const r = p.parse(text);
     if (r === null) continue;
     out ??= { passed: 0, failed: 0, errors: 0 };

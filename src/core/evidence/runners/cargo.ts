@@ -2,6 +2,7 @@
  * `cargo test`: one `test result: ok. N passed; M failed; ...` line per test binary
  * (unit, integration and doc tests), summed; `error: could not compile` is a failed build.
  */
+import { LINE } from '../output-lines.js';
 import { num, type RunnerParser, type TestRun } from './types.js';
 
 const RESULT = /^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed;/gm;
@@ -9,8 +10,8 @@ const NO_BUILD = /^error: could not compile /m;
 
 export const cargoParser: RunnerParser = {
   family: 'cargo',
+  needs: LINE.cargo,
   parse(text) {
-    if (!text.includes('test result: ') && !text.includes('could not compile')) return null;
     let found = false;
     const run: TestRun = { passed: 0, failed: 0, errors: 0 };
     for (const m of text.matchAll(RESULT)) {

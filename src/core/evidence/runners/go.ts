@@ -5,15 +5,16 @@
  * (plain `go test` prints only packages). `[build failed]` / `[setup failed]` packages
  * are errors and a failed build.
  */
+import { LINE } from '../output-lines.js';
 import type { RunnerParser, TestRun } from './types.js';
 
-const CASE = /^\s*--- (PASS|FAIL): \S/gm;
+const CASE = /^[ \t]*--- (PASS|FAIL): \S/gm;
 const PACKAGE = /^(ok|FAIL)\s+\S+\s+(?:[\d.]+s|\(cached\)|\[(build|setup) failed\])/gm;
 
 export const goParser: RunnerParser = {
   family: 'go',
+  needs: LINE.go,
   parse(text) {
-    if (!text.includes('--- ') && !text.includes('ok ') && !text.includes('FAIL\t')) return null;
     let casePass = 0;
     let caseFail = 0;
     for (const m of text.matchAll(CASE)) {

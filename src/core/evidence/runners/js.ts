@@ -3,14 +3,16 @@
  * `Test Suites:` line counts files, not tests, and is not read). mocha: `N passing (Xms)`,
  * `M failing`. Node's own runner (`node --test`, TAP): `# pass N`, `# fail M`.
  */
+import { LINE } from '../output-lines.js';
 import { num, type RunnerParser, type TestRun } from './types.js';
 
 const JEST = /^Tests:\s+([^\n]*\d+ total)/gm;
-const MOCHA = /^\s*(\d+) (passing|failing)\b/gm;
+const MOCHA = /^[ \t]*(\d+) (passing|failing)\b/gm;
 const TAP = /^# (pass|fail) (\d+)\s*$/gm;
 
 export const jsParser: RunnerParser = {
   family: 'js',
+  needs: LINE.js,
   parse(text) {
     let found = false;
     const run: TestRun = { passed: 0, failed: 0, errors: 0 };

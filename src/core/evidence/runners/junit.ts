@@ -6,16 +6,17 @@
  * `BUILD FAILURE` (Maven) and `BUILD SUCCESSFUL` / `BUILD FAILED` (Gradle) give the build
  * status; Gradle's `N tests completed, M failed` gives its counts.
  */
+import { LINE } from '../output-lines.js';
 import { num, type RunnerParser, type TestRun } from './types.js';
 
-const TESTS_RUN = /Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(, Time elapsed)?/g;
+const TESTS_RUN = /^(?:\[\w+\] )?Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(, Time elapsed)?/gm;
 const GRADLE = /^(\d+) tests? completed, (\d+) failed(?:, (\d+) skipped)?/gm;
-const BUILD = /\bBUILD (SUCCESS|SUCCESSFUL|FAILURE|FAILED)\b/g;
+const BUILD = /^(?:\[\w+\] )?BUILD (SUCCESS|SUCCESSFUL|FAILURE|FAILED)\b/gm;
 
 export const junitParser: RunnerParser = {
   family: 'junit',
+  needs: LINE.junit,
   parse(text) {
-    if (!text.includes('Tests run: ') && !text.includes('BUILD ') && !text.includes('tests completed')) return null;
     const totals: TestRun = { passed: 0, failed: 0, errors: 0 };
     const perClass: TestRun = { passed: 0, failed: 0, errors: 0 };
     let haveTotals = false;

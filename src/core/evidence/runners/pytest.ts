@@ -6,6 +6,7 @@
  * (`-q -q`, or cut by `| head`), the progress lines (`..F.s  [ 40%]`) are counted: `.`
  * passed, `F` failed, `E` error.
  */
+import { LINE } from '../output-lines.js';
 import { num, type RunnerParser, type TestRun } from './types.js';
 
 const PART = String.raw`\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?|rerun|subtests passed)`;
@@ -30,15 +31,14 @@ function progress(text: string): TestRun | null {
 
 export const pytestParser: RunnerParser = {
   family: 'pytest',
+  needs: LINE.pytest,
   parse(raw) {
-    const hasSummary = raw.includes(' in ');
-    if (!hasSummary && !raw.includes('%]')) return null;
     // Colour codes (`--color=yes`, a terminal) would split the words.
     // eslint-disable-next-line no-control-regex -- ANSI colour codes start with the ESC control character
     const text = raw.includes('\u001b[') ? raw.replace(/\u001b\[[\d;]*m/g, '') : raw;
     let found = false;
     const run: TestRun = { passed: 0, failed: 0, errors: 0 };
-    if (hasSummary) {
+    {
       for (const m of text.matchAll(SUMMARY)) {
         found = true;
         const parts = m[1]!;

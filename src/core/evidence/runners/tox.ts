@@ -6,15 +6,16 @@
  * failed.`. They give the build status only: the counts come from the wrapped runner's
  * own summary (pytest's, in the same observation).
  */
+import { LINE } from '../output-lines.js';
 import type { RunnerParser } from './types.js';
 
-const FAILURE = /^(?:ERROR:\s+\S+: commands failed|\s+\S+: FAIL code \d+|\s*evaluation failed :\(|nox > Session \S+ failed\.|nox > Session \S+ aborted)/m;
-const SUCCESS = /^(?:\s+\S+: commands succeeded|\s+\S+: OK \(|\s*congratulations :\)|nox > Session \S+ was successful\.)/m;
+const FAILURE = /^(?:ERROR:[ \t]+[^\s:]+: commands failed|[ \t]+[^\s:]+: FAIL code \d+|[ \t]*evaluation failed :\(|nox > Session \S+ failed\.|nox > Session \S+ aborted)/m;
+const SUCCESS = /^(?:[ \t]+[^\s:]+: commands succeeded|[ \t]+[^\s:]+: OK \(|[ \t]*congratulations :\)|nox > Session \S+ was successful\.)/m;
 
 export const toxParser: RunnerParser = {
   family: 'tox',
+  needs: LINE.tox,
   parse(text) {
-    if (!text.includes('commands ') && !text.includes(': FAIL') && !text.includes(': OK') && !text.includes(' :') && !text.includes('nox > ')) return null;
     if (FAILURE.test(text)) return { passed: 0, failed: 0, errors: 0, build: 'failure' };
     if (SUCCESS.test(text)) return { passed: 0, failed: 0, errors: 0, build: 'success' };
     return null;

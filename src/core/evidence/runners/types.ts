@@ -16,6 +16,8 @@ export interface TestRun {
 /** A runner family's parser: null when the text holds none of its summaries. */
 export interface RunnerParser {
   family: string;
+  /** The {@link LINE} flags (output-lines.ts) of the lines its summaries are made of: it is not run on output without one. */
+  needs: number;
   parse(text: string): TestRun | null;
 }
 

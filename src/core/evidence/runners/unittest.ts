@@ -4,6 +4,7 @@
  * each with optional `skipped=`/`expected failures=`. Passed = N − failures − errors −
  * skipped − expected failures. Several runs in one observation are summed.
  */
+import { LINE } from '../output-lines.js';
 import { num, type RunnerParser, type TestRun } from './types.js';
 
 // `Ran N tests in Xs`, a blank line, then the verdict line (Django may print `Destroying test database ...` lines between).
@@ -11,8 +12,8 @@ const RAN = /^Ran (\d+) tests? in [\d.]+s\s*\n(?:[^\n]*\n){0,6}?(OK|FAILED)\b([^
 
 export const unittestParser: RunnerParser = {
   family: 'unittest',
+  needs: LINE.unittest,
   parse(text) {
-    if (!text.includes('Ran ')) return null;
     let found = false;
     const run: TestRun = { passed: 0, failed: 0, errors: 0 };
     for (const m of text.matchAll(RAN)) {
