@@ -1,0 +1,87 @@
+/**
+ * Best-of-N selection: among N runs of one task by one source (N rollouts), pick the top-scored one.
+ * Per group (source + task, at least 2 runs): the top pick resolves (ties at the top: the share of the
+ * tied runs that pass), a random pick resolves with the group's pass rate (its expectation), the oracle
+ * resolves when any run passes. `gapClosed` = (top − random) / (oracle − random): 0 is no better than
+ * chance, 1 is the oracle. Intervals resample the groups (a task is the unit), seeded.
+ */
+import { bootstrapDraws, resampleIndices, type BootstrapOptions } from './bootstrap.js';
+import type { Interval } from './interval.js';
+import type { ScoredOutcome } from './separation.js';
+
+/** One group's three picks (expected resolved, each in [0, 1]). */
+export interface GroupPick {
+  key: string;
+  runs: number;
+  passing: number;
+  top: number;
+  random: number;
+  oracle: number;
+}
+
+/** The totals over groups, each with a bootstrap interval of its rate (resolved / groups). */
+export interface BestOfN {
+  groups: number;
+  runs: number;
+  top: { resolved: number; rate: number | null; interval: Interval | null };
+  random: { resolved: number; rate: number | null; interval: Interval | null };
+  oracle: { resolved: number; rate: number | null; interval: Interval | null };
+  /** Null when the oracle gains nothing over a random pick (every group all-pass or all-fail). */
+  gapClosed: number | null;
+  gapInterval: Interval | null;
+}
+
+/** The picks of one group of runs (at least one run). */
+export function groupPick(key: string, runs: readonly ScoredOutcome[]): GroupPick {
+  const best = Math.max(...runs.map((r) => r.score));
+  const tied = runs.filter((r) => r.score === best);
+  const passing = runs.filter((r) => r.pass).length;
+  return { key, runs: runs.length, passing, top: tied.filter((r) => r.pass).length / tied.length, random: passing / runs.length, oracle: passing > 0 ? 1 : 0 };
+}
+
+/** The groups of `runs` by source + task with at least `minRuns` (default 2) runs, in key order. */
+export function pickGroups(runs: readonly ScoredOutcome[], minRuns = 2): GroupPick[] {
+  const m = new Map<string, ScoredOutcome[]>();
+  for (const r of runs) {
+    if (r.task === null) continue;
+    const k = JSON.stringify([r.source, r.task]);
+    const g = m.get(k);
+    if (g) g.push(r);
+    else m.set(k, [r]);
+  }
+  return [...m]
+    .filter(([, g]) => g.length >= minRuns)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, g]) => groupPick(k, g));
+}
+
+function sums(gs: readonly GroupPick[]): { top: number; random: number; oracle: number } {
+  let top = 0;
+  let random = 0;
+  let oracle = 0;
+  for (const g of gs) {
+    top += g.top;
+    random += g.random;
+    oracle += g.oracle;
+  }
+  return { top, random, oracle };
+}
+
+const gap = (s: { top: number; random: number; oracle: number }): number | null => (s.oracle - s.random > 1e-12 ? (s.top - s.random) / (s.oracle - s.random) : null);
+
+/** Best-of-N over the source + task groups of `runs`. */
+export function bestOfN(runs: readonly ScoredOutcome[], options: BootstrapOptions & { minRuns?: number } = {}): BestOfN {
+  const gs = pickGroups(runs, options.minRuns);
+  const s = sums(gs);
+  const n = gs.length;
+  const rateInterval = (field: 'top' | 'random' | 'oracle'): Interval | null => (n === 0 ? null : bootstrapDraws((random) => sums(resampleIndices(random, n).map((i) => gs[i]!))[field] / n, options));
+  return {
+    groups: n,
+    runs: gs.reduce((a, g) => a + g.runs, 0),
+    top: { resolved: s.top, rate: n === 0 ? null : s.top / n, interval: rateInterval('top') },
+    random: { resolved: s.random, rate: n === 0 ? null : s.random / n, interval: rateInterval('random') },
+    oracle: { resolved: s.oracle, rate: n === 0 ? null : s.oracle / n, interval: rateInterval('oracle') },
+    gapClosed: gap(s),
+    gapInterval: n === 0 ? null : bootstrapDraws((random) => gap(sums(resampleIndices(random, n).map((i) => gs[i]!))), options),
+  };
+}

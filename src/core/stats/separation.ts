@@ -1,0 +1,159 @@
+/**
+ * How well a score separates passing from failing runs, measured the way steplens reports it everywhere
+ * (docs/method.md, "Measuring separation"): within source first. A source is one agent + model run set.
+ * - within source: the AUROC of each source on its own runs, with n and a stratified bootstrap interval;
+ *   the headline is their mean over the sources with at least `minPerClass` passing and failing runs.
+ * - within task: the share of (passing, failing) pairs of the same source and task that the score orders
+ *   right (ties count ½): what a trainer choosing among its own rollouts of one task sees.
+ * - pooled: one AUROC over all runs, never alone: it also rewards telling sources apart, so it is printed
+ *   beside `sourceOnly`, the pooled AUROC of a score that knows nothing but each run's source (every run
+ *   gets its source's mean score).
+ */
+import { auroc } from './auroc.js';
+import { aurocInterval, bootstrapDraws, resampleIndices, resampleStrata, type BootstrapOptions } from './bootstrap.js';
+import type { Interval } from './interval.js';
+import type { Random } from './rng.js';
+
+/** One run: its source (agent + model), task, outcome and score (higher = more likely to pass). */
+export interface ScoredOutcome {
+  source: string;
+  task: string | null;
+  pass: boolean;
+  score: number;
+}
+
+/** One source's separation. */
+export interface SourceSeparation {
+  source: string;
+  nPass: number;
+  nFail: number;
+  /** Null when the source lacks a passing or a failing run. */
+  auroc: number | null;
+  interval: Interval | null;
+  /** True when the source has at least `minPerClass` runs of each outcome and so counts in the mean. */
+  counted: boolean;
+}
+
+export interface SeparationOptions extends BootstrapOptions {
+  /** The fewest passing and failing runs a source needs to count in the mean (default 3). */
+  minPerClass?: number;
+}
+
+export const MIN_PER_CLASS = 3;
+
+/** The three views of one score's separation. */
+export interface Separation {
+  withinSource: {
+    /** Mean of the counted sources' AUROCs: the headline figure. Null when no source counts. */
+    mean: number | null;
+    interval: Interval | null;
+    sources: SourceSeparation[];
+    counted: number;
+    minPerClass: number;
+  };
+  withinTask: {
+    /** Concordance over (passing, failing) pairs of the same source and task. Null without such a pair. */
+    auroc: number | null;
+    interval: Interval | null;
+    pairs: number;
+    /** (source, task) groups holding at least one such pair. */
+    tasks: number;
+  };
+  pooled: {
+    auroc: number | null;
+    interval: Interval | null;
+    nPass: number;
+    nFail: number;
+    /** Pooled AUROC of each run's source mean: what telling sources apart alone earns. */
+    sourceOnly: number | null;
+  };
+}
+
+const split = (runs: readonly ScoredOutcome[]): [number[], number[]] => [runs.filter((r) => r.pass).map((r) => r.score), runs.filter((r) => !r.pass).map((r) => r.score)];
+
+function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const x of xs) {
+    const k = key(x);
+    const g = m.get(k);
+    if (g) g.push(x);
+    else m.set(k, [x]);
+  }
+  return m;
+}
+
+/** Concordant-pair count (ties ½) and pair count of positives against negatives. */
+function concordance(pos: readonly number[], neg: readonly number[]): [number, number] {
+  const a = auroc(pos, neg);
+  return a === null ? [0, 0] : [a.u, a.nPos * a.nNeg];
+}
+
+/** The within-source, within-task and pooled separation of `runs` (deterministic for a seed). */
+export function separation(runs: readonly ScoredOutcome[], options: SeparationOptions = {}): Separation {
+  const minPerClass = options.minPerClass ?? MIN_PER_CLASS;
+  const bySource = [...groupBy(runs, (r) => r.source)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const sources: SourceSeparation[] = bySource.map(([source, rs]) => {
+    const [pos, neg] = split(rs);
+    return {
+      source,
+      nPass: pos.length,
+      nFail: neg.length,
+      auroc: auroc(pos, neg)?.auroc ?? null,
+      interval: aurocInterval(pos, neg, options),
+      counted: pos.length >= minPerClass && neg.length >= minPerClass,
+    };
+  });
+  const countedStrata = bySource.filter((_, i) => sources[i]!.counted).map(([, rs]) => split(rs));
+  const meanOf = (strata: ReadonlyArray<[number[], number[]]>): number | null => {
+    if (strata.length === 0) return null;
+    let s = 0;
+    for (const [p, n] of strata) s += auroc(p, n)!.auroc;
+    return s / strata.length;
+  };
+  const withinSource = {
+    mean: meanOf(countedStrata),
+    interval: countedStrata.length === 0 ? null : bootstrapDraws((random) => meanOf(countedStrata.map(([p, n]) => resampleStrata(random, p, n))), options),
+    sources,
+    counted: countedStrata.length,
+    minPerClass,
+  };
+  return { withinSource, withinTask: withinTask(runs, options), pooled: pooled(runs, bySource, options) };
+}
+
+function withinTask(runs: readonly ScoredOutcome[], options: BootstrapOptions): Separation['withinTask'] {
+  const groups = [
+    ...groupBy(
+      runs.filter((r) => r.task !== null),
+      (r) => JSON.stringify([r.source, r.task]),
+    ).values(),
+  ]
+    .map(split)
+    .filter(([p, n]) => p.length > 0 && n.length > 0)
+    .map(([p, n]) => concordance(p, n));
+  const ratio = (gs: ReadonlyArray<[number, number]>): number | null => {
+    let u = 0;
+    let pairs = 0;
+    for (const [gu, gp] of gs) {
+      u += gu;
+      pairs += gp;
+    }
+    return pairs === 0 ? null : u / pairs;
+  };
+  const pairs = groups.reduce((s, [, p]) => s + p, 0);
+  // Tasks are the unit of resampling: pairs of one task are not independent of each other.
+  const interval = groups.length === 0 ? null : bootstrapDraws((random: Random) => ratio(resampleIndices(random, groups.length).map((i) => groups[i]!)), options);
+  return { auroc: ratio(groups), interval, pairs, tasks: groups.length };
+}
+
+function pooled(runs: readonly ScoredOutcome[], bySource: ReadonlyArray<[string, ScoredOutcome[]]>, options: BootstrapOptions): Separation['pooled'] {
+  const [pos, neg] = split(runs);
+  const sourceMean = new Map(bySource.map(([s, rs]) => [s, rs.reduce((a, r) => a + r.score, 0) / rs.length]));
+  const [sPos, sNeg] = split(runs.map((r) => ({ ...r, score: sourceMean.get(r.source)! })));
+  return {
+    auroc: auroc(pos, neg)?.auroc ?? null,
+    interval: aurocInterval(pos, neg, options),
+    nPass: pos.length,
+    nFail: neg.length,
+    sourceOnly: auroc(sPos, sNeg)?.auroc ?? null,
+  };
+}
