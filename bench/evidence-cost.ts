@@ -122,11 +122,12 @@ printTable(
     ['Scorer.push, reference-free (for scale)', fmt(pushUs, 1), pushPass.map((x) => x.toFixed(1)).join(' ')],
   ],
 );
+console.log(`evidence add / Scorer.push, same run: ${(evidenceUs / pushUs).toFixed(3)}`);
 const targets = [target('evidence add: step 2,000 / step 10', at[at.length - 1]! / at[0]!, '<=', 1.5), target('evidence add: mean µs per step', evidenceUs, '<=', 5, 'µs')];
 writeResult(args.json, {
   bench: 'evidence-cost',
   command: commandLine(import.meta.url),
   machine: m,
   targets,
-  figures: { ...Object.fromEntries(CHECKPOINTS.map((c, k) => [`add_us_at_${c}`, at[k]!])), evidence_us_per_step: evidenceUs, push_us_per_step: pushUs },
+  figures: { ...Object.fromEntries(CHECKPOINTS.map((c, k) => [`add_us_at_${c}`, at[k]!])), evidence_us_per_step: evidenceUs, push_us_per_step: pushUs, evidence_over_push: evidenceUs / pushUs },
 });

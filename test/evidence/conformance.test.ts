@@ -111,6 +111,9 @@ function target(es: readonly StepEvidence[]) {
   return { readShare: read / edited.length, traceShare: traced / edited.length };
 }
 
+/** 0 for an empty patch, else 1 / (1 + ln(1 + source lines)). */
+const src = (p: ReturnType<typeof patch>) => (p.empty === 1 ? 0 : 1 / (1 + p.lines));
+
 function evidence(es: readonly StepEvidence[]) {
   const t = testResult(es);
   const r = repro(es);
@@ -131,6 +134,7 @@ function evidence(es: readonly StepEvidence[]) {
     patchTestOnly: p.testOnly,
     patchFiles: p.files,
     patchLines: p.lines,
+    patchCompact: src(p),
     editedReadShare: g.readShare,
     editedTraceShare: g.traceShare,
   };

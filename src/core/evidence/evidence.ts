@@ -31,6 +31,7 @@ export const EVIDENCE_NAMES = [
   'patchTestOnly', // 0/1: it changes test files only
   'patchFiles', // ln(1 + source files changed)
   'patchLines', // ln(1 + source lines changed)
+  'patchCompact', // [0, 1]: 0 for an empty patch, else 1 / (1 + patchLines): small non-empty patches highest
   'editedReadShare', // [0, 1]: edited source files read before their first edit
   'editedTraceShare', // [0, 1]: edited source files an error named before their first edit
 ] as const;
@@ -78,6 +79,7 @@ export function createEvidenceTracker(): EvidenceTracker {
       patchTestOnly: p.testOnly,
       patchFiles: p.files,
       patchLines: p.lines,
+      patchCompact: p.empty === 1 ? 0 : 1 / (1 + p.lines),
       editedReadShare: g.readShare,
       editedTraceShare: g.traceShare,
     };
