@@ -63,8 +63,8 @@ describe('README commands', () => {
       }));
       expect(r.stderr.startsWith('exit '), `${command}\n${r.stderr}`).toBe(false);
       expect(r.stdout.length).toBeGreaterThan(0);
-      // As long as execFile may take: a whole CLI run (calibrate --runs: 4 s of CPU, 16 s wall at load 16 on 2 cores).
     },
+    // As long as execFile may take: a whole CLI run (calibrate --runs: 4 s of CPU, 16 s wall at load 16 on 2 cores).
     60_000,
   );
 });
