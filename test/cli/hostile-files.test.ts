@@ -106,6 +106,18 @@ describe('folders read only regular files and symlinks to regular files', () => 
     ]);
   }, 60_000);
 
+  it('reference folders (report --references, score --prior-dir) never open a FIFO or read a device', async () => {
+    const refs = join(dir, 'refs');
+    mkdirSync(refs);
+    cpSync(join(EXAMPLES, '../../data/example/pylint-dev__astroid-1196.json'), join(refs, 'pylint-dev__astroid-1196.json'));
+    execFileSync('mkfifo', [join(refs, 'django__django-13401.json')]);
+    symlinkSync('/dev/zero', join(refs, 'dask__dask-8685.json'));
+    const report = await run(['report', '--json', '--references', refs, join(EXAMPLES, 'mini-swe-agent/deepseek_bench1')]);
+    oneLineError(report, `stored PTA ${join(refs, 'django__django-13401.json')} is unusable: not a regular file`);
+    const score = await run(['score', '--prior-dir', refs, miniRun('deepseek_bench1')]);
+    oneLineError(score, `cannot read ${join(refs, 'dask__dask-8685.json')}: not a regular file (a character device)`);
+  }, 60_000);
+
   it('a FIFO named on the command line of a one-file command is read to its end (process substitution)', async () => {
     const fifo = join(dir, 'named.fifo');
     execFileSync('mkfifo', [fifo]);
