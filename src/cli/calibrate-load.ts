@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { ScoringConfig } from '../core/config.js';
 import { SteplensError } from '../errors.js';
 import { nodeReportFs } from '../report/node-fs.js';
+import { readTextSync } from '../text-files.js';
 import { resolveOutcome } from '../report/resolve-outcome.js';
 import { parseSourcesTable, sourceOf, type SourceEntry } from '../report/sources-table.js';
 import { defaultAnalyzers } from '../syntax/index.js';
@@ -30,9 +31,9 @@ export interface LoadedRuns {
 
 function sourcesTable(file: string | undefined, cwd: string): SourceEntry[] {
   if (file === undefined) return [];
-  const text = nodeReportFs.readText(resolve(cwd, file));
-  if (text === undefined) throw new SteplensError('bad_input', `--sources ${file}: cannot read the file`);
-  const parsed = parseSourcesTable(text, file);
+  const text = readTextSync(resolve(cwd, file));
+  if (!text.ok) throw new SteplensError('bad_input', `--sources ${file}: ${text.error.message}`);
+  const parsed = parseSourcesTable(text.value, file);
   if (!parsed.ok) throw parsed.error;
   return parsed.value;
 }

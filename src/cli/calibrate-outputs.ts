@@ -7,6 +7,8 @@ import type { Weights } from '../core/config.js';
 import type { PolicyInput } from '../core/policy.js';
 import type { PolicyMatch } from '../core/policy-set.js';
 import { SteplensError } from '../errors.js';
+import { escapeControl } from '../printable.js';
+import { csvCell } from '../report/render/format-table.js';
 import { tradeoffChart } from '../report/tradeoff-chart.js';
 
 /**
@@ -50,7 +52,6 @@ export function policySetDocument(
 export function tradeoffCsv(r: TradeoffResult): string {
   const head =
     'mode,passing_stopped,passing,passing_rate,failing_stopped,failing,failing_rate,failing_steps_saved,failing_steps_share,failing_tokens_saved,failing_token_share,all_token_share,median_stop_step,policy';
-  const cell = (x: number | null) => (x === null ? '' : String(x));
   const rows = (['referenceFree', 'reference'] as const).flatMap((m) =>
     r.front[m].map((p) => {
       const q = p.modes[m];
@@ -58,26 +59,29 @@ export function tradeoffCsv(r: TradeoffResult): string {
         m,
         q.passingStopped,
         q.passing,
-        cell(q.passingRate),
+        q.passingRate,
         q.failingStopped,
         q.failing,
-        cell(q.failingRate),
+        q.failingRate,
         q.failingStepsSaved,
-        cell(q.failingStepsShare),
+        q.failingStepsShare,
         q.failingTokensSaved,
-        cell(q.failingTokenShare),
-        cell(q.allTokenShare),
-        cell(q.medianStopStep),
-        `"${describeSettings(p.settings)}"`,
-      ].join(',');
+        q.failingTokenShare,
+        q.allTokenShare,
+        q.medianStopStep,
+        describeSettings(p.settings),
+      ]
+        .map(csvCell)
+        .join(',');
     }),
   );
   return `${[head, ...rows].join('\n')}\n`;
 }
 
+/** Writes one file; log text in it (task and source names) is escaped as on the terminal. */
 function write(path: string, text: string, flag: string): void {
   try {
-    writeFileSync(path, text);
+    writeFileSync(path, escapeControl(text));
   } catch (e) {
     throw new SteplensError('bad_input', `cannot write ${flag} ${path}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }

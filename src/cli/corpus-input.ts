@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { SteplensError } from '../errors.js';
 import { parseLogText } from '../formats/index.js';
-import { printable } from '../text-files.js';
+import { printable, readTextSync } from '../text-files.js';
 import { discover, type Discovery } from '../report/discover.js';
 import { nodeReportFs } from '../report/node-fs.js';
 import { parseOutcomesTable, type OutcomeEntry } from '../report/outcomes-table.js';
@@ -33,9 +33,9 @@ export function readCorpusInput(
   const paths = positionals.map((p) => resolve(cwd, p));
   let table: OutcomeEntry[] | undefined;
   if (values.outcomes !== undefined) {
-    const text = nodeReportFs.readText(resolve(cwd, values.outcomes));
-    if (text === undefined) throw new SteplensError('bad_input', `--outcomes ${values.outcomes}: cannot read the file`);
-    const parsed = parseOutcomesTable(text, values.outcomes);
+    const text = readTextSync(resolve(cwd, values.outcomes));
+    if (!text.ok) throw new SteplensError('bad_input', `--outcomes ${values.outcomes}: ${text.error.message}`);
+    const parsed = parseOutcomesTable(text.value, values.outcomes);
     if (!parsed.ok) throw parsed.error;
     table = parsed.value;
   }

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SteplensError } from '../../errors.js';
+import { escapeControl } from '../../printable.js';
 import { buildReport } from '../../report/build-report.js';
 import { nodeReportFs } from '../../report/node-fs.js';
 import { reportCharts } from '../../report/render/charts.js';
@@ -16,40 +17,42 @@ import type { CliIO, Command } from '../command.js';
 import { CORPUS_OPTIONS, readCorpusInput, reportCorpusInput } from '../corpus-input.js';
 import { externalReferences, referenceFolderArgs } from '../references.js';
 
-/** A stderr progress bar that shows only on a TTY and only once the work has taken over a second. */
+/** A stderr progress bar that shows only on a terminal (`io.status`) and only once the work has taken over a second. */
 function progress(io: CliIO): { tick: (done: number, total: number) => void; end: () => void } {
   const start = Date.now();
   let shown = false;
   return {
     tick(done, total) {
-      if (!io.stderrIsTTY || Date.now() - start < 1000) return;
+      if (!io.status || Date.now() - start < 1000) return;
       shown = true;
       const width = 30;
       const filled = Math.round((width * done) / Math.max(1, total));
-      io.stderr(`\rscoring [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
+      io.status(`scoring [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
     },
     end() {
-      if (shown) io.stderr('\r\x1b[K');
+      if (shown) io.status?.('');
     },
   };
 }
 
+/** Writes the report's documents; log text in them is escaped as on the terminal (`cat report.md` is a terminal too). */
 function writeOutputs(dir: string, report: CorpusReport): string[] {
+  const put = (file: string, text: string) => writeFileSync(join(dir, file), escapeControl(text));
   try {
     mkdirSync(dir, { recursive: true });
     const charts = reportCharts(report);
-    for (const c of charts) writeFileSync(join(dir, c.file), c.svg);
-    writeFileSync(
-      join(dir, 'report.md'),
+    for (const c of charts) put(c.file, c.svg);
+    put(
+      'report.md',
       markdownReport(
         report,
         charts.map((c) => c.file),
       ),
     );
-    writeFileSync(join(dir, 'report.html'), htmlReport(report, charts));
-    writeFileSync(join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+    put('report.html', htmlReport(report, charts));
+    put('report.json', `${JSON.stringify(report, null, 2)}\n`);
     const tables = allTables(report);
-    for (const t of tables) writeFileSync(join(dir, `${t.name}.csv`), csvTable(t));
+    for (const t of tables) put(`${t.name}.csv`, csvTable(t));
     return ['report.md', 'report.html', 'report.json', ...tables.map((t) => `${t.name}.csv`), ...charts.map((c) => c.file)];
   } catch (e) {
     throw new SteplensError('bad_input', `cannot write to --out ${dir}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
