@@ -1,7 +1,7 @@
 /** Files `steplens calibrate` writes: the policy file, the weights config, and the trade-off chart, table and JSON. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { SplitReport, TradeoffResult } from '../core/calibrate/index.js';
+import type { Confirmation, SplitReport, TradeoffResult } from '../core/calibrate/index.js';
 import { describeSettings } from '../core/calibrate/index.js';
 import type { Weights } from '../core/config.js';
 import type { PolicyInput } from '../core/policy.js';
@@ -14,7 +14,7 @@ import { tradeoffChart } from '../report/tradeoff-chart.js';
  * session's `start.policy` load) and `calibration`, the measured trade-off
  * it was chosen for (ignored by the loaders).
  */
-export function policyDocument(r: TradeoffResult, split: SplitReport | undefined): { policy: PolicyInput; calibration: Record<string, unknown> } {
+export function policyDocument(r: TradeoffResult & { confirmation?: Confirmation }, split: SplitReport | undefined): { policy: PolicyInput; calibration: Record<string, unknown> } {
   return {
     policy: r.chosen.policy,
     calibration: {
@@ -26,6 +26,7 @@ export function policyDocument(r: TradeoffResult, split: SplitReport | undefined
       constrained: r.choice.constrained,
       stops: describeSettings(r.chosen.settings),
       warnOnly: r.choice.warnOnly,
+      ...(r.confirmation ? { confirmation: r.confirmation } : {}),
       ...(r.choice.note !== undefined ? { note: r.choice.note } : {}),
       runs: r.runs,
       inSample: r.chosen.modes,

@@ -84,7 +84,8 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
     trajectories: rows,
     models: modelRows(rows, statistics),
     separation: separation(rows, statistics),
-    selection: selection(rows, statistics),
+    // Only the bootstrap settings: bestOfN reads its own `minRuns` (runs per group), not the ranking's.
+    selection: selection(rows, { seed: statistics.seed, reps: statistics.reps, level: statistics.level }),
     statistics,
     ...(options.byReference ? { byReference: referenceSplits(rows, statistics) } : {}),
     luckyChiSquare: luckyChiSquare(rows),

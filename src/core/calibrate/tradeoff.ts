@@ -132,9 +132,15 @@ export function calibrateTradeoff(runs: readonly TradeoffRun[], options: Tradeof
       ? ['no combination within the bound stops a failing run: every stop is off']
       : []),
   ];
+  // The front shows what the data offers: when the bound refuses every stop, the grid the point estimate allows
+  // (otherwise the refused grid holds the no-stop policy alone and the chart is one point at the origin).
+  const shown = point ?? c;
   const gridPoint = (k: number): GridPoint => ({
-    settings: settingsAt(c.table, k),
-    modes: { reference: pointOf(facts, stopsAt(c.table, k, 'reference', runs.length), bound), referenceFree: pointOf(facts, stopsAt(c.table, k, 'referenceFree', runs.length), bound) },
+    settings: settingsAt(shown.table, k),
+    modes: {
+      reference: pointOf(facts, stopsAt(shown.table, k, 'reference', runs.length), bound),
+      referenceFree: pointOf(facts, stopsAt(shown.table, k, 'referenceFree', runs.length), bound),
+    },
   });
   const tokens = facts.reduce((s, x) => s + x.tokens, 0);
   return ok({
@@ -147,7 +153,7 @@ export function calibrateTradeoff(runs: readonly TradeoffRun[], options: Tradeof
     },
     kept: Object.fromEntries(GRID_KINDS.map((k) => [k.key, c.kept[k.key].map((x) => x.value)])) as unknown as GridCandidates,
     evaluated: c.table.size,
-    front: { reference: paretoFront(c.table, 'reference').map(gridPoint), referenceFree: paretoFront(c.table, 'referenceFree').map(gridPoint) },
+    front: { reference: paretoFront(shown.table, 'reference').map(gridPoint), referenceFree: paretoFront(shown.table, 'referenceFree').map(gridPoint) },
     choice: {
       maxFalseStop,
       bound: bound.method,
