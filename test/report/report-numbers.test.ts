@@ -92,12 +92,14 @@ describe('n and intervals, ranks with ties and a minimum', () => {
     expect((JSON.parse(seven.stdout) as CorpusReport).statistics.seed).toBe(7);
     expect(intervals(seven)).not.toEqual(intervals(one));
     const ranked = (JSON.parse(low.stdout) as CorpusReport).models;
-    expect(ranked.every((m) => m.rankPass !== null)).toBe(true);
-    // 3 runs each: every Wilson interval overlaps another, so all share rank 1.
-    expect(ranked.every((m) => m.rankPass === 1 && m.rankPassTied)).toBe(true);
+    // gpt-4o-mini has one run with an outcome (two unknown): below 2, listed unranked; the others, 3 runs each, all
+    // overlap another's Wilson interval, so they share rank 1.
+    for (const m of ranked) expect(m.rankPass, m.source).toBe(m.evaluated >= 2 ? 1 : null);
+    expect(ranked.filter((m) => m.rankPass !== null).every((m) => m.rankPassTied)).toBe(true);
+    expect(ranked.find((m) => m.evaluated < 2)).toMatchObject({ unrankedPass: 'n 1 < 2' });
     const bad = await steplens('report', '--min-runs', '0', JAVA);
     expect([bad.code, bad.stderr]).toEqual([1, "steplens report: --min-runs must be an integer >= 1, got '0'\n"]);
-  });
+  }, 180_000);
 
   it('the terminal prints what the JSON holds: each pass rate and its interval, each n', async () => {
     const text = (await steplens('report', JAVA)).stdout;
