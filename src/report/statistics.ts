@@ -51,7 +51,16 @@ export function selection(rows: readonly TrajectoryRow[], options: BootstrapOpti
     const runs = scoredOutcomes(rows, score);
     const all: SelectionRow = { score, source: 'all', ...bestOfN(runs, options) };
     const sources = [...new Set(runs.map((r) => r.source))].sort();
-    const per = sources.map((source) => ({ score, source, ...bestOfN(runs.filter((r) => r.source === source), options) })).filter((r) => r.groups > 0);
+    const per = sources
+      .map((source) => ({
+        score,
+        source,
+        ...bestOfN(
+          runs.filter((r) => r.source === source),
+          options,
+        ),
+      }))
+      .filter((r) => r.groups > 0);
     return [all, ...per];
   });
 }

@@ -62,9 +62,7 @@ export interface ExternalReference {
  * step for step, i.e. the run (or one just like it) helped build it, so its score is optimistic.
  */
 export type ScoredAgainst =
-  | { kind: 'in-folder'; references: number }
-  | { kind: 'external'; source: string; version: number; references: number; holdsRun: boolean }
-  | { kind: 'reference-free'; priorReferences: number };
+  { kind: 'in-folder'; references: number } | { kind: 'external'; source: string; version: number; references: number; holdsRun: boolean } | { kind: 'reference-free'; priorReferences: number };
 
 /** The kinds of reference a run can be scored against (a column of every table that lists runs). */
 export type ReferenceKind = ScoredAgainst['kind'];

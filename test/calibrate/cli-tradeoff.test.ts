@@ -24,7 +24,7 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
   // 35 passing runs: at 10 % the 95 % upper bound allows no false stop (8.2 % with none); the default 5 % allows no stop at all.
   const running = cli('calibrate', CORPUS, '--json', '--weights', '--max-false-stop', '0.1', '--out', out, '--config-out', cfg, '--out-dir', join(dir, 'charts'));
 
-  it('chooses a policy within the bound in both modes, writes it where readPolicyFile and resolvePolicy load it', async () => {
+  it('chooses within the bound in-sample, writes only what the held-out halves confirmed, where readPolicyFile and resolvePolicy load it', async () => {
     const run = await running;
     // The corpus holds one JSON file that is no log (a metrics file beside an OpenAgents run): named, not fatal.
     expect(run.stderr).toMatch(/^skipped \S+\/metrics\.json: could not detect the log format [^\n]*\n$/);
@@ -34,10 +34,13 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
     for (const m of ['reference', 'referenceFree'] as const) {
       expect(t.chosen.modes[m].passingUpper!).toBeLessThanOrEqual(0.1);
       expect(t.chosen.modes[m].passingStopped).toBe(0);
-      expect(t.chosen.modes[m].failingTokensSaved).toBeGreaterThanOrEqual(t.baseline.modes[m].failingTokensSaved);
       expect(t.chosen.modes[m].passing + t.chosen.modes[m].failing).toBe(t.runs.passing + t.runs.failing);
     }
-    expect(t.chosen.modes.referenceFree.failingStopped).toBeGreaterThan(0);
+    // In-sample, noAction 2 saves tokens within the bound; neither half (17-18 passing runs) can back any stop, so
+    // nothing is confirmed and the written policy only warns (test/calibrate/confirm.test.ts has the rest).
+    const c = (t as TradeoffResult & { confirmation: { inSample: { noAction: number | null }; warnOnly: boolean } }).confirmation;
+    expect(c).toMatchObject({ inSample: { noAction: 2 }, warnOnly: true });
+    expect(canStop(t.chosen.policy)).toBe(false);
     const loaded = await readPolicyFile(out);
     expect(loaded).toEqual(t.chosen.policy);
     expect(doc.policy).toEqual(t.chosen.policy);

@@ -123,7 +123,9 @@ describe('report on the packed corpus', () => {
     const total = report.separation[0]!;
     expect(total.nPass + total.nFail).toBe(report.trajectories.filter((t) => t.score && (t.outcome === 'pass' || t.outcome === 'fail')).length);
     // struct and cov exist only for runs scored against a PTA.
-    expect(report.separation[1]!.nPass + report.separation[1]!.nFail).toBe(report.trajectories.filter((t) => t.reference?.kind === 'in-folder' && (t.outcome === 'pass' || t.outcome === 'fail')).length);
+    expect(report.separation[1]!.nPass + report.separation[1]!.nFail).toBe(
+      report.trajectories.filter((t) => t.reference?.kind === 'in-folder' && (t.outcome === 'pass' || t.outcome === 'fail')).length,
+    );
   });
 });
 

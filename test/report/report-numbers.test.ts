@@ -52,7 +52,14 @@ describe('report scores every readable run', () => {
     const split = await steplens('report', '--by-reference', '--out', out, JAVA);
     expect(split.code).toBe(0);
     const files = readdirSync(out);
-    for (const f of ['models-in-folder.csv', 'models-reference-free.csv', 'separation-in-folder.csv', 'separation-reference-free.csv', 'score-distribution-reference-free.svg', 'quality-vs-pass-rate-in-folder.svg'])
+    for (const f of [
+      'models-in-folder.csv',
+      'models-reference-free.csv',
+      'separation-in-folder.csv',
+      'separation-reference-free.csv',
+      'score-distribution-reference-free.svg',
+      'quality-vs-pass-rate-in-folder.svg',
+    ])
       expect(files).toContain(f);
     const doc = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as CorpusReport;
     expect(doc.byReference!.map((b) => [b.reference, b.trajectories])).toEqual([
@@ -111,7 +118,9 @@ describe('n and intervals, ranks with ties and a minimum', () => {
       expect(line).toContain(`${m.meanQuality!.toFixed(1)} [${m.meanQualityInterval!.lo.toFixed(1)}, ${m.meanQualityInterval!.hi.toFixed(1)}]`);
     }
     const total = plain.separation[0]!;
-    expect(text).toContain(`pooled ${total.pooled.auroc!.toFixed(3)} [${total.pooled.interval!.lo.toFixed(3)}, ${total.pooled.interval!.hi.toFixed(3)}] on ${total.nPass} passing / ${total.nFail} failing, beside ${total.pooled.sourceOnly!.toFixed(3)} for the source alone`);
+    expect(text).toContain(
+      `pooled ${total.pooled.auroc!.toFixed(3)} [${total.pooled.interval!.lo.toFixed(3)}, ${total.pooled.interval!.hi.toFixed(3)}] on ${total.nPass} passing / ${total.nFail} failing, beside ${total.pooled.sourceOnly!.toFixed(3)} for the source alone`,
+    );
   });
 });
 
@@ -143,7 +152,9 @@ describe('--outcomes and --manifest name the runs, the same way for report and c
   it('a manifest row names task, agent, model and outcome of its file', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'steplens-manifest-'));
     const manifest = path.join(dir, 'manifest.jsonl');
-    const lines = plain.trajectories.map((t) => JSON.stringify({ file: path.relative(dir, t.id), agent: 'SWE-agent 0.x', model: t.run.replace(/^\d+_SWE-agent_/, ''), resolved: t.outcome === 'pass' }));
+    const lines = plain.trajectories.map((t) =>
+      JSON.stringify({ file: path.relative(dir, t.id), agent: 'SWE-agent 0.x', model: t.run.replace(/^\d+_SWE-agent_/, ''), resolved: t.outcome === 'pass' }),
+    );
     writeFileSync(manifest, `${lines.join('\n')}\n`);
     const doc = JSON.parse((await steplens('report', '--json', '--manifest', manifest, JAVA)).stdout) as CorpusReport;
     expect(doc.models.map((m) => m.source)).toContain('SWE-agent 0.x + doubao-pro-128k');

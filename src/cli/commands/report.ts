@@ -82,11 +82,11 @@ const command: Command = {
     '  --out DIR writes report.md, report.html (self-contained: tables and charts inline), report.json, one CSV per table\n' +
     '            and SVG charts; --json prints the JSON only\n' +
     '  scoring: every run with a step is scored: a passing one against a PTA of the OTHER passing runs of its task in\n' +
-    '           PATH, any other against a PTA of all of them (a PTA needs 2 references); else against its task\'s PTA in\n' +
-    '  --references DIR  a folder of stored PTAs (<task>.json, e.g. a server\'s --data folder; repeatable: the first\n' +
+    "           PATH, any other against a PTA of all of them (a PTA needs 2 references); else against its task's PTA in\n" +
+    "  --references DIR  a folder of stored PTAs (<task>.json, e.g. a server's --data folder; repeatable: the first\n" +
     '           folder holding the task wins) or --bundled (the PTAs bundled with steplens, data/example/); else\n' +
     '           reference-free against the prior pooled from the bundled references, as `score` and the server do.\n' +
-    "           Column reference_kind says which (in-folder, external, reference-free); a run that helped build an\n" +
+    '           Column reference_kind says which (in-folder, external, reference-free); a run that helped build an\n' +
     '           external PTA scores optimistically against it (column holds_run, a warning)\n' +
     '  --by-reference  also the models and separation tables (and the charts) per reference kind\n' +
     '  --forecast FILE  outcome forecaster (steplens train --out): each run gets its P(pass), with its separation and best-of-N\n' +

@@ -38,6 +38,8 @@ export interface TradeoffOptions {
   warnSource?: Policy;
   maxPerKind?: number;
   curveCap?: number;
+  /** The front up to 3 × the bound (default true); folds, whose fronts nobody draws, skip that second grid. */
+  wideFront?: boolean;
 }
 
 const isRate = (x: number) => Number.isFinite(x) && x >= 0 && x <= 1;
@@ -132,9 +134,11 @@ export function calibrateTradeoff(runs: readonly TradeoffRun[], options: Tradeof
       ? ['no combination within the bound stops a failing run: every stop is off']
       : []),
   ];
-  // The front shows what the data offers: when the bound refuses every stop, the grid the point estimate allows
-  // (otherwise the refused grid holds the no-stop policy alone and the chart is one point at the origin).
-  const shown = point ?? c;
+  // The front shows what the data offers beyond the bound too (up to 3 × the bound's share of passing runs
+  // stopped): a grid pre-filtered at the bound holds one point per false-stop count it allows, so a front of it
+  // is a single point (at the origin when the bound refuses every stop).
+  const shownCap = Math.max(kmax, pointMax, Math.floor(Math.min(1, 3 * maxFalseStop) * passing + 1e-9));
+  const shown = options.wideFront === false ? (point ?? c) : gridChoice(facts, all, { ...f, maxPassingStopped: shownCap }, Math.min(1, 3 * maxFalseStop), options, source);
   const gridPoint = (k: number): GridPoint => ({
     settings: settingsAt(shown.table, k),
     modes: {

@@ -124,7 +124,10 @@ export function modelsDisplay(r: CorpusReport, models: readonly ModelRow[] = r.m
 
 /** The terminal summary printed on stdout. */
 export function terminalSummary(r: CorpusReport): string {
-  const perSource = sourceSeparationTable(r, r.separation.filter((s) => s.signal === 'total' || s.signal === 'pPass'));
+  const perSource = sourceSeparationTable(
+    r,
+    r.separation.filter((s) => s.signal === 'total' || s.signal === 'pPass'),
+  );
   return [
     `steplens report`,
     ...headline(r),
@@ -134,7 +137,20 @@ export function terminalSummary(r: CorpusReport): string {
     '',
     section(modelsDisplay(r)),
     '',
-    section(separationTable(r), ['signal', 'n_pass', 'n_fail', 'within_source', 'within_source_lo', 'within_source_hi', 'sources_counted', 'within_task', 'task_pairs', 'pooled', 'source_only', 'ks_p']),
+    section(separationTable(r), [
+      'signal',
+      'n_pass',
+      'n_fail',
+      'within_source',
+      'within_source_lo',
+      'within_source_hi',
+      'sources_counted',
+      'within_task',
+      'task_pairs',
+      'pooled',
+      'source_only',
+      'ks_p',
+    ]),
     '',
     section(perSource),
     ...(r.byReference ?? []).flatMap((b) => ['', section(modelsDisplay(r, b.models, b.reference)), '', ...b.separation.filter((s) => s.signal === 'total').map(separationLine)]),
@@ -142,7 +158,23 @@ export function terminalSummary(r: CorpusReport): string {
     chiLine(r),
     '',
     r.reliability.configurations.length
-      ? section(reliabilityTable(r), ['configuration', 'tasks', 'k', 'planned', 'passes', 'p_attempt', 'p_attempt_lo', 'p_attempt_hi', 'allpass_conservative', 'pass_at_k', 'cr', 'jcr', 'pcr', 'atfr', 'pareto_front'])
+      ? section(reliabilityTable(r), [
+          'configuration',
+          'tasks',
+          'k',
+          'planned',
+          'passes',
+          'p_attempt',
+          'p_attempt_lo',
+          'p_attempt_hi',
+          'allpass_conservative',
+          'pass_at_k',
+          'cr',
+          'jcr',
+          'pcr',
+          'atfr',
+          'pareto_front',
+        ])
       : 'Multi-trial reliability: no configuration ran a task more than once',
     '',
   ].join('\n');
@@ -151,7 +183,7 @@ export function terminalSummary(r: CorpusReport): string {
 /** How to read the report: the notes closing report.md and report.html. */
 export const REPORT_NOTES: readonly string[] = [
   'Passing trajectories are scored leave-one-out against a PTA of the other passing trajectories of their task; others against all passing ones. A PTA needs at least 2 references. A trajectory without one is scored reference-free against the prior pooled from the bundled references, as `score` and the server do (column reference_kind; struct and cov are left out there, so --by-reference splits the tables by it).',
-  'Separation (docs/method.md section 16): the headline is the mean over sources (agent + model) of each source\'s own AUROC (sources with >= 3 passing and 3 failing runs); within task counts pass/fail pairs of one source and task; the pooled AUROC stands beside source_only, the AUROC of knowing only each run\'s source, because it also rewards telling sources apart.',
+  "Separation (docs/method.md section 16): the headline is the mean over sources (agent + model) of each source's own AUROC (sources with >= 3 passing and 3 failing runs); within task counts pass/fail pairs of one source and task; the pooled AUROC stands beside source_only, the AUROC of knowing only each run's source, because it also rewards telling sources apart.",
   'Intervals are 95 %: Wilson for pass rates and Lucky rates, seeded percentile bootstrap (1,000 draws, --seed) for mean quality, AUROCs and best-of-N. Two sources whose intervals overlap share a rank ("=").',
   "KS p-values are asymptotic (Kolmogorov distribution with Stephens' small-sample correction).",
   "Censored = interrupted by infrastructure (e.g. provider time-out in the log's exit status); unknown = no evaluation found.",
