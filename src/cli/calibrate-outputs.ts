@@ -50,7 +50,7 @@ export function policySetDocument(
 /** The Pareto fronts as CSV (one row per front point and mode). */
 export function tradeoffCsv(r: TradeoffResult): string {
   const head =
-    'mode,passing_stopped,passing,passing_rate,failing_stopped,failing,failing_rate,failing_steps_saved,failing_steps_share,failing_tokens_saved,failing_token_share,all_token_share,median_stop_step,policy';
+    'mode,passing_stopped,passing,passing_rate,passing_upper,within_bound,failing_stopped,failing,failing_rate,failing_steps_saved,failing_steps_share,failing_tokens_saved,failing_token_share,all_token_share,median_stop_step,policy';
   const cell = (x: number | null) => (x === null ? '' : String(x));
   const rows = (['referenceFree', 'reference'] as const).flatMap((m) =>
     r.front[m].map((p) => {
@@ -60,6 +60,8 @@ export function tradeoffCsv(r: TradeoffResult): string {
         q.passingStopped,
         q.passing,
         cell(q.passingRate),
+        cell(q.passingUpper),
+        (q.passingUpper ?? 1) <= r.choice.maxFalseStop + 1e-12 ? 'yes' : 'no',
         q.failingStopped,
         q.failing,
         cell(q.failingRate),

@@ -163,3 +163,27 @@ describe('--outcomes and --manifest name the runs, the same way for report and c
     expect(bad.stderr).toMatch(/^steplens report: --manifest \S+none\.jsonl: cannot read the file\n$/);
   });
 });
+
+describe('best-of-N per source, by the composite and by pPass with --forecast', () => {
+  it('the repeated astroid runs form one group per task: top pick vs random vs oracle, with intervals, for both scores', async () => {
+    const repeated = path.join(CORPUS_DIR, 'SWE-agent__mini-swe-agent__pull-refs/output');
+    const forecast = path.join(mkdtempSync(path.join(tmpdir(), 'steplens-bon-')), 'forecast.json');
+    const trained = await steplens('train', '--out', forecast, '--folds', '2', JAVA, repeated);
+    expect(trained.code).toBe(0);
+    const r = await steplens('report', '--json', '--forecast', forecast, repeated);
+    const doc = JSON.parse(r.stdout) as CorpusReport;
+    expect(doc.trajectories.filter((t) => t.score).every((t) => typeof t.pPass === 'number' && t.pPass >= 0 && t.pPass <= 1)).toBe(true);
+    expect(doc.separation.map((s) => s.signal)).toContain('pPass');
+    const source = 'mini-swe-agent 2.2.7 + deepseek/deepseek-chat';
+    for (const score of ['total', 'pPass'] as const) {
+      const all = doc.selection.find((s) => s.score === score && s.source === 'all')!;
+      const own = doc.selection.find((s) => s.score === score && s.source === source)!;
+      // pylint-dev__astroid-1196 and -1866: 3 runs each, 2 passing, so a random pick resolves 2/3 and the oracle 1.
+      expect(all).toMatchObject({ groups: 2, runs: 6, random: { resolved: 4 / 3, rate: 2 / 3 }, oracle: { resolved: 2, rate: 1 } });
+      expect(all.top.interval).not.toBeNull();
+      expect(own.groups).toBe(2);
+    }
+    const text = (await steplens('report', '--forecast', forecast, repeated)).stdout;
+    expect(text).toMatch(/^best-of-N by pPass over 2 groups/m);
+  }, 180_000);
+});
