@@ -1,7 +1,7 @@
 /** Files `steplens calibrate` writes: the policy file, the weights config, and the trade-off chart, table and JSON. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { SplitReport, TradeoffResult } from '../core/calibrate/index.js';
+import type { Confirmation, SplitReport, TradeoffResult } from '../core/calibrate/index.js';
 import { describeSettings } from '../core/calibrate/index.js';
 import type { Weights } from '../core/config.js';
 import type { PolicyInput } from '../core/policy.js';
@@ -16,7 +16,7 @@ import { tradeoffChart } from '../report/tradeoff-chart.js';
  * session's `start.policy` load) and `calibration`, the measured trade-off
  * it was chosen for (ignored by the loaders).
  */
-export function policyDocument(r: TradeoffResult, split: SplitReport | undefined): { policy: PolicyInput; calibration: Record<string, unknown> } {
+export function policyDocument(r: TradeoffResult & { confirmation?: Confirmation }, split: SplitReport | undefined): { policy: PolicyInput; calibration: Record<string, unknown> } {
   return {
     policy: r.chosen.policy,
     calibration: {
@@ -28,6 +28,7 @@ export function policyDocument(r: TradeoffResult, split: SplitReport | undefined
       constrained: r.choice.constrained,
       stops: describeSettings(r.chosen.settings),
       warnOnly: r.choice.warnOnly,
+      ...(r.confirmation ? { confirmation: r.confirmation } : {}),
       ...(r.choice.note !== undefined ? { note: r.choice.note } : {}),
       runs: r.runs,
       inSample: r.chosen.modes,
@@ -51,7 +52,7 @@ export function policySetDocument(
 /** The Pareto fronts as CSV (one row per front point and mode). */
 export function tradeoffCsv(r: TradeoffResult): string {
   const head =
-    'mode,passing_stopped,passing,passing_rate,failing_stopped,failing,failing_rate,failing_steps_saved,failing_steps_share,failing_tokens_saved,failing_token_share,all_token_share,median_stop_step,policy';
+    'mode,passing_stopped,passing,passing_rate,passing_upper,within_bound,failing_stopped,failing,failing_rate,failing_steps_saved,failing_steps_share,failing_tokens_saved,failing_token_share,all_token_share,median_stop_step,policy';
   const rows = (['referenceFree', 'reference'] as const).flatMap((m) =>
     r.front[m].map((p) => {
       const q = p.modes[m];
@@ -60,6 +61,8 @@ export function tradeoffCsv(r: TradeoffResult): string {
         q.passingStopped,
         q.passing,
         q.passingRate,
+        q.passingUpper,
+        (q.passingUpper ?? 1) <= r.choice.maxFalseStop + 1e-12 ? 'yes' : 'no',
         q.failingStopped,
         q.failing,
         q.failingRate,
