@@ -32,7 +32,8 @@ export interface CorpusInput {
 function readTable<T>(flag: string, file: string, cwd: string, parse: (text: string, path: string) => T): T {
   const path = resolve(cwd, file);
   const text = readTextSync(path);
-  if (!text.ok) throw new SteplensError('bad_input', `${flag} ${file}: ${text.error.message}`);
+  // The flag already names the file: say why once, without its path again.
+  if (!text.ok) throw new SteplensError('bad_input', `${flag} ${file}: ${text.error.message.replace(`cannot read ${path}: `, 'cannot read the file: ')}`);
   return parse(text.value, path);
 }
 

@@ -160,7 +160,7 @@ describe('--outcomes and --manifest name the runs, the same way for report and c
     expect(doc.models.map((m) => m.source)).toContain('SWE-agent 0.x + doubao-pro-128k');
     expect(doc.trajectories.every((t) => t.outcomeSource === '--manifest' && t.agent === 'SWE-agent 0.x')).toBe(true);
     const bad = await steplens('report', '--manifest', path.join(dir, 'none.jsonl'), JAVA);
-    expect(bad.stderr).toMatch(/^steplens report: --manifest \S+none\.jsonl: cannot read the file\n$/);
+    expect(bad.stderr).toMatch(/^steplens report: --manifest \S+none\.jsonl: cannot read the file: no such file\n$/);
   });
 });
 
