@@ -34,7 +34,7 @@ function encode(s: ScoredRun): ScoredRunLine {
       index(tools, x.tool),
       x.file === undefined ? -1 : index(files, x.file),
       hashes.get(x.hash)!,
-      (x.changesFile ? 1 : 0) | (x.failed ? 2 : 0),
+      (x.changesFile ? 1 : 0) | (x.failed ? 2 : 0) | (x.changesEnv === true ? 4 : 0) | (x.variant === true ? 8 : 0),
       x.cost,
     ] as ScoredRunLine['states'][number];
   });
@@ -68,6 +68,8 @@ function decode(l: ScoredRunLine, where: string): ScoredRun {
     failed: (flags & 2) !== 0,
     cost,
     unknown: false,
+    ...((flags & 4) !== 0 ? { changesEnv: true as const } : {}),
+    ...((flags & 8) !== 0 ? { variant: true as const } : {}),
   }));
   const free = l.totals.referenceFree;
   const ref = l.totals.reference ?? free;

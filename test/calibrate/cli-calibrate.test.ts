@@ -50,11 +50,11 @@ describe('steplens calibrate on the shared corpus', () => {
     expect(recommended).toBeGreaterThan(0);
   }, 120_000);
 
-  it('the naive exact-repeat rule stops more passing runs than the calibrated blind-retry stop', async () => {
+  it('the naive exact-repeat rule stops more passing runs than the calibrated blind-retry stop (none when no threshold qualifies)', async () => {
     const doc = JSON.parse((await running).stdout) as Calibration;
     const t = doc.kinds.blindRetry;
-    const row = t.rows.find((r) => r.threshold === t.stop.threshold)!;
-    expect(doc.baseline.passingStopped).toBeGreaterThan(row.passingStopped);
+    const row = t.rows.find((r) => r.threshold === t.stop.threshold);
+    expect(doc.baseline.passingStopped).toBeGreaterThan(row?.passingStopped ?? 0);
   }, 120_000);
 
   it('prints a human table per kind and the policy', async () => {
