@@ -58,7 +58,6 @@ function writeOutputs(dir: string, report: CorpusReport): string[] {
 
 const command: Command = {
   name: 'report',
-  summary: 'corpus report: rankings, Lucky passes, statistics, multi-trial reliability',
   usage:
     'usage: steplens report [--outcomes FILE] [--out DIR] [--json] [--references DIR]... [--bundled] [--model NAME] [--run NAME] [--lenient] PATH...\n' +
     '  PATH: trajectory files or folders (walked recursively, .json/.jsonl/.traj, gzipped or not; evaluation JSON\n' +
