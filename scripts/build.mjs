@@ -5,12 +5,12 @@
  *
  *  1. dist/src, dist/bench (JavaScript + types): `tsc -b tsconfig.build.json`, which compares the inputs with
  *     its outputs and its build info itself.
- *  2. dist/bin/steplens.js, the `steplens` bin: the CLI bundled into one file by esbuild (see cli-bundle.mjs).
+ *  2. dist/bin, the `steplens` bin: the CLI bundled by esbuild, a file per command (see cli-bundle.mjs).
  *  3. dist/web, the web view: `vite build`.
  *
  * 2 and 3 are rebuilt when a file they were built from changed: each build records the files it read (esbuild's
- * metafile, vite's module graph) with their SHA-256 in dist/.build/NAME.json, and the lockfile's hash stands
- * for everything in node_modules.
+ * metafile, vite's module graph) with their SHA-256 in dist/.build/NAME.json, with those of these scripts and
+ * of the lockfile (which stands for everything in node_modules).
  *
  *   node scripts/build.mjs [--force] [--only tsc,cli,web]
  */
@@ -33,9 +33,12 @@ for (const step of only) if (!STEPS.includes(step)) throw new Error(`build: unkn
 
 const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-/** Hashes of the repository files among `files` (absolute or relative to ROOT), plus the lockfile's. */
+/** Inputs of every output: the lockfile (for node_modules) and the build's own recipe. */
+const ALWAYS = ['package-lock.json', 'scripts/build.mjs', 'scripts/cli-bundle.mjs'];
+
+/** Hashes of the repository files among `files` (absolute or relative to ROOT), plus those of ALWAYS. */
 function fingerprint(files) {
-  const out = { 'package-lock.json': sha256(path.join(ROOT, 'package-lock.json')) };
+  const out = Object.fromEntries(ALWAYS.map((f) => [f, sha256(path.join(ROOT, f))]));
   for (const file of files) {
     const rel = path.relative(ROOT, path.resolve(ROOT, file));
     if (rel.startsWith('..') || rel.split(path.sep).includes('node_modules') || !existsSync(path.join(ROOT, rel))) continue;
@@ -49,10 +52,10 @@ function upToDate(name, outputs) {
   const stamp = path.join(STAMPS, `${name}.json`);
   if (values.force || !existsSync(stamp) || !outputs.every((o) => existsSync(path.join(ROOT, o)))) return false;
   const recorded = JSON.parse(readFileSync(stamp, 'utf8'));
-  const files = Object.keys(recorded).filter((f) => f !== 'package-lock.json');
+  const files = Object.keys(recorded);
   if (!files.every((f) => existsSync(path.join(ROOT, f)))) return false;
   const now = fingerprint(files);
-  return Object.keys(recorded).every((f) => recorded[f] === now[f]);
+  return [...files, ...ALWAYS].every((f) => recorded[f] === now[f]);
 }
 
 function record(name, files) {
@@ -60,21 +63,26 @@ function record(name, files) {
   writeFileSync(path.join(STAMPS, `${name}.json`), `${JSON.stringify(fingerprint(files), null, 1)}\n`);
 }
 
-function timed(label, skipped, run) {
+function timed(label, skipped, run, done = 'built') {
   if (skipped) return console.log(`build: ${label} is up to date`);
   const t0 = performance.now();
-  return Promise.resolve(run()).then(() => console.log(`build: ${label} built in ${((performance.now() - t0) / 1000).toFixed(1)} s`));
+  return Promise.resolve(run()).then(() => console.log(`build: ${label} ${done} in ${((performance.now() - t0) / 1000).toFixed(1)} s`));
 }
 
 if (only.includes('tsc')) {
   // tsc -b decides by itself; --force rebuilds everything.
-  await timed('dist/src', false, () => {
-    const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json', ...(values.force ? ['--force'] : [])], {
-      cwd: ROOT,
-      stdio: 'inherit',
-    });
-    if (tsc.status !== 0) process.exit(tsc.status ?? 1);
-  });
+  await timed(
+    'dist/src',
+    false,
+    () => {
+      const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json', ...(values.force ? ['--force'] : [])], {
+        cwd: ROOT,
+        stdio: 'inherit',
+      });
+      if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+    },
+    'built or found current by tsc -b',
+  );
 }
 
 if (only.includes('cli')) {

@@ -13,7 +13,7 @@
  * A package imported statically by a bundled file is loaded with that file, so the build fails on any outside
  * package a file imports at its top (only `node:` modules may be).
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 
@@ -24,6 +24,21 @@ export const CLI_BUNDLE = `${CLI_DIR}/steplens.js`;
 const NATIVE = ['tree-sitter', 'tree-sitter-bash', 'tree-sitter-python'];
 /** Commands run from dist/src rather than bundled. */
 const FROM_DIST = ['serve'];
+
+/**
+ * zod's locales: zod builds `z.locales` from every language's messages (a third of its code), of which only the
+ * default, English, is used (steplens never calls `z.config`). The bundle gets English only; a use of another
+ * locale fails the build (the check in bundleCli).
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}node_modules${path.sep}zod${path.sep}`) ? { path: path.join(path.dirname(args.importer), '../locales/index.js'), namespace: 'zod-english-only' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({ contents: "export { default as en } from './en.js';", resolveDir: path.dirname(args.path) }));
+  },
+};
 
 /** registry.ts's `import('./commands/NAME.js')`: the bundled command file beside main, or dist/src's. */
 const commandsApart = {
@@ -54,13 +69,18 @@ export async function bundleCli(root) {
     // jsonc-parser's `main` is a UMD build that requires its parts at run time; its `module` build bundles.
     mainFields: ['module', 'main'],
     external: NATIVE,
-    plugins: [commandsApart],
+    plugins: [commandsApart, zodEnglishOnly],
+    // Fewer bytes to read and compile at every start; names are kept (stack traces with STEPLENS_DEBUG stay readable).
+    minifyWhitespace: true,
+    minifySyntax: true,
     // Bundled CommonJS (ws and its optional addons) calls `require`, which an ES module lacks.
     banner: { js: "import { createRequire as __steplensRequire } from 'node:module';\nconst require = __steplensRequire(import.meta.url);" },
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
   });
+  const locales = Object.keys(result.metafile.inputs).filter((f) => /(^|\/)src\//.test(f) && /\bz\.(locales|config)\b/.test(readFileSync(path.join(root, f), 'utf8')));
+  if (locales.length > 0) throw new Error(`${locales.join(', ')} use z.locales or z.config: the CLI bundle holds zod's English messages only (scripts/cli-bundle.mjs)`);
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
     const eager = output.imports.filter((i) => i.external && i.kind === 'import-statement' && !i.path.startsWith('node:'));
     if (eager.length > 0) throw new Error(`${file} imports ${eager.map((i) => i.path).join(', ')} when it loads: load them with import() or require where used`);
