@@ -13,10 +13,17 @@ type Language = Parameters<Parser['setLanguage']>[0];
 
 const GRAMMARS = { bash: 'tree-sitter-bash', python: 'tree-sitter-python' } as const;
 
-/** A tree-sitter parser for one grammar (tree-sitter and the grammar are loaded by the first call). */
+/**
+ * A tree-sitter parser for one grammar (tree-sitter and the grammar are loaded by the first call).
+ * The grammar is given without its `nodeTypeInfo` (node-types.json): from it tree-sitter makes a class per node
+ * type with `new Function` and a getter per field (`nameNode`, ...), most of the time it takes to set a language
+ * (a few ms of a short command's run), and src/syntax reads nodes through the generic `SyntaxNode` API
+ * (`type`, `children`, `childForFieldName`) only.
+ */
 export function newParser(grammar: keyof typeof GRAMMARS): Parser {
   const TreeSitter = load('tree-sitter') as typeof Parser;
+  const { nodeTypeInfo: _typed, ...language } = load(GRAMMARS[grammar]) as Language & { nodeTypeInfo?: unknown };
   const parser = new TreeSitter();
-  parser.setLanguage(load(GRAMMARS[grammar]) as Language);
+  parser.setLanguage(language as Language);
   return parser;
 }
