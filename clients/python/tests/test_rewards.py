@@ -22,7 +22,7 @@ class RewardsTest(unittest.TestCase):
         self.assertEqual(reward.__name__, "steplens")
         prompts = ["fix the issue"] * 3
         got = reward(prompts, self.texts, instance_id=[support.ASTROID_TASK] * 3, other_column=[1, 2, 3])
-        self.assertEqual(got, [r["score"]["total"] / 100 for r in self.batch])
+        self.assertEqual(got, [r["score"]["total"] * 0.01 for r in self.batch])
         conversational = [[{"role": "assistant", "content": t}] for t in self.texts]
         self.assertEqual(reward(prompts, conversational, instance_id=[support.ASTROID_TASK] * 3), got)
         raw = TrlReward(self.url, scale=1.0)
@@ -38,15 +38,15 @@ class RewardsTest(unittest.TestCase):
         self.assertIn("item 1", str(e.exception))
         lenient = TrlReward(self.url, task_key="instance_id", on_error="nan")
         got = lenient(["p", "p"], [self.texts[0], '{"no": "log"}'], instance_id=[support.ASTROID_TASK] * 2)
-        self.assertEqual(got[0], self.batch[0]["score"]["total"] / 100)
+        self.assertEqual(got[0], self.batch[0]["score"]["total"] * 0.01)
         self.assertTrue(math.isnan(got[1]))
 
     def test_verl_compute_score_returns_the_batch_score(self):
         score = VerlReward(self.url)
-        self.assertEqual(score("swe-gym", self.texts[0], support.ASTROID_TASK, {"index": 0}), self.batch[0]["score"]["total"] / 100)
+        self.assertEqual(score("swe-gym", self.texts[0], support.ASTROID_TASK, {"index": 0}), self.batch[0]["score"]["total"] * 0.01)
         self.assertEqual(score.batch(["swe-gym"] * 3, self.texts, [support.ASTROID_TASK] * 3),
-                         [r["score"]["total"] / 100 for r in self.batch])
-        passed = self.http.score(support.ASTROID_TASK, self.texts[0], passed=False)["score"]["total"] / 100
+                         [r["score"]["total"] * 0.01 for r in self.batch])
+        passed = self.http.score(support.ASTROID_TASK, self.texts[0], passed=False)["score"]["total"] * 0.01
         self.assertEqual(score("swe-gym", self.texts[0], '{"task": "%s", "passed": false}' % support.ASTROID_TASK), passed)
         self.assertEqual(score("swe-gym", self.texts[0], "ignored", {"task": support.ASTROID_TASK, "passed": False}), passed)
 
@@ -55,9 +55,9 @@ class RewardsTest(unittest.TestCase):
         old = os.environ.get("STEPLENS_URL")
         os.environ["STEPLENS_URL"] = self.url
         try:
-            self.assertEqual(rewards_module.compute_score("d", self.texts[1], support.ASTROID_TASK), self.batch[1]["score"]["total"] / 100)
+            self.assertEqual(rewards_module.compute_score("d", self.texts[1], support.ASTROID_TASK), self.batch[1]["score"]["total"] * 0.01)
             self.assertEqual(rewards_module.compute_score_batch(["d"], self.texts[1:2], [support.ASTROID_TASK]),
-                             [self.batch[1]["score"]["total"] / 100])
+                             [self.batch[1]["score"]["total"] * 0.01])
         finally:
             if old is None:
                 del os.environ["STEPLENS_URL"]
@@ -72,7 +72,7 @@ class RewardsTest(unittest.TestCase):
         self.assertEqual([len(r) for r in many], [r["steps"] for r in self.batch])
         self.assertEqual(many[0], rewards)
         detailed = VerlReward(self.url, per_step=True)("swe-gym", self.texts[0], support.ASTROID_TASK)
-        self.assertEqual(detailed["score"], self.batch[0]["score"]["total"] / 100)
+        self.assertEqual(detailed["score"], self.batch[0]["score"]["total"] * 0.01)
         self.assertEqual(detailed["step_rewards"], rewards)
         self.assertEqual(detailed["struct"], self.batch[0]["score"]["struct"])
 
