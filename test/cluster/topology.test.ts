@@ -84,7 +84,7 @@ describe('three replicas behind a balancer, one Redis', () => {
     expect(report).toEqual(await wholeRun());
     second.close();
     await restart(replicas.indexOf(owner));
-  });
+  }, 90_000); // a replica SIGKILLed and its session resumed on another: slower while other test files share the cores
 
   it('the TypeScript client streams a whole run while its replicas are killed, stopped and restarted: every step scored once', async () => {
     const tasksBefore = (await getJson(`${replicas[0]?.url}/v1/tasks`)).body;

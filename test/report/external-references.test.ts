@@ -59,7 +59,7 @@ beforeAll(async () => {
   } finally {
     await srv.app.close();
   }
-});
+}, 120_000); // two PTA merges on a server: seconds on a quiet machine, longer while other test files share the cores
 afterAll(async () => {
   await removeDir(dataDir);
 });
