@@ -36,6 +36,9 @@ import { registerWebRoutes } from './web-routes.js';
 import { ForecastLearner } from './forecast-learner.js';
 import { registerForecastRoutes } from './forecast-routes.js';
 
+/** How long /readyz waits for the store (Redis PING) before answering not ready. */
+const READINESS_DEADLINE_MS = 1000;
+
 /** A refused upgrade: the HTTP error answer written on the raw socket, which is then closed (no socket, no keep-alive). */
 function refuseUpgrade(socket: Socket, reply: FastifyReply, code: ErrorCode, message: string): void {
   reply.hijack();
@@ -171,7 +174,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     pool,
     metrics,
     options: resolved,
-    ready: () => accepting && store.available(),
+    // Redis answers PING (and takes writes) within a deadline; a paused Redis keeps its TCP link up.
+    readiness: async () => (accepting ? store.health(READINESS_DEADLINE_MS) : 'server shutting down'),
     principal: (req: FastifyRequest) => auth.principal(req),
     ...(durable ? { durable } : {}),
   };

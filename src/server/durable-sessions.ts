@@ -14,7 +14,7 @@ import { err, ok, SteplensError, type Result } from '../errors.js';
 import type { FormatName } from '../formats/types.js';
 import type { MessageError } from '../protocol/parse.js';
 import type { ErrorMessage, FinalMessage, ServerMessage } from '../protocol/server-messages.js';
-import type { PinnedReference, SessionJournal, StoredSession, WriteResult } from '../store/session-journal.js';
+import type { SessionJournal, StoredSession, WriteResult } from '../store/session-journal.js';
 import type { Connection } from './connection.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
@@ -31,11 +31,6 @@ export interface DurableDeps {
   metrics: AppMetrics;
   /** Where the journal lives, for messages (`host:port`). */
   endpoint: string;
-}
-
-function pinOf(spec: SessionSpec): PinnedReference {
-  const r = spec.reference;
-  return r.kind === 'pta' ? { kind: 'pta', task: r.pta.task, version: r.pta.version } : { kind: 'prior', prior: r.prior };
 }
 
 function unavailable(error: unknown, what: string): MessageError {
@@ -72,7 +67,7 @@ export class DurableSessions {
 
   /** Records a new session and takes its lease; an error when the id is held by any replica or Redis is unreachable. */
   async open(session: Session, spec: SessionSpec): Promise<Result<void, MessageError>> {
-    const pin = pinOf(spec);
+    const pin = this.deps.journal.pin(spec.reference);
     let opened: boolean;
     try {
       opened = await this.deps.journal.open(session.id, {

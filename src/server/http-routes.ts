@@ -22,8 +22,8 @@ export interface RouteDeps {
   /** Where HTTP scoring runs (worker threads). */
   pool: ScorePool;
   options: ResolvedOptions;
-  /** False while starting up or shutting down. */
-  ready: () => boolean;
+  /** Readiness: undefined when ready, else why not (shutting down; the store unreachable, slow, out of memory or space). */
+  readiness: () => Promise<string | undefined>;
   /** The token digest a request speaks for (undefined while auth is off). */
   principal: (req: FastifyRequest) => string | undefined;
 }
@@ -48,7 +48,10 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
   };
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_req, reply) => (deps.ready() ? { status: 'ready' } : reply.code(503).send({ status: 'not ready' })));
+  app.get('/readyz', async (_req, reply) => {
+    const why = await deps.readiness();
+    return why === undefined ? { status: 'ready' } : reply.code(503).send({ status: 'not ready', error: { code: 'unavailable', message: why } });
+  });
   app.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
 
   app.get<{ Params: { id: string } }>('/v1/sessions/:id', async (req, reply) => {

@@ -12,7 +12,9 @@ import type { Policy } from '../core/policy.js';
 import type { Reference, TemporalPrior } from '../core/scorer-api.js';
 
 /** The reference a session was started against, pinned so a rebuild scores it the same. */
-export type PinnedReference = { kind: 'pta'; task: string; version: number } | { kind: 'prior'; prior: TemporalPrior };
+export type PinnedReference =
+  /** `chain`: where the store keeps that version (absent in records written before chains: the version's own key). */
+  { kind: 'pta'; task: string; version: number; chain?: number } | { kind: 'prior'; prior: TemporalPrior };
 
 /** What a session was started with. */
 export interface SessionRecord {
@@ -81,6 +83,8 @@ export interface SessionJournal {
   claim(id: string): Promise<Claim | undefined>;
   /** Reads a whole session (no lease taken); undefined when unknown or expired. */
   load(id: string): Promise<StoredSession | undefined>;
+  /** What a session scored against `reference` pins (the PTA's task, version and where it is kept; or the prior). */
+  pin(reference: Reference): PinnedReference;
   /** The pinned reference, resolved; undefined when that PTA version is no longer kept. */
   resolve(pin: PinnedReference): Promise<Reference | undefined>;
   /** Renews the leases of `ids` still held; returns the ids another replica took over (or that ended or expired meanwhile). */

@@ -71,11 +71,17 @@ export class RedisSessionJournal implements SessionJournal {
     return this.link.available();
   }
 
-  /** The session's keys, plus the pinned PTA version's key when there is one. */
+  /** The session's keys, plus the key holding the pinned PTA version when there is one (its chain, else its own key). */
   private fenced(id: string, pin: PinnedReference): string[] {
     const keys: string[] = this.keys.session(id);
-    if (pin.kind === 'pta') keys.push(this.keys.pta(pin.task, pin.version));
+    if (pin.kind === 'pta') keys.push(pin.chain !== undefined ? this.keys.chain(pin.task, pin.chain) : this.keys.pta(pin.task, pin.version));
     return keys;
+  }
+
+  pin(reference: Reference): PinnedReference {
+    if (reference.kind === 'prior') return { kind: 'prior', prior: reference.prior };
+    const chain = this.store.chainStart(reference.pta);
+    return { kind: 'pta', task: reference.pta.task, version: reference.pta.version, ...(chain !== undefined ? { chain } : {}) };
   }
 
   async open(id: string, record: SessionRecord): Promise<boolean> {
@@ -151,7 +157,7 @@ export class RedisSessionJournal implements SessionJournal {
 
   async resolve(pin: PinnedReference): Promise<Reference | undefined> {
     if (pin.kind === 'prior') return { kind: 'prior', prior: pin.prior };
-    const pta = await this.store.ptaAt(pin.task, pin.version);
+    const pta = await this.store.ptaAt(pin.task, pin.version, pin.chain);
     return pta ? { kind: 'pta', pta } : undefined;
   }
 
