@@ -63,6 +63,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     log,
     reference: (task) => store.reference(task),
     prior: () => store.prior(),
+    pta: (task) => store.get(task),
   });
   if (redisMetrics && backend.link) redisMetrics.register(metrics.registry, () => backend.link?.available() ?? false);
   // Shadow-mode counters stay in a file of this replica's data folder (with Redis too: see docs/scale-out.md).

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { DEFAULT_CONFIG, type ScoringConfig } from '../core/config.js';
 import { DEFAULT_POLICY, type Policy } from '../core/policy.js';
 import type { PolicySet } from '../core/policy-set.js';
+import { DEFAULT_PTA_LIMITS, type PtaLimits } from '../core/pta/limits.js';
 import type { ForecastFile } from '../core/forecast/model.js';
 import type { PolicyStateStore } from '../store/policy-state.js';
 import type { ReferenceStorePort } from '../store/store-port.js';
@@ -32,6 +33,12 @@ export interface ServerLimits {
   liveViewers: number;
   /** Bytes a live-feed viewer may have unread before it is dropped as too slow (default 1 MiB). */
   liveQueueBytes: number;
+  /** References one task's PTA may hold; a reference past it is refused `too_large` (default 1,000). */
+  ptaReferences: number;
+  /** Nodes one task's PTA may hold (default 50,000). */
+  ptaNodes: number;
+  /** Bytes of one task's PTA as JSON (default 16 MiB). */
+  ptaBytes: number;
 }
 
 export interface AppOptions {
@@ -128,7 +135,15 @@ export const DEFAULT_LIMITS: ServerLimits = {
   maxEndedSessionBytes: 64 * 1024 * 1024,
   liveViewers: 64,
   liveQueueBytes: 1024 * 1024,
+  ptaReferences: DEFAULT_PTA_LIMITS.maxReferences,
+  ptaNodes: DEFAULT_PTA_LIMITS.maxNodes,
+  ptaBytes: DEFAULT_PTA_LIMITS.maxBytes,
 };
+
+/** The PTA caps of `limits`, as the stores take them. */
+export function ptaLimits(limits: ServerLimits): PtaLimits {
+  return { maxReferences: limits.ptaReferences, maxNodes: limits.ptaNodes, maxBytes: limits.ptaBytes };
+}
 
 /** Fills in defaults. */
 export function resolveOptions(options: AppOptions): ResolvedOptions {

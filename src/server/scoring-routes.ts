@@ -1,6 +1,7 @@
 /**
  * The HTTP routes that score: `POST /v1/score`, `/v1/score/batch`, `/get_reward` (OpenRLHF's remote reward
- * model: `--remote_rm_url` works unchanged) and `POST /v1/tasks/:task/references`. Their bodies are kept as
+ * model: `--remote_rm_url` works unchanged), `POST /v1/score/steps` (the web view's upload: every step) and
+ * `POST /v1/tasks/:task/references`. Their bodies are kept as
  * raw bytes (JSON is parsed where the job runs: a worker thread, see score-pool.ts), so a large body is never
  * parsed nor scored on the event loop the streaming sessions share.
  */
@@ -48,6 +49,12 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
         return result.ok ? reply.send(result.value) : failed(req, reply, result);
       });
     }
+
+    // The step view comes back as JSON text: sent as is, never serialised on this thread.
+    scoped.post('/v1/score/steps', async (req, reply) => {
+      const result = await run('steps', req);
+      return result.ok ? reply.type('application/json').send(result.value) : failed(req, reply, result);
+    });
 
     scoped.post('/v1/score/batch', async (req, reply) => {
       const result = await run('batch', req);
