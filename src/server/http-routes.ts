@@ -61,9 +61,10 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
     // With Redis, a copy no connection here holds may have moved to another replica: read the durable one.
     if (deps.durable && (!s || (!s.ended && s.connection === undefined))) {
       try {
-        const view = await deps.durable.view(req.params.id);
-        // This replica's copy stays the answer while this replica holds the lease; another token's session stays unknown.
-        if (view && view.session.principal === principal && !(s && view.owner === deps.durable.journal.owner)) {
+        // Another token's session stays unknown (view checks the principal before reading any step).
+        const view = await deps.durable.view(req.params.id, principal);
+        // This replica's copy stays the answer while this replica holds the lease.
+        if (view && !(s && view.owner === deps.durable.journal.owner)) {
           s = view.session;
           elsewhere = view.owner !== undefined ? 'open' : 'detached';
         }

@@ -21,6 +21,8 @@ export interface ServerLimits {
   maxFrameBytes: number;
   /** Steps one session may score (default 5000). */
   maxStepsPerSession: number;
+  /** With Redis: bytes of step messages one session may keep in the journal; a step past it is refused `too_large` (default 64 MiB). */
+  maxSessionBytes: number;
   /** Bytes a connection may have queued for sending before it is closed as too slow (default 4 MiB). */
   outgoingQueueBytes: number;
   /** Largest HTTP body in bytes (default 64 MiB). */
@@ -129,6 +131,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   totalSessions: 4096,
   maxFrameBytes: 1024 * 1024,
   maxStepsPerSession: 5000,
+  maxSessionBytes: 64 * 1024 * 1024,
   outgoingQueueBytes: 4 * 1024 * 1024,
   maxBodyBytes: 64 * 1024 * 1024,
   maxEndedSessions: 10_000,
