@@ -116,7 +116,12 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage, raw: Buff
   const bytes = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
   const max = deps.options.limits.maxSessionBytes;
   if (durable && s.storedBytes + bytes > max) {
-    return refuse(deps, conn, { code: 'too_large', message: `session ${s.id}: its stored steps would take ${s.storedBytes + bytes} bytes, over the limit of ${max} bytes`, session: s.id, seq: msg.seq });
+    return refuse(deps, conn, {
+      code: 'too_large',
+      message: `session ${s.id}: its stored steps would take ${s.storedBytes + bytes} bytes, over the limit of ${max} bytes`,
+      session: s.id,
+      seq: msg.seq,
+    });
   }
   const began = performance.now();
   const outcome = s.step(msg.seq, msg.step);
@@ -130,8 +135,7 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage, raw: Buff
     if (durable && deps.durable) {
       s.storedBytes += bytes;
       conn.sendWhen(deps.durable.persistStep(s, msg.seq, raw, outcome.frames));
-    }
-    else for (const f of outcome.frames) conn.send(f);
+    } else for (const f of outcome.frames) conn.send(f);
     if (deps.log.isLevelEnabled('debug'))
       for (const r of outcome.results) {
         deps.log.debug({ session: s.id, task: s.task, seq: msg.seq, t: r.t, stage: r.state.stage, total: r.score.total, signals: r.signals.length }, 'step scored');

@@ -39,6 +39,8 @@ export interface ReferenceStoreOptions {
   minReferences?: number;
   /** Caps of one task's PTA: a reference that would pass one is refused with `too_large` (default {@link DEFAULT_PTA_LIMITS}). */
   limits?: PtaLimits;
+  /** How a PTA file is written (default: atomically, see atomic-write.ts); embedders and tests may wrap it (a full disk). */
+  write?: (file: string, text: string) => Promise<void>;
   /** Called for problems worth a log line (files skipped or moved aside; these name the file, errors to clients never do). */
   warn?: (message: string) => void;
 }
@@ -62,6 +64,7 @@ export class ReferenceStore implements ReferenceStorePort {
   private readonly locks = new Map<string, Promise<unknown>>();
   private readonly pool = new PriorPool();
   private readonly warn: (message: string) => void;
+  private readonly write: (file: string, text: string) => Promise<void>;
 
   private counters = { hits: 0, misses: 0 };
 
@@ -69,6 +72,7 @@ export class ReferenceStore implements ReferenceStorePort {
     this.dataDir = path.resolve(options.dataDir);
     this.minReferences = options.minReferences ?? 2;
     this.limits = options.limits ?? DEFAULT_PTA_LIMITS;
+    this.write = options.write ?? writeFileAtomic;
     this.warn = options.warn ?? (() => undefined);
     this.cache = new LRUCache<string, Entry>({
       max: options.maxEntries ?? 256,
@@ -217,7 +221,7 @@ export class ReferenceStore implements ReferenceStorePort {
         const existing = this.files.get(task);
         const file = existing !== undefined && path.dirname(existing) === this.dataDir ? existing : path.join(this.dataDir, taskFileName(task));
         try {
-          await writeFileAtomic(file, text);
+          await this.write(file, text);
         } catch (error) {
           throw writeFailure(error, `task ${task}: reference not stored`);
         }

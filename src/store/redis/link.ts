@@ -53,6 +53,8 @@ export function checkRedisUrl(url: string): void {
 }
 
 const TIMED_OUT = 'timed out';
+/** ioredis' rejection of a command with no answer within `commandTimeout`. */
+const COMMAND_TIMED_OUT = 'Command timed out';
 
 /** `promise`, or a rejection with {@link TIMED_OUT} after `ms`. */
 function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -176,6 +178,7 @@ export class RedisLink {
       }
       return `Redis at ${this.endpoint} refused ${op}: ${firstLine(message)}`;
     }
+    if (message === COMMAND_TIMED_OUT) return `Redis at ${this.endpoint} did not answer ${op} within ${this.options.commandTimeoutMs ?? 2000} ms (paused or overloaded?)`;
     return `Redis at ${this.endpoint} is unreachable (${op}: ${message})`;
   }
 
@@ -194,7 +197,8 @@ export class RedisLink {
       );
     } catch (error) {
       const e = error as Error;
-      if (e.message === TIMED_OUT) return `Redis at ${this.endpoint} did not answer PING within ${deadlineMs} ms`;
+      const limit = e.message === TIMED_OUT ? deadlineMs : e.message === COMMAND_TIMED_OUT ? Math.min(deadlineMs, this.options.commandTimeoutMs ?? 2000) : undefined;
+      if (limit !== undefined) return `Redis at ${this.endpoint} did not answer PING within ${limit} ms`;
       return this.describe('ping', e);
     }
     const field = (name: string): string | undefined => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();

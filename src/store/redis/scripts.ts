@@ -32,17 +32,20 @@ export class LuaScript {
  * version key) is kept for `keep` ms.
  * KEYS: tasks hash, chains hash, new chain, replaced chain or version key. ARGV: task, expected version
  * (0 = none), new version, PTA JSON, keep (ms), channel.
- * Returns 'ok', or the task's actual version when it is not the expected one.
+ * Returns 'ok', or the task's actual version when it is not the expected one. Every script's first write
+ * is one Redis refuses when out of memory (`maxmemory`, `noeviction`): once a script has written, Redis
+ * lets its later writes through, so a script that deleted first would grow Redis past its limit.
  */
 export const GROW_CHAIN = new LuaScript(
   'grow_chain',
   `
 local cur = redis.call('HGET', KEYS[1], ARGV[1]) or '0'
 if cur ~= ARGV[2] then return cur end
+-- The first write must be one Redis refuses when out of memory (a DEL is not): then nothing is written.
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('DEL', KEYS[3])
 redis.call('RPUSH', KEYS[3], ARGV[4])
 if ARGV[2] ~= '0' and KEYS[4] ~= KEYS[3] then redis.call('PEXPIRE', KEYS[4], ARGV[5]) end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 redis.call('PUBLISH', ARGV[6], ARGV[3] .. ':' .. ARGV[1])
 return 'ok'
