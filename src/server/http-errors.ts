@@ -36,8 +36,13 @@ export function frameworkErrorOptions(metrics: AppMetrics) {
     clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) => {
       if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
       const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+      const message = tooLarge
+        ? 'request headers too large'
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 'request not received in time (its headers, or the whole request, took too long)'
+          : 'malformed HTTP request';
       metrics.refusals.inc({ code: tooLarge ? 'too_large' : 'bad_message' });
-      endWithError(socket, tooLarge ? 'too_large' : 'bad_message', tooLarge ? 'request headers too large' : 'malformed HTTP request');
+      endWithError(socket, tooLarge ? 'too_large' : 'bad_message', message);
     },
     // Requests during shutdown reach the hooks, which refuse them in the catalogue shape (fastify's own 503 body is not).
     return503OnClosing: false,

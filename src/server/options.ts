@@ -8,6 +8,7 @@ import { DEFAULT_PTA_LIMITS, type PtaLimits } from '../core/pta/limits.js';
 import type { ForecastFile } from '../core/forecast/model.js';
 import type { PolicyStateStore } from '../store/policy-state.js';
 import type { ReferenceStorePort } from '../store/store-port.js';
+import { defaultMaxConnections } from './connection-caps.js';
 import { ForecastHolder } from './forecast-holder.js';
 import type { ForecastLearnOptions } from './forecast-learner.js';
 import { DEFAULT_SHADOW, type ShadowOptions } from './policy-manager.js';
@@ -41,6 +42,18 @@ export interface ServerLimits {
   ptaNodes: number;
   /** Bytes of one task's PTA as JSON (default 16 MiB). */
   ptaBytes: number;
+  /** An HTTP request's headers must arrive within this (default 10 s; a slowloris is cut). */
+  headersTimeoutMs: number;
+  /** A whole HTTP request (headers and body) must arrive within this (default 120 s: 64 MiB at about 0.5 MB/s). */
+  requestTimeoutMs: number;
+  /** The server pings each WebSocket this often; one that has not answered the previous ping is closed (default 30 s). */
+  wsPingIntervalMs: number;
+  /** TCP connections one remote address may hold (0: no bound; default 256). Behind a load balancer, raise it or set 0. */
+  connectionsPerAddress: number;
+  /** TCP connections the server holds at most (0: no bound; default: the open-files limit less 256, else 10,000). */
+  maxConnections: number;
+  /** On shutdown, connections still open this long after sessions are handed back or ended are cut (default 10 s). */
+  shutdownGraceMs: number;
 }
 
 export interface AppOptions {
@@ -141,6 +154,12 @@ export const DEFAULT_LIMITS: ServerLimits = {
   ptaReferences: DEFAULT_PTA_LIMITS.maxReferences,
   ptaNodes: DEFAULT_PTA_LIMITS.maxNodes,
   ptaBytes: DEFAULT_PTA_LIMITS.maxBytes,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 120_000,
+  wsPingIntervalMs: 30_000,
+  connectionsPerAddress: 256,
+  maxConnections: defaultMaxConnections(),
+  shutdownGraceMs: 10_000,
 };
 
 /** The PTA caps of `limits`, as the stores take them. */
