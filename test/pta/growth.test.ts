@@ -9,6 +9,9 @@ import { addReference, buildPta, growWithin, ptaJsonBytes, ptaPathCount, ptaPath
 import { PTA_SCHEMA_VERSION, type Pta, type PtaNode } from '../../src/core/scorer-api.js';
 import type { State } from '../../src/core/types.js';
 import { stateArb, trajectoryArb } from './arbitraries.js';
+import { DEFAULT_TAU } from '../../src/core/equivalence.js';
+import { structuralReference } from '../../src/core/signals/structural-reference.js';
+import { createStructuralTracker } from '../../src/core/signals/structural.js';
 
 const state = (t: number, file: string): State => ({
   t,
@@ -118,5 +121,32 @@ describe('PTA growth', () => {
     expect(within.ok && within.value.references).toHaveLength(2);
     // A reference equal to one held adds no node: the node cap does not refuse it.
     expect(growWithin('t', pta, a, { ...loose, maxNodes: 30 }).ok).toBe(true);
+  });
+
+  it("extends a grown version's structural reference and path count from the previous version's: the same as built from scratch", () => {
+    fc.assert(
+      fc.property(fc.array(trajectoryArb(), { minLength: 1, maxLength: 6 }), trajectoryArb(20), (refs, candidate) => {
+        let pta = buildPta('t', refs.slice(0, 1));
+        structuralReference(pta, DEFAULT_TAU);
+        ptaPathCount(pta);
+        for (const ref of refs.slice(1)) {
+          pta = addReference(pta, ref);
+          const grown = structuralReference(pta, DEFAULT_TAU);
+          const fresh = structuralReference(structuredClone(pta), DEFAULT_TAU);
+          expect(grown.nodeStates).toEqual(fresh.nodeStates);
+          const key = (p: readonly number[]): string => p.join(',');
+          expect(grown.paths.map(key).sort()).toEqual(fresh.paths.map(key).sort());
+          expect(ptaPathCount(pta)).toBe(ptaPaths(structuredClone(pta)).length);
+          const a = createStructuralTracker(pta, DEFAULT_TAU);
+          const b = createStructuralTracker(structuredClone(pta), DEFAULT_TAU);
+          for (const s of candidate) {
+            a.add(s);
+            b.add(s);
+            expect(a.value()).toEqual(b.value());
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -6,7 +6,7 @@
 import { err, ok, type Result } from '../../errors.js';
 import type { Pta } from '../scorer-api.js';
 import type { State } from '../types.js';
-import { addReference, buildPta, ptaJsonBytes } from './build.js';
+import { addReferenceInSteps, buildPtaInSteps, ptaJsonBytesInSteps } from './build.js';
 
 export interface PtaLimits {
   /** References one task's PTA may hold. */
@@ -22,16 +22,25 @@ export const DEFAULT_PTA_LIMITS: PtaLimits = { maxReferences: 1000, maxNodes: 50
 
 /**
  * The task's PTA grown by one reference (built when `current` is undefined), or why it would pass a cap
- * (nothing changes then). The version is `current.version + 1` as with {@link addReference}.
+ * (nothing changes then), in steps: it yields every few hundred states, so a server can let other
+ * clients' work run between them. The version is `current.version + 1` as with `addReference`.
  */
-export function growWithin(task: string, current: Pta | undefined, states: readonly State[], limits: PtaLimits): Result<Pta, string> {
+export function* growWithinSteps(task: string, current: Pta | undefined, states: readonly State[], limits: PtaLimits): Generator<void, Result<Pta, string>> {
   const what = `task ${task}: a reference of ${states.length} steps`;
   const held = current?.references.length ?? 0;
   if (held + 1 > limits.maxReferences) return err(`${what} is refused: its PTA already holds ${held} references, the limit`);
-  const next = current === undefined ? buildPta(task, [states]) : addReference(current, states);
+  const next = current === undefined ? yield* buildPtaInSteps(task, [states]) : yield* addReferenceInSteps(current, states);
   const nodes = next.nodes.length - 1;
   if (nodes > limits.maxNodes) return err(`${what} would make its PTA ${nodes} nodes, over the limit of ${limits.maxNodes}`);
-  const bytes = ptaJsonBytes(next);
+  const bytes = yield* ptaJsonBytesInSteps(next);
   if (bytes > limits.maxBytes) return err(`${what} would make its PTA ${bytes} bytes of JSON, over the limit of ${limits.maxBytes}`);
   return ok(next);
+}
+
+/** {@link growWithinSteps} in one go. */
+export function growWithin(task: string, current: Pta | undefined, states: readonly State[], limits: PtaLimits): Result<Pta, string> {
+  const steps = growWithinSteps(task, current, states, limits);
+  let r = steps.next();
+  while (r.done !== true) r = steps.next();
+  return r.value;
 }

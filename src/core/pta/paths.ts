@@ -1,4 +1,5 @@
 import type { Pta, PtaNode } from '../scorer-api.js';
+import { grownFrom } from './build.js';
 
 function childRefs(pta: Pta, n: PtaNode): number {
   let s = 0;
@@ -44,14 +45,36 @@ export function ptaPaths(pta: Pta): number[][] {
   return out;
 }
 
-/** How many paths {@link ptaPaths} lists, without listing them (linear in the nodes). */
+const pathCounts = new WeakMap<Pta, number>();
+
+/**
+ * How many paths {@link ptaPaths} lists, without listing them: once per PTA object (every session start
+ * asks), and for a grown version from the one it was grown from (one more unless the reference ended
+ * where another had).
+ */
 export function ptaPathCount(pta: Pta): number {
-  let count = 0;
-  for (let i = 1; i < pta.nodes.length; i++) {
-    const n = pta.nodes[i];
-    if (n !== undefined && isTerminal(pta, n)) count++;
+  let count = pathCounts.get(pta);
+  if (count !== undefined) return count;
+  const growth = grownFrom(pta);
+  const before = growth !== undefined ? pathCounts.get(growth.from) : undefined;
+  if (growth !== undefined && before !== undefined) {
+    count = before + (isNewTerminal(growth.from, growth.end) ? 1 : 0);
+  } else {
+    count = 0;
+    for (let i = 1; i < pta.nodes.length; i++) {
+      const n = pta.nodes[i];
+      if (n !== undefined && isTerminal(pta, n)) count++;
+    }
   }
+  pathCounts.set(pta, count);
   return count;
+}
+
+/** Whether a reference ending at `end` adds a path to `from` (the root, or a node that was no path's end, or a new node). */
+export function isNewTerminal(from: Pta, end: number): boolean {
+  if (end === 0) return false;
+  const before = from.nodes[end];
+  return before === undefined || !isTerminal(from, before);
 }
 
 /** Depth of every node (root 0), indexed by node id. */
