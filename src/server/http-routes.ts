@@ -1,10 +1,11 @@
 /** The HTTP routes of protocol v1 (`/v1/...`, health, readiness, metrics) but scoring (scoring-routes.ts, registered beside these by buildApp). */
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Analyzers } from '../core/ports.js';
-import { ptaToJson } from '../core/pta/index.js';
 import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
 import type { SessionStatus } from '../protocol/http-bodies.js';
 import { taskIdSchema } from '../protocol/client-messages.js';
+import { ptaJsonChunks } from '../store/pta-text.js';
 import type { ReferenceStorePort } from '../store/store-port.js';
 import type { DurableSessions } from './durable-sessions.js';
 import type { AppMetrics } from './metrics.js';
@@ -104,7 +105,8 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
     try {
       const pta = await store.get(task);
       if (!pta) return sendError(reply, metrics, 'unknown_task', `no PTA for task ${task}`);
-      return reply.type('application/json').send(ptaToJson(pta));
+      // In slices: a PTA may be megabytes of JSON, one stringify would hold every other client meanwhile.
+      return reply.type('application/json').send(Readable.from(ptaJsonChunks(pta)));
     } catch (error) {
       return fail(reply, error);
     }

@@ -1,37 +1,52 @@
 /**
- * A PTA's JSON text built a slice of nodes at a time, yielding to the event loop between slices: a
- * 16 MB PTA serialised in one `JSON.stringify` held every other client (a ping stalled up to 10 s in
- * issue 25's trial, with larger PTAs); in slices each turn costs about a millisecond. The text is
- * exactly `ptaToJson(pta)`.
+ * A PTA's JSON and its growth on a thread other clients share, a slice at a time: a 16 MB PTA serialised
+ * in one `JSON.stringify`, or a 5,000-step reference merged in one go, held every other client (a ping
+ * stalled up to 10 s in issue 25's trial). Between slices the event loop turns. The text is exactly
+ * `ptaToJson(pta)`.
  */
 import { knownPtaJsonBytes, rememberPtaJsonBytes } from '../core/pta/index.js';
 import type { Pta } from '../core/scorer-api.js';
 
-/** Nodes serialised per turn of the event loop. */
-const NODES_PER_TURN = 2000;
+/** Nodes serialised per slice. */
+const NODES_PER_SLICE = 2000;
+/** A growth in steps runs this long before the event loop gets a turn. */
+const STEP_BUDGET_MS = 5;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** `ptaToJson(pta)`, in slices (key order as the object holds it, undefined fields left out, as `JSON.stringify` does). */
-export async function ptaJsonInSlices(pta: Pta): Promise<string> {
-  const parts: string[] = [];
+/** `ptaToJson(pta)` in pieces, the event loop turning between them (key order as the object holds it, undefined fields left out, as `JSON.stringify` does). */
+export async function* ptaJsonChunks(pta: Pta): AsyncGenerator<string> {
+  let first = true;
   for (const [key, value] of Object.entries(pta)) {
     if (value === undefined) continue;
-    const name = `${parts.length === 0 ? '{' : ','}${JSON.stringify(key)}:`;
+    const name = `${first ? '{' : ','}${JSON.stringify(key)}:`;
+    first = false;
     if (key !== 'nodes') {
-      parts.push(name + JSON.stringify(value));
+      yield name + JSON.stringify(value);
       continue;
     }
     const nodes = value as Pta['nodes'];
-    parts.push(`${name}[`);
-    for (let i = 0; i < nodes.length; i += NODES_PER_TURN) {
+    let head = `${name}[`;
+    for (let i = 0; i < nodes.length; i += NODES_PER_SLICE) {
       if (i > 0) await nextTurn();
-      const slice = nodes.slice(i, i + NODES_PER_TURN).map((n) => JSON.stringify(n));
-      parts.push((i > 0 ? ',' : '') + slice.join(','));
+      yield (
+        head +
+        nodes
+          .slice(i, i + NODES_PER_SLICE)
+          .map((n) => JSON.stringify(n))
+          .join(',')
+      );
+      head = ',';
     }
-    parts.push(']');
+    yield nodes.length === 0 ? `${head}]` : ']';
   }
-  parts.push(parts.length === 0 ? '{}' : '}');
+  yield first ? '{}' : '}';
+}
+
+/** `ptaToJson(pta)`, built in slices (see {@link ptaJsonChunks}). */
+export async function ptaJsonInSlices(pta: Pta): Promise<string> {
+  const parts: string[] = [];
+  for await (const part of ptaJsonChunks(pta)) parts.push(part);
   return parts.join('');
 }
 
@@ -40,21 +55,20 @@ export async function measurePtaInSlices(pta: Pta): Promise<number> {
   const known = knownPtaJsonBytes(pta);
   if (known !== undefined) return known;
   let bytes = 0;
-  for (const [key, value] of Object.entries(pta)) {
-    if (value === undefined) continue;
-    bytes += Buffer.byteLength(JSON.stringify(key)) + 2; // the key, its colon, and the brace or comma before it
-    if (key !== 'nodes') {
-      bytes += Buffer.byteLength(JSON.stringify(value));
-      continue;
-    }
-    const nodes = value as Pta['nodes'];
-    bytes += 2 + Math.max(0, nodes.length - 1); // brackets and commas
-    for (let i = 0; i < nodes.length; i += NODES_PER_TURN) {
-      if (i > 0) await nextTurn();
-      for (let j = i; j < Math.min(nodes.length, i + NODES_PER_TURN); j++) bytes += Buffer.byteLength(JSON.stringify(nodes[j]));
-    }
-  }
-  bytes += bytes === 0 ? 2 : 1; // the closing brace ('{}' when empty)
+  for await (const part of ptaJsonChunks(pta)) bytes += Buffer.byteLength(part);
   rememberPtaJsonBytes(pta, bytes);
   return bytes;
+}
+
+/** Runs a growth in steps (core/pta: `growWithinSteps`) to its end, giving the event loop a turn every few milliseconds. */
+export async function runInSteps<T>(steps: Generator<void, T>): Promise<T> {
+  let since = performance.now();
+  for (;;) {
+    const r = steps.next();
+    if (r.done === true) return r.value;
+    if (performance.now() - since >= STEP_BUDGET_MS) {
+      await nextTurn();
+      since = performance.now();
+    }
+  }
 }

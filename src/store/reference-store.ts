@@ -11,7 +11,7 @@
 import { mkdir, readdir, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { DEFAULT_PTA_LIMITS, growWithin, type PtaLimits } from '../core/pta/index.js';
+import { DEFAULT_PTA_LIMITS, growWithinSteps, type PtaLimits } from '../core/pta/index.js';
 import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
 import type { State } from '../core/types.js';
 import { SteplensError } from '../errors.js';
@@ -19,7 +19,7 @@ import { removeStaleTemps, writeFileAtomic } from './atomic-write.js';
 import { writeFailure } from './disk-errors.js';
 import { PTA_SUFFIX, isHashedFileName, taskFileName, taskFromFileName } from './file-names.js';
 import { PriorPool } from './prior-pool.js';
-import { measurePtaInSlices, ptaJsonInSlices } from './pta-text.js';
+import { measurePtaInSlices, ptaJsonChunks, runInSteps } from './pta-text.js';
 import { moveAside, readPtaFile } from './pta-files.js';
 import type { CacheStats, ReferenceStorePort, StoredTaskStats } from './store-port.js';
 import { taskStats } from './task-stats.js';
@@ -39,8 +39,8 @@ export interface ReferenceStoreOptions {
   minReferences?: number;
   /** Caps of one task's PTA: a reference that would pass one is refused with `too_large` (default {@link DEFAULT_PTA_LIMITS}). */
   limits?: PtaLimits;
-  /** How a PTA file is written (default: atomically, see atomic-write.ts); embedders and tests may wrap it (a full disk). */
-  write?: (file: string, text: string) => Promise<void>;
+  /** How a PTA file is written, in pieces (default: atomically, see atomic-write.ts); returns its bytes. Embedders and tests may wrap it (a full disk). */
+  write?: (file: string, text: AsyncIterable<string>) => Promise<number>;
   /** Called for problems worth a log line (files skipped or moved aside; these name the file, errors to clients never do). */
   warn?: (message: string) => void;
 }
@@ -64,7 +64,7 @@ export class ReferenceStore implements ReferenceStorePort {
   private readonly locks = new Map<string, Promise<unknown>>();
   private readonly pool = new PriorPool();
   private readonly warn: (message: string) => void;
-  private readonly write: (file: string, text: string) => Promise<void>;
+  private readonly write: (file: string, text: AsyncIterable<string>) => Promise<number>;
 
   private counters = { hits: 0, misses: 0 };
 
@@ -213,20 +213,20 @@ export class ReferenceStore implements ReferenceStorePort {
       .then(async () => {
         const current = await this.get(task);
         if (current !== undefined) await measurePtaInSlices(current);
-        const grown = growWithin(task, current, states, this.limits);
+        const grown = await runInSteps(growWithinSteps(task, current, states, this.limits));
         if (!grown.ok) throw new SteplensError('too_large', grown.error);
         const next = grown.value;
-        const text = await ptaJsonInSlices(next);
         // A file the data directory already holds for the task is replaced where it is (an older name included).
         const existing = this.files.get(task);
         const file = existing !== undefined && path.dirname(existing) === this.dataDir ? existing : path.join(this.dataDir, taskFileName(task));
+        let bytes: number;
         try {
-          await this.write(file, text);
+          bytes = await this.write(file, ptaJsonChunks(next));
         } catch (error) {
           throw writeFailure(error, `task ${task}: reference not stored`);
         }
         this.files.set(task, file);
-        this.cache.set(task, { pta: next, bytes: Buffer.byteLength(text) });
+        this.cache.set(task, { pta: next, bytes });
         this.pool.set(next);
         return next;
       });

@@ -21,12 +21,12 @@
  * Redis lost (a restart without persistence).
  */
 import { LRUCache } from 'lru-cache';
-import { DEFAULT_PTA_LIMITS, growWithin, knownPtaJsonBytes, statesFromJson, type PtaLimits } from '../../core/pta/index.js';
+import { DEFAULT_PTA_LIMITS, growWithinSteps, knownPtaJsonBytes, statesFromJson, type PtaLimits } from '../../core/pta/index.js';
 import type { Pta, Reference, TemporalPrior } from '../../core/scorer-api.js';
 import type { State } from '../../core/types.js';
 import { SteplensError } from '../../errors.js';
 import { PriorPool } from '../prior-pool.js';
-import { measurePtaInSlices, ptaJsonInSlices } from '../pta-text.js';
+import { measurePtaInSlices, ptaJsonInSlices, runInSteps } from '../pta-text.js';
 import type { CacheStats, ReferenceStorePort, StoredTaskStats } from '../store-port.js';
 import { taskStats } from '../task-stats.js';
 import { RedisKeys } from './keys.js';
@@ -299,7 +299,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
       const current = version === 0 ? undefined : await this.ptaAt(task, version);
       if (version !== 0 && current === undefined) continue; // replaced between the two reads
       if (current !== undefined) await measurePtaInSlices(current);
-      const grown = growWithin(task, current, states, this.limits);
+      const grown = await runInSteps(growWithinSteps(task, current, states, this.limits));
       if (!grown.ok) throw new SteplensError('too_large', grown.error);
       const next = grown.value;
       const chain = version === 0 ? undefined : this.cache.peek(this.keys.pta(task, version))?.chain;
