@@ -5,8 +5,10 @@
  * raw bytes (JSON is parsed where the job runs: a worker thread, see score-pool.ts), so a large body is never
  * parsed nor scored on the event loop the streaming sessions share.
  */
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { taskIdSchema } from '../protocol/client-messages.js';
+import { collectBody } from './raw-body.js';
 import { sendError, type RouteDeps } from './http-routes.js';
 import type { JobKind, JobResult } from './scoring-jobs.js';
 import type { State } from '../core/types.js';
@@ -38,7 +40,7 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
 
   void app.register(async (scoped) => {
     scoped.removeContentTypeParser('application/json');
-    scoped.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    scoped.addContentTypeParser('application/json', (_req: FastifyRequest, payload: IncomingMessage) => collectBody(payload, options.limits.maxBodyBytes));
 
     for (const [route, kind] of [
       ['/v1/score', 'score'],
