@@ -5,28 +5,9 @@
  * leaving room for files, workers and Redis); a connection past either is answered 503 `overloaded` and
  * closed. Behind a load balancer every connection comes from its address: raise `perAddress` or set it to 0.
  */
-import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { rawErrorResponse } from './http-errors.js';
-
-/** File descriptors kept free for everything but client connections (PTA files, workers, Redis, logs). */
-const FD_RESERVE = 256;
-
-/** The soft limit of open files of this process (Linux /proc), if known. */
-export function openFilesLimit(): number | undefined {
-  try {
-    const line = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
-    return line?.[1] !== undefined && line[1] !== 'unlimited' ? Number(line[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The default bound on all connections: the fd limit less a reserve (at least 64), else 10,000. */
-export function defaultMaxConnections(limit = openFilesLimit()): number {
-  return limit === undefined ? 10_000 : Math.max(64, limit - FD_RESERVE);
-}
 
 export interface ConnectionCaps {
   /** Connections one remote address may hold (0: no bound). */

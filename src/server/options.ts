@@ -8,7 +8,7 @@ import { DEFAULT_PTA_LIMITS, type PtaLimits } from '../core/pta/limits.js';
 import type { ForecastFile } from '../core/forecast/model.js';
 import type { PolicyStateStore } from '../store/policy-state.js';
 import type { ReferenceStorePort } from '../store/store-port.js';
-import { defaultMaxConnections } from './connection-caps.js';
+import { defaultMaxConnections } from './open-files.js';
 import { ForecastHolder } from './forecast-holder.js';
 import type { ForecastLearnOptions } from './forecast-learner.js';
 import { DEFAULT_SHADOW, type ShadowOptions } from './policy-manager.js';
