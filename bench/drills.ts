@@ -3,10 +3,11 @@
  * corpus: frame fuzzer (100,000 frames), mutated logs (2,500), kill -9 cycles (12), floods (5,000 sessions,
  * 200 distinct 850 KB .py files, 200 distinct 1 MB commands), hostile ids, shutdown under load (200 sessions),
  * hostile files through the CLI (gzip bombs of 3.5 GiB and 600 MiB, a 300 MiB file, /dev/zero, a FIFO, ESC
- * sequences and formulas in real runs).
+ * sequences and formulas in real runs), PTA growth (5,000-step references until the task's cap; the file store,
+ * and with --redis-too Redis).
  * Prints the figures and one TARGET line per drill (docs/reliability.md).
  *
- *   npm run build && node dist/bench/drills.js [--only fuzz,logs,kill,flood,hostile,shutdown,files] [--json FILE] [CORPUS_DIR]
+ *   npm run build && node dist/bench/drills.js [--only fuzz,logs,kill,flood,hostile,shutdown,files,pta] [--redis-too] [--json FILE] [CORPUS_DIR]
  */
 import { mkdtemp, mkdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -16,7 +17,11 @@ import type { Step } from '../src/core/types.js';
 import { parseTrajectoryText } from '../src/formats/index.js';
 import { buildApp } from '../src/server/app.js';
 import { bundledReferencesDir } from '../src/package-files.js';
-import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus, repoRoot } from './corpus.js';
+import { Redis } from 'ioredis';
+import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus, loadCorpus, repoRoot } from './corpus.js';
+import { runPtaGrowth, type PtaGrowthResult } from './drills/pta-growth.js';
+import { spawnServer } from './drills/spawn-server.js';
+import { RedisServer } from './redis-server.js';
 import { runFlood } from './drills/flood.js';
 import { runFrameFuzz } from './drills/frame-fuzz.js';
 import { runHostileFiles } from './drills/hostile-files.js';
@@ -25,13 +30,31 @@ import { runKillCycles } from './drills/kill-cycle.js';
 import { runLogMutation } from './drills/log-mutation.js';
 import { runShutdownUnderLoad } from './drills/shutdown-load.js';
 import { machine, machineLine, target, writeResult, type Target } from './report.js';
-import { commandLine } from './timing.js';
+import { commandLine, latencySummary } from './timing.js';
 
-const { values: args, positionals } = parseArgs({ options: { only: { type: 'string' }, json: { type: 'string' } }, allowPositionals: true });
+const { values: args, positionals } = parseArgs({ options: { only: { type: 'string' }, json: { type: 'string' }, 'redis-too': { type: 'boolean' } }, allowPositionals: true });
 const only = args.only?.split(',');
 const wanted = (name: string): boolean => only === undefined || only.includes(name);
 /** A passing run of the same task (references, learning). */
 const PASSING_FILE = SERVER_BENCH_FILE.replace('deepseek_lite_dev_noparallel', 'deepseek_chat_dev');
+
+/** The PTA-growth drill on a server in its own process with the default limits: the file store, or Redis (whose memory is measured too). */
+async function ptaGrowthOn(backing: 'file' | 'redis', dir: string, runs: Step[][]): Promise<PtaGrowthResult & { redisMb?: number }> {
+  const redis = backing === 'redis' ? await RedisServer.start() : undefined;
+  const admin = redis ? new Redis(redis.url) : undefined;
+  const usedMb = async (): Promise<number> => Number(/used_memory:(\d+)/.exec((await admin?.info('memory')) ?? '')?.[1] ?? 0) / 1e6;
+  const server = await spawnServer(['--data', dir, '--no-seed', ...(redis ? ['--redis', redis.url] : [])]);
+  try {
+    const before = await usedMb();
+    const r = await runPtaGrowth({ http: server.http, ws: server.ws, task: 'growth-task', runs, length: 5000, references: 40, startEveryMs: 200 });
+    return redis ? { ...r, redisMb: (await usedMb()) - before } : r;
+  } finally {
+    server.proc.kill('SIGTERM');
+    await server.exited;
+    admin?.disconnect();
+    await redis?.destroy();
+  }
+}
 
 async function main(): Promise<void> {
   console.log(`${commandLine(import.meta.url)}\n${machineLine()}`);
@@ -161,6 +184,37 @@ async function main(): Promise<void> {
       Object.assign(figures, { files_readable: r.readable, files_refused: r.refused, files_problems: r.problems.length, files_peak_mb: peak, files_seconds: seconds(began) });
       targets.push(target('hostile files: aborts, hangs, unnamed refusals, unread runs, raw control characters, formula cells', r.problems.length, '<=', 0));
       targets.push(target('hostile files: peak RSS of any command (3.5 GiB bombs, default 256 MiB limit)', peak, '<', 1024, 'MB'));
+    }
+    if (wanted('pta')) {
+      const runs = loadCorpus(corpus).trajectories.map((t) => t.steps);
+      for (const backing of args['redis-too'] ? (['file', 'redis'] as const) : (['file'] as const)) {
+        const began = performance.now();
+        const r = await ptaGrowthOn(backing, path.join(work, `pta-${backing}`), runs);
+        const pings = latencySummary(r.pings);
+        const starts = latencySummary(Float64Array.from(r.startMs));
+        const adds = latencySummary(Float64Array.from(r.addMs));
+        const name = `pta_${backing}`;
+        console.log(name, JSON.stringify({ ...r, pings, starts, adds, addMs: undefined, startMs: undefined }));
+        Object.assign(figures, {
+          [`${name}_added`]: r.added,
+          [`${name}_reference_mb`]: Number((r.referenceBytes / 1e6).toFixed(2)),
+          [`${name}_refused`]: r.refused ? `${r.refused.status} ${r.refused.code}` : 'none',
+          [`${name}_pta_mb`]: Number((r.pta.bytes / 1e6).toFixed(2)),
+          [`${name}_pta_nodes`]: r.pta.nodes,
+          [`${name}_add_p50_ms`]: Math.round(adds.p50),
+          [`${name}_add_max_ms`]: Math.round(adds.max),
+          [`${name}_start_p50_ms`]: Math.round(starts.p50),
+          [`${name}_start_max_ms`]: Math.round(starts.max),
+          [`${name}_starts`]: starts.n,
+          [`${name}_ping_p99_ms`]: Number(pings.p99.toFixed(1)),
+          [`${name}_ping_max_ms`]: Number(pings.max.toFixed(1)),
+          [`${name}_pings`]: pings.n,
+          ...(r.redisMb !== undefined ? { [`${name}_redis_mb`]: Number(r.redisMb.toFixed(1)) } : {}),
+          [`${name}_seconds`]: seconds(began),
+        });
+        targets.push(target(`pta growth (${backing}): another client's longest ping while 5,000-step references grow a PTA to its cap`, pings.max, '<', 250, 'ms'));
+        targets.push(target(`pta growth (${backing}): references past the cap accepted, problems`, (r.refused?.code === 'too_large' ? 0 : 1) + r.problems.length, '<=', 0));
+      }
     }
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -3,9 +3,10 @@
  * WebSocket client pings every 5 ms and records each round trip while another client sends one heavy request
  * built from a real corpus trajectory (pylint-dev__astroid-1196): a step with a 1 MB shell command, a step
  * viewing a range of an 850 KB Python file, POST /v1/score of 100,000 steps (47 MB), a batch of 1,024 x 120
- * steps (and 5,000, the per-trajectory limit). Reports the request's time and the ping round trips during it, against an idle window.
+ * steps (and 5,000, the per-trajectory limit), POST /v1/score/steps (the web view's upload) of 80,000 and 5,000 steps.
+ * Reports the request's time and the ping round trips during it, against an idle window.
  *
- *   node dist/bench/stall.js [--only shell-1mb,python-850kb,score-100k,score-5000,batch] [--json FILE] [CORPUS_DIR]
+ *   node dist/bench/stall.js [--only shell-1mb,python-850kb,score-100k,score-5000,score-steps-80k,score-steps-5000,batch] [--json FILE] [CORPUS_DIR]
  */
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
@@ -13,40 +14,12 @@ import { dataText } from '../src/client/frames.js';
 import type { Step } from '../src/core/types.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus, loadCorpus } from './corpus.js';
 import { machine, machineLine, target, writeResult, type Target } from './report.js';
+import { pinger } from './drills/pinger.js';
 import { startTarget } from './server-process.js';
 import { commandLine, fmt, latencySummary, printTable } from './timing.js';
 
 const { values: args, positionals } = parseArgs({ options: { only: { type: 'string' }, json: { type: 'string' } }, allowPositionals: true });
 const only = args.only?.split(',');
-
-/** Pings every 5 ms on its own connection; `window()` returns the round trips (ms) seen since the previous call. */
-async function pinger(url: string): Promise<{ window: () => Float64Array; stop: () => void }> {
-  const ws = new WebSocket(url);
-  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-  let rtts: number[] = [];
-  let sentAt: number | undefined;
-  ws.on('message', () => {
-    if (sentAt !== undefined) rtts.push(performance.now() - sentAt);
-    sentAt = undefined;
-  });
-  const timer = setInterval(() => {
-    if (sentAt !== undefined) return; // one ping in flight: a stalled server shows as one long round trip
-    sentAt = performance.now();
-    ws.send('{"type":"ping"}');
-  }, 5);
-  return {
-    window: () => {
-      // A ping still unanswered counts with its age so far.
-      const out = Float64Array.from(sentAt === undefined ? rtts : [...rtts, performance.now() - sentAt]);
-      rtts = [];
-      return out;
-    },
-    stop: () => {
-      clearInterval(timer);
-      ws.close();
-    },
-  };
-}
 
 /** Sends frames on a fresh connection and resolves when `done` says the answer arrived. */
 async function wsRequest(url: string, frames: string[], done: (f: { type: string; [k: string]: unknown }) => boolean): Promise<string> {
@@ -146,6 +119,21 @@ async function main(): Promise<void> {
       prepare: () => {
         const body = JSON.stringify({ task: SERVER_BENCH_TASK, trajectory: stepsUpTo(steps, 5000) });
         return (_url, http) => post(http, '/v1/score', body);
+      },
+    },
+    {
+      // The web view's upload route (issue 25: 80,000 steps scored on the main thread stalled every client 18 s).
+      name: 'score-steps-80k',
+      prepare: () => {
+        const body = JSON.stringify({ task: SERVER_BENCH_TASK, trajectory: stepsUpTo(steps, 80_000) });
+        return (_url, http) => post(http, '/v1/score/steps', body);
+      },
+    },
+    {
+      name: 'score-steps-5000',
+      prepare: () => {
+        const body = JSON.stringify({ task: SERVER_BENCH_TASK, trajectory: stepsUpTo(steps, 5000) });
+        return (_url, http) => post(http, '/v1/score/steps', body);
       },
     },
     {

@@ -14,7 +14,7 @@ export const ERROR_CODES = {
   unauthorized: { status: 401, summary: 'Missing or wrong bearer token.' },
   overloaded: { status: 503, summary: 'A session or connection limit is reached, or the client is too slow.' },
   internal: { status: 500, summary: 'An unexpected server fault.' },
-  unavailable: { status: 503, summary: 'The shared store (Redis) is unreachable: nothing was accepted; retry later.' },
+  unavailable: { status: 503, summary: 'The store cannot take it now (Redis unreachable or out of memory, the data folder full): nothing was accepted; retry later.' },
   unknown_task: { status: 404, summary: 'No such task or reference.' },
   unknown_route: { status: 404, summary: 'No such HTTP route (method and path).' },
   bad_input: { status: 400, summary: 'An input file or trajectory cannot be read or parsed.' },

@@ -22,9 +22,16 @@ export function serverEntry(): string {
   return entry;
 }
 
-/** Starts the server on 127.0.0.1:0 with `args` (e.g. `--data DIR`; the log level must stay at info or below: the listening line is read) and resolves once it listens. */
-export function spawnServer(args: string[]): Promise<SpawnedServer> {
-  const proc = spawn(process.execPath, [serverEntry(), '--host', '127.0.0.1', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts the server on 127.0.0.1:0 with `args` (e.g. `--data DIR`; the log level must stay at info or below: the listening line is read) and resolves once it listens.
+ * `fdLimit`: the process' soft limit of open files (`ulimit -n`, as an operator's systemd unit or container sets it).
+ */
+export function spawnServer(args: string[], options: { fdLimit?: number } = {}): Promise<SpawnedServer> {
+  const argv = [serverEntry(), '--host', '127.0.0.1', '--port', '0', ...args];
+  const proc =
+    options.fdLimit === undefined
+      ? spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('/bin/sh', ['-c', `ulimit -n ${options.fdLimit} && exec "$0" "$@"`, process.execPath, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
   const warnings: string[] = [];
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {

@@ -1,6 +1,6 @@
 /** Zod schemas of protocol v1 server → client messages (see proto/README.md). */
 import { z } from 'zod';
-import type { ErrorCode } from '../errors.js';
+import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import { referenceInfoSchema, tierSchema, scoreVectorSchema, severitySchema, signalKindSchema, stageSchema, trajectoryReportSchema } from './report-schemas.js';
 
 export const WIRE_ERROR_CODES = ['bad_message', 'unknown_session', 'duplicate_session', 'out_of_order', 'too_large', 'unauthorized', 'overloaded', 'internal', 'unavailable'] as const;
@@ -54,11 +54,24 @@ export const finalMessageSchema = trajectoryReportSchema.extend({
   session,
   /** The outcome the client reported, if any. */
   passed: z.boolean().optional().describe('The outcome the client reported, if any'),
-  /** Set when a `learn` session grew its task's PTA: the new version. */
+  /** Set when a `learn` session that passed ended: the new version, or why nothing was learned. */
   learned: z
-    .object({ version: z.number().int().describe('The PTA version after the merge') })
+    .object({
+      version: z.number().int().optional().describe('The PTA version after the merge (absent when nothing was learned)'),
+      error: z
+        .object({
+          code: z
+            .enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]])
+            .describe(
+              "Stable error code (proto/README.md, Errors): too_large (a cap of the task's PTA), unavailable (the store cannot take it: disk full, Redis unreachable or out of memory), bad_input (no step to learn)",
+            ),
+          message: z.string().describe('One line saying why'),
+        })
+        .optional()
+        .describe('Why nothing was learned (absent when the PTA grew)'),
+    })
     .optional()
-    .describe("Set when a learn session grew its task's PTA"),
+    .describe('Set when a learn session ended with passed: true: the PTA version it grew to, or why nothing was learned'),
   /**
    * Why the session ended: the client's `end`, the idle timeout, not resumed within the resume
    * window, or the server shutting down (a client that reconnects may start the session again).

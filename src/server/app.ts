@@ -16,11 +16,12 @@ import { FilePolicyStateStore } from '../store/policy-state.js';
 import { defaultAnalyzers } from '../syntax/index.js';
 import { TokenChecker } from './auth.js';
 import { CLOSE, Connection } from './connection.js';
+import { capConnections } from './connection-caps.js';
 import { endWithError, frameworkErrorOptions, installErrorShapes } from './http-errors.js';
 import { registerHttpRoutes, sendError } from './http-routes.js';
 import { registerScoringRoutes } from './scoring-routes.js';
 import { createMetrics } from './metrics.js';
-import { resolveOptions, type AppOptions } from './options.js';
+import { resolveOptions, type AppOptions, type ServerLimits } from './options.js';
 import { ScorePool } from './score-pool.js';
 import { checkShadow, PolicyManager } from './policy-manager.js';
 import { registerPolicyMetrics } from './policy-metrics.js';
@@ -35,6 +36,15 @@ import { isPublicWebPath, registerWebAssets, webRoot } from './web-assets.js';
 import { registerWebRoutes } from './web-routes.js';
 import { ForecastLearner } from './forecast-learner.js';
 import { registerForecastRoutes } from './forecast-routes.js';
+
+/** How long /readyz waits for the store (Redis PING) before answering not ready. */
+const READINESS_DEADLINE_MS = 1000;
+
+/** Node's HTTP timeouts: headers and whole requests, checked every second (Node's default checks every 30 s). */
+function httpTimeouts(limits: ServerLimits): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+  const headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
+  return { headersTimeout, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: Math.max(50, Math.min(1000, headersTimeout / 4)) };
+}
 
 /** A refused upgrade: the HTTP error answer written on the raw socket, which is then closed (no socket, no keep-alive). */
 function refuseUpgrade(socket: Socket, reply: FastifyReply, code: ErrorCode, message: string): void {
@@ -60,6 +70,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     log,
     reference: (task) => store.reference(task),
     prior: () => store.prior(),
+    pta: (task) => store.get(task),
   });
   if (redisMetrics && backend.link) redisMetrics.register(metrics.registry, () => backend.link?.available() ?? false);
   // Shadow-mode counters stay in a file of this replica's data folder (with Redis too: see docs/scale-out.md).
@@ -91,12 +102,19 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const app = Fastify({
     loggerInstance,
     bodyLimit: resolved.limits.maxBodyBytes,
+    // Half-sent requests are not held for ever (nor, without auth, at all past these): 408-like, in the catalogue's shape.
+    requestTimeout: resolved.limits.requestTimeoutMs,
+    http: httpTimeouts(resolved.limits),
     logController: new LogController({ disableRequestLogging: true }),
     // A path parameter may hold any valid task id (256 characters, percent-escaped: up to 2,304) or session id.
     routerOptions: { maxParamLength: 4096 },
     ...frameworkErrorOptions(metrics),
   });
   if (!auth.enabled) log.warn('no tokens configured: authentication is off, anyone who can reach the server may use it');
+  capConnections(app.server, { perAddress: resolved.limits.connectionsPerAddress, total: resolved.limits.maxConnections }, (why) => {
+    metrics.refusals.inc({ code: 'overloaded' });
+    log.warn({ why }, 'connection refused: over the connection limit');
+  });
 
   app.addHook('onRequest', async (req, reply) => {
     const route = req.url.split('?')[0];
@@ -138,6 +156,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       await store.flush();
       await policies.flush();
       app.websocketServer.close();
+      clearInterval(heartbeat);
+      // Requests still being received (a half-sent body) or answered get a grace period, then their connections are cut.
+      setTimeout(() => app.server.closeAllConnections(), resolved.limits.shutdownGraceMs).unref();
     },
   });
 
@@ -171,7 +192,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     pool,
     metrics,
     options: resolved,
-    ready: () => accepting && store.available(),
+    // Redis answers PING (and takes writes) within a deadline; a paused Redis keeps its TCP link up.
+    readiness: async () => (accepting ? store.health(READINESS_DEADLINE_MS) : 'server shutting down'),
     principal: (req: FastifyRequest) => auth.principal(req),
     ...(durable ? { durable } : {}),
   };
@@ -184,6 +206,12 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   live.register(app, registry);
   await registerWebAssets(app, webRoot());
 
+  // A half-open connection (the peer gone without a close) never answers a ping: it is closed, its sessions stay resumable.
+  const heartbeat = setInterval(() => {
+    for (const conn of connections.values()) if (!conn.beat()) log.info({ connection: conn.id }, 'no pong to the last ping: connection closed');
+  }, resolved.limits.wsPingIntervalMs);
+  heartbeat.unref();
+
   const sweepEvery = Math.max(50, Math.min(resolved.idleTimeoutMs, resolved.resumeWindowMs, 10_000) / 4);
   const sweeper = setInterval(() => void registry.sweep().catch((error: unknown) => log.error({ err: error }, 'sweep failed')), sweepEvery);
   sweeper.unref();
@@ -193,6 +221,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   leaseKeeper?.unref();
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
+    clearInterval(heartbeat);
     clearInterval(leaseKeeper);
     await learner?.stop();
     await pool.close();

@@ -12,7 +12,7 @@ import { RedisReferenceStore } from '../store/redis/reference-store.js';
 import { RedisSessionJournal } from '../store/redis/session-journal.js';
 import type { SessionJournal } from '../store/session-journal.js';
 import type { ReferenceStorePort } from '../store/store-port.js';
-import type { AppOptions, ResolvedOptions } from './options.js';
+import { ptaLimits, type AppOptions, type ResolvedOptions } from './options.js';
 
 export interface Backend {
   store: ReferenceStorePort;
@@ -36,7 +36,7 @@ export async function openBackend(options: AppOptions, resolved: ResolvedOptions
     return { store, close: () => store.flush() };
   }
   if (!options.redis) {
-    const store = await ReferenceStore.open({ dataDir: options.dataDir ?? './data', seedDirs: options.seedDirs ?? [], warn });
+    const store = await ReferenceStore.open({ dataDir: options.dataDir ?? './data', seedDirs: options.seedDirs ?? [], limits: ptaLimits(resolved.limits), warn });
     return { store, close: () => store.close() };
   }
   const r = options.redis;
@@ -49,7 +49,7 @@ export async function openBackend(options: AppOptions, resolved: ResolvedOptions
   });
   // A session's keys outlive its last message by the idle timeout (then its owner ends it) and the resume window.
   const ttlMs = resolved.idleTimeoutMs + resolved.resumeWindowMs;
-  const store = await RedisReferenceStore.open({ link, seedDirs: options.seedDirs ?? [], keepVersionsMs: ttlMs, warn });
+  const store = await RedisReferenceStore.open({ link, seedDirs: options.seedDirs ?? [], keepVersionsMs: ttlMs, limits: ptaLimits(resolved.limits), warn });
   if (!link.available()) log.error({ redis: link.endpoint }, 'Redis is unreachable: not ready until it answers (retrying with backoff)');
   const leaseMs = r.leaseMs ?? 15_000;
   const journal = new RedisSessionJournal({ link, store, owner: r.replicaId ?? replicaId(), leaseMs, ttlMs, keepEndedMs: resolved.resumeWindowMs });

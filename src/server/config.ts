@@ -6,7 +6,7 @@ import { SteplensError } from '../errors.js';
 import { bundledReferencesDir } from '../package-files.js';
 import { readConfigFile, readForecastFile, readPolicySetFile } from '../settings-files.js';
 import { loadTokens } from './auth.js';
-import type { AppOptions, RedisSettings } from './options.js';
+import { DEFAULT_LIMITS, type AppOptions, type RedisSettings, type ServerLimits } from './options.js';
 import { checkRedisUrl } from '../store/redis/link.js';
 
 export interface ServerConfig {
@@ -19,7 +19,7 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
                       [--log-level L] [--resume-window SECONDS] [--idle-timeout SECONDS] [--learn] [--policy POLICY.json]
                       [--config CONFIG.json] [--compress-texts] [--forecast FORECAST.json [--forecast-learn [--forecast-learn-every SECONDS]]]
                       [--shadow] [--shadow-share R] [--shadow-max-false-stop R] [--shadow-confidence C] [--calibration DIR]
-                      [--redis URL [--redis-prefix P] [--replica-id ID] [--lease SECONDS]]
+                      [--redis URL [--redis-prefix P] [--replica-id ID] [--lease SECONDS]] [--limit NAME=VALUE]...
   defaults: --host 127.0.0.1 --port 8787 --data $XDG_DATA_HOME/steplens (~/.local/share/steplens), seeded from the bundled references
   --no-seed: without the bundled references
   env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG, STEPLENS_COMPRESS_TEXTS=1,
@@ -35,6 +35,8 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
   --forecast-learn: retrain the forecast from finished sessions that reported an outcome, every --forecast-learn-every seconds
     (default 600); a new model goes in force only if a task-disjoint check finds it not worse; versions go to DATA/forecasts/
   --calibration DIR: the --out-dir of steplens calibrate; the web view (http://HOST:PORT/) shows its trade-off chart
+  --limit NAME=VALUE: one server limit (proto/README.md, Limits), e.g. --limit ptaReferences=200 --limit connectionsPerAddress=0
+           (0 turns a connection cap off: behind a load balancer every connection comes from its address); env STEPLENS_LIMITS (comma-separated)
   --redis: share references and sessions with other replicas through Redis (env STEPLENS_REDIS_URL, STEPLENS_REDIS_PREFIX,
            STEPLENS_REPLICA_ID); --data then holds only this replica's shadow-mode state, and --seed directories are imported
            for tasks Redis lacks (docs/scale-out.md)`;
@@ -71,6 +73,25 @@ function redisSettings(values: Record<string, unknown>, env: NodeJS.ProcessEnv):
   };
 }
 
+/** Limits that 0 turns off; every other one must be a positive integer. */
+const ZERO_TURNS_OFF = new Set(['connectionsPerAddress', 'maxConnections']);
+
+/** `NAME=VALUE` pairs of `--limit` into server limits (names of {@link DEFAULT_LIMITS}, positive integers; 0 turns a connection cap off). */
+export function parseLimits(pairs: readonly string[]): Partial<ServerLimits> {
+  const out: Partial<Record<keyof ServerLimits, number>> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    const name = pair.slice(0, at).trim();
+    const text = pair.slice(at + 1).trim();
+    if (at < 0 || !Object.hasOwn(DEFAULT_LIMITS, name)) throw new SteplensError('usage', `--limit: '${pair}' is not NAME=VALUE with NAME one of ${Object.keys(DEFAULT_LIMITS).join(', ')}`);
+    const value = Number(text);
+    const least = ZERO_TURNS_OFF.has(name) ? 0 : 1;
+    if (text === '' || !Number.isSafeInteger(value) || value < least) throw new SteplensError('usage', `--limit ${name}: expected an integer of at least ${least} (got '${text}')`);
+    out[name as keyof ServerLimits] = value;
+  }
+  return out;
+}
+
 /** Parses flags (and env fallbacks) into a server configuration. */
 export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<ServerConfig> {
   const { values } = parseArgs({
@@ -102,6 +123,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       'replica-id': { type: 'string' },
       lease: { type: 'string' },
       calibration: { type: 'string' },
+      limit: { type: 'string', multiple: true },
     },
     allowPositionals: false,
   });
@@ -141,6 +163,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   const configFile = values.config ?? env.STEPLENS_CONFIG;
   const scoring = configFile !== undefined ? await readConfigFile(path.resolve(cwd, configFile)) : undefined;
   const redis = redisSettings(values, env);
+  const limits = parseLimits([...(env.STEPLENS_LIMITS ?? '').split(',').filter((x) => x.trim() !== ''), ...(values.limit ?? [])]);
   const calibration = values.calibration ?? env.STEPLENS_CALIBRATION;
   return {
     host: values.host ?? env.STEPLENS_HOST ?? '127.0.0.1',
@@ -161,6 +184,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       ...(values['forecast-learn'] ? { forecastLearn: { intervalMs: learnEvery * 1000, dir: path.join(dataDir, 'forecasts') } } : {}),
       ...(redis !== undefined ? { redis } : {}),
       ...(calibration !== undefined ? { calibrationDir: path.resolve(cwd, calibration) } : {}),
+      ...(Object.keys(limits).length > 0 ? { limits } : {}),
     },
   };
 }

@@ -31,6 +31,8 @@ export class Connection {
   private readonly held: Array<{ frames: readonly ServerMessage[] | undefined }> = [];
 
   private readonly onTooSlow: (queued: number) => void;
+  /** Whether the peer answered the last ping (or none was sent yet). */
+  private alive = true;
   /** The TCP socket under the WebSocket (ws keeps it as `_socket`), corked while a burst of frames is written. */
   private readonly raw: { cork(): void; uncork(): void } | undefined;
   private corked = false;
@@ -42,6 +44,27 @@ export class Connection {
     this.onTooSlow = onTooSlow;
     const raw = (socket as unknown as { _socket?: { cork?: unknown; uncork?: unknown } })._socket;
     this.raw = typeof raw?.cork === 'function' && typeof raw.uncork === 'function' ? (raw as { cork(): void; uncork(): void }) : undefined;
+    socket.on('pong', () => {
+      this.alive = true;
+    });
+  }
+
+  /**
+   * One heartbeat: pings the peer, unless it has not answered the previous ping (a half-open connection:
+   * the peer is gone without a close), in which case the socket is terminated and false returned.
+   */
+  beat(): boolean {
+    if (!this.alive) {
+      this.socket.terminate();
+      return false;
+    }
+    this.alive = false;
+    try {
+      this.socket.ping();
+    } catch {
+      // Not open (closing): its close handler runs anyway.
+    }
+    return true;
   }
 
   /** Holds writes until the current burst of work is done, so its frames leave in one write. */

@@ -11,15 +11,15 @@
 import type { Logger } from 'pino';
 import type { Analyzers } from '../core/ports.js';
 import { err, ok, SteplensError, type Result } from '../errors.js';
-import type { FormatName } from '../formats/types.js';
 import type { MessageError } from '../protocol/parse.js';
 import type { ErrorMessage, FinalMessage, ServerMessage } from '../protocol/server-messages.js';
-import type { PinnedReference, SessionJournal, StoredSession, WriteResult } from '../store/session-journal.js';
+import type { SessionJournal, WriteResult } from '../store/session-journal.js';
 import type { Connection } from './connection.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionRegistry } from './session-registry.js';
-import { buildSession, type SessionSpec } from './session-factory.js';
+import type { SessionSpec } from './session-factory.js';
+import { rebuild, ViewCopies } from './session-replay.js';
 import type { Session } from './session.js';
 
 export interface DurableDeps {
@@ -33,11 +33,6 @@ export interface DurableDeps {
   endpoint: string;
 }
 
-function pinOf(spec: SessionSpec): PinnedReference {
-  const r = spec.reference;
-  return r.kind === 'pta' ? { kind: 'pta', task: r.pta.task, version: r.pta.version } : { kind: 'prior', prior: r.prior };
-}
-
 function unavailable(error: unknown, what: string): MessageError {
   const why = error instanceof SteplensError ? error.message : `shared store error: ${(error as Error).message}`;
   return { code: 'unavailable', message: `${what}: ${why}` };
@@ -45,8 +40,11 @@ function unavailable(error: unknown, what: string): MessageError {
 
 export class DurableSessions {
   private readonly restoring = new Map<string, Promise<Session | undefined>>();
+  private readonly views: ViewCopies;
 
-  constructor(private readonly deps: DurableDeps) {}
+  constructor(private readonly deps: DurableDeps) {
+    this.views = new ViewCopies(deps);
+  }
 
   get journal(): SessionJournal {
     return this.deps.journal;
@@ -72,7 +70,7 @@ export class DurableSessions {
 
   /** Records a new session and takes its lease; an error when the id is held by any replica or Redis is unreachable. */
   async open(session: Session, spec: SessionSpec): Promise<Result<void, MessageError>> {
-    const pin = pinOf(spec);
+    const pin = this.deps.journal.pin(spec.reference);
     let opened: boolean;
     try {
       opened = await this.deps.journal.open(session.id, {
@@ -178,8 +176,8 @@ export class DurableSessions {
       if (local.principal !== principal) return undefined;
       await this.settled(local);
     } else {
-      // Checked before the lease is taken, so another token cannot move a live session away from its client.
-      const record = (await this.deps.journal.load(id))?.record;
+      // Checked before the lease is taken (and before any step is read), so another token cannot move a live session away from its client.
+      const record = (await this.deps.journal.head(id))?.record;
       if (record !== undefined && record.principal !== principal) return undefined;
     }
     const claim = await this.deps.journal.claim(id);
@@ -189,55 +187,24 @@ export class DurableSessions {
       return undefined;
     }
     if (current && claim.previousOwner === this.deps.journal.owner && current.lastSeq === claim.length - 1 && current.ended === claim.ended) return current;
-    const stored = await this.deps.journal.load(id);
+    const head = await this.deps.journal.head(id);
     if (current) this.deps.registry.evict(current, 'stale: rebuilt from the journal', true);
-    if (!stored) return undefined;
-    const session = await this.rebuild(id, stored);
+    if (!head) return undefined;
+    const session = await rebuild(this.deps, id, head);
+    this.deps.metrics.sessionsRebuilt.inc();
     this.deps.registry.adopt(session);
-    this.deps.log.info({ session: id, task: session.task, steps: stored.payloads.length, from: claim.previousOwner || undefined }, 'session taken over');
+    this.deps.log.info({ session: id, task: session.task, steps: head.length, from: claim.previousOwner || undefined }, 'session taken over');
     return session;
   }
 
-  /** A read-only copy for `GET /v1/sessions/:id` on a replica that does not hold the session (no lease taken). */
-  async view(id: string): Promise<{ session: Session; owner: string | undefined } | undefined> {
-    const stored = await this.deps.journal.load(id);
-    if (!stored) return undefined;
-    return { session: await this.rebuild(id, stored, false), owner: stored.owner };
-  }
-
-  /** Replays the journal's payloads through a fresh scorer against the pinned reference. */
-  private async rebuild(id: string, stored: StoredSession, counted = true): Promise<Session> {
-    const r = stored.record;
-    const reference = await this.deps.journal.resolve(r.reference);
-    if (!reference) throw new SteplensError('unknown_session', `session ${id}: its reference (task ${r.task} PTA v${r.reference.kind === 'pta' ? r.reference.version : '?'}) is no longer kept`);
-    const spec: SessionSpec = {
-      id,
-      task: r.task,
-      format: r.format as FormatName,
-      learn: r.learn,
-      agent: r.agent,
-      model: r.model,
-      policy: r.policy,
-      reference,
-      ...(r.forecast !== undefined ? { forecast: r.forecast } : {}),
-      ...(r.assignment !== undefined ? { assignment: r.assignment } : {}),
-      ...(r.principal !== undefined ? { principal: r.principal } : {}),
-    };
-    const { options, analyzers } = this.deps;
-    const session = buildSession(spec, { analyzers, config: options.config, maxSteps: options.limits.maxStepsPerSession, now: Date.now() });
-    session.pin = r.reference;
-    stored.payloads.forEach((payload, seq) => {
-      const outcome = session.step(seq, payload);
-      if (outcome.kind !== 'accepted') throw new SteplensError('internal', `session ${id}: stored seq ${seq} no longer replays (${outcome.kind})`);
-    });
-    if (stored.passed !== undefined) session.passed = stored.passed;
-    if (stored.final !== undefined) {
-      session.finish();
-      session.final = stored.final as FinalMessage;
-      session.endedAt = Date.now();
-    }
-    if (counted) this.deps.metrics.sessionsRebuilt.inc();
-    return session;
+  /**
+   * A read-only copy for `GET /v1/sessions/:id` on a replica that does not hold the session (no lease
+   * taken); undefined when unknown, expired, or started with another token (checked before any step is read).
+   */
+  async view(id: string, principal: string | undefined): Promise<{ session: Session; owner: string | undefined } | undefined> {
+    const head = await this.deps.journal.head(id);
+    if (!head || head.record.principal !== principal) return undefined;
+    return { session: await this.views.view(id, head), owner: head.owner };
   }
 
   /** Graceful shutdown: waits for writes in flight and releases every lease held; sessions are not ended. */

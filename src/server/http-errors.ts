@@ -36,8 +36,13 @@ export function frameworkErrorOptions(metrics: AppMetrics) {
     clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) => {
       if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
       const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+      const message = tooLarge
+        ? 'request headers too large'
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 'request not received in time (its headers, or the whole request, took too long)'
+          : 'malformed HTTP request';
       metrics.refusals.inc({ code: tooLarge ? 'too_large' : 'bad_message' });
-      endWithError(socket, tooLarge ? 'too_large' : 'bad_message', tooLarge ? 'request headers too large' : 'malformed HTTP request');
+      endWithError(socket, tooLarge ? 'too_large' : 'bad_message', message);
     },
     // Requests during shutdown reach the hooks, which refuse them in the catalogue shape (fastify's own 503 body is not).
     return503OnClosing: false,
@@ -51,8 +56,8 @@ const DRAIN_BYTES = 256 * 1024 * 1024;
 export function installErrorShapes(app: FastifyInstance, deps: { metrics: AppMetrics; log: Logger; maxBodyBytes: number }): void {
   const { metrics, log, maxBodyBytes } = deps;
   app.setErrorHandler((error: FastifyError, _req, reply) => {
-    // The shared store (Redis) unreachable on any route: 503 with its code, not an internal error.
-    if (error instanceof SteplensError && error.code === 'unavailable') return sendError(reply, metrics, 'unavailable', error.message);
+    // An expected failure on any route (the store unreachable or full, a PTA cap): its own code, not an internal error.
+    if (error instanceof SteplensError) return sendError(reply, metrics, error.code, error.message);
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, metrics, 'too_large', `body exceeds ${maxBodyBytes} bytes`);
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, metrics, 'bad_message', 'body: send application/json');
     if (error.statusCode === 400 || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return sendError(reply, metrics, 'bad_message', `body: ${error.message}`);

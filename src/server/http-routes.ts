@@ -1,10 +1,11 @@
 /** The HTTP routes of protocol v1 (`/v1/...`, health, readiness, metrics) but scoring (scoring-routes.ts, registered beside these by buildApp). */
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Analyzers } from '../core/ports.js';
-import { ptaToJson } from '../core/pta/index.js';
 import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
 import type { SessionStatus } from '../protocol/http-bodies.js';
 import { taskIdSchema } from '../protocol/client-messages.js';
+import { ptaJsonChunks } from '../store/pta-text.js';
 import type { ReferenceStorePort } from '../store/store-port.js';
 import type { DurableSessions } from './durable-sessions.js';
 import type { AppMetrics } from './metrics.js';
@@ -22,8 +23,8 @@ export interface RouteDeps {
   /** Where HTTP scoring runs (worker threads). */
   pool: ScorePool;
   options: ResolvedOptions;
-  /** False while starting up or shutting down. */
-  ready: () => boolean;
+  /** Readiness: undefined when ready, else why not (shutting down; the store unreachable, slow, out of memory or space). */
+  readiness: () => Promise<string | undefined>;
   /** The token digest a request speaks for (undefined while auth is off). */
   principal: (req: FastifyRequest) => string | undefined;
 }
@@ -48,7 +49,10 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
   };
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_req, reply) => (deps.ready() ? { status: 'ready' } : reply.code(503).send({ status: 'not ready' })));
+  app.get('/readyz', async (_req, reply) => {
+    const why = await deps.readiness();
+    return why === undefined ? { status: 'ready' } : reply.code(503).send({ status: 'not ready', error: { code: 'unavailable', message: why } });
+  });
   app.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
 
   app.get<{ Params: { id: string } }>('/v1/sessions/:id', async (req, reply) => {
@@ -58,9 +62,10 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
     // With Redis, a copy no connection here holds may have moved to another replica: read the durable one.
     if (deps.durable && (!s || (!s.ended && s.connection === undefined))) {
       try {
-        const view = await deps.durable.view(req.params.id);
-        // This replica's copy stays the answer while this replica holds the lease; another token's session stays unknown.
-        if (view && view.session.principal === principal && !(s && view.owner === deps.durable.journal.owner)) {
+        // Another token's session stays unknown (view checks the principal before reading any step).
+        const view = await deps.durable.view(req.params.id, principal);
+        // This replica's copy stays the answer while this replica holds the lease.
+        if (view && !(s && view.owner === deps.durable.journal.owner)) {
           s = view.session;
           elsewhere = view.owner !== undefined ? 'open' : 'detached';
         }
@@ -100,7 +105,8 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
     try {
       const pta = await store.get(task);
       if (!pta) return sendError(reply, metrics, 'unknown_task', `no PTA for task ${task}`);
-      return reply.type('application/json').send(ptaToJson(pta));
+      // In slices: a PTA may be megabytes of JSON, one stringify would hold every other client meanwhile.
+      return reply.type('application/json').send(Readable.from(ptaJsonChunks(pta)));
     } catch (error) {
       return fail(reply, error);
     }

@@ -4,9 +4,11 @@ import type { Logger } from 'pino';
 import { DEFAULT_CONFIG, type ScoringConfig } from '../core/config.js';
 import { DEFAULT_POLICY, type Policy } from '../core/policy.js';
 import type { PolicySet } from '../core/policy-set.js';
+import { DEFAULT_PTA_LIMITS, type PtaLimits } from '../core/pta/limits.js';
 import type { ForecastFile } from '../core/forecast/model.js';
 import type { PolicyStateStore } from '../store/policy-state.js';
 import type { ReferenceStorePort } from '../store/store-port.js';
+import { defaultMaxConnections } from './open-files.js';
 import { ForecastHolder } from './forecast-holder.js';
 import type { ForecastLearnOptions } from './forecast-learner.js';
 import { DEFAULT_SHADOW, type ShadowOptions } from './policy-manager.js';
@@ -20,6 +22,8 @@ export interface ServerLimits {
   maxFrameBytes: number;
   /** Steps one session may score (default 5000). */
   maxStepsPerSession: number;
+  /** With Redis: bytes of step messages one session may keep in the journal; a step past it is refused `too_large` (default 64 MiB). */
+  maxSessionBytes: number;
   /** Bytes a connection may have queued for sending before it is closed as too slow (default 4 MiB). */
   outgoingQueueBytes: number;
   /** Largest HTTP body in bytes (default 64 MiB). */
@@ -32,6 +36,24 @@ export interface ServerLimits {
   liveViewers: number;
   /** Bytes a live-feed viewer may have unread before it is dropped as too slow (default 1 MiB). */
   liveQueueBytes: number;
+  /** References one task's PTA may hold; a reference past it is refused `too_large` (default 1,000). */
+  ptaReferences: number;
+  /** Nodes one task's PTA may hold (default 50,000). */
+  ptaNodes: number;
+  /** Bytes of one task's PTA as JSON (default 16 MiB). */
+  ptaBytes: number;
+  /** An HTTP request's headers must arrive within this (default 10 s; a slowloris is cut). */
+  headersTimeoutMs: number;
+  /** A whole HTTP request (headers and body) must arrive within this (default 120 s: 64 MiB at about 0.5 MB/s). */
+  requestTimeoutMs: number;
+  /** The server pings each WebSocket this often; one that has not answered the previous ping is closed (default 30 s). */
+  wsPingIntervalMs: number;
+  /** TCP connections one remote address may hold (0: no bound; default 256). Behind a load balancer, raise it or set 0. */
+  connectionsPerAddress: number;
+  /** TCP connections the server holds at most (0: no bound; default: the open-files limit less 256, else 10,000). */
+  maxConnections: number;
+  /** On shutdown, connections still open this long after sessions are handed back or ended are cut (default 10 s). */
+  shutdownGraceMs: number;
 }
 
 export interface AppOptions {
@@ -122,13 +144,28 @@ export const DEFAULT_LIMITS: ServerLimits = {
   totalSessions: 4096,
   maxFrameBytes: 1024 * 1024,
   maxStepsPerSession: 5000,
+  maxSessionBytes: 64 * 1024 * 1024,
   outgoingQueueBytes: 4 * 1024 * 1024,
   maxBodyBytes: 64 * 1024 * 1024,
   maxEndedSessions: 10_000,
   maxEndedSessionBytes: 64 * 1024 * 1024,
   liveViewers: 64,
   liveQueueBytes: 1024 * 1024,
+  ptaReferences: DEFAULT_PTA_LIMITS.maxReferences,
+  ptaNodes: DEFAULT_PTA_LIMITS.maxNodes,
+  ptaBytes: DEFAULT_PTA_LIMITS.maxBytes,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 120_000,
+  wsPingIntervalMs: 30_000,
+  connectionsPerAddress: 256,
+  maxConnections: defaultMaxConnections(),
+  shutdownGraceMs: 10_000,
 };
+
+/** The PTA caps of `limits`, as the stores take them. */
+export function ptaLimits(limits: ServerLimits): PtaLimits {
+  return { maxReferences: limits.ptaReferences, maxNodes: limits.ptaNodes, maxBytes: limits.ptaBytes };
+}
 
 /** Fills in defaults. */
 export function resolveOptions(options: AppOptions): ResolvedOptions {

@@ -1,14 +1,17 @@
 /** Messages between the main thread (score-pool.ts) and a scoring worker (score-worker.ts). */
-import type { Reference, TemporalPrior } from '../core/scorer-api.js';
+import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
 import type { ErrorCode } from '../errors.js';
 import type { JobRequest, JobResult } from './scoring-jobs.js';
 
 export type ToWorker =
   | { type: 'job'; id: number; request: JobRequest }
   /** The answer to an `ask`: `value` is left out when the worker already holds the value tagged `tag`. */
-  | { type: 'answer'; id: number; tag: number; value?: Reference | TemporalPrior; error?: { code: ErrorCode; message: string } };
+  | { type: 'answer'; id: number; tag: number; value?: AskedValue; error?: { code: ErrorCode; message: string } };
+
+/** What a worker asks for: a task's reference, the prior, or a task's PTA whatever its references (null: none). */
+export type AskedValue = Reference | TemporalPrior | { pta: Pta | null };
 
 export type FromWorker =
   | { type: 'done'; id: number; result: JobResult }
-  /** A reference the job needs: a task's, or the prior; `have` is the tag of the one the worker holds. */
-  | { type: 'ask'; id: number; task?: string; prior?: true; have?: number };
+  /** A reference the job needs: a task's (its PTA alone with `pta`), or the prior; `have` is the tag of the one the worker holds. */
+  | { type: 'ask'; id: number; task?: string; prior?: true; pta?: true; have?: number };

@@ -9,10 +9,10 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import type { Reference, TemporalPrior } from '../core/scorer-api.js';
+import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
 import { SteplensError } from '../errors.js';
 import { defaultAnalyzers } from '../syntax/index.js';
-import type { FromWorker, ToWorker } from './score-pool-messages.js';
+import type { AskedValue, FromWorker, ToWorker } from './score-pool-messages.js';
 import { jobError, runJob, type JobRequest, type JobResult } from './scoring-jobs.js';
 
 export interface ScorePoolOptions {
@@ -23,6 +23,8 @@ export interface ScorePoolOptions {
   // Function properties, not methods: handed on detached to `runJob`.
   reference: (task: string) => Promise<Reference>;
   prior: () => Promise<TemporalPrior>;
+  /** A task's PTA whatever its references (the steps view draws the path over it). */
+  pta: (task: string) => Promise<Pta | undefined>;
   log: Logger;
 }
 
@@ -40,6 +42,9 @@ function workerEntry(): { url: URL; execArgv: string[] } | undefined {
   if (existsSync(fileURLToPath(ts)) && existsSync(fileURLToPath(loader))) return { url: ts, execArgv: ['--import', loader.href] };
   return undefined;
 }
+
+/** The identity of "this task has no PTA" (a worker that holds it is not sent it again). */
+const NO_PTA = {};
 
 export class ScorePool {
   private readonly slots: Slot[] = [];
@@ -64,7 +69,7 @@ export class ScorePool {
     }
     this.queuedBytes += request.body.length;
     try {
-      if (!this.threaded || this.closed) return await runJob(request, { reference: this.options.reference, prior: this.options.prior, analyzers: defaultAnalyzers() });
+      if (!this.threaded || this.closed) return await runJob(request, { reference: this.options.reference, prior: this.options.prior, pta: this.options.pta, analyzers: defaultAnalyzers() });
       return await this.inWorker(request);
     } finally {
       this.queuedBytes -= request.body.length;
@@ -124,12 +129,11 @@ export class ScorePool {
     return t;
   }
 
-  /** Answers a worker's request for a reference (or the prior), leaving out a value it already holds. */
+  /** Answers a worker's request for a reference (or the prior, or a task's PTA), leaving out a value it already holds. */
   private async answer(worker: Worker, ask: Extract<FromWorker, { type: 'ask' }>): Promise<void> {
     let reply: ToWorker;
     try {
-      const value = ask.task !== undefined ? await this.options.reference(ask.task) : await this.options.prior();
-      const identity = 'kind' in value ? (value.kind === 'pta' ? value.pta : value.prior) : value;
+      const [value, identity] = await this.asked(ask);
       const tag = this.tag(identity);
       reply = tag === ask.have ? { type: 'answer', id: ask.id, tag } : { type: 'answer', id: ask.id, tag, value };
     } catch (error) {
@@ -138,6 +142,20 @@ export class ScorePool {
       reply = { type: 'answer', id: ask.id, tag: -1, error: e.ok ? { code: 'internal', message: 'no reference' } : { code: e.code, message: e.message } };
     }
     worker.postMessage(reply);
+  }
+
+  /** The value asked for and the object that tells whether it changed (a PTA, the prior; `NO_PTA` for none). */
+  private async asked(ask: Extract<FromWorker, { type: 'ask' }>): Promise<[AskedValue, object]> {
+    if (ask.task !== undefined && ask.pta === true) {
+      const pta = (await this.options.pta(ask.task)) ?? null;
+      return [{ pta }, pta ?? NO_PTA];
+    }
+    if (ask.task !== undefined) {
+      const ref = await this.options.reference(ask.task);
+      return [ref, ref.kind === 'pta' ? ref.pta : ref.prior];
+    }
+    const prior = await this.options.prior();
+    return [prior, prior];
   }
 
   /** Stops the workers (jobs in work fail with `internal`). */

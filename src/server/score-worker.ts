@@ -4,22 +4,22 @@
  * so an unchanged PTA is not copied again.
  */
 import { parentPort } from 'node:worker_threads';
-import type { Reference, TemporalPrior } from '../core/scorer-api.js';
+import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
 import { SteplensError } from '../errors.js';
 import { defaultAnalyzers } from '../syntax/index.js';
 import { runJob } from './scoring-jobs.js';
-import type { FromWorker, ToWorker } from './score-pool-messages.js';
+import type { AskedValue, FromWorker, ToWorker } from './score-pool-messages.js';
 
 const port = parentPort;
 if (port === null) throw new Error('score-worker.ts runs as a worker thread');
 
 /** References kept between jobs (task, or the prior) → the tag the main thread gave it. */
 const KEPT = 32;
-const kept = new Map<string, { tag: number; value: Reference | TemporalPrior }>();
+const kept = new Map<string, { tag: number; value: AskedValue }>();
 const asks = new Map<number, (reply: Extract<ToWorker, { type: 'answer' }>) => void>();
 let nextAsk = 0;
 
-async function ask(key: string, what: { task: string } | { prior: true }): Promise<Reference | TemporalPrior> {
+async function ask(key: string, what: { task: string; pta?: true } | { prior: true }): Promise<AskedValue> {
   const id = ++nextAsk;
   const have = kept.get(key);
   const reply = await new Promise<Extract<ToWorker, { type: 'answer' }>>((resolve) => {
@@ -40,6 +40,7 @@ const deps = {
   analyzers: defaultAnalyzers(),
   reference: (task: string) => ask(`task\0${task}`, { task }) as Promise<Reference>,
   prior: () => ask('prior', { prior: true }) as Promise<TemporalPrior>,
+  pta: async (task: string) => ((await ask(`pta\0${task}`, { task, pta: true })) as { pta: Pta | null }).pta ?? undefined,
 };
 
 port.on('message', (message: ToWorker) => {

@@ -10,10 +10,11 @@ import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
 import { addReferenceRequestSchema, getRewardRequestSchema, scoreBatchRequestSchema, scoreRequestSchema } from '../protocol/http-bodies.js';
 import { parseBody } from '../protocol/parse.js';
 import { getReward } from './reward-job.js';
-import { checkLength, scoreRequest, type JobForecast, type ScoringDeps } from './score-request.js';
+import { checkLength, scoreRequest, type JobForecast } from './score-request.js';
+import { scoreStepsView, type StepsDeps } from './score-steps-job.js';
 import { trajectorySteps, trajectoryStates } from './trajectory.js';
 
-export type JobKind = 'score' | 'batch' | 'reward' | 'states';
+export type JobKind = 'score' | 'batch' | 'reward' | 'states' | 'steps';
 
 /** One job: what it is, its body as received, and the server settings it scores with. */
 export interface JobRequest {
@@ -31,8 +32,8 @@ export interface JobRequest {
 /** A job's answer: the response body, or an error of the catalogue (`detail`: a fault's stack, for the server log). */
 export type JobResult = { ok: true; value: unknown } | { ok: false; code: ErrorCode; message: string; detail?: string };
 
-/** What a job needs besides its request: the references and the analyzers. */
-export type JobDeps = Pick<ScoringDeps, 'reference' | 'prior' | 'analyzers'>;
+/** What a job needs besides its request: the references (and a task's PTA, for the steps view) and the analyzers. */
+export type JobDeps = Pick<StepsDeps, 'reference' | 'prior' | 'pta' | 'analyzers'>;
 
 function readJson(body: Uint8Array): unknown {
   if (body.length === 0) throw new SteplensError('bad_message', 'body: empty (send a JSON object)');
@@ -54,7 +55,7 @@ export function jobError(error: unknown, where = ''): JobResult {
   return { ok: false, code: 'internal', message: `${where}${ERROR_CODES.internal.summary}`, detail: (error as Error)?.stack ?? String(error) };
 }
 
-async function work(req: JobRequest, deps: ScoringDeps): Promise<unknown> {
+async function work(req: JobRequest, deps: StepsDeps): Promise<unknown> {
   const doc = readJson(req.body);
   switch (req.kind) {
     case 'score':
@@ -75,6 +76,8 @@ async function work(req: JobRequest, deps: ScoringDeps): Promise<unknown> {
     }
     case 'reward':
       return getReward(deps, parsed(parseBody(getRewardRequestSchema, doc)));
+    case 'steps':
+      return scoreStepsView(deps, parsed(parseBody(scoreRequestSchema, doc)));
     case 'states': {
       const body = parsed(parseBody(addReferenceRequestSchema, doc));
       const steps = trajectorySteps(body.trajectory, body.format);

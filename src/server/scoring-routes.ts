@@ -1,11 +1,14 @@
 /**
  * The HTTP routes that score: `POST /v1/score`, `/v1/score/batch`, `/get_reward` (OpenRLHF's remote reward
- * model: `--remote_rm_url` works unchanged) and `POST /v1/tasks/:task/references`. Their bodies are kept as
+ * model: `--remote_rm_url` works unchanged), `POST /v1/score/steps` (the web view's upload: every step) and
+ * `POST /v1/tasks/:task/references`. Their bodies are kept as
  * raw bytes (JSON is parsed where the job runs: a worker thread, see score-pool.ts), so a large body is never
  * parsed nor scored on the event loop the streaming sessions share.
  */
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { taskIdSchema } from '../protocol/client-messages.js';
+import { collectBody } from './raw-body.js';
 import { sendError, type RouteDeps } from './http-routes.js';
 import type { JobKind, JobResult } from './scoring-jobs.js';
 import type { State } from '../core/types.js';
@@ -37,7 +40,7 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
 
   void app.register(async (scoped) => {
     scoped.removeContentTypeParser('application/json');
-    scoped.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    scoped.addContentTypeParser('application/json', (_req: FastifyRequest, payload: IncomingMessage) => collectBody(payload, options.limits.maxBodyBytes));
 
     for (const [route, kind] of [
       ['/v1/score', 'score'],
@@ -48,6 +51,12 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
         return result.ok ? reply.send(result.value) : failed(req, reply, result);
       });
     }
+
+    // The step view comes back as JSON text: sent as is, never serialised on this thread.
+    scoped.post('/v1/score/steps', async (req, reply) => {
+      const result = await run('steps', req);
+      return result.ok ? reply.type('application/json').send(result.value) : failed(req, reply, result);
+    });
 
     scoped.post('/v1/score/batch', async (req, reply) => {
       const result = await run('batch', req);

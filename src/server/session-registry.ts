@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Analyzers } from '../core/ports.js';
 import { canStop, resolvePolicy } from '../core/policy.js';
+import type { State } from '../core/types.js';
 import type { FormatName } from '../formats/types.js';
 import type { StartMessage } from '../protocol/client-messages.js';
 import type { MessageError } from '../protocol/parse.js';
@@ -178,16 +179,7 @@ export class SessionRegistry {
     const conn = this.connectionOf(session);
     for (const f of frames) conn?.send(f);
     this.scored(session, frames);
-    let learned: FinalMessage['learned'];
-    if (session.learn && passed === true && states.length > 0) {
-      try {
-        const pta = await this.deps.store.addReference(session.task, states);
-        learned = { version: pta.version };
-        this.deps.log.info({ session: session.id, task: session.task, version: pta.version }, 'reference learned');
-      } catch (error) {
-        this.deps.log.error({ session: session.id, task: session.task, err: error }, 'learning the reference failed');
-      }
-    }
+    const learned = session.learn && passed === true ? await this.learn(session, states) : undefined;
     if (session.policy?.shadow && passed !== undefined) {
       this.policies.record(session.policy.pair, { states, totals: session.totals, passed });
     }
@@ -211,6 +203,21 @@ export class SessionRegistry {
     this.deps.observer?.ended(session, final);
     this.deps.log.info({ session: session.id, task: session.task, why, steps: report.steps, score: report.score.total, tier: report.tier }, 'session ended');
     return final;
+  }
+
+  /** Merges a passing `learn` session into its task's PTA: the new version, or why nothing was learned (a cap, the store full or unreachable). */
+  private async learn(session: Session, states: readonly State[]): Promise<NonNullable<FinalMessage['learned']>> {
+    if (states.length === 0) return { error: { code: 'bad_input', message: 'no scored step to learn' } };
+    try {
+      const pta = await this.deps.store.addReference(session.task, states);
+      this.deps.log.info({ session: session.id, task: session.task, version: pta.version }, 'reference learned');
+      return { version: pta.version };
+    } catch (error) {
+      const known = error instanceof SteplensError;
+      if (known) this.deps.log.warn({ session: session.id, task: session.task, code: error.code, why: error.message }, 'reference not learned');
+      else this.deps.log.error({ session: session.id, task: session.task, err: error }, 'learning the reference failed');
+      return { error: known ? { code: error.code, message: error.message } : { code: 'internal', message: 'the reference could not be stored (a server fault, logged)' } };
+    }
   }
 
   /** Frames a session just sent: signals counted, the observer told. */

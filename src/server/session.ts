@@ -78,6 +78,8 @@ export class Session {
   /** With Redis: the reference pinned in the journal, and the last durable write still in flight. */
   pin: PinnedReference | undefined;
   lastWrite: Promise<unknown> | undefined;
+  /** With Redis: bytes of its step frames in the journal (bounded by `limits.maxSessionBytes`). */
+  storedBytes = 0;
   private readonly log: FrameLog;
   readonly signals: Signal[] = [];
   readonly stages: Record<Stage, number> = { E: 0, I: 0, V: 0, O: 0 };

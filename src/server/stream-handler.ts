@@ -112,6 +112,17 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage, raw: Buff
   if (!s) return;
   const durable = deps.durable !== undefined && msg.seq === s.lastSeq + 1 && !s.ended;
   if (durable && !deps.durable?.available()) return refuse(deps, conn, storeDown(deps.durable!, msg.session, msg.seq));
+  // Each accepted step is kept in Redis as received: a session may keep at most maxSessionBytes there.
+  const bytes = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
+  const max = deps.options.limits.maxSessionBytes;
+  if (durable && s.storedBytes + bytes > max) {
+    return refuse(deps, conn, {
+      code: 'too_large',
+      message: `session ${s.id}: its stored steps would take ${s.storedBytes + bytes} bytes, over the limit of ${max} bytes`,
+      session: s.id,
+      seq: msg.seq,
+    });
+  }
   const began = performance.now();
   const outcome = s.step(msg.seq, msg.step);
   if (outcome.kind === 'accepted') {
@@ -121,8 +132,10 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage, raw: Buff
       deps.metrics.stepLatency.observe(seconds / outcome.results.length);
     }
     deps.registry.scored(s, outcome.frames);
-    if (durable && deps.durable) conn.sendWhen(deps.durable.persistStep(s, msg.seq, raw, outcome.frames));
-    else for (const f of outcome.frames) conn.send(f);
+    if (durable && deps.durable) {
+      s.storedBytes += bytes;
+      conn.sendWhen(deps.durable.persistStep(s, msg.seq, raw, outcome.frames));
+    } else for (const f of outcome.frames) conn.send(f);
     if (deps.log.isLevelEnabled('debug'))
       for (const r of outcome.results) {
         deps.log.debug({ session: s.id, task: s.task, seq: msg.seq, t: r.t, stage: r.state.stage, total: r.score.total, signals: r.signals.length }, 'step scored');

@@ -1,22 +1,16 @@
 /**
  * The HTTP routes the web view reads (besides `/v1/live`, see live-feed.ts):
- * the sessions list, a session's steps and its path over the task's PTA, an
- * uploaded trajectory scored step by step, the configured calibration, and
- * the public `/web/info` that tells the page whether to ask for a token.
+ * the sessions list, a session's steps and its path over the task's PTA, the
+ * configured calibration, and the public `/web/info` that tells the page
+ * whether to ask for a token. (An uploaded trajectory scored step by step,
+ * `POST /v1/score/steps`, is a scoring route: scoring-routes.ts.)
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { alignToPta } from '../core/signals/alignment.js';
-import { resolvePolicy } from '../core/policy.js';
-import { scoreSteps } from '../core/scorer.js';
 import { SteplensError } from '../errors.js';
-import { parseDocument } from '../formats/index.js';
-import { scoreRequestSchema } from '../protocol/http-bodies.js';
-import { parseBody } from '../protocol/parse.js';
-import type { ScoreStepsResponse } from '../protocol/view-bodies.js';
 import { readCalibration, readTradeoffSvg } from './calibration-view.js';
 import { sendError, type RouteDeps } from './http-routes.js';
-import { sessionSummary, sessionView, trajectoryView } from './session-view.js';
-import { nonEmptySteps } from './trajectory.js';
+import { sessionSummary, sessionView } from './session-view.js';
 
 export interface WebRouteDeps extends RouteDeps {
   /** Whether bearer tokens are required. */
@@ -50,47 +44,6 @@ export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): voi
       const pta = await store.get(s.task);
       if (!pta) return sendError(reply, metrics, 'unknown_task', `no PTA for task ${s.task}`);
       return alignToPta(pta, s.states(), options.config.tau);
-    } catch (error) {
-      return fail(reply, error);
-    }
-  });
-
-  app.post('/v1/score/steps', async (req, reply) => {
-    const body = parseBody(scoreRequestSchema, req.body);
-    if (!body.ok) return sendError(reply, metrics, 'bad_message', body.error);
-    const { task, format, trajectory, passed } = body.value;
-    try {
-      const policy = resolvePolicy(body.value.policy, options.policy);
-      if (!policy.ok) throw new SteplensError('bad_message', `body.policy: ${policy.error}`);
-      const parsed = parseDocument(trajectory, format ?? 'auto');
-      if (!parsed.ok) throw new SteplensError(parsed.error.code, `body.trajectory: ${parsed.error.message}`);
-      const steps = nonEmptySteps(parsed.value, 'body.trajectory').map((s, t) => ({ ...s, t }));
-      const reference = await store.reference(task);
-      // As POST /v1/score scores it (scoreParsedSteps), with every step's result kept.
-      const forecast = options.forecast?.modelFor(undefined, undefined);
-      const scored = scoreSteps(steps, {
-        reference,
-        analyzers: deps.analyzers,
-        policy: policy.value,
-        config: options.config,
-        ...(passed !== undefined ? { passed } : {}),
-        ...(forecast !== undefined ? { forecast: forecast.model } : {}),
-      });
-      const report = forecast !== undefined ? { ...scored.report, forecastVersion: forecast.version } : scored.report;
-      const pta = await store.get(task);
-      const out: ScoreStepsResponse = {
-        ...trajectoryView({ ...parsed.value.meta, task, format: parsed.value.format }, steps, scored.results, report),
-        ...(pta
-          ? {
-              alignment: alignToPta(
-                pta,
-                scored.results.map((r) => r.state),
-                options.config.tau,
-              ),
-            }
-          : {}),
-      };
-      return out;
     } catch (error) {
       return fail(reply, error);
     }

@@ -8,15 +8,18 @@
  * is not a PTA is skipped with a warning and left alone. The prior pooled from
  * every stored reference is computed then and kept up to date as references are added.
  */
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { addReference, buildPta, ptaToJson } from '../core/pta/index.js';
+import { DEFAULT_PTA_LIMITS, growWithinSteps, type PtaLimits } from '../core/pta/index.js';
 import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
 import type { State } from '../core/types.js';
+import { SteplensError } from '../errors.js';
 import { removeStaleTemps, writeFileAtomic } from './atomic-write.js';
+import { writeFailure } from './disk-errors.js';
 import { PTA_SUFFIX, isHashedFileName, taskFileName, taskFromFileName } from './file-names.js';
 import { PriorPool } from './prior-pool.js';
+import { measurePtaInSlices, ptaJsonChunks, runInSteps } from './pta-text.js';
 import { moveAside, readPtaFile } from './pta-files.js';
 import type { CacheStats, ReferenceStorePort, StoredTaskStats } from './store-port.js';
 import { taskStats } from './task-stats.js';
@@ -34,9 +37,16 @@ export interface ReferenceStoreOptions {
   maxBytes?: number;
   /** A PTA is used as a task's reference once it holds this many references (default 2, method.md section 4). */
   minReferences?: number;
+  /** Caps of one task's PTA: a reference that would pass one is refused with `too_large` (default {@link DEFAULT_PTA_LIMITS}). */
+  limits?: PtaLimits;
+  /** How a PTA file is written, in pieces (default: atomically, see atomic-write.ts); returns its bytes. Embedders and tests may wrap it (a full disk). */
+  write?: (file: string, text: AsyncIterable<string>) => Promise<number>;
   /** Called for problems worth a log line (files skipped or moved aside; these name the file, errors to clients never do). */
   warn?: (message: string) => void;
 }
+
+/** Free bytes below which the data folder is reported full (readiness). */
+const MIN_FREE_BYTES = 1024 * 1024;
 
 interface Entry {
   pta: Pta;
@@ -48,17 +58,21 @@ export class ReferenceStore implements ReferenceStorePort {
   readonly kind = 'file' as const;
   readonly dataDir: string;
   readonly minReferences: number;
+  readonly limits: PtaLimits;
   private readonly files = new Map<string, string>();
   private readonly cache: LRUCache<string, Entry>;
   private readonly locks = new Map<string, Promise<unknown>>();
   private readonly pool = new PriorPool();
   private readonly warn: (message: string) => void;
+  private readonly write: (file: string, text: AsyncIterable<string>) => Promise<number>;
 
   private counters = { hits: 0, misses: 0 };
 
   private constructor(options: ReferenceStoreOptions) {
     this.dataDir = path.resolve(options.dataDir);
     this.minReferences = options.minReferences ?? 2;
+    this.limits = options.limits ?? DEFAULT_PTA_LIMITS;
+    this.write = options.write ?? writeFileAtomic;
     this.warn = options.warn ?? (() => undefined);
     this.cache = new LRUCache<string, Entry>({
       max: options.maxEntries ?? 256,
@@ -187,6 +201,10 @@ export class ReferenceStore implements ReferenceStorePort {
    * Adds one passing trajectory's states to the task's PTA (building it when
    * the task has none), writes it atomically and returns the new PTA. Calls for
    * one task are serialised, so concurrent additions never lose one another.
+   * A reference that would take the PTA past a cap is refused (`too_large`), a
+   * write the disk refuses (full, read-only) is `unavailable`: nothing changes then.
+   * The merge shares the unchanged nodes with the previous version and the JSON is
+   * built in slices, so a large PTA never holds the event loop for long.
    */
   async addReference(task: string, states: readonly State[]): Promise<Pta> {
     const previous = this.locks.get(task) ?? Promise.resolve();
@@ -194,14 +212,21 @@ export class ReferenceStore implements ReferenceStorePort {
       .catch(() => undefined)
       .then(async () => {
         const current = await this.get(task);
-        const next = current ? addReference(current, states) : buildPta(task, [states]);
-        const text = ptaToJson(next);
+        if (current !== undefined) await measurePtaInSlices(current);
+        const grown = await runInSteps(growWithinSteps(task, current, states, this.limits));
+        if (!grown.ok) throw new SteplensError('too_large', grown.error);
+        const next = grown.value;
         // A file the data directory already holds for the task is replaced where it is (an older name included).
         const existing = this.files.get(task);
         const file = existing !== undefined && path.dirname(existing) === this.dataDir ? existing : path.join(this.dataDir, taskFileName(task));
-        await writeFileAtomic(file, text);
+        let bytes: number;
+        try {
+          bytes = await this.write(file, ptaJsonChunks(next));
+        } catch (error) {
+          throw writeFailure(error, `task ${task}: reference not stored`);
+        }
         this.files.set(task, file);
-        this.cache.set(task, { pta: next, bytes: Buffer.byteLength(text) });
+        this.cache.set(task, { pta: next, bytes });
         this.pool.set(next);
         return next;
       });
@@ -230,6 +255,17 @@ export class ReferenceStore implements ReferenceStorePort {
 
   available(): boolean {
     return true;
+  }
+
+  /** Not ready while the data folder has less than {@link MIN_FREE_BYTES} free (a reference would not fit). */
+  async health(): Promise<string | undefined> {
+    try {
+      const fs = await statfs(this.dataDir);
+      const free = fs.bavail * fs.bsize;
+      return free < MIN_FREE_BYTES ? `the data folder has ${free} bytes free: references cannot be stored` : undefined;
+    } catch (error) {
+      return `the data folder cannot be checked (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+    }
   }
 
   /** Cache counters for metrics. */

@@ -12,7 +12,9 @@ import type { Policy } from '../core/policy.js';
 import type { Reference, TemporalPrior } from '../core/scorer-api.js';
 
 /** The reference a session was started against, pinned so a rebuild scores it the same. */
-export type PinnedReference = { kind: 'pta'; task: string; version: number } | { kind: 'prior'; prior: TemporalPrior };
+export type PinnedReference =
+  /** `chain`: where the store keeps that version (absent in records written before chains: the version's own key). */
+  { kind: 'pta'; task: string; version: number; chain?: number } | { kind: 'prior'; prior: TemporalPrior };
 
 /** What a session was started with. */
 export interface SessionRecord {
@@ -34,11 +36,11 @@ export interface SessionRecord {
   createdAt: number;
 }
 
-/** A session as the journal holds it. */
-export interface StoredSession {
+/** A session as the journal holds it, without its steps (read those a page at a time: `frames`). */
+export interface SessionHead {
   record: SessionRecord;
-  /** Accepted step payloads; index = seq. */
-  payloads: unknown[];
+  /** Durable steps (the last seq is `length - 1`). */
+  length: number;
   passed?: boolean;
   /** The final frame, once ended. */
   final?: unknown;
@@ -79,8 +81,15 @@ export interface SessionJournal {
   finish(id: string, final: unknown): Promise<WriteResult>;
   /** Takes the lease whoever holds it (a resume); undefined when the session is unknown or expired. */
   claim(id: string): Promise<Claim | undefined>;
-  /** Reads a whole session (no lease taken); undefined when unknown or expired. */
-  load(id: string): Promise<StoredSession | undefined>;
+  /** Reads a session's record and state, not its steps (no lease taken); undefined when unknown or expired. */
+  head(id: string): Promise<SessionHead | undefined>;
+  /**
+   * Up to `count` step frames from seq `from` on, each as received (JSON of the `step` message), with
+   * their bytes; fewer at the end. Read a page at a time: a session's steps may hold many megabytes.
+   */
+  frames(id: string, from: number, count: number): Promise<Buffer[]>;
+  /** What a session scored against `reference` pins (the PTA's task, version and where it is kept; or the prior). */
+  pin(reference: Reference): PinnedReference;
   /** The pinned reference, resolved; undefined when that PTA version is no longer kept. */
   resolve(pin: PinnedReference): Promise<Reference | undefined>;
   /** Renews the leases of `ids` still held; returns the ids another replica took over (or that ended or expired meanwhile). */

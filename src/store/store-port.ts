@@ -53,7 +53,12 @@ export interface ReferenceStorePort {
   flush(): Promise<void>;
   /** Flushes and lets go of what the store holds open (connections); the store is unusable afterwards. */
   close(): Promise<void>;
-  /** False while the backing service is unreachable (readiness); always true for the file store. */
+  /** False while the backing service is unreachable; always true for the file store. */
   available(): boolean;
+  /**
+   * Readiness: undefined when the store takes reads and writes, else why not (Redis unreachable, not
+   * answering within `deadlineMs`, out of memory; the data folder out of space). Never rejects.
+   */
+  health(deadlineMs: number): Promise<string | undefined>;
   cacheStats(): CacheStats;
 }

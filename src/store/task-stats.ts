@@ -1,5 +1,5 @@
 /** `list()` of a reference store: the stats of each task's current PTA, skipping (with a warning) those that cannot be read. */
-import { summarisePta } from '../core/pta/index.js';
+import { ptaPathCount } from '../core/pta/index.js';
 import type { Pta } from '../core/scorer-api.js';
 import type { StoredTaskStats } from './store-port.js';
 
@@ -15,8 +15,8 @@ export async function taskStats(
     try {
       const pta = await get(task);
       if (!pta) continue;
-      const s = summarisePta(pta);
-      out.push({ task, version: s.version, references: s.references, nodes: s.nodes, paths: s.paths });
+      // Counts only: a summary lists every path and node, which costs the PTA's size per task on every GET /v1/tasks.
+      out.push({ task, version: pta.version, references: pta.references.length, nodes: pta.nodes.length - 1, paths: ptaPathCount(pta) });
     } catch (error) {
       if (fatal(error)) throw error;
       warn(`list: skipping task ${task}: ${(error as Error).message}`);

@@ -26,7 +26,7 @@ describeReferenceStore('redis', () => ({
       const link = new RedisLink({ url: redis.url, prefix });
       links.push(link);
       await link.whenReady(5000);
-      return RedisReferenceStore.open({ link, seedDirs: options.seedDirs ?? [] });
+      return RedisReferenceStore.open({ link, seedDirs: options.seedDirs ?? [], ...(options.limits ? { limits: options.limits } : {}) });
     };
   },
 }));

@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { State } from '../../src/core/types.js';
 import { RedisLink } from '../../src/store/redis/link.js';
-import { RedisReferenceStore } from '../../src/store/redis/reference-store.js';
+import { RedisReferenceStore, type RedisReferenceStoreOptions } from '../../src/store/redis/reference-store.js';
+import { ptaToJson } from '../../src/core/pta/index.js';
 import { ASTROID } from '../server/helpers.js';
 import { statesOf } from '../store/states.js';
 import { RedisServer } from './redis-server.js';
@@ -14,15 +15,23 @@ const links: RedisLink[] = [];
 let prefixes = 0;
 
 /** `n` replicas' stores over one fresh prefix, each with its own connections. */
-async function replicas(n: number, keepVersionsMs?: number): Promise<RedisReferenceStore[]> {
+async function replicas(n: number, keepVersionsMs?: number, options: Partial<RedisReferenceStoreOptions> = {}): Promise<RedisReferenceStore[]> {
   const prefix = `replicas${++prefixes}:`;
   const out: RedisReferenceStore[] = [];
   for (let i = 0; i < n; i++) {
     const link = new RedisLink({ url: redis.url, prefix, maxBackoffMs: 100 });
     links.push(link);
-    out.push(await RedisReferenceStore.open({ link, ...(keepVersionsMs !== undefined ? { keepVersionsMs } : {}) }));
+    out.push(await RedisReferenceStore.open({ link, ...(keepVersionsMs !== undefined ? { keepVersionsMs } : {}), ...options }));
   }
   return out;
+}
+
+/** Bytes Redis holds under `prefix` (MEMORY USAGE of every key). */
+async function redisBytes(link: RedisLink, prefix: string): Promise<number> {
+  const keys = await link.client.keys(`${prefix}*`);
+  let bytes = 0;
+  for (const key of keys) bytes += (await link.client.memory('USAGE', key)) ?? 0;
+  return bytes;
 }
 
 async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
@@ -99,8 +108,36 @@ describe('Redis reference store', () => {
     ).toBe(2);
   });
 
-  it('keeps a replaced version for a while (sessions pinned to it), then lets it expire', async () => {
-    const [a] = (await replicas(1, 300)) as [RedisReferenceStore];
+  it('stores a growth as the states it added, not the whole PTA again, and builds the next version from the one it holds', async () => {
+    const [a, b] = (await replicas(2)) as [RedisReferenceStore, RedisReferenceStore];
+    const link = links.at(-1)!;
+    let last = await a.addReference('t', statesA);
+    expect(await b.get('t')).toEqual(last);
+    let everyVersion = Buffer.byteLength(ptaToJson(last));
+    let added = Buffer.byteLength(JSON.stringify(statesA));
+    for (let i = 0; i < 14; i++) {
+      const states = i % 2 === 0 ? statesB : statesA;
+      last = await a.addReference('t', states);
+      everyVersion += Buffer.byteLength(ptaToJson(last));
+      added += Buffer.byteLength(JSON.stringify(states));
+    }
+    expect(last.version).toBe(15);
+    // Every version whole (as before chains: 15 PTAs, ~ 0.8 MB here) against the chain: the first PTA and the states added since.
+    const held = await redisBytes(link, link.prefix);
+    expect(held).toBeLessThan(everyVersion / 1.5);
+    expect(held).toBeLessThan(1.2 * added);
+    // Replica b held version 1: it reads the 14 added states and builds version 15 from it, equal to a's.
+    const misses = b.cacheStats().misses;
+    expect(await b.get('t')).toEqual(last);
+    expect(b.cacheStats().misses).toBe(misses + 1);
+    // A fresh replica reads the whole chain and gets the same PTA.
+    const fresh = new RedisLink({ url: redis.url, prefix: link.prefix });
+    links.push(fresh);
+    expect(await (await RedisReferenceStore.open({ link: fresh })).get('t')).toEqual(last);
+  });
+
+  it('keeps a replaced chain for a while (sessions pinned to its versions), then lets it expire', async () => {
+    const [a] = (await replicas(1, 300, { maxChainVersions: 1 })) as [RedisReferenceStore];
     const v1 = await a.addReference('t', statesA);
     await a.addReference('t', statesB);
     expect(await a.ptaAt('t', 1)).toEqual(v1);

@@ -21,4 +21,16 @@ describe('server config defaults', () => {
     expect((await serverConfig([], {}, '/')).app.seedDirs).toEqual([bundledReferencesDir()]);
     expect((await serverConfig(['--no-seed'], {}, '/')).app.seedDirs).toEqual([]);
   });
+
+  it('takes server limits from --limit NAME=VALUE and STEPLENS_LIMITS, and names a bad one', async () => {
+    const limits = (await serverConfig(['--limit', 'ptaReferences=200', '--limit', 'connectionsPerAddress=0'], { STEPLENS_LIMITS: 'ptaBytes=1048576, maxSessionBytes=4096' }, '/')).app.limits;
+    expect(limits).toEqual({ ptaReferences: 200, connectionsPerAddress: 0, ptaBytes: 1048576, maxSessionBytes: 4096 });
+    expect((await serverConfig([], {}, '/')).app.limits).toBeUndefined();
+    await expect(serverConfig(['--limit', 'ptaRefs=2'], {}, '/')).rejects.toMatchObject({
+      code: 'usage',
+      message: expect.stringContaining("--limit: 'ptaRefs=2' is not NAME=VALUE with NAME one of") as unknown,
+    });
+    await expect(serverConfig(['--limit', 'ptaNodes=0'], {}, '/')).rejects.toMatchObject({ code: 'usage', message: "--limit ptaNodes: expected an integer of at least 1 (got '0')" });
+    await expect(serverConfig(['--limit', 'ptaNodes=1e3'], {}, '/')).resolves.toMatchObject({ app: { limits: { ptaNodes: 1000 } } });
+  });
 });

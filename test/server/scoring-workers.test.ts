@@ -48,6 +48,8 @@ describe('HTTP scoring in worker threads', () => {
       ],
       ['/get_reward', { query: [JSON.stringify(doc)], labels: [ASTROID.task] }],
       ['/v1/score', { task: ASTROID.task, trajectory: '{"task": ' }],
+      ['/v1/score/steps', { task: ASTROID.task, format: 'auto', trajectory: doc, passed: false }],
+      ['/v1/score/steps', { task: ASTROID.task, trajectory: { hello: 1 } }],
     ];
     for (const [path, body] of requests) expect(await post(threaded, path, body), path).toEqual(await post(inline, path, body));
     const added = await post(threaded, `/v1/tasks/${ASTROID.task}/references`, { trajectory: doc });
@@ -76,6 +78,27 @@ describe('HTTP scoring in worker threads', () => {
     c.close();
   });
 
+  it('scores an upload for the web view (POST /v1/score/steps) in a worker too: pongs come back before the answer', async () => {
+    const c = await Client.connect(threaded.wsUrl);
+    const long = Array.from({ length: 400 }, (_, i) => ({ ...steps[i % steps.length]!, t: i }));
+    let answered = false;
+    const upload = post(threaded, '/v1/score/steps', { task: ASTROID.task, trajectory: long }).then((r) => {
+      answered = true;
+      return r;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    let pongsFirst = 0;
+    for (let i = 0; i < 10; i++) {
+      await c.sync();
+      if (!answered) pongsFirst++;
+    }
+    const result = await upload;
+    expect(result.status).toBe(200);
+    expect((result.body.steps as unknown[]).length).toBe(400);
+    expect(pongsFirst).toBe(10);
+    c.close();
+  });
+
   it('caps a trajectory at the per-session step limit, naming it', async () => {
     const long = Array.from({ length: 450 }, (_, i) => ({ ...steps[i % steps.length]!, t: i }));
     expect(await post(threaded, '/v1/score', { task: 't', trajectory: long })).toEqual({
@@ -89,5 +112,10 @@ describe('HTTP scoring in worker threads', () => {
       ],
     });
     expect((batch.body.results as Array<Record<string, unknown>>)[0]).toEqual({ error: { code: 'too_large', message: 'items[0].trajectory: 450 steps exceed the limit of 400 steps' } });
+    // The web view's upload route has the same limit (it had none: 80,000 steps were scored on the main thread).
+    expect(await post(threaded, '/v1/score/steps', { task: 't', trajectory: long })).toEqual({
+      status: 413,
+      body: { error: { code: 'too_large', message: 'body.trajectory: 450 steps exceed the limit of 400 steps' } },
+    });
   });
 });

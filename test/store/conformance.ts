@@ -7,13 +7,14 @@ import { chmod } from 'node:fs/promises';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { UNIFORM_PRIOR, priorFromPtas } from '../../src/core/prior.js';
 import type { State } from '../../src/core/types.js';
+import { ptaToJson, type PtaLimits } from '../../src/core/pta/index.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
 import type { ReferenceStorePort } from '../../src/store/store-port.js';
 import { ASTROID, removeDir, tempDir } from '../server/helpers.js';
 import { statesOf } from './states.js';
 
 /** Opens stores over one backing (a directory, a Redis key prefix); every call opens another store over the same data. */
-export type StoreOpener = (options?: { seedDirs?: string[] }) => Promise<ReferenceStorePort>;
+export type StoreOpener = (options?: { seedDirs?: string[]; limits?: PtaLimits }) => Promise<ReferenceStorePort>;
 
 export interface StoreHarness {
   /** A new, empty backing. */
@@ -24,11 +25,13 @@ export function describeReferenceStore(name: string, harness: () => StoreHarness
   describe(`reference store conformance: ${name}`, () => {
     let statesA: State[];
     let statesB: State[];
+    let failing: State[];
     const dirs: string[] = [];
 
     beforeAll(async () => {
       statesA = await statesOf(ASTROID.passA);
       statesB = await statesOf(ASTROID.passB);
+      failing = await statesOf(ASTROID.fail);
     });
 
     afterEach(async () => {
@@ -91,6 +94,35 @@ export function describeReferenceStore(name: string, harness: () => StoreHarness
       expect(await again.tasks()).toEqual(['one', 'two']);
       expect(await again.version('two')).toBe(2);
       expect((await again.get('two'))?.references).toHaveLength(2);
+    });
+
+    it('refuses a reference past a cap of the task (references, nodes, bytes) with too_large, and changes nothing', async () => {
+      const open = await harness().fresh();
+      const loose = { maxReferences: 1000, maxNodes: 1_000_000, maxBytes: 1e9 };
+      const first = await open({ limits: loose });
+      const v1 = await first.addReference(ASTROID.task, statesA);
+      const v2 = await first.addReference(ASTROID.task, statesB);
+      const bytes = Buffer.byteLength(ptaToJson(v2));
+      await first.close();
+      for (const [cap, limits] of [
+        ['references', { ...loose, maxReferences: 2 }],
+        ['nodes', { ...loose, maxNodes: v2.nodes.length - 1 }],
+        ['bytes', { ...loose, maxBytes: bytes }],
+      ] as const) {
+        const store = await open({ limits });
+        // A run unlike the two held: it adds nodes and bytes.
+        const refused = store.addReference(ASTROID.task, failing);
+        await expect(refused, cap).rejects.toMatchObject({ code: 'too_large', message: expect.stringContaining(`task ${ASTROID.task}: a reference of ${failing.length} steps`) as unknown });
+        expect(await store.version(ASTROID.task)).toBe(2);
+        expect(await store.get(ASTROID.task)).toEqual(v2);
+        // A new task is still taken (the caps are per task).
+        expect((await store.addReference(`other-${cap}`, statesA)).version).toBe(1);
+        await store.close();
+      }
+      expect(v1.version).toBe(1);
+      // Within the caps it grows as before.
+      const store = await open({ limits: { ...loose, maxReferences: 3 } });
+      expect((await store.addReference(ASTROID.task, statesA)).version).toBe(3);
     });
 
     it('takes tasks it lacks from seed directories, and grows them from the seeded version', async () => {

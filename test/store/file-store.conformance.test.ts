@@ -13,6 +13,6 @@ describeReferenceStore('file', () => ({
   async fresh() {
     const dataDir = await tempDir();
     dirs.push(dataDir);
-    return (options = {}) => ReferenceStore.open({ dataDir, seedDirs: options.seedDirs ?? [] });
+    return (options = {}) => ReferenceStore.open({ dataDir, seedDirs: options.seedDirs ?? [], ...(options.limits ? { limits: options.limits } : {}) });
   },
 }));

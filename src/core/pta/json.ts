@@ -5,6 +5,7 @@
 import { err, ok, type Result } from '../../errors.js';
 import { PTA_SCHEMA_VERSION, type Pta } from '../scorer-api.js';
 import { isRecord, type JsonObject } from '../json-value.js';
+import type { State } from '../types.js';
 import { checkNumbers, checkState, isInt, isNonNegInt } from './validate-state.js';
 
 /** Serialises a PTA as JSON text; {@link ptaFromJson} reads it back deep-equal. */
@@ -88,4 +89,20 @@ export function ptaFromJson(input: unknown): Result<Pta, string> {
   }
   const problem = checkPta(value);
   return problem === null ? ok(value as Pta) : err(problem);
+}
+
+/** Reads a reference's states (JSON text of a state array, as a store keeps a PTA's growth), each checked as a PTA node's state. */
+export function statesFromJson(text: string): Result<State[], string> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return err(`states: invalid JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  if (!Array.isArray(value)) return err('states: expected an array');
+  for (let i = 0; i < value.length; i++) {
+    const e = checkState(value[i], `states[${i}]`);
+    if (e !== null) return err(e);
+  }
+  return ok(value as State[]);
 }

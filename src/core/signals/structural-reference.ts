@@ -7,7 +7,8 @@
  * holds every field {@link equivalent} reads, so results are unchanged.
  */
 import { equivalent } from '../equivalence.js';
-import { ptaPaths } from '../pta/paths.js';
+import { grownFrom } from '../pta/build.js';
+import { isNewTerminal, ptaPaths } from '../pta/paths.js';
 import type { Pta } from '../scorer-api.js';
 import type { State } from '../types.js';
 
@@ -46,20 +47,85 @@ function stateKey(s: State): string {
   return `${s.stage}\u0001${s.hash}\u0001${s.file ?? '\u0002'}\u0001${s.scope ?? '\u0002'}\u0001${range}\u0001${s.command ? tokensId(s.tokens) : -1}`;
 }
 
-function build(pta: Pta, tau: number): StructuralReference {
-  const index = new Map<number, number>();
-  const nodeStates: State[] = [];
-  for (const n of pta.nodes) {
+/** Reference paths as indices into the non-O node states (O nodes dropped, empty paths skipped): plain loops, linear in the paths' length (a session start on a 40,000-node PTA built them with a map and a flatMap per path). */
+function nonOPaths(pta: Pta, index: Int32Array): number[][] {
+  const out: number[][] = [];
+  for (const nodes of ptaPaths(pta)) {
+    const path = toIndices(nodes, index);
+    if (path.length > 0) out.push(path);
+  }
+  return out;
+}
+
+function toIndices(nodes: readonly number[], index: Int32Array): number[] {
+  const path: number[] = [];
+  for (const id of nodes) {
+    const j = index[id]!; // node ids are < nodes.length
+    if (j >= 0) path.push(j);
+  }
+  return path;
+}
+
+/** The non-O node states of `pta` from node `from` on, appended to `nodeStates` and indexed in `index`. */
+function indexNodes(pta: Pta, from: number, index: Int32Array, nodeStates: State[]): void {
+  for (let i = from; i < pta.nodes.length; i++) {
+    const n = pta.nodes[i]!; // i < nodes.length
     if (n.state === null || n.state.stage === 'O') continue;
-    index.set(n.id, nodeStates.length);
+    index[n.id] = nodeStates.length;
     nodeStates.push(n.state);
   }
-  const paths = ptaPaths(pta)
-    .map((p) => p.flatMap((id) => (index.has(id) ? [index.get(id)!] : [])))
-    .filter((p) => p.length > 0);
+}
+
+/** The root-to-`end` node ids (root excluded), walking parents. */
+function pathTo(pta: Pta, end: number): number[] {
+  const ids: number[] = [];
+  for (let n = pta.nodes[end]; n !== undefined && n.parent !== null; n = pta.nodes[n.parent]) ids.push(n.id);
+  return ids.reverse();
+}
+
+/** The parts a structural reference is made of (kept to extend it for a grown version). */
+interface Parts {
+  index: Int32Array;
+  nodeStates: State[];
+  paths: number[][];
+}
+
+const partsOf = new WeakMap<StructuralReference, Parts>();
+
+/**
+ * The parts of `pta`'s reference: extended from the version it was grown from when that one's are at
+ * hand (its nodes are a prefix of these, and its paths these but the new reference's own when that one
+ * ended where no reference had: addReference only adds nodes and paths), else built from scratch. The
+ * paths may then be in another order than {@link ptaPaths}'s; recall is their maximum, so scores are the same.
+ */
+function partsFor(pta: Pta, tau: number): Parts {
+  const growth = grownFrom(pta);
+  const before = growth !== undefined ? byPta.get(growth.from)?.get(tau) : undefined;
+  const prev = before !== undefined ? partsOf.get(before) : undefined;
+  if (growth === undefined || prev === undefined) {
+    const index = new Int32Array(pta.nodes.length).fill(-1);
+    const nodeStates: State[] = [];
+    indexNodes(pta, 0, index, nodeStates);
+    return { index, nodeStates, paths: nonOPaths(pta, index) };
+  }
+  const index = new Int32Array(pta.nodes.length).fill(-1);
+  index.set(prev.index);
+  const nodeStates = prev.nodeStates.slice();
+  indexNodes(pta, growth.from.nodes.length, index, nodeStates);
+  const paths = prev.paths.slice();
+  if (isNewTerminal(growth.from, growth.end)) {
+    const path = toIndices(pathTo(pta, growth.end), index);
+    if (path.length > 0) paths.push(path);
+  }
+  return { index, nodeStates, paths };
+}
+
+function build(pta: Pta, tau: number): StructuralReference {
+  const parts = partsFor(pta, tau);
+  const { nodeStates, paths } = parts;
   const memo = new Map<string, readonly number[]>();
   let indices = 0;
-  return {
+  const ref: StructuralReference = {
     nodeStates,
     paths,
     adjacent(state: State): readonly number[] {
@@ -79,6 +145,8 @@ function build(pta: Pta, tau: number): StructuralReference {
       return frozen;
     },
   };
+  partsOf.set(ref, parts);
+  return ref;
 }
 
 /** The shared reference half for `pta` at `tau` (built once per PTA object). */

@@ -27,12 +27,18 @@ export function actionText(action: Action): string {
 }
 
 /**
+ * The most tokens one step counts for: far above any model call, low enough that sums over runs and
+ * corpora stay finite numbers (a log claiming 1.7e308 tokens made the sums Infinity, sent as `null`).
+ */
+export const MAX_STEP_TOKENS = 1e15;
+
+/**
  * Estimated token cost of a step: the log's prompt + completion tokens when
  * present, else ceil((characters of action + observation) / `charsPerToken`)
- * (the scoring config's, 4 by default).
+ * (the scoring config's, 4 by default); at most {@link MAX_STEP_TOKENS}.
  */
 export function stepCost(step: Step, charsPerToken: number): number {
   const t = step.tokens;
-  if (t && (t.prompt !== undefined || t.completion !== undefined)) return (t.prompt ?? 0) + (t.completion ?? 0);
-  return Math.ceil((actionText(step.action).length + (step.observation?.length ?? 0)) / charsPerToken);
+  if (t && (t.prompt !== undefined || t.completion !== undefined)) return Math.min(MAX_STEP_TOKENS, (t.prompt ?? 0) + (t.completion ?? 0));
+  return Math.min(MAX_STEP_TOKENS, Math.ceil((actionText(step.action).length + (step.observation?.length ?? 0)) / charsPerToken));
 }

@@ -4,7 +4,10 @@
  * (which may hold `:`) can make two names collide.
  *
  * - `<p>tasks`            hash: task -> its current PTA version
- * - `<p>pta:<v>:<task>`   string: the PTA JSON of version v (old versions expire)
+ * - `<p>chains`           hash: task -> the version its current chain starts at
+ * - `<p>ptl:<s>:<task>`   list: a chain of versions: the PTA JSON of version s, then per later version the
+ *                         JSON of the states its reference added (a replaced chain expires)
+ * - `<p>pta:<v>:<task>`   string: the PTA JSON of version v (written before chains; still read)
  * - `<p>grown`            channel: `<version>:<task>` after each growth
  * - `<p>sm:<id>`          hash: a session's record (`rec`), `passed`, `final`
  * - `<p>sl:<id>`          list: the session's accepted `step` messages as received, index = seq
@@ -21,8 +24,17 @@ export class RedisKeys {
     return `${this.prefix}grown`;
   }
 
+  get chains(): string {
+    return `${this.prefix}chains`;
+  }
+
   pta(task: string, version: number): string {
     return `${this.prefix}pta:${version}:${task}`;
+  }
+
+  /** The chain of a task's versions starting at `start`. */
+  chain(task: string, start: number): string {
+    return `${this.prefix}ptl:${start}:${task}`;
   }
 
   /** A session's keys, in the order the session scripts take them. */

@@ -52,6 +52,26 @@ export function checkRedisUrl(url: string): void {
   }
 }
 
+const TIMED_OUT = 'timed out';
+/** ioredis' rejection of a command with no answer within `commandTimeout`. */
+const COMMAND_TIMED_OUT = 'Command timed out';
+
+/** `promise`, or a rejection with {@link TIMED_OUT} after `ms`. */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(TIMED_OUT)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** Redis' answer when `maxmemory` is reached and nothing can be evicted (also inside a script's error). */
+function isOutOfMemory(message: string): boolean {
+  return /\bOOM\b/.test(message);
+}
+
+const firstLine = (message: string): string => message.split('\n')[0]!.slice(0, 200);
+
 export class RedisLink {
   readonly prefix: string;
   readonly endpoint: string;
@@ -61,6 +81,8 @@ export class RedisLink {
   private readonly observer: RedisObserver | undefined;
   private warnedAt = 0;
   private closed = false;
+  /** When Redis last refused a write for lack of memory, and what it said. */
+  private refusedForMemory: { at: number; message: string } | undefined;
 
   constructor(options: RedisLinkOptions) {
     checkRedisUrl(options.url);
@@ -127,8 +149,10 @@ export class RedisLink {
   }
 
   /**
-   * Runs one command (or script) under `op` for the metrics. A connection
-   * failure becomes `SteplensError('unavailable')` naming the endpoint.
+   * Runs one command (or script) under `op` for the metrics. A failure becomes
+   * `SteplensError('unavailable')` naming the endpoint and the cause: Redis
+   * unreachable (or not answering in time), out of memory (`maxmemory` with
+   * `noeviction`: it refuses writes), or an error Redis answered.
    */
   async run<T>(op: string, command: (redis: Redis) => Promise<T>): Promise<T> {
     const began = performance.now();
@@ -140,8 +164,53 @@ export class RedisLink {
     } catch (error) {
       this.observer?.command(op, (performance.now() - began) / 1000, false);
       if (error instanceof SteplensError) throw error;
-      throw new SteplensError('unavailable', `Redis at ${this.endpoint} is unreachable (${op}: ${(error as Error).message})`, { cause: error });
+      throw new SteplensError('unavailable', this.describe(op, error as Error), { cause: error });
     }
+  }
+
+  /** Why `op` failed, in words: Redis out of memory, an error it answered, or unreachable. */
+  private describe(op: string, error: Error): string {
+    const message = error.message;
+    if (error.name === 'ReplyError') {
+      if (isOutOfMemory(message)) {
+        this.refusedForMemory = { at: Date.now(), message };
+        return `Redis at ${this.endpoint} is out of memory (maxmemory reached and it evicts nothing): ${op} refused (${firstLine(message)})`;
+      }
+      return `Redis at ${this.endpoint} refused ${op}: ${firstLine(message)}`;
+    }
+    if (message === COMMAND_TIMED_OUT) return `Redis at ${this.endpoint} did not answer ${op} within ${this.options.commandTimeoutMs ?? 2000} ms (paused or overloaded?)`;
+    return `Redis at ${this.endpoint} is unreachable (${op}: ${message})`;
+  }
+
+  /**
+   * Readiness: undefined when Redis answers within `deadlineMs` and takes writes, else why not: unreachable,
+   * no answer in time (a paused or overloaded Redis keeps its TCP connection up), or out of memory
+   * (`used_memory` at `maxmemory` under `noeviction`, or a write refused for memory in the last 5 s).
+   */
+  async health(deadlineMs: number): Promise<string | undefined> {
+    if (!this.available()) return `Redis at ${this.endpoint} is unreachable (${this.client.status})`;
+    let info: string;
+    try {
+      info = await withDeadline(
+        this.client.ping().then(() => this.client.info('memory')),
+        deadlineMs,
+      );
+    } catch (error) {
+      const e = error as Error;
+      const limit = e.message === TIMED_OUT ? deadlineMs : e.message === COMMAND_TIMED_OUT ? Math.min(deadlineMs, this.options.commandTimeoutMs ?? 2000) : undefined;
+      if (limit !== undefined) return `Redis at ${this.endpoint} did not answer PING within ${limit} ms`;
+      return this.describe('ping', e);
+    }
+    const field = (name: string): string | undefined => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
+    const used = Number(field('used_memory'));
+    const max = Number(field('maxmemory'));
+    if (max > 0 && used >= max && field('maxmemory_policy') === 'noeviction') {
+      return `Redis at ${this.endpoint} is out of memory: used_memory ${used} of maxmemory ${max} bytes (noeviction): writes are refused`;
+    }
+    const refused = this.refusedForMemory;
+    if (refused !== undefined && Date.now() - refused.at < 5000)
+      return `Redis at ${this.endpoint} is out of memory: a write was refused ${Date.now() - refused.at} ms ago (${firstLine(refused.message)})`;
+    return undefined;
   }
 
   /** Closes both connections (pending commands are answered first when Redis is up). */

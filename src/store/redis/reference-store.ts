@@ -1,63 +1,80 @@
 /**
- * The reference store in Redis, shared by every replica: one immutable key
- * per PTA version and a hash of current versions. Growth is a
+ * The reference store in Redis, shared by every replica: per task a chain of
+ * versions (one list: the whole PTA of its first version, then the states each
+ * later version added) and a hash of current versions. Growth is a
  * compare-and-set script (the new version is written only if the task is
  * still at the version it was built from; otherwise it is rebuilt from the
  * newer one and tried again), so replicas learning the same task at once lose
- * no reference. Each replica caches PTAs by version (a version never
- * changes): a lookup reads the task's current version (one HGET, so a replica
- * never scores against a version another one has replaced) and takes the PTA
- * from the cache when it holds that version. Growth is also published, so
- * replicas drop the replaced version from their cache and keep the pooled
- * prior current without re-reading every version (after their subscriber
- * reconnects, they re-read them all: messages sent meanwhile are lost). A
- * replaced version is kept in Redis for `keepVersionsMs` so sessions scored
- * against it can still be rebuilt on another replica.
+ * no reference. A growth stores only the reference's states, until they
+ * outweigh the chain's PTA: then the next version starts a new chain and the
+ * replaced one is kept for `keepVersionsMs`, so sessions scored against its
+ * versions can still be rebuilt on another replica. Each replica caches PTAs
+ * by version (a version never changes): a lookup reads the task's current
+ * version (one HGET, so a replica never scores against a version another one
+ * has replaced) and takes the PTA from the cache when it holds that version,
+ * else builds it from a cached earlier version of the chain and the states
+ * added since (only those are read), else from the whole chain. Growth is
+ * also published, so replicas keep the pooled prior current without
+ * re-reading every version (after their subscriber reconnects, they re-read
+ * them all: messages sent meanwhile are lost). After the command connection
+ * comes back, the cache is dropped and the seeds are imported again for tasks
+ * Redis lost (a restart without persistence).
  */
 import { LRUCache } from 'lru-cache';
-import { addReference, buildPta, ptaFromJson, ptaToJson } from '../../core/pta/index.js';
+import { DEFAULT_PTA_LIMITS, growWithinSteps, knownPtaJsonBytes, statesFromJson, type PtaLimits } from '../../core/pta/index.js';
 import type { Pta, Reference, TemporalPrior } from '../../core/scorer-api.js';
 import type { State } from '../../core/types.js';
 import { SteplensError } from '../../errors.js';
 import { PriorPool } from '../prior-pool.js';
+import { measurePtaInSlices, ptaJsonInSlices, runInSteps } from '../pta-text.js';
 import type { CacheStats, ReferenceStorePort, StoredTaskStats } from '../store-port.js';
 import { taskStats } from '../task-stats.js';
 import { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
-import { GROW } from './scripts.js';
+import { readChain, readVersionKey, type Entry } from './pta-chains.js';
+import { GROW_CHAIN, GROW_DELTA } from './scripts.js';
 import { readSeedPtas } from './seeds.js';
 
 export interface RedisReferenceStoreOptions {
   link: RedisLink;
   /** Read-only directories of `<task>.json` PTAs imported for tasks Redis does not hold yet (first wins). */
   seedDirs?: string[];
-  /** A replaced PTA version stays readable this long (default 35 min: a session's lifetime). */
+  /** A replaced chain of PTA versions stays readable this long (default 35 min: a session's lifetime). */
   keepVersionsMs?: number;
+  /** Versions one chain holds at most before the next starts a new chain (default 256). */
+  maxChainVersions?: number;
   /** Cache bound: PTA versions held in memory (default 256). */
   maxEntries?: number;
   /** Cache bound: JSON bytes of PTAs held in memory (default 256 MiB). */
   maxBytes?: number;
   minReferences?: number;
+  /** Caps of one task's PTA: a reference that would pass one is refused with `too_large` (default {@link DEFAULT_PTA_LIMITS}). */
+  limits?: PtaLimits;
   warn?: (message: string) => void;
 }
 
 const MAX_GROW_ATTEMPTS = 50;
-
+/** A chain's added states may weigh as much as its PTA, and at least this much, before a new chain starts. */
+const MIN_CHAIN_DELTA_BYTES = 1024 * 1024;
 export class RedisReferenceStore implements ReferenceStorePort {
   readonly kind = 'redis' as const;
   readonly minReferences: number;
+  readonly limits: PtaLimits;
   private readonly link: RedisLink;
   private readonly keys: RedisKeys;
-  private readonly cache: LRUCache<string, { pta: Pta; bytes: number }>;
+  private readonly cache: LRUCache<string, Entry>;
+  /** The chain of every PTA object this store handed out (sessions pin it, so their rebuild finds the version). */
+  private readonly chainOf = new WeakMap<Pta, number>();
   /** Current version per task, as last seen (authoritative only while `synced`). */
   private readonly current = new Map<string, number>();
   private synced = false;
-  private readonly pool = new PriorPool();
+  private pool = new PriorPool();
   private readonly pooled = new Map<string, number>();
   private readonly locks = new Map<string, Promise<unknown>>();
   private readonly options: RedisReferenceStoreOptions;
   private seeded: Promise<void> | undefined;
   private seedDone = false;
+  private connections = 0;
   private closed = false;
   private counters = { hits: 0, misses: 0 };
 
@@ -66,6 +83,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
     this.link = options.link;
     this.keys = new RedisKeys(options.link.prefix);
     this.minReferences = options.minReferences ?? 2;
+    this.limits = options.limits ?? DEFAULT_PTA_LIMITS;
     this.cache = new LRUCache({
       max: options.maxEntries ?? 256,
       maxSize: options.maxBytes ?? 256 * 1024 * 1024,
@@ -93,10 +111,25 @@ export class RedisReferenceStore implements ReferenceStorePort {
     sub.on('close', () => {
       store.synced = false;
     });
-    options.link.client.on('ready', () => void store.seed().catch(() => undefined));
+    options.link.client.on('ready', () => store.onConnected());
     if (sub.status === 'ready') await subscribe();
     if (await options.link.whenReady(2000)) await store.seed().catch(() => undefined);
     return store;
+  }
+
+  /**
+   * Each (re)connection: after the first, Redis may have restarted without its data (no persistence): the
+   * cached versions may no longer be Redis' versions (a re-seeded task counts again from its seed), so the
+   * cache and the pooled prior are dropped, and the seeds are imported again for tasks Redis lost.
+   */
+  private onConnected(): void {
+    if (this.connections++ > 0) {
+      this.cache.clear();
+      this.pool = new PriorPool();
+      this.pooled.clear();
+      this.seeded = undefined;
+    }
+    void this.seed().catch(() => undefined);
   }
 
   private onGrown(message: string): void {
@@ -106,12 +139,10 @@ export class RedisReferenceStore implements ReferenceStorePort {
     if (at > 0 && Number.isInteger(version)) this.see(task, version);
   }
 
-  /** Records a task's version (never going back: messages may arrive after our own write); drops the replaced one from the cache. */
+  /** Records a task's version (never going back: messages may arrive after our own write). The replaced version stays cached: the next one is built from it. */
   private see(task: string, version: number): void {
     const known = this.current.get(task) ?? 0;
-    if (known >= version) return;
-    this.current.set(task, version);
-    if (known > 0) this.cache.delete(this.keys.pta(task, known));
+    if (known < version) this.current.set(task, version);
   }
 
   private async resync(): Promise<void> {
@@ -126,7 +157,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
     }
   }
 
-  /** Imports the seed PTAs once (tasks Redis already holds are left alone); retried every second until it succeeds. */
+  /** Imports the seed PTAs (tasks Redis already holds are left alone); retried every second until it succeeds. */
   seed(): Promise<void> {
     this.seeded ??= this.importSeeds().catch((error: unknown) => {
       this.seeded = undefined;
@@ -138,9 +169,9 @@ export class RedisReferenceStore implements ReferenceStorePort {
 
   private async importSeeds(): Promise<void> {
     for (const pta of await readSeedPtas(this.options.seedDirs ?? [], this.options.warn)) {
-      const json = ptaToJson(pta);
-      const key = this.keys.pta(pta.task, pta.version);
-      await this.link.run('seed', (r) => GROW.run(r, [this.keys.tasks, key, key], [pta.task, 0, pta.version, json, 0, this.keys.grown]));
+      const json = await ptaJsonInSlices(pta);
+      const chain = this.keys.chain(pta.task, pta.version);
+      await this.link.run('seed', (r) => GROW_CHAIN.run(r, [this.keys.tasks, this.keys.chains, chain, chain], [pta.task, 0, pta.version, json, 0, this.keys.grown]));
     }
     await this.resync();
     this.seedDone = true;
@@ -180,8 +211,16 @@ export class RedisReferenceStore implements ReferenceStorePort {
     return version === undefined ? undefined : this.ptaAt(task, version);
   }
 
-  /** One version of a task's PTA (the current one or one kept after growth); undefined once gone. */
-  async ptaAt(task: string, version: number): Promise<Pta | undefined> {
+  /** The chain a PTA this store handed out belongs to (what a session pins besides its version). */
+  chainStart(pta: Pta): number | undefined {
+    return this.chainOf.get(pta);
+  }
+
+  /**
+   * One version of a task's PTA (the current one or one kept after growth); undefined once gone.
+   * `chain`: the version's chain start when known (a session's pin), else the current chain's.
+   */
+  async ptaAt(task: string, version: number, chain?: number): Promise<Pta | undefined> {
     const key = this.keys.pta(task, version);
     const cached = this.cache.get(key);
     if (cached) {
@@ -189,12 +228,19 @@ export class RedisReferenceStore implements ReferenceStorePort {
       return cached.pta;
     }
     this.counters.misses++;
-    const text = await this.link.run('get_pta', (r) => r.get(key));
-    if (text === null) return undefined;
-    const parsed = ptaFromJson(text);
-    if (!parsed.ok) throw new SteplensError('internal', `PTA ${key} in Redis is unreadable: ${parsed.error}`);
-    this.cache.set(key, { pta: parsed.value, bytes: Buffer.byteLength(text) });
-    return parsed.value;
+    const start = chain ?? (await this.currentChain(task, version));
+    const entry = start === undefined ? await readVersionKey(this.link, this.keys, task, version) : await readChain(this.link, this.keys, (k) => this.cache.peek(k), task, start, version);
+    if (entry === undefined) return undefined;
+    this.cache.set(key, entry);
+    if (entry.chain) this.chainOf.set(entry.pta, entry.chain.start);
+    return entry.pta;
+  }
+
+  /** The start of the task's current chain when it holds `version`. */
+  private async currentChain(task: string, version: number): Promise<number | undefined> {
+    const raw = await this.link.run('chain', (r) => r.hget(this.keys.chains, task));
+    const start = raw === null ? undefined : Number(raw);
+    return start !== undefined && start <= version ? start : undefined;
   }
 
   async reference(task: string): Promise<Reference> {
@@ -205,7 +251,8 @@ export class RedisReferenceStore implements ReferenceStorePort {
 
   /** The prior over every task's current version (only tasks that changed since the last call are read). */
   async prior(): Promise<TemporalPrior> {
-    for (const [task, version] of await this.versions()) {
+    const versions = await this.versions();
+    for (const [task, version] of versions) {
       if (this.pooled.get(task) === version) continue;
       try {
         const pta = await this.ptaAt(task, version);
@@ -216,6 +263,12 @@ export class RedisReferenceStore implements ReferenceStorePort {
         this.options.warn?.(`prior: skipping task ${task}: ${(error as Error).message}`);
         this.pooled.set(task, version);
       }
+    }
+    // Tasks Redis no longer holds (lost in a restart without persistence) leave the prior too.
+    for (const task of [...this.pooled.keys()]) {
+      if (versions.has(task)) continue;
+      this.pooled.delete(task);
+      this.pool.delete(task);
     }
     return this.pool.prior();
   }
@@ -232,24 +285,49 @@ export class RedisReferenceStore implements ReferenceStorePort {
     }
   }
 
-  private async grow(task: string, states: readonly State[]): Promise<Pta> {
+  private async grow(task: string, input: readonly State[]): Promise<Pta> {
+    // The states as every replica will read them back (JSON), so each builds the very same version.
+    const delta = JSON.stringify(input);
+    const read = statesFromJson(delta);
+    if (!read.ok) throw new SteplensError('bad_input', `task ${task}: the reference cannot be stored: ${read.error}`);
+    const states = read.value;
+    const deltaBytes = Buffer.byteLength(delta);
+    let newChain = false;
     for (let attempt = 0; attempt < MAX_GROW_ATTEMPTS; attempt++) {
       const raw = await this.link.run('version', (r) => r.hget(this.keys.tasks, task));
       const version = raw === null ? 0 : Number(raw);
       const current = version === 0 ? undefined : await this.ptaAt(task, version);
       if (version !== 0 && current === undefined) continue; // replaced between the two reads
-      const next = current ? addReference(current, states) : buildPta(task, [states]);
-      const json = ptaToJson(next);
-      const key = this.keys.pta(task, next.version);
-      const answer = await this.link.run('grow', (r) =>
-        GROW.run(r, [this.keys.tasks, key, this.keys.pta(task, version)], [task, version, next.version, json, this.options.keepVersionsMs ?? 35 * 60_000, this.keys.grown]),
-      );
+      if (current !== undefined) await measurePtaInSlices(current);
+      const grown = await runInSteps(growWithinSteps(task, current, states, this.limits));
+      if (!grown.ok) throw new SteplensError('too_large', grown.error);
+      const next = grown.value;
+      const chain = version === 0 ? undefined : this.cache.peek(this.keys.pta(task, version))?.chain;
+      const asDelta =
+        !newChain && chain !== undefined && next.version - chain.start < (this.options.maxChainVersions ?? 256) && chain.deltaBytes + deltaBytes <= Math.max(chain.ptaBytes, MIN_CHAIN_DELTA_BYTES);
+      let entry: Entry;
+      let answer: unknown;
+      if (asDelta) {
+        const list = this.keys.chain(task, chain.start);
+        answer = await this.link.run('grow', (r) => GROW_DELTA.run(r, [this.keys.tasks, this.keys.chains, list], [task, version, next.version, delta, chain.start, this.keys.grown]));
+        entry = { pta: next, bytes: knownPtaJsonBytes(next) ?? chain.ptaBytes + chain.deltaBytes + deltaBytes, chain: { ...chain, deltaBytes: chain.deltaBytes + deltaBytes } };
+      } else {
+        const json = await ptaJsonInSlices(next);
+        const list = this.keys.chain(task, next.version);
+        const replaced = chain !== undefined ? this.keys.chain(task, chain.start) : version === 0 ? list : this.keys.pta(task, version);
+        answer = await this.link.run('grow', (r) =>
+          GROW_CHAIN.run(r, [this.keys.tasks, this.keys.chains, list, replaced], [task, version, next.version, json, this.options.keepVersionsMs ?? 35 * 60_000, this.keys.grown]),
+        );
+        entry = { pta: next, bytes: Buffer.byteLength(json), chain: { start: next.version, ptaBytes: Buffer.byteLength(json), deltaBytes: 0 } };
+      }
       if (answer === 'ok') {
-        this.cache.set(key, { pta: next, bytes: Buffer.byteLength(json) });
+        this.cache.set(this.keys.pta(task, next.version), entry);
+        this.chainOf.set(next, entry.chain!.start); // set in both branches above
         this.see(task, next.version);
         return next;
       }
-      this.see(task, Number(answer));
+      if (answer === 'broken') newChain = true;
+      else this.see(task, Number(answer));
     }
     throw new SteplensError('unavailable', `task ${task}: ${MAX_GROW_ATTEMPTS} concurrent growths in a row; try again`);
   }
@@ -276,6 +354,12 @@ export class RedisReferenceStore implements ReferenceStorePort {
 
   available(): boolean {
     return this.link.available() && this.seedDone;
+  }
+
+  async health(deadlineMs: number): Promise<string | undefined> {
+    const link = await this.link.health(deadlineMs);
+    if (link !== undefined) return link;
+    return this.seedDone ? undefined : `Redis at ${this.link.endpoint}: the seed references are not imported yet`;
   }
 
   cacheStats(): CacheStats {

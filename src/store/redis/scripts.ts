@@ -27,18 +27,47 @@ export class LuaScript {
 }
 
 /**
- * Compare-and-set growth of a task's PTA.
- * KEYS: tasks hash, new PTA key, previous PTA key. ARGV: task, expected version (0 = none),
- * new version, PTA JSON, how long the previous version is kept (ms), channel.
- * Returns 'ok', or the task's actual version when it is not the expected one.
+ * Compare-and-set growth of a task's PTA into a new chain (the first version, a seed, or a chain grown
+ * past its bound): the chain list holds only the whole PTA JSON; the replaced chain (or pre-chain
+ * version key) is kept for `keep` ms.
+ * KEYS: tasks hash, chains hash, new chain, replaced chain or version key. ARGV: task, expected version
+ * (0 = none), new version, PTA JSON, keep (ms), channel.
+ * Returns 'ok', or the task's actual version when it is not the expected one. Every script's first write
+ * is one Redis refuses when out of memory (`maxmemory`, `noeviction`): once a script has written, Redis
+ * lets its later writes through, so a script that deleted first would grow Redis past its limit.
  */
-export const GROW = new LuaScript(
-  'grow',
+export const GROW_CHAIN = new LuaScript(
+  'grow_chain',
   `
 local cur = redis.call('HGET', KEYS[1], ARGV[1]) or '0'
 if cur ~= ARGV[2] then return cur end
-redis.call('SET', KEYS[2], ARGV[4])
-if ARGV[2] ~= '0' and KEYS[3] ~= KEYS[2] then redis.call('PEXPIRE', KEYS[3], ARGV[5]) end
+-- The first write must be one Redis refuses when out of memory (a DEL is not): then nothing is written.
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+redis.call('DEL', KEYS[3])
+redis.call('RPUSH', KEYS[3], ARGV[4])
+if ARGV[2] ~= '0' and KEYS[4] ~= KEYS[3] then redis.call('PEXPIRE', KEYS[4], ARGV[5]) end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('PUBLISH', ARGV[6], ARGV[3] .. ':' .. ARGV[1])
+return 'ok'
+`,
+);
+
+/**
+ * Compare-and-set growth by one reference appended to the task's current chain: only the states it
+ * added are stored (a 23 MB PTA took 200 MB of Redis after 15 whole versions; now it takes its
+ * chain: the PTA once, and each reference's states).
+ * KEYS: tasks hash, chains hash, the chain. ARGV: task, expected version, new version, states JSON,
+ * chain start, channel. Returns 'ok', the task's actual version when it is not the expected one, or
+ * 'broken' when the chain is not the one expected (replaced, or missing versions).
+ */
+export const GROW_DELTA = new LuaScript(
+  'grow_delta',
+  `
+local cur = redis.call('HGET', KEYS[1], ARGV[1]) or '0'
+if cur ~= ARGV[2] then return cur end
+if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[5] then return 'broken' end
+if redis.call('LLEN', KEYS[3]) ~= tonumber(ARGV[2]) - tonumber(ARGV[5]) + 1 then return 'broken' end
+redis.call('RPUSH', KEYS[3], ARGV[4])
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 redis.call('PUBLISH', ARGV[6], ARGV[3] .. ':' .. ARGV[1])
 return 'ok'

@@ -6,7 +6,7 @@
  * final, so Redis memory stays bounded even for sessions nobody ends.
  */
 import type { Reference } from '../../core/scorer-api.js';
-import type { Claim, PinnedReference, SessionJournal, SessionRecord, StoredSession, WriteResult } from '../session-journal.js';
+import type { Claim, PinnedReference, SessionHead, SessionJournal, SessionRecord, WriteResult } from '../session-journal.js';
 import { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
 import type { RedisReferenceStore } from './reference-store.js';
@@ -71,11 +71,17 @@ export class RedisSessionJournal implements SessionJournal {
     return this.link.available();
   }
 
-  /** The session's keys, plus the pinned PTA version's key when there is one. */
+  /** The session's keys, plus the key holding the pinned PTA version when there is one (its chain, else its own key). */
   private fenced(id: string, pin: PinnedReference): string[] {
     const keys: string[] = this.keys.session(id);
-    if (pin.kind === 'pta') keys.push(this.keys.pta(pin.task, pin.version));
+    if (pin.kind === 'pta') keys.push(pin.chain !== undefined ? this.keys.chain(pin.task, pin.chain) : this.keys.pta(pin.task, pin.version));
     return keys;
+  }
+
+  pin(reference: Reference): PinnedReference {
+    if (reference.kind === 'prior') return { kind: 'prior', prior: reference.prior };
+    const chain = this.store.chainStart(reference.pta);
+    return { kind: 'pta', task: reference.pta.task, version: reference.pta.version, ...(chain !== undefined ? { chain } : {}) };
   }
 
   async open(id: string, record: SessionRecord): Promise<boolean> {
@@ -131,27 +137,32 @@ export class RedisSessionJournal implements SessionJournal {
     return { previousOwner: String(prev), length: Number(length), ended: Number(ended) === 1 };
   }
 
-  async load(id: string): Promise<StoredSession | undefined> {
+  async head(id: string): Promise<SessionHead | undefined> {
     const [meta, lease, steps] = this.keys.session(id);
-    const [fields, payloads, owner] = await this.link.run('session_load', async (r) => {
-      const results = await r.multi().hgetall(meta).lrange(steps, 0, -1).get(lease).exec();
+    const [fields, length, owner] = await this.link.run('session_head', async (r) => {
+      const results = await r.multi().hgetall(meta).llen(steps).get(lease).exec();
       if (!results) throw new Error('transaction aborted');
       for (const [error] of results) if (error) throw error;
-      return [results[0]?.[1] as Record<string, string>, results[1]?.[1] as string[], results[2]?.[1] as string | null] as const;
+      return [results[0]?.[1] as Record<string, string>, results[1]?.[1] as number, results[2]?.[1] as string | null] as const;
     });
     if (fields.rec === undefined) return undefined;
     return {
       record: JSON.parse(fields.rec) as SessionRecord,
-      payloads: payloads.map((frame) => (JSON.parse(frame) as { step?: unknown }).step),
+      length: Number(length),
       ...(fields.passed !== undefined ? { passed: fields.passed === '1' } : {}),
       ...(fields.final !== undefined ? { final: JSON.parse(fields.final) as unknown } : {}),
       ...(owner !== null ? { owner } : {}),
     };
   }
 
+  async frames(id: string, from: number, count: number): Promise<Buffer[]> {
+    const steps = this.keys.session(id)[2];
+    return this.link.run('session_frames', (r) => r.lrangeBuffer(steps, from, from + count - 1));
+  }
+
   async resolve(pin: PinnedReference): Promise<Reference | undefined> {
     if (pin.kind === 'prior') return { kind: 'prior', prior: pin.prior };
-    const pta = await this.store.ptaAt(pin.task, pin.version);
+    const pta = await this.store.ptaAt(pin.task, pin.version, pin.chain);
     return pta ? { kind: 'pta', pta } : undefined;
   }
 

@@ -54,7 +54,7 @@ function reportBlock(report: Report, final: FinalMessage | undefined): HTMLEleme
     ['reference', referenceText(report.reference)],
     ...(final?.passed !== undefined ? [['outcome', final.passed ? 'passed' : 'failed'] as [string, string]] : []),
     ...(final?.reason ? [['ended by', final.reason] as [string, string]] : []),
-    ...(final?.learned ? [['learned', `PTA now v${final.learned.version}`] as [string, string]] : []),
+    ...(final?.learned ? [['learned', final.learned.version !== undefined ? `PTA now v${final.learned.version}` : `no: ${final.learned.error?.message ?? 'not stored'}`] as [string, string]] : []),
   ];
   const waste =
     report.waste.length === 0

@@ -1,0 +1,57 @@
+/**
+ * `POST /v1/score/steps` (the web view's upload and paste) as a scoring job: parse, score every step, the
+ * step view and the path over the task's PTA, in a worker thread like `POST /v1/score` and with its limits
+ * (80,000 steps scored on the main thread stalled every client 18 s in issue 25's trial). The answer
+ * leaves the worker as JSON text, so the main thread only sends it.
+ */
+import { alignToPta } from '../core/signals/alignment.js';
+import { resolvePolicy } from '../core/policy.js';
+import { scoreSteps } from '../core/scorer.js';
+import type { Pta } from '../core/scorer-api.js';
+import { SteplensError } from '../errors.js';
+import { parseDocument } from '../formats/index.js';
+import type { ScoreRequest } from '../protocol/http-bodies.js';
+import type { ScoreStepsResponse } from '../protocol/view-bodies.js';
+import { checkLength, type ScoringDeps } from './score-request.js';
+import { trajectoryView } from './session-view.js';
+import { nonEmptySteps } from './trajectory.js';
+
+/** What the steps job needs besides the scoring deps: the task's PTA even below `minReferences` (the path is drawn over any PTA). */
+export type StepsDeps = ScoringDeps & { pta: (task: string) => Promise<Pta | undefined> };
+
+/** The step view of one uploaded trajectory, as JSON text. */
+export async function scoreStepsView(deps: StepsDeps, req: ScoreRequest): Promise<string> {
+  const policy = resolvePolicy(req.policy, deps.policy);
+  if (!policy.ok) throw new SteplensError('bad_message', `body.policy: ${policy.error}`);
+  const parsed = parseDocument(req.trajectory, req.format ?? 'auto');
+  if (!parsed.ok) throw new SteplensError(parsed.error.code, `body.trajectory: ${parsed.error.message}`);
+  const steps = nonEmptySteps(parsed.value, 'body.trajectory').map((s, t) => ({ ...s, t }));
+  checkLength(steps, deps.maxSteps, 'body.trajectory');
+  const reference = await deps.reference(req.task);
+  // As POST /v1/score scores it (scoreParsedSteps), with every step's result kept.
+  const forecast = deps.forecast;
+  const scored = scoreSteps(steps, {
+    reference,
+    analyzers: deps.analyzers,
+    policy: policy.value,
+    config: deps.config,
+    ...(req.passed !== undefined ? { passed: req.passed } : {}),
+    ...(forecast !== undefined ? { forecast: forecast.model } : {}),
+  });
+  const report = forecast !== undefined ? { ...scored.report, forecastVersion: forecast.version } : scored.report;
+  // The reference's PTA when scored against one (the same object the store holds), else ask: a PTA below minReferences is still drawn.
+  const pta = reference.kind === 'pta' ? reference.pta : await deps.pta(req.task);
+  const out: ScoreStepsResponse = {
+    ...trajectoryView({ ...parsed.value.meta, task: req.task, format: parsed.value.format }, steps, scored.results, report),
+    ...(pta
+      ? {
+          alignment: alignToPta(
+            pta,
+            scored.results.map((r) => r.state),
+            deps.config.tau,
+          ),
+        }
+      : {}),
+  };
+  return JSON.stringify(out);
+}

@@ -1,0 +1,101 @@
+/**
+ * Rebuilding a session from the journal (with Redis): its step frames are read a page at a time and
+ * replayed through a fresh scorer against the pinned reference (scoring is deterministic, so the copy
+ * sends the same frames). A session's steps may hold tens of megabytes: reading them whole on every GET
+ * and resume took Redis from 255 MB to 1.64 GB in issue 25's trial, and one large read stalled the event
+ * loop; a page is at most a few megabytes and the event loop turns between pages.
+ */
+import type { Analyzers } from '../core/ports.js';
+import { SteplensError } from '../errors.js';
+import type { FormatName } from '../formats/types.js';
+import type { FinalMessage } from '../protocol/server-messages.js';
+import type { SessionHead, SessionJournal } from '../store/session-journal.js';
+import type { ResolvedOptions } from './options.js';
+import { buildSession, type SessionSpec } from './session-factory.js';
+import type { Session } from './session.js';
+
+/** Frames read in the first page; later pages grow (up to {@link MAX_PAGE}) while they stay under {@link PAGE_BYTES}. */
+const FIRST_PAGE = 16;
+const MAX_PAGE = 512;
+const PAGE_BYTES = 4 * 1024 * 1024;
+
+export interface ReplayDeps {
+  journal: SessionJournal;
+  analyzers: Analyzers;
+  options: ResolvedOptions;
+}
+
+/** A fresh session (no step yet) as the journal's record describes it. */
+async function emptySession(deps: ReplayDeps, id: string, head: SessionHead): Promise<Session> {
+  const r = head.record;
+  const reference = await deps.journal.resolve(r.reference);
+  if (!reference) throw new SteplensError('unknown_session', `session ${id}: its reference (task ${r.task} PTA v${r.reference.kind === 'pta' ? r.reference.version : '?'}) is no longer kept`);
+  const spec: SessionSpec = {
+    id,
+    task: r.task,
+    format: r.format as FormatName,
+    learn: r.learn,
+    agent: r.agent,
+    model: r.model,
+    policy: r.policy,
+    reference,
+    ...(r.forecast !== undefined ? { forecast: r.forecast } : {}),
+    ...(r.assignment !== undefined ? { assignment: r.assignment } : {}),
+    ...(r.principal !== undefined ? { principal: r.principal } : {}),
+  };
+  const session = buildSession(spec, { analyzers: deps.analyzers, config: deps.options.config, maxSteps: deps.options.limits.maxStepsPerSession, now: Date.now() });
+  session.pin = r.reference;
+  return session;
+}
+
+/** Replays the journal's frames from `session.lastSeq + 1` up to `head.length - 1`, a page at a time; then its outcome and final. */
+export async function catchUp(deps: ReplayDeps, session: Session, head: SessionHead): Promise<Session> {
+  let count = FIRST_PAGE;
+  while (session.lastSeq + 1 < head.length) {
+    const from = session.lastSeq + 1;
+    const frames = await deps.journal.frames(session.id, from, Math.min(count, head.length - from));
+    if (frames.length === 0) throw new SteplensError('unknown_session', `session ${session.id}: its steps expired while they were read`);
+    let bytes = 0;
+    frames.forEach((frame, i) => {
+      const seq = from + i;
+      const outcome = session.step(seq, (JSON.parse(frame.toString('utf8')) as { step?: unknown }).step);
+      if (outcome.kind !== 'accepted') throw new SteplensError('internal', `session ${session.id}: stored seq ${seq} no longer replays (${outcome.kind})`);
+      session.storedBytes += frame.length;
+      bytes += frame.length;
+    });
+    count = bytes < PAGE_BYTES / 4 ? Math.min(MAX_PAGE, count * 2) : bytes > PAGE_BYTES ? Math.max(1, count >> 1) : count;
+  }
+  if (head.passed !== undefined) session.passed = head.passed;
+  if (head.final !== undefined && !session.ended) {
+    session.finish();
+    session.final = head.final as FinalMessage;
+    session.endedAt = Date.now();
+  }
+  return session;
+}
+
+/** The session rebuilt from the journal: a fresh one with every durable step replayed. */
+export async function rebuild(deps: ReplayDeps, id: string, head: SessionHead): Promise<Session> {
+  return catchUp(deps, await emptySession(deps, id, head), head);
+}
+
+/** Read-only copies kept for GET /v1/sessions/:id (another replica's session): a later GET replays only the steps added since. */
+export class ViewCopies {
+  private readonly copies = new Map<string, { session: Session; createdAt: number }>();
+
+  constructor(
+    private readonly deps: ReplayDeps,
+    private readonly max = 16,
+  ) {}
+
+  async view(id: string, head: SessionHead): Promise<Session> {
+    const kept = this.copies.get(id);
+    this.copies.delete(id);
+    // The same session (not one started again under its id after it expired), not ahead of the journal, not ended while the journal says open.
+    const usable = kept !== undefined && kept.createdAt === head.record.createdAt && kept.session.lastSeq < head.length && (!kept.session.ended || head.final !== undefined);
+    const session = usable ? await catchUp(this.deps, kept.session, head) : await rebuild(this.deps, id, head);
+    this.copies.set(id, { session, createdAt: head.record.createdAt });
+    if (this.copies.size > this.max) this.copies.delete(this.copies.keys().next().value!);
+    return session;
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Reading PTA versions from Redis: a chain (one list: the whole PTA of its first version, then the states
+ * each later version added) or, for versions stored before chains, a version's own key. A version is
+ * built from the newest cached version of its chain below it when there is one, so a replica that held
+ * version v reads only what v + 1 added, not the whole PTA again.
+ */
+import { addReference, knownPtaJsonBytes, ptaFromJson, rememberPtaJsonBytes, statesFromJson } from '../../core/pta/index.js';
+import type { Pta } from '../../core/scorer-api.js';
+import { SteplensError } from '../../errors.js';
+import type { RedisKeys } from './keys.js';
+import type { RedisLink } from './link.js';
+
+/** Added versions read per LRANGE (one version's states: up to a few MB). */
+const DELTA_PAGE = 8;
+
+/** Where a cached version sits: its chain's first version, and the bytes of that chain up to it. */
+export interface ChainState {
+  start: number;
+  ptaBytes: number;
+  deltaBytes: number;
+}
+
+/** A cached PTA version (`bytes`: its JSON's, for the cache bound). */
+export interface Entry {
+  pta: Pta;
+  bytes: number;
+  chain?: ChainState;
+}
+
+function parsePta(text: string, where: string): Pta {
+  const parsed = ptaFromJson(text);
+  if (!parsed.ok) throw new SteplensError('internal', `PTA ${where} in Redis is unreadable: ${parsed.error}`);
+  // Written by ptaJsonInSlices (= ptaToJson): its length is the PTA's JSON bytes.
+  rememberPtaJsonBytes(parsed.value, Buffer.byteLength(text));
+  return parsed.value;
+}
+
+/** A version stored whole under its own key (how versions were stored before chains); undefined once gone. */
+export async function readVersionKey(link: RedisLink, keys: RedisKeys, task: string, version: number): Promise<Entry | undefined> {
+  const key = keys.pta(task, version);
+  const text = await link.run('get_pta', (r) => r.get(key));
+  if (text === null) return undefined;
+  return { pta: parsePta(text, key), bytes: Buffer.byteLength(text) };
+}
+
+/**
+ * Version `version` of the chain starting at `start`: from the newest cached version of the chain below it
+ * (`cached` looks one up by its cache key) or the chain's PTA, and the states added since, read a page at a
+ * time. Undefined once the chain is gone (expired) or shorter than the version needs.
+ */
+export async function readChain(link: RedisLink, keys: RedisKeys, cached: (key: string) => Entry | undefined, task: string, start: number, version: number): Promise<Entry | undefined> {
+  const list = keys.chain(task, start);
+  let base: Entry | undefined;
+  for (let u = version - 1; u >= start && base === undefined; u--) {
+    const e = cached(keys.pta(task, u));
+    if (e?.chain?.start === start) base = e;
+  }
+  let pta: Pta;
+  let chain: ChainState;
+  if (base?.chain) {
+    pta = base.pta;
+    chain = { ...base.chain };
+  } else {
+    const [text] = await link.run('get_pta', (r) => r.lrange(list, 0, 0));
+    if (text === undefined) return undefined;
+    pta = parsePta(text, list);
+    if (pta.version !== start) throw new SteplensError('internal', `PTA ${list} in Redis is version ${pta.version}`);
+    chain = { start, ptaBytes: Buffer.byteLength(text), deltaBytes: 0 };
+  }
+  for (let i = pta.version - start + 1; i <= version - start; i += DELTA_PAGE) {
+    const last = Math.min(i + DELTA_PAGE - 1, version - start);
+    const texts = await link.run('get_pta', (r) => r.lrange(list, i, last));
+    if (texts.length !== last - i + 1) return undefined; // the chain expired meanwhile
+    for (const text of texts) {
+      const states = statesFromJson(text);
+      if (!states.ok) throw new SteplensError('internal', `PTA ${list} in Redis: version ${pta.version + 1} is unreadable: ${states.error}`);
+      pta = addReference(pta, states.value);
+      chain.deltaBytes += Buffer.byteLength(text);
+    }
+  }
+  return { pta, bytes: knownPtaJsonBytes(pta) ?? chain.ptaBytes + chain.deltaBytes, chain };
+}

@@ -1,0 +1,57 @@
+/**
+ * The PTA's JSON and its growth a slice at a time (store/pta-text.ts): the same text as `ptaToJson`, the same
+ * bytes as measured whole, the same PTA as growing in one go, and the event loop turning in between.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildPta, growWithin, growWithinSteps, ptaToJson } from '../../src/core/pta/index.js';
+import { measurePtaInSlices, ptaJsonInSlices, runInSteps } from '../../src/store/pta-text.js';
+import { writeFileAtomic } from '../../src/store/atomic-write.js';
+import { ptaJsonChunks } from '../../src/store/pta-text.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { stateArb, trajectoryArb } from '../pta/arbitraries.js';
+import { removeDir, tempDir } from '../server/helpers.js';
+
+const loose = { maxReferences: 1e6, maxNodes: 1e9, maxBytes: 1e12 };
+
+describe('PTA text and growth in slices', () => {
+  it('writes exactly ptaToJson, and measures its bytes, for small and large PTAs', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(trajectoryArb(40), { maxLength: 6 }), async (refs) => {
+        const pta = buildPta('t', refs);
+        expect(await ptaJsonInSlices(pta)).toBe(ptaToJson(pta));
+        expect(await measurePtaInSlices(buildPta('t', refs))).toBe(Buffer.byteLength(ptaToJson(pta)));
+      }),
+      { numRuns: 100 },
+    );
+    // Over several slices of nodes (2,000 each), with a non-ASCII task.
+    const many = fc.sample(stateArb, { numRuns: 6000, seed: 25 });
+    const big = buildPta('tâche-日本', [many.slice(0, 2500), many.slice(2500, 4200)]);
+    const long = buildPta('t', [many.slice(4200).map((st, t) => ({ ...st, t, file: `é/${t % 7}.py` }))]);
+    expect(big.nodes.length + long.nodes.length).toBeGreaterThan(4000);
+    for (const pta of [big, long]) {
+      expect(await ptaJsonInSlices(pta)).toBe(ptaToJson(pta));
+      const dir = await tempDir();
+      const file = path.join(dir, 'p.json');
+      expect(await writeFileAtomic(file, ptaJsonChunks(pta))).toBe(Buffer.byteLength(ptaToJson(pta)));
+      expect(await readFile(file, 'utf8')).toBe(ptaToJson(pta));
+      await removeDir(dir);
+    }
+  });
+
+  it('grows in steps to the very PTA grown in one go, letting timers run meanwhile', async () => {
+    const refs = fc.sample(
+      trajectoryArb(3000).filter((r) => r.length > 0),
+      { numRuns: 2, seed: 25 },
+    );
+    const base = buildPta('t', refs.slice(0, 1));
+    const extra = Array.from({ length: 20_000 }, (_, i) => ({ ...refs[1]![i % refs[1]!.length]!, t: i, hash: `h${i}` }));
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const stepped = await runInSteps(growWithinSteps('t', base, extra, loose));
+    clearInterval(timer);
+    expect(stepped).toEqual(growWithin('t', base, extra, loose));
+    expect(ticks).toBeGreaterThan(0);
+  });
+});
