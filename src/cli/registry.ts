@@ -10,6 +10,7 @@ const LOADERS: Record<string, Loader> = {
   'build-pta': () => import('./commands/build-pta.js'),
   'show-pta': () => import('./commands/show-pta.js'),
   score: () => import('./commands/score.js'),
+  rank: () => import('./commands/rank.js'),
   report: () => import('./commands/report.js'),
   calibrate: () => import('./commands/calibrate.js'),
   train: () => import('./commands/train.js'),
