@@ -5,7 +5,7 @@
  * windows the model carries), never on a task's PTA, so a model trained
  * reference-free applies unchanged to sessions scored against a PTA.
  */
-import { createRetryDetector } from '../signals/coherence.js';
+import { createRetryDetector } from '../signals/repeats.js';
 import { createTemporalTracker, type Windows } from '../signals/temporal.js';
 import type { State } from '../types.js';
 
