@@ -214,6 +214,31 @@ for (const set of SETS) {
   }
 }
 
+// Per source: the groups of one agent + model's runs of one task (calibration and corpus), for the bases `rank` ships.
+const PER_SOURCE = ['composite, reference-free', 'pPass (forecaster trained without the set)', 'consensus: locations, then composite'];
+const bySource = new Map<string, RankRun[]>();
+for (const r of runs) bySource.set(r.source, [...(bySource.get(r.source) ?? []), r]);
+console.log("\n### Per source: best-of-N among one source's runs of one task (groups of ≥ 2 runs)\n");
+console.log('| source | basis | groups (runs) | with pass and fail | top pick resolves (rate [95 % CI]) | random pick | oracle | gap closed [95 % CI] |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const [source, rs] of [...bySource].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  const set: GroupSet = { name: source, runs: rs, byTask: false, chooses: false };
+  const groups = groupsOf(set);
+  if (groups.length === 0) continue;
+  const mixed = groups.filter((g) => g.some((r) => r.passed) && g.some((r) => !r.passed)).length;
+  for (const name of PER_SOURCE) {
+    const x = measure(
+      set,
+      CANDIDATES.find((c) => c.name === name)!,
+    );
+    if (x === null) continue;
+    console.log(
+      `| ${source} | ${name} | ${x.best.groups} (${x.best.runs}) | ${mixed} | ${rate(x.best.top)} | ${rate(x.best.random)} | ${rate(x.best.oracle)} | ${f3(x.best.gapClosed)}${iv(x.best.gapInterval)} |`,
+    );
+    if (x.best.gapClosed !== null) figures[`source.${source}.${name}.gapClosed`] = x.best.gapClosed;
+  }
+}
+
 // Leave one set out: choose on the other choosing set(s) by gap closed (ties: within-task AUROC), report held out.
 const choosing = SETS.filter((s) => s.chooses);
 const key = (x: Measured | null | undefined): [number, number] => [x?.best.gapClosed ?? -Infinity, x?.withinTask ?? -Infinity];

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { readCorpusInput } from '../../src/cli/corpus-input.js';
-import { parseManifest } from '../../src/cli/manifest.js';
+import { parseManifest } from '../../src/report/manifest.js';
 import { createEvidenceTracker } from '../../src/core/evidence/evidence.js';
 import { createForecaster } from '../../src/core/forecast/forecaster.js';
 import { selectModel, type ForecastFile } from '../../src/core/forecast/model.js';

@@ -4,7 +4,8 @@ import { selectModel } from '../../core/forecast/model.js';
 import { locationItems } from '../../core/rank/consensus.js';
 import { groupTask, rankRuns, type RankInput } from '../../core/rank/rank.js';
 import { createScorer } from '../../core/scorer.js';
-import type { Reference } from '../../core/scorer-api.js';
+import { holdsPath } from '../../core/pta/index.js';
+import type { Reference, Scorer } from '../../core/scorer-api.js';
 import { SteplensError } from '../../errors.js';
 import { taskFromPath } from '../../report/identity.js';
 import { MIN_REFERENCES } from '../../report/score-corpus.js';
@@ -95,14 +96,20 @@ const command: Command = {
     const config = values.config !== undefined ? await readConfigFile(values.config) : undefined;
     const forecasts = values.forecast !== undefined ? await readForecastFile(values.forecast) : undefined;
     const analyzers = defaultAnalyzers();
+    const states: Array<ReturnType<Scorer['states']>> = [];
     const inputs: RankInput[] = runs.map((r) => {
       const meta = r.instance.parsed.meta;
       const forecast = forecasts !== undefined ? selectModel(forecasts, meta.agent, meta.model) : undefined;
       const scorer = createScorer({ reference, analyzers, ...(forecast ? { forecast } : {}), ...(config ? { config } : {}) });
       for (const step of r.instance.parsed.steps) scorer.push(step);
       const report = scorer.report();
+      states.push(scorer.states());
       return { id: r.id, task: r.task, composite: report.score.total, reference: report.reference, pPass: report.pPass, steps: report.steps, locations: [...locationItems(scorer.states())] };
     });
+    if (reference.kind === 'pta') {
+      const held = runs.filter((_, i) => holdsPath(reference.pta, states[i]!)).map((r) => r.id);
+      if (held.length > 0) io.stderr(`warning: the PTA holds the path of ${held.join(', ')} (a reference it was built from): scored optimistically against it\n`);
+    }
     const empty = inputs.filter((x) => x.steps === 0).map((x) => x.id);
     if (empty.length > 0) throw new SteplensError('bad_input', `no steps found in ${empty.join(', ')}: every run to rank needs at least one step`);
     const ranked = rankRuns(inputs, { consensus: values.consensus, mixedTasks: values['mixed-tasks'], mixedTasksHint: '--mixed-tasks' });
