@@ -5,8 +5,8 @@
  * 2. `pta`: the composite against the task's reference (PTA);
  * 3. `consensus` (only when asked): agreement with the group's other runs on where to edit
  *    (consensus.ts), ties broken by the composite;
- * 4. `reference-free`: the composite against the prior (the default without 1 and 2: it closed more
- *    of the best-of-N gap held out than the consensus did, docs/rank.md);
+ * 4. `reference-free`: the composite against the prior (the default without 1 and 2: the consensus did
+ *    no better on best-of-N and the basis chosen on one set of groups did worse held out, docs/rank.md);
  * `mixed` when runs were scored against different references (each run names its own).
  * A group whose runs name different tasks is refused unless `mixedTasks`.
  */
