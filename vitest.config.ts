@@ -1,11 +1,35 @@
+/**
+ * Three projects (CONTRIBUTING.md, "Tests"):
+ *  - `unit`: every test file but the drills, in forked workers that each run many files without re-importing
+ *    the sources per file (`isolate: false`: importing src/ and zod again for each of ~140 files cost more
+ *    than the tests themselves). Files leave no state behind that another file could see: servers listen on
+ *    port 0 and close in afterAll, data goes to fresh temp folders.
+ *  - `isolated`: the few files that need a fresh process of their own (see ISOLATED).
+ *  - `drills`: the reliability drills of test/drills (heavy, timing-sensitive, one at a time after the rest).
+ *    `npm test` leaves them out; `.ci/run` runs them once (`npm run test:drills`), not on every Node it tests.
+ * Workers: as many as cores, at least 2: many files wait on child processes (servers, the CLI, npm, Python),
+ * so a single worker (vitest's default on 2 cores) leaves a core idle.
+ */
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { SlowFirst } from './test/slow-first.js';
+
+const DRILLS = ['test/drills/**/*.test.ts'];
+/** Files that must run in a process of their own. */
+const ISOLATED: string[] = [];
+const WORKERS = Math.max(2, os.availableParallelism());
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
     globalSetup: ['test/global-setup.ts'],
+    sequence: { sequencer: SlowFirst },
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...DRILLS, ...ISOLATED], isolate: false, maxWorkers: WORKERS } },
+      ...(ISOLATED.length > 0 ? [{ extends: true as const, test: { name: 'isolated', include: ISOLATED, isolate: true, maxWorkers: WORKERS } }] : []),
+      { extends: true, test: { name: 'drills', include: DRILLS, isolate: true, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+    ],
   },
 });

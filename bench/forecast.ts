@@ -21,7 +21,7 @@ import type { Reference } from '../src/core/scorer-api.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
 import { findCorpus, loadCorpus, longest, repoRoot } from './corpus.js';
 import { machine, target, takeJsonFlag, writeResult } from './report.js';
-import { commandLine, fmt, printTable, summarize, usSince } from './timing.js';
+import { childCpuSeconds, commandLine, fmt, printTable, summarize, usSince } from './timing.js';
 
 const jsonFile = takeJsonFlag();
 const { values } = parseArgs({
@@ -34,18 +34,6 @@ const useCalibration = existsSync(path.join(calibration, 'manifest.jsonl'));
 const runs = Number(values.runs ?? 100);
 const trainRuns = Number(values['train-runs'] ?? 1);
 const WARMUP = 10;
-
-/** CPU seconds (user + system) of the waited-for children of this process so far (Linux /proc; null elsewhere). */
-function childCpuSeconds(): number | null {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 16 and 17 of stat(5) (cutime, cstime), counted from the state field (3) here; clock ticks of 1/100 s.
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return null;
-  }
-}
 
 console.log(`command: ${commandLine(import.meta.url)}`);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'steplens-forecast-bench-'));

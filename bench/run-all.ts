@@ -27,6 +27,7 @@ interface Bench {
 /** The benches in run order, with their quick defaults. */
 const BENCHES: Bench[] = [
   { name: 'label-coverage', args: ['--json', '{json}'] },
+  { name: 'cli-start', args: ['--rounds', '11', '--json', '{json}'] },
   { name: 'label-per-step', args: ['', '5', '--json', '{json}'] },
   { name: 'push-per-step', args: ['', '50', '--json', '{json}'] },
   { name: 'forecast', args: ['--runs', '30', '--json', '{json}'] },

@@ -3,6 +3,7 @@
  * `quantile`), a warm-up + measured loop, a bounded throughput loop, ratios,
  * a forced GC for memory readings and an aligned text table.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -138,4 +139,16 @@ export function latencySummary(xs: Float64Array): { n: number; p50: number; p99:
 /** The median of `xs` (NaN when empty). */
 export function median(xs: readonly number[]): number {
   return summarize(xs).median;
+}
+
+/** CPU seconds (user + system) of the waited-for children of this process so far (Linux /proc; null elsewhere). */
+export function childCpuSeconds(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 16 and 17 of stat(5) (cutime, cstime), counted from the state field (3) here; clock ticks of 1/100 s.
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
 }

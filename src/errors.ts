@@ -38,6 +38,16 @@ export class SteplensError extends Error {
   }
 }
 
+/**
+ * True for a {@link SteplensError}, also one made by another copy of this module: the CLI bundle
+ * (dist/bin/steplens.js) runs `serve` from dist/src, whose errors are instances of dist/src's class.
+ */
+export function isSteplensError(x: unknown): x is SteplensError {
+  if (x instanceof SteplensError) return true;
+  const code: unknown = x instanceof Error && x.name === 'SteplensError' ? (x as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && Object.hasOwn(ERROR_CODES, code);
+}
+
 /** Errors as values, for code that must not throw on bad input. */
 export type Result<T, E = SteplensError> = { ok: true; value: T } | { ok: false; error: E };
 export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });

@@ -21,7 +21,6 @@ export interface CliIO {
 
 export interface Command {
   name: string;
-  summary: string;
   usage: string;
   /** Returns the exit code. Long-running commands (serve) resolve when they stop. */
   run(args: string[], io: CliIO): Promise<number>;

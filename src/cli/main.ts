@@ -2,14 +2,14 @@
 /** The `steplens` command line: dispatches to one command module per verb. */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SteplensError } from '../errors.js';
+import { isSteplensError } from '../errors.js';
 import { packageVersion } from '../package-files.js';
 import { escapeControl, printable } from '../printable.js';
 import { configureInputLimit } from '../text-files.js';
-import type { CliIO, Command } from './command.js';
-import { COMMAND_NAMES, loadCommand, loadCommands } from './registry.js';
+import type { CliIO } from './command.js';
+import { COMMAND_NAMES, commandSummaries, loadCommand } from './registry.js';
 
-function usage(commands: Command[]): string {
+function usage(commands: ReadonlyArray<{ name: string; summary: string }>): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return `usage: steplens <command> [options]\n       steplens --version\n\ncommands:\n${lines.join('\n')}\n\nRun 'steplens <command> --help' for a command's options.\n`;
@@ -40,7 +40,7 @@ export async function runCli(argv: string[], rawIO: CliIO): Promise<number> {
     return 0;
   }
   if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
-    const text = usage(await loadCommands());
+    const text = usage(commandSummaries());
     if (verb === undefined) io.stderr(text);
     else io.stdout(text);
     return verb === undefined ? 1 : 0;
@@ -59,7 +59,7 @@ export async function runCli(argv: string[], rawIO: CliIO): Promise<number> {
     if (!limit.ok) throw limit.error;
     return await command.run(rest, io);
   } catch (error) {
-    if (error instanceof SteplensError) {
+    if (isSteplensError(error)) {
       io.stderr(`steplens ${verb}: ${printable(error.message)}\n`);
       return 1;
     }

@@ -1,8 +1,8 @@
-import Parser from 'tree-sitter';
-import Python from 'tree-sitter-python';
+import type Parser from 'tree-sitter';
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import type { ScopeResolver } from '../core/ports.js';
+import { newParser } from './grammars.js';
 import { indentScope } from './python-indent-scope.js';
 
 type SyntaxNode = Parser.SyntaxNode;
@@ -63,8 +63,7 @@ function scopeOf(root: SyntaxNode, start: number, end: number): string {
  * not parsed: their scopes come from indentation.
  */
 export function createPythonScopeResolver(options: ScopeResolverOptions = {}): ScopeResolver & { cacheStats(): CacheStats } {
-  const parser = new Parser();
-  parser.setLanguage(Python);
+  let parser: Parser | undefined; // made by the first .py file parsed
   const maxChars = options.maxParseChars ?? MAX_SCOPE_PARSE_CHARS;
   const cache = new LRUCache<string, { tree: Parser.Tree; bytes: number }>({
     max: options.cacheSize ?? 256,
@@ -80,6 +79,7 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
       const key = `${file}\0${createHash('md5').update(text).digest('hex')}`;
       let tree = cache.get(key)?.tree;
       if (!tree) {
+        parser ??= newParser('python'); // outside the try: a grammar that fails to load is an error, not "no scope"
         try {
           tree = parser.parse(text);
         } catch {

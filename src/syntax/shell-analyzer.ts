@@ -1,7 +1,7 @@
-import Parser from 'tree-sitter';
-import Bash from 'tree-sitter-bash';
+import type Parser from 'tree-sitter';
 import { LRUCache } from 'lru-cache';
 import type { ParsedShell, ShellAnalyzer, SimpleCommand } from '../core/ports.js';
+import { newParser } from './grammars.js';
 import type { CacheStats } from './python-scope.js';
 import { collectCommands, type RawCommand } from './shell-walk.js';
 import { changesShellEnv, isSkipped, unwrap } from './shell-wrappers.js';
@@ -99,8 +99,7 @@ export function parseShell(parser: Parser, command: string, maxChars = MAX_PARSE
  * (LRU) because agents repeat commands; callers must not mutate them.
  */
 export function createShellAnalyzer(options: ShellAnalyzerOptions = {}): ShellAnalyzer & { cacheStats(): CacheStats } {
-  const parser = new Parser();
-  parser.setLanguage(Bash);
+  let parser: Parser | undefined; // made by the first parse that misses the cache
   const maxChars = options.maxParseChars ?? MAX_PARSE_CHARS;
   const cache = new LRUCache<string, ParsedShell>({
     max: options.cacheSize ?? 5000,
@@ -111,7 +110,7 @@ export function createShellAnalyzer(options: ShellAnalyzerOptions = {}): ShellAn
     parse(command: string): ParsedShell {
       const hit = cache.get(command);
       if (hit) return hit;
-      const parsed = parseShell(parser, command, maxChars);
+      const parsed = parseShell((parser ??= newParser('bash')), command, maxChars);
       if (command.length <= MAX_CACHED_CHARS) cache.set(command, parsed);
       return parsed;
     },

@@ -118,7 +118,7 @@ describe('three replicas behind a balancer, one Redis', () => {
     // Restarted replicas keep every task.
     for (const r of replicas) expect((await getJson(`${r.url}/v1/tasks`)).body).toEqual(tasksBefore);
     await client.close();
-  });
+  }, 90_000); // three replicas, Redis and a balancer as processes: slower while other test files share the cores
 
   it('Redis restarted mid-run: clients get unavailable errors (no hang), replicas are not ready, then recover and carry on', async () => {
     const client = await connect(lb.url, { reconnect: { retries: 20, delayMs: 25 } });

@@ -13,7 +13,8 @@ import { bundledReferencesDir, packageRoot } from '../../src/package-files.js';
 import { removeDir, startApp, tempDir, type Running } from '../server/helpers.js';
 
 const ROOT = packageRoot();
-const MAIN = path.join(ROOT, 'dist/src/cli/main.js');
+// What `npx steplens` runs: the package bin (the CLI bundle).
+const MAIN = path.join(ROOT, 'dist/bin/steplens.js');
 
 /** The `npx steplens` command lines of a Markdown file's sh blocks (continuation lines joined). */
 export function steplensCommands(markdown: string): string[] {

@@ -68,7 +68,7 @@ describe('policies per agent and model: calibrate --by agent, serve --policy', (
     const config = await serverConfig(['--policy', file, '--data', join(dir, 'data'), '--no-seed', '--log-level', 'silent'], {}, dir);
     srv = await startApp(config.app);
     c = await Client.connect(srv.wsUrl);
-  }, 180_000);
+  }, 180_000); // calibrate over the corpus: about 10 s of CPU, longer while other workers share the cores
   afterAll(async () => {
     c?.close();
     await srv?.app.close();

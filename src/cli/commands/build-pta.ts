@@ -51,7 +51,6 @@ async function distinctFiles(files: readonly string[], cwd: string, warn: (s: st
 
 const command: Command = {
   name: 'build-pta',
-  summary: "build a task's reference PTA from passing trajectories",
   usage:
     'usage: steplens build-pta --task ID --out PTA.json FILE... [--format F] [--min-refs N] [--json] [--lenient]\n' +
     '  FILE...      passing trajectories of the task (at least --min-refs, default 2; may be gzipped);\n' +

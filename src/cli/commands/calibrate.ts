@@ -47,7 +47,6 @@ const unwrap = <T>(r: { ok: true; value: T } | { ok: false; error: string }, cod
 
 const command: Command = {
   name: 'calibrate',
-  summary: 'choose the early-stop policy (and composite weights) from runs with known outcomes, with the price stated',
   usage:
     'usage: steplens calibrate [--outcomes FILE] [--sources FILE] [--runs FILE]... [--save-runs FILE]\n' +
     '                          [--max-false-stop R] [--confidence C] [--bound clopper-pearson|wilson] [--source-max R]\n' +

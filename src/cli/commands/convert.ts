@@ -7,7 +7,6 @@ import { INSTANCE_OPTION, logExitCode, readLogFile, reportLogDiagnostics, select
 
 const command: Command = {
   name: 'convert',
-  summary: 'print a trajectory as steplens JSON Lines (one normalised step a line)',
   usage:
     'usage: steplens convert FILE [--format auto|steplens|openhands|swe-agent|mini-swe-agent|atif] [--instance ID] [--lenient]\n' +
     '  FILE may be gzipped; a file holding several trajectories (OpenHands output.jsonl) needs --instance ID',

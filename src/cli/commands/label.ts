@@ -64,7 +64,6 @@ function labelText(x: Instance, labelled: LabelledStep[]): string {
 
 const command: Command = {
   name: 'label',
-  summary: 'parse one trajectory and label its steps (E/I/V/O)',
   usage:
     'usage: steplens label FILE [--format auto|steplens|openhands|swe-agent|mini-swe-agent|atif] [--instance ID] [--json] [--lenient]\n' +
     '  FILE may be gzipped; a file holding several trajectories (OpenHands output.jsonl) gives one result each\n' +

@@ -51,7 +51,6 @@ async function groupReference(
 
 const command: Command = {
   name: 'rank',
-  summary: 'rank N runs of one task, best first, each with what it was scored by',
   usage:
     'usage: steplens rank FILE... [--forecast F.json] [--pta PTA.json | --references DIR... | --bundled] [--consensus]\n' +
     '                     [--task ID] [--mixed-tasks] [--prior-dir DIR] [--config C.json] [--format F] [--json] [--lenient]\n' +

@@ -66,7 +66,6 @@ function cliError(error: unknown, prefix = ''): unknown {
 
 const replay: Command = {
   name: 'replay',
-  summary: 'stream a trajectory to a running server and print live scores and signals',
   usage: USAGE,
   async run(args, io) {
     const { values, positionals } = parseArgs({

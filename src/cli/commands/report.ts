@@ -71,7 +71,6 @@ function writeOutputs(dir: string, report: CorpusReport): string[] {
 
 const command: Command = {
   name: 'report',
-  summary: 'corpus report: rankings, Lucky passes, statistics, multi-trial reliability',
   usage:
     'usage: steplens report [--outcomes FILE] [--manifest FILE] [--out DIR] [--json] [--references DIR]... [--bundled] [--forecast FILE]\n' +
     '                       [--seed N] [--min-runs N] [--by-reference] [--model NAME] [--run NAME] [--lenient] PATH...\n' +

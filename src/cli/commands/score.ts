@@ -1,79 +1,71 @@
-/** `steplens score FILE [--pta PTA.json] [--passed|--failed]`: score one trajectory. */
+/** `steplens score FILE... [--pta PTA.json] [--passed|--failed] [--json | --jsonl]`: score trajectories. */
 import { parseArgs } from 'node:util';
 import { createScorer } from '../../core/scorer.js';
 import type { Reference, TrajectoryReport } from '../../core/scorer-api.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
-import { SteplensError } from '../../errors.js';
-import type { Command } from '../command.js';
+import { isSteplensError, SteplensError } from '../../errors.js';
+import type { CliIO, Command } from '../command.js';
 import { formatOption, LENIENT_OPTION } from '../input.js';
-import { INSTANCE_OPTION, logExitCode, readLogFile, reportLogDiagnostics, selectInstances, type Instance } from '../instances.js';
+import { INSTANCE_OPTION, logExitCode, readLogFile, reportLogDiagnostics, selectInstances } from '../instances.js';
 import { chooseReference } from '../references.js';
+import { humanReport, scoreDocument, taskMismatch } from '../score-text.js';
 import { readConfigFile, readForecastFile, readPolicyFile } from '../../settings-files.js';
-import { selectModel } from '../../core/forecast/model.js';
-import { formatNumber, renderTable } from '../table.js';
+import { selectModel, type ForecastFile } from '../../core/forecast/model.js';
+import type { Policy } from '../../core/policy.js';
+import type { ScoringConfig } from '../../core/config.js';
+import { printable } from '../../text-files.js';
 
-/** The `score --json` document (cli.md). */
-export function scoreDocument(report: TrajectoryReport, task: string | undefined) {
-  return {
-    ...(task ? { task } : {}),
-    score: report.score,
-    tier: report.tier,
-    ...(report.lucky ? { lucky: report.lucky } : {}),
-    waste: report.waste,
-    signals: report.signals.map((s) => ({ kind: s.kind, severity: s.severity, t: s.t, steps: s.steps, message: s.message })),
-    steps: report.steps,
-    stages: report.stages,
-    reference: report.reference,
-    unknown: report.unknown,
-    ...(report.pPass !== undefined ? { pPass: report.pPass } : {}),
-  };
+export { scoreDocument };
+
+/** What every file of one `score` command is scored with (read once, before the first file). */
+interface Setup {
+  reference: Reference;
+  ptaFile: string;
+  policy: Policy | undefined;
+  config: ScoringConfig | undefined;
+  forecasts: ForecastFile | undefined;
+  passed: boolean | undefined;
+  task: string | undefined;
 }
 
-const show = (v: number | null) => (v === null ? '-' : formatNumber(v));
-
-function humanReport(report: TrajectoryReport, task: string | undefined, passed: boolean | undefined): string {
-  const s = report.score;
-  const ref = report.reference.kind === 'pta' ? `PTA v${report.reference.version} (${report.reference.paths} paths)` : 'prior (no PTA: struct and cov left out)';
-  const out = [
-    `${task ?? 'trajectory'}: ${report.steps} steps, reference ${ref}`,
-    `score ${formatNumber(s.total)}  tier ${report.tier}${report.lucky ? ` (${report.lucky})` : ''}${passed === undefined ? ' (projected: outcome unknown; --passed / --failed give the real tier)' : ''}`,
-    `  struct ${show(s.struct)}  cov ${show(s.cov)}  coh ${show(s.coh)}  temp ${show(s.temp)}`,
-    `stages ${report.stages}`,
-    ...(report.pPass !== undefined ? [`forecast P(pass) ${report.pPass.toFixed(3)}`] : []),
-  ];
-  if (report.signals.length) {
-    out.push(
-      '',
-      'signals:',
-      renderTable(
-        ['t', 'kind', 'severity', 'steps'],
-        report.signals.map((x) => [x.t, x.kind, x.severity, x.steps.join(',')]),
-      ).trimEnd(),
-    );
-  }
-  if (report.waste.length) {
-    const rows = report.waste.map((w) => [w.category, w.tool, w.wastedSteps, w.wastedTokens, w.steps.join(',')]);
-    out.push('', 'waste:', renderTable(['category', 'tool', 'steps', 'tokens', 'at'], rows).trimEnd());
-  }
-  return out.join('\n') + '\n';
+/** Scores every chosen trajectory of one file; returns the reports and the file's exit code. */
+async function scoreFile(file: string, setup: Setup, options: { format: string | undefined; instance: string | undefined; lenient: boolean }, io: CliIO) {
+  const log = await readLogFile(file, formatOption(options.format));
+  const chosen = selectInstances(log, options.instance, false);
+  reportLogDiagnostics(log, chosen, io.stderr);
+  const analyzers = defaultAnalyzers();
+  const { reference, policy, config, forecasts } = setup;
+  const results = chosen.map((x) => {
+    const runTask = setup.task ?? x.parsed.meta.task;
+    const warning = taskMismatch(file, x, runTask, setup.task !== undefined, setup.ptaFile, reference);
+    if (warning) io.stderr(`${warning}\n`);
+    const forecast = forecasts !== undefined ? selectModel(forecasts, x.parsed.meta.agent, x.parsed.meta.model) : undefined;
+    const scorer = createScorer({ reference, analyzers, ...(forecast ? { forecast } : {}), ...(policy ? { policy } : {}), ...(config ? { config } : {}) });
+    for (const step of x.parsed.steps) scorer.push(step);
+    const report: TrajectoryReport = scorer.report(setup.passed);
+    return { report, task: runTask ?? (reference.kind === 'pta' ? reference.pta.task : undefined), instance: x.id, diagnostics: x.parsed.diagnostics };
+  });
+  return { results, several: log.instances.length > 1, fileDiagnostics: log.diagnostics, code: logExitCode(log, chosen, options.lenient) };
 }
 
-/** The warning when the run's task is not the PTA's (scoring against another task's reference is allowed, never silent). */
-function taskMismatch(file: string, x: Instance, task: string | undefined, forced: boolean, ptaFile: string, reference: Reference): string | undefined {
-  if (reference.kind !== 'pta' || task === undefined || task === reference.pta.task) return undefined;
-  const whose = forced ? `--task ${task}` : `${file}${x.id !== task ? ` (${x.id})` : ''} is a run of task ${task}`;
-  return `warning: ${whose}, but ${ptaFile} is the reference of task ${reference.pta.task}; scored against it anyway` + (forced ? '' : ` (--task ${reference.pta.task} says the run is of that task)`);
+/** The `--jsonl` line of a file that could not be scored, naming it. */
+function errorLine(file: string, error: unknown): string {
+  const code = isSteplensError(error) ? error.code : 'internal';
+  const message = error instanceof Error ? error.message : String(error);
+  return `${JSON.stringify({ file, error: { code, message } })}\n`;
 }
 
 const command: Command = {
   name: 'score',
-  summary: 'score one trajectory against a PTA (or reference-free)',
   usage:
-    'usage: steplens score FILE [--pta PTA.json] [--passed | --failed] [--format F] [--prior-dir DIR] [--instance ID] [--task ID]\n' +
-    '                      [--policy POLICY.json] [--config CONFIG.json] [--forecast FORECAST.json] [--json] [--lenient]\n' +
+    'usage: steplens score FILE... [--pta PTA.json] [--passed | --failed] [--format F] [--prior-dir DIR] [--instance ID] [--task ID]\n' +
+    '                      [--policy POLICY.json] [--config CONFIG.json] [--forecast FORECAST.json] [--json | --jsonl] [--lenient]\n' +
     '  without --pta the trajectory is scored reference-free against the prior pooled from the bundled references\n' +
     '  FILE may be gzipped; a file holding several trajectories (OpenHands output.jsonl) gives one report each\n' +
     '  (--json: an array), or only the one --instance ID names\n' +
+    '  --json: one JSON document (one FILE); --jsonl: one JSON line per trajectory of every FILE, with "file" (and\n' +
+    '  "instance" in a file of several); a FILE that cannot be scored is a line {"file", "error": {"code", "message"}}\n' +
+    '  and the others are still scored; exit 1 when any FILE failed or had lines skipped (unless --lenient)\n' +
     "  --task: the run's task when the log names none or names it differently (a PTA of another task is warned about)\n" +
     '  --policy: early-stop thresholds (partial, as in start.policy or written by calibrate --out)\n' +
     '  --config: scoring weights, tier thresholds, tau, ... (partial override of the defaults)\n' +
@@ -93,38 +85,58 @@ const command: Command = {
         forecast: { type: 'string' },
         task: { type: 'string' },
         json: { type: 'boolean', default: false },
+        jsonl: { type: 'boolean', default: false },
         ...INSTANCE_OPTION,
         ...LENIENT_OPTION,
       },
     });
-    if (positionals.length !== 1) throw new SteplensError('usage', 'expected exactly one FILE');
+    if (positionals.length === 0) throw new SteplensError('usage', 'expected a FILE (or several)');
+    if (values.json && values.jsonl) throw new SteplensError('usage', '--json and --jsonl are exclusive');
+    if (values.json && positionals.length > 1) throw new SteplensError('usage', `--json prints one document, for one FILE (got ${positionals.length}): use --jsonl for one JSON line per trajectory`);
     if (values.passed && values.failed) throw new SteplensError('usage', '--passed and --failed are exclusive');
-    const file = positionals[0]!;
-    const reference = await chooseReference(values.pta, values['prior-dir']);
-    const log = await readLogFile(file, formatOption(values.format));
-    const chosen = selectInstances(log, values.instance, false);
-    reportLogDiagnostics(log, chosen, io.stderr);
-    const passed = values.passed ? true : values.failed ? false : undefined;
-    const policy = values.policy !== undefined ? await readPolicyFile(values.policy) : undefined;
-    const config = values.config !== undefined ? await readConfigFile(values.config) : undefined;
-    const forecasts = values.forecast !== undefined ? await readForecastFile(values.forecast) : undefined;
-    const analyzers = defaultAnalyzers();
-    const results = chosen.map((x) => {
-      const runTask = values.task ?? x.parsed.meta.task;
-      const warning = taskMismatch(file, x, runTask, values.task !== undefined, values.pta ?? '', reference);
-      if (warning) io.stderr(`${warning}\n`);
-      const forecast = forecasts !== undefined ? selectModel(forecasts, x.parsed.meta.agent, x.parsed.meta.model) : undefined;
-      const scorer = createScorer({ reference, analyzers, ...(forecast ? { forecast } : {}), ...(policy ? { policy } : {}), ...(config ? { config } : {}) });
-      for (const step of x.parsed.steps) scorer.push(step);
-      return { report: scorer.report(passed), task: runTask ?? (reference.kind === 'pta' ? reference.pta.task : undefined) };
-    });
-    if (values.json) {
-      const docs = results.map((r) => scoreDocument(r.report, r.task));
-      io.stdout(`${JSON.stringify(docs.length === 1 ? docs[0] : docs)}\n`);
-    } else {
-      io.stdout(results.map((r) => humanReport(r.report, r.task, passed)).join('\n'));
+    formatOption(values.format);
+    // Read before any FILE: a bad flag or settings file fails the whole command with one line, as for one FILE.
+    const setup: Setup = {
+      reference: await chooseReference(values.pta, values['prior-dir']),
+      ptaFile: values.pta ?? '',
+      passed: values.passed ? true : values.failed ? false : undefined,
+      policy: values.policy !== undefined ? await readPolicyFile(values.policy) : undefined,
+      config: values.config !== undefined ? await readConfigFile(values.config) : undefined,
+      forecasts: values.forecast !== undefined ? await readForecastFile(values.forecast) : undefined,
+      task: values.task,
+    };
+    const options = { format: values.format, instance: values.instance, lenient: values.lenient };
+    // One FILE without --jsonl: as ever, a failure is the command's one-line error.
+    const alone = positionals.length === 1 && !values.jsonl;
+    let code = 0;
+    for (const file of positionals) {
+      let scored: Awaited<ReturnType<typeof scoreFile>>;
+      try {
+        scored = await scoreFile(file, setup, options, io);
+      } catch (error) {
+        if (alone) throw error;
+        if (values.jsonl) io.stdout(errorLine(file, error));
+        else io.stderr(`steplens score: ${printable(error instanceof Error ? error.message : String(error))}\n`);
+        code = 1;
+        continue;
+      }
+      code = Math.max(code, scored.code);
+      const { results } = scored;
+      if (values.jsonl) {
+        for (const r of results) {
+          const skipped = [...(scored.several ? [] : scored.fileDiagnostics), ...r.diagnostics];
+          const head = { file, ...(scored.several ? { instance: r.instance } : {}) };
+          io.stdout(`${JSON.stringify({ ...head, ...scoreDocument(r.report, r.task), ...(skipped.length > 0 ? { diagnostics: skipped } : {}) })}\n`);
+        }
+      } else if (values.json) {
+        const docs = results.map((r) => scoreDocument(r.report, r.task));
+        io.stdout(`${JSON.stringify(docs.length === 1 ? docs[0] : docs)}\n`);
+      } else {
+        const text = results.map((r) => humanReport(r.report, r.task, setup.passed)).join('\n');
+        io.stdout(alone ? text : `== ${printable(file)}\n${text}\n`);
+      }
     }
-    return logExitCode(log, chosen, values.lenient);
+    return code;
   },
 };
 

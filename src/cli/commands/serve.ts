@@ -5,7 +5,6 @@ import { runServer } from '../../server/run.js';
 
 const serve: Command = {
   name: 'serve',
-  summary: 'run the online scoring server (WebSocket + HTTP)',
   usage: SERVE_USAGE,
   async run(args, io) {
     const config = await serverConfig(args, io.env, io.cwd);

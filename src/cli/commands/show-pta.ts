@@ -7,7 +7,6 @@ import { readPta } from '../input.js';
 
 const command: Command = {
   name: 'show-pta',
-  summary: "print a PTA's summary: paths, node counts, the tree with each node's stage and reference count",
   usage: 'usage: steplens show-pta PTA.json [--json]\n  --json prints the summary as one JSON document (counts, paths, nodes)',
   async run(args, io) {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });

@@ -39,7 +39,6 @@ const enough = (runs: readonly ForecastRun[]) => runs.length >= MIN_GROUP_RUNS &
 
 const command: Command = {
   name: 'train',
-  summary: 'fit the outcome forecaster P(pass | first t steps) on runs with known outcomes, evaluated held out',
   usage:
     'usage: steplens train --out FORECAST.json [--outcomes FILE] [--manifest FILE] [--by agent|model] [--folds K] [--seed N]\n' +
     '                      [--config FILE] [--json] PATH...\n' +

@@ -1,0 +1,118 @@
+/**
+ * How fast the `steplens` command answers (issue 24): the package bin (dist/bin/steplens.js, the esbuild bundle)
+ * against a bare `node -e 0` started in the same rounds, so that the ratio holds on a loaded machine. Each round
+ * runs every command once, in a rotating order; the figures are medians over the rounds. Also the same commands
+ * from tsc's output (dist/src/cli/main.js, what the bin was before the bundle) or another build (`--baseline`),
+ * and many runs scored in one process (`score FILE... --jsonl`) against one process per run.
+ *
+ *   npm run build && node dist/bench/cli-start.js [--rounds 21] [--run FILE] [--baseline OTHER/dist/src/cli/main.js] [--json FILE]
+ *   (default run: examples/runs/mini-swe-agent/deepseek_lite_dev_noparallel/pylint-dev__astroid-1196.traj.json, 79 steps)
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { repoRoot } from './corpus.js';
+import { machine, target, writeResult } from './report.js';
+import { childCpuSeconds, commandLine, fmt, median, printTable } from './timing.js';
+
+const { values } = parseArgs({ options: { rounds: { type: 'string' }, run: { type: 'string' }, baseline: { type: 'string' }, json: { type: 'string' } } });
+const ROOT = repoRoot();
+const rounds = Number(values.rounds ?? 21);
+const run = path.resolve(values.run ?? path.join(ROOT, 'examples/runs/mini-swe-agent/deepseek_lite_dev_noparallel/pylint-dev__astroid-1196.traj.json'));
+const BIN = path.join(ROOT, 'dist/bin/steplens.js');
+const TSC_MAIN = path.join(ROOT, 'dist/src/cli/main.js');
+
+interface Case {
+  name: string;
+  args: string[];
+}
+
+const cases: Case[] = [
+  { name: 'node -e 0', args: ['-e', '0'] },
+  { name: 'bin --version', args: [BIN, '--version'] },
+  { name: 'bin score RUN --json', args: [BIN, 'score', run, '--json'] },
+  { name: 'tsc --version', args: [TSC_MAIN, '--version'] },
+  { name: 'tsc score RUN --json', args: [TSC_MAIN, 'score', run, '--json'] },
+];
+if (values.baseline !== undefined) {
+  const base = path.resolve(values.baseline);
+  cases.push({ name: 'baseline --version', args: [base, '--version'] }, { name: 'baseline score RUN --json', args: [base, 'score', run, '--json'] });
+}
+
+/** Runs `node ...args` once; its wall ms and CPU ms (user + system, 10 ms ticks), failing loudly on a non-zero exit. */
+function once(args: string[]): { wall: number; cpu: number } {
+  const cpu0 = childCpuSeconds() ?? Number.NaN;
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const wall = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status ?? r.signal}: ${r.stderr}`);
+  return { wall, cpu: ((childCpuSeconds() ?? Number.NaN) - cpu0) * 1000 };
+}
+
+console.log(`command: ${commandLine(import.meta.url)}`);
+const loadBefore = os.loadavg();
+console.log(`run: ${path.relative(ROOT, run)} (${fmt(statSync(run).size / 1024, 0)} KiB); load average before: ${loadBefore.map((x) => fmt(x, 2)).join(' ')}`);
+const samples = cases.map(() => ({ wall: [] as number[], cpu: [] as number[] }));
+for (const c of cases) once(c.args); // warm the page cache
+for (let r = 0; r < rounds; r++) {
+  for (let k = 0; k < cases.length; k++) {
+    const i = (k + r) % cases.length;
+    const s = once(cases[i]!.args);
+    samples[i]!.wall.push(s.wall);
+    samples[i]!.cpu.push(s.cpu);
+  }
+}
+const wall = samples.map((s) => median(s.wall));
+const cpu = samples.map((s) => s.cpu.reduce((a, b) => a + b, 0) / s.cpu.length);
+console.log(`\n${rounds} rounds, each command once per round in a rotating order; wall = median, CPU = mean (user + system)`);
+printTable(
+  ['command', 'wall ms', 'x node -e 0', 'CPU ms', 'x node -e 0'],
+  cases.map((c, i) => [c.name, fmt(wall[i]!, 0), fmt(wall[i]! / wall[0]!, 2), fmt(cpu[i]!, 0), fmt(cpu[i]! / cpu[0]!, 2)]),
+);
+
+// Many runs: every example run scored by one `score FILE... --jsonl` vs one `score FILE --json` process each.
+const examples = readdirSync(path.join(ROOT, 'examples/runs'), { recursive: true, encoding: 'utf8' })
+  .map((f) => path.join(ROOT, 'examples/runs', f))
+  .filter((f) => /\.(traj|json)$/.test(f) && statSync(f).isFile())
+  .sort();
+const batchRounds = Math.max(3, Math.round(rounds / 7));
+const together: number[] = [];
+const apart: number[] = [];
+for (let r = 0; r < batchRounds; r++) {
+  together.push(once([BIN, 'score', ...examples, '--jsonl']).wall);
+  apart.push(examples.reduce((sum, f) => sum + once([BIN, 'score', f, '--json']).wall, 0));
+}
+console.log(`\n${examples.length} example runs, ${batchRounds} rounds (median wall):`);
+printTable(
+  ['how', 'wall ms', 'ms per run'],
+  [
+    ['one process: score FILE... --jsonl', fmt(median(together), 0), fmt(median(together) / examples.length, 0)],
+    ['a process per run: score FILE --json', fmt(median(apart), 0), fmt(median(apart) / examples.length, 0)],
+  ],
+);
+console.log(
+  `load average after: ${os
+    .loadavg()
+    .map((x) => fmt(x, 2))
+    .join(' ')}\n`,
+);
+
+const ratio = (i: number) => wall[i]! / wall[0]!;
+const targets = [target('bin score RUN --json / node -e 0 (median wall)', ratio(2), '<=', 3), target('bin --version / node -e 0 (median wall)', ratio(1), '<=', 1.5)];
+const figures: Record<string, number> = {
+  rounds,
+  load_before: loadBefore[0]!,
+  load_after: os.loadavg()[0]!,
+  batch_runs: examples.length,
+  batch_one_process_ms: median(together),
+  batch_process_per_run_ms: median(apart),
+};
+cases.forEach((c, i) => {
+  const key = c.name.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '');
+  figures[`${key}_wall_ms`] = wall[i]!;
+  figures[`${key}_cpu_ms`] = cpu[i]!;
+  figures[`${key}_x_node`] = ratio(i);
+});
+writeResult(values.json, { bench: 'cli-start', command: commandLine(import.meta.url), machine: machine(), targets, figures });

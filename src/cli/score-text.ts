@@ -1,0 +1,58 @@
+/** What `steplens score` prints for one scored trajectory: the `--json` document (cli.md) and the readable report. */
+import type { Reference, TrajectoryReport } from '../core/scorer-api.js';
+import type { Instance } from './instances.js';
+import { formatNumber, renderTable } from './table.js';
+
+/** The `score --json` document (cli.md). */
+export function scoreDocument(report: TrajectoryReport, task: string | undefined) {
+  return {
+    ...(task ? { task } : {}),
+    score: report.score,
+    tier: report.tier,
+    ...(report.lucky ? { lucky: report.lucky } : {}),
+    waste: report.waste,
+    signals: report.signals.map((s) => ({ kind: s.kind, severity: s.severity, t: s.t, steps: s.steps, message: s.message })),
+    steps: report.steps,
+    stages: report.stages,
+    reference: report.reference,
+    unknown: report.unknown,
+    ...(report.pPass !== undefined ? { pPass: report.pPass } : {}),
+  };
+}
+
+const show = (v: number | null) => (v === null ? '-' : formatNumber(v));
+
+/** The readable report of one trajectory. */
+export function humanReport(report: TrajectoryReport, task: string | undefined, passed: boolean | undefined): string {
+  const s = report.score;
+  const ref = report.reference.kind === 'pta' ? `PTA v${report.reference.version} (${report.reference.paths} paths)` : 'prior (no PTA: struct and cov left out)';
+  const out = [
+    `${task ?? 'trajectory'}: ${report.steps} steps, reference ${ref}`,
+    `score ${formatNumber(s.total)}  tier ${report.tier}${report.lucky ? ` (${report.lucky})` : ''}${passed === undefined ? ' (projected: outcome unknown; --passed / --failed give the real tier)' : ''}`,
+    `  struct ${show(s.struct)}  cov ${show(s.cov)}  coh ${show(s.coh)}  temp ${show(s.temp)}`,
+    `stages ${report.stages}`,
+    ...(report.pPass !== undefined ? [`forecast P(pass) ${report.pPass.toFixed(3)}`] : []),
+  ];
+  if (report.signals.length) {
+    out.push(
+      '',
+      'signals:',
+      renderTable(
+        ['t', 'kind', 'severity', 'steps'],
+        report.signals.map((x) => [x.t, x.kind, x.severity, x.steps.join(',')]),
+      ).trimEnd(),
+    );
+  }
+  if (report.waste.length) {
+    const rows = report.waste.map((w) => [w.category, w.tool, w.wastedSteps, w.wastedTokens, w.steps.join(',')]);
+    out.push('', 'waste:', renderTable(['category', 'tool', 'steps', 'tokens', 'at'], rows).trimEnd());
+  }
+  return out.join('\n') + '\n';
+}
+
+/** The warning when the run's task is not the PTA's (scoring against another task's reference is allowed, never silent). */
+export function taskMismatch(file: string, x: Instance, task: string | undefined, forced: boolean, ptaFile: string, reference: Reference): string | undefined {
+  if (reference.kind !== 'pta' || task === undefined || task === reference.pta.task) return undefined;
+  const whose = forced ? `--task ${task}` : `${file}${x.id !== task ? ` (${x.id})` : ''} is a run of task ${task}`;
+  return `warning: ${whose}, but ${ptaFile} is the reference of task ${reference.pta.task}; scored against it anyway` + (forced ? '' : ` (--task ${reference.pta.task} says the run is of that task)`);
+}
