@@ -1,5 +1,5 @@
 /**
- * `steplens rank` through the built binary (dist) on real corpus runs of one task: the basis it orders by
+ * `steplens rank` through the built bin (dist/bin/steplens.js, the bundle users run) on real corpus runs of one task: the basis it orders by
  * (PTA, reference-free, consensus, forecast), the JSON document, and bad input (mixed tasks, a run without
  * steps, exclusive flags, a missing file), each one line on stderr with exit 1 and nothing on stdout.
  */
@@ -18,7 +18,7 @@ import { forecastFileOf, labelledRuns } from '../forecast/fixtures.js';
 import { readSteps } from '../server/helpers.js';
 import { CORPUS } from './run-cli.js';
 
-const bin = path.join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
+const bin = path.join(packageRoot(), 'dist', 'bin', 'steplens.js');
 const M = path.join(CORPUS, 'SWE-agent__mini-swe-agent__pull-refs/output');
 const run = (name: string, task: string) => path.join(M, name, task, `${task}.traj.json`);
 const A1196 = ['deepseek_chat_dev', 'deepseek_chat_dev_rerun', 'deepseek_lite_dev_noparallel'].map((n) => run(n, 'pylint-dev__astroid-1196'));
