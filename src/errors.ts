@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   bad_input: { status: 400, summary: 'An input file or trajectory cannot be read or parsed.' },
   unknown_format: { status: 400, summary: 'The log format could not be detected.' },
   usage: { status: 400, summary: 'Wrong command-line usage.' },
+  mixed_tasks: { status: 400, summary: 'A group of runs to rank holds runs of more than one task.' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -17,6 +17,7 @@ const COMMANDS: Record<string, Entry> = {
   'build-pta': { summary: "build a task's reference PTA from passing trajectories", load: () => import('./commands/build-pta.js') },
   'show-pta': { summary: "print a PTA's summary: paths, node counts, the tree with each node's stage and reference count", load: () => import('./commands/show-pta.js') },
   score: { summary: 'score one trajectory against a PTA (or reference-free)', load: () => import('./commands/score.js') },
+  rank: { summary: 'rank N runs of one task, best first, each with what it was scored by', load: () => import('./commands/rank.js') },
   report: { summary: 'corpus report: rankings, Lucky passes, statistics, multi-trial reliability', load: () => import('./commands/report.js') },
   calibrate: { summary: 'choose the early-stop policy (and composite weights) from runs with known outcomes, with the price stated', load: () => import('./commands/calibrate.js') },
   train: { summary: 'fit the outcome forecaster P(pass | first t steps) on runs with known outcomes, evaluated held out', load: () => import('./commands/train.js') },

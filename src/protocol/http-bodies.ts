@@ -5,14 +5,14 @@ import { policyInputSchema } from '../core/policy.js';
 import { FORMAT_NAMES } from '../formats/types.js';
 import { formatSchema, taskIdSchema } from './client-messages.js';
 
-const formatOrAutoSchema = z
+export const formatOrAutoSchema = z
   .union([formatSchema, z.literal('auto')], {
     error: () => `expected one of auto, ${FORMAT_NAMES.join(', ')}`,
   })
   .describe('Log format of trajectory, or auto (default): detected from the content');
 import { referenceInfoSchema, scoreVectorSchema, signalSchema, tierSchema } from './report-schemas.js';
 
-const trajectorySchema = z
+export const trajectorySchema = z
   .unknown()
   .refine((v) => v !== undefined && v !== null, 'required: the log content (JSON document or array of records)')
   .describe('The whole log: the parsed JSON document of a log file (e.g. a SWE-agent .traj object), or an array of records for a JSON Lines log (one steplens step or OpenHands event per element)');

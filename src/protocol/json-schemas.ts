@@ -13,6 +13,7 @@ import {
   taskListResponseSchema,
 } from './http-bodies.js';
 import { freezeRequestSchema, pinRequestSchema } from './policy-state.js';
+import { rankRequestSchema, rankResponseSchema } from './rank-bodies.js';
 import { trajectoryReportSchema } from './report-schemas.js';
 import { SERVER_MESSAGE_SCHEMAS } from './server-messages.js';
 import { stepRecordSchema } from '../formats/step-schema.js';
@@ -33,6 +34,8 @@ const SOURCES: Record<string, z.ZodType> = {
   'http.score-batch-response': z.object({
     results: z.array(z.union([trajectoryReportSchema, httpErrorSchema])).describe("One entry per item, in order: the item's report, or {error} for that item alone"),
   }),
+  'http.rank-request': rankRequestSchema,
+  'http.rank-response': rankResponseSchema,
   'http.get-reward-request': getRewardRequestSchema,
   'http.get-reward-response': getRewardResponseSchema,
   'http.error': httpErrorSchema,

@@ -1,20 +1,23 @@
 /**
  * The HTTP scoring work as jobs over a raw JSON body: `POST /v1/score`, `/v1/score/batch`, `/get_reward`,
- * and the states of `POST /v1/tasks/:task/references`. A job runs in a worker thread (score-worker.ts, via
- * score-pool.ts), so a large body or batch never holds the event loop the streaming sessions share, or
- * inline when workers are off. Same code, same references: the same reports as a session.
+ * the runs of `POST /v1/rank`, and the states of `POST /v1/tasks/:task/references`. A job runs in a
+ * worker thread (score-worker.ts, via score-pool.ts), so a large body or batch never holds the event
+ * loop the streaming sessions share, or inline when workers are off. Same code, same references: the
+ * same reports as a session.
  */
 import type { ScoringConfig } from '../core/config.js';
 import type { Policy } from '../core/policy.js';
 import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
 import { addReferenceRequestSchema, getRewardRequestSchema, scoreBatchRequestSchema, scoreRequestSchema } from '../protocol/http-bodies.js';
 import { parseBody } from '../protocol/parse.js';
+import { rankRequestSchema } from '../protocol/rank-bodies.js';
 import { getReward } from './reward-job.js';
+import { rankJob } from './rank-job.js';
 import { checkLength, scoreRequest, type JobForecast } from './score-request.js';
 import { scoreStepsView, type StepsDeps } from './score-steps-job.js';
 import { trajectorySteps, trajectoryStates } from './trajectory.js';
 
-export type JobKind = 'score' | 'batch' | 'reward' | 'states' | 'steps';
+export type JobKind = 'score' | 'batch' | 'reward' | 'states' | 'steps' | 'rank';
 
 /** One job: what it is, its body as received, and the server settings it scores with. */
 export interface JobRequest {
@@ -78,6 +81,8 @@ async function work(req: JobRequest, deps: StepsDeps): Promise<unknown> {
       return getReward(deps, parsed(parseBody(getRewardRequestSchema, doc)));
     case 'steps':
       return scoreStepsView(deps, parsed(parseBody(scoreRequestSchema, doc)));
+    case 'rank':
+      return rankJob(deps, parsed(parseBody(rankRequestSchema, doc)));
     case 'states': {
       const body = parsed(parseBody(addReferenceRequestSchema, doc));
       const steps = trajectorySteps(body.trajectory, body.format);

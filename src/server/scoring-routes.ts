@@ -1,7 +1,7 @@
 /**
  * The HTTP routes that score: `POST /v1/score`, `/v1/score/batch`, `/get_reward` (OpenRLHF's remote reward
- * model: `--remote_rm_url` works unchanged), `POST /v1/score/steps` (the web view's upload: every step) and
- * `POST /v1/tasks/:task/references`. Their bodies are kept as
+ * model: `--remote_rm_url` works unchanged), `POST /v1/score/steps` (the web view's upload: every step),
+ * `POST /v1/rank` (rank-route.ts) and `POST /v1/tasks/:task/references`. Their bodies are kept as
  * raw bytes (JSON is parsed where the job runs: a worker thread, see score-pool.ts), so a large body is never
  * parsed nor scored on the event loop the streaming sessions share.
  */
@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { taskIdSchema } from '../protocol/client-messages.js';
 import { collectBody } from './raw-body.js';
 import { sendError, type RouteDeps } from './http-routes.js';
+import { registerRankRoute } from './rank-route.js';
 import type { JobKind, JobResult } from './scoring-jobs.js';
 import type { State } from '../core/types.js';
 
@@ -57,6 +58,8 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
       const result = await run('steps', req);
       return result.ok ? reply.type('application/json').send(result.value) : failed(req, reply, result);
     });
+
+    registerRankRoute(scoped, deps, run, failed);
 
     scoped.post('/v1/score/batch', async (req, reply) => {
       const result = await run('batch', req);

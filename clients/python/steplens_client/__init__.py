@@ -1,6 +1,6 @@
 """Python client of steplens, the online process reward model server for software-engineering agents.
 
-- :class:`HttpClient` - ``POST /v1/score``, ``/v1/score/batch``, OpenRLHF's ``/get_reward``, sessions, references.
+- :class:`HttpClient` - ``POST /v1/score``, ``/v1/score/batch``, OpenRLHF's ``/get_reward``, ``/v1/rank``, sessions, references.
 - :func:`connect` / :class:`StreamClient` / :class:`Session` - asyncio WebSocket streaming with auto-resume.
 - :class:`SyncClient` - the same, blocking (for synchronous agent loops).
 - :class:`StepHook` - score each action/observation as an agent produces it; ``decision.stop`` says when to stop.

@@ -1,5 +1,5 @@
 """The HTTP API of a steplens server over urllib: batch scoring, OpenRLHF's ``/get_reward``,
-sessions, references, health."""
+ranking runs of one task, sessions, references, health."""
 
 from __future__ import annotations
 
@@ -111,6 +111,27 @@ class HttpClient:
             body["labels"] = list(labels)
         return self.request("POST", "/get_reward", body)
 
+    def rank(self, runs: Sequence[Mapping[str, Any]], *, task: Optional[str] = None, consensus: bool = False,
+             mixed_tasks: bool = False) -> Dict[str, Any]:
+        """``POST /v1/rank``: N runs of one task (best-of-N), best first. Each run is a mapping:
+        ``{"trajectory": log, "format"?, "task"?, "id"?}`` (a finished run; text is parsed here, as for
+        :meth:`score`) or ``{"session": id, "id"?}`` (a session of this server, by its score so far).
+        Answers ``{task, by, runs}``: ``by`` is what the group is ordered by (``pPass``, ``pta``,
+        ``consensus`` when ``consensus`` is asked and neither applies, ``reference-free``, ``mixed``);
+        each run has ``index`` (its place in ``runs``), ``id``, ``rank`` (tied runs share one), ``tied``,
+        ``score``, ``composite``, ``reference``, ``steps`` and ``pPass`` / ``consensus`` when they apply.
+        Runs of different tasks fail with ``mixed_tasks`` unless ``mixed_tasks=True``."""
+        if isinstance(runs, (str, bytes, Mapping)) or not isinstance(runs, Sequence):
+            raise SteplensError("bad_input", f"runs: expected a list of runs (got {type(runs).__name__})")
+        body: Dict[str, Any] = {"runs": [_rank_run(i, r) for i, r in enumerate(runs)]}
+        if task is not None:
+            body["task"] = task
+        if consensus:
+            body["consensus"] = True
+        if mixed_tasks:
+            body["mixedTasks"] = True
+        return self.request("POST", "/v1/rank", body)
+
     def session(self, session_id: str) -> Dict[str, Any]:
         """``GET /v1/sessions/:id``: the live score of a session."""
         return self.request("GET", "/v1/sessions/" + urllib.parse.quote(session_id, safe=""))
@@ -140,6 +161,24 @@ def _item_args(i: int, item: Mapping[str, Any]) -> Dict[str, Any]:
     if unknown:
         raise SteplensError("bad_input", f"items[{i}]: unknown keys {sorted(unknown)}")
     return dict(item)
+
+
+_RANK_KEYS = {"trajectory", "format", "task", "id", "session"}
+
+
+def _rank_run(i: int, run: Mapping[str, Any]) -> Dict[str, Any]:
+    if not isinstance(run, Mapping):
+        raise SteplensError("bad_input", f"runs[{i}]: expected a mapping with trajectory or session (got {type(run).__name__})")
+    unknown = set(run) - _RANK_KEYS
+    if unknown:
+        raise SteplensError("bad_input", f"runs[{i}]: unknown keys {sorted(unknown)}")
+    if ("trajectory" in run) == ("session" in run):
+        raise SteplensError("bad_input", f"runs[{i}]: give either trajectory (a finished run) or session (a session id), not both")
+    out = dict(run)
+    trajectory = out.get("trajectory")
+    if isinstance(trajectory, (str, bytes)):
+        out["trajectory"] = parse_text(trajectory.decode("utf-8") if isinstance(trajectory, bytes) else trajectory, f"runs[{i}].trajectory")
+    return out
 
 
 def _http_error(method: str, path: str, e: urllib.error.HTTPError) -> SteplensError:

@@ -1,0 +1,259 @@
+/**
+ * Issue 26 item 3: which score should `steplens rank` order a group of runs of one task by, when
+ * no run is known to pass and there is no reference? Best-of-N (`bestOfN`, src/core/stats,
+ * docs/method.md section 16) for each candidate score, on each set of groups:
+ * - within source: SWE-agent 0.x + gpt-4's three trials of each of 240 tasks (source + task groups);
+ * - every other run (CodeR, mini-swe-agent, the corpus), grouped by task whatever its agent (what
+ *   `rank` is given when a team compares agents on one task); the two sets share no run;
+ * and, described only: calibration and corpus task groups, corpus groups within source.
+ * The choice is held out: the candidate with the largest gap closed on one set is reported on the other.
+ * pPass is the forecaster `steplens train` fits without the set's runs (`--forecast-trials`: trained
+ * without SWE-agent 0.x + gpt-4; `--forecast-others`: trained on SWE-agent 0.x + gpt-4 only).
+ *
+ *   npm run build && node dist/bench/rank.js --manifest ../shared/calibration/manifest.jsonl \
+ *     --sources bench/early-stop/sources.csv --forecast-trials F1 --forecast-others F2 \
+ *     ../shared/calibration ../shared/corpus
+ */
+import os from 'node:os';
+import { basename, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadPtaDir } from '../src/cli/references.js';
+import { EVIDENCE_NAMES } from '../src/core/evidence/evidence.js';
+import { priorFromPtas } from '../src/core/prior.js';
+import { buildPta } from '../src/core/pta/index.js';
+import { consensusScores, locationItems } from '../src/core/rank/consensus.js';
+import { createScorer } from '../src/core/scorer.js';
+import type { Analyzers } from '../src/core/ports.js';
+import { bestOfN, type BestOfN } from '../src/core/stats/best-of-n.js';
+import type { Interval } from '../src/core/stats/interval.js';
+import { separation, type ScoredOutcome } from '../src/core/stats/separation.js';
+import { bundledReferencesDir } from '../src/package-files.js';
+import { readForecastFile } from '../src/settings-files.js';
+import { defaultAnalyzers } from '../src/syntax/index.js';
+import { forecastEnd, loadRankRuns, type RankRun } from './rank/runs.js';
+import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
+import { commandLine } from './timing.js';
+
+const jsonFile = takeJsonFlag();
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    manifest: { type: 'string' },
+    sources: { type: 'string' },
+    'forecast-trials': { type: 'string' },
+    'forecast-others': { type: 'string' },
+    'trials-source': { type: 'string' },
+    seed: { type: 'string' },
+    resamples: { type: 'string' },
+  },
+});
+if (positionals.length !== 2) throw new Error('give the calibration and corpus folders (../shared/calibration ../shared/corpus)');
+const seed = Number(values.seed ?? 1);
+const reps = Number(values.resamples ?? 1000);
+const [calDir, corpusDir] = positionals.map((p) => resolve(p)) as [string, string];
+
+const started = Date.now();
+const analyzers: Analyzers = defaultAnalyzers();
+const reference = { kind: 'prior' as const, prior: priorFromPtas(await loadPtaDir(bundledReferencesDir())) };
+const { runs, skipped } = loadRankRuns({ paths: [calDir, corpusDir], manifest: values.manifest, sources: values.sources, reference, analyzers });
+const inCal = (r: RankRun) => r.path.startsWith(`${calDir}/`);
+/** The source with repeated trials of each task (the within-source set); every other run is in the cross-agent set. */
+const TRIALS = values['trials-source'] ?? 'SWE-agent 0.x + gpt-4';
+const isTrials = (r: RankRun) => inCal(r) && r.source === TRIALS;
+// pPass from a model that never saw the run's own set.
+const pPass = new Map<RankRun, number>();
+for (const [flag, pick] of [
+  ['forecast-trials', isTrials],
+  ['forecast-others', (r: RankRun) => !isTrials(r)],
+] as const) {
+  const file = values[flag];
+  if (file === undefined) continue;
+  const rs = runs.filter(pick);
+  forecastEnd(rs, await readForecastFile(file)).forEach((p, i) => pPass.set(rs[i]!, p));
+}
+console.log(`command: ${commandLine(import.meta.url)}`);
+console.log(machineLine());
+console.log(
+  `${runs.length} runs (${runs.filter((r) => r.passed).length} passing), ${skipped} skipped (no pass/fail outcome, no steps or no task); loaded in ${((Date.now() - started) / 1000).toFixed(0)} s; load ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
+
+// The shipped consensus reads edit locations from the states; the labeler's own source edits must give the same.
+const sameLocations = runs.filter((r) => {
+  const a = locationItems(r.states);
+  return a.size === r.footprint.location.length && r.footprint.location.every((k) => a.has(k));
+}).length;
+console.log(`edit locations from the states equal the labeler's source edits on ${sameLocations} of ${runs.length} runs`);
+
+/** A candidate: the scores of one group's runs (higher = pick first). */
+interface Candidate {
+  name: string;
+  score: (group: readonly RankRun[]) => number[];
+}
+
+/** Composite against a PTA built from the group's other runs (the group's own consensus reference). */
+const groupPta = (group: readonly RankRun[]): number[] =>
+  group.map((r, i) => {
+    const others = group.filter((_, j) => j !== i).map((x) => x.states);
+    const scorer = createScorer({ reference: { kind: 'pta', pta: buildPta(r.task, others) }, analyzers });
+    for (const s of r.steps) scorer.push(s);
+    return scorer.score().total;
+  });
+
+const EXPECTED: Record<(typeof EVIDENCE_NAMES)[number], 1 | -1> = {
+  testSeen: 1,
+  testPassed: 1,
+  testFailed: -1,
+  testPassShare: 1,
+  checkAfterEdit: 1,
+  reproFailedBeforeEdit: 1,
+  reproFlipped: 1,
+  errorSinceEdit: -1,
+  errorLast: -1,
+  patchEmpty: -1,
+  patchTestOnly: -1,
+  patchFiles: -1,
+  patchLines: -1,
+  patchCompact: 1,
+  editedReadShare: 1,
+  editedTraceShare: 1,
+};
+const then = (a: number[], b: number[]) => a.map((x, i) => x + 1e-6 * b[i]!);
+const composite = (g: readonly RankRun[]) => g.map((r) => r.composite / 100);
+const patchConsensus = (g: readonly RankRun[]) => consensusScores(g.map((r) => new Set(r.footprint.patch)));
+// The shipped consensus (`rank --consensus`): edit locations read from the states.
+const locationConsensus = (g: readonly RankRun[]) => consensusScores(g.map((r) => locationItems(r.states)));
+const evidenceOf = (g: readonly RankRun[], n: (typeof EVIDENCE_NAMES)[number]) => g.map((r) => r.evidence[EVIDENCE_NAMES.indexOf(n)]!);
+const CANDIDATES: Candidate[] = [
+  { name: 'composite, reference-free', score: composite },
+  { name: 'pPass (forecaster trained without the set)', score: (g) => g.map((r) => pPass.get(r) ?? Number.NaN) },
+  { name: 'consensus: final patch lines', score: patchConsensus },
+  { name: 'consensus: edit locations', score: locationConsensus },
+  { name: 'consensus: patch lines, then composite', score: (g) => then(patchConsensus(g), composite(g)) },
+  { name: 'consensus: locations, then composite', score: (g) => then(locationConsensus(g), composite(g)) },
+  { name: 'patchCompact, then composite', score: (g) => then(evidenceOf(g, 'patchCompact'), composite(g)) },
+  { name: 'patchCompact, then patch consensus', score: (g) => then(evidenceOf(g, 'patchCompact'), patchConsensus(g)) },
+  { name: 'consensus: PTA of the other runs', score: groupPta },
+  ...EVIDENCE_NAMES.map((n, k) => ({ name: `evidence ${n} (${EXPECTED[n] > 0 ? '+' : '−'})`, score: (g: readonly RankRun[]) => g.map((r) => EXPECTED[n] * r.evidence[k]!) })),
+  { name: 'run length (shorter first)', score: (g) => g.map((r) => -r.length) },
+];
+
+/** A set of groups: which runs, and how they are grouped (by source + task, or by task alone). */
+interface GroupSet {
+  name: string;
+  runs: RankRun[];
+  byTask: boolean;
+  /** Used to choose the shipped default (leave one set out). */
+  chooses: boolean;
+}
+const SETS: GroupSet[] = [
+  { name: `${TRIALS}: its trials of each task (within source)`, runs: runs.filter(isTrials), byTask: false, chooses: true },
+  { name: 'every other run, by task (any agent)', runs: runs.filter((r) => !isTrials(r)), byTask: true, chooses: true },
+  { name: `${basename(calDir)}, by task (any agent)`, runs: runs.filter(inCal), byTask: true, chooses: false },
+  { name: `${basename(corpusDir)}, by task (any agent)`, runs: runs.filter((r) => !inCal(r)), byTask: true, chooses: false },
+  { name: `${basename(corpusDir)}, within source`, runs: runs.filter((r) => !inCal(r)), byTask: false, chooses: false },
+];
+
+function groupsOf(set: GroupSet): RankRun[][] {
+  const m = new Map<string, RankRun[]>();
+  for (const r of set.runs) {
+    const k = set.byTask ? r.task : `${r.source}\0${r.task}`;
+    m.set(k, [...(m.get(k) ?? []), r]);
+  }
+  return [...m.values()].filter((g) => g.length >= 2);
+}
+
+interface Measured {
+  best: BestOfN;
+  withinTask: number | null;
+  withinTaskInterval: Interval | null;
+  informative: number;
+}
+function measure(set: GroupSet, c: Candidate): Measured | null {
+  const scored: ScoredOutcome[] = [];
+  for (const g of groupsOf(set)) {
+    const s = c.score(g);
+    if (s.some((x) => !Number.isFinite(x))) return null;
+    g.forEach((r, i) => scored.push({ source: set.byTask ? 'group' : r.source, task: r.task, pass: r.passed, score: s[i]! }));
+  }
+  const best = bestOfN(scored, { reps, seed });
+  const sep = separation(scored, { reps, seed });
+  const informative = groupsOf(set).filter((g) => g.some((r) => r.passed) && g.some((r) => !r.passed)).length;
+  return { best, withinTask: sep.withinTask.auroc, withinTaskInterval: sep.withinTask.interval, informative };
+}
+
+const f3 = (x: number | null) => (x === null ? '-' : x.toFixed(3));
+const iv = (i: Interval | null) => (i === null ? '' : ` [${i.lo.toFixed(2)}, ${i.hi.toFixed(2)}]`);
+const rate = (x: BestOfN['top']) => `${x.resolved.toFixed(1)} (${f3(x.rate)}${iv(x.interval)})`;
+const results = new Map<string, Map<string, Measured | null>>();
+const figures: Record<string, number> = {};
+for (const set of SETS) {
+  const groups = groupsOf(set);
+  const m = new Map<string, Measured | null>();
+  results.set(set.name, m);
+  console.log(
+    `\n### ${set.name}: ${groups.length} groups of ≥ 2 runs (${groups.reduce((a, g) => a + g.length, 0)} runs; sizes ${[...new Set(groups.map((g) => g.length))].sort((a, b) => a - b).join(', ')}), ${
+      groups.filter((g) => g.some((r) => r.passed) && g.some((r) => !r.passed)).length
+    } with a passing and a failing run\n`,
+  );
+  console.log('| candidate | top pick resolves (rate [95 % CI]) | random pick | oracle | gap closed [95 % CI] | within task AUROC [95 % CI] |');
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  for (const c of CANDIDATES) {
+    const x = measure(set, c);
+    m.set(c.name, x);
+    if (x === null) {
+      console.log(`| ${c.name} | - | - | - | - | - |`);
+      continue;
+    }
+    console.log(
+      `| ${c.name} | ${rate(x.best.top)} | ${rate(x.best.random)} | ${rate(x.best.oracle)} | ${f3(x.best.gapClosed)}${iv(x.best.gapInterval)} | ${f3(x.withinTask)}${iv(x.withinTaskInterval)} |`,
+    );
+    if (x.best.gapClosed !== null) figures[`${set.name}.${c.name}.gapClosed`] = x.best.gapClosed;
+  }
+}
+
+// Per source: the groups of one agent + model's runs of one task (calibration and corpus), for the bases `rank` ships.
+const PER_SOURCE = ['composite, reference-free', 'pPass (forecaster trained without the set)', 'consensus: locations, then composite'];
+const bySource = new Map<string, RankRun[]>();
+for (const r of runs) bySource.set(r.source, [...(bySource.get(r.source) ?? []), r]);
+console.log("\n### Per source: best-of-N among one source's runs of one task (groups of ≥ 2 runs)\n");
+console.log('| source | basis | groups (runs) | with pass and fail | top pick resolves (rate [95 % CI]) | random pick | oracle | gap closed [95 % CI] |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const [source, rs] of [...bySource].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  const set: GroupSet = { name: source, runs: rs, byTask: false, chooses: false };
+  const groups = groupsOf(set);
+  if (groups.length === 0) continue;
+  const mixed = groups.filter((g) => g.some((r) => r.passed) && g.some((r) => !r.passed)).length;
+  for (const name of PER_SOURCE) {
+    const x = measure(
+      set,
+      CANDIDATES.find((c) => c.name === name)!,
+    );
+    if (x === null) continue;
+    console.log(
+      `| ${source} | ${name} | ${x.best.groups} (${x.best.runs}) | ${mixed} | ${rate(x.best.top)} | ${rate(x.best.random)} | ${rate(x.best.oracle)} | ${f3(x.best.gapClosed)}${iv(x.best.gapInterval)} |`,
+    );
+    if (x.best.gapClosed !== null) figures[`source.${source}.${name}.gapClosed`] = x.best.gapClosed;
+  }
+}
+
+// Leave one set out: choose on the other choosing set(s) by gap closed (ties: within-task AUROC), report held out.
+const choosing = SETS.filter((s) => s.chooses);
+const key = (x: Measured | null | undefined): [number, number] => [x?.best.gapClosed ?? -Infinity, x?.withinTask ?? -Infinity];
+const choose = (sets: readonly GroupSet[]): string => {
+  const mean = (c: Candidate, k: 0 | 1) => sets.reduce((a, s) => a + key(results.get(s.name)!.get(c.name))[k], 0) / sets.length;
+  return [...CANDIDATES].sort((a, b) => mean(b, 0) - mean(a, 0) || mean(b, 1) - mean(a, 1))[0]!.name;
+};
+console.log('\n### Held out: chosen on the other set, measured on this one\n');
+console.log('| held-out set | chosen on the other | its gap closed held out | composite, reference-free, held out |');
+console.log('| --- | --- | --- | --- |');
+for (const held of choosing) {
+  const chosen = choose(choosing.filter((s) => s !== held));
+  const x = results.get(held.name)!.get(chosen);
+  const c = results.get(held.name)!.get(CANDIDATES[0]!.name);
+  console.log(`| ${held.name} | ${chosen} | ${f3(x?.best.gapClosed ?? null)}${iv(x?.best.gapInterval ?? null)} | ${f3(c?.best.gapClosed ?? null)}${iv(c?.best.gapInterval ?? null)} |`);
+}
+console.log(`\nchosen on both sets: ${choose(choosing)}`);
+writeResult(jsonFile, { bench: 'rank', command: commandLine(import.meta.url), machine: machine(), targets: [], figures });

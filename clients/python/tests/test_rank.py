@@ -1,0 +1,91 @@
+"""POST /v1/rank through HttpClient.rank against a real server: runs of one task best first, each scored
+as POST /v1/score scores it; a live session ranked by its score so far; the consensus basis; errors."""
+
+import unittest
+
+import support
+from steplens_client import HttpClient, SteplensError, SyncClient
+
+#: pylint-dev__astroid-1866: three runs in the corpus, no bundled reference (ranked reference-free or by consensus).
+OTHER_TASK = "pylint-dev__astroid-1866"
+OTHER_RUNS = [support.CORPUS / support.MINI / f"{run}/{OTHER_TASK}/{OTHER_TASK}.traj.json" for run in ("deepseek_chat_dev", "deepseek_chat_dev_rerun", "deepseek_lite_dev_noparallel")]
+
+
+class RankTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.http = HttpClient(support.server_url())
+        cls.paths = [support.ASTROID_FAIL, *support.ASTROID_PASS]
+        cls.docs = [support.read_json(p) for p in cls.paths]
+        cls.single = [cls.http.score(support.ASTROID_TASK, d) for d in cls.docs]
+
+    def test_runs_of_one_task_best_first_scored_as_post_score(self):
+        answer = self.http.rank([{"trajectory": d, "id": p.parent.parent.name} for p, d in zip(self.paths, self.docs)])
+        self.assertEqual((answer["task"], answer["by"]), (support.ASTROID_TASK, "pta"))
+        runs = answer["runs"]
+        self.assertEqual(sorted(r["index"] for r in runs), [0, 1, 2])
+        for r in runs:
+            self.assertEqual(r["composite"], self.single[r["index"]]["score"]["total"])
+            self.assertEqual(r["score"], r["composite"])
+            self.assertEqual(r["steps"], self.single[r["index"]]["steps"])
+        self.assertEqual([r["score"] for r in runs], sorted((r["score"] for r in runs), reverse=True))
+        # Tied runs (equal scores) share the rank of the first of them: 1, 1, 3.
+        expected = [1]
+        for k in range(1, len(runs)):
+            expected.append(expected[-1] if runs[k]["score"] == runs[k - 1]["score"] else k + 1)
+        self.assertEqual([r["rank"] for r in runs], expected)
+        # The failing run (deepseek_lite_dev_noparallel) is last: the PTA was built from the two passing ones.
+        self.assertEqual(runs[-1]["id"], "deepseek_lite_dev_noparallel")
+
+    def test_a_live_session_ranks_by_its_score_so_far_and_text_is_parsed_client_side(self):
+        steps = support.steplens_steps(support.ASTROID_FAIL)
+        with SyncClient(self.http.url) as client:
+            session = client.start(support.ASTROID_TASK)
+            for step in steps:
+                session.step(step)
+            text = support.ASTROID_PASS[0].read_text(encoding="utf-8")
+            answer = self.http.rank([{"session": session.id, "id": "live"}, {"trajectory": text}])
+            session.end()
+        by_id = {r["id"]: r for r in answer["runs"]}
+        self.assertEqual(set(by_id), {"live", "runs[1]"})
+        self.assertEqual(by_id["live"]["composite"], self.single[0]["score"]["total"])
+        self.assertEqual(by_id["runs[1]"]["composite"], self.single[1]["score"]["total"])
+
+    def test_without_a_reference_reference_free_or_by_consensus(self):
+        docs = [{"trajectory": support.read_json(p)} for p in OTHER_RUNS]
+        free = self.http.rank(docs)
+        self.assertEqual((free["task"], free["by"]), (OTHER_TASK, "reference-free"))
+        agreed = self.http.rank(docs, consensus=True)
+        self.assertEqual(agreed["by"], "consensus")
+        for r in agreed["runs"]:
+            self.assertGreaterEqual(r["consensus"], 0)
+            self.assertLessEqual(r["consensus"], 1)
+            self.assertEqual(r["score"], r["consensus"])
+        self.assertEqual([r["consensus"] for r in agreed["runs"]], sorted((r["consensus"] for r in agreed["runs"]), reverse=True))
+
+    def test_errors_name_what_is_wrong(self):
+        mixed = [{"trajectory": self.docs[0]}, {"trajectory": support.read_json(OTHER_RUNS[0])}]
+        with self.assertRaises(SteplensError) as e:
+            self.http.rank(mixed)
+        self.assertEqual((e.exception.code, e.exception.status), ("mixed_tasks", 400))
+        self.assertIn(OTHER_TASK, str(e.exception))
+        self.assertIsNone(self.http.rank(mixed, mixed_tasks=True)["task"])
+        with self.assertRaises(SteplensError) as e:
+            self.http.rank([{"session": "no-such-session"}])
+        self.assertEqual(e.exception.code, "unknown_session")
+        self.assertIn("runs[0].session", str(e.exception))
+        for runs, message in [
+            ([{"trajectory": self.docs[0], "session": "x"}], "runs[0]: give either"),
+            ([{"trajectory": self.docs[0]}, {"id": "x"}], "runs[1]: give either"),
+            ([{"trajectory": self.docs[0], "passed": True}], "runs[0]: unknown keys ['passed']"),
+            ([self.docs[0]["messages"]], "runs[0]: expected a mapping"),
+            ({"trajectory": self.docs[0]}, "runs: expected a list"),
+        ]:
+            with self.assertRaises(SteplensError) as e:
+                self.http.rank(runs)
+            self.assertEqual(e.exception.code, "bad_input")
+            self.assertIn(message, str(e.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()

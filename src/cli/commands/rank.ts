@@ -1,0 +1,122 @@
+/** `steplens rank FILE...`: N runs of one task, best first, each with what it was scored by (docs/rank.md). */
+import { parseArgs } from 'node:util';
+import { selectModel } from '../../core/forecast/model.js';
+import { locationItems } from '../../core/rank/consensus.js';
+import { groupTask, rankRuns, type RankInput } from '../../core/rank/rank.js';
+import { createScorer } from '../../core/scorer.js';
+import { holdsPath } from '../../core/pta/index.js';
+import type { Reference, Scorer } from '../../core/scorer-api.js';
+import { SteplensError } from '../../errors.js';
+import { taskFromPath } from '../../report/identity.js';
+import { MIN_REFERENCES } from '../../report/score-corpus.js';
+import { readConfigFile, readForecastFile } from '../../settings-files.js';
+import { defaultAnalyzers } from '../../syntax/index.js';
+import type { Command } from '../command.js';
+import { formatOption, LENIENT_OPTION, readPta } from '../input.js';
+import { readLogFile, reportLogDiagnostics, type LogFile } from '../instances.js';
+import { rankText } from '../rank-text.js';
+import { chooseReference, externalReferences, referenceFolderArgs } from '../references.js';
+
+/** One run to rank: where it came from, its task, its instance. */
+interface Run {
+  id: string;
+  task: string | undefined;
+  instance: LogFile['instances'][number];
+}
+
+function runsOf(logs: readonly LogFile[], task: string | undefined): Run[] {
+  return logs.flatMap((log) =>
+    log.instances.map((x) => ({
+      id: log.instances.length > 1 ? `${log.file}#${x.id}` : log.file,
+      task: task ?? x.parsed.meta.task ?? taskFromPath(log.file),
+      instance: x,
+    })),
+  );
+}
+
+/** The group's reference: --pta, else the task's PTA in --references / --bundled (with at least 2 references), else the prior. */
+async function groupReference(
+  values: { pta?: string | undefined; references?: string[] | undefined; bundled?: boolean | undefined; 'prior-dir'?: string | undefined },
+  task: string | null,
+  cwd: string,
+): Promise<Reference> {
+  if (values.pta !== undefined) return { kind: 'pta', pta: await readPta(values.pta) };
+  const folders = referenceFolderArgs(values.references, values.bundled === true, cwd);
+  if (folders.length > 0 && task !== null) {
+    const found = (await externalReferences(folders, [task])).get(task);
+    if (found !== undefined && found.pta.references.length >= MIN_REFERENCES) return { kind: 'pta', pta: found.pta };
+  }
+  return chooseReference(undefined, values['prior-dir']);
+}
+
+const command: Command = {
+  name: 'rank',
+  usage:
+    'usage: steplens rank FILE... [--forecast F.json] [--pta PTA.json | --references DIR... | --bundled] [--consensus]\n' +
+    '                     [--task ID] [--mixed-tasks] [--prior-dir DIR] [--config C.json] [--format F] [--json] [--lenient]\n' +
+    '  FILE: finished trajectories of one task (gzipped or not; a file holding several, e.g. OpenHands output.jsonl, gives one run each)\n' +
+    "  ordered by the first of: --forecast (P(pass) of each run), the composite against the task's PTA (--pta, or the\n" +
+    "  task's stored PTA in --references DIR / --bundled), the composite reference-free (the default); ties are marked\n" +
+    '  --consensus  without a forecast or PTA, order by agreement with the other runs on where to edit (labelled consensus)\n' +
+    '  --task ID    the task of runs whose log names none; --mixed-tasks ranks runs of different tasks anyway\n' +
+    '  docs/rank.md has what each basis closed of the best-of-N gap on real runs',
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        forecast: { type: 'string' },
+        pta: { type: 'string' },
+        references: { type: 'string', multiple: true },
+        bundled: { type: 'boolean', default: false },
+        consensus: { type: 'boolean', default: false },
+        task: { type: 'string' },
+        'mixed-tasks': { type: 'boolean', default: false },
+        'prior-dir': { type: 'string' },
+        config: { type: 'string' },
+        format: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        ...LENIENT_OPTION,
+      },
+    });
+    if (positionals.length === 0) throw new SteplensError('usage', 'expected at least one FILE (the runs of one task to rank)');
+    if (values.pta !== undefined && (values.references !== undefined || values.bundled)) throw new SteplensError('usage', '--pta and --references/--bundled are exclusive');
+    const format = formatOption(values.format);
+    const logs: LogFile[] = [];
+    for (const file of positionals) logs.push(await readLogFile(file, format));
+    const runs = runsOf(logs, values.task);
+    const group = groupTask(runs, values['mixed-tasks'], '--mixed-tasks');
+    if (!group.ok) throw new SteplensError(group.error.code, group.error.message);
+    const task = group.value;
+    const reference = await groupReference(values, task, io.cwd);
+    if (reference.kind === 'pta' && task !== null && reference.pta.task !== task)
+      io.stderr(`warning: the runs are of task ${task}, but ${values.pta} is the reference of task ${reference.pta.task}; scored against it anyway\n`);
+    for (const log of logs) reportLogDiagnostics(log, log.instances, io.stderr);
+    const config = values.config !== undefined ? await readConfigFile(values.config) : undefined;
+    const forecasts = values.forecast !== undefined ? await readForecastFile(values.forecast) : undefined;
+    const analyzers = defaultAnalyzers();
+    const states: Array<ReturnType<Scorer['states']>> = [];
+    const inputs: RankInput[] = runs.map((r) => {
+      const meta = r.instance.parsed.meta;
+      const forecast = forecasts !== undefined ? selectModel(forecasts, meta.agent, meta.model) : undefined;
+      const scorer = createScorer({ reference, analyzers, ...(forecast ? { forecast } : {}), ...(config ? { config } : {}) });
+      for (const step of r.instance.parsed.steps) scorer.push(step);
+      const report = scorer.report();
+      states.push(scorer.states());
+      return { id: r.id, task: r.task, composite: report.score.total, reference: report.reference, pPass: report.pPass, steps: report.steps, locations: [...locationItems(scorer.states())] };
+    });
+    if (reference.kind === 'pta') {
+      const held = runs.filter((_, i) => holdsPath(reference.pta, states[i]!)).map((r) => r.id);
+      if (held.length > 0) io.stderr(`warning: the PTA holds the path of ${held.join(', ')} (a reference it was built from): scored optimistically against it\n`);
+    }
+    const empty = inputs.filter((x) => x.steps === 0).map((x) => x.id);
+    if (empty.length > 0) throw new SteplensError('bad_input', `no steps found in ${empty.join(', ')}: every run to rank needs at least one step`);
+    const ranked = rankRuns(inputs, { consensus: values.consensus, mixedTasks: values['mixed-tasks'], mixedTasksHint: '--mixed-tasks' });
+    if (!ranked.ok) throw new SteplensError(ranked.error.code, ranked.error.message);
+    io.stdout(values.json ? `${JSON.stringify(ranked.value)}\n` : rankText(ranked.value, { forecast: forecasts !== undefined }));
+    if (values.lenient) return 0;
+    return logs.some((l) => l.diagnostics.length > 0 || l.instances.some((x) => x.parsed.diagnostics.length > 0)) ? 1 : 0;
+  },
+};
+
+export default command;

@@ -1,0 +1,33 @@
+/** What `steplens rank` prints without `--json`: a table best first (`=` marks a tie). */
+import type { RankBasis, Ranking } from '../core/rank/rank.js';
+import type { ReferenceInfo } from '../core/types.js';
+import { renderTable } from './table.js';
+
+const BASIS: Record<RankBasis, string> = {
+  pPass: 'the forecast P(pass) of each run',
+  pta: "the composite against the task's PTA",
+  consensus: 'the consensus of the group: agreement with the other runs on where to edit (files and scopes), ties by the composite; no run known to pass, no reference',
+  'reference-free': 'the composite, reference-free (no forecast model, no PTA of the task)',
+  mixed: 'the composite, each run against its own reference (they differ: compare with care)',
+};
+
+const referenceText = (r: ReferenceInfo): string => (r.kind === 'pta' ? `PTA v${r.version ?? '?'}` : 'prior');
+const fixed = (x: number, digits: number): string => x.toFixed(digits);
+
+/** The human table. */
+export function rankText(r: Ranking, opts: { forecast: boolean }): string {
+  const showPPass = r.runs.some((x) => x.pPass !== undefined);
+  const header = ['rank', 'run', r.by === 'consensus' ? 'consensus' : 'score', 'composite', ...(showPPass ? ['pPass'] : []), 'reference', 'steps'];
+  const rows = r.runs.map((x) => [
+    `${x.rank}${x.tied ? '=' : ''}`,
+    x.id,
+    r.by === 'pPass' || r.by === 'consensus' ? fixed(x.score, 3) : fixed(x.score, 1),
+    fixed(x.composite, 1),
+    ...(showPPass ? [x.pPass === undefined ? '-' : fixed(x.pPass, 3)] : []),
+    referenceText(x.reference),
+    x.steps,
+  ]);
+  const ties = r.runs.some((x) => x.tied) ? '\n= tied: equal scores, no order between them' : '';
+  const note = opts.forecast && r.by !== 'pPass' ? '\n(the forecast model applied to no run: ordered by the next basis)' : '';
+  return `${r.task ?? 'runs of several tasks'}: ${r.runs.length} run${r.runs.length === 1 ? '' : 's'} ordered by ${BASIS[r.by]}\n\n${renderTable(header, rows)}${ties}${note}${ties || note ? '\n' : ''}`;
+}

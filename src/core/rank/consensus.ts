@@ -1,0 +1,43 @@
+/**
+ * A consensus reference from a group of runs of one task, for ranking where no run is known to
+ * pass and no reference exists (issue 26 item 3, docs/rank.md). A run's footprint is where it
+ * changed source: the files and enclosing scopes of its implementation states (stage I: the
+ * labeler's source edits). A run scores the mean Jaccard similarity of its footprint to every other
+ * run's: where most runs edit, those runs come first; a run that changed no source agrees with
+ * nothing and scores 0. It reads states only, so a live session and a finished log score alike.
+ */
+import type { State } from '../types.js';
+
+/** `f:file` and `s:file::scope` of every source edit of `states`. */
+export function locationItems(states: readonly State[]): Set<string> {
+  const out = new Set<string>();
+  for (const s of states) {
+    if (s.stage !== 'I' || s.file === undefined) continue;
+    out.add(`f:${s.file}`);
+    if (s.scope !== undefined) out.add(`s:${s.scope}`);
+  }
+  return out;
+}
+
+/** |a ∩ b| / |a ∪ b|; 0 when either is empty (agreeing on changing nothing is no consensus). */
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let both = 0;
+  for (const k of small) if (large.has(k)) both += 1;
+  return both / (a.size + b.size - both);
+}
+
+/** Each run's mean similarity to the other runs of the group (0 in a group of one). */
+export function consensusScores(footprints: ReadonlyArray<ReadonlySet<string>>): number[] {
+  const n = footprints.length;
+  const sums = new Array<number>(n).fill(0);
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const s = jaccard(footprints[i]!, footprints[j]!);
+      sums[i] = sums[i]! + s;
+      sums[j] = sums[j]! + s;
+    }
+  }
+  return sums.map((s) => (n < 2 ? 0 : s / (n - 1)));
+}

@@ -1,0 +1,123 @@
+/**
+ * Ranking a group of runs of one task (issue 26 item 3; docs/rank.md): best first, ties marked,
+ * each run with what it was scored by. The group is ordered by the first of these that every run has:
+ * 1. `pPass`: the forecaster's P(pass) (a forecast model was loaded);
+ * 2. `pta`: the composite against the task's reference (PTA);
+ * 3. `consensus` (only when asked): agreement with the group's other runs on where to edit
+ *    (consensus.ts), ties broken by the composite;
+ * 4. `reference-free`: the composite against the prior (the default without 1 and 2: the consensus did
+ *    no better on best-of-N and the basis chosen on one set of groups did worse held out, docs/rank.md);
+ * `mixed` when runs were scored against different references (each run names its own).
+ * A group whose runs name different tasks is refused unless `mixedTasks`.
+ */
+import { err, ok, type Result } from '../../errors.js';
+import type { ReferenceInfo } from '../types.js';
+import { consensusScores } from './consensus.js';
+
+/** One run as scored: its composite total (0-100), reference, pPass when a forecaster was loaded, and edit locations (`locationItems`). */
+export interface RankInput {
+  id: string;
+  task?: string | undefined;
+  composite: number;
+  reference: ReferenceInfo;
+  pPass?: number | undefined;
+  steps: number;
+  locations: readonly string[];
+}
+
+export type RankBasis = 'pPass' | 'pta' | 'consensus' | 'reference-free' | 'mixed';
+
+export interface RankedRun {
+  /** Position of the run in the input. */
+  index: number;
+  id: string;
+  task?: string;
+  /** 1 = best; tied runs share the rank of the first of them (1, 1, 3). */
+  rank: number;
+  tied: boolean;
+  /** The value the group is ordered by (pPass in [0, 1], a composite in [0, 100], a consensus in [0, 1]). */
+  score: number;
+  composite: number;
+  reference: ReferenceInfo;
+  pPass?: number;
+  /** Mean similarity of its edit locations to the other runs' (basis `consensus` only). */
+  consensus?: number;
+  steps: number;
+}
+
+export interface Ranking {
+  /** The group's task (null when no run names one). */
+  task: string | null;
+  by: RankBasis;
+  runs: RankedRun[];
+}
+
+export interface RankOptions {
+  /** Use the group's consensus where there is no forecast and no PTA. */
+  consensus?: boolean;
+  /** Rank runs of different tasks anyway. */
+  mixedTasks?: boolean;
+  /** How the caller asks for mixed tasks (`--mixed-tasks`, `"mixedTasks": true`), named in the error. */
+  mixedTasksHint?: string;
+}
+
+export interface RankError {
+  code: 'mixed_tasks' | 'bad_message';
+  message: string;
+}
+
+/**
+ * The one task the runs name (runs naming none join it; null when none names one), or, for runs of
+ * several tasks, an error naming each task with its runs (null too when `mixedTasks`).
+ */
+export function groupTask(runs: ReadonlyArray<{ id: string; task?: string | undefined }>, mixedTasks = false, hint = 'mixedTasks'): Result<string | null, RankError> {
+  const byTask = new Map<string, string[]>();
+  for (const r of runs) if (r.task !== undefined) byTask.set(r.task, [...(byTask.get(r.task) ?? []), r.id]);
+  if (byTask.size <= 1) return ok([...byTask.keys()][0] ?? null);
+  if (mixedTasks) return ok(null);
+  const list = [...byTask].map(([t, ids]) => `${t} (${ids.join(', ')})`).join('; ');
+  return err({ code: 'mixed_tasks', message: `the runs are of ${byTask.size} tasks: ${list}; rank compares runs of one task (${hint} ranks them anyway)` });
+}
+
+function basisOf(runs: readonly RankInput[], consensus: boolean): RankBasis {
+  if (runs.every((r) => r.pPass !== undefined)) return 'pPass';
+  if (runs.every((r) => r.reference.kind === 'pta')) return 'pta';
+  if (consensus) return 'consensus';
+  return runs.every((r) => r.reference.kind === 'prior') ? 'reference-free' : 'mixed';
+}
+
+/** Orders `runs` best first (stable: equal runs keep their input order). */
+export function rankRuns(runs: readonly RankInput[], options: RankOptions = {}): Result<Ranking, RankError> {
+  if (runs.length === 0) return err({ code: 'bad_message', message: 'no run to rank' });
+  const task = groupTask(runs, options.mixedTasks, options.mixedTasksHint);
+  if (!task.ok) return task;
+  const by = basisOf(runs, options.consensus === true);
+  const agreement = by === 'consensus' ? consensusScores(runs.map((r) => new Set(r.locations))) : undefined;
+  // The sort key: the basis value, then (consensus) the composite.
+  const keys = runs.map((r, i): [number, number] => (by === 'pPass' ? [r.pPass!, 0] : agreement !== undefined ? [agreement[i]!, r.composite] : [r.composite, 0]));
+  const order = runs.map((_, i) => i).sort((a, b) => keys[b]![0] - keys[a]![0] || keys[b]![1] - keys[a]![1] || a - b);
+  // Equal up to rounding: the same value computed along two paths is one value.
+  const close = (x: number, y: number) => Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x), Math.abs(y));
+  const same = (a: number, b: number) => close(keys[a]![0], keys[b]![0]) && close(keys[a]![1], keys[b]![1]);
+  const ranked: RankedRun[] = [];
+  order.forEach((i, k) => {
+    const r = runs[i]!;
+    const prev = k > 0 ? order[k - 1]! : undefined;
+    const next = k + 1 < order.length ? order[k + 1]! : undefined;
+    const rank = prev !== undefined && same(prev, i) ? ranked[k - 1]!.rank : k + 1;
+    ranked.push({
+      index: i,
+      id: r.id,
+      ...(r.task !== undefined ? { task: r.task } : {}),
+      rank,
+      tied: (prev !== undefined && same(prev, i)) || (next !== undefined && same(next, i)),
+      score: keys[i]![0],
+      composite: r.composite,
+      reference: r.reference,
+      ...(r.pPass !== undefined ? { pPass: r.pPass } : {}),
+      ...(agreement !== undefined ? { consensus: agreement[i]! } : {}),
+      steps: r.steps,
+    });
+  });
+  return ok({ task: task.value, by, runs: ranked });
+}

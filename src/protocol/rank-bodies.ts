@@ -1,0 +1,55 @@
+/** Zod schemas of `POST /v1/rank` (issue 26 item 3; docs/rank.md): N runs of one task, best first. */
+import { z } from 'zod';
+import { taskIdSchema } from './client-messages.js';
+import { formatOrAutoSchema, trajectorySchema } from './http-bodies.js';
+import { referenceInfoSchema } from './report-schemas.js';
+
+/** Most runs one rank call may carry. */
+export const MAX_RANK_RUNS = 64;
+
+const runSchema = z
+  .object({
+    trajectory: trajectorySchema.optional(),
+    format: formatOrAutoSchema.optional(),
+    task: taskIdSchema.optional().describe("The run's task when its log names none (else the log's; else the body's task)"),
+    session: z.string().min(1).max(256).optional().describe('A session of this server started with the same token, open or kept after its end: ranked by its score so far'),
+    id: z.string().min(1).max(256).optional().describe('A name for the run in the answer (default: the session id, or runs[i])'),
+  })
+  .refine((r) => (r.trajectory === undefined) !== (r.session === undefined), 'give either trajectory (a finished run) or session (a session id), not both')
+  .describe('One run: a finished trajectory, or a session of this server by id');
+
+export const rankRequestSchema = z.object({
+  task: taskIdSchema.optional().describe('The task of the group (a run whose log names no task is of this task); a run of another task makes the group mixed'),
+  runs: z.array(runSchema).min(1, 'at least one run').max(MAX_RANK_RUNS, `at most ${MAX_RANK_RUNS} runs`).describe(`1 to ${MAX_RANK_RUNS} runs of one task`),
+  consensus: z.boolean().optional().describe('Without a forecast model and a PTA, order by agreement with the other runs on where to edit (basis consensus) rather than the reference-free composite'),
+  mixedTasks: z.boolean().optional().describe('Rank runs of different tasks anyway (refused with mixed_tasks otherwise)'),
+});
+
+export const rankBasisSchema = z
+  .enum(['pPass', 'pta', 'consensus', 'reference-free', 'mixed'])
+  .describe(
+    "What the group is ordered by: pPass (the server's forecast model), pta (the composite against the task's PTA), consensus (asked for: agreement on where to edit, ties by the composite), reference-free (the composite against the prior), mixed (the composite, runs scored against different references)",
+  );
+
+export const rankedRunSchema = z.object({
+  index: z.number().int().describe('Position of the run in the request'),
+  id: z.string().describe('Its name: the request id, the session id, or runs[i]'),
+  task: z.string().optional().describe('Its task, when known'),
+  rank: z.number().int().describe('1 = best; tied runs share the rank of the first of them (1, 1, 3)'),
+  tied: z.boolean().describe("Its score equals a neighbour's: no order between them"),
+  score: z.number().describe('The value the group is ordered by: pPass in [0, 1], a composite in [0, 100], or a consensus in [0, 1]'),
+  composite: z.number().describe('Its composite score (0-100) against its reference'),
+  reference: referenceInfoSchema,
+  pPass: z.number().min(0).max(1).optional().describe("P(pass) from the server's forecast model, when one is loaded"),
+  consensus: z.number().optional().describe("Mean Jaccard similarity of its edit locations (files, scopes) to the other runs' (basis consensus)"),
+  steps: z.number().int().describe('Steps scored'),
+});
+
+export const rankResponseSchema = z.object({
+  task: z.string().nullable().describe("The group's task (null: no run names one, or mixedTasks)"),
+  by: rankBasisSchema,
+  runs: z.array(rankedRunSchema).describe('Best first'),
+});
+
+export type RankRequest = z.infer<typeof rankRequestSchema>;
+export type RankResponse = z.infer<typeof rankResponseSchema>;

@@ -1,0 +1,74 @@
+/**
+ * The scoring-worker part of `POST /v1/rank` (docs/rank.md): parses the body, checks that the
+ * trajectories are of one task, and scores each one the way `POST /v1/score` does (same reference
+ * store, limits and forecast model). Session runs are named, not scored: sessions live on the main
+ * thread, which reads them (rank-route.ts) and orders the whole group.
+ */
+import { locationItems } from '../core/rank/consensus.js';
+import { groupTask, type RankInput } from '../core/rank/rank.js';
+import { createScorer } from '../core/scorer.js';
+import type { Reference } from '../core/scorer-api.js';
+import type { Step } from '../core/types.js';
+import { SteplensError } from '../errors.js';
+import { parseDocument } from '../formats/index.js';
+import type { RankRequest } from '../protocol/rank-bodies.js';
+import { checkLength, type ScoringDeps } from './score-request.js';
+import { nonEmptySteps } from './trajectory.js';
+
+/** One run as the worker hands it back: scored, or a session for the main thread to read. */
+export type RankJobRun = ({ index: number } & RankInput) | { index: number; id: string; session: string };
+
+export interface RankJobValue {
+  task?: string;
+  consensus: boolean;
+  mixedTasks: boolean;
+  runs: RankJobRun[];
+}
+
+/** How a client asks for a mixed group (named in the `mixed_tasks` error). */
+export const MIXED_TASKS_HINT = '"mixedTasks": true';
+
+export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<RankJobValue> {
+  type Parsed = { index: number; id: string; session: string } | { index: number; id: string; task: string | undefined; steps: Step[] };
+  const parsed = body.runs.map((run, index): Parsed => {
+    if (run.session !== undefined) return { index, id: run.id ?? run.session, session: run.session };
+    const where = `runs[${index}].trajectory`;
+    const doc = parseDocument(run.trajectory, run.format ?? 'auto');
+    if (!doc.ok) throw new SteplensError(doc.error.code, `${where}: ${doc.error.message}`);
+    const steps = nonEmptySteps(doc.value, where);
+    checkLength(steps, deps.maxSteps, where);
+    return { index, id: run.id ?? `runs[${index}]`, task: run.task ?? doc.value.meta.task ?? body.task, steps };
+  });
+  const named = [...(body.task !== undefined ? [{ id: 'body.task', task: body.task }] : []), ...parsed.filter((r) => !('session' in r))];
+  const group = groupTask(named, body.mixedTasks, MIXED_TASKS_HINT);
+  if (!group.ok) throw new SteplensError(group.error.code, group.error.message);
+  const references = new Map<string, Reference>();
+  const referenceOf = async (task: string | undefined): Promise<Reference> => {
+    if (task === undefined) return { kind: 'prior', prior: await deps.prior() };
+    const known = references.get(task);
+    if (known !== undefined) return known;
+    const ref = await deps.reference(task);
+    references.set(task, ref);
+    return ref;
+  };
+  const runs: RankJobRun[] = [];
+  for (const r of parsed) {
+    if ('session' in r) {
+      runs.push(r);
+      continue;
+    }
+    // Scored as `POST /v1/score` scores (scoreTrajectory); the states travel back only as the edit locations the consensus compares.
+    const scorer = createScorer({
+      reference: await referenceOf(r.task),
+      analyzers: deps.analyzers,
+      policy: deps.policy,
+      config: deps.config,
+      ...(deps.forecast !== undefined ? { forecast: deps.forecast.model } : {}),
+    });
+    r.steps.forEach((s, t) => scorer.push({ ...s, t }));
+    const report = scorer.report();
+    const locations = [...locationItems(scorer.states())];
+    runs.push({ index: r.index, id: r.id, task: r.task, composite: report.score.total, reference: report.reference, pPass: report.pPass, steps: report.steps, locations });
+  }
+  return { ...(body.task !== undefined ? { task: body.task } : {}), consensus: body.consensus === true, mixedTasks: body.mixedTasks === true, runs };
+}

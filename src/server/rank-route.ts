@@ -1,0 +1,45 @@
+/**
+ * `POST /v1/rank` on the main thread (docs/rank.md): the worker job (rank-job.ts) has parsed the body
+ * and scored its trajectories; here the session runs are read, only the caller's own (the registry's
+ * principal-checked lookup), and the group is ordered. Any bad run fails the whole call with one
+ * error naming it; nothing is changed by a rank call, so nothing else is lost.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { locationItems } from '../core/rank/consensus.js';
+import { groupTask, rankRuns, type RankInput } from '../core/rank/rank.js';
+import type { RankResponse } from '../protocol/rank-bodies.js';
+import { sendError, type RouteDeps } from './http-routes.js';
+import { MIXED_TASKS_HINT, type RankJobValue } from './rank-job.js';
+import type { JobKind, JobResult } from './scoring-jobs.js';
+
+type Fail = (req: FastifyRequest, reply: FastifyReply, result: Extract<JobResult, { ok: false }>) => FastifyReply;
+
+export function registerRankRoute(scoped: FastifyInstance, deps: RouteDeps, run: (kind: JobKind, req: FastifyRequest) => Promise<JobResult>, failed: Fail): void {
+  const { registry, metrics } = deps;
+  scoped.post('/v1/rank', async (req, reply) => {
+    const result = await run('rank', req);
+    if (!result.ok) return failed(req, reply, result);
+    const job = result.value as RankJobValue;
+    const principal = deps.principal(req);
+    const inputs: RankInput[] = [];
+    for (const r of job.runs) {
+      if (!('session' in r)) {
+        const { index: _index, ...input } = r;
+        inputs.push(input);
+        continue;
+      }
+      const s = registry.visible(r.session, principal);
+      if (s === undefined) return sendError(reply, metrics, 'unknown_session', `runs[${r.index}].session: no session ${r.session}`);
+      if (s.length === 0) return sendError(reply, metrics, 'bad_message', `runs[${r.index}].session: session ${r.session} has no step yet`);
+      const report = s.final ?? s.report();
+      inputs.push({ id: r.id, task: s.task, composite: report.score.total, reference: s.reference, pPass: report.pPass, steps: s.length, locations: [...locationItems(s.states())] });
+    }
+    const named = [...(job.task !== undefined ? [{ id: 'body.task', task: job.task }] : []), ...inputs];
+    const group = groupTask(named, job.mixedTasks, MIXED_TASKS_HINT);
+    if (!group.ok) return sendError(reply, metrics, group.error.code, group.error.message);
+    const ranked = rankRuns(inputs, { consensus: job.consensus, mixedTasks: job.mixedTasks, mixedTasksHint: MIXED_TASKS_HINT });
+    if (!ranked.ok) return sendError(reply, metrics, ranked.error.code, ranked.error.message);
+    const answer: RankResponse = { ...ranked.value, task: group.value };
+    return reply.send(answer);
+  });
+}

@@ -1,0 +1,95 @@
+/**
+ * `steplens rank` through the built bin (dist/bin/steplens.js, the bundle users run) on real corpus runs of one task: the basis it orders by
+ * (PTA, reference-free, consensus, forecast), the JSON document, and bad input (mixed tasks, a run without
+ * steps, exclusive flags, a missing file), each one line on stderr with exit 1 and nothing on stdout.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { selectModel } from '../../src/core/forecast/model.js';
+import { UNIFORM_PRIOR } from '../../src/core/prior.js';
+import { scoreSteps } from '../../src/core/scorer.js';
+import { packageRoot } from '../../src/package-files.js';
+import { rankResponseSchema, type RankResponse } from '../../src/protocol/rank-bodies.js';
+import { defaultAnalyzers } from '../../src/syntax/index.js';
+import { forecastFileOf, labelledRuns } from '../forecast/fixtures.js';
+import { readSteps } from '../server/helpers.js';
+import { CORPUS } from './run-cli.js';
+
+const bin = path.join(packageRoot(), 'dist', 'bin', 'steplens.js');
+const M = path.join(CORPUS, 'SWE-agent__mini-swe-agent__pull-refs/output');
+const run = (name: string, task: string) => path.join(M, name, task, `${task}.traj.json`);
+const A1196 = ['deepseek_chat_dev', 'deepseek_chat_dev_rerun', 'deepseek_lite_dev_noparallel'].map((n) => run(n, 'pylint-dev__astroid-1196'));
+const A1866 = ['deepseek_chat_dev', 'deepseek_chat_dev_rerun', 'deepseek_lite_dev_noparallel'].map((n) => run(n, 'pylint-dev__astroid-1866'));
+const dir = mkdtempSync(path.join(os.tmpdir(), 'steplens-rank-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const steplens = (...args: string[]) => {
+  const r = spawnSync(process.execPath, [bin, 'rank', ...args], { encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+const json = (...args: string[]): RankResponse => {
+  const r = steplens('--json', ...args);
+  expect(r.code, r.stderr).toBe(0);
+  const doc: unknown = JSON.parse(r.stdout);
+  expect(rankResponseSchema.safeParse(doc).success).toBe(true);
+  return doc as RankResponse;
+};
+
+describe.skipIf(!existsSync(bin))('steplens rank (dist)', () => {
+  it('ranks the runs of a task against its bundled PTA, best first, and warns about runs the PTA was built from', () => {
+    const r = steplens('--bundled', ...A1196);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe("pylint-dev__astroid-1196: 3 runs ordered by the composite against the task's PTA");
+    expect(lines[2]).toMatch(/^rank\s+run\s+score\s+composite\s+reference\s+steps$/);
+    expect(lines.slice(4, 7).map((l) => l.split(/\s+/)[0])).toEqual(['1', '2', '3']);
+    expect(r.stderr).toMatch(/^warning: the PTA holds the path of .*deepseek_chat_dev\/.* scored optimistically against it\n$/);
+    const doc = json('--bundled', ...A1196);
+    expect(doc.by).toBe('pta');
+    expect(doc.runs.map((x) => x.composite)).toEqual([...doc.runs.map((x) => x.composite)].sort((a, b) => b - a));
+  });
+
+  it('without a reference ranks reference-free, by the consensus when asked, and by P(pass) with --forecast', async () => {
+    const free = json(...A1866);
+    expect(free.by).toBe('reference-free');
+    expect(free.task).toBe('pylint-dev__astroid-1866');
+    expect(json('--consensus', ...A1866).by).toBe('consensus');
+    const file = forecastFileOf(labelledRuns());
+    const f = path.join(dir, 'forecast.json');
+    writeFileSync(f, JSON.stringify(file));
+    const withForecast = json('--forecast', f, ...A1866);
+    expect(withForecast.by).toBe('pPass');
+    const model = selectModel(file, undefined, undefined)!;
+    for (const x of withForecast.runs) {
+      const offline = scoreSteps(await readSteps(A1866[x.index]!), { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers(), forecast: model });
+      expect(x.pPass).toBeCloseTo(offline.report.pPass!, 12);
+      expect(x.score).toBe(x.pPass);
+    }
+  }, 120_000);
+
+  it('bad input: one line on stderr naming it, exit 1, nothing on stdout', () => {
+    const cases: Array<[string[], RegExp]> = [
+      [
+        [...A1196, A1866[0]!],
+        /^steplens rank: the runs are of 2 tasks: pylint-dev__astroid-1196 \(.*\); pylint-dev__astroid-1866 \(.*deepseek_chat_dev\/pylint-dev__astroid-1866.*\); rank compares runs of one task \(--mixed-tasks ranks them anyway\)$/,
+      ],
+      [[A1196[0]!, run('deepseek_reasoner_dev', 'pylint-dev__astroid-1196')], /^steplens rank: no steps found in .*deepseek_reasoner_dev.*: every run to rank needs at least one step$/],
+      [['--pta', 'x.json', '--bundled', A1196[0]!], /^steplens rank: --pta and --references\/--bundled are exclusive$/],
+      [[], /^steplens rank: expected at least one FILE/],
+      [['/nonexistent/run.traj'], /^steplens rank: .*\/nonexistent\/run\.traj/],
+    ];
+    for (const [args, message] of cases) {
+      const r = steplens(...args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr.trim()).toMatch(message);
+    }
+    const anyway = json('--mixed-tasks', A1196[0]!, A1866[0]!);
+    expect(anyway.task).toBe(null);
+    expect(anyway.runs).toHaveLength(2);
+  });
+});

@@ -1,0 +1,97 @@
+/** The ranking core (src/core/rank): bases, ties, mixed tasks, and the consensus of edit locations on real runs. */
+import { describe, expect, it } from 'vitest';
+import { consensusScores, jaccard, locationItems } from '../../src/core/rank/consensus.js';
+import { groupTask, rankRuns, type RankInput } from '../../src/core/rank/rank.js';
+import { labelSteps } from '../../src/core/state-builder.js';
+import { defaultAnalyzers } from '../../src/syntax/index.js';
+import { corpusRuns, statesOf } from '../fixtures/corpus-runs.js';
+
+const PRIOR = { kind: 'prior' as const };
+const PTA = { kind: 'pta' as const, version: 3, paths: 2 };
+const run = (id: string, composite: number, extra: Partial<RankInput> = {}): RankInput => ({ id, task: 't', composite, reference: PRIOR, steps: 10, locations: [], ...extra });
+
+describe('rankRuns', () => {
+  it('orders by the composite reference-free without a forecast or a PTA, best first, ties sharing a rank', () => {
+    const r = rankRuns([run('a', 40), run('b', 70), run('c', 40), run('d', 10)]);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.value.by).toBe('reference-free');
+    expect(r.value.task).toBe('t');
+    expect(r.value.runs.map((x) => [x.id, x.rank, x.tied, x.index])).toEqual([
+      ['b', 1, false, 1],
+      ['a', 2, true, 0],
+      ['c', 2, true, 2],
+      ['d', 4, false, 3],
+    ]);
+  });
+
+  it('takes pPass when every run has one, else the PTA composite when every run has a PTA, else mixed references are named', () => {
+    const withP = rankRuns([run('a', 90, { pPass: 0.2 }), run('b', 10, { pPass: 0.7 })]);
+    expect(withP.ok && withP.value.by === 'pPass' && withP.value.runs.map((x) => [x.id, x.score])).toEqual([
+      ['b', 0.7],
+      ['a', 0.2],
+    ]);
+    const someP = rankRuns([run('a', 90, { pPass: 0.2, reference: PTA }), run('b', 10, { reference: PTA })]);
+    expect(someP.ok && someP.value.by).toBe('pta');
+    expect(someP.ok && someP.value.runs[0]!.id).toBe('a');
+    const mixed = rankRuns([run('a', 90, { reference: PTA }), run('b', 10)]);
+    expect(mixed.ok && mixed.value.by).toBe('mixed');
+  });
+
+  it('uses the consensus only when asked and only without a forecast and a PTA; ties broken by the composite', () => {
+    const locs = [['f:a.py', 's:a.py::f'], ['f:a.py', 's:a.py::f'], ['f:b.py']];
+    const group = [run('x', 80, { locations: locs[2]! }), run('y', 30, { locations: locs[0]! }), run('z', 50, { locations: locs[1]! })];
+    const c = rankRuns(group, { consensus: true });
+    expect(c.ok && c.value.by).toBe('consensus');
+    expect(c.ok && c.value.runs.map((x) => [x.id, x.consensus, x.rank, x.tied])).toEqual([
+      ['z', 0.5, 1, false],
+      ['y', 0.5, 2, false],
+      ['x', 0, 3, false],
+    ]);
+    const pta = rankRuns(
+      group.map((g) => ({ ...g, reference: PTA })),
+      { consensus: true },
+    );
+    expect(pta.ok && pta.value.by).toBe('pta');
+  });
+
+  it('refuses a group of several tasks, naming each with its runs, unless mixed tasks are asked for', () => {
+    const group = [run('a', 1, { task: 'x' }), run('b', 2, { task: 'y' }), run('c', 3, { task: undefined })];
+    const r = rankRuns(group, { mixedTasksHint: '--mixed-tasks' });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error).toEqual({ code: 'mixed_tasks', message: 'the runs are of 2 tasks: x (a); y (b); rank compares runs of one task (--mixed-tasks ranks them anyway)' });
+    const anyway = rankRuns(group, { mixedTasks: true });
+    expect(anyway.ok && anyway.value.task).toBe(null);
+    expect(groupTask([{ id: 'a' }, { id: 'b', task: 'x' }])).toEqual({ ok: true, value: 'x' });
+    expect(rankRuns([]).ok).toBe(false);
+  });
+});
+
+describe('consensus of edit locations', () => {
+  it('jaccard and the mean similarity to the other runs', () => {
+    expect(jaccard(new Set(['a', 'b']), new Set(['b', 'c']))).toBeCloseTo(1 / 3);
+    expect(jaccard(new Set(), new Set())).toBe(0);
+    expect(consensusScores([new Set(['a']), new Set(['a']), new Set(['b'])])).toEqual([0.5, 0.5, 0]);
+    expect(consensusScores([new Set(['a'])])).toEqual([0]);
+  });
+
+  it("reads from the states exactly the labeler's source edits, on every corpus run", () => {
+    const analyzers = defaultAnalyzers();
+    let edited = 0;
+    for (const r of corpusRuns()) {
+      const states = statesOf(r.steps);
+      // From scratch: each step the labeler calls a source edit, with the scope its state resolved.
+      const expected = new Set<string>();
+      labelSteps(r.steps, analyzers).forEach(({ label }, i) => {
+        if (!label.sourceEdit || label.file === undefined) return;
+        expected.add(`f:${label.file}`);
+        const scope = states[i]!.scope;
+        if (scope !== undefined) expected.add(`s:${scope}`);
+      });
+      expect([...locationItems(states)].sort(), r.name).toEqual([...expected].sort());
+      if (expected.size > 0) edited += 1;
+    }
+    expect(edited).toBeGreaterThan(30);
+  });
+});
