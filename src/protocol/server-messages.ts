@@ -3,7 +3,19 @@ import { z } from 'zod';
 import type { ErrorCode } from '../errors.js';
 import { referenceInfoSchema, tierSchema, scoreVectorSchema, severitySchema, signalKindSchema, stageSchema, trajectoryReportSchema } from './report-schemas.js';
 
-export const WIRE_ERROR_CODES = ['bad_message', 'unknown_session', 'duplicate_session', 'out_of_order', 'too_large', 'unauthorized', 'overloaded', 'internal', 'unavailable'] as const;
+export const WIRE_ERROR_CODES = [
+  'bad_message',
+  'unknown_session',
+  'duplicate_session',
+  'out_of_order',
+  'too_large',
+  'unauthorized',
+  'overloaded',
+  'internal',
+  'unavailable',
+  'forbidden',
+  'quota_exceeded',
+] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 
 const type = <T extends string>(t: T, what: string) => z.literal(t).describe(what);
@@ -59,6 +71,14 @@ export const finalMessageSchema = trajectoryReportSchema.extend({
     .object({ version: z.number().int().describe('The PTA version after the merge') })
     .optional()
     .describe("Set when a learn session grew its task's PTA"),
+  /** Set when a `learn` session that passed was not merged into its task's PTA: why. */
+  learnError: z
+    .object({
+      code: z.string().describe('The catalogue code: forbidden (the change needs an operator), quota_exceeded (the tenant used up its references), unavailable, ...'),
+      message: z.string().describe('What was refused and why, in words'),
+    })
+    .optional()
+    .describe('Set when a learn session that passed was not merged into its PTA: why'),
   /**
    * Why the session ended: the client's `end`, the idle timeout, not resumed within the resume
    * window, or the server shutting down (a client that reconnects may start the session again).

@@ -11,6 +11,9 @@ import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionRegistry } from './session-registry.js';
 import type { ScorePool } from './score-pool.js';
+import type { LearningGuard } from './learning-guard.js';
+import { can, readTenant, type Principal } from './principal.js';
+import type { Session } from './session.js';
 
 export interface RouteDeps {
   store: ReferenceStorePort;
@@ -24,8 +27,22 @@ export interface RouteDeps {
   options: ResolvedOptions;
   /** False while starting up or shutting down. */
   ready: () => boolean;
-  /** The token digest a request speaks for (undefined while auth is off). */
-  principal: (req: FastifyRequest) => string | undefined;
+  /** Whom a request speaks for (its token's tenant and role; the local operator while auth is off). */
+  principal: (req: FastifyRequest) => Principal;
+  /** Who may grow which PTA, how much. */
+  learning: LearningGuard;
+}
+
+/** `?tenant=` of a read route (operators read other tenants' sessions with it). */
+export type TenantQuery = { Querystring: { tenant?: string } };
+
+/**
+ * The session a read names, as `principal` may see it: its own tenant's, or with `?tenant=` (operators) another's.
+ * Undefined for a session of a tenant it may not see, exactly as for one that never existed.
+ */
+export function readable(deps: Pick<RouteDeps, 'registry' | 'principal'>, req: FastifyRequest<TenantQuery>, id: string): Session | undefined {
+  const tenant = readTenant(deps.principal(req), req.query.tenant);
+  return tenant === undefined ? undefined : deps.registry.find(tenant, id);
 }
 
 /** Sends `{ error: { code, message } }` with the code's status and counts the refusal. */
@@ -51,16 +68,17 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
   app.get('/readyz', async (_req, reply) => (deps.ready() ? { status: 'ready' } : reply.code(503).send({ status: 'not ready' })));
   app.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
 
-  app.get<{ Params: { id: string } }>('/v1/sessions/:id', async (req, reply) => {
-    const principal = deps.principal(req);
-    let s = registry.visible(req.params.id, principal);
+  app.get<{ Params: { id: string } } & TenantQuery>('/v1/sessions/:id', async (req, reply) => {
+    const tenant = readTenant(deps.principal(req), req.query.tenant);
+    if (tenant === undefined) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
+    let s = registry.find(tenant, req.params.id);
     let elsewhere: 'open' | 'detached' | undefined;
     // With Redis, a copy no connection here holds may have moved to another replica: read the durable one.
     if (deps.durable && (!s || (!s.ended && s.connection === undefined))) {
       try {
-        const view = await deps.durable.view(req.params.id);
-        // This replica's copy stays the answer while this replica holds the lease; another token's session stays unknown.
-        if (view && view.session.principal === principal && !(s && view.owner === deps.durable.journal.owner)) {
+        const view = await deps.durable.view(tenant, req.params.id);
+        // This replica's copy stays the answer while this replica holds the lease.
+        if (view && !(s && view.owner === deps.durable.journal.owner)) {
           s = view.session;
           elsewhere = view.owner !== undefined ? 'open' : 'detached';
         }
@@ -72,6 +90,7 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
     const report = s.final ?? s.report();
     const status: SessionStatus = {
       session: s.id,
+      tenant: s.tenant,
       task: s.task,
       format: s.format,
       ...(s.agent !== undefined ? { agent: s.agent } : {}),
@@ -100,7 +119,9 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
     try {
       const pta = await store.get(task);
       if (!pta) return sendError(reply, metrics, 'unknown_task', `no PTA for task ${task}`);
-      return reply.type('application/json').send(ptaToJson(pta));
+      // Who added each reference is for operators: other tenants see the shared PTA without the names.
+      const shown = can(deps.principal(req), 'operate') ? pta : { ...pta, references: pta.references.map(({ by: _by, ...r }) => r) };
+      return reply.type('application/json').send(ptaToJson(shown));
     } catch (error) {
       return fail(reply, error);
     }

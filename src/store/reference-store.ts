@@ -18,7 +18,7 @@ import { removeStaleTemps, writeFileAtomic } from './atomic-write.js';
 import { PTA_SUFFIX, isHashedFileName, taskFileName, taskFromFileName } from './file-names.js';
 import { PriorPool } from './prior-pool.js';
 import { moveAside, readPtaFile } from './pta-files.js';
-import type { CacheStats, ReferenceStorePort, StoredTaskStats } from './store-port.js';
+import type { CacheStats, Contribution, ReferenceStorePort, StoredTaskStats } from './store-port.js';
 import { taskStats } from './task-stats.js';
 
 export type { StoredTaskStats } from './store-port.js';
@@ -188,13 +188,15 @@ export class ReferenceStore implements ReferenceStorePort {
    * the task has none), writes it atomically and returns the new PTA. Calls for
    * one task are serialised, so concurrent additions never lose one another.
    */
-  async addReference(task: string, states: readonly State[]): Promise<Pta> {
+  async addReference(task: string, states: readonly State[], contribution?: Contribution): Promise<Pta> {
     const previous = this.locks.get(task) ?? Promise.resolve();
     const run = previous
       .catch(() => undefined)
       .then(async () => {
         const current = await this.get(task);
-        const next = current ? addReference(current, states) : buildPta(task, [states]);
+        contribution?.check?.(current, states);
+        const by = contribution !== undefined ? { by: contribution.by } : {};
+        const next = current ? addReference(current, states, by) : buildPta(task, [states], by);
         const text = ptaToJson(next);
         // A file the data directory already holds for the task is replaced where it is (an older name included).
         const existing = this.files.get(task);

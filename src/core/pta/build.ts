@@ -12,11 +12,15 @@ export interface PtaOptions {
   tau?: number;
   /** Laplace smoothing of the window distributions (default 0.01). */
   alpha?: number;
+  /** Who adds the references, recorded on each (`ReferenceStats.by`). */
+  by?: string;
 }
 
 /** Options of {@link addReference}: insertion always uses the PTA's own `tau`. */
 export interface AddReferenceOptions {
   alpha?: number;
+  /** Who adds it, recorded on the reference (`ReferenceStats.by`). */
+  by?: string;
 }
 
 /** Copy of a state as JSON would hold it (undefined keys dropped), so stored PTAs round-trip exactly. */
@@ -62,14 +66,14 @@ function insertPath(nodes: PtaNode[], states: readonly State[], tau: number): vo
   }
 }
 
-function referenceStats(states: readonly State[]): ReferenceStats {
+function referenceStats(states: readonly State[], by: string | undefined): ReferenceStats {
   const targets = new Set<string>();
   for (const s of states) {
     if (s.stage !== 'I') continue;
     const target = s.scope ?? s.file;
     if (target !== undefined) targets.add(target);
   }
-  return { length: states.length, implTargets: targets.size };
+  return { length: states.length, implTargets: targets.size, ...(by !== undefined ? { by } : {}) };
 }
 
 function addWindows(sums: Pta['windowSums'], states: readonly State[], alpha: number): void {
@@ -90,10 +94,10 @@ function nodeFiles(nodes: readonly PtaNode[]): string[] {
   return [...files].sort();
 }
 
-function insertReference(pta: Pta, states: readonly State[], alpha: number): void {
+function insertReference(pta: Pta, states: readonly State[], alpha: number, by?: string): void {
   insertPath(pta.nodes, states, pta.tau);
   addWindows(pta.windowSums, states, alpha);
-  pta.references.push(referenceStats(states));
+  pta.references.push(referenceStats(states, by));
   pta.files = nodeFiles(pta.nodes);
 }
 
@@ -119,7 +123,7 @@ export function buildPta(task: string, references: ReadonlyArray<readonly State[
     references: [],
     files: [],
   };
-  for (const ref of references) insertReference(pta, ref, alpha);
+  for (const ref of references) insertReference(pta, ref, alpha, options.by);
   return pta;
 }
 
@@ -130,7 +134,7 @@ export function buildPta(task: string, references: ReadonlyArray<readonly State[
  */
 export function addReference(pta: Pta, states: readonly State[], options: AddReferenceOptions = {}): Pta {
   const next = structuredClone(pta);
-  insertReference(next, states, options.alpha ?? DEFAULT_ALPHA);
+  insertReference(next, states, options.alpha ?? DEFAULT_ALPHA, options.by);
   next.version = pta.version + 1;
   return next;
 }

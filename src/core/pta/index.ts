@@ -1,5 +1,6 @@
 /** The PTA reference (method.md section 4): build, grow, walk, serialise, summarise. */
 export { addReference, buildPta, holdsPath, type AddReferenceOptions, type PtaOptions } from './build.js';
 export { nodeDepths, ptaPaths } from './paths.js';
+export { nodesOpened } from './novelty.js';
 export { ptaFromJson, ptaToJson } from './json.js';
 export { formatPtaSummary, summarisePta, type PtaNodeSummary, type PtaPathSummary, type PtaSummary } from './summary.js';

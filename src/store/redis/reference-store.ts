@@ -20,7 +20,7 @@ import type { Pta, Reference, TemporalPrior } from '../../core/scorer-api.js';
 import type { State } from '../../core/types.js';
 import { SteplensError } from '../../errors.js';
 import { PriorPool } from '../prior-pool.js';
-import type { CacheStats, ReferenceStorePort, StoredTaskStats } from '../store-port.js';
+import type { CacheStats, Contribution, ReferenceStorePort, StoredTaskStats } from '../store-port.js';
 import { taskStats } from '../task-stats.js';
 import { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
@@ -221,9 +221,9 @@ export class RedisReferenceStore implements ReferenceStorePort {
   }
 
   /** Compare-and-set growth; one replica's calls for a task are also queued locally, to spare retries. */
-  async addReference(task: string, states: readonly State[]): Promise<Pta> {
+  async addReference(task: string, states: readonly State[], contribution?: Contribution): Promise<Pta> {
     const previous = this.locks.get(task) ?? Promise.resolve();
-    const run = previous.catch(() => undefined).then(() => this.grow(task, states));
+    const run = previous.catch(() => undefined).then(() => this.grow(task, states, contribution));
     this.locks.set(task, run);
     try {
       return await run;
@@ -232,13 +232,15 @@ export class RedisReferenceStore implements ReferenceStorePort {
     }
   }
 
-  private async grow(task: string, states: readonly State[]): Promise<Pta> {
+  private async grow(task: string, states: readonly State[], contribution: Contribution | undefined): Promise<Pta> {
     for (let attempt = 0; attempt < MAX_GROW_ATTEMPTS; attempt++) {
       const raw = await this.link.run('version', (r) => r.hget(this.keys.tasks, task));
       const version = raw === null ? 0 : Number(raw);
       const current = version === 0 ? undefined : await this.ptaAt(task, version);
       if (version !== 0 && current === undefined) continue; // replaced between the two reads
-      const next = current ? addReference(current, states) : buildPta(task, [states]);
+      contribution?.check?.(current, states);
+      const by = contribution !== undefined ? { by: contribution.by } : {};
+      const next = current ? addReference(current, states, by) : buildPta(task, [states], by);
       const json = ptaToJson(next);
       const key = this.keys.pta(task, next.version);
       const answer = await this.link.run('grow', (r) =>

@@ -4,7 +4,7 @@ import { fillRibbon, ribbon, stageLegend } from '../components/ribbon.js';
 import { h, setText } from '../dom.js';
 import { ago, one, referenceText, signalName } from '../format.js';
 import { openLive, type LiveStatus } from '../live.js';
-import { sessionHref, taskHref, type Page } from '../router.js';
+import { sessionHref, sessionKey, taskHref, type Page } from '../router.js';
 import type { FinalMessage, ScoreMessage, SessionSummary, SignalMessage } from '../types.js';
 
 const SIGNAL_KINDS = ['blind_retry', 'regression_loop', 'cycle', 'exploration_streak', 'low_score', 'budget'];
@@ -141,9 +141,9 @@ export const sessionsPage: Page = (main) => {
 
   const makeRow = (s: SessionSummary): Row => {
     const cells = COLUMNS.map((c, i) => h('td', { class: c.numeric ? 'num' : i === 2 ? 'wrap' : i === 7 ? 'sig' : undefined }));
-    const tr = h('tr', { 'data-session': s.session }, ...cells);
+    const tr = h('tr', { 'data-session': s.session, ...(s.tenant !== undefined ? { 'data-tenant': s.tenant } : {}) }, ...cells);
     const r = ribbon('');
-    cells[0]?.append(h('a', { href: sessionHref(s.session), class: 'mono' }, s.session));
+    cells[0]?.append(h('a', { href: sessionHref(s.session, s.tenant), class: 'mono' }, s.session));
     cells[1]?.append(h('a', { href: taskHref(s.task) }, s.task));
     cells[6]?.append(r);
     return { tr, cells, ribbon: r, signalKey: '-', tierKey: '' };
@@ -200,8 +200,8 @@ export const sessionsPage: Page = (main) => {
     }
     const wanted: HTMLTableRowElement[] = [];
     for (const s of list) {
-      let row = rows.get(s.session);
-      if (!row) rows.set(s.session, (row = makeRow(s)));
+      let row = rows.get(sessionKey(s));
+      if (!row) rows.set(sessionKey(s), (row = makeRow(s)));
       update(row, s);
       wanted.push(row.tr);
     }
@@ -225,8 +225,16 @@ export const sessionsPage: Page = (main) => {
     setText(count, `${list.length} shown of ${sessions.size} (${open} open)`);
   }
 
+  /** The row a frame is about: frames carry `tenant` in an operator's feed; otherwise the only row with that id. */
+  const rowOf = (f: { session: string; tenant?: string }): SessionSummary | undefined => {
+    const exact = sessions.get(sessionKey(f));
+    if (exact !== undefined || f.tenant !== undefined) return exact;
+    for (const s of sessions.values()) if (s.session === f.session) return s;
+    return undefined;
+  };
+
   const onScore = (f: ScoreMessage): void => {
-    const s = sessions.get(f.session);
+    const s = rowOf(f);
     if (!s) return;
     s.steps = Math.max(s.steps, f.t + 1);
     s.total = f.score.total;
@@ -236,7 +244,6 @@ export const sessionsPage: Page = (main) => {
   };
 
   const stop = openLive({
-    path: '/v1/live',
     onStatus: (status: LiveStatus, detail?: string) => {
       setText(liveBadge, status === 'live' ? '● live' : status === 'connecting' ? 'connecting…' : status === 'retrying' ? 'reconnecting…' : 'stopped');
       liveBadge.className = `badge live-${status}`;
@@ -246,11 +253,11 @@ export const sessionsPage: Page = (main) => {
       switch (e.type) {
         case 'snapshot':
           sessions.clear();
-          for (const s of e.sessions as SessionSummary[]) sessions.set(s.session, s);
+          for (const s of e.sessions as SessionSummary[]) sessions.set(sessionKey(s), s);
           break;
         case 'session': {
           const { type: _t, ...s } = e as unknown as SessionSummary & { type: string };
-          sessions.set(s.session, s);
+          sessions.set(sessionKey(s), s);
           break;
         }
         case 'score':
@@ -258,19 +265,21 @@ export const sessionsPage: Page = (main) => {
           break;
         case 'signal': {
           const f = e as unknown as SignalMessage;
-          const s = sessions.get(f.session);
+          const s = rowOf(f);
           if (s) s.lastSignal = { kind: f.kind, severity: f.severity, t: f.t, message: f.message };
           break;
         }
         case 'final': {
           const f = e as unknown as FinalMessage;
-          const s = sessions.get(f.session);
+          const s = rowOf(f);
           if (s) Object.assign(s, { state: 'ended', total: f.score.total, tier: f.tier, steps: f.steps });
           break;
         }
-        case 'gone':
-          sessions.delete(String(e.session));
+        case 'gone': {
+          const s = rowOf(e as unknown as { session: string; tenant?: string });
+          if (s) sessions.delete(sessionKey(s));
           break;
+        }
       }
       schedule();
     },
