@@ -146,6 +146,7 @@ export const liveEventSchema = z.discriminatedUnion('type', [
 ]);
 
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
+export type SessionListResponse = z.infer<typeof sessionListResponseSchema>;
 export type ViewStep = z.infer<typeof viewStepSchema>;
 export type TrajectoryView = z.infer<typeof trajectoryViewSchema>;
 export type AlignmentBody = z.infer<typeof alignmentSchema>;

@@ -69,7 +69,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   // Shadow-mode counters stay in a file of this replica's data folder (with Redis too: see docs/scale-out.md).
   const policies = await PolicyManager.open(resolved.policySet, resolved.shadow, options.policyState ?? new FilePolicyStateStore(options.dataDir ?? './data'), log, resolved.limits);
   registerPolicyMetrics(metrics.registry, policies, resolved.limits.metricsPairs);
-  const learning = new LearningGuard(resolved.limits, store.minReferences);
+  const learning = new LearningGuard(resolved.limits, store.minReferences, resolved.tenants > 1);
   const connections = new Map<number, Connection>();
   const learner = resolved.forecast !== undefined && options.forecastLearn !== undefined ? new ForecastLearner(resolved.forecast, options.forecastLearn, log) : undefined;
   const live = new LiveFeed({ maxViewers: resolved.limits.liveViewers, queueBytes: resolved.limits.liveQueueBytes, config: resolved.config, metrics, log, tenants: resolved.tokens.length > 0 });

@@ -10,7 +10,8 @@
  *   `referenceNovelty` x its nodes (core/pta/novelty.ts: each new node lowers Φcov for every run scored against it);
  *   one that would change the PTA more needs an operator's token.
  *
- * Operators are bounded only by the store's own caps.
+ * Operators are bounded only by the store's own caps, and so is everyone on a server with one tenant (auth
+ * off, or every token of one tenant): nobody else's scores depend on what it learns.
  */
 import { nodesOpened } from '../core/pta/index.js';
 import type { Pta } from '../core/scorer-api.js';
@@ -29,6 +30,8 @@ export class LearningGuard {
   constructor(
     private readonly limits: Pick<ServerLimits, 'referencesPerTenantPerTask' | 'referencesPerTenantPerHour' | 'referenceNovelty'>,
     private readonly minReferences: number,
+    /** Whether several tenants share the store (else every contribution is let through, only attributed). */
+    private readonly shared: boolean,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -37,7 +40,7 @@ export class LearningGuard {
    * `quota_exceeded` when the tenant used up its hourly budget (taken here, once per reference).
    */
   contribution(principal: Principal, how: 'reference' | 'learn'): Contribution {
-    if (can(principal, 'operate')) return { by: principal.tenant };
+    if (!this.shared || can(principal, 'operate')) return { by: principal.tenant };
     const now = this.now();
     const times = (this.recent.get(principal.tenant) ?? []).filter((t) => now - t < HOUR_MS);
     if (times.length >= this.limits.referencesPerTenantPerHour) {

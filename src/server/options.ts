@@ -44,7 +44,7 @@ export interface ServerLimits {
   pairsPerTenant: number;
   /** Pairs /metrics labels by name (default 20, those with the most shadow runs); the rest are summed under `other`. */
   metricsPairs: number;
-  /** References a tenant that is not an operator may add to one task's PTA (POST or `learn`; default 2). */
+  /** References a tenant that is not an operator may add to one task's PTA (POST or `learn`; default 2). This and the next two apply with two tenants or more. */
   referencesPerTenantPerTask: number;
   /** References a tenant that is not an operator may add per hour, every task together, on one replica (default 60). */
   referencesPerTenantPerHour: number;
@@ -128,6 +128,8 @@ export interface RedisSettings {
 export interface ResolvedOptions {
   limits: ServerLimits;
   tokens: TokenGrant[];
+  /** Tenants the tokens name (1 with auth off): with one, nobody shares a PTA or a pair with anyone else. */
+  tenants: number;
   resumeWindowMs: number;
   idleTimeoutMs: number;
   policy: Policy;
@@ -164,13 +166,14 @@ export const DEFAULT_LIMITS: ServerLimits = {
 /** Fills in defaults. */
 export function resolveOptions(options: AppOptions): ResolvedOptions {
   const tokens = mergeGrants((options.tokens ?? []).map((t) => (typeof t === 'string' ? { token: t } : t)));
-  const tenants = new Set(tokens.map((t) => principalOf(t).tenant)).size;
+  const tenants = Math.max(1, new Set(tokens.map((t) => principalOf(t).tenant)).size);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   // One tenant (or auth off) may use every slot, as a single-user server always could.
   if (options.limits?.sessionsPerTenant === undefined && tenants <= 1) limits.sessionsPerTenant = limits.totalSessions;
   return {
     limits,
     tokens,
+    tenants,
     resumeWindowMs: options.resumeWindowMs ?? 5 * 60_000,
     idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
     policy: options.policy ?? DEFAULT_POLICY,
