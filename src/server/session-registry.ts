@@ -140,11 +140,12 @@ export class SessionRegistry {
       const verdict = this.limitFor(principal, conn, id);
       if (verdict === undefined) break;
       if (verdict !== 'full') return err(verdict);
-      // Sessions nobody is attached to must not keep every slot: the oldest detached one of the tenant holding the most goes.
+      // Sessions nobody is attached to must not keep every slot: the oldest detached one of the tenant holding the
+      // most is ended (a later resume gets its final, reason not_resumed), which frees its slot.
       const victim = this.reclaimable();
       if (victim === undefined) return err({ code: 'overloaded', message: `the server already holds ${limits.totalSessions} open sessions`, session: id });
+      this.deps.log.info({ session: victim.id, tenant: victim.tenant }, 'detached session ended: the server is full');
       await this.end(victim, 'not_resumed');
-      this.free(victim, 'reclaimed: the server is full');
     }
     const assigned = this.policies.assign(principal.tenant, msg.agent, msg.model);
     const policy = resolvePolicy(msg.policy, assigned.policy);

@@ -68,4 +68,51 @@ describe('PolicyManager', () => {
     expect(m.pairs.size).toBe(0);
     expect(warnings.join('')).toContain('policy state ignored');
   });
+
+  it("counts each tenant's outcomes in its own pair: one tenant's fake outcomes never promote a stop for another's sessions", async () => {
+    const m = await PolicyManager.open({ groups: [], fallback: CONFIGURED }, SHADOW, undefined, log);
+    expect(m.assign('victim', 'a', 'm')).toMatchObject({ shadow: true });
+    expect(m.assign('mallory', 'a', 'm')).toMatchObject({ shadow: true });
+    const fake = (s: ReturnType<typeof states>, passed: boolean) => m.record(pairKey('mallory', 'a', 'm'), { states: s, totals: s.map(() => 100), passed });
+    for (let i = 0; i < 5; i++) fake(clean(i), true);
+    fake(empty(3), false);
+    expect(m.pairs.peek(pairKey('mallory', 'a', 'm'))!.state.promoted).toBe('noAction 2');
+    // Mallory's own sessions now stop at noAction 2; the victim's, same agent and model, still only warn.
+    expect(m.assign('mallory', 'a', 'm').policy.noAction.stop).toBe(2);
+    expect(m.pairs.peek(pairKey('victim', 'a', 'm'))!.state.promoted).toBeNull();
+    const victim = m.assign('victim', 'a', 'm');
+    expect(victim.shadow).toBe(true);
+    expect(victim.selected).toContain('shadow (warn only)');
+  });
+
+  it("an operator's pin and freeze hold for every tenant's pair of that agent + model, and survive a restart", async () => {
+    const store = new MemoryPolicyStateStore();
+    const m = await PolicyManager.open({ groups: [], fallback: DEFAULT_POLICY }, undefined, store, log);
+    expect(m.pin('a', 'm', { blindRetry: { warn: 1, stop: 2 } }).ok).toBe(true);
+    for (const tenant of ['t1', 't2']) expect(m.assign(tenant, 'A ', 'M')).toMatchObject({ selected: 'pinned', policy: { blindRetry: { stop: 2 } } });
+    await m.flush();
+    const again = await PolicyManager.open({ groups: [], fallback: DEFAULT_POLICY }, undefined, store, log);
+    expect(again.assign('t3', 'a', 'm').selected).toBe('pinned');
+    expect(again.pin('a', 'm', null).ok).toBe(true);
+    expect(again.pins.size).toBe(0);
+  });
+
+  it('restores a state file written before tenants: counters to the default tenant, pins and freezes for everyone', async () => {
+    const store = new MemoryPolicyStateStore();
+    const old = {
+      agent: 'a',
+      model: 'm',
+      sessions: 3,
+      counters: { passing: 2, failing: 1, failingSteps: 9, failingTokens: 0, candidates: {} },
+      promoted: null,
+      configured: 'x',
+      pinned: { blindRetry: { warn: 2, stop: 3 } },
+      frozen: true,
+    };
+    await store.save({ format: 'steplens-policy-state', version: 1, pairs: [old] });
+    const m = await PolicyManager.open({ groups: [], fallback: DEFAULT_POLICY }, SHADOW, store, log);
+    expect(m.pairs.peek(pairKey('default', 'a', 'm'))!.state.counters.passing).toBe(2);
+    expect([...m.pins.values()]).toEqual([{ agent: 'a', model: 'm', pinned: { blindRetry: { warn: 2, stop: 3 } }, frozen: true }]);
+    expect(m.assign('someone', 'a', 'm').selected).toBe('pinned');
+  });
 });

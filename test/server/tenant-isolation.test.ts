@@ -214,7 +214,7 @@ describe("tenant B's token against tenant A's data, on every route", () => {
 
   for (const op of ['pin', 'freeze']) {
     walk(`POST /v1/policies/${op}`, async () => {
-      const body = op === 'pin' ? { agent: 'agent-a', model: 'model-a', policy: { blindRetry: { stop: 2 } } } : { agent: 'agent-a', model: 'model-a', frozen: true };
+      const body = op === 'pin' ? { agent: 'agent-a', model: 'model-a', policy: { blindRetry: { warn: 1, stop: 2 } } } : { agent: 'agent-a', model: 'model-a', frozen: true };
       const r = await call('POST', `/v1/policies/${op}`, 'token-b', body);
       expect([r.status, r.code]).toEqual([403, 'forbidden']);
       const doc = JSON.parse((await call('GET', '/v1/policies', 'token-op')).text) as PoliciesStatus;
