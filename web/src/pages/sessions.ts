@@ -59,6 +59,8 @@ interface Row {
   tr: HTMLTableRowElement;
   cells: HTMLTableCellElement[];
   ribbon: HTMLElement;
+  /** The session's tenant, shown when the list holds several. */
+  tenant: HTMLElement;
   signalKey: string;
   tierKey: string;
 }
@@ -143,14 +145,17 @@ export const sessionsPage: Page = (main) => {
     const cells = COLUMNS.map((c, i) => h('td', { class: c.numeric ? 'num' : i === 2 ? 'wrap' : i === 7 ? 'sig' : undefined }));
     const tr = h('tr', { 'data-session': s.session, ...(s.tenant !== undefined ? { 'data-tenant': s.tenant } : {}) }, ...cells);
     const r = ribbon('');
-    cells[0]?.append(h('a', { href: sessionHref(s.session, s.tenant), class: 'mono' }, s.session));
+    const tenant = h('span', { class: 'tenant muted', hidden: true }, s.tenant ?? '');
+    cells[0]?.append(h('a', { href: sessionHref(s.session, s.tenant), class: 'mono' }, s.session), tenant);
     cells[1]?.append(h('a', { href: taskHref(s.task) }, s.task));
     cells[6]?.append(r);
-    return { tr, cells, ribbon: r, signalKey: '-', tierKey: '' };
+    return { tr, cells, ribbon: r, tenant, signalKey: '-', tierKey: '' };
   };
 
-  const update = (row: Row, s: SessionSummary): void => {
+  const update = (row: Row, s: SessionSummary, tenants: boolean): void => {
     const c = row.cells;
+    // An operator's list may hold several tenants' sessions (ids repeat across tenants): each row then names its tenant.
+    row.tenant.hidden = !tenants;
     setText(c[2] as HTMLElement, agentOf(s) || '–');
     setText(c[3] as HTMLElement, String(s.steps));
     setText(c[4] as HTMLElement, one(s.total));
@@ -199,10 +204,11 @@ export const sessionsPage: Page = (main) => {
       setText(th.querySelector('.arrow')!, key === sort.key ? (sort.desc ? ' ▼' : ' ▲') : '');
     }
     const wanted: HTMLTableRowElement[] = [];
+    const tenants = new Set([...sessions.values()].map((s) => s.tenant)).size > 1;
     for (const s of list) {
       let row = rows.get(sessionKey(s));
       if (!row) rows.set(sessionKey(s), (row = makeRow(s)));
-      update(row, s);
+      update(row, s, tenants);
       wanted.push(row.tr);
     }
     for (const [id, row] of rows)
