@@ -69,5 +69,8 @@ describe('token grants', () => {
     const config = await serverConfig(['--token-file', file, '--token', 'agent-token', '--no-seed'], {}, dir);
     expect(config.app.tokens).toEqual(expect.arrayContaining([{ token: 'op', tenant: 'ops', role: 'operator' }, { token: 'agent-token' }]));
     expect(LOCAL_PRINCIPAL).toEqual({ tenant: 'default', role: 'operator' });
+    expect((await serverConfig(['--sessions-per-tenant', '200', '--no-seed'], {}, dir)).app.limits).toEqual({ sessionsPerTenant: 200 });
+    expect((await serverConfig(['--no-seed'], { STEPLENS_SESSIONS_PER_TENANT: '7' }, dir)).app.limits).toEqual({ sessionsPerTenant: 7 });
+    await expect(serverConfig(['--sessions-per-tenant', '1.5'], {}, dir)).rejects.toMatchObject({ code: 'usage' });
   });
 });
