@@ -1,0 +1,46 @@
+/**
+ * Another client's view of the server during a drill: one WebSocket connection that pings every `everyMs` and
+ * records each round trip (one ping in flight at a time, so a stalled server shows as one long round trip;
+ * a ping still unanswered when a window is read counts with its age so far).
+ */
+import WebSocket from 'ws';
+
+export interface Pinger {
+  /** Round trips (ms) since the previous call. */
+  window(): number[];
+  stop(): void;
+}
+
+export async function startPinger(url: string, headers: Record<string, string> = {}, everyMs = 10): Promise<Pinger> {
+  const ws = new WebSocket(url, { headers });
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  let rtts: number[] = [];
+  let sentAt: number | undefined;
+  ws.on('message', () => {
+    if (sentAt !== undefined) rtts.push(performance.now() - sentAt);
+    sentAt = undefined;
+  });
+  const timer = setInterval(() => {
+    if (sentAt !== undefined || ws.readyState !== ws.OPEN) return;
+    sentAt = performance.now();
+    ws.send('{"type":"ping"}');
+  }, everyMs);
+  return {
+    window: () => {
+      const out = sentAt === undefined ? rtts : [...rtts, performance.now() - sentAt];
+      rtts = [];
+      return out;
+    },
+    stop: () => {
+      clearInterval(timer);
+      ws.close();
+    },
+  };
+}
+
+/** Max and p99 of round trips (ms), 0 for none. */
+export function pingSummary(rtts: readonly number[]): { max: number; p99: number; n: number } {
+  if (rtts.length === 0) return { max: 0, p99: 0, n: 0 };
+  const s = [...rtts].sort((a, b) => a - b);
+  return { max: s[s.length - 1]!, p99: s[Math.min(s.length - 1, Math.floor(0.99 * s.length))]!, n: s.length };
+}
