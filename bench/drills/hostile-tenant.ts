@@ -90,6 +90,17 @@ async function session(c: DrillClient, id: string, task: string, events: unknown
   return { stops, final };
 }
 
+/** Resolves once the server saw mallory's connection go: its `slots` sessions are detached (read by an operator). */
+async function detached(http: string, slots: number): Promise<void> {
+  for (let tries = 0; tries < 600; tries++) {
+    const res = await fetch(`${http}/v1/sessions?tenant=mallory&limit=1000`, { headers: auth('ops-token') });
+    const rows = ((await res.json()) as { sessions: Array<{ session: string; state: string }> }).sessions;
+    if (rows.filter((r) => r.session.startsWith('slot-') && r.state === 'detached').length >= Math.min(slots, 1000)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the server never saw mallory's connection go");
+}
+
 /** A live viewer that never reads: a raw socket, paused once the request is written. */
 function stuckViewer(http: string): Promise<net.Socket> {
   const url = new URL(http);
@@ -186,15 +197,17 @@ export async function runHostileTenant(o: HostileTenantOptions): Promise<Hostile
       tally(slotAnswers, f.type === 'started' ? 'started' : (f.code as string));
     }
     greedy.ws.terminate();
-    await new Promise((r) => setTimeout(r, 200));
+    await detached(http, o.slots);
     let victimRefusedAfterDisconnect = 0;
+    const started: string[] = [];
     for (let i = 0; i < o.slots; i++) {
       victim.send({ type: 'start', session: `after-${i}`, task: o.task });
       const f = await victim.next((x) => x.session === `after-${i}` && (x.type === 'started' || x.type === 'error'), 60_000);
       if (f.type === 'error') victimRefusedAfterDisconnect++;
+      else started.push(`after-${i}`);
     }
-    for (let i = 0; i < o.slots; i++) victim.send({ type: 'end', session: `after-${i}` });
-    for (let i = 0; i < o.slots; i++) await victim.nextOf('final', `after-${i}`, 60_000).catch(() => undefined);
+    for (const id of started) victim.send({ type: 'end', session: id });
+    for (const id of started) await victim.nextOf('final', id, 60_000);
     phase('slots');
     // 7. Live viewers that never read, while mallory streams sessions of its own (its viewers see only those).
     const rssBefore = (await target.memory()).rss / 1e6;
