@@ -93,9 +93,15 @@ async function session(c: DrillClient, id: string, task: string, events: unknown
 /** Resolves once the server saw mallory's connection go: its `slots` sessions are detached (read by an operator). */
 async function detached(http: string, slots: number): Promise<void> {
   for (let tries = 0; tries < 600; tries++) {
-    const res = await fetch(`${http}/v1/sessions?tenant=mallory&limit=1000`, { headers: auth('ops-token') });
-    const rows = ((await res.json()) as { sessions: Array<{ session: string; state: string }> }).sessions;
-    if (rows.filter((r) => r.session.startsWith('slot-') && r.state === 'detached').length >= Math.min(slots, 1000)) return;
+    let count = 0;
+    let after: string | undefined;
+    do {
+      const res = await fetch(`${http}/v1/sessions?tenant=mallory&limit=1000${after !== undefined ? `&after=${after}` : ''}`, { headers: auth('ops-token') });
+      const page = (await res.json()) as { sessions: Array<{ session: string; state: string }>; next?: string };
+      count += page.sessions.filter((r) => r.session.startsWith('slot-') && r.state === 'detached').length;
+      after = page.next;
+    } while (after !== undefined);
+    if (count >= slots) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error("the server never saw mallory's connection go");
