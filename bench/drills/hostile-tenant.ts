@@ -107,6 +107,23 @@ async function detached(http: string, slots: number): Promise<void> {
   throw new Error("the server never saw mallory's connection go");
 }
 
+/**
+ * Starts `n` sessions of one tenant, 64 per connection (the per-connection limit), in order; the answers by
+ * code (`started` for the opened ones) and the connections, still open.
+ */
+async function startMany(url: string, token: string, prefix: string, n: number, task: string): Promise<{ answers: Record<string, number>; clients: DrillClient[] }> {
+  const answers: Record<string, number> = {};
+  const clients: DrillClient[] = [];
+  for (let i = 0; i < n; i++) {
+    if (i % 64 === 0) clients.push(await DrillClient.connect(url, auth(token)));
+    const c = clients[clients.length - 1]!; // one was pushed at i = 0
+    c.send({ type: 'start', session: `${prefix}-${i}`, task });
+    const f = await c.next((x) => x.session === `${prefix}-${i}` && (x.type === 'started' || x.type === 'error'), 60_000);
+    tally(answers, f.type === 'started' ? 'started' : (f.code as string));
+  }
+  return { answers, clients };
+}
+
 /** A live viewer that never reads: a raw socket, paused once the request is written. */
 function stuckViewer(http: string): Promise<net.Socket> {
   const url = new URL(http);
@@ -194,26 +211,14 @@ export async function runHostileTenant(o: HostileTenantOptions): Promise<Hostile
       await mallory.nextOf('final', `v-${i}`);
     }
     phase('reads');
-    // 6. Every slot: mallory opens sessions past its quota, then goes away; the victim can still start.
-    const slotAnswers: Record<string, number> = {};
-    const greedy = await DrillClient.connect(target.url, auth('mallory-token'));
-    for (let i = 0; i <= o.slots; i++) {
-      greedy.send({ type: 'start', session: `slot-${i}`, task: o.task });
-      const f = await greedy.next((x) => x.session === `slot-${i}` && (x.type === 'started' || x.type === 'error'), 60_000);
-      tally(slotAnswers, f.type === 'started' ? 'started' : (f.code as string));
-    }
-    greedy.ws.terminate();
+    // 6. Every slot: mallory opens sessions past its quota (64 per connection), then goes away; the victim can still start.
+    const greedy = await startMany(target.url, 'mallory-token', 'slot', o.slots + 1, o.task);
+    const slotAnswers = greedy.answers;
+    for (const c of greedy.clients) c.ws.terminate();
     await detached(http, o.slots);
-    let victimRefusedAfterDisconnect = 0;
-    const started: string[] = [];
-    for (let i = 0; i < o.slots; i++) {
-      victim.send({ type: 'start', session: `after-${i}`, task: o.task });
-      const f = await victim.next((x) => x.session === `after-${i}` && (x.type === 'started' || x.type === 'error'), 60_000);
-      if (f.type === 'error') victimRefusedAfterDisconnect++;
-      else started.push(`after-${i}`);
-    }
-    for (const id of started) victim.send({ type: 'end', session: id });
-    for (const id of started) await victim.nextOf('final', id, 60_000);
+    const after = await startMany(target.url, 'victim-token', 'after', o.slots, o.task);
+    const victimRefusedAfterDisconnect = o.slots - (after.answers.started ?? 0);
+    for (const c of after.clients) c.close();
     phase('slots');
     // 7. Live viewers that never read, while mallory streams sessions of its own (its viewers see only those).
     const rssBefore = (await target.memory()).rss / 1e6;
