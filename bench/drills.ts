@@ -185,6 +185,8 @@ async function main(): Promise<void> {
         tenant_seconds: seconds(began),
       });
       for (const [k, p] of Object.entries(r.pings)) figures[`tenant_ping_${k}_max_ms`] = Math.round(p.max);
+      for (const [k, ms] of Object.entries(r.loopMaxMs)) figures[`tenant_loop_${k}_max_ms`] = ms;
+      targets.push(target("hostile tenant: the server's event-loop delay, max over every phase", Math.max(...Object.values(r.loopMaxMs)), '<=', 250, 'ms'));
       targets.push(target('hostile tenant: problems (leaks, stops, lock-outs, answers outside the catalogue)', r.problems.length, '<=', 0));
       targets.push(target('hostile tenant: another client ping, max over every phase', maxPing, '<=', 250, 'ms'));
     }
@@ -202,9 +204,12 @@ async function main(): Promise<void> {
         cardinality_pin_status: r.pinStatus,
         cardinality_rss_mb: r.rssMB,
         cardinality_ping_max_ms: Math.round(Math.max(r.pings.stream?.max ?? 0, r.pings.scrape?.max ?? 0)),
+        cardinality_loop_stream_max_ms: r.loopMaxMs.stream ?? -1,
+        cardinality_loop_scrape_max_ms: r.loopMaxMs.scrape ?? -1,
         cardinality_seconds: seconds(began),
       });
       targets.push(target('cardinality: /metrics series after 1,200 distinct 256-character pairs', r.metricsSeries, '<', 20_000));
+      targets.push(target("cardinality: the server's event-loop delay, max (streaming and scrape)", Math.max(r.loopMaxMs.stream ?? Infinity, r.loopMaxMs.scrape ?? Infinity), '<=', 250, 'ms'));
       targets.push(target('cardinality: another client ping, max (streaming and scrape)', Math.max(r.pings.stream?.max ?? 0, r.pings.scrape?.max ?? 0), '<=', 250, 'ms'));
     }
   } finally {

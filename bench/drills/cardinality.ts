@@ -37,6 +37,8 @@ export interface CardinalityResult {
   rssMB: number;
   heapMB: number;
   pings: Record<string, { max: number; p99: number; n: number }>;
+  /** The server's own event-loop delay, max (ms), while streaming and during the scrape. */
+  loopMaxMs: Record<string, number>;
 }
 
 const TOKENS = [
@@ -51,8 +53,10 @@ export async function runCardinality(o: CardinalityOptions): Promise<Cardinality
   const target = await startTarget('steplens', [], { tokens: TOKENS, shadow: true, dataDir, resumeWindowMs: 1000 });
   const pinger = await startPinger(target.url, auth('other-token'));
   const pings: CardinalityResult['pings'] = {};
+  const loopMaxMs: Record<string, number> = {};
   try {
     pinger.window();
+    await target.loopDelay();
     const began = performance.now();
     const c = await DrillClient.connect(target.url, auth('junk-token'));
     const name = (i: number, c0: string): string => `${i}-${c0.repeat(o.nameLength)}`.slice(0, o.nameLength);
@@ -68,11 +72,13 @@ export async function runCardinality(o: CardinalityOptions): Promise<Cardinality
     c.close();
     const streamSeconds = (performance.now() - began) / 1000;
     pings.stream = pingSummary(pinger.window());
+    loopMaxMs.stream = Number((await target.loopDelay()).max.toFixed(1));
 
     const t0 = performance.now();
     const text = await (await fetch(`${target.http}/metrics`, { headers: auth('ops-token') })).text();
     const scrapeMs = performance.now() - t0;
     pings.scrape = pingSummary(pinger.window());
+    loopMaxMs.scrape = Number((await target.loopDelay()).max.toFixed(1));
     const series = text.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
     let longestLabel = 0;
     for (const l of series) for (const m of l.matchAll(/="([^"]*)"/g)) longestLabel = Math.max(longestLabel, m[1]!.length);
@@ -100,6 +106,7 @@ export async function runCardinality(o: CardinalityOptions): Promise<Cardinality
       rssMB: Number((memory.rss / 1e6).toFixed(1)),
       heapMB: Number((memory.heapUsed / 1e6).toFixed(1)),
       pings,
+      loopMaxMs,
     };
   } finally {
     pinger.stop();

@@ -57,8 +57,10 @@ export interface HostileTenantResult {
   victimRefusedAfterDisconnect: number;
   stuckViewersDropped: number;
   rssMB: { before: number; withViewers: number };
-  /** Another client's pings per phase: max and p99 (ms). */
+  /** Another client's pings per phase: max and p99 (ms); on a loaded machine they include the driver's own waits. */
   pings: Record<string, { max: number; p99: number; n: number }>;
+  /** The server's own event-loop delay per phase, max (ms): how long the server itself held everyone. */
+  loopMaxMs: Record<string, number>;
   problems: string[];
 }
 
@@ -144,8 +146,12 @@ export async function runHostileTenant(o: HostileTenantOptions): Promise<Hostile
   const target: TargetProcess = await startTarget('steplens', [], { tokens: TOKENS, shadow, limits, resumeWindowMs: 600_000 });
   const problems: string[] = [];
   const pings: HostileTenantResult['pings'] = {};
+  const loopMaxMs: Record<string, number> = {};
   const pinger = await startPinger(target.url, auth('victim-token'));
-  const phase = (name: string): void => void (pings[name] = pingSummary(pinger.window()));
+  const phase = async (name: string): Promise<void> => {
+    pings[name] = pingSummary(pinger.window());
+    loopMaxMs[name] = Number((await target.loopDelay()).max.toFixed(1));
+  };
   const { http } = target;
   const score = async (): Promise<string> => {
     const r = await post(http, '/v1/score', 'victim-token', { task: o.task, trajectory: o.victimDoc, passed: true });
@@ -154,12 +160,13 @@ export async function runHostileTenant(o: HostileTenantOptions): Promise<Hostile
   };
   try {
     pinger.window();
+    await target.loopDelay();
     const before = await score();
     // 1. Junk references on the victim's task.
     const referenceAnswers: Record<string, number> = {};
     for (let i = 0; i < o.references; i++) tally(referenceAnswers, (await post(http, `/v1/tasks/${o.task}/references`, 'mallory-token', { trajectory: o.junkDoc })).code);
     const afterReferences = await score();
-    phase('references');
+    await phase('references');
     // 2. Fake learn sessions: junk steps, a claimed pass.
     const mallory = await DrillClient.connect(target.url, auth('mallory-token'));
     const learnAnswers: Record<string, number> = {};
@@ -168,12 +175,12 @@ export async function runHostileTenant(o: HostileTenantOptions): Promise<Hostile
       tally(learnAnswers, final.learned !== undefined ? 'learned' : String((final.learnError as { code?: string } | undefined)?.code ?? 'none'));
     }
     const afterLearn = await score();
-    phase('learn');
+    await phase('learn');
     // 3. Pins and freezes on the victim's agent + model.
     const policyAnswers: Record<string, number> = {};
     tally(policyAnswers, (await post(http, '/v1/policies/pin', 'mallory-token', { ...WHO, policy: { blindRetry: { warn: 1, stop: 2 } } })).code);
     tally(policyAnswers, (await post(http, '/v1/policies/freeze', 'mallory-token', { ...WHO, frozen: true })).code);
-    phase('policies');
+    await phase('policies');
     // 4. Fake shadow outcomes under the victim's agent + model: junk "passing", the victim's own run "failing".
     for (let i = 0; i < o.shadowPasses; i++) await session(mallory, `sp-${i}`, 'other-task', o.junkEvents, WHO, true);
     for (let i = 0; i < o.shadowFails; i++) await session(mallory, `sf-${i}`, o.task, o.victimEvents, WHO, false);
@@ -186,7 +193,7 @@ export async function runHostileTenant(o: HostileTenantOptions): Promise<Hostile
       if ((await session(victim, `v-${i}`, o.task, o.victimEvents, WHO)).stops > 0) victimStopped++;
       if ((await session(mallory, `m-${i}`, o.task, o.victimEvents, WHO)).stops > 0) malloryStopped++;
     }
-    phase('shadow');
+    await phase('shadow');
     // 5. Reads of the victim's sessions, and its ids.
     let readRequests = 0;
     let leaks = 0;
@@ -210,7 +217,7 @@ export async function runHostileTenant(o: HostileTenantOptions): Promise<Hostile
       mallory.send({ type: 'end', session: `v-${i}` });
       await mallory.nextOf('final', `v-${i}`);
     }
-    phase('reads');
+    await phase('reads');
     // 6. Every slot: mallory opens sessions past its quota (64 per connection), then goes away; the victim can still start.
     const greedy = await startMany(target.url, 'mallory-token', 'slot', o.slots + 1, o.task);
     const slotAnswers = greedy.answers;
@@ -219,7 +226,7 @@ export async function runHostileTenant(o: HostileTenantOptions): Promise<Hostile
     const after = await startMany(target.url, 'victim-token', 'after', o.slots, o.task);
     const victimRefusedAfterDisconnect = o.slots - (after.answers.started ?? 0);
     for (const c of after.clients) c.close();
-    phase('slots');
+    await phase('slots');
     // 7. Live viewers that never read, while mallory streams sessions of its own (its viewers see only those).
     const rssBefore = (await target.memory()).rss / 1e6;
     const sockets = await Promise.all(Array.from({ length: o.stuckViewers }, () => stuckViewer(http)));
@@ -228,7 +235,7 @@ export async function runHostileTenant(o: HostileTenantOptions): Promise<Hostile
     const metrics = await (await fetch(`${http}/metrics`, { headers: auth('ops-token') })).text();
     const stuckViewersDropped = Number(/steplens_live_viewers_dropped_total (\d+)/.exec(metrics)?.[1] ?? 0);
     for (const s of sockets) s.destroy();
-    phase('viewers');
+    await phase('viewers');
     victim.close();
     mallory.close();
 
@@ -249,6 +256,7 @@ export async function runHostileTenant(o: HostileTenantOptions): Promise<Hostile
       stuckViewersDropped,
       rssMB: { before: Number(rssBefore.toFixed(1)), withViewers: Number(rssWith.toFixed(1)) },
       pings,
+      loopMaxMs,
       problems,
     };
     // At most 2 of mallory's references (POSTed or learned) may be in the victim's PTA: its share.

@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CANDIDATE_SERIES } from '../../src/server/policy-metrics.js';
 import type { PoliciesStatus } from '../../src/server/policy-status.js';
 import { Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
@@ -63,6 +64,17 @@ it('bounds pairs, metrics series and state by the table, not by the names client
   expect([...named].some((k) => k.startsWith('victim|mini-swe-agent 1.1|'))).toBe(true);
   expect([...named].some((k) => k === 'other|other|other')).toBe(true);
   for (const l of series) for (const [, v] of l.matchAll(/="([^"]*)"/g)) expect(v!.length).toBeLessThanOrEqual(64);
+  // Of a labelled pair's ~90 candidate stops, only CANDIDATE_SERIES are exported per gauge, `configured` among them.
+  const candidates = new Map<string, string[]>();
+  for (const l of series.filter((x) => x.startsWith('steplens_shadow_passing_stopped{'))) {
+    const [, pair, candidate] = /tenant="([^"]*",agent="[^"]*",model="[^"]*)",candidate="([^"]*)"/.exec(l)!;
+    candidates.set(pair!, [...(candidates.get(pair!) ?? []), candidate!]);
+  }
+  expect(candidates.size).toBe(LIMITS.metricsPairs);
+  for (const list of candidates.values()) {
+    expect(list).toHaveLength(CANDIDATE_SERIES);
+    expect(list).toContain('configured');
+  }
   expect(text).toMatch(/steplens_policy_pairs 17/);
   expect(text).toMatch(/steplens_policy_pairs_evicted_total 84/);
   // The runs of the pairs past the labelled ones are summed, not lost.
