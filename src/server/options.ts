@@ -35,7 +35,7 @@ export interface ServerLimits {
   liveQueueBytes: number;
   /**
    * Open sessions (detached ones included) one tenant may hold (default 1024; with fewer than two tenants,
-   * `totalSessions`). Past it, `start` gets `quota_exceeded`.
+   * `totalSessions`). Past it, `start` gets `quota_exceeded`; a quota of `totalSessions` or more is the server's own limit (`overloaded`, after reclaiming a detached session).
    */
   sessionsPerTenant: number;
   /** Agent + model pairs the policy manager keeps for shadow mode, all tenants together (default 1000); the least recently used go first. */

@@ -110,7 +110,8 @@ export class SessionRegistry {
     if (this.openOn(conn) >= limits.sessionsPerConnection) {
       return { code: 'overloaded', message: `this connection already holds ${limits.sessionsPerConnection} sessions`, session: id };
     }
-    if (this.openCount(principal.tenant) >= limits.sessionsPerTenant) {
+    // A quota as large as the server (one tenant) is the server's own limit: `overloaded`, after reclaiming.
+    if (limits.sessionsPerTenant < limits.totalSessions && this.openCount(principal.tenant) >= limits.sessionsPerTenant) {
       return { code: 'quota_exceeded', message: `this tenant already holds ${limits.sessionsPerTenant} open sessions (detached ones included): end some first`, session: id };
     }
     return this.openCount() >= limits.totalSessions ? 'full' : undefined;
