@@ -4,10 +4,11 @@
  * 200 distinct 850 KB .py files, 200 distinct 1 MB commands), hostile ids, shutdown under load (200 sessions),
  * hostile files through the CLI (gzip bombs of 3.5 GiB and 600 MiB, a 300 MiB file, /dev/zero, a FIFO, ESC
  * sequences and formulas in real runs), PTA growth (5,000-step references until the task's cap; the file store,
- * and with --redis-too Redis).
+ * and with --redis-too Redis), a hostile tenant (issue 25's trial: 10 junk references, 10 fake learn sessions,
+ * 100 fake outcomes, 1,024 slots, 64 stuck viewers) and cardinality (1,200 sessions under 256-character names).
  * Prints the figures and one TARGET line per drill (docs/reliability.md).
  *
- *   npm run build && node dist/bench/drills.js [--only fuzz,logs,kill,flood,hostile,shutdown,files,pta] [--redis-too] [--json FILE] [CORPUS_DIR]
+ *   npm run build && node dist/bench/drills.js [--only fuzz,logs,kill,flood,hostile,shutdown,files,pta,tenant,cardinality] [--redis-too] [--json FILE] [CORPUS_DIR]
  */
 import { mkdtemp, mkdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -29,6 +30,9 @@ import { runHostileIds } from './drills/hostile-ids.js';
 import { runKillCycles } from './drills/kill-cycle.js';
 import { runLogMutation } from './drills/log-mutation.js';
 import { runShutdownUnderLoad } from './drills/shutdown-load.js';
+import { runCardinality } from './drills/cardinality.js';
+import { runHostileTenant } from './drills/hostile-tenant.js';
+import { getParser } from '../src/formats/index.js';
 import { machine, machineLine, target, writeResult, type Target } from './report.js';
 import { commandLine, latencySummary } from './timing.js';
 
@@ -37,6 +41,9 @@ const only = args.only?.split(',');
 const wanted = (name: string): boolean => only === undefined || only.includes(name);
 /** A passing run of the same task (references, learning). */
 const PASSING_FILE = SERVER_BENCH_FILE.replace('deepseek_lite_dev_noparallel', 'deepseek_chat_dev');
+/** The victim's passing run in the hostile-tenant drill, and the attacker's junk (a run of another task). */
+const VICTIM_FILE = SERVER_BENCH_FILE.replace('deepseek_lite_dev_noparallel', 'deepseek_chat_dev_rerun');
+const JUNK_FILE = 'SWE-agent__mini-swe-agent__pull-refs/output/deepseek_bench1/astropy__astropy-14182/astropy__astropy-14182.traj.json';
 
 /** The PTA-growth drill on a server in its own process with the default limits: the file store, or Redis (whose memory is measured too). */
 async function ptaGrowthOn(backing: 'file' | 'redis', dir: string, runs: Step[][]): Promise<PtaGrowthResult & { redisMb?: number }> {
@@ -215,6 +222,73 @@ async function main(): Promise<void> {
         targets.push(target(`pta growth (${backing}): another client's longest ping while 5,000-step references grow a PTA to its cap`, pings.max, '<', 250, 'ms'));
         targets.push(target(`pta growth (${backing}): references past the cap accepted, problems`, (r.refused?.code === 'too_large' ? 0 : 1) + r.problems.length, '<=', 0));
       }
+    }
+    const events = async (file: string): Promise<{ doc: unknown; events: unknown[] }> => {
+      const d = JSON.parse((await read(file)).text) as unknown;
+      return { doc: d, events: getParser('mini-swe-agent').events(d) };
+    };
+    if (wanted('tenant')) {
+      const began = performance.now();
+      const victim = await events(VICTIM_FILE);
+      const junk = await events(JUNK_FILE);
+      const r = await runHostileTenant({
+        task: SERVER_BENCH_TASK,
+        victimDoc: victim.doc,
+        victimEvents: victim.events,
+        junkDoc: junk.doc,
+        junkEvents: junk.events,
+        references: 10,
+        learnSessions: 10,
+        shadowPasses: 70,
+        shadowFails: 30,
+        checkSessions: 10,
+        slots: 1024,
+        stuckViewers: 64,
+        liveSessions: 40,
+      });
+      console.log('tenant', JSON.stringify(r));
+      const maxPing = Math.max(...Object.values(r.pings).map((p) => p.max));
+      Object.assign(figures, {
+        tenant_victim_score: `${r.victimScore.before} -> ${r.victimScore.afterReferences} -> ${r.victimScore.afterLearn}`,
+        tenant_references: JSON.stringify(r.referenceAnswers),
+        tenant_learn: JSON.stringify(r.learnAnswers),
+        tenant_mallory_promoted: r.malloryPromoted ?? 'none',
+        tenant_mallory_stopped: r.malloryStopped,
+        tenant_victim_stopped: r.victimStopped,
+        tenant_leaks: r.leaks,
+        tenant_slots: JSON.stringify(r.slotAnswers),
+        tenant_viewers_dropped: r.stuckViewersDropped,
+        tenant_rss_mb: `${r.rssMB.before} -> ${r.rssMB.withViewers}`,
+        tenant_ping_max_ms: Math.round(maxPing),
+        tenant_seconds: seconds(began),
+      });
+      for (const [k, p] of Object.entries(r.pings)) figures[`tenant_ping_${k}_max_ms`] = Math.round(p.max);
+      for (const [k, ms] of Object.entries(r.loopMaxMs)) figures[`tenant_loop_${k}_max_ms`] = ms;
+      targets.push(target("hostile tenant: the server's event-loop delay, max over every phase", Math.max(...Object.values(r.loopMaxMs)), '<=', 250, 'ms'));
+      targets.push(target('hostile tenant: problems (leaks, stops, lock-outs, answers outside the catalogue)', r.problems.length, '<=', 0));
+      targets.push(target('hostile tenant: another client ping, max over every phase', maxPing, '<=', 250, 'ms'));
+    }
+    if (wanted('cardinality')) {
+      const began = performance.now();
+      const victim = await events(VICTIM_FILE);
+      const r = await runCardinality({ sessions: 1200, nameLength: 256, task: SERVER_BENCH_TASK, events: victim.events.slice(0, 12) });
+      console.log('cardinality', JSON.stringify(r));
+      Object.assign(figures, {
+        cardinality_metrics_kb: Math.round(r.metricsBytes / 1024),
+        cardinality_series: r.metricsSeries,
+        cardinality_scrape_ms: r.scrapeMs,
+        cardinality_pairs: r.pairsHeld,
+        cardinality_state_kb: Math.round(r.stateBytes / 1024),
+        cardinality_pin_status: r.pinStatus,
+        cardinality_rss_mb: r.rssMB,
+        cardinality_ping_max_ms: Math.round(Math.max(r.pings.stream?.max ?? 0, r.pings.scrape?.max ?? 0)),
+        cardinality_loop_stream_max_ms: r.loopMaxMs.stream ?? -1,
+        cardinality_loop_scrape_max_ms: r.loopMaxMs.scrape ?? -1,
+        cardinality_seconds: seconds(began),
+      });
+      targets.push(target('cardinality: /metrics series after 1,200 distinct 256-character pairs', r.metricsSeries, '<', 20_000));
+      targets.push(target("cardinality: the server's event-loop delay, max (streaming and scrape)", Math.max(r.loopMaxMs.stream ?? Infinity, r.loopMaxMs.scrape ?? Infinity), '<=', 250, 'ms'));
+      targets.push(target('cardinality: another client ping, max (streaming and scrape)', Math.max(r.pings.stream?.max ?? 0, r.pings.scrape?.max ?? 0), '<=', 250, 'ms'));
     }
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -50,7 +50,7 @@ for (let pass = 0; pass <= passes; pass++) {
   let passRecord = 0n;
   runs.forEach((t, i) => {
     // One pair per agent + model of the corpus (choosing the session's policy happens with or without shadow mode).
-    const a = manager.assign(t.meta.agent ?? t.format, t.meta.model ?? 'unknown');
+    const a = manager.assign('default', t.meta.agent ?? t.format, t.meta.model ?? 'unknown');
     const t0 = process.hrtime.bigint();
     const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers });
     const totals: number[] = [];
@@ -88,7 +88,7 @@ printTable(
   ['per step', 'µs', 'vs scoring'],
   [
     ['scoring (Scorer.push, reference-free)', fmt(score, 1), '×1.00'],
-    [`shadow counters: record at session end (${manager.pairs.values().next().value?.candidates.length ?? 0} candidates), per step`, fmt(record, 2), ratio(record, score)],
+    [`shadow counters: record at session end (${[...manager.pairs.values()][0]?.candidates.length ?? 0} candidates), per step`, fmt(record, 2), ratio(record, score)],
   ],
 );
 console.log(`state snapshot (${manager.pairs.size} pairs, written at most once a second): ${fmt(saveUs, 0)} µs per save = ${fmt(saveUs / 1e4, 3)} % of a second of one core`);

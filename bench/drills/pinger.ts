@@ -1,4 +1,8 @@
-/** Another client's view of the server's latency: one WebSocket pinging every few ms, one ping in flight at a time. */
+/**
+ * Another client's view of the server during a drill or bench: one WebSocket connection that pings every few ms
+ * and records each round trip (one ping in flight at a time, so a stalled server shows as one long round trip;
+ * a ping still unanswered when a window is read counts with its age so far).
+ */
 import WebSocket from 'ws';
 
 export interface Pinger {
@@ -18,7 +22,7 @@ export async function pinger(url: string, everyMs = 5, headers: Record<string, s
     sentAt = undefined;
   });
   const timer = setInterval(() => {
-    if (sentAt !== undefined) return;
+    if (sentAt !== undefined || ws.readyState !== ws.OPEN) return;
     sentAt = performance.now();
     ws.send('{"type":"ping"}');
   }, everyMs);
@@ -33,4 +37,17 @@ export async function pinger(url: string, everyMs = 5, headers: Record<string, s
       ws.close();
     },
   };
+}
+
+/** {@link pinger} with plain arrays (the tenant drills' shape): headers first, every 10 ms by default. */
+export async function startPinger(url: string, headers: Record<string, string> = {}, everyMs = 10): Promise<{ window(): number[]; stop(): void }> {
+  const p = await pinger(url, everyMs, headers);
+  return { window: () => Array.from(p.window()), stop: p.stop };
+}
+
+/** Max and p99 of round trips (ms), 0 for none. */
+export function pingSummary(rtts: readonly number[]): { max: number; p99: number; n: number } {
+  if (rtts.length === 0) return { max: 0, p99: 0, n: 0 };
+  const s = [...rtts].sort((a, b) => a - b);
+  return { max: s[s.length - 1]!, p99: s[Math.min(s.length - 1, Math.floor(0.99 * s.length))]!, n: s.length };
 }

@@ -63,8 +63,8 @@ export class DrillClient {
   }
 
   /** The next frame of `type` (of `session`, when given). */
-  nextOf(type: string, session?: string): Promise<Frame> {
-    return this.next((f) => f.type === type && (session === undefined || f.session === session));
+  nextOf(type: string, session?: string, timeoutMs?: number): Promise<Frame> {
+    return this.next((f) => f.type === type && (session === undefined || f.session === session), timeoutMs);
   }
 
   /** Everything sent before has been handled once the pong arrives. */

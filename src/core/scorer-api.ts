@@ -23,6 +23,8 @@ export interface ReferenceStats {
   length: number;
   /** Distinct I-stage files or scopes it touched. */
   implTargets: number;
+  /** Who added it (a server's tenant name); absent for references built offline or added before tenants. */
+  by?: string;
 }
 
 /** A task's prefix tree acceptor, as stored and serialised (JSON). */

@@ -55,6 +55,7 @@ export const taskListResponseSchema = z.object({ tasks: z.array(taskStatsSchema)
 /** Answer of `GET /v1/sessions/:id`: the live score of a session. */
 export const sessionStatusSchema = z.object({
   session: z.string().describe('The session id'),
+  tenant: z.string().optional().describe("The tenant whose namespace the session id is in (the token's; an operator reads others' with ?tenant=)"),
   task: z.string().describe('The task id of the session'),
   format: z.string().describe('The log format of its step payloads'),
   agent: z.string().optional().describe('start.agent, if the client named it'),
@@ -119,6 +120,20 @@ export const getRewardResponseSchema = z.object({
     ),
 });
 
+/** `POST /v1/tickets`: a short-lived ticket for a route that cannot be sent a header (EventSource, the browser's WebSocket). */
+export const ticketRequestSchema = z
+  .object({
+    route: z.enum(['/v1/live', '/v1/stream']).describe('The one route the ticket opens'),
+    session: z.string().min(1).max(128).optional().describe("/v1/live only: the ticket opens this session's feed (?session=) and no other"),
+    tenant: z.string().max(64).optional().describe("/v1/live with session, operators only: the session's tenant (?tenant=)"),
+  })
+  .strict();
+
+export const ticketResponseSchema = z.object({
+  ticket: z.string().describe('Pass it as ?ticket= on the route; good once, until expiresAt'),
+  expiresAt: z.number().describe('When it stops being good (epoch milliseconds)'),
+});
+
 /** Every error answer of the HTTP API: `code` is one of the catalogue's (src/errors.ts). */
 export const httpErrorSchema = z.object({
   error: z
@@ -137,3 +152,4 @@ export type GetRewardRequest = z.infer<typeof getRewardRequestSchema>;
 export type GetRewardResponse = z.infer<typeof getRewardResponseSchema>;
 export type TaskStats = z.infer<typeof taskStatsSchema>;
 export type SessionStatus = z.infer<typeof sessionStatusSchema>;
+export type TicketRequest = z.infer<typeof ticketRequestSchema>;

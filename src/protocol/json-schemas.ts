@@ -11,6 +11,8 @@ import {
   scoreRequestSchema,
   sessionStatusSchema,
   taskListResponseSchema,
+  ticketRequestSchema,
+  ticketResponseSchema,
 } from './http-bodies.js';
 import { freezeRequestSchema, pinRequestSchema } from './policy-state.js';
 import { rankRequestSchema, rankResponseSchema } from './rank-bodies.js';
@@ -48,6 +50,8 @@ const SOURCES: Record<string, z.ZodType> = {
   'http.score-steps-response': scoreStepsResponseSchema,
   'http.calibration-response': calibrationResponseSchema,
   'http.web-info-response': webInfoSchema,
+  'http.ticket-request': ticketRequestSchema,
+  'http.ticket-response': ticketResponseSchema,
   'live.event': liveEventSchema,
 };
 

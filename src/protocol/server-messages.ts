@@ -3,7 +3,19 @@ import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import { referenceInfoSchema, tierSchema, scoreVectorSchema, severitySchema, signalKindSchema, stageSchema, trajectoryReportSchema } from './report-schemas.js';
 
-export const WIRE_ERROR_CODES = ['bad_message', 'unknown_session', 'duplicate_session', 'out_of_order', 'too_large', 'unauthorized', 'overloaded', 'internal', 'unavailable'] as const;
+export const WIRE_ERROR_CODES = [
+  'bad_message',
+  'unknown_session',
+  'duplicate_session',
+  'out_of_order',
+  'too_large',
+  'unauthorized',
+  'overloaded',
+  'internal',
+  'unavailable',
+  'forbidden',
+  'quota_exceeded',
+] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 
 const type = <T extends string>(t: T, what: string) => z.literal(t).describe(what);
@@ -63,7 +75,7 @@ export const finalMessageSchema = trajectoryReportSchema.extend({
           code: z
             .enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]])
             .describe(
-              "Stable error code (proto/README.md, Errors): too_large (a cap of the task's PTA), unavailable (the store cannot take it: disk full, Redis unreachable or out of memory), bad_input (no step to learn)",
+              "Stable error code (proto/README.md, Errors): too_large (a cap of the task's PTA), forbidden (with several tenants, the change needs an operator), quota_exceeded (the tenant used up its references), unavailable (the store cannot take it: disk full, Redis unreachable or out of memory), bad_input (no step to learn)",
             ),
           message: z.string().describe('One line saying why'),
         })

@@ -12,6 +12,7 @@ const sessionStateSchema = z.enum(['open', 'detached', 'ended']).describe('open:
 /** One row of the live sessions list (`GET /v1/sessions`, the feed's `session` event). */
 export const sessionSummarySchema = z.object({
   session: z.string().describe('The session id'),
+  tenant: z.string().optional().describe("The tenant whose namespace the session id is in (an operator's list holds every tenant's sessions)"),
   task: z.string().describe('The task id of the session'),
   format: z.string().describe('The log format of its step payloads'),
   agent: z.string().optional().describe('start.agent, if the client named it'),
@@ -36,7 +37,12 @@ export const sessionSummarySchema = z.object({
   passed: z.boolean().optional().describe('The outcome the client reported, if any'),
 });
 
-export const sessionListResponseSchema = z.object({ sessions: z.array(sessionSummarySchema).describe('Open and recently ended sessions the server holds') });
+export const sessionListResponseSchema = z.object({
+  sessions: z
+    .array(sessionSummarySchema)
+    .describe("Open and recently ended sessions the server holds that the token may see (its tenant's; an operator's: every tenant's), oldest first, at most `limit`"),
+  next: z.string().optional().describe('Present when there are more: pass it as `?after=` to read the next page'),
+});
 
 /** One scored step as the web view draws it. */
 export const viewStepSchema = z.object({
@@ -56,6 +62,7 @@ export const viewStepSchema = z.object({
 /** `GET /v1/sessions/:id/steps` and `POST /v1/score/steps`: every step of a trajectory, its signals and its report. */
 export const trajectoryViewSchema = z.object({
   session: z.string().optional().describe('The session id (absent for a POSTed trajectory)'),
+  tenant: z.string().optional().describe('The tenant of the session (absent for a POSTed trajectory)'),
   task: z.string().describe('The task id'),
   format: z.string().describe('The log format the steps were read in'),
   agent: z.string().optional().describe('start.agent, if named'),
@@ -123,17 +130,23 @@ export const liveStepSchema = viewStepSchema.pick({ kind: true, tool: true, text
  * clients got them, and `gone` (freed). With `?session=ID`: a `view` of that session first, then
  * the same events for it alone, each `score` frame with the `step` it scored.
  */
+const liveTenant = { tenant: z.string().optional().describe("The session's tenant (an operator's feed holds every tenant's sessions, whose ids may repeat)") };
+
 export const liveEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('snapshot').describe('First event without ?session=: every session the server holds'), sessions: z.array(sessionSummarySchema).describe('One row per session') }),
+  z.object({
+    type: z.literal('snapshot').describe("First event without ?session=: every session the token may see (its tenant's; an operator's: all)"),
+    sessions: z.array(sessionSummarySchema).describe('One row per session'),
+  }),
   trajectoryViewSchema.extend({ type: z.literal('view').describe('First event with ?session=ID: the whole session so far') }),
   sessionSummarySchema.extend({ type: z.literal('session').describe('A session row changed (opened, attached, detached, ended)') }),
-  scoreMessageSchema.extend({ step: liveStepSchema.optional().describe('The step the frame scored (?session=ID viewers only)') }),
-  signalMessageSchema,
-  finalMessageSchema,
-  z.object({ type: z.literal('gone').describe('The server freed the session'), session: z.string().describe('The session id') }),
+  scoreMessageSchema.extend({ step: liveStepSchema.optional().describe('The step the frame scored (?session=ID viewers only)'), ...liveTenant }),
+  signalMessageSchema.extend(liveTenant),
+  finalMessageSchema.extend(liveTenant),
+  z.object({ type: z.literal('gone').describe('The server freed the session'), session: z.string().describe('The session id'), ...liveTenant }),
 ]);
 
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
+export type SessionListResponse = z.infer<typeof sessionListResponseSchema>;
 export type ViewStep = z.infer<typeof viewStepSchema>;
 export type TrajectoryView = z.infer<typeof trajectoryViewSchema>;
 export type AlignmentBody = z.infer<typeof alignmentSchema>;

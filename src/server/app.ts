@@ -14,7 +14,11 @@ import { setTextCompression } from '../core/memory/packed-text.js';
 import { SteplensError, type ErrorCode } from '../errors.js';
 import { FilePolicyStateStore } from '../store/policy-state.js';
 import { defaultAnalyzers } from '../syntax/index.js';
-import { TokenChecker } from './auth.js';
+import { Authenticator } from './auth.js';
+import { accessOf, ROLE_NEEDED } from './access.js';
+import { can } from './principal.js';
+import { LearningGuard } from './learning-guard.js';
+import { registerTicketRoutes } from './ticket-routes.js';
 import { CLOSE, Connection } from './connection.js';
 import { capConnections } from './connection-caps.js';
 import { endWithError, frameworkErrorOptions, installErrorShapes } from './http-errors.js';
@@ -74,11 +78,12 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
   if (redisMetrics && backend.link) redisMetrics.register(metrics.registry, () => backend.link?.available() ?? false);
   // Shadow-mode counters stay in a file of this replica's data folder (with Redis too: see docs/scale-out.md).
-  const policies = await PolicyManager.open(resolved.policySet, resolved.shadow, options.policyState ?? new FilePolicyStateStore(options.dataDir ?? './data'), log);
-  registerPolicyMetrics(metrics.registry, policies);
+  const policies = await PolicyManager.open(resolved.policySet, resolved.shadow, options.policyState ?? new FilePolicyStateStore(options.dataDir ?? './data'), log, resolved.limits);
+  registerPolicyMetrics(metrics.registry, policies, resolved.limits.metricsPairs);
+  const learning = new LearningGuard(resolved.limits, store.minReferences, resolved.tenants > 1);
   const connections = new Map<number, Connection>();
   const learner = resolved.forecast !== undefined && options.forecastLearn !== undefined ? new ForecastLearner(resolved.forecast, options.forecastLearn, log) : undefined;
-  const live = new LiveFeed({ maxViewers: resolved.limits.liveViewers, queueBytes: resolved.limits.liveQueueBytes, config: resolved.config, metrics, log });
+  const live = new LiveFeed({ maxViewers: resolved.limits.liveViewers, queueBytes: resolved.limits.liveQueueBytes, config: resolved.config, metrics, log, tenants: resolved.tokens.length > 0 });
   const registryDeps: RegistryDeps = {
     store,
     analyzers,
@@ -88,12 +93,13 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     connections,
     policies,
     observer: live,
+    learning,
     ...(learner !== undefined ? { onEnded: (s) => learner.add(s) } : {}),
   };
   const registry = new SessionRegistry(registryDeps);
   const durable = backend.journal ? new DurableSessions({ registry, journal: backend.journal, analyzers, options: resolved, log, metrics, endpoint: backend.link?.endpoint ?? 'Redis' }) : undefined;
   if (durable) registryDeps.durable = durable;
-  const auth = new TokenChecker(resolved.tokens);
+  const auth = new Authenticator(resolved.tokens, resolved.limits.ticketTtlMs);
   let accepting = true;
   let nextConnection = 0;
 
@@ -121,9 +127,14 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     if (route === '/healthz' || ((req.method === 'GET' || req.method === 'HEAD') && isPublicWebPath(route ?? ''))) return;
     // While shutting down only readiness and metrics are still answered.
     const closing = !accepting && route !== '/readyz' && route !== '/metrics';
-    const refused = !auth.allows(req) ? 'unauthorized' : closing ? 'overloaded' : undefined;
+    const id = auth.identify(req);
+    const needs = accessOf(req);
+    let refused: ErrorCode | undefined;
+    let message = 'server shutting down';
+    if (!id.ok) [refused, message] = ['unauthorized', id.message];
+    else if (needs !== 'any' && !can(id.principal, needs)) [refused, message] = ['forbidden', `${req.method} ${route ?? ''} needs ${ROLE_NEEDED[needs]}`];
+    else if (closing) refused = 'overloaded';
     if (refused === undefined) return;
-    const message = refused === 'unauthorized' ? 'missing or wrong bearer token' : 'server shutting down';
     if (req.headers.upgrade?.toLowerCase() === 'websocket') {
       metrics.refusals.inc({ code: refused });
       return refuseUpgrade(req.raw.socket, reply, refused, message);
@@ -171,7 +182,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     conn.principal = auth.principal(req);
     connections.set(conn.id, conn);
     metrics.activeConnections.set(connections.size);
-    log.info({ connection: conn.id }, 'connection opened');
+    log.info({ connection: conn.id, tenant: conn.principal.tenant }, 'connection opened');
     socket.on('message', (data, isBinary) => {
       const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
       conn.handle(() => handleFrame(deps, conn, raw, isBinary));
@@ -195,15 +206,17 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     // Redis answers PING (and takes writes) within a deadline; a paused Redis keeps its TCP link up.
     readiness: async () => (accepting ? store.health(READINESS_DEADLINE_MS) : 'server shutting down'),
     principal: (req: FastifyRequest) => auth.principal(req),
+    learning,
     ...(durable ? { durable } : {}),
   };
   registerHttpRoutes(app, routeDeps);
   registerScoringRoutes(app, routeDeps);
-  registerPolicyRoutes(app, { policies, metrics });
+  registerPolicyRoutes(app, { policies, metrics, principal: routeDeps.principal });
+  registerTicketRoutes(app, { ...routeDeps, auth });
   registerForecastRoutes(app, resolved.forecast, learner);
   learner?.start();
   registerWebRoutes(app, { ...routeDeps, auth: auth.enabled, calibrationDir: options.calibrationDir });
-  live.register(app, registry);
+  live.register(app, registry, auth);
   await registerWebAssets(app, webRoot());
 
   // A half-open connection (the peer gone without a close) never answers a ping: it is closed, its sessions stay resumable.

@@ -1,70 +1,93 @@
-/** Bearer-token auth: tokens from flags, `STEPLENS_TOKENS` and a token file; checked in constant time. */
+/**
+ * Who a request speaks for: `Authorization: Bearer TOKEN` (checked in constant time against the configured
+ * tokens), or on `/v1/live` and `/v1/stream` only, a `?ticket=` minted for that route (tickets.ts). A token in
+ * the URL (`?token=`) is refused: URLs end up in proxies' access logs.
+ */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { FastifyRequest } from 'fastify';
-import { SteplensError } from '../errors.js';
+import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
+import { TICKET_ROUTES, Tickets, type TicketClaims } from './tickets.js';
+import { principalOf, type TokenGrant } from './token-grants.js';
+
+export { loadTokens } from './token-grants.js';
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 
-/** Collects tokens: explicit ones, comma/space-separated `envValue`, one per line of `file` (`#` comments). */
-export async function loadTokens(sources: { tokens?: string[]; envValue?: string; file?: string }): Promise<string[]> {
-  const out = [...(sources.tokens ?? [])];
-  if (sources.envValue) out.push(...sources.envValue.split(/[\s,]+/));
-  if (sources.file) {
-    let text: string;
-    try {
-      text = await readFile(sources.file, 'utf8');
-    } catch (error) {
-      throw new SteplensError('usage', `cannot read token file ${sources.file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
-    }
-    for (const line of text.split('\n')) {
-      const t = line.trim();
-      if (t && !t.startsWith('#')) out.push(t);
-    }
-  }
-  return [...new Set(out.map((t) => t.trim()).filter((t) => t.length > 0))];
-}
+/** Whom a request speaks for, or why it is refused. */
+export type Identity = { ok: true; principal: Principal; ticket?: TicketClaims } | { ok: false; message: string };
 
-/** Checks a request's token (`Authorization: Bearer T` or `?token=T`) against the configured ones. */
-export class TokenChecker {
+export class Authenticator {
   private readonly digests: Buffer[];
-  constructor(tokens: string[]) {
-    this.digests = tokens.map(digest);
+  private readonly principals: Principal[];
+  readonly tickets: Tickets;
+  private readonly known = new WeakMap<FastifyRequest, Identity>();
+
+  constructor(grants: readonly TokenGrant[], ticketTtlMs = 30_000) {
+    this.digests = grants.map((g) => digest(g.token));
+    this.principals = grants.map(principalOf);
+    const material = this.digests.map((d, i) => `${d.toString('hex')} ${this.principals[i]!.tenant} ${this.principals[i]!.role}`).sort();
+    this.tickets = new Tickets(material.join('\n'), ticketTtlMs);
   }
 
   get enabled(): boolean {
     return this.digests.length > 0;
   }
 
-  /** True when auth is off or the request carries a known token. */
-  allows(request: FastifyRequest): boolean {
-    if (!this.enabled) return true;
-    const token = bearer(request.headers.authorization) ?? queryToken(request.url);
-    if (token === undefined) return false;
+  /** How many tenants the tokens name (1 with auth off). */
+  get tenants(): number {
+    return this.enabled ? new Set(this.principals.map((p) => p.tenant)).size : 1;
+  }
+
+  /** Identifies a request once (the onRequest hook); later calls return the same answer. */
+  identify(request: FastifyRequest): Identity {
+    let id = this.known.get(request);
+    if (id === undefined) {
+      id = this.resolve(request);
+      this.known.set(request, id);
+    }
+    return id;
+  }
+
+  /** The principal of a request the hook let through (the local operator while auth is off). */
+  principal(request: FastifyRequest): Principal {
+    const id = this.identify(request);
+    if (!id.ok) throw new Error('principal of a refused request');
+    return id.principal;
+  }
+
+  private resolve(request: FastifyRequest): Identity {
+    if (!this.enabled) return { ok: true, principal: LOCAL_PRINCIPAL };
+    const header = request.headers.authorization;
+    if (header !== undefined) {
+      const token = bearer(header);
+      const p = token === undefined ? undefined : this.lookup(token);
+      return p ? { ok: true, principal: p } : { ok: false, message: 'missing or wrong bearer token' };
+    }
+    const query = queryOf(request.url);
+    const route = request.url.split('?')[0] ?? '';
+    const ticket = query.get('ticket');
+    if (ticket !== null && (TICKET_ROUTES as readonly string[]).includes(route)) {
+      const claims = this.tickets.take(ticket, route);
+      return typeof claims === 'string' ? { ok: false, message: claims } : { ok: true, principal: claims.principal, ticket: claims };
+    }
+    if (query.has('token')) return { ok: false, message: 'a token in the URL is not accepted: send Authorization: Bearer TOKEN (or, where no header can be sent, a ticket from POST /v1/tickets)' };
+    return { ok: false, message: 'missing or wrong bearer token' };
+  }
+
+  private lookup(token: string): Principal | undefined {
     const d = digest(token);
-    let found = false;
-    for (const known of this.digests) found = timingSafeEqual(known, d) || found;
+    let found: Principal | undefined;
+    // Every digest is compared, so the time taken does not depend on which token matched.
+    for (const [i, known] of this.digests.entries()) if (timingSafeEqual(known, d)) found ??= this.principals[i];
     return found;
   }
-
-  /**
-   * Who a request speaks for: the digest (hex) of its token while auth is on, undefined while it is off.
-   * A session answers only to the principal that started it (resume, GET /v1/sessions/:id).
-   */
-  principal(request: FastifyRequest): string | undefined {
-    if (!this.enabled) return undefined;
-    const token = bearer(request.headers.authorization) ?? queryToken(request.url);
-    return token === undefined ? undefined : digest(token).toString('hex');
-  }
 }
 
-function bearer(header: string | undefined): string | undefined {
-  const m = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return m?.[1];
+function bearer(header: string): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
 }
 
-function queryToken(url: string): string | undefined {
+function queryOf(url: string): URLSearchParams {
   const q = url.indexOf('?');
-  if (q < 0) return undefined;
-  return new URLSearchParams(url.slice(q + 1)).get('token') ?? undefined;
+  return new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
 }

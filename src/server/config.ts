@@ -19,11 +19,14 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
                       [--log-level L] [--resume-window SECONDS] [--idle-timeout SECONDS] [--learn] [--policy POLICY.json]
                       [--config CONFIG.json] [--compress-texts] [--forecast FORECAST.json [--forecast-learn [--forecast-learn-every SECONDS]]]
                       [--shadow] [--shadow-share R] [--shadow-max-false-stop R] [--shadow-confidence C] [--calibration DIR]
-                      [--redis URL [--redis-prefix P] [--replica-id ID] [--lease SECONDS]] [--limit NAME=VALUE]...
+                      [--redis URL [--redis-prefix P] [--replica-id ID] [--lease SECONDS]] [--sessions-per-tenant N] [--limit NAME=VALUE]...
   defaults: --host 127.0.0.1 --port 8787 --data $XDG_DATA_HOME/steplens (~/.local/share/steplens), seeded from the bundled references
   --no-seed: without the bundled references
   env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG, STEPLENS_COMPRESS_TEXTS=1,
-       STEPLENS_SHADOW=1, STEPLENS_SHADOW_SHARE, STEPLENS_CALIBRATION
+       STEPLENS_SHADOW=1, STEPLENS_SHADOW_SHARE, STEPLENS_CALIBRATION, STEPLENS_SESSIONS_PER_TENANT
+  --token-file: one token per line, optionally with tenant=NAME and role=agent|operator|metrics (README, "Server");
+            a token without them (and every --token / STEPLENS_TOKENS) is an agent of its own tenant
+  --sessions-per-tenant N: open sessions (detached ones included) one tenant may hold (default 1024; with one tenant, all 4096)
   --policy: early-stop policy, or policies per agent / model with a fallback (what steplens calibrate [--by G] --out writes);
             a session gets its start.agent / start.model group's, and its start.policy overrides that
   --shadow: sessions that report an outcome calibrate each agent + model's stops; until a stop's 95% upper bound of false stops
@@ -124,6 +127,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       lease: { type: 'string' },
       calibration: { type: 'string' },
       limit: { type: 'string', multiple: true },
+      'sessions-per-tenant': { type: 'string' },
     },
     allowPositionals: false,
   });
@@ -165,6 +169,8 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   const redis = redisSettings(values, env);
   const limits = parseLimits([...(env.STEPLENS_LIMITS ?? '').split(',').filter((x) => x.trim() !== ''), ...(values.limit ?? [])]);
   const calibration = values.calibration ?? env.STEPLENS_CALIBRATION;
+  const perTenant = positiveNumber('--sessions-per-tenant', values['sessions-per-tenant'] ?? env.STEPLENS_SESSIONS_PER_TENANT);
+  if (perTenant !== undefined && !Number.isInteger(perTenant)) throw new SteplensError('usage', `--sessions-per-tenant must be a whole number (got '${perTenant}')`);
   return {
     host: values.host ?? env.STEPLENS_HOST ?? '127.0.0.1',
     port,
@@ -184,7 +190,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       ...(values['forecast-learn'] ? { forecastLearn: { intervalMs: learnEvery * 1000, dir: path.join(dataDir, 'forecasts') } } : {}),
       ...(redis !== undefined ? { redis } : {}),
       ...(calibration !== undefined ? { calibrationDir: path.resolve(cwd, calibration) } : {}),
-      ...(Object.keys(limits).length > 0 ? { limits } : {}),
+      ...(Object.keys(limits).length > 0 || perTenant !== undefined ? { limits: { ...limits, ...(perTenant !== undefined ? { sessionsPerTenant: perTenant } : {}) } } : {}),
     },
   };
 }

@@ -7,6 +7,7 @@
 import type { WebSocket } from 'ws';
 import type { ServerMessage } from '../protocol/server-messages.js';
 import { frameText } from './frame-text.js';
+import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
 
 /** Close codes the server uses. */
 export const CLOSE = {
@@ -18,9 +19,10 @@ export const CLOSE = {
 
 export class Connection {
   readonly id: number;
+  /** The keys (tenant-qualified ids, see `sessionKey`) of the sessions it holds. */
   readonly sessions = new Set<string>();
-  /** The token digest the connection was opened with (undefined while auth is off); see `TokenChecker.principal`. */
-  principal: string | undefined;
+  /** Whom the connection speaks for (its token's tenant and role; the local operator while auth is off). */
+  principal: Principal = LOCAL_PRINCIPAL;
   private readonly socket: WebSocket;
   private readonly maxQueued: number;
   private closing = false;

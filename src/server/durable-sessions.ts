@@ -21,6 +21,7 @@ import type { SessionRegistry } from './session-registry.js';
 import type { SessionSpec } from './session-factory.js';
 import { rebuild, ViewCopies } from './session-replay.js';
 import type { Session } from './session.js';
+import { sessionKey, type Principal } from './principal.js';
 
 export interface DurableDeps {
   registry: SessionRegistry;
@@ -58,9 +59,9 @@ export class DurableSessions {
     return this.deps.endpoint;
   }
 
-  /** This replica's copy of a session, if it holds one. */
-  local(id: string): Session | undefined {
-    return this.deps.registry.get(id);
+  /** This replica's copy of `tenant`'s session `id`, if it holds one. */
+  local(tenant: string, id: string): Session | undefined {
+    return this.deps.registry.find(tenant, id);
   }
 
   /** Moves a session to `conn`. */
@@ -73,7 +74,7 @@ export class DurableSessions {
     const pin = this.deps.journal.pin(spec.reference);
     let opened: boolean;
     try {
-      opened = await this.deps.journal.open(session.id, {
+      opened = await this.deps.journal.open(session.key, {
         task: spec.task,
         format: spec.format,
         learn: spec.learn,
@@ -84,7 +85,8 @@ export class DurableSessions {
         ...(spec.model !== undefined ? { model: spec.model } : {}),
         ...(spec.forecast !== undefined ? { forecast: spec.forecast } : {}),
         ...(spec.assignment !== undefined ? { assignment: spec.assignment } : {}),
-        ...(spec.principal !== undefined ? { principal: spec.principal } : {}),
+        tenant: spec.principal.tenant,
+        role: spec.principal.role,
       });
     } catch (error) {
       return err(unavailable(error, `session ${session.id} not started`));
@@ -97,13 +99,13 @@ export class DurableSessions {
   /** After an accepted step (`frame`: its `step` message as received): writes it; resolves with what to send once durable (its frames), or the error. */
   persistStep(s: Session, seq: number, frame: Buffer | string, frames: readonly ServerMessage[]): Promise<readonly ServerMessage[]> {
     const pin = s.pin!; // a durable session is pinned by open() or rebuild() before any step
-    return this.write(s, seq, () => this.deps.journal.append(s.id, seq, frame, pin)).then((e) => (e ? [e] : frames));
+    return this.write(s, seq, () => this.deps.journal.append(s.key, seq, frame, pin)).then((e) => (e ? [e] : frames));
   }
 
   /** After an outcome: writes it; resolves with nothing to send, or the error. */
   persistOutcome(s: Session, passed: boolean): Promise<readonly ServerMessage[]> {
     const pin = s.pin!; // a durable session is pinned by open() or rebuild() before any step
-    return this.write(s, undefined, () => this.deps.journal.outcome(s.id, passed, pin)).then((e) => (e ? [e] : []));
+    return this.write(s, undefined, () => this.deps.journal.outcome(s.key, passed, pin)).then((e) => (e ? [e] : []));
   }
 
   /** Issues one fenced write; on failure drops this replica's copy. Resolves with the error frame to send, if any; never rejects. */
@@ -142,7 +144,7 @@ export class DurableSessions {
   /** Writes the final and frees the lease; a failure is logged (the final is sent regardless). */
   async finished(s: Session, final: FinalMessage): Promise<void> {
     try {
-      const result = await this.deps.journal.finish(s.id, final);
+      const result = await this.deps.journal.finish(s.key, final);
       if (result !== 'ok' && result !== 'ended') this.deps.log.warn({ session: s.id, result }, 'final not recorded');
     } catch (error) {
       this.deps.log.warn({ session: s.id, err: error }, 'final not recorded: shared store unreachable');
@@ -151,43 +153,45 @@ export class DurableSessions {
 
   /** True when `conn` holds a session whose copy was dropped after a failed write: it is rebuilt before its next message. */
   needsRestore(conn: Connection, id: string): boolean {
-    return this.deps.registry.get(id) === undefined && conn.sessions.has(id);
+    const key = sessionKey(conn.principal.tenant, id);
+    return this.deps.registry.get(key) === undefined && conn.sessions.has(key);
   }
 
   /**
    * Takes a session over (a resume, or the next message after a failed write):
    * this replica's copy when it is still the durable one, else a copy rebuilt
    * from the journal. Undefined when the session is unknown or expired.
-   * A session started with another token (`principal`) is as unknown as one never started: it is not taken.
-   * Throws `SteplensError('unavailable')` while Redis is unreachable.
+   * The id is looked up in the principal's tenant's namespace: another tenant's session is as unknown as one
+   * never started, and is not taken. Throws `SteplensError('unavailable')` while Redis is unreachable.
    */
-  claim(id: string, principal: string | undefined): Promise<Session | undefined> {
-    let running = this.restoring.get(id);
+  claim(id: string, principal: Principal): Promise<Session | undefined> {
+    const key = sessionKey(principal.tenant, id);
+    let running = this.restoring.get(key);
     if (!running) {
-      running = this.takeOver(id, principal).finally(() => this.restoring.delete(id));
-      this.restoring.set(id, running);
+      running = this.takeOver(key, id, principal.tenant).finally(() => this.restoring.delete(key));
+      this.restoring.set(key, running);
     }
     return running;
   }
 
-  private async takeOver(id: string, principal: string | undefined): Promise<Session | undefined> {
-    const local = this.deps.registry.get(id);
+  private async takeOver(key: string, id: string, tenant: string): Promise<Session | undefined> {
+    const local = this.deps.registry.get(key);
     if (local) {
-      if (local.principal !== principal) return undefined;
+      if (local.tenant !== tenant) return undefined;
       await this.settled(local);
     } else {
-      // Checked before the lease is taken (and before any step is read), so another token cannot move a live session away from its client.
-      const record = (await this.deps.journal.head(id))?.record;
-      if (record !== undefined && record.principal !== principal) return undefined;
+      // Checked before the lease is taken (and before any step is read): the key already names the tenant, the record must agree.
+      const record = (await this.deps.journal.head(key))?.record;
+      if (record !== undefined && record.tenant !== tenant) return undefined;
     }
-    const claim = await this.deps.journal.claim(id);
-    const current = this.deps.registry.get(id);
+    const claim = await this.deps.journal.claim(key);
+    const current = this.deps.registry.get(key);
     if (!claim) {
       if (current) this.deps.registry.evict(current, 'expired from the journal', false);
       return undefined;
     }
     if (current && claim.previousOwner === this.deps.journal.owner && current.lastSeq === claim.length - 1 && current.ended === claim.ended) return current;
-    const head = await this.deps.journal.head(id);
+    const head = await this.deps.journal.head(key);
     if (current) this.deps.registry.evict(current, 'stale: rebuilt from the journal', true);
     if (!head) return undefined;
     const session = await rebuild(this.deps, id, head);
@@ -198,13 +202,14 @@ export class DurableSessions {
   }
 
   /**
-   * A read-only copy for `GET /v1/sessions/:id` on a replica that does not hold the session (no lease
-   * taken); undefined when unknown, expired, or started with another token (checked before any step is read).
+   * A read-only copy of `tenant`'s session `id` for `GET /v1/sessions/:id` on a replica that does not hold it
+   * (no lease taken); undefined when unknown, expired, or another tenant's (checked before any step is read).
    */
-  async view(id: string, principal: string | undefined): Promise<{ session: Session; owner: string | undefined } | undefined> {
-    const head = await this.deps.journal.head(id);
-    if (!head || head.record.principal !== principal) return undefined;
-    return { session: await this.views.view(id, head), owner: head.owner };
+  async view(tenant: string, id: string): Promise<{ session: Session; owner: string | undefined } | undefined> {
+    const key = sessionKey(tenant, id);
+    const head = await this.deps.journal.head(key);
+    if (head?.record.tenant !== tenant) return undefined;
+    return { session: await this.views.view(key, id, head), owner: head.owner };
   }
 
   /** Graceful shutdown: waits for writes in flight and releases every lease held; sessions are not ended. */
@@ -212,7 +217,7 @@ export class DurableSessions {
     const open = [...this.deps.registry.sessions.values()].filter((s) => !s.ended);
     await Promise.all(open.map((s) => this.settled(s)));
     try {
-      await this.deps.journal.release(open.map((s) => s.id));
+      await this.deps.journal.release(open.map((s) => s.key));
       this.deps.log.info({ sessions: open.length }, 'sessions handed back (leases released)');
     } catch (error) {
       this.deps.log.warn({ err: error, sessions: open.length }, 'leases not released (they expire by themselves)');
@@ -223,7 +228,7 @@ export class DurableSessions {
   async renewLeases(): Promise<void> {
     const open = [...this.deps.registry.sessions.values()].filter((s) => !s.ended);
     if (open.length === 0 || !this.available()) return;
-    const lost = new Set(await this.deps.journal.renew(open.map((s) => s.id)));
-    for (const s of open) if (lost.has(s.id)) this.deps.registry.evict(s, 'taken over by another replica', false);
+    const lost = new Set(await this.deps.journal.renew(open.map((s) => s.key)));
+    for (const s of open) if (lost.has(s.key)) this.deps.registry.evict(s, 'taken over by another replica', false);
   }
 }

@@ -12,6 +12,9 @@ import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionRegistry } from './session-registry.js';
 import type { ScorePool } from './score-pool.js';
+import type { LearningGuard } from './learning-guard.js';
+import { can, readTenant, type Principal } from './principal.js';
+import type { Session } from './session.js';
 
 export interface RouteDeps {
   store: ReferenceStorePort;
@@ -25,8 +28,22 @@ export interface RouteDeps {
   options: ResolvedOptions;
   /** Readiness: undefined when ready, else why not (shutting down; the store unreachable, slow, out of memory or space). */
   readiness: () => Promise<string | undefined>;
-  /** The token digest a request speaks for (undefined while auth is off). */
-  principal: (req: FastifyRequest) => string | undefined;
+  /** Whom a request speaks for (its token's tenant and role; the local operator while auth is off). */
+  principal: (req: FastifyRequest) => Principal;
+  /** Who may grow which PTA, how much. */
+  learning: LearningGuard;
+}
+
+/** `?tenant=` of a read route (operators read other tenants' sessions with it). */
+export type TenantQuery = { Querystring: { tenant?: string } };
+
+/**
+ * The session a read names, as `principal` may see it: its own tenant's, or with `?tenant=` (operators) another's.
+ * Undefined for a session of a tenant it may not see, exactly as for one that never existed.
+ */
+export function readable(deps: Pick<RouteDeps, 'registry' | 'principal'>, req: FastifyRequest<TenantQuery>, id: string): Session | undefined {
+  const tenant = readTenant(deps.principal(req), req.query.tenant);
+  return tenant === undefined ? undefined : deps.registry.find(tenant, id);
 }
 
 /** Sends `{ error: { code, message } }` with the code's status and counts the refusal. */
@@ -55,15 +72,16 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
   });
   app.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
 
-  app.get<{ Params: { id: string } }>('/v1/sessions/:id', async (req, reply) => {
-    const principal = deps.principal(req);
-    let s = registry.visible(req.params.id, principal);
+  app.get<{ Params: { id: string } } & TenantQuery>('/v1/sessions/:id', async (req, reply) => {
+    const tenant = readTenant(deps.principal(req), req.query.tenant);
+    if (tenant === undefined) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
+    let s = registry.find(tenant, req.params.id);
     let elsewhere: 'open' | 'detached' | undefined;
     // With Redis, a copy no connection here holds may have moved to another replica: read the durable one.
     if (deps.durable && (!s || (!s.ended && s.connection === undefined))) {
       try {
-        // Another token's session stays unknown (view checks the principal before reading any step).
-        const view = await deps.durable.view(req.params.id, principal);
+        // Another tenant's session stays unknown (view checks the tenant before reading any step).
+        const view = await deps.durable.view(tenant, req.params.id);
         // This replica's copy stays the answer while this replica holds the lease.
         if (view && !(s && view.owner === deps.durable.journal.owner)) {
           s = view.session;
@@ -77,6 +95,7 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
     const report = s.final ?? s.report();
     const status: SessionStatus = {
       session: s.id,
+      tenant: s.tenant,
       task: s.task,
       format: s.format,
       ...(s.agent !== undefined ? { agent: s.agent } : {}),
@@ -105,8 +124,10 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
     try {
       const pta = await store.get(task);
       if (!pta) return sendError(reply, metrics, 'unknown_task', `no PTA for task ${task}`);
+      // Who added each reference is for operators: other tenants see the shared PTA without the names.
+      const shown = can(deps.principal(req), 'operate') ? pta : { ...pta, references: pta.references.map(({ by: _by, ...r }) => r) };
       // In slices: a PTA may be megabytes of JSON, one stringify would hold every other client meanwhile.
-      return reply.type('application/json').send(Readable.from(ptaJsonChunks(pta)));
+      return reply.type('application/json').send(Readable.from(ptaJsonChunks(shown)));
     } catch (error) {
       return fail(reply, error);
     }

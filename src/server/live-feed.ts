@@ -1,11 +1,13 @@
 /**
- * `GET /v1/live`: the web view's live feed, as Server-Sent Events over a plain
- * HTTP response (the page reads it with fetch, so the bearer token travels in
- * a header, never in the URL). Without `?session=`, a viewer gets a snapshot
- * of every session and then every session's own frames; with `?session=ID`,
- * that session's whole step view and then its frames, each score frame with
- * the step it scored. Like a stream connection's outgoing queue, each viewer
- * is bounded: one that does not read is dropped (and counted), never buffered.
+ * `GET /v1/live`: the web view's live feed, as Server-Sent Events over a plain HTTP response (fetch with the
+ * bearer header, or EventSource with a ticket: tickets.ts). Without `?session=`, a viewer gets a snapshot of
+ * the sessions it may see (its tenant's; an operator's: every tenant's) and then their frames; with
+ * `?session=ID`, that session's whole step view and then its frames, each score frame with the step it scored.
+ *
+ * Cost per viewer stays bounded: every event is encoded once and the same bytes are written to every viewer
+ * (a stuck viewer holds references, not copies); a snapshot or session view is built once per change and
+ * shared by every viewer that connects meanwhile; a viewer with more than `queueBytes` unread beyond its first
+ * event is dropped (and counted), never buffered.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
@@ -13,9 +15,11 @@ import type { Logger } from 'pino';
 import { Counter, Gauge } from 'prom-client';
 import type { ScoringConfig } from '../core/config.js';
 import type { FinalMessage } from '../protocol/server-messages.js';
+import type { Authenticator } from './auth.js';
 import { frameText } from './frame-text.js';
 import type { AppMetrics } from './metrics.js';
 import { sendError } from './http-routes.js';
+import { can, readTenant, type Principal } from './principal.js';
 import type { SessionObserver } from './session-events.js';
 import type { SessionRegistry } from './session-registry.js';
 import { sessionSummary, sessionView } from './session-view.js';
@@ -24,22 +28,34 @@ import type { Session, StepFrame } from './session.js';
 export interface LiveFeedOptions {
   /** Viewers at once; more get `overloaded` (503). */
   maxViewers: number;
-  /** Bytes a viewer may have waiting to be written before it is dropped as too slow. */
+  /** Bytes a viewer may have waiting to be written (beyond its first event) before it is dropped as too slow. */
   queueBytes: number;
   /** Comment line sent this often, so idle proxies keep the response open and dead viewers are noticed. */
   heartbeatMs?: number;
   config: ScoringConfig;
   metrics: AppMetrics;
   log: Logger;
+  /**
+   * Whether several tenants may exist (auth on): an operator's feed then carries every tenant's sessions, whose
+   * ids may repeat, so its frames get the session's `tenant`. Other feeds carry the frames exactly as sent.
+   */
+  tenants?: boolean;
 }
+
+/** Every tenant's sessions: an operator's list. */
+const ALL = '*';
 
 interface Viewer {
   res: ServerResponse;
-  /** Only this session's events (and richer score events), or every session's. */
+  /** The tenant whose sessions it sees, or {@link ALL}. */
+  scope: string;
+  /** Only this session's events (its key) and richer score events, or every session's of its scope. */
   session: string | undefined;
+  /** Bytes of its first event: shared with other viewers, so they are not counted against its queue. */
+  first: number;
 }
 
-const event = (json: string): string => `data: ${json}\n\n`;
+const event = (json: string): Buffer => Buffer.from(`data: ${json}\n\n`, 'utf8');
 
 export class LiveFeed implements SessionObserver {
   private readonly viewers = new Set<Viewer>();
@@ -47,12 +63,17 @@ export class LiveFeed implements SessionObserver {
   private readonly dropped: Counter;
   private registry: SessionRegistry | undefined;
   private readonly heartbeat: NodeJS.Timeout;
+  /** Per scope, a change count: a cached snapshot is good while it is unchanged. */
+  private readonly changes = new Map<string, number>();
+  private readonly snapshots = new Map<string, { at: number; bytes: Buffer }>();
+  private readonly views = new WeakMap<Session, { stamp: string; bytes: Buffer }>();
 
   constructor(private readonly opts: LiveFeedOptions) {
     const registers = [opts.metrics.registry];
     this.gauge = new Gauge({ name: 'steplens_live_viewers', help: 'Web view live-feed viewers connected.', registers });
     this.dropped = new Counter({ name: 'steplens_live_viewers_dropped_total', help: 'Live-feed viewers dropped for not reading (queue over the bound).', registers });
-    this.heartbeat = setInterval(() => this.broadcast(': keep-alive\n\n', () => true), opts.heartbeatMs ?? 15_000);
+    const beat = Buffer.from(': keep-alive\n\n');
+    this.heartbeat = setInterval(() => this.broadcast(beat, () => true), opts.heartbeatMs ?? 15_000);
     this.heartbeat.unref();
   }
 
@@ -61,24 +82,30 @@ export class LiveFeed implements SessionObserver {
   }
 
   /** Registers `GET /v1/live` on `app`, reading sessions from `registry`. */
-  register(app: FastifyInstance, registry: SessionRegistry): void {
+  register(app: FastifyInstance, registry: SessionRegistry, auth: Authenticator): void {
     this.registry = registry;
-    app.get<{ Querystring: { session?: string } }>('/v1/live', (req, reply) => {
+    app.get<{ Querystring: { session?: string; tenant?: string } }>('/v1/live', (req, reply) => {
+      const identity = auth.identify(req);
+      const principal = auth.principal(req);
       const id = typeof req.query.session === 'string' && req.query.session !== '' ? req.query.session : undefined;
-      const session = id === undefined ? undefined : registry.get(id);
+      const bound = identity.ok ? identity.ticket?.session : undefined;
+      const tenant = readTenant(principal, req.query.tenant);
+      // A ticket minted for one session's feed opens that feed only.
+      const session = id === undefined || tenant === undefined || (bound !== undefined && bound !== id) ? undefined : registry.find(tenant, id);
       if (id !== undefined && session === undefined) return sendError(reply, this.opts.metrics, 'unknown_session', `no session ${id}`);
+      if (bound !== undefined && id === undefined) return sendError(reply, this.opts.metrics, 'bad_message', 'this ticket opens one session feed: add ?session=');
       if (this.viewers.size >= this.opts.maxViewers) {
         return sendError(reply, this.opts.metrics, 'overloaded', `the server already has ${this.opts.maxViewers} live viewers`);
       }
       reply.hijack();
-      this.attach(req.raw, reply.raw, session);
+      this.attach(req.raw, reply.raw, principal, session);
       return reply;
     });
     app.addHook('preClose', async () => this.close());
   }
 
   /** Starts a viewer on an HTTP response: headers, then its first event (the snapshot, or the session's view). */
-  attach(req: Pick<IncomingMessage, 'socket'>, res: ServerResponse, session: Session | undefined): void {
+  attach(req: Pick<IncomingMessage, 'socket'>, res: ServerResponse, principal: Principal, session: Session | undefined): void {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-store, no-transform',
@@ -87,7 +114,9 @@ export class LiveFeed implements SessionObserver {
       // The socket is not reused after a feed: shutdown, which ends every feed, never waits on it.
       connection: 'close',
     });
-    const viewer: Viewer = { res, session: session?.id };
+    const scope = can(principal, 'operate') ? ALL : principal.tenant;
+    const first = session !== undefined ? this.view(session) : this.snapshot(scope);
+    const viewer: Viewer = { res, scope, session: session?.key, first: first.length };
     this.viewers.add(viewer);
     this.gauge.set(this.viewers.size);
     const gone = (): void => {
@@ -96,73 +125,112 @@ export class LiveFeed implements SessionObserver {
     req.socket?.setNoDelay?.(true);
     res.on('close', gone);
     res.on('error', gone);
-    const first =
-      session !== undefined
-        ? JSON.stringify({ type: 'view', ...sessionView(session) })
-        : JSON.stringify({ type: 'snapshot', sessions: [...(this.registry?.sessions.values() ?? [])].map((s) => sessionSummary(s, this.opts.config)) });
-    this.write(viewer, event(first));
+    this.write(viewer, first);
+  }
+
+  /** The snapshot of a scope, built once per change of its sessions. */
+  private snapshot(scope: string): Buffer {
+    const at = this.changes.get(scope) ?? 0;
+    const cached = this.snapshots.get(scope);
+    if (cached?.at === at) return cached.bytes;
+    const rows = [];
+    for (const s of this.registry?.sessions.values() ?? []) if (scope === ALL || s.tenant === scope) rows.push(sessionSummary(s, this.opts.config));
+    const bytes = event(JSON.stringify({ type: 'snapshot', sessions: rows }));
+    this.snapshots.set(scope, { at, bytes });
+    return bytes;
+  }
+
+  /** A session's whole view, built once per step (viewers opening its page at once share it). */
+  private view(s: Session): Buffer {
+    const stamp = `${s.length}:${s.lastSeq}:${s.ended}:${s.passed}:${s.connection ?? '-'}`;
+    const cached = this.views.get(s);
+    if (cached?.stamp === stamp) return cached.bytes;
+    const bytes = event(JSON.stringify({ type: 'view', ...sessionView(s) }));
+    this.views.set(s, { stamp, bytes });
+    return bytes;
+  }
+
+  private changed_(s: Session): void {
+    for (const scope of [s.tenant, ALL]) this.changes.set(scope, (this.changes.get(scope) ?? 0) + 1);
   }
 
   /**
    * Writes to one viewer, or drops it when the bytes it has not read yet pass the bound
-   * (checked before each write, so a first snapshot larger than the bound still goes out).
+   * (checked before each write; its first event, shared with other viewers, is not counted).
    */
-  private write(v: Viewer, text: string): void {
+  private write(v: Viewer, bytes: Buffer): void {
     if (v.res.destroyed || v.res.writableEnded) return;
-    if (v.res.writableLength > this.opts.queueBytes) {
+    if (v.res.writableLength > this.opts.queueBytes + v.first) {
       this.dropped.inc();
-      this.opts.log.warn({ queued: v.res.writableLength, session: v.session }, 'live viewer not reading: dropped');
+      this.opts.log.warn({ queued: v.res.writableLength, scope: v.scope }, 'live viewer not reading: dropped');
       this.viewers.delete(v);
       this.gauge.set(this.viewers.size);
       v.res.destroy();
       return;
     }
-    v.res.write(text);
+    v.res.write(bytes);
   }
 
-  private broadcast(text: string | ((v: Viewer) => string | undefined), to: (v: Viewer) => boolean): void {
+  private broadcast(bytes: Buffer | ((v: Viewer) => Buffer | undefined), to: (v: Viewer) => boolean): void {
     for (const v of [...this.viewers]) {
       if (!to(v)) continue;
-      const t = typeof text === 'string' ? text : text(v);
-      if (t !== undefined) this.write(v, t);
+      const b = Buffer.isBuffer(bytes) ? bytes : bytes(v);
+      if (b !== undefined) this.write(v, b);
     }
   }
 
+  /** An operator's list while several tenants may exist: frames get their session's tenant. */
+  private tagged(v: Viewer): boolean {
+    return this.opts.tenants === true && v.scope === ALL && v.session === undefined;
+  }
+
+  /** Viewers of `s`: its own page's, and the lists that show its tenant. */
+  private sees(s: Session): (v: Viewer) => boolean {
+    return (v) => (v.session === undefined ? v.scope === ALL || v.scope === s.tenant : v.session === s.key);
+  }
+
   private summary(s: Session): void {
-    const text = event(JSON.stringify({ type: 'session', ...sessionSummary(s, this.opts.config) }));
-    this.broadcast(text, (v) => v.session === undefined || v.session === s.id);
+    this.broadcast(event(JSON.stringify({ type: 'session', ...sessionSummary(s, this.opts.config) })), this.sees(s));
   }
 
   started(s: Session): void {
+    this.changed_(s);
     if (this.viewers.size > 0) this.summary(s);
   }
 
   changed(s: Session): void {
+    this.changed_(s);
     if (this.viewers.size > 0) this.summary(s);
   }
 
   scored(s: Session, frames: readonly StepFrame[]): void {
+    this.changed_(s);
     if (this.viewers.size === 0) return;
-    const plain = event(frames.map(frameText).join('\n\ndata: '));
-    let rich: string | undefined;
-    this.broadcast(
-      (v) => {
-        if (v.session === undefined) return plain;
+    let plain: Buffer | undefined;
+    let tagged: Buffer | undefined;
+    let rich: Buffer | undefined;
+    this.broadcast((v) => {
+      if (v.session !== undefined) {
         rich ??= event(frames.map((f) => JSON.stringify(f.type === 'score' ? { ...f, step: stepOf(s, f.t) } : f)).join('\n\ndata: '));
         return rich;
-      },
-      (v) => v.session === undefined || v.session === s.id,
-    );
+      }
+      if (this.tagged(v)) return (tagged ??= event(frames.map((f) => JSON.stringify({ ...f, tenant: s.tenant })).join('\n\ndata: ')));
+      return (plain ??= event(frames.map(frameText).join('\n\ndata: ')));
+    }, this.sees(s));
   }
 
   ended(s: Session, final: FinalMessage): void {
+    this.changed_(s);
     if (this.viewers.size === 0) return;
-    this.broadcast(event(JSON.stringify(final)), (v) => v.session === undefined || v.session === s.id);
+    const plain = event(JSON.stringify(final));
+    const tagged = this.opts.tenants === true ? event(JSON.stringify({ ...final, tenant: s.tenant })) : plain;
+    this.broadcast((v) => (this.tagged(v) ? tagged : plain), this.sees(s));
     this.summary(s);
   }
 
   freed(s: Session): void {
-    if (this.viewers.size > 0) this.broadcast(event(JSON.stringify({ type: 'gone', session: s.id })), (v) => v.session === undefined || v.session === s.id);
+    this.changed_(s);
+    if (this.viewers.size > 0) this.broadcast(event(JSON.stringify({ type: 'gone', session: s.id, ...(this.opts.tenants === true ? { tenant: s.tenant } : {}) })), this.sees(s));
   }
 
   /** Ends every viewer's response (shutdown). */

@@ -12,6 +12,7 @@ import { defaultMaxConnections } from './open-files.js';
 import { ForecastHolder } from './forecast-holder.js';
 import type { ForecastLearnOptions } from './forecast-learner.js';
 import { DEFAULT_SHADOW, type ShadowOptions } from './policy-manager.js';
+import { mergeGrants, principalOf, type TokenGrant } from './token-grants.js';
 
 export interface ServerLimits {
   /** Open sessions one connection may hold (default 64). */
@@ -54,6 +55,28 @@ export interface ServerLimits {
   maxConnections: number;
   /** On shutdown, connections still open this long after sessions are handed back or ended are cut (default 10 s). */
   shutdownGraceMs: number;
+  /**
+   * Open sessions (detached ones included) one tenant may hold (default 1024; with fewer than two tenants,
+   * `totalSessions`). Past it, `start` gets `quota_exceeded`; a quota of `totalSessions` or more is the server's own limit (`overloaded`, after reclaiming a detached session).
+   */
+  sessionsPerTenant: number;
+  /** Agent + model pairs the policy manager keeps for shadow mode, all tenants together (default 1000); the least recently used go first. */
+  pairs: number;
+  /** ... and per tenant (default 64): one tenant's names never push out another's. */
+  pairsPerTenant: number;
+  /** Pairs /metrics labels by name (default 20, those with the most shadow runs); the rest are summed under `other`. */
+  metricsPairs: number;
+  /** References a tenant that is not an operator may add to one task's PTA (POST or `learn`; default 2). This and the next two apply with two tenants or more. */
+  referencesPerTenantPerTask: number;
+  /** References a tenant that is not an operator may add per hour, every task together, on one replica (default 60). */
+  referencesPerTenantPerHour: number;
+  /**
+   * Share of a reference's steps that may open new nodes when a tenant that is not an operator adds it to a
+   * PTA already in use as a reference (default 0.5); a reference that would change the PTA more needs an operator.
+   */
+  referenceNovelty: number;
+  /** How long a ticket (POST /v1/tickets) stays good, in ms (default 30 s). */
+  ticketTtlMs: number;
 }
 
 export interface AppOptions {
@@ -68,8 +91,8 @@ export interface AppOptions {
    * `dataDir` is then unused and `seedDirs` are imported for tasks Redis does not hold.
    */
   redis?: RedisSettings;
-  /** Bearer tokens; empty = auth off (logged as a warning). */
-  tokens?: string[];
+  /** Bearer tokens, bare (their own tenant, role agent) or with a tenant and role; empty = auth off (logged as a warning). */
+  tokens?: Array<string | TokenGrant>;
   limits?: Partial<ServerLimits>;
   /** How long a disconnected session stays resumable, and an ended one queryable, in ms (default 5 min). */
   resumeWindowMs?: number;
@@ -126,7 +149,9 @@ export interface RedisSettings {
 
 export interface ResolvedOptions {
   limits: ServerLimits;
-  tokens: string[];
+  tokens: TokenGrant[];
+  /** Tenants the tokens name (1 with auth off): with one, nobody shares a PTA or a pair with anyone else. */
+  tenants: number;
   resumeWindowMs: number;
   idleTimeoutMs: number;
   policy: Policy;
@@ -160,6 +185,14 @@ export const DEFAULT_LIMITS: ServerLimits = {
   connectionsPerAddress: 256,
   maxConnections: defaultMaxConnections(),
   shutdownGraceMs: 10_000,
+  sessionsPerTenant: 1024,
+  pairs: 1000,
+  pairsPerTenant: 64,
+  metricsPairs: 20,
+  referencesPerTenantPerTask: 2,
+  referencesPerTenantPerHour: 60,
+  referenceNovelty: 0.5,
+  ticketTtlMs: 30_000,
 };
 
 /** The PTA caps of `limits`, as the stores take them. */
@@ -169,9 +202,15 @@ export function ptaLimits(limits: ServerLimits): PtaLimits {
 
 /** Fills in defaults. */
 export function resolveOptions(options: AppOptions): ResolvedOptions {
+  const tokens = mergeGrants((options.tokens ?? []).map((t) => (typeof t === 'string' ? { token: t } : t)));
+  const tenants = Math.max(1, new Set(tokens.map((t) => principalOf(t).tenant)).size);
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  // One tenant (or auth off) may use every slot, as a single-user server always could.
+  if (options.limits?.sessionsPerTenant === undefined && tenants <= 1) limits.sessionsPerTenant = limits.totalSessions;
   return {
-    limits: { ...DEFAULT_LIMITS, ...options.limits },
-    tokens: [...new Set((options.tokens ?? []).filter((t) => t.length > 0))],
+    limits,
+    tokens,
+    tenants,
     resumeWindowMs: options.resumeWindowMs ?? 5 * 60_000,
     idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
     policy: options.policy ?? DEFAULT_POLICY,

@@ -9,6 +9,10 @@
  * false-stop rate holds, its stops are promoted into force. After that a
  * share of the pair's sessions stays in shadow (only those are counted: a
  * stopped run's outcome is never known). A frozen pair keeps its policy.
+ *
+ * Counters and promotions are kept per tenant (tenant + agent + model), so one tenant's reported outcomes
+ * never promote a stop for another tenant's sessions; pins and freezes are an operator's, per agent + model,
+ * for every tenant, and live in their own table so tenants' names can never crowd them out.
  */
 import type { Logger } from 'pino';
 import { describeSettings, policyFor } from '../core/calibrate/index.js';
@@ -18,8 +22,10 @@ import { CONFIGURED, emptyCounters, promotable, recordRun, shadowCandidates, sha
 import { settingsOf } from '../core/calibrate/index.js';
 import type { State } from '../core/types.js';
 import { err, ok, type Result } from '../errors.js';
-import { policyStateSnapshotSchema, type PairState, type PolicyStateSnapshot } from '../protocol/policy-state.js';
+import { policyStateSnapshotSchema, type PairState, type PinState, type PolicyStateSnapshot } from '../protocol/policy-state.js';
 import type { PolicyStateStore } from '../store/policy-state.js';
+import { PairTable } from './pair-table.js';
+import { DEFAULT_TENANT } from './principal.js';
 
 export interface ShadowOptions extends PromotionRule {
   /** Share of a promoted (or pinned) pair's sessions that stays in shadow (0..1). */
@@ -27,6 +33,14 @@ export interface ShadowOptions extends PromotionRule {
 }
 
 export const DEFAULT_SHADOW: ShadowOptions = { share: 0.1, maxFalseStop: 0.05, confidence: 0.95, bound: 'clopper-pearson' };
+
+/** How many pairs the manager keeps (options.ts: `limits.pairs`, `limits.pairsPerTenant`). */
+export interface PairBounds {
+  pairs: number;
+  pairsPerTenant: number;
+}
+
+const DEFAULT_BOUNDS: PairBounds = { pairs: 1000, pairsPerTenant: 64 };
 
 /** The policy a session runs under and why. */
 export interface Assignment {
@@ -38,7 +52,9 @@ export interface Assignment {
   selected: string;
 }
 
+/** One tenant's agent + model pair: its shadow counters and promotion. */
 export interface PairEntry {
+  tenant: string;
   state: PairState;
   configured: Policy;
   candidates: ShadowCandidate[];
@@ -56,16 +72,30 @@ export function checkShadow(o: ShadowOptions): string | undefined {
   return o.bound === 'clopper-pearson' || o.bound === 'wilson' ? undefined : `shadow bound must be clopper-pearson or wilson, got ${String(o.bound)}`;
 }
 
-const MAX_PAIRS = 1000;
+/** Why a pin or freeze was refused. */
+export interface PinError {
+  code: 'bad_message' | 'overloaded';
+  message: string;
+}
+
+/** Pins and freezes at most (only operators set them, and tenants' names never push one out). */
+const MAX_PINS = 1000;
 const norm = (s: string | undefined) => (s ?? '').trim().toLowerCase();
-export const pairKey = (agent: string | undefined, model: string | undefined): string => `${norm(agent)}\u0000${norm(model)}`;
+/** An agent + model pair, across tenants: what pins and freezes apply to. */
+export const pinKey = (agent: string | undefined, model: string | undefined): string => `${norm(agent)}\u0000${norm(model)}`;
+/** One tenant's pair: what shadow counters and promotions are kept per. */
+export const pairKey = (tenant: string, agent: string | undefined, model: string | undefined): string => `${tenant}\u0000${pinKey(agent, model)}`;
 
 export class PolicyManager {
-  readonly pairs = new Map<string, PairEntry>();
+  /** Each tenant's pairs, bounded (pair-table.ts): one tenant's outcomes never promote a stop for another's sessions. */
+  readonly pairs: PairTable<PairEntry>;
+  /** Operators' pins and freezes per agent + model, for every tenant. */
+  readonly pins = new Map<string, PinState>();
+  /** Pairs pushed out of the table so far (their counters are gone). */
+  evicted = 0;
   private saving: Promise<void> = Promise.resolve();
   private dirty = false;
   private timer: NodeJS.Timeout | undefined;
-  private warnedFull = false;
   /** Changes are saved at most this often (ms); `flush` saves at once. */
   saveIntervalMs = 1000;
 
@@ -74,23 +104,35 @@ export class PolicyManager {
     readonly shadow: ShadowOptions | undefined,
     private readonly store: PolicyStateStore | undefined,
     private readonly log: Logger,
-  ) {}
+    bounds: PairBounds,
+  ) {
+    this.pairs = new PairTable(bounds.pairs, bounds.pairsPerTenant, (_key, e) => {
+      this.evicted++;
+      this.log.info(
+        { tenant: e.tenant, agent: e.state.agent?.slice(0, 80), model: e.state.model?.slice(0, 80), runs: e.state.counters.passing + e.state.counters.failing },
+        'policy pair pushed out (pair bound)',
+      );
+    });
+  }
 
   /** A manager without shadow mode or persistence: sessions get their group's policy (or the fallback), pins last until restart. */
-  static plain(set: PolicySet, log: Logger): PolicyManager {
-    return new PolicyManager(set, undefined, undefined, log);
+  static plain(set: PolicySet, log: Logger, bounds: PairBounds = DEFAULT_BOUNDS): PolicyManager {
+    return new PolicyManager(set, undefined, undefined, log, bounds);
   }
 
   /** Opens the manager and restores the saved state (a damaged file is logged and set aside, never fatal). */
-  static async open(set: PolicySet, shadow: ShadowOptions | undefined, store: PolicyStateStore | undefined, log: Logger): Promise<PolicyManager> {
-    const m = new PolicyManager(set, shadow, store, log);
+  static async open(set: PolicySet, shadow: ShadowOptions | undefined, store: PolicyStateStore | undefined, log: Logger, bounds: PairBounds = DEFAULT_BOUNDS): Promise<PolicyManager> {
+    const m = new PolicyManager(set, shadow, store, log, bounds);
     if (store) {
       try {
         const raw = await store.load();
         if (raw !== undefined) {
           const snap = policyStateSnapshotSchema.safeParse(raw);
           if (!snap.success) log.warn({ where: store.where }, `policy state ignored: ${snap.error.issues[0]?.message ?? 'invalid'}`);
-          else for (const p of snap.data.pairs) m.restore(p);
+          else {
+            for (const p of snap.data.pins ?? []) m.restorePin(p);
+            for (const p of snap.data.pairs) m.restore(p);
+          }
         }
       } catch (error) {
         log.warn({ where: store.where, err: error }, 'policy state could not be read; starting from empty counters');
@@ -99,44 +141,70 @@ export class PolicyManager {
     return m;
   }
 
-  private entry(agent: string | undefined, model: string | undefined): PairEntry | undefined {
-    const key = pairKey(agent, model);
-    let e = this.pairs.get(key);
-    if (e) return e;
-    if (this.pairs.size >= MAX_PAIRS) {
-      if (!this.warnedFull) this.log.warn(`more than ${MAX_PAIRS} agent + model pairs: new pairs get their configured policy, uncounted`);
-      this.warnedFull = true;
-      return undefined;
-    }
+  /** A pair as it would be made (not held). */
+  private make(tenant: string, agent: string | undefined, model: string | undefined): PairEntry {
     const group = selectGroup(this.set, agent, model);
     const configured = group?.policy ?? this.set.fallback;
     const candidates = shadowCandidates(configured);
-    e = {
+    return {
+      tenant,
       configured,
       candidates,
       plan: shadowPlan(candidates),
       warnOnly: warnOnly(configured),
       group: group ? `group ${describeMatch(group.match)}` : 'fallback',
-      state: { agent: agent ?? null, model: model ?? null, sessions: 0, counters: emptyCounters(), promoted: null, configured: describeSettings(settingsOf(configured)), pinned: null, frozen: false },
+      state: { tenant, agent: agent ?? null, model: model ?? null, sessions: 0, counters: emptyCounters(), promoted: null, configured: describeSettings(settingsOf(configured)) },
     };
-    this.pairs.set(key, e);
+  }
+
+  /** The tenant's pair, made (and held, within the bounds) on first use. */
+  private entry(tenant: string, agent: string | undefined, model: string | undefined): PairEntry {
+    const key = pairKey(tenant, agent, model);
+    const held = this.pairs.use(key);
+    if (held) return held;
+    const e = this.make(tenant, agent, model);
+    this.pairs.add(key, e);
     return e;
   }
 
+  /** The tenant's pair as it stands (held or not): what the policy routes show. */
+  view(tenant: string, agent: string | undefined, model: string | undefined): PairEntry {
+    return this.pairs.peek(pairKey(tenant, agent, model)) ?? this.make(tenant, agent, model);
+  }
+
+  private restorePin(p: PinState): void {
+    if (this.pins.size < MAX_PINS) this.pins.set(pinKey(p.agent ?? undefined, p.model ?? undefined), { ...p });
+  }
+
   private restore(p: PairState): void {
-    const e = this.entry(p.agent ?? undefined, p.model ?? undefined);
-    if (!e) return;
+    // A pair saved before tenants were kept apart: its counters become the default tenant's, its pin and freeze everyone's.
+    if (p.tenant === undefined && (p.pinned != null || p.frozen === true)) this.restorePin({ agent: p.agent, model: p.model, pinned: p.pinned ?? null, frozen: p.frozen ?? false });
+    const e = this.entry(p.tenant ?? DEFAULT_TENANT, p.agent ?? undefined, p.model ?? undefined);
     const same = p.configured === e.state.configured;
     const counters = structuredClone(p.counters);
     if (!same) delete counters.candidates[CONFIGURED];
-    e.state = { ...p, counters, configured: e.state.configured, promoted: !same && p.promoted === CONFIGURED ? null : p.promoted };
+    e.state = {
+      tenant: e.tenant,
+      agent: p.agent,
+      model: p.model,
+      sessions: p.sessions,
+      counters,
+      configured: e.state.configured,
+      promoted: !same && p.promoted === CONFIGURED ? null : p.promoted,
+    };
     if (e.state.promoted !== null && !e.candidates.some((c) => c.id === e.state.promoted)) e.state.promoted = null;
+  }
+
+  /** The operator's pin and freeze of a pair's agent + model, if any. */
+  pinOf(e: PairEntry): PinState | undefined {
+    return this.pins.get(pinKey(e.state.agent ?? undefined, e.state.model ?? undefined));
   }
 
   /** The policy in force for a pair, when the session is not in shadow. */
   inForce(e: PairEntry): { policy: Policy; selected: string; enforcing: boolean } {
-    if (e.state.pinned !== null) {
-      const p = resolvePolicy(e.state.pinned, e.configured);
+    const pinned = this.pinOf(e)?.pinned ?? null;
+    if (pinned !== null) {
+      const p = resolvePolicy(pinned, e.configured);
       if (p.ok) return { policy: p.value, selected: 'pinned', enforcing: true };
     }
     if (!this.shadow) return { policy: e.configured, selected: e.group, enforcing: true };
@@ -146,14 +214,10 @@ export class PolicyManager {
     return { policy, selected: `${e.group}, promoted ${promoted.id}`, enforcing: true };
   }
 
-  /** The policy of a new session with this agent and model. */
-  assign(agent: string | undefined, model: string | undefined): Assignment {
-    const key = pairKey(agent, model);
-    const e = this.entry(agent, model);
-    if (!e) {
-      const group = selectGroup(this.set, agent, model);
-      return { key, policy: group?.policy ?? this.set.fallback, shadow: false, selected: group ? `group ${describeMatch(group.match)}` : 'fallback' };
-    }
+  /** The policy of a new session of `tenant` with this agent and model. */
+  assign(tenant: string, agent: string | undefined, model: string | undefined): Assignment {
+    const key = pairKey(tenant, agent, model);
+    const e = this.entry(tenant, agent, model);
     e.state.sessions += 1;
     const force = this.inForce(e);
     if (!this.shadow || !force.enforcing) return { key, policy: force.policy, shadow: this.shadow !== undefined, selected: force.selected };
@@ -162,46 +226,68 @@ export class PolicyManager {
     return inShadow ? { key, policy: e.warnOnly, shadow: true, selected: `${e.group}, shadow share (warn only)` } : { key, policy: force.policy, shadow: false, selected: force.selected };
   }
 
-  /** A shadow session ended with an outcome: count what every candidate would have done, then reconsider the promotion. */
+  /** A shadow session ended with an outcome: count what every candidate would have done (in its own tenant's pair), then reconsider the promotion. */
   record(key: string, run: { states: readonly State[]; totals: readonly number[]; passed: boolean }): void {
-    const e = this.pairs.get(key);
+    const e = this.pairs.peek(key);
     if (!e || !this.shadow || run.states.length === 0) return;
     recordRun(e.state.counters, e.plan, run, e.configured);
-    if (!e.state.frozen) {
+    if (!(this.pinOf(e)?.frozen ?? false)) {
       const best = promotable(e.state.counters, e.candidates, this.shadow);
       const next = best?.id ?? null;
       if (next !== e.state.promoted) {
-        this.log.info({ agent: e.state.agent, model: e.state.model, from: e.state.promoted, to: next }, next === null ? 'shadow: promotion withdrawn' : 'shadow: candidate promoted');
+        this.log.info({ tenant: e.tenant, agent: e.state.agent, model: e.state.model, from: e.state.promoted, to: next }, next === null ? 'shadow: promotion withdrawn' : 'shadow: candidate promoted');
         e.state.promoted = next;
       }
     }
     this.changed();
   }
 
-  /** Pins (or, with null, unpins) a pair's policy; errors name a bad policy. */
-  pin(agent: string | undefined, model: string | undefined, input: PolicyInput | null): Result<PairEntry, string> {
-    const e = this.entry(agent, model);
-    if (!e) return err(`too many agent + model pairs (${MAX_PAIRS})`);
-    if (input !== null) {
-      const p = resolvePolicy(input, e.configured);
-      if (!p.ok) return err(p.error);
-    }
-    e.state.pinned = input;
-    this.changed();
-    return ok(e);
+  private pinEntry(agent: string | undefined, model: string | undefined): Result<PinState, PinError> {
+    const key = pinKey(agent, model);
+    let p = this.pins.get(key);
+    if (p) return ok(p);
+    if (this.pins.size >= MAX_PINS) return err({ code: 'overloaded', message: `too many pinned or frozen pairs (${MAX_PINS}): lift some first` });
+    p = { agent: agent ?? null, model: model ?? null, pinned: null, frozen: false };
+    this.pins.set(key, p);
+    return ok(p);
   }
 
-  /** Freezes (or thaws) a pair: its promotion no longer changes; counting goes on. */
-  freeze(agent: string | undefined, model: string | undefined, frozen: boolean): Result<PairEntry, string> {
-    const e = this.entry(agent, model);
-    if (!e) return err(`too many agent + model pairs (${MAX_PAIRS})`);
-    e.state.frozen = frozen;
+  /** Drops a pin entry that no longer pins nor freezes anything. */
+  private tidy(p: PinState): void {
+    if (p.pinned === null && !p.frozen) this.pins.delete(pinKey(p.agent ?? undefined, p.model ?? undefined));
+  }
+
+  /** Pins (or, with null, unpins) an agent + model pair's policy for every tenant; errors name a bad policy. */
+  pin(agent: string | undefined, model: string | undefined, input: PolicyInput | null): Result<PinState, PinError> {
+    if (input !== null) {
+      const p = resolvePolicy(input, this.make(DEFAULT_TENANT, agent, model).configured);
+      if (!p.ok) return err({ code: 'bad_message', message: `policy: ${p.error}` });
+    }
+    const p = this.pinEntry(agent, model);
+    if (!p.ok) return p;
+    p.value.pinned = input;
+    this.tidy(p.value);
     this.changed();
-    return ok(e);
+    return p;
+  }
+
+  /** Freezes (or thaws) an agent + model pair for every tenant: promotions no longer change; counting goes on. */
+  freeze(agent: string | undefined, model: string | undefined, frozen: boolean): Result<PinState, PinError> {
+    const p = this.pinEntry(agent, model);
+    if (!p.ok) return p;
+    p.value.frozen = frozen;
+    this.tidy(p.value);
+    this.changed();
+    return p;
   }
 
   snapshot(): PolicyStateSnapshot {
-    return { format: 'steplens-policy-state', version: 1, pairs: [...this.pairs.values()].map((e) => structuredClone(e.state)) };
+    return {
+      format: 'steplens-policy-state',
+      version: 1,
+      pairs: [...this.pairs.values()].map((e) => structuredClone(e.state)),
+      pins: [...this.pins.values()].map((p) => ({ ...p })),
+    };
   }
 
   /** Marks the state changed; a save follows within `saveIntervalMs` (one save for many session ends). */

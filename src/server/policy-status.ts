@@ -2,7 +2,9 @@
 import type { Policy } from '../core/policy.js';
 import type { PolicySet } from '../core/policy-set.js';
 import { countersOf, upperOf } from '../core/shadow/index.js';
+import type { PinState } from '../protocol/policy-state.js';
 import type { PolicyManager, PairEntry, ShadowOptions } from './policy-manager.js';
+import { seesTenant, type Principal } from './principal.js';
 
 export interface CandidateStatus {
   id: string;
@@ -20,6 +22,8 @@ export interface CandidateStatus {
 }
 
 export interface PairStatus {
+  /** The tenant whose sessions the pair counts. */
+  tenant: string;
   agent: string | null;
   model: string | null;
   /** The configured policy it falls under: `group ...` or `fallback`. */
@@ -64,15 +68,18 @@ export function pairStatus(m: PolicyManager, e: PairEntry): PairStatus {
           })
           .sort((a, b) => Number(b.eligible) - Number(a.eligible) || b.failingTokensSaved - a.failingTokensSaved || a.passingStopped - b.passingStopped);
   const force = m.inForce(e);
-  const state = s.pinned !== null ? 'pinned' : rule === undefined ? 'configured' : s.promoted !== null ? 'promoted' : 'shadow';
+  const pin = m.pinOf(e);
+  const pinned = pin?.pinned ?? null;
+  const state = pinned !== null ? 'pinned' : rule === undefined ? 'configured' : s.promoted !== null ? 'promoted' : 'shadow';
   return {
+    tenant: e.tenant,
     agent: s.agent,
     model: s.model,
     group: e.group,
     state,
-    frozen: s.frozen,
+    frozen: pin?.frozen ?? false,
     promoted: s.promoted,
-    pinned: s.pinned,
+    pinned,
     sessions: s.sessions,
     policy: force.policy,
     runs: { passing: c.passing, failing: c.failing },
@@ -83,13 +90,17 @@ export function pairStatus(m: PolicyManager, e: PairEntry): PairStatus {
 export interface PoliciesStatus {
   shadow: ({ enabled: true } & ShadowOptions) | { enabled: false };
   configured: PolicySet;
+  /** The pairs `principal` may see: its tenant's (an operator's: every tenant's). */
   pairs: PairStatus[];
+  /** Operators' pins and freezes (per agent + model, for every tenant). */
+  pins: PinState[];
 }
 
-export function policiesStatus(m: PolicyManager): PoliciesStatus {
+export function policiesStatus(m: PolicyManager, principal: Principal): PoliciesStatus {
   return {
     shadow: m.shadow ? { enabled: true, ...m.shadow } : { enabled: false },
     configured: { groups: m.set.groups, fallback: m.set.fallback },
-    pairs: [...m.pairs.values()].map((e) => pairStatus(m, e)),
+    pairs: [...m.pairs.values()].filter((e) => seesTenant(principal, e.tenant)).map((e) => pairStatus(m, e)),
+    pins: [...m.pins.values()].map((p) => ({ ...p })),
   };
 }

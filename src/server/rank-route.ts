@@ -28,7 +28,8 @@ export function registerRankRoute(scoped: FastifyInstance, deps: RouteDeps, run:
         inputs.push(input);
         continue;
       }
-      const s = registry.visible(r.session, principal);
+      // Only the caller's own tenant's sessions: another tenant's id is as unknown as one that never existed.
+      const s = registry.find(principal.tenant, r.session);
       if (s === undefined) return sendError(reply, metrics, 'unknown_session', `runs[${r.index}].session: no session ${r.session}`);
       if (s.length === 0) return sendError(reply, metrics, 'bad_message', `runs[${r.index}].session: session ${r.session} has no step yet`);
       const report = s.final ?? s.report();

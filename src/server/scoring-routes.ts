@@ -9,6 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { taskIdSchema } from '../protocol/client-messages.js';
 import { collectBody } from './raw-body.js';
+import { SteplensError } from '../errors.js';
 import { sendError, type RouteDeps } from './http-routes.js';
 import { registerRankRoute } from './rank-route.js';
 import type { JobKind, JobResult } from './scoring-jobs.js';
@@ -81,8 +82,15 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
       const result = await run('states', req);
       if (!result.ok) return failed(req, reply, result);
       const states = result.value as State[];
-      const pta = await deps.store.addReference(task.data, states);
-      return reply.code(201).send({ task: task.data, version: pta.version, references: pta.references.length, steps: states.length });
+      const principal = deps.principal(req);
+      try {
+        const pta = await deps.store.addReference(task.data, states, deps.learning.contribution(principal, 'reference'));
+        req.log.info({ tenant: principal.tenant, task: task.data, version: pta.version, steps: states.length }, 'reference added');
+        return await reply.code(201).send({ task: task.data, version: pta.version, references: pta.references.length, steps: states.length });
+      } catch (error) {
+        if (error instanceof SteplensError) return sendError(reply, metrics, error.code, error.message);
+        throw error;
+      }
     });
   });
 }

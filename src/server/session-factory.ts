@@ -7,6 +7,7 @@ import type { Reference } from '../core/scorer-api.js';
 import { createScorer } from '../core/scorer.js';
 import { getParser } from '../formats/index.js';
 import type { FormatName } from '../formats/types.js';
+import type { Principal } from './principal.js';
 import { Session } from './session.js';
 
 export interface SessionSpec {
@@ -22,8 +23,8 @@ export interface SessionSpec {
   reference: Reference;
   /** The outcome forecast model the session carries for its whole life, and its version. */
   forecast?: { model: ForecastModel; version: number };
-  /** The token digest of the connection that started it (undefined while auth is off). */
-  principal?: string | undefined;
+  /** Who started it (the local operator while auth is off). */
+  principal: Principal;
 }
 
 /** A fresh session (no step yet) scored against `spec.reference`. */
@@ -37,6 +38,7 @@ export function buildSession(spec: SessionSpec, env: { analyzers: Analyzers; con
   });
   const session = new Session({
     id: spec.id,
+    principal: spec.principal,
     task: spec.task,
     format: spec.format,
     learn: spec.learn,
@@ -50,6 +52,5 @@ export function buildSession(spec: SessionSpec, env: { analyzers: Analyzers; con
     ...(spec.agent !== undefined ? { agent: spec.agent } : {}),
     ...(spec.model !== undefined ? { model: spec.model } : {}),
   });
-  session.principal = spec.principal;
   return session;
 }

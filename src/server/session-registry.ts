@@ -22,6 +22,8 @@ import type { Session, StepFrame } from './session.js';
 import { buildSession, type SessionSpec } from './session-factory.js';
 import { PolicyManager } from './policy-manager.js';
 import type { SessionObserver } from './session-events.js';
+import { sessionKey, type Principal } from './principal.js';
+import type { LearningGuard } from './learning-guard.js';
 
 export interface RegistryDeps {
   store: ReferenceStorePort;
@@ -38,6 +40,8 @@ export interface RegistryDeps {
   onEnded?: (session: Session) => void;
   /** With Redis: sessions made durable and carried on by any replica (set by `buildApp` after construction). */
   durable?: SessionDurability;
+  /** Who may grow which PTA, how much (shared learning under control); without one, learning is unbounded. */
+  learning?: LearningGuard;
 }
 
 /** What the registry asks of durable sessions (durable-sessions.ts implements it; the port keeps the two modules out of a circle). */
@@ -51,8 +55,11 @@ export interface SessionDurability {
 }
 
 export class SessionRegistry {
+  /** Every session this replica holds, by key (`sessionKey`: its id in its tenant's namespace), in registration order. */
   readonly sessions = new Map<string, Session>();
-  private readonly pending = new Set<string>();
+  /** Keys being started, and their tenants. */
+  private readonly pending = new Map<string, string>();
+  private ordinals = 0;
   /** Ends in progress (a client `end`, the sweep and shutdown may race): each session ends once. */
   private readonly ending = new Map<string, Promise<FinalMessage>>();
   private sweeping = false;
@@ -65,15 +72,22 @@ export class SessionRegistry {
     this.policies = deps.policies ?? PolicyManager.plain(deps.options.policySet, deps.log);
   }
 
-  get(id: string): Session | undefined {
-    return this.sessions.get(id);
+  /** The session held under `key` (see `sessionKey`). */
+  get(key: string): Session | undefined {
+    return this.sessions.get(key);
   }
 
-  /** Sessions still open (not ended), detached ones included. */
-  openCount(): number {
+  /** Session `id` of `tenant`'s namespace. */
+  find(tenant: string, id: string): Session | undefined {
+    return this.sessions.get(sessionKey(tenant, id));
+  }
+
+  /** Sessions still open (not ended), detached ones included; of one tenant when given. */
+  openCount(tenant?: string): number {
     let n = 0;
-    for (const s of this.sessions.values()) if (!s.ended) n++;
-    return n + this.pending.size;
+    for (const s of this.sessions.values()) if (!s.ended && (tenant === undefined || s.tenant === tenant)) n++;
+    for (const t of this.pending.values()) if (tenant === undefined || t === tenant) n++;
+    return n;
   }
 
   /** Open sessions attached to `conn`. */
@@ -84,39 +98,64 @@ export class SessionRegistry {
   }
 
   /** 128 random bits: an id nobody can guess from another one (a session's id is all a `resume` needs besides the token). */
-  private newId(): string {
+  private newId(tenant: string): string {
     let id: string;
     do id = `s-${randomBytes(16).toString('hex')}`;
-    while (this.sessions.has(id) || this.pending.has(id));
+    while (this.sessions.has(sessionKey(tenant, id)) || this.pending.has(sessionKey(tenant, id)));
     return id;
   }
 
-  /** The session `id` if it exists and answers to `principal` (the token digest it was started with). */
-  visible(id: string, principal: string | undefined): Session | undefined {
-    const s = this.sessions.get(id);
-    return s !== undefined && s.principal === principal ? s : undefined;
+  /** Why a new session of `principal` on `conn` does not fit (`full`: only the server's own limit is reached), or undefined. */
+  private limitFor(principal: Principal, conn: Connection, id: string): MessageError | 'full' | undefined {
+    const { limits } = this.deps.options;
+    if (this.openOn(conn) >= limits.sessionsPerConnection) {
+      return { code: 'overloaded', message: `this connection already holds ${limits.sessionsPerConnection} sessions`, session: id };
+    }
+    // A quota as large as the server (one tenant) is the server's own limit: `overloaded`, after reclaiming.
+    if (limits.sessionsPerTenant < limits.totalSessions && this.openCount(principal.tenant) >= limits.sessionsPerTenant) {
+      return { code: 'quota_exceeded', message: `this tenant already holds ${limits.sessionsPerTenant} open sessions (detached ones included): end some first`, session: id };
+    }
+    return this.openCount() >= limits.totalSessions ? 'full' : undefined;
   }
 
-  /** Opens a session on `conn` after checking id, limits, policy and the task's reference. */
+  /** The oldest detached session of the tenant holding the most open sessions, if any is detached. */
+  private reclaimable(): Session | undefined {
+    const held = new Map<string, number>();
+    for (const s of this.sessions.values()) if (!s.ended) held.set(s.tenant, (held.get(s.tenant) ?? 0) + 1);
+    let best: Session | undefined;
+    for (const s of this.sessions.values()) {
+      if (s.ended || s.finishing || s.detachedAt === undefined) continue;
+      const more = best === undefined ? 1 : held.get(s.tenant)! - held.get(best.tenant)!; // every open session's tenant was counted above
+      if (more > 0 || (more === 0 && s.detachedAt < best!.detachedAt!)) best = s;
+    }
+    return best;
+  }
+
+  /** Opens a session on `conn` after checking id, limits, policy and the task's reference; its id lives in the connection's tenant's namespace. */
   async start(msg: StartMessage, conn: Connection): Promise<Result<Session, MessageError>> {
     const { limits } = this.deps.options;
-    const id = msg.session ?? this.newId();
-    if (this.sessions.has(id) || this.pending.has(id)) {
-      return err({ code: 'duplicate_session', message: `session ${id} already exists`, session: id });
+    const principal = conn.principal;
+    const id = msg.session ?? this.newId(principal.tenant);
+    const key = sessionKey(principal.tenant, id);
+    for (;;) {
+      if (this.sessions.has(key) || this.pending.has(key)) return err({ code: 'duplicate_session', message: `session ${id} already exists`, session: id });
+      const verdict = this.limitFor(principal, conn, id);
+      if (verdict === undefined) break;
+      if (verdict !== 'full') return err(verdict);
+      // Sessions nobody is attached to must not keep every slot: the oldest detached one of the tenant holding the
+      // most is ended (a later resume gets its final, reason not_resumed), which frees its slot.
+      const victim = this.reclaimable();
+      if (victim === undefined) return err({ code: 'overloaded', message: `the server already holds ${limits.totalSessions} open sessions`, session: id });
+      this.deps.log.info({ session: victim.id, tenant: victim.tenant }, 'detached session ended: the server is full');
+      await this.end(victim, 'not_resumed');
     }
-    if (this.openOn(conn) >= limits.sessionsPerConnection) {
-      return err({ code: 'overloaded', message: `this connection already holds ${limits.sessionsPerConnection} sessions`, session: id });
-    }
-    if (this.openCount() >= limits.totalSessions) {
-      return err({ code: 'overloaded', message: `the server already holds ${limits.totalSessions} open sessions`, session: id });
-    }
-    const assigned = this.policies.assign(msg.agent, msg.model);
+    const assigned = this.policies.assign(principal.tenant, msg.agent, msg.model);
     const policy = resolvePolicy(msg.policy, assigned.policy);
     if (!policy.ok) return err({ code: 'bad_message', message: `start.policy: ${policy.error}`, session: id });
     // A session whose own start.policy can stop is not counted: its outcome may be the stop's doing.
     const shadow = assigned.shadow && (msg.policy === undefined || !canStop(policy.value));
     const selected = msg.policy === undefined ? assigned.selected : `${assigned.selected} + start.policy`;
-    this.pending.add(id);
+    this.pending.set(key, principal.tenant);
     try {
       const reference = await this.deps.store.reference(msg.task);
       const format: FormatName = msg.format ?? 'steplens';
@@ -132,7 +171,7 @@ export class SessionRegistry {
         assignment: { pair: assigned.key, selected, shadow },
         reference,
         ...(forecast !== undefined ? { forecast } : {}),
-        ...(conn.principal !== undefined ? { principal: conn.principal } : {}),
+        principal,
       };
       const session = buildSession(spec, { analyzers: this.deps.analyzers, config: this.deps.options.config, maxSteps: limits.maxStepsPerSession, now: Date.now() });
       if (this.deps.durable) {
@@ -140,9 +179,10 @@ export class SessionRegistry {
         if (!opened.ok) return err({ ...opened.error, session: id });
       }
       session.connection = conn.id;
-      this.sessions.set(id, session);
-      conn.sessions.add(id);
-      this.deps.log.info({ session: id, task: msg.task, format, reference: session.reference, learn: session.learn, policy: selected, shadow }, 'session started');
+      session.ordinal = ++this.ordinals;
+      this.sessions.set(key, session);
+      conn.sessions.add(key);
+      this.deps.log.info({ session: id, tenant: principal.tenant, task: msg.task, format, reference: session.reference, learn: session.learn, policy: selected, shadow }, 'session started');
       this.deps.observer?.started(session);
       return ok(session);
     } catch (error) {
@@ -150,7 +190,7 @@ export class SessionRegistry {
       if (error instanceof SteplensError && error.code === 'unavailable') return err({ code: 'unavailable', message: error.message, session: id });
       throw error;
     } finally {
-      this.pending.delete(id);
+      this.pending.delete(key);
       this.deps.metrics.activeSessions.set(this.openCount());
     }
   }
@@ -162,10 +202,10 @@ export class SessionRegistry {
    */
   end(session: Session, why: FinalReason): Promise<FinalMessage> {
     if (session.final) return Promise.resolve(session.final);
-    let ending = this.ending.get(session.id);
+    let ending = this.ending.get(session.key);
     if (!ending) {
-      ending = this.finish(session, why).finally(() => this.ending.delete(session.id));
-      this.ending.set(session.id, ending);
+      ending = this.finish(session, why).finally(() => this.ending.delete(session.key));
+      this.ending.set(session.key, ending);
     }
     return ending;
   }
@@ -209,11 +249,13 @@ export class SessionRegistry {
   private async learn(session: Session, states: readonly State[]): Promise<NonNullable<FinalMessage['learned']>> {
     if (states.length === 0) return { error: { code: 'bad_input', message: 'no scored step to learn' } };
     try {
-      const pta = await this.deps.store.addReference(session.task, states);
-      this.deps.log.info({ session: session.id, task: session.task, version: pta.version }, 'reference learned');
+      const pta = await this.deps.store.addReference(session.task, states, this.deps.learning?.contribution(session.principal, 'learn'));
+      this.deps.log.info({ session: session.id, tenant: session.tenant, task: session.task, version: pta.version }, 'reference learned');
       return { version: pta.version };
     } catch (error) {
       const known = error instanceof SteplensError;
+      // The learning rules (forbidden, quota_exceeded) refused it: counted, and said in the final.
+      if (known && (error.code === 'forbidden' || error.code === 'quota_exceeded')) this.deps.metrics.refusals.inc({ code: error.code });
       if (known) this.deps.log.warn({ session: session.id, task: session.task, code: error.code, why: error.message }, 'reference not learned');
       else this.deps.log.error({ session: session.id, task: session.task, err: error }, 'learning the reference failed');
       return { error: known ? { code: error.code, message: error.message } : { code: 'internal', message: 'the reference could not be stored (a server fault, logged)' } };
@@ -239,18 +281,18 @@ export class SessionRegistry {
 
   /** Moves a session to `conn` (a resume); the previous connection, if any, loses it. */
   attach(session: Session, conn: Connection): void {
-    if (session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.id);
+    if (session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.key);
     session.connection = conn.id;
     session.detachedAt = undefined;
-    conn.sessions.add(session.id);
+    conn.sessions.add(session.key);
     this.deps.observer?.changed(session);
   }
 
   /** A connection went away: its sessions stay resumable for the resume window. */
   detachAll(conn: Connection): void {
     const now = Date.now();
-    for (const id of conn.sessions) {
-      const s = this.sessions.get(id);
+    for (const key of conn.sessions) {
+      const s = this.sessions.get(key);
       if (s?.connection === conn.id) {
         s.connection = undefined;
         s.detachedAt = now;
@@ -266,17 +308,18 @@ export class SessionRegistry {
    * it and it is rebuilt on its next message), or when another replica took it over.
    */
   evict(session: Session, why: string, keepOnConnection: boolean): void {
-    if (this.sessions.get(session.id) !== session) return;
-    this.sessions.delete(session.id);
-    this.endedKept.delete(session.id);
-    if (!keepOnConnection && session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.id);
+    if (this.sessions.get(session.key) !== session) return;
+    this.sessions.delete(session.key);
+    this.endedKept.delete(session.key);
+    if (!keepOnConnection && session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.key);
     this.deps.metrics.activeSessions.set(this.openCount());
     this.deps.log.info({ session: session.id, task: session.task, why }, 'session copy dropped');
   }
 
   /** Registers a session rebuilt from the durable journal. */
   adopt(session: Session): void {
-    this.sessions.set(session.id, session);
+    session.ordinal = ++this.ordinals;
+    this.sessions.set(session.key, session);
     // A rebuilt ended session counts against the ended-session bounds like one that ended here.
     if (session.ended) {
       session.release();
@@ -287,8 +330,8 @@ export class SessionRegistry {
 
   /** Keeps an ended session within the ended-session bounds, freeing the oldest ones past them. */
   private keepEnded(session: Session): void {
-    for (const id of this.endedKept.add(session.id, session.keptBytes())) {
-      const old = this.sessions.get(id);
+    for (const key of this.endedKept.add(session.key, session.keptBytes())) {
+      const old = this.sessions.get(key);
       if (old) this.free(old, 'ended-session limit');
     }
     this.deps.metrics.endedSessions.set(this.endedKept.count);
@@ -296,12 +339,12 @@ export class SessionRegistry {
   }
 
   private free(session: Session, why: string): void {
-    if (this.sessions.get(session.id) !== session) return;
-    this.sessions.delete(session.id);
-    this.endedKept.delete(session.id);
+    if (this.sessions.get(session.key) !== session) return;
+    this.sessions.delete(session.key);
+    this.endedKept.delete(session.key);
     this.deps.metrics.endedSessions.set(this.endedKept.count);
     this.deps.metrics.endedSessionBytes.set(this.endedKept.bytes);
-    if (session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.id);
+    if (session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.key);
     this.deps.metrics.activeSessions.set(this.openCount());
     this.deps.log.info({ session: session.id, task: session.task, why }, 'session freed');
     this.deps.observer?.freed(session);

@@ -11,6 +11,7 @@ import type { FormatName } from '../formats/types.js';
 import type { FinalMessage } from '../protocol/server-messages.js';
 import type { SessionHead, SessionJournal } from '../store/session-journal.js';
 import type { ResolvedOptions } from './options.js';
+import { DEFAULT_TENANT, ROLES, type Principal, type Role } from './principal.js';
 import { buildSession, type SessionSpec } from './session-factory.js';
 import type { Session } from './session.js';
 
@@ -23,6 +24,12 @@ export interface ReplayDeps {
   journal: SessionJournal;
   analyzers: Analyzers;
   options: ResolvedOptions;
+}
+
+/** Who started a journaled session (its key holds the tenant; the role decides what it may learn). */
+function recordedPrincipal(r: SessionHead['record']): Principal {
+  const role = (ROLES as readonly string[]).includes(r.role ?? '') ? (r.role as Role) : 'agent';
+  return { tenant: r.tenant ?? DEFAULT_TENANT, role };
 }
 
 /** A fresh session (no step yet) as the journal's record describes it. */
@@ -41,7 +48,7 @@ async function emptySession(deps: ReplayDeps, id: string, head: SessionHead): Pr
     reference,
     ...(r.forecast !== undefined ? { forecast: r.forecast } : {}),
     ...(r.assignment !== undefined ? { assignment: r.assignment } : {}),
-    ...(r.principal !== undefined ? { principal: r.principal } : {}),
+    principal: recordedPrincipal(r),
   };
   const session = buildSession(spec, { analyzers: deps.analyzers, config: deps.options.config, maxSteps: deps.options.limits.maxStepsPerSession, now: Date.now() });
   session.pin = r.reference;
@@ -53,7 +60,7 @@ export async function catchUp(deps: ReplayDeps, session: Session, head: SessionH
   let count = FIRST_PAGE;
   while (session.lastSeq + 1 < head.length) {
     const from = session.lastSeq + 1;
-    const frames = await deps.journal.frames(session.id, from, Math.min(count, head.length - from));
+    const frames = await deps.journal.frames(session.key, from, Math.min(count, head.length - from));
     if (frames.length === 0) throw new SteplensError('unknown_session', `session ${session.id}: its steps expired while they were read`);
     let bytes = 0;
     frames.forEach((frame, i) => {
@@ -88,13 +95,14 @@ export class ViewCopies {
     private readonly max = 16,
   ) {}
 
-  async view(id: string, head: SessionHead): Promise<Session> {
-    const kept = this.copies.get(id);
-    this.copies.delete(id);
+  /** `key`: the session's journal key (tenant and id), so two tenants' sessions of one id never share a copy. */
+  async view(key: string, id: string, head: SessionHead): Promise<Session> {
+    const kept = this.copies.get(key);
+    this.copies.delete(key);
     // The same session (not one started again under its id after it expired), not ahead of the journal, not ended while the journal says open.
     const usable = kept !== undefined && kept.createdAt === head.record.createdAt && kept.session.lastSeq < head.length && (!kept.session.ended || head.final !== undefined);
     const session = usable ? await catchUp(this.deps, kept.session, head) : await rebuild(this.deps, id, head);
-    this.copies.set(id, { session, createdAt: head.record.createdAt });
+    this.copies.set(key, { session, createdAt: head.record.createdAt });
     if (this.copies.size > this.max) this.copies.delete(this.copies.keys().next().value!);
     return session;
   }

@@ -12,17 +12,15 @@ import type { SessionSummary, TrajectoryView, ViewStep } from '../protocol/view-
 import type { Session } from './session.js';
 import { stepText } from './step-text.js';
 
-/** Stage letters a list row shows. */
-export const RECENT_STAGES = 40;
-
 export function sessionState(s: Session): SessionSummary['state'] {
   return s.ended ? 'ended' : s.connection === undefined ? 'detached' : 'open';
 }
 
 /** What names a session in its list row and on its page. */
-function sessionHead(s: Session): Pick<SessionSummary, 'session' | 'task' | 'format' | 'agent' | 'model' | 'state'> {
+function sessionHead(s: Session): Pick<SessionSummary, 'session' | 'tenant' | 'task' | 'format' | 'agent' | 'model' | 'state'> {
   return {
     session: s.id,
+    tenant: s.tenant,
     task: s.task,
     format: s.format,
     ...(s.agent !== undefined ? { agent: s.agent } : {}),
@@ -31,19 +29,16 @@ function sessionHead(s: Session): Pick<SessionSummary, 'session' | 'task' | 'for
   };
 }
 
-/** A session's list row; O(1) in its length but for the last {@link RECENT_STAGES} states. */
+/** A session's list row; O(1) in its length. */
 export function sessionSummary(s: Session, config: ScoringConfig): SessionSummary {
-  const states = s.states();
-  const total = s.final?.score.total ?? s.currentScore().total;
+  const total = s.final?.score.total ?? s.totals[s.totals.length - 1] ?? 0;
   const last = s.signals[s.signals.length - 1];
-  let recent = '';
-  for (let i = Math.max(0, states.length - RECENT_STAGES); i < states.length; i++) recent += states[i]!.stage;
   return {
     ...sessionHead(s),
     steps: s.length,
     total,
     tier: s.final?.tier ?? passTierFor(total, config.tiers),
-    recentStages: recent,
+    recentStages: s.recentStages,
     ...(last !== undefined ? { lastSignal: { kind: last.kind, severity: last.severity, t: last.t, message: last.message } } : {}),
     reference: s.reference,
     startedAt: s.startedAt,

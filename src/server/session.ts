@@ -12,9 +12,13 @@ import type { FinalMessage, ScoreMessage, SignalMessage } from '../protocol/serv
 import { parseStepPayload } from '../protocol/parse.js';
 import type { PinnedReference } from '../store/session-journal.js';
 import { FrameLog } from './frame-log.js';
+import { sessionKey, type Principal } from './principal.js';
 import { stepText } from './step-text.js';
 
 export type StepFrame = ScoreMessage | SignalMessage;
+
+/** Stage letters a list row shows. */
+export const RECENT = 40;
 
 /** What happened to one `step` message. */
 export type StepOutcome =
@@ -27,6 +31,8 @@ export type StepOutcome =
 
 export interface SessionInit {
   id: string;
+  /** Who started it: its tenant is its namespace (and what it may learn follows its role). */
+  principal: Principal;
   task: string;
   format: FormatName;
   agent?: string;
@@ -59,8 +65,12 @@ export class Session {
   readonly model: string | undefined;
   readonly learn: boolean;
   readonly reference: ReferenceInfo;
-  /** The token digest of the connection that started it (undefined while auth is off): only it may resume or read the session. */
-  principal: string | undefined;
+  /** Who started it: only its tenant (and operators, read-only) may see it; what it may learn follows the role. */
+  readonly principal: Principal;
+  /** Its id within its tenant's namespace: the registry's and the journal's key. */
+  readonly key: string;
+  /** Order of registration on this replica (the session list's cursor). */
+  ordinal = 0;
   readonly policy: SessionPolicy | undefined;
   /** Running composite after each scored step (shadow mode replays candidate stops over it). */
   readonly totals: number[] = [];
@@ -93,9 +103,13 @@ export class Session {
   private readonly maxSteps: number;
   /** One short line per step saying what it did (the web view's step table). */
   private readonly texts: string[] = [];
+  /** Stage letters of the last steps (at most {@link RECENT}): the list row, in O(1). */
+  private recent = '';
 
   constructor(init: SessionInit) {
     this.id = init.id;
+    this.principal = init.principal;
+    this.key = sessionKey(init.principal.tenant, init.id);
     this.task = init.task;
     this.format = init.format;
     this.agent = init.agent;
@@ -178,6 +192,7 @@ export class Session {
     this.totals.push(result.score.total);
     this.texts.push(stepText(step));
     this.stages[result.state.stage] += 1;
+    this.recent = (this.recent.length >= RECENT ? this.recent.slice(1 - RECENT) : this.recent) + result.state.stage;
     this.signals.push(...result.signals);
     return result;
   }
@@ -221,6 +236,15 @@ export class Session {
   /** Frames with seq > `after`, in order (what a resuming client missed). */
   framesAfter(after: number): StepFrame[] {
     return this.log.frames((seq) => seq > after);
+  }
+
+  /** Stage letters of the last {@link RECENT} steps, oldest first. */
+  get recentStages(): string {
+    return this.recent;
+  }
+
+  get tenant(): string {
+    return this.principal.tenant;
   }
 
   /** What each step did, one line per step (see {@link stepText}). */

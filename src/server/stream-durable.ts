@@ -13,6 +13,7 @@ import { WIRE_ERROR_CODES, type WireErrorCode } from '../protocol/server-message
 import type { Connection } from './connection.js';
 import type { DurableSessions } from './durable-sessions.js';
 import type { Session } from './session.js';
+import { sessionKey } from './principal.js';
 
 /** The usual handling, given by the stream handler (no import back into it). */
 export interface LocalHandling {
@@ -56,7 +57,7 @@ async function restoreThen(durable: DurableSessions, conn: Connection, msg: Clie
   const s = await claimed(durable, conn, msg.session, msg.type === 'step' ? msg.seq : undefined, h);
   if (typeof s === 'string') {
     // Still unreachable: the connection keeps the session, to rebuild it on a later message.
-    if (s !== 'unavailable') conn.sessions.delete(msg.session);
+    if (s !== 'unavailable') conn.sessions.delete(sessionKey(conn.principal.tenant, msg.session));
     return;
   }
   durable.attach(s, conn);
@@ -64,7 +65,7 @@ async function restoreThen(durable: DurableSessions, conn: Connection, msg: Clie
 }
 
 async function endWhenSettled(durable: DurableSessions, conn: Connection, msg: ClientMessage & { type: 'end' }, h: LocalHandling): Promise<void> {
-  const s = durable.local(msg.session);
+  const s = durable.local(conn.principal.tenant, msg.session);
   if (s) await durable.settled(s);
   if (durable.needsRestore(conn, msg.session)) return restoreThen(durable, conn, msg, h);
   if (s && !s.ended && !durable.available()) return h.refuse(storeDown(durable, msg.session));

@@ -90,7 +90,7 @@ function dispatchLocal(deps: HandlerDeps, conn: Connection, msg: ClientMessage, 
 
 /** The session named by a message, if it exists and belongs to this connection. */
 function owned(deps: HandlerDeps, conn: Connection, id: string, seq?: number): Session | undefined {
-  const s = deps.registry.get(id);
+  const s = deps.registry.find(conn.principal.tenant, id);
   if (s?.connection === conn.id) {
     s.lastActivity = Date.now();
     return s;
@@ -178,8 +178,8 @@ async function onEnd(deps: HandlerDeps, conn: Connection, msg: EndMessage): Prom
 }
 
 function onResume(deps: HandlerDeps, conn: Connection, msg: ResumeMessage): void {
-  // A session started with another token is as unknown as one never started.
-  const s = deps.registry.visible(msg.session, conn.principal);
+  // Ids live in the connection's tenant's namespace: another tenant's session is as unknown as one never started.
+  const s = deps.registry.find(conn.principal.tenant, msg.session);
   if (!s) return refuse(deps, conn, { code: 'unknown_session', message: `no session ${msg.session} (never started, or expired)`, session: msg.session });
   resumeOn(deps, conn, s, msg);
 }

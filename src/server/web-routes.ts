@@ -9,7 +9,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { alignToPta } from '../core/signals/alignment.js';
 import { SteplensError } from '../errors.js';
 import { readCalibration, readTradeoffSvg } from './calibration-view.js';
-import { sendError, type RouteDeps } from './http-routes.js';
+import { readable, sendError, type RouteDeps, type TenantQuery } from './http-routes.js';
+import { can, readTenant } from './principal.js';
 import { sessionSummary, sessionView } from './session-view.js';
 
 export interface WebRouteDeps extends RouteDeps {
@@ -18,6 +19,10 @@ export interface WebRouteDeps extends RouteDeps {
   /** `serve --calibration DIR`: where `steplens calibrate --out-dir` wrote its files. */
   calibrationDir: string | undefined;
 }
+
+/** Rows of `GET /v1/sessions` by default, and at most. */
+const SESSION_PAGE = 500;
+const MAX_SESSION_PAGE = 1000;
 
 export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): void {
   const { registry, metrics, store, options } = deps;
@@ -28,17 +33,35 @@ export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): voi
 
   app.get('/web/info', async () => ({ auth: deps.auth ? 'token' : 'open' }));
 
-  app.get('/v1/sessions', async () => ({
-    sessions: [...registry.sessions.values()].map((s) => sessionSummary(s, options.config)),
-  }));
+  // One page of the sessions the token may see (its tenant's; an operator's: all, or one tenant's with ?tenant=), oldest first.
+  app.get<{ Querystring: { tenant?: string; limit?: string; after?: string } }>('/v1/sessions', async (req, reply) => {
+    const principal = deps.principal(req);
+    const limit = req.query.limit === undefined ? SESSION_PAGE : Number(req.query.limit);
+    const after = req.query.after === undefined ? 0 : Number(req.query.after);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SESSION_PAGE) return sendError(reply, metrics, 'bad_message', `limit: expected an integer from 1 to ${MAX_SESSION_PAGE}`);
+    if (!Number.isSafeInteger(after) || after < 0) return sendError(reply, metrics, 'bad_message', 'after: expected the `next` of the previous page');
+    const all = req.query.tenant === undefined && can(principal, 'operate');
+    const tenant = readTenant(principal, req.query.tenant);
+    const sessions = [];
+    let next: string | undefined;
+    for (const s of registry.sessions.values()) {
+      if (s.ordinal <= after || (!all && s.tenant !== tenant)) continue;
+      if (sessions.length === limit) {
+        next = String(sessions[sessions.length - 1]!.ordinal); // length === limit >= 1
+        break;
+      }
+      sessions.push(s);
+    }
+    return { sessions: sessions.map((s) => sessionSummary(s, options.config)), ...(next !== undefined ? { next } : {}) };
+  });
 
-  app.get<{ Params: { id: string } }>('/v1/sessions/:id/steps', async (req, reply) => {
-    const s = registry.get(req.params.id);
+  app.get<{ Params: { id: string } } & TenantQuery>('/v1/sessions/:id/steps', async (req, reply) => {
+    const s = readable(deps, req, req.params.id);
     return s ? sessionView(s) : sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
   });
 
-  app.get<{ Params: { id: string } }>('/v1/sessions/:id/alignment', async (req, reply) => {
-    const s = registry.get(req.params.id);
+  app.get<{ Params: { id: string } } & TenantQuery>('/v1/sessions/:id/alignment', async (req, reply) => {
+    const s = readable(deps, req, req.params.id);
     if (!s) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
     try {
       const pta = await store.get(s.task);

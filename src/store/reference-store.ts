@@ -21,7 +21,7 @@ import { PTA_SUFFIX, isHashedFileName, taskFileName, taskFromFileName } from './
 import { PriorPool } from './prior-pool.js';
 import { measurePtaInSlices, ptaJsonChunks, runInSteps } from './pta-text.js';
 import { moveAside, readPtaFile } from './pta-files.js';
-import type { CacheStats, ReferenceStorePort, StoredTaskStats } from './store-port.js';
+import type { CacheStats, Contribution, ReferenceStorePort, StoredTaskStats } from './store-port.js';
 import { taskStats } from './task-stats.js';
 
 export type { StoredTaskStats } from './store-port.js';
@@ -206,14 +206,15 @@ export class ReferenceStore implements ReferenceStorePort {
    * The merge shares the unchanged nodes with the previous version and the JSON is
    * built in slices, so a large PTA never holds the event loop for long.
    */
-  async addReference(task: string, states: readonly State[]): Promise<Pta> {
+  async addReference(task: string, states: readonly State[], contribution?: Contribution): Promise<Pta> {
     const previous = this.locks.get(task) ?? Promise.resolve();
     const run = previous
       .catch(() => undefined)
       .then(async () => {
         const current = await this.get(task);
+        contribution?.check?.(current, states);
         if (current !== undefined) await measurePtaInSlices(current);
-        const grown = await runInSteps(growWithinSteps(task, current, states, this.limits));
+        const grown = await runInSteps(growWithinSteps(task, current, states, this.limits, contribution?.by));
         if (!grown.ok) throw new SteplensError('too_large', grown.error);
         const next = grown.value;
         // A file the data directory already holds for the task is replaced where it is (an older name included).

@@ -27,8 +27,10 @@ export interface SessionRecord {
   policy: Policy;
   /** Which policy the server assigned it (agent/model group, shadow mode). */
   assignment?: { pair: string; selected: string; shadow: boolean };
-  /** The token digest of the connection that started it (absent while auth is off): only it may resume or read the session. */
-  principal?: string;
+  /** The tenant of the token that started it (`default` while auth is off): its id lives in that tenant's namespace, and only that tenant may resume it or read it (operators read it too). */
+  tenant?: string;
+  /** The role of that token: what the session may learn follows it. */
+  role?: string;
   reference: PinnedReference;
   /** The outcome forecast model the session was started with (`serve --forecast`), kept whole. */
   forecast?: { model: ForecastModel; version: number };
@@ -64,7 +66,10 @@ export interface Claim {
   ended: boolean;
 }
 
-/** Every method may throw `SteplensError('unavailable')` when the backing service is unreachable. */
+/**
+ * Every method may throw `SteplensError('unavailable')` when the backing service is unreachable. Sessions are
+ * named by their key (the server's `sessionKey`: tenant and id), so each tenant's ids are its own.
+ */
 export interface SessionJournal {
   /** This replica's id (the lease holder name). */
   readonly owner: string;

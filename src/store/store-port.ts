@@ -25,6 +25,18 @@ export interface CacheStats {
   bytes: number;
 }
 
+/**
+ * Who adds a reference, and the check its growth must pass. The check runs where growth is serialised (per
+ * task in the file store; inside the compare-and-set loop in Redis, again on each retry), so it sees the very
+ * version the reference would grow.
+ */
+export interface Contribution {
+  /** Recorded on the new reference (`ReferenceStats.by`). */
+  by: string;
+  /** Throws (a `SteplensError`) to refuse growing `current` (undefined: the task has no PTA yet) with `states`. */
+  check?: (current: Pta | undefined, states: readonly State[]) => void;
+}
+
 export interface ReferenceStorePort {
   /** `file` (embedded, one process) or `redis` (shared by every replica). */
   readonly kind: 'file' | 'redis';
@@ -44,9 +56,10 @@ export interface ReferenceStorePort {
   /**
    * Adds one passing trajectory's states to the task's PTA (building it when
    * the task has none) and returns the new PTA (version + 1). Concurrent
-   * additions, from this process or any other sharing the store, lose none.
+   * additions, from this process or any other sharing the store, lose none. With `contribution`, the new
+   * reference records who added it, and its check may refuse it (nothing changes then).
    */
-  addReference(task: string, states: readonly State[]): Promise<Pta>;
+  addReference(task: string, states: readonly State[], contribution?: Contribution): Promise<Pta>;
   /** Stats of every stored task. */
   list(): Promise<StoredTaskStats[]>;
   /** Waits for pending writes. */

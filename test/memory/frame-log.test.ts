@@ -19,6 +19,7 @@ import { Session, type StepFrame } from '../../src/server/session.js';
 import type { StepResult } from '../../src/core/scorer-api.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { CORPUS_DIR } from '../fixtures/corpus.js';
+import { LOCAL_PRINCIPAL } from '../../src/server/principal.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CORPUS = CORPUS_DIR;
@@ -44,7 +45,17 @@ function references(): Array<[string, Reference, ReferenceInfo]> {
 
 describe('session frame log', () => {
   it.each(references())('rebuilds every sent frame against the %s (and the hand-written score-frame text equals JSON.stringify)', (_, reference, info) => {
-    const session = new Session({ id: 's1', task: 't', format: 'steplens', learn: false, scorer: createScorer({ reference, analyzers }), reference: info, maxSteps: 10_000, now: 0 });
+    const session = new Session({
+      id: 's1',
+      principal: LOCAL_PRINCIPAL,
+      task: 't',
+      format: 'steplens',
+      learn: false,
+      scorer: createScorer({ reference, analyzers }),
+      reference: info,
+      maxSteps: 10_000,
+      now: 0,
+    });
     const sent: StepFrame[] = [];
     const all = steps();
     all.forEach((step, seq) => {

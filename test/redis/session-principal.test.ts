@@ -1,6 +1,7 @@
 /**
- * F9 across replicas: a session shared through Redis answers only to the token it was started with, on every
- * replica (`resume` and GET /v1/sessions/:id); another token neither reads it nor moves its lease away.
+ * F9 across replicas: a session shared through Redis answers only to the tenant of the token it was started with
+ * (a bare token is its own tenant), on every replica (`resume` and GET /v1/sessions/:id); another tenant neither
+ * reads it nor moves its lease away, and may use the same id for a session of its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, type Running } from '../server/helpers.js';
@@ -53,6 +54,14 @@ describe('a shared session answers only to the token that started it', () => {
     expect(await again.nextOf('resumed', id)).toMatchObject({ last: 1 });
     again.send({ type: 'step', session: id, seq: 2, step: STEP });
     expect(await again.nextOf('score', id)).toMatchObject({ seq: 2, t: 2 });
+    // Ids live in each tenant's namespace, on every replica: Bob may start "Alice's" id; it is his own session.
+    bob.send({ type: 'start', session: id, task: 't' });
+    expect(await bob.nextOf('started', id)).toMatchObject({ session: id });
+    bob.send({ type: 'step', session: id, seq: 0, step: STEP });
+    expect(await bob.nextOf('score', id)).toMatchObject({ seq: 0, t: 0 });
+    const alices = (await (await fetch(`${a.url}/v1/sessions/${id}`, { headers: auth('alice-token') })).json()) as { lastSeq: number };
+    const bobs = (await (await fetch(`${a.url}/v1/sessions/${id}`, { headers: auth('bob-token') })).json()) as { lastSeq: number };
+    expect([alices.lastSeq, bobs.lastSeq]).toEqual([2, 0]);
     for (const c of [bob, again]) c.close();
   });
 });

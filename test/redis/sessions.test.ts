@@ -178,7 +178,7 @@ describe('sessions shared through Redis', () => {
     await ca.sync();
     const raw = new Redis(redis.url);
     try {
-      const ttls = async (): Promise<number[]> => Promise.all(['sm', 'sl', 'sk'].map((tag) => raw.pttl(`${lastPrefix}${tag}:bounded`)));
+      const ttls = async (): Promise<number[]> => Promise.all(['sm', 'sl', 'sk'].map((tag) => raw.pttl(`${lastPrefix}${tag}:default:bounded`)));
       for (const ttl of await ttls()) expect(ttl).toBeGreaterThan(0);
       const [meta, steps] = await ttls();
       expect(meta).toBeLessThanOrEqual(80_000);

@@ -98,8 +98,15 @@ describe('bad input on the stream', () => {
       if (f.type === 'started') opened.push(id);
       else expect(f.code).toBe('overloaded');
     }
-    // 2 sessions of the first test (detached, still resumable) + p2..p4 + q1 = the limit of 6.
-    expect(opened).toEqual(['q1']);
+    // 2 sessions of the first test (detached) + p2..p4 + q1 = the limit of 6: q2 and q3 each end one of the
+    // detached sessions (oldest first, not_resumed) rather than being refused; one tenant never gets quota_exceeded.
+    expect(opened).toEqual(['q1', 'q2', 'q3']);
+    expect(await live('keep')).toMatchObject({ state: 'ended' });
+    // Full, with nobody detached: the server's own limit.
+    const c = await Client.connect(srv.wsUrl);
+    c.send({ type: 'start', session: 'r1', task: 'limits' });
+    expect(await c.nextOf('error')).toMatchObject({ code: 'overloaded', session: 'r1' });
+    c.close();
 
     for (let seq = 0; seq < 8; seq++) a.send({ type: 'step', session: 'p2', seq, step: steps[seq] });
     a.send({ type: 'step', session: 'p2', seq: 8, step: steps[8] });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { get } from 'node:http';
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
@@ -46,16 +47,78 @@ describe('auth', () => {
     expect((await fetch(`${locked.url}/healthz`)).status).toBe(200);
   });
 
-  it('accepts a bearer header or a ?token= query', async () => {
+  it('accepts a bearer header; refuses a token in the URL, on every route, naming the ticket instead', async () => {
     const a = await Client.connect(locked.wsUrl, { authorization: 'Bearer s3cret' });
     await a.sync();
-    const b = await Client.connect(`${locked.wsUrl}?token=other`);
-    await b.sync();
     a.close();
-    b.close();
     expect((await fetch(`${locked.url}/v1/tasks`, { headers: { authorization: 'Bearer other' } })).status).toBe(200);
+    for (const route of ['/v1/tasks', '/v1/live', '/v1/sessions', '/metrics']) {
+      const refused = await errorOf(await fetch(`${locked.url}${route}?token=s3cret`));
+      expect(refused).toMatchObject({ status: 401, code: 'unauthorized' });
+      expect(refused.message).toContain('ticket');
+    }
+    expect(await upgradeStatus(`${locked.wsUrl}?token=s3cret`)).toBe(401);
+  });
+
+  it('opens /v1/stream and /v1/live with a ticket: once, for its own route, until it expires', async () => {
+    const mint = async (route: string): Promise<string> => {
+      const res = await fetch(`${locked.url}/v1/tickets`, { method: 'POST', headers: { authorization: 'Bearer s3cret', 'content-type': 'application/json' }, body: JSON.stringify({ route }) });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { ticket: string }).ticket;
+    };
+    const stream = await mint('/v1/stream');
+    const c = await Client.connect(`${locked.wsUrl}?ticket=${encodeURIComponent(stream)}`);
+    await c.sync();
+    c.close();
+    // Taken once: the same ticket again is refused, as is a live ticket on the stream route and a forged one.
+    expect(await upgradeStatus(`${locked.wsUrl}?ticket=${encodeURIComponent(stream)}`)).toBe(401);
+    const live = await mint('/v1/live');
+    expect(await upgradeStatus(`${locked.wsUrl}?ticket=${encodeURIComponent(live)}`)).toBe(401);
+    expect(await upgradeStatus(`${locked.wsUrl}?ticket=${encodeURIComponent(`${live.split('.')[0]!}.AAAA`)}`)).toBe(401);
+    // A ticket opens nothing but its route, even an ordinary GET.
+    expect((await fetch(`${locked.url}/v1/sessions?ticket=${encodeURIComponent(await mint('/v1/live'))}`)).status).toBe(401);
+    // Minting needs the token in the header.
+    expect((await fetch(`${locked.url}/v1/tickets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"route":"/v1/live"}' })).status).toBe(401);
+    expect(await feedStatus(`${locked.url}/v1/live?ticket=${encodeURIComponent(live)}`)).toBe(200);
+  });
+
+  it('refuses an expired ticket', async () => {
+    const srv = await startApp({ dataDir: `${dir}/short`, tokens: ['t0k'], limits: { ticketTtlMs: 50 } });
+    const res = await fetch(`${srv.url}/v1/tickets`, { method: 'POST', headers: { authorization: 'Bearer t0k', 'content-type': 'application/json' }, body: '{"route":"/v1/stream"}' });
+    const { ticket } = (await res.json()) as { ticket: string };
+    await new Promise((r) => setTimeout(r, 120));
+    expect(await feedStatus(`${srv.url}/v1/live?ticket=${encodeURIComponent(ticket)}`)).toBe(401);
+    expect(await upgradeStatus(`${srv.wsUrl}?ticket=${encodeURIComponent(ticket)}`)).toBe(401);
+    await srv.app.close();
   });
 });
+
+/**
+ * The status of a live feed, read on its own socket, which is then destroyed (fetch's pool may keep a spare
+ * connection open that never sends a request, which app.close() then waits for).
+ */
+function feedStatus(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = get(url, { agent: false }, (res) => {
+      resolve(res.statusCode ?? 0);
+      req.destroy();
+    });
+    req.on('error', reject);
+  });
+}
+
+/** The HTTP status a WebSocket upgrade gets (101 when it opened). */
+function upgradeStatus(url: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const ws = new WebSocket(url, { headers });
+    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.on('open', () => {
+      ws.close();
+      resolve(101);
+    });
+    ws.on('error', () => undefined);
+  });
+}
 
 describe('backpressure', () => {
   it('closes a client that stops reading with 1008 and a reason', async () => {

@@ -13,6 +13,7 @@ import { DEFAULT_CONFIG } from '../../src/core/config.js';
 import { liveEventSchema, sessionListResponseSchema, trajectoryViewSchema } from '../../src/protocol/view-bodies.js';
 import { LiveFeed } from '../../src/server/live-feed.js';
 import { createMetrics } from '../../src/server/metrics.js';
+import { LOCAL_PRINCIPAL } from '../../src/server/principal.js';
 import { ASTROID, Client, readEvents, useApp, type Frame } from './helpers.js';
 import { SseReader, type LiveEvent } from './sse.js';
 
@@ -118,8 +119,8 @@ describe('GET /v1/live', () => {
       destroyed: false,
       writableEnded: false,
       writeHead: () => res,
-      write: (t: string) => {
-        written.push(t);
+      write: (t: Buffer) => {
+        written.push(t.toString());
         return true;
       },
       destroy: () => {
@@ -129,11 +130,15 @@ describe('GET /v1/live', () => {
       },
       end: () => undefined,
     });
-    feed.attach({ socket: { setNoDelay: () => undefined } } as never, res as never, undefined);
+    feed.attach({ socket: { setNoDelay: () => undefined } } as never, res as never, LOCAL_PRINCIPAL, undefined);
     expect(feed.size).toBe(1);
     expect(written[0]).toMatch(/^data: \{"type":"snapshot"/);
     const session = {
       id: 's',
+      tenant: LOCAL_PRINCIPAL.tenant,
+      key: `${LOCAL_PRINCIPAL.tenant}:s`,
+      totals: [],
+      recentStages: '',
       task: 't',
       format: 'steplens',
       ended: false,
@@ -148,7 +153,8 @@ describe('GET /v1/live', () => {
     };
     feed.started(session as never);
     expect(written).toHaveLength(2);
-    res.writableLength = 1001; // the client stopped reading: the backlog passed the bound
+    // The client stopped reading: the backlog passed the bound (its first event, shared with other viewers, is not counted).
+    res.writableLength = 1001 + Buffer.byteLength(written[0]!);
     feed.started(session as never);
     expect(res.destroyed).toBe(true);
     expect(feed.size).toBe(0);

@@ -148,11 +148,11 @@ describe('shadow mode: counters, promotion, share, pin, freeze, persistence', ()
 
   it('shows the counters on /metrics', async () => {
     const text = await (await fetch(`${srv!.url}/metrics`)).text();
-    expect(text).toContain('steplens_shadow_runs{agent="shadow-agent",model="shadow-model",outcome="pass"} 5');
-    expect(text).toContain('steplens_shadow_runs{agent="shadow-agent",model="shadow-model",outcome="fail"} 2');
-    expect(text).toContain('steplens_policy_in_force{agent="shadow-agent",model="shadow-model",state="promoted",candidate="configured"} 1');
-    expect(text).toContain('steplens_shadow_failing_stopped{agent="shadow-agent",model="shadow-model",candidate="noAction 2"} 2');
-    expect(text).toMatch(/steplens_shadow_false_stop_upper\{agent="shadow-agent",model="shadow-model",candidate="noAction 2"\} 0\.45/);
+    expect(text).toContain('steplens_shadow_runs{tenant="default",agent="shadow-agent",model="shadow-model",outcome="pass"} 5');
+    expect(text).toContain('steplens_shadow_runs{tenant="default",agent="shadow-agent",model="shadow-model",outcome="fail"} 2');
+    expect(text).toContain('steplens_policy_in_force{tenant="default",agent="shadow-agent",model="shadow-model",state="promoted",candidate="configured"} 1');
+    expect(text).toContain('steplens_shadow_failing_stopped{tenant="default",agent="shadow-agent",model="shadow-model",candidate="noAction 2"} 2');
+    expect(text).toMatch(/steplens_shadow_false_stop_upper\{tenant="default",agent="shadow-agent",model="shadow-model",candidate="noAction 2"\} 0\.45/);
   });
 
   it('an operator pin overrides the promotion, a freeze holds it; bad bodies are refused naming the field', async () => {

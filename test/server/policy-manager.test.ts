@@ -7,6 +7,7 @@ import { MemoryPolicyStateStore } from '../../src/store/policy-state.js';
 import { distinct, states, type StateSpec } from '../calibrate/states.js';
 
 const log = pino({ level: 'silent' });
+const T = 'default';
 /** A configured policy whose own stops (no action 3) are the `configured` candidate. */
 const configured = resolvePolicy({ cycle: { stop: null }, noAction: { stop: 3 } });
 if (!configured.ok) throw new Error(configured.error);
@@ -16,27 +17,27 @@ const clean = (i: number) => states(distinct(6, `c${i}-`));
 const none: StateSpec = { stage: 'O', hash: 'n', kind: 'none' };
 /** Three empty turns after `lead` steps: `noAction 2` stops it at index lead + 1, `noAction 3` one later. */
 const empty = (lead: number) => states([...distinct(lead, 'e'), none, none, none, ...distinct(3, 'z')]);
-const record = (m: PolicyManager, s: ReturnType<typeof states>, passed: boolean) => m.record(pairKey('a', 'm'), { states: s, totals: s.map(() => 100), passed });
+const record = (m: PolicyManager, s: ReturnType<typeof states>, passed: boolean) => m.record(pairKey(T, 'a', 'm'), { states: s, totals: s.map(() => 100), passed });
 
 describe('PolicyManager', () => {
   it("draws an exact share of an enforced pair's sessions into shadow", async () => {
     const m = await PolicyManager.open({ groups: [], fallback: DEFAULT_POLICY }, SHADOW, undefined, log);
     const m2 = PolicyManager.plain({ groups: [], fallback: DEFAULT_POLICY }, log);
-    expect(m2.assign('a', 'm')).toMatchObject({ shadow: false, selected: 'fallback', policy: DEFAULT_POLICY });
+    expect(m2.assign(T, 'a', 'm')).toMatchObject({ shadow: false, selected: 'fallback', policy: DEFAULT_POLICY });
     expect(m.pin('a', 'm', {}).ok).toBe(true);
-    const shadow = Array.from({ length: 12 }, () => m.assign('a', 'm').shadow);
+    const shadow = Array.from({ length: 12 }, () => m.assign(T, 'a', 'm').shadow);
     expect(shadow).toEqual([false, false, false, true, false, false, false, true, false, false, false, true]);
   });
 
   it('promotes the qualifying candidate that saves most, withdraws it when a passing run it would stop comes in, unless frozen', async () => {
     const store = new MemoryPolicyStateStore();
     const m = await PolicyManager.open({ groups: [], fallback: CONFIGURED }, SHADOW, store, log);
-    expect(m.assign('a', 'm')).toMatchObject({ shadow: true });
+    expect(m.assign(T, 'a', 'm')).toMatchObject({ shadow: true });
     for (let i = 0; i < 5; i++) record(m, clean(i), true);
     record(m, empty(3), false);
-    const e = m.pairs.get(pairKey('a', 'm'))!;
+    const e = m.pairs.peek(pairKey(T, 'a', 'm'))!;
     expect(e.state.promoted).toBe('noAction 2');
-    expect(m.assign('a', 'm').policy.noAction.stop).toBe(2);
+    expect(m.assign(T, 'a', 'm').policy.noAction.stop).toBe(2);
     // A passing run with three empty turns: noAction 2 now stops 1 of 6 (upper bound 58 % > 50 %).
     record(m, empty(1), true);
     expect(e.state.promoted).not.toBe('noAction 2');
@@ -50,12 +51,12 @@ describe('PolicyManager', () => {
     await m.flush();
     // Restored from the store: same counters; a changed configured policy drops its `configured` counters.
     const again = await PolicyManager.open({ groups: [], fallback: DEFAULT_POLICY }, SHADOW, store, log);
-    const r = again.pairs.get(pairKey('a', 'm'))!;
+    const r = again.pairs.peek(pairKey(T, 'a', 'm'))!;
     expect(r.state.counters.passing).toBe(6);
     expect(r.state.counters.failing).toBe(5);
     expect(r.state.counters.candidates.configured).toBeUndefined();
     const same = await PolicyManager.open({ groups: [], fallback: CONFIGURED }, SHADOW, store, log);
-    expect(same.pairs.get(pairKey('a', 'm'))!.state).toEqual(e.state);
+    expect(same.pairs.peek(pairKey(T, 'a', 'm'))!.state).toEqual(e.state);
   });
 
   it('a damaged state file is set aside with a warning, not fatal', async () => {
@@ -66,5 +67,52 @@ describe('PolicyManager', () => {
     const m = await PolicyManager.open({ groups: [], fallback: DEFAULT_POLICY }, SHADOW, store, spy);
     expect(m.pairs.size).toBe(0);
     expect(warnings.join('')).toContain('policy state ignored');
+  });
+
+  it("counts each tenant's outcomes in its own pair: one tenant's fake outcomes never promote a stop for another's sessions", async () => {
+    const m = await PolicyManager.open({ groups: [], fallback: CONFIGURED }, SHADOW, undefined, log);
+    expect(m.assign('victim', 'a', 'm')).toMatchObject({ shadow: true });
+    expect(m.assign('mallory', 'a', 'm')).toMatchObject({ shadow: true });
+    const fake = (s: ReturnType<typeof states>, passed: boolean) => m.record(pairKey('mallory', 'a', 'm'), { states: s, totals: s.map(() => 100), passed });
+    for (let i = 0; i < 5; i++) fake(clean(i), true);
+    fake(empty(3), false);
+    expect(m.pairs.peek(pairKey('mallory', 'a', 'm'))!.state.promoted).toBe('noAction 2');
+    // Mallory's own sessions now stop at noAction 2; the victim's, same agent and model, still only warn.
+    expect(m.assign('mallory', 'a', 'm').policy.noAction.stop).toBe(2);
+    expect(m.pairs.peek(pairKey('victim', 'a', 'm'))!.state.promoted).toBeNull();
+    const victim = m.assign('victim', 'a', 'm');
+    expect(victim.shadow).toBe(true);
+    expect(victim.selected).toContain('shadow (warn only)');
+  });
+
+  it("an operator's pin and freeze hold for every tenant's pair of that agent + model, and survive a restart", async () => {
+    const store = new MemoryPolicyStateStore();
+    const m = await PolicyManager.open({ groups: [], fallback: DEFAULT_POLICY }, undefined, store, log);
+    expect(m.pin('a', 'm', { blindRetry: { warn: 1, stop: 2 } }).ok).toBe(true);
+    for (const tenant of ['t1', 't2']) expect(m.assign(tenant, 'A ', 'M')).toMatchObject({ selected: 'pinned', policy: { blindRetry: { stop: 2 } } });
+    await m.flush();
+    const again = await PolicyManager.open({ groups: [], fallback: DEFAULT_POLICY }, undefined, store, log);
+    expect(again.assign('t3', 'a', 'm').selected).toBe('pinned');
+    expect(again.pin('a', 'm', null).ok).toBe(true);
+    expect(again.pins.size).toBe(0);
+  });
+
+  it('restores a state file written before tenants: counters to the default tenant, pins and freezes for everyone', async () => {
+    const store = new MemoryPolicyStateStore();
+    const old = {
+      agent: 'a',
+      model: 'm',
+      sessions: 3,
+      counters: { passing: 2, failing: 1, failingSteps: 9, failingTokens: 0, candidates: {} },
+      promoted: null,
+      configured: 'x',
+      pinned: { blindRetry: { warn: 2, stop: 3 } },
+      frozen: true,
+    };
+    await store.save({ format: 'steplens-policy-state', version: 1, pairs: [old] });
+    const m = await PolicyManager.open({ groups: [], fallback: DEFAULT_POLICY }, SHADOW, store, log);
+    expect(m.pairs.peek(pairKey('default', 'a', 'm'))!.state.counters.passing).toBe(2);
+    expect([...m.pins.values()]).toEqual([{ agent: 'a', model: 'm', pinned: { blindRetry: { warn: 2, stop: 3 } }, frozen: true }]);
+    expect(m.assign('someone', 'a', 'm').selected).toBe('pinned');
   });
 });

@@ -107,7 +107,7 @@ describe('the web view in Chromium', () => {
     await expect.poll(() => row.count()).toBe(1);
 
     // Its page, by a link (no reload): charts, every step, signals, then the final report when it ends.
-    await page.locator('a[href="/session/web-1"]').click();
+    await page.locator('a[href="/session/web-1?tenant=default"]').click();
     await page.getByRole('heading', { name: /Session web-1/ }).waitFor();
     expect(await page.evaluate(() => (globalThis as unknown as { noReload?: boolean }).noReload)).toBe(true);
     await expect.poll(() => page.locator('.chart canvas').count()).toBe(2);
@@ -163,7 +163,7 @@ describe('the web view in Chromium', () => {
     await page.close();
   });
 
-  it('asks for a token when the server has tokens, sends it as a bearer header only, never in a URL', async () => {
+  it('asks for a token when the server has tokens, sends it as a bearer header only, never in a URL (the feed takes a ticket)', async () => {
     const page = await newPage(/401 \(Unauthorized\)/);
     const urls: string[] = [];
     const bearers: string[] = [];
@@ -185,6 +185,11 @@ describe('the web view in Chromium', () => {
     await page.getByRole('heading', { name: 'Live sessions' }).waitFor();
     expect(urls.some((u) => u.includes('s3cret') || u.includes('wrong') || u.includes('token='))).toBe(false);
     expect(bearers).toContain('Bearer web-s3cret');
+    // The live feed is an EventSource opened with a ticket (minted with the header), a new one per connection.
+    const feeds = urls.filter((u) => u.includes('/v1/live?'));
+    expect(feeds.length).toBeGreaterThanOrEqual(2);
+    expect(feeds.every((u) => /[?&]ticket=[\w.-]+/.test(u))).toBe(true);
+    expect(new Set(feeds).size).toBe(feeds.length);
     await shot(page, 'token');
     await page.close();
   });

@@ -1,75 +1,76 @@
 /**
- * The live feed (`GET /v1/live`, Server-Sent Events) read with fetch, so the
- * token goes in a header (EventSource cannot set one). Reconnects with a
- * growing pause; each connection starts with a fresh snapshot, so nothing is
- * missed across a reconnect.
+ * The live feed (`GET /v1/live`, Server-Sent Events) read with EventSource. EventSource cannot send the
+ * bearer header and the token must never go in a URL, so each connection first asks for a ticket (`POST
+ * /v1/tickets`, with the token in its header): good for this route (and this session) only, once, for a few
+ * seconds. A ticket is taken when the feed opens, so every reconnect asks for a new one; each connection
+ * starts with a fresh snapshot, so nothing is missed across a reconnect.
  */
-import { ApiError, request } from './api.js';
+import { ApiError, postJson } from './api.js';
 
 export type LiveStatus = 'connecting' | 'live' | 'retrying' | 'stopped';
 
 export interface LiveOptions {
-  path: string;
+  /** Which session's feed (`?session=`), of which tenant (`?tenant=`, operators); else the sessions list's. */
+  session?: string;
+  tenant?: string;
   onEvent: (event: { type: string } & Record<string, unknown>) => void;
   onStatus?: (status: LiveStatus, detail?: string) => void;
-  /** Stop retrying when this says so (e.g. the session is unknown). */
-  fatal?: (error: unknown) => boolean;
 }
 
 /** Opens the feed; the returned function closes it for good. */
 export function openLive(o: LiveOptions): () => void {
   let stopped = false;
-  let controller: AbortController | undefined;
+  let source: EventSource | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   let pause = 1000;
-  const run = async (): Promise<void> => {
-    while (!stopped) {
-      controller = new AbortController();
-      o.onStatus?.('connecting');
-      try {
-        const res = await request(o.path, { signal: controller.signal, headers: { accept: 'text/event-stream' } });
-        o.onStatus?.('live');
-        pause = 1000;
-        await read(res, o.onEvent);
-        if (!stopped) o.onStatus?.('retrying', 'the server ended the feed');
-      } catch (error) {
-        if (stopped) return;
-        // A refused token or a session that is gone will not get better by retrying.
-        if ((error instanceof ApiError && (error.status === 401 || error.status === 404)) || o.fatal?.(error)) {
-          o.onStatus?.('stopped', error instanceof Error ? error.message : String(error));
-          return;
-        }
-        o.onStatus?.('retrying', error instanceof Error ? error.message : String(error));
-      }
-      await new Promise((r) => setTimeout(r, pause));
-      pause = Math.min(pause * 2, 10_000);
-    }
+  const query = new URLSearchParams();
+  if (o.session !== undefined) query.set('session', o.session);
+  if (o.tenant !== undefined) query.set('tenant', o.tenant);
+
+  const retry = (detail: string): void => {
+    source?.close();
+    source = undefined;
+    if (stopped) return;
+    o.onStatus?.('retrying', detail);
+    timer = setTimeout(() => void open(), pause);
+    pause = Math.min(pause * 2, 10_000);
   };
-  void run();
+
+  const open = async (): Promise<void> => {
+    o.onStatus?.('connecting');
+    let ticket: string;
+    try {
+      ({ ticket } = await postJson<{ ticket: string }>('/v1/tickets', {
+        route: '/v1/live',
+        ...(o.session !== undefined ? { session: o.session } : {}),
+        ...(o.tenant !== undefined ? { tenant: o.tenant } : {}),
+      }));
+    } catch (error) {
+      // A refused token or a session that is gone will not get better by retrying.
+      if (error instanceof ApiError && (error.status === 401 || error.status === 403 || error.status === 404)) {
+        stopped = true;
+        o.onStatus?.('stopped', error.message);
+        return;
+      }
+      return retry(error instanceof Error ? error.message : String(error));
+    }
+    if (stopped) return;
+    const q = new URLSearchParams(query);
+    q.set('ticket', ticket);
+    const es = new EventSource(`/v1/live?${q.toString()}`);
+    source = es;
+    es.onopen = () => {
+      pause = 1000;
+      o.onStatus?.('live');
+    };
+    es.onmessage = (m: MessageEvent<string>) => o.onEvent(JSON.parse(m.data) as { type: string } & Record<string, unknown>);
+    // The ticket is spent: EventSource's own reconnect would be refused, so a new ticket is asked for instead.
+    es.onerror = () => retry('the feed was interrupted');
+  };
+  void open();
   return () => {
     stopped = true;
-    controller?.abort();
+    clearTimeout(timer);
+    source?.close();
   };
-}
-
-/** Reads SSE blocks (`data:` lines, blank line between events) until the body ends. */
-async function read(res: Response, onEvent: LiveOptions['onEvent']): Promise<void> {
-  if (res.body === null) return;
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value;
-    let cut: number;
-    while ((cut = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      const data = block
-        .split('\n')
-        .filter((l) => l.startsWith('data:'))
-        .map((l) => l.slice(5).trimStart())
-        .join('\n');
-      if (data !== '') onEvent(JSON.parse(data) as { type: string });
-    }
-  }
 }

@@ -72,6 +72,12 @@ export function startRouter(root: HTMLElement): void {
   render();
 }
 
+/** `?tenant=T` (with its leading `?` or `&`), when a session names its tenant: an operator's view holds every tenant's sessions. */
+const tenantQuery = (lead: '?' | '&', tenant: string | undefined): string => (tenant ? `${lead}tenant=${encodeURIComponent(tenant)}` : '');
+
 /** The path of a session's page, a task's page. */
-export const sessionHref = (id: string): string => `/session/${encodeURIComponent(id)}`;
-export const taskHref = (task: string, session?: string): string => `/task/${encodeURIComponent(task)}${session ? `?session=${encodeURIComponent(session)}` : ''}`;
+export const sessionHref = (id: string, tenant?: string): string => `/session/${encodeURIComponent(id)}${tenantQuery('?', tenant)}`;
+export const taskHref = (task: string, session?: string, tenant?: string): string =>
+  `/task/${encodeURIComponent(task)}${session ? `?session=${encodeURIComponent(session)}${tenantQuery('&', tenant)}` : ''}`;
+/** A session's id in the list: its tenant and id (ids repeat across tenants). */
+export const sessionKey = (s: { session: string; tenant?: string | undefined }): string => `${s.tenant ?? ''}:${s.session}`;

@@ -12,11 +12,15 @@ export interface PtaOptions {
   tau?: number;
   /** Laplace smoothing of the window distributions (default 0.01). */
   alpha?: number;
+  /** Who adds the references, recorded on each (`ReferenceStats.by`). */
+  by?: string;
 }
 
 /** Options of {@link addReference}: insertion always uses the PTA's own `tau`. */
 export interface AddReferenceOptions {
   alpha?: number;
+  /** Who adds it, recorded on the reference (`ReferenceStats.by`). */
+  by?: string;
 }
 
 /**
@@ -123,14 +127,14 @@ class Insertion {
   }
 }
 
-function referenceStats(states: readonly State[]): ReferenceStats {
+function referenceStats(states: readonly State[], by: string | undefined): ReferenceStats {
   const targets = new Set<string>();
   for (const s of states) {
     if (s.stage !== 'I') continue;
     const target = s.scope ?? s.file;
     if (target !== undefined) targets.add(target);
   }
-  return { length: states.length, implTargets: targets.size };
+  return { length: states.length, implTargets: targets.size, ...(by !== undefined ? { by } : {}) };
 }
 
 function addWindows(sums: Pta['windowSums'], states: readonly State[], alpha: number): Pta['windowSums'] {
@@ -198,12 +202,12 @@ export function rememberPtaJsonBytes(pta: Pta, bytes: number): void {
  * measured); the nodes before `firstNew` are shared with another version (see {@link Insertion}). Returns
  * the node the reference ends at and, with `count`, the JSON bytes the PTA grew by (version change excluded; else 0).
  */
-function* insertReference(pta: Pta, states: readonly State[], alpha: number, firstNew: number, count: boolean): Generator<void, { bytes: number; end: number }> {
+function* insertReference(pta: Pta, states: readonly State[], alpha: number, firstNew: number, count: boolean, by: string | undefined): Generator<void, { bytes: number; end: number }> {
   const before = pta.nodes.length;
   const insertion = new Insertion(pta.nodes, firstNew);
   const end = yield* insertion.path(states, pta.tau);
   const windows = addWindows(pta.windowSums, states, alpha);
-  const stats = referenceStats(states);
+  const stats = referenceStats(states, by);
   const files = withNodeFiles(pta.files, pta.nodes, before);
   let bytes = 0;
   if (count) {
@@ -239,7 +243,7 @@ export function* buildPtaInSteps(task: string, references: ReadonlyArray<readonl
     references: [],
     files: [],
   };
-  for (const ref of references) yield* insertReference(pta, ref, alpha, 0, false);
+  for (const ref of references) yield* insertReference(pta, ref, alpha, 0, false, options.by);
   return pta;
 }
 
@@ -257,7 +261,7 @@ export function buildPta(task: string, references: ReadonlyArray<readonly State[
 export function* addReferenceInSteps(pta: Pta, states: readonly State[], options: AddReferenceOptions = {}): Generator<void, Pta> {
   const next: Pta = { ...pta, nodes: pta.nodes.slice(), version: pta.version + 1 };
   const known = ptaBytes.get(pta);
-  const { bytes, end } = yield* insertReference(next, states, options.alpha ?? DEFAULT_ALPHA, pta.nodes.length, known !== undefined);
+  const { bytes, end } = yield* insertReference(next, states, options.alpha ?? DEFAULT_ALPHA, pta.nodes.length, known !== undefined, options.by);
   if (known !== undefined) ptaBytes.set(next, known + bytes + digits(next.version) - digits(pta.version));
   growths.set(next, { from: pta, end });
   return next;

@@ -3,4 +3,5 @@ export { addReference, addReferenceInSteps, buildPta, buildPtaInSteps, holdsPath
 export { DEFAULT_PTA_LIMITS, growWithin, growWithinSteps, type PtaLimits } from './limits.js';
 export { nodeDepths, ptaPathCount, ptaPaths } from './paths.js';
 export { ptaFromJson, ptaToJson, statesFromJson } from './json.js';
+export { nodesOpened } from './novelty.js';
 export { formatPtaSummary, summarisePta, type PtaNodeSummary, type PtaPathSummary, type PtaSummary } from './summary.js';

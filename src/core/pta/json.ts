@@ -68,6 +68,7 @@ function checkPta(x: unknown): string | null {
     if (!isRecord(r) || !isNonNegInt(r.length) || !isNonNegInt(r.implTargets)) {
       return `references[${i}]: expected { length, implTargets } non-negative integers`;
     }
+    if (r.by !== undefined && typeof r.by !== 'string') return `references[${i}].by: expected a string (who added it)`;
   }
   if (!Array.isArray(x.files) || !x.files.every((f) => typeof f === 'string')) return 'files: expected an array of strings';
   return null;

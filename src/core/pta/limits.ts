@@ -25,11 +25,12 @@ export const DEFAULT_PTA_LIMITS: PtaLimits = { maxReferences: 1000, maxNodes: 50
  * (nothing changes then), in steps: it yields every few hundred states, so a server can let other
  * clients' work run between them. The version is `current.version + 1` as with `addReference`.
  */
-export function* growWithinSteps(task: string, current: Pta | undefined, states: readonly State[], limits: PtaLimits): Generator<void, Result<Pta, string>> {
+export function* growWithinSteps(task: string, current: Pta | undefined, states: readonly State[], limits: PtaLimits, by?: string): Generator<void, Result<Pta, string>> {
   const what = `task ${task}: a reference of ${states.length} steps`;
   const held = current?.references.length ?? 0;
   if (held + 1 > limits.maxReferences) return err(`${what} is refused: its PTA already holds ${held} references, the limit`);
-  const next = current === undefined ? yield* buildPtaInSteps(task, [states]) : yield* addReferenceInSteps(current, states);
+  const who = by !== undefined ? { by } : {};
+  const next = current === undefined ? yield* buildPtaInSteps(task, [states], who) : yield* addReferenceInSteps(current, states, who);
   const nodes = next.nodes.length - 1;
   if (nodes > limits.maxNodes) return err(`${what} would make its PTA ${nodes} nodes, over the limit of ${limits.maxNodes}`);
   const bytes = yield* ptaJsonBytesInSteps(next);
@@ -38,8 +39,8 @@ export function* growWithinSteps(task: string, current: Pta | undefined, states:
 }
 
 /** {@link growWithinSteps} in one go. */
-export function growWithin(task: string, current: Pta | undefined, states: readonly State[], limits: PtaLimits): Result<Pta, string> {
-  const steps = growWithinSteps(task, current, states, limits);
+export function growWithin(task: string, current: Pta | undefined, states: readonly State[], limits: PtaLimits, by?: string): Result<Pta, string> {
+  const steps = growWithinSteps(task, current, states, limits, by);
   let r = steps.next();
   while (r.done !== true) r = steps.next();
   return r.value;

@@ -9,9 +9,11 @@
  *                         JSON of the states its reference added (a replaced chain expires)
  * - `<p>pta:<v>:<task>`   string: the PTA JSON of version v (written before chains; still read)
  * - `<p>grown`            channel: `<version>:<task>` after each growth
- * - `<p>sm:<id>`          hash: a session's record (`rec`), `passed`, `final`
- * - `<p>sl:<id>`          list: the session's accepted `step` messages as received, index = seq
- * - `<p>sk:<id>`          string: the replica holding the session's lease (expires)
+ * - `<p>sm:<key>`         hash: a session's record (`rec`), `passed`, `final`
+ * - `<p>sl:<key>`         list: the session's accepted `step` messages as received, index = seq
+ * - `<p>sk:<key>`         string: the replica holding the session's lease (expires)
+ *
+ * A session's key is `<tenant>:<id>` (the server's `sessionKey`): each tenant's ids are its own.
  */
 export class RedisKeys {
   constructor(readonly prefix: string) {}

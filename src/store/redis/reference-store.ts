@@ -27,7 +27,7 @@ import type { State } from '../../core/types.js';
 import { SteplensError } from '../../errors.js';
 import { PriorPool } from '../prior-pool.js';
 import { measurePtaInSlices, ptaJsonInSlices, runInSteps } from '../pta-text.js';
-import type { CacheStats, ReferenceStorePort, StoredTaskStats } from '../store-port.js';
+import type { CacheStats, Contribution, ReferenceStorePort, StoredTaskStats } from '../store-port.js';
 import { taskStats } from '../task-stats.js';
 import { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
@@ -274,9 +274,9 @@ export class RedisReferenceStore implements ReferenceStorePort {
   }
 
   /** Compare-and-set growth; one replica's calls for a task are also queued locally, to spare retries. */
-  async addReference(task: string, states: readonly State[]): Promise<Pta> {
+  async addReference(task: string, states: readonly State[], contribution?: Contribution): Promise<Pta> {
     const previous = this.locks.get(task) ?? Promise.resolve();
-    const run = previous.catch(() => undefined).then(() => this.grow(task, states));
+    const run = previous.catch(() => undefined).then(() => this.grow(task, states, contribution));
     this.locks.set(task, run);
     try {
       return await run;
@@ -285,7 +285,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
     }
   }
 
-  private async grow(task: string, input: readonly State[]): Promise<Pta> {
+  private async grow(task: string, input: readonly State[], contribution: Contribution | undefined): Promise<Pta> {
     // The states as every replica will read them back (JSON), so each builds the very same version.
     const delta = JSON.stringify(input);
     const read = statesFromJson(delta);
@@ -298,8 +298,9 @@ export class RedisReferenceStore implements ReferenceStorePort {
       const version = raw === null ? 0 : Number(raw);
       const current = version === 0 ? undefined : await this.ptaAt(task, version);
       if (version !== 0 && current === undefined) continue; // replaced between the two reads
+      contribution?.check?.(current, states);
       if (current !== undefined) await measurePtaInSlices(current);
-      const grown = await runInSteps(growWithinSteps(task, current, states, this.limits));
+      const grown = await runInSteps(growWithinSteps(task, current, states, this.limits, contribution?.by));
       if (!grown.ok) throw new SteplensError('too_large', grown.error);
       const next = grown.value;
       const chain = version === 0 ? undefined : this.cache.peek(this.keys.pta(task, version))?.chain;

@@ -5,8 +5,9 @@ import { openLive } from '../live.js';
 import { taskHref, type Page } from '../router.js';
 import type { FinalMessage, LiveStep, ScoreMessage, Signal, TrajectoryView } from '../types.js';
 
-export const sessionPage: Page = (main, params) => {
+export const sessionPage: Page = (main, params, query) => {
   const id = params.id ?? '';
+  const tenant = query.get('tenant') ?? undefined;
   const state = h('span', { class: 'badge', role: 'status' }, 'loading…');
   const meta = h('p', { class: 'meta' });
   const body = h('div', {});
@@ -22,7 +23,7 @@ export const sessionPage: Page = (main, params) => {
       'task ',
       h('a', { href: taskHref(v.task) }, v.task),
       ' · ',
-      h('a', { href: taskHref(v.task, id), class: 'strong' }, "path over the task's PTA"),
+      h('a', { href: taskHref(v.task, id, tenant), class: 'strong' }, "path over the task's PTA"),
       ` · format ${v.format}`,
       v.agent ? ` · agent ${v.agent}` : '',
       v.model ? ` · model ${v.model}` : '',
@@ -33,7 +34,8 @@ export const sessionPage: Page = (main, params) => {
   };
 
   const stop = openLive({
-    path: `/v1/live?session=${encodeURIComponent(id)}`,
+    session: id,
+    ...(tenant !== undefined ? { tenant } : {}),
     onStatus: (status, detail) => {
       if (status === 'stopped') {
         if (panel === undefined) {

@@ -4,7 +4,7 @@ import { fillRibbon, ribbon, stageLegend } from '../components/ribbon.js';
 import { h, setText } from '../dom.js';
 import { ago, one, referenceText, signalName } from '../format.js';
 import { openLive, type LiveStatus } from '../live.js';
-import { sessionHref, taskHref, type Page } from '../router.js';
+import { sessionHref, sessionKey, taskHref, type Page } from '../router.js';
 import type { FinalMessage, ScoreMessage, SessionSummary, SignalMessage } from '../types.js';
 
 const SIGNAL_KINDS = ['blind_retry', 'regression_loop', 'cycle', 'exploration_streak', 'low_score', 'budget'];
@@ -59,6 +59,8 @@ interface Row {
   tr: HTMLTableRowElement;
   cells: HTMLTableCellElement[];
   ribbon: HTMLElement;
+  /** The session's tenant, shown when the list holds several. */
+  tenant: HTMLElement;
   signalKey: string;
   tierKey: string;
 }
@@ -142,20 +144,23 @@ export const sessionsPage: Page = (main) => {
   const makeRow = (s: SessionSummary): Row => {
     // Session, task and agent / model are the only columns of unbounded width: they wrap (anywhere, for ids without spaces).
     const cells = COLUMNS.map((c, i) => h('td', { class: c.numeric ? 'num' : i <= 1 ? 'id' : i === 2 ? 'wrap' : i === 7 ? 'sig' : undefined }));
-    const tr = h('tr', { 'data-session': s.session }, ...cells);
+    const tr = h('tr', { 'data-session': s.session, ...(s.tenant !== undefined ? { 'data-tenant': s.tenant } : {}) }, ...cells);
     const r = ribbon('');
-    cells[0]?.append(h('a', { href: sessionHref(s.session), class: 'mono' }, s.session));
+    const tenant = h('span', { class: 'tenant muted', hidden: true }, s.tenant ?? '');
+    cells[0]?.append(h('a', { href: sessionHref(s.session, s.tenant), class: 'mono' }, s.session), tenant);
     cells[1]?.append(h('a', { href: taskHref(s.task) }, s.task));
     cells[6]?.append(r);
     // Agent over model; a model path (`openai/accounts/.../kimi-k2`) may break after each '/'.
     const model = (s.model ?? '').split('/').flatMap((part, i) => (i === 0 ? [part] : [h('wbr'), `/${part}`]));
     cells[2]?.append(s.agent ?? '', s.agent && s.model ? h('br') : '', h('span', { class: 'muted' }, ...model));
     if (!s.agent && !s.model) cells[2]?.append('–');
-    return { tr, cells, ribbon: r, signalKey: '-', tierKey: '' };
+    return { tr, cells, ribbon: r, tenant, signalKey: '-', tierKey: '' };
   };
 
-  const update = (row: Row, s: SessionSummary): void => {
+  const update = (row: Row, s: SessionSummary, tenants: boolean): void => {
     const c = row.cells;
+    // An operator's list may hold several tenants' sessions (ids repeat across tenants): each row then names its tenant.
+    row.tenant.hidden = !tenants;
     setText(c[3] as HTMLElement, String(s.steps));
     setText(c[4] as HTMLElement, one(s.total));
     // No step yet: no score to project a tier from.
@@ -203,10 +208,11 @@ export const sessionsPage: Page = (main) => {
       setText(th.querySelector('.arrow')!, key === sort.key ? (sort.desc ? ' ▼' : ' ▲') : '');
     }
     const wanted: HTMLTableRowElement[] = [];
+    const tenants = new Set([...sessions.values()].map((s) => s.tenant)).size > 1;
     for (const s of list) {
-      let row = rows.get(s.session);
-      if (!row) rows.set(s.session, (row = makeRow(s)));
-      update(row, s);
+      let row = rows.get(sessionKey(s));
+      if (!row) rows.set(sessionKey(s), (row = makeRow(s)));
+      update(row, s, tenants);
       wanted.push(row.tr);
     }
     for (const [id, row] of rows)
@@ -229,8 +235,16 @@ export const sessionsPage: Page = (main) => {
     setText(count, `${list.length} shown of ${sessions.size} (${open} open)`);
   }
 
+  /** The row a frame is about: frames carry `tenant` in an operator's feed; otherwise the only row with that id. */
+  const rowOf = (f: { session: string; tenant?: string }): SessionSummary | undefined => {
+    const exact = sessions.get(sessionKey(f));
+    if (exact !== undefined || f.tenant !== undefined) return exact;
+    for (const s of sessions.values()) if (s.session === f.session) return s;
+    return undefined;
+  };
+
   const onScore = (f: ScoreMessage): void => {
-    const s = sessions.get(f.session);
+    const s = rowOf(f);
     if (!s) return;
     s.steps = Math.max(s.steps, f.t + 1);
     s.total = f.score.total;
@@ -240,7 +254,6 @@ export const sessionsPage: Page = (main) => {
   };
 
   const stop = openLive({
-    path: '/v1/live',
     onStatus: (status: LiveStatus, detail?: string) => {
       setText(liveBadge, status === 'live' ? '● live' : status === 'connecting' ? 'connecting…' : status === 'retrying' ? 'reconnecting…' : 'stopped');
       liveBadge.className = `badge live-${status}`;
@@ -250,11 +263,11 @@ export const sessionsPage: Page = (main) => {
       switch (e.type) {
         case 'snapshot':
           sessions.clear();
-          for (const s of e.sessions as SessionSummary[]) sessions.set(s.session, s);
+          for (const s of e.sessions as SessionSummary[]) sessions.set(sessionKey(s), s);
           break;
         case 'session': {
           const { type: _t, ...s } = e as unknown as SessionSummary & { type: string };
-          sessions.set(s.session, s);
+          sessions.set(sessionKey(s), s);
           break;
         }
         case 'score':
@@ -262,19 +275,21 @@ export const sessionsPage: Page = (main) => {
           break;
         case 'signal': {
           const f = e as unknown as SignalMessage;
-          const s = sessions.get(f.session);
+          const s = rowOf(f);
           if (s) s.lastSignal = { kind: f.kind, severity: f.severity, t: f.t, message: f.message };
           break;
         }
         case 'final': {
           const f = e as unknown as FinalMessage;
-          const s = sessions.get(f.session);
+          const s = rowOf(f);
           if (s) Object.assign(s, { state: 'ended', total: f.score.total, tier: f.tier, steps: f.steps });
           break;
         }
-        case 'gone':
-          sessions.delete(String(e.session));
+        case 'gone': {
+          const s = rowOf(e as unknown as { session: string; tenant?: string });
+          if (s) sessions.delete(sessionKey(s));
           break;
+        }
       }
       schedule();
     },

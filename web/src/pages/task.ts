@@ -49,6 +49,8 @@ export function ptaFacts(pta: PtaJson): HTMLElement {
 export const taskPage: Page = (main, params, query) => {
   const task = params.task ?? '';
   const session = query.get('session') ?? undefined;
+  const tenant = query.get('tenant') ?? undefined;
+  const of = tenant !== undefined ? `?tenant=${encodeURIComponent(tenant)}` : '';
   const body = h('div', {}, h('p', { class: 'muted' }, 'loading…'));
   main.append(h('div', { class: 'page-head' }, h('h1', {}, 'Task ', h('span', { class: 'mono' }, task))), body);
   let alive = true;
@@ -61,8 +63,8 @@ export const taskPage: Page = (main, params, query) => {
       if (session !== undefined) {
         try {
           [alignment, view] = await Promise.all([
-            getJson<AlignmentBody>(`/v1/sessions/${encodeURIComponent(session)}/alignment`),
-            getJson<TrajectoryView>(`/v1/sessions/${encodeURIComponent(session)}/steps`),
+            getJson<AlignmentBody>(`/v1/sessions/${encodeURIComponent(session)}/alignment${of}`),
+            getJson<TrajectoryView>(`/v1/sessions/${encodeURIComponent(session)}/steps${of}`),
           ]);
         } catch (error) {
           problem = error instanceof Error ? error.message : String(error);
@@ -75,7 +77,7 @@ export const taskPage: Page = (main, params, query) => {
         h(
           'section',
           { 'aria-labelledby': 'tree-title' },
-          h('h2', { id: 'tree-title' }, session ? ['Path of session ', h('a', { href: sessionHref(session), class: 'mono' }, session), ' over the PTA'] : 'PTA'),
+          h('h2', { id: 'tree-title' }, session ? ['Path of session ', h('a', { href: sessionHref(session, tenant), class: 'mono' }, session), ' over the PTA'] : 'PTA'),
           scored?.kind === 'pta' && scored.version !== pta.version
             ? h('p', { class: 'note' }, `The session was scored against ${referenceText(scored)}; the tree shows the current v${pta.version}.`)
             : null,

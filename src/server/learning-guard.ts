@@ -1,0 +1,74 @@
+/**
+ * Shared learning under control: who may grow a task's PTA (which every tenant's sessions of that task are
+ * scored against, and which feeds the pooled prior), and by how much. Every reference records its tenant
+ * (`ReferenceStats.by`). A tenant that is not an operator may add, through `POST
+ * /v1/tasks/:task/references` or a `learn` session:
+ *
+ * - at most `referencesPerTenantPerTask` references to one task (counted in the PTA itself, so every replica
+ *   agrees), and at most `referencesPerTenantPerHour` in all (per replica);
+ * - to a PTA already in use as a reference (`minReferences` references), only a reference that opens at most
+ *   `referenceNovelty` x its nodes (core/pta/novelty.ts: each new node lowers Φcov for every run scored against it);
+ *   one that would change the PTA more needs an operator's token.
+ *
+ * Operators are bounded only by the store's own caps, and so is everyone on a server with one tenant (auth
+ * off, or every token of one tenant): nobody else's scores depend on what it learns.
+ */
+import { nodesOpened } from '../core/pta/index.js';
+import type { Pta } from '../core/scorer-api.js';
+import type { State } from '../core/types.js';
+import { SteplensError } from '../errors.js';
+import type { Contribution } from '../store/store-port.js';
+import { can, type Principal } from './principal.js';
+import type { ServerLimits } from './options.js';
+
+const HOUR_MS = 3_600_000;
+
+export class LearningGuard {
+  /** Per tenant, when its last references were accepted (at most `referencesPerTenantPerHour` kept). */
+  private readonly recent = new Map<string, number[]>();
+
+  constructor(
+    private readonly limits: Pick<ServerLimits, 'referencesPerTenantPerTask' | 'referencesPerTenantPerHour' | 'referenceNovelty'>,
+    private readonly minReferences: number,
+    /** Whether several tenants share the store (else every contribution is let through, only attributed). */
+    private readonly shared: boolean,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * What `principal` adding one reference gives the store: its name and the per-task check. Throws
+   * `quota_exceeded` when the tenant used up its hourly budget (taken here, once per reference).
+   */
+  contribution(principal: Principal, how: 'reference' | 'learn'): Contribution {
+    if (!this.shared || can(principal, 'operate')) return { by: principal.tenant };
+    const now = this.now();
+    const times = (this.recent.get(principal.tenant) ?? []).filter((t) => now - t < HOUR_MS);
+    if (times.length >= this.limits.referencesPerTenantPerHour) {
+      this.recent.set(principal.tenant, times);
+      const wait = Math.ceil((HOUR_MS - (now - times[0]!)) / 60_000); // length >= the budget >= 1
+      throw new SteplensError('quota_exceeded', `${what(how)} refused: this tenant added ${times.length} references in the last hour, its limit; try again in ${wait} min`);
+    }
+    times.push(now);
+    this.recent.set(principal.tenant, times);
+    return { by: principal.tenant, check: (current, states) => this.check(principal.tenant, how, current, states) };
+  }
+
+  private check(tenant: string, how: 'reference' | 'learn', current: Pta | undefined, states: readonly State[]): void {
+    if (current === undefined) return;
+    const mine = current.references.filter((r) => r.by === tenant).length;
+    if (mine >= this.limits.referencesPerTenantPerTask) {
+      throw new SteplensError('quota_exceeded', `${what(how)} refused: this tenant already added ${mine} references to task ${current.task}, its limit (an operator may add more)`);
+    }
+    if (current.references.length < this.minReferences) return;
+    const nodes = current.nodes.length - 1;
+    const opened = nodesOpened(current, states);
+    if (opened > this.limits.referenceNovelty * nodes) {
+      throw new SteplensError(
+        'forbidden',
+        `${what(how)} refused: it would add ${opened} nodes to the ${nodes} of task ${current.task}'s PTA, more than ${Math.round(this.limits.referenceNovelty * 100)} %: an operator's token is needed to change a shared reference that much`,
+      );
+    }
+  }
+}
+
+const what = (how: 'reference' | 'learn'): string => (how === 'learn' ? 'learning the session' : 'the reference');

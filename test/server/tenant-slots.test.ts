@@ -1,0 +1,140 @@
+/**
+ * Slots and the live feed under a greedy tenant: a tenant holds at most `sessionsPerTenant` open sessions
+ * (detached ones included; past it `quota_exceeded`); once the server is full, sessions nobody is attached
+ * to give way to a new one (the oldest detached of the tenant holding the most ends `not_resumed`); the
+ * session list is paged; live viewers share one snapshot and one encoding of each event.
+ */
+import { EventEmitter } from 'node:events';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../../src/core/config.js';
+import type { SessionListResponse } from '../../src/protocol/view-bodies.js';
+import { LiveFeed } from '../../src/server/live-feed.js';
+import { createMetrics } from '../../src/server/metrics.js';
+import { LOCAL_PRINCIPAL } from '../../src/server/principal.js';
+import { Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
+
+const STEP = { tool: 'bash', action: { kind: 'shell', command: 'ls' } };
+const as = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
+let dir: string;
+let srv: Running;
+
+beforeAll(async () => {
+  dir = await tempDir();
+  srv = await startApp({
+    dataDir: dir,
+    limits: { sessionsPerTenant: 3, totalSessions: 5 },
+    tokens: [
+      { token: 'greedy', tenant: 'greedy' },
+      { token: 'other', tenant: 'other' },
+    ],
+  });
+});
+afterAll(async () => {
+  await srv.app.close();
+  await removeDir(dir);
+});
+
+async function start(c: Client, id: string): Promise<Record<string, unknown>> {
+  c.send({ type: 'start', session: id, task: 't' });
+  return c.next((f) => f.session === id && (f.type === 'started' || f.type === 'error'));
+}
+
+describe('sessions per tenant, and detached sessions under pressure', () => {
+  it('caps a tenant, and frees the oldest detached session when the server is full', async () => {
+    const greedy = await Client.connect(srv.wsUrl, as('greedy'));
+    for (const id of ['g1', 'g2', 'g3']) expect((await start(greedy, id)).type).toBe('started');
+    expect(await start(greedy, 'g4')).toMatchObject({ type: 'error', code: 'quota_exceeded' });
+    const other = await Client.connect(srv.wsUrl, as('other'));
+    for (const id of ['o1', 'o2']) expect((await start(other, id)).type).toBe('started');
+    // Full (5), and every session attached: refused.
+    expect(await start(other, 'o3')).toMatchObject({ type: 'error', code: 'overloaded' });
+    // The greedy client goes away: its sessions are detached, still counted, but they do not keep the slots.
+    greedy.ws.terminate();
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await start(other, 'o3')).type).toBe('started');
+    // Its own quota still holds for the greedy tenant: 2 detached + 1 new = 3.
+    const back = await Client.connect(srv.wsUrl, as('greedy'));
+    back.send({ type: 'resume', session: 'g1', after: -1 });
+    expect(await back.nextOf('final', 'g1')).toMatchObject({ reason: 'not_resumed' });
+    back.send({ type: 'resume', session: 'g2', after: -1 });
+    expect(await back.nextOf('resumed', 'g2')).toMatchObject({ last: -1 });
+    back.send({ type: 'step', session: 'g2', seq: 0, step: STEP });
+    await back.nextOf('score', 'g2');
+    back.close();
+    other.close();
+  });
+});
+
+describe('GET /v1/sessions', () => {
+  it('pages: at most `limit` rows, `next` to read on, a bad limit refused', async () => {
+    const c = await Client.connect(srv.wsUrl, as('other'));
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (let page = 0; page < 10; page++) {
+      const res = await fetch(`${srv.url}/v1/sessions?limit=2${after !== undefined ? `&after=${after}` : ''}`, { headers: as('other') });
+      const body = (await res.json()) as SessionListResponse;
+      expect(body.sessions.length).toBeLessThanOrEqual(2);
+      seen.push(...body.sessions.map((s) => s.session));
+      after = body.next;
+      if (after === undefined) break;
+    }
+    expect(seen).toEqual(['o1', 'o2', 'o3']);
+    for (const q of ['limit=0', 'limit=1001', 'limit=x', 'after=-1']) {
+      const res = await fetch(`${srv.url}/v1/sessions?${q}`, { headers: as('other') });
+      expect(res.status, q).toBe(400);
+    }
+    c.close();
+  });
+});
+
+describe('live viewers', () => {
+  it('share one snapshot and one encoding of each event (a stuck viewer holds references, not copies)', () => {
+    const metrics = createMetrics({ cacheStats: () => ({ hits: 0, misses: 0, entries: 0, bytes: 0 }) });
+    const feed = new LiveFeed({ maxViewers: 8, queueBytes: 1 << 20, config: DEFAULT_CONFIG, metrics, log: pino({ level: 'silent' }), heartbeatMs: 60_000 });
+    const writes: Buffer[][] = [];
+    const viewer = () => {
+      const got: Buffer[] = [];
+      writes.push(got);
+      const res = Object.assign(new EventEmitter(), {
+        writableLength: 0,
+        destroyed: false,
+        writableEnded: false,
+        writeHead: () => res,
+        write: (b: Buffer) => got.push(b),
+        destroy: () => res,
+        end: () => undefined,
+      });
+      return res;
+    };
+    for (let i = 0; i < 3; i++) feed.attach({ socket: undefined } as never, viewer() as never, LOCAL_PRINCIPAL, undefined);
+    const session = {
+      id: 's',
+      tenant: 'default',
+      key: 'default:s',
+      totals: [1],
+      recentStages: 'E',
+      task: 't',
+      format: 'steplens',
+      ended: false,
+      connection: 1,
+      signals: [],
+      length: 1,
+      reference: { kind: 'prior' },
+      startedAt: 0,
+    };
+    feed.started(session as never);
+    feed.scored(
+      session as never,
+      [{ type: 'score', session: 's', seq: 0, t: 0, stage: 'E', score: { total: 1, struct: null, cov: null, coh: 0, temp: 0 }, reward: 1, tier: 'Lucky', reference: { kind: 'prior' } }] as never,
+    );
+    expect(writes.map((w) => w.length)).toEqual([3, 3, 3]);
+    for (let k = 0; k < 3; k++) expect(new Set(writes.map((w) => w[k])).size, `event ${k}`).toBe(1);
+    // A viewer connecting after the change gets a snapshot built again (it holds the new session), once.
+    feed.attach({ socket: undefined } as never, viewer() as never, LOCAL_PRINCIPAL, undefined);
+    feed.attach({ socket: undefined } as never, viewer() as never, LOCAL_PRINCIPAL, undefined);
+    expect(writes[3]![0]).toBe(writes[4]![0]);
+    expect(writes[3]![0]).not.toBe(writes[0]![0]);
+    feed.close();
+  });
+});
