@@ -4,9 +4,8 @@
  * scored reference-free with the same incremental scorer the server runs, so
  * the states the forecaster is trained on are the states it sees online.
  */
-import type { ForecastRun } from '../core/forecast/fit.js';
 import type { PriorSample } from '../core/forecast/prior-weights.js';
-import { sourceOf } from '../core/forecast/evaluate.js';
+import { forecastRun, sourceOf, type ForecastRun } from '../core/forecast/run.js';
 import type { ScoringConfig } from '../core/config.js';
 import type { Analyzers, ScopeResolver } from '../core/ports.js';
 import { createScorer } from '../core/scorer.js';
@@ -71,15 +70,18 @@ export function trainInput(
     }
     const scorer = createScorer({ reference, analyzers, config });
     const extra = createPriorSignalTracker(config.brevitySteps);
+    const sourceEdits: boolean[] = [];
     for (const s of t.steps) {
       const r = scorer.push(s);
       extra.add(r.state, r.label.sourceEdit);
+      sourceEdits.push(r.label.sourceEdit);
     }
-    const run: ForecastRun = { id: t.id, task: t.task, agent: m?.agent ?? t.agent, model: m?.model ?? t.model ?? '(model not named)', passed: outcome === 'pass', states: scorer.states() };
+    const identity = { id: t.id, task: t.task, agent: m?.agent ?? t.agent, model: m?.model ?? t.model ?? '(model not named)', passed: outcome === 'pass' };
+    const run = forecastRun(identity, scorer.states(), sourceEdits);
     runs.push(run);
     const final = scorer.score();
     const sig = extra.value();
-    prior.push({ source: sourceOf(run), passed: run.passed, coh: final.coh, temp: final.temp, focus: sig.focus, verify: sig.verify, edit: sig.edit, settle: sig.settle, steps: run.states.length });
+    prior.push({ source: sourceOf(run), passed: run.passed, coh: final.coh, temp: final.temp, focus: sig.focus, verify: sig.verify, edit: sig.edit, settle: sig.settle, steps: run.length });
   }
   return { runs, prior, skipped: { noOutcome, noSteps, noTask } };
 }
