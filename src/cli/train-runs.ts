@@ -17,8 +17,16 @@ import { resolveOutcome } from '../report/resolve-outcome.js';
 import type { LoadedTrajectory } from '../report/types.js';
 import type { ManifestEntry } from './manifest.js';
 
+/** A run with a known outcome and the trajectory it was read from. */
+export interface KnownTrajectory {
+  trajectory: LoadedTrajectory;
+  run: ForecastRun;
+}
+
 export interface TrainInput {
   runs: ForecastRun[];
+  /** The same runs with their trajectories (for scoring against references). */
+  known: KnownTrajectory[];
   prior: PriorSample[];
   /** Trajectories left out: no pass/fail outcome, or no step. */
   skipped: { noOutcome: number; noSteps: number; noTask: number };
@@ -48,6 +56,7 @@ export function trainInput(
 ): TrainInput {
   const ctx = { fs: nodeReportFs, cache: new Map(), ...(table ? { table } : {}) };
   const runs: ForecastRun[] = [];
+  const known: KnownTrajectory[] = [];
   const prior: PriorSample[] = [];
   let noOutcome = 0;
   let noSteps = 0;
@@ -79,9 +88,10 @@ export function trainInput(
     const identity = { id: t.id, task: t.task, agent: m?.agent ?? t.agent, model: m?.model ?? t.model ?? '(model not named)', passed: outcome === 'pass' };
     const run = forecastRun(identity, scorer.states(), sourceEdits);
     runs.push(run);
+    known.push({ trajectory: t, run });
     const final = scorer.score();
     const sig = extra.value();
     prior.push({ source: sourceOf(run), passed: run.passed, coh: final.coh, temp: final.temp, focus: sig.focus, verify: sig.verify, edit: sig.edit, settle: sig.settle, steps: run.length });
   }
-  return { runs, prior, skipped: { noOutcome, noSteps, noTask } };
+  return { runs, known, prior, skipped: { noOutcome, noSteps, noTask } };
 }

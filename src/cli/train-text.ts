@@ -2,6 +2,8 @@
 import type { ViewEvaluation } from '../core/forecast/evaluate.js';
 import type { ForecastModel } from '../core/forecast/model.js';
 import { SINGLE_SIGNALS, type PriorWeightsReport } from '../core/forecast/prior-weights.js';
+import { PTA_SIGNALS, type PtaWeightsReport } from '../core/forecast/pta-weights.js';
+import type { Weights } from '../core/config.js';
 import type { StopEvaluation, StopPoint } from '../core/forecast/stop-eval.js';
 import type { TrainEvaluation } from '../core/forecast/train.js';
 import type { Interval } from '../core/stats/interval.js';
@@ -177,10 +179,30 @@ export function priorWeightsText(r: PriorWeightsReport): string {
   single.push(['mean', ...names.map((k) => f3(r.mean.single[k])), f3(r.mean.lengthAlone)]);
   const w = r.chosen;
   return [
-    `reference-free composite, leave one source out (AUROC within each source; sources under ${r.minRuns} runs or with one outcome pooled as "other"; each choice maximises the ${r.objective} on the other sources):`,
+    `reference-free composite, leave one source out (AUROC within each source; sources under ${r.minRuns} runs or with fewer than 3 passing or failing pooled as "other"; each choice maximises the ${r.objective} on the other sources):`,
     renderTable(['held-out source', 'runs (pass)', 'chosen without it', 'length alone', 'paper weights', 'chosen on all', 'weights chosen without it'], rows),
     'each signal alone (AUROC within each source; brevity alone is length alone):',
     renderTable(['source', ...names, 'length'], single),
     `chosen on every source: priorWeights ${JSON.stringify(w.weights)}, brevitySteps ${w.brevitySteps} (a scoring config for serve --config / score --config)\n`,
+  ].join('\n');
+}
+
+const weightsOf = (w: Weights) =>
+  Object.entries(w)
+    .filter(([, x]) => x > 0)
+    .map(([k, x]) => `${k} ${x}`)
+    .join(', ');
+
+/** The leave-one-source-out table of the PTA-mode composite beside each signal alone and the weights in force. */
+export function ptaWeightsText(r: PtaWeightsReport, shipped: Weights): string {
+  const rows = r.sources.map((s) => [s.source, `${s.runs} (${s.passing})`, f3(s.heldOut), f3(s.shipped), f3(s.final), ...PTA_SIGNALS.map((k) => f3(s.single[k])), f3(s.lengthAlone), weightsOf(s.chosen)]);
+  rows.push(['mean', '', f3(r.mean.heldOut), f3(r.mean.shipped), f3(r.mean.final), ...PTA_SIGNALS.map((k) => f3(r.mean.single[k])), f3(r.mean.lengthAlone), '']);
+  const verdict = r.holds
+    ? `holds: held out, the composite is at least every single signal on every source; chosen on every source: weights ${JSON.stringify(r.chosen)} (a scoring config's "weights")`
+    : `does not hold: held out, a single signal beats the composite on some source (or fewer than 2 sources to leave out); the weights in force (${weightsOf(shipped)}) stay`;
+  return [
+    `PTA-mode composite, leave one source out (runs against the PTA of the other passing runs of their task; AUROC within each source; sources under ${r.minRuns} runs or with fewer than 3 passing or failing pooled as "other"; each choice maximises the ${r.objective} on the other sources):`,
+    renderTable(['held-out source', 'runs (pass)', 'chosen without it', 'weights in force', 'chosen on all', ...PTA_SIGNALS, 'length', 'weights chosen without it'], rows),
+    `${verdict}\n`,
   ].join('\n');
 }

@@ -2,9 +2,10 @@
  * `serve --forecast` and `--forecast-learn` over a real socket with real runs:
  * every score frame carries the pPass the offline scorer gives that prefix,
  * final and GET /v1/sessions/:id carry the end value and the model version;
- * sessions that report an outcome retrain the model, which is swapped in only
- * when the held-out check passes; a session started before the swap keeps
- * its model, so no score already sent (or still to come) changes.
+ * sessions that report an outcome retrain their source's model (agent +
+ * model), which is swapped in only when its held-out within-source check
+ * passes; a session started before the swap keeps its model, so no score
+ * already sent (or still to come) changes.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -117,7 +118,8 @@ describe('serve --forecast', () => {
       const offlineV2 = scoreSteps(runs[2]!.steps, {
         reference: { kind: 'prior', prior: UNIFORM_PRIOR },
         analyzers: defaultAnalyzers(),
-        forecast: written.ok ? written.value.models[0]! : blind.models[0]!,
+        // The learned model is the sessions' source's own (agent swe-agent 1.1.0); the default stays the blind one.
+        forecast: written.ok ? selectModel(written.value, 'swe-agent 1.1.0', undefined)! : blind.models[0]!,
       });
       scores.forEach((s, i) => expect(s.pPass).toBe(offlineV2.results[i]!.pPass));
       expect(scores.some((s, i) => s.pPass !== offlineV1.results[i]?.pPass)).toBe(true);

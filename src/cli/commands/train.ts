@@ -15,6 +15,7 @@ import { SteplensError } from '../../errors.js';
 import { DEFAULT_CONFIG } from '../../core/config.js';
 import { FORECAST_FORMAT, FORECAST_SCHEMA, type ForecastFile } from '../../core/forecast/model.js';
 import { choosePriorWeights } from '../../core/forecast/prior-weights.js';
+import { choosePtaWeights } from '../../core/forecast/pta-weights.js';
 import { trainForecast } from '../../core/forecast/train.js';
 import { readConfigFile } from '../../settings-files.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
@@ -23,7 +24,8 @@ import type { Command } from '../command.js';
 import { CORPUS_OPTIONS, readCorpusInput } from '../corpus-input.js';
 import { parseManifest } from '../manifest.js';
 import { chooseReference } from '../references.js';
-import { forecastText, priorWeightsText } from '../train-text.js';
+import { ptaSamples } from '../train-references.js';
+import { forecastText, priorWeightsText, ptaWeightsText } from '../train-text.js';
 import { trainAnalyzers, trainInput } from '../train-runs.js';
 
 function intOf(value: string | undefined, flag: string, fallback: number, min: number): number {
@@ -66,7 +68,8 @@ const command: Command = {
     const manifestPath = values.manifest !== undefined ? resolve(io.cwd, values.manifest) : undefined;
     const manifest = manifestPath !== undefined ? parseManifest(await readText(manifestPath), manifestPath) : undefined;
     const config = values.config !== undefined ? await readConfigFile(resolve(io.cwd, values.config)) : DEFAULT_CONFIG;
-    const input = trainInput(found.trajectories, table, manifest, await chooseReference(undefined), trainAnalyzers(defaultAnalyzers()), config);
+    const prior = await chooseReference(undefined);
+    const input = trainInput(found.trajectories, table, manifest, prior, trainAnalyzers(defaultAnalyzers()), config);
     const runs = input.runs;
     const passing = runs.filter((r) => r.passed).length;
     if (passing === 0 || passing === runs.length) {
@@ -77,6 +80,8 @@ const command: Command = {
     }
     const { models, evaluation } = trainForecast(runs, { folds, seed });
     const referenceFree = choosePriorWeights(input.prior);
+    const references = ptaSamples(input.known, prior, defaultAnalyzers(), config);
+    const referenceMode = references.length > 0 ? choosePtaWeights(references, config.weights) : undefined;
     const manifestMissing = manifest !== undefined ? [...manifest.keys()].filter((p) => !found.trajectories.some((t) => t.path === p)).length : 0;
     const tasks = new Set(runs.map((r) => r.task)).size;
     const chosen = evaluation.selection.chosen;
@@ -94,6 +99,7 @@ const command: Command = {
         skipped: { ...input.skipped, unparsedFiles: found.skipped.length, manifestRunsNotParsed: manifestMissing },
         forecast: evaluation,
         referenceFree,
+        ...(referenceMode !== undefined ? { referenceMode } : {}),
         seconds: (Date.now() - started) / 1000,
       },
     };
@@ -108,6 +114,7 @@ const command: Command = {
         `${runs.length} runs (${passing} passing) on ${tasks} tasks; left out: ${input.skipped.noOutcome} without a pass/fail outcome, ${input.skipped.noSteps} without steps, ${input.skipped.noTask} naming no task, ${found.skipped.length} files not read as trajectories${manifest !== undefined ? `, ${manifestMissing} manifest runs not parsed` : ''}\n`,
         forecastText(evaluation, models),
         priorWeightsText(referenceFree),
+        referenceMode !== undefined ? ptaWeightsText(referenceMode, config.weights) : 'PTA-mode weights: no task has 2 or more passing runs to build a leave-one-out reference from\n',
         `wrote ${values.out} (${models.length} model${models.length > 1 ? 's' : ''}: the default and one per source; version 1) in ${((Date.now() - started) / 1000).toFixed(1)} s; \`steplens serve --forecast ${values.out}\` loads it\n`,
       ].join('\n'),
     );

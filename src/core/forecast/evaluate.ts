@@ -29,7 +29,7 @@ export interface ViewEvaluation {
   end: Separation;
   /** Run length alone, shorter = pass (longer = pass is 1 − each AUROC). */
   shorter: Separation;
-  /** pPass after t steps over the runs that reached t, keyed by t. */
+  /** pPass after t steps over the runs that reached t, keyed by t (no intervals). */
   at: Record<string, Separation>;
   /** ECE and reliability bins of the end-of-run pPass, per source and over all runs. */
   calibration: { bySource: Record<string, CalibrationError>; all: CalibrationError };
@@ -74,7 +74,8 @@ export function evaluateView(runs: readonly ForecastRun[], z: HeldOutPPass, p: H
       const row = z[i] === null ? -1 : rowAt(r, t);
       return row < 0 ? [] : [outcome(r, z[i]![row]!)];
     });
-    at[String(t)] = separation(alive, options);
+    // Figures after t steps are printed without intervals: none is drawn for them.
+    at[String(t)] = separation(alive, { ...options, reps: 0 });
   }
   const bySource: Record<string, BestOfN> = {};
   for (const [s, rs] of groupBySource(scored)) bySource[s] = bestOfN(rs, options);
