@@ -67,7 +67,7 @@ export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): voi
       const steps = nonEmptySteps(parsed.value, 'body.trajectory').map((s, t) => ({ ...s, t }));
       const reference = await store.reference(task);
       // As POST /v1/score scores it (scoreParsedSteps), with every step's result kept.
-      const forecast = options.forecast?.modelFor(undefined, undefined);
+      const forecast = options.forecast?.modelFor(body.value.agent ?? parsed.value.meta.agent, body.value.model ?? parsed.value.meta.model);
       const scored = scoreSteps(steps, {
         reference,
         analyzers: deps.analyzers,

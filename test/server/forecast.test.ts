@@ -73,6 +73,29 @@ describe('serve --forecast', () => {
     }
   });
 
+  it("POST /v1/score picks the run's source's model: by the body's agent and model, else by the ones the log names", async () => {
+    const dir = await tempDir();
+    const run = runs[1]!;
+    const base = fitted.models[0]!;
+    const own = { ...base, match: { agent: run.agent, model: run.model }, calibration: { a: -2, b: 1 } };
+    const srv = await startApp({ dataDir: dir, forecast: { ...fitted, models: [base, own] } });
+    try {
+      const body = JSON.parse(await readFile(run.file, 'utf8')) as unknown;
+      const post = async (extra: Record<string, string>) =>
+        (await (await fetch(`${srv.url}/v1/score`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ task: run.task, trajectory: body, ...extra }) })).json()) as { pPass?: number };
+      const offline = (m: typeof base) => scoreSteps(run.steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers(), forecast: m }).report.pPass;
+      expect(offline(own)).not.toBe(offline(base));
+      // The log names its agent and model: its source's model.
+      expect((await post({})).pPass).toBe(offline(own));
+      // The body names another source: the default.
+      expect((await post({ agent: 'another agent' })).pPass).toBe(offline(base));
+      expect((await post({ agent: run.agent, model: run.model })).pPass).toBe(offline(own));
+    } finally {
+      await srv.app.close();
+      await removeDir(dir);
+    }
+  });
+
   it("--forecast-learn: retrains from sessions with an outcome, swaps in a model that is not worse, keeps versions, never changes a session's scores", async () => {
     const dir = await tempDir();
     const srv = await startApp({ dataDir: dir, forecast: blind, forecastLearn: { intervalMs: 100, minRuns: 10, minClass: 3, dir: path.join(dir, 'forecasts') } });

@@ -99,7 +99,7 @@ export function parseForecast(input: unknown): Result<ForecastFile, string> {
  * The model for a session: the one matching both agent and model, else the
  * agent, else the model, else the default (empty match); undefined if none applies.
  */
-export function selectModel(file: ForecastFile, agent: string | undefined, model: string | undefined): ForecastModel | undefined {
+export function selectModel(file: Pick<ForecastFile, 'models'>, agent: string | undefined, model: string | undefined): ForecastModel | undefined {
   const score = (m: ForecastModel): number => {
     if (m.match.agent !== undefined && m.match.agent !== agent) return -1;
     if (m.match.model !== undefined && m.match.model !== model) return -1;
