@@ -47,9 +47,27 @@ function separationTable(v: ViewEvaluation): string {
     meanShorter === null ? '-' : f3(1 - meanShorter),
   ]);
   const wt = v.end.withinTask;
-  rows.push([`within task (${wt.tasks} tasks, ${wt.pairs} pass/fail pairs)`, '', `${f3(wt.auroc)}${iv(wt.interval)}`, '', '', '', `${f3(v.shorter.withinTask.auroc)}`, v.shorter.withinTask.auroc === null ? '-' : f3(1 - v.shorter.withinTask.auroc)]);
+  rows.push([
+    `within task (${wt.tasks} tasks, ${wt.pairs} pass/fail pairs)`,
+    '',
+    `${f3(wt.auroc)}${iv(wt.interval)}`,
+    '',
+    '',
+    '',
+    `${f3(v.shorter.withinTask.auroc)}`,
+    v.shorter.withinTask.auroc === null ? '-' : f3(1 - v.shorter.withinTask.auroc),
+  ]);
   const po = v.end.pooled;
-  rows.push([`pooled (source alone: ${f3(po.sourceOnly)})`, `${po.nPass} / ${po.nFail}`, `${f3(po.auroc)}${iv(po.interval)}`, '', '', '', f3(v.shorter.pooled.auroc), v.shorter.pooled.auroc === null ? '-' : f3(1 - v.shorter.pooled.auroc)]);
+  rows.push([
+    `pooled (source alone: ${f3(po.sourceOnly)})`,
+    `${po.nPass} / ${po.nFail}`,
+    `${f3(po.auroc)}${iv(po.interval)}`,
+    '',
+    '',
+    '',
+    f3(v.shorter.pooled.auroc),
+    v.shorter.pooled.auroc === null ? '-' : f3(1 - v.shorter.pooled.auroc),
+  ]);
   return renderTable(['source (* not in the mean: < 3 passing or failing)', 'pass / fail', 'pPass at end [95 %]', 't=10 (pass/fail)', 't=20', 't=40', 'shorter wins', 'longer wins'], rows);
 }
 
@@ -195,7 +213,16 @@ const weightsOf = (w: Weights) =>
 
 /** The leave-one-source-out table of the PTA-mode composite beside each signal alone and the weights in force. */
 export function ptaWeightsText(r: PtaWeightsReport, shipped: Weights): string {
-  const rows = r.sources.map((s) => [s.source, `${s.runs} (${s.passing})`, f3(s.heldOut), f3(s.shipped), f3(s.final), ...PTA_SIGNALS.map((k) => f3(s.single[k])), f3(s.lengthAlone), weightsOf(s.chosen)]);
+  const rows = r.sources.map((s) => [
+    s.source,
+    `${s.runs} (${s.passing})`,
+    f3(s.heldOut),
+    f3(s.shipped),
+    f3(s.final),
+    ...PTA_SIGNALS.map((k) => f3(s.single[k])),
+    f3(s.lengthAlone),
+    weightsOf(s.chosen),
+  ]);
   rows.push(['mean', '', f3(r.mean.heldOut), f3(r.mean.shipped), f3(r.mean.final), ...PTA_SIGNALS.map((k) => f3(r.mean.single[k])), f3(r.mean.lengthAlone), '']);
   const verdict = r.holds
     ? `holds: held out, the composite is at least every single signal on every source; chosen on every source: weights ${JSON.stringify(r.chosen)} (a scoring config's "weights")`

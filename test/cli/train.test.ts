@@ -28,7 +28,9 @@ describe('steplens train', () => {
     // The headline is the mean within-source AUROC held out, printed with its interval and the number of sources.
     const ws = f.leaveSourceOut.end.withinSource;
     expect(ws.mean).not.toBeNull();
-    expect(r.stdout).toContain(`headline, leave one source out (each source ranked by a model fitted without it): mean within-source AUROC of pPass ${ws.mean!.toFixed(3)} [${ws.interval!.lo.toFixed(2)}, ${ws.interval!.hi.toFixed(2)}] over ${ws.counted} sources`);
+    expect(r.stdout).toContain(
+      `headline, leave one source out (each source ranked by a model fitted without it): mean within-source AUROC of pPass ${ws.mean!.toFixed(3)} [${ws.interval!.lo.toFixed(2)}, ${ws.interval!.hi.toFixed(2)}] over ${ws.counted} sources`,
+    );
     // Every source's cell carries its n of passing and failing runs, and run length beside it both ways.
     for (const s of ws.sources) expect(r.stdout).toMatch(new RegExp(`${s.source.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*${s.nPass} / ${s.nFail}`));
     expect(r.stdout).toMatch(/shorter wins +longer wins/);

@@ -82,7 +82,9 @@ describe('serve --forecast', () => {
     try {
       const body = JSON.parse(await readFile(run.file, 'utf8')) as unknown;
       const post = async (extra: Record<string, string>) =>
-        (await (await fetch(`${srv.url}/v1/score`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ task: run.task, trajectory: body, ...extra }) })).json()) as { pPass?: number };
+        (await (
+          await fetch(`${srv.url}/v1/score`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ task: run.task, trajectory: body, ...extra }) })
+        ).json()) as { pPass?: number };
       const offline = (m: typeof base) => scoreSteps(run.steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers(), forecast: m }).report.pPass;
       expect(offline(own)).not.toBe(offline(base));
       // The log names its agent and model: its source's model.

@@ -154,7 +154,7 @@ export function fitDesign(m: Design, options: FitOptions = {}): LogisticFit {
     for (let i = 0; i < n; i++) {
       const row = i * d;
       const gi = groups !== undefined ? g0 + m.group![i]! : -1;
-      let s = beta[d]! + (gi >= 0 ? beta[gi]! : 0);
+      let s = beta[d] + (gi >= 0 ? beta[gi]! : 0);
       for (let j = 0; j < d; j++) s += beta[j]! * z[row + j]!;
       const p = sigmoid(s);
       const r = w[i]! * (y[i]! - p);
@@ -178,7 +178,7 @@ export function fitDesign(m: Design, options: FitOptions = {}): LogisticFit {
     }
     for (let j = 0; j < d; j++) g[j]! -= lambda * (beta[j]! - prior[j]!);
     // A vanishing ridge on the shared intercept keeps the system definite when one outcome is missing.
-    g[d]! -= 1e-9 * tw * beta[d]!;
+    g[d]! -= 1e-9 * tw * beta[d];
     for (let k = g0; k < dim; k++) g[k]! -= offsetPenalty * beta[k]!;
     if (full) {
       // Only the lower triangle was summed (rows of later parameters); mirror it.
@@ -200,7 +200,7 @@ export function fitDesign(m: Design, options: FitOptions = {}): LogisticFit {
     }
     if (change > 1e-3) factor = undefined;
   }
-  const intercept = beta[d]!;
+  const intercept = beta[d];
   return {
     mean,
     scale,

@@ -68,7 +68,10 @@ const fileSchema = z
     version: z.number().int().positive(),
     createdAt: z.string(),
     models: z.array(modelSchema).min(1),
-    config: z.object({ lambda: finite.positive(), endWeight: finite.min(0).max(1), groupSd: finite.positive(), kappa: finite.positive().nullable() }).strict().optional(),
+    config: z
+      .object({ lambda: finite.positive(), endWeight: finite.min(0).max(1), groupSd: finite.positive(), kappa: finite.positive().nullable() })
+      .strict()
+      .optional(),
     evaluation: z.unknown().optional(),
   })
   .strict();
@@ -87,7 +90,9 @@ export function parseForecast(input: unknown): Result<ForecastFile, string> {
   for (const [i, m] of file.models.entries()) {
     const unknown = m.features.filter((f) => !KNOWN.has(f));
     if (unknown.length > 0 || new Set(m.features).size !== m.features.length) {
-      return err(`invalid forecast model: models.${i}.features [${m.features.join(', ')}] are not features of this steplens version${unknown.length > 0 ? ` (unknown: ${unknown.join(', ')})` : ' (repeated)'}; retrain with steplens train`);
+      return err(
+        `invalid forecast model: models.${i}.features [${m.features.join(', ')}] are not features of this steplens version${unknown.length > 0 ? ` (unknown: ${unknown.join(', ')})` : ' (repeated)'}; retrain with steplens train`,
+      );
     }
     const d = m.features.length;
     if (m.mean.length !== d || m.scale.length !== d || m.weights.length !== d) return err(`invalid forecast model: models.${i} needs ${d} means, scales and weights`);

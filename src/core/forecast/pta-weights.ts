@@ -119,7 +119,7 @@ export function choosePtaWeights(samples: readonly PtaSample[], shipped: Weights
       lengthAlone: sortedAuroc(g, (s) => -s.steps),
     };
   });
-  const holds = names.length > 1 && sources.every((s) => s.heldOut === null || PTA_SIGNALS.every((k) => s.single[k] === null || s.heldOut! >= s.single[k]! - 1e-12));
+  const holds = names.length > 1 && sources.every((s) => s.heldOut === null || PTA_SIGNALS.every((k) => s.single[k] === null || s.heldOut! >= s.single[k] - 1e-12));
   return {
     minRuns,
     objective: 'worst margin over the best single signal (ties: mean margin)',

@@ -60,7 +60,14 @@ const keyOf = (r: Pick<ForecastRun, 'agent' | 'model'>) => JSON.stringify([r.age
 function ownModel(runs: readonly ForecastRun[], base: ForecastModel, match: ForecastModel['match'], lambda: number, kappa: number): ForecastModel {
   const design = designOf(runs, base.features as FeatureName[], BASE_CONFIG.endWeight);
   const fit = fitDesign(design, { lambda: lambda * kappa, prior: base.weights, start: base.weights, standard: base });
-  const raw: ForecastModel = { ...base, match, weights: fit.weights, intercept: fit.intercept, calibration: { a: 0, b: 1 }, trainedOn: { runs: runs.length, passing: runs.filter((r) => r.passed).length, tasks: new Set(runs.map((r) => r.task)).size } };
+  const raw: ForecastModel = {
+    ...base,
+    match,
+    weights: fit.weights,
+    intercept: fit.intercept,
+    calibration: { a: 0, b: 1 },
+    trainedOn: { runs: runs.length, passing: runs.filter((r) => r.passed).length, tasks: new Set(runs.map((r) => r.task)).size },
+  };
   const c = compileModel(raw);
   const calibration = fitPlatt(runs.map((r) => ({ z: scoreOf(c, r.rows, (r.at.length - 1) * FEATURE_COUNT), pass: r.passed })));
   return { ...raw, calibration };
@@ -91,7 +98,13 @@ function attemptSource(runs: readonly ForecastRun[], file: ForecastFile, o: Retr
   const base = selectModel(file, match.agent, match.model) ?? file.models.find((m) => m.match.agent === undefined && m.match.model === undefined) ?? file.models[0]!;
   const defaultModel = file.models.find((m) => m.match.agent === undefined && m.match.model === undefined) ?? base;
   if (runs.length < minRuns || passing < Math.max(minClass, 1) || runs.length - passing < Math.max(minClass, 1) || tasks < 2) {
-    return { attempt: { ...match, result: 'skipped', reason: `${runs.length} sessions with an outcome (${passing} passing) on ${tasks} tasks: need ${minRuns}, with ${minClass} of each outcome, on 2 tasks or more` } };
+    return {
+      attempt: {
+        ...match,
+        result: 'skipped',
+        reason: `${runs.length} sessions with an outcome (${passing} passing) on ${tasks} tasks: need ${minRuns}, with ${minClass} of each outcome, on 2 tasks or more`,
+      },
+    };
   }
   const k = Math.min(o.folds ?? 5, tasks);
   const folds = taskFolds(

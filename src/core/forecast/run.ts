@@ -65,8 +65,9 @@ export function rowAt(run: ForecastRun, t: number): number {
   let hi = at.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (at[mid]! === t) return mid;
-    if (at[mid]! < t) lo = mid + 1;
+    const v = at[mid]!;
+    if (v === t) return mid;
+    if (v < t) lo = mid + 1;
     else hi = mid - 1;
   }
   return -1;

@@ -120,7 +120,17 @@ export function selectConfig(runs: readonly ForecastRun[], k: number, seed: numb
   const canChoose = steering.length >= 2;
   const chosenAt = canChoose ? best(candidates, steering) : candidates.findIndex((c) => c.config.lambda === DEFAULT_FIT.lambda);
   const chosen = candidates[chosenAt]!;
-  const chosenWithout = Object.fromEntries(steering.map((s) => [s, canChoose ? best(candidates, steering.filter((x) => x !== s)) : chosenAt]));
+  const chosenWithout = Object.fromEntries(
+    steering.map((s) => [
+      s,
+      canChoose
+        ? best(
+            candidates,
+            steering.filter((x) => x !== s),
+          )
+        : chosenAt,
+    ]),
+  );
   const kappas: KappaCandidate[] = [];
   const foldScores: HeldOut[] = [];
   for (const kappa of canChoose ? KAPPAS : [null]) {

@@ -92,7 +92,7 @@ export function trainForecast(runs: readonly ForecastRun[], o: TrainOptions): Tr
   const stop = evaluateForecastStop(
     runs.flatMap((r, i) => {
       const p = foldP[i];
-      return p === null || p === undefined || p.length !== r.length ? [] : [{ source: sourceOf(r), passed: r.passed, pPass: p, costs: r.costs ?? new Float64Array(r.length) }];
+      return p?.length !== r.length ? [] : [{ source: sourceOf(r), passed: r.passed, pPass: p, costs: r.costs ?? new Float64Array(r.length) }];
     }),
   );
   const candidateOf = (i: number) => ({ set: sel.candidates[i]!.set, lambda: sel.candidates[i]!.config.lambda });
@@ -121,7 +121,17 @@ export function fitModels(runs: readonly ForecastRun[], config: FitConfig, loso:
     const ends = endScores(h);
     return runs.flatMap((r, i) => (ends[i] === null || !pick(r) ? [] : [{ z: ends[i]!, pass: r.passed }]));
   };
-  const models = [rankerModel(ranker, undefined, fitPlatt(points(loso, () => true), undefined, 0))];
+  const models = [
+    rankerModel(
+      ranker,
+      undefined,
+      fitPlatt(
+        points(loso, () => true),
+        undefined,
+        0,
+      ),
+    ),
+  ];
   const seen = new Map<string, ForecastRun>();
   for (const r of runs) if (!seen.has(sourceOf(r))) seen.set(sourceOf(r), r);
   for (const [s, r] of [...seen].sort(([a], [b]) => (a < b ? -1 : 1))) {
