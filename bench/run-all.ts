@@ -36,6 +36,7 @@ const BENCHES: Bench[] = [
   { name: 'http', args: ['--seconds', '5', '--json', '{json}'] },
   { name: 'ws-load', args: ['--json', '{json}'] },
   { name: 'shadow-cost', args: ['', '9', '--json', '{json}'] },
+  { name: 'evidence-cost', args: ['--runs', '15', '--passes', '9', '--json', '{json}'] },
   // Needs redis-server (Debian's package) on the PATH.
   { name: 'replicas', args: ['--json', '{json}'] },
 ];

@@ -1,0 +1,65 @@
+/**
+ * Tracebacks, compiler and syntax errors in a command's output, and the files they
+ * name (issue 26). Read only from terminal output (a file view may quote anything).
+ * Every pattern is line-anchored and runs only when {@link scanOutput} saw a line of
+ * its shape; patterns that must find a file name before a colon also need a plain-text
+ * guard (they backtrack on every line of long output).
+ */
+import { LINE, scanOutput } from './output-lines.js';
+
+export type ErrorKind = 'traceback' | 'syntax' | 'compile';
+
+interface Pattern {
+  guards: readonly string[];
+  re: RegExp;
+}
+const guarded = (text: string, p: Pattern) => p.guards.some((g) => text.includes(g)) && p.re.test(text);
+
+const SYNTAX: readonly RegExp[] = [/^[ \t]*(?:SyntaxError|IndentationError|TabError)\b/m, /^(?:bash|sh|\/bin\/\w+): [^\n]*syntax error/m];
+const COMPILE: readonly Pattern[] = [
+  { guards: ['error'], re: /^error(?:\[E\d+\])?: (?!test failed)/m }, // rustc / cargo
+  { guards: ['.java:'], re: /^[^:\n]+\.java:\d+: error: |^\[ERROR\] [^\n]*\.java:\[\d+,\d+\]/m }, // javac, Maven
+  { guards: ['COMPILATION ERROR'], re: /^\[ERROR\] COMPILATION ERROR/m }, // Maven
+  { guards: ['.go:'], re: /^[\w./-]+\.go:\d+:\d+: /m }, // go build / go vet
+  { guards: [': error TS'], re: /^[^:\n]+(?:\(\d+,\d+\))?: error TS\d+:/m }, // tsc
+  { guards: ['.c:', '.cc:', '.cpp:', '.cxx:', '.h:', '.hpp:'], re: /^[\w./-]+\.(?:c|cc|cpp|cxx|h|hpp):\d+:\d+: (?:fatal )?error: /m }, // gcc / clang
+];
+const TRACEBACK: readonly RegExp[] = [
+  /^[ \t]*(?:INTERNALERROR> )?Traceback \(most recent call last\)/m, // Python (and pytest's own crash)
+  /^Exception in thread "|^[ \t]+at [\w$.<>]+\([\w$]+\.java:\d+\)/m, // Java
+  /^thread '[^'\n]*'(?: \(\d+\))? panicked at /m, // Rust
+  /^\w*(?:Error|Exception)(?: \[\w+\])?: [^\n]*\n[ \t]+at /m, // Node
+];
+
+/** The most specific error in `text`: a syntax error, else a compiler error, else a traceback; null when none (`mask`: its {@link scanOutput}, when already computed). */
+export function errorKind(text: string, mask = scanOutput(text)): ErrorKind | null {
+  if (mask & LINE.syntax && SYNTAX.some((re) => re.test(text))) return 'syntax';
+  if (mask & LINE.compile && COMPILE.some((p) => guarded(text, p))) return 'compile';
+  if (mask & LINE.trace && TRACEBACK.some((re) => re.test(text))) return 'traceback';
+  return null;
+}
+
+/** At most this many file names are taken from one observation (a deep recursion repeats the same frames). */
+export const MAX_TRACE_PATHS = 32;
+
+/** Where errors name files (the compilers' pattern only for compiler errors). */
+const PATHS: ReadonlyArray<Pattern & { compileOnly?: boolean }> = [
+  { guards: ['File "'], re: /File "([^"\n]+)", line \d+/g }, // Python frames
+  { guards: ['.java:'], re: /\(([\w$]+\.java):\d+\)/g }, // Java frames (file name only)
+  { guards: [':'], compileOnly: true, re: /^[ \t]*(?:--> )?([\w./-]+\.\w+):\d+:\d+\b/gm }, // compilers (rustc's ` --> `, go, gcc, tsc)
+  { guards: ['.js:', '.mjs:', '.cjs:', '.jsx:', '.ts:', '.mts:', '.cts:', '.tsx:'], re: /\(([^()\s]+\.[cm]?[jt]sx?):\d+:\d+\)/g }, // Node frames
+  { guards: ['.rs:'], re: / at ([\w./-]+\.rs):\d+:\d+/g }, // Rust panics
+];
+
+/** Distinct file names in the frames and messages of an error of `kind` (pattern by pattern, each in order of appearance; at most {@link MAX_TRACE_PATHS}), without a leading `./`. */
+export function tracePaths(text: string, kind: ErrorKind): string[] {
+  const out = new Set<string>();
+  for (const p of PATHS) {
+    if ((p.compileOnly === true && kind !== 'compile') || !p.guards.some((g) => text.includes(g))) continue;
+    for (const m of text.matchAll(p.re)) {
+      if (out.size >= MAX_TRACE_PATHS) return [...out];
+      out.add(m[1]!.replace(/^\.\//, ''));
+    }
+  }
+  return [...out];
+}

@@ -1,0 +1,181 @@
+/**
+ * One pass over a command's output that says which readers could find anything in it
+ * (issue 26's cost target: all evidence in a few µs a step). Each line is classified by
+ * its first characters only; a reader (a runner family's parser, an error pattern) runs
+ * its regular expressions only when a line of a shape it needs is present. Every flag is
+ * a necessary condition of its readers' patterns (their patterns are line-anchored to
+ * match), so skipping never changes a result: test/evidence/output-lines.test.ts checks
+ * that on every step of the corpus runs.
+ */
+
+/** Shapes of lines, as bits. */
+export const LINE = {
+  pytest: 1 << 0, // `N passed` (any of its words) or `no tests ran` at column 0, after `=== ` or not; a line ending in `%]`; a colour code first
+  unittest: 1 << 1, // `Ran ` at column 0
+  tox: 1 << 2, // tox / nox verdict lines
+  junit: 1 << 3, // `Tests run: `, `BUILD ` (with or without a `[LEVEL] ` prefix), `N test` at column 0
+  js: 1 << 4, // `Tests:` at column 0, `N passing` / `N failing` first (mocha), `# pass` / `# fail`
+  go: 1 << 5, // `--- PASS` / `--- FAIL`, `ok ` or `FAIL` + blank at column 0
+  cargo: 1 << 6, // `test result: ` or `error` at column 0
+  syntax: 1 << 7, // `SyntaxError`, `IndentationError`, `TabError` first; `bash: `, `sh: `, `/bin/` at column 0
+  compile: 1 << 8, // `error` at column 0; `path.ext:<digit>` or `path.ext...: error` at a line's first colon; Maven's compiler lines
+  trace: 1 << 9, // `Traceback (most recent call last)` first (also after pytest's `INTERNALERROR> `); `Exception in thread`, `thread '` at column 0; an indented `at `
+} as const;
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+
+/** What the line's first colon says: a compiler location (`x.go:12:`, `a.ts(3,7): error`) or a tox environment's verdict (`  py39: commands ...`). */
+function colonShape(text: string, first: number, colon: number, indented: boolean): number {
+  let flags = 0;
+  if (indented && (text.startsWith(': commands ', colon) || text.startsWith(': OK (', colon) || text.startsWith(': FAIL code', colon))) flags |= LINE.tox;
+  if (isDigit(text.charCodeAt(colon + 1)) || text.startsWith(' error', colon + 1)) {
+    // An extension before the colon (or before `(line,col)`): 1-5 letters after a dot.
+    let k = colon - 1;
+    if (text.charCodeAt(k) === 41) k = text.lastIndexOf('(', k); // `a.ts(3,7)`
+    let letters = 0;
+    while (k > first && isLetter(text.charCodeAt(k - 1)) && letters < 6) {
+      k--;
+      letters++;
+    }
+    if (letters > 0 && text.charCodeAt(k - 1) === 46) flags |= LINE.compile;
+  }
+  return flags;
+}
+
+/** Words a count is followed by in pytest's summary (`3 passed`), Gradle's (`3 tests completed`) and mocha's (`3 passing`). */
+const PYTEST_WORDS = [' passed', ' failed', ' error', ' skipped', ' xfailed', ' xpassed', ' deselected', ' warning', ' rerun', ' subtests passed'];
+
+/** The flags of a count at `k` (a digit): which summaries could start there. */
+function countShape(text: string, k: number, col0: boolean): number {
+  while (isDigit(text.charCodeAt(k))) k++;
+  if (text.startsWith(' passing', k) || text.startsWith(' failing', k)) return LINE.js;
+  if (!col0) return 0;
+  if (text.startsWith(' test', k)) return LINE.junit;
+  return PYTEST_WORDS.some((w) => text.startsWith(w, k)) ? LINE.pytest : 0;
+}
+
+/** The flags of one line whose first non-blank character is at `first` (`start`: the line's start, `end`: its end). */
+function lineShape(text: string, start: number, first: number, end: number): number {
+  const at = (s: string) => text.startsWith(s, first);
+  const col0 = first === start;
+  const c = text.charCodeAt(first);
+  let flags = 0;
+  if (isDigit(c)) return countShape(text, first, col0) | progressShape(text, first, end);
+  switch (c) {
+    case 61: {
+      // = : pytest's framed summary `==== 1 failed, 2 passed in 0.1s ====`, or `=== no tests ran in ...`
+      if (!col0) break;
+      let k = first;
+      while (text.charCodeAt(k) === 61) k++;
+      if (text.charCodeAt(k) === 32 && (isDigit(text.charCodeAt(k + 1)) ? countShape(text, k + 1, true) & LINE.pytest : text.startsWith(' no tests ran', k))) flags |= LINE.pytest;
+      break;
+    }
+    case 27: // ESC: a colour code first (pytest --color=yes); the pytest reader strips them
+      flags |= LINE.pytest;
+      break;
+    case 110: // n
+      if (col0 && at('no tests ran')) flags |= LINE.pytest;
+      if (col0 && at('nox > ')) flags |= LINE.tox;
+      break;
+    case 82: // R
+      if (col0 && at('Ran ')) flags |= LINE.unittest;
+      break;
+    case 69: // E
+      if (col0 && at('ERROR:') && text.slice(first, end).includes(': commands failed')) flags |= LINE.tox;
+      if (col0 && at('Exception in thread')) flags |= LINE.trace;
+      break;
+    case 84: // T
+      if (at('Traceback (most recent call last)')) flags |= LINE.trace;
+      if (at('TabError')) flags |= LINE.syntax;
+      if (col0 && at('Tests run: ')) flags |= LINE.junit;
+      if (col0 && at('Tests:')) flags |= LINE.js;
+      break;
+    case 83: // S
+      if (at('SyntaxError')) flags |= LINE.syntax;
+      break;
+    case 73: // I
+      if (at('IndentationError')) flags |= LINE.syntax;
+      if (at('INTERNALERROR> Traceback (most recent call last)')) flags |= LINE.trace; // pytest's own crash
+      break;
+    case 98: // b
+    case 115: // s
+    case 47: // /
+      if (col0 && (at('bash: ') || at('sh: ') || at('/bin/'))) flags |= LINE.syntax;
+      break;
+    case 91: {
+      // [ : Maven's `[LEVEL] ...`
+      if (!col0) break;
+      const line = text.slice(first, end);
+      if (line.includes('] Tests run: ') || line.includes('] BUILD ')) flags |= LINE.junit;
+      if (line.includes('COMPILATION ERROR') || line.includes('.java:[')) flags |= LINE.compile;
+      break;
+    }
+    case 66: // B
+      if (col0 && at('BUILD ')) flags |= LINE.junit;
+      break;
+    case 35: // #
+      if (col0 && (at('# pass') || at('# fail'))) flags |= LINE.js;
+      break;
+    case 45: // -
+      if (at('--- PASS') || at('--- FAIL')) flags |= LINE.go;
+      break;
+    case 111: // o
+      if (col0 && (at('ok ') || at('ok\t'))) flags |= LINE.go;
+      break;
+    case 70: // F
+      if (col0 && (at('FAIL\t') || at('FAIL '))) flags |= LINE.go;
+      break;
+    case 116: // t
+      if (col0 && at('test result: ')) flags |= LINE.cargo;
+      if (col0 && at("thread '")) flags |= LINE.trace;
+      break;
+    case 101: // e
+      if (col0 && at('error')) flags |= LINE.cargo | LINE.compile;
+      if (at('evaluation failed :(')) flags |= LINE.tox;
+      break;
+    case 99: // c
+      if (at('congratulations :)')) flags |= LINE.tox;
+      break;
+    case 97: // a
+      if (!col0 && at('at ')) flags |= LINE.trace;
+      break;
+  }
+  return flags | progressShape(text, first, end);
+}
+
+/** pytest's progress lines end in `[ 40%]`. */
+function progressShape(text: string, first: number, end: number): number {
+  let e = end;
+  while (e > first && (text.charCodeAt(e - 1) === 32 || text.charCodeAt(e - 1) === 13)) e--;
+  return e - first >= 2 && text.charCodeAt(e - 1) === 93 && text.charCodeAt(e - 2) === 37 ? LINE.pytest : 0;
+}
+
+/** The {@link LINE} flags of every line of `text`, or-ed; one pass (O(length of text)). */
+export function scanOutput(text: string): number {
+  let mask = 0;
+  let p = 0;
+  const n = text.length;
+  // The next colon at or after the current line's start, found once and reused until passed (keeps the pass linear).
+  let colon = -1;
+  while (p < n) {
+    let end = text.indexOf('\n', p);
+    if (end < 0) end = n;
+    let first = p;
+    while (first < end) {
+      const c = text.charCodeAt(first);
+      if (c !== 32 && c !== 9) break;
+      first++;
+    }
+    if (first < end) {
+      mask |= lineShape(text, p, first, end);
+      if (colon < first) {
+        colon = text.indexOf(':', first);
+        if (colon < 0) colon = n;
+      }
+      if (colon < end) mask |= colonShape(text, first, colon, first > p);
+    }
+    p = end + 1;
+  }
+  return mask;
+}

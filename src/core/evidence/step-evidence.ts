@@ -1,0 +1,89 @@
+/**
+ * What the evidence trackers read of one step, computed once per step from the raw
+ * step and the labeler's state and label: pure, and O(length of the step's text) with
+ * the text capped, so a step costs the same at step 2,000 as at step 10.
+ */
+import { isTestPath } from '../labeler/file-roles.js';
+import type { Label, State, Step } from '../types.js';
+import { errorKind, tracePaths, type ErrorKind } from './errors.js';
+import { scanOutput } from './output-lines.js';
+import { parseDiff, type PatchFile } from './patch.js';
+import type { TestRun } from './runners/types.js';
+import { parseTestRun, verdictOf, type Verdict } from './test-results.js';
+
+/**
+ * Only the last this many characters of a command's output are read **(choice)**: runners
+ * print their summaries, and tracebacks end, at the bottom; a 300 KB log costs no more than
+ * 16 KB (on the corpus runs the mean evidence cost per step halved from a 64 KB window; a
+ * traceback followed by more than 16 KB of other output is missed).
+ */
+export const OUTPUT_WINDOW = 16_384;
+
+export interface StepEvidence {
+  /** The step changed a non-test, non-scratch source file (the label's `sourceEdit`). */
+  sourceEdit: boolean;
+  /** The file the step changed and what it is (`other`: scratch, notes, unknown). */
+  changed?: { file: string; role: 'source' | 'test' | 'other'; lines: number };
+  /** The file a read or search step looked into. */
+  read?: string;
+  /** A test or reproduction run (`run_test`, `run_script`, or any command whose output has a test summary), keyed by its file or else its command hash, with its verdict. */
+  run?: { key: string; verdict: Verdict };
+  /** The test summary of the output, if any. */
+  testRun: TestRun | null;
+  /** A traceback, compiler or syntax error in a command's output. */
+  error: ErrorKind | null;
+  /** Files named by that error. */
+  tracePaths: readonly string[];
+  /** The submitted patch, when this is a finish step whose observation holds a diff. */
+  patch: PatchFile[] | null;
+}
+
+const lineCount = (s: string | undefined): number => (s === undefined || s === '' ? 0 : s.split('\n').length);
+
+/** Changed lines an edit action implies (old plus new text; shell writes count 1: their text is not seen). */
+export function editLines(step: Step): number {
+  const a = step.action;
+  if (a.kind !== 'edit') return 1;
+  switch (a.op) {
+    case 'str_replace':
+      return lineCount(a.old) + lineCount(a.new);
+    case 'insert':
+      return lineCount(a.new);
+    case 'create':
+    case 'write':
+      return lineCount(a.text);
+    case 'replace_lines':
+      return (a.range !== undefined ? a.range[1] - a.range[0] + 1 : 0) + lineCount(a.new);
+    case 'undo':
+      return 0;
+  }
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/** The evidence of one step. */
+export function stepEvidence(step: Step, state: State, label: Label): StepEvidence {
+  const kind = step.action.kind;
+  const terminal = kind === 'shell' || kind === 'code' || kind === 'other';
+  const raw = step.observation ?? '';
+  const out = terminal ? (raw.length > OUTPUT_WINDOW ? raw.slice(-OUTPUT_WINDOW) : raw) : '';
+  const mask = out !== '' ? scanOutput(out) : 0;
+  const testRun = mask !== 0 ? parseTestRun(out, mask) : null;
+  const error = mask !== 0 ? errorKind(out, mask) : null;
+  const ev: StepEvidence = {
+    sourceEdit: label.sourceEdit,
+    testRun,
+    error,
+    tracePaths: error !== null ? tracePaths(out, error) : NONE,
+    patch: state.kind === 'finish' ? parseDiff(raw) : null,
+  };
+  if (label.changesFile && label.file !== undefined) {
+    ev.changed = { file: label.file, role: label.sourceEdit ? 'source' : isTestPath(label.file) ? 'test' : 'other', lines: editLines(step) };
+  }
+  if ((state.kind === 'read' || state.kind === 'search') && label.file !== undefined) ev.read = label.file;
+  if (state.kind === 'run_test' || state.kind === 'run_script' || testRun !== null) {
+    const parsed = testRun !== null ? verdictOf(testRun) : null;
+    ev.run = { key: label.file ?? state.hash, verdict: parsed ?? (state.failed ? 'fail' : 'pass') };
+  }
+  return ev;
+}
