@@ -7,6 +7,7 @@
 import type { PriorSample } from '../core/forecast/prior-weights.js';
 import { forecastRun, sourceOf, type ForecastRun } from '../core/forecast/run.js';
 import type { ScoringConfig } from '../core/config.js';
+import type { Label } from '../core/types.js';
 import type { Analyzers, ScopeResolver } from '../core/ports.js';
 import { createScorer } from '../core/scorer.js';
 import type { Reference } from '../core/scorer-api.js';
@@ -16,6 +17,7 @@ import type { OutcomeEntry } from '../report/outcomes-table.js';
 import { resolveOutcome } from '../report/resolve-outcome.js';
 import type { LoadedTrajectory } from '../report/types.js';
 import type { ManifestEntry } from './manifest.js';
+import { sourceOf as namedSource, type SourceEntry } from '../report/sources-table.js';
 
 /** A run with a known outcome and the trajectory it was read from. */
 export interface KnownTrajectory {
@@ -53,6 +55,7 @@ export function trainInput(
   reference: Reference,
   analyzers: Analyzers,
   config: ScoringConfig,
+  sources: readonly SourceEntry[] = [],
 ): TrainInput {
   const ctx = { fs: nodeReportFs, cache: new Map(), ...(table ? { table } : {}) };
   const runs: ForecastRun[] = [];
@@ -79,14 +82,16 @@ export function trainInput(
     }
     const scorer = createScorer({ reference, analyzers, config });
     const extra = createPriorSignalTracker(config.brevitySteps);
-    const sourceEdits: boolean[] = [];
+    const labels: Label[] = [];
     for (const s of t.steps) {
       const r = scorer.push(s);
       extra.add(r.state, r.label.sourceEdit);
-      sourceEdits.push(r.label.sourceEdit);
+      labels.push(r.label);
     }
-    const identity = { id: t.id, task: t.task, agent: m?.agent ?? t.agent, model: m?.model ?? t.model ?? '(model not named)', passed: outcome === 'pass' };
-    const run = forecastRun(identity, scorer.states(), sourceEdits);
+    // The manifest row names a run first, then the --sources row of its run folder, then its log.
+    const named = namedSource(sources, t.run, t.agent, t.model ?? '(model not named)');
+    const identity = { id: t.id, task: t.task, agent: m?.agent ?? named.agent, model: m?.model ?? named.model, passed: outcome === 'pass' };
+    const run = forecastRun(identity, t.steps, scorer.states(), labels);
     runs.push(run);
     known.push({ trajectory: t, run });
     const final = scorer.score();

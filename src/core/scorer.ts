@@ -58,7 +58,7 @@ export function createScorer(options: CreateScorerOptions): Scorer {
       temporal.add(state);
       structural?.add(state);
       priorSignals?.add(state, label.sourceEdit);
-      const pPass = forecaster?.add(state, label.sourceEdit);
+      const pPass = forecaster?.add(step, state, label);
       const score = composite(
         {
           struct: structural !== undefined ? structural.struct() : null,

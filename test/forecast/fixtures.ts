@@ -7,7 +7,7 @@ import { forecastRun, type ForecastRun } from '../../src/core/forecast/run.js';
 import { DEFAULT_FIT } from '../../src/core/forecast/select.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { scoreSteps } from '../../src/core/scorer.js';
-import type { State, Step } from '../../src/core/types.js';
+import type { Label, State, Step } from '../../src/core/types.js';
 import { parseTrajectoryText } from '../../src/formats/index.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { CORPUS_DIR } from '../fixtures/corpus.js';
@@ -39,8 +39,8 @@ export interface LabelledRun extends ForecastRun {
   file: string;
   steps: Step[];
   states: State[];
-  /** The labels' source-edit flags, aligned with `states`. */
-  sourceEdits: boolean[];
+  /** The labeler's verdicts, aligned with `states`. */
+  labels: Label[];
 }
 
 /** The labelled runs, parsed and scored (reference-free) once. */
@@ -54,8 +54,8 @@ export function labelledRuns(): LabelledRun[] {
     const results = scoreSteps(steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers }).results;
     const states = results.map((r) => r.state);
     const identity = { id: rel, task, agent: parsed.value.meta.agent ?? 'agent', model: parsed.value.meta.model ?? 'model', passed };
-    const sourceEdits = results.map((r) => r.label.sourceEdit);
-    return { ...forecastRun(identity, states, sourceEdits), file, states, steps, sourceEdits };
+    const labels = results.map((r) => r.label);
+    return { ...forecastRun(identity, steps, states, labels), file, states, steps, labels };
   });
 }
 

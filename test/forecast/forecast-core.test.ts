@@ -64,7 +64,7 @@ describe('online equals offline for pPass', () => {
         const batch = scoreSteps(run.steps.slice(0, i + 1), { reference: prior, analyzers, forecast: model });
         expect(pushed).toBe(batch.results[i]!.pPass);
         expect(pushed).toBe(batch.report.pPass);
-        expect(pushed).toBe(fresh.add(run.states[i]!, batch.results[i]!.label.sourceEdit));
+        expect(pushed).toBe(fresh.add(step, run.states[i]!, batch.results[i]!.label));
         // What train fits and evaluates on: the row of this prefix.
         expect(pushed).toBe(pPassOf(compiled, run.rows, rowAt(run, i + 1) * FEATURE_COUNT));
         checked += 1;

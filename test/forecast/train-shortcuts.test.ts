@@ -57,7 +57,7 @@ describe('steplens train shortcuts', () => {
       runs.forEach((r, i) => {
         if (folds.get(r.task) !== f) return;
         const fc = createForecaster(rankerModel(ranker, sourceOf(r)));
-        expect([...held.scores[i]!].map(sigmoid)).toEqual(r.states.map((s, j) => fc.add(s, r.sourceEdits[j]!)));
+        expect([...held.scores[i]!].map(sigmoid)).toEqual(r.states.map((s, j) => fc.add(r.steps[j]!, s, r.labels[j]!)));
         checked += 1;
       });
     }
@@ -73,7 +73,7 @@ describe('steplens train shortcuts', () => {
     runs.forEach((r, i) => {
       if (sourceOf(r) !== source) return expect(held.scores[i]).toBeNull();
       const fc = createForecaster(model);
-      expect([...held.scores[i]!].map(sigmoid)).toEqual(r.states.map((s, j) => fc.add(s, r.sourceEdits[j]!)));
+      expect([...held.scores[i]!].map(sigmoid)).toEqual(r.states.map((s, j) => fc.add(r.steps[j]!, s, r.labels[j]!)));
     });
   });
 
@@ -94,7 +94,7 @@ describe('steplens train shortcuts', () => {
     let stops = 0;
     for (const r of runs) {
       const fc = createForecaster(model);
-      const scored = r.states.map((s, j) => fc.add(s, r.sourceEdits[j]!));
+      const scored = r.states.map((s, j) => fc.add(r.steps[j]!, s, r.labels[j]!));
       for (const floor of [...STOP_FLOORS, 0.5, 0.9]) {
         for (const minSteps of [...STOP_MIN_STEPS, 1, 3]) {
           const policy: Policy = {

@@ -18,6 +18,7 @@ import { choosePriorWeights } from '../../core/forecast/prior-weights.js';
 import { choosePtaWeights } from '../../core/forecast/pta-weights.js';
 import { trainForecast } from '../../core/forecast/train.js';
 import { readConfigFile } from '../../settings-files.js';
+import { parseSourcesTable, type SourceEntry } from '../../report/sources-table.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
 import { readText } from '../../text-files.js';
 import type { Command } from '../command.js';
@@ -27,6 +28,12 @@ import { chooseReference } from '../references.js';
 import { ptaSamples } from '../train-references.js';
 import { forecastText, priorWeightsText, ptaWeightsText } from '../train-text.js';
 import { trainAnalyzers, trainInput } from '../train-runs.js';
+
+async function readSources(path: string, name: string): Promise<SourceEntry[]> {
+  const parsed = parseSourcesTable(await readText(path), name);
+  if (!parsed.ok) throw parsed.error;
+  return parsed.value;
+}
 
 function intOf(value: string | undefined, flag: string, fallback: number, min: number): number {
   if (value === undefined) return fallback;
@@ -39,9 +46,10 @@ const command: Command = {
   name: 'train',
   summary: 'fit the outcome forecaster P(pass | first t steps) on runs with known outcomes, chosen and evaluated within source, held out',
   usage:
-    'usage: steplens train --out FORECAST.json [--outcomes FILE] [--manifest FILE] [--folds K] [--seed N] [--config FILE] [--json] PATH...\n' +
+    'usage: steplens train --out FORECAST.json [--outcomes FILE] [--manifest FILE] [--sources FILE] [--folds K] [--seed N] [--config FILE] [--json] PATH...\n' +
     '  PATH and outcomes: as for `steplens report`; only runs with a pass/fail outcome count\n' +
     "  --manifest FILE  JSON Lines {file, agent, model, resolved}: names each run's agent and model (its source) and outcome\n" +
+    '  --sources FILE   CSV (run,agent,model) or JSON Lines: the agent and model of the runs of each run folder (as for calibrate)\n' +
     '  --folds K        task-disjoint folds (default 5), also those of the per-source recalibration; --seed N the folds and the bootstrap (default 1)\n' +
     '  --config FILE    scoring config the runs are scored with\n' +
     '  --out FILE       the model file: a default model and one per source (agent + model) seen; `serve --forecast FILE` loads it\n' +
@@ -55,6 +63,7 @@ const command: Command = {
         ...CORPUS_OPTIONS,
         out: { type: 'string' },
         manifest: { type: 'string' },
+        sources: { type: 'string' },
         folds: { type: 'string' },
         seed: { type: 'string' },
         config: { type: 'string' },
@@ -69,7 +78,8 @@ const command: Command = {
     const manifest = manifestPath !== undefined ? parseManifest(await readText(manifestPath), manifestPath) : undefined;
     const config = values.config !== undefined ? await readConfigFile(resolve(io.cwd, values.config)) : DEFAULT_CONFIG;
     const prior = await chooseReference(undefined);
-    const input = trainInput(found.trajectories, table, manifest, prior, trainAnalyzers(defaultAnalyzers()), config);
+    const sources = values.sources !== undefined ? await readSources(resolve(io.cwd, values.sources), values.sources) : [];
+    const input = trainInput(found.trajectories, table, manifest, prior, trainAnalyzers(defaultAnalyzers()), config, sources);
     const runs = input.runs;
     const passing = runs.filter((r) => r.passed).length;
     if (passing === 0 || passing === runs.length) {

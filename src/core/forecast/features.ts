@@ -6,14 +6,18 @@
  * characters (mini-swe-agent logs ~10k tokens a step, SWE-agent 0.x a few
  * hundred, so a token feature mostly names the harness). Step counts keep a
  * per-source level through the model's per-source intercept (fit.ts), so
- * only their slope is shared. No feature reads a task's PTA, so a model
- * trained reference-free applies unchanged to sessions scored against one.
+ * only their slope is shared. The content-aware evidence of core/evidence
+ * (test results, errors, the patch; docs/evidence.md) follows the process
+ * counters; it is computed only for a model that uses some of it. No feature
+ * reads a task's PTA, so a model trained reference-free applies unchanged to
+ * sessions scored against one.
  */
+import { createEvidenceTracker, EVIDENCE_NAMES, type EvidenceName } from '../evidence/evidence.js';
 import { createRetryDetector } from '../signals/coherence.js';
-import type { State } from '../types.js';
+import type { Label, State, Step } from '../types.js';
 
-/** The catalogue, in vector order. A model uses a subset by name (its `features`). */
-export const FEATURE_NAMES = [
+/** The process counters, in vector order. */
+export const PROCESS_FEATURES = [
   'logSteps', // ln(1 + t)
   'shareE', // E steps / t
   'shareI',
@@ -37,13 +41,20 @@ export const FEATURE_NAMES = [
   'finished', // a finish (submit) action was seen
 ] as const;
 
+/** The catalogue, in vector order: the process counters, then the evidence values. A model uses a subset by name (its `features`). */
+export const FEATURE_NAMES = [...PROCESS_FEATURES, ...EVIDENCE_NAMES] as const;
+
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export const FEATURE_COUNT = FEATURE_NAMES.length;
+const EVIDENCE_SET = new Set<string>(EVIDENCE_NAMES);
+
+/** True for a feature of core/evidence (read from the steps' content). */
+export const isEvidence = (name: string): name is EvidenceName => EVIDENCE_SET.has(name);
 
 /** The incremental feature tracker. */
 export interface FeatureTracker {
-  /** Adds the next state; `sourceEdit` is its label's flag (a non-test, non-scratch source file changed). */
-  add(state: State, sourceEdit: boolean): void;
+  /** Adds the next step with the state and label the scorer made of it. */
+  add(step: Step, state: State, label: Label): void;
   /** Writes the vector of the states added so far into `out` (FEATURE_COUNT long) and returns it. */
   write(out: Float64Array): Float64Array;
   readonly length: number;
@@ -53,7 +64,9 @@ const ORDER = { E: 0, I: 1, V: 2 } as const;
 /** The exploration streak at which `settle` is ½ (as Φsettle, signals/prior-signals.ts). */
 const SETTLE_STEPS = 3;
 
-export function createFeatureTracker(): FeatureTracker {
+/** A tracker; with `evidence` false the evidence values stay 0 (no step content is read). */
+export function createFeatureTracker(evidence = true): FeatureTracker {
+  const ev = evidence ? createEvidenceTracker() : undefined;
   const retry = createRetryDetector();
   const editedFiles = new Set<string>();
   let n = 0;
@@ -75,7 +88,8 @@ export function createFeatureTracker(): FeatureTracker {
   let lastNonO: 'E' | 'I' | 'V' | undefined;
   let finished = false;
   return {
-    add(s, sourceEdit) {
+    add(step, s, label) {
+      ev?.add(step, s, label);
       if (retry.add(s) !== undefined) retries += 1;
       if (s.stage === 'E') {
         e += 1;
@@ -98,7 +112,7 @@ export function createFeatureTracker(): FeatureTracker {
         verifiedAfterEdit = false;
         if (s.file !== undefined && editedFiles.size < 1024) editedFiles.add(s.file);
       }
-      if (sourceEdit && firstSourceEdit < 0) firstSourceEdit = n;
+      if (label.sourceEdit && firstSourceEdit < 0) firstSourceEdit = n;
       if (s.stage === 'V') {
         if (lastEdit >= 0) verifiedAfterEdit = true;
         lastVerifyFailed = s.failed;
@@ -132,6 +146,8 @@ export function createFeatureTracker(): FeatureTracker {
       out[18] = retries / t;
       out[19] = backtracks / t;
       out[20] = finished ? 1 : 0;
+      if (ev !== undefined) out.set(ev.vector(), PROCESS_FEATURES.length);
+      else out.fill(0, PROCESS_FEATURES.length);
       return out;
     },
     get length() {

@@ -6,15 +6,15 @@
  * prefix lengths (run.ts), which is what `serve --forecast-learn` refits on.
  */
 import type { ForecastTrace } from '../scorer-api.js';
-import type { State } from '../types.js';
-import { createFeatureTracker, FEATURE_COUNT, FEATURE_NAMES } from './features.js';
+import type { Label, State, Step } from '../types.js';
+import { createFeatureTracker, FEATURE_COUNT, FEATURE_NAMES, isEvidence } from './features.js';
 import { sigmoid } from './logistic.js';
 import type { ForecastModel } from './model.js';
 import { isCheckpoint } from './run.js';
 
 export interface Forecaster {
-  /** Adds the next state (with its label's source-edit flag); returns pPass after it. */
-  add(state: State, sourceEdit: boolean): number;
+  /** Adds the next step (with the state and label the scorer made of it); returns pPass after it. */
+  add(step: Step, state: State, label: Label): number;
   /** pPass of the prefix so far (the model's value at 0 steps before any state). */
   value(): number;
   /** The feature vectors at the sampled prefix lengths so far, and the current one: rows as in {@link ForecastRun}. */
@@ -53,14 +53,15 @@ export const pPassOf = (c: CompiledModel, v: Float64Array, offset = 0): number =
 
 export function createForecaster(model: ForecastModel): Forecaster {
   const compiled = compileModel(model);
-  const features = createFeatureTracker();
+  // The evidence (a pass over each step's output) is read only for a model that uses it.
+  const features = createFeatureTracker(model.features.some(isEvidence));
   const now = new Float64Array(FEATURE_COUNT);
   const kept: Float64Array[] = [];
   const keptAt: number[] = [];
   let current = pPassOf(compiled, features.write(now));
   return {
-    add(state, sourceEdit) {
-      features.add(state, sourceEdit);
+    add(step, state, label) {
+      features.add(step, state, label);
       features.write(now);
       if (isCheckpoint(features.length)) {
         kept.push(now.slice());

@@ -5,7 +5,7 @@
  * prefix (the stop rule is checked step by step); the server's learner keeps
  * only the sampled ones ({@link sampleSteps}), which is all a fit reads.
  */
-import type { State } from '../types.js';
+import type { Label, State, Step } from '../types.js';
 import { createFeatureTracker, FEATURE_COUNT } from './features.js';
 
 export interface ForecastRun {
@@ -44,13 +44,13 @@ export const sourceOf = (r: Pick<ForecastRun, 'agent' | 'model'>): string => `${
 
 export type RunIdentity = Pick<ForecastRun, 'id' | 'task' | 'agent' | 'model' | 'passed'>;
 
-/** A run with a row at every prefix, from its scorer states and the labels' source-edit flags (aligned). */
-export function forecastRun(identity: RunIdentity, states: readonly State[], sourceEdits: readonly boolean[]): ForecastRun {
+/** A run with a row at every prefix, from its steps and the scorer's states and labels of them (aligned). */
+export function forecastRun(identity: RunIdentity, steps: readonly Step[], states: readonly State[], labels: readonly Label[]): ForecastRun {
   const tracker = createFeatureTracker();
   const n = states.length;
   const rows = new Float64Array(n * FEATURE_COUNT);
   for (let i = 0; i < n; i++) {
-    tracker.add(states[i]!, sourceEdits[i] ?? false);
+    tracker.add(steps[i]!, states[i]!, labels[i]!);
     tracker.write(rows.subarray(i * FEATURE_COUNT, (i + 1) * FEATURE_COUNT));
   }
   return { ...identity, length: n, at: Int32Array.from({ length: n }, (_, i) => i + 1), rows, costs: Float64Array.from(states, (s) => s.cost) };

@@ -13,21 +13,32 @@
 import { auroc } from '../stats/auroc.js';
 import { MIN_PER_CLASS } from '../stats/separation.js';
 import { endScores, leaveSourceOut, taskFoldsOut, type HeldOut } from './crossfit.js';
-import { FEATURE_NAMES, type FeatureName } from './features.js';
+import { EVIDENCE_NAMES, type EvidenceName } from '../evidence/evidence.js';
+import { PROCESS_FEATURES, type FeatureName } from './features.js';
 import type { FitConfig } from './fit.js';
 import { sourceOf, type ForecastRun } from './run.js';
 
+/**
+ * The evidence values kept as features: each of them, held out (leave one source out, the sources with 10 or more
+ * passing and failing runs), raised the mean within-source AUROC when added to the process features AND lowered it
+ * when dropped from the process features plus every evidence value (bench/forecast-features.ts; docs/forecast.md).
+ */
+export const KEPT_EVIDENCE: readonly EvidenceName[] = ['checkAfterEdit', 'reproFlipped', 'patchTestOnly', 'patchLines', 'patchCompact'];
+
 /** The feature sets a choice is made among. */
 export const FEATURE_SETS: Record<string, readonly FeatureName[]> = {
-  process: FEATURE_NAMES,
+  process: PROCESS_FEATURES,
+  'process + evidence': [...PROCESS_FEATURES, ...KEPT_EVIDENCE],
+  'process + all evidence': [...PROCESS_FEATURES, ...EVIDENCE_NAMES],
 };
-export const LAMBDAS = [0.003, 0.01, 0.03, 0.1] as const;
+export const LAMBDAS = [0.003, 0.01, 0.03] as const;
 export const KAPPAS: ReadonlyArray<number | null> = [null, 10, 3];
 export const STEER_MIN_PER_CLASS = 10;
 
 /** The fixed parts of every configuration (chosen on the shared data in the analysis of docs/forecast.md). */
 export const BASE_CONFIG = { endWeight: 0.7, groupSd: 1 } as const;
-export const DEFAULT_FIT: FitConfig = { features: FEATURE_NAMES, lambda: 0.01, kappa: null, ...BASE_CONFIG };
+/** What is fitted when nothing can be chosen (fewer than 2 sources to steer): the set chosen on the shared data. */
+export const DEFAULT_FIT: FitConfig = { features: FEATURE_SETS['process + evidence']!, lambda: 0.01, kappa: null, ...BASE_CONFIG };
 
 export interface Candidate {
   set: string;
@@ -91,6 +102,10 @@ function best(items: ReadonlyArray<{ bySource: Record<string, number | null> }>,
 
 /** The sources that steer: at least `min` of each outcome (falling back to MIN_PER_CLASS when fewer than two have that). */
 export function steeringSources(runs: readonly ForecastRun[], min = STEER_MIN_PER_CLASS): string[] {
+  return steeringOf(runs, min).sources;
+}
+
+function steeringOf(runs: readonly ForecastRun[], min: number): { sources: string[]; min: number } {
   const n = new Map<string, [number, number]>();
   for (const r of runs) {
     const c = n.get(sourceOf(r)) ?? [0, 0];
@@ -99,12 +114,12 @@ export function steeringSources(runs: readonly ForecastRun[], min = STEER_MIN_PE
   }
   const at = (m: number) => [...n].filter(([, [p, f]]) => p >= m && f >= m).map(([s]) => s);
   const strict = at(min);
-  return (strict.length >= 2 ? strict : at(MIN_PER_CLASS)).sort();
+  return strict.length >= 2 ? { sources: strict.sort(), min } : { sources: at(MIN_PER_CLASS).sort(), min: MIN_PER_CLASS };
 }
 
 /** Chooses the configuration (see the file comment); `featureSets` defaults to {@link FEATURE_SETS}. */
 export function selectConfig(runs: readonly ForecastRun[], k: number, seed: number, featureSets = FEATURE_SETS): Selection {
-  const steering = steeringSources(runs);
+  const { sources: steering, min } = steeringOf(runs, STEER_MIN_PER_CLASS);
   const candidates: Candidate[] = [];
   const loso: HeldOut[] = [];
   for (const [set, features] of Object.entries(featureSets)) {
@@ -118,7 +133,7 @@ export function selectConfig(runs: readonly ForecastRun[], k: number, seed: numb
     }
   }
   const canChoose = steering.length >= 2;
-  const chosenAt = canChoose ? best(candidates, steering) : candidates.findIndex((c) => c.config.lambda === DEFAULT_FIT.lambda);
+  const chosenAt = canChoose ? best(candidates, steering) : Math.max(0, candidates.findIndex((c) => c.config.features === DEFAULT_FIT.features && c.config.lambda === DEFAULT_FIT.lambda));
   const chosen = candidates[chosenAt]!;
   const chosenWithout = Object.fromEntries(
     steering.map((s) => [
@@ -142,7 +157,7 @@ export function selectConfig(runs: readonly ForecastRun[], k: number, seed: numb
   }
   const kAt = best(kappas, steering);
   const note = canChoose
-    ? `chosen by the mean within-source AUROC of the ${steering.length} sources with at least ${steering.length > 0 ? STEER_MIN_PER_CLASS : MIN_PER_CLASS} passing and failing runs`
+    ? `chosen by the mean within-source AUROC of the ${steering.length} sources with at least ${min} passing and failing runs`
     : `fewer than 2 sources with ${MIN_PER_CLASS} passing and failing runs: nothing to choose by; the default configuration is used`;
-  return { steering, steerMinPerClass: STEER_MIN_PER_CLASS, candidates, chosen, chosenWithout, kappas, kappa: kappas[kAt]!.kappa, folds: foldScores[kAt]!, loso, note };
+  return { steering, steerMinPerClass: min, candidates, chosen, chosenWithout, kappas, kappa: kappas[kAt]!.kappa, folds: foldScores[kAt]!, loso, note };
 }
