@@ -29,7 +29,11 @@ export function repoRoot(): string {
   return here.includes(`${path.sep}dist${path.sep}`) ? path.resolve(here, '../..') : path.resolve(here, '..');
 }
 
-/** `override` if given, else the first `shared/corpus` found walking up from the repository. */
+/**
+ * `override` if given, else the first `shared/corpus` found walking up from the repository (the team's
+ * checkout), else the same corpus as the tests unpack it (`test/.corpus/corpus`, after any `npx vitest run`):
+ * a clone has no ../shared.
+ */
 export function findCorpus(override?: string): string {
   if (override !== undefined && override !== '') return path.resolve(override);
   let dir = repoRoot();
@@ -37,9 +41,14 @@ export function findCorpus(override?: string): string {
     const candidate = path.resolve(dir, '../shared/corpus');
     if (existsSync(candidate)) return candidate;
     const up = path.dirname(dir);
-    if (up === dir) throw new Error('shared/corpus not found above the repository; pass the corpus directory as an argument');
+    if (up === dir) break;
     dir = up;
   }
+  const unpacked = path.join(repoRoot(), 'test', '.corpus', 'corpus');
+  if (existsSync(unpacked)) return unpacked;
+  throw new Error(
+    'no corpus: neither shared/corpus above the repository nor test/.corpus/corpus (run `npx vitest run test/boundaries` once to unpack it); or pass the corpus directory as an argument',
+  );
 }
 
 /** The data files SOURCES.md names in its tables (first backticked cell of a row) that exist, in order. */

@@ -1,10 +1,12 @@
 /**
  * The reliability drills (bench/drills/*), longer than the CI suite (test/drills) runs them, on the shared
  * corpus: frame fuzzer (100,000 frames), mutated logs (2,500), kill -9 cycles (12), floods (5,000 sessions,
- * 200 distinct 850 KB .py files, 200 distinct 1 MB commands), hostile ids, shutdown under load (200 sessions).
+ * 200 distinct 850 KB .py files, 200 distinct 1 MB commands), hostile ids, shutdown under load (200 sessions),
+ * hostile files through the CLI (gzip bombs of 3.5 GiB and 600 MiB, a 300 MiB file, /dev/zero, a FIFO, ESC
+ * sequences and formulas in real runs).
  * Prints the figures and one TARGET line per drill (docs/reliability.md).
  *
- *   npm run build && node dist/bench/drills.js [--only fuzz,logs,kill,flood,hostile,shutdown] [--json FILE] [CORPUS_DIR]
+ *   npm run build && node dist/bench/drills.js [--only fuzz,logs,kill,flood,hostile,shutdown,files] [--json FILE] [CORPUS_DIR]
  */
 import { mkdtemp, mkdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -14,9 +16,10 @@ import type { Step } from '../src/core/types.js';
 import { parseTrajectoryText } from '../src/formats/index.js';
 import { buildApp } from '../src/server/app.js';
 import { bundledReferencesDir } from '../src/package-files.js';
-import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
+import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus, repoRoot } from './corpus.js';
 import { runFlood } from './drills/flood.js';
 import { runFrameFuzz } from './drills/frame-fuzz.js';
+import { runHostileFiles } from './drills/hostile-files.js';
 import { runHostileIds } from './drills/hostile-ids.js';
 import { runKillCycles } from './drills/kill-cycle.js';
 import { runLogMutation } from './drills/log-mutation.js';
@@ -136,6 +139,28 @@ async function main(): Promise<void> {
         shutdown_seconds: seconds(began),
       });
       targets.push(target('shutdown under load: sessions without a matching final, bad answers, exit code', r.sessions - r.finalsMatching + r.problems.length + (r.exitCode ?? 1), '<=', 0));
+    }
+    if (wanted('files')) {
+      const began = performance.now();
+      const dir = path.join(work, 'files');
+      await mkdir(dir, { recursive: true });
+      const root = repoRoot();
+      // The default input limit (256 MiB): the bombs of the red-team trial, a plain file over the limit.
+      const r = await runHostileFiles({
+        cli: path.join(root, 'dist/src/cli/main.js'),
+        examples: path.join(root, 'examples/runs'),
+        work: dir,
+        bombsMiB: [3584, 600, 3584],
+        plainMiB: 300,
+        hostileCopies: 8,
+        timeoutMs: 600_000,
+      });
+      console.log('files', JSON.stringify({ ...r, problems: r.problems.slice(0, 5) }));
+      for (const c of r.commands) Object.assign(figures, { [`files_${c.command.replace(/[^a-z0-9]+/gi, '_')}_ms`]: c.ms, [`files_${c.command.replace(/[^a-z0-9]+/gi, '_')}_peak_mb`]: c.peakMB });
+      const peak = Math.max(...r.commands.map((c) => c.peakMB));
+      Object.assign(figures, { files_readable: r.readable, files_refused: r.refused, files_problems: r.problems.length, files_peak_mb: peak, files_seconds: seconds(began) });
+      targets.push(target('hostile files: aborts, hangs, unnamed refusals, unread runs, raw control characters, formula cells', r.problems.length, '<=', 0));
+      targets.push(target('hostile files: peak RSS of any command (3.5 GiB bombs, default 256 MiB limit)', peak, '<', 1024, 'MB'));
     }
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { readCorpusInput } from '../src/cli/corpus-input.js';
-import { parseManifest } from '../src/cli/manifest.js';
+import { parseManifest } from '../src/report/manifest.js';
 import { chooseReference } from '../src/cli/references.js';
 import { trainAnalyzers, trainInput } from '../src/cli/train-runs.js';
 import { DEFAULT_CONFIG } from '../src/core/config.js';

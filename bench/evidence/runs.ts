@@ -6,13 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { readCorpusInput } from '../../src/cli/corpus-input.js';
-import { parseManifest } from '../../src/cli/manifest.js';
 import { trainAnalyzers } from '../../src/cli/train-runs.js';
 import { createEvidenceTracker } from '../../src/core/evidence/evidence.js';
 import { createStateBuilder } from '../../src/core/state-builder.js';
 import { nodeReportFs } from '../../src/report/node-fs.js';
-import { resolveOutcome } from '../../src/report/resolve-outcome.js';
-import { parseSourcesTable, sourceOf } from '../../src/report/sources-table.js';
+import { nameRuns, sourceLabel } from '../../src/report/run-naming.js';
+import { parseSourcesTable } from '../../src/report/sources-table.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 
 export const HORIZONS = [10, 20, 40] as const;
@@ -38,22 +37,19 @@ export interface LoadOptions {
 }
 
 export function loadEvidenceRuns(o: LoadOptions): { runs: EvidenceRun[]; skipped: number } {
-  const { found, table } = readCorpusInput(o.paths, { outcomes: o.outcomes }, process.cwd(), 'evidence');
-  const manifest = o.manifest !== undefined ? parseManifest(readFileSync(o.manifest, 'utf8'), o.manifest) : undefined;
+  const { found, naming } = readCorpusInput(o.paths, { outcomes: o.outcomes, manifest: o.manifest }, process.cwd(), 'evidence');
   const sourcesTable = o.sources !== undefined ? parseSourcesTable(readFileSync(o.sources, 'utf8'), o.sources) : undefined;
   if (sourcesTable !== undefined && !sourcesTable.ok) throw sourcesTable.error;
-  const ctx = { fs: nodeReportFs, cache: new Map(), ...(table ? { table } : {}) };
   const analyzers = trainAnalyzers(defaultAnalyzers());
   const runs: EvidenceRun[] = [];
   let skipped = 0;
-  for (const t of found.trajectories) {
-    const m = manifest?.get(t.path);
-    const outcome = m?.passed !== undefined ? (m.passed ? 'pass' : 'fail') : resolveOutcome(ctx, t).outcome;
+  // Named as report, calibrate and train name them (src/report/run-naming.ts).
+  for (const t of nameRuns(nodeReportFs, found.trajectories, { ...naming, ...(sourcesTable ? { sources: sourcesTable.value } : {}) })) {
+    const outcome = t.outcome.outcome;
     if ((outcome !== 'pass' && outcome !== 'fail') || t.steps.length === 0) {
       skipped += 1;
       continue;
     }
-    const named = sourceOf(sourcesTable?.value ?? [], t.run, m?.agent ?? t.agent, m?.model ?? t.model ?? '(model not named)');
     const builder = createStateBuilder(analyzers);
     const tracker = createEvidenceTracker();
     const at: EvidenceRun['at'] = {};
@@ -65,7 +61,7 @@ export function loadEvidenceRuns(o: LoadOptions): { runs: EvidenceRun[]; skipped
     runs.push({
       id: t.id,
       task: t.task ?? t.id,
-      source: `${named.agent} + ${named.model}`,
+      source: sourceLabel(t),
       passed: outcome === 'pass',
       length: t.steps.length,
       submitted: tracker.patchSubmitted === 1,

@@ -9,7 +9,7 @@ export type GroupBy = 'agent' | 'model' | 'source';
 
 export interface CalibrateArgs {
   paths: string[];
-  corpus: { outcomes?: string | undefined; model?: string | undefined; run?: string | undefined };
+  corpus: { outcomes?: string | undefined; manifest?: string | undefined; model?: string | undefined; run?: string | undefined };
   /** Broken files under PATH... are named on stderr either way; without --lenient they make the exit code 1. */
   lenient: boolean;
   sources?: string;
@@ -96,7 +96,7 @@ export function parseCalibrateArgs(args: string[]): CalibrateArgs {
   const sourceMax = values['source-max'] !== undefined ? rate(values['source-max'], '--source-max', 0.02) : values.portable ? 0.02 : undefined;
   return {
     paths: positionals,
-    corpus: { outcomes: values.outcomes, model: values.model, run: values.run },
+    corpus: { outcomes: values.outcomes, manifest: values.manifest, model: values.model, run: values.run },
     lenient: values.lenient,
     ...(values.sources !== undefined ? { sources: values.sources } : {}),
     runs,

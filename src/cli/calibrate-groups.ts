@@ -4,7 +4,17 @@
  * warn-only policy) and the fallback calibrated on every run, for the
  * policy-set file `serve --policy` loads.
  */
-import { calibrateTradeoff, describeSettings, splitCalibration, type SplitReport, type TradeoffOptions, type TradeoffResult, type TradeoffRun } from '../core/calibrate/index.js';
+import {
+  calibrateTradeoff,
+  confirmTradeoff,
+  describeSettings,
+  splitCalibration,
+  type ConfirmedTradeoff,
+  type HeldOutCheck,
+  type SplitReport,
+  type TradeoffOptions,
+  type TradeoffRun,
+} from '../core/calibrate/index.js';
 import type { PolicyMatch } from '../core/policy-set.js';
 import { SteplensError } from '../errors.js';
 import type { GroupBy } from './calibrate-args.js';
@@ -15,19 +25,27 @@ type NamedRun = TradeoffRun & { agent: string; model: string };
 
 export interface GroupResult {
   match: PolicyMatch;
-  tradeoff: TradeoffResult;
+  /** The group's calibration, its stops confirmed by its split (or unconfirmed without one: confirm.ts). */
+  tradeoff: ConfirmedTradeoff;
   /** Chosen on half the group's tasks, measured on the other half, both ways. */
   split?: SplitReport;
 }
 
 const matchOf = (r: NamedRun, by: GroupBy): PolicyMatch => (by === 'agent' ? { agent: r.agent } : by === 'model' ? { model: r.model } : { agent: r.agent, model: r.model });
 
-function calibrated(runs: readonly TradeoffRun[], options: TradeoffOptions, split: { seed: number; holdout: number } | undefined): { tradeoff: TradeoffResult; split?: SplitReport } {
+function calibrated(runs: readonly TradeoffRun[], options: TradeoffOptions, split: { seed: number; holdout: number } | undefined): { tradeoff: ConfirmedTradeoff; split?: SplitReport } {
   const t = calibrateTradeoff(runs, options);
   if (!t.ok) throw new SteplensError('usage', t.error);
-  if (split === undefined || new Set(runs.map((r) => r.task)).size < 2) return { tradeoff: t.value };
-  const s = splitCalibration(runs, split.seed, split.holdout, options);
-  return s.ok ? { tradeoff: t.value, split: s.value } : { tradeoff: t.value };
+  if (split === undefined) return { tradeoff: confirmTradeoff(runs, t.value, undefined, options) };
+  const s = new Set(runs.map((r) => r.task)).size < 2 ? undefined : splitCalibration(runs, split.seed, split.holdout, options);
+  if (s?.ok) {
+    const check: HeldOutCheck = { kind: 'half', folds: s.value.folds.map((f) => f.settings), pooled: s.value.pooledOutOfSample };
+    return { tradeoff: confirmTradeoff(runs, t.value, check, options, split.seed), split: s.value };
+  }
+  // A group its split cannot check (one task, or a half without runs) has nothing held out to confirm a stop.
+  const unavailable = s === undefined ? 'the group has one task, so a split by task holds nothing out' : s.error;
+  const none: HeldOutCheck = { kind: 'half', folds: [], pooled: t.value.chosen.modes, unavailable };
+  return { tradeoff: confirmTradeoff(runs, t.value, none, options, split.seed) };
 }
 
 /** Per group (largest first), then the fallback over every run. */
@@ -56,7 +74,11 @@ export function groupsText(by: GroupBy, r: { groups: GroupResult[]; fallback: Om
   const rows = [...r.groups.map((g) => [name(g.match), g]), ['fallback (every run)', r.fallback]] as Array<[string, Omit<GroupResult, 'match'>]>;
   const body = rows.flatMap(([label, g]) => {
     const t = g.tradeoff;
-    const policy = t.choice.warnOnly ? `warn only (${t.runs.passing} passing runs < ${t.choice.passingNeeded} needed)` : describeSettings(t.chosen.settings);
+    const policy = t.choice.warnOnly
+      ? t.runs.passing < t.choice.passingNeeded
+        ? `warn only (${t.runs.passing} passing runs < ${t.choice.passingNeeded} needed)`
+        : `warn only (not confirmed held out${g.split ? '' : ': no split possible'})`
+      : `${describeSettings(t.chosen.settings)}${t.confirmation.check === 'none' ? ' (unconfirmed: --split none)' : ''}`;
     const out = [[label, `${t.runs.passing}/${t.runs.failing}`, 'in-sample', ...pointCells(t.chosen.modes.referenceFree).slice(0, 4), policy]];
     if (g.split) out.push(['', '', 'held out (split by task)', ...pointCells(g.split.pooledOutOfSample.referenceFree).slice(0, 4), '']);
     return out;

@@ -30,7 +30,7 @@ function kindText(kind: CalibrationKind, c: Calibration): string {
     mark(r),
   ]);
   const header = ['threshold', 'passing stopped (95% upper)', 'failing stopped', 'saved/failing run', 'saved/stopped run', 'pick'];
-  return `${kind}: ${MEANING[kind]}\n${renderTable(header, rows)}recommended: ${levelText('warn', t.warn)}; ${levelText('stop', t.stop)}\n`;
+  return `${kind}: ${MEANING[kind]}\n${renderTable(header, rows)}this kind alone: ${levelText('warn', t.warn)}; ${levelText('stop', t.stop)}\n`;
 }
 
 /** The per-kind tables (reference-free), their single-kind recommendations and the naive repeat rule. */
@@ -42,5 +42,11 @@ export function perKindText(c: Calibration, left: number, priorRefs: number, bou
     `bounds: stop when the ${bound.method} ${Math.round(100 * bound.confidence)}% upper bound of the passing runs stopped is at most ${pct(c.kinds.blindRetry.stop.bound)}, warn at most ${pct(c.kinds.blindRetry.warn.bound)}\n\n` +
     'single kinds (reference-free; each kind alone, the others off):\n\n';
   const naive = `naive rule "stop at occurrence #${b.n} of one exact action" (anything in between): stops ${b.passingStopped} passing (${pct(b.passingRate)}), ${b.failingStopped} failing (${pct(b.failingRate)})\n`;
-  return head + CALIBRATION_KINDS.map((k) => kindText(k, c)).join('\n') + '\n' + naive + `single-kind recommendation (warn levels of the written policy come from it):\n${JSON.stringify(c.policy)}\n`;
+  return (
+    head +
+    CALIBRATION_KINDS.map((k) => kindText(k, c)).join('\n') +
+    '\n' +
+    naive +
+    `single kinds combined (the written policy takes its warn levels from it where they lie below its stops; the written policy itself is printed last):\n${JSON.stringify(c.policy)}\n`
+  );
 }

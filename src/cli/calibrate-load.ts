@@ -3,8 +3,10 @@ import { resolve } from 'node:path';
 import type { ScoringConfig } from '../core/config.js';
 import { SteplensError } from '../errors.js';
 import { nodeReportFs } from '../report/node-fs.js';
-import { resolveOutcome } from '../report/resolve-outcome.js';
-import { parseSourcesTable, sourceOf, type SourceEntry } from '../report/sources-table.js';
+import { modelLabel } from '../report/identity.js';
+import { nameRuns } from '../report/run-naming.js';
+import { readTextSync } from '../text-files.js';
+import { parseSourcesTable, type SourceEntry } from '../report/sources-table.js';
 import { defaultAnalyzers } from '../syntax/index.js';
 import type { CalibrateArgs } from './calibrate-args.js';
 import { scoreKnownRuns, type KnownRun } from './calibrate-runs.js';
@@ -30,9 +32,9 @@ export interface LoadedRuns {
 
 function sourcesTable(file: string | undefined, cwd: string): SourceEntry[] {
   if (file === undefined) return [];
-  const text = nodeReportFs.readText(resolve(cwd, file));
-  if (text === undefined) throw new SteplensError('bad_input', `--sources ${file}: cannot read the file`);
-  const parsed = parseSourcesTable(text, file);
+  const text = readTextSync(resolve(cwd, file));
+  if (!text.ok) throw new SteplensError('bad_input', `--sources ${file}: ${text.error.message}`);
+  const parsed = parseSourcesTable(text.value, file);
   if (!parsed.ok) throw parsed.error;
   return parsed.value;
 }
@@ -47,17 +49,17 @@ export async function loadCalibrationRuns(a: CalibrateArgs, cwd: string, config:
   let priorReferences = 0;
   const unreadable: LoadedRuns['unreadable'] = [];
   if (a.paths.length > 0) {
-    const { found, table } = readCorpusInput(a.paths, a.corpus, cwd, 'calibrate');
+    const { found, naming } = readCorpusInput(a.paths, a.corpus, cwd, 'calibrate');
     exit = reportCorpusInput(found, a.lenient, stderr);
     const sources = sourcesTable(a.sources, cwd);
-    const ctx = { fs: nodeReportFs, cache: new Map(), ...(table ? { table } : {}) };
     const known: KnownRun[] = [];
-    for (const t of found.trajectories) {
-      const outcome = resolveOutcome(ctx, t).outcome;
+    // Named as `report` and `train` name them (run-naming.ts): a model nobody names is its own source per run folder.
+    for (const t of nameRuns(nodeReportFs, found.trajectories, { ...naming, sources })) {
+      const outcome = t.outcome.outcome;
       if (outcome !== 'pass' && outcome !== 'fail') withoutOutcome += 1;
       else if (t.steps.length === 0) empty += 1;
       else if (t.task === null) noTask += 1;
-      else known.push({ trajectory: t, task: t.task, passed: outcome === 'pass', ...sourceOf(sources, t.run, t.agent, t.model ?? '(model not named)') });
+      else known.push({ trajectory: t, task: t.task, passed: outcome === 'pass', agent: t.agent, model: modelLabel(t) });
     }
     unreadable.push(...found.skipped.filter((s) => s.reason !== 'evaluation or task metadata'));
     const prior = await chooseReference(undefined);

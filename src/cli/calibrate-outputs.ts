@@ -1,12 +1,14 @@
 /** Files `steplens calibrate` writes: the policy file, the weights config, and the trade-off chart, table and JSON. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { SplitReport, TradeoffResult } from '../core/calibrate/index.js';
+import type { Confirmation, SplitReport, TradeoffResult } from '../core/calibrate/index.js';
 import { describeSettings } from '../core/calibrate/index.js';
 import type { Weights } from '../core/config.js';
 import type { PolicyInput } from '../core/policy.js';
 import type { PolicyMatch } from '../core/policy-set.js';
 import { SteplensError } from '../errors.js';
+import { escapeControl } from '../printable.js';
+import { csvCell } from '../report/render/format-table.js';
 import { tradeoffChart } from '../report/tradeoff-chart.js';
 
 /**
@@ -14,7 +16,7 @@ import { tradeoffChart } from '../report/tradeoff-chart.js';
  * session's `start.policy` load) and `calibration`, the measured trade-off
  * it was chosen for (ignored by the loaders).
  */
-export function policyDocument(r: TradeoffResult, split: SplitReport | undefined): { policy: PolicyInput; calibration: Record<string, unknown> } {
+export function policyDocument(r: TradeoffResult & { confirmation?: Confirmation }, split: SplitReport | undefined): { policy: PolicyInput; calibration: Record<string, unknown> } {
   return {
     policy: r.chosen.policy,
     calibration: {
@@ -26,6 +28,7 @@ export function policyDocument(r: TradeoffResult, split: SplitReport | undefined
       constrained: r.choice.constrained,
       stops: describeSettings(r.chosen.settings),
       warnOnly: r.choice.warnOnly,
+      ...(r.confirmation ? { confirmation: r.confirmation } : {}),
       ...(r.choice.note !== undefined ? { note: r.choice.note } : {}),
       runs: r.runs,
       inSample: r.chosen.modes,
@@ -49,8 +52,7 @@ export function policySetDocument(
 /** The Pareto fronts as CSV (one row per front point and mode). */
 export function tradeoffCsv(r: TradeoffResult): string {
   const head =
-    'mode,passing_stopped,passing,passing_rate,failing_stopped,failing,failing_rate,failing_steps_saved,failing_steps_share,failing_tokens_saved,failing_token_share,all_token_share,median_stop_step,policy';
-  const cell = (x: number | null) => (x === null ? '' : String(x));
+    'mode,passing_stopped,passing,passing_rate,passing_upper,within_bound,failing_stopped,failing,failing_rate,failing_steps_saved,failing_steps_share,failing_tokens_saved,failing_token_share,all_token_share,median_stop_step,policy';
   const rows = (['referenceFree', 'reference'] as const).flatMap((m) =>
     r.front[m].map((p) => {
       const q = p.modes[m];
@@ -58,26 +60,31 @@ export function tradeoffCsv(r: TradeoffResult): string {
         m,
         q.passingStopped,
         q.passing,
-        cell(q.passingRate),
+        q.passingRate,
+        q.passingUpper,
+        (q.passingUpper ?? 1) <= r.choice.maxFalseStop + 1e-12 ? 'yes' : 'no',
         q.failingStopped,
         q.failing,
-        cell(q.failingRate),
+        q.failingRate,
         q.failingStepsSaved,
-        cell(q.failingStepsShare),
+        q.failingStepsShare,
         q.failingTokensSaved,
-        cell(q.failingTokenShare),
-        cell(q.allTokenShare),
-        cell(q.medianStopStep),
-        `"${describeSettings(p.settings)}"`,
-      ].join(',');
+        q.failingTokenShare,
+        q.allTokenShare,
+        q.medianStopStep,
+        describeSettings(p.settings),
+      ]
+        .map(csvCell)
+        .join(',');
     }),
   );
   return `${[head, ...rows].join('\n')}\n`;
 }
 
+/** Writes one file; log text in it (task and source names) is escaped as on the terminal. */
 function write(path: string, text: string, flag: string): void {
   try {
-    writeFileSync(path, text);
+    writeFileSync(path, escapeControl(text));
   } catch (e) {
     throw new SteplensError('bad_input', `cannot write ${flag} ${path}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }

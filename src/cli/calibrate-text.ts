@@ -34,11 +34,11 @@ export function tradeoffText(r: TradeoffResult): string {
     '',
   ];
   for (const m of ['referenceFree', 'reference'] as const) {
-    out.push(`trade-off, ${MODE[m]} (Pareto front: the most tokens saved for each number of false stops)`);
+    out.push(`trade-off, ${MODE[m]} (Pareto front: the most tokens saved for each number of false stops, up to 3 × the bound)`);
     out.push(
       renderTable(
-        [...HEADER, 'policy'],
-        r.front[m].map((p) => [...pointCells(p.modes[m]), describeSettings(p.settings)]),
+        [...HEADER, 'within bound', 'policy'],
+        r.front[m].map((p) => [...pointCells(p.modes[m]), (p.modes[m].passingUpper ?? 1) <= r.choice.maxFalseStop + 1e-12 ? 'yes' : 'no', describeSettings(p.settings)]),
       ),
     );
   }

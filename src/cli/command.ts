@@ -12,6 +12,11 @@ export interface CliIO {
   stderrIsTTY: boolean;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /**
+   * Rewrites the last stderr line (a progress bar). `runCli` sets it, only when stderr is a terminal: the
+   * `stdout` and `stderr` a command gets escape every control character, so a bar cannot use them.
+   */
+  status?: (line: string) => void;
 }
 
 export interface Command {

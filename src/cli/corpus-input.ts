@@ -1,15 +1,18 @@
-/** The corpus input shared by `report` and `calibrate`: trajectory paths, outcome table, name overrides. */
+/** The corpus input shared by `report`, `calibrate` and `train`: trajectory paths, outcome table, manifest, name overrides. */
 import { resolve } from 'node:path';
 import { SteplensError } from '../errors.js';
 import { parseLogText } from '../formats/index.js';
-import { printable } from '../text-files.js';
+import { printable, readTextSync } from '../text-files.js';
 import { discover, type Discovery } from '../report/discover.js';
 import { nodeReportFs } from '../report/node-fs.js';
+import { parseManifest, type ManifestEntry } from '../report/manifest.js';
 import { parseOutcomesTable, type OutcomeEntry } from '../report/outcomes-table.js';
+import type { RunNamingInputs } from '../report/run-naming.js';
 
 /** The flags both commands accept (merge into parseArgs options). */
 export const CORPUS_OPTIONS = {
   outcomes: { type: 'string' },
+  manifest: { type: 'string' },
   model: { type: 'string' },
   run: { type: 'string' },
   lenient: { type: 'boolean', default: false },
@@ -20,25 +23,39 @@ export interface CorpusInput {
   found: Discovery;
   /** Entries of `--outcomes FILE`, when given. */
   table?: OutcomeEntry[];
+  /** `--manifest FILE`, when given. */
+  manifest?: Map<string, ManifestEntry>;
+  /** What names the runs beyond their logs (pass to `nameRuns`). */
+  naming: RunNamingInputs;
+}
+
+function readTable<T>(flag: string, file: string, cwd: string, parse: (text: string, path: string) => T): T {
+  const path = resolve(cwd, file);
+  const text = readTextSync(path);
+  // The flag already names the file: say why once, without its path again.
+  if (!text.ok) throw new SteplensError('bad_input', `${flag} ${file}: ${text.error.message.replace(`cannot read ${path}: `, 'cannot read the file: ')}`);
+  return parse(text.value, path);
 }
 
 /** Reads `--outcomes` and discovers the trajectories under PATH...; one-line errors for bad input. */
 export function readCorpusInput(
   positionals: readonly string[],
-  values: { outcomes?: string | undefined; model?: string | undefined; run?: string | undefined },
+  values: { outcomes?: string | undefined; manifest?: string | undefined; model?: string | undefined; run?: string | undefined },
   cwd: string,
   command: string,
 ): CorpusInput {
   if (positionals.length === 0) throw new SteplensError('usage', `no PATH given (usage: steplens ${command} [--outcomes FILE] ... PATH...)`);
   const paths = positionals.map((p) => resolve(cwd, p));
-  let table: OutcomeEntry[] | undefined;
-  if (values.outcomes !== undefined) {
-    const text = nodeReportFs.readText(resolve(cwd, values.outcomes));
-    if (text === undefined) throw new SteplensError('bad_input', `--outcomes ${values.outcomes}: cannot read the file`);
-    const parsed = parseOutcomesTable(text, values.outcomes);
-    if (!parsed.ok) throw parsed.error;
-    table = parsed.value;
-  }
+  const outcomes = values.outcomes;
+  const table =
+    outcomes === undefined
+      ? undefined
+      : readTable('--outcomes', outcomes, cwd, (text) => {
+          const parsed = parseOutcomesTable(text, outcomes);
+          if (!parsed.ok) throw parsed.error;
+          return parsed.value;
+        });
+  const manifest = values.manifest === undefined ? undefined : readTable('--manifest', values.manifest, cwd, parseManifest);
   const overrides = { ...(values.model ? { model: values.model } : {}), ...(values.run ? { run: values.run } : {}) };
   const found = discover(nodeReportFs, paths, (text, source) => parseLogText(text, 'auto', source), overrides);
   if (found.trajectories.length === 0) {
@@ -46,7 +63,8 @@ export function readCorpusInput(
     const why = first ? `; e.g. ${first.path}: ${first.reason}` : '';
     throw new SteplensError('bad_input', `no trajectory found in ${positionals.join(', ')} (${found.files} candidate files, none a log in a supported format${why})`);
   }
-  return { paths, found, ...(table ? { table } : {}) };
+  const naming: RunNamingInputs = { ...(table ? { table } : {}), ...(manifest ? { manifest } : {}), ...(values.model ? { model: values.model } : {}) };
+  return { paths, found, ...(table ? { table } : {}), ...(manifest ? { manifest } : {}), naming };
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Reading trajectory and PTA files for the CLI: every failure is a one-line `SteplensError`. */
 import { SteplensError } from '../errors.js';
-import { printable, readText } from '../text-files.js';
+import { printable, readText, type ReadOptions } from '../text-files.js';
 import { FORMAT_NAMES, type FormatName, type ParseResult } from '../formats/types.js';
 import { parseTrajectoryText } from '../formats/index.js';
 import { ptaFromJson } from '../core/pta/index.js';
@@ -23,9 +23,9 @@ export async function readTrajectory(file: string, format: FormatName | 'auto'):
   return parsed.value;
 }
 
-/** Reads a PTA JSON file. */
-export async function readPta(file: string): Promise<Pta> {
-  const text = await readText(file);
+/** Reads a PTA JSON file (`regularOnly` for a file found in a folder: see `ReadOptions`). */
+export async function readPta(file: string, options: ReadOptions = {}): Promise<Pta> {
+  const text = await readText(file, options);
   let doc: unknown;
   try {
     doc = JSON.parse(text);

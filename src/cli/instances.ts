@@ -6,6 +6,7 @@
 import { SteplensError } from '../errors.js';
 import { parseLogText, type ParsedLog } from '../formats/index.js';
 import type { Diagnostic, FormatName, ParseResult } from '../formats/types.js';
+import { taskOf } from '../report/identity.js';
 import { printable, readText } from '../text-files.js';
 
 /** One trajectory of a file, with the name the CLI shows and `--instance` accepts. */
@@ -43,9 +44,13 @@ export async function readLogFile(file: string, format: FormatName | 'auto'): Pr
   if (!parsed.ok) throw parsed.error;
   const instances = named(parsed.value);
   if (instances.length !== 1) return { file, instances, diagnostics: parsed.value.diagnostics };
-  // One trajectory: the file's problems are its problems (and in its `--json` diagnostics).
+  // One trajectory: the file's problems are its problems (and in its `--json` diagnostics); a log that
+  // names no task is of the task its file name says, as `report` reads it (SWE-agent 0.x).
   const only = instances[0]!;
-  return { file, instances: [{ ...only, parsed: { ...only.parsed, diagnostics: [...parsed.value.diagnostics, ...only.parsed.diagnostics] } }], diagnostics: [] };
+  const task = taskOf(file, only.parsed.meta);
+  const meta = task === undefined ? only.parsed.meta : { ...only.parsed.meta, task };
+  const id = task ?? only.id;
+  return { file, instances: [{ ...only, id, parsed: { ...only.parsed, meta, diagnostics: [...parsed.value.diagnostics, ...only.parsed.diagnostics] } }], diagnostics: [] };
 }
 
 const idList = (log: LogFile) => log.instances.map((x) => x.id).join(', ');

@@ -4,7 +4,8 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SteplensError } from '../errors.js';
 import { packageVersion } from '../package-files.js';
-import { printable } from '../text-files.js';
+import { escapeControl, printable } from '../printable.js';
+import { configureInputLimit } from '../text-files.js';
 import type { CliIO, Command } from './command.js';
 import { COMMAND_NAMES, loadCommand, loadCommands } from './registry.js';
 
@@ -14,8 +15,25 @@ function usage(commands: Command[]): string {
   return `usage: steplens <command> [options]\n       steplens --version\n\ncommands:\n${lines.join('\n')}\n\nRun 'steplens <command> --help' for a command's options.\n`;
 }
 
+/**
+ * What commands write through: every control character escaped ({@link escapeControl}), so text taken
+ * from a log (a task name, a command, an error quoting a line) cannot drive the terminal; JSON output
+ * keeps its values (the escapes are JSON escapes). Only `status` writes `\r` and erase-line, around
+ * escaped text.
+ */
+function safeIO(io: CliIO): CliIO {
+  const { status: _, ...rest } = io;
+  return {
+    ...rest,
+    stdout: (s) => io.stdout(escapeControl(s)),
+    stderr: (s) => io.stderr(escapeControl(s)),
+    ...(io.stderrIsTTY ? { status: (line: string) => io.stderr(`\r${printable(line)}\x1b[K`) } : {}),
+  };
+}
+
 /** Runs the CLI with the given arguments; returns the exit code. */
-export async function runCli(argv: string[], io: CliIO): Promise<number> {
+export async function runCli(argv: string[], rawIO: CliIO): Promise<number> {
+  const io = safeIO(rawIO);
   const [verb, ...rest] = argv;
   if (verb === '--version' || verb === '-V' || verb === 'version') {
     io.stdout(`steplens ${packageVersion()}\n`);
@@ -37,6 +55,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   try {
+    const limit = configureInputLimit(io.env);
+    if (!limit.ok) throw limit.error;
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof SteplensError) {
@@ -44,7 +64,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       return 1;
     }
     if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).code!.startsWith('ERR_PARSE_ARGS')) {
-      io.stderr(`steplens ${verb}: ${error.message}\n`);
+      io.stderr(`steplens ${verb}: ${printable(error.message)}\n`);
       return 1;
     }
     io.stderr(`steplens ${verb}: internal error: ${printable(error instanceof Error ? error.message : String(error))}\n`);
@@ -85,7 +105,7 @@ if (invokedAsMain()) {
       if (code !== 0 || !['serve'].includes(process.argv[2] ?? '')) process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`steplens: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`steplens: ${printable(error instanceof Error ? error.message : String(error))}\n`);
       process.exitCode = 1;
     },
   );

@@ -18,7 +18,7 @@ export async function loadPtaDir(dir: string): Promise<Pta[]> {
     throw new SteplensError('bad_input', `cannot read the reference folder ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   if (names.length === 0) throw new SteplensError('bad_input', `the reference folder ${dir} holds no PTA (*.json)`);
-  return Promise.all(names.map((n) => readPta(join(dir, n))));
+  return Promise.all(names.map((n) => readPta(join(dir, n), { regularOnly: true })));
 }
 
 /** The reference for `score`: the given PTA, else the prior pooled from `priorDir` (default: bundled examples). */

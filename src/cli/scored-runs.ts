@@ -1,9 +1,10 @@
 /** Writing and reading the scored-runs file (format in `protocol/scored-runs.ts`). */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import type { TradeoffRun, WeightSample } from '../core/calibrate/index.js';
 import type { ActionKind, State } from '../core/types.js';
 import { SteplensError } from '../errors.js';
+import { readTextSync } from '../text-files.js';
 import { formatIssues } from '../core/config.js';
 import { SCORED_RUNS_FORMAT, SCORED_RUNS_VERSION, scoredRunSchema, scoredRunsHeaderSchema, type ScoredRunLine } from '../protocol/scored-runs.js';
 
@@ -33,7 +34,7 @@ function encode(s: ScoredRun): ScoredRunLine {
       index(tools, x.tool),
       x.file === undefined ? -1 : index(files, x.file),
       hashes.get(x.hash)!,
-      (x.changesFile ? 1 : 0) | (x.failed ? 2 : 0),
+      (x.changesFile ? 1 : 0) | (x.failed ? 2 : 0) | (x.changesEnv === true ? 4 : 0) | (x.variant === true ? 8 : 0),
       x.cost,
     ] as ScoredRunLine['states'][number];
   });
@@ -67,6 +68,8 @@ function decode(l: ScoredRunLine, where: string): ScoredRun {
     failed: (flags & 2) !== 0,
     cost,
     unknown: false,
+    ...((flags & 4) !== 0 ? { changesEnv: true as const } : {}),
+    ...((flags & 8) !== 0 ? { variant: true as const } : {}),
   }));
   const free = l.totals.referenceFree;
   const ref = l.totals.reference ?? free;
@@ -90,13 +93,10 @@ export function writeScoredRuns(path: string, runs: readonly ScoredRun[], genera
 
 /** Reads a scored-runs file; every problem names the file and line. */
 export function readScoredRuns(path: string): ScoredRun[] {
-  let text: string;
-  try {
-    const raw = readFileSync(path);
-    text = path.endsWith('.gz') ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
-  } catch (e) {
-    throw new SteplensError('bad_input', `cannot read --runs ${path}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
-  }
+  // Bounded like every input: a gzip bomb named by --runs is one error, not an abort.
+  const read = readTextSync(path);
+  if (!read.ok) throw new SteplensError('bad_input', read.error.message.replace(/^cannot read /, 'cannot read --runs '));
+  const text = read.value;
   const lines = text.split('\n').filter((l) => l.trim() !== '');
   const json = (line: string, i: number): unknown => {
     try {

@@ -1,8 +1,9 @@
 /** Plain-text table rendering for human CLI output. */
+import { escapeControl } from '../printable.js';
 
-/** Renders rows as left-aligned columns (numbers right-aligned) with a header rule. */
+/** Renders rows as left-aligned columns (numbers right-aligned) with a header rule; cells escaped first, so columns stay aligned. */
 export function renderTable(header: string[], rows: Array<Array<string | number>>): string {
-  const cells = rows.map((r) => r.map((c) => (typeof c === 'number' ? formatNumber(c) : c)));
+  const cells = rows.map((r) => r.map((c) => (typeof c === 'number' ? formatNumber(c) : escapeControl(c))));
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? '').length)));
   const numeric = header.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === 'number'));
   const line = (r: string[]) =>

@@ -16,7 +16,7 @@ import { nodeReportFs } from '../report/node-fs.js';
 import type { OutcomeEntry } from '../report/outcomes-table.js';
 import { resolveOutcome } from '../report/resolve-outcome.js';
 import type { LoadedTrajectory } from '../report/types.js';
-import type { ManifestEntry } from './manifest.js';
+import type { ManifestEntry } from '../report/manifest.js';
 import { sourceOf as namedSource, type SourceEntry } from '../report/sources-table.js';
 
 /** A run with a known outcome and the trajectory it was read from. */

@@ -13,7 +13,8 @@ export { composite, passTierFor, tierFor, type SignalValues } from './composite.
 export { compare, conf, equivalent, DEFAULT_TAU, type EquivalenceTier } from './equivalence.js';
 export * from './pta/index.js';
 export { priorFromPtas, UNIFORM_PRIOR } from './prior.js';
-export { createCoherenceTracker, createRetryDetector, type CoherenceCounts, type CoherenceTracker } from './signals/coherence.js';
+export { createCoherenceTracker, type CoherenceCounts, type CoherenceTracker } from './signals/coherence.js';
+export { createRetryDetector, REPEAT_EXEMPT_KINDS } from './signals/repeats.js';
 export { createTemporalTracker, jsd, referenceWindows, windowBounds, windowDistributions, DEFAULT_ALPHA, type Windows } from './signals/temporal.js';
 export { createStructuralTracker, type StructuralTracker } from './signals/structural.js';
 export { wasteReport, wastedStepSet, type WasteOptions } from './waste/index.js';

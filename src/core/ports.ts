@@ -22,6 +22,12 @@ export interface ParsedShell {
   commands: SimpleCommand[];
   /** Directory changed to by a leading `cd DIR`, if any. */
   cd?: string;
+  /**
+   * True when the line changes the shell's environment for later commands: it sets or unsets variables,
+   * sources a file, defines an alias (`export`, `source`, `.`, `unset`, `alias`), or changes directory
+   * anywhere but at its head or with nothing after it (`cd src`, `make && cd build`, `pushd`, `popd`).
+   */
+  env?: true;
   /** False when the parser reported syntax errors (the commands are best effort). */
   ok: boolean;
 }

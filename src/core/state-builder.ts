@@ -9,6 +9,7 @@ import { stepFailed } from './state/failure.js';
 import { stepCost } from './state/cost.js';
 import { ShadowWorkspace } from './state/shadow-workspace.js';
 import { updateWorkspace } from './state/workspace-update.js';
+import { createVariantTracker, exactAction } from './state/variant.js';
 
 /** The token list of every non-terminal state (frozen: shared). */
 const NO_TOKENS: readonly string[] = Object.freeze([]);
@@ -34,6 +35,7 @@ export interface StateBuilderOptions {
 export function createStateBuilder(analyzers: Analyzers, options: StateBuilderOptions = {}): StateBuilder {
   const labeler = new Labeler(analyzers.shell, options);
   const workspace = new ShadowWorkspace();
+  const variants = createVariantTracker();
   const charsPerToken = options.charsPerToken ?? DEFAULT_CONFIG.charsPerToken;
   return {
     next(step: Step) {
@@ -45,19 +47,23 @@ export function createStateBuilder(analyzers: Analyzers, options: StateBuilderOp
       const a = step.action;
       const terminal = a.kind === 'shell' || a.kind === 'code';
       const facts = a.kind === 'shell' ? terminalFacts('shell', a.command, root) : a.kind === 'code' ? terminalFacts('code', a.code, root) : undefined;
+      const hash = facts !== undefined ? facts.hash : md5(hashContent(a, label.file, root));
+      const variant = variants.isVariant(hash, exactAction(a, step.tool, label.file, outcome.paths.dir, root));
       const state = stateRecord(
         {
           t: step.t,
           stage: label.stage,
           kind: label.kind,
           tool: step.tool,
-          hash: facts !== undefined ? facts.hash : md5(hashContent(a, label.file, root)),
+          hash,
           tokens: facts !== undefined ? (facts.tokens as string[]) : (NO_TOKENS as string[]),
           command: terminal,
           changesFile: label.changesFile,
           failed,
           cost: stepCost(step, charsPerToken),
           unknown: label.unknown,
+          ...(outcome.changesEnv ? { changesEnv: true as const } : {}),
+          ...(variant ? { variant: true as const } : {}),
         },
         label.file,
         label.range,

@@ -116,6 +116,18 @@ export interface State {
   /** Estimated token cost of this step (log token counts, else characters / 4). */
   cost: number;
   unknown: boolean;
+  /**
+   * Present (true) when the step changed the environment or the tree beyond the write `changesFile` names:
+   * a package installed, a variable exported, a directory changed, a checkout, reset or stash, a build's
+   * artifacts, a file created, deleted or written by a second command of the line.
+   */
+  changesEnv?: true;
+  /**
+   * Present (true) when the state's hash equals an earlier state's but the action differs from the most
+   * recent of them in what the hash ignores (an edit's whitespace, the directory a command ran in): the
+   * repeat detectors do not take it for the same action.
+   */
+  variant?: true;
 }
 
 /** One score vector. `struct` and `cov` are null when scored against the prior. */

@@ -6,12 +6,15 @@
  * one run per line. A state keeps only what the stop kinds read:
  * `[stage, kind, tool, file, hash, flags, cost]`, with the tool, file and
  * hash as indexes into the run's `tools`, `files` (-1: none) and a per-run
- * hash numbering; `flags` bit 0 = changes a file, bit 1 = failed.
+ * hash numbering; `flags` bit 0 = changes a file, bit 1 = failed, bit 2 =
+ * changes the environment or the tree beyond that file, bit 3 = a variant of
+ * an earlier action (version 2; version 1 files lack bits 2-3 and are refused:
+ * their replay would not match today's detectors).
  */
 import { z } from 'zod';
 
 export const SCORED_RUNS_FORMAT = 'steplens-scored-runs';
-export const SCORED_RUNS_VERSION = 1;
+export const SCORED_RUNS_VERSION = 2;
 
 export const scoredRunsHeaderSchema = z.object({
   format: z.literal(SCORED_RUNS_FORMAT),
@@ -28,7 +31,7 @@ export const compactStateSchema = z.tuple([
   z.number().int().nonnegative(),
   z.number().int().min(-1),
   z.number().int().nonnegative(),
-  z.number().int().min(0).max(3),
+  z.number().int().min(0).max(15),
   z.number().finite().nonnegative(),
 ]);
 

@@ -1,43 +1,73 @@
-/** Assembles the corpus report from discovered trajectories: outcomes, scores, tables, statistics. */
+/** Assembles the corpus report from discovered trajectories: names and outcomes, scores, tables, statistics. */
+import type { ForecastFile } from '../core/forecast/model.js';
 import type { Analyzers } from '../core/ports.js';
+import type { TemporalPrior } from '../core/scorer-api.js';
+import { BOOTSTRAP_DEFAULTS } from '../core/stats/bootstrap.js';
+import { MIN_PER_CLASS } from '../core/stats/separation.js';
 import type { Discovery } from './discover.js';
 import type { ReportFs } from './fs-port.js';
-import { modelRows } from './models.js';
-import type { OutcomeEntry } from './outcomes-table.js';
+import { MIN_RANKED_RUNS, modelRows } from './models.js';
 import { reliabilitySection } from './reliability-section.js';
-import { resolveOutcome } from './resolve-outcome.js';
 import { corpusCounts, externalReferenceWarnings, taskRows, trajectoryRows } from './rows.js';
+import { nameRuns, type RunNamingInputs } from './run-naming.js';
 import { scoreCorpus } from './score-corpus.js';
-import { luckyChiSquare, separation } from './statistics.js';
-import type { CorpusReport, ExternalReference } from './types.js';
+import { luckyChiSquare, selection, separation } from './statistics.js';
+import { REFERENCE_KINDS, type CorpusReport, type ExternalReference, type ReferenceSplit, type StatisticsSettings, type TrajectoryRow } from './types.js';
 
 export interface BuildReportOptions {
   fs: ReportFs;
   analyzers: Analyzers;
-  /** Entries of the `--outcomes` table, if given. */
-  table?: readonly OutcomeEntry[];
+  /** `--outcomes`, `--manifest`, `--model`: what names the runs beyond their logs (run-naming.ts). */
+  naming?: RunNamingInputs;
   paths: readonly string[];
   onProgress?: (done: number, total: number) => void;
   /** Per task, a stored PTA for trajectories whose task has too few passing ones in `paths`. */
   external?: ReadonlyMap<string, ExternalReference>;
   /** The folders `external` was read from, for the report's inputs. */
   referenceFolders?: ReadonlyArray<{ source: string; dir: string }>;
+  /** The prior a run without any PTA is scored against (reference-free); without it such runs stay unscored. */
+  prior?: TemporalPrior;
+  /** Outcome forecasters (`--forecast`): adds pPass to each run, its separation and best-of-N. */
+  forecast?: ForecastFile;
+  /** Bootstrap seed (`--seed`, default 1). */
+  seed?: number;
+  /** Fewest runs behind a rank (`--min-runs`, default MIN_RANKED_RUNS). */
+  minRuns?: number;
+  /** Also the models and separation per reference kind (`--by-reference`). */
+  byReference?: boolean;
+}
+
+function referenceSplits(rows: readonly TrajectoryRow[], s: StatisticsSettings): ReferenceSplit[] {
+  return REFERENCE_KINDS.flatMap((reference) => {
+    const runs = rows.filter((r) => r.reference?.kind === reference);
+    if (runs.length === 0) return [];
+    return [{ reference, trajectories: runs.length, models: modelRows(runs, s), separation: separation(runs, s, reference) }];
+  });
 }
 
 /** The whole report document. */
 export function buildReport(discovery: Discovery, options: BuildReportOptions): CorpusReport {
-  const ctx = { fs: options.fs, cache: new Map(), ...(options.table ? { table: options.table } : {}) };
-  const outcomes = discovery.trajectories.map((t) => resolveOutcome(ctx, t));
+  const named = nameRuns(options.fs, discovery.trajectories, options.naming);
   const scored = scoreCorpus(
-    discovery.trajectories,
-    outcomes.map((o) => o.outcome),
+    named,
+    named.map((t) => t.outcome.outcome),
     {
       analyzers: options.analyzers,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.external ? { external: options.external } : {}),
+      ...(options.prior ? { prior: options.prior } : {}),
+      ...(options.forecast ? { forecast: options.forecast } : {}),
     },
   );
-  const rows = trajectoryRows(discovery.trajectories, outcomes, scored);
+  const rows = trajectoryRows(named, scored);
+  const statistics: StatisticsSettings = {
+    level: BOOTSTRAP_DEFAULTS.level,
+    reps: BOOTSTRAP_DEFAULTS.reps,
+    seed: options.seed ?? BOOTSTRAP_DEFAULTS.seed,
+    passRateInterval: 'wilson',
+    minRuns: options.minRuns ?? MIN_RANKED_RUNS,
+    minPerClass: MIN_PER_CLASS,
+  };
   return {
     generatedBy: 'steplens report',
     inputs: {
@@ -52,8 +82,12 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
     counts: corpusCounts(rows),
     tasks: taskRows(rows),
     trajectories: rows,
-    models: modelRows(rows),
-    separation: separation(rows),
+    models: modelRows(rows, statistics),
+    separation: separation(rows, statistics),
+    // Only the bootstrap settings: bestOfN reads its own `minRuns` (runs per group), not the ranking's.
+    selection: selection(rows, { seed: statistics.seed, reps: statistics.reps, level: statistics.level }),
+    statistics,
+    ...(options.byReference ? { byReference: referenceSplits(rows, statistics) } : {}),
     luckyChiSquare: luckyChiSquare(rows),
     reliability: reliabilitySection(rows),
     warnings: externalReferenceWarnings(rows),

@@ -50,8 +50,9 @@ export function candidateFiles(fs: ReportFs, paths: readonly string[]): string[]
   for (const p of paths) {
     const kind = fs.kind(p);
     if (kind === undefined) throw new SteplensError('bad_input', `${p}: no such file or directory`);
-    if (kind === 'file') out.push(p);
-    else walk(fs, p, out);
+    // A named FIFO or device is a candidate too: reading it says why it is skipped.
+    if (kind === 'dir') walk(fs, p, out);
+    else out.push(p);
   }
   return [...new Set(out)];
 }

@@ -17,6 +17,6 @@ export interface ReportFs {
   readLog(path: string): Result<string, SteplensError>;
   /** Entries of a directory, or undefined when it is not one. */
   list(dir: string): DirEntry[] | undefined;
-  /** 'file', 'dir', or undefined when the path does not exist. */
-  kind(path: string): 'file' | 'dir' | undefined;
+  /** 'file' (regular), 'dir', 'other' (a FIFO, socket or device), or undefined when the path does not exist. */
+  kind(path: string): 'file' | 'dir' | 'other' | undefined;
 }

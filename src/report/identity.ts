@@ -58,9 +58,17 @@ export interface Identity {
   agent: string;
 }
 
+/**
+ * A trajectory's task: the log's, else the instance id its file or folder is named by (SWE-agent 0.x
+ * writes `<instance_id>.traj` and names the task nowhere inside). Every command resolves it here.
+ */
+export function taskOf(path: string, meta: TrajectoryMeta): string | undefined {
+  return meta.task ?? taskFromPath(path);
+}
+
 /** Identity of one trajectory; overrides (command-line flags) win over the log and the path. */
 export function identify(path: string, meta: TrajectoryMeta, format: FormatName, overrides: IdentityOverrides = {}): Identity {
-  const task = meta.task ?? taskFromPath(path) ?? null;
+  const task = taskOf(path, meta) ?? null;
   const run = overrides.run ?? runFromPath(path, task ?? '');
   return { task, run, model: overrides.model ?? meta.model ?? null, agent: meta.agent ?? format };
 }

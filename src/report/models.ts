@@ -1,68 +1,91 @@
-/** Per-model table: pass rate, mean quality, both ranks and the shift, tiers, Lucky mix, waste. */
-import { averageRanks, mean } from '../core/stats/descriptive.js';
+/**
+ * Per-source table (agent + model): pass rate and mean quality with n and 95 % intervals, ranks that
+ * mark ties and skip sources with too few runs, tiers, Lucky mix and waste over every scored run.
+ */
+import { meanInterval, type BootstrapOptions } from '../core/stats/bootstrap.js';
+import { mean } from '../core/stats/descriptive.js';
+import { wilsonInterval } from '../core/stats/interval.js';
+import { rankWithTies } from '../core/stats/ranking.js';
 import type { LuckyCategory } from '../core/types.js';
 import { modelLabel } from './identity.js';
 import type { ModelRow, TrajectoryRow } from './types.js';
 
 const LUCKY: readonly LuckyCategory[] = ['C1', 'C2', 'C3', 'C4', 'C5', 'unclassified'];
 
-function modelRow(model: string | null, run: string | undefined, rs: readonly TrajectoryRow[]): ModelRow {
+/** Default fewest runs behind a rank (`report --min-runs`). */
+export const MIN_RANKED_RUNS = 10;
+
+function modelRow(rs: readonly TrajectoryRow[], options: BootstrapOptions): ModelRow {
+  const first = rs[0]!;
   const evaluated = rs.filter((r) => r.outcome === 'pass' || r.outcome === 'fail');
   const passes = evaluated.filter((r) => r.outcome === 'pass').length;
-  const scored = evaluated.filter((r) => r.score);
+  const scored = rs.filter((r) => r.score);
   const scoredPassing = scored.filter((r) => r.outcome === 'pass');
   const tiers = { Ideal: 0, Solid: 0, Lucky: 0 };
   for (const r of scoredPassing) if (r.tier === 'Ideal' || r.tier === 'Solid' || r.tier === 'Lucky') tiers[r.tier]++;
   const luckyMix = Object.fromEntries(LUCKY.map((c) => [c, 0])) as Record<LuckyCategory, number>;
   for (const r of scoredPassing) if (r.lucky) luckyMix[r.lucky]++;
   const k = scoredPassing.length;
+  const quality = scored.map((r) => r.score!.total);
   return {
-    model,
-    ...(run !== undefined ? { run } : {}),
+    source: first.source,
+    agent: first.agent,
+    model: first.model,
+    ...(first.model === null ? { run: first.run } : {}),
     trajectories: rs.length,
     evaluated: evaluated.length,
     passes,
     passRate: evaluated.length ? passes / evaluated.length : null,
+    passRateInterval: evaluated.length ? wilsonInterval(passes, evaluated.length, options.level) : null,
     scored: scored.length,
-    meanQuality: mean(scored.map((r) => r.score!.total)),
+    meanQuality: mean(quality),
+    meanQualityInterval: meanInterval(quality, options),
     rankPass: null,
+    rankPassTied: false,
     rankQuality: null,
+    rankQualityTied: false,
     rankShift: null,
     scoredPassing: k,
     tiers,
     tierShares: k ? { Ideal: tiers.Ideal / k, Solid: tiers.Solid / k, Lucky: tiers.Lucky / k } : null,
     luckyRate: k ? tiers.Lucky / k : null,
+    luckyRateInterval: k ? wilsonInterval(tiers.Lucky, k, options.level) : null,
     luckyMix,
-    wastedSteps: rs.reduce((n, r) => n + r.wastedSteps, 0),
-    wastedTokens: rs.reduce((n, r) => n + r.wastedTokens, 0),
+    wastedSteps: scored.reduce((n, r) => n + r.wastedSteps, 0),
+    wastedTokens: scored.reduce((n, r) => n + r.wastedTokens, 0),
   };
 }
 
 /**
- * One row per model (a model nobody names: one row per run, `model` null), sorted by pass rate then name. Ranks (1 = best, ties
- * averaged) are computed over the models that have both a pass rate and a
- * mean quality (at least one scored, evaluated trajectory), so both rank
- * columns rank the same set; rankShift = rankPass − rankQuality.
+ * One row per source (a model nobody names: one row per run folder, `model` null). Pass rate and mean
+ * quality are ranked separately (rankWithTies: 1 + rows clearly above; overlapping intervals tie);
+ * a row with fewer than `minRuns` evaluated (pass rate) or scored (quality) runs is listed unranked.
+ * Sorted by pass-rate rank (unranked last), then pass rate, then name.
  */
-export function modelRows(rows: readonly TrajectoryRow[]): ModelRow[] {
-  // Runs whose model nobody names are grouped per run, never pooled with other such runs.
-  const byModel = new Map<string, TrajectoryRow[]>();
-  const key = (r: TrajectoryRow) => JSON.stringify(r.model ?? [r.run]);
-  for (const r of rows) byModel.set(key(r), [...(byModel.get(key(r)) ?? []), r]);
-  const out = [...byModel.values()].map((rs) => modelRow(rs[0]!.model, rs[0]!.model === null ? rs[0]!.run : undefined, rs));
-  const ranked = out.filter((m) => m.passRate !== null && m.meanQuality !== null);
-  const rp = averageRanks(
-    ranked.map((m) => m.passRate!),
-    true,
+export function modelRows(rows: readonly TrajectoryRow[], options: BootstrapOptions & { minRuns?: number } = {}): ModelRow[] {
+  const minRuns = options.minRuns ?? MIN_RANKED_RUNS;
+  const bySource = new Map<string, TrajectoryRow[]>();
+  for (const r of rows) bySource.set(r.source, [...(bySource.get(r.source) ?? []), r]);
+  const out = [...bySource.values()].map((rs) => modelRow(rs, options));
+  const rp = rankWithTies(
+    out.map((m) => ({ estimate: m.passRate, interval: m.passRateInterval, n: m.evaluated })),
+    minRuns,
   );
-  const rq = averageRanks(
-    ranked.map((m) => m.meanQuality!),
-    true,
+  const rq = rankWithTies(
+    out.map((m) => ({ estimate: m.meanQuality, interval: m.meanQualityInterval, n: m.scored })),
+    minRuns,
   );
-  ranked.forEach((m, i) => {
-    m.rankPass = rp[i]!;
-    m.rankQuality = rq[i]!;
-    m.rankShift = rp[i]! - rq[i]!;
+  out.forEach((m, i) => {
+    const p = rp[i]!;
+    const q = rq[i]!;
+    m.rankPass = p.rank;
+    m.rankPassTied = p.tied;
+    m.rankQuality = q.rank;
+    m.rankQualityTied = q.tied;
+    m.rankShift = p.rank !== null && q.rank !== null ? p.rank - q.rank : null;
+    if (p.unranked !== undefined) m.unrankedPass = p.unranked;
+    if (q.unranked !== undefined) m.unrankedQuality = q.unranked;
   });
-  return out.sort((a, b) => (b.passRate ?? -1) - (a.passRate ?? -1) || (modelLabel(a) < modelLabel(b) ? -1 : 1));
+  const label = (m: ModelRow) => `${m.agent} ${modelLabel(m)}`;
+  return out.sort((a, b) => (a.rankPass ?? Infinity) - (b.rankPass ?? Infinity) || (b.passRate ?? -1) - (a.passRate ?? -1) || (label(a) < label(b) ? -1 : 1));
 }

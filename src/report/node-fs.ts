@@ -3,13 +3,17 @@ import { readdirSync, statSync } from 'node:fs';
 import { readTextSync } from '../text-files.js';
 import type { ReportFs } from './fs-port.js';
 
-/** Synchronous reads (gzip decompressed); `readText` swallows errors, `readLog` says what they are. */
+/**
+ * Synchronous reads (gzip decompressed, within the input limit); `readText` swallows errors, `readLog`
+ * says what they are. Both read only regular files (or symlinks to one): every file the report reads
+ * was found by walking folders, where a FIFO would hang the walk and a device never ends.
+ */
 export const nodeReportFs: ReportFs = {
   readText(path) {
-    const r = readTextSync(path);
+    const r = readTextSync(path, { regularOnly: true });
     return r.ok ? r.value : undefined;
   },
-  readLog: readTextSync,
+  readLog: (path) => readTextSync(path, { regularOnly: true }),
   list(dir) {
     try {
       return readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, dir: e.isDirectory() }));
@@ -20,7 +24,7 @@ export const nodeReportFs: ReportFs = {
   kind(path) {
     try {
       const s = statSync(path);
-      return s.isDirectory() ? 'dir' : s.isFile() ? 'file' : undefined;
+      return s.isDirectory() ? 'dir' : s.isFile() ? 'file' : 'other';
     } catch {
       return undefined;
     }

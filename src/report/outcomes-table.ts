@@ -1,7 +1,8 @@
 /**
  * The `--outcomes FILE` table: CSV (header with `task`, `outcome` and
- * optionally `run`, `model`) or JSON Lines objects with the same keys
+ * optionally `run`, `model`, `agent`) or JSON Lines objects with the same keys
  * (`instance_id` is accepted for `task`, `resolved: bool` for `outcome`).
+ * A row that names a model or agent names the runs it matches (`run-naming.ts`).
  */
 import { SteplensError, err, ok, type Result } from '../errors.js';
 import { parseRecordTable } from './record-table.js';
@@ -11,6 +12,7 @@ export interface OutcomeEntry {
   task: string;
   run?: string;
   model?: string;
+  agent?: string;
   outcome: Outcome;
 }
 
@@ -48,7 +50,8 @@ function entry(rec: Record<string, unknown>, where: string): Result<OutcomeEntry
   const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
   const run = str(rec.run);
   const model = str(rec.model);
-  return ok({ task, outcome, ...(run ? { run } : {}), ...(model ? { model } : {}) });
+  const agent = str(rec.agent);
+  return ok({ task, outcome, ...(run ? { run } : {}), ...(model ? { model } : {}), ...(agent ? { agent } : {}) });
 }
 
 /** Parses an outcomes table; `name` (the file name) is used in error messages. */
@@ -70,11 +73,16 @@ export function parseOutcomesTable(text: string, name: string): Result<OutcomeEn
  * names neither run nor model. A log that names no model (`model` null) matches rows on task and
  * run whatever model they name.
  */
-export function lookupOutcome(entries: readonly OutcomeEntry[], task: string, run: string, model: string | null): Outcome | undefined {
+export function lookupOutcomeEntry(entries: readonly OutcomeEntry[], task: string, run: string, model: string | null): OutcomeEntry | undefined {
   const forTask = entries.filter((e) => e.task === task);
   return (
     forTask.find((e) => e.run === run && (e.model === undefined || model === null || e.model === model)) ??
     forTask.find((e) => e.run === undefined && model !== null && e.model === model) ??
     forTask.find((e) => e.run === undefined && e.model === undefined)
-  )?.outcome;
+  );
+}
+
+/** The outcome of the row {@link lookupOutcomeEntry} finds. */
+export function lookupOutcome(entries: readonly OutcomeEntry[], task: string, run: string, model: string | null): Outcome | undefined {
+  return lookupOutcomeEntry(entries, task, run, model)?.outcome;
 }

@@ -16,7 +16,7 @@
 import { basename, dirname, join } from 'node:path';
 import type { ReportFs } from './fs-port.js';
 import { outcomesFromDoc, type OutcomeMap } from './outcome-docs.js';
-import { lookupOutcome, type OutcomeEntry } from './outcomes-table.js';
+import { lookupOutcomeEntry, type OutcomeEntry } from './outcomes-table.js';
 import type { LoadedTrajectory, OutcomeInfo } from './types.js';
 
 /** Exit statuses meaning the infrastructure, not the agent, ended the run. */
@@ -87,8 +87,8 @@ function fromFiles(ctx: OutcomeContext, t: LoadedTrajectory, task: string): Outc
 /** The outcome of one trajectory and the file (or flag) it came from; a trajectory that names no task has none. */
 export function resolveOutcome(ctx: OutcomeContext, t: LoadedTrajectory): OutcomeInfo {
   if (t.task === null) return { outcome: 'unknown', source: 'none (no task named)' };
-  const fromTable = ctx.table ? lookupOutcome(ctx.table, t.task, t.run, t.model) : undefined;
-  if (fromTable) return { outcome: fromTable, source: '--outcomes' };
+  const row = ctx.table ? lookupOutcomeEntry(ctx.table, t.task, t.run, t.model) : undefined;
+  if (row) return { outcome: row.outcome, source: '--outcomes', ...(row.model !== undefined ? { model: row.model } : {}), ...(row.agent !== undefined ? { agent: row.agent } : {}) };
   const found = fromFiles(ctx, t, t.task) ?? { outcome: 'unknown', source: 'none' };
   const exit = t.meta.exitStatus;
   if (found.outcome !== 'pass' && infraExit(exit)) {

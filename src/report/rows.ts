@@ -1,12 +1,13 @@
 /** Per-trajectory and per-task rows of the report. */
 import { attemptFacts } from '../core/reliability/attempt-facts.js';
+import { sourceLabel, type NamedTrajectory } from './run-naming.js';
 import type { ScoredTrajectory } from './score-corpus.js';
-import type { CorpusReport, LoadedTrajectory, OutcomeInfo, TaskRow, TrajectoryRow } from './types.js';
+import type { CorpusReport, TaskRow, TrajectoryRow } from './types.js';
 
 /** One row per trajectory: identity, outcome, score, tier, waste and the attempt facts. */
-export function trajectoryRows(trajectories: readonly LoadedTrajectory[], outcomes: readonly OutcomeInfo[], scored: readonly ScoredTrajectory[]): TrajectoryRow[] {
+export function trajectoryRows(trajectories: readonly NamedTrajectory[], scored: readonly ScoredTrajectory[]): TrajectoryRow[] {
   return trajectories.map((t, i) => {
-    const o = outcomes[i]!;
+    const o = t.outcome;
     const s = scored[i]!;
     const r = s.report;
     const waste = r?.waste ?? [];
@@ -14,8 +15,9 @@ export function trajectoryRows(trajectories: readonly LoadedTrajectory[], outcom
       id: t.id,
       task: t.task,
       run: t.run,
-      model: t.model ?? o.model ?? null,
+      model: t.model,
       agent: t.agent,
+      source: sourceLabel(t),
       format: t.format,
       steps: t.steps.length,
       outcome: o.outcome,
@@ -25,6 +27,7 @@ export function trajectoryRows(trajectories: readonly LoadedTrajectory[], outcom
       ...(s.against ? { reference: s.against } : {}),
       ...(s.unscored ? { unscored: s.unscored } : {}),
       ...(r ? { score: r.score, tier: r.tier, stages: r.stages } : {}),
+      ...(r?.pPass !== undefined ? { pPass: r.pPass } : {}),
       ...(r?.lucky ? { lucky: r.lucky } : {}),
       wastedSteps: waste.reduce((n, w) => n + w.wastedSteps, 0),
       wastedTokens: waste.reduce((n, w) => n + w.wastedTokens, 0),
@@ -85,6 +88,7 @@ export function corpusCounts(rows: readonly TrajectoryRow[]): CorpusReport['coun
     unknown: n((r) => r.outcome === 'unknown'),
     scored: n((r) => r.score !== undefined),
     scoredExternal: n((r) => r.reference?.kind === 'external'),
+    scoredReferenceFree: n((r) => r.reference?.kind === 'reference-free'),
     unscoredNoReference: n((r) => r.unscored === 'no_reference'),
     unscoredNoSteps: n((r) => r.unscored === 'no_steps'),
     unscoredNoTask: n((r) => r.unscored === 'no_task'),

@@ -2,16 +2,20 @@
  * Per-task scoring of a corpus against PTAs built from its passing
  * trajectories. A passing trajectory is scored leave-one-out, against a PTA of
  * the OTHER passing ones (needs at least two others); every other trajectory
- * against the PTA of all passing ones (needs at least two). A trajectory
- * without enough of these is scored against its task's external PTA when one
- * is given (with at least two references, as the server requires). Trajectories with
- * no steps, those without any reference, and those that name no task, are left unscored.
+ * against the PTA of all passing ones (needs at least two); only when every run
+ * of the task has such a PTA (at least 3 passing runs), so one task's runs are
+ * all scored against one kind of reference. Otherwise a task's runs are scored against its external PTA when one
+ * is given (with at least two references, as the server requires), else
+ * reference-free against the prior (as `score`, `calibrate`, `train` and the
+ * server do without a PTA). Only a trajectory with no step is left unscored
+ * (and, when no prior is given, one without any reference or task).
  */
 import { UNIFORM_PRIOR } from '../core/prior.js';
 import { leaveOneOutPtas } from '../core/calibrate/references.js';
+import { selectModel, type ForecastFile } from '../core/forecast/model.js';
 import { createScorer } from '../core/scorer.js';
 import type { Analyzers } from '../core/ports.js';
-import type { TrajectoryReport } from '../core/scorer-api.js';
+import type { Reference, TemporalPrior, TrajectoryReport } from '../core/scorer-api.js';
 import type { State } from '../core/types.js';
 import { holdsPath } from '../core/pta/index.js';
 import type { ExternalReference, LoadedTrajectory, Outcome, ScoredAgainst, UnscoredReason } from './types.js';
@@ -32,6 +36,10 @@ export interface ScoreCorpusOptions {
   onProgress?: (done: number, total: number) => void;
   /** Per task, a stored PTA for trajectories whose task has too few passing ones here. */
   external?: ReadonlyMap<string, ExternalReference>;
+  /** The prior a trajectory without any PTA is scored against (reference-free); without it such a trajectory is left unscored. */
+  prior?: TemporalPrior;
+  /** Outcome forecasters: each trajectory gets the P(pass) of the model `selectModel` picks for its agent and model. */
+  forecast?: ForecastFile;
 }
 
 function statesOf(t: LoadedTrajectory, analyzers: Analyzers): readonly State[] {
@@ -47,18 +55,25 @@ export function scoreCorpus(trajectories: readonly LoadedTrajectory[], outcomes:
     const passed = outcomes[i] === 'pass';
     return { task, passed, states: passed ? statesOf(t, options.analyzers) : [] };
   });
-  const ptas = new Map(leaveOneOutPtas(candidates, MIN_REFERENCES).map((p, k) => [named[k]!.i, p]));
+  const loo = leaveOneOutPtas(candidates, MIN_REFERENCES);
+  // One reference kind per task: if any run of a task (with steps) lacks a leave-one-out PTA (a passing run
+  // with fewer than 2 other passing ones), none of the task's runs uses one, so runs of one task are never
+  // compared across reference kinds (a failing run against the PTA, a passing one reference-free).
+  const partial = new Set(named.filter(({ t }, k) => t.steps.length > 0 && loo[k] === undefined).map(({ task }) => task));
+  const ptas = new Map(named.flatMap(({ i, task }, k) => (partial.has(task) || loo[k] === undefined ? [] : [[i, loo[k]] as const])));
   const scoreOne = (t: LoadedTrajectory, i: number): ScoredTrajectory => {
     if (t.steps.length === 0) return { unscored: 'no_steps' };
-    if (t.task === null) return { unscored: 'no_task' };
     const inFolder = ptas.get(i);
-    const external = inFolder ? undefined : options.external?.get(t.task);
+    const external = inFolder || t.task === null ? undefined : options.external?.get(t.task);
     const pta = inFolder ?? (external && external.pta.references.length >= MIN_REFERENCES ? external.pta : undefined);
-    if (pta === undefined) return { unscored: 'no_reference' };
-    const scorer = createScorer({ reference: { kind: 'pta', pta }, analyzers: options.analyzers });
+    if (pta === undefined && options.prior === undefined) return { unscored: t.task === null ? 'no_task' : 'no_reference' };
+    const reference: Reference = pta !== undefined ? { kind: 'pta', pta } : { kind: 'prior', prior: options.prior! };
+    const forecast = options.forecast ? selectModel(options.forecast, t.agent, t.model ?? undefined) : undefined;
+    const scorer = createScorer({ reference, analyzers: options.analyzers, ...(forecast ? { forecast } : {}) });
     for (const step of t.steps) scorer.push(step);
     const outcome = outcomes[i];
     const passed = outcome === 'pass' ? true : outcome === 'fail' ? false : undefined;
+    if (pta === undefined) return { report: scorer.report(passed), against: { kind: 'reference-free', priorReferences: options.prior!.references } };
     const references = pta.references.length;
     const against: ScoredAgainst = external
       ? { kind: 'external', source: external.source, version: pta.version, references, holdsRun: holdsPath(pta, scorer.states()) }

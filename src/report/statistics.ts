@@ -1,38 +1,76 @@
-/** The report's statistics: AUROC + KS per score component, χ² of model × Lucky category. */
-import { modelLabel } from './identity.js';
-import { auroc } from '../core/stats/auroc.js';
+/**
+ * The report's statistics, measured as docs/method.md section 16 defines (src/core/stats): per score,
+ * separation within source (the headline), within task and pooled beside source-only, with pooled KS;
+ * best-of-N selection per source + task; χ² of model × Lucky category.
+ */
+import { bestOfN } from '../core/stats/best-of-n.js';
+import type { BootstrapOptions } from '../core/stats/bootstrap.js';
 import { chiSquareIndependence } from '../core/stats/chi-square.js';
 import { ksTwoSample } from '../core/stats/ks.js';
-import type { ChiSquareRow, SeparationRow, TrajectoryRow } from './types.js';
+import { separation as separationOf, type ScoredOutcome, type SeparationOptions } from '../core/stats/separation.js';
+import type { ChiSquareRow, SelectionRow, SeparationRow, TrajectoryRow } from './types.js';
 
-const SIGNALS: ReadonlyArray<SeparationRow['signal']> = ['total', 'struct', 'cov', 'coh', 'temp'];
+const SIGNALS: ReadonlyArray<SeparationRow['signal']> = ['total', 'struct', 'cov', 'coh', 'temp', 'pPass'];
+
+/** The value of one score of a row (null: not scored, or that score is not defined for its reference). */
+export function scoreOf(r: TrajectoryRow, signal: SeparationRow['signal']): number | null {
+  if (signal === 'pPass') return r.pPass ?? null;
+  return r.score?.[signal] ?? null;
+}
+
+/** The scored runs with a pass/fail outcome, as the shared statistics take them. */
+export function scoredOutcomes(rows: readonly TrajectoryRow[], signal: SeparationRow['signal']): ScoredOutcome[] {
+  return rows.flatMap((r) => {
+    const score = scoreOf(r, signal);
+    if (score === null || (r.outcome !== 'pass' && r.outcome !== 'fail')) return [];
+    return [{ source: r.source, task: r.task, pass: r.outcome === 'pass', score }];
+  });
+}
 
 /**
- * AUROC (passing = positive) and the two-sample KS test of each score
- * component over scored trajectories with a pass/fail outcome.
+ * Separation of every score the runs have (pPass only with a forecaster), labelled with the runs measured
+ * (`reference`). A score no run has (struct and cov of reference-free runs) gets no row.
  */
-export function separation(rows: readonly TrajectoryRow[]): SeparationRow[] {
-  return SIGNALS.map((signal) => {
-    const value = (r: TrajectoryRow) => r.score?.[signal] ?? null;
-    const pick = (o: 'pass' | 'fail') =>
-      rows
-        .filter((r) => r.outcome === o)
-        .map(value)
-        .filter((v): v is number => v !== null);
-    const pass = pick('pass');
-    const fail = pick('fail');
-    const a = auroc(pass, fail);
-    const ks = ksTwoSample(pass, fail);
-    return { signal, nPass: pass.length, nFail: fail.length, auroc: a?.auroc ?? null, ksD: ks?.d ?? null, ksP: ks?.p ?? null };
+export function separation(rows: readonly TrajectoryRow[], options: SeparationOptions = {}, reference: SeparationRow['reference'] = 'all'): SeparationRow[] {
+  return SIGNALS.flatMap((signal) => {
+    const runs = scoredOutcomes(rows, signal);
+    if (runs.length === 0 && signal !== 'total') return [];
+    const s = separationOf(runs, options);
+    const ks = ksTwoSample(
+      runs.filter((r) => r.pass).map((r) => r.score),
+      runs.filter((r) => !r.pass).map((r) => r.score),
+    );
+    return [{ signal, reference, nPass: s.pooled.nPass, nFail: s.pooled.nFail, ...s, ksD: ks?.d ?? null, ksP: ks?.p ?? null }];
+  });
+}
+
+/** Best-of-N by the composite (and pPass when runs have one): over every source, then within each source that has a group. */
+export function selection(rows: readonly TrajectoryRow[], options: BootstrapOptions = {}): SelectionRow[] {
+  const scores: Array<SelectionRow['score']> = rows.some((r) => r.pPass !== undefined) ? ['total', 'pPass'] : ['total'];
+  return scores.flatMap((score) => {
+    const runs = scoredOutcomes(rows, score);
+    const all: SelectionRow = { score, source: 'all', ...bestOfN(runs, options) };
+    const sources = [...new Set(runs.map((r) => r.source))].sort();
+    const per = sources
+      .map((source) => ({
+        score,
+        source,
+        ...bestOfN(
+          runs.filter((r) => r.source === source),
+          options,
+        ),
+      }))
+      .filter((r) => r.groups > 0);
+    return [all, ...per];
   });
 }
 
 /** χ² test of independence of model × Lucky category over the scored Lucky passes. */
 export function luckyChiSquare(rows: readonly TrajectoryRow[]): ChiSquareRow {
   const lucky = rows.filter((r) => r.outcome === 'pass' && r.lucky !== undefined);
-  const models = [...new Set(lucky.map(modelLabel))].sort();
+  const models = [...new Set(lucky.map((r) => r.source))].sort();
   const cats = [...new Set(lucky.map((r) => r.lucky!))].sort();
-  const table = models.map((m) => cats.map((c) => lucky.filter((r) => modelLabel(r) === m && r.lucky === c).length));
+  const table = models.map((m) => cats.map((c) => lucky.filter((r) => r.source === m && r.lucky === c).length));
   const res = chiSquareIndependence(table);
   if (!res) {
     return {

@@ -36,7 +36,7 @@ export function tradeoffChart(r: TradeoffResult): Chart {
     { label: LABEL.reference, color: COLORS.reference, shape: 'diamond', hollow: true, line: 'dashed' },
     { label: 'default policy', color: PALETTE.baseline, shape: 'square' },
   ];
-  const note = 'ring = chosen policy; steps = Pareto front of the policy grid';
+  const note = `ring = written policy (${r.choice.warnOnly ? 'warn only' : describeSettings(r.chosen.settings)}); steps = Pareto front of the policy grid up to 3 × the bound`;
   const legendY = TITLE_Y + 26,
     noteY = legendY + 18;
   const tickW = Math.max(...yt.map((v) => textWidth(tickPct(v), FONT)));

@@ -4,6 +4,9 @@ import type { LuckyCategory, ScoreVector, Tier, WasteItem } from '../core/types.
 import type { FormatName, TrajectoryMeta } from '../formats/types.js';
 import type { Step } from '../core/types.js';
 import type { Pta } from '../core/scorer-api.js';
+import type { BestOfN } from '../core/stats/best-of-n.js';
+import type { Interval } from '../core/stats/interval.js';
+import type { Separation } from '../core/stats/separation.js';
 
 /** A test outcome: `unknown` = no evaluation found; `censored` = interrupted by infrastructure. */
 export type Outcome = 'pass' | 'fail' | 'censored' | 'unknown';
@@ -39,8 +42,10 @@ export interface SkippedFile {
 export interface OutcomeInfo {
   outcome: Outcome;
   source: string;
-  /** The model the evaluation names (harness `run_evaluation/<run>/<model>/`, sb-cli `<model>.<run>.json`), if any. */
+  /** The model the evaluation names (harness `run_evaluation/<run>/<model>/`, sb-cli `<model>.<run>.json`, an `--outcomes` row's `model`), if any. */
   model?: string;
+  /** The agent an `--outcomes` row names, if any. */
+  agent?: string;
 }
 
 /** A task's PTA from outside the scored folders (`report --references DIR`, `--bundled`). */
@@ -56,9 +61,14 @@ export interface ExternalReference {
  * had too few other passing trajectories in the PATHs); `holdsRun` when the PTA already holds this run's path
  * step for step, i.e. the run (or one just like it) helped build it, so its score is optimistic.
  */
-export type ScoredAgainst = { kind: 'in-folder'; references: number } | { kind: 'external'; source: string; version: number; references: number; holdsRun: boolean };
+export type ScoredAgainst =
+  { kind: 'in-folder'; references: number } | { kind: 'external'; source: string; version: number; references: number; holdsRun: boolean } | { kind: 'reference-free'; priorReferences: number };
 
-/** Why a trajectory has no score. */
+/** The kinds of reference a run can be scored against (a column of every table that lists runs). */
+export type ReferenceKind = ScoredAgainst['kind'];
+export const REFERENCE_KINDS: readonly ReferenceKind[] = ['in-folder', 'external', 'reference-free'];
+
+/** Why a trajectory has no score: no step to score (`no_reference` / `no_task` only when the report was built without a prior). */
 export type UnscoredReason = 'no_reference' | 'no_steps' | 'no_task';
 
 /** One row of the per-trajectory table. */
@@ -70,6 +80,8 @@ export interface TrajectoryRow {
   /** The model the log (else its evaluation) names; null when neither does. */
   model: string | null;
   agent: string;
+  /** agent + model (a model nobody names: its run folder), the unit of within-source statistics. */
+  source: string;
   format: FormatName;
   steps: number;
   outcome: Outcome;
@@ -81,6 +93,8 @@ export interface TrajectoryRow {
   reference?: ScoredAgainst;
   unscored?: UnscoredReason;
   score?: ScoreVector;
+  /** P(pass | the whole run) of the forecaster given with `--forecast`. */
+  pPass?: number;
   tier?: Tier;
   lucky?: LuckyCategory;
   stages?: string;
@@ -112,41 +126,93 @@ export interface TaskRow {
   external?: { source: string; version: number; references: number; scored: number };
 }
 
-/** Per model: pass rate, quality, both ranks, tiers, Lucky mix and waste. */
+/**
+ * Per source (agent + model): pass rate and mean quality with their n and 95 % intervals, both ranks
+ * (ties marked; none below the minimum of runs), tiers, Lucky mix and waste over every scored run.
+ */
 export interface ModelRow {
+  /** agent + model label (see TrajectoryRow.source). */
+  source: string;
+  agent: string;
   /** null: trajectories whose log and evaluation name no model, grouped by `run`. */
   model: string | null;
   /** The run of a row whose model is not named. */
   run?: string;
   trajectories: number;
-  /** Trajectories with a pass/fail outcome. */
+  /** Trajectories with a pass/fail outcome: the n of the pass rate. */
   evaluated: number;
   passes: number;
   passRate: number | null;
+  /** Wilson 95 % interval of the pass rate. */
+  passRateInterval: Interval | null;
+  /** Scored trajectories (every outcome): the n of the mean quality, tiers and waste. */
   scored: number;
   meanQuality: number | null;
+  /** Seeded percentile bootstrap 95 % interval of the mean quality. */
+  meanQualityInterval: Interval | null;
+  /** 1 + the number of ranked rows whose interval lies wholly above this one's (null: not ranked). */
   rankPass: number | null;
+  /** Another ranked row's pass-rate interval overlaps this one's: the two cannot be told apart. */
+  rankPassTied: boolean;
   rankQuality: number | null;
+  rankQualityTied: boolean;
   /** rankPass − rankQuality: positive = better by quality than by pass rate. */
   rankShift: number | null;
+  /** Why a rank is missing (e.g. `n 3 < 10`). */
+  unrankedPass?: string;
+  unrankedQuality?: string;
   scoredPassing: number;
   tiers: { Ideal: number; Solid: number; Lucky: number };
   /** Shares of Ideal/Solid/Lucky among scored passing trajectories (null without any). */
   tierShares: { Ideal: number; Solid: number; Lucky: number } | null;
   luckyRate: number | null;
+  /** Wilson 95 % interval of the Lucky rate (n = scoredPassing). */
+  luckyRateInterval: Interval | null;
   luckyMix: Record<LuckyCategory, number>;
+  /** Over every scored trajectory. */
   wastedSteps: number;
   wastedTokens: number;
 }
 
-/** AUROC and KS of one score component, passing vs failing. */
-export interface SeparationRow {
-  signal: 'total' | 'struct' | 'cov' | 'coh' | 'temp';
+/** Separation of one score (a signal of the composite, or the forecast pPass) on one set of runs. */
+export interface SeparationRow extends Separation {
+  signal: 'total' | 'struct' | 'cov' | 'coh' | 'temp' | 'pPass';
+  /** The runs measured: every scored run (`all`) or those scored against one kind of reference. */
+  reference: 'all' | ReferenceKind;
+  /** Pooled counts (the same as `pooled.nPass` / `pooled.nFail`). */
   nPass: number;
   nFail: number;
-  auroc: number | null;
+  /** Pooled two-sample KS (asymptotic p). */
   ksD: number | null;
   ksP: number | null;
+}
+
+/** Best-of-N selection by one score, over every source or within one. */
+export interface SelectionRow extends BestOfN {
+  score: 'total' | 'pPass';
+  /** `all` or one source label. */
+  source: string;
+}
+
+/** How the report's intervals and rankings were computed (and how to reproduce them). */
+export interface StatisticsSettings {
+  level: number;
+  /** Bootstrap draws and seed (`--seed`). */
+  reps: number;
+  seed: number;
+  passRateInterval: 'wilson';
+  /** Fewest runs behind a rank (`--min-runs`): evaluated runs for the pass rate, scored runs for quality. */
+  minRuns: number;
+  /** Fewest passing and failing runs a source needs to count in the within-source mean. */
+  minPerClass: number;
+}
+
+/** The models and separation of the runs scored against one kind of reference (`--by-reference`). */
+export interface ReferenceSplit {
+  reference: ReferenceKind;
+  trajectories: number;
+  models: ModelRow[];
+  separation: SeparationRow[];
 }
 
 export interface ChiSquareRow {
@@ -199,8 +265,10 @@ export interface CorpusReport {
     censored: number;
     unknown: number;
     scored: number;
-    /** Scored against an external PTA (the rest of `scored`: in-folder). */
+    /** Scored against an external PTA. */
     scoredExternal: number;
+    /** Scored reference-free (no PTA of the task here or in the reference folders). */
+    scoredReferenceFree: number;
     unscoredNoReference: number;
     unscoredNoSteps: number;
     unscoredNoTask: number;
@@ -208,7 +276,13 @@ export interface CorpusReport {
   tasks: TaskRow[];
   trajectories: TrajectoryRow[];
   models: ModelRow[];
+  /** Per score: within source (the headline), within task and pooled beside source-only, over every scored run. */
   separation: SeparationRow[];
+  /** Best-of-N: per source + task with >= 2 runs, the top-scored run vs a random pick vs the oracle. */
+  selection: SelectionRow[];
+  statistics: StatisticsSettings;
+  /** Present with `--by-reference`: the same tables per reference kind. */
+  byReference?: ReferenceSplit[];
   luckyChiSquare: ChiSquareRow;
   reliability: { configurations: ReliabilityRow[]; attempts: AttemptRow[] };
   /** Cautions about how to read the scores (also printed on stderr and listed in report.md's notes). */

@@ -3,9 +3,10 @@
  * ours that is broken (truncated, wrong schema: moved aside so the task falls back to the prior and a new
  * reference can be learned), or a file that is not ours (skipped, left where it is: notes, a sources list).
  */
-import { readFile, rename } from 'node:fs/promises';
+import { readFile, rename, stat } from 'node:fs/promises';
 import { ptaFromJson } from '../core/pta/index.js';
 import type { Pta } from '../core/scorer-api.js';
+import { inputLimit, sizeText } from '../text-files.js';
 
 export type PtaFile =
   | { kind: 'pta'; pta: Pta; bytes: number }
@@ -27,6 +28,11 @@ function isOurs(text: string, doc: unknown): boolean {
  * (a readable name must hold that very task; a hashed one, a task whose name it is).
  */
 export async function readPtaFile(file: string, accepts: (task: string) => boolean): Promise<PtaFile> {
+  // A reference folder may be anyone's (`report --references DIR`): a FIFO there would block the read, a
+  // device never end, a huge file take the process down. Such files are not ours: skipped, left alone.
+  const info = await stat(file);
+  if (!info.isFile()) return { kind: 'foreign', why: 'not a regular file' };
+  if (info.size > inputLimit()) return { kind: 'foreign', why: `${info.size} bytes, over the input limit of ${sizeText(inputLimit())} (STEPLENS_MAX_INPUT_BYTES)` };
   const text = await readFile(file, 'utf8');
   let doc: unknown;
   try {

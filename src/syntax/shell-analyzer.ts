@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { ParsedShell, ShellAnalyzer, SimpleCommand } from '../core/ports.js';
 import type { CacheStats } from './python-scope.js';
 import { collectCommands, type RawCommand } from './shell-walk.js';
-import { isSkipped, unwrap } from './shell-wrappers.js';
+import { changesShellEnv, isSkipped, unwrap } from './shell-wrappers.js';
 
 /** Options of {@link createShellAnalyzer}. */
 export interface ShellAnalyzerOptions {
@@ -75,10 +75,12 @@ export function parseShell(parser: Parser, command: string, maxChars = MAX_PARSE
   const complete = collectCommands(tree.rootNode, 0, raw) && part.length === command.length;
   const commands: SimpleCommand[] = [];
   let cd: string | undefined;
+  let env = false;
   for (const r of raw) {
     const head = r.words[0];
     if (head !== undefined && isSkipped(head)) {
       if (head === 'cd' && commands.length === 0 && r.words[1] !== undefined) cd = r.words[1];
+      else if (changesShellEnv(head)) env = true;
       continue;
     }
     const simple = toSimple(r);
@@ -86,6 +88,8 @@ export function parseShell(parser: Parser, command: string, maxChars = MAX_PARSE
   }
   const parsed: ParsedShell = { commands, ok: complete && !tree.rootNode.hasError };
   if (cd !== undefined) parsed.cd = cd;
+  // A line that only changes directory moves a persistent shell for the steps after it.
+  if (env || (cd !== undefined && commands.length === 0)) parsed.env = true;
   return parsed;
 }
 

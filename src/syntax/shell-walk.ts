@@ -119,6 +119,7 @@ export function collectCommands(node: SyntaxNode, pipelineIndex: number, out: Ra
         out.push(commandOf(n, pi));
         break;
       case 'declaration_command':
+      case 'unset_command':
         out.push({ words: n.children.map((c) => c.text), writes: [], heredoc: false, pipelineIndex: pi });
         break;
       case 'pipeline': {

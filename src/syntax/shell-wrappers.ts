@@ -15,6 +15,14 @@ const PREFIX_WRAPPERS: Record<string, { valueOpts: Set<string>; positional: numb
   xvfb_run: { valueOpts: new Set(), positional: 0 },
 };
 
+/** Dropped commands that change the shell for the commands after them (a later `cd` too: only a leading one is the line's context). */
+const ENV_CHANGING = new Set(['cd', 'pushd', 'popd', 'source', '.', 'export', 'unset', 'alias']);
+
+/** True for a dropped command (not a leading `cd`) that changes the environment later commands run in. */
+export function changesShellEnv(name: string): boolean {
+  return ENV_CHANGING.has(name);
+}
+
 /** True for a command that is dropped entirely (`cd`, `export`, `source`, ...). */
 export function isSkipped(name: string): boolean {
   return SKIPPED.has(name);

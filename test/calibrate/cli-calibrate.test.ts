@@ -33,7 +33,7 @@ describe('steplens calibrate on the shared corpus', () => {
     expect(policyInputSchema.safeParse(doc.policy).success).toBe(true);
     expect(resolvePolicy(doc.policy).ok).toBe(true);
     expect((JSON.parse(readFileSync(out, 'utf8')) as { policy: unknown }).policy).toEqual(doc.policy);
-  });
+  }, 120_000);
 
   it('every recommended stop has a 95% upper bound of at most 10% of the passing runs and stops a failing run', async () => {
     const doc = JSON.parse((await running).stdout) as Calibration;
@@ -48,22 +48,22 @@ describe('steplens calibrate on the shared corpus', () => {
       expect(row.failingStopped).toBeGreaterThan(0);
     }
     expect(recommended).toBeGreaterThan(0);
-  });
+  }, 120_000);
 
-  it('the naive exact-repeat rule stops more passing runs than the calibrated blind-retry stop', async () => {
+  it('the naive exact-repeat rule stops more passing runs than the calibrated blind-retry stop (none when no threshold qualifies)', async () => {
     const doc = JSON.parse((await running).stdout) as Calibration;
     const t = doc.kinds.blindRetry;
-    const row = t.rows.find((r) => r.threshold === t.stop.threshold)!;
-    expect(doc.baseline.passingStopped).toBeGreaterThan(row.passingStopped);
-  });
+    const row = t.rows.find((r) => r.threshold === t.stop.threshold);
+    expect(doc.baseline.passingStopped).toBeGreaterThan(row?.passingStopped ?? 0);
+  }, 120_000);
 
   it('prints a human table per kind and the policy', async () => {
     const run = await cli('calibrate', CORPUS, '--max-false-stop', '0.1');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/blindRetry: .*\nthreshold\s+passing stopped \(95% upper\)\s+failing stopped/);
-    expect(run.stdout).toContain('recommended policy');
+    expect(run.stdout).toContain('written policy (');
     expect(run.stdout).toContain('bounds: stop when the clopper-pearson 95% upper bound of the passing runs stopped is at most 10.0%');
-  });
+  }, 120_000);
 
   it('rejects a bad rate and a missing path with one line', async () => {
     const bad = await cli('calibrate', CORPUS, '--max-false-stop', 'lots');
@@ -75,5 +75,5 @@ describe('steplens calibrate on the shared corpus', () => {
     const none = await cli('calibrate');
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('no PATH given');
-  });
+  }, 120_000);
 });

@@ -24,7 +24,7 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
   // 35 passing runs: at 10 % the 95 % upper bound allows no false stop (8.2 % with none); the default 5 % allows no stop at all.
   const running = cli('calibrate', CORPUS, '--json', '--weights', '--max-false-stop', '0.1', '--out', out, '--config-out', cfg, '--out-dir', join(dir, 'charts'));
 
-  it('chooses a policy within the bound in both modes, writes it where readPolicyFile and resolvePolicy load it', async () => {
+  it('chooses within the bound in-sample, writes only what the held-out halves confirmed, where readPolicyFile and resolvePolicy load it', async () => {
     const run = await running;
     // The corpus holds one JSON file that is no log (a metrics file beside an OpenAgents run): named, not fatal.
     expect(run.stderr).toMatch(/^skipped \S+\/metrics\.json: could not detect the log format [^\n]*\n$/);
@@ -34,10 +34,13 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
     for (const m of ['reference', 'referenceFree'] as const) {
       expect(t.chosen.modes[m].passingUpper!).toBeLessThanOrEqual(0.1);
       expect(t.chosen.modes[m].passingStopped).toBe(0);
-      expect(t.chosen.modes[m].failingTokensSaved).toBeGreaterThanOrEqual(t.baseline.modes[m].failingTokensSaved);
       expect(t.chosen.modes[m].passing + t.chosen.modes[m].failing).toBe(t.runs.passing + t.runs.failing);
     }
-    expect(t.chosen.modes.referenceFree.failingStopped).toBeGreaterThan(0);
+    // In-sample, noAction 2 saves tokens within the bound; neither half (17-18 passing runs) can back any stop, so
+    // nothing is confirmed and the written policy only warns (test/calibrate/confirm.test.ts has the rest).
+    const c = (t as TradeoffResult & { confirmation: { inSample: { noAction: number | null }; warnOnly: boolean } }).confirmation;
+    expect(c).toMatchObject({ inSample: { noAction: 2 }, warnOnly: true });
+    expect(canStop(t.chosen.policy)).toBe(false);
     const loaded = await readPolicyFile(out);
     expect(loaded).toEqual(t.chosen.policy);
     expect(doc.policy).toEqual(t.chosen.policy);
@@ -45,7 +48,7 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
     const file = JSON.parse(readFileSync(out, 'utf8')) as { calibration: { inSample: unknown; heldOut: unknown } };
     expect(file.calibration.inSample).toEqual(t.chosen.modes);
     expect(file.calibration.heldOut).toBeDefined();
-  });
+  }, 180_000);
 
   it('refuses to write a stop from 35 passing runs under the default 5 % bound: a warn-only policy and why', async () => {
     const policyOut = join(dir, 'refused.json');
@@ -59,7 +62,7 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
     const file = JSON.parse(readFileSync(policyOut, 'utf8')) as { calibration: { warnOnly: boolean; note: string } };
     expect(file.calibration.warnOnly).toBe(true);
     expect(file.calibration.note).toContain('only warns');
-  });
+  }, 180_000);
 
   it('per-run predicted stops agree with the point counts', async () => {
     const t = (JSON.parse((await running).stdout) as Doc).tradeoff;
@@ -68,7 +71,7 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
     expect(stopped.filter((r) => !r.passed)).toHaveLength(t.chosen.modes.referenceFree.failingStopped);
     const saved = stopped.filter((r) => !r.passed).reduce((s, r) => s + r.steps - 1 - r.stopAt.referenceFree!, 0);
     expect(saved).toBe(t.chosen.modes.referenceFree.failingStepsSaved);
-  });
+  }, 180_000);
 
   it('reports both halves of the split, by task, and the weights against the paper', async () => {
     const doc = JSON.parse((await running).stdout) as Doc;
@@ -79,7 +82,7 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
     expect(doc.weights.folds.every((f) => !f.trainingTasks.includes(f.task))).toBe(true);
     expect(doc.weights.auroc.reference.paper).not.toBeNull();
     expect((await readConfigFile(cfg)).weights).toEqual(doc.weights.recommended);
-  });
+  }, 180_000);
 
   it('writes the SVG, the CSV and the JSON to --out-dir', async () => {
     await running;
@@ -107,7 +110,7 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
     expectReadableSvg(tradeoffChart({ ...t, choice: { ...t.choice, maxFalseStop: 0.5 } }).svg, 'bound 50 %');
     expect(readFileSync(join(dir, 'charts', 'tradeoff.csv'), 'utf8').split('\n')[0]).toContain('failing_token_share');
     expect(existsSync(join(dir, 'charts', 'calibration.json'))).toBe(true);
-  });
+  }, 180_000);
 
   it('prints the trade-off, the split (labelled) and the weights for humans; rejects bad flags', async () => {
     const run = await cli('calibrate', CORPUS, '--weights', '--mode', 'reference-free');
@@ -127,5 +130,5 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
       expect(bad.stderr).toContain(msg);
     }
     expect((await cli('calibrate', CORPUS, '--config-out', join(dir, 'x.json'))).stderr).toContain('give --weights too');
-  });
+  }, 180_000);
 });

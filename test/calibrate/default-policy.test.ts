@@ -27,7 +27,7 @@ describe('the shipped default policy', () => {
     const out = JSON.parse(run.stdout) as { policy: unknown; tradeoff: TradeoffResult; portable: PortableResult };
     expect(out.policy).toEqual(DEFAULT_POLICY);
     expect(out.tradeoff.runs).toMatchObject({ passing: 192, failing: 810 });
-    expect(out.portable.demoted.map((d) => d.kind).sort()).toEqual(['blindRetry', 'explorationStreak', 'lowScore']);
+    expect(out.portable.demoted.map((d) => d.kind).sort()).toEqual(['blindRetry', 'cycle', 'explorationStreak', 'lowScore']);
     // Held out by source, no source loses more than 2 % of its passing runs.
     for (const f of out.portable.heldOut.folds) {
       for (const m of ['reference', 'referenceFree'] as const) {

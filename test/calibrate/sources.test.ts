@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { calibrateTradeoff, portableCalibration, splitBySource, type TradeoffRun } from '../../src/core/calibrate/index.js';
 import { readScoredRuns, writeScoredRuns, type ScoredRun } from '../../src/cli/scored-runs.js';
+import type { State } from '../../src/core/types.js';
 import { parseSourcesTable, sourceOf } from '../../src/report/sources-table.js';
 import { distinct, trun, type StateSpec } from './states.js';
 
@@ -104,21 +105,30 @@ describe('source inputs', () => {
       run: { ...r, source: r.source!, agent: r.agent!, model: r.model! },
       weights: { task: r.task, passed: r.passed, referenceFree: { struct: null, cov: null, coh: 0.5, temp: 0.25 }, reference: null },
     }));
+    // The repeat detectors read the environment-change and variant flags: they must survive the file too.
+    const first = scored[0]!.run;
+    scored[0]!.run = { ...first, states: first.states.map((s, i) => (i === 1 ? { ...s, changesEnv: true as const } : i === 2 ? { ...s, variant: true as const } : s)) };
     for (const name of ['runs.jsonl', 'runs.jsonl.gz']) {
       const file = join(dir, name);
       writeScoredRuns(file, scored, 'test');
       const back = readScoredRuns(file);
       expect(back.map((b) => b.run.id)).toEqual(scored.map((s) => s.run.id));
-      expect(back[0]!.run.states.map((s) => [s.stage, s.kind, s.failed, s.cost])).toEqual(scored[0]!.run.states.map((s) => [s.stage, s.kind, s.failed, s.cost]));
+      const facts = (st: readonly State[]) => st.map((s) => [s.stage, s.kind, s.failed, s.cost, s.changesFile, s.changesEnv === true, s.variant === true]);
+      expect(facts(back[0]!.run.states)).toEqual(facts(scored[0]!.run.states));
+      expect(back[0]!.run.states[1]!.changesEnv).toBe(true);
+      expect(back[0]!.run.states[2]!.variant).toBe(true);
       expect(back[0]!.run.states[4]!.hash).toBe(back[0]!.run.states[5]!.hash);
       expect(back[0]!.run.states[3]!.hash).not.toBe(back[0]!.run.states[4]!.hash);
       expect(back[0]!.run.totals).toEqual(scored[0]!.run.totals);
       expect(back[0]!.weights).toEqual(scored[0]!.weights);
     }
     const bad = join(dir, 'bad.jsonl');
-    writeFileSync(bad, '{"format":"steplens-scored-runs","version":1}\n{"id":"x"}\n');
+    writeFileSync(bad, '{"format":"steplens-scored-runs","version":2}\n{"id":"x"}\n');
     expect(() => readScoredRuns(bad)).toThrow(/bad\.jsonl line 2: task/);
     writeFileSync(bad, '{"hello":1}\n');
-    expect(() => readScoredRuns(bad)).toThrow(/not a steplens-scored-runs v1 file/);
+    expect(() => readScoredRuns(bad)).toThrow(/not a steplens-scored-runs v2 file/);
+    // A version 1 file lacks the flags the repeat detectors read today: refused, not replayed differently.
+    writeFileSync(bad, '{"format":"steplens-scored-runs","version":1}\n');
+    expect(() => readScoredRuns(bad)).toThrow(/not a steplens-scored-runs v2 file \(version/);
   });
 });

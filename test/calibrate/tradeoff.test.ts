@@ -134,7 +134,10 @@ describe('calibrateTradeoff: the choice under the bound', () => {
     expect(r.choice.note).toContain('only 4 passing runs');
     expect(r.choice.note).toContain('only warns');
     expect(canStop(r.chosen.policy)).toBe(false);
-    expect(r.chosen.policy.blindRetry).toEqual({ warn: 3, stop: null });
+    // The warn source's earlier warn is kept (DEFAULT_POLICY warns at 2 retries); without one, it warns at the point stop.
+    expect(r.chosen.policy.blindRetry).toEqual({ warn: 2, stop: null });
+    const noWarn = run({ maxFalseStop: 0.05, warnSource: { ...DEFAULT_POLICY, blindRetry: { warn: null, stop: null } } });
+    expect(noWarn.chosen.policy.blindRetry).toEqual({ warn: 3, stop: null });
     expect(r.chosen.modes.referenceFree.passingStopped + r.chosen.modes.referenceFree.failingStopped).toBe(0);
   });
 

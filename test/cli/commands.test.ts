@@ -111,11 +111,14 @@ describe('steplens score --policy / --config', () => {
     'gsmoon97__swe-agent-eval/evaluation/python/verified/20250329_OpenHands_Claude-3.5-Sonnet(Oct)/trajs/django__django-13401/Claude-3.5-Sonnet(Oct)-1743404604.7377915.json',
   );
 
+  // A run that re-sends the same edit four times in a row (steps 18-21 repeat 17): real blind retries.
+  const retrying = join(CORPUS, 'multi-swe-bench__experiments/evaluation/java/verified/20240825_SWE-agent_gpt-4o-mini-2024-07-18/trajs/fasterxml__jackson-databind-3701.traj');
+
   it('a stricter policy file makes the blind-retry stop fire earlier than the default', async () => {
     const strict = join(dir, 'strict.json');
     writeFileSync(strict, JSON.stringify({ blindRetry: { warn: 1, stop: 2 } }));
-    const byDefault = JSON.parse((await cli('score', django, '--json')).stdout) as { signals: Array<{ kind: string; severity: string; t: number }> };
-    const strictDoc = JSON.parse((await cli('score', django, '--json', '--policy', strict)).stdout) as typeof byDefault;
+    const byDefault = JSON.parse((await cli('score', retrying, '--json')).stdout) as { signals: Array<{ kind: string; severity: string; t: number }> };
+    const strictDoc = JSON.parse((await cli('score', retrying, '--json', '--policy', strict)).stdout) as typeof byDefault;
     const stops = (d: typeof byDefault) => d.signals.filter((s) => s.kind === 'blind_retry' && s.severity === 'stop').map((s) => s.t);
     expect(stops(strictDoc).length).toBeGreaterThan(0);
     expect(stops(strictDoc)[0]!).toBeLessThan(stops(byDefault)[0] ?? Infinity);

@@ -104,9 +104,17 @@ describe('messages say one thing once', () => {
   it('signal messages count in the right number ("1 blind retry", not "1 blind retries")', async () => {
     const policy = join(dir, 'policy.json');
     writeFileSync(policy, JSON.stringify({ blindRetry: { warn: 1, stop: 2 }, explorationStreak: { warn: 1 }, regressionLoop: { warn: 1 } }));
-    const run = join(CORPUS, 'SWE-agent__mini-swe-agent__pull-refs/output/deepseek_bench1/django__django-13401/django__django-13401.traj.json');
-    const doc = JSON.parse((await cli('score', run, '--policy', policy, '--json')).stdout) as { signals: Array<{ message: string }> };
-    const messages = doc.signals.map((x) => x.message);
+    // The django run has an exploration streak and a regression loop; the jackson run blind retries (the django run's
+    // re-runs all follow a pip install, so they are none).
+    const runs = [
+      join(CORPUS, 'SWE-agent__mini-swe-agent__pull-refs/output/deepseek_bench1/django__django-13401/django__django-13401.traj.json'),
+      join(CORPUS, 'multi-swe-bench__experiments/evaluation/java/verified/20240825_SWE-agent_gpt-4o-mini-2024-07-18/trajs/fasterxml__jackson-databind-3701.traj'),
+    ];
+    const messages: string[] = [];
+    for (const run of runs) {
+      const doc = JSON.parse((await cli('score', run, '--policy', policy, '--json')).stdout) as { signals: Array<{ message: string }> };
+      messages.push(...doc.signals.map((x) => x.message));
+    }
     expect(messages).toContain('1 exploration step in a row without implementing or verifying (warn threshold)');
     expect(messages.some((m) => m.startsWith('1 blind retry in a row'))).toBe(true);
     expect(messages.some((m) => m.startsWith('2 blind retries in a row'))).toBe(true);

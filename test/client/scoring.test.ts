@@ -83,7 +83,7 @@ describe('client scoring', () => {
 
   it('delivers signals through onSignal, in order and once, as the batch scorer fires them', async () => {
     const steps = await readSteps(DJANGO);
-    const policyInput = { blindRetry: { warn: 2, stop: 3 } };
+    const policyInput = { explorationStreak: { warn: 5, stop: 10 } };
     const policy = resolvePolicy(policyInput);
     if (!policy.ok) throw new Error(policy.error);
     // The server scores a task without a PTA against the prior pooled from its stored PTAs (the astroid one here).
@@ -97,7 +97,8 @@ describe('client scoring', () => {
     session.onSignal((s) => signals.push(s));
     await Promise.all(steps.map((s) => session.step(s)));
     expect(signals.map((s) => [s.kind, s.severity, s.t])).toEqual(batch.report.signals.map((s) => [s.kind, s.severity, s.t]));
-    expect(signals.find((s) => s.kind === 'blind_retry' && s.severity === 'stop')).toMatchObject({ seq: 11, t: 11, steps: [5, 7, 9, 11] });
+    // Ten exploration steps in a row (O steps, the pip installs at 6, 8, 10, neither extend nor break the streak).
+    expect(signals.find((s) => s.kind === 'exploration_streak' && s.severity === 'stop')).toMatchObject({ seq: 12, t: 12, steps: [0, 1, 2, 3, 4, 5, 7, 9, 11, 12] });
     expect(session.signals).toEqual(signals);
     await session.end();
     await client.close();

@@ -53,13 +53,18 @@ describe('README commands', () => {
   });
 
   // Asynchronous: `replay` talks to the server that lives in this very process.
-  it.each(commands.map((c) => [c]))('%s', async (command) => {
-    const shell = command.replace(/^npx steplens /, `node ${JSON.stringify(MAIN)} `).replace('http://127.0.0.1:8787', srv.url);
-    const r = await promisify(execFile)('sh', ['-c', shell], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }).catch((error: { code?: number; stderr?: string }) => ({
-      stdout: '',
-      stderr: `exit ${error.code}: ${error.stderr}`,
-    }));
-    expect(r.stderr.startsWith('exit '), `${command}\n${r.stderr}`).toBe(false);
-    expect(r.stdout.length).toBeGreaterThan(0);
-  });
+  it.each(commands.map((c) => [c]))(
+    '%s',
+    async (command) => {
+      const shell = command.replace(/^npx steplens /, `node ${JSON.stringify(MAIN)} `).replace('http://127.0.0.1:8787', srv.url);
+      const r = await promisify(execFile)('sh', ['-c', shell], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }).catch((error: { code?: number; stderr?: string }) => ({
+        stdout: '',
+        stderr: `exit ${error.code}: ${error.stderr}`,
+      }));
+      expect(r.stderr.startsWith('exit '), `${command}\n${r.stderr}`).toBe(false);
+      expect(r.stdout.length).toBeGreaterThan(0);
+    },
+    // As long as execFile may take: a whole CLI run (calibrate --runs: 4 s of CPU, 16 s wall at load 16 on 2 cores).
+    60_000,
+  );
 });

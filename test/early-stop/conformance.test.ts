@@ -13,7 +13,7 @@ import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { scoreSteps } from '../../src/core/scorer.js';
 import type { Signal, SignalKind, State } from '../../src/core/types.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
-import { corpusRuns } from '../fixtures/corpus-runs.js';
+import { corpusRuns, extraRuns } from '../fixtures/corpus-runs.js';
 
 /** Every kind off. */
 const OFF: Policy = {
@@ -53,7 +53,7 @@ interface Run {
 }
 
 const analyzers = defaultAnalyzers();
-const runs: Run[] = corpusRuns().map(({ name, steps }) => {
+const runs: Run[] = [...corpusRuns(), ...extraRuns()].map(({ name, steps }) => {
   const { results } = scoreSteps(steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers });
   return { name, states: results.map((r) => r.state), totals: results.map((r) => r.score.total) };
 });

@@ -29,7 +29,7 @@ describe('steplens report', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain('15 trajectories');
-    expect(run.stdout).toMatch(/Models: pass rate vs\. process quality/);
+    expect(run.stdout).toMatch(/Models \(agent \+ model\): pass rate/);
     const files = readdirSync(out).sort();
     expect(files).toEqual([
       'attempts.csv',
@@ -41,6 +41,8 @@ describe('steplens report', () => {
       'report.json',
       'report.md',
       'score-distribution.svg',
+      'selection.csv',
+      'separation-by-source.csv',
       'separation.csv',
       'tasks.csv',
       'tier-shares.svg',
@@ -50,7 +52,7 @@ describe('steplens report', () => {
     expect(doc.counts.trajectories).toBe(15);
     const csv = readFileSync(join(out, 'trajectories.csv'), 'utf8').trim().split('\n');
     expect(csv).toHaveLength(16);
-    expect(csv[0]!.startsWith('task,model,run,outcome')).toBe(true);
+    expect(csv[0]!.startsWith('task,agent,model,run,outcome,steps,reference_kind')).toBe(true);
     for (const svg of files.filter((f) => f.endsWith('.svg'))) {
       const text = readFileSync(join(out, svg), 'utf8');
       expect(text.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
@@ -60,11 +62,11 @@ describe('steplens report', () => {
     }
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toContain('![score-distribution.svg](score-distribution.svg)');
-    expect(md).toContain('| signal | n_pass | n_fail | auroc | ks_d | ks_p |');
+    expect(md).toContain('| signal | reference | n_pass | n_fail | within_source | within_source_lo | within_source_hi | sources_counted | sources | within_task |');
     // report.html: one self-contained file, the same charts inline and every table.
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     for (const svg of files.filter((f) => f.endsWith('.svg'))) expect(html).toContain(readFileSync(join(out, svg), 'utf8').trim());
-    for (const t of ['Tasks', 'Models: pass rate vs. process quality', 'Trajectories']) expect(html).toContain(`>${t}</h2>`);
+    for (const t of ['Tasks', 'Models (agent + model): pass rate vs. process quality', 'Trajectories']) expect(html).toContain(`>${t}</h2>`);
     expect(html).not.toMatch(/<(?:script|link|img|iframe)\b|(?:src|href)="(?!#)/);
     expect(html.match(/<tr>/g)?.length).toBeGreaterThan(15);
   });

@@ -1,7 +1,12 @@
 /** Builds the report of the shared corpus once per test file. */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { priorFromPtas } from '../../src/core/prior.js';
+import { ptaFromJson } from '../../src/core/pta/index.js';
+import type { TemporalPrior } from '../../src/core/scorer-api.js';
+import { bundledReferencesDir } from '../../src/package-files.js';
 import { parseLogText } from '../../src/formats/index.js';
-import { buildReport } from '../../src/report/build-report.js';
+import { buildReport, type BuildReportOptions } from '../../src/report/build-report.js';
 import { discover } from '../../src/report/discover.js';
 import { nodeReportFs } from '../../src/report/node-fs.js';
 import type { CorpusReport } from '../../src/report/types.js';
@@ -10,9 +15,23 @@ import { CORPUS_DIR } from '../fixtures/corpus.js';
 
 export const CORPUS = `${CORPUS_DIR}/`;
 
-export function corpusReport(paths: string[] = [CORPUS]): CorpusReport {
+/** The report as `steplens report` builds it (reference-free runs against the bundled prior). */
+export function corpusReport(paths: string[] = [CORPUS], options: Partial<BuildReportOptions> = {}): CorpusReport {
   const found = discover(nodeReportFs, paths, (text, source) => parseLogText(text, 'auto', source));
-  return buildReport(found, { fs: nodeReportFs, analyzers: defaultAnalyzers(), paths });
+  return buildReport(found, { fs: nodeReportFs, analyzers: defaultAnalyzers(), paths, prior: bundledPrior(), ...options });
+}
+
+/** The prior `report`, `score` and the server use without a PTA: pooled from the bundled references. */
+export function bundledPrior(): TemporalPrior {
+  const dir = bundledReferencesDir();
+  const ptas = readdirSync(dir)
+    .filter((n) => n.endsWith('.json'))
+    .map((n) => {
+      const p = ptaFromJson(JSON.parse(readFileSync(join(dir, n), 'utf8')));
+      if (!p.ok) throw new Error(`${n}: ${p.error}`);
+      return p.value;
+    });
+  return priorFromPtas(ptas);
 }
 
 export type SourceOutcome = 'pass' | 'fail' | 'unknown' | 'no-patch' | 'unofficial';

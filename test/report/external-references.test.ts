@@ -65,12 +65,14 @@ afterAll(async () => {
 });
 
 describe('report --references / --bundled', () => {
-  it('without them scores as before: only the one sample run whose task has 2 passing runs in the folder', async () => {
+  it('without them every run with a step is scored reference-free (no sample task has 3 passing runs for an in-folder PTA)', async () => {
     const r = await report(...SAMPLES, '--json');
     expect(r.code).toBe(0);
-    const doc = JSON.parse(r.stdout) as { counts: { scored: number; scoredExternal: number }; trajectories: Row[]; warnings: string[] };
-    expect(doc.counts).toMatchObject({ scored: 1, scoredExternal: 0 });
-    expect(doc.trajectories.filter((t) => t.reference).map((t) => [t.run, t.reference])).toEqual([['deepseek_lite_dev_noparallel', { kind: 'in-folder', references: 2 }]]);
+    const doc = JSON.parse(r.stdout) as { counts: Record<string, number>; trajectories: Row[]; warnings: string[] };
+    // 10 sample runs, one without steps. pylint-dev__astroid-1196 has 2 passing runs: each has 1 other, so none of
+    // the task's runs is scored against an in-folder PTA (one reference kind per task).
+    expect(doc.counts).toMatchObject({ scored: 9, scoredExternal: 0, scoredReferenceFree: 9, unscoredNoSteps: 1, unscoredNoReference: 0, unscoredNoTask: 0 });
+    for (const t of doc.trajectories.filter((x) => x.unscored === undefined)) expect(t.reference, t.id).toEqual({ kind: 'reference-free', priorReferences: 11 });
     expect(doc.warnings).toEqual([]);
     expect(r.stderr).toBe('');
   });
@@ -80,24 +82,24 @@ describe('report --references / --bundled', () => {
     const r = await report(...SAMPLES, '--bundled', '--out', out);
     expect(r.code).toBe(0);
     const doc = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as { counts: Record<string, number>; trajectories: Row[] };
-    // 10 sample runs: 1 names no task, 1 has no steps, django__django-13401 has no reference anywhere.
-    expect(doc.counts).toMatchObject({ scored: 7, scoredExternal: 6, unscoredNoReference: 1 });
+    // 10 sample runs: 1 has no steps; the one naming no task and django__django-13401 (no PTA anywhere) are scored reference-free.
+    expect(doc.counts).toMatchObject({ scored: 9, scoredExternal: 7, scoredReferenceFree: 2, unscoredNoReference: 0 });
     const rows = doc.trajectories;
-    expect(row(rows, 'deepseek_lite_dev_noparallel').reference).toEqual({ kind: 'in-folder', references: 2 });
+    expect(row(rows, 'deepseek_lite_dev_noparallel').reference).toMatchObject({ kind: 'external', source: 'bundled', holdsRun: false });
     // Every passing sample run is one of the bundled PTAs' sources: the PTA holds its path.
     for (const t of rows.filter((x) => x.outcome === 'pass')) {
       expect(t.reference, t.id).toEqual({ kind: 'external', source: 'bundled', version: 1, references: t.reference!.references, holdsRun: true });
     }
     // The failing doubao run never was.
     expect(row(rows, 'doubao-pro-128k').reference).toEqual({ kind: 'external', source: 'bundled', version: 1, references: 3, holdsRun: false });
-    expect(row(rows, 'deepseek_bench1').unscored).toBe('no_reference');
+    expect(row(rows, 'deepseek_bench1').reference).toMatchObject({ kind: 'reference-free' });
     const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning:'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^warning: 6 trajectories were scored against an external PTA, 5 of them not failing\. .*optimistic: 5 of the 6 follow/);
+    expect(warnings[0]).toMatch(/^warning: 7 trajectories were scored against an external PTA, 5 of them not failing\. .*optimistic: 5 of the 7 follow/);
     expect(readFileSync(path.join(out, 'report.md'), 'utf8')).toContain(`- **Caution:** ${warnings[0]!.slice('warning: '.length)}`);
     const csv = readFileSync(path.join(out, 'trajectories.csv'), 'utf8').split('\n');
-    expect(csv[0]).toMatch(/^task,model,run,outcome,steps,references,reference,holds_run,unscored,score,/);
-    expect(csv.find((l) => l.includes(',doubao-pro-128k,'))).toMatch(/,fail,12,3,bundled v1,no,,\d/);
+    expect(csv[0]).toMatch(/^task,agent,model,run,outcome,steps,reference_kind,references,reference,holds_run,unscored,score,/);
+    expect(csv.find((l) => l.includes(',doubao-pro-128k,'))).toMatch(/,fail,12,external,3,bundled v1,no,,\d/);
     expect(readFileSync(path.join(out, 'tasks.csv'), 'utf8')).toContain(`${DJANGO},1,1,0,0,1,1,0,"bundled v1 (3 refs, 1 scored)"`);
   });
 
@@ -112,7 +114,7 @@ describe('report --references / --bundled', () => {
     // Scored against a PTA that contains it, the run scores higher than against one built from other runs.
     expect(before.score!.total).toBeGreaterThan(claude.score!.total);
     expect(row(rows, 'kimi-k2-instruct-0905').reference).toMatchObject({ source: 'bundled', version: 1 });
-    expect(withServer.stderr).toMatch(/^warning: 6 trajectories .* 4 of the 6 follow/);
+    expect(withServer.stderr).toMatch(/^warning: 7 trajectories .* 4 of the 7 follow/);
   });
 
   it('a folder that cannot be read, holds no PTA, or holds a broken PTA of a scored task is one clear error', async () => {

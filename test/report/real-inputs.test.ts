@@ -18,6 +18,10 @@ interface Row {
   outcome: string;
   id: string;
   unscored?: string;
+  source: string;
+  steps: number;
+  score?: { total: number };
+  reference?: { kind: string };
 }
 interface Doc {
   trajectories: Row[];
@@ -121,7 +125,8 @@ describe('tasks and models come from the logs or their evaluations', () => {
     const unnamed = doc.models.filter((m) => m.model === null);
     expect(unnamed.length).toBeGreaterThan(1);
     expect(unnamed.every((m) => typeof m.run === 'string')).toBe(true);
-    expect(doc.trajectories.filter((t) => t.task === null).every((t) => t.unscored === 'no_task')).toBe(true);
+    // Naming no task does not leave a run unscored: it is scored reference-free.
+    expect(doc.trajectories.filter((t) => t.task === null && t.steps > 0).every((t) => t.reference?.kind === 'reference-free' && t.score !== undefined)).toBe(true);
     const text = await cli('report', join(CORPUS, 'OpenHands__OpenHands'));
     expect(text.stdout).toContain('(task not named)');
     expect(text.stdout).toContain('(model not named) mock_output');
@@ -141,13 +146,16 @@ describe('tasks and models come from the logs or their evaluations', () => {
 });
 
 describe('--outcomes rows with task, outcome, run and model', () => {
-  it('match on task + run when the log names no model', async () => {
+  it('match on task + run when the log names no model, and the row names it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'steplens-outcomes-'));
     const file = join(dir, 'outcomes.csv');
     writeFileSync(file, 'task,outcome,run,model\nfasterxml__jackson-core-1142,censored,20240825_SWE-agent_gpt-4o-2024-05-13,gpt-4o-2024-05-13\n');
     const doc = JSON.parse((await cli('report', '--json', '--outcomes', file, JAVA_RUN)).stdout) as Doc;
     const row = doc.trajectories.find((t) => t.task === 'fasterxml__jackson-core-1142')!;
-    expect(row.model).toBeNull();
+    expect(row.model).toBe('gpt-4o-2024-05-13');
+    expect(row.source).toBe('swe-agent + gpt-4o-2024-05-13');
     expect(row.outcome).toBe('censored');
+    // The run's other tasks (no row) are still the same run: nothing names their model.
+    expect(doc.trajectories.filter((t) => t.task !== 'fasterxml__jackson-core-1142').every((t) => t.model === null)).toBe(true);
   });
 });

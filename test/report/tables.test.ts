@@ -13,6 +13,7 @@ function row(model: string, outcome: Outcome, total?: number, tier?: Tier, lucky
     run: 'r',
     model,
     agent: 'a',
+    source: `a + ${model}`,
     format: 'swe-agent',
     steps: 5,
     outcome,
@@ -44,17 +45,25 @@ const rows: TrajectoryRow[] = [
 ];
 
 describe('per-model table on hand-built rows', () => {
-  const models = modelRows(rows);
+  const models = modelRows(rows, { minRuns: 1 });
   it('pass rate over evaluated, quality over scored, ranks and shift by hand', () => {
     const a = models.find((m) => m.model === 'A')!;
     const b = models.find((m) => m.model === 'B')!;
-    expect(a).toMatchObject({ evaluated: 4, passes: 3, passRate: 0.75, scored: 4, meanQuality: 47.5, rankPass: 1, rankQuality: 2, rankShift: -1 });
-    expect(b).toMatchObject({ evaluated: 4, passes: 2, passRate: 0.5, scored: 3, meanQuality: 50, rankPass: 2, rankQuality: 1, rankShift: 1 });
+    // 3/4 against 2/4: Wilson intervals overlap, so both rank 1, tied; the same for the means of 4 and 3 scores.
+    expect(a).toMatchObject({ evaluated: 4, passes: 3, passRate: 0.75, scored: 4, meanQuality: 47.5, rankPass: 1, rankPassTied: true, rankQuality: 1, rankQualityTied: true, rankShift: 0 });
+    expect(b).toMatchObject({ evaluated: 4, passes: 2, passRate: 0.5, scored: 3, meanQuality: 50, rankPass: 1, rankPassTied: true, rankQuality: 1, rankShift: 0 });
+    expect(a.passRateInterval!.lo).toBeCloseTo(0.3006, 4);
+    expect(a.passRateInterval!.hi).toBeCloseTo(0.9544, 4);
+    // Below the default minimum of 10 runs nothing is ranked, and each row says why.
+    const unranked = modelRows(rows).find((m) => m.model === 'A')!;
+    expect(unranked).toMatchObject({ rankPass: null, rankQuality: null, rankShift: null, unrankedPass: 'n 4 < 10', unrankedQuality: 'n 4 < 10' });
     expect(a.tierShares).toEqual({ Ideal: 1 / 3, Solid: 0, Lucky: 2 / 3 });
     expect(a.luckyMix.C1).toBe(2);
     expect(b.luckyRate).toBe(0.5);
     const c = models.find((m) => m.model === 'C')!;
-    expect(c).toMatchObject({ passRate: null, rankPass: null, tierShares: null, wastedSteps: 1 });
+    // Waste counts scored runs: C's only run is unscored.
+    expect(c).toMatchObject({ passRate: null, rankPass: null, tierShares: null, wastedSteps: 0 });
+    expect(a.wastedSteps).toBe(4);
   });
   it('χ² of model × Lucky category on the 2×2 table [[2,0],[0,1]]', () => {
     const chi = luckyChiSquare(rows);
@@ -69,8 +78,15 @@ describe('per-model table on hand-built rows', () => {
   it('AUROC of the composite over scored pass/fail rows', () => {
     const total = separation(rows)[0]!;
     // pass {80,40,40,60,30} vs fail {30,50}: wins = 2+1.5 ... by pairs
-    expect(total).toMatchObject({ nPass: 5, nFail: 2 });
-    expect(total.auroc).toBeCloseTo((2 + 1 + 1 + 2 + 0.5) / 10, 12);
+    expect(total).toMatchObject({ signal: 'total', reference: 'all', nPass: 5, nFail: 2 });
+    expect(total.pooled.auroc).toBeCloseTo((2 + 1 + 1 + 2 + 0.5) / 10, 12);
+    // Within source: A {80,40,40} vs {30} = 1; B {70,30} vs {50} = 0.5; neither has 3 of each, so no mean.
+    expect(total.withinSource.sources.map((x) => [x.source, x.auroc])).toEqual([
+      ['a + A', 1],
+      ['a + B', 0.5],
+    ]);
+    expect(total.withinSource.mean).toBeNull();
+    expect(separation(rows, { minPerClass: 1 })[0]!.withinSource.mean).toBeCloseTo(0.75, 12);
   });
 });
 

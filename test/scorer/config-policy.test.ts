@@ -37,12 +37,12 @@ describe('resolveConfig', () => {
 });
 
 describe('resolvePolicy', () => {
-  it('defaults (portable, chosen leave-one-source-out): stop at a 4-fold cycle and 2 steps with no action; retries, streaks, loops and low scores only warn; budgets off', () => {
-    expect(DEFAULT_POLICY.blindRetry).toEqual({ warn: 3, stop: null });
+  it('defaults (portable, chosen leave-one-source-out): stop at 2 steps with no action; retries, cycles, streaks, loops and low scores only warn; budgets off', () => {
+    expect(DEFAULT_POLICY.blindRetry).toEqual({ warn: 2, stop: null });
     expect(DEFAULT_POLICY.explorationStreak).toEqual({ warn: 15, stop: null });
     expect(DEFAULT_POLICY.lowScore).toEqual({ floor: 20, minSteps: 30, severity: 'warn' });
     expect(DEFAULT_POLICY.regressionLoop).toEqual({ warn: 2, stop: null });
-    expect(DEFAULT_POLICY.cycle).toEqual({ warn: 2, stop: 4, minBlock: 2, maxBlock: 4 });
+    expect(DEFAULT_POLICY.cycle).toEqual({ warn: 2, stop: null, minBlock: 2, maxBlock: 4 });
     expect(DEFAULT_POLICY.noAction).toEqual({ warn: null, stop: 2 });
     expect(DEFAULT_POLICY.budget.maxSteps).toBeNull();
     expect(DEFAULT_POLICY.budget.maxTokens).toBeNull();

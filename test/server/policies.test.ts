@@ -68,7 +68,7 @@ describe('policies per agent and model: calibrate --by agent, serve --policy', (
     const config = await serverConfig(['--policy', file, '--data', join(dir, 'data'), '--no-seed', '--log-level', 'silent'], {}, dir);
     srv = await startApp(config.app);
     c = await Client.connect(srv.wsUrl);
-  });
+  }, 180_000);
   afterAll(async () => {
     c?.close();
     await srv?.app.close();
@@ -126,16 +126,19 @@ describe('shadow mode: counters, promotion, share, pin, freeze, persistence', ()
     expect(first.signals.some((s) => s.kind === 'no_action' && s.severity === 'warn')).toBe(true);
     doc = (await json<PoliciesStatus>(`${srv!.url}/v1/policies`)).body;
     const pair = pairOf(doc, 'shadow-agent')!;
-    expect(pair).toMatchObject({ state: 'promoted', promoted: 'noAction 2', sessions: 6, runs: { passing: 5, failing: 1 } });
+    // The configured default's own stop (noAction 2, since the cycle stop went to warn-only) ties with the single-kind
+    // candidate and is listed first: it is the one promoted.
+    expect(pair).toMatchObject({ state: 'promoted', promoted: 'configured', sessions: 6, runs: { passing: 5, failing: 1 } });
     const cand = pair.candidates.find((x) => x.id === 'noAction 2')!;
     expect(cand).toMatchObject({ passingStopped: 0, failingStopped: 1, failingStepsSaved: failing.length - 2, eligible: true });
     expect(cand.falseStopUpper).toBeCloseTo(1 - 0.05 ** (1 / 5), 6);
     expect(pair.policy.noAction.stop).toBe(2);
-    expect(pair.candidates.find((x) => x.id === 'blindRetry 2')).toMatchObject({ failingStopped: 1, eligible: true });
+    // Its six turns without an action are no blind retries (a constant "no action" hash says nothing was repeated).
+    expect(pair.candidates.find((x) => x.id === 'blindRetry 2')).toMatchObject({ failingStopped: 0, passingStopped: 0 });
     // Session 7 is enforced (share 0.5: every 2nd session stays in shadow), session 8 is in shadow.
     const enforced = await runSession(c!, failing, who, false);
     expect(stops(enforced.signals)).toEqual(['no_action@1']);
-    expect((await json<SessionDoc>(`${srv!.url}/v1/sessions/${enforced.id}`)).body.policy).toEqual({ selected: 'fallback, promoted noAction 2', shadow: false });
+    expect((await json<SessionDoc>(`${srv!.url}/v1/sessions/${enforced.id}`)).body.policy).toEqual({ selected: 'fallback, promoted configured', shadow: false });
     const shadowed = await runSession(c!, failing, who, false);
     expect(stops(shadowed.signals)).toEqual([]);
     expect((await json<SessionDoc>(`${srv!.url}/v1/sessions/${shadowed.id}`)).body.policy).toEqual({ selected: 'fallback, shadow share (warn only)', shadow: true });
@@ -147,7 +150,7 @@ describe('shadow mode: counters, promotion, share, pin, freeze, persistence', ()
     const text = await (await fetch(`${srv!.url}/metrics`)).text();
     expect(text).toContain('steplens_shadow_runs{agent="shadow-agent",model="shadow-model",outcome="pass"} 5');
     expect(text).toContain('steplens_shadow_runs{agent="shadow-agent",model="shadow-model",outcome="fail"} 2');
-    expect(text).toContain('steplens_policy_in_force{agent="shadow-agent",model="shadow-model",state="promoted",candidate="noAction 2"} 1');
+    expect(text).toContain('steplens_policy_in_force{agent="shadow-agent",model="shadow-model",state="promoted",candidate="configured"} 1');
     expect(text).toContain('steplens_shadow_failing_stopped{agent="shadow-agent",model="shadow-model",candidate="noAction 2"} 2');
     expect(text).toMatch(/steplens_shadow_false_stop_upper\{agent="shadow-agent",model="shadow-model",candidate="noAction 2"\} 0\.45/);
   });
@@ -155,7 +158,7 @@ describe('shadow mode: counters, promotion, share, pin, freeze, persistence', ()
   it('an operator pin overrides the promotion, a freeze holds it; bad bodies are refused naming the field', async () => {
     const pinned = await post<PairStatus>(`${srv!.url}/v1/policies/pin`, { ...who, policy: { noAction: { stop: null } } });
     expect(pinned.status).toBe(200);
-    expect(pinned.body).toMatchObject({ state: 'pinned', promoted: 'noAction 2', pinned: { noAction: { stop: null } } });
+    expect(pinned.body).toMatchObject({ state: 'pinned', promoted: 'configured', pinned: { noAction: { stop: null } } });
     expect(pinned.body.policy.noAction.stop).toBeNull();
     const s9 = await runSession(c!, failing, who); // session 9: not in the shadow share, runs the pinned policy
     expect(stops(s9.signals)).toEqual([]);
@@ -176,7 +179,7 @@ describe('shadow mode: counters, promotion, share, pin, freeze, persistence', ()
     srv = await startApp(options());
     c = await Client.connect(srv.wsUrl);
     const pair = pairOf((await json<PoliciesStatus>(`${srv.url}/v1/policies`)).body, 'shadow-agent');
-    expect(pair).toMatchObject({ state: 'promoted', promoted: 'noAction 2', frozen: true, pinned: null, sessions: 9, runs: { passing: 5, failing: 2 } });
+    expect(pair).toMatchObject({ state: 'promoted', promoted: 'configured', frozen: true, pinned: null, sessions: 9, runs: { passing: 5, failing: 2 } });
     const s10 = await runSession(c, failing, who, false); // session 10: shadow share
     expect(stops(s10.signals)).toEqual([]);
     const s11 = await runSession(c, failing, who); // session 11: enforced, the promoted stop survived

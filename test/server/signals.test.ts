@@ -5,8 +5,8 @@ import { UNIFORM_PRIOR as prior } from '../../src/core/prior.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { CORPUS, Client, readSteps, useApp } from './helpers.js';
 
-/** A real run (mini-swe-agent 2.2.7 + deepseek-chat, NOT resolved) with a blind-retry episode over steps 5, 7, 9, 11. */
-const FILE = `${CORPUS}/SWE-agent__mini-swe-agent__pull-refs/output/deepseek_bench1/django__django-13401/django__django-13401.traj.json`;
+/** A real run (SWE-agent 0.x + gpt-4o-mini) that re-sends the edit of step 17 at steps 18-21: a blind-retry episode. */
+const FILE = `${CORPUS}/multi-swe-bench__experiments/evaluation/java/verified/20240825_SWE-agent_gpt-4o-mini-2024-07-18/trajs/fasterxml__jackson-databind-3701.traj`;
 
 const app = useApp();
 
@@ -19,22 +19,22 @@ describe('early-stop signals on the stream', () => {
     const res = await fetch(`${app().url}/v1/sessions/none`);
     expect(res.status).toBe(404);
     const c = await Client.connect(app().wsUrl);
-    c.send({ type: 'start', session: 'br', task: 'django__django-13401', policy: policyInput });
+    c.send({ type: 'start', session: 'br', task: 'fasterxml__jackson-databind-3701', policy: policyInput });
     const started = await c.nextOf('started', 'br');
     const reference = started.reference as { kind: 'prior' };
     expect(reference.kind).toBe('prior');
     const batch = scoreSteps(steps, { reference: { kind: 'prior', prior }, analyzers: defaultAnalyzers(), policy: policy.value });
     const stop = batch.report.signals.find((s) => s.kind === 'blind_retry' && s.severity === 'stop');
-    expect(stop?.t).toBe(11);
-    expect(stop?.steps).toEqual([5, 7, 9, 11]);
+    expect(stop?.t).toBe(20);
+    expect(stop?.steps).toEqual([17, 18, 19, 20]);
 
     steps.forEach((step, seq) => c.send({ type: 'step', session: 'br', seq, step }));
     await c.sync();
     const ordered = c.frames.filter((f) => f.session === 'br') as unknown as Array<{ type: string; seq: number; kind?: string; severity?: string }>;
     expect(ordered.filter((f) => f.type === 'score')).toHaveLength(steps.length);
     const at = ordered.findIndex((f) => f.type === 'signal' && f.kind === 'blind_retry' && f.severity === 'stop');
-    expect(ordered[at]).toMatchObject({ seq: 11, t: 11, steps: [5, 7, 9, 11] });
-    expect(ordered[at - 1]).toMatchObject({ type: 'score', seq: 11 });
+    expect(ordered[at]).toMatchObject({ seq: 20, t: 20, steps: [17, 18, 19, 20] });
+    expect(ordered[at - 1]).toMatchObject({ type: 'score', seq: 20 });
     const warn = ordered.find((f) => f.type === 'signal' && f.kind === 'blind_retry' && f.severity === 'warn');
     expect(warn?.seq).toBe(batch.report.signals.find((s) => s.kind === 'blind_retry' && s.severity === 'warn')?.t);
     c.close();

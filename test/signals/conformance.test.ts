@@ -12,7 +12,7 @@ import { equivalent } from '../../src/core/equivalence.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { buildPta, ptaPaths } from '../../src/core/pta/index.js';
 import type { Pta, Reference } from '../../src/core/scorer-api.js';
-import { createCoherenceTracker, RETRY_EXEMPT_KINDS } from '../../src/core/signals/coherence.js';
+import { createCoherenceTracker } from '../../src/core/signals/coherence.js';
 import { createPriorSignalTracker, SETTLE_STEPS } from '../../src/core/signals/prior-signals.js';
 import { createStructuralTracker } from '../../src/core/signals/structural.js';
 import { createTemporalTracker, referenceWindows } from '../../src/core/signals/temporal.js';
@@ -24,13 +24,35 @@ import { corpusRuns } from '../fixtures/corpus-runs.js';
 
 const cfg = DEFAULT_CONFIG;
 
+/** Kinds never a retry (method.md section 6.3): protocol turns, turns without an action, unparsed calls. */
+const NEVER_RETRY = new Set(['finish', 'none', 'other']);
+
+/** True when the state `e` changed something that can alter the outcome of repeating `s`. */
+function changesOutcome(e: State, s: State): boolean {
+  const fileScoped = s.file !== undefined && (s.kind === 'read' || (!s.command && (s.kind === 'edit' || s.kind === 'create')));
+  if (!fileScoped) return e.changesFile || e.changesEnv === true;
+  if (e.changesFile && (e.file === undefined || e.file === s.file)) return true;
+  return e.changesEnv === true && e.kind !== 'install';
+}
+
+/** Per state, whether it is a blind retry, from the definition: the same action (hash, no variant) after the last hand-over, nothing relevant changed by a step that was not itself a retry. */
+function blindRetries(states: readonly State[]): boolean[] {
+  const retry: boolean[] = [];
+  states.forEach((s, j) => {
+    const start = states.slice(0, j).findLastIndex((e) => e.kind === 'finish') + 1;
+    const i = states.slice(0, j).findLastIndex((e, k) => k >= start && e.hash === s.hash && !NEVER_RETRY.has(e.kind));
+    const changed = states.slice(i + 1, j).some((e, k) => !retry[i + 1 + k] && changesOutcome(e, s));
+    retry.push(!NEVER_RETRY.has(s.kind) && s.variant !== true && i >= 0 && !changed);
+  });
+  return retry;
+}
+
 /** Φcoh from scratch: transitions between consecutive states, blind retries, then the formula. */
 function coherence(states: readonly State[]): number {
   const order = { E: 0, I: 1, V: 2 } as const;
   let pivots = 0;
   let confirms = 0;
   let backtracks = 0;
-  let retries = 0;
   const compare = (from: Stage | undefined, to: Stage) => {
     if (from === undefined || from === 'O' || to === 'O' || from === to) return;
     if (order[to] > order[from]) pivots++;
@@ -43,11 +65,7 @@ function coherence(states: readonly State[]): number {
     else if (prev === 'O') compare(states.slice(0, i).findLast((s) => s.stage !== 'O')?.stage, cur);
     else compare(prev, cur);
   }
-  states.forEach((s, j) => {
-    if (RETRY_EXEMPT_KINDS.has(s.kind)) return;
-    const i = states.slice(0, j).findLastIndex((e) => e.hash === s.hash && !RETRY_EXEMPT_KINDS.has(e.kind));
-    if (i >= 0 && !states.slice(i + 1, j).some((e) => e.stage === 'I' && e.changesFile)) retries++;
-  });
+  const retries = blindRetries(states).filter(Boolean).length;
   const n = states.length;
   if (n <= 1) return 0;
   const good = pivots + confirms;

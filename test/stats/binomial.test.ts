@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { binomialCdf, clopperPearsonUpper, normalQuantile, trialsForBound, upperBound, wilsonUpper } from '../../src/core/stats/binomial.js';
+import { binomialCdf, clopperPearsonUpper, normalQuantile, trialsForBound, upperBound, wilsonInterval, wilsonUpper } from '../../src/core/stats/binomial.js';
 
 describe('one-sided upper bounds of a binomial rate', () => {
   it('Clopper-Pearson matches known values (R: binom.test(k, n, alternative = "less")$conf.int[2])', () => {
@@ -42,6 +42,26 @@ describe('one-sided upper bounds of a binomial rate', () => {
     // z = 1.6449: (0 + z^2/2n + z sqrt(z^2/4n^2)) / (1 + z^2/n) = z^2 / (n + z^2)
     expect(wilsonUpper(0, 59)).toBeCloseTo(1.644854 ** 2 / (59 + 1.644854 ** 2), 6);
     expect(upperBound('wilson', 3, 40, 0.95)).toBe(wilsonUpper(3, 40, 0.95));
+  });
+
+  it('the two-sided Wilson interval: its bounds at z = 1.96, symmetric in successes and failures', () => {
+    const z2 = 1.959964 ** 2;
+    // k = 0: [0, z^2 / (n + z^2)]; k = n: [n / (n + z^2), 1].
+    expect(wilsonInterval(0, 3)[0]).toBe(0);
+    expect(wilsonInterval(0, 3)[1]).toBeCloseTo(z2 / (3 + z2), 6);
+    expect(wilsonInterval(3, 3)[0]).toBeCloseTo(3 / (3 + z2), 6);
+    expect(wilsonInterval(3, 3)[1]).toBe(1);
+    // 54 of 55: (p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n) = 0.9039-0.9968 (worked by hand).
+    const [lo, hi] = wilsonInterval(54, 55);
+    expect(lo).toBeCloseTo(0.90394, 4);
+    expect(hi).toBeCloseTo(0.99678, 4);
+    const [a, b] = wilsonInterval(7, 20);
+    const [c, d] = wilsonInterval(13, 20);
+    expect(a).toBeCloseTo(1 - d, 12);
+    expect(b).toBeCloseTo(1 - c, 12);
+    expect(wilsonInterval(0, 0)).toEqual([0, 1]);
+    // The one-sided upper bound at 95 % is the two-sided interval's at 90 %.
+    expect(wilsonInterval(3, 40, 0.9)[1]).toBeCloseTo(wilsonUpper(3, 40, 0.95), 12);
   });
 
   it('trialsForBound: the fewest passing runs that can show a rate within the bound', () => {

@@ -9,9 +9,9 @@ import { DEFAULT_CONFIG, resolveConfig } from '../../src/core/config.js';
 import type { WasteSettings } from '../../src/core/config.js';
 import type { State, WasteItem } from '../../src/core/types.js';
 import { WASTE_DETECTORS, wasteReport, type WasteContext } from '../../src/core/waste/index.js';
-import { corpusRuns, statesOf } from '../fixtures/corpus-runs.js';
+import { corpusRuns, extraRuns, statesOf } from '../fixtures/corpus-runs.js';
 
-const runs = corpusRuns().map((r) => ({ name: r.name, states: statesOf(r.steps) }));
+const runs = [...corpusRuns(), ...extraRuns()].map((r) => ({ name: r.name, states: statesOf(r.steps) }));
 /** A reference file list: the files the first runs change (a PTA's `files` in miniature). */
 const ptaFiles = [...new Set(runs.slice(0, 10).flatMap((r) => r.states.filter((s) => s.changesFile && s.file !== undefined).map((s) => s.file!)))];
 /** The default settings, and the most sensitive ones the config allows (so every pattern shows up in real runs). */

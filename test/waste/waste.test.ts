@@ -48,27 +48,45 @@ describe('waste: blind retry episodes', () => {
 });
 
 describe('waste: redundant step', () => {
-  it('a re-read of an overlapping unchanged region is redundant; after a change it is not', () => {
+  it('a read of lines an earlier read of the same unchanged file showed is redundant; after a change it is not', () => {
     const states = [
-      st(0, 'E', { file: 'a.py', range: [40, 80], tool: 'view' }),
-      st(1, 'E', { file: 'a.py', range: [50, 90], tool: 'view', cost: 33 }),
+      st(0, 'E', { file: 'a.py', range: [40, 90], tool: 'view' }),
+      st(1, 'E', { file: 'a.py', range: [50, 80], tool: 'view', cost: 33 }),
       st(2, 'I', { file: 'a.py', changesFile: true }),
-      st(3, 'E', { file: 'a.py', range: [50, 90], tool: 'view' }),
+      st(3, 'E', { file: 'a.py', range: [50, 80], tool: 'view' }),
     ];
     const items = of(wasteReport(states, opts), 'redundant_step');
     expect(items).toEqual([{ category: 'redundant_step', steps: [0, 1], tool: 'view', wastedSteps: 1, wastedTokens: 33 }]);
   });
 
-  it('disjoint ranges (< 30 % overlap), another stage, or a blind retry are not redundant steps', () => {
-    const states = [
-      st(0, 'E', { file: 'a.py', range: [1, 10] }),
-      st(1, 'E', { file: 'a.py', range: [9, 30] }),
-      st(2, 'V', { file: 'a.py', range: [1, 10] }),
-      st(3, 'E', { hash: 'h0', file: 'a.py', range: [1, 10] }),
-    ];
+  it('an install or a deletion in between is a change too', () => {
+    for (const change of [st(1, 'O', { kind: 'install', changesEnv: true }), st(1, 'O', { kind: 'housekeeping', changesEnv: true })]) {
+      const states = [st(0, 'E', { file: 'a.py', range: [40, 90] }), change, st(2, 'E', { file: 'a.py', range: [50, 80] })];
+      expect(of(wasteReport(states, opts), 'redundant_step')).toEqual([]);
+    }
+  });
+
+  it('a window moved to show new lines, a search of a read file, a whole-file read and a read after a failed one are not redundant', () => {
+    const moved = [st(0, 'E', { file: 'a.py', range: [1, 100] }), st(1, 'E', { file: 'a.py', range: [11, 110] })];
+    const search = [st(0, 'E', { file: 'a.py', range: [1, 100] }), st(1, 'E', { kind: 'search', file: 'a.py' })];
+    const whole = [st(0, 'E', { file: 'a.py' }), st(1, 'E', { file: 'a.py', range: [1, 10] })];
+    const failed = [st(0, 'E', { file: 'a.py', range: [1, 400], failed: true }), st(1, 'E', { file: 'a.py', range: [1, 286] })];
+    for (const states of [moved, search, whole, failed]) expect(of(wasteReport(states, opts), 'redundant_step')).toEqual([]);
+  });
+
+  it('a confirmed submit (a finish asked twice by the harness) is neither redundant nor a retry', () => {
+    const submit = (t: number) => st(t, 'O', { kind: 'finish', hash: 'submit', tool: 'submit' });
+    const states = [submit(0), st(1, 'O', { kind: 'housekeeping', hash: 'rm reproduce.py', changesEnv: true }), submit(2), submit(3)];
     const items = wasteReport(states, opts);
     expect(of(items, 'redundant_step')).toEqual([]);
-    expect(of(items, 'blind_retry').map((i) => i.steps)).toEqual([[0, 3]]);
+    expect(of(items, 'blind_retry')).toEqual([]);
+  });
+
+  it('another stage or a blind retry is not a redundant step', () => {
+    const states = [st(0, 'E', { file: 'a.py', range: [1, 10] }), st(1, 'V', { file: 'a.py', range: [1, 10] }), st(2, 'E', { hash: 'h0', file: 'a.py', range: [1, 10] })];
+    const items = wasteReport(states, opts);
+    expect(of(items, 'redundant_step')).toEqual([]);
+    expect(of(items, 'blind_retry').map((i) => i.steps)).toEqual([[0, 2]]);
   });
 });
 

@@ -10,6 +10,9 @@
 import {
   calibrate,
   calibrateTradeoff,
+  confirmTradeoff,
+  type ConfirmedTradeoff,
+  type HeldOutCheck,
   calibrateWeights,
   portableCalibration,
   splitBySource,
@@ -31,6 +34,7 @@ import { perKindText } from '../calibrate-kinds-text.js';
 import { loadCalibrationRuns } from '../calibrate-load.js';
 import { policySetDocument, writeCalibrateOutputs } from '../calibrate-outputs.js';
 import { calibrationInput } from '../calibrate-runs.js';
+import { confirmationText, writtenPolicyText } from '../calibrate-policy-text.js';
 import { portableText, sourceSplitText, splitText, tradeoffText, weightsText } from '../calibrate-text.js';
 import type { Command } from '../command.js';
 import { writeScoredRuns } from '../scored-runs.js';
@@ -50,7 +54,8 @@ const command: Command = {
     '                          [--max-false-warn R] [--mode both|reference|reference-free] [--split half|source|none]\n' +
     '                          [--holdout R] [--seed N] [--by agent|model|source | --portable] [--weights] [--config FILE]\n' +
     '                          [--config-out FILE] [--out POLICY.json] [--out-dir DIR] [--json] [--lenient] [PATH...]\n' +
-    '  PATH, outcomes, skipped files and --lenient: as for `steplens report`; only runs with a pass/fail outcome, a task and at least one step count\n' +
+    '  PATH, --outcomes, --manifest, skipped files and --lenient: as for `steplens report` (runs are named the same way);\n' +
+    '                      only runs with a pass/fail outcome, a task and at least one step count\n' +
     '  --sources FILE      CSV (run,agent,model) or JSON Lines naming the agent and model of each run folder (a source = agent + model)\n' +
     '  --runs FILE         runs scored before (--save-runs FILE writes them; .gz compresses): calibrate again without rescoring\n' +
     '  --max-false-stop R  largest upper confidence bound of the share of passing runs the chosen policy may stop (default 0.05);\n' +
@@ -60,7 +65,10 @@ const command: Command = {
     '  --max-false-warn R  the bound of the warn levels of the single-kind tables (default 0.25)\n' +
     '  --mode M            which scoring the bound must hold in: both (default), reference (leave-one-out PTAs), reference-free\n' +
     '  --split half|source|none  also choose on half the tasks and measure on the other half, both ways (default half;\n' +
-    '                      --holdout R the held-out share, --seed N the split), or leave one source out at a time\n' +
+    '                      --holdout R the held-out share, --seed N the split and the bootstrap), or leave one source out at a time.\n' +
+    '                      The written policy stops only where every fold confirmed it (each fold chose that stop, at the most\n' +
+    "                      conservative of their settings, and the folds' pooled held-out false stops meet the bound); else it only\n" +
+    '                      warns. --split none writes the in-sample choice, marked unconfirmed\n' +
     '  --by G              one policy per agent, model or source (agent + model) plus a fallback, in one --out file\n' +
     '  --portable          one policy for agents and models it never saw: leave-one-source-out, kinds that stop more than\n' +
     "                      --source-max (default 0.02) of a held-out source's passing runs only warn (how DEFAULT_POLICY is chosen)\n" +
@@ -116,18 +124,28 @@ const command: Command = {
       return exit;
     }
 
-    let t: TradeoffResult;
+    let full: TradeoffResult;
     let portable: PortableResult | undefined;
     if (a.portable) {
       portable = unwrap(portableCalibration(input.tradeoff, options));
-      t = portable.result;
-    } else t = unwrap(calibrateTradeoff(input.tradeoff, options));
+      full = portable.result;
+    } else full = unwrap(calibrateTradeoff(input.tradeoff, options));
     let split: SplitReport | undefined;
     let bySource: SourceSplitReport | undefined;
     if (halfSplit) split = unwrap(splitCalibration(input.tradeoff, halfSplit.seed, halfSplit.holdout, options), 'bad_input');
     if (a.split === 'source' && !portable) bySource = unwrap(splitBySource(input.tradeoff, options), 'bad_input');
-    const check = resolvePolicy(t.chosen.policy);
-    if (!check.ok) throw new Error(`chosen policy does not validate: ${check.error}`);
+    // --portable is confirmed by its own leave-one-source-out demotions; otherwise the split's folds confirm (confirm.ts).
+    const check: HeldOutCheck | undefined = portable
+      ? undefined
+      : split
+        ? { kind: 'half', folds: split.folds.map((f) => f.settings), pooled: split.pooledOutOfSample }
+        : bySource
+          ? { kind: 'source', folds: bySource.folds.map((f) => f.settings), pooled: bySource.pooledOutOfSample }
+          : undefined;
+    const t: ConfirmedTradeoff = confirmTradeoff(input.tradeoff, full, check, options, a.seed);
+    if (portable) t.confirmation = { ...t.confirmation, rule: `confirmed by --portable's leave-one-source-out check: ${portableRule(portable)}` };
+    const check2 = resolvePolicy(t.chosen.policy);
+    if (!check2.ok) throw new Error(`chosen policy does not validate: ${check2.error}`);
     const doc = {
       ...perKind,
       perKindPolicy: perKind.policy,
@@ -150,13 +168,17 @@ const command: Command = {
         ...(portable ? [portableText(portable)] : []),
         ...(split ? [splitText(split)] : []),
         ...(bySource ? [sourceSplitText(bySource)] : []),
+        confirmationText(t),
         ...(weights ? [weightsText(weights)] : []),
-        `recommended policy (--out FILE writes it; \`serve --policy FILE\` loads it as the default):\n${JSON.stringify(t.chosen.policy, null, 2)}\n`,
+        writtenPolicyText(t.chosen.policy, a.out),
         ...(written.length > 0 ? [`wrote ${written.join(', ')}\n`] : []),
       ].join('\n'),
     );
     return exit;
   },
 };
+
+const portableRule = (p: PortableResult): string =>
+  `a kind whose stop, chosen without a source, stopped more than ${(100 * p.sourceMax).toFixed(1)}% of that source's passing runs only warns (${p.demoted.length} demoted)`;
 
 export default command;

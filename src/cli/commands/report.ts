@@ -1,9 +1,11 @@
-/** `steplens report [--outcomes FILE] [--out DIR] [--json] PATH...`: the corpus report. */
+/** `steplens report [--outcomes FILE] [--manifest FILE] [--out DIR] [--json] PATH...`: the corpus report. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SteplensError } from '../../errors.js';
+import { escapeControl } from '../../printable.js';
 import { buildReport } from '../../report/build-report.js';
+import { MIN_RANKED_RUNS } from '../../report/models.js';
 import { nodeReportFs } from '../../report/node-fs.js';
 import { reportCharts } from '../../report/render/charts.js';
 import { csvTable } from '../../report/render/format-table.js';
@@ -14,42 +16,53 @@ import type { CorpusReport } from '../../report/types.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
 import type { CliIO, Command } from '../command.js';
 import { CORPUS_OPTIONS, readCorpusInput, reportCorpusInput } from '../corpus-input.js';
-import { externalReferences, referenceFolderArgs } from '../references.js';
+import { chooseReference, externalReferences, referenceFolderArgs } from '../references.js';
+import { readForecastFile } from '../../settings-files.js';
 
-/** A stderr progress bar that shows only on a TTY and only once the work has taken over a second. */
+/** An integer flag at least `min` (one usage error naming the flag otherwise). */
+function intFlag(value: string | undefined, flag: string, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < min) throw new SteplensError('usage', `${flag} must be an integer >= ${min}, got '${value}'`);
+  return n;
+}
+
+/** A stderr progress bar that shows only on a terminal (`io.status`) and only once the work has taken over a second. */
 function progress(io: CliIO): { tick: (done: number, total: number) => void; end: () => void } {
   const start = Date.now();
   let shown = false;
   return {
     tick(done, total) {
-      if (!io.stderrIsTTY || Date.now() - start < 1000) return;
+      if (!io.status || Date.now() - start < 1000) return;
       shown = true;
       const width = 30;
       const filled = Math.round((width * done) / Math.max(1, total));
-      io.stderr(`\rscoring [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
+      io.status(`scoring [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
     },
     end() {
-      if (shown) io.stderr('\r\x1b[K');
+      if (shown) io.status?.('');
     },
   };
 }
 
+/** Writes the report's documents; log text in them is escaped as on the terminal (`cat report.md` is a terminal too). */
 function writeOutputs(dir: string, report: CorpusReport): string[] {
+  const put = (file: string, text: string) => writeFileSync(join(dir, file), escapeControl(text));
   try {
     mkdirSync(dir, { recursive: true });
     const charts = reportCharts(report);
-    for (const c of charts) writeFileSync(join(dir, c.file), c.svg);
-    writeFileSync(
-      join(dir, 'report.md'),
+    for (const c of charts) put(c.file, c.svg);
+    put(
+      'report.md',
       markdownReport(
         report,
         charts.map((c) => c.file),
       ),
     );
-    writeFileSync(join(dir, 'report.html'), htmlReport(report, charts));
-    writeFileSync(join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+    put('report.html', htmlReport(report, charts));
+    put('report.json', `${JSON.stringify(report, null, 2)}\n`);
     const tables = allTables(report);
-    for (const t of tables) writeFileSync(join(dir, `${t.name}.csv`), csvTable(t));
+    for (const t of tables) put(`${t.name}.csv`, csvTable(t));
     return ['report.md', 'report.html', 'report.json', ...tables.map((t) => `${t.name}.csv`), ...charts.map((c) => c.file)];
   } catch (e) {
     throw new SteplensError('bad_input', `cannot write to --out ${dir}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
@@ -60,23 +73,32 @@ const command: Command = {
   name: 'report',
   summary: 'corpus report: rankings, Lucky passes, statistics, multi-trial reliability',
   usage:
-    'usage: steplens report [--outcomes FILE] [--out DIR] [--json] [--references DIR]... [--bundled] [--model NAME] [--run NAME] [--lenient] PATH...\n' +
+    'usage: steplens report [--outcomes FILE] [--manifest FILE] [--out DIR] [--json] [--references DIR]... [--bundled] [--forecast FILE]\n' +
+    '                       [--seed N] [--min-runs N] [--by-reference] [--model NAME] [--run NAME] [--lenient] PATH...\n' +
     '  PATH: trajectory files or folders (walked recursively, .json/.jsonl/.traj, gzipped or not; evaluation JSON\n' +
     '        is recognised and skipped); every other skipped file is named on stderr with its reason, and an\n' +
     '        unreadable file or a skipped line or event makes the exit code 1 unless --lenient\n' +
     '  outcomes: SWE-bench report.json / results.json / <model>.<run>.json found near the trajectories,\n' +
-    '            or --outcomes FILE (CSV with task,outcome[,run,model] or JSON Lines with the same keys)\n' +
+    '            or --outcomes FILE (CSV with task,outcome[,run,model,agent] or JSON Lines with the same keys; a row\n' +
+    '            that names a model or agent names the runs it matches), or --manifest FILE (JSON Lines\n' +
+    '            {file, task, agent, model, resolved}): runs are named the same way by report, calibrate and train\n' +
     '  --out DIR writes report.md, report.html (self-contained: tables and charts inline), report.json, one CSV per table\n' +
     '            and SVG charts; --json prints the JSON only\n' +
-    '  scoring: a passing trajectory against a PTA of the OTHER passing trajectories of its task in PATH, any other\n' +
-    '           against a PTA of all of them; a PTA needs 2 references, so a task with fewer is left unscored unless:\n' +
-    "  --references DIR  a folder of stored PTAs (<task>.json, e.g. a server's --data folder): such a trajectory is\n" +
-    "           scored against its task's PTA there (repeatable: the first folder holding the task wins)\n" +
-    '  --bundled  the same with the PTAs bundled with steplens (data/example/, the references `serve` starts with)\n' +
-    "           Tables and JSON name each run's reference (in-folder, or the external PTA and its version); a run\n" +
-    '           that helped build an external PTA scores optimistically against it (column holds_run, a warning)\n' +
+    '  scoring: every run with a step is scored: a passing one against a PTA of the OTHER passing runs of its task in\n' +
+    "           PATH, any other against a PTA of all of them (a PTA needs 2 references); else against its task's PTA in\n" +
+    "  --references DIR  a folder of stored PTAs (<task>.json, e.g. a server's --data folder; repeatable: the first\n" +
+    '           folder holding the task wins) or --bundled (the PTAs bundled with steplens, data/example/); else\n' +
+    '           reference-free against the prior pooled from the bundled references, as `score` and the server do.\n' +
+    '           Column reference_kind says which (in-folder, external, reference-free); a run that helped build an\n' +
+    '           external PTA scores optimistically against it (column holds_run, a warning)\n' +
+    '  --by-reference  also the models and separation tables (and the charts) per reference kind\n' +
+    '  --forecast FILE  outcome forecaster (steplens train --out): each run gets its P(pass), with its separation and best-of-N\n' +
+    '  statistics: n beside every figure; pass rates with a Wilson 95 % interval, mean quality, AUROCs and best-of-N\n' +
+    '           with a percentile bootstrap 95 % interval (1,000 draws, --seed N, default 1); separation within source\n' +
+    '           (the headline), within task and pooled beside source-only (docs/method.md section 16)\n' +
+    '  --min-runs N  fewest runs behind a rank (default 10); sources whose intervals overlap share a rank ("2=")\n' +
     '  --model / --run override the model and run names read from the logs and folder names\n' +
-    '  task and model come from the log (or its evaluation); a log that names neither is listed as such',
+    '  task and model come from the log (or its evaluation, --outcomes or --manifest); a run nothing names is listed as such',
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,
@@ -87,9 +109,15 @@ const command: Command = {
         json: { type: 'boolean', default: false },
         references: { type: 'string', multiple: true },
         bundled: { type: 'boolean', default: false },
+        forecast: { type: 'string' },
+        seed: { type: 'string' },
+        'min-runs': { type: 'string' },
+        'by-reference': { type: 'boolean', default: false },
       },
     });
-    const { paths, found, table } = readCorpusInput(positionals, values, io.cwd, 'report');
+    const seed = intFlag(values.seed, '--seed', 1, 0);
+    const minRuns = intFlag(values['min-runs'], '--min-runs', MIN_RANKED_RUNS, 1);
+    const { paths, found, naming } = readCorpusInput(positionals, values, io.cwd, 'report');
     const folders = referenceFolderArgs(values.references, values.bundled, io.cwd);
     const external = folders.length
       ? await externalReferences(
@@ -97,6 +125,8 @@ const command: Command = {
           found.trajectories.flatMap((t) => (t.task === null ? [] : [t.task])),
         )
       : undefined;
+    const forecast = values.forecast !== undefined ? await readForecastFile(resolve(io.cwd, values.forecast)) : undefined;
+    const prior = await chooseReference(undefined);
     const exit = reportCorpusInput(found, values.lenient, io.stderr);
     const bar = progress(io);
     const report = buildReport(found, {
@@ -104,7 +134,12 @@ const command: Command = {
       analyzers: defaultAnalyzers(),
       paths,
       onProgress: bar.tick,
-      ...(table ? { table } : {}),
+      naming,
+      seed,
+      minRuns,
+      byReference: values['by-reference'],
+      ...(prior.kind === 'prior' ? { prior: prior.prior } : {}),
+      ...(forecast ? { forecast } : {}),
       ...(external ? { external, referenceFolders: folders } : {}),
     });
     bar.end();

@@ -23,7 +23,7 @@ import { defaultAnalyzers } from '../../syntax/index.js';
 import { readText } from '../../text-files.js';
 import type { Command } from '../command.js';
 import { CORPUS_OPTIONS, readCorpusInput } from '../corpus-input.js';
-import { parseManifest } from '../manifest.js';
+import { parseManifest } from '../../report/manifest.js';
 import { chooseReference } from '../references.js';
 import { ptaSamples } from '../train-references.js';
 import { forecastText, priorWeightsText, ptaWeightsText } from '../train-text.js';

@@ -32,6 +32,8 @@ export interface GridKind<V> {
   apply(policy: Policy, v: V | null, warnSource: Policy): Policy;
   /** Negative when `a` is the more conservative candidate. */
   conservative(a: V, b: V): number;
+  /** The most aggressive setting at least as conservative as both: it stops a run only where both do, never earlier. */
+  meet(a: V, b: V): V;
   describe(v: V): string;
 }
 
@@ -61,6 +63,7 @@ function countGridKind(key: CountKindKey, candidates: number[]): GridKind<number
     of: (p) => p[key].stop,
     apply: (p, v, w) => ({ ...p, [key]: { ...p[key], ...levels(v, w[key]) } }),
     conservative: (a, b) => b - a,
+    meet: (a, b) => Math.max(a, b),
     describe: (v) => `${key} ${v}`,
   };
 }
@@ -86,6 +89,8 @@ const lowScoreKind: GridKind<LowScoreStop> = {
     };
   },
   conservative: (a, b) => a.floor - b.floor || b.minSteps - a.minSteps,
+  // A lower floor and a later start: below both floors, after both starts.
+  meet: (a, b) => ({ floor: Math.min(a.floor, b.floor), minSteps: Math.max(a.minSteps, b.minSteps) }),
   describe: (l) => `lowScore <${l.floor} after ${l.minSteps}`,
 };
 

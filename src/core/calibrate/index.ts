@@ -37,6 +37,8 @@ export { splitCalibration, splitBySource, type SplitFold, type SplitReport, type
 export { simplexGrid, fitWeights, aurocWith, signalAuroc, objective, weightDistance, type WeightSample } from './weights-fit.js';
 export { calibrateWeights, lotoFolds, type LotoFold, type WeightAurocs, type WeightsReport } from './weights-loto.js';
 export { leaveOneOutPtas, type ReferenceCandidate } from './references.js';
+export { confirmTradeoff, meetSettings, type Confirmation, type ConfirmedTradeoff, type HeldOutCheck } from './confirm.js';
+export { stopSeparation } from './stop-separation.js';
 
 export interface CalibrateOptions {
   /** Policy whose cycle block sizes and low-score `minSteps` the replay uses, and whose levels fill undecided ones (default DEFAULT_POLICY). */

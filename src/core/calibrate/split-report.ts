@@ -47,7 +47,7 @@ function runFolds(
   const pooledRuns: TradeoffRun[] = [];
   const pooled: Record<ModeName, Array<number | null>> = { reference: [], referenceFree: [] };
   for (const { train, test } of folds) {
-    const fit = calibrateTradeoff(train, options);
+    const fit = calibrateTradeoff(train, { ...options, wideFront: false });
     if (!fit.ok) return fit;
     const stops = modeStops(test, fit.value.chosen.policy);
     out.push({ fit: fit.value, stops, outOfSample: modePoints(test.map(runFacts), stops, boundOf(options)) });

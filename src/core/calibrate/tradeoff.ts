@@ -38,6 +38,8 @@ export interface TradeoffOptions {
   warnSource?: Policy;
   maxPerKind?: number;
   curveCap?: number;
+  /** The front up to 3 × the bound (default true); folds, whose fronts nobody draws, skip that second grid. */
+  wideFront?: boolean;
 }
 
 const isRate = (x: number) => Number.isFinite(x) && x >= 0 && x <= 1;
@@ -132,9 +134,17 @@ export function calibrateTradeoff(runs: readonly TradeoffRun[], options: Tradeof
       ? ['no combination within the bound stops a failing run: every stop is off']
       : []),
   ];
+  // The front shows what the data offers beyond the bound too (up to 3 × the bound's share of passing runs
+  // stopped): a grid pre-filtered at the bound holds one point per false-stop count it allows, so a front of it
+  // is a single point (at the origin when the bound refuses every stop).
+  const shownCap = Math.max(kmax, pointMax, Math.floor(Math.min(1, 3 * maxFalseStop) * passing + 1e-9));
+  const shown = options.wideFront === false ? (point ?? c) : gridChoice(facts, all, { ...f, maxPassingStopped: shownCap }, Math.min(1, 3 * maxFalseStop), options, source);
   const gridPoint = (k: number): GridPoint => ({
-    settings: settingsAt(c.table, k),
-    modes: { reference: pointOf(facts, stopsAt(c.table, k, 'reference', runs.length), bound), referenceFree: pointOf(facts, stopsAt(c.table, k, 'referenceFree', runs.length), bound) },
+    settings: settingsAt(shown.table, k),
+    modes: {
+      reference: pointOf(facts, stopsAt(shown.table, k, 'reference', runs.length), bound),
+      referenceFree: pointOf(facts, stopsAt(shown.table, k, 'referenceFree', runs.length), bound),
+    },
   });
   const tokens = facts.reduce((s, x) => s + x.tokens, 0);
   return ok({
@@ -147,7 +157,7 @@ export function calibrateTradeoff(runs: readonly TradeoffRun[], options: Tradeof
     },
     kept: Object.fromEntries(GRID_KINDS.map((k) => [k.key, c.kept[k.key].map((x) => x.value)])) as unknown as GridCandidates,
     evaluated: c.table.size,
-    front: { reference: paretoFront(c.table, 'reference').map(gridPoint), referenceFree: paretoFront(c.table, 'referenceFree').map(gridPoint) },
+    front: { reference: paretoFront(shown.table, 'reference').map(gridPoint), referenceFree: paretoFront(shown.table, 'referenceFree').map(gridPoint) },
     choice: {
       maxFalseStop,
       bound: bound.method,

@@ -13,7 +13,7 @@
  * sessions scored against one.
  */
 import { createEvidenceTracker, EVIDENCE_NAMES, type EvidenceName } from '../evidence/evidence.js';
-import { createRetryDetector } from '../signals/coherence.js';
+import { createRetryDetector } from '../signals/repeats.js';
 import type { Label, State, Step } from '../types.js';
 
 /** The process counters, in vector order. */

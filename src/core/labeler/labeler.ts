@@ -7,6 +7,7 @@ import type { Intent } from './intent.js';
 import { knownRoot, normalizePosix, stripRoot, toRepoPath, type PathContext } from './paths.js';
 import { shellIntents, type ShellIntents } from './shell-intent.js';
 import { rememberScripts, scriptWriteIntents, shellScriptWrites } from './script-writes.js';
+import { changesEnvironment } from './env-effects.js';
 
 /** The labeler's verdict with what it derived on the way (the state builder reuses it). */
 export interface LabelOutcome {
@@ -18,6 +19,8 @@ export interface LabelOutcome {
   shell?: ParsedShell;
   /** Path context the step's paths were resolved in. */
   paths: PathContext;
+  /** True when the step changed the environment or the tree beyond the write its label names ({@link changesEnvironment}). */
+  changesEnv: boolean;
 }
 
 /** Options of {@link Labeler}. */
@@ -74,14 +77,16 @@ export class Labeler {
       const { intents, primary } = shell.commands.length === 0 ? { intents: [emptyShellIntent(shell)], primary: 0 } : memoShellIntents(shell, ctx, resolve);
       intents.push(...shellScriptWrites(a.command, shell, resolve, this.history));
       if (isProse(a.command, shell, intents[primary])) intents[primary] = { type: 'orchestration', kind: 'message' };
-      outcome = { label: cascade(intents, primary, this.history, true), intents, primary, shell, paths };
+      const label = cascade(intents, primary, this.history, true);
+      outcome = { label, intents, primary, shell, paths, changesEnv: changesEnvironment(label, intents, shell) };
     } else {
       if ('path' in a && typeof a.path === 'string') this.learnRoot(a.path);
       const paths = this.root === undefined ? base : { ...base, root: this.root };
       const resolve = (p: string) => toRepoPath(p, paths);
       const intents = [actionIntent(step, resolve)];
       if (a.kind === 'code' && intents[0]?.type === 'run') intents.push(...scriptWriteIntents(a.code, resolve, this.history));
-      outcome = { label: cascade(intents, 0, this.history, a.kind === 'code'), intents, primary: 0, paths };
+      const label = cascade(intents, 0, this.history, a.kind === 'code');
+      outcome = { label, intents, primary: 0, paths, changesEnv: changesEnvironment(label, intents, undefined) };
     }
     record(outcome.label, outcome.intents, this.history);
     rememberScripts(step, outcome.intents, this.history);
@@ -127,5 +132,7 @@ function memoShellIntents(shell: ParsedShell, ctx: PathContext, resolve: (p: str
 
 function emptyShellIntent(shell: ParsedShell): Intent {
   if (shell.cd !== undefined) return { type: 'inspect', kind: 'list', targets: [] };
+  // `export X=1`, `source venv/bin/activate`: set-up for later commands, not a turn without an action.
+  if (shell.env === true) return { type: 'orchestration', kind: 'housekeeping' };
   return shell.ok ? { type: 'orchestration', kind: 'none' } : { type: 'unknown' };
 }

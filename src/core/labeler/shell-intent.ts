@@ -111,17 +111,27 @@ function runIntent(name: string, base: string, args: string[], resolve: Resolve)
   return undefined;
 }
 
+/**
+ * True when the command's output redirection is the command's point, a write of the file (`cat > f`, `sed ... > f`,
+ * `echo x >> f`, a heredoc, a pipeline's last stage), not the log of a run (`pytest > out.txt`).
+ */
+export function redirectIsWrite(cmd: SimpleCommand): boolean {
+  const base = baseName(cmd.name);
+  if (base === 'sed' && hasFlag(cmd.args, 'i', '--in-place')) return false;
+  return PRODUCERS.has(base) || TRANSFORMERS.has(base) || READERS.has(base) || cmd.heredoc || cmd.pipelineIndex > 0;
+}
+
 /** The intent of one simple command (method.md section 2, rules 1-7 before history). */
 export function commandIntent(cmd: SimpleCommand, resolve: Resolve): Intent {
   const { name, args } = cmd;
   const base = baseName(name);
   if (SUBMIT_MARKERS.test(name) || (/^(echo|printf)$/.test(base) && args.some((a) => SUBMIT_MARKERS.test(a)))) return { type: 'orchestration', kind: 'finish' };
   if (base === 'submit') return { type: 'orchestration', kind: 'finish' };
+  // CodeR's sub-agents end their part with a bare `succeed` or `fail`, handing over to the next one.
+  if ((name === 'succeed' || name === 'fail') && args.length === 0) return { type: 'orchestration', kind: 'finish' };
   if (base === 'create' && args.length === 1 && args[0] !== undefined) return { type: 'write', file: resolve(args[0]), create: true };
   const target = cmd.writes[0];
-  if (target !== undefined && (PRODUCERS.has(base) || TRANSFORMERS.has(base) || READERS.has(base) || cmd.heredoc || cmd.pipelineIndex > 0)) {
-    if (base !== 'sed' || !hasFlag(args, 'i', '--in-place')) return { type: 'write', file: resolve(target), create: false, mayCreate: true };
-  }
+  if (target !== undefined && redirectIsWrite(cmd)) return { type: 'write', file: resolve(target), create: false, mayCreate: true };
   if (base === 'git') return gitIntent(args, cmd.writes, resolve);
   const test = testRunnerIntent(name, args, resolve);
   if (test) return test;

@@ -25,6 +25,8 @@ const OPTIONAL: Array<[keyof State, (x: unknown) => boolean, string]> = [
   ['file', (x) => typeof x === 'string', 'a string'],
   ['scope', (x) => typeof x === 'string', 'a string'],
   ['range', (x) => Array.isArray(x) && x.length === 2 && x.every(isInt), 'a [start, end] pair of integers'],
+  ['changesEnv', (x) => x === true, 'true (or absent)'],
+  ['variant', (x) => x === true, 'true (or absent)'],
 ];
 
 /** Checks one stored state; `where` prefixes the message (`nodes[3].state`). */

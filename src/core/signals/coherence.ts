@@ -1,38 +1,12 @@
 /**
- * Trajectory coherence Φcoh (method.md section 5.3), O(1) per state, and the
- * blind-retry detector it shares with the waste report and early-stop signals.
+ * Trajectory coherence Φcoh (method.md section 6.3), O(1) per state (expected). Its blind
+ * retries are the detector it shares with the waste report and early-stop signals (`repeats.ts`).
  */
-import type { ActionKind, Stage, State } from '../types.js';
+import type { Stage } from '../types.js';
+import { createRetryDetector } from './repeats.js';
 import type { SignalTracker } from './tracker.js';
 
 const ORDER: Record<Exclude<Stage, 'O'>, number> = { E: 0, I: 1, V: 2 };
-
-/**
- * Action kinds never counted as blind retries **(choice)**: SWE-agent 1.x asks
- * the agent to confirm `submit`, so a passing run ends with two identical
- * submits; that is the harness's protocol, not the agent retrying blindly.
- */
-export const RETRY_EXEMPT_KINDS: ReadonlySet<ActionKind> = new Set<ActionKind>(['finish']);
-
-/**
- * Detects blind retries: a state whose hash equals an earlier state's with no
- * file-changing I-stage state strictly between them. `add` returns the index
- * (`t`) of the most recent earlier state it repeats, or undefined.
- */
-export function createRetryDetector(): { add(state: State): number | undefined } {
-  const lastSeen = new Map<string, number>();
-  let lastChange = -1;
-  return {
-    add(state) {
-      if (RETRY_EXEMPT_KINDS.has(state.kind)) return undefined;
-      const prev = lastSeen.get(state.hash);
-      const retryOf = prev !== undefined && lastChange <= prev ? prev : undefined;
-      lastSeen.set(state.hash, state.t);
-      if (state.stage === 'I' && state.changesFile) lastChange = state.t;
-      return retryOf;
-    },
-  };
-}
 
 export interface CoherenceCounts {
   pivots: number;

@@ -16,6 +16,8 @@ const TOOL_FAILURE = [
   /No such file or directory/,
   /^(Error|ERROR):/m,
   /Invalid `?\w+`? parameter/i,
+  // SWE-agent 1.x's editor: "Invalid `view_range`: [1, 400]. Its second element ..."
+  /^Invalid `\w+`:/m,
 ];
 
 /**

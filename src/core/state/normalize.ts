@@ -15,9 +15,14 @@ export function collapseWhitespace(text: string): string {
  * relative paths, collapses whitespace.
  */
 export function normalizeCommand(command: string, root?: string): string {
+  return collapseWhitespace(rewriteRoots(stripLeadingCd(command), root));
+}
+
+/** The command without its leading `cd DIR &&` / `cd DIR;` prefixes. */
+export function stripLeadingCd(command: string): string {
   let c = command;
   for (let m = LEADING_CD.exec(c); m; m = LEADING_CD.exec(c)) c = c.slice(m[0].length);
-  return collapseWhitespace(rewriteRoots(c, root));
+  return c;
 }
 
 /**

@@ -13,8 +13,18 @@ import { intern, internRange } from '../memory/flat-string.js';
 /** The fields every state has. */
 export type StateCore = Omit<State, 'file' | 'range' | 'scope'>;
 
-/** A state from its core fields and optional target, range and scope (omitted when undefined). */
+/**
+ * A state from its core fields and optional target, range and scope (omitted when undefined). The flags
+ * `changesEnv` and `variant` are added only when true (a minority of states), after the in-object fields.
+ */
 export function stateRecord(c: StateCore, file: string | undefined, range: LineRange | undefined, scope: string | undefined): State {
+  const s = record(c, file, range, scope);
+  if (c.changesEnv === true) s.changesEnv = true;
+  if (c.variant === true) s.variant = true;
+  return s;
+}
+
+function record(c: StateCore, file: string | undefined, range: LineRange | undefined, scope: string | undefined): State {
   const { t, stage, kind, command, changesFile, failed, cost, unknown, tokens } = c;
   const tool = intern(c.tool);
   const hash = intern(c.hash);

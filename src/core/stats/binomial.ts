@@ -70,6 +70,17 @@ export function wilsonUpper(k: number, n: number, confidence = 0.95): number {
   return Math.min(1, (centre + spread) / (1 + z2 / n));
 }
 
+/** Two-sided Wilson score interval of a proportion `k / n` at `confidence` ([0, 1] when n is 0). */
+export function wilsonInterval(k: number, n: number, confidence = 0.95): [number, number] {
+  if (n <= 0) return [0, 1];
+  const z = normalQuantile(1 - (1 - confidence) / 2);
+  const p = k / n;
+  const z2 = z * z;
+  const centre = p + z2 / (2 * n);
+  const spread = z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  return [Math.max(0, (centre - spread) / (1 + z2 / n)), Math.min(1, (centre + spread) / (1 + z2 / n))];
+}
+
 /** The upper bound by `method`. */
 export function upperBound(method: BoundMethod, k: number, n: number, confidence: number): number {
   return method === 'wilson' ? wilsonUpper(k, n, confidence) : clopperPearsonUpper(k, n, confidence);

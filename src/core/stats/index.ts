@@ -11,3 +11,4 @@ export { bootstrapDraws, meanInterval, aurocInterval, BOOTSTRAP_DEFAULTS, type B
 export { separation, MIN_PER_CLASS, type ScoredOutcome, type Separation, type SourceSeparation, type SeparationOptions } from './separation.js';
 export { bestOfN, pickGroups, groupPick, type BestOfN, type GroupPick } from './best-of-n.js';
 export { calibrationError, type CalibrationError, type Prediction, type ReliabilityBin } from './calibration-error.js';
+export { rankWithTies, type RankInput, type RankResult } from './ranking.js';

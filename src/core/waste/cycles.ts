@@ -1,9 +1,19 @@
 /**
- * Cyclic patterns (method.md section 7): a block of `minBlock`..`maxBlock`
+ * Cyclic patterns (method.md section 10): a block of `minBlock`..`maxBlock`
  * state hashes occurring several times in a row (A B A B A B). Only primitive
- * blocks count (A A is a blind retry, A B A B is the block A B repeated).
+ * blocks count (A A is a blind retry, A B A B is the block A B repeated). A
+ * change inside the block is repeated with it and is part of the loop. A
+ * state the repeat detectors never take as a repeat (a finish: a confirm turn
+ * or CodeR's hand-over; a turn without an action; an unparsed call) or a
+ * variant of an earlier action matches nothing, so it breaks a cycle.
  */
+import { REPEAT_EXEMPT_KINDS } from '../signals/repeats.js';
 import type { State } from '../types.js';
+
+/** The key a state is compared by: its hash, or one no other state has. */
+function cycleKey(state: State): string {
+  return REPEAT_EXEMPT_KINDS.has(state.kind) || state.variant === true ? `\0${state.t}` : state.hash;
+}
 
 export interface CycleRun {
   /** Block length in states. */
@@ -45,7 +55,7 @@ export function createCycleDetector(minBlock: number, maxBlock: number): CycleDe
   return {
     add(state) {
       const i = hashes.length;
-      hashes.push(state.hash);
+      hashes.push(cycleKey(state));
       states.push(state);
       const grown: CycleRun[] = [];
       for (const [L, cur] of perBlock) {

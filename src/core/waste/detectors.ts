@@ -35,9 +35,9 @@ export const blindRetryWaste: WasteDetector = {
 /** Redundant steps: the earlier state, then the redundant one; blind retries are left to their own category. */
 export const redundantStepWaste: WasteDetector = {
   category: 'redundant_step',
-  find(states, { tau, byT, found }) {
+  find(states, { byT, found }) {
     const retried = new Set(found.filter((i) => i.category === 'blind_retry').flatMap((i) => i.steps.slice(1)));
-    return findRedundantSteps(states, tau, retried).map((r) => wasteItem('redundant_step', [r.of, r.t], 1, byT));
+    return findRedundantSteps(states, retried).map((r) => wasteItem('redundant_step', [r.of, r.t], 1, byT));
   },
 };
 

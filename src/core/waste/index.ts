@@ -24,7 +24,7 @@ import { WASTE_DETECTORS } from './detectors.js';
 export { createCycleDetector, type CycleRun, type CycleDetector } from './cycles.js';
 export { createRegressionTracker, type RegressionLoop, type RegressionTracker } from './regression-loop.js';
 export { createRetryEpisodeTracker, type RetryEpisode, type RetryEpisodeTracker } from './retry-episodes.js';
-export { contentOrRangeConf, findRedundantSteps, type RedundantStep } from './redundant.js';
+export { findRedundantSteps, repeats, type RedundantStep } from './redundant.js';
 export { findIrrelevantExploration, type IrrelevantFile } from './irrelevant.js';
 export { WASTE_DETECTORS } from './detectors.js';
 export type { WasteContext, WasteDetector } from './detector.js';

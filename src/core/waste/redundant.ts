@@ -1,19 +1,33 @@
 /**
- * Redundant steps (method.md section 7): a state that changes no file and is
- * equivalent to an earlier state of the same stage by the content tier (equal
- * hash) or the line-range tier (same file, ranges overlapping >= 30 %, conf >=
- * tau), with no file-changing state between them: it re-read or re-ran
- * something unchanged. Blind retries are reported as such, not again here.
+ * Redundant steps (method.md section 10): a state that changes nothing and
+ * repeats what an earlier state of the same stage already gave, with nothing
+ * changed in between (no file, tree or environment change, no hand-over): the
+ * same action (equal hash, not a variant), or a read of lines of a file that an
+ * earlier read of that file already showed, every one of them. Blind retries
+ * are reported as such, not again here.
  */
-import { rangeOverlap } from '../equivalence/range-overlap.js';
-import type { State } from '../types.js';
+import { changesAnything, REPEAT_EXEMPT_KINDS } from '../signals/repeats.js';
+import type { LineRange, State } from '../types.js';
 
-/** Confidence of the content or line-range tier between two states, 0 when neither applies. */
-export function contentOrRangeConf(a: State, b: State): number {
-  if (a.hash === b.hash) return 1;
-  if (a.file === undefined || a.file !== b.file) return 0;
-  const ov = rangeOverlap(a.range, b.range);
-  return ov >= 0.3 ? 0.8 + (0.15 * (ov - 0.3)) / 0.7 : 0;
+/** True when every line of `later` lies in `earlier`. */
+function contains(earlier: LineRange, later: LineRange): boolean {
+  return Math.min(...later) >= Math.min(...earlier) && Math.max(...later) <= Math.max(...earlier);
+}
+
+/**
+ * True when `later` gives nothing `earlier` did not: the same action, or a
+ * read of lines of a file that `earlier` read, all of them; never when
+ * `earlier` failed (it showed an error). **Choice**: anything else is compared
+ * by its hash only: a search of a file says something no window of it does; a
+ * read without a range may have been abbreviated, cut off or filtered
+ * (`cat f | grep -A 5 x`); a window moved by a few lines (SWE-agent's `goto`
+ * shows 100 lines) was moved to see the new ones.
+ */
+export function repeats(earlier: State, later: State): boolean {
+  if (earlier.failed) return false;
+  if (earlier.hash === later.hash) return later.variant !== true;
+  if (earlier.kind !== 'read' || later.kind !== 'read' || earlier.file === undefined || earlier.file !== later.file) return false;
+  return earlier.range !== undefined && later.range !== undefined && contains(earlier.range, later.range);
 }
 
 export interface RedundantStep {
@@ -26,21 +40,22 @@ export interface RedundantStep {
 
 /**
  * Finds redundant steps. `retries` holds the steps already counted as blind
- * retries (skipped here).
+ * retries (skipped here). A `finish` that does not end the run starts afresh
+ * (a confirm turn, CodeR's next sub-agent), like a change.
  */
-export function findRedundantSteps(states: readonly State[], tau: number, retries: ReadonlySet<number>): RedundantStep[] {
+export function findRedundantSteps(states: readonly State[], retries: ReadonlySet<number>): RedundantStep[] {
   const out: RedundantStep[] = [];
   let since = 0;
   for (let i = 0; i < states.length; i++) {
     const s = states[i]!;
-    if (s.changesFile) {
+    if (changesAnything(s) || s.kind === 'finish') {
       since = i + 1;
       continue;
     }
-    if (retries.has(s.t)) continue;
+    if (retries.has(s.t) || REPEAT_EXEMPT_KINDS.has(s.kind)) continue;
     for (let j = i - 1; j >= since; j--) {
       const e = states[j]!;
-      if (e.stage === s.stage && contentOrRangeConf(e, s) >= tau) {
+      if (e.stage === s.stage && !REPEAT_EXEMPT_KINDS.has(e.kind) && repeats(e, s)) {
         out.push({ t: s.t, of: e.t, tool: s.tool });
         break;
       }

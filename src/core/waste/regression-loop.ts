@@ -1,9 +1,12 @@
 /**
- * Regression loops (method.md section 7): edit → verification fails → edit of
+ * Regression loops (method.md section 10): edit → verification fails → edit of
  * the same file → verification fails again, repeated. A cycle is one or more
- * I-stage edits of the loop's file followed by one or more failing V states; a
- * passing V run (test, script, other command) or an edit of another file
- * closes the loop. A trailing edit not yet verified is not part of the loop.
+ * I-stage edits of the loop's file followed by one or more failing V runs
+ * (test, script, other command); an edit whose command failed changed nothing
+ * and does not count. A passing V run, an edit of another file, or an O step
+ * that changes the tree or the environment (an install, a checkout, a
+ * deletion: the next failure may be the environment's) closes the loop. A
+ * trailing edit not yet verified is not part of the loop.
  */
 import type { ActionKind, State } from '../types.js';
 
@@ -30,7 +33,11 @@ export function createRegressionTracker(): RegressionTracker {
   let nextId = 0;
   return {
     add(state) {
-      if (state.stage === 'I' && state.changesFile) {
+      if (state.stage === 'O' && (state.changesFile || state.changesEnv === true)) {
+        open = undefined;
+        return undefined;
+      }
+      if (state.stage === 'I' && state.changesFile && !state.failed) {
         const file = state.file;
         if (open !== undefined && file !== undefined && open.loop.file === file) {
           if (open.phase === 'failed') open.phase = 'edited';
@@ -41,7 +48,7 @@ export function createRegressionTracker(): RegressionTracker {
         return undefined;
       }
       if (open === undefined || state.stage !== 'V') return undefined;
-      if (state.failed) {
+      if (state.failed && RUN_KINDS.has(state.kind)) {
         const { loop } = open;
         if (open.phase === 'edited') {
           open.pending.push(state.t);

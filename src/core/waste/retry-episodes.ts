@@ -3,7 +3,7 @@
  * retries grouped into one episode. O states that are not retries neither
  * extend nor break an episode; any other non-retry state closes it.
  */
-import { createRetryDetector } from '../signals/coherence.js';
+import { createRetryDetector } from '../signals/repeats.js';
 import type { State } from '../types.js';
 
 export interface RetryEpisode {

@@ -1,5 +1,5 @@
 /** The report's SVG charts: score distribution, quality vs. pass rate, tier shares (each an SVG string). */
-import type { CorpusReport } from '../types.js';
+import type { CorpusReport, TrajectoryRow } from '../types.js';
 import { niceTicks, textWidth } from './layout.js';
 import { PALETTE } from './palette.js';
 import { qualityVsPassRate } from './quality-chart.js';
@@ -10,11 +10,11 @@ export type { Chart };
 
 export { qualityVsPassRate, tierShares };
 
-/** Histogram of composite scores (bins of 10) for passing vs. failing trajectories. */
-export function scoreDistribution(r: CorpusReport): Chart {
+/** Histogram of composite scores (bins of 10) for passing vs. failing trajectories (`rows`: all, or one reference kind's). */
+export function scoreDistribution(r: CorpusReport, rows: readonly TrajectoryRow[] = r.trajectories, suffix = ''): Chart {
   const bins = (o: 'pass' | 'fail') => {
     const c = new Array<number>(10).fill(0);
-    for (const t of r.trajectories) if (t.outcome === o && t.score) c[Math.min(9, Math.floor(t.score.total / 10))]!++;
+    for (const t of rows) if (t.outcome === o && t.score) c[Math.min(9, Math.floor(t.score.total / 10))]!++;
     return c;
   };
   const pass = bins('pass');
@@ -22,8 +22,8 @@ export function scoreDistribution(r: CorpusReport): Chart {
   const yt = niceTicks(Math.max(1, ...pass, ...fail), 5, true);
   const ymax = yt[yt.length - 1]!;
   const items = [
-    { label: 'passing', color: PALETTE.pass },
-    { label: 'failing', color: PALETTE.fail },
+    { label: `passing (n=${pass.reduce((a, b) => a + b, 0)})`, color: PALETTE.pass },
+    { label: `failing (n=${fail.reduce((a, b) => a + b, 0)})`, color: PALETTE.fail },
   ];
   const tickW = Math.max(...yt.map((v) => textWidth(String(v), 12)));
   const W = 660,
@@ -49,10 +49,19 @@ export function scoreDistribution(r: CorpusReport): Chart {
   body.push(...legend((W - legendWidth(items)) / 2, TITLE_Y + 24, items));
   body.push(text(L + pw / 2, H - 14, 'composite score f (dashed: tier cuts at 47 and 70)', 'middle'));
   body.push(text(16 + 10, T + ph / 2, 'trajectories', 'middle', `transform="rotate(-90 ${16 + 10} ${T + ph / 2})"`));
-  return { file: 'score-distribution.svg', svg: svgDoc(W, H, 'Score distribution: passing vs. failing', body) };
+  const file = suffix ? `score-distribution-${suffix}.svg` : 'score-distribution.svg';
+  return { file, svg: svgDoc(W, H, `Score distribution: passing vs. failing${suffix ? ` (scored ${suffix})` : ''}`, body) };
 }
 
-/** All charts of a report. */
+/** All charts of a report: the three over every run, then (with `--by-reference`) the first two per reference kind. */
 export function reportCharts(r: CorpusReport): Chart[] {
-  return [scoreDistribution(r), qualityVsPassRate(r), tierShares(r)];
+  const split = (r.byReference ?? []).flatMap((b) => [
+    scoreDistribution(
+      r,
+      r.trajectories.filter((t) => t.reference?.kind === b.reference),
+      b.reference,
+    ),
+    qualityVsPassRate(r, b.models, b.reference),
+  ]);
+  return [scoreDistribution(r), qualityVsPassRate(r), tierShares(r), ...split];
 }

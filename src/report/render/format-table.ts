@@ -1,7 +1,9 @@
 /** Table writers: aligned text, Markdown, CSV. */
+import { escapeControl } from '../../printable.js';
 import type { Cell, Table } from './tables.js';
 
-const text = (c: Cell): string => (c === null ? '-' : String(c));
+/** A cell as shown: control characters escaped before widths are measured (the terminal escapes them anyway). */
+const text = (c: Cell): string => (c === null ? '-' : escapeControl(String(c)));
 
 /** Fixed-width text; numbers right-aligned. `columns` selects a subset of headers. */
 export function textTable(t: Table, columns?: readonly string[]): string {
@@ -37,9 +39,17 @@ export function markdownTable(t: Table): string {
   return [`| ${t.headers.map(mdEscape).join(' | ')} |`, `| ${align.join(' | ')} |`, ...t.rows.map((r) => `| ${r.map((c) => mdEscape(text(c))).join(' | ')} |`)].join('\n');
 }
 
-function csvCell(c: Cell): string {
+/** The first characters that make a spreadsheet read a cell as a formula (OWASP CSV injection: = + - @ tab CR; NUL per ASVS 1.2.10). */
+const FORMULA_START = /^[=+\-@\t\r\0]/;
+
+/**
+ * The one CSV cell writer (every CSV steplens writes goes through it): RFC 4180 quoting, and a text
+ * cell that a spreadsheet would run as a formula (`=HYPERLINK(...)` as a task name) gets a leading
+ * `'`, per OWASP. Numbers are written as numbers (`-0.5` is no formula).
+ */
+export function csvCell(c: Cell): string {
   if (c === null) return '';
-  const s = String(c);
+  const s = typeof c === 'number' ? String(c) : FORMULA_START.test(c) ? `'${c}` : c;
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

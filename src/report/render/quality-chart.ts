@@ -1,10 +1,11 @@
 /**
- * Per-model mean quality against pass rate. Models with the same numbers would hide each other,
- * so each point is a small dot at its true place and a numbered badge set beside it when the spot
- * is taken (a leader line joins them); the key on the right wraps long model names, never cuts them.
+ * Per-source mean quality against pass rate, each with its 95 % interval as an error bar (pass rate:
+ * Wilson, horizontal; quality: bootstrap, vertical) and its n in the key. Sources with the same numbers
+ * would hide each other, so each point is a small dot at its true place and a numbered badge set
+ * beside it when the spot is taken (a leader line joins them); the key wraps long names, never cuts them.
  */
 import { modelLabel } from '../identity.js';
-import type { CorpusReport } from '../types.js';
+import type { CorpusReport, ModelRow } from '../types.js';
 import { placeLabels, wrapText } from './layout.js';
 import { PALETTE, SERIES } from './palette.js';
 import { circle, line, svgDoc, text, TITLE_Y, type Chart } from './svg-kit.js';
@@ -15,9 +16,9 @@ const KEY_LINE = 14;
 const BADGE = 9;
 
 /** Scatter of per-model mean quality score against pass rate. */
-export function qualityVsPassRate(r: CorpusReport): Chart {
-  const points = r.models.filter((m) => m.passRate !== null && m.meanQuality !== null).sort((a, b) => (b.meanQuality ?? 0) - (a.meanQuality ?? 0));
-  const keys = points.map((m, i) => ({ n: `${i + 1}`, lines: wrapText(modelLabel(m), KEY_W - 28, KEY_SIZE) }));
+export function qualityVsPassRate(r: CorpusReport, models: readonly ModelRow[] = r.models, suffix = ''): Chart {
+  const points = models.filter((m) => m.passRate !== null && m.meanQuality !== null).sort((a, b) => (b.meanQuality ?? 0) - (a.meanQuality ?? 0));
+  const keys = points.map((m, i) => ({ n: `${i + 1}`, lines: wrapText(`${m.agent} + ${modelLabel(m)} (n=${m.evaluated} evaluated, ${m.scored} scored)`, KEY_W - 28, KEY_SIZE) }));
   const keyH = keys.reduce((h, k) => h + k.lines.length * KEY_LINE + 4, 0);
   const L = 62,
     T = TITLE_Y + 28,
@@ -33,10 +34,22 @@ export function qualityVsPassRate(r: CorpusReport): Chart {
   for (let v = 0; v <= 100; v += 20) body.push(line(x(v / 100), T, x(v / 100), T + ph, PALETTE.grid), text(x(v / 100), T + ph + 18, `${v} %`, 'middle'));
   body.push(line(L, T + ph, L + plotW, T + ph, PALETTE.axis), line(L, T, L, T + ph, PALETTE.axis));
   const at = points.map((m) => [x(m.passRate!), y(m.meanQuality!)] as [number, number]);
+  // Error bars first, under everything else: the 95 % intervals of both figures.
+  points.forEach((m, i) => {
+    const [px, py] = at[i]!;
+    const pr = m.passRateInterval;
+    const q = m.meanQualityInterval;
+    if (pr) body.push(line(x(pr.lo), py, x(pr.hi), py, SERIES[0], false, 1.5));
+    if (q) body.push(line(px, y(q.lo), px, y(q.hi), SERIES[0], false, 1.5));
+  });
   // Badges may stand out past the top and right of the frame by their radius (a point at 100 % keeps
   // its badge on it), never over the tick labels on the left and bottom nor into the key.
   const badges = placeLabels(at, BADGE, { x: L, y: T - BADGE - 2, w: plotW + BADGE + 2, h: ph + BADGE + 2 });
-  const tips = points.map((m) => `${modelLabel(m)}: pass rate ${(100 * m.passRate!).toFixed(1)} %, mean quality ${m.meanQuality!.toFixed(1)} (rank shift ${m.rankShift})`);
+  const ci = (iv: { lo: number; hi: number } | null, k: number, d: number) => (iv ? ` [${(k * iv.lo).toFixed(d)}, ${(k * iv.hi).toFixed(d)}]` : '');
+  const tips = points.map(
+    (m) =>
+      `${m.agent} + ${modelLabel(m)}: pass rate ${(100 * m.passRate!).toFixed(1)} %${ci(m.passRateInterval, 100, 1)} of ${m.evaluated}, mean quality ${m.meanQuality!.toFixed(1)}${ci(m.meanQualityInterval, 1, 1)} of ${m.scored} (rank shift ${m.rankShift ?? 'not ranked'})`,
+  );
   // Leader lines and true positions first, so no line crosses a badge.
   points.forEach((_, i) => {
     const [px, py] = at[i]!,
@@ -60,7 +73,8 @@ export function qualityVsPassRate(r: CorpusReport): Chart {
     ky += k.lines.length * KEY_LINE + 4;
   }
   if (points.length === 0) body.push(text(L + plotW / 2, T + ph / 2, 'no model with both a pass rate and a scored trajectory', 'middle'));
-  body.push(text(L + plotW / 2, H - 14, 'pass rate', 'middle'));
+  body.push(text(L + plotW / 2, H - 14, 'pass rate (bars: 95 % intervals)', 'middle'));
   body.push(text(22, T + ph / 2, 'mean quality score', 'middle', `transform="rotate(-90 22 ${T + ph / 2})"`));
-  return { file: 'quality-vs-pass-rate.svg', svg: svgDoc(W, H, 'Per-model quality vs. pass rate', body) };
+  const file = suffix ? `quality-vs-pass-rate-${suffix}.svg` : 'quality-vs-pass-rate.svg';
+  return { file, svg: svgDoc(W, H, `Per-source quality vs. pass rate${suffix ? ` (scored ${suffix})` : ''}`, body) };
 }

@@ -1,11 +1,46 @@
 /** The readable terminal summary and the Markdown report. */
-import type { CorpusReport } from '../types.js';
+import type { Interval } from '../../core/stats/interval.js';
+import { modelLabel } from '../identity.js';
+import type { CorpusReport, ModelRow, SelectionRow, SeparationRow } from '../types.js';
 import { markdownTable, textTable } from './format-table.js';
-import { allTables, luckyTable, modelsTable, reliabilityTable, separationTable, tasksTable, type Table } from './tables.js';
+import { allTables, luckyTable, rankCell, reliabilityTable, separationTable, sourceSeparationTable, tasksTable, type Table } from './tables.js';
 
 const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
 
-/** The report's headline facts (inputs, outcomes, what was scored), one line each. */
+const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));
+/** `0.612 [0.55, 0.68]`: an estimate with its interval (`-` without an estimate). */
+export function withInterval(x: number | null, iv: Interval | null, digits = 3): string {
+  if (x === null) return '-';
+  return iv === null ? x.toFixed(digits) : `${x.toFixed(digits)} [${iv.lo.toFixed(digits)}, ${iv.hi.toFixed(digits)}]`;
+}
+
+/** One line per score run through section 16: the within-source mean first, then within task, then pooled beside source-only. */
+export function separationLine(s: SeparationRow): string {
+  const ws = s.withinSource;
+  const wt = s.withinTask;
+  const name = s.signal === 'total' ? 'composite score' : s.signal;
+  return (
+    `AUROC of the ${name}${s.reference === 'all' ? '' : ` (scored ${s.reference})`}: ` +
+    (ws.mean === null
+      ? `within source: none of the ${ws.sources.length} sources has >= ${ws.minPerClass} passing and ${ws.minPerClass} failing runs; `
+      : `within source ${withInterval(ws.mean, ws.interval)} (mean over ${ws.counted} of ${ws.sources.length} sources with >= ${ws.minPerClass} passing and failing runs); `) +
+    `within task ${withInterval(wt.auroc, wt.interval)} (${wt.pairs} pass/fail pairs of one source and task, ${wt.tasks} tasks); ` +
+    `pooled ${withInterval(s.pooled.auroc, s.pooled.interval)} on ${s.nPass} passing / ${s.nFail} failing, beside ${f3(s.pooled.sourceOnly)} for the source alone ` +
+    `(the pooled figure also rewards telling sources apart)`
+  );
+}
+
+/** The best-of-N line of one score over every source. */
+export function selectionLine(s: SelectionRow): string {
+  if (s.groups === 0) return `best-of-N by ${s.score === 'total' ? 'the composite score' : s.score}: no source ran a task twice with a known outcome`;
+  return (
+    `best-of-N by ${s.score === 'total' ? 'the composite score' : s.score} over ${s.groups} groups (one source, one task, >= 2 runs; ${s.runs} runs): ` +
+    `top pick resolves ${withInterval(s.top.rate, s.top.interval)}, random ${withInterval(s.random.rate, s.random.interval)}, ` +
+    `oracle ${withInterval(s.oracle.rate, s.oracle.interval)}; gap closed ${withInterval(s.gapClosed, s.gapInterval)}`
+  );
+}
+
+/** The report's headline facts (inputs, outcomes, what was scored, separation and selection), one line each. */
 export function headline(r: CorpusReport): string[] {
   const c = r.counts;
   const reasons = new Map<string, number>();
@@ -14,21 +49,28 @@ export function headline(r: CorpusReport): string[] {
     reasons.set(key, (reasons.get(key) ?? 0) + 1);
   }
   const skipped = [...reasons].map(([k, n]) => `${n} ${k}`).join(', ');
-  const withRefs = r.tasks.filter((t) => t.references >= 2);
+  const inFolderTasks = [...new Set(r.trajectories.filter((t) => t.reference?.kind === 'in-folder').map((t) => t.task))];
   const folders = r.inputs.referenceFolders;
   const external = r.tasks.filter((t) => t.external);
-  const scored = folders.length ? `${c.scored} (${c.scored - c.scoredExternal} in-folder, ${c.scoredExternal} against an external PTA)` : `${c.scored}`;
-  const noRef = folders.length ? 'without enough references here or in the reference folders' : 'without enough references (a PTA needs 2 other passing trajectories)';
+  const inFolder = c.scored - c.scoredExternal - c.scoredReferenceFree;
+  const unscored = [
+    `${c.unscoredNoSteps} without steps`,
+    ...(c.unscoredNoReference > 0 ? [`${c.unscoredNoReference} without a reference`] : []),
+    ...(c.unscoredNoTask > 0 ? [`${c.unscoredNoTask} naming no task`] : []),
+  ].join(', ');
+  const total = r.separation.find((s) => s.signal === 'total' && s.reference === 'all');
   return [
-    `${c.trajectories} trajectories from ${r.inputs.files} files (${r.inputs.skippedFiles} skipped${skipped ? `: ${skipped}` : ''}), ${r.tasks.length} tasks`,
+    `${c.trajectories} trajectories from ${r.inputs.files} files (${r.inputs.skippedFiles} skipped${skipped ? `: ${skipped}` : ''}), ${r.tasks.length} tasks, ${r.models.length} sources (agent + model)`,
     `outcomes: ${c.pass} pass, ${c.fail} fail, ${c.censored} censored, ${c.unknown} unknown`,
-    `scored: ${scored}; not scored: ${c.unscoredNoReference} ${noRef}, ${c.unscoredNoSteps} without steps, ${c.unscoredNoTask} naming no task`,
-    `tasks with a reference (>= 2 passing): ${withRefs.length ? withRefs.map((t) => t.task).join(', ') : 'none'}`,
+    `scored: ${c.scored} of ${c.trajectories} (${inFolder} against an in-folder PTA, ${c.scoredExternal} against an external PTA, ${c.scoredReferenceFree} reference-free); not scored: ${unscored}`,
+    `tasks scored against an in-folder PTA (>= 3 passing runs, so each is scored against 2 others): ${inFolderTasks.length ? inFolderTasks.join(', ') : 'none'}`,
     ...(folders.length
       ? [
           `external references (${folders.map((f) => (f.source === f.dir ? f.dir : `${f.source}: ${f.dir}`)).join('; ')}) used for: ${external.length ? external.map((t) => t.task).join(', ') : 'no task'}`,
         ]
       : []),
+    ...(total ? [separationLine(total)] : []),
+    ...r.selection.filter((s) => s.source === 'all').map(selectionLine),
   ];
 }
 
@@ -47,8 +89,45 @@ export function passTiers(r: CorpusReport): string {
 
 const section = (t: Table, cols?: string[]) => `${t.title}\n${textTable(t, cols)}`;
 
+const cell = (x: number | string | null): string => (x === null ? '-' : String(x));
+
+/** The terminal's models table: each figure with its interval in one cell, n beside it. */
+export function modelsDisplay(r: CorpusReport, models: readonly ModelRow[] = r.models, suffix = ''): Table {
+  const pct = (x: number) => (100 * x).toFixed(1);
+  const rate = (m: ModelRow) => (m.passRate === null ? null : `${pct(m.passRate)} % [${pct(m.passRateInterval!.lo)}, ${pct(m.passRateInterval!.hi)}]`);
+  const quality = (m: ModelRow) => (m.meanQuality === null ? null : `${m.meanQuality.toFixed(1)} [${m.meanQualityInterval?.lo.toFixed(1) ?? '-'}, ${m.meanQualityInterval?.hi.toFixed(1) ?? '-'}]`);
+  const s = r.statistics;
+  return {
+    name: `models${suffix ? `-${suffix}` : ''}`,
+    title:
+      `Models (agent + model)${suffix ? `, scored ${suffix}` : ''}: pass rate (Wilson ${Math.round(100 * s.level)} %) over the evaluated runs, mean quality (bootstrap, seed ${s.seed}) over the scored runs; ` +
+      `rank = 1 + sources clearly above, "=" ties with an overlapping interval, none below ${s.minRuns} runs (--min-runs)`,
+    headers: ['agent', 'model', 'evaluated', 'pass rate [95% CI]', 'rank', 'scored', 'quality [95% CI]', 'rank ', 'shift', 'ideal', 'solid', 'lucky', 'wasted steps', 'wasted tokens'],
+    rows: models.map((m) => [
+      m.agent,
+      modelLabel(m),
+      m.evaluated,
+      rate(m),
+      cell(rankCell(m.rankPass, m.rankPassTied)),
+      m.scored,
+      quality(m),
+      cell(rankCell(m.rankQuality, m.rankQualityTied)),
+      m.rankShift,
+      m.tierShares ? Number(m.tierShares.Ideal.toFixed(3)) : null,
+      m.tierShares ? Number(m.tierShares.Solid.toFixed(3)) : null,
+      m.tierShares ? Number(m.tierShares.Lucky.toFixed(3)) : null,
+      m.wastedSteps,
+      m.wastedTokens,
+    ]),
+  };
+}
+
 /** The terminal summary printed on stdout. */
 export function terminalSummary(r: CorpusReport): string {
+  const perSource = sourceSeparationTable(
+    r,
+    r.separation.filter((s) => s.signal === 'total' || s.signal === 'pPass'),
+  );
   return [
     `steplens report`,
     ...headline(r),
@@ -56,13 +135,46 @@ export function terminalSummary(r: CorpusReport): string {
     '',
     section(tasksTable(r)),
     '',
-    section(modelsTable(r), ['model', 'evaluated', 'pass_rate', 'rank_pass', 'mean_quality', 'rank_quality', 'rank_shift', 'ideal', 'solid', 'lucky', 'wasted_steps', 'wasted_tokens']),
+    section(modelsDisplay(r)),
     '',
-    section(separationTable(r)),
+    section(separationTable(r), [
+      'signal',
+      'n_pass',
+      'n_fail',
+      'within_source',
+      'within_source_lo',
+      'within_source_hi',
+      'sources_counted',
+      'within_task',
+      'task_pairs',
+      'pooled',
+      'source_only',
+      'ks_p',
+    ]),
+    '',
+    section(perSource),
+    ...(r.byReference ?? []).flatMap((b) => ['', section(modelsDisplay(r, b.models, b.reference)), '', ...b.separation.filter((s) => s.signal === 'total').map(separationLine)]),
+    '',
     chiLine(r),
     '',
     r.reliability.configurations.length
-      ? section(reliabilityTable(r), ['configuration', 'tasks', 'k', 'planned', 'p_attempt', 'allpass_conditional', 'allpass_conservative', 'pass_at_k', 'cr', 'jcr', 'pcr', 'atfr', 'pareto_front'])
+      ? section(reliabilityTable(r), [
+          'configuration',
+          'tasks',
+          'k',
+          'planned',
+          'passes',
+          'p_attempt',
+          'p_attempt_lo',
+          'p_attempt_hi',
+          'allpass_conservative',
+          'pass_at_k',
+          'cr',
+          'jcr',
+          'pcr',
+          'atfr',
+          'pareto_front',
+        ])
       : 'Multi-trial reliability: no configuration ran a task more than once',
     '',
   ].join('\n');
@@ -70,7 +182,9 @@ export function terminalSummary(r: CorpusReport): string {
 
 /** How to read the report: the notes closing report.md and report.html. */
 export const REPORT_NOTES: readonly string[] = [
-  'Passing trajectories are scored leave-one-out against a PTA of the other passing trajectories of their task; others against all passing ones. A PTA needs at least 2 references.',
+  'Passing trajectories are scored leave-one-out against a PTA of the other passing trajectories of their task; others against all passing ones. A PTA needs at least 2 references. A trajectory without one is scored reference-free against the prior pooled from the bundled references, as `score` and the server do (column reference_kind; struct and cov are left out there, so --by-reference splits the tables by it).',
+  "Separation (docs/method.md section 16): the headline is the mean over sources (agent + model) of each source's own AUROC (sources with >= 3 passing and 3 failing runs); within task counts pass/fail pairs of one source and task; the pooled AUROC stands beside source_only, the AUROC of knowing only each run's source, because it also rewards telling sources apart.",
+  'Intervals are 95 %: Wilson for pass rates and Lucky rates, seeded percentile bootstrap (1,000 draws, --seed) for mean quality, AUROCs and best-of-N. Two sources whose intervals overlap share a rank ("=").',
   "KS p-values are asymptotic (Kolmogorov distribution with Stephens' small-sample correction).",
   "Censored = interrupted by infrastructure (e.g. provider time-out in the log's exit status); unknown = no evaluation found.",
   'ATFR counts malformed arguments, paths not found, shell syntax errors, commands not found and time-outs; PCR = 1 − |final patch| / cumulative edit volume (editor edits and heredoc writes).',

@@ -1,6 +1,7 @@
 /** The report's tables as plain data, rendered by the terminal, Markdown and CSV writers. */
+import { wilsonInterval, type Interval } from '../../core/stats/interval.js';
 import { modelLabel, UNNAMED_TASK } from '../identity.js';
-import type { CorpusReport, ScoredAgainst } from '../types.js';
+import type { CorpusReport, ModelRow, ScoredAgainst, SeparationRow } from '../types.js';
 
 export type Cell = string | number | null;
 
@@ -34,17 +35,30 @@ export function tasksTable(r: CorpusReport): Table {
   };
 }
 
-export function modelsTable(r: CorpusReport): Table {
+const lo = (i: Interval | null | undefined): Cell => r3(i?.lo);
+const hi = (i: Interval | null | undefined): Cell => r3(i?.hi);
+/** A rank cell: `2` alone, `2=` when tied with another ranked row, null when not ranked. */
+export const rankCell = (rank: number | null, tied: boolean): Cell => (rank === null ? null : tied ? `${rank}=` : rank);
+
+/** Per source (agent + model): pass rate and mean quality with n and interval, ranks, tiers, waste. */
+export function modelsTable(r: CorpusReport, models: readonly ModelRow[] = r.models, suffix = ''): Table {
   return {
-    name: 'models',
-    title: 'Models: pass rate vs. process quality',
+    name: `models${suffix ? `-${suffix}` : ''}`,
+    title: `Models (agent + model): pass rate vs. process quality${suffix ? `, scored ${suffix}` : ''}`,
     headers: [
+      'agent',
       'model',
       'trajectories',
       'evaluated',
+      'passes',
       'pass_rate',
+      'pass_rate_lo',
+      'pass_rate_hi',
       'rank_pass',
+      'scored',
       'mean_quality',
+      'mean_quality_lo',
+      'mean_quality_hi',
       'rank_quality',
       'rank_shift',
       'scored_passing',
@@ -52,6 +66,8 @@ export function modelsTable(r: CorpusReport): Table {
       'solid',
       'lucky',
       'lucky_rate',
+      'lucky_rate_lo',
+      'lucky_rate_hi',
       'C1',
       'C2',
       'C3',
@@ -61,20 +77,29 @@ export function modelsTable(r: CorpusReport): Table {
       'wasted_steps',
       'wasted_tokens',
     ],
-    rows: r.models.map((m) => [
+    rows: models.map((m) => [
+      m.agent,
       modelLabel(m),
       m.trajectories,
       m.evaluated,
+      m.passes,
       r3(m.passRate),
-      m.rankPass,
+      lo(m.passRateInterval),
+      hi(m.passRateInterval),
+      rankCell(m.rankPass, m.rankPassTied),
+      m.scored,
       r1(m.meanQuality),
-      m.rankQuality,
+      r1(m.meanQualityInterval?.lo),
+      r1(m.meanQualityInterval?.hi),
+      rankCell(m.rankQuality, m.rankQualityTied),
       m.rankShift,
       m.scoredPassing,
       r3(m.tierShares?.Ideal),
       r3(m.tierShares?.Solid),
       r3(m.tierShares?.Lucky),
       r3(m.luckyRate),
+      lo(m.luckyRateInterval),
+      hi(m.luckyRateInterval),
       m.luckyMix.C1,
       m.luckyMix.C2,
       m.luckyMix.C3,
@@ -87,32 +112,137 @@ export function modelsTable(r: CorpusReport): Table {
   };
 }
 
-export function separationTable(r: CorpusReport): Table {
+/** Per score: within source (headline: mean over sources), within task, pooled beside source-only, KS; n on each. */
+export function separationTable(r: CorpusReport, rows: readonly SeparationRow[] = r.separation, suffix = ''): Table {
   return {
-    name: 'separation',
-    title: 'Passing vs. failing: AUROC and Kolmogorov-Smirnov (asymptotic p)',
-    headers: ['signal', 'n_pass', 'n_fail', 'auroc', 'ks_d', 'ks_p'],
-    rows: r.separation.map((s) => [s.signal, s.nPass, s.nFail, r3(s.auroc), r3(s.ksD), s.ksP === null ? null : Number(s.ksP.toPrecision(3))]),
+    name: `separation${suffix ? `-${suffix}` : ''}`,
+    title: `Passing vs. failing: AUROC within source (headline), within task, pooled${suffix ? `, scored ${suffix}` : ''}`,
+    headers: [
+      'signal',
+      'reference',
+      'n_pass',
+      'n_fail',
+      'within_source',
+      'within_source_lo',
+      'within_source_hi',
+      'sources_counted',
+      'sources',
+      'within_task',
+      'within_task_lo',
+      'within_task_hi',
+      'task_pairs',
+      'tasks',
+      'pooled',
+      'pooled_lo',
+      'pooled_hi',
+      'source_only',
+      'ks_d',
+      'ks_p',
+    ],
+    rows: rows.map((s) => [
+      s.signal,
+      s.reference,
+      s.nPass,
+      s.nFail,
+      r3(s.withinSource.mean),
+      lo(s.withinSource.interval),
+      hi(s.withinSource.interval),
+      s.withinSource.counted,
+      s.withinSource.sources.length,
+      r3(s.withinTask.auroc),
+      lo(s.withinTask.interval),
+      hi(s.withinTask.interval),
+      s.withinTask.pairs,
+      s.withinTask.tasks,
+      r3(s.pooled.auroc),
+      lo(s.pooled.interval),
+      hi(s.pooled.interval),
+      r3(s.pooled.sourceOnly),
+      r3(s.ksD),
+      s.ksP === null ? null : Number(s.ksP.toPrecision(3)),
+    ]),
+  };
+}
+
+/** Per score and source: the AUROC on that source's own runs, with n and interval (the within-source mean's parts). */
+export function sourceSeparationTable(r: CorpusReport, rows: readonly SeparationRow[] = r.separation, suffix = ''): Table {
+  return {
+    name: `separation-by-source${suffix ? `-${suffix}` : ''}`,
+    title: `AUROC per source${suffix ? `, scored ${suffix}` : ''} (counted: >= ${r.statistics.minPerClass} passing and failing runs)`,
+    headers: ['signal', 'source', 'n_pass', 'n_fail', 'auroc', 'auroc_lo', 'auroc_hi', 'counted'],
+    rows: rows.flatMap((s) => s.withinSource.sources.map((x) => [s.signal, x.source, x.nPass, x.nFail, r3(x.auroc), lo(x.interval), hi(x.interval), x.counted ? 'yes' : 'no'])),
+  };
+}
+
+/** Best-of-N: per source + task group, the top-scored run against a random pick and the oracle. */
+export function selectionTable(r: CorpusReport): Table {
+  const pick = (p: { resolved: number; rate: number | null; interval: Interval | null }): Cell[] => [r3(p.resolved), r3(p.rate), lo(p.interval), hi(p.interval)];
+  return {
+    name: 'selection',
+    title: 'Best-of-N: top-scored run vs. random pick vs. oracle (groups: one source, one task, >= 2 runs)',
+    headers: [
+      'score',
+      'source',
+      'groups',
+      'runs',
+      'top_resolved',
+      'top_rate',
+      'top_lo',
+      'top_hi',
+      'random_resolved',
+      'random_rate',
+      'random_lo',
+      'random_hi',
+      'oracle_resolved',
+      'oracle_rate',
+      'oracle_lo',
+      'oracle_hi',
+      'gap_closed',
+      'gap_closed_lo',
+      'gap_closed_hi',
+    ],
+    rows: r.selection.map((s) => [s.score, s.source, s.groups, s.runs, ...pick(s.top), ...pick(s.random), ...pick(s.oracle), r3(s.gapClosed), lo(s.gapInterval), hi(s.gapInterval)]),
   };
 }
 
 export function luckyTable(r: CorpusReport): Table {
   const c = r.luckyChiSquare;
-  return { name: 'lucky-by-model', title: 'Lucky categories by model', headers: ['model', ...c.cols], rows: c.rows.map((m, i) => [m, ...c.table[i]!]) };
+  return { name: 'lucky-by-model', title: 'Lucky categories by source (agent + model)', headers: ['source', ...c.cols], rows: c.rows.map((m, i) => [m, ...c.table[i]!]) };
 }
 
 export function reliabilityTable(r: CorpusReport): Table {
   return {
     name: 'reliability',
     title: 'Multi-trial reliability (repeated tasks only)',
-    headers: ['configuration', 'tasks', 'k', 'planned', 'completed', 'p_attempt', 'allpass_conditional', 'allpass_conservative', 'pass_at_k', 'cr', 'jcr', 'pcr', 'pcr_median', 'atfr', 'pareto_front'],
+    headers: [
+      'configuration',
+      'tasks',
+      'k',
+      'planned',
+      'completed',
+      'passes',
+      'p_attempt',
+      'p_attempt_lo',
+      'p_attempt_hi',
+      'allpass_conditional',
+      'allpass_conservative',
+      'pass_at_k',
+      'cr',
+      'jcr',
+      'pcr',
+      'pcr_median',
+      'atfr',
+      'pareto_front',
+    ],
     rows: r.reliability.configurations.map((c) => [
       c.configuration,
       c.tasks,
       c.kMin === c.kMax ? `${c.kMin}` : `${c.kMin}-${c.kMax}`,
       c.planned,
       c.completed,
+      c.passes,
       r3(c.pAttempt),
+      ...(c.completed > 0 ? [lo(wilsonInterval(c.passes, c.completed)), hi(wilsonInterval(c.passes, c.completed))] : [null, null]),
       r3(c.allPassConditional),
       r3(c.allPassConservative),
       r3(c.passAtK),
@@ -135,10 +265,10 @@ export function attemptsTable(r: CorpusReport): Table {
   };
 }
 
-/** `in-folder` (a PTA of the task's passing trajectories in PATH), or an external PTA's source and version. */
+/** `in-folder` (a PTA of the task's passing trajectories in PATH), an external PTA's source and version, or `prior`. */
 function referenceCell(ref: ScoredAgainst | undefined): Cell {
   if (ref === undefined) return null;
-  return ref.kind === 'in-folder' ? 'in-folder' : `${ref.source} v${ref.version}`;
+  return ref.kind === 'in-folder' ? 'in-folder' : ref.kind === 'external' ? `${ref.source} v${ref.version}` : `prior (${ref.priorReferences} refs)`;
 }
 
 export function trajectoriesTable(r: CorpusReport): Table {
@@ -147,10 +277,12 @@ export function trajectoriesTable(r: CorpusReport): Table {
     title: 'Trajectories',
     headers: [
       'task',
+      'agent',
       'model',
       'run',
       'outcome',
       'steps',
+      'reference_kind',
       'references',
       'reference',
       'holds_run',
@@ -160,6 +292,7 @@ export function trajectoriesTable(r: CorpusReport): Table {
       'cov',
       'coh',
       'temp',
+      'p_pass',
       'tier',
       'lucky',
       'wasted_steps',
@@ -170,10 +303,12 @@ export function trajectoriesTable(r: CorpusReport): Table {
     ],
     rows: r.trajectories.map((t) => [
       t.task ?? UNNAMED_TASK,
+      t.agent,
       t.model ?? '(not named)',
       t.run,
       t.outcome,
       t.steps,
+      t.reference?.kind ?? null,
       t.references ?? null,
       referenceCell(t.reference),
       t.reference?.kind === 'external' ? (t.reference.holdsRun ? 'yes' : 'no') : null,
@@ -183,6 +318,7 @@ export function trajectoriesTable(r: CorpusReport): Table {
       r1(t.score?.cov),
       r3(t.score?.coh),
       r3(t.score?.temp),
+      r3(t.pPass),
       t.tier ?? null,
       t.lucky ?? null,
       t.wastedSteps,
@@ -194,7 +330,23 @@ export function trajectoriesTable(r: CorpusReport): Table {
   };
 }
 
+/** The per-reference-kind tables of `--by-reference` (none without it). */
+export function referenceTables(r: CorpusReport): Table[] {
+  return (r.byReference ?? []).flatMap((b) => [modelsTable(r, b.models, b.reference), separationTable(r, b.separation, b.reference)]);
+}
+
 /** Every table, in report order. */
 export function allTables(r: CorpusReport): Table[] {
-  return [tasksTable(r), modelsTable(r), separationTable(r), luckyTable(r), reliabilityTable(r), attemptsTable(r), trajectoriesTable(r)];
+  return [
+    tasksTable(r),
+    modelsTable(r),
+    separationTable(r),
+    sourceSeparationTable(r),
+    selectionTable(r),
+    ...referenceTables(r),
+    luckyTable(r),
+    reliabilityTable(r),
+    attemptsTable(r),
+    trajectoriesTable(r),
+  ];
 }

@@ -11,7 +11,7 @@ const MAX_LABEL_W = 330;
 
 /** Stacked bars of Ideal / Solid / Lucky shares among scored passing trajectories, per model and overall. */
 export function tierShares(r: CorpusReport): Chart {
-  const rows = r.models.filter((m) => m.tierShares).map((m) => ({ label: `${modelLabel(m)} (n=${m.scoredPassing})`, s: m.tierShares! }));
+  const rows = r.models.filter((m) => m.tierShares).map((m) => ({ label: `${m.agent} + ${modelLabel(m)} (n=${m.scoredPassing})`, s: m.tierShares! }));
   const all = r.trajectories.filter((t) => t.outcome === 'pass' && t.tier);
   if (all.length) {
     const share = (tier: string) => all.filter((t) => t.tier === tier).length / all.length;

@@ -13,10 +13,16 @@ import type { AlignmentBody, PtaJson, ViewStep } from '../types.js';
 import { stageChip } from './chips.js';
 
 const DX = 32;
-const DY = 58;
+/**
+ * Row pitch and top margin: a file label rises at -30° from above its node, up to LABEL_CHARS characters
+ * (~60 px up at 10 px type), and must clear the circles, rings and ×k of the row above (test/web/browser.test.ts
+ * measures it).
+ */
+const DY = 96;
 const R = 10;
 const LEFT = 24;
-const TOP = 64;
+const TOP = 80;
+const LABEL_CHARS = 14;
 
 type Node = PtaJson['nodes'][number];
 
@@ -58,10 +64,10 @@ function layout(pta: PtaJson): Map<number, Placed> {
   return placed;
 }
 
-/** A file's last segment, at most 16 characters (the full path is in the node's tooltip). */
+/** A file's last segment, at most LABEL_CHARS characters (the full path is in the node's tooltip). */
 function basename(f: string): string {
   const b = f.split('/').pop() ?? f;
-  return b.length > 16 ? `${b.slice(0, 15)}…` : b;
+  return b.length > LABEL_CHARS ? `${b.slice(0, LABEL_CHARS - 1)}…` : b;
 }
 
 export interface PtaTreeOptions {
@@ -108,11 +114,13 @@ export function ptaTree(pta: PtaJson, opts: PtaTreeOptions = {}): HTMLElement {
         }),
       );
       if (p.node.refs !== parent.node.refs || parent.node.id === 0) {
-        labels.append(s('text', { x: x(p), y: y(p) + R + 12, 'text-anchor': 'middle' }, `×${p.node.refs}`));
+        labels.append(s('text', { class: 'pta-refs', x: x(p), y: y(p) + R + 12, 'text-anchor': 'middle' }, `×${p.node.refs}`));
       }
       const file = p.node.state?.file;
       if (file !== undefined && file !== parent.node.state?.file) {
-        labels.append(s('text', { x: x(p) + 2, y: y(p) - R - 4, transform: `rotate(-30 ${x(p) + 2} ${y(p) - R - 4})` }, basename(file)));
+        // From above the terminal ring (R + 4), rising to the right.
+        const [lx, ly] = [x(p) + 4, y(p) - R - 7];
+        labels.append(s('text', { class: 'pta-file', x: lx, y: ly, transform: `rotate(-30 ${lx} ${ly})` }, basename(file)));
       }
     }
     const g = s('g', { class: 'pta-node', 'data-node': p.node.id, tabindex: '-1' });

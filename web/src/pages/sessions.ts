@@ -140,18 +140,22 @@ export const sessionsPage: Page = (main) => {
   };
 
   const makeRow = (s: SessionSummary): Row => {
-    const cells = COLUMNS.map((c, i) => h('td', { class: c.numeric ? 'num' : i === 2 ? 'wrap' : i === 7 ? 'sig' : undefined }));
+    // Session, task and agent / model are the only columns of unbounded width: they wrap (anywhere, for ids without spaces).
+    const cells = COLUMNS.map((c, i) => h('td', { class: c.numeric ? 'num' : i <= 1 ? 'id' : i === 2 ? 'wrap' : i === 7 ? 'sig' : undefined }));
     const tr = h('tr', { 'data-session': s.session }, ...cells);
     const r = ribbon('');
     cells[0]?.append(h('a', { href: sessionHref(s.session), class: 'mono' }, s.session));
     cells[1]?.append(h('a', { href: taskHref(s.task) }, s.task));
     cells[6]?.append(r);
+    // Agent over model; a model path (`openai/accounts/.../kimi-k2`) may break after each '/'.
+    const model = (s.model ?? '').split('/').flatMap((part, i) => (i === 0 ? [part] : [h('wbr'), `/${part}`]));
+    cells[2]?.append(s.agent ?? '', s.agent && s.model ? h('br') : '', h('span', { class: 'muted' }, ...model));
+    if (!s.agent && !s.model) cells[2]?.append('–');
     return { tr, cells, ribbon: r, signalKey: '-', tierKey: '' };
   };
 
   const update = (row: Row, s: SessionSummary): void => {
     const c = row.cells;
-    setText(c[2] as HTMLElement, agentOf(s) || '–');
     setText(c[3] as HTMLElement, String(s.steps));
     setText(c[4] as HTMLElement, one(s.total));
     // No step yet: no score to project a tier from.

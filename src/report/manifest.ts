@@ -1,14 +1,16 @@
 /**
  * `--manifest FILE`: JSON Lines, one run per line with `file` (relative to the
- * manifest's folder), and any of `agent`, `model`, `resolved` (bool). It names
- * the agent and model (a run's source) where the log does not, e.g. SWE-agent
- * 0.x logs, which hold no model name, and gives the outcome
- * (../shared/calibration/manifest.jsonl has this shape).
+ * manifest's folder), and any of `task`, `agent`, `model`, `resolved` (bool).
+ * It names the agent and model (a run's source) where the log does not, e.g.
+ * SWE-agent 0.x logs, which hold no model name, and gives the outcome
+ * (../shared/calibration/manifest.jsonl has this shape). `run-naming.ts`
+ * applies it the same way for every command.
  */
 import { dirname, resolve } from 'node:path';
 import { SteplensError } from '../errors.js';
 
 export interface ManifestEntry {
+  task?: string;
   agent?: string;
   model?: string;
   passed?: boolean;
@@ -18,6 +20,7 @@ export interface ManifestEntry {
 export function parseManifest(text: string, path: string): Map<string, ManifestEntry> {
   const base = dirname(path);
   const out = new Map<string, ManifestEntry>();
+  const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return;
     let rec: unknown;
@@ -29,10 +32,14 @@ export function parseManifest(text: string, path: string): Map<string, ManifestE
     if (typeof rec !== 'object' || rec === null || typeof (rec as { file?: unknown }).file !== 'string') {
       throw new SteplensError('bad_input', `${path}:${i + 1}: each line needs a "file" string`);
     }
-    const r = rec as { file: string; agent?: unknown; model?: unknown; resolved?: unknown };
+    const r = rec as { file: string; task?: unknown; agent?: unknown; model?: unknown; resolved?: unknown };
+    const task = str(r.task);
+    const agent = str(r.agent);
+    const model = str(r.model);
     out.set(resolve(base, r.file), {
-      ...(typeof r.agent === 'string' && r.agent !== '' ? { agent: r.agent } : {}),
-      ...(typeof r.model === 'string' && r.model !== '' ? { model: r.model } : {}),
+      ...(task !== undefined ? { task } : {}),
+      ...(agent !== undefined ? { agent } : {}),
+      ...(model !== undefined ? { model } : {}),
       ...(typeof r.resolved === 'boolean' ? { passed: r.resolved } : {}),
     });
   });

@@ -1,0 +1,81 @@
+/** The end of `steplens calibrate`'s output: the held-out confirmation, the written policy as a predictor, and the policy itself. */
+import { describeSettings, type ConfirmedTradeoff, type ModeName } from '../core/calibrate/index.js';
+import type { Policy } from '../core/policy.js';
+import type { Separation } from '../core/stats/separation.js';
+import { renderTable } from './table.js';
+
+const pct = (r: number | null | undefined): string => (r === null || r === undefined ? '-' : `${(100 * r).toFixed(1)}%`);
+const f3 = (x: number | null) => (x === null ? '-' : x.toFixed(3));
+const ci = (x: number | null, iv: { lo: number; hi: number } | null) => (x === null ? '-' : iv ? `${f3(x)} [${f3(iv.lo)}, ${f3(iv.hi)}]` : f3(x));
+const MODE: Record<ModeName, string> = { referenceFree: 'reference-free', reference: 'with references' };
+
+/** The separation of the written policy's stop decision, one line per mode (docs/method.md section 16). */
+export function stopSeparationLines(s: Record<ModeName, Separation>): string[] {
+  return (['referenceFree', 'reference'] as const).map((m) => {
+    const x = s[m];
+    const ws = x.withinSource;
+    const within =
+      ws.mean === null
+        ? `within source: none of the ${ws.sources.length} sources has >= ${ws.minPerClass} passing and failing runs`
+        : `within source ${ci(ws.mean, ws.interval)} (mean over ${ws.counted} of ${ws.sources.length} sources)`;
+    return (
+      `  ${MODE[m]}: AUROC of "not stopped" for passing vs failing runs: ${within}; within task ${ci(x.withinTask.auroc, x.withinTask.interval)} ` +
+      `(${x.withinTask.pairs} pairs, ${x.withinTask.tasks} tasks); pooled ${ci(x.pooled.auroc, x.pooled.interval)} on ${x.pooled.nPass}/${x.pooled.nFail}, source alone ${f3(x.pooled.sourceOnly)}`
+    );
+  });
+}
+
+/** What the held-out check confirmed, by the rule it states. */
+export function confirmationText(t: ConfirmedTradeoff): string {
+  const c = t.confirmation;
+  const out = [`held-out check: ${c.rule}`];
+  if (c.check !== 'none') {
+    out.push(`  in-sample choice on every run: ${describeSettings(c.inSample)}`);
+    c.folds.forEach((f, i) => out.push(`  fold ${i + 1} chose: ${describeSettings(f)}`));
+    out.push(`  folds' pooled held-out false stops within the bound: ${c.heldOutWithinBound ? 'yes' : 'no'}`);
+    for (const d of c.dropped) out.push(`  not confirmed: ${d.inSample} (${d.reason})`);
+  }
+  out.push(`  written: ${c.warnOnly || t.choice.warnOnly ? 'warn only (no stop is confirmed)' : describeSettings(t.chosen.settings)}${c.check === 'none' ? ' (UNCONFIRMED: in-sample only)' : ''}`);
+  const p = t.chosen.modes.referenceFree;
+  out.push(`  in-sample on every run, reference-free: stops ${p.passingStopped}/${p.passing} passing (${pct(p.passingRate)}, upper ${pct(p.passingUpper)}), ${p.failingStopped}/${p.failing} failing`);
+  const src = t.chosen.bySource ?? [];
+  const both = src.filter((s) => s.modes.referenceFree.passing > 0 && s.modes.referenceFree.failing > 0);
+  if (both.length > 0) {
+    const mean = (f: (s: (typeof both)[number]) => number | null) => both.reduce((a, s) => a + (f(s) ?? 0), 0) / both.length;
+    out.push(
+      `  mean within source (${both.length} of ${src.length} sources with passing and failing runs; per source above): passing stopped ${pct(mean((s) => s.modes.referenceFree.passingRate))}, ` +
+        `failing stopped ${pct(mean((s) => s.modes.referenceFree.failingRate))}, failing tokens saved ${pct(mean((s) => s.modes.referenceFree.failingTokenShare))}`,
+    );
+  }
+  out.push('the written policy as a predictor of failure (a stopped run is predicted to fail):', ...stopSeparationLines(t.separation));
+  return `${out.join('\n')}\n`;
+}
+
+const levels = (v: { warn: number | null; stop: number | null }) => [v.warn === null ? '-' : String(v.warn), v.stop === null ? '-' : String(v.stop)];
+
+/** The written policy, one row per kind, read from the very object written to --out and printed as JSON. */
+export function writtenPolicyText(policy: Policy, out: string | undefined): string {
+  const rows = [
+    ['blindRetry', ...levels(policy.blindRetry), 'retries in one blind-retry episode'],
+    ['regressionLoop', ...levels(policy.regressionLoop), 'failed edit → verify cycles on one file'],
+    ['cycle', ...levels(policy.cycle), `repetitions in a row of a block of ${policy.cycle.minBlock}-${policy.cycle.maxBlock} states`],
+    ['explorationStreak', ...levels(policy.explorationStreak), 'exploration steps in a row'],
+    ['noAction', ...levels(policy.noAction), 'steps in a row with no action to run'],
+    ['lowScore', ...sev(policy.lowScore.severity), `running score below ${policy.lowScore.floor} after ${policy.lowScore.minSteps} steps`],
+    ['lowForecast', ...sev(policy.lowForecast.severity), `forecast P(pass) below ${policy.lowForecast.floor} after ${policy.lowForecast.minSteps} steps`],
+    [
+      'budget',
+      ...sev(policy.budget.maxSteps === null && policy.budget.maxTokens === null ? null : policy.budget.severity),
+      `steps ${policy.budget.maxSteps ?? '-'}, tokens ${policy.budget.maxTokens ?? '-'}`,
+    ],
+  ];
+  return (
+    `written policy (${out !== undefined ? `--out ${out}` : '--out FILE writes it'}; \`serve --policy FILE\` loads it; the same object as \`policy\` in --json):\n` +
+    renderTable(['kind', 'warn', 'stop', 'at'], rows) +
+    `${JSON.stringify(policy)}\n`
+  );
+}
+
+function sev(severity: 'warn' | 'stop' | null): string[] {
+  return [severity === 'warn' ? 'yes' : '-', severity === 'stop' ? 'yes' : '-'];
+}

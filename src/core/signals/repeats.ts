@@ -1,0 +1,93 @@
+/**
+ * What the repeat detectors (blind retry, redundant step, regression loop,
+ * cyclic pattern; method.md sections 6.3 and 10) take as "the same action"
+ * and as "a change in between".
+ */
+import type { ActionKind, State } from '../types.js';
+
+/**
+ * Kinds never taken as a repeat **(choice)**. `finish`: SWE-agent 1.x asks the
+ * agent to confirm its `submit` and terminus-2 its `mark_task_complete`, so a
+ * passing run ends with two; CodeR's sub-agents each end with `succeed` or
+ * `fail`. That is the harness's protocol, not the agent retrying. `none` (a
+ * turn without an action) and `other` (a tool call no parser knew, hashed by
+ * its name alone) have hashes that say nothing about what was done.
+ */
+export const REPEAT_EXEMPT_KINDS: ReadonlySet<ActionKind> = new Set<ActionKind>(['finish', 'none', 'other']);
+
+/** True when the state changed a file, the tree or the environment. */
+export function changesAnything(state: State): boolean {
+  return state.changesFile || state.changesEnv === true;
+}
+
+/**
+ * True for a state whose outcome depends on its target file alone: a read of
+ * a file, or an editor's edit of it (a shell command's edit may run a script
+ * that reads other files). Repeating it is a retry unless that file (or the
+ * tree as a whole) changed in between.
+ */
+function fileScoped(s: State): boolean {
+  return s.file !== undefined && (s.kind === 'read' || (!s.command && (s.kind === 'edit' || s.kind === 'create')));
+}
+
+/** Records the changes states make, to tell whether anything relevant to a state changed after step `t`. */
+export interface ChangeLog {
+  /** Records `state`'s changes (call for every state that is not itself a repeat: a repeated change is a no-op). */
+  record(state: State): void;
+  /** True when something that can alter `state`'s outcome changed after step `t`. */
+  changedSince(state: State, t: number): boolean;
+}
+
+export function createChangeLog(): ChangeLog {
+  let lastAny = -1;
+  // Changes that may touch any file: a write of an unknown file, a deletion, a checkout, a second write of a line.
+  let lastTree = -1;
+  const lastFile = new Map<string, number>();
+  return {
+    record(s) {
+      if (s.changesFile) {
+        lastAny = s.t;
+        if (s.file === undefined) lastTree = s.t;
+        else lastFile.set(s.file, s.t);
+      }
+      if (s.changesEnv === true) {
+        lastAny = s.t;
+        // An install changes what commands do, not the files the agent reads or edits.
+        if (s.kind !== 'install') lastTree = s.t;
+      }
+    },
+    changedSince(s, t) {
+      if (fileScoped(s)) return Math.max(lastTree, lastFile.get(s.file!) ?? -1) > t;
+      return lastAny > t;
+    },
+  };
+}
+
+/**
+ * Detects blind retries: a state whose action repeats an earlier state's (same
+ * hash, not a variant) with nothing changed in between that could alter its
+ * outcome: for a run, search or listing, no file, tree or environment change
+ * at all; for a read or an edit of a file, no change of that file or of the
+ * tree. A change that is itself a repeat changed nothing. A `finish` that does
+ * not end the run hands over to a fresh context (a confirm turn, CodeR's next
+ * sub-agent): what came before it is forgotten. `add` returns the index (`t`)
+ * of the most recent earlier state the state repeats, or undefined.
+ */
+export function createRetryDetector(): { add(state: State): number | undefined } {
+  let lastSeen = new Map<string, number>();
+  const changes = createChangeLog();
+  return {
+    add(state) {
+      if (state.kind === 'finish') lastSeen = new Map();
+      if (REPEAT_EXEMPT_KINDS.has(state.kind)) {
+        changes.record(state);
+        return undefined;
+      }
+      const prev = state.variant === true ? undefined : lastSeen.get(state.hash);
+      const retryOf = prev !== undefined && !changes.changedSince(state, prev) ? prev : undefined;
+      lastSeen.set(state.hash, state.t);
+      if (retryOf === undefined) changes.record(state);
+      return retryOf;
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Ranking entries that carry intervals (docs/method.md section 16, "Ties in rankings"): an entry's rank
+ * is 1 + the number of entries whose whole interval lies above its own (those it is clearly behind), so
+ * entries that cannot be told apart share a rank; an entry is tied when its interval overlaps another
+ * ranked entry's. Entries with fewer than `minRuns` observations get no rank (listed, not ranked).
+ */
+import { intervalsOverlap, type Interval } from './interval.js';
+
+/** One entry to rank: its estimate, interval and number of observations (null estimate: no rank). */
+export interface RankInput {
+  estimate: number | null;
+  interval: Interval | null;
+  n: number;
+}
+
+/** The rank of one entry (null: not ranked) and whether another ranked entry's interval overlaps its own. */
+export interface RankResult {
+  rank: number | null;
+  tied: boolean;
+  /** Why the entry has no rank (`n < minRuns`, or no estimate). */
+  unranked?: string;
+}
+
+/** Ranks `entries` (higher estimates first); aligned with the input. */
+export function rankWithTies(entries: readonly RankInput[], minRuns: number): RankResult[] {
+  const ranked = entries.map((e, i) => ({ e, i })).filter(({ e }) => e.estimate !== null && e.interval !== null && e.n >= minRuns);
+  const out: RankResult[] = entries.map((e) => ({
+    rank: null,
+    tied: false,
+    unranked: e.estimate === null || e.interval === null ? 'no estimate' : `n ${e.n} < ${minRuns}`,
+  }));
+  for (const { e, i } of ranked) {
+    const above = ranked.filter(({ e: o }) => o.interval!.lo > e.interval!.hi).length;
+    const tied = ranked.some(({ e: o, i: j }) => j !== i && intervalsOverlap(o.interval!, e.interval!));
+    out[i] = { rank: 1 + above, tied };
+  }
+  return out;
+}

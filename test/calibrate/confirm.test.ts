@@ -1,0 +1,83 @@
+/**
+ * Issue 23 item 4: `calibrate` writes a stop only where its held-out check confirmed it, and what it prints is
+ * what it writes (table == JSON == policy file == chart). On the 55 corpus runs (35 passing) under a 10 % bound
+ * the in-sample choice stops at noAction 2, while each half (17-18 passing runs) is too small for any stop:
+ * the check confirms nothing, so the written policy must only warn.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { meetSettings, noStops, type ConfirmedTradeoff, type StopSettings } from '../../src/core/calibrate/index.js';
+import { canStop } from '../../src/core/policy.js';
+import { readPolicyFile } from '../../src/settings-files.js';
+import { CORPUS, cli } from '../cli/run-cli.js';
+
+const settings = (s: Partial<StopSettings>): StopSettings => ({ ...noStops(), ...s });
+
+describe('meetSettings', () => {
+  it('keeps a kind only where every setting stops with it, at a setting at least as conservative as each', () => {
+    const a = settings({ cycle: 2, noAction: 3, lowScore: { floor: 30, minSteps: 10 } });
+    const b = settings({ cycle: 4, lowScore: { floor: 40, minSteps: 5 } });
+    expect(meetSettings([a, b])).toEqual(settings({ cycle: 4, lowScore: { floor: 30, minSteps: 10 } }));
+    expect(meetSettings([a])).toEqual(a);
+  });
+});
+
+describe('calibrate on a corpus whose held-out halves cannot back a stop', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'steplens-confirm-'));
+  const out = join(dir, 'policy.json');
+  const running = cli('calibrate', CORPUS, '--max-false-stop', '0.1', '--out', out, '--out-dir', join(dir, 'charts'));
+  const json = cli('calibrate', CORPUS, '--max-false-stop', '0.1', '--json');
+
+  it('writes no stop: the in-sample noAction 2 was chosen by neither fold', async () => {
+    const [run, j] = await Promise.all([running, json]);
+    expect(run.code).toBe(0);
+    const doc = JSON.parse(j.stdout) as { policy: unknown; tradeoff: ConfirmedTradeoff };
+    const c = doc.tradeoff.confirmation;
+    expect(c).toMatchObject({ check: 'half', inSample: settings({ noAction: 2 }), folds: [noStops(), noStops()], confirmed: noStops(), warnOnly: true });
+    expect(c.dropped).toEqual([{ kind: 'noAction', inSample: 'noAction 2', reason: '2 of 2 folds chose no noAction stop' }]);
+    const written = await readPolicyFile(out);
+    expect(canStop(written)).toBe(false);
+    expect(written).toEqual(doc.policy);
+    expect(doc.tradeoff.chosen.modes.referenceFree.failingStopped).toBe(0);
+    expect(run.stdout).toContain('  not confirmed: noAction 2 (2 of 2 folds chose no noAction stop)\n  written: warn only (no stop is confirmed)');
+    const file = JSON.parse(readFileSync(out, 'utf8')) as { calibration: { warnOnly: boolean; stops: string; confirmation: { check: string } } };
+    expect(file.calibration).toMatchObject({ warnOnly: true, stops: 'no stop', confirmation: { check: 'half' } });
+  }, 180_000);
+
+  it('prints the written policy from the object it writes: table rows and the JSON line equal the file', async () => {
+    const run = await running;
+    const written = await readPolicyFile(out);
+    const tail = run.stdout.slice(run.stdout.indexOf('written policy ('));
+    expect(tail).toContain(`${JSON.stringify(written)}\n`);
+    const cell = (v: number | null) => (v === null ? '-' : String(v));
+    for (const kind of ['blindRetry', 'regressionLoop', 'cycle', 'explorationStreak', 'noAction'] as const) {
+      const line = tail.split('\n').find((l) => l.startsWith(`${kind} `))!;
+      expect(line.split(/\s{2,}/).slice(0, 3), kind).toEqual([kind, cell(written[kind].warn), cell(written[kind].stop)]);
+    }
+    // The per-kind tables say what each kind alone would pick, never "recommended" beside a different written policy.
+    expect(run.stdout).not.toMatch(/^recommended: /m);
+    expect(run.stdout).toMatch(/^cycle: [^\n]*\n(?:[^\n]*\n)*?this kind alone: warn \S+; stop/m);
+  }, 180_000);
+
+  it('the chart rings the written policy and shows the grid the data offers, not one point at the origin', async () => {
+    await running;
+    const svg = readFileSync(join(dir, 'charts', 'tradeoff.svg'), 'utf8');
+    expect(svg).toContain('ring = written policy (warn only)');
+    expect(svg).toMatch(/<circle [^>]*r="1[03]" fill="none"[^>]*><title>[^<]*chosen \(no stop\)/);
+    expect((svg.match(/<circle [^>]*r="4"/g) ?? []).length).toBeGreaterThan(1);
+    const csv = readFileSync(join(dir, 'charts', 'tradeoff.csv'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(csv.length).toBeGreaterThan(2);
+  }, 180_000);
+
+  it('--split none writes the in-sample choice, marked unconfirmed', async () => {
+    const run = await cli('calibrate', CORPUS, '--max-false-stop', '0.1', '--split', 'none', '--json');
+    const t = (JSON.parse(run.stdout) as { tradeoff: ConfirmedTradeoff }).tradeoff;
+    expect(t.confirmation).toMatchObject({ check: 'none', confirmed: settings({ noAction: 2 }), heldOutWithinBound: null });
+    expect(t.confirmation.rule).toMatch(/^not checked held out \(--split none\)/);
+    expect(t.chosen.settings).toEqual(settings({ noAction: 2 }));
+  }, 180_000);
+});

@@ -1,0 +1,60 @@
+/**
+ * `npm start` on another port, as the README says: `npm start -- --port P` (npm appends what follows `--`
+ * to the start script, so it must end with the server entry) and `STEPLENS_PORT=P npm start`. The script's
+ * build step is left out (the test runs after a build); its last command runs as npm would run it.
+ * Needs `npm run build`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../bench/redis-server.js';
+import { packageRoot } from '../../src/package-files.js';
+
+const ROOT = packageRoot();
+const start = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
+/** The command npm's trailing arguments are appended to. */
+const serverCommand = start.split('&&').pop()!.trim();
+const data = mkdtempSync(path.join(tmpdir(), 'steplens-start-'));
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(data, { recursive: true, force: true });
+});
+
+/** Runs the start script's server command with npm's appended `extra`, returns once /healthz answers on `port`. */
+async function startOn(port: number, extra: string, env: Record<string, string> = {}): Promise<ChildProcess> {
+  const child = spawn('sh', ['-c', `${serverCommand} --data "$0" --no-seed --log-level silent ${extra}`, data], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore' });
+  children.push(child);
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return child;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`nothing answered on port ${port}`);
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+describe('npm start on another port', () => {
+  it('the start script ends with the server entry, so `npm start -- --port P` reaches it', () => {
+    expect(serverCommand).toBe('node dist/src/server/server.js');
+  });
+
+  it('--port P (npm start -- --port P) and STEPLENS_PORT=P both move it', async () => {
+    const a = await freePort();
+    await stop(await startOn(a, `--port ${a}`));
+    const b = await freePort();
+    await stop(await startOn(b, '', { STEPLENS_PORT: String(b) }));
+  }, 150_000);
+});
