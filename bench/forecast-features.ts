@@ -18,7 +18,8 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { readCorpusInput } from '../src/cli/corpus-input.js';
-import { parseManifest } from '../src/report/manifest.js';
+import { nodeReportFs } from '../src/report/node-fs.js';
+import { nameRuns } from '../src/report/run-naming.js';
 import { chooseReference } from '../src/cli/references.js';
 import { trainAnalyzers, trainInput } from '../src/cli/train-runs.js';
 import { DEFAULT_CONFIG } from '../src/core/config.js';
@@ -38,18 +39,24 @@ const jsonFile = takeJsonFlag();
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, sources: { type: 'string' } } });
 if (positionals.length === 0) throw new Error('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
 const started = Date.now();
-const { found, table } = readCorpusInput(positionals, { outcomes: values.outcomes }, process.cwd(), 'forecast-features');
-const manifest = values.manifest !== undefined ? parseManifest(readFileSync(values.manifest, 'utf8'), values.manifest) : undefined;
+const { found, naming } = readCorpusInput(positionals, { outcomes: values.outcomes, manifest: values.manifest }, process.cwd(), 'forecast-features');
 const sourcesTable = values.sources !== undefined ? parseSourcesTable(readFileSync(values.sources, 'utf8'), values.sources) : undefined;
 if (sourcesTable !== undefined && !sourcesTable.ok) throw sourcesTable.error;
-const input = trainInput(found.trajectories, table, manifest, await chooseReference(undefined), trainAnalyzers(defaultAnalyzers()), DEFAULT_CONFIG, sourcesTable?.value ?? []);
+// Runs named as report, calibrate and train name them (report/run-naming.ts).
+const named = nameRuns(nodeReportFs, found.trajectories, { ...naming, sources: sourcesTable?.value ?? [] });
+const input = trainInput(named, await chooseReference(undefined), trainAnalyzers(defaultAnalyzers()), DEFAULT_CONFIG);
 const runs: readonly ForecastRun[] = input.runs;
 const src = runs.map(sourceOf);
 const counted = separation(runs.map((r, i) => ({ source: src[i]!, task: r.task, pass: r.passed, score: 0 }))).withinSource.sources.filter((s) => s.counted);
 const steer = steeringSources(runs);
 console.log(`command: ${commandLine(import.meta.url)}`);
 console.log(machineLine());
-console.log(`${runs.length} runs (${runs.filter((r) => r.passed).length} passing); steering sources: ${steer.join(', ')}; load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `${runs.length} runs (${runs.filter((r) => r.passed).length} passing); steering sources: ${steer.join(', ')}; load ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 
 const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));
 const mean = (xs: ReadonlyArray<number | null>) => {
@@ -71,7 +78,11 @@ for (const [j, name] of FEATURE_NAMES.entries()) {
 
 // 2. Held out: the forecaster with each evidence value added to the process features, and dropped from all.
 const heldOut = (features: readonly FeatureName[]): Record<string, number | null> => {
-  const h = leaveSourceOut(runs, () => ({ ...DEFAULT_FIT, features }), counted.map((s) => s.source));
+  const h = leaveSourceOut(
+    runs,
+    () => ({ ...DEFAULT_FIT, features }),
+    counted.map((s) => s.source),
+  );
   const ends = endScores(h);
   return Object.fromEntries(
     counted.map((c) => {
@@ -90,7 +101,13 @@ const all = heldOut([...PROCESS_FEATURES, ...EVIDENCE_NAMES]);
 const added = Object.fromEntries(EVIDENCE_NAMES.map((e) => [e, heldOut([...PROCESS_FEATURES, e])])) as Record<EvidenceName, Record<string, number | null>>;
 const dropped = Object.fromEntries(EVIDENCE_NAMES.map((e) => [e, heldOut([...PROCESS_FEATURES, ...EVIDENCE_NAMES.filter((x) => x !== e)])])) as Record<EvidenceName, Record<string, number | null>>;
 const keptOn = (sources: readonly string[]) => EVIDENCE_NAMES.filter((e) => over(added[e], sources)! > over(process_, sources)! && over(dropped[e], sources)! < over(all, sources)!);
-const row = (name: string, x: Record<string, number | null>) => `| ${name} | ${counted.map((s) => f3(x[s.source])).join(' | ')} | ${f3(over(x, steer))} | ${f3(over(x, counted.map((s) => s.source)))} |`;
+const row = (name: string, x: Record<string, number | null>) =>
+  `| ${name} | ${counted.map((s) => f3(x[s.source])).join(' | ')} | ${f3(over(x, steer))} | ${f3(
+    over(
+      x,
+      counted.map((s) => s.source),
+    ),
+  )} |`;
 console.log(`\n| leave one source out | ${counted.map((s) => s.source).join(' | ')} | mean, steering | mean, all ${counted.length} |`);
 console.log(`| --- | ${counted.map(() => '---').join(' | ')} | --- | --- |`);
 console.log(row('process features', process_));
@@ -100,7 +117,9 @@ for (const e of EVIDENCE_NAMES) {
   console.log(row(`all but ${e}`, dropped[e]));
 }
 const kept = keptOn(steer);
-console.log(`\nkept by the rule on the steering sources: ${kept.join(', ')}${kept.join() === KEPT_EVIDENCE.join() ? ' (= KEPT_EVIDENCE)' : ` (KEPT_EVIDENCE is ${KEPT_EVIDENCE.join(', ')}: update select.ts)`}`);
+console.log(
+  `\nkept by the rule on the steering sources: ${kept.join(', ')}${kept.join() === KEPT_EVIDENCE.join() ? ' (= KEPT_EVIDENCE)' : ` (KEPT_EVIDENCE is ${KEPT_EVIDENCE.join(', ')}: update select.ts)`}`,
+);
 const withKept = heldOut([...PROCESS_FEATURES, ...kept]);
 console.log(row('process + kept evidence', withKept));
 

@@ -12,12 +12,9 @@ import type { Analyzers, ScopeResolver } from '../core/ports.js';
 import { createScorer } from '../core/scorer.js';
 import type { Reference } from '../core/scorer-api.js';
 import { createPriorSignalTracker } from '../core/signals/prior-signals.js';
-import { nodeReportFs } from '../report/node-fs.js';
-import type { OutcomeEntry } from '../report/outcomes-table.js';
-import { resolveOutcome } from '../report/resolve-outcome.js';
+import { modelLabel } from '../report/identity.js';
+import type { NamedTrajectory } from '../report/run-naming.js';
 import type { LoadedTrajectory } from '../report/types.js';
-import type { ManifestEntry } from '../report/manifest.js';
-import { sourceOf as namedSource, type SourceEntry } from '../report/sources-table.js';
 
 /** A run with a known outcome and the trajectory it was read from. */
 export interface KnownTrajectory {
@@ -47,17 +44,13 @@ export const NO_SCOPE: ScopeResolver = { scopeAt: () => undefined };
 /** The analyzers `train` scores with: the given shell analyzer, no scope resolution (see {@link NO_SCOPE}). */
 export const trainAnalyzers = (a: Analyzers): Analyzers => ({ shell: a.shell, scope: NO_SCOPE });
 
-/** Scores the known runs once, reference-free. */
-export function trainInput(
-  trajectories: readonly LoadedTrajectory[],
-  table: readonly OutcomeEntry[] | undefined,
-  manifest: ReadonlyMap<string, ManifestEntry> | undefined,
-  reference: Reference,
-  analyzers: Analyzers,
-  config: ScoringConfig,
-  sources: readonly SourceEntry[] = [],
-): TrainInput {
-  const ctx = { fs: nodeReportFs, cache: new Map(), ...(table ? { table } : {}) };
+/**
+ * Scores the known runs once, reference-free. The runs come named by
+ * `nameRuns` (report/run-naming.ts), as `report` and `calibrate` name them:
+ * one run is one source (agent + model) in every command, and a model
+ * nobody names is its own source per run folder.
+ */
+export function trainInput(trajectories: readonly NamedTrajectory[], reference: Reference, analyzers: Analyzers, config: ScoringConfig): TrainInput {
   const runs: ForecastRun[] = [];
   const known: KnownTrajectory[] = [];
   const prior: PriorSample[] = [];
@@ -65,8 +58,7 @@ export function trainInput(
   let noSteps = 0;
   let noTask = 0;
   for (const t of trajectories) {
-    const m = manifest?.get(t.path);
-    const outcome = m?.passed !== undefined ? (m.passed ? 'pass' : 'fail') : resolveOutcome(ctx, t).outcome;
+    const outcome = t.outcome.outcome;
     if (outcome !== 'pass' && outcome !== 'fail') {
       noOutcome += 1;
       continue;
@@ -88,9 +80,7 @@ export function trainInput(
       extra.add(r.state, r.label.sourceEdit);
       labels.push(r.label);
     }
-    // The manifest row names a run first, then the --sources row of its run folder, then its log.
-    const named = namedSource(sources, t.run, t.agent, t.model ?? '(model not named)');
-    const identity = { id: t.id, task: t.task, agent: m?.agent ?? named.agent, model: m?.model ?? named.model, passed: outcome === 'pass' };
+    const identity = { id: t.id, task: t.task, agent: t.agent, model: modelLabel(t), passed: outcome === 'pass' };
     const run = forecastRun(identity, t.steps, scorer.states(), labels);
     runs.push(run);
     known.push({ trajectory: t, run });

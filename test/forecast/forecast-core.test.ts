@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createEarlyStop } from '../../src/core/early-stop/index.js';
 import { taskFolds } from '../../src/core/forecast/crossfit.js';
 import { compileModel, createForecaster, pPassOf } from '../../src/core/forecast/forecaster.js';
-import { FEATURE_COUNT, FEATURE_NAMES } from '../../src/core/forecast/features.js';
+import { FEATURE_COUNT, FEATURE_NAMES, PROCESS_FEATURES } from '../../src/core/forecast/features.js';
 import { fitLogistic, predict, solveSpd } from '../../src/core/forecast/logistic.js';
 import { FORECAST_SCHEMA, parseForecast, selectModel } from '../../src/core/forecast/model.js';
 import { rowAt, sampleSteps } from '../../src/core/forecast/run.js';
@@ -111,7 +111,9 @@ describe('the model file', () => {
     expect(!old.ok && old.error).toBe(`invalid forecast model: schema 1 is from another steplens version (this one reads schema ${FORECAST_SCHEMA}); retrain with steplens train`);
     const uncalibrated = parseForecast({ ...file, models: [{ ...model, calibration: undefined }] });
     expect(!uncalibrated.ok && uncalibrated.error).toMatch(/calibration/);
-    expect(model.features).toEqual([...FEATURE_NAMES]);
+    // A model stores the features it uses (the set train chose), in catalogue order, every process counter among them.
+    expect(model.features).toEqual(FEATURE_NAMES.filter((f) => model.features.includes(f)));
+    expect(model.features).toEqual(expect.arrayContaining([...PROCESS_FEATURES]));
     expect(model.features).not.toContain('logTokensPerStep');
   });
 

@@ -20,6 +20,8 @@ import { DEFAULT_POLICY, type Policy } from '../../src/core/policy.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { readCorpusInput } from '../../src/cli/corpus-input.js';
 import { trainAnalyzers, trainInput } from '../../src/cli/train-runs.js';
+import { nodeReportFs } from '../../src/report/node-fs.js';
+import { nameRuns } from '../../src/report/run-naming.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { CORPUS_DIR } from '../fixtures/corpus.js';
 import { labelledRuns } from './fixtures.js';
@@ -30,8 +32,8 @@ describe('steplens train shortcuts', () => {
   it('scoring without scope resolution gives the same training samples (prior samples, feature rows)', () => {
     const { found } = readCorpusInput([CORPUS_DIR], {}, '/', 'train');
     const reference = { kind: 'prior' as const, prior: UNIFORM_PRIOR };
-    const full = trainInput(found.trajectories, undefined, undefined, reference, defaultAnalyzers(), DEFAULT_CONFIG);
-    const fast = trainInput(found.trajectories, undefined, undefined, reference, trainAnalyzers(defaultAnalyzers()), DEFAULT_CONFIG);
+    const full = trainInput(nameRuns(nodeReportFs, found.trajectories), reference, defaultAnalyzers(), DEFAULT_CONFIG);
+    const fast = trainInput(nameRuns(nodeReportFs, found.trajectories), reference, trainAnalyzers(defaultAnalyzers()), DEFAULT_CONFIG);
     expect(full.runs.length).toBeGreaterThanOrEqual(40);
     expect(fast.prior).toEqual(full.prior);
     expect(fast.skipped).toEqual(full.skipped);

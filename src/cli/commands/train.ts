@@ -22,8 +22,9 @@ import { parseSourcesTable, type SourceEntry } from '../../report/sources-table.
 import { defaultAnalyzers } from '../../syntax/index.js';
 import { readText } from '../../text-files.js';
 import type { Command } from '../command.js';
-import { CORPUS_OPTIONS, readCorpusInput } from '../corpus-input.js';
-import { parseManifest } from '../../report/manifest.js';
+import { CORPUS_OPTIONS, readCorpusInput, reportCorpusInput } from '../corpus-input.js';
+import { nodeReportFs } from '../../report/node-fs.js';
+import { nameRuns } from '../../report/run-naming.js';
 import { chooseReference } from '../references.js';
 import { ptaSamples } from '../train-references.js';
 import { forecastText, priorWeightsText, ptaWeightsText } from '../train-text.js';
@@ -46,8 +47,9 @@ const command: Command = {
   name: 'train',
   summary: 'fit the outcome forecaster P(pass | first t steps) on runs with known outcomes, chosen and evaluated within source, held out',
   usage:
-    'usage: steplens train --out FORECAST.json [--outcomes FILE] [--manifest FILE] [--sources FILE] [--folds K] [--seed N] [--config FILE] [--json] PATH...\n' +
-    '  PATH and outcomes: as for `steplens report`; only runs with a pass/fail outcome count\n' +
+    'usage: steplens train --out FORECAST.json [--outcomes FILE] [--manifest FILE] [--sources FILE] [--lenient] [--folds K] [--seed N] [--config FILE] [--json] PATH...\n' +
+    '  PATH, --outcomes, --manifest, --model, --run, skipped files and --lenient: as for `steplens report` (runs are named the same way);\n' +
+    '                   only runs with a pass/fail outcome count\n' +
     "  --manifest FILE  JSON Lines {file, agent, model, resolved}: names each run's agent and model (its source) and outcome\n" +
     '  --sources FILE   CSV (run,agent,model) or JSON Lines: the agent and model of the runs of each run folder (as for calibrate)\n' +
     '  --folds K        task-disjoint folds (default 5), also those of the per-source recalibration; --seed N the folds and the bootstrap (default 1)\n' +
@@ -62,7 +64,6 @@ const command: Command = {
       options: {
         ...CORPUS_OPTIONS,
         out: { type: 'string' },
-        manifest: { type: 'string' },
         sources: { type: 'string' },
         folds: { type: 'string' },
         seed: { type: 'string' },
@@ -73,13 +74,14 @@ const command: Command = {
     if (values.out === undefined) throw new SteplensError('usage', '--out FORECAST.json is required');
     const folds = intOf(values.folds, '--folds', 5, 2);
     const seed = intOf(values.seed, '--seed', 1, 0);
-    const { found, table } = readCorpusInput(positionals, values, io.cwd, 'train');
-    const manifestPath = values.manifest !== undefined ? resolve(io.cwd, values.manifest) : undefined;
-    const manifest = manifestPath !== undefined ? parseManifest(await readText(manifestPath), manifestPath) : undefined;
+    const { found, manifest, naming } = readCorpusInput(positionals, values, io.cwd, 'train');
+    const exit = reportCorpusInput(found, values.lenient, io.stderr);
     const config = values.config !== undefined ? await readConfigFile(resolve(io.cwd, values.config)) : DEFAULT_CONFIG;
     const prior = await chooseReference(undefined);
     const sources = values.sources !== undefined ? await readSources(resolve(io.cwd, values.sources), values.sources) : [];
-    const input = trainInput(found.trajectories, table, manifest, prior, trainAnalyzers(defaultAnalyzers()), config, sources);
+    // Runs are named as `report` and `calibrate` name them (report/run-naming.ts): --model, --manifest, --sources, the log, --outcomes.
+    const named = nameRuns(nodeReportFs, found.trajectories, { ...naming, sources });
+    const input = trainInput(named, prior, trainAnalyzers(defaultAnalyzers()), config);
     const runs = input.runs;
     const passing = runs.filter((r) => r.passed).length;
     if (passing === 0 || passing === runs.length) {
@@ -117,7 +119,7 @@ const command: Command = {
     writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
     if (values.json) {
       io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
-      return 0;
+      return exit;
     }
     io.stdout(
       [
@@ -128,7 +130,7 @@ const command: Command = {
         `wrote ${values.out} (${models.length} model${models.length > 1 ? 's' : ''}: the default and one per source; version 1) in ${((Date.now() - started) / 1000).toFixed(1)} s; \`steplens serve --forecast ${values.out}\` loads it\n`,
       ].join('\n'),
     );
-    return 0;
+    return exit;
   },
 };
 
