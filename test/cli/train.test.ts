@@ -23,8 +23,11 @@ describe('steplens train', () => {
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.value.version).toBe(1);
-    const e = parsed.value.evaluation as { runs: number; forecast: TrainEvaluation; referenceFree: PriorWeightsReport };
+    const e = parsed.value.evaluation as { runs: number; sources: Array<{ source: string; nPass: number; nFail: number }>; forecast: TrainEvaluation; referenceFree: PriorWeightsReport };
     expect(e.runs).toBeGreaterThanOrEqual(40);
+    // Every source trained on is printed with its n, as the file holds them, whether or not it could be held out.
+    expect(e.sources.reduce((a, c) => a + c.nPass + c.nFail, 0)).toBe(e.runs);
+    expect(r.stdout).toContain(`sources (agent + model; pass / fail): ${e.sources.map((c) => `${c.source} ${c.nPass} / ${c.nFail}`).join('; ')}\n`);
     const f = e.forecast;
     // The headline is the mean within-source AUROC held out, printed with its interval and the number of sources.
     const ws = f.leaveSourceOut.end.withinSource;

@@ -16,10 +16,12 @@ import { DEFAULT_CONFIG } from '../../core/config.js';
 import { FORECAST_FORMAT, FORECAST_SCHEMA, type ForecastFile } from '../../core/forecast/model.js';
 import { choosePriorWeights } from '../../core/forecast/prior-weights.js';
 import { choosePtaWeights } from '../../core/forecast/pta-weights.js';
+import { sourceOf } from '../../core/forecast/run.js';
 import { trainForecast } from '../../core/forecast/train.js';
 import { readConfigFile } from '../../settings-files.js';
 import { parseSourcesTable, type SourceEntry } from '../../report/sources-table.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
+import { printable } from '../../printable.js';
 import { readText } from '../../text-files.js';
 import type { Command } from '../command.js';
 import { CORPUS_OPTIONS, readCorpusInput, reportCorpusInput } from '../corpus-input.js';
@@ -78,9 +80,9 @@ const command: Command = {
     const exit = reportCorpusInput(found, values.lenient, io.stderr);
     const config = values.config !== undefined ? await readConfigFile(resolve(io.cwd, values.config)) : DEFAULT_CONFIG;
     const prior = await chooseReference(undefined);
-    const sources = values.sources !== undefined ? await readSources(resolve(io.cwd, values.sources), values.sources) : [];
+    const sourcesTable = values.sources !== undefined ? await readSources(resolve(io.cwd, values.sources), values.sources) : [];
     // Runs are named as `report` and `calibrate` name them (report/run-naming.ts): --model, --manifest, --sources, the log, --outcomes.
-    const named = nameRuns(nodeReportFs, found.trajectories, { ...naming, sources });
+    const named = nameRuns(nodeReportFs, found.trajectories, { ...naming, sources: sourcesTable });
     const input = trainInput(named, prior, trainAnalyzers(defaultAnalyzers()), config);
     const runs = input.runs;
     const passing = runs.filter((r) => r.passed).length;
@@ -96,6 +98,15 @@ const command: Command = {
     const referenceMode = references.length > 0 ? choosePtaWeights(references, config.weights) : undefined;
     const manifestMissing = manifest !== undefined ? [...manifest.keys()].filter((p) => !found.trajectories.some((t) => t.path === p)).length : 0;
     const tasks = new Set(runs.map((r) => r.task)).size;
+    // Every source trained on, with its n, whether or not a held-out figure could be taken for it.
+    const sourceCounts = new Map<string, { source: string; nPass: number; nFail: number }>();
+    for (const r of runs) {
+      const c = sourceCounts.get(sourceOf(r)) ?? { source: sourceOf(r), nPass: 0, nFail: 0 };
+      if (r.passed) c.nPass += 1;
+      else c.nFail += 1;
+      sourceCounts.set(c.source, c);
+    }
+    const sources = [...sourceCounts.values()].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
     const chosen = evaluation.selection.chosen;
     const doc: ForecastFile = {
       format: FORECAST_FORMAT,
@@ -108,6 +119,7 @@ const command: Command = {
         runs: runs.length,
         passing,
         tasks,
+        sources,
         skipped: { ...input.skipped, unparsedFiles: found.skipped.length, manifestRunsNotParsed: manifestMissing },
         forecast: evaluation,
         referenceFree,
@@ -124,6 +136,7 @@ const command: Command = {
     io.stdout(
       [
         `${runs.length} runs (${passing} passing) on ${tasks} tasks; left out: ${input.skipped.noOutcome} without a pass/fail outcome, ${input.skipped.noSteps} without steps, ${input.skipped.noTask} naming no task, ${found.skipped.length} files not read as trajectories${manifest !== undefined ? `, ${manifestMissing} manifest runs not parsed` : ''}\n`,
+        `sources (agent + model; pass / fail): ${sources.map((c) => printable(`${c.source} ${c.nPass} / ${c.nFail}`)).join('; ')}\n`,
         forecastText(evaluation, models),
         priorWeightsText(referenceFree),
         referenceMode !== undefined ? ptaWeightsText(referenceMode, config.weights) : 'PTA-mode weights: no task has 2 or more passing runs to build a leave-one-out reference from\n',
