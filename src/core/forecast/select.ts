@@ -133,7 +133,12 @@ export function selectConfig(runs: readonly ForecastRun[], k: number, seed: numb
     }
   }
   const canChoose = steering.length >= 2;
-  const chosenAt = canChoose ? best(candidates, steering) : Math.max(0, candidates.findIndex((c) => c.config.features === DEFAULT_FIT.features && c.config.lambda === DEFAULT_FIT.lambda));
+  const chosenAt = canChoose
+    ? best(candidates, steering)
+    : Math.max(
+        0,
+        candidates.findIndex((c) => c.config.features === DEFAULT_FIT.features && c.config.lambda === DEFAULT_FIT.lambda),
+      );
   const chosen = candidates[chosenAt]!;
   const chosenWithout = Object.fromEntries(
     steering.map((s) => [
