@@ -4,7 +4,10 @@
  * runs it; with `--baseline OTHER/dist/src/cli/main.js`, that build too,
  * alternating run by run), and the per-step `push` cost with the trained
  * model loaded vs without, on the longest real corpus trajectory, both
- * variants alternating pass by pass in one run.
+ * variants alternating pass by pass in one run; and, with the model loaded,
+ * the `push` cost of the same 16 real steps placed at step 10 and at step
+ * 2,000 of a 2,008-step trajectory of real corpus steps (flat per step, issue
+ * 26), and the median per step with the model loaded (target < 20 µs).
  *
  *   npm run build && node dist/bench/forecast.js [--calibration DIR] [--corpus DIR] [--train-runs N] [--baseline MAIN_JS] [--runs N] [--json FILE]
  *   (default: ../shared/calibration with its manifest.jsonl plus the corpus, else the corpus alone; 1 train run; 100 push runs)
@@ -19,7 +22,8 @@ import { UNIFORM_PRIOR } from '../src/core/prior.js';
 import { createScorer } from '../src/core/scorer.js';
 import type { Reference } from '../src/core/scorer-api.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
-import { findCorpus, loadCorpus, longest, repoRoot } from './corpus.js';
+import { findCorpus, loadCorpus, longest, repoRoot, SERVER_BENCH_FILE } from './corpus.js';
+import { longTrajectory } from './long-trajectory.js';
 import { machine, target, takeJsonFlag, writeResult } from './report.js';
 import { childCpuSeconds, commandLine, fmt, printTable, summarize, usSince } from './timing.js';
 
@@ -106,8 +110,43 @@ printTable(
 );
 const ratioMean = withModel.mean / without.mean;
 const ratioMedian = withModel.median / without.median;
+
+// Flat per step with the model loaded: the same 16 real steps at step 10 and at step 2,000.
+const WINDOW = 16;
+const starts = [10 - WINDOW / 2, 2000 - WINDOW / 2];
+const probeSource = trajectories.find((x) => x.file === SERVER_BENCH_FILE) ?? t;
+const long = longTrajectory(trajectories, starts[1]! + WINDOW, probeSource.steps.slice(8, 8 + WINDOW), starts);
+const windows = starts.map(() => [] as number[]);
+const whole: number[] = [];
+const longRuns = Math.max(3, Math.round(runs / 10));
+for (let r = 0; r <= longRuns; r++) {
+  const scorer = createScorer({ reference: prior, analyzers, forecast: model });
+  const times = new Float64Array(long.length);
+  for (let i = 0; i < long.length; i++) {
+    const s0 = process.hrtime.bigint();
+    scorer.push(long[i]!);
+    times[i] = usSince(s0);
+  }
+  if (r === 0) continue;
+  starts.forEach((s, k) => windows[k]!.push(...times.subarray(s, s + WINDOW)));
+  whole.push(...times);
+}
+const [at10, at2000] = windows.map(summarize) as [ReturnType<typeof summarize>, ReturnType<typeof summarize>];
+const longAll = summarize(whole);
+console.log(`long trajectory: ${long.length} real corpus steps, the same ${WINDOW} steps at steps 10 and 2,000, model loaded, ${longRuns} runs after one warm-up run`);
+printTable(
+  ['push with the model loaded', 'median µs', 'mean µs', 'p99 µs'],
+  [
+    ['the probe at step 10', fmt(at10.median, 2), fmt(at10.mean, 2), fmt(at10.p99, 1)],
+    ['the probe at step 2,000', fmt(at2000.median, 2), fmt(at2000.mean, 2), fmt(at2000.p99, 1)],
+    [`every step of the ${long.length}`, fmt(longAll.median, 2), fmt(longAll.mean, 2), fmt(longAll.p99, 1)],
+  ],
+);
 const targets = [
   target('forecast push cost with a model / without (mean per step)', ratioMean, '<=', 1.2),
+  target('forecast push cost at step 2000 / at step 10, model loaded (median)', at2000.median / at10.median, '<=', 1.5),
+  // Medians: on 2 shared cores a mean per step is mostly the scheduler's pauses (p99 in milliseconds).
+  target('forecast push per step with a model loaded (median, longest corpus run)', withModel.median, '<', 20, 'µs'),
   target(`steplens train wall time on ${useCalibration ? 'the calibration set + corpus' : 'the corpus'}`, trainSeconds, '<', 30, 's'),
 ];
 console.log(`machine: ${JSON.stringify(machine())}`);
@@ -124,5 +163,9 @@ writeResult(jsonFile, {
     push_mean_us_with: withModel.mean,
     ratio_mean: ratioMean,
     ratio_median: ratioMedian,
+    push_median_us_at_10: at10.median,
+    push_median_us_at_2000: at2000.median,
+    push_median_us_with: withModel.median,
+    push_median_us_long: longAll.median,
   },
 });

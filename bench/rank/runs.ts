@@ -14,7 +14,7 @@ import type { Analyzers } from '../../src/core/ports.js';
 import { createFootprintTracker, type Footprint } from './patch-footprint.js';
 import { createScorer } from '../../src/core/scorer.js';
 import type { Reference } from '../../src/core/scorer-api.js';
-import type { State, Step } from '../../src/core/types.js';
+import type { Label, State, Step } from '../../src/core/types.js';
 import { nodeReportFs } from '../../src/report/node-fs.js';
 import { resolveOutcome } from '../../src/report/resolve-outcome.js';
 import { parseSourcesTable, sourceOf } from '../../src/report/sources-table.js';
@@ -34,6 +34,8 @@ export interface RankRun {
   footprint: Footprint;
   steps: Step[];
   states: readonly State[];
+  /** The scorer's label of each step (aligned with `steps` and `states`): the forecaster's evidence reads them. */
+  labels: Label[];
 }
 
 export interface LoadOptions {
@@ -64,8 +66,10 @@ export function loadRankRuns(o: LoadOptions): { runs: RankRun[]; skipped: number
     const scorer = createScorer({ reference: o.reference, analyzers: o.analyzers });
     const evidence = createEvidenceTracker();
     const footprint = createFootprintTracker();
+    const labels: Label[] = [];
     for (const step of t.steps) {
       const r = scorer.push(step);
+      labels.push(r.label);
       evidence.add(step, r.state, r.label);
       footprint.add(step, r.state, r.label);
     }
@@ -83,6 +87,7 @@ export function loadRankRuns(o: LoadOptions): { runs: RankRun[]; skipped: number
       footprint: footprint.value(),
       steps: t.steps,
       states: scorer.states(),
+      labels,
     });
   }
   return { runs, skipped };
@@ -94,7 +99,7 @@ export function forecastEnd(runs: readonly RankRun[], file: ForecastFile): numbe
     const model = selectModel(file, r.agent, r.model);
     if (model === undefined) return Number.NaN;
     const f = createForecaster(model);
-    for (const s of r.states) f.add(s);
+    r.states.forEach((s, i) => f.add(r.steps[i]!, s, r.labels[i]!));
     return f.value();
   });
 }

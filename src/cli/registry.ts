@@ -20,7 +20,7 @@ const COMMANDS: Record<string, Entry> = {
   rank: { summary: 'rank N runs of one task, best first, each with what it was scored by', load: () => import('./commands/rank.js') },
   report: { summary: 'corpus report: rankings, Lucky passes, statistics, multi-trial reliability', load: () => import('./commands/report.js') },
   calibrate: { summary: 'choose the early-stop policy (and composite weights) from runs with known outcomes, with the price stated', load: () => import('./commands/calibrate.js') },
-  train: { summary: 'fit the outcome forecaster P(pass | first t steps) on runs with known outcomes, evaluated held out', load: () => import('./commands/train.js') },
+  train: { summary: 'fit the outcome forecaster P(pass | first t steps) on runs with known outcomes, chosen and evaluated within source, held out', load: () => import('./commands/train.js') },
   serve: { summary: 'run the online scoring server (WebSocket + HTTP)', load: () => import('./commands/serve.js') },
   replay: { summary: 'stream a trajectory to a running server and print live scores and signals', load: () => import('./commands/replay.js') },
 };

@@ -1,37 +1,179 @@
-/** Human-readable output of `steplens train`. */
-import type { ForecastEvaluation, HorizonAurocs } from '../core/forecast/evaluate.js';
+/** Human-readable output of `steplens train`: every AUROC with its n (passing / failing) and interval, the headline within source. */
+import type { ViewEvaluation } from '../core/forecast/evaluate.js';
+import type { ForecastModel } from '../core/forecast/model.js';
 import { SINGLE_SIGNALS, type PriorWeightsReport } from '../core/forecast/prior-weights.js';
+import { PTA_SIGNALS, type PtaWeightsReport } from '../core/forecast/pta-weights.js';
+import type { Weights } from '../core/config.js';
+import type { StopEvaluation, StopPoint } from '../core/forecast/stop-eval.js';
+import type { TrainEvaluation } from '../core/forecast/train.js';
+import type { Interval } from '../core/stats/interval.js';
+import type { Separation } from '../core/stats/separation.js';
 import { renderTable } from './table.js';
 
 const f3 = (x: number | null | undefined): string => (x === null || x === undefined ? '-' : x.toFixed(3));
+const iv = (i: Interval | null | undefined): string => (i === null || i === undefined ? '' : ` [${i.lo.toFixed(2)}, ${i.hi.toFixed(2)}]`);
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `${(100 * x).toFixed(1)} %`);
 
-function horizonRow(name: string, h: HorizonAurocs): string[] {
-  return [name, `${h.runs} (${h.passing})`, ...['10', '20', '40'].map((t) => `${f3(h.at[t]?.auroc)} (${h.at[t]?.runs ?? 0})`), f3(h.end), f3(h.lengthAlone), f3(h.logLoss), f3(h.brier)];
+/** One source's AUROC cell: value, interval, n passing / failing. */
+function cell(sep: Separation | undefined, source: string, withInterval = true): string {
+  const s = sep?.withinSource.sources.find((x) => x.source === source);
+  if (s === undefined) return '-';
+  return `${f3(s.auroc)}${withInterval ? iv(s.interval) : ''} (${s.nPass}/${s.nFail})`;
 }
 
-/** The held-out forecast table: overall and per source, then the reliability table. */
-export function forecastText(e: ForecastEvaluation, title: string): string {
-  const header = ['source', 'runs (pass)', 'AUROC t=10 (runs)', 't=20', 't=40', 'at end', 'length alone', 'log loss', 'Brier'];
-  const rows = [horizonRow('all', e.overall), ...Object.entries(e.bySource).map(([s, h]) => horizonRow(s, h))];
-  const rel = e.reliability.filter((b) => b.runs > 0).map((b) => [`${b.from.toFixed(1)}-${b.to.toFixed(1)}`, String(b.runs), f3(b.meanPredicted), f3(b.observed)]);
-  const st = e.stop;
-  const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
-  const stopRows = [...st.points]
-    .sort((a, b) => a.passingStopped - b.passingStopped || b.failingTokensSaved - a.failingTokensSaved)
-    .slice(0, 8)
-    .map((p) => [`pPass < ${p.floor} after ${p.minSteps}`, `${p.passingStopped} / ${st.passing}`, `${p.failingStopped} / ${st.failing}`, pct(p.failingStepsSaved), pct(p.failingTokensSaved)]);
-  const chosen =
-    st.chosen === null
-      ? `no lowForecast point stops a failing run with at most ${pct(st.maxFalseStop)} of passing runs stopped`
-      : `best lowForecast stop within ${pct(st.maxFalseStop)} false stops: {"lowForecast": {"floor": ${st.chosen.floor}, "minSteps": ${st.chosen.minSteps}, "severity": "stop"}}`;
+/** The within-source table of one view: pPass at the end and after t steps, beside run length both ways. */
+function separationTable(v: ViewEvaluation): string {
+  const sources = v.end.withinSource.sources;
+  const longer = (s: string) => {
+    const x = v.shorter.withinSource.sources.find((y) => y.source === s);
+    return x === undefined || x.auroc === null ? '-' : `${f3(1 - x.auroc)}${x.interval ? ` [${(1 - x.interval.hi).toFixed(2)}, ${(1 - x.interval.lo).toFixed(2)}]` : ''}`;
+  };
+  const rows = sources.map((s) => [
+    `${s.source}${s.counted ? '' : ' *'}`,
+    `${s.nPass} / ${s.nFail}`,
+    `${f3(s.auroc)}${iv(s.interval)}`,
+    ...['10', '20', '40'].map((t) => cell(v.at[t], s.source, false)),
+    cell(v.shorter, s.source),
+    longer(s.source),
+  ]);
+  const ws = v.end.withinSource;
+  const meanShorter = v.shorter.withinSource.mean;
+  rows.push([
+    `mean within source (${ws.counted} sources)`,
+    '',
+    `${f3(ws.mean)}${iv(ws.interval)}`,
+    ...['10', '20', '40'].map((t) => `${f3(v.at[t]?.withinSource.mean)} (${v.at[t]?.withinSource.counted ?? 0} sources)`),
+    `${f3(meanShorter)}${iv(v.shorter.withinSource.interval)}`,
+    meanShorter === null ? '-' : f3(1 - meanShorter),
+  ]);
+  const wt = v.end.withinTask;
+  rows.push([
+    `within task (${wt.tasks} tasks, ${wt.pairs} pass/fail pairs)`,
+    '',
+    `${f3(wt.auroc)}${iv(wt.interval)}`,
+    '',
+    '',
+    '',
+    `${f3(v.shorter.withinTask.auroc)}`,
+    v.shorter.withinTask.auroc === null ? '-' : f3(1 - v.shorter.withinTask.auroc),
+  ]);
+  const po = v.end.pooled;
+  rows.push([
+    `pooled (source alone: ${f3(po.sourceOnly)})`,
+    `${po.nPass} / ${po.nFail}`,
+    `${f3(po.auroc)}${iv(po.interval)}`,
+    '',
+    '',
+    '',
+    f3(v.shorter.pooled.auroc),
+    v.shorter.pooled.auroc === null ? '-' : f3(1 - v.shorter.pooled.auroc),
+  ]);
+  return renderTable(['source (* not in the mean: < 3 passing or failing)', 'pass / fail', 'pPass at end [95 %]', 't=10 (pass/fail)', 't=20', 't=40', 'shorter wins', 'longer wins'], rows);
+}
+
+/** ECE per source (recalibrated; and, leaving a source out, before any of its outcomes), mean pPass against the pass rate. */
+function calibrationTable(v: ViewEvaluation, uncalibrated?: Record<string, { ece: number | null }>): string {
+  const rows = Object.entries(v.calibration.bySource).map(([s, c]) => [s, String(c.n), f3(c.meanPredicted), f3(c.observedRate), f3(c.ece), ...(uncalibrated ? [f3(uncalibrated[s]?.ece)] : [])]);
+  const a = v.calibration.all;
+  rows.push(['all runs', String(a.n), f3(a.meanPredicted), f3(a.observedRate), f3(a.ece), ...(uncalibrated ? [''] : [])]);
+  return renderTable(['source', 'runs', 'mean pPass', 'passed', 'ECE (10 bins)', ...(uncalibrated ? ['ECE before any outcome of the source'] : [])], rows);
+}
+
+/** The reliability diagram of each source with 20 runs or more (bins with runs; observed rate with its Wilson interval). */
+function reliabilityTable(v: ViewEvaluation): string {
+  const rows: string[][] = [];
+  for (const [s, c] of Object.entries(v.calibration.bySource)) {
+    if (c.n < 20) continue;
+    for (const b of c.bins) if (b.n > 0) rows.push([s, `${b.lo.toFixed(1)}-${b.hi.toFixed(1)}`, String(b.n), f3(b.predicted), `${f3(b.observed)}${iv(b.interval)}`]);
+  }
+  return renderTable(['source', 'pPass bin', 'runs', 'mean pPass', 'passed [95 %]'], rows);
+}
+
+function bestOfNTable(v: ViewEvaluation): string {
+  const rows = [...Object.entries(v.bestOfN.bySource), ['all sources', v.bestOfN.all] as const]
+    .filter(([, b]) => b.groups > 0)
+    .map(([s, b]) => [
+      s,
+      `${b.groups} (${b.runs})`,
+      `${b.top.resolved.toFixed(1)}${iv(b.top.interval)}`,
+      `${b.random.resolved.toFixed(1)}`,
+      `${b.oracle.resolved.toFixed(0)}`,
+      b.gapClosed === null ? '- (no gap)' : `${pct(b.gapClosed)}${b.gapInterval ? ` [${pct(b.gapInterval.lo)}, ${pct(b.gapInterval.hi)}]` : ''}`,
+    ]);
+  if (rows.length === 0) return 'best-of-N: no task has 2 runs of one source\n';
+  return renderTable(['source', 'tasks (runs)', 'top pick resolves [95 % of rate]', 'random pick', 'oracle', 'gap closed'], rows);
+}
+
+function selectionText(e: TrainEvaluation): string {
+  const s = e.selection;
+  const rows = s.candidates.map((c) => [`${c.set}, lambda ${c.lambda}`, ...s.steering.map((x) => f3(c.bySource[x])), f3(c.mean)]);
+  const kRows = s.kappas.map((k) => [k.kappa === null ? 'pooled weights only' : `own weights, kappa ${k.kappa}`, ...s.steering.map((x) => f3(k.bySource[x])), f3(k.mean)]);
+  const c = s.chosen;
+  const without = Object.entries(s.chosenWithout).map(([src, w]) => `${src}: ${w.set}, lambda ${w.lambda}`);
   return [
-    `${title}: held out, ${e.folds} task-disjoint folds (seed ${e.seed}); AUROC at t over runs that reached t`,
-    renderTable(header, rows),
-    'reliability at the end of each run (held out):',
-    renderTable(['pPass bin', 'runs', 'mean pPass', 'passed'], rel),
-    'the lowForecast stop rule on the held-out pPass (fewest false stops first):',
-    renderTable(['rule', 'passing stopped', 'failing stopped', 'failing steps saved', 'failing tokens saved'], stopRows),
-    `${chosen}\n`,
+    `configuration: ${s.note}; leave one source out for the features and the penalty, task-disjoint folds for per-source weights`,
+    renderTable(['candidate (leave one source out, AUROC at end)', ...s.steering, 'mean'], rows),
+    renderTable(['per-source weights (task-disjoint folds, AUROC at end)', ...s.steering, 'mean'], kRows),
+    `chosen: ${c.set} (${c.features.length} features), lambda ${c.lambda}, ${c.kappa === null ? 'pooled weights' : `own weights with kappa ${c.kappa}`}; end weight ${c.endWeight}, source intercept sd ${c.groupSd}`,
+    without.length > 0 ? `chosen without each steering source (its leave-one-source-out figures use these): ${without.join('; ')}\n` : '',
+  ].join('\n');
+}
+
+const rule = (p: StopPoint) => `pPass < ${p.floor} after ${p.minSteps}`;
+
+function stopText(st: StopEvaluation): string {
+  const order = [...st.points].sort((a, b) => (a.passingUpper ?? 1) - (b.passingUpper ?? 1) || b.failingTokensSaved - a.failingTokensSaved);
+  const shown = order.slice(0, 8);
+  if (st.recommended !== null && !shown.includes(st.recommended)) shown.push(st.recommended);
+  const rows = shown.map((p) => [
+    `${rule(p)}${p === st.recommended ? '  <- recommended' : ''}`,
+    `${p.passingStopped} / ${p.passing} (<= ${pct(p.passingUpper)})`,
+    `${p.failingStopped} / ${p.failing}`,
+    pct(p.failingStepsSaved),
+    pct(p.failingTokensSaved),
+    p.supported ? 'yes' : 'no',
+  ]);
+  const r = st.recommended;
+  const verdict =
+    r === null
+      ? `no lowForecast stop is supported: ${st.reason}; nothing is recommended (lowForecast stays off)`
+      : `recommended (also in the file's evaluation.forecast.stop.recommended): {"lowForecast": {"floor": ${r.floor}, "minSteps": ${r.minSteps}, "severity": "stop"}}: ${st.reason}`;
+  const by = Object.entries(st.bySource).map(([s, c]) => [s, `${c.passingStopped} / ${c.passing}`, `${c.failingStopped} / ${c.failing}`]);
+  return [
+    `the lowForecast stop on the task-fold pPass (supported = the ${pct(st.spec.confidence)} upper bound of passing runs stopped within ${pct(st.bound)}, a failing run stopped, at least ${st.minPassing} passing runs; the rule calibrate uses):`,
+    renderTable(['rule', 'passing stopped (upper bound)', 'failing stopped', 'failing steps saved', 'failing tokens saved', 'supported'], rows),
+    verdict,
+    ...(by.length > 0 ? [renderTable(['source', 'passing stopped', 'failing stopped'], by)] : []),
+  ].join('\n');
+}
+
+/** The forecaster's whole report: headline, the two views, calibration, best-of-N, the choice, the stop. */
+export function forecastText(e: TrainEvaluation, models: readonly ForecastModel[]): string {
+  const lo = e.leaveSourceOut;
+  const tf = e.taskFolds;
+  const head = (name: string, v: ViewEvaluation) =>
+    `${name}: mean within-source AUROC of pPass ${f3(v.end.withinSource.mean)}${iv(v.end.withinSource.interval)} over ${v.end.withinSource.counted} sources (run length alone: shorter wins ${f3(v.shorter.withinSource.mean)}, longer wins ${v.shorter.withinSource.mean === null ? '-' : f3(1 - v.shorter.withinSource.mean)})`;
+  return [
+    'forecaster (pPass at the end of each run, passing = positive; AUROC with its 95 % bootstrap interval and n passing / failing runs):',
+    head('headline, leave one source out (each source ranked by a model fitted without it)', lo),
+    `${head(`task-disjoint folds (${e.folds} folds, new tasks of the sources trained on)`, tf)}\n`,
+    'leave one source out, per source (pPass recalibrated per source on its own other task folds):',
+    separationTable(lo),
+    'calibration, leave one source out:',
+    calibrationTable(lo, lo.uncalibrated),
+    'reliability, leave one source out:',
+    reliabilityTable(lo),
+    'best-of-N, leave one source out (per source + task with 2 runs or more: resolved tasks of the top-pPass pick, a random pick, an oracle):',
+    bestOfNTable(lo),
+    `task-disjoint folds, per source (${e.folds} folds, seed ${e.seed}):`,
+    separationTable(tf),
+    'calibration, task-disjoint folds:',
+    calibrationTable(tf),
+    'best-of-N, task-disjoint folds:',
+    bestOfNTable(tf),
+    selectionText(e),
+    stopText(e.stop),
+    `models written: the default (any other source) and ${models.length - 1} per source\n`,
   ].join('\n');
 }
 
@@ -55,10 +197,39 @@ export function priorWeightsText(r: PriorWeightsReport): string {
   single.push(['mean', ...names.map((k) => f3(r.mean.single[k])), f3(r.mean.lengthAlone)]);
   const w = r.chosen;
   return [
-    `reference-free composite, leave one source out (AUROC within each source; sources under ${r.minRuns} runs or with one outcome pooled as "other"; each choice maximises the ${r.objective} on the other sources):`,
+    `reference-free composite, leave one source out (AUROC within each source; sources under ${r.minRuns} runs or with fewer than 3 passing or failing pooled as "other"; each choice maximises the ${r.objective} on the other sources):`,
     renderTable(['held-out source', 'runs (pass)', 'chosen without it', 'length alone', 'paper weights', 'chosen on all', 'weights chosen without it'], rows),
     'each signal alone (AUROC within each source; brevity alone is length alone):',
     renderTable(['source', ...names, 'length'], single),
     `chosen on every source: priorWeights ${JSON.stringify(w.weights)}, brevitySteps ${w.brevitySteps} (a scoring config for serve --config / score --config)\n`,
+  ].join('\n');
+}
+
+const weightsOf = (w: Weights) =>
+  Object.entries(w)
+    .filter(([, x]) => x > 0)
+    .map(([k, x]) => `${k} ${x}`)
+    .join(', ');
+
+/** The leave-one-source-out table of the PTA-mode composite beside each signal alone and the weights in force. */
+export function ptaWeightsText(r: PtaWeightsReport, shipped: Weights): string {
+  const rows = r.sources.map((s) => [
+    s.source,
+    `${s.runs} (${s.passing})`,
+    f3(s.heldOut),
+    f3(s.shipped),
+    f3(s.final),
+    ...PTA_SIGNALS.map((k) => f3(s.single[k])),
+    f3(s.lengthAlone),
+    weightsOf(s.chosen),
+  ]);
+  rows.push(['mean', '', f3(r.mean.heldOut), f3(r.mean.shipped), f3(r.mean.final), ...PTA_SIGNALS.map((k) => f3(r.mean.single[k])), f3(r.mean.lengthAlone), '']);
+  const verdict = r.holds
+    ? `holds: held out, the composite is at least every single signal on every source; chosen on every source: weights ${JSON.stringify(r.chosen)} (a scoring config's "weights")`
+    : `does not hold: held out, a single signal beats the composite on some source (or fewer than 2 sources to leave out); the weights in force (${weightsOf(shipped)}) stay`;
+  return [
+    `PTA-mode composite, leave one source out (runs against the PTA of the other passing runs of their task; AUROC within each source; sources under ${r.minRuns} runs or with fewer than 3 passing or failing pooled as "other"; each choice maximises the ${r.objective} on the other sources):`,
+    renderTable(['held-out source', 'runs (pass)', 'chosen without it', 'weights in force', 'chosen on all', ...PTA_SIGNALS, 'length', 'weights chosen without it'], rows),
+    `${verdict}\n`,
   ].join('\n');
 }

@@ -103,6 +103,15 @@ export interface Scorer {
   /** Records the test outcome (undefined: unknown); the tiers of later steps follow it. */
   setOutcome(passed: boolean | undefined): void;
   report(passed?: boolean): TrajectoryReport;
+  /** With a forecast model: its feature vectors at the sampled prefix lengths and now (what `serve --forecast-learn` refits on). */
+  forecastTrace?(): ForecastTrace;
+}
+
+/** The forecaster's feature vectors of a run: `at` prefix lengths (ascending, the last is `length`), rows of the feature catalogue. */
+export interface ForecastTrace {
+  length: number;
+  at: Int32Array;
+  rows: Float64Array;
 }
 
 export interface ScorerOptions {

@@ -58,7 +58,7 @@ export function createScorer(options: CreateScorerOptions): Scorer {
       temporal.add(state);
       structural?.add(state);
       priorSignals?.add(state, label.sourceEdit);
-      const pPass = forecaster?.add(state);
+      const pPass = forecaster?.add(step, state, label);
       const score = composite(
         {
           struct: structural !== undefined ? structural.struct() : null,
@@ -83,6 +83,7 @@ export function createScorer(options: CreateScorerOptions): Scorer {
     setOutcome(passed) {
       outcome = passed;
     },
+    ...(forecaster !== undefined ? { forecastTrace: () => forecaster.trace() } : {}),
     report(passed?: boolean): TrajectoryReport {
       const waste = wasteReport(states, { settings: cfg.waste, tau: cfg.tau, ptaFiles: pta?.files });
       const tier = tierFor(current.total, passed, cfg);

@@ -25,6 +25,8 @@ export const scoreRequestSchema = z.object({
   trajectory: trajectorySchema,
   passed: z.boolean().optional().describe('The test outcome, if known: sets the tier (Partial-fail / Off-track for false) and the Lucky category'),
   policy: policyInputSchema.optional().describe("Early-stop policy to score with: overrides the server's policy field by field"),
+  agent: z.string().min(1).max(256).optional().describe("The run's agent: picks its source's forecast model and recalibration (serve --forecast); default: the agent the log names"),
+  model: z.string().min(1).max(256).optional().describe("The run's model: picks its source's forecast model and recalibration (serve --forecast); default: the model the log names"),
 });
 
 /** `POST /v1/tasks/:task/references`. */

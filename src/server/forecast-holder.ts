@@ -40,6 +40,11 @@ export class ForecastHolder {
     return m === undefined ? undefined : { model: m, version: this.file.version };
   }
 
+  /** The models in force and their version, as a scoring job carries them (without the file's evaluation). */
+  jobForecast(): { models: ForecastModel[]; version: number } {
+    return { models: this.file.models, version: this.file.version };
+  }
+
   /** Puts `file` in force as the next version. */
   swap(file: ForecastFile, entry: Omit<ForecastVersion, 'version' | 'createdAt'>): ForecastFile {
     const next: ForecastFile = { ...file, version: this.file.version + 1 };

@@ -1,15 +1,16 @@
 /**
  * `serve --forecast-learn`: keeps the finished sessions that reported an
- * outcome and, on a schedule, retrains the forecaster from them in the
- * background (one attempt at a time, only when sessions were added since the
- * last one). A candidate goes in force only if the task-disjoint check finds
- * it not worse than the model in force; every version put in force is
+ * outcome and, on a schedule, retrains the forecaster per agent + model from
+ * them in the background (one attempt at a time, only when sessions were
+ * added since the last one). A source's candidate goes in force only if its
+ * held-out within-source figures are not worse than the model in force for
+ * that source (core/forecast/retrain.ts); every version put in force is
  * written to `<dir>/forecast-v<N>.json` and listed by `GET /v1/forecast`.
  */
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import type { ForecastRun } from '../core/forecast/fit.js';
+import type { ForecastRun } from '../core/forecast/run.js';
 import { retrainForecast } from '../core/forecast/retrain.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import type { ForecastHolder } from './forecast-holder.js';
@@ -50,10 +51,11 @@ export class ForecastLearner {
     private readonly log: Logger,
   ) {}
 
-  /** Keeps a finished session that reported its outcome. */
+  /** Keeps a finished session that reported its outcome (its forecaster's sampled feature vectors, not its states). */
   add(session: Session): void {
-    if (session.passed === undefined || session.length === 0) return;
-    this.runs.push({ id: session.id, task: session.task, agent: session.agent ?? '', model: session.model ?? '', passed: session.passed, states: session.states() });
+    const trace = session.forecastTrace();
+    if (session.passed === undefined || trace === undefined || trace.length === 0) return;
+    this.runs.push({ id: session.id, task: session.task, agent: session.agent ?? '', model: session.model ?? '', passed: session.passed, ...trace });
     const max = this.options.maxRuns ?? 5000;
     if (this.runs.length > max) this.runs = this.runs.slice(this.runs.length - max);
     this.added += 1;
@@ -97,7 +99,7 @@ export class ForecastLearner {
       });
       const attempt: LearnAttempt = { at, sessions: runs.length, result: r.kind, reason: r.reason };
       if (r.kind === 'accepted') {
-        const next = this.holder.swap(r.candidate, { source: 'learned', sessions: runs.length, validation: { heldOut: r.heldOut, inForce: r.inForce } });
+        const next = this.holder.swap(r.candidate, { source: 'learned', sessions: runs.length, validation: r.sources });
         attempt.version = next.version;
         if (this.options.dir !== undefined) {
           await mkdir(this.options.dir, { recursive: true });

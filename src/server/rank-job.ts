@@ -9,6 +9,7 @@ import { groupTask, type RankInput } from '../core/rank/rank.js';
 import { createScorer } from '../core/scorer.js';
 import type { Reference } from '../core/scorer-api.js';
 import type { Step } from '../core/types.js';
+import { selectModel } from '../core/forecast/model.js';
 import { SteplensError } from '../errors.js';
 import { parseDocument } from '../formats/index.js';
 import type { RankRequest } from '../protocol/rank-bodies.js';
@@ -29,7 +30,7 @@ export interface RankJobValue {
 export const MIXED_TASKS_HINT = '"mixedTasks": true';
 
 export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<RankJobValue> {
-  type Parsed = { index: number; id: string; session: string } | { index: number; id: string; task: string | undefined; steps: Step[] };
+  type Parsed = { index: number; id: string; session: string } | { index: number; id: string; task: string | undefined; steps: Step[]; agent: string | undefined; model: string | undefined };
   const parsed = body.runs.map((run, index): Parsed => {
     if (run.session !== undefined) return { index, id: run.id ?? run.session, session: run.session };
     const where = `runs[${index}].trajectory`;
@@ -37,7 +38,7 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
     if (!doc.ok) throw new SteplensError(doc.error.code, `${where}: ${doc.error.message}`);
     const steps = nonEmptySteps(doc.value, where);
     checkLength(steps, deps.maxSteps, where);
-    return { index, id: run.id ?? `runs[${index}]`, task: run.task ?? doc.value.meta.task ?? body.task, steps };
+    return { index, id: run.id ?? `runs[${index}]`, task: run.task ?? doc.value.meta.task ?? body.task, steps, agent: doc.value.meta.agent, model: doc.value.meta.model };
   });
   const named = [...(body.task !== undefined ? [{ id: 'body.task', task: body.task }] : []), ...parsed.filter((r) => !('session' in r))];
   const group = groupTask(named, body.mixedTasks, MIXED_TASKS_HINT);
@@ -58,12 +59,14 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
       continue;
     }
     // Scored as `POST /v1/score` scores (scoreTrajectory); the states travel back only as the edit locations the consensus compares.
+    const forecast = deps.forecast !== undefined ? selectModel(deps.forecast, r.agent, r.model) : undefined;
     const scorer = createScorer({
       reference: await referenceOf(r.task),
       analyzers: deps.analyzers,
       policy: deps.policy,
       config: deps.config,
-      ...(deps.forecast !== undefined ? { forecast: deps.forecast.model } : {}),
+      // The run's source (its log's agent and model) picks the forecast model, as POST /v1/score does.
+      ...(forecast !== undefined ? { forecast } : {}),
     });
     r.steps.forEach((s, t) => scorer.push({ ...s, t }));
     const report = scorer.report();

@@ -74,7 +74,7 @@ export async function getReward(deps: ScoringDeps, body: GetRewardRequest): Prom
     if (!parsed.ok) throw new SteplensError(parsed.error.code, parsed.error.message);
     const steps = nonEmptySteps(parsed.value, `query[${i}]`);
     checkLength(steps, deps.maxSteps, `query[${i}]`);
-    const report = await scoreParsedSteps(deps, label, steps, `query[${i}].`);
+    const report = await scoreParsedSteps(deps, { ...label, agent: parsed.value.meta.agent, model: parsed.value.meta.model }, steps, `query[${i}].`);
     out.rewards.push(report.score.total / 100);
     out.scores.push(report.score.total / 100);
     for (const [k, v] of Object.entries(logValues(report))) out.extra_logs[k]!.push(v);

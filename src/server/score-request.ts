@@ -1,13 +1,13 @@
 /** Scoring one HTTP score request (`POST /v1/score`, each item of a batch, each `/get_reward` query). */
 import type { Analyzers } from '../core/ports.js';
 import type { ScoringConfig } from '../core/config.js';
-import type { ForecastModel } from '../core/forecast/model.js';
+import { selectModel, type ForecastModel } from '../core/forecast/model.js';
 import { resolvePolicy, type Policy, type PolicyInput } from '../core/policy.js';
 import type { Reference, TemporalPrior, TrajectoryReport } from '../core/scorer-api.js';
 import type { Step } from '../core/types.js';
 import { SteplensError } from '../errors.js';
 import type { ScoreRequest } from '../protocol/http-bodies.js';
-import { scoreTrajectory, trajectorySteps } from './trajectory.js';
+import { scoreTrajectory, trajectoryDocument } from './trajectory.js';
 
 /** What HTTP scoring needs: the references (from the store, or asked of the main thread by a worker), analyzers, the server's policy, config and step limit. */
 export interface ScoringDeps {
@@ -22,17 +22,19 @@ export interface ScoringDeps {
   forecast?: JobForecast;
 }
 
-/** A forecast model and its version, as a job carries it to a worker. */
+/** The forecast models in force and their version, as a job carries them to a worker (the run's source picks one). */
 export interface JobForecast {
-  model: ForecastModel;
+  models: ForecastModel[];
   version: number;
 }
 
-/** What scoring already parsed steps needs besides them. */
+/** What scoring already parsed steps needs besides them; `agent` and `model` pick the forecast model. */
 export interface StepsRequest {
   task: string;
   passed?: boolean;
   policy?: PolicyInput;
+  agent?: string | undefined;
+  model?: string | undefined;
 }
 
 /** Refuses a trajectory longer than a session may be (`too_large`, naming `where`). */
@@ -45,19 +47,20 @@ export async function scoreParsedSteps(deps: ScoringDeps, req: StepsRequest, ste
   const policy = resolvePolicy(req.policy, deps.policy);
   if (!policy.ok) throw new SteplensError('bad_message', `${where}policy: ${policy.error}`);
   const reference = await deps.reference(req.task);
+  const forecast = deps.forecast !== undefined ? selectModel(deps.forecast, req.agent, req.model) : undefined;
   return scoreTrajectory(steps, {
     reference,
     analyzers: deps.analyzers,
     policy: policy.value,
     config: deps.config,
-    ...(deps.forecast !== undefined ? { forecast: deps.forecast.model, forecastVersion: deps.forecast.version } : {}),
+    ...(forecast !== undefined ? { forecast, forecastVersion: deps.forecast!.version } : {}),
     ...(req.passed !== undefined ? { passed: req.passed } : {}),
   });
 }
 
 /** Parses and scores one request; errors are SteplensErrors whose message starts with `where` (`body.`, `items[3].`). */
 export async function scoreRequest(deps: ScoringDeps, req: ScoreRequest, where = 'body.'): Promise<TrajectoryReport> {
-  const steps = trajectorySteps(req.trajectory, req.format, `${where}trajectory`);
+  const { steps, meta } = trajectoryDocument(req.trajectory, req.format, `${where}trajectory`);
   checkLength(steps, deps.maxSteps, `${where}trajectory`);
-  return scoreParsedSteps(deps, req, steps, where);
+  return scoreParsedSteps(deps, { ...req, agent: req.agent ?? meta.agent, model: req.model ?? meta.model }, steps, where);
 }

@@ -4,6 +4,7 @@
  * (80,000 steps scored on the main thread stalled every client 18 s in issue 25's trial). The answer
  * leaves the worker as JSON text, so the main thread only sends it.
  */
+import { selectModel } from '../core/forecast/model.js';
 import { alignToPta } from '../core/signals/alignment.js';
 import { resolvePolicy } from '../core/policy.js';
 import { scoreSteps } from '../core/scorer.js';
@@ -28,17 +29,17 @@ export async function scoreStepsView(deps: StepsDeps, req: ScoreRequest): Promis
   const steps = nonEmptySteps(parsed.value, 'body.trajectory').map((s, t) => ({ ...s, t }));
   checkLength(steps, deps.maxSteps, 'body.trajectory');
   const reference = await deps.reference(req.task);
-  // As POST /v1/score scores it (scoreParsedSteps), with every step's result kept.
-  const forecast = deps.forecast;
+  // As POST /v1/score scores it (scoreParsedSteps), with every step's result kept; the run's source picks the forecast model.
+  const forecast = deps.forecast !== undefined ? selectModel(deps.forecast, req.agent ?? parsed.value.meta.agent, req.model ?? parsed.value.meta.model) : undefined;
   const scored = scoreSteps(steps, {
     reference,
     analyzers: deps.analyzers,
     policy: policy.value,
     config: deps.config,
     ...(req.passed !== undefined ? { passed: req.passed } : {}),
-    ...(forecast !== undefined ? { forecast: forecast.model } : {}),
+    ...(forecast !== undefined ? { forecast } : {}),
   });
-  const report = forecast !== undefined ? { ...scored.report, forecastVersion: forecast.version } : scored.report;
+  const report = forecast !== undefined ? { ...scored.report, forecastVersion: deps.forecast!.version } : scored.report;
   // The reference's PTA when scored against one (the same object the store holds), else ask: a PTA below minReferences is still drawn.
   const pta = reference.kind === 'pta' ? reference.pta : await deps.pta(req.task);
   const out: ScoreStepsResponse = {

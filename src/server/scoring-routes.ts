@@ -25,7 +25,7 @@ function bodyBytes(req: FastifyRequest): Uint8Array {
 export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { metrics, pool, options } = deps;
   const run = (kind: JobKind, req: FastifyRequest): Promise<JobResult> => {
-    const forecast = options.forecast?.modelFor(undefined, undefined);
+    const forecast = options.forecast?.jobForecast();
     return pool.run({
       kind,
       body: bodyBytes(req),

@@ -256,6 +256,11 @@ export class Session {
     return this.scorer === undefined ? (this.endedStates ?? []) : this.scorer.states();
   }
 
+  /** With a forecast model and before `release`: the forecaster's feature vectors at the sampled prefix lengths (what the learner refits on). */
+  forecastTrace(): ReturnType<NonNullable<Scorer['forecastTrace']>> | undefined {
+    return this.scorer?.forecastTrace?.();
+  }
+
   currentScore(): ReturnType<Scorer['score']> {
     return this.live.score();
   }

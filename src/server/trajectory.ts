@@ -8,13 +8,18 @@ import type { Reference, TrajectoryReport } from '../core/scorer-api.js';
 import type { State, Step } from '../core/types.js';
 import { SteplensError } from '../errors.js';
 import { parseDocument } from '../formats/index.js';
-import type { FormatName, ParseResult } from '../formats/types.js';
+import type { FormatName, ParseResult, TrajectoryMeta } from '../formats/types.js';
 
 /** Parses a body's `trajectory` in `format` (or detected); refuses one without steps. */
 export function trajectorySteps(doc: unknown, format: FormatName | 'auto' | undefined, where = 'body.trajectory'): Step[] {
+  return trajectoryDocument(doc, format, where).steps;
+}
+
+/** {@link trajectorySteps} with what the log says of itself (agent, model, ...). */
+export function trajectoryDocument(doc: unknown, format: FormatName | 'auto' | undefined, where = 'body.trajectory'): { steps: Step[]; meta: TrajectoryMeta } {
   const parsed = parseDocument(doc, format ?? 'auto');
   if (!parsed.ok) throw new SteplensError(parsed.error.code, `${where}: ${parsed.error.message}`);
-  return nonEmptySteps(parsed.value, where);
+  return { steps: nonEmptySteps(parsed.value, where), meta: parsed.value.meta };
 }
 
 /** The steps of a parse, or a `bad_input` error naming `where` and the first diagnostic when there are none. */

@@ -3,44 +3,66 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ForecastEvaluation } from '../../src/core/forecast/evaluate.js';
-import { parseForecast } from '../../src/core/forecast/model.js';
+import { parseForecast, selectModel } from '../../src/core/forecast/model.js';
 import type { PriorWeightsReport } from '../../src/core/forecast/prior-weights.js';
+import type { TrainEvaluation } from '../../src/core/forecast/train.js';
 import { CORPUS, cli } from './run-cli.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'steplens-train-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('steplens train', () => {
-  it('writes a versioned model file with its held-out evaluation and prints the tables', async () => {
+  it('writes a versioned model file with its held-out evaluation, and prints what it writes', async () => {
     const out = path.join(dir, 'forecast.json');
     const r = await cli('train', '--out', out, '--folds', '3', CORPUS);
-    expect(r.stderr).toBe('');
+    // As for report and calibrate: files that are no log are named on stderr, one line each, and do not fail the run.
+    expect(r.stderr).toMatch(/^(skipped [^\n]+: could not detect the log format [^\n]+\n)*$/);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/held out, 3 task-disjoint folds/);
-    expect(r.stdout).toMatch(/reliability at the end of each run/);
-    expect(r.stdout).toMatch(/lowForecast stop rule/);
-    expect(r.stdout).toMatch(/reference-free composite, leave one source out/);
     const doc: unknown = JSON.parse(readFileSync(out, 'utf8'));
     const parsed = parseForecast(doc);
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.value.version).toBe(1);
-    // The evaluation `train` writes (free-form in the file's schema).
-    const e = parsed.value.evaluation as { runs: number; forecast: ForecastEvaluation; referenceFree: PriorWeightsReport };
+    const e = parsed.value.evaluation as { runs: number; sources: Array<{ source: string; nPass: number; nFail: number }>; forecast: TrainEvaluation; referenceFree: PriorWeightsReport };
     expect(e.runs).toBeGreaterThanOrEqual(40);
-    expect(Object.keys(e.forecast.overall.at)).toEqual(['10', '20', '40']);
-    expect(e.forecast.reliability).toHaveLength(10);
-    expect(Object.keys(e.forecast.bySource).length).toBeGreaterThan(3);
+    // Every source trained on is printed with its n, as the file holds them, whether or not it could be held out.
+    expect(e.sources.reduce((a, c) => a + c.nPass + c.nFail, 0)).toBe(e.runs);
+    expect(r.stdout).toContain(`sources (agent + model; pass / fail): ${e.sources.map((c) => `${c.source} ${c.nPass} / ${c.nFail}`).join('; ')}\n`);
+    const f = e.forecast;
+    // The headline is the mean within-source AUROC held out, printed with its interval and the number of sources.
+    const ws = f.leaveSourceOut.end.withinSource;
+    expect(ws.mean).not.toBeNull();
+    expect(r.stdout).toContain(
+      `headline, leave one source out (each source ranked by a model fitted without it): mean within-source AUROC of pPass ${ws.mean!.toFixed(3)} [${ws.interval!.lo.toFixed(2)}, ${ws.interval!.hi.toFixed(2)}] over ${ws.counted} sources`,
+    );
+    // Every source's cell carries its n of passing and failing runs, and run length beside it both ways.
+    for (const s of ws.sources) expect(r.stdout).toMatch(new RegExp(`${s.source.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*${s.nPass} / ${s.nFail}`));
+    expect(r.stdout).toMatch(/shorter wins +longer wins/);
+    expect(r.stdout).toMatch(/within task \(\d+ tasks, \d+ pass\/fail pairs\)/);
+    expect(r.stdout).toMatch(/pooled \(source alone: \d\.\d{3}\)/);
+    expect(Object.keys(f.leaveSourceOut.at)).toEqual(['10', '20', '40']);
+    // Calibration and best-of-N per source.
+    expect(r.stdout).toMatch(/ECE \(10 bins\) +ECE before any outcome of the source/);
+    expect(Object.keys(f.leaveSourceOut.calibration.bySource).length).toBeGreaterThan(3);
+    expect(r.stdout).toMatch(/best-of-N, leave one source out/);
+    // 35 passing runs cannot support a 5 % false-stop bound: nothing is recommended, and the output says why.
+    expect(f.stop.recommended).toBeNull();
+    expect(r.stdout).toContain(`no lowForecast stop is supported: ${f.stop.reason}`);
+    expect(f.stop.reason).toMatch(/needs at least 59 passing/);
+    // One model per source seen, plus the default.
+    const sources = new Set(ws.sources.map((s) => s.source));
+    expect(parsed.value.models).toHaveLength(1 + sources.size);
+    expect(selectModel(parsed.value, 'an agent never seen', undefined)!.match).toEqual({});
+    expect(r.stdout).toMatch(/reference-free composite, leave one source out/);
     expect(e.referenceFree.chosen.weights).toBeDefined();
-  }, 120_000);
+  }, 180_000);
 
   it('names a bad option in one line', async () => {
     const r = await cli('train', CORPUS);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/--out FORECAST.json is required/);
-    const b = await cli('train', '--out', path.join(dir, 'x.json'), '--by', 'team', CORPUS);
+    const b = await cli('train', '--out', path.join(dir, 'x.json'), '--folds', '1', CORPUS);
     expect(b.code).toBe(1);
-    expect(b.stderr).toMatch(/--by must be 'agent' or 'model'/);
+    expect(b.stderr).toMatch(/--folds must be an integer >= 2, got '1'/);
   });
 });

@@ -1,11 +1,13 @@
 /** Real corpus runs with their published outcomes (test/fixtures/SOURCES.md), and a forecast model fitted on them. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fitForecastModel, type ForecastRun } from '../../src/core/forecast/fit.js';
+import { fitRanker, rankerModel } from '../../src/core/forecast/fit.js';
 import { FORECAST_FORMAT, FORECAST_SCHEMA, type ForecastFile } from '../../src/core/forecast/model.js';
+import { forecastRun, type ForecastRun } from '../../src/core/forecast/run.js';
+import { DEFAULT_FIT } from '../../src/core/forecast/select.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { scoreSteps } from '../../src/core/scorer.js';
-import type { Step } from '../../src/core/types.js';
+import type { Label, State, Step } from '../../src/core/types.js';
 import { parseTrajectoryText } from '../../src/formats/index.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { CORPUS_DIR } from '../fixtures/corpus.js';
@@ -36,6 +38,9 @@ export const LABELLED: ReadonlyArray<[string, string, boolean]> = [
 export interface LabelledRun extends ForecastRun {
   file: string;
   steps: Step[];
+  states: State[];
+  /** The labeler's verdicts, aligned with `states`. */
+  labels: Label[];
 }
 
 /** The labelled runs, parsed and scored (reference-free) once. */
@@ -46,12 +51,15 @@ export function labelledRuns(): LabelledRun[] {
     const parsed = parseTrajectoryText(readFileSync(file, 'utf8'), 'auto', file);
     if (!parsed.ok) throw parsed.error;
     const steps = parsed.value.steps;
-    const states = scoreSteps(steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers }).results.map((r) => r.state);
-    return { id: rel, file, task, agent: parsed.value.meta.agent ?? 'agent', model: parsed.value.meta.model ?? 'model', passed, states, steps };
+    const results = scoreSteps(steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers }).results;
+    const states = results.map((r) => r.state);
+    const identity = { id: rel, task, agent: parsed.value.meta.agent ?? 'agent', model: parsed.value.meta.model ?? 'model', passed };
+    const labels = results.map((r) => r.label);
+    return { ...forecastRun(identity, steps, states, labels), file, states, steps, labels };
   });
 }
 
-/** A version-1 forecast file holding one default model fitted on `runs`. */
+/** A version-1 forecast file holding one default model fitted on `runs` (the default configuration, identity calibration). */
 export function forecastFileOf(runs: readonly ForecastRun[]): ForecastFile {
-  return { format: FORECAST_FORMAT, schema: FORECAST_SCHEMA, version: 1, createdAt: '2026-12-01T00:00:00.000Z', models: [fitForecastModel(runs)] };
+  return { format: FORECAST_FORMAT, schema: FORECAST_SCHEMA, version: 1, createdAt: '2026-12-01T00:00:00.000Z', models: [rankerModel(fitRanker(runs, DEFAULT_FIT), undefined)] };
 }

@@ -1,11 +1,12 @@
-/** The forecaster's core: the logistic fit, the model file, online == offline pPass on real runs, the stop kind, retraining. */
+/** The forecaster's core: the logistic fit, the model file, online == offline pPass on real runs, the stop kind. */
 import { describe, expect, it } from 'vitest';
 import { createEarlyStop } from '../../src/core/early-stop/index.js';
-import { predictRun, taskFolds } from '../../src/core/forecast/evaluate.js';
-import { FEATURE_NAMES } from '../../src/core/forecast/features.js';
+import { taskFolds } from '../../src/core/forecast/crossfit.js';
+import { compileModel, createForecaster, pPassOf } from '../../src/core/forecast/forecaster.js';
+import { FEATURE_COUNT, FEATURE_NAMES, PROCESS_FEATURES } from '../../src/core/forecast/features.js';
 import { fitLogistic, predict, solveSpd } from '../../src/core/forecast/logistic.js';
-import { parseForecast, selectModel } from '../../src/core/forecast/model.js';
-import { retrainForecast } from '../../src/core/forecast/retrain.js';
+import { FORECAST_SCHEMA, parseForecast, selectModel } from '../../src/core/forecast/model.js';
+import { rowAt, sampleSteps } from '../../src/core/forecast/run.js';
 import { DEFAULT_POLICY, resolvePolicy } from '../../src/core/policy.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { buildPta } from '../../src/core/pta/index.js';
@@ -52,19 +53,26 @@ describe('logistic regression', () => {
 });
 
 describe('online equals offline for pPass', () => {
-  it('at every prefix of every labelled real run, the pushed pPass equals the batch pPass of that prefix and a fresh forecaster', () => {
+  it('at every prefix of every labelled real run, the pushed pPass equals the batch pPass of that prefix, a fresh forecaster and the training rows', () => {
+    const compiled = compileModel(model);
     let checked = 0;
     for (const run of runs) {
       const online = createScorer({ reference: prior, analyzers, forecast: model });
-      const fresh = predictRun(model, run);
+      const fresh = createForecaster(model);
       run.steps.forEach((step, i) => {
         const pushed = online.push(step).pPass;
         const batch = scoreSteps(run.steps.slice(0, i + 1), { reference: prior, analyzers, forecast: model });
         expect(pushed).toBe(batch.results[i]!.pPass);
         expect(pushed).toBe(batch.report.pPass);
-        expect(pushed).toBe(fresh[i]);
+        expect(pushed).toBe(fresh.add(step, run.states[i]!, batch.results[i]!.label));
+        // What train fits and evaluates on: the row of this prefix.
+        expect(pushed).toBe(pPassOf(compiled, run.rows, rowAt(run, i + 1) * FEATURE_COUNT));
         checked += 1;
       });
+      // The learner's trace: the rows at the sampled prefix lengths, the last one the whole run.
+      const trace = online.forecastTrace!();
+      expect([...trace.at]).toEqual(sampleSteps(run.length));
+      trace.at.forEach((t, k) => expect([...trace.rows.subarray(k * FEATURE_COUNT, (k + 1) * FEATURE_COUNT)]).toEqual([...run.rows.subarray((t - 1) * FEATURE_COUNT, t * FEATURE_COUNT)]));
     }
     expect(checked).toBeGreaterThan(200);
   });
@@ -82,19 +90,31 @@ describe('online equals offline for pPass', () => {
     expect(r.results.every((x) => x.pPass === undefined)).toBe(true);
     expect(r.report.pPass).toBeUndefined();
   });
+
+  it('applies the recalibration: pPass = σ(a + b·z)', () => {
+    const shifted = { ...model, calibration: { a: -1, b: 0.5 } };
+    const z = (p: number) => Math.log(p / (1 - p));
+    const base = scoreSteps(runs[3]!.steps, { reference: prior, analyzers, forecast: model }).results.map((r) => r.pPass!);
+    const cal = scoreSteps(runs[3]!.steps, { reference: prior, analyzers, forecast: shifted }).results.map((r) => r.pPass!);
+    cal.forEach((p, i) => expect(p).toBeCloseTo(1 / (1 + Math.exp(-(-1 + 0.5 * z(base[i]!)))), 12));
+  });
 });
 
 describe('the model file', () => {
-  it('round-trips through JSON and names a stale feature list', () => {
+  it('round-trips through JSON, names an unknown feature, and refuses another schema with one line saying to retrain', () => {
     const back = parseForecast(JSON.parse(JSON.stringify(file)));
     expect(back.ok).toBe(true);
-    const stale = { ...file, models: [{ ...model, features: ['logSteps'] }] };
+    const stale = { ...file, models: [{ ...model, features: ['logSteps', 'logTokensPerStep'], mean: [0, 0], scale: [1, 1], weights: [0, 0] }] };
     const bad = parseForecast(stale);
-    expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.error).toMatch(/models\.0\.features .* retrain with steplens train/);
-    const wrong = parseForecast({ ...file, schema: 2 });
-    expect(!wrong.ok && wrong.error).toMatch(/^invalid forecast model: schema/);
-    expect(model.features).toEqual([...FEATURE_NAMES]);
+    expect(!bad.ok && bad.error).toMatch(/models\.0\.features .* \(unknown: logTokensPerStep\); retrain with steplens train/);
+    const old = parseForecast({ ...file, schema: 1 });
+    expect(!old.ok && old.error).toBe(`invalid forecast model: schema 1 is from another steplens version (this one reads schema ${FORECAST_SCHEMA}); retrain with steplens train`);
+    const uncalibrated = parseForecast({ ...file, models: [{ ...model, calibration: undefined }] });
+    expect(!uncalibrated.ok && uncalibrated.error).toMatch(/calibration/);
+    // A model stores the features it uses (the set train chose), in catalogue order, every process counter among them.
+    expect(model.features).toEqual(FEATURE_NAMES.filter((f) => model.features.includes(f)));
+    expect(model.features).toEqual(expect.arrayContaining([...PROCESS_FEATURES]));
+    expect(model.features).not.toContain('logTokensPerStep');
   });
 
   it('picks the most specific model for a session', () => {
@@ -137,28 +157,5 @@ describe('the low-forecast stop', () => {
     expect(DEFAULT_POLICY.lowForecast.severity).toBeNull();
     const quiet = createEarlyStop(policy.value);
     expect(states.slice(0, 5).flatMap((s) => quiet.add(s, 50))).toEqual([]);
-  });
-});
-
-describe('retraining', () => {
-  const now = '2026-12-01T01:00:00.000Z';
-  it('skips with too few sessions', () => {
-    expect(retrainForecast(runs.slice(0, 3), file, { now }).kind).toBe('skipped');
-  });
-
-  it('accepts a candidate when the model in force is worse (one that ranks the runs backwards)', () => {
-    // A constant model (AUROC 0.5) is no longer beaten on these 14 runs: held out, the candidate's end AUROC is 0.49.
-    const blind = { ...file, models: [{ ...model, weights: model.weights.map((w) => -w), intercept: -model.intercept }] };
-    const r = retrainForecast(runs, blind, { now, minRuns: 10, minClass: 3, folds: 3 });
-    expect(r.kind).toBe('accepted');
-    if (r.kind !== 'accepted') return;
-    expect(r.heldOut.logLoss!).toBeLessThanOrEqual(r.inForce.logLoss!);
-    expect(r.candidate.createdAt).toBe(now);
-    expect(parseForecast(JSON.parse(JSON.stringify(r.candidate))).ok).toBe(true);
-  });
-
-  it('rejects a candidate that is worse held out than a model fitted on the very same sessions', () => {
-    const r = retrainForecast(runs, file, { now, minRuns: 10, minClass: 3, folds: 3 });
-    expect(r.kind).toBe('rejected');
   });
 });

@@ -2,9 +2,10 @@
  * `serve --forecast` and `--forecast-learn` over a real socket with real runs:
  * every score frame carries the pPass the offline scorer gives that prefix,
  * final and GET /v1/sessions/:id carry the end value and the model version;
- * sessions that report an outcome retrain the model, which is swapped in only
- * when the held-out check passes; a session started before the swap keeps
- * its model, so no score already sent (or still to come) changes.
+ * sessions that report an outcome retrain their source's model (agent +
+ * model), which is swapped in only when its held-out within-source check
+ * passes; a session started before the swap keeps its model, so no score
+ * already sent (or still to come) changes.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -72,6 +73,31 @@ describe('serve --forecast', () => {
     }
   });
 
+  it("POST /v1/score picks the run's source's model: by the body's agent and model, else by the ones the log names", async () => {
+    const dir = await tempDir();
+    const run = runs[1]!;
+    const base = fitted.models[0]!;
+    const own = { ...base, match: { agent: run.agent, model: run.model }, calibration: { a: -2, b: 1 } };
+    const srv = await startApp({ dataDir: dir, forecast: { ...fitted, models: [base, own] } });
+    try {
+      const body = JSON.parse(await readFile(run.file, 'utf8')) as unknown;
+      const post = async (extra: Record<string, string>) =>
+        (await (
+          await fetch(`${srv.url}/v1/score`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ task: run.task, trajectory: body, ...extra }) })
+        ).json()) as { pPass?: number };
+      const offline = (m: typeof base) => scoreSteps(run.steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers(), forecast: m }).report.pPass;
+      expect(offline(own)).not.toBe(offline(base));
+      // The log names its agent and model: its source's model.
+      expect((await post({})).pPass).toBe(offline(own));
+      // The body names another source: the default.
+      expect((await post({ agent: 'another agent' })).pPass).toBe(offline(base));
+      expect((await post({ agent: run.agent, model: run.model })).pPass).toBe(offline(own));
+    } finally {
+      await srv.app.close();
+      await removeDir(dir);
+    }
+  });
+
   it("--forecast-learn: retrains from sessions with an outcome, swaps in a model that is not worse, keeps versions, never changes a session's scores", async () => {
     const dir = await tempDir();
     const srv = await startApp({ dataDir: dir, forecast: blind, forecastLearn: { intervalMs: 100, minRuns: 10, minClass: 3, dir: path.join(dir, 'forecasts') } });
@@ -117,7 +143,8 @@ describe('serve --forecast', () => {
       const offlineV2 = scoreSteps(runs[2]!.steps, {
         reference: { kind: 'prior', prior: UNIFORM_PRIOR },
         analyzers: defaultAnalyzers(),
-        forecast: written.ok ? written.value.models[0]! : blind.models[0]!,
+        // The learned model is the sessions' source's own (agent swe-agent 1.1.0); the default stays the blind one.
+        forecast: written.ok ? selectModel(written.value, 'swe-agent 1.1.0', undefined)! : blind.models[0]!,
       });
       scores.forEach((s, i) => expect(s.pPass).toBe(offlineV2.results[i]!.pPass));
       expect(scores.some((s, i) => s.pPass !== offlineV1.results[i]?.pPass)).toBe(true);

@@ -1,127 +1,126 @@
 /**
- * Fitting a forecast model from finished runs with known outcomes: the prior
- * windows (the stage profile of the passing runs), one prefix sample per run
- * at each checkpoint step it reaches and at its last step, and the logistic
- * fit. The same feature tracker the scorer runs produces every sample, so a
- * model's pPass after t steps online is exactly what it was trained and
- * evaluated on.
+ * Fitting the forecaster's linear score from finished runs with known
+ * outcomes, so that it ranks runs **within** a source (agent + model)
+ * rather than telling sources apart (issue 26):
+ * - every source gets its own intercept, pulled toward a shared one (partial
+ *   pooling, prior sd `groupSd`), so differences between sources' pass rates
+ *   and typical lengths go to the intercepts, and the shared weights are
+ *   learned from differences between runs of the same source;
+ * - with `kappa`, a source with enough runs also gets its own weights,
+ *   pulled toward the pooled ones by a penalty κ·λ (κ large = pooled);
+ * - one sample per run at each checkpoint it passes and at its last step;
+ *   the last step carries `endWeight` of the run's weight, the prefixes share
+ *   the rest, so every run counts once and the end-of-run value (what a
+ *   finished run's pPass is) gets most of the fit.
  */
-import { createTemporalTracker, DEFAULT_ALPHA, windowDistributions, type Windows } from '../signals/temporal.js';
-import type { State, StageDist } from '../types.js';
-import { createFeatureTracker, FEATURE_NAMES } from './features.js';
-import { fitLogistic } from './logistic.js';
+import { FEATURE_COUNT, FEATURE_NAMES, type FeatureName } from './features.js';
+import { fitDesign, type Design, type LogisticFit, type Standardisation } from './logistic.js';
 import type { ForecastModel } from './model.js';
+import { rowAt, sampleSteps, sourceOf, type ForecastRun } from './run.js';
 
-/** One finished run: its scorer states, outcome, task and source (agent + model). */
-export interface ForecastRun {
-  id: string;
-  task: string;
-  /** Agent and model as logged (or from a manifest). */
-  agent: string;
-  model: string;
-  passed: boolean;
-  states: readonly State[];
+/** What a fit is configured by (train chooses it held out). */
+export interface FitConfig {
+  features: readonly FeatureName[];
+  /** L2 penalty on standardised weights per unit of sample weight. */
+  lambda: number;
+  /** Share of a run's weight on its last step. */
+  endWeight: number;
+  /** Prior standard deviation of a source's intercept around the shared one (logit units). */
+  groupSd: number;
+  /** Per-source weights pulled toward the pooled ones with penalty kappa·lambda; null = pooled weights only. */
+  kappa: number | null;
 }
 
-/** Prefix lengths sampled for training (plus every run's full length). */
-export const CHECKPOINTS: readonly number[] = [1, 2, 3, 5, 7, 10, 13, 16, 20, 25, 30, 35, 40, 50, 60, 70, 80, 100, 120, 150, 200, 300, 500, 1000];
+/** A source gets its own weights (with `kappa`) only with this many runs and of each outcome. */
+export const OWN_WEIGHTS_MIN_RUNS = 20;
+export const OWN_WEIGHTS_MIN_CLASS = 5;
 
-/** L2 penalty of the fit (per unit of sample weight, on standardised features). */
-export const DEFAULT_LAMBDA = 0.01;
+/** The fitted linear score: pooled weights, the intercept of each source seen, and the sources with their own weights. */
+export interface Ranker extends Standardisation {
+  features: readonly FeatureName[];
+  weights: number[];
+  /** The shared intercept: an unseen source's. */
+  intercept: number;
+  bySource: Map<string, { intercept: number; weights?: number[]; runs: number; passing: number; tasks: number }>;
+  trainedOn: { runs: number; passing: number; tasks: number };
+}
 
-const uniform = (): StageDist => [0.25, 0.25, 0.25, 0.25];
+const counts = (runs: readonly ForecastRun[]) => ({ runs: runs.length, passing: runs.filter((r) => r.passed).length, tasks: new Set(runs.map((r) => r.task)).size });
 
-/** The mean window profile of the passing runs (uniform without any): what Φtemp is compared against. */
-export function priorWindows(runs: readonly ForecastRun[], alpha = DEFAULT_ALPHA): Windows {
-  const sums: Windows = [
-    [0, 0, 0, 0],
-    [0, 0, 0, 0],
-    [0, 0, 0, 0],
-  ];
-  let k = 0;
+/** The design of `runs` over `features` (rows at the sampled prefix lengths, weights as in the file comment). */
+export function designOf(runs: readonly ForecastRun[], features: readonly FeatureName[], endWeight: number, group?: (r: ForecastRun) => number): Design {
+  const cols = features.map((f) => FEATURE_NAMES.indexOf(f));
+  const d = cols.length;
+  const picked: Array<[ForecastRun, number, number]> = [];
   for (const r of runs) {
-    if (!r.passed || r.states.length === 0) continue;
-    k += 1;
-    const w = windowDistributions(
-      r.states.map((s) => s.stage),
-      alpha,
-    );
-    for (let i = 0; i < 3; i++) for (let j = 0; j < 4; j++) sums[i]![j] = sums[i]![j]! + w[i]![j]!;
+    const steps = sampleSteps(r.length);
+    const k = steps.length;
+    for (const t of steps) {
+      const row = rowAt(r, t);
+      if (row < 0) continue;
+      picked.push([r, row, k === 1 ? 1 : t === r.length ? endWeight : (1 - endWeight) / (k - 1)]);
+    }
   }
-  if (k === 0) return [uniform(), uniform(), uniform()];
-  return sums.map((d) => d.map((x) => x / k)) as Windows;
-}
-
-/** The feature vector after every step of `states` (index t − 1 = after t steps). */
-export function prefixVectors(states: readonly State[], windows: Windows, alpha: number): number[][] {
-  const tracker = createFeatureTracker(windows, alpha);
-  return states.map((s) => {
-    tracker.add(s);
-    return tracker.vector();
+  const n = picked.length;
+  const x = new Float64Array(n * d);
+  const y = new Uint8Array(n);
+  const w = new Float64Array(n);
+  const g = group !== undefined ? new Int32Array(n) : undefined;
+  picked.forEach(([r, row, weight], i) => {
+    for (let j = 0; j < d; j++) x[i * d + j] = r.rows[row * FEATURE_COUNT + cols[j]!]!;
+    y[i] = r.passed ? 1 : 0;
+    w[i] = weight;
+    if (g !== undefined) g[i] = group!(r);
   });
+  return { x, n, d, y, w, ...(g !== undefined ? { group: g } : {}) };
 }
 
-const TEMP = FEATURE_NAMES.indexOf('temp');
+const enoughForOwn = (runs: readonly ForecastRun[]): boolean => {
+  const p = runs.filter((r) => r.passed).length;
+  return runs.length >= OWN_WEIGHTS_MIN_RUNS && p >= OWN_WEIGHTS_MIN_CLASS && runs.length - p >= OWN_WEIGHTS_MIN_CLASS;
+};
 
-/**
- * Prefix vectors of runs shared by the fits of one evaluation (its folds and
- * the final fit): every feature but Φtemp is the same whatever the prior
- * windows, so it is computed once per run, and a fit with other windows only
- * re-runs the temporal tracker. Equal to {@link prefixVectors} to the last
- * bit (the same trackers fed the same states).
- */
-export class PrefixVectorCache {
-  private readonly base = new Map<ForecastRun, number[][]>();
-
-  /** The vectors of `run` against `windows`; `steps` (1-based prefix lengths, ascending) picks a subset. */
-  of(run: ForecastRun, windows: Windows, alpha: number, steps?: readonly number[]): number[][] {
-    let base = this.base.get(run);
-    if (base === undefined) {
-      base = prefixVectors(run.states, windows, alpha);
-      this.base.set(run, base);
-    }
-    const want = steps ?? base.map((_, i) => i + 1);
-    const temporal = createTemporalTracker(windows, alpha);
-    const out: number[][] = [];
-    let at = 0;
-    for (const t of want) {
-      while (at < t) temporal.add(run.states[at++]!);
-      const v = base[t - 1]!.slice();
-      v[TEMP] = temporal.value();
-      out.push(v);
-    }
-    return out;
-  }
-}
-
-/** The sampled prefix lengths of a run of `n` steps: the checkpoints it reaches and `n`. */
-export function sampleSteps(n: number): number[] {
-  const out = CHECKPOINTS.filter((c) => c < n);
-  if (n > 0) out.push(n);
-  return out;
-}
-
-/** Fits a model on `runs` (at least one passing and one failing run; callers check); `cache` shares prefix vectors between fits. */
-export function fitForecastModel(runs: readonly ForecastRun[], match: ForecastModel['match'] = {}, lambda = DEFAULT_LAMBDA, cache = new PrefixVectorCache()): ForecastModel {
-  const alpha = DEFAULT_ALPHA;
-  const windows = priorWindows(runs, alpha);
-  const xs: number[][] = [];
-  const ys: number[] = [];
+/** Fits the ranker on `runs` (at least one passing and one failing run; callers check). */
+export function fitRanker(runs: readonly ForecastRun[], cfg: FitConfig, start?: readonly number[]): Ranker {
+  const groups = new Map<string, ForecastRun[]>();
   for (const r of runs) {
-    for (const v of cache.of(r, windows, alpha, sampleSteps(r.states.length))) {
-      xs.push(v);
-      ys.push(r.passed ? 1 : 0);
-    }
+    const s = sourceOf(r);
+    const g = groups.get(s);
+    if (g) g.push(r);
+    else groups.set(s, [r]);
   }
-  const fit = fitLogistic(xs, ys, undefined, { lambda });
+  const sources = [...groups.keys()].sort();
+  const index = new Map<ForecastRun, number>();
+  sources.forEach((s, i) => groups.get(s)!.forEach((r) => index.set(r, i)));
+  const design = designOf(runs, cfg.features, cfg.endWeight, (r) => index.get(r)!);
+  const pooled: LogisticFit = fitDesign(design, { lambda: cfg.lambda, groups: { count: sources.length, sd: cfg.groupSd }, ...(start !== undefined ? { start } : {}) });
+  const bySource: Ranker['bySource'] = new Map();
+  sources.forEach((s, k) => {
+    const own = groups.get(s)!;
+    const entry: { intercept: number; weights?: number[] } & ReturnType<typeof counts> = { intercept: pooled.groupIntercepts[k]!, ...counts(own) };
+    if (cfg.kappa !== null && enoughForOwn(own)) {
+      const fit = fitDesign(designOf(own, cfg.features, cfg.endWeight), { lambda: cfg.lambda * cfg.kappa, prior: pooled.weights, start: pooled.weights, standard: pooled });
+      entry.intercept = fit.intercept;
+      entry.weights = fit.weights;
+    }
+    bySource.set(s, entry);
+  });
+  return { features: cfg.features, mean: pooled.mean, scale: pooled.scale, weights: pooled.weights, intercept: pooled.intercept, bySource, trainedOn: counts(runs) };
+}
+
+const IDENTITY = { a: 0, b: 1 };
+
+/** The model a source gets from a ranker (the default one for a source it was not fitted on), with a calibration. */
+export function rankerModel(r: Ranker, source: string | undefined, calibration = IDENTITY, match: ForecastModel['match'] = {}): ForecastModel {
+  const own = source !== undefined ? r.bySource.get(source) : undefined;
   return {
     match,
-    features: [...FEATURE_NAMES],
-    prior: { windows, alpha },
-    mean: fit.mean,
-    scale: fit.scale,
-    weights: fit.weights,
-    intercept: fit.intercept,
-    trainedOn: { runs: runs.length, passing: runs.filter((r) => r.passed).length, tasks: new Set(runs.map((r) => r.task)).size },
+    features: [...r.features],
+    mean: [...r.mean],
+    scale: [...r.scale],
+    weights: [...(own?.weights ?? r.weights)],
+    intercept: own?.intercept ?? r.intercept,
+    calibration: { ...calibration },
+    trainedOn: own !== undefined ? { runs: own.runs, passing: own.passing, tasks: own.tasks } : { ...r.trainedOn },
   };
 }

@@ -1,29 +1,83 @@
 /**
- * The online forecaster: a feature tracker and one fitted model; after each
- * state, P(pass | the prefix so far). O(1) per state (running counters and a
- * 16-term dot product), so it rides along the scorer's `push`.
+ * The online forecaster: the feature tracker and one fitted model; after each
+ * state, P(pass | the prefix so far) = σ(a + b·z). O(1) per state (running
+ * counters and a dot product over the model's features), so it rides along
+ * the scorer's `push`. It also keeps the feature vectors at the sampled
+ * prefix lengths (run.ts), which is what `serve --forecast-learn` refits on.
  */
-import type { State } from '../types.js';
-import { createFeatureTracker } from './features.js';
-import { predict } from './logistic.js';
+import type { ForecastTrace } from '../scorer-api.js';
+import type { Label, State, Step } from '../types.js';
+import { createFeatureTracker, FEATURE_COUNT, FEATURE_NAMES, isEvidence } from './features.js';
+import { sigmoid } from './logistic.js';
 import type { ForecastModel } from './model.js';
+import { isCheckpoint } from './run.js';
 
 export interface Forecaster {
-  /** Adds the next state; returns pPass after it. */
-  add(state: State): number;
-  /** pPass of the prefix so far (NaN-free; the model's value at 0 steps before any state). */
+  /** Adds the next step (with the state and label the scorer made of it); returns pPass after it. */
+  add(step: Step, state: State, label: Label): number;
+  /** pPass of the prefix so far (the model's value at 0 steps before any state). */
   value(): number;
+  /** The feature vectors at the sampled prefix lengths so far, and the current one: rows as in {@link ForecastRun}. */
+  trace(): ForecastTrace;
 }
 
+/** The scoring part of a model: feature indices into the catalogue vector, and coefficients folded into raw units. */
+export interface CompiledModel {
+  index: Int32Array;
+  coef: Float64Array;
+  /** Intercept in raw units (the model's intercept minus Σ coef·mean). */
+  bias: number;
+  a: number;
+  b: number;
+}
+
+export function compileModel(m: ForecastModel): CompiledModel {
+  const index = Int32Array.from(m.features, (f) => FEATURE_NAMES.indexOf(f as (typeof FEATURE_NAMES)[number]));
+  const coef = Float64Array.from(m.weights, (w, j) => w / m.scale[j]!);
+  let bias = m.intercept;
+  coef.forEach((c, j) => {
+    bias -= c * m.mean[j]!;
+  });
+  return { index, coef, bias, a: m.calibration.a, b: m.calibration.b };
+}
+
+/** The linear score z of a catalogue vector (at `offset` in `v`). */
+export function scoreOf(c: CompiledModel, v: Float64Array, offset = 0): number {
+  let z = c.bias;
+  for (let j = 0; j < c.index.length; j++) z += c.coef[j]! * v[offset + c.index[j]!]!;
+  return z;
+}
+
+/** pPass of a catalogue vector. */
+export const pPassOf = (c: CompiledModel, v: Float64Array, offset = 0): number => sigmoid(c.a + c.b * scoreOf(c, v, offset));
+
 export function createForecaster(model: ForecastModel): Forecaster {
-  const features = createFeatureTracker(model.prior.windows, model.prior.alpha);
-  let current = predict(model, features.vector());
+  const compiled = compileModel(model);
+  // The evidence (a pass over each step's output) is read only for a model that uses it.
+  const features = createFeatureTracker(model.features.some(isEvidence));
+  const now = new Float64Array(FEATURE_COUNT);
+  const kept: Float64Array[] = [];
+  const keptAt: number[] = [];
+  let current = pPassOf(compiled, features.write(now));
   return {
-    add(state) {
-      features.add(state);
-      current = predict(model, features.vector());
+    add(step, state, label) {
+      features.add(step, state, label);
+      features.write(now);
+      if (isCheckpoint(features.length)) {
+        kept.push(now.slice());
+        keptAt.push(features.length);
+      }
+      current = pPassOf(compiled, now);
       return current;
     },
     value: () => current,
+    trace() {
+      const n = features.length;
+      const last = n > 0 && keptAt[keptAt.length - 1] !== n;
+      const rowsOut = new Float64Array((kept.length + (last ? 1 : 0)) * FEATURE_COUNT);
+      kept.forEach((r, i) => rowsOut.set(r, i * FEATURE_COUNT));
+      if (last) rowsOut.set(now, kept.length * FEATURE_COUNT);
+      return { length: n, at: Int32Array.from(last ? [...keptAt, n] : keptAt), rows: rowsOut };
+    },
   };
 }

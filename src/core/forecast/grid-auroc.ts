@@ -5,6 +5,7 @@
  * equals `stats/auroc` (Mann-Whitney U, ties ½) exactly: both count whole
  * and half pairs, which floats hold exactly at these sizes.
  */
+import { sortedU } from '../stats/auroc.js';
 
 /** One group's runs split by outcome. */
 export interface ScoredGroup<T = unknown> {
@@ -14,29 +15,7 @@ export interface ScoredGroup<T = unknown> {
 
 /** P(pos > neg) + ½ P(tie) of two ascending-sorted arrays. */
 export function mergeAuroc(pos: Float64Array, neg: Float64Array): number {
-  let below = 0; // negatives strictly below the current positive
-  let ties = 0; // negatives equal to it
-  let pairs = 0;
-  let j = 0;
-  for (let i = 0; i < pos.length; i++) {
-    const p = pos[i]!;
-    if (i > 0 && p === pos[i - 1]!) {
-      pairs += below + ties / 2;
-      continue;
-    }
-    below += ties;
-    ties = 0;
-    while (j < neg.length && neg[j]! < p) {
-      below += 1;
-      j += 1;
-    }
-    while (j < neg.length && neg[j] === p) {
-      ties += 1;
-      j += 1;
-    }
-    pairs += below + ties / 2;
-  }
-  return pairs / (pos.length * neg.length);
+  return sortedU(pos, neg) / (pos.length * neg.length);
 }
 
 /** AUROC of `score` over a group; null without both outcomes. */

@@ -1,30 +1,36 @@
 /**
  * The forecast model file (`steplens train --out forecast.json`, `serve
- * --forecast`): versioned JSON holding one or more logistic models of
- * P(pass | first t steps), each optionally matched to an agent and/or model,
- * with the prior windows its Φtemp feature compares against. `parseForecast`
- * is the only way such a file becomes typed.
+ * --forecast`): versioned JSON holding logistic models of P(pass | first t
+ * steps). Each model has a linear score z over a subset of the features
+ * (by name), its intercept, and a recalibration pPass = σ(a + b·z) fitted on
+ * held-out outcomes of its source; a model matched to an agent and model
+ * carries that source's intercept (and, when it had the runs, its own
+ * weights pulled toward the pooled ones), the default model (empty match)
+ * serves any other source. `parseForecast` is the only way such a file
+ * becomes typed.
  */
 import { z } from 'zod';
 import { err, ok, type Result } from '../../errors.js';
 import { formatIssues } from '../config.js';
-import type { Windows } from '../signals/temporal.js';
 import { FEATURE_NAMES } from './features.js';
 
 export const FORECAST_FORMAT = 'steplens-forecast';
-export const FORECAST_SCHEMA = 1;
+export const FORECAST_SCHEMA = 2;
 
 /** One fitted model. */
 export interface ForecastModel {
   /** Applies to sessions of this agent and/or model; empty = any (the default). */
   match: { agent?: string; model?: string };
+  /** Feature names (of FEATURE_NAMES), in the order of mean, scale and weights. */
   features: string[];
-  prior: { windows: Windows; alpha: number };
   mean: number[];
   scale: number[];
   weights: number[];
+  /** z = intercept + Σ weights_j · (x_j − mean_j) / scale_j. */
   intercept: number;
-  /** What it was fitted on. */
+  /** pPass = σ(a + b·z): recalibration on held-out outcomes (identity: a 0, b 1). */
+  calibration: { a: number; b: number };
+  /** What it was fitted on (its source's runs for a matched model, every run for the default). */
   trainedOn: { runs: number; passing: number; tasks: number };
 }
 
@@ -35,21 +41,22 @@ export interface ForecastFile {
   version: number;
   createdAt: string;
   models: ForecastModel[];
+  /** How `train` fitted it (the learner refits a source's model the same way). */
+  config?: { lambda: number; endWeight: number; groupSd: number; kappa: number | null };
   /** The evaluation printed by `train` (free-form; not read back). */
   evaluation?: unknown;
 }
 
 const finite = z.number().finite();
-const dist = z.tuple([finite, finite, finite, finite]);
 const modelSchema = z
   .object({
     match: z.object({ agent: z.string().min(1).optional(), model: z.string().min(1).optional() }).strict(),
-    features: z.array(z.string()),
-    prior: z.object({ windows: z.tuple([dist, dist, dist]), alpha: finite.positive() }).strict(),
+    features: z.array(z.string()).min(1),
     mean: z.array(finite),
     scale: z.array(finite.positive()),
     weights: z.array(finite),
     intercept: finite,
+    calibration: z.object({ a: finite, b: finite }).strict(),
     trainedOn: z.object({ runs: z.number().int().nonnegative(), passing: z.number().int().nonnegative(), tasks: z.number().int().nonnegative() }).strict(),
   })
   .strict();
@@ -61,23 +68,34 @@ const fileSchema = z
     version: z.number().int().positive(),
     createdAt: z.string(),
     models: z.array(modelSchema).min(1),
+    config: z
+      .object({ lambda: finite.positive(), endWeight: finite.min(0).max(1), groupSd: finite.positive(), kappa: finite.positive().nullable() })
+      .strict()
+      .optional(),
     evaluation: z.unknown().optional(),
   })
   .strict();
 
-/** Validates a parsed forecast file; errors name the field (and a feature list from another steplens version). */
+const KNOWN = new Set<string>(FEATURE_NAMES);
+
+/** Validates a parsed forecast file; errors name the field (and a file from another steplens version). */
 export function parseForecast(input: unknown): Result<ForecastFile, string> {
+  const schema = typeof input === 'object' && input !== null ? (input as { schema?: unknown }).schema : undefined;
+  if (schema !== undefined && schema !== FORECAST_SCHEMA && typeof schema === 'number') {
+    return err(`invalid forecast model: schema ${schema} is from another steplens version (this one reads schema ${FORECAST_SCHEMA}); retrain with steplens train`);
+  }
   const parsed = fileSchema.safeParse(input);
   if (!parsed.success) return err(`invalid forecast model: ${formatIssues(parsed.error)}`);
   const file = parsed.data;
   for (const [i, m] of file.models.entries()) {
-    if (m.features.length !== FEATURE_NAMES.length || m.features.some((f, j) => f !== FEATURE_NAMES[j])) {
-      return err(`invalid forecast model: models.${i}.features [${m.features.join(', ')}] are not this steplens version's [${FEATURE_NAMES.join(', ')}]; retrain with steplens train`);
+    const unknown = m.features.filter((f) => !KNOWN.has(f));
+    if (unknown.length > 0 || new Set(m.features).size !== m.features.length) {
+      return err(
+        `invalid forecast model: models.${i}.features [${m.features.join(', ')}] are not features of this steplens version${unknown.length > 0 ? ` (unknown: ${unknown.join(', ')})` : ' (repeated)'}; retrain with steplens train`,
+      );
     }
-    const d = FEATURE_NAMES.length;
-    if (m.mean.length !== d || m.scale.length !== d || m.weights.length !== d) {
-      return err(`invalid forecast model: models.${i} needs ${d} means, scales and weights`);
-    }
+    const d = m.features.length;
+    if (m.mean.length !== d || m.scale.length !== d || m.weights.length !== d) return err(`invalid forecast model: models.${i} needs ${d} means, scales and weights`);
   }
   return ok(file);
 }
@@ -86,7 +104,7 @@ export function parseForecast(input: unknown): Result<ForecastFile, string> {
  * The model for a session: the one matching both agent and model, else the
  * agent, else the model, else the default (empty match); undefined if none applies.
  */
-export function selectModel(file: ForecastFile, agent: string | undefined, model: string | undefined): ForecastModel | undefined {
+export function selectModel(file: Pick<ForecastFile, 'models'>, agent: string | undefined, model: string | undefined): ForecastModel | undefined {
   const score = (m: ForecastModel): number => {
     if (m.match.agent !== undefined && m.match.agent !== agent) return -1;
     if (m.match.model !== undefined && m.match.model !== model) return -1;

@@ -1,64 +1,165 @@
 /**
- * Retraining the forecaster from finished sessions (`serve --forecast-learn`):
- * a candidate default model is fitted on the sessions, checked held out
- * (task-disjoint folds: each session predicted by a model fitted without its
- * task) against the model in force on the same sessions, and accepted only if
- * it is not worse: log loss no higher and end-of-run AUROC no lower (where
- * defined). Models matched to an agent or model are kept as they are.
+ * Retraining per agent + model from finished sessions (`serve
+ * --forecast-learn`), under the within-source rule of `train`: for each
+ * source (agent + model as the sessions named them) with enough sessions, a
+ * candidate model of its own (its intercept, its weights pulled toward the
+ * default model's, then recalibrated) is checked by task-disjoint folds over
+ * that source's sessions against the model in force for it on the same
+ * sessions, and goes in force for that source only if its held-out
+ * within-source AUROC is not lower and its held-out log loss not higher.
+ * Sessions that name neither agent nor model are a source too: theirs is
+ * the default model. Other sources' models are kept as they are.
  */
-import { fitForecastModel, type ForecastRun } from './fit.js';
-import { horizonAurocs, outOfFold, predictRun, type HorizonAurocs } from './evaluate.js';
-import { selectModel, type ForecastFile } from './model.js';
+import { auroc } from '../stats/auroc.js';
+import { taskFolds } from './crossfit.js';
+import { compileModel, scoreOf } from './forecaster.js';
+import { FEATURE_COUNT, type FeatureName } from './features.js';
+import { designOf, OWN_WEIGHTS_MIN_CLASS } from './fit.js';
+import { fitDesign } from './logistic.js';
+import { selectModel, type ForecastFile, type ForecastModel } from './model.js';
+import { applyPlatt, fitPlatt } from './platt.js';
+import type { ForecastRun } from './run.js';
+import { BASE_CONFIG } from './select.js';
 
 export interface RetrainOptions {
-  /** Fewest sessions (default 20) and fewest of each outcome (default 5) to try. */
+  /** Fewest sessions of a source (default 20) and of each outcome (default 5) to try. */
   minRuns?: number;
   minClass?: number;
   folds?: number;
   seed?: number;
+  /** Penalty toward the default model's weights, as a multiple of its lambda (default 10). */
+  kappa?: number;
+  lambda?: number;
   /** ISO time stamp of the candidate. */
   now: string;
 }
 
-export type RetrainResult = { kind: 'skipped'; reason: string } | { kind: 'rejected' | 'accepted'; reason: string; heldOut: HorizonAurocs; inForce: HorizonAurocs; candidate: ForecastFile };
+/** Held-out figures of one source's sessions. */
+export interface SourceFigures {
+  sessions: number;
+  passing: number;
+  auroc: number | null;
+  logLoss: number;
+}
+
+export interface SourceAttempt {
+  agent?: string;
+  model?: string;
+  result: 'skipped' | 'rejected' | 'accepted';
+  reason: string;
+  heldOut?: SourceFigures;
+  inForce?: SourceFigures;
+}
+
+export type RetrainResult = { kind: 'skipped' | 'rejected'; reason: string; sources: SourceAttempt[] } | { kind: 'accepted'; reason: string; sources: SourceAttempt[]; candidate: ForecastFile };
 
 const TOL = 1e-12;
+const keyOf = (r: Pick<ForecastRun, 'agent' | 'model'>) => JSON.stringify([r.agent, r.model]);
 
-/** Fits and checks a candidate; the caller swaps it in when `accepted`. */
+/** A source's own model fitted on `runs`: weights pulled toward `base`'s, its own intercept, recalibrated on its own end scores. */
+function ownModel(runs: readonly ForecastRun[], base: ForecastModel, match: ForecastModel['match'], lambda: number, kappa: number): ForecastModel {
+  const design = designOf(runs, base.features as FeatureName[], BASE_CONFIG.endWeight);
+  const fit = fitDesign(design, { lambda: lambda * kappa, prior: base.weights, start: base.weights, standard: base });
+  const raw: ForecastModel = {
+    ...base,
+    match,
+    weights: fit.weights,
+    intercept: fit.intercept,
+    calibration: { a: 0, b: 1 },
+    trainedOn: { runs: runs.length, passing: runs.filter((r) => r.passed).length, tasks: new Set(runs.map((r) => r.task)).size },
+  };
+  const c = compileModel(raw);
+  const calibration = fitPlatt(runs.map((r) => ({ z: scoreOf(c, r.rows, (r.at.length - 1) * FEATURE_COUNT), pass: r.passed })));
+  return { ...raw, calibration };
+}
+
+function figures(runs: readonly ForecastRun[], p: readonly number[]): SourceFigures {
+  const pos = p.filter((_, i) => runs[i]!.passed);
+  const neg = p.filter((_, i) => !runs[i]!.passed);
+  let ll = 0;
+  p.forEach((q, i) => {
+    const c = Math.min(1 - 1e-9, Math.max(1e-9, q));
+    ll -= runs[i]!.passed ? Math.log(c) : Math.log(1 - c);
+  });
+  return { sessions: runs.length, passing: pos.length, auroc: auroc(pos, neg)?.auroc ?? null, logLoss: ll / runs.length };
+}
+
+const endP = (m: ForecastModel, r: ForecastRun): number => {
+  const c = compileModel(m);
+  return applyPlatt(m.calibration, scoreOf(c, r.rows, (r.at.length - 1) * FEATURE_COUNT));
+};
+
+/** One source's attempt: the candidate checked by task-disjoint folds against the model in force. */
+function attemptSource(runs: readonly ForecastRun[], file: ForecastFile, o: RetrainOptions, minRuns: number, minClass: number): { attempt: SourceAttempt; model?: ForecastModel } {
+  const { agent, model } = runs[0]!;
+  const match = { ...(agent !== '' ? { agent } : {}), ...(model !== '' ? { model } : {}) };
+  const passing = runs.filter((r) => r.passed).length;
+  const tasks = new Set(runs.map((r) => r.task)).size;
+  const base = selectModel(file, match.agent, match.model) ?? file.models.find((m) => m.match.agent === undefined && m.match.model === undefined) ?? file.models[0]!;
+  const defaultModel = file.models.find((m) => m.match.agent === undefined && m.match.model === undefined) ?? base;
+  if (runs.length < minRuns || passing < Math.max(minClass, 1) || runs.length - passing < Math.max(minClass, 1) || tasks < 2) {
+    return {
+      attempt: {
+        ...match,
+        result: 'skipped',
+        reason: `${runs.length} sessions with an outcome (${passing} passing) on ${tasks} tasks: need ${minRuns}, with ${minClass} of each outcome, on 2 tasks or more`,
+      },
+    };
+  }
+  const k = Math.min(o.folds ?? 5, tasks);
+  const folds = taskFolds(
+    runs.map((r) => r.task),
+    k,
+    o.seed ?? 1,
+  );
+  const lambda = o.lambda ?? file.config?.lambda ?? 0.01;
+  const kappa = o.kappa ?? file.config?.kappa ?? 10;
+  const held = new Array<number>(runs.length).fill(Number.NaN);
+  for (let f = 0; f < k; f++) {
+    const train = runs.filter((r) => folds.get(r.task) !== f);
+    if (!train.some((r) => r.passed) || !train.some((r) => !r.passed)) continue;
+    const m = ownModel(train, defaultModel, match, lambda, kappa);
+    runs.forEach((r, i) => {
+      if (folds.get(r.task) === f) held[i] = endP(m, r);
+    });
+  }
+  const both = runs.map((_, i) => i).filter((i) => !Number.isNaN(held[i]!));
+  const sub = both.map((i) => runs[i]!);
+  const heldOut = figures(
+    sub,
+    both.map((i) => held[i]!),
+  );
+  const inForce = figures(
+    sub,
+    sub.map((r) => endP(base, r)),
+  );
+  const worseAuroc = heldOut.auroc !== null && inForce.auroc !== null && heldOut.auroc < inForce.auroc - TOL;
+  const worseLoss = heldOut.logLoss > inForce.logLoss + TOL;
+  const f4 = (x: number | null) => (x === null ? '-' : x.toFixed(4));
+  const numbers = `held-out AUROC ${f4(heldOut.auroc)} vs ${f4(inForce.auroc)} in force, log loss ${f4(heldOut.logLoss)} vs ${f4(inForce.logLoss)} (${sub.length} sessions)`;
+  if (worseAuroc || worseLoss || sub.length === 0) return { attempt: { ...match, result: 'rejected', reason: `candidate is worse within source: ${numbers}`, heldOut, inForce } };
+  return { attempt: { ...match, result: 'accepted', reason: `candidate is not worse within source: ${numbers}`, heldOut, inForce }, model: ownModel(runs, defaultModel, match, lambda, kappa) };
+}
+
+/** Fits and checks a candidate per source; the caller swaps the file in when `accepted` (at least one source's model changed). */
 export function retrainForecast(runs: readonly ForecastRun[], current: ForecastFile, o: RetrainOptions): RetrainResult {
   const minRuns = o.minRuns ?? 20;
-  const minClass = o.minClass ?? 5;
-  const passing = runs.filter((r) => r.passed).length;
-  if (runs.length < minRuns || passing < minClass || runs.length - passing < minClass) {
-    return { kind: 'skipped', reason: `${runs.length} finished sessions with an outcome (${passing} passing): need ${minRuns}, with ${minClass} of each outcome` };
+  const minClass = o.minClass ?? OWN_WEIGHTS_MIN_CLASS;
+  const bySource = new Map<string, ForecastRun[]>();
+  for (const r of runs) bySource.set(keyOf(r), [...(bySource.get(keyOf(r)) ?? []), r]);
+  const sources: SourceAttempt[] = [];
+  let models = [...current.models];
+  for (const key of [...bySource.keys()].sort()) {
+    const { attempt, model } = attemptSource(bySource.get(key)!, current, o, minRuns, minClass);
+    sources.push(attempt);
+    if (model === undefined) continue;
+    const same = (m: ForecastModel) => m.match.agent === model.match.agent && m.match.model === model.match.model;
+    models = models.some(same) ? models.map((m) => (same(m) ? model : m)) : [...models, model];
   }
-  const tasks = new Set(runs.map((r) => r.task)).size;
-  if (tasks < 2) return { kind: 'skipped', reason: 'sessions of one task only: no task-disjoint check possible' };
-  const folds = Math.min(o.folds ?? 5, tasks);
-  const held = outOfFold(runs, folds, o.seed ?? 1);
-  // Only sessions predicted on both sides are compared.
-  const inForcePreds = runs.map((r, i) => {
-    if (held[i] === null) return null;
-    const m = selectModel(current, r.agent, r.model);
-    return m === undefined ? null : predictRun(m, r);
-  });
-  const both = held.map((h, i) => (h !== null && inForcePreds[i] !== null ? h : null));
-  const heldOut = horizonAurocs(runs, both);
-  const inForce = horizonAurocs(
-    runs,
-    inForcePreds.map((p, i) => (both[i] !== null ? p : null)),
-  );
-  const defaultModel = fitForecastModel(runs);
-  const candidate: ForecastFile = {
-    ...current,
-    createdAt: o.now,
-    models: [defaultModel, ...current.models.filter((m) => m.match.agent !== undefined || m.match.model !== undefined)],
-    evaluation: { retrainedOn: runs.length, heldOut, inForce },
-  };
-  const worseLoss = heldOut.logLoss === null || inForce.logLoss === null || heldOut.logLoss > inForce.logLoss + TOL;
-  const worseAuroc = heldOut.end !== null && inForce.end !== null && heldOut.end < inForce.end - TOL;
-  const f = (x: number | null) => (x === null ? '-' : x.toFixed(4));
-  const numbers = `held-out log loss ${f(heldOut.logLoss)} vs ${f(inForce.logLoss)} in force, end AUROC ${f(heldOut.end)} vs ${f(inForce.end)}`;
-  if (worseLoss || worseAuroc) return { kind: 'rejected', reason: `candidate is worse: ${numbers}`, heldOut, inForce, candidate };
-  return { kind: 'accepted', reason: `candidate is not worse: ${numbers}`, heldOut, inForce, candidate };
+  const accepted = sources.filter((s) => s.result === 'accepted');
+  const name = (s: SourceAttempt) => (s.agent === undefined && s.model === undefined ? 'sessions naming no agent or model' : `${s.agent ?? '(any agent)'} + ${s.model ?? '(any model)'}`);
+  const reason = sources.map((s) => `${name(s)}: ${s.result}, ${s.reason}`).join('; ');
+  if (accepted.length === 0) return { kind: sources.some((s) => s.result === 'rejected') ? 'rejected' : 'skipped', reason, sources };
+  const candidate: ForecastFile = { ...current, createdAt: o.now, models, evaluation: { retrainedOn: runs.length, sources } };
+  return { kind: 'accepted', reason, sources, candidate };
 }

@@ -1,31 +1,54 @@
 /**
- * The `lowForecast` stop rule (pPass < θ after N steps) evaluated held out:
- * each run's out-of-fold pPass is checked against the rule for every (θ, N)
- * of a grid (at the step where the early-stop engine's `low_forecast` stop
- * would fire); per point, the passing runs it would stop (false stops)
- * against the failing runs' steps and tokens it would save; the best point
- * within the false-stop bound (most failing-run tokens saved).
+ * The `lowForecast` stop rule (pPass < θ after N steps) checked held out,
+ * under the rule `steplens calibrate` uses (core/calibrate/recommend.ts): a
+ * point is supported only if the one-sided 95 % Clopper-Pearson upper bound
+ * of its false-stop rate (passing runs stopped) is within the bound (5 %),
+ * it stops at least one failing run, and there are enough passing runs for
+ * the bound to be reachable at all (59 for 5 %). Among supported points, the
+ * one saving the most failing-run tokens is recommended; without one, the
+ * recommendation is none, and the reason says why.
  */
-import type { ForecastRun } from './fit.js';
+import { DEFAULT_BOUND, type BoundSpec } from '../calibrate/evaluate.js';
+import { minPassingFor } from '../calibrate/recommend.js';
+import { upperBound } from '../stats/binomial.js';
 
-export interface StopPoint {
-  floor: number;
-  minSteps: number;
+/** What the check reads of a run: outcome, source, pPass after each step, and each step's token cost. */
+export interface StopRun {
+  source: string;
+  passed: boolean;
+  pPass: ArrayLike<number>;
+  costs: ArrayLike<number>;
+}
+
+export interface StopCounts {
+  passing: number;
+  failing: number;
   passingStopped: number;
   failingStopped: number;
-  /** Share of the failing runs' tokens after the stop step. */
-  failingTokensSaved: number;
-  /** Share of the failing runs' steps after the stop step. */
+  /** One-sided upper bound of passingStopped / passing (null without passing runs). */
+  passingUpper: number | null;
+}
+
+export interface StopPoint extends StopCounts {
+  floor: number;
+  minSteps: number;
+  /** Shares of the failing runs' steps and tokens after their stop step. */
   failingStepsSaved: number;
+  failingTokensSaved: number;
+  supported: boolean;
 }
 
 export interface StopEvaluation {
-  passing: number;
-  failing: number;
-  maxFalseStop: number;
+  bound: number;
+  spec: BoundSpec;
+  /** Passing runs the bound needs before any point can be supported. */
+  minPassing: number;
   points: StopPoint[];
-  /** Best point within the bound, or null when none stops a failing run within it. */
-  chosen: StopPoint | null;
+  /** The recommended point (null: none is supported) and why. */
+  recommended: StopPoint | null;
+  reason: string;
+  /** The recommended point's counts per source. */
+  bySource: Record<string, StopCounts>;
 }
 
 export const STOP_FLOORS = [0.02, 0.05, 0.1, 0.15, 0.2, 0.3];
@@ -37,48 +60,84 @@ export const STOP_MIN_STEPS = [5, 10, 20, 30];
  * which is where the early-stop engine's `low_forecast` stop fires
  * (test/forecast/stop-eval.test.ts replays the engine to check it).
  */
-export function forecastStop(pPass: readonly number[], floor: number, minSteps: number): number | null {
+export function forecastStop(pPass: ArrayLike<number>, floor: number, minSteps: number): number | null {
   for (let i = Math.max(0, minSteps - 1); i < pPass.length; i++) if (pPass[i]! < floor) return i;
   return null;
 }
 
-/** Evaluates the grid on held-out predictions (runs without one are left out). */
-export function evaluateForecastStop(runs: readonly ForecastRun[], preds: ReadonlyArray<readonly number[] | null>, maxFalseStop = 0.05): StopEvaluation {
-  const idx = runs.map((_, i) => i).filter((i) => preds[i] !== null);
-  const passing = idx.filter((i) => runs[i]!.passed).length;
-  const failing = idx.length - passing;
-  // Tokens after each step of each run, summed once: tokensAfter[i][t] = cost of states t.. of run i.
-  const tokensAfter = new Map<number, Float64Array>();
-  for (const i of idx) {
-    const st = runs[i]!.states;
-    const after = new Float64Array(st.length + 1);
-    for (let t = st.length - 1; t >= 0; t--) after[t] = after[t + 1]! + st[t]!.cost;
-    tokensAfter.set(i, after);
-  }
-  const failTokens = idx.filter((i) => !runs[i]!.passed).reduce((s, i) => s + tokensAfter.get(i)![0]!, 0);
-  const failSteps = idx.filter((i) => !runs[i]!.passed).reduce((s, i) => s + runs[i]!.states.length, 0);
+function sumFrom(xs: ArrayLike<number>, from: number): number {
+  let s = 0;
+  for (let i = from; i < xs.length; i++) s += xs[i]!;
+  return s;
+}
+
+function countsOf(runs: readonly StopRun[], stops: ReadonlyArray<number | null>, spec: BoundSpec): StopCounts {
+  let passing = 0;
+  let failing = 0;
+  let ps = 0;
+  let fs = 0;
+  runs.forEach((r, i) => {
+    if (r.passed) {
+      passing += 1;
+      if (stops[i] !== null) ps += 1;
+    } else {
+      failing += 1;
+      if (stops[i] !== null) fs += 1;
+    }
+  });
+  return { passing, failing, passingStopped: ps, failingStopped: fs, passingUpper: passing === 0 ? null : upperBound(spec.method, ps, passing, spec.confidence) };
+}
+
+/** Evaluates the grid on held-out pPass and recommends a point only under the bound. */
+export function evaluateForecastStop(runs: readonly StopRun[], bound = 0.05, spec: BoundSpec = DEFAULT_BOUND): StopEvaluation {
+  const failing = runs.filter((r) => !r.passed);
+  const failSteps = failing.reduce((s, r) => s + r.pPass.length, 0);
+  const failTokens = failing.reduce((s, r) => s + sumFrom(r.costs, 0), 0);
+  const minPassing = minPassingFor(bound, spec);
+  const all = countsOf(
+    runs,
+    runs.map(() => null),
+    spec,
+  );
+  const enough = all.passing >= minPassing && all.failing >= 1;
+  const stopsAt = new Map<StopPoint, Array<number | null>>();
   const points: StopPoint[] = [];
   for (const floor of STOP_FLOORS) {
     for (const minSteps of STOP_MIN_STEPS) {
-      let ps = 0,
-        fs = 0,
-        tok = 0,
-        steps = 0;
-      for (const i of idx) {
-        const r = runs[i]!;
-        const at = forecastStop(preds[i]!, floor, minSteps);
-        if (at === null) continue;
-        if (r.passed) ps += 1;
-        else {
-          fs += 1;
-          tok += tokensAfter.get(i)![at + 1]!;
-          steps += r.states.length - at - 1;
-        }
-      }
-      points.push({ floor, minSteps, passingStopped: ps, failingStopped: fs, failingTokensSaved: failTokens > 0 ? tok / failTokens : 0, failingStepsSaved: failSteps > 0 ? steps / failSteps : 0 });
+      const stops = runs.map((r) => forecastStop(r.pPass, floor, minSteps));
+      let steps = 0;
+      let tokens = 0;
+      runs.forEach((r, i) => {
+        const at = stops[i];
+        if (r.passed || at === null || at === undefined) return;
+        steps += r.pPass.length - at - 1;
+        tokens += sumFrom(r.costs, at + 1);
+      });
+      const c = countsOf(runs, stops, spec);
+      const supported = enough && c.passingUpper !== null && c.passingUpper <= bound + 1e-12 && c.failingStopped > 0;
+      const p: StopPoint = { floor, minSteps, ...c, failingStepsSaved: failSteps > 0 ? steps / failSteps : 0, failingTokensSaved: failTokens > 0 ? tokens / failTokens : 0, supported };
+      points.push(p);
+      stopsAt.set(p, stops);
     }
   }
-  const within = points.filter((p) => passing === 0 || p.passingStopped / passing <= maxFalseStop + 1e-12).filter((p) => p.failingStopped > 0);
-  const chosen = within.reduce<StopPoint | null>((best, p) => (best === null || p.failingTokensSaved > best.failingTokensSaved + 1e-12 ? p : best), null);
-  return { passing, failing, maxFalseStop, points, chosen };
+  const recommended = points.filter((p) => p.supported).reduce<StopPoint | null>((best, p) => (best === null || p.failingTokensSaved > best.failingTokensSaved + 1e-12 ? p : best), null);
+  const pct = (x: number) => `${Number((100 * x).toFixed(1))} %`;
+  const reason = !enough
+    ? `${all.passing} passing and ${all.failing} failing runs held out; a false-stop bound of ${pct(bound)} at ${pct(spec.confidence)} confidence needs at least ${minPassing} passing and 1 failing`
+    : recommended === null
+      ? `no point's ${pct(spec.confidence)} upper bound of passing runs stopped is within ${pct(bound)} while it stops a failing run`
+      : `the ${pct(spec.confidence)} upper bound of passing runs stopped, ${pct(recommended.passingUpper!)}, is within ${pct(bound)}`;
+  const bySource: Record<string, StopCounts> = {};
+  if (recommended !== null) {
+    const stops = stopsAt.get(recommended)!;
+    for (const s of [...new Set(runs.map((r) => r.source))].sort()) {
+      const idx = runs.map((_, i) => i).filter((i) => runs[i]!.source === s);
+      bySource[s] = countsOf(
+        idx.map((i) => runs[i]!),
+        idx.map((i) => stops[i]!),
+        spec,
+      );
+    }
+  }
+  return { bound, spec, minPassing, points, recommended, reason, bySource };
 }

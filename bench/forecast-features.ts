@@ -1,0 +1,138 @@
+/**
+ * Issue 26, item 2: which features the forecaster uses, measured within source and held
+ * out, on the runs `steplens train` reads (same scoring, same naming). For each feature of
+ * the catalogue (src/core/forecast/features.ts): its end-of-run AUROC alone within each
+ * source (core/stats `separation`: n, seeded bootstrap 95 % interval, the within-source
+ * mean). For each evidence value (src/core/evidence): leave-one-source-out AUROC of the
+ * forecaster (the default configuration's fit) with the process features plus that value,
+ * and with the process features plus every evidence value but that one, per source; the
+ * keep rule of KEPT_EVIDENCE (select.ts): added, it raises the mean over the steering
+ * sources (10 or more passing and failing runs); dropped, it lowers it. And the nested
+ * check: for each steering source, the values the rule keeps on the OTHER steering
+ * sources, and that source's held-out AUROC with them.
+ *
+ *   npm run build && node dist/bench/forecast-features.js --manifest ../shared/calibration/manifest.jsonl \
+ *     --sources bench/early-stop/sources.csv [--json FILE] ../shared/calibration ../shared/corpus
+ */
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { readCorpusInput } from '../src/cli/corpus-input.js';
+import { nodeReportFs } from '../src/report/node-fs.js';
+import { nameRuns } from '../src/report/run-naming.js';
+import { chooseReference } from '../src/cli/references.js';
+import { trainAnalyzers, trainInput } from '../src/cli/train-runs.js';
+import { DEFAULT_CONFIG } from '../src/core/config.js';
+import { EVIDENCE_NAMES, type EvidenceName } from '../src/core/evidence/evidence.js';
+import { endScores, leaveSourceOut } from '../src/core/forecast/crossfit.js';
+import { FEATURE_COUNT, FEATURE_NAMES, PROCESS_FEATURES, type FeatureName } from '../src/core/forecast/features.js';
+import { sourceOf, type ForecastRun } from '../src/core/forecast/run.js';
+import { DEFAULT_FIT, KEPT_EVIDENCE, steeringSources } from '../src/core/forecast/select.js';
+import { auroc } from '../src/core/stats/auroc.js';
+import { separation } from '../src/core/stats/separation.js';
+import { parseSourcesTable } from '../src/report/sources-table.js';
+import { defaultAnalyzers } from '../src/syntax/index.js';
+import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
+import { commandLine } from './timing.js';
+
+const jsonFile = takeJsonFlag();
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, sources: { type: 'string' } } });
+if (positionals.length === 0) throw new Error('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
+const started = Date.now();
+const { found, naming } = readCorpusInput(positionals, { outcomes: values.outcomes, manifest: values.manifest }, process.cwd(), 'forecast-features');
+const sourcesTable = values.sources !== undefined ? parseSourcesTable(readFileSync(values.sources, 'utf8'), values.sources) : undefined;
+if (sourcesTable !== undefined && !sourcesTable.ok) throw sourcesTable.error;
+// Runs named as report, calibrate and train name them (report/run-naming.ts).
+const named = nameRuns(nodeReportFs, found.trajectories, { ...naming, sources: sourcesTable?.value ?? [] });
+const input = trainInput(named, await chooseReference(undefined), trainAnalyzers(defaultAnalyzers()), DEFAULT_CONFIG);
+const runs: readonly ForecastRun[] = input.runs;
+const src = runs.map(sourceOf);
+const counted = separation(runs.map((r, i) => ({ source: src[i]!, task: r.task, pass: r.passed, score: 0 }))).withinSource.sources.filter((s) => s.counted);
+const steer = steeringSources(runs);
+console.log(`command: ${commandLine(import.meta.url)}`);
+console.log(machineLine());
+console.log(
+  `${runs.length} runs (${runs.filter((r) => r.passed).length} passing); steering sources: ${steer.join(', ')}; load ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
+
+const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));
+const mean = (xs: ReadonlyArray<number | null>) => {
+  const v = xs.filter((x): x is number => x !== null);
+  return v.length === 0 ? null : v.reduce((a, b) => a + b, 0) / v.length;
+};
+
+// 1. Each feature alone, at the end of the run, within source.
+const alone: Record<string, unknown> = {};
+console.log(`\n| feature | ${counted.map((s) => `${s.source} (${s.nPass} / ${s.nFail})`).join(' | ')} | within-source mean |`);
+console.log(`| --- | ${counted.map(() => '---').join(' | ')} | --- |`);
+for (const [j, name] of FEATURE_NAMES.entries()) {
+  const sep = separation(runs.map((r, i) => ({ source: src[i]!, task: r.task, pass: r.passed, score: r.rows[(r.at.length - 1) * FEATURE_COUNT + j]! })));
+  const by = Object.fromEntries(sep.withinSource.sources.map((s) => [s.source, s]));
+  alone[name] = { mean: sep.withinSource.mean, sources: sep.withinSource.sources.map((s) => ({ source: s.source, auroc: s.auroc, interval: s.interval })) };
+  const cell = (s: string) => `${f3(by[s]?.auroc)} [${f3(by[s]?.interval?.lo)}, ${f3(by[s]?.interval?.hi)}]`;
+  console.log(`| ${name} | ${counted.map((s) => cell(s.source)).join(' | ')} | ${f3(sep.withinSource.mean)} |`);
+}
+
+// 2. Held out: the forecaster with each evidence value added to the process features, and dropped from all.
+const heldOut = (features: readonly FeatureName[]): Record<string, number | null> => {
+  const h = leaveSourceOut(
+    runs,
+    () => ({ ...DEFAULT_FIT, features }),
+    counted.map((s) => s.source),
+  );
+  const ends = endScores(h);
+  return Object.fromEntries(
+    counted.map((c) => {
+      const pos: number[] = [];
+      const neg: number[] = [];
+      runs.forEach((r, i) => {
+        if (src[i] === c.source && ends[i] !== null) (r.passed ? pos : neg).push(ends[i]!);
+      });
+      return [c.source, auroc(pos, neg)?.auroc ?? null];
+    }),
+  );
+};
+const over = (x: Record<string, number | null>, sources: readonly string[]) => mean(sources.map((s) => x[s] ?? null));
+const process_ = heldOut(PROCESS_FEATURES);
+const all = heldOut([...PROCESS_FEATURES, ...EVIDENCE_NAMES]);
+const added = Object.fromEntries(EVIDENCE_NAMES.map((e) => [e, heldOut([...PROCESS_FEATURES, e])])) as Record<EvidenceName, Record<string, number | null>>;
+const dropped = Object.fromEntries(EVIDENCE_NAMES.map((e) => [e, heldOut([...PROCESS_FEATURES, ...EVIDENCE_NAMES.filter((x) => x !== e)])])) as Record<EvidenceName, Record<string, number | null>>;
+const keptOn = (sources: readonly string[]) => EVIDENCE_NAMES.filter((e) => over(added[e], sources)! > over(process_, sources)! && over(dropped[e], sources)! < over(all, sources)!);
+const row = (name: string, x: Record<string, number | null>) =>
+  `| ${name} | ${counted.map((s) => f3(x[s.source])).join(' | ')} | ${f3(over(x, steer))} | ${f3(
+    over(
+      x,
+      counted.map((s) => s.source),
+    ),
+  )} |`;
+console.log(`\n| leave one source out | ${counted.map((s) => s.source).join(' | ')} | mean, steering | mean, all ${counted.length} |`);
+console.log(`| --- | ${counted.map(() => '---').join(' | ')} | --- | --- |`);
+console.log(row('process features', process_));
+console.log(row('process + every evidence value', all));
+for (const e of EVIDENCE_NAMES) {
+  console.log(row(`+ ${e}`, added[e]));
+  console.log(row(`all but ${e}`, dropped[e]));
+}
+const kept = keptOn(steer);
+console.log(
+  `\nkept by the rule on the steering sources: ${kept.join(', ')}${kept.join() === KEPT_EVIDENCE.join() ? ' (= KEPT_EVIDENCE)' : ` (KEPT_EVIDENCE is ${KEPT_EVIDENCE.join(', ')}: update select.ts)`}`,
+);
+const withKept = heldOut([...PROCESS_FEATURES, ...kept]);
+console.log(row('process + kept evidence', withKept));
+
+// 3. Nested: each steering source judged with the values kept on the other steering sources.
+const nested: Record<string, { kept: string[]; auroc: number | null }> = {};
+for (const s of steer) {
+  const k = keptOn(steer.filter((x) => x !== s));
+  const h = heldOut([...PROCESS_FEATURES, ...k]);
+  nested[s] = { kept: k, auroc: h[s] ?? null };
+  console.log(`nested ${s}: kept on the others: ${k.join(', ')}; its held-out AUROC ${f3(h[s])} (with the values kept on all: ${f3(withKept[s])})`);
+}
+console.log(`\n${((Date.now() - started) / 1000).toFixed(1)} s`);
+const figures: Record<string, number | string> = { kept: kept.join(','), steering_mean_process: over(process_, steer) ?? Number.NaN, steering_mean_kept: over(withKept, steer) ?? Number.NaN };
+for (const [s, n] of Object.entries(nested)) figures[`nested_auroc ${s}`] = n.auroc ?? Number.NaN;
+void alone;
+writeResult(jsonFile, { bench: 'forecast-features', command: commandLine(import.meta.url), machine: machine(), targets: [], figures });

@@ -1,0 +1,141 @@
+/**
+ * `steplens train`'s method, pure: choose the configuration held out
+ * (select.ts), evaluate it two ways (leave one source out: a source never
+ * trained on; task-disjoint folds: new tasks of the sources trained on),
+ * each with pPass recalibrated per source on held-out outcomes of that source
+ * only (cross-fitted by task), check the `lowForecast` stop under the
+ * calibrate rule, and fit the models to write: a default model (the shared
+ * intercept, calibrated on every run's leave-one-source-out score) and one
+ * per source seen (its intercept, its own weights where chosen, its
+ * recalibration on its task-fold scores).
+ */
+import type { BootstrapOptions } from '../stats/bootstrap.js';
+import type { CalibrationError } from '../stats/calibration-error.js';
+import { crossCalibrate, endScores, leaveSourceOut, type HeldOut } from './crossfit.js';
+import { calibrationBySource, evaluateView, type HeldOutPPass, type ViewEvaluation } from './evaluate.js';
+import { fitRanker, rankerModel, type FitConfig } from './fit.js';
+import { sigmoid } from './logistic.js';
+import type { ForecastModel } from './model.js';
+import { applyPlatt, fitPlatt, type Platt } from './platt.js';
+import { sourceOf, type ForecastRun } from './run.js';
+import { selectConfig, type Selection } from './select.js';
+import { evaluateForecastStop, type StopEvaluation } from './stop-eval.js';
+
+export interface TrainOptions extends BootstrapOptions {
+  folds: number;
+  seed: number;
+}
+
+/** A configuration as the evaluation reports it. */
+export interface ConfigSummary {
+  set: string;
+  features: string[];
+  lambda: number;
+  endWeight: number;
+  groupSd: number;
+  kappa: number | null;
+}
+
+export interface TrainEvaluation {
+  folds: number;
+  seed: number;
+  selection: {
+    note: string;
+    steering: string[];
+    candidates: Array<{ set: string; lambda: number; bySource: Record<string, number | null>; mean: number | null }>;
+    chosen: ConfigSummary;
+    /** Per steering source: the set and lambda chosen without it (its leave-one-source-out figures use them). */
+    chosenWithout: Record<string, { set: string; lambda: number }>;
+    kappas: Selection['kappas'];
+  };
+  /** Each source scored by models fitted without it, recalibrated on its own other task folds. */
+  leaveSourceOut: ViewEvaluation & { uncalibrated: Record<string, CalibrationError> };
+  /** Each run scored by models fitted without its task, recalibrated on its source's other task folds. */
+  taskFolds: ViewEvaluation;
+  /** The lowForecast stop on the task-fold pPass (what the written file gives these sources). */
+  stop: StopEvaluation;
+}
+
+export interface TrainResult {
+  models: ForecastModel[];
+  evaluation: TrainEvaluation;
+}
+
+const summary = (set: string, c: FitConfig): ConfigSummary => ({ set, features: [...c.features], lambda: c.lambda, endWeight: c.endWeight, groupSd: c.groupSd, kappa: c.kappa });
+
+/** pPass at every row: each run's recalibration applied to its held-out scores. */
+function pPassOf(h: HeldOut, calibrations: ReadonlyArray<Platt | null>): HeldOutPPass {
+  return h.scores.map((z, i) => {
+    const c = calibrations[i];
+    return z === null || c === null || c === undefined ? null : z.map((v) => applyPlatt(c, v));
+  });
+}
+
+/** Trains and evaluates on `runs` (both outcomes present; callers check). */
+export function trainForecast(runs: readonly ForecastRun[], o: TrainOptions): TrainResult {
+  const boot = { ...(o.reps !== undefined ? { reps: o.reps } : {}), seed: o.seed, ...(o.level !== undefined ? { level: o.level } : {}) };
+  const sel = selectConfig(runs, o.folds, o.seed);
+  const chosen: FitConfig = { ...sel.chosen.config, kappa: sel.kappa };
+  // Leave one source out: a steering source reuses the scores of the candidate chosen without it; every other source is fitted now.
+  const configFor = (s: string): FitConfig => sel.candidates[sel.chosenWithout[s] ?? sel.candidates.indexOf(sel.chosen)]!.config;
+  const rest = [...new Set(runs.map(sourceOf))].filter((s) => !sel.steering.includes(s)).sort();
+  const restScores = leaveSourceOut(runs, configFor, rest);
+  const loso: HeldOut = {
+    scores: runs.map((r, i) => {
+      const at = sel.chosenWithout[sourceOf(r)];
+      return at !== undefined ? sel.loso[at]!.scores[i]! : restScores.scores[i]!;
+    }),
+  };
+  const losoP = pPassOf(loso, crossCalibrate(runs, loso, o.folds, o.seed));
+  const losoRaw = endScores(loso).map((z) => (z === null ? null : sigmoid(z)));
+  const foldP = pPassOf(sel.folds, crossCalibrate(runs, sel.folds, o.folds, o.seed));
+  const stop = evaluateForecastStop(
+    runs.flatMap((r, i) => {
+      const p = foldP[i];
+      return p?.length !== r.length ? [] : [{ source: sourceOf(r), passed: r.passed, pPass: p, costs: r.costs ?? new Float64Array(r.length) }];
+    }),
+  );
+  const candidateOf = (i: number) => ({ set: sel.candidates[i]!.set, lambda: sel.candidates[i]!.config.lambda });
+  const evaluation: TrainEvaluation = {
+    folds: o.folds,
+    seed: o.seed,
+    selection: {
+      note: sel.note,
+      steering: sel.steering,
+      candidates: sel.candidates.map((c) => ({ set: c.set, lambda: c.config.lambda, bySource: c.bySource, mean: c.mean })),
+      chosen: summary(sel.chosen.set, chosen),
+      chosenWithout: Object.fromEntries(Object.entries(sel.chosenWithout).map(([s, i]) => [s, candidateOf(i)])),
+      kappas: sel.kappas,
+    },
+    leaveSourceOut: { ...evaluateView(runs, loso.scores, losoP, boot), uncalibrated: calibrationBySource(runs, losoRaw).bySource },
+    taskFolds: evaluateView(runs, sel.folds.scores, foldP, boot),
+    stop,
+  };
+  return { models: fitModels(runs, chosen, loso, sel.folds), evaluation };
+}
+
+/** The default model and one per source, with their recalibrations (see the file comment). */
+export function fitModels(runs: readonly ForecastRun[], config: FitConfig, loso: HeldOut, folds: HeldOut): ForecastModel[] {
+  const ranker = fitRanker(runs, config);
+  const points = (h: HeldOut, pick: (r: ForecastRun) => boolean) => {
+    const ends = endScores(h);
+    return runs.flatMap((r, i) => (ends[i] === null || !pick(r) ? [] : [{ z: ends[i]!, pass: r.passed }]));
+  };
+  const models = [
+    rankerModel(
+      ranker,
+      undefined,
+      fitPlatt(
+        points(loso, () => true),
+        undefined,
+        0,
+      ),
+    ),
+  ];
+  const seen = new Map<string, ForecastRun>();
+  for (const r of runs) if (!seen.has(sourceOf(r))) seen.set(sourceOf(r), r);
+  for (const [s, r] of [...seen].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    models.push(rankerModel(ranker, s, fitPlatt(points(folds, (x) => sourceOf(x) === s)), { agent: r.agent, model: r.model }));
+  }
+  return models;
+}

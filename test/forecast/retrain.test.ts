@@ -1,0 +1,71 @@
+/**
+ * `serve --forecast-learn`'s retraining per agent + model: a source's
+ * candidate goes in force only for that source, and only if its held-out
+ * within-source figures are not worse than the model in force for it.
+ */
+import { describe, expect, it } from 'vitest';
+import { FEATURE_COUNT } from '../../src/core/forecast/features.js';
+import { parseForecast, selectModel, type ForecastFile } from '../../src/core/forecast/model.js';
+import { retrainForecast } from '../../src/core/forecast/retrain.js';
+import { sampleSteps, sourceOf, type ForecastRun } from '../../src/core/forecast/run.js';
+import { forecastFileOf, labelledRuns } from './fixtures.js';
+
+const runs = labelledRuns();
+const file = forecastFileOf(runs);
+const model = file.models[0]!;
+const now = '2026-12-01T01:00:00.000Z';
+/** A model in force that says 2 % for every run. */
+const blind: ForecastFile = { ...file, models: [{ ...model, weights: model.weights.map(() => 0), intercept: -4 }] };
+
+/** What the server's learner keeps of a session: the rows at the sampled prefix lengths only. */
+const asSession = (r: ForecastRun): ForecastRun => {
+  const at = Int32Array.from(sampleSteps(r.length));
+  const rows = new Float64Array(at.length * FEATURE_COUNT);
+  at.forEach((t, k) => rows.set(r.rows.subarray((t - 1) * FEATURE_COUNT, t * FEATURE_COUNT), k * FEATURE_COUNT));
+  return { id: r.id, task: r.task, agent: r.agent, model: r.model, passed: r.passed, length: r.length, at, rows };
+};
+const sessions = runs.map(asSession);
+const options = { now, minRuns: 4, minClass: 2, folds: 2 };
+
+describe('retraining per source', () => {
+  it('skips every source with too few sessions, and says so per source', () => {
+    const r = retrainForecast(sessions.slice(0, 3), file, { now });
+    expect(r.kind).toBe('skipped');
+    expect(r.sources.every((s) => s.result === 'skipped')).toBe(true);
+    expect(r.reason).toMatch(/need 20, with 5 of each outcome/);
+  });
+
+  it('puts a candidate in force for a source only, when the model in force for it is worse held out', () => {
+    const r = retrainForecast(sessions, blind, options);
+    expect(r.kind).toBe('accepted');
+    if (r.kind !== 'accepted') return;
+    const accepted = r.sources.filter((s) => s.result === 'accepted');
+    expect(accepted.length).toBeGreaterThanOrEqual(1);
+    for (const s of accepted) {
+      expect(s.heldOut!.logLoss).toBeLessThanOrEqual(s.inForce!.logLoss);
+      // The source gets its own model; the default stays the blind one.
+      const own = selectModel(r.candidate, s.agent, s.model)!;
+      expect(own.match).toEqual({ agent: s.agent, model: s.model });
+      expect(own.weights).not.toEqual(blind.models[0]!.weights);
+    }
+    expect(selectModel(r.candidate, 'another agent', undefined)).toEqual(blind.models[0]);
+    expect(r.candidate.createdAt).toBe(now);
+    expect(parseForecast(JSON.parse(JSON.stringify(r.candidate))).ok).toBe(true);
+    // Sources without enough sessions are named as skipped.
+    expect(r.sources.some((s) => s.result === 'skipped')).toBe(true);
+  });
+
+  it("rejects a source's candidate that is worse held out than the model in force (one fitted on those very sessions)", () => {
+    const first = retrainForecast(sessions, blind, options);
+    if (first.kind !== 'accepted') throw new Error('expected a first acceptance');
+    const again = retrainForecast(sessions, first.candidate, options);
+    const tried = again.sources.filter((s) => s.result !== 'skipped');
+    expect(tried.length).toBeGreaterThanOrEqual(1);
+    expect(tried.every((s) => s.result === 'rejected')).toBe(true);
+    expect(again.kind).toBe('rejected');
+    const s = tried[0]!;
+    const src = sessions.filter((x) => x.agent === s.agent && x.model === s.model);
+    expect(s.heldOut!.sessions).toBe(src.length);
+    expect(new Set(src.map(sourceOf)).size).toBe(1);
+  });
+});
