@@ -101,6 +101,8 @@ export interface Scorer {
   /** Records the test outcome (undefined: unknown); the tiers of later steps follow it. */
   setOutcome(passed: boolean | undefined): void;
   report(passed?: boolean): TrajectoryReport;
+  /** What the scorer scores against (the report's `reference`), known from creation. */
+  readonly reference: ReferenceInfo;
 }
 
 export interface ScorerOptions {

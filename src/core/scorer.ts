@@ -13,7 +13,7 @@ import { DEFAULT_POLICY, type Policy } from './policy.js';
 import { createForecaster } from './forecast/forecaster.js';
 import type { ForecastModel } from './forecast/model.js';
 import { createPriorSignalTracker } from './signals/prior-signals.js';
-import { ptaPaths } from './pta/paths.js';
+import { ptaPathCount } from './pta/paths.js';
 import type { ReferenceInfo, ScoreVector, State, Step } from './types.js';
 import type { Pta, Scorer, ScorerOptions, StepResult, TrajectoryReport } from './scorer-api.js';
 import { createCoherenceTracker } from './signals/coherence.js';
@@ -47,7 +47,7 @@ export function createScorer(options: CreateScorerOptions): Scorer {
   let unknown = 0;
   let outcome: boolean | undefined;
   let current: ScoreVector = { total: 0, struct: pta ? 0 : null, cov: pta ? 0 : null, coh: 0, temp: 0 };
-  const reference: ReferenceInfo = pta !== undefined ? { kind: 'pta', version: pta.version, paths: ptaPaths(pta).length } : { kind: 'prior' };
+  const reference: ReferenceInfo = Object.freeze(pta !== undefined ? { kind: 'pta', version: pta.version, paths: ptaPathCount(pta) } : { kind: 'prior' });
 
   return {
     push(step: Step): StepResult {
@@ -78,6 +78,7 @@ export function createScorer(options: CreateScorerOptions): Scorer {
     get length() {
       return states.length;
     },
+    reference,
     score: () => ({ ...current }),
     states: () => states,
     setOutcome(passed) {

@@ -52,6 +52,8 @@ export interface SessionDurability {
 export class SessionRegistry {
   readonly sessions = new Map<string, Session>();
   private readonly pending = new Set<string>();
+  /** The sessions of `sessions` that have not ended: `openCount` runs at every start and end, and ended sessions kept for resume may number thousands. */
+  private readonly live = new Set<Session>();
   /** Ends in progress (a client `end`, the sweep and shutdown may race): each session ends once. */
   private readonly ending = new Map<string, Promise<FinalMessage>>();
   private sweeping = false;
@@ -70,9 +72,7 @@ export class SessionRegistry {
 
   /** Sessions still open (not ended), detached ones included. */
   openCount(): number {
-    let n = 0;
-    for (const s of this.sessions.values()) if (!s.ended) n++;
-    return n + this.pending.size;
+    return this.live.size + this.pending.size;
   }
 
   /** Open sessions attached to `conn`. */
@@ -140,6 +140,7 @@ export class SessionRegistry {
       }
       session.connection = conn.id;
       this.sessions.set(id, session);
+      this.live.add(session);
       conn.sessions.add(id);
       this.deps.log.info({ session: id, task: msg.task, format, reference: session.reference, learn: session.learn, policy: selected, shadow }, 'session started');
       this.deps.observer?.started(session);
@@ -201,6 +202,7 @@ export class SessionRegistry {
       reason: why,
     };
     session.final = final;
+    this.live.delete(session);
     this.deps.onEnded?.(session);
     session.endedAt = Date.now();
     session.release();
@@ -261,6 +263,7 @@ export class SessionRegistry {
   evict(session: Session, why: string, keepOnConnection: boolean): void {
     if (this.sessions.get(session.id) !== session) return;
     this.sessions.delete(session.id);
+    this.live.delete(session);
     this.endedKept.delete(session.id);
     if (!keepOnConnection && session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.id);
     this.deps.metrics.activeSessions.set(this.openCount());
@@ -269,7 +272,10 @@ export class SessionRegistry {
 
   /** Registers a session rebuilt from the durable journal. */
   adopt(session: Session): void {
+    const previous = this.sessions.get(session.id);
+    if (previous !== undefined) this.live.delete(previous);
     this.sessions.set(session.id, session);
+    if (!session.ended) this.live.add(session);
     // A rebuilt ended session counts against the ended-session bounds like one that ended here.
     if (session.ended) {
       session.release();
@@ -291,6 +297,7 @@ export class SessionRegistry {
   private free(session: Session, why: string): void {
     if (this.sessions.get(session.id) !== session) return;
     this.sessions.delete(session.id);
+    this.live.delete(session);
     this.endedKept.delete(session.id);
     this.deps.metrics.endedSessions.set(this.endedKept.count);
     this.deps.metrics.endedSessionBytes.set(this.endedKept.bytes);

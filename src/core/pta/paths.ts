@@ -31,6 +31,18 @@ export function ptaPaths(pta: Pta): number[][] {
   return out;
 }
 
+/** Path counts per PTA, with the sizes they were counted at (a PTA being built still grows: then it is counted again). */
+const pathCounts = new WeakMap<Pta, { nodes: number; references: number; paths: number }>();
+
+/** `ptaPaths(pta).length`, counted once per PTA: every session started against a task's PTA reports it. */
+export function ptaPathCount(pta: Pta): number {
+  const known = pathCounts.get(pta);
+  if (known?.nodes === pta.nodes.length && known.references === pta.references.length) return known.paths;
+  const paths = ptaPaths(pta).length;
+  pathCounts.set(pta, { nodes: pta.nodes.length, references: pta.references.length, paths });
+  return paths;
+}
+
 /** Depth of every node (root 0), indexed by node id. */
 export function nodeDepths(pta: Pta): number[] {
   const depth: number[] = new Array<number>(pta.nodes.length).fill(0);
