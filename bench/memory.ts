@@ -87,21 +87,22 @@ async function sessionBytes(trajectories: readonly CorpusTrajectory[]): Promise<
   const log = pino({ level: 'silent' });
   const options = resolveOptions({ limits: { sessionsPerConnection: sessions + 1, totalSessions: sessions + 1 } });
   const metrics = createMetrics(store);
-  const registry = new SessionRegistry({ store, analyzers, metrics, log, options, connections });
-  const deps: HandlerDeps = { registry, metrics, log, options };
-
-  const warm = await openSessions(deps, trajectories, sessions, 'warm');
-  connections.set(1, warm);
-  registry.sessions.clear();
-  connections.clear();
-  const before = heap();
-  const conn = await openSessions(deps, trajectories, sessions, 'm');
-  connections.set(1, conn);
-  const after = heap();
-  if (registry.sessions.size !== sessions || [...registry.sessions.values()].some((s) => s.length !== stepsEach)) {
-    throw new Error(`expected ${sessions} sessions of ${stepsEach} steps, got ${registry.sessions.size}`);
-  }
-  registry.sessions.clear();
+  // A fresh registry per round (it counts its open sessions itself): each round's sessions go with their registry.
+  const round = async (prefix: string): Promise<{ before: ReturnType<typeof heap>; after: ReturnType<typeof heap> }> => {
+    const deps: HandlerDeps = { registry: new SessionRegistry({ store, analyzers, metrics, log, options, connections }), metrics, log, options };
+    const before = heap();
+    const conn = await openSessions(deps, trajectories, sessions, prefix);
+    connections.set(1, conn);
+    const after = heap();
+    const { registry } = deps;
+    if (registry.sessions.size !== sessions || [...registry.sessions.values()].some((s) => s.length !== stepsEach)) {
+      throw new Error(`expected ${sessions} sessions of ${stepsEach} steps, got ${registry.sessions.size}`);
+    }
+    connections.clear();
+    return { before, after };
+  };
+  await round('warm');
+  const { before, after } = await round('m');
 
   const reference = await store.reference(SERVER_BENCH_TASK);
   const base = heap();

@@ -16,13 +16,13 @@
  *   node dist/bench/replicas.js [--connections 16] [--sessions 4] [--depth 4] [--round-ms 3000] [--warmup-ms 1500] [--pairs 2]
  *     [--paced-rate 1000] [--paced-sessions 200] [--paced-connections 10] [--paced-ms 6000] [--fsync everysec|always|off] [--json FILE]
  */
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseTrajectoryText } from '../src/formats/index.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
+import { sampleCpu } from './proc-cpu.js';
 import { RedisServer, type RedisFsync } from './redis-server.js';
 import { machine, machineLine, target, writeResult, type Target } from './report.js';
 import { startTarget, type TargetProcess } from './server-process.js';
@@ -50,20 +50,10 @@ const num = (v: string | undefined): number => Number(v);
 const RAMP_MS = 500;
 let runId = 0;
 
-/** CPU seconds (user + system) a process has used, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 /** CPU seconds of every process of the bench (same order as `names`). */
 type CpuSample = number[];
 let pids: number[] = [];
-const sampleCpu = (): CpuSample => pids.map(cpuSeconds);
+const sampleAll = (): CpuSample => sampleCpu(pids);
 
 interface Round {
   rate: number;
@@ -90,9 +80,9 @@ async function round(targets: TargetProcess[], templates: StepTemplates, ms: num
     ),
   );
   await new Promise((resolve) => setTimeout(resolve, RAMP_MS));
-  const before = sampleCpu();
+  const before = sampleAll();
   const windows: Window[] = await Promise.all(drivers.map((d) => d.closedLoop(0, ms)));
-  const cpu = sampleCpu().map((c, i) => c - before[i]!);
+  const cpu = sampleAll().map((c, i) => c - before[i]!);
   await Promise.all(drivers.map((d) => d.close()));
   const failed = windows.find((w) => w.errors > 0);
   if (failed) throw new Error(`${failed.errors} error frame(s), first: ${failed.firstError}`);

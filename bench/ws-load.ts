@@ -1,15 +1,20 @@
 /**
  * WebSocket load benchmark of `/v1/stream` against the limit for JSON over
  * WebSocket on this machine. The driver (this process, {@link LoadDriver})
- * streams a real corpus trajectory (79 steplens steps, task with a PTA in
- * data/example) over C connections × M sessions, `depth` steps in flight per
- * session, sessions restarting after their `final`. Targets run in their own
- * processes: A = the steplens server, B = a bare `ws` server that parses each
- * frame and answers a small JSON reply.
- *  1. throughput, per connection count: one warm-up round of A and B, then
- *     rounds A B B A ... (`--pairs`); steps/s = score frames received per
- *     second of a round; latency = step sent → its score received (client clock);
- *     ratio = median A rate / median B rate (target >= 0.5 at 16 and 64);
+ * replays a real held-out corpus run (79 steplens steps of pylint-dev__astroid-1196 that its task's PTA in
+ * data/example was not built from) over C connections × M sessions, `depth` steps in flight per session,
+ * each session a full one: `start`, its steps, `end`, and once its `final` arrives a new session.
+ * Targets run in their own processes: A = the steplens server, B = a bare `ws` server that parses each
+ * frame and answers a small JSON reply. Two shapes (`--shapes`):
+ *  - `lifecycle` (issue 24): 16 connections × 1 session, 1 step in flight: every step, start and end
+ *    waits for its answer, so session start and end and the per-message work count in full;
+ *  - `pipelined` (issue 6): 16 and 64 connections × 4 sessions × 4 steps in flight (long pipelined
+ *    sessions; a session's start and end overlap other sessions' steps).
+ *  1. throughput, per shape and connection count: one warm-up round of A and B, then `--rounds`
+ *     rounds of each in the order A B B A A B ...; steps/s = score frames received per second of a round;
+ *     latency = step sent → its score received (client clock); ratio = median A rate / median B rate
+ *     (targets: lifecycle >= 0.6, pipelined >= 0.5). CPU µs per step of A, B and the driver over the
+ *     rounds (from /proc) are printed beside: on a shared machine they move less than the rates;
  *  2. paced (open loop): `--paced-sessions` sessions, total rate = half the
  *     highest median A rate (or `--rate`), p99 step-to-score latency (target < 2 ms);
  *     the sessions' phases are first spread over the trajectory (`stagger`), so
@@ -17,8 +22,10 @@
  * `--profile DIR` runs the steplens process under `--cpu-prof` and prints its top self-time functions;
  * `--server-args '...'` passes more node flags to it (e.g. `--trace-gc`).
  *
- *   node dist/bench/ws-load.js [--connections 16,64] [--sessions 4] [--depth 4] [--round-ms 2000] [--warmup-ms 1500]
- *     [--pairs 2] [--paced-sessions 1000] [--paced-connections 20] [--paced-ms 8000] [--rate N] [--no-stagger] [--profile DIR] [--server-args '--trace-gc'] [--json FILE]
+ *   node dist/bench/ws-load.js [--shapes lifecycle,pipelined] [--lifecycle-connections 16] [--lifecycle-depth 1]
+ *     [--connections 16,64] [--sessions 4] [--depth 4] [--rounds 3] [--round-ms 2000] [--warmup-ms 1500]
+ *     [--paced-sessions 1000] [--paced-connections 20] [--paced-ms 8000] [--rate N] [--no-stagger] [--profile DIR]
+ *     [--server-args '--trace-gc'] [--json FILE]
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -27,6 +34,7 @@ import { parseArgs } from 'node:util';
 import { parseTrajectoryText } from '../src/formats/index.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
 import { newestProfile, printSelfTimes } from './cpu-top.js';
+import { loadLine, sampleCpu } from './proc-cpu.js';
 import { machine, machineLine, target, writeResult, type Target } from './report.js';
 import { startTarget, type TargetProcess } from './server-process.js';
 import { commandLine, fmt, latencySummary, median, printTable, ratio } from './timing.js';
@@ -34,12 +42,15 @@ import { LoadDriver, stepTemplates, type StepTemplates, type Window } from './ws
 
 const { values: args } = parseArgs({
   options: {
+    shapes: { type: 'string', default: 'lifecycle,pipelined' },
+    'lifecycle-connections': { type: 'string', default: '16' },
+    'lifecycle-depth': { type: 'string', default: '1' },
     connections: { type: 'string', default: '16,64' },
     sessions: { type: 'string', default: '4' },
     depth: { type: 'string', default: '4' },
+    rounds: { type: 'string', default: '3' },
     'round-ms': { type: 'string', default: '2000' },
     'warmup-ms': { type: 'string', default: '1500' },
-    pairs: { type: 'string', default: '2' },
     'paced-sessions': { type: 'string', default: '1000' },
     'paced-connections': { type: 'string', default: '20' },
     'paced-ms': { type: 'string', default: '8000' },
@@ -54,38 +65,75 @@ const { values: args } = parseArgs({
 const num = (v: string | undefined): number => Number(v);
 const RAMP_MS = 300;
 
-let runId = 0;
-async function round(t: TargetProcess, templates: StepTemplates, connections: number, sessions: number, depth: number, ms: number): Promise<Window> {
-  const d = await LoadDriver.open({ url: t.url, connections, sessionsPerConnection: sessions, task: SERVER_BENCH_TASK, templates, depth, run: ++runId });
-  const w = await d.closedLoop(RAMP_MS, ms);
-  await d.close();
-  if (w.errors > 0) throw new Error(`${t.kind}: ${w.errors} error frame(s), first: ${w.firstError}`);
-  return w;
+/** One load shape at one connection count. */
+interface Config {
+  shape: 'lifecycle' | 'pipelined';
+  connections: number;
+  sessions: number;
+  depth: number;
 }
 
-interface ConfigResult {
-  connections: number;
-  a: Window[];
-  b: Window[];
+function configs(): Config[] {
+  const out: Config[] = [];
+  for (const shape of (args.shapes ?? '').split(',')) {
+    if (shape === 'lifecycle') {
+      for (const c of (args['lifecycle-connections'] ?? '').split(',')) out.push({ shape, connections: Number(c), sessions: 1, depth: num(args['lifecycle-depth']) });
+    } else if (shape === 'pipelined') {
+      for (const c of (args.connections ?? '').split(',')) out.push({ shape, connections: Number(c), sessions: num(args.sessions), depth: num(args.depth) });
+    } else if (shape !== '') throw new Error(`--shapes: unknown shape ${shape} (lifecycle, pipelined)`);
+  }
+  return out;
+}
+
+let runId = 0;
+/** The steplens target, the echo target and this driver: whose CPU each round samples. */
+let pids: number[] = [];
+
+interface Round extends Window {
+  /** CPU seconds of steplens, echo and the driver over the recorded window. */
+  cpu: number[];
+}
+
+async function round(t: TargetProcess, templates: StepTemplates, c: Config, ms: number): Promise<Round> {
+  const d = await LoadDriver.open({ url: t.url, connections: c.connections, sessionsPerConnection: c.sessions, task: SERVER_BENCH_TASK, templates, depth: c.depth, run: ++runId });
+  await new Promise((resolve) => setTimeout(resolve, RAMP_MS));
+  const before = sampleCpu(pids);
+  const w = await d.closedLoop(0, ms);
+  const cpu = sampleCpu(pids).map((x, i) => x - before[i]!);
+  await d.close();
+  if (w.errors > 0) throw new Error(`${t.kind}: ${w.errors} error frame(s), first: ${w.firstError}`);
+  return { ...w, cpu };
+}
+
+interface ConfigResult extends Config {
+  a: Round[];
+  b: Round[];
   rateA: number;
   rateB: number;
   ratio: number;
+  /** CPU µs per step: steplens (in A rounds), echo (in B rounds), the driver in A and B rounds. */
+  cpuA: number;
+  cpuB: number;
+  driverA: number;
+  driverB: number;
 }
 
-async function throughput(a: TargetProcess, b: TargetProcess, templates: StepTemplates, connections: number): Promise<ConfigResult> {
-  const [sessions, depth, ms, warm, pairs] = [args.sessions, args.depth, args['round-ms'], args['warmup-ms'], args.pairs].map(num) as [number, number, number, number, number];
-  await round(a, templates, connections, sessions, depth, warm);
-  await round(b, templates, connections, sessions, depth, warm);
-  const runs: Record<'A' | 'B', Window[]> = { A: [], B: [] };
-  for (let p = 0; p < pairs; p++) {
-    for (const which of p % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
-      runs[which].push(await round(which === 'A' ? a : b, templates, connections, sessions, depth, ms));
-    }
+const perStep = (rs: Round[], i: number): number => (rs.reduce((n, r) => n + r.cpu[i]!, 0) * 1e6) / rs.reduce((n, r) => n + r.scored, 0);
+
+async function throughput(a: TargetProcess, b: TargetProcess, templates: StepTemplates, c: Config): Promise<ConfigResult> {
+  const [ms, warm, rounds] = [args['round-ms'], args['warmup-ms'], args.rounds].map(num) as [number, number, number];
+  await round(a, templates, c, warm);
+  await round(b, templates, c, warm);
+  const runs: Record<'A' | 'B', Round[]> = { A: [], B: [] };
+  // A B B A A B ...: drift of the machine hits both alike.
+  for (let i = 0; i < 2 * rounds; i++) {
+    const which = i % 4 === 0 || i % 4 === 3 ? 'A' : 'B';
+    runs[which].push(await round(which === 'A' ? a : b, templates, c, ms));
   }
   const rate = (w: Window): number => w.scored / w.seconds;
   const rateA = median(runs.A.map(rate));
   const rateB = median(runs.B.map(rate));
-  return { connections, a: runs.A, b: runs.B, rateA, rateB, ratio: rateA / rateB };
+  return { ...c, a: runs.A, b: runs.B, rateA, rateB, ratio: rateA / rateB, cpuA: perStep(runs.A, 0), cpuB: perStep(runs.B, 1), driverA: perStep(runs.A, 2), driverB: perStep(runs.B, 2) };
 }
 
 const pooled = (ws: Window[]): Float64Array => {
@@ -109,41 +157,58 @@ async function main(): Promise<void> {
   const a = await startTarget('steplens', profileArgs);
   const b = await startTarget('echo');
   const m = machine();
+  pids = [a.pid, b.pid, process.pid];
   console.log(`command: ${commandLine(import.meta.url)}`);
   console.log(machineLine(m));
+  console.log(`load average before: ${loadLine()} (a shared machine: rates swing with other jobs; compare the in-run ratios and the CPU per step)`);
   console.log(
-    `trajectory: ${SERVER_BENCH_FILE} (${templates.steps} steps, ${fmt(frameBytes, 0)} B per step frame); A = steplens (pid ${a.pid}), B = bare ws echo (pid ${b.pid}), driver pid ${process.pid}`,
+    `trajectory: ${SERVER_BENCH_FILE} (${templates.steps} steps, ${fmt(frameBytes, 0)} B per step frame; held out of its task's PTA); A = steplens (pid ${a.pid}), B = bare ws echo (pid ${b.pid}), driver pid ${process.pid}`,
   );
-  console.log(
-    `closed loop: ${args.sessions} sessions per connection, ${args.depth} steps in flight per session; warm-up ${args['warmup-ms']} ms each, then ${args.pairs} pairs of ${args['round-ms']} ms rounds (A B B A ...)`,
-  );
+  console.log(`closed loop, full sessions (start, steps, end, next session); warm-up ${args['warmup-ms']} ms each, then ${args.rounds} rounds of ${args['round-ms']} ms each (A B B A A B ...)`);
 
   const targets: Target[] = [];
   const figures: Record<string, number> = {};
   const results: ConfigResult[] = [];
-  for (const c of (args.connections ?? '').split(',').map(Number)) results.push(await throughput(a, b, templates, c));
+  for (const c of configs()) results.push(await throughput(a, b, templates, c));
   const rows: string[][] = [];
   for (const r of results) {
     for (const [label, ws, rate] of [
       ['A steplens', r.a, r.rateA],
       ['B ws echo', r.b, r.rateB],
     ] as const) {
+      const isA = label.startsWith('A');
       const lat = latencySummary(pooled([...ws]));
       rows.push([
-        `${label} @${r.connections} conn`,
+        `${r.shape} ${r.connections}×${r.sessions}×${r.depth}`,
+        label,
         ws.map((w) => fmt(w.scored / w.seconds, 0)).join(' '),
         fmt(rate, 0),
-        label.startsWith('A') ? ratio(r.rateA, r.rateB) : '×1.00',
+        isA ? ratio(r.rateA, r.rateB) : '×1.00',
+        fmt(isA ? r.cpuA : r.cpuB, 1),
+        isA ? ratio(r.cpuB, r.cpuA) : '×1.00',
+        fmt(isA ? r.driverA : r.driverB, 1),
         fmt(lat.p50, 2),
         fmt(lat.p99, 2),
         fmt(lat.max, 1),
       ]);
-      const key = `${label.startsWith('A') ? 'steplens' : 'echo'}_${r.connections}`;
-      Object.assign(figures, { [`${key}_steps_per_s`]: rate, [`${key}_p50_ms`]: lat.p50, [`${key}_p99_ms`]: lat.p99, [`${key}_max_ms`]: lat.max });
+      const key = `${r.shape}_${isA ? 'steplens' : 'echo'}_${r.connections}`;
+      Object.assign(figures, {
+        [`${key}_steps_per_s`]: rate,
+        [`${key}_cpu_us_per_step`]: isA ? r.cpuA : r.cpuB,
+        [`${key}_p50_ms`]: lat.p50,
+        [`${key}_p99_ms`]: lat.p99,
+        [`${key}_max_ms`]: lat.max,
+      });
     }
+    figures[`${r.shape}_${r.connections}_ratio`] = r.ratio;
+    figures[`${r.shape}_${r.connections}_cpu_ratio`] = r.cpuB / r.cpuA;
   }
-  printTable(['target', 'steps/s per round', 'median', 'vs echo', 'p50 ms', 'p99 ms', 'max ms'], rows);
-  for (const r of results) targets.push(target(`ws-load steplens/echo throughput @${r.connections} connections`, r.ratio, '>=', 0.5));
+  printTable(['shape conn×sessions×depth', 'target', 'steps/s per round', 'median', 'vs echo', 'server µs CPU/step', 'echo/server CPU', 'driver µs', 'p50 ms', 'p99 ms', 'max ms'], rows);
+  console.log("vs echo = median steps/s over the echo's median in the same run; echo/server CPU = the echo's CPU per message over steplens' CPU per step");
+  for (const r of results) {
+    if (r.shape === 'lifecycle') targets.push(target(`ws-load full-lifecycle steplens/echo throughput @${r.connections} connections`, r.ratio, '>=', 0.6));
+    else targets.push(target(`ws-load steplens/echo throughput @${r.connections} connections`, r.ratio, '>=', 0.5));
+  }
 
   const pacedSessions = num(args['paced-sessions']);
   if (pacedSessions > 0) {
@@ -181,6 +246,7 @@ async function main(): Promise<void> {
     });
     targets.push(target(`ws-load p99 latency, ${pacedSessions} sessions at half max load`, lat.p99, '<', 2, 'ms'));
   }
+  console.log(`load average after: ${loadLine()}`);
   await b.close();
   await a.close();
   if (args.profile !== undefined) {

@@ -105,6 +105,8 @@ export interface Scorer {
   report(passed?: boolean): TrajectoryReport;
   /** With a forecast model: its feature vectors at the sampled prefix lengths and now (what `serve --forecast-learn` refits on). */
   forecastTrace?(): ForecastTrace;
+  /** What the scorer scores against (the report's `reference`), known from creation. */
+  readonly reference: ReferenceInfo;
 }
 
 /** The forecaster's feature vectors of a run: `at` prefix lengths (ascending, the last is `length`), rows of the feature catalogue. */

@@ -47,7 +47,7 @@ export function createScorer(options: CreateScorerOptions): Scorer {
   let unknown = 0;
   let outcome: boolean | undefined;
   let current: ScoreVector = { total: 0, struct: pta ? 0 : null, cov: pta ? 0 : null, coh: 0, temp: 0 };
-  const reference: ReferenceInfo = pta !== undefined ? { kind: 'pta', version: pta.version, paths: ptaPathCount(pta) } : { kind: 'prior' };
+  const reference: ReferenceInfo = Object.freeze(pta !== undefined ? { kind: 'pta', version: pta.version, paths: ptaPathCount(pta) } : { kind: 'prior' });
 
   return {
     push(step: Step): StepResult {
@@ -78,6 +78,7 @@ export function createScorer(options: CreateScorerOptions): Scorer {
     get length() {
       return states.length;
     },
+    reference,
     score: () => ({ ...current }),
     states: () => states,
     setOutcome(passed) {

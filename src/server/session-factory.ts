@@ -43,7 +43,7 @@ export function buildSession(spec: SessionSpec, env: { analyzers: Analyzers; con
     format: spec.format,
     learn: spec.learn,
     scorer,
-    reference: scorer.report().reference,
+    reference: scorer.reference,
     parser: spec.format === 'steplens' ? undefined : getParser(spec.format).stream(),
     maxSteps: env.maxSteps,
     now: env.now,

@@ -60,6 +60,8 @@ export class SessionRegistry {
   /** Keys being started, and their tenants. */
   private readonly pending = new Map<string, string>();
   private ordinals = 0;
+  /** The sessions of `sessions` that have not ended: `openCount` runs at every start and end, and ended sessions kept for resume may number thousands. */
+  private readonly live = new Set<Session>();
   /** Ends in progress (a client `end`, the sweep and shutdown may race): each session ends once. */
   private readonly ending = new Map<string, Promise<FinalMessage>>();
   private sweeping = false;
@@ -84,9 +86,10 @@ export class SessionRegistry {
 
   /** Sessions still open (not ended), detached ones included; of one tenant when given. */
   openCount(tenant?: string): number {
+    if (tenant === undefined) return this.live.size + this.pending.size;
     let n = 0;
-    for (const s of this.sessions.values()) if (!s.ended && (tenant === undefined || s.tenant === tenant)) n++;
-    for (const t of this.pending.values()) if (tenant === undefined || t === tenant) n++;
+    for (const s of this.live) if (s.tenant === tenant) n++;
+    for (const t of this.pending.values()) if (t === tenant) n++;
     return n;
   }
 
@@ -181,6 +184,7 @@ export class SessionRegistry {
       session.connection = conn.id;
       session.ordinal = ++this.ordinals;
       this.sessions.set(key, session);
+      this.live.add(session);
       conn.sessions.add(key);
       this.deps.log.info({ session: id, tenant: principal.tenant, task: msg.task, format, reference: session.reference, learn: session.learn, policy: selected, shadow }, 'session started');
       this.deps.observer?.started(session);
@@ -233,6 +237,7 @@ export class SessionRegistry {
       reason: why,
     };
     session.final = final;
+    this.live.delete(session);
     this.deps.onEnded?.(session);
     session.endedAt = Date.now();
     session.release();
@@ -310,6 +315,7 @@ export class SessionRegistry {
   evict(session: Session, why: string, keepOnConnection: boolean): void {
     if (this.sessions.get(session.key) !== session) return;
     this.sessions.delete(session.key);
+    this.live.delete(session);
     this.endedKept.delete(session.key);
     if (!keepOnConnection && session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.key);
     this.deps.metrics.activeSessions.set(this.openCount());
@@ -318,8 +324,11 @@ export class SessionRegistry {
 
   /** Registers a session rebuilt from the durable journal. */
   adopt(session: Session): void {
+    const previous = this.sessions.get(session.key);
+    if (previous !== undefined) this.live.delete(previous);
     session.ordinal = ++this.ordinals;
     this.sessions.set(session.key, session);
+    if (!session.ended) this.live.add(session);
     // A rebuilt ended session counts against the ended-session bounds like one that ended here.
     if (session.ended) {
       session.release();
@@ -341,6 +350,7 @@ export class SessionRegistry {
   private free(session: Session, why: string): void {
     if (this.sessions.get(session.key) !== session) return;
     this.sessions.delete(session.key);
+    this.live.delete(session);
     this.endedKept.delete(session.key);
     this.deps.metrics.endedSessions.set(this.endedKept.count);
     this.deps.metrics.endedSessionBytes.set(this.endedKept.bytes);

@@ -278,7 +278,7 @@ export class Session {
   release(): void {
     if (this.scorer === undefined) return;
     this.endedStates = this.scorer.states();
-    this.endedStateBytes = JSON.stringify(this.endedStates).length;
+    this.endedStateBytes = statesJsonBytes(this.endedStates);
     this.scorer = undefined;
     this.parser = undefined;
   }
@@ -287,4 +287,17 @@ export class Session {
   keptBytes(): number {
     return 512 + this.log.bytes + 2 * (this.final === undefined ? 0 : JSON.stringify(this.final).length) + 2 * this.endedStateBytes;
   }
+}
+
+/**
+ * About the length of the states' JSON text, without writing it (ending a session must stay cheap): the
+ * fixed fields of a state serialise to ~190 characters (hash included), plus its strings and tokens.
+ */
+function statesJsonBytes(states: ReturnType<Scorer['states']>): number {
+  let n = 2;
+  for (const s of states) {
+    n += 190 + s.tool.length + (s.file?.length ?? 0) + (s.scope?.length ?? 0) + (s.range === undefined ? 0 : 20);
+    for (const t of s.tokens) n += t.length + 3;
+  }
+  return n;
 }

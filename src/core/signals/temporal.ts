@@ -53,16 +53,20 @@ export interface TemporalTracker extends SignalTracker<number> {
  * of the uniform profile to the reference.
  */
 export function createTemporalTracker(reference: Windows, alpha: number): TemporalTracker {
-  const prefix: number[][] = [[0], [0], [0], [0]];
+  // Prefix counts of the 4 stages, interleaved (prefix[4i + s] = states of stage s among the first i), in a
+  // typed array grown by doubling: a session keeps one per trajectory, and 4 arrays of boxed-size slots cost ~3x.
+  let prefix = new Int32Array(4 * 32);
   let n = 0;
-  const countsIn = (lo: number, hi: number): StageCounts => prefix.map((p) => p[hi]! - p[lo]!) as StageCounts;
+  const countsIn = (lo: number, hi: number): StageCounts => [0, 1, 2, 3].map((s) => prefix[4 * hi + s]! - prefix[4 * lo + s]!) as StageCounts;
   return {
     add(state: State): void {
       const k = STAGE_INDEX[state.stage];
-      for (let s = 0; s < 4; s++) {
-        const p = prefix[s]!;
-        p.push(p[n]! + (s === k ? 1 : 0));
+      if (4 * (n + 2) > prefix.length) {
+        const grown = new Int32Array(prefix.length * 2);
+        grown.set(prefix);
+        prefix = grown;
       }
+      for (let s = 0; s < 4; s++) prefix[4 * (n + 1) + s] = prefix[4 * n + s]! + (s === k ? 1 : 0);
       n++;
     },
     value(): number {
