@@ -100,7 +100,7 @@ export class ViewCopies {
     const kept = this.copies.get(key);
     this.copies.delete(key);
     // The same session (not one started again under its id after it expired), not ahead of the journal, not ended while the journal says open.
-    const usable = kept !== undefined && kept.createdAt === head.record.createdAt && kept.session.lastSeq < head.length && (!kept.session.ended || head.final !== undefined);
+    const usable = kept?.createdAt === head.record.createdAt && kept.session.lastSeq < head.length && (!kept.session.ended || head.final !== undefined);
     const session = usable ? await catchUp(this.deps, kept.session, head) : await rebuild(this.deps, id, head);
     this.copies.set(key, { session, createdAt: head.record.createdAt });
     if (this.copies.size > this.max) this.copies.delete(this.copies.keys().next().value!);
