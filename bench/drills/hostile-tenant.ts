@@ -172,7 +172,10 @@ export async function runHostileTenant(o: HostileTenantOptions): Promise<Hostile
     const learnAnswers: Record<string, number> = {};
     for (let i = 0; i < o.learnSessions; i++) {
       const { final } = await session(mallory, `learn-${i}`, o.task, o.junkEvents, { learn: true }, true);
-      tally(learnAnswers, (final.learned as { version?: number } | undefined)?.version !== undefined ? 'learned' : String((final.learned as { error?: { code?: string } } | undefined)?.error?.code ?? 'none'));
+      tally(
+        learnAnswers,
+        (final.learned as { version?: number } | undefined)?.version !== undefined ? 'learned' : String((final.learned as { error?: { code?: string } } | undefined)?.error?.code ?? 'none'),
+      );
     }
     const afterLearn = await score();
     await phase('learn');

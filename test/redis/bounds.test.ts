@@ -129,7 +129,7 @@ describe('Redis bounds', () => {
       expect(refused.message).not.toMatch(/unreachable/);
       const ready = await fetch(`${a.url}/readyz`);
       expect(ready.status).toBe(503);
-      expect((await ready.json())).toMatchObject({ status: 'not ready', error: { code: 'unavailable', message: expect.stringMatching(/out of memory/) as unknown } });
+      expect(await ready.json()).toMatchObject({ status: 'not ready', error: { code: 'unavailable', message: expect.stringMatching(/out of memory/) as unknown } });
       const added = await postJson(`${a.url}/v1/tasks/oom-task/references`, { trajectory: steps });
       expect(added).toMatchObject({ status: 503, body: { error: { code: 'unavailable', message: expect.stringMatching(/out of memory/) as unknown } } });
     } finally {
@@ -152,7 +152,7 @@ describe('Redis bounds', () => {
       const ready = await fetch(`${a.url}/readyz`);
       expect(ready.status).toBe(503);
       expect(Date.now() - began).toBeLessThan(5000);
-      expect((await ready.json())).toMatchObject({ error: { code: 'unavailable', message: expect.stringMatching(/did not answer PING within 1000 ms/) as unknown } });
+      expect(await ready.json()).toMatchObject({ error: { code: 'unavailable', message: expect.stringMatching(/did not answer PING within 1000 ms/) as unknown } });
     } finally {
       process.kill(redis.pid!, 'SIGCONT');
     }
