@@ -43,8 +43,8 @@ async function client(r: Running, headers: Record<string, string> = {}): Promise
   return c;
 }
 
-/** How many `op` commands the replica sent to Redis (its metrics; `token` when auth is on). */
-async function commands(r: Running, op: string, token = 'alice-token'): Promise<number> {
+/** How many `op` commands the replica sent to Redis (its metrics: a `metrics` token reads them when auth is on). */
+async function commands(r: Running, op: string, token = 'prom-token'): Promise<number> {
   const text = await (await fetch(`${r.url}/metrics`, { headers: auth(token) })).text();
   const line = text.split('\n').find((l) => l.startsWith('steplens_redis_command_seconds_count') && l.includes(`op="${op}"`));
   return Number(line?.split(' ').at(-1) ?? 0);
@@ -65,7 +65,8 @@ describe('Redis bounds', () => {
     expect(c.frames.filter((f) => f.type === 'score').map((f) => f.seq)).toEqual([0, 1, 2, 3, 4]);
     expect(c.frames.find((f) => f.type === 'error')).toMatchObject({ code: 'too_large', seq: 5, message: expect.stringContaining(`over the limit of ${bound} bytes`) as unknown });
     // Redis holds exactly the accepted steps, within the bound.
-    const stored = await admin.lrangeBuffer(`${prefix}sl:big`, 0, -1);
+    // Auth off: the session is the default tenant's (keys are `<tenant>:<id>`).
+    const stored = await admin.lrangeBuffer(`${prefix}sl:default:big`, 0, -1);
     expect(stored).toHaveLength(5);
     expect(stored.reduce((n, b) => n + b.length, 0)).toBe(bound);
     // The session goes on: it ends as usual over the accepted steps.
@@ -76,7 +77,7 @@ describe('Redis bounds', () => {
 
   it('reads the journal in pages, never before the principal check, and a repeated GET reads only the steps added since', async () => {
     const prefix = freshPrefix('pages');
-    const tokens = { tokens: ['alice-token', 'bob-token'] };
+    const tokens = { tokens: ['alice-token', 'bob-token', { token: 'prom-token', role: 'metrics' as const }] };
     const a = await replica(prefix, 'pages-a', tokens);
     const b = await replica(prefix, 'pages-b', tokens);
     const alice = await client(a, auth('alice-token'));

@@ -120,6 +120,18 @@ describe("tenant B's token against tenant A's data, on every route", () => {
     }
   }
 
+  walk('POST /v1/rank', async () => {
+    // Before B starts sessions of its own under A's ids (the stream walks below). A's session ids in B's group are as unknown as ids nobody used (same status, code and message but for the id).
+    for (const id of [steps.open, steps.ended]) {
+      const r = await call('POST', '/v1/rank', 'token-b', { task: TASK, runs: [{ session: id }, { trajectory: await readDoc(ASTROID.fail) }] });
+      const never = await call('POST', '/v1/rank', 'token-b', { task: TASK, runs: [{ session: 'never-started' }, { trajectory: await readDoc(ASTROID.fail) }] });
+      expect([r.status, r.code], r.text).toEqual([404, 'unknown_session']);
+      expect(r.text.replace(id, 'X')).toBe(never.text.replace('never-started', 'X'));
+    }
+    const own = await call('POST', '/v1/rank', 'token-b', { task: TASK, runs: [{ trajectory: await readDoc(ASTROID.fail) }, { trajectory: await readDoc(ASTROID.fail) }] });
+    expect(own.status).toBe(200);
+    expect(leaks(own.text)).toBe(false);
+  });
   walk('GET /v1/sessions', async () => {
     for (const q of ['', '?tenant=team-a', '?limit=1000']) {
       const r = await call('GET', `/v1/sessions${q}`, 'token-b');

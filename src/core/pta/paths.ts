@@ -45,7 +45,14 @@ export function ptaPaths(pta: Pta): number[][] {
   return out;
 }
 
-const pathCounts = new WeakMap<Pta, number>();
+/** Path counts per PTA, with the sizes they were counted at (a PTA being built still grows in place: then it is counted again). */
+const pathCounts = new WeakMap<Pta, { nodes: number; references: number; paths: number }>();
+
+/** The count remembered for `pta`, if it was taken at its current size. */
+function knownCount(pta: Pta): number | undefined {
+  const known = pathCounts.get(pta);
+  return known?.nodes === pta.nodes.length && known.references === pta.references.length ? known.paths : undefined;
+}
 
 /**
  * How many paths {@link ptaPaths} lists, without listing them: once per PTA object (every session start
@@ -53,10 +60,10 @@ const pathCounts = new WeakMap<Pta, number>();
  * where another had).
  */
 export function ptaPathCount(pta: Pta): number {
-  let count = pathCounts.get(pta);
+  let count = knownCount(pta);
   if (count !== undefined) return count;
   const growth = grownFrom(pta);
-  const before = growth !== undefined ? pathCounts.get(growth.from) : undefined;
+  const before = growth !== undefined ? knownCount(growth.from) : undefined;
   if (growth !== undefined && before !== undefined) {
     count = before + (isNewTerminal(growth.from, growth.end) ? 1 : 0);
   } else {
@@ -66,7 +73,7 @@ export function ptaPathCount(pta: Pta): number {
       if (n !== undefined && isTerminal(pta, n)) count++;
     }
   }
-  pathCounts.set(pta, count);
+  pathCounts.set(pta, { nodes: pta.nodes.length, references: pta.references.length, paths: count });
   return count;
 }
 
