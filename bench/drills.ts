@@ -44,6 +44,8 @@ const PASSING_FILE = SERVER_BENCH_FILE.replace('deepseek_lite_dev_noparallel', '
 /** The victim's passing run in the hostile-tenant drill, and the attacker's junk (a run of another task). */
 const VICTIM_FILE = SERVER_BENCH_FILE.replace('deepseek_lite_dev_noparallel', 'deepseek_chat_dev_rerun');
 const JUNK_FILE = 'SWE-agent__mini-swe-agent__pull-refs/output/deepseek_bench1/astropy__astropy-14182/astropy__astropy-14182.traj.json';
+/** The attacker's "passing" shadow runs: short, no exploration streak of 10 (the victim's run has one), so a stop exists to promote. */
+const SHORT_FILE = 'SWE-agent__mini-swe-agent__pull-refs/output/deepseek_bench1/astropy__astropy-12907/astropy__astropy-12907.traj.json';
 
 /** The PTA-growth drill on a server in its own process with the default limits: the file store, or Redis (whose memory is measured too). */
 async function ptaGrowthOn(backing: 'file' | 'redis', dir: string, runs: Step[][]): Promise<PtaGrowthResult & { redisMb?: number }> {
@@ -237,6 +239,7 @@ async function main(): Promise<void> {
         victimEvents: victim.events,
         junkDoc: junk.doc,
         junkEvents: junk.events,
+        shadowPassEvents: (await events(SHORT_FILE)).events,
         references: 10,
         learnSessions: 10,
         shadowPasses: 70,

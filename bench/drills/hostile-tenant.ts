@@ -23,6 +23,11 @@ export interface HostileTenantOptions {
   /** A real run of another task: mallory's junk (references, fake learn sessions, "passing" shadow runs). */
   junkDoc: unknown;
   junkEvents: unknown[];
+  /**
+   * The "passing" runs of the shadow attack (default: the junk). A short run with no long exploration streak,
+   * so a stop that ends the victim's run but not these exists for the attacker to promote.
+   */
+  shadowPassEvents?: unknown[];
   /** Junk references and fake learn sessions mallory sends (the trial: 10 each). */
   references: number;
   learnSessions: number;
@@ -185,7 +190,7 @@ export async function runHostileTenant(o: HostileTenantOptions): Promise<Hostile
     tally(policyAnswers, (await post(http, '/v1/policies/freeze', 'mallory-token', { ...WHO, frozen: true })).code);
     await phase('policies');
     // 4. Fake shadow outcomes under the victim's agent + model: junk "passing", the victim's own run "failing".
-    for (let i = 0; i < o.shadowPasses; i++) await session(mallory, `sp-${i}`, 'other-task', o.junkEvents, WHO, true);
+    for (let i = 0; i < o.shadowPasses; i++) await session(mallory, `sp-${i}`, 'other-task', o.shadowPassEvents ?? o.junkEvents, WHO, true);
     for (let i = 0; i < o.shadowFails; i++) await session(mallory, `sf-${i}`, o.task, o.victimEvents, WHO, false);
     const policies = (await (await fetch(`${http}/v1/policies`, { headers: auth('ops-token') })).json()) as PoliciesStatus;
     const pair = (tenant: string) => policies.pairs.find((p) => p.tenant === tenant && p.agent === WHO.agent);

@@ -10,6 +10,8 @@ import { runHostileTenant } from '../../bench/drills/hostile-tenant.js';
 import { ASTROID, CORPUS, readDoc, readEvents } from '../server/helpers.js';
 
 const JUNK = `${CORPUS}/SWE-agent__mini-swe-agent__pull-refs/output/deepseek_bench1/astropy__astropy-14182/astropy__astropy-14182.traj.json`;
+/** The attacker's "passing" shadow runs: 36 steps, no exploration streak of 10 (the victim's run has one), so a stop exists to promote. */
+const SHORT = `${CORPUS}/SWE-agent__mini-swe-agent__pull-refs/output/deepseek_bench1/astropy__astropy-12907/astropy__astropy-12907.traj.json`;
 
 it('a hostile tenant sees and changes nothing of the victim beyond its bounded share', async () => {
   const r = await runHostileTenant({
@@ -18,6 +20,7 @@ it('a hostile tenant sees and changes nothing of the victim beyond its bounded s
     victimEvents: await readEvents(ASTROID.passB),
     junkDoc: await readDoc(JUNK),
     junkEvents: await readEvents(JUNK),
+    shadowPassEvents: await readEvents(SHORT),
     references: 10,
     learnSessions: 3,
     shadowPasses: 6,
