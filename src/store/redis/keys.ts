@@ -8,6 +8,8 @@
  * - `<p>ptl:<s>:<task>`   list: a chain of versions: the PTA JSON of version s, then per later version the
  *                         JSON of the states its reference added (a replaced chain expires)
  * - `<p>pta:<v>:<task>`   string: the PTA JSON of version v (written before chains; still read)
+ * - `<p>gid:<id>`         string: the version one growth wrote (expires): how a growth left unanswered finds out
+ *                         whether Redis applied it
  * - `<p>grown`            channel: `<version>:<task>` after each growth
  * - `<p>sm:<key>`         hash: a session's record (`rec`), `passed`, `final`
  * - `<p>sl:<key>`         list: the session's accepted `step` messages as received, index = seq
@@ -37,6 +39,11 @@ export class RedisKeys {
   /** The chain of a task's versions starting at `start`. */
   chain(task: string, start: number): string {
     return `${this.prefix}ptl:${start}:${task}`;
+  }
+
+  /** The record of one growth (its id: random per growth). */
+  growth(id: string): string {
+    return `${this.prefix}gid:${id}`;
   }
 
   /** A session's keys, in the order the session scripts take them. */

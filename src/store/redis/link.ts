@@ -55,6 +55,8 @@ export function checkRedisUrl(url: string): void {
 const TIMED_OUT = 'timed out';
 /** ioredis' rejection of a command with no answer within `commandTimeout`. */
 const COMMAND_TIMED_OUT = 'Command timed out';
+/** ioredis' rejection of a command in flight when the connection dropped. */
+const CONNECTION_CLOSED = 'Connection is closed.';
 
 /** `promise`, or a rejection with {@link TIMED_OUT} after `ms`. */
 function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -120,6 +122,21 @@ export class RedisLink {
     if (this.closed || now - this.warnedAt < 5000) return;
     this.warnedAt = now;
     this.options.warn?.(message);
+  }
+
+  /** How long a command may go unanswered (ms). */
+  get commandTimeoutMs(): number {
+    return this.options.commandTimeoutMs ?? 2000;
+  }
+
+  /**
+   * True when `error` (from {@link run}) leaves it unknown whether Redis executed the command: it was sent
+   * but not answered (timed out: Redis may still run it; or the connection dropped meanwhile).
+   */
+  static unanswered(error: unknown): boolean {
+    const cause = error instanceof SteplensError ? error.cause : error;
+    const message = cause instanceof Error ? cause.message : undefined;
+    return message === COMMAND_TIMED_OUT || message === CONNECTION_CLOSED;
   }
 
   /** True while the command connection is up. */

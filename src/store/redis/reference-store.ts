@@ -20,6 +20,8 @@
  * comes back, the cache is dropped and the seeds are imported again for tasks
  * Redis lost (a restart without persistence).
  */
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { DEFAULT_PTA_LIMITS, growWithinSteps, knownPtaJsonBytes, statesFromJson, type PtaLimits } from '../../core/pta/index.js';
 import type { Pta, Reference, TemporalPrior } from '../../core/scorer-api.js';
@@ -30,7 +32,7 @@ import { measurePtaInSlices, ptaJsonInSlices, runInSteps } from '../pta-text.js'
 import type { CacheStats, Contribution, ReferenceStorePort, StoredTaskStats } from '../store-port.js';
 import { taskStats } from '../task-stats.js';
 import { RedisKeys } from './keys.js';
-import type { RedisLink } from './link.js';
+import { RedisLink } from './link.js';
 import { readChain, readVersionKey, type Entry } from './pta-chains.js';
 import { GROW_CHAIN, GROW_DELTA } from './scripts.js';
 import { readSeedPtas } from './seeds.js';
@@ -54,6 +56,10 @@ export interface RedisReferenceStoreOptions {
 }
 
 const MAX_GROW_ATTEMPTS = 50;
+/** A growth left unanswered waits at most this many command timeouts for Redis to answer again. */
+const SETTLE_TIMEOUTS = 3;
+/** How long a growth's record (`gid:<id>`: the version it wrote) stays, far past the wait above. */
+const GROWTH_RECORD_MS = 10 * 60_000;
 /** A chain's added states may weigh as much as its PTA, and at least this much, before a new chain starts. */
 const MIN_CHAIN_DELTA_BYTES = 1024 * 1024;
 export class RedisReferenceStore implements ReferenceStorePort {
@@ -171,7 +177,8 @@ export class RedisReferenceStore implements ReferenceStorePort {
     for (const pta of await readSeedPtas(this.options.seedDirs ?? [], this.options.warn)) {
       const json = await ptaJsonInSlices(pta);
       const chain = this.keys.chain(pta.task, pta.version);
-      await this.link.run('seed', (r) => GROW_CHAIN.run(r, [this.keys.tasks, this.keys.chains, chain, chain], [pta.task, 0, pta.version, json, 0, this.keys.grown]));
+      const record = this.keys.growth(randomUUID());
+      await this.link.run('seed', (r) => GROW_CHAIN.run(r, [this.keys.tasks, this.keys.chains, chain, chain, record], [pta.task, 0, pta.version, json, 0, this.keys.grown, GROWTH_RECORD_MS]));
     }
     await this.resync();
     this.seedDone = true;
@@ -310,14 +317,17 @@ export class RedisReferenceStore implements ReferenceStorePort {
       let answer: unknown;
       if (asDelta) {
         const list = this.keys.chain(task, chain.start);
-        answer = await this.link.run('grow', (r) => GROW_DELTA.run(r, [this.keys.tasks, this.keys.chains, list], [task, version, next.version, delta, chain.start, this.keys.grown]));
+        answer = await this.runGrowth(task, version, (r, record) =>
+          GROW_DELTA.run(r, [this.keys.tasks, this.keys.chains, list, record], [task, version, next.version, delta, chain.start, this.keys.grown, GROWTH_RECORD_MS]),
+        );
         entry = { pta: next, bytes: knownPtaJsonBytes(next) ?? chain.ptaBytes + chain.deltaBytes + deltaBytes, chain: { ...chain, deltaBytes: chain.deltaBytes + deltaBytes } };
       } else {
         const json = await ptaJsonInSlices(next);
         const list = this.keys.chain(task, next.version);
         const replaced = chain !== undefined ? this.keys.chain(task, chain.start) : version === 0 ? list : this.keys.pta(task, version);
-        answer = await this.link.run('grow', (r) =>
-          GROW_CHAIN.run(r, [this.keys.tasks, this.keys.chains, list, replaced], [task, version, next.version, json, this.options.keepVersionsMs ?? 35 * 60_000, this.keys.grown]),
+        const keep = this.options.keepVersionsMs ?? 35 * 60_000;
+        answer = await this.runGrowth(task, version, (r, record) =>
+          GROW_CHAIN.run(r, [this.keys.tasks, this.keys.chains, list, replaced, record], [task, version, next.version, json, keep, this.keys.grown, GROWTH_RECORD_MS]),
         );
         entry = { pta: next, bytes: Buffer.byteLength(json), chain: { start: next.version, ptaBytes: Buffer.byteLength(json), deltaBytes: 0 } };
       }
@@ -331,6 +341,52 @@ export class RedisReferenceStore implements ReferenceStorePort {
       else this.see(task, Number(answer));
     }
     throw new SteplensError('unavailable', `task ${task}: ${MAX_GROW_ATTEMPTS} concurrent growths in a row; try again`);
+  }
+
+  /**
+   * Runs one growth script under a fresh growth id. When it goes unanswered (timed out: Redis may still run
+   * it; or the connection dropped), `unavailable` would be a lie if Redis applied it, so this waits (a few
+   * command timeouts at most) until Redis answers again and reads the growth's record: there, the growth
+   * was applied ('ok'); absent, it was not (Redis answers a client's commands in order, so the script has
+   * run or never will): the task's version, as a compare-and-set miss answers, or `unavailable` saying
+   * nothing was stored when the version did not move. No answer in time: `unavailable` saying it is unknown.
+   */
+  private async runGrowth(task: string, from: number, script: (r: Redis, record: string) => Promise<unknown>): Promise<unknown> {
+    const record = this.keys.growth(randomUUID());
+    try {
+      return await this.link.run('grow', (r) => script(r, record));
+    } catch (error) {
+      if (!RedisLink.unanswered(error)) throw error;
+      const unanswered = (error as Error).message;
+      const waitMs = SETTLE_TIMEOUTS * this.link.commandTimeoutMs;
+      const deadline = Date.now() + waitMs;
+      for (;;) {
+        const seen = await this.growthSeen(task, record);
+        if (seen?.wrote) return 'ok';
+        if (seen !== undefined && seen.version !== from) return String(seen.version);
+        if (seen !== undefined) throw new SteplensError('unavailable', `task ${task}: nothing was stored: ${unanswered}`, { cause: error });
+        if (Date.now() >= deadline)
+          throw new SteplensError(
+            'unavailable',
+            `task ${task}: it is not known whether the reference was stored: ${unanswered}, and Redis did not answer within ${waitMs} ms since: read the task's version before sending it again`,
+            { cause: error },
+          );
+        await this.link.whenReady(deadline - Date.now());
+        await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(0, deadline - Date.now()))));
+      }
+    }
+  }
+
+  /** Whether a growth's record is in Redis, and the task's version; undefined while Redis does not answer. */
+  private async growthSeen(task: string, record: string): Promise<{ wrote: boolean; version: number } | undefined> {
+    try {
+      const wrote = (await this.link.run('grow_check', (r) => r.get(record))) !== null;
+      const version = Number((await this.link.run('version', (r) => r.hget(this.keys.tasks, task))) ?? 0);
+      return { wrote, version };
+    } catch (error) {
+      if (error instanceof SteplensError && error.code === 'unavailable') return undefined;
+      throw error;
+    }
   }
 
   async list(): Promise<StoredTaskStats[]> {

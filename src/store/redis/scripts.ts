@@ -30,8 +30,8 @@ export class LuaScript {
  * Compare-and-set growth of a task's PTA into a new chain (the first version, a seed, or a chain grown
  * past its bound): the chain list holds only the whole PTA JSON; the replaced chain (or pre-chain
  * version key) is kept for `keep` ms.
- * KEYS: tasks hash, chains hash, new chain, replaced chain or version key. ARGV: task, expected version
- * (0 = none), new version, PTA JSON, keep (ms), channel.
+ * KEYS: tasks hash, chains hash, new chain, replaced chain or version key, growth record. ARGV: task,
+ * expected version (0 = none), new version, PTA JSON, keep (ms), channel, growth record ttl (ms).
  * Returns 'ok', or the task's actual version when it is not the expected one. Every script's first write
  * is one Redis refuses when out of memory (`maxmemory`, `noeviction`): once a script has written, Redis
  * lets its later writes through, so a script that deleted first would grow Redis past its limit.
@@ -47,6 +47,7 @@ redis.call('DEL', KEYS[3])
 redis.call('RPUSH', KEYS[3], ARGV[4])
 if ARGV[2] ~= '0' and KEYS[4] ~= KEYS[3] then redis.call('PEXPIRE', KEYS[4], ARGV[5]) end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('SET', KEYS[5], ARGV[3], 'PX', ARGV[7])
 redis.call('PUBLISH', ARGV[6], ARGV[3] .. ':' .. ARGV[1])
 return 'ok'
 `,
@@ -56,8 +57,8 @@ return 'ok'
  * Compare-and-set growth by one reference appended to the task's current chain: only the states it
  * added are stored (a 23 MB PTA took 200 MB of Redis after 15 whole versions; now it takes its
  * chain: the PTA once, and each reference's states).
- * KEYS: tasks hash, chains hash, the chain. ARGV: task, expected version, new version, states JSON,
- * chain start, channel. Returns 'ok', the task's actual version when it is not the expected one, or
+ * KEYS: tasks hash, chains hash, the chain, growth record. ARGV: task, expected version, new version,
+ * states JSON, chain start, channel, growth record ttl (ms). Returns 'ok', the task's actual version when it is not the expected one, or
  * 'broken' when the chain is not the one expected (replaced, or missing versions).
  */
 export const GROW_DELTA = new LuaScript(
@@ -69,6 +70,7 @@ if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[5] then return 'broken' end
 if redis.call('LLEN', KEYS[3]) ~= tonumber(ARGV[2]) - tonumber(ARGV[5]) + 1 then return 'broken' end
 redis.call('RPUSH', KEYS[3], ARGV[4])
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('SET', KEYS[4], ARGV[3], 'PX', ARGV[7])
 redis.call('PUBLISH', ARGV[6], ARGV[3] .. ':' .. ARGV[1])
 return 'ok'
 `,

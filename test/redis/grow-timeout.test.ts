@@ -1,0 +1,106 @@
+/**
+ * A growth whose script outlives the command timeout (the PTA-growth drill's finding): Redis still applies
+ * it, so the store must answer the new PTA, never `unavailable` with the version moved; when Redis stays
+ * silent past the wait, the answer says it is not known whether the reference was stored. Redis holds the
+ * script back with `CLIENT PAUSE ... WRITE` (reads go on, so the growth reaches its script).
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { State } from '../../src/core/types.js';
+import { SteplensError } from '../../src/errors.js';
+import { RedisLink } from '../../src/store/redis/link.js';
+import { RedisReferenceStore } from '../../src/store/redis/reference-store.js';
+import { GROW_CHAIN, GROW_DELTA } from '../../src/store/redis/scripts.js';
+import { ASTROID } from '../server/helpers.js';
+import { statesOf } from '../store/states.js';
+import { RedisServer } from './redis-server.js';
+
+const TIMEOUT_MS = 150;
+let redis: RedisServer;
+let admin: Redis;
+let statesA: State[];
+let statesB: State[];
+const links: RedisLink[] = [];
+let prefixes = 0;
+
+/** A store with a short command timeout; `failed` collects the ops whose command failed. */
+async function store(): Promise<{ store: RedisReferenceStore; prefix: string; failed: string[] }> {
+  const prefix = `growtimeout${++prefixes}:`;
+  const failed: string[] = [];
+  const link = new RedisLink({ url: redis.url, prefix, commandTimeoutMs: TIMEOUT_MS, observer: { command: (op, _s, ok) => void (ok || failed.push(op)), connection: () => undefined } });
+  links.push(link);
+  return { store: await RedisReferenceStore.open({ link }), prefix, failed };
+}
+
+/** Redis knows the growth scripts (else the paused EVALSHA would only answer NOSCRIPT once let through). */
+async function loadScripts(): Promise<void> {
+  for (const script of [GROW_CHAIN, GROW_DELTA]) await admin.script('LOAD', script.lua);
+}
+
+const versionIn = async (prefix: string): Promise<number> => Number((await admin.hget(`${prefix}tasks`, ASTROID.task)) ?? 0);
+
+beforeAll(async () => {
+  redis = await RedisServer.start();
+  admin = new Redis(redis.url);
+  statesA = await statesOf(ASTROID.passA);
+  statesB = await statesOf(ASTROID.passB);
+});
+
+afterAll(async () => {
+  for (const l of links) await l.close();
+  admin.disconnect();
+  await redis?.destroy();
+});
+
+describe('a growth that outlives the command timeout', () => {
+  it('answers the new PTA when Redis applied it (a new chain, then a delta)', async () => {
+    const { store: s, prefix, failed } = await store();
+    await loadScripts();
+    for (const [states, expected] of [
+      [statesA, 1],
+      [statesB, 2],
+    ] as const) {
+      failed.splice(0);
+      await admin.call('CLIENT', 'PAUSE', String(TIMEOUT_MS * 3), 'WRITE');
+      const pta = await s.addReference(ASTROID.task, states);
+      expect(failed).toContain('grow'); // the script did outlive the timeout
+      expect(pta.version).toBe(expected);
+      expect(await versionIn(prefix)).toBe(expected);
+      expect((await s.get(ASTROID.task))?.references).toHaveLength(expected);
+    }
+  });
+
+  it('says it is not known whether the reference was stored when Redis stays silent past the wait', async () => {
+    const { store: s, prefix } = await store();
+    await loadScripts();
+    await s.addReference(ASTROID.task, statesA);
+    await admin.call('CLIENT', 'PAUSE', String(TIMEOUT_MS * 12), 'WRITE');
+    const error = await s.addReference(ASTROID.task, statesB).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(SteplensError);
+    expect(error).toMatchObject({ code: 'unavailable', message: expect.stringContaining('it is not known whether the reference was stored') as unknown });
+    // It was, once Redis went on: the answer did not claim otherwise.
+    const deadline = Date.now() + 5000;
+    while ((await versionIn(prefix)) !== 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    expect(await versionIn(prefix)).toBe(2);
+  });
+
+  it('answers unavailable, nothing stored, when the growth it waited for was not applied', async () => {
+    const { store: s, prefix, failed } = await store();
+    await s.addReference(ASTROID.task, statesA);
+    // Redis forgets its scripts: the paused EVALSHA times out, then answers NOSCRIPT (no write) once let through.
+    await admin.script('FLUSH');
+    await admin.call('CLIENT', 'PAUSE', String(TIMEOUT_MS * 3), 'WRITE');
+    const error = await s.addReference(ASTROID.task, statesB).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(failed).toContain('grow');
+    expect(error).toMatchObject({ code: 'unavailable', message: expect.stringContaining('nothing was stored') as unknown });
+    expect(await versionIn(prefix)).toBe(1);
+    // The next one goes through (the script is loaded again on NOSCRIPT).
+    expect((await s.addReference(ASTROID.task, statesB)).version).toBe(2);
+  });
+});
