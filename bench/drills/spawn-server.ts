@@ -27,7 +27,9 @@ export function serverEntry(): string {
  * `fdLimit`: the process' soft limit of open files (`ulimit -n`, as an operator's systemd unit or container sets it).
  */
 export function spawnServer(args: string[], options: { fdLimit?: number } = {}): Promise<SpawnedServer> {
-  const argv = [serverEntry(), '--host', '127.0.0.1', '--port', '0', ...args];
+  // STEPLENS_DRILL_NODE_ARGS: Node options for the server process, e.g. `--cpu-prof --cpu-prof-dir=DIR` to profile it.
+  const nodeArgs = (process.env.STEPLENS_DRILL_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+  const argv = [...nodeArgs, serverEntry(), '--host', '127.0.0.1', '--port', '0', ...args];
   const proc =
     options.fdLimit === undefined
       ? spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] })
