@@ -104,4 +104,25 @@ describe('a growth that outlives the command timeout', () => {
     // The next one goes through (the script is loaded again on NOSCRIPT).
     expect((await s.addReference(ASTROID.task, statesB)).version).toBe(2);
   });
+
+  it('answers unavailable, nothing stored, when its connection dropped with the growth in flight and Redis never ran it', async () => {
+    const { store: s, prefix, failed } = await store();
+    await loadScripts();
+    await s.addReference(ASTROID.task, statesA);
+    await admin.call('CLIENT', 'PAUSE', String(TIMEOUT_MS * 3), 'WRITE');
+    const growing = s.addReference(ASTROID.task, statesB).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    // Once the script waits in the pause (a postponed client), its connection is killed: Redis drops the script.
+    const deadline = Date.now() + TIMEOUT_MS;
+    while (!String(await admin.client('LIST')).includes('cmd=evalsha') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+    const error = await growing;
+    expect(failed).toContain('grow');
+    expect(error).toMatchObject({ code: 'unavailable', message: expect.stringContaining('nothing was stored') as unknown });
+    expect((error as Error).message).toContain('unreachable (grow: Reached the max retries'); // the drop, not the timeout
+    await new Promise((r) => setTimeout(r, TIMEOUT_MS * 3));
+    expect(await versionIn(prefix)).toBe(1);
+  });
 });

@@ -55,7 +55,11 @@ export function checkRedisUrl(url: string): void {
 const TIMED_OUT = 'timed out';
 /** ioredis' rejection of a command with no answer within `commandTimeout`. */
 const COMMAND_TIMED_OUT = 'Command timed out';
-/** ioredis' rejection of a command in flight when the connection dropped. */
+/**
+ * ioredis' rejections of a command in flight when the connection drops: with `maxRetriesPerRequest` 0 it
+ * flushes its queue with a MaxRetriesPerRequestError before reconnecting ('Connection is closed.' when it gives up).
+ */
+const DROPPED_IN_FLIGHT = 'MaxRetriesPerRequestError';
 const CONNECTION_CLOSED = 'Connection is closed.';
 
 /** `promise`, or a rejection with {@link TIMED_OUT} after `ms`. */
@@ -135,8 +139,8 @@ export class RedisLink {
    */
   static unanswered(error: unknown): boolean {
     const cause = error instanceof SteplensError ? error.cause : error;
-    const message = cause instanceof Error ? cause.message : undefined;
-    return message === COMMAND_TIMED_OUT || message === CONNECTION_CLOSED;
+    if (!(cause instanceof Error)) return false;
+    return cause.message === COMMAND_TIMED_OUT || cause.message === CONNECTION_CLOSED || cause.name === DROPPED_IN_FLIGHT;
   }
 
   /** True while the command connection is up. */
