@@ -14,12 +14,13 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { EVIDENCE_NAMES, type EvidenceName } from '../src/core/evidence/evidence.js';
+import { EVIDENCE_NAMES } from '../src/core/evidence/evidence.js';
 import type { Interval } from '../src/core/stats/interval.js';
 import { separation, type ScoredOutcome, type Separation } from '../src/core/stats/separation.js';
 import { HORIZONS, loadEvidenceRuns, type EvidenceRun } from './evidence/runs.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
+import { EXPECTED } from './evidence/expected.js';
 
 const jsonFile = takeJsonFlag();
 const { values, positionals } = parseArgs({
@@ -30,26 +31,6 @@ if (positionals.length === 0) throw new Error('give the run folders as arguments
 const seed = Number(values.seed ?? 1);
 const resamples = Number(values.resamples ?? 1000);
 const minRuns = Number(values['min-runs'] ?? 20);
-
-/** The direction each value was expected to point (+1: higher means passing more likely), fixed before measuring. */
-const EXPECTED: Record<EvidenceName, 1 | -1> = {
-  testSeen: 1,
-  testPassed: 1,
-  testFailed: -1,
-  testPassShare: 1,
-  checkAfterEdit: 1,
-  reproFailedBeforeEdit: 1,
-  reproFlipped: 1,
-  errorSinceEdit: -1,
-  errorLast: -1,
-  patchEmpty: -1,
-  patchTestOnly: -1,
-  patchFiles: -1,
-  patchLines: -1,
-  patchCompact: 1,
-  editedReadShare: 1,
-  editedTraceShare: 1,
-};
 
 const started = Date.now();
 const { runs, skipped } = loadEvidenceRuns({ paths: positionals, manifest: values.manifest, outcomes: values.outcomes, sources: values.sources });

@@ -33,6 +33,7 @@ import { defaultAnalyzers } from '../src/syntax/index.js';
 import { forecastEnd, loadRankRuns, type RankRun } from './rank/runs.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
+import { EXPECTED } from './evidence/expected.js';
 
 const jsonFile = takeJsonFlag();
 const { values, positionals } = parseArgs({
@@ -102,24 +103,6 @@ const groupPta = (group: readonly RankRun[]): number[] =>
     return scorer.score().total;
   });
 
-const EXPECTED: Record<(typeof EVIDENCE_NAMES)[number], 1 | -1> = {
-  testSeen: 1,
-  testPassed: 1,
-  testFailed: -1,
-  testPassShare: 1,
-  checkAfterEdit: 1,
-  reproFailedBeforeEdit: 1,
-  reproFlipped: 1,
-  errorSinceEdit: -1,
-  errorLast: -1,
-  patchEmpty: -1,
-  patchTestOnly: -1,
-  patchFiles: -1,
-  patchLines: -1,
-  patchCompact: 1,
-  editedReadShare: 1,
-  editedTraceShare: 1,
-};
 const then = (a: number[], b: number[]) => a.map((x, i) => x + 1e-6 * b[i]!);
 const composite = (g: readonly RankRun[]) => g.map((r) => r.composite / 100);
 const patchConsensus = (g: readonly RankRun[]) => consensusScores(g.map((r) => new Set(r.footprint.patch)));
