@@ -17,6 +17,7 @@ COPY web ./web
 COPY bench ./bench
 COPY proto ./proto
 COPY data/example ./data/example
+COPY data/example-prior.json ./data/example-prior.json
 RUN npm run build \
  && npm prune --omit=dev
 
@@ -29,6 +30,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/proto ./proto
 COPY --from=build /app/data/example ./data/example
+COPY --from=build /app/data/example-prior.json ./data/example-prior.json
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

@@ -50,3 +50,11 @@ export function packageFile(...parts: string[]): string {
 export function bundledReferencesDir(): string {
   return packageFile('data', 'example');
 }
+
+/**
+ * The prior pooled from the bundled references, written beside them by `npm run build-examples`
+ * (test/cli/bundled-prior.test.ts keeps it equal to pooling them). Its path, whether or not it exists.
+ */
+export function bundledPriorFile(): string {
+  return path.join(packageRoot(), 'data', 'example-prior.json');
+}

@@ -9,9 +9,13 @@
  * are regular files (or symlinks to one): a FIFO would block and a device never ends.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import type * as Zlib from 'node:zlib';
 import { SteplensError, err, ok, type Result } from './errors.js';
 import { escapeControl, printable } from './printable.js';
+
+/** node:zlib, loaded on the first gzip file: a command reading plain logs does not pay for loading it (issue 24). */
+let zlibModule: typeof Zlib | undefined;
+const zlib = (): typeof Zlib => (zlibModule ??= process.getBuiltinModule('node:zlib'));
 
 export { escapeControl, printable };
 
@@ -72,7 +76,7 @@ export function decodeText(bytes: Uint8Array, file: string): Result<string> {
   let body = bytes;
   if (isGzip(bytes)) {
     try {
-      body = gunzipSync(bytes, { maxOutputLength: maxInputBytes });
+      body = zlib().gunzipSync(bytes, { maxOutputLength: maxInputBytes });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ERR_BUFFER_TOO_LARGE') return fail(file, `gzip data expands to more than ${limitText()}`);

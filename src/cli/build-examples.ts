@@ -1,6 +1,7 @@
 /**
  * Builds the bundled example references (`data/example/<task>.json`) from the
- * real corpus trajectories listed in `data/example-sources.json`.
+ * real corpus trajectories listed in `data/example-sources.json`, and the prior pooled from
+ * them (`data/example-prior.json`, what `score` reads reference-free).
  * Run: `npm run build-examples [CORPUS_DIR]` (default: the corpus the tests unpack, test/.corpus/corpus).
  */
 import { readFile } from 'node:fs/promises';
@@ -9,7 +10,7 @@ import { buildPta } from '../core/pta/index.js';
 import type { Pta } from '../core/scorer-api.js';
 import { labelSteps } from '../core/state-builder.js';
 import { defaultAnalyzers } from '../syntax/index.js';
-import { bundledReferencesDir, packageRoot } from '../package-files.js';
+import { bundledPriorFile, bundledReferencesDir, packageRoot } from '../package-files.js';
 import { readTrajectory } from './input.js';
 
 interface Sources {
@@ -39,9 +40,14 @@ const invokedDirectly = process.argv[1]?.endsWith('build-examples.js');
 if (invokedDirectly) {
   const { writeFile } = await import('node:fs/promises');
   const { ptaToJson } = await import('../core/pta/index.js');
-  for (const pta of await buildExamplePtas(resolve(process.argv[2] ?? join(packageRoot(), 'test', '.corpus', 'corpus')))) {
+  const { priorFromPtas } = await import('../core/prior.js');
+  const ptas = await buildExamplePtas(resolve(process.argv[2] ?? join(packageRoot(), 'test', '.corpus', 'corpus')));
+  for (const pta of ptas) {
     const file = join(bundledReferencesDir(), ptaFileName(pta.task));
     await writeFile(file, ptaToJson(pta));
     process.stdout.write(`wrote ${file} (${pta.nodes.length - 1} nodes, k=${pta.references.length})\n`);
   }
+  // The pooled prior `score` reads instead of the PTAs (src/cli/references.ts bundledPrior).
+  await writeFile(bundledPriorFile(), `${JSON.stringify(priorFromPtas(ptas))}\n`);
+  process.stdout.write(`wrote ${bundledPriorFile()}\n`);
 }

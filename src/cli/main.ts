@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The `steplens` command line: dispatches to one command module per verb. */
 import { realpathSync } from 'node:fs';
+import nodeModule from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { isSteplensError } from '../errors.js';
 import { packageVersion } from '../package-files.js';
@@ -88,6 +89,10 @@ function invokedAsMain(): boolean {
 }
 
 if (invokedAsMain()) {
+  // Node >= 22.1 keeps V8's code for the command files on disk (os.tmpdir()/node-compile-cache), so a repeated
+  // `score` does not compile its ~0.5 MB file again (issue 24). Node 20 has no such cache; NODE_DISABLE_COMPILE_CACHE=1
+  // turns it off.
+  (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   // `steplens label run.traj | head`: a reader that stops early is not an error.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);

@@ -126,41 +126,47 @@ export const DEFAULT_CONFIG: ScoringConfig = deepFreeze({
   charsPerToken: 4,
 });
 
-const nonNeg = z.number().finite().nonnegative();
-const share = z.number().finite().min(0).max(1);
-const score100 = z.number().finite().min(0).max(100);
-const posInt = z.number().int().positive();
+/**
+ * Zod schema of a partial scoring-config override, built on first use (`z.lazy`): a command that never reads a
+ * config file does not pay for building it at start (issue 24).
+ */
+const configInputSchema = z.lazy(() => {
+  const nonNeg = z.number().finite().nonnegative();
+  const share = z.number().finite().min(0).max(1);
+  const score100 = z.number().finite().min(0).max(100);
+  const posInt = z.number().int().positive();
 
-const configInputSchema = z
-  .object({
-    weights: z.object({ struct: nonNeg, cov: nonNeg, coh: nonNeg, temp: nonNeg }).partial().strict(),
-    priorWeights: z.object({ coh: nonNeg, temp: nonNeg, focus: nonNeg, verify: nonNeg, brevity: nonNeg, edit: nonNeg, settle: nonNeg }).partial().strict(),
-    brevitySteps: z.number().finite().positive(),
-    tiers: z.object({ ideal: score100, solid: score100, partial: score100 }).partial().strict(),
-    tau: z.number().finite().gt(0).max(1),
-    epsilon: z.number().finite().positive(),
-    alpha: z.number().finite().positive(),
-    lucky: z
-      .object({
-        c1MaxStates: z.number().int().nonnegative(),
-        c2MinWasteShare: share,
-        c2MaxCoh: share,
-        c4LengthFactor: z.number().finite().positive(),
-        c4MinExploreShare: share,
-        c3MaxCov: score100,
-        c5MaxStruct: score100,
-        c5MinCoh: share,
-      })
-      .partial()
-      .strict(),
-    waste: z
-      .object({ regressionMinCycles: z.number().int().min(2), cycleMinBlock: z.number().int().min(2), cycleMaxBlock: posInt, cycleMinRepeats: z.number().int().min(2) })
-      .partial()
-      .strict(),
-    charsPerToken: z.number().finite().positive(),
-  })
-  .partial()
-  .strict();
+  return z
+    .object({
+      weights: z.object({ struct: nonNeg, cov: nonNeg, coh: nonNeg, temp: nonNeg }).partial().strict(),
+      priorWeights: z.object({ coh: nonNeg, temp: nonNeg, focus: nonNeg, verify: nonNeg, brevity: nonNeg, edit: nonNeg, settle: nonNeg }).partial().strict(),
+      brevitySteps: z.number().finite().positive(),
+      tiers: z.object({ ideal: score100, solid: score100, partial: score100 }).partial().strict(),
+      tau: z.number().finite().gt(0).max(1),
+      epsilon: z.number().finite().positive(),
+      alpha: z.number().finite().positive(),
+      lucky: z
+        .object({
+          c1MaxStates: z.number().int().nonnegative(),
+          c2MinWasteShare: share,
+          c2MaxCoh: share,
+          c4LengthFactor: z.number().finite().positive(),
+          c4MinExploreShare: share,
+          c3MaxCov: score100,
+          c5MaxStruct: score100,
+          c5MinCoh: share,
+        })
+        .partial()
+        .strict(),
+      waste: z
+        .object({ regressionMinCycles: z.number().int().min(2), cycleMinBlock: z.number().int().min(2), cycleMaxBlock: posInt, cycleMinRepeats: z.number().int().min(2) })
+        .partial()
+        .strict(),
+      charsPerToken: z.number().finite().positive(),
+    })
+    .partial()
+    .strict();
+});
 
 /** Zod schema of a partial scoring-config override (for the protocol/CLI layers). */
 export { configInputSchema };

@@ -26,19 +26,24 @@ export interface PolicySet {
   fallback: Policy;
 }
 
-const matchSchema = z
-  .object({ agent: z.string().min(1).max(256), model: z.string().min(1).max(256) })
-  .partial()
-  .strict()
-  .refine((m) => m.agent !== undefined || m.model !== undefined, 'a group must name an agent, a model or both');
+/**
+ * The file shape: `{ policies: [{ match, policy, ... }], fallback: { policy, ... } }` (other keys, e.g. `calibration`,
+ * are ignored). Built on first use (`z.lazy`), as policyInputSchema.
+ */
+export const policySetInputSchema = z.lazy(() => {
+  const matchSchema = z
+    .object({ agent: z.string().min(1).max(256), model: z.string().min(1).max(256) })
+    .partial()
+    .strict()
+    .refine((m) => m.agent !== undefined || m.model !== undefined, 'a group must name an agent, a model or both');
 
-/** The file shape: `{ policies: [{ match, policy, ... }], fallback: { policy, ... } }` (other keys, e.g. `calibration`, are ignored). */
-export const policySetInputSchema = z
-  .object({
-    policies: z.array(z.object({ match: matchSchema, policy: policyInputSchema }).passthrough()),
-    fallback: z.object({ policy: policyInputSchema }).passthrough().optional(),
-  })
-  .passthrough();
+  return z
+    .object({
+      policies: z.array(z.object({ match: matchSchema, policy: policyInputSchema }).passthrough()),
+      fallback: z.object({ policy: policyInputSchema }).passthrough().optional(),
+    })
+    .passthrough();
+});
 
 const norm = (s: string | undefined): string | undefined => s?.trim().toLowerCase();
 

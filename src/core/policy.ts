@@ -58,61 +58,66 @@ export const DEFAULT_POLICY: Policy = deepFreeze({
   budget: { maxSteps: null, maxTokens: null, severity: 'stop' },
 });
 
-const level = z.number().int().positive().nullable();
-const at = (what: string) => ({
-  warn: level.describe(`Fire a warn signal at this many ${what} (null: never; default per DEFAULT_POLICY)`),
-  stop: level.describe(`Fire a stop signal at this many ${what} (null: never); above warn`),
-});
-const levels = (what: string, about: string) => z.object(at(what)).partial().strict().describe(about);
-const severity = z.enum(['warn', 'stop']);
+/**
+ * Zod schema of a partial policy override (the protocol's `start.policy`, the CLI's policy file), built on first
+ * use (`z.lazy`): commands that never read a policy do not build it at start (issue 24).
+ */
+export const policyInputSchema = z.lazy(() => {
+  const level = z.number().int().positive().nullable();
+  const at = (what: string) => ({
+    warn: level.describe(`Fire a warn signal at this many ${what} (null: never; default per DEFAULT_POLICY)`),
+    stop: level.describe(`Fire a stop signal at this many ${what} (null: never); above warn`),
+  });
+  const levels = (what: string, about: string) => z.object(at(what)).partial().strict().describe(about);
+  const severity = z.enum(['warn', 'stop']);
 
-/** Zod schema of a partial policy override (the protocol's `start.policy`, the CLI's policy file). */
-export const policyInputSchema = z
-  .object({
-    blindRetry: levels('retries', 'Blind retries: an action repeated with nothing changed in between, counted per episode'),
-    regressionLoop: levels('cycles', 'Regression loops: edit, then a failing verification, of the same file, counted in cycles'),
-    cycle: z
-      .object({
-        ...at('repetitions in a row (at least 2)'),
-        minBlock: z.number().int().min(2).describe('Shortest repeating block of states looked for (default 2)'),
-        maxBlock: z.number().int().min(2).describe('Longest repeating block of states looked for (default 4)'),
-      })
-      .partial()
-      .strict()
-      .describe('Cycles: one block of states repeated in a row'),
-    explorationStreak: levels('exploration steps in a row', 'Exploration streaks: E steps in a row (O steps neither extend nor break one)'),
-    noAction: levels('turns in a row', 'No action: agent turns in a row with no runnable action (a format error, a bare message)'),
-    lowScore: z
-      .object({
-        floor: z.number().finite().min(0).max(100).describe('Fire when the running score is below this (0-100)'),
-        minSteps: z.number().int().nonnegative().describe('... once at least this many steps were scored'),
-        severity: severity.nullable().describe('warn or stop; null: off'),
-      })
-      .partial()
-      .strict()
-      .describe('Low score: the running composite below a floor after some steps'),
-    lowForecast: z
-      .object({
-        floor: z.number().finite().min(0).max(1).describe('Fire when P(pass | steps so far) is below this (0-1)'),
-        minSteps: z.number().int().nonnegative().describe('... once at least this many steps were scored'),
-        severity: severity.nullable().describe('warn or stop; null: off (the default)'),
-      })
-      .partial()
-      .strict()
-      .describe("Low forecast: the forecast model's P(pass | steps so far) below a floor after some steps (needs serve --forecast)"),
-    budget: z
-      .object({
-        maxSteps: level.describe('Fire once the session has more steps than this (null: no budget)'),
-        maxTokens: z.number().finite().positive().nullable().describe("Fire once the steps' tokens (prompt + completion, else characters / 4) pass this (null: no budget)"),
-        severity: severity.describe('warn or stop (default stop)'),
-      })
-      .partial()
-      .strict()
-      .describe('Budgets on steps and tokens (off by default)'),
-  })
-  .partial()
-  .strict()
-  .describe('Partial early-stop policy: each field overrides the default (or server) policy field by field; a threshold fires once per episode');
+  return z
+    .object({
+      blindRetry: levels('retries', 'Blind retries: an action repeated with nothing changed in between, counted per episode'),
+      regressionLoop: levels('cycles', 'Regression loops: edit, then a failing verification, of the same file, counted in cycles'),
+      cycle: z
+        .object({
+          ...at('repetitions in a row (at least 2)'),
+          minBlock: z.number().int().min(2).describe('Shortest repeating block of states looked for (default 2)'),
+          maxBlock: z.number().int().min(2).describe('Longest repeating block of states looked for (default 4)'),
+        })
+        .partial()
+        .strict()
+        .describe('Cycles: one block of states repeated in a row'),
+      explorationStreak: levels('exploration steps in a row', 'Exploration streaks: E steps in a row (O steps neither extend nor break one)'),
+      noAction: levels('turns in a row', 'No action: agent turns in a row with no runnable action (a format error, a bare message)'),
+      lowScore: z
+        .object({
+          floor: z.number().finite().min(0).max(100).describe('Fire when the running score is below this (0-100)'),
+          minSteps: z.number().int().nonnegative().describe('... once at least this many steps were scored'),
+          severity: severity.nullable().describe('warn or stop; null: off'),
+        })
+        .partial()
+        .strict()
+        .describe('Low score: the running composite below a floor after some steps'),
+      lowForecast: z
+        .object({
+          floor: z.number().finite().min(0).max(1).describe('Fire when P(pass | steps so far) is below this (0-1)'),
+          minSteps: z.number().int().nonnegative().describe('... once at least this many steps were scored'),
+          severity: severity.nullable().describe('warn or stop; null: off (the default)'),
+        })
+        .partial()
+        .strict()
+        .describe("Low forecast: the forecast model's P(pass | steps so far) below a floor after some steps (needs serve --forecast)"),
+      budget: z
+        .object({
+          maxSteps: level.describe('Fire once the session has more steps than this (null: no budget)'),
+          maxTokens: z.number().finite().positive().nullable().describe("Fire once the steps' tokens (prompt + completion, else characters / 4) pass this (null: no budget)"),
+          severity: severity.describe('warn or stop (default stop)'),
+        })
+        .partial()
+        .strict()
+        .describe('Budgets on steps and tokens (off by default)'),
+    })
+    .partial()
+    .strict()
+    .describe('Partial early-stop policy: each field overrides the default (or server) policy field by field; a threshold fires once per episode');
+});
 
 export type PolicyInput = z.infer<typeof policyInputSchema>;
 

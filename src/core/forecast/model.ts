@@ -47,34 +47,37 @@ export interface ForecastFile {
   evaluation?: unknown;
 }
 
-const finite = z.number().finite();
-const modelSchema = z
-  .object({
-    match: z.object({ agent: z.string().min(1).optional(), model: z.string().min(1).optional() }).strict(),
-    features: z.array(z.string()).min(1),
-    mean: z.array(finite),
-    scale: z.array(finite.positive()),
-    weights: z.array(finite),
-    intercept: finite,
-    calibration: z.object({ a: finite, b: finite }).strict(),
-    trainedOn: z.object({ runs: z.number().int().nonnegative(), passing: z.number().int().nonnegative(), tasks: z.number().int().nonnegative() }).strict(),
-  })
-  .strict();
+/** The model file's schema, built on first use (`z.lazy`): scoring without a forecast model does not build it (issue 24). */
+const fileSchema = z.lazy(() => {
+  const finite = z.number().finite();
+  const modelSchema = z
+    .object({
+      match: z.object({ agent: z.string().min(1).optional(), model: z.string().min(1).optional() }).strict(),
+      features: z.array(z.string()).min(1),
+      mean: z.array(finite),
+      scale: z.array(finite.positive()),
+      weights: z.array(finite),
+      intercept: finite,
+      calibration: z.object({ a: finite, b: finite }).strict(),
+      trainedOn: z.object({ runs: z.number().int().nonnegative(), passing: z.number().int().nonnegative(), tasks: z.number().int().nonnegative() }).strict(),
+    })
+    .strict();
 
-const fileSchema = z
-  .object({
-    format: z.literal(FORECAST_FORMAT),
-    schema: z.literal(FORECAST_SCHEMA),
-    version: z.number().int().positive(),
-    createdAt: z.string(),
-    models: z.array(modelSchema).min(1),
-    config: z
-      .object({ lambda: finite.positive(), endWeight: finite.min(0).max(1), groupSd: finite.positive(), kappa: finite.positive().nullable() })
-      .strict()
-      .optional(),
-    evaluation: z.unknown().optional(),
-  })
-  .strict();
+  return z
+    .object({
+      format: z.literal(FORECAST_FORMAT),
+      schema: z.literal(FORECAST_SCHEMA),
+      version: z.number().int().positive(),
+      createdAt: z.string(),
+      models: z.array(modelSchema).min(1),
+      config: z
+        .object({ lambda: finite.positive(), endWeight: finite.min(0).max(1), groupSd: finite.positive(), kappa: finite.positive().nullable() })
+        .strict()
+        .optional(),
+      evaluation: z.unknown().optional(),
+    })
+    .strict();
+});
 
 const KNOWN = new Set<string>(FEATURE_NAMES);
 

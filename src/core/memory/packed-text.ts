@@ -9,7 +9,11 @@
  * UTF-8 cannot carry) stay plain strings. Deterministic; zlib is computation, not I/O.
  */
 import { Buffer } from 'node:buffer';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type * as Zlib from 'node:zlib';
+
+/** node:zlib, loaded on the first text deflated or inflated: most CLI runs never do, and loading it costs a start (issue 24). */
+let zlibModule: typeof Zlib | undefined;
+const zlib = (): typeof Zlib => (zlibModule ??= process.getBuiltinModule('node:zlib'));
 import { flatten } from './flat-string.js';
 
 /** With compression on, texts shorter than this are kept as plain strings. */
@@ -46,7 +50,7 @@ export class LazyText {
 
   /** The text (inflates it when cold). */
   text(): string {
-    this.raw ??= inflateRawSync(Buffer.from(this.z!, 'latin1')).toString('utf8');
+    this.raw ??= zlib().inflateRawSync(Buffer.from(this.z!, 'latin1')).toString('utf8');
     warm(this);
     return this.raw;
   }
@@ -55,7 +59,7 @@ export class LazyText {
   cool(): void {
     hot.delete(this);
     if (this.z === undefined && this.raw !== undefined) {
-      const z = deflateRawSync(Buffer.from(this.raw, 'utf8'), { level: 1 }).toString('latin1');
+      const z = zlib().deflateRawSync(Buffer.from(this.raw, 'utf8'), { level: 1 }).toString('latin1');
       if (z.length >= this.raw.length) return;
       this.z = z;
     }
