@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FEATURE_COUNT } from '../../src/core/forecast/features.js';
+import { compileModel, scoreOf } from '../../src/core/forecast/forecaster.js';
+import { applyPlatt } from '../../src/core/forecast/platt.js';
 import { parseForecast, selectModel, type ForecastFile } from '../../src/core/forecast/model.js';
 import { retrainForecast } from '../../src/core/forecast/retrain.js';
 import { sampleSteps, sourceOf, type ForecastRun } from '../../src/core/forecast/run.js';
@@ -67,5 +69,47 @@ describe('retraining per source', () => {
     const src = sessions.filter((x) => x.agent === s.agent && x.model === s.model);
     expect(s.heldOut!.sessions).toBe(src.length);
     expect(new Set(src.map(sourceOf)).size).toBe(1);
+  });
+});
+
+describe('recalibration per source from reported outcomes', () => {
+  // One source the model in force never saw, with too few sessions for a model of its own (14 < 20).
+  const fresh = sessions.map((r) => ({ ...r, agent: 'fresh-agent', model: 'fresh-model' }));
+  const endP = (f: ForecastFile, r: ForecastRun) => {
+    const m = selectModel(f, r.agent, r.model)!;
+    const c = compileModel(m);
+    return applyPlatt(m.calibration, scoreOf(c, r.rows, (r.at.length - 1) * FEATURE_COUNT));
+  };
+  const meanP = (f: ForecastFile) => fresh.reduce((a, r) => a + endP(f, r), 0) / fresh.length;
+  const rate = fresh.filter((r) => r.passed).length / fresh.length;
+
+  it("refits that source's pPass map toward its pass rate, keeps its order and every other model", () => {
+    const r = retrainForecast(fresh, blind, { now });
+    expect(r.kind).toBe('accepted');
+    if (r.kind !== 'accepted') return;
+    expect(r.sources).toHaveLength(1);
+    expect(r.sources[0]!.result).toBe('recalibrated');
+    expect(r.sources[0]!.reason).toMatch(/need 20.*recalibrated on 14 outcomes/);
+    const own = selectModel(r.candidate, 'fresh-agent', 'fresh-model')!;
+    expect(own.match).toEqual({ agent: 'fresh-agent', model: 'fresh-model' });
+    expect(own.weights).toEqual(blind.models[0]!.weights);
+    expect(own.recalibrated).toEqual({ from: blind.models[0]!.calibration, outcomes: 14, passing: fresh.filter((x) => x.passed).length });
+    // The blind model says about 2 %; recalibrated, the mean pPass moves most of the way to the pass rate.
+    expect(meanP(blind)).toBeLessThan(0.05);
+    expect(Math.abs(meanP(r.candidate) - rate)).toBeLessThan(Math.abs(meanP(blind) - rate) / 2);
+    expect(selectModel(r.candidate, 'another agent', undefined)).toEqual(blind.models[0]);
+    expect(parseForecast(JSON.parse(JSON.stringify(r.candidate))).ok).toBe(true);
+  });
+
+  it('counts each outcome once: recalibrating again on the same sessions changes nothing', () => {
+    const first = retrainForecast(fresh, blind, { now });
+    if (first.kind !== 'accepted') throw new Error('expected a recalibration');
+    const again = retrainForecast(fresh, first.candidate, { now });
+    expect(again.kind).toBe('skipped');
+  });
+
+  it('waits for a few outcomes, and never recalibrates the default model on sessions that name no source', () => {
+    expect(retrainForecast(fresh.slice(0, 4), blind, { now }).kind).toBe('skipped');
+    expect(retrainForecast(fresh.map((r) => ({ ...r, agent: '', model: '' })), blind, { now }).kind).toBe('skipped');
   });
 });

@@ -24,18 +24,23 @@ export const PLATT_STRENGTH = 10;
 export const IDENTITY_PLATT: Platt = { a: 0, b: 1 };
 const MIN_SLOPE = 0.05;
 
-/** Fits (a, b) on `points` with the prior (default: identity, strength {@link PLATT_STRENGTH}). */
-export function fitPlatt(points: readonly ScoredPoint[], prior: Platt = IDENTITY_PLATT, strength = PLATT_STRENGTH): Platt {
+/**
+ * Fits (a, b) on `points` with the prior (default: identity, strength {@link PLATT_STRENGTH}); the slope's
+ * prior may be stronger than the intercept's (`slopeStrength`; Infinity keeps the prior's slope: a shift only).
+ */
+export function fitPlatt(points: readonly ScoredPoint[], prior: Platt = IDENTITY_PLATT, strength = PLATT_STRENGTH, slopeStrength = strength): Platt {
   // A run's log-likelihood curvature is at most ¼ per unit of a (and of b·z): the prior is `strength` such runs.
   const tau = strength / 4;
+  const fixedSlope = !Number.isFinite(slopeStrength);
+  const tauB = fixedSlope ? 0 : slopeStrength / 4;
   let a = prior.a;
   let b = prior.b;
   for (let it = 0; it < 50; it++) {
     let ga = -tau * (a - prior.a);
-    let gb = -tau * (b - prior.b);
+    let gb = -tauB * (b - prior.b);
     let haa = tau;
     let hab = 0;
-    let hbb = tau;
+    let hbb = tauB;
     for (const { z, pass } of points) {
       const p = sigmoid(a + b * z);
       const r = (pass ? 1 : 0) - p;
@@ -45,6 +50,13 @@ export function fitPlatt(points: readonly ScoredPoint[], prior: Platt = IDENTITY
       haa += v;
       hab += v * z;
       hbb += v * z * z;
+    }
+    if (fixedSlope) {
+      if (!(haa > 1e-12)) break;
+      const da = ga / haa;
+      a += da;
+      if (Math.abs(da) < 1e-9) break;
+      continue;
     }
     const det = haa * hbb - hab * hab;
     if (!(det > 1e-12)) break;
