@@ -33,9 +33,20 @@ export function fitPlatt(points: readonly ScoredPoint[], prior: Platt = IDENTITY
   const tau = strength / 4;
   const fixedSlope = !Number.isFinite(slopeStrength);
   const tauB = fixedSlope ? 0 : slopeStrength / 4;
+  // The penalised negative log-likelihood (convex): Newton steps that do not lower it are halved, since
+  // scores all alike (a constant z) make the (a, b) directions nearly collinear and a full step overshoots.
+  const loss = (a: number, b: number): number => {
+    let l = (tau / 2) * (a - prior.a) ** 2 + (tauB / 2) * (b - prior.b) ** 2;
+    for (const { z, pass } of points) {
+      const e = a + b * z;
+      l += pass ? Math.log1p(Math.exp(-e)) : Math.log1p(Math.exp(e));
+    }
+    return l;
+  };
   let a = prior.a;
   let b = prior.b;
-  for (let it = 0; it < 50; it++) {
+  let current = loss(a, b);
+  for (let it = 0; it < 100; it++) {
     let ga = -tau * (a - prior.a);
     let gb = -tauB * (b - prior.b);
     let haa = tau;
@@ -51,20 +62,33 @@ export function fitPlatt(points: readonly ScoredPoint[], prior: Platt = IDENTITY
       hab += v * z;
       hbb += v * z * z;
     }
+    let da: number;
+    let db: number;
     if (fixedSlope) {
       if (!(haa > 1e-12)) break;
-      const da = ga / haa;
-      a += da;
-      if (Math.abs(da) < 1e-9) break;
-      continue;
+      da = ga / haa;
+      db = 0;
+    } else {
+      const det = haa * hbb - hab * hab;
+      if (!(det > 1e-12)) break;
+      da = (hbb * ga - hab * gb) / det;
+      db = (haa * gb - hab * ga) / det;
+      // At the slope's floor with the step pushing below it: a step in a alone (projected Newton).
+      if (b + db < MIN_SLOPE) {
+        db = MIN_SLOPE - b;
+        da = (ga - hab * db) / haa;
+      }
     }
-    const det = haa * hbb - hab * hab;
-    if (!(det > 1e-12)) break;
-    const da = (hbb * ga - hab * gb) / det;
-    const db = (haa * gb - hab * ga) / det;
-    a += da;
-    b = Math.max(MIN_SLOPE, b + db);
-    if (Math.abs(da) < 1e-9 && Math.abs(db) < 1e-9) break;
+    let step = 1;
+    let next = loss(a + da, Math.max(MIN_SLOPE, b + db));
+    while (next > current + 1e-12 && step > 1e-6) {
+      step /= 2;
+      next = loss(a + step * da, Math.max(MIN_SLOPE, b + step * db));
+    }
+    a += step * da;
+    b = Math.max(MIN_SLOPE, b + step * db);
+    current = next;
+    if (Math.abs(step * da) < 1e-9 && Math.abs(step * db) < 1e-9) break;
   }
   return { a, b };
 }
