@@ -53,7 +53,12 @@ const named = nameRuns(nodeReportFs, found.trajectories, { ...naming, sources: s
 const runs = trainInput(named, await chooseReference(undefined), trainAnalyzers(defaultAnalyzers()), DEFAULT_CONFIG).runs;
 console.log(`command: ${commandLine(import.meta.url)}`);
 console.log(machineLine());
-console.log(`${runs.length} runs (${runs.filter((r) => r.passed).length} passing); ${ORDERS} orders; load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `${runs.length} runs (${runs.filter((r) => r.passed).length} passing); ${ORDERS} orders; load ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 
 // Held-out end scores: each source by the forecaster fitted (and chosen) without it.
 const sel = selectConfig(runs, 5, SEED);
@@ -175,7 +180,9 @@ for (const s of measured) {
   const random = seededRandom(SEED + 1);
   const orders = Array.from({ length: ORDERS }, () => order(rs, random));
   console.log(`\n${s} (${nPass} / ${rs.length - nPass}); rule chosen without it: ${ruleName(rule)}; k = 0 map: a ${prior.a.toFixed(2)}, b ${prior.b.toFixed(2)} (pooled on the other sources)`);
-  console.log('| outcomes seen (k) | runs scored | mean pPass / passed | ECE (mean over orders) [95 %: orders x bootstrap] | perfectly calibrated: ECE mean (95th pct) | share of orders with ECE <= 0.10 | log loss |');
+  console.log(
+    '| outcomes seen (k) | runs scored | mean pPass / passed | ECE (mean over orders) [95 %: orders x bootstrap] | perfectly calibrated: ECE mean (95th pct) | share of orders with ECE <= 0.10 | log loss |',
+  );
   console.log('| --- | --- | --- | --- | --- | --- | --- |');
   for (const k of KS.filter((k) => rs.length - k >= 10)) {
     const eces: number[] = [];

@@ -43,7 +43,12 @@ const prior = await chooseReference(undefined);
 const input = trainInput(named, prior, trainAnalyzers(defaultAnalyzers()), DEFAULT_CONFIG);
 console.log(`command: ${commandLine(import.meta.url)}`);
 console.log(machineLine());
-console.log(`${input.runs.length} runs with an outcome; load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `${input.runs.length} runs with an outcome; load ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 
 const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));
 const figures: Record<string, number | string> = {};
@@ -74,7 +79,9 @@ for (const minRefs of (values['min-references'] ?? '1,2').split(',').map(Number)
     return [name, separation(outcomes, { seed: 1 })] as const;
   });
   const sources = seps[0]![1].withinSource.sources;
-  console.log(`\n## references: >= ${minRefs} other passing run(s) of the task; ${samples.length} runs (${samples.filter((s) => s.passed).length} passing) on ${new Set(samples.map((s) => s.task)).size} tasks`);
+  console.log(
+    `\n## references: >= ${minRefs} other passing run(s) of the task; ${samples.length} runs (${samples.filter((s) => s.passed).length} passing) on ${new Set(samples.map((s) => s.task)).size} tasks`,
+  );
   console.log(`weights chosen without each source: ${report.sources.map((s) => `${s.source}: ${wText(s.chosen)}`).join('; ')}; holds (train's check): ${report.holds}`);
   console.log(`\n| score | ${sources.map((s) => `${s.source} (${s.nPass} / ${s.nFail})`).join(' | ')} | within-source mean [95 %] | within task (pairs) |`);
   console.log(`| --- | ${sources.map(() => '---').join(' | ')} | --- | --- |`);

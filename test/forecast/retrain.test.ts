@@ -110,6 +110,12 @@ describe('recalibration per source from reported outcomes', () => {
 
   it('waits for a few outcomes, and never recalibrates the default model on sessions that name no source', () => {
     expect(retrainForecast(fresh.slice(0, 4), blind, { now }).kind).toBe('skipped');
-    expect(retrainForecast(fresh.map((r) => ({ ...r, agent: '', model: '' })), blind, { now }).kind).toBe('skipped');
+    expect(
+      retrainForecast(
+        fresh.map((r) => ({ ...r, agent: '', model: '' })),
+        blind,
+        { now },
+      ).kind,
+    ).toBe('skipped');
   });
 });

@@ -184,7 +184,11 @@ describe('serve --forecast', () => {
       expect(written.ok).toBe(true);
       if (!written.ok) return;
       const { scores } = await stream(c, 'late', runs[9]!, undefined, 'fresh-agent');
-      const offline = scoreSteps(runs[9]!.steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers(), forecast: selectModel(written.value, 'fresh-agent', undefined)! });
+      const offline = scoreSteps(runs[9]!.steps, {
+        reference: { kind: 'prior', prior: UNIFORM_PRIOR },
+        analyzers: defaultAnalyzers(),
+        forecast: selectModel(written.value, 'fresh-agent', undefined)!,
+      });
       scores.forEach((x, i) => expect(x.pPass).toBe(offline.results[i]!.pPass));
       expect(scores.at(-1)!.pPass!).toBeGreaterThan(0.2);
       // Another agent still gets the blind model.

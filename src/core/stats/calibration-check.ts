@@ -28,10 +28,23 @@ export function calibrationCheck(preds: readonly Prediction[], options: Bootstra
   const ece = calibrationError(preds, bins).ece;
   if (n === 0 || ece === null) return { n, ece: null, interval: null, perfect: null, p: null };
   const { reps, seed, level } = bootstrapSettings(options);
-  const interval = bootstrapDraws((random) => calibrationError(resampleIndices(random, n).map((i) => preds[i]!), bins).ece, options);
+  const interval = bootstrapDraws(
+    (random) =>
+      calibrationError(
+        resampleIndices(random, n).map((i) => preds[i]!),
+        bins,
+      ).ece,
+    options,
+  );
   const random = seededRandom(seed + 7919);
   const draws: number[] = [];
-  for (let r = 0; r < reps; r++) draws.push(calibrationError(preds.map(({ p }) => ({ p, pass: random() < p })), bins).ece!);
+  for (let r = 0; r < reps; r++)
+    draws.push(
+      calibrationError(
+        preds.map(({ p }) => ({ p, pass: random() < p })),
+        bins,
+      ).ece!,
+    );
   if (draws.length === 0) return { n, ece, interval, perfect: null, p: null };
   draws.sort((a, b) => a - b);
   const mean = draws.reduce((a, b) => a + b, 0) / draws.length;

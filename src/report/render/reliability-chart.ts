@@ -48,9 +48,7 @@ export function reliabilityDiagram(r: CorpusReport): Chart | undefined {
       if (b.n === 0 || b.predicted === null || b.observed === null) continue;
       if (b.interval) body.push(line(x(b.predicted), y(b.interval.lo), x(b.predicted), y(b.interval.hi), color, false, 1.5));
       const radius = 3 + 9 * Math.sqrt(b.n / maxN);
-      body.push(
-        circle(x(b.predicted), y(b.observed), radius, color, `${c.source}, pPass ${b.lo.toFixed(1)}-${b.hi.toFixed(1)}: ${b.n} runs, mean pPass ${f3(b.predicted)}, passed ${f3(b.observed)}`),
-      );
+      body.push(circle(x(b.predicted), y(b.observed), radius, color, `${c.source}, pPass ${b.lo.toFixed(1)}-${b.hi.toFixed(1)}: ${b.n} runs, mean pPass ${f3(b.predicted)}, passed ${f3(b.observed)}`));
     }
   });
   let ky = T + 4;
