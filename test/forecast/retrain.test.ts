@@ -119,3 +119,31 @@ describe('recalibration per source from reported outcomes', () => {
     ).toBe('skipped');
   });
 });
+
+describe('recalibration of a source train saw', () => {
+  const fresh = sessions.map((r) => ({ ...r, agent: 'fresh-agent', model: 'fresh-model' }));
+  const endP = (f: ForecastFile, r: ForecastRun) => {
+    const m = selectModel(f, r.agent, r.model)!;
+    return applyPlatt(m.calibration, scoreOf(compileModel(m), r.rows, (r.at.length - 1) * FEATURE_COUNT));
+  };
+  const meanP = (f: ForecastFile) => fresh.reduce((a, r) => a + endP(f, r), 0) / fresh.length;
+
+  it('weighs the map train fitted on the source own runs as those runs: 14 new outcomes move it less the more runs it had', () => {
+    const seen = (runs: number): ForecastFile => ({
+      ...blind,
+      models: [...blind.models, { ...blind.models[0]!, match: { agent: 'fresh-agent', model: 'fresh-model' }, trainedOn: { runs, passing: 1, tasks: runs } }],
+    });
+    const moved = (runs: number) => {
+      const r = retrainForecast(fresh, seen(runs), { now });
+      return r.kind === 'accepted' ? meanP(r.candidate) - meanP(seen(runs)) : 0;
+    };
+    const unseen = retrainForecast(fresh, blind, { now });
+    if (unseen.kind !== 'accepted') throw new Error('expected a recalibration');
+    const byUnseen = meanP(unseen.candidate) - meanP(blind);
+    expect(moved(20)).toBeGreaterThan(0);
+    expect(moved(20)).toBeLessThan(byUnseen);
+    expect(moved(2000)).toBeLessThan(moved(20));
+    const r = retrainForecast(fresh, seen(20), { now });
+    if (r.kind === 'accepted') expect(selectModel(r.candidate, 'fresh-agent', 'fresh-model')!.recalibrated!.priorRuns).toBe(20);
+  });
+});

@@ -35,9 +35,10 @@ export interface ForecastModel {
   /**
    * Set by `serve --forecast-learn` on a source's model recalibrated from its reported outcomes
    * (core/forecast/recalibrate.ts): the calibration before any of them (the prior it is pulled toward, so
-   * recalibrating again on more outcomes never counts the earlier ones twice) and how many outcomes it read.
+   * recalibrating again on more outcomes never counts the earlier ones twice), how many outcomes it read, and
+   * how many runs that prior counts as (`priorRuns`: the runs `train` fitted the source's own map on, if any).
    */
-  recalibrated?: { from: { a: number; b: number }; outcomes: number; passing: number };
+  recalibrated?: { from: { a: number; b: number }; outcomes: number; passing: number; priorRuns?: number };
 }
 
 /** The file. `version` counts models put in force (1 after `train`, +1 per swap by `--forecast-learn`). */
@@ -65,7 +66,12 @@ const modelSchema = z
     calibration: z.object({ a: finite, b: finite }).strict(),
     trainedOn: z.object({ runs: z.number().int().nonnegative(), passing: z.number().int().nonnegative(), tasks: z.number().int().nonnegative() }).strict(),
     recalibrated: z
-      .object({ from: z.object({ a: finite, b: finite }).strict(), outcomes: z.number().int().nonnegative(), passing: z.number().int().nonnegative() })
+      .object({
+        from: z.object({ a: finite, b: finite }).strict(),
+        outcomes: z.number().int().nonnegative(),
+        passing: z.number().int().nonnegative(),
+        priorRuns: z.number().int().nonnegative().optional(),
+      })
       .strict()
       .optional(),
   })

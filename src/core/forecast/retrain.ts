@@ -14,7 +14,8 @@
  * candidate rejected) that reported `minRecalibration` outcomes or more is
  * recalibrated instead (recalibrate.ts): the model in force for it, its
  * pPass map refitted on all its outcomes and pulled toward the map it had
- * before any of them. Monotone, so its ranking figures stay; it goes in
+ * before any of them (a map `train` fitted on the source's own runs weighs
+ * as those runs). Monotone, so its ranking figures stay; it goes in
  * force when it moves some session's end pPass by 0.01 or more.
  */
 import { auroc } from '../stats/auroc.js';
@@ -25,7 +26,7 @@ import { designOf, OWN_WEIGHTS_MIN_CLASS } from './fit.js';
 import { fitDesign } from './logistic.js';
 import { selectModel, type ForecastFile, type ForecastModel } from './model.js';
 import { applyPlatt, IDENTITY_PLATT } from './platt.js';
-import { MIN_RECALIBRATION_OUTCOMES, recalibrateSource } from './recalibrate.js';
+import { MIN_RECALIBRATION_OUTCOMES, RECALIBRATION, recalibrateSource } from './recalibrate.js';
 import type { ForecastRun } from './run.js';
 import { BASE_CONFIG } from './select.js';
 
@@ -117,13 +118,17 @@ function recalibrated(runs: readonly ForecastRun[], base: ForecastModel, match: 
   const c = compileModel(base);
   const zs = runs.map((r) => scoreOf(c, r.rows, (r.at.length - 1) * FEATURE_COUNT));
   const from = base.recalibrated?.from ?? base.calibration;
+  // A map `train` fitted on this source's own runs (a matched model from the file) counts as those runs; the
+  // default model's pooled map, or one learned here, as the rule's prior only.
+  const priorRuns = base.recalibrated !== undefined ? (base.recalibrated.priorRuns ?? 0) : base.match.agent !== undefined || base.match.model !== undefined ? base.trainedOn.runs : 0;
   const calibration = recalibrateSource(
     zs.map((z, i) => ({ z, pass: runs[i]!.passed })),
     from,
+    { strength: Math.max(RECALIBRATION.strength, priorRuns), slopeStrength: Math.max(RECALIBRATION.slopeStrength, priorRuns) },
   );
   const moved = zs.some((z) => Math.abs(applyPlatt(calibration, z) - applyPlatt(base.calibration, z)) >= MIN_RECALIBRATION_CHANGE);
   if (!moved) return undefined;
-  return { ...base, match, calibration, recalibrated: { from, outcomes: runs.length, passing: runs.filter((r) => r.passed).length } };
+  return { ...base, match, calibration, recalibrated: { from, outcomes: runs.length, passing: runs.filter((r) => r.passed).length, ...(priorRuns > 0 ? { priorRuns } : {}) } };
 }
 
 /** One source's attempt, recalibrated when it gets no model of its own (see the file comment). */
