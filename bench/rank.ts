@@ -119,6 +119,9 @@ const CANDIDATES: Candidate[] = [
   { name: 'patchCompact, then composite', score: (g) => then(evidenceOf(g, 'patchCompact'), composite(g)) },
   { name: 'patchCompact, then patch consensus', score: (g) => then(evidenceOf(g, 'patchCompact'), patchConsensus(g)) },
   { name: 'consensus: PTA of the other runs', score: groupPta },
+  // Issue 26 item 3, fixed in advance (not chosen on these groups): a passing test or reproduction run after the last source edit first.
+  { name: 'checkAfterEdit, then composite', score: (g) => then(evidenceOf(g, 'checkAfterEdit'), composite(g)) },
+  { name: 'checkAfterEdit, then locations consensus, then composite', score: (g) => then(evidenceOf(g, 'checkAfterEdit'), then(locationConsensus(g), composite(g))) },
   ...EVIDENCE_NAMES.map((n, k) => ({ name: `evidence ${n} (${EXPECTED[n] > 0 ? '+' : '−'})`, score: (g: readonly RankRun[]) => g.map((r) => EXPECTED[n] * r.evidence[k]!) })),
   { name: 'run length (shorter first)', score: (g) => g.map((r) => -r.length) },
 ];

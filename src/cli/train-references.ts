@@ -15,11 +15,11 @@ import type { Reference } from '../core/scorer-api.js';
 import { MIN_REFERENCES } from '../report/score-corpus.js';
 import type { KnownTrajectory } from './train-runs.js';
 
-/** Scores the runs of tasks with references against their leave-one-out PTAs. */
-export function ptaSamples(known: readonly KnownTrajectory[], prior: Reference, analyzers: Analyzers, config: ScoringConfig): PtaSample[] {
+/** Scores the runs of tasks with references against their leave-one-out PTAs (at least `minReferences` other passing runs). */
+export function ptaSamples(known: readonly KnownTrajectory[], prior: Reference, analyzers: Analyzers, config: ScoringConfig, minReferences = MIN_REFERENCES): PtaSample[] {
   const passingByTask = new Map<string, number>();
   for (const k of known) if (k.run.passed) passingByTask.set(k.run.task, (passingByTask.get(k.run.task) ?? 0) + 1);
-  const picked = known.filter((k) => (passingByTask.get(k.run.task) ?? 0) >= MIN_REFERENCES);
+  const picked = known.filter((k) => (passingByTask.get(k.run.task) ?? 0) >= minReferences);
   // Only passing runs become references: only their reference-free states are needed.
   const states = picked.map((k) => {
     if (!k.run.passed) return [];
@@ -29,7 +29,7 @@ export function ptaSamples(known: readonly KnownTrajectory[], prior: Reference, 
   });
   const ptas = leaveOneOutPtas(
     picked.map((k, i) => ({ task: k.run.task, passed: k.run.passed, states: states[i]! })),
-    MIN_REFERENCES,
+    minReferences,
   );
   const out: PtaSample[] = [];
   picked.forEach((k, i) => {
@@ -38,7 +38,7 @@ export function ptaSamples(known: readonly KnownTrajectory[], prior: Reference, 
     const scorer = createScorer({ reference: { kind: 'pta', pta }, analyzers, config });
     for (const s of k.trajectory.steps) scorer.push(s);
     const v = scorer.score();
-    out.push({ source: `${k.run.agent} + ${k.run.model}`, passed: k.run.passed, struct: v.struct ?? 0, cov: v.cov ?? 0, coh: v.coh, temp: v.temp, steps: k.trajectory.steps.length });
+    out.push({ source: `${k.run.agent} + ${k.run.model}`, task: k.run.task, passed: k.run.passed, struct: v.struct ?? 0, cov: v.cov ?? 0, coh: v.coh, temp: v.temp, steps: k.trajectory.steps.length });
   });
   return out;
 }

@@ -73,10 +73,26 @@ function separationTable(v: ViewEvaluation): string {
 
 /** ECE per source (recalibrated; and, leaving a source out, before any of its outcomes), mean pPass against the pass rate. */
 function calibrationTable(v: ViewEvaluation, uncalibrated?: Record<string, { ece: number | null }>): string {
-  const rows = Object.entries(v.calibration.bySource).map(([s, c]) => [s, String(c.n), f3(c.meanPredicted), f3(c.observedRate), f3(c.ece), ...(uncalibrated ? [f3(uncalibrated[s]?.ece)] : [])]);
+  const checks = v.calibration.checks ?? {};
+  const perfect = (s: string) => {
+    const c = checks[s];
+    return c?.perfect ? `${f3(c.perfect.mean)} (${f3(c.perfect.hi)})` : '-';
+  };
+  const rows = Object.entries(v.calibration.bySource).map(([s, c]) => [
+    s,
+    String(c.n),
+    f3(c.meanPredicted),
+    f3(c.observedRate),
+    `${f3(c.ece)}${iv(checks[s]?.interval ?? null)}`,
+    perfect(s),
+    ...(uncalibrated ? [f3(uncalibrated[s]?.ece)] : []),
+  ]);
   const a = v.calibration.all;
-  rows.push(['all runs', String(a.n), f3(a.meanPredicted), f3(a.observedRate), f3(a.ece), ...(uncalibrated ? [''] : [])]);
-  return renderTable(['source', 'runs', 'mean pPass', 'passed', 'ECE (10 bins)', ...(uncalibrated ? ['ECE before any outcome of the source'] : [])], rows);
+  rows.push(['all runs', String(a.n), f3(a.meanPredicted), f3(a.observedRate), f3(a.ece), '', ...(uncalibrated ? [''] : [])]);
+  return renderTable(
+    ['source', 'runs', 'mean pPass', 'passed', 'ECE (10 bins) [95 %]', 'perfectly calibrated at this n: ECE mean (95th pct)', ...(uncalibrated ? ['ECE before any outcome of the source'] : [])],
+    rows,
+  );
 }
 
 /** The reliability diagram of each source with 20 runs or more (bins with runs; observed rate with its Wilson interval). */

@@ -11,7 +11,7 @@ import { reliabilitySection } from './reliability-section.js';
 import { corpusCounts, externalReferenceWarnings, taskRows, trajectoryRows } from './rows.js';
 import { nameRuns, type RunNamingInputs } from './run-naming.js';
 import { scoreCorpus } from './score-corpus.js';
-import { luckyChiSquare, selection, separation } from './statistics.js';
+import { calibration, luckyChiSquare, selection, separation } from './statistics.js';
 import { REFERENCE_KINDS, type CorpusReport, type ExternalReference, type ReferenceSplit, type StatisticsSettings, type TrajectoryRow } from './types.js';
 
 export interface BuildReportOptions {
@@ -44,6 +44,8 @@ function referenceSplits(rows: readonly TrajectoryRow[], s: StatisticsSettings):
     return [{ reference, trajectories: runs.length, models: modelRows(runs, s), separation: separation(runs, s, reference) }];
   });
 }
+
+const withCalibration = (c: CorpusReport['calibration']): Pick<CorpusReport, 'calibration'> => (c === undefined ? {} : { calibration: c });
 
 /** The whole report document. */
 export function buildReport(discovery: Discovery, options: BuildReportOptions): CorpusReport {
@@ -86,6 +88,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
     separation: separation(rows, statistics),
     // Only the bootstrap settings: bestOfN reads its own `minRuns` (runs per group), not the ranking's.
     selection: selection(rows, { seed: statistics.seed, reps: statistics.reps, level: statistics.level }),
+    ...withCalibration(calibration(rows, { seed: statistics.seed, reps: statistics.reps, level: statistics.level })),
     statistics,
     ...(options.byReference ? { byReference: referenceSplits(rows, statistics) } : {}),
     luckyChiSquare: luckyChiSquare(rows),

@@ -5,10 +5,12 @@
  */
 import { bestOfN } from '../core/stats/best-of-n.js';
 import type { BootstrapOptions } from '../core/stats/bootstrap.js';
+import { calibrationCheck } from '../core/stats/calibration-check.js';
+import { calibrationError } from '../core/stats/calibration-error.js';
 import { chiSquareIndependence } from '../core/stats/chi-square.js';
 import { ksTwoSample } from '../core/stats/ks.js';
 import { separation as separationOf, type ScoredOutcome, type SeparationOptions } from '../core/stats/separation.js';
-import type { ChiSquareRow, SelectionRow, SeparationRow, TrajectoryRow } from './types.js';
+import type { CalibrationRow, ChiSquareRow, SelectionRow, SeparationRow, TrajectoryRow } from './types.js';
 
 const SIGNALS: ReadonlyArray<SeparationRow['signal']> = ['total', 'struct', 'cov', 'coh', 'temp', 'pPass'];
 
@@ -63,6 +65,27 @@ export function selection(rows: readonly TrajectoryRow[], options: BootstrapOpti
       .filter((r) => r.groups > 0);
     return [all, ...per];
   });
+}
+
+/** Calibration of pPass per source, then over all runs (none without a forecaster). */
+export function calibration(rows: readonly TrajectoryRow[], options: BootstrapOptions = {}): CalibrationRow[] | undefined {
+  const runs = scoredOutcomes(rows, 'pPass');
+  if (runs.length === 0) return undefined;
+  const row = (source: string, rs: typeof runs): CalibrationRow => {
+    const preds = rs.map((r) => ({ p: r.score, pass: r.pass }));
+    const c = calibrationError(preds);
+    return { source, ...calibrationCheck(preds, options), meanPredicted: c.meanPredicted, observedRate: c.observedRate, bins: c.bins };
+  };
+  const sources = [...new Set(runs.map((r) => r.source))].sort();
+  return [
+    ...sources.map((s) =>
+      row(
+        s,
+        runs.filter((r) => r.source === s),
+      ),
+    ),
+    row('all', runs),
+  ];
 }
 
 /** χ² test of independence of model × Lucky category over the scored Lucky passes. */

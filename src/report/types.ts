@@ -1,3 +1,5 @@
+import type { CalibrationCheck } from '../core/stats/calibration-check.js';
+import type { ReliabilityBin } from '../core/stats/calibration-error.js';
 /** The corpus report document (`steplens report --json`) and its inputs. */
 import type { AgentFailureKind, ReliabilityMetrics } from '../core/reliability/types.js';
 import type { LuckyCategory, ScoreVector, Tier, WasteItem } from '../core/types.js';
@@ -187,6 +189,18 @@ export interface SeparationRow extends Separation {
   ksP: number | null;
 }
 
+/**
+ * Calibration of pPass on one source's runs with an outcome (or `all`): ECE (10 bins) with its bootstrap
+ * interval beside the ECE a perfectly calibrated forecaster shows at the same predictions and n (core/stats
+ * calibrationCheck), mean pPass against the pass rate, and the reliability diagram's bins.
+ */
+export interface CalibrationRow extends CalibrationCheck {
+  source: string;
+  meanPredicted: number | null;
+  observedRate: number | null;
+  bins: ReliabilityBin[];
+}
+
 /** Best-of-N selection by one score, over every source or within one. */
 export interface SelectionRow extends BestOfN {
   score: 'total' | 'pPass';
@@ -280,6 +294,8 @@ export interface CorpusReport {
   separation: SeparationRow[];
   /** Best-of-N: per source + task with >= 2 runs, the top-scored run vs a random pick vs the oracle. */
   selection: SelectionRow[];
+  /** With a forecaster (`--forecast`): calibration of pPass per source, then over all runs. */
+  calibration?: CalibrationRow[];
   statistics: StatisticsSettings;
   /** Present with `--by-reference`: the same tables per reference kind. */
   byReference?: ReferenceSplit[];

@@ -9,7 +9,7 @@ export function registerForecastRoutes(app: FastifyInstance, holder: ForecastHol
     return {
       enabled: true,
       version: holder.version,
-      models: holder.current.models.map((m) => ({ match: m.match, trainedOn: m.trainedOn })),
+      models: holder.current.models.map((m) => ({ match: m.match, trainedOn: m.trainedOn, calibration: m.calibration, ...(m.recalibrated !== undefined ? { recalibrated: m.recalibrated } : {}) })),
       history: holder.history,
       learning: learner !== undefined ? { sessions: learner.sessions, attempts: learner.attempts } : null,
     };

@@ -42,8 +42,16 @@ describe('steplens train', () => {
     expect(r.stdout).toMatch(/pooled \(source alone: \d\.\d{3}\)/);
     expect(Object.keys(f.leaveSourceOut.at)).toEqual(['10', '20', '40']);
     // Calibration and best-of-N per source.
-    expect(r.stdout).toMatch(/ECE \(10 bins\) +ECE before any outcome of the source/);
+    expect(r.stdout).toMatch(/ECE \(10 bins\) \[95 %\] +perfectly calibrated at this n: ECE mean \(95th pct\) +ECE before any outcome of the source/);
     expect(Object.keys(f.leaveSourceOut.calibration.bySource).length).toBeGreaterThan(3);
+    // Each source's ECE beside the ECE a perfectly calibrated forecaster shows at its n, as the file holds them.
+    for (const [source, c] of Object.entries(f.leaveSourceOut.calibration.checks!)) {
+      const cal = f.leaveSourceOut.calibration.bySource[source]!;
+      expect(c.n).toBe(cal.n);
+      expect(c.ece).toBe(cal.ece);
+      if (c.perfect !== null) expect(r.stdout).toMatch(new RegExp(`${cal.n} .*${c.ece!.toFixed(3)}.* ${c.perfect.mean.toFixed(3)} \\(${c.perfect.hi.toFixed(3)}\\)`));
+    }
+    expect(r.stdout).toMatch(/reliability, leave one source out/);
     expect(r.stdout).toMatch(/best-of-N, leave one source out/);
     // 35 passing runs cannot support a 5 % false-stop bound: nothing is recommended, and the output says why.
     expect(f.stop.recommended).toBeNull();

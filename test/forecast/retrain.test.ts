@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FEATURE_COUNT } from '../../src/core/forecast/features.js';
+import { compileModel, scoreOf } from '../../src/core/forecast/forecaster.js';
+import { applyPlatt } from '../../src/core/forecast/platt.js';
 import { parseForecast, selectModel, type ForecastFile } from '../../src/core/forecast/model.js';
 import { retrainForecast } from '../../src/core/forecast/retrain.js';
 import { sampleSteps, sourceOf, type ForecastRun } from '../../src/core/forecast/run.js';
@@ -67,5 +69,81 @@ describe('retraining per source', () => {
     const src = sessions.filter((x) => x.agent === s.agent && x.model === s.model);
     expect(s.heldOut!.sessions).toBe(src.length);
     expect(new Set(src.map(sourceOf)).size).toBe(1);
+  });
+});
+
+describe('recalibration per source from reported outcomes', () => {
+  // One source the model in force never saw, with too few sessions for a model of its own (14 < 20).
+  const fresh = sessions.map((r) => ({ ...r, agent: 'fresh-agent', model: 'fresh-model' }));
+  const endP = (f: ForecastFile, r: ForecastRun) => {
+    const m = selectModel(f, r.agent, r.model)!;
+    const c = compileModel(m);
+    return applyPlatt(m.calibration, scoreOf(c, r.rows, (r.at.length - 1) * FEATURE_COUNT));
+  };
+  const meanP = (f: ForecastFile) => fresh.reduce((a, r) => a + endP(f, r), 0) / fresh.length;
+  const rate = fresh.filter((r) => r.passed).length / fresh.length;
+
+  it("refits that source's pPass map toward its pass rate, keeps its order and every other model", () => {
+    const r = retrainForecast(fresh, blind, { now });
+    expect(r.kind).toBe('accepted');
+    if (r.kind !== 'accepted') return;
+    expect(r.sources).toHaveLength(1);
+    expect(r.sources[0]!.result).toBe('recalibrated');
+    expect(r.sources[0]!.reason).toMatch(/need 20.*recalibrated on 14 outcomes/);
+    const own = selectModel(r.candidate, 'fresh-agent', 'fresh-model')!;
+    expect(own.match).toEqual({ agent: 'fresh-agent', model: 'fresh-model' });
+    expect(own.weights).toEqual(blind.models[0]!.weights);
+    expect(own.recalibrated).toEqual({ from: blind.models[0]!.calibration, outcomes: 14, passing: fresh.filter((x) => x.passed).length });
+    // The blind model says about 2 %; recalibrated, the mean pPass moves most of the way to the pass rate.
+    expect(meanP(blind)).toBeLessThan(0.05);
+    expect(Math.abs(meanP(r.candidate) - rate)).toBeLessThan(Math.abs(meanP(blind) - rate) / 2);
+    expect(selectModel(r.candidate, 'another agent', undefined)).toEqual(blind.models[0]);
+    expect(parseForecast(JSON.parse(JSON.stringify(r.candidate))).ok).toBe(true);
+  });
+
+  it('counts each outcome once: recalibrating again on the same sessions changes nothing', () => {
+    const first = retrainForecast(fresh, blind, { now });
+    if (first.kind !== 'accepted') throw new Error('expected a recalibration');
+    const again = retrainForecast(fresh, first.candidate, { now });
+    expect(again.kind).toBe('skipped');
+  });
+
+  it('waits for a few outcomes, and never recalibrates the default model on sessions that name no source', () => {
+    expect(retrainForecast(fresh.slice(0, 4), blind, { now }).kind).toBe('skipped');
+    expect(
+      retrainForecast(
+        fresh.map((r) => ({ ...r, agent: '', model: '' })),
+        blind,
+        { now },
+      ).kind,
+    ).toBe('skipped');
+  });
+});
+
+describe('recalibration of a source train saw', () => {
+  const fresh = sessions.map((r) => ({ ...r, agent: 'fresh-agent', model: 'fresh-model' }));
+  const endP = (f: ForecastFile, r: ForecastRun) => {
+    const m = selectModel(f, r.agent, r.model)!;
+    return applyPlatt(m.calibration, scoreOf(compileModel(m), r.rows, (r.at.length - 1) * FEATURE_COUNT));
+  };
+  const meanP = (f: ForecastFile) => fresh.reduce((a, r) => a + endP(f, r), 0) / fresh.length;
+
+  it('weighs the map train fitted on the source own runs as those runs: 14 new outcomes move it less the more runs it had', () => {
+    const seen = (runs: number): ForecastFile => ({
+      ...blind,
+      models: [...blind.models, { ...blind.models[0]!, match: { agent: 'fresh-agent', model: 'fresh-model' }, trainedOn: { runs, passing: 1, tasks: runs } }],
+    });
+    const moved = (runs: number) => {
+      const r = retrainForecast(fresh, seen(runs), { now });
+      return r.kind === 'accepted' ? meanP(r.candidate) - meanP(seen(runs)) : 0;
+    };
+    const unseen = retrainForecast(fresh, blind, { now });
+    if (unseen.kind !== 'accepted') throw new Error('expected a recalibration');
+    const byUnseen = meanP(unseen.candidate) - meanP(blind);
+    expect(moved(20)).toBeGreaterThan(0);
+    expect(moved(20)).toBeLessThan(byUnseen);
+    expect(moved(2000)).toBeLessThan(moved(20));
+    const r = retrainForecast(fresh, seen(20), { now });
+    if (r.kind === 'accepted') expect(selectModel(r.candidate, 'fresh-agent', 'fresh-model')!.recalibrated!.priorRuns).toBe(20);
   });
 });

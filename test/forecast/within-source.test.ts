@@ -92,6 +92,29 @@ describe('recalibration per source (Platt)', () => {
     expect(three.a).toBeLessThan(2);
   });
 
+  it('reaches the penalised optimum when every score is alike (intercept and slope collinear), with a firmer prior on the slope', () => {
+    // 9 of 14 runs pass, all at z = −4 (a model in force that says 2 % for every run).
+    const pts = Array.from({ length: 14 }, (_, i) => ({ z: -4, pass: i < 9 }));
+    for (const [a, b] of [
+      [3, 30],
+      [1, 10],
+      [10, 10],
+    ] as const) {
+      const c = fitPlatt(pts, IDENTITY_PLATT, a, b);
+      const p = 1 / (1 + Math.exp(-(c.a + c.b * -4)));
+      // Pulled from 2 % toward 9 / 14 = 0.64 by 14 runs against a prior of a few: well past the midpoint, short of it.
+      expect(p).toBeGreaterThan(0.33);
+      expect(p).toBeLessThan(0.65);
+      // A stationary point of the penalised log-likelihood: the gradient in a vanishes.
+      const ga = pts.reduce((g, x) => g + ((x.pass ? 1 : 0) - p), 0) - (a / 4) * c.a;
+      expect(Math.abs(ga)).toBeLessThan(1e-6);
+    }
+    // Shift only (slope held at the prior's).
+    const shift = fitPlatt(pts, { a: 0, b: 1 }, 3, Infinity);
+    expect(shift.b).toBe(1);
+    expect(1 / (1 + Math.exp(-(shift.a - 4)))).toBeGreaterThan(0.33);
+  });
+
   it("is cross-fitted: a run's map is fitted on its own source's other task folds only", () => {
     const runs = twoSources(300, 9);
     const scores = runs.map((r) => Float64Array.from([r.rows[col('sourceEdited')]! - (r.agent === 'A' ? 0 : 2)]));

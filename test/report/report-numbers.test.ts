@@ -185,5 +185,22 @@ describe('best-of-N per source, by the composite and by pPass with --forecast', 
     }
     const text = (await steplens('report', '--forecast', forecast, repeated)).stdout;
     expect(text).toMatch(/^best-of-N by pPass over 2 groups/m);
+    // Calibration of pPass per source and over all: ECE with n, its interval and a perfectly calibrated forecaster's ECE at that n.
+    const runs = doc.trajectories.filter((t) => typeof t.pPass === 'number' && (t.outcome === 'pass' || t.outcome === 'fail'));
+    const own = doc.calibration!.find((c) => c.source === source)!;
+    const mine = runs.filter((t) => t.source === source);
+    expect(own.n).toBe(mine.length);
+    expect(own.meanPredicted).toBeCloseTo(mine.reduce((a, t) => a + t.pPass!, 0) / mine.length, 12);
+    expect(own.observedRate).toBeCloseTo(mine.filter((t) => t.outcome === 'pass').length / mine.length, 12);
+    expect(own.ece).toBeGreaterThanOrEqual(0);
+    expect(own.perfect!.mean).toBeGreaterThan(0);
+    expect(own.perfect!.hi).toBeGreaterThanOrEqual(own.perfect!.mean);
+    expect(own.bins.reduce((a, b) => a + b.n, 0)).toBe(mine.length);
+    expect(doc.calibration!.at(-1)!).toMatchObject({ source: 'all', n: runs.length });
+    expect(text).toMatch(/^Calibration of pPass per source: ECE/m);
+    expect(text).toMatch(/^Reliability diagram of pPass per source/m);
+    expect(text).toContain(own.ece!.toFixed(3).replace(/0+$/, ''));
+    // Without a forecaster there is no pPass to calibrate.
+    expect((JSON.parse((await steplens('report', '--json', repeated)).stdout) as CorpusReport).calibration).toBeUndefined();
   }, 180_000);
 });

@@ -157,4 +157,47 @@ describe('serve --forecast', () => {
       await removeDir(dir);
     }
   });
+
+  it('--forecast-learn: a new agent + model with a few outcomes (too few for a model of its own) gets its pPass recalibrated; GET /v1/forecast lists it', async () => {
+    const dir = await tempDir();
+    // Default schedule thresholds: 20 sessions before a model of its own; 5 outcomes recalibrate.
+    const srv = await startApp({ dataDir: dir, forecast: blind, forecastLearn: { intervalMs: 100, dir: path.join(dir, 'forecasts') } });
+    try {
+      const c = await Client.connect(srv.wsUrl);
+      const some = runs.slice(0, 8);
+      type Model = { match: { agent?: string }; calibration: { a: number; b: number }; recalibrated?: { outcomes: number; passing: number } };
+      type Info = { version: number; models: Model[]; learning: { attempts: Array<{ result: string; sessions: number; reason: string }> } };
+      let info: Info | undefined;
+      for (const [i, run] of some.entries()) {
+        await stream(c, `n-${i}`, run, run.passed, 'fresh-agent');
+        for (let k = 0; k < 150; k++) {
+          info = (await (await fetch(`${srv.url}/v1/forecast`)).json()) as Info;
+          if (info.learning.attempts.at(-1)?.sessions === i + 1) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+      const own = info!.models.find((m) => m.match.agent === 'fresh-agent');
+      expect(own?.recalibrated).toEqual({ outcomes: 8, passing: some.filter((r) => r.passed).length, from: blind.models[0]!.calibration });
+      expect(info!.learning.attempts.at(-1)!.reason).toMatch(/recalibrated on 8 outcomes/);
+      // A new session of that agent is scored by the recalibrated model: offline with it, to the bit, and far above the blind 2 %.
+      const written = parseForecast(JSON.parse(await readFile(path.join(dir, 'forecasts', `forecast-v${info!.version}.json`), 'utf8')));
+      expect(written.ok).toBe(true);
+      if (!written.ok) return;
+      const { scores } = await stream(c, 'late', runs[9]!, undefined, 'fresh-agent');
+      const offline = scoreSteps(runs[9]!.steps, {
+        reference: { kind: 'prior', prior: UNIFORM_PRIOR },
+        analyzers: defaultAnalyzers(),
+        forecast: selectModel(written.value, 'fresh-agent', undefined)!,
+      });
+      scores.forEach((x, i) => expect(x.pPass).toBe(offline.results[i]!.pPass));
+      expect(scores.at(-1)!.pPass!).toBeGreaterThan(0.2);
+      // Another agent still gets the blind model.
+      const other = await stream(c, 'other', runs[9]!, undefined, 'another-agent');
+      expect(other.scores.at(-1)!.pPass!).toBeLessThan(0.05);
+      c.close();
+    } finally {
+      await srv.app.close();
+      await removeDir(dir);
+    }
+  });
 });

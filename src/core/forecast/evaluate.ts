@@ -15,6 +15,7 @@
  */
 import { bestOfN, type BestOfN } from '../stats/best-of-n.js';
 import type { BootstrapOptions } from '../stats/bootstrap.js';
+import { calibrationCheck, type CalibrationCheck } from '../stats/calibration-check.js';
 import { calibrationError, type CalibrationError } from '../stats/calibration-error.js';
 import { separation, type ScoredOutcome, type Separation } from '../stats/separation.js';
 import { rowAt, sourceOf, type ForecastRun } from './run.js';
@@ -31,8 +32,11 @@ export interface ViewEvaluation {
   shorter: Separation;
   /** pPass after t steps over the runs that reached t, keyed by t (no intervals). */
   at: Record<string, Separation>;
-  /** ECE and reliability bins of the end-of-run pPass, per source and over all runs. */
-  calibration: { bySource: Record<string, CalibrationError>; all: CalibrationError };
+  /**
+   * ECE and reliability bins of the end-of-run pPass, per source and over all runs; `checks`: per source, the
+   * ECE's bootstrap interval beside the ECE a perfectly calibrated forecaster shows at the same predictions and n.
+   */
+  calibration: { bySource: Record<string, CalibrationError>; all: CalibrationError; checks?: Record<string, CalibrationCheck> };
   /** Best-of-N on the end-of-run pPass (source + task groups of 2 or more runs), per source and over all. */
   bestOfN: { bySource: Record<string, BestOfN>; all: BestOfN };
   /** Mean log loss and Brier score of the end-of-run pPass. */
@@ -55,12 +59,16 @@ function groupBySource<T extends { source: string }>(xs: readonly T[]): Map<stri
 /** The end-of-run pPass of each run (null where not predicted). */
 export const endOf = (p: HeldOutPPass): Array<number | null> => p.map((x) => (x === null || x.length === 0 ? null : x[x.length - 1]!));
 
-/** Calibration of end-of-run predictions, per source and over all. */
-export function calibrationBySource(runs: readonly ForecastRun[], ends: ReadonlyArray<number | null>): ViewEvaluation['calibration'] {
+/** Calibration of end-of-run predictions, per source and over all (with `options`, each source's check too). */
+export function calibrationBySource(runs: readonly ForecastRun[], ends: ReadonlyArray<number | null>, options?: BootstrapOptions): ViewEvaluation['calibration'] {
   const preds = runs.flatMap((r, i) => (ends[i] === null ? [] : [{ source: sourceOf(r), p: ends[i]!, pass: r.passed }]));
   const bySource: Record<string, CalibrationError> = {};
-  for (const [s, ps] of groupBySource(preds)) bySource[s] = calibrationError(ps);
-  return { bySource, all: calibrationError(preds) };
+  const checks: Record<string, CalibrationCheck> = {};
+  for (const [s, ps] of groupBySource(preds)) {
+    bySource[s] = calibrationError(ps);
+    if (options !== undefined) checks[s] = calibrationCheck(ps, options);
+  }
+  return { bySource, all: calibrationError(preds), ...(options !== undefined ? { checks } : {}) };
 }
 
 /** Every figure of one view: ranking on the held-out scores `z`, calibration on the held-out pPass `p` (both per run, per row). */
@@ -98,7 +106,7 @@ export function evaluateView(runs: readonly ForecastRun[], z: HeldOutPPass, p: H
       options,
     ),
     at,
-    calibration: calibrationBySource(runs, ends),
+    calibration: calibrationBySource(runs, ends, options),
     bestOfN: { bySource, all: bestOfN(scored, options) },
     logLoss: m > 0 ? ll / m : null,
     brier: m > 0 ? br / m : null,

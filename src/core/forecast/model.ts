@@ -32,6 +32,13 @@ export interface ForecastModel {
   calibration: { a: number; b: number };
   /** What it was fitted on (its source's runs for a matched model, every run for the default). */
   trainedOn: { runs: number; passing: number; tasks: number };
+  /**
+   * Set by `serve --forecast-learn` on a source's model recalibrated from its reported outcomes
+   * (core/forecast/recalibrate.ts): the calibration before any of them (the prior it is pulled toward, so
+   * recalibrating again on more outcomes never counts the earlier ones twice), how many outcomes it read, and
+   * how many runs that prior counts as (`priorRuns`: the runs `train` fitted the source's own map on, if any).
+   */
+  recalibrated?: { from: { a: number; b: number }; outcomes: number; passing: number; priorRuns?: number };
 }
 
 /** The file. `version` counts models put in force (1 after `train`, +1 per swap by `--forecast-learn`). */
@@ -60,6 +67,15 @@ const fileSchema = z.lazy(() => {
       intercept: finite,
       calibration: z.object({ a: finite, b: finite }).strict(),
       trainedOn: z.object({ runs: z.number().int().nonnegative(), passing: z.number().int().nonnegative(), tasks: z.number().int().nonnegative() }).strict(),
+      recalibrated: z
+        .object({
+          from: z.object({ a: finite, b: finite }).strict(),
+          outcomes: z.number().int().nonnegative(),
+          passing: z.number().int().nonnegative(),
+          priorRuns: z.number().int().nonnegative().optional(),
+        })
+        .strict()
+        .optional(),
     })
     .strict();
 

@@ -24,18 +24,34 @@ export const PLATT_STRENGTH = 10;
 export const IDENTITY_PLATT: Platt = { a: 0, b: 1 };
 const MIN_SLOPE = 0.05;
 
-/** Fits (a, b) on `points` with the prior (default: identity, strength {@link PLATT_STRENGTH}). */
-export function fitPlatt(points: readonly ScoredPoint[], prior: Platt = IDENTITY_PLATT, strength = PLATT_STRENGTH): Platt {
+/**
+ * Fits (a, b) on `points` with the prior (default: identity, strength {@link PLATT_STRENGTH}); the slope's
+ * prior may be stronger than the intercept's (`slopeStrength`; Infinity keeps the prior's slope: a shift only).
+ */
+export function fitPlatt(points: readonly ScoredPoint[], prior: Platt = IDENTITY_PLATT, strength = PLATT_STRENGTH, slopeStrength = strength): Platt {
   // A run's log-likelihood curvature is at most ¼ per unit of a (and of b·z): the prior is `strength` such runs.
   const tau = strength / 4;
+  const fixedSlope = !Number.isFinite(slopeStrength);
+  const tauB = fixedSlope ? 0 : slopeStrength / 4;
+  // The penalised negative log-likelihood (convex): Newton steps that do not lower it are halved, since
+  // scores all alike (a constant z) make the (a, b) directions nearly collinear and a full step overshoots.
+  const loss = (a: number, b: number): number => {
+    let l = (tau / 2) * (a - prior.a) ** 2 + (tauB / 2) * (b - prior.b) ** 2;
+    for (const { z, pass } of points) {
+      const e = a + b * z;
+      l += pass ? Math.log1p(Math.exp(-e)) : Math.log1p(Math.exp(e));
+    }
+    return l;
+  };
   let a = prior.a;
   let b = prior.b;
-  for (let it = 0; it < 50; it++) {
+  let current = loss(a, b);
+  for (let it = 0; it < 100; it++) {
     let ga = -tau * (a - prior.a);
-    let gb = -tau * (b - prior.b);
+    let gb = -tauB * (b - prior.b);
     let haa = tau;
     let hab = 0;
-    let hbb = tau;
+    let hbb = tauB;
     for (const { z, pass } of points) {
       const p = sigmoid(a + b * z);
       const r = (pass ? 1 : 0) - p;
@@ -46,13 +62,33 @@ export function fitPlatt(points: readonly ScoredPoint[], prior: Platt = IDENTITY
       hab += v * z;
       hbb += v * z * z;
     }
-    const det = haa * hbb - hab * hab;
-    if (!(det > 1e-12)) break;
-    const da = (hbb * ga - hab * gb) / det;
-    const db = (haa * gb - hab * ga) / det;
-    a += da;
-    b = Math.max(MIN_SLOPE, b + db);
-    if (Math.abs(da) < 1e-9 && Math.abs(db) < 1e-9) break;
+    let da: number;
+    let db: number;
+    if (fixedSlope) {
+      if (!(haa > 1e-12)) break;
+      da = ga / haa;
+      db = 0;
+    } else {
+      const det = haa * hbb - hab * hab;
+      if (!(det > 1e-12)) break;
+      da = (hbb * ga - hab * gb) / det;
+      db = (haa * gb - hab * ga) / det;
+      // At the slope's floor with the step pushing below it: a step in a alone (projected Newton).
+      if (b + db < MIN_SLOPE) {
+        db = MIN_SLOPE - b;
+        da = (ga - hab * db) / haa;
+      }
+    }
+    let step = 1;
+    let next = loss(a + da, Math.max(MIN_SLOPE, b + db));
+    while (next > current + 1e-12 && step > 1e-6) {
+      step /= 2;
+      next = loss(a + step * da, Math.max(MIN_SLOPE, b + step * db));
+    }
+    a += step * da;
+    b = Math.max(MIN_SLOPE, b + step * db);
+    current = next;
+    if (Math.abs(step * da) < 1e-9 && Math.abs(step * db) < 1e-9) break;
   }
   return { a, b };
 }

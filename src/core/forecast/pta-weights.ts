@@ -24,6 +24,7 @@ export type PtaSignal = (typeof PTA_SIGNALS)[number];
 /** One run's final signals against its leave-one-out reference. */
 export interface PtaSample {
   source: string;
+  task?: string;
   passed: boolean;
   struct: number;
   cov: number;

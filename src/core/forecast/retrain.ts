@@ -9,6 +9,14 @@
  * within-source AUROC is not lower and its held-out log loss not higher.
  * Sessions that name neither agent nor model are a source too: theirs is
  * the default model. Other sources' models are kept as they are.
+ *
+ * A source without a candidate of its own (too few sessions, or its
+ * candidate rejected) that reported `minRecalibration` outcomes or more is
+ * recalibrated instead (recalibrate.ts): the model in force for it, its
+ * pPass map refitted on all its outcomes and pulled toward the map it had
+ * before any of them (a map `train` fitted on the source's own runs weighs
+ * as those runs). Monotone, so its ranking figures stay; it goes in
+ * force when it moves some session's end pPass by 0.01 or more.
  */
 import { auroc } from '../stats/auroc.js';
 import { taskFolds } from './crossfit.js';
@@ -17,7 +25,8 @@ import { FEATURE_COUNT, type FeatureName } from './features.js';
 import { designOf, OWN_WEIGHTS_MIN_CLASS } from './fit.js';
 import { fitDesign } from './logistic.js';
 import { selectModel, type ForecastFile, type ForecastModel } from './model.js';
-import { applyPlatt, fitPlatt } from './platt.js';
+import { applyPlatt, IDENTITY_PLATT } from './platt.js';
+import { MIN_RECALIBRATION_OUTCOMES, RECALIBRATION, recalibrateSource } from './recalibrate.js';
 import type { ForecastRun } from './run.js';
 import { BASE_CONFIG } from './select.js';
 
@@ -25,6 +34,8 @@ export interface RetrainOptions {
   /** Fewest sessions of a source (default 20) and of each outcome (default 5) to try. */
   minRuns?: number;
   minClass?: number;
+  /** Fewest outcomes of a source to recalibrate its model in force (default {@link MIN_RECALIBRATION_OUTCOMES}). */
+  minRecalibration?: number;
   folds?: number;
   seed?: number;
   /** Penalty toward the default model's weights, as a multiple of its lambda (default 10). */
@@ -45,7 +56,8 @@ export interface SourceFigures {
 export interface SourceAttempt {
   agent?: string;
   model?: string;
-  result: 'skipped' | 'rejected' | 'accepted';
+  /** `recalibrated`: no model of its own, the model in force with its pPass map refitted on the source's outcomes. */
+  result: 'skipped' | 'rejected' | 'accepted' | 'recalibrated';
   reason: string;
   heldOut?: SourceFigures;
   inForce?: SourceFigures;
@@ -69,8 +81,12 @@ function ownModel(runs: readonly ForecastRun[], base: ForecastModel, match: Fore
     trainedOn: { runs: runs.length, passing: runs.filter((r) => r.passed).length, tasks: new Set(runs.map((r) => r.task)).size },
   };
   const c = compileModel(raw);
-  const calibration = fitPlatt(runs.map((r) => ({ z: scoreOf(c, r.rows, (r.at.length - 1) * FEATURE_COUNT), pass: r.passed })));
-  return { ...raw, calibration };
+  // Calibrated by the recalibration rule from the identity, and marked so: a later recalibration on the same outcomes changes nothing.
+  const calibration = recalibrateSource(
+    runs.map((r) => ({ z: scoreOf(c, r.rows, (r.at.length - 1) * FEATURE_COUNT), pass: r.passed })),
+    IDENTITY_PLATT,
+  );
+  return { ...raw, calibration, recalibrated: { from: IDENTITY_PLATT, outcomes: runs.length, passing: raw.trainedOn.passing } };
 }
 
 function figures(runs: readonly ForecastRun[], p: readonly number[]): SourceFigures {
@@ -88,6 +104,49 @@ const endP = (m: ForecastModel, r: ForecastRun): number => {
   const c = compileModel(m);
   return applyPlatt(m.calibration, scoreOf(c, r.rows, (r.at.length - 1) * FEATURE_COUNT));
 };
+
+/** Smallest change of a session's end pPass that puts a recalibration in force. */
+const MIN_RECALIBRATION_CHANGE = 0.01;
+
+/**
+ * The model in force for the source, its map refitted on the source's outcomes and pulled toward the map it
+ * had before any of them; undefined when there are too few outcomes or no session's pPass moves by
+ * {@link MIN_RECALIBRATION_CHANGE}.
+ */
+function recalibrated(runs: readonly ForecastRun[], base: ForecastModel, match: ForecastModel['match'], minOutcomes: number): ForecastModel | undefined {
+  if (runs.length < Math.max(1, minOutcomes)) return undefined;
+  const c = compileModel(base);
+  const zs = runs.map((r) => scoreOf(c, r.rows, (r.at.length - 1) * FEATURE_COUNT));
+  const from = base.recalibrated?.from ?? base.calibration;
+  // A map `train` fitted on this source's own runs (a matched model from the file) counts as those runs; the
+  // default model's pooled map, or one learned here, as the rule's prior only.
+  const priorRuns = base.recalibrated !== undefined ? (base.recalibrated.priorRuns ?? 0) : base.match.agent !== undefined || base.match.model !== undefined ? base.trainedOn.runs : 0;
+  const calibration = recalibrateSource(
+    zs.map((z, i) => ({ z, pass: runs[i]!.passed })),
+    from,
+    { strength: Math.max(RECALIBRATION.strength, priorRuns), slopeStrength: Math.max(RECALIBRATION.slopeStrength, priorRuns) },
+  );
+  const moved = zs.some((z) => Math.abs(applyPlatt(calibration, z) - applyPlatt(base.calibration, z)) >= MIN_RECALIBRATION_CHANGE);
+  if (!moved) return undefined;
+  return { ...base, match, calibration, recalibrated: { from, outcomes: runs.length, passing: runs.filter((r) => r.passed).length, ...(priorRuns > 0 ? { priorRuns } : {}) } };
+}
+
+/** One source's attempt, recalibrated when it gets no model of its own (see the file comment). */
+function attemptOrRecalibrate(runs: readonly ForecastRun[], file: ForecastFile, o: RetrainOptions, minRuns: number, minClass: number): { attempt: SourceAttempt; model?: ForecastModel } {
+  const tried = attemptSource(runs, file, o, minRuns, minClass);
+  if (tried.model !== undefined) return tried;
+  const { agent, model } = runs[0]!;
+  const match = { ...(agent !== '' ? { agent } : {}), ...(model !== '' ? { model } : {}) };
+  // The default model is every unnamed source's: it is never recalibrated on one source's outcomes.
+  if (match.agent === undefined && match.model === undefined) return tried;
+  const base = selectModel(file, match.agent, match.model) ?? file.models[0]!;
+  const next = recalibrated(runs, base, match, o.minRecalibration ?? MIN_RECALIBRATION_OUTCOMES);
+  if (next === undefined) return tried;
+  const passing = runs.filter((r) => r.passed).length;
+  const f2 = (x: number) => x.toFixed(2);
+  const reason = `own model ${tried.attempt.result} (${tried.attempt.reason}); pPass recalibrated on ${runs.length} outcomes (${passing} passing): a ${f2(next.calibration.a)}, b ${f2(next.calibration.b)} (was a ${f2(base.calibration.a)}, b ${f2(base.calibration.b)})`;
+  return { attempt: { ...tried.attempt, result: 'recalibrated', reason }, model: next };
+}
 
 /** One source's attempt: the candidate checked by task-disjoint folds against the model in force. */
 function attemptSource(runs: readonly ForecastRun[], file: ForecastFile, o: RetrainOptions, minRuns: number, minClass: number): { attempt: SourceAttempt; model?: ForecastModel } {
@@ -150,13 +209,13 @@ export function retrainForecast(runs: readonly ForecastRun[], current: ForecastF
   const sources: SourceAttempt[] = [];
   let models = [...current.models];
   for (const key of [...bySource.keys()].sort()) {
-    const { attempt, model } = attemptSource(bySource.get(key)!, current, o, minRuns, minClass);
+    const { attempt, model } = attemptOrRecalibrate(bySource.get(key)!, current, o, minRuns, minClass);
     sources.push(attempt);
     if (model === undefined) continue;
     const same = (m: ForecastModel) => m.match.agent === model.match.agent && m.match.model === model.match.model;
     models = models.some(same) ? models.map((m) => (same(m) ? model : m)) : [...models, model];
   }
-  const accepted = sources.filter((s) => s.result === 'accepted');
+  const accepted = sources.filter((s) => s.result === 'accepted' || s.result === 'recalibrated');
   const name = (s: SourceAttempt) => (s.agent === undefined && s.model === undefined ? 'sessions naming no agent or model' : `${s.agent ?? '(any agent)'} + ${s.model ?? '(any model)'}`);
   const reason = sources.map((s) => `${name(s)}: ${s.result}, ${s.reason}`).join('; ');
   if (accepted.length === 0) return { kind: sources.some((s) => s.result === 'rejected') ? 'rejected' : 'skipped', reason, sources };

@@ -71,21 +71,29 @@ function pPassOf(h: HeldOut, calibrations: ReadonlyArray<Platt | null>): HeldOut
   });
 }
 
-/** Trains and evaluates on `runs` (both outcomes present; callers check). */
-export function trainForecast(runs: readonly ForecastRun[], o: TrainOptions): TrainResult {
-  const boot = { ...(o.reps !== undefined ? { reps: o.reps } : {}), seed: o.seed, ...(o.level !== undefined ? { level: o.level } : {}) };
-  const sel = selectConfig(runs, o.folds, o.seed);
-  const chosen: FitConfig = { ...sel.chosen.config, kappa: sel.kappa };
-  // Leave one source out: a steering source reuses the scores of the candidate chosen without it; every other source is fitted now.
+/**
+ * Leave-one-source-out scores under the held-out choice: a steering source
+ * reuses the scores of the candidate chosen without it; every other source
+ * is fitted now (with the configuration chosen on all steering sources).
+ */
+export function heldOutBySource(runs: readonly ForecastRun[], sel: Selection): HeldOut {
   const configFor = (s: string): FitConfig => sel.candidates[sel.chosenWithout[s] ?? sel.candidates.indexOf(sel.chosen)]!.config;
   const rest = [...new Set(runs.map(sourceOf))].filter((s) => !sel.steering.includes(s)).sort();
   const restScores = leaveSourceOut(runs, configFor, rest);
-  const loso: HeldOut = {
+  return {
     scores: runs.map((r, i) => {
       const at = sel.chosenWithout[sourceOf(r)];
       return at !== undefined ? sel.loso[at]!.scores[i]! : restScores.scores[i]!;
     }),
   };
+}
+
+/** Trains and evaluates on `runs` (both outcomes present; callers check). */
+export function trainForecast(runs: readonly ForecastRun[], o: TrainOptions): TrainResult {
+  const boot = { ...(o.reps !== undefined ? { reps: o.reps } : {}), seed: o.seed, ...(o.level !== undefined ? { level: o.level } : {}) };
+  const sel = selectConfig(runs, o.folds, o.seed);
+  const chosen: FitConfig = { ...sel.chosen.config, kappa: sel.kappa };
+  const loso = heldOutBySource(runs, sel);
   const losoP = pPassOf(loso, crossCalibrate(runs, loso, o.folds, o.seed));
   const losoRaw = endScores(loso).map((z) => (z === null ? null : sigmoid(z)));
   const foldP = pPassOf(sel.folds, crossCalibrate(runs, sel.folds, o.folds, o.seed));

@@ -3,6 +3,7 @@ import type { CorpusReport, TrajectoryRow } from '../types.js';
 import { niceTicks, textWidth } from './layout.js';
 import { PALETTE } from './palette.js';
 import { qualityVsPassRate } from './quality-chart.js';
+import { reliabilityDiagram } from './reliability-chart.js';
 import { legend, legendWidth, line, rect, svgDoc, text, TITLE_Y, type Chart } from './svg-kit.js';
 import { tierShares } from './tier-chart.js';
 
@@ -53,7 +54,7 @@ export function scoreDistribution(r: CorpusReport, rows: readonly TrajectoryRow[
   return { file, svg: svgDoc(W, H, `Score distribution: passing vs. failing${suffix ? ` (scored ${suffix})` : ''}`, body) };
 }
 
-/** All charts of a report: the three over every run, then (with `--by-reference`) the first two per reference kind. */
+/** All charts of a report: the three over every run (and with a forecaster the reliability diagram of pPass), then (with `--by-reference`) the first two per reference kind. */
 export function reportCharts(r: CorpusReport): Chart[] {
   const split = (r.byReference ?? []).flatMap((b) => [
     scoreDistribution(
@@ -63,5 +64,6 @@ export function reportCharts(r: CorpusReport): Chart[] {
     ),
     qualityVsPassRate(r, b.models, b.reference),
   ]);
-  return [scoreDistribution(r), qualityVsPassRate(r), tierShares(r), ...split];
+  const reliability = reliabilityDiagram(r);
+  return [scoreDistribution(r), qualityVsPassRate(r), tierShares(r), ...(reliability ? [reliability] : []), ...split];
 }

@@ -3,7 +3,7 @@ import type { Interval } from '../../core/stats/interval.js';
 import { modelLabel } from '../identity.js';
 import type { CorpusReport, ModelRow, SelectionRow, SeparationRow } from '../types.js';
 import { markdownTable, textTable } from './format-table.js';
-import { allTables, luckyTable, rankCell, reliabilityTable, separationTable, sourceSeparationTable, tasksTable, type Table } from './tables.js';
+import { allTables, calibrationTable, luckyTable, rankCell, reliabilityDiagramTable, reliabilityTable, separationTable, sourceSeparationTable, tasksTable, type Table } from './tables.js';
 
 const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
 
@@ -153,6 +153,7 @@ export function terminalSummary(r: CorpusReport): string {
     ]),
     '',
     section(perSource),
+    ...(r.calibration !== undefined ? ['', section(calibrationTable(r)), '', section(reliabilityDiagramTable(r))] : []),
     ...(r.byReference ?? []).flatMap((b) => ['', section(modelsDisplay(r, b.models, b.reference)), '', ...b.separation.filter((s) => s.signal === 'total').map(separationLine)]),
     '',
     chiLine(r),

@@ -205,6 +205,29 @@ export function selectionTable(r: CorpusReport): Table {
   };
 }
 
+/** Calibration of pPass per source (with a forecaster): ECE with its interval beside a perfectly calibrated forecaster's at the same n. */
+export function calibrationTable(r: CorpusReport): Table {
+  return {
+    name: 'calibration',
+    title:
+      'Calibration of pPass per source: ECE (10 bins) with its bootstrap interval; "perfect" = the ECE a perfectly calibrated forecaster shows at the same predictions and n (outcomes drawn from pPass: mean, 95th percentile), p = share of those draws at least the ECE',
+    headers: ['source', 'n', 'mean_ppass', 'passed', 'ece', 'ece_lo', 'ece_hi', 'perfect_mean', 'perfect_p95', 'p'],
+    rows: (r.calibration ?? []).map((c) => [c.source, c.n, r3(c.meanPredicted), r3(c.observedRate), r3(c.ece), lo(c.interval), hi(c.interval), r3(c.perfect?.mean), r3(c.perfect?.hi), r3(c.p)]),
+  };
+}
+
+/** The reliability diagram as rows: per source and pPass bin with runs, the mean pPass against the pass rate (Wilson interval). */
+export function reliabilityDiagramTable(r: CorpusReport): Table {
+  return {
+    name: 'reliability-diagram',
+    title: 'Reliability diagram of pPass per source: runs, mean pPass and pass rate [Wilson 95 %] per bin',
+    headers: ['source', 'bin', 'n', 'mean_ppass', 'passed', 'passed_lo', 'passed_hi'],
+    rows: (r.calibration ?? []).flatMap((c) =>
+      c.bins.filter((b) => b.n > 0).map((b) => [c.source, `${b.lo.toFixed(1)}-${b.hi.toFixed(1)}`, b.n, r3(b.predicted), r3(b.observed), lo(b.interval), hi(b.interval)]),
+    ),
+  };
+}
+
 export function luckyTable(r: CorpusReport): Table {
   const c = r.luckyChiSquare;
   return { name: 'lucky-by-model', title: 'Lucky categories by source (agent + model)', headers: ['source', ...c.cols], rows: c.rows.map((m, i) => [m, ...c.table[i]!]) };
@@ -343,6 +366,7 @@ export function allTables(r: CorpusReport): Table[] {
     separationTable(r),
     sourceSeparationTable(r),
     selectionTable(r),
+    ...(r.calibration !== undefined ? [calibrationTable(r), reliabilityDiagramTable(r)] : []),
     ...referenceTables(r),
     luckyTable(r),
     reliabilityTable(r),

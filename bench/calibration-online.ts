@@ -1,0 +1,242 @@
+/**
+ * Issue 26, calibration per source (ECE <= 0.10), in the online setting: a source the forecaster never saw
+ * starts reporting outcomes, and its pPass is recalibrated (core/forecast/recalibrate.ts) from the first k of
+ * them. For each source held out: the forecaster fitted without it (train's held-out choice,
+ * `heldOutBySource`), its k = 0 map the pooled Platt fitted on the other sources' held-out scores; then, over
+ * random orders of its tasks, the map refitted on the first k outcomes and the ECE (10 bins) of the remaining
+ * runs, beside the ECE a perfectly calibrated forecaster shows at those predictions (outcomes drawn as
+ * Bernoulli(p)); prequential (each run predicted from the outcomes before it, refitted every 10 outcomes); and
+ * all-but-fold (5 task-disjoint folds of the source; core/stats calibrationCheck: interval, perfect forecaster,
+ * p). The rule (prior strength on intercept and slope) is chosen for each source on the OTHER sources
+ * (lowest prequential log loss).
+ *
+ *   npm run build && node dist/bench/calibration-online.js --manifest ../shared/calibration/manifest.jsonl \
+ *     --sources bench/early-stop/sources.csv [--orders 200] [--json FILE] ../shared/calibration ../shared/corpus
+ */
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { readCorpusInput } from '../src/cli/corpus-input.js';
+import { chooseReference } from '../src/cli/references.js';
+import { trainAnalyzers, trainInput } from '../src/cli/train-runs.js';
+import { DEFAULT_CONFIG } from '../src/core/config.js';
+import { endScores, taskFolds } from '../src/core/forecast/crossfit.js';
+import { applyPlatt, fitPlatt, IDENTITY_PLATT, type Platt, type ScoredPoint } from '../src/core/forecast/platt.js';
+import { recalibrateSource, type RecalibrationRule } from '../src/core/forecast/recalibrate.js';
+import { sourceOf } from '../src/core/forecast/run.js';
+import { selectConfig } from '../src/core/forecast/select.js';
+import { heldOutBySource } from '../src/core/forecast/train.js';
+import { calibrationCheck } from '../src/core/stats/calibration-check.js';
+import { calibrationError, type Prediction } from '../src/core/stats/calibration-error.js';
+import { resampleIndices } from '../src/core/stats/bootstrap.js';
+import { seededRandom, type Random } from '../src/core/stats/rng.js';
+import { nodeReportFs } from '../src/report/node-fs.js';
+import { nameRuns } from '../src/report/run-naming.js';
+import { parseSourcesTable } from '../src/report/sources-table.js';
+import { defaultAnalyzers } from '../src/syntax/index.js';
+import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
+import { commandLine } from './timing.js';
+
+const jsonFile = takeJsonFlag();
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, sources: { type: 'string' }, orders: { type: 'string' }, seed: { type: 'string' } },
+});
+if (positionals.length === 0) throw new Error('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
+const ORDERS = Number(values.orders ?? 200);
+const SEED = Number(values.seed ?? 1);
+const started = Date.now();
+const { found, naming } = readCorpusInput(positionals, { outcomes: values.outcomes, manifest: values.manifest }, process.cwd(), 'calibration-online');
+const sourcesTable = values.sources !== undefined ? parseSourcesTable(readFileSync(values.sources, 'utf8'), values.sources) : undefined;
+if (sourcesTable !== undefined && !sourcesTable.ok) throw sourcesTable.error;
+const named = nameRuns(nodeReportFs, found.trajectories, { ...naming, sources: sourcesTable?.value ?? [] });
+const runs = trainInput(named, await chooseReference(undefined), trainAnalyzers(defaultAnalyzers()), DEFAULT_CONFIG).runs;
+console.log(`command: ${commandLine(import.meta.url)}`);
+console.log(machineLine());
+console.log(
+  `${runs.length} runs (${runs.filter((r) => r.passed).length} passing); ${ORDERS} orders; load ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
+
+// Held-out end scores: each source by the forecaster fitted (and chosen) without it.
+const sel = selectConfig(runs, 5, SEED);
+const z = endScores(heldOutBySource(runs, sel));
+const src = runs.map(sourceOf);
+interface Run {
+  task: string;
+  z: number;
+  pass: boolean;
+}
+const bySource = new Map<string, Run[]>();
+runs.forEach((r, i) => {
+  if (z[i] === null) return;
+  bySource.set(src[i]!, [...(bySource.get(src[i]!) ?? []), { task: r.task, z: z[i]!, pass: r.passed }]);
+});
+// Measured: sources with 20 runs or more and both outcomes (the rest only train the others).
+const measured = [...bySource.keys()].filter((s) => bySource.get(s)!.length >= 20 && bySource.get(s)!.some((r) => r.pass) && bySource.get(s)!.some((r) => !r.pass)).sort();
+const pooledWithout = (s: string): Platt =>
+  fitPlatt(
+    runs.flatMap((r, i) => (z[i] === null || src[i] === s ? [] : [{ z: z[i]!, pass: r.passed }])),
+    IDENTITY_PLATT,
+    0,
+  );
+
+const RULES: RecalibrationRule[] = [1, 3, 10, 30, 100].flatMap((s) => [
+  { strength: s, slopeStrength: s },
+  { strength: s, slopeStrength: 10 * s },
+  { strength: s, slopeStrength: Infinity },
+]);
+const ruleName = (r: RecalibrationRule) => `a ${r.strength}, b ${Number.isFinite(r.slopeStrength) ? r.slopeStrength : 'fixed'}`;
+
+const point = (r: Run): ScoredPoint => ({ z: r.z, pass: r.pass });
+const logLoss = (ps: readonly Prediction[]) => ps.reduce((a, { p, pass }) => a - Math.log(Math.min(1 - 1e-9, Math.max(1e-9, pass ? p : 1 - p))), 0) / ps.length;
+function shuffle<T>(xs: T[], random: Random): T[] {
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [xs[i], xs[j]] = [xs[j]!, xs[i]!];
+  }
+  return xs;
+}
+/** The source's runs in a random order of its tasks (a task's runs together, in random order). */
+function order(rs: readonly Run[], random: Random): Run[] {
+  const tasks = shuffle([...new Set(rs.map((r) => r.task))].sort(), random);
+  return tasks.flatMap((t) =>
+    shuffle(
+      rs.filter((r) => r.task === t),
+      random,
+    ),
+  );
+}
+const REFIT_EVERY = 10;
+/** Prequential: each run predicted from the outcomes before it (the map refitted every REFIT_EVERY outcomes). */
+function prequential(o: readonly Run[], prior: Platt, rule: RecalibrationRule): Prediction[] {
+  let c = prior;
+  return o.map((r, j) => {
+    if (j > 0 && j % REFIT_EVERY === 0) c = recalibrateSource(o.slice(0, j).map(point), prior, rule);
+    return { p: applyPlatt(c, r.z), pass: r.pass };
+  });
+}
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const quantile = (xs: readonly number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.floor(q * s.length)))]!;
+};
+
+// 1. Prequential log loss of every rule on every source (for the held-out choice).
+const preqLoss = new Map<string, number[]>();
+for (const s of measured) {
+  const rs = bySource.get(s)!;
+  const prior = pooledWithout(s);
+  const random = seededRandom(SEED);
+  const orders = Array.from({ length: Math.min(ORDERS, 100) }, () => order(rs, random));
+  preqLoss.set(
+    s,
+    RULES.map((rule) => mean(orders.map((o) => logLoss(prequential(o, prior, rule))))),
+  );
+}
+const chosenFor = (s: string): number => {
+  const others = measured.filter((x) => x !== s);
+  let best = 0;
+  let bestLoss = Infinity;
+  RULES.forEach((_, k) => {
+    const l = mean(others.map((x) => preqLoss.get(x)![k]!));
+    if (l < bestLoss - 1e-12) {
+      best = k;
+      bestLoss = l;
+    }
+  });
+  return best;
+};
+const allChosen = (() => {
+  let best = 0;
+  let bestLoss = Infinity;
+  RULES.forEach((_, k) => {
+    const l = mean(measured.map((x) => preqLoss.get(x)![k]!));
+    if (l < bestLoss - 1e-12) {
+      best = k;
+      bestLoss = l;
+    }
+  });
+  return best;
+})();
+
+const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));
+console.log('\nprequential log loss by rule (100 orders; the rule for each source is chosen on the others):');
+console.log(`| rule | ${measured.join(' | ')} |`);
+console.log(`| --- | ${measured.map(() => '---').join(' | ')} |`);
+RULES.forEach((rule, k) => console.log(`| ${ruleName(rule)} | ${measured.map((s) => f3(preqLoss.get(s)![k])).join(' | ')} |`));
+console.log(`chosen on all sources: ${ruleName(RULES[allChosen]!)}; held out: ${measured.map((s) => `${s}: ${ruleName(RULES[chosenFor(s)]!)}`).join('; ')}`);
+
+// 2. Per source, with the rule chosen without it: ECE of the runs after the first k, beside the perfect forecaster's.
+const figures: Record<string, number | string> = { chosenOnAll: ruleName(RULES[allChosen]!) };
+const KS = [0, 5, 10, 20, 40, 80, 160, 320];
+for (const s of measured) {
+  const rs = bySource.get(s)!;
+  const nPass = rs.filter((r) => r.pass).length;
+  const prior = pooledWithout(s);
+  const rule = RULES[chosenFor(s)]!;
+  const random = seededRandom(SEED + 1);
+  const orders = Array.from({ length: ORDERS }, () => order(rs, random));
+  console.log(`\n${s} (${nPass} / ${rs.length - nPass}); rule chosen without it: ${ruleName(rule)}; k = 0 map: a ${prior.a.toFixed(2)}, b ${prior.b.toFixed(2)} (pooled on the other sources)`);
+  console.log(
+    '| outcomes seen (k) | runs scored | mean pPass / passed | ECE (mean over orders) [95 %: orders x bootstrap] | perfectly calibrated: ECE mean (95th pct) | share of orders with ECE <= 0.10 | log loss |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const k of KS.filter((k) => rs.length - k >= 10)) {
+    const eces: number[] = [];
+    const boots: number[] = [];
+    const nulls: number[] = [];
+    const losses: number[] = [];
+    const meanP: number[] = [];
+    const rate: number[] = [];
+    for (const o of orders) {
+      const c = k === 0 ? prior : recalibrateSource(o.slice(0, k).map(point), prior, rule);
+      const rest = o.slice(k).map((r) => ({ p: applyPlatt(c, r.z), pass: r.pass }));
+      eces.push(calibrationError(rest).ece!);
+      boots.push(calibrationError(resampleIndices(random, rest.length).map((i) => rest[i]!)).ece!);
+      nulls.push(calibrationError(rest.map(({ p }) => ({ p, pass: random() < p }))).ece!);
+      losses.push(logLoss(rest));
+      meanP.push(mean(rest.map((x) => x.p)));
+      rate.push(mean(rest.map((x) => (x.pass ? 1 : 0))));
+    }
+    const e = mean(eces);
+    console.log(
+      `| ${k} | ${rs.length - k} | ${f3(mean(meanP))} / ${f3(mean(rate))} | ${f3(e)} [${f3(quantile(boots, 0.025))}, ${f3(quantile(boots, 0.975))}] | ${f3(mean(nulls))} (${f3(quantile(nulls, 0.95))}) | ${f3(mean(eces.map((x) => (x <= 0.1 ? 1 : 0))))} | ${f3(mean(losses))} |`,
+    );
+    figures[`${s} k=${k} ece`] = e;
+    figures[`${s} k=${k} perfect`] = mean(nulls);
+  }
+  // Prequential over the whole source.
+  const preq = orders.slice(0, 50).map((o) => prequential(o, prior, rule));
+  const preqEce = preq.map((p) => calibrationError(p).ece!);
+  const preqNull = preq.map((p) => calibrationError(p.map(({ p: q }) => ({ p: q, pass: random() < q }))).ece!);
+  console.log(
+    `prequential (every run predicted before its outcome, refit every ${REFIT_EVERY}; 50 orders): ECE ${f3(mean(preqEce))} [${f3(quantile(preqEce, 0.025))}, ${f3(quantile(preqEce, 0.975))}], perfectly calibrated ${f3(mean(preqNull))} (${f3(quantile(preqNull, 0.95))})`,
+  );
+  figures[`${s} prequential ece`] = mean(preqEce);
+  // All but one task fold of the source (what `train` prints), with the rule and with train's (identity prior, strength 10).
+  const folds = taskFolds(
+    rs.map((r) => r.task),
+    5,
+    SEED,
+  );
+  for (const [name, fit] of [
+    [`rule (${ruleName(rule)}, toward the pooled map)`, (pts: ScoredPoint[]) => recalibrateSource(pts, prior, rule)],
+    ['train today (identity prior, strength 10)', (pts: ScoredPoint[]) => fitPlatt(pts)],
+  ] as const) {
+    const preds = rs.map((r) => {
+      const f = folds.get(r.task);
+      const c = fit(rs.filter((x) => folds.get(x.task) !== f).map(point));
+      return { p: applyPlatt(c, r.z), pass: r.pass };
+    });
+    const chk = calibrationCheck(preds, { seed: SEED });
+    console.log(
+      `all but one of 5 task folds, ${name}: n ${chk.n}, ECE ${f3(chk.ece)} [${f3(chk.interval?.lo)}, ${f3(chk.interval?.hi)}], perfectly calibrated ${f3(chk.perfect?.mean)} (95th pct ${f3(chk.perfect?.hi)}), p = ${f3(chk.p)}`,
+    );
+    figures[`${s} folds ${name.split(' ')[0]} ece`] = chk.ece ?? NaN;
+  }
+}
+console.log(`\n${((Date.now() - started) / 1000).toFixed(0)} s`);
+writeResult(jsonFile, { bench: 'calibration-online', command: commandLine(import.meta.url), machine: machine(), targets: [], figures });

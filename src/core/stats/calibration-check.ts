@@ -1,0 +1,54 @@
+/**
+ * What an ECE can show at its n. The ECE of a finite sample is biased upward: even a perfectly calibrated
+ * forecaster shows a positive ECE, larger the fewer runs per bin (at 31 runs in 10 bins, about 0.1). So beside
+ * the observed ECE (with a percentile bootstrap interval over the runs) this gives the ECE a perfectly calibrated
+ * forecaster shows at the same predictions (outcomes drawn as Bernoulli(p) from each prediction: the mean and the
+ * upper quantile of that ECE) and the share of such draws at least as large as the observed one (a calibration
+ * test: small when the observed ECE is more than sampling noise). Seeded, so it prints the same every time.
+ */
+import { bootstrapDraws, bootstrapSettings, resampleIndices, type BootstrapOptions } from './bootstrap.js';
+import { calibrationError, type Prediction } from './calibration-error.js';
+import type { Interval } from './interval.js';
+import { seededRandom } from './rng.js';
+
+export interface CalibrationCheck {
+  n: number;
+  ece: number | null;
+  /** Bootstrap interval of the ECE (resampling the runs). */
+  interval: Interval | null;
+  /** ECE of a perfectly calibrated forecaster with these predictions: mean and the `level` quantile of its draws. */
+  perfect: { mean: number; hi: number } | null;
+  /** Share of the perfect forecaster's draws with an ECE at least the observed one. */
+  p: number | null;
+}
+
+/** ECE of `preds` with its interval, beside a perfectly calibrated forecaster's at the same predictions (`reps` draws each). */
+export function calibrationCheck(preds: readonly Prediction[], options: BootstrapOptions = {}, bins = 10): CalibrationCheck {
+  const n = preds.length;
+  const ece = calibrationError(preds, bins).ece;
+  if (n === 0 || ece === null) return { n, ece: null, interval: null, perfect: null, p: null };
+  const { reps, seed, level } = bootstrapSettings(options);
+  const interval = bootstrapDraws(
+    (random) =>
+      calibrationError(
+        resampleIndices(random, n).map((i) => preds[i]!),
+        bins,
+      ).ece,
+    options,
+  );
+  const random = seededRandom(seed + 7919);
+  const draws: number[] = [];
+  for (let r = 0; r < reps; r++)
+    draws.push(
+      calibrationError(
+        preds.map(({ p }) => ({ p, pass: random() < p })),
+        bins,
+      ).ece!,
+    );
+  if (draws.length === 0) return { n, ece, interval, perfect: null, p: null };
+  draws.sort((a, b) => a - b);
+  const mean = draws.reduce((a, b) => a + b, 0) / draws.length;
+  const hi = draws[Math.min(draws.length - 1, Math.floor(level * draws.length))]!;
+  const p = draws.filter((d) => d >= ece - 1e-12).length / draws.length;
+  return { n, ece, interval, perfect: { mean, hi }, p };
+}

@@ -1,0 +1,63 @@
+/**
+ * The reliability diagram of pPass (with `--forecast`): per source, each bin of runs as a point at (mean pPass,
+ * pass rate) with the rate's Wilson interval as a vertical bar and the point's area growing with the bin's
+ * runs; the diagonal is perfect calibration. The key names each source with its n, its ECE and the ECE a
+ * perfectly calibrated forecaster shows at that n (report.calibration), so a small source's scatter is read
+ * against what its n allows.
+ */
+import type { CorpusReport } from '../types.js';
+import { wrapText } from './layout.js';
+import { PALETTE, SERIES } from './palette.js';
+import { circle, line, svgDoc, text, TITLE_Y, type Chart } from './svg-kit.js';
+
+const KEY_W = 320;
+const KEY_SIZE = 11;
+const KEY_LINE = 14;
+
+/** The chart, or undefined without a forecaster. */
+export function reliabilityDiagram(r: CorpusReport): Chart | undefined {
+  const rows = (r.calibration ?? []).filter((c) => c.source !== 'all' && c.n > 0);
+  if (rows.length === 0) return undefined;
+  const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));
+  // Numbers on lines of their own: wrapping breaks after a '.', which would split them.
+  const keys = rows.map((c) => [
+    ...wrapText(c.source, KEY_W - 24, KEY_SIZE),
+    `n=${c.n}, ECE ${f3(c.ece)}`,
+    `perfectly calibrated at this n: ${f3(c.perfect?.mean)}`,
+    `(95th percentile ${f3(c.perfect?.hi)})`,
+  ]);
+  const keyH = keys.reduce((h, k) => h + k.length * KEY_LINE + 6, 0);
+  const L = 62,
+    T = TITLE_Y + 28,
+    B = 54,
+    side = Math.max(400, keyH);
+  const W = L + side + 30 + KEY_W,
+    H = T + side + B;
+  const x = (v: number) => L + side * v;
+  const y = (v: number) => T + side - side * v;
+  const body: string[] = [];
+  for (let v = 0; v <= 10; v += 2) {
+    body.push(line(L, y(v / 10), L + side, y(v / 10), PALETTE.grid), text(L - 8, y(v / 10) + 4, (v / 10).toFixed(1), 'end'));
+    body.push(line(x(v / 10), T, x(v / 10), T + side, PALETTE.grid), text(x(v / 10), T + side + 18, (v / 10).toFixed(1), 'middle'));
+  }
+  body.push(line(L, T + side, L + side, T + side, PALETTE.axis), line(L, T, L, T + side, PALETTE.axis), line(x(0), y(0), x(1), y(1), PALETTE.axis, true));
+  const maxN = Math.max(...rows.flatMap((c) => c.bins.map((b) => b.n)));
+  rows.forEach((c, s) => {
+    const color = SERIES[s % SERIES.length]!;
+    for (const b of c.bins) {
+      if (b.n === 0 || b.predicted === null || b.observed === null) continue;
+      if (b.interval) body.push(line(x(b.predicted), y(b.interval.lo), x(b.predicted), y(b.interval.hi), color, false, 1.5));
+      const radius = 3 + 9 * Math.sqrt(b.n / maxN);
+      body.push(circle(x(b.predicted), y(b.observed), radius, color, `${c.source}, pPass ${b.lo.toFixed(1)}-${b.hi.toFixed(1)}: ${b.n} runs, mean pPass ${f3(b.predicted)}, passed ${f3(b.observed)}`));
+    }
+  });
+  let ky = T + 4;
+  rows.forEach((_, s) => {
+    body.push(circle(L + side + 38, ky + 4, 5, SERIES[s % SERIES.length]!));
+    keys[s]!.forEach((l, i) => body.push(text(L + side + 50, ky + 8 + i * KEY_LINE, l, 'start', '', KEY_SIZE)));
+    ky += keys[s]!.length * KEY_LINE + 6;
+  });
+  body.push(text(L + side / 2, H - 14, 'mean pPass in the bin (10 bins; dashed: perfect calibration)', 'middle'));
+  body.push(text(16 + 10, T + side / 2, 'share of the bin that passed (Wilson 95 %)', 'middle', `transform="rotate(-90 ${16 + 10} ${T + side / 2})"`));
+  return { file: 'reliability-diagram.svg', svg: svgDoc(W, H, 'Reliability of pPass per source: mean pPass against the pass rate, per bin', body) };
+}
