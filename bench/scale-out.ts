@@ -132,9 +132,11 @@ interface Usage {
   /** Of the time the replicas' main threads could run, the share they waited for a core (taken by other processes). */
   replicaWaiting: number;
   cores: number[];
+  /** Bytes of the step frames scored (mean frame of the setup's trajectory × steps): what the journal must carry. */
+  frameBytes: number;
 }
 
-function usage(rs: Round[]): Usage {
+function usage(rs: Round[], templates: StepTemplates): Usage {
   const scored = rs.reduce((n, r) => n + r.scored, 0);
   const wall = rs.reduce((n, r) => n + r.wall, 0);
   const cpu = [0, 1, 2].map((i) => rs.reduce((n, r) => n + r.cpu[i]!, 0));
@@ -150,6 +152,7 @@ function usage(rs: Round[]): Usage {
     redisUs: (redis.cpu * 1e6) / scored,
     redis,
     replicaCores: (cpu[0]! + cpu[1]!) / wall,
+    frameBytes: (scored * templates.frames.reduce((n, f) => n + f.length, 0)) / templates.steps,
     replicaWaiting: rs.reduce((n, r) => n + r.wait, 0) / (rs.reduce((n, r) => n + r.wait, 0) + cpu[0]! + cpu[1]!),
     cores: rs[0]!.cores.map((_, i) => rs.reduce((n, r) => n + r.cores[i]! * r.wall, 0) / wall),
   };
@@ -203,7 +206,7 @@ async function main(): Promise<void> {
   for (const s of setups) await round(s, pids, info, num(args['warmup-ms']));
   for (let p = 0; p < num(args.pairs); p++) for (const s of p % 2 === 0 ? setups : [...setups].reverse()) rounds.get(s.name)!.push(await round(s, pids, info, num(args['round-ms'])));
   pids.forEach((pid) => pin(pid, all));
-  const use = Object.fromEntries(setups.map((s) => [s.name, usage(rounds.get(s.name)!)])) as Record<SetupName, Usage>;
+  const use = Object.fromEntries(setups.map((s) => [s.name, usage(rounds.get(s.name)!, s.templates)])) as Record<SetupName, Usage>;
   report(setups, use, full.steps, short.steps, fsync, m, loadBefore);
   info.disconnect();
   await Promise.all([a.close(), b.close()]);
@@ -266,7 +269,7 @@ function report(setups: Setup[], use: Record<SetupName, Usage>, longSteps: numbe
   const appendCalls = scripts - 2 * p1.sessions;
   console.log(
     `Redis CPU ${fmt(p1.redisUs, 1)} µs/step; ≈ ${fmt(p1.scored / appendCalls, 1)} steps per append script call; ` +
-      `bytes per step: from replicas ${fmt(p1.redis.netIn / p1.scored, 0)}, to replicas ${fmt(p1.redis.netOut / p1.scored, 0)}, to the append-only file ${fmt(p1.redis.aof / p1.scored, 0)}`,
+      `bytes per step: step frame ${fmt(p1.frameBytes / p1.scored, 0)}, from replicas ${fmt(p1.redis.netIn / p1.scored, 0)}, to replicas ${fmt(p1.redis.netOut / p1.scored, 0)}, to the append-only file ${fmt(p1.redis.aof / p1.scored, 0)}`,
   );
 
   // Lifecycle: cost = per session × sessions + per step × steps, from p1 (long sessions) and p1s (short ones).
@@ -276,10 +279,10 @@ function report(setups: Setup[], use: Record<SetupName, Usage>, longSteps: numbe
     ['Redis CPU µs', (u) => u.redisUs * u.scored, 1],
     ['Redis commands (excl. evalsha)', (u) => Object.entries(u.redis.calls).reduce((n, [k, v]) => (k === 'info' || k === 'evalsha' ? n : n + v), 0), 2],
     ['Redis script calls (evalsha)', (u) => u.redis.calls.evalsha ?? 0, 3],
-    ['bytes into Redis', (u) => u.redis.netIn, 0],
+    ['bytes into Redis beyond the step frames', (u) => u.redis.netIn - u.frameBytes, 0],
     ['bytes out of Redis', (u) => u.redis.netOut, 0],
-    ['append-only file bytes', (u) => u.redis.aof, 0],
   ];
+  if (p1.redis.aof > 0) rows.push(['append-only file bytes beyond the step frames', (u) => u.redis.aof - u.frameBytes, 0]);
   console.log(`\nper session vs per step (solved from p1: ${longSteps}-step sessions and p1s: ${shortSteps}-step sessions)`);
   const splits = rows.map(([name, f, d]) => {
     const s = split(f);
