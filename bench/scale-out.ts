@@ -213,6 +213,16 @@ async function main(): Promise<void> {
   await redis.destroy();
 }
 
+/** One check of the model: setup `n` predicted from the costs of setup `from`. */
+interface Check {
+  n: SetupName;
+  from: SetupName;
+  what: string;
+  /** Predicted steps/s with whole cores, and with the CPU the replicas of `n` got. */
+  whole: number;
+  got: number;
+}
+
 function totals(u: Usage, cost: (u: Usage) => number): Totals {
   return { sessions: u.sessions, steps: u.scored, cost: cost(u) };
 }
@@ -293,28 +303,31 @@ function report(setups: Setup[], use: Record<SetupName, Usage>, longSteps: numbe
     splits.map((s) => s.row),
   );
 
-  // The model checked: costs from p1 (1 replica saturated on a core of its own: the deployment's shape) predict the other setups.
-  const c = p1;
-  const side1 = 1e6 / (c.redisUs + c.driverUs);
-  const all3 = c.replicaUs + c.redisUs + c.driverUs;
-  const checks: Array<[SetupName, string, number]> = [
-    ['p1', 'whole core 0 for the replica (the calibration itself)', Math.min(1e6 / c.replicaUs, side1)],
-    ['p2', 'core 0 shared by 2 replicas: as p1', Math.min(1e6 / c.replicaUs, side1)],
-    ['u1', '1 replica at most 1 core, all on 2 cores', Math.min(1e6 / c.replicaUs, 2e6 / all3)],
-    ['u2', '2 replicas, all on 2 cores', Math.min(2e6 / c.replicaUs, 2e6 / all3)],
+  // The model checked: each setup predicted from another setup's costs (p1: 1 replica saturated on a core of its own, the
+  // deployment's shape, predicts the others; u1 predicts p1), with whole cores and with the CPU the replicas got.
+  const check = (n: SetupName, from: SetupName, what: string, model: (c: Usage) => number): Check => ({
+    n,
+    from,
+    what,
+    whole: model(use[from]),
+    got: (use[n].replicaCores * 1e6) / use[from].replicaUs,
+  });
+  const onCore0 = (c: Usage): number => Math.min(1e6 / c.replicaUs, 1e6 / (c.redisUs + c.driverUs));
+  const all3 = (c: Usage): number => c.replicaUs + c.redisUs + c.driverUs;
+  const checks: Check[] = [
+    check('p1', 'u1', 'replica on core 0, Redis + driver on core 1', onCore0),
+    check('p2', 'p1', '2 replicas on core 0: as p1', onCore0),
+    check('u1', 'p1', '1 replica ≤ 1 core, all on 2 cores', (c) => Math.min(1e6 / c.replicaUs, 2e6 / all3(c))),
+    check('u2', 'p1', '2 replicas, all on 2 cores', (c) => 2e6 / all3(c)),
   ];
   console.log(
-    `\nmodel check: p1's µs per step (replica ${fmt(c.replicaUs, 1)}, Redis ${fmt(c.redisUs, 1)}, driver ${fmt(c.driverUs, 1)}) predict each setup with whole cores, ` +
-      'and with the CPU the replicas got (replicas cores × 1e6 / p1 replica µs): what is left is the change in CPU per step',
+    '\nmodel check: each setup predicted from the µs per step of another (from), with whole cores, and with the CPU the replicas got ' +
+      "(their CPU seconds per wall second × 1e6 / from's replica µs per step): the error left is the change in CPU per step between setups",
   );
   const pctErr = (x: number, p: number): string => `${x >= p ? '+' : ''}${fmt((x / p - 1) * 100, 1)} %`;
   printTable(
-    ['setup', 'model', 'predicted (whole cores)', 'measured', 'error', 'predicted (CPU got)', 'error'],
-    checks.map(([n, what, p]) => {
-      const u = use[n];
-      const got = (u.replicaCores * 1e6) / c.replicaUs;
-      return [n, what, fmt(p, 0), fmt(u.median, 0), pctErr(u.median, p), fmt(got, 0), pctErr(u.median, got)];
-    }),
+    ['setup', 'from', 'model', 'predicted (whole cores)', 'measured', 'error', 'predicted (CPU got)', 'error'],
+    checks.map((k) => [k.n, k.from, k.what, fmt(k.whole, 0), fmt(use[k.n].median, 0), pctErr(use[k.n].median, k.whole), fmt(k.got, 0), pctErr(use[k.n].median, k.got)]),
   );
 
   // N replicas on N machines, one Redis, from p1's costs.
@@ -353,10 +366,10 @@ function report(setups: Setup[], use: Record<SetupName, Usage>, longSteps: numbe
     figures[`split_${key}_per_session`] = s.perSession;
     figures[`split_${key}_per_step`] = s.perStep;
   }
-  for (const [n, , p] of checks) {
-    figures[`check_${n}_predicted_whole_cores`] = p;
-    figures[`check_${n}_error_whole_cores`] = use[n].median / p - 1;
-    figures[`check_${n}_error_cpu_got`] = use[n].median / ((use[n].replicaCores * 1e6) / c.replicaUs) - 1;
+  for (const k of checks) {
+    figures[`check_${k.n}_predicted_whole_cores`] = k.whole;
+    figures[`check_${k.n}_error_whole_cores`] = use[k.n].median / k.whole - 1;
+    figures[`check_${k.n}_error_cpu_got`] = use[k.n].median / k.got - 1;
   }
   for (const p of table) figures[`model_${p.replicas}_replicas_steps_per_s`] = p.steps;
   figures.ratio_u2_over_u1 = use.u2.median / use.u1.median;
