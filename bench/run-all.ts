@@ -40,6 +40,8 @@ const BENCHES: Bench[] = [
   { name: 'evidence-cost', args: ['--runs', '15', '--passes', '9', '--json', '{json}'] },
   // Needs redis-server (Debian's package) on the PATH.
   { name: 'replicas', args: ['--json', '{json}'] },
+  // Needs redis-server and taskset (util-linux), and 2 cores: pins processes to cores 0 and 1.
+  { name: 'scale-out', args: ['--pairs', '1', '--json', '{json}'] },
 ];
 
 const { values: opts } = parseArgs({ options: { out: { type: 'string' }, only: { type: 'string' } } });

@@ -64,6 +64,9 @@ export interface Window {
   latencies: Float64Array;
   errors: number;
   firstError: string | undefined;
+  /** Sessions started (`start` sent) and ended (`final` received) within the window. */
+  starts: number;
+  finals: number;
 }
 
 export class LoadDriver {
@@ -80,6 +83,8 @@ export class LoadDriver {
   private readonly lat: Float64Array;
   private count = 0;
   private scored = 0;
+  private starts = 0;
+  private finals = 0;
   /** Score frames received over the driver's life. */
   private scoredTotal = 0;
   private recording = false;
@@ -131,6 +136,7 @@ export class LoadDriver {
     this.nextSeq[g] = 0;
     this.acked[g] = 0;
     this.phase[g] = 0;
+    if (this.recording) this.starts++;
     this.sockets[Math.floor(g / this.o.sessionsPerConnection)]?.send(JSON.stringify({ type: 'start', session: id, task: this.o.task }));
   }
 
@@ -168,6 +174,7 @@ export class LoadDriver {
       if (++this.started === this.slots) this.onAllStarted?.();
       this.fill(g);
     } else if (m.type === 'final' && g >= 0 && !this.stopped) {
+      if (this.recording) this.finals++;
       this.gen[g] = this.gen[g]! + 1;
       this.start(g);
     } else if (m.type === 'error') this.fail(data.toString().slice(0, 300));
@@ -192,6 +199,8 @@ export class LoadDriver {
   record(): void {
     this.count = 0;
     this.scored = 0;
+    this.starts = 0;
+    this.finals = 0;
     this.recording = true;
     this.began = performance.now();
   }
@@ -205,6 +214,8 @@ export class LoadDriver {
       latencies: this.lat.slice(0, this.count),
       errors: this.errors,
       firstError: this.firstError,
+      starts: this.starts,
+      finals: this.finals,
     };
   }
 
