@@ -63,7 +63,16 @@ function heap(): { heap: number; external: number } {
 }
 
 /** A socket stand-in: open, never backed up, drops what it is sent. */
-const nullSocket = { readyState: 1, OPEN: 1, bufferedAmount: 0, send: () => undefined, close: () => undefined, terminate: () => undefined, once: () => undefined } as unknown as WebSocket;
+const nullSocket = {
+  readyState: 1,
+  OPEN: 1,
+  bufferedAmount: 0,
+  send: () => undefined,
+  close: () => undefined,
+  terminate: () => undefined,
+  once: () => undefined,
+  on: () => undefined,
+} as unknown as WebSocket;
 
 /** Opens `n` sessions on one connection and feeds each `stepsEach` real steps as `step` frames. */
 async function openSessions(deps: HandlerDeps, trajectories: readonly CorpusTrajectory[], n: number, prefix: string): Promise<Connection> {

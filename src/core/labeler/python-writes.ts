@@ -38,19 +38,20 @@ const scanned = new Map<string, PythonFileUse>();
 export function pythonFileUse(code: string): PythonFileUse {
   // Every match of OPEN contains `open(`, every match of PATH_METHOD `_text(` or `_bytes(`: without them, nothing to scan.
   if (!code.includes('open(') && !code.includes('_text(') && !code.includes('_bytes(')) return NONE;
-  if (code.length > SCAN_CACHE_MAX_CHARS) return scan(code);
+  if (code.length > SCAN_CACHE_MAX_CHARS) return scanPythonFileUse(code);
   let use = scanned.get(code);
   if (use !== undefined) {
     scanned.delete(code);
   } else {
-    use = scan(code);
+    use = scanPythonFileUse(code);
     if (scanned.size >= SCAN_CACHE_ENTRIES) scanned.delete(scanned.keys().next().value!);
   }
   scanned.set(code, use);
   return use;
 }
 
-function scan(code: string): PythonFileUse {
+/** {@link pythonFileUse} without the memo (tests compare both). */
+export function scanPythonFileUse(code: string): PythonFileUse {
   const opens = code.includes('open(');
   const methods = code.includes('_text(') || code.includes('_bytes(');
   const vars = new Map<string, string>();
