@@ -48,6 +48,7 @@ const sink = {
   close: () => undefined,
   terminate: () => undefined,
   once: () => undefined,
+  on: () => undefined,
 } as unknown as WebSocket;
 
 const cpuUs = (): number => {

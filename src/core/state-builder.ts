@@ -9,7 +9,7 @@ import { stepFailed } from './state/failure.js';
 import { stepCost } from './state/cost.js';
 import { ShadowWorkspace } from './state/shadow-workspace.js';
 import { updateWorkspace } from './state/workspace-update.js';
-import { createVariantTracker, exactAction } from './state/variant.js';
+import { createVariantTracker, exactAction, exactKey, terminalExactKey } from './state/variant.js';
 
 /** The token list of every non-terminal state (frozen: shared). */
 const NO_TOKENS: readonly string[] = Object.freeze([]);
@@ -48,7 +48,9 @@ export function createStateBuilder(analyzers: Analyzers, options: StateBuilderOp
       const terminal = a.kind === 'shell' || a.kind === 'code';
       const facts = a.kind === 'shell' ? terminalFacts('shell', a.command, root) : a.kind === 'code' ? terminalFacts('code', a.code, root) : undefined;
       const hash = facts !== undefined ? facts.hash : md5(hashContent(a, label.file, root));
-      const variant = variants.isVariant(hash, exactAction(a, step.tool, label.file, outcome.paths.dir, root));
+      const dir = outcome.paths.dir;
+      const key = facts !== undefined && terminal ? terminalExactKey(facts, a, dir, root) : exactKey(exactAction(a, step.tool, label.file, dir, root));
+      const variant = variants.isVariant(hash, key);
       const state = stateRecord(
         {
           t: step.t,

@@ -1,7 +1,9 @@
 /** flatten / intern (equal values, shared copies, bounded pool) and lossless packed text. */
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERN_ENTRIES, flatten, intern, poolSizes } from '../../src/core/memory/flat-string.js';
-import { HOT_TEXTS, PackedTextMap, packText, unpackText, setTextCompression } from '../../src/core/memory/packed-text.js';
+import { HOT_TEXTS, PackedTextMap, SHARE_MIN_CHARS, SharedText, packText, sharedTexts, unpackText, setTextCompression } from '../../src/core/memory/packed-text.js';
 
 // Compression is off by default (a memory/CPU knob, `serve --compress-texts`); these tests exercise it on.
 beforeAll(() => setTextCompression(true));
@@ -71,5 +73,43 @@ describe('internRange', () => {
     expect(Object.isFrozen(a)).toBe(true);
     const odd: [number, number] = [-0, 1.5];
     expect(internRange(odd)).toBe(odd);
+  });
+});
+
+describe('shared long texts (compression off)', () => {
+  beforeAll(() => setTextCompression(false));
+  afterAll(() => setTextCompression(true));
+  const file = Array.from({ length: 80 }, (_, i) => `    line_${i} = compute(${i})  # shared`).join('\n');
+
+  it('two sessions keeping an equal long text keep one copy; short and different texts are not merged', () => {
+    const observation = `<output>\n${file}\n</output>`;
+    const a = packText(observation.slice(9, 9 + file.length));
+    const b = packText(`${file}`);
+    expect(file.length).toBeGreaterThanOrEqual(SHARE_MIN_CHARS);
+    expect(a).toBeInstanceOf(SharedText);
+    expect(Object.is(a, b)).toBe(true);
+    expect(unpackText(a)).toBe(file);
+    const c = packText(`${file}!`);
+    expect(Object.is(a, c)).toBe(false);
+    expect(unpackText(c)).toBe(`${file}!`);
+    expect(typeof packText('x'.repeat(SHARE_MIN_CHARS - 1))).toBe('string');
+  });
+
+  it('drops a text from the pool once nobody keeps it', async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const settle = async (): Promise<void> => {
+      for (let i = 0; i < 5; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        gc();
+      }
+    };
+    await settle();
+    const before = sharedTexts();
+    // Packed in a closure that returns nothing, so no reference to the shared text survives it.
+    ((text: string) => expect(packText(text)).toBeInstanceOf(SharedText))(`${file} unique ${Math.random()}`);
+    expect(sharedTexts()).toBe(before + 1);
+    await settle();
+    expect(sharedTexts()).toBe(before);
   });
 });

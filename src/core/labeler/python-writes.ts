@@ -7,8 +7,8 @@
 
 /** The files a Python snippet opens for writing and for reading, as written in the code. */
 export interface PythonFileUse {
-  writes: string[];
-  reads: string[];
+  readonly writes: readonly string[];
+  readonly reads: readonly string[];
 }
 
 const STR = String.raw`[rRuUbBfF]{0,2}(?:'([^'\\\n]*)'|"([^"\\\n]*)")`;
@@ -24,12 +24,36 @@ function plausiblePath(p: string): boolean {
   return p.length > 0 && p.length < 300 && !/\s/.test(p) && (p.includes('/') || /\.\w+$/.test(p) || /^[A-Z][A-Z_]+$/.test(p));
 }
 
-/** Scans Python source text for files it opens; unknown variables and f-strings are skipped. */
+const NONE: PythonFileUse = Object.freeze({ writes: Object.freeze([]), reads: Object.freeze([]) });
+
+/** Texts scanned, kept (least recently used go first), and the longest text kept: agents rerun the same scripts and heredocs. */
+export const SCAN_CACHE_ENTRIES = 1024;
+export const SCAN_CACHE_MAX_CHARS = 16_384;
+const scanned = new Map<string, PythonFileUse>();
+
+/**
+ * Scans Python source text for files it opens; unknown variables and f-strings are skipped.
+ * Memoised per text (pure: the result depends on the text only); the result is shared and frozen.
+ */
 export function pythonFileUse(code: string): PythonFileUse {
   // Every match of OPEN contains `open(`, every match of PATH_METHOD `_text(` or `_bytes(`: without them, nothing to scan.
+  if (!code.includes('open(') && !code.includes('_text(') && !code.includes('_bytes(')) return NONE;
+  if (code.length > SCAN_CACHE_MAX_CHARS) return scanPythonFileUse(code);
+  let use = scanned.get(code);
+  if (use !== undefined) {
+    scanned.delete(code);
+  } else {
+    use = scanPythonFileUse(code);
+    if (scanned.size >= SCAN_CACHE_ENTRIES) scanned.delete(scanned.keys().next().value!);
+  }
+  scanned.set(code, use);
+  return use;
+}
+
+/** {@link pythonFileUse} without the memo (tests compare both). */
+export function scanPythonFileUse(code: string): PythonFileUse {
   const opens = code.includes('open(');
   const methods = code.includes('_text(') || code.includes('_bytes(');
-  if (!opens && !methods) return { writes: [], reads: [] };
   const vars = new Map<string, string>();
   for (let m = ASSIGN.exec(code); m; m = ASSIGN.exec(code)) {
     const value = literal(m, 2);
@@ -52,5 +76,5 @@ export function pythonFileUse(code: string): PythonFileUse {
       const path = literal(m, 1) ?? (m[3] === undefined ? undefined : vars.get(m[3]));
       add(path, (m[4] ?? '').startsWith('write'));
     }
-  return { writes: [...writes], reads: [...reads] };
+  return Object.freeze({ writes: Object.freeze([...writes]), reads: Object.freeze([...reads]) });
 }

@@ -9,6 +9,7 @@
  * UTF-8 cannot carry) stay plain strings. Deterministic; zlib is computation, not I/O.
  */
 import { Buffer } from 'node:buffer';
+import { hash } from 'node:crypto';
 import type * as Zlib from 'node:zlib';
 
 /** node:zlib, loaded on the first text deflated or inflated: most CLI runs never do, and loading it costs a start (issue 24). */
@@ -78,26 +79,63 @@ function warm(t: LazyText): void {
   if (hot.size > HOT_TEXTS) hot.values().next().value!.cool();
 }
 
-/** A text as stored: itself (flat), or a {@link LazyText}. */
-export type PackedText = string | LazyText;
+/** A long text shared by every session that keeps an equal one (see {@link sharedText}). */
+export class SharedText {
+  constructor(readonly value: string) {}
+}
+
+/** A text as stored: itself (flat), a {@link LazyText}, or a {@link SharedText}. */
+export type PackedText = string | LazyText | SharedText;
+
+/** With compression off, texts this long or longer are shared between sessions (shorter: the pool's entry would cost more than it saves). */
+export const SHARE_MIN_CHARS = 1024;
+
+/**
+ * Long texts kept by any session, by a 52-bit prefix of their MD5, held weakly: sessions of one task (the rollouts
+ * of a GRPO group, a client that retries) see the same files and write the same scripts, and keep one copy of
+ * each such text between them instead of one each. An entry goes when no session keeps its text any more.
+ */
+const shared = new Map<number, WeakRef<SharedText>>();
+const sharedGone = new FinalizationRegistry<number>((key) => {
+  if (shared.get(key)?.deref() === undefined) shared.delete(key);
+});
+
+/** The shared copy of `text` (a new one, pooled, when none is kept; unpooled on a prefix collision). */
+function sharedText(text: string, fresh: boolean): SharedText {
+  const key = Number.parseInt(hash('md5', text, 'hex').slice(0, 13), 16);
+  const hit = shared.get(key)?.deref();
+  if (hit !== undefined) return hit.value === text ? hit : new SharedText(fresh ? text : flatten(text));
+  const made = new SharedText(fresh ? text : flatten(text));
+  shared.set(key, new WeakRef(made));
+  sharedGone.register(made, key);
+  return made;
+}
+
+/** Texts in the shared pool (tests). */
+export function sharedTexts(): number {
+  return shared.size;
+}
 
 /**
  * Packs `text` for keeping (never retains `text` itself when it is a slice or
  * concatenation, unless the caller says it is `fresh`: flat and its own).
  */
 export function packText(text: string, fresh = false): PackedText {
-  if (text.length < compressFrom || LONE_SURROGATE.test(text)) return fresh ? text : flatten(text);
+  if (text.length < compressFrom || LONE_SURROGATE.test(text)) {
+    if (text.length >= SHARE_MIN_CHARS) return sharedText(text, fresh);
+    return fresh ? text : flatten(text);
+  }
   return new LazyText(text, fresh);
 }
 
 /** The text a packed text stands for. */
 export function unpackText(packed: PackedText): string {
-  return typeof packed === 'string' ? packed : packed.text();
+  return typeof packed === 'string' ? packed : packed instanceof SharedText ? packed.value : packed.text();
 }
 
 /** Marks a packed text as replaced (it leaves the hot set without being deflated). */
 export function releaseText(packed: PackedText | undefined): void {
-  if (packed !== undefined && typeof packed !== 'string') packed.release();
+  if (packed instanceof LazyText) packed.release();
 }
 
 /** A string-to-text map that stores its values packed (drop-in for the Map methods the labeler uses). */

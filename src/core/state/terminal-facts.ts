@@ -16,6 +16,8 @@ export interface TerminalFacts {
   tokens: readonly string[];
   /** MD5 hex of the state's hashed content (what `hashContent` gives for the action). */
   hash: string;
+  /** The exact form's key per directory the command ran in (filled by `terminalExactKey`, bounded). */
+  exact?: Map<string, number>;
 }
 
 /** Entries kept, and bytes kept over all entries (command text and facts; least recently used go first). */

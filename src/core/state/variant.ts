@@ -9,6 +9,7 @@
 import { rewriteRoots } from '../labeler/paths.js';
 import type { Action } from '../types.js';
 import { md5, stripLeadingCd } from './normalize.js';
+import type { TerminalFacts } from './terminal-facts.js';
 
 /** Trailing blanks of each line and surrounding blank lines do not change an action. */
 function trimLines(text: string): string {
@@ -41,19 +42,41 @@ export function exactAction(action: Action, tool: string, file: string | undefin
   }
 }
 
-/** Remembers, per hash, the exact form of the most recent action with that hash. */
+/** The key of an exact form: a 52-bit prefix of its MD5 (a number per distinct hash, not a string). */
+export function exactKey(exact: string | undefined): number | undefined {
+  return exact === undefined ? undefined : Number.parseInt(md5(exact).slice(0, 13), 16);
+}
+
+/** Directories whose key is memoised per command (a command run in more directories computes the rest each time). */
+export const MAX_MEMO_DIRS = 8;
+
+/**
+ * `exactKey(exactAction(action, ...))` of a shell command or code cell, memoised on its terminal facts (cached per
+ * command text, kind and root, so shared across steps and sessions) per directory: repeated commands skip the
+ * trimming, root rewriting and hashing. A code cell's exact form does not depend on the directory.
+ */
+export function terminalExactKey(facts: TerminalFacts, action: Extract<Action, { kind: 'shell' | 'code' }>, dir: string, root: string | undefined): number {
+  const at = action.kind === 'shell' ? dir : '';
+  const memo = (facts.exact ??= new Map<string, number>());
+  let key = memo.get(at);
+  if (key === undefined) {
+    key = exactKey(exactAction(action, '', undefined, dir, root))!;
+    if (memo.size < MAX_MEMO_DIRS) memo.set(at, key);
+  }
+  return key;
+}
+
+/** Remembers, per hash, the exact form's key of the most recent action with that hash. */
 export interface VariantTracker {
-  /** True when `hash` was seen before and its most recent action differs from `exact` (undefined: the hash is exact). */
-  isVariant(hash: string, exact: string | undefined): boolean;
+  /** True when `hash` was seen before and its most recent action's key differs from `key` (undefined: the hash is exact). */
+  isVariant(hash: string, key: number | undefined): boolean;
 }
 
 export function createVariantTracker(): VariantTracker {
-  // A 52-bit prefix of the MD5 of the exact form: a number per distinct hash, not a string.
   const last = new Map<string, number>();
   return {
-    isVariant(hash, exact) {
-      if (exact === undefined) return false;
-      const key = Number.parseInt(md5(exact).slice(0, 13), 16);
+    isVariant(hash, key) {
+      if (key === undefined) return false;
       const prev = last.get(hash);
       last.set(hash, key);
       return prev !== undefined && prev !== key;

@@ -47,38 +47,51 @@ function isPrimitive(block: readonly string[]): boolean {
 }
 
 export function createCycleDetector(minBlock: number, maxBlock: number): CycleDetector {
-  const hashes: string[] = [];
-  const states: State[] = [];
+  // Only the last maxBlock + 1 states are ever read (a run is found when its block has just repeated once),
+  // so keys and states live in a ring of that size instead of growing with the trajectory.
+  const size = Math.max(1, maxBlock + 1);
+  const keys: string[] = new Array<string>(size);
+  const ring: State[] = new Array<State>(size);
+  const key = (j: number): string => keys[j % size]!;
+  let count = 0;
   const perBlock = new Map<number, { len: number; primitive: boolean; run: CycleRun | undefined }>();
   for (let L = minBlock; L <= maxBlock; L++) perBlock.set(L, { len: 0, primitive: false, run: undefined });
+  // Runs that reached 2 occurrences (a run of one occurrence is kept only while it is some block's current run).
   const all: CycleRun[] = [];
   return {
     add(state) {
-      const i = hashes.length;
-      hashes.push(cycleKey(state));
-      states.push(state);
+      const i = count++;
+      keys[i % size] = cycleKey(state);
+      ring[i % size] = state;
       const grown: CycleRun[] = [];
       for (const [L, cur] of perBlock) {
-        if (i < L || hashes[i] !== hashes[i - L]) {
+        if (i < L || key(i) !== key(i - L)) {
           cur.len = 0;
           cur.run = undefined;
           continue;
         }
         cur.len += 1;
-        const startIdx = i - cur.len + 1 - L;
-        if (cur.len === 1) cur.primitive = isPrimitive(hashes.slice(startIdx, startIdx + L));
+        // A run starts when the block of the L states before i has just repeated once (len 1): it spans i - L .. i.
+        if (cur.len === 1) {
+          const block: string[] = [];
+          for (let j = i - L; j < i; j++) block.push(key(j));
+          cur.primitive = isPrimitive(block);
+        }
         if (!cur.primitive) continue;
         const reps = Math.floor((cur.len + L) / L);
         if (cur.run === undefined) {
-          const first = states[startIdx]!;
-          cur.run = { block: L, start: first.t, end: state.t, reps, steps: states.slice(startIdx, i + 1).map((s) => s.t), tool: first.tool };
-          all.push(cur.run);
+          const first = ring[(i - L) % size]!;
+          const steps: number[] = [];
+          for (let j = i - L; j <= i; j++) steps.push(ring[j % size]!.t);
+          cur.run = { block: L, start: first.t, end: state.t, reps, steps, tool: first.tool };
+          if (reps >= 2) all.push(cur.run);
           grown.push(cur.run);
           continue;
         }
         cur.run.end = state.t;
         cur.run.steps.push(state.t);
         if (reps > cur.run.reps) {
+          if (cur.run.reps < 2 && reps >= 2) all.push(cur.run);
           cur.run.reps = reps;
           grown.push(cur.run);
         }

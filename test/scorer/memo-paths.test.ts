@@ -1,0 +1,67 @@
+/**
+ * The per-step memos of the scoring path give what the unmemoised code gives, on every real corpus
+ * run: the variant key of a terminal action memoised on its cached terminal facts (cold and warm),
+ * the Python file-use scan memoised per text, and whole runs scored again once every memo and the
+ * shared-text pool are warm (bit-identical results).
+ */
+import { describe, expect, it } from 'vitest';
+import { Labeler } from '../../src/core/labeler/labeler.js';
+import { pythonFileUse, scanPythonFileUse } from '../../src/core/labeler/python-writes.js';
+import { UNIFORM_PRIOR } from '../../src/core/prior.js';
+import { scoreSteps } from '../../src/core/scorer.js';
+import { terminalFacts } from '../../src/core/state/terminal-facts.js';
+import { exactAction, exactKey, terminalExactKey } from '../../src/core/state/variant.js';
+import { defaultAnalyzers } from '../../src/syntax/index.js';
+import { corpusRuns } from '../fixtures/corpus-runs.js';
+
+const analyzers = defaultAnalyzers();
+
+describe('memoised scoring paths', () => {
+  it('terminalExactKey equals exactKey(exactAction(..)) for every terminal step, first and repeated', () => {
+    let checked = 0;
+    for (const run of corpusRuns()) {
+      const labeler = new Labeler(analyzers.shell);
+      for (const step of run.steps) {
+        const outcome = labeler.label(step);
+        const a = step.action;
+        if (a.kind !== 'shell' && a.kind !== 'code') continue;
+        const root = labeler.repoRoot;
+        const dir = outcome.paths.dir;
+        const facts = terminalFacts(a.kind, a.kind === 'shell' ? a.command : a.code, root);
+        const want = exactKey(exactAction(a, step.tool, outcome.label.file, dir, root));
+        expect(terminalExactKey(facts, a, dir, root)).toBe(want);
+        expect(terminalExactKey(facts, a, dir, root)).toBe(want);
+        // Another directory: a shell command's key changes with it, a code cell's does not.
+        const other = `${dir}/elsewhere`;
+        expect(terminalExactKey(facts, a, other, root)).toBe(exactKey(exactAction(a, step.tool, outcome.label.file, other, root)));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+
+  it('the memoised Python file-use scan equals a fresh scan on every command and cell', () => {
+    let withFiles = 0;
+    for (const run of corpusRuns()) {
+      for (const step of run.steps) {
+        const a = step.action;
+        const text = a.kind === 'shell' ? a.command : a.kind === 'code' ? a.code : undefined;
+        if (text === undefined) continue;
+        const fresh = scanPythonFileUse(text);
+        expect(pythonFileUse(text)).toEqual(fresh);
+        expect(pythonFileUse(text)).toEqual(fresh);
+        if (fresh.writes.length + fresh.reads.length > 0) withFiles++;
+      }
+    }
+    expect(withFiles).toBeGreaterThan(10);
+  });
+
+  it('scoring every run again with warm memos and shared texts gives the same results', () => {
+    const options = { reference: { kind: 'prior' as const, prior: UNIFORM_PRIOR }, analyzers };
+    const runs = corpusRuns();
+    const first = runs.map((r) => JSON.stringify(scoreSteps(r.steps, options)));
+    // Kept alive while the runs are scored again, so their long texts are in the shared pool.
+    const again = runs.map((r) => JSON.stringify(scoreSteps(structuredClone(r.steps), options)));
+    expect(again).toEqual(first);
+  });
+});
