@@ -4,9 +4,10 @@
  * built from the newest cached version of its chain below it when there is one, so a replica that held
  * version v reads only what v + 1 added, not the whole PTA again.
  */
-import { addReference, knownPtaJsonBytes, ptaFromJson, rememberPtaJsonBytes, statesFromJson } from '../../core/pta/index.js';
+import { addReferenceInSteps, knownPtaJsonBytes, ptaFromJson, rememberPtaJsonBytes, statesFromJson } from '../../core/pta/index.js';
 import type { Pta } from '../../core/scorer-api.js';
 import { SteplensError } from '../../errors.js';
+import { runInSteps } from '../pta-text.js';
 import type { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
 
@@ -74,7 +75,7 @@ export async function readChain(link: RedisLink, keys: RedisKeys, cached: (key: 
     for (const text of texts) {
       const states = statesFromJson(text);
       if (!states.ok) throw new SteplensError('internal', `PTA ${list} in Redis: version ${pta.version + 1} is unreadable: ${states.error}`);
-      pta = addReference(pta, states.value);
+      pta = await runInSteps(addReferenceInSteps(pta, states.value));
       chain.deltaBytes += Buffer.byteLength(text);
     }
   }
