@@ -16,7 +16,7 @@ import { SteplensError } from '../../errors.js';
 import { measurePtaInSlices, runInSteps, statesJsonInSlices } from '../pta-text.js';
 import type { Contribution } from '../store-port.js';
 import { stageChainJson } from './chain-stage.js';
-import { GROWTH_RECORD_MS, runGrowth } from './growth-settle.js';
+import { GROWTH_RECORD_MS, runGrowth } from './unanswered.js';
 import type { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
 import type { Entry } from './pta-chains.js';

@@ -3,7 +3,7 @@
  * versions (one list: the whole PTA of its first version, then the states each
  * later version added) and a hash of current versions. Growth is chain-growth.ts
  * (compare-and-set, a new chain's JSON sent in pieces) settled by
- * growth-settle.ts when Redis leaves it unanswered; reading a version is
+ * unanswered.ts when Redis leaves it unanswered; reading a version is
  * pta-chains.ts. Each replica caches PTAs by version (a version never changes):
  * a lookup reads the task's current version (one HGET, so a replica never
  * scores against a version another one has replaced) and takes the PTA from
@@ -27,7 +27,7 @@ import type { CacheStats, Contribution, ReferenceStorePort, StoredTaskStats } fr
 import { taskStats } from '../task-stats.js';
 import { ChainGrowth, type GrowthOptions } from './chain-growth.js';
 import { stageChainJson } from './chain-stage.js';
-import { GROWTH_RECORD_MS } from './growth-settle.js';
+import { GROWTH_RECORD_MS } from './unanswered.js';
 import { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
 import { readChain, readVersionKey, type Entry } from './pta-chains.js';
