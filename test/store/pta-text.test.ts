@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildPta, growWithin, growWithinSteps, ptaToJson } from '../../src/core/pta/index.js';
-import { measurePtaInSlices, ptaJsonInSlices, runInSteps } from '../../src/store/pta-text.js';
+import { buildPta, growWithin, growWithinSteps, ptaToJson, statesFromJson } from '../../src/core/pta/index.js';
+import { measurePtaInSlices, ptaJsonInSlices, runInSteps, statesJsonInSlices } from '../../src/store/pta-text.js';
 import { writeFileAtomic } from '../../src/store/atomic-write.js';
 import { ptaJsonChunks } from '../../src/store/pta-text.js';
 import { readFile } from 'node:fs/promises';
@@ -53,5 +53,21 @@ describe('PTA text and growth in slices', () => {
     clearInterval(timer);
     expect(stepped).toEqual(growWithin('t', base, extra, loose));
     expect(ticks).toBeGreaterThan(0);
+  });
+
+  it("writes and reads back a reference's states in slices: the text of JSON.stringify, the states of statesFromJson, errors naming the state by its index", async () => {
+    const many = fc.sample(stateArb, { numRuns: 1700, seed: 7 }).map((st, t) => ({ ...st, t }));
+    for (const states of [[], many.slice(0, 3), many]) {
+      const r = await statesJsonInSlices(states);
+      const whole = statesFromJson(JSON.stringify(states));
+      expect(r.ok && whole.ok).toBe(true);
+      if (!r.ok || !whole.ok) continue;
+      expect(r.value.json).toBe(JSON.stringify(states));
+      expect(r.value.states).toEqual(whole.value);
+    }
+    const bad = many.map((st, t) => (t === 1234 ? { ...st, stage: 'X' as never } : st));
+    const r = await statesJsonInSlices(bad);
+    expect(r).toEqual(statesFromJson(JSON.stringify(bad)));
+    expect(r).toMatchObject({ ok: false, error: expect.stringMatching(/^states\[1234\]\.stage/) as unknown });
   });
 });
