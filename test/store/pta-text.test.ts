@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildPta, growWithin, growWithinSteps, ptaToJson, statesFromJson } from '../../src/core/pta/index.js';
-import { measurePtaInSlices, ptaJsonInSlices, runInSteps, statesJsonInSlices } from '../../src/store/pta-text.js';
+import { buildPta, growWithin, growWithinSteps, ptaFromJson, ptaToJson, statesFromJson } from '../../src/core/pta/index.js';
+import { measurePtaInSlices, ptaFromJsonInSlices, ptaJsonInSlices, runInSteps, statesJsonInSlices } from '../../src/store/pta-text.js';
 import { writeFileAtomic } from '../../src/store/atomic-write.js';
 import { ptaJsonChunks } from '../../src/store/pta-text.js';
 import { readFile } from 'node:fs/promises';
@@ -69,5 +69,37 @@ describe('PTA text and growth in slices', () => {
     const r = await statesJsonInSlices(bad);
     expect(r).toEqual(statesFromJson(JSON.stringify(bad)));
     expect(r).toMatchObject({ ok: false, error: expect.stringMatching(/^states\[1234\]\.stage/) as unknown });
+  });
+
+  it('reads a PTA back a slice of nodes at a time: the PTA ptaFromJson reads, its key order kept, the same errors', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(trajectoryArb(30), { maxLength: 4 }), fc.string(), async (refs, task) => {
+        const text = ptaToJson(buildPta(task, refs));
+        const r = await ptaFromJsonInSlices(text);
+        expect(r).toEqual(ptaFromJson(text));
+        if (r.ok) expect(ptaToJson(r.value)).toBe(text);
+      }),
+      { numRuns: 60 },
+    );
+    // Over several slices of nodes (2,000 each), with strings holding brackets, quotes and escapes.
+    const many = fc.sample(stateArb, { numRuns: 5000, seed: 31 }).map((st, t) => ({ ...st, t, file: `a"]}[{\\${t % 5}.py` }));
+    const big = buildPta('"nodes":[', [many.slice(0, 2600), many.slice(2600)]);
+    const text = ptaToJson(big);
+    expect(big.nodes.length).toBeGreaterThan(4000);
+    let turns = 0;
+    let spinning = true;
+    const spin = (): void => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const r = await ptaFromJsonInSlices(text);
+    spinning = false;
+    expect(r.ok && ptaToJson(r.value)).toBe(text);
+    expect(turns).toBeGreaterThanOrEqual(3); // the event loop turned between the slices of nodes
+    // Broken texts: a wrong structure answers as ptaFromJson does; broken JSON says so (the position may differ).
+    for (const bad of [text.replace('"refs":', '"refz":'), '[]', '{}', '{"nodes":[]}']) expect(await ptaFromJsonInSlices(bad)).toEqual(ptaFromJson(bad));
+    for (const bad of [text.slice(0, -10), '{"nodes":[1,2', `${text.slice(0, 20_000)}x${text.slice(20_000)}`])
+      expect(await ptaFromJsonInSlices(bad)).toMatchObject({ ok: false, error: expect.stringMatching(/^PTA: invalid JSON/) as unknown });
   });
 });
