@@ -10,6 +10,7 @@
  * - `<p>pta:<v>:<task>`   string: the PTA JSON of version v (written before chains; still read)
  * - `<p>gid:<id>`         string: the version one growth wrote (expires): how a growth left unanswered finds out
  *                         whether Redis applied it
+ * - `<p>stg:<id>`         string: a new chain's PTA JSON while it is sent in pieces (expires; moved into the chain)
  * - `<p>grown`            channel: `<version>:<task>` after each growth
  * - `<p>sm:<key>`         hash: a session's record (`rec`), `passed`, `final`
  * - `<p>sl:<key>`         list: the session's accepted `step` messages as received, index = seq
@@ -44,6 +45,11 @@ export class RedisKeys {
   /** The record of one growth (its id: random per growth). */
   growth(id: string): string {
     return `${this.prefix}gid:${id}`;
+  }
+
+  /** Where a new chain's PTA JSON is staged while it is sent in pieces (its id: random per write). */
+  stage(id: string): string {
+    return `${this.prefix}stg:${id}`;
   }
 
   /** A session's keys, in the order the session scripts take them. */

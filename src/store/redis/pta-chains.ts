@@ -4,9 +4,10 @@
  * built from the newest cached version of its chain below it when there is one, so a replica that held
  * version v reads only what v + 1 added, not the whole PTA again.
  */
-import { addReference, knownPtaJsonBytes, ptaFromJson, rememberPtaJsonBytes, statesFromJson } from '../../core/pta/index.js';
+import { addReferenceInSteps, knownPtaJsonBytes, rememberPtaJsonBytes, statesFromJson } from '../../core/pta/index.js';
 import type { Pta } from '../../core/scorer-api.js';
 import { SteplensError } from '../../errors.js';
+import { ptaFromJsonInSlices, runInSteps } from '../pta-text.js';
 import type { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
 
@@ -27,8 +28,9 @@ export interface Entry {
   chain?: ChainState;
 }
 
-function parsePta(text: string, where: string): Pta {
-  const parsed = ptaFromJson(text);
+/** Parsed a slice of nodes at a time (a 16 MB chain head parsed whole held the thread 600 ms). */
+async function parsePta(text: string, where: string): Promise<Pta> {
+  const parsed = await ptaFromJsonInSlices(text);
   if (!parsed.ok) throw new SteplensError('internal', `PTA ${where} in Redis is unreadable: ${parsed.error}`);
   // Written by ptaJsonInSlices (= ptaToJson): its length is the PTA's JSON bytes.
   rememberPtaJsonBytes(parsed.value, Buffer.byteLength(text));
@@ -40,7 +42,7 @@ export async function readVersionKey(link: RedisLink, keys: RedisKeys, task: str
   const key = keys.pta(task, version);
   const text = await link.run('get_pta', (r) => r.get(key));
   if (text === null) return undefined;
-  return { pta: parsePta(text, key), bytes: Buffer.byteLength(text) };
+  return { pta: await parsePta(text, key), bytes: Buffer.byteLength(text) };
 }
 
 /**
@@ -63,7 +65,7 @@ export async function readChain(link: RedisLink, keys: RedisKeys, cached: (key: 
   } else {
     const [text] = await link.run('get_pta', (r) => r.lrange(list, 0, 0));
     if (text === undefined) return undefined;
-    pta = parsePta(text, list);
+    pta = await parsePta(text, list);
     if (pta.version !== start) throw new SteplensError('internal', `PTA ${list} in Redis is version ${pta.version}`);
     chain = { start, ptaBytes: Buffer.byteLength(text), deltaBytes: 0 };
   }
@@ -74,7 +76,7 @@ export async function readChain(link: RedisLink, keys: RedisKeys, cached: (key: 
     for (const text of texts) {
       const states = statesFromJson(text);
       if (!states.ok) throw new SteplensError('internal', `PTA ${list} in Redis: version ${pta.version + 1} is unreadable: ${states.error}`);
-      pta = addReference(pta, states.value);
+      pta = await runInSteps(addReferenceInSteps(pta, states.value));
       chain.deltaBytes += Buffer.byteLength(text);
     }
   }

@@ -1,67 +1,51 @@
 /**
  * The reference store in Redis, shared by every replica: per task a chain of
  * versions (one list: the whole PTA of its first version, then the states each
- * later version added) and a hash of current versions. Growth is a
- * compare-and-set script (the new version is written only if the task is
- * still at the version it was built from; otherwise it is rebuilt from the
- * newer one and tried again), so replicas learning the same task at once lose
- * no reference. A growth stores only the reference's states, until they
- * outweigh the chain's PTA: then the next version starts a new chain and the
- * replaced one is kept for `keepVersionsMs`, so sessions scored against its
- * versions can still be rebuilt on another replica. Each replica caches PTAs
- * by version (a version never changes): a lookup reads the task's current
- * version (one HGET, so a replica never scores against a version another one
- * has replaced) and takes the PTA from the cache when it holds that version,
- * else builds it from a cached earlier version of the chain and the states
- * added since (only those are read), else from the whole chain. Growth is
- * also published, so replicas keep the pooled prior current without
+ * later version added) and a hash of current versions. Growth is chain-growth.ts
+ * (compare-and-set, a new chain's JSON sent in pieces) settled by
+ * unanswered.ts when Redis leaves it unanswered; reading a version is
+ * pta-chains.ts. Each replica caches PTAs by version (a version never changes):
+ * a lookup reads the task's current version (one HGET, so a replica never
+ * scores against a version another one has replaced) and takes the PTA from
+ * the cache when it holds that version, or waits for this replica's own
+ * growth writing it, else builds it from a cached earlier version of the chain
+ * and the states added since (only those are read), else from the whole chain.
+ * Growth is also published, so replicas keep the pooled prior current without
  * re-reading every version (after their subscriber reconnects, they re-read
  * them all: messages sent meanwhile are lost). After the command connection
  * comes back, the cache is dropped and the seeds are imported again for tasks
  * Redis lost (a restart without persistence).
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
-import { DEFAULT_PTA_LIMITS, growWithinSteps, knownPtaJsonBytes, statesFromJson, type PtaLimits } from '../../core/pta/index.js';
+import type { PtaLimits } from '../../core/pta/index.js';
 import type { Pta, Reference, TemporalPrior } from '../../core/scorer-api.js';
 import type { State } from '../../core/types.js';
 import { SteplensError } from '../../errors.js';
 import { PriorPool } from '../prior-pool.js';
-import { measurePtaInSlices, ptaJsonInSlices, runInSteps } from '../pta-text.js';
 import type { CacheStats, Contribution, ReferenceStorePort, StoredTaskStats } from '../store-port.js';
 import { taskStats } from '../task-stats.js';
+import { ChainGrowth, type GrowthOptions } from './chain-growth.js';
+import { stageChainJson } from './chain-stage.js';
+import { GROWTH_RECORD_MS } from './unanswered.js';
 import { RedisKeys } from './keys.js';
-import { RedisLink } from './link.js';
+import type { RedisLink } from './link.js';
 import { readChain, readVersionKey, type Entry } from './pta-chains.js';
-import { GROW_CHAIN, GROW_DELTA } from './scripts.js';
+import { GROW_CHAIN } from './scripts.js';
 import { readSeedPtas } from './seeds.js';
 
-export interface RedisReferenceStoreOptions {
+export interface RedisReferenceStoreOptions extends GrowthOptions {
   link: RedisLink;
   /** Read-only directories of `<task>.json` PTAs imported for tasks Redis does not hold yet (first wins). */
   seedDirs?: string[];
-  /** A replaced chain of PTA versions stays readable this long (default 35 min: a session's lifetime). */
-  keepVersionsMs?: number;
-  /** Versions one chain holds at most before the next starts a new chain (default 256). */
-  maxChainVersions?: number;
   /** Cache bound: PTA versions held in memory (default 256). */
   maxEntries?: number;
   /** Cache bound: JSON bytes of PTAs held in memory (default 256 MiB). */
   maxBytes?: number;
   minReferences?: number;
-  /** Caps of one task's PTA: a reference that would pass one is refused with `too_large` (default {@link DEFAULT_PTA_LIMITS}). */
-  limits?: PtaLimits;
   warn?: (message: string) => void;
 }
 
-const MAX_GROW_ATTEMPTS = 50;
-/** A growth left unanswered waits at most this many command timeouts for Redis to answer again. */
-const SETTLE_TIMEOUTS = 3;
-/** How long a growth's record (`gid:<id>`: the version it wrote) stays, far past the wait above. */
-const GROWTH_RECORD_MS = 10 * 60_000;
-/** A chain's added states may weigh as much as its PTA, and at least this much, before a new chain starts. */
-const MIN_CHAIN_DELTA_BYTES = 1024 * 1024;
 export class RedisReferenceStore implements ReferenceStorePort {
   readonly kind = 'redis' as const;
   readonly minReferences: number;
@@ -76,7 +60,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
   private synced = false;
   private pool = new PriorPool();
   private readonly pooled = new Map<string, number>();
-  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly growth: ChainGrowth;
   private readonly options: RedisReferenceStoreOptions;
   private seeded: Promise<void> | undefined;
   private seedDone = false;
@@ -89,7 +73,22 @@ export class RedisReferenceStore implements ReferenceStorePort {
     this.link = options.link;
     this.keys = new RedisKeys(options.link.prefix);
     this.minReferences = options.minReferences ?? 2;
-    this.limits = options.limits ?? DEFAULT_PTA_LIMITS;
+    this.growth = new ChainGrowth(
+      {
+        link: this.link,
+        keys: this.keys,
+        ptaAt: (task, version) => this.ptaAt(task, version),
+        cached: (key) => this.cache.peek(key),
+        stored: (task, key, entry) => {
+          this.cache.set(key, entry);
+          if (entry.chain) this.chainOf.set(entry.pta, entry.chain.start);
+          this.see(task, entry.pta.version);
+        },
+        see: (task, version) => this.see(task, version),
+      },
+      options,
+    );
+    this.limits = this.growth.limits;
     this.cache = new LRUCache({
       max: options.maxEntries ?? 256,
       maxSize: options.maxBytes ?? 256 * 1024 * 1024,
@@ -175,10 +174,20 @@ export class RedisReferenceStore implements ReferenceStorePort {
 
   private async importSeeds(): Promise<void> {
     for (const pta of await readSeedPtas(this.options.seedDirs ?? [], this.options.warn)) {
-      const json = await ptaJsonInSlices(pta);
+      const text = await stageChainJson(this.link, this.keys, pta, this.options.pieceChars);
       const chain = this.keys.chain(pta.task, pta.version);
       const record = this.keys.growth(randomUUID());
-      await this.link.run('seed', (r) => GROW_CHAIN.run(r, [this.keys.tasks, this.keys.chains, chain, chain, record], [pta.task, 0, pta.version, json, 0, this.keys.grown, GROWTH_RECORD_MS]));
+      const staged = text.stage === undefined ? [] : [text.stage];
+      const answer = await this.link.run('seed', (r) =>
+        GROW_CHAIN.run(
+          r,
+          [this.keys.tasks, this.keys.chains, chain, chain, record, ...staged],
+          [pta.task, 0, pta.version, text.json, 0, this.keys.grown, GROWTH_RECORD_MS, ...(staged.length > 0 ? [text.bytes] : [])],
+        ),
+      );
+      if (answer === 'unstaged') throw new SteplensError('unavailable', `seed ${pta.task}: its staged JSON expired before it was stored`);
+      // Held already (answered its version): the stage is not needed.
+      if (answer !== 'ok' && text.stage !== undefined) await this.link.run('seed', (r) => r.del(text.stage!));
     }
     await this.resync();
     this.seedDone = true;
@@ -234,6 +243,16 @@ export class RedisReferenceStore implements ReferenceStorePort {
       this.counters.hits++;
       return cached.pta;
     }
+    const writing = this.growth.written(key);
+    if (writing !== undefined) {
+      // This replica is writing that version and Redis already holds it: the growth's own PTA, not a re-read.
+      await writing;
+      const own = this.cache.get(key);
+      if (own) {
+        this.counters.hits++;
+        return own.pta;
+      }
+    }
     this.counters.misses++;
     const start = chain ?? (await this.currentChain(task, version));
     const entry = start === undefined ? await readVersionKey(this.link, this.keys, task, version) : await readChain(this.link, this.keys, (k) => this.cache.peek(k), task, start, version);
@@ -280,113 +299,9 @@ export class RedisReferenceStore implements ReferenceStorePort {
     return this.pool.prior();
   }
 
-  /** Compare-and-set growth; one replica's calls for a task are also queued locally, to spare retries. */
-  async addReference(task: string, states: readonly State[], contribution?: Contribution): Promise<Pta> {
-    const previous = this.locks.get(task) ?? Promise.resolve();
-    const run = previous.catch(() => undefined).then(() => this.grow(task, states, contribution));
-    this.locks.set(task, run);
-    try {
-      return await run;
-    } finally {
-      if (this.locks.get(task) === run) this.locks.delete(task);
-    }
-  }
-
-  private async grow(task: string, input: readonly State[], contribution: Contribution | undefined): Promise<Pta> {
-    // The states as every replica will read them back (JSON), so each builds the very same version.
-    const delta = JSON.stringify(input);
-    const read = statesFromJson(delta);
-    if (!read.ok) throw new SteplensError('bad_input', `task ${task}: the reference cannot be stored: ${read.error}`);
-    const states = read.value;
-    const deltaBytes = Buffer.byteLength(delta);
-    let newChain = false;
-    for (let attempt = 0; attempt < MAX_GROW_ATTEMPTS; attempt++) {
-      const raw = await this.link.run('version', (r) => r.hget(this.keys.tasks, task));
-      const version = raw === null ? 0 : Number(raw);
-      const current = version === 0 ? undefined : await this.ptaAt(task, version);
-      if (version !== 0 && current === undefined) continue; // replaced between the two reads
-      contribution?.check?.(current, states);
-      if (current !== undefined) await measurePtaInSlices(current);
-      const grown = await runInSteps(growWithinSteps(task, current, states, this.limits, contribution?.by));
-      if (!grown.ok) throw new SteplensError('too_large', grown.error);
-      const next = grown.value;
-      const chain = version === 0 ? undefined : this.cache.peek(this.keys.pta(task, version))?.chain;
-      const asDelta =
-        !newChain && chain !== undefined && next.version - chain.start < (this.options.maxChainVersions ?? 256) && chain.deltaBytes + deltaBytes <= Math.max(chain.ptaBytes, MIN_CHAIN_DELTA_BYTES);
-      let entry: Entry;
-      let answer: unknown;
-      if (asDelta) {
-        const list = this.keys.chain(task, chain.start);
-        answer = await this.runGrowth(task, version, (r, record) =>
-          GROW_DELTA.run(r, [this.keys.tasks, this.keys.chains, list, record], [task, version, next.version, delta, chain.start, this.keys.grown, GROWTH_RECORD_MS]),
-        );
-        entry = { pta: next, bytes: knownPtaJsonBytes(next) ?? chain.ptaBytes + chain.deltaBytes + deltaBytes, chain: { ...chain, deltaBytes: chain.deltaBytes + deltaBytes } };
-      } else {
-        const json = await ptaJsonInSlices(next);
-        const list = this.keys.chain(task, next.version);
-        const replaced = chain !== undefined ? this.keys.chain(task, chain.start) : version === 0 ? list : this.keys.pta(task, version);
-        const keep = this.options.keepVersionsMs ?? 35 * 60_000;
-        answer = await this.runGrowth(task, version, (r, record) =>
-          GROW_CHAIN.run(r, [this.keys.tasks, this.keys.chains, list, replaced, record], [task, version, next.version, json, keep, this.keys.grown, GROWTH_RECORD_MS]),
-        );
-        entry = { pta: next, bytes: Buffer.byteLength(json), chain: { start: next.version, ptaBytes: Buffer.byteLength(json), deltaBytes: 0 } };
-      }
-      if (answer === 'ok') {
-        this.cache.set(this.keys.pta(task, next.version), entry);
-        this.chainOf.set(next, entry.chain!.start); // set in both branches above
-        this.see(task, next.version);
-        return next;
-      }
-      if (answer === 'broken') newChain = true;
-      else this.see(task, Number(answer));
-    }
-    throw new SteplensError('unavailable', `task ${task}: ${MAX_GROW_ATTEMPTS} concurrent growths in a row; try again`);
-  }
-
-  /**
-   * Runs one growth script under a fresh growth id. When it goes unanswered (timed out: Redis may still run
-   * it; or the connection dropped), `unavailable` would be a lie if Redis applied it, so this waits (a few
-   * command timeouts at most) until Redis answers again and reads the growth's record: there, the growth
-   * was applied ('ok'); absent, it was not (Redis answers a client's commands in order, so the script has
-   * run or never will): the task's version, as a compare-and-set miss answers, or `unavailable` saying
-   * nothing was stored when the version did not move. No answer in time: `unavailable` saying it is unknown.
-   */
-  private async runGrowth(task: string, from: number, script: (r: Redis, record: string) => Promise<unknown>): Promise<unknown> {
-    const record = this.keys.growth(randomUUID());
-    try {
-      return await this.link.run('grow', (r) => script(r, record));
-    } catch (error) {
-      if (!RedisLink.unanswered(error)) throw error;
-      const unanswered = (error as Error).message;
-      const waitMs = SETTLE_TIMEOUTS * this.link.commandTimeoutMs;
-      const deadline = Date.now() + waitMs;
-      for (;;) {
-        const seen = await this.growthSeen(task, record);
-        if (seen?.wrote) return 'ok';
-        if (seen !== undefined && seen.version !== from) return String(seen.version);
-        if (seen !== undefined) throw new SteplensError('unavailable', `task ${task}: nothing was stored: ${unanswered}`, { cause: error });
-        if (Date.now() >= deadline)
-          throw new SteplensError(
-            'unavailable',
-            `task ${task}: it is not known whether the reference was stored: ${unanswered}, and Redis did not answer within ${waitMs} ms since: read the task's version before sending it again`,
-            { cause: error },
-          );
-        await this.link.whenReady(deadline - Date.now());
-        await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(0, deadline - Date.now()))));
-      }
-    }
-  }
-
-  /** Whether a growth's record is in Redis, and the task's version; undefined while Redis does not answer. */
-  private async growthSeen(task: string, record: string): Promise<{ wrote: boolean; version: number } | undefined> {
-    try {
-      const wrote = (await this.link.run('grow_check', (r) => r.get(record))) !== null;
-      const version = Number((await this.link.run('version', (r) => r.hget(this.keys.tasks, task))) ?? 0);
-      return { wrote, version };
-    } catch (error) {
-      if (error instanceof SteplensError && error.code === 'unavailable') return undefined;
-      throw error;
-    }
+  /** Compare-and-set growth (chain-growth.ts). */
+  addReference(task: string, states: readonly State[], contribution?: Contribution): Promise<Pta> {
+    return this.growth.add(task, states, contribution);
   }
 
   async list(): Promise<StoredTaskStats[]> {
@@ -399,8 +314,8 @@ export class RedisReferenceStore implements ReferenceStorePort {
     );
   }
 
-  async flush(): Promise<void> {
-    await Promise.allSettled([...this.locks.values()]);
+  flush(): Promise<void> {
+    return this.growth.flush();
   }
 
   /** Flushes; the link (shared with the session journal) is closed by its owner. */

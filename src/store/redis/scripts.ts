@@ -30,9 +30,13 @@ export class LuaScript {
  * Compare-and-set growth of a task's PTA into a new chain (the first version, a seed, or a chain grown
  * past its bound): the chain list holds only the whole PTA JSON; the replaced chain (or pre-chain
  * version key) is kept for `keep` ms.
- * KEYS: tasks hash, chains hash, new chain, replaced chain or version key, growth record. ARGV: task,
- * expected version (0 = none), new version, PTA JSON, keep (ms), channel, growth record ttl (ms).
- * Returns 'ok', or the task's actual version when it is not the expected one. Every script's first write
+ * KEYS: tasks hash, chains hash, new chain, replaced chain or version key, growth record[, staged JSON].
+ * ARGV: task, expected version (0 = none), new version, PTA JSON (empty when staged), keep (ms), channel,
+ * growth record ttl (ms)[, staged JSON's bytes]. A large PTA's JSON is staged first under its own key, in
+ * pieces (chain-stage.ts: one 16 MB argument held the sending replica's thread half a second); the
+ * script moves it into the chain and deletes the stage.
+ * Returns 'ok', 'unstaged' when the staged JSON is missing or not whole (expired), or the task's actual
+ * version when it is not the expected one. Every script's first write
  * is one Redis refuses when out of memory (`maxmemory`, `noeviction`): once a script has written, Redis
  * lets its later writes through, so a script that deleted first would grow Redis past its limit.
  */
@@ -41,10 +45,16 @@ export const GROW_CHAIN = new LuaScript(
   `
 local cur = redis.call('HGET', KEYS[1], ARGV[1]) or '0'
 if cur ~= ARGV[2] then return cur end
+local json = ARGV[4]
+if KEYS[6] then
+  json = redis.call('GET', KEYS[6])
+  if not json or #json ~= tonumber(ARGV[8]) then return 'unstaged' end
+end
 -- The first write must be one Redis refuses when out of memory (a DEL is not): then nothing is written.
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('DEL', KEYS[3])
-redis.call('RPUSH', KEYS[3], ARGV[4])
+redis.call('RPUSH', KEYS[3], json)
+if KEYS[6] then redis.call('DEL', KEYS[6]) end
 if ARGV[2] ~= '0' and KEYS[4] ~= KEYS[3] then redis.call('PEXPIRE', KEYS[4], ARGV[5]) end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 redis.call('SET', KEYS[5], ARGV[3], 'PX', ARGV[7])

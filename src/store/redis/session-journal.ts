@@ -7,10 +7,12 @@
  */
 import type { Reference } from '../../core/scorer-api.js';
 import type { Claim, PinnedReference, SessionHead, SessionJournal, SessionRecord, WriteResult } from '../session-journal.js';
+import { SteplensError } from '../../errors.js';
 import { RedisKeys } from './keys.js';
-import type { RedisLink } from './link.js';
+import { RedisLink } from './link.js';
 import type { RedisReferenceStore } from './reference-store.js';
 import { APPEND, CLAIM, FINISH, OPEN, OUTCOME, RELEASE, RENEW } from './scripts.js';
+import { settleUnanswered, whileAnswering } from './unanswered.js';
 
 export interface RedisSessionJournalOptions {
   link: RedisLink;
@@ -84,9 +86,37 @@ export class RedisSessionJournal implements SessionJournal {
     return { kind: 'pta', task: reference.pta.task, version: reference.pta.version, ...(chain !== undefined ? { chain } : {}) };
   }
 
+  /**
+   * Left unanswered (unanswered.ts), an open is settled by its trace: the session's record exactly as sent
+   * (its creation time to the millisecond) under this replica's lease was this open; else nothing was
+   * opened, and the client may send its start again (answering `unavailable` while Redis held it made
+   * that start a `duplicate_session`).
+   */
   async open(id: string, record: SessionRecord): Promise<boolean> {
-    const answer = await this.link.run('session_open', (r) => OPEN.run(r, this.keys.session(id), [JSON.stringify(record), this.owner, this.leaseMs, this.ttlMs]));
-    return Number(answer) === 1;
+    const rec = JSON.stringify(record);
+    const keys = this.keys.session(id);
+    try {
+      const answer = await this.link.run('session_open', (r) => OPEN.run(r, keys, [rec, this.owner, this.leaseMs, this.ttlMs]));
+      return Number(answer) === 1;
+    } catch (error) {
+      if (!RedisLink.unanswered(error)) throw error;
+      const unanswered = (error as Error).message;
+      const ours = await settleUnanswered(
+        this.link,
+        () =>
+          whileAnswering(async () => {
+            const [meta, lease] = keys;
+            const [stored, owner] = await this.link.run('session_open_check', (r) => Promise.all([r.hget(meta, 'rec'), r.get(lease)]));
+            return stored === rec && owner === this.owner;
+          }),
+        (waitMs) =>
+          new SteplensError('unavailable', `Redis may have stored it: ${unanswered}, and it did not answer within ${waitMs} ms since: resume the session to find out`, {
+            cause: error,
+          }),
+      );
+      if (ours) return true;
+      throw new SteplensError('unavailable', `nothing was stored: ${unanswered}`, { cause: error });
+    }
   }
 
   /**
