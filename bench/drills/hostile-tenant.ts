@@ -148,7 +148,11 @@ export async function runHostileTenant(o: HostileTenantOptions): Promise<Hostile
   const shadow = o.shadow ?? true;
   // Mallory's quota is more than the server has left beside it: the victim's sessions need mallory's detached ones.
   const limits = { sessionsPerTenant: o.slots, totalSessions: Math.floor(1.5 * o.slots) };
-  const target: TargetProcess = await startTarget('steplens', [], { tokens: TOKENS, shadow, limits, resumeWindowMs: 600_000 });
+  const target: TargetProcess = await startTarget(
+    'steplens',
+    (process.env.STEPLENS_DRILL_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''),
+    { tokens: TOKENS, shadow, limits, resumeWindowMs: 600_000 },
+  );
   const problems: string[] = [];
   const pings: HostileTenantResult['pings'] = {};
   const loopMaxMs: Record<string, number> = {};

@@ -11,7 +11,7 @@ export interface SessionObserver {
   started(session: Session): void;
   scored(session: Session, frames: readonly StepFrame[]): void;
   ended(session: Session, final: FinalMessage): void;
-  /** Attached to or detached from a connection. */
+  /** Attached to or detached from a connection, or its outcome reported. */
   changed(session: Session): void;
   freed(session: Session): void;
 }

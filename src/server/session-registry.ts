@@ -267,6 +267,12 @@ export class SessionRegistry {
     }
   }
 
+  /** A session's reported outcome: kept, and the observer told (the live list shows it). */
+  setOutcome(session: Session, passed: boolean): void {
+    session.passed = passed;
+    this.deps.observer?.changed(session);
+  }
+
   /** Frames a session just sent: signals counted, the observer told. */
   scored(session: Session, frames: readonly StepFrame[]): void {
     this.countSignals(frames);

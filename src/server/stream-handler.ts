@@ -163,7 +163,7 @@ function onOutcome(deps: HandlerDeps, conn: Connection, msg: OutcomeMessage): vo
   if (!s) return;
   if (s.finishing) return refuse(deps, conn, { code: 'bad_message', message: `session ${s.id} ${s.ended ? 'has ended' : 'is ending'}: send outcome before end`, session: s.id });
   if (deps.durable && !deps.durable.available()) return refuse(deps, conn, storeDown(deps.durable, s.id));
-  s.passed = msg.passed;
+  deps.registry.setOutcome(s, msg.passed);
   if (deps.durable) conn.sendWhen(deps.durable.persistOutcome(s, msg.passed));
 }
 

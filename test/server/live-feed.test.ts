@@ -53,6 +53,8 @@ describe('GET /v1/live', () => {
     c.send({ type: 'end', session: 'w1' });
     const final = await c.nextOf('final', 'w1');
     await live.nextOf('final', 'w1');
+    // The reported outcome shows in the list at once (its row), then the ended row.
+    expect(await live.nextOf('session', 'w1')).toMatchObject({ state: 'open', passed: false });
     const ended = await live.nextOf('session', 'w1');
     expect(ended).toMatchObject({ state: 'ended', tier: final.tier, total: (final.score as { total: number }).total, passed: false });
 
@@ -72,6 +74,35 @@ describe('GET /v1/live', () => {
     await live.nextOf('gone', 'w1');
     c.close();
     live.close();
+  });
+
+  it('a snapshot taken after sessions changed shows each as it is now: scored steps, reported outcome, detach (rows are cached per session)', async () => {
+    const { url, wsUrl } = srv();
+    const c = await Client.connect(wsUrl);
+    const events = await readEvents(ASTROID.fail);
+    for (const id of ['r1', 'r2']) {
+      c.send({ type: 'start', session: id, task: ASTROID.task, format: 'mini-swe-agent' });
+      await c.nextOf('started', id);
+    }
+    const rowsOf = async () => {
+      const live = await SseReader.open(`${url}/v1/live`);
+      const snap = (await live.nextOf('snapshot')) as unknown as { sessions: Array<{ session: string; steps: number; state: string; passed?: boolean }> };
+      live.close();
+      return Object.fromEntries(snap.sessions.filter((r) => r.session === 'r1' || r.session === 'r2').map((r) => [r.session, r]));
+    };
+    expect(await rowsOf()).toMatchObject({ r1: { steps: 0, state: 'open' }, r2: { steps: 0, state: 'open' } });
+    // r1 changes alone; r2's row (cached) stays as it was.
+    const steps = (await streamRun(c, 'r1', events, 0, 12)).filter((f) => f.type === 'score').length;
+    expect(steps).toBeGreaterThan(2);
+    c.send({ type: 'outcome', session: 'r1', passed: true });
+    await c.sync();
+    const after = await rowsOf();
+    expect(after.r1).toMatchObject({ steps, state: 'open', passed: true });
+    expect(after.r2).toMatchObject({ steps: 0, state: 'open' });
+    expect(after.r2).not.toHaveProperty('passed');
+    c.close();
+    await expect.poll(async () => (await rowsOf()).r2?.state).toBe('detached');
+    expect((await rowsOf()).r1).toMatchObject({ steps, state: 'detached', passed: true });
   });
 
   it("with ?session=: that session's whole view first, then its frames with the step each scored", async () => {
