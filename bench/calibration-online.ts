@@ -27,6 +27,7 @@ import { fitBeta, fitHistogram } from './recalibration-candidates.js';
 import { sourceOf } from '../src/core/forecast/run.js';
 import { selectConfig } from '../src/core/forecast/select.js';
 import { heldOutBySource } from '../src/core/forecast/train.js';
+import { auroc } from '../src/core/stats/auroc.js';
 import { calibrationCheck } from '../src/core/stats/calibration-check.js';
 import { calibrationError, type Prediction } from '../src/core/stats/calibration-error.js';
 import { resampleIndices } from '../src/core/stats/bootstrap.js';
@@ -41,7 +42,16 @@ import { commandLine } from './timing.js';
 const jsonFile = takeJsonFlag();
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, sources: { type: 'string' }, orders: { type: 'string' }, seed: { type: 'string' }, dump: { type: 'string' }, scores: { type: 'string' }, family: { type: 'string' } },
+  options: {
+    manifest: { type: 'string' },
+    outcomes: { type: 'string' },
+    sources: { type: 'string' },
+    orders: { type: 'string' },
+    seed: { type: 'string' },
+    dump: { type: 'string' },
+    scores: { type: 'string' },
+    family: { type: 'string' },
+  },
 });
 if (positionals.length === 0) throw new Error('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
 const ORDERS = Number(values.orders ?? 200);
@@ -131,17 +141,18 @@ const BETA: Rule[] = [
     fit: (pts: readonly ScoredPoint[], prior: Platt) => fitBeta(pts, prior, { strength: a!, slopeStrength: b!, bendStrength: d }),
   })),
 );
-const HISTOGRAM: Rule[] = [plattRule(RECALIBRATION)].concat(
-  [5, 10].flatMap((bins) =>
-    [3, 10, 30, 100].map((m) => ({
-      name: `platt a 3, b 30 + ${bins} bins, ${m} runs each`,
-      fit: (pts: readonly ScoredPoint[], prior: Platt) => fitHistogram(pts, recalibrateSource(pts, prior, RECALIBRATION), { bins, binStrength: m }),
-    })),
-  ),
-);
+const histogram = (monotone: boolean): Rule[] =>
+  [plattRule(RECALIBRATION)].concat(
+    [5, 10].flatMap((bins) =>
+      [3, 10, 30, 100].map((m) => ({
+        name: `platt a 3, b 30 + ${bins} bins, ${m} runs each${monotone ? ', monotone' : ''}`,
+        fit: (pts: readonly ScoredPoint[], prior: Platt) => fitHistogram(pts, recalibrateSource(pts, prior, RECALIBRATION), { bins, binStrength: m, monotone }),
+      })),
+    ),
+  );
 const FAMILY = values.family ?? 'platt';
-const RULES: Rule[] = FAMILY === 'beta' ? BETA : FAMILY === 'histogram' ? HISTOGRAM : FAMILY === 'platt' ? PLATT : [];
-if (RULES.length === 0) throw new Error(`--family: platt, beta or histogram, not ${FAMILY}`);
+const RULES: Rule[] = FAMILY === 'beta' ? BETA : FAMILY === 'histogram' ? histogram(false) : FAMILY === 'monotone-histogram' ? histogram(true) : FAMILY === 'platt' ? PLATT : [];
+if (RULES.length === 0) throw new Error(`--family: platt, beta, histogram or monotone-histogram, not ${FAMILY}`);
 const ruleName = (r: Rule) => r.name;
 const shipped = plattRule(RECALIBRATION);
 /** Mean of x − y over orders, with the 2.5th and 97.5th percentiles of the per-order differences. */
@@ -300,6 +311,7 @@ for (const s of measured) {
   );
   for (const [name, fit] of [
     [`rule (${ruleName(rule)}, toward the pooled map)`, (pts: ScoredPoint[]) => rule.fit(pts, prior)],
+    ['shipped (platt a 3, b 30, toward the pooled map)', (pts: ScoredPoint[]) => shipped.fit(pts, prior)],
     [
       'train today (identity prior, strength 10)',
       (pts: ScoredPoint[]) => {
@@ -314,8 +326,14 @@ for (const s of measured) {
       return { p: c(r.z), pass: r.pass };
     });
     const chk = calibrationCheck(preds, { seed: SEED });
+    const chk15 = calibrationCheck(preds, { seed: SEED }, 15);
     console.log(
-      `all but one of 5 task folds, ${name}: n ${chk.n}, ECE ${f3(chk.ece)} [${f3(chk.interval?.lo)}, ${f3(chk.interval?.hi)}], perfectly calibrated ${f3(chk.perfect?.mean)} (95th pct ${f3(chk.perfect?.hi)}), p = ${f3(chk.p)}`,
+      `all but one of 5 task folds, ${name}: n ${chk.n}, ECE ${f3(chk.ece)} [${f3(chk.interval?.lo)}, ${f3(chk.interval?.hi)}], perfectly calibrated ${f3(chk.perfect?.mean)} (95th pct ${f3(chk.perfect?.hi)}), p = ${f3(chk.p)}; 15 bins: ECE ${f3(chk15.ece)}, perfectly calibrated ${f3(chk15.perfect?.mean)}, p = ${f3(chk15.p)}; log loss ${f3(logLoss(preds))}; AUROC ${f3(
+        auroc(
+          preds.filter((x) => x.pass).map((x) => x.p),
+          preds.filter((x) => !x.pass).map((x) => x.p),
+        )?.auroc,
+      )}`,
     );
     figures[`${s} folds ${name.split(' ')[0]} ece`] = chk.ece ?? NaN;
   }

@@ -96,7 +96,15 @@ export interface BetaRule {
 export function fitBeta(points: readonly ScoredPoint[], prior: Platt, rule: BetaRule): Map {
   const e0 = (z: number) => prior.a + prior.b * z;
   const feats = (z: number) => [1, z, bend(e0(z))];
-  const w = points.length === 0 ? [prior.a, prior.b, 0] : fitPenalised(points.map((p) => feats(p.z)), points.map((p) => p.pass), [prior.a, prior.b, 0], [rule.strength, rule.slopeStrength, rule.bendStrength]);
+  const w =
+    points.length === 0
+      ? [prior.a, prior.b, 0]
+      : fitPenalised(
+          points.map((p) => feats(p.z)),
+          points.map((p) => p.pass),
+          [prior.a, prior.b, 0],
+          [rule.strength, rule.slopeStrength, rule.bendStrength],
+        );
   return (z) => {
     const f = feats(z);
     return sigmoid(w[0]! * f[0]! + w[1]! * f[1]! + w[2]! * f[2]!);
@@ -106,6 +114,8 @@ export function fitBeta(points: readonly ScoredPoint[], prior: Platt, rule: Beta
 export interface HistogramRule {
   bins: number;
   binStrength: number;
+  /** Offsets made non-decreasing across bins (pool adjacent violators, weighted by outcomes + prior): a monotone map. */
+  monotone?: boolean;
 }
 /** `platt` already fitted on the same points; per-bin logit offsets of its p, each toward 0. */
 export function fitHistogram(points: readonly ScoredPoint[], platt: Platt, rule: HistogramRule): Map {
@@ -131,5 +141,24 @@ export function fitHistogram(points: readonly ScoredPoint[], platt: Platt, rule:
     }
     return d;
   });
+  if (rule.monotone === true) {
+    const weight = offsets.map((_, j) => points.filter((p) => bin(p.z) === j).length + rule.binStrength);
+    pool(offsets, weight);
+  }
   return (z) => sigmoid(e(z) + offsets[bin(z)]!);
+}
+
+/** Weighted pool-adjacent-violators in place: the closest non-decreasing sequence. */
+function pool(xs: number[], ws: readonly number[]): void {
+  const blocks: Array<{ v: number; w: number; n: number }> = [];
+  xs.forEach((v, i) => {
+    blocks.push({ v, w: ws[i]!, n: 1 });
+    while (blocks.length > 1 && blocks[blocks.length - 2]!.v > blocks[blocks.length - 1]!.v) {
+      const b = blocks.pop()!;
+      const a = blocks.pop()!;
+      blocks.push({ v: (a.v * a.w + b.v * b.w) / (a.w + b.w), w: a.w + b.w, n: a.n + b.n });
+    }
+  });
+  let i = 0;
+  for (const b of blocks) for (let k = 0; k < b.n; k++) xs[i++] = b.v;
 }
