@@ -11,11 +11,11 @@
 import { Buffer } from 'node:buffer';
 import { hash } from 'node:crypto';
 import type * as Zlib from 'node:zlib';
+import { flatten } from './flat-string.js';
 
 /** node:zlib, loaded on the first text deflated or inflated: most CLI runs never do, and loading it costs a start (issue 24). */
 let zlibModule: typeof Zlib | undefined;
 const zlib = (): typeof Zlib => (zlibModule ??= process.getBuiltinModule('node:zlib'));
-import { flatten } from './flat-string.js';
 
 /** With compression on, texts shorter than this are kept as plain strings. */
 export const PACK_MIN_CHARS = 256;
