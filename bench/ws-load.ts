@@ -235,6 +235,10 @@ async function main(): Promise<void> {
     console.log(
       `event-loop delay ms over the recorded window: server p99 ${fmt(serverDelay.p99, 1)} max ${fmt(serverDelay.max, 1)}; driver p99 ${fmt(driverDelay.percentile(99) / 1e6, 1)} max ${fmt(driverDelay.max / 1e6, 1)}`,
     );
+    const gc = serverDelay.gc;
+    console.log(
+      `server GC pauses over the recorded window (perf_hooks gc entries): ${gc.minor.n} scavenges, ${fmt(gc.minor.total, 0)} ms in all, p99 ${fmt(gc.minor.p99, 2)} max ${fmt(gc.minor.max, 2)} ms; ${gc.major.n} full, ${fmt(gc.major.total, 0)} ms in all, max ${fmt(gc.major.max, 1)} ms; heap used after ${fmt((await a.memory()).heapUsed / 2 ** 20, 0)} MB (after a forced GC)`,
+    );
     Object.assign(figures, {
       paced_rate: rate,
       paced_scored_per_s: w.scored / w.seconds,
@@ -242,6 +246,10 @@ async function main(): Promise<void> {
       paced_p99_ms: lat.p99,
       paced_max_ms: lat.max,
       paced_server_loop_delay_max_ms: serverDelay.max,
+      paced_server_scavenges: gc.minor.n,
+      paced_server_scavenge_p99_ms: gc.minor.p99,
+      paced_server_scavenge_max_ms: gc.minor.max,
+      paced_server_full_gc_ms: gc.major.total,
       paced_driver_loop_delay_max_ms: driverDelay.max / 1e6,
     });
     targets.push(target(`ws-load p99 latency, ${pacedSessions} sessions at half max load`, lat.p99, '<', 2, 'ms'));

@@ -91,15 +91,25 @@ export function typeName(v: unknown): string {
  */
 export const MAX_JSON_DEPTH = 64;
 
-/** True when `v` nests objects/arrays deeper than `max` levels (checked with an explicit stack). */
+/**
+ * True when `v` nests objects/arrays deeper than `max` levels. Recursive, but the recursion stops at
+ * `max + 1` levels whatever the input, so it cannot overflow the stack; it allocates nothing (it runs on
+ * every frame).
+ */
 export function nestedDeeperThan(v: unknown, max = MAX_JSON_DEPTH): boolean {
-  if (typeof v !== 'object' || v === null) return false;
-  const stack: Array<[unknown, number]> = [[v, 1]];
-  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-    const [value, depth] = top;
-    if (depth > max) return true;
-    const children = Array.isArray(value) ? value : Object.values(value as object);
-    for (const c of children) if (typeof c === 'object' && c !== null) stack.push([c, depth + 1]);
+  return typeof v === 'object' && v !== null && (max < 1 || deeperThan(v, max - 1));
+}
+
+/** True when the children of `v` nest deeper than `left` more levels. */
+function deeperThan(v: object, left: number): boolean {
+  if (Array.isArray(v)) {
+    for (const c of v as unknown[]) if (typeof c === 'object' && c !== null && (left === 0 || deeperThan(c, left - 1))) return true;
+    return false;
+  }
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    const c = (v as Record<string, unknown>)[k];
+    if (typeof c === 'object' && c !== null && (left === 0 || deeperThan(c, left - 1))) return true;
   }
   return false;
 }
