@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileRole, isTestPath, hasScratchName } from '../../src/core/labeler/file-roles.js';
+import { fileRole, isTestPath, hasScratchName, testPathUncached, TEST_PATH_MEMO_ENTRIES } from '../../src/core/labeler/file-roles.js';
 import { toRepoPath, rewriteRoots } from '../../src/core/labeler/paths.js';
 
 describe('test files and scratch scripts (section 2.1)', () => {
@@ -15,6 +15,12 @@ describe('test files and scratch scripts (section 2.1)', () => {
     'test_issue.py',
   ])('%s is a test file', (p) => expect(isTestPath(p)).toBe(true));
   it.each(['astropy/io/ascii/rst.py', 'latest.py', 'contest/main.py', 'attestation.py', 'pytest.ini'])('%s is not', (p) => expect(isTestPath(p)).toBe(false));
+  it('the memo answers as the uncached check, before and after it fills up and starts over', () => {
+    const paths = ['tests/a.py', 'src/a.py', 'Testing/x.c', 'latest.py', 'web/app.spec.ts', 'pkg/conftest.py'];
+    for (let round = 0; round < 3; round++) for (const p of paths) expect(isTestPath(p)).toBe(testPathUncached(p));
+    for (let i = 0; i < TEST_PATH_MEMO_ENTRIES + 10; i++) expect(isTestPath(`pkg${i % 7 === 0 ? '/tests' : ''}/m${i}.py`)).toBe(i % 7 === 0);
+    for (const p of paths) expect(isTestPath(p)).toBe(testPathUncached(p));
+  });
   it.each(['reproduce_issue.py', 'repro_scheduler_get_schedule.py', 'debug_structure.py', 'CHECK_fix.py', 'verify.sh', 'scratch.py', 'tmp_x.py'])('%s has a scratch name', (p) =>
     expect(hasScratchName(p)).toBe(true),
   );

@@ -9,14 +9,17 @@ import type { Counter } from './counters.js';
 import { signalsFor } from './levels.js';
 
 /** Fed each state with the composite after it and, when a forecast model is loaded, P(pass | prefix). */
-export type StepDetector = (state: State, total: number, pPass?: number) => Signal[];
+export type StepDetector = (state: State, total: number, pPass?: number) => readonly Signal[];
+
+/** What a detector returns at most steps: one shared empty list (detectors run on every step of every session). */
+const NO_SIGNALS: readonly Signal[] = Object.freeze([]);
 
 /** Fires when one of `counter`'s episodes reaches the `warn` / `stop` level (once per episode and level). */
 export function countDetector(kind: SignalKind, levels: Levels, counter: Counter): StepDetector {
-  if (levels.warn === null && levels.stop === null) return () => [];
+  if (levels.warn === null && levels.stop === null) return () => NO_SIGNALS;
   return (state) => {
     const counts = counter(state);
-    if (counts.length === 0) return [];
+    if (counts.length === 0) return NO_SIGNALS;
     const out: Signal[] = [];
     for (const c of counts) out.push(...signalsFor(kind, levels, c.n - 1, c.n, state.t, c.steps(), c.message));
     return out;
@@ -33,10 +36,10 @@ export function lowScoreDetector(policy: Policy): StepDetector {
     if (low.severity !== null && steps >= low.minSteps && total < low.floor) {
       const fire = !below;
       below = true;
-      return fire ? [{ kind: 'low_score', severity: low.severity, t: state.t, steps: [state.t], message: `score ${total.toFixed(1)} below the floor ${low.floor} after ${steps} steps` }] : [];
+      return fire ? [{ kind: 'low_score', severity: low.severity, t: state.t, steps: [state.t], message: `score ${total.toFixed(1)} below the floor ${low.floor} after ${steps} steps` }] : NO_SIGNALS;
     }
     if (total >= low.floor) below = false;
-    return [];
+    return NO_SIGNALS;
   };
 }
 
@@ -47,14 +50,14 @@ export function lowForecastDetector(policy: Policy): StepDetector {
   let below = false;
   return (state, _total, pPass) => {
     steps += 1;
-    if (pPass === undefined) return [];
+    if (pPass === undefined) return NO_SIGNALS;
     if (lf.severity !== null && steps >= lf.minSteps && pPass < lf.floor) {
       const fire = !below;
       below = true;
-      return fire ? [{ kind: 'low_forecast', severity: lf.severity, t: state.t, steps: [state.t], message: `forecast P(pass) ${pPass.toFixed(3)} below ${lf.floor} after ${steps} steps` }] : [];
+      return fire ? [{ kind: 'low_forecast', severity: lf.severity, t: state.t, steps: [state.t], message: `forecast P(pass) ${pPass.toFixed(3)} below ${lf.floor} after ${steps} steps` }] : NO_SIGNALS;
     }
     if (pPass >= lf.floor) below = false;
-    return [];
+    return NO_SIGNALS;
   };
 }
 
@@ -68,6 +71,7 @@ export function budgetDetector(policy: Policy): StepDetector {
   return (state) => {
     steps += 1;
     tokens += state.cost;
+    if ((stepsFired || b.maxSteps === null || steps <= b.maxSteps) && (tokensFired || b.maxTokens === null || tokens <= b.maxTokens)) return NO_SIGNALS;
     const out: Signal[] = [];
     if (!stepsFired && b.maxSteps !== null && steps > b.maxSteps) {
       stepsFired = true;

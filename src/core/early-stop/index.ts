@@ -26,11 +26,12 @@ export function createEarlyStop(policy: Policy): EarlyStop {
   const fired: Signal[] = [];
   return {
     add(state, total, pPass) {
-      const out: Signal[] = [];
+      let out: Signal[] | undefined;
       for (const d of detectors) {
         const s = d(state, total, pPass);
-        if (s.length > 0) out.push(...s);
+        if (s.length > 0) (out ??= []).push(...s);
       }
+      if (out === undefined) return [];
       fired.push(...out);
       return out;
     },

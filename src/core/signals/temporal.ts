@@ -4,7 +4,7 @@
  * divergence, kept incrementally with per-stage prefix sums.
  */
 import type { Pta } from '../scorer-api.js';
-import { STAGE_INDEX, UNIFORM, windowBounds, windowDistribution, type StageCounts, type Windows } from '../stage-windows.js';
+import { STAGE_INDEX, UNIFORM, type Windows } from '../stage-windows.js';
 import type { StageDist, State } from '../types.js';
 import type { SignalTracker } from './tracker.js';
 
@@ -17,9 +17,14 @@ function klTerm(p: number, m: number): number {
 
 /** Jensen-Shannon divergence in bits (base 2), in [0, 1]; 0·log 0 = 0. */
 export function jsd(p: StageDist, q: StageDist): number {
+  return jsd4(p[0]!, p[1]!, p[2]!, p[3]!, q);
+}
+
+/** {@link jsd} with the candidate distribution in four numbers (the tracker's path allocates nothing per step). */
+function jsd4(p0: number, p1: number, p2: number, p3: number, q: StageDist): number {
   let s = 0;
   for (let i = 0; i < 4; i++) {
-    const pi = p[i]!;
+    const pi = i === 0 ? p0 : i === 1 ? p1 : i === 2 ? p2 : p3;
     const qi = q[i]!;
     const m = (pi + qi) / 2;
     s += 0.5 * klTerm(pi, m) + 0.5 * klTerm(qi, m);
@@ -57,7 +62,17 @@ export function createTemporalTracker(reference: Windows, alpha: number): Tempor
   // typed array grown by doubling: a session keeps one per trajectory, and 4 arrays of boxed-size slots cost ~3x.
   let prefix = new Int32Array(4 * 32);
   let n = 0;
-  const countsIn = (lo: number, hi: number): StageCounts => [0, 1, 2, 3].map((s) => prefix[4 * hi + s]! - prefix[4 * lo + s]!) as StageCounts;
+  // JSD of the window [lo, hi) against reference window k: windowDistribution and jsd's arithmetic, in the same order.
+  const windowJsd = (lo: number, hi: number, k: number): number => {
+    const c0 = prefix[4 * hi]! - prefix[4 * lo]!;
+    const c1 = prefix[4 * hi + 1]! - prefix[4 * lo + 1]!;
+    const c2 = prefix[4 * hi + 2]! - prefix[4 * lo + 2]!;
+    const c3 = prefix[4 * hi + 3]! - prefix[4 * lo + 3]!;
+    const total = c0 + c1 + c2 + c3;
+    if (total === 0) return jsd4(UNIFORM[0]!, UNIFORM[1]!, UNIFORM[2]!, UNIFORM[3]!, reference[k]!);
+    const d = total + 4 * alpha;
+    return jsd4((c0 + alpha) / d, (c1 + alpha) / d, (c2 + alpha) / d, (c3 + alpha) / d, reference[k]!);
+  };
   return {
     add(state: State): void {
       const k = STAGE_INDEX[state.stage];
@@ -70,8 +85,11 @@ export function createTemporalTracker(reference: Windows, alpha: number): Tempor
       n++;
     },
     value(): number {
-      const windows = windowBounds(n).map(([lo, hi]) => windowDistribution(countsIn(lo, hi), alpha)) as Windows;
-      return temporalFromWindows(windows, reference);
+      // temporalFromWindows(windowBounds(n) → windowDistribution, reference), without the arrays.
+      const a = Math.floor(n / 3);
+      const b = Math.floor((2 * n) / 3);
+      const sum = windowJsd(0, a, 0) + windowJsd(a, b, 1) + windowJsd(b, n, 2);
+      return 1 - sum / 3;
     },
     get length() {
       return n;
