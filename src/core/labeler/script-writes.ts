@@ -22,17 +22,23 @@ function baseName(name: string): string {
  * Undefined when the line runs no Python.
  */
 function pythonText(command: string, shell: ParsedShell, resolve: Resolve, h: LabelHistory): string | undefined {
-  const runs = shell.commands.filter((c) => PYTHON.test(baseName(c.name)));
-  if (runs.length === 0) return undefined;
-  const parts = [command];
-  for (const c of runs) {
-    const script = positionals(c.args, new Set(['-W', '-X']))[0];
+  let runsPython = false;
+  let parts: string[] | undefined;
+  for (const c of shell.commands) {
+    if (!PYTHON.test(baseName(c.name))) continue;
+    runsPython = true;
+    const script = positionals(c.args, SCRIPT_FLAGS)[0];
     if (script === undefined || script === '-' || c.args.includes('-c') || c.args.includes('-m')) continue;
     const text = h.scripts.get(resolve(script));
-    if (text !== undefined) parts.push(text);
+    if (text !== undefined) (parts ??= [command]).push(text);
   }
-  return parts.join('\n');
+  if (!runsPython) return undefined;
+  // Most runs hold their code in the line itself: the line, not a joined copy of it.
+  return parts === undefined ? command : parts.join('\n');
 }
+
+/** Python flags that take a value (`-W ignore`, `-X dev`): their values are not the script. */
+const SCRIPT_FLAGS: ReadonlySet<string> = new Set(['-W', '-X']);
 
 /**
  * Source files a Python run rewrites (**choice**, method.md rule 3 read broadly):

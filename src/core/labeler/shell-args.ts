@@ -1,7 +1,10 @@
 import type { LineRange } from '../types.js';
 
+/** No option takes a value (the default of {@link positionals}: one set, not one per call). */
+const NO_VALUE_OPTS: ReadonlySet<string> = new Set();
+
 /** Positional arguments of a command: options dropped, with the values of `valueOpts` options. */
-export function positionals(args: string[], valueOpts: ReadonlySet<string> = new Set()): string[] {
+export function positionals(args: string[], valueOpts: ReadonlySet<string> = NO_VALUE_OPTS): string[] {
   const out: string[] = [];
   let optionsDone = false;
   for (let i = 0; i < args.length; i++) {
