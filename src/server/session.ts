@@ -294,14 +294,10 @@ export class Session {
  * fixed fields of a state serialise to ~190 characters (hash included), plus its strings and tokens.
  */
 function statesJsonBytes(states: ReturnType<Scorer['states']>): number {
-  // Indexed loops: this runs once per session, too rarely to be optimised, and an unoptimised for-of
-  // allocates an iterator result per element (~0.8 KB per step of the session).
   let n = 2;
-  for (let i = 0; i < states.length; i++) {
-    const s = states[i]!;
+  for (const s of states) {
     n += 190 + s.tool.length + (s.file?.length ?? 0) + (s.scope?.length ?? 0) + (s.range === undefined ? 0 : 20);
-    const tokens = s.tokens;
-    for (let j = 0; j < tokens.length; j++) n += tokens[j]!.length + 3;
+    for (const t of s.tokens) n += t.length + 3;
   }
   return n;
 }
