@@ -4,7 +4,7 @@
  * step beside its throughput. On a shared machine wall-clock rates swing with
  * other jobs; CPU per step swings much less.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 
 /** CPU seconds (user + system) process `pid` has used; NaN when /proc cannot tell. */
@@ -15,6 +15,34 @@ export function cpuSeconds(pid: number): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/** CPU seconds of process `pid` split by thread: the main thread's user and system time, and all other threads' (GC helpers, libuv's pool, workers). */
+export interface ThreadSplit {
+  mainUser: number;
+  mainSystem: number;
+  others: number;
+}
+
+function statFields(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return text.slice(text.lastIndexOf(') ') + 2).split(' ');
+}
+
+/** {@link ThreadSplit} of `pid` now (NaN fields when /proc cannot tell; a thread that ended is not counted). */
+export function threadSplit(pid: number): ThreadSplit {
+  const out: ThreadSplit = { mainUser: Number.NaN, mainSystem: Number.NaN, others: 0 };
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const f = statFields(`/proc/${pid}/task/${tid}/stat`);
+      const [user, system] = [Number(f[11]) / 100, Number(f[12]) / 100];
+      if (Number(tid) === pid) [out.mainUser, out.mainSystem] = [user, system];
+      else out.others += user + system;
+    }
+  } catch {
+    out.others = Number.NaN;
+  }
+  return out;
 }
 
 /** CPU seconds of each of `pids`, in order. */

@@ -34,7 +34,7 @@ import { parseArgs } from 'node:util';
 import { parseTrajectoryText } from '../src/formats/index.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
 import { newestProfile, printSelfTimes } from './cpu-top.js';
-import { loadLine, sampleCpu } from './proc-cpu.js';
+import { loadLine, sampleCpu, threadSplit, type ThreadSplit } from './proc-cpu.js';
 import { machine, machineLine, target, writeResult, type Target } from './report.js';
 import { startTarget, type TargetProcess } from './server-process.js';
 import { commandLine, fmt, latencySummary, median, printTable, ratio } from './timing.js';
@@ -92,17 +92,29 @@ let pids: number[] = [];
 interface Round extends Window {
   /** CPU seconds of steplens, echo and the driver over the recorded window. */
   cpu: number[];
+  /** The target's CPU seconds over the window by thread (main thread user/system, other threads). */
+  threads: ThreadSplit;
 }
 
 async function round(t: TargetProcess, templates: StepTemplates, c: Config, ms: number): Promise<Round> {
   const d = await LoadDriver.open({ url: t.url, connections: c.connections, sessionsPerConnection: c.sessions, task: SERVER_BENCH_TASK, templates, depth: c.depth, run: ++runId });
   await new Promise((resolve) => setTimeout(resolve, RAMP_MS));
   const before = sampleCpu(pids);
+  const split0 = threadSplit(t.pid);
   const w = await d.closedLoop(0, ms);
   const cpu = sampleCpu(pids).map((x, i) => x - before[i]!);
+  const split1 = threadSplit(t.pid);
+  const threads: ThreadSplit = { mainUser: split1.mainUser - split0.mainUser, mainSystem: split1.mainSystem - split0.mainSystem, others: split1.others - split0.others };
   await d.close();
   if (w.errors > 0) throw new Error(`${t.kind}: ${w.errors} error frame(s), first: ${w.firstError}`);
-  return { ...w, cpu };
+  return { ...w, cpu, threads };
+}
+
+/** `main user U + sys S, other threads O` µs per step over rounds `rs` of one target. */
+function threadLine(rs: Round[]): string {
+  const steps = rs.reduce((n, r) => n + r.scored, 0);
+  const us = (k: keyof ThreadSplit): string => fmt((rs.reduce((n, r) => n + r.threads[k], 0) * 1e6) / steps, 1);
+  return `main thread user ${us('mainUser')} + system ${us('mainSystem')}, other threads ${us('others')}`;
 }
 
 interface ConfigResult extends Config {
@@ -205,6 +217,9 @@ async function main(): Promise<void> {
   }
   printTable(['shape conn×sessions×depth', 'target', 'steps/s per round', 'median', 'vs echo', 'server µs CPU/step', 'echo/server CPU', 'driver µs', 'p50 ms', 'p99 ms', 'max ms'], rows);
   console.log("vs echo = median steps/s over the echo's median in the same run; echo/server CPU = the echo's CPU per message over steplens' CPU per step");
+  for (const r of results) {
+    console.log(`CPU µs per step by thread, ${r.shape} ${r.connections}×${r.sessions}×${r.depth} (/proc, 10 ms ticks): steplens ${threadLine(r.a)}; echo ${threadLine(r.b)}`);
+  }
   for (const r of results) {
     if (r.shape === 'lifecycle') targets.push(target(`ws-load full-lifecycle steplens/echo throughput @${r.connections} connections`, r.ratio, '>=', 0.6));
     else targets.push(target(`ws-load steplens/echo throughput @${r.connections} connections`, r.ratio, '>=', 0.5));

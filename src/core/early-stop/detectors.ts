@@ -54,7 +54,9 @@ export function lowForecastDetector(policy: Policy): StepDetector {
     if (lf.severity !== null && steps >= lf.minSteps && pPass < lf.floor) {
       const fire = !below;
       below = true;
-      return fire ? [{ kind: 'low_forecast', severity: lf.severity, t: state.t, steps: [state.t], message: `forecast P(pass) ${pPass.toFixed(3)} below ${lf.floor} after ${steps} steps` }] : NO_SIGNALS;
+      return fire
+        ? [{ kind: 'low_forecast', severity: lf.severity, t: state.t, steps: [state.t], message: `forecast P(pass) ${pPass.toFixed(3)} below ${lf.floor} after ${steps} steps` }]
+        : NO_SIGNALS;
     }
     if (pPass >= lf.floor) below = false;
     return NO_SIGNALS;

@@ -17,7 +17,7 @@ function klTerm(p: number, m: number): number {
 
 /** Jensen-Shannon divergence in bits (base 2), in [0, 1]; 0·log 0 = 0. */
 export function jsd(p: StageDist, q: StageDist): number {
-  return jsd4(p[0]!, p[1]!, p[2]!, p[3]!, q);
+  return jsd4(p[0], p[1], p[2], p[3], q);
 }
 
 /** {@link jsd} with the candidate distribution in four numbers (the tracker's path allocates nothing per step). */
@@ -69,7 +69,7 @@ export function createTemporalTracker(reference: Windows, alpha: number): Tempor
     const c2 = prefix[4 * hi + 2]! - prefix[4 * lo + 2]!;
     const c3 = prefix[4 * hi + 3]! - prefix[4 * lo + 3]!;
     const total = c0 + c1 + c2 + c3;
-    if (total === 0) return jsd4(UNIFORM[0]!, UNIFORM[1]!, UNIFORM[2]!, UNIFORM[3]!, reference[k]!);
+    if (total === 0) return jsd4(UNIFORM[0], UNIFORM[1], UNIFORM[2], UNIFORM[3], reference[k]!);
     const d = total + 4 * alpha;
     return jsd4((c0 + alpha) / d, (c1 + alpha) / d, (c2 + alpha) / d, (c3 + alpha) / d, reference[k]!);
   };
