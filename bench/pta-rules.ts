@@ -7,10 +7,11 @@
  * and the pPass the choice reads is fitted without the held-out group too. Each held-out score is read within
  * source with n and a bootstrap interval (core/stats separation, seed 1), beside its paired bootstrap difference
  * from Φstruct alone (the best single signal on both large sources) and whether it holds: ≥ 0.80 and ≥ every
- * single Φ on every named group.
+ * single Φ on every named group. `--failing-reference matched` scores failing runs against size-matched
+ * references instead (pta-matched.ts).
  *
  *   npm run build && node dist/bench/pta-rules.js --manifest ../shared/calibration/manifest.jsonl \
- *     --sources bench/early-stop/sources.csv [--min-references 1,2] [--json FILE] ../shared/calibration ../shared/corpus
+ *     --sources bench/early-stop/sources.csv [--min-references 1,2] [--failing-reference all|matched] [--json FILE] ../shared/calibration ../shared/corpus
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -28,14 +29,17 @@ import { separation } from '../src/core/stats/separation.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
 import { fixedRule, gridRule, logisticRule, type Row, type Rule } from './pta-candidates.js';
 import { ptaInput } from './pta-input.js';
+import { matchedPtaSamples } from './pta-matched.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
 
 const jsonFile = takeJsonFlag();
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, sources: { type: 'string' }, 'min-references': { type: 'string' } },
+  options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, sources: { type: 'string' }, 'min-references': { type: 'string' }, 'failing-reference': { type: 'string' } },
 });
+const matched = values['failing-reference'] === 'matched';
+if (!matched && (values['failing-reference'] ?? 'all') !== 'all') throw new Error('--failing-reference is all (the PTA of every passing run, as train and report) or matched (pta-matched.ts)');
 const started = Date.now();
 const { input, prior } = await ptaInput(positionals, values, 'pta-rules');
 console.log(`command: ${commandLine(import.meta.url)}\n${machineLine()}`);
@@ -85,14 +89,14 @@ const f2 = (x: number | undefined) => (x === undefined ? '-' : x.toFixed(2));
 const figures: Record<string, number | string> = {};
 
 for (const minRefs of (values['min-references'] ?? '1,2').split(',').map(Number)) {
-  const samples = ptaSamples(input.known, prior, defaultAnalyzers(), DEFAULT_CONFIG, minRefs);
+  const samples = (matched ? matchedPtaSamples : ptaSamples)(input.known, prior, defaultAnalyzers(), DEFAULT_CONFIG, minRefs);
   const groups = ptaGroups(samples, 20);
   const names = [...groups.keys()].sort();
   const sourcesOf = (n: string) => new Set(groups.get(n)!.map((s) => s.source));
   const zAll = heldOutZ(new Set(), new Set(samples.map((s) => s.source)));
   const zWithout = new Map(names.map((h) => [h, heldOutZ(sourcesOf(h), new Set(names.filter((n) => n !== h).flatMap((n) => [...sourcesOf(n)])))]));
   console.log(
-    `\n## references: >= ${minRefs} other passing run(s); ${samples.length} runs (${samples.filter((s) => s.passed).length} passing); groups: ${names.map((n) => `${n} (${groups.get(n)!.filter((s) => s.passed).length} / ${groups.get(n)!.filter((s) => !s.passed).length})`).join('; ')}`,
+    `\n## references: >= ${minRefs} other passing run(s), failing runs against ${matched ? 'size-matched references' : 'all passing runs'}; ${samples.length} runs (${samples.filter((s) => s.passed).length} passing); groups: ${names.map((n) => `${n} (${groups.get(n)!.filter((s) => s.passed).length} / ${groups.get(n)!.filter((s) => !s.passed).length})`).join('; ')}`,
   );
   const named = names.filter((n) => n !== OTHER_SOURCE);
   const results = RULES.map(([name, rule]) => {
