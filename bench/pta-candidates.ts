@@ -20,6 +20,7 @@ export interface Row {
   passed: boolean;
   x: readonly number[];
   z: number;
+  steps: number;
 }
 
 export const COLUMNS = ['struct', 'cov', 'coh', 'temp', 'pPass'] as const;

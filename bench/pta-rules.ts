@@ -55,6 +55,10 @@ const FORCE = [0.2, 0.15, 0.3, 0.35, 0];
 const RULES: Array<[string, Rule]> = [
   ['weights in force (no choice)', fixedRule('struct .2, cov .15, coh .3, temp .35', (r) => FORCE.reduce((s, w, i) => s + w * r.x[i]!, 0))],
   ['Φstruct alone (no choice)', fixedRule('struct 1', (r) => r.x[0]!)],
+  ['Φcov alone (no choice)', fixedRule('cov 1', (r) => r.x[1]!)],
+  ['Φcoh alone (no choice)', fixedRule('coh 1', (r) => r.x[2]!)],
+  ['Φtemp alone (no choice)', fixedRule('temp 1', (r) => r.x[3]!)],
+  ['run length, shorter wins (no choice)', fixedRule('steps −1', (r) => -r.steps)],
   ['pPass alone (forecaster without the source; no choice)', fixedRule('pPass 1', (r) => r.z)],
   ["grid .05 over Φ, worst margin (train's rule)", gridRule({ dims: PHI, step: 0.05 })],
   ['grid .25 over Φ', gridRule({ dims: PHI, step: 0.25 })],
@@ -82,7 +86,7 @@ function heldOutZ(without: ReadonlySet<string>, need: ReadonlySet<string>): Map<
 }
 const rowOf = (s: PtaSample, z: Map<string, number>): Row => {
   const zi = z.get(s.id ?? '') ?? 0;
-  return { source: s.source, task: s.task ?? '', passed: s.passed, x: [s.struct, s.cov, 100 * s.coh, 100 * s.temp, 100 * sigmoid(zi)], z: zi };
+  return { source: s.source, task: s.task ?? '', passed: s.passed, x: [s.struct, s.cov, 100 * s.coh, 100 * s.temp, 100 * sigmoid(zi)], z: zi, steps: s.steps };
 };
 const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));
 const f2 = (x: number | undefined) => (x === undefined ? '-' : x.toFixed(2));
