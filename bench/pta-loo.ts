@@ -10,21 +10,15 @@
  *   npm run build && node dist/bench/pta-loo.js --manifest ../shared/calibration/manifest.jsonl \
  *     --sources bench/early-stop/sources.csv [--json FILE] ../shared/calibration ../shared/corpus
  */
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { readCorpusInput } from '../src/cli/corpus-input.js';
-import { chooseReference } from '../src/cli/references.js';
 import { ptaSamples } from '../src/cli/train-references.js';
-import { trainAnalyzers, trainInput } from '../src/cli/train-runs.js';
 import { DEFAULT_CONFIG, type Weights } from '../src/core/config.js';
 import { OTHER_SOURCE } from '../src/core/forecast/prior-weights.js';
 import { choosePtaWeights, ptaScore, type PtaSample } from '../src/core/forecast/pta-weights.js';
 import { separation, type ScoredOutcome } from '../src/core/stats/separation.js';
-import { nodeReportFs } from '../src/report/node-fs.js';
-import { nameRuns } from '../src/report/run-naming.js';
-import { parseSourcesTable } from '../src/report/sources-table.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
+import { ptaInput } from './pta-input.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
 
@@ -33,14 +27,8 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, sources: { type: 'string' }, 'min-references': { type: 'string' } },
 });
-if (positionals.length === 0) throw new Error('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
 const started = Date.now();
-const { found, naming } = readCorpusInput(positionals, { outcomes: values.outcomes, manifest: values.manifest }, process.cwd(), 'pta-loo');
-const sourcesTable = values.sources !== undefined ? parseSourcesTable(readFileSync(values.sources, 'utf8'), values.sources) : undefined;
-if (sourcesTable !== undefined && !sourcesTable.ok) throw sourcesTable.error;
-const named = nameRuns(nodeReportFs, found.trajectories, { ...naming, sources: sourcesTable?.value ?? [] });
-const prior = await chooseReference(undefined);
-const input = trainInput(named, prior, trainAnalyzers(defaultAnalyzers()), DEFAULT_CONFIG);
+const { input, prior } = await ptaInput(positionals, values, 'pta-loo');
 console.log(`command: ${commandLine(import.meta.url)}`);
 console.log(machineLine());
 console.log(

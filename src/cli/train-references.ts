@@ -38,7 +38,17 @@ export function ptaSamples(known: readonly KnownTrajectory[], prior: Reference, 
     const scorer = createScorer({ reference: { kind: 'pta', pta }, analyzers, config });
     for (const s of k.trajectory.steps) scorer.push(s);
     const v = scorer.score();
-    out.push({ source: `${k.run.agent} + ${k.run.model}`, task: k.run.task, passed: k.run.passed, struct: v.struct ?? 0, cov: v.cov ?? 0, coh: v.coh, temp: v.temp, steps: k.trajectory.steps.length });
+    out.push({
+      id: k.run.id,
+      source: `${k.run.agent} + ${k.run.model}`,
+      task: k.run.task,
+      passed: k.run.passed,
+      struct: v.struct ?? 0,
+      cov: v.cov ?? 0,
+      coh: v.coh,
+      temp: v.temp,
+      steps: k.trajectory.steps.length,
+    });
   });
   return out;
 }

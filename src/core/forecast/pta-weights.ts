@@ -23,6 +23,8 @@ export type PtaSignal = (typeof PTA_SIGNALS)[number];
 
 /** One run's final signals against its leave-one-out reference. */
 export interface PtaSample {
+  /** The run's id, when the caller has one (benches join samples to other per-run figures by it). */
+  id?: string;
   source: string;
   task?: string;
   passed: boolean;
@@ -74,7 +76,8 @@ const mean = (xs: ReadonlyArray<number | null>): number | null => {
   return v.length === 0 ? null : v.reduce((a, b) => a + b, 0) / v.length;
 };
 
-function group(samples: readonly PtaSample[], minRuns: number): Map<string, PtaSample[]> {
+/** The samples by source; sources under `minRuns` runs or with fewer than MIN_PER_CLASS runs of either outcome pooled as OTHER_SOURCE. */
+export function ptaGroups(samples: readonly PtaSample[], minRuns: number): Map<string, PtaSample[]> {
   const by = new Map<string, PtaSample[]>();
   for (const s of samples) by.set(s.source, [...(by.get(s.source) ?? []), s]);
   const out = new Map<string, PtaSample[]>();
@@ -88,7 +91,7 @@ function group(samples: readonly PtaSample[], minRuns: number): Map<string, PtaS
 
 /** Leave-one-source-out choice of the PTA-mode weights (see the file comment). */
 export function choosePtaWeights(samples: readonly PtaSample[], shipped: Weights, minRuns = 20, grid = ptaGrid()): PtaWeightsReport {
-  const groups = group(samples, minRuns);
+  const groups = ptaGroups(samples, minRuns);
   const names = [...groups.keys()].sort();
   const scored: Array<ScoredGroup<PtaSample>> = names.map((n) => ({ pos: groups.get(n)!.filter((s) => s.passed), neg: groups.get(n)!.filter((s) => !s.passed) }));
   const single = scored.map((g) => Object.fromEntries(PTA_SIGNALS.map((k) => [k, sortedAuroc(g, (s) => s[k])])) as Record<PtaSignal, number | null>);
