@@ -2,7 +2,7 @@
  * The PTA-mode samples `steplens train` chooses composite weights on: every
  * known run whose task has enough other passing runs, scored against its
  * leave-one-out reference (the PTA of the other passing runs of its task;
- * a failing run against the PTA of all of them), the rule `report` and
+ * a failing run against one of those PTAs, a reference of the same size), the rule `report` and
  * `calibrate` use. These runs are scored with the real scope resolver (PTA
  * matching reads scopes), unlike the reference-free training samples.
  */

@@ -1,4 +1,5 @@
 /** Assembles the corpus report from discovered trajectories: names and outcomes, scores, tables, statistics. */
+import type { FailingReference } from '../core/calibrate/references.js';
 import type { ForecastFile } from '../core/forecast/model.js';
 import type { Analyzers } from '../core/ports.js';
 import type { TemporalPrior } from '../core/scorer-api.js';
@@ -29,6 +30,8 @@ export interface BuildReportOptions {
   prior?: TemporalPrior;
   /** Outcome forecasters (`--forecast`): adds pPass to each run, its separation and best-of-N. */
   forecast?: ForecastFile;
+  /** Which in-folder reference a failing run meets (`--failing-reference`, default `matched`: core/calibrate/references.ts). */
+  failingReference?: FailingReference;
   /** Bootstrap seed (`--seed`, default 1). */
   seed?: number;
   /** Fewest runs behind a rank (`--min-runs`, default MIN_RANKED_RUNS). */
@@ -59,6 +62,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
       ...(options.external ? { external: options.external } : {}),
       ...(options.prior ? { prior: options.prior } : {}),
       ...(options.forecast ? { forecast: options.forecast } : {}),
+      ...(options.failingReference ? { failingReference: options.failingReference } : {}),
     },
   );
   const rows = trajectoryRows(named, scored);

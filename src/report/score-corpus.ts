@@ -11,7 +11,7 @@
  * (and, when no prior is given, one without any reference or task).
  */
 import { UNIFORM_PRIOR } from '../core/prior.js';
-import { leaveOneOutPtas } from '../core/calibrate/references.js';
+import { leaveOneOutPtas, type FailingReference } from '../core/calibrate/references.js';
 import { selectModel, type ForecastFile } from '../core/forecast/model.js';
 import { createScorer } from '../core/scorer.js';
 import type { Analyzers } from '../core/ports.js';
@@ -40,6 +40,8 @@ export interface ScoreCorpusOptions {
   prior?: TemporalPrior;
   /** Outcome forecasters: each trajectory gets the P(pass) of the model `selectModel` picks for its agent and model. */
   forecast?: ForecastFile;
+  /** Which in-folder reference a failing run meets (default `matched`: a PTA of n − 1 passing runs, as a passing run meets). */
+  failingReference?: FailingReference;
 }
 
 function statesOf(t: LoadedTrajectory, analyzers: Analyzers): readonly State[] {
@@ -55,7 +57,7 @@ export function scoreCorpus(trajectories: readonly LoadedTrajectory[], outcomes:
     const passed = outcomes[i] === 'pass';
     return { task, passed, states: passed ? statesOf(t, options.analyzers) : [] };
   });
-  const loo = leaveOneOutPtas(candidates, MIN_REFERENCES);
+  const loo = leaveOneOutPtas(candidates, MIN_REFERENCES, options.failingReference);
   // One reference kind per task: if any run of a task (with steps) lacks a leave-one-out PTA (a passing run
   // with fewer than 2 other passing ones), none of the task's runs uses one, so runs of one task are never
   // compared across reference kinds (a failing run against the PTA, a passing one reference-free).

@@ -73,7 +73,8 @@ const command: Command = {
   name: 'report',
   usage:
     'usage: steplens report [--outcomes FILE] [--manifest FILE] [--out DIR] [--json] [--references DIR]... [--bundled] [--forecast FILE]\n' +
-    '                       [--seed N] [--min-runs N] [--by-reference] [--model NAME] [--run NAME] [--lenient] PATH...\n' +
+    '                       [--seed N] [--min-runs N] [--by-reference] [--failing-reference matched|all] [--model NAME] [--run NAME]\n' +
+    '                       [--lenient] PATH...\n' +
     '  PATH: trajectory files or folders (walked recursively, .json/.jsonl/.traj, gzipped or not; evaluation JSON\n' +
     '        is recognised and skipped); every other skipped file is named on stderr with its reason, and an\n' +
     '        unreadable file or a skipped line or event makes the exit code 1 unless --lenient\n' +
@@ -84,7 +85,9 @@ const command: Command = {
     '  --out DIR writes report.md, report.html (self-contained: tables and charts inline), report.json, one CSV per table\n' +
     '            and SVG charts; --json prints the JSON only\n' +
     '  scoring: every run with a step is scored: a passing one against a PTA of the OTHER passing runs of its task in\n' +
-    "           PATH, any other against a PTA of all of them (a PTA needs 2 references); else against its task's PTA in\n" +
+    '           PATH, any other against one of those PTAs in turn, so every run meets a reference of the same size\n' +
+    '           (--failing-reference all: against a PTA of all of them, the older rule; a PTA needs 2 references);\n' +
+    "           else against its task's PTA in\n" +
     "  --references DIR  a folder of stored PTAs (<task>.json, e.g. a server's --data folder; repeatable: the first\n" +
     '           folder holding the task wins) or --bundled (the PTAs bundled with steplens, data/example/); else\n' +
     '           reference-free against the prior pooled from the bundled references, as `score` and the server do.\n' +
@@ -112,8 +115,11 @@ const command: Command = {
         seed: { type: 'string' },
         'min-runs': { type: 'string' },
         'by-reference': { type: 'boolean', default: false },
+        'failing-reference': { type: 'string', default: 'matched' },
       },
     });
+    const failingReference = values['failing-reference'];
+    if (failingReference !== 'matched' && failingReference !== 'all') throw new SteplensError('usage', `--failing-reference must be matched or all, got '${failingReference}'`);
     const seed = intFlag(values.seed, '--seed', 1, 0);
     const minRuns = intFlag(values['min-runs'], '--min-runs', MIN_RANKED_RUNS, 1);
     const { paths, found, naming } = readCorpusInput(positionals, values, io.cwd, 'report');
@@ -137,6 +143,7 @@ const command: Command = {
       seed,
       minRuns,
       byReference: values['by-reference'],
+      failingReference,
       ...(prior.kind === 'prior' ? { prior: prior.prior } : {}),
       ...(forecast ? { forecast } : {}),
       ...(external ? { external, referenceFolders: folders } : {}),

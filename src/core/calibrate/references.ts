@@ -1,7 +1,14 @@
 /**
- * Leave-one-out references, by the rule `steplens report` scores with: a
- * passing run against a PTA of the OTHER passing runs of its task, any other
- * run against the PTA of all of them; at least `minReferences` references.
+ * Leave-one-out references, by the rule `steplens report`, `calibrate` and
+ * `train` score with: a passing run against a PTA of the OTHER passing runs of
+ * its task; at least `minReferences` references.
+ *
+ * A failing run meets a reference of the same size (`matched`, the default):
+ * one of those n PTAs of n − 1 passing runs, taken in turn by the task's failing
+ * runs. Under the older rule (`all`) it met the PTA of all n passing runs, a
+ * larger reference than any passing run meets, and the signals move with the
+ * reference's size (bench/pta-matched.ts: within task Φcov's apparent separation
+ * came from it): separation figures compared unlike things.
  */
 import { buildPta } from '../pta/build.js';
 import type { Pta } from '../scorer-api.js';
@@ -13,33 +20,32 @@ export interface ReferenceCandidate {
   states: readonly State[];
 }
 
+/** Which reference a failing run meets (see the file comment). */
+export type FailingReference = 'matched' | 'all';
+
 /** Per run (aligned), its leave-one-out PTA, or undefined when its task has too few other passing runs. */
-export function leaveOneOutPtas(runs: readonly ReferenceCandidate[], minReferences: number): Array<Pta | undefined> {
+export function leaveOneOutPtas(runs: readonly ReferenceCandidate[], minReferences: number, failing: FailingReference = 'matched'): Array<Pta | undefined> {
   const byTask = new Map<string, number[]>();
   runs.forEach((r, i) => byTask.set(r.task, [...(byTask.get(r.task) ?? []), i]));
   const out: Array<Pta | undefined> = runs.map(() => undefined);
   for (const [task, idx] of byTask) {
     const refs = idx.filter((i) => runs[i]!.passed && runs[i]!.states.length > 0);
-    const full =
-      refs.length >= minReferences
+    const ptaOf = (ids: readonly number[]): Pta | undefined =>
+      ids.length >= minReferences
         ? buildPta(
             task,
-            refs.map((i) => runs[i]!.states),
+            ids.map((i) => runs[i]!.states),
           )
         : undefined;
+    // without[k]: the PTA of the passing runs but refs[k], built once each.
+    const without = refs.map((skip) => ptaOf(refs.filter((i) => i !== skip)));
+    const all = failing === 'all' || idx.some((i) => runs[i]!.passed && !refs.includes(i)) ? ptaOf(refs) : undefined;
+    let turn = 0;
     for (const i of idx) {
-      if (!runs[i]!.passed) {
-        out[i] = full;
-        continue;
-      }
-      const others = refs.filter((j) => j !== i);
-      out[i] =
-        others.length >= minReferences
-          ? buildPta(
-              task,
-              others.map((j) => runs[j]!.states),
-            )
-          : undefined;
+      const k = refs.indexOf(i);
+      if (k >= 0) out[i] = without[k];
+      else if (runs[i]!.passed || failing === 'all') out[i] = all;
+      else out[i] = without.length > 0 ? without[turn++ % without.length] : undefined;
     }
   }
   return out;
