@@ -101,6 +101,21 @@ describe('packed shadow workspace', () => {
     expect((back as unknown as Record<string, string>)['4294967300']).toBe('far');
   });
 
+  it('packs alike walked by index or by keys, sparse or dense, long or short', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 5000 }), fc.array(fc.tuple(fc.nat(5000), fc.integer({ min: 1, max: 60 })), { maxLength: 6 }), (length, windows) => {
+        const arr: Array<string | undefined> = [];
+        for (const [at, n] of windows) for (let i = at; i < Math.min(at + n, length); i++) arr[i] = `line ${i}${i % 9 === 0 ? ' '.repeat(40) : ''}`;
+        arr.length = Math.max(arr.length, length);
+        const [auto, byIndex, byKeys] = (['auto', 'index', 'keys'] as const).map((walk) => pack(arr, undefined, false, walk));
+        expect(byKeys).toEqual(byIndex);
+        expect(auto).toEqual(byIndex);
+        expect([...unpack(auto)]).toEqual([...arr]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('keeps a long run deflated once cold, smaller than its text', () => {
     const lines = Array.from({ length: 200 }, (_, i) => `    value_${i % 7} = compute(value_${i % 5})`);
     const packed = pack(lines);
