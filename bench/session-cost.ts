@@ -21,6 +21,7 @@ import type { WebSocket } from 'ws';
 import { parseTrajectoryText } from '../src/formats/index.js';
 import { bundledReferencesDir } from '../src/package-files.js';
 import { Connection } from '../src/server/connection.js';
+import { sessionKey } from '../src/server/principal.js';
 import { createMetrics } from '../src/server/metrics.js';
 import { resolveOptions } from '../src/server/options.js';
 import { SessionRegistry } from '../src/server/session-registry.js';
@@ -94,8 +95,9 @@ async function main(): Promise<void> {
       await handleFrame(deps, conn, Buffer.from(JSON.stringify({ type: 'end', session: id })), false);
       out.end += cpuUs() - t;
       // Ended sessions are kept for resume; the bench frees them as the sweep would after the resume window.
-      registry.sessions.delete(id);
-      conn.sessions.delete(id);
+      const key = sessionKey(conn.principal.tenant, id);
+      registry.sessions.delete(key);
+      conn.drop(key);
     }
     return out;
   };

@@ -19,8 +19,14 @@ export const CLOSE = {
 
 export class Connection {
   readonly id: number;
-  /** The keys (tenant-qualified ids, see `sessionKey`) of the sessions it holds. */
+  /** The keys (tenant-qualified ids, see `sessionKey`) of the sessions it holds, ended ones kept for resume included. */
   readonly sessions = new Set<string>();
+  /**
+   * The keys of {@link sessions} that were open when they came (a start, a resume), less those that ended since:
+   * counting the connection's open sessions walks these, not the thousands of ended ones a long-lived
+   * connection may hold within the resume window. May hold stale keys (callers check the session).
+   */
+  readonly openSessions = new Set<string>();
   /** Whom the connection speaks for (its token's tenant and role; the local operator while auth is off). */
   principal: Principal = LOCAL_PRINCIPAL;
   private readonly socket: WebSocket;
@@ -38,6 +44,18 @@ export class Connection {
   /** The TCP socket under the WebSocket (ws keeps it as `_socket`), corked while a burst of frames is written. */
   private readonly raw: { cork(): void; uncork(): void } | undefined;
   private corked = false;
+
+  /** Holds session `key` (`open`: it has not ended). */
+  hold(key: string, open: boolean): void {
+    this.sessions.add(key);
+    if (open) this.openSessions.add(key);
+  }
+
+  /** No longer holds session `key`. */
+  drop(key: string): void {
+    this.sessions.delete(key);
+    this.openSessions.delete(key);
+  }
 
   constructor(id: number, socket: WebSocket, maxQueued: number, onTooSlow: (queued: number) => void = () => undefined) {
     this.id = id;

@@ -96,7 +96,7 @@ export class SessionRegistry {
   /** Open sessions attached to `conn`. */
   openOn(conn: Connection): number {
     let n = 0;
-    for (const id of conn.sessions) if (this.sessions.get(id)?.ended === false) n++;
+    for (const key of conn.openSessions) if (this.sessions.get(key)?.ended === false) n++;
     return n;
   }
 
@@ -185,7 +185,7 @@ export class SessionRegistry {
       session.ordinal = ++this.ordinals;
       this.sessions.set(key, session);
       this.live.add(session);
-      conn.sessions.add(key);
+      conn.hold(key, true);
       this.deps.log.info({ session: id, tenant: principal.tenant, task: msg.task, format, reference: session.reference, learn: session.learn, policy: selected, shadow }, 'session started');
       this.deps.observer?.started(session);
       return ok(session);
@@ -238,6 +238,7 @@ export class SessionRegistry {
     };
     session.final = final;
     this.live.delete(session);
+    if (session.connection !== undefined) this.deps.connections.get(session.connection)?.openSessions.delete(session.key);
     this.deps.onEnded?.(session);
     session.endedAt = Date.now();
     session.release();
@@ -292,10 +293,10 @@ export class SessionRegistry {
 
   /** Moves a session to `conn` (a resume); the previous connection, if any, loses it. */
   attach(session: Session, conn: Connection): void {
-    if (session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.key);
+    if (session.connection !== undefined) this.deps.connections.get(session.connection)?.drop(session.key);
     session.connection = conn.id;
     session.detachedAt = undefined;
-    conn.sessions.add(session.key);
+    conn.hold(session.key, !session.ended);
     this.deps.observer?.changed(session);
   }
 
@@ -311,6 +312,7 @@ export class SessionRegistry {
       }
     }
     conn.sessions.clear();
+    conn.openSessions.clear();
   }
 
   /**
@@ -323,7 +325,7 @@ export class SessionRegistry {
     this.sessions.delete(session.key);
     this.live.delete(session);
     this.endedKept.delete(session.key);
-    if (!keepOnConnection && session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.key);
+    if (!keepOnConnection && session.connection !== undefined) this.deps.connections.get(session.connection)?.drop(session.key);
     this.deps.metrics.activeSessions.set(this.openCount());
     this.deps.log.info({ session: session.id, task: session.task, why }, 'session copy dropped');
   }
@@ -360,7 +362,7 @@ export class SessionRegistry {
     this.endedKept.delete(session.key);
     this.deps.metrics.endedSessions.set(this.endedKept.count);
     this.deps.metrics.endedSessionBytes.set(this.endedKept.bytes);
-    if (session.connection !== undefined) this.deps.connections.get(session.connection)?.sessions.delete(session.key);
+    if (session.connection !== undefined) this.deps.connections.get(session.connection)?.drop(session.key);
     this.deps.metrics.activeSessions.set(this.openCount());
     this.deps.log.info({ session: session.id, task: session.task, why }, 'session freed');
     this.deps.observer?.freed(session);

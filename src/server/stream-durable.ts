@@ -57,7 +57,7 @@ async function restoreThen(durable: DurableSessions, conn: Connection, msg: Clie
   const s = await claimed(durable, conn, msg.session, msg.type === 'step' ? msg.seq : undefined, h);
   if (typeof s === 'string') {
     // Still unreachable: the connection keeps the session, to rebuild it on a later message.
-    if (s !== 'unavailable') conn.sessions.delete(sessionKey(conn.principal.tenant, msg.session));
+    if (s !== 'unavailable') conn.drop(sessionKey(conn.principal.tenant, msg.session));
     return;
   }
   durable.attach(s, conn);

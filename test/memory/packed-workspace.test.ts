@@ -110,7 +110,7 @@ describe('packed shadow workspace', () => {
         const [auto, byIndex, byKeys] = (['auto', 'index', 'keys'] as const).map((walk) => pack(arr, undefined, false, walk));
         expect(byKeys).toEqual(byIndex);
         expect(auto).toEqual(byIndex);
-        expect([...unpack(auto)]).toEqual([...arr]);
+        expect([...unpack(auto!)]).toEqual([...arr]);
       }),
       { numRuns: 300 },
     );
