@@ -18,6 +18,7 @@ import type { Connection } from './connection.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import { EndedSessions } from './ended-sessions.js';
+import { LiveSessions } from './live-sessions.js';
 import type { Session, StepFrame } from './session.js';
 import { buildSession, type SessionSpec } from './session-factory.js';
 import { PolicyManager } from './policy-manager.js';
@@ -61,7 +62,7 @@ export class SessionRegistry {
   private readonly pending = new Map<string, string>();
   private ordinals = 0;
   /** The sessions of `sessions` that have not ended: `openCount` runs at every start and end, and ended sessions kept for resume may number thousands. */
-  private readonly live = new Set<Session>();
+  private readonly live = new LiveSessions();
   /** Ends in progress (a client `end`, the sweep and shutdown may race): each session ends once. */
   private readonly ending = new Map<string, Promise<FinalMessage>>();
   private sweeping = false;
@@ -87,8 +88,7 @@ export class SessionRegistry {
   /** Sessions still open (not ended), detached ones included; of one tenant when given. */
   openCount(tenant?: string): number {
     if (tenant === undefined) return this.live.size + this.pending.size;
-    let n = 0;
-    for (const s of this.live) if (s.tenant === tenant) n++;
+    let n = this.live.of(tenant);
     for (const t of this.pending.values()) if (t === tenant) n++;
     return n;
   }
