@@ -252,8 +252,14 @@ export class Session {
     return this.texts;
   }
 
+  /** Every state so far (while live, rebuilt from the scorer's columns on each call). */
   states(): ReturnType<Scorer['states']> {
     return this.scorer === undefined ? (this.endedStates ?? []) : this.scorer.states();
+  }
+
+  /** The state of the step at position `t` (0-based), without rebuilding the others. */
+  state(t: number): ReturnType<Scorer['state']> {
+    return this.scorer === undefined ? this.endedStates?.[t] : this.scorer.state(t);
   }
 
   /** With a forecast model and before `release`: the forecaster's feature vectors at the sampled prefix lengths (what the learner refits on). */

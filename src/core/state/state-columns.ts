@@ -1,0 +1,107 @@
+/**
+ * The states a scorer keeps, in columns instead of one object per state: a
+ * state object costs ~140 B on the heap (header and 11-16 fields of 8 bytes);
+ * here a state is two small integers, a double and six pointers to strings,
+ * arrays and ranges that are already pooled (~93 B with the arrays' spare room). `at` and `all` rebuild states equal
+ * to the ones stored, with the same keys in the same order (so they serialise
+ * alike), and sharing the same pooled strings, token arrays and ranges.
+ */
+import type { ActionKind, LineRange, Stage, State } from '../types.js';
+import { record } from './state-record.js';
+
+const STAGES: readonly Stage[] = ['E', 'I', 'V', 'O'];
+const STAGE_CODE: Record<Stage, number> = { E: 0, I: 1, V: 2, O: 3 };
+/** Every action kind, in a fixed order (the record makes the list exhaustive). */
+const KIND_CODE: Record<ActionKind, number> = {
+  read: 0,
+  search: 1,
+  list: 2,
+  edit: 3,
+  create: 4,
+  run_test: 5,
+  run_script: 6,
+  run_other: 7,
+  vcs: 8,
+  install: 9,
+  housekeeping: 10,
+  think: 11,
+  finish: 12,
+  message: 13,
+  none: 14,
+  other: 15,
+};
+const KINDS = Object.keys(KIND_CODE) as ActionKind[];
+
+// The code column: stage in bits 0-1, kind in bits 2-5, then one bit per flag.
+const KIND_SHIFT = 2;
+const COMMAND = 1 << 6;
+const CHANGES_FILE = 1 << 7;
+const FAILED = 1 << 8;
+const UNKNOWN = 1 << 9;
+const CHANGES_ENV = 1 << 10;
+const VARIANT = 1 << 11;
+
+/** Pointer fields per state in `refs`: tool, hash, tokens, file, range, scope. */
+const REFS = 6;
+
+/** An append-only store of states in columns. */
+export class StateColumns {
+  /** t and the code of each state, interleaved (small integers: V8 keeps them unboxed). */
+  private readonly nums: number[] = [];
+  private readonly costs: number[] = [];
+  private readonly refs: unknown[] = [];
+
+  get length(): number {
+    return this.costs.length;
+  }
+
+  /** Appends a state (as built by `stateRecord`: its strings and range already pooled). */
+  push(s: State): void {
+    let code = STAGE_CODE[s.stage] | (KIND_CODE[s.kind] << KIND_SHIFT);
+    if (s.command) code |= COMMAND;
+    if (s.changesFile) code |= CHANGES_FILE;
+    if (s.failed) code |= FAILED;
+    if (s.unknown) code |= UNKNOWN;
+    if (s.changesEnv === true) code |= CHANGES_ENV;
+    if (s.variant === true) code |= VARIANT;
+    this.nums.push(s.t, code);
+    this.costs.push(s.cost);
+    this.refs.push(s.tool, s.hash, s.tokens, s.file, s.range, s.scope);
+  }
+
+  /** The state at position `i` (0-based), or undefined past the end. */
+  at(i: number): State | undefined {
+    if (!Number.isInteger(i) || i < 0 || i >= this.length) return undefined;
+    const code = this.nums[2 * i + 1]!;
+    const r = REFS * i;
+    const refs = this.refs;
+    const s = record(
+      {
+        t: this.nums[2 * i]!,
+        stage: STAGES[code & 3]!,
+        kind: KINDS[(code >> KIND_SHIFT) & 15]!,
+        tool: refs[r] as string,
+        hash: refs[r + 1] as string,
+        tokens: refs[r + 2] as string[],
+        command: (code & COMMAND) !== 0,
+        changesFile: (code & CHANGES_FILE) !== 0,
+        failed: (code & FAILED) !== 0,
+        cost: this.costs[i]!,
+        unknown: (code & UNKNOWN) !== 0,
+      },
+      refs[r + 3] as string | undefined,
+      refs[r + 4] as LineRange | undefined,
+      refs[r + 5] as string | undefined,
+    );
+    if ((code & CHANGES_ENV) !== 0) s.changesEnv = true;
+    if ((code & VARIANT) !== 0) s.variant = true;
+    return s;
+  }
+
+  /** Every state, in order (new objects on each call). */
+  all(): State[] {
+    const out = new Array<State>(this.length);
+    for (let i = 0; i < out.length; i++) out[i] = this.at(i)!;
+    return out;
+  }
+}
