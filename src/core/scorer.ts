@@ -17,6 +17,7 @@ import { ptaPathCount } from './pta/paths.js';
 import type { ReferenceInfo, ScoreVector, Step } from './types.js';
 import type { Pta, Scorer, ScorerOptions, StepResult, TrajectoryReport } from './scorer-api.js';
 import { createCoherenceTracker } from './signals/coherence.js';
+import { sharedRetryDetector } from './signals/repeats.js';
 import { createStructuralTracker } from './signals/structural.js';
 import { createTemporalTracker, referenceWindows } from './signals/temporal.js';
 import { createStateBuilder } from './state-builder.js';
@@ -38,12 +39,14 @@ export function createScorer(options: CreateScorerOptions): Scorer {
   const ref = options.reference;
   const pta: Pta | undefined = ref.kind === 'pta' ? ref.pta : undefined;
   const builder = createStateBuilder(options.analyzers, { charsPerToken: cfg.charsPerToken });
-  const coherence = createCoherenceTracker(cfg.epsilon);
+  // Coherence and the blind-retry signal see the same states in the same order: one retry history for both.
+  const retry = sharedRetryDetector();
+  const coherence = createCoherenceTracker(cfg.epsilon, retry);
   const temporal = createTemporalTracker(ref.kind === 'pta' ? referenceWindows(ref.pta) : ref.prior.windows, cfg.alpha);
   const structural = pta !== undefined ? createStructuralTracker(pta, cfg.tau) : undefined;
   const priorSignals = pta === undefined ? createPriorSignalTracker(cfg.brevitySteps) : undefined;
   const forecaster = options.forecast !== undefined ? createForecaster(options.forecast) : undefined;
-  const earlyStop = createEarlyStop(policy);
+  const earlyStop = createEarlyStop(policy, { retry });
   // Kept in columns (~40 B a state instead of ~130): states are rebuilt only for `states()` and the report.
   const states = new StateColumns();
   let unknown = 0;

@@ -11,6 +11,7 @@ import { plural } from '../plural.js';
 import { createCycleDetector } from '../waste/cycles.js';
 import { createRegressionTracker } from '../waste/regression-loop.js';
 import { createRetryEpisodeTracker } from '../waste/retry-episodes.js';
+import type { RetryDetector } from '../signals/repeats.js';
 
 /** One episode's count at this state, the steps it spans and the signal text for a level. */
 export interface Count {
@@ -26,8 +27,8 @@ export type Counter = (state: State) => readonly Count[];
 
 const NONE: readonly Count[] = [];
 
-export function blindRetryCounter(): Counter {
-  const episodes = createRetryEpisodeTracker();
+export function blindRetryCounter(retry?: RetryDetector): Counter {
+  const episodes = createRetryEpisodeTracker(retry);
   return (state) => {
     const ep = episodes.add(state);
     if (ep === undefined) return NONE;

@@ -3,7 +3,7 @@
  * retries grouped into one episode. O states that are not retries neither
  * extend nor break an episode; any other non-retry state closes it.
  */
-import { createRetryDetector } from '../signals/repeats.js';
+import { createRetryDetector, type RetryDetector } from '../signals/repeats.js';
 import type { State } from '../types.js';
 
 export interface RetryEpisode {
@@ -24,8 +24,7 @@ export interface RetryEpisodeTracker {
   episodes(): RetryEpisode[];
 }
 
-export function createRetryEpisodeTracker(): RetryEpisodeTracker {
-  const detector = createRetryDetector();
+export function createRetryEpisodeTracker(detector: RetryDetector = createRetryDetector()): RetryEpisodeTracker {
   const all: RetryEpisode[] = [];
   let open: RetryEpisode | undefined;
   return {
