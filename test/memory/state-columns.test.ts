@@ -40,6 +40,15 @@ describe('states in columns', () => {
     expect(checked).toBeGreaterThan(1500);
   });
 
+  it('names up to 255 tools by index and keeps the tools of states beyond that aside', () => {
+    const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers });
+    const real = corpusRuns()[0]!.steps.map((step) => scorer.push(step).state);
+    const states = Array.from({ length: 600 }, (_, i) => ({ ...real[i % real.length]!, t: i, tool: `tool-${i % 400}` }));
+    const columns = new StateColumns();
+    states.forEach((s) => columns.push(s));
+    expect(columns.all()).toStrictEqual(states);
+  });
+
   it('every flag and optional field survives on its own (each combination the corpus holds)', () => {
     const seen = new Set<string>();
     for (const run of corpusRuns()) {

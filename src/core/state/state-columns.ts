@@ -1,8 +1,10 @@
 /**
  * The states a scorer keeps, in columns instead of one object per state: a
  * state object costs ~140 B on the heap (header and 11-16 fields of 8 bytes);
- * here a state is two small integers, a double and six pointers to strings,
- * arrays and ranges that are already pooled (~93 B with the arrays' spare room). `at` and `all` rebuild states equal
+ * here a state is two small integers (the tool among them, by its index in a
+ * per-store table: a run uses a handful of tools), a double and five pointers
+ * to strings, arrays and ranges that are already pooled (~80 B with the arrays'
+ * spare room). `at` and `all` rebuild states equal
  * to the ones stored, with the same keys in the same order (so they serialise
  * alike), and sharing the same pooled strings, token arrays and ranges.
  */
@@ -32,7 +34,7 @@ const KIND_CODE: Record<ActionKind, number> = {
 };
 const KINDS = Object.keys(KIND_CODE) as ActionKind[];
 
-// The code column: stage in bits 0-1, kind in bits 2-5, then one bit per flag.
+// The code column: stage in bits 0-1, kind in bits 2-5, one bit per flag, then the tool's index.
 const KIND_SHIFT = 2;
 const COMMAND = 1 << 6;
 const CHANGES_FILE = 1 << 7;
@@ -40,9 +42,12 @@ const FAILED = 1 << 8;
 const UNKNOWN = 1 << 9;
 const CHANGES_ENV = 1 << 10;
 const VARIANT = 1 << 11;
+const TOOL_SHIFT = 12;
+/** Tools named by index; a state of a further distinct tool has this index and its tool in `otherTools`. */
+const MAX_TOOLS = 255;
 
-/** Pointer fields per state in `refs`: tool, hash, tokens, file, range, scope. */
-const REFS = 6;
+/** Pointer fields per state in `refs`: hash, tokens, file, range, scope. */
+const REFS = 5;
 
 /** An append-only store of states in columns. */
 export class StateColumns {
@@ -50,6 +55,8 @@ export class StateColumns {
   private readonly nums: number[] = [];
   private readonly costs: number[] = [];
   private readonly refs: unknown[] = [];
+  private readonly tools: string[] = [];
+  private otherTools: Map<number, string> | undefined;
 
   get length(): number {
     return this.costs.length;
@@ -64,9 +71,18 @@ export class StateColumns {
     if (s.unknown) code |= UNKNOWN;
     if (s.changesEnv === true) code |= CHANGES_ENV;
     if (s.variant === true) code |= VARIANT;
+    code |= this.toolIndex(s.tool) << TOOL_SHIFT;
     this.nums.push(s.t, code);
     this.costs.push(s.cost);
-    this.refs.push(s.tool, s.hash, s.tokens, s.file, s.range, s.scope);
+    this.refs.push(s.hash, s.tokens, s.file, s.range, s.scope);
+  }
+
+  private toolIndex(tool: string): number {
+    const i = this.tools.indexOf(tool);
+    if (i >= 0) return i;
+    if (this.tools.length < MAX_TOOLS) return this.tools.push(tool) - 1;
+    (this.otherTools ??= new Map()).set(this.length, tool);
+    return MAX_TOOLS;
   }
 
   /** The state at position `i` (0-based), or undefined past the end. */
@@ -75,23 +91,24 @@ export class StateColumns {
     const code = this.nums[2 * i + 1]!;
     const r = REFS * i;
     const refs = this.refs;
+    const ti = code >>> TOOL_SHIFT;
     const s = record(
       {
         t: this.nums[2 * i]!,
         stage: STAGES[code & 3]!,
         kind: KINDS[(code >> KIND_SHIFT) & 15]!,
-        tool: refs[r] as string,
-        hash: refs[r + 1] as string,
-        tokens: refs[r + 2] as string[],
+        tool: ti === MAX_TOOLS ? this.otherTools!.get(i)! : this.tools[ti]!,
+        hash: refs[r] as string,
+        tokens: refs[r + 1] as string[],
         command: (code & COMMAND) !== 0,
         changesFile: (code & CHANGES_FILE) !== 0,
         failed: (code & FAILED) !== 0,
         cost: this.costs[i]!,
         unknown: (code & UNKNOWN) !== 0,
       },
-      refs[r + 3] as string | undefined,
-      refs[r + 4] as LineRange | undefined,
-      refs[r + 5] as string | undefined,
+      refs[r + 2] as string | undefined,
+      refs[r + 3] as LineRange | undefined,
+      refs[r + 4] as string | undefined,
     );
     if ((code & CHANGES_ENV) !== 0) s.changesEnv = true;
     if ((code & VARIANT) !== 0) s.variant = true;
