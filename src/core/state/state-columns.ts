@@ -1,12 +1,12 @@
 /**
  * The states a scorer keeps, in columns instead of one object per state: a
  * state object costs ~140 B on the heap (header and 11-16 fields of 8 bytes);
- * here a state is two small integers (the tool among them, by its index in a
- * per-store table: a run uses a handful of tools), a double and five pointers
- * to strings, arrays and ranges that are already pooled (~80 B with the arrays'
- * spare room). `at` and `all` rebuild states equal
- * to the ones stored, with the same keys in the same order (so they serialise
- * alike), and sharing the same pooled strings, token arrays and ranges.
+ * here a state is three numbers (t; a code of stage, kind, flags and the tool's
+ * index in a per-store table, since a run uses a handful of tools; cost) and
+ * five pointers to strings, arrays and ranges that are already pooled (~80 B
+ * with the arrays' spare room). `at` and `all` rebuild states equal to the ones
+ * stored, with the same keys in the same order (so they serialise alike), and
+ * sharing the same pooled strings, token arrays and ranges.
  */
 import type { ActionKind, LineRange, Stage, State } from '../types.js';
 import { record } from './state-record.js';
@@ -51,15 +51,14 @@ const REFS = 5;
 
 /** An append-only store of states in columns. */
 export class StateColumns {
-  /** t and the code of each state, interleaved (small integers: V8 keeps them unboxed). */
+  /** t, code and cost of each state, interleaved (one array of unboxed doubles). */
   private readonly nums: number[] = [];
-  private readonly costs: number[] = [];
   private readonly refs: unknown[] = [];
   private readonly tools: string[] = [];
   private otherTools: Map<number, string> | undefined;
 
   get length(): number {
-    return this.costs.length;
+    return this.nums.length / 3;
   }
 
   /** Appends a state (as built by `stateRecord`: its strings and range already pooled). */
@@ -72,8 +71,7 @@ export class StateColumns {
     if (s.changesEnv === true) code |= CHANGES_ENV;
     if (s.variant === true) code |= VARIANT;
     code |= this.toolIndex(s.tool) << TOOL_SHIFT;
-    this.nums.push(s.t, code);
-    this.costs.push(s.cost);
+    this.nums.push(s.t, code, s.cost);
     this.refs.push(s.hash, s.tokens, s.file, s.range, s.scope);
   }
 
@@ -88,13 +86,13 @@ export class StateColumns {
   /** The state at position `i` (0-based), or undefined past the end. */
   at(i: number): State | undefined {
     if (!Number.isInteger(i) || i < 0 || i >= this.length) return undefined;
-    const code = this.nums[2 * i + 1]!;
+    const code = this.nums[3 * i + 1]!;
     const r = REFS * i;
     const refs = this.refs;
     const ti = code >>> TOOL_SHIFT;
     const s = record(
       {
-        t: this.nums[2 * i]!,
+        t: this.nums[3 * i]!,
         stage: STAGES[code & 3]!,
         kind: KINDS[(code >> KIND_SHIFT) & 15]!,
         tool: ti === MAX_TOOLS ? this.otherTools!.get(i)! : this.tools[ti]!,
@@ -103,7 +101,7 @@ export class StateColumns {
         command: (code & COMMAND) !== 0,
         changesFile: (code & CHANGES_FILE) !== 0,
         failed: (code & FAILED) !== 0,
-        cost: this.costs[i]!,
+        cost: this.nums[3 * i + 2]!,
         unknown: (code & UNKNOWN) !== 0,
       },
       refs[r + 2] as string | undefined,
