@@ -72,8 +72,6 @@ export class Session {
   /** Order of registration on this replica (the session list's cursor). */
   ordinal = 0;
   readonly policy: SessionPolicy | undefined;
-  /** Running composite after each scored step (shadow mode replays candidate stops over it). */
-  readonly totals: number[] = [];
   readonly forecastVersion: number | undefined;
   /** Owning connection id, undefined while detached. */
   connection: number | undefined;
@@ -189,7 +187,6 @@ export class Session {
     step.t = this.scored;
     const result = this.live.push(step);
     this.scored += 1;
-    this.totals.push(result.score.total);
     this.texts.push(stepText(step));
     this.stages[result.state.stage] += 1;
     this.recent = (this.recent.length >= RECENT ? this.recent.slice(1 - RECENT) : this.recent) + result.state.stage;
@@ -250,6 +247,16 @@ export class Session {
   /** What each step did, one line per step (see {@link stepText}). */
   stepTexts(): readonly string[] {
     return this.texts;
+  }
+
+  /** Running composite after each scored step (shadow mode replays candidate stops over it): read from the frame log, which keeps it anyway. */
+  get totals(): readonly number[] {
+    return this.log.totals();
+  }
+
+  /** The composite after the last scored step, or undefined before any. */
+  get latestTotal(): number | undefined {
+    return this.log.latestTotal;
   }
 
   /** Every state so far (while live, rebuilt from the scorer's columns on each call). */
