@@ -3,8 +3,9 @@
  * state object costs ~140 B on the heap (header and 11-16 fields of 8 bytes);
  * here a state is three numbers (t; a code of stage, kind, flags and the tool's
  * index in a per-store table, since a run uses a handful of tools; cost) and
- * five pointers to strings, arrays and ranges that are already pooled (~80 B
- * with the arrays' spare room). `at` and `all` rebuild states equal to the ones
+ * three pointers to already pooled strings and token arrays, and for the
+ * states with a line range or a scope (about a fifth) these aside (~65 B a
+ * state with the arrays' spare room). `at` and `all` rebuild states equal to the ones
  * stored, with the same keys in the same order (so they serialise alike), and
  * sharing the same pooled strings, token arrays and ranges.
  */
@@ -45,15 +46,19 @@ const VARIANT = 1 << 11;
 const TOOL_SHIFT = 12;
 /** Tools named by index; a state of a further distinct tool has this index and its tool in `otherTools`. */
 const MAX_TOOLS = 255;
+/** The state has a range or a scope (a minority: kept aside in `extras`). */
+const EXTRA = 1 << 20;
 
-/** Pointer fields per state in `refs`: hash, tokens, file, range, scope. */
-const REFS = 5;
+/** Pointer fields per state in `refs`: hash, tokens, file. */
+const REFS = 3;
 
 /** An append-only store of states in columns. */
 export class StateColumns {
   /** t, code and cost of each state, interleaved (one array of unboxed doubles). */
   private readonly nums: number[] = [];
   private readonly refs: unknown[] = [];
+  /** Position, range and scope of each state that has a range or a scope, by position. */
+  private readonly extras: unknown[] = [];
   private readonly tools: string[] = [];
   private otherTools: Map<number, string> | undefined;
 
@@ -71,8 +76,12 @@ export class StateColumns {
     if (s.changesEnv === true) code |= CHANGES_ENV;
     if (s.variant === true) code |= VARIANT;
     code |= this.toolIndex(s.tool) << TOOL_SHIFT;
+    if (s.range !== undefined || s.scope !== undefined) {
+      code |= EXTRA;
+      this.extras.push(this.length, s.range, s.scope);
+    }
     this.nums.push(s.t, code, s.cost);
-    this.refs.push(s.hash, s.tokens, s.file, s.range, s.scope);
+    this.refs.push(s.hash, s.tokens, s.file);
   }
 
   private toolIndex(tool: string): number {
@@ -89,7 +98,8 @@ export class StateColumns {
     const code = this.nums[3 * i + 1]!;
     const r = REFS * i;
     const refs = this.refs;
-    const ti = code >>> TOOL_SHIFT;
+    const ti = (code >>> TOOL_SHIFT) & 255;
+    const x = (code & EXTRA) !== 0 ? this.extraOf(i) : -1;
     const s = record(
       {
         t: this.nums[3 * i]!,
@@ -105,12 +115,27 @@ export class StateColumns {
         unknown: (code & UNKNOWN) !== 0,
       },
       refs[r + 2] as string | undefined,
-      refs[r + 3] as LineRange | undefined,
-      refs[r + 4] as string | undefined,
+      x < 0 ? undefined : (this.extras[x + 1] as LineRange | undefined),
+      x < 0 ? undefined : (this.extras[x + 2] as string | undefined),
     );
     if ((code & CHANGES_ENV) !== 0) s.changesEnv = true;
     if ((code & VARIANT) !== 0) s.variant = true;
     return s;
+  }
+
+  /** Where state `i`'s entry starts in `extras` (binary search: positions ascend). */
+  private extraOf(i: number): number {
+    const x = this.extras;
+    let lo = 0;
+    let hi = x.length / 3 - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const at = x[3 * mid] as number;
+      if (at === i) return 3 * mid;
+      if (at < i) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    throw new Error(`state columns: no range or scope kept for state ${i}`);
   }
 
   /** Every state, in order (new objects on each call). */
