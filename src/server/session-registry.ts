@@ -240,7 +240,7 @@ export class SessionRegistry {
     this.live.delete(session);
     this.deps.onEnded?.(session);
     session.endedAt = Date.now();
-    session.release();
+    session.release(states);
     this.keepEnded(session);
     this.deps.metrics.activeSessions.set(this.openCount());
     await this.deps.durable?.finished(session, final);

@@ -287,10 +287,11 @@ export class Session {
    * Called once the session has ended and its final is set: drops the scorer and the stream parser (the
    * labeler's history, the shadow workspace); what `resume`, GET and the web view need stays: the frame log,
    * the final and the states (counted in {@link keptBytes}, so the ended-session byte bound covers them).
+   * `states`: the caller's copy of every state, when it has one (the scorer rebuilds them on each call).
    */
-  release(): void {
+  release(states?: ReturnType<Scorer['states']>): void {
     if (this.scorer === undefined) return;
-    this.endedStates = this.scorer.states();
+    this.endedStates = states?.length === this.scorer.length ? states : this.scorer.states();
     this.endedStateBytes = statesJsonBytes(this.endedStates);
     this.scorer = undefined;
     this.parser = undefined;
