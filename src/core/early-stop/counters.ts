@@ -28,7 +28,8 @@ export type Counter = (state: State) => readonly Count[];
 const NONE: readonly Count[] = [];
 
 export function blindRetryCounter(retry?: RetryDetector): Counter {
-  const episodes = createRetryEpisodeTracker(retry);
+  // The stop signals read what `add` returns; the closed episodes, loops and runs need not be kept (history off).
+  const episodes = createRetryEpisodeTracker(retry, false);
   return (state) => {
     const ep = episodes.add(state);
     if (ep === undefined) return NONE;
@@ -43,7 +44,7 @@ export function blindRetryCounter(retry?: RetryDetector): Counter {
 }
 
 export function regressionLoopCounter(): Counter {
-  const loops = createRegressionTracker();
+  const loops = createRegressionTracker(false);
   return (state) => {
     const loop = loops.add(state);
     if (loop === undefined) return NONE;
@@ -53,7 +54,7 @@ export function regressionLoopCounter(): Counter {
 }
 
 export function cycleCounter(minBlock: number, maxBlock: number): Counter {
-  const cycles = createCycleDetector(minBlock, maxBlock);
+  const cycles = createCycleDetector(minBlock, maxBlock, false);
   return (state) =>
     cycles.add(state).map((run) => ({
       n: run.reps,
