@@ -99,7 +99,10 @@ export interface Scorer {
   readonly length: number;
   /** The current score vector (all zeros / prior before any step). */
   score(): ScoreVector;
+  /** Every state so far, in order (rebuilt on each call: O(length)). */
   states(): readonly State[];
+  /** The state of the step at position `i` (0-based), rebuilt; undefined past the end. */
+  state(i: number): State | undefined;
   /** Records the test outcome (undefined: unknown); the tiers of later steps follow it. */
   setOutcome(passed: boolean | undefined): void;
   report(passed?: boolean): TrajectoryReport;

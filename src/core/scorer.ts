@@ -14,12 +14,14 @@ import { createForecaster } from './forecast/forecaster.js';
 import type { ForecastModel } from './forecast/model.js';
 import { createPriorSignalTracker } from './signals/prior-signals.js';
 import { ptaPathCount } from './pta/paths.js';
-import type { ReferenceInfo, ScoreVector, State, Step } from './types.js';
+import type { ReferenceInfo, ScoreVector, Step } from './types.js';
 import type { Pta, Scorer, ScorerOptions, StepResult, TrajectoryReport } from './scorer-api.js';
 import { createCoherenceTracker } from './signals/coherence.js';
+import { sharedRetryDetector } from './signals/repeats.js';
 import { createStructuralTracker } from './signals/structural.js';
 import { createTemporalTracker, referenceWindows } from './signals/temporal.js';
 import { createStateBuilder } from './state-builder.js';
+import { StateColumns } from './state/state-columns.js';
 import { wasteReport } from './waste/index.js';
 
 /** Options of {@link createScorer}: the reference, the syntax ports, and optional config and policy. */
@@ -37,13 +39,16 @@ export function createScorer(options: CreateScorerOptions): Scorer {
   const ref = options.reference;
   const pta: Pta | undefined = ref.kind === 'pta' ? ref.pta : undefined;
   const builder = createStateBuilder(options.analyzers, { charsPerToken: cfg.charsPerToken });
-  const coherence = createCoherenceTracker(cfg.epsilon);
+  // Coherence and the blind-retry signal see the same states in the same order: one retry history for both.
+  const retry = sharedRetryDetector();
+  const coherence = createCoherenceTracker(cfg.epsilon, retry);
   const temporal = createTemporalTracker(ref.kind === 'pta' ? referenceWindows(ref.pta) : ref.prior.windows, cfg.alpha);
   const structural = pta !== undefined ? createStructuralTracker(pta, cfg.tau) : undefined;
   const priorSignals = pta === undefined ? createPriorSignalTracker(cfg.brevitySteps) : undefined;
   const forecaster = options.forecast !== undefined ? createForecaster(options.forecast) : undefined;
-  const earlyStop = createEarlyStop(policy);
-  const states: State[] = [];
+  const earlyStop = createEarlyStop(policy, { retry });
+  // Kept in columns (~40 B a state instead of ~130): states are rebuilt only for `states()` and the report.
+  const states = new StateColumns();
   let unknown = 0;
   let outcome: boolean | undefined;
   let current: ScoreVector = { total: 0, struct: pta ? 0 : null, cov: pta ? 0 : null, coh: 0, temp: 0 };
@@ -80,16 +85,18 @@ export function createScorer(options: CreateScorerOptions): Scorer {
     },
     reference,
     score: () => ({ ...current }),
-    states: () => states,
+    states: () => states.all(),
+    state: (i: number) => states.at(i),
     setOutcome(passed) {
       outcome = passed;
     },
     ...(forecaster !== undefined ? { forecastTrace: () => forecaster.trace() } : {}),
     report(passed?: boolean): TrajectoryReport {
-      const waste = wasteReport(states, { settings: cfg.waste, tau: cfg.tau, ptaFiles: pta?.files });
+      const all = states.all();
+      const waste = wasteReport(all, { settings: cfg.waste, tau: cfg.tau, ptaFiles: pta?.files });
       const tier = tierFor(current.total, passed, cfg);
       const lucky =
-        passed === true && tier === 'Lucky' ? classifyLucky({ states, score: current, waste, reference: pta !== undefined ? luckyReference(pta.references) : undefined }, cfg.lucky) : undefined;
+        passed === true && tier === 'Lucky' ? classifyLucky({ states: all, score: current, waste, reference: pta !== undefined ? luckyReference(pta.references) : undefined }, cfg.lucky) : undefined;
       return {
         score: { ...current },
         tier,
@@ -97,7 +104,7 @@ export function createScorer(options: CreateScorerOptions): Scorer {
         waste,
         signals: [...earlyStop.signals()],
         steps: states.length,
-        stages: states.map((s) => s.stage).join(''),
+        stages: all.map((s) => s.stage).join(''),
         reference: { ...reference },
         unknown,
         ...(forecaster !== undefined ? { pPass: forecaster.value() } : {}),

@@ -82,6 +82,23 @@ export class FrameLog {
   }
 
   /** The logged frames, in the order sent, that `keep` accepts (by seq and type). */
+  /** The composite after each step, in order (the session's totals: kept once, here). */
+  totals(): number[] {
+    const out = new Array<number>(this.count);
+    let p = 0;
+    for (let i = 0; i < this.count; i++) {
+      const flags = this.rows[p]! % R;
+      out[i] = this.rows[p + 1]!;
+      p += 4 + (flags & STRUCT ? 1 : 0) + (flags & COV ? 1 : 0) + (flags & PPASS ? 1 : 0);
+    }
+    return out;
+  }
+
+  /** The composite after the last step, or undefined before any. */
+  get latestTotal(): number | undefined {
+    return this.count === 0 ? undefined : this.lastTotal;
+  }
+
   frames(keep: (seq: number, type: StepFrame['type']) => boolean): StepFrame[] {
     const out: StepFrame[] = [];
     let p = 0;

@@ -259,7 +259,7 @@ export class LiveFeed implements SessionObserver {
 
 /** What a session viewer needs of a scored step beyond its score frame. */
 function stepOf(s: Session, t: number): { kind: string; tool: string; text: string; file?: string; failed: boolean } | undefined {
-  const state = s.states()[t];
+  const state = s.state(t);
   if (state === undefined) return undefined;
   return { kind: state.kind, tool: state.tool, text: s.stepTexts()[t] ?? '', ...(state.file !== undefined ? { file: state.file } : {}), failed: state.failed };
 }

@@ -241,7 +241,7 @@ export class SessionRegistry {
     if (session.connection !== undefined) this.deps.connections.get(session.connection)?.openSessions.delete(session.key);
     this.deps.onEnded?.(session);
     session.endedAt = Date.now();
-    session.release();
+    session.release(states);
     this.keepEnded(session);
     this.deps.metrics.activeSessions.set(this.openCount());
     await this.deps.durable?.finished(session, final);

@@ -31,7 +31,7 @@ function sessionHead(s: Session): Pick<SessionSummary, 'session' | 'tenant' | 't
 
 /** A session's list row; O(1) in its length. */
 export function sessionSummary(s: Session, config: ScoringConfig): SessionSummary {
-  const total = s.final?.score.total ?? s.totals[s.totals.length - 1] ?? 0;
+  const total = s.final?.score.total ?? s.latestTotal ?? 0;
   const last = s.signals[s.signals.length - 1];
   return {
     ...sessionHead(s),

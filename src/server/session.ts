@@ -72,8 +72,6 @@ export class Session {
   /** Order of registration on this replica (the session list's cursor). */
   ordinal = 0;
   readonly policy: SessionPolicy | undefined;
-  /** Running composite after each scored step (shadow mode replays candidate stops over it). */
-  readonly totals: number[] = [];
   readonly forecastVersion: number | undefined;
   /** Owning connection id, undefined while detached. */
   connection: number | undefined;
@@ -189,7 +187,6 @@ export class Session {
     step.t = this.scored;
     const result = this.live.push(step);
     this.scored += 1;
-    this.totals.push(result.score.total);
     this.texts.push(stepText(step));
     this.stages[result.state.stage] += 1;
     this.recent = (this.recent.length >= RECENT ? this.recent.slice(1 - RECENT) : this.recent) + result.state.stage;
@@ -252,8 +249,24 @@ export class Session {
     return this.texts;
   }
 
+  /** Running composite after each scored step (shadow mode replays candidate stops over it): read from the frame log, which keeps it anyway. */
+  get totals(): readonly number[] {
+    return this.log.totals();
+  }
+
+  /** The composite after the last scored step, or undefined before any. */
+  get latestTotal(): number | undefined {
+    return this.log.latestTotal;
+  }
+
+  /** Every state so far (while live, rebuilt from the scorer's columns on each call). */
   states(): ReturnType<Scorer['states']> {
     return this.scorer === undefined ? (this.endedStates ?? []) : this.scorer.states();
+  }
+
+  /** The state of the step at position `t` (0-based), without rebuilding the others. */
+  state(t: number): ReturnType<Scorer['state']> {
+    return this.scorer === undefined ? this.endedStates?.[t] : this.scorer.state(t);
   }
 
   /** With a forecast model and before `release`: the forecaster's feature vectors at the sampled prefix lengths (what the learner refits on). */
@@ -274,10 +287,11 @@ export class Session {
    * Called once the session has ended and its final is set: drops the scorer and the stream parser (the
    * labeler's history, the shadow workspace); what `resume`, GET and the web view need stays: the frame log,
    * the final and the states (counted in {@link keptBytes}, so the ended-session byte bound covers them).
+   * `states`: the caller's copy of every state, when it has one (the scorer rebuilds them on each call).
    */
-  release(): void {
+  release(states?: ReturnType<Scorer['states']>): void {
     if (this.scorer === undefined) return;
-    this.endedStates = this.scorer.states();
+    this.endedStates = states?.length === this.scorer.length ? states : this.scorer.states();
     this.endedStateBytes = statesJsonBytes(this.endedStates);
     this.scorer = undefined;
     this.parser = undefined;

@@ -67,6 +67,9 @@ describe('session frame log', () => {
     expect(sent.length).toBeGreaterThan(all.length);
     expect(sent.some((f) => f.type === 'signal')).toBe(true);
     expect(session.frames).toEqual(sent);
+    const totals = sent.flatMap((f) => (f.type === 'score' ? [f.score.total] : []));
+    expect(session.totals).toEqual(totals);
+    expect(session.latestTotal).toBe(totals.at(-1));
     expect(JSON.stringify(session.frames)).toBe(JSON.stringify(sent));
     for (const f of session.framesAfter(-1)) expect(frameText(f)).toBe(JSON.stringify(f));
     for (const after of [-1, 0, 7, Math.floor(all.length / 2), all.length - 1]) {
@@ -99,6 +102,9 @@ describe('FrameLog', () => {
     const all = log.frames(() => true);
     expect(all).toEqual(sent);
     expect(Object.is((all[5] as { score: { total: number } }).score.total, -0)).toBe(true);
+    expect(log.totals()).toEqual([10.5, 12, 11, 11, -0]);
+    expect(Object.is(log.latestTotal, -0)).toBe(true);
+    expect(new FrameLog('y', { kind: 'prior' }).latestTotal).toBeUndefined();
     expect(log.frames((seq, type) => seq === 1003 && type === 'signal')).toHaveLength(2);
   });
 });

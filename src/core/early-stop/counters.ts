@@ -11,6 +11,7 @@ import { plural } from '../plural.js';
 import { createCycleDetector } from '../waste/cycles.js';
 import { createRegressionTracker } from '../waste/regression-loop.js';
 import { createRetryEpisodeTracker } from '../waste/retry-episodes.js';
+import type { RetryDetector } from '../signals/repeats.js';
 
 /** One episode's count at this state, the steps it spans and the signal text for a level. */
 export interface Count {
@@ -26,8 +27,9 @@ export type Counter = (state: State) => readonly Count[];
 
 const NONE: readonly Count[] = [];
 
-export function blindRetryCounter(): Counter {
-  const episodes = createRetryEpisodeTracker();
+export function blindRetryCounter(retry?: RetryDetector): Counter {
+  // The stop signals read what `add` returns; the closed episodes, loops and runs need not be kept (history off).
+  const episodes = createRetryEpisodeTracker(retry, false);
   return (state) => {
     const ep = episodes.add(state);
     if (ep === undefined) return NONE;
@@ -42,7 +44,7 @@ export function blindRetryCounter(): Counter {
 }
 
 export function regressionLoopCounter(): Counter {
-  const loops = createRegressionTracker();
+  const loops = createRegressionTracker(false);
   return (state) => {
     const loop = loops.add(state);
     if (loop === undefined) return NONE;
@@ -52,7 +54,7 @@ export function regressionLoopCounter(): Counter {
 }
 
 export function cycleCounter(minBlock: number, maxBlock: number): Counter {
-  const cycles = createCycleDetector(minBlock, maxBlock);
+  const cycles = createCycleDetector(minBlock, maxBlock, false);
   return (state) =>
     cycles.add(state).map((run) => ({
       n: run.reps,

@@ -7,10 +7,10 @@
  */
 import type { Policy } from '../policy.js';
 import type { Signal, State } from '../types.js';
-import { STOP_KINDS } from './kinds.js';
+import { STOP_KINDS, type SharedState } from './kinds.js';
 
 export { crossed } from './levels.js';
-export { COUNT_STOP_KINDS, STOP_KINDS, countStopKind, type CountKindKey, type CountStopKind, type StopKind } from './kinds.js';
+export { COUNT_STOP_KINDS, STOP_KINDS, countStopKind, type CountKindKey, type CountStopKind, type SharedState, type StopKind } from './kinds.js';
 export { countProfile, type Count, type Counter } from './counters.js';
 export type { StepDetector } from './detectors.js';
 
@@ -21,8 +21,8 @@ export interface EarlyStop {
   signals(): readonly Signal[];
 }
 
-export function createEarlyStop(policy: Policy): EarlyStop {
-  const detectors = STOP_KINDS.map((k) => k.detector(policy));
+export function createEarlyStop(policy: Policy, shared?: SharedState): EarlyStop {
+  const detectors = STOP_KINDS.map((k) => k.detector(policy, shared));
   const fired: Signal[] = [];
   return {
     add(state, total, pPass) {

@@ -6,6 +6,7 @@
  */
 import type { Policy } from '../policy.js';
 import type { SignalKind } from '../types.js';
+import type { RetryDetector } from '../signals/repeats.js';
 import { blindRetryCounter, cycleCounter, explorationStreakCounter, noActionCounter, regressionLoopCounter, type Counter } from './counters.js';
 import { budgetDetector, countDetector, lowForecastDetector, lowScoreDetector, type StepDetector } from './detectors.js';
 
@@ -15,7 +16,13 @@ export type CountKindKey = 'blindRetry' | 'regressionLoop' | 'cycle' | 'explorat
 export interface StopKind {
   key: keyof Policy;
   signal: SignalKind;
-  detector(policy: Policy): StepDetector;
+  /** `shared`: state a detector may take from the scorer instead of keeping its own (a retry detector fed the same states). */
+  detector(policy: Policy, shared?: SharedState): StepDetector;
+}
+
+/** What the scorer's signal trackers and the stop detectors can share. */
+export interface SharedState {
+  retry?: RetryDetector;
 }
 
 export interface CountStopKind extends StopKind {
@@ -26,12 +33,12 @@ export interface CountStopKind extends StopKind {
   min: number;
 }
 
-function countKind(key: CountKindKey, signal: SignalKind, counter: (p: Policy) => Counter, min = 1): CountStopKind {
-  return { key, signal, counter, min, detector: (p) => countDetector(signal, p[key], counter(p)) };
+function countKind(key: CountKindKey, signal: SignalKind, counter: (p: Policy, shared?: SharedState) => Counter, min = 1): CountStopKind {
+  return { key, signal, counter, min, detector: (p, shared) => countDetector(signal, p[key], counter(p, shared)) };
 }
 
 export const COUNT_STOP_KINDS: readonly CountStopKind[] = [
-  countKind('blindRetry', 'blind_retry', () => blindRetryCounter()),
+  countKind('blindRetry', 'blind_retry', (_p, shared) => blindRetryCounter(shared?.retry)),
   countKind('regressionLoop', 'regression_loop', () => regressionLoopCounter()),
   countKind('cycle', 'cycle', (p) => cycleCounter(p.cycle.minBlock, p.cycle.maxBlock), 2),
   countKind('explorationStreak', 'exploration_streak', () => explorationStreakCounter()),

@@ -47,10 +47,11 @@ export function alignToPta(pta: Pta, states: readonly State[], tau: number): Pta
     matching.addLeft(adjacent);
   });
   const nodeAt: Array<number | null> = states.map(() => null);
-  left.forEach((i, u) => {
-    const j = matching.matchOfLeft(u);
-    if (j >= 0) nodeAt[i] = ids[j]!;
-  });
+  // Right to left: the matching keeps only the right side's partners (one per node).
+  for (let j = 0; j < ids.length; j++) {
+    const u = matching.matchOfRight(j);
+    if (u >= 0) nodeAt[left[u]!] = ids[j]!;
+  }
   return {
     task: pta.task,
     version: pta.version,

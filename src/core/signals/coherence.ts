@@ -3,7 +3,7 @@
  * retries are the detector it shares with the waste report and early-stop signals (`repeats.ts`).
  */
 import type { Stage } from '../types.js';
-import { createRetryDetector } from './repeats.js';
+import { createRetryDetector, type RetryDetector } from './repeats.js';
 import type { SignalTracker } from './tracker.js';
 
 const ORDER: Record<Exclude<Stage, 'O'>, number> = { E: 0, I: 1, V: 2 };
@@ -26,8 +26,7 @@ export interface CoherenceTracker extends SignalTracker<number> {
  * backtrack; out of O the new stage is compared with the last non-O stage
  * before the O run (later: pivot, earlier: backtrack, same or none: neither).
  */
-export function createCoherenceTracker(epsilon: number): CoherenceTracker {
-  const retry = createRetryDetector();
+export function createCoherenceTracker(epsilon: number, retry: RetryDetector = createRetryDetector()): CoherenceTracker {
   let n = 0;
   let prev: Stage | undefined;
   let lastNonO: Exclude<Stage, 'O'> | undefined;

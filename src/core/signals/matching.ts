@@ -16,7 +16,7 @@ export interface IncrementalMatching {
   readonly left: number;
   /** Left vertex matched to right vertex `v`, or -1. */
   matchOfRight(v: number): number;
-  /** Right vertex matched to left vertex `u`, or -1. */
+  /** Right vertex matched to left vertex `u`, or -1 (a scan of the right vertices: the inverse is not kept). */
   matchOfLeft(u: number): number;
 }
 
@@ -28,7 +28,6 @@ interface Frame {
 /** Creates an empty incremental matching over `rightCount` right vertices (0..rightCount-1). */
 export function createIncrementalMatching(rightCount: number): IncrementalMatching {
   const adj: Array<readonly number[]> = [];
-  const matchL: number[] = [];
   const matchR = new Int32Array(rightCount).fill(-1);
   const visited = new Uint8Array(rightCount);
   let size = 0;
@@ -54,7 +53,6 @@ export function createIncrementalMatching(rightCount: number): IncrementalMatchi
       for (const f of stack) {
         const fv = adj[f.u]![f.i - 1]!;
         matchR[fv] = f.u;
-        matchL[f.u] = fv;
       }
       return true;
     }
@@ -68,7 +66,6 @@ export function createIncrementalMatching(rightCount: number): IncrementalMatchi
       }
       const u = adj.length;
       adj.push(adjacent);
-      matchL.push(-1);
       if (adjacent.length === 0 || !augment(u)) return false;
       size++;
       return true;
@@ -80,6 +77,6 @@ export function createIncrementalMatching(rightCount: number): IncrementalMatchi
       return adj.length;
     },
     matchOfRight: (v) => matchR[v] ?? -1,
-    matchOfLeft: (u) => matchL[u] ?? -1,
+    matchOfLeft: (u) => (Number.isInteger(u) && u >= 0 && u < adj.length ? matchR.indexOf(u) : -1),
   };
 }

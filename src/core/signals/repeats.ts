@@ -63,6 +63,31 @@ export function createChangeLog(): ChangeLog {
   };
 }
 
+/** A blind-retry detector (see {@link createRetryDetector}). */
+export interface RetryDetector {
+  add(state: State): number | undefined;
+}
+
+/**
+ * One retry detector for several consumers that are each fed every state, in the same order (the scorer's
+ * coherence tracker and blind-retry stop signal): the first `add` of a state object computes, the others get
+ * its answer. One history (a map of every distinct hash seen) per session instead of one per consumer.
+ */
+export function sharedRetryDetector(): RetryDetector {
+  const inner = createRetryDetector();
+  let last: State | undefined;
+  let answer: number | undefined;
+  return {
+    add(state) {
+      if (state !== last) {
+        answer = inner.add(state);
+        last = state;
+      }
+      return answer;
+    },
+  };
+}
+
 /**
  * Detects blind retries: a state whose action repeats an earlier state's (same
  * hash, not a variant) with nothing changed in between that could alter its
@@ -73,7 +98,7 @@ export function createChangeLog(): ChangeLog {
  * sub-agent): what came before it is forgotten. `add` returns the index (`t`)
  * of the most recent earlier state the state repeats, or undefined.
  */
-export function createRetryDetector(): { add(state: State): number | undefined } {
+export function createRetryDetector(): RetryDetector {
   let lastSeen = new Map<string, number>();
   const changes = createChangeLog();
   return {

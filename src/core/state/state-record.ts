@@ -18,19 +18,25 @@ export type StateCore = Omit<State, 'file' | 'range' | 'scope'>;
  * `changesEnv` and `variant` are added only when true (a minority of states), after the in-object fields.
  */
 export function stateRecord(c: StateCore, file: string | undefined, range: LineRange | undefined, scope: string | undefined): State {
-  const s = record(c, file, range, scope);
+  const s = record(
+    c,
+    file === undefined ? undefined : intern(file),
+    range === undefined ? undefined : internRange(range),
+    scope === undefined ? undefined : intern(scope),
+    intern(c.tool),
+    intern(c.hash),
+  );
   if (c.changesEnv === true) s.changesEnv = true;
   if (c.variant === true) s.variant = true;
   return s;
 }
 
-function record(c: StateCore, file: string | undefined, range: LineRange | undefined, scope: string | undefined): State {
+/**
+ * The state object of `c` with its optional fields (no flags), taking the strings and range as given: the
+ * caller pools them (`tool`, `hash`: default `c`'s own).
+ */
+export function record(c: StateCore, f: string | undefined, r: LineRange | undefined, s: string | undefined, tool = c.tool, hash = c.hash): State {
   const { t, stage, kind, command, changesFile, failed, cost, unknown, tokens } = c;
-  const tool = intern(c.tool);
-  const hash = intern(c.hash);
-  const f = file === undefined ? undefined : intern(file);
-  const s = scope === undefined ? undefined : intern(scope);
-  const r = range === undefined ? undefined : internRange(range);
   const mask = (f === undefined ? 0 : 1) | (r === undefined ? 0 : 2) | (s === undefined ? 0 : 4);
   switch (mask) {
     case 1:

@@ -46,7 +46,8 @@ function isPrimitive(block: readonly string[]): boolean {
   return true;
 }
 
-export function createCycleDetector(minBlock: number, maxBlock: number): CycleDetector {
+/** `history`: keep the runs for `runs()` (off: only the current run of each block size, for callers that read what `add` returns). */
+export function createCycleDetector(minBlock: number, maxBlock: number, history = true): CycleDetector {
   // Only the last maxBlock + 1 states are ever read (a run is found when its block has just repeated once),
   // so keys and states live in a ring of that size instead of growing with the trajectory.
   const size = Math.max(1, maxBlock + 1);
@@ -84,14 +85,14 @@ export function createCycleDetector(minBlock: number, maxBlock: number): CycleDe
           const steps: number[] = [];
           for (let j = i - L; j <= i; j++) steps.push(ring[j % size]!.t);
           cur.run = { block: L, start: first.t, end: state.t, reps, steps, tool: first.tool };
-          if (reps >= 2) all.push(cur.run);
+          if (reps >= 2 && history) all.push(cur.run);
           grown.push(cur.run);
           continue;
         }
         cur.run.end = state.t;
         cur.run.steps.push(state.t);
         if (reps > cur.run.reps) {
-          if (cur.run.reps < 2 && reps >= 2) all.push(cur.run);
+          if (cur.run.reps < 2 && reps >= 2 && history) all.push(cur.run);
           cur.run.reps = reps;
           grown.push(cur.run);
         }

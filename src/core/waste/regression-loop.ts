@@ -23,11 +23,12 @@ const RUN_KINDS: ReadonlySet<ActionKind> = new Set(['run_test', 'run_script', 'r
 export interface RegressionTracker {
   /** Adds a state; returns the loop when this state completed one more failed cycle. */
   add(state: State): RegressionLoop | undefined;
-  /** Every loop with at least one completed cycle. */
+  /** Every loop with at least one completed cycle (none when made with `history` off). */
   loops(): RegressionLoop[];
 }
 
-export function createRegressionTracker(): RegressionTracker {
+/** `history`: keep every loop for `loops()` (off: only the open one, for callers that read what `add` returns). */
+export function createRegressionTracker(history = true): RegressionTracker {
   const all: RegressionLoop[] = [];
   let open: { loop: RegressionLoop; pending: number[]; phase: 'edited' | 'failed' } | undefined;
   let nextId = 0;
@@ -57,7 +58,7 @@ export function createRegressionTracker(): RegressionTracker {
           open.phase = 'failed';
           if (loop.id < 0) {
             loop.id = nextId++;
-            all.push(loop);
+            if (history) all.push(loop);
           }
           return loop;
         }

@@ -3,7 +3,7 @@
  * retries grouped into one episode. O states that are not retries neither
  * extend nor break an episode; any other non-retry state closes it.
  */
-import { createRetryDetector } from '../signals/repeats.js';
+import { createRetryDetector, type RetryDetector } from '../signals/repeats.js';
 import type { State } from '../types.js';
 
 export interface RetryEpisode {
@@ -20,14 +20,15 @@ export interface RetryEpisode {
 export interface RetryEpisodeTracker {
   /** Adds a state; returns the open episode when this state is a retry. */
   add(state: State): RetryEpisode | undefined;
-  /** Every episode so far (the open one included). */
+  /** Every episode so far (the open one included; none when made with `history` off). */
   episodes(): RetryEpisode[];
 }
 
-export function createRetryEpisodeTracker(): RetryEpisodeTracker {
-  const detector = createRetryDetector();
+/** `detector`: a retry detector to share (see sharedRetryDetector); `history`: keep the closed episodes for `episodes()`. */
+export function createRetryEpisodeTracker(detector: RetryDetector = createRetryDetector(), history = true): RetryEpisodeTracker {
   const all: RetryEpisode[] = [];
   let open: RetryEpisode | undefined;
+  let made = 0;
   return {
     add(state) {
       const of = detector.add(state);
@@ -36,8 +37,8 @@ export function createRetryEpisodeTracker(): RetryEpisodeTracker {
         return undefined;
       }
       if (open === undefined) {
-        open = { id: all.length, steps: [of], retries: 0, tool: state.tool };
-        all.push(open);
+        open = { id: made++, steps: [of], retries: 0, tool: state.tool };
+        if (history) all.push(open);
       }
       open.steps.push(state.t);
       open.retries += 1;

@@ -1,0 +1,147 @@
+/**
+ * The states a scorer keeps, in columns instead of one object per state: a
+ * state object costs ~140 B on the heap (header and 11-16 fields of 8 bytes);
+ * here a state is three numbers (t; a code of stage, kind, flags and the tool's
+ * index in a per-store table, since a run uses a handful of tools; cost) and
+ * three pointers to already pooled strings and token arrays, and for the
+ * states with a line range or a scope (about a fifth) these aside (~65 B a
+ * state with the arrays' spare room). `at` and `all` rebuild states equal to the ones
+ * stored, with the same keys in the same order (so they serialise alike), and
+ * sharing the same pooled strings, token arrays and ranges.
+ */
+import type { ActionKind, LineRange, Stage, State } from '../types.js';
+import { record } from './state-record.js';
+
+const STAGES: readonly Stage[] = ['E', 'I', 'V', 'O'];
+const STAGE_CODE: Record<Stage, number> = { E: 0, I: 1, V: 2, O: 3 };
+/** Every action kind, in a fixed order (the record makes the list exhaustive). */
+const KIND_CODE: Record<ActionKind, number> = {
+  read: 0,
+  search: 1,
+  list: 2,
+  edit: 3,
+  create: 4,
+  run_test: 5,
+  run_script: 6,
+  run_other: 7,
+  vcs: 8,
+  install: 9,
+  housekeeping: 10,
+  think: 11,
+  finish: 12,
+  message: 13,
+  none: 14,
+  other: 15,
+};
+const KINDS = Object.keys(KIND_CODE) as ActionKind[];
+
+// The code column: stage in bits 0-1, kind in bits 2-5, one bit per flag, then the tool's index.
+const KIND_SHIFT = 2;
+const COMMAND = 1 << 6;
+const CHANGES_FILE = 1 << 7;
+const FAILED = 1 << 8;
+const UNKNOWN = 1 << 9;
+const CHANGES_ENV = 1 << 10;
+const VARIANT = 1 << 11;
+const TOOL_SHIFT = 12;
+/** Tools named by index; a state of a further distinct tool has this index and its tool in `otherTools`. */
+const MAX_TOOLS = 255;
+/** The state has a range or a scope (a minority: kept aside in `extras`). */
+const EXTRA = 1 << 20;
+
+/** Pointer fields per state in `refs`: hash, tokens, file. */
+const REFS = 3;
+
+/** An append-only store of states in columns. */
+export class StateColumns {
+  /** t, code and cost of each state, interleaved (one array of unboxed doubles). */
+  private readonly nums: number[] = [];
+  private readonly refs: unknown[] = [];
+  /** Position, range and scope of each state that has a range or a scope, by position. */
+  private readonly extras: unknown[] = [];
+  private readonly tools: string[] = [];
+  private otherTools: Map<number, string> | undefined;
+
+  get length(): number {
+    return this.nums.length / 3;
+  }
+
+  /** Appends a state (as built by `stateRecord`: its strings and range already pooled). */
+  push(s: State): void {
+    let code = STAGE_CODE[s.stage] | (KIND_CODE[s.kind] << KIND_SHIFT);
+    if (s.command) code |= COMMAND;
+    if (s.changesFile) code |= CHANGES_FILE;
+    if (s.failed) code |= FAILED;
+    if (s.unknown) code |= UNKNOWN;
+    if (s.changesEnv === true) code |= CHANGES_ENV;
+    if (s.variant === true) code |= VARIANT;
+    code |= this.toolIndex(s.tool) << TOOL_SHIFT;
+    if (s.range !== undefined || s.scope !== undefined) {
+      code |= EXTRA;
+      this.extras.push(this.length, s.range, s.scope);
+    }
+    this.nums.push(s.t, code, s.cost);
+    this.refs.push(s.hash, s.tokens, s.file);
+  }
+
+  private toolIndex(tool: string): number {
+    const i = this.tools.indexOf(tool);
+    if (i >= 0) return i;
+    if (this.tools.length < MAX_TOOLS) return this.tools.push(tool) - 1;
+    (this.otherTools ??= new Map()).set(this.length, tool);
+    return MAX_TOOLS;
+  }
+
+  /** The state at position `i` (0-based), or undefined past the end. */
+  at(i: number): State | undefined {
+    if (!Number.isInteger(i) || i < 0 || i >= this.length) return undefined;
+    const code = this.nums[3 * i + 1]!;
+    const r = REFS * i;
+    const refs = this.refs;
+    const ti = (code >>> TOOL_SHIFT) & 255;
+    const x = (code & EXTRA) !== 0 ? this.extraOf(i) : -1;
+    const s = record(
+      {
+        t: this.nums[3 * i]!,
+        stage: STAGES[code & 3]!,
+        kind: KINDS[(code >> KIND_SHIFT) & 15]!,
+        tool: ti === MAX_TOOLS ? this.otherTools!.get(i)! : this.tools[ti]!,
+        hash: refs[r] as string,
+        tokens: refs[r + 1] as string[],
+        command: (code & COMMAND) !== 0,
+        changesFile: (code & CHANGES_FILE) !== 0,
+        failed: (code & FAILED) !== 0,
+        cost: this.nums[3 * i + 2]!,
+        unknown: (code & UNKNOWN) !== 0,
+      },
+      refs[r + 2] as string | undefined,
+      x < 0 ? undefined : (this.extras[x + 1] as LineRange | undefined),
+      x < 0 ? undefined : (this.extras[x + 2] as string | undefined),
+    );
+    if ((code & CHANGES_ENV) !== 0) s.changesEnv = true;
+    if ((code & VARIANT) !== 0) s.variant = true;
+    return s;
+  }
+
+  /** Where state `i`'s entry starts in `extras` (binary search: positions ascend). */
+  private extraOf(i: number): number {
+    const x = this.extras;
+    let lo = 0;
+    let hi = x.length / 3 - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const at = x[3 * mid] as number;
+      if (at === i) return 3 * mid;
+      if (at < i) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    throw new Error(`state columns: no range or scope kept for state ${i}`);
+  }
+
+  /** Every state, in order (new objects on each call). */
+  all(): State[] {
+    const out = new Array<State>(this.length);
+    for (let i = 0; i < out.length; i++) out[i] = this.at(i)!;
+    return out;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The scorer keeps its states in columns (StateColumns): every state of every real run comes back equal,
+ * with the same keys in the same order, sharing the pooled strings, token arrays and ranges, and the
+ * scorer keeps none of the state objects it hands out (~60 B a state in columns against ~140 as objects:
+ * bench/memory.ts measures that).
+ */
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { UNIFORM_PRIOR } from '../../src/core/prior.js';
+import { DEFAULT_POLICY } from '../../src/core/policy.js';
+import { createScorer } from '../../src/core/scorer.js';
+import { StateColumns } from '../../src/core/state/state-columns.js';
+import type { State } from '../../src/core/types.js';
+import { defaultAnalyzers } from '../../src/syntax/index.js';
+import { corpusRuns, extraRuns } from '../fixtures/corpus-runs.js';
+
+const analyzers = defaultAnalyzers();
+
+describe('states in columns', () => {
+  it('round-trips every state of every real run (values, key order, shared references); the scorer gives the states it built', () => {
+    let checked = 0;
+    for (const run of [...corpusRuns(), ...extraRuns()]) {
+      const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers });
+      const built: State[] = run.steps.map((step) => scorer.push(step).state);
+      const columns = new StateColumns();
+      built.forEach((s) => columns.push(s));
+      expect(columns.length).toBe(built.length);
+      for (const [i, s] of built.entries()) {
+        const back = columns.at(i)!;
+        expect(Object.keys(back)).toEqual(Object.keys(s));
+        expect(back).toStrictEqual(s);
+        expect(back.tokens).toBe(s.tokens);
+        expect(back.range).toBe(s.range);
+        expect(scorer.state(i)).toStrictEqual(s);
+        checked++;
+      }
+      expect(JSON.stringify(scorer.states())).toBe(JSON.stringify(built));
+      expect(columns.at(built.length)).toBeUndefined();
+      expect(scorer.state(-1)).toBeUndefined();
+    }
+    expect(checked).toBeGreaterThan(1500);
+  });
+
+  it('names up to 255 tools by index and keeps the tools of states beyond that aside', () => {
+    const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers });
+    const real = corpusRuns()[0]!.steps.map((step) => scorer.push(step).state);
+    const states = Array.from({ length: 600 }, (_, i) => ({ ...real[i % real.length]!, t: i, tool: `tool-${i % 400}` }));
+    const columns = new StateColumns();
+    states.forEach((s) => columns.push(s));
+    expect(columns.all()).toStrictEqual(states);
+  });
+
+  it('every flag and optional field survives on its own (each combination the corpus holds)', () => {
+    const seen = new Set<string>();
+    for (const run of corpusRuns()) {
+      const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers });
+      for (const step of run.steps) {
+        const s = scorer.push(step).state;
+        seen.add(Object.keys(s).join(','));
+      }
+    }
+    // The corpus has states with and without file, range, scope, changesEnv and variant.
+    for (const key of ['file', 'range', 'scope', 'changesEnv', 'variant']) expect([...seen].some((k) => k.split(',').includes(key))).toBe(true);
+  });
+
+  it('the scorer keeps no state object it returned beyond a few recent ones (the cycle ring), yet gives every state back', async () => {
+    const gc = (): void => {
+      v8.setFlagsFromString('--expose-gc');
+      (vm.runInNewContext('gc') as () => void)();
+    };
+    const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers });
+    const steps = corpusRuns()
+      .flatMap((r) => r.steps)
+      .slice(0, 200);
+    const refs: Array<WeakRef<State>> = [];
+    let json = '';
+    for (const [t, step] of steps.entries()) {
+      const state = scorer.push({ ...step, t }).state;
+      refs.push(new WeakRef(state));
+      json += JSON.stringify(state);
+    }
+    // WeakRef targets stay until the task that made them ends.
+    for (let i = 0; i < 3; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+    }
+    const alive = refs.filter((r) => r.deref() !== undefined).length;
+    expect(alive).toBeLessThanOrEqual(DEFAULT_POLICY.cycle.maxBlock + 3);
+    expect(
+      scorer
+        .states()
+        .map((s) => JSON.stringify(s))
+        .join(''),
+    ).toBe(json);
+  });
+});
