@@ -81,7 +81,6 @@ export class FrameLog {
     this.lastTotal = s.total;
   }
 
-  /** The logged frames, in the order sent, that `keep` accepts (by seq and type). */
   /** The composite after each step, in order (the session's totals: kept once, here). */
   totals(): number[] {
     const out = new Array<number>(this.count);
@@ -99,6 +98,7 @@ export class FrameLog {
     return this.count === 0 ? undefined : this.lastTotal;
   }
 
+  /** The logged frames, in the order sent, that `keep` accepts (by seq and type). */
   frames(keep: (seq: number, type: StepFrame['type']) => boolean): StepFrame[] {
     const out: StepFrame[] = [];
     let p = 0;
