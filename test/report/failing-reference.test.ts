@@ -1,33 +1,23 @@
 /**
- * `report --failing-reference` through the built CLI (dist): by default (`matched`) a failing run meets a PTA of
+ * `report --failing-reference` through the CLI (in process): by default (`matched`) a failing run meets a PTA of
  * n − 1 passing runs of its task, as every passing run does, so report's separation compares runs scored against
  * references of one size; `all` keeps the older rule (the PTA of all n); anything else is one usage error.
  */
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/package-files.js';
 import type { CorpusReport } from '../../src/report/types.js';
+import { cli } from '../cli/run-cli.js';
 import { CORPUS_DIR } from '../fixtures/corpus.js';
 
-const ROOT = packageRoot();
-const MAIN = path.join(ROOT, 'dist/src/cli/main.js');
 /** 15 SWE-agent 0.x runs on 3 Java tasks, one of them with 3 passing runs (an in-folder reference). */
 const JAVA = path.join(CORPUS_DIR, 'multi-swe-bench__experiments');
-
-async function steplens(...args: string[]) {
-  return promisify(execFile)(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 })
-    .then((r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }))
-    .catch((e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }));
-}
 
 describe('report --failing-reference', () => {
   it('matched by default, all on request, a clear error otherwise', async () => {
     const [matched, all, bad] = await Promise.all([
-      steplens('report', '--json', JAVA),
-      steplens('report', '--json', '--failing-reference', 'all', JAVA),
-      steplens('report', '--json', '--failing-reference', 'some', JAVA),
+      cli('report', '--json', JAVA),
+      cli('report', '--json', '--failing-reference', 'all', JAVA),
+      cli('report', '--json', '--failing-reference', 'some', JAVA),
     ]);
     expect([bad.code, bad.stdout, bad.stderr]).toEqual([1, '', "steplens report: --failing-reference must be matched or all, got 'some'\n"]);
     const runs = (r: { code: number; stdout: string }) => {
