@@ -51,6 +51,11 @@ export class Connection {
     if (open) this.openSessions.add(key);
   }
 
+  /** Session `key` ended: still held (for resume), no longer counted open. */
+  ended(key: string): void {
+    this.openSessions.delete(key);
+  }
+
   /** No longer holds session `key`. */
   drop(key: string): void {
     this.sessions.delete(key);

@@ -238,7 +238,7 @@ export class SessionRegistry {
     };
     session.final = final;
     this.live.delete(session);
-    if (session.connection !== undefined) this.deps.connections.get(session.connection)?.openSessions.delete(session.key);
+    if (session.connection !== undefined) this.deps.connections.get(session.connection)?.ended(session.key);
     this.deps.onEnded?.(session);
     session.endedAt = Date.now();
     session.release(states);
