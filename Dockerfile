@@ -18,6 +18,7 @@ COPY bench ./bench
 COPY proto ./proto
 COPY data/example ./data/example
 COPY data/example-prior.json ./data/example-prior.json
+COPY data/forecast.json ./data/forecast.json
 RUN npm run build \
  && npm prune --omit=dev
 
@@ -31,6 +32,7 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/proto ./proto
 COPY --from=build /app/data/example ./data/example
 COPY --from=build /app/data/example-prior.json ./data/example-prior.json
+COPY --from=build /app/data/forecast.json ./data/forecast.json
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

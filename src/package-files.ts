@@ -58,3 +58,19 @@ export function bundledReferencesDir(): string {
 export function bundledPriorFile(): string {
   return path.join(packageRoot(), 'data', 'example-prior.json');
 }
+
+/** What `--forecast` takes to mean the forecaster shipped with the package. */
+export const BUNDLED_FORECAST = 'bundled';
+
+/**
+ * The forecaster trained on the team's public runs with known outcomes (`scripts/train-bundled-forecast.sh`,
+ * docs/forecast.md "The bundled forecaster"): what `--forecast bundled` loads.
+ */
+export function bundledForecastFile(): string {
+  return packageFile('data', 'forecast.json');
+}
+
+/** A `--forecast` argument as a file: `bundled` is the shipped forecaster, anything else the path given. */
+export function forecastFileArg(arg: string): string {
+  return arg === BUNDLED_FORECAST ? bundledForecastFile() : arg;
+}

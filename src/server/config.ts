@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SteplensError } from '../errors.js';
-import { bundledReferencesDir } from '../package-files.js';
+import { bundledReferencesDir, forecastFileArg } from '../package-files.js';
 import { readConfigFile, readForecastFile, readPolicySetFile } from '../settings-files.js';
 import { loadTokens } from './auth.js';
 import { DEFAULT_LIMITS, type AppOptions, type RedisSettings, type ServerLimits } from './options.js';
@@ -23,7 +23,7 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
   defaults: --host 127.0.0.1 --port 8787 --data $XDG_DATA_HOME/steplens (~/.local/share/steplens), seeded from the bundled references
   --no-seed: without the bundled references
   env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG, STEPLENS_COMPRESS_TEXTS=1,
-       STEPLENS_SHADOW=1, STEPLENS_SHADOW_SHARE, STEPLENS_CALIBRATION, STEPLENS_SESSIONS_PER_TENANT
+       STEPLENS_SHADOW=1, STEPLENS_SHADOW_SHARE, STEPLENS_CALIBRATION, STEPLENS_SESSIONS_PER_TENANT, STEPLENS_FORECAST
   --token-file: one token per line, optionally with tenant=NAME and role=agent|operator|metrics (README, "Server");
             a token without them (and every --token / STEPLENS_TOKENS) is an agent of its own tenant
   --sessions-per-tenant N: open sessions (detached ones included) one tenant may hold (default 1024; with one tenant, all 4096)
@@ -34,7 +34,8 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
             stay warn-only to keep counting (state in DATA/policies/state.json; GET /v1/policies, POST /v1/policies/pin|freeze)
   --config: scoring config (weights, tiers...; what steplens calibrate --weights --config-out writes)
   --compress-texts: keep long texts of idle sessions compressed (less memory per session, more CPU per step)
-  --forecast: outcome forecast model(s) (what steplens train --out writes): adds pPass to score frames, final, GET /v1/sessions/:id and reports
+  --forecast: outcome forecast model(s) (what steplens train --out writes; 'bundled': the one shipped, trained on public runs):
+    adds pPass to score frames, final, GET /v1/sessions/:id and reports
   --forecast-learn: retrain the forecast from finished sessions that reported an outcome, every --forecast-learn-every seconds
     (default 600); a new model goes in force only if a task-disjoint check finds it not worse; versions go to DATA/forecasts/
   --calibration DIR: the --out-dir of steplens calibrate; the web view (http://HOST:PORT/) shows its trade-off chart
@@ -161,7 +162,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   if (confidence !== undefined && (confidence === 0 || confidence === 1))
     throw new SteplensError('usage', `--shadow-confidence must be strictly between 0 and 1 (got '${values['shadow-confidence']}')`);
   const forecastFile = values.forecast ?? env.STEPLENS_FORECAST;
-  const forecast = forecastFile !== undefined ? await readForecastFile(path.resolve(cwd, forecastFile)) : undefined;
+  const forecast = forecastFile !== undefined ? await readForecastFile(path.resolve(cwd, forecastFileArg(forecastFile))) : undefined;
   if (values['forecast-learn'] && forecast === undefined) throw new SteplensError('usage', '--forecast-learn retrains a forecast model: give --forecast FILE too');
   const learnEvery = positiveNumber('--forecast-learn-every', values['forecast-learn-every']) ?? 600;
   const configFile = values.config ?? env.STEPLENS_CONFIG;

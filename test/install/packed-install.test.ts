@@ -1,7 +1,7 @@
 /**
  * steplens as npm users get it: `npm pack` of this checkout, installed into an empty project, run through
  * the installed bin (node_modules/.bin/steplens, a symlink). It must print usage and its version, score a
- * sample run exactly as the checkout does (same bundled prior), and serve the bundled references.
+ * sample run exactly as the checkout does (same bundled prior and bundled forecaster), and serve the bundled references.
  * Slow (npm builds tree-sitter natively), so one install serves every check.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -61,6 +61,14 @@ describe('the packed package, installed into an empty project', () => {
     expect(checkout.status, checkout.stderr).toBe(0);
     expect(installed.stdout).toBe(checkout.stdout);
     expect((JSON.parse(installed.stdout) as { reference: { kind: string } }).reference.kind).toBe('prior');
+  });
+
+  it('ships the bundled forecaster: `--forecast bundled` gives the pPass the checkout gives', () => {
+    const installed = run(bin, ['score', SAMPLE, '--json', '--forecast', 'bundled'], project);
+    expect(installed.status, installed.stderr).toBe(0);
+    const checkout = run(process.execPath, [path.join(ROOT, 'dist/src/cli/main.js'), 'score', SAMPLE, '--json', '--forecast', 'bundled'], ROOT);
+    expect(installed.stdout).toBe(checkout.stdout);
+    expect((JSON.parse(installed.stdout) as { pPass?: number }).pPass).toBeGreaterThan(0);
   });
 
   it('serves /healthz and lists the bundled tasks', async () => {

@@ -9,6 +9,7 @@ import type { Reference, Scorer } from '../../core/scorer-api.js';
 import { SteplensError } from '../../errors.js';
 import { taskFromPath } from '../../report/identity.js';
 import { MIN_REFERENCES } from '../../report/score-corpus.js';
+import { forecastFileArg } from '../../package-files.js';
 import { readConfigFile, readForecastFile } from '../../settings-files.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
 import type { Command } from '../command.js';
@@ -57,6 +58,7 @@ const command: Command = {
     '  FILE: finished trajectories of one task (gzipped or not; a file holding several, e.g. OpenHands output.jsonl, gives one run each)\n' +
     "  ordered by the first of: --forecast (P(pass) of each run), the composite against the task's PTA (--pta, or the\n" +
     "  task's stored PTA in --references DIR / --bundled), the composite reference-free (the default); ties are marked\n" +
+    '  --forecast bundled  the forecaster shipped with steplens (trained on public runs), instead of a file\n' +
     '  --consensus  without a forecast or PTA, order by agreement with the other runs on where to edit (labelled consensus)\n' +
     '  --task ID    the task of runs whose log names none; --mixed-tasks ranks runs of different tasks anyway\n' +
     '  docs/rank.md has what each basis closed of the best-of-N gap on real runs',
@@ -93,7 +95,7 @@ const command: Command = {
       io.stderr(`warning: the runs are of task ${task}, but ${values.pta} is the reference of task ${reference.pta.task}; scored against it anyway\n`);
     for (const log of logs) reportLogDiagnostics(log, log.instances, io.stderr);
     const config = values.config !== undefined ? await readConfigFile(values.config) : undefined;
-    const forecasts = values.forecast !== undefined ? await readForecastFile(values.forecast) : undefined;
+    const forecasts = values.forecast !== undefined ? await readForecastFile(forecastFileArg(values.forecast)) : undefined;
     const analyzers = defaultAnalyzers();
     const states: Array<ReturnType<Scorer['states']>> = [];
     const inputs: RankInput[] = runs.map((r) => {

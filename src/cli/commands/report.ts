@@ -17,6 +17,7 @@ import { defaultAnalyzers } from '../../syntax/index.js';
 import type { CliIO, Command } from '../command.js';
 import { CORPUS_OPTIONS, readCorpusInput, reportCorpusInput } from '../corpus-input.js';
 import { chooseReference, externalReferences, referenceFolderArgs } from '../references.js';
+import { forecastFileArg } from '../../package-files.js';
 import { readForecastFile } from '../../settings-files.js';
 
 /** An integer flag at least `min` (one usage error naming the flag otherwise). */
@@ -94,7 +95,7 @@ const command: Command = {
     '           Column reference_kind says which (in-folder, external, reference-free); a run that helped build an\n' +
     '           external PTA scores optimistically against it (column holds_run, a warning)\n' +
     '  --by-reference  also the models and separation tables (and the charts) per reference kind\n' +
-    '  --forecast FILE  outcome forecaster (steplens train --out): each run gets its P(pass), with its separation and best-of-N\n' +
+    '  --forecast FILE  outcome forecaster (steplens train --out; `bundled`: the shipped one): each run gets its P(pass), with its separation and best-of-N\n' +
     '  statistics: n beside every figure; pass rates with a Wilson 95 % interval, mean quality, AUROCs and best-of-N\n' +
     '           with a percentile bootstrap 95 % interval (1,000 draws, --seed N, default 1); separation within source\n' +
     '           (the headline), within task and pooled beside source-only (docs/method.md section 16)\n' +
@@ -130,7 +131,7 @@ const command: Command = {
           found.trajectories.flatMap((t) => (t.task === null ? [] : [t.task])),
         )
       : undefined;
-    const forecast = values.forecast !== undefined ? await readForecastFile(resolve(io.cwd, values.forecast)) : undefined;
+    const forecast = values.forecast !== undefined ? await readForecastFile(resolve(io.cwd, forecastFileArg(values.forecast))) : undefined;
     const prior = await chooseReference(undefined);
     const exit = reportCorpusInput(found, values.lenient, io.stderr);
     const bar = progress(io);

@@ -9,6 +9,7 @@ import { formatOption, LENIENT_OPTION } from '../input.js';
 import { INSTANCE_OPTION, logExitCode, readLogFile, reportLogDiagnostics, selectInstances } from '../instances.js';
 import { chooseReference } from '../references.js';
 import { humanReport, scoreDocument, taskMismatch } from '../score-text.js';
+import { forecastFileArg } from '../../package-files.js';
 import { readConfigFile, readForecastFile, readPolicyFile } from '../../settings-files.js';
 import { selectModel, type ForecastFile } from '../../core/forecast/model.js';
 import type { Policy } from '../../core/policy.js';
@@ -69,7 +70,7 @@ const command: Command = {
     "  --task: the run's task when the log names none or names it differently (a PTA of another task is warned about)\n" +
     '  --policy: early-stop thresholds (partial, as in start.policy or written by calibrate --out)\n' +
     '  --config: scoring weights, tier thresholds, tau, ... (partial override of the defaults)\n' +
-    '  --forecast: outcome forecast model (steplens train --out): adds the forecast P(pass) of the whole trajectory',
+    '  --forecast: outcome forecast model (steplens train --out; `bundled`: the one shipped, trained on public runs): adds the forecast P(pass) of the whole trajectory',
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,
@@ -102,7 +103,7 @@ const command: Command = {
       passed: values.passed ? true : values.failed ? false : undefined,
       policy: values.policy !== undefined ? await readPolicyFile(values.policy) : undefined,
       config: values.config !== undefined ? await readConfigFile(values.config) : undefined,
-      forecasts: values.forecast !== undefined ? await readForecastFile(values.forecast) : undefined,
+      forecasts: values.forecast !== undefined ? await readForecastFile(forecastFileArg(values.forecast)) : undefined,
       task: values.task,
     };
     const options = { format: values.format, instance: values.instance, lenient: values.lenient };
