@@ -1,10 +1,12 @@
 /**
  * A real `redis-server` for the benches and tests (Debian's package; .ci/run
  * installs it): a free port on 127.0.0.1, its own temp directory, the
- * append-only file on (fsync every second by default: Redis writes it before
- * answering, so even a SIGKILL of Redis loses no acknowledged write; only a
- * machine crash could lose the last second), and kill/restart on the same
- * port and directory.
+ * append-only file on (fsync every second by default: Redis usually writes it
+ * before answering, but while a background fsync is slow, a busy disk, it
+ * postpones the write up to 2 s and answers anyway, so a SIGKILL can lose the
+ * last acknowledged writes; `always` writes and fsyncs before every answer, what
+ * tests that kill Redis and count on its data use), and kill/restart on the
+ * same port and directory.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
