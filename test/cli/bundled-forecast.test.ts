@@ -51,6 +51,20 @@ describe('the bundled forecaster', () => {
     expect(doc.runs).toHaveLength(3);
   });
 
+  it('report scores by it and cautions that runs it was trained on score in-sample', async () => {
+    const outcomes = path.join(packageRoot(), 'examples', 'runs', 'outcomes.csv');
+    const r = await cli('report', '--json', '--outcomes', outcomes, '--forecast', 'bundled', ...A1196);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { warnings: string[]; trajectories: Array<{ pPass?: number }> };
+    expect(doc.trajectories.map((t) => typeof t.pPass)).toEqual(['number', 'number', 'number']);
+    expect(doc.warnings.some((w) => w.includes('bundled forecaster') && w.includes('in-sample'))).toBe(true);
+    expect(r.stderr).toContain('in-sample');
+    const caution = async (...args: string[]) =>
+      (JSON.parse((await cli('report', '--json', '--outcomes', outcomes, ...args, ...A1196)).stdout) as { warnings: string[] }).warnings.some((w) => w.includes('bundled forecaster'));
+    expect(await caution('--forecast', bundledForecastFile())).toBe(true);
+    expect(await caution()).toBe(false);
+  });
+
   it('serve loads it from --forecast bundled or STEPLENS_FORECAST=bundled; a missing file is still named', async () => {
     const data = mkdtempSync(path.join(os.tmpdir(), 'steplens-bundled-forecast-'));
     for (const [argv, env] of [

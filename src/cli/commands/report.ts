@@ -17,7 +17,7 @@ import { defaultAnalyzers } from '../../syntax/index.js';
 import type { CliIO, Command } from '../command.js';
 import { CORPUS_OPTIONS, readCorpusInput, reportCorpusInput } from '../corpus-input.js';
 import { chooseReference, externalReferences, referenceFolderArgs } from '../references.js';
-import { forecastFileArg } from '../../package-files.js';
+import { bundledForecastFile, forecastFileArg } from '../../package-files.js';
 import { readForecastFile } from '../../settings-files.js';
 
 /** An integer flag at least `min` (one usage error naming the flag otherwise). */
@@ -150,6 +150,10 @@ const command: Command = {
       ...(external ? { external, referenceFolders: folders } : {}),
     });
     bar.end();
+    if (values.forecast !== undefined && resolve(io.cwd, forecastFileArg(values.forecast)) === bundledForecastFile())
+      report.warnings.push(
+        'pPass is from the bundled forecaster, trained on 1,002 public runs (the sample runs of examples/runs among them; docs/forecast.md): on runs it was trained on, its figures are in-sample',
+      );
     for (const w of report.warnings) io.stderr(`warning: ${w}\n`);
     const written = values.out !== undefined ? writeOutputs(resolve(io.cwd, values.out), report) : [];
     if (values.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
