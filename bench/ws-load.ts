@@ -16,7 +16,8 @@
  *     (targets: lifecycle >= 0.6, pipelined >= 0.5). CPU µs per step of A, B and the driver over the
  *     rounds (from /proc) are printed beside: on a shared machine they move less than the rates;
  *  2. paced (open loop): `--paced-sessions` sessions, total rate = half the
- *     highest median A rate (or `--rate`), p99 step-to-score latency (target < 2 ms);
+ *     highest median A rate (or `--rate`), p99 step-to-score latency (target < 2 ms), then the same
+ *     open loop against B at the same rate (what this machine and driver allow at that load);
  *     the sessions' phases are first spread over the trajectory (`stagger`), so
  *     session ends come at a steady rate; `--no-stagger` keeps them in lockstep.
  * `--profile DIR` runs the steplens process under `--cpu-prof` and prints its top self-time functions;
@@ -158,6 +159,24 @@ const pooled = (ws: Window[]): Float64Array => {
   return out;
 };
 
+/** One open-loop round against `t`: `sessions` sessions over `connections`, `rate` steps/s, 1 s of warm-up. */
+async function pacedRound(t: TargetProcess, rate: number, connections: number, sessions: number, templates: StepTemplates) {
+  const d = await LoadDriver.open({ url: t.url, connections, sessionsPerConnection: Math.ceil(sessions / connections), task: SERVER_BENCH_TASK, templates, depth: 0, run: ++runId });
+  if (!args['no-stagger']) await d.stagger();
+  const driver = monitorEventLoopDelay({ resolution: 1 });
+  const paced = d.pace(rate, 1000, num(args['paced-ms']));
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await t.loopDelay();
+  driver.enable();
+  const w = await paced;
+  driver.disable();
+  const serverDelay = await t.loopDelay();
+  await d.close();
+  if (w.errors > 0) throw new Error(`paced: ${w.errors} error frame(s), first: ${w.firstError}`);
+  const heapMb = (await t.memory()).heapUsed / 2 ** 20;
+  return { w, lat: latencySummary(w.latencies), serverDelay, driverDelay: { p99: driver.percentile(99) / 1e6, max: driver.max / 1e6 }, heapMb };
+}
+
 async function main(): Promise<void> {
   const file = path.join(findCorpus(args.corpus), SERVER_BENCH_FILE);
   const parsed = parseTrajectoryText(await readFile(file, 'utf8'), 'auto', file);
@@ -230,30 +249,27 @@ async function main(): Promise<void> {
     const max = Math.max(...results.map((r) => r.rateA));
     const rate = args.rate !== undefined ? num(args.rate) : max / 2;
     const pc = Math.min(num(args['paced-connections']), pacedSessions);
-    const d = await LoadDriver.open({ url: a.url, connections: pc, sessionsPerConnection: Math.ceil(pacedSessions / pc), task: SERVER_BENCH_TASK, templates, depth: 0, run: ++runId });
-    if (!args['no-stagger']) await d.stagger();
-    const driverDelay = monitorEventLoopDelay({ resolution: 1 });
-    const paced = d.pace(rate, 1000, num(args['paced-ms']));
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    await a.loopDelay();
-    driverDelay.enable();
-    const w = await paced;
-    driverDelay.disable();
-    const serverDelay = await a.loopDelay();
-    await d.close();
-    if (w.errors > 0) throw new Error(`paced: ${w.errors} error frame(s), first: ${w.firstError}`);
-    const lat = latencySummary(w.latencies);
+    // The same open loop against the echo at the same rate: the latency this machine and driver allow at that load.
+    const pa = await pacedRound(a, rate, pc, pacedSessions, templates);
+    const pb = await pacedRound(b, rate, pc, pacedSessions, templates);
     console.log(
-      `paced (open loop): ${pc * Math.ceil(pacedSessions / pc)} open sessions over ${pc} connections, target rate ${fmt(rate, 0)} steps/s (${args.rate !== undefined ? '--rate' : `half of the max median ${fmt(max, 0)}`}); sent ${fmt(w.sent / w.seconds, 0)}/s, scored ${fmt(w.scored / w.seconds, 0)}/s over ${fmt(w.seconds, 1)} s, ${w.skipped} due steps skipped`,
+      `paced (open loop): ${pc * Math.ceil(pacedSessions / pc)} open sessions over ${pc} connections, target rate ${fmt(rate, 0)} steps/s (${args.rate !== undefined ? '--rate' : `half of the max median ${fmt(max, 0)}`}); steplens then echo`,
     );
-    console.log(`paced latency ms: p50 ${fmt(lat.p50, 3)}  p99 ${fmt(lat.p99, 3)}  max ${fmt(lat.max, 2)}  (n = ${lat.n})`);
-    console.log(
-      `event-loop delay ms over the recorded window: server p99 ${fmt(serverDelay.p99, 1)} max ${fmt(serverDelay.max, 1)}; driver p99 ${fmt(driverDelay.percentile(99) / 1e6, 1)} max ${fmt(driverDelay.max / 1e6, 1)}`,
-    );
-    const gc = serverDelay.gc;
-    console.log(
-      `server GC pauses over the recorded window (perf_hooks gc entries): ${gc.minor.n} scavenges, ${fmt(gc.minor.total, 0)} ms in all, p99 ${fmt(gc.minor.p99, 2)} max ${fmt(gc.minor.max, 2)} ms; ${gc.major.n} full, ${fmt(gc.major.total, 0)} ms in all, max ${fmt(gc.major.max, 1)} ms; heap used after ${fmt((await a.memory()).heapUsed / 2 ** 20, 0)} MB (after a forced GC)`,
-    );
+    for (const [label, x] of [
+      ['A steplens', pa],
+      ['B ws echo', pb],
+    ] as const) {
+      const { w, lat, serverDelay, driverDelay } = x;
+      const gc = serverDelay.gc;
+      console.log(
+        `${label}: sent ${fmt(w.sent / w.seconds, 0)}/s, answered ${fmt(w.scored / w.seconds, 0)}/s over ${fmt(w.seconds, 1)} s, ${w.skipped} due steps skipped; latency ms p50 ${fmt(lat.p50, 3)}  p99 ${fmt(lat.p99, 3)}  max ${fmt(lat.max, 2)}  (n = ${lat.n})`,
+      );
+      console.log(
+        `  event-loop delay ms: server p99 ${fmt(serverDelay.p99, 1)} max ${fmt(serverDelay.max, 1)}; driver p99 ${fmt(driverDelay.p99, 1)} max ${fmt(driverDelay.max, 1)}; server GC (perf_hooks): ${gc.minor.n} scavenges, ${fmt(gc.minor.total, 0)} ms in all, p99 ${fmt(gc.minor.p99, 2)} max ${fmt(gc.minor.max, 2)} ms; ${gc.major.n} full, ${fmt(gc.major.total, 0)} ms, max ${fmt(gc.major.max, 1)} ms; heap used after ${fmt(x.heapMb, 0)} MB (after a forced GC)`,
+      );
+    }
+    console.log(`paced p99 steplens / echo at the same rate: ${ratio(pa.lat.p99, pb.lat.p99)}`);
+    const { w, lat, serverDelay, driverDelay } = pa;
     Object.assign(figures, {
       paced_rate: rate,
       paced_scored_per_s: w.scored / w.seconds,
@@ -261,11 +277,14 @@ async function main(): Promise<void> {
       paced_p99_ms: lat.p99,
       paced_max_ms: lat.max,
       paced_server_loop_delay_max_ms: serverDelay.max,
-      paced_server_scavenges: gc.minor.n,
-      paced_server_scavenge_p99_ms: gc.minor.p99,
-      paced_server_scavenge_max_ms: gc.minor.max,
-      paced_server_full_gc_ms: gc.major.total,
-      paced_driver_loop_delay_max_ms: driverDelay.max / 1e6,
+      paced_server_scavenges: serverDelay.gc.minor.n,
+      paced_server_scavenge_p99_ms: serverDelay.gc.minor.p99,
+      paced_server_scavenge_max_ms: serverDelay.gc.minor.max,
+      paced_server_full_gc_ms: serverDelay.gc.major.total,
+      paced_driver_loop_delay_max_ms: driverDelay.max,
+      paced_echo_p50_ms: pb.lat.p50,
+      paced_echo_p99_ms: pb.lat.p99,
+      paced_echo_max_ms: pb.lat.max,
     });
     targets.push(target(`ws-load p99 latency, ${pacedSessions} sessions at half max load`, lat.p99, '<', 2, 'ms'));
   }
