@@ -165,18 +165,17 @@ export class Session {
     if (this.scored >= this.maxSteps) {
       return { kind: 'too_large', message: `session ${this.id} reached the limit of ${this.maxSteps} steps` };
     }
-    let steps: Step[];
+    let results: StepResult[];
     if (this.parser === undefined) {
       const parsed = parseStepPayload(payload);
       if (!parsed.ok) return { kind: 'invalid', message: parsed.error };
-      steps = [parsed.value];
+      results = [this.push(parsed.value)];
     } else {
       if (typeof payload !== 'object' || payload === null) {
         return { kind: 'invalid', message: `step: expected one raw ${this.format} event (a JSON object or array)` };
       }
-      steps = this.parser.push(payload).steps;
+      results = this.parser.push(payload).steps.map((s) => this.push(s));
     }
-    const results = steps.map((s) => this.push(s));
     // Accepted once scored: a fault while scoring leaves the seq to be sent again.
     this.lastSeq = seq;
     return { kind: 'accepted', frames: this.framesFor(seq, results), results };
