@@ -304,10 +304,9 @@ export class Session {
  */
 function statesJsonBytes(states: ReturnType<Scorer['states']>): number {
   let n = 2;
-  for (let i = 0; i < states.length; i++) {
-    const s = states[i]!;
-    n += 190 + s.tool.length + (s.file?.length ?? 0) + (s.scope?.length ?? 0) + (s.range === undefined ? 0 : 20) + 3 * s.tokens.length;
-    for (let k = 0; k < s.tokens.length; k++) n += s.tokens[k]!.length;
+  for (const s of states) {
+    n += 190 + s.tool.length + (s.file?.length ?? 0) + (s.scope?.length ?? 0) + (s.range === undefined ? 0 : 20);
+    for (const t of s.tokens) n += t.length + 3;
   }
   return n;
 }
