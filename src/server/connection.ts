@@ -17,6 +17,9 @@ export const CLOSE = {
   goingAway: 1001,
 } as const;
 
+/** ws's send options for a text frame (one object for every frame). */
+const TEXT = { binary: false } as const;
+
 export class Connection {
   readonly id: number;
   /** The keys (tenant-qualified ids, see `sessionKey`) of the sessions it holds, ended ones kept for resume included. */
@@ -97,11 +100,14 @@ export class Connection {
     if (this.corked || this.raw === undefined) return;
     this.corked = true;
     this.raw.cork();
-    process.nextTick(() => {
-      this.corked = false;
-      this.raw?.uncork();
-    });
+    process.nextTick(this.uncork);
   }
+
+  /** Ends a burst ({@link batch}); one function per connection, not a closure per burst. */
+  private readonly uncork = (): void => {
+    this.corked = false;
+    this.raw?.uncork();
+  };
 
   /**
    * Handles messages strictly in order: a message runs at once (synchronously)
@@ -163,6 +169,10 @@ export class Connection {
     ready.then(release, () => release([]));
   }
 
+  /**
+   * The frame goes to ws as a Buffer: handing ws the string instead (no Buffer per frame) costs more, not less, once
+   * the socket writes it (a string chunk takes the generic writev path: +0.4 µs a frame measured end to end).
+   */
   private sendNow(message: ServerMessage): boolean {
     if (!this.open) return false;
     const data = Buffer.from(frameText(message), 'utf8');
@@ -172,7 +182,7 @@ export class Connection {
       return false;
     }
     this.batch();
-    this.socket.send(data, { binary: false });
+    this.socket.send(data, TEXT);
     return true;
   }
 

@@ -164,9 +164,16 @@ export class LiveFeed implements SessionObserver {
     return bytes;
   }
 
+  /**
+   * `s` changed: its cached row and the snapshots that hold it are stale. Runs on every scored step; until a
+   * snapshot has been built (no viewer yet) nothing is cached that could be stale (rows are built for snapshots
+   * only), so it costs nothing then.
+   */
   private changed_(s: Session): void {
+    if (this.snapshots.size === 0) return;
     this.rows.delete(s);
-    for (const scope of [s.tenant, ALL]) this.changes.set(scope, (this.changes.get(scope) ?? 0) + 1);
+    this.changes.set(s.tenant, (this.changes.get(s.tenant) ?? 0) + 1);
+    this.changes.set(ALL, (this.changes.get(ALL) ?? 0) + 1);
   }
 
   /**

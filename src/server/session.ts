@@ -101,8 +101,8 @@ export class Session {
   private readonly maxSteps: number;
   /** One short line per step saying what it did (the web view's step table). */
   private readonly texts: string[] = [];
-  /** Stage letters of the last steps (at most {@link RECENT}): the list row, in O(1). */
-  private recent = '';
+  /** Stage letters of the last steps (at most {@link RECENT}) as char codes in a ring, oldest at `scored % RECENT` once full: the list row, in O(1), no string per step. */
+  private readonly recent = new Uint8Array(RECENT);
 
   constructor(init: SessionInit) {
     this.id = init.id;
@@ -165,18 +165,17 @@ export class Session {
     if (this.scored >= this.maxSteps) {
       return { kind: 'too_large', message: `session ${this.id} reached the limit of ${this.maxSteps} steps` };
     }
-    let steps: Step[];
+    let results: StepResult[];
     if (this.parser === undefined) {
       const parsed = parseStepPayload(payload);
       if (!parsed.ok) return { kind: 'invalid', message: parsed.error };
-      steps = [parsed.value];
+      results = [this.push(parsed.value)];
     } else {
       if (typeof payload !== 'object' || payload === null) {
         return { kind: 'invalid', message: `step: expected one raw ${this.format} event (a JSON object or array)` };
       }
-      steps = this.parser.push(payload).steps;
+      results = this.parser.push(payload).steps.map((s) => this.push(s));
     }
-    const results = steps.map((s) => this.push(s));
     // Accepted once scored: a fault while scoring leaves the seq to be sent again.
     this.lastSeq = seq;
     return { kind: 'accepted', frames: this.framesFor(seq, results), results };
@@ -189,26 +188,18 @@ export class Session {
     this.scored += 1;
     this.texts.push(stepText(step));
     this.stages[result.state.stage] += 1;
-    this.recent = (this.recent.length >= RECENT ? this.recent.slice(1 - RECENT) : this.recent) + result.state.stage;
-    this.signals.push(...result.signals);
+    this.recent[(this.scored - 1) % RECENT] = result.state.stage.charCodeAt(0);
+    if (result.signals.length > 0) this.signals.push(...result.signals);
     return result;
   }
 
   private framesFor(seq: number, results: StepResult[]): StepFrame[] {
     const out: StepFrame[] = [];
     for (const r of results) {
-      out.push({
-        type: 'score',
-        session: this.id,
-        seq,
-        t: r.t,
-        stage: r.state.stage,
-        score: r.score,
-        reward: r.reward,
-        tier: r.tier,
-        reference: this.reference,
-        ...(r.pPass !== undefined ? { pPass: r.pPass } : {}),
-      });
+      const frame: ScoreMessage = { type: 'score', session: this.id, seq, t: r.t, stage: r.state.stage, score: r.score, reward: r.reward, tier: r.tier, reference: this.reference };
+      // Set after the others, as the spread that built it did (frames serialise in this key order).
+      if (r.pPass !== undefined) frame.pPass = r.pPass;
+      out.push(frame);
       for (const s of r.signals) {
         out.push({ type: 'signal', session: this.id, seq, t: s.t, kind: s.kind, severity: s.severity, steps: s.steps, message: s.message });
       }
@@ -237,7 +228,11 @@ export class Session {
 
   /** Stage letters of the last {@link RECENT} steps, oldest first. */
   get recentStages(): string {
-    return this.recent;
+    const n = Math.min(this.scored, RECENT);
+    const from = this.scored - n;
+    let out = '';
+    for (let t = from; t < this.scored; t++) out += String.fromCharCode(this.recent[t % RECENT]!); // t % RECENT < RECENT: in the ring
+    return out;
   }
 
   get tenant(): string {

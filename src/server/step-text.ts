@@ -42,24 +42,31 @@ const isSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
  * The step's line: whitespace runs collapsed to one space, cut to {@link STEP_TEXT_MAX} characters
  * ending in `...` (ASCII: one non-Latin-1 character would double the bytes V8 keeps for the whole
  * string). Reads only as far as the line needs: a regex over a whole heredoc would cost as much as
- * scoring the step.
+ * scoring the step. Most lines need no collapsing (single spaces between words): those are a slice.
  */
 export function stepText(step: Step): string {
   const text = what(step);
-  // The shortest prefix that holds the whole line, or one character more than fits (collapsed length in `kept`).
+  // The shortest prefix that holds the whole line, or one character more than fits (collapsed length in `kept`);
+  // `plain` while every whitespace character in it is a lone ' ' between two others (the prefix is its own line).
   let end = 0;
   let kept = 0;
   let gap = false;
+  let plain = true;
   while (end < text.length && kept <= STEP_TEXT_MAX) {
-    if (isSpace(text.charCodeAt(end++))) gap = kept > 0;
-    else {
+    const c = text.charCodeAt(end++);
+    if (isSpace(c)) {
+      if (c !== 32 || gap || kept === 0) plain = false;
+      gap = kept > 0;
+    } else {
       kept += gap ? 2 : 1;
       gap = false;
     }
   }
-  const one = text
-    .slice(0, end)
-    .replace(/[ \t\n\v\f\r]+/g, ' ')
-    .replace(/^ | $/g, '');
+  const one = plain && !gap ? (end === text.length ? text : text.slice(0, end)) : collapse(text.slice(0, end));
   return intern(one.length > STEP_TEXT_MAX ? `${one.slice(0, STEP_TEXT_MAX - 3)}...` : one);
+}
+
+/** Whitespace runs as one space, none at either end. */
+function collapse(text: string): string {
+  return text.replace(/[ \t\n\v\f\r]+/g, ' ').replace(/^ | $/g, '');
 }

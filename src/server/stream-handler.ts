@@ -46,22 +46,24 @@ export function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buffer | s
   }
   if (!parsed.ok) return refuse(deps, conn, parsed.error);
   const m = parsed.value;
-  const fault = (error: unknown): void => {
-    deps.log.error({ err: error, connection: conn.id }, 'message handling failed');
-    // The seq, when there is one, is named and left unaccepted: the client may send it again.
-    refuse(deps, conn, {
-      code: 'internal',
-      message: 'internal error while handling the message',
-      ...('session' in m && m.session ? { session: m.session } : {}),
-      ...(m.type === 'step' ? { seq: m.seq } : {}),
-    });
-  };
   try {
     const pending = dispatch(deps, conn, m, raw);
-    return pending instanceof Promise ? pending.catch(fault) : undefined;
+    return pending instanceof Promise ? pending.catch((error: unknown) => fault(deps, conn, m, error)) : undefined;
   } catch (error) {
-    return fault(error);
+    return fault(deps, conn, m, error);
   }
+}
+
+/** A fault while handling `m`: logged, and answered with an `internal` error frame. */
+function fault(deps: HandlerDeps, conn: Connection, m: ClientMessage, error: unknown): void {
+  deps.log.error({ err: error, connection: conn.id }, 'message handling failed');
+  // The seq, when there is one, is named and left unaccepted: the client may send it again.
+  refuse(deps, conn, {
+    code: 'internal',
+    message: 'internal error while handling the message',
+    ...('session' in m && m.session ? { session: m.session } : {}),
+    ...(m.type === 'step' ? { seq: m.seq } : {}),
+  });
 }
 
 /** `raw` is the frame as received: with Redis, an accepted step is stored as such (no re-serialising). */

@@ -25,7 +25,8 @@ describe('stepText', () => {
       const one = c.replace(/[ \t\n\v\f\r]+/g, ' ').trim();
       return one.length > STEP_TEXT_MAX ? `${one.slice(0, STEP_TEXT_MAX - 3)}...` : one;
     };
-    const chars = fc.constantFrom('a', 'b', ' ', '  ', '\n', '\t', 'xyz', '\r\n');
+    // Single spaces between words only (a line that is a slice of its command) as often as runs, ends and other whitespace.
+    const chars = fc.oneof(fc.constantFrom('a', 'b', ' ', '  ', '\n', '\t', 'xyz', '\r\n', '\v', '\f'), fc.constantFrom('word ', 'abcdefghij ', 'x'));
     fc.assert(
       fc.property(
         fc.array(chars, { maxLength: 160 }).map((a) => a.join('')),
