@@ -108,6 +108,16 @@ describe('Redis reference store', () => {
         (n) => n === 2,
       ),
     ).toBe(2);
+    // And growths published after the reconnection reach it: the store subscribed again by itself (ioredis'
+    // own resubscription is off, link.ts).
+    expect(sub?.options.autoResubscribe).toBe(false);
+    await a.addReference('t', statesA);
+    expect(
+      await eventually(
+        async () => (await b.prior()).references,
+        (n) => n === 3,
+      ),
+    ).toBe(3);
   });
 
   it('stores a growth as the states it added, not the whole PTA again, and builds the next version from the one it holds', async () => {

@@ -110,6 +110,10 @@ export class RedisLink {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       autoResendUnfulfilledCommands: false,
+      // The reference store subscribes again itself on every 'ready' (and handles a refusal); ioredis' own
+      // resubscription leaves its promise unhandled, and a connection lost again at that moment (Redis
+      // flapping) rejected it: an unhandled rejection, which ends a Node process.
+      autoResubscribe: false,
       // Each command is written at once: cheaper in CPU per command than ioredis' auto-pipelining (measured).
       enableAutoPipelining: false,
       commandTimeout: this.options.commandTimeoutMs ?? 2000,
