@@ -1,7 +1,7 @@
 /**
  * Temporal profile similarity Φtemp (method.md section 5.4): stage
  * distributions over three contiguous windows compared with Jensen-Shannon
- * divergence, kept incrementally with per-stage prefix sums.
+ * divergence, kept incrementally with the stage counts of each window.
  */
 import type { Pta } from '../scorer-api.js';
 import { STAGE_INDEX, UNIFORM, type Windows } from '../stage-windows.js';
@@ -51,23 +51,27 @@ export interface TemporalTracker extends SignalTracker<number> {
 }
 
 /**
- * Creates an incremental Φtemp tracker: per-stage prefix sums make each
- * `value()` O(1) although window boundaries move as `n` grows, and every value
+ * Creates an incremental Φtemp tracker: the stage counts of each window, moved along with its bounds,
+ * make each `value()` O(1) although window boundaries move as `n` grows, and every value
  * equals Φtemp computed from scratch on the prefix (test/signals/conformance.test.ts). With no state added
  * all three windows are empty, hence uniform, and `value()` is the similarity
  * of the uniform profile to the reference.
  */
 export function createTemporalTracker(reference: Windows, alpha: number): TemporalTracker {
-  // Prefix counts of the 4 stages, interleaved (prefix[4i + s] = states of stage s among the first i), in a
-  // typed array grown by doubling: a session keeps one per trajectory, and 4 arrays of boxed-size slots cost ~3x.
-  let prefix = new Int32Array(4 * 32);
+  // The stage of each state (one byte, in a typed array grown by doubling) and the stage counts of the three
+  // windows [0, a), [a, b), [b, n), moved along as n grows (each bound moves by at most one state per step):
+  // exact integer counts, as prefix sums gave, at a byte a state instead of 16.
+  let stages = new Uint8Array(64);
+  const counts = new Int32Array(12);
   let n = 0;
-  // JSD of the window [lo, hi) against reference window k: windowDistribution and jsd's arithmetic, in the same order.
-  const windowJsd = (lo: number, hi: number, k: number): number => {
-    const c0 = prefix[4 * hi]! - prefix[4 * lo]!;
-    const c1 = prefix[4 * hi + 1]! - prefix[4 * lo + 1]!;
-    const c2 = prefix[4 * hi + 2]! - prefix[4 * lo + 2]!;
-    const c3 = prefix[4 * hi + 3]! - prefix[4 * lo + 3]!;
+  let a = 0;
+  let b = 0;
+  // JSD of window k against reference window k: windowDistribution and jsd's arithmetic, in the same order.
+  const windowJsd = (k: number): number => {
+    const c0 = counts[4 * k]!;
+    const c1 = counts[4 * k + 1]!;
+    const c2 = counts[4 * k + 2]!;
+    const c3 = counts[4 * k + 3]!;
     const total = c0 + c1 + c2 + c3;
     if (total === 0) return jsd4(UNIFORM[0], UNIFORM[1], UNIFORM[2], UNIFORM[3], reference[k]!);
     const d = total + 4 * alpha;
@@ -76,19 +80,33 @@ export function createTemporalTracker(reference: Windows, alpha: number): Tempor
   return {
     add(state: State): void {
       const k = STAGE_INDEX[state.stage];
-      if (4 * (n + 2) > prefix.length) {
-        const grown = new Int32Array(prefix.length * 2);
-        grown.set(prefix);
-        prefix = grown;
+      if (n === stages.length) {
+        const grown = new Uint8Array(stages.length * 2);
+        grown.set(stages);
+        stages = grown;
       }
-      for (let s = 0; s < 4; s++) prefix[4 * (n + 1) + s] = prefix[4 * n + s]! + (s === k ? 1 : 0);
+      stages[n] = k;
+      counts[8 + k]! += 1;
       n++;
+      // windowBounds(n): a = ⌊n/3⌋, b = ⌊2n/3⌋; the state at the old b moves into the middle window, the one at the old a into the first.
+      const nb = Math.floor((2 * n) / 3);
+      if (nb > b) {
+        const s = stages[b]!;
+        counts[8 + s]! -= 1;
+        counts[4 + s]! += 1;
+        b = nb;
+      }
+      const na = Math.floor(n / 3);
+      if (na > a) {
+        const s = stages[a]!;
+        counts[4 + s]! -= 1;
+        counts[s]! += 1;
+        a = na;
+      }
     },
     value(): number {
       // temporalFromWindows(windowBounds(n) → windowDistribution, reference), without the arrays.
-      const a = Math.floor(n / 3);
-      const b = Math.floor((2 * n) / 3);
-      const sum = windowJsd(0, a, 0) + windowJsd(a, b, 1) + windowJsd(b, n, 2);
+      const sum = windowJsd(0) + windowJsd(1) + windowJsd(2);
       return 1 - sum / 3;
     },
     get length() {
