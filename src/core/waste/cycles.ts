@@ -49,23 +49,27 @@ function isPrimitive(block: readonly string[]): boolean {
 /** `history`: keep the runs for `runs()` (off: only the current run of each block size, for callers that read what `add` returns). */
 export function createCycleDetector(minBlock: number, maxBlock: number, history = true): CycleDetector {
   // Only the last maxBlock + 1 states are ever read (a run is found when its block has just repeated once),
-  // so keys and states live in a ring of that size instead of growing with the trajectory.
+  // so their keys, t and tools live in a ring of that size instead of growing with the trajectory (not the
+  // states themselves: the scorer keeps its states in columns, and a ring of objects would keep them alive).
   const size = Math.max(1, maxBlock + 1);
   const keys: string[] = new Array<string>(size);
-  const ring: State[] = new Array<State>(size);
+  const ts: number[] = new Array<number>(size).fill(0);
+  const tools: string[] = new Array<string>(size);
   const key = (j: number): string => keys[j % size]!;
   let count = 0;
-  const perBlock = new Map<number, { len: number; primitive: boolean; run: CycleRun | undefined }>();
-  for (let L = minBlock; L <= maxBlock; L++) perBlock.set(L, { len: 0, primitive: false, run: undefined });
+  const perBlock: Array<{ L: number; len: number; primitive: boolean; run: CycleRun | undefined }> = [];
+  for (let L = minBlock; L <= maxBlock; L++) perBlock.push({ L, len: 0, primitive: false, run: undefined });
   // Runs that reached 2 occurrences (a run of one occurrence is kept only while it is some block's current run).
   const all: CycleRun[] = [];
   return {
     add(state) {
       const i = count++;
       keys[i % size] = cycleKey(state);
-      ring[i % size] = state;
+      ts[i % size] = state.t;
+      tools[i % size] = state.tool;
       const grown: CycleRun[] = [];
-      for (const [L, cur] of perBlock) {
+      for (const cur of perBlock) {
+        const L = cur.L;
         if (i < L || key(i) !== key(i - L)) {
           cur.len = 0;
           cur.run = undefined;
@@ -81,10 +85,9 @@ export function createCycleDetector(minBlock: number, maxBlock: number, history 
         if (!cur.primitive) continue;
         const reps = Math.floor((cur.len + L) / L);
         if (cur.run === undefined) {
-          const first = ring[(i - L) % size]!;
           const steps: number[] = [];
-          for (let j = i - L; j <= i; j++) steps.push(ring[j % size]!.t);
-          cur.run = { block: L, start: first.t, end: state.t, reps, steps, tool: first.tool };
+          for (let j = i - L; j <= i; j++) steps.push(ts[j % size]!);
+          cur.run = { block: L, start: ts[(i - L) % size]!, end: state.t, reps, steps, tool: tools[(i - L) % size]! };
           if (reps >= 2 && history) all.push(cur.run);
           grown.push(cur.run);
           continue;
