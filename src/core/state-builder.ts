@@ -43,7 +43,6 @@ export function createStateBuilder(analyzers: Analyzers, options: StateBuilderOp
       const label = outcome.label;
       const failed = stepFailed(step);
       const scope = updateWorkspace(workspace, analyzers.scope, step, outcome, failed);
-      workspace.settle();
       const root = labeler.repoRoot;
       const a = step.action;
       const terminal = a.kind === 'shell' || a.kind === 'code';

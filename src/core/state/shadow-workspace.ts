@@ -25,8 +25,6 @@ export class ShadowWorkspace {
   private readonly hot = new Map<string, HotFile>();
   private readonly sizes = new Map<string, number>();
   private total = 0;
-  /** A file was stored since the last {@link settle}. */
-  private stored = false;
 
   constructor(private readonly maxChars = DEFAULT_WORKSPACE_CHARS) {}
 
@@ -68,7 +66,6 @@ export class ShadowWorkspace {
 
   /** Makes `arr` the content of `file`, which becomes the most recent hot file (a new file enters the recency order last). */
   private store(file: string, arr: Array<string | undefined>, named = false): void {
-    this.stored = true;
     const h = this.hot.get(file);
     if (h !== undefined) {
       this.hot.delete(file);
@@ -82,16 +79,6 @@ export class ShadowWorkspace {
       const [oldest, entry] = this.hot.entries().next().value!;
       this.cool(oldest, entry);
     }
-  }
-
-  /**
-   * Ends a step: after a step that stored no file (a test run, a search), the hot files are packed. A session
-   * waiting for its next step then keeps no line array (nor the observations its lines are slices of), while
-   * a series of operations on one file keeps it hot.
-   */
-  settle(): void {
-    if (!this.stored) for (const [file, h] of [...this.hot]) this.cool(file, h);
-    this.stored = false;
   }
 
   /** Records lines seen in an observation (line number -> text). */
