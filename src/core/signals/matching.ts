@@ -27,12 +27,23 @@ interface Frame {
 
 /** Creates an empty incremental matching over `rightCount` right vertices (0..rightCount-1). */
 export function createIncrementalMatching(rightCount: number): IncrementalMatching {
-  const adj: Array<readonly number[]> = [];
-  const matchR = new Int32Array(rightCount).fill(-1);
-  const visited = new Uint8Array(rightCount);
-  let size = 0;
+  return new Matching(rightCount);
+}
 
-  const augment = (root: number): boolean => {
+/** A class, not an object of closures: a session keeps one per PTA-scored trajectory, and shares the methods. */
+class Matching implements IncrementalMatching {
+  private readonly adj: Array<readonly number[]> = [];
+  private readonly matchR: Int32Array;
+  private readonly visited: Uint8Array;
+  private matched = 0;
+
+  constructor(private readonly rightCount: number) {
+    this.matchR = new Int32Array(rightCount).fill(-1);
+    this.visited = new Uint8Array(rightCount);
+  }
+
+  private augment(root: number): boolean {
+    const { adj, matchR, visited } = this;
     visited.fill(0);
     const stack: Frame[] = [{ u: root, i: 0 }];
     while (stack.length > 0) {
@@ -57,26 +68,32 @@ export function createIncrementalMatching(rightCount: number): IncrementalMatchi
       return true;
     }
     return false;
-  };
+  }
 
-  return {
-    addLeft(adjacent: readonly number[]): boolean {
-      for (const v of adjacent) {
-        if (!Number.isInteger(v) || v < 0 || v >= rightCount) throw new RangeError(`right vertex ${v} out of range`);
-      }
-      const u = adj.length;
-      adj.push(adjacent);
-      if (adjacent.length === 0 || !augment(u)) return false;
-      size++;
-      return true;
-    },
-    get size() {
-      return size;
-    },
-    get left() {
-      return adj.length;
-    },
-    matchOfRight: (v) => matchR[v] ?? -1,
-    matchOfLeft: (u) => (Number.isInteger(u) && u >= 0 && u < adj.length ? matchR.indexOf(u) : -1),
-  };
+  addLeft(adjacent: readonly number[]): boolean {
+    for (const v of adjacent) {
+      if (!Number.isInteger(v) || v < 0 || v >= this.rightCount) throw new RangeError(`right vertex ${v} out of range`);
+    }
+    const u = this.adj.length;
+    this.adj.push(adjacent);
+    if (adjacent.length === 0 || !this.augment(u)) return false;
+    this.matched++;
+    return true;
+  }
+
+  get size(): number {
+    return this.matched;
+  }
+
+  get left(): number {
+    return this.adj.length;
+  }
+
+  matchOfRight(v: number): number {
+    return this.matchR[v] ?? -1;
+  }
+
+  matchOfLeft(u: number): number {
+    return Number.isInteger(u) && u >= 0 && u < this.adj.length ? this.matchR.indexOf(u) : -1;
+  }
 }

@@ -58,59 +58,73 @@ export interface TemporalTracker extends SignalTracker<number> {
  * of the uniform profile to the reference.
  */
 export function createTemporalTracker(reference: Windows, alpha: number): TemporalTracker {
+  return new Temporal(reference, alpha);
+}
+
+/** A class, not an object of closures: a session keeps one per trajectory, and shares the methods. */
+class Temporal implements TemporalTracker {
   // The stage of each state (one byte, in a typed array grown by doubling) and the stage counts of the three
   // windows [0, a), [a, b), [b, n), moved along as n grows (each bound moves by at most one state per step):
   // exact integer counts, as prefix sums gave, at a byte a state instead of 16.
-  let stages = new Uint8Array(64);
-  const counts = new Int32Array(12);
-  let n = 0;
-  let a = 0;
-  let b = 0;
-  // JSD of window k against reference window k: windowDistribution and jsd's arithmetic, in the same order.
-  const windowJsd = (k: number): number => {
+  private stages = new Uint8Array(64);
+  private readonly counts = new Int32Array(12);
+  private n = 0;
+  private a = 0;
+  private b = 0;
+
+  constructor(
+    private readonly reference: Windows,
+    private readonly alpha: number,
+  ) {}
+
+  /** JSD of window k against reference window k: windowDistribution and jsd's arithmetic, in the same order. */
+  private windowJsd(k: number): number {
+    const { counts, alpha } = this;
     const c0 = counts[4 * k]!;
     const c1 = counts[4 * k + 1]!;
     const c2 = counts[4 * k + 2]!;
     const c3 = counts[4 * k + 3]!;
     const total = c0 + c1 + c2 + c3;
-    if (total === 0) return jsd4(UNIFORM[0], UNIFORM[1], UNIFORM[2], UNIFORM[3], reference[k]!);
+    if (total === 0) return jsd4(UNIFORM[0], UNIFORM[1], UNIFORM[2], UNIFORM[3], this.reference[k]!);
     const d = total + 4 * alpha;
-    return jsd4((c0 + alpha) / d, (c1 + alpha) / d, (c2 + alpha) / d, (c3 + alpha) / d, reference[k]!);
-  };
-  return {
-    add(state: State): void {
-      const k = STAGE_INDEX[state.stage];
-      if (n === stages.length) {
-        const grown = new Uint8Array(stages.length * 2);
-        grown.set(stages);
-        stages = grown;
-      }
-      stages[n] = k;
-      counts[8 + k]! += 1;
-      n++;
-      // windowBounds(n): a = ⌊n/3⌋, b = ⌊2n/3⌋; the state at the old b moves into the middle window, the one at the old a into the first.
-      const nb = Math.floor((2 * n) / 3);
-      if (nb > b) {
-        const s = stages[b]!;
-        counts[8 + s]! -= 1;
-        counts[4 + s]! += 1;
-        b = nb;
-      }
-      const na = Math.floor(n / 3);
-      if (na > a) {
-        const s = stages[a]!;
-        counts[4 + s]! -= 1;
-        counts[s]! += 1;
-        a = na;
-      }
-    },
-    value(): number {
-      // temporalFromWindows(windowBounds(n) → windowDistribution, reference), without the arrays.
-      const sum = windowJsd(0) + windowJsd(1) + windowJsd(2);
-      return 1 - sum / 3;
-    },
-    get length() {
-      return n;
-    },
-  };
+    return jsd4((c0 + alpha) / d, (c1 + alpha) / d, (c2 + alpha) / d, (c3 + alpha) / d, this.reference[k]!);
+  }
+
+  add(state: State): void {
+    const k = STAGE_INDEX[state.stage];
+    const counts = this.counts;
+    if (this.n === this.stages.length) {
+      const grown = new Uint8Array(this.stages.length * 2);
+      grown.set(this.stages);
+      this.stages = grown;
+    }
+    this.stages[this.n] = k;
+    counts[8 + k]! += 1;
+    const n = ++this.n;
+    // windowBounds(n): a = ⌊n/3⌋, b = ⌊2n/3⌋; the state at the old b moves into the middle window, the one at the old a into the first.
+    const nb = Math.floor((2 * n) / 3);
+    if (nb > this.b) {
+      const s = this.stages[this.b]!;
+      counts[8 + s]! -= 1;
+      counts[4 + s]! += 1;
+      this.b = nb;
+    }
+    const na = Math.floor(n / 3);
+    if (na > this.a) {
+      const s = this.stages[this.a]!;
+      counts[4 + s]! -= 1;
+      counts[s]! += 1;
+      this.a = na;
+    }
+  }
+
+  value(): number {
+    // temporalFromWindows(windowBounds(n) → windowDistribution, reference), without the arrays.
+    const sum = this.windowJsd(0) + this.windowJsd(1) + this.windowJsd(2);
+    return 1 - sum / 3;
+  }
+
+  get length(): number {
+    return this.n;
+  }
 }
