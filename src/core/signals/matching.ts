@@ -30,21 +30,29 @@ export function createIncrementalMatching(rightCount: number): IncrementalMatchi
   return new Matching(rightCount);
 }
 
+/** Right vertices visited by the search under way: one buffer for every matching (a search runs to its end before another starts). */
+let visitedScratch = new Uint8Array(256);
+
+/** The first `n` bytes of the shared visited buffer, zeroed (grown when a matching has more right vertices). */
+function scratch(n: number): Uint8Array {
+  if (visitedScratch.length < n) visitedScratch = new Uint8Array(Math.max(n, 2 * visitedScratch.length));
+  visitedScratch.fill(0, 0, n);
+  return visitedScratch;
+}
+
 /** A class, not an object of closures: a session keeps one per PTA-scored trajectory, and shares the methods. */
 class Matching implements IncrementalMatching {
   private readonly adj: Array<readonly number[]> = [];
   private readonly matchR: Int32Array;
-  private readonly visited: Uint8Array;
   private matched = 0;
 
   constructor(private readonly rightCount: number) {
     this.matchR = new Int32Array(rightCount).fill(-1);
-    this.visited = new Uint8Array(rightCount);
   }
 
   private augment(root: number): boolean {
-    const { adj, matchR, visited } = this;
-    visited.fill(0);
+    const { adj, matchR } = this;
+    const visited = scratch(this.rightCount);
     const stack: Frame[] = [{ u: root, i: 0 }];
     while (stack.length > 0) {
       const top = stack[stack.length - 1]!;

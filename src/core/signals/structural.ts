@@ -43,24 +43,28 @@ export function createStructuralTracker(pta: Pta, tau: number): StructuralTracke
   return new Structural(structuralReference(pta, tau));
 }
 
+/** The nodes adjacent to the state being added (all 0 between calls), shared by every tracker. */
+let edgeScratch = new Uint8Array(256);
+
 /** A class, not an object of closures: a session keeps one per PTA-scored trajectory, and shares the methods. */
 class Structural implements StructuralTracker {
   private readonly pointers: number[];
   private readonly hits: number[];
-  private readonly edge: Uint8Array;
   private readonly matching: IncrementalMatching;
   private candidates = 0;
 
   constructor(private readonly ref: StructuralReference) {
     this.pointers = ref.paths.map(() => 0);
     this.hits = ref.paths.map(() => 0);
-    this.edge = new Uint8Array(ref.nodeStates.length);
     this.matching = createIncrementalMatching(ref.nodeStates.length);
   }
 
   add(state: State): void {
     if (state.stage === 'O') return;
-    const { ref, edge, pointers, hits } = this;
+    const { ref, pointers, hits } = this;
+    // Scratch marks of the state's adjacent nodes, set and cleared within this call: one buffer for every tracker.
+    if (edgeScratch.length < ref.nodeStates.length) edgeScratch = new Uint8Array(Math.max(ref.nodeStates.length, 2 * edgeScratch.length));
+    const edge = edgeScratch;
     const paths = ref.paths;
     this.candidates++;
     const adjacent = ref.adjacent(state);

@@ -42,8 +42,15 @@ export function temporalFromWindows(candidate: Windows, reference: Windows): num
 export function referenceWindows(pta: Pta): Windows {
   const k = pta.references.length;
   if (k === 0) return [[...UNIFORM], [...UNIFORM], [...UNIFORM]];
-  return pta.windowSums.map((w) => w.map((x) => x / k)) as Windows;
+  // Shared by the scorers of a PTA (one copy per task, not per session); a grown PTA has new window sums.
+  const memo = windowsMemo.get(pta.windowSums);
+  if (memo?.k === k) return memo.windows;
+  const windows = pta.windowSums.map((w) => w.map((x) => x / k)) as Windows;
+  windowsMemo.set(pta.windowSums, { k, windows });
+  return windows;
 }
+
+const windowsMemo = new WeakMap<Pta['windowSums'], { k: number; windows: Windows }>();
 
 /** Incremental Φtemp tracker: `value()` is Φtemp of the states added so far, O(1). */
 export interface TemporalTracker extends SignalTracker<number> {
@@ -63,10 +70,11 @@ export function createTemporalTracker(reference: Windows, alpha: number): Tempor
 
 /** A class, not an object of closures: a session keeps one per trajectory, and shares the methods. */
 class Temporal implements TemporalTracker {
-  // The stage of each state (one byte, in a typed array grown by doubling) and the stage counts of the three
-  // windows [0, a), [a, b), [b, n), moved along as n grows (each bound moves by at most one state per step):
-  // exact integer counts, as prefix sums gave, at a byte a state instead of 16.
-  private stages = new Uint8Array(64);
+  // The stage of each state (two bits, 16 to an int, in a typed array grown by doubling: 100 states fit in
+  // 32 bytes, kept on the heap with no buffer of its own) and the stage counts of the three windows [0, a),
+  // [a, b), [b, n), moved along as n grows (each bound moves by at most one state per step): exact integer
+  // counts, as prefix sums gave, at two bits a state instead of 16 bytes.
+  private stages = new Int32Array(4);
   private readonly counts = new Int32Array(12);
   private n = 0;
   private a = 0;
@@ -76,6 +84,10 @@ class Temporal implements TemporalTracker {
     private readonly reference: Windows,
     private readonly alpha: number,
   ) {}
+
+  private stage(i: number): number {
+    return (this.stages[i >> 4]! >>> ((i & 15) * 2)) & 3;
+  }
 
   /** JSD of window k against reference window k: windowDistribution and jsd's arithmetic, in the same order. */
   private windowJsd(k: number): number {
@@ -93,25 +105,25 @@ class Temporal implements TemporalTracker {
   add(state: State): void {
     const k = STAGE_INDEX[state.stage];
     const counts = this.counts;
-    if (this.n === this.stages.length) {
-      const grown = new Uint8Array(this.stages.length * 2);
+    if (this.n >> 4 === this.stages.length) {
+      const grown = new Int32Array(this.stages.length * 2);
       grown.set(this.stages);
       this.stages = grown;
     }
-    this.stages[this.n] = k;
+    this.stages[this.n >> 4]! |= k << ((this.n & 15) * 2);
     counts[8 + k]! += 1;
     const n = ++this.n;
     // windowBounds(n): a = ⌊n/3⌋, b = ⌊2n/3⌋; the state at the old b moves into the middle window, the one at the old a into the first.
     const nb = Math.floor((2 * n) / 3);
     if (nb > this.b) {
-      const s = this.stages[this.b]!;
+      const s = this.stage(this.b);
       counts[8 + s]! -= 1;
       counts[4 + s]! += 1;
       this.b = nb;
     }
     const na = Math.floor(n / 3);
     if (na > this.a) {
-      const s = this.stages[this.a]!;
+      const s = this.stage(this.a);
       counts[4 + s]! -= 1;
       counts[s]! += 1;
       this.a = na;
