@@ -26,13 +26,18 @@ const R = 64;
 const MAX_SEQ_STEP = R - 2;
 const SEQ_ASIDE = R - 1;
 
+/**
+ * The stage and tier values a row's codes name, one table for every log (they are a handful of enum values; a
+ * table per session cost ~180 B). Only grows: a code, once given, names its value for good.
+ */
+const CODES: string[] = [];
+
 /** Compact, append-only log of a session's score and signal frames. */
 export class FrameLog {
   private readonly rows: number[] = [];
   private readonly signals: Signal[] = [];
-  private readonly codes: string[] = [];
   /** Rewards, t and seq values that are not the implied ones, by row. */
-  private readonly aside = new Map<number, { reward?: number; t?: number; seq?: number }>();
+  private aside: Map<number, { reward?: number; t?: number; seq?: number }> | undefined;
   private count = 0;
   private lastSeq = 0;
   private lastTotal = 0;
@@ -55,15 +60,15 @@ export class FrameLog {
   get bytes(): number {
     let signals = 0;
     for (const s of this.signals) signals += 96 + 2 * s.message.length + 8 * s.steps.length;
-    return 64 + 8 * this.rows.length + signals + 64 * this.aside.size;
+    return 64 + 8 * this.rows.length + signals + 64 * (this.aside?.size ?? 0);
   }
 
   private code(text: string): number {
-    const i = this.codes.indexOf(text);
+    const i = CODES.indexOf(text);
     if (i >= 0) return i;
-    if (this.codes.length >= R) throw new Error(`frame log: more than ${R} distinct stage/tier values`);
-    this.codes.push(text);
-    return this.codes.length - 1;
+    if (CODES.length >= R) throw new Error(`frame log: more than ${R} distinct stage/tier values`);
+    CODES.push(text);
+    return CODES.length - 1;
   }
 
   /** Logs the frames of one scored step sent under `seq`: its score frame, then one signal frame per signal. */
@@ -78,7 +83,7 @@ export class FrameLog {
       step = SEQ_ASIDE;
       extra.seq = seq;
     }
-    if (Object.keys(extra).length > 0) this.aside.set(i, extra);
+    if (Object.keys(extra).length > 0) (this.aside ??= new Map()).set(i, extra);
     let flags = (s.struct === null ? 0 : STRUCT) | (s.cov === null ? 0 : COV) | (r.pPass === undefined ? 0 : PPASS);
     if (Object.is(s.coh, this.lastCoh)) flags |= SAME_COH;
     if (s.struct !== null && Object.is(s.struct, this.lastStruct)) flags |= SAME_STRUCT;
@@ -133,8 +138,8 @@ export class FrameLog {
         return d;
       };
       const flags = digit();
-      const stage = this.codes[digit()] as ScoreMessage['stage'];
-      const tier = this.codes[digit()] as ScoreMessage['tier'];
+      const stage = CODES[digit()] as ScoreMessage['stage'];
+      const tier = CODES[digit()] as ScoreMessage['tier'];
       const step = digit();
       const signals = packed;
       const total = this.rows[p++]!;
@@ -146,7 +151,7 @@ export class FrameLog {
       prevCoh = coh;
       prevStruct = struct;
       prevCov = cov;
-      const extra = this.aside.get(i);
+      const extra = this.aside?.get(i);
       seq = step === SEQ_ASIDE ? extra!.seq! : seq + step; // add() kept seq aside with this step code
       if (keep(seq, 'score')) {
         const score: ScoreVector = { total, struct, cov, coh, temp };
