@@ -7,20 +7,20 @@
  */
 import { composite, tierFor } from './composite.js';
 import { DEFAULT_CONFIG, type ScoringConfig } from './config.js';
-import { createEarlyStop } from './early-stop/index.js';
+import { createEarlyStop, type EarlyStop } from './early-stop/index.js';
 import { classifyLucky, luckyReference } from './lucky.js';
 import { DEFAULT_POLICY, type Policy } from './policy.js';
-import { createForecaster } from './forecast/forecaster.js';
+import { createForecaster, type Forecaster } from './forecast/forecaster.js';
 import type { ForecastModel } from './forecast/model.js';
-import { createPriorSignalTracker } from './signals/prior-signals.js';
+import { createPriorSignalTracker, type PriorSignalTracker } from './signals/prior-signals.js';
 import { ptaPathCount } from './pta/paths.js';
-import type { ReferenceInfo, ScoreVector, Step } from './types.js';
-import type { Pta, Scorer, ScorerOptions, StepResult, TrajectoryReport } from './scorer-api.js';
-import { createCoherenceTracker } from './signals/coherence.js';
+import type { ReferenceInfo, ScoreVector, State, Step } from './types.js';
+import type { ForecastTrace, Pta, Scorer, ScorerOptions, StepResult, TrajectoryReport } from './scorer-api.js';
+import { createCoherenceTracker, type CoherenceTracker } from './signals/coherence.js';
 import { sharedRetryDetector } from './signals/repeats.js';
-import { createStructuralTracker } from './signals/structural.js';
-import { createTemporalTracker, referenceWindows } from './signals/temporal.js';
-import { createStateBuilder } from './state-builder.js';
+import { createStructuralTracker, type StructuralTracker } from './signals/structural.js';
+import { createTemporalTracker, referenceWindows, type TemporalTracker } from './signals/temporal.js';
+import { createStateBuilder, type StateBuilder } from './state-builder.js';
 import { StateColumns } from './state/state-columns.js';
 import { wasteReport } from './waste/index.js';
 
@@ -34,83 +34,117 @@ export type CreateScorerOptions = ScorerOptions & { config?: ScoringConfig; poli
  * reward is f_t − f_{t−1} with f_{−1} = 0.
  */
 export function createScorer(options: CreateScorerOptions): Scorer {
-  const cfg = options.config ?? DEFAULT_CONFIG;
-  const policy = options.policy ?? DEFAULT_POLICY;
-  const ref = options.reference;
-  const pta: Pta | undefined = ref.kind === 'pta' ? ref.pta : undefined;
-  const builder = createStateBuilder(options.analyzers, { charsPerToken: cfg.charsPerToken });
-  // Coherence and the blind-retry signal see the same states in the same order: one retry history for both.
-  const retry = sharedRetryDetector();
-  const coherence = createCoherenceTracker(cfg.epsilon, retry);
-  const temporal = createTemporalTracker(ref.kind === 'pta' ? referenceWindows(ref.pta) : ref.prior.windows, cfg.alpha);
-  const structural = pta !== undefined ? createStructuralTracker(pta, cfg.tau) : undefined;
-  const priorSignals = pta === undefined ? createPriorSignalTracker(cfg.brevitySteps) : undefined;
-  const forecaster = options.forecast !== undefined ? createForecaster(options.forecast) : undefined;
-  const earlyStop = createEarlyStop(policy, { retry });
-  // Kept in columns (~40 B a state instead of ~130): states are rebuilt only for `states()` and the report.
-  const states = new StateColumns();
-  let unknown = 0;
-  let outcome: boolean | undefined;
-  let current: ScoreVector = { total: 0, struct: pta ? 0 : null, cov: pta ? 0 : null, coh: 0, temp: 0 };
-  const reference: ReferenceInfo = Object.freeze(pta !== undefined ? { kind: 'pta', version: pta.version, paths: ptaPathCount(pta) } : { kind: 'prior' });
+  return new IncrementalScorer(options);
+}
 
-  return {
-    push(step: Step): StepResult {
-      const { label, state } = builder.next(step);
-      states.push(state);
-      if (state.unknown) unknown += 1;
-      coherence.add(state);
-      temporal.add(state);
-      structural?.add(state);
-      priorSignals?.add(state, label.sourceEdit);
-      const pPass = forecaster?.add(step, state, label);
-      const score = composite(
-        {
-          struct: structural !== undefined ? structural.struct() : null,
-          cov: structural !== undefined ? structural.cov() : null,
-          coh: coherence.value(),
-          temp: temporal.value(),
-        },
-        cfg.weights,
-        priorSignals !== undefined ? { weights: cfg.priorWeights, signals: priorSignals.value() } : undefined,
-      );
-      const reward = score.total - current.total;
-      current = score;
-      const signals = earlyStop.add(state, score.total, pPass);
-      const tier = tierFor(score.total, outcome, cfg);
-      return pPass !== undefined ? { t: state.t, label, state, score, reward, tier, signals, pPass } : { t: state.t, label, state, score, reward, tier, signals };
-    },
-    get length() {
-      return states.length;
-    },
-    reference,
-    score: () => ({ ...current }),
-    states: () => states.all(),
-    state: (i: number) => states.at(i),
-    setOutcome(passed) {
-      outcome = passed;
-    },
-    ...(forecaster !== undefined ? { forecastTrace: () => forecaster.trace() } : {}),
-    report(passed?: boolean): TrajectoryReport {
-      const all = states.all();
-      const waste = wasteReport(all, { settings: cfg.waste, tau: cfg.tau, ptaFiles: pta?.files });
-      const tier = tierFor(current.total, passed, cfg);
-      const lucky =
-        passed === true && tier === 'Lucky' ? classifyLucky({ states: all, score: current, waste, reference: pta !== undefined ? luckyReference(pta.references) : undefined }, cfg.lucky) : undefined;
-      return {
-        score: { ...current },
-        tier,
-        ...(lucky !== undefined ? { lucky } : {}),
-        waste,
-        signals: [...earlyStop.signals()],
-        steps: states.length,
-        stages: all.map((s) => s.stage).join(''),
-        reference: { ...reference },
-        unknown,
-        ...(forecaster !== undefined ? { pPass: forecaster.value() } : {}),
-      };
-    },
-  };
+/**
+ * The scorer of {@link createScorer}: a class, so that a session keeps its fields in one object and shares the
+ * methods (an object of closures cost each session a closure per method and a property array, ~1 KB).
+ */
+class IncrementalScorer implements Scorer {
+  readonly reference: ReferenceInfo;
+  declare forecastTrace?: () => ForecastTrace;
+  private readonly cfg: ScoringConfig;
+  private readonly pta: Pta | undefined;
+  private readonly builder: StateBuilder;
+  private readonly coherence: CoherenceTracker;
+  private readonly temporal: TemporalTracker;
+  private readonly structural: StructuralTracker | undefined;
+  private readonly priorSignals: PriorSignalTracker | undefined;
+  private readonly forecaster: Forecaster | undefined;
+  private readonly earlyStop: EarlyStop;
+  // Kept in columns (~40 B a state instead of ~130): states are rebuilt only for `states()` and the report.
+  private readonly columns = new StateColumns();
+  private unknown = 0;
+  private outcome: boolean | undefined;
+  private current: ScoreVector;
+
+  constructor(options: CreateScorerOptions) {
+    const cfg = (this.cfg = options.config ?? DEFAULT_CONFIG);
+    const policy = options.policy ?? DEFAULT_POLICY;
+    const ref = options.reference;
+    const pta = (this.pta = ref.kind === 'pta' ? ref.pta : undefined);
+    this.builder = createStateBuilder(options.analyzers, { charsPerToken: cfg.charsPerToken });
+    // Coherence and the blind-retry signal see the same states in the same order: one retry history for both.
+    const retry = sharedRetryDetector();
+    this.coherence = createCoherenceTracker(cfg.epsilon, retry);
+    this.temporal = createTemporalTracker(ref.kind === 'pta' ? referenceWindows(ref.pta) : ref.prior.windows, cfg.alpha);
+    this.structural = pta !== undefined ? createStructuralTracker(pta, cfg.tau) : undefined;
+    this.priorSignals = pta === undefined ? createPriorSignalTracker(cfg.brevitySteps) : undefined;
+    const forecaster = (this.forecaster = options.forecast !== undefined ? createForecaster(options.forecast) : undefined);
+    this.earlyStop = createEarlyStop(policy, { retry });
+    this.current = { total: 0, struct: pta ? 0 : null, cov: pta ? 0 : null, coh: 0, temp: 0 };
+    this.reference = Object.freeze(pta !== undefined ? { kind: 'pta', version: pta.version, paths: ptaPathCount(pta) } : { kind: 'prior' });
+    if (forecaster !== undefined) this.forecastTrace = () => forecaster.trace();
+  }
+
+  push(step: Step): StepResult {
+    const { cfg, structural, priorSignals } = this;
+    const { label, state } = this.builder.next(step);
+    this.columns.push(state);
+    if (state.unknown) this.unknown += 1;
+    this.coherence.add(state);
+    this.temporal.add(state);
+    structural?.add(state);
+    priorSignals?.add(state, label.sourceEdit);
+    const pPass = this.forecaster?.add(step, state, label);
+    const score = composite(
+      {
+        struct: structural !== undefined ? structural.struct() : null,
+        cov: structural !== undefined ? structural.cov() : null,
+        coh: this.coherence.value(),
+        temp: this.temporal.value(),
+      },
+      cfg.weights,
+      priorSignals !== undefined ? { weights: cfg.priorWeights, signals: priorSignals.value() } : undefined,
+    );
+    const reward = score.total - this.current.total;
+    this.current = score;
+    const signals = this.earlyStop.add(state, score.total, pPass);
+    const tier = tierFor(score.total, this.outcome, cfg);
+    return pPass !== undefined ? { t: state.t, label, state, score, reward, tier, signals, pPass } : { t: state.t, label, state, score, reward, tier, signals };
+  }
+
+  get length(): number {
+    return this.columns.length;
+  }
+
+  score(): ScoreVector {
+    return { ...this.current };
+  }
+
+  states(): readonly State[] {
+    return this.columns.all();
+  }
+
+  state(i: number): State | undefined {
+    return this.columns.at(i);
+  }
+
+  setOutcome(passed: boolean | undefined): void {
+    this.outcome = passed;
+  }
+
+  report(passed?: boolean): TrajectoryReport {
+    const { cfg, pta, current } = this;
+    const all = this.columns.all();
+    const waste = wasteReport(all, { settings: cfg.waste, tau: cfg.tau, ptaFiles: pta?.files });
+    const tier = tierFor(current.total, passed, cfg);
+    const lucky =
+      passed === true && tier === 'Lucky' ? classifyLucky({ states: all, score: current, waste, reference: pta !== undefined ? luckyReference(pta.references) : undefined }, cfg.lucky) : undefined;
+    return {
+      score: { ...current },
+      tier,
+      ...(lucky !== undefined ? { lucky } : {}),
+      waste,
+      signals: [...this.earlyStop.signals()],
+      steps: this.columns.length,
+      stages: all.map((s) => s.stage).join(''),
+      reference: { ...this.reference },
+      unknown: this.unknown,
+      ...(this.forecaster !== undefined ? { pPass: this.forecaster.value() } : {}),
+    };
+  }
 }
 
 /**

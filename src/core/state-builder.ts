@@ -33,47 +33,60 @@ export interface StateBuilderOptions {
  * history, the shadow workspace and the repository root live in it.
  */
 export function createStateBuilder(analyzers: Analyzers, options: StateBuilderOptions = {}): StateBuilder {
-  const labeler = new Labeler(analyzers.shell, options);
-  const workspace = new ShadowWorkspace();
-  const variants = createVariantTracker();
-  const charsPerToken = options.charsPerToken ?? DEFAULT_CONFIG.charsPerToken;
-  return {
-    next(step: Step) {
-      const outcome = labeler.label(step);
-      const label = outcome.label;
-      const failed = stepFailed(step);
-      const scope = updateWorkspace(workspace, analyzers.scope, step, outcome, failed);
-      const root = labeler.repoRoot;
-      const a = step.action;
-      const terminal = a.kind === 'shell' || a.kind === 'code';
-      const facts = a.kind === 'shell' ? terminalFacts('shell', a.command, root) : a.kind === 'code' ? terminalFacts('code', a.code, root) : undefined;
-      const hash = facts !== undefined ? facts.hash : md5(hashContent(a, label.file, root));
-      const dir = outcome.paths.dir;
-      const key = facts !== undefined && terminal ? terminalExactKey(facts, a, dir, root) : exactKey(exactAction(a, step.tool, label.file, dir, root));
-      const variant = variants.isVariant(hash, key);
-      const state = stateRecord(
-        {
-          t: step.t,
-          stage: label.stage,
-          kind: label.kind,
-          tool: step.tool,
-          hash,
-          tokens: facts !== undefined ? (facts.tokens as string[]) : (NO_TOKENS as string[]),
-          command: terminal,
-          changesFile: label.changesFile,
-          failed,
-          cost: stepCost(step, charsPerToken),
-          unknown: label.unknown,
-          ...(outcome.changesEnv ? { changesEnv: true as const } : {}),
-          ...(variant ? { variant: true as const } : {}),
-        },
-        label.file,
-        label.range,
-        scope,
-      );
-      return { label, state };
-    },
-  };
+  return new IncrementalStateBuilder(analyzers, options);
+}
+
+/** A class, not an object of closures: every session keeps one, and shares the method. */
+class IncrementalStateBuilder implements StateBuilder {
+  private readonly labeler: Labeler;
+  private readonly workspace = new ShadowWorkspace();
+  private readonly variants = createVariantTracker();
+  private readonly charsPerToken: number;
+
+  constructor(
+    private readonly analyzers: Analyzers,
+    options: StateBuilderOptions,
+  ) {
+    this.labeler = new Labeler(analyzers.shell, options);
+    this.charsPerToken = options.charsPerToken ?? DEFAULT_CONFIG.charsPerToken;
+  }
+
+  next(step: Step): { label: Label; state: State } {
+    const { labeler, workspace, variants, analyzers, charsPerToken } = this;
+    const outcome = labeler.label(step);
+    const label = outcome.label;
+    const failed = stepFailed(step);
+    const scope = updateWorkspace(workspace, analyzers.scope, step, outcome, failed);
+    const root = labeler.repoRoot;
+    const a = step.action;
+    const terminal = a.kind === 'shell' || a.kind === 'code';
+    const facts = a.kind === 'shell' ? terminalFacts('shell', a.command, root) : a.kind === 'code' ? terminalFacts('code', a.code, root) : undefined;
+    const hash = facts !== undefined ? facts.hash : md5(hashContent(a, label.file, root));
+    const dir = outcome.paths.dir;
+    const key = facts !== undefined && terminal ? terminalExactKey(facts, a, dir, root) : exactKey(exactAction(a, step.tool, label.file, dir, root));
+    const variant = variants.isVariant(hash, key);
+    const state = stateRecord(
+      {
+        t: step.t,
+        stage: label.stage,
+        kind: label.kind,
+        tool: step.tool,
+        hash,
+        tokens: facts !== undefined ? (facts.tokens as string[]) : (NO_TOKENS as string[]),
+        command: terminal,
+        changesFile: label.changesFile,
+        failed,
+        cost: stepCost(step, charsPerToken),
+        unknown: label.unknown,
+        ...(outcome.changesEnv ? { changesEnv: true as const } : {}),
+        ...(variant ? { variant: true as const } : {}),
+      },
+      label.file,
+      label.range,
+      scope,
+    );
+    return { label, state };
+  }
 }
 
 /** Labels a whole trajectory: the fold of {@link StateBuilder.next} over `steps`. */

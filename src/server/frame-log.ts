@@ -1,7 +1,8 @@
 /**
  * The frames a session sent, kept compactly for duplicates and resume: one
  * variable-length row of unboxed doubles per score frame in a single number
- * array (packed codes, total, coh, temp, then struct, cov and pPass when present),
+ * array (packed codes, total, coh, temp, then struct, cov and pPass when present; coh, struct and cov
+ * are left out when equal to the previous row's, as they are at about half, a quarter and four fifths of steps),
  * signal frames as references to the scorer's Signal objects. Frames are
  * rebuilt, equal to those sent, only when asked for. What is almost always
  * implied is not stored: t is the row index, seq the previous seq plus a small
@@ -16,21 +17,34 @@ type StepFrame = ScoreMessage | SignalMessage;
 const STRUCT = 1;
 const COV = 2;
 const PPASS = 4;
+/** coh, struct, cov: the same value as in the previous row (not stored). */
+const SAME_COH = 8;
+const SAME_STRUCT = 16;
+const SAME_COV = 32;
 /** Radix of each field packed into a row's codes (flags, stage, tier, seq step, signal count). */
 const R = 64;
 const MAX_SEQ_STEP = R - 2;
 const SEQ_ASIDE = R - 1;
 
+/**
+ * The stage and tier values a row's codes name, one table for every log (they are a handful of enum values; a
+ * table per session cost ~180 B). Only grows: a code, once given, names its value for good.
+ */
+const CODES: string[] = [];
+
 /** Compact, append-only log of a session's score and signal frames. */
 export class FrameLog {
   private readonly rows: number[] = [];
   private readonly signals: Signal[] = [];
-  private readonly codes: string[] = [];
   /** Rewards, t and seq values that are not the implied ones, by row. */
-  private readonly aside = new Map<number, { reward?: number; t?: number; seq?: number }>();
+  private aside: Map<number, { reward?: number; t?: number; seq?: number }> | undefined;
   private count = 0;
   private lastSeq = 0;
   private lastTotal = 0;
+  /** The previous row's coh, struct and cov (NaN before the first row: equal to nothing). */
+  private lastCoh = Number.NaN;
+  private lastStruct: number | null = Number.NaN;
+  private lastCov: number | null = Number.NaN;
 
   constructor(
     private readonly session: string,
@@ -46,15 +60,15 @@ export class FrameLog {
   get bytes(): number {
     let signals = 0;
     for (const s of this.signals) signals += 96 + 2 * s.message.length + 8 * s.steps.length;
-    return 64 + 8 * this.rows.length + signals + 64 * this.aside.size;
+    return 64 + 8 * this.rows.length + signals + 64 * (this.aside?.size ?? 0);
   }
 
   private code(text: string): number {
-    const i = this.codes.indexOf(text);
+    const i = CODES.indexOf(text);
     if (i >= 0) return i;
-    if (this.codes.length >= R) throw new Error(`frame log: more than ${R} distinct stage/tier values`);
-    this.codes.push(text);
-    return this.codes.length - 1;
+    if (CODES.length >= R) throw new Error(`frame log: more than ${R} distinct stage/tier values`);
+    CODES.push(text);
+    return CODES.length - 1;
   }
 
   /** Logs the frames of one scored step sent under `seq`: its score frame, then one signal frame per signal. */
@@ -69,12 +83,20 @@ export class FrameLog {
       step = SEQ_ASIDE;
       extra.seq = seq;
     }
-    if (Object.keys(extra).length > 0) this.aside.set(i, extra);
-    const flags = (s.struct === null ? 0 : STRUCT) | (s.cov === null ? 0 : COV) | (r.pPass === undefined ? 0 : PPASS);
-    this.rows.push(flags + R * (this.code(r.state.stage) + R * (this.code(r.tier) + R * (step + R * r.signals.length))), s.total, s.coh, s.temp);
-    if (s.struct !== null) this.rows.push(s.struct);
-    if (s.cov !== null) this.rows.push(s.cov);
+    if (Object.keys(extra).length > 0) (this.aside ??= new Map()).set(i, extra);
+    let flags = (s.struct === null ? 0 : STRUCT) | (s.cov === null ? 0 : COV) | (r.pPass === undefined ? 0 : PPASS);
+    if (Object.is(s.coh, this.lastCoh)) flags |= SAME_COH;
+    if (s.struct !== null && Object.is(s.struct, this.lastStruct)) flags |= SAME_STRUCT;
+    if (s.cov !== null && Object.is(s.cov, this.lastCov)) flags |= SAME_COV;
+    this.rows.push(flags + R * (this.code(r.state.stage) + R * (this.code(r.tier) + R * (step + R * r.signals.length))), s.total);
+    if (!(flags & SAME_COH)) this.rows.push(s.coh);
+    this.rows.push(s.temp);
+    if (s.struct !== null && !(flags & SAME_STRUCT)) this.rows.push(s.struct);
+    if (s.cov !== null && !(flags & SAME_COV)) this.rows.push(s.cov);
     if (r.pPass !== undefined) this.rows.push(r.pPass);
+    this.lastCoh = s.coh;
+    this.lastStruct = s.struct;
+    this.lastCov = s.cov;
     this.signals.push(...r.signals);
     this.count += 1;
     this.lastSeq = seq;
@@ -88,7 +110,7 @@ export class FrameLog {
     for (let i = 0; i < this.count; i++) {
       const flags = this.rows[p]! % R;
       out[i] = this.rows[p + 1]!;
-      p += 4 + (flags & STRUCT ? 1 : 0) + (flags & COV ? 1 : 0) + (flags & PPASS ? 1 : 0);
+      p += rowLength(flags);
     }
     return out;
   }
@@ -105,6 +127,9 @@ export class FrameLog {
     let k = 0;
     let seq = 0;
     let prevTotal = 0;
+    let prevCoh = Number.NaN;
+    let prevStruct: number | null = Number.NaN;
+    let prevCov: number | null = Number.NaN;
     for (let i = 0; i < this.count; i++) {
       let packed = this.rows[p++]!;
       const digit = (): number => {
@@ -113,17 +138,20 @@ export class FrameLog {
         return d;
       };
       const flags = digit();
-      const stage = this.codes[digit()] as ScoreMessage['stage'];
-      const tier = this.codes[digit()] as ScoreMessage['tier'];
+      const stage = CODES[digit()] as ScoreMessage['stage'];
+      const tier = CODES[digit()] as ScoreMessage['tier'];
       const step = digit();
       const signals = packed;
       const total = this.rows[p++]!;
-      const coh = this.rows[p++]!;
+      const coh = flags & SAME_COH ? prevCoh : this.rows[p++]!;
       const temp = this.rows[p++]!;
-      const struct = flags & STRUCT ? this.rows[p++]! : null;
-      const cov = flags & COV ? this.rows[p++]! : null;
+      const struct: number | null = flags & STRUCT ? (flags & SAME_STRUCT ? prevStruct : this.rows[p++]!) : null;
+      const cov: number | null = flags & COV ? (flags & SAME_COV ? prevCov : this.rows[p++]!) : null;
       const pPass = flags & PPASS ? this.rows[p++]! : undefined;
-      const extra = this.aside.get(i);
+      prevCoh = coh;
+      prevStruct = struct;
+      prevCov = cov;
+      const extra = this.aside?.get(i);
       seq = step === SEQ_ASIDE ? extra!.seq! : seq + step; // add() kept seq aside with this step code
       if (keep(seq, 'score')) {
         const score: ScoreVector = { total, struct, cov, coh, temp };
@@ -149,4 +177,9 @@ export class FrameLog {
     }
     return out;
   }
+}
+
+/** Numbers of a row with these flags: codes, total and temp, and each of the others that is stored. */
+function rowLength(flags: number): number {
+  return 3 + (flags & SAME_COH ? 0 : 1) + (flags & STRUCT && !(flags & SAME_STRUCT) ? 1 : 0) + (flags & COV && !(flags & SAME_COV) ? 1 : 0) + (flags & PPASS ? 1 : 0);
 }

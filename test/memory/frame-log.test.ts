@@ -107,4 +107,29 @@ describe('FrameLog', () => {
     expect(new FrameLog('y', { kind: 'prior' }).latestTotal).toBeUndefined();
     expect(log.frames((seq, type) => seq === 1003 && type === 'signal')).toHaveLength(2);
   });
+  it('leaves out coh, struct and cov equal to the previous row and rebuilds them exactly (0 and -0, nulls between, NaN)', () => {
+    const log = new FrameLog('x', { kind: 'pta', version: 1, paths: 1 });
+    const scores: Array<[number, number | null, number | null]> = [
+      [0.5, null, null],
+      [0.5, 1, 2],
+      [0.5, 1, 2],
+      [-0, 1, null],
+      [0, -0, 2],
+      [0, 0, 2],
+      [Number.NaN, null, 2],
+      [Number.NaN, 0, 2],
+      [0.25, 0, 3],
+    ];
+    const sent = scores.map(([coh, struct, cov], t) => {
+      const score = { total: t, struct, cov, coh, temp: 0.5 };
+      log.add(t, { t, state: { stage: 'E' }, score, reward: 1, tier: 'Ideal', signals: [] } as unknown as StepResult);
+      return score;
+    });
+    const got = log.frames(() => true).map((f) => (f as { score: unknown }).score);
+    expect(got).toHaveLength(sent.length);
+    got.forEach((g, i) => {
+      for (const k of ['total', 'struct', 'cov', 'coh', 'temp'] as const) expect(Object.is((g as Record<string, unknown>)[k], sent[i]![k])).toBe(true);
+    });
+    expect(log.totals()).toEqual(sent.map((s) => s.total));
+  });
 });

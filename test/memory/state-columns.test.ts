@@ -51,6 +51,17 @@ describe('states in columns', () => {
     expect(columns.all()).toStrictEqual(states);
   });
 
+  it('keeps t aside only for states whose t is not their position (-0, gaps, fractions)', () => {
+    const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers });
+    const real = corpusRuns()[0]!.steps.map((step) => scorer.push(step).state);
+    const ts = [-0, 1, 5, 3, 4, 4.5, 6, 7];
+    const states = ts.map((t, i) => ({ ...real[i % real.length]!, t }));
+    const columns = new StateColumns();
+    states.forEach((s) => columns.push(s));
+    expect(columns.all()).toStrictEqual(states);
+    expect(Object.is(columns.at(0)!.t, -0)).toBe(true);
+  });
+
   it('every flag and optional field survives on its own (each combination the corpus holds)', () => {
     const seen = new Set<string>();
     for (const run of corpusRuns()) {

@@ -95,6 +95,19 @@ describe('shared long texts (compression off)', () => {
     expect(typeof packText('x'.repeat(SHARE_MIN_CHARS - 1))).toBe('string');
   });
 
+  it('shares each of two texts of one length that differ in one character (one pool key or two)', () => {
+    const base = Array.from({ length: 400 }, (_, i) => `line ${i} of a file the agent edits with sed -i ${Math.random()}`).join('\n');
+    const middle = Math.floor(base.length / 2) + 3;
+    const other = `${base.slice(0, middle)}${base[middle] === 'x' ? 'y' : 'x'}${base.slice(middle + 1)}`;
+    expect(other.length).toBe(base.length);
+    const a = packText(base);
+    const b = packText(other);
+    expect(a).not.toBe(b);
+    expect(packText(`${base}`.split('').join(''))).toBe(a);
+    expect(packText(`${other}`.split('').join(''))).toBe(b);
+    expect([unpackText(a), unpackText(b)]).toEqual([base, other]);
+  });
+
   it('drops a text from the pool once nobody keeps it', async () => {
     v8.setFlagsFromString('--expose-gc');
     const gc = vm.runInNewContext('gc') as () => void;

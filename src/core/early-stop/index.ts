@@ -8,6 +8,7 @@
 import type { Policy } from '../policy.js';
 import type { Signal, State } from '../types.js';
 import { STOP_KINDS, type SharedState } from './kinds.js';
+import type { StepDetector } from './detectors.js';
 
 export { crossed } from './levels.js';
 export { COUNT_STOP_KINDS, STOP_KINDS, countStopKind, type CountKindKey, type CountStopKind, type SharedState, type StopKind } from './kinds.js';
@@ -22,19 +23,27 @@ export interface EarlyStop {
 }
 
 export function createEarlyStop(policy: Policy, shared?: SharedState): EarlyStop {
-  const detectors = STOP_KINDS.map((k) => k.detector(policy, shared));
-  const fired: Signal[] = [];
-  return {
-    add(state, total, pPass) {
-      let out: Signal[] | undefined;
-      for (const d of detectors) {
-        const s = d(state, total, pPass);
-        if (s.length > 0) (out ??= []).push(...s);
-      }
-      if (out === undefined) return [];
-      fired.push(...out);
-      return out;
-    },
-    signals: () => fired,
-  };
+  return new Detectors(STOP_KINDS.map((k) => k.detector(policy, shared)));
+}
+
+/** A class, not an object of closures: every session keeps one, and shares the methods. */
+class Detectors implements EarlyStop {
+  private readonly fired: Signal[] = [];
+
+  constructor(private readonly detectors: readonly StepDetector[]) {}
+
+  add(state: State, total: number, pPass?: number): Signal[] {
+    let out: Signal[] | undefined;
+    for (const d of this.detectors) {
+      const s = d(state, total, pPass);
+      if (s.length > 0) (out ??= []).push(...s);
+    }
+    if (out === undefined) return [];
+    this.fired.push(...out);
+    return out;
+  }
+
+  signals(): readonly Signal[] {
+    return this.fired;
+  }
 }

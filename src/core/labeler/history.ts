@@ -1,20 +1,43 @@
 import { PackedTextMap } from '../memory/packed-text.js';
 
+const MODIFIED = 1;
+const CREATED = 2;
+const SEEN = 4;
+
+/** One of the history's file sets: a view of its one map of flags per file, with a Set's `has` and `add`. */
+export class FileSet {
+  constructor(
+    private readonly flags: Map<string, number>,
+    private readonly bit: number,
+  ) {}
+
+  has(file: string): boolean {
+    return ((this.flags.get(file) ?? 0) & this.bit) !== 0;
+  }
+
+  add(file: string): this {
+    this.flags.set(file, (this.flags.get(file) ?? 0) | this.bit);
+    return this;
+  }
+}
+
 /** What the labeler remembers of a trajectory so far (rules 4-7 depend on it). */
 export class LabelHistory {
   /** True once a source file (not test, not scratch) has been changed. */
   sourceEdited = false;
+  /** The three file sets below in one map (a file is in several; one table per session instead of three). */
+  private readonly flags = new Map<string, number>();
   /** Files the agent changed (any role), repo-relative. */
-  readonly modified = new Set<string>();
+  readonly modified = new FileSet(this.flags, MODIFIED);
   /** Files the agent created, repo-relative. */
-  readonly created = new Set<string>();
+  readonly created = new FileSet(this.flags, CREATED);
   /** Files the agent has read or viewed (so a later shell write is not a creation). */
-  readonly seen = new Set<string>();
+  readonly seen = new FileSet(this.flags, SEEN);
   /** Text the agent wrote into files (editor creates, heredocs), so a later `python f.py` can be read for file writes. */
   readonly scripts = new PackedTextMap();
 
   /** True when the agent modified or created `file` earlier. */
   touched(file: string): boolean {
-    return this.modified.has(file) || this.created.has(file);
+    return ((this.flags.get(file) ?? 0) & (MODIFIED | CREATED)) !== 0;
   }
 }

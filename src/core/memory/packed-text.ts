@@ -9,7 +9,6 @@
  * UTF-8 cannot carry) stay plain strings. Deterministic; zlib is computation, not I/O.
  */
 import { Buffer } from 'node:buffer';
-import { hash } from 'node:crypto';
 import type * as Zlib from 'node:zlib';
 import { flatten } from './flat-string.js';
 
@@ -91,29 +90,57 @@ export type PackedText = string | LazyText | SharedText;
 export const SHARE_MIN_CHARS = 1024;
 
 /**
- * Long texts kept by any session, by a 52-bit prefix of their MD5, held weakly: sessions of one task (the rollouts
- * of a GRPO group, a client that retries) see the same files and write the same scripts, and keep one copy of
- * each such text between them instead of one each. An entry goes when no session keeps its text any more.
+ * Long texts kept by any session, by {@link poolKey}, held weakly: sessions of one task (the rollouts of a GRPO
+ * group, a client that retries) see the same files and write the same scripts, and keep one copy of each such
+ * text between them instead of one each. Texts of one key (a rare collision: `sed -i` keeps a file's length, and
+ * an edit may miss every sampled character) share a bucket and are told apart by comparing them. An entry goes
+ * when no session keeps its text any more.
  */
-const shared = new Map<number, WeakRef<SharedText>>();
+const shared = new Map<number, WeakRef<SharedText> | Array<WeakRef<SharedText>>>();
 const sharedGone = new FinalizationRegistry<number>((key) => {
-  if (shared.get(key)?.deref() === undefined) shared.delete(key);
+  const entry = shared.get(key);
+  if (entry === undefined) return;
+  const alive = (Array.isArray(entry) ? entry : [entry]).filter((r) => r.deref() !== undefined);
+  if (alive.length === 0) shared.delete(key);
+  else shared.set(key, alive.length === 1 ? alive[0]! : alive);
 });
 
-/** The shared copy of `text` (a new one, pooled, when none is kept; unpooled on a prefix collision). */
+/**
+ * A pool key of a text: its length and an FNV-1a hash of 64 characters spread over it and its last 32. Not a
+ * digest (texts of one key are compared), so it costs ~100 characters read instead of hashing the whole text:
+ * shadow-workspace files are packed again after every step that changes them.
+ */
+function poolKey(text: string): number {
+  const n = text.length;
+  let h = 0x811c9dc5;
+  const stride = Math.max(1, Math.floor(n / 64));
+  for (let i = 0; i < n; i += stride) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  for (let i = Math.max(0, n - 32); i < n; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return n * 2 ** 20 + (h >>> 12);
+}
+
+/** The shared copy of `text` (a new one, pooled, when none is kept). */
 function sharedText(text: string, fresh: boolean): SharedText {
-  const key = Number.parseInt(hash('md5', text, 'hex').slice(0, 13), 16);
-  const hit = shared.get(key)?.deref();
-  if (hit !== undefined) return hit.value === text ? hit : new SharedText(fresh ? text : flatten(text));
+  const key = poolKey(text);
+  const entry = shared.get(key);
+  if (entry !== undefined) {
+    for (const ref of Array.isArray(entry) ? entry : [entry]) {
+      const hit = ref.deref();
+      if (hit?.value === text) return hit;
+    }
+  }
   const made = new SharedText(fresh ? text : flatten(text));
-  shared.set(key, new WeakRef(made));
+  const ref = new WeakRef(made);
+  shared.set(key, entry === undefined ? ref : Array.isArray(entry) ? [...entry, ref] : [entry, ref]);
   sharedGone.register(made, key);
   return made;
 }
 
 /** Texts in the shared pool (tests). */
 export function sharedTexts(): number {
-  return shared.size;
+  let n = 0;
+  for (const entry of shared.values()) n += Array.isArray(entry) ? entry.length : 1;
+  return n;
 }
 
 /**

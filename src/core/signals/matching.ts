@@ -27,13 +27,32 @@ interface Frame {
 
 /** Creates an empty incremental matching over `rightCount` right vertices (0..rightCount-1). */
 export function createIncrementalMatching(rightCount: number): IncrementalMatching {
-  const adj: Array<readonly number[]> = [];
-  const matchR = new Int32Array(rightCount).fill(-1);
-  const visited = new Uint8Array(rightCount);
-  let size = 0;
+  return new Matching(rightCount);
+}
 
-  const augment = (root: number): boolean => {
-    visited.fill(0);
+/** Right vertices visited by the search under way: one buffer for every matching (a search runs to its end before another starts). */
+let visitedScratch = new Uint8Array(256);
+
+/** The first `n` bytes of the shared visited buffer, zeroed (grown when a matching has more right vertices). */
+function scratch(n: number): Uint8Array {
+  if (visitedScratch.length < n) visitedScratch = new Uint8Array(Math.max(n, 2 * visitedScratch.length));
+  visitedScratch.fill(0, 0, n);
+  return visitedScratch;
+}
+
+/** A class, not an object of closures: a session keeps one per PTA-scored trajectory, and shares the methods. */
+class Matching implements IncrementalMatching {
+  private readonly adj: Array<readonly number[]> = [];
+  private readonly matchR: Int32Array;
+  private matched = 0;
+
+  constructor(private readonly rightCount: number) {
+    this.matchR = new Int32Array(rightCount).fill(-1);
+  }
+
+  private augment(root: number): boolean {
+    const { adj, matchR } = this;
+    const visited = scratch(this.rightCount);
     const stack: Frame[] = [{ u: root, i: 0 }];
     while (stack.length > 0) {
       const top = stack[stack.length - 1]!;
@@ -57,26 +76,32 @@ export function createIncrementalMatching(rightCount: number): IncrementalMatchi
       return true;
     }
     return false;
-  };
+  }
 
-  return {
-    addLeft(adjacent: readonly number[]): boolean {
-      for (const v of adjacent) {
-        if (!Number.isInteger(v) || v < 0 || v >= rightCount) throw new RangeError(`right vertex ${v} out of range`);
-      }
-      const u = adj.length;
-      adj.push(adjacent);
-      if (adjacent.length === 0 || !augment(u)) return false;
-      size++;
-      return true;
-    },
-    get size() {
-      return size;
-    },
-    get left() {
-      return adj.length;
-    },
-    matchOfRight: (v) => matchR[v] ?? -1,
-    matchOfLeft: (u) => (Number.isInteger(u) && u >= 0 && u < adj.length ? matchR.indexOf(u) : -1),
-  };
+  addLeft(adjacent: readonly number[]): boolean {
+    for (const v of adjacent) {
+      if (!Number.isInteger(v) || v < 0 || v >= this.rightCount) throw new RangeError(`right vertex ${v} out of range`);
+    }
+    const u = this.adj.length;
+    this.adj.push(adjacent);
+    if (adjacent.length === 0 || !this.augment(u)) return false;
+    this.matched++;
+    return true;
+  }
+
+  get size(): number {
+    return this.matched;
+  }
+
+  get left(): number {
+    return this.adj.length;
+  }
+
+  matchOfRight(v: number): number {
+    return this.matchR[v] ?? -1;
+  }
+
+  matchOfLeft(u: number): number {
+    return Number.isInteger(u) && u >= 0 && u < this.adj.length ? this.matchR.indexOf(u) : -1;
+  }
 }

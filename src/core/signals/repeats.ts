@@ -39,28 +39,33 @@ export interface ChangeLog {
 }
 
 export function createChangeLog(): ChangeLog {
-  let lastAny = -1;
+  return new Changes();
+}
+
+/** A class, not an object of closures: every session keeps one, and shares the methods. */
+class Changes implements ChangeLog {
+  private lastAny = -1;
   // Changes that may touch any file: a write of an unknown file, a deletion, a checkout, a second write of a line.
-  let lastTree = -1;
-  const lastFile = new Map<string, number>();
-  return {
-    record(s) {
-      if (s.changesFile) {
-        lastAny = s.t;
-        if (s.file === undefined) lastTree = s.t;
-        else lastFile.set(s.file, s.t);
-      }
-      if (s.changesEnv === true) {
-        lastAny = s.t;
-        // An install changes what commands do, not the files the agent reads or edits.
-        if (s.kind !== 'install') lastTree = s.t;
-      }
-    },
-    changedSince(s, t) {
-      if (fileScoped(s)) return Math.max(lastTree, lastFile.get(s.file!) ?? -1) > t;
-      return lastAny > t;
-    },
-  };
+  private lastTree = -1;
+  private readonly lastFile = new Map<string, number>();
+
+  record(s: State): void {
+    if (s.changesFile) {
+      this.lastAny = s.t;
+      if (s.file === undefined) this.lastTree = s.t;
+      else this.lastFile.set(s.file, s.t);
+    }
+    if (s.changesEnv === true) {
+      this.lastAny = s.t;
+      // An install changes what commands do, not the files the agent reads or edits.
+      if (s.kind !== 'install') this.lastTree = s.t;
+    }
+  }
+
+  changedSince(s: State, t: number): boolean {
+    if (fileScoped(s)) return Math.max(this.lastTree, this.lastFile.get(s.file!) ?? -1) > t;
+    return this.lastAny > t;
+  }
 }
 
 /** A blind-retry detector (see {@link createRetryDetector}). */
@@ -74,18 +79,22 @@ export interface RetryDetector {
  * its answer. One history (a map of every distinct hash seen) per session instead of one per consumer.
  */
 export function sharedRetryDetector(): RetryDetector {
-  const inner = createRetryDetector();
-  let last: State | undefined;
-  let answer: number | undefined;
-  return {
-    add(state) {
-      if (state !== last) {
-        answer = inner.add(state);
-        last = state;
-      }
-      return answer;
-    },
-  };
+  return new SharedRetry(createRetryDetector());
+}
+
+class SharedRetry implements RetryDetector {
+  private last: State | undefined;
+  private answer: number | undefined;
+
+  constructor(private readonly inner: RetryDetector) {}
+
+  add(state: State): number | undefined {
+    if (state !== this.last) {
+      this.answer = this.inner.add(state);
+      this.last = state;
+    }
+    return this.answer;
+  }
 }
 
 /**
@@ -99,20 +108,24 @@ export function sharedRetryDetector(): RetryDetector {
  * of the most recent earlier state the state repeats, or undefined.
  */
 export function createRetryDetector(): RetryDetector {
-  let lastSeen = new Map<string, number>();
-  const changes = createChangeLog();
-  return {
-    add(state) {
-      if (state.kind === 'finish') lastSeen = new Map();
-      if (REPEAT_EXEMPT_KINDS.has(state.kind)) {
-        changes.record(state);
-        return undefined;
-      }
-      const prev = state.variant === true ? undefined : lastSeen.get(state.hash);
-      const retryOf = prev !== undefined && !changes.changedSince(state, prev) ? prev : undefined;
-      lastSeen.set(state.hash, state.t);
-      if (retryOf === undefined) changes.record(state);
-      return retryOf;
-    },
-  };
+  return new Retries();
+}
+
+/** A class, not an object of closures: every session keeps one, and shares the methods. */
+class Retries implements RetryDetector {
+  private lastSeen = new Map<string, number>();
+  private readonly changes = createChangeLog();
+
+  add(state: State): number | undefined {
+    if (state.kind === 'finish') this.lastSeen = new Map();
+    if (REPEAT_EXEMPT_KINDS.has(state.kind)) {
+      this.changes.record(state);
+      return undefined;
+    }
+    const prev = state.variant === true ? undefined : this.lastSeen.get(state.hash);
+    const retryOf = prev !== undefined && !this.changes.changedSince(state, prev) ? prev : undefined;
+    this.lastSeen.set(state.hash, state.t);
+    if (retryOf === undefined) this.changes.record(state);
+    return retryOf;
+  }
 }

@@ -6,8 +6,8 @@
  */
 import type { Pta } from '../scorer-api.js';
 import type { State } from '../types.js';
-import { createIncrementalMatching } from './matching.js';
-import { structuralReference } from './structural-reference.js';
+import { createIncrementalMatching, type IncrementalMatching } from './matching.js';
+import { structuralReference, type StructuralReference } from './structural-reference.js';
 import type { SignalTracker } from './tracker.js';
 
 /** Φstruct and Φcov, both 0-100. */
@@ -40,54 +40,79 @@ export interface StructuralTracker extends SignalTracker<StructuralValues> {
  * the given `tau`; the per-PTA part is shared ({@link structuralReference}).
  */
 export function createStructuralTracker(pta: Pta, tau: number): StructuralTracker {
-  const ref = structuralReference(pta, tau);
-  const { nodeStates, paths } = ref;
-  const pointers = paths.map(() => 0);
-  const hits = paths.map(() => 0);
-  const edge = new Uint8Array(nodeStates.length);
-  const matching = createIncrementalMatching(nodeStates.length);
-  let candidates = 0;
+  return new Structural(structuralReference(pta, tau));
+}
 
-  const recall = (): number => {
+/** The nodes adjacent to the state being added (all 0 between calls), shared by every tracker. */
+let edgeScratch = new Uint8Array(256);
+
+/** A class, not an object of closures: a session keeps one per PTA-scored trajectory, and shares the methods. */
+class Structural implements StructuralTracker {
+  private readonly pointers: number[];
+  private readonly hits: number[];
+  private readonly matching: IncrementalMatching;
+  private candidates = 0;
+
+  constructor(private readonly ref: StructuralReference) {
+    this.pointers = ref.paths.map(() => 0);
+    this.hits = ref.paths.map(() => 0);
+    this.matching = createIncrementalMatching(ref.nodeStates.length);
+  }
+
+  add(state: State): void {
+    if (state.stage === 'O') return;
+    const { ref, pointers, hits } = this;
+    // Scratch marks of the state's adjacent nodes, set and cleared within this call: one buffer for every tracker.
+    if (edgeScratch.length < ref.nodeStates.length) edgeScratch = new Uint8Array(Math.max(ref.nodeStates.length, 2 * edgeScratch.length));
+    const edge = edgeScratch;
+    const paths = ref.paths;
+    this.candidates++;
+    const adjacent = ref.adjacent(state);
+    for (const j of adjacent) edge[j] = 1;
+    for (let p = 0; p < paths.length; p++) {
+      const path = paths[p]!;
+      for (let j = pointers[p]!; j < path.length; j++) {
+        if (edge[path[j]!] === 1) {
+          hits[p] = hits[p]! + 1;
+          pointers[p] = j + 1;
+          break;
+        }
+      }
+    }
+    for (const j of adjacent) edge[j] = 0;
+    this.matching.addLeft(adjacent);
+  }
+
+  recall(): number {
+    const { paths } = this.ref;
     let best = 0;
     for (let p = 0; p < paths.length; p++) {
-      const r = hits[p]! / paths[p]!.length;
+      const r = this.hits[p]! / paths[p]!.length;
       if (r > best) best = r;
     }
     return best;
-  };
-  const precision = (): number => (candidates === 0 ? 0 : matching.size / candidates);
-  const struct = (): number => {
-    const p = precision();
-    const r = recall();
-    return p + r === 0 ? 0 : (100 * 2 * p * r) / (p + r);
-  };
-  const cov = (): number => (nodeStates.length === 0 ? 0 : (100 * matching.size) / nodeStates.length);
+  }
 
-  return {
-    add(state: State): void {
-      if (state.stage === 'O') return;
-      candidates++;
-      const adjacent = ref.adjacent(state);
-      for (const j of adjacent) edge[j] = 1;
-      for (let p = 0; p < paths.length; p++) {
-        const path = paths[p]!;
-        for (let j = pointers[p]!; j < path.length; j++) {
-          if (edge[path[j]!] === 1) {
-            hits[p] = hits[p]! + 1;
-            pointers[p] = j + 1;
-            break;
-          }
-        }
-      }
-      for (const j of adjacent) edge[j] = 0;
-      matching.addLeft(adjacent);
-    },
-    struct,
-    cov,
-    value: () => ({ struct: struct(), cov: cov() }),
-    matched: () => matching.size,
-    recall,
-    precision,
-  };
+  precision(): number {
+    return this.candidates === 0 ? 0 : this.matching.size / this.candidates;
+  }
+
+  struct(): number {
+    const p = this.precision();
+    const r = this.recall();
+    return p + r === 0 ? 0 : (100 * 2 * p * r) / (p + r);
+  }
+
+  cov(): number {
+    const n = this.ref.nodeStates.length;
+    return n === 0 ? 0 : (100 * this.matching.size) / n;
+  }
+
+  value(): StructuralValues {
+    return { struct: this.struct(), cov: this.cov() };
+  }
+
+  matched(): number {
+    return this.matching.size;
+  }
 }

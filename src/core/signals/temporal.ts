@@ -1,7 +1,7 @@
 /**
  * Temporal profile similarity Φtemp (method.md section 5.4): stage
  * distributions over three contiguous windows compared with Jensen-Shannon
- * divergence, kept incrementally with per-stage prefix sums.
+ * divergence, kept incrementally with the stage counts of each window.
  */
 import type { Pta } from '../scorer-api.js';
 import { STAGE_INDEX, UNIFORM, type Windows } from '../stage-windows.js';
@@ -42,8 +42,15 @@ export function temporalFromWindows(candidate: Windows, reference: Windows): num
 export function referenceWindows(pta: Pta): Windows {
   const k = pta.references.length;
   if (k === 0) return [[...UNIFORM], [...UNIFORM], [...UNIFORM]];
-  return pta.windowSums.map((w) => w.map((x) => x / k)) as Windows;
+  // Shared by the scorers of a PTA (one copy per task, not per session); a grown PTA has new window sums.
+  const memo = windowsMemo.get(pta.windowSums);
+  if (memo?.k === k) return memo.windows;
+  const windows = pta.windowSums.map((w) => w.map((x) => x / k)) as Windows;
+  windowsMemo.set(pta.windowSums, { k, windows });
+  return windows;
 }
+
+const windowsMemo = new WeakMap<Pta['windowSums'], { k: number; windows: Windows }>();
 
 /** Incremental Φtemp tracker: `value()` is Φtemp of the states added so far, O(1). */
 export interface TemporalTracker extends SignalTracker<number> {
@@ -51,48 +58,85 @@ export interface TemporalTracker extends SignalTracker<number> {
 }
 
 /**
- * Creates an incremental Φtemp tracker: per-stage prefix sums make each
- * `value()` O(1) although window boundaries move as `n` grows, and every value
+ * Creates an incremental Φtemp tracker: the stage counts of each window, moved along with its bounds,
+ * make each `value()` O(1) although window boundaries move as `n` grows, and every value
  * equals Φtemp computed from scratch on the prefix (test/signals/conformance.test.ts). With no state added
  * all three windows are empty, hence uniform, and `value()` is the similarity
  * of the uniform profile to the reference.
  */
 export function createTemporalTracker(reference: Windows, alpha: number): TemporalTracker {
-  // Prefix counts of the 4 stages, interleaved (prefix[4i + s] = states of stage s among the first i), in a
-  // typed array grown by doubling: a session keeps one per trajectory, and 4 arrays of boxed-size slots cost ~3x.
-  let prefix = new Int32Array(4 * 32);
-  let n = 0;
-  // JSD of the window [lo, hi) against reference window k: windowDistribution and jsd's arithmetic, in the same order.
-  const windowJsd = (lo: number, hi: number, k: number): number => {
-    const c0 = prefix[4 * hi]! - prefix[4 * lo]!;
-    const c1 = prefix[4 * hi + 1]! - prefix[4 * lo + 1]!;
-    const c2 = prefix[4 * hi + 2]! - prefix[4 * lo + 2]!;
-    const c3 = prefix[4 * hi + 3]! - prefix[4 * lo + 3]!;
+  return new Temporal(reference, alpha);
+}
+
+/** A class, not an object of closures: a session keeps one per trajectory, and shares the methods. */
+class Temporal implements TemporalTracker {
+  // The stage of each state (two bits, 16 to an int, in a typed array grown by doubling: 100 states fit in
+  // 32 bytes, kept on the heap with no buffer of its own) and the stage counts of the three windows [0, a),
+  // [a, b), [b, n), moved along as n grows (each bound moves by at most one state per step): exact integer
+  // counts, as prefix sums gave, at two bits a state instead of 16 bytes.
+  private stages = new Int32Array(4);
+  private readonly counts = new Int32Array(12);
+  private n = 0;
+  private a = 0;
+  private b = 0;
+
+  constructor(
+    private readonly reference: Windows,
+    private readonly alpha: number,
+  ) {}
+
+  private stage(i: number): number {
+    return (this.stages[i >> 4]! >>> ((i & 15) * 2)) & 3;
+  }
+
+  /** JSD of window k against reference window k: windowDistribution and jsd's arithmetic, in the same order. */
+  private windowJsd(k: number): number {
+    const { counts, alpha } = this;
+    const c0 = counts[4 * k]!;
+    const c1 = counts[4 * k + 1]!;
+    const c2 = counts[4 * k + 2]!;
+    const c3 = counts[4 * k + 3]!;
     const total = c0 + c1 + c2 + c3;
-    if (total === 0) return jsd4(UNIFORM[0], UNIFORM[1], UNIFORM[2], UNIFORM[3], reference[k]!);
+    if (total === 0) return jsd4(UNIFORM[0], UNIFORM[1], UNIFORM[2], UNIFORM[3], this.reference[k]!);
     const d = total + 4 * alpha;
-    return jsd4((c0 + alpha) / d, (c1 + alpha) / d, (c2 + alpha) / d, (c3 + alpha) / d, reference[k]!);
-  };
-  return {
-    add(state: State): void {
-      const k = STAGE_INDEX[state.stage];
-      if (4 * (n + 2) > prefix.length) {
-        const grown = new Int32Array(prefix.length * 2);
-        grown.set(prefix);
-        prefix = grown;
-      }
-      for (let s = 0; s < 4; s++) prefix[4 * (n + 1) + s] = prefix[4 * n + s]! + (s === k ? 1 : 0);
-      n++;
-    },
-    value(): number {
-      // temporalFromWindows(windowBounds(n) → windowDistribution, reference), without the arrays.
-      const a = Math.floor(n / 3);
-      const b = Math.floor((2 * n) / 3);
-      const sum = windowJsd(0, a, 0) + windowJsd(a, b, 1) + windowJsd(b, n, 2);
-      return 1 - sum / 3;
-    },
-    get length() {
-      return n;
-    },
-  };
+    return jsd4((c0 + alpha) / d, (c1 + alpha) / d, (c2 + alpha) / d, (c3 + alpha) / d, this.reference[k]!);
+  }
+
+  add(state: State): void {
+    const k = STAGE_INDEX[state.stage];
+    const counts = this.counts;
+    if (this.n >> 4 === this.stages.length) {
+      const grown = new Int32Array(this.stages.length * 2);
+      grown.set(this.stages);
+      this.stages = grown;
+    }
+    this.stages[this.n >> 4]! |= k << ((this.n & 15) * 2);
+    counts[8 + k]! += 1;
+    const n = ++this.n;
+    // windowBounds(n): a = ⌊n/3⌋, b = ⌊2n/3⌋; the state at the old b moves into the middle window, the one at the old a into the first.
+    const nb = Math.floor((2 * n) / 3);
+    if (nb > this.b) {
+      const s = this.stage(this.b);
+      counts[8 + s]! -= 1;
+      counts[4 + s]! += 1;
+      this.b = nb;
+    }
+    const na = Math.floor(n / 3);
+    if (na > this.a) {
+      const s = this.stage(this.a);
+      counts[4 + s]! -= 1;
+      counts[s]! += 1;
+      this.a = na;
+    }
+  }
+
+  value(): number {
+    // temporalFromWindows(windowBounds(n) → windowDistribution, reference), without the arrays.
+    const sum = this.windowJsd(0) + this.windowJsd(1) + this.windowJsd(2);
+    return 1 - sum / 3;
+  }
+
+  get length(): number {
+    return this.n;
+  }
 }

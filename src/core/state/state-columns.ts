@@ -1,8 +1,9 @@
 /**
  * The states a scorer keeps, in columns instead of one object per state: a
  * state object costs ~140 B on the heap (header and 11-16 fields of 8 bytes);
- * here a state is three numbers (t; a code of stage, kind, flags and the tool's
- * index in a per-store table, since a run uses a handful of tools; cost) and
+ * here a state is two numbers (a code of stage, kind, flags and the tool's
+ * index in a per-store table, since a run uses a handful of tools; cost; its t is
+ * its position, kept aside only when it is not) and
  * three pointers to already pooled strings and token arrays, and for the
  * states with a line range or a scope (about a fifth) these aside (~65 B a
  * state with the arrays' spare room). `at` and `all` rebuild states equal to the ones
@@ -54,8 +55,10 @@ const REFS = 3;
 
 /** An append-only store of states in columns. */
 export class StateColumns {
-  /** t, code and cost of each state, interleaved (one array of unboxed doubles). */
+  /** Code and cost of each state, interleaved (one array of unboxed doubles). */
   private readonly nums: number[] = [];
+  /** t of the states whose t is not their position, by position (the server's never are). */
+  private otherT: Map<number, number> | undefined;
   private readonly refs: unknown[] = [];
   /** Position, range and scope of each state that has a range or a scope, by position. */
   private readonly extras: unknown[] = [];
@@ -63,7 +66,7 @@ export class StateColumns {
   private otherTools: Map<number, string> | undefined;
 
   get length(): number {
-    return this.nums.length / 3;
+    return this.nums.length / 2;
   }
 
   /** Appends a state (as built by `stateRecord`: its strings and range already pooled). */
@@ -80,7 +83,8 @@ export class StateColumns {
       code |= EXTRA;
       this.extras.push(this.length, s.range, s.scope);
     }
-    this.nums.push(s.t, code, s.cost);
+    if (!Object.is(s.t, this.length)) (this.otherT ??= new Map()).set(this.length, s.t);
+    this.nums.push(code, s.cost);
     this.refs.push(s.hash, s.tokens, s.file);
   }
 
@@ -95,14 +99,14 @@ export class StateColumns {
   /** The state at position `i` (0-based), or undefined past the end. */
   at(i: number): State | undefined {
     if (!Number.isInteger(i) || i < 0 || i >= this.length) return undefined;
-    const code = this.nums[3 * i + 1]!;
+    const code = this.nums[2 * i]!;
     const r = REFS * i;
     const refs = this.refs;
     const ti = (code >>> TOOL_SHIFT) & 255;
     const x = (code & EXTRA) !== 0 ? this.extraOf(i) : -1;
     const s = record(
       {
-        t: this.nums[3 * i]!,
+        t: this.otherT?.get(i) ?? i,
         stage: STAGES[code & 3]!,
         kind: KINDS[(code >> KIND_SHIFT) & 15]!,
         tool: ti === MAX_TOOLS ? this.otherTools!.get(i)! : this.tools[ti]!,
@@ -111,7 +115,7 @@ export class StateColumns {
         command: (code & COMMAND) !== 0,
         changesFile: (code & CHANGES_FILE) !== 0,
         failed: (code & FAILED) !== 0,
-        cost: this.nums[3 * i + 2]!,
+        cost: this.nums[2 * i + 1]!,
         unknown: (code & UNKNOWN) !== 0,
       },
       refs[r + 2] as string | undefined,

@@ -73,13 +73,17 @@ export interface VariantTracker {
 }
 
 export function createVariantTracker(): VariantTracker {
-  const last = new Map<string, number>();
-  return {
-    isVariant(hash, key) {
-      if (key === undefined) return false;
-      const prev = last.get(hash);
-      last.set(hash, key);
-      return prev !== undefined && prev !== key;
-    },
-  };
+  return new Variants();
+}
+
+/** A class, not an object of closures: every session keeps one, and shares the method. */
+class Variants implements VariantTracker {
+  private readonly last = new Map<string, number>();
+
+  isVariant(hash: string, key: number | undefined): boolean {
+    if (key === undefined) return false;
+    const prev = this.last.get(hash);
+    this.last.set(hash, key);
+    return prev !== undefined && prev !== key;
+  }
 }

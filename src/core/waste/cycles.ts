@@ -48,57 +48,90 @@ function isPrimitive(block: readonly string[]): boolean {
 
 /** `history`: keep the runs for `runs()` (off: only the current run of each block size, for callers that read what `add` returns). */
 export function createCycleDetector(minBlock: number, maxBlock: number, history = true): CycleDetector {
+  return new Cycles(minBlock, maxBlock, history);
+}
+
+/** One block size's state: the length of its current match and its current run. */
+interface BlockState {
+  L: number;
+  len: number;
+  primitive: boolean;
+  run: CycleRun | undefined;
+}
+
+/** A class, not an object of closures: every session keeps one (its stop signals), and shares the methods. */
+class Cycles implements CycleDetector {
   // Only the last maxBlock + 1 states are ever read (a run is found when its block has just repeated once),
-  // so keys and states live in a ring of that size instead of growing with the trajectory.
-  const size = Math.max(1, maxBlock + 1);
-  const keys: string[] = new Array<string>(size);
-  const ring: State[] = new Array<State>(size);
-  const key = (j: number): string => keys[j % size]!;
-  let count = 0;
-  const perBlock = new Map<number, { len: number; primitive: boolean; run: CycleRun | undefined }>();
-  for (let L = minBlock; L <= maxBlock; L++) perBlock.set(L, { len: 0, primitive: false, run: undefined });
+  // so their keys, t and tools live in a ring of that size instead of growing with the trajectory (not the
+  // states themselves: the scorer keeps its states in columns, and a ring of objects would keep them alive).
+  private readonly size: number;
+  private readonly keys: string[];
+  private readonly ts: number[];
+  private readonly tools: string[];
+  private count = 0;
+  private readonly perBlock: BlockState[] = [];
   // Runs that reached 2 occurrences (a run of one occurrence is kept only while it is some block's current run).
-  const all: CycleRun[] = [];
-  return {
-    add(state) {
-      const i = count++;
-      keys[i % size] = cycleKey(state);
-      ring[i % size] = state;
-      const grown: CycleRun[] = [];
-      for (const [L, cur] of perBlock) {
-        if (i < L || key(i) !== key(i - L)) {
-          cur.len = 0;
-          cur.run = undefined;
-          continue;
-        }
-        cur.len += 1;
-        // A run starts when the block of the L states before i has just repeated once (len 1): it spans i - L .. i.
-        if (cur.len === 1) {
-          const block: string[] = [];
-          for (let j = i - L; j < i; j++) block.push(key(j));
-          cur.primitive = isPrimitive(block);
-        }
-        if (!cur.primitive) continue;
-        const reps = Math.floor((cur.len + L) / L);
-        if (cur.run === undefined) {
-          const first = ring[(i - L) % size]!;
-          const steps: number[] = [];
-          for (let j = i - L; j <= i; j++) steps.push(ring[j % size]!.t);
-          cur.run = { block: L, start: first.t, end: state.t, reps, steps, tool: first.tool };
-          if (reps >= 2 && history) all.push(cur.run);
-          grown.push(cur.run);
-          continue;
-        }
-        cur.run.end = state.t;
-        cur.run.steps.push(state.t);
-        if (reps > cur.run.reps) {
-          if (cur.run.reps < 2 && reps >= 2 && history) all.push(cur.run);
-          cur.run.reps = reps;
-          grown.push(cur.run);
-        }
+  private readonly all: CycleRun[] = [];
+
+  constructor(
+    minBlock: number,
+    maxBlock: number,
+    private readonly history: boolean,
+  ) {
+    this.size = Math.max(1, maxBlock + 1);
+    this.keys = new Array<string>(this.size);
+    this.ts = new Array<number>(this.size).fill(0);
+    this.tools = new Array<string>(this.size);
+    for (let L = minBlock; L <= maxBlock; L++) this.perBlock.push({ L, len: 0, primitive: false, run: undefined });
+  }
+
+  private key(j: number): string {
+    return this.keys[j % this.size]!;
+  }
+
+  add(state: State): CycleRun[] {
+    const { size, ts, tools } = this;
+    const i = this.count++;
+    this.keys[i % size] = cycleKey(state);
+    ts[i % size] = state.t;
+    tools[i % size] = state.tool;
+    const grown: CycleRun[] = [];
+    for (const cur of this.perBlock) {
+      const L = cur.L;
+      if (i < L || this.key(i) !== this.key(i - L)) {
+        cur.len = 0;
+        cur.run = undefined;
+        continue;
       }
-      return grown;
-    },
-    runs: () => all.filter((r) => r.reps >= 2).sort((a, b) => a.start - b.start || a.block - b.block),
-  };
+      cur.len += 1;
+      // A run starts when the block of the L states before i has just repeated once (len 1): it spans i - L .. i.
+      if (cur.len === 1) {
+        const block: string[] = [];
+        for (let j = i - L; j < i; j++) block.push(this.key(j));
+        cur.primitive = isPrimitive(block);
+      }
+      if (!cur.primitive) continue;
+      const reps = Math.floor((cur.len + L) / L);
+      if (cur.run === undefined) {
+        const steps: number[] = [];
+        for (let j = i - L; j <= i; j++) steps.push(ts[j % size]!);
+        cur.run = { block: L, start: ts[(i - L) % size]!, end: state.t, reps, steps, tool: tools[(i - L) % size]! };
+        if (reps >= 2 && this.history) this.all.push(cur.run);
+        grown.push(cur.run);
+        continue;
+      }
+      cur.run.end = state.t;
+      cur.run.steps.push(state.t);
+      if (reps > cur.run.reps) {
+        if (cur.run.reps < 2 && reps >= 2 && this.history) this.all.push(cur.run);
+        cur.run.reps = reps;
+        grown.push(cur.run);
+      }
+    }
+    return grown;
+  }
+
+  runs(): CycleRun[] {
+    return this.all.filter((r) => r.reps >= 2).sort((a, b) => a.start - b.start || a.block - b.block);
+  }
 }

@@ -29,45 +29,55 @@ export interface RegressionTracker {
 
 /** `history`: keep every loop for `loops()` (off: only the open one, for callers that read what `add` returns). */
 export function createRegressionTracker(history = true): RegressionTracker {
-  const all: RegressionLoop[] = [];
-  let open: { loop: RegressionLoop; pending: number[]; phase: 'edited' | 'failed' } | undefined;
-  let nextId = 0;
-  return {
-    add(state) {
-      if (state.stage === 'O' && (state.changesFile || state.changesEnv === true)) {
-        open = undefined;
-        return undefined;
-      }
-      if (state.stage === 'I' && state.changesFile && !state.failed) {
-        const file = state.file;
-        if (open !== undefined && file !== undefined && open.loop.file === file) {
-          if (open.phase === 'failed') open.phase = 'edited';
-          open.pending.push(state.t);
-        } else {
-          open = file === undefined ? undefined : { loop: { id: -1, file, cycles: [], tool: state.tool }, pending: [state.t], phase: 'edited' };
-        }
-        return undefined;
-      }
-      if (open === undefined || state.stage !== 'V') return undefined;
-      if (state.failed && RUN_KINDS.has(state.kind)) {
-        const { loop } = open;
-        if (open.phase === 'edited') {
-          open.pending.push(state.t);
-          loop.cycles.push(open.pending);
-          open.pending = [];
-          open.phase = 'failed';
-          if (loop.id < 0) {
-            loop.id = nextId++;
-            if (history) all.push(loop);
-          }
-          return loop;
-        }
-        loop.cycles[loop.cycles.length - 1]?.push(state.t);
-        return undefined;
-      }
-      if (RUN_KINDS.has(state.kind)) open = undefined;
+  return new RegressionLoops(history);
+}
+
+/** A class, not an object of closures: every session keeps one (its stop signals), and shares the methods. */
+class RegressionLoops implements RegressionTracker {
+  private readonly all: RegressionLoop[] = [];
+  private open: { loop: RegressionLoop; pending: number[]; phase: 'edited' | 'failed' } | undefined;
+  private nextId = 0;
+
+  constructor(private readonly history: boolean) {}
+
+  add(state: State): RegressionLoop | undefined {
+    if (state.stage === 'O' && (state.changesFile || state.changesEnv === true)) {
+      this.open = undefined;
       return undefined;
-    },
-    loops: () => all,
-  };
+    }
+    const open = this.open;
+    if (state.stage === 'I' && state.changesFile && !state.failed) {
+      const file = state.file;
+      if (open !== undefined && file !== undefined && open.loop.file === file) {
+        if (open.phase === 'failed') open.phase = 'edited';
+        open.pending.push(state.t);
+      } else {
+        this.open = file === undefined ? undefined : { loop: { id: -1, file, cycles: [], tool: state.tool }, pending: [state.t], phase: 'edited' };
+      }
+      return undefined;
+    }
+    if (open === undefined || state.stage !== 'V') return undefined;
+    if (state.failed && RUN_KINDS.has(state.kind)) {
+      const { loop } = open;
+      if (open.phase === 'edited') {
+        open.pending.push(state.t);
+        loop.cycles.push(open.pending);
+        open.pending = [];
+        open.phase = 'failed';
+        if (loop.id < 0) {
+          loop.id = this.nextId++;
+          if (this.history) this.all.push(loop);
+        }
+        return loop;
+      }
+      loop.cycles[loop.cycles.length - 1]?.push(state.t);
+      return undefined;
+    }
+    if (RUN_KINDS.has(state.kind)) this.open = undefined;
+    return undefined;
+  }
+
+  loops(): RegressionLoop[] {
+    return this.all;
+  }
 }

@@ -26,24 +26,37 @@ export interface RetryEpisodeTracker {
 
 /** `detector`: a retry detector to share (see sharedRetryDetector); `history`: keep the closed episodes for `episodes()`. */
 export function createRetryEpisodeTracker(detector: RetryDetector = createRetryDetector(), history = true): RetryEpisodeTracker {
-  const all: RetryEpisode[] = [];
-  let open: RetryEpisode | undefined;
-  let made = 0;
-  return {
-    add(state) {
-      const of = detector.add(state);
-      if (of === undefined) {
-        if (state.stage !== 'O') open = undefined;
-        return undefined;
-      }
-      if (open === undefined) {
-        open = { id: made++, steps: [of], retries: 0, tool: state.tool };
-        if (history) all.push(open);
-      }
-      open.steps.push(state.t);
-      open.retries += 1;
-      return open;
-    },
-    episodes: () => all,
-  };
+  return new RetryEpisodes(detector, history);
+}
+
+/** A class, not an object of closures: every session keeps one (its stop signals), and shares the methods. */
+class RetryEpisodes implements RetryEpisodeTracker {
+  private readonly all: RetryEpisode[] = [];
+  private open: RetryEpisode | undefined;
+  private made = 0;
+
+  constructor(
+    private readonly detector: RetryDetector,
+    private readonly history: boolean,
+  ) {}
+
+  add(state: State): RetryEpisode | undefined {
+    const of = this.detector.add(state);
+    if (of === undefined) {
+      if (state.stage !== 'O') this.open = undefined;
+      return undefined;
+    }
+    let open = this.open;
+    if (open === undefined) {
+      open = this.open = { id: this.made++, steps: [of], retries: 0, tool: state.tool };
+      if (this.history) this.all.push(open);
+    }
+    open.steps.push(state.t);
+    open.retries += 1;
+    return open;
+  }
+
+  episodes(): RetryEpisode[] {
+    return this.all;
+  }
 }
