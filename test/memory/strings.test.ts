@@ -3,7 +3,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERN_ENTRIES, flatten, intern, poolSizes } from '../../src/core/memory/flat-string.js';
-import { HOT_TEXTS, PackedTextMap, SHARE_MIN_CHARS, SharedText, packText, sharedTexts, unpackText, setTextCompression } from '../../src/core/memory/packed-text.js';
+import { HOT_TEXTS, MAX_BUCKET, PackedTextMap, SHARE_MIN_CHARS, SharedText, packText, sharedTexts, unpackText, setTextCompression } from '../../src/core/memory/packed-text.js';
 
 // Compression is off by default (a memory/CPU knob, `serve --compress-texts`); these tests exercise it on.
 beforeAll(() => setTextCompression(true));
@@ -106,6 +106,20 @@ describe('shared long texts (compression off)', () => {
     expect(packText(`${base}`.split('').join(''))).toBe(a);
     expect(packText(`${other}`.split('').join(''))).toBe(b);
     expect([unpackText(a), unpackText(b)]).toEqual([base, other]);
+  });
+
+  it('pools at most MAX_BUCKET texts of one key: texts built to collide cost a bounded comparison, and stay exact', () => {
+    // 6,400 characters: the key samples every 100th and the last 32, so texts differing at index 1 share it.
+    const body = 'y'.repeat(6400);
+    const texts = Array.from({ length: 10 }, (_, i) => `${body[0]}${String.fromCharCode(65 + i)}${body.slice(2)}`);
+    const before = sharedTexts();
+    const packed = texts.map((t) => packText(t));
+    expect(sharedTexts() - before).toBe(MAX_BUCKET);
+    expect(packed.map((p) => unpackText(p))).toEqual(texts);
+    // A pooled text is found again; one past the bound is its session's own copy each time.
+    expect(packText(`${texts[0]}`.split('').join(''))).toBe(packed[0]);
+    expect(packText(`${texts[9]}`.split('').join(''))).not.toBe(packed[9]);
+    expect(unpackText(packText(texts[9]!))).toBe(texts[9]);
   });
 
   it('drops a text from the pool once nobody keeps it', async () => {

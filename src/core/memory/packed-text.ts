@@ -119,19 +119,27 @@ function poolKey(text: string): number {
   return n * 2 ** 20 + (h >>> 12);
 }
 
-/** The shared copy of `text` (a new one, pooled, when none is kept). */
+/**
+ * Texts one pool key holds at most. The sampled characters are public, so a client can send many texts of one
+ * key (same length, differences between the samples): a bucket without a bound would cost every pooled text a
+ * comparison with each of them. A text that finds its bucket full is kept by its session alone.
+ */
+export const MAX_BUCKET = 4;
+
+/** The shared copy of `text` (a new one, pooled unless its key's bucket is full). */
 function sharedText(text: string, fresh: boolean): SharedText {
   const key = poolKey(text);
   const entry = shared.get(key);
-  if (entry !== undefined) {
-    for (const ref of Array.isArray(entry) ? entry : [entry]) {
-      const hit = ref.deref();
-      if (hit?.value === text) return hit;
-    }
+  const bucket = entry === undefined ? [] : Array.isArray(entry) ? entry : [entry];
+  for (const ref of bucket) {
+    const hit = ref.deref();
+    if (hit?.value === text) return hit;
   }
   const made = new SharedText(fresh ? text : flatten(text));
+  const alive = bucket.filter((r) => r.deref() !== undefined);
+  if (alive.length >= MAX_BUCKET) return made;
   const ref = new WeakRef(made);
-  shared.set(key, entry === undefined ? ref : Array.isArray(entry) ? [...entry, ref] : [entry, ref]);
+  shared.set(key, alive.length === 0 ? ref : [...alive, ref]);
   sharedGone.register(made, key);
   return made;
 }
