@@ -131,7 +131,8 @@ const command: Command = {
           found.trajectories.flatMap((t) => (t.task === null ? [] : [t.task])),
         )
       : undefined;
-    const forecast = values.forecast !== undefined ? await readForecastFile(resolve(io.cwd, forecastFileArg(values.forecast))) : undefined;
+    const forecastFile = values.forecast !== undefined ? resolve(io.cwd, forecastFileArg(values.forecast)) : undefined;
+    const forecast = forecastFile !== undefined ? await readForecastFile(forecastFile) : undefined;
     const prior = await chooseReference(undefined);
     const exit = reportCorpusInput(found, values.lenient, io.stderr);
     const bar = progress(io);
@@ -150,7 +151,7 @@ const command: Command = {
       ...(external ? { external, referenceFolders: folders } : {}),
     });
     bar.end();
-    if (values.forecast !== undefined && resolve(io.cwd, forecastFileArg(values.forecast)) === bundledForecastFile())
+    if (forecastFile === bundledForecastFile())
       report.warnings.push(
         'pPass is from the bundled forecaster, trained on 1,002 public runs (the sample runs of examples/runs among them; docs/forecast.md): on runs it was trained on, its figures are in-sample',
       );
