@@ -56,6 +56,14 @@ afterAll(async () => {
   await redis?.destroy();
 });
 
+/** The references `store`'s pooled prior holds once it reaches `n` (it follows published growths, a few ms behind). */
+async function priorReferences(store: RedisReferenceStore, n: number): Promise<number> {
+  return eventually(
+    async () => (await store.prior()).references,
+    (k) => k === n,
+  );
+}
+
 describe('Redis reference store', () => {
   it('loses no reference when two replicas grow the same task at once', async () => {
     const [a, b] = await replicas(2);
@@ -80,44 +88,24 @@ describe('Redis reference store', () => {
     expect(await b.reference('t')).toMatchObject({ kind: 'pta', pta: { version: 3 } });
     expect(b.cacheStats().misses).toBe(before + 1);
     // The prior follows too: it pools version 3's references.
-    expect(
-      await eventually(
-        async () => (await b.prior()).references,
-        (n) => n === 3,
-      ),
-    ).toBe(3);
+    expect(await priorReferences(b, 3)).toBe(3);
   });
 
   it('catches up with growths it missed while its subscriber was disconnected', async () => {
     const [a, b] = (await replicas(2)) as [RedisReferenceStore, RedisReferenceStore];
     await a.addReference('t', statesA);
     // The prior follows published growths (a few ms behind).
-    expect(
-      await eventually(
-        async () => (await b.prior()).references,
-        (n) => n === 1,
-      ),
-    ).toBe(1);
+    expect(await priorReferences(b, 1)).toBe(1);
     const sub = links.at(-1)?.subscriber();
     sub?.disconnect(true); // reconnects by itself; what was published meanwhile is lost
     await a.addReference('t', statesB);
     // The pooled prior (kept from published growths) must see version 2 all the same.
-    expect(
-      await eventually(
-        async () => (await b.prior()).references,
-        (n) => n === 2,
-      ),
-    ).toBe(2);
+    expect(await priorReferences(b, 2)).toBe(2);
     // And growths published after the reconnection reach it: the store subscribed again by itself (ioredis'
     // own resubscription is off, link.ts).
     expect(sub?.options.autoResubscribe).toBe(false);
     await a.addReference('t', statesA);
-    expect(
-      await eventually(
-        async () => (await b.prior()).references,
-        (n) => n === 3,
-      ),
-    ).toBe(3);
+    expect(await priorReferences(b, 3)).toBe(3);
   });
 
   it('stores a growth as the states it added, not the whole PTA again, and builds the next version from the one it holds', async () => {
