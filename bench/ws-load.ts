@@ -15,9 +15,10 @@
  *     latency = step sent → its score received (client clock); ratio = median A rate / median B rate
  *     (targets: lifecycle >= 0.6, pipelined >= 0.5). CPU µs per step of A, B and the driver over the
  *     rounds (from /proc) are printed beside: on a shared machine they move less than the rates;
- *  2. paced (open loop): `--paced-sessions` sessions, total rate = half the
- *     highest median A rate (or `--rate`), p99 step-to-score latency (target < 2 ms), then the same
- *     open loop against B at the same rate (what this machine and driver allow at that load);
+ *  2. paced (open loop): `--paced-sessions` sessions at each rate of `--rate` (a list: steps/s, or `half` =
+ *     half the highest median A rate, the default), p99 step-to-score latency (target < 2 ms at `half`), then
+ *     the same open loop against B at the same rate (what this machine and driver allow at that load);
+ *     e.g. `--rate 500,half`: 1,000 agents stepping every 2 s, then half the maximum;
  *     the sessions' phases are first spread over the trajectory (`stagger`), so
  *     session ends come at a steady rate; `--no-stagger` keeps them in lockstep.
  * `--profile DIR` runs the steplens process under `--cpu-prof` and prints its top self-time functions;
@@ -25,7 +26,7 @@
  *
  *   node dist/bench/ws-load.js [--shapes lifecycle,pipelined] [--lifecycle-connections 16] [--lifecycle-depth 1]
  *     [--connections 16,64] [--sessions 4] [--depth 4] [--rounds 3] [--round-ms 2000] [--warmup-ms 1500]
- *     [--paced-sessions 1000] [--paced-connections 20] [--paced-ms 8000] [--rate N] [--no-stagger] [--profile DIR]
+ *     [--paced-sessions 1000] [--paced-connections 20] [--paced-ms 8000] [--rate half|N,...] [--no-stagger] [--profile DIR]
  *     [--server-args '--trace-gc'] [--json FILE]
  */
 import { readFile } from 'node:fs/promises';
@@ -55,7 +56,7 @@ const { values: args } = parseArgs({
     'paced-sessions': { type: 'string', default: '1000' },
     'paced-connections': { type: 'string', default: '20' },
     'paced-ms': { type: 'string', default: '8000' },
-    rate: { type: 'string' },
+    rate: { type: 'string', default: 'half' },
     'no-stagger': { type: 'boolean' },
     profile: { type: 'string' },
     'server-args': { type: 'string' },
@@ -177,6 +178,67 @@ async function pacedRound(t: TargetProcess, rate: number, connections: number, s
   return { w, lat: latencySummary(w.latencies), serverDelay, driverDelay: { p99: driver.percentile(99) / 1e6, max: driver.max / 1e6 }, heapMb };
 }
 
+/** A paced rate: `half` of the highest closed-loop median, or steps/s. */
+interface RateSpec {
+  label: string;
+  rate: number;
+}
+
+function pacedRates(max: number): RateSpec[] {
+  return (args.rate ?? 'half').split(',').map((x) => {
+    if (x === 'half') {
+      if (!Number.isFinite(max)) throw new Error('--rate half needs a closed-loop shape to halve (--shapes), or give steps/s');
+      return { label: 'half', rate: max / 2 };
+    }
+    const rate = Number(x);
+    if (!(rate > 0)) throw new Error(`--rate: ${x} is neither "half" nor a positive number of steps/s`);
+    return { label: String(rate), rate };
+  });
+}
+
+/** The open loop against steplens, then against the echo at the same rate; prints both. */
+async function paced(a: TargetProcess, b: TargetProcess, templates: StepTemplates, spec: RateSpec, sessions: number) {
+  const pc = Math.min(num(args['paced-connections']), sessions);
+  // The same open loop against the echo at the same rate: the latency this machine and driver allow at that load.
+  const pa = await pacedRound(a, spec.rate, pc, sessions, templates);
+  const pb = await pacedRound(b, spec.rate, pc, sessions, templates);
+  console.log(
+    `paced (open loop): ${pc * Math.ceil(sessions / pc)} open sessions over ${pc} connections, target rate ${fmt(spec.rate, 0)} steps/s (${spec.label === 'half' ? 'half of the max median' : '--rate'}); steplens then echo`,
+  );
+  for (const [label, x] of [
+    ['A steplens', pa],
+    ['B ws echo', pb],
+  ] as const) {
+    const { w, lat, serverDelay, driverDelay } = x;
+    const gc = serverDelay.gc;
+    console.log(
+      `${label}: sent ${fmt(w.sent / w.seconds, 0)}/s, answered ${fmt(w.scored / w.seconds, 0)}/s over ${fmt(w.seconds, 1)} s, ${w.skipped} due steps skipped; latency ms p50 ${fmt(lat.p50, 3)}  p99 ${fmt(lat.p99, 3)}  max ${fmt(lat.max, 2)}  (n = ${lat.n})`,
+    );
+    console.log(
+      `  event-loop delay ms: server p99 ${fmt(serverDelay.p99, 1)} max ${fmt(serverDelay.max, 1)}; driver p99 ${fmt(driverDelay.p99, 1)} max ${fmt(driverDelay.max, 1)}; server GC (perf_hooks): ${gc.minor.n} scavenges, ${fmt(gc.minor.total, 0)} ms in all, p99 ${fmt(gc.minor.p99, 2)} max ${fmt(gc.minor.max, 2)} ms; ${gc.major.n} full, ${fmt(gc.major.total, 0)} ms, max ${fmt(gc.major.max, 1)} ms; heap used after ${fmt(x.heapMb, 0)} MB (after a forced GC)`,
+    );
+  }
+  console.log(`paced p99 steplens / echo at the same rate: ${ratio(pa.lat.p99, pb.lat.p99)}`);
+  const { w, lat, serverDelay, driverDelay } = pa;
+  const figures = {
+    paced_rate: spec.rate,
+    paced_scored_per_s: w.scored / w.seconds,
+    paced_p50_ms: lat.p50,
+    paced_p99_ms: lat.p99,
+    paced_max_ms: lat.max,
+    paced_server_loop_delay_max_ms: serverDelay.max,
+    paced_server_scavenges: serverDelay.gc.minor.n,
+    paced_server_scavenge_p99_ms: serverDelay.gc.minor.p99,
+    paced_server_scavenge_max_ms: serverDelay.gc.minor.max,
+    paced_server_full_gc_ms: serverDelay.gc.major.total,
+    paced_driver_loop_delay_max_ms: driverDelay.max,
+    paced_echo_p50_ms: pb.lat.p50,
+    paced_echo_p99_ms: pb.lat.p99,
+    paced_echo_max_ms: pb.lat.max,
+  };
+  return { p99: lat.p99, figures };
+}
+
 async function main(): Promise<void> {
   const file = path.join(findCorpus(args.corpus), SERVER_BENCH_FILE);
   const parsed = parseTrajectoryText(await readFile(file, 'utf8'), 'auto', file);
@@ -247,46 +309,16 @@ async function main(): Promise<void> {
   const pacedSessions = num(args['paced-sessions']);
   if (pacedSessions > 0) {
     const max = Math.max(...results.map((r) => r.rateA));
-    const rate = args.rate !== undefined ? num(args.rate) : max / 2;
-    const pc = Math.min(num(args['paced-connections']), pacedSessions);
-    // The same open loop against the echo at the same rate: the latency this machine and driver allow at that load.
-    const pa = await pacedRound(a, rate, pc, pacedSessions, templates);
-    const pb = await pacedRound(b, rate, pc, pacedSessions, templates);
-    console.log(
-      `paced (open loop): ${pc * Math.ceil(pacedSessions / pc)} open sessions over ${pc} connections, target rate ${fmt(rate, 0)} steps/s (${args.rate !== undefined ? '--rate' : `half of the max median ${fmt(max, 0)}`}); steplens then echo`,
-    );
-    for (const [label, x] of [
-      ['A steplens', pa],
-      ['B ws echo', pb],
-    ] as const) {
-      const { w, lat, serverDelay, driverDelay } = x;
-      const gc = serverDelay.gc;
-      console.log(
-        `${label}: sent ${fmt(w.sent / w.seconds, 0)}/s, answered ${fmt(w.scored / w.seconds, 0)}/s over ${fmt(w.seconds, 1)} s, ${w.skipped} due steps skipped; latency ms p50 ${fmt(lat.p50, 3)}  p99 ${fmt(lat.p99, 3)}  max ${fmt(lat.max, 2)}  (n = ${lat.n})`,
-      );
-      console.log(
-        `  event-loop delay ms: server p99 ${fmt(serverDelay.p99, 1)} max ${fmt(serverDelay.max, 1)}; driver p99 ${fmt(driverDelay.p99, 1)} max ${fmt(driverDelay.max, 1)}; server GC (perf_hooks): ${gc.minor.n} scavenges, ${fmt(gc.minor.total, 0)} ms in all, p99 ${fmt(gc.minor.p99, 2)} max ${fmt(gc.minor.max, 2)} ms; ${gc.major.n} full, ${fmt(gc.major.total, 0)} ms, max ${fmt(gc.major.max, 1)} ms; heap used after ${fmt(x.heapMb, 0)} MB (after a forced GC)`,
-      );
+    for (const [i, spec] of pacedRates(max).entries()) {
+      const p = await paced(a, b, templates, spec, pacedSessions);
+      // The first rate keeps the plain keys (what earlier result files hold); every rate also its own.
+      for (const [k, v] of Object.entries(p.figures)) {
+        if (i === 0) figures[k] = v;
+        figures[k.replace('paced_', `paced_at_${spec.label}_`)] = v;
+      }
+      if (spec.label === 'half') targets.push(target(`ws-load p99 latency, ${pacedSessions} sessions at half max load`, p.p99, '<', 2, 'ms'));
+      else targets.push(target(`ws-load p99 latency, ${pacedSessions} sessions at ${spec.label} steps/s`, p.p99, '<', 2, 'ms'));
     }
-    console.log(`paced p99 steplens / echo at the same rate: ${ratio(pa.lat.p99, pb.lat.p99)}`);
-    const { w, lat, serverDelay, driverDelay } = pa;
-    Object.assign(figures, {
-      paced_rate: rate,
-      paced_scored_per_s: w.scored / w.seconds,
-      paced_p50_ms: lat.p50,
-      paced_p99_ms: lat.p99,
-      paced_max_ms: lat.max,
-      paced_server_loop_delay_max_ms: serverDelay.max,
-      paced_server_scavenges: serverDelay.gc.minor.n,
-      paced_server_scavenge_p99_ms: serverDelay.gc.minor.p99,
-      paced_server_scavenge_max_ms: serverDelay.gc.minor.max,
-      paced_server_full_gc_ms: serverDelay.gc.major.total,
-      paced_driver_loop_delay_max_ms: driverDelay.max,
-      paced_echo_p50_ms: pb.lat.p50,
-      paced_echo_p99_ms: pb.lat.p99,
-      paced_echo_max_ms: pb.lat.max,
-    });
-    targets.push(target(`ws-load p99 latency, ${pacedSessions} sessions at half max load`, lat.p99, '<', 2, 'ms'));
   }
   console.log(`load average after: ${loadLine()}`);
   await b.close();
