@@ -35,7 +35,7 @@ const BENCHES: Bench[] = [
   { name: 'online-vs-batch', args: ['--json', '{json}'] },
   { name: 'memory', args: ['--sessions', '500', '--json', '{json}'], node: ['--expose-gc'] },
   { name: 'http', args: ['--seconds', '5', '--json', '{json}'] },
-  { name: 'ws-load', args: ['--json', '{json}'] },
+  { name: 'ws-load', args: ['--rate', 'half,500', '--json', '{json}'] },
   { name: 'shadow-cost', args: ['', '9', '--json', '{json}'] },
   { name: 'evidence-cost', args: ['--runs', '15', '--passes', '9', '--json', '{json}'] },
   // Needs redis-server (Debian's package) on the PATH.
