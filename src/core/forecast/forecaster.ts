@@ -6,6 +6,7 @@
  * prefix lengths (run.ts), which is what `serve --forecast-learn` refits on.
  */
 import type { ForecastTrace } from '../scorer-api.js';
+import type { RetryDetector } from '../signals/repeats.js';
 import type { Label, State, Step } from '../types.js';
 import { createFeatureTracker, FEATURE_COUNT, FEATURE_NAMES, isEvidence } from './features.js';
 import { sigmoid } from './logistic.js';
@@ -51,10 +52,11 @@ export function scoreOf(c: CompiledModel, v: Float64Array, offset = 0): number {
 /** pPass of a catalogue vector. */
 export const pPassOf = (c: CompiledModel, v: Float64Array, offset = 0): number => sigmoid(c.a + c.b * scoreOf(c, v, offset));
 
-export function createForecaster(model: ForecastModel): Forecaster {
+/** `retry`: a blind-retry detector the caller feeds the same states first (the scorer's shared one); by default the features keep their own. */
+export function createForecaster(model: ForecastModel, retry?: RetryDetector): Forecaster {
   const compiled = compileModel(model);
   // The evidence (a pass over each step's output) is read only for a model that uses it.
-  const features = createFeatureTracker(model.features.some(isEvidence));
+  const features = createFeatureTracker(model.features.some(isEvidence), retry);
   const now = new Float64Array(FEATURE_COUNT);
   const kept: Float64Array[] = [];
   const keptAt: number[] = [];
