@@ -38,7 +38,13 @@ export interface StepEvidence {
   patch: PatchFile[] | null;
 }
 
-const lineCount = (s: string | undefined): number => (s === undefined || s === '' ? 0 : s.split('\n').length);
+/** Lines of a text (`split('\n').length`, 0 for none), counted without splitting it. */
+function lineCount(s: string | undefined): number {
+  if (s === undefined || s === '') return 0;
+  let n = 1;
+  for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+}
 
 /** Changed lines an edit action implies (old plus new text; shell writes count 1: their text is not seen). */
 export function editLines(step: Step): number {
