@@ -56,7 +56,10 @@ export function tracePaths(text: string, kind: ErrorKind): string[] {
   const out = new Set<string>();
   for (const p of PATHS) {
     if ((p.compileOnly === true && kind !== 'compile') || !(p.guard !== undefined ? p.guard.test(text) : p.guards.some((g) => text.includes(g)))) continue;
-    for (const m of text.matchAll(p.re)) {
+    // `exec` on the pattern itself (global, restarted at 0) rather than `matchAll`, which copies the pattern each call.
+    const re = p.re;
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
       if (out.size >= MAX_TRACE_PATHS) return [...out];
       const path = m[1]!;
       out.add(path.startsWith('./') ? path.slice(2) : path);
