@@ -33,6 +33,8 @@ export function createTargetTracker(): EvidenceSignal<TargetEvidence> {
   const edited = cappedSet(MAX_EDITED_FILES);
   let wasRead = 0;
   let wasTraced = 0;
+  // The value changes only when a new source file is edited (kept, not rebuilt on every read).
+  let value: TargetEvidence = { readShare: 0, traceShare: 0 };
   return {
     add(e) {
       const c = e.changed;
@@ -40,6 +42,7 @@ export function createTargetTracker(): EvidenceSignal<TargetEvidence> {
         edited.add(c.file);
         if (read.has(c.file)) wasRead += 1;
         if ((traced.get(baseName(c.file)) ?? []).some((p) => traceNames(p, c.file))) wasTraced += 1;
+        value = { readShare: wasRead / edited.size, traceShare: wasTraced / edited.size };
       }
       if (e.read !== undefined) read.add(e.read);
       for (const p of e.tracePaths) {
@@ -52,6 +55,6 @@ export function createTargetTracker(): EvidenceSignal<TargetEvidence> {
         else list.push(p);
       }
     },
-    value: () => (edited.size === 0 ? { readShare: 0, traceShare: 0 } : { readShare: wasRead / edited.size, traceShare: wasTraced / edited.size }),
+    value: () => value,
   };
 }
