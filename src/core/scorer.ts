@@ -71,7 +71,8 @@ class IncrementalScorer implements Scorer {
     this.temporal = createTemporalTracker(ref.kind === 'pta' ? referenceWindows(ref.pta) : ref.prior.windows, cfg.alpha);
     this.structural = pta !== undefined ? createStructuralTracker(pta, cfg.tau) : undefined;
     this.priorSignals = pta === undefined ? createPriorSignalTracker(cfg.brevitySteps) : undefined;
-    const forecaster = (this.forecaster = options.forecast !== undefined ? createForecaster(options.forecast) : undefined);
+    // The forecaster's retry feature reads the same shared detector (coherence feeds it each state before the forecaster).
+    const forecaster = (this.forecaster = options.forecast !== undefined ? createForecaster(options.forecast, retry) : undefined);
     this.earlyStop = createEarlyStop(policy, { retry });
     this.current = { total: 0, struct: pta ? 0 : null, cov: pta ? 0 : null, coh: 0, temp: 0 };
     this.reference = Object.freeze(pta !== undefined ? { kind: 'pta', version: pta.version, paths: ptaPathCount(pta) } : { kind: 'prior' });

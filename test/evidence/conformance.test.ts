@@ -138,7 +138,8 @@ function evidence(es: readonly StepEvidence[]) {
     editedReadShare: g.readShare,
     editedTraceShare: g.traceShare,
   };
-  return { values: v, vector: EVIDENCE_NAMES.map((k) => v[k]) };
+  const vector = EVIDENCE_NAMES.map((k) => v[k]);
+  return { values: v, vector, written: [0, ...vector] };
 }
 
 interface Fed {
@@ -179,7 +180,13 @@ const CASES: Record<string, Case> = {
   createEvidenceTracker: {
     online: () => {
       const t = createEvidenceTracker();
-      return { feed: (run, i) => t.add(run.steps[i]!, run.states[i]!, run.labels[i]!), value: () => ({ values: t.values(), vector: t.vector() }) };
+      // `write` at an offset (the forecaster's), beside a slot it must leave alone.
+      const written = () => {
+        const out = new Float64Array(EVIDENCE_NAMES.length + 1);
+        t.write(out, 1);
+        return [...out];
+      };
+      return { feed: (run, i) => t.add(run.steps[i]!, run.states[i]!, run.labels[i]!), value: () => ({ values: t.values(), vector: t.vector(), written: written() }) };
     },
     batch: evidence,
   },

@@ -11,12 +11,19 @@ export interface ErrorEvidence {
 export function createErrorTracker(): EvidenceSignal<ErrorEvidence> {
   let since = false;
   let last = false;
+  let value: ErrorEvidence = { sinceEdit: 0, last: 0 };
   return {
     add(e) {
       if (e.sourceEdit) since = false;
       if (e.error !== null) since = true;
       if (e.error !== null || e.testRun !== null) last = e.error !== null;
     },
-    value: () => ({ sinceEdit: since ? 1 : 0, last: last ? 1 : 0 }),
+    value() {
+      const a = since ? 1 : 0;
+      const b = last ? 1 : 0;
+      // The same object until a flag changes (the forecaster reads it after every step).
+      if (a !== value.sinceEdit || b !== value.last) value = { sinceEdit: a, last: b };
+      return value;
+    },
   };
 }

@@ -46,31 +46,50 @@ export interface EvidenceTracker {
   values(): EvidenceValues;
   /** The same in {@link EVIDENCE_NAMES} order (a fresh array). */
   vector(): number[];
+  /** The same written into `out` from `offset` (no allocation: the forecaster reads it every step). */
+  write(out: Float64Array, offset: number): void;
   /** Whether the patch values come from a submitted diff (1) or from the edits seen (0); a harness trait, so not in the vector. */
   readonly patchSubmitted: number;
   readonly length: number;
 }
 
 export function createEvidenceTracker(): EvidenceTracker {
-  const tests = createTestResultTracker();
-  const check = createCheckAfterEditTracker();
-  const repro = createReproTracker();
-  const errors = createErrorTracker();
-  const patch = createPatchTracker();
-  const target = createTargetTracker();
-  let n = 0;
-  const values = (): EvidenceValues => {
-    const t = tests.value();
-    const r = repro.value();
-    const e = errors.value();
-    const p = patch.value();
-    const g = target.value();
+  return new Evidence();
+}
+
+/** A class: an object literal with getters is built by the runtime (~1 µs a session); methods are shared. */
+class Evidence implements EvidenceTracker {
+  private readonly tests = createTestResultTracker();
+  private readonly check = createCheckAfterEditTracker();
+  private readonly repro = createReproTracker();
+  private readonly errors = createErrorTracker();
+  private readonly patch = createPatchTracker();
+  private readonly target = createTargetTracker();
+  private n = 0;
+
+  add(step: Step, state: State, label: Label): void {
+    const e = stepEvidence(step, state, label);
+    this.tests.add(e);
+    this.check.add(e);
+    this.repro.add(e);
+    this.errors.add(e);
+    this.patch.add(e);
+    this.target.add(e);
+    this.n += 1;
+  }
+
+  values(): EvidenceValues {
+    const t = this.tests.value();
+    const r = this.repro.value();
+    const e = this.errors.value();
+    const p = this.patch.value();
+    const g = this.target.value();
     return {
       testSeen: t.seen,
       testPassed: t.passed,
       testFailed: t.failed,
       testPassShare: t.passShare,
-      checkAfterEdit: check.value(),
+      checkAfterEdit: this.check.value(),
       reproFailedBeforeEdit: r.failedBeforeEdit,
       reproFlipped: r.flipped,
       errorSinceEdit: e.sinceEdit,
@@ -79,32 +98,49 @@ export function createEvidenceTracker(): EvidenceTracker {
       patchTestOnly: p.testOnly,
       patchFiles: p.files,
       patchLines: p.lines,
-      patchCompact: p.empty === 1 ? 0 : 1 / (1 + p.lines),
+      patchCompact: patchCompact(p),
       editedReadShare: g.readShare,
       editedTraceShare: g.traceShare,
     };
-  };
-  return {
-    add(step, state, label) {
-      const e = stepEvidence(step, state, label);
-      tests.add(e);
-      check.add(e);
-      repro.add(e);
-      errors.add(e);
-      patch.add(e);
-      target.add(e);
-      n += 1;
-    },
-    values,
-    vector() {
-      const v = values();
-      return EVIDENCE_NAMES.map((k) => v[k]);
-    },
-    get patchSubmitted() {
-      return patch.value().submitted;
-    },
-    get length() {
-      return n;
-    },
-  };
+  }
+
+  vector(): number[] {
+    const v = this.values();
+    return EVIDENCE_NAMES.map((k) => v[k]);
+  }
+
+  write(out: Float64Array, offset: number): void {
+    const t = this.tests.value();
+    const r = this.repro.value();
+    const e = this.errors.value();
+    const p = this.patch.value();
+    const g = this.target.value();
+    // EVIDENCE_NAMES order (test/evidence/conformance.test.ts checks it against vector()).
+    out[offset] = t.seen;
+    out[offset + 1] = t.passed;
+    out[offset + 2] = t.failed;
+    out[offset + 3] = t.passShare;
+    out[offset + 4] = this.check.value();
+    out[offset + 5] = r.failedBeforeEdit;
+    out[offset + 6] = r.flipped;
+    out[offset + 7] = e.sinceEdit;
+    out[offset + 8] = e.last;
+    out[offset + 9] = p.empty;
+    out[offset + 10] = p.testOnly;
+    out[offset + 11] = p.files;
+    out[offset + 12] = p.lines;
+    out[offset + 13] = patchCompact(p);
+    out[offset + 14] = g.readShare;
+    out[offset + 15] = g.traceShare;
+  }
+
+  get patchSubmitted(): number {
+    return this.patch.value().submitted;
+  }
+
+  get length(): number {
+    return this.n;
+  }
 }
+
+const patchCompact = (p: { empty: number; lines: number }): number => (p.empty === 1 ? 0 : 1 / (1 + p.lines));

@@ -26,8 +26,21 @@ export function createPatchTracker(): EvidenceSignal<PatchEvidence> {
   let testChanged = false;
   let sourceLines = 0;
   let submitted: { source: number; test: number; lines: number } | undefined;
+  // The value, recomputed only on a step that changes it (the forecaster reads it after every step).
+  const compute = (): PatchEvidence => {
+    const s = submitted ?? { source: sourceFiles.size, test: testChanged ? 1 : 0, lines: sourceLines };
+    return {
+      empty: s.source === 0 ? 1 : 0,
+      testOnly: s.source === 0 && s.test > 0 ? 1 : 0,
+      files: Math.log1p(s.source),
+      lines: Math.log1p(s.lines),
+      submitted: submitted !== undefined ? 1 : 0,
+    };
+  };
+  let value = compute();
   return {
     add(e) {
+      if (e.changed === undefined && e.patch === null) return;
       if (e.changed !== undefined) {
         if (e.changed.role === 'source') {
           sourceFiles.add(e.changed.file);
@@ -38,16 +51,8 @@ export function createPatchTracker(): EvidenceSignal<PatchEvidence> {
         const source = e.patch.filter((f) => f.role === 'source');
         submitted = { source: source.length, test: e.patch.filter((f) => f.role === 'test').length, lines: source.reduce((n, f) => n + f.lines, 0) };
       }
+      value = compute();
     },
-    value() {
-      const s = submitted ?? { source: sourceFiles.size, test: testChanged ? 1 : 0, lines: sourceLines };
-      return {
-        empty: s.source === 0 ? 1 : 0,
-        testOnly: s.source === 0 && s.test > 0 ? 1 : 0,
-        files: Math.log1p(s.source),
-        lines: Math.log1p(s.lines),
-        submitted: submitted !== undefined ? 1 : 0,
-      };
-    },
+    value: () => value,
   };
 }

@@ -21,7 +21,8 @@ export function patchRole(path: string, created: boolean): PatchRole {
   return 'source';
 }
 
-const HEADER = /^diff --git a\/(\S+) b\/(\S+)/;
+/** A `diff --git` header at a line's start (sticky: tried where a line starts; `\S` stops at the line's end). */
+const HEADER = /diff --git a\/(\S+) b\/(\S+)/y;
 
 /** The files of a unified diff (`diff --git` blocks), null when the text holds none. */
 export function parseDiff(text: string): PatchFile[] | null {
@@ -33,16 +34,22 @@ export function parseDiff(text: string): PatchFile[] | null {
     if (cur !== undefined) files.push({ path: cur.path, role: patchRole(cur.path, cur.created), lines: cur.lines });
   };
   let inHunk = false;
-  for (const line of text.slice(at).split('\n')) {
-    const h = HEADER.exec(line);
+  // Line by line from `at` without splitting the text: a prefix test at a line's start cannot pass its end (no prefix holds a newline).
+  for (let p = at; p <= text.length;) {
+    let end = text.indexOf('\n', p);
+    if (end < 0) end = text.length;
+    HEADER.lastIndex = p;
+    const h = text.startsWith('diff --git a/', p) ? HEADER.exec(text) : null;
     if (h !== null) {
       close();
       cur = { path: h[2]!, created: false, lines: 0 };
       inHunk = false;
-    } else if (cur === undefined) continue;
-    else if (!inHunk && line.startsWith('new file mode')) cur.created = true;
-    else if (line.startsWith('@@')) inHunk = true;
-    else if (inHunk && (line.startsWith('+') || line.startsWith('-'))) cur.lines += 1;
+    } else if (cur !== undefined) {
+      if (!inHunk && text.startsWith('new file mode', p)) cur.created = true;
+      else if (text.startsWith('@@', p)) inHunk = true;
+      else if (inHunk && p < end && (text.charCodeAt(p) === 43 || text.charCodeAt(p) === 45)) cur.lines += 1; // + or -
+    }
+    p = end + 1;
   }
   close();
   return files;

@@ -38,7 +38,13 @@ export interface StepEvidence {
   patch: PatchFile[] | null;
 }
 
-const lineCount = (s: string | undefined): number => (s === undefined || s === '' ? 0 : s.split('\n').length);
+/** Lines of a text (`split('\n').length`, 0 for none), counted without splitting it. */
+function lineCount(s: string | undefined): number {
+  if (s === undefined || s === '') return 0;
+  let n = 1;
+  for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+}
 
 /** Changed lines an edit action implies (old plus new text; shell writes count 1: their text is not seen). */
 export function editLines(step: Step): number {
@@ -61,6 +67,8 @@ export function editLines(step: Step): number {
 
 const NONE: readonly string[] = Object.freeze([]);
 
+const changedRole = (file: string, sourceEdit: boolean): 'source' | 'test' | 'other' => (sourceEdit ? 'source' : isTestPath(file) ? 'test' : 'other');
+
 /** The evidence of one step. */
 export function stepEvidence(step: Step, state: State, label: Label): StepEvidence {
   const kind = step.action.kind;
@@ -70,20 +78,21 @@ export function stepEvidence(step: Step, state: State, label: Label): StepEviden
   const mask = out !== '' ? scanOutput(out) : 0;
   const testRun = mask !== 0 ? parseTestRun(out, mask) : null;
   const error = mask !== 0 ? errorKind(out, mask) : null;
-  const ev: StepEvidence = {
+  const changed = label.changesFile && label.file !== undefined ? { file: label.file, role: changedRole(label.file, label.sourceEdit), lines: editLines(step) } : undefined;
+  let run: StepEvidence['run'];
+  if (state.kind === 'run_test' || state.kind === 'run_script' || testRun !== null) {
+    const parsed = testRun !== null ? verdictOf(testRun) : null;
+    run = { key: label.file ?? state.hash, verdict: parsed ?? (state.failed ? 'fail' : 'pass') };
+  }
+  // Every field set, absent ones to undefined: one object shape for every step, so the trackers' reads of it stay monomorphic.
+  return {
     sourceEdit: label.sourceEdit,
+    changed,
+    read: (state.kind === 'read' || state.kind === 'search') && label.file !== undefined ? label.file : undefined,
+    run,
     testRun,
     error,
     tracePaths: error !== null ? tracePaths(out, error) : NONE,
     patch: state.kind === 'finish' ? parseDiff(raw) : null,
   };
-  if (label.changesFile && label.file !== undefined) {
-    ev.changed = { file: label.file, role: label.sourceEdit ? 'source' : isTestPath(label.file) ? 'test' : 'other', lines: editLines(step) };
-  }
-  if ((state.kind === 'read' || state.kind === 'search') && label.file !== undefined) ev.read = label.file;
-  if (state.kind === 'run_test' || state.kind === 'run_script' || testRun !== null) {
-    const parsed = testRun !== null ? verdictOf(testRun) : null;
-    ev.run = { key: label.file ?? state.hash, verdict: parsed ?? (state.failed ? 'fail' : 'pass') };
-  }
-  return ev;
 }

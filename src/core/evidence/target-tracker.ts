@@ -28,10 +28,13 @@ export function createTargetTracker(): EvidenceSignal<TargetEvidence> {
   const read = cappedSet(MAX_READ_FILES);
   // Paths named by errors, by file name, so a lookup scans only the paths of one name.
   const traced = new Map<string, string[]>();
-  let tracedCount = 0;
+  // The same paths, to skip a path seen before without taking its name (an error repeated names the same frames).
+  const tracedPaths = new Set<string>();
   const edited = cappedSet(MAX_EDITED_FILES);
   let wasRead = 0;
   let wasTraced = 0;
+  // The value changes only when a new source file is edited (kept, not rebuilt on every read).
+  let value: TargetEvidence = { readShare: 0, traceShare: 0 };
   return {
     add(e) {
       const c = e.changed;
@@ -39,17 +42,19 @@ export function createTargetTracker(): EvidenceSignal<TargetEvidence> {
         edited.add(c.file);
         if (read.has(c.file)) wasRead += 1;
         if ((traced.get(baseName(c.file)) ?? []).some((p) => traceNames(p, c.file))) wasTraced += 1;
+        value = { readShare: wasRead / edited.size, traceShare: wasTraced / edited.size };
       }
       if (e.read !== undefined) read.add(e.read);
       for (const p of e.tracePaths) {
-        if (tracedCount >= MAX_TRACE_FILES) break;
-        const list = traced.get(baseName(p));
-        if (list?.includes(p)) continue;
-        if (list === undefined) traced.set(baseName(p), [p]);
+        if (tracedPaths.size >= MAX_TRACE_FILES) break;
+        if (tracedPaths.has(p)) continue;
+        tracedPaths.add(p);
+        const name = baseName(p);
+        const list = traced.get(name);
+        if (list === undefined) traced.set(name, [p]);
         else list.push(p);
-        tracedCount += 1;
       }
     },
-    value: () => (edited.size === 0 ? { readShare: 0, traceShare: 0 } : { readShare: wasRead / edited.size, traceShare: wasTraced / edited.size }),
+    value: () => value,
   };
 }

@@ -61,6 +61,7 @@ export function createReproTracker(): EvidenceSignal<ReproEvidence> {
   let edited = false;
   let failedBefore = 0;
   let flipped = 0;
+  let value: ReproEvidence = { failedBeforeEdit: 0, flipped: 0 };
   return {
     add(e) {
       if (e.sourceEdit) edited = true;
@@ -82,6 +83,12 @@ export function createReproTracker(): EvidenceSignal<ReproEvidence> {
       if (k.failedBefore) flipped += (run.verdict === 'pass' ? 1 : 0) - (k.lastAfter === 'pass' ? 1 : 0);
       k.lastAfter = run.verdict;
     },
-    value: () => ({ failedBeforeEdit: failedBefore > 0 ? 1 : 0, flipped: flipped > 0 ? 1 : 0 }),
+    value() {
+      const f = failedBefore > 0 ? 1 : 0;
+      const x = flipped > 0 ? 1 : 0;
+      // The same object until a flag changes (the forecaster reads it after every step).
+      if (f !== value.failedBeforeEdit || x !== value.flipped) value = { failedBeforeEdit: f, flipped: x };
+      return value;
+    },
   };
 }

@@ -13,15 +13,24 @@ export interface EvidenceSignal<V> {
 }
 
 /** Distinct keys kept by a capped set; keys past the cap are not added (and so never found). */
-export function cappedSet(cap: number): { add(k: string): void; has(k: string): boolean; readonly size: number } {
-  const set = new Set<string>();
-  return {
-    add(k) {
-      if (set.size < cap) set.add(k);
-    },
-    has: (k) => set.has(k),
-    get size() {
-      return set.size;
-    },
-  };
+export function cappedSet(cap: number): CappedSet {
+  return new CappedSet(cap);
+}
+
+/**
+ * A class, not an object literal: a literal with a getter (`size`) is built by the runtime, ~1 µs each, and every
+ * evidence tracker (one per scored session) holds three.
+ */
+export class CappedSet {
+  private readonly set = new Set<string>();
+  constructor(private readonly cap: number) {}
+  add(k: string): void {
+    if (this.set.size < this.cap) this.set.add(k);
+  }
+  has(k: string): boolean {
+    return this.set.has(k);
+  }
+  get size(): number {
+    return this.set.size;
+  }
 }

@@ -12,8 +12,8 @@
  * reads a task's PTA, so a model trained reference-free applies unchanged to
  * sessions scored against one.
  */
-import { createEvidenceTracker, EVIDENCE_NAMES, type EvidenceName } from '../evidence/evidence.js';
-import { createRetryDetector } from '../signals/repeats.js';
+import { createEvidenceTracker, EVIDENCE_NAMES, type EvidenceName, type EvidenceTracker } from '../evidence/evidence.js';
+import { createRetryDetector, type RetryDetector } from '../signals/repeats.js';
 import type { Label, State, Step } from '../types.js';
 
 /** The process counters, in vector order. */
@@ -64,94 +64,108 @@ const ORDER = { E: 0, I: 1, V: 2 } as const;
 /** The exploration streak at which `settle` is ½ (as Φsettle, signals/prior-signals.ts). */
 const SETTLE_STEPS = 3;
 
-/** A tracker; with `evidence` false the evidence values stay 0 (no step content is read). */
-export function createFeatureTracker(evidence = true): FeatureTracker {
-  const ev = evidence ? createEvidenceTracker() : undefined;
-  const retry = createRetryDetector();
-  const editedFiles = new Set<string>();
-  let n = 0;
-  let e = 0;
-  let i = 0;
-  let v = 0;
-  let streak = 0;
-  let lastEdit = -1;
-  let firstSourceEdit = -1;
-  let edits = 0;
-  let verifiedAfterEdit = false;
-  let failed = 0;
-  let failedAfterEdit = 0;
-  let afterEdit = 0;
-  let lastFailed = false;
-  let lastVerifyFailed = false;
-  let retries = 0;
-  let backtracks = 0;
-  let lastNonO: 'E' | 'I' | 'V' | undefined;
-  let finished = false;
-  return {
-    add(step, s, label) {
-      ev?.add(step, s, label);
-      if (retry.add(s) !== undefined) retries += 1;
-      if (s.stage === 'E') {
-        e += 1;
-        streak += 1;
-      } else if (s.stage !== 'O') streak = 0;
-      if (s.stage === 'I') i += 1;
-      if (s.stage === 'V') v += 1;
-      if (s.stage !== 'O') {
-        if (lastNonO !== undefined && ORDER[s.stage] < ORDER[lastNonO]) backtracks += 1;
-        lastNonO = s.stage;
-      }
-      // Failures after the first file change: the steps that follow it (the change itself not counted).
-      if (lastEdit >= 0) {
-        afterEdit += 1;
-        if (s.failed) failedAfterEdit += 1;
-      }
-      if (s.changesFile) {
-        lastEdit = n;
-        edits += 1;
-        verifiedAfterEdit = false;
-        if (s.file !== undefined && editedFiles.size < 1024) editedFiles.add(s.file);
-      }
-      if (label.sourceEdit && firstSourceEdit < 0) firstSourceEdit = n;
-      if (s.stage === 'V') {
-        if (lastEdit >= 0) verifiedAfterEdit = true;
-        lastVerifyFailed = s.failed;
-      }
-      if (s.failed) failed += 1;
-      lastFailed = s.failed;
-      if (s.kind === 'finish') finished = true;
-      n += 1;
-    },
-    write(out) {
-      const t = Math.max(1, n);
-      const since = lastEdit >= 0 ? n - 1 - lastEdit : 0;
-      out[0] = Math.log1p(n);
-      out[1] = e / t;
-      out[2] = i / t;
-      out[3] = v / t;
-      out[4] = Math.log1p(streak);
-      out[5] = SETTLE_STEPS / (SETTLE_STEPS + streak);
-      out[6] = lastEdit >= 0 ? 1 : 0;
-      out[7] = firstSourceEdit >= 0 ? 1 : 0;
-      out[8] = verifiedAfterEdit ? 1 : 0;
-      out[9] = Math.log1p(since);
-      out[10] = since / t;
-      out[11] = firstSourceEdit >= 0 ? firstSourceEdit / t : 1;
-      out[12] = edits / t;
-      out[13] = Math.log1p(editedFiles.size);
-      out[14] = failed / t;
-      out[15] = afterEdit > 0 ? failedAfterEdit / afterEdit : 0;
-      out[16] = lastFailed ? 1 : 0;
-      out[17] = lastVerifyFailed ? 1 : 0;
-      out[18] = retries / t;
-      out[19] = backtracks / t;
-      out[20] = finished ? 1 : 0;
-      if (ev !== undefined) out.set(ev.vector(), PROCESS_FEATURES.length);
-      else out.fill(0, PROCESS_FEATURES.length);
-      return out;
-    },
-    get length() {
-      return n;
-    },
-  };
+/**
+ * A tracker; with `evidence` false the evidence values stay 0 (no step content is read). `retry`: the blind-retry
+ * detector to ask, when the caller already feeds one the same states in the same order (the scorer's shared one,
+ * whose answer for a state is computed once); by default a detector of its own.
+ */
+export function createFeatureTracker(evidence = true, retry?: RetryDetector): FeatureTracker {
+  return new Features(evidence ? createEvidenceTracker() : undefined, retry ?? createRetryDetector());
+}
+
+/** A class, not an object of closures: one per scored session with a model, its methods shared. */
+class Features implements FeatureTracker {
+  private readonly editedFiles = new Set<string>();
+  private n = 0;
+  private e = 0;
+  private i = 0;
+  private v = 0;
+  private streak = 0;
+  private lastEdit = -1;
+  private firstSourceEdit = -1;
+  private edits = 0;
+  private verifiedAfterEdit = false;
+  private failed = 0;
+  private failedAfterEdit = 0;
+  private afterEdit = 0;
+  private lastFailed = false;
+  private lastVerifyFailed = false;
+  private retries = 0;
+  private backtracks = 0;
+  private lastNonO: 'E' | 'I' | 'V' | undefined;
+  private finished = false;
+
+  constructor(
+    private readonly ev: EvidenceTracker | undefined,
+    private readonly retry: RetryDetector,
+  ) {}
+
+  add(step: Step, s: State, label: Label): void {
+    this.ev?.add(step, s, label);
+    if (this.retry.add(s) !== undefined) this.retries += 1;
+    if (s.stage === 'E') {
+      this.e += 1;
+      this.streak += 1;
+    } else if (s.stage !== 'O') this.streak = 0;
+    if (s.stage === 'I') this.i += 1;
+    if (s.stage === 'V') this.v += 1;
+    if (s.stage !== 'O') {
+      if (this.lastNonO !== undefined && ORDER[s.stage] < ORDER[this.lastNonO]) this.backtracks += 1;
+      this.lastNonO = s.stage;
+    }
+    // Failures after the first file change: the steps that follow it (the change itself not counted).
+    if (this.lastEdit >= 0) {
+      this.afterEdit += 1;
+      if (s.failed) this.failedAfterEdit += 1;
+    }
+    if (s.changesFile) {
+      this.lastEdit = this.n;
+      this.edits += 1;
+      this.verifiedAfterEdit = false;
+      if (s.file !== undefined && this.editedFiles.size < 1024) this.editedFiles.add(s.file);
+    }
+    if (label.sourceEdit && this.firstSourceEdit < 0) this.firstSourceEdit = this.n;
+    if (s.stage === 'V') {
+      if (this.lastEdit >= 0) this.verifiedAfterEdit = true;
+      this.lastVerifyFailed = s.failed;
+    }
+    if (s.failed) this.failed += 1;
+    this.lastFailed = s.failed;
+    if (s.kind === 'finish') this.finished = true;
+    this.n += 1;
+  }
+
+  write(out: Float64Array): Float64Array {
+    const { n, lastEdit, firstSourceEdit, streak, afterEdit } = this;
+    const t = Math.max(1, n);
+    const since = lastEdit >= 0 ? n - 1 - lastEdit : 0;
+    out[0] = Math.log1p(n);
+    out[1] = this.e / t;
+    out[2] = this.i / t;
+    out[3] = this.v / t;
+    out[4] = Math.log1p(streak);
+    out[5] = SETTLE_STEPS / (SETTLE_STEPS + streak);
+    out[6] = lastEdit >= 0 ? 1 : 0;
+    out[7] = firstSourceEdit >= 0 ? 1 : 0;
+    out[8] = this.verifiedAfterEdit ? 1 : 0;
+    out[9] = Math.log1p(since);
+    out[10] = since / t;
+    out[11] = firstSourceEdit >= 0 ? firstSourceEdit / t : 1;
+    out[12] = this.edits / t;
+    out[13] = Math.log1p(this.editedFiles.size);
+    out[14] = this.failed / t;
+    out[15] = afterEdit > 0 ? this.failedAfterEdit / afterEdit : 0;
+    out[16] = this.lastFailed ? 1 : 0;
+    out[17] = this.lastVerifyFailed ? 1 : 0;
+    out[18] = this.retries / t;
+    out[19] = this.backtracks / t;
+    out[20] = this.finished ? 1 : 0;
+    if (this.ev !== undefined) this.ev.write(out, PROCESS_FEATURES.length);
+    else out.fill(0, PROCESS_FEATURES.length);
+    return out;
+  }
+
+  get length(): number {
+    return this.n;
+  }
 }

@@ -6,6 +6,7 @@
  * prefix lengths (run.ts), which is what `serve --forecast-learn` refits on.
  */
 import type { ForecastTrace } from '../scorer-api.js';
+import type { RetryDetector } from '../signals/repeats.js';
 import type { Label, State, Step } from '../types.js';
 import { createFeatureTracker, FEATURE_COUNT, FEATURE_NAMES, isEvidence } from './features.js';
 import { sigmoid } from './logistic.js';
@@ -51,12 +52,15 @@ export function scoreOf(c: CompiledModel, v: Float64Array, offset = 0): number {
 /** pPass of a catalogue vector. */
 export const pPassOf = (c: CompiledModel, v: Float64Array, offset = 0): number => sigmoid(c.a + c.b * scoreOf(c, v, offset));
 
-export function createForecaster(model: ForecastModel): Forecaster {
+/** `retry`: a blind-retry detector the caller feeds the same states first (the scorer's shared one); by default the features keep their own. */
+export function createForecaster(model: ForecastModel, retry?: RetryDetector): Forecaster {
   const compiled = compileModel(model);
   // The evidence (a pass over each step's output) is read only for a model that uses it.
-  const features = createFeatureTracker(model.features.some(isEvidence));
+  const features = createFeatureTracker(model.features.some(isEvidence), retry);
   const now = new Float64Array(FEATURE_COUNT);
-  const kept: Float64Array[] = [];
+  // The rows at the checkpoints, one after another in a plain array of doubles: a typed array a row costs an
+  // ArrayBuffer each (~1 µs to make, and a finaliser for the collector), a push of 37 doubles a fraction of that.
+  const kept: number[] = [];
   const keptAt: number[] = [];
   let current = pPassOf(compiled, features.write(now));
   return {
@@ -64,7 +68,7 @@ export function createForecaster(model: ForecastModel): Forecaster {
       features.add(step, state, label);
       features.write(now);
       if (isCheckpoint(features.length)) {
-        kept.push(now.slice());
+        for (let j = 0; j < FEATURE_COUNT; j++) kept.push(now[j]!);
         keptAt.push(features.length);
       }
       current = pPassOf(compiled, now);
@@ -74,9 +78,9 @@ export function createForecaster(model: ForecastModel): Forecaster {
     trace() {
       const n = features.length;
       const last = n > 0 && keptAt[keptAt.length - 1] !== n;
-      const rowsOut = new Float64Array((kept.length + (last ? 1 : 0)) * FEATURE_COUNT);
-      kept.forEach((r, i) => rowsOut.set(r, i * FEATURE_COUNT));
-      if (last) rowsOut.set(now, kept.length * FEATURE_COUNT);
+      const rowsOut = new Float64Array((keptAt.length + (last ? 1 : 0)) * FEATURE_COUNT);
+      rowsOut.set(kept);
+      if (last) rowsOut.set(now, keptAt.length * FEATURE_COUNT);
       return { length: n, at: Int32Array.from(last ? [...keptAt, n] : keptAt), rows: rowsOut };
     },
   };
