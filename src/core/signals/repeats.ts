@@ -4,6 +4,7 @@
  * and as "a change in between".
  */
 import type { ActionKind, State } from '../types.js';
+import { HashTable } from '../memory/hash-table.js';
 
 /**
  * Kinds never taken as a repeat **(choice)**. `finish`: SWE-agent 1.x asks the
@@ -113,18 +114,19 @@ export function createRetryDetector(): RetryDetector {
 
 /** A class, not an object of closures: every session keeps one, and shares the methods. */
 class Retries implements RetryDetector {
-  private lastSeen = new Map<string, number>();
+  /** Not a Map: a compact table (memory/hash-table.ts) is about half the bytes at 100 hashes. */
+  private readonly lastSeen = new HashTable();
   private readonly changes = createChangeLog();
 
   add(state: State): number | undefined {
-    if (state.kind === 'finish') this.lastSeen = new Map();
+    if (state.kind === 'finish') this.lastSeen.clear();
     if (REPEAT_EXEMPT_KINDS.has(state.kind)) {
       this.changes.record(state);
       return undefined;
     }
-    const prev = state.variant === true ? undefined : this.lastSeen.get(state.hash);
+    const seen = this.lastSeen.swap(state.hash, state.t);
+    const prev = state.variant === true ? undefined : seen;
     const retryOf = prev !== undefined && !this.changes.changedSince(state, prev) ? prev : undefined;
-    this.lastSeen.set(state.hash, state.t);
     if (retryOf === undefined) this.changes.record(state);
     return retryOf;
   }
