@@ -97,8 +97,22 @@ export class ShadowWorkspace {
       arr[n - 1] = text;
       if (!Number.isInteger(n) || n - 1 > MAX_INDEX) named = true;
     }
-    this.store(file, arr, named);
+    if (this.dense(file, arr, named)) this.store(file, undefined, false, arr.join('\n'), arr.length);
+    else this.store(file, arr, named);
     this.touched(file, delta);
+  }
+
+  /**
+   * True when `arr`, the new content of `file`, is known from line 1 to its end, one line an element, and carries no named properties: it
+   * is then kept as its join, which the scope lookup right after reads as it is (it would join the lines itself).
+   */
+  private dense(file: string, arr: Array<string | undefined>, named: boolean): boolean {
+    const h = this.hot.get(file);
+    if (named || h?.named === true || (h !== undefined ? h.previous : (this.files.get(file) ?? undefined))?.extra !== undefined) return false;
+    let n = 0;
+    // A line with a newline in it (only a hand-made observation has one) would not come back out of the join.
+    for (let line = arr[0]; n < arr.length && line !== undefined && !line.includes('\n'); line = arr[++n]);
+    return n === arr.length && n > 0;
   }
 
   /** Records the whole text of a file (create, write, full `cat`). */
