@@ -36,7 +36,7 @@ class CountDetector implements StepDetector {
   ) {}
 
   add(state: State): readonly Signal[] {
-    const counts = this.counter(state);
+    const counts = this.counter.add(state);
     if (counts.length === 0) return NO_SIGNALS;
     const out: Signal[] = [];
     for (const c of counts) out.push(...signalsFor(this.kind, this.levels, c.n - 1, c.n, state.t, c.steps(), c.message));
