@@ -50,7 +50,7 @@ export class ShadowWorkspace {
   /** The file's sparse line array (a hot one itself, or an unpacked copy: callers change it and `store` it), undefined when not kept. */
   private load(file: string): Array<string | undefined> | undefined {
     const h = this.hot.get(file);
-    if (h !== undefined) return h.arr ?? h.text!.split('\n');
+    if (h !== undefined) return lineArray(h);
     const packed = this.files.get(file);
     return packed == null ? undefined : unpack(packed);
   }
@@ -59,24 +59,24 @@ export class ShadowWorkspace {
   private cool(file: string, h: HotFile): void {
     this.hot.delete(file);
     if (!this.files.has(file)) return;
-    const packed = pack(h.arr ?? h.text!.split('\n'), h.previous, h.named || h.previous?.extra !== undefined);
+    const packed = pack(lineArray(h), h.previous, h.named || h.previous?.extra !== undefined);
     releasePacked(h.previous, packed);
     this.files.set(file, packed);
   }
 
   /**
-   * Makes `arr` (or the dense lines `text` joins, `lines` of them) the content of `file`, which becomes the most
-   * recent hot file (a new file enters the recency order last).
+   * Makes `arr` (or the consecutive lines `text` joins, `lines` of them from index `start`, the file's only known
+   * ones) the content of `file`, which becomes the most recent hot file (a new file enters the recency order last).
    */
-  private store(file: string, arr: Array<string | undefined> | undefined, named = false, text?: string, lines = 0): void {
+  private store(file: string, arr: Array<string | undefined> | undefined, named = false, text?: string, lines = 0, start = 0): void {
     const h = this.hot.get(file);
     if (h !== undefined) {
       this.hot.delete(file);
-      this.hot.set(file, { arr, text, lines, previous: h.previous, named: h.named || named });
+      this.hot.set(file, { arr, text, lines, start, previous: h.previous, named: h.named || named });
       return;
     }
     const previous = this.files.get(file) ?? undefined;
-    this.hot.set(file, { arr, text, lines, previous, named });
+    this.hot.set(file, { arr, text, lines, start, previous, named });
     this.files.set(file, null);
     if (this.hot.size > HOT_FILES) {
       const [oldest, entry] = this.hot.entries().next().value!;
@@ -88,18 +88,49 @@ export class ShadowWorkspace {
   observe(name: string, lines: Map<number, string>): void {
     const file = intern(name);
     if (lines.size === 0) return;
+    const prior = this.runOf(file);
     const arr = this.load(file) ?? [];
     let delta = 0;
     let named = false;
+    // The lines set (indexes lo..hi, k of them), and whether one holds a newline.
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = -1;
+    let k = 0;
+    let newline = false;
     for (const [n, text] of lines) {
       if (n < 1) continue;
       delta += text.length + 1 - measureLine(arr[n - 1]);
       arr[n - 1] = text;
       if (!Number.isInteger(n) || n - 1 > MAX_INDEX) named = true;
+      lo = Math.min(lo, n - 1);
+      hi = Math.max(hi, n - 1);
+      k++;
+      if (text.includes('\n')) newline = true;
     }
-    if (this.dense(file, arr, named)) this.store(file, undefined, false, arr.join('\n'), arr.length);
+    // One run of known lines (a window seen, the window before it): kept as its join too, holes before it cost nothing.
+    let run: readonly [number, number] | undefined;
+    if (!named && !newline && k > 0 && hi - lo + 1 === k && prior !== undefined) {
+      if (prior === null) run = [lo, hi + 1];
+      else if (lo <= prior[1] && prior[0] <= hi + 1) run = [Math.min(lo, prior[0]), Math.max(hi + 1, prior[1])];
+    }
+    if (arr.length === run?.[1]) this.store(file, undefined, false, (run[0] === 0 ? arr : arr.slice(run[0])).join('\n'), run[1] - run[0], run[0]);
+    else if (this.dense(file, arr, named)) this.store(file, undefined, false, arr.join('\n'), arr.length);
     else this.store(file, arr, named);
     this.touched(file, delta);
+  }
+
+  /**
+   * The file's known lines as [first index, end index) when they are one run of lines without a newline in any and
+   * the file carries no named properties; null when the file is not kept; undefined otherwise (or not known cheaply).
+   */
+  private runOf(file: string): readonly [number, number] | null | undefined {
+    const h = this.hot.get(file);
+    if (h !== undefined) return h.text !== undefined && !h.named && h.previous?.extra === undefined ? [h.start, h.start + h.lines] : undefined;
+    const packed = this.files.get(file);
+    if (packed == null) return null;
+    const r = packed.runs[0];
+    if (packed.runs.length !== 1 || r === undefined || r.lines !== undefined || packed.extra !== undefined || packed.length !== r.start + r.count) return undefined;
+    return [r.start, r.start + r.count];
   }
 
   /**
@@ -151,7 +182,7 @@ export class ShadowWorkspace {
   prefix(file: string): { text: string; lines: number } | undefined {
     const h = this.hot.get(file);
     if (h !== undefined) {
-      if (h.text !== undefined) return { text: h.text, lines: h.lines };
+      if (h.text !== undefined) return h.start === 0 ? { text: h.text, lines: h.lines } : undefined;
       const arr = h.arr!;
       if (arr[0] === undefined) return undefined;
       let n = 0;
@@ -178,7 +209,8 @@ export class ShadowWorkspace {
     const file = intern(name);
     const range = this.locate(file, old);
     // A file kept as one text is all prefix: nothing after it to carry over.
-    const dense = this.hot.get(file)?.text !== undefined;
+    const h = this.hot.get(file);
+    const dense = h?.text !== undefined && h.start === 0;
     const arr = dense ? [] : this.load(file);
     const p = this.prefix(file);
     if (!range || !arr || !p) {
@@ -233,11 +265,15 @@ export class ShadowWorkspace {
  */
 export const HOT_FILES = 1;
 
-/** A hot file: its line array, or (after a whole text or a str_replace) the join of its dense lines and their count. */
+/**
+ * A hot file: its line array, or, when its known lines are one run (a whole text, a str_replace on one, a window
+ * seen), their join, their count and the index of the first.
+ */
 interface HotFile {
   arr: Array<string | undefined> | undefined;
   text: string | undefined;
   lines: number;
+  start: number;
   /** The file's packing before it became hot (runs equal to it are reused when it cools). */
   previous: PackedFile | undefined;
   named: boolean;
@@ -261,4 +297,14 @@ function countLines(text: string, end: number): number {
   let n = 0;
   for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 10) n++;
   return n;
+}
+
+/** A hot file's sparse line array (a new one when it is kept as a run's join: callers change it and store it). */
+function lineArray(h: HotFile): Array<string | undefined> {
+  if (h.arr !== undefined) return h.arr;
+  const lines = h.text!.split('\n');
+  if (h.start === 0) return lines;
+  const arr: Array<string | undefined> = [];
+  for (let i = 0; i < lines.length; i++) arr[h.start + i] = lines[i];
+  return arr;
 }
