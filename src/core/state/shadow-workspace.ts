@@ -304,7 +304,8 @@ function lineArray(h: HotFile): Array<string | undefined> {
   if (h.arr !== undefined) return h.arr;
   const lines = h.text!.split('\n');
   if (h.start === 0) return lines;
-  const arr: Array<string | undefined> = [];
-  for (let i = 0; i < lines.length; i++) arr[h.start + i] = lines[i];
+  // Holes up to the run, then its lines: made at that length and appended to, the array stays in fast elements.
+  const arr = new Array<string | undefined>(h.start);
+  for (const line of lines) arr.push(line);
   return arr;
 }
