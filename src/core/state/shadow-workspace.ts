@@ -1,7 +1,7 @@
 import type { LineRange } from '../types.js';
 import { splitLines } from './numbered-text.js';
 import { intern } from '../memory/flat-string.js';
-import { pack, packedPrefix, releasePacked, unpack, type PackedFile } from './packed-lines.js';
+import { fileExtra, fileLength, fileRuns, pack, packedPrefix, releasePacked, unpack, type PackedFile } from './packed-lines.js';
 
 /** Default budget of a shadow workspace: characters of file text kept per trajectory. */
 export const DEFAULT_WORKSPACE_CHARS = 1_000_000;
@@ -59,7 +59,7 @@ export class ShadowWorkspace {
   private cool(file: string, h: HotFile): void {
     this.hot.delete(file);
     if (!this.files.has(file)) return;
-    const packed = pack(lineArray(h), h.previous, h.named || h.previous?.extra !== undefined);
+    const packed = pack(lineArray(h), h.previous, h.named || (h.previous !== undefined && fileExtra(h.previous) !== undefined));
     releasePacked(h.previous, packed);
     this.files.set(file, packed);
   }
@@ -125,11 +125,12 @@ export class ShadowWorkspace {
    */
   private runOf(file: string): readonly [number, number] | null | undefined {
     const h = this.hot.get(file);
-    if (h !== undefined) return h.text !== undefined && !h.named && h.previous?.extra === undefined ? [h.start, h.start + h.lines] : undefined;
+    if (h !== undefined) return h.text !== undefined && !h.named && (h.previous === undefined || fileExtra(h.previous) === undefined) ? [h.start, h.start + h.lines] : undefined;
     const packed = this.files.get(file);
     if (packed == null) return null;
-    const r = packed.runs[0];
-    if (packed.runs.length !== 1 || r === undefined || r.lines !== undefined || packed.extra !== undefined || packed.length !== r.start + r.count) return undefined;
+    const runs = fileRuns(packed);
+    const r = runs[0];
+    if (runs.length !== 1 || r === undefined || r.lines !== undefined || fileExtra(packed) !== undefined || fileLength(packed) !== r.start + r.count) return undefined;
     return [r.start, r.start + r.count];
   }
 
@@ -139,7 +140,8 @@ export class ShadowWorkspace {
    */
   private dense(file: string, arr: Array<string | undefined>, named: boolean): boolean {
     const h = this.hot.get(file);
-    if (named || h?.named === true || (h !== undefined ? h.previous : (this.files.get(file) ?? undefined))?.extra !== undefined) return false;
+    const previous = h !== undefined ? h.previous : (this.files.get(file) ?? undefined);
+    if (named || h?.named === true || (previous !== undefined && fileExtra(previous) !== undefined)) return false;
     let n = 0;
     // A line with a newline in it (only a hand-made observation has one) would not come back out of the join.
     for (let line = arr[0]; n < arr.length && line !== undefined && !line.includes('\n'); line = arr[++n]);
