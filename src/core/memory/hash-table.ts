@@ -1,7 +1,6 @@
 /**
- * A string-to-number map for per-session histories keyed by content hashes (the variant keys, the retry
- * history): open addressing over a typed index of entry numbers (one byte a slot while it holds fewer than 128
- * keys, two below 32,768), the keys in one array in insertion order and the values in another (unboxed doubles,
+ * A string-to-number map for per-session histories keyed by content hashes (the variant keys): open addressing
+ * over a typed index of entry numbers (one byte a slot while it holds up to 204 keys, two up to 52,428), the keys in one array in insertion order and the values in another (unboxed doubles,
  * or small integers). A `Map` of ~100 entries costs ~1.8 KB of table, plus a 12-byte HeapNumber per value that is
  * not a small integer (the variant keys are 52-bit numbers): the variant keys took 4.0 KB a 100-step session, this
  * 2.6 with their key strings (a heap snapshot of bench/memory's sessions). The arrays are on the heap: a typed
@@ -27,16 +26,19 @@ function hashOf(key: string): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
-/** An index of `slots` slots that can hold entry numbers up to slots / 2 (0 marks an empty slot). */
+/** An index of `slots` slots that can hold entry numbers up to slots · MAX_LOAD (0 marks an empty slot). */
 function newIndex(slots: number): Index {
   return slots <= 256 ? new Uint8Array(slots) : slots <= 65_536 ? new Uint16Array(slots) : new Uint32Array(slots);
 }
 
 /**
- * Slots of a new index: 128 keys before the first rehash, so a 100-step session makes one index (a typed array's
+ * Slots of a new index: 102 keys before the first rehash, so a 100-step session makes one index (a typed array's
  * store is off-heap, slow to allocate: starting at 16 slots and doubling cost ~0.3 µs a step on session-cost).
  */
-const FIRST_SLOTS = 256;
+const FIRST_SLOTS = 128;
+
+/** Keys at most per slot: linear probing stays short at this load with a hash of uniform digits, and 100 keys fit 128 slots. */
+const MAX_LOAD = 0.8;
 
 /** A string-to-number map (insertion only, and `clear`); see the module comment. */
 export class HashTable {
@@ -68,8 +70,8 @@ export class HashTable {
     const n = this.keys.length;
     this.keys.push(key);
     this.values.push(value);
-    // At most half the slots full: entry numbers fit the index's width (see newIndex) and probes stay short.
-    if (2 * (n + 1) > this.index.length) this.rehash(this.index.length * 2);
+    // At most MAX_LOAD of the slots full: entry numbers fit the index's width (see newIndex), probes stay short.
+    if (n + 1 > MAX_LOAD * this.index.length) this.rehash(this.index.length * 2);
     else this.index[slot] = n + 1;
     return undefined;
   }

@@ -4,7 +4,6 @@
  * and as "a change in between".
  */
 import type { ActionKind, State } from '../types.js';
-import { HashTable } from '../memory/hash-table.js';
 
 /**
  * Kinds never taken as a repeat **(choice)**. `finish`: SWE-agent 1.x asks the
@@ -114,19 +113,20 @@ export function createRetryDetector(): RetryDetector {
 
 /** A class, not an object of closures: every session keeps one, and shares the methods. */
 class Retries implements RetryDetector {
-  /** Not a Map: a compact table (memory/hash-table.ts) is about half the bytes at 100 hashes. */
-  private readonly lastSeen = new HashTable();
+  // A Map (its values, step indexes, are small integers): the compact table of memory/hash-table.ts would save
+  // little here and keep its index off-heap.
+  private lastSeen = new Map<string, number>();
   private readonly changes = createChangeLog();
 
   add(state: State): number | undefined {
-    if (state.kind === 'finish') this.lastSeen.clear();
+    if (state.kind === 'finish') this.lastSeen = new Map();
     if (REPEAT_EXEMPT_KINDS.has(state.kind)) {
       this.changes.record(state);
       return undefined;
     }
-    const seen = this.lastSeen.swap(state.hash, state.t);
-    const prev = state.variant === true ? undefined : seen;
+    const prev = state.variant === true ? undefined : this.lastSeen.get(state.hash);
     const retryOf = prev !== undefined && !this.changes.changedSince(state, prev) ? prev : undefined;
+    this.lastSeen.set(state.hash, state.t);
     if (retryOf === undefined) this.changes.record(state);
     return retryOf;
   }
