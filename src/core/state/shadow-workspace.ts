@@ -1,7 +1,7 @@
 import type { LineRange } from '../types.js';
 import { splitLines } from './numbered-text.js';
 import { intern } from '../memory/flat-string.js';
-import { fileExtra, fileLength, fileRuns, pack, packedPrefix, releasePacked, unpack, type PackedFile } from './packed-lines.js';
+import { fileExtra, pack, packedPrefix, releasePacked, unpack, type PackedFile } from './packed-lines.js';
 
 /** Default budget of a shadow workspace: characters of file text kept per trajectory. */
 export const DEFAULT_WORKSPACE_CHARS = 1_000_000;
@@ -65,18 +65,18 @@ export class ShadowWorkspace {
   }
 
   /**
-   * Makes `arr` (or the consecutive lines `text` joins, `lines` of them from index `start`, the file's only known
-   * ones) the content of `file`, which becomes the most recent hot file (a new file enters the recency order last).
+   * Makes `arr` (or the dense lines `text` joins, `lines` of them) the content of `file`, which becomes the most
+   * recent hot file (a new file enters the recency order last).
    */
-  private store(file: string, arr: Array<string | undefined> | undefined, named = false, text?: string, lines = 0, start = 0): void {
+  private store(file: string, arr: Array<string | undefined> | undefined, named = false, text?: string, lines = 0): void {
     const h = this.hot.get(file);
     if (h !== undefined) {
       this.hot.delete(file);
-      this.hot.set(file, { arr, text, lines, start, previous: h.previous, named: h.named || named });
+      this.hot.set(file, { arr, text, lines, previous: h.previous, named: h.named || named });
       return;
     }
     const previous = this.files.get(file) ?? undefined;
-    this.hot.set(file, { arr, text, lines, start, previous, named });
+    this.hot.set(file, { arr, text, lines, previous, named });
     this.files.set(file, null);
     if (this.hot.size > HOT_FILES) {
       const [oldest, entry] = this.hot.entries().next().value!;
@@ -88,64 +88,18 @@ export class ShadowWorkspace {
   observe(name: string, lines: Map<number, string>): void {
     const file = intern(name);
     if (lines.size === 0) return;
-    const prior = this.runOf(file);
     const arr = this.load(file) ?? [];
     let delta = 0;
     let named = false;
-    // The lines set (indexes lo..hi, k of them), and whether one holds a newline.
-    let lo = Number.POSITIVE_INFINITY;
-    let hi = -1;
-    let k = 0;
-    let newline = false;
     for (const [n, text] of lines) {
       if (n < 1) continue;
       delta += text.length + 1 - measureLine(arr[n - 1]);
       arr[n - 1] = text;
       if (!Number.isInteger(n) || n - 1 > MAX_INDEX) named = true;
-      lo = Math.min(lo, n - 1);
-      hi = Math.max(hi, n - 1);
-      k++;
-      if (text.includes('\n')) newline = true;
     }
-    // One run of known lines (a window seen, the window before it): kept as its join too, holes before it cost nothing.
-    let run: readonly [number, number] | undefined;
-    if (!named && !newline && k > 0 && hi - lo + 1 === k && prior !== undefined) {
-      if (prior === null) run = [lo, hi + 1];
-      else if (lo <= prior[1] && prior[0] <= hi + 1) run = [Math.min(lo, prior[0]), Math.max(hi + 1, prior[1])];
-    }
-    if (arr.length === run?.[1]) this.store(file, undefined, false, (run[0] === 0 ? arr : arr.slice(run[0])).join('\n'), run[1] - run[0], run[0]);
-    else if (this.dense(file, arr, named)) this.store(file, undefined, false, arr.join('\n'), arr.length);
-    else this.store(file, arr, named);
+    // Kept as an array: a file viewed is often viewed again next, and a join now would be split again then (session-cost: +8 % CPU a step).
+    this.store(file, arr, named);
     this.touched(file, delta);
-  }
-
-  /**
-   * The file's known lines as [first index, end index) when they are one run of lines without a newline in any and
-   * the file carries no named properties; null when the file is not kept; undefined otherwise (or not known cheaply).
-   */
-  private runOf(file: string): readonly [number, number] | null | undefined {
-    const h = this.hot.get(file);
-    if (h !== undefined) return h.text !== undefined && !h.named && (h.previous === undefined || fileExtra(h.previous) === undefined) ? [h.start, h.start + h.lines] : undefined;
-    const packed = this.files.get(file);
-    if (packed == null) return null;
-    const runs = fileRuns(packed);
-    const r = runs[0];
-    if (runs.length !== 1 || r === undefined || r.lines !== undefined || fileExtra(packed) !== undefined || fileLength(packed) !== r.start + r.count) return undefined;
-    return [r.start, r.start + r.count];
-  }
-
-  /**
-   * True when `arr`, the new content of `file`, is known from line 1 to its end, one line an element, and carries no named properties: it
-   * is then kept as its join, which the scope lookup right after reads as it is (it would join the lines itself).
-   */
-  private dense(file: string, arr: Array<string | undefined>, named: boolean): boolean {
-    const h = this.hot.get(file);
-    const previous = h !== undefined ? h.previous : (this.files.get(file) ?? undefined);
-    if (named || h?.named === true || (previous !== undefined && fileExtra(previous) !== undefined)) return false;
-    let n = 0;
-    // A line with a newline in it (only a hand-made observation has one) would not come back out of the join.
-    for (let line = arr[0]; n < arr.length && line !== undefined && !line.includes('\n'); line = arr[++n]);
-    return n === arr.length && n > 0;
   }
 
   /** Records the whole text of a file (create, write, full `cat`). */
@@ -184,7 +138,7 @@ export class ShadowWorkspace {
   prefix(file: string): { text: string; lines: number } | undefined {
     const h = this.hot.get(file);
     if (h !== undefined) {
-      if (h.text !== undefined) return h.start === 0 ? { text: h.text, lines: h.lines } : undefined;
+      if (h.text !== undefined) return { text: h.text, lines: h.lines };
       const arr = h.arr!;
       if (arr[0] === undefined) return undefined;
       let n = 0;
@@ -211,8 +165,7 @@ export class ShadowWorkspace {
     const file = intern(name);
     const range = this.locate(file, old);
     // A file kept as one text is all prefix: nothing after it to carry over.
-    const h = this.hot.get(file);
-    const dense = h?.text !== undefined && h.start === 0;
+    const dense = this.hot.get(file)?.text !== undefined;
     const arr = dense ? [] : this.load(file);
     const p = this.prefix(file);
     if (!range || !arr || !p) {
@@ -267,15 +220,11 @@ export class ShadowWorkspace {
  */
 export const HOT_FILES = 1;
 
-/**
- * A hot file: its line array, or, when its known lines are one run (a whole text, a str_replace on one, a window
- * seen), their join, their count and the index of the first.
- */
+/** A hot file: its line array, or (after a whole text or a str_replace) the join of its dense lines and their count. */
 interface HotFile {
   arr: Array<string | undefined> | undefined;
   text: string | undefined;
   lines: number;
-  start: number;
   /** The file's packing before it became hot (runs equal to it are reused when it cools). */
   previous: PackedFile | undefined;
   named: boolean;
@@ -301,13 +250,7 @@ function countLines(text: string, end: number): number {
   return n;
 }
 
-/** A hot file's sparse line array (a new one when it is kept as a run's join: callers change it and store it). */
+/** A hot file's sparse line array (a new one when it is kept as its join: callers change it and store it). */
 function lineArray(h: HotFile): Array<string | undefined> {
-  if (h.arr !== undefined) return h.arr;
-  const lines = h.text!.split('\n');
-  if (h.start === 0) return lines;
-  // Holes up to the run, then its lines: made at that length and appended to, the array stays in fast elements.
-  const arr = new Array<string | undefined>(h.start);
-  for (const line of lines) arr.push(line);
-  return arr;
+  return h.arr ?? h.text!.split('\n');
 }
