@@ -114,8 +114,9 @@ export class FrameLog {
 
   private push(x: number): void {
     const i = this.numbers % CHUNK;
-    // A chunk made at its full length: its store is allocated once, at that size (doubles unboxed once one is written).
-    if (i === 0) this.chunks.push(new Array<number>(CHUNK).fill(0));
+    // A chunk made at its full length and filled with a double: its store is allocated once, at that size, and holds
+    // unboxed doubles from the start (filled with 0, a chunk changed kind at its first double, and its stores went slow).
+    if (i === 0) this.chunks.push(new Array<number>(CHUNK).fill(Number.NaN));
     this.chunks[this.chunks.length - 1]![i] = x;
     this.numbers += 1;
   }
