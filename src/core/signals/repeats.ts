@@ -113,8 +113,6 @@ export function createRetryDetector(): RetryDetector {
 
 /** A class, not an object of closures: every session keeps one, and shares the methods. */
 class Retries implements RetryDetector {
-  // A Map (its values, step indexes, are small integers): the compact table of memory/hash-table.ts would save
-  // little here and keep its index off-heap.
   private lastSeen = new Map<string, number>();
   private readonly changes = createChangeLog();
 

@@ -7,7 +7,6 @@
  * another directory) is a variant, not a repeat.
  */
 import { rewriteRoots } from '../labeler/paths.js';
-import { HashTable } from '../memory/hash-table.js';
 import type { Action } from '../types.js';
 import { md5, stripLeadingCd } from './normalize.js';
 import type { TerminalFacts } from './terminal-facts.js';
@@ -79,12 +78,12 @@ export function createVariantTracker(): VariantTracker {
 
 /** A class, not an object of closures: every session keeps one, and shares the method. */
 class Variants implements VariantTracker {
-  /** Not a Map: its 52-bit values would each be a HeapNumber (~4 KB a 100-step session against ~2). */
-  private readonly last = new HashTable();
+  private readonly last = new Map<string, number>();
 
   isVariant(hash: string, key: number | undefined): boolean {
     if (key === undefined) return false;
-    const prev = this.last.swap(hash, key);
+    const prev = this.last.get(hash);
+    this.last.set(hash, key);
     return prev !== undefined && prev !== key;
   }
 }
