@@ -32,9 +32,17 @@ const SEQ_ASIDE = R - 1;
  */
 const CODES: string[] = [];
 
+/**
+ * Numbers of a chunk of the rows. A single array grows by half its length plus 16, so about a quarter of it was
+ * spare room (~1.2 KB of a 100-step session's ~4.6); chunks of a fixed size leave at most one chunk's.
+ */
+const CHUNK = 64;
+
 /** Compact, append-only log of a session's score and signal frames. */
 export class FrameLog {
-  private readonly rows: number[] = [];
+  /** The rows' numbers in chunks of {@link CHUNK} (number `p` at `chunks[p / CHUNK][p % CHUNK]`). */
+  private readonly chunks: number[][] = [];
+  private numbers = 0;
   private readonly signals: Signal[] = [];
   /** Rewards, t and seq values that are not the implied ones, by row. */
   private aside: Map<number, { reward?: number; t?: number; seq?: number }> | undefined;
@@ -60,7 +68,7 @@ export class FrameLog {
   get bytes(): number {
     let signals = 0;
     for (const s of this.signals) signals += 96 + 2 * s.message.length + 8 * s.steps.length;
-    return 64 + 8 * this.rows.length + signals + 64 * (this.aside?.size ?? 0);
+    return 64 + 8 * this.numbers + signals + 64 * (this.aside?.size ?? 0);
   }
 
   private code(text: string): number {
@@ -88,12 +96,13 @@ export class FrameLog {
     if (Object.is(s.coh, this.lastCoh)) flags |= SAME_COH;
     if (s.struct !== null && Object.is(s.struct, this.lastStruct)) flags |= SAME_STRUCT;
     if (s.cov !== null && Object.is(s.cov, this.lastCov)) flags |= SAME_COV;
-    this.rows.push(flags + R * (this.code(r.state.stage) + R * (this.code(r.tier) + R * (step + R * r.signals.length))), s.total);
-    if (!(flags & SAME_COH)) this.rows.push(s.coh);
-    this.rows.push(s.temp);
-    if (s.struct !== null && !(flags & SAME_STRUCT)) this.rows.push(s.struct);
-    if (s.cov !== null && !(flags & SAME_COV)) this.rows.push(s.cov);
-    if (r.pPass !== undefined) this.rows.push(r.pPass);
+    this.push(flags + R * (this.code(r.state.stage) + R * (this.code(r.tier) + R * (step + R * r.signals.length))));
+    this.push(s.total);
+    if (!(flags & SAME_COH)) this.push(s.coh);
+    this.push(s.temp);
+    if (s.struct !== null && !(flags & SAME_STRUCT)) this.push(s.struct);
+    if (s.cov !== null && !(flags & SAME_COV)) this.push(s.cov);
+    if (r.pPass !== undefined) this.push(r.pPass);
     this.lastCoh = s.coh;
     this.lastStruct = s.struct;
     this.lastCov = s.cov;
@@ -103,13 +112,27 @@ export class FrameLog {
     this.lastTotal = s.total;
   }
 
+  private push(x: number): void {
+    const i = this.numbers % CHUNK;
+    // A chunk made at its full length and filled with a double: its store is allocated once, at that size, and holds
+    // unboxed doubles from the start (filled with 0, a chunk changed kind at its first double, and its stores went slow).
+    if (i === 0) this.chunks.push(new Array<number>(CHUNK).fill(Number.NaN));
+    this.chunks[this.chunks.length - 1]![i] = x;
+    this.numbers += 1;
+  }
+
+  /** The row number at position `p` (< this.numbers). */
+  private at(p: number): number {
+    return this.chunks[Math.floor(p / CHUNK)]![p % CHUNK]!;
+  }
+
   /** The composite after each step, in order (the session's totals: kept once, here). */
   totals(): number[] {
     const out = new Array<number>(this.count);
     let p = 0;
     for (let i = 0; i < this.count; i++) {
-      const flags = this.rows[p]! % R;
-      out[i] = this.rows[p + 1]!;
+      const flags = this.at(p) % R;
+      out[i] = this.at(p + 1);
       p += rowLength(flags);
     }
     return out;
@@ -131,7 +154,7 @@ export class FrameLog {
     let prevStruct: number | null = Number.NaN;
     let prevCov: number | null = Number.NaN;
     for (let i = 0; i < this.count; i++) {
-      let packed = this.rows[p++]!;
+      let packed = this.at(p++);
       const digit = (): number => {
         const d = packed % R;
         packed = (packed - d) / R;
@@ -142,12 +165,12 @@ export class FrameLog {
       const tier = CODES[digit()] as ScoreMessage['tier'];
       const step = digit();
       const signals = packed;
-      const total = this.rows[p++]!;
-      const coh = flags & SAME_COH ? prevCoh : this.rows[p++]!;
-      const temp = this.rows[p++]!;
-      const struct: number | null = flags & STRUCT ? (flags & SAME_STRUCT ? prevStruct : this.rows[p++]!) : null;
-      const cov: number | null = flags & COV ? (flags & SAME_COV ? prevCov : this.rows[p++]!) : null;
-      const pPass = flags & PPASS ? this.rows[p++]! : undefined;
+      const total = this.at(p++);
+      const coh = flags & SAME_COH ? prevCoh : this.at(p++);
+      const temp = this.at(p++);
+      const struct: number | null = flags & STRUCT ? (flags & SAME_STRUCT ? prevStruct : this.at(p++)) : null;
+      const cov: number | null = flags & COV ? (flags & SAME_COV ? prevCov : this.at(p++)) : null;
+      const pPass = flags & PPASS ? this.at(p++) : undefined;
       prevCoh = coh;
       prevStruct = struct;
       prevCov = cov;

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShadowWorkspace } from '../../src/core/state/shadow-workspace.js';
-import { pack, unpack } from '../../src/core/state/packed-lines.js';
+import { fileRuns, pack, unpack } from '../../src/core/state/packed-lines.js';
 import { HOT_TEXTS, packText, setTextCompression } from '../../src/core/memory/packed-text.js';
 import { SparseWorkspace } from './sparse-workspace.js';
 
@@ -119,8 +119,8 @@ describe('packed shadow workspace', () => {
   it('keeps a long run deflated once cold, smaller than its text', () => {
     const lines = Array.from({ length: 200 }, (_, i) => `    value_${i % 7} = compute(value_${i % 5})`);
     const packed = pack(lines);
-    expect(packed.runs).toHaveLength(1);
-    expect(typeof packed.runs[0]?.text).toBe('object');
+    expect(fileRuns(packed)).toHaveLength(1);
+    expect(typeof fileRuns(packed)[0]?.text).toBe('object');
     for (let i = 0; i < HOT_TEXTS; i++) packText(`${i} ${'y'.repeat(400)}`);
     expect(JSON.stringify(packed).length).toBeLessThan(lines.join('\n').length / 3);
     expect(unpack(packed)).toEqual(lines);

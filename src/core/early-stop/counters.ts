@@ -22,16 +22,30 @@ export interface Count {
   message: (severity: Severity) => string;
 }
 
-/** Feeds a state, returns the counts reached at it (usually none or one). */
-export type Counter = (state: State) => readonly Count[];
+/**
+ * Feeds a state, returns the counts reached at it (usually none or one). An object with a method, not a closure:
+ * every session keeps one per count kind, and a class shares its method.
+ */
+export interface Counter {
+  add(state: State): readonly Count[];
+}
 
 const NONE: readonly Count[] = [];
 
 export function blindRetryCounter(retry?: RetryDetector): Counter {
+  return new BlindRetries(retry);
+}
+
+class BlindRetries implements Counter {
   // The stop signals read what `add` returns; the closed episodes, loops and runs need not be kept (history off).
-  const episodes = createRetryEpisodeTracker(retry, false);
-  return (state) => {
-    const ep = episodes.add(state);
+  private readonly episodes: ReturnType<typeof createRetryEpisodeTracker>;
+
+  constructor(retry?: RetryDetector) {
+    this.episodes = createRetryEpisodeTracker(retry, false);
+  }
+
+  add(state: State): readonly Count[] {
+    const ep = this.episodes.add(state);
     if (ep === undefined) return NONE;
     return [
       {
@@ -40,65 +54,90 @@ export function blindRetryCounter(retry?: RetryDetector): Counter {
         message: (sev) => `${plural(ep.retries, 'blind retry', 'blind retries')} in a row (step ${ep.steps[0]} repeated with nothing changed; ${sev} threshold)`,
       },
     ];
-  };
+  }
 }
 
 export function regressionLoopCounter(): Counter {
-  const loops = createRegressionTracker(false);
-  return (state) => {
-    const loop = loops.add(state);
+  return new RegressionLoops();
+}
+
+class RegressionLoops implements Counter {
+  private readonly loops = createRegressionTracker(false);
+
+  add(state: State): readonly Count[] {
+    const loop = this.loops.add(state);
     if (loop === undefined) return NONE;
     const n = loop.cycles.length;
     return [{ n, steps: () => loop.cycles.flat(), message: (sev) => `${plural(n, 'edit → failing verification cycle')} on ${loop.file} (${sev} threshold)` }];
-  };
+  }
 }
 
 export function cycleCounter(minBlock: number, maxBlock: number): Counter {
-  const cycles = createCycleDetector(minBlock, maxBlock, false);
-  return (state) =>
-    cycles.add(state).map((run) => ({
+  return new Cycles(minBlock, maxBlock);
+}
+
+class Cycles implements Counter {
+  private readonly cycles: ReturnType<typeof createCycleDetector>;
+
+  constructor(minBlock: number, maxBlock: number) {
+    this.cycles = createCycleDetector(minBlock, maxBlock, false);
+  }
+
+  add(state: State): readonly Count[] {
+    return this.cycles.add(state).map((run) => ({
       n: run.reps,
       steps: () => run.steps,
       message: (sev: Severity) => `a block of ${plural(run.block, 'step')} repeated ${plural(run.reps, 'time')} in a row from step ${run.start} (${sev} threshold)`,
     }));
+  }
 }
 
 /** Consecutive E states; O states neither extend nor break a streak. */
 export function explorationStreakCounter(): Counter {
-  let streak: number[] = [];
-  return (state) => {
+  return new ExplorationStreak();
+}
+
+class ExplorationStreak implements Counter {
+  private streak: number[] = [];
+
+  add(state: State): readonly Count[] {
     if (state.stage === 'O') return NONE;
     if (state.stage !== 'E') {
-      streak = [];
+      this.streak = [];
       return NONE;
     }
-    streak.push(state.t);
-    const n = streak.length;
-    const steps = streak;
+    this.streak.push(state.t);
+    const n = this.streak.length;
+    const steps = this.streak;
     return [{ n, steps: () => steps, message: (sev) => `${plural(n, 'exploration step')} in a row without implementing or verifying (${sev} threshold)` }];
-  };
+  }
 }
 
 /** Consecutive steps with no action at all (the model's turn held nothing to run: empty or unparsable output). */
 export function noActionCounter(): Counter {
-  let run: number[] = [];
-  return (state) => {
+  return new NoAction();
+}
+
+class NoAction implements Counter {
+  private run: number[] = [];
+
+  add(state: State): readonly Count[] {
     if (state.kind !== 'none') {
-      run = [];
+      this.run = [];
       return NONE;
     }
-    run.push(state.t);
-    const n = run.length;
-    const steps = run;
+    this.run.push(state.t);
+    const n = this.run.length;
+    const steps = this.run;
     return [{ n, steps: () => steps, message: (sev) => `${plural(n, 'step')} in a row with no action to run (${sev} threshold)` }];
-  };
+  }
 }
 
 /** For each count reached, the index of the first state that reached it. */
 export function countProfile(states: readonly State[], counter: Counter): Map<number, number> {
   const first = new Map<number, number>();
   for (let i = 0; i < states.length; i++) {
-    for (const c of counter(states[i]!)) if (!first.has(c.n)) first.set(c.n, i);
+    for (const c of counter.add(states[i]!)) if (!first.has(c.n)) first.set(c.n, i);
   }
   return first;
 }

@@ -8,81 +8,126 @@ import type { Signal, SignalKind, State } from '../types.js';
 import type { Counter } from './counters.js';
 import { signalsFor } from './levels.js';
 
-/** Fed each state with the composite after it and, when a forecast model is loaded, P(pass | prefix). */
-export type StepDetector = (state: State, total: number, pPass?: number) => readonly Signal[];
+/**
+ * Fed each state with the composite after it and, when a forecast model is loaded, P(pass | prefix). An object with
+ * a method, not a closure: every session keeps one per kind, and a class shares its method (a closure and its
+ * context cost ~150 B each, ~1 KB a session over the eight kinds).
+ */
+export interface StepDetector {
+  add(state: State, total: number, pPass?: number): readonly Signal[];
+}
 
 /** What a detector returns at most steps: one shared empty list (detectors run on every step of every session). */
 const NO_SIGNALS: readonly Signal[] = Object.freeze([]);
 
+/** The detector of a kind its policy turns off: one for every session. */
+const NEVER: StepDetector = Object.freeze({ add: () => NO_SIGNALS });
+
 /** Fires when one of `counter`'s episodes reaches the `warn` / `stop` level (once per episode and level). */
 export function countDetector(kind: SignalKind, levels: Levels, counter: Counter): StepDetector {
-  if (levels.warn === null && levels.stop === null) return () => NO_SIGNALS;
-  return (state) => {
-    const counts = counter(state);
+  return levels.warn === null && levels.stop === null ? NEVER : new CountDetector(kind, levels, counter);
+}
+
+class CountDetector implements StepDetector {
+  constructor(
+    private readonly kind: SignalKind,
+    private readonly levels: Levels,
+    private readonly counter: Counter,
+  ) {}
+
+  add(state: State): readonly Signal[] {
+    const counts = this.counter.add(state);
     if (counts.length === 0) return NO_SIGNALS;
     const out: Signal[] = [];
-    for (const c of counts) out.push(...signalsFor(kind, levels, c.n - 1, c.n, state.t, c.steps(), c.message));
+    for (const c of counts) out.push(...signalsFor(this.kind, this.levels, c.n - 1, c.n, state.t, c.steps(), c.message));
     return out;
-  };
+  }
 }
 
 /** Fires when the composite is below the floor once `minSteps` steps were pushed; re-arms when it climbs back. */
 export function lowScoreDetector(policy: Policy): StepDetector {
-  const low = policy.lowScore;
-  let steps = 0;
-  let below = false;
-  return (state, total) => {
-    steps += 1;
-    if (low.severity !== null && steps >= low.minSteps && total < low.floor) {
-      const fire = !below;
-      below = true;
-      return fire ? [{ kind: 'low_score', severity: low.severity, t: state.t, steps: [state.t], message: `score ${total.toFixed(1)} below the floor ${low.floor} after ${steps} steps` }] : NO_SIGNALS;
+  return new LowScore(policy.lowScore);
+}
+
+class LowScore implements StepDetector {
+  private steps = 0;
+  private below = false;
+
+  constructor(private readonly low: Policy['lowScore']) {}
+
+  add(state: State, total: number): readonly Signal[] {
+    const low = this.low;
+    this.steps += 1;
+    if (low.severity !== null && this.steps >= low.minSteps && total < low.floor) {
+      const fire = !this.below;
+      this.below = true;
+      return fire
+        ? [{ kind: 'low_score', severity: low.severity, t: state.t, steps: [state.t], message: `score ${total.toFixed(1)} below the floor ${low.floor} after ${this.steps} steps` }]
+        : NO_SIGNALS;
     }
-    if (total >= low.floor) below = false;
+    if (total >= low.floor) this.below = false;
     return NO_SIGNALS;
-  };
+  }
 }
 
 /** Fires when the forecast P(pass) is below the floor once `minSteps` steps were pushed (only with a forecast model); re-arms when it climbs back. */
 export function lowForecastDetector(policy: Policy): StepDetector {
-  const lf = policy.lowForecast;
-  let steps = 0;
-  let below = false;
-  return (state, _total, pPass) => {
-    steps += 1;
+  // Off (severity null): it never fires, whatever it counts.
+  return policy.lowForecast.severity === null ? NEVER : new LowForecast(policy.lowForecast);
+}
+
+class LowForecast implements StepDetector {
+  private steps = 0;
+  private below = false;
+
+  constructor(private readonly lf: Policy['lowForecast']) {}
+
+  add(state: State, _total: number, pPass?: number): readonly Signal[] {
+    const lf = this.lf;
+    this.steps += 1;
     if (pPass === undefined) return NO_SIGNALS;
-    if (lf.severity !== null && steps >= lf.minSteps && pPass < lf.floor) {
-      const fire = !below;
-      below = true;
+    if (lf.severity !== null && this.steps >= lf.minSteps && pPass < lf.floor) {
+      const fire = !this.below;
+      this.below = true;
       return fire
-        ? [{ kind: 'low_forecast', severity: lf.severity, t: state.t, steps: [state.t], message: `forecast P(pass) ${pPass.toFixed(3)} below ${lf.floor} after ${steps} steps` }]
+        ? [{ kind: 'low_forecast', severity: lf.severity, t: state.t, steps: [state.t], message: `forecast P(pass) ${pPass.toFixed(3)} below ${lf.floor} after ${this.steps} steps` }]
         : NO_SIGNALS;
     }
-    if (pPass >= lf.floor) below = false;
+    if (pPass >= lf.floor) this.below = false;
     return NO_SIGNALS;
-  };
+  }
 }
 
 /** Fires once when the step budget, once when the token budget (sum of state costs) is exceeded. */
 export function budgetDetector(policy: Policy): StepDetector {
   const b = policy.budget;
-  let steps = 0;
-  let tokens = 0;
-  let stepsFired = false;
-  let tokensFired = false;
-  return (state) => {
-    steps += 1;
-    tokens += state.cost;
-    if ((stepsFired || b.maxSteps === null || steps <= b.maxSteps) && (tokensFired || b.maxTokens === null || tokens <= b.maxTokens)) return NO_SIGNALS;
+  // Neither budget set: it never fires.
+  return b.maxSteps === null && b.maxTokens === null ? NEVER : new Budget(b);
+}
+
+class Budget implements StepDetector {
+  private steps = 0;
+  private tokens = 0;
+  private stepsFired = false;
+  private tokensFired = false;
+
+  constructor(private readonly b: Policy['budget']) {}
+
+  add(state: State): readonly Signal[] {
+    const b = this.b;
+    this.steps += 1;
+    this.tokens += state.cost;
+    const { steps, tokens } = this;
+    if ((this.stepsFired || b.maxSteps === null || steps <= b.maxSteps) && (this.tokensFired || b.maxTokens === null || tokens <= b.maxTokens)) return NO_SIGNALS;
     const out: Signal[] = [];
-    if (!stepsFired && b.maxSteps !== null && steps > b.maxSteps) {
-      stepsFired = true;
+    if (!this.stepsFired && b.maxSteps !== null && steps > b.maxSteps) {
+      this.stepsFired = true;
       out.push({ kind: 'budget', severity: b.severity, t: state.t, steps: [state.t], message: `step budget exceeded: ${steps} steps > ${b.maxSteps}` });
     }
-    if (!tokensFired && b.maxTokens !== null && tokens > b.maxTokens) {
-      tokensFired = true;
+    if (!this.tokensFired && b.maxTokens !== null && tokens > b.maxTokens) {
+      this.tokensFired = true;
       out.push({ kind: 'budget', severity: b.severity, t: state.t, steps: [state.t], message: `token budget exceeded: ~${Math.round(tokens)} tokens > ${b.maxTokens}` });
     }
     return out;
-  };
+  }
 }

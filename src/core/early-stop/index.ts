@@ -35,7 +35,7 @@ class Detectors implements EarlyStop {
   add(state: State, total: number, pPass?: number): Signal[] {
     let out: Signal[] | undefined;
     for (const d of this.detectors) {
-      const s = d(state, total, pPass);
+      const s = d.add(state, total, pPass);
       if (s.length > 0) (out ??= []).push(...s);
     }
     if (out === undefined) return [];

@@ -40,14 +40,17 @@ function scratch(n: number): Uint8Array {
   return visitedScratch;
 }
 
+const MAX_INT16 = 32_767;
+
 /** A class, not an object of closures: a session keeps one per PTA-scored trajectory, and shares the methods. */
 class Matching implements IncrementalMatching {
   private readonly adj: Array<readonly number[]> = [];
-  private readonly matchR: Int32Array;
+  /** The left vertex matched to each right one (-1: none); 16 bits a vertex until a left index needs more (the store is off-heap, ~0.25 KB a session less). */
+  private matchR: Int16Array | Int32Array;
   private matched = 0;
 
   constructor(private readonly rightCount: number) {
-    this.matchR = new Int32Array(rightCount).fill(-1);
+    this.matchR = new Int16Array(rightCount).fill(-1);
   }
 
   private augment(root: number): boolean {
@@ -83,6 +86,7 @@ class Matching implements IncrementalMatching {
       if (!Number.isInteger(v) || v < 0 || v >= this.rightCount) throw new RangeError(`right vertex ${v} out of range`);
     }
     const u = this.adj.length;
+    if (u > MAX_INT16 && this.matchR instanceof Int16Array) this.matchR = Int32Array.from(this.matchR);
     this.adj.push(adjacent);
     if (adjacent.length === 0 || !this.augment(u)) return false;
     this.matched++;

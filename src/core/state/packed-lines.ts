@@ -21,12 +21,33 @@ export interface PackedRun {
   readonly lines?: readonly string[];
 }
 
-/** A packed sparse line array. */
-export interface PackedFile {
+/** A packed sparse line array of several runs, or one that does not end the array, or with named properties. */
+export interface PackedRuns {
   readonly length: number;
   readonly runs: readonly PackedRun[];
   /** Non-index properties the array carried (lines numbered past the array index range). */
   readonly extra?: ReadonlyArray<readonly [string, string]>;
+}
+
+/**
+ * A packed sparse line array. Most files a session keeps are one run that ends the array: such a file is its run
+ * (one object instead of a file, a runs array and a run: ~100 B less a file kept).
+ */
+export type PackedFile = PackedRuns | PackedRun;
+
+/** The runs of a packed file. */
+export function fileRuns(file: PackedFile): readonly PackedRun[] {
+  return 'runs' in file ? file.runs : [file];
+}
+
+/** The named properties a packed file keeps, if any. */
+export function fileExtra(file: PackedFile): PackedRuns['extra'] {
+  return 'runs' in file ? file.extra : undefined;
+}
+
+/** The length of the array a packed file stands for. */
+export function fileLength(file: PackedFile): number {
+  return 'runs' in file ? file.length : file.start + file.count;
 }
 
 const MAX_INDEX = 2 ** 32 - 2;
@@ -38,7 +59,7 @@ function indexOf(key: string): number | undefined {
 
 function packRun(start: number, lines: string[], previous: PackedFile | undefined): PackedRun {
   if (lines.some((l) => l.includes('\n'))) return { start, count: lines.length, text: '', lines: lines.map(flatten) };
-  const same = previous?.runs.find((r) => r.start === start && r.count === lines.length && r.lines === undefined);
+  const same = (previous === undefined ? undefined : fileRuns(previous))?.find((r) => r.start === start && r.count === lines.length && r.lines === undefined);
   if (same !== undefined && lines.length > 1) {
     const joined = lines.join('\n');
     return unpackText(same.text) === joined ? same : { start, count: lines.length, text: packText(joined, true) };
@@ -101,25 +122,30 @@ export function pack(arr: ReadonlyArray<string | undefined>, previous?: PackedFi
     }
   }
   if (cur.length > 0) runs.push(packRun(start, cur, previous));
+  if (extra.length > 0) return { length: arr.length, runs: runs.slice(), extra };
+  const only = runs[0];
+  if (runs.length === 1 && only!.start + only!.count === arr.length) return only!;
   // slice: an exact-size copy (a pushed-to array keeps spare capacity).
-  return extra.length > 0 ? { length: arr.length, runs: runs.slice(), extra } : { length: arr.length, runs: runs.slice() };
+  return { length: arr.length, runs: runs.slice() };
 }
 
 /** The sparse line array a packed file stands for. */
 export function unpack(file: PackedFile): Array<string | undefined> {
   const arr: Array<string | undefined> = [];
-  for (const run of file.runs) {
+  for (const run of fileRuns(file)) {
     const lines = run.lines ?? unpackText(run.text).split('\n');
     for (let i = 0; i < run.count; i++) arr[run.start + i] = lines[i];
   }
-  if (arr.length < file.length) arr.length = file.length;
-  if (file.extra) for (const [k, v] of file.extra) (arr as unknown as Record<string, string>)[k] = v;
+  const length = fileLength(file);
+  if (arr.length < length) arr.length = length;
+  const extra = fileExtra(file);
+  if (extra) for (const [k, v] of extra) (arr as unknown as Record<string, string>)[k] = v;
   return arr;
 }
 
 /** The contiguous known text from line 1 and its line count (what `arr.slice(0, n).join('\n')` gives), without unpacking. */
 export function packedPrefix(file: PackedFile): { text: string; lines: number } | undefined {
-  const run = file.runs[0];
+  const run = fileRuns(file)[0];
   if (run?.start !== 0) return undefined;
   return { text: run.lines ? run.lines.join('\n') : unpackText(run.text), lines: run.count };
 }
@@ -127,5 +153,6 @@ export function packedPrefix(file: PackedFile): { text: string; lines: number } 
 /** Marks a packed file as replaced or forgotten: its texts not kept by `next` leave the hot set without being deflated. */
 export function releasePacked(file: PackedFile | undefined, next?: PackedFile): void {
   if (file === undefined) return;
-  for (const run of file.runs) if (!next?.runs.includes(run)) releaseText(run.text);
+  const kept = next === undefined ? undefined : fileRuns(next);
+  for (const run of fileRuns(file)) if (!kept?.includes(run)) releaseText(run.text);
 }

@@ -1,7 +1,7 @@
 import type { LineRange } from '../types.js';
 import { splitLines } from './numbered-text.js';
 import { intern } from '../memory/flat-string.js';
-import { pack, packedPrefix, releasePacked, unpack, type PackedFile } from './packed-lines.js';
+import { fileExtra, pack, packedPrefix, releasePacked, unpack, type PackedFile } from './packed-lines.js';
 
 /** Default budget of a shadow workspace: characters of file text kept per trajectory. */
 export const DEFAULT_WORKSPACE_CHARS = 1_000_000;
@@ -50,7 +50,7 @@ export class ShadowWorkspace {
   /** The file's sparse line array (a hot one itself, or an unpacked copy: callers change it and `store` it), undefined when not kept. */
   private load(file: string): Array<string | undefined> | undefined {
     const h = this.hot.get(file);
-    if (h !== undefined) return h.arr;
+    if (h !== undefined) return lineArray(h);
     const packed = this.files.get(file);
     return packed == null ? undefined : unpack(packed);
   }
@@ -59,21 +59,24 @@ export class ShadowWorkspace {
   private cool(file: string, h: HotFile): void {
     this.hot.delete(file);
     if (!this.files.has(file)) return;
-    const packed = pack(h.arr, h.previous, h.named || h.previous?.extra !== undefined);
+    const packed = pack(lineArray(h), h.previous, h.named || (h.previous !== undefined && fileExtra(h.previous) !== undefined));
     releasePacked(h.previous, packed);
     this.files.set(file, packed);
   }
 
-  /** Makes `arr` the content of `file`, which becomes the most recent hot file (a new file enters the recency order last). */
-  private store(file: string, arr: Array<string | undefined>, named = false): void {
+  /**
+   * Makes `arr` (or the dense lines `text` joins, `lines` of them) the content of `file`, which becomes the most
+   * recent hot file (a new file enters the recency order last).
+   */
+  private store(file: string, arr: Array<string | undefined> | undefined, named = false, text?: string, lines = 0): void {
     const h = this.hot.get(file);
     if (h !== undefined) {
       this.hot.delete(file);
-      this.hot.set(file, { arr, previous: h.previous, named: h.named || named });
+      this.hot.set(file, { arr, text, lines, previous: h.previous, named: h.named || named });
       return;
     }
     const previous = this.files.get(file) ?? undefined;
-    this.hot.set(file, { arr, previous, named });
+    this.hot.set(file, { arr, text, lines, previous, named });
     this.files.set(file, null);
     if (this.hot.size > HOT_FILES) {
       const [oldest, entry] = this.hot.entries().next().value!;
@@ -94,6 +97,7 @@ export class ShadowWorkspace {
       arr[n - 1] = text;
       if (!Number.isInteger(n) || n - 1 > MAX_INDEX) named = true;
     }
+    // Kept as an array: a file viewed is often viewed again next, and a join now would be split again then (session-cost: +8 % CPU a step).
     this.store(file, arr, named);
     this.touched(file, delta);
   }
@@ -101,10 +105,21 @@ export class ShadowWorkspace {
   /** Records the whole text of a file (create, write, full `cat`). */
   setText(name: string, text: string): void {
     const file = intern(name);
-    const lines = splitLines(text);
     const before = this.sizes.get(file) ?? 0;
-    this.store(file, lines);
-    this.touched(file, measure(lines) - before);
+    this.touched(file, this.storeText(file, text) - before);
+  }
+
+  /**
+   * Stores the lines `splitLines(text)` gives as their join (one string, not a slice and a slot per line); returns the
+   * characters they cost (what `measure` gives for them). The join is `text` less a trailing newline.
+   */
+  private storeText(file: string, text: string): number {
+    const joined = text.endsWith('\n') ? text.slice(0, -1) : text;
+    let lines = 1;
+    for (let i = joined.indexOf('\n'); i >= 0; i = joined.indexOf('\n', i + 1)) lines++;
+    this.store(file, undefined, false, joined, lines);
+    // Each line's characters and its newline.
+    return joined.length + 1;
   }
 
   /** Forgets a file whose content changed in an unknown way. */
@@ -123,7 +138,8 @@ export class ShadowWorkspace {
   prefix(file: string): { text: string; lines: number } | undefined {
     const h = this.hot.get(file);
     if (h !== undefined) {
-      const arr = h.arr;
+      if (h.text !== undefined) return { text: h.text, lines: h.lines };
+      const arr = h.arr!;
       if (arr[0] === undefined) return undefined;
       let n = 0;
       while (n < arr.length && arr[n] !== undefined) n++;
@@ -148,7 +164,9 @@ export class ShadowWorkspace {
   replace(name: string, old: string, replacement: string): LineRange | undefined {
     const file = intern(name);
     const range = this.locate(file, old);
-    const arr = this.load(file);
+    // A file kept as one text is all prefix: nothing after it to carry over.
+    const dense = this.hot.get(file)?.text !== undefined;
+    const arr = dense ? [] : this.load(file);
     const p = this.prefix(file);
     if (!range || !arr || !p) {
       this.forget(file);
@@ -157,6 +175,11 @@ export class ShadowWorkspace {
     const idx = p.text.indexOf(old);
     const text = p.text.slice(0, idx) + replacement + p.text.slice(idx + old.length);
     const tail = arr.slice(p.lines);
+    if (tail.length === 0) {
+      const size = this.storeText(file, text);
+      this.touched(file, size - (this.sizes.get(file) ?? 0));
+      return range;
+    }
     const next = [...splitLines(text), ...tail];
     this.store(file, next);
     this.touched(file, measure(next) - (this.sizes.get(file) ?? 0));
@@ -197,8 +220,11 @@ export class ShadowWorkspace {
  */
 export const HOT_FILES = 1;
 
+/** A hot file: its line array, or (after a whole text or a str_replace) the join of its dense lines and their count. */
 interface HotFile {
-  arr: Array<string | undefined>;
+  arr: Array<string | undefined> | undefined;
+  text: string | undefined;
+  lines: number;
   /** The file's packing before it became hot (runs equal to it are reused when it cools). */
   previous: PackedFile | undefined;
   named: boolean;
@@ -222,4 +248,9 @@ function countLines(text: string, end: number): number {
   let n = 0;
   for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 10) n++;
   return n;
+}
+
+/** A hot file's sparse line array (a new one when it is kept as its join: callers change it and store it). */
+function lineArray(h: HotFile): Array<string | undefined> {
+  return h.arr ?? h.text!.split('\n');
 }
