@@ -106,7 +106,10 @@ export interface Scorer {
   /** Records the test outcome (undefined: unknown); the tiers of later steps follow it. */
   setOutcome(passed: boolean | undefined): void;
   report(passed?: boolean): TrajectoryReport;
-  /** With a forecast model: its feature vectors at the sampled prefix lengths and now (what `serve --forecast-learn` refits on). */
+  /**
+   * With a forecast model: its feature vectors at the sampled prefix lengths and now (what `serve --forecast-learn`
+   * refits on); the evidence values the model does not read are NaN unless the scorer was made with `forecastFeatures: 'all'`.
+   */
   forecastTrace?(): ForecastTrace;
   /** What the scorer scores against (the report's `reference`), known from creation. */
   readonly reference: ReferenceInfo;

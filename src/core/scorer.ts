@@ -25,7 +25,17 @@ import { StateColumns } from './state/state-columns.js';
 import { wasteReport } from './waste/index.js';
 
 /** Options of {@link createScorer}: the reference, the syntax ports, and optional config and policy. */
-export type CreateScorerOptions = ScorerOptions & { config?: ScoringConfig; policy?: Policy; forecast?: ForecastModel };
+export type CreateScorerOptions = ScorerOptions & {
+  config?: ScoringConfig;
+  policy?: Policy;
+  forecast?: ForecastModel;
+  /**
+   * With `forecast`: the features its trace rows hold. 'model' (default): those the model reads, the other
+   * evidence values NaN (a third of the forecaster's cost a step is evidence no model of the file reads);
+   * 'all': every feature, for refitting on the rows (`serve --forecast-learn`).
+   */
+  forecastFeatures?: 'model' | 'all';
+};
 
 /**
  * Creates a scorer for one trajectory. Before any step its score is all
@@ -72,7 +82,7 @@ class IncrementalScorer implements Scorer {
     this.structural = pta !== undefined ? createStructuralTracker(pta, cfg.tau) : undefined;
     this.priorSignals = pta === undefined ? createPriorSignalTracker(cfg.brevitySteps) : undefined;
     // The forecaster's retry feature reads the same shared detector (coherence feeds it each state before the forecaster).
-    const forecaster = (this.forecaster = options.forecast !== undefined ? createForecaster(options.forecast, retry) : undefined);
+    const forecaster = (this.forecaster = options.forecast !== undefined ? createForecaster(options.forecast, retry, options.forecastFeatures) : undefined);
     this.earlyStop = createEarlyStop(policy, { retry });
     this.current = { total: 0, struct: pta ? 0 : null, cov: pta ? 0 : null, coh: 0, temp: 0 };
     this.reference = Object.freeze(pta !== undefined ? { kind: 'pta', version: pta.version, paths: ptaPathCount(pta) } : { kind: 'prior' });

@@ -162,6 +162,8 @@ export interface ResolvedOptions {
   scoringWorkers: number;
   /** The forecast in force (swapped by the learner), if any. */
   forecast: ForecastHolder | undefined;
+  /** What sessions' forecasters compute: every feature when the learner refits on their rows, else what the model reads. */
+  forecastFeatures: 'model' | 'all';
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
@@ -220,5 +222,6 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
     learnDefault: options.learnDefault ?? false,
     scoringWorkers: options.scoringWorkers ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
     forecast: options.forecast !== undefined ? new ForecastHolder(options.forecast) : undefined,
+    forecastFeatures: options.forecastLearn !== undefined ? 'all' : 'model',
   };
 }

@@ -28,13 +28,13 @@ export interface SessionSpec {
 }
 
 /** A fresh session (no step yet) scored against `spec.reference`. */
-export function buildSession(spec: SessionSpec, env: { analyzers: Analyzers; config: ScoringConfig; maxSteps: number; now: number }): Session {
+export function buildSession(spec: SessionSpec, env: { analyzers: Analyzers; config: ScoringConfig; maxSteps: number; now: number; forecastFeatures: 'model' | 'all' }): Session {
   const scorer = createScorer({
     reference: spec.reference,
     analyzers: env.analyzers,
     policy: spec.policy,
     config: env.config,
-    ...(spec.forecast !== undefined ? { forecast: spec.forecast.model } : {}),
+    ...(spec.forecast !== undefined ? { forecast: spec.forecast.model, forecastFeatures: env.forecastFeatures } : {}),
   });
   const session = new Session({
     id: spec.id,

@@ -176,7 +176,13 @@ export class SessionRegistry {
         ...(forecast !== undefined ? { forecast } : {}),
         principal,
       };
-      const session = buildSession(spec, { analyzers: this.deps.analyzers, config: this.deps.options.config, maxSteps: limits.maxStepsPerSession, now: Date.now() });
+      const session = buildSession(spec, {
+        analyzers: this.deps.analyzers,
+        config: this.deps.options.config,
+        maxSteps: limits.maxStepsPerSession,
+        now: Date.now(),
+        forecastFeatures: this.deps.options.forecastFeatures,
+      });
       if (this.deps.durable) {
         const opened = await this.deps.durable.open(session, spec);
         if (!opened.ok) return err({ ...opened.error, session: id });

@@ -225,3 +225,34 @@ describe.each(Object.keys(CASES).map((k) => [k]))('evidence conformance: %s', (f
     expect(seen.size).toBeGreaterThan(1);
   });
 });
+
+describe('an evidence tracker of some values only (a forecaster asks for its model’s)', () => {
+  it.each([[['checkAfterEdit', 'reproFlipped', 'patchTestOnly', 'patchLines', 'patchCompact']], [['errorLast']], [['editedTraceShare']], [['testPassShare']], [[]]])(
+    'tracks %j (and their groups) as the full tracker does at every prefix, the rest NaN',
+    (names) => {
+      let compared = 0;
+      for (const run of runs) {
+        const full = createEvidenceTracker();
+        const some = createEvidenceTracker(names);
+        run.steps.forEach((step, i) => {
+          full.add(step, run.states[i]!, run.labels[i]!);
+          some.add(step, run.states[i]!, run.labels[i]!);
+          const all = full.values();
+          const got = some.values();
+          for (const k of EVIDENCE_NAMES) {
+            if (names.includes(k)) expect(got[k], `${run.name} step ${i} ${k}`).toBe(all[k]);
+            if (!Number.isNaN(got[k])) {
+              expect(got[k], `${run.name} step ${i} ${k}`).toBe(all[k]);
+              compared++;
+            }
+          }
+          const out = new Float64Array(EVIDENCE_NAMES.length);
+          some.write(out, 0);
+          expect([...out]).toEqual(EVIDENCE_NAMES.map((k) => got[k]));
+        });
+      }
+      if (names.length > 0) expect(compared).toBeGreaterThan(1900);
+      else expect(compared).toBe(0);
+    },
+  );
+});

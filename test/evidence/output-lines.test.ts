@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { errorKind } from '../../src/core/evidence/errors.js';
 import { LINE, scanOutput } from '../../src/core/evidence/output-lines.js';
 import { OUTPUT_WINDOW } from '../../src/core/evidence/step-evidence.js';
-import { RUNNER_PARSERS } from '../../src/core/evidence/test-results.js';
+import { parseTestRun, RUNNER_PARSERS } from '../../src/core/evidence/test-results.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
 
 const ALL = Object.values(LINE).reduce((a, b) => a | b, 0);
@@ -80,6 +80,19 @@ describe('output line scan', () => {
       expect(scanOutput(`  ${line}`), JSON.stringify(`  ${line}`)).toBe(indented);
       expect(scanOutput(`x\n\t${line}\ny`), JSON.stringify(`\t${line}`)).toBe(indented);
     }
+  });
+
+  it('without compiler locations (a forecaster that reads no error): the same flags but that one, so the same test runs', () => {
+    let differ = 0;
+    for (const text of [...fixtures, ...outputs]) {
+      const full = scanOutput(text);
+      const some = scanOutput(text, false);
+      expect(some & ~LINE.compile, text.slice(-200)).toBe(full & ~LINE.compile);
+      if (some !== full) differ++;
+      expect(parseTestRun(text, some), text.slice(-200)).toEqual(parseTestRun(text, full));
+    }
+    // Outputs with a compiler location only on an unindented line (grep -n, a compiler's report) exist in the corpus.
+    expect(differ).toBeGreaterThan(10);
   });
 
   it('skips most outputs outright', () => {

@@ -3,7 +3,7 @@
  * patch say, kept by online counters fed one step at a time (O(1) per step; online equals
  * batch at every prefix). Every value is harness-invariant by construction: a 0/1 flag,
  * a share in [0, 1], a verdict in {−1, 0, 1}, or ln(1 + a count of files or patch lines);
- * never a raw step or token count. Not yet a forecaster feature nor in the composite.
+ * never a raw step or token count. The forecaster reads some (features.ts); the composite none.
  *
  *   const ev = createEvidenceTracker();
  *   for (const step of steps) { const { label, state } = builder.next(step); ev.add(step, state, label); }
@@ -12,7 +12,7 @@
 import type { Label, State, Step } from '../types.js';
 import { createErrorTracker } from './error-tracker.js';
 import { createPatchTracker } from './patch-tracker.js';
-import { stepEvidence } from './step-evidence.js';
+import { READ, READ_ALL, stepEvidence } from './step-evidence.js';
 import { createTargetTracker } from './target-tracker.js';
 import { createCheckAfterEditTracker, createReproTracker, createTestResultTracker } from './test-trackers.js';
 
@@ -53,43 +53,100 @@ export interface EvidenceTracker {
   readonly length: number;
 }
 
-export function createEvidenceTracker(): EvidenceTracker {
-  return new Evidence();
+/**
+ * Which trackers a set of evidence values needs, and what of each step's content they read. A forecaster
+ * asks only for its model's values: the rest cost a pass over the output (errors, their frames) for nothing.
+ */
+const GROUPS = [
+  { tracker: 'tests', names: ['testSeen', 'testPassed', 'testFailed', 'testPassShare'], read: READ.tests },
+  { tracker: 'check', names: ['checkAfterEdit'], read: READ.tests },
+  { tracker: 'repro', names: ['reproFailedBeforeEdit', 'reproFlipped'], read: READ.tests },
+  // errorLast: the last output with a test summary or an error, so it reads the summaries too.
+  { tracker: 'errors', names: ['errorSinceEdit', 'errorLast'], read: READ.tests | READ.errors },
+  { tracker: 'patch', names: ['patchEmpty', 'patchTestOnly', 'patchFiles', 'patchLines', 'patchCompact'], read: READ.patch },
+  { tracker: 'target', names: ['editedReadShare', 'editedTraceShare'], read: READ.traces },
+] as const satisfies ReadonlyArray<{ tracker: string; names: readonly EvidenceName[]; read: number }>;
+
+type TrackerName = (typeof GROUPS)[number]['tracker'];
+
+type Needs = { trackers: ReadonlySet<TrackerName>; read: number };
+const ALL_NEEDS: Needs = { trackers: new Set(GROUPS.map((g) => g.tracker)), read: READ_ALL };
+/** Per list of names (a model's `features`, the same array for every session of the model): worked out once. */
+const needsOf = new WeakMap<readonly string[], Needs>();
+
+/** The trackers and the content mask that `names` need (all of them when absent). */
+export function evidenceNeeds(names?: readonly string[]): Needs {
+  if (names === undefined) return ALL_NEEDS;
+  let needs = needsOf.get(names);
+  if (needs === undefined) needsOf.set(names, (needs = computeNeeds(names)));
+  return needs;
 }
+
+function computeNeeds(names: readonly string[]): Needs {
+  const wanted = new Set(names);
+  const groups = GROUPS.filter((g) => g.names.some((n) => wanted.has(n)));
+  return { trackers: new Set(groups.map((g) => g.tracker)), read: groups.reduce((m, g) => m | g.read, 0) };
+}
+
+/**
+ * A tracker of every evidence value, or with `only` of those it names (and the others in the same group): a value
+ * not tracked reads NaN, so a model that reads one by mistake scores NaN rather than a silent 0.
+ */
+export function createEvidenceTracker(only?: readonly string[]): EvidenceTracker {
+  return new Evidence(evidenceNeeds(only));
+}
+
+const NO_TESTS = { seen: NaN, passed: NaN, failed: NaN, passShare: NaN };
+const NO_REPRO = { failedBeforeEdit: NaN, flipped: NaN };
+const NO_ERRORS = { sinceEdit: NaN, last: NaN };
+const NO_PATCH = { empty: NaN, testOnly: NaN, files: NaN, lines: NaN, submitted: NaN };
+const NO_TARGET = { readShare: NaN, traceShare: NaN };
 
 /** A class: an object literal with getters is built by the runtime (~1 µs a session); methods are shared. */
 class Evidence implements EvidenceTracker {
-  private readonly tests = createTestResultTracker();
-  private readonly check = createCheckAfterEditTracker();
-  private readonly repro = createReproTracker();
-  private readonly errors = createErrorTracker();
-  private readonly patch = createPatchTracker();
-  private readonly target = createTargetTracker();
+  private readonly tests;
+  private readonly check;
+  private readonly repro;
+  private readonly errors;
+  private readonly patch;
+  private readonly target;
+  private readonly read: number;
   private n = 0;
 
+  constructor(needs: Needs) {
+    const t = needs.trackers;
+    this.read = needs.read;
+    this.tests = t.has('tests') ? createTestResultTracker() : undefined;
+    this.check = t.has('check') ? createCheckAfterEditTracker() : undefined;
+    this.repro = t.has('repro') ? createReproTracker() : undefined;
+    this.errors = t.has('errors') ? createErrorTracker() : undefined;
+    this.patch = t.has('patch') ? createPatchTracker() : undefined;
+    this.target = t.has('target') ? createTargetTracker() : undefined;
+  }
+
   add(step: Step, state: State, label: Label): void {
-    const e = stepEvidence(step, state, label);
-    this.tests.add(e);
-    this.check.add(e);
-    this.repro.add(e);
-    this.errors.add(e);
-    this.patch.add(e);
-    this.target.add(e);
+    const e = stepEvidence(step, state, label, this.read);
+    this.tests?.add(e);
+    this.check?.add(e);
+    this.repro?.add(e);
+    this.errors?.add(e);
+    this.patch?.add(e);
+    this.target?.add(e);
     this.n += 1;
   }
 
   values(): EvidenceValues {
-    const t = this.tests.value();
-    const r = this.repro.value();
-    const e = this.errors.value();
-    const p = this.patch.value();
-    const g = this.target.value();
+    const t = this.tests?.value() ?? NO_TESTS;
+    const r = this.repro?.value() ?? NO_REPRO;
+    const e = this.errors?.value() ?? NO_ERRORS;
+    const p = this.patch?.value() ?? NO_PATCH;
+    const g = this.target?.value() ?? NO_TARGET;
     return {
       testSeen: t.seen,
       testPassed: t.passed,
       testFailed: t.failed,
       testPassShare: t.passShare,
-      checkAfterEdit: this.check.value(),
+      checkAfterEdit: this.check?.value() ?? NaN,
       reproFailedBeforeEdit: r.failedBeforeEdit,
       reproFlipped: r.flipped,
       errorSinceEdit: e.sinceEdit,
@@ -110,17 +167,18 @@ class Evidence implements EvidenceTracker {
   }
 
   write(out: Float64Array, offset: number): void {
-    const t = this.tests.value();
-    const r = this.repro.value();
-    const e = this.errors.value();
-    const p = this.patch.value();
-    const g = this.target.value();
+    // No destructured object: the forecaster calls this every step.
+    const t = this.tests?.value() ?? NO_TESTS;
+    const r = this.repro?.value() ?? NO_REPRO;
+    const e = this.errors?.value() ?? NO_ERRORS;
+    const p = this.patch?.value() ?? NO_PATCH;
+    const g = this.target?.value() ?? NO_TARGET;
     // EVIDENCE_NAMES order (test/evidence/conformance.test.ts checks it against vector()).
     out[offset] = t.seen;
     out[offset + 1] = t.passed;
     out[offset + 2] = t.failed;
     out[offset + 3] = t.passShare;
-    out[offset + 4] = this.check.value();
+    out[offset + 4] = this.check?.value() ?? NaN;
     out[offset + 5] = r.failedBeforeEdit;
     out[offset + 6] = r.flipped;
     out[offset + 7] = e.sinceEdit;
@@ -135,7 +193,7 @@ class Evidence implements EvidenceTracker {
   }
 
   get patchSubmitted(): number {
-    return this.patch.value().submitted;
+    return this.patch?.value().submitted ?? NaN;
   }
 
   get length(): number {

@@ -160,8 +160,12 @@ const SHAPED = new Uint8Array(256);
 for (const c of '0123456789=\x1bnRETSIbs/[B#-oFtec') SHAPED[c.charCodeAt(0)] = 1;
 for (const c of '0123456789\x1bTSI-eca') SHAPED[128 + c.charCodeAt(0)] = 1;
 
-/** The {@link LINE} flags of every line of `text`, or-ed; one pass (O(length of text)). */
-export function scanOutput(text: string): number {
+/**
+ * The {@link LINE} flags of every line of `text`, or-ed; one pass (O(length of text)). With `compile` false a
+ * line's first colon is looked at only on indented lines (a tox verdict): the flag of a compiler location
+ * (`a.py:12:`, every line of `grep -n`) may then be missing, and every other flag is the same.
+ */
+export function scanOutput(text: string, compile = true): number {
   let mask = 0;
   let p = 0;
   const n = text.length;
@@ -179,11 +183,13 @@ export function scanOutput(text: string): number {
     if (first < end) {
       const c = text.charCodeAt(first);
       mask |= c < 128 && SHAPED[first === p ? c : 128 + c] === 1 ? lineShape(text, p, first, end) : progressShape(text, first, end);
-      if (colon < first) {
-        colon = text.indexOf(':', first);
-        if (colon < 0) colon = n;
+      if (compile || first > p) {
+        if (colon < first) {
+          colon = text.indexOf(':', first);
+          if (colon < 0) colon = n;
+        }
+        if (colon < end) mask |= colonShape(text, first, colon, first > p);
       }
-      if (colon < end) mask |= colonShape(text, first, colon, first > p);
     }
     p = end + 1;
   }

@@ -69,15 +69,24 @@ const NONE: readonly string[] = Object.freeze([]);
 
 const changedRole = (file: string, sourceEdit: boolean): 'source' | 'test' | 'other' => (sourceEdit ? 'source' : isTestPath(file) ? 'test' : 'other');
 
-/** The evidence of one step. */
-export function stepEvidence(step: Step, state: State, label: Label): StepEvidence {
+/**
+ * What of a step's content to read, by the trackers that need it: a forecaster computes only the evidence its
+ * model reads (evidence.ts `evidenceNeeds`). A part not read is absent: `testRun` and `error` null, no
+ * `tracePaths`, no `patch`, so the runs a test summary reveals are not seen either.
+ */
+export const READ = { tests: 1, errors: 2, traces: 4, patch: 8 } as const;
+export const READ_ALL = READ.tests | READ.errors | READ.traces | READ.patch;
+
+/** The evidence of one step; `read`: what of its content to read (a mask of {@link READ}, default all). */
+export function stepEvidence(step: Step, state: State, label: Label, read: number = READ_ALL): StepEvidence {
   const kind = step.action.kind;
   const terminal = kind === 'shell' || kind === 'code' || kind === 'other';
   const raw = step.observation ?? '';
-  const out = terminal ? (raw.length > OUTPUT_WINDOW ? raw.slice(-OUTPUT_WINDOW) : raw) : '';
-  const mask = out !== '' ? scanOutput(out) : 0;
-  const testRun = mask !== 0 ? parseTestRun(out, mask) : null;
-  const error = mask !== 0 ? errorKind(out, mask) : null;
+  const out = terminal && (read & (READ.tests | READ.errors | READ.traces)) !== 0 ? (raw.length > OUTPUT_WINDOW ? raw.slice(-OUTPUT_WINDOW) : raw) : '';
+  // A compiler location matters only to the error readers (errors.ts); a `grep -n` output is one on every line.
+  const mask = out !== '' ? scanOutput(out, (read & (READ.errors | READ.traces)) !== 0) : 0;
+  const testRun = mask !== 0 && (read & READ.tests) !== 0 ? parseTestRun(out, mask) : null;
+  const error = mask !== 0 && (read & (READ.errors | READ.traces)) !== 0 ? errorKind(out, mask) : null;
   const changed = label.changesFile && label.file !== undefined ? { file: label.file, role: changedRole(label.file, label.sourceEdit), lines: editLines(step) } : undefined;
   let run: StepEvidence['run'];
   if (state.kind === 'run_test' || state.kind === 'run_script' || testRun !== null) {
@@ -92,7 +101,7 @@ export function stepEvidence(step: Step, state: State, label: Label): StepEviden
     run,
     testRun,
     error,
-    tracePaths: error !== null ? tracePaths(out, error) : NONE,
-    patch: state.kind === 'finish' ? parseDiff(raw) : null,
+    tracePaths: error !== null && (read & READ.traces) !== 0 ? tracePaths(out, error) : NONE,
+    patch: state.kind === 'finish' && (read & READ.patch) !== 0 ? parseDiff(raw) : null,
   };
 }

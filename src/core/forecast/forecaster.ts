@@ -8,7 +8,7 @@
 import type { ForecastTrace } from '../scorer-api.js';
 import type { RetryDetector } from '../signals/repeats.js';
 import type { Label, State, Step } from '../types.js';
-import { createFeatureTracker, FEATURE_COUNT, FEATURE_NAMES, isEvidence } from './features.js';
+import { createFeatureTracker, FEATURE_COUNT, FEATURE_NAMES } from './features.js';
 import { sigmoid } from './logistic.js';
 import type { ForecastModel } from './model.js';
 import { isCheckpoint } from './run.js';
@@ -32,7 +32,16 @@ export interface CompiledModel {
   b: number;
 }
 
+/** Compiled once per model object (models are never changed in place; a new map or weights make a new object): a session starts with its compiled form, not a rebuild. */
+const compiled = new WeakMap<ForecastModel, CompiledModel>();
+
 export function compileModel(m: ForecastModel): CompiledModel {
+  let c = compiled.get(m);
+  if (c === undefined) compiled.set(m, (c = compileFresh(m)));
+  return c;
+}
+
+function compileFresh(m: ForecastModel): CompiledModel {
   const index = Int32Array.from(m.features, (f) => FEATURE_NAMES.indexOf(f as (typeof FEATURE_NAMES)[number]));
   const coef = Float64Array.from(m.weights, (w, j) => w / m.scale[j]!);
   let bias = m.intercept;
@@ -52,11 +61,15 @@ export function scoreOf(c: CompiledModel, v: Float64Array, offset = 0): number {
 /** pPass of a catalogue vector. */
 export const pPassOf = (c: CompiledModel, v: Float64Array, offset = 0): number => sigmoid(c.a + c.b * scoreOf(c, v, offset));
 
-/** `retry`: a blind-retry detector the caller feeds the same states first (the scorer's shared one); by default the features keep their own. */
-export function createForecaster(model: ForecastModel, retry?: RetryDetector): Forecaster {
+/**
+ * `retry`: a blind-retry detector the caller feeds the same states first (the scorer's shared one); by default the
+ * features keep their own. `which`: the features computed, those the model reads (default; the evidence values it
+ * does not read are NaN in the trace rows) or all of them (for refitting on the rows).
+ */
+export function createForecaster(model: ForecastModel, retry?: RetryDetector, which: 'model' | 'all' = 'model'): Forecaster {
   const compiled = compileModel(model);
-  // The evidence (a pass over each step's output) is read only for a model that uses it.
-  const features = createFeatureTracker(model.features.some(isEvidence), retry);
+  // Only the evidence the model reads: each group of it costs a pass over the step's output or its patch.
+  const features = createFeatureTracker(which === 'all' || model.features, retry);
   const now = new Float64Array(FEATURE_COUNT);
   // The rows at the checkpoints, one after another in a plain array of doubles: a typed array a row costs an
   // ArrayBuffer each (~1 µs to make, and a finaliser for the collector), a push of 37 doubles a fraction of that.
