@@ -22,12 +22,12 @@
  *     the sessions' phases are first spread over the trajectory (`stagger`), so
  *     session ends come at a steady rate; `--no-stagger` keeps them in lockstep.
  * `--profile DIR` runs the steplens process under `--cpu-prof` and prints its top self-time functions;
- * `--server-args '...'` passes more node flags to it (e.g. `--trace-gc`).
+ * `--server-args=...` passes more node flags to it (e.g. `--server-args=--trace-gc`; the = is needed, the value starts with a dash).
  *
  *   node dist/bench/ws-load.js [--shapes lifecycle,pipelined] [--lifecycle-connections 16] [--lifecycle-depth 1]
  *     [--connections 16,64] [--sessions 4] [--depth 4] [--rounds 3] [--round-ms 2000] [--warmup-ms 1500]
  *     [--paced-sessions 1000] [--paced-connections 20] [--paced-ms 8000] [--rate half|N,...] [--no-stagger] [--profile DIR]
- *     [--server-args '--trace-gc'] [--json FILE]
+ *     [--server-args=--trace-gc] [--json FILE]
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,0 +1,182 @@
+/**
+ * Issue 26, calibration per source, as `serve --forecast-learn` does it (bench/calibration-online.ts measures
+ * the recalibration alone): a source the forecaster never saw reports the outcomes of its first k sessions and
+ * the server's retraining (core/forecast/retrain.ts `retrainForecast`, its defaults) runs on them. With enough
+ * of them it tries a model of the source's own (weights pulled toward the default model's, its own intercept,
+ * recalibrated) and keeps it only if its task-disjoint held-out AUROC and log loss are not worse; else it
+ * recalibrates the model in force. The ECE (10 bins) and the within-source AUROC of the source's remaining
+ * sessions are then taken under the model in force for it, over random orders of its tasks.
+ *
+ * The default model of each source is fitted without it (the config `train` chooses without it) and mapped by
+ * the pooled Platt of the other sources' held-out scores: what an unseen source gets, as in calibration-online.
+ *
+ *   npm run build && node dist/bench/calibration-retrain.js --manifest ../shared/calibration/manifest.jsonl \
+ *     --sources bench/early-stop/sources.csv [--orders 50] [--ks 10,20,40,80] [--json FILE] ../shared/calibration ../shared/corpus
+ */
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { readCorpusInput } from '../src/cli/corpus-input.js';
+import { chooseReference } from '../src/cli/references.js';
+import { trainAnalyzers, trainInput } from '../src/cli/train-runs.js';
+import { DEFAULT_CONFIG } from '../src/core/config.js';
+import { endScores } from '../src/core/forecast/crossfit.js';
+import { FEATURE_COUNT } from '../src/core/forecast/features.js';
+import { fitRanker, rankerModel } from '../src/core/forecast/fit.js';
+import { compileModel, pPassOf } from '../src/core/forecast/forecaster.js';
+import { FORECAST_FORMAT, FORECAST_SCHEMA, selectModel, type ForecastFile } from '../src/core/forecast/model.js';
+import { fitPlatt, IDENTITY_PLATT } from '../src/core/forecast/platt.js';
+import { retrainForecast } from '../src/core/forecast/retrain.js';
+import { sourceOf, type ForecastRun } from '../src/core/forecast/run.js';
+import { selectConfig } from '../src/core/forecast/select.js';
+import { heldOutBySource } from '../src/core/forecast/train.js';
+import { auroc } from '../src/core/stats/auroc.js';
+import { calibrationError } from '../src/core/stats/calibration-error.js';
+import { seededRandom, type Random } from '../src/core/stats/rng.js';
+import { nodeReportFs } from '../src/report/node-fs.js';
+import { nameRuns } from '../src/report/run-naming.js';
+import { parseSourcesTable } from '../src/report/sources-table.js';
+import { defaultAnalyzers } from '../src/syntax/index.js';
+import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
+import { commandLine } from './timing.js';
+
+const jsonFile = takeJsonFlag();
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, sources: { type: 'string' }, orders: { type: 'string' }, seed: { type: 'string' }, ks: { type: 'string' } },
+});
+if (positionals.length === 0) throw new Error('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
+const ORDERS = Number(values.orders ?? 50);
+const SEED = Number(values.seed ?? 1);
+const KS = (values.ks ?? '10,20,40,80').split(',').map(Number);
+const started = Date.now();
+
+const { found, naming } = readCorpusInput(positionals, { outcomes: values.outcomes, manifest: values.manifest }, process.cwd(), 'calibration-retrain');
+const sourcesTable = values.sources !== undefined ? parseSourcesTable(readFileSync(values.sources, 'utf8'), values.sources) : undefined;
+if (sourcesTable !== undefined && !sourcesTable.ok) throw sourcesTable.error;
+const named = nameRuns(nodeReportFs, found.trajectories, { ...naming, sources: sourcesTable?.value ?? [] });
+const runs = trainInput(named, await chooseReference(undefined), trainAnalyzers(defaultAnalyzers()), DEFAULT_CONFIG).runs;
+const sel = selectConfig(runs, 5, SEED);
+const z = endScores(heldOutBySource(runs, sel));
+const src = runs.map(sourceOf);
+const configFor = (s: string) => sel.candidates[sel.chosenWithout[s] ?? sel.candidates.indexOf(sel.chosen)]!.config;
+
+console.log(`command: ${commandLine(import.meta.url)}`);
+console.log(machineLine());
+console.log(
+  `${runs.length} runs (${runs.filter((r) => r.passed).length} passing); ${ORDERS} orders; k = ${KS.join(', ')}; load ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
+
+/** The model an unseen source `s` gets: fitted without it, mapped by the other sources' pooled held-out Platt. */
+function defaultFileWithout(s: string): ForecastFile {
+  const train = runs.filter((_, i) => src[i] !== s);
+  const pooled = fitPlatt(
+    runs.flatMap((r, i) => (z[i] === null || src[i] === s ? [] : [{ z: z[i]!, pass: r.passed }])),
+    IDENTITY_PLATT,
+    0,
+  );
+  const model = rankerModel(fitRanker(train, configFor(s)), undefined, pooled);
+  return { format: FORECAST_FORMAT, schema: FORECAST_SCHEMA, version: 1, createdAt: '2026-12-02T00:00:00.000Z', models: [model] };
+}
+
+const endP = (file: ForecastFile, r: ForecastRun): number => {
+  const m = selectModel(file, r.agent, r.model)!;
+  return pPassOf(compileModel(m), r.rows, (r.at.length - 1) * FEATURE_COUNT);
+};
+
+function shuffle<T>(xs: T[], random: Random): T[] {
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [xs[i], xs[j]] = [xs[j]!, xs[i]!];
+  }
+  return xs;
+}
+/** The source's runs in a random order of its tasks (a task's runs together), as calibration-online orders them. */
+const order = (rs: readonly ForecastRun[], random: Random): ForecastRun[] =>
+  shuffle([...new Set(rs.map((r) => r.task))].sort(), random).flatMap((t) =>
+    shuffle(
+      rs.filter((r) => r.task === t),
+      random,
+    ),
+  );
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+const quantile = (xs: readonly number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.floor(q * s.length)))]!;
+};
+const aurocOf = (rs: readonly ForecastRun[], p: readonly number[]) =>
+  auroc(
+    p.filter((_, i) => rs[i]!.passed),
+    p.filter((_, i) => !rs[i]!.passed),
+  )?.auroc ?? null;
+
+const measured = [...new Set(src)]
+  .filter((s) => {
+    const rs = runs.filter((_, i) => src[i] === s);
+    return rs.length >= 20 && rs.some((r) => r.passed) && rs.some((r) => !r.passed);
+  })
+  .sort();
+const figures: Record<string, number | string> = {};
+console.log(
+  '| source (pass / fail) | outcomes seen k | runs scored | model in force (own / recalibrated / default, share of orders) | mean pPass / passed | ECE, mean over orders [2.5, 97.5 pct] | share of orders ECE ≤ 0.10 | AUROC of the rest: in force / default model |',
+);
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const s of measured) {
+  const rs = runs.filter((_, i) => src[i] === s);
+  const file = defaultFileWithout(s);
+  const random = seededRandom(SEED);
+  const orders = Array.from({ length: ORDERS }, () => order(rs, random));
+  const label = `${s} (${rs.filter((r) => r.passed).length} / ${rs.filter((r) => !r.passed).length})`;
+  for (const k of KS.filter((k) => k < rs.length - 5)) {
+    const eces: number[] = [];
+    const aIn: number[] = [];
+    const aDefault: number[] = [];
+    const meanP: number[] = [];
+    const passed: number[] = [];
+    const kinds = { own: 0, recalibrated: 0, default: 0 };
+    for (const o of orders) {
+      const seen = o.slice(0, k);
+      const rest = o.slice(k);
+      const result = retrainForecast(seen, file, { now: '2026-12-02T00:00:00.000Z', seed: SEED });
+      const attempt = result.sources.find((a) => a.result === 'accepted' || a.result === 'recalibrated');
+      kinds[attempt === undefined ? 'default' : attempt.result === 'accepted' ? 'own' : 'recalibrated'] += 1;
+      const inForce = result.kind === 'accepted' ? result.candidate : file;
+      const p = rest.map((r) => endP(inForce, r));
+      eces.push(calibrationError(p.map((x, i) => ({ p: x, pass: rest[i]!.passed }))).ece ?? Number.NaN);
+      meanP.push(mean(p));
+      passed.push(rest.filter((r) => r.passed).length / rest.length);
+      const a = aurocOf(rest, p);
+      const d = aurocOf(
+        rest,
+        rest.map((r) => endP(file, r)),
+      );
+      if (a !== null && d !== null) {
+        aIn.push(a);
+        aDefault.push(d);
+      }
+    }
+    const row = {
+      source: s,
+      k,
+      scored: rs.length - k,
+      own: kinds.own / ORDERS,
+      recalibrated: kinds.recalibrated / ORDERS,
+      ece: mean(eces),
+      ece_lo: quantile(eces, 0.025),
+      ece_hi: quantile(eces, 0.975),
+      ece_met: eces.filter((e) => e <= 0.1).length / eces.length,
+      auroc_in_force: mean(aIn),
+      auroc_default: mean(aDefault),
+    };
+    for (const [name, v] of Object.entries(row)) if (name !== 'source') figures[`${s} k=${k} ${name}`] = v;
+    const pct = (x: number) => `${Math.round(100 * x)} %`;
+    console.log(
+      `| ${k === KS[0] ? label : ''} | ${k} | ${row.scored} | ${pct(row.own)} / ${pct(row.recalibrated)} / ${pct(kinds.default / ORDERS)} | ${mean(meanP).toFixed(3)} / ${mean(passed).toFixed(3)} | ${row.ece.toFixed(3)} [${row.ece_lo.toFixed(2)}, ${row.ece_hi.toFixed(2)}] | ${pct(row.ece_met)} | ${row.auroc_in_force.toFixed(3)} / ${row.auroc_default.toFixed(3)} |`,
+    );
+  }
+}
+console.log(`${((Date.now() - started) / 1000).toFixed(0)} s`);
+writeResult(jsonFile, { bench: 'calibration-retrain', command: commandLine(import.meta.url), machine: machine(), targets: [], figures });
