@@ -107,8 +107,8 @@ export interface Scorer {
   setOutcome(passed: boolean | undefined): void;
   report(passed?: boolean): TrajectoryReport;
   /**
-   * With a forecast model: its feature vectors at the sampled prefix lengths and now (what `serve --forecast-learn`
-   * refits on); the evidence values the model does not read are NaN unless the scorer was made with `forecastFeatures: 'all'`.
+   * With a forecast model and `forecastFeatures: 'all'`: its feature vectors at the sampled prefix lengths and now
+   * (what `serve --forecast-learn` refits on). Absent otherwise.
    */
   forecastTrace?(): ForecastTrace;
   /** What the scorer scores against (the report's `reference`), known from creation. */

@@ -30,9 +30,9 @@ export type CreateScorerOptions = ScorerOptions & {
   policy?: Policy;
   forecast?: ForecastModel;
   /**
-   * With `forecast`: the features its trace rows hold. 'model' (default): those the model reads, the other
-   * evidence values NaN (a third of the forecaster's cost a step is evidence no model of the file reads);
-   * 'all': every feature, for refitting on the rows (`serve --forecast-learn`).
+   * With `forecast`: the features computed. 'model' (default): those the model reads (a third of the forecaster's
+   * cost a step was evidence the bundled model does not read); 'all': every feature, kept at the sampled prefix
+   * lengths for `forecastTrace` (what `serve --forecast-learn` refits on).
    */
   forecastFeatures?: 'model' | 'all';
 };
@@ -86,7 +86,8 @@ class IncrementalScorer implements Scorer {
     this.earlyStop = createEarlyStop(policy, { retry });
     this.current = { total: 0, struct: pta ? 0 : null, cov: pta ? 0 : null, coh: 0, temp: 0 };
     this.reference = Object.freeze(pta !== undefined ? { kind: 'pta', version: pta.version, paths: ptaPathCount(pta) } : { kind: 'prior' });
-    if (forecaster !== undefined) this.forecastTrace = () => forecaster.trace();
+    const trace = forecaster?.trace;
+    if (trace !== undefined) this.forecastTrace = trace;
   }
 
   push(step: Step): StepResult {

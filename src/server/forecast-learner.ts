@@ -55,8 +55,6 @@ export class ForecastLearner {
   add(session: Session): void {
     const trace = session.forecastTrace();
     if (session.passed === undefined || trace === undefined || trace.length === 0) return;
-    // A forecaster made without every feature (not this server's: it asks for all when learning) holds NaN for the rest.
-    if (trace.rows.some(Number.isNaN)) return;
     this.runs.push({ id: session.id, task: session.task, agent: session.agent ?? '', model: session.model ?? '', passed: session.passed, ...trace });
     const max = this.options.maxRuns ?? 5000;
     if (this.runs.length > max) this.runs = this.runs.slice(this.runs.length - max);
