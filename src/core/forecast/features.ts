@@ -65,10 +65,10 @@ const ORDER = { E: 0, I: 1, V: 2 } as const;
 const SETTLE_STEPS = 3;
 
 /**
- * A tracker. `evidence`: which evidence values to compute (true: all; false: none, they stay 0 and no step content
- * is read; a list of feature names: those among them, the others NaN, core/evidence `createEvidenceTracker`). `retry`: the blind-retry
- * detector to ask, when the caller already feeds one the same states in the same order (the scorer's shared one,
- * whose answer for a state is computed once); by default a detector of its own.
+ * A tracker. `evidence`: which evidence values to compute. true: all; false: none (they stay 0 and no step content
+ * is read); a list of feature names: those among them, the others NaN (core/evidence `createEvidenceTracker`).
+ * `retry`: the blind-retry detector to ask, when the caller already feeds one the same states in the same order (the
+ * scorer's shared one, whose answer for a state is computed once); by default a detector of its own.
  */
 export function createFeatureTracker(evidence: boolean | readonly string[] = true, retry?: RetryDetector): FeatureTracker {
   const ev = evidence === true ? createEvidenceTracker() : evidence === false ? undefined : evidence.some(isEvidence) ? createEvidenceTracker(evidence) : undefined;

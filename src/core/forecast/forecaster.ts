@@ -35,12 +35,15 @@ export interface CompiledModel {
   b: number;
 }
 
-/** Compiled once per model object (models are never changed in place; a new map or weights make a new object): a session starts with its compiled form, not a rebuild. */
-const compiled = new WeakMap<ForecastModel, CompiledModel>();
+/**
+ * Compiled once per model object, so a session starts with its compiled form instead of a rebuild. Models are
+ * never changed in place: a new map or new weights make a new object.
+ */
+const compiledModels = new WeakMap<ForecastModel, CompiledModel>();
 
 export function compileModel(m: ForecastModel): CompiledModel {
-  let c = compiled.get(m);
-  if (c === undefined) compiled.set(m, (c = compileFresh(m)));
+  let c = compiledModels.get(m);
+  if (c === undefined) compiledModels.set(m, (c = compileFresh(m)));
   return c;
 }
 
