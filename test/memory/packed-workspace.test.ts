@@ -27,7 +27,8 @@ type Op =
   | { op: 'setText' | 'forget'; file: string; text: string }
   | { op: 'replace'; file: string; old: string; text: string }
   | { op: 'replaceLines'; file: string; range: [number, number]; text: string }
-  | { op: 'insert'; file: string; after: number; text: string };
+  | { op: 'insert'; file: string; after: number; text: string }
+  | { op: 'settle' };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('observe' as const), file, lines: fc.array(fc.tuple(lineNo, word), { maxLength: 30 }) }),
@@ -48,6 +49,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   }),
   fc.record({ op: fc.constant('replaceLines' as const), file, range, text: longText }),
   fc.record({ op: fc.constant('insert' as const), file, after: fc.integer({ min: -1, max: 50 }), text: longText }),
+  fc.record({ op: fc.constant('settle' as const) }),
 );
 
 function apply(ws: ShadowWorkspace | SparseWorkspace, o: Op): unknown {
@@ -64,6 +66,13 @@ function apply(ws: ShadowWorkspace | SparseWorkspace, o: Op): unknown {
       return ws.replaceLines(o.file, o.range, o.text);
     case 'insert':
       return ws.insert(o.file, o.after, o.text);
+    case 'settle':
+      // Ends of steps (no visible change): the checks below use every file, so only the second settle packs the hot file.
+      if (ws instanceof ShadowWorkspace) {
+        ws.settle();
+        ws.settle();
+      }
+      return undefined;
   }
 }
 

@@ -68,6 +68,18 @@ function packRun(start: number, lines: string[], previous: PackedFile | undefine
   return { start, count: lines.length, text: lines.length === 1 ? packText(lines[0]!) : packText(lines.join('\n'), true) };
 }
 
+/**
+ * What `pack(text.split('\n'), previous)` gives for the join of `lines` lines none of which holds a newline (a hot
+ * file kept as its join), without splitting and joining it again.
+ */
+export function packJoined(text: string, lines: number, previous: PackedFile | undefined): PackedRun {
+  if (lines > 1 && previous !== undefined) {
+    const same = fileRuns(previous).find((r) => r.start === 0 && r.count === lines && r.lines === undefined);
+    if (same !== undefined && unpackText(same.text) === text) return same;
+  }
+  return { start: 0, count: lines, text: packText(text) };
+}
+
 /** Arrays up to this length are scanned by index unless they look sparse; longer ones always by their keys. */
 const DENSE_SCAN_MAX = 1 << 20;
 

@@ -1,7 +1,7 @@
 import type { LineRange } from '../types.js';
 import { splitLines } from './numbered-text.js';
 import { intern } from '../memory/flat-string.js';
-import { fileExtra, pack, packedPrefix, releasePacked, unpack, type PackedFile } from './packed-lines.js';
+import { fileExtra, pack, packJoined, packedPrefix, releasePacked, unpack, type PackedFile } from './packed-lines.js';
 
 /** Default budget of a shadow workspace: characters of file text kept per trajectory. */
 export const DEFAULT_WORKSPACE_CHARS = 1_000_000;
@@ -14,9 +14,10 @@ export const DEFAULT_WORKSPACE_CHARS = 1_000_000;
  * states get no scope), so a long-lived server session cannot grow without
  * limit; the eviction is deterministic, so online still equals offline.
  * Between operations each file is kept packed (see packed-lines.ts), except
- * the {@link HOT_FILES} touched last, which stay line arrays until they fall
- * out of that set: agents go back and forth between a few files, and packing
- * after each step cost about a tenth of a server step.
+ * the {@link HOT_FILES} touched last, which stay line arrays (or one joined
+ * text) until they fall out of that set or a step does not use them
+ * ({@link settle}): an agent that views or edits a file mostly does so again
+ * in its next step, and packing after each step cost about a tenth of a server step.
  */
 export class ShadowWorkspace {
   /** Kept files in recency order; `null` marks a hot file, whose lines are in `hot`. */
@@ -25,6 +26,8 @@ export class ShadowWorkspace {
   private readonly hot = new Map<string, HotFile>();
   private readonly sizes = new Map<string, number>();
   private total = 0;
+  /** Whether the current step used a hot file (see {@link settle}). */
+  private hotUsed = false;
 
   constructor(private readonly maxChars = DEFAULT_WORKSPACE_CHARS) {}
 
@@ -47,9 +50,28 @@ export class ShadowWorkspace {
     }
   }
 
+  /** The hot file `file`, if it is one (marks the hot set used by this step). */
+  private hotFile(file: string): HotFile | undefined {
+    const h = this.hot.get(file);
+    if (h !== undefined) this.hotUsed = true;
+    return h;
+  }
+
+  /**
+   * Ends a step: a hot file the step did not use is packed now (it waits for its next use packed, not as a line
+   * array of slices). Agents mostly come back to a file right away or not for a while.
+   */
+  settle(): void {
+    if (!this.hotUsed && this.hot.size > 0) {
+      const [file, h] = this.hot.entries().next().value!;
+      this.cool(file, h);
+    }
+    this.hotUsed = false;
+  }
+
   /** The file's sparse line array (a hot one itself, or an unpacked copy: callers change it and `store` it), undefined when not kept. */
   private load(file: string): Array<string | undefined> | undefined {
-    const h = this.hot.get(file);
+    const h = this.hotFile(file);
     if (h !== undefined) return lineArray(h);
     const packed = this.files.get(file);
     return packed == null ? undefined : unpack(packed);
@@ -59,7 +81,10 @@ export class ShadowWorkspace {
   private cool(file: string, h: HotFile): void {
     this.hot.delete(file);
     if (!this.files.has(file)) return;
-    const packed = pack(lineArray(h), h.previous, h.named || (h.previous !== undefined && fileExtra(h.previous) !== undefined));
+    const packed =
+      h.text !== undefined
+        ? packJoined(h.text, h.lines, h.previous)
+        : pack(h.arr!, h.previous, h.named || (h.previous !== undefined && fileExtra(h.previous) !== undefined));
     releasePacked(h.previous, packed);
     this.files.set(file, packed);
   }
@@ -69,6 +94,7 @@ export class ShadowWorkspace {
    * recent hot file (a new file enters the recency order last).
    */
   private store(file: string, arr: Array<string | undefined> | undefined, named = false, text?: string, lines = 0): void {
+    this.hotUsed = true;
     const h = this.hot.get(file);
     if (h !== undefined) {
       this.hot.delete(file);
@@ -124,7 +150,7 @@ export class ShadowWorkspace {
 
   /** Forgets a file whose content changed in an unknown way. */
   forget(file: string): void {
-    const h = this.hot.get(file);
+    const h = this.hotFile(file);
     if (h !== undefined) {
       releasePacked(h.previous);
       this.hot.delete(file);
@@ -136,7 +162,7 @@ export class ShadowWorkspace {
 
   /** The contiguous known text from line 1, and its line count. */
   prefix(file: string): { text: string; lines: number } | undefined {
-    const h = this.hot.get(file);
+    const h = this.hotFile(file);
     if (h !== undefined) {
       if (h.text !== undefined) return { text: h.text, lines: h.lines };
       const arr = h.arr!;
@@ -154,25 +180,32 @@ export class ShadowWorkspace {
     const p = this.prefix(file);
     if (!p || old === '') return undefined;
     const idx = p.text.indexOf(old);
-    if (idx < 0) return undefined;
-    const start = countLines(p.text, idx) + 1;
-    const body = old.endsWith('\n') ? old.slice(0, -1) : old;
-    return [start, start + countLines(body, body.length)];
+    return idx < 0 ? undefined : rangeAt(p.text, idx, old);
+  }
+
+  /**
+   * True when the file's known lines are its prefix alone (nothing after the prefix to carry over), known without
+   * unpacking it: a hot file kept as one text, or a packed one that is one run from line 1 ending the array.
+   */
+  private isPrefixOnly(file: string): boolean {
+    const h = this.hotFile(file);
+    if (h !== undefined) return h.text !== undefined;
+    const packed = this.files.get(file);
+    return packed != null && !('runs' in packed) && packed.start === 0;
   }
 
   /** Applies a str_replace: returns the replaced range, or undefined (the file is then forgotten). */
   replace(name: string, old: string, replacement: string): LineRange | undefined {
     const file = intern(name);
-    const range = this.locate(file, old);
-    // A file kept as one text is all prefix: nothing after it to carry over.
-    const dense = this.hot.get(file)?.text !== undefined;
-    const arr = dense ? [] : this.load(file);
+    // What locate() gives, with the prefix and the match kept for the replacement (a hot line array joins on each prefix()).
     const p = this.prefix(file);
-    if (!range || !arr || !p) {
+    const idx = p === undefined || old === '' ? -1 : p.text.indexOf(old);
+    const arr = idx < 0 ? undefined : this.isPrefixOnly(file) ? [] : this.load(file);
+    if (!p || !arr) {
       this.forget(file);
       return undefined;
     }
-    const idx = p.text.indexOf(old);
+    const range = rangeAt(p.text, idx, old);
     const text = p.text.slice(0, idx) + replacement + p.text.slice(idx + old.length);
     const tail = arr.slice(p.lines);
     if (tail.length === 0) {
@@ -244,10 +277,18 @@ function measure(lines: ReadonlyArray<string | undefined>): number {
   return n;
 }
 
+/** Newlines in `text` before index `end` (indexOf finds them ~5x faster than a charCodeAt loop). */
 function countLines(text: string, end: number): number {
   let n = 0;
-  for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 10) n++;
+  for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) n++;
   return n;
+}
+
+/** The lines (1-based, inclusive) `old`, found at index `idx` of `text`, covers (a trailing newline ends its last line). */
+function rangeAt(text: string, idx: number, old: string): LineRange {
+  const start = countLines(text, idx) + 1;
+  const body = old.endsWith('\n') ? old.slice(0, -1) : old;
+  return [start, start + countLines(body, body.length)];
 }
 
 /** A hot file's sparse line array (a new one when it is kept as its join: callers change it and store it). */
