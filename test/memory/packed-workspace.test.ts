@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShadowWorkspace } from '../../src/core/state/shadow-workspace.js';
-import { fileRuns, pack, unpack } from '../../src/core/state/packed-lines.js';
+import { fileRuns, pack, packedSize, unpack } from '../../src/core/state/packed-lines.js';
 import { HOT_TEXTS, packText, setTextCompression } from '../../src/core/memory/packed-text.js';
 import { SparseWorkspace } from './sparse-workspace.js';
 
@@ -103,7 +103,10 @@ describe('packed shadow workspace', () => {
     arr[9] = 'long '.repeat(100);
     arr.length = 12;
     (arr as unknown as Record<string, string>)['4294967300'] = 'far';
-    const back = unpack(pack(arr, undefined, true));
+    const packed = pack(arr, undefined, true);
+    // Each known line's text and newline, the named one too.
+    expect(packedSize(packed)).toBe(2 + 2 + 4 + 501 + 4);
+    const back = unpack(packed);
     expect(back.length).toBe(12);
     expect(Object.keys(back)).toEqual(Object.keys(arr));
     expect([...back]).toEqual([...arr]);

@@ -9,7 +9,7 @@
  * same length, elements and named properties as `a` (undefined values read as holes).
  */
 import { flatten } from '../memory/flat-string.js';
-import { packText, releaseText, unpackText, type PackedText } from '../memory/packed-text.js';
+import { packText, packedLength, releaseText, unpackText, type PackedText } from '../memory/packed-text.js';
 
 /** Consecutive known lines starting at index `start`. */
 export interface PackedRun {
@@ -25,6 +25,8 @@ export interface PackedRun {
 export interface PackedRuns {
   readonly length: number;
   readonly runs: readonly PackedRun[];
+  /** What {@link packedSize} gives: the runs' and the named lines' characters and newlines. */
+  readonly size: number;
   /** Non-index properties the array carried (lines numbered past the array index range). */
   readonly extra?: ReadonlyArray<readonly [string, string]>;
 }
@@ -43,6 +45,22 @@ export function fileRuns(file: PackedFile): readonly PackedRun[] {
 /** The named properties a packed file keeps, if any. */
 export function fileExtra(file: PackedFile): PackedRuns['extra'] {
   return 'runs' in file ? file.extra : undefined;
+}
+
+/** Characters a run's lines cost: each line's text and newline. */
+function runSize(run: PackedRun): number {
+  if (run.lines === undefined) return packedLength(run.text) + 1;
+  let n = 0;
+  for (const line of run.lines) n += line.length + 1;
+  return n;
+}
+
+/**
+ * Characters the known lines of a packed file cost, each line's text and newline, named ones too: what the shadow
+ * workspace counts against its budget, kept here instead of in a map beside the files.
+ */
+export function packedSize(file: PackedFile): number {
+  return 'runs' in file ? file.size : runSize(file);
 }
 
 /** The length of the array a packed file stands for. */
@@ -134,11 +152,13 @@ export function pack(arr: ReadonlyArray<string | undefined>, previous?: PackedFi
     }
   }
   if (cur.length > 0) runs.push(packRun(start, cur, previous));
-  if (extra.length > 0) return { length: arr.length, runs: runs.slice(), extra };
   const only = runs[0];
-  if (runs.length === 1 && only!.start + only!.count === arr.length) return only!;
+  if (extra.length === 0 && runs.length === 1 && only!.start + only!.count === arr.length) return only!;
+  let size = 0;
+  for (const run of runs) size += runSize(run);
+  for (const [, value] of extra) size += value.length + 1;
   // slice: an exact-size copy (a pushed-to array keeps spare capacity).
-  return { length: arr.length, runs: runs.slice() };
+  return extra.length > 0 ? { length: arr.length, runs: runs.slice(), size, extra } : { length: arr.length, runs: runs.slice(), size };
 }
 
 /** The sparse line array a packed file stands for. */

@@ -1,7 +1,7 @@
 import type { LineRange } from '../types.js';
 import { splitLines } from './numbered-text.js';
 import { intern } from '../memory/flat-string.js';
-import { fileExtra, pack, packJoined, packedPrefix, releasePacked, unpack, type PackedFile } from './packed-lines.js';
+import { fileExtra, pack, packJoined, packedPrefix, packedSize, releasePacked, unpack, type PackedFile } from './packed-lines.js';
 
 /** Default budget of a shadow workspace: characters of file text kept per trajectory. */
 export const DEFAULT_WORKSPACE_CHARS = 1_000_000;
@@ -24,7 +24,7 @@ export class ShadowWorkspace {
   private readonly files = new Map<string, PackedFile | null>();
   /** The hot files, least recently stored first. */
   private readonly hot = new Map<string, HotFile>();
-  private readonly sizes = new Map<string, number>();
+  /** Characters kept: the sum of the files' sizes (see {@link sizeOf}). */
   private total = 0;
   /** Whether the current step used a hot file (see {@link settle}). */
   private hotUsed = false;
@@ -36,12 +36,23 @@ export class ShadowWorkspace {
     return this.total;
   }
 
-  /** After `file` changed by `delta` characters: marks it most recent, evicts the oldest files past the budget. */
+  /**
+   * Characters a kept file costs (each known line's text and newline; 0 when not kept): a hot file carries its size,
+   * a packed one gives it (no map of sizes beside the files).
+   */
+  private sizeOf(file: string): number {
+    const h = this.hot.get(file);
+    if (h !== undefined) return h.size;
+    const packed = this.files.get(file);
+    return packed == null ? 0 : packedSize(packed);
+  }
+
+  /** After `file`, just stored, changed by `delta` characters: marks it most recent, evicts the oldest files past the budget. */
   private touched(file: string, delta: number): void {
     if (!this.files.has(file)) return;
     const packed = this.files.get(file) as PackedFile | null;
     this.total += delta;
-    this.sizes.set(file, (this.sizes.get(file) ?? 0) + delta);
+    this.hot.get(file)!.size += delta;
     this.files.delete(file);
     this.files.set(file, packed);
     for (const oldest of this.files.keys()) {
@@ -98,11 +109,11 @@ export class ShadowWorkspace {
     const h = this.hot.get(file);
     if (h !== undefined) {
       this.hot.delete(file);
-      this.hot.set(file, { arr, text, lines, previous: h.previous, named: h.named || named });
+      this.hot.set(file, { arr, text, lines, previous: h.previous, named: h.named || named, size: h.size });
       return;
     }
     const previous = this.files.get(file) ?? undefined;
-    this.hot.set(file, { arr, text, lines, previous, named });
+    this.hot.set(file, { arr, text, lines, previous, named, size: previous === undefined ? 0 : packedSize(previous) });
     this.files.set(file, null);
     if (this.hot.size > HOT_FILES) {
       const [oldest, entry] = this.hot.entries().next().value!;
@@ -131,7 +142,7 @@ export class ShadowWorkspace {
   /** Records the whole text of a file (create, write, full `cat`). */
   setText(name: string, text: string): void {
     const file = intern(name);
-    const before = this.sizes.get(file) ?? 0;
+    const before = this.sizeOf(file);
     this.touched(file, this.storeText(file, text) - before);
   }
 
@@ -150,14 +161,13 @@ export class ShadowWorkspace {
 
   /** Forgets a file whose content changed in an unknown way. */
   forget(file: string): void {
+    this.total -= this.sizeOf(file);
     const h = this.hotFile(file);
     if (h !== undefined) {
       releasePacked(h.previous);
       this.hot.delete(file);
     } else releasePacked(this.files.get(file) ?? undefined);
     this.files.delete(file);
-    this.total -= this.sizes.get(file) ?? 0;
-    this.sizes.delete(file);
   }
 
   /** The contiguous known text from line 1, and its line count. */
@@ -210,12 +220,12 @@ export class ShadowWorkspace {
     const tail = arr.slice(p.lines);
     if (tail.length === 0) {
       const size = this.storeText(file, text);
-      this.touched(file, size - (this.sizes.get(file) ?? 0));
+      this.touched(file, size - this.sizeOf(file));
       return range;
     }
     const next = [...splitLines(text), ...tail];
     this.store(file, next);
-    this.touched(file, measure(next) - (this.sizes.get(file) ?? 0));
+    this.touched(file, measure(next) - this.sizeOf(file));
     return range;
   }
 
@@ -261,6 +271,8 @@ interface HotFile {
   /** The file's packing before it became hot (runs equal to it are reused when it cools). */
   previous: PackedFile | undefined;
   named: boolean;
+  /** Characters its known lines cost (what `measure` gives for them, named lines too). */
+  size: number;
 }
 
 /** The largest array index: a line numbered past it becomes a named property of the array. */
