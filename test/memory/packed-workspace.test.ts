@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShadowWorkspace } from '../../src/core/state/shadow-workspace.js';
-import { fileRuns, pack, packedSize, unpack } from '../../src/core/state/packed-lines.js';
+import { fileLength, fileRuns, observePacked, pack, packedSize, unpack, type PackedFile } from '../../src/core/state/packed-lines.js';
 import { HOT_TEXTS, packText, setTextCompression } from '../../src/core/memory/packed-text.js';
 import { SparseWorkspace } from './sparse-workspace.js';
 
@@ -92,6 +92,30 @@ describe('packed shadow workspace', () => {
         }
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it('a window of lines set on a packed file packs as the whole array would (runs that touch it merged)', () => {
+    const shape = (f: PackedFile) => ({ length: fileLength(f), runs: fileRuns(f).map((r) => [r.start, r.count]), size: packedSize(f) });
+    const window = fc.tuple(fc.integer({ min: 0, max: 14 }), fc.array(word, { minLength: 1, maxLength: 6 }));
+    fc.assert(
+      fc.property(fc.array(window, { maxLength: 4 }), window, fc.integer({ min: 0, max: 20 }), (before, [start, lines], length) => {
+        const arr: Array<string | undefined> = [];
+        for (const [at, ws] of before) ws.forEach((w, i) => (arr[at + i] = w));
+        if (arr.length < length) arr.length = length;
+        const file = arr.length === 0 ? undefined : pack(arr);
+        const next = arr.slice();
+        let delta = 0;
+        lines.forEach((w, i) => {
+          delta += w.length + 1 - (next[start + i] === undefined ? 0 : next[start + i]!.length + 1);
+          next[start + i] = w;
+        });
+        const got = observePacked(file, start, lines)!;
+        expect(shape(got.packed)).toEqual(shape(pack(next)));
+        expect([...unpack(got.packed)]).toEqual([...next]);
+        expect(got.delta).toBe(delta);
+      }),
+      { numRuns: 500 },
     );
   });
 

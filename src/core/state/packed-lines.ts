@@ -161,6 +161,46 @@ export function pack(arr: ReadonlyArray<string | undefined>, previous?: PackedFi
   return extra.length > 0 ? { length: arr.length, runs: runs.slice(), size, extra } : { length: arr.length, runs: runs.slice(), size };
 }
 
+/**
+ * What `pack(a, file)` gives for `a` = `unpack(file)` (empty when `file` is undefined) with `lines` set from index
+ * `start` on, and how much {@link packedSize} grows, without unpacking the file: only the runs the window overlaps or
+ * touches are split and joined again (a view of a file costs its window, not the whole file). Undefined when the
+ * file carries named properties (the caller unpacks it then).
+ */
+export function observePacked(file: PackedFile | undefined, start: number, lines: readonly string[]): { packed: PackedFile; delta: number } | undefined {
+  if (file !== undefined && fileExtra(file) !== undefined) return undefined;
+  const old = file === undefined ? [] : fileRuns(file);
+  const end = start + lines.length;
+  const runs: PackedRun[] = [];
+  let i = 0;
+  // Runs that end before the window's first line and do not touch it stay as they are; so do those after it.
+  while (i < old.length && old[i]!.start + old[i]!.count < start) runs.push(old[i++]!);
+  let j = i;
+  while (j < old.length && old[j]!.start <= end) j++;
+  // Runs i..j-1 and the window are one run of consecutive lines from `from` (each run touches the window).
+  const from = i < j ? Math.min(start, old[i]!.start) : start;
+  const to = i < j ? Math.max(end, old[j - 1]!.start + old[j - 1]!.count) : end;
+  const cur = new Array<string>(to - from);
+  for (let k = i; k < j; k++) {
+    const run = old[k]!;
+    const known = run.lines ?? unpackText(run.text).split('\n');
+    for (let n = 0; n < run.count; n++) cur[run.start - from + n] = known[n]!;
+  }
+  let delta = 0;
+  for (let n = 0; n < lines.length; n++) {
+    const at = start - from + n;
+    const was = cur[at];
+    delta += lines[n]!.length + 1 - (was === undefined ? 0 : was.length + 1);
+    cur[at] = lines[n]!;
+  }
+  runs.push(packRun(from, cur, file));
+  for (; j < old.length; j++) runs.push(old[j]!);
+  const length = Math.max(file === undefined ? 0 : fileLength(file), end);
+  const only = runs[0]!;
+  if (runs.length === 1 && only.start + only.count === length) return { packed: only, delta };
+  return { packed: { length, runs, size: (file === undefined ? 0 : packedSize(file)) + delta }, delta };
+}
+
 /** The sparse line array a packed file stands for. */
 export function unpack(file: PackedFile): Array<string | undefined> {
   const arr: Array<string | undefined> = [];

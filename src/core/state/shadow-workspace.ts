@@ -1,7 +1,7 @@
 import type { LineRange } from '../types.js';
 import { splitLines } from './numbered-text.js';
 import { intern } from '../memory/flat-string.js';
-import { fileExtra, pack, packJoined, packedPrefix, packedSize, releasePacked, unpack, type PackedFile } from './packed-lines.js';
+import { fileExtra, observePacked, pack, packJoined, packedPrefix, packedSize, releasePacked, unpack, type PackedFile } from './packed-lines.js';
 
 /** Default budget of a shadow workspace: characters of file text kept per trajectory. */
 export const DEFAULT_WORKSPACE_CHARS = 1_000_000;
@@ -47,12 +47,13 @@ export class ShadowWorkspace {
     return packed == null ? 0 : packedSize(packed);
   }
 
-  /** After `file`, just stored, changed by `delta` characters: marks it most recent, evicts the oldest files past the budget. */
+  /** After `file`, just stored or packed, changed by `delta` characters: marks it most recent, evicts the oldest files past the budget. */
   private touched(file: string, delta: number): void {
     if (!this.files.has(file)) return;
     const packed = this.files.get(file) as PackedFile | null;
     this.total += delta;
-    this.hot.get(file)!.size += delta;
+    const h = this.hot.get(file);
+    if (h !== undefined) h.size += delta;
     this.files.delete(file);
     this.files.set(file, packed);
     for (const oldest of this.files.keys()) {
@@ -125,6 +126,7 @@ export class ShadowWorkspace {
   observe(name: string, lines: Map<number, string>): void {
     const file = intern(name);
     if (lines.size === 0) return;
+    if (this.observePacked(file, lines)) return;
     const arr = this.load(file) ?? [];
     let delta = 0;
     let named = false;
@@ -137,6 +139,35 @@ export class ShadowWorkspace {
     // Kept as an array: a file viewed is often viewed again next, and a join now would be split again then (session-cost: +8 % CPU a step).
     this.store(file, arr, named);
     this.touched(file, delta);
+  }
+
+  /**
+   * Records a window of lines (consecutive line numbers, ascending, as views give them) into a file that is not a
+   * hot line array, in its packed form: the file stays packed and only the runs the window touches are joined
+   * again. False when the lines are no such window or the file is a hot line array (then `observe` goes on).
+   */
+  private observePacked(file: string, lines: Map<number, string>): boolean {
+    let first = 0;
+    const texts: string[] = [];
+    for (const [n, text] of lines) {
+      if (texts.length === 0) {
+        if (!Number.isInteger(n) || n < 1) return false;
+        first = n;
+      } else if (n !== first + texts.length) return false;
+      texts.push(text);
+    }
+    if (first - 1 + texts.length - 1 > MAX_INDEX) return false;
+    const h = this.hotFile(file);
+    if (h?.arr !== undefined) return false;
+    // A hot file kept as one text is packed first (its text may be a slice of an observation).
+    if (h !== undefined) this.cool(file, h);
+    const packed = this.files.get(file) ?? undefined;
+    const next = observePacked(packed, first - 1, texts);
+    if (next === undefined) return false;
+    releasePacked(packed, next.packed);
+    this.files.set(file, next.packed);
+    this.touched(file, next.delta);
+    return true;
   }
 
   /** Records the whole text of a file (create, write, full `cat`). */
