@@ -119,6 +119,16 @@ describe('packed shadow workspace', () => {
     );
   });
 
+  it('a window seen again unchanged leaves the packed file as it is; a line with a newline never equals two lines', () => {
+    const file = pack(['def f():', '    return x', '', 'class A:', '    pass']);
+    expect(observePacked(file, 1, ['    return x', ''])).toEqual({ packed: file, delta: 0 });
+    expect(observePacked(file, 3, ['class A:', '    pass'])!.packed).toBe(file);
+    expect(observePacked(file, 2, ['', 'class A:', '    pas'])!.packed).not.toBe(file);
+    const split = observePacked(file, 0, ['def f():\n    return x'])!;
+    expect([...unpack(split.packed)]).toEqual(['def f():\n    return x', '    return x', '', 'class A:', '    pass']);
+    expect(split.delta).toBe(13);
+  });
+
   it('pack/unpack keeps length, lines, holes and named properties', () => {
     const arr: Array<string | undefined> = [];
     arr[0] = 'a';

@@ -177,6 +177,8 @@ export function observePacked(file: PackedFile | undefined, start: number, lines
   while (i < old.length && old[i]!.start + old[i]!.count < start) runs.push(old[i++]!);
   let j = i;
   while (j < old.length && old[j]!.start <= end) j++;
+  // A window seen again inside one run, unchanged (a file viewed again): the file as it is.
+  if (j === i + 1 && sameLines(old[i]!, start, lines)) return { packed: file!, delta: 0 };
   // Runs i..j-1 and the window are one run of consecutive lines from `from` (each run touches the window).
   const from = i < j ? Math.min(start, old[i]!.start) : start;
   const to = i < j ? Math.max(end, old[j - 1]!.start + old[j - 1]!.count) : end;
@@ -199,6 +201,24 @@ export function observePacked(file: PackedFile | undefined, start: number, lines
   const only = runs[0]!;
   if (runs.length === 1 && only.start + only.count === length) return { packed: only, delta };
   return { packed: { length, runs, size: (file === undefined ? 0 : packedSize(file)) + delta }, delta };
+}
+
+/**
+ * True when `lines` are the lines of `run` from index `start` on (all inside it), found in its joined text without
+ * splitting it. A line holding a newline is never taken as equal (it would span two of the run's lines).
+ */
+function sameLines(run: PackedRun, start: number, lines: readonly string[]): boolean {
+  if (start < run.start || start + lines.length > run.start + run.count) return false;
+  if (run.lines !== undefined) return lines.every((line, n) => run.lines![start - run.start + n] === line);
+  const text = unpackText(run.text);
+  let at = 0;
+  for (let n = run.start; n < start; n++) at = text.indexOf('\n', at) + 1;
+  for (const line of lines) {
+    const next = at + line.length;
+    if (!text.startsWith(line, at) || (next < text.length && text.charCodeAt(next) !== 10) || line.includes('\n')) return false;
+    at = next + 1;
+  }
+  return true;
 }
 
 /** The sparse line array a packed file stands for. */
