@@ -14,10 +14,12 @@ export const DEFAULT_WORKSPACE_CHARS = 1_000_000;
  * states get no scope), so a long-lived server session cannot grow without
  * limit; the eviction is deterministic, so online still equals offline.
  * Between operations each file is kept packed (see packed-lines.ts), except
- * the {@link HOT_FILES} touched last, which stay line arrays (or one joined
+ * the {@link HOT_FILES} edited last, which stay line arrays (or one joined
  * text) until they fall out of that set or a step does not use them
- * ({@link settle}): an agent that views or edits a file mostly does so again
- * in its next step, and packing after each step cost about a tenth of a server step.
+ * ({@link settle}): an agent that edits a file mostly does so again in its
+ * next step, and packing after each step cost about a tenth of a server step.
+ * A view goes into the packed form directly (only the runs it touches are
+ * joined again: see `observePacked`).
  */
 export class ShadowWorkspace {
   /** Kept files in recency order; `null` marks a hot file, whose lines are in `hot`. */
@@ -93,10 +95,7 @@ export class ShadowWorkspace {
   private cool(file: string, h: HotFile): void {
     this.hot.delete(file);
     if (!this.files.has(file)) return;
-    const packed =
-      h.text !== undefined
-        ? packJoined(h.text, h.lines, h.previous)
-        : pack(h.arr!, h.previous, h.named || (h.previous !== undefined && fileExtra(h.previous) !== undefined));
+    const packed = h.text !== undefined ? packJoined(h.text, h.lines, h.previous) : pack(h.arr!, h.previous, h.named || (h.previous !== undefined && fileExtra(h.previous) !== undefined));
     releasePacked(h.previous, packed);
     this.files.set(file, packed);
   }
