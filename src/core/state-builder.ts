@@ -4,15 +4,12 @@ import type { Label, State, Step } from './types.js';
 import { stateRecord } from './state/state-record.js';
 import { Labeler } from './labeler/labeler.js';
 import { hashContent, md5 } from './state/normalize.js';
-import { terminalFacts } from './state/terminal-facts.js';
+import { NO_TOKENS, terminalFacts } from './state/terminal-facts.js';
 import { stepFailed } from './state/failure.js';
 import { stepCost } from './state/cost.js';
 import { ShadowWorkspace } from './state/shadow-workspace.js';
 import { updateWorkspace } from './state/workspace-update.js';
 import { createVariantTracker, exactAction, exactKey, terminalExactKey } from './state/variant.js';
-
-/** The token list of every non-terminal state (frozen: shared). */
-const NO_TOKENS: readonly string[] = Object.freeze([]);
 
 /** Turns the steps of one trajectory, in order, into labels and scorer states. */
 export interface StateBuilder {

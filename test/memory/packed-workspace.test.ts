@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShadowWorkspace } from '../../src/core/state/shadow-workspace.js';
-import { fileRuns, pack, unpack } from '../../src/core/state/packed-lines.js';
+import { fileLength, fileRuns, observePacked, pack, packedSize, unpack, type PackedFile } from '../../src/core/state/packed-lines.js';
 import { HOT_TEXTS, packText, setTextCompression } from '../../src/core/memory/packed-text.js';
 import { SparseWorkspace } from './sparse-workspace.js';
 
@@ -27,7 +27,8 @@ type Op =
   | { op: 'setText' | 'forget'; file: string; text: string }
   | { op: 'replace'; file: string; old: string; text: string }
   | { op: 'replaceLines'; file: string; range: [number, number]; text: string }
-  | { op: 'insert'; file: string; after: number; text: string };
+  | { op: 'insert'; file: string; after: number; text: string }
+  | { op: 'settle' };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('observe' as const), file, lines: fc.array(fc.tuple(lineNo, word), { maxLength: 30 }) }),
@@ -48,6 +49,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   }),
   fc.record({ op: fc.constant('replaceLines' as const), file, range, text: longText }),
   fc.record({ op: fc.constant('insert' as const), file, after: fc.integer({ min: -1, max: 50 }), text: longText }),
+  fc.record({ op: fc.constant('settle' as const) }),
 );
 
 function apply(ws: ShadowWorkspace | SparseWorkspace, o: Op): unknown {
@@ -64,6 +66,13 @@ function apply(ws: ShadowWorkspace | SparseWorkspace, o: Op): unknown {
       return ws.replaceLines(o.file, o.range, o.text);
     case 'insert':
       return ws.insert(o.file, o.after, o.text);
+    case 'settle':
+      // Ends of steps (no visible change): the checks below use every file, so only the second settle packs the hot file.
+      if (ws instanceof ShadowWorkspace) {
+        ws.settle();
+        ws.settle();
+      }
+      return undefined;
   }
 }
 
@@ -86,6 +95,40 @@ describe('packed shadow workspace', () => {
     );
   });
 
+  it('a window of lines set on a packed file packs as the whole array would (runs that touch it merged)', () => {
+    const shape = (f: PackedFile) => ({ length: fileLength(f), runs: fileRuns(f).map((r) => [r.start, r.count]), size: packedSize(f) });
+    const window = fc.tuple(fc.integer({ min: 0, max: 14 }), fc.array(word, { minLength: 1, maxLength: 6 }));
+    fc.assert(
+      fc.property(fc.array(window, { maxLength: 4 }), window, fc.integer({ min: 0, max: 20 }), (before, [start, lines], length) => {
+        const arr: Array<string | undefined> = [];
+        for (const [at, ws] of before) ws.forEach((w, i) => (arr[at + i] = w));
+        if (arr.length < length) arr.length = length;
+        const file = arr.length === 0 ? undefined : pack(arr);
+        const next = arr.slice();
+        let delta = 0;
+        lines.forEach((w, i) => {
+          delta += w.length + 1 - (next[start + i] === undefined ? 0 : next[start + i]!.length + 1);
+          next[start + i] = w;
+        });
+        const got = observePacked(file, start, lines)!;
+        expect(shape(got.packed)).toEqual(shape(pack(next)));
+        expect([...unpack(got.packed)]).toEqual([...next]);
+        expect(got.delta).toBe(delta);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a window seen again unchanged leaves the packed file as it is; a line with a newline never equals two lines', () => {
+    const file = pack(['def f():', '    return x', '', 'class A:', '    pass']);
+    expect(observePacked(file, 1, ['    return x', ''])).toEqual({ packed: file, delta: 0 });
+    expect(observePacked(file, 3, ['class A:', '    pass'])!.packed).toBe(file);
+    expect(observePacked(file, 2, ['', 'class A:', '    pas'])!.packed).not.toBe(file);
+    const split = observePacked(file, 0, ['def f():\n    return x'])!;
+    expect([...unpack(split.packed)]).toEqual(['def f():\n    return x', '    return x', '', 'class A:', '    pass']);
+    expect(split.delta).toBe(13);
+  });
+
   it('pack/unpack keeps length, lines, holes and named properties', () => {
     const arr: Array<string | undefined> = [];
     arr[0] = 'a';
@@ -94,7 +137,10 @@ describe('packed shadow workspace', () => {
     arr[9] = 'long '.repeat(100);
     arr.length = 12;
     (arr as unknown as Record<string, string>)['4294967300'] = 'far';
-    const back = unpack(pack(arr, undefined, true));
+    const packed = pack(arr, undefined, true);
+    // Each known line's text and newline, the named one too.
+    expect(packedSize(packed)).toBe(2 + 2 + 4 + 501 + 4);
+    const back = unpack(packed);
     expect(back.length).toBe(12);
     expect(Object.keys(back)).toEqual(Object.keys(arr));
     expect([...back]).toEqual([...arr]);

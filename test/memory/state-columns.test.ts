@@ -42,6 +42,22 @@ describe('states in columns', () => {
     expect(checked).toBeGreaterThan(1500);
   });
 
+  it('keeps the hash and tokens of states the builder did not make (their own token arrays, empty or not, any hash)', () => {
+    const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers });
+    const real = corpusRuns()[0]!.steps.map((step) => scorer.push(step).state);
+    const states = real.slice(0, 12).map((s, i) => ({ ...s, hash: `h${i % 3}`, tokens: i % 2 === 0 ? [] : [...s.tokens, 'x'] }));
+    // A terminal state's own token array with another hash than its facts'.
+    const terminal = real.find((s) => s.tokens.length > 0)!;
+    states.push({ ...terminal, hash: 'other' });
+    const columns = new StateColumns();
+    states.forEach((s) => columns.push(s));
+    states.forEach((s, i) => {
+      expect(columns.at(i)).toStrictEqual(s);
+      expect(columns.at(i)!.tokens).toBe(s.tokens);
+      expect(columns.at(i)!.hash).toBe(s.hash);
+    });
+  });
+
   it('names up to 255 tools by index and keeps the tools of states beyond that aside', () => {
     const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers });
     const real = corpusRuns()[0]!.steps.map((step) => scorer.push(step).state);

@@ -41,10 +41,13 @@ const hot = new Set<LazyText>();
 export class LazyText {
   private raw: string | undefined;
   private z: string | undefined;
+  /** The text's length (known without inflating it). */
+  readonly length: number;
 
   /** `fresh`: the caller guarantees `text` is a flat string of its own (e.g. a join result), so no copy is made. */
   constructor(text: string, fresh = false) {
     this.raw = fresh ? text : flatten(text);
+    this.length = text.length;
     warm(this);
   }
 
@@ -166,6 +169,11 @@ export function packText(text: string, fresh = false): PackedText {
 /** The text a packed text stands for. */
 export function unpackText(packed: PackedText): string {
   return typeof packed === 'string' ? packed : packed instanceof SharedText ? packed.value : packed.text();
+}
+
+/** The length of the text a packed text stands for (without inflating it). */
+export function packedLength(packed: PackedText): number {
+  return typeof packed === 'string' ? packed.length : packed instanceof SharedText ? packed.value.length : packed.length;
 }
 
 /** Marks a packed text as replaced (it leaves the hot set without being deflated). */

@@ -9,7 +9,7 @@
  * same length, elements and named properties as `a` (undefined values read as holes).
  */
 import { flatten } from '../memory/flat-string.js';
-import { packText, releaseText, unpackText, type PackedText } from '../memory/packed-text.js';
+import { packText, packedLength, releaseText, unpackText, type PackedText } from '../memory/packed-text.js';
 
 /** Consecutive known lines starting at index `start`. */
 export interface PackedRun {
@@ -25,6 +25,8 @@ export interface PackedRun {
 export interface PackedRuns {
   readonly length: number;
   readonly runs: readonly PackedRun[];
+  /** What {@link packedSize} gives: the runs' and the named lines' characters and newlines. */
+  readonly size: number;
   /** Non-index properties the array carried (lines numbered past the array index range). */
   readonly extra?: ReadonlyArray<readonly [string, string]>;
 }
@@ -43,6 +45,22 @@ export function fileRuns(file: PackedFile): readonly PackedRun[] {
 /** The named properties a packed file keeps, if any. */
 export function fileExtra(file: PackedFile): PackedRuns['extra'] {
   return 'runs' in file ? file.extra : undefined;
+}
+
+/** Characters a run's lines cost: each line's text and newline. */
+function runSize(run: PackedRun): number {
+  if (run.lines === undefined) return packedLength(run.text) + 1;
+  let n = 0;
+  for (const line of run.lines) n += line.length + 1;
+  return n;
+}
+
+/**
+ * Characters the known lines of a packed file cost, each line's text and newline, named ones too: what the shadow
+ * workspace counts against its budget, kept here instead of in a map beside the files.
+ */
+export function packedSize(file: PackedFile): number {
+  return 'runs' in file ? file.size : runSize(file);
 }
 
 /** The length of the array a packed file stands for. */
@@ -66,6 +84,18 @@ function packRun(start: number, lines: string[], previous: PackedFile | undefine
   }
   // A join of two or more lines is a fresh flat string; a single line may be a slice of an observation.
   return { start, count: lines.length, text: lines.length === 1 ? packText(lines[0]!) : packText(lines.join('\n'), true) };
+}
+
+/**
+ * What `pack(text.split('\n'), previous)` gives for the join of `lines` lines none of which holds a newline (a hot
+ * file kept as its join), without splitting and joining it again.
+ */
+export function packJoined(text: string, lines: number, previous: PackedFile | undefined): PackedRun {
+  if (lines > 1 && previous !== undefined) {
+    const same = fileRuns(previous).find((r) => r.start === 0 && r.count === lines && r.lines === undefined);
+    if (same !== undefined && unpackText(same.text) === text) return same;
+  }
+  return { start: 0, count: lines, text: packText(text) };
 }
 
 /** Arrays up to this length are scanned by index unless they look sparse; longer ones always by their keys. */
@@ -122,11 +152,73 @@ export function pack(arr: ReadonlyArray<string | undefined>, previous?: PackedFi
     }
   }
   if (cur.length > 0) runs.push(packRun(start, cur, previous));
-  if (extra.length > 0) return { length: arr.length, runs: runs.slice(), extra };
   const only = runs[0];
-  if (runs.length === 1 && only!.start + only!.count === arr.length) return only!;
+  if (extra.length === 0 && runs.length === 1 && only!.start + only!.count === arr.length) return only!;
+  let size = 0;
+  for (const run of runs) size += runSize(run);
+  for (const [, value] of extra) size += value.length + 1;
   // slice: an exact-size copy (a pushed-to array keeps spare capacity).
-  return { length: arr.length, runs: runs.slice() };
+  return extra.length > 0 ? { length: arr.length, runs: runs.slice(), size, extra } : { length: arr.length, runs: runs.slice(), size };
+}
+
+/**
+ * What `pack(a, file)` gives for `a` = `unpack(file)` (empty when `file` is undefined) with `lines` set from index
+ * `start` on, and how much {@link packedSize} grows, without unpacking the file: only the runs the window overlaps or
+ * touches are split and joined again (a view of a file costs its window, not the whole file). Undefined when the
+ * file carries named properties (the caller unpacks it then).
+ */
+export function observePacked(file: PackedFile | undefined, start: number, lines: readonly string[]): { packed: PackedFile; delta: number } | undefined {
+  if (file !== undefined && fileExtra(file) !== undefined) return undefined;
+  const old = file === undefined ? [] : fileRuns(file);
+  const end = start + lines.length;
+  const runs: PackedRun[] = [];
+  let i = 0;
+  // Runs that end before the window's first line and do not touch it stay as they are; so do those after it.
+  while (i < old.length && old[i]!.start + old[i]!.count < start) runs.push(old[i++]!);
+  let j = i;
+  while (j < old.length && old[j]!.start <= end) j++;
+  // A window seen again inside one run, unchanged (a file viewed again): the file as it is.
+  if (j === i + 1 && sameLines(old[i]!, start, lines)) return { packed: file!, delta: 0 };
+  // Runs i..j-1 and the window are one run of consecutive lines from `from` (each run touches the window).
+  const from = i < j ? Math.min(start, old[i]!.start) : start;
+  const to = i < j ? Math.max(end, old[j - 1]!.start + old[j - 1]!.count) : end;
+  const cur = new Array<string>(to - from);
+  for (let k = i; k < j; k++) {
+    const run = old[k]!;
+    const known = run.lines ?? unpackText(run.text).split('\n');
+    for (let n = 0; n < run.count; n++) cur[run.start - from + n] = known[n]!;
+  }
+  let delta = 0;
+  for (let n = 0; n < lines.length; n++) {
+    const at = start - from + n;
+    const was = cur[at];
+    delta += lines[n]!.length + 1 - (was === undefined ? 0 : was.length + 1);
+    cur[at] = lines[n]!;
+  }
+  runs.push(packRun(from, cur, file));
+  for (; j < old.length; j++) runs.push(old[j]!);
+  const length = Math.max(file === undefined ? 0 : fileLength(file), end);
+  const only = runs[0]!;
+  if (runs.length === 1 && only.start + only.count === length) return { packed: only, delta };
+  return { packed: { length, runs, size: (file === undefined ? 0 : packedSize(file)) + delta }, delta };
+}
+
+/**
+ * True when `lines` are the lines of `run` from index `start` on (all inside it), found in its joined text without
+ * splitting it. A line holding a newline is never taken as equal (it would span two of the run's lines).
+ */
+function sameLines(run: PackedRun, start: number, lines: readonly string[]): boolean {
+  if (start < run.start || start + lines.length > run.start + run.count) return false;
+  if (run.lines !== undefined) return lines.every((line, n) => run.lines![start - run.start + n] === line);
+  const text = unpackText(run.text);
+  let at = 0;
+  for (let n = run.start; n < start; n++) at = text.indexOf('\n', at) + 1;
+  for (const line of lines) {
+    const next = at + line.length;
+    if (!text.startsWith(line, at) || (next < text.length && text.charCodeAt(next) !== 10) || line.includes('\n')) return false;
+    at = next + 1;
+  }
+  return true;
 }
 
 /** The sparse line array a packed file stands for. */

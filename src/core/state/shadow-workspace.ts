@@ -1,7 +1,7 @@
 import type { LineRange } from '../types.js';
 import { splitLines } from './numbered-text.js';
 import { intern } from '../memory/flat-string.js';
-import { fileExtra, pack, packedPrefix, releasePacked, unpack, type PackedFile } from './packed-lines.js';
+import { fileExtra, observePacked, pack, packJoined, packedPrefix, packedSize, releasePacked, unpack, type PackedFile } from './packed-lines.js';
 
 /** Default budget of a shadow workspace: characters of file text kept per trajectory. */
 export const DEFAULT_WORKSPACE_CHARS = 1_000_000;
@@ -14,17 +14,22 @@ export const DEFAULT_WORKSPACE_CHARS = 1_000_000;
  * states get no scope), so a long-lived server session cannot grow without
  * limit; the eviction is deterministic, so online still equals offline.
  * Between operations each file is kept packed (see packed-lines.ts), except
- * the {@link HOT_FILES} touched last, which stay line arrays until they fall
- * out of that set: agents go back and forth between a few files, and packing
- * after each step cost about a tenth of a server step.
+ * the {@link HOT_FILES} edited last, which stay line arrays (or one joined
+ * text) until they fall out of that set or a step does not use them
+ * ({@link settle}): an agent that edits a file mostly does so again in its
+ * next step, and packing after each step cost about a tenth of a server step.
+ * A view goes into the packed form directly (only the runs it touches are
+ * joined again: see `observePacked`).
  */
 export class ShadowWorkspace {
   /** Kept files in recency order; `null` marks a hot file, whose lines are in `hot`. */
   private readonly files = new Map<string, PackedFile | null>();
   /** The hot files, least recently stored first. */
   private readonly hot = new Map<string, HotFile>();
-  private readonly sizes = new Map<string, number>();
+  /** Characters kept: the sum of the files' sizes (see {@link sizeOf}). */
   private total = 0;
+  /** Whether the current step used a hot file (see {@link settle}). */
+  private hotUsed = false;
 
   constructor(private readonly maxChars = DEFAULT_WORKSPACE_CHARS) {}
 
@@ -33,12 +38,24 @@ export class ShadowWorkspace {
     return this.total;
   }
 
-  /** After `file` changed by `delta` characters: marks it most recent, evicts the oldest files past the budget. */
+  /**
+   * Characters a kept file costs (each known line's text and newline; 0 when not kept): a hot file carries its size,
+   * a packed one gives it (no map of sizes beside the files).
+   */
+  private sizeOf(file: string): number {
+    const h = this.hot.get(file);
+    if (h !== undefined) return h.size;
+    const packed = this.files.get(file);
+    return packed == null ? 0 : packedSize(packed);
+  }
+
+  /** After `file`, just stored or packed, changed by `delta` characters: marks it most recent, evicts the oldest files past the budget. */
   private touched(file: string, delta: number): void {
     if (!this.files.has(file)) return;
     const packed = this.files.get(file) as PackedFile | null;
     this.total += delta;
-    this.sizes.set(file, (this.sizes.get(file) ?? 0) + delta);
+    const h = this.hot.get(file);
+    if (h !== undefined) h.size += delta;
     this.files.delete(file);
     this.files.set(file, packed);
     for (const oldest of this.files.keys()) {
@@ -47,9 +64,28 @@ export class ShadowWorkspace {
     }
   }
 
+  /** The hot file `file`, if it is one (marks the hot set used by this step). */
+  private hotFile(file: string): HotFile | undefined {
+    const h = this.hot.get(file);
+    if (h !== undefined) this.hotUsed = true;
+    return h;
+  }
+
+  /**
+   * Ends a step: a hot file the step did not use is packed now (it waits for its next use packed, not as a line
+   * array of slices). Agents mostly come back to a file right away or not for a while.
+   */
+  settle(): void {
+    if (!this.hotUsed && this.hot.size > 0) {
+      const [file, h] = this.hot.entries().next().value!;
+      this.cool(file, h);
+    }
+    this.hotUsed = false;
+  }
+
   /** The file's sparse line array (a hot one itself, or an unpacked copy: callers change it and `store` it), undefined when not kept. */
   private load(file: string): Array<string | undefined> | undefined {
-    const h = this.hot.get(file);
+    const h = this.hotFile(file);
     if (h !== undefined) return lineArray(h);
     const packed = this.files.get(file);
     return packed == null ? undefined : unpack(packed);
@@ -59,7 +95,7 @@ export class ShadowWorkspace {
   private cool(file: string, h: HotFile): void {
     this.hot.delete(file);
     if (!this.files.has(file)) return;
-    const packed = pack(lineArray(h), h.previous, h.named || (h.previous !== undefined && fileExtra(h.previous) !== undefined));
+    const packed = h.text !== undefined ? packJoined(h.text, h.lines, h.previous) : pack(h.arr!, h.previous, h.named || (h.previous !== undefined && fileExtra(h.previous) !== undefined));
     releasePacked(h.previous, packed);
     this.files.set(file, packed);
   }
@@ -69,14 +105,15 @@ export class ShadowWorkspace {
    * recent hot file (a new file enters the recency order last).
    */
   private store(file: string, arr: Array<string | undefined> | undefined, named = false, text?: string, lines = 0): void {
+    this.hotUsed = true;
     const h = this.hot.get(file);
     if (h !== undefined) {
       this.hot.delete(file);
-      this.hot.set(file, { arr, text, lines, previous: h.previous, named: h.named || named });
+      this.hot.set(file, { arr, text, lines, previous: h.previous, named: h.named || named, size: h.size });
       return;
     }
     const previous = this.files.get(file) ?? undefined;
-    this.hot.set(file, { arr, text, lines, previous, named });
+    this.hot.set(file, { arr, text, lines, previous, named, size: previous === undefined ? 0 : packedSize(previous) });
     this.files.set(file, null);
     if (this.hot.size > HOT_FILES) {
       const [oldest, entry] = this.hot.entries().next().value!;
@@ -88,6 +125,7 @@ export class ShadowWorkspace {
   observe(name: string, lines: Map<number, string>): void {
     const file = intern(name);
     if (lines.size === 0) return;
+    if (this.observePacked(file, lines)) return;
     const arr = this.load(file) ?? [];
     let delta = 0;
     let named = false;
@@ -102,10 +140,39 @@ export class ShadowWorkspace {
     this.touched(file, delta);
   }
 
+  /**
+   * Records a window of lines (consecutive line numbers, ascending, as views give them) into a file that is not a
+   * hot line array, in its packed form: the file stays packed and only the runs the window touches are joined
+   * again. False when the lines are no such window or the file is a hot line array (then `observe` goes on).
+   */
+  private observePacked(file: string, lines: Map<number, string>): boolean {
+    let first = 0;
+    const texts: string[] = [];
+    for (const [n, text] of lines) {
+      if (texts.length === 0) {
+        if (!Number.isInteger(n) || n < 1) return false;
+        first = n;
+      } else if (n !== first + texts.length) return false;
+      texts.push(text);
+    }
+    if (first - 1 + texts.length - 1 > MAX_INDEX) return false;
+    const h = this.hotFile(file);
+    if (h?.arr !== undefined) return false;
+    // A hot file kept as one text is packed first (its text may be a slice of an observation).
+    if (h !== undefined) this.cool(file, h);
+    const packed = this.files.get(file) ?? undefined;
+    const next = observePacked(packed, first - 1, texts);
+    if (next === undefined) return false;
+    releasePacked(packed, next.packed);
+    this.files.set(file, next.packed);
+    this.touched(file, next.delta);
+    return true;
+  }
+
   /** Records the whole text of a file (create, write, full `cat`). */
   setText(name: string, text: string): void {
     const file = intern(name);
-    const before = this.sizes.get(file) ?? 0;
+    const before = this.sizeOf(file);
     this.touched(file, this.storeText(file, text) - before);
   }
 
@@ -124,19 +191,18 @@ export class ShadowWorkspace {
 
   /** Forgets a file whose content changed in an unknown way. */
   forget(file: string): void {
-    const h = this.hot.get(file);
+    this.total -= this.sizeOf(file);
+    const h = this.hotFile(file);
     if (h !== undefined) {
       releasePacked(h.previous);
       this.hot.delete(file);
     } else releasePacked(this.files.get(file) ?? undefined);
     this.files.delete(file);
-    this.total -= this.sizes.get(file) ?? 0;
-    this.sizes.delete(file);
   }
 
   /** The contiguous known text from line 1, and its line count. */
   prefix(file: string): { text: string; lines: number } | undefined {
-    const h = this.hot.get(file);
+    const h = this.hotFile(file);
     if (h !== undefined) {
       if (h.text !== undefined) return { text: h.text, lines: h.lines };
       const arr = h.arr!;
@@ -154,35 +220,42 @@ export class ShadowWorkspace {
     const p = this.prefix(file);
     if (!p || old === '') return undefined;
     const idx = p.text.indexOf(old);
-    if (idx < 0) return undefined;
-    const start = countLines(p.text, idx) + 1;
-    const body = old.endsWith('\n') ? old.slice(0, -1) : old;
-    return [start, start + countLines(body, body.length)];
+    return idx < 0 ? undefined : rangeAt(p.text, idx, old);
+  }
+
+  /**
+   * True when the file's known lines are its prefix alone (nothing after the prefix to carry over), known without
+   * unpacking it: a hot file kept as one text, or a packed one that is one run from line 1 ending the array.
+   */
+  private isPrefixOnly(file: string): boolean {
+    const h = this.hotFile(file);
+    if (h !== undefined) return h.text !== undefined;
+    const packed = this.files.get(file);
+    return packed != null && !('runs' in packed) && packed.start === 0;
   }
 
   /** Applies a str_replace: returns the replaced range, or undefined (the file is then forgotten). */
   replace(name: string, old: string, replacement: string): LineRange | undefined {
     const file = intern(name);
-    const range = this.locate(file, old);
-    // A file kept as one text is all prefix: nothing after it to carry over.
-    const dense = this.hot.get(file)?.text !== undefined;
-    const arr = dense ? [] : this.load(file);
+    // What locate() gives, with the prefix and the match kept for the replacement (a hot line array joins on each prefix()).
     const p = this.prefix(file);
-    if (!range || !arr || !p) {
+    const idx = p === undefined || old === '' ? -1 : p.text.indexOf(old);
+    const arr = idx < 0 ? undefined : this.isPrefixOnly(file) ? [] : this.load(file);
+    if (!p || !arr) {
       this.forget(file);
       return undefined;
     }
-    const idx = p.text.indexOf(old);
+    const range = rangeAt(p.text, idx, old);
     const text = p.text.slice(0, idx) + replacement + p.text.slice(idx + old.length);
     const tail = arr.slice(p.lines);
     if (tail.length === 0) {
       const size = this.storeText(file, text);
-      this.touched(file, size - (this.sizes.get(file) ?? 0));
+      this.touched(file, size - this.sizeOf(file));
       return range;
     }
     const next = [...splitLines(text), ...tail];
     this.store(file, next);
-    this.touched(file, measure(next) - (this.sizes.get(file) ?? 0));
+    this.touched(file, measure(next) - this.sizeOf(file));
     return range;
   }
 
@@ -228,6 +301,8 @@ interface HotFile {
   /** The file's packing before it became hot (runs equal to it are reused when it cools). */
   previous: PackedFile | undefined;
   named: boolean;
+  /** Characters its known lines cost (what `measure` gives for them, named lines too). */
+  size: number;
 }
 
 /** The largest array index: a line numbered past it becomes a named property of the array. */
@@ -244,10 +319,18 @@ function measure(lines: ReadonlyArray<string | undefined>): number {
   return n;
 }
 
+/** Newlines in `text` before index `end` (indexOf finds them ~5x faster than a charCodeAt loop). */
 function countLines(text: string, end: number): number {
   let n = 0;
-  for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 10) n++;
+  for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) n++;
   return n;
+}
+
+/** The lines (1-based, inclusive) `old`, found at index `idx` of `text`, covers (a trailing newline ends its last line). */
+function rangeAt(text: string, idx: number, old: string): LineRange {
+  const start = countLines(text, idx) + 1;
+  const body = old.endsWith('\n') ? old.slice(0, -1) : old;
+  return [start, start + countLines(body, body.length)];
 }
 
 /** A hot file's sparse line array (a new one when it is kept as its join: callers change it and store it). */

@@ -4,7 +4,7 @@
  * here a state is two numbers (a code of stage, kind, flags and the tool's
  * index in a per-store table, since a run uses a handful of tools; cost; its t is
  * its position, kept aside only when it is not) and
- * three pointers to already pooled strings and token arrays, and for the
+ * two pointers to already pooled strings and token arrays (hash and tokens in one), and for the
  * states with a line range or a scope (about a fifth) these aside (~65 B a
  * state with the arrays' spare room). `at` and `all` rebuild states equal to the ones
  * stored, with the same keys in the same order (so they serialise alike), and
@@ -12,6 +12,7 @@
  */
 import type { ActionKind, LineRange, Stage, State } from '../types.js';
 import { record } from './state-record.js';
+import { NO_TOKENS, tokensHash } from './terminal-facts.js';
 
 const STAGES: readonly Stage[] = ['E', 'I', 'V', 'O'];
 const STAGE_CODE: Record<Stage, number> = { E: 0, I: 1, V: 2, O: 3 };
@@ -50,8 +51,25 @@ const MAX_TOOLS = 255;
 /** The state has a range or a scope (a minority: kept aside in `extras`). */
 const EXTRA = 1 << 20;
 
-/** Pointer fields per state in `refs`: hash, tokens, file. */
-const REFS = 3;
+/**
+ * Pointer fields per state in `refs`: hash and tokens as one (see {@link hashAndTokens}), file. A state holds its
+ * hash and its token array, and one names the other: a non-terminal state's tokens are {@link NO_TOKENS}, so its
+ * hash is kept; a terminal state's token array is its command's facts' and knows their hash, so it is kept.
+ */
+const REFS = 2;
+
+/** The hash and tokens of a state that neither names (states not made by the state builder). */
+class HashAndTokens {
+  constructor(
+    readonly hash: string,
+    readonly tokens: string[],
+  ) {}
+}
+
+function hashAndTokens(s: State): string | string[] | HashAndTokens {
+  if (s.tokens === NO_TOKENS) return s.hash;
+  return tokensHash(s.tokens) === s.hash ? s.tokens : new HashAndTokens(s.hash, s.tokens);
+}
 
 /** An append-only store of states in columns. */
 export class StateColumns {
@@ -85,7 +103,7 @@ export class StateColumns {
     }
     if (!Object.is(s.t, this.length)) (this.otherT ??= new Map()).set(this.length, s.t);
     this.nums.push(code, s.cost);
-    this.refs.push(s.hash, s.tokens, s.file);
+    this.refs.push(hashAndTokens(s), s.file);
   }
 
   private toolIndex(tool: string): number {
@@ -102,6 +120,7 @@ export class StateColumns {
     const code = this.nums[2 * i]!;
     const r = REFS * i;
     const refs = this.refs;
+    const ht = refs[r] as string | string[] | HashAndTokens;
     const ti = (code >>> TOOL_SHIFT) & 255;
     const x = (code & EXTRA) !== 0 ? this.extraOf(i) : -1;
     const s = record(
@@ -110,15 +129,15 @@ export class StateColumns {
         stage: STAGES[code & 3]!,
         kind: KINDS[(code >> KIND_SHIFT) & 15]!,
         tool: ti === MAX_TOOLS ? this.otherTools!.get(i)! : this.tools[ti]!,
-        hash: refs[r] as string,
-        tokens: refs[r + 1] as string[],
+        hash: typeof ht === 'string' ? ht : Array.isArray(ht) ? tokensHash(ht)! : ht.hash,
+        tokens: typeof ht === 'string' ? (NO_TOKENS as string[]) : Array.isArray(ht) ? ht : ht.tokens,
         command: (code & COMMAND) !== 0,
         changesFile: (code & CHANGES_FILE) !== 0,
         failed: (code & FAILED) !== 0,
         cost: this.nums[2 * i + 1]!,
         unknown: (code & UNKNOWN) !== 0,
       },
-      refs[r + 2] as string | undefined,
+      refs[r + 1] as string | undefined,
       x < 0 ? undefined : (this.extras[x + 1] as LineRange | undefined),
       x < 0 ? undefined : (this.extras[x + 2] as string | undefined),
     );

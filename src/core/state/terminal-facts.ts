@@ -20,6 +20,17 @@ export interface TerminalFacts {
   exact?: Map<string, number>;
 }
 
+/** The token list of every non-terminal state (frozen: shared). */
+export const NO_TOKENS: readonly string[] = Object.freeze([]);
+
+/** The hash each token array was computed with (a state keeps its token array and finds its hash here). */
+const hashOfTokens = new WeakMap<readonly string[], string>();
+
+/** The hash of the terminal facts whose token array `tokens` is, if it is one. */
+export function tokensHash(tokens: readonly string[]): string | undefined {
+  return hashOfTokens.get(tokens);
+}
+
 /** Entries kept, and bytes kept over all entries (command text and facts; least recently used go first). */
 export const TERMINAL_CACHE_ENTRIES = 4096;
 export const TERMINAL_CACHE_BYTES = 16 * 1024 * 1024;
@@ -60,7 +71,9 @@ function compute(kind: 'shell' | 'code', command: string, root: string | undefin
   const normalized = normalizeCommand(command, root);
   // A code cell's hash keeps a leading `cd` (hashContent's rule); only its tokens use the shell normalisation.
   const hashed = kind === 'shell' ? normalized : collapseWhitespace(rewriteRoots(command, root));
-  return { tokens: Object.freeze(commandTokens(tokenText(normalized)).map(intern)), hash: intern(md5(`${kind}\0${hashed}`)) };
+  const facts = { tokens: Object.freeze(commandTokens(tokenText(normalized)).map(intern)), hash: intern(md5(`${kind}\0${hashed}`)) };
+  hashOfTokens.set(facts.tokens, facts.hash);
+  return facts;
 }
 
 /** The facts of a shell command or code cell (`kind`), from the cache when seen before. */

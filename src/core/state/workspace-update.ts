@@ -24,9 +24,16 @@ export function scopeOf(ws: ShadowWorkspace, scope: ScopeResolver, file: string 
 /**
  * Feeds one step into the shadow workspace and returns the scope of its range.
  * For edits the scope is resolved on the text before the edit, and a
- * str_replace's range (where `old` sits) is written into the label.
+ * str_replace's range (where `old` sits) is written into the label. Ends the
+ * workspace's step ({@link ShadowWorkspace.settle}).
  */
 export function updateWorkspace(ws: ShadowWorkspace, scope: ScopeResolver, step: Step, outcome: LabelOutcome, failed: boolean): string | undefined {
+  const found = applyStep(ws, scope, step, outcome, failed);
+  ws.settle();
+  return found;
+}
+
+function applyStep(ws: ShadowWorkspace, scope: ScopeResolver, step: Step, outcome: LabelOutcome, failed: boolean): string | undefined {
   const { label } = outcome;
   const a = step.action;
   const file = label.file;
