@@ -1,5 +1,4 @@
 /** Making a `Session` from what it was started with: shared by `start` and by rebuilding a durable session on another replica. */
-import type { ScoringConfig } from '../core/config.js';
 import type { ForecastModel } from '../core/forecast/model.js';
 import type { Policy } from '../core/policy.js';
 import type { Analyzers } from '../core/ports.js';
@@ -7,6 +6,7 @@ import type { Reference } from '../core/scorer-api.js';
 import { createScorer } from '../core/scorer.js';
 import { getParser } from '../formats/index.js';
 import type { FormatName } from '../formats/types.js';
+import type { ResolvedOptions } from './options.js';
 import type { Principal } from './principal.js';
 import { Session } from './session.js';
 
@@ -27,14 +27,14 @@ export interface SessionSpec {
   principal: Principal;
 }
 
-/** A fresh session (no step yet) scored against `spec.reference`. */
-export function buildSession(spec: SessionSpec, env: { analyzers: Analyzers; config: ScoringConfig; maxSteps: number; now: number; forecastFeatures: 'model' | 'all' }): Session {
+/** A fresh session (no step yet) scored against `spec.reference`, under the server's resolved options. */
+export function buildSession(spec: SessionSpec, analyzers: Analyzers, options: ResolvedOptions, now = Date.now()): Session {
   const scorer = createScorer({
     reference: spec.reference,
-    analyzers: env.analyzers,
+    analyzers,
     policy: spec.policy,
-    config: env.config,
-    ...(spec.forecast !== undefined ? { forecast: spec.forecast.model, forecastFeatures: env.forecastFeatures } : {}),
+    config: options.config,
+    ...(spec.forecast !== undefined ? { forecast: spec.forecast.model, forecastFeatures: options.forecastFeatures } : {}),
   });
   const session = new Session({
     id: spec.id,
@@ -45,8 +45,8 @@ export function buildSession(spec: SessionSpec, env: { analyzers: Analyzers; con
     scorer,
     reference: scorer.reference,
     parser: spec.format === 'steplens' ? undefined : getParser(spec.format).stream(),
-    maxSteps: env.maxSteps,
-    now: env.now,
+    maxSteps: options.limits.maxStepsPerSession,
+    now,
     ...(spec.assignment !== undefined ? { policy: spec.assignment } : {}),
     ...(spec.forecast !== undefined ? { forecastVersion: spec.forecast.version } : {}),
     ...(spec.agent !== undefined ? { agent: spec.agent } : {}),

@@ -176,13 +176,7 @@ export class SessionRegistry {
         ...(forecast !== undefined ? { forecast } : {}),
         principal,
       };
-      const session = buildSession(spec, {
-        analyzers: this.deps.analyzers,
-        config: this.deps.options.config,
-        maxSteps: limits.maxStepsPerSession,
-        now: Date.now(),
-        forecastFeatures: this.deps.options.forecastFeatures,
-      });
+      const session = buildSession(spec, this.deps.analyzers, this.deps.options);
       if (this.deps.durable) {
         const opened = await this.deps.durable.open(session, spec);
         if (!opened.ok) return err({ ...opened.error, session: id });

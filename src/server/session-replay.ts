@@ -50,13 +50,7 @@ async function emptySession(deps: ReplayDeps, id: string, head: SessionHead): Pr
     ...(r.assignment !== undefined ? { assignment: r.assignment } : {}),
     principal: recordedPrincipal(r),
   };
-  const session = buildSession(spec, {
-    analyzers: deps.analyzers,
-    config: deps.options.config,
-    maxSteps: deps.options.limits.maxStepsPerSession,
-    now: Date.now(),
-    forecastFeatures: deps.options.forecastFeatures,
-  });
+  const session = buildSession(spec, deps.analyzers, deps.options);
   session.pin = r.reference;
   return session;
 }
