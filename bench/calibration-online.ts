@@ -16,26 +16,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { readCorpusInput } from '../src/cli/corpus-input.js';
-import { chooseReference } from '../src/cli/references.js';
-import { trainAnalyzers, trainInput } from '../src/cli/train-runs.js';
-import { DEFAULT_CONFIG } from '../src/core/config.js';
-import { endScores, taskFolds } from '../src/core/forecast/crossfit.js';
+import { taskFolds } from '../src/core/forecast/crossfit.js';
 import { applyPlatt, fitPlatt, IDENTITY_PLATT, type Platt, type ScoredPoint } from '../src/core/forecast/platt.js';
 import { RECALIBRATION, recalibrateSource, type RecalibrationRule } from '../src/core/forecast/recalibrate.js';
 import { fitBeta, fitHistogram } from './recalibration-candidates.js';
-import { sourceOf } from '../src/core/forecast/run.js';
-import { selectConfig } from '../src/core/forecast/select.js';
-import { heldOutBySource } from '../src/core/forecast/train.js';
 import { auroc } from '../src/core/stats/auroc.js';
 import { calibrationCheck } from '../src/core/stats/calibration-check.js';
 import { calibrationError, type Prediction } from '../src/core/stats/calibration-error.js';
 import { resampleIndices } from '../src/core/stats/bootstrap.js';
 import { seededRandom, type Random } from '../src/core/stats/rng.js';
-import { nodeReportFs } from '../src/report/node-fs.js';
-import { nameRuns } from '../src/report/run-naming.js';
-import { parseSourcesTable } from '../src/report/sources-table.js';
-import { defaultAnalyzers } from '../src/syntax/index.js';
+import { loadCalibrationRuns } from './calibration-runs.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
 
@@ -76,14 +66,7 @@ async function heldOut(): Promise<{ total: number; passing: number; held: Map<st
     const all = [...held.values()].flatMap((h) => h.runs);
     return { total: all.length, passing: all.filter((r) => r.pass).length, held };
   }
-  const { found, naming } = readCorpusInput(positionals, { outcomes: values.outcomes, manifest: values.manifest }, process.cwd(), 'calibration-online');
-  const sourcesTable = values.sources !== undefined ? parseSourcesTable(readFileSync(values.sources, 'utf8'), values.sources) : undefined;
-  if (sourcesTable !== undefined && !sourcesTable.ok) throw sourcesTable.error;
-  const named = nameRuns(nodeReportFs, found.trajectories, { ...naming, sources: sourcesTable?.value ?? [] });
-  const runs = trainInput(named, await chooseReference(undefined), trainAnalyzers(defaultAnalyzers()), DEFAULT_CONFIG).runs;
-  const sel = selectConfig(runs, 5, SEED);
-  const z = endScores(heldOutBySource(runs, sel));
-  const src = runs.map(sourceOf);
+  const { runs, z, src } = await loadCalibrationRuns(positionals, values, SEED, 'calibration-online');
   const bySource = new Map<string, Run[]>();
   runs.forEach((r, i) => {
     if (z[i] === null) return;

@@ -13,30 +13,19 @@
  *   npm run build && node dist/bench/calibration-retrain.js --manifest ../shared/calibration/manifest.jsonl \
  *     --sources bench/early-stop/sources.csv [--orders 50] [--ks 10,20,40,80] [--json FILE] ../shared/calibration ../shared/corpus
  */
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { readCorpusInput } from '../src/cli/corpus-input.js';
-import { chooseReference } from '../src/cli/references.js';
-import { trainAnalyzers, trainInput } from '../src/cli/train-runs.js';
-import { DEFAULT_CONFIG } from '../src/core/config.js';
-import { endScores } from '../src/core/forecast/crossfit.js';
 import { FEATURE_COUNT } from '../src/core/forecast/features.js';
 import { fitRanker, rankerModel } from '../src/core/forecast/fit.js';
 import { compileModel, pPassOf } from '../src/core/forecast/forecaster.js';
 import { FORECAST_FORMAT, FORECAST_SCHEMA, selectModel, type ForecastFile } from '../src/core/forecast/model.js';
 import { fitPlatt, IDENTITY_PLATT } from '../src/core/forecast/platt.js';
 import { retrainForecast } from '../src/core/forecast/retrain.js';
-import { sourceOf, type ForecastRun } from '../src/core/forecast/run.js';
-import { selectConfig } from '../src/core/forecast/select.js';
-import { heldOutBySource } from '../src/core/forecast/train.js';
+import type { ForecastRun } from '../src/core/forecast/run.js';
 import { auroc } from '../src/core/stats/auroc.js';
 import { calibrationError } from '../src/core/stats/calibration-error.js';
 import { seededRandom, type Random } from '../src/core/stats/rng.js';
-import { nodeReportFs } from '../src/report/node-fs.js';
-import { nameRuns } from '../src/report/run-naming.js';
-import { parseSourcesTable } from '../src/report/sources-table.js';
-import { defaultAnalyzers } from '../src/syntax/index.js';
+import { loadCalibrationRuns } from './calibration-runs.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
 
@@ -51,14 +40,7 @@ const SEED = Number(values.seed ?? 1);
 const KS = (values.ks ?? '10,20,40,80').split(',').map(Number);
 const started = Date.now();
 
-const { found, naming } = readCorpusInput(positionals, { outcomes: values.outcomes, manifest: values.manifest }, process.cwd(), 'calibration-retrain');
-const sourcesTable = values.sources !== undefined ? parseSourcesTable(readFileSync(values.sources, 'utf8'), values.sources) : undefined;
-if (sourcesTable !== undefined && !sourcesTable.ok) throw sourcesTable.error;
-const named = nameRuns(nodeReportFs, found.trajectories, { ...naming, sources: sourcesTable?.value ?? [] });
-const runs = trainInput(named, await chooseReference(undefined), trainAnalyzers(defaultAnalyzers()), DEFAULT_CONFIG).runs;
-const sel = selectConfig(runs, 5, SEED);
-const z = endScores(heldOutBySource(runs, sel));
-const src = runs.map(sourceOf);
+const { runs, sel, z, src } = await loadCalibrationRuns(positionals, values, SEED, 'calibration-retrain');
 const configFor = (s: string) => sel.candidates[sel.chosenWithout[s] ?? sel.candidates.indexOf(sel.chosen)]!.config;
 
 console.log(`command: ${commandLine(import.meta.url)}`);
