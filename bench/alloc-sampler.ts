@@ -6,7 +6,8 @@
  *   ALLOC_OUT=/tmp/a.heapprofile node --import ./dist/bench/alloc-sampler.js dist/bench/session-cost.js --profile --sessions 200 --passes 5
  *   node dist/bench/alloc-top.js /tmp/a.heapprofile STEPS
  *
- * `ALLOC_INTERVAL` (bytes, default 1024) is the mean sampling interval.
+ * `ALLOC_INTERVAL` (bytes, default 1024) is the mean sampling interval. `ALLOC_SURVIVORS=1` leaves out what minor
+ * GCs collected: what is left survived a scavenge (copied or promoted, the work of a scavenge pause) or lives on.
  */
 import { Session } from 'node:inspector';
 import { writeFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ session.connect();
 session.post('HeapProfiler.enable');
 session.post('HeapProfiler.startSampling', {
   samplingInterval: Number(process.env.ALLOC_INTERVAL ?? 1024),
-  includeObjectsCollectedByMinorGC: true,
+  includeObjectsCollectedByMinorGC: process.env.ALLOC_SURVIVORS !== '1',
   includeObjectsCollectedByMajorGC: true,
 });
 process.on('exit', () => {

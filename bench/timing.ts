@@ -126,14 +126,19 @@ export function commandLine(scriptUrl: string): string {
 
 /** p50 / p99 / max of a large latency sample (sorted as a typed array; type-7 quantiles). */
 export function latencySummary(xs: Float64Array): { n: number; p50: number; p99: number; max: number } {
+  const q = quantiles(xs, [0.5, 0.99, 1]);
+  return { n: xs.length, p50: q[0]!, p99: q[1]!, max: q[2]! };
+}
+
+/** Linear-interpolated quantiles `ps` (0-1) of `xs` (NaN when empty). */
+export function quantiles(xs: Float64Array, ps: readonly number[]): number[] {
   const s = Float64Array.from(xs).sort();
-  const q = (p: number): number => {
+  return ps.map((p) => {
     if (s.length === 0) return Number.NaN;
     const h = (s.length - 1) * p;
     const lo = Math.floor(h);
     return s[lo]! + (h - lo) * (s[Math.min(lo + 1, s.length - 1)]! - s[lo]!);
-  };
-  return { n: s.length, p50: q(0.5), p99: q(0.99), max: s.length === 0 ? Number.NaN : s[s.length - 1]! };
+  });
 }
 
 /** The median of `xs` (NaN when empty). */

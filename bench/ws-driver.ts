@@ -60,13 +60,19 @@ export interface DriverOptions {
 export interface Window {
   scored: number;
   seconds: number;
-  /** Step-to-score latencies in ms, in arrival order. */
+  /** Step-to-score latencies in ms, in arrival order, and the index in the trajectory of each step. */
   latencies: Float64Array;
+  latencySteps: Int32Array;
+  /** When each score arrived (performance.now() of the driver, ms). */
+  arrivals: Float64Array;
   errors: number;
   firstError: string | undefined;
   /** Sessions started (`start` sent) and ended (`final` received) within the window. */
   starts: number;
   finals: number;
+  /** `start` → `started` and `end` → `final` latencies in ms, sessions opened or closed within the window. */
+  startLatencies: Float64Array;
+  endLatencies: Float64Array;
 }
 
 export class LoadDriver {
@@ -81,7 +87,15 @@ export class LoadDriver {
   private readonly ids: Buffer[];
   private readonly sentAt: Float64Array;
   private readonly lat: Float64Array;
+  private readonly latStep: Int32Array;
+  private readonly latAt: Float64Array;
   private count = 0;
+  /** When each slot last sent `start` or `end`; what those waited, as `lat` does for steps. */
+  private readonly controlAt: Float64Array;
+  private readonly startLat: Float64Array;
+  private readonly endLat: Float64Array;
+  private startCount = 0;
+  private endCount = 0;
   private scored = 0;
   private starts = 0;
   private finals = 0;
@@ -105,6 +119,11 @@ export class LoadDriver {
     this.ids = Array.from({ length: this.slots }, () => Buffer.alloc(ID_LEN));
     this.sentAt = new Float64Array(this.slots * this.steps);
     this.lat = new Float64Array(o.capacity ?? 4_000_000);
+    this.latStep = new Int32Array(this.lat.length);
+    this.latAt = new Float64Array(this.lat.length);
+    this.controlAt = new Float64Array(this.slots);
+    this.startLat = new Float64Array(100_000);
+    this.endLat = new Float64Array(100_000);
   }
 
   /** Connects, starts every session and resolves once all are started. */
@@ -137,6 +156,7 @@ export class LoadDriver {
     this.acked[g] = 0;
     this.phase[g] = 0;
     if (this.recording) this.starts++;
+    this.controlAt[g] = performance.now();
     this.sockets[Math.floor(g / this.o.sessionsPerConnection)]?.send(JSON.stringify({ type: 'start', session: id, task: this.o.task }));
   }
 
@@ -170,11 +190,15 @@ export class LoadDriver {
     const m = JSON.parse(data.toString()) as { type: string; session?: string; message?: string };
     const g = m.session === undefined ? -1 : parseInt(m.session.slice(-4), 36);
     if (m.type === 'started' && g >= 0) {
+      if (this.recording && this.startCount < this.startLat.length) this.startLat[this.startCount++] = performance.now() - this.controlAt[g]!;
       this.phase[g] = 1;
       if (++this.started === this.slots) this.onAllStarted?.();
       this.fill(g);
     } else if (m.type === 'final' && g >= 0 && !this.stopped) {
-      if (this.recording) this.finals++;
+      if (this.recording) {
+        this.finals++;
+        if (this.endCount < this.endLat.length) this.endLat[this.endCount++] = performance.now() - this.controlAt[g]!;
+      }
       this.gen[g] = this.gen[g]! + 1;
       this.start(g);
     } else if (m.type === 'error') this.fail(data.toString().slice(0, 300));
@@ -185,12 +209,17 @@ export class LoadDriver {
     this.scoredTotal++;
     if (this.recording) {
       this.scored++;
-      if (this.count < this.lat.length) this.lat[this.count++] = now - this.sentAt[g * this.steps + seq]!;
+      if (this.count < this.lat.length) {
+        this.latStep[this.count] = seq;
+        this.latAt[this.count] = now;
+        this.lat[this.count++] = now - this.sentAt[g * this.steps + seq]!;
+      }
     }
     const acked = this.acked[g]! + 1;
     this.acked[g] = acked;
     if (acked === this.steps && this.phase[g] === 1) {
       this.phase[g] = 2;
+      this.controlAt[g] = performance.now();
       if (!this.stopped) this.sockets[Math.floor(g / this.o.sessionsPerConnection)]?.send(`{"type":"end","session":"${this.ids[g]!.toString('latin1')}"}`);
     } else this.fill(g);
   }
@@ -198,6 +227,8 @@ export class LoadDriver {
   /** Starts a recording window (resets counters). */
   record(): void {
     this.count = 0;
+    this.startCount = 0;
+    this.endCount = 0;
     this.scored = 0;
     this.starts = 0;
     this.finals = 0;
@@ -212,10 +243,14 @@ export class LoadDriver {
       scored: this.scored,
       seconds: (performance.now() - this.began) / 1000,
       latencies: this.lat.slice(0, this.count),
+      latencySteps: this.latStep.slice(0, this.count),
+      arrivals: this.latAt.slice(0, this.count),
       errors: this.errors,
       firstError: this.firstError,
       starts: this.starts,
       finals: this.finals,
+      startLatencies: this.startLat.slice(0, this.startCount),
+      endLatencies: this.endLat.slice(0, this.endCount),
     };
   }
 
@@ -228,18 +263,25 @@ export class LoadDriver {
   }
 
   /**
-   * Spreads the sessions' phases over the trajectory: session g sends its first
-   * `floor(g · steps / slots)` steps at once (not recorded) and the call resolves
-   * when they are all scored. Without it, round-robin pacing keeps every session
-   * at the same step, so all of them reach `end` (report, `final`, new `start`)
-   * in the same instant: a burst no steady load has.
+   * Spreads the sessions' phases over the trajectory: the session of rank r
+   * sends its first `floor(r · steps / slots)` steps at once (not recorded) and
+   * the call resolves when they are all scored. Without it, round-robin pacing
+   * keeps every session at the same step, so all of them reach `end` (report,
+   * `final`, new `start`) in the same instant: a burst no steady load has.
+   * `spread` (the default) ranks slots in a fixed pseudo-random order, so
+   * neighbours in the round-robin are far apart in the trajectory and ends come
+   * at independent moments of the round, as agents' would. `by-slot` ranks a slot by its index, as
+   * before: the ~slots/steps neighbours at the last step then end back to back,
+   * each `end` and `start` landing just before the next neighbour's last step.
    */
-  async stagger(): Promise<void> {
+  async stagger(order: 'spread' | 'by-slot' = 'spread'): Promise<void> {
+    const ranks = order === 'spread' ? shuffledRanks(this.slots) : undefined;
+    const phase = (g: number): number => Math.floor(((ranks?.[g] ?? g) * (this.steps - 1)) / this.slots);
     let due = 0;
-    for (let g = 0; g < this.slots; g++) due += Math.floor((g * (this.steps - 1)) / this.slots);
+    for (let g = 0; g < this.slots; g++) due += phase(g);
     const target = this.scoredTotal + due;
     for (let g = 0; g < this.slots; g++) {
-      const k = Math.floor((g * (this.steps - 1)) / this.slots);
+      const k = phase(g);
       for (let i = 0; i < k; i++) this.send(g);
     }
     while (this.scoredTotal < target && this.errors === 0) await sleep(5);
@@ -299,6 +341,25 @@ export class LoadDriver {
       ),
     );
   }
+}
+
+/** A fixed pseudo-random order of n slots (Fisher-Yates on a seeded mulberry32): slot g gets rank out[g]. */
+export function shuffledRanks(n: number, seed = 1): Int32Array {
+  const out = Int32Array.from({ length: n }, (_, i) => i);
+  let a = seed >>> 0;
+  const next = (): number => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    const x = out[i]!;
+    out[i] = out[j]!;
+    out[j] = x;
+  }
+  return out;
 }
 
 export function sleep(ms: number): Promise<void> {

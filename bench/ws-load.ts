@@ -20,13 +20,16 @@
  *     the same open loop against B at the same rate (what this machine and driver allow at that load);
  *     e.g. `--rate 500,half`: 1,000 agents stepping every 2 s, then half the maximum;
  *     the sessions' phases are first spread over the trajectory (`stagger`), so
- *     session ends come at a steady rate; `--no-stagger` keeps them in lockstep.
+ *     session ends come at a steady rate; `--no-stagger` keeps them in lockstep, and `--stagger-order by-slot`
+ *     spreads them in slot order as before stop 34 (ends then come back to back once a round, see ws-driver);
+ *     beside p99 it prints where the tail sits: quantiles, steps over 2 ms and in how many bursts, the
+ *     trajectory's slowest steps, and what session starts and ends waited.
  * `--profile DIR` runs the steplens process under `--cpu-prof` and prints its top self-time functions;
  * `--server-args=...` passes more node flags to it (e.g. `--server-args=--trace-gc`; the = is needed, the value starts with a dash).
  *
  *   node dist/bench/ws-load.js [--shapes lifecycle,pipelined] [--lifecycle-connections 16] [--lifecycle-depth 1]
  *     [--connections 16,64] [--sessions 4] [--depth 4] [--rounds 3] [--round-ms 2000] [--warmup-ms 1500]
- *     [--paced-sessions 1000] [--paced-connections 20] [--paced-ms 8000] [--rate half|N,...] [--no-stagger] [--profile DIR]
+ *     [--paced-sessions 1000] [--paced-connections 20] [--paced-ms 8000] [--rate half|N,...] [--no-stagger] [--stagger-order spread|by-slot] [--profile DIR]
  *     [--server-args=--trace-gc] [--json FILE]
  */
 import { readFile } from 'node:fs/promises';
@@ -39,7 +42,7 @@ import { newestProfile, printSelfTimes } from './cpu-top.js';
 import { loadLine, sampleCpu, threadSplit, type ThreadSplit } from './proc-cpu.js';
 import { machine, machineLine, target, writeResult, type Target } from './report.js';
 import { startTarget, type TargetProcess } from './server-process.js';
-import { commandLine, fmt, latencySummary, median, printTable, ratio } from './timing.js';
+import { commandLine, fmt, latencySummary, median, printTable, quantiles, ratio } from './timing.js';
 import { LoadDriver, stepTemplates, type StepTemplates, type Window } from './ws-driver.js';
 
 const { values: args } = parseArgs({
@@ -58,6 +61,7 @@ const { values: args } = parseArgs({
     'paced-ms': { type: 'string', default: '8000' },
     rate: { type: 'string', default: 'half' },
     'no-stagger': { type: 'boolean' },
+    'stagger-order': { type: 'string', default: 'spread' },
     profile: { type: 'string' },
     'server-args': { type: 'string' },
     json: { type: 'string' },
@@ -163,7 +167,7 @@ const pooled = (ws: Window[]): Float64Array => {
 /** One open-loop round against `t`: `sessions` sessions over `connections`, `rate` steps/s, 1 s of warm-up. */
 async function pacedRound(t: TargetProcess, rate: number, connections: number, sessions: number, templates: StepTemplates) {
   const d = await LoadDriver.open({ url: t.url, connections, sessionsPerConnection: Math.ceil(sessions / connections), task: SERVER_BENCH_TASK, templates, depth: 0, run: ++runId });
-  if (!args['no-stagger']) await d.stagger();
+  if (!args['no-stagger']) await d.stagger(staggerOrder());
   const driver = monitorEventLoopDelay({ resolution: 1 });
   const paced = d.pace(rate, 1000, num(args['paced-ms']));
   await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -176,6 +180,42 @@ async function pacedRound(t: TargetProcess, rate: number, connections: number, s
   if (w.errors > 0) throw new Error(`paced: ${w.errors} error frame(s), first: ${w.firstError}`);
   const heapMb = (await t.memory()).heapUsed / 2 ** 20;
   return { w, lat: latencySummary(w.latencies), serverDelay, driverDelay: { p99: driver.percentile(99) / 1e6, max: driver.max / 1e6 }, heapMb };
+}
+
+/** Where the tail of a paced window sits: step quantiles, and what session starts and ends waited. */
+function tailLine(w: Window): string {
+  const [p90, p95, p98, p995] = quantiles(w.latencies, [0.9, 0.95, 0.98, 0.995]).map((x) => fmt(x, 2));
+  const control = (xs: Float64Array): string => {
+    const s = latencySummary(xs);
+    return `p50 ${fmt(s.p50, 2)} p99 ${fmt(s.p99, 2)} max ${fmt(s.max, 2)} (n = ${s.n})`;
+  };
+  // Steps of the trajectory whose own latency is high at the median: a per-step cost, not a pause.
+  const bySeq = new Map<number, number[]>();
+  w.latencySteps.forEach((seq, i) => (bySeq.get(seq) ?? bySeq.set(seq, []).get(seq)!).push(w.latencies[i]!));
+  const slow = [...bySeq]
+    .map(([seq, xs]) => [seq, median(xs)] as const)
+    .sort((x, y) => y[1] - x[1])
+    .slice(0, 3)
+    .map(([seq, m]) => `#${seq} ${fmt(m, 2)}`)
+    .join(', ');
+  // Slow steps that arrive together waited behind one pause (GC, a session's start or end); lone ones cost alone.
+  let slowN = 0;
+  let bursts = 0;
+  let last = -Infinity;
+  w.latencies.forEach((x, i) => {
+    if (x <= 2) return;
+    slowN++;
+    const sent = w.arrivals[i]! - x;
+    if (sent - last > 3) bursts++;
+    last = Math.max(last, w.arrivals[i]!);
+  });
+  return `step latency ms p90 ${p90} p95 ${p95} p98 ${p98} p99.5 ${p995}; ${slowN} steps over 2 ms in ${bursts} bursts; slowest steps by median: ${slow}; start → started ${control(w.startLatencies)}; end → final ${control(w.endLatencies)}`;
+}
+
+function staggerOrder(): 'spread' | 'by-slot' {
+  const o = args['stagger-order'];
+  if (o !== 'spread' && o !== 'by-slot') throw new Error(`--stagger-order: ${o} is neither "spread" nor "by-slot"`);
+  return o;
 }
 
 /** A paced rate: `half` of the highest closed-loop median, or steps/s. */
@@ -214,6 +254,7 @@ async function paced(a: TargetProcess, b: TargetProcess, templates: StepTemplate
     console.log(
       `${label}: sent ${fmt(w.sent / w.seconds, 0)}/s, answered ${fmt(w.scored / w.seconds, 0)}/s over ${fmt(w.seconds, 1)} s, ${w.skipped} due steps skipped; latency ms p50 ${fmt(lat.p50, 3)}  p99 ${fmt(lat.p99, 3)}  max ${fmt(lat.max, 2)}  (n = ${lat.n})`,
     );
+    console.log(`  ${tailLine(w)}`);
     console.log(
       `  event-loop delay ms: server p99 ${fmt(serverDelay.p99, 1)} max ${fmt(serverDelay.max, 1)}; driver p99 ${fmt(driverDelay.p99, 1)} max ${fmt(driverDelay.max, 1)}; server GC (perf_hooks): ${gc.minor.n} scavenges, ${fmt(gc.minor.total, 0)} ms in all, p99 ${fmt(gc.minor.p99, 2)} max ${fmt(gc.minor.max, 2)} ms; ${gc.major.n} full, ${fmt(gc.major.total, 0)} ms, max ${fmt(gc.major.max, 1)} ms; heap used after ${fmt(x.heapMb, 0)} MB (after a forced GC)`,
     );
