@@ -5,7 +5,9 @@
  * of them it tries a model of the source's own (weights pulled toward the default model's, its own intercept,
  * recalibrated) and keeps it only if its task-disjoint held-out AUROC and log loss are not worse; else it
  * recalibrates the model in force. The ECE (10 bins) and the within-source AUROC of the source's remaining
- * sessions are then taken under the model in force for it, over random orders of its tasks.
+ * sessions are then taken under the model in force for it, over random orders of its tasks. Beside each ECE, the
+ * ECE a perfectly calibrated forecaster shows on the same predictions (outcomes drawn from them, 40 draws an
+ * order): at n ~ 100 that is not 0, and it says how much of an ECE is the sample's and how much the forecaster's.
  *
  * The default model of each source is fitted without it (the config `train` chooses without it) and mapped by
  * the pooled Platt of the other sources' held-out scores: what an unseen source gets, as in calibration-online.
@@ -23,7 +25,7 @@ import { fitPlatt, IDENTITY_PLATT } from '../src/core/forecast/platt.js';
 import { retrainForecast } from '../src/core/forecast/retrain.js';
 import type { ForecastRun } from '../src/core/forecast/run.js';
 import { auroc } from '../src/core/stats/auroc.js';
-import { calibrationError } from '../src/core/stats/calibration-error.js';
+import { calibrationCheck } from '../src/core/stats/calibration-check.js';
 import { seededRandom, type Random } from '../src/core/stats/rng.js';
 import { loadCalibrationRuns } from './calibration-runs.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
@@ -103,9 +105,9 @@ const measured = [...new Set(src)]
   .sort();
 const figures: Record<string, number | string> = {};
 console.log(
-  '| source (pass / fail) | outcomes seen k | runs scored | model in force (own / recalibrated / default, share of orders) | mean pPass / passed | ECE, mean over orders [2.5, 97.5 pct] | share of orders ECE ≤ 0.10 | AUROC of the rest: in force / default model |',
+  '| source (pass / fail) | outcomes seen k | runs scored | model in force (own / recalibrated / default, share of orders) | mean pPass / passed | ECE, mean over orders [2.5, 97.5 pct] | ECE if perfectly calibrated, mean | share of orders ECE ≤ 0.10 | share of orders not told from perfect (p ≥ 0.05) | AUROC of the rest: in force / default model |',
 );
-console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const s of measured) {
   const rs = runs.filter((_, i) => src[i] === s);
   const file = defaultFileWithout(s);
@@ -114,6 +116,8 @@ for (const s of measured) {
   const label = `${s} (${rs.filter((r) => r.passed).length} / ${rs.filter((r) => !r.passed).length})`;
   for (const k of KS.filter((k) => k < rs.length - 5)) {
     const eces: number[] = [];
+    const perfect: number[] = [];
+    let notTold = 0;
     const aIn: number[] = [];
     const aDefault: number[] = [];
     const meanP: number[] = [];
@@ -127,7 +131,13 @@ for (const s of measured) {
       kinds[attempt === undefined ? 'default' : attempt.result === 'accepted' ? 'own' : 'recalibrated'] += 1;
       const inForce = result.kind === 'accepted' ? result.candidate : file;
       const p = rest.map((r) => endP(inForce, r));
-      eces.push(calibrationError(p.map((x, i) => ({ p: x, pass: rest[i]!.passed }))).ece ?? Number.NaN);
+      const check = calibrationCheck(
+        p.map((x, i) => ({ p: x, pass: rest[i]!.passed })),
+        { reps: 40, seed: SEED + eces.length },
+      );
+      eces.push(check.ece ?? Number.NaN);
+      perfect.push(check.perfect?.mean ?? Number.NaN);
+      if (check.p !== null && check.p >= 0.05) notTold += 1;
       meanP.push(mean(p));
       passed.push(rest.filter((r) => r.passed).length / rest.length);
       const a = aurocOf(rest, p);
@@ -149,14 +159,16 @@ for (const s of measured) {
       ece: mean(eces),
       ece_lo: quantile(eces, 0.025),
       ece_hi: quantile(eces, 0.975),
+      ece_perfect: mean(perfect),
       ece_met: eces.filter((e) => e <= 0.1).length / eces.length,
+      ece_not_told_from_perfect: notTold / ORDERS,
       auroc_in_force: mean(aIn),
       auroc_default: mean(aDefault),
     };
     for (const [name, v] of Object.entries(row)) if (name !== 'source') figures[`${s} k=${k} ${name}`] = v;
     const pct = (x: number) => `${Math.round(100 * x)} %`;
     console.log(
-      `| ${k === KS[0] ? label : ''} | ${k} | ${row.scored} | ${pct(row.own)} / ${pct(row.recalibrated)} / ${pct(kinds.default / ORDERS)} | ${mean(meanP).toFixed(3)} / ${mean(passed).toFixed(3)} | ${row.ece.toFixed(3)} [${row.ece_lo.toFixed(2)}, ${row.ece_hi.toFixed(2)}] | ${pct(row.ece_met)} | ${row.auroc_in_force.toFixed(3)} / ${row.auroc_default.toFixed(3)} |`,
+      `| ${k === KS[0] ? label : ''} | ${k} | ${row.scored} | ${pct(row.own)} / ${pct(row.recalibrated)} / ${pct(kinds.default / ORDERS)} | ${mean(meanP).toFixed(3)} / ${mean(passed).toFixed(3)} | ${row.ece.toFixed(3)} [${row.ece_lo.toFixed(2)}, ${row.ece_hi.toFixed(2)}] | ${row.ece_perfect.toFixed(3)} | ${pct(row.ece_met)} | ${pct(row.ece_not_told_from_perfect)} | ${row.auroc_in_force.toFixed(3)} / ${row.auroc_default.toFixed(3)} |`,
     );
   }
 }
