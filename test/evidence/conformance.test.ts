@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { createErrorTracker } from '../../src/core/evidence/error-tracker.js';
 import { createEvidenceTracker, EVIDENCE_NAMES } from '../../src/core/evidence/evidence.js';
 import { createPatchTracker, MAX_PATCH_FILES } from '../../src/core/evidence/patch-tracker.js';
-import { stepEvidence, type StepEvidence } from '../../src/core/evidence/step-evidence.js';
+import { emptyStepEvidence, READ_ALL, stepEvidence, type StepEvidence } from '../../src/core/evidence/step-evidence.js';
 import { createTargetTracker, MAX_EDITED_FILES, MAX_READ_FILES, MAX_TRACE_FILES, traceNames } from '../../src/core/evidence/target-tracker.js';
 import { createCheckAfterEditTracker, createReproTracker, createTestResultTracker, MAX_RUN_KEYS } from '../../src/core/evidence/test-trackers.js';
 import { createStateBuilder } from '../../src/core/state-builder.js';
@@ -201,6 +201,20 @@ describe('evidence trackers', () => {
       factories.push(...Object.keys(mod).filter((k) => /^create\w+Tracker$/.test(k) && typeof mod[k] === 'function'));
     }
     expect(factories.sort()).toEqual(Object.keys(CASES).sort());
+  });
+
+  it('stepEvidence written into one reused object reads as a fresh one at every corpus step (what the tracker does)', () => {
+    const into = emptyStepEvidence();
+    let n = 0;
+    for (const run of runs) {
+      run.steps.forEach((step, i) => {
+        const e = stepEvidence(step, run.states[i]!, run.labels[i]!, READ_ALL, into);
+        expect(e).toBe(into);
+        expect({ ...e }, `${run.name} step ${i}`).toEqual({ ...run.facts[i]! });
+        n++;
+      });
+    }
+    expect(n).toBeGreaterThan(1900);
   });
 });
 

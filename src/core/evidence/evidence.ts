@@ -12,7 +12,7 @@
 import type { Label, State, Step } from '../types.js';
 import { createErrorTracker } from './error-tracker.js';
 import { createPatchTracker } from './patch-tracker.js';
-import { READ, READ_ALL, stepEvidence } from './step-evidence.js';
+import { emptyStepEvidence, READ, READ_ALL, stepEvidence } from './step-evidence.js';
 import { createTargetTracker } from './target-tracker.js';
 import { createCheckAfterEditTracker, createReproTracker, createTestResultTracker } from './test-trackers.js';
 
@@ -111,6 +111,8 @@ class Evidence implements EvidenceTracker {
   private readonly patch;
   private readonly target;
   private readonly read: number;
+  /** Each step's evidence is written here: the trackers read it within `add` and keep none of it. */
+  private readonly scratch = emptyStepEvidence();
   private n = 0;
 
   constructor(needs: Needs) {
@@ -125,7 +127,7 @@ class Evidence implements EvidenceTracker {
   }
 
   add(step: Step, state: State, label: Label): void {
-    const e = stepEvidence(step, state, label, this.read);
+    const e = stepEvidence(step, state, label, this.read, this.scratch);
     this.tests?.add(e);
     this.check?.add(e);
     this.repro?.add(e);

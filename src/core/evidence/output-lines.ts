@@ -57,7 +57,6 @@ function countShape(text: string, k: number, col0: boolean): number {
 
 /** The flags of one line whose first non-blank character is at `first` (`start`: the line's start, `end`: its end). */
 function lineShape(text: string, start: number, first: number, end: number): number {
-  const at = (s: string) => text.startsWith(s, first);
   const col0 = first === start;
   const c = text.charCodeAt(first);
   let flags = 0;
@@ -75,33 +74,33 @@ function lineShape(text: string, start: number, first: number, end: number): num
       flags |= LINE.pytest;
       break;
     case 110: // n
-      if (col0 && at('no tests ran')) flags |= LINE.pytest;
-      if (col0 && at('nox > ')) flags |= LINE.tox;
+      if (col0 && text.startsWith('no tests ran', first)) flags |= LINE.pytest;
+      if (col0 && text.startsWith('nox > ', first)) flags |= LINE.tox;
       break;
     case 82: // R
-      if (col0 && at('Ran ')) flags |= LINE.unittest;
+      if (col0 && text.startsWith('Ran ', first)) flags |= LINE.unittest;
       break;
     case 69: // E
-      if (col0 && at('ERROR:') && text.slice(first, end).includes(': commands failed')) flags |= LINE.tox;
-      if (col0 && at('Exception in thread')) flags |= LINE.trace;
+      if (col0 && text.startsWith('ERROR:', first) && text.slice(first, end).includes(': commands failed')) flags |= LINE.tox;
+      if (col0 && text.startsWith('Exception in thread', first)) flags |= LINE.trace;
       break;
     case 84: // T
-      if (at('Traceback (most recent call last)')) flags |= LINE.trace;
-      if (at('TabError')) flags |= LINE.syntax;
-      if (col0 && at('Tests run: ')) flags |= LINE.junit;
-      if (col0 && at('Tests:')) flags |= LINE.js;
+      if (text.startsWith('Traceback (most recent call last)', first)) flags |= LINE.trace;
+      if (text.startsWith('TabError', first)) flags |= LINE.syntax;
+      if (col0 && text.startsWith('Tests run: ', first)) flags |= LINE.junit;
+      if (col0 && text.startsWith('Tests:', first)) flags |= LINE.js;
       break;
     case 83: // S
-      if (at('SyntaxError')) flags |= LINE.syntax;
+      if (text.startsWith('SyntaxError', first)) flags |= LINE.syntax;
       break;
     case 73: // I
-      if (at('IndentationError')) flags |= LINE.syntax;
-      if (at('INTERNALERROR> Traceback (most recent call last)')) flags |= LINE.trace; // pytest's own crash
+      if (text.startsWith('IndentationError', first)) flags |= LINE.syntax;
+      if (text.startsWith('INTERNALERROR> Traceback (most recent call last)', first)) flags |= LINE.trace; // pytest's own crash
       break;
     case 98: // b
     case 115: // s
     case 47: // /
-      if (col0 && (at('bash: ') || at('sh: ') || at('/bin/'))) flags |= LINE.syntax;
+      if (col0 && (text.startsWith('bash: ', first) || text.startsWith('sh: ', first) || text.startsWith('/bin/', first))) flags |= LINE.syntax;
       break;
     case 91: {
       // [ : Maven's `[LEVEL] ...`
@@ -112,33 +111,33 @@ function lineShape(text: string, start: number, first: number, end: number): num
       break;
     }
     case 66: // B
-      if (col0 && at('BUILD ')) flags |= LINE.junit;
+      if (col0 && text.startsWith('BUILD ', first)) flags |= LINE.junit;
       break;
     case 35: // #
-      if (col0 && (at('# pass') || at('# fail'))) flags |= LINE.js;
+      if (col0 && (text.startsWith('# pass', first) || text.startsWith('# fail', first))) flags |= LINE.js;
       break;
     case 45: // -
-      if (at('--- PASS') || at('--- FAIL')) flags |= LINE.go;
+      if (text.startsWith('--- PASS', first) || text.startsWith('--- FAIL', first)) flags |= LINE.go;
       break;
     case 111: // o
-      if (col0 && (at('ok ') || at('ok\t'))) flags |= LINE.go;
+      if (col0 && (text.startsWith('ok ', first) || text.startsWith('ok\t', first))) flags |= LINE.go;
       break;
     case 70: // F
-      if (col0 && (at('FAIL\t') || at('FAIL '))) flags |= LINE.go;
+      if (col0 && (text.startsWith('FAIL\t', first) || text.startsWith('FAIL ', first))) flags |= LINE.go;
       break;
     case 116: // t
-      if (col0 && at('test result: ')) flags |= LINE.cargo;
-      if (col0 && at("thread '")) flags |= LINE.trace;
+      if (col0 && text.startsWith('test result: ', first)) flags |= LINE.cargo;
+      if (col0 && text.startsWith("thread '", first)) flags |= LINE.trace;
       break;
     case 101: // e
-      if (col0 && at('error')) flags |= LINE.cargo | LINE.compile;
-      if (at('evaluation failed :(')) flags |= LINE.tox;
+      if (col0 && text.startsWith('error', first)) flags |= LINE.cargo | LINE.compile;
+      if (text.startsWith('evaluation failed :(', first)) flags |= LINE.tox;
       break;
     case 99: // c
-      if (at('congratulations :)')) flags |= LINE.tox;
+      if (text.startsWith('congratulations :)', first)) flags |= LINE.tox;
       break;
     case 97: // a
-      if (!col0 && at('at ')) flags |= LINE.trace;
+      if (!col0 && text.startsWith('at ', first)) flags |= LINE.trace;
       break;
   }
   return flags | progressShape(text, first, end);

@@ -77,8 +77,17 @@ const changedRole = (file: string, sourceEdit: boolean): 'source' | 'test' | 'ot
 export const READ = { tests: 1, errors: 2, traces: 4, patch: 8 } as const;
 export const READ_ALL = READ.tests | READ.errors | READ.traces | READ.patch;
 
-/** The evidence of one step; `read`: what of its content to read (a mask of {@link READ}, default all). */
-export function stepEvidence(step: Step, state: State, label: Label, read: number = READ_ALL): StepEvidence {
+/** An evidence object to pass as `into` (its fields are all overwritten by each call). */
+export function emptyStepEvidence(): StepEvidence {
+  return { sourceEdit: false, changed: undefined, read: undefined, run: undefined, testRun: null, error: null, tracePaths: NONE, patch: null };
+}
+
+/**
+ * The evidence of one step; `read`: what of its content to read (a mask of {@link READ}, default all). `into`: an
+ * object to write it into and return, for a caller that reads it before the next call (the evidence tracker: one
+ * object a session instead of one a step); by default a new one.
+ */
+export function stepEvidence(step: Step, state: State, label: Label, read: number = READ_ALL, into?: StepEvidence): StepEvidence {
   const kind = step.action.kind;
   const terminal = kind === 'shell' || kind === 'code' || kind === 'other';
   const raw = step.observation ?? '';
@@ -94,14 +103,14 @@ export function stepEvidence(step: Step, state: State, label: Label, read: numbe
     run = { key: label.file ?? state.hash, verdict: parsed ?? (state.failed ? 'fail' : 'pass') };
   }
   // Every field set, absent ones to undefined: one object shape for every step, so the trackers' reads of it stay monomorphic.
-  return {
-    sourceEdit: label.sourceEdit,
-    changed,
-    read: (state.kind === 'read' || state.kind === 'search') && label.file !== undefined ? label.file : undefined,
-    run,
-    testRun,
-    error,
-    tracePaths: error !== null && (read & READ.traces) !== 0 ? tracePaths(out, error) : NONE,
-    patch: state.kind === 'finish' && (read & READ.patch) !== 0 ? parseDiff(raw) : null,
-  };
+  const e = into ?? emptyStepEvidence();
+  e.sourceEdit = label.sourceEdit;
+  e.changed = changed;
+  e.read = (state.kind === 'read' || state.kind === 'search') && label.file !== undefined ? label.file : undefined;
+  e.run = run;
+  e.testRun = testRun;
+  e.error = error;
+  e.tracePaths = error !== null && (read & READ.traces) !== 0 ? tracePaths(out, error) : NONE;
+  e.patch = state.kind === 'finish' && (read & READ.patch) !== 0 ? parseDiff(raw) : null;
+  return e;
 }
