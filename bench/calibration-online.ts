@@ -24,7 +24,7 @@ import { auroc } from '../src/core/stats/auroc.js';
 import { calibrationCheck } from '../src/core/stats/calibration-check.js';
 import { calibrationError, type Prediction } from '../src/core/stats/calibration-error.js';
 import { resampleIndices } from '../src/core/stats/bootstrap.js';
-import { seededRandom, type Random } from '../src/core/stats/rng.js';
+import { seededRandom, shuffleInPlace, type Random } from '../src/core/stats/rng.js';
 import { loadCalibrationRuns } from './calibration-runs.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
@@ -146,18 +146,11 @@ const paired = (x: readonly number[], y: readonly number[]) => {
 
 const point = (r: Run): ScoredPoint => ({ z: r.z, pass: r.pass });
 const logLoss = (ps: readonly Prediction[]) => ps.reduce((a, { p, pass }) => a - Math.log(Math.min(1 - 1e-9, Math.max(1e-9, pass ? p : 1 - p))), 0) / ps.length;
-function shuffle<T>(xs: T[], random: Random): T[] {
-  for (let i = xs.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [xs[i], xs[j]] = [xs[j]!, xs[i]!];
-  }
-  return xs;
-}
 /** The source's runs in a random order of its tasks (a task's runs together, in random order). */
 function order(rs: readonly Run[], random: Random): Run[] {
-  const tasks = shuffle([...new Set(rs.map((r) => r.task))].sort(), random);
+  const tasks = shuffleInPlace([...new Set(rs.map((r) => r.task))].sort(), random);
   return tasks.flatMap((t) =>
-    shuffle(
+    shuffleInPlace(
       rs.filter((r) => r.task === t),
       random,
     ),

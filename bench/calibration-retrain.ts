@@ -26,7 +26,7 @@ import { retrainForecast } from '../src/core/forecast/retrain.js';
 import type { ForecastRun } from '../src/core/forecast/run.js';
 import { auroc } from '../src/core/stats/auroc.js';
 import { calibrationCheck } from '../src/core/stats/calibration-check.js';
-import { seededRandom, type Random } from '../src/core/stats/rng.js';
+import { seededRandom, shuffleInPlace, type Random } from '../src/core/stats/rng.js';
 import { loadCalibrationRuns } from './calibration-runs.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
@@ -71,17 +71,10 @@ const endP = (file: ForecastFile, r: ForecastRun): number => {
   return pPassOf(compileModel(m), r.rows, (r.at.length - 1) * FEATURE_COUNT);
 };
 
-function shuffle<T>(xs: T[], random: Random): T[] {
-  for (let i = xs.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [xs[i], xs[j]] = [xs[j]!, xs[i]!];
-  }
-  return xs;
-}
 /** The source's runs in a random order of its tasks (a task's runs together), as calibration-online orders them. */
 const order = (rs: readonly ForecastRun[], random: Random): ForecastRun[] =>
-  shuffle([...new Set(rs.map((r) => r.task))].sort(), random).flatMap((t) =>
-    shuffle(
+  shuffleInPlace([...new Set(rs.map((r) => r.task))].sort(), random).flatMap((t) =>
+    shuffleInPlace(
       rs.filter((r) => r.task === t),
       random,
     ),

@@ -10,6 +10,7 @@
  * total rate, open loop, sessions taken round-robin).
  */
 import WebSocket from 'ws';
+import { seededRandom, shuffleInPlace } from '../src/core/stats/rng.js';
 import type { Step } from '../src/core/types.js';
 
 const ID_LEN = 10;
@@ -343,23 +344,14 @@ export class LoadDriver {
   }
 }
 
-/** A fixed pseudo-random order of n slots (Fisher-Yates on a seeded mulberry32): slot g gets rank out[g]. */
+/** A fixed pseudo-random order of n slots (a seeded shuffle): slot g gets rank out[g]. */
 export function shuffledRanks(n: number, seed = 1): Int32Array {
-  const out = Int32Array.from({ length: n }, (_, i) => i);
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    const x = out[i]!;
-    out[i] = out[j]!;
-    out[j] = x;
-  }
-  return out;
+  return Int32Array.from(
+    shuffleInPlace(
+      Array.from({ length: n }, (_, i) => i),
+      seededRandom(seed),
+    ),
+  );
 }
 
 export function sleep(ms: number): Promise<void> {

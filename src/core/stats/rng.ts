@@ -21,3 +21,14 @@ export function seededRandom(seed: number): Random {
 export function randomIndex(random: Random, n: number): number {
   return Math.floor(random() * n);
 }
+
+/** Shuffles `xs` in place (Fisher-Yates with `random`) and returns it: the same seed, the same order. */
+export function shuffleInPlace<T>(xs: T[], random: Random): T[] {
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = randomIndex(random, i + 1);
+    const x = xs[i]!;
+    xs[i] = xs[j]!;
+    xs[j] = x;
+  }
+  return xs;
+}
