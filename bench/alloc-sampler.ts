@@ -8,6 +8,7 @@
  *
  * `ALLOC_INTERVAL` (bytes, default 1024) is the mean sampling interval. `ALLOC_SURVIVORS=1` leaves out what minor
  * GCs collected: what is left survived a scavenge (copied or promoted, the work of a scavenge pause) or lives on.
+ * `ALLOC_DELAY_MS` starts sampling that long after start-up, so that a server's module loading and warm-up are left out.
  */
 import { Session } from 'node:inspector';
 import { writeFileSync } from 'node:fs';
@@ -15,11 +16,15 @@ import { writeFileSync } from 'node:fs';
 const session = new Session();
 session.connect();
 session.post('HeapProfiler.enable');
-session.post('HeapProfiler.startSampling', {
-  samplingInterval: Number(process.env.ALLOC_INTERVAL ?? 1024),
-  includeObjectsCollectedByMinorGC: process.env.ALLOC_SURVIVORS !== '1',
-  includeObjectsCollectedByMajorGC: true,
-});
+const start = (): void =>
+  session.post('HeapProfiler.startSampling', {
+    samplingInterval: Number(process.env.ALLOC_INTERVAL ?? 1024),
+    includeObjectsCollectedByMinorGC: process.env.ALLOC_SURVIVORS !== '1',
+    includeObjectsCollectedByMajorGC: true,
+  });
+const delayMs = Number(process.env.ALLOC_DELAY_MS ?? 0);
+if (delayMs > 0) setTimeout(start, delayMs).unref();
+else start();
 process.on('exit', () => {
   // The in-process inspector answers synchronously, so the profile is written before the process ends.
   session.post('HeapProfiler.stopSampling', (error, result) => {

@@ -14,7 +14,9 @@
  *     once they are dropped: what they keep alive) and growth (heap after minus before the round: adds
  *     what process-wide caches and pools fill or turn over meanwhile).
  *     Also: the scorer alone (createScorer + push of fresh copies of the same
- *     steps, as parsed from the wire) per session, for the split.
+ *     steps, as parsed from the wire) per session, for the split; and per ended session (the same
+ *     sessions, then `end`: what the server keeps for the resume window) beside the bytes the
+ *     ended-session bound counts for it (`Session.keptBytes`, the `steplens_ended_session_bytes` gauge).
  *  2. bytes per PTA node: `--ptas` PTAs parsed with `ptaFromJson` from the
  *     data/example files (built from corpus runs) in turn; bytes per node, per
  *     PTA of mean example size, and the projection for 10,000 such PTAs.
@@ -127,7 +129,7 @@ async function measured(layout: Layout, build: () => Promise<unknown>): Promise<
   return { growth: (after.heap - before.heap) / n, retained: (after.heap - dropped.heap) / n, external: (after.external - before.external) / n };
 }
 
-async function sessionBytes(trajectories: readonly CorpusTrajectory[], layout: Layout): Promise<{ session: Bytes; scorer: Bytes }> {
+async function sessionBytes(trajectories: readonly CorpusTrajectory[], layout: Layout): Promise<{ session: Bytes; scorer: Bytes; ended: Bytes & { counted: number } }> {
   const data = await mkdtemp(path.join(os.tmpdir(), 'steplens-bench-'));
   const seed = bundledReferencesDir();
   const store = await ReferenceStore.open({ dataDir: data, seedDirs: [seed] });
@@ -148,6 +150,16 @@ async function sessionBytes(trajectories: readonly CorpusTrajectory[], layout: L
     return { registry, conn };
   };
   const session = await measured(layout, round);
+  let counted = 0;
+  const ended = await measured(layout, async () => {
+    const { registry, conn } = await round();
+    const deps: HandlerDeps = { registry, metrics, log, options };
+    for (const s of [...registry.sessions.values()]) await handleFrame(deps, conn, Buffer.from(JSON.stringify({ type: 'end', session: s.id })), false);
+    const kept = [...registry.sessions.values()];
+    if (kept.some((s) => !s.ended)) throw new Error('a session did not end');
+    counted = kept.reduce((n, s) => n + s.keptBytes(), 0) / kept.length;
+    return { registry, conn };
+  });
 
   const reference = await store.reference(SERVER_BENCH_TASK);
   const scorers = (): Promise<Scorer[]> => {
@@ -161,7 +173,7 @@ async function sessionBytes(trajectories: readonly CorpusTrajectory[], layout: L
   };
   const scorer = await measured(layout, scorers);
   await rm(data, { recursive: true, force: true });
-  return { session, scorer };
+  return { session, scorer, ended: { ...ended, counted } };
 }
 
 async function ptaBytes(): Promise<{ perNode: number; perPta: number; meanNodes: number; files: number }> {
@@ -200,10 +212,12 @@ async function main(): Promise<void> {
     `sessions x ${stepsEach} real steps, task ${SERVER_BENCH_TASK} (PTA): overlapping = ${layouts[0]!.sessions} sessions from corpus offset 37·i (each step in ~${fmt((layouts[0]!.sessions * stepsEach) / corpusSteps, 0)} sessions), disjoint = ${layouts[1]!.sessions} sessions from offset ${stepsEach}·i (no step shared; ${corpusSteps} corpus steps); PTAs: ${ptaCount} parsed from the ${p.files} data/example files in turn`,
   );
   const kb = (b: number): string => fmt(b / 1000, 1);
-  const rows = results.flatMap(({ layout, session, scorer }) => [
+  const rows = results.flatMap(({ layout, session, scorer, ended }) => [
     [`per active session, ${layout.name} (server message path)`, kb(session.retained), kb(session.growth)],
     ['  external (Buffers) per session', fmt(session.external / 1000, 2), ''],
     ['  of which the scorer alone (createScorer + push)', kb(scorer.retained), kb(scorer.growth)],
+    [`per ended session, ${layout.name} (kept for resume)`, kb(ended.retained), kb(ended.growth)],
+    ['  counted by the ended-session bound (keptBytes)', kb(ended.counted), ''],
   ]);
   printTable(['heapUsed after full GC, KB per session', 'retained', 'growth'], rows);
   printTable(
@@ -234,6 +248,10 @@ async function main(): Promise<void> {
       disjoint_session_bytes: disjoint!.session.retained,
       disjoint_session_growth_bytes: disjoint!.session.growth,
       disjoint_scorer_bytes: disjoint!.scorer.retained,
+      ended_session_bytes: overlap!.ended.retained,
+      ended_session_counted_bytes: overlap!.ended.counted,
+      disjoint_ended_session_bytes: disjoint!.ended.retained,
+      disjoint_ended_session_counted_bytes: disjoint!.ended.counted,
       pta_node_bytes: p.perNode,
       pta_bytes: p.perPta,
       pta_mean_nodes: p.meanNodes,

@@ -91,6 +91,15 @@ export interface TrajectoryReport {
   forecastVersion?: number;
 }
 
+/** The states a scorer keeps, in its compact form: each read rebuilds state objects. */
+export interface StateRecords {
+  readonly length: number;
+  /** The state at position `i` (0-based), rebuilt; undefined past the end. */
+  at(i: number): State | undefined;
+  /** Every state, in order (new objects on each call). */
+  all(): State[];
+}
+
 /** An incremental scorer for one trajectory. */
 export interface Scorer {
   /** Adds the next step; returns the running score after it. */
@@ -103,6 +112,11 @@ export interface Scorer {
   states(): readonly State[];
   /** The state of the step at position `i` (0-based), rebuilt; undefined past the end. */
   state(i: number): State | undefined;
+  /**
+   * The scorer's own store of its states (about 40-65 B a state, against ~130 for state objects): what a caller
+   * keeps after dropping the scorer, e.g. the server for an ended session. Later pushes append to it.
+   */
+  keptStates(): StateRecords;
   /** Records the test outcome (undefined: unknown); the tiers of later steps follow it. */
   setOutcome(passed: boolean | undefined): void;
   report(passed?: boolean): TrajectoryReport;

@@ -15,7 +15,7 @@ import type { ForecastModel } from './forecast/model.js';
 import { createPriorSignalTracker, type PriorSignalTracker } from './signals/prior-signals.js';
 import { ptaPathCount } from './pta/paths.js';
 import type { ReferenceInfo, ScoreVector, State, Step } from './types.js';
-import type { ForecastTrace, Pta, Scorer, ScorerOptions, StepResult, TrajectoryReport } from './scorer-api.js';
+import type { ForecastTrace, Pta, Scorer, ScorerOptions, StateRecords, StepResult, TrajectoryReport } from './scorer-api.js';
 import { createCoherenceTracker, type CoherenceTracker } from './signals/coherence.js';
 import { sharedRetryDetector } from './signals/repeats.js';
 import { createStructuralTracker, type StructuralTracker } from './signals/structural.js';
@@ -131,6 +131,10 @@ class IncrementalScorer implements Scorer {
 
   state(i: number): State | undefined {
     return this.columns.at(i);
+  }
+
+  keptStates(): StateRecords {
+    return this.columns;
   }
 
   setOutcome(passed: boolean | undefined): void {

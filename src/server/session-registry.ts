@@ -217,15 +217,15 @@ export class SessionRegistry {
   private async finish(session: Session, why: FinalReason): Promise<FinalMessage> {
     await this.deps.durable?.settled(session);
     // From here the session takes no step: the report, the final and a learned reference cover the same steps.
+    // States are rebuilt below only for a learned reference or a shadow policy's record (see Session.release).
     const { frames, report } = session.finish();
-    const states = session.states();
     const passed = session.passed;
     const conn = this.connectionOf(session);
     for (const f of frames) conn?.send(f);
     this.scored(session, frames);
-    const learned = session.learn && passed === true ? await this.learn(session, states) : undefined;
+    const learned = session.learn && passed === true ? await this.learn(session, session.states()) : undefined;
     if (session.policy?.shadow && passed !== undefined) {
-      this.policies.record(session.policy.pair, { states, totals: session.totals, passed });
+      this.policies.record(session.policy.pair, { states: session.states(), totals: session.totals, passed });
     }
     const final: FinalMessage = {
       type: 'final',
@@ -241,7 +241,7 @@ export class SessionRegistry {
     if (session.connection !== undefined) this.deps.connections.get(session.connection)?.ended(session.key);
     this.deps.onEnded?.(session);
     session.endedAt = Date.now();
-    session.release(states);
+    session.release();
     this.keepEnded(session);
     this.deps.metrics.activeSessions.set(this.openCount());
     await this.deps.durable?.finished(session, final);

@@ -5,7 +5,7 @@
  * kept compactly in a {@link FrameLog} and rebuilt when asked for.
  * Socket-free: the caller sends what the methods return.
  */
-import type { Scorer, StepResult, TrajectoryReport } from '../core/scorer-api.js';
+import type { Scorer, StateRecords, StepResult, TrajectoryReport } from '../core/scorer-api.js';
 import type { ReferenceInfo, Signal, Stage, Step } from '../core/types.js';
 import type { FormatName, StreamParser } from '../formats/types.js';
 import type { FinalMessage, ScoreMessage, SignalMessage } from '../protocol/server-messages.js';
@@ -95,12 +95,17 @@ export class Session {
   private scorer: Scorer | undefined;
   private parser: StreamParser | undefined;
   private scored = 0;
-  /** The states kept once the scorer is released (the web view's step table and alignment of an ended session). */
-  private endedStates: ReturnType<Scorer['states']> | undefined;
-  private endedStateBytes = 0;
+  /**
+   * The states kept once the scorer is released (the web view's step table and alignment of an ended session), in
+   * the scorer's compact columns: state objects made at the end would outlive a scavenge and be promoted, for a
+   * page that may never be asked for.
+   */
+  private endedStates: StateRecords | undefined;
   private readonly maxSteps: number;
   /** One short line per step saying what it did (the web view's step table). */
   private readonly texts: string[] = [];
+  /** Their characters, for {@link keptBytes}. */
+  private textChars = 0;
   /** Stage letters of the last steps (at most {@link RECENT}) as char codes in a ring, oldest at `scored % RECENT` once full: the list row, in O(1), no string per step. */
   private readonly recent = new Uint8Array(RECENT);
 
@@ -186,7 +191,9 @@ export class Session {
     step.t = this.scored;
     const result = this.live.push(step);
     this.scored += 1;
-    this.texts.push(stepText(step));
+    const text = stepText(step);
+    this.texts.push(text);
+    this.textChars += text.length;
     this.stages[result.state.stage] += 1;
     this.recent[(this.scored - 1) % RECENT] = result.state.stage.charCodeAt(0);
     if (result.signals.length > 0) this.signals.push(...result.signals);
@@ -256,12 +263,12 @@ export class Session {
 
   /** Every state so far (while live, rebuilt from the scorer's columns on each call). */
   states(): ReturnType<Scorer['states']> {
-    return this.scorer === undefined ? (this.endedStates ?? []) : this.scorer.states();
+    return this.scorer === undefined ? (this.endedStates?.all() ?? []) : this.scorer.states();
   }
 
   /** The state of the step at position `t` (0-based), without rebuilding the others. */
   state(t: number): ReturnType<Scorer['state']> {
-    return this.scorer === undefined ? this.endedStates?.[t] : this.scorer.state(t);
+    return this.scorer === undefined ? this.endedStates?.at(t) : this.scorer.state(t);
   }
 
   /** With a forecast model and before `release`: the forecaster's feature vectors at the sampled prefix lengths (what the learner refits on). */
@@ -282,31 +289,24 @@ export class Session {
    * Called once the session has ended and its final is set: drops the scorer and the stream parser (the
    * labeler's history, the shadow workspace); what `resume`, GET and the web view need stays: the frame log,
    * the final and the states (counted in {@link keptBytes}, so the ended-session byte bound covers them).
-   * `states`: the caller's copy of every state, when it has one (the scorer rebuilds them on each call).
    */
-  release(states?: ReturnType<Scorer['states']>): void {
+  release(): void {
     if (this.scorer === undefined) return;
-    this.endedStates = states?.length === this.scorer.length ? states : this.scorer.states();
-    this.endedStateBytes = statesJsonBytes(this.endedStates);
+    this.endedStates = this.scorer.keptStates();
     this.scorer = undefined;
     this.parser = undefined;
   }
 
-  /** Approximate bytes an ended session keeps (frame log, final and states). */
+  /** Approximate heap bytes an ended session keeps (frame log, final, step lines and states; bench/memory.ts compares it with the heap). */
   keptBytes(): number {
-    return 512 + this.log.bytes + 2 * (this.final === undefined ? 0 : JSON.stringify(this.final).length) + 2 * this.endedStateBytes;
+    const final = this.final === undefined ? 0 : 2 * JSON.stringify(this.final).length;
+    // One byte a character: V8 keeps Latin-1 text (most of these lines) one byte wide.
+    const lines = this.textChars + STRING_BYTES * this.texts.length;
+    return 512 + this.log.bytes + final + lines + KEPT_STATE_BYTES * (this.endedStates?.length ?? 0);
   }
 }
 
-/**
- * About the length of the states' JSON text, without writing it (ending a session must stay cheap): the
- * fixed fields of a state serialise to ~190 characters (hash included), plus its strings and tokens.
- */
-function statesJsonBytes(states: ReturnType<Scorer['states']>): number {
-  let n = 2;
-  for (const s of states) {
-    n += 190 + s.tool.length + (s.file?.length ?? 0) + (s.scope?.length ?? 0) + (s.range === undefined ? 0 : 20);
-    for (const t of s.tokens) n += t.length + 3;
-  }
-  return n;
-}
+/** Heap bytes of a state in the scorer's columns, with the arrays' spare room (the strings and token arrays are pooled). */
+const KEPT_STATE_BYTES = 64;
+/** A string's header and the array slot that holds it. */
+const STRING_BYTES = 24;

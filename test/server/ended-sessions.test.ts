@@ -3,6 +3,8 @@
  * start / 82 steps / end took RSS from 87 to 620 MB with no session open. They are now bounded by count and
  * by bytes (oldest dropped first), release their scorer when they end, and the metrics say how many are kept.
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Step } from '../../src/core/types.js';
 import { ASTROID, Client, readSteps, removeDir, startApp, tempDir, type Running } from './helpers.js';
@@ -11,11 +13,13 @@ let steps: Step[];
 let dir: string;
 let srv: Running;
 const KEEP = 12;
+/** The bundled references: astroid-1196's PTA, so that an ended session's alignment has something to align to. */
+const EXAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/example');
 
 beforeAll(async () => {
   steps = (await readSteps(ASTROID.passA)).slice(0, 10);
   dir = await tempDir();
-  srv = await startApp({ dataDir: dir, limits: { maxEndedSessions: KEEP } });
+  srv = await startApp({ dataDir: dir, seedDirs: [EXAMPLE], limits: { maxEndedSessions: KEEP } });
 });
 afterAll(async () => {
   await srv.app.close();
@@ -53,6 +57,25 @@ describe('ended sessions', () => {
     expect(gauge(metrics, 'steplens_ended_sessions')).toBe(KEEP);
     expect(gauge(metrics, 'steplens_ended_session_bytes')).toBeGreaterThan(0);
     expect(gauge(metrics, 'steplens_active_sessions')).toBe(0);
+    c.close();
+  });
+
+  it("show the same steps once ended as while open (their states are kept in the scorer's columns)", async () => {
+    const c = await Client.connect(srv.wsUrl);
+    const id = 'same-steps';
+    c.send({ type: 'start', session: id, task: ASTROID.task });
+    steps.forEach((step, seq) => c.send({ type: 'step', session: id, seq, step }));
+    await c.sync();
+    const read = async (what: string): Promise<unknown> => (await fetch(`${srv.url}/v1/sessions/${id}/${what}`)).json();
+    const [openSteps, openAlignment] = [await read('steps'), await read('alignment')];
+    c.send({ type: 'end', session: id });
+    await c.nextOf('final', id);
+    expect(((await (await fetch(`${srv.url}/v1/sessions/${id}`)).json()) as { state: string }).state).toBe('ended');
+    // Once ended the view also carries the final; the steps are the same.
+    expect((await read('steps')) as object).toMatchObject({ steps: (openSteps as { steps: unknown[] }).steps });
+    expect(await read('alignment')).toEqual(openAlignment);
+    expect((openSteps as { steps: unknown[] }).steps).toHaveLength(steps.length);
+    expect((openAlignment as { steps: unknown[] }).steps).toHaveLength(steps.length);
     c.close();
   });
 
