@@ -16,9 +16,9 @@ import { constants as perf, monitorEventLoopDelay, PerformanceObserver } from 'n
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
 import { dataText } from '../src/client/frames.js';
+import { buildApp } from '../src/server/app.js';
 import type { AppOptions } from '../src/server/options.js';
 import { bundledReferencesDir } from '../src/package-files.js';
-import { youngGenerationState, type YoungGenerationState } from '../src/server/young-generation.js';
 import { collectGarbage } from './timing.js';
 
 export type TargetKind = 'steplens' | 'echo';
@@ -72,8 +72,6 @@ export interface TargetProcess {
   /** `http://host:port` (steplens only: the HTTP routes). */
   http: string;
   pid: number;
-  /** steplens only: its young generation, as `steplens serve` sizes it (STEPLENS_YOUNG_GENERATION; young-generation.ts). */
-  youngGeneration?: YoungGenerationState;
   /** heapUsed etc. of the target after a forced GC. */
   memory: () => Promise<NodeJS.MemoryUsage>;
   /** The target's event-loop delay (ms) since the previous call (or since it started). */
@@ -125,8 +123,6 @@ async function serveSteplens(options: Partial<AppOptions>): Promise<{ url: strin
   // `--redis URL --redis-prefix P` (see startTarget's `redis`): references and sessions in Redis, as a replica.
   const at = process.argv.indexOf('--redis');
   const redis = at >= 0 ? { url: process.argv[at + 1]!, prefix: process.argv[process.argv.indexOf('--redis-prefix') + 1] ?? 'bench:', replicaId: `bench-${process.pid}` } : undefined;
-  // Loaded here, after target-main.ts sized the young generation as the server's entry points do.
-  const { buildApp } = await import('../src/server/app.js');
   const app = await buildApp({ dataDir: data, seedDirs: [seed], logLevel: 'silent', resumeWindowMs: 1000, ...(redis ? { redis } : {}), ...options });
   const http = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
@@ -158,15 +154,14 @@ async function child(kind: TargetKind, options: Partial<AppOptions>): Promise<vo
     } else if (m.cmd === 'close') void bye();
   });
   process.on('disconnect', () => void bye());
-  process.send?.({ url: server.url, http: server.http, ...(kind === 'steplens' ? { youngGeneration: youngGenerationState() } : {}) });
+  process.send?.({ url: server.url, http: server.http });
 }
 
-/** The target's entry (target-main.ts) as compiled JavaScript (a test running the TypeScript sources forks the built copy: `npm run build` first). */
+/** This module as compiled JavaScript (a test running the TypeScript sources forks the built copy: `npm run build` first). */
 function compiledSelf(): string {
   const self = fileURLToPath(import.meta.url);
-  const main = path.join(path.dirname(self), 'target-main.js');
-  if (self.endsWith('.js')) return main;
-  const built = path.resolve(path.dirname(self), '../dist/bench/target-main.js');
+  if (self.endsWith('.js')) return self;
+  const built = path.resolve(path.dirname(self), '../dist/bench/server-process.js');
   if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build first`);
   return built;
 }
@@ -188,13 +183,12 @@ export async function startTarget(kind: TargetKind, execArgv: string[] = [], opt
         resolve(m as T);
       });
     });
-  const { url, http, youngGeneration } = await next<{ url: string; http: string; youngGeneration?: YoungGenerationState }>();
+  const { url, http } = await next<{ url: string; http: string }>();
   return {
     kind,
     url,
     http,
     pid: proc.pid ?? -1,
-    ...(youngGeneration !== undefined ? { youngGeneration } : {}),
     memory: async () => {
       const reply = next<{ memory: NodeJS.MemoryUsage }>();
       proc.send({ cmd: 'mem' });

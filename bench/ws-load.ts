@@ -280,12 +280,6 @@ async function paced(a: TargetProcess, b: TargetProcess, templates: StepTemplate
   return { p99: lat.p99, figures };
 }
 
-/** How the steplens target's young generation is sized (STEPLENS_YOUNG_GENERATION=default for V8's own growth). */
-function youngLine(t: TargetProcess): string {
-  const y = t.youngGeneration;
-  return y === undefined ? 'unknown' : `${y.choice}, ${y.sizedBy}, ${fmt(y.newSpaceMb, 0)} MB new space`;
-}
-
 async function main(): Promise<void> {
   const file = path.join(findCorpus(args.corpus), SERVER_BENCH_FILE);
   const parsed = parseTrajectoryText(await readFile(file, 'utf8'), 'auto', file);
@@ -302,7 +296,7 @@ async function main(): Promise<void> {
   console.log(machineLine(m));
   console.log(`load average before: ${loadLine()} (a shared machine: rates swing with other jobs; compare the in-run ratios and the CPU per step)`);
   console.log(
-    `trajectory: ${SERVER_BENCH_FILE} (${templates.steps} steps, ${fmt(frameBytes, 0)} B per step frame; held out of its task's PTA); A = steplens (pid ${a.pid}, young generation ${youngLine(a)}), B = bare ws echo (pid ${b.pid}), driver pid ${process.pid}`,
+    `trajectory: ${SERVER_BENCH_FILE} (${templates.steps} steps, ${fmt(frameBytes, 0)} B per step frame; held out of its task's PTA); A = steplens (pid ${a.pid}), B = bare ws echo (pid ${b.pid}), driver pid ${process.pid}`,
   );
   console.log(`closed loop, full sessions (start, steps, end, next session); warm-up ${args['warmup-ms']} ms each, then ${args.rounds} rounds of ${args['round-ms']} ms each (A B B A A B ...)`);
 

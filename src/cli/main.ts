@@ -46,12 +46,6 @@ export async function runCli(argv: string[], rawIO: CliIO): Promise<number> {
     else io.stdout(text);
     return verb === undefined ? 1 : 0;
   }
-  if (verb === 'serve') {
-    // Before the server's modules load (young-generation.ts); a bad value is reported by `serve` itself.
-    const { applyYoungGeneration, youngGenerationChoice } = await import('../server/young-generation.js');
-    const young = youngGenerationChoice(rest, io.env);
-    if (young.ok) applyYoungGeneration(young.value);
-  }
   const command = await loadCommand(verb);
   if (!command) {
     io.stderr(`steplens: unknown command '${verb}' (known: ${COMMAND_NAMES.join(', ')})\n`);

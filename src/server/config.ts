@@ -8,19 +8,16 @@ import { readConfigFile, readForecastFile, readPolicySetFile } from '../settings
 import { loadTokens } from './auth.js';
 import { DEFAULT_LIMITS, type AppOptions, type RedisSettings, type ServerLimits } from './options.js';
 import { checkRedisUrl } from '../store/redis/link.js';
-import { youngGenerationChoice, type YoungGeneration } from './young-generation.js';
 
 export interface ServerConfig {
   host: string;
   port: number;
   app: AppOptions;
-  /** Applied by the entry points before the server loads (young-generation.ts); `runServer` applies it if they did not. */
-  youngGeneration?: YoungGeneration;
 }
 
 export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data DIR] [--seed DIR]... [--token T]... [--token-file FILE]
                       [--log-level L] [--resume-window SECONDS] [--idle-timeout SECONDS] [--learn] [--policy POLICY.json]
-                      [--config CONFIG.json] [--compress-texts] [--young-generation small|default] [--forecast FORECAST.json [--forecast-learn [--forecast-learn-every SECONDS]]]
+                      [--config CONFIG.json] [--compress-texts] [--forecast FORECAST.json [--forecast-learn [--forecast-learn-every SECONDS]]]
                       [--shadow] [--shadow-share R] [--shadow-max-false-stop R] [--shadow-confidence C] [--calibration DIR]
                       [--redis URL [--redis-prefix P] [--replica-id ID] [--lease SECONDS]] [--sessions-per-tenant N] [--limit NAME=VALUE]...
   defaults: --host 127.0.0.1 --port 8787 --data $XDG_DATA_HOME/steplens (~/.local/share/steplens), seeded from the bundled references
@@ -37,9 +34,6 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
             stay warn-only to keep counting (state in DATA/policies/state.json; GET /v1/policies, POST /v1/policies/pin|freeze)
   --config: scoring config (weights, tiers...; what steplens calibrate --weights --config-out writes)
   --compress-texts: keep long texts of idle sessions compressed (less memory per session, more CPU per step)
-  --young-generation: small (the default) keeps V8's young generation at 1 MB semi-spaces: scavenge pauses under ~1.6 ms
-    instead of 4-11 ms at 1,000 sessions, for ~10-15 % more CPU a step at full load; default: V8's own growth
-    (env STEPLENS_YOUNG_GENERATION; a node flag --max-semi-space-size, e.g. in NODE_OPTIONS, wins over both)
   --forecast: outcome forecast model(s) (what steplens train --out writes; 'bundled': the one shipped, trained on public runs):
     adds pPass to score frames, final, GET /v1/sessions/:id and reports
   --forecast-learn: retrain the forecast from finished sessions that reported an outcome, every --forecast-learn-every seconds
@@ -121,7 +115,6 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       policy: { type: 'string' },
       config: { type: 'string' },
       'compress-texts': { type: 'boolean' },
-      'young-generation': { type: 'string' },
       shadow: { type: 'boolean' },
       'shadow-share': { type: 'string' },
       'shadow-max-false-stop': { type: 'string' },
@@ -143,8 +136,6 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SteplensError('usage', `--port must be 0-65535 (got '${portText}')`);
   const dataDir = path.resolve(cwd, values.data ?? env.STEPLENS_DATA ?? defaultDataDir(env));
-  const young = youngGenerationChoice(args, env);
-  if (!young.ok) throw young.error;
   const bundled = values['no-seed'] ? undefined : bundledReferencesDir();
   const seeds = [...(values.seed ?? []).map((d) => path.resolve(cwd, d)), ...(bundled ? [bundled] : [])].filter((d) => d !== dataDir);
   const tokenFile = values['token-file'] ?? env.STEPLENS_TOKEN_FILE;
@@ -184,7 +175,6 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   return {
     host: values.host ?? env.STEPLENS_HOST ?? '127.0.0.1',
     port,
-    youngGeneration: young.value,
     app: {
       dataDir,
       seedDirs: seeds,

@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { SteplensError } from '../errors.js';
-import { applyYoungGeneration, youngGenerationState } from './young-generation.js';
 
 const LISTEN_FAILURES: Record<string, string> = {
   EADDRINUSE: 'the address is already in use (another server on that port?)',
@@ -24,7 +23,6 @@ function listenError(error: unknown, config: ServerConfig): unknown {
  * finished (sessions ended with their `final`, sockets closed, store flushed).
  */
 export async function runServer(config: ServerConfig, onListening?: (address: string, app: FastifyInstance) => void): Promise<void> {
-  applyYoungGeneration(config.youngGeneration ?? 'small');
   const app = await buildApp(config.app);
   let address: string;
   try {
@@ -33,7 +31,7 @@ export async function runServer(config: ServerConfig, onListening?: (address: st
     await app.close();
     throw listenError(error, config);
   }
-  app.log.info({ address, data: config.app.dataDir, seeds: config.app.seedDirs, youngGeneration: youngGenerationState() }, 'steplens server listening');
+  app.log.info({ address, data: config.app.dataDir, seeds: config.app.seedDirs }, 'steplens server listening');
   onListening?.(address, app);
   await new Promise<void>((resolve) => {
     let stopping = false;

@@ -1,13 +1,10 @@
 /** The server entry point (`npm start`): flags and env in, listen, graceful shutdown. */
 import { SteplensError } from '../errors.js';
-import { applyYoungGeneration, youngGenerationChoice } from './young-generation.js';
+import { SERVE_USAGE, serverConfig } from './config.js';
+import { runServer } from './run.js';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  // Before the server's modules load: loading them would already grow the young generation (young-generation.ts).
-  const young = youngGenerationChoice(args, process.env);
-  if (young.ok) applyYoungGeneration(young.value);
-  const [{ SERVE_USAGE, serverConfig }, { runServer }] = await Promise.all([import('./config.js'), import('./run.js')]);
   if (args.includes('--help') || args.includes('-h')) {
     process.stdout.write(`${SERVE_USAGE}\n`);
     return;
