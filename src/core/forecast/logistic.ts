@@ -52,7 +52,11 @@ export interface FitOptions {
   maxIterations?: number;
 }
 
-export const sigmoid = (z: number): number => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
+/** 1 / (1 + e^-z) without overflow, one `Math.exp` a call (the forecaster calls it at every step). */
+export function sigmoid(z: number): number {
+  const e = Math.exp(-Math.abs(z));
+  return z >= 0 ? 1 / (1 + e) : e / (1 + e);
+}
 
 /** The linear score of a row on standardised features, without intercept. */
 export function linear(fit: Pick<LogisticFit, 'mean' | 'scale' | 'weights'>, x: ArrayLike<number>): number {
