@@ -17,7 +17,7 @@ import { ptaPathCount } from './pta/paths.js';
 import type { ReferenceInfo, ScoreVector, State, Step } from './types.js';
 import type { ForecastTrace, Pta, Scorer, ScorerOptions, StateRecords, StepResult, TrajectoryReport } from './scorer-api.js';
 import { createCoherenceTracker, type CoherenceTracker } from './signals/coherence.js';
-import { sharedRetryDetector } from './signals/repeats.js';
+import { sharedRetryDetector, type SharedRetryDetector } from './signals/repeats.js';
 import { createStructuralTracker, type StructuralTracker } from './signals/structural.js';
 import { createTemporalTracker, referenceWindows, type TemporalTracker } from './signals/temporal.js';
 import { createStateBuilder, type StateBuilder } from './state-builder.js';
@@ -67,7 +67,13 @@ class IncrementalScorer implements Scorer {
   private readonly columns = new StateColumns();
   private unknown = 0;
   private outcome: boolean | undefined;
-  private current: ScoreVector;
+  /**
+   * The running score vector as numbers (total, struct, cov, coh, temp; struct and cov are null without a PTA): an
+   * object kept from one step to the next would outlive a scavenge and be promoted (with its boxed numbers), once a
+   * step for every session.
+   */
+  private readonly current = new Float64Array(5);
+  private readonly retry: SharedRetryDetector;
 
   constructor(options: CreateScorerOptions) {
     const cfg = (this.cfg = options.config ?? DEFAULT_CONFIG);
@@ -76,7 +82,7 @@ class IncrementalScorer implements Scorer {
     const pta = (this.pta = ref.kind === 'pta' ? ref.pta : undefined);
     this.builder = createStateBuilder(options.analyzers, { charsPerToken: cfg.charsPerToken });
     // Coherence and the blind-retry signal see the same states in the same order: one retry history for both.
-    const retry = sharedRetryDetector();
+    const retry = (this.retry = sharedRetryDetector());
     this.coherence = createCoherenceTracker(cfg.epsilon, retry);
     this.temporal = createTemporalTracker(ref.kind === 'pta' ? referenceWindows(ref.pta) : ref.prior.windows, cfg.alpha);
     this.structural = pta !== undefined ? createStructuralTracker(pta, cfg.tau) : undefined;
@@ -84,7 +90,6 @@ class IncrementalScorer implements Scorer {
     // The forecaster's retry feature reads the same shared detector (coherence feeds it each state before the forecaster).
     const forecaster = (this.forecaster = options.forecast !== undefined ? createForecaster(options.forecast, retry, options.forecastFeatures) : undefined);
     this.earlyStop = createEarlyStop(policy, { retry });
-    this.current = { total: 0, struct: pta ? 0 : null, cov: pta ? 0 : null, coh: 0, temp: 0 };
     this.reference = Object.freeze(pta !== undefined ? { kind: 'pta', version: pta.version, paths: ptaPathCount(pta) } : { kind: 'prior' });
     const trace = forecaster?.trace;
     if (trace !== undefined) this.forecastTrace = trace;
@@ -110,10 +115,11 @@ class IncrementalScorer implements Scorer {
       cfg.weights,
       priorSignals !== undefined ? { weights: cfg.priorWeights, signals: priorSignals.value() } : undefined,
     );
-    const reward = score.total - this.current.total;
-    this.current = score;
+    const reward = score.total - this.current[0]!;
+    this.keep(score);
     const signals = this.earlyStop.add(state, score.total, pPass);
     const tier = tierFor(score.total, this.outcome, cfg);
+    this.retry.endStep();
     return pPass !== undefined ? { t: state.t, label, state, score, reward, tier, signals, pPass } : { t: state.t, label, state, score, reward, tier, signals };
   }
 
@@ -122,7 +128,23 @@ class IncrementalScorer implements Scorer {
   }
 
   score(): ScoreVector {
-    return { ...this.current };
+    return this.vector();
+  }
+
+  private keep(v: ScoreVector): void {
+    const c = this.current;
+    c[0] = v.total;
+    c[1] = v.struct ?? 0;
+    c[2] = v.cov ?? 0;
+    c[3] = v.coh;
+    c[4] = v.temp;
+  }
+
+  /** The running score vector, in composite()'s key order. */
+  private vector(): ScoreVector {
+    const c = this.current;
+    const ref = this.pta !== undefined;
+    return { total: c[0]!, struct: ref ? c[1]! : null, cov: ref ? c[2]! : null, coh: c[3]!, temp: c[4]! };
   }
 
   states(): readonly State[] {
@@ -142,14 +164,15 @@ class IncrementalScorer implements Scorer {
   }
 
   report(passed?: boolean): TrajectoryReport {
-    const { cfg, pta, current } = this;
+    const { cfg, pta } = this;
+    const current = this.vector();
     const all = this.columns.all();
     const waste = wasteReport(all, { settings: cfg.waste, tau: cfg.tau, ptaFiles: pta?.files });
     const tier = tierFor(current.total, passed, cfg);
     const lucky =
       passed === true && tier === 'Lucky' ? classifyLucky({ states: all, score: current, waste, reference: pta !== undefined ? luckyReference(pta.references) : undefined }, cfg.lucky) : undefined;
     return {
-      score: { ...current },
+      score: current,
       tier,
       ...(lucky !== undefined ? { lucky } : {}),
       waste,

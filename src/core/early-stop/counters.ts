@@ -103,7 +103,9 @@ class ExplorationStreak implements Counter {
   add(state: State): readonly Count[] {
     if (state.stage === 'O') return NONE;
     if (state.stage !== 'E') {
-      this.streak = [];
+      // A new array only when the streak had steps (a Count returned earlier holds them): an empty one is kept, so
+      // most steps allocate nothing that would live until the session's next step.
+      if (this.streak.length > 0) this.streak = [];
       return NONE;
     }
     this.streak.push(state.t);
@@ -123,7 +125,7 @@ class NoAction implements Counter {
 
   add(state: State): readonly Count[] {
     if (state.kind !== 'none') {
-      this.run = [];
+      if (this.run.length > 0) this.run = []; // as in ExplorationStreak
       return NONE;
     }
     this.run.push(state.t);

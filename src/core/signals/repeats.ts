@@ -78,11 +78,20 @@ export interface RetryDetector {
  * coherence tracker and blind-retry stop signal): the first `add` of a state object computes, the others get
  * its answer. One history (a map of every distinct hash seen) per session instead of one per consumer.
  */
-export function sharedRetryDetector(): RetryDetector {
+export function sharedRetryDetector(): SharedRetryDetector {
   return new SharedRetry(createRetryDetector());
 }
 
-class SharedRetry implements RetryDetector {
+/** A shared retry detector, told when every consumer has had the step's state. */
+export interface SharedRetryDetector extends RetryDetector {
+  /**
+   * Drops the step's state: kept until the session's next step, it would outlive a scavenge and be promoted (with
+   * many sessions stepping in turn, one state object a session a step). The next `add` computes anew.
+   */
+  endStep(): void;
+}
+
+class SharedRetry implements SharedRetryDetector {
   private last: State | undefined;
   private answer: number | undefined;
 
@@ -94,6 +103,10 @@ class SharedRetry implements RetryDetector {
       this.last = state;
     }
     return this.answer;
+  }
+
+  endStep(): void {
+    this.last = undefined;
   }
 }
 
