@@ -140,20 +140,19 @@ async function sessionBytes(trajectories: readonly CorpusTrajectory[], layout: L
   const metrics = createMetrics(store);
   let rounds = 0;
   // A fresh registry per round (it counts its open sessions itself): each round's sessions go with their registry.
-  const round = async (): Promise<{ registry: SessionRegistry; conn: Connection }> => {
+  const round = async (): Promise<{ registry: SessionRegistry; conn: Connection; deps: HandlerDeps }> => {
     const registry = new SessionRegistry({ store, analyzers, metrics, log, options, connections });
     const deps: HandlerDeps = { registry, metrics, log, options };
     const conn = await openSessions(deps, trajectories, layout, `${layout.name}-${rounds++}`);
     if (registry.sessions.size !== layout.sessions || [...registry.sessions.values()].some((s) => s.length !== stepsEach)) {
       throw new Error(`expected ${layout.sessions} sessions of ${stepsEach} steps, got ${registry.sessions.size}`);
     }
-    return { registry, conn };
+    return { registry, conn, deps };
   };
   const session = await measured(layout, round);
   let counted = 0;
   const ended = await measured(layout, async () => {
-    const { registry, conn } = await round();
-    const deps: HandlerDeps = { registry, metrics, log, options };
+    const { registry, conn, deps } = await round();
     for (const s of [...registry.sessions.values()]) await handleFrame(deps, conn, Buffer.from(JSON.stringify({ type: 'end', session: s.id })), false);
     const kept = [...registry.sessions.values()];
     if (kept.some((s) => !s.ended)) throw new Error('a session did not end');

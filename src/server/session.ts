@@ -104,8 +104,6 @@ export class Session {
   private readonly maxSteps: number;
   /** One short line per step saying what it did (the web view's step table). */
   private readonly texts: string[] = [];
-  /** Their characters, for {@link keptBytes}. */
-  private textChars = 0;
   /** Stage letters of the last steps (at most {@link RECENT}) as char codes in a ring, oldest at `scored % RECENT` once full: the list row, in O(1), no string per step. */
   private readonly recent = new Uint8Array(RECENT);
 
@@ -191,9 +189,7 @@ export class Session {
     step.t = this.scored;
     const result = this.live.push(step);
     this.scored += 1;
-    const text = stepText(step);
-    this.texts.push(text);
-    this.textChars += text.length;
+    this.texts.push(stepText(step));
     this.stages[result.state.stage] += 1;
     this.recent[(this.scored - 1) % RECENT] = result.state.stage.charCodeAt(0);
     if (result.signals.length > 0) this.signals.push(...result.signals);
@@ -301,7 +297,8 @@ export class Session {
   keptBytes(): number {
     const final = this.final === undefined ? 0 : 2 * JSON.stringify(this.final).length;
     // One byte a character: V8 keeps Latin-1 text (most of these lines) one byte wide.
-    const lines = this.textChars + STRING_BYTES * this.texts.length;
+    let lines = 0;
+    for (const t of this.texts) lines += t.length + STRING_BYTES;
     return 512 + this.log.bytes + final + lines + KEPT_STATE_BYTES * (this.endedStates?.length ?? 0);
   }
 }
