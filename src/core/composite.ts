@@ -2,6 +2,7 @@
  * Composite score and tiers (method.md section 6, reference-free variant of section 8).
  */
 import type { PriorWeights, ScoringConfig, TierThresholds, Weights } from './config.js';
+import { Score } from './score-vector.js';
 import type { PassTier, ScoreVector, Tier } from './types.js';
 
 /** The four signal values a composite is computed from; struct/cov null = scored against the prior. */
@@ -38,7 +39,7 @@ export function composite(v: SignalValues, weights: Weights, prior?: { weights: 
     den += weights.struct + weights.cov;
   }
   const total = den > 0 ? Math.min(100, Math.max(0, num / den)) : 0;
-  return { total, struct: v.struct, cov: v.cov, coh: v.coh, temp: v.temp };
+  return new Score(total, v.struct, v.cov, v.coh, v.temp);
 }
 
 /** Σ of the reference-free weights (the composite's denominator). */
@@ -53,7 +54,7 @@ export function priorWeightSum(w: PriorWeights): number {
  */
 export function priorComposite(v: SignalValues, w: PriorWeights, p: PriorSignals): ScoreVector {
   const total = priorTotal(w, priorWeightSum(w), v.coh, v.temp, p.focus, p.verify, p.brevity, p.edit, p.settle);
-  return { total, struct: null, cov: null, coh: v.coh, temp: v.temp };
+  return new Score(total, null, null, v.coh, v.temp);
 }
 
 /** The total of {@link priorComposite} from plain numbers (`den` = {@link priorWeightSum}): the weight grid calls it millions of times. */

@@ -13,6 +13,7 @@ import { DEFAULT_POLICY, type Policy } from './policy.js';
 import { createForecaster, type Forecaster } from './forecast/forecaster.js';
 import type { ForecastModel } from './forecast/model.js';
 import { createPriorSignalTracker, type PriorSignalTracker } from './signals/prior-signals.js';
+import { Score } from './score-vector.js';
 import { ptaPathCount } from './pta/paths.js';
 import type { ReferenceInfo, ScoreVector, State, Step } from './types.js';
 import type { ForecastTrace, Pta, Scorer, ScorerOptions, StateRecords, StepResult, TrajectoryReport } from './scorer-api.js';
@@ -144,7 +145,7 @@ class IncrementalScorer implements Scorer {
   private vector(): ScoreVector {
     const c = this.current;
     const ref = this.pta !== undefined;
-    return { total: c[0]!, struct: ref ? c[1]! : null, cov: ref ? c[2]! : null, coh: c[3]!, temp: c[4]! };
+    return new Score(c[0]!, ref ? c[1]! : null, ref ? c[2]! : null, c[3]!, c[4]!);
   }
 
   states(): readonly State[] {

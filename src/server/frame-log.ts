@@ -9,6 +9,7 @@
  * step (both in the codes), the reward the change of the total; exceptions are kept aside.
  */
 import type { StepResult } from '../core/scorer-api.js';
+import { Score } from '../core/score-vector.js';
 import type { ReferenceInfo, ScoreVector, Signal } from '../core/types.js';
 import type { ScoreMessage, SignalMessage } from '../protocol/server-messages.js';
 
@@ -177,7 +178,7 @@ export class FrameLog {
       const extra = this.aside?.get(i);
       seq = step === SEQ_ASIDE ? extra!.seq! : seq + step; // add() kept seq aside with this step code
       if (keep(seq, 'score')) {
-        const score: ScoreVector = { total, struct, cov, coh, temp };
+        const score: ScoreVector = new Score(total, struct, cov, coh, temp);
         const reward = extra?.reward ?? total - prevTotal;
         out.push({
           type: 'score',
