@@ -1,4 +1,4 @@
-import { PackedTextMap } from '../memory/packed-text.js';
+import type { PythonScan } from './python-writes.js';
 
 const MODIFIED = 1;
 const CREATED = 2;
@@ -33,8 +33,11 @@ export class LabelHistory {
   readonly created = new FileSet(this.flags, CREATED);
   /** Files the agent has read or viewed (so a later shell write is not a creation). */
   readonly seen = new FileSet(this.flags, SEEN);
-  /** Text the agent wrote into files (editor creates, heredocs), so a later `python f.py` can be read for file writes. */
-  readonly scripts = new PackedTextMap();
+  /**
+   * What the text the agent wrote into each file (editor creates and edits, heredocs) opens, so that a later
+   * `python f.py` can be read for file writes: its scan, not the text.
+   */
+  readonly scripts = new Map<string, PythonScan>();
 
   /** True when the agent modified or created `file` earlier. */
   touched(file: string): boolean {

@@ -4,6 +4,7 @@
  * This scans Python text, not shell: `open(P, mode)`, `Path(P).write_text(...)`,
  * `io.open`/`codecs.open`, with `P` a string literal or a variable assigned one.
  */
+import { flatten } from '../memory/flat-string.js';
 
 /** The files a Python snippet opens for writing and for reading, as written in the code. */
 export interface PythonFileUse {
@@ -25,6 +26,80 @@ function plausiblePath(p: string): boolean {
 }
 
 const NONE: PythonFileUse = Object.freeze({ writes: Object.freeze([]), reads: Object.freeze([]) });
+
+/** A file a snippet opens: its path as written, or the variable that holds it. */
+interface FileRef {
+  readonly path: string | undefined;
+  readonly variable: string | undefined;
+  readonly write: boolean;
+}
+
+/**
+ * What {@link pythonFileUse} reads in one text, in text order: its path assignments and the files it opens. The
+ * labeler keeps this for each file the agent wrote instead of the file's text (a fifth of a session's memory when
+ * sessions share no text), and a later `python file` run is scanned from it.
+ */
+export interface PythonScan {
+  /** Path assignments, each as a variable name then its value. */
+  readonly assigns: readonly string[];
+  /** `open(...)` calls, in order. */
+  readonly opens: readonly FileRef[];
+  /** `Path(...).write_text(...)` and the like, in order. */
+  readonly methods: readonly FileRef[];
+}
+
+export const EMPTY_SCAN: PythonScan = Object.freeze({ assigns: Object.freeze([]), opens: Object.freeze([]), methods: Object.freeze([]) });
+
+// Matches are slices of the scanned text: copied, so that a kept scan does not keep the text alive.
+const own = (s: string | undefined): string | undefined => (s === undefined ? undefined : flatten(s));
+
+/** The scan of one text (see {@link PythonScan}). */
+export function pythonScan(code: string): PythonScan {
+  const assigns: string[] = [];
+  if (code.includes('='))
+    for (let m = ASSIGN.exec(code); m; m = ASSIGN.exec(code)) {
+      const value = literal(m, 2);
+      if (m[1] !== undefined && value !== undefined && plausiblePath(value)) assigns.push(flatten(m[1]), flatten(value));
+    }
+  const opens: FileRef[] = [];
+  if (code.includes('open('))
+    for (let m = OPEN.exec(code); m; m = OPEN.exec(code)) {
+      const ref = fileRef(literal(m, 1), m[3], /[wax+]/.test(literal(m, 4) ?? 'r'));
+      if (ref !== undefined) opens.push(ref);
+    }
+  const methods: FileRef[] = [];
+  if (code.includes('_text(') || code.includes('_bytes('))
+    for (let m = PATH_METHOD.exec(code); m; m = PATH_METHOD.exec(code)) {
+      const ref = fileRef(literal(m, 1), m[3], (m[4] ?? '').startsWith('write'));
+      if (ref !== undefined) methods.push(ref);
+    }
+  return assigns.length + opens.length + methods.length === 0 ? EMPTY_SCAN : { assigns, opens, methods };
+}
+
+/** A path written out that is not a plausible path opens nothing (its variable is not looked at either). */
+function fileRef(path: string | undefined, variable: string | undefined, write: boolean): FileRef | undefined {
+  if (path !== undefined) return plausiblePath(path) ? { path: own(path), variable: undefined, write } : undefined;
+  return variable === undefined ? undefined : { path: undefined, variable: own(variable), write };
+}
+
+/**
+ * The files that texts joined by newlines open, from their scans: {@link pythonFileUse} of the joined text (a
+ * variable names the path it was last assigned anywhere in them), unless one match would span two texts.
+ */
+export function fileUseOfScans(scans: readonly PythonScan[]): PythonFileUse {
+  const vars = new Map<string, string>();
+  for (const s of scans) for (let i = 0; i < s.assigns.length; i += 2) vars.set(s.assigns[i]!, s.assigns[i + 1]!);
+  const writes = new Set<string>();
+  const reads = new Set<string>();
+  const add = (r: FileRef) => {
+    const path = r.path ?? vars.get(r.variable!);
+    if (path === undefined || !plausiblePath(path)) return;
+    (r.write ? writes : reads).add(path);
+  };
+  for (const s of scans) for (const r of s.opens) add(r);
+  for (const s of scans) for (const r of s.methods) add(r);
+  return Object.freeze({ writes: Object.freeze([...writes]), reads: Object.freeze([...reads]) });
+}
 
 /** Texts scanned, kept (least recently used go first), and the longest text kept: agents rerun the same scripts and heredocs. */
 export const SCAN_CACHE_ENTRIES = 1024;
@@ -52,29 +127,5 @@ export function pythonFileUse(code: string): PythonFileUse {
 
 /** {@link pythonFileUse} without the memo (tests compare both). */
 export function scanPythonFileUse(code: string): PythonFileUse {
-  const opens = code.includes('open(');
-  const methods = code.includes('_text(') || code.includes('_bytes(');
-  const vars = new Map<string, string>();
-  for (let m = ASSIGN.exec(code); m; m = ASSIGN.exec(code)) {
-    const value = literal(m, 2);
-    if (m[1] !== undefined && value !== undefined && plausiblePath(value)) vars.set(m[1], value);
-  }
-  const writes = new Set<string>();
-  const reads = new Set<string>();
-  const add = (path: string | undefined, write: boolean) => {
-    if (path === undefined || !plausiblePath(path)) return;
-    (write ? writes : reads).add(path);
-  };
-  if (opens)
-    for (let m = OPEN.exec(code); m; m = OPEN.exec(code)) {
-      const path = literal(m, 1) ?? (m[3] === undefined ? undefined : vars.get(m[3]));
-      const mode = literal(m, 4) ?? 'r';
-      add(path, /[wax+]/.test(mode));
-    }
-  if (methods)
-    for (let m = PATH_METHOD.exec(code); m; m = PATH_METHOD.exec(code)) {
-      const path = literal(m, 1) ?? (m[3] === undefined ? undefined : vars.get(m[3]));
-      add(path, (m[4] ?? '').startsWith('write'));
-    }
-  return Object.freeze({ writes: Object.freeze([...writes]), reads: Object.freeze([...reads]) });
+  return fileUseOfScans([pythonScan(code)]);
 }

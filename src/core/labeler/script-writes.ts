@@ -4,7 +4,7 @@ import type { LabelHistory } from './history.js';
 import type { Intent } from './intent.js';
 import { intern } from '../memory/flat-string.js';
 import { isOutsideRepo } from './paths.js';
-import { pythonFileUse } from './python-writes.js';
+import { EMPTY_SCAN, fileUseOfScans, pythonFileUse, pythonScan, type PythonFileUse, type PythonScan } from './python-writes.js';
 import { positionals } from './shell-args.js';
 
 type Resolve = (p: string) => string;
@@ -17,24 +17,23 @@ function baseName(name: string): string {
 }
 
 /**
- * The Python text a shell line runs: the line itself (it holds `-c` code and
- * heredoc bodies) plus the text of any script it runs that the agent wrote earlier.
- * Undefined when the line runs no Python.
+ * What the Python a shell line runs opens: the line itself (it holds `-c` code and heredoc bodies) and any
+ * script it runs that the agent wrote earlier, from that script's kept scan. Undefined when the line runs no Python.
  */
-function pythonText(command: string, shell: ParsedShell, resolve: Resolve, h: LabelHistory): string | undefined {
+function pythonUse(command: string, shell: ParsedShell, resolve: Resolve, h: LabelHistory): PythonFileUse | undefined {
   let runsPython = false;
-  let parts: string[] | undefined;
+  let scans: PythonScan[] | undefined;
   for (const c of shell.commands) {
     if (!PYTHON.test(baseName(c.name))) continue;
     runsPython = true;
     const script = positionals(c.args, SCRIPT_FLAGS)[0];
     if (script === undefined || script === '-' || c.args.includes('-c') || c.args.includes('-m')) continue;
-    const text = h.scripts.get(resolve(script));
-    if (text !== undefined) (parts ??= [command]).push(text);
+    const scan = h.scripts.get(resolve(script));
+    if (scan !== undefined) (scans ??= [pythonScan(command)]).push(scan);
   }
   if (!runsPython) return undefined;
-  // Most runs hold their code in the line itself: the line, not a joined copy of it.
-  return parts === undefined ? command : parts.join('\n');
+  // Most runs hold their code in the line itself: the line's own memoised scan.
+  return scans === undefined ? pythonFileUse(command) : fileUseOfScans(scans);
 }
 
 /** Python flags that take a value (`-W ignore`, `-X dev`): their values are not the script. */
@@ -48,7 +47,10 @@ const SCRIPT_FLAGS: ReadonlySet<string> = new Set(['-W', '-X']);
  * repository and the same code reads it too, or the agent has seen or changed it before.
  */
 export function scriptWriteIntents(code: string, resolve: Resolve, h: LabelHistory): Intent[] {
-  const use = pythonFileUse(code);
+  return writeIntents(pythonFileUse(code), resolve, h);
+}
+
+function writeIntents(use: PythonFileUse, resolve: Resolve, h: LabelHistory): Intent[] {
   if (use.writes.length === 0) return [];
   const reads = new Set(use.reads.map(resolve));
   const out: Intent[] = [];
@@ -62,22 +64,33 @@ export function scriptWriteIntents(code: string, resolve: Resolve, h: LabelHisto
 
 /** Write intents of the Python a shell line runs (see {@link scriptWriteIntents}). */
 export function shellScriptWrites(command: string, shell: ParsedShell, resolve: Resolve, h: LabelHistory): Intent[] {
-  const text = pythonText(command, shell, resolve, h);
-  return text === undefined ? [] : scriptWriteIntents(text, resolve, h);
+  const use = pythonUse(command, shell, resolve, h);
+  return use === undefined ? [] : writeIntents(use, resolve, h);
 }
 
-/** Remembers the text of files the step wrote, so that running them later can be scanned. */
+/**
+ * Remembers what the files the step wrote open, so that running them later can be scanned: the scan of the text
+ * written, and for an edit the file's scan so far followed by the new text's (the file's text with the new text
+ * appended, as before).
+ */
 export function rememberScripts(step: Step, intents: Intent[], h: LabelHistory): void {
   const a = step.action;
   if (a.kind === 'edit') {
     const file = intents[0]?.type === 'write' ? intents[0].file : undefined;
     if (file === undefined) return;
-    if (a.op === 'create' || a.op === 'write') h.scripts.set(intern(file), a.text ?? a.new ?? '');
-    else if (a.new !== undefined) h.scripts.set(intern(file), `${h.scripts.get(file) ?? ''}\n${a.new}`);
+    if (a.op === 'create' || a.op === 'write') h.scripts.set(intern(file), pythonScan(a.text ?? a.new ?? ''));
+    else if (a.new !== undefined) h.scripts.set(intern(file), joinScans(h.scripts.get(file), pythonScan(a.new)));
     return;
   }
   if (a.kind !== 'shell') return;
   for (const i of intents) {
-    if (i.type === 'write' && !i.script && i.file?.endsWith('.py')) h.scripts.set(intern(i.file), a.command);
+    if (i.type === 'write' && !i.script && i.file?.endsWith('.py')) h.scripts.set(intern(i.file), pythonScan(a.command));
   }
+}
+
+/** The scan of two texts joined by a newline (see {@link fileUseOfScans}). */
+function joinScans(a: PythonScan | undefined, b: PythonScan): PythonScan {
+  if (a === undefined || a === EMPTY_SCAN) return b;
+  if (b === EMPTY_SCAN) return a;
+  return { assigns: [...a.assigns, ...b.assigns], opens: [...a.opens, ...b.opens], methods: [...a.methods, ...b.methods] };
 }
