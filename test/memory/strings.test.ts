@@ -3,7 +3,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERN_ENTRIES, flatten, intern, poolSizes } from '../../src/core/memory/flat-string.js';
-import { HOT_TEXTS, MAX_BUCKET, PackedTextMap, SHARE_MIN_CHARS, SharedText, packText, sharedTexts, unpackText, setTextCompression } from '../../src/core/memory/packed-text.js';
+import { HOT_TEXTS, MAX_BUCKET, SHARE_MIN_CHARS, SharedText, packText, sharedTexts, unpackText, setTextCompression } from '../../src/core/memory/packed-text.js';
 
 // Compression is off by default (a memory/CPU knob, `serve --compress-texts`); these tests exercise it on.
 beforeAll(() => setTextCompression(true));
@@ -50,17 +50,6 @@ describe('packed text', () => {
     expect(JSON.stringify(p).length).toBeLessThan(text.length / 4);
     expect(unpackText(p)).toBe(text);
     expect(JSON.stringify(p).length).toBeGreaterThan(text.length);
-  });
-
-  it('PackedTextMap stores and returns texts', () => {
-    const m = new PackedTextMap();
-    const text = 'print(open("a.py").read())\n'.repeat(30);
-    m.set('fix.py', text).set('b.py', 'x');
-    expect(m.get('fix.py')).toBe(text);
-    expect(m.get('b.py')).toBe('x');
-    expect(m.get('c.py')).toBeUndefined();
-    expect(m.has('b.py')).toBe(true);
-    expect(m.size).toBe(2);
   });
 });
 

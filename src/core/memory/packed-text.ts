@@ -1,7 +1,7 @@
 /**
- * Text kept long but read rarely (shadow-workspace files, scripts the agent
- * wrote), stored deflated once it goes cold: source text shrinks 3-5x. The
- * compressed bytes live in a one-byte (latin1) heap string, nothing off-heap.
+ * Text kept long but read rarely (shadow-workspace files), stored deflated
+ * once it goes cold: source text shrinks 3-5x. The compressed bytes live in a
+ * one-byte (latin1) heap string, nothing off-heap.
  * A small global LRU of recently used texts ({@link HOT_TEXTS}, shared by all
  * sessions) keeps them inflated, so a step that reads a file several times, or
  * the next step on the same file, pays no zlib call; a text leaving it is
@@ -179,32 +179,4 @@ export function packedLength(packed: PackedText): number {
 /** Marks a packed text as replaced (it leaves the hot set without being deflated). */
 export function releaseText(packed: PackedText | undefined): void {
   if (packed instanceof LazyText) packed.release();
-}
-
-/** A string-to-text map that stores its values packed (drop-in for the Map methods the labeler uses). */
-export class PackedTextMap {
-  private readonly map = new Map<string, PackedText>();
-
-  /** The text stored under `key`. */
-  get(key: string): string | undefined {
-    const v = this.map.get(key);
-    return v === undefined ? undefined : unpackText(v);
-  }
-
-  /** Stores `text` under `key` (packed). */
-  set(key: string, text: string): this {
-    releaseText(this.map.get(key));
-    this.map.set(key, packText(text));
-    return this;
-  }
-
-  /** True when a text is stored under `key`. */
-  has(key: string): boolean {
-    return this.map.has(key);
-  }
-
-  /** Number of texts stored. */
-  get size(): number {
-    return this.map.size;
-  }
 }
