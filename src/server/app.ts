@@ -21,6 +21,7 @@ import { LearningGuard } from './learning-guard.js';
 import { registerTicketRoutes } from './ticket-routes.js';
 import { CLOSE, Connection } from './connection.js';
 import { capConnections } from './connection-caps.js';
+import { FrameBatch } from './frame-batch.js';
 import { endWithError, frameworkErrorOptions, installErrorShapes } from './http-errors.js';
 import { registerHttpRoutes, sendError } from './http-routes.js';
 import { registerScoringRoutes } from './scoring-routes.js';
@@ -158,6 +159,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     },
     preClose: async () => {
       accepting = false;
+      frames.flush();
       clearInterval(sweeper);
       clearInterval(leaseKeeper);
       // With Redis, sessions are handed back (leases released) for other replicas to resume; else they end.
@@ -173,6 +175,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     },
   });
 
+  const frames = new FrameBatch(
+    (conn, raw, isBinary) => conn.handle(() => handleFrame(deps, conn, raw, isBinary)),
+    (error) => log.error({ err: error }, 'frame handler failed'),
+  );
   app.get('/v1/stream', { websocket: true }, (socket: WebSocket, req) => {
     const id = ++nextConnection;
     const conn = new Connection(id, socket, resolved.limits.outgoingQueueBytes, (queued) => {
@@ -185,9 +191,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     log.info({ connection: conn.id, tenant: conn.principal.tenant }, 'connection opened');
     socket.on('message', (data, isBinary) => {
       const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
-      conn.handle(() => handleFrame(deps, conn, raw, isBinary));
+      frames.add(conn, raw, isBinary);
     });
     socket.on('close', (code) => {
+      frames.flush();
       registry.detachAll(conn);
       connections.delete(conn.id);
       metrics.activeConnections.set(connections.size);
