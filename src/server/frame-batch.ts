@@ -11,6 +11,13 @@ import type { Connection } from './connection.js';
 
 export type FrameHandler = (conn: Connection, raw: Buffer, isBinary: boolean) => void;
 
+/**
+ * Frames handled in one batch at most: a turn that reads a backlog (the server fell behind for a moment) answers
+ * in batches of this many instead of holding every answer until the whole backlog is handled (unbounded, the p99
+ * at half the maximum rate read 175 ms against 34-77 before batching).
+ */
+export const MAX_BATCH = 16;
+
 export class FrameBatch {
   /** Pending frames as (connection, bytes, binary) triples: one array for the batch, not an object a frame. */
   private pending: unknown[] = [];
@@ -30,15 +37,20 @@ export class FrameBatch {
 
   add(conn: Connection, raw: Buffer, isBinary: boolean): void {
     this.pending.push(conn, raw, isBinary);
+    if (this.pending.length >= 3 * MAX_BATCH) return this.flush();
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(this.flush);
+      setImmediate(this.turnEnd);
     }
   }
 
+  private readonly turnEnd = (): void => {
+    this.scheduled = false;
+    this.flush();
+  };
+
   /** Handles every pending frame now, in arrival order (a frame that throws does not stop the others). */
   readonly flush = (): void => {
-    this.scheduled = false;
     const items = this.pending;
     if (items.length === 0) return;
     // A frame handled here cannot add to this batch (frames come from socket reads), but a flush from a close

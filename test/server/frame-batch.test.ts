@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Step } from '../../src/core/types.js';
 import type { Connection } from '../../src/server/connection.js';
-import { FrameBatch } from '../../src/server/frame-batch.js';
+import { FrameBatch, MAX_BATCH } from '../../src/server/frame-batch.js';
 import { ASTROID, Client, readSteps, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
 const connA = { id: 1 } as unknown as Connection;
@@ -93,5 +93,27 @@ describe('a burst of frames sent just before a close', () => {
       doc = (await (await fetch(`${srv.url}/v1/sessions/burst`)).json()) as typeof doc;
     }
     expect(doc).toMatchObject({ state: 'ended', steps: 5 });
+  });
+});
+
+describe('FrameBatch, bounded', () => {
+  it('handles a batch as soon as it holds MAX_BATCH frames, and the rest at the end of the turn', async () => {
+    const seen: string[] = [];
+    const batch = new FrameBatch(
+      (_conn, raw) => seen.push(raw.toString()),
+      () => undefined,
+    );
+    for (let i = 0; i < MAX_BATCH - 1; i++) batch.add(connA, frame(`f${i}`), false);
+    expect(seen).toHaveLength(0);
+    batch.add(connA, frame(`f${MAX_BATCH - 1}`), false);
+    expect(seen).toHaveLength(MAX_BATCH);
+    batch.add(connA, frame('late'), false);
+    expect(seen).toHaveLength(MAX_BATCH);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([...Array.from({ length: MAX_BATCH }, (_, i) => `f${i}`), 'late']);
+    // The next turn schedules again.
+    batch.add(connB, frame('next'), false);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen.at(-1)).toBe('next');
   });
 });
