@@ -21,8 +21,6 @@ export const MAX_BATCH = 16;
 export class FrameBatch {
   /** Pending frames as (connection, bytes, binary) triples: one array for the batch, not an object a frame. */
   private pending: unknown[] = [];
-  /** The array the last flush handled, emptied and reused for the next batch. */
-  private spare: unknown[] = [];
   private scheduled = false;
 
   constructor(
@@ -50,24 +48,19 @@ export class FrameBatch {
   };
 
   /** Handles every pending frame now, in arrival order (a frame that throws does not stop the others). */
-  readonly flush = (): void => {
+  flush(): void {
     const items = this.pending;
     if (items.length === 0) return;
     // A frame handled here cannot add to this batch (frames come from socket reads), but a flush from a close
     // handler could start while this one runs: it then sees only frames that arrived after the swap.
-    this.pending = this.spare;
-    try {
-      for (let i = 0; i < items.length; i += 3) {
-        try {
-          this.handle(items[i] as Connection, items[i + 1] as Buffer, items[i + 2] as boolean);
-        } catch (error) {
-          // handleFrame answers bad input itself: anything thrown past it is a bug, reported and kept from the other frames.
-          this.onError(error);
-        }
+    this.pending = [];
+    for (let i = 0; i < items.length; i += 3) {
+      try {
+        this.handle(items[i] as Connection, items[i + 1] as Buffer, items[i + 2] as boolean);
+      } catch (error) {
+        // handleFrame answers bad input itself: anything thrown past it is a bug, reported and kept from the other frames.
+        this.onError(error);
       }
-    } finally {
-      items.length = 0;
-      this.spare = items;
     }
-  };
+  }
 }

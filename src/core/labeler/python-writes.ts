@@ -50,11 +50,9 @@ export interface PythonScan {
 
 export const EMPTY_SCAN: PythonScan = Object.freeze({ assigns: Object.freeze([]), opens: Object.freeze([]), methods: Object.freeze([]) });
 
-// Matches are slices of the scanned text: copied, so that a kept scan does not keep the text alive.
-const own = (s: string | undefined): string | undefined => (s === undefined ? undefined : flatten(s));
-
 /** The scan of one text (see {@link PythonScan}). */
 export function pythonScan(code: string): PythonScan {
+  // Matches are slices of the scanned text: copied (`flatten`), so that a kept scan does not keep the text alive.
   const assigns: string[] = [];
   if (code.includes('='))
     for (let m = ASSIGN.exec(code); m; m = ASSIGN.exec(code)) {
@@ -78,8 +76,8 @@ export function pythonScan(code: string): PythonScan {
 
 /** A path written out that is not a plausible path opens nothing (its variable is not looked at either). */
 function fileRef(path: string | undefined, variable: string | undefined, write: boolean): FileRef | undefined {
-  if (path !== undefined) return plausiblePath(path) ? { path: own(path), variable: undefined, write } : undefined;
-  return variable === undefined ? undefined : { path: undefined, variable: own(variable), write };
+  if (path !== undefined) return plausiblePath(path) ? { path: flatten(path), variable: undefined, write } : undefined;
+  return variable === undefined ? undefined : { path: undefined, variable: flatten(variable), write };
 }
 
 /**
