@@ -117,6 +117,11 @@ export interface Scorer {
    * keeps after dropping the scorer, e.g. the server for an ended session. Later pushes append to it.
    */
   keptStates(): StateRecords;
+  /**
+   * The caller is done pushing (a session that ended): the shadow workspace's texts leave the process-wide set of
+   * inflated texts without being deflated (see core/memory/packed-text.ts). Every method still works afterwards.
+   */
+  release(): void;
   /** Records the test outcome (undefined: unknown); the tiers of later steps follow it. */
   setOutcome(passed: boolean | undefined): void;
   report(passed?: boolean): TrajectoryReport;

@@ -160,6 +160,10 @@ class IncrementalScorer implements Scorer {
     return this.columns;
   }
 
+  release(): void {
+    this.builder.release();
+  }
+
   setOutcome(passed: boolean | undefined): void {
     this.outcome = passed;
   }

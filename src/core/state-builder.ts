@@ -15,6 +15,8 @@ import { createVariantTracker, exactAction, exactKey, terminalExactKey } from '.
 export interface StateBuilder {
   /** Labels the next step and builds its state (O(1) apart from parsing). */
   next(step: Step): { label: Label; state: State };
+  /** No more steps are coming soon: the workspace's texts leave the shared hot set undeflated ({@link ShadowWorkspace.release}). */
+  release(): void;
 }
 
 /** Options of {@link createStateBuilder}. */
@@ -46,6 +48,10 @@ class IncrementalStateBuilder implements StateBuilder {
   ) {
     this.labeler = new Labeler(analyzers.shell, options);
     this.charsPerToken = options.charsPerToken ?? DEFAULT_CONFIG.charsPerToken;
+  }
+
+  release(): void {
+    this.workspace.release();
   }
 
   next(step: Step): { label: Label; state: State } {

@@ -289,6 +289,7 @@ export class Session {
   release(): void {
     if (this.scorer === undefined) return;
     this.endedStates = this.scorer.keptStates();
+    this.scorer.release();
     this.scorer = undefined;
     this.parser = undefined;
   }

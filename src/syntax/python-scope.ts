@@ -15,6 +15,11 @@ export interface ScopeResolverOptions {
   cacheBytes?: number;
   /** Characters of a file tree-sitter parses (default {@link MAX_SCOPE_PARSE_CHARS}); a longer file's scopes come from indentation. */
   maxParseChars?: number;
+  /**
+   * Reparse a file's new text from the tree of its previous text (tree-sitter's incremental parsing: the tree is the
+   * one a fresh parse gives, built mostly from the old tree's unchanged parts). Default true; false parses afresh.
+   */
+  incremental?: boolean;
 }
 
 /**
@@ -56,6 +61,42 @@ function scopeOf(root: SyntaxNode, start: number, end: number): string {
   return names.length > 0 ? names.join('.') : '<module>';
 }
 
+/** Files whose latest parse tree is remembered for incremental reparsing. */
+const LATEST_FILES = 64;
+
+/** A zero-based (row, column) of a UTF-16 offset, columns in code units, as node tree-sitter counts them. */
+function pointAt(text: string, offset: number): Parser.Point {
+  let row = 0;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    row++;
+    lineStart = i + 1;
+  }
+  return { row, column: offset - lineStart };
+}
+
+/**
+ * The edit that turns `before` into `after`, as one changed span between their common prefix and common suffix:
+ * exact for any pair of texts (a span wider than what changed only makes the reparse do more).
+ */
+export function textEdit(before: string, after: string): Parser.Edit {
+  const shorter = Math.min(before.length, after.length);
+  let start = 0;
+  while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  let tail = 0;
+  while (tail < shorter - start && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
+  const oldEnd = before.length - tail;
+  const newEnd = after.length - tail;
+  return {
+    startIndex: start,
+    oldEndIndex: oldEnd,
+    newEndIndex: newEnd,
+    startPosition: pointAt(before, start),
+    oldEndPosition: pointAt(before, oldEnd),
+    newEndPosition: pointAt(after, newEnd),
+  };
+}
+
 /**
  * A {@link ScopeResolver} over tree-sitter-python. Lines are 1-based and
  * inclusive; non-`.py` files yield undefined. Parse trees are cached (LRU,
@@ -65,7 +106,10 @@ function scopeOf(root: SyntaxNode, start: number, end: number): string {
 export function createPythonScopeResolver(options: ScopeResolverOptions = {}): ScopeResolver & { cacheStats(): CacheStats } {
   let parser: Parser | undefined; // made by the first .py file parsed
   const maxChars = options.maxParseChars ?? MAX_SCOPE_PARSE_CHARS;
-  const cache = new LRUCache<string, { tree: Parser.Tree; bytes: number }>({
+  const incremental = options.incremental ?? true;
+  /** Per file path, the cache key of its latest tree: the old tree its next text is reparsed from. */
+  const latest = new LRUCache<string, string>({ max: LATEST_FILES });
+  const cache = new LRUCache<string, { tree: Parser.Tree; text: string; bytes: number }>({
     max: options.cacheSize ?? 256,
     maxSize: options.cacheBytes ?? 64 * 1024 * 1024,
     sizeCalculation: (entry) => entry.bytes,
@@ -80,15 +124,30 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
       let tree = cache.get(key)?.tree;
       if (!tree) {
         parser ??= newParser('python'); // outside the try: a grammar that fails to load is an error, not "no scope"
+        const old = incremental ? previousTree(file, text) : undefined;
         try {
-          tree = parser.parse(text);
+          tree = parser.parse(text, old);
         } catch {
           return undefined;
         }
-        cache.set(key, { tree, bytes: tree.rootNode.descendantCount * BYTES_PER_NODE + 2 * text.length });
+        cache.set(key, { tree, text, bytes: tree.rootNode.descendantCount * BYTES_PER_NODE + 2 * text.length });
+        if (incremental) latest.set(file, key);
       }
       return scopeOf(tree.rootNode, lo, hi);
     },
     cacheStats: () => ({ entries: cache.size, bytes: cache.calculatedSize }),
   };
+
+  /**
+   * The tree of `file`'s latest text, taken out of the cache and edited to the new text's shape (`edit` changes the
+   * tree in place, so a cached copy would then answer its old text wrongly). Undefined when it was evicted.
+   */
+  function previousTree(file: string, text: string): Parser.Tree | undefined {
+    const key = latest.get(file);
+    const entry = key === undefined ? undefined : cache.get(key);
+    if (entry === undefined) return undefined;
+    cache.delete(key!);
+    entry.tree.edit(textEdit(entry.text, text));
+    return entry.tree;
+  }
 }

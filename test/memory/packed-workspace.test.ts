@@ -172,3 +172,37 @@ describe('packed shadow workspace', () => {
     expect(unpack(packed)).toEqual(lines);
   });
 });
+
+describe('a released workspace', () => {
+  /** A workspace that viewed `n` long files (packed: deflatable texts in the hot set). */
+  function viewed(tag: string, n: number): ShadowWorkspace {
+    const ws = new ShadowWorkspace();
+    for (let f = 0; f < n; f++) {
+      ws.observe(`${tag}/f${f}.py`, new Map(Array.from({ length: 60 }, (_, i) => [i + 1, `    ${tag}_${f}_${i} = compute(${i})`] as [number, string])));
+      ws.settle();
+      ws.settle();
+    }
+    return ws;
+  }
+  const zlib = process.getBuiltinModule('node:zlib');
+
+  it('leaves its texts inflated and out of the hot set: its session ended, so deflating them would be wasted', () => {
+    const deflates = (release: boolean): number => {
+      const ws = viewed(release ? 'released' : 'kept', 8);
+      if (release) ws.release();
+      const real = zlib.deflateRawSync;
+      let calls = 0;
+      zlib.deflateRawSync = (...args: Parameters<typeof real>) => (calls++, real(...args));
+      try {
+        for (let i = 0; i < 2 * HOT_TEXTS; i++) packText(`${release} ${i} ${'v'.repeat(400)}`);
+      } finally {
+        zlib.deflateRawSync = real;
+      }
+      expect(ws.prefix(`${release ? 'released' : 'kept'}/f0.py`)?.lines).toBe(60);
+      return calls;
+    };
+    const kept = deflates(false);
+    const released = deflates(true);
+    expect(kept - released).toBeGreaterThanOrEqual(8);
+  });
+});

@@ -3,7 +3,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERN_ENTRIES, flatten, intern, poolSizes } from '../../src/core/memory/flat-string.js';
-import { HOT_TEXTS, MAX_BUCKET, SHARE_MIN_CHARS, SharedText, packText, sharedTexts, unpackText, setTextCompression } from '../../src/core/memory/packed-text.js';
+import { HOT_TEXTS, MAX_BUCKET, SHARE_MIN_CHARS, LazyText, packText, sharedTexts, unpackText, setTextCompression } from '../../src/core/memory/packed-text.js';
 
 // Compression is off by default (a memory/CPU knob, `serve --compress-texts`); these tests exercise it on.
 beforeAll(() => setTextCompression(true));
@@ -53,6 +53,32 @@ describe('packed text', () => {
   });
 });
 
+describe('packed text with compression on: shared, released', () => {
+  const file = Array.from({ length: 80 }, (_, i) => `    value_${i} = compute(${i})  # pooled while compressed`).join('\n');
+
+  it('sessions packing an equal long text keep one copy, which cools once for all of them', () => {
+    const a = packText(file.slice(0));
+    const b = packText(`${file}`);
+    expect(a).toBeInstanceOf(LazyText);
+    expect(Object.is(a, b)).toBe(true);
+    for (let i = 0; i < HOT_TEXTS; i++) packText(`${i} ${'z'.repeat(300)}`);
+    expect(JSON.stringify(a).length).toBeLessThan(file.length / 4);
+    // A deflated entry is not inflated to be compared: the next equal text gets a copy of its own, exact either way.
+    const c = packText(`${file}`);
+    expect(Object.is(a, c)).toBe(false);
+    expect([unpackText(a), unpackText(c)]).toEqual([file, file]);
+  });
+
+  it('a released text leaves the hot set without being deflated (its session ended: nobody reads it soon)', () => {
+    const text = `${file} released ${Math.random()}`;
+    const p = packText(text) as LazyText;
+    p.release();
+    for (let i = 0; i < HOT_TEXTS; i++) packText(`${i} ${'w'.repeat(300)}`);
+    expect(JSON.stringify(p).length).toBeGreaterThan(text.length);
+    expect(unpackText(p)).toBe(text);
+  });
+});
+
 describe('internRange', () => {
   it('shares one frozen copy per range and leaves odd values alone', async () => {
     const { internRange } = await import('../../src/core/memory/flat-string.js');
@@ -75,7 +101,7 @@ describe('shared long texts (compression off)', () => {
     const a = packText(observation.slice(9, 9 + file.length));
     const b = packText(`${file}`);
     expect(file.length).toBeGreaterThanOrEqual(SHARE_MIN_CHARS);
-    expect(a).toBeInstanceOf(SharedText);
+    expect(a).toBeInstanceOf(LazyText);
     expect(Object.is(a, b)).toBe(true);
     expect(unpackText(a)).toBe(file);
     const c = packText(`${file}!`);
@@ -123,7 +149,7 @@ describe('shared long texts (compression off)', () => {
     await settle();
     const before = sharedTexts();
     // Packed in a closure that returns nothing, so no reference to the shared text survives it.
-    ((text: string) => expect(packText(text)).toBeInstanceOf(SharedText))(`${file} unique ${Math.random()}`);
+    ((text: string) => expect(packText(text)).toBeInstanceOf(LazyText))(`${file} unique ${Math.random()}`);
     expect(sharedTexts()).toBe(before + 1);
     await settle();
     expect(sharedTexts()).toBe(before);

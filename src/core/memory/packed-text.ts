@@ -5,8 +5,8 @@
  * A small global LRU of recently used texts ({@link HOT_TEXTS}, shared by all
  * sessions) keeps them inflated, so a step that reads a file several times, or
  * the next step on the same file, pays no zlib call; a text leaving it is
- * deflated once. Lossless: short text and text with lone surrogates (which
- * UTF-8 cannot carry) stay plain strings. Deterministic; zlib is computation, not I/O.
+ * deflated once. Lossless: short text stays a plain string, and text with
+ * lone surrogates (which UTF-8 cannot carry) is never deflated. Deterministic; zlib is computation, not I/O.
  */
 import { Buffer } from 'node:buffer';
 import type * as Zlib from 'node:zlib';
@@ -34,10 +34,12 @@ export function setTextCompression(on: boolean): void {
 /** Texts kept inflated over all sessions (least recently used are deflated first). */
 export const HOT_TEXTS = 64;
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const hot = new Set<LazyText>();
 
-/** A long text: inflated while hot, deflated (`z`, latin1 bytes) when cold. */
+/**
+ * A long text: inflated while hot, deflated (`z`, latin1 bytes) when cold. With compression off it never cools
+ * and is not tracked; it is then only a shareable holder (see {@link sharedText}).
+ */
 export class LazyText {
   private raw: string | undefined;
   private z: string | undefined;
@@ -48,13 +50,18 @@ export class LazyText {
   constructor(text: string, fresh = false) {
     this.raw = fresh ? text : flatten(text);
     this.length = text.length;
-    warm(this);
+    if (text.length >= compressFrom) warm(this);
   }
 
   /** The text (inflates it when cold). */
   text(): string {
     this.raw ??= zlib().inflateRawSync(Buffer.from(this.z!, 'latin1')).toString('utf8');
-    warm(this);
+    if (this.length >= compressFrom) warm(this);
+    return this.raw;
+  }
+
+  /** The text if it is inflated now, without inflating it or counting as a use (the pool's comparisons). */
+  peek(): string | undefined {
     return this.raw;
   }
 
@@ -62,6 +69,8 @@ export class LazyText {
   cool(): void {
     hot.delete(this);
     if (this.z === undefined && this.raw !== undefined) {
+      // Text with a lone surrogate has no UTF-8 form: it stays inflated (checked here, not when packed: most texts never cool).
+      if (!this.raw.isWellFormed()) return;
       const z = zlib().deflateRawSync(Buffer.from(this.raw, 'utf8'), { level: 1 }).toString('latin1');
       if (z.length >= this.raw.length) return;
       this.z = z;
@@ -69,7 +78,7 @@ export class LazyText {
     if (this.z !== undefined) this.raw = undefined;
   }
 
-  /** Leaves the hot set without deflating (the text was replaced and will not be read again). */
+  /** Leaves the hot set without deflating (the text was replaced, or its session ended: it will not be read again soon). */
   release(): void {
     hot.delete(this);
   }
@@ -81,25 +90,20 @@ function warm(t: LazyText): void {
   if (hot.size > HOT_TEXTS) hot.values().next().value!.cool();
 }
 
-/** A long text shared by every session that keeps an equal one (see {@link sharedText}). */
-export class SharedText {
-  constructor(readonly value: string) {}
-}
+/** A text as stored: itself (flat) or a {@link LazyText} (long, maybe shared with other sessions, maybe deflated). */
+export type PackedText = string | LazyText;
 
-/** A text as stored: itself (flat), a {@link LazyText}, or a {@link SharedText}. */
-export type PackedText = string | LazyText | SharedText;
-
-/** With compression off, texts this long or longer are shared between sessions (shorter: the pool's entry would cost more than it saves). */
+/** Texts this long or longer are shared between sessions (shorter: the pool's entry would cost more than it saves). */
 export const SHARE_MIN_CHARS = 1024;
 
 /**
  * Long texts kept by any session, by {@link poolKey}, held weakly: sessions of one task (the rollouts of a GRPO
  * group, a client that retries) see the same files and write the same scripts, and keep one copy of each such
  * text between them instead of one each. Texts of one key (a rare collision: `sed -i` keeps a file's length, and
- * an edit may miss every sampled character) share a bucket and are told apart by comparing them. An entry goes
- * when no session keeps its text any more.
+ * an edit may miss every sampled character) share a bucket and are told apart by comparing them; a deflated
+ * entry matches nothing (it is not inflated to be compared). An entry goes when no session keeps its text any more.
  */
-const shared = new Map<number, WeakRef<SharedText> | Array<WeakRef<SharedText>>>();
+const shared = new Map<number, WeakRef<LazyText> | Array<WeakRef<LazyText>>>();
 const sharedGone = new FinalizationRegistry<number>((key) => {
   const entry = shared.get(key);
   if (entry === undefined) return;
@@ -130,15 +134,19 @@ function poolKey(text: string): number {
 export const MAX_BUCKET = 4;
 
 /** The shared copy of `text` (a new one, pooled unless its key's bucket is full). */
-function sharedText(text: string, fresh: boolean): SharedText {
+function sharedText(text: string, fresh: boolean): LazyText {
   const key = poolKey(text);
   const entry = shared.get(key);
   const bucket = entry === undefined ? [] : Array.isArray(entry) ? entry : [entry];
   for (const ref of bucket) {
     const hit = ref.deref();
-    if (hit?.value === text) return hit;
+    if (hit?.peek() === text) {
+      // A use like a read: the text stays inflated while sessions keep packing it.
+      if (hit.length >= compressFrom) warm(hit);
+      return hit;
+    }
   }
-  const made = new SharedText(fresh ? text : flatten(text));
+  const made = new LazyText(text, fresh);
   const alive = bucket.filter((r) => r.deref() !== undefined);
   if (alive.length >= MAX_BUCKET) return made;
   const ref = new WeakRef(made);
@@ -159,21 +167,19 @@ export function sharedTexts(): number {
  * concatenation, unless the caller says it is `fresh`: flat and its own).
  */
 export function packText(text: string, fresh = false): PackedText {
-  if (text.length < compressFrom || LONE_SURROGATE.test(text)) {
-    if (text.length >= SHARE_MIN_CHARS) return sharedText(text, fresh);
-    return fresh ? text : flatten(text);
-  }
-  return new LazyText(text, fresh);
+  if (text.length >= SHARE_MIN_CHARS) return sharedText(text, fresh);
+  if (text.length >= compressFrom) return new LazyText(text, fresh);
+  return fresh ? text : flatten(text);
 }
 
 /** The text a packed text stands for. */
 export function unpackText(packed: PackedText): string {
-  return typeof packed === 'string' ? packed : packed instanceof SharedText ? packed.value : packed.text();
+  return typeof packed === 'string' ? packed : packed.text();
 }
 
 /** The length of the text a packed text stands for (without inflating it). */
 export function packedLength(packed: PackedText): number {
-  return typeof packed === 'string' ? packed.length : packed instanceof SharedText ? packed.value.length : packed.length;
+  return packed.length;
 }
 
 /** Marks a packed text as replaced (it leaves the hot set without being deflated). */

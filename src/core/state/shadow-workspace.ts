@@ -189,6 +189,16 @@ export class ShadowWorkspace {
     return joined.length + 1;
   }
 
+  /**
+   * Its session is done (it ended): every kept text leaves the process-wide set of inflated texts without being
+   * deflated, since deflating text nobody reads again is wasted work (with 16 sessions in turn, every deflate).
+   * The workspace stays usable: a text read again joins that set again.
+   */
+  release(): void {
+    for (const packed of this.files.values()) if (packed !== null) releasePacked(packed);
+    for (const h of this.hot.values()) releasePacked(h.previous);
+  }
+
   /** Forgets a file whose content changed in an unknown way. */
   forget(file: string): void {
     this.total -= this.sizeOf(file);

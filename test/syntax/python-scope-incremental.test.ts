@@ -1,0 +1,106 @@
+/**
+ * Issue 24 (speed on real sessions): a file's new text is reparsed from the tree of its previous text. On real
+ * runs that halves the scope lookups' cost, and it must answer exactly what a fresh parse answers: checked on
+ * every scope lookup labelling the corpus makes, and on every row of texts edited in the ways agents edit them.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ScopeResolver } from '../../src/core/ports.js';
+import { labelSteps } from '../../src/core/state-builder.js';
+import { createPythonScopeResolver, createShellAnalyzer } from '../../src/syntax/index.js';
+import { textEdit } from '../../src/syntax/python-scope.js';
+import { corpusTrajectories } from '../fixtures/corpus-runs.js';
+
+describe('textEdit', () => {
+  it('spans what changed between the common prefix and suffix, with rows and columns', () => {
+    expect(textEdit('a\nbc\nd', 'a\nbXc\nd')).toEqual({
+      startIndex: 3,
+      oldEndIndex: 3,
+      newEndIndex: 4,
+      startPosition: { row: 1, column: 1 },
+      oldEndPosition: { row: 1, column: 1 },
+      newEndPosition: { row: 1, column: 2 },
+    });
+    // Appending lines (a view that extends the known prefix).
+    expect(textEdit('x = 1\n', 'x = 1\ny = 2\n')).toMatchObject({ startIndex: 6, oldEndIndex: 6, newEndIndex: 12, newEndPosition: { row: 2, column: 0 } });
+    // Deleting, and texts with nothing in common.
+    expect(textEdit('abc', 'ac')).toMatchObject({ startIndex: 1, oldEndIndex: 2, newEndIndex: 1 });
+    expect(textEdit('abc', 'xyz')).toMatchObject({ startIndex: 0, oldEndIndex: 3, newEndIndex: 3 });
+    // Equal texts: an empty edit. A repeated character is not counted twice by prefix and suffix.
+    expect(textEdit('aaa', 'aaa')).toMatchObject({ startIndex: 3, oldEndIndex: 3, newEndIndex: 3 });
+    expect(textEdit('aa', 'aaa')).toMatchObject({ startIndex: 2, oldEndIndex: 2, newEndIndex: 3 });
+    // Columns count UTF-16 code units, as node tree-sitter does.
+    expect(textEdit('é😀\nx', 'é😀\ny').startPosition).toEqual({ row: 1, column: 0 });
+    expect(textEdit('é😀x', 'é😀y').startPosition).toEqual({ row: 0, column: 3 });
+  });
+});
+
+/** A resolver that asks both resolvers and records each pair of answers. */
+function comparing(fresh: ScopeResolver, incremental: ScopeResolver, seen: Array<[string | undefined, string | undefined]>): ScopeResolver {
+  return {
+    scopeAt(file, text, range) {
+      const want = fresh.scopeAt(file, text, range);
+      seen.push([want, incremental.scopeAt(file, text, range)]);
+      return want;
+    },
+  };
+}
+
+describe('incremental reparsing', () => {
+  it('answers every scope lookup of labelling the corpus as a fresh parse does', () => {
+    const fresh = createPythonScopeResolver({ incremental: false });
+    const incremental = createPythonScopeResolver();
+    const seen: Array<[string | undefined, string | undefined]> = [];
+    const scope = comparing(fresh, incremental, seen);
+    for (const run of corpusTrajectories())
+      labelSteps(
+        run.steps.map((s, t) => ({ ...s, t })),
+        { shell: createShellAnalyzer(), scope },
+      );
+    expect(seen.filter(([a, b]) => a !== b)).toEqual([]);
+    expect(seen.filter(([a]) => a !== undefined).length).toBeGreaterThan(100);
+  });
+
+  it('answers every row of a file as a fresh parse does, through views, edits, a syntax error and its fix', () => {
+    const base = [
+      'import os',
+      '',
+      'class Store:',
+      '    """Keeps things.',
+      'class NotAClass: (inside the docstring)',
+      '    """',
+      '',
+      '    def get(self, key):',
+      '        return self.items[key]',
+      '',
+      '    def put(self, key, value):',
+      '        def check(v):',
+      '            return v is not None',
+      '        self.items[key] = value',
+      '',
+      'def helper():',
+      '    return Store()',
+    ];
+    const texts = [
+      base.slice(0, 9).join('\n'), // a first view
+      base.join('\n'), // the view extended
+      base.join('\n').replace('return self.items[key]', 'return self.items.get(key, None)'), // an edit in place
+      base.join('\n').replace('    def put(self, key, value):\n', '    def put(self, key, value:\n'), // a syntax error
+      base.join('\n').replace('def helper():', '@cache\ndef helper(n: int = 0):\n    """Doc."""'), // lines inserted
+      base.slice(0, 14).join('\n'), // the tail gone
+      `# header\n${base.join('\n')}`, // a line before everything
+    ];
+    const fresh = createPythonScopeResolver({ incremental: false });
+    const incremental = createPythonScopeResolver();
+    let compared = 0;
+    for (const text of texts) {
+      const rows = text.split('\n').length;
+      for (let r = 1; r <= rows; r++) {
+        for (const k of [0, 3]) {
+          expect(incremental.scopeAt('store.py', text, [r, r + k]), `row ${r}+${k} of:\n${text}`).toBe(fresh.scopeAt('store.py', text, [r, r + k]));
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(200);
+  });
+});
