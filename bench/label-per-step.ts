@@ -3,7 +3,10 @@
  * parsing included) over every trajectory of the corpus, parsed with the real
  * format parsers. Compares, in one run, passes with a cold parse cache (fresh
  * analyzers per pass) and passes with a warm one (analyzers reused). The very
- * first pass (cold JIT too) is shown apart. No assertions.
+ * first pass (cold JIT too) is shown apart. Cold passes also run with every
+ * Python text parsed afresh (`incremental: false`), alternated with the default
+ * (a file's new text reparsed from its previous tree): target, in the same run,
+ * cold passes with incremental reparsing <= 0.9 of the afresh ones (issue 24).
  *
  *   npm run build && node dist/bench/label-per-step.js [CORPUS_DIR] [RUNS=10] [--json FILE]
  */
@@ -11,7 +14,7 @@ import { labelSteps } from '../src/core/state-builder.js';
 import type { Analyzers } from '../src/core/ports.js';
 import { createPythonScopeResolver, createShellAnalyzer } from '../src/syntax/index.js';
 import { findCorpus, loadCorpus } from './corpus.js';
-import { machine, takeJsonFlag, writeResult } from './report.js';
+import { machine, takeJsonFlag, target, writeResult } from './report.js';
 import { commandLine, fmt, measure, printTable, ratio, summarize } from './timing.js';
 
 const jsonFile = takeJsonFlag();
@@ -20,7 +23,7 @@ const corpus = findCorpus(process.argv[2]);
 const runs = Number(process.argv[3] ?? 10);
 const { trajectories } = loadCorpus(corpus);
 const total = trajectories.reduce((n, t) => n + t.steps.length, 0);
-const fresh = (): Analyzers => ({ shell: createShellAnalyzer(), scope: createPythonScopeResolver() });
+const fresh = (incremental = true): Analyzers => ({ shell: createShellAnalyzer(), scope: createPythonScopeResolver({ incremental }) });
 
 function pass(analyzers: Analyzers): number {
   for (const t of trajectories) labelSteps(t.steps, analyzers);
@@ -30,7 +33,16 @@ function pass(analyzers: Analyzers): number {
 console.log(`command: ${command}`);
 console.log(`corpus: ${trajectories.length} trajectories, ${total} steps; ${runs} measured passes each`);
 const first = measure(() => pass(fresh()), { warmup: 0, runs: 1 });
-const cold = summarize(measure(() => pass(fresh()), { warmup: 1, runs }));
+// Alternated: cold passes with incremental reparsing (the default) and with every text parsed afresh.
+const coldRuns: number[] = [];
+const afreshRuns: number[] = [];
+pass(fresh(false));
+for (let i = 0; i < runs; i++) {
+  coldRuns.push(...measure(() => pass(fresh()), { warmup: 0, runs: 1 }));
+  afreshRuns.push(...measure(() => pass(fresh(false)), { warmup: 0, runs: 1 }));
+}
+const cold = summarize(coldRuns);
+const afresh = summarize(afreshRuns);
 const shared = fresh();
 const warm = summarize(measure(() => pass(shared), { warmup: 1, runs }));
 printTable(
@@ -38,7 +50,9 @@ printTable(
   [
     ['first pass (cold JIT + cache)', fmt(first[0] ?? Number.NaN, 2), '', '', ratio(first[0] ?? Number.NaN, cold.median)],
     ['cold parse cache', fmt(cold.median, 2), fmt(cold.min, 2), fmt(cold.max, 2), '×1.00'],
+    ['cold, every text parsed afresh', fmt(afresh.median, 2), fmt(afresh.min, 2), fmt(afresh.max, 2), ratio(afresh.median, cold.median)],
     ['warm parse cache', fmt(warm.median, 2), fmt(warm.min, 2), fmt(warm.max, 2), ratio(warm.median, cold.median)],
   ],
 );
-writeResult(jsonFile, { bench: 'label-per-step', command, machine: machine(), targets: [], figures: { first_us: first[0] ?? Number.NaN, cold_us: cold.median, warm_us: warm.median } });
+const targets = [target('label-per-step cold pass, incremental reparsing / every text parsed afresh (median)', cold.median / afresh.median, '<=', 0.9)];
+writeResult(jsonFile, { bench: 'label-per-step', command, machine: machine(), targets, figures: { first_us: first[0] ?? Number.NaN, cold_us: cold.median, afresh_us: afresh.median, warm_us: warm.median } });
