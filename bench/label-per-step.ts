@@ -55,4 +55,10 @@ printTable(
   ],
 );
 const targets = [target('label-per-step cold pass, incremental reparsing / every text parsed afresh (median)', cold.median / afresh.median, '<=', 0.9)];
-writeResult(jsonFile, { bench: 'label-per-step', command, machine: machine(), targets, figures: { first_us: first[0] ?? Number.NaN, cold_us: cold.median, afresh_us: afresh.median, warm_us: warm.median } });
+writeResult(jsonFile, {
+  bench: 'label-per-step',
+  command,
+  machine: machine(),
+  targets,
+  figures: { first_us: first[0] ?? Number.NaN, cold_us: cold.median, afresh_us: afresh.median, warm_us: warm.median },
+});

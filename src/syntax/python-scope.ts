@@ -31,6 +31,14 @@ export const MAX_SCOPE_PARSE_CHARS = 128 * 1024;
 /** Approximate bytes of a parse tree per syntax node (measured: ~4 MB for 34k nodes), plus its source text. */
 const BYTES_PER_NODE = 128;
 
+/** A cached parse tree, its text, and how often it was looked up again since it was parsed. */
+interface TreeEntry {
+  tree: Parser.Tree;
+  text: string;
+  hits: number;
+  bytes: number;
+}
+
 /** What a bounded cache holds (tests, metrics). */
 export interface CacheStats {
   entries: number;
@@ -60,9 +68,6 @@ function scopeOf(root: SyntaxNode, start: number, end: number): string {
   }
   return names.length > 0 ? names.join('.') : '<module>';
 }
-
-/** Files whose latest parse tree is remembered for incremental reparsing. */
-const LATEST_FILES = 64;
 
 /** A zero-based (row, column) of a UTF-16 offset, columns in code units, as node tree-sitter counts them. */
 function pointAt(text: string, offset: number): Parser.Point {
@@ -107,9 +112,12 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
   let parser: Parser | undefined; // made by the first .py file parsed
   const maxChars = options.maxParseChars ?? MAX_SCOPE_PARSE_CHARS;
   const incremental = options.incremental ?? true;
-  /** Per file path, the cache key of its latest tree: the old tree its next text is reparsed from. */
-  const latest = new LRUCache<string, string>({ max: LATEST_FILES });
-  const cache = new LRUCache<string, { tree: Parser.Tree; text: string; bytes: number }>({
+  /**
+   * Per file path, the cache key of its latest tree: the old tree its next text is reparsed from (any session's;
+   * from an unrelated text of the same path a reparse costs no more than a fresh parse). As many as trees kept.
+   */
+  const latest = new LRUCache<string, string>({ max: options.cacheSize ?? 256 });
+  const cache = new LRUCache<string, TreeEntry>({
     max: options.cacheSize ?? 256,
     maxSize: options.cacheBytes ?? 64 * 1024 * 1024,
     sizeCalculation: (entry) => entry.bytes,
@@ -121,16 +129,18 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
       const hi = Math.max(lo, Math.max(range[0], range[1]) - 1);
       if (text.length > maxChars) return indentScope(text, lo, hi);
       const key = `${file}\0${createHash('md5').update(text).digest('hex')}`;
-      let tree = cache.get(key)?.tree;
+      const hit = cache.get(key);
+      if (hit !== undefined) hit.hits++;
+      let tree = hit?.tree;
       if (!tree) {
         parser ??= newParser('python'); // outside the try: a grammar that fails to load is an error, not "no scope"
-        const old = incremental ? previousTree(file, text) : undefined;
+        const old = incremental ? previousTree(parser, file, text) : undefined;
         try {
           tree = parser.parse(text, old);
         } catch {
           return undefined;
         }
-        cache.set(key, { tree, text, bytes: tree.rootNode.descendantCount * BYTES_PER_NODE + 2 * text.length });
+        cache.set(key, { tree, text, hits: 0, bytes: tree.rootNode.descendantCount * BYTES_PER_NODE + 2 * text.length });
         if (incremental) latest.set(file, key);
       }
       return scopeOf(tree.rootNode, lo, hi);
@@ -139,15 +149,20 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
   };
 
   /**
-   * The tree of `file`'s latest text, taken out of the cache and edited to the new text's shape (`edit` changes the
-   * tree in place, so a cached copy would then answer its old text wrongly). Undefined when it was evicted.
+   * A tree of `file`'s latest text, edited to the new text's shape, to reparse the new text from. `edit` changes a
+   * tree in place, so the cached tree is taken out of the cache when nobody looked its text up again since it was
+   * parsed; a text looked up again (a view, then an edit's scope on the same text; the rollouts of one task reaching
+   * the same file) is likely to be asked for again, so its tree stays, and a copy is edited instead (a reparse of its
+   * own text from it: about a quarter of a fresh parse). Undefined when there is none, or it was evicted.
    */
-  function previousTree(file: string, text: string): Parser.Tree | undefined {
+  function previousTree(parser: Parser, file: string, text: string): Parser.Tree | undefined {
     const key = latest.get(file);
-    const entry = key === undefined ? undefined : cache.get(key);
+    const entry = key === undefined ? undefined : cache.peek(key);
     if (entry === undefined) return undefined;
-    cache.delete(key!);
-    entry.tree.edit(textEdit(entry.text, text));
-    return entry.tree;
+    let old = entry.tree;
+    if (entry.hits > 0) old = parser.parse(entry.text, entry.tree);
+    else cache.delete(key!);
+    old.edit(textEdit(entry.text, text));
+    return old;
   }
 }

@@ -90,9 +90,12 @@ describe('incremental reparsing', () => {
       `# header\n${base.join('\n')}`, // a line before everything
     ];
     const fresh = createPythonScopeResolver({ incremental: false });
-    const incremental = createPythonScopeResolver();
     let compared = 0;
-    for (const text of texts) {
+    for (let i = 1; i < texts.length; i++) {
+      // Each text parsed once from the tree of the one before (a tree looked up again is not taken), then every row.
+      const incremental = createPythonScopeResolver();
+      incremental.scopeAt('store.py', texts[i - 1]!, [1, 1]);
+      const text = texts[i]!;
       const rows = text.split('\n').length;
       for (let r = 1; r <= rows; r++) {
         for (const k of [0, 3]) {
@@ -102,5 +105,22 @@ describe('incremental reparsing', () => {
       }
     }
     expect(compared).toBeGreaterThan(200);
+  });
+
+  it('takes a tree out of the cache only when nobody looked its text up again (the rollouts of a task share texts)', () => {
+    const v1 = 'class A:\n    def f(self):\n        return 1\n';
+    const v2 = `import os\n\n${v1}`; // rows move: a cached tree edited in place would answer v1 wrongly
+    const once = createPythonScopeResolver();
+    once.scopeAt('a.py', v1, [3, 3]);
+    once.scopeAt('a.py', v2, [3, 3]);
+    expect(once.cacheStats().entries).toBe(1);
+    const twice = createPythonScopeResolver();
+    twice.scopeAt('a.py', v1, [3, 3]);
+    twice.scopeAt('a.py', v1, [2, 3]);
+    twice.scopeAt('a.py', v2, [3, 3]);
+    expect(twice.cacheStats().entries).toBe(2);
+    expect([1, 2, 3].map((r) => twice.scopeAt('a.py', v1, [r, r]))).toEqual(['A', 'A.f', 'A.f']);
+    expect([3, 4, 5].map((r) => twice.scopeAt('a.py', v2, [r, r]))).toEqual(['A', 'A.f', 'A.f']);
+    expect(twice.cacheStats().entries).toBe(2);
   });
 });
