@@ -1,11 +1,9 @@
 import type Parser from 'tree-sitter';
 import { LRUCache } from 'lru-cache';
-import { createHash } from 'node:crypto';
+import { sampledTextKey } from '../core/memory/packed-text.js';
 import type { ScopeResolver } from '../core/ports.js';
 import { newParser } from './grammars.js';
 import { indentScope } from './python-indent-scope.js';
-
-type SyntaxNode = Parser.SyntaxNode;
 
 /** Options of {@link createPythonScopeResolver}. */
 export interface ScopeResolverOptions {
@@ -47,24 +45,24 @@ export interface CacheStats {
 
 const SCOPES = new Set(['function_definition', 'class_definition']);
 
-/** Innermost class/function containing 0-based rows [start, end], as a dotted name. */
-function scopeOf(root: SyntaxNode, start: number, end: number): string {
+/**
+ * Innermost class/function containing 0-based rows [start, end], as a dotted name: from the root, into the first
+ * named child whose rows hold the range, and so on down. Walked with a cursor, which makes no node objects (each
+ * one made would also be kept by the tree and moved by every later `edit` of it), except for a scope's name.
+ */
+function scopeOf(tree: Parser.Tree, start: number, end: number): string {
   const names: string[] = [];
-  let node: SyntaxNode = root;
-  for (;;) {
-    let next: SyntaxNode | undefined;
-    for (const child of node.namedChildren) {
-      if (child.startPosition.row <= start && child.endPosition.row >= end) {
-        next = child;
-        break;
-      }
-    }
-    if (!next) break;
-    if (SCOPES.has(next.type)) {
-      const name = next.childForFieldName('name')?.text;
+  const cursor = tree.walk();
+  while (cursor.gotoFirstChild()) {
+    let found = false;
+    do {
+      if (cursor.nodeIsNamed && cursor.startPosition.row <= start && cursor.endPosition.row >= end) found = true;
+    } while (!found && cursor.gotoNextSibling());
+    if (!found) break;
+    if (SCOPES.has(cursor.nodeType)) {
+      const name = cursor.currentNode.childForFieldName('name')?.text;
       if (name) names.push(name);
     }
-    node = next;
   }
   return names.length > 0 ? names.join('.') : '<module>';
 }
@@ -128,10 +126,14 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
       const lo = Math.max(0, Math.min(range[0], range[1]) - 1);
       const hi = Math.max(lo, Math.max(range[0], range[1]) - 1);
       if (text.length > maxChars) return indentScope(text, lo, hi);
-      const key = `${file}\0${createHash('md5').update(text).digest('hex')}`;
+      // A sampled key, not a digest: an entry answers only for a text equal to its own (a rare collision reparses).
+      const key = `${file}\0${sampledTextKey(text)}`;
       const hit = cache.get(key);
-      if (hit !== undefined) hit.hits++;
-      let tree = hit?.tree;
+      let tree: Parser.Tree | undefined;
+      if (hit?.text === text) {
+        hit.hits++;
+        tree = hit.tree;
+      }
       if (!tree) {
         parser ??= newParser('python'); // outside the try: a grammar that fails to load is an error, not "no scope"
         const old = incremental ? previousTree(parser, file, text) : undefined;
@@ -143,7 +145,7 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
         cache.set(key, { tree, text, hits: 0, bytes: tree.rootNode.descendantCount * BYTES_PER_NODE + 2 * text.length });
         if (incremental) latest.set(file, key);
       }
-      return scopeOf(tree.rootNode, lo, hi);
+      return scopeOf(tree, lo, hi);
     },
     cacheStats: () => ({ entries: cache.size, bytes: cache.calculatedSize }),
   };

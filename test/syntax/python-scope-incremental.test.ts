@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ScopeResolver } from '../../src/core/ports.js';
 import { labelSteps } from '../../src/core/state-builder.js';
 import { createPythonScopeResolver, createShellAnalyzer } from '../../src/syntax/index.js';
+import { sampledTextKey } from '../../src/core/memory/packed-text.js';
 import { textEdit } from '../../src/syntax/python-scope.js';
 import { corpusTrajectories } from '../fixtures/corpus-runs.js';
 
@@ -122,5 +123,16 @@ describe('incremental reparsing', () => {
     expect([1, 2, 3].map((r) => twice.scopeAt('a.py', v1, [r, r]))).toEqual(['A', 'A.f', 'A.f']);
     expect([3, 4, 5].map((r) => twice.scopeAt('a.py', v2, [r, r]))).toEqual(['A', 'A.f', 'A.f']);
     expect(twice.cacheStats().entries).toBe(2);
+  });
+
+  it('keys trees by a sampled key, and answers a text only from its own tree (texts of one key are compared)', () => {
+    const pad = `${'#'.repeat(6400)}\n`;
+    const f = `def f():\n    return 1\n${pad}`;
+    const g = `def g():\n    return 1\n${pad}`; // differs at index 4, which the key does not sample
+    expect(sampledTextKey(g)).toBe(sampledTextKey(f));
+    for (const incremental of [true, false]) {
+      const scope = createPythonScopeResolver({ incremental });
+      expect([f, g, f, g, g].map((text) => scope.scopeAt('m.py', text, [2, 2]))).toEqual(['f', 'g', 'f', 'g', 'g']);
+    }
   });
 });

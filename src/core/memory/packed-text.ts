@@ -97,7 +97,7 @@ export type PackedText = string | LazyText;
 export const SHARE_MIN_CHARS = 1024;
 
 /**
- * Long texts kept by any session, by {@link poolKey}, held weakly: sessions of one task (the rollouts of a GRPO
+ * Long texts kept by any session, by {@link sampledTextKey}, held weakly: sessions of one task (the rollouts of a GRPO
  * group, a client that retries) see the same files and write the same scripts, and keep one copy of each such
  * text between them instead of one each. Texts of one key (a rare collision: `sed -i` keeps a file's length, and
  * an edit may miss every sampled character) share a bucket and are told apart by comparing them; a deflated
@@ -113,11 +113,11 @@ const sharedGone = new FinalizationRegistry<number>((key) => {
 });
 
 /**
- * A pool key of a text: its length and an FNV-1a hash of 64 characters spread over it and its last 32. Not a
- * digest (texts of one key are compared), so it costs ~100 characters read instead of hashing the whole text:
- * shadow-workspace files are packed again after every step that changes them.
+ * A key of a text: its length and an FNV-1a hash of 64 characters spread over it and its last 32. Not a digest
+ * (texts of one key must be compared), so it costs ~100 characters read instead of hashing the whole text:
+ * shadow-workspace files are packed again after every step that changes them, and scope lookups key parse trees.
  */
-function poolKey(text: string): number {
+export function sampledTextKey(text: string): number {
   const n = text.length;
   let h = 0x811c9dc5;
   const stride = Math.max(1, Math.floor(n / 64));
@@ -135,7 +135,7 @@ export const MAX_BUCKET = 4;
 
 /** The shared copy of `text` (a new one, pooled unless its key's bucket is full). */
 function sharedText(text: string, fresh: boolean): LazyText {
-  const key = poolKey(text);
+  const key = sampledTextKey(text);
   const entry = shared.get(key);
   const bucket = entry === undefined ? [] : Array.isArray(entry) ? entry : [entry];
   for (const ref of bucket) {
