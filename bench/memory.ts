@@ -30,7 +30,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import type { WebSocket } from 'ws';
 import { ptaFromJson } from '../src/core/pta/index.js';
 import { createScorer } from '../src/core/scorer.js';
 import { setTextCompression } from '../src/core/memory/packed-text.js';
@@ -47,6 +46,7 @@ import { defaultAnalyzers } from '../src/syntax/index.js';
 import { SERVER_BENCH_TASK, findCorpus, loadCorpus, repoRoot, type CorpusTrajectory } from './corpus.js';
 import { realSteps } from './long-trajectory.js';
 import { machine, machineLine, target, writeResult } from './report.js';
+import { socketStandIn } from './socket-stand-in.js';
 import { collectGarbage, commandLine, fmt, printTable } from './timing.js';
 
 const { values: args } = parseArgs({
@@ -74,17 +74,7 @@ async function heap(): Promise<{ heap: number; external: number }> {
   return { heap: m.heapUsed, external: m.external };
 }
 
-/** A socket stand-in: open, never backed up, drops what it is sent. */
-const nullSocket = {
-  readyState: 1,
-  OPEN: 1,
-  bufferedAmount: 0,
-  send: () => undefined,
-  close: () => undefined,
-  terminate: () => undefined,
-  once: () => undefined,
-  on: () => undefined,
-} as unknown as WebSocket;
+const nullSocket = socketStandIn();
 
 /** Where session i takes its steps: overlapping windows (offset 37·i) or disjoint ones (offset steps·i). */
 interface Layout {

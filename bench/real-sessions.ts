@@ -15,7 +15,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import type { WebSocket } from 'ws';
 import type { Analyzers } from '../src/core/ports.js';
 import { bundledReferencesDir } from '../src/package-files.js';
 import { Connection } from '../src/server/connection.js';
@@ -27,28 +26,12 @@ import { ReferenceStore } from '../src/store/reference-store.js';
 import { createPythonScopeResolver, createShellAnalyzer } from '../src/syntax/index.js';
 import { findCorpus, loadCorpus } from './corpus.js';
 import { machine, machineLine, writeResult } from './report.js';
+import { cpuUs, socketStandIn } from './socket-stand-in.js';
 import { commandLine, fmt, median, printTable } from './timing.js';
 
 const { values: args } = parseArgs({
   options: { corpus: { type: 'string' }, passes: { type: 'string', default: '5' }, json: { type: 'string' } },
 });
-
-/** A socket stand-in: open, never backed up; drops what it is sent. */
-const sink = {
-  readyState: 1,
-  OPEN: 1,
-  bufferedAmount: 0,
-  send: () => undefined,
-  close: () => undefined,
-  terminate: () => undefined,
-  once: () => undefined,
-  on: () => undefined,
-} as unknown as WebSocket;
-
-const cpuUs = (): number => {
-  const u = process.cpuUsage();
-  return u.user + u.system;
-};
 
 async function main(): Promise<void> {
   const { trajectories } = loadCorpus(findCorpus(args.corpus));
@@ -68,7 +51,7 @@ async function main(): Promise<void> {
     const connections = new Map<number, Connection>();
     const registry = new SessionRegistry({ store, analyzers, metrics, log, options, connections });
     const deps: HandlerDeps = { registry, metrics, log, options };
-    const conn = new Connection(1, sink, 1 << 30);
+    const conn = new Connection(1, socketStandIn(), 1 << 30);
     connections.set(1, conn);
     const send = async (o: string): Promise<void> => {
       await handleFrame(deps, conn, Buffer.from(o), false);

@@ -17,7 +17,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import type { WebSocket } from 'ws';
 import { parseTrajectoryText } from '../src/formats/index.js';
 import { bundledReferencesDir } from '../src/package-files.js';
 import { Connection } from '../src/server/connection.js';
@@ -30,6 +29,7 @@ import { ReferenceStore } from '../src/store/reference-store.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
 import { machine, machineLine, writeResult } from './report.js';
+import { cpuUs, socketStandIn } from './socket-stand-in.js';
 import { commandLine, fmt, median, printTable } from './timing.js';
 import { stepTemplates } from './ws-driver.js';
 
@@ -37,25 +37,11 @@ const { values: args } = parseArgs({
   options: { sessions: { type: 'string', default: '200' }, passes: { type: 'string', default: '7' }, profile: { type: 'boolean' }, json: { type: 'string' }, corpus: { type: 'string' } },
 });
 
-/** A socket stand-in: open, never backed up; counts the bytes it is sent. */
+/** Bytes the socket stand-in was sent. */
 let sentBytes = 0;
-const sink = {
-  readyState: 1,
-  OPEN: 1,
-  bufferedAmount: 0,
-  send: (data: Buffer) => {
-    sentBytes += data.length;
-  },
-  close: () => undefined,
-  terminate: () => undefined,
-  once: () => undefined,
-  on: () => undefined,
-} as unknown as WebSocket;
-
-const cpuUs = (): number => {
-  const u = process.cpuUsage();
-  return u.user + u.system;
-};
+const sink = socketStandIn((data) => {
+  sentBytes += data.length;
+});
 
 async function main(): Promise<void> {
   const file = path.join(findCorpus(args.corpus), SERVER_BENCH_FILE);
