@@ -136,9 +136,8 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
       }
       if (!tree) {
         parser ??= newParser('python'); // outside the try: a grammar that fails to load is an error, not "no scope"
-        const old = incremental ? previousTree(parser, file, text) : undefined;
         try {
-          tree = parser.parse(text, old);
+          tree = parser.parse(text, incremental ? previousTree(parser, file, text) : undefined);
         } catch {
           return undefined;
         }
