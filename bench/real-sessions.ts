@@ -63,11 +63,11 @@ async function main(): Promise<void> {
     for (let k = 0; k < longest; k++) {
       for (let i = 0; i < runs.length; i++) {
         const f = frames[i]![k];
-        if (f !== undefined) await send(`{"type":"step","session":"${ids[i]}",${f.slice(1)}`);
-        else if (k === frames[i]!.length) await send(JSON.stringify({ type: 'end', session: ids[i] }));
+        if (f === undefined) continue;
+        await send(`{"type":"step","session":"${ids[i]}",${f.slice(1)}`);
+        if (k === frames[i]!.length - 1) await send(JSON.stringify({ type: 'end', session: ids[i] }));
       }
     }
-    for (let i = 0; i < runs.length; i++) if (frames[i]!.length === longest) await send(JSON.stringify({ type: 'end', session: ids[i] }));
     return (cpuUs() - t0) / total;
   };
 
