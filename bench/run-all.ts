@@ -31,6 +31,7 @@ const BENCHES: Bench[] = [
   { name: 'label-per-step', args: ['', '5', '--json', '{json}'] },
   { name: 'push-per-step', args: ['', '50', '--json', '{json}'] },
   { name: 'real-sessions', args: ['--passes', '7', '--json', '{json}'] },
+  { name: 'score-batch', args: ['--rounds', '3', '--json', '{json}'] },
   // The push ratio reads a mean: its default 1,000 passes after 100 warm-up ones (100 after 10 read ×1.05-1.40 on one build).
   { name: 'forecast', args: ['--json', '{json}'] },
   { name: 'structural-add', args: ['200', '100', '--json', '{json}'] },

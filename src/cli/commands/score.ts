@@ -14,7 +14,8 @@ import { readConfigFile, readForecastFile, readPolicyFile } from '../../settings
 import { selectModel, type ForecastFile } from '../../core/forecast/model.js';
 import type { Policy } from '../../core/policy.js';
 import type { ScoringConfig } from '../../core/config.js';
-import { printable } from '../../text-files.js';
+import { configureInputLimit, INPUT_LIMIT_ENV, printable } from '../../text-files.js';
+import { AUTO_MIN_BYTES, jobCount, runFilesInWorkers, serveFiles, workerSetup, type FileOutput } from '../file-workers.js';
 
 export { scoreDocument };
 
@@ -56,89 +57,151 @@ function errorLine(file: string, error: unknown): string {
   return `${JSON.stringify({ file, error: { code, message } })}\n`;
 }
 
+const OPTIONS = {
+  pta: { type: 'string' },
+  passed: { type: 'boolean', default: false },
+  failed: { type: 'boolean', default: false },
+  format: { type: 'string' },
+  'prior-dir': { type: 'string' },
+  policy: { type: 'string' },
+  config: { type: 'string' },
+  forecast: { type: 'string' },
+  task: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  jsonl: { type: 'boolean', default: false },
+  jobs: { type: 'string' },
+  ...INSTANCE_OPTION,
+  ...LENIENT_OPTION,
+} as const;
+
+const parse = (args: string[]) => parseArgs({ args, allowPositionals: true, options: OPTIONS });
+type Values = ReturnType<typeof parse>['values'];
+
+/** Reads what every FILE is scored with: before any FILE, so a bad flag or settings file fails the whole command with one line. */
+async function readSetup(values: Values): Promise<Setup> {
+  return {
+    reference: await chooseReference(values.pta, values['prior-dir']),
+    ptaFile: values.pta ?? '',
+    passed: values.passed ? true : values.failed ? false : undefined,
+    policy: values.policy !== undefined ? await readPolicyFile(values.policy) : undefined,
+    config: values.config !== undefined ? await readConfigFile(values.config) : undefined,
+    forecasts: values.forecast !== undefined ? await readForecastFile(forecastFileArg(values.forecast)) : undefined,
+    task: values.task,
+  };
+}
+
+/**
+ * What one FILE prints and its exit code. `alone` (one FILE without --jsonl): a failure is thrown, to be the
+ * command's one-line error; otherwise it is a line of the output (`--jsonl`) or of stderr, exit 1.
+ */
+async function fileOutput(file: string, setup: Setup, values: Values, alone: boolean, io: CliIO): Promise<number> {
+  let scored: Awaited<ReturnType<typeof scoreFile>>;
+  try {
+    scored = await scoreFile(file, setup, { format: values.format, instance: values.instance, lenient: values.lenient }, io);
+  } catch (error) {
+    if (alone) throw error;
+    if (values.jsonl) io.stdout(errorLine(file, error));
+    else io.stderr(`steplens score: ${printable(error instanceof Error ? error.message : String(error))}\n`);
+    return 1;
+  }
+  const { results } = scored;
+  if (values.jsonl) {
+    for (const r of results) {
+      const skipped = [...(scored.several ? [] : scored.fileDiagnostics), ...r.diagnostics];
+      const head = { file, ...(scored.several ? { instance: r.instance } : {}) };
+      io.stdout(`${JSON.stringify({ ...head, ...scoreDocument(r.report, r.task), ...(skipped.length > 0 ? { diagnostics: skipped } : {}) })}\n`);
+    }
+  } else if (values.json) {
+    const docs = results.map((r) => scoreDocument(r.report, r.task));
+    io.stdout(`${JSON.stringify(docs.length === 1 ? docs[0] : docs)}\n`);
+  } else {
+    const text = results.map((r) => humanReport(r.report, r.task, setup.passed)).join('\n');
+    io.stdout(alone ? text : `== ${printable(file)}\n${text}\n`);
+  }
+  return scored.code;
+}
+
+/** The output of a FILE as text (a worker thread's answer): what {@link fileOutput} writes, captured. */
+async function capturedOutput(file: string, setup: Setup, values: Values): Promise<FileOutput> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIO = { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), stderrIsTTY: false, cwd: process.cwd(), env: {} };
+  try {
+    const code = await fileOutput(file, setup, values, false, io);
+    return { stdout, stderr, code };
+  } catch (error) {
+    return failedOutput(values, file, error instanceof Error ? error.message : String(error), stdout, stderr);
+  }
+}
+
+/** A FILE that failed outside scoring (its worker died): a line naming it, as any FILE that cannot be scored. */
+function failedOutput(values: Values, file: string, why: string, stdout = '', stderr = ''): FileOutput {
+  const error = new SteplensError('internal', `${file}: ${why}`);
+  return values.jsonl ? { stdout: stdout + errorLine(file, error), stderr, code: 1 } : { stdout, stderr: `${stderr}steplens score: ${printable(error.message)}\n`, code: 1 };
+}
+
+/** What a worker thread gets: the command's arguments (it reads the same setup) and the input limit's variable. */
+interface WorkerData {
+  args: string[];
+  env: Record<string, string | undefined>;
+}
+
 const command: Command = {
   name: 'score',
   usage:
     'usage: steplens score FILE... [--pta PTA.json] [--passed | --failed] [--format F] [--prior-dir DIR] [--instance ID] [--task ID]\n' +
-    '                      [--policy POLICY.json] [--config CONFIG.json] [--forecast FORECAST.json] [--json | --jsonl] [--lenient]\n' +
+    '                      [--policy POLICY.json] [--config CONFIG.json] [--forecast FORECAST.json] [--json | --jsonl] [--jobs N] [--lenient]\n' +
     '  without --pta the trajectory is scored reference-free against the prior pooled from the bundled references\n' +
     '  FILE may be gzipped; a file holding several trajectories (OpenHands output.jsonl) gives one report each\n' +
     '  (--json: an array), or only the one --instance ID names\n' +
     '  --json: one JSON document (one FILE); --jsonl: one JSON line per trajectory of every FILE, with "file" (and\n' +
     '  "instance" in a file of several); a FILE that cannot be scored is a line {"file", "error": {"code", "message"}}\n' +
     '  and the others are still scored; exit 1 when any FILE failed or had lines skipped (unless --lenient)\n' +
+    `  --jobs N: FILEs scored on N threads, printed in the order given (default auto: one per core once the FILEs hold ${AUTO_MIN_BYTES / 1024 / 1024} MiB)\n` +
     "  --task: the run's task when the log names none or names it differently (a PTA of another task is warned about)\n" +
     '  --policy: early-stop thresholds (partial, as in start.policy or written by calibrate --out)\n' +
     '  --config: scoring weights, tier thresholds, tau, ... (partial override of the defaults)\n' +
     '  --forecast: outcome forecast model (steplens train --out; `bundled`: the one shipped, trained on public runs): adds the forecast P(pass) of the whole trajectory',
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        pta: { type: 'string' },
-        passed: { type: 'boolean', default: false },
-        failed: { type: 'boolean', default: false },
-        format: { type: 'string' },
-        'prior-dir': { type: 'string' },
-        policy: { type: 'string' },
-        config: { type: 'string' },
-        forecast: { type: 'string' },
-        task: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        jsonl: { type: 'boolean', default: false },
-        ...INSTANCE_OPTION,
-        ...LENIENT_OPTION,
-      },
-    });
+    const { values, positionals } = parse(args);
     if (positionals.length === 0) throw new SteplensError('usage', 'expected a FILE (or several)');
     if (values.json && values.jsonl) throw new SteplensError('usage', '--json and --jsonl are exclusive');
     if (values.json && positionals.length > 1) throw new SteplensError('usage', `--json prints one document, for one FILE (got ${positionals.length}): use --jsonl for one JSON line per trajectory`);
     if (values.passed && values.failed) throw new SteplensError('usage', '--passed and --failed are exclusive');
     formatOption(values.format);
-    // Read before any FILE: a bad flag or settings file fails the whole command with one line, as for one FILE.
-    const setup: Setup = {
-      reference: await chooseReference(values.pta, values['prior-dir']),
-      ptaFile: values.pta ?? '',
-      passed: values.passed ? true : values.failed ? false : undefined,
-      policy: values.policy !== undefined ? await readPolicyFile(values.policy) : undefined,
-      config: values.config !== undefined ? await readConfigFile(values.config) : undefined,
-      forecasts: values.forecast !== undefined ? await readForecastFile(forecastFileArg(values.forecast)) : undefined,
-      task: values.task,
-    };
-    const options = { format: values.format, instance: values.instance, lenient: values.lenient };
+    const jobs = jobCount(values.jobs, positionals);
+    const setup = await readSetup(values);
     // One FILE without --jsonl: as ever, a failure is the command's one-line error.
     const alone = positionals.length === 1 && !values.jsonl;
+    const data: WorkerData = { args, env: { [INPUT_LIMIT_ENV]: io.env[INPUT_LIMIT_ENV] } };
+    const threaded = await runFilesInWorkers({
+      entry: import.meta.url,
+      command: 'score',
+      data,
+      files: positionals,
+      jobs,
+      write: (out) => {
+        if (out.stderr !== '') io.stderr(out.stderr);
+        if (out.stdout !== '') io.stdout(out.stdout);
+      },
+      local: (file) => capturedOutput(file, setup, values),
+      failed: (file, why) => failedOutput(values, file, why),
+    });
+    if (threaded !== undefined) return threaded;
     let code = 0;
-    for (const file of positionals) {
-      let scored: Awaited<ReturnType<typeof scoreFile>>;
-      try {
-        scored = await scoreFile(file, setup, options, io);
-      } catch (error) {
-        if (alone) throw error;
-        if (values.jsonl) io.stdout(errorLine(file, error));
-        else io.stderr(`steplens score: ${printable(error instanceof Error ? error.message : String(error))}\n`);
-        code = 1;
-        continue;
-      }
-      code = Math.max(code, scored.code);
-      const { results } = scored;
-      if (values.jsonl) {
-        for (const r of results) {
-          const skipped = [...(scored.several ? [] : scored.fileDiagnostics), ...r.diagnostics];
-          const head = { file, ...(scored.several ? { instance: r.instance } : {}) };
-          io.stdout(`${JSON.stringify({ ...head, ...scoreDocument(r.report, r.task), ...(skipped.length > 0 ? { diagnostics: skipped } : {}) })}\n`);
-        }
-      } else if (values.json) {
-        const docs = results.map((r) => scoreDocument(r.report, r.task));
-        io.stdout(`${JSON.stringify(docs.length === 1 ? docs[0] : docs)}\n`);
-      } else {
-        const text = results.map((r) => humanReport(r.report, r.task, setup.passed)).join('\n');
-        io.stdout(alone ? text : `== ${printable(file)}\n${text}\n`);
-      }
-    }
+    for (const file of positionals) code = Math.max(code, await fileOutput(file, setup, values, alone, io));
     return code;
   },
 };
+
+/** In a worker thread of `score --jobs`: the same setup, then each FILE the main thread sends. */
+const worker = workerSetup<WorkerData>('score');
+if (worker !== undefined) {
+  const limit = configureInputLimit(worker.env);
+  if (!limit.ok) throw limit.error;
+  const { values } = parse(worker.args);
+  const setup = readSetup(values);
+  serveFiles(async (file) => capturedOutput(file, await setup, values));
+}
 
 export default command;

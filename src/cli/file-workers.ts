@@ -1,0 +1,165 @@
+/**
+ * One command over many files in worker threads, its output in input order (issue 24: `score` of the 951
+ * calibration files spent 5 s on one core of two). The main thread hands each worker its next file as soon as it
+ * answers the last one; a file's output comes back as text and is written once every file before it is, so what
+ * the command prints is byte for byte what one thread prints. A worker is the command's own module file started
+ * again (`entry`, its `import.meta.url`), marked by its `workerData`; it rebuilds its setup from the same
+ * arguments, so nothing but file names and text crosses between threads.
+ */
+import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { SteplensError } from '../errors.js';
+
+/** What one file makes a command print, and its exit code. */
+export interface FileOutput {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+const MARK = 'steplens-cli-worker';
+
+/**
+ * Bytes of input from which `--jobs auto` uses more than one thread: a worker takes about 0.25 s to start and
+ * warm, and on this project's 2-core machines 20 MB of runs (1.2 s) scored no faster with two threads, 144 MB
+ * (5.2 s) 28 % faster (bench/README.md, "score --jobs").
+ */
+export const AUTO_MIN_BYTES = 64 * 1024 * 1024;
+
+/** The bytes of the files that exist (others count 0: they fail when read, as without threads). */
+export function inputBytes(files: readonly string[]): number {
+  let bytes = 0;
+  for (const f of files) {
+    try {
+      const s = statSync(f);
+      if (s.isFile()) bytes += s.size;
+    } catch {
+      // Missing or unreadable: the file's own error comes when it is read.
+    }
+  }
+  return bytes;
+}
+
+/**
+ * The threads for `files` (the main thread and workers): `--jobs N`, or `auto` (the default): one per core when
+ * the files hold at least {@link AUTO_MIN_BYTES}, else 1. 1 means no worker.
+ */
+export function jobCount(option: string | undefined, files: readonly string[]): number {
+  if (option === undefined || option === 'auto') return files.length > 1 && inputBytes(files) >= AUTO_MIN_BYTES ? Math.min(availableParallelism(), files.length) : 1;
+  const n = /^\d+$/.test(option) ? Number(option) : Number.NaN;
+  if (!(n >= 1 && n <= 256)) throw new SteplensError('usage', `--jobs must be a whole number from 1 to 256, or auto (got '${option}')`);
+  return Math.min(n, Math.max(1, files.length));
+}
+
+/** In a worker started by {@link runFilesInWorkers} for `command`: the data it was given; otherwise undefined. */
+export function workerSetup<T>(command: string): T | undefined {
+  const data = workerData as { [MARK]?: string; data?: T } | null;
+  return !isMainThread && data?.[MARK] === command ? data.data : undefined;
+}
+
+/** In a worker: answers each file the main thread sends with `work(file)` (`work` should not throw). */
+export function serveFiles(work: (file: string) => Promise<FileOutput>): void {
+  const port = parentPort;
+  if (port === null) return;
+  port.on('message', (job: { i: number; file: string }) => {
+    void work(job.file).then((out) => port.postMessage({ i: job.i, out }));
+  });
+}
+
+export interface WorkerRun<T> {
+  /** The command's module URL (`import.meta.url`): a worker starts it again. */
+  entry: string;
+  command: string;
+  /** What a worker rebuilds its setup from (structured-cloned). */
+  data: T;
+  files: readonly string[];
+  jobs: number;
+  write: (out: FileOutput) => void;
+  /** A file's output, made on the main thread. */
+  local: (file: string) => Promise<FileOutput>;
+  /** The output of a file whose worker died on it. */
+  failed: (file: string, why: string) => FileOutput;
+}
+
+/**
+ * Files a thread takes at once: consecutive files are often runs of one task, whose views parse into the same trees,
+ * and each thread's parse cache serves only it. Fewer towards the end, so that the threads finish together; and a
+ * worker with a run of files in hand does not wait for the main thread, which answers between its own files.
+ */
+function chunkSize(left: number, threads: number): number {
+  return Math.max(1, Math.min(16, Math.floor(left / (2 * threads))));
+}
+
+/** A turn of the event loop: the main thread lets the workers' answers in, and their next files out, between its own files. */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Runs the files over `jobs` threads, the main thread one of them (`local`), the others workers; writes each file's
+ * output in input order; resolves to the highest exit code, or undefined (nothing run) when workers cannot start
+ * here: from the TypeScript sources (tests, `tsx`).
+ */
+export async function runFilesInWorkers<T>(run: WorkerRun<T>): Promise<number | undefined> {
+  const n = run.files.length;
+  if (!run.entry.endsWith('.js') || run.jobs < 2 || n < 2) return undefined;
+  const threads = Math.min(run.jobs, n);
+  const outputs: Array<FileOutput | undefined> = new Array<FileOutput | undefined>(n);
+  let written = 0;
+  let sent = 0;
+  let code = 0;
+  const done = (i: number, out: FileOutput): void => {
+    outputs[i] = out;
+    code = Math.max(code, out.code);
+    for (let o = outputs[written]; o !== undefined; o = outputs[written]) {
+      run.write(o);
+      outputs[written++] = undefined;
+    }
+  };
+  const take = (): [number, number] => {
+    const from = sent;
+    sent = Math.min(n, sent + chunkSize(n - sent, threads));
+    return [from, sent];
+  };
+  const startWorker = (): Promise<void> =>
+    new Promise((resolve) => {
+      const worker = new Worker(new URL(run.entry), { workerData: { [MARK]: run.command, data: run.data } });
+      // Files sent and not answered yet.
+      const pending = new Set<number>();
+      const next = (): void => {
+        if (sent >= n) {
+          void worker.terminate();
+          return;
+        }
+        const [from, to] = take();
+        for (let i = from; i < to; i++) {
+          pending.add(i);
+          worker.postMessage({ i, file: run.files[i] });
+        }
+      };
+      worker.on('message', (m: { i: number; out: FileOutput }) => {
+        pending.delete(m.i);
+        done(m.i, m.out);
+        if (pending.size === 0) next();
+      });
+      let failedWhy: string | undefined;
+      worker.on('error', (error) => {
+        failedWhy = error instanceof Error ? error.message : String(error);
+      });
+      worker.on('exit', (exit) => {
+        // A worker that died on its files: they fail (the other threads take the files not yet sent).
+        for (const i of pending) done(i, run.failed(run.files[i]!, failedWhy ?? `its worker thread exited with code ${exit}`));
+        resolve();
+      });
+      next();
+    });
+  const workers = Array.from({ length: threads - 1 }, startWorker);
+  while (sent < n) {
+    const [from, to] = take();
+    for (let i = from; i < to; i++) {
+      done(i, await run.local(run.files[i]!));
+      await turn();
+    }
+  }
+  await Promise.all(workers);
+  return code;
+}
