@@ -6,7 +6,6 @@
  * again (`entry`, its `import.meta.url`), marked by its `workerData`; it rebuilds its setup from the same
  * arguments, so nothing but file names and text crosses between threads.
  */
-import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { SteplensError } from '../errors.js';
@@ -21,35 +20,16 @@ export interface FileOutput {
 const MARK = 'steplens-cli-worker';
 
 /**
- * Bytes of input from which `--jobs auto` uses more than one thread: a worker takes about 0.25 s to start and
- * warm, and on this project's 2-core machines 20 MB of runs (1.2 s) scored no faster with two threads, 144 MB
- * (5.2 s) 28 % faster (bench/README.md, "score --jobs").
+ * The threads for `files` (the main thread and workers): `--jobs N`, `auto` (one per core), or by default 1, no
+ * worker. Not `auto` by default: on this project's 2-core machines a second thread took reference-free `score` of
+ * the 951 calibration files from 2.69 to 2.57 s for 27 % more CPU (bench/README.md, "score --jobs").
  */
-export const AUTO_MIN_BYTES = 64 * 1024 * 1024;
-
-/** The bytes of the files that exist (others count 0: they fail when read, as without threads). */
-export function inputBytes(files: readonly string[]): number {
-  let bytes = 0;
-  for (const f of files) {
-    try {
-      const s = statSync(f);
-      if (s.isFile()) bytes += s.size;
-    } catch {
-      // Missing or unreadable: the file's own error comes when it is read.
-    }
-  }
-  return bytes;
-}
-
-/**
- * The threads for `files` (the main thread and workers): `--jobs N`, or `auto` (the default): one per core when
- * the files hold at least {@link AUTO_MIN_BYTES}, else 1. 1 means no worker.
- */
-export function jobCount(option: string | undefined, files: readonly string[]): number {
-  if (option === undefined || option === 'auto') return files.length > 1 && inputBytes(files) >= AUTO_MIN_BYTES ? Math.min(availableParallelism(), files.length) : 1;
+export function jobCount(option: string | undefined, files: number): number {
+  if (option === undefined) return 1;
+  if (option === 'auto') return Math.max(1, Math.min(availableParallelism(), files));
   const n = /^\d+$/.test(option) ? Number(option) : Number.NaN;
   if (!(n >= 1 && n <= 256)) throw new SteplensError('usage', `--jobs must be a whole number from 1 to 256, or auto (got '${option}')`);
-  return Math.min(n, Math.max(1, files.length));
+  return Math.min(n, Math.max(1, files));
 }
 
 /** In a worker started by {@link runFilesInWorkers} for `command`: the data it was given; otherwise undefined. */

@@ -8,13 +8,14 @@ import type { PriorSample } from '../core/forecast/prior-weights.js';
 import { forecastRun, sourceOf, type ForecastRun } from '../core/forecast/run.js';
 import type { ScoringConfig } from '../core/config.js';
 import type { Label } from '../core/types.js';
-import type { Analyzers, ScopeResolver } from '../core/ports.js';
+import type { Analyzers } from '../core/ports.js';
 import { createScorer } from '../core/scorer.js';
 import type { Reference } from '../core/scorer-api.js';
 import { createPriorSignalTracker } from '../core/signals/prior-signals.js';
 import { modelLabel } from '../report/identity.js';
 import type { NamedTrajectory } from '../report/run-naming.js';
 import type { LoadedTrajectory } from '../report/types.js';
+import { withoutScope } from './scope-free.js';
 
 /** A run with a known outcome and the trajectory it was read from. */
 export interface KnownTrajectory {
@@ -31,18 +32,8 @@ export interface TrainInput {
   skipped: { noOutcome: number; noSteps: number; noTask: number };
 }
 
-/**
- * A scope resolver that resolves nothing. `scope` (the enclosing Python
- * function of a step) only feeds PTA matching, PTA building and the Lucky
- * taxonomy; no reference-free signal and no forecast feature reads it, and
- * parsing every viewed Python prefix was a third of `steplens train`'s time.
- * test/forecast/train-shortcuts.test.ts checks that the training samples are the
- * same with the real resolver.
- */
-export const NO_SCOPE: ScopeResolver = { scopeAt: () => undefined };
-
-/** The analyzers `train` scores with: the given shell analyzer, no scope resolution (see {@link NO_SCOPE}). */
-export const trainAnalyzers = (a: Analyzers): Analyzers => ({ shell: a.shell, scope: NO_SCOPE });
+/** The analyzers `train` scores with: the given shell analyzer, no scope resolution (see scope-free.ts). */
+export const trainAnalyzers = withoutScope;
 
 /**
  * Scores the known runs once, reference-free. The runs come named by

@@ -8,6 +8,7 @@ import type { CliIO, Command } from '../command.js';
 import { formatOption, LENIENT_OPTION } from '../input.js';
 import { INSTANCE_OPTION, logExitCode, readLogFile, reportLogDiagnostics, selectInstances } from '../instances.js';
 import { chooseReference } from '../references.js';
+import { withoutScope } from '../scope-free.js';
 import { humanReport, scoreDocument, taskMismatch } from '../score-text.js';
 import { forecastFileArg } from '../../package-files.js';
 import { readConfigFile, readForecastFile, readPolicyFile } from '../../settings-files.js';
@@ -15,7 +16,7 @@ import { selectModel, type ForecastFile } from '../../core/forecast/model.js';
 import type { Policy } from '../../core/policy.js';
 import type { ScoringConfig } from '../../core/config.js';
 import { configureInputLimit, INPUT_LIMIT_ENV, printable } from '../../text-files.js';
-import { AUTO_MIN_BYTES, jobCount, runFilesInWorkers, serveFiles, workerSetup, type FileOutput } from '../file-workers.js';
+import { jobCount, runFilesInWorkers, serveFiles, workerSetup, type FileOutput } from '../file-workers.js';
 
 export { scoreDocument };
 
@@ -35,8 +36,9 @@ async function scoreFile(file: string, setup: Setup, options: { format: string |
   const log = await readLogFile(file, formatOption(options.format));
   const chosen = selectInstances(log, options.instance, false);
   reportLogDiagnostics(log, chosen, io.stderr);
-  const analyzers = defaultAnalyzers();
   const { reference, policy, config, forecasts } = setup;
+  // Against the prior, no output reads a state's scope: the files viewed are not parsed to find it (scope-free.ts).
+  const analyzers = reference.kind === 'pta' ? defaultAnalyzers() : withoutScope(defaultAnalyzers());
   const results = chosen.map((x) => {
     const runTask = setup.task ?? x.parsed.meta.task;
     const warning = taskMismatch(file, x, runTask, setup.task !== undefined, setup.ptaFile, reference);
@@ -157,7 +159,7 @@ const command: Command = {
     '  --json: one JSON document (one FILE); --jsonl: one JSON line per trajectory of every FILE, with "file" (and\n' +
     '  "instance" in a file of several); a FILE that cannot be scored is a line {"file", "error": {"code", "message"}}\n' +
     '  and the others are still scored; exit 1 when any FILE failed or had lines skipped (unless --lenient)\n' +
-    `  --jobs N: FILEs scored on N threads, printed in the order given (default auto: one per core once the FILEs hold ${AUTO_MIN_BYTES / 1024 / 1024} MiB)\n` +
+    '  --jobs N: FILEs scored on N threads (auto: one per core; default 1), printed in the order given, as one thread prints them\n' +
     "  --task: the run's task when the log names none or names it differently (a PTA of another task is warned about)\n" +
     '  --policy: early-stop thresholds (partial, as in start.policy or written by calibrate --out)\n' +
     '  --config: scoring weights, tier thresholds, tau, ... (partial override of the defaults)\n' +
@@ -169,7 +171,7 @@ const command: Command = {
     if (values.json && positionals.length > 1) throw new SteplensError('usage', `--json prints one document, for one FILE (got ${positionals.length}): use --jsonl for one JSON line per trajectory`);
     if (values.passed && values.failed) throw new SteplensError('usage', '--passed and --failed are exclusive');
     formatOption(values.format);
-    const jobs = jobCount(values.jobs, positionals);
+    const jobs = jobCount(values.jobs, positionals.length);
     const setup = await readSetup(values);
     // One FILE without --jsonl: as ever, a failure is the command's one-line error.
     const alone = positionals.length === 1 && !values.jsonl;
