@@ -15,7 +15,7 @@ import { createPriorSignalTracker } from '../core/signals/prior-signals.js';
 import { modelLabel } from '../report/identity.js';
 import type { NamedTrajectory } from '../report/run-naming.js';
 import type { LoadedTrajectory } from '../report/types.js';
-import { withoutScope } from './scope-free.js';
+import { withoutScope } from '../core/scope-free.js';
 
 /** A run with a known outcome and the trajectory it was read from. */
 export interface KnownTrajectory {

@@ -1,5 +1,5 @@
 /**
- * `steplens score` against the prior scores without scope resolution (src/cli/scope-free.ts): no file a run views is
+ * `steplens score` against the prior scores without scope resolution (src/core/scope-free.ts): no file a run views is
  * parsed to find the enclosing function, since nothing a reference-free report holds reads it. On every fixture run
  * the report is the same as with the real resolver: as a passing run (the Lucky classes), with the bundled
  * forecaster, and the state stream's other fields; only `scope` differs. A signal or detector that starts reading
@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { withoutScope } from '../../src/cli/scope-free.js';
+import { withoutScope } from '../../src/core/scope-free.js';
 import { readCorpusInput } from '../../src/cli/corpus-input.js';
 import { parseForecast } from '../../src/core/forecast/model.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';

@@ -8,7 +8,7 @@ import type { CliIO, Command } from '../command.js';
 import { formatOption, LENIENT_OPTION } from '../input.js';
 import { INSTANCE_OPTION, logExitCode, readLogFile, reportLogDiagnostics, selectInstances } from '../instances.js';
 import { chooseReference } from '../references.js';
-import { withoutScope } from '../scope-free.js';
+import { withoutScope } from '../../core/scope-free.js';
 import { humanReport, scoreDocument, taskMismatch } from '../score-text.js';
 import { forecastFileArg } from '../../package-files.js';
 import { readConfigFile, readForecastFile, readPolicyFile } from '../../settings-files.js';

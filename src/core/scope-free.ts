@@ -2,11 +2,12 @@
  * Analyzers without scope resolution, for scoring that no scope can change. `scope` (the enclosing Python function
  * of a viewed or edited range) feeds only PTA matching, PTA building, the Lucky taxonomy's reference-based classes
  * and the consensus ranking; no reference-free signal, waste detector, early-stop detector or forecast feature reads
- * it. Parsing every viewed Python file to find it was a third of `steplens train`'s time and of reference-free
- * `steplens score` (the 951 calibration files). test/forecast/train-shortcuts.test.ts and
- * test/cli/score-scope-free.test.ts check that what those commands print is the same with the real resolver.
+ * it. Parsing every viewed Python file to find it was a third of the time of `steplens train`, and of `score`,
+ * `report` and `calibrate` on runs scored against the prior (bench/README.md, "Reference-free `score` without scope
+ * lookups"). test/forecast/train-shortcuts.test.ts and test/cli/score-scope-free.test.ts check that the scores,
+ * reports and signals are the same with the real resolver.
  */
-import type { Analyzers, ScopeResolver } from '../core/ports.js';
+import type { Analyzers, ScopeResolver } from './ports.js';
 
 /** A scope resolver that resolves nothing. */
 export const NO_SCOPE: ScopeResolver = { scopeAt: () => undefined };
