@@ -76,6 +76,38 @@ describe('leave-one-task-out', () => {
     }
   });
 
+  it('fits each fold as fitWeights does on the other tasks: many small tasks, tied scores, runs with no reference, one-outcome tasks', () => {
+    // Coarse signal values make ties; tasks of 1-6 runs; a third of the runs without a reference (reference-free
+    // only); some tasks all passing or all failing, and one task that alone holds every failing run with a reference.
+    const r = rng(7);
+    const coarse = () => Math.round(r() * 4) / 4;
+    const many: WeightSample[] = [];
+    for (let t = 0; t < 40; t++) {
+      const size = 1 + Math.floor(r() * 6);
+      const bias = t % 7 === 0 ? 1 : t % 7 === 1 ? 0 : r();
+      for (let k = 0; k < size; k++) {
+        const v = { struct: 100 * coarse(), cov: 100 * coarse(), coh: coarse(), temp: coarse() };
+        const passed = t % 7 < 2 ? bias === 1 : r() < bias;
+        many.push({ task: `task${String(t).padStart(2, '0')}`, passed, reference: r() < 0.33 ? null : v, referenceFree: { ...v, struct: null, cov: null } });
+      }
+    }
+    const small = simplexGrid(0.2);
+    const folds = lotoFolds(many, small, PAPER);
+    expect(folds).toHaveLength(40);
+    for (const f of folds) {
+      expect(f.weights, f.task).toEqual(
+        fitWeights(
+          many.filter((s) => s.task !== f.task),
+          small,
+          PAPER,
+        ),
+      );
+    }
+    // A task holding every failing run: left out, no AUROC is defined, and its fold keeps the paper's weights.
+    const lone = [...many.map((s) => ({ ...s, passed: true })), { task: 'zz', passed: false, reference: many[0]!.reference, referenceFree: many[0]!.referenceFree }];
+    expect(lotoFolds(lone, small, PAPER).find((f) => f.task === 'zz')!.weights).toEqual(PAPER);
+  });
+
   it("a task whose runs contradict the others is scored by the others' weights", () => {
     // t9's outcomes are the reverse of the planted rule: its fold must not fit them.
     const odd = planted({ struct: 0.1, cov: 0.4, coh: 0.2, temp: 0.3 }, 40, 1, 9).map((s) => ({ ...s, task: 't9', passed: !s.passed }));

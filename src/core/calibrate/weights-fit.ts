@@ -61,8 +61,7 @@ export function signalAuroc(samples: readonly WeightSample[], signal: keyof Sign
 
 /** Mean of the defined per-mode AUROCs (null when neither is defined). */
 export function objective(samples: readonly WeightSample[], weights: Weights): number | null {
-  const xs = [aurocWith(samples, weights, 'reference'), aurocWith(samples, weights, 'referenceFree')].filter((x): x is number => x !== null);
-  return xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
+  return meanDefined([aurocWith(samples, weights, 'reference'), aurocWith(samples, weights, 'referenceFree')]);
 }
 
 /** L1 distance between two weight vectors normalised to sum 1. */
@@ -74,16 +73,30 @@ export function weightDistance(a: Weights, b: Weights): number {
 
 /** The grid weights with the best objective on `samples`; `paper` when no objective is defined. */
 export function fitWeights(samples: readonly WeightSample[], grid: readonly Weights[], paper: Weights): Weights {
+  return bestWeights(grid, paper, (w) => objective(samples, w));
+}
+
+/**
+ * The grid weights with the best score (`scoreOf(w, k)` for grid entry k; null where undefined), ties within 1e-12
+ * going to the weights closest to `paper`; `paper` when no score is defined.
+ */
+export function bestWeights(grid: readonly Weights[], paper: Weights, scoreOf: (w: Weights, k: number) => number | null): Weights {
   let best: Weights = paper;
   let bestScore: number | null = null;
-  for (const w of grid) {
-    const s = objective(samples, w);
-    if (s === null) continue;
+  grid.forEach((w, k) => {
+    const s = scoreOf(w, k);
+    if (s === null) return;
     const gain = bestScore === null ? Infinity : s - bestScore;
     if (gain > 1e-12 || (Math.abs(gain) <= 1e-12 && weightDistance(w, paper) < weightDistance(best, paper))) {
       best = w;
       bestScore = s;
     }
-  }
+  });
   return best;
+}
+
+/** The mean of the defined per-mode AUROCs, as {@link objective} takes it (null when neither is defined). */
+export function meanDefined(xs: ReadonlyArray<number | null>): number | null {
+  const d = xs.filter((x): x is number => x !== null);
+  return d.length === 0 ? null : d.reduce((a, b) => a + b, 0) / d.length;
 }

@@ -10,7 +10,8 @@ import { composite } from '../composite.js';
 import type { Weights } from '../config.js';
 import { auroc } from '../stats/auroc.js';
 import { MODES, type ModeName } from './tradeoff-types.js';
-import { aurocWith, fitWeights, signalAuroc, simplexGrid, type WeightSample } from './weights-fit.js';
+import { aurocsWithoutEachTask } from './loto-auroc.js';
+import { aurocWith, bestWeights, fitWeights, meanDefined, objective, signalAuroc, simplexGrid, type WeightSample } from './weights-fit.js';
 
 /** One held-out task: the tasks its weights were fitted on (never itself) and those weights. */
 export interface LotoFold {
@@ -44,12 +45,41 @@ export interface WeightsReport {
   folds: LotoFold[];
 }
 
-/** Per task, the weights fitted on every other task's runs. */
+/**
+ * Per task, the weights fitted on every other task's runs: what {@link fitWeights} picks on them, with each fold's
+ * AUROCs taken from one count over all runs per grid weight and mode (loto-auroc.ts) instead of a sort per fold.
+ */
 export function lotoFolds(samples: readonly WeightSample[], grid: readonly Weights[], paper: Weights): LotoFold[] {
   const tasks = [...new Set(samples.map((s) => s.task))].sort();
-  return tasks.map((task) => {
-    const training = samples.filter((s) => s.task !== task);
-    return { task, trainingTasks: [...new Set(training.map((s) => s.task))].sort(), weights: fitWeights(training, grid, paper) };
+  const index = new Map(tasks.map((t, k) => [t, k]));
+  // Per mode: the runs scored in it, and each task's runs among them.
+  const modes = MODES.map((mode) => {
+    const runs = samples.filter((s) => s[mode] !== null);
+    const byTask = tasks.map((): number[] => []);
+    runs.forEach((s, i) => byTask[index.get(s.task)!]!.push(i));
+    return { mode, runs, byTask, passed: runs.map((s) => s.passed) };
+  });
+  // held[m][k]: per task, the AUROC of mode m under grid weights k with that task left out (NaN: undefined).
+  const held = modes.map(({ mode, runs, byTask, passed }) =>
+    grid.map((w) => {
+      const x = Float64Array.from(runs, (s) => composite(s[mode]!, w).total);
+      // A NaN score sorts where a comparison cannot follow it: such a grid point is fitted the slow way.
+      return x.some(Number.isNaN) ? undefined : aurocsWithoutEachTask({ x, passed, byTask });
+    }),
+  );
+  return tasks.map((task, t) => {
+    const training = held.some((m) => m.some((a) => a === undefined)) ? samples.filter((s) => s.task !== task) : undefined;
+    const weights = bestWeights(grid, paper, (w, k) =>
+      training !== undefined
+        ? objective(training, w)
+        : meanDefined(
+            held.map((m) => {
+              const a = m[k]![t]!;
+              return Number.isNaN(a) ? null : a;
+            }),
+          ),
+    );
+    return { task, trainingTasks: tasks.filter((x) => x !== task), weights };
   });
 }
 
