@@ -45,6 +45,8 @@ export function serveFiles(work: (file: string) => Promise<FileOutput>): void {
   port.on('message', (job: { i: number; file: string }) => {
     void work(job.file).then((out) => port.postMessage({ i: job.i, out }));
   });
+  // Loaded and listening: from now on a death is the files' (they fail), not the start's (they go back).
+  port.postMessage({ ready: true });
 }
 
 export interface WorkerRun<T> {
@@ -100,11 +102,20 @@ export async function runFilesInWorkers<T>(run: WorkerRun<T>): Promise<number | 
     sent = Math.min(n, sent + chunkSize(n - sent, threads));
     return [from, sent];
   };
+  // Files of a worker that could not start (it answered nothing): the main thread scores them itself.
+  const orphans: number[] = [];
   const startWorker = (): Promise<void> =>
     new Promise((resolve) => {
-      const worker = new Worker(new URL(run.entry), { workerData: { [MARK]: run.command, data: run.data } });
+      let worker: Worker;
+      try {
+        worker = new Worker(new URL(run.entry), { workerData: { [MARK]: run.command, data: run.data } });
+      } catch {
+        resolve();
+        return;
+      }
       // Files sent and not answered yet.
       const pending = new Set<number>();
+      let ready = false;
       const next = (): void => {
         if (sent >= n) {
           void worker.terminate();
@@ -116,7 +127,11 @@ export async function runFilesInWorkers<T>(run: WorkerRun<T>): Promise<number | 
           worker.postMessage({ i, file: run.files[i] });
         }
       };
-      worker.on('message', (m: { i: number; out: FileOutput }) => {
+      worker.on('message', (m: { i: number; out: FileOutput } | { ready: true }) => {
+        if ('ready' in m) {
+          ready = true;
+          return;
+        }
         pending.delete(m.i);
         done(m.i, m.out);
         if (pending.size === 0) next();
@@ -126,20 +141,28 @@ export async function runFilesInWorkers<T>(run: WorkerRun<T>): Promise<number | 
         failedWhy = error instanceof Error ? error.message : String(error);
       });
       worker.on('exit', (exit) => {
-        // A worker that died on its files: they fail (the other threads take the files not yet sent).
-        for (const i of pending) done(i, run.failed(run.files[i]!, failedWhy ?? `its worker thread exited with code ${exit}`));
+        // A worker that died on its files fails them, each in its place; one that died before it was ready (its module
+        // did not load) hands them back. The other threads take the files not yet sent either way.
+        if (ready) for (const i of pending) done(i, run.failed(run.files[i]!, failedWhy ?? `its worker thread exited with code ${exit}`));
+        else orphans.push(...pending);
         resolve();
       });
       next();
     });
   const workers = Array.from({ length: threads - 1 }, startWorker);
-  while (sent < n) {
-    const [from, to] = take();
-    for (let i = from; i < to; i++) {
-      done(i, await run.local(run.files[i]!));
-      await turn();
+  const local = async (i: number): Promise<void> => {
+    done(i, await run.local(run.files[i]!));
+    await turn();
+  };
+  while (sent < n || orphans.length > 0) {
+    if (orphans.length > 0) await local(orphans.shift()!);
+    else {
+      const [from, to] = take();
+      for (let i = from; i < to; i++) await local(i);
     }
   }
   await Promise.all(workers);
+  orphans.sort((a, b) => a - b);
+  for (const i of orphans) await local(i);
   return code;
 }

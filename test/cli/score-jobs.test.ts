@@ -71,6 +71,26 @@ describe('score --jobs', () => {
     expect(jobCount('auto', 100)).toBe(availableParallelism());
   });
 
+  it('a worker that cannot start hands its files back: the main thread scores them, in their places', async () => {
+    const entry = path.join(dir, 'broken.js');
+    writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
+    writeFileSync(entry, "throw new Error('this worker cannot load');\n");
+    const files = Array.from({ length: 30 }, (_, i) => `f${i}`);
+    const written: FileOutput[] = [];
+    const code = await runFilesInWorkers({
+      entry: `file://${entry}`,
+      command: 'test',
+      data: {},
+      files,
+      jobs: 3,
+      write: (out) => written.push(out),
+      local: async (file) => ({ stdout: `${file}\n`, stderr: '', code: 0 }),
+      failed: (file, why) => ({ stdout: `failed ${file}: ${why}\n`, stderr: '', code: 1 }),
+    });
+    expect(code).toBe(0);
+    expect(written.map((o) => o.stdout).join('')).toBe(files.map((f) => `${f}\n`).join(''));
+  });
+
   it('a worker that dies fails its files, each in its place; the other threads do the rest', async () => {
     // A worker module of its own (compiled file-workers.js): it answers with the file's name, and dies on "die".
     const entry = path.join(dir, 'entry.js');
