@@ -1,5 +1,5 @@
 /**
- * `steplens score`, `report`, `calibrate` and `POST /v1/score` score runs against the prior without scope
+ * `steplens score`, `report`, `calibrate`, `rank` and `POST /v1/score` score runs against the prior without scope
  * resolution (src/core/scope-free.ts): no file a run views is parsed to find the enclosing function, since nothing
  * a reference-free report holds reads it. On every fixture run the report is the same as with the real resolver:
  * as a passing run (the Lucky classes), with the bundled forecaster, and the state stream's other fields; only
