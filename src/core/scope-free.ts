@@ -3,9 +3,9 @@
  * of a viewed or edited range) feeds only PTA matching, PTA building, the Lucky taxonomy's reference-based classes
  * and the consensus ranking; no reference-free signal, waste detector, early-stop detector or forecast feature reads
  * it. Parsing every viewed Python file to find it was a third of the time of `steplens train`, and of `score`,
- * `report`, `calibrate` and `rank` (without `--consensus`) on runs scored against the prior (bench/README.md, "Reference-free `score` without scope
- * lookups"). test/forecast/train-shortcuts.test.ts and test/cli/score-scope-free.test.ts check that the scores,
- * reports and signals are the same with the real resolver.
+ * `report`, `calibrate` and `rank` (without `--consensus`) on runs scored against the prior (bench/README.md,
+ * "Reference-free `score` without scope lookups"). test/forecast/train-shortcuts.test.ts and
+ * test/cli/score-scope-free.test.ts check that the scores, reports and signals are the same with the real resolver.
  */
 import type { Analyzers, ScopeResolver } from './ports.js';
 
