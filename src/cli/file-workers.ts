@@ -1,10 +1,10 @@
 /**
- * One command over many files in worker threads, its output in input order (issue 24: `score` of the 951
- * calibration files spent 5 s on one core of two). The main thread hands each worker its next file as soon as it
- * answers the last one; a file's output comes back as text and is written once every file before it is, so what
- * the command prints is byte for byte what one thread prints. A worker is the command's own module file started
- * again (`entry`, its `import.meta.url`), marked by its `workerData`; it rebuilds its setup from the same
- * arguments, so nothing but file names and text crosses between threads.
+ * One command over many files on several threads, its output in input order (issue 24). The main thread scores
+ * files itself and hands each worker its next run of files as soon as it has answered the last; a file's output
+ * comes back as text and is written once every file before it is, so what the command prints is byte for byte what
+ * one thread prints. A worker is the command's own module file started again (`entry`, its `import.meta.url`),
+ * marked by its `workerData`; it rebuilds its setup from the same arguments, so nothing but file names and text
+ * crosses between threads.
  */
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -22,7 +22,8 @@ const MARK = 'steplens-cli-worker';
 /**
  * The threads for `files` (the main thread and workers): `--jobs N`, `auto` (one per core), or by default 1, no
  * worker. Not `auto` by default: on this project's 2-core machines a second thread took reference-free `score` of
- * the 951 calibration files from 2.69 to 2.57 s for 27 % more CPU (bench/README.md, "score --jobs").
+ * the 951 calibration files from 2.69 to 2.57 s for 27 % more CPU (bench/README.md, section "Reference-free
+ * `score` without scope lookups, and `score --jobs`").
  */
 export function jobCount(option: string | undefined, files: number): number {
   if (option === undefined) return 1;
