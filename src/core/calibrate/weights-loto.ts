@@ -63,12 +63,13 @@ export function lotoFolds(samples: readonly WeightSample[], grid: readonly Weigh
   const held = modes.map(({ mode, runs, byTask, passed }) =>
     grid.map((w) => {
       const x = Float64Array.from(runs, (s) => composite(s[mode]!, w).total);
-      // A NaN score sorts where a comparison cannot follow it: such a grid point is fitted the slow way.
+      // A NaN score sorts where no comparison can follow it: with any, every fold is fitted the slow way (below).
       return x.some(Number.isNaN) ? undefined : aurocsWithoutEachTask({ x, passed, byTask });
     }),
   );
+  const slow = held.some((m) => m.some((a) => a === undefined));
   return tasks.map((task, t) => {
-    const training = held.some((m) => m.some((a) => a === undefined)) ? samples.filter((s) => s.task !== task) : undefined;
+    const training = slow ? samples.filter((s) => s.task !== task) : undefined;
     const weights = bestWeights(grid, paper, (w, k) =>
       training !== undefined
         ? objective(training, w)
