@@ -108,6 +108,19 @@ describe('leave-one-task-out', () => {
     expect(lotoFolds(lone, small, PAPER).find((f) => f.task === 'zz')!.weights).toEqual(PAPER);
   });
 
+  it('falls back to fitting every fold on its own when a score is NaN, with the same weights', () => {
+    const withNaN: WeightSample[] = [...samples.slice(0, 60), { ...samples[60]!, referenceFree: { ...samples[60]!.referenceFree, coh: Number.NaN } }];
+    for (const f of lotoFolds(withNaN, grid, PAPER)) {
+      expect(f.weights).toEqual(
+        fitWeights(
+          withNaN.filter((s) => s.task !== f.task),
+          grid,
+          PAPER,
+        ),
+      );
+    }
+  });
+
   it("a task whose runs contradict the others is scored by the others' weights", () => {
     // t9's outcomes are the reverse of the planted rule: its fold must not fit them.
     const odd = planted({ struct: 0.1, cov: 0.4, coh: 0.2, temp: 0.3 }, 40, 1, 9).map((s) => ({ ...s, task: 't9', passed: !s.passed }));
