@@ -15,7 +15,7 @@ import type { ScoreVector, State } from '../core/types.js';
 import { MIN_REFERENCES } from '../report/score-corpus.js';
 import type { LoadedTrajectory } from '../report/types.js';
 import type { ScoredRun } from './scored-runs.js';
-import { withoutScope } from '../core/scope-free.js';
+import { analyzersFor } from '../core/scope-free.js';
 
 export interface KnownRun {
   trajectory: LoadedTrajectory;
@@ -48,7 +48,7 @@ export const sourceName = (agent: string, model: string): string => `${agent} + 
 /** Scores every known run in both modes. */
 export function scoreKnownRuns(known: readonly KnownRun[], prior: Reference, analyzers: Analyzers, config: ScoringConfig): ScoredRun[] {
   // A passing run's reference-free states build the other runs' PTAs, which read scopes; no other figure does (core/scope-free.ts).
-  const free = known.map((k) => scoreRun(k.trajectory, prior, k.passed ? analyzers : withoutScope(analyzers), config));
+  const free = known.map((k) => scoreRun(k.trajectory, prior, analyzersFor(prior, analyzers, k.passed), config));
   const ptas = leaveOneOutPtas(
     known.map((k, i) => ({ task: k.task, passed: k.passed, states: free[i]!.states })),
     MIN_REFERENCES,

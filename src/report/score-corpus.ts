@@ -14,7 +14,7 @@ import { UNIFORM_PRIOR } from '../core/prior.js';
 import { leaveOneOutPtas, type FailingReference } from '../core/calibrate/references.js';
 import { selectModel, type ForecastFile } from '../core/forecast/model.js';
 import { createScorer } from '../core/scorer.js';
-import { withoutScope } from '../core/scope-free.js';
+import { analyzersFor } from '../core/scope-free.js';
 import type { Analyzers } from '../core/ports.js';
 import type { Reference, TemporalPrior, TrajectoryReport } from '../core/scorer-api.js';
 import type { State } from '../core/types.js';
@@ -73,8 +73,7 @@ export function scoreCorpus(trajectories: readonly LoadedTrajectory[], outcomes:
     const reference: Reference = pta !== undefined ? { kind: 'pta', pta } : { kind: 'prior', prior: options.prior! };
     const forecast = options.forecast ? selectModel(options.forecast, t.agent, t.model ?? undefined) : undefined;
     // Against the prior no figure reads a state's scope: the files viewed are not parsed to find it (core/scope-free.ts).
-    const analyzers = pta !== undefined ? options.analyzers : withoutScope(options.analyzers);
-    const scorer = createScorer({ reference, analyzers, ...(forecast ? { forecast } : {}) });
+    const scorer = createScorer({ reference, analyzers: analyzersFor(reference, options.analyzers), ...(forecast ? { forecast } : {}) });
     for (const step of t.steps) scorer.push(step);
     const outcome = outcomes[i];
     const passed = outcome === 'pass' ? true : outcome === 'fail' ? false : undefined;

@@ -15,7 +15,7 @@ import { parseDocument } from '../formats/index.js';
 import type { RankRequest } from '../protocol/rank-bodies.js';
 import { checkLength, type ScoringDeps } from './score-request.js';
 import { nonEmptySteps } from './trajectory.js';
-import { withoutScope } from '../core/scope-free.js';
+import { analyzersFor } from '../core/scope-free.js';
 
 /** One run as the worker hands it back: scored, or a session for the main thread to read. */
 export type RankJobRun = ({ index: number } & RankInput) | { index: number; id: string; session: string };
@@ -65,7 +65,7 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
     const scorer = createScorer({
       reference,
       // Scopes are read by PTA matching and the consensus only: otherwise no file a run views is parsed to find them (core/scope-free.ts).
-      analyzers: reference.kind === 'pta' || body.consensus === true ? deps.analyzers : withoutScope(deps.analyzers),
+      analyzers: analyzersFor(reference, deps.analyzers, body.consensus === true),
       policy: deps.policy,
       config: deps.config,
       // The run's source (its log's agent and model) picks the forecast model, as POST /v1/score does.

@@ -4,7 +4,7 @@ import type { ScoringConfig } from '../core/config.js';
 import { selectModel, type ForecastModel } from '../core/forecast/model.js';
 import { resolvePolicy, type Policy, type PolicyInput } from '../core/policy.js';
 import type { Reference, TemporalPrior, TrajectoryReport } from '../core/scorer-api.js';
-import { withoutScope } from '../core/scope-free.js';
+import { analyzersFor } from '../core/scope-free.js';
 import type { Step } from '../core/types.js';
 import { SteplensError } from '../errors.js';
 import type { ScoreRequest } from '../protocol/http-bodies.js';
@@ -52,7 +52,7 @@ export async function scoreParsedSteps(deps: ScoringDeps, req: StepsRequest, ste
   return scoreTrajectory(steps, {
     reference,
     // Against the prior no part of the report reads a state's scope: the files viewed are not parsed to find it (core/scope-free.ts).
-    analyzers: reference.kind === 'pta' ? deps.analyzers : withoutScope(deps.analyzers),
+    analyzers: analyzersFor(reference, deps.analyzers),
     policy: policy.value,
     config: deps.config,
     ...(forecast !== undefined ? { forecast, forecastVersion: deps.forecast!.version } : {}),

@@ -17,7 +17,7 @@ import { formatOption, LENIENT_OPTION, readPta } from '../input.js';
 import { readLogFile, reportLogDiagnostics, type LogFile } from '../instances.js';
 import { rankText } from '../rank-text.js';
 import { chooseReference, externalReferences, referenceFolderArgs } from '../references.js';
-import { withoutScope } from '../../core/scope-free.js';
+import { analyzersFor } from '../../core/scope-free.js';
 
 /** One run to rank: where it came from, its task, its instance. */
 interface Run {
@@ -98,7 +98,7 @@ const command: Command = {
     const config = values.config !== undefined ? await readConfigFile(values.config) : undefined;
     const forecasts = values.forecast !== undefined ? await readForecastFile(forecastFileArg(values.forecast)) : undefined;
     // Scopes are read by PTA matching and the consensus only: otherwise no file a run views is parsed to find them (core/scope-free.ts).
-    const analyzers = reference.kind === 'pta' || values.consensus === true ? defaultAnalyzers() : withoutScope(defaultAnalyzers());
+    const analyzers = analyzersFor(reference, defaultAnalyzers(), values.consensus === true);
     const states: Array<ReturnType<Scorer['states']>> = [];
     const inputs: RankInput[] = runs.map((r) => {
       const meta = r.instance.parsed.meta;

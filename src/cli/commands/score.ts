@@ -8,7 +8,7 @@ import type { CliIO, Command } from '../command.js';
 import { formatOption, LENIENT_OPTION } from '../input.js';
 import { INSTANCE_OPTION, logExitCode, readLogFile, reportLogDiagnostics, selectInstances } from '../instances.js';
 import { chooseReference } from '../references.js';
-import { withoutScope } from '../../core/scope-free.js';
+import { analyzersFor } from '../../core/scope-free.js';
 import { humanReport, scoreDocument, taskMismatch } from '../score-text.js';
 import { forecastFileArg } from '../../package-files.js';
 import { readConfigFile, readForecastFile, readPolicyFile } from '../../settings-files.js';
@@ -37,8 +37,8 @@ async function scoreFile(file: string, setup: Setup, options: { format: string |
   const chosen = selectInstances(log, options.instance, false);
   reportLogDiagnostics(log, chosen, io.stderr);
   const { reference, policy, config, forecasts } = setup;
-  // Against the prior, no output reads a state's scope: the files viewed are not parsed to find it (scope-free.ts).
-  const analyzers = reference.kind === 'pta' ? defaultAnalyzers() : withoutScope(defaultAnalyzers());
+  // Against the prior no output reads a state's scope: the files viewed are not parsed to find it (scope-free.ts).
+  const analyzers = analyzersFor(reference, defaultAnalyzers());
   const results = chosen.map((x) => {
     const runTask = setup.task ?? x.parsed.meta.task;
     const warning = taskMismatch(file, x, runTask, setup.task !== undefined, setup.ptaFile, reference);
