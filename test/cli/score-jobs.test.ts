@@ -34,6 +34,33 @@ async function bin(...args: string[]): Promise<{ code: number; stdout: string; s
   }
 }
 
+/**
+ * `runFilesInWorkers` with a worker module of the test's own (`entry`): each file's output is its name, from the
+ * main thread or the worker alike; a file of a worker that dies is `failed FILE: WHY`.
+ */
+async function runOwn(entry: string, files: string[], jobs: number): Promise<{ code: number; lines: string[] }> {
+  const written: FileOutput[] = [];
+  const code = await runFilesInWorkers({
+    entry: `file://${entry}`,
+    command: 'test',
+    data: {},
+    files,
+    jobs,
+    write: (out) => written.push(out),
+    local: async (file) => ({ stdout: `${file}\n`, stderr: '', code: 0 }),
+    failed: (file, why) => ({ stdout: `failed ${file}: ${why}\n`, stderr: '', code: 1 }),
+  });
+  if (code === undefined) throw new Error('runFilesInWorkers ran nothing: the entry is not a .js file');
+  return {
+    code,
+    lines: written
+      .map((o) => o.stdout)
+      .join('')
+      .trimEnd()
+      .split('\n'),
+  };
+}
+
 describe('score --jobs', () => {
   it('prints on 3 threads what one thread prints, a missing file a line in its place', async () => {
     const missing = path.join(dir, 'missing.traj');
@@ -76,19 +103,9 @@ describe('score --jobs', () => {
     writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
     writeFileSync(entry, "throw new Error('this worker cannot load');\n");
     const files = Array.from({ length: 30 }, (_, i) => `f${i}`);
-    const written: FileOutput[] = [];
-    const code = await runFilesInWorkers({
-      entry: `file://${entry}`,
-      command: 'test',
-      data: {},
-      files,
-      jobs: 3,
-      write: (out) => written.push(out),
-      local: async (file) => ({ stdout: `${file}\n`, stderr: '', code: 0 }),
-      failed: (file, why) => ({ stdout: `failed ${file}: ${why}\n`, stderr: '', code: 1 }),
-    });
+    const { code, lines } = await runOwn(entry, files, 3);
     expect(code).toBe(0);
-    expect(written.map((o) => o.stdout).join('')).toBe(files.map((f) => `${f}\n`).join(''));
+    expect(lines).toEqual(files);
   });
 
   it('a worker that dies fails its files, each in its place; the other threads do the rest', async () => {
@@ -103,22 +120,7 @@ describe('score --jobs', () => {
     );
     // The worker takes the first files (its run is handed out as it starts, before the main thread takes any): "die" is among them.
     const files = Array.from({ length: 40 }, (_, i) => (i === 5 ? 'die' : `f${i}`));
-    const written: FileOutput[] = [];
-    const code = await runFilesInWorkers({
-      entry: `file://${entry}`,
-      command: 'test',
-      data: {},
-      files,
-      jobs: 2,
-      write: (out) => written.push(out),
-      local: async (file) => ({ stdout: `${file}\n`, stderr: '', code: 0 }),
-      failed: (file, why) => ({ stdout: `failed ${file}: ${why}\n`, stderr: '', code: 1 }),
-    });
-    const lines = written
-      .map((o) => o.stdout)
-      .join('')
-      .trimEnd()
-      .split('\n');
+    const { code, lines } = await runOwn(entry, files, 2);
     expect(code).toBe(1);
     expect(lines[5]).toBe('failed die: its worker thread exited with code 3');
     // Each file once, in order: the worker's others done or failed with it, every file after its run done.
