@@ -15,7 +15,16 @@ export interface Target {
   /** `<=`, `<` or `>=`: how `value` must compare to `bound`. */
   op: '<=' | '<' | '>=';
   bound: number;
+  /** By the measured value (the point estimate). */
   met: boolean;
+  /** 95 % interval of the value, where the bench has paired repeats to resample (bench/intervals.ts). */
+  interval?: [number, number];
+  /**
+   * Whether the interval lies wholly on one side of the bound, so that `met` would not flip on another run of
+   * the same code on the same machine as far as the repeats tell; false when the interval holds the bound,
+   * absent without an interval.
+   */
+  settled?: boolean;
 }
 
 /** The machine a result was measured on. */
@@ -63,13 +72,19 @@ export function machineLine(m: Machine = machine()): string {
   return `machine: ${m.date} nproc=${m.nproc} cpu="${m.cpu}" node=${m.node} ${m.platform} commit=${m.commit}`;
 }
 
-/** Builds a target and prints `TARGET <name>: <value> <unit> (target <op> <bound>) MET|MISSED`. */
-export function target(name: string, value: number, op: Target['op'], bound: number, unit = ''): Target {
-  const met = Number.isFinite(value) && (op === '<=' ? value <= bound : op === '<' ? value < bound : value >= bound);
+/**
+ * Builds a target and prints `TARGET <name>: <value> <unit> [lo, hi] (target <op> <bound>) MET|MISSED`, the
+ * interval when the bench gives one, and `, interval holds the bound` when it does (the verdict is not settled).
+ */
+export function target(name: string, value: number, op: Target['op'], bound: number, unit = '', interval?: [number, number]): Target {
+  const passes = (x: number): boolean => Number.isFinite(x) && (op === '<=' ? x <= bound : op === '<' ? x < bound : x >= bound);
+  const met = passes(value);
   const u = unit === '' ? '' : ` ${unit}`;
-  const shown = Number.isFinite(value) ? String(Number(value.toPrecision(4))) : 'n/a';
-  console.log(`TARGET ${name}: ${shown}${u} (target ${op} ${bound}${u}) ${met ? 'MET' : 'MISSED'}`);
-  return { name, value, unit, op, bound, met };
+  const shown = (x: number): string => (Number.isFinite(x) ? String(Number(x.toPrecision(4))) : 'n/a');
+  const settled = interval === undefined ? undefined : passes(interval[0]) === passes(interval[1]) && passes(interval[0]) === met;
+  const iv = interval === undefined ? '' : ` [${shown(interval[0])}, ${shown(interval[1])}]`;
+  console.log(`TARGET ${name}: ${shown(value)}${u}${iv} (target ${op} ${bound}${u}) ${met ? 'MET' : 'MISSED'}${settled === false ? ', interval holds the bound' : ''}`);
+  return { name, value, unit, op, bound, met, ...(interval !== undefined ? { interval, settled } : {}) };
 }
 
 /** Writes the result as JSON to `file` (`-` = stdout); does nothing when `file` is undefined. */

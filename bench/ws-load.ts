@@ -12,6 +12,7 @@
  *    sessions; a session's start and end overlap other sessions' steps).
  *  1. throughput, per shape and connection count: one warm-up round of A and B, then `--rounds`
  *     rounds of each in the order A B B A A B ...; steps/s = score frames received per second of a round;
+ *     with 5 rounds or more, a 95 % interval of the ratio over the pairs of rounds (bench/intervals.ts);
  *     latency = step sent → its score received (client clock); ratio = median A rate / median B rate
  *     (targets: lifecycle >= 0.6, pipelined >= 0.5). CPU µs per step of A, B and the driver over the
  *     rounds (from /proc) are printed beside: on a shared machine they move less than the rates;
@@ -39,6 +40,7 @@ import { parseArgs } from 'node:util';
 import { parseTrajectoryText } from '../src/formats/index.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
 import { newestProfile, printSelfTimes } from './cpu-top.js';
+import { pairedRatioInterval } from './intervals.js';
 import { loadLine, sampleCpu, threadSplit, type ThreadSplit } from './proc-cpu.js';
 import { machine, machineLine, target, writeResult, type Target } from './report.js';
 import { startTarget, type TargetProcess } from './server-process.js';
@@ -129,6 +131,8 @@ interface ConfigResult extends Config {
   rateA: number;
   rateB: number;
   ratio: number;
+  /** 95 % interval of the ratio over the pairs of rounds (round i of A and of B), with 5 rounds or more. */
+  interval: [number, number] | undefined;
   /** CPU µs per step: steplens (in A rounds), echo (in B rounds), the driver in A and B rounds. */
   cpuA: number;
   cpuB: number;
@@ -151,7 +155,8 @@ async function throughput(a: TargetProcess, b: TargetProcess, templates: StepTem
   const rate = (w: Window): number => w.scored / w.seconds;
   const rateA = median(runs.A.map(rate));
   const rateB = median(runs.B.map(rate));
-  return { ...c, a: runs.A, b: runs.B, rateA, rateB, ratio: rateA / rateB, cpuA: perStep(runs.A, 0), cpuB: perStep(runs.B, 1), driverA: perStep(runs.A, 2), driverB: perStep(runs.B, 2) };
+  const interval = pairedRatioInterval(runs.A.map(rate), runs.B.map(rate), 'median');
+  return { ...c, a: runs.A, b: runs.B, rateA, rateB, ratio: rateA / rateB, interval, cpuA: perStep(runs.A, 0), cpuB: perStep(runs.B, 1), driverA: perStep(runs.A, 2), driverB: perStep(runs.B, 2) };
 }
 
 const pooled = (ws: Window[]): Float64Array => {
@@ -343,8 +348,8 @@ async function main(): Promise<void> {
     console.log(`CPU µs per step by thread, ${r.shape} ${r.connections}×${r.sessions}×${r.depth} (/proc, 10 ms ticks): steplens ${threadLine(r.a)}; echo ${threadLine(r.b)}`);
   }
   for (const r of results) {
-    if (r.shape === 'lifecycle') targets.push(target(`ws-load full-lifecycle steplens/echo throughput @${r.connections} connections`, r.ratio, '>=', 0.6));
-    else targets.push(target(`ws-load steplens/echo throughput @${r.connections} connections`, r.ratio, '>=', 0.5));
+    if (r.shape === 'lifecycle') targets.push(target(`ws-load full-lifecycle steplens/echo throughput @${r.connections} connections`, r.ratio, '>=', 0.6, '', r.interval));
+    else targets.push(target(`ws-load steplens/echo throughput @${r.connections} connections`, r.ratio, '>=', 0.5, '', r.interval));
   }
 
   const pacedSessions = num(args['paced-sessions']);

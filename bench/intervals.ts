@@ -1,0 +1,39 @@
+/**
+ * 95 % intervals for the ratios the benches compare against targets. Each bench
+ * measures its two variants alternately, so pass (or round) i of one and pass i
+ * of the other saw the same moment of the machine: they are resampled in pairs.
+ * Seeded (core/stats bootstrap, seed 1): the same measurements give the same interval.
+ */
+import { bootstrapDraws, resampleIndices } from '../src/core/stats/bootstrap.js';
+import { median } from './timing.js';
+
+/** The statistic a ratio is taken of: Σa / Σb (the ratio of means over equal counts) or median(a) / median(b). */
+export type RatioOf = 'mean' | 'median';
+
+/** Fewest pairs an interval is given for: below it a percentile bootstrap has too few distinct resamples to mean anything. */
+export const MIN_PAIRS = 5;
+
+/**
+ * 95 % interval of stat(a) / stat(b) over pairs resampled together (2,000 draws, seed 1), or undefined with
+ * fewer than {@link MIN_PAIRS} pairs or unequal lengths.
+ */
+export function pairedRatioInterval(a: readonly number[], b: readonly number[], of: RatioOf): [number, number] | undefined {
+  if (a.length !== b.length || a.length < MIN_PAIRS) return undefined;
+  const iv = bootstrapDraws(
+    (random) => {
+      const idx = resampleIndices(random, a.length);
+      if (of === 'mean') {
+        let sa = 0;
+        let sb = 0;
+        for (const j of idx) {
+          sa += a[j]!;
+          sb += b[j]!;
+        }
+        return sa / sb;
+      }
+      return median(idx.map((j) => a[j]!)) / median(idx.map((j) => b[j]!));
+    },
+    { reps: 2000, seed: 1 },
+  );
+  return iv === null ? undefined : [iv.lo, iv.hi];
+}

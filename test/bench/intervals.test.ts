@@ -1,0 +1,62 @@
+/** The benches' intervals (bench/intervals.ts) and how a target reads one (bench/report.ts `target`). */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MIN_PAIRS, pairedRatioInterval } from '../../bench/intervals.js';
+import { target } from '../../bench/report.js';
+
+describe('pairedRatioInterval', () => {
+  it('is given from MIN_PAIRS pairs of equal length, and is the same for the same measurements (seeded)', () => {
+    const a = [10, 11, 12, 13];
+    expect(pairedRatioInterval(a, a, 'median')).toBeUndefined();
+    expect(pairedRatioInterval([...a, 14], a, 'median')).toBeUndefined();
+    const b = [20, 21, 22, 23, 24];
+    const iv = pairedRatioInterval([...a, 14], b, 'mean');
+    expect(MIN_PAIRS).toBe(5);
+    expect(iv).toEqual(pairedRatioInterval([...a, 14], b, 'mean'));
+  });
+
+  it('keeps pairs together: a machine that drifts in both variants alike gives a narrow interval', () => {
+    // Each pass of either variant slowed by the same drift; variant a costs exactly 0.8 of b in every pass.
+    const drift = [1, 3, 1.5, 4, 2, 6, 1.2, 5, 2.5, 3.5];
+    const b = drift.map((d) => 100 * d);
+    const a = b.map((x) => 0.8 * x);
+    const [lo, hi] = pairedRatioInterval(a, b, 'mean')!;
+    expect(lo).toBeCloseTo(0.8, 12);
+    expect(hi).toBeCloseTo(0.8, 12);
+    // Unpaired (b in another order), the same numbers spread widely.
+    const shuffled = [...b].reverse();
+    const [ulo, uhi] = pairedRatioInterval(a, shuffled, 'median')!;
+    expect(uhi - ulo).toBeGreaterThan(0.3);
+  });
+
+  it('holds the ratio of medians it brackets', () => {
+    const a = [5, 6, 7, 8, 9, 10, 11];
+    const b = [10, 10, 10, 10, 10, 10, 10];
+    const [lo, hi] = pairedRatioInterval(a, b, 'median')!;
+    expect(lo).toBeLessThanOrEqual(0.8);
+    expect(hi).toBeGreaterThanOrEqual(0.8);
+    expect(lo).toBeGreaterThanOrEqual(0.5);
+    expect(hi).toBeLessThanOrEqual(1.1);
+  });
+});
+
+describe('target with an interval', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('is settled only when the whole interval is on the side of the bound the value is on', () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    expect(target('x', 1.1, '<=', 1.2, '', [1.05, 1.15])).toMatchObject({ met: true, settled: true, interval: [1.05, 1.15] });
+    expect(target('x', 1.22, '<=', 1.2, '', [1.19, 1.25])).toMatchObject({ met: false, settled: false });
+    expect(target('x', 1.25, '<=', 1.2, '', [1.22, 1.28])).toMatchObject({ met: false, settled: true });
+    expect(target('x', 0.61, '>=', 0.6, '', [0.58, 0.64])).toMatchObject({ met: true, settled: false });
+    const plain = target('x', 0.5, '>=', 0.6);
+    expect(plain.met).toBe(false);
+    expect('settled' in plain || 'interval' in plain).toBe(false);
+    expect(log.mock.calls.map((c) => String(c[0]))).toEqual([
+      'TARGET x: 1.1 [1.05, 1.15] (target <= 1.2) MET',
+      'TARGET x: 1.22 [1.19, 1.25] (target <= 1.2) MISSED, interval holds the bound',
+      'TARGET x: 1.25 [1.22, 1.28] (target <= 1.2) MISSED',
+      'TARGET x: 0.61 [0.58, 0.64] (target >= 0.6) MET, interval holds the bound',
+      'TARGET x: 0.5 (target >= 0.6) MISSED',
+    ]);
+  });
+});
