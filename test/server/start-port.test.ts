@@ -19,13 +19,29 @@ const serverCommand = start.split('&&').pop()!.trim();
 const data = mkdtempSync(path.join(tmpdir(), 'steplens-start-'));
 const children: ChildProcess[] = [];
 afterAll(() => {
-  for (const c of children) c.kill('SIGKILL');
+  for (const c of children) signalGroup(c, 'SIGKILL');
   rmSync(data, { recursive: true, force: true });
 });
 
+/** Signals the child's whole process group (it leads one: `detached`), so no server outlives the test. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    // the group is gone already
+  }
+}
+
 /** Runs the start script's server command with npm's appended `extra`, returns once /healthz answers on `port`. */
 async function startOn(port: number, extra: string, env: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn('sh', ['-c', `${serverCommand} --data "$0" --no-seed --log-level silent ${extra}`, data], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore' });
+  // `exec`, and signals to the group: a shell that forked the server and died of SIGTERM left it running after the
+  // suite, listening, with init as its parent.
+  const child = spawn('sh', ['-c', `exec ${serverCommand} --data "$0" --no-seed --log-level silent ${extra}`, data], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: 'ignore',
+    detached: true,
+  });
   children.push(child);
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
@@ -40,10 +56,16 @@ async function startOn(port: number, extra: string, env: Record<string, string> 
   throw new Error(`nothing answered on port ${port}`);
 }
 
-async function stop(child: ChildProcess): Promise<void> {
+/** Stops the server with SIGTERM and checks that its port is closed (the server itself exited, not only a shell). */
+async function stop(child: ChildProcess, port: number): Promise<void> {
   const exited = new Promise((resolve) => child.on('exit', resolve));
-  child.kill('SIGTERM');
+  signalGroup(child, 'SIGTERM');
   await exited;
+  const closed = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+    () => false,
+    () => true,
+  );
+  expect(closed).toBe(true);
 }
 
 describe('npm start on another port', () => {
@@ -53,8 +75,8 @@ describe('npm start on another port', () => {
 
   it('--port P (npm start -- --port P) and STEPLENS_PORT=P both move it', async () => {
     const a = await freePort();
-    await stop(await startOn(a, `--port ${a}`));
+    await stop(await startOn(a, `--port ${a}`), a);
     const b = await freePort();
-    await stop(await startOn(b, '', { STEPLENS_PORT: String(b) }));
+    await stop(await startOn(b, '', { STEPLENS_PORT: String(b) }), b);
   }, 150_000);
 });
