@@ -33,6 +33,8 @@ interface CannonResult {
   latency: { p50: number; p99: number; max: number };
   non2xx: number;
   errors: number;
+  /** Responses by HTTP status (autocannon's `statusCodeStats`). */
+  statusCodeStats?: Record<string, { count: number }>;
 }
 type Cannon = (opts: Record<string, unknown>) => Promise<CannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
@@ -127,6 +129,14 @@ async function main(): Promise<void> {
       ],
     ],
   );
+  // A refusal names its status, so a failed run says what the server answered (a 503 under load is not a 500).
+  for (const [route, r] of [
+    ['POST /v1/score', post],
+    ['GET /v1/sessions/:id', get],
+  ] as const) {
+    const codes = Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => `${code} × ${s.count}`);
+    if (r.non2xx + r.errors > 0) console.log(`${route}: responses by status ${codes.join(', ') || '(none)'}; ${r.errors} errors`);
+  }
   if (post.non2xx + post.errors + get.non2xx + get.errors > 0) process.exitCode = 1;
   writeResult(args.json, {
     bench: 'http',

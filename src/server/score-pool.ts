@@ -64,15 +64,19 @@ export class ScorePool {
 
   /** Runs one job; never rejects. */
   async run(request: JobRequest): Promise<JobResult> {
-    if (this.queuedBytes + request.body.length > this.options.maxQueuedBytes && this.queuedBytes > 0) {
+    // Read once: a body sent to a worker is transferred, and a transferred buffer reads 0 bytes long afterwards (taking
+    // `request.body.length` again when the job ended never gave its bytes back: past 4 bodies' cap in all, every
+    // request was refused `overloaded`).
+    const bytes = request.body.length;
+    if (this.queuedBytes + bytes > this.options.maxQueuedBytes && this.queuedBytes > 0) {
       return jobError(new SteplensError('overloaded', `scoring queue holds ${this.queuedBytes} bytes of requests: try again later`));
     }
-    this.queuedBytes += request.body.length;
+    this.queuedBytes += bytes;
     try {
       if (!this.threaded || this.closed) return await runJob(request, { reference: this.options.reference, prior: this.options.prior, pta: this.options.pta, analyzers: defaultAnalyzers() });
       return await this.inWorker(request);
     } finally {
-      this.queuedBytes -= request.body.length;
+      this.queuedBytes -= bytes;
     }
   }
 

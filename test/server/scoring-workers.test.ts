@@ -127,3 +127,26 @@ describe('HTTP scoring in worker threads', () => {
     });
   });
 });
+
+describe('the scoring queue gives a finished job its bytes back', () => {
+  it('scores many more bodies in turn than the queue holds at once (a worker-transferred body read 0 bytes when it ended)', async () => {
+    const doc = await readDoc(ASTROID.fail);
+    const body = JSON.stringify({ task: ASTROID.task, trajectory: doc });
+    // The queue holds 4 bodies of the cap: 6 of these at once. 10 in turn were refused `overloaded` from the 7th.
+    const maxBodyBytes = Math.ceil(1.5 * Buffer.byteLength(body));
+    const qdir = await tempDir();
+    const srv = await startApp({ dataDir: qdir, scoringWorkers: 1, limits: { maxBodyBytes } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        const res = await fetch(`${srv.url}/v1/score`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        statuses.push(res.status);
+        await res.arrayBuffer();
+      }
+      expect(statuses).toEqual(Array.from({ length: 10 }, () => 200));
+    } finally {
+      await srv.app.close();
+      await removeDir(qdir);
+    }
+  });
+});
