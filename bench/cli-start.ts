@@ -103,10 +103,7 @@ console.log(
 const ratio = (i: number) => wall[i]! / wall[0]!;
 // Every round runs each command once: round r of a command and of `node -e 0` are a pair.
 const interval = (i: number) => pairedRatioInterval(samples[i]!.wall, samples[0]!.wall, 'median');
-const targets = [
-  target('bin score RUN --json / node -e 0 (median wall)', ratio(2), '<=', 3, '', interval(2)),
-  target('bin --version / node -e 0 (median wall)', ratio(1), '<=', 1.5, '', interval(1)),
-];
+const targets = [target('bin score RUN --json / node -e 0 (median wall)', ratio(2), '<=', 3, '', interval(2)), target('bin --version / node -e 0 (median wall)', ratio(1), '<=', 1.5, '', interval(1))];
 const figures: Record<string, number> = {
   rounds,
   load_before: loadBefore[0]!,

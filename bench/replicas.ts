@@ -189,8 +189,15 @@ async function main(): Promise<void> {
   console.log(`load average after: ${loadAfter.map((x) => fmt(x, 2)).join(' ')}`);
 
   // Pair p ran one and two replicas back to back: its rounds are resampled together (an interval from 5 pairs up).
-  const twoOverOne = pairedRatioInterval(rounds.two.map((r) => r.rate), rounds.one.map((r) => r.rate), 'median');
-  const targets: Target[] = [target('replicas 2/1 steps/s (Redis, 2 cores)', med.two / med.one, '>=', 1.6, '', twoOverOne), target('p50 step-to-score latency with Redis on loopback', withRedis.p50, '<', 2, 'ms')];
+  const twoOverOne = pairedRatioInterval(
+    rounds.two.map((r) => r.rate),
+    rounds.one.map((r) => r.rate),
+    'median',
+  );
+  const targets: Target[] = [
+    target('replicas 2/1 steps/s (Redis, 2 cores)', med.two / med.one, '>=', 1.6, '', twoOverOne),
+    target('p50 step-to-score latency with Redis on loopback', withRedis.p50, '<', 2, 'ms'),
+  ];
   const figures: Record<string, number | string> = {
     one_replica_steps_per_s: med.one,
     two_replicas_steps_per_s: med.two,
