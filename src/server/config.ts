@@ -7,7 +7,7 @@ import { bundledReferencesDir, forecastFileArg } from '../package-files.js';
 import { readConfigFile, readForecastFile, readPolicySetFile } from '../settings-files.js';
 import { loadTokens } from './auth.js';
 import { DEFAULT_LIMITS, type AppOptions, type RedisSettings, type ServerLimits } from './options.js';
-import { checkRedisUrl } from '../store/redis/link.js';
+import { checkRedisUrl } from '../store/redis/redis-url.js';
 
 export interface ServerConfig {
   host: string;

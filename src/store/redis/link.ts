@@ -8,6 +8,7 @@
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import { SteplensError } from '../../errors.js';
+import { checkRedisUrl, redisEndpoint } from './redis-url.js';
 
 /** Receives the timing and outcome of every command, and connection changes (metrics). */
 export interface RedisObserver {
@@ -27,29 +28,6 @@ export interface RedisLinkOptions {
   /** Called for connection problems worth a log line. */
   warn?: (message: string) => void;
   observer?: RedisObserver;
-}
-
-/** The user-visible endpoint of a URL (no password). */
-export function redisEndpoint(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.hostname}:${u.port || '6379'}`;
-  } catch {
-    return 'the configured Redis';
-  }
-}
-
-/** Checks a Redis URL; a usage error names what is wrong. */
-export function checkRedisUrl(url: string): void {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new SteplensError('usage', `--redis: '${url}' is not a URL (expected redis://host:port)`);
-  }
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') {
-    throw new SteplensError('usage', `--redis: '${url}' must start with redis:// or rediss://`);
-  }
 }
 
 const TIMED_OUT = 'timed out';

@@ -1,0 +1,45 @@
+/**
+ * The Redis backend (references, and sessions that survive their replica), imported by backend.ts only when
+ * `AppOptions.redis` is set, so that a server without Redis never loads ioredis. What it returns is checked as a
+ * `Backend` where backend.ts returns it (no import back: it would close a circle).
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import type { Logger } from 'pino';
+import { RedisLink, type RedisObserver } from '../store/redis/link.js';
+import { RedisReferenceStore } from '../store/redis/reference-store.js';
+import { RedisSessionJournal } from '../store/redis/session-journal.js';
+import { ptaLimits, type RedisSettings, type ResolvedOptions } from './options.js';
+
+/** A replica id unique enough to tell leases apart: host, pid and a random part. */
+export function replicaId(): string {
+  return `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+}
+
+export async function openRedisBackend(r: RedisSettings, seedDirs: string[], resolved: ResolvedOptions, log: Logger, observer?: RedisObserver) {
+  const warn = (message: string): void => log.warn(message);
+  const link = new RedisLink({
+    url: r.url,
+    warn,
+    ...(r.prefix !== undefined ? { prefix: r.prefix } : {}),
+    ...(r.commandTimeoutMs !== undefined ? { commandTimeoutMs: r.commandTimeoutMs } : {}),
+    ...(observer ? { observer } : {}),
+  });
+  // A session's keys outlive its last message by the idle timeout (then its owner ends it) and the resume window.
+  const ttlMs = resolved.idleTimeoutMs + resolved.resumeWindowMs;
+  const store = await RedisReferenceStore.open({ link, seedDirs: seedDirs, keepVersionsMs: ttlMs, limits: ptaLimits(resolved.limits), warn });
+  if (!link.available()) log.error({ redis: link.endpoint }, 'Redis is unreachable: not ready until it answers (retrying with backoff)');
+  const leaseMs = r.leaseMs ?? 15_000;
+  const journal = new RedisSessionJournal({ link, store, owner: r.replicaId ?? replicaId(), leaseMs, ttlMs, keepEndedMs: resolved.resumeWindowMs });
+  log.info({ redis: link.endpoint, prefix: link.prefix, replica: journal.owner }, 'references and sessions in Redis');
+  return {
+    store,
+    journal,
+    leaseMs,
+    link,
+    close: async () => {
+      await store.close();
+      await link.close();
+    },
+  };
+}
