@@ -33,6 +33,7 @@ import { registerPolicyMetrics } from './policy-metrics.js';
 import { registerPolicyRoutes } from './policy-routes.js';
 import { SessionRegistry, type RegistryDeps } from './session-registry.js';
 import { openBackend } from './backend.js';
+import { NO_ROUTE_SCHEMAS } from './no-route-schemas.js';
 import { DurableSessions } from './durable-sessions.js';
 import { RedisMetrics } from './redis-metrics.js';
 import { handleFrame, type HandlerDeps } from './stream-handler.js';
@@ -116,6 +117,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     // A path parameter may hold any valid task id (256 characters, percent-escaped: up to 2,304) or session id.
     routerOptions: { maxParamLength: 4096 },
     ...frameworkErrorOptions(metrics),
+    schemaController: NO_ROUTE_SCHEMAS,
   });
   if (!auth.enabled) log.warn('no tokens configured: authentication is off, anyone who can reach the server may use it');
   capConnections(app.server, { perAddress: resolved.limits.connectionsPerAddress, total: resolved.limits.maxConnections }, (why) => {
