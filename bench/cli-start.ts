@@ -3,18 +3,20 @@
  * against a bare `node -e 0` started in the same rounds, so that the ratio holds on a loaded machine. Each round
  * runs every command once, in a rotating order; the figures are medians over the rounds. Also the same commands
  * from tsc's output (dist/src/cli/main.js, what the bin was before the bundle) or another build (`--baseline`),
- * and many runs scored in one process (`score FILE... --jsonl`) against one process per run.
+ * and many runs scored in one process (`score FILE... --jsonl`) against one process per run; and how long
+ * `steplens serve` (bundled references, a fresh data folder) takes from its start to answering `GET /readyz`.
  *
  *   npm run build && node dist/bench/cli-start.js [--rounds 21] [--run FILE] [--baseline OTHER/dist/src/cli/main.js] [--json FILE]
  *   (default run: examples/runs/mini-swe-agent/deepseek_lite_dev_noparallel/pylint-dev__astroid-1196.traj.json, 79 steps)
  */
-import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from './corpus.js';
 import { pairedRatioInterval } from './intervals.js';
+import { freePort } from './redis-server.js';
 import { machine, target, writeResult } from './report.js';
 import { childCpuSeconds, commandLine, fmt, median, printTable } from './timing.js';
 
@@ -93,6 +95,37 @@ printTable(
     ['a process per run: score FILE --json', fmt(median(apart), 0), fmt(median(apart) / examples.length, 0)],
   ],
 );
+// `serve`: start to the first 200 of GET /readyz (references loaded, listening), a fresh data folder each time.
+async function serveReady(): Promise<number> {
+  const port = await freePort();
+  const data = mkdtempSync(path.join(os.tmpdir(), 'steplens-cli-start-'));
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--data', data, '--log-level', 'silent'], { stdio: 'ignore' });
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`steplens serve exited with ${child.exitCode} before it was ready`);
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ready) return performance.now() - t0;
+      if (performance.now() - t0 > 60_000) throw new Error('steplens serve was not ready within 60 s');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  } finally {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+    rmSync(data, { recursive: true, force: true });
+  }
+}
+const serveRounds = Math.max(5, Math.round(rounds / 2));
+const serveMs: number[] = [];
+for (let r = 0; r < serveRounds; r++) serveMs.push(await serveReady());
+console.log(
+  `\nserve: start to GET /readyz answering 200, ${serveRounds} starts: median ${fmt(median(serveMs), 0)} ms (${serveMs.map((x) => fmt(x, 0)).join(' ')}); ${fmt(median(serveMs) / wall[0]!, 1)} × node -e 0`,
+);
+
 console.log(
   `load average after: ${os
     .loadavg()
@@ -111,6 +144,7 @@ const figures: Record<string, number> = {
   batch_runs: examples.length,
   batch_one_process_ms: median(together),
   batch_process_per_run_ms: median(apart),
+  serve_ready_ms: median(serveMs),
 };
 cases.forEach((c, i) => {
   const key = c.name.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '');
