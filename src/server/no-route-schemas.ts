@@ -1,7 +1,7 @@
 /**
  * Fastify's schema compilers, left unloaded. Every request is validated by zod (src/protocol is the one place raw
- * input becomes typed) and no route declares a JSON schema, so fastify's defaults, ajv and fast-json-stringify,
- * would be loaded only to sit unused: ~90 ms of every `serve` start. A route given a validation or response
+ * input becomes typed) and no route declares a JSON schema, so fastify's default compilers, ajv and
+ * fast-json-stringify's, would be loaded only to sit unused: ~90 ms of every `serve` start. A route given a validation or response
  * schema fails when it is registered, naming why.
  */
 import type { FastifyServerOptions } from 'fastify';

@@ -12,7 +12,7 @@ import { RedisSessionJournal } from '../store/redis/session-journal.js';
 import { ptaLimits, type RedisSettings, type ResolvedOptions } from './options.js';
 
 /** A replica id unique enough to tell leases apart: host, pid and a random part. */
-export function replicaId(): string {
+function replicaId(): string {
   return `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
 }
 
@@ -27,7 +27,7 @@ export async function openRedisBackend(r: RedisSettings, seedDirs: string[], res
   });
   // A session's keys outlive its last message by the idle timeout (then its owner ends it) and the resume window.
   const ttlMs = resolved.idleTimeoutMs + resolved.resumeWindowMs;
-  const store = await RedisReferenceStore.open({ link, seedDirs: seedDirs, keepVersionsMs: ttlMs, limits: ptaLimits(resolved.limits), warn });
+  const store = await RedisReferenceStore.open({ link, seedDirs, keepVersionsMs: ttlMs, limits: ptaLimits(resolved.limits), warn });
   if (!link.available()) log.error({ redis: link.endpoint }, 'Redis is unreachable: not ready until it answers (retrying with backoff)');
   const leaseMs = r.leaseMs ?? 15_000;
   const journal = new RedisSessionJournal({ link, store, owner: r.replicaId ?? replicaId(), leaseMs, ttlMs, keepEndedMs: resolved.resumeWindowMs });

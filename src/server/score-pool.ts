@@ -64,9 +64,9 @@ export class ScorePool {
 
   /** Runs one job; never rejects. */
   async run(request: JobRequest): Promise<JobResult> {
-    // Read once: a body sent to a worker is transferred, and a transferred buffer reads 0 bytes long afterwards (taking
-    // `request.body.length` again when the job ended never gave its bytes back: past 4 bodies' cap in all, every
-    // request was refused `overloaded`).
+    // Read once: a body sent to a worker is transferred, and a transferred buffer reads 0 bytes long afterwards. Read
+    // again when the job ended, it gave nothing back, and once `maxQueuedBytes` of bodies had passed in all every
+    // request was refused `overloaded`.
     const bytes = request.body.length;
     if (this.queuedBytes + bytes > this.options.maxQueuedBytes && this.queuedBytes > 0) {
       return jobError(new SteplensError('overloaded', `scoring queue holds ${this.queuedBytes} bytes of requests: try again later`));

@@ -1,7 +1,8 @@
 /**
  * What a server does not load at start (each ~90 ms of every `serve` start): ioredis without Redis (the Redis
  * backend is imported only when `redis` is set, and checking a `--redis` URL needs no connection module), and
- * fastify's schema compilers, ajv and fast-json-stringify (no route takes a JSON schema: zod validates). Checked in
+ * fastify's schema compilers, ajv and fast-json-stringify's (no route takes a JSON schema: zod validates; fastify's
+ * own error serializer still loads fast-json-stringify's small runtime part). Checked in
  * a fresh Node process on the built server (Node's CommonJS cache is per process, shared by the test files of a
  * worker). Needs `npm run build`.
  */
