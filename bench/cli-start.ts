@@ -18,7 +18,7 @@ import { repoRoot } from './corpus.js';
 import { pairedRatioInterval } from './intervals.js';
 import { freePort } from './redis-server.js';
 import { machine, target, writeResult } from './report.js';
-import { childCpuSeconds, commandLine, fmt, median, printTable } from './timing.js';
+import { childCpuSeconds, commandLine, fmt, median, printTable, rotatingRounds } from './timing.js';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string' }, run: { type: 'string' }, baseline: { type: 'string' }, json: { type: 'string' } } });
 const ROOT = repoRoot();
@@ -59,14 +59,11 @@ const loadBefore = os.loadavg();
 console.log(`run: ${path.relative(ROOT, run)} (${fmt(statSync(run).size / 1024, 0)} KiB); load average before: ${loadBefore.map((x) => fmt(x, 2)).join(' ')}`);
 const samples = cases.map(() => ({ wall: [] as number[], cpu: [] as number[] }));
 for (const c of cases) once(c.args); // warm the page cache
-for (let r = 0; r < rounds; r++) {
-  for (let k = 0; k < cases.length; k++) {
-    const i = (k + r) % cases.length;
-    const s = once(cases[i]!.args);
-    samples[i]!.wall.push(s.wall);
-    samples[i]!.cpu.push(s.cpu);
-  }
-}
+rotatingRounds(cases.length, rounds, (i) => {
+  const s = once(cases[i]!.args);
+  samples[i]!.wall.push(s.wall);
+  samples[i]!.cpu.push(s.cpu);
+});
 const wall = samples.map((s) => median(s.wall));
 const cpu = samples.map((s) => s.cpu.reduce((a, b) => a + b, 0) / s.cpu.length);
 console.log(`\n${rounds} rounds, each command once per round in a rotating order; wall = median, CPU = mean (user + system)`);

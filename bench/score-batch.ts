@@ -16,7 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { findCorpus, loadCorpus, repoRoot } from './corpus.js';
 import { machine, machineLine, writeResult } from './report.js';
-import { childCpuSeconds, commandLine, fmt, median, printTable } from './timing.js';
+import { childCpuSeconds, commandLine, fmt, median, printTable, rotatingRounds } from './timing.js';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string' }, jobs: { type: 'string' }, files: { type: 'string' }, json: { type: 'string' } } });
 const ROOT = repoRoot();
@@ -74,15 +74,12 @@ console.log(
 );
 const samples = cases.map(() => ({ wall: [] as number[], cpu: [] as number[], digests: new Set<string>() }));
 for (const c of cases) once(c.args); // the page cache and Node's compile cache, for both
-for (let r = 0; r < rounds; r++) {
-  for (let k = 0; k < cases.length; k++) {
-    const c = (r + k) % cases.length;
-    const s = once(cases[c]!.args);
-    samples[c]!.wall.push(s.wall);
-    samples[c]!.cpu.push(s.cpu);
-    samples[c]!.digests.add(s.digest);
-  }
-}
+rotatingRounds(cases.length, rounds, (c) => {
+  const s = once(cases[c]!.args);
+  samples[c]!.wall.push(s.wall);
+  samples[c]!.cpu.push(s.cpu);
+  samples[c]!.digests.add(s.digest);
+});
 const walls = samples.map((s) => median(s.wall));
 const same = new Set(samples.flatMap((s) => [...s.digests])).size === 1;
 printTable(

@@ -141,6 +141,14 @@ export function quantiles(xs: Float64Array, ps: readonly number[]): number[] {
   });
 }
 
+/**
+ * Runs each of `cases` cases once per round, `rounds` times, the order rotated by one each round (case
+ * (k + r) mod n k-th in round r): a machine that drifts, or a cache that favours whoever runs second, hits every case alike.
+ */
+export function rotatingRounds(cases: number, rounds: number, run: (i: number) => void): void {
+  for (let r = 0; r < rounds; r++) for (let k = 0; k < cases; k++) run((k + r) % cases);
+}
+
 /** The median of `xs` (NaN when empty). */
 export function median(xs: readonly number[]): number {
   return summarize(xs).median;
