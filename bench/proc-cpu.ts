@@ -50,6 +50,32 @@ export function sampleCpu(pids: readonly number[]): number[] {
   return pids.map(cpuSeconds);
 }
 
+/** The machine's CPU ticks from /proc/stat: all of them, and those the hypervisor gave to another guest (`steal`). */
+export interface MachineTicks {
+  total: number;
+  steal: number;
+}
+
+/** {@link MachineTicks} now (zeros when /proc cannot tell). */
+export function machineTicks(): MachineTicks {
+  try {
+    const fields = (readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '').trim().split(/\s+/).slice(1, 9).map(Number);
+    return { total: fields.reduce((n, x) => n + x, 0), steal: fields[7] ?? 0 };
+  } catch {
+    return { total: 0, steal: 0 };
+  }
+}
+
+/**
+ * Percent of the machine's CPU time since `since` that the hypervisor took for other guests: on a VM whose host is
+ * busy, a round's rate drops with it while the CPU a process spent per step does not (NaN when /proc cannot tell).
+ */
+export function stealPercent(since: MachineTicks): number {
+  const now = machineTicks();
+  const total = now.total - since.total;
+  return total > 0 ? (100 * (now.steal - since.steal)) / total : Number.NaN;
+}
+
 /** The 1, 5 and 15 minute load averages, as `uptime` prints them. */
 export function loadLine(): string {
   return os

@@ -41,7 +41,7 @@ import { parseTrajectoryText } from '../src/formats/index.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
 import { newestProfile, printSelfTimes } from './cpu-top.js';
 import { pairedRatioInterval } from './intervals.js';
-import { loadLine, sampleCpu, threadSplit, type ThreadSplit } from './proc-cpu.js';
+import { loadLine, machineTicks, sampleCpu, stealPercent, threadSplit, type ThreadSplit } from './proc-cpu.js';
 import { machine, machineLine, target, writeResult, type Target } from './report.js';
 import { startTarget, type TargetProcess } from './server-process.js';
 import { commandLine, fmt, latencySummary, median, printTable, quantiles, ratio } from './timing.js';
@@ -102,6 +102,8 @@ interface Round extends Window {
   cpu: number[];
   /** The target's CPU seconds over the window by thread (main thread user/system, other threads). */
   threads: ThreadSplit;
+  /** Percent of the machine's CPU time the hypervisor took over the window (proc-cpu `stealPercent`). */
+  steal: number;
 }
 
 async function round(t: TargetProcess, templates: StepTemplates, c: Config, ms: number): Promise<Round> {
@@ -109,13 +111,15 @@ async function round(t: TargetProcess, templates: StepTemplates, c: Config, ms: 
   await new Promise((resolve) => setTimeout(resolve, RAMP_MS));
   const before = sampleCpu(pids);
   const split0 = threadSplit(t.pid);
+  const ticks = machineTicks();
   const w = await d.closedLoop(0, ms);
+  const steal = stealPercent(ticks);
   const cpu = sampleCpu(pids).map((x, i) => x - before[i]!);
   const split1 = threadSplit(t.pid);
   const threads: ThreadSplit = { mainUser: split1.mainUser - split0.mainUser, mainSystem: split1.mainSystem - split0.mainSystem, others: split1.others - split0.others };
   await d.close();
   if (w.errors > 0) throw new Error(`${t.kind}: ${w.errors} error frame(s), first: ${w.firstError}`);
-  return { ...w, cpu, threads };
+  return { ...w, cpu, threads, steal };
 }
 
 /** `main user U + sys S, other threads O` µs per step over rounds `rs` of one target. */
@@ -178,13 +182,15 @@ async function pacedRound(t: TargetProcess, rate: number, connections: number, s
   await new Promise((resolve) => setTimeout(resolve, 1000));
   await t.loopDelay();
   driver.enable();
+  const ticks = machineTicks();
   const w = await paced;
+  const steal = stealPercent(ticks);
   driver.disable();
   const serverDelay = await t.loopDelay();
   await d.close();
   if (w.errors > 0) throw new Error(`paced: ${w.errors} error frame(s), first: ${w.firstError}`);
   const heapMb = (await t.memory()).heapUsed / 2 ** 20;
-  return { w, lat: latencySummary(w.latencies), serverDelay, driverDelay: { p99: driver.percentile(99) / 1e6, max: driver.max / 1e6 }, heapMb };
+  return { w, lat: latencySummary(w.latencies), serverDelay, driverDelay: { p99: driver.percentile(99) / 1e6, max: driver.max / 1e6 }, heapMb, steal };
 }
 
 /** Where the tail of a paced window sits: step quantiles, and what session starts and ends waited. */
@@ -257,7 +263,7 @@ async function paced(a: TargetProcess, b: TargetProcess, templates: StepTemplate
     const { w, lat, serverDelay, driverDelay } = x;
     const gc = serverDelay.gc;
     console.log(
-      `${label}: sent ${fmt(w.sent / w.seconds, 0)}/s, answered ${fmt(w.scored / w.seconds, 0)}/s over ${fmt(w.seconds, 1)} s, ${w.skipped} due steps skipped; latency ms p50 ${fmt(lat.p50, 3)}  p99 ${fmt(lat.p99, 3)}  max ${fmt(lat.max, 2)}  (n = ${lat.n})`,
+      `${label}: sent ${fmt(w.sent / w.seconds, 0)}/s, answered ${fmt(w.scored / w.seconds, 0)}/s over ${fmt(w.seconds, 1)} s, ${w.skipped} due steps skipped, host steal ${fmt(x.steal, 1)} %; latency ms p50 ${fmt(lat.p50, 3)}  p99 ${fmt(lat.p99, 3)}  max ${fmt(lat.max, 2)}  (n = ${lat.n})`,
     );
     console.log(`  ${tailLine(w)}`);
     console.log(
@@ -281,6 +287,8 @@ async function paced(a: TargetProcess, b: TargetProcess, templates: StepTemplate
     paced_echo_p50_ms: pb.lat.p50,
     paced_echo_p99_ms: pb.lat.p99,
     paced_echo_max_ms: pb.lat.max,
+    paced_steal_pct: pa.steal,
+    paced_echo_steal_pct: pb.steal,
   };
   return { p99: lat.p99, figures };
 }
@@ -344,6 +352,12 @@ async function main(): Promise<void> {
   }
   printTable(['shape conn×sessions×depth', 'target', 'steps/s per round', 'median', 'vs echo', 'server µs CPU/step', 'echo/server CPU', 'driver µs', 'p50 ms', 'p99 ms', 'max ms'], rows);
   console.log("vs echo = median steps/s over the echo's median in the same run; echo/server CPU = the echo's CPU per message over steplens' CPU per step");
+  // A round's rate falls with the time the hypervisor gives other guests; the CPU a process spent per step does not.
+  for (const r of results) {
+    const steal = (rs: Round[]): string => rs.map((x) => fmt(x.steal, 1)).join(' ');
+    console.log(`host steal % per round, ${r.shape} ${r.connections}×${r.sessions}×${r.depth} (/proc/stat): steplens ${steal(r.a)}; echo ${steal(r.b)}`);
+    figures[`${r.shape}_${r.connections}_steal_pct_max`] = Math.max(...[...r.a, ...r.b].map((x) => x.steal));
+  }
   for (const r of results) {
     console.log(`CPU µs per step by thread, ${r.shape} ${r.connections}×${r.sessions}×${r.depth} (/proc, 10 ms ticks): steplens ${threadLine(r.a)}; echo ${threadLine(r.b)}`);
   }

@@ -1,0 +1,26 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { machineTicks, stealPercent } from '../../bench/proc-cpu.js';
+
+// Host steal is what ws-load prints beside each round's rate: it must be a share of the machine's ticks, not a count.
+describe.runIf(existsSync('/proc/stat'))('machine ticks and host steal (/proc/stat)', () => {
+  it('reads the total and steal ticks, steal never above the total', () => {
+    const t = machineTicks();
+    expect(t.total).toBeGreaterThan(0);
+    expect(t.steal).toBeGreaterThanOrEqual(0);
+    expect(t.steal).toBeLessThanOrEqual(t.total);
+  });
+
+  it('gives the steal since a sample as a percent in [0, 100] once ticks have passed', async () => {
+    const since = machineTicks();
+    await new Promise((resolve) => setTimeout(resolve, 50)); // idle ticks count too: 10 ms a tick per core
+    const p = stealPercent(since);
+    expect(p).toBeGreaterThanOrEqual(0);
+    expect(p).toBeLessThanOrEqual(100);
+  });
+
+  it('is NaN when no tick has passed since the sample, not 0 % or a division by zero', () => {
+    const now = machineTicks();
+    expect(Number.isNaN(stealPercent({ total: now.total + 1e12, steal: now.steal }))).toBe(true);
+  });
+});
