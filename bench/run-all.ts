@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { BenchResult } from './report.js';
+import { machineTicks, stealPercent } from './proc-cpu.js';
 import { fmt, printTable } from './timing.js';
 
 interface Bench {
@@ -58,19 +59,22 @@ const only = opts.only?.split(',');
 const failed: string[] = [];
 const results: BenchResult[] = [];
 const began = performance.now();
+// The host's steal over each bench and the whole run: on a VM whose host is busy, rates fall with it.
+const ticksAtStart = machineTicks();
 
 for (const b of BENCHES.filter((x) => only === undefined || only.includes(x.name))) {
   const json = path.join(out, `${b.name}.json`);
   const args = b.args.map((a) => (a === '{json}' ? json : a));
   console.log(`\n=== ${b.name}: node ${[...(b.node ?? []), path.relative(process.cwd(), path.join(here, `${b.name}.js`)), ...args].join(' ')}`);
   const t0 = performance.now();
+  const ticks = machineTicks();
   const run = spawnSync(process.execPath, [...(b.node ?? []), path.join(here, `${b.name}.js`), ...args], { stdio: 'inherit' });
-  console.log(`=== ${b.name}: ${run.status === 0 ? 'done' : `FAILED (exit ${run.status ?? run.signal})`} in ${fmt((performance.now() - t0) / 1000, 1)} s`);
+  console.log(`=== ${b.name}: ${run.status === 0 ? 'done' : `FAILED (exit ${run.status ?? run.signal})`} in ${fmt((performance.now() - t0) / 1000, 1)} s, host steal ${fmt(stealPercent(ticks), 1)} %`);
   if (run.status !== 0) failed.push(b.name);
   if (b.args.includes('{json}') && existsSync(json)) results.push(JSON.parse(readFileSync(json, 'utf8')) as BenchResult);
 }
 
-console.log(`\n=== summary (${fmt((performance.now() - began) / 1000, 0)} s; result files in ${out})`);
+console.log(`\n=== summary (${fmt((performance.now() - began) / 1000, 0)} s, host steal ${fmt(stealPercent(ticksAtStart), 1)} %; result files in ${out})`);
 const num = (x: number, t: BenchResult['targets'][number]): string => `${Number(x.toPrecision(4))}${t.unit ? ` ${t.unit}` : ''}`;
 // The verdict is by the measured value; where the bench resamples paired repeats, the interval says whether another
 // run could read the other way ("unsettled": the interval holds the bound).
