@@ -36,11 +36,13 @@ export class LearningGuard {
   ) {}
 
   /**
-   * What `principal` adding one reference gives the store: its name and the per-task check. Throws
-   * `quota_exceeded` when the tenant used up its hourly budget (taken here, once per reference).
+   * Adds one reference of `principal` through `add` (the store's `addReference` with the contribution it is given):
+   * its name and the per-task check. Throws `quota_exceeded` when the tenant used up its hourly budget. A slot of
+   * that budget is taken while `add` runs (so concurrent requests cannot pass it together) and given back when `add`
+   * throws: a reference the per-task quota, the novelty rule, a cap or a full disk refused added nothing.
    */
-  contribution(principal: Principal, how: 'reference' | 'learn'): Contribution {
-    if (!this.shared || can(principal, 'operate')) return { by: principal.tenant };
+  async contribute<T>(principal: Principal, how: 'reference' | 'learn', add: (c: Contribution) => Promise<T>): Promise<T> {
+    if (!this.shared || can(principal, 'operate')) return add({ by: principal.tenant });
     const now = this.now();
     const times = (this.recent.get(principal.tenant) ?? []).filter((t) => now - t < HOUR_MS);
     if (times.length >= this.limits.referencesPerTenantPerHour) {
@@ -50,7 +52,19 @@ export class LearningGuard {
     }
     times.push(now);
     this.recent.set(principal.tenant, times);
-    return { by: principal.tenant, check: (current, states) => this.check(principal.tenant, how, current, states) };
+    try {
+      return await add({ by: principal.tenant, check: (current, states) => this.check(principal.tenant, how, current, states) });
+    } catch (error) {
+      this.giveBack(principal.tenant, now);
+      throw error;
+    }
+  }
+
+  /** Frees the slot taken at `at` (the tenant's list may have been pruned and replaced meanwhile: look it up again). */
+  private giveBack(tenant: string, at: number): void {
+    const times = this.recent.get(tenant);
+    const i = times?.lastIndexOf(at) ?? -1;
+    if (i >= 0) times!.splice(i, 1);
   }
 
   private check(tenant: string, how: 'reference' | 'learn', current: Pta | undefined, states: readonly State[]): void {

@@ -84,7 +84,7 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
       const states = result.value as State[];
       const principal = deps.principal(req);
       try {
-        const pta = await deps.store.addReference(task.data, states, deps.learning.contribution(principal, 'reference'));
+        const pta = await deps.learning.contribute(principal, 'reference', (c) => deps.store.addReference(task.data, states, c));
         req.log.info({ tenant: principal.tenant, task: task.data, version: pta.version, steps: states.length }, 'reference added');
         return await reply.code(201).send({ task: task.data, version: pta.version, references: pta.references.length, steps: states.length });
       } catch (error) {

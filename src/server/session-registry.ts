@@ -12,7 +12,7 @@ import type { FormatName } from '../formats/types.js';
 import type { StartMessage } from '../protocol/client-messages.js';
 import type { MessageError } from '../protocol/parse.js';
 import type { FinalMessage, FinalReason } from '../protocol/server-messages.js';
-import type { ReferenceStorePort } from '../store/store-port.js';
+import type { Contribution, ReferenceStorePort } from '../store/store-port.js';
 import { err, ok, SteplensError, type Result } from '../errors.js';
 import type { Connection } from './connection.js';
 import type { AppMetrics } from './metrics.js';
@@ -255,7 +255,8 @@ export class SessionRegistry {
   private async learn(session: Session, states: readonly State[]): Promise<NonNullable<FinalMessage['learned']>> {
     if (states.length === 0) return { error: { code: 'bad_input', message: 'no scored step to learn' } };
     try {
-      const pta = await this.deps.store.addReference(session.task, states, this.deps.learning?.contribution(session.principal, 'learn'));
+      const add = (c?: Contribution) => this.deps.store.addReference(session.task, states, c);
+      const pta = await (this.deps.learning !== undefined ? this.deps.learning.contribute(session.principal, 'learn', add) : add());
       this.deps.log.info({ session: session.id, tenant: session.tenant, task: session.task, version: pta.version }, 'reference learned');
       return { version: pta.version };
     } catch (error) {

@@ -102,6 +102,25 @@ describe('with several tenants', () => {
     // Another tenant's budget is its own.
     expect((await post(hourly, '/v1/tasks/t-3/references', 'victim', body)).status).toBe(201);
   });
+
+  it('counts only references taken against the hourly budget: ones a quota refused added nothing', async () => {
+    const srv2 = await startApp({ dataDir: path.join(dir, 'refused'), tokens: TOKENS, limits: { referencesPerTenantPerTask: 1, referencesPerTenantPerHour: 2 } });
+    servers.push(srv2);
+    const body = { trajectory: await readDoc(ASTROID.passA) };
+    const answers = [];
+    // One taken, then two refused by the per-task quota, then a second task: the tenant has added 1 of its 2.
+    for (const task of ['t-1', 't-1', 't-1', 't-2', 't-3']) {
+      const a = await post(srv2, `/v1/tasks/${task}/references`, 'mallory', body);
+      answers.push(`${a.status} ${a.body.error?.message ?? ''}`);
+    }
+    expect(answers).toEqual([
+      '201 ',
+      expect.stringMatching(/^429 .*already added 1 references to task t-1/),
+      expect.stringMatching(/^429 .*already added 1 references to task t-1/),
+      '201 ',
+      expect.stringMatching(/^429 .*added 2 references in the last hour/),
+    ]);
+  });
 });
 
 describe('with one tenant (or none)', () => {
