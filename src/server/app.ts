@@ -197,7 +197,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     });
     socket.on('close', (code) => {
       frames.flush();
-      registry.detachAll(conn);
+      registry.closed(conn);
       connections.delete(conn.id);
       metrics.activeConnections.set(connections.size);
       log.info({ connection: conn.id, code }, 'connection closed');

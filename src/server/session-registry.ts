@@ -301,6 +301,15 @@ export class SessionRegistry {
     this.deps.observer?.changed(session);
   }
 
+  /**
+   * A connection closed: once every message it sent before is handled (a `start` or a claim may still be waiting on
+   * the store, and would then hold its session on a connection that is gone: never detached, so never ended by the
+   * resume window nor reclaimable, counted open until the idle timeout), its sessions are detached.
+   */
+  closed(conn: Connection): void {
+    conn.handle(() => this.detachAll(conn));
+  }
+
   /** A connection went away: its sessions stay resumable for the resume window. */
   detachAll(conn: Connection): void {
     const now = Date.now();
