@@ -132,6 +132,15 @@ export class LiveFeed implements SessionObserver {
     req.socket?.setNoDelay?.(true);
     res.on('close', gone);
     res.on('error', gone);
+    // A request pipelined behind another on a socket the client then dropped: its response never gets the socket,
+    // so neither event above fires on it and the viewer would hold a slot for good. The feed owns its socket
+    // (`connection: close`), so the socket's end is the viewer's.
+    if (req.socket?.destroyed === true) {
+      gone();
+      res.destroy();
+      return;
+    }
+    req.socket?.once('close', gone);
     this.write(viewer, first);
   }
 

@@ -5,6 +5,7 @@
  * not read is dropped instead of buffered.
  */
 import { EventEmitter } from 'node:events';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
@@ -14,7 +15,7 @@ import { liveEventSchema, sessionListResponseSchema, trajectoryViewSchema } from
 import { LiveFeed } from '../../src/server/live-feed.js';
 import { createMetrics } from '../../src/server/metrics.js';
 import { LOCAL_PRINCIPAL } from '../../src/server/principal.js';
-import { ASTROID, Client, readEvents, useApp, type Frame } from './helpers.js';
+import { ASTROID, Client, readEvents, removeDir, startApp, tempDir, useApp, type Frame } from './helpers.js';
 import { SseReader, type LiveEvent } from './sse.js';
 
 const EXAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/example');
@@ -161,7 +162,7 @@ describe('GET /v1/live', () => {
       },
       end: () => undefined,
     });
-    feed.attach({ socket: { setNoDelay: () => undefined } } as never, res as never, LOCAL_PRINCIPAL, undefined);
+    feed.attach({ socket: Object.assign(new EventEmitter(), { setNoDelay: () => undefined }) } as never, res as never, LOCAL_PRINCIPAL, undefined);
     expect(feed.size).toBe(1);
     expect(written[0]).toMatch(/^data: \{"type":"snapshot"/);
     const session = {
@@ -204,5 +205,37 @@ describe('GET /v1/live', () => {
     expect((await fetch(`${url}/v1/sessions/nope/alignment`)).status).toBe(404);
     const metrics = await (await fetch(`${url}/metrics`)).text();
     expect(metrics).toMatch(/steplens_live_viewers \d/);
+  });
+});
+
+describe('a viewer whose client went away before its response had the socket', () => {
+  it('gives its slot back: requests pipelined behind another on sockets the client dropped do not fill liveViewers', async () => {
+    const dir = await tempDir();
+    const app = await startApp({ dataDir: dir, limits: { liveViewers: 2 } });
+    try {
+      const port = Number(new URL(app.url).port);
+      for (let i = 0; i < 5; i++) {
+        const sock = net.connect(port, '127.0.0.1');
+        await new Promise((resolve) => sock.once('connect', resolve));
+        // The feed is queued behind /readyz's response; the client then drops the connection.
+        sock.write('GET /readyz HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/live HTTP/1.1\r\nHost: x\r\n\r\n');
+        sock.destroy();
+        await new Promise((resolve) => setTimeout(resolve, 30));
+      }
+      let viewers = '';
+      for (let i = 0; i < 50 && viewers !== '0'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        viewers = /steplens_live_viewers (\d+)/.exec(await (await fetch(`${app.url}/metrics`)).text())?.[1] ?? '';
+      }
+      expect(viewers).toBe('0');
+      const live = await SseReader.open(`${app.url}/v1/live`);
+      expect((await live.nextOf('snapshot')).sessions).toEqual([]);
+      live.close();
+    } finally {
+      const closing = app.app.close();
+      app.app.server.closeAllConnections();
+      await closing;
+      await removeDir(dir);
+    }
   });
 });
