@@ -11,6 +11,9 @@ import type { SessionHost } from './session-host.js';
 import type { FinalFrame, ScoreFrame, SignalFrame, StartedFrame } from './types.js';
 import { Listeners } from './listeners.js';
 
+/** Codes the server refuses an `end` with (stream-durable.ts `storeDown`, stream-handler.ts `fault`); no `seq` names it. */
+const END_REFUSALS: ReadonlySet<string> = new Set(['unavailable', 'internal']);
+
 /** A `step` sent (or queued) but not yet settled. */
 interface PendingStep {
   seq: number;
@@ -241,6 +244,13 @@ export class ClientSession {
         entry?.reject(error);
         return;
       }
+    }
+    // A refused `end` comes back without a seq: the shared store unreachable (`unavailable`, send it again later) or
+    // a server fault. Its waiters get the error, else `end()` would wait for good; a later `end()` sends it again.
+    if (this.endWaiters.length > 0 && END_REFUSALS.has(frame.code)) {
+      this.endRequested = false;
+      for (const w of this.endWaiters.splice(0)) w.reject(error);
+      return;
     }
     if (!this.errorListeners.emit(error)) this.host.report(error);
   }

@@ -75,4 +75,25 @@ describe('client transport', () => {
     expect(errors).toEqual([new Error('listener bug')]);
     await client.close();
   });
+
+  it('rejects end() when the server refuses the end (store unreachable), and a later end() sends it again', async () => {
+    // A real final, from the real server, for the fake to answer the second end with.
+    const real = await connect(app().url, { token: 'tok' });
+    const realFinal = await (await real.start({ task: ASTROID.task })).end();
+    await real.close();
+    let ends = 0;
+    const url = await fake((m) => {
+      if (m.type === 'start') return JSON.stringify({ type: 'started', session: m.session, task: 't', format: 'steplens', reference: realFinal.reference });
+      if (m.type === 'end' && ++ends === 1) return JSON.stringify({ type: 'error', code: 'unavailable', message: 'not accepted: the shared store is unreachable', session: m.session });
+      if (m.type === 'end') return JSON.stringify({ ...realFinal, session: m.session });
+      return JSON.stringify({ type: 'pong' });
+    });
+    const client = await connect(url);
+    const session = await client.start({ task: 't' });
+    await expect(session.end()).rejects.toMatchObject({ code: 'unavailable', session: session.id });
+    const final = await session.end();
+    expect(final).toMatchObject({ type: 'final', session: session.id });
+    expect(ends).toBe(2);
+    await client.close();
+  });
 });
