@@ -9,6 +9,9 @@ from typing import Any, Callable, Dict, List, Optional, Protocol
 
 from .errors import SteplensError
 
+# Codes the server refuses an ``end`` with (no ``seq`` names it): see src/client/session.ts.
+_END_REFUSALS = frozenset({"unavailable", "internal"})
+
 Frame = Dict[str, Any]
 
 
@@ -217,6 +220,15 @@ class Session:
                     if not p.future.done():
                         p.future.set_exception(error)
                     return True
+        # A refused ``end`` comes back without a seq: the shared store unreachable (``unavailable``) or a server
+        # fault. Its waiters get the error, else ``end()`` would wait for good; a later ``end()`` sends it again.
+        if self._end_waiters and error.code in _END_REFUSALS:
+            self._end_requested = False
+            waiters, self._end_waiters = self._end_waiters, []
+            for w in waiters:
+                if not w.done():
+                    w.set_exception(error)
+            return True
         return False
 
     def _fail(self, error: SteplensError, lose: bool) -> None:

@@ -156,3 +156,48 @@ class StreamTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RefusedEndTest(unittest.TestCase):
+    """An ``end`` the server refuses (the shared store unreachable) rejects ``end()`` instead of waiting for good."""
+
+    def test_refused_end_raises_and_a_later_end_sends_it_again(self):
+        import json
+
+        import websockets
+
+        real = HttpClient(support.server_url())
+        final = real.score(support.ASTROID_TASK, support.read_json(support.ASTROID_FAIL))
+        ends = []
+
+        async def fake(ws):
+            async for text in ws:
+                m = json.loads(text)
+                if m["type"] == "start":
+                    reply = {"type": "started", "session": m["session"], "task": "t", "format": "steplens", "reference": final["reference"]}
+                elif m["type"] == "end":
+                    ends.append(m["session"])
+                    if len(ends) == 1:
+                        reply = {"type": "error", "code": "unavailable", "message": "not accepted: the shared store is unreachable", "session": m["session"]}
+                    else:
+                        reply = {**final, "type": "final", "session": m["session"], "reason": "end"}
+                else:
+                    reply = {"type": "pong"}
+                await ws.send(json.dumps(reply))
+
+        async def run():
+            async with websockets.serve(fake, "127.0.0.1", 0) as server:
+                port = server.sockets[0].getsockname()[1]
+                client = await connect(f"ws://127.0.0.1:{port}/v1/stream", reconnect=False)
+                try:
+                    session = await client.start("t")
+                    with self.assertRaises(SteplensError) as refused:
+                        await asyncio.wait_for(session.end(), 5)
+                    again = await asyncio.wait_for(session.end(), 5)
+                finally:
+                    await client.close()
+                return refused.exception, again
+
+        refused, again = asyncio.run(run())
+        self.assertEqual(refused.code, "unavailable")
+        self.assertEqual((again["type"], len(ends)), ("final", 2))
