@@ -13,6 +13,7 @@ const USAGE = `usage: steplens replay FILE --url URL [--task ID] [--instance ID]
   --task defaults to the task the log names; a file holding several trajectories (OpenHands output.jsonl)
   needs --instance ID. --passed / --failed send the outcome before the steps, so live tiers are the
   outcome's (a failing run is Partial-fail or Off-track from its first step).
+  --json prints every frame as it arrives, one JSON object a line (JSON Lines: started, score, signal, final).
   With --reconnect, a dropped connection is reopened and the session resumed.`;
 
 /** The stream URL for a server address (a `usage` error naming --url when it is not one). */

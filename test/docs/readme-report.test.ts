@@ -1,0 +1,31 @@
+/**
+ * The README shows what `steplens report examples/runs --outcomes examples/runs/outcomes.csv` prints (its head and
+ * the models table): a change to scoring or waste that moves those figures must move the README with it. The
+ * wasted-steps column once read 79 where the command printed 14.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../cli/run-cli.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+describe("the README's report example", () => {
+  it('is what the command prints, line for line', async () => {
+    const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+    const start = readme.indexOf('```text\nsteplens report\n');
+    expect(start, 'the README shows the report example').toBeGreaterThan(0);
+    const shown = readme.slice(start + '```text\n'.length, readme.indexOf('```', start + 3)).trimEnd().split('\n');
+    const run = await cli('report', path.join(ROOT, 'examples/runs'), '--outcomes', path.join(ROOT, 'examples/runs/outcomes.csv'));
+    expect(run.code).toBe(0);
+    const printed = run.stdout.split('\n');
+    // The README shows the head, then (after a blank line) the models table: each shown line is printed, in order.
+    let at = 0;
+    for (const line of shown.filter((l) => l !== '')) {
+      const found = printed.indexOf(line, at);
+      expect(found, `README line not printed (or out of order): ${line}`).toBeGreaterThanOrEqual(0);
+      at = found + 1;
+    }
+  });
+});
