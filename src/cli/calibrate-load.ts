@@ -49,8 +49,8 @@ export async function loadCalibrationRuns(a: CalibrateArgs, cwd: string, config:
   let priorReferences = 0;
   const unreadable: LoadedRuns['unreadable'] = [];
   if (a.paths.length > 0) {
-    const { found, naming } = readCorpusInput(a.paths, a.corpus, cwd, 'calibrate');
-    exit = reportCorpusInput(found, a.lenient, stderr);
+    const { found, naming, warnings } = readCorpusInput(a.paths, a.corpus, cwd, 'calibrate');
+    exit = reportCorpusInput(found, a.lenient, stderr, warnings);
     const sources = sourcesTable(a.sources, cwd);
     const known: KnownRun[] = [];
     // Named as `report` and `train` name them (run-naming.ts): a model nobody names is its own source per run folder.

@@ -1,5 +1,5 @@
 /** The corpus input shared by `report`, `calibrate` and `train`: trajectory paths, outcome table, manifest, name overrides. */
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { SteplensError } from '../errors.js';
 import { parseLogText } from '../formats/index.js';
 import { printable, readTextSync } from '../text-files.js';
@@ -27,6 +27,8 @@ export interface CorpusInput {
   manifest?: Map<string, ManifestEntry>;
   /** What names the runs beyond their logs (pass to `nameRuns`). */
   naming: RunNamingInputs;
+  /** Lines for stderr about the input that is read all the same (a manifest that names none of the runs found). */
+  warnings: string[];
 }
 
 function readTable<T>(flag: string, file: string, cwd: string, parse: (text: string, path: string) => T): T {
@@ -64,7 +66,23 @@ export function readCorpusInput(
     throw new SteplensError('bad_input', `no trajectory found in ${positionals.join(', ')} (${found.files} candidate files, none a log in a supported format${why})`);
   }
   const naming: RunNamingInputs = { ...(table ? { table } : {}), ...(manifest ? { manifest } : {}), ...(values.model ? { model: values.model } : {}) };
-  return { paths, found, ...(table ? { table } : {}), ...(manifest ? { manifest } : {}), naming };
+  const warnings = manifest !== undefined && values.manifest !== undefined ? manifestWarnings(manifest, found, resolve(cwd, values.manifest)) : [];
+  return { paths, found, ...(table ? { table } : {}), ...(manifest ? { manifest } : {}), naming, warnings };
+}
+
+/**
+ * A manifest none of whose rows names a log found would silently leave every run unnamed: its `file` paths are
+ * relative to the manifest's folder, not to where the command runs. (A manifest of more runs than PATH holds, the
+ * calibration set's scored a folder at a time, names some: no warning.)
+ */
+function manifestWarnings(manifest: ReadonlyMap<string, ManifestEntry>, found: Discovery, file: string): string[] {
+  const logs = new Set(found.trajectories.map((t) => t.path));
+  const first = manifest.keys().next();
+  if (first.done === true || [...manifest.keys()].some((p) => logs.has(p))) return [];
+  return [
+    `warning: --manifest ${file}: none of its ${manifest.size} rows names a log found under PATH (e.g. ${first.value}); ` +
+      `its "file" paths are relative to the manifest's folder (${dirname(file)})`,
+  ];
 }
 
 /**
@@ -73,7 +91,8 @@ export function readCorpusInput(
  * Returns the exit code: 1 when a log was broken (unreadable file, skipped line or event) unless
  * `--lenient`; JSON in no log format is named but does not fail the run.
  */
-export function reportCorpusInput(found: Discovery, lenient: boolean, stderr: (s: string) => void): number {
+export function reportCorpusInput(found: Discovery, lenient: boolean, stderr: (s: string) => void, warnings: readonly string[] = []): number {
+  for (const w of warnings) stderr(`${printable(w)}\n`);
   for (const x of found.skipped) if (x.kind !== 'metadata') stderr(`${printable(`skipped ${x.path}: ${x.reason}`)}\n`);
   for (const p of found.problems) stderr(`${printable(`${p.path}: ${p.at}: ${p.message}`)}\n`);
   const broken = found.skipped.some((x) => x.kind === 'unreadable') || found.problems.length > 0;

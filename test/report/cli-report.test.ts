@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import type { CorpusReport } from '../../src/report/types.js';
@@ -104,5 +104,21 @@ describe('steplens report', () => {
     const badOutcomes = await cli('report', '--outcomes', join(dir, 'x.json'), REPEATED);
     expect(badOutcomes.code).toBe(1);
     expect(badOutcomes.stderr).toMatch(/x\.json line 1: missing task/);
+  });
+
+  it('--manifest: file paths are relative to the manifest folder; a manifest that names none of the runs is warned about', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'steplens-manifest-'));
+    const run = join(REPEATED, 'deepseek_chat_dev/pylint-dev__astroid-1196/pylint-dev__astroid-1196.traj.json');
+    const folder = join(REPEATED, 'deepseek_chat_dev/pylint-dev__astroid-1196');
+    // Relative to the working directory, not to the manifest's folder: names nothing.
+    writeFileSync(join(dir, 'wrong.jsonl'), `${JSON.stringify({ file: 'pylint-dev__astroid-1196.traj.json', agent: 'a', model: 'm' })}\n`);
+    const wrong = await cli('report', '--manifest', join(dir, 'wrong.jsonl'), folder);
+    expect(wrong.stderr).toMatch(/^warning: --manifest .*wrong\.jsonl: none of its 1 rows names a log found under PATH .*relative to the manifest's folder/m);
+    expect(wrong.stdout).not.toMatch(/^a +m /m);
+    // The same row with a path from the manifest's folder: applied, and no warning.
+    writeFileSync(join(dir, 'right.jsonl'), `${JSON.stringify({ file: relative(dir, run), agent: 'a', model: 'm' })}\n`);
+    const right = await cli('report', '--manifest', join(dir, 'right.jsonl'), folder);
+    expect(right.stderr).not.toMatch(/warning: --manifest/);
+    expect(right.stdout).toMatch(/^a +m /m);
   });
 });

@@ -20,6 +20,11 @@ CLIENT_DIR = Path(__file__).resolve().parents[1]
 REPO = CLIENT_DIR.parents[1]
 sys.path.insert(0, str(CLIENT_DIR))
 CORPUS = Path(os.environ.get("STEPLENS_CORPUS", REPO / "test" / ".corpus" / "corpus"))  # unpacked by `npm test` (test/fixtures)
+if not CORPUS.is_dir():
+    raise RuntimeError(
+        f"the real runs these tests stream are not at {CORPUS}: run `npx vitest run test/python` once "
+        "(it unpacks test/fixtures/corpus.tar.br into test/.corpus) or set STEPLENS_CORPUS to a corpus folder"
+    )
 
 MINI = "SWE-agent__mini-swe-agent__pull-refs/output"
 #: pylint-dev__astroid-1196 has a bundled reference (data/example) built from the two passing runs;

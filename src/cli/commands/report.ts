@@ -82,7 +82,8 @@ const command: Command = {
     '  outcomes: SWE-bench report.json / results.json / <model>.<run>.json found near the trajectories,\n' +
     '            or --outcomes FILE (CSV with task,outcome[,run,model,agent] or JSON Lines with the same keys; a row\n' +
     '            that names a model or agent names the runs it matches), or --manifest FILE (JSON Lines\n' +
-    '            {file, task, agent, model, resolved}): runs are named the same way by report, calibrate and train\n' +
+    '            {file, task, agent, model, resolved}; file relative to the manifest\'s folder): runs are named the\n' +
+    '            same way by report, calibrate and train\n' +
     '  --out DIR writes report.md, report.html (self-contained: tables and charts inline), report.json, one CSV per table\n' +
     '            and SVG charts; --json prints the JSON only\n' +
     '  scoring: every run with a step is scored: a passing one against a PTA of the OTHER passing runs of its task in\n' +
@@ -123,7 +124,7 @@ const command: Command = {
     if (failingReference !== 'matched' && failingReference !== 'all') throw new SteplensError('usage', `--failing-reference must be matched or all, got '${failingReference}'`);
     const seed = intFlag(values.seed, '--seed', 1, 0);
     const minRuns = intFlag(values['min-runs'], '--min-runs', MIN_RANKED_RUNS, 1);
-    const { paths, found, naming } = readCorpusInput(positionals, values, io.cwd, 'report');
+    const { paths, found, naming, warnings } = readCorpusInput(positionals, values, io.cwd, 'report');
     const folders = referenceFolderArgs(values.references, values.bundled, io.cwd);
     const external = folders.length
       ? await externalReferences(
@@ -134,7 +135,7 @@ const command: Command = {
     const forecastFile = values.forecast !== undefined ? resolve(io.cwd, forecastFileArg(values.forecast)) : undefined;
     const forecast = forecastFile !== undefined ? await readForecastFile(forecastFile) : undefined;
     const prior = await chooseReference(undefined);
-    const exit = reportCorpusInput(found, values.lenient, io.stderr);
+    const exit = reportCorpusInput(found, values.lenient, io.stderr, warnings);
     const bar = progress(io);
     const report = buildReport(found, {
       fs: nodeReportFs,

@@ -75,8 +75,8 @@ const command: Command = {
     if (values.out === undefined) throw new SteplensError('usage', '--out FORECAST.json is required');
     const folds = intOf(values.folds, '--folds', 5, 2);
     const seed = intOf(values.seed, '--seed', 1, 0);
-    const { found, manifest, naming } = readCorpusInput(positionals, values, io.cwd, 'train');
-    const exit = reportCorpusInput(found, values.lenient, io.stderr);
+    const { found, manifest, naming, warnings } = readCorpusInput(positionals, values, io.cwd, 'train');
+    const exit = reportCorpusInput(found, values.lenient, io.stderr, warnings);
     const config = values.config !== undefined ? await readConfigFile(resolve(io.cwd, values.config)) : DEFAULT_CONFIG;
     const prior = await chooseReference(undefined);
     const sourcesTable = values.sources !== undefined ? await readSources(resolve(io.cwd, values.sources), values.sources) : [];
