@@ -87,7 +87,14 @@ export class ReferenceStore implements ReferenceStorePort {
    */
   static async open(options: ReferenceStoreOptions): Promise<ReferenceStore> {
     const store = new ReferenceStore(options);
-    await mkdir(store.dataDir, { recursive: true });
+    try {
+      await mkdir(store.dataDir, { recursive: true });
+    } catch (error) {
+      // One line naming the folder (`serve --data` on a file, a folder it may not create), not an internal error.
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'it (or a folder above it) is a file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
+      throw new SteplensError('bad_input', `data folder ${store.dataDir} cannot be created: ${why}`);
+    }
     await removeStaleTemps(store.dataDir);
     for (const dir of [...(options.seedDirs ?? [])].reverse()) await store.index(path.resolve(dir), true);
     await store.index(store.dataDir, false);

@@ -105,3 +105,16 @@ describe('the server over a messy data folder', () => {
     for (const body of bodies) expect(body).not.toContain(dir);
   });
 });
+
+describe('a data folder that cannot be created', () => {
+  it('is one bad_input error naming the folder and why, not an internal error', async () => {
+    const file = path.join(dir, 'a-file');
+    await writeFile(file, 'not a folder');
+    for (const dataDir of [file, path.join(file, 'below')]) {
+      await expect(ReferenceStore.open({ dataDir })).rejects.toMatchObject({
+        code: 'bad_input',
+        message: `data folder ${dataDir} cannot be created: it (or a folder above it) is a file`,
+      });
+    }
+  });
+});
