@@ -48,12 +48,12 @@ const unwrap = <T>(r: { ok: true; value: T } | { ok: false; error: string }, cod
 const command: Command = {
   name: 'calibrate',
   usage:
-    'usage: steplens calibrate [--outcomes FILE] [--sources FILE] [--runs FILE]... [--save-runs FILE]\n' +
+    'usage: steplens calibrate [--outcomes FILE] [--manifest FILE] [--sources FILE] [--model NAME] [--run NAME] [--runs FILE]... [--save-runs FILE]\n' +
     '                          [--max-false-stop R] [--confidence C] [--bound clopper-pearson|wilson] [--source-max R]\n' +
     '                          [--max-false-warn R] [--mode both|reference|reference-free] [--split half|source|none]\n' +
     '                          [--holdout R] [--seed N] [--by agent|model|source | --portable] [--weights] [--config FILE]\n' +
     '                          [--config-out FILE] [--out POLICY.json] [--out-dir DIR] [--json] [--lenient] [PATH...]\n' +
-    '  PATH, --outcomes, --manifest, skipped files and --lenient: as for `steplens report` (runs are named the same way);\n' +
+    '  PATH, --outcomes, --manifest, --model, --run, skipped files and --lenient: as for `steplens report` (runs are named the same way);\n' +
     '                      only runs with a pass/fail outcome, a task and at least one step count\n' +
     '  --sources FILE      CSV (run,agent,model) or JSON Lines naming the agent and model of each run folder (a source = agent + model)\n' +
     '  --runs FILE         runs scored before (--save-runs FILE writes them; .gz compresses): calibrate again without rescoring\n' +

@@ -48,7 +48,7 @@ function intOf(value: string | undefined, flag: string, fallback: number, min: n
 const command: Command = {
   name: 'train',
   usage:
-    'usage: steplens train --out FORECAST.json [--outcomes FILE] [--manifest FILE] [--sources FILE] [--lenient] [--folds K] [--seed N] [--config FILE] [--json] PATH...\n' +
+    'usage: steplens train --out FORECAST.json [--outcomes FILE] [--manifest FILE] [--sources FILE] [--model NAME] [--run NAME] [--lenient] [--folds K] [--seed N] [--config FILE] [--json] PATH...\n' +
     '  PATH, --outcomes, --manifest, --model, --run, skipped files and --lenient: as for `steplens report` (runs are named the same way);\n' +
     '                   only runs with a pass/fail outcome count\n' +
     "  --manifest FILE  JSON Lines {file, agent, model, resolved}: names each run's agent and model (its source) and outcome\n" +
