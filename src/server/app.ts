@@ -181,28 +181,36 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     (conn, raw, isBinary) => conn.handle(() => handleFrame(deps, conn, raw, isBinary)),
     (error) => log.error({ err: error }, 'frame handler failed'),
   );
-  app.get('/v1/stream', { websocket: true }, (socket: WebSocket, req) => {
-    const id = ++nextConnection;
-    const conn = new Connection(id, socket, resolved.limits.outgoingQueueBytes, (queued) => {
-      metrics.refusals.inc({ code: 'overloaded' });
-      log.warn({ connection: id, queued }, 'client not reading: connection closed (1008)');
-    });
-    conn.principal = auth.principal(req);
-    connections.set(conn.id, conn);
-    metrics.activeConnections.set(connections.size);
-    log.info({ connection: conn.id, tenant: conn.principal.tenant }, 'connection opened');
-    socket.on('message', (data, isBinary) => {
-      const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
-      frames.add(conn, raw, isBinary);
-    });
-    socket.on('close', (code) => {
-      frames.flush();
-      registry.closed(conn);
-      connections.delete(conn.id);
+  // A plain GET (a proxy that drops the Upgrade header, a browser) gets the JSON error shape of every other route.
+  const notUpgraded = (_req: FastifyRequest, reply: FastifyReply) =>
+    sendError(reply, metrics, 'bad_message', 'GET /v1/stream is a WebSocket endpoint: send the upgrade (Upgrade: websocket), or a proxy dropped it');
+  app.route({
+    method: 'GET',
+    url: '/v1/stream',
+    handler: notUpgraded,
+    wsHandler: (socket: WebSocket, req) => {
+      const id = ++nextConnection;
+      const conn = new Connection(id, socket, resolved.limits.outgoingQueueBytes, (queued) => {
+        metrics.refusals.inc({ code: 'overloaded' });
+        log.warn({ connection: id, queued }, 'client not reading: connection closed (1008)');
+      });
+      conn.principal = auth.principal(req);
+      connections.set(conn.id, conn);
       metrics.activeConnections.set(connections.size);
-      log.info({ connection: conn.id, code }, 'connection closed');
-    });
-    socket.on('error', (error) => log.warn({ connection: conn.id, err: error }, 'socket error'));
+      log.info({ connection: conn.id, tenant: conn.principal.tenant }, 'connection opened');
+      socket.on('message', (data, isBinary) => {
+        const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+        frames.add(conn, raw, isBinary);
+      });
+      socket.on('close', (code) => {
+        frames.flush();
+        registry.closed(conn);
+        connections.delete(conn.id);
+        metrics.activeConnections.set(connections.size);
+        log.info({ connection: conn.id, code }, 'connection closed');
+      });
+      socket.on('error', (error) => log.warn({ connection: conn.id, err: error }, 'socket error'));
+    },
   });
 
   const routeDeps = {

@@ -18,3 +18,14 @@ describe('unknown routes', () => {
     }
   });
 });
+
+describe('GET /v1/stream without the WebSocket upgrade', () => {
+  it('answers 400 bad_message in the HTTP error body, saying the upgrade is missing (was an empty 404)', async () => {
+    const res = await app().inject({ method: 'GET', url: '/v1/stream' });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    const body = httpErrorSchema.parse(res.json());
+    expect(body.error.code).toBe('bad_message');
+    expect(body.error.message).toMatch(/WebSocket endpoint: send the upgrade/);
+  });
+});
