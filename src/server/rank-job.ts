@@ -11,10 +11,9 @@ import type { Reference } from '../core/scorer-api.js';
 import type { Step } from '../core/types.js';
 import { selectModel } from '../core/forecast/model.js';
 import { SteplensError } from '../errors.js';
-import { parseDocument } from '../formats/index.js';
 import type { RankRequest } from '../protocol/rank-bodies.js';
 import { checkLength, type ScoringDeps } from './score-request.js';
-import { nonEmptySteps } from './trajectory.js';
+import { nonEmptySteps, parseOneInstance } from './trajectory.js';
 import { analyzersFor } from '../core/scope-free.js';
 
 /** One run as the worker hands it back: scored, or a session for the main thread to read. */
@@ -35,11 +34,10 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
   const parsed = body.runs.map((run, index): Parsed => {
     if (run.session !== undefined) return { index, id: run.id ?? run.session, session: run.session };
     const where = `runs[${index}].trajectory`;
-    const doc = parseDocument(run.trajectory, run.format ?? 'auto');
-    if (!doc.ok) throw new SteplensError(doc.error.code, `${where}: ${doc.error.message}`);
-    const steps = nonEmptySteps(doc.value, where);
+    const doc = parseOneInstance(run.trajectory, run.format, where, run.task ?? body.task);
+    const steps = nonEmptySteps(doc, where);
     checkLength(steps, deps.maxSteps, where);
-    return { index, id: run.id ?? `runs[${index}]`, task: run.task ?? doc.value.meta.task ?? body.task, steps, agent: doc.value.meta.agent, model: doc.value.meta.model };
+    return { index, id: run.id ?? `runs[${index}]`, task: run.task ?? doc.meta.task ?? body.task, steps, agent: doc.meta.agent, model: doc.meta.model };
   });
   const named = [...(body.task !== undefined ? [{ id: 'body.task', task: body.task }] : []), ...parsed.filter((r) => !('session' in r))];
   const group = groupTask(named, body.mixedTasks, MIXED_TASKS_HINT);

@@ -62,7 +62,7 @@ export async function scoreParsedSteps(deps: ScoringDeps, req: StepsRequest, ste
 
 /** Parses and scores one request; errors are SteplensErrors whose message starts with `where` (`body.`, `items[3].`). */
 export async function scoreRequest(deps: ScoringDeps, req: ScoreRequest, where = 'body.'): Promise<TrajectoryReport> {
-  const { steps, meta } = trajectoryDocument(req.trajectory, req.format, `${where}trajectory`);
+  const { steps, meta } = trajectoryDocument(req.trajectory, req.format, `${where}trajectory`, req.task);
   checkLength(steps, deps.maxSteps, `${where}trajectory`);
   return scoreParsedSteps(deps, { ...req, agent: req.agent ?? meta.agent, model: req.model ?? meta.model }, steps, where);
 }

@@ -10,12 +10,11 @@ import { resolvePolicy } from '../core/policy.js';
 import { scoreSteps } from '../core/scorer.js';
 import type { Pta } from '../core/scorer-api.js';
 import { SteplensError } from '../errors.js';
-import { parseDocument } from '../formats/index.js';
 import type { ScoreRequest } from '../protocol/http-bodies.js';
 import type { ScoreStepsResponse } from '../protocol/view-bodies.js';
 import { checkLength, type ScoringDeps } from './score-request.js';
 import { trajectoryView } from './session-view.js';
-import { nonEmptySteps } from './trajectory.js';
+import { nonEmptySteps, parseOneInstance } from './trajectory.js';
 
 /** What the steps job needs besides the scoring deps: the task's PTA even below `minReferences` (the path is drawn over any PTA). */
 export type StepsDeps = ScoringDeps & { pta: (task: string) => Promise<Pta | undefined> };
@@ -24,13 +23,12 @@ export type StepsDeps = ScoringDeps & { pta: (task: string) => Promise<Pta | und
 export async function scoreStepsView(deps: StepsDeps, req: ScoreRequest): Promise<string> {
   const policy = resolvePolicy(req.policy, deps.policy);
   if (!policy.ok) throw new SteplensError('bad_message', `body.policy: ${policy.error}`);
-  const parsed = parseDocument(req.trajectory, req.format ?? 'auto');
-  if (!parsed.ok) throw new SteplensError(parsed.error.code, `body.trajectory: ${parsed.error.message}`);
-  const steps = nonEmptySteps(parsed.value, 'body.trajectory').map((s, t) => ({ ...s, t }));
+  const parsed = parseOneInstance(req.trajectory, req.format, 'body.trajectory', req.task);
+  const steps = nonEmptySteps(parsed, 'body.trajectory').map((s, t) => ({ ...s, t }));
   checkLength(steps, deps.maxSteps, 'body.trajectory');
   const reference = await deps.reference(req.task);
   // As POST /v1/score scores it (scoreParsedSteps), with every step's result kept; the run's source picks the forecast model.
-  const forecast = deps.forecast !== undefined ? selectModel(deps.forecast, req.agent ?? parsed.value.meta.agent, req.model ?? parsed.value.meta.model) : undefined;
+  const forecast = deps.forecast !== undefined ? selectModel(deps.forecast, req.agent ?? parsed.meta.agent, req.model ?? parsed.meta.model) : undefined;
   const scored = scoreSteps(steps, {
     reference,
     analyzers: deps.analyzers,
@@ -43,7 +41,7 @@ export async function scoreStepsView(deps: StepsDeps, req: ScoreRequest): Promis
   // The reference's PTA when scored against one (the same object the store holds), else ask: a PTA below minReferences is still drawn.
   const pta = reference.kind === 'pta' ? reference.pta : await deps.pta(req.task);
   const out: ScoreStepsResponse = {
-    ...trajectoryView({ ...parsed.value.meta, task: req.task, format: parsed.value.format }, steps, scored.results, report),
+    ...trajectoryView({ ...parsed.meta, task: req.task, format: parsed.format }, steps, scored.results, report),
     ...(pta
       ? {
           alignment: alignToPta(

@@ -30,6 +30,8 @@ export interface JobRequest {
   maxSteps: number;
   /** The forecast model in force when the request came (a plain object: it travels to the worker). */
   forecast?: JobForecast;
+  /** The task a route names in its URL (`POST /v1/tasks/:task/references`): which instance of a multi-instance log. */
+  task?: string;
 }
 
 /** A job's answer: the response body, or an error of the catalogue (`detail`: a fault's stack, for the server log). */
@@ -85,7 +87,7 @@ async function work(req: JobRequest, deps: StepsDeps): Promise<unknown> {
       return rankJob(deps, parsed(parseBody(rankRequestSchema, doc)));
     case 'states': {
       const body = parsed(parseBody(addReferenceRequestSchema, doc));
-      const steps = trajectorySteps(body.trajectory, body.format);
+      const steps = trajectorySteps(body.trajectory, body.format, 'body.trajectory', req.task);
       checkLength(steps, deps.maxSteps, 'body.trajectory');
       return trajectoryStates(steps, deps.analyzers, { kind: 'prior', prior: await deps.prior() });
     }

@@ -24,7 +24,7 @@ function bodyBytes(req: FastifyRequest): Uint8Array {
 
 export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { metrics, pool, options } = deps;
-  const run = (kind: JobKind, req: FastifyRequest): Promise<JobResult> => {
+  const run = (kind: JobKind, req: FastifyRequest, task?: string): Promise<JobResult> => {
     const forecast = options.forecast?.jobForecast();
     return pool.run({
       kind,
@@ -33,6 +33,7 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
       config: options.config,
       maxSteps: options.limits.maxStepsPerSession,
       ...(forecast !== undefined ? { forecast } : {}),
+      ...(task !== undefined ? { task } : {}),
     });
   };
   const failed = (req: FastifyRequest, reply: FastifyReply, result: Extract<JobResult, { ok: false }>): FastifyReply => {
@@ -79,7 +80,7 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
     scoped.post<{ Params: { task: string } }>('/v1/tasks/:task/references', async (req, reply) => {
       const task = taskIdSchema.safeParse(req.params.task);
       if (!task.success) return sendError(reply, metrics, 'bad_message', `task: ${task.error.issues[0]?.message ?? 'invalid'}`);
-      const result = await run('states', req);
+      const result = await run('states', req, task.data);
       if (!result.ok) return failed(req, reply, result);
       const states = result.value as State[];
       const principal = deps.principal(req);

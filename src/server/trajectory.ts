@@ -7,19 +7,41 @@ import { createScorer } from '../core/scorer.js';
 import type { Reference, TrajectoryReport } from '../core/scorer-api.js';
 import type { State, Step } from '../core/types.js';
 import { SteplensError } from '../errors.js';
-import { parseDocument } from '../formats/index.js';
+import { parseInstances } from '../formats/index.js';
 import type { FormatName, ParseResult, TrajectoryMeta } from '../formats/types.js';
 
-/** Parses a body's `trajectory` in `format` (or detected); refuses one without steps. */
-export function trajectorySteps(doc: unknown, format: FormatName | 'auto' | undefined, where = 'body.trajectory'): Step[] {
-  return trajectoryDocument(doc, format, where).steps;
+/** Parses a body's `trajectory` in `format` (or detected); refuses one without steps. `task`: as in {@link trajectoryDocument}. */
+export function trajectorySteps(doc: unknown, format: FormatName | 'auto' | undefined, where = 'body.trajectory', task?: string): Step[] {
+  return trajectoryDocument(doc, format, where, task).steps;
 }
 
-/** {@link trajectorySteps} with what the log says of itself (agent, model, ...). */
-export function trajectoryDocument(doc: unknown, format: FormatName | 'auto' | undefined, where = 'body.trajectory'): { steps: Step[]; meta: TrajectoryMeta } {
-  const parsed = parseDocument(doc, format ?? 'auto');
+/** Instances named in a refusal at most (an `output.jsonl` may hold hundreds). */
+const MAX_IDS_NAMED = 10;
+
+/**
+ * {@link trajectorySteps} with what the log says of itself (agent, model, ...). A log of several instances (an
+ * OpenHands `output.jsonl` sent as its array of lines) gives the instance whose task is `task`; without one that
+ * matches it is refused naming the instances (it was scored as its first line whatever `task` said, and a reference
+ * of one task could be learned from another's run).
+ */
+export function trajectoryDocument(doc: unknown, format: FormatName | 'auto' | undefined, where = 'body.trajectory', task?: string): { steps: Step[]; meta: TrajectoryMeta } {
+  const one = parseOneInstance(doc, format, where, task);
+  return { steps: nonEmptySteps(one, where), meta: one.meta };
+}
+
+/** The parse of the one trajectory a body means (see {@link trajectoryDocument}); a `SteplensError` naming `where` when there is none. */
+export function parseOneInstance(doc: unknown, format: FormatName | 'auto' | undefined, where: string, task?: string): ParseResult {
+  const parsed = parseInstances(doc, format ?? 'auto');
   if (!parsed.ok) throw new SteplensError(parsed.error.code, `${where}: ${parsed.error.message}`);
-  return { steps: nonEmptySteps(parsed.value, where), meta: parsed.value.meta };
+  const instances = parsed.value;
+  const one = instances.length === 1 ? instances[0]! : instances.find((p) => task !== undefined && p.meta.task === task);
+  if (one === undefined) {
+    const ids = instances.map((p, i) => p.meta.task ?? `#${i + 1}`);
+    const named = ids.slice(0, MAX_IDS_NAMED).join(', ') + (ids.length > MAX_IDS_NAMED ? `, ... (${ids.length} in all)` : '');
+    const why = task === undefined ? 'name the task to score' : `none is task ${task}`;
+    throw new SteplensError('bad_input', `${where}: a log of ${instances.length} instances (${named}); ${why}, or send that instance alone`);
+  }
+  return one;
 }
 
 /** The steps of a parse, or a `bad_input` error naming `where` and the first diagnostic when there are none. */
