@@ -77,7 +77,16 @@ export function discover(fs: ReportFs, paths: readonly string[], parse: ParseFil
   const trajectories: LoadedTrajectory[] = [];
   const skipped: SkippedFile[] = [];
   const problems: InputProblem[] = [];
+  // A run reached twice (a symlink to a log in the same walk) would be counted, scored and ranked twice.
+  const firstPath = new Map<string, string>();
   for (const path of files) {
+    const identity = fs.identity?.(path);
+    const first = identity !== undefined ? firstPath.get(identity) : undefined;
+    if (first !== undefined) {
+      skipped.push({ path, reason: `the same file as ${first}, read once`, kind: 'duplicate' });
+      continue;
+    }
+    if (identity !== undefined) firstPath.set(identity, path);
     const text = fs.readLog(path);
     if (!text.ok) {
       skipped.push({ path, reason: reasonOf(text.error.message, path), kind: 'unreadable' });

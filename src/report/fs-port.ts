@@ -19,4 +19,6 @@ export interface ReportFs {
   list(dir: string): DirEntry[] | undefined;
   /** 'file' (regular), 'dir', 'other' (a FIFO, socket or device), or undefined when the path does not exist. */
   kind(path: string): 'file' | 'dir' | 'other' | undefined;
+  /** What the path is, links followed (device and inode): two paths of one file give the same; undefined when unknown. */
+  identity?(path: string): string | undefined;
 }

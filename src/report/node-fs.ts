@@ -21,6 +21,14 @@ export const nodeReportFs: ReportFs = {
       return undefined;
     }
   },
+  identity(path) {
+    try {
+      const s = statSync(path, { bigint: true });
+      return `${s.dev}:${s.ino}`;
+    } catch {
+      return undefined;
+    }
+  },
   kind(path) {
     try {
       const s = statSync(path);

@@ -37,7 +37,8 @@ export interface LoadedTrajectory {
 export interface SkippedFile {
   path: string;
   reason: string;
-  kind: 'metadata' | 'not_a_log' | 'unreadable';
+  /** `duplicate`: the same file as one read before (a symlink to it, or the same file under two names). */
+  kind: 'metadata' | 'not_a_log' | 'unreadable' | 'duplicate';
 }
 
 /** A trajectory's outcome and where it came from. */

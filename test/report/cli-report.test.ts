@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -120,5 +120,16 @@ describe('steplens report', () => {
     const right = await cli('report', '--manifest', join(dir, 'right.jsonl'), folder);
     expect(right.stderr).not.toMatch(/warning: --manifest/);
     expect(right.stdout).toMatch(/^a +m /m);
+  });
+
+  it('reads a log reached twice (a symlink to it in the same walk) once, naming the link as skipped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'steplens-links-'));
+    const run = join(REPEATED, 'deepseek_chat_dev/pylint-dev__astroid-1196/pylint-dev__astroid-1196.traj.json');
+    writeFileSync(join(dir, 'a.traj.json'), readFileSync(run));
+    symlinkSync(join(dir, 'a.traj.json'), join(dir, 'b.traj.json'));
+    const res = await cli('report', dir);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('1 trajectories from 2 files (1 skipped: 1 the same file as another)');
+    expect(res.stderr).toBe(`skipped ${join(dir, 'b.traj.json')}: the same file as ${join(dir, 'a.traj.json')}, read once\n`);
   });
 });

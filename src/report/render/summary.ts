@@ -45,7 +45,7 @@ export function headline(r: CorpusReport): string[] {
   const c = r.counts;
   const reasons = new Map<string, number>();
   for (const s of r.inputs.skipped) {
-    const key = s.kind === 'metadata' ? 'evaluation or task metadata' : s.kind === 'not_a_log' ? 'JSON in no supported log format' : 'unreadable';
+    const key = s.kind === 'metadata' ? 'evaluation or task metadata' : s.kind === 'not_a_log' ? 'JSON in no supported log format' : s.kind === 'duplicate' ? 'the same file as another' : 'unreadable';
     reasons.set(key, (reasons.get(key) ?? 0) + 1);
   }
   const skipped = [...reasons].map(([k, n]) => `${n} ${k}`).join(', ');
