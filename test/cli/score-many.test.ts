@@ -1,7 +1,8 @@
 /**
  * `steplens score FILE... --jsonl`: many runs in one process (issue 24). One JSON line per trajectory, each
  * equal to what `score FILE --json` prints for it plus the file (and instance) it came from; a file that cannot
- * be scored is a line naming it, and the files after it are still scored; exit 1 then.
+ * be scored (unreadable, or a run with no step) is a line naming it, and the files after it are still scored; exit
+ * 1 then (0 with --lenient, as `report`).
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,6 +64,21 @@ describe('score FILE... --jsonl', () => {
     expect(out[2]).toEqual({ file: binary, error: { code: 'bad_input', message: expect.stringContaining('binary') } });
     expect(out[1]!.steps).toBe(((await single(MINI)) as ScoreDoc).steps);
     expect(out[3]!.stages).toBe(((await single(DASK)) as ScoreDoc).stages);
+    // With --lenient (as report): the same lines, exit 0.
+    const lenient = await cli('score', missing, MINI, binary, DASK, '--jsonl', '--lenient');
+    expect(lenient.code).toBe(0);
+    expect(lenient.stdout).toBe(run.stdout);
+  });
+
+  it('a run with no step is not scored: one error naming it (alone), an error line among others', async () => {
+    const empty = join(CORPUS, 'SWE-agent__mini-swe-agent__pull-refs/output/deepseek_reasoner_dev/pylint-dev__astroid-1196/pylint-dev__astroid-1196.traj.json');
+    const alone = await cli('score', empty, '--json');
+    expect(alone.code).toBe(1);
+    expect(alone.stdout).toBe('');
+    expect(alone.stderr).toBe(`steplens score: ${empty}: no steps found, nothing to score\n`);
+    const many = await cli('score', empty, MINI, '--jsonl');
+    expect(many.code).toBe(1);
+    expect(lines(many.stdout).map((l) => l.error?.code ?? l.steps)).toEqual(['bad_input', ((await single(MINI)) as ScoreDoc).steps]);
   });
 
   it('a file with a skipped line carries its diagnostics and makes the exit 1 (0 with --lenient)', async () => {

@@ -36,6 +36,13 @@ async function scoreFile(file: string, setup: Setup, options: { format: string |
   const log = await readLogFile(file, formatOption(options.format));
   const chosen = selectInstances(log, options.instance, false);
   reportLogDiagnostics(log, chosen, io.stderr);
+  // A run with no step has no score (`report` lists it as not scored, `POST /v1/score` refuses it): not a 0 and a tier.
+  const empty = chosen.find((x) => x.parsed.steps.length === 0);
+  if (empty !== undefined) {
+    const why = empty.parsed.diagnostics[0];
+    const which = chosen.length > 1 || log.instances.length > 1 ? ` instance ${empty.id}:` : '';
+    throw new SteplensError('bad_input', `${file}:${which} no steps found, nothing to score${why ? ` (${why.at}: ${why.message})` : ''}`);
+  }
   const { reference, policy, config, forecasts } = setup;
   // Against the prior no output reads a state's scope: the files viewed are not parsed to find it (scope-free.ts).
   const analyzers = analyzersFor(reference, defaultAnalyzers());
@@ -104,7 +111,8 @@ async function fileOutput(file: string, setup: Setup, values: Values, alone: boo
     if (alone) throw error;
     if (values.jsonl) io.stdout(errorLine(file, error));
     else io.stderr(`steplens score: ${printable(error instanceof Error ? error.message : String(error))}\n`);
-    return 1;
+    // As `report`: with --lenient a file that could not be scored is said (its line) and does not fail the command.
+    return values.lenient ? 0 : 1;
   }
   const { results } = scored;
   if (values.jsonl) {
