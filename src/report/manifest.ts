@@ -20,6 +20,7 @@ export interface ManifestEntry {
 export function parseManifest(text: string, path: string): Map<string, ManifestEntry> {
   const base = dirname(path);
   const out = new Map<string, ManifestEntry>();
+  const lines = new Map<string, number>();
   const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return;
@@ -36,12 +37,20 @@ export function parseManifest(text: string, path: string): Map<string, ManifestE
     const task = str(r.task);
     const agent = str(r.agent);
     const model = str(r.model);
-    out.set(resolve(base, r.file), {
+    const file = resolve(base, r.file);
+    const entry: ManifestEntry = {
       ...(task !== undefined ? { task } : {}),
       ...(agent !== undefined ? { agent } : {}),
       ...(model !== undefined ? { model } : {}),
       ...(typeof r.resolved === 'boolean' ? { passed: r.resolved } : {}),
-    });
+    };
+    // Two rows that disagree on one file: which is right cannot be guessed (the later one silently won).
+    const before = out.get(file);
+    if (before !== undefined && JSON.stringify(before) !== JSON.stringify(entry)) {
+      throw new SteplensError('bad_input', `${path}:${i + 1}: a second row for ${r.file} (first on line ${lines.get(file)}) that says otherwise`);
+    }
+    if (before === undefined) lines.set(file, i + 1);
+    out.set(file, entry);
   });
   return out;
 }

@@ -132,4 +132,17 @@ describe('steplens report', () => {
     expect(res.stdout).toContain('1 trajectories from 2 files (1 skipped: 1 the same file as another)');
     expect(res.stderr).toBe(`skipped ${join(dir, 'b.traj.json')}: the same file as ${join(dir, 'a.traj.json')}, read once\n`);
   });
+
+  it('--manifest: two rows that disagree on one file are one error naming the line; agreeing repeats are fine', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'steplens-manifest-twice-'));
+    const folder = join(REPEATED, 'deepseek_chat_dev/pylint-dev__astroid-1196');
+    const file = relative(dir, join(folder, 'pylint-dev__astroid-1196.traj.json'));
+    const row = (resolved: boolean) => JSON.stringify({ file, agent: 'a', model: 'm', resolved });
+    writeFileSync(join(dir, 'twice.jsonl'), `${row(true)}\n${row(false)}\n`);
+    const refused = await cli('report', '--manifest', join(dir, 'twice.jsonl'), folder);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(`steplens report: ${join(dir, 'twice.jsonl')}:2: a second row for ${file} (first on line 1) that says otherwise\n`);
+    writeFileSync(join(dir, 'same.jsonl'), `${row(true)}\n${row(true)}\n`);
+    expect((await cli('report', '--manifest', join(dir, 'same.jsonl'), folder)).code).toBe(0);
+  });
 });
