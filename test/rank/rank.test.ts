@@ -11,6 +11,23 @@ const PTA = { kind: 'pta' as const, version: 3, paths: 2 };
 const run = (id: string, composite: number, extra: Partial<RankInput> = {}): RankInput => ({ id, task: 't', composite, reference: PRIOR, steps: 10, locations: [], ...extra });
 
 describe('rankRuns', () => {
+  it('takes consensus values equal up to rounding as equal in the order too: the composite decides between them', () => {
+    // Footprints whose consensus values come out 0.39999999999999997 (r0) and 0.4 (r1): one sum in two orders.
+    const footprints = [['c', 'f', 'g'], ['c', 'e', 'f'], ['b', 'c', 'd', 'e', 'f'], ['b', 'c', 'd', 'f', 'g'], ['a', 'b', 'd', 'f']];
+    const scores = consensusScores(footprints.map((f) => new Set(f)));
+    expect(scores[0]).not.toBe(scores[1]);
+    expect(Math.abs(scores[0]! - scores[1]!)).toBeLessThan(1e-15);
+    const r = rankRuns(footprints.map((f, i) => run(`r${i}`, i === 0 ? 90 : i === 1 ? 10 : 50, { locations: f })), { consensus: true });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.runs.map((x) => [x.id, x.rank])).toEqual([
+      ['r2', 1],
+      ['r3', 1],
+      ['r0', 3],
+      ['r1', 4],
+      ['r4', 5],
+    ]);
+  });
+
   it('orders by the composite reference-free without a forecast or a PTA, best first, ties sharing a rank', () => {
     const r = rankRuns([run('a', 40), run('b', 70), run('c', 40), run('d', 10)]);
     expect(r.ok).toBe(true);

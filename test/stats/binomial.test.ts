@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { wilsonInterval as intervalWilson } from '../../src/core/stats/interval.js';
 import { binomialCdf, clopperPearsonUpper, normalQuantile, trialsForBound, upperBound, wilsonInterval, wilsonUpper } from '../../src/core/stats/binomial.js';
 
 describe('one-sided upper bounds of a binomial rate', () => {
@@ -71,5 +72,19 @@ describe('one-sided upper bounds of a binomial rate', () => {
     expect(trialsForBound('clopper-pearson', 0, 0.95)).toBe(Infinity);
     expect(clopperPearsonUpper(0, 59)).toBeLessThanOrEqual(0.05);
     expect(clopperPearsonUpper(0, 58)).toBeGreaterThan(0.05);
+  });
+});
+
+describe('Wilson bounds at the ends', () => {
+  it('are exactly 0 at k = 0 and 1 at k = n, so an interval always holds its estimate (the formula is 1e-17 off)', () => {
+    for (const n of [1, 6, 21, 200, 1999]) {
+      for (const level of [0.9, 0.95, 0.99]) {
+        expect(wilsonInterval(0, n, level)[0]).toBe(0);
+        expect(wilsonInterval(n, n, level)[1]).toBe(1);
+        expect(wilsonUpper(n, n, level)).toBe(1);
+        expect(intervalWilson(0, n, level).lo).toBe(0);
+        expect(intervalWilson(n, n, level).hi).toBe(1);
+      }
+    }
   });
 });

@@ -95,9 +95,11 @@ export function rankRuns(runs: readonly RankInput[], options: RankOptions = {}):
   const agreement = by === 'consensus' ? consensusScores(runs.map((r) => new Set(r.locations))) : undefined;
   // The sort key: the basis value, then (consensus) the composite.
   const keys = runs.map((r, i): [number, number] => (by === 'pPass' ? [r.pPass!, 0] : agreement !== undefined ? [agreement[i]!, r.composite] : [r.composite, 0]));
-  const order = runs.map((_, i) => i).sort((a, b) => keys[b]![0] - keys[a]![0] || keys[b]![1] - keys[a]![1] || a - b);
-  // Equal up to rounding: the same value computed along two paths is one value.
+  // Equal up to rounding: the same value computed along two paths is one value (the order too: a consensus of
+  // 0.39999999999999997 and one of 0.4, the same sum in another order, are equal, and the composite decides).
   const close = (x: number, y: number) => Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x), Math.abs(y));
+  const desc = (x: number, y: number) => (close(x, y) ? 0 : y - x);
+  const order = runs.map((_, i) => i).sort((a, b) => desc(keys[a]![0], keys[b]![0]) || desc(keys[a]![1], keys[b]![1]) || a - b);
   const same = (a: number, b: number) => close(keys[a]![0], keys[b]![0]) && close(keys[a]![1], keys[b]![1]);
   const ranked: RankedRun[] = [];
   order.forEach((i, k) => {

@@ -59,26 +59,27 @@ export function normalQuantile(p: number): number {
   return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1);
 }
 
-/** One-sided Wilson score upper bound at `confidence`. */
-export function wilsonUpper(k: number, n: number, confidence = 0.95): number {
-  if (n <= 0) return 1;
-  const z = normalQuantile(confidence);
+/**
+ * Wilson's score bounds of `k / n` (n > 0) at the normal quantile `z`. At k = 0 the lower bound is 0 and at k = n
+ * the upper is 1 exactly: the formula gives them 1e-17 off, so an interval could exclude its own estimate.
+ */
+export function wilsonBounds(k: number, n: number, z: number): [number, number] {
   const p = k / n;
   const z2 = z * z;
   const centre = p + z2 / (2 * n);
   const spread = z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  return Math.min(1, (centre + spread) / (1 + z2 / n));
+  const d = 1 + z2 / n;
+  return [k <= 0 ? 0 : Math.max(0, (centre - spread) / d), k >= n ? 1 : Math.min(1, (centre + spread) / d)];
+}
+
+/** One-sided Wilson score upper bound at `confidence`. */
+export function wilsonUpper(k: number, n: number, confidence = 0.95): number {
+  return n <= 0 ? 1 : wilsonBounds(k, n, normalQuantile(confidence))[1];
 }
 
 /** Two-sided Wilson score interval of a proportion `k / n` at `confidence` ([0, 1] when n is 0). */
 export function wilsonInterval(k: number, n: number, confidence = 0.95): [number, number] {
-  if (n <= 0) return [0, 1];
-  const z = normalQuantile(1 - (1 - confidence) / 2);
-  const p = k / n;
-  const z2 = z * z;
-  const centre = p + z2 / (2 * n);
-  const spread = z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  return [Math.max(0, (centre - spread) / (1 + z2 / n)), Math.min(1, (centre + spread) / (1 + z2 / n))];
+  return n <= 0 ? [0, 1] : wilsonBounds(k, n, normalQuantile(1 - (1 - confidence) / 2));
 }
 
 /** The upper bound by `method`. */

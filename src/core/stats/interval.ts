@@ -3,7 +3,7 @@
  * (closed form, good coverage at small n) and Clopper-Pearson's exact interval (never undercovers).
  * Both are null-free: n = 0 gives the whole [0, 1].
  */
-import { clopperPearsonUpper, normalQuantile } from './binomial.js';
+import { clopperPearsonUpper, normalQuantile, wilsonBounds } from './binomial.js';
 
 /** A two-sided interval at `level` (e.g. 0.95). */
 export interface Interval {
@@ -17,13 +17,8 @@ export type RateIntervalMethod = 'wilson' | 'clopper-pearson';
 /** Wilson's score interval of k successes in n trials. */
 export function wilsonInterval(k: number, n: number, level = 0.95): Interval {
   if (n <= 0) return { lo: 0, hi: 1, level };
-  const z = normalQuantile(1 - (1 - level) / 2);
-  const p = k / n;
-  const z2 = z * z;
-  const centre = p + z2 / (2 * n);
-  const spread = z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  const d = 1 + z2 / n;
-  return { lo: Math.max(0, (centre - spread) / d), hi: Math.min(1, (centre + spread) / d), level };
+  const [lo, hi] = wilsonBounds(k, n, normalQuantile(1 - (1 - level) / 2));
+  return { lo, hi, level };
 }
 
 /** Clopper-Pearson's exact interval: each side a one-sided bound at 1 - (1 - level) / 2. */
