@@ -16,7 +16,10 @@ describe("the README's report example", () => {
     const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
     const start = readme.indexOf('```text\nsteplens report\n');
     expect(start, 'the README shows the report example').toBeGreaterThan(0);
-    const shown = readme.slice(start + '```text\n'.length, readme.indexOf('```', start + 3)).trimEnd().split('\n');
+    const shown = readme
+      .slice(start + '```text\n'.length, readme.indexOf('```', start + 3))
+      .trimEnd()
+      .split('\n');
     const run = await cli('report', path.join(ROOT, 'examples/runs'), '--outcomes', path.join(ROOT, 'examples/runs/outcomes.csv'));
     expect(run.code).toBe(0);
     const printed = run.stdout.split('\n');

@@ -13,11 +13,20 @@ const run = (id: string, composite: number, extra: Partial<RankInput> = {}): Ran
 describe('rankRuns', () => {
   it('takes consensus values equal up to rounding as equal in the order too: the composite decides between them', () => {
     // Footprints whose consensus values come out 0.39999999999999997 (r0) and 0.4 (r1): one sum in two orders.
-    const footprints = [['c', 'f', 'g'], ['c', 'e', 'f'], ['b', 'c', 'd', 'e', 'f'], ['b', 'c', 'd', 'f', 'g'], ['a', 'b', 'd', 'f']];
+    const footprints = [
+      ['c', 'f', 'g'],
+      ['c', 'e', 'f'],
+      ['b', 'c', 'd', 'e', 'f'],
+      ['b', 'c', 'd', 'f', 'g'],
+      ['a', 'b', 'd', 'f'],
+    ];
     const scores = consensusScores(footprints.map((f) => new Set(f)));
     expect(scores[0]).not.toBe(scores[1]);
     expect(Math.abs(scores[0]! - scores[1]!)).toBeLessThan(1e-15);
-    const r = rankRuns(footprints.map((f, i) => run(`r${i}`, i === 0 ? 90 : i === 1 ? 10 : 50, { locations: f })), { consensus: true });
+    const r = rankRuns(
+      footprints.map((f, i) => run(`r${i}`, i === 0 ? 90 : i === 1 ? 10 : 50, { locations: f })),
+      { consensus: true },
+    );
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.runs.map((x) => [x.id, x.rank])).toEqual([
       ['r2', 1],

@@ -19,7 +19,10 @@ const post = async (url: string, body: unknown) => {
 
 describe('a body holding a multi-instance log', () => {
   it('is scored as the instance of its task, the same as that line alone', async () => {
-    const lines = (await readFile(FILE, 'utf8')).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { instance_id: string });
+    const lines = (await readFile(FILE, 'utf8'))
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { instance_id: string });
     expect(lines.length).toBe(3);
     const alone = [];
     const whole = [];
@@ -34,7 +37,10 @@ describe('a body holding a multi-instance log', () => {
   });
 
   it('naming no task among its instances is refused (bad_input, 400) naming them; a reference is not learned from another task', async () => {
-    const lines = (await readFile(FILE, 'utf8')).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { instance_id: string });
+    const lines = (await readFile(FILE, 'utf8'))
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { instance_id: string });
     const ids = lines.map((l) => l.instance_id);
     const refused = await post('/v1/score', { task: 'some-other-task', format: 'openhands', trajectory: lines });
     expect(refused.status).toBe(400);

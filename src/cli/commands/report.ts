@@ -82,7 +82,7 @@ const command: Command = {
     '  outcomes: SWE-bench report.json / results.json / <model>.<run>.json found near the trajectories,\n' +
     '            or --outcomes FILE (CSV with task,outcome[,run,model,agent] or JSON Lines with the same keys; a row\n' +
     '            that names a model or agent names the runs it matches), or --manifest FILE (JSON Lines\n' +
-    '            {file, task, agent, model, resolved}; file relative to the manifest\'s folder): runs are named the\n' +
+    "            {file, task, agent, model, resolved}; file relative to the manifest's folder): runs are named the\n" +
     '            same way by report, calibrate and train\n' +
     '  --out DIR writes report.md, report.html (self-contained: tables and charts inline), report.json, one CSV per table\n' +
     '            and SVG charts; --json prints the JSON only\n' +
