@@ -203,10 +203,11 @@ export class ClientSession {
     this.scoreListeners.emit(frame);
   }
 
-  /** @internal A signal frame; new ones (by kind and `t`) are recorded and announced. */
+  /** @internal A signal frame; new ones (by kind, `t`, severity and message) are recorded and announced. */
   onSignalFrame(frame: SignalFrame): void {
     this.maxSeenSeq = Math.max(this.maxSeenSeq, frame.seq);
-    const key = `${frame.kind}:${frame.t}`;
+    // One step can fire two signals of one kind (a budget of steps and one of tokens): the message tells them apart.
+    const key = `${frame.kind}:${frame.t}:${frame.severity}:${frame.message}`;
     if (this.seenSignals.has(key)) return;
     this.seenSignals.add(key);
     this.signals.push(frame);

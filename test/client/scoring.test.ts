@@ -104,6 +104,31 @@ describe('client scoring', () => {
     await client.close();
   });
 
+  it('keeps two signals of one kind at one step (a budget of steps and one of tokens), each once', async () => {
+    const steps = (await readSteps(DJANGO)).slice(0, 3);
+    const astroid = ptaFromJson(await (await fetch(`${app().url}/v1/tasks/${ASTROID.task}/pta`)).text());
+    if (!astroid.ok) throw new Error(astroid.error);
+    const reference = { kind: 'prior' as const, prior: priorFromPtas([astroid.value]) };
+    // A token budget the first step stays within and the second passes: it fires at step 1, as the step budget does.
+    const cost0 = scoreSteps(steps, { reference, analyzers: defaultAnalyzers() }).results[0]!.state.cost;
+    const policyInput = { budget: { maxSteps: 1, maxTokens: Math.ceil(cost0), severity: 'warn' as const } };
+    const policy = resolvePolicy(policyInput);
+    if (!policy.ok) throw new Error(policy.error);
+    const batch = scoreSteps(steps, { reference, analyzers: defaultAnalyzers(), policy: policy.value });
+    const budgets = batch.report.signals.filter((s) => s.kind === 'budget');
+    // The batch scorer fires both budgets at one step: what the client must keep apart.
+    expect(new Set(budgets.map((s) => s.t)).size).toBeLessThan(budgets.length);
+    const client = await connect(app().url);
+    const session = await client.start({ task: 'django__django-13401', policy: policyInput });
+    const heard: SignalFrame[] = [];
+    session.onSignal((s) => heard.push(s));
+    for (const step of steps) await session.step(step);
+    expect(heard.map((s) => [s.kind, s.t, s.message])).toEqual(budgets.map((s) => [s.kind, s.t, s.message]));
+    expect(session.signals.filter((s) => s.kind === 'budget')).toEqual(heard);
+    await session.end();
+    await client.close();
+  });
+
   it("rejects start with the server's error code, and a refused step with its seq (which the next step reuses)", async () => {
     const client = await connect(app().url);
     const refused = await client.start({ task: ASTROID.task, policy: { blindRetry: { stop: -1 } } }).catch((e: unknown) => e);

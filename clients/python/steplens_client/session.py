@@ -177,7 +177,8 @@ class Session:
 
     def _on_signal(self, frame: Frame) -> None:
         self._max_seen_seq = max(self._max_seen_seq, frame["seq"])
-        key = (frame["kind"], frame["t"])
+        # One step can fire two signals of one kind (a budget of steps and one of tokens): the message tells them apart.
+        key = (frame["kind"], frame["t"], frame.get("severity"), frame.get("message"))
         if key in self._seen_signals:
             return
         self._seen_signals.add(key)

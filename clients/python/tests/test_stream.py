@@ -201,3 +201,46 @@ class RefusedEndTest(unittest.TestCase):
         refused, again = asyncio.run(run())
         self.assertEqual(refused.code, "unavailable")
         self.assertEqual((again["type"], len(ends)), ("final", 2))
+
+
+class TwoSignalsOneStepTest(unittest.TestCase):
+    """Two signals of one kind at one step (a budget of steps and one of tokens) are both kept, each once."""
+
+    def test_both_budget_signals_are_kept(self):
+        import json
+
+        import websockets
+
+        signals = [
+            {"type": "signal", "kind": "budget", "severity": "warn", "t": 1, "steps": [1], "message": "step budget exceeded: 2 steps > 1"},
+            {"type": "signal", "kind": "budget", "severity": "warn", "t": 1, "steps": [1], "message": "token budget exceeded: ~300 tokens > 150"},
+        ]
+        real = HttpClient(support.server_url()).score(support.ASTROID_TASK, support.read_json(support.ASTROID_FAIL))
+
+        async def fake(ws):
+            async for text in ws:
+                m = json.loads(text)
+                if m["type"] == "start":
+                    await ws.send(json.dumps({"type": "started", "session": m["session"], "task": "t", "format": "steplens", "reference": real["reference"]}))
+                elif m["type"] == "step":
+                    score = {"type": "score", "session": m["session"], "seq": m["seq"], "t": m["seq"], "stage": "E", "score": real["score"], "reward": 0, "tier": real["tier"], "reference": real["reference"]}
+                    await ws.send(json.dumps(score))
+                    for s in signals if m["seq"] == 1 else []:
+                        await ws.send(json.dumps({**s, "session": m["session"], "seq": m["seq"]}))
+                        await ws.send(json.dumps({**s, "session": m["session"], "seq": m["seq"]}))  # a re-send (resume) is dropped
+                elif m["type"] == "ping":
+                    await ws.send(json.dumps({"type": "pong"}))
+
+        async def run():
+            async with websockets.serve(fake, "127.0.0.1", 0) as server:
+                port = server.sockets[0].getsockname()[1]
+                client = await connect(f"ws://127.0.0.1:{port}/v1/stream", reconnect=False)
+                try:
+                    session = await client.start("t")
+                    for _ in range(2):
+                        await asyncio.wait_for(session.step({"tool": "bash", "action": {"kind": "shell", "command": "ls"}}), 5)
+                    return [s["message"] for s in session.signals]
+                finally:
+                    await client.close()
+
+        self.assertEqual(asyncio.run(run()), [s["message"] for s in signals])
