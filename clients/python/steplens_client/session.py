@@ -112,7 +112,12 @@ class Session:
         seq = self._next_seq
         if payload is None:
             raise SteplensError("bad_input", "step: expected a payload, got None", session=self.id, seq=seq)
-        size = len(json.dumps({"type": "step", "session": self.id, "seq": seq, "step": payload}).encode("utf-8"))
+        try:
+            # Strict JSON: Python writes NaN and Infinity, which are not JSON; the server would refuse the frame
+            # without naming its seq, and every later step would be out of order.
+            size = len(json.dumps({"type": "step", "session": self.id, "seq": seq, "step": payload}, allow_nan=False).encode("utf-8"))
+        except (TypeError, ValueError) as e:
+            raise SteplensError("bad_input", f"step: the payload is not JSON ({e})", session=self.id, seq=seq) from None
         if size > self._client.max_frame_bytes:
             raise SteplensError("too_large", f"step of {size} bytes exceeds the frame limit of {self._client.max_frame_bytes}", session=self.id, seq=seq)
         self._next_seq = seq + 1

@@ -57,7 +57,7 @@ class StreamClient:
         self._lock = asyncio.Lock()
         self._sessions: Dict[str, Session] = {}
         self._starting: Dict[str, Tuple[Dict[str, Any], "asyncio.Future[Session]"]] = {}
-        self._resuming: Dict[str, "asyncio.Future[int]"] = {}
+        self._resuming: Dict[str, "asyncio.Future[Session]"] = {}
         self._pongs: Deque[Tuple[str, Any]] = deque()
         self._deferred_pings: List["asyncio.Future[None]"] = []
         self._error_listeners: List[Callable[[Any], None]] = []
@@ -95,6 +95,10 @@ class StreamClient:
         for key, value in (("format", format), ("model", model), ("policy", policy), ("learn", learn)):
             if value is not None:
                 message[key] = value
+        try:
+            json.dumps(message, allow_nan=False)  # strict JSON (no NaN): else refused by the server with no session named
+        except (TypeError, ValueError) as e:
+            raise SteplensError("bad_input", f"start: not JSON ({e})", session=sid) from None
         future: "asyncio.Future[Session]" = asyncio.get_running_loop().create_future()
         self._starting[sid] = (message, future)
         await self._send(message)
@@ -108,12 +112,14 @@ class StreamClient:
             raise self.failure
         if session_id in self._sessions:
             return self._sessions[session_id]
-        future: "asyncio.Future[int]" = asyncio.get_running_loop().create_future()
+        future: "asyncio.Future[Session]" = asyncio.get_running_loop().create_future()
         self._resuming[session_id] = future
         await self._send({"type": "resume", "session": session_id, "after": -1})
-        await future
+        # The session itself, not a lookup after the ping: an ended session's final (re-sent after ``resumed``)
+        # makes the client forget it before this returns.
+        session = await future
         await self.ping()
-        return self._sessions[session_id]
+        return session
 
     async def ping(self) -> None:
         """Round trip: returns once every message sent before has been handled."""
@@ -160,7 +166,7 @@ class StreamClient:
         if not (self._state == "ready" or (recovering and self._state == "recovering")):
             return False
         try:
-            await self._ws.send(json.dumps(message))
+            await self._ws.send(json.dumps(message, allow_nan=False))
             return True
         except ConnectionClosed:
             return False
@@ -235,9 +241,9 @@ class StreamClient:
         sid = frame["session"]
         future = self._resuming.pop(sid, None)
         if future is not None:
-            self._sessions[sid] = Session(self, sid, None, next_seq=frame["last"] + 1)
+            session = self._sessions[sid] = Session(self, sid, None, next_seq=frame["last"] + 1)
             if not future.done():
-                future.set_result(frame["last"])
+                future.set_result(session)
         elif sid in self._sessions:
             self._sessions[sid].resumed_last = frame["last"]
 

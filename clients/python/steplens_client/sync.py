@@ -32,6 +32,10 @@ class SyncClient:
 
     def call(self, coro: Awaitable[T], timeout: Optional[float] = None) -> T:
         """Runs a coroutine on the client's loop and waits for it."""
+        if self._loop.is_closed():
+            if asyncio.iscoroutine(coro):
+                coro.close()  # never run: no "never awaited" warning
+            raise SteplensError("closed", "the client is closed")
         future = asyncio.run_coroutine_threadsafe(coro, self._loop)  # type: ignore[arg-type]
         try:
             return future.result(self.timeout if timeout is None else timeout)

@@ -244,3 +244,48 @@ class TwoSignalsOneStepTest(unittest.TestCase):
                     await client.close()
 
         self.assertEqual(asyncio.run(run()), [s["message"] for s in signals])
+
+
+class ClosedAndEndedTest(unittest.TestCase):
+    def test_sync_call_after_close_raises_closed(self):
+        client = SyncClient(support.server_url(), reconnect=False)
+        session = client.start(support.ASTROID_TASK)
+        client.close()
+        for call in (client.ping, session.end, lambda: session.step(support.steplens_steps(support.ASTROID_FAIL)[0])):
+            with self.assertRaises(SteplensError) as raised:
+                call()
+            self.assertEqual(raised.exception.code, "closed")
+
+    def test_resume_of_an_ended_session_returns_it_with_its_final(self):
+        async def run():
+            first = await connect(support.server_url(), reconnect=False)
+            session = await first.start(support.ASTROID_TASK)
+            await session.step(support.steplens_steps(support.ASTROID_FAIL)[0])
+            final = await session.end()
+            await first.close()
+            second = await connect(support.server_url(), reconnect=False)
+            try:
+                again = await asyncio.wait_for(second.resume(session.id), 5)
+            finally:
+                await second.close()
+            return final, again
+
+        final, again = asyncio.run(run())
+        self.assertEqual(again.final, final)
+        self.assertEqual(len(again.scores), 1)
+
+
+class NotJsonTest(unittest.TestCase):
+    def test_nan_in_a_step_or_a_policy_is_refused_locally_and_the_session_goes_on(self):
+        steps = support.steplens_steps(support.ASTROID_FAIL)
+        with SyncClient(support.server_url(), reconnect=False) as client:
+            with self.assertRaises(SteplensError) as refused_start:
+                client.start(support.ASTROID_TASK, policy={"lowScore": {"floor": float("nan")}})
+            self.assertEqual(refused_start.exception.code, "bad_input")
+            session = client.start(support.ASTROID_TASK)
+            self.assertEqual(len(session.step(steps[0])), 1)
+            with self.assertRaises(SteplensError) as refused:
+                session.step({**steps[1], "observation": float("nan")})
+            self.assertEqual((refused.exception.code, refused.exception.seq), ("bad_input", 1))
+            # The seq was not used: the next step is seq 1 and is scored.
+            self.assertEqual([f["seq"] for f in session.step(steps[1])], [1])
