@@ -8,11 +8,18 @@ import type { WebSocketClass } from './types.js';
  * answer to the upgrade) or `unreachable`. The socket keeps a no-op `error`
  * listener: socket errors always end in `close`, which the client handles.
  */
-export function openSocket(Ctor: WebSocketClass, url: string, token: string | undefined): Promise<WebSocket> {
+/**
+ * How long an opening handshake may take **(choice)**: a server or proxy that takes the TCP connection but never
+ * answers the upgrade would otherwise hold a (re)connect attempt, and every call waiting on it, for good. The
+ * Python client's `open_timeout` is the same 10 s.
+ */
+export const OPEN_TIMEOUT_MS = 10_000;
+
+export function openSocket(Ctor: WebSocketClass, url: string, token: string | undefined, timeoutMs = OPEN_TIMEOUT_MS): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     let ws: WebSocket;
     try {
-      ws = new Ctor(url, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+      ws = new Ctor(url, { handshakeTimeout: timeoutMs, ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}) });
     } catch (error) {
       reject(new SteplensClientError('unreachable', `cannot open ${url}: ${(error as Error).message}`));
       return;

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocketServer } from 'ws';
+import { createServer, type Socket } from 'node:net';
+import WebSocket, { WebSocketServer } from 'ws';
+import { OPEN_TIMEOUT_MS, openSocket } from '../../src/client/socket.js';
 import { connect, SteplensClientError, streamUrl } from '../../src/client/index.js';
 import { dataText } from '../../src/client/frames.js';
 import { ASTROID, readSteps, useApp } from '../server/helpers.js';
@@ -95,5 +97,22 @@ describe('client transport', () => {
     expect(final).toMatchObject({ type: 'final', session: session.id });
     expect(ends).toBe(2);
     await client.close();
+  });
+
+  it('gives up an opening handshake the server never answers (TCP taken, no upgrade) as unreachable', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as { port: number };
+      await expect(openSocket(WebSocket, `ws://127.0.0.1:${port}/v1/stream`, undefined, 200)).rejects.toMatchObject({
+        code: 'unreachable',
+        message: expect.stringMatching(/handshake has timed out/),
+      });
+      expect(OPEN_TIMEOUT_MS).toBe(10_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
