@@ -35,6 +35,9 @@ interface Starting extends Waiter<ClientSession> {
   sentOn: WebSocket | undefined;
 }
 
+/** How long `close()` waits for the server's close handshake before it drops the connection **(choice)**. */
+export const CLOSE_TIMEOUT_MS = 2_000;
+
 const encoder = new TextEncoder();
 const newId = (): string => `c-${typeof globalThis.crypto?.randomUUID === 'function' ? globalThis.crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`}`;
 
@@ -138,7 +141,12 @@ export class SteplensClient {
     const ws = this.ws;
     if (ws.readyState === ws.CLOSED) return;
     await new Promise<void>((resolve) => {
-      ws.once('close', () => resolve());
+      // A peer that stopped answering (a hung server, a half-open link) does not hold close() for ws's 30 s.
+      const cut = setTimeout(() => ws.terminate(), CLOSE_TIMEOUT_MS);
+      ws.once('close', () => {
+        clearTimeout(cut);
+        resolve();
+      });
       ws.close(1000);
     });
   }

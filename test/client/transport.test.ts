@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Socket } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import { OPEN_TIMEOUT_MS, openSocket } from '../../src/client/socket.js';
+import { CLOSE_TIMEOUT_MS } from '../../src/client/client.js';
 import { connect, SteplensClientError, streamUrl } from '../../src/client/index.js';
 import { dataText } from '../../src/client/frames.js';
 import { ASTROID, readSteps, useApp } from '../server/helpers.js';
@@ -114,5 +115,16 @@ describe('client transport', () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => silent.close(resolve));
     }
+  });
+
+  it('close() does not wait on a server that stopped answering (TCP up, nothing read) beyond CLOSE_TIMEOUT_MS', async () => {
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    fakes.push(wss);
+    await new Promise((r) => wss.once('listening', r));
+    // The peer answers the upgrade and then never reads again: no close frame is ever answered.
+    wss.on('connection', (ws) => (ws as unknown as { _socket: Socket })._socket.pause());
+    const client = await connect(`ws://127.0.0.1:${(wss.address() as { port: number }).port}/v1/stream`);
+    const outcome = await Promise.race([client.close().then(() => 'closed'), new Promise((resolve) => setTimeout(() => resolve('still closing'), CLOSE_TIMEOUT_MS + 5_000))]);
+    expect(outcome).toBe('closed');
   });
 });

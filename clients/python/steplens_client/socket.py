@@ -40,11 +40,16 @@ def _status_of(error: BaseException) -> Optional[int]:
     return status if isinstance(status, int) else None
 
 
+#: Seconds ``close()`` waits for the server's close handshake before it drops the connection (the TS client's too).
+CLOSE_TIMEOUT_S = 2.0
+
+
 async def open_socket(url: str, token: Optional[str], *, max_size: Optional[int] = 64 * 1024 * 1024,
                       open_timeout: float = 10.0) -> Any:
     """Opens a socket to ``url`` (a stream URL); raises ``unauthorized``/``refused`` (an HTTP
     answer to the upgrade) or ``unreachable``."""
-    kwargs: dict = {"max_size": max_size, "open_timeout": open_timeout}
+    # close_timeout: a peer that stopped answering (a hung server, a half-open link) holds close() this long at most.
+    kwargs: dict = {"max_size": max_size, "open_timeout": open_timeout, "close_timeout": CLOSE_TIMEOUT_S}
     if token:
         kwargs[_HEADERS_ARG] = {"Authorization": f"Bearer {token}"}
     try:

@@ -14,7 +14,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Tuple, Union
 from .errors import SteplensError
 from .frames import parse_frame
 from .session import Frame, Session, _Pending
-from .socket import ConnectionClosed, open_socket, stream_url
+from .socket import CLOSE_TIMEOUT_S, ConnectionClosed, open_socket, stream_url
 
 log = logging.getLogger("steplens_client")
 
@@ -148,7 +148,16 @@ class StreamClient:
         server for its resume window."""
         if self._state != "closed":
             self._shutdown(SteplensError("closed", "the client was closed"))
-        await self._ws.close()
+        # A peer that stopped answering does not hold close(): the handshake gets CLOSE_TIMEOUT_S, then the link goes
+        # (websockets' own close_timeout applies to each of its phases, and a cancelled close still waits them out).
+        closing = asyncio.ensure_future(self._ws.close())
+        done, _ = await asyncio.wait({closing}, timeout=CLOSE_TIMEOUT_S)
+        if not done:
+            self._ws.transport.abort()
+        try:
+            await closing
+        except Exception:
+            pass
         if not self._reader.done():
             self._reader.cancel()
         try:

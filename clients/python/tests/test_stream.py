@@ -289,3 +289,27 @@ class NotJsonTest(unittest.TestCase):
             self.assertEqual((refused.exception.code, refused.exception.seq), ("bad_input", 1))
             # The seq was not used: the next step is seq 1 and is scored.
             self.assertEqual([f["seq"] for f in session.step(steps[1])], [1])
+
+
+class FrozenPeerCloseTest(unittest.TestCase):
+    def test_close_does_not_wait_on_a_peer_that_stopped_answering(self):
+        import websockets
+
+        from steplens_client.socket import CLOSE_TIMEOUT_S
+
+        async def run():
+            released = asyncio.Event()
+
+            async def frozen(ws, *args):
+                ws.transport.pause_reading()  # never reads again: no close frame is answered
+                await released.wait()
+
+            async with websockets.serve(frozen, "127.0.0.1", 0, close_timeout=0.5) as server:
+                port = server.sockets[0].getsockname()[1]
+                client = await connect(f"ws://127.0.0.1:{port}/v1/stream", reconnect=False)
+                closing = asyncio.ensure_future(client.close())
+                done, _ = await asyncio.wait({closing}, timeout=CLOSE_TIMEOUT_S + 5)
+                released.set()
+                return bool(done)
+
+        self.assertTrue(asyncio.run(run()))
