@@ -60,6 +60,8 @@ class StreamClient:
         self._resuming: Dict[str, "asyncio.Future[Session]"] = {}
         self._pongs: Deque[Tuple[str, Any]] = deque()
         self._deferred_pings: List["asyncio.Future[None]"] = []
+        # start/resume messages asked for while recovering, after recovery re-sent the pending ones: sent when it ends.
+        self._deferred_controls: List[Dict[str, Any]] = []
         self._error_listeners: List[Callable[[Any], None]] = []
         self._reconnect_listeners: List[Callable[[], None]] = []
         self._reader = asyncio.get_running_loop().create_task(self._run())
@@ -101,7 +103,7 @@ class StreamClient:
             raise SteplensError("bad_input", f"start: not JSON ({e})", session=sid) from None
         future: "asyncio.Future[Session]" = asyncio.get_running_loop().create_future()
         self._starting[sid] = (message, future)
-        await self._send(message)
+        await self._send_control(message)
         return await future
 
     async def resume(self, session_id: str) -> Session:
@@ -114,7 +116,7 @@ class StreamClient:
             return self._sessions[session_id]
         future: "asyncio.Future[Session]" = asyncio.get_running_loop().create_future()
         self._resuming[session_id] = future
-        await self._send({"type": "resume", "session": session_id, "after": -1})
+        await self._send_control({"type": "resume", "session": session_id, "after": -1})
         # The session itself, not a lookup after the ping: an ended session's final (re-sent after ``resumed``)
         # makes the client forget it before this returns.
         session = await future
@@ -166,6 +168,12 @@ class StreamClient:
             pass
 
     # Sending.
+
+    async def _send_control(self, message: Dict[str, Any]) -> None:
+        """Sends a start or resume now, or (while recovering) once the recovery ends; a drop re-sends it anyway."""
+        async with self._lock:
+            if not await self._send_locked(message) and self._state == "recovering":
+                self._deferred_controls.append(message)
 
     async def _send(self, message: Dict[str, Any], recovering: bool = False) -> bool:
         async with self._lock:
@@ -344,6 +352,7 @@ class StreamClient:
     async def _begin_recovery(self) -> None:
         self._state = "recovering"
         async with self._lock:
+            self._deferred_controls.clear()  # every pending start and resume is re-sent below
             for s in self._sessions.values():
                 if s.lost is None:
                     await self._send_locked({"type": "resume", "session": s.id, "after": s._resume_after}, recovering=True)
@@ -365,6 +374,9 @@ class StreamClient:
                 async with self._lock:
                     if not any(not p.sent for s in self._sessions.values() if s.lost is None for p in s._pending):
                         self._state = "ready"
+                        for message in self._deferred_controls:
+                            await self._send_locked(message)
+                        self._deferred_controls.clear()
                         for future in self._deferred_pings:
                             if not future.done():
                                 await self._send_ping_locked(("ping", future))

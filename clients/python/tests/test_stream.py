@@ -313,3 +313,55 @@ class FrozenPeerCloseTest(unittest.TestCase):
                 return bool(done)
 
         self.assertTrue(asyncio.run(run()))
+
+
+class ControlDuringRecoveryTest(unittest.TestCase):
+    """A start() or resume() asked for while the client recovers (socket reopened, resumes sent, the recovery's pong not
+    yet back) is sent once the recovery ends; it was never sent and never settled."""
+
+    def test_start_and_resume_during_recovery_settle(self):
+        import json
+
+        import websockets
+
+        from steplens_client import Reconnect
+
+        reference = HttpClient(support.server_url()).score(support.ASTROID_TASK, support.read_json(support.ASTROID_FAIL))["reference"]
+        conns = []
+        got = []
+
+        async def handler(ws, *args):
+            conns.append(ws)
+            index = len(conns)
+            slow_ping = index == 2
+            async for text in ws:
+                m = json.loads(text)
+                got.append((index, m["type"], m.get("session", "")))
+                if m["type"] == "start":
+                    await ws.send(json.dumps({"type": "started", "session": m["session"], "task": "t", "format": "steplens", "reference": reference}))
+                    if index == 1:
+                        asyncio.get_running_loop().call_later(0.2, lambda: asyncio.ensure_future(ws.close(1011)))
+                elif m["type"] == "resume":
+                    await ws.send(json.dumps({"type": "resumed", "session": m["session"], "last": -1}))
+                elif m["type"] == "ping":
+                    if slow_ping:  # the recovery's pong comes late: the client stays recovering meanwhile
+                        slow_ping = False
+                        await asyncio.sleep(1.0)
+                    await ws.send(json.dumps({"type": "pong"}))
+
+        async def run():
+            async with websockets.serve(handler, "127.0.0.1", 0, close_timeout=0.5) as server:
+                port = server.sockets[0].getsockname()[1]
+                client = await connect(f"ws://127.0.0.1:{port}/v1/stream", reconnect=Reconnect(retries=3, delay=0.05))
+                try:
+                    await client.start("t", session="A")
+                    while client.reconnects == 0 and client._state != "recovering":
+                        await asyncio.sleep(0.01)
+                    b = await asyncio.wait_for(client.start("t", session="B"), 5)
+                    x = await asyncio.wait_for(client.resume("X"), 5)
+                    return b.id, x.id
+                finally:
+                    await client.close()
+
+        self.assertEqual(asyncio.run(run()), ("B", "X"))
+        self.assertIn((2, "start", "B"), got)
