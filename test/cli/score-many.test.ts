@@ -79,6 +79,16 @@ describe('score FILE... --jsonl', () => {
     const many = await cli('score', empty, MINI, '--jsonl');
     expect(many.code).toBe(1);
     expect(lines(many.stdout).map((l) => l.error?.code ?? l.steps)).toEqual(['bad_input', ((await single(MINI)) as ScoreDoc).steps]);
+    // In a file of several runs, that instance is named on stderr and the others are scored.
+    const text = readFileSync(OUTPUT_JSONL, 'utf8').trim().split('\n');
+    const second = JSON.parse(text[1]!) as { history: unknown[] };
+    const withEmpty = join(dir, 'one-empty-output.jsonl');
+    writeFileSync(withEmpty, [text[0], JSON.stringify({ ...second, history: [] }), text[2]].join('\n'));
+    const oneEmpty = await cli('score', withEmpty, '--jsonl');
+    expect(oneEmpty.code).toBe(1);
+    expect(lines(oneEmpty.stdout).map((l) => l.instance)).toEqual([PONY[0], PONY[2]]);
+    expect(oneEmpty.stderr).toContain(`${withEmpty}: instance ${PONY[1]}: no steps found, nothing to score`);
+    expect((await cli('score', withEmpty, '--jsonl', '--lenient')).code).toBe(0);
   });
 
   it('a file with a skipped line carries its diagnostics and makes the exit 1 (0 with --lenient)', async () => {

@@ -34,15 +34,19 @@ interface Setup {
 /** Scores every chosen trajectory of one file; returns the reports and the file's exit code. */
 async function scoreFile(file: string, setup: Setup, options: { format: string | undefined; instance: string | undefined; lenient: boolean }, io: CliIO) {
   const log = await readLogFile(file, formatOption(options.format));
-  const chosen = selectInstances(log, options.instance, false);
-  reportLogDiagnostics(log, chosen, io.stderr);
+  const selected = selectInstances(log, options.instance, false);
+  reportLogDiagnostics(log, selected, io.stderr);
   // A run with no step has no score (`report` lists it as not scored, `POST /v1/score` refuses it): not a 0 and a tier.
-  const empty = chosen.find((x) => x.parsed.steps.length === 0);
-  if (empty !== undefined) {
-    const why = empty.parsed.diagnostics[0];
-    const which = chosen.length > 1 || log.instances.length > 1 ? ` instance ${empty.id}:` : '';
-    throw new SteplensError('bad_input', `${file}:${which} no steps found, nothing to score${why ? ` (${why.at}: ${why.message})` : ''}`);
-  }
+  // A file of one run is then an error; in a file of several, that instance is named and the others are scored.
+  const chosen = selected.filter((x) => x.parsed.steps.length > 0);
+  const empty = selected.filter((x) => x.parsed.steps.length === 0);
+  const noSteps = (x: (typeof selected)[number]): string => {
+    const why = x.parsed.diagnostics[0];
+    const which = log.instances.length > 1 ? ` instance ${x.id}:` : '';
+    return `${file}:${which} no steps found, nothing to score${why ? ` (${why.at}: ${why.message})` : ''}`;
+  };
+  if (chosen.length === 0 && empty.length > 0) throw new SteplensError('bad_input', noSteps(empty[0]!));
+  for (const x of empty) io.stderr(`${printable(noSteps(x))}\n`);
   const { reference, policy, config, forecasts } = setup;
   // Against the prior no output reads a state's scope: the files viewed are not parsed to find it (scope-free.ts).
   const analyzers = analyzersFor(reference, defaultAnalyzers());
@@ -56,7 +60,8 @@ async function scoreFile(file: string, setup: Setup, options: { format: string |
     const report: TrajectoryReport = scorer.report(setup.passed);
     return { report, task: runTask ?? (reference.kind === 'pta' ? reference.pta.task : undefined), instance: x.id, diagnostics: x.parsed.diagnostics };
   });
-  return { results, several: log.instances.length > 1, fileDiagnostics: log.diagnostics, code: logExitCode(log, chosen, options.lenient) };
+  const code = Math.max(logExitCode(log, selected, options.lenient), empty.length > 0 && !options.lenient ? 1 : 0);
+  return { results, several: log.instances.length > 1, fileDiagnostics: log.diagnostics, code };
 }
 
 /** The `--jsonl` line of a file that could not be scored, naming it. */
