@@ -14,7 +14,7 @@ import type { ScoreRequest } from '../protocol/http-bodies.js';
 import type { ScoreStepsResponse } from '../protocol/view-bodies.js';
 import { checkLength, type ScoringDeps } from './score-request.js';
 import { trajectoryView } from './session-view.js';
-import { nonEmptySteps, parseOneInstance } from './trajectory.js';
+import { trajectoryDocument } from './trajectory.js';
 
 /** What the steps job needs besides the scoring deps: the task's PTA even below `minReferences` (the path is drawn over any PTA). */
 export type StepsDeps = ScoringDeps & { pta: (task: string) => Promise<Pta | undefined> };
@@ -23,8 +23,8 @@ export type StepsDeps = ScoringDeps & { pta: (task: string) => Promise<Pta | und
 export async function scoreStepsView(deps: StepsDeps, req: ScoreRequest): Promise<string> {
   const policy = resolvePolicy(req.policy, deps.policy);
   if (!policy.ok) throw new SteplensError('bad_message', `body.policy: ${policy.error}`);
-  const parsed = parseOneInstance(req.trajectory, req.format, 'body.trajectory', req.task);
-  const steps = nonEmptySteps(parsed, 'body.trajectory').map((s, t) => ({ ...s, t }));
+  const parsed = trajectoryDocument(req.trajectory, req.format, 'body.trajectory', req.task);
+  const steps = parsed.steps.map((s, t) => ({ ...s, t }));
   checkLength(steps, deps.maxSteps, 'body.trajectory');
   const reference = await deps.reference(req.task);
   // As POST /v1/score scores it (scoreParsedSteps), with every step's result kept; the run's source picks the forecast model.

@@ -7,17 +7,17 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Analyzers } from '../core/ports.js';
 import { canStop, resolvePolicy } from '../core/policy.js';
-import type { State } from '../core/types.js';
 import type { FormatName } from '../formats/types.js';
 import type { StartMessage } from '../protocol/client-messages.js';
 import type { MessageError } from '../protocol/parse.js';
 import type { FinalMessage, FinalReason } from '../protocol/server-messages.js';
-import type { Contribution, ReferenceStorePort } from '../store/store-port.js';
+import type { ReferenceStorePort } from '../store/store-port.js';
 import { err, ok, SteplensError, type Result } from '../errors.js';
 import type { Connection } from './connection.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import { EndedSessions } from './ended-sessions.js';
+import { learnSession } from './learn-session.js';
 import { LiveSessions } from './live-sessions.js';
 import type { Session, StepFrame } from './session.js';
 import { buildSession, type SessionSpec } from './session-factory.js';
@@ -223,7 +223,7 @@ export class SessionRegistry {
     const conn = this.connectionOf(session);
     for (const f of frames) conn?.send(f);
     this.scored(session, frames);
-    const learned = session.learn && passed === true ? await this.learn(session, session.states()) : undefined;
+    const learned = session.learn && passed === true ? await learnSession(this.deps, session, session.states()) : undefined;
     if (session.policy?.shadow && passed !== undefined) {
       this.policies.record(session.policy.pair, { states: session.states(), totals: session.totals, passed });
     }
@@ -249,24 +249,6 @@ export class SessionRegistry {
     this.deps.observer?.ended(session, final);
     this.deps.log.info({ session: session.id, task: session.task, why, steps: report.steps, score: report.score.total, tier: report.tier }, 'session ended');
     return final;
-  }
-
-  /** Merges a passing `learn` session into its task's PTA: the new version, or why nothing was learned (a cap, the store full or unreachable). */
-  private async learn(session: Session, states: readonly State[]): Promise<NonNullable<FinalMessage['learned']>> {
-    if (states.length === 0) return { error: { code: 'bad_input', message: 'no scored step to learn' } };
-    try {
-      const add = (c?: Contribution) => this.deps.store.addReference(session.task, states, c);
-      const pta = await (this.deps.learning !== undefined ? this.deps.learning.contribute(session.principal, 'learn', add) : add());
-      this.deps.log.info({ session: session.id, tenant: session.tenant, task: session.task, version: pta.version }, 'reference learned');
-      return { version: pta.version };
-    } catch (error) {
-      const known = error instanceof SteplensError;
-      // The learning rules (forbidden, quota_exceeded) refused it: counted, and said in the final.
-      if (known && (error.code === 'forbidden' || error.code === 'quota_exceeded')) this.deps.metrics.refusals.inc({ code: error.code });
-      if (known) this.deps.log.warn({ session: session.id, task: session.task, code: error.code, why: error.message }, 'reference not learned');
-      else this.deps.log.error({ session: session.id, task: session.task, err: error }, 'learning the reference failed');
-      return { error: known ? { code: error.code, message: error.message } : { code: 'internal', message: 'the reference could not be stored (a server fault, logged)' } };
-    }
   }
 
   /** A session's reported outcome: kept, and the observer told (the live list shows it). */

@@ -24,13 +24,13 @@ const MAX_IDS_NAMED = 10;
  * matches it is refused naming the instances (it was scored as its first line whatever `task` said, and a reference
  * of one task could be learned from another's run).
  */
-export function trajectoryDocument(doc: unknown, format: FormatName | 'auto' | undefined, where = 'body.trajectory', task?: string): { steps: Step[]; meta: TrajectoryMeta } {
-  const one = parseOneInstance(doc, format, where, task);
-  return { steps: nonEmptySteps(one, where), meta: one.meta };
+export function trajectoryDocument(doc: unknown, format: FormatName | 'auto' | undefined, where = 'body.trajectory', task?: string): { steps: Step[]; meta: TrajectoryMeta; format: FormatName } {
+  const one = oneInstance(doc, format, where, task);
+  return { steps: nonEmptySteps(one, where), meta: one.meta, format: one.format };
 }
 
-/** The parse of the one trajectory a body means (see {@link trajectoryDocument}); a `SteplensError` naming `where` when there is none. */
-export function parseOneInstance(doc: unknown, format: FormatName | 'auto' | undefined, where: string, task?: string): ParseResult {
+/** The parse of the one trajectory a body means; a `SteplensError` naming `where` when there is none. */
+function oneInstance(doc: unknown, format: FormatName | 'auto' | undefined, where: string, task?: string): ParseResult {
   const parsed = parseInstances(doc, format ?? 'auto');
   if (!parsed.ok) throw new SteplensError(parsed.error.code, `${where}: ${parsed.error.message}`);
   const instances = parsed.value;
