@@ -5,6 +5,7 @@ real corpus trajectories the tests stream."""
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import shutil
@@ -124,3 +125,27 @@ def train_forecast(out: Path) -> Path:
     subprocess.run(["node", str(REPO / "dist" / "src" / "cli" / "main.js"), "train", "--out", str(out), str(CORPUS)],
                    cwd=REPO, capture_output=True, text=True, check=True)
     return out
+
+
+@contextlib.asynccontextmanager
+async def fake_server(handler: Callable[..., Any]):
+    """A fake steplens server on 127.0.0.1 (``websockets``) answering with ``handler``: yields its stream URL. Its
+    own close waits 0.5 s for a client that stopped answering."""
+    import websockets
+
+    async with websockets.serve(handler, "127.0.0.1", 0, close_timeout=0.5) as server:
+        yield f"ws://127.0.0.1:{server.sockets[0].getsockname()[1]}/v1/stream"
+
+
+@contextlib.asynccontextmanager
+async def fake_client(handler: Callable[..., Any], **connect_options: Any):
+    """A client connected to a :func:`fake_server` of ``handler`` (no reconnect unless asked), closed at the end."""
+    from steplens_client import connect
+
+    async with fake_server(handler) as url:
+        client = await connect(url, **{"reconnect": False, **connect_options})
+        try:
+            yield client
+        finally:
+            await client.close()
+

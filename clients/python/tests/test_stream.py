@@ -2,6 +2,7 @@
 after a dropped socket, and clear errors."""
 
 import asyncio
+import json
 import unittest
 
 import support
@@ -162,10 +163,6 @@ class RefusedEndTest(unittest.TestCase):
     """An ``end`` the server refuses (the shared store unreachable) rejects ``end()`` instead of waiting for good."""
 
     def test_refused_end_raises_and_a_later_end_sends_it_again(self):
-        import json
-
-        import websockets
-
         real = HttpClient(support.server_url())
         final = real.score(support.ASTROID_TASK, support.read_json(support.ASTROID_FAIL))
         ends = []
@@ -186,16 +183,11 @@ class RefusedEndTest(unittest.TestCase):
                 await ws.send(json.dumps(reply))
 
         async def run():
-            async with websockets.serve(fake, "127.0.0.1", 0) as server:
-                port = server.sockets[0].getsockname()[1]
-                client = await connect(f"ws://127.0.0.1:{port}/v1/stream", reconnect=False)
-                try:
-                    session = await client.start("t")
-                    with self.assertRaises(SteplensError) as refused:
-                        await asyncio.wait_for(session.end(), 5)
-                    again = await asyncio.wait_for(session.end(), 5)
-                finally:
-                    await client.close()
+            async with support.fake_client(fake) as client:
+                session = await client.start("t")
+                with self.assertRaises(SteplensError) as refused:
+                    await asyncio.wait_for(session.end(), 5)
+                again = await asyncio.wait_for(session.end(), 5)
                 return refused.exception, again
 
         refused, again = asyncio.run(run())
@@ -207,10 +199,6 @@ class TwoSignalsOneStepTest(unittest.TestCase):
     """Two signals of one kind at one step (a budget of steps and one of tokens) are both kept, each once."""
 
     def test_both_budget_signals_are_kept(self):
-        import json
-
-        import websockets
-
         signals = [
             {"type": "signal", "kind": "budget", "severity": "warn", "t": 1, "steps": [1], "message": "step budget exceeded: 2 steps > 1"},
             {"type": "signal", "kind": "budget", "severity": "warn", "t": 1, "steps": [1], "message": "token budget exceeded: ~300 tokens > 150"},
@@ -232,16 +220,11 @@ class TwoSignalsOneStepTest(unittest.TestCase):
                     await ws.send(json.dumps({"type": "pong"}))
 
         async def run():
-            async with websockets.serve(fake, "127.0.0.1", 0) as server:
-                port = server.sockets[0].getsockname()[1]
-                client = await connect(f"ws://127.0.0.1:{port}/v1/stream", reconnect=False)
-                try:
-                    session = await client.start("t")
-                    for _ in range(2):
-                        await asyncio.wait_for(session.step({"tool": "bash", "action": {"kind": "shell", "command": "ls"}}), 5)
-                    return [s["message"] for s in session.signals]
-                finally:
-                    await client.close()
+            async with support.fake_client(fake) as client:
+                session = await client.start("t")
+                for _ in range(2):
+                    await asyncio.wait_for(session.step({"tool": "bash", "action": {"kind": "shell", "command": "ls"}}), 5)
+                return [s["message"] for s in session.signals]
 
         self.assertEqual(asyncio.run(run()), [s["message"] for s in signals])
 
@@ -293,8 +276,6 @@ class NotJsonTest(unittest.TestCase):
 
 class FrozenPeerCloseTest(unittest.TestCase):
     def test_close_does_not_wait_on_a_peer_that_stopped_answering(self):
-        import websockets
-
         from steplens_client.socket import CLOSE_TIMEOUT_S
 
         async def run():
@@ -304,9 +285,8 @@ class FrozenPeerCloseTest(unittest.TestCase):
                 ws.transport.pause_reading()  # never reads again: no close frame is answered
                 await released.wait()
 
-            async with websockets.serve(frozen, "127.0.0.1", 0, close_timeout=0.5) as server:
-                port = server.sockets[0].getsockname()[1]
-                client = await connect(f"ws://127.0.0.1:{port}/v1/stream", reconnect=False)
+            async with support.fake_server(frozen) as url:
+                client = await connect(url, reconnect=False)
                 closing = asyncio.ensure_future(client.close())
                 done, _ = await asyncio.wait({closing}, timeout=CLOSE_TIMEOUT_S + 5)
                 released.set()
@@ -320,10 +300,6 @@ class ControlDuringRecoveryTest(unittest.TestCase):
     yet back) is sent once the recovery ends; it was never sent and never settled."""
 
     def test_start_and_resume_during_recovery_settle(self):
-        import json
-
-        import websockets
-
         from steplens_client import Reconnect
 
         reference = HttpClient(support.server_url()).score(support.ASTROID_TASK, support.read_json(support.ASTROID_FAIL))["reference"]
@@ -350,18 +326,13 @@ class ControlDuringRecoveryTest(unittest.TestCase):
                     await ws.send(json.dumps({"type": "pong"}))
 
         async def run():
-            async with websockets.serve(handler, "127.0.0.1", 0, close_timeout=0.5) as server:
-                port = server.sockets[0].getsockname()[1]
-                client = await connect(f"ws://127.0.0.1:{port}/v1/stream", reconnect=Reconnect(retries=3, delay=0.05))
-                try:
-                    await client.start("t", session="A")
-                    while client.reconnects == 0 and client._state != "recovering":
-                        await asyncio.sleep(0.01)
-                    b = await asyncio.wait_for(client.start("t", session="B"), 5)
-                    x = await asyncio.wait_for(client.resume("X"), 5)
-                    return b.id, x.id
-                finally:
-                    await client.close()
+            async with support.fake_client(handler, reconnect=Reconnect(retries=3, delay=0.05)) as client:
+                await client.start("t", session="A")
+                while client.reconnects == 0 and client._state != "recovering":
+                    await asyncio.sleep(0.01)
+                b = await asyncio.wait_for(client.start("t", session="B"), 5)
+                x = await asyncio.wait_for(client.resume("X"), 5)
+                return b.id, x.id
 
         self.assertEqual(asyncio.run(run()), ("B", "X"))
         self.assertIn((2, "start", "B"), got)
