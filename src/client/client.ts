@@ -11,7 +11,7 @@ import { dataText, parseServerFrame } from './frames.js';
 import { Listeners } from './listeners.js';
 import { ClientSession } from './session.js';
 import type { SessionHost } from './session-host.js';
-import { Reconnector } from './reconnect.js';
+import { MAX_RECONNECT_DELAY_MS, Reconnector } from './reconnect.js';
 import { openSocket } from './socket.js';
 import type { ReconnectOptions, StartOptions, WebSocketClass } from './types.js';
 
@@ -28,7 +28,7 @@ interface Waiter<T> {
   resolve(value: T): void;
   reject(error: SteplensClientError): void;
 }
-type PongWaiter = { kind: 'barrier'; id: number } | { kind: 'recovery' } | ({ kind: 'ping' } & Waiter<void>);
+type PongWaiter = { kind: 'barrier'; id: number } | { kind: 'recovery' } | { kind: 'resume'; session: ClientSession; attempt: number } | ({ kind: 'ping' } & Waiter<void>);
 interface Starting extends Waiter<ClientSession> {
   message: StartMessage;
   /** The socket it was last sent on (undefined: never sent). */
@@ -53,6 +53,10 @@ export class SteplensClient {
   private barrierCounter = 0;
   private barrierRequested = false;
   private reconnector: Reconnector | undefined;
+  /** Sessions whose `resume` is sent and not yet answered (a refusal of theirs is a refused resume). */
+  private readonly resuming = new Set<string>();
+  /** Waits before asking again for a refused resume; cleared on close. */
+  private readonly resumeTimers = new Set<ReturnType<typeof setTimeout>>();
   private readonly errorListeners = new Listeners<unknown>(() => undefined);
   private readonly reconnectListeners = new Listeners<void>((e) => this.report(e));
   private readonly host: SessionHost;
@@ -216,6 +220,7 @@ export class SteplensClient {
         return this.forgetFinished();
       case 'resumed': {
         const session = this.sessions.get(m.session);
+        this.resuming.delete(m.session);
         if (session) session.resumedLast = m.last;
         return;
       }
@@ -245,9 +250,15 @@ export class SteplensClient {
       return entry.reject(new SteplensClientError(m.code, message, where));
     }
     const session = m.session === undefined ? undefined : this.sessions.get(m.session);
-    if (session && m.code === 'unknown_session' && this.state === 'recovering' && session.restartable) {
+    const resume = session !== undefined && m.seq === undefined && this.resuming.delete(session.id);
+    if (session && m.code === 'unknown_session' && (this.state === 'recovering' || resume) && session.restartable) {
       // The server forgot the session (it restarted): it is started again and replayed once recovery ends.
       session.needsRestart = true;
+      return;
+    }
+    if (session && resume && m.code === 'unavailable') {
+      // Its shared store is unreachable: the resume is asked again with backoff, the session's work held meanwhile.
+      session.resumeRefused = new SteplensClientError(m.code, m.message, where);
       return;
     }
     if (session) return session.onErrorFrame(m);
@@ -259,6 +270,7 @@ export class SteplensClient {
     if (!waiter) return;
     if (waiter.kind === 'ping') return waiter.resolve();
     if (waiter.kind === 'recovery') return this.finishRecovery();
+    if (waiter.kind === 'resume') return this.afterResume(waiter.session, waiter.attempt);
     for (const s of this.sessions.values()) s.onBarrier(waiter.id);
   }
 
@@ -304,7 +316,13 @@ export class SteplensClient {
   private beginRecovery(): void {
     this.state = 'recovering';
     const raw = (m: ClientMessage): void => this.ws.send(JSON.stringify(m));
-    for (const s of this.sessions.values()) if (!s.lost) raw({ type: 'resume', session: s.id, after: s.resumeAfter });
+    this.resuming.clear();
+    for (const s of this.sessions.values()) {
+      if (s.lost) continue;
+      s.resumeRefused = undefined;
+      this.resuming.add(s.id);
+      raw({ type: 'resume', session: s.id, after: s.resumeAfter });
+    }
     for (const s of this.starting.values()) {
       raw(s.message);
       s.sentOn = this.ws;
@@ -315,17 +333,48 @@ export class SteplensClient {
   private finishRecovery(): void {
     this.state = 'ready';
     for (const s of this.starting.values()) if (s.sentOn !== this.ws) this.sendStart(s);
-    for (const s of this.sessions.values()) {
-      if (s.needsRestart) s.restart();
-      else if (!s.lost && s.resumedLast !== undefined) s.recover();
-    }
+    for (const s of this.sessions.values()) this.afterResume(s, 0);
     this.forgetFinished();
     for (const w of this.deferredPings.splice(0)) this.sendPing({ kind: 'ping', ...w });
     this.reconnectListeners.emit();
   }
 
+  /** A session's resume is answered (its frames and `resumed` arrived before this pong): carry on, or ask again. */
+  private afterResume(s: ClientSession, attempt: number): void {
+    if (s.needsRestart) s.restart();
+    else if (s.resumeRefused) this.retryResume(s, s.resumeRefused, attempt);
+    else if (!s.lost && s.resumedLast !== undefined) s.recover();
+  }
+
+  /** Asks again for a resume the server refused (`unavailable`), after the reconnect backoff; gives up after `retries`. */
+  private retryResume(s: ClientSession, refusal: SteplensClientError, attempt: number): void {
+    s.resumeRefused = undefined;
+    const { retries, delayMs } = this.config.reconnect ?? { retries: 0, delayMs: 0 };
+    if (attempt >= retries) {
+      s.held = false;
+      const why = `session ${s.id} could not be resumed after ${retries} attempts: ${refusal.message}`;
+      return s.fail(new SteplensClientError('unavailable', why, { session: s.id }));
+    }
+    s.held = true;
+    const ws = this.ws;
+    const timer = setTimeout(
+      () => {
+        this.resumeTimers.delete(timer);
+        // A socket dropped meanwhile is reopened, and its recovery resumes the session anyway.
+        if (ws !== this.ws || this.state !== 'ready' || s.done) return;
+        this.resuming.add(s.id);
+        ws.send(JSON.stringify({ type: 'resume', session: s.id, after: s.resumeAfter }));
+        this.sendPing({ kind: 'resume', session: s, attempt: attempt + 1 });
+      },
+      Math.min(delayMs * 2 ** attempt, MAX_RECONNECT_DELAY_MS),
+    );
+    this.resumeTimers.add(timer);
+  }
+
   private shutdown(error: SteplensClientError): void {
     this.state = 'closed';
+    for (const timer of this.resumeTimers) clearTimeout(timer);
+    this.resumeTimers.clear();
     this.failure = error;
     this.reconnector?.cancel();
     for (const s of this.starting.values()) s.reject(error);

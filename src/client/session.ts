@@ -4,7 +4,7 @@
  * and the final.
  */
 import type { ReferenceInfo } from '../core/types.js';
-import type { StartMessage, StepMessage } from '../protocol/client-messages.js';
+import type { ClientMessage, StartMessage, StepMessage } from '../protocol/client-messages.js';
 import type { ErrorMessage } from '../protocol/server-messages.js';
 import { SteplensClientError } from './errors.js';
 import type { SessionHost } from './session-host.js';
@@ -49,7 +49,10 @@ interface PendingStep {
  * answers `unknown_session`), the session is started again under the same id
  * and every step is sent again from seq 0 (the session keeps its step
  * payloads for this while `reconnect` is on); frames already seen are dropped
- * by `t` as above, so no step is lost or counted twice.
+ * by `t` as above, so no step is lost or counted twice. A resume refused
+ * `unavailable` (the server's Redis unreachable) is asked again with the
+ * reconnect backoff, the session's steps held unsent meanwhile; after
+ * `retries` refusals the session is lost and its calls reject `unavailable`.
  */
 export class ClientSession {
   /** The session id. */
@@ -73,6 +76,13 @@ export class ClientSession {
   lost: SteplensClientError | undefined;
   /** @internal Set during recovery when the server answered the resume with `unknown_session`. */
   needsRestart = false;
+  /** @internal The server refused the resume with `unavailable` (its shared store unreachable): it is asked again. */
+  resumeRefused: SteplensClientError | undefined;
+  /**
+   * @internal True while a refused resume is asked again: steps, outcome and `end` wait (unsent) and go out once
+   * the server resumes the session, as during a reconnect.
+   */
+  held = false;
   /** The final a shutting-down server sent: `end` resolves with it if the client cannot reconnect. */
   private shutdownFinal: FinalFrame | undefined;
   /** Step payloads by seq, kept while the client reconnects, to replay into a restarted server. */
@@ -147,7 +157,7 @@ export class ClientSession {
   outcome(passed: boolean): void {
     if (this.unusable()) return;
     this.passed = passed;
-    this.host.send({ type: 'outcome', session: this.id, passed });
+    this.send({ type: 'outcome', session: this.id, passed });
   }
 
   /** Ends the session; resolves with the final (at once when it has ended already). Idempotent. */
@@ -159,7 +169,7 @@ export class ClientSession {
       this.endWaiters.push({ resolve, reject });
       this.endRequested = true;
       this.host.flushBarrier();
-      this.host.send({ type: 'end', session: this.id });
+      this.send({ type: 'end', session: this.id });
     });
   }
 
@@ -185,9 +195,14 @@ export class ClientSession {
     return undefined;
   }
 
+  /** Sends one message of this session; false while it is held or the client reconnects (sent again later). */
+  private send(message: ClientMessage): boolean {
+    return !this.held && this.host.send(message);
+  }
+
   private sendStep(entry: PendingStep): void {
     const barrier = this.host.nextBarrier;
-    if (this.host.send({ type: 'step', session: this.id, seq: entry.seq, step: entry.payload })) {
+    if (this.send({ type: 'step', session: this.id, seq: entry.seq, step: entry.payload })) {
       entry.barrier = barrier;
       this.host.requestBarrier();
     }
@@ -292,6 +307,7 @@ export class ClientSession {
   /** @internal The server forgot the session: `start` it again and send every step from seq 0, then outcome and end. */
   restart(): void {
     this.needsRestart = false;
+    this.held = false;
     this.shutdownFinal = undefined;
     this.host.send(this.startMessage);
     // A known outcome goes before the steps, so their tiers follow it as they did (or would have) the first time.
@@ -309,6 +325,7 @@ export class ClientSession {
    * accepted resolve, the others (and outcome, end) are sent again.
    */
   recover(): void {
+    this.held = false;
     const last = this.resumedLast ?? -1;
     while (this.pending[0] !== undefined && this.pending[0].seq <= last) {
       const entry = this.pending.shift()!;
@@ -321,10 +338,10 @@ export class ClientSession {
   /** Sends the outcome and `end` again, if they were asked for. */
   private sendClosing(): void {
     if (this.final) return;
-    if (this.passed !== undefined) this.host.send({ type: 'outcome', session: this.id, passed: this.passed });
+    if (this.passed !== undefined) this.send({ type: 'outcome', session: this.id, passed: this.passed });
     if (this.endRequested) {
       this.host.flushBarrier();
-      this.host.send({ type: 'end', session: this.id });
+      this.send({ type: 'end', session: this.id });
     }
   }
 }

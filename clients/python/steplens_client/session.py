@@ -85,6 +85,10 @@ class Session:
         self.resumed_last: Optional[int] = None
         #: Set during recovery when the server no longer knows the session (it restarted).
         self.needs_restart = False
+        # The server refused the resume with ``unavailable`` (its shared store unreachable): it is asked again, and
+        # meanwhile (``_held``) steps, outcome and end wait unsent, as during a reconnect.
+        self.resume_refused: Optional[SteplensError] = None
+        self._held = False
         # To start the session again on a restarted server: its ``start`` and every step payload by seq.
         self._start_message = start_message
         self._history: Dict[int, Any] = {}
@@ -136,7 +140,8 @@ class Session:
         """Records the task's test result (before ``end``)."""
         self._check_usable()
         self._passed = bool(passed)
-        await self._client._send({"type": "outcome", "session": self.id, "passed": self._passed})
+        if not self._held:
+            await self._client._send({"type": "outcome", "session": self.id, "passed": self._passed})
 
     async def end(self) -> Frame:
         """Ends the session and returns the ``final`` frame (at once when it has ended already)."""
@@ -146,7 +151,8 @@ class Session:
         future: "asyncio.Future[Frame]" = asyncio.get_running_loop().create_future()
         self._end_waiters.append(future)
         self._end_requested = True
-        await self._client._send({"type": "end", "session": self.id})
+        if not self._held:
+            await self._client._send({"type": "end", "session": self.id})
         return await future
 
     def on_score(self, callback: Callable[[Frame], None]) -> Callable[[], None]:
@@ -279,6 +285,7 @@ class Session:
         """The server forgot the session: ``start`` it again under the same id, send every step from
         seq 0 (frames already seen are dropped by ``t``), then the outcome and ``end`` if asked for."""
         self.needs_restart = False
+        self._held = False
         self._shutdown_final = None
         await self._client._send(dict(self._start_message or {}), recovering=True)
         pending = {p.seq: p for p in self._pending}
@@ -294,6 +301,7 @@ class Session:
 
     async def _recover(self) -> None:
         """After ``resumed`` and its re-sent frames: settle what the server accepted, re-send the rest."""
+        self._held = False
         last = self.resumed_last if self.resumed_last is not None else -1
         for p in [p for p in self._pending if p.seq <= last]:
             self._on_answered(p)

@@ -8,26 +8,15 @@ import json
 import logging
 import uuid
 from collections import deque
-from dataclasses import dataclass
-from typing import Any, Callable, Deque, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Deque, Dict, List, Optional, Set, Tuple, Union
 
 from .errors import SteplensError
 from .frames import parse_frame
 from .session import Frame, Session, _Pending
+from .recovery import Reconnect, Recovery
 from .socket import CLOSE_TIMEOUT_S, ConnectionClosed, open_socket, stream_url
 
 log = logging.getLogger("steplens_client")
-
-MAX_RECONNECT_DELAY = 30.0
-
-
-@dataclass
-class Reconnect:
-    """Reconnect policy: up to ``retries`` attempts per drop, waiting ``delay`` seconds, then twice
-    as long each time (at most 30 s)."""
-    retries: int = 5
-    delay: float = 0.2
-
 
 async def connect(url: str, *, token: Optional[str] = None, reconnect: Union[bool, Reconnect] = True,
                   max_frame_bytes: int = 1024 * 1024, open_timeout: float = 10.0) -> "StreamClient":
@@ -39,7 +28,7 @@ async def connect(url: str, *, token: Optional[str] = None, reconnect: Union[boo
     return StreamClient(ws, ws_url, token, policy, max_frame_bytes, open_timeout)
 
 
-class StreamClient:
+class StreamClient(Recovery):
     """A connected client (made by :func:`connect`): open sessions with :meth:`start`."""
 
     def __init__(self, ws: Any, url: str, token: Optional[str], reconnect: Optional[Reconnect],
@@ -62,6 +51,10 @@ class StreamClient:
         self._deferred_pings: List["asyncio.Future[None]"] = []
         # start/resume messages asked for while recovering, after recovery re-sent the pending ones: sent when it ends.
         self._deferred_controls: List[Dict[str, Any]] = []
+        # Sessions whose resume is sent and not yet answered (an error without seq for one is a refused resume),
+        # and the waits before a refused resume is asked again.
+        self._awaiting_resume: Set[str] = set()
+        self._resume_retries: Set["asyncio.Task[None]"] = set()
         self._error_listeners: List[Callable[[Any], None]] = []
         self._reconnect_listeners: List[Callable[[], None]] = []
         self._reader = asyncio.get_running_loop().create_task(self._run())
@@ -200,7 +193,7 @@ class StreamClient:
 
     async def _send_step(self, session: Session, entry: _Pending, recovering: bool = False) -> bool:
         async with self._lock:
-            if entry.sent or entry not in session._pending:
+            if entry.sent or entry not in session._pending or session._held:
                 return True
             message = {"type": "step", "session": session.id, "seq": entry.seq, "step": entry.payload}
             if not await self._send_locked(message, recovering):
@@ -262,6 +255,7 @@ class StreamClient:
             if not future.done():
                 future.set_result(session)
         elif sid in self._sessions:
+            self._awaiting_resume.discard(sid)
             self._sessions[sid].resumed_last = frame["last"]
 
     def _on_error_frame(self, frame: Frame) -> None:
@@ -278,8 +272,14 @@ class StreamClient:
                 future.set_exception(error)
             return
         session = self._sessions.get(sid) if sid is not None else None
-        if session is not None and error.code == "unknown_session" and self._state == "recovering" and session._restartable:
+        resume = session is not None and seq is None and sid in self._awaiting_resume
+        if resume:
+            self._awaiting_resume.discard(sid)
+        if session is not None and error.code == "unknown_session" and (self._state == "recovering" or resume) and session._restartable:
             session.needs_restart = True  # the server restarted: start it again once recovery ends
+            return
+        if session is not None and resume and error.code == "unavailable":
+            session.resume_refused = error  # its shared store is unreachable: asked again with backoff
             return
         if session is None or not session._on_error(error):
             self._report(error)
@@ -296,6 +296,9 @@ class StreamClient:
             session._on_answered(entry)
         elif kind == "recovery":
             await self._finish_recovery()
+        elif kind == "resume":
+            session, attempt = value
+            await self._after_resume(session, attempt)
 
     def _forget_finished(self) -> None:
         for sid in [sid for sid, s in self._sessions.items() if s.done and s._idle]:
@@ -315,82 +318,10 @@ class StreamClient:
                 value.set_exception(error)
         self._report(error)
 
-    # Reconnecting.
-
-    async def _on_close(self, ws: Any) -> bool:
-        """The socket dropped: reopen it and resume every session, or fail everything."""
-        code = getattr(ws, "close_code", None)
-        why = f"connection to {self.url} closed ({code})"
-        for s in self._sessions.values():
-            s._on_disconnect()
-        self._deferred_pings.extend(v for k, v in self._pongs if k == "ping")
-        self._pongs.clear()
-        if self._reconnect is None:
-            self._shutdown(SteplensError("disconnected", why))
-            return False
-        self._state = "reconnecting"
-        last: Optional[BaseException] = None
-        for attempt in range(self._reconnect.retries):
-            await asyncio.sleep(min(self._reconnect.delay * 2 ** attempt, MAX_RECONNECT_DELAY))
-            if self._state == "closed":
-                return False
-            try:
-                new_ws = await open_socket(self.url, self._token, open_timeout=self._open_timeout)
-            except SteplensError as error:
-                last = error
-                continue
-            if self._state == "closed":
-                await new_ws.close()
-                return False
-            self._ws = new_ws
-            self.reconnects += 1
-            await self._begin_recovery()
-            return True
-        self._shutdown(SteplensError("disconnected", f"{why}; {self._reconnect.retries} reconnect attempts failed: {last}"))
-        return False
-
-    async def _begin_recovery(self) -> None:
-        self._state = "recovering"
-        async with self._lock:
-            self._deferred_controls.clear()  # every pending start and resume is re-sent below
-            for s in self._sessions.values():
-                if s.lost is None:
-                    await self._send_locked({"type": "resume", "session": s.id, "after": s._resume_after}, recovering=True)
-            for sid, future in list(self._resuming.items()):
-                await self._send_locked({"type": "resume", "session": sid, "after": -1}, recovering=True)
-            for message, _ in self._starting.values():
-                await self._send_locked(message, recovering=True)
-            await self._send_ping_locked(("recovery", None))
-
-    async def _finish_recovery(self) -> None:
-        for s in list(self._sessions.values()):
-            if s.needs_restart:
-                await s._restart()
-            elif s.lost is None and s.resumed_last is not None:
-                await s._recover()
-        while True:
-            unsent = [(s, p) for s in self._sessions.values() if s.lost is None for p in s._pending if not p.sent]
-            if not unsent:
-                async with self._lock:
-                    if not any(not p.sent for s in self._sessions.values() if s.lost is None for p in s._pending):
-                        self._state = "ready"
-                        for message in self._deferred_controls:
-                            await self._send_locked(message)
-                        self._deferred_controls.clear()
-                        for future in self._deferred_pings:
-                            if not future.done():
-                                await self._send_ping_locked(("ping", future))
-                        self._deferred_pings.clear()
-                        break
-                continue
-            for s, p in unsent:
-                if not await self._send_step(s, p, recovering=True):
-                    return
-        self._forget_finished()
-        self._emit(self._reconnect_listeners, None)
-
     def _shutdown(self, error: SteplensError) -> None:
         self._state = "closed"
+        for task in list(self._resume_retries):
+            task.cancel()
         self.failure = error
         for _, future in self._starting.values():
             if not future.done():
