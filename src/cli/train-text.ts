@@ -111,7 +111,7 @@ function bestOfNTable(v: ViewEvaluation): string {
     .map(([s, b]) => [
       s,
       `${b.groups} (${b.runs})`,
-      `${b.top.resolved.toFixed(1)}${iv(b.top.interval)}`,
+      b.top.resolved === null ? '- (unscored runs)' : `${b.top.resolved.toFixed(1)}${iv(b.top.interval)}`,
       `${b.random.resolved.toFixed(1)}`,
       `${b.oracle.resolved.toFixed(0)}`,
       b.gapClosed === null ? '- (no gap)' : `${pct(b.gapClosed)}${b.gapInterval ? ` [${pct(b.gapInterval.lo)}, ${pct(b.gapInterval.hi)}]` : ''}`,

@@ -46,10 +46,10 @@ export function sortedU(pos: Float64Array, neg: Float64Array): number {
  * Mann-Whitney U of the positives over all pairs, ties counting ½ (the same
  * value as the rank-sum form with average ranks; a native numeric sort of each
  * side and one merge, so the bootstrap intervals built on it stay fast).
- * Null when either sample is empty.
+ * Null when either sample is empty, or holds a NaN (an unscored run: it has no place in the order).
  */
 export function auroc(pos: readonly number[], neg: readonly number[]): AurocResult | null {
-  if (pos.length === 0 || neg.length === 0) return null;
+  if (pos.length === 0 || neg.length === 0 || pos.some(Number.isNaN) || neg.some(Number.isNaN)) return null;
   const u = sortedU(Float64Array.from(pos).sort(), Float64Array.from(neg).sort());
   return { auroc: u / (pos.length * neg.length), u, nPos: pos.length, nNeg: neg.length };
 }

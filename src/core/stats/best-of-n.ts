@@ -23,7 +23,8 @@ export interface GroupPick {
 export interface BestOfN {
   groups: number;
   runs: number;
-  top: { resolved: number; rate: number | null; interval: Interval | null };
+  /** Null figures when a run's score is NaN (an unscored run cannot be ranked). */
+  top: { resolved: number | null; rate: number | null; interval: Interval | null };
   random: { resolved: number; rate: number | null; interval: Interval | null };
   oracle: { resolved: number; rate: number | null; interval: Interval | null };
   /** Null when the oracle gains nothing over a random pick (every group all-pass or all-fail). */
@@ -75,13 +76,15 @@ export function bestOfN(runs: readonly ScoredOutcome[], options: BootstrapOption
   const s = sums(gs);
   const n = gs.length;
   const rateInterval = (field: 'top' | 'random' | 'oracle'): Interval | null => (n === 0 ? null : bootstrapDraws((random) => sums(resampleIndices(random, n).map((i) => gs[i]!))[field] / n, options));
+  const figures = (field: 'top' | 'random' | 'oracle') => ({ resolved: s[field], rate: n === 0 ? null : s[field] / n, interval: rateInterval(field) });
+  const ranked = !Number.isNaN(s.top);
   return {
     groups: n,
     runs: gs.reduce((a, g) => a + g.runs, 0),
-    top: { resolved: s.top, rate: n === 0 ? null : s.top / n, interval: rateInterval('top') },
-    random: { resolved: s.random, rate: n === 0 ? null : s.random / n, interval: rateInterval('random') },
-    oracle: { resolved: s.oracle, rate: n === 0 ? null : s.oracle / n, interval: rateInterval('oracle') },
-    gapClosed: gap(s),
-    gapInterval: n === 0 ? null : bootstrapDraws((random) => gap(sums(resampleIndices(random, n).map((i) => gs[i]!))), options),
+    top: ranked ? figures('top') : { resolved: null, rate: null, interval: null },
+    random: figures('random'),
+    oracle: figures('oracle'),
+    gapClosed: ranked ? gap(s) : null,
+    gapInterval: n === 0 || !ranked ? null : bootstrapDraws((random) => gap(sums(resampleIndices(random, n).map((i) => gs[i]!))), options),
   };
 }

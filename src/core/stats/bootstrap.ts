@@ -60,9 +60,9 @@ export function resampleStrata(random: Random, pos: readonly number[], neg: read
   return [resampleIndices(random, pos.length).map((i) => pos[i]!), resampleIndices(random, neg.length).map((i) => neg[i]!)];
 }
 
-/** Stratified bootstrap interval of the AUROC of `pos` against `neg` (null when either is empty). */
+/** Stratified bootstrap interval of the AUROC of `pos` against `neg` (null when either is empty or holds a NaN). */
 export function aurocInterval(pos: readonly number[], neg: readonly number[], options: BootstrapOptions = {}): Interval | null {
-  if (pos.length === 0 || neg.length === 0) return null;
+  if (auroc(pos, neg) === null) return null;
   return bootstrapDraws((random) => {
     const [p, n] = resampleStrata(random, pos, neg);
     return auroc(p, n)?.auroc ?? null;

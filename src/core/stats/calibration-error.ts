@@ -31,8 +31,12 @@ export interface CalibrationError {
   bins: ReliabilityBin[];
 }
 
-/** ECE and reliability bins of `preds` over `bins` equal-width bins of [0, 1] (the last bin is closed). */
+/**
+ * ECE and reliability bins of `preds` over `bins` equal-width bins of [0, 1] (the last bin is closed). A `p`
+ * outside [0, 1] (NaN: an unscored run) is no probability: the figures are then null and the bins empty.
+ */
 export function calibrationError(preds: readonly Prediction[], bins = 10): CalibrationError {
+  if (preds.some(({ p }) => !(p >= 0 && p <= 1))) return { ...calibrationError([], bins), n: preds.length };
   const sumP = new Float64Array(bins);
   const passes = new Float64Array(bins);
   const counts = new Float64Array(bins);

@@ -107,12 +107,17 @@ export function separation(runs: readonly ScoredOutcome[], options: SeparationOp
   const meanOf = (strata: ReadonlyArray<[number[], number[]]>): number | null => {
     if (strata.length === 0) return null;
     let s = 0;
-    for (const [p, n] of strata) s += auroc(p, n)!.auroc;
+    for (const [p, n] of strata) {
+      const a = auroc(p, n);
+      if (a === null) return null; // a NaN score: no mean of orders
+      s += a.auroc;
+    }
     return s / strata.length;
   };
+  const mean = meanOf(countedStrata);
   const withinSource = {
-    mean: meanOf(countedStrata),
-    interval: countedStrata.length === 0 ? null : bootstrapDraws((random) => meanOf(countedStrata.map(([p, n]) => resampleStrata(random, p, n))), options),
+    mean,
+    interval: mean === null ? null : bootstrapDraws((random) => meanOf(countedStrata.map(([p, n]) => resampleStrata(random, p, n))), options),
     sources,
     counted: countedStrata.length,
     minPerClass,
@@ -140,6 +145,7 @@ function withinTask(runs: readonly ScoredOutcome[], options: BootstrapOptions): 
     return pairs === 0 ? null : u / pairs;
   };
   const pairs = groups.reduce((s, [, p]) => s + p, 0);
+  if (runs.some((r) => Number.isNaN(r.score))) return { auroc: null, interval: null, pairs, tasks: groups.length };
   // Tasks are the unit of resampling: pairs of one task are not independent of each other.
   const interval = groups.length === 0 ? null : bootstrapDraws((random: Random) => ratio(resampleIndices(random, groups.length).map((i) => groups[i]!)), options);
   return { auroc: ratio(groups), interval, pairs, tasks: groups.length };

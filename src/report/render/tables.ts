@@ -176,7 +176,7 @@ export function sourceSeparationTable(r: CorpusReport, rows: readonly Separation
 
 /** Best-of-N: per source + task group, the top-scored run against a random pick and the oracle. */
 export function selectionTable(r: CorpusReport): Table {
-  const pick = (p: { resolved: number; rate: number | null; interval: Interval | null }): Cell[] => [r3(p.resolved), r3(p.rate), lo(p.interval), hi(p.interval)];
+  const pick = (p: { resolved: number | null; rate: number | null; interval: Interval | null }): Cell[] => [r3(p.resolved), r3(p.rate), lo(p.interval), hi(p.interval)];
   return {
     name: 'selection',
     title: 'Best-of-N: top-scored run vs. random pick vs. oracle (groups: one source, one task, >= 2 runs)',
