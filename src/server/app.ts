@@ -42,6 +42,7 @@ import { isPublicWebPath, registerWebAssets, webRoot } from './web-assets.js';
 import { registerWebRoutes } from './web-routes.js';
 import { ForecastLearner } from './forecast-learner.js';
 import { registerForecastRoutes } from './forecast-routes.js';
+import { isUpgrade, STREAM_ROUTE, upgradeRefusal } from './upgrade-check.js';
 
 /** How long /readyz waits for the store (Redis PING) before answering not ready. */
 const READINESS_DEADLINE_MS = 1000;
@@ -127,6 +128,11 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   app.addHook('onRequest', async (req, reply) => {
     const route = req.url.split('?')[0];
+    const upgradeRefused = isUpgrade(req.headers) ? upgradeRefusal(req.method, req.routeOptions.url, req.headers) : undefined;
+    if (upgradeRefused !== undefined) {
+      metrics.refusals.inc({ code: 'bad_message' });
+      return refuseUpgrade(req.raw.socket, reply, 'bad_message', upgradeRefused);
+    }
     if (route === '/healthz' || ((req.method === 'GET' || req.method === 'HEAD') && isPublicWebPath(route ?? ''))) return;
     // While shutting down only readiness and metrics are still answered.
     const closing = !accepting && route !== '/readyz' && route !== '/metrics';
@@ -138,7 +144,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     else if (needs !== 'any' && !can(id.principal, needs)) [refused, message] = ['forbidden', `${req.method} ${route ?? ''} needs ${ROLE_NEEDED[needs]}`];
     else if (closing) refused = 'overloaded';
     if (refused === undefined) return;
-    if (req.headers.upgrade?.toLowerCase() === 'websocket') {
+    if (isUpgrade(req.headers)) {
       metrics.refusals.inc({ code: refused });
       return refuseUpgrade(req.raw.socket, reply, refused, message);
     }
@@ -186,7 +192,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     sendError(reply, metrics, 'bad_message', 'GET /v1/stream is a WebSocket endpoint: send the upgrade (Upgrade: websocket), or a proxy dropped it');
   app.route({
     method: 'GET',
-    url: '/v1/stream',
+    url: STREAM_ROUTE,
     handler: notUpgraded,
     wsHandler: (socket: WebSocket, req) => {
       const id = ++nextConnection;
