@@ -16,6 +16,7 @@ import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
 import type { State } from '../core/types.js';
 import { SteplensError } from '../errors.js';
 import { removeStaleTemps, writeFileAtomic } from './atomic-write.js';
+import { lockDataDir, type DataLock } from './data-lock.js';
 import { writeFailure } from './disk-errors.js';
 import { PTA_SUFFIX, isHashedFileName, taskFileName, taskFromFileName } from './file-names.js';
 import { PriorPool } from './prior-pool.js';
@@ -67,6 +68,7 @@ export class ReferenceStore implements ReferenceStorePort {
   private readonly write: (file: string, text: AsyncIterable<string>) => Promise<number>;
 
   private counters = { hits: 0, misses: 0 };
+  private lock: DataLock | undefined;
 
   private constructor(options: ReferenceStoreOptions) {
     this.dataDir = path.resolve(options.dataDir);
@@ -95,9 +97,15 @@ export class ReferenceStore implements ReferenceStorePort {
       const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'it (or a folder above it) is a file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
       throw new SteplensError('bad_input', `data folder ${store.dataDir} cannot be created: ${why}`);
     }
-    await removeStaleTemps(store.dataDir);
-    for (const dir of [...(options.seedDirs ?? [])].reverse()) await store.index(path.resolve(dir), true);
-    await store.index(store.dataDir, false);
+    store.lock = await lockDataDir(store.dataDir);
+    try {
+      await removeStaleTemps(store.dataDir);
+      for (const dir of [...(options.seedDirs ?? [])].reverse()) await store.index(path.resolve(dir), true);
+      await store.index(store.dataDir, false);
+    } catch (error) {
+      await store.lock.release();
+      throw error;
+    }
     return store;
   }
 
@@ -256,9 +264,11 @@ export class ReferenceStore implements ReferenceStorePort {
     await Promise.allSettled([...this.locks.values()]);
   }
 
-  /** Every completed write is durable on disk: closing is flushing. */
+  /** Every completed write is durable on disk: closing is flushing, then giving the folder's lock back. */
   async close(): Promise<void> {
     await this.flush();
+    await this.lock?.release();
+    this.lock = undefined;
   }
 
   available(): boolean {

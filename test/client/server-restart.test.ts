@@ -76,6 +76,7 @@ describe('TypeScript client across a server restart', () => {
   });
 
   it('without reconnect, the shutdown final ends the session', async () => {
+    for (const s of servers.splice(0)) await s.app.close(); // one server per data folder
     const server = await serve();
     const client = await connect(server.url);
     const session = await client.start({ task: TASK });

@@ -25,7 +25,7 @@ afterAll(async () => removeDir(dir));
 async function messyFolder(name: string): Promise<string> {
   const data = path.join(dir, name);
   const store = await ReferenceStore.open({ dataDir: data });
-  await store.flush();
+  await store.close();
   await writeFile(path.join(data, 'pylint-dev__astroid-1196.json'), good);
   await writeFile(path.join(data, 'truncated-task.json'), good.replace(/"task":"[^"]+"/, '"task":"truncated-task"').slice(0, 2000));
   await writeFile(path.join(data, 'wrong-schema.json'), good.replace(/"task":"[^"]+"/, '"task":"wrong-schema"').replace('"schema":1', '"schema":99'));

@@ -5,12 +5,15 @@ import { ptaFromJson } from '../../src/core/pta/index.js';
 import type { State } from '../../src/core/types.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
 import { taskFileName } from '../../src/store/file-names.js';
+import { LOCK_NAME } from '../../src/store/data-lock.js';
 import { ASTROID, removeDir, tempDir } from '../server/helpers.js';
 import { statesOf } from './states.js';
 
 let statesA: State[];
 let statesB: State[];
 const dirs: string[] = [];
+/** A folder's files but the store's lock. */
+const entries = async (d: string): Promise<string[]> => (await readdir(d)).filter((n) => n !== LOCK_NAME);
 
 async function dir(): Promise<string> {
   const d = await tempDir();
@@ -42,8 +45,9 @@ describe('ReferenceStore', () => {
     const v2 = await store.addReference(ASTROID.task, statesB);
     expect(v2.version).toBe(2);
     expect(await store.reference(ASTROID.task)).toMatchObject({ kind: 'pta', pta: { version: 2 } });
-    expect(await readdir(data)).toEqual([taskFileName(ASTROID.task)]);
+    expect(await entries(data)).toEqual([taskFileName(ASTROID.task)]);
 
+    await store.close();
     const reopened = await ReferenceStore.open({ dataDir: data });
     expect(reopened.cacheStats()).toMatchObject({ entries: 0, misses: 0 });
     expect(await reopened.get(ASTROID.task)).toEqual(v2);
@@ -57,13 +61,14 @@ describe('ReferenceStore', () => {
     const first = await ReferenceStore.open({ dataDir: seed });
     await first.addReference(ASTROID.task, statesA);
     await first.addReference(ASTROID.task, statesB);
+    await first.close();
     await chmod(seed, 0o555);
     const data = await dir();
     const store = await ReferenceStore.open({ dataDir: data, seedDirs: [seed, path.join(seed, 'missing')], warn: () => undefined });
     expect(await store.tasks()).toEqual([ASTROID.task]);
     expect((await store.get(ASTROID.task))?.version).toBe(2);
     expect((await store.addReference(ASTROID.task, statesA)).version).toBe(3);
-    expect(await readdir(data)).toEqual([taskFileName(ASTROID.task)]);
+    expect(await entries(data)).toEqual([taskFileName(ASTROID.task)]);
     const seeded = ptaFromJson(await readFile(path.join(seed, taskFileName(ASTROID.task)), 'utf8'));
     expect(seeded.ok && seeded.value.version).toBe(2);
   });
@@ -74,7 +79,7 @@ describe('ReferenceStore', () => {
     await writeFile(path.join(data, '.broken.json.1.abc.tmp'), 'half written');
     const warnings: string[] = [];
     const store = await ReferenceStore.open({ dataDir: data, warn: (m) => warnings.push(m) });
-    expect(await readdir(data)).toEqual([expect.stringMatching(/^broken\.json\.unreadable-\d{8}T\d{6}Z$/)]);
+    expect(await entries(data)).toEqual([expect.stringMatching(/^broken\.json\.unreadable-\d{8}T\d{6}Z$/)]);
     expect(warnings).toEqual([expect.stringMatching(/broken\.json: truncated or corrupt: .* moved aside/)]);
     expect(await store.get('broken')).toBeUndefined();
     expect(await store.list()).toEqual([]);
@@ -84,6 +89,7 @@ describe('ReferenceStore', () => {
     const data = await dir();
     const writer = await ReferenceStore.open({ dataDir: data });
     for (const t of ['a', 'b', 'c']) await writer.addReference(t, statesA);
+    await writer.close();
     const store = await ReferenceStore.open({ dataDir: data, maxEntries: 2 });
     for (const t of ['a', 'b', 'c']) await store.get(t);
     expect(store.cacheStats()).toMatchObject({ entries: 2, misses: 3 });
@@ -97,6 +103,7 @@ describe('seed copy', () => {
     const src = await dir();
     const w = await ReferenceStore.open({ dataDir: src });
     await w.addReference('x__y-1', statesA);
+    await w.close();
     const seed = await dir();
     await mkdir(path.join(seed, 'example'));
     await cp(path.join(src, 'x__y-1.json'), path.join(seed, 'example', 'x__y-1.json'));
