@@ -133,7 +133,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       metrics.refusals.inc({ code: 'bad_message' });
       return refuseUpgrade(req.raw.socket, reply, 'bad_message', upgradeRefused);
     }
-    if (route === '/healthz' || ((req.method === 'GET' || req.method === 'HEAD') && isPublicWebPath(route ?? ''))) return;
+    // Liveness and readiness are open: balancers and Kubernetes probes send no token (the reason a replica is not
+    // ready, which may name the Redis endpoint, is only given to a request with one).
+    if (route === '/healthz' || route === '/readyz' || ((req.method === 'GET' || req.method === 'HEAD') && isPublicWebPath(route ?? ''))) return;
     // While shutting down only readiness and metrics are still answered.
     const closing = !accepting && route !== '/readyz' && route !== '/metrics';
     const id = auth.identify(req);
@@ -229,6 +231,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     // Redis answers PING (and takes writes) within a deadline; a paused Redis keeps its TCP link up.
     readiness: async () => (accepting ? store.health(READINESS_DEADLINE_MS) : 'server shutting down'),
     principal: (req: FastifyRequest) => auth.principal(req),
+    identified: (req: FastifyRequest) => auth.identify(req).ok,
     learning,
     ...(durable ? { durable } : {}),
   };

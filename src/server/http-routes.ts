@@ -30,6 +30,8 @@ export interface RouteDeps {
   readiness: () => Promise<string | undefined>;
   /** Whom a request speaks for (its token's tenant and role; the local operator while auth is off). */
   principal: (req: FastifyRequest) => Principal;
+  /** True when the request carries a valid token (always while auth is off). */
+  identified: (req: FastifyRequest) => boolean;
   /** Who may grow which PTA, how much. */
   learning: LearningGuard;
 }
@@ -66,9 +68,11 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
   };
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_req, reply) => {
+  app.get('/readyz', async (req, reply) => {
     const why = await deps.readiness();
-    return why === undefined ? { status: 'ready' } : reply.code(503).send({ status: 'not ready', error: { code: 'unavailable', message: why } });
+    if (why === undefined) return { status: 'ready' };
+    const message = deps.identified(req) ? why : 'not ready (the reason is given to a request with a token)';
+    return reply.code(503).send({ status: 'not ready', error: { code: 'unavailable', message } });
   });
   app.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
 

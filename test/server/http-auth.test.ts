@@ -45,6 +45,8 @@ describe('auth', () => {
     }
     expect(await errorOf(await fetch(`${locked.url}/v1/tasks`))).toMatchObject({ status: 401, code: 'unauthorized' });
     expect((await fetch(`${locked.url}/healthz`)).status).toBe(200);
+    // Readiness too: balancers and Kubernetes probes send no token (deploy/ probes /readyz).
+    expect([(await fetch(`${locked.url}/readyz`)).status, await (await fetch(`${locked.url}/readyz`)).json()]).toEqual([200, { status: 'ready' }]);
   });
 
   it('accepts a bearer header; refuses a token in the URL, on every route, naming the ticket instead', async () => {
