@@ -41,6 +41,24 @@ class RewardsTest(unittest.TestCase):
         self.assertEqual(got[0], self.batch[0]["score"]["total"] * 0.01)
         self.assertTrue(math.isnan(got[1]))
 
+    def test_on_error_covers_completions_that_are_not_a_log(self):
+        # Plain text and cut JSON (a model writing garbage): refused locally, yet on_error applies and the batch's
+        # good completions are still scored (both used to raise bad_input for the whole batch).
+        garbage = ["I could not fix it, sorry.", self.texts[0][:200]]
+        trl = TrlReward(self.url, task_key="instance_id", on_error=-1.0)
+        got = trl(["p"] * 3, [self.texts[1], *garbage], instance_id=[support.ASTROID_TASK] * 3)
+        self.assertEqual(got, [self.batch[1]["score"]["total"] * 0.01, -1.0, -1.0])
+        verl = VerlReward(self.url, on_error="nan")
+        got = verl.batch(["d"] * 3, [garbage[0], self.texts[2], garbage[1]], [support.ASTROID_TASK] * 3)
+        self.assertTrue(math.isnan(got[0]) and math.isnan(got[2]))
+        self.assertEqual(got[1], self.batch[2]["score"]["total"] * 0.01)
+        self.assertTrue(math.isnan(verl("d", garbage[0], support.ASTROID_TASK)))
+        per_step = VerlReward(self.url, per_step=True, on_error=0.0)("d", garbage[1], support.ASTROID_TASK)
+        self.assertEqual(per_step, {"score": 0.0, "step_rewards": [], "struct": -1.0, "cov": -1.0, "coh": -1.0, "temp": -1.0})
+        with self.assertRaises(SteplensError) as e:
+            TrlReward(self.url)(["p"], garbage[:1], task=[support.ASTROID_TASK])
+        self.assertEqual(e.exception.code, "bad_input")
+
     def test_verl_compute_score_returns_the_batch_score(self):
         score = VerlReward(self.url)
         self.assertEqual(score("swe-gym", self.texts[0], support.ASTROID_TASK, {"index": 0}), self.batch[0]["score"]["total"] * 0.01)
