@@ -53,7 +53,7 @@ beforeAll(async () => {
   await writeFile(path.join(cal, 'calibration.json'), JSON.stringify({ policy: { blindRetry: { warn: 2, stop: 5 } }, tradeoff: { runs: { passing: 3, failing: 2 }, choice: { maxFalseStop: 0.05 } } }));
   await writeFile(path.join(cal, 'tradeoff.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60"><title>trade-off</title><rect width="120" height="60" fill="#0072B2"/></svg>\n');
   open = await startApp({ dataDir: path.join(dir, 'open'), seedDirs: [EXAMPLE], calibrationDir: cal });
-  locked = await startApp({ dataDir: path.join(dir, 'locked'), tokens: ['web-s3cret'] });
+  locked = await startApp({ dataDir: path.join(dir, 'locked'), tokens: ['web-s3cret', { token: 'web-metrics', role: 'metrics' }] });
   browser = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
@@ -192,6 +192,16 @@ describe('the web view in Chromium', () => {
     expect(feeds.every((u) => /[?&]ticket=[\w.-]+/.test(u))).toBe(true);
     expect(new Set(feeds).size).toBe(feeds.length);
     await shot(page, 'token');
+    await page.close();
+  });
+
+  it('tells a metrics token it cannot list sessions (it used to say "No sessions yet")', async () => {
+    const page = await newPage(/403 \(Forbidden\)/);
+    await page.goto(`${locked.url}/`);
+    await page.getByLabel('Bearer token').fill('web-metrics');
+    await page.keyboard.press('Enter');
+    await page.locator('.badge.live-stopped').waitFor();
+    await expect.poll(() => page.locator('tr.empty').textContent()).toMatch(/This token cannot list sessions: .*needs/);
     await page.close();
   });
 

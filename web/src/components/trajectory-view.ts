@@ -56,26 +56,31 @@ function reportBlock(report: Report, final: FinalMessage | undefined): HTMLEleme
     ...(final?.reason ? [['ended by', final.reason] as [string, string]] : []),
     ...(final?.learned ? [['learned', final.learned.version !== undefined ? `PTA now v${final.learned.version}` : `no: ${final.learned.error?.message ?? 'not stored'}`] as [string, string]] : []),
   ];
+  // In a scroll box like the steps table, its step lists wrapping: a long session's lists widened the whole page.
   const waste =
     report.waste.length === 0
       ? h('p', {}, 'No wasted steps found.')
       : h(
-          'table',
-          { class: 'compact' },
-          h('caption', {}, 'Waste (shaded grey on the chart)'),
-          h('thead', {}, h('tr', {}, ...['category', 'steps', 'tool', 'wasted steps', 'wasted tokens'].map((c) => h('th', { scope: 'col' }, c)))),
+          'div',
+          { class: 'table-wrap' },
           h(
-            'tbody',
-            {},
-            ...report.waste.map((w) =>
-              h(
-                'tr',
-                {},
-                h('td', {}, w.category.replace(/_/g, ' ')),
-                h('td', { class: 'mono' }, stepsText(w.steps)),
-                h('td', { class: 'mono' }, w.tool),
-                h('td', { class: 'num' }, String(w.wastedSteps)),
-                h('td', { class: 'num' }, String(Math.round(w.wastedTokens))),
+            'table',
+            { class: 'compact' },
+            h('caption', {}, 'Waste (shaded grey on the chart)'),
+            h('thead', {}, h('tr', {}, ...['category', 'steps', 'tool', 'wasted steps', 'wasted tokens'].map((c) => h('th', { scope: 'col' }, c)))),
+            h(
+              'tbody',
+              {},
+              ...report.waste.map((w) =>
+                h(
+                  'tr',
+                  {},
+                  h('td', {}, w.category.replace(/_/g, ' ')),
+                  h('td', { class: 'mono wrap' }, stepsText(w.steps)),
+                  h('td', { class: 'mono' }, w.tool),
+                  h('td', { class: 'num' }, String(w.wastedSteps)),
+                  h('td', { class: 'num' }, String(Math.round(w.wastedTokens))),
+                ),
               ),
             ),
           ),
@@ -156,7 +161,7 @@ export function trajectoryPanel(view: TrajectoryView): TrajectoryPanel {
       h(
         'p',
         {},
-        `score ${one(s.score.total)} (reward ${signed(s.reward)}) · Φstruct ${one(s.score.struct)} · Φcov ${one(s.score.cov)} · Φcoh ${s.score.coh.toFixed(2)} · Φtemp ${s.score.temp.toFixed(2)} · projected tier `,
+        `score ${one(s.score.total)} (reward ${signed(s.reward)}) · Φstruct ${one(s.score.struct)} · Φcov ${one(s.score.cov)} · Φcoh ${s.score.coh.toFixed(2)} · Φtemp ${s.score.temp.toFixed(2)} · ${final?.passed === undefined ? 'projected tier' : 'tier'} `,
         tierChip(s.tier),
         s.file ? ` · file ${s.file}` : '',
       ),

@@ -258,6 +258,8 @@ export const sessionsPage: Page = (main) => {
       setText(liveBadge, status === 'live' ? '● live' : status === 'connecting' ? 'connecting…' : status === 'retrying' ? 'reconnecting…' : 'stopped');
       liveBadge.className = `badge live-${status}`;
       liveBadge.title = detail ?? '';
+      // Refused for good (a `metrics` token, a revoked one): say so where the list would be, not "No sessions yet".
+      if (status === 'stopped' && detail) empty.firstElementChild?.replaceChildren(`This token cannot list sessions: ${detail}`);
     },
     onEvent: (e) => {
       switch (e.type) {
