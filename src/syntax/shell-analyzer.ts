@@ -14,6 +14,8 @@ export interface ShellAnalyzerOptions {
   cacheBytes?: number;
   /** Characters of a command sent to tree-sitter (default {@link MAX_PARSE_CHARS}); see {@link parseShell}. */
   maxParseChars?: number;
+  /** Milliseconds one parse may take (default {@link PARSE_BUDGET_MS}); see {@link parseShell}. */
+  parseBudgetMs?: number;
 }
 
 /**
@@ -24,6 +26,15 @@ export interface ShellAnalyzerOptions {
  * calibration set has 6,111 characters.
  */
 export const MAX_PARSE_CHARS = 16 * 1024;
+/**
+ * Wall-clock budget of one parse. tree-sitter-bash's error recovery is superlinear: 16 KiB of `a|a|...|` (a
+ * trailing `|`) took 6 s, so three such steps from one tenant held every tenant's event loop for 13 s. The
+ * slowest real command (6,111 characters) parses in about 30 ms; a parse over the budget is halted and the
+ * command counts as unparsed (no commands, ok=false), as one tree-sitter throws on. Only commands over
+ * {@link BUDGETED_CHARS} carry the budget (the check costs about 5 % of a short parse).
+ */
+export const PARSE_BUDGET_MS = 100;
+const BUDGETED_CHARS = 512;
 /** Commands longer than this are analysed but not cached (a large heredoc is rarely repeated). */
 const MAX_CACHED_CHARS = 16 * 1024;
 
@@ -63,12 +74,20 @@ function toSimple(raw: RawCommand): SimpleCommand | undefined {
  * `maxChars` characters are parsed (a longer command is cut at a line end) and at most MAX_WALK_NODES
  * syntax nodes are walked; a command cut either way yields the commands found so far and ok=false.
  */
-export function parseShell(parser: Parser, command: string, maxChars = MAX_PARSE_CHARS): ParsedShell {
+export function parseShell(parser: Parser, command: string, maxChars = MAX_PARSE_CHARS, budgetMs = PARSE_BUDGET_MS): ParsedShell {
   const part = parsedPart(command, maxChars);
-  let tree: Parser.Tree;
+  let tree: Parser.Tree | undefined;
   try {
-    tree = parser.parse(part);
+    if (part.length <= BUDGETED_CHARS) tree = parser.parse(part);
+    else {
+      const deadline = performance.now() + budgetMs;
+      tree = parser.parse(part, null, { progressCallback: () => performance.now() > deadline });
+    }
   } catch {
+    tree = undefined;
+  }
+  if (!tree) {
+    parser.reset(); // a halted parse would otherwise resume on the next command
     return { commands: [], ok: false };
   }
   const raw: RawCommand[] = [];
@@ -101,6 +120,7 @@ export function parseShell(parser: Parser, command: string, maxChars = MAX_PARSE
 export function createShellAnalyzer(options: ShellAnalyzerOptions = {}): ShellAnalyzer & { cacheStats(): CacheStats } {
   let parser: Parser | undefined; // made by the first parse that misses the cache
   const maxChars = options.maxParseChars ?? MAX_PARSE_CHARS;
+  const budgetMs = options.parseBudgetMs ?? PARSE_BUDGET_MS;
   const cache = new LRUCache<string, ParsedShell>({
     max: options.cacheSize ?? 5000,
     maxSize: options.cacheBytes ?? 32 * 1024 * 1024,
@@ -110,7 +130,7 @@ export function createShellAnalyzer(options: ShellAnalyzerOptions = {}): ShellAn
     parse(command: string): ParsedShell {
       const hit = cache.get(command);
       if (hit) return hit;
-      const parsed = parseShell((parser ??= newParser('bash')), command, maxChars);
+      const parsed = parseShell((parser ??= newParser('bash')), command, maxChars, budgetMs);
       if (command.length <= MAX_CACHED_CHARS) cache.set(command, parsed);
       return parsed;
     },

@@ -1,0 +1,32 @@
+/**
+ * One bash parse has a wall-clock budget: tree-sitter-bash's error recovery is superlinear (16 KiB of `a|a|...|`
+ * took seconds), and the event loop it holds is every tenant's. A parse over the budget counts as unparsed, and the
+ * parser goes on parsing the next command from scratch.
+ */
+import { describe, expect, it } from 'vitest';
+import { createShellAnalyzer } from '../../src/syntax/shell-analyzer.js';
+
+const HOSTILE = `echo 1|${'a|'.repeat(8150)}`;
+const REAL = 'cd /testbed && python -m pytest tests/test_x.py -q 2>&1 | tail -20';
+
+describe('the parse budget', () => {
+  it('halts a parse over the budget: no commands, not ok; the next command parses as if nothing happened', () => {
+    const halted = createShellAnalyzer({ parseBudgetMs: 0 });
+    expect(halted.parse(`${REAL}\n`.repeat(200))).toEqual({ commands: [], ok: false });
+    expect(halted.parse(REAL)).toEqual(createShellAnalyzer().parse(REAL));
+  });
+
+  it('a long real command stays within the default budget', () => {
+    const long = Array.from({ length: 60 }, (_, i) => `grep -rn "def f${i}" src/ | head -20 && python -c "print(${i})" 2>&1`).join('\n');
+    const parsed = createShellAnalyzer().parse(long);
+    expect(parsed.ok).toBe(true);
+    expect(parsed.commands.filter((c) => c.name === 'grep')).toHaveLength(60);
+  });
+
+  // A guard against catastrophic parse time, not a speed target: the old code took 2.5-6 s on this input.
+  it('a hostile 16 KiB pipeline costs about the budget, not seconds', () => {
+    const started = performance.now();
+    expect(createShellAnalyzer().parse(HOSTILE).ok).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+});
