@@ -22,6 +22,14 @@ interface Item {
 /** The result of completing a pending step with its observation. */
 export type Completion = Pick<PendingStep, 'observation' | 'exitCode' | 'cwd'>;
 
+/**
+ * Steps the queue holds at most. A step whose observation never comes holds every later one back: a stream of
+ * actions behind it (one `model_response.id` repeated, so no later response closes it) grew the queue without
+ * bound (a server of 4 GB died of one session) and made each action's scan quadratic. Past the bound the oldest
+ * steps are given up on their observation and emitted without it; real logs hold a handful (parallel tool calls).
+ */
+export const MAX_QUEUED_STEPS = 64;
+
 export class StepQueue {
   private items: Item[] = [];
   private nextT = 0;
@@ -29,6 +37,7 @@ export class StepQueue {
   /** Adds a step; `done` when no observation will follow. `key` pairs it with its observation. */
   add(step: PendingStep, opts: { done?: boolean; key?: string; group?: string } = {}): void {
     this.items.push({ step, done: opts.done ?? false, key: opts.key, group: opts.group });
+    for (let i = 0; i < this.items.length - MAX_QUEUED_STEPS; i++) this.items[i]!.done = true;
   }
 
   /** Completes the pending step with this key; false when none waits for it. */

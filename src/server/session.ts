@@ -177,11 +177,17 @@ export class Session {
       if (typeof payload !== 'object' || payload === null) {
         return { kind: 'invalid', message: `step: expected one raw ${this.format} event (a JSON object or array)` };
       }
-      results = this.parser.push(payload).steps.map((s) => this.push(s));
+      results = this.withinLimit(this.parser.push(payload).steps).map((s) => this.push(s));
     }
     // Accepted once scored: a fault while scoring leaves the seq to be sent again.
     this.lastSeq = seq;
     return { kind: 'accepted', frames: this.framesFor(seq, results), results };
+  }
+
+  /** The steps a raw event (or the parser's end) released that fit under the session's step limit. */
+  private withinLimit(steps: Step[]): Step[] {
+    const room = Math.max(0, this.maxSteps - this.scored);
+    return steps.length <= room ? steps : steps.slice(0, room);
   }
 
   /** Scores one step the session owns (parsed from its frame), numbered in place. */
@@ -218,7 +224,7 @@ export class Session {
   finish(): { frames: StepFrame[]; results: StepResult[]; report: TrajectoryReport } {
     const first = !this.finishing;
     this.finishing = true;
-    const steps = first && this.parser ? this.parser.end().steps : [];
+    const steps = first && this.parser ? this.withinLimit(this.parser.end().steps) : [];
     const results = steps.map((s) => this.push(s));
     const frames = this.framesFor(Math.max(this.lastSeq, 0), results);
     return { frames, results, report: this.live.report(this.passed) };
