@@ -136,11 +136,16 @@ class _Scorer:
         self.http = HttpClient(self.url, token=self.token, timeout=timeout)
         self.format, self.scale, self.on_error, self.policy, self.timeout = format, scale, on_error, policy, timeout
 
-    def _items(self, trajectories: Sequence[Any], labels: Sequence[Tuple[str, Optional[bool]]]) -> List[Dict[str, Any]]:
-        out = []
+    def _items(self, trajectories: Sequence[Any], labels: Sequence[Tuple[str, Optional[bool]]]) -> List[Union[Dict[str, Any], SteplensError]]:
+        """One score request per completion, or the error that it is not a log (a model writing garbage is the
+        common failure in RL: it gets ``on_error`` like a server refusal, and the others are still scored)."""
+        out: List[Union[Dict[str, Any], SteplensError]] = []
+        fmt = None if self.format == "auto" else self.format
         for i, (traj, (task, passed)) in enumerate(zip(trajectories, labels)):
-            fmt = None if self.format == "auto" else self.format
-            out.append(score_request(task, trajectory_of(traj, f"completion {i} ({task})"), format=fmt, passed=passed, policy=self.policy))
+            try:
+                out.append(score_request(task, trajectory_of(traj, f"completion {i} ({task})"), format=fmt, passed=passed, policy=self.policy))
+            except SteplensError as error:
+                out.append(error)
         return out
 
     def _value(self, result: Any) -> float:
@@ -153,10 +158,19 @@ class _Scorer:
         return float(result["score"]["total"]) * self.scale
 
     def scores(self, trajectories: Sequence[Any], labels: Sequence[Tuple[str, Optional[bool]]]) -> List[float]:
-        """Composite scores of many trajectories in one ``/v1/score/batch`` call."""
-        if not trajectories:
-            return []
-        return [self._value(r) for r in self.http.score_batch(self._items(trajectories, labels))]
+        """Composite scores of many trajectories in one ``/v1/score/batch`` call (completions that are not a log
+        are not sent: they get ``on_error``)."""
+        items = self._items(trajectories, labels)
+        if self.on_error == "raise":
+            for item in items:
+                if isinstance(item, SteplensError):
+                    raise item
+        sent = [i for i, item in enumerate(items) if not isinstance(item, SteplensError)]
+        results: List[Any] = list(items)
+        if sent:
+            for i, r in zip(sent, self.http.score_batch([items[i] for i in sent])):
+                results[i] = r
+        return [self._value(r) for r in results]
 
 
 class TrlReward(_Scorer):
@@ -212,10 +226,14 @@ class VerlReward(_Scorer):
         task, passed = self._label(ground_truth, extra_info)
         if not self.per_step:
             return self.scores([solution_str], [(task, passed)])[0]
-        report = self.http.score(task, trajectory_of(solution_str, f"solution of {task}"),
-                                 format=None if self.format == "auto" else self.format, passed=passed, policy=self.policy)
-        rewards = step_rewards(self.url, task, solution_str, format=self.format, policy=self.policy, passed=passed,
-                               token=self.token, timeout=self.timeout, reward=self.reward, gamma=self.gamma)
+        try:
+            report = self.http.score(task, trajectory_of(solution_str, f"solution of {task}"),
+                                     format=None if self.format == "auto" else self.format, passed=passed, policy=self.policy)
+            rewards = step_rewards(self.url, task, solution_str, format=self.format, policy=self.policy, passed=passed,
+                                   token=self.token, timeout=self.timeout, reward=self.reward, gamma=self.gamma)
+        except SteplensError as error:
+            # Not a log, or refused: ``on_error`` for the score, no step rewards, and -1 for each component (unknown).
+            return {"score": self._value(error), "step_rewards": [], **{k: -1.0 for k in ("struct", "cov", "coh", "temp")}}
         vec = report["score"]
         return {"score": self._value(report), "step_rewards": rewards,
                 **{k: (-1.0 if vec[k] is None else float(vec[k])) for k in ("struct", "cov", "coh", "temp")}}
