@@ -29,9 +29,9 @@ export interface ServerLimits {
   outgoingQueueBytes: number;
   /** Largest HTTP body in bytes (default 64 MiB). */
   maxBodyBytes: number;
-  /** Ended sessions kept for `resume` and GET /v1/sessions/:id within the resume window; the oldest go first past it (default 10,000). */
+  /** Ended sessions kept for `resume` and GET /v1/sessions/:id within the resume window; past it the oldest of the tenant holding the most go first (default 10,000). */
   maxEndedSessions: number;
-  /** Bytes the kept ended sessions may hold (their frame logs and finals, estimated; default 64 MiB); the oldest go first past it. */
+  /** Bytes the kept ended sessions may hold (their frame logs and finals, estimated; default 64 MiB); past it the oldest of the tenant holding the most bytes go first. */
   maxEndedSessionBytes: number;
   /**
    * Web view live-feed viewers at once (default 64; more get `overloaded`). With two tenants or more, agents
