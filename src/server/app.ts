@@ -86,7 +86,17 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const learning = new LearningGuard(resolved.limits, store.minReferences, resolved.tenants > 1);
   const connections = new Map<number, Connection>();
   const learner = resolved.forecast !== undefined && options.forecastLearn !== undefined ? new ForecastLearner(resolved.forecast, options.forecastLearn, log) : undefined;
-  const live = new LiveFeed({ maxViewers: resolved.limits.liveViewers, queueBytes: resolved.limits.liveQueueBytes, config: resolved.config, metrics, log, tenants: resolved.tokens.length > 0 });
+  const live = new LiveFeed({
+    maxViewers: resolved.limits.liveViewers,
+    perTenant: resolved.limits.liveViewersPerTenant,
+    // Several tenants: a few slots no agent can take, so an operator can always watch.
+    forOperators: resolved.tenants > 1 ? Math.floor(resolved.limits.liveViewers / 16) : 0,
+    queueBytes: resolved.limits.liveQueueBytes,
+    config: resolved.config,
+    metrics,
+    log,
+    tenants: resolved.tokens.length > 0,
+  });
   const registryDeps: RegistryDeps = {
     store,
     analyzers,

@@ -28,6 +28,10 @@ import type { Session, StepFrame } from './session.js';
 export interface LiveFeedOptions {
   /** Viewers at once; more get `overloaded` (503). */
   maxViewers: number;
+  /** Viewers one tenant that is not an operator may hold; more get `quota_exceeded` (429). Default: `maxViewers`. */
+  perTenant?: number;
+  /** Of `maxViewers`, slots only operators may take (agents past the rest get `overloaded`). Default 0. */
+  forOperators?: number;
   /** Bytes a viewer may have waiting to be written (beyond its first event) before it is dropped as too slow. */
   queueBytes: number;
   /** Comment line sent this often, so idle proxies keep the response open and dead viewers are noticed. */
@@ -53,12 +57,17 @@ interface Viewer {
   session: string | undefined;
   /** Bytes of its first event: shared with other viewers, so they are not counted against its queue. */
   first: number;
+  /** The tenant whose share it counts against; undefined for an operator's (operators have no share). */
+  holder: string | undefined;
 }
 
 const event = (json: string): Buffer => Buffer.from(`data: ${json}\n\n`, 'utf8');
 
 export class LiveFeed implements SessionObserver {
   private readonly viewers = new Set<Viewer>();
+  /** Viewers of each tenant that is not an operator's (their share), and of them all. */
+  private readonly held = new Map<string, number>();
+  private agents = 0;
   private readonly gauge: Gauge;
   private readonly dropped: Counter;
   private registry: SessionRegistry | undefined;
@@ -101,14 +110,30 @@ export class LiveFeed implements SessionObserver {
       const session = id === undefined || tenant === undefined || (bound !== undefined && bound !== id) ? undefined : registry.find(tenant, id);
       if (id !== undefined && session === undefined) return sendError(reply, this.opts.metrics, 'unknown_session', `no session ${id}`);
       if (bound !== undefined && id === undefined) return sendError(reply, this.opts.metrics, 'bad_message', 'this ticket opens one session feed: add ?session=');
-      if (this.viewers.size >= this.opts.maxViewers) {
-        return sendError(reply, this.opts.metrics, 'overloaded', `the server already has ${this.opts.maxViewers} live viewers`);
-      }
+      const refused = this.refusal(principal);
+      if (refused !== undefined) return sendError(reply, this.opts.metrics, refused.code, refused.message);
       reply.hijack();
       this.attach(req.raw, reply.raw, principal, session);
       return reply;
     });
     app.addHook('preClose', async () => this.close());
+  }
+
+  /**
+   * Why `principal` may not open one more feed, or undefined. A tenant's share is checked first, as a session
+   * quota is: one tenant alone must not fill the slots of every other tenant and of the operators.
+   */
+  refusal(principal: Principal): { code: 'quota_exceeded' | 'overloaded'; message: string } | undefined {
+    const { maxViewers, perTenant = maxViewers, forOperators = 0 } = this.opts;
+    const operator = can(principal, 'operate');
+    if (!operator && perTenant < maxViewers && (this.held.get(principal.tenant) ?? 0) >= perTenant) {
+      return { code: 'quota_exceeded', message: `this tenant already has ${perTenant} live viewers, its limit: close some first` };
+    }
+    if (this.viewers.size >= maxViewers) return { code: 'overloaded', message: `the server already has ${maxViewers} live viewers` };
+    if (!operator && this.agents >= maxViewers - forOperators) {
+      return { code: 'overloaded', message: `the server already has ${this.agents} live viewers of agents (${forOperators} more are kept for operators)` };
+    }
+    return undefined;
   }
 
   /** Starts a viewer on an HTTP response: headers, then its first event (the snapshot, or the session's view). */
@@ -123,12 +148,14 @@ export class LiveFeed implements SessionObserver {
     });
     const scope = can(principal, 'operate') ? ALL : principal.tenant;
     const first = session !== undefined ? this.view(session) : this.snapshot(scope);
-    const viewer: Viewer = { res, scope, session: session?.key, first: first.length };
+    const viewer: Viewer = { res, scope, session: session?.key, first: first.length, holder: scope === ALL ? undefined : principal.tenant };
     this.viewers.add(viewer);
+    if (viewer.holder !== undefined) {
+      this.held.set(viewer.holder, (this.held.get(viewer.holder) ?? 0) + 1);
+      this.agents++;
+    }
     this.gauge.set(this.viewers.size);
-    const gone = (): void => {
-      if (this.viewers.delete(viewer)) this.gauge.set(this.viewers.size);
-    };
+    const gone = (): void => this.remove(viewer);
     req.socket?.setNoDelay?.(true);
     res.on('close', gone);
     res.on('error', gone);
@@ -142,6 +169,18 @@ export class LiveFeed implements SessionObserver {
     }
     req.socket?.once('close', gone);
     this.write(viewer, first);
+  }
+
+  /** Forgets a viewer and gives its slot (and its tenant's share) back; idempotent. */
+  private remove(v: Viewer): void {
+    if (!this.viewers.delete(v)) return;
+    if (v.holder !== undefined) {
+      const n = (this.held.get(v.holder) ?? 1) - 1;
+      if (n > 0) this.held.set(v.holder, n);
+      else this.held.delete(v.holder);
+      this.agents--;
+    }
+    this.gauge.set(this.viewers.size);
   }
 
   /** The snapshot of a scope, built once per change of its sessions. */
@@ -194,8 +233,7 @@ export class LiveFeed implements SessionObserver {
     if (v.res.writableLength > this.opts.queueBytes + v.first) {
       this.dropped.inc();
       this.opts.log.warn({ queued: v.res.writableLength, scope: v.scope }, 'live viewer not reading: dropped');
-      this.viewers.delete(v);
-      this.gauge.set(this.viewers.size);
+      this.remove(v);
       v.res.destroy();
       return;
     }
@@ -269,6 +307,8 @@ export class LiveFeed implements SessionObserver {
     clearInterval(this.heartbeat);
     for (const v of this.viewers) v.res.end();
     this.viewers.clear();
+    this.held.clear();
+    this.agents = 0;
     this.gauge.set(0);
   }
 }

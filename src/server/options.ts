@@ -29,12 +29,20 @@ export interface ServerLimits {
   outgoingQueueBytes: number;
   /** Largest HTTP body in bytes (default 64 MiB). */
   maxBodyBytes: number;
-  /** Ended sessions kept for `resume` and GET /v1/sessions/:id within the resume window; the oldest go first past it (default 10,000). */
+  /** Ended sessions kept for `resume` and GET /v1/sessions/:id within the resume window; past it the oldest of the tenant holding the most go first (default 10,000). */
   maxEndedSessions: number;
-  /** Bytes the kept ended sessions may hold (their frame logs and finals, estimated; default 64 MiB); the oldest go first past it. */
+  /** Bytes the kept ended sessions may hold (their frame logs and finals, estimated; default 64 MiB); past it the oldest of the tenant holding the most bytes go first. */
   maxEndedSessionBytes: number;
-  /** Web view live-feed viewers at once (default 64). */
+  /**
+   * Web view live-feed viewers at once (default 64; more get `overloaded`). With two tenants or more, agents
+   * together hold at most all but `liveViewers / 16` of them (4 of 64): those are kept for operators.
+   */
   liveViewers: number;
+  /**
+   * Live-feed viewers one tenant that is not an operator may hold (default a quarter of `liveViewers`, at least 2;
+   * with fewer than two tenants, `liveViewers`). Past it, `GET /v1/live` gets `quota_exceeded` (429).
+   */
+  liveViewersPerTenant: number;
   /** Bytes a live-feed viewer may have unread before it is dropped as too slow (default 1 MiB). */
   liveQueueBytes: number;
   /** References one task's PTA may hold; a reference past it is refused `too_large` (default 1,000). */
@@ -177,6 +185,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   maxEndedSessions: 10_000,
   maxEndedSessionBytes: 64 * 1024 * 1024,
   liveViewers: 64,
+  liveViewersPerTenant: 16,
   liveQueueBytes: 1024 * 1024,
   ptaReferences: DEFAULT_PTA_LIMITS.maxReferences,
   ptaNodes: DEFAULT_PTA_LIMITS.maxNodes,
@@ -209,6 +218,8 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   // One tenant (or auth off) may use every slot, as a single-user server always could.
   if (options.limits?.sessionsPerTenant === undefined && tenants <= 1) limits.sessionsPerTenant = limits.totalSessions;
+  // A tenant's share follows liveViewers unless set: one tenant must not hold every viewer slot of a shared server.
+  if (options.limits?.liveViewersPerTenant === undefined) limits.liveViewersPerTenant = tenants <= 1 ? limits.liveViewers : Math.max(2, Math.ceil(limits.liveViewers / 4));
   return {
     limits,
     tokens,

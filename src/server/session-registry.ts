@@ -337,9 +337,9 @@ export class SessionRegistry {
     this.deps.metrics.activeSessions.set(this.openCount());
   }
 
-  /** Keeps an ended session within the ended-session bounds, freeing the oldest ones past them. */
+  /** Keeps an ended session within the ended-session bounds, freeing past them the oldest of the tenant holding the most. */
   private keepEnded(session: Session): void {
-    for (const key of this.endedKept.add(session.key, session.keptBytes())) {
+    for (const key of this.endedKept.add(session.key, session.tenant, session.keptBytes())) {
       const old = this.sessions.get(key);
       if (old) this.free(old, 'ended-session limit');
     }

@@ -2,11 +2,14 @@
  * F3: ended sessions were kept for the whole resume window and counted toward no limit: 5,000 cycles of
  * start / 82 steps / end took RSS from 87 to 620 MB with no session open. They are now bounded by count and
  * by bytes (oldest dropped first), release their scorer when they end, and the metrics say how many are kept.
+ * Past a bound the oldest of the tenant holding the most goes: another tenant's flood of 10,000 empty sessions
+ * freed a victim's final 10 s after it ended, within the 5 min resume window.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Step } from '../../src/core/types.js';
+import { EndedSessions } from '../../src/server/ended-sessions.js';
 import { ASTROID, Client, readSteps, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
 let steps: Step[];
@@ -93,5 +96,79 @@ describe('ended sessions', () => {
     } finally {
       await small.app.close();
     }
+  });
+});
+
+describe('ended sessions of several tenants', () => {
+  const as = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
+
+  it("one tenant's flood frees its own oldest, never another tenant's final within the resume window", async () => {
+    const shared = await startApp({
+      dataDir: `${dir}/tenants`,
+      seedDirs: [EXAMPLE],
+      limits: { maxEndedSessions: 20 },
+      tokens: [
+        { token: 'alice', tenant: 'alice' },
+        { token: 'mallory', tenant: 'mallory' },
+        { token: 'ops', tenant: 'ops', role: 'operator' },
+      ],
+    });
+    try {
+      const alice = await Client.connect(shared.wsUrl, as('alice'));
+      await cycle(alice, 'alice-run');
+      const mallory = await Client.connect(shared.wsUrl, as('mallory'));
+      for (let i = 0; i < 60; i++) {
+        mallory.send({ type: 'start', session: `m-${i}`, task: 'x' });
+        mallory.send({ type: 'end', session: `m-${i}` });
+      }
+      await mallory.nextOf('final', 'm-59');
+      const status = async (token: string, id: string): Promise<number> => (await fetch(`${shared.url}/v1/sessions/${id}`, { headers: as(token) })).status;
+      expect(await status('alice', 'alice-run')).toBe(200);
+      alice.send({ type: 'resume', session: 'alice-run', after: -1 });
+      expect(await alice.nextOf('final', 'alice-run')).toMatchObject({ steps: steps.length });
+      // Mallory's own oldest went: it holds the other 19 slots.
+      expect(await status('mallory', 'm-40')).toBe(404);
+      expect(await status('mallory', 'm-41')).toBe(200);
+      const metrics = await (await fetch(`${shared.url}/metrics`, { headers: as('ops') })).text();
+      expect(gauge(metrics, 'steplens_ended_sessions')).toBe(20);
+      alice.close();
+      mallory.close();
+    } finally {
+      await shared.app.close();
+    }
+  });
+
+  it('past a bound free the oldest of the tenant holding the most (count or bytes), never the newest', () => {
+    const kept = new EndedSessions({ maxEndedSessions: 4, maxEndedSessionBytes: 1000 });
+    expect(kept.add('a:1', 'a', 10)).toEqual([]);
+    expect(kept.add('a:2', 'a', 10)).toEqual([]);
+    expect(kept.add('b:1', 'b', 10)).toEqual([]);
+    expect(kept.add('b:2', 'b', 10)).toEqual([]);
+    // Tied at 2 each before b:3 came: b now holds the most.
+    expect(kept.add('b:3', 'b', 10)).toEqual(['b:1']);
+    // a and b hold 2 each: the older oldest goes.
+    expect(kept.add('c:1', 'c', 10)).toEqual(['a:1']);
+    expect(kept.add('c:2', 'c', 10)).toEqual(['b:2']);
+    expect(kept.add('c:3', 'c', 900)).toEqual(['c:1']);
+    // Over both: one entry of the tenant holding the most entries, then c's (holding the most bytes) until within bytes.
+    expect(kept.add('a:3', 'a', 100)).toEqual(['a:2', 'c:2', 'c:3']);
+    expect([kept.count, kept.bytes]).toEqual([2, 110]);
+    // Alone over the bound, the newest is kept (though its tenant holds the most) and every other goes.
+    expect(kept.add('d:1', 'd', 5000)).toEqual(['a:3', 'b:3']);
+    expect([kept.count, kept.bytes]).toEqual([1, 5000]);
+    kept.delete('d:1');
+    expect([kept.count, kept.bytes]).toEqual([0, 0]);
+  });
+
+  it('stay cheap per add at the default bounds while one tenant floods', () => {
+    const kept = new EndedSessions({ maxEndedSessions: 10_000, maxEndedSessionBytes: 64 * 1024 * 1024 });
+    for (let t = 0; t < 50; t++) kept.add(`t${t}:keep`, `t${t}`, 100);
+    // 40,000 evictions: a scan of the 10,000 kept per add would take seconds (about 300 ms here).
+    const started = performance.now();
+    for (let i = 0; i < 50_000; i++) kept.add(`m:${i}`, 'm', 100);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(kept.count).toBe(10_000);
+    // Every other tenant's session outlived the flood, and their next ones still push out the flood's oldest.
+    for (let t = 0; t < 50; t++) expect(kept.add(`t${t}:more`, `t${t}`, 100)).toEqual([`m:${40_050 + t}`]);
   });
 });

@@ -11,6 +11,7 @@ import { DEFAULT_CONFIG } from '../../src/core/config.js';
 import type { SessionListResponse } from '../../src/protocol/view-bodies.js';
 import { LiveFeed } from '../../src/server/live-feed.js';
 import { createMetrics } from '../../src/server/metrics.js';
+import { resolveOptions } from '../../src/server/options.js';
 import { LOCAL_PRINCIPAL } from '../../src/server/principal.js';
 import { Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
@@ -85,6 +86,64 @@ describe('GET /v1/sessions', () => {
       expect(res.status, q).toBe(400);
     }
     c.close();
+  });
+});
+
+/** Opens `GET /v1/live` as `token`: a feed kept open (200), or the refusal's status and code. */
+async function feed(url: string, token: string): Promise<{ status: number; code?: string; close: () => void }> {
+  const ac = new AbortController();
+  const res = await fetch(`${url}/v1/live`, { headers: as(token), signal: ac.signal });
+  if (res.status === 200) return { status: 200, close: () => ac.abort() };
+  const body = (await res.json()) as { error: { code: string } };
+  return { status: res.status, code: body.error.code, close: () => undefined };
+}
+
+describe('live viewers of several tenants', () => {
+  it('one tenant cannot hold every slot (its share: liveViewersPerTenant), and operators keep slots of their own', async () => {
+    const d = await tempDir();
+    const app = await startApp({
+      dataDir: d,
+      limits: { liveViewers: 16, liveViewersPerTenant: 8 },
+      tokens: [
+        { token: 'greedy', tenant: 'greedy' },
+        { token: 'other', tenant: 'other' },
+        { token: 'ops', tenant: 'ops', role: 'operator' },
+      ],
+    });
+    const open: Array<{ close: () => void }> = [];
+    const keep = async (token: string): Promise<void> => {
+      const f = await feed(app.url, token);
+      expect(f.status, token).toBe(200);
+      open.push(f);
+    };
+    try {
+      for (let i = 0; i < 8; i++) await keep('greedy');
+      expect(await feed(app.url, 'greedy')).toMatchObject({ status: 429, code: 'quota_exceeded' });
+      // Agents together leave 1 slot in 16 to operators.
+      for (let i = 0; i < 7; i++) await keep('other');
+      expect(await feed(app.url, 'other')).toMatchObject({ status: 503, code: 'overloaded' });
+      await keep('ops');
+      expect(await feed(app.url, 'ops')).toMatchObject({ status: 503, code: 'overloaded' });
+      // A slot given back is anyone's again.
+      open.shift()!.close();
+      await expect.poll(async () => /steplens_live_viewers (\d+)/.exec(await (await fetch(`${app.url}/metrics`, { headers: as('ops') })).text())?.[1]).toBe('15');
+      await keep('other');
+    } finally {
+      for (const f of open) f.close();
+      await app.app.close();
+      await removeDir(d);
+    }
+  });
+
+  it('a share defaults to a quarter of liveViewers (at least 2), every slot with one tenant', () => {
+    const two = [
+      { token: 'a', tenant: 'a' },
+      { token: 'b', tenant: 'b' },
+    ];
+    expect(resolveOptions({ tokens: two }).limits.liveViewersPerTenant).toBe(16);
+    expect(resolveOptions({ tokens: two, limits: { liveViewers: 6 } }).limits.liveViewersPerTenant).toBe(2);
+    expect(resolveOptions({ tokens: two, limits: { liveViewers: 6, liveViewersPerTenant: 5 } }).limits.liveViewersPerTenant).toBe(5);
+    expect(resolveOptions({ limits: { liveViewers: 6 } }).limits.liveViewersPerTenant).toBe(6);
   });
 });
 
