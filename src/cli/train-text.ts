@@ -5,6 +5,7 @@ import { SINGLE_SIGNALS, type PriorWeightsReport } from '../core/forecast/prior-
 import { PTA_SIGNALS, type PtaWeightsReport } from '../core/forecast/pta-weights.js';
 import type { Weights } from '../core/config.js';
 import type { StopEvaluation, StopPoint } from '../core/forecast/stop-eval.js';
+import type { NotScored } from '../core/forecast/crossfit.js';
 import type { TrainEvaluation } from '../core/forecast/train.js';
 import type { Interval } from '../core/stats/interval.js';
 import type { Separation } from '../core/stats/separation.js';
@@ -23,8 +24,11 @@ function cell(sep: Separation | undefined, source: string, withInterval = true):
   return `${withInterval ? est(s.auroc, s.interval) : f3(s.auroc)} (${s.nPass}/${s.nFail})`;
 }
 
-/** The within-source table of one view: pPass at the end and after t steps, beside run length both ways. */
-function separationTable(v: ViewEvaluation): string {
+/**
+ * The within-source table of one view: pPass at the end and after t steps, beside run length both ways; `notScored`:
+ * sources no held-out model scored, each named with why (a source missing from the table read as never trained on).
+ */
+function separationTable(v: ViewEvaluation, notScored: readonly NotScored[] = []): string {
   const sources = v.end.withinSource.sources;
   const longer = (s: string) => {
     const x = v.shorter.withinSource.sources.find((y) => y.source === s);
@@ -38,6 +42,7 @@ function separationTable(v: ViewEvaluation): string {
     cell(v.shorter, s.source),
     longer(s.source),
   ]);
+  for (const s of notScored) rows.push([`${s.source} *`, `${s.nPass} / ${s.nFail}`, s.reason, '', '', '', '', '']);
   const ws = v.end.withinSource;
   const meanShorter = v.shorter.withinSource.mean;
   rows.push([
@@ -176,7 +181,7 @@ export function forecastText(e: TrainEvaluation, models: readonly ForecastModel[
     head('headline, leave one source out (each source ranked by a model fitted without it)', lo),
     `${head(`task-disjoint folds (${e.folds} folds, new tasks of the sources trained on)`, tf)}\n`,
     'leave one source out, per source (pPass recalibrated per source on its own other task folds):',
-    separationTable(lo),
+    separationTable(lo, lo.notScored),
     'calibration, leave one source out:',
     calibrationTable(lo, lo.uncalibrated),
     'reliability, leave one source out:',
