@@ -174,12 +174,14 @@ function stopText(st: StopEvaluation): string {
 export function forecastText(e: TrainEvaluation, models: readonly ForecastModel[]): string {
   const lo = e.leaveSourceOut;
   const tf = e.taskFolds;
+  // kappa is chosen on the task-fold scores themselves and the features on these runs (select.ts): not held out.
+  const caveat = e.selection.kappas.length > 1 ? "; kappa chosen on these folds' scores, the features on these runs: optimistic" : '';
   const head = (name: string, v: ViewEvaluation) =>
     `${name}: mean within-source AUROC of pPass ${est(v.end.withinSource.mean, v.end.withinSource.interval)} over ${v.end.withinSource.counted} sources (run length alone: shorter wins ${f3(v.shorter.withinSource.mean)}, longer wins ${v.shorter.withinSource.mean === null ? '-' : f3(1 - v.shorter.withinSource.mean)})`;
   return [
     'forecaster (pPass at the end of each run, passing = positive; AUROC with its 95 % bootstrap interval and n passing / failing runs):',
     head('headline, leave one source out (each source ranked by a model fitted without it)', lo),
-    `${head(`task-disjoint folds (${e.folds} folds, new tasks of the sources trained on)`, tf)}\n`,
+    `${head(`task-disjoint folds (${e.folds} folds, new tasks of the sources trained on${caveat})`, tf)}\n`,
     'leave one source out, per source (pPass recalibrated per source on its own other task folds):',
     separationTable(lo, lo.notScored),
     'calibration, leave one source out:',
@@ -188,7 +190,7 @@ export function forecastText(e: TrainEvaluation, models: readonly ForecastModel[
     reliabilityTable(lo),
     'best-of-N, leave one source out (per source + task with 2 runs or more: resolved tasks of the top-pPass pick, a random pick, an oracle):',
     bestOfNTable(lo),
-    `task-disjoint folds, per source (${e.folds} folds, seed ${e.seed}):`,
+    `task-disjoint folds, per source (${e.folds} folds, seed ${e.seed}${caveat}):`,
     separationTable(tf),
     'calibration, task-disjoint folds:',
     calibrationTable(tf),

@@ -2,7 +2,8 @@
  * What `train` prints of its evaluation, on synthetic runs (one feature row per run):
  * - a source that no leave-one-source-out model could score (the other sources lack a passing run) is listed
  *   with the reason, not dropped from the table;
- * - a side of one run has no bootstrap interval (`[-]`, not "0.000 [0.00, 0.00]").
+ * - a side of one run has no bootstrap interval (`[-]`, not "0.000 [0.00, 0.00]");
+ * - the task-fold figures say kappa was chosen on those same fold scores (the figures themselves unchanged).
  */
 import { describe, expect, it } from 'vitest';
 import { forecastText } from '../../src/cli/train-text.js';
@@ -39,6 +40,8 @@ describe('train text', () => {
     const losoTable = text.slice(text.indexOf('leave one source out, per source'), text.indexOf('calibration, leave one source out'));
     expect(line(losoTable, 'A + m *')).toMatch(/^A \+ m \* +6 \/ 6 +not scored: the other sources have no passing run to fit a model on/);
     expect(losoTable).toMatch(/\nB \+ m \* +0 \/ 8 /);
+    // Nothing chosen on one steering source: no caveat on the task folds.
+    expect(text).not.toContain('optimistic');
   });
 
   it('scores the one steering source by a model of the others when they hold both outcomes (it was dropped)', () => {
@@ -51,12 +54,18 @@ describe('train text', () => {
     ]);
   });
 
-  it('prints [-] for a side of one run', () => {
+  it('prints [-] for a side of one run and marks the task-fold figures as chosen on those folds', () => {
     const runs = [...source('A', 6, 6, 1), ...source('B', 6, 6, 2), ...source('C', 1, 2, 3)];
     const r = trainForecast(runs, options);
     const text = forecastText(r.evaluation, r.models);
     const c = r.evaluation.leaveSourceOut.end.withinSource.sources.find((s) => s.source === 'C + m')!;
     expect(c).toMatchObject({ nPass: 1, nFail: 2, interval: null });
     expect(line(text, 'C + m *')).toMatch(new RegExp(`^C \\+ m \\* +1 / 2 +${c.auroc!.toFixed(3)} \\[-\\] `));
+    expect(r.evaluation.selection.kappas.length).toBeGreaterThan(1);
+    const tf = r.evaluation.taskFolds.end.withinSource;
+    expect(text).toContain(
+      `task-disjoint folds (3 folds, new tasks of the sources trained on; kappa chosen on these folds' scores, the features on these runs: optimistic): mean within-source AUROC of pPass ${tf.mean!.toFixed(3)}`,
+    );
+    expect(text).toContain("task-disjoint folds, per source (3 folds, seed 1; kappa chosen on these folds' scores, the features on these runs: optimistic):");
   });
 });
