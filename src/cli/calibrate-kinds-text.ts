@@ -1,5 +1,6 @@
 /** Human-readable per-kind section of `steplens calibrate` (one threshold table per signal kind). */
 import { CALIBRATION_KINDS, DEFAULT_BOUND, type BoundSpec, type Calibration, type CalibrationKind, type LevelChoice, type ThresholdRow } from '../core/calibrate/index.js';
+import type { PathCount } from './calibrate-load.js';
 import { renderTable } from './table.js';
 
 const MEANING: Record<CalibrationKind, string> = {
@@ -33,12 +34,24 @@ function kindText(kind: CalibrationKind, c: Calibration): string {
   return `${kind}: ${MEANING[kind]}\n${renderTable(header, rows)}this kind alone: ${levelText('warn', t.warn)}; ${levelText('stop', t.stop)}\n`;
 }
 
+/** "N without one left out" and the prior line: counts of PATH... only; a --runs file does not carry them (never printed as 0). */
+function countsText(left: PathCount, priorRefs: PathCount): [string, string] {
+  if (left.paths === null || priorRefs.paths === null)
+    return [
+      'the number without one left out is not known for saved runs (--runs)',
+      'reference-free scores: as saved (--runs); how many bundled reference trajectories their temporal prior pooled is not known',
+    ];
+  const saved = left.saved ? ' (of PATH; not known for the --runs files)' : '';
+  return [`${left.paths} without one left out${saved}`, `reference-free scores: temporal prior pooled from ${priorRefs.paths} bundled reference trajectories${saved}`];
+}
+
 /** The per-kind tables (reference-free), their single-kind recommendations and the naive repeat rule. */
-export function perKindText(c: Calibration, left: number, priorRefs: number, bound: BoundSpec = DEFAULT_BOUND): string {
+export function perKindText(c: Calibration, left: PathCount, priorRefs: PathCount, bound: BoundSpec = DEFAULT_BOUND): string {
   const b = c.baseline;
+  const [leftOut, prior] = countsText(left, priorRefs);
   const head =
-    `${c.runs.passing + c.runs.failing} runs with a known outcome (${c.runs.passing} passing, ${c.runs.failing} failing); ${left} without one left out\n` +
-    `reference-free scores: temporal prior pooled from ${priorRefs} bundled reference trajectories\n` +
+    `${c.runs.passing + c.runs.failing} runs with a known outcome (${c.runs.passing} passing, ${c.runs.failing} failing); ${leftOut}\n` +
+    `${prior}\n` +
     `bounds: stop when the ${bound.method} ${Math.round(100 * bound.confidence)}% upper bound of the passing runs stopped is at most ${pct(c.kinds.blindRetry.stop.bound)}, warn at most ${pct(c.kinds.blindRetry.warn.bound)}\n\n` +
     'single kinds (reference-free; each kind alone, the others off):\n\n';
   const naive = `naive rule "stop at occurrence #${b.n} of one exact action" (anything in between): stops ${b.passingStopped} passing (${pct(b.passingRate)}), ${b.failingStopped} failing (${pct(b.failingRate)})\n`;

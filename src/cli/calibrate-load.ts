@@ -14,10 +14,20 @@ import { readCorpusInput, reportCorpusInput } from './corpus-input.js';
 import { chooseReference } from './references.js';
 import { readScoredRuns, type ScoredRun } from './scored-runs.js';
 
+/**
+ * A count taken while scoring the trajectories under PATH... (`paths`; null without any). Runs read from --runs
+ * files were scored when saved, and the file does not carry the count (`saved`: some were read): print it as not
+ * known rather than as 0.
+ */
+export interface PathCount {
+  paths: number | null;
+  saved: boolean;
+}
+
 export interface LoadedRuns {
   runs: ScoredRun[];
   /** Trajectories found without a pass/fail outcome (left out). */
-  withoutOutcome: number;
+  withoutOutcome: PathCount;
   /** Trajectories found with no steps (left out; e.g. logs the parser reads as empty). */
   empty: number;
   /** Trajectories with an outcome whose log names no task (left out: leave-one-out references and task folds need it). */
@@ -26,8 +36,8 @@ export interface LoadedRuns {
   exit: number;
   /** Files under PATH... no parser could read. */
   unreadable: Array<{ path: string; reason: string }>;
-  /** References of the prior the reference-free scores used (0 when only --runs). */
-  priorReferences: number;
+  /** References of the prior the reference-free scores of PATH... used. */
+  priorReferences: PathCount;
 }
 
 function sourcesTable(file: string | undefined, cwd: string): SourceEntry[] {
@@ -46,7 +56,7 @@ export async function loadCalibrationRuns(a: CalibrateArgs, cwd: string, config:
   let empty = 0;
   let noTask = 0;
   let exit = 0;
-  let priorReferences = 0;
+  let priorReferences: number | null = null;
   const unreadable: LoadedRuns['unreadable'] = [];
   if (a.paths.length > 0) {
     const { found, naming, warnings } = readCorpusInput(a.paths, a.corpus, cwd, 'calibrate');
@@ -68,5 +78,6 @@ export async function loadCalibrationRuns(a: CalibrateArgs, cwd: string, config:
   }
   if (runs.length === 0)
     throw new SteplensError('bad_input', `no run with a known pass/fail outcome and at least one step (${withoutOutcome} without an outcome, ${empty} without steps; give --outcomes FILE)`);
-  return { runs, withoutOutcome, empty, noTask, exit, unreadable, priorReferences };
+  const count = (n: number | null): PathCount => ({ paths: a.paths.length > 0 ? n : null, saved: a.runs.length > 0 });
+  return { runs, withoutOutcome: count(withoutOutcome), empty, noTask, exit, unreadable, priorReferences: count(priorReferences) };
 }

@@ -5,6 +5,7 @@ import { SINGLE_SIGNALS, type PriorWeightsReport } from '../core/forecast/prior-
 import { PTA_SIGNALS, type PtaWeightsReport } from '../core/forecast/pta-weights.js';
 import type { Weights } from '../core/config.js';
 import type { StopEvaluation, StopPoint } from '../core/forecast/stop-eval.js';
+import type { NotScored } from '../core/forecast/crossfit.js';
 import type { TrainEvaluation } from '../core/forecast/train.js';
 import type { Interval } from '../core/stats/interval.js';
 import type { Separation } from '../core/stats/separation.js';
@@ -12,45 +13,51 @@ import { renderTable } from './table.js';
 
 const f3 = (x: number | null | undefined): string => (x === null || x === undefined ? '-' : x.toFixed(3));
 const iv = (i: Interval | null | undefined): string => (i === null || i === undefined ? '' : ` [${i.lo.toFixed(2)}, ${i.hi.toFixed(2)}]`);
+/** An estimate with its bootstrap interval; `[-]` when there is none (a side of one run, one task: no spread to draw). */
+const est = (x: number | null | undefined, i: Interval | null | undefined): string => (x === null || x === undefined ? '-' : `${f3(x)}${i ? iv(i) : ' [-]'}`);
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `${(100 * x).toFixed(1)} %`);
 
 /** One source's AUROC cell: value, interval, n passing / failing. */
 function cell(sep: Separation | undefined, source: string, withInterval = true): string {
   const s = sep?.withinSource.sources.find((x) => x.source === source);
   if (s === undefined) return '-';
-  return `${f3(s.auroc)}${withInterval ? iv(s.interval) : ''} (${s.nPass}/${s.nFail})`;
+  return `${withInterval ? est(s.auroc, s.interval) : f3(s.auroc)} (${s.nPass}/${s.nFail})`;
 }
 
-/** The within-source table of one view: pPass at the end and after t steps, beside run length both ways. */
-function separationTable(v: ViewEvaluation): string {
+/**
+ * The within-source table of one view: pPass at the end and after t steps, beside run length both ways; `notScored`:
+ * sources no held-out model scored, each named with why (a source missing from the table read as never trained on).
+ */
+function separationTable(v: ViewEvaluation, notScored: readonly NotScored[] = []): string {
   const sources = v.end.withinSource.sources;
   const longer = (s: string) => {
     const x = v.shorter.withinSource.sources.find((y) => y.source === s);
-    return x === undefined || x.auroc === null ? '-' : `${f3(1 - x.auroc)}${x.interval ? ` [${(1 - x.interval.hi).toFixed(2)}, ${(1 - x.interval.lo).toFixed(2)}]` : ''}`;
+    return x === undefined || x.auroc === null ? '-' : `${f3(1 - x.auroc)}${x.interval ? ` [${(1 - x.interval.hi).toFixed(2)}, ${(1 - x.interval.lo).toFixed(2)}]` : ' [-]'}`;
   };
   const rows = sources.map((s) => [
     `${s.source}${s.counted ? '' : ' *'}`,
     `${s.nPass} / ${s.nFail}`,
-    `${f3(s.auroc)}${iv(s.interval)}`,
+    est(s.auroc, s.interval),
     ...['10', '20', '40'].map((t) => cell(v.at[t], s.source, false)),
     cell(v.shorter, s.source),
     longer(s.source),
   ]);
+  for (const s of notScored) rows.push([`${s.source} *`, `${s.nPass} / ${s.nFail}`, s.reason, '', '', '', '', '']);
   const ws = v.end.withinSource;
   const meanShorter = v.shorter.withinSource.mean;
   rows.push([
     `mean within source (${ws.counted} sources)`,
     '',
-    `${f3(ws.mean)}${iv(ws.interval)}`,
+    est(ws.mean, ws.interval),
     ...['10', '20', '40'].map((t) => `${f3(v.at[t]?.withinSource.mean)} (${v.at[t]?.withinSource.counted ?? 0} sources)`),
-    `${f3(meanShorter)}${iv(v.shorter.withinSource.interval)}`,
+    est(meanShorter, v.shorter.withinSource.interval),
     meanShorter === null ? '-' : f3(1 - meanShorter),
   ]);
   const wt = v.end.withinTask;
   rows.push([
     `within task (${wt.tasks} tasks, ${wt.pairs} pass/fail pairs)`,
     '',
-    `${f3(wt.auroc)}${iv(wt.interval)}`,
+    est(wt.auroc, wt.interval),
     '',
     '',
     '',
@@ -61,7 +68,7 @@ function separationTable(v: ViewEvaluation): string {
   rows.push([
     `pooled (source alone: ${f3(po.sourceOnly)})`,
     `${po.nPass} / ${po.nFail}`,
-    `${f3(po.auroc)}${iv(po.interval)}`,
+    est(po.auroc, po.interval),
     '',
     '',
     '',
@@ -83,7 +90,7 @@ function calibrationTable(v: ViewEvaluation, uncalibrated?: Record<string, { ece
     String(c.n),
     f3(c.meanPredicted),
     f3(c.observedRate),
-    `${f3(c.ece)}${iv(checks[s]?.interval ?? null)}`,
+    checks[s] === undefined ? f3(c.ece) : est(c.ece, checks[s].interval),
     perfect(s),
     ...(uncalibrated ? [f3(uncalibrated[s]?.ece)] : []),
   ]);
@@ -111,10 +118,10 @@ function bestOfNTable(v: ViewEvaluation): string {
     .map(([s, b]) => [
       s,
       `${b.groups} (${b.runs})`,
-      b.top.resolved === null ? '- (unscored runs)' : `${b.top.resolved.toFixed(1)}${iv(b.top.interval)}`,
+      b.top.resolved === null ? '- (unscored runs)' : `${b.top.resolved.toFixed(1)}${b.top.interval ? iv(b.top.interval) : ' [-]'}`,
       `${b.random.resolved.toFixed(1)}`,
       `${b.oracle.resolved.toFixed(0)}`,
-      b.gapClosed === null ? '- (no gap)' : `${pct(b.gapClosed)}${b.gapInterval ? ` [${pct(b.gapInterval.lo)}, ${pct(b.gapInterval.hi)}]` : ''}`,
+      b.gapClosed === null ? '- (no gap)' : `${pct(b.gapClosed)}${b.gapInterval ? ` [${pct(b.gapInterval.lo)}, ${pct(b.gapInterval.hi)}]` : ' [-]'}`,
     ]);
   if (rows.length === 0) return 'best-of-N: no task has 2 runs of one source\n';
   return renderTable(['source', 'tasks (runs)', 'top pick resolves [95 % of rate]', 'random pick', 'oracle', 'gap closed'], rows);
@@ -167,21 +174,23 @@ function stopText(st: StopEvaluation): string {
 export function forecastText(e: TrainEvaluation, models: readonly ForecastModel[]): string {
   const lo = e.leaveSourceOut;
   const tf = e.taskFolds;
+  // kappa is chosen on the task-fold scores themselves and the features on these runs (select.ts): not held out.
+  const caveat = e.selection.kappas.length > 1 ? "; kappa chosen on these folds' scores, the features on these runs: optimistic" : '';
   const head = (name: string, v: ViewEvaluation) =>
-    `${name}: mean within-source AUROC of pPass ${f3(v.end.withinSource.mean)}${iv(v.end.withinSource.interval)} over ${v.end.withinSource.counted} sources (run length alone: shorter wins ${f3(v.shorter.withinSource.mean)}, longer wins ${v.shorter.withinSource.mean === null ? '-' : f3(1 - v.shorter.withinSource.mean)})`;
+    `${name}: mean within-source AUROC of pPass ${est(v.end.withinSource.mean, v.end.withinSource.interval)} over ${v.end.withinSource.counted} sources (run length alone: shorter wins ${f3(v.shorter.withinSource.mean)}, longer wins ${v.shorter.withinSource.mean === null ? '-' : f3(1 - v.shorter.withinSource.mean)})`;
   return [
     'forecaster (pPass at the end of each run, passing = positive; AUROC with its 95 % bootstrap interval and n passing / failing runs):',
     head('headline, leave one source out (each source ranked by a model fitted without it)', lo),
-    `${head(`task-disjoint folds (${e.folds} folds, new tasks of the sources trained on)`, tf)}\n`,
+    `${head(`task-disjoint folds (${e.folds} folds, new tasks of the sources trained on${caveat})`, tf)}\n`,
     'leave one source out, per source (pPass recalibrated per source on its own other task folds):',
-    separationTable(lo),
+    separationTable(lo, lo.notScored),
     'calibration, leave one source out:',
     calibrationTable(lo, lo.uncalibrated),
     'reliability, leave one source out:',
     reliabilityTable(lo),
     'best-of-N, leave one source out (per source + task with 2 runs or more: resolved tasks of the top-pPass pick, a random pick, an oracle):',
     bestOfNTable(lo),
-    `task-disjoint folds, per source (${e.folds} folds, seed ${e.seed}):`,
+    `task-disjoint folds, per source (${e.folds} folds, seed ${e.seed}${caveat}):`,
     separationTable(tf),
     'calibration, task-disjoint folds:',
     calibrationTable(tf),

@@ -64,6 +64,19 @@ describe('rankRuns', () => {
     expect(mixed.ok && mixed.value.by).toBe('mixed');
   });
 
+  it('refuses a group with a NaN or infinite score instead of ranking it (a NaN pPass once came out ranked 1, 2, 3)', () => {
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY]) {
+      const r = rankRuns([run('a', 90, { pPass: bad }), run('b', 10, { pPass: 0.7 }), run('c', 50, { pPass: Number.NaN })]);
+      expect(r.ok).toBe(false);
+      if (!r.ok) {
+        expect(r.error.code).toBe('bad_input');
+        expect(r.error.message).toMatch(/^cannot rank by pPass: no finite score for a \(pPass (NaN|Infinity), composite 90\), c \(pPass NaN, composite 50\)$/);
+      }
+    }
+    const composite = rankRuns([run('a', Number.NaN), run('b', 10)]);
+    expect(!composite.ok && composite.error.message).toBe('cannot rank by reference-free: no finite score for a (score NaN, composite NaN)');
+  });
+
   it('uses the consensus only when asked and only without a forecast and a PTA; ties broken by the composite', () => {
     const locs = [['f:a.py', 's:a.py::f'], ['f:a.py', 's:a.py::f'], ['f:b.py']];
     const group = [run('x', 80, { locations: locs[2]! }), run('y', 30, { locations: locs[0]! }), run('z', 50, { locations: locs[1]! })];

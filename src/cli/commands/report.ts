@@ -20,11 +20,11 @@ import { chooseReference, externalReferences, referenceFolderArgs } from '../ref
 import { bundledForecastFile, forecastFileArg } from '../../package-files.js';
 import { readForecastFile } from '../../settings-files.js';
 
-/** An integer flag at least `min` (one usage error naming the flag otherwise). */
-function intFlag(value: string | undefined, flag: string, fallback: number, min: number): number {
+/** An integer flag at least `min` (one usage error naming the flag, and `why` the minimum, otherwise). */
+function intFlag(value: string | undefined, flag: string, fallback: number, min: number, why = ''): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isInteger(n) || n < min) throw new SteplensError('usage', `${flag} must be an integer >= ${min}, got '${value}'`);
+  if (value.trim() === '' || !Number.isInteger(n) || n < min) throw new SteplensError('usage', `${flag} must be an integer >= ${min}${why}, got '${value}'`);
   return n;
 }
 
@@ -100,7 +100,7 @@ const command: Command = {
     '  statistics: n beside every figure; pass rates with a Wilson 95 % interval, mean quality, AUROCs and best-of-N\n' +
     '           with a percentile bootstrap 95 % interval (1,000 draws, --seed N, default 1); separation within source\n' +
     '           (the headline), within task and pooled beside source-only (docs/method.md section 16)\n' +
-    '  --min-runs N  fewest runs behind a rank (default 10); sources whose intervals overlap share a rank ("2=")\n' +
+    '  --min-runs N  fewest runs behind a rank (default 10, at least 2); sources whose intervals overlap share a rank ("2=")\n' +
     '  --model / --run override the model and run names read from the logs and folder names\n' +
     '  task and model come from the log (or its evaluation, --outcomes or --manifest); a run nothing names is listed as such',
   async run(args, io) {
@@ -123,7 +123,7 @@ const command: Command = {
     const failingReference = values['failing-reference'];
     if (failingReference !== 'matched' && failingReference !== 'all') throw new SteplensError('usage', `--failing-reference must be matched or all, got '${failingReference}'`);
     const seed = intFlag(values.seed, '--seed', 1, 0);
-    const minRuns = intFlag(values['min-runs'], '--min-runs', MIN_RANKED_RUNS, 1);
+    const minRuns = intFlag(values['min-runs'], '--min-runs', MIN_RANKED_RUNS, 2, ' (one run has no interval to tell sources apart)');
     const { paths, found, naming, warnings } = readCorpusInput(positionals, values, io.cwd, 'report');
     const folders = referenceFolderArgs(values.references, values.bundled, io.cwd);
     const external = folders.length

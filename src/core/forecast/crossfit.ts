@@ -95,6 +95,32 @@ export interface HeldOut {
   scores: HeldOutScores;
 }
 
+/** A source none of whose runs a held-out model scored, and why. */
+export interface NotScored {
+  source: string;
+  nPass: number;
+  nFail: number;
+  reason: string;
+}
+
+/**
+ * The sources left out of leave-one-source-out figures: a source is scored by a model fitted on the others,
+ * which needs a passing and a failing run among them. Listed so a table can name them instead of dropping them.
+ */
+export function notScoredBySource(runs: readonly ForecastRun[], h: HeldOut): NotScored[] {
+  const src = runs.map(sourceOf);
+  const out: NotScored[] = [];
+  for (const s of [...new Set(src)].sort()) {
+    const own = runs.filter((_, i) => src[i] === s);
+    if (runs.some((_, i) => src[i] === s && h.scores[i] !== null)) continue;
+    const others = runs.filter((_, i) => src[i] !== s);
+    const missing = others.length === 0 ? 'no other source' : !others.some((r) => r.passed) ? 'no passing run' : !others.some((r) => !r.passed) ? 'no failing run' : 'no model';
+    const reason = others.length === 0 ? 'not scored: no other source to fit a model on' : `not scored: the other sources have ${missing} to fit a model on`;
+    out.push({ source: s, nPass: own.filter((r) => r.passed).length, nFail: own.filter((r) => !r.passed).length, reason });
+  }
+  return out;
+}
+
 /** The end-of-run score of each run (null where not scored). */
 export const endScores = (h: HeldOut): Array<number | null> => h.scores.map((z) => (z === null || z.length === 0 ? null : z[z.length - 1]!));
 

@@ -115,8 +115,34 @@ export function parseForecast(input: unknown): Result<ForecastFile, string> {
     }
     const d = m.features.length;
     if (m.mean.length !== d || m.scale.length !== d || m.weights.length !== d) return err(`invalid forecast model: models.${i} needs ${d} means, scales and weights`);
+    const why = overflow(m);
+    if (why !== null) return err(`invalid forecast model: models.${i}: ${why}, so pPass would not be a number; retrain with steplens train`);
   }
   return ok(file);
+}
+
+/**
+ * Far above any feature's magnitude (flags, shares, ln(1 + a count): |x| < 50 for any count a double holds), so a
+ * linear score that stays finite for every |x| up to it stays finite for every real run.
+ */
+const FEATURE_BOUND = 1e3;
+
+/**
+ * Why a model's linear score can overflow (finite JSON numbers such as weights of 1e308 still give ±Infinity, and
+ * Infinity − Infinity or Infinity · 0 gives a NaN pPass), or null. Checked as the forecaster folds it: weight /
+ * scale per feature, the intercept minus each such coefficient times its mean, and the score's largest magnitude.
+ */
+function overflow(m: Pick<ForecastModel, 'weights' | 'scale' | 'mean' | 'intercept'>): string | null {
+  let bias = m.intercept;
+  let spread = 0;
+  for (let j = 0; j < m.weights.length; j++) {
+    const c = m.weights[j]! / m.scale[j]!;
+    if (!Number.isFinite(c)) return `weights.${j} / scale.${j} (${m.weights[j]} / ${m.scale[j]}) overflows`;
+    bias -= c * m.mean[j]!;
+    spread += Math.abs(c) * FEATURE_BOUND;
+  }
+  if (!Number.isFinite(Math.abs(bias) + spread)) return `its weights (up to ${Math.max(...m.weights.map(Math.abs))} in magnitude) make the linear score overflow`;
+  return null;
 }
 
 /**

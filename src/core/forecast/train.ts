@@ -11,7 +11,7 @@
  */
 import type { BootstrapOptions } from '../stats/bootstrap.js';
 import type { CalibrationError } from '../stats/calibration-error.js';
-import { crossCalibrate, endScores, leaveSourceOut, type HeldOut } from './crossfit.js';
+import { crossCalibrate, endScores, leaveSourceOut, notScoredBySource, type HeldOut, type NotScored } from './crossfit.js';
 import { calibrationBySource, evaluateView, type HeldOutPPass, type ViewEvaluation } from './evaluate.js';
 import { fitRanker, rankerModel, type FitConfig } from './fit.js';
 import { sigmoid } from './logistic.js';
@@ -48,8 +48,12 @@ export interface TrainEvaluation {
     chosenWithout: Record<string, { set: string; lambda: number }>;
     kappas: Selection['kappas'];
   };
-  /** Each source scored by models fitted without it, recalibrated on its own other task folds. */
-  leaveSourceOut: ViewEvaluation & { uncalibrated: Record<string, CalibrationError> };
+  /**
+   * Each source scored by models fitted without it, recalibrated on its own other task folds; `notScored`: the
+   * sources no such model could score (the others lack an outcome), absent from the figures (optional: files
+   * written before it lack it).
+   */
+  leaveSourceOut: ViewEvaluation & { uncalibrated: Record<string, CalibrationError>; notScored?: NotScored[] };
   /** Each run scored by models fitted without its task, recalibrated on its source's other task folds. */
   taskFolds: ViewEvaluation;
   /** The lowForecast stop on the task-fold pPass (what the written file gives these sources). */
@@ -78,11 +82,13 @@ function pPassOf(h: HeldOut, calibrations: ReadonlyArray<Platt | null>): HeldOut
  */
 export function heldOutBySource(runs: readonly ForecastRun[], sel: Selection): HeldOut {
   const configFor = (s: string): FitConfig => sel.candidates[sel.chosenWithout[s] ?? sel.candidates.indexOf(sel.chosen)]!.config;
-  const rest = [...new Set(runs.map(sourceOf))].filter((s) => !sel.steering.includes(s)).sort();
+  // Under 2 steering sources nothing was chosen and selection scored none of them (select.ts): each is fitted now.
+  const reused = sel.steering.length >= 2 ? sel.steering : [];
+  const rest = [...new Set(runs.map(sourceOf))].filter((s) => !reused.includes(s)).sort();
   const restScores = leaveSourceOut(runs, configFor, rest);
   return {
     scores: runs.map((r, i) => {
-      const at = sel.chosenWithout[sourceOf(r)];
+      const at = reused.includes(sourceOf(r)) ? sel.chosenWithout[sourceOf(r)] : undefined;
       return at !== undefined ? sel.loso[at]!.scores[i]! : restScores.scores[i]!;
     }),
   };
@@ -115,7 +121,7 @@ export function trainForecast(runs: readonly ForecastRun[], o: TrainOptions): Tr
       chosenWithout: Object.fromEntries(Object.entries(sel.chosenWithout).map(([s, i]) => [s, candidateOf(i)])),
       kappas: sel.kappas,
     },
-    leaveSourceOut: { ...evaluateView(runs, loso.scores, losoP, boot), uncalibrated: calibrationBySource(runs, losoRaw).bySource },
+    leaveSourceOut: { ...evaluateView(runs, loso.scores, losoP, boot), uncalibrated: calibrationBySource(runs, losoRaw).bySource, notScored: notScoredBySource(runs, loso) },
     taskFolds: evaluateView(runs, sel.folds.scores, foldP, boot),
     stop,
   };

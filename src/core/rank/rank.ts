@@ -62,7 +62,7 @@ export interface RankOptions {
 }
 
 export interface RankError {
-  code: 'mixed_tasks' | 'bad_message';
+  code: 'mixed_tasks' | 'bad_message' | 'bad_input';
   message: string;
 }
 
@@ -95,6 +95,9 @@ export function rankRuns(runs: readonly RankInput[], options: RankOptions = {}):
   const agreement = by === 'consensus' ? consensusScores(runs.map((r) => new Set(r.locations))) : undefined;
   // The sort key: the basis value, then (consensus) the composite.
   const keys = runs.map((r, i): [number, number] => (by === 'pPass' ? [r.pPass!, 0] : agreement !== undefined ? [agreement[i]!, r.composite] : [r.composite, 0]));
+  // A NaN is in no order (every comparison with it is false, so the sort leaves it where it was): refuse, never print it ranked.
+  const bad = runs.flatMap((r, i) => (keys[i]!.every(Number.isFinite) ? [] : [`${r.id} (${by === 'pPass' ? 'pPass' : 'score'} ${keys[i]![0]}, composite ${r.composite})`]));
+  if (bad.length > 0) return err({ code: 'bad_input', message: `cannot rank by ${by}: no finite score for ${bad.join(', ')}` });
   // Equal up to rounding: the same value computed along two paths is one value (the order too: a consensus of
   // 0.39999999999999997 and one of 0.4, the same sum in another order, are equal, and the composite decides).
   const close = (x: number, y: number) => Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x), Math.abs(y));

@@ -5,7 +5,7 @@
  * resolves when any run passes. `gapClosed` = (top − random) / (oracle − random): 0 is no better than
  * chance, 1 is the oracle. Intervals resample the groups (a task is the unit), seeded.
  */
-import { bootstrapDraws, resampleIndices, type BootstrapOptions } from './bootstrap.js';
+import { bootstrapDraws, MIN_UNITS, resampleIndices, type BootstrapOptions } from './bootstrap.js';
 import type { Interval } from './interval.js';
 import type { ScoredOutcome } from './separation.js';
 
@@ -75,7 +75,9 @@ export function bestOfN(runs: readonly ScoredOutcome[], options: BootstrapOption
   const gs = pickGroups(runs, options.minRuns);
   const s = sums(gs);
   const n = gs.length;
-  const rateInterval = (field: 'top' | 'random' | 'oracle'): Interval | null => (n === 0 ? null : bootstrapDraws((random) => sums(resampleIndices(random, n).map((i) => gs[i]!))[field] / n, options));
+  // Groups are the unit of resampling: one group resamples to itself, so no interval below MIN_UNITS groups.
+  const rateInterval = (field: 'top' | 'random' | 'oracle'): Interval | null =>
+    n < MIN_UNITS ? null : bootstrapDraws((random) => sums(resampleIndices(random, n).map((i) => gs[i]!))[field] / n, options);
   const figures = (field: 'top' | 'random' | 'oracle') => ({ resolved: s[field], rate: n === 0 ? null : s[field] / n, interval: rateInterval(field) });
   const ranked = !Number.isNaN(s.top);
   return {
@@ -85,6 +87,6 @@ export function bestOfN(runs: readonly ScoredOutcome[], options: BootstrapOption
     random: figures('random'),
     oracle: figures('oracle'),
     gapClosed: ranked ? gap(s) : null,
-    gapInterval: n === 0 || !ranked ? null : bootstrapDraws((random) => gap(sums(resampleIndices(random, n).map((i) => gs[i]!))), options),
+    gapInterval: n < MIN_UNITS || !ranked ? null : bootstrapDraws((random) => gap(sums(resampleIndices(random, n).map((i) => gs[i]!))), options),
   };
 }

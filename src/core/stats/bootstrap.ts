@@ -2,7 +2,9 @@
  * Percentile bootstrap intervals, seeded so a report prints the same interval every time it is run on
  * the same data. A statistic is computed on resampled indices; draws where it is undefined (e.g. an
  * AUROC with no positive in the resample) are skipped, and the interval is null when fewer than half
- * of the draws give a value.
+ * of the draws give a value. Below MIN_UNITS resampled units (runs of a side, groups) there is no interval: every
+ * resample of one unit is that unit, so the "interval" is the estimate itself, zero-width, and it would rank
+ * two one-run sources as clearly apart.
  */
 import { auroc } from './auroc.js';
 import type { Interval } from './interval.js';
@@ -16,6 +18,9 @@ export interface BootstrapOptions {
 }
 
 export const BOOTSTRAP_DEFAULTS = { reps: 1000, seed: 1, level: 0.95 } as const;
+
+/** The fewest units (runs of each side, groups) a bootstrap interval is drawn from. */
+export const MIN_UNITS = 2;
 
 /** The resolved options. */
 export function bootstrapSettings(o: BootstrapOptions = {}): Required<BootstrapOptions> {
@@ -45,9 +50,9 @@ export function resampleIndices(random: Random, n: number): number[] {
   return out;
 }
 
-/** Bootstrap interval of the mean of `xs`. */
+/** Bootstrap interval of the mean of `xs` (null below MIN_UNITS values). */
 export function meanInterval(xs: readonly number[], options: BootstrapOptions = {}): Interval | null {
-  if (xs.length === 0) return null;
+  if (xs.length < MIN_UNITS) return null;
   return bootstrapDraws((random) => {
     let s = 0;
     for (const _ of xs) s += xs[randomIndex(random, xs.length)]!;
@@ -60,9 +65,9 @@ export function resampleStrata(random: Random, pos: readonly number[], neg: read
   return [resampleIndices(random, pos.length).map((i) => pos[i]!), resampleIndices(random, neg.length).map((i) => neg[i]!)];
 }
 
-/** Stratified bootstrap interval of the AUROC of `pos` against `neg` (null when either is empty or holds a NaN). */
+/** Stratified bootstrap interval of the AUROC of `pos` against `neg` (null when either has fewer than MIN_UNITS or holds a NaN). */
 export function aurocInterval(pos: readonly number[], neg: readonly number[], options: BootstrapOptions = {}): Interval | null {
-  if (auroc(pos, neg) === null) return null;
+  if (pos.length < MIN_UNITS || neg.length < MIN_UNITS || auroc(pos, neg) === null) return null;
   return bootstrapDraws((random) => {
     const [p, n] = resampleStrata(random, pos, neg);
     return auroc(p, n)?.auroc ?? null;

@@ -32,10 +32,12 @@ export function kolmogorovQ(lambda: number): number {
  * Kolmogorov distribution evaluated at λ = (√n_e + 0.12 + 0.11/√n_e)·D with
  * n_e = n·m/(n+m), Stephens' small-sample correction (as in Numerical
  * Recipes `kstwo`). It is conservative-ish for tiny samples; no exact
- * permutation p-value is computed. Null when either sample is empty.
+ * permutation p-value is computed. Null when either sample is empty or holds a
+ * non-finite value (a NaN is in no order: the merge below would never advance past it).
  */
 export function ksTwoSample(a: readonly number[], b: readonly number[]): KsResult | null {
   if (a.length === 0 || b.length === 0) return null;
+  if (!a.every(Number.isFinite) || !b.every(Number.isFinite)) return null;
   const x = [...a].sort((p, q) => p - q);
   const y = [...b].sort((p, q) => p - q);
   let i = 0;

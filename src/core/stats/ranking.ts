@@ -2,7 +2,8 @@
  * Ranking entries that carry intervals (docs/method.md section 16, "Ties in rankings"): an entry's rank
  * is 1 + the number of entries whose whole interval lies above its own (those it is clearly behind), so
  * entries that cannot be told apart share a rank; an entry is tied when its interval overlaps another
- * ranked entry's. Entries with fewer than `minRuns` observations get no rank (listed, not ranked).
+ * ranked entry's. Entries with fewer than `minRuns` observations, or no interval (a bootstrap of one run gives
+ * none), get no rank (listed, not ranked): without an interval nothing says two entries are apart.
  */
 import { intervalsOverlap, type Interval } from './interval.js';
 
@@ -27,7 +28,7 @@ export function rankWithTies(entries: readonly RankInput[], minRuns: number): Ra
   const out: RankResult[] = entries.map((e) => ({
     rank: null,
     tied: false,
-    unranked: e.estimate === null || e.interval === null ? 'no estimate' : `n ${e.n} < ${minRuns}`,
+    unranked: e.estimate === null ? 'no estimate' : e.interval === null ? 'no interval (n too small)' : `n ${e.n} < ${minRuns}`,
   }));
   for (const { e, i } of ranked) {
     const above = ranked.filter(({ e: o }) => o.interval!.lo > e.interval!.hi).length;

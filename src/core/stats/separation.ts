@@ -10,7 +10,7 @@
  *   gets its source's mean score).
  */
 import { auroc } from './auroc.js';
-import { aurocInterval, bootstrapDraws, resampleIndices, resampleStrata, type BootstrapOptions } from './bootstrap.js';
+import { aurocInterval, bootstrapDraws, MIN_UNITS, resampleIndices, resampleStrata, type BootstrapOptions } from './bootstrap.js';
 import type { Interval } from './interval.js';
 import type { Random } from './rng.js';
 
@@ -115,9 +115,11 @@ export function separation(runs: readonly ScoredOutcome[], options: SeparationOp
     return s / strata.length;
   };
   const mean = meanOf(countedStrata);
+  // A side of one run resamples to itself: no interval (minPerClass may be set below MIN_UNITS).
+  const drawable = countedStrata.every(([p, n]) => p.length >= MIN_UNITS && n.length >= MIN_UNITS);
   const withinSource = {
     mean,
-    interval: mean === null ? null : bootstrapDraws((random) => meanOf(countedStrata.map(([p, n]) => resampleStrata(random, p, n))), options),
+    interval: mean === null || !drawable ? null : bootstrapDraws((random) => meanOf(countedStrata.map(([p, n]) => resampleStrata(random, p, n))), options),
     sources,
     counted: countedStrata.length,
     minPerClass,
@@ -146,8 +148,8 @@ function withinTask(runs: readonly ScoredOutcome[], options: BootstrapOptions): 
   };
   const pairs = groups.reduce((s, [, p]) => s + p, 0);
   if (runs.some((r) => Number.isNaN(r.score))) return { auroc: null, interval: null, pairs, tasks: groups.length };
-  // Tasks are the unit of resampling: pairs of one task are not independent of each other.
-  const interval = groups.length === 0 ? null : bootstrapDraws((random: Random) => ratio(resampleIndices(random, groups.length).map((i) => groups[i]!)), options);
+  // Tasks are the unit of resampling: pairs of one task are not independent of each other. One task: no interval.
+  const interval = groups.length < MIN_UNITS ? null : bootstrapDraws((random: Random) => ratio(resampleIndices(random, groups.length).map((i) => groups[i]!)), options);
   return { auroc: ratio(groups), interval, pairs, tasks: groups.length };
 }
 

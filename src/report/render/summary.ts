@@ -8,10 +8,10 @@ import { allTables, calibrationTable, luckyTable, rankCell, reliabilityDiagramTa
 const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
 
 const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));
-/** `0.612 [0.55, 0.68]`: an estimate with its interval (`-` without an estimate). */
+/** `0.612 [0.55, 0.68]`: an estimate with its interval (`-` without an estimate, `[-]` without an interval, e.g. from one run or group). */
 export function withInterval(x: number | null, iv: Interval | null, digits = 3): string {
   if (x === null) return '-';
-  return iv === null ? x.toFixed(digits) : `${x.toFixed(digits)} [${iv.lo.toFixed(digits)}, ${iv.hi.toFixed(digits)}]`;
+  return iv === null ? `${x.toFixed(digits)} [-]` : `${x.toFixed(digits)} [${iv.lo.toFixed(digits)}, ${iv.hi.toFixed(digits)}]`;
 }
 
 /** One line per score run through section 16: the within-source mean first, then within task, then pooled beside source-only. */
@@ -95,7 +95,8 @@ const cell = (x: number | string | null): string => (x === null ? '-' : String(x
 export function modelsDisplay(r: CorpusReport, models: readonly ModelRow[] = r.models, suffix = ''): Table {
   const pct = (x: number) => (100 * x).toFixed(1);
   const rate = (m: ModelRow) => (m.passRate === null ? null : `${pct(m.passRate)} % [${pct(m.passRateInterval!.lo)}, ${pct(m.passRateInterval!.hi)}]`);
-  const quality = (m: ModelRow) => (m.meanQuality === null ? null : `${m.meanQuality.toFixed(1)} [${m.meanQualityInterval?.lo.toFixed(1) ?? '-'}, ${m.meanQualityInterval?.hi.toFixed(1) ?? '-'}]`);
+  const quality = (m: ModelRow) =>
+    m.meanQuality === null ? null : `${m.meanQuality.toFixed(1)} ${m.meanQualityInterval ? `[${m.meanQualityInterval.lo.toFixed(1)}, ${m.meanQualityInterval.hi.toFixed(1)}]` : '[-]'}`;
   const s = r.statistics;
   return {
     name: `models${suffix ? `-${suffix}` : ''}`,

@@ -1,0 +1,71 @@
+/**
+ * What `train` prints of its evaluation, on synthetic runs (one feature row per run):
+ * - a source that no leave-one-source-out model could score (the other sources lack a passing run) is listed
+ *   with the reason, not dropped from the table;
+ * - a side of one run has no bootstrap interval (`[-]`, not "0.000 [0.00, 0.00]");
+ * - the task-fold figures say kappa was chosen on those same fold scores (the figures themselves unchanged).
+ */
+import { describe, expect, it } from 'vitest';
+import { forecastText } from '../../src/cli/train-text.js';
+import { FEATURE_COUNT, FEATURE_NAMES, type FeatureName } from '../../src/core/forecast/features.js';
+import type { ForecastRun } from '../../src/core/forecast/run.js';
+import { trainForecast } from '../../src/core/forecast/train.js';
+import { rng } from './rng.js';
+
+const col = (f: FeatureName) => FEATURE_NAMES.indexOf(f);
+
+/** `pass` passing and `fail` failing runs of agent `agent`, one row each; `sourceEdited` carries some signal. */
+function source(agent: string, pass: number, fail: number, seed: number): ForecastRun[] {
+  const r = rng(seed);
+  return Array.from({ length: pass + fail }, (_, i) => {
+    const passed = i < pass;
+    const rows = new Float64Array(FEATURE_COUNT);
+    rows[col('sourceEdited')] = r() < (passed ? 0.8 : 0.3) ? 1 : 0;
+    rows[col('shareE')] = r();
+    rows[col('logSteps')] = Math.log1p(5 + 20 * r());
+    return { id: `${agent}${i}`, task: `t${i % 7}`, agent, model: 'm', passed, length: 1, at: Int32Array.from([1]), rows };
+  });
+}
+
+const options = { folds: 3, seed: 1, reps: 100 };
+const line = (text: string, start: string) => text.split('\n').find((l) => l.startsWith(start));
+
+describe('train text', () => {
+  it('lists a source no leave-one-source-out model could score, with the reason', () => {
+    // B has no passing run: A, left out, has nothing to be scored by.
+    const runs = [...source('A', 6, 6, 1), ...source('B', 0, 8, 2)];
+    const r = trainForecast(runs, options);
+    expect(r.evaluation.leaveSourceOut.notScored).toEqual([{ source: 'A + m', nPass: 6, nFail: 6, reason: 'not scored: the other sources have no passing run to fit a model on' }]);
+    const text = forecastText(r.evaluation, r.models);
+    const losoTable = text.slice(text.indexOf('leave one source out, per source'), text.indexOf('calibration, leave one source out'));
+    expect(line(losoTable, 'A + m *')).toMatch(/^A \+ m \* +6 \/ 6 +not scored: the other sources have no passing run to fit a model on/);
+    expect(losoTable).toMatch(/\nB \+ m \* +0 \/ 8 /);
+    // Nothing chosen on one steering source: no caveat on the task folds.
+    expect(text).not.toContain('optimistic');
+  });
+
+  it('scores the one steering source by a model of the others when they hold both outcomes (it was dropped)', () => {
+    // A is the only source with 3 passing and failing runs: nothing is chosen, and A was once never held out.
+    const r = trainForecast([...source('A', 6, 6, 1), ...source('B', 2, 2, 2)], options);
+    expect(r.evaluation.leaveSourceOut.notScored).toEqual([]);
+    expect(r.evaluation.leaveSourceOut.end.withinSource.sources.map((s) => [s.source, s.nPass, s.nFail])).toEqual([
+      ['A + m', 6, 6],
+      ['B + m', 2, 2],
+    ]);
+  });
+
+  it('prints [-] for a side of one run and marks the task-fold figures as chosen on those folds', () => {
+    const runs = [...source('A', 6, 6, 1), ...source('B', 6, 6, 2), ...source('C', 1, 2, 3)];
+    const r = trainForecast(runs, options);
+    const text = forecastText(r.evaluation, r.models);
+    const c = r.evaluation.leaveSourceOut.end.withinSource.sources.find((s) => s.source === 'C + m')!;
+    expect(c).toMatchObject({ nPass: 1, nFail: 2, interval: null });
+    expect(line(text, 'C + m *')).toMatch(new RegExp(`^C \\+ m \\* +1 / 2 +${c.auroc!.toFixed(3)} \\[-\\] `));
+    expect(r.evaluation.selection.kappas.length).toBeGreaterThan(1);
+    const tf = r.evaluation.taskFolds.end.withinSource;
+    expect(text).toContain(
+      `task-disjoint folds (3 folds, new tasks of the sources trained on; kappa chosen on these folds' scores, the features on these runs: optimistic): mean within-source AUROC of pPass ${tf.mean!.toFixed(3)}`,
+    );
+    expect(text).toContain("task-disjoint folds, per source (3 folds, seed 1; kappa chosen on these folds' scores, the features on these runs: optimistic):");
+  });
+});
