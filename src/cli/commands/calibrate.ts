@@ -15,6 +15,7 @@ import {
   type HeldOutCheck,
   calibrateWeights,
   portableCalibration,
+  portableOptions,
   repeatedSplits,
   sourceSplitCheck,
   splitBySource,
@@ -73,7 +74,9 @@ const command: Command = {
     '                      in-sample choice, marked unconfirmed\n' +
     '  --by G              one policy per agent, model or source (agent + model) plus a fallback, in one --out file\n' +
     '  --portable          one policy for agents and models it never saw: leave-one-source-out, kinds that stop more than\n' +
-    "                      --source-max (default 0.02) of a held-out source's passing runs only warn (how DEFAULT_POLICY is chosen)\n" +
+    "                      --source-max (default 0.02) of a held-out source's passing runs only warn; its stops are confirmed like\n" +
+    '                      any other: by the task splits, or with --split source by its own leave-one-source-out folds (how\n' +
+    '                      DEFAULT_POLICY is chosen)\n' +
     '  --weights           fit the composite weights (simplex grid, leave-one-task-out AUROC); --config-out FILE writes {"weights": ...}\n' +
     '  --config FILE       scoring config to score with (its weights set the running score the low-score stop reads)\n' +
     '  --out FILE          the chosen policy (or policy set with --by); `serve --policy FILE` loads it\n' +
@@ -132,14 +135,24 @@ const command: Command = {
       portable = unwrap(portableCalibration(input.tradeoff, options));
       full = portable.result;
     } else full = unwrap(calibrateTradeoff(input.tradeoff, options));
-    const splits = halfSplit ? unwrap(repeatedSplits(input.tradeoff, halfSplit.seed, halfSplit.holdout, halfSplit.count, options), 'bad_input') : undefined;
+    // Under --portable the splits choose as the portable policy was chosen (its per-source cap, its demoted kinds
+    // left out), and the split confirms its stops as it does any other (review s41: it used to be skipped).
+    const splitOptions = portable
+      ? portableOptions(
+          options,
+          portable.demoted.map((d) => d.kind),
+          portable.sourceMax,
+        )
+      : options;
+    const splits = halfSplit ? unwrap(repeatedSplits(input.tradeoff, halfSplit.seed, halfSplit.holdout, halfSplit.count, splitOptions), 'bad_input') : undefined;
     const split: SplitReport | undefined = splits?.[0];
     let bySource: SourceSplitReport | undefined;
     if (a.split === 'source' && !portable) bySource = unwrap(splitBySource(input.tradeoff, options), 'bad_input');
-    // --portable is confirmed by its own leave-one-source-out demotions; otherwise the splits' folds confirm (confirm.ts).
-    const check: HeldOutCheck | undefined = portable ? undefined : splits ? taskSplitCheck(splits) : bySource ? sourceSplitCheck(bySource) : undefined;
+    // --portable --split source: its last round's leave-one-source-out folds are the check (printed with it).
+    const sourceCheck = portable && a.split === 'source' ? portable.heldOut : bySource;
+    const check: HeldOutCheck | undefined = splits ? taskSplitCheck(splits) : sourceCheck ? sourceSplitCheck(sourceCheck) : undefined;
     const t: ConfirmedTradeoff = confirmTradeoff(input.tradeoff, full, check, options, a.seed);
-    if (portable) t.confirmation = { ...t.confirmation, rule: `confirmed by --portable's leave-one-source-out check: ${portableRule(portable)}` };
+    if (portable) t.confirmation = { ...t.confirmation, rule: `${t.confirmation.rule}; ${portableRule(portable)}` };
     const check2 = resolvePolicy(t.chosen.policy);
     if (!check2.ok) throw new Error(`chosen policy does not validate: ${check2.error}`);
     const doc = {
@@ -175,6 +188,7 @@ const command: Command = {
 };
 
 const portableRule = (p: PortableResult): string =>
-  `a kind whose stop, chosen without a source, stopped more than ${(100 * p.sourceMax).toFixed(1)}% of that source's passing runs only warns (${p.demoted.length} demoted)`;
+  `--portable also demoted ${p.demoted.length} ${p.demoted.length === 1 ? 'kind' : 'kinds'} to warn only before choosing (a kind whose stop, chosen without a source, ` +
+  `stopped more than ${(100 * p.sourceMax).toFixed(1)}% of that source's passing runs)`;
 
 export default command;

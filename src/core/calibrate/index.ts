@@ -110,4 +110,4 @@ export function calibrate(runs: readonly CalibrationRun[], options: CalibrateOpt
   }
   return ok({ runs: counts, kinds, policy: recommendedPolicy(kinds, base), baseline: repeatBaseline(runs, options.repeatN ?? 3) });
 }
-export { portableCalibration, type Demotion, type PortableResult } from './portable.js';
+export { portableCalibration, portableOptions, type Demotion, type PortableResult } from './portable.js';

@@ -38,6 +38,11 @@ export interface PortableResult {
   result: TradeoffResult;
 }
 
+/** The options the portable choice was made with: the per-source cap, and the demoted kinds left out of the grid. */
+export function portableOptions(options: TradeoffOptions, demoted: Iterable<GridKindName>, sourceMax = options.sourceMax ?? 0.02): TradeoffOptions {
+  return { ...options, sourceMax, candidates: { ...options.candidates, ...Object.fromEntries([...demoted].map((k) => [k, []])) } };
+}
+
 /** Runs the rounds; `options.sourceMax` is the per-source cap (default 0.02). */
 export function portableCalibration(runs: readonly TradeoffRun[], options: TradeoffOptions = {}): Result<PortableResult, string> {
   const sourceMax = options.sourceMax ?? 0.02;
@@ -46,8 +51,7 @@ export function portableCalibration(runs: readonly TradeoffRun[], options: Trade
   const off = new Set<GridKindName>();
   const demoted: Demotion[] = [];
   for (let round = 1; ; round++) {
-    const candidates = { ...options.candidates, ...Object.fromEntries([...off].map((k) => [k, []])) };
-    const opts: TradeoffOptions = { ...options, sourceMax, candidates };
+    const opts = portableOptions(options, off, sourceMax);
     const folds = splitBySource(runs, opts);
     if (!folds.ok) return folds;
     const blamed = new Map<GridKindName, Demotion>();
