@@ -38,14 +38,17 @@ export interface PortableResult {
   result: TradeoffResult;
 }
 
+/** The per-source cap of `--portable` (and of `train`'s lowForecast check) when none is given. */
+export const PORTABLE_SOURCE_MAX = 0.02;
+
 /** The options the portable choice was made with: the per-source cap, and the demoted kinds left out of the grid. */
-export function portableOptions(options: TradeoffOptions, demoted: Iterable<GridKindName>, sourceMax = options.sourceMax ?? 0.02): TradeoffOptions {
+export function portableOptions(options: TradeoffOptions, demoted: Iterable<GridKindName>, sourceMax = options.sourceMax ?? PORTABLE_SOURCE_MAX): TradeoffOptions {
   return { ...options, sourceMax, candidates: { ...options.candidates, ...Object.fromEntries([...demoted].map((k) => [k, []])) } };
 }
 
 /** Runs the rounds; `options.sourceMax` is the per-source cap (default 0.02). */
 export function portableCalibration(runs: readonly TradeoffRun[], options: TradeoffOptions = {}): Result<PortableResult, string> {
-  const sourceMax = options.sourceMax ?? 0.02;
+  const sourceMax = options.sourceMax ?? PORTABLE_SOURCE_MAX;
   const constrained = options.constrained ?? MODES;
   const warnSource = options.warnSource ?? options.baseline ?? DEFAULT_POLICY;
   const off = new Set<GridKindName>();
