@@ -65,7 +65,7 @@ describe('the lowForecast stop check', () => {
     expect(p.supported).toBe(false);
     expect(e.sourceMax).toBe(0.02);
     expect(e.recommended).toBeNull();
-    expect(e.reason).toContain('CodeR 4 / 64');
+    expect(e.reason).toContain("but stops 4 / 64 of CodeR's passing runs");
     // With a cap the source meets (4 <= 10 % of 64) the same rule is recommended.
     const loose = evaluateForecastStop(runs, 0.05, undefined, 0.1);
     expect(loose.recommended?.passingStopped).toBe(4);

@@ -173,8 +173,9 @@ export function evaluateForecastStop(runs: readonly StopRun[], bound = 0.05, spe
     ? `${all.passing} passing and ${all.failing} failing runs held out; a false-stop bound of ${pct(bound)} at ${pct(spec.confidence)} confidence needs at least ${minPassing} passing and 1 failing`
     : recommended === null
       ? `no point's ${pct(spec.confidence)} upper bound of passing runs stopped is within ${pct(bound)}, with at most ${pct(sourceMax)} of any one source's passing runs stopped, while it stops a failing run` +
-        (pooledOnly
-          ? ` (pPass < ${pooledOnly.floor} after ${pooledOnly.minSteps} meets the pooled bound, ${pooledOnly.passingStopped} / ${pooledOnly.passing}, but stops ${worst(pooledOnly)} passing runs of one source)`
+        (pooledOnly?.worstSource
+          ? ` (pPass < ${pooledOnly.floor} after ${pooledOnly.minSteps} meets the pooled bound, ${pooledOnly.passingStopped} / ${pooledOnly.passing}, ` +
+            `but stops ${pooledOnly.worstSource.passingStopped} / ${pooledOnly.worstSource.passing} of ${pooledOnly.worstSource.source}'s passing runs)`
           : '')
       : `the ${pct(spec.confidence)} upper bound of passing runs stopped, ${pct(recommended.passingUpper!)}, is within ${pct(bound)}, and no source loses more than ${pct(sourceMax)} of its passing runs (worst: ${worst(recommended)})`;
   const bySource: Record<string, StopCounts> = {};
