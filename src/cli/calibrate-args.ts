@@ -23,6 +23,8 @@ export interface CalibrateArgs {
   constrained: ModeName[];
   split: 'half' | 'source' | 'none';
   holdout: number;
+  /** Task splits drawn from the seed that must each confirm a stop (`--split half`). */
+  splits: number;
   seed: number;
   by?: GroupBy;
   portable: boolean;
@@ -69,6 +71,7 @@ export function parseCalibrateArgs(args: string[]): CalibrateArgs {
       mode: { type: 'string' },
       split: { type: 'string' },
       holdout: { type: 'string' },
+      splits: { type: 'string' },
       seed: { type: 'string' },
       by: { type: 'string' },
       portable: { type: 'boolean', default: false },
@@ -84,6 +87,9 @@ export function parseCalibrateArgs(args: string[]): CalibrateArgs {
   const split = oneOf(values.split, '--split', ['half', 'source', 'none'] as const, 'half');
   const holdout = rate(values.holdout, '--holdout', 0.5);
   if (holdout <= 0 || holdout >= 1) throw new SteplensError('usage', `--holdout must be strictly between 0 and 1, got '${values.holdout}'`);
+  const splitsText = values.splits ?? '5';
+  const splits = Number(splitsText);
+  if (splitsText.trim() === '' || !Number.isInteger(splits) || splits < 1 || splits > 100) throw new SteplensError('usage', `--splits must be an integer from 1 to 100, got '${values.splits}'`);
   const seedText = values.seed ?? '1';
   const seed = Number(seedText);
   if (seedText.trim() === '' || !Number.isInteger(seed) || seed < 0) throw new SteplensError('usage', `--seed must be a non-negative integer, got '${values.seed}'`);
@@ -109,6 +115,7 @@ export function parseCalibrateArgs(args: string[]): CalibrateArgs {
     constrained,
     split,
     holdout,
+    splits,
     seed,
     ...(by !== undefined ? { by } : {}),
     portable: values.portable ?? false,

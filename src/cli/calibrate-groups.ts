@@ -8,7 +8,8 @@ import {
   calibrateTradeoff,
   confirmTradeoff,
   describeSettings,
-  splitCalibration,
+  repeatedSplits,
+  taskSplitCheck,
   type ConfirmedTradeoff,
   type HeldOutCheck,
   type SplitReport,
@@ -27,34 +28,30 @@ export interface GroupResult {
   match: PolicyMatch;
   /** The group's calibration, its stops confirmed by its split (or unconfirmed without one: confirm.ts). */
   tradeoff: ConfirmedTradeoff;
-  /** Chosen on half the group's tasks, measured on the other half, both ways. */
+  /** Chosen on half the group's tasks, measured on the other half, both ways (the first of the splits). */
   split?: SplitReport;
+  /** Every task split the group's stops were confirmed on. */
+  splits?: SplitReport[];
 }
 
 const matchOf = (r: NamedRun, by: GroupBy): PolicyMatch => (by === 'agent' ? { agent: r.agent } : by === 'model' ? { model: r.model } : { agent: r.agent, model: r.model });
 
-function calibrated(runs: readonly TradeoffRun[], options: TradeoffOptions, split: { seed: number; holdout: number } | undefined): { tradeoff: ConfirmedTradeoff; split?: SplitReport } {
+type HalfSplit = { seed: number; holdout: number; count: number };
+
+function calibrated(runs: readonly TradeoffRun[], options: TradeoffOptions, split: HalfSplit | undefined): Omit<GroupResult, 'match'> {
   const t = calibrateTradeoff(runs, options);
   if (!t.ok) throw new SteplensError('usage', t.error);
   if (split === undefined) return { tradeoff: confirmTradeoff(runs, t.value, undefined, options) };
-  const s = new Set(runs.map((r) => r.task)).size < 2 ? undefined : splitCalibration(runs, split.seed, split.holdout, options);
-  if (s?.ok) {
-    const check: HeldOutCheck = { kind: 'half', folds: s.value.folds.map((f) => f.settings), pooled: s.value.pooledOutOfSample };
-    return { tradeoff: confirmTradeoff(runs, t.value, check, options, split.seed), split: s.value };
-  }
-  // A group its split cannot check (one task, or a half without runs) has nothing held out to confirm a stop.
+  const s = new Set(runs.map((r) => r.task)).size < 2 ? undefined : repeatedSplits(runs, split.seed, split.holdout, split.count, options);
+  if (s?.ok) return { tradeoff: confirmTradeoff(runs, t.value, taskSplitCheck(s.value), options, split.seed), split: s.value[0]!, splits: s.value };
+  // A group its splits cannot check (one task, or a half without runs) has nothing held out to confirm a stop.
   const unavailable = s === undefined ? 'the group has one task, so a split by task holds nothing out' : s.error;
-  const none: HeldOutCheck = { kind: 'half', folds: [], pooled: t.value.chosen.modes, unavailable };
+  const none: HeldOutCheck = { kind: 'half', splits: [], unavailable };
   return { tradeoff: confirmTradeoff(runs, t.value, none, options, split.seed) };
 }
 
 /** Per group (largest first), then the fallback over every run. */
-export function calibrateGroups(
-  runs: readonly NamedRun[],
-  by: GroupBy,
-  options: TradeoffOptions,
-  split?: { seed: number; holdout: number },
-): { groups: GroupResult[]; fallback: Omit<GroupResult, 'match'> } {
+export function calibrateGroups(runs: readonly NamedRun[], by: GroupBy, options: TradeoffOptions, split?: HalfSplit): { groups: GroupResult[]; fallback: Omit<GroupResult, 'match'> } {
   const byKey = new Map<string, { match: PolicyMatch; runs: NamedRun[] }>();
   for (const r of runs) {
     const match = matchOf(r, by);
@@ -77,10 +74,12 @@ export function groupsText(by: GroupBy, r: { groups: GroupResult[]; fallback: Om
     const policy = t.choice.warnOnly
       ? t.runs.passing < t.choice.passingNeeded
         ? `warn only (${t.runs.passing} passing runs < ${t.choice.passingNeeded} needed)`
-        : `warn only (not confirmed held out${g.split ? '' : ': no split possible'})`
+        : describeSettings(t.confirmation.inSample) === 'no stop'
+          ? 'warn only (no stop chosen in-sample)'
+          : `warn only (not confirmed held out${g.split ? `: the in-sample stops confirmed on ${t.confirmation.confirmedOn} of ${t.confirmation.required} task splits` : ': no split possible'})`
       : `${describeSettings(t.chosen.settings)}${t.confirmation.check === 'none' ? ' (unconfirmed: --split none)' : ''}`;
     const out = [[label, `${t.runs.passing}/${t.runs.failing}`, 'in-sample', ...pointCells(t.chosen.modes.referenceFree).slice(0, 4), policy]];
-    if (g.split) out.push(['', '', 'held out (split by task)', ...pointCells(g.split.pooledOutOfSample.referenceFree).slice(0, 4), '']);
+    if (g.split) out.push(['', '', `held out (task split 1 of ${g.splits?.length ?? 1})`, ...pointCells(g.split.pooledOutOfSample.referenceFree).slice(0, 4), '']);
     return out;
   });
   return `policies by ${by} (reference-free numbers; --json has both modes and every fold)\n${renderTable([by, 'passing/failing', '', 'false stops (95% upper)', 'failing stopped', 'failing steps saved', 'failing tokens saved', 'policy'], body)}`;

@@ -1,5 +1,5 @@
 /** The end of `steplens calibrate`'s output: the held-out confirmation, the written policy as a predictor, and the policy itself. */
-import { describeSettings, type ConfirmedTradeoff, type ModeName } from '../core/calibrate/index.js';
+import { describeSettings, GRID_KINDS, type ConfirmedTradeoff, type ModeName, type SplitConfirmation, type StopSettings } from '../core/calibrate/index.js';
 import type { Policy } from '../core/policy.js';
 import type { Separation } from '../core/stats/separation.js';
 import { renderTable } from './table.js';
@@ -8,6 +8,7 @@ const pct = (r: number | null | undefined): string => (r === null || r === undef
 const f3 = (x: number | null) => (x === null ? '-' : x.toFixed(3));
 const ci = (x: number | null, iv: { lo: number; hi: number } | null) => (x === null ? '-' : iv ? `${f3(x)} [${f3(iv.lo)}, ${f3(iv.hi)}]` : f3(x));
 const MODE: Record<ModeName, string> = { referenceFree: 'reference-free', reference: 'with references' };
+const get = (s: StopSettings, key: string): unknown => (s as unknown as Record<string, unknown>)[key] ?? null;
 
 /** The separation of the written policy's stop decision, one line per mode (docs/method.md section 16). */
 export function stopSeparationLines(s: Record<ModeName, Separation>): string[] {
@@ -25,14 +26,31 @@ export function stopSeparationLines(s: Record<ModeName, Separation>): string[] {
   });
 }
 
-/** What the held-out check confirmed, by the rule it states. */
+/** What the held-out check confirmed, by the rule it states: per split (task splits) or per fold, then how stable it was. */
 export function confirmationText(t: ConfirmedTradeoff): string {
   const c = t.confirmation;
   const out = [`held-out check: ${c.rule}`];
   if (c.check !== 'none') {
     out.push(`  in-sample choice on every run: ${describeSettings(c.inSample)}`);
-    c.folds.forEach((f, i) => out.push(`  fold ${i + 1} chose: ${describeSettings(f)}`));
-    out.push(`  folds' pooled held-out false stops within the bound: ${c.heldOutWithinBound ? 'yes' : 'no'}`);
+    if (c.check === 'half') {
+      const held = (s: SplitConfirmation) => t.choice.constrained.map((m) => `${s.pooled[m].passingStopped}/${s.pooled[m].passing} (upper ${pct(s.pooled[m].passingUpper)}) ${MODE[m]}`).join(', ');
+      c.splits.forEach((s, i) =>
+        out.push(
+          `  split ${i + 1}${s.label ? ` (${s.label})` : ''}: ${s.folds.map((f, j) => `fold ${j + 1} chose ${describeSettings(f)}`).join('; ')}; ` +
+            `pooled held-out false stops ${held(s)}: ${s.heldOutWithinBound ? 'within' : 'over'} the bound → confirms ${describeSettings(s.confirmed)}`,
+        ),
+      );
+    } else {
+      c.folds.forEach((f, i) => out.push(`  fold ${i + 1} chose: ${describeSettings(f)}`));
+      out.push(`  folds' pooled held-out false stops within the bound: ${c.heldOutWithinBound ? 'yes' : 'no'}`);
+    }
+    const stops = GRID_KINDS.filter((k) => get(c.inSample, k.key) !== null);
+    if (c.splits.length > 1 && stops.length > 0) {
+      const perKind = stops.map((k) => `${k.describe(get(c.inSample, k.key))} ${c.splits.filter((s) => get(s.confirmed, k.key) !== null).length}/${c.splits.length}`);
+      out.push(
+        `  stability: the in-sample choice (${describeSettings(c.inSample)}) was confirmed whole on ${c.confirmedOn} of ${c.splits.length} task splits (a stop needs all ${c.required}); per kind: ${perKind.join(', ')}`,
+      );
+    }
     for (const d of c.dropped) out.push(`  not confirmed: ${d.inSample} (${d.reason})`);
   }
   out.push(`  written: ${c.warnOnly || t.choice.warnOnly ? 'warn only (no stop is confirmed)' : describeSettings(t.chosen.settings)}${c.check === 'none' ? ' (UNCONFIRMED: in-sample only)' : ''}`);

@@ -154,6 +154,7 @@ function stopText(st: StopEvaluation): string {
     `${p.failingStopped} / ${p.failing}`,
     pct(p.failingStepsSaved),
     pct(p.failingTokensSaved),
+    p.worstSource === null ? '-' : `${p.worstSource.source} ${p.worstSource.passingStopped} / ${p.worstSource.passing}${p.withinSources ? '' : ' (over)'}`,
     p.supported ? 'yes' : 'no',
   ]);
   const r = st.recommended;
@@ -163,8 +164,9 @@ function stopText(st: StopEvaluation): string {
       : `recommended (also in the file's evaluation.forecast.stop.recommended): {"lowForecast": {"floor": ${r.floor}, "minSteps": ${r.minSteps}, "severity": "stop"}}: ${st.reason}`;
   const by = Object.entries(st.bySource).map(([s, c]) => [s, `${c.passingStopped} / ${c.passing}`, `${c.failingStopped} / ${c.failing}`]);
   return [
-    `the lowForecast stop on the task-fold pPass (supported = the ${pct(st.spec.confidence)} upper bound of passing runs stopped within ${pct(st.bound)}, a failing run stopped, at least ${st.minPassing} passing runs; the rule calibrate uses):`,
-    renderTable(['rule', 'passing stopped (upper bound)', 'failing stopped', 'failing steps saved', 'failing tokens saved', 'supported'], rows),
+    `the lowForecast stop on the task-fold pPass (supported = the ${pct(st.spec.confidence)} upper bound of passing runs stopped within ${pct(st.bound)}, ` +
+      `at most ${pct(st.sourceMax)} of each source's passing runs stopped, a failing run stopped, at least ${st.minPassing} passing runs; the rule calibrate --portable uses):`,
+    renderTable(['rule', 'passing stopped (upper bound)', 'failing stopped', 'failing steps saved', 'failing tokens saved', 'worst source: passing stopped', 'supported'], rows),
     verdict,
     ...(by.length > 0 ? [renderTable(['source', 'passing stopped', 'failing stopped'], by)] : []),
   ].join('\n');

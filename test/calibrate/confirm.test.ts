@@ -8,10 +8,21 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { meetSettings, noStops, type ConfirmedTradeoff, type StopSettings } from '../../src/core/calibrate/index.js';
+import {
+  calibrateTradeoff,
+  confirmTradeoff,
+  meetSettings,
+  noStops,
+  repeatedSplits,
+  taskSplitCheck,
+  type ConfirmedTradeoff,
+  type StopSettings,
+  type TradeoffRun,
+} from '../../src/core/calibrate/index.js';
 import { canStop } from '../../src/core/policy.js';
 import { readPolicyFile } from '../../src/settings-files.js';
 import { CORPUS, cli } from '../cli/run-cli.js';
+import { distinct, trun } from './states.js';
 
 const settings = (s: Partial<StopSettings>): StopSettings => ({ ...noStops(), ...s });
 
@@ -21,6 +32,35 @@ describe('meetSettings', () => {
     const b = settings({ cycle: 4, lowScore: { floor: 40, minSteps: 5 } });
     expect(meetSettings([a, b])).toEqual(settings({ cycle: 4, lowScore: { floor: 30, minSteps: 10 } }));
     expect(meetSettings([a])).toEqual(a);
+  });
+});
+
+describe('confirmTradeoff over repeated task splits', () => {
+  // Every task: a clean passing run and a failing run with a 3-retry episode (blindRetry 3 stops it).
+  const tasks = Array.from({ length: 8 }, (_, i) => `org__repo-${i}`);
+  const runs: TradeoffRun[] = tasks.flatMap((task) => [
+    trun(`${task}/p`, task, true, distinct(4, 'c')),
+    trun(`${task}/f`, task, false, [{ stage: 'E', hash: 'x' }, ...Array.from({ length: 4 }, () => ({ stage: 'V' as const, hash: 'y' })), ...distinct(2, 'z')]),
+  ]);
+  const options = { candidates: { blindRetry: [3], regressionLoop: [], cycle: [], explorationStreak: [], noAction: [], lowScore: [] }, constrained: ['referenceFree' as const], maxFalseStop: 0.6 };
+  const full = calibrateTradeoff(runs, options);
+  const splits = repeatedSplits(runs, 3, 0.5, 3, options);
+  if (!full.ok || !splits.ok) throw new Error('setup');
+
+  it('keeps a stop every split confirmed, and says on how many', () => {
+    expect(new Set(splits.value.map((s) => s.folds[0]!.holdoutTasks.join())).size).toBe(3);
+    const t = confirmTradeoff(runs, full.value, taskSplitCheck(splits.value), options);
+    expect(t.confirmation).toMatchObject({ required: 3, confirmedOn: 3, confirmed: settings({ blindRetry: 3 }), warnOnly: false });
+    expect(t.confirmation.splits.map((s) => s.label)).toEqual(['seed 3', 'seed 3/1', 'seed 3/2']);
+  });
+
+  it('drops a stop one split of three did not confirm: no single draw of tasks decides', () => {
+    const check = taskSplitCheck(splits.value);
+    const one = { ...check, splits: check.splits.map((s, i) => (i === 1 ? { ...s, folds: [s.folds[0]!, noStops()] } : s)) };
+    const t = confirmTradeoff(runs, full.value, one, options);
+    expect(t.confirmation).toMatchObject({ required: 3, confirmedOn: 2, confirmed: noStops(), warnOnly: true });
+    expect(t.confirmation.dropped).toEqual([{ kind: 'blindRetry', inSample: 'blindRetry 3', reason: 'confirmed on 2 of 3 task splits: 1 of 6 folds chose no blindRetry stop' }]);
+    expect(t.choice.warnOnly).toBe(true);
   });
 });
 
@@ -35,13 +75,14 @@ describe('calibrate on a corpus whose held-out halves cannot back a stop', () =>
     expect(run.code).toBe(0);
     const doc = JSON.parse(j.stdout) as { policy: unknown; tradeoff: ConfirmedTradeoff };
     const c = doc.tradeoff.confirmation;
-    expect(c).toMatchObject({ check: 'half', inSample: settings({ noAction: 2 }), folds: [noStops(), noStops()], confirmed: noStops(), warnOnly: true });
-    expect(c.dropped).toEqual([{ kind: 'noAction', inSample: 'noAction 2', reason: '2 of 2 folds chose no noAction stop' }]);
+    expect(c).toMatchObject({ check: 'half', inSample: settings({ noAction: 2 }), folds: Array.from({ length: 10 }, () => noStops()), confirmed: noStops(), warnOnly: true });
+    expect(c).toMatchObject({ required: 5, confirmedOn: 0 });
+    expect(c.dropped).toEqual([{ kind: 'noAction', inSample: 'noAction 2', reason: 'confirmed on 0 of 5 task splits: 10 of 10 folds chose no noAction stop' }]);
     const written = await readPolicyFile(out);
     expect(canStop(written)).toBe(false);
     expect(written).toEqual(doc.policy);
     expect(doc.tradeoff.chosen.modes.referenceFree.failingStopped).toBe(0);
-    expect(run.stdout).toContain('  not confirmed: noAction 2 (2 of 2 folds chose no noAction stop)\n  written: warn only (no stop is confirmed)');
+    expect(run.stdout).toContain('  not confirmed: noAction 2 (confirmed on 0 of 5 task splits: 10 of 10 folds chose no noAction stop)\n  written: warn only (no stop is confirmed)');
     const file = JSON.parse(readFileSync(out, 'utf8')) as { calibration: { warnOnly: boolean; stops: string; confirmation: { check: string } } };
     expect(file.calibration).toMatchObject({ warnOnly: true, stops: 'no stop', confirmation: { check: 'half' } });
   }, 180_000);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { PortableResult, TradeoffResult } from '../../src/core/calibrate/index.js';
+import type { ConfirmedTradeoff, PortableResult } from '../../src/core/calibrate/index.js';
 import { DEFAULT_POLICY } from '../../src/core/policy.js';
 import { readScoredRuns } from '../../src/cli/scored-runs.js';
 import { CORPUS, cli } from '../cli/run-cli.js';
@@ -20,12 +20,14 @@ describe('the shipped default policy', () => {
   const dir = mkdtempSync(join(tmpdir(), 'steplens-default-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('is the portable policy steplens calibrate picks on the 1002 scored runs (3 % bound, 2 % per source)', async () => {
-    const run = await cli('calibrate', '--runs', FIXTURE, '--portable', '--max-false-stop', '0.03', '--split', 'none', '--json');
+  it('is the portable policy steplens calibrate picks on the 1002 scored runs (3 % bound, 2 % per source), confirmed leave one source out', async () => {
+    const run = await cli('calibrate', '--runs', FIXTURE, '--portable', '--max-false-stop', '0.03', '--split', 'source', '--json');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    const out = JSON.parse(run.stdout) as { policy: unknown; tradeoff: TradeoffResult; portable: PortableResult };
+    const out = JSON.parse(run.stdout) as { policy: unknown; tradeoff: ConfirmedTradeoff; portable: PortableResult };
     expect(out.policy).toEqual(DEFAULT_POLICY);
+    // Written as a stop because every leave-one-source-out fold chose it too (not the in-sample choice alone).
+    expect(out.tradeoff.confirmation).toMatchObject({ check: 'source', warnOnly: false, heldOutWithinBound: true });
     expect(out.tradeoff.runs).toMatchObject({ passing: 192, failing: 810 });
     expect(out.portable.demoted.map((d) => d.kind).sort()).toEqual(['blindRetry', 'cycle', 'explorationStreak', 'lowScore']);
     // Held out by source, no source loses more than 2 % of its passing runs.

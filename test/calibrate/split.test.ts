@@ -20,6 +20,13 @@ describe('splitTasks: deterministic and disjoint by task', () => {
     expect(others.some((h) => h !== a.holdout.join())).toBe(true);
   });
 
+  it('draws further splits of one seed (repeat 1, 2, ...) that differ from the first and from each other', () => {
+    expect(splitTasks(TASKS, 7, 0.5, 0)).toEqual(splitTasks(TASKS, 7));
+    const holdouts = [0, 1, 2, 3, 4].map((r) => splitTasks(TASKS, 7, 0.5, r).holdout.join());
+    expect(new Set(holdouts).size).toBe(5);
+    expect(splitTasks(TASKS, 7, 0.5, 3)).toEqual(splitTasks([...TASKS].reverse(), 7, 0.5, 3));
+  });
+
   it('honours the hold-out share', () => {
     expect(splitTasks(TASKS, 1, 0.25).holdout).toHaveLength(4);
   });

@@ -1,7 +1,7 @@
 /**
  * The README shows what `steplens report examples/runs --outcomes examples/runs/outcomes.csv` prints (its head and
  * the models table): a change to scoring or waste that moves those figures must move the README with it. The
- * wasted-steps column once read 79 where the command printed 14.
+ * wasted-steps column once read 79 where the command printed 14. The same for its calibrate example (the held-out check).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -31,4 +31,16 @@ describe("the README's report example", () => {
       at = found + 1;
     }
   });
+});
+
+describe("the README's calibrate example", () => {
+  it('is the held-out check `steplens calibrate examples/runs --outcomes examples/runs/outcomes.csv` prints, line for line', async () => {
+    const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+    const start = readme.indexOf('```text\nheld-out check: ');
+    expect(start, 'the README shows the calibrate example').toBeGreaterThan(0);
+    const shown = readme.slice(start + '```text\n'.length, readme.indexOf('```', start + 3)).trimEnd();
+    const run = await cli('calibrate', path.join(ROOT, 'examples/runs'), '--outcomes', path.join(ROOT, 'examples/runs/outcomes.csv'));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`\n${shown}\n`);
+  }, 60_000);
 });

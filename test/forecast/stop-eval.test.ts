@@ -47,4 +47,28 @@ describe('the lowForecast stop check', () => {
     expect(e.points.every((p) => !p.supported)).toBe(true);
     expect(e.reason).toBe('58 passing and 40 failing runs held out; a false-stop bound of 5 % at 95 % confidence needs at least 59 passing and 1 failing');
   });
+
+  it("refuses a rule whose pooled bound holds but which stops more than calibrate's --source-max of one source's passing runs, and names it", () => {
+    // Review s41 item 3: pPass < 0.05 after 30 was recommended on 4/192 pooled (upper 4.7 %) while all 4 were CodeR's (4/64).
+    const runs = [
+      ...Array.from({ length: 60 }, () => run('CodeR', true, 0.6)),
+      ...Array.from({ length: 4 }, () => run('CodeR', true, 0.01)),
+      ...Array.from({ length: 135 }, () => run('CodeR', false, 0.01)),
+      ...Array.from({ length: 128 }, () => run('other', true, 0.6)),
+      ...Array.from({ length: 200 }, () => run('other', false, 0.6)),
+    ];
+    const e = evaluateForecastStop(runs);
+    const p = e.points.find((x) => x.floor === 0.02 && x.minSteps === 5)!;
+    expect(p).toMatchObject({ passingStopped: 4, passing: 192 });
+    expect(p.passingUpper!).toBeLessThanOrEqual(0.05);
+    expect(p.worstSource).toEqual({ source: 'CodeR', passingStopped: 4, passing: 64 });
+    expect(p.supported).toBe(false);
+    expect(e.sourceMax).toBe(0.02);
+    expect(e.recommended).toBeNull();
+    expect(e.reason).toContain("but stops 4 / 64 of CodeR's passing runs");
+    // With a cap the source meets (4 <= 10 % of 64) the same rule is recommended.
+    const loose = evaluateForecastStop(runs, 0.05, undefined, 0.1);
+    expect(loose.recommended?.passingStopped).toBe(4);
+    expect(loose.recommended?.worstSource?.source).toBe('CodeR');
+  });
 });

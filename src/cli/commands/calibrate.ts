@@ -15,8 +15,11 @@ import {
   type HeldOutCheck,
   calibrateWeights,
   portableCalibration,
+  portableOptions,
+  repeatedSplits,
+  sourceSplitCheck,
   splitBySource,
-  splitCalibration,
+  taskSplitCheck,
   type PortableResult,
   type SourceSplitReport,
   type SplitReport,
@@ -51,7 +54,7 @@ const command: Command = {
     'usage: steplens calibrate [--outcomes FILE] [--manifest FILE] [--sources FILE] [--model NAME] [--run NAME] [--runs FILE]... [--save-runs FILE]\n' +
     '                          [--max-false-stop R] [--confidence C] [--bound clopper-pearson|wilson] [--source-max R]\n' +
     '                          [--max-false-warn R] [--mode both|reference|reference-free] [--split half|source|none]\n' +
-    '                          [--holdout R] [--seed N] [--by agent|model|source | --portable] [--weights] [--config FILE]\n' +
+    '                          [--holdout R] [--splits K] [--seed N] [--by agent|model|source | --portable] [--weights] [--config FILE]\n' +
     '                          [--config-out FILE] [--out POLICY.json] [--out-dir DIR] [--json] [--lenient] [PATH...]\n' +
     '  PATH, --outcomes, --manifest, --model, --run, skipped files and --lenient: as for `steplens report` (runs are named the same way);\n' +
     '                      only runs with a pass/fail outcome, a task and at least one step count\n' +
@@ -63,14 +66,17 @@ const command: Command = {
     "  --source-max R      also: at most this share of each source's passing runs stopped (point estimate)\n" +
     '  --max-false-warn R  the bound of the warn levels of the single-kind tables (default 0.25)\n' +
     '  --mode M            which scoring the bound must hold in: both (default), reference (leave-one-out PTAs), reference-free\n' +
-    '  --split half|source|none  also choose on half the tasks and measure on the other half, both ways (default half;\n' +
-    '                      --holdout R the held-out share, --seed N the split and the bootstrap), or leave one source out at a time.\n' +
-    '                      The written policy stops only where every fold confirmed it (each fold chose that stop, at the most\n' +
-    "                      conservative of their settings, and the folds' pooled held-out false stops meet the bound); else it only\n" +
-    '                      warns. --split none writes the in-sample choice, marked unconfirmed\n' +
+    '  --split half|source|none  also choose on half the tasks and measure on the other half, both ways, for each of\n' +
+    '                      --splits K (default 5) splits drawn from --seed N (default half; --holdout R the held-out share; the seed\n' +
+    '                      also seeds the bootstrap), or leave one source out at a time. The written policy stops only where every\n' +
+    '                      split confirmed it (each fold chose that stop, at the most conservative of their settings, and each\n' +
+    "                      split's pooled held-out false stops meet the bound); else it only warns. --split none writes the\n" +
+    '                      in-sample choice, marked unconfirmed\n' +
     '  --by G              one policy per agent, model or source (agent + model) plus a fallback, in one --out file\n' +
     '  --portable          one policy for agents and models it never saw: leave-one-source-out, kinds that stop more than\n' +
-    "                      --source-max (default 0.02) of a held-out source's passing runs only warn (how DEFAULT_POLICY is chosen)\n" +
+    "                      --source-max (default 0.02) of a held-out source's passing runs only warn; its stops are confirmed like\n" +
+    '                      any other: by the task splits, or with --split source by its own leave-one-source-out folds (how\n' +
+    '                      DEFAULT_POLICY is chosen)\n' +
     '  --weights           fit the composite weights (simplex grid, leave-one-task-out AUROC); --config-out FILE writes {"weights": ...}\n' +
     '  --config FILE       scoring config to score with (its weights set the running score the low-score stop reads)\n' +
     '  --out FILE          the chosen policy (or policy set with --by); `serve --policy FILE` loads it\n' +
@@ -96,7 +102,7 @@ const command: Command = {
       ...(a.sourceMax !== undefined ? { sourceMax: a.sourceMax } : {}),
     };
     const weights: WeightsReport | undefined = a.weights ? calibrateWeights(input.weights, DEFAULT_CONFIG.weights) : undefined;
-    const halfSplit = a.split === 'half' ? { seed: a.seed, holdout: a.holdout } : undefined;
+    const halfSplit = a.split === 'half' ? { seed: a.seed, holdout: a.holdout, count: a.splits } : undefined;
     const head =
       (loaded.empty > 0 ? `${loaded.empty} trajectories with an outcome but no step the parser could read were left out\n` : '') +
       (loaded.noTask > 0 ? `${loaded.noTask} trajectories with an outcome but no task named in the log were left out\n` : '') +
@@ -129,20 +135,24 @@ const command: Command = {
       portable = unwrap(portableCalibration(input.tradeoff, options));
       full = portable.result;
     } else full = unwrap(calibrateTradeoff(input.tradeoff, options));
-    let split: SplitReport | undefined;
+    // Under --portable the splits choose as the portable policy was chosen (its per-source cap, its demoted kinds
+    // left out), and the split confirms its stops as it does any other (review s41: it used to be skipped).
+    const splitOptions = portable
+      ? portableOptions(
+          options,
+          portable.demoted.map((d) => d.kind),
+          portable.sourceMax,
+        )
+      : options;
+    const splits = halfSplit ? unwrap(repeatedSplits(input.tradeoff, halfSplit.seed, halfSplit.holdout, halfSplit.count, splitOptions), 'bad_input') : undefined;
+    const split: SplitReport | undefined = splits?.[0];
     let bySource: SourceSplitReport | undefined;
-    if (halfSplit) split = unwrap(splitCalibration(input.tradeoff, halfSplit.seed, halfSplit.holdout, options), 'bad_input');
     if (a.split === 'source' && !portable) bySource = unwrap(splitBySource(input.tradeoff, options), 'bad_input');
-    // --portable is confirmed by its own leave-one-source-out demotions; otherwise the split's folds confirm (confirm.ts).
-    const check: HeldOutCheck | undefined = portable
-      ? undefined
-      : split
-        ? { kind: 'half', folds: split.folds.map((f) => f.settings), pooled: split.pooledOutOfSample }
-        : bySource
-          ? { kind: 'source', folds: bySource.folds.map((f) => f.settings), pooled: bySource.pooledOutOfSample }
-          : undefined;
+    // --portable --split source: its last round's leave-one-source-out folds are the check (printed with it).
+    const sourceCheck = portable && a.split === 'source' ? portable.heldOut : bySource;
+    const check: HeldOutCheck | undefined = splits ? taskSplitCheck(splits) : sourceCheck ? sourceSplitCheck(sourceCheck) : undefined;
     const t: ConfirmedTradeoff = confirmTradeoff(input.tradeoff, full, check, options, a.seed);
-    if (portable) t.confirmation = { ...t.confirmation, rule: `confirmed by --portable's leave-one-source-out check: ${portableRule(portable)}` };
+    if (portable) t.confirmation = { ...t.confirmation, rule: `${t.confirmation.rule}; ${portableRule(portable)}` };
     const check2 = resolvePolicy(t.chosen.policy);
     if (!check2.ok) throw new Error(`chosen policy does not validate: ${check2.error}`);
     const doc = {
@@ -150,7 +160,7 @@ const command: Command = {
       perKindPolicy: perKind.policy,
       policy: t.chosen.policy,
       tradeoff: t,
-      ...(split ? { split } : {}),
+      ...(split ? { split, splits } : {}),
       ...(bySource ? { sourceSplit: bySource } : {}),
       ...(portable ? { portable: { ...portable, result: undefined } } : {}),
       ...(weights ? { weights } : {}),
@@ -178,6 +188,7 @@ const command: Command = {
 };
 
 const portableRule = (p: PortableResult): string =>
-  `a kind whose stop, chosen without a source, stopped more than ${(100 * p.sourceMax).toFixed(1)}% of that source's passing runs only warns (${p.demoted.length} demoted)`;
+  `--portable also demoted ${p.demoted.length} ${p.demoted.length === 1 ? 'kind' : 'kinds'} to warn only before choosing (a kind whose stop, chosen without a source, ` +
+  `stopped more than ${(100 * p.sourceMax).toFixed(1)}% of that source's passing runs)`;
 
 export default command;

@@ -48,12 +48,14 @@ function intOf(value: string | undefined, flag: string, fallback: number, min: n
 const command: Command = {
   name: 'train',
   usage:
-    'usage: steplens train --out FORECAST.json [--outcomes FILE] [--manifest FILE] [--sources FILE] [--model NAME] [--run NAME] [--lenient] [--folds K] [--seed N] [--config FILE] [--json] PATH...\n' +
+    'usage: steplens train --out FORECAST.json [--outcomes FILE] [--manifest FILE] [--sources FILE] [--model NAME] [--run NAME] [--lenient] [--folds K] [--seed N] [--source-max R] [--config FILE] [--json] PATH...\n' +
     '  PATH, --outcomes, --manifest, --model, --run, skipped files and --lenient: as for `steplens report` (runs are named the same way);\n' +
     '                   only runs with a pass/fail outcome count\n' +
     "  --manifest FILE  JSON Lines {file, agent, model, resolved}: names each run's agent and model (its source) and outcome\n" +
     '  --sources FILE   CSV (run,agent,model) or JSON Lines: the agent and model of the runs of each run folder (as for calibrate)\n' +
     '  --folds K        task-disjoint folds (default 5), also those of the per-source recalibration; --seed N the folds and the bootstrap (default 1)\n' +
+    "  --source-max R   the lowForecast stop is recommended only if it stops at most this share of each source's passing runs\n" +
+    "                   (default 0.02: calibrate --portable's rule)\n" +
     '  --config FILE    scoring config the runs are scored with\n' +
     '  --out FILE       the model file: a default model and one per source (agent + model) seen; `serve --forecast FILE` loads it\n' +
     '  --json           print the whole document',
@@ -68,6 +70,7 @@ const command: Command = {
         sources: { type: 'string' },
         folds: { type: 'string' },
         seed: { type: 'string' },
+        'source-max': { type: 'string' },
         config: { type: 'string' },
         json: { type: 'boolean', default: false },
       },
@@ -75,6 +78,10 @@ const command: Command = {
     if (values.out === undefined) throw new SteplensError('usage', '--out FORECAST.json is required');
     const folds = intOf(values.folds, '--folds', 5, 2);
     const seed = intOf(values.seed, '--seed', 1, 0);
+    const sourceMaxText = values['source-max'];
+    const sourceMax = sourceMaxText === undefined ? undefined : Number(sourceMaxText);
+    if (sourceMax !== undefined && (sourceMaxText!.trim() === '' || !(sourceMax >= 0 && sourceMax <= 1)))
+      throw new SteplensError('usage', `--source-max must be a rate between 0 and 1, got '${sourceMaxText}'`);
     const { found, manifest, naming, warnings } = readCorpusInput(positionals, values, io.cwd, 'train');
     const exit = reportCorpusInput(found, values.lenient, io.stderr, warnings);
     const config = values.config !== undefined ? await readConfigFile(resolve(io.cwd, values.config)) : DEFAULT_CONFIG;
@@ -91,7 +98,7 @@ const command: Command = {
         `need runs of both outcomes to train: ${passing} passing and ${runs.length - passing} failing of ${found.trajectories.length} trajectories (give --outcomes FILE or --manifest FILE)`,
       );
     }
-    const { models, evaluation } = trainForecast(runs, { folds, seed });
+    const { models, evaluation } = trainForecast(runs, { folds, seed, ...(sourceMax !== undefined ? { sourceMax } : {}) });
     const referenceFree = choosePriorWeights(input.prior);
     const references = ptaSamples(input.known, prior, defaultAnalyzers(), config);
     const referenceMode = references.length > 0 ? choosePtaWeights(references, config.weights) : undefined;

@@ -1,12 +1,16 @@
 /**
  * The held-out confirmation of a calibrated stop policy (`steplens calibrate`, issue 23): a stop is written
- * only where the held-out check confirmed it. The check is the split's folds (by task, or leave one source
- * out): each fold chose a policy without some runs and was measured on them. The rule:
- * - a kind stops in the written policy only if the in-sample choice and EVERY fold's choice stop with it, at
- *   the most aggressive setting at least as conservative as all of them (their meet: on each held-out part it
- *   stops no run earlier, and no run the fold's own policy did not stop);
- * - and only if the folds' pooled held-out false stops have an upper bound (the calibration's method and
- *   confidence) within `maxFalseStop` in every constrained mode.
+ * only where the held-out check confirmed it. The check is one or more splits (by task, repeated K times from
+ * the seed; or one round of leave one source out), each of folds: each fold chose a policy without some runs
+ * and was measured on them. The rule:
+ * - a split confirms a kind if the in-sample choice and EVERY one of its folds' choices stop with it, and its
+ *   folds' pooled held-out false stops have an upper bound (the calibration's method and confidence) within
+ *   `maxFalseStop` in every constrained mode;
+ * - a kind stops in the written policy only if EVERY split confirmed it, at the most aggressive setting at
+ *   least as conservative as all of them (their meet: on each held-out part it stops no run earlier, and no
+ *   run a fold's own policy did not stop). One split by task decided alone before (review s41): the written
+ *   policy flipped between seeds; requiring all K rather than a majority keeps the written stops those no draw
+ *   of the tasks rejects, the same "every fold" rule one split already had.
  * Otherwise the written policy only warns (where the in-sample choice would have stopped). Without a
  * check (`--split none`) the in-sample choice is kept and marked unconfirmed.
  */
@@ -21,13 +25,29 @@ import { DEFAULT_POLICY } from '../policy.js';
 import type { Separation } from '../stats/separation.js';
 import { stopSeparation } from './stop-separation.js';
 
-/** What was checked held out: the folds' chosen settings and their pooled held-out numbers. */
-export interface HeldOutCheck {
-  kind: 'half' | 'source';
+/** One split of the held-out check: its folds' chosen settings and their pooled held-out numbers. */
+export interface CheckSplit {
+  /** How the split was drawn (e.g. `seed 2/1`), for the printout. */
+  label?: string;
   folds: readonly StopSettings[];
   pooled: Record<ModeName, TradeoffPoint>;
+}
+
+/** What was checked held out: one or more splits (`half`: repeated task splits; `source`: one leave-one-source-out round). */
+export interface HeldOutCheck {
+  kind: 'half' | 'source';
+  splits: readonly CheckSplit[];
   /** Why no fold could be run (e.g. a group with one task): nothing is confirmed. */
   unavailable?: string;
+}
+
+/** What one split confirmed on its own: the meet of the in-sample choice and its folds, if its held-out numbers met the bound. */
+export interface SplitConfirmation {
+  label?: string;
+  folds: StopSettings[];
+  pooled: Record<ModeName, TradeoffPoint>;
+  heldOutWithinBound: boolean;
+  confirmed: StopSettings;
 }
 
 export interface Confirmation {
@@ -36,10 +56,16 @@ export interface Confirmation {
   /** The rule, in one sentence (printed and written as is). */
   rule: string;
   inSample: StopSettings;
+  /** Every split's folds, in order. */
   folds: StopSettings[];
+  splits: SplitConfirmation[];
+  /** Splits that must confirm a kind for it to stop (all of them). */
+  required: number;
+  /** Splits that confirmed every stop of the in-sample choice (at its setting or a more conservative one). */
+  confirmedOn: number;
   /** The stops the check confirmed (what the written policy stops at; all off when `warnOnly`). */
   confirmed: StopSettings;
-  /** The folds' pooled held-out false stops are within the bound in every constrained mode (null: no check). */
+  /** Every split's pooled held-out false stops are within the bound in every constrained mode (null: no check). */
   heldOutWithinBound: boolean | null;
   /** Kinds the in-sample choice stopped with and the written policy does not, and why. */
   dropped: Array<{ kind: string; inSample: string; reason: string }>;
@@ -75,6 +101,8 @@ export function confirmTradeoff(runs: readonly TradeoffRun[], full: TradeoffResu
   return { ...c, separation: stopSeparation(runs, c.chosen, { seed }) };
 }
 
+const unitOf = (c: HeldOutCheck) => (c.kind === 'half' ? 'task splits' : 'leave-one-source-out rounds');
+
 function confirm(runs: readonly TradeoffRun[], full: TradeoffResult, check: HeldOutCheck | undefined, options: TradeoffOptions): TradeoffResult & { confirmation: Confirmation } {
   const bound = { method: options.bound ?? DEFAULT_BOUND.method, confidence: options.confidence ?? DEFAULT_BOUND.confidence };
   const c = full.choice;
@@ -82,23 +110,58 @@ function confirm(runs: readonly TradeoffRun[], full: TradeoffResult, check: Held
   const stated = `${c.bound} ${Math.round(100 * c.confidence)}% upper bound of false stops at most ${pct(c.maxFalseStop)}`;
   if (check === undefined) {
     const rule = `not checked held out (--split none): the in-sample choice under the ${stated} is written unconfirmed`;
-    return { ...full, confirmation: { check: 'none', rule, inSample, folds: [], confirmed: inSample, heldOutWithinBound: null, dropped: [], warnOnly: c.warnOnly } };
+    const confirmation: Confirmation = {
+      check: 'none',
+      rule,
+      inSample,
+      folds: [],
+      splits: [],
+      required: 0,
+      confirmedOn: 0,
+      confirmed: inSample,
+      heldOutWithinBound: null,
+      dropped: [],
+      warnOnly: c.warnOnly,
+    };
+    return { ...full, confirmation };
   }
+  const n = check.splits.length;
   const rule =
-    `a kind stops only where the in-sample choice and every held-out fold (${check.kind === 'half' ? 'split by task' : 'leave one source out'}) stop with it, ` +
-    `at the most conservative of their settings, and only if the folds' pooled held-out ${stated} (${c.constrained.join(' and ')})`;
-  const within = check.unavailable === undefined && c.constrained.every((m) => (check.pooled[m].passingUpper ?? 1) <= c.maxFalseStop + 1e-12);
-  const meet = within && !c.warnOnly ? meetSettings([inSample, ...check.folds]) : noStops();
-  const dropped = GRID_KINDS.flatMap((k) => {
+    check.kind === 'half'
+      ? `a kind stops only where the in-sample choice and every held-out fold of all ${n} splits by task (each way; the splits drawn from --seed) stop with it, ` +
+        `at the most conservative of their settings, and only if each split's pooled held-out ${stated} (${c.constrained.join(' and ')})`
+      : `a kind stops only where the in-sample choice and every held-out fold (leave one source out) stop with it, ` +
+        `at the most conservative of their settings, and only if the folds' pooled held-out ${stated} (${c.constrained.join(' and ')})`;
+  const withinOf = (pooled: Record<ModeName, TradeoffPoint>) => c.constrained.every((m) => (pooled[m].passingUpper ?? 1) <= c.maxFalseStop + 1e-12);
+  // Each split confirms on its own; a kind stops only if every split confirmed it, so no one draw of tasks decides.
+  const splits: SplitConfirmation[] = check.splits.map((s) => {
+    const within = withinOf(s.pooled);
+    const confirmed = within && !c.warnOnly ? meetSettings([inSample, ...s.folds]) : noStops();
+    return { ...(s.label !== undefined ? { label: s.label } : {}), folds: [...s.folds], pooled: s.pooled, heldOutWithinBound: within, confirmed };
+  });
+  const within = check.unavailable === undefined && n > 0 && splits.every((s) => s.heldOutWithinBound);
+  const meet = check.unavailable === undefined && n > 0 ? meetSettings(splits.map((s) => s.confirmed)) : noStops();
+  const stops = GRID_KINDS.filter((k) => get(inSample, k.key) !== null);
+  const confirmedOn = stops.length === 0 ? 0 : splits.filter((s) => stops.every((k) => get(s.confirmed, k.key) !== null)).length;
+  const folds = check.splits.flatMap((s) => [...s.folds]);
+  const over = splits.filter((s) => !s.heldOutWithinBound);
+  const worst = over.reduce<SplitConfirmation | undefined>((w, s) => (w === undefined || worstUpper(s, c.constrained) > worstUpper(w, c.constrained) ? s : w), undefined);
+  const dropped = stops.flatMap((k) => {
     const v = get(inSample, k.key);
-    if (v === null || get(meet, k.key) !== null) return [];
-    const off = check.folds.filter((f) => get(f, k.key) === null).length;
-    const reason = check.unavailable
-      ? `no held-out check: ${check.unavailable}`
-      : !within
-        ? `the held-out false stops exceed the bound (${c.constrained.map((m) => `${check.pooled[m].passingStopped}/${check.pooled[m].passing}, upper ${pct(check.pooled[m].passingUpper ?? 1)}`).join('; ')})`
-        : `${off} of ${check.folds.length} folds chose no ${k.key} stop`;
-    return [{ kind: k.key, inSample: k.describe(v), reason }];
+    if (get(meet, k.key) !== null) return [];
+    if (check.unavailable !== undefined) return [{ kind: k.key, inSample: k.describe(v), reason: `no held-out check: ${check.unavailable}` }];
+    const off = folds.filter((f) => get(f, k.key) === null).length;
+    const on = splits.filter((s) => get(s.confirmed, k.key) !== null).length;
+    const why = [
+      ...(off > 0 ? [`${off} of ${folds.length} folds chose no ${k.key} stop`] : []),
+      ...(worst !== undefined
+        ? [
+            `the held-out false stops exceed the bound${n > 1 ? ` on ${over.length} of ${n} splits (worst ${worst.label ?? 'split'}: ` : ' ('}` +
+              `${c.constrained.map((m) => `${worst.pooled[m].passingStopped}/${worst.pooled[m].passing}, upper ${pct(worst.pooled[m].passingUpper ?? 1)}`).join('; ')})`,
+          ]
+        : []),
+    ].join('; ');
+    return [{ kind: k.key, inSample: k.describe(v), reason: n > 1 ? `confirmed on ${on} of ${n} ${unitOf(check)}: ${why}` : why }];
   });
   const tightened = GRID_KINDS.some((k) => get(meet, k.key) !== null && JSON.stringify(get(meet, k.key)) !== JSON.stringify(get(inSample, k.key)));
   const warnSource = options.warnSource ?? options.baseline ?? DEFAULT_POLICY;
@@ -115,6 +178,9 @@ function confirm(runs: readonly TradeoffRun[], full: TradeoffResult, check: Held
     ...full,
     choice: { ...c, warnOnly: c.warnOnly || !anyStop, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) },
     chosen,
-    confirmation: { check: check.kind, rule, inSample, folds: [...check.folds], confirmed: meet, heldOutWithinBound: within, dropped, warnOnly: !anyStop },
+    confirmation: { check: check.kind, rule, inSample, folds, splits, required: n, confirmedOn, confirmed: meet, heldOutWithinBound: within, dropped, warnOnly: !anyStop },
   };
 }
+
+/** The largest held-out upper bound of a split over the constrained modes. */
+const worstUpper = (s: SplitConfirmation, modes: readonly ModeName[]) => Math.max(...modes.map((m) => s.pooled[m].passingUpper ?? 1));

@@ -33,11 +33,22 @@ export { pointOf, runFacts, DEFAULT_BOUND, type BoundSpec, type RunFacts } from 
 export { evaluatePolicy, sourcePoints, sourcesOf } from './evaluate-policy.js';
 export { policyFor, settingsOf, compareConservative, describeSettings } from './stop-settings.js';
 export { splitTasks, fnv1a, type TaskSplit } from './split.js';
-export { splitCalibration, splitBySource, type SplitFold, type SplitReport, type SourceFold, type SourceSplitReport } from './split-report.js';
+export {
+  splitCalibration,
+  splitBySource,
+  repeatedSplits,
+  splitLabel,
+  taskSplitCheck,
+  sourceSplitCheck,
+  type SplitFold,
+  type SplitReport,
+  type SourceFold,
+  type SourceSplitReport,
+} from './split-report.js';
 export { simplexGrid, fitWeights, aurocWith, signalAuroc, objective, weightDistance, type WeightSample } from './weights-fit.js';
 export { calibrateWeights, lotoFolds, type LotoFold, type WeightAurocs, type WeightsReport } from './weights-loto.js';
 export { leaveOneOutPtas, type ReferenceCandidate } from './references.js';
-export { confirmTradeoff, meetSettings, type Confirmation, type ConfirmedTradeoff, type HeldOutCheck } from './confirm.js';
+export { confirmTradeoff, meetSettings, type CheckSplit, type Confirmation, type ConfirmedTradeoff, type HeldOutCheck, type SplitConfirmation } from './confirm.js';
 export { stopSeparation } from './stop-separation.js';
 
 export interface CalibrateOptions {
@@ -99,4 +110,4 @@ export function calibrate(runs: readonly CalibrationRun[], options: CalibrateOpt
   }
   return ok({ runs: counts, kinds, policy: recommendedPolicy(kinds, base), baseline: repeatBaseline(runs, options.repeatN ?? 3) });
 }
-export { portableCalibration, type Demotion, type PortableResult } from './portable.js';
+export { portableCalibration, portableOptions, type Demotion, type PortableResult } from './portable.js';

@@ -38,16 +38,23 @@ export interface PortableResult {
   result: TradeoffResult;
 }
 
+/** The per-source cap of `--portable` (and of `train`'s lowForecast check) when none is given. */
+export const PORTABLE_SOURCE_MAX = 0.02;
+
+/** The options the portable choice was made with: the per-source cap, and the demoted kinds left out of the grid. */
+export function portableOptions(options: TradeoffOptions, demoted: Iterable<GridKindName>, sourceMax = options.sourceMax ?? PORTABLE_SOURCE_MAX): TradeoffOptions {
+  return { ...options, sourceMax, candidates: { ...options.candidates, ...Object.fromEntries([...demoted].map((k) => [k, []])) } };
+}
+
 /** Runs the rounds; `options.sourceMax` is the per-source cap (default 0.02). */
 export function portableCalibration(runs: readonly TradeoffRun[], options: TradeoffOptions = {}): Result<PortableResult, string> {
-  const sourceMax = options.sourceMax ?? 0.02;
+  const sourceMax = options.sourceMax ?? PORTABLE_SOURCE_MAX;
   const constrained = options.constrained ?? MODES;
   const warnSource = options.warnSource ?? options.baseline ?? DEFAULT_POLICY;
   const off = new Set<GridKindName>();
   const demoted: Demotion[] = [];
   for (let round = 1; ; round++) {
-    const candidates = { ...options.candidates, ...Object.fromEntries([...off].map((k) => [k, []])) };
-    const opts: TradeoffOptions = { ...options, sourceMax, candidates };
+    const opts = portableOptions(options, off, sourceMax);
     const folds = splitBySource(runs, opts);
     if (!folds.ok) return folds;
     const blamed = new Map<GridKindName, Demotion>();

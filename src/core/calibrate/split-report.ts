@@ -10,6 +10,7 @@ import { runFacts, DEFAULT_BOUND } from './evaluate.js';
 import { modePoints, modeStops, sourcesOf } from './evaluate-policy.js';
 import { splitTasks } from './split.js';
 import { calibrateTradeoff, type TradeoffOptions } from './tradeoff.js';
+import type { HeldOutCheck } from './confirm.js';
 import type { ModeName, StopSettings, TradeoffPoint, TradeoffResult, TradeoffRun } from './tradeoff-types.js';
 
 /** One direction: chosen on `calibrationTasks`, measured there (in-sample) and on `holdoutTasks` (out-of-sample). */
@@ -25,6 +26,8 @@ export interface SplitFold {
 
 export interface SplitReport {
   seed: number;
+  /** Which split of the seed (0: the seed's own; r > 0: the r-th further one, `splitTasks`). */
+  repeat: number;
   holdout: number;
   folds: SplitFold[];
   /** Both folds' held-out runs together. */
@@ -58,17 +61,18 @@ function runFolds(
   return ok({ runs: out, pooled: modePoints(pooledRuns.map(runFacts), pooled, boundOf(options)) });
 }
 
-/** Two-fold split calibration by task; errors when a half has no run. */
-export function splitCalibration(runs: readonly TradeoffRun[], seed: number, holdout: number, options: TradeoffOptions = {}): Result<SplitReport, string> {
+/** Two-fold split calibration by task (split `repeat` of `seed`); errors when a half has no run. */
+export function splitCalibration(runs: readonly TradeoffRun[], seed: number, holdout: number, options: TradeoffOptions = {}, repeat = 0): Result<SplitReport, string> {
   if (!(holdout > 0 && holdout < 1)) return err(`holdout must be a share strictly between 0 and 1, got ${holdout}`);
   const split = splitTasks(
     runs.map((r) => r.task),
     seed,
     holdout,
+    repeat,
   );
   const halves = [split.calibration, split.holdout].map((tasks) => new Set(tasks));
   const subsets = halves.map((h) => runs.filter((r) => h.has(r.task)));
-  if (subsets.some((s) => s.length === 0)) return err(`splitting ${halves[0]!.size + halves[1]!.size} tasks (seed ${seed}, hold-out ${holdout}) leaves a half without runs`);
+  if (subsets.some((s) => s.length === 0)) return err(`splitting ${halves[0]!.size + halves[1]!.size} tasks (${splitLabel(seed, repeat)}, hold-out ${holdout}) leaves a half without runs`);
   const order = [
     [0, 1],
     [1, 0],
@@ -87,8 +91,32 @@ export function splitCalibration(runs: readonly TradeoffRun[], seed: number, hol
     outOfSample: f.outOfSample,
     ...(f.fit.choice.note !== undefined ? { note: f.fit.choice.note } : {}),
   }));
-  return ok({ seed, holdout, folds, pooledOutOfSample: r.value.pooled });
+  return ok({ seed, repeat, holdout, folds, pooledOutOfSample: r.value.pooled });
 }
+
+/** How split `repeat` of `seed` is named in the output (`seed 2`, `seed 2/1`, ...). */
+export const splitLabel = (seed: number, repeat: number): string => `seed ${seed}${repeat === 0 ? '' : `/${repeat}`}`;
+
+/** `count` splits by task from one seed (the seed's own first): the held-out check confirms across all of them. */
+export function repeatedSplits(runs: readonly TradeoffRun[], seed: number, holdout: number, count: number, options: TradeoffOptions = {}): Result<SplitReport[], string> {
+  if (!(Number.isInteger(count) && count >= 1)) return err(`the number of splits must be a positive integer, got ${count}`);
+  const out: SplitReport[] = [];
+  for (let repeat = 0; repeat < count; repeat++) {
+    const s = splitCalibration(runs, seed, holdout, options, repeat);
+    if (!s.ok) return s;
+    out.push(s.value);
+  }
+  return ok(out);
+}
+
+/** The held-out check of repeated task splits (confirm.ts). */
+export const taskSplitCheck = (splits: readonly SplitReport[]): HeldOutCheck => ({
+  kind: 'half',
+  splits: splits.map((s) => ({ label: splitLabel(s.seed, s.repeat), folds: s.folds.map((f) => f.settings), pooled: s.pooledOutOfSample })),
+});
+
+/** The held-out check of one leave-one-source-out round. */
+export const sourceSplitCheck = (s: SourceSplitReport): HeldOutCheck => ({ kind: 'source', splits: [{ folds: s.folds.map((f) => f.settings), pooled: s.pooledOutOfSample }] });
 
 const boundOf = (o: TradeoffOptions) => ({ method: o.bound ?? DEFAULT_BOUND.method, confidence: o.confidence ?? DEFAULT_BOUND.confidence });
 

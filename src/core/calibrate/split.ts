@@ -10,6 +10,16 @@ export function fnv1a(s: string): number {
   return h >>> 0;
 }
 
+/** MurmurHash3's 32-bit finaliser: every input bit moves every output bit. */
+export function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
 export interface TaskSplit {
   calibration: string[];
   holdout: string[];
@@ -19,11 +29,16 @@ export interface TaskSplit {
  * Orders the distinct tasks by the hash of `seed:task` (name breaks ties) and
  * puts the last round(n × holdout) of them in the hold-out half; both halves
  * sorted by name. The same tasks, seed and fraction always give the same split.
+ * `repeat` r > 0 hashes `seed/r:task` instead, through a final mix (`fmix32`): the
+ * r-th further split of the same seed. FNV-1a alone orders names that differ in
+ * their last characters nearly alike whatever the prefix, so the repeats would
+ * repeat each other; repeat 0 keeps the plain hash (the seed's split as before).
  */
-export function splitTasks(tasks: readonly string[], seed: number, holdout = 0.5): TaskSplit {
+export function splitTasks(tasks: readonly string[], seed: number, holdout = 0.5, repeat = 0): TaskSplit {
   const distinct = [...new Set(tasks)];
+  const hash = (t: string) => (repeat === 0 ? fnv1a(`${seed}:${t}`) : fmix32(fnv1a(`${seed}/${repeat}:${t}`)));
   const order = distinct
-    .map((t) => ({ t, h: fnv1a(`${seed}:${t}`) }))
+    .map((t) => ({ t, h: hash(t) }))
     .sort((a, b) => a.h - b.h || (a.t < b.t ? -1 : a.t > b.t ? 1 : 0))
     .map((x) => x.t);
   const k = Math.round(order.length * holdout);

@@ -4,11 +4,16 @@
  * point is supported only if the one-sided 95 % Clopper-Pearson upper bound
  * of its false-stop rate (passing runs stopped) is within the bound (5 %),
  * it stops at least one failing run, and there are enough passing runs for
- * the bound to be reachable at all (59 for 5 %). Among supported points, the
- * one saving the most failing-run tokens is recommended; without one, the
- * recommendation is none, and the reason says why.
+ * the bound to be reachable at all (59 for 5 %), and no source loses more
+ * than `sourceMax` of its passing runs (point estimate, calibrate's
+ * `--source-max` rule, core/calibrate/tradeoff.ts; default 0.02 as under
+ * `--portable`, since a forecaster's stop is meant for every source): a pooled
+ * bound alone let one source carry every false stop (review s41: CodeR 4/64).
+ * Among supported points, the one saving the most failing-run tokens is
+ * recommended; without one, the recommendation is none, and the reason says why.
  */
 import { DEFAULT_BOUND, type BoundSpec } from '../calibrate/evaluate.js';
+import { PORTABLE_SOURCE_MAX } from '../calibrate/portable.js';
 import { minPassingFor } from '../calibrate/recommend.js';
 import { upperBound } from '../stats/binomial.js';
 
@@ -35,11 +40,17 @@ export interface StopPoint extends StopCounts {
   /** Shares of the failing runs' steps and tokens after their stop step. */
   failingStepsSaved: number;
   failingTokensSaved: number;
+  /** The source with the largest share of its passing runs stopped (null: no passing run stopped). */
+  worstSource: { source: string; passingStopped: number; passing: number } | null;
+  /** Every source's passing runs stopped are within `sourceMax` of them. */
+  withinSources: boolean;
   supported: boolean;
 }
 
 export interface StopEvaluation {
   bound: number;
+  /** The largest share of any one source's passing runs a supported point may stop. */
+  sourceMax: number;
   spec: BoundSpec;
   /** Passing runs the bound needs before any point can be supported. */
   minPassing: number;
@@ -88,8 +99,30 @@ function countsOf(runs: readonly StopRun[], stops: ReadonlyArray<number | null>,
   return { passing, failing, passingStopped: ps, failingStopped: fs, passingUpper: passing === 0 ? null : upperBound(spec.method, ps, passing, spec.confidence) };
 }
 
-/** Evaluates the grid on held-out pPass and recommends a point only under the bound. */
-export function evaluateForecastStop(runs: readonly StopRun[], bound = 0.05, spec: BoundSpec = DEFAULT_BOUND): StopEvaluation {
+/** Per source, passing runs stopped of its passing runs; the worst share, and whether every source is within the cap. */
+function perSource(runs: readonly StopRun[], stops: ReadonlyArray<number | null>, sourceMax: number): Pick<StopPoint, 'worstSource' | 'withinSources'> {
+  const by = new Map<string, { passingStopped: number; passing: number }>();
+  runs.forEach((r, i) => {
+    if (!r.passed) return;
+    const c = by.get(r.source) ?? { passingStopped: 0, passing: 0 };
+    c.passing += 1;
+    if (stops[i] !== null) c.passingStopped += 1;
+    by.set(r.source, c);
+  });
+  let worst: StopPoint['worstSource'] = null;
+  let within = true;
+  for (const [source, c] of [...by].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    // The cap calibrate's grid applies per source (tradeoff.ts `caps`).
+    if (c.passingStopped > Math.floor(sourceMax * c.passing + 1e-9)) within = false;
+    if (c.passingStopped === 0) continue;
+    const rate = c.passingStopped / c.passing;
+    if (worst === null || rate > worst.passingStopped / worst.passing + 1e-12) worst = { source, ...c };
+  }
+  return { worstSource: worst, withinSources: within };
+}
+
+/** Evaluates the grid on held-out pPass and recommends a point only under the bound and the per-source cap. */
+export function evaluateForecastStop(runs: readonly StopRun[], bound = 0.05, spec: BoundSpec = DEFAULT_BOUND, sourceMax = PORTABLE_SOURCE_MAX): StopEvaluation {
   const failing = runs.filter((r) => !r.passed);
   const failSteps = failing.reduce((s, r) => s + r.pPass.length, 0);
   const failTokens = failing.reduce((s, r) => s + sumFrom(r.costs, 0), 0);
@@ -114,19 +147,37 @@ export function evaluateForecastStop(runs: readonly StopRun[], bound = 0.05, spe
         tokens += sumFrom(r.costs, at + 1);
       });
       const c = countsOf(runs, stops, spec);
-      const supported = enough && c.passingUpper !== null && c.passingUpper <= bound + 1e-12 && c.failingStopped > 0;
-      const p: StopPoint = { floor, minSteps, ...c, failingStepsSaved: failSteps > 0 ? steps / failSteps : 0, failingTokensSaved: failTokens > 0 ? tokens / failTokens : 0, supported };
+      const src = perSource(runs, stops, sourceMax);
+      const supported = enough && c.passingUpper !== null && c.passingUpper <= bound + 1e-12 && c.failingStopped > 0 && src.withinSources;
+      const p: StopPoint = {
+        floor,
+        minSteps,
+        ...c,
+        failingStepsSaved: failSteps > 0 ? steps / failSteps : 0,
+        failingTokensSaved: failTokens > 0 ? tokens / failTokens : 0,
+        ...src,
+        supported,
+      };
       points.push(p);
       stopsAt.set(p, stops);
     }
   }
   const recommended = points.filter((p) => p.supported).reduce<StopPoint | null>((best, p) => (best === null || p.failingTokensSaved > best.failingTokensSaved + 1e-12 ? p : best), null);
   const pct = (x: number) => `${Number((100 * x).toFixed(1))} %`;
+  const worst = (p: StopPoint) => (p.worstSource === null ? 'none' : `${p.worstSource.source} ${p.worstSource.passingStopped} / ${p.worstSource.passing}`);
+  // The best point the pooled bound alone would have recommended, to name the source that rules it out.
+  const pooledOnly = points
+    .filter((p) => enough && !p.withinSources && p.passingUpper !== null && p.passingUpper <= bound + 1e-12 && p.failingStopped > 0)
+    .reduce<StopPoint | null>((best, p) => (best === null || p.failingTokensSaved > best.failingTokensSaved + 1e-12 ? p : best), null);
   const reason = !enough
     ? `${all.passing} passing and ${all.failing} failing runs held out; a false-stop bound of ${pct(bound)} at ${pct(spec.confidence)} confidence needs at least ${minPassing} passing and 1 failing`
     : recommended === null
-      ? `no point's ${pct(spec.confidence)} upper bound of passing runs stopped is within ${pct(bound)} while it stops a failing run`
-      : `the ${pct(spec.confidence)} upper bound of passing runs stopped, ${pct(recommended.passingUpper!)}, is within ${pct(bound)}`;
+      ? `no point's ${pct(spec.confidence)} upper bound of passing runs stopped is within ${pct(bound)}, with at most ${pct(sourceMax)} of any one source's passing runs stopped, while it stops a failing run` +
+        (pooledOnly?.worstSource
+          ? ` (pPass < ${pooledOnly.floor} after ${pooledOnly.minSteps} meets the pooled bound, ${pooledOnly.passingStopped} / ${pooledOnly.passing}, ` +
+            `but stops ${pooledOnly.worstSource.passingStopped} / ${pooledOnly.worstSource.passing} of ${pooledOnly.worstSource.source}'s passing runs)`
+          : '')
+      : `the ${pct(spec.confidence)} upper bound of passing runs stopped, ${pct(recommended.passingUpper!)}, is within ${pct(bound)}, and no source loses more than ${pct(sourceMax)} of its passing runs (worst: ${worst(recommended)})`;
   const bySource: Record<string, StopCounts> = {};
   if (recommended !== null) {
     const stops = stopsAt.get(recommended)!;
@@ -139,5 +190,5 @@ export function evaluateForecastStop(runs: readonly StopRun[], bound = 0.05, spe
       );
     }
   }
-  return { bound, spec, minPassing, points, recommended, reason, bySource };
+  return { bound, sourceMax, spec, minPassing, points, recommended, reason, bySource };
 }

@@ -24,6 +24,8 @@ import { evaluateForecastStop, type StopEvaluation } from './stop-eval.js';
 export interface TrainOptions extends BootstrapOptions {
   folds: number;
   seed: number;
+  /** The lowForecast check's per-source cap (calibrate's --source-max; default 0.02). */
+  sourceMax?: number;
 }
 
 /** A configuration as the evaluation reports it. */
@@ -108,6 +110,9 @@ export function trainForecast(runs: readonly ForecastRun[], o: TrainOptions): Tr
       const p = foldP[i];
       return p?.length !== r.length ? [] : [{ source: sourceOf(r), passed: r.passed, pPass: p, costs: r.costs ?? new Float64Array(r.length) }];
     }),
+    undefined,
+    undefined,
+    o.sourceMax,
   );
   const candidateOf = (i: number) => ({ set: sel.candidates[i]!.set, lambda: sel.candidates[i]!.config.lambda });
   const evaluation: TrainEvaluation = {

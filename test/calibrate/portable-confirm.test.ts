@@ -1,0 +1,64 @@
+/**
+ * Review s41 item 2: `calibrate --portable` with the default `--split half` printed both folds choosing no stop
+ * (0/810 failing runs stopped held out) yet wrote `noAction 2` as a stop; its text said "confirmed by --portable's
+ * leave-one-source-out check" and then "written: noAction 2 (UNCONFIRMED: in-sample only)", and the file said
+ * `confirmation.check: "none"`. Under --portable the split confirms the stops as it does without it, and the text,
+ * the file's `confirmation` and the written policy agree.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { describeSettings, noStops, type ConfirmedTradeoff, type PortableResult } from '../../src/core/calibrate/index.js';
+import { canStop, type Policy } from '../../src/core/policy.js';
+import { cli } from '../cli/run-cli.js';
+
+const FIXTURE = fileURLToPath(new URL('../fixtures/early-stop-runs.jsonl.gz', import.meta.url));
+type Doc = { policy: Policy; tradeoff: ConfirmedTradeoff; portable: PortableResult };
+const writtenLine = (stdout: string) => stdout.split('\n').find((l) => l.startsWith('  written: '))!;
+
+describe('calibrate --portable confirms its stops held out', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'steplens-portable-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('--split half (the default): no fold chose a stop, so none is written; the file and the text say the same', async () => {
+    const out = join(dir, 'half.json');
+    const run = await cli('calibrate', '--runs', FIXTURE, '--portable', '--max-false-stop', '0.03', '--out', out);
+    expect(run.code, run.stderr).toBe(0);
+    const file = JSON.parse(readFileSync(out, 'utf8')) as { policy: Policy; calibration: { warnOnly: boolean; confirmation: ConfirmedTradeoff['confirmation'] } };
+    expect(file.calibration.confirmation.check).toBe('half');
+    expect(file.calibration.confirmation.inSample.noAction).toBe(2);
+    // The printed split (seed 1's own): both folds chose no stop, as the review saw.
+    expect(file.calibration.confirmation.splits[0]!.folds.map(describeSettings)).toEqual(['no stop', 'no stop']);
+    expect(file.calibration.confirmation.confirmed).toEqual(noStops());
+    expect(canStop(file.policy)).toBe(false);
+    expect(file.calibration.warnOnly).toBe(true);
+    expect(writtenLine(run.stdout)).toBe('  written: warn only (no stop is confirmed)');
+    expect(run.stdout).not.toContain('UNCONFIRMED');
+    expect(run.stdout).not.toContain("confirmed by --portable's");
+    // The kinds the leave-one-source-out rounds demoted are named beside the split's rule.
+    expect(run.stdout).toMatch(/^held-out check: .*split.* by task.*; --portable also demoted 4 kinds/m);
+  }, 180_000);
+
+  it('--split none: the in-sample choice is written and every line says it is unconfirmed', async () => {
+    const run = await cli('calibrate', '--runs', FIXTURE, '--portable', '--max-false-stop', '0.03', '--split', 'none', '--json');
+    const doc = JSON.parse(run.stdout) as Doc;
+    expect(doc.tradeoff.confirmation.check).toBe('none');
+    expect(doc.tradeoff.confirmation.rule).toMatch(/^not checked held out \(--split none\)/);
+    expect(doc.policy.noAction.stop).toBe(2);
+    const text = await cli('calibrate', '--runs', FIXTURE, '--portable', '--max-false-stop', '0.03', '--split', 'none');
+    expect(writtenLine(text.stdout)).toBe('  written: noAction 2 (UNCONFIRMED: in-sample only)');
+    expect(text.stdout).not.toContain("confirmed by --portable's");
+  }, 180_000);
+
+  it('--split source: the portable rounds’ own leave-one-source-out folds are the check', async () => {
+    const run = await cli('calibrate', '--runs', FIXTURE, '--portable', '--max-false-stop', '0.03', '--split', 'source', '--json');
+    const doc = JSON.parse(run.stdout) as Doc;
+    const c = doc.tradeoff.confirmation;
+    expect(c.check).toBe('source');
+    expect(c.folds).toEqual(doc.portable.heldOut.folds.map((f) => f.settings));
+    expect(canStop(doc.policy)).toBe(!c.warnOnly);
+    expect(describeSettings(doc.tradeoff.chosen.settings)).toBe(describeSettings(c.confirmed));
+  }, 180_000);
+});
