@@ -3,7 +3,6 @@ import type { Step } from '../types.js';
 const TERMINAL_FAILURE = [
   /Traceback \(most recent call last\)/,
   /^(FAILED|ERROR)\b/m,
-  /^=+ .*\b\d+ (failed|errors?)\b.* =+$/m,
   /command not found/,
   /No such file or directory/,
   /^(bash|sh): .*: (syntax error|unexpected)/m,
@@ -20,6 +19,31 @@ const TOOL_FAILURE = [
   /^Invalid `\w+`:/m,
 ];
 
+/** `N failed` / `N error(s)` in the middle part of a pytest summary line: `=+ ... =+`. */
+const SUMMARY_COUNT = /\b\d+ (failed|errors?)\b/;
+
+/**
+ * True when a line of `text` is a pytest summary with failures: what `/^=+ .*\b\d+ (failed|errors?)\b.* =+$/m`
+ * matches, checked line by line. That regex backtracks quadratically on a long line that opens with `= ` and
+ * does not close (a 216 KB observation took 22 s, blocking the server); here each line costs linear time.
+ */
+export function hasFailureSummary(text: string): boolean {
+  // The lines `^`/`$` see under the `m` flag; `.` matches none of these terminators either.
+  for (const line of text.split(/[\n\r\u2028\u2029]/)) {
+    if (line.charCodeAt(0) !== 61 /* = */) continue;
+    // `^=+ ` can only take the whole leading run of `=`, ` =+$` the whole trailing run: a shorter run is followed
+    // (preceded) by `=`, not the space. The count lies between them; the spaces there keep its `\b`s as they were.
+    let start = 0;
+    while (line[start] === '=') start++;
+    if (line[start] !== ' ') continue;
+    let end = line.length;
+    while (end > 0 && line[end - 1] === '=') end--;
+    if (end === line.length || line[end - 1] !== ' ') continue;
+    if (start + 1 <= end - 1 && SUMMARY_COUNT.test(line.slice(start + 1, end - 1))) return true;
+  }
+  return false;
+}
+
 /**
  * True when the step failed: a non-zero exit code, or (exit code unknown) a
  * recognisable failure in the observation: a Python traceback, pytest
@@ -34,7 +58,7 @@ export function stepFailed(step: Step): boolean {
     case 'shell':
     case 'code':
     case 'other':
-      return TERMINAL_FAILURE.some((re) => re.test(obs));
+      return TERMINAL_FAILURE.some((re) => re.test(obs)) || hasFailureSummary(obs);
     case 'edit':
     case 'view':
     case 'search':
