@@ -4,7 +4,8 @@
  * `mini-swe-agent-1.1` (OpenAI tool calls, `tool` results with `extra.returncode`, a final `exit`).
  *
  * Steps (method.md section 1): v1, one per assistant message; v1.1, one per tool call of each
- * assistant message (a message without tool calls is one step, kind `none`).
+ * assistant message (a message without tool calls is one step, kind `none`, and so is a turn logged only as
+ * its `FormatError` reply).
  *
  * Stream events: one per entry of `messages[]`, as written. An assistant message opens its steps;
  * the following `user` / `tool` / `exit` message completes them; the next assistant message or
@@ -62,6 +63,10 @@ class MiniStream implements StreamParser {
       if (key === undefined || !this.queue.complete(key, c)) {
         if (!this.queue.completeLast(c)) diagnostics.push({ at, message: `tool result ${key ?? '(no id)'} has no pending tool call; ignored` });
       }
+    } else if (role === 'user' && extra.interrupt_type === 'FormatError' && !this.queue.hasPending()) {
+      // v1.1 logs a model turn without a tool call only as this reply (the response is not kept): a step with no
+      // action (method.md section 1), its observation the reply. After a logged turn still waiting, it completes that.
+      this.queue.add(this.pending({ tool: '', action: { kind: 'none' }, timestamp: isoTime(extra.timestamp), observation: content }), { done: true });
     } else if (role === 'user' || role === 'exit') {
       if (this.seenAssistant) this.queue.completeLast({ observation: content, exitCode: exitCodeFromText(content) });
       if (role === 'exit') this.queue.closeOtherGroups(undefined);

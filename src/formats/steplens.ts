@@ -10,7 +10,7 @@ import { makeStep } from './step-builder.js';
 import { formatIssues } from '../core/config.js';
 import { stepRecordSchema } from './step-schema.js';
 import { runStream } from './stream-runner.js';
-import type { FormatParser, ParseResult, StreamParser } from './types.js';
+import type { Diagnostic, FormatParser, ParseResult, StreamParser } from './types.js';
 
 function looksLikeStep(v: unknown): boolean {
   return isRecord(v) && isRecord(v.action) && typeof v.action.kind === 'string';
@@ -30,6 +30,7 @@ function records(doc: unknown): unknown[] | undefined {
 
 class SteplensStream implements StreamParser {
   private n = 0;
+  private lastT = -1;
 
   push(event: unknown): ReturnType<StreamParser['push']> {
     const pos = this.n++;
@@ -37,9 +38,19 @@ class SteplensStream implements StreamParser {
     if (!isRecord(event)) return { steps: [], diagnostics: [{ at, message: `expected a step object, got ${typeName(event)}` }] };
     const r = stepRecordSchema.safeParse(event);
     if (!r.success) return { steps: [], diagnostics: [{ at, message: `invalid step: ${formatIssues(r.error)}` }] };
-    const { t, ...rest } = r.data;
-    const step: Step = makeStep(t ?? pos, { ...rest, action: rest.action });
-    return { steps: [step], diagnostics: [] };
+    const { t: given, ...rest } = r.data;
+    // Steps are ordered by `t` downstream (a repeat is "blind" when nothing changed after the earlier step's t):
+    // a `t` that repeats or goes back (records numbered by turn, all 0) is renumbered after the previous step's.
+    // A record without `t` is numbered by its position (or just after the step before).
+    let t = given ?? Math.max(pos, this.lastT + 1);
+    const diagnostics: Diagnostic[] = [];
+    if (t <= this.lastT) {
+      diagnostics.push({ at, message: `t ${t} is not after the previous step's t ${this.lastT}; numbered ${this.lastT + 1}` });
+      t = this.lastT + 1;
+    }
+    this.lastT = t;
+    const step: Step = makeStep(t, { ...rest, action: rest.action });
+    return { steps: [step], diagnostics };
   }
 
   end(): ReturnType<StreamParser['end']> {

@@ -44,27 +44,28 @@ function load(text: string, source: string): Result<Loaded> {
     return ok({ doc: JSON.parse(body) as unknown, diagnostics: [] });
   } catch (e) {
     const lines = body.split('\n');
-    const nonEmpty = lines.filter((l) => l.trim() !== '');
-    let firstOk: boolean;
-    try {
-      JSON.parse(nonEmpty[0] ?? '');
-      firstOk = true;
-    } catch {
-      firstOk = false;
-    }
-    if (nonEmpty.length < 2 || !firstOk) return err(new SteplensError('bad_input', `${source}: invalid JSON: ${position(body, e)}`, { cause: e }));
     const records: unknown[] = [];
     const kept: number[] = [];
     const diagnostics: Diagnostic[] = [];
+    let nonEmpty = 0;
+    let objects = 0;
     lines.forEach((l, i) => {
       if (l.trim() === '') return;
+      nonEmpty++;
       try {
-        records.push(JSON.parse(l) as unknown);
+        const record = JSON.parse(l) as unknown;
+        records.push(record);
         kept.push(i + 1);
+        if (typeof record === 'object' && record !== null) objects++;
       } catch (le) {
         diagnostics.push({ at: `line ${i + 1}`, message: `invalid JSON (${le instanceof Error ? le.message : String(le)}); line skipped` });
       }
     });
+    // JSON Lines when the first line is JSON or, a broken first line aside, at least half the lines are records
+    // (the same damage as on a later line); a broken pretty-printed document, whose lines are rarely JSON objects
+    // on their own, stays one document and its error names the position.
+    const firstOk = kept[0] === lines.findIndex((l) => l.trim() !== '') + 1;
+    if (nonEmpty < 2 || (!firstOk && objects * 2 < nonEmpty)) return err(new SteplensError('bad_input', `${source}: invalid JSON: ${position(body, e)}`, { cause: e }));
     return ok({ doc: records, diagnostics, lines: kept });
   }
 }

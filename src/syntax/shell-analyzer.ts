@@ -4,7 +4,7 @@ import type { ParsedShell, ShellAnalyzer, SimpleCommand } from '../core/ports.js
 import { newParser } from './grammars.js';
 import type { CacheStats } from './python-scope.js';
 import { collectCommands, type RawCommand } from './shell-walk.js';
-import { changesShellEnv, isSkipped, unwrap } from './shell-wrappers.js';
+import { changesShellEnv, isSkipped, shellCommandArg, unwrap } from './shell-wrappers.js';
 
 /** Options of {@link createShellAnalyzer}. */
 export interface ShellAnalyzerOptions {
@@ -69,12 +69,16 @@ function toSimple(raw: RawCommand): SimpleCommand | undefined {
   return { name, args, writes: raw.writes, heredoc: raw.heredoc, pipelineIndex: raw.pipelineIndex };
 }
 
+/** Levels of `bash -c "sh -c '...'"` read; deeper scripts are left as the shell command they are. */
+const MAX_SHELL_NESTING = 3;
+
 /**
  * Parses one shell line; never throws (a failure yields ok=false and no commands). Bounded work: at most
- * `maxChars` characters are parsed (a longer command is cut at a line end) and at most MAX_WALK_NODES
- * syntax nodes are walked; a command cut either way yields the commands found so far and ok=false.
+ * `maxChars` characters are parsed (a longer command is cut at a line end), for at most `budgetMs` (then no
+ * commands, ok=false), and at most MAX_WALK_NODES syntax nodes are walked; a command cut by length or walk
+ * yields the commands found so far and ok=false.
  */
-export function parseShell(parser: Parser, command: string, maxChars = MAX_PARSE_CHARS, budgetMs = PARSE_BUDGET_MS): ParsedShell {
+export function parseShell(parser: Parser, command: string, maxChars = MAX_PARSE_CHARS, budgetMs = PARSE_BUDGET_MS, depth = 0): ParsedShell {
   const part = parsedPart(command, maxChars);
   let tree: Parser.Tree | undefined;
   try {
@@ -94,8 +98,19 @@ export function parseShell(parser: Parser, command: string, maxChars = MAX_PARSE
   const complete = collectCommands(tree.rootNode, 0, raw) && part.length === command.length;
   const commands: SimpleCommand[] = [];
   let cd: string | undefined;
+  let innerCd: string | undefined;
   let env = false;
+  let innerOk = true;
   for (const r of raw) {
+    // `sh -c "..."` / `bash -lc "..."`: its script's commands stand for it (their cd and environment do not outlast it).
+    const script = depth < MAX_SHELL_NESTING ? shellCommandArg(unwrap(r.words)) : undefined;
+    if (script !== undefined) {
+      const inner = parseShell(parser, script, maxChars, budgetMs, depth + 1);
+      if (commands.length === 0) innerCd ??= inner.cd;
+      for (const c of inner.commands) commands.push({ ...c, pipelineIndex: c.pipelineIndex + r.pipelineIndex });
+      innerOk &&= inner.ok;
+      continue;
+    }
     const head = r.words[0];
     if (head !== undefined && isSkipped(head)) {
       if (head === 'cd' && commands.length === 0 && r.words[1] !== undefined) cd = r.words[1];
@@ -105,8 +120,8 @@ export function parseShell(parser: Parser, command: string, maxChars = MAX_PARSE
     const simple = toSimple(r);
     if (simple) commands.push(simple);
   }
-  const parsed: ParsedShell = { commands, ok: complete && !tree.rootNode.hasError };
-  if (cd !== undefined) parsed.cd = cd;
+  const parsed: ParsedShell = { commands, ok: complete && innerOk && !tree.rootNode.hasError };
+  if ((cd ?? innerCd) !== undefined) parsed.cd = cd ?? innerCd;
   // A line that only changes directory moves a persistent shell for the steps after it.
   if (env || (cd !== undefined && commands.length === 0)) parsed.env = true;
   return parsed;

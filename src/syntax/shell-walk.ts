@@ -11,6 +11,8 @@ export interface RawCommand {
   pipelineIndex: number;
 }
 
+type Task = { node: SyntaxNode; pipelineIndex: number; redirect?: undefined } | { node: SyntaxNode; pipelineIndex: number; redirect: { body: SyntaxNode | null; before: number } };
+
 const DESCEND = new Set([
   'program',
   'list',
@@ -30,13 +32,18 @@ const DESCEND = new Set([
   'ERROR',
 ]);
 
-/** Output redirection target of a `file_redirect`, or undefined for fd duplication, input and devices. */
+/**
+ * Output redirection target of a `file_redirect`, or undefined for fd duplication, input and devices. Inside a
+ * heredoc's first line tree-sitter-bash 0.25 folds what follows the redirect into it after an ERROR node
+ * (`<<EOF 2>&1 | tail -20`, `<<EOF > f; python f`): the destination is the word before the ERROR, never one after it.
+ */
 function redirectTarget(node: SyntaxNode): string | undefined {
   let op = '';
   let dest: SyntaxNode | undefined;
   for (const c of node.children) {
+    if (c.type === 'ERROR') break;
     if (!c.isNamed) op = c.type;
-    else if (c.type !== 'file_descriptor') dest = c;
+    else if (c.type !== 'file_descriptor') dest ??= c;
   }
   if (!dest || !/^(>|>>|&>|&>>|>\||>&)$/.test(op)) return undefined;
   const target = wordValue(dest);
@@ -45,22 +52,69 @@ function redirectTarget(node: SyntaxNode): string | undefined {
   return target;
 }
 
-/** Applies the redirects of a `redirected_statement` or `heredoc_redirect` to a command. */
-function applyRedirects(nodes: SyntaxNode[], target: RawCommand): void {
+/** Statements a walk reads: what tree-sitter-bash may nest in a `heredoc_redirect` (the rest of the heredoc's line). */
+const STATEMENTS = new Set([...DESCEND, 'command', 'pipeline', 'redirected_statement', 'declaration_command', 'unset_command']);
+STATEMENTS.delete('program');
+STATEMENTS.delete('ERROR');
+
+/**
+ * The commands tree-sitter-bash 0.25 nests in a `heredoc_redirect`: the rest of the heredoc's first line
+ * (`cat <<'PY' > f && python f`, `cat <<EOF | python3`), as tasks in source order. After `|` the next command is
+ * the pipeline's next stage; after `&&`, `||` and `;` a new pipeline starts.
+ */
+function heredocRest(node: SyntaxNode, pipelineIndex: number, tasks: Task[]): void {
+  for (const c of node.namedChildren) {
+    if (!STATEMENTS.has(c.type)) continue;
+    if (c.type === 'pipeline' && (c.firstChild?.type === '|' || c.firstChild?.type === '|&')) pipedRest(c, pipelineIndex, tasks);
+    else tasks.push({ node: c, pipelineIndex });
+  }
+}
+
+/** `| a | b`, continuing the heredoc command's pipeline; a list there (`| python3 && echo ok`) only continues it with its first command. */
+function pipedRest(node: SyntaxNode, pipelineIndex: number, tasks: Task[]): void {
+  let stage = 0;
+  for (const c of node.children) {
+    if (!c.isNamed) {
+      if (c.type === '|' || c.type === '|&') stage++;
+    } else if (c.type === 'list') {
+      const [first, ...rest] = c.namedChildren;
+      if (first) pipedStage(first, pipelineIndex + stage, pipelineIndex, tasks);
+      for (const r of rest) tasks.push({ node: r, pipelineIndex });
+    } else tasks.push({ node: c, pipelineIndex: pipelineIndex + stage });
+  }
+}
+
+/** The first command of a list in a pipeline stage: `stage` for its leftmost statement, `base` for the others. */
+function pipedStage(node: SyntaxNode, stage: number, base: number, tasks: Task[]): void {
+  if (node.type !== 'list') {
+    tasks.push({ node, pipelineIndex: stage });
+    return;
+  }
+  const [first, ...rest] = node.namedChildren;
+  if (first) pipedStage(first, stage, base, tasks);
+  for (const r of rest) tasks.push({ node: r, pipelineIndex: base });
+}
+
+/**
+ * Applies the redirects of a `redirected_statement` or `heredoc_redirect` to a command; the commands nested in a
+ * heredoc redirect go to `rest` (see {@link heredocRest}).
+ */
+function applyRedirects(nodes: SyntaxNode[], target: RawCommand, rest: Task[]): void {
   for (const c of nodes) {
     if (c.type === 'file_redirect') {
       const t = redirectTarget(c);
       if (t !== undefined) target.writes.push(t);
     } else if (c.type === 'heredoc_redirect') {
       target.heredoc = true;
-      applyRedirects(c.namedChildren, target);
+      applyRedirects(c.namedChildren, target, rest);
+      heredocRest(c, target.pipelineIndex, rest);
     } else if (c.type === 'herestring_redirect') {
       target.heredoc = true;
     }
   }
 }
 
-function commandOf(node: SyntaxNode, pipelineIndex: number): RawCommand {
+function commandOf(node: SyntaxNode, pipelineIndex: number, rest: Task[]): RawCommand {
   const cmd: RawCommand = { words: [], writes: [], heredoc: false, pipelineIndex };
   for (const c of node.children) {
     if (!c.isNamed) {
@@ -68,7 +122,7 @@ function commandOf(node: SyntaxNode, pipelineIndex: number): RawCommand {
     } else if (c.type === 'variable_assignment') cmd.words.push(c.text);
     else if (c.type === 'command_name') cmd.words.push(wordValue(c.firstNamedChild ?? c));
     else if (c.type === 'file_redirect' || c.type === 'heredoc_redirect' || c.type === 'herestring_redirect') {
-      applyRedirects([c], cmd);
+      applyRedirects([c], cmd, rest);
     } else cmd.words.push(wordValue(c));
   }
   return cmd;
@@ -81,10 +135,8 @@ function commandOf(node: SyntaxNode, pipelineIndex: number): RawCommand {
  */
 export const MAX_WALK_NODES = 1_000;
 
-type Task = { node: SyntaxNode; pipelineIndex: number; redirect?: undefined } | { node: SyntaxNode; pipelineIndex: number; redirect: { body: SyntaxNode | null; before: number } };
-
 /** Finishes a `redirected_statement` once its body is walked: the redirects go to its last command. */
-function finishRedirect(node: SyntaxNode, body: SyntaxNode | null, before: number, pipelineIndex: number, out: RawCommand[]): void {
+function finishRedirect(node: SyntaxNode, body: SyntaxNode | null, before: number, pipelineIndex: number, out: RawCommand[], rest: Task[]): void {
   let last = out.length > before ? out[out.length - 1] : undefined;
   if (!last) {
     last = { words: [], writes: [], heredoc: false, pipelineIndex };
@@ -96,7 +148,7 @@ function finishRedirect(node: SyntaxNode, body: SyntaxNode | null, before: numbe
     const gap = node.text.slice(body.endIndex - node.startIndex, first.startIndex - node.startIndex).trim();
     if (gap !== '') last.words.push(...gap.split(/\s+/));
   }
-  applyRedirects(redirects, last);
+  applyRedirects(redirects, last, rest);
 }
 
 /**
@@ -110,14 +162,19 @@ export function collectCommands(node: SyntaxNode, pipelineIndex: number, out: Ra
   for (let task = stack.pop(); task !== undefined; task = stack.pop()) {
     const { node: n, pipelineIndex: pi } = task;
     if (task.redirect) {
-      finishRedirect(n, task.redirect.body, task.redirect.before, pi, out);
+      const rest: Task[] = [];
+      finishRedirect(n, task.redirect.body, task.redirect.before, pi, out, rest);
+      for (let i = rest.length - 1; i >= 0; i--) stack.push(rest[i]!);
       continue;
     }
     if (++visited > maxNodes) return false;
     switch (n.type) {
-      case 'command':
-        out.push(commandOf(n, pi));
+      case 'command': {
+        const rest: Task[] = [];
+        out.push(commandOf(n, pi, rest));
+        for (let i = rest.length - 1; i >= 0; i--) stack.push(rest[i]!);
         break;
+      }
       case 'declaration_command':
       case 'unset_command':
         out.push({ words: n.children.map((c) => c.text), writes: [], heredoc: false, pipelineIndex: pi });

@@ -55,3 +55,22 @@ export function unwrap(words: string[]): string[] {
   }
   return rest;
 }
+
+/** Shells whose `-c SCRIPT` runs SCRIPT as a command line. */
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
+
+/**
+ * The script of `sh -c "..."`, `bash -lc "..."`, `/bin/bash -ec '...'` (the first argument after the options, when
+ * a cluster of short options holds `c`), else undefined: `bash script.sh` runs a file, not a command line.
+ */
+export function shellCommandArg(words: readonly string[]): string | undefined {
+  const head = words[0];
+  if (head === undefined || !SHELLS.has(head.slice(head.lastIndexOf('/') + 1))) return undefined;
+  let command = false;
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!;
+    if (/^[-+][A-Za-z]+$/.test(w)) command ||= w.startsWith('-') && w.includes('c');
+    else if (!w.startsWith('--')) return command ? w : undefined;
+  }
+  return undefined;
+}

@@ -24,6 +24,8 @@ const CASES: ReadonlyArray<[string, string[], TestRun | null, 'pass' | 'fail' | 
   ['unittest-failed', ['unittest'], run(0, 1, 1), 'fail'],
   ['unittest-ok', ['unittest'], run(2, 0, 0), 'pass'],
   ['unittest-no-tests', ['unittest'], run(0, 0, 0), null],
+  ['unittest-unexpected-success', ['unittest'], run(1, 1, 0), 'fail'], // Ran 2, FAILED (unexpected successes=1)
+  ['unittest-expected-failure', ['unittest'], run(1, 0, 0), 'pass'], // Ran 2, OK (expected failures=1)
   ['django-ok', ['unittest'], run(410, 0, 0), 'pass'], // Ran 444, skipped=34
   ['django-failed-errors', ['unittest'], run(0, 0, 1), 'fail'],
   ['django-mixed', ['unittest'], run(65, 1, 3), 'fail'], // Ran 69, failures=1, errors=3
@@ -56,6 +58,14 @@ describe('runner parsers on real output', () => {
     const got = parseTestRun(text);
     expect(got).toEqual(expected);
     expect(got === null ? null : verdictOf(got)).toBe(verdict);
+  });
+
+  it('pytest-subtests: failing subtests fail the run, even when every test passed', () => {
+    // The plugin's summary words (`N subtests failed`, `N subtests passed`); no run in our data used it, and it
+    // is not installable offline, so these lines are written by hand after its format.
+    expect(parseTestRun('==================== 1 failed, 3 subtests failed, 2 subtests passed in 0.05s ====================\n')).toEqual(run(0, 4, 0));
+    expect(parseTestRun('2 subtests failed, 1 passed, 5 subtests passed in 0.12s\n')).toEqual(run(1, 2, 0));
+    expect(verdictOf(run(1, 2, 0))).toBe('fail');
   });
 
   it('every runner family has a real fixture it reads', () => {

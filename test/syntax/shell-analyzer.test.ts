@@ -58,6 +58,37 @@ describe('ShellAnalyzer', () => {
     expect(c.commands[0]).toMatchObject({ name: 'python', args: ['-'], writes: [], heredoc: true });
   });
 
+  it('reads the commands after a heredoc start on the same line (tree-sitter nests them in the heredoc redirect)', () => {
+    // Excerpt of a real step: LiveSWE-Agent gpt-5-mini, django__django-14631 t=5 (the body cut to 3 of its lines).
+    const real = shell.parse(
+      "cat <<'PY' > /tmp/modify_forms_boundfield.py && python /tmp/modify_forms_boundfield.py || echo 'modify script failed'\nimport io,sys\nfrom pathlib import Path\nforms_path = Path('django/forms/forms.py')\nPY",
+    );
+    expect(real.commands.map((c) => [c.name, c.args, c.writes, c.heredoc, c.pipelineIndex])).toEqual([
+      ['cat', [], ['/tmp/modify_forms_boundfield.py'], true, 0],
+      ['python', ['/tmp/modify_forms_boundfield.py'], [], false, 0],
+      ['echo', ['modify script failed'], [], false, 0],
+    ]);
+    const stages = (cmd: string) => shell.parse(cmd).commands.map((c) => [c.name, c.pipelineIndex, c.writes]);
+    expect(stages('cat <<EOF | python3 && echo ok\nprint(1)\nEOF')).toEqual([
+      ['cat', 0, []],
+      ['python3', 1, []],
+      ['echo', 0, []],
+    ]);
+    expect(stages('cat <<EOF | python3 | tail -3 > out.txt\nx\nEOF')).toEqual([
+      ['cat', 0, []],
+      ['python3', 1, []],
+      ['tail', 2, ['out.txt']],
+    ]);
+    expect(stages('cat > f.py <<EOF && python f.py 2>&1 | tail\nx\nEOF')).toEqual([
+      ['cat', 0, ['f.py']],
+      ['python', 0, []],
+      ['tail', 1, []],
+    ]);
+    // `2>&1 | tail -20` comes out as one redirect holding an ERROR node: no write of `-20`.
+    expect(stages('python3 - <<EOF 2>&1 | tail -20\nprint(1)\nEOF')).toEqual([['python3', 0, []]]);
+    expect(stages('cat <<EOF > f.py; python f.py\nx\nEOF')[0]).toEqual(['cat', 0, ['f.py']]);
+  });
+
   it('unquotes words but keeps their content', () => {
     const p = shell.parse(`grep -n "def \\"x\\"" 'a b.py' c\\ d.py`);
     expect(p.commands[0]?.args).toEqual(['-n', 'def "x"', 'a b.py', 'c d.py']);

@@ -44,7 +44,7 @@ function colonShape(text: string, first: number, colon: number, indented: boolea
 }
 
 /** Words a count is followed by in pytest's summary (`3 passed`), Gradle's (`3 tests completed`) and mocha's (`3 passing`). */
-const PYTEST_WORDS = [' passed', ' failed', ' error', ' skipped', ' xfailed', ' xpassed', ' deselected', ' warning', ' rerun', ' subtests passed'];
+const PYTEST_WORDS = [' passed', ' failed', ' error', ' skipped', ' xfailed', ' xpassed', ' deselected', ' warning', ' rerun', ' subtests '];
 
 /** The flags of a count at `k` (a digit): which summaries could start there. */
 function countShape(text: string, k: number, col0: boolean): number {

@@ -9,6 +9,9 @@ import { shellIntents, type ShellIntents } from './shell-intent.js';
 import { rememberScripts, scriptWriteIntents, shellScriptWrites } from './script-writes.js';
 import { changesEnvironment } from './env-effects.js';
 
+/** CodeR's Manager writes its plan as a shell "command" `plan`, the plan's JSON, then `end_of_plan`: a plan, rule 1 (O). */
+const CODER_PLAN = /^\s*plan\s*\n[\s\S]*\n\s*end_of_plan\s*$/;
+
 /** The labeler's verdict with what it derived on the way (the state builder reuses it). */
 export interface LabelOutcome {
   label: Label;
@@ -74,7 +77,11 @@ export class Labeler {
       }
       const ctx = paths;
       const resolve = (p: string) => toRepoPath(p, ctx);
-      const { intents, primary } = shell.commands.length === 0 ? { intents: [emptyShellIntent(shell)], primary: 0 } : memoShellIntents(shell, ctx, resolve);
+      const { intents, primary } = CODER_PLAN.test(a.command)
+        ? { intents: [{ type: 'orchestration', kind: 'think' } as Intent], primary: 0 }
+        : shell.commands.length === 0
+          ? { intents: [emptyShellIntent(shell)], primary: 0 }
+          : memoShellIntents(shell, ctx, resolve);
       intents.push(...shellScriptWrites(a.command, shell, resolve, this.history));
       if (isProse(a.command, shell, intents[primary])) intents[primary] = { type: 'orchestration', kind: 'message' };
       const label = cascade(intents, primary, this.history, true);

@@ -15,7 +15,9 @@ export interface PythonFileUse {
 const STR = String.raw`[rRuUbBfF]{0,2}(?:'([^'\\\n]*)'|"([^"\\\n]*)")`;
 const ASSIGN = new RegExp(String.raw`(?:^|[\s;(,])([A-Za-z_]\w*)\s*=\s*(?:(?:pathlib\.)?Path\(\s*)?${STR}`, 'g');
 const OPEN = new RegExp(String.raw`(?<![\w.])(?:io\.|codecs\.)?open\(\s*(?:${STR}|([A-Za-z_]\w*))\s*(?:,\s*(?:mode\s*=\s*)?${STR})?`, 'g');
-const PATH_METHOD = new RegExp(String.raw`(?:(?:pathlib\.)?Path\(\s*${STR}\s*\)|([A-Za-z_]\w*))\.(write_text|write_bytes|read_text|read_bytes)\(`, 'g');
+// A variable is tried from the start of its run of word characters only (`(?<!\w)`, past any leading digits as
+// before): tried from every character of a long run (a hex literal), `\w*` made the scan quadratic (32 K: 4 s).
+const PATH_METHOD = new RegExp(String.raw`(?:(?:pathlib\.)?Path\(\s*${STR}\s*\)|(?<!\w)\d*([A-Za-z_]\w*))\.(write_text|write_bytes|read_text|read_bytes)\(`, 'g');
 
 function literal(m: RegExpExecArray, i: number): string | undefined {
   return m[i] ?? m[i + 1];

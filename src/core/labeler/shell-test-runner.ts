@@ -55,6 +55,11 @@ export function testRunnerIntent(name: string, args: string[], resolve: (p: stri
     return undefined;
   }
   if (base === 'django-admin' && positionals(args)[0] === 'test') return { type: 'test' };
+  // `./manage.py test ...`, run as the script it is: as `python manage.py test ...`.
+  if (base === 'manage.py') {
+    const pos = positionals(args);
+    return pos[0] === 'test' ? { type: 'test', ...opt(testTarget(pos.slice(1), resolve)) } : undefined;
+  }
   if (TEST_SUBCOMMAND_TOOLS.has(base)) {
     const pos = positionals(args, new Set(['-C', '-f', '-p', '--prefix', '-pl', '-P']));
     const sub = pos[0] === 'run' || pos[0] === 'run-script' ? pos[1] : pos[0];

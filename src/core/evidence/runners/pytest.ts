@@ -1,7 +1,8 @@
 /**
  * pytest. Its summary line, in every verbosity and version: `==== 1 failed, 2 passed in
  * 0.12s ====`, `-q`'s bare `600 passed, 100 skipped, 1 xfailed in 5.43s`, collection
- * errors (`3123 deselected, 3 errors in 3.85s`), pytest < 5's `in 0.02 seconds`. Several
+ * errors (`3123 deselected, 3 errors in 3.85s`), pytest < 5's `in 0.02 seconds`, pytest-subtests' `2 subtests failed`
+ * (counted as failed). Several
  * summaries in one observation (two runs in one command) are summed. Without a summary
  * (`-q -q`, or cut by `| head`), the progress lines (`..F.s  [ 40%]`) are counted: `.`
  * passed, `F` failed, `E` error.
@@ -9,7 +10,8 @@
 import { LINE } from '../output-lines.js';
 import { num, type RunnerParser, type TestRun } from './types.js';
 
-const PART = String.raw`\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?|rerun|subtests passed)`;
+// pytest-subtests adds `N subtests passed`, `N subtests failed` (a failing subtest fails the run even when its test passed), ...
+const PART = String.raw`\d+ (?:subtests )?(?:passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?|rerun)`;
 const SUMMARY = new RegExp(String.raw`^(?:=+ )?((?:${PART})(?:, ${PART})*) in [\d.]+ ?s(?:econds)?(?: \([^)\n]*\))?(?: =+)?\s*$`, 'gm');
 const NO_TESTS = /^(?:=+ )?no tests ran in [\d.]+ ?s(?:econds)?(?: =+)?\s*$/m;
 // A progress line: result letters, optionally after a test file's path, then the percentage.
@@ -43,7 +45,7 @@ export const pytestParser: RunnerParser = {
         found = true;
         const parts = m[1]!;
         run.passed += num(/(\d+) passed/.exec(parts)?.[1]);
-        run.failed += num(/(\d+) failed/.exec(parts)?.[1]);
+        run.failed += num(/(\d+) failed/.exec(parts)?.[1]) + num(/(\d+) subtests failed/.exec(parts)?.[1]);
         run.errors += num(/(\d+) errors?\b/.exec(parts)?.[1]);
       }
       if (!found && NO_TESTS.test(text)) return run;
