@@ -38,11 +38,31 @@ const BUDGETED_CHARS = 512;
 /** Commands longer than this are analysed but not cached (a large heredoc is rarely repeated). */
 const MAX_CACHED_CHARS = 16 * 1024;
 
-/** The part of `command` tree-sitter sees: all of it, or a prefix ending at a line end (never inside a surrogate pair). */
+/**
+ * Operators (`|`, `&`, `;`) tree-sitter sees at most. Its error recovery costs about the square of the statements
+ * an unfinished chain holds, and it asks the progress callback nothing meanwhile, so the time budget alone does not
+ * bound it: 8,150 `a|` ending in `|` took 2-3 s past a 100 ms budget. At 1,024 operators a chain costs tens of ms.
+ */
+const MAX_OPERATORS = 1024;
+
+/**
+ * The part of `command` tree-sitter sees: all of it, or a prefix ending at a line end (never inside a surrogate
+ * pair) within `maxChars`, and before its (MAX_OPERATORS + 1)th operator.
+ */
 function parsedPart(command: string, maxChars: number): string {
-  if (command.length <= maxChars) return command;
-  let cut = command.lastIndexOf('\n', maxChars);
-  if (cut <= 0) cut = maxChars;
+  let cut = command.length;
+  if (cut > maxChars) {
+    cut = command.lastIndexOf('\n', maxChars);
+    if (cut <= 0) cut = maxChars;
+  }
+  for (let i = 0, ops = 0; i < cut; i++) {
+    const c = command.charCodeAt(i);
+    if ((c === 124 /* | */ || c === 38 /* & */ || c === 59) /* ; */ && ++ops > MAX_OPERATORS) {
+      cut = i;
+      break;
+    }
+  }
+  if (cut === command.length) return command;
   const code = command.charCodeAt(cut - 1);
   if (code >= 0xd800 && code <= 0xdbff) cut--;
   return command.slice(0, cut);
