@@ -151,12 +151,16 @@ while a <= #ARGV do
     redis.call('RPUSH', steps, payload)
     -- Lease and TTLs are written again only once they ran down by a tenth: writes cost (append-only file), reads hardly.
     if redis.call('PTTL', lease) < leaseMs * 0.9 then redis.call('SET', lease, ARGV[1], 'PX', ARGV[2]) end
-    if redis.call('PTTL', meta) < ttlMs * 0.9 then
+    local metaLeft = redis.call('PTTL', meta)
+    if metaLeft < ttlMs * 0.9 then
       redis.call('PEXPIRE', meta, ARGV[3])
-      if n == 4 then
-        local left = redis.call('PTTL', KEYS[k + 3])
-        if left > 0 and left < ttlMs then redis.call('PEXPIRE', KEYS[k + 3], ARGV[3]) end
-      end
+      metaLeft = ttlMs
+    end
+    -- The pinned chain may have less time left than the session even when the session's was not due (a
+    -- resume refreshed it, or the chain was replaced since): it must outlive the session.
+    if n == 4 then
+      local left = redis.call('PTTL', KEYS[k + 3])
+      if left > 0 and left < metaLeft then redis.call('PEXPIRE', KEYS[k + 3], ARGV[3]) end
     end
     if redis.call('PTTL', steps) < ttlMs * 0.9 then redis.call('PEXPIRE', steps, ARGV[3]) end
   end
@@ -198,8 +202,9 @@ return 'ok'
 );
 
 /**
- * Takes a session over (a resume): the lease becomes ours, whoever held it.
- * KEYS: meta, lease, steps. ARGV: owner, lease ms, ttl ms.
+ * Takes a session over (a resume): the lease becomes ours, whoever held it; its TTLs are refreshed, its
+ * pinned PTA's too when that one would expire first (else the session outlives the version it needs).
+ * KEYS: meta, lease, steps, [pinned PTA]. ARGV: owner, lease ms, ttl ms.
  * Returns false when the session is unknown, else {previous owner or '', steps held, ended 1/0}.
  */
 export const CLAIM = new LuaScript(
@@ -209,9 +214,7 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 local prev = redis.call('GET', KEYS[2]) or ''
 local ended = redis.call('HEXISTS', KEYS[1], 'final')
 if ended == 0 then
-  redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
-  redis.call('PEXPIRE', KEYS[1], ARGV[3])
-  redis.call('PEXPIRE', KEYS[3], ARGV[3])
+${TOUCH}
 end
 return {prev, redis.call('LLEN', KEYS[3]), ended}
 `,
