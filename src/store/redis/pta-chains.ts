@@ -21,6 +21,12 @@ export interface ChainState {
   deltaBytes: number;
 }
 
+/** A task's current version and the start of the chain holding it (none: the version's own key, before chains). */
+export interface Located {
+  version: number;
+  chain?: number;
+}
+
 /** A cached PTA version (`bytes`: its JSON's, for the cache bound). */
 export interface Entry {
   pta: Pta;

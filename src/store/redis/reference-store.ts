@@ -5,8 +5,9 @@
  * (compare-and-set, a new chain's JSON sent in pieces) settled by
  * unanswered.ts when Redis leaves it unanswered; reading a version is
  * pta-chains.ts. Each replica caches PTAs by version (a version never changes):
- * a lookup reads the task's current version (one HGET, so a replica never
- * scores against a version another one has replaced) and takes the PTA from
+ * a lookup reads the task's current version and its chain's start in one
+ * round trip (so a replica never scores against a version another one has
+ * replaced, nor misses one a rollover just replaced) and takes the PTA from
  * the cache when it holds that version, or waits for this replica's own
  * growth writing it, else builds it from a cached earlier version of the chain
  * and the states added since (only those are read), else from the whole chain.
@@ -30,9 +31,12 @@ import { stageChainJson } from './chain-stage.js';
 import { GROWTH_RECORD_MS } from './unanswered.js';
 import { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
-import { readChain, readVersionKey, type Entry } from './pta-chains.js';
+import { readChain, readVersionKey, type Entry, type Located } from './pta-chains.js';
 import { GROW_CHAIN } from './scripts.js';
 import { readSeedPtas } from './seeds.js';
+
+/** Reads of a lookup at most, when chain rollovers keep landing between its two reads. */
+const MAX_LOOKUPS = 5;
 
 export interface RedisReferenceStoreOptions extends GrowthOptions {
   link: RedisLink;
@@ -77,7 +81,8 @@ export class RedisReferenceStore implements ReferenceStorePort {
       {
         link: this.link,
         keys: this.keys,
-        ptaAt: (task, version) => this.ptaAt(task, version),
+        lookup: (task) => this.lookup(task),
+        ptaAt: (task, version, chain) => this.ptaAt(task, version, chain),
         cached: (key) => this.cache.peek(key),
         stored: (task, key, entry) => {
           this.cache.set(key, entry);
@@ -193,11 +198,23 @@ export class RedisReferenceStore implements ReferenceStorePort {
     this.seedDone = true;
   }
 
-  private async versionNow(task: string): Promise<number | undefined> {
-    const v = await this.link.run('version', (r) => r.hget(this.keys.tasks, task));
-    if (v === null) return undefined;
-    this.see(task, Number(v));
-    return Number(v);
+  /**
+   * The task's current version and the start of the chain holding it, in one round trip, the version first: a
+   * rollover landing between the two reads shows as a chain starting past the version (which is in the
+   * replaced chain, its start unknown: "no PTA"), and they are read again. Not a MULTI nor a script: Redis
+   * out of memory refuses a MULTI's reads too, and CLIENT PAUSE WRITE holds scripts.
+   */
+  private async lookup(task: string): Promise<Located | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      const [v, c] = await this.link.run('version', (r) => Promise.all([r.hget(this.keys.tasks, task), r.hget(this.keys.chains, task)]));
+      if (v === null) return undefined;
+      const version = Number(v);
+      const start = c === null ? undefined : Number(c);
+      if (start !== undefined && start > version && attempt < MAX_LOOKUPS) continue;
+      this.see(task, version);
+      // No chain (or still past it): the version's own key, as before chains.
+      return { version, ...(start !== undefined && start <= version ? { chain: start } : {}) };
+    }
   }
 
   async tasks(): Promise<string[]> {
@@ -215,16 +232,16 @@ export class RedisReferenceStore implements ReferenceStorePort {
   }
 
   async has(task: string): Promise<boolean> {
-    return (await this.versionNow(task)) !== undefined;
+    return (await this.lookup(task)) !== undefined;
   }
 
   async version(task: string): Promise<number | undefined> {
-    return this.versionNow(task);
+    return (await this.lookup(task))?.version;
   }
 
   async get(task: string): Promise<Pta | undefined> {
-    const version = await this.versionNow(task);
-    return version === undefined ? undefined : this.ptaAt(task, version);
+    const at = await this.lookup(task);
+    return at === undefined ? undefined : this.ptaAt(task, at.version, at.chain);
   }
 
   /** The chain a PTA this store handed out belongs to (what a session pins besides its version). */
@@ -281,9 +298,10 @@ export class RedisReferenceStore implements ReferenceStorePort {
     for (const [task, version] of versions) {
       if (this.pooled.get(task) === version) continue;
       try {
-        const pta = await this.ptaAt(task, version);
+        // Missed: replaced since `versions` was read (its chain rolled over); then the current one.
+        const pta = (await this.ptaAt(task, version)) ?? (await this.get(task));
         if (pta) this.pool.set(pta);
-        this.pooled.set(task, version);
+        this.pooled.set(task, pta?.version ?? version);
       } catch (error) {
         if (error instanceof SteplensError && error.code === 'unavailable') throw error;
         this.options.warn?.(`prior: skipping task ${task}: ${(error as Error).message}`);
