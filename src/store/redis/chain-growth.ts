@@ -30,6 +30,8 @@ export interface GrowthHost {
   lookup(task: string): Promise<Located | undefined>;
   /** The task's PTA at `version` (cached, or read from `chain`). */
   ptaAt(task: string, version: number, chain?: number): Promise<Pta | undefined>;
+  /** The cache key of a task's version (in the epoch last read). */
+  cacheKey(task: string, version: number): string;
   /** A cached version by its cache key, without touching the cache's order. */
   cached(key: string): Entry | undefined;
   /** A version this replica wrote: cached, and the task's version seen. */
@@ -104,12 +106,12 @@ export class ChainGrowth {
       const grown = await runInSteps(growWithinSteps(task, current, states, this.limits, contribution?.by));
       if (!grown.ok) throw new SteplensError('too_large', grown.error);
       const next = grown.value;
-      const key = keys.pta(task, next.version);
+      const key = this.host.cacheKey(task, next.version);
       let answered!: () => void;
       const done = new Promise<void>((resolve) => (answered = resolve));
       this.writing.set(key, done);
       try {
-        const chain = version === 0 ? undefined : this.host.cached(keys.pta(task, version))?.chain;
+        const chain = version === 0 ? undefined : this.host.cached(this.host.cacheKey(task, version))?.chain;
         const asDelta =
           !newChain && chain !== undefined && next.version - chain.start < (this.options.maxChainVersions ?? 256) && chain.deltaBytes + deltaBytes <= Math.max(chain.ptaBytes, MIN_CHAIN_DELTA_BYTES);
         let entry: Entry;

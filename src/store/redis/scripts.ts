@@ -86,6 +86,15 @@ return 'ok'
 `,
 );
 
+/** Sets the epoch unless one is set (another replica seeded first); returns the one Redis holds. KEYS: epoch. ARGV: new id. */
+export const SET_EPOCH = new LuaScript(
+  'set_epoch',
+  `
+redis.call('SET', KEYS[1], ARGV[1], 'NX')
+return redis.call('GET', KEYS[1])
+`,
+);
+
 /** KEYS: meta, lease, steps. ARGV: record JSON, owner, lease ms, ttl ms. 1 = opened, 0 = the id is taken. */
 export const OPEN = new LuaScript(
   'open',
