@@ -144,7 +144,7 @@ export class DurableSessions {
   /** Writes the final and frees the lease; a failure is logged (the final is sent regardless). */
   async finished(s: Session, final: FinalMessage): Promise<void> {
     try {
-      const result = await this.deps.journal.finish(s.key, final);
+      const result = await this.deps.journal.finish(s.key, final, s.pin);
       if (result !== 'ok' && result !== 'ended') this.deps.log.warn({ session: s.id, result }, 'final not recorded');
     } catch (error) {
       this.deps.log.warn({ session: s.id, err: error }, 'final not recorded: shared store unreachable');

@@ -1,8 +1,8 @@
 /**
  * A session pinned to a PTA version whose chain was replaced keeps that chain alive while it is open: a
- * resume (the CLAIM script) and every step (APPEND) extend the chain as far as the session's own keys, so
- * a replica taking the session over later can still rebuild it (review s41: the chain expired under a
- * resumed session and its next takeover answered unknown_session).
+ * resume (the CLAIM script), every step (APPEND) and its end (FINISH, for the resume window) extend the
+ * chain as far as the session's own keys, so a replica taking the session over later can still rebuild it
+ * (review s41: the chain expired under a resumed session and its next takeover answered unknown_session).
  */
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +113,19 @@ describe('a pinned PTA chain outlives the session that pins it', () => {
     await c.sync();
     expect(c.frames.filter((f) => f.type === 'error')).toEqual([]);
     const { meta, chain } = await ttls(prefix, 'stepping');
+    expect(chain).toBeGreaterThanOrEqual(meta);
+  });
+
+  it('an end (FINISH) keeps the pinned chain through the resume window', async () => {
+    const { prefix, a, rollover } = await setup();
+    const c = await started(a, 'ending', 5);
+    await rollover();
+    // As for a session ended by its idle timeout: the chain, written with its last step, has about the resume window left.
+    await admin.pexpire(`${prefix}ptl:1:${TASK}`, CLOCKS.resumeWindowMs / 2);
+    c.send({ type: 'end', session: 'ending' });
+    await c.nextOf('final', 'ending');
+    const { meta, chain } = await ttls(prefix, 'ending');
+    expect(meta).toBeGreaterThan(CLOCKS.resumeWindowMs / 2);
     expect(chain).toBeGreaterThanOrEqual(meta);
   });
 });

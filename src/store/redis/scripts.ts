@@ -192,8 +192,9 @@ return 'ok'
 );
 
 /**
- * Records the final and frees the lease; the session stays readable for `keep` ms.
- * KEYS: meta, lease, steps. ARGV: owner, final JSON, keep ms.
+ * Records the final and frees the lease; the session stays readable for `keep` ms, and so does its pinned PTA
+ * (a resume in that window rebuilds the session to send its final again).
+ * KEYS: meta, lease, steps, [pinned PTA]. ARGV: owner, final JSON, keep ms.
  */
 export const FINISH = new LuaScript(
   'finish',
@@ -205,6 +206,10 @@ if redis.call('HEXISTS', KEYS[1], 'final') == 1 then return 'ended' end
 redis.call('HSET', KEYS[1], 'final', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[3], ARGV[3])
+if KEYS[4] then
+  local left = redis.call('PTTL', KEYS[4])
+  if left > 0 and left < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[4], ARGV[3]) end
+end
 redis.call('DEL', KEYS[2])
 return 'ok'
 `,
