@@ -144,7 +144,7 @@ export class DurableSessions {
   /** Writes the final and frees the lease; a failure is logged (the final is sent regardless). */
   async finished(s: Session, final: FinalMessage): Promise<void> {
     try {
-      const result = await this.deps.journal.finish(s.key, final);
+      const result = await this.deps.journal.finish(s.key, final, s.pin);
       if (result !== 'ok' && result !== 'ended') this.deps.log.warn({ session: s.id, result }, 'final not recorded');
     } catch (error) {
       this.deps.log.warn({ session: s.id, err: error }, 'final not recorded: shared store unreachable');
@@ -176,6 +176,7 @@ export class DurableSessions {
 
   private async takeOver(key: string, id: string, tenant: string): Promise<Session | undefined> {
     const local = this.deps.registry.get(key);
+    let pin = local?.pin;
     if (local) {
       if (local.tenant !== tenant) return undefined;
       await this.settled(local);
@@ -183,8 +184,10 @@ export class DurableSessions {
       // Checked before the lease is taken (and before any step is read): the key already names the tenant, the record must agree.
       const record = (await this.deps.journal.head(key))?.record;
       if (record !== undefined && record.tenant !== tenant) return undefined;
+      pin = record?.reference;
     }
-    const claim = await this.deps.journal.claim(key);
+    // The claim keeps the pinned PTA as long as the session: the rebuild below, and later takeovers, need it.
+    const claim = await this.deps.journal.claim(key, pin);
     const current = this.deps.registry.get(key);
     if (!claim) {
       if (current) this.deps.registry.evict(current, 'expired from the journal', false);

@@ -82,10 +82,13 @@ export interface SessionJournal {
    */
   append(id: string, seq: number, frame: Buffer | string, pin: PinnedReference): Promise<WriteResult>;
   outcome(id: string, passed: boolean, pin: PinnedReference): Promise<WriteResult>;
-  /** Records the final and frees the lease; the session stays readable for the resume window. */
-  finish(id: string, final: unknown): Promise<WriteResult>;
-  /** Takes the lease whoever holds it (a resume); undefined when the session is unknown or expired. */
-  claim(id: string): Promise<Claim | undefined>;
+  /** Records the final and frees the lease; the session (and `pin`, its pinned reference) stays readable for the resume window. */
+  finish(id: string, final: unknown, pin?: PinnedReference): Promise<WriteResult>;
+  /**
+   * Takes the lease whoever holds it (a resume); undefined when the session is unknown or expired. `pin`: the
+   * session's pinned reference, kept at least as long as the session from then on.
+   */
+  claim(id: string, pin?: PinnedReference): Promise<Claim | undefined>;
   /** Reads a session's record and state, not its steps (no lease taken); undefined when unknown or expired. */
   head(id: string): Promise<SessionHead | undefined>;
   /**

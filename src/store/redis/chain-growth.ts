@@ -19,15 +19,19 @@ import { stageChainJson } from './chain-stage.js';
 import { GROWTH_RECORD_MS, runGrowth } from './unanswered.js';
 import type { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
-import type { Entry } from './pta-chains.js';
+import type { Entry, Located } from './pta-chains.js';
 import { GROW_CHAIN, GROW_DELTA } from './scripts.js';
 
 /** What a growth needs of the store it grows. */
 export interface GrowthHost {
   readonly link: RedisLink;
   readonly keys: RedisKeys;
-  /** The task's PTA at `version` (cached, or read). */
-  ptaAt(task: string, version: number): Promise<Pta | undefined>;
+  /** The task's current version and its chain, read at one instant; undefined when Redis holds no such task. */
+  lookup(task: string): Promise<Located | undefined>;
+  /** The task's PTA at `version` (cached, or read from `chain`). */
+  ptaAt(task: string, version: number, chain?: number): Promise<Pta | undefined>;
+  /** The cache key of a task's version (in the epoch last read). */
+  cacheKey(task: string, version: number): string;
   /** A cached version by its cache key, without touching the cache's order. */
   cached(key: string): Entry | undefined;
   /** A version this replica wrote: cached, and the task's version seen. */
@@ -93,21 +97,21 @@ export class ChainGrowth {
     const deltaBytes = Buffer.byteLength(delta);
     let newChain = false;
     for (let attempt = 0; attempt < MAX_GROW_ATTEMPTS; attempt++) {
-      const raw = await link.run('version', (r) => r.hget(keys.tasks, task));
-      const version = raw === null ? 0 : Number(raw);
-      const current = version === 0 ? undefined : await this.host.ptaAt(task, version);
-      if (version !== 0 && current === undefined) continue; // replaced between the two reads
+      const at = await this.host.lookup(task);
+      const version = at?.version ?? 0;
+      const current = at === undefined ? undefined : await this.host.ptaAt(task, at.version, at.chain);
+      if (version !== 0 && current === undefined) continue; // its chain expired meanwhile
       contribution?.check?.(current, states);
       if (current !== undefined) await measurePtaInSlices(current);
       const grown = await runInSteps(growWithinSteps(task, current, states, this.limits, contribution?.by));
       if (!grown.ok) throw new SteplensError('too_large', grown.error);
       const next = grown.value;
-      const key = keys.pta(task, next.version);
+      const key = this.host.cacheKey(task, next.version);
       let answered!: () => void;
       const done = new Promise<void>((resolve) => (answered = resolve));
       this.writing.set(key, done);
       try {
-        const chain = version === 0 ? undefined : this.host.cached(keys.pta(task, version))?.chain;
+        const chain = version === 0 ? undefined : this.host.cached(this.host.cacheKey(task, version))?.chain;
         const asDelta =
           !newChain && chain !== undefined && next.version - chain.start < (this.options.maxChainVersions ?? 256) && chain.deltaBytes + deltaBytes <= Math.max(chain.ptaBytes, MIN_CHAIN_DELTA_BYTES);
         let entry: Entry;

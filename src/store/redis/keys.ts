@@ -12,6 +12,8 @@
  *                         whether Redis applied it
  * - `<p>stg:<id>`         string: a new chain's PTA JSON while it is sent in pieces (expires; moved into the chain)
  * - `<p>grown`            channel: `<version>:<task>` after each growth
+ * - `<p>epoch`            string: a random id set once the seeds are imported; missing when Redis was emptied
+ *                         (FLUSHALL, a restart without persistence), new after: versions count again from then
  * - `<p>sm:<key>`         hash: a session's record (`rec`), `passed`, `final`
  * - `<p>sl:<key>`         list: the session's accepted `step` messages as received, index = seq
  * - `<p>sk:<key>`         string: the replica holding the session's lease (expires)
@@ -27,6 +29,10 @@ export class RedisKeys {
 
   get grown(): string {
     return `${this.prefix}grown`;
+  }
+
+  get epoch(): string {
+    return `${this.prefix}epoch`;
   }
 
   get chains(): string {

@@ -21,6 +21,12 @@ export interface ChainState {
   deltaBytes: number;
 }
 
+/** A task's current version and the start of the chain holding it (none: the version's own key, before chains). */
+export interface Located {
+  version: number;
+  chain?: number;
+}
+
 /** A cached PTA version (`bytes`: its JSON's, for the cache bound). */
 export interface Entry {
   pta: Pta;
@@ -47,14 +53,14 @@ export async function readVersionKey(link: RedisLink, keys: RedisKeys, task: str
 
 /**
  * Version `version` of the chain starting at `start`: from the newest cached version of the chain below it
- * (`cached` looks one up by its cache key) or the chain's PTA, and the states added since, read a page at a
+ * (`cached` looks one up by its version) or the chain's PTA, and the states added since, read a page at a
  * time. Undefined once the chain is gone (expired) or shorter than the version needs.
  */
-export async function readChain(link: RedisLink, keys: RedisKeys, cached: (key: string) => Entry | undefined, task: string, start: number, version: number): Promise<Entry | undefined> {
+export async function readChain(link: RedisLink, keys: RedisKeys, cached: (version: number) => Entry | undefined, task: string, start: number, version: number): Promise<Entry | undefined> {
   const list = keys.chain(task, start);
   let base: Entry | undefined;
   for (let u = version - 1; u >= start && base === undefined; u--) {
-    const e = cached(keys.pta(task, u));
+    const e = cached(u);
     if (e?.chain?.start === start) base = e;
   }
   let pta: Pta;

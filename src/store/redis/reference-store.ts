@@ -5,18 +5,23 @@
  * (compare-and-set, a new chain's JSON sent in pieces) settled by
  * unanswered.ts when Redis leaves it unanswered; reading a version is
  * pta-chains.ts. Each replica caches PTAs by version (a version never changes):
- * a lookup reads the task's current version (one HGET, so a replica never
- * scores against a version another one has replaced) and takes the PTA from
+ * a lookup reads the task's current version and its chain's start in one
+ * round trip (so a replica never scores against a version another one has
+ * replaced, nor misses one a rollover just replaced) and takes the PTA from
  * the cache when it holds that version, or waits for this replica's own
  * growth writing it, else builds it from a cached earlier version of the chain
  * and the states added since (only those are read), else from the whole chain.
  * Growth is also published, so replicas keep the pooled prior current without
  * re-reading every version (after their subscriber reconnects, they re-read
- * them all: messages sent meanwhile are lost). After the command connection
- * comes back, the cache is dropped and the seeds are imported again for tasks
- * Redis lost (a restart without persistence).
+ * them all: messages sent meanwhile are lost). Redis emptied (FLUSHALL, a
+ * restart without persistence) loses its epoch (a random id set once the
+ * seeds are imported), read in the same round trip as each lookup: the first
+ * replica to find it missing imports the seeds again, which sets a new one,
+ * and versions count again from there; the cache is keyed by epoch, so no
+ * version of before answers for one of after. After the command connection
+ * comes back, the cache is dropped too and the seeds are imported again.
  */
-import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { PtaLimits } from '../../core/pta/index.js';
 import type { Pta, Reference, TemporalPrior } from '../../core/scorer-api.js';
@@ -26,13 +31,13 @@ import { PriorPool } from '../prior-pool.js';
 import type { CacheStats, Contribution, ReferenceStorePort, StoredTaskStats } from '../store-port.js';
 import { taskStats } from '../task-stats.js';
 import { ChainGrowth, type GrowthOptions } from './chain-growth.js';
-import { stageChainJson } from './chain-stage.js';
-import { GROWTH_RECORD_MS } from './unanswered.js';
 import { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
-import { readChain, readVersionKey, type Entry } from './pta-chains.js';
-import { GROW_CHAIN } from './scripts.js';
-import { readSeedPtas } from './seeds.js';
+import { readChain, readVersionKey, type Entry, type Located } from './pta-chains.js';
+import { importSeeds } from './seeds.js';
+
+/** Reads of a lookup at most, when chain rollovers keep landing between its two reads. */
+const MAX_LOOKUPS = 5;
 
 export interface RedisReferenceStoreOptions extends GrowthOptions {
   link: RedisLink;
@@ -55,6 +60,8 @@ export class RedisReferenceStore implements ReferenceStorePort {
   private readonly cache: LRUCache<string, Entry>;
   /** The chain of every PTA object this store handed out (sessions pin it, so their rebuild finds the version). */
   private readonly chainOf = new WeakMap<Pta, number>();
+  /** The epoch the cache, versions and pooled prior below belong to (undefined: not read yet, or Redis was emptied). */
+  private epoch: string | undefined;
   /** Current version per task, as last seen (authoritative only while `synced`). */
   private readonly current = new Map<string, number>();
   private synced = false;
@@ -77,7 +84,9 @@ export class RedisReferenceStore implements ReferenceStorePort {
       {
         link: this.link,
         keys: this.keys,
-        ptaAt: (task, version) => this.ptaAt(task, version),
+        lookup: (task) => this.lookup(task),
+        ptaAt: (task, version, chain) => this.versionAt(task, version, chain),
+        cacheKey: (task, version) => this.cacheKey(task, version),
         cached: (key) => this.cache.peek(key),
         stored: (task, key, entry) => {
           this.cache.set(key, entry);
@@ -129,12 +138,46 @@ export class RedisReferenceStore implements ReferenceStorePort {
    */
   private onConnected(): void {
     if (this.connections++ > 0) {
-      this.cache.clear();
-      this.pool = new PriorPool();
-      this.pooled.clear();
+      this.forget(undefined);
       this.seeded = undefined;
     }
     void this.seed().catch(() => undefined);
+  }
+
+  /** Drops what this replica holds of Redis' versions (cache, known versions, pooled prior): it is `epoch`'s now. */
+  private forget(epoch: string | undefined): void {
+    this.epoch = epoch;
+    this.cache.clear();
+    this.current.clear();
+    this.synced = false;
+    this.pool = new PriorPool();
+    this.pooled.clear();
+  }
+
+  /**
+   * Runs `fetch`, whose first reply is the epoch, and answers the others. Another epoch than ours: what we hold
+   * is dropped. None (Redis was emptied): the seeds are imported again (the first replica to notice sets a new
+   * epoch; the others take it) and the read is run once more.
+   */
+  private async read(op: string, fetch: (r: Redis) => Promise<unknown[]>): Promise<unknown[]> {
+    for (let first = true; ; first = false) {
+      const [epoch, ...replies] = await this.link.run(op, fetch);
+      if (epoch === null && first) {
+        if (this.epoch !== undefined) {
+          this.forget(undefined);
+          this.seeded = undefined;
+        }
+        await this.seed();
+        continue;
+      }
+      if (typeof epoch === 'string' && epoch !== this.epoch) this.forget(epoch);
+      return replies;
+    }
+  }
+
+  /** A version's cache key: its epoch's, so a read begun before Redis was emptied never answers after. */
+  private cacheKey(task: string, version: number, epoch = this.epoch): string {
+    return `${epoch ?? ''}:${version}:${task}`;
   }
 
   private onGrown(message: string): void {
@@ -152,8 +195,10 @@ export class RedisReferenceStore implements ReferenceStorePort {
 
   private async resync(): Promise<void> {
     this.synced = false;
+    const epoch = this.epoch;
     try {
       const all = await this.link.run('tasks', (r) => r.hgetall(this.keys.tasks));
+      if (this.epoch !== epoch) return; // Redis was emptied meanwhile: these are the old versions
       for (const [task, v] of Object.entries(all)) this.see(task, Number(v));
       for (const task of [...this.current.keys()]) if (!(task in all)) this.current.delete(task);
       this.synced = this.link.subscriber().status === 'ready';
@@ -173,35 +218,34 @@ export class RedisReferenceStore implements ReferenceStorePort {
   }
 
   private async importSeeds(): Promise<void> {
-    for (const pta of await readSeedPtas(this.options.seedDirs ?? [], this.options.warn)) {
-      const text = await stageChainJson(this.link, this.keys, pta, this.options.pieceChars);
-      const chain = this.keys.chain(pta.task, pta.version);
-      const record = this.keys.growth(randomUUID());
-      const staged = text.stage === undefined ? [] : [text.stage];
-      const answer = await this.link.run('seed', (r) =>
-        GROW_CHAIN.run(
-          r,
-          [this.keys.tasks, this.keys.chains, chain, chain, record, ...staged],
-          [pta.task, 0, pta.version, text.json, 0, this.keys.grown, GROWTH_RECORD_MS, ...(staged.length > 0 ? [text.bytes] : [])],
-        ),
-      );
-      if (answer === 'unstaged') throw new SteplensError('unavailable', `seed ${pta.task}: its staged JSON expired before it was stored`);
-      // Held already (answered its version): the stage is not needed.
-      if (answer !== 'ok' && text.stage !== undefined) await this.link.run('seed', (r) => r.del(text.stage!));
-    }
+    const epoch = await importSeeds(this.link, this.keys, this.options.seedDirs ?? [], this.options);
+    if (epoch !== this.epoch) this.forget(epoch);
     await this.resync();
     this.seedDone = true;
   }
 
-  private async versionNow(task: string): Promise<number | undefined> {
-    const v = await this.link.run('version', (r) => r.hget(this.keys.tasks, task));
-    if (v === null) return undefined;
-    this.see(task, Number(v));
-    return Number(v);
+  /**
+   * The task's current version and the start of the chain holding it, read with the epoch in one round trip,
+   * the version first: a rollover landing between the two reads shows as a chain starting past the version
+   * (which is in the replaced chain, its start unknown: "no PTA"), and they are read again. Not a MULTI nor a
+   * script: Redis out of memory refuses a MULTI's reads too, and CLIENT PAUSE WRITE holds scripts.
+   */
+  private async lookup(task: string): Promise<Located | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      const [v, c] = await this.read('version', (r) => Promise.all([r.get(this.keys.epoch), r.hget(this.keys.tasks, task), r.hget(this.keys.chains, task)]));
+      if (typeof v !== 'string') return undefined;
+      const version = Number(v);
+      const start = typeof c === 'string' ? Number(c) : undefined;
+      if (start !== undefined && start > version && attempt < MAX_LOOKUPS) continue;
+      this.see(task, version);
+      // No chain (or still past it): the version's own key, as before chains.
+      return { version, ...(start !== undefined && start <= version ? { chain: start } : {}) };
+    }
   }
 
   async tasks(): Promise<string[]> {
-    return (await this.link.run('tasks', (r) => r.hkeys(this.keys.tasks))).sort();
+    const [tasks] = await this.read('tasks', (r) => Promise.all([r.get(this.keys.epoch), r.hkeys(this.keys.tasks)]));
+    return (tasks as string[]).sort();
   }
 
   /** Every task's current version: from what was published while subscribed, else read. */
@@ -215,16 +259,16 @@ export class RedisReferenceStore implements ReferenceStorePort {
   }
 
   async has(task: string): Promise<boolean> {
-    return (await this.versionNow(task)) !== undefined;
+    return (await this.lookup(task)) !== undefined;
   }
 
   async version(task: string): Promise<number | undefined> {
-    return this.versionNow(task);
+    return (await this.lookup(task))?.version;
   }
 
   async get(task: string): Promise<Pta | undefined> {
-    const version = await this.versionNow(task);
-    return version === undefined ? undefined : this.ptaAt(task, version);
+    const at = await this.lookup(task);
+    return at === undefined ? undefined : this.versionAt(task, at.version, at.chain);
   }
 
   /** The chain a PTA this store handed out belongs to (what a session pins besides its version). */
@@ -233,11 +277,19 @@ export class RedisReferenceStore implements ReferenceStorePort {
   }
 
   /**
-   * One version of a task's PTA (the current one or one kept after growth); undefined once gone.
-   * `chain`: the version's chain start when known (a session's pin), else the current chain's.
+   * One version of a task's PTA (the current one or one kept after growth: a session's pin); undefined once
+   * gone. `chain`: the version's chain start when known, else the current chain's. The epoch is read first:
+   * a version cached before Redis was emptied is not the version of that number now.
    */
   async ptaAt(task: string, version: number, chain?: number): Promise<Pta | undefined> {
-    const key = this.keys.pta(task, version);
+    await this.read('epoch', (r) => Promise.all([r.get(this.keys.epoch)]));
+    return this.versionAt(task, version, chain);
+  }
+
+  /** {@link ptaAt} in the epoch last read. */
+  private async versionAt(task: string, version: number, chain?: number): Promise<Pta | undefined> {
+    const epoch = this.epoch;
+    const key = this.cacheKey(task, version, epoch);
     const cached = this.cache.get(key);
     if (cached) {
       this.counters.hits++;
@@ -255,7 +307,10 @@ export class RedisReferenceStore implements ReferenceStorePort {
     }
     this.counters.misses++;
     const start = chain ?? (await this.currentChain(task, version));
-    const entry = start === undefined ? await readVersionKey(this.link, this.keys, task, version) : await readChain(this.link, this.keys, (k) => this.cache.peek(k), task, start, version);
+    const entry =
+      start === undefined
+        ? await readVersionKey(this.link, this.keys, task, version)
+        : await readChain(this.link, this.keys, (u) => this.cache.peek(this.cacheKey(task, u, epoch)), task, start, version);
     if (entry === undefined) return undefined;
     this.cache.set(key, entry);
     if (entry.chain) this.chainOf.set(entry.pta, entry.chain.start);
@@ -272,18 +327,25 @@ export class RedisReferenceStore implements ReferenceStorePort {
   async reference(task: string): Promise<Reference> {
     const pta = await this.get(task);
     if (pta && pta.references.length >= this.minReferences) return { kind: 'pta', pta };
-    return { kind: 'prior', prior: await this.prior() };
+    return { kind: 'prior', prior: await this.pooledPrior() };
   }
 
   /** The prior over every task's current version (only tasks that changed since the last call are read). */
   async prior(): Promise<TemporalPrior> {
+    await this.read('epoch', (r) => Promise.all([r.get(this.keys.epoch)]));
+    return this.pooledPrior();
+  }
+
+  /** {@link prior} in the epoch last read. */
+  private async pooledPrior(): Promise<TemporalPrior> {
     const versions = await this.versions();
     for (const [task, version] of versions) {
       if (this.pooled.get(task) === version) continue;
       try {
-        const pta = await this.ptaAt(task, version);
+        // Missed: replaced since `versions` was read (its chain rolled over); then the current one.
+        const pta = (await this.versionAt(task, version)) ?? (await this.get(task));
         if (pta) this.pool.set(pta);
-        this.pooled.set(task, version);
+        this.pooled.set(task, pta?.version ?? version);
       } catch (error) {
         if (error instanceof SteplensError && error.code === 'unavailable') throw error;
         this.options.warn?.(`prior: skipping task ${task}: ${(error as Error).message}`);

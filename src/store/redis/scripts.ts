@@ -86,6 +86,15 @@ return 'ok'
 `,
 );
 
+/** Sets the epoch unless one is set (another replica seeded first); returns the one Redis holds. KEYS: epoch. ARGV: new id. */
+export const SET_EPOCH = new LuaScript(
+  'set_epoch',
+  `
+redis.call('SET', KEYS[1], ARGV[1], 'NX')
+return redis.call('GET', KEYS[1])
+`,
+);
+
 /** KEYS: meta, lease, steps. ARGV: record JSON, owner, lease ms, ttl ms. 1 = opened, 0 = the id is taken. */
 export const OPEN = new LuaScript(
   'open',
@@ -151,12 +160,16 @@ while a <= #ARGV do
     redis.call('RPUSH', steps, payload)
     -- Lease and TTLs are written again only once they ran down by a tenth: writes cost (append-only file), reads hardly.
     if redis.call('PTTL', lease) < leaseMs * 0.9 then redis.call('SET', lease, ARGV[1], 'PX', ARGV[2]) end
-    if redis.call('PTTL', meta) < ttlMs * 0.9 then
+    local metaLeft = redis.call('PTTL', meta)
+    if metaLeft < ttlMs * 0.9 then
       redis.call('PEXPIRE', meta, ARGV[3])
-      if n == 4 then
-        local left = redis.call('PTTL', KEYS[k + 3])
-        if left > 0 and left < ttlMs then redis.call('PEXPIRE', KEYS[k + 3], ARGV[3]) end
-      end
+      metaLeft = ttlMs
+    end
+    -- The pinned chain may have less time left than the session even when the session's was not due (a
+    -- resume refreshed it, or the chain was replaced since): it must outlive the session.
+    if n == 4 then
+      local left = redis.call('PTTL', KEYS[k + 3])
+      if left > 0 and left < metaLeft then redis.call('PEXPIRE', KEYS[k + 3], ARGV[3]) end
     end
     if redis.call('PTTL', steps) < ttlMs * 0.9 then redis.call('PEXPIRE', steps, ARGV[3]) end
   end
@@ -179,8 +192,9 @@ return 'ok'
 );
 
 /**
- * Records the final and frees the lease; the session stays readable for `keep` ms.
- * KEYS: meta, lease, steps. ARGV: owner, final JSON, keep ms.
+ * Records the final and frees the lease; the session stays readable for `keep` ms, and so does its pinned PTA
+ * (a resume in that window rebuilds the session to send its final again).
+ * KEYS: meta, lease, steps, [pinned PTA]. ARGV: owner, final JSON, keep ms.
  */
 export const FINISH = new LuaScript(
   'finish',
@@ -192,14 +206,19 @@ if redis.call('HEXISTS', KEYS[1], 'final') == 1 then return 'ended' end
 redis.call('HSET', KEYS[1], 'final', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[3], ARGV[3])
+if KEYS[4] then
+  local left = redis.call('PTTL', KEYS[4])
+  if left > 0 and left < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[4], ARGV[3]) end
+end
 redis.call('DEL', KEYS[2])
 return 'ok'
 `,
 );
 
 /**
- * Takes a session over (a resume): the lease becomes ours, whoever held it.
- * KEYS: meta, lease, steps. ARGV: owner, lease ms, ttl ms.
+ * Takes a session over (a resume): the lease becomes ours, whoever held it; its TTLs are refreshed, its
+ * pinned PTA's too when that one would expire first (else the session outlives the version it needs).
+ * KEYS: meta, lease, steps, [pinned PTA]. ARGV: owner, lease ms, ttl ms.
  * Returns false when the session is unknown, else {previous owner or '', steps held, ended 1/0}.
  */
 export const CLAIM = new LuaScript(
@@ -209,9 +228,7 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 local prev = redis.call('GET', KEYS[2]) or ''
 local ended = redis.call('HEXISTS', KEYS[1], 'final')
 if ended == 0 then
-  redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
-  redis.call('PEXPIRE', KEYS[1], ARGV[3])
-  redis.call('PEXPIRE', KEYS[3], ARGV[3])
+${TOUCH}
 end
 return {prev, redis.call('LLEN', KEYS[3]), ended}
 `,

@@ -1,9 +1,16 @@
-/** Reading seed directories (`<task>.json` PTA files, as the file store writes them) for import into Redis. */
+/** Seed directories (`<task>.json` PTA files, as the file store writes them) read and imported into Redis. */
+import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ptaFromJson } from '../../core/pta/index.js';
 import type { Pta } from '../../core/scorer-api.js';
+import { SteplensError } from '../../errors.js';
 import { taskFromFileName } from '../file-names.js';
+import { stageChainJson } from './chain-stage.js';
+import type { RedisKeys } from './keys.js';
+import type { RedisLink } from './link.js';
+import { GROW_CHAIN, SET_EPOCH } from './scripts.js';
+import { GROWTH_RECORD_MS } from './unanswered.js';
 
 /** Every readable seed PTA, one per task (the first directory holding a task wins); problems are warnings. */
 export async function readSeedPtas(dirs: readonly string[], warn: (message: string) => void = () => undefined): Promise<Pta[]> {
@@ -27,4 +34,24 @@ export async function readSeedPtas(dirs: readonly string[], warn: (message: stri
     }
   }
   return [...out.values()];
+}
+
+/**
+ * Imports the seed PTAs for tasks Redis does not hold (the others are left alone), then sets the epoch (keys.ts)
+ * unless another replica did; answers the epoch Redis holds.
+ */
+export async function importSeeds(link: RedisLink, keys: RedisKeys, dirs: readonly string[], options: { pieceChars?: number; warn?: (message: string) => void }): Promise<string> {
+  for (const pta of await readSeedPtas(dirs, options.warn)) {
+    const text = await stageChainJson(link, keys, pta, options.pieceChars);
+    const chain = keys.chain(pta.task, pta.version);
+    const record = keys.growth(randomUUID());
+    const staged = text.stage === undefined ? [] : [text.stage];
+    const answer = await link.run('seed', (r) =>
+      GROW_CHAIN.run(r, [keys.tasks, keys.chains, chain, chain, record, ...staged], [pta.task, 0, pta.version, text.json, 0, keys.grown, GROWTH_RECORD_MS, ...(staged.length > 0 ? [text.bytes] : [])]),
+    );
+    if (answer === 'unstaged') throw new SteplensError('unavailable', `seed ${pta.task}: its staged JSON expired before it was stored`);
+    // Held already (answered its version): the stage is not needed.
+    if (answer !== 'ok' && text.stage !== undefined) await link.run('seed', (r) => r.del(text.stage!));
+  }
+  return String(await link.run('seed', (r) => SET_EPOCH.run(r, [keys.epoch], [randomUUID()])));
 }

@@ -156,12 +156,14 @@ export class RedisSessionJournal implements SessionJournal {
     return writeResult(await this.link.run('session_outcome', (r) => OUTCOME.run(r, this.fenced(id, pin), [this.owner, this.leaseMs, this.ttlMs, passed ? '1' : '0'])));
   }
 
-  async finish(id: string, final: unknown): Promise<WriteResult> {
-    return writeResult(await this.link.run('session_finish', (r) => FINISH.run(r, this.keys.session(id), [this.owner, JSON.stringify(final), this.keepEndedMs])));
+  async finish(id: string, final: unknown, pin?: PinnedReference): Promise<WriteResult> {
+    const keys = pin !== undefined ? this.fenced(id, pin) : this.keys.session(id);
+    return writeResult(await this.link.run('session_finish', (r) => FINISH.run(r, keys, [this.owner, JSON.stringify(final), this.keepEndedMs])));
   }
 
-  async claim(id: string): Promise<Claim | undefined> {
-    const answer = await this.link.run('session_claim', (r) => CLAIM.run(r, this.keys.session(id), [this.owner, this.leaseMs, this.ttlMs]));
+  async claim(id: string, pin?: PinnedReference): Promise<Claim | undefined> {
+    const keys = pin !== undefined ? this.fenced(id, pin) : this.keys.session(id);
+    const answer = await this.link.run('session_claim', (r) => CLAIM.run(r, keys, [this.owner, this.leaseMs, this.ttlMs]));
     if (!Array.isArray(answer)) return undefined;
     const [prev, length, ended] = answer as [string, number, number];
     return { previousOwner: String(prev), length: Number(length), ended: Number(ended) === 1 };
