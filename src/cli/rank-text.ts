@@ -29,5 +29,7 @@ export function rankText(r: Ranking, opts: { forecast: boolean }): string {
   ]);
   const ties = r.runs.some((x) => x.tied) ? '\n= tied: equal scores, no order between them' : '';
   const note = opts.forecast && r.by !== 'pPass' ? '\n(the forecast model applied to no run: ordered by the next basis)' : '';
-  return `${r.task ?? 'runs of several tasks'}: ${r.runs.length} run${r.runs.length === 1 ? '' : 's'} ordered by ${BASIS[r.by]}\n\n${renderTable(header, rows)}${ties}${note}${ties || note ? '\n' : ''}`;
+  const left = r.unranked.map((x) => `\nnot ranked: ${x.id} (${x.reason})`).join('');
+  const tail = `${ties}${note}${left}`;
+  return `${r.task ?? 'runs of several tasks'}: ${r.runs.length} run${r.runs.length === 1 ? '' : 's'} ordered by ${BASIS[r.by]}\n\n${renderTable(header, rows)}${tail}${tail ? '\n' : ''}`;
 }

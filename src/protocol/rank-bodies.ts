@@ -45,10 +45,18 @@ export const rankedRunSchema = z.object({
   steps: z.number().int().describe('Steps scored'),
 });
 
+export const unrankedRunSchema = z.object({
+  index: z.number().int().describe('Position of the run in the request'),
+  id: z.string().describe('Its name: the request id, the session id, or runs[i]'),
+  task: z.string().optional().describe('Its task, when known'),
+  reason: z.string().describe('Why it is not ranked: "no steps" (a rollout that ended before its first step)'),
+});
+
 export const rankResponseSchema = z.object({
   task: z.string().nullable().describe("The group's task (null: no run names one, or mixedTasks)"),
   by: rankBasisSchema,
   runs: z.array(rankedRunSchema).describe('Best first'),
+  unranked: z.array(unrankedRunSchema).describe('Runs with no step, left out of the order (empty when every run has one)'),
 });
 
 export type RankRequest = z.infer<typeof rankRequestSchema>;

@@ -13,7 +13,7 @@ import { selectModel } from '../core/forecast/model.js';
 import { SteplensError } from '../errors.js';
 import type { RankRequest } from '../protocol/rank-bodies.js';
 import { checkLength, type ScoringDeps } from './score-request.js';
-import { trajectoryDocument } from './trajectory.js';
+import { trajectoryDocumentMaybeEmpty } from './trajectory.js';
 import { analyzersFor } from '../core/scope-free.js';
 
 /** One run as the worker hands it back: scored, or a session for the main thread to read. */
@@ -34,7 +34,7 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
   const parsed = body.runs.map((run, index): Parsed => {
     if (run.session !== undefined) return { index, id: run.id ?? run.session, session: run.session };
     const where = `runs[${index}].trajectory`;
-    const doc = trajectoryDocument(run.trajectory, run.format, where, run.task ?? body.task);
+    const doc = trajectoryDocumentMaybeEmpty(run.trajectory, run.format, where, run.task ?? body.task);
     const steps = doc.steps;
     checkLength(steps, deps.maxSteps, where);
     return { index, id: run.id ?? `runs[${index}]`, task: run.task ?? doc.meta.task ?? body.task, steps, agent: doc.meta.agent, model: doc.meta.model };

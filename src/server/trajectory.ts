@@ -29,6 +29,12 @@ export function trajectoryDocument(doc: unknown, format: FormatName | 'auto' | u
   return { steps: nonEmptySteps(one, where), meta: one.meta, format: one.format };
 }
 
+/** As {@link trajectoryDocument}, but a log with no step is no error (ranking lists such a run as unranked). */
+export function trajectoryDocumentMaybeEmpty(doc: unknown, format: FormatName | 'auto' | undefined, where: string, task?: string): { steps: Step[]; meta: TrajectoryMeta } {
+  const one = oneInstance(doc, format, where, task);
+  return { steps: one.steps, meta: one.meta };
+}
+
 /** The parse of the one trajectory a body means; a `SteplensError` naming `where` when there is none. */
 function oneInstance(doc: unknown, format: FormatName | 'auto' | undefined, where: string, task?: string): ParseResult {
   const parsed = parseInstances(doc, format ?? 'auto');

@@ -76,7 +76,7 @@ describe.skipIf(!existsSync(bin))('steplens rank (dist)', () => {
         [...A1196, A1866[0]!],
         /^steplens rank: the runs are of 2 tasks: pylint-dev__astroid-1196 \(.*\); pylint-dev__astroid-1866 \(.*deepseek_chat_dev\/pylint-dev__astroid-1866.*\); rank compares runs of one task \(--mixed-tasks ranks them anyway\)$/,
       ],
-      [[A1196[0]!, run('deepseek_reasoner_dev', 'pylint-dev__astroid-1196')], /^steplens rank: no steps found in .*deepseek_reasoner_dev.*: every run to rank needs at least one step$/],
+      [[run('deepseek_reasoner_dev', 'pylint-dev__astroid-1196')], /^steplens rank: no run has a step: .*deepseek_reasoner_dev.*$/],
       [['--pta', 'x.json', '--bundled', A1196[0]!], /^steplens rank: --pta and --references\/--bundled are exclusive$/],
       [[], /^steplens rank: expected at least one FILE/],
       [['/nonexistent/run.traj'], /^steplens rank: .*\/nonexistent\/run\.traj/],
@@ -88,6 +88,14 @@ describe.skipIf(!existsSync(bin))('steplens rank (dist)', () => {
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr.trim()).toMatch(message);
     }
+    // A rollout with no step (timed out) does not refuse the group: the others are ranked, it is named as not ranked.
+    const empty = run('deepseek_reasoner_dev', 'pylint-dev__astroid-1196');
+    const group = json(A1196[0]!, empty, A1196[1]!);
+    expect(group.runs.map((x) => x.index).sort()).toEqual([0, 2]);
+    expect(group.unranked).toEqual([{ index: 1, id: empty, task: 'pylint-dev__astroid-1196', reason: 'no steps' }]);
+    const text = steplens(A1196[0]!, empty, A1196[1]!);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`not ranked: ${empty} (no steps)`);
     const anyway = json('--mixed-tasks', A1196[0]!, A1866[0]!);
     expect(anyway.task).toBe(null);
     expect(anyway.runs).toHaveLength(2);

@@ -93,6 +93,17 @@ describe('POST /v1/rank (inject)', () => {
     // Nothing was lost: the same server still ranks.
     expect((await post({ runs: [{ trajectory: doc }] })).status).toBe(200);
   });
+
+  it('ranks a group with a rollout that has no step: the others in order, that one named in unranked (was one 400 for the whole group)', async () => {
+    const empty = await readDoc(`${M}/deepseek_reasoner_dev/pylint-dev__astroid-1196/pylint-dev__astroid-1196.traj.json`);
+    const r = await post({ task: ASTROID.task, runs: [{ trajectory: await readDoc(ASTROID.passA) }, { trajectory: empty, id: 'timed-out' }, { trajectory: await readDoc(ASTROID.fail) }] });
+    expect(r.status).toBe(200);
+    expect(rankResponseSchema.safeParse(r.body).success).toBe(true);
+    const body = r.body as RankResponse;
+    expect(body.runs.map((x) => x.index).sort()).toEqual([0, 2]);
+    expect(body.unranked).toEqual([{ index: 1, id: 'timed-out', task: ASTROID.task, reason: 'no steps' }]);
+    expect(await post({ runs: [{ trajectory: empty }] })).toMatchObject({ status: 400, body: { error: { code: 'bad_input', message: 'no run has a step: runs[0]' } } });
+  });
 });
 
 describe('POST /v1/rank over a socket, with a scoring worker and live sessions', () => {

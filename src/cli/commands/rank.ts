@@ -113,8 +113,6 @@ const command: Command = {
       const held = runs.filter((_, i) => holdsPath(reference.pta, states[i]!)).map((r) => r.id);
       if (held.length > 0) io.stderr(`warning: the PTA holds the path of ${held.join(', ')} (a reference it was built from): scored optimistically against it\n`);
     }
-    const empty = inputs.filter((x) => x.steps === 0).map((x) => x.id);
-    if (empty.length > 0) throw new SteplensError('bad_input', `no steps found in ${empty.join(', ')}: every run to rank needs at least one step`);
     const ranked = rankRuns(inputs, { consensus: values.consensus, mixedTasks: values['mixed-tasks'], mixedTasksHint: '--mixed-tasks' });
     if (!ranked.ok) throw new SteplensError(ranked.error.code, ranked.error.message);
     io.stdout(values.json ? `${JSON.stringify(ranked.value)}\n` : rankText(ranked.value, { forecast: forecasts !== undefined }));

@@ -45,11 +45,21 @@ export interface RankedRun {
   steps: number;
 }
 
+/** A run left out of the order, with why (a rollout that timed out before its first step). */
+export interface UnrankedRun {
+  index: number;
+  id: string;
+  task?: string;
+  reason: string;
+}
+
 export interface Ranking {
   /** The group's task (null when no run names one). */
   task: string | null;
   by: RankBasis;
   runs: RankedRun[];
+  /** Runs with no step: not ranked (nothing to score), named so that a group is never cut silently. */
+  unranked: UnrankedRun[];
 }
 
 export interface RankOptions {
@@ -86,11 +96,19 @@ function basisOf(runs: readonly RankInput[], consensus: boolean): RankBasis {
   return runs.every((r) => r.reference.kind === 'prior') ? 'reference-free' : 'mixed';
 }
 
-/** Orders `runs` best first (stable: equal runs keep their input order). */
-export function rankRuns(runs: readonly RankInput[], options: RankOptions = {}): Result<Ranking, RankError> {
-  if (runs.length === 0) return err({ code: 'bad_message', message: 'no run to rank' });
-  const task = groupTask(runs, options.mixedTasks, options.mixedTasksHint);
+/**
+ * Orders `runs` best first (stable: equal runs keep their input order). A run with no step is not ranked but listed
+ * in `unranked` (an RL group with one timed-out rollout still ranks the others); a group with no step at all is
+ * refused.
+ */
+export function rankRuns(all: readonly RankInput[], options: RankOptions = {}): Result<Ranking, RankError> {
+  if (all.length === 0) return err({ code: 'bad_message', message: 'no run to rank' });
+  const task = groupTask(all, options.mixedTasks, options.mixedTasksHint);
   if (!task.ok) return task;
+  const positions = all.map((_, i) => i).filter((i) => all[i]!.steps > 0);
+  const unranked: UnrankedRun[] = all.flatMap((r, i) => (r.steps > 0 ? [] : [{ index: i, id: r.id, ...(r.task !== undefined ? { task: r.task } : {}), reason: 'no steps' }]));
+  if (positions.length === 0) return err({ code: 'bad_input', message: `no run has a step: ${all.map((r) => r.id).join(', ')}` });
+  const runs = positions.map((i) => all[i]!);
   const by = basisOf(runs, options.consensus === true);
   const agreement = by === 'consensus' ? consensusScores(runs.map((r) => new Set(r.locations))) : undefined;
   // The sort key: the basis value, then (consensus) the composite.
@@ -111,7 +129,7 @@ export function rankRuns(runs: readonly RankInput[], options: RankOptions = {}):
     const next = k + 1 < order.length ? order[k + 1]! : undefined;
     const rank = prev !== undefined && same(prev, i) ? ranked[k - 1]!.rank : k + 1;
     ranked.push({
-      index: i,
+      index: positions[i]!,
       id: r.id,
       ...(r.task !== undefined ? { task: r.task } : {}),
       rank,
@@ -124,5 +142,5 @@ export function rankRuns(runs: readonly RankInput[], options: RankOptions = {}):
       steps: r.steps,
     });
   });
-  return ok({ task: task.value, by, runs: ranked });
+  return ok({ task: task.value, by, runs: ranked, unranked });
 }
