@@ -4,10 +4,12 @@
  * messages). Every answer must be a success or a catalogue error (never 500 or `internal`); nothing may be
  * written outside the data folder; what is written inside must be valid PTA files.
  */
-import { readdir } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ERROR_CODES } from '../../src/errors.js';
 import { serverMessageSchema } from '../../src/protocol/server-messages.js';
+import { LOCK_NAME } from '../../src/store/data-lock.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
 import { DrillClient } from './ws-client.js';
 
@@ -154,7 +156,15 @@ export async function runHostileIds(o: HostileOptions): Promise<HostileResult> {
   c.close();
 
   result.outside = (await readdir(parent)).filter((n) => !before.has(n) && path.join(parent, n) !== o.dataDir);
-  result.files = (await readdir(o.dataDir)).length;
-  await ReferenceStore.open({ dataDir: o.dataDir, warn: (m) => result.reopenWarnings.push(m) });
+  result.files = (await readdir(o.dataDir)).filter((n) => n !== LOCK_NAME).length;
+  // The server still holds the folder (one server per data folder): a copy of it is opened, as a restart would.
+  const copy = await mkdtemp(path.join(tmpdir(), 'steplens-hostile-reopen-'));
+  try {
+    await cp(o.dataDir, copy, { recursive: true, filter: (from) => path.basename(from) !== LOCK_NAME });
+    const reopened = await ReferenceStore.open({ dataDir: copy, warn: (m) => result.reopenWarnings.push(m) });
+    await reopened.close();
+  } finally {
+    await rm(copy, { recursive: true, force: true });
+  }
   return result;
 }
