@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pythonScan } from '../../src/core/labeler/python-writes.js';
-import { corpusRuns } from '../fixtures/corpus-runs.js';
+import { corpusActionTexts } from '../fixtures/corpus-runs.js';
 
 const STR = String.raw`[rRuUbBfF]{0,2}(?:'([^'\\\n]*)'|"([^"\\\n]*)")`;
 /** The pattern before the fix. */
@@ -26,21 +26,9 @@ function oldMethods(code: string) {
   return out;
 }
 
-function corpusTexts(): string[] {
-  return corpusRuns().flatMap((run) =>
-    run.steps.flatMap((step) => {
-      const a = step.action;
-      if (a.kind === 'shell') return [a.command];
-      if (a.kind === 'code') return [a.code];
-      if (a.kind === 'edit') return [a.text, a.new].filter((t): t is string => t !== undefined);
-      return [];
-    }),
-  );
-}
-
 describe('Path method calls in Python text', () => {
   it('finds what the old pattern found, on every corpus text', () => {
-    for (const text of corpusTexts()) expect(pythonScan(text).methods, text.slice(0, 200)).toEqual(oldMethods(text));
+    for (const text of corpusActionTexts().flat()) expect(pythonScan(text).methods, text.slice(0, 200)).toEqual(oldMethods(text));
   });
 
   it('finds what the old pattern found, on generated texts', () => {

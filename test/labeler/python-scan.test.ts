@@ -5,25 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EMPTY_SCAN, fileUseOfScans, pythonScan, scanPythonFileUse } from '../../src/core/labeler/python-writes.js';
-import { corpusRuns } from '../fixtures/corpus-runs.js';
-
-function texts(): string[][] {
-  return corpusRuns().map((run) =>
-    run.steps.flatMap((step) => {
-      const a = step.action;
-      if (a.kind === 'shell') return [a.command];
-      if (a.kind === 'code') return [a.code];
-      if (a.kind === 'edit') return [a.text, a.new].filter((t): t is string => t !== undefined);
-      return [];
-    }),
-  );
-}
+import { corpusActionTexts } from '../fixtures/corpus-runs.js';
 
 describe('Python scans kept instead of texts', () => {
   it('joined scans equal the scan of the joined texts, on every corpus text and the two after it', () => {
     let compared = 0;
     let withWrites = 0;
-    for (const run of texts()) {
+    for (const run of corpusActionTexts()) {
       for (let i = 0; i < run.length; i++) {
         const parts = run.slice(i, i + 3);
         for (let n = 1; n <= parts.length; n++) {
