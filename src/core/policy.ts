@@ -6,16 +6,16 @@
  * ../shared/corpus + ../shared/calibration (1002 runs, 192 passing, 15
  * agent + model sources; command in README "Early-stop policy"): leave one
  * source out at a time, a kind whose stop chosen without a source stopped more
- * than 2 % of that source's passing runs only warns (blind retry, cycle,
- * exploration streak, low score did), and the rest is chosen under a 3 % upper
- * bound (Clopper-Pearson, 95 %) with at most 2 % of any source's passing runs
- * stopped. It stops at the 2nd step in a row with no action to run; everything
- * else warns. Held out by source it stopped 0 of 192 passing runs and saves
- * little (0.3 % of failing steps): no fixed rule is right for every agent and
- * model, so calibrate per agent and model (`--by`) or let the server's shadow
- * mode do it. The
- * low-score warn floor (20 after 30 steps) reads the reference-free weights
- * of issue 15 in sessions without a PTA (35 with the weights before them).
+ * than 2 % of that source's passing runs only warns, and the rest is chosen
+ * under a 3 % upper bound (Clopper-Pearson, 95 %) with at most 2 % of any
+ * source's passing runs stopped. Every kind was demoted so: it only warns.
+ * `noAction 2` was its one stop until the labeler read mini-swe-agent's
+ * FormatError turns (turns with no action): it then stopped 16 of 18 passing
+ * gpt-5-mini runs, which recover from a few malformed replies in a row. No
+ * fixed stop is right for every agent and model: calibrate per agent and model
+ * (`--by`) or let the server's shadow mode choose one from reported outcomes.
+ * The low-score warn floor (20 after 30 steps) reads the reference-free
+ * weights of issue 15 in sessions without a PTA (35 with the weights before them).
  */
 import { z } from 'zod';
 import { err, ok, type Result } from '../errors.js';
@@ -52,7 +52,7 @@ export const DEFAULT_POLICY: Policy = deepFreeze({
   regressionLoop: { warn: 2, stop: null },
   cycle: { warn: 2, stop: null, minBlock: 2, maxBlock: 4 },
   explorationStreak: { warn: 15, stop: null },
-  noAction: { warn: null, stop: 2 },
+  noAction: { warn: 2, stop: null },
   lowScore: { floor: 20, minSteps: 30, severity: 'warn' },
   lowForecast: { floor: 0.05, minSteps: 20, severity: null },
   budget: { maxSteps: null, maxTokens: null, severity: 'stop' },

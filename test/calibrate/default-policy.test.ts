@@ -26,10 +26,12 @@ describe('the shipped default policy', () => {
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout) as { policy: unknown; tradeoff: ConfirmedTradeoff; portable: PortableResult };
     expect(out.policy).toEqual(DEFAULT_POLICY);
-    // Written as a stop because every leave-one-source-out fold chose it too (not the in-sample choice alone).
-    expect(out.tradeoff.confirmation).toMatchObject({ check: 'source', warnOnly: false, heldOutWithinBound: true });
+    // No stop survives: every kind stopped more than 2 % of some held-out source's passing runs, so it only warns.
+    expect(out.tradeoff.confirmation).toMatchObject({ check: 'source', warnOnly: true, heldOutWithinBound: true });
     expect(out.tradeoff.runs).toMatchObject({ passing: 192, failing: 810 });
-    expect(out.portable.demoted.map((d) => d.kind).sort()).toEqual(['blindRetry', 'cycle', 'explorationStreak', 'lowScore']);
+    expect(out.portable.demoted.map((d) => d.kind).sort()).toEqual(['blindRetry', 'cycle', 'explorationStreak', 'lowScore', 'noAction']);
+    // noAction 2, the stop shipped before FormatError turns were read, stops 16 of 18 passing gpt-5-mini runs.
+    expect(out.portable.demoted.find((d) => d.kind === 'noAction')).toMatchObject({ setting: 'noAction 2', passingStopped: 16, passing: 18 });
     // Held out by source, no source loses more than 2 % of its passing runs.
     for (const f of out.portable.heldOut.folds) {
       for (const m of ['reference', 'referenceFree'] as const) {

@@ -27,7 +27,7 @@ describe('grid kinds', () => {
   });
 
   it('policyFor and settingsOf are inverse on the stop settings; every written policy validates', () => {
-    expect(settingsOf(DEFAULT_POLICY)).toEqual({ blindRetry: null, regressionLoop: null, cycle: null, explorationStreak: null, noAction: 2, lowScore: null });
+    expect(settingsOf(DEFAULT_POLICY)).toEqual({ blindRetry: null, regressionLoop: null, cycle: null, explorationStreak: null, noAction: null, lowScore: null });
     const s: StopSettings = { blindRetry: 5, regressionLoop: null, cycle: 3, explorationStreak: 40, noAction: null, lowScore: { floor: 30, minSteps: 10 } };
     const p = policyFor(s, DEFAULT_POLICY);
     expect(settingsOf(p)).toEqual(s);
@@ -35,6 +35,6 @@ describe('grid kinds', () => {
     // Warns come from the warn source where they lie below the stop.
     expect(p.blindRetry).toEqual({ warn: 2, stop: 5 });
     expect(p.cycle).toEqual({ warn: 2, stop: 3, minBlock: 2, maxBlock: 4 });
-    expect(p.noAction).toEqual({ warn: null, stop: null });
+    expect(p.noAction).toEqual({ warn: 2, stop: null });
   });
 });

@@ -37,24 +37,27 @@ describe('resolveConfig', () => {
 });
 
 describe('resolvePolicy', () => {
-  it('defaults (portable, chosen leave-one-source-out): stop at 2 steps with no action; retries, cycles, streaks, loops and low scores only warn; budgets off', () => {
+  it('defaults (portable, chosen leave-one-source-out): every kind only warns, no action included; budgets off', () => {
     expect(DEFAULT_POLICY.blindRetry).toEqual({ warn: 2, stop: null });
     expect(DEFAULT_POLICY.explorationStreak).toEqual({ warn: 15, stop: null });
     expect(DEFAULT_POLICY.lowScore).toEqual({ floor: 20, minSteps: 30, severity: 'warn' });
     expect(DEFAULT_POLICY.regressionLoop).toEqual({ warn: 2, stop: null });
     expect(DEFAULT_POLICY.cycle).toEqual({ warn: 2, stop: null, minBlock: 2, maxBlock: 4 });
-    expect(DEFAULT_POLICY.noAction).toEqual({ warn: null, stop: 2 });
+    expect(DEFAULT_POLICY.noAction).toEqual({ warn: 2, stop: null });
+    expect(canStop(DEFAULT_POLICY)).toBe(false);
     expect(DEFAULT_POLICY.budget.maxSteps).toBeNull();
     expect(DEFAULT_POLICY.budget.maxTokens).toBeNull();
     expect(resolvePolicy(undefined)).toEqual({ ok: true, value: DEFAULT_POLICY });
   });
 
   it('warnOnly turns every stop into a warn at its level; canStop says whether any kind stops', () => {
-    const w = warnOnly(DEFAULT_POLICY);
+    const stopping = resolvePolicy({ noAction: { warn: null, stop: 2 } });
+    if (!stopping.ok) throw new Error(stopping.error);
+    const w = warnOnly(stopping.value);
     expect(w.cycle).toEqual({ warn: 2, stop: null, minBlock: 2, maxBlock: 4 });
     expect(w.noAction).toEqual({ warn: 2, stop: null });
     expect(w.budget.severity).toBe('warn');
-    expect(canStop(DEFAULT_POLICY)).toBe(true);
+    expect(canStop(stopping.value)).toBe(true);
     expect(canStop(w)).toBe(false);
     expect(resolvePolicy(w).ok).toBe(true);
     expect(canStop({ ...w, budget: { maxSteps: 10, maxTokens: null, severity: 'stop' } })).toBe(true);

@@ -120,15 +120,15 @@ describe('shadow mode: counters, promotion, share, pin, freeze, persistence', ()
     for (const steps of passing) expect(stops((await runSession(c!, steps, who, true)).signals)).toEqual([]);
     let doc = (await json<PoliciesStatus>(`${srv!.url}/v1/policies`)).body;
     expect(pairOf(doc, 'shadow-agent')).toMatchObject({ state: 'shadow', promoted: null, runs: { passing: 5, failing: 0 } });
-    // The default policy would stop this run at its 2nd empty turn; in shadow it only warns.
+    // `noAction 2` would stop this run at its 2nd empty turn; in shadow it only warns (the default policy stops nothing).
     const first = await runSession(c!, failing, who, false);
     expect(stops(first.signals)).toEqual([]);
     expect(first.signals.some((s) => s.kind === 'no_action' && s.severity === 'warn')).toBe(true);
     doc = (await json<PoliciesStatus>(`${srv!.url}/v1/policies`)).body;
     const pair = pairOf(doc, 'shadow-agent')!;
-    // The configured default's own stop (noAction 2, since the cycle stop went to warn-only) ties with the single-kind
-    // candidate and is listed first: it is the one promoted.
-    expect(pair).toMatchObject({ state: 'promoted', promoted: 'configured', sessions: 6, runs: { passing: 5, failing: 1 } });
+    // The configured default stops nothing (every kind only warns since stop 42); the single-kind candidate
+    // `noAction 2` saves most within the bound: it is the one promoted.
+    expect(pair).toMatchObject({ state: 'promoted', promoted: 'noAction 2', sessions: 6, runs: { passing: 5, failing: 1 } });
     const cand = pair.candidates.find((x) => x.id === 'noAction 2')!;
     expect(cand).toMatchObject({ passingStopped: 0, failingStopped: 1, failingStepsSaved: failing.length - 2, eligible: true });
     expect(cand.falseStopUpper).toBeCloseTo(1 - 0.05 ** (1 / 5), 6);
@@ -138,7 +138,7 @@ describe('shadow mode: counters, promotion, share, pin, freeze, persistence', ()
     // Session 7 is enforced (share 0.5: every 2nd session stays in shadow), session 8 is in shadow.
     const enforced = await runSession(c!, failing, who, false);
     expect(stops(enforced.signals)).toEqual(['no_action@1']);
-    expect((await json<SessionDoc>(`${srv!.url}/v1/sessions/${enforced.id}`)).body.policy).toEqual({ selected: 'fallback, promoted configured', shadow: false });
+    expect((await json<SessionDoc>(`${srv!.url}/v1/sessions/${enforced.id}`)).body.policy).toEqual({ selected: 'fallback, promoted noAction 2', shadow: false });
     const shadowed = await runSession(c!, failing, who, false);
     expect(stops(shadowed.signals)).toEqual([]);
     expect((await json<SessionDoc>(`${srv!.url}/v1/sessions/${shadowed.id}`)).body.policy).toEqual({ selected: 'fallback, shadow share (warn only)', shadow: true });
@@ -150,7 +150,7 @@ describe('shadow mode: counters, promotion, share, pin, freeze, persistence', ()
     const text = await (await fetch(`${srv!.url}/metrics`)).text();
     expect(text).toContain('steplens_shadow_runs{tenant="default",agent="shadow-agent",model="shadow-model",outcome="pass"} 5');
     expect(text).toContain('steplens_shadow_runs{tenant="default",agent="shadow-agent",model="shadow-model",outcome="fail"} 2');
-    expect(text).toContain('steplens_policy_in_force{tenant="default",agent="shadow-agent",model="shadow-model",state="promoted",candidate="configured"} 1');
+    expect(text).toContain('steplens_policy_in_force{tenant="default",agent="shadow-agent",model="shadow-model",state="promoted",candidate="noAction 2"} 1');
     expect(text).toContain('steplens_shadow_failing_stopped{tenant="default",agent="shadow-agent",model="shadow-model",candidate="noAction 2"} 2');
     expect(text).toMatch(/steplens_shadow_false_stop_upper\{tenant="default",agent="shadow-agent",model="shadow-model",candidate="noAction 2"\} 0\.45/);
   });
@@ -158,7 +158,7 @@ describe('shadow mode: counters, promotion, share, pin, freeze, persistence', ()
   it('an operator pin overrides the promotion, a freeze holds it; bad bodies are refused naming the field', async () => {
     const pinned = await post<PairStatus>(`${srv!.url}/v1/policies/pin`, { ...who, policy: { noAction: { stop: null } } });
     expect(pinned.status).toBe(200);
-    expect(pinned.body).toMatchObject({ state: 'pinned', promoted: 'configured', pinned: { noAction: { stop: null } } });
+    expect(pinned.body).toMatchObject({ state: 'pinned', promoted: 'noAction 2', pinned: { noAction: { stop: null } } });
     expect(pinned.body.policy.noAction.stop).toBeNull();
     const s9 = await runSession(c!, failing, who); // session 9: not in the shadow share, runs the pinned policy
     expect(stops(s9.signals)).toEqual([]);
@@ -179,7 +179,7 @@ describe('shadow mode: counters, promotion, share, pin, freeze, persistence', ()
     srv = await startApp(options());
     c = await Client.connect(srv.wsUrl);
     const pair = pairOf((await json<PoliciesStatus>(`${srv.url}/v1/policies`)).body, 'shadow-agent');
-    expect(pair).toMatchObject({ state: 'promoted', promoted: 'configured', frozen: true, pinned: null, sessions: 9, runs: { passing: 5, failing: 2 } });
+    expect(pair).toMatchObject({ state: 'promoted', promoted: 'noAction 2', frozen: true, pinned: null, sessions: 9, runs: { passing: 5, failing: 2 } });
     const s10 = await runSession(c, failing, who, false); // session 10: shadow share
     expect(stops(s10.signals)).toEqual([]);
     const s11 = await runSession(c, failing, who); // session 11: enforced, the promoted stop survived

@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEFAULT_POLICY } from '../../src/core/policy.js';
 import { CANDIDATE_SERIES } from '../../src/server/policy-metrics.js';
 import type { PoliciesStatus } from '../../src/server/policy-status.js';
 import { Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
@@ -23,6 +24,8 @@ beforeAll(async () => {
   srv = await startApp({
     dataDir: dir,
     shadow: true,
+    // A configured policy with a stop, so each pair also has the `configured` candidate (the default stops nothing).
+    policy: { ...DEFAULT_POLICY, noAction: { warn: null, stop: 2 } },
     limits: LIMITS,
     tokens: [
       { token: 'victim', tenant: 'victim' },
