@@ -5,7 +5,8 @@
  * stop 41 read mini-swe-agent 1.1's FormatError turns, the file kept the old labels, and the shipped `noAction 2`
  * stop went on passing its test while it stopped 16 of gpt-5-mini's 18 passing runs. The excerpts below are real
  * runs of the three calibration sources (test/fixtures/README.md); their labels are pinned here as of the last
- * regeneration of the scored runs.
+ * regeneration of the scored runs. The bundled forecaster (data/forecast.json) is trained on the same runs and was
+ * just as stale (retrained in stop 42), so the message names it too.
  */
 import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
@@ -30,6 +31,7 @@ it('the labels of the calibration sources are those the scored runs were written
     EXCERPTS.map(labels).join(''),
     'the labeler now reads these calibration-source runs differently: re-score test/fixtures/early-stop-runs.jsonl.gz ' +
       '(command in test/fixtures/README.md), rerun the calibrate tests and the figures docs/early-stop.md takes from it, ' +
+      'retrain the bundled forecaster (scripts/train-bundled-forecast.sh; docs/forecast.md quotes its printout), ' +
       'then update this snapshot with `npx vitest run -u test/calibrate/fixture-labels.test.ts`',
   ).toMatchFileSnapshot('./__snapshots__/early-stop-fixture-labels.txt');
 });
