@@ -271,9 +271,10 @@ export async function runHostileTenant(o: HostileTenantOptions): Promise<Hostile
       loopMaxMs,
       problems,
     };
-    // At most 2 of mallory's references (POSTed or learned) may be in the victim's PTA: its share.
+    // At most 2 of mallory's references (POSTed or learned) may be accepted: its quota per task, into its own PTA of the
+    // task (the default tenant reference scope), never the victim's (the victim's score above is unchanged).
     const accepted = (referenceAnswers['201'] ?? 0) + (learnAnswers.learned ?? 0);
-    if (accepted > 2) problems.push(`${accepted} of mallory's references accepted (its share is 2)`);
+    if (accepted > 2) problems.push(`${accepted} of mallory's references accepted (its quota is 2)`);
     if ((policyAnswers.forbidden ?? 0) !== 2) problems.push(`pin/freeze answers ${JSON.stringify(policyAnswers)}`);
     if (victimStopped > 0 || result.victimPromoted !== null) problems.push(`victim stopped ${victimStopped}, promoted ${String(result.victimPromoted)}`);
     if (leaks > 0 || duplicateConfirmations > 0) problems.push(`leaks ${leaks}, duplicate confirmations ${duplicateConfirmations}`);

@@ -13,11 +13,13 @@ export const sessionIdSchema = z
 /** True when `s` has no unpaired UTF-16 surrogate (such an id has no UTF-8 spelling: two ids would share one file). */
 const wellFormed = (s: string): boolean => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 
+/** The longest task id, in UTF-16 code units: a store key longer than this is never a task's (store/tenant-keys.ts). */
+export const TASK_ID_MAX_LENGTH = 256;
 /** A task id, as the benchmark spells it (`django__django-11099`); any well-formed unicode up to 256 characters (the store hashes long names). */
 export const taskIdSchema = z
   .string()
   .min(1)
-  .max(256)
+  .max(TASK_ID_MAX_LENGTH)
   .refine(wellFormed, 'not well-formed unicode (an unpaired surrogate)')
   .describe('Task id as the benchmark spells it (e.g. django__django-11099); picks the reference PTA');
 export const formatSchema = z

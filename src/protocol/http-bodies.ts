@@ -10,7 +10,7 @@ export const formatOrAutoSchema = z
     error: () => `expected one of auto, ${FORMAT_NAMES.join(', ')}`,
   })
   .describe('Log format of trajectory, or auto (default): detected from the content');
-import { referenceInfoSchema, scoreVectorSchema, signalSchema, tierSchema } from './report-schemas.js';
+import { ptaScopeSchema, referenceInfoSchema, scoreVectorSchema, signalSchema, tierSchema } from './report-schemas.js';
 
 export const trajectorySchema = z
   .unknown()
@@ -41,6 +41,7 @@ export const addReferenceResponseSchema = z.object({
   version: int("The task's PTA version after the merge"),
   references: int('Reference trajectories the PTA now holds'),
   steps: int('Steps of the added trajectory'),
+  scope: ptaScopeSchema.optional(),
 });
 
 /** One task of `GET /v1/tasks`. */
@@ -50,6 +51,8 @@ export const taskStatsSchema = z.object({
   references: int('Reference trajectories merged into the PTA'),
   nodes: int('PTA nodes (states), the root excluded'),
   paths: int('Root-to-terminal paths'),
+  scope: ptaScopeSchema.optional(),
+  tenant: z.string().optional().describe("The tenant whose own PTA this is (scope tenant, in an operator's listing of every tenant)"),
 });
 
 export const taskListResponseSchema = z.object({ tasks: z.array(taskStatsSchema).describe('Every task with a stored reference') });

@@ -28,6 +28,13 @@ export const scoreVectorSchema = z
   })
   .describe('Score of the trajectory (or prefix) so far');
 
+/** Whose PTA of a task (server option `referenceScope` tenant): the one every tenant shares, or the tenant's own. */
+export const ptaScopeSchema = z
+  .enum(['shared', 'tenant'])
+  .describe(
+    "Whose PTA (only on a server whose reference scope is tenant): shared (the task's PTA, grown by operators) or tenant (the tenant's own, grown by its references, used by its sessions only)",
+  );
+
 export const referenceInfoSchema = z
   .object({
     kind: z.enum(['pta', 'prior']).describe("pta: the task's reference (at least 2 passing runs); prior: the stage-profile prior pooled from every stored reference"),

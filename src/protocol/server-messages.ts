@@ -1,7 +1,7 @@
 /** Zod schemas of protocol v1 server → client messages (see proto/README.md). */
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
-import { referenceInfoSchema, tierSchema, scoreVectorSchema, severitySchema, signalKindSchema, stageSchema, trajectoryReportSchema } from './report-schemas.js';
+import { ptaScopeSchema, referenceInfoSchema, tierSchema, scoreVectorSchema, severitySchema, signalKindSchema, stageSchema, trajectoryReportSchema } from './report-schemas.js';
 
 export const WIRE_ERROR_CODES = [
   'bad_message',
@@ -70,6 +70,7 @@ export const finalMessageSchema = trajectoryReportSchema.extend({
   learned: z
     .object({
       version: z.number().int().optional().describe('The PTA version after the merge (absent when nothing was learned)'),
+      scope: ptaScopeSchema.optional(),
       error: z
         .object({
           code: z

@@ -18,6 +18,7 @@ import { Authenticator } from './auth.js';
 import { accessOf, ROLE_NEEDED } from './access.js';
 import { can } from './principal.js';
 import { LearningGuard } from './learning-guard.js';
+import { ScopedReferences } from './reference-scope.js';
 import { registerTicketRoutes } from './ticket-routes.js';
 import { CLOSE, Connection } from './connection.js';
 import { capConnections } from './connection-caps.js';
@@ -71,19 +72,20 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const store = backend.store;
   const analyzers = defaultAnalyzers();
   const metrics = createMetrics(store);
+  const references = new ScopedReferences(store, resolved.referenceScope);
   const pool = new ScorePool({
     size: resolved.scoringWorkers,
     maxQueuedBytes: 4 * resolved.limits.maxBodyBytes,
     log,
-    reference: (task) => store.reference(task),
+    reference: (task, tenant) => references.reference(task, tenant),
     prior: () => store.prior(),
-    pta: (task) => store.get(task),
+    pta: async (task, tenant) => (await references.view(task, tenant))?.pta,
   });
   if (redisMetrics && backend.link) redisMetrics.register(metrics.registry, () => backend.link?.available() ?? false);
   // Shadow-mode counters stay in a file of this replica's data folder (with Redis too: see docs/scale-out.md).
   const policies = await PolicyManager.open(resolved.policySet, resolved.shadow, options.policyState ?? new FilePolicyStateStore(options.dataDir ?? './data'), log, resolved.limits);
   registerPolicyMetrics(metrics.registry, policies, resolved.limits.metricsPairs);
-  const learning = new LearningGuard(resolved.limits, store.minReferences, resolved.tenants > 1);
+  const learning = new LearningGuard(resolved.limits, store.minReferences, resolved.tenants > 1, resolved.referenceScope === 'shared');
   const connections = new Map<number, Connection>();
   const learner = resolved.forecast !== undefined && options.forecastLearn !== undefined ? new ForecastLearner(resolved.forecast, options.forecastLearn, log) : undefined;
   const live = new LiveFeed({
@@ -99,6 +101,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
   const registryDeps: RegistryDeps = {
     store,
+    references,
     analyzers,
     metrics,
     log,
@@ -233,6 +236,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   const routeDeps = {
     store,
+    references,
     registry,
     analyzers,
     pool,

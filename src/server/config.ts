@@ -8,6 +8,7 @@ import { readConfigFile, readForecastFile, readPolicySetFile } from '../settings
 import { loadTokens } from './auth.js';
 import { DEFAULT_LIMITS, type AppOptions, type RedisSettings, type ServerLimits } from './options.js';
 import { checkRedisUrl } from '../store/redis/redis-url.js';
+import { REFERENCE_SCOPES, type ReferenceScope } from './reference-scope.js';
 
 export interface ServerConfig {
   host: string;
@@ -19,14 +20,18 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
                       [--log-level L] [--resume-window SECONDS] [--idle-timeout SECONDS] [--learn] [--policy POLICY.json]
                       [--config CONFIG.json] [--compress-texts] [--forecast FORECAST.json [--forecast-learn [--forecast-learn-every SECONDS]]]
                       [--shadow] [--shadow-share R] [--shadow-max-false-stop R] [--shadow-confidence C] [--calibration DIR]
-                      [--redis URL [--redis-prefix P] [--replica-id ID] [--lease SECONDS]] [--sessions-per-tenant N] [--limit NAME=VALUE]...
+                      [--redis URL [--redis-prefix P] [--replica-id ID] [--lease SECONDS]] [--sessions-per-tenant N] [--reference-scope tenant|shared]
+                      [--limit NAME=VALUE]...
   defaults: --host 127.0.0.1 --port 8787 --data $XDG_DATA_HOME/steplens (~/.local/share/steplens), seeded from the bundled references
   --no-seed: without the bundled references
   env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG, STEPLENS_COMPRESS_TEXTS=1,
-       STEPLENS_SHADOW=1, STEPLENS_SHADOW_SHARE, STEPLENS_CALIBRATION, STEPLENS_SESSIONS_PER_TENANT, STEPLENS_FORECAST
+       STEPLENS_SHADOW=1, STEPLENS_SHADOW_SHARE, STEPLENS_CALIBRATION, STEPLENS_SESSIONS_PER_TENANT, STEPLENS_REFERENCE_SCOPE, STEPLENS_FORECAST
   --token-file: one token per line, optionally with tenant=NAME and role=agent|operator|metrics (README, "Server");
             a token without them (and every --token / STEPLENS_TOKENS) is an agent of its own tenant
   --sessions-per-tenant N: open sessions (detached ones included) one tenant may hold (default 1024; with one tenant, all 4096)
+  --reference-scope: tenant (the default with two tenants or more): a tenant's references and learn sessions grow its own PTA
+            of the task, which its sessions use before the shared one (an operator's grow the shared one); shared (the default
+            with one tenant): one PTA per task grown and used by every tenant, within the shared-learning bounds (README, "Server")
   --policy: early-stop policy, or policies per agent / model with a fallback (what steplens calibrate [--by G] --out writes);
             a session gets its start.agent / start.model group's, and its start.policy overrides that
   --shadow: sessions that report an outcome calibrate each agent + model's stops; until a stop's 95% upper bound of false stops
@@ -129,6 +134,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       calibration: { type: 'string' },
       limit: { type: 'string', multiple: true },
       'sessions-per-tenant': { type: 'string' },
+      'reference-scope': { type: 'string' },
     },
     allowPositionals: false,
   });
@@ -172,6 +178,8 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   const calibration = values.calibration ?? env.STEPLENS_CALIBRATION;
   const perTenant = positiveNumber('--sessions-per-tenant', values['sessions-per-tenant'] ?? env.STEPLENS_SESSIONS_PER_TENANT);
   if (perTenant !== undefined && !Number.isInteger(perTenant)) throw new SteplensError('usage', `--sessions-per-tenant must be a whole number (got '${perTenant}')`);
+  const scope = values['reference-scope'] ?? env.STEPLENS_REFERENCE_SCOPE;
+  if (scope !== undefined && !(REFERENCE_SCOPES as readonly string[]).includes(scope)) throw new SteplensError('usage', `--reference-scope must be ${REFERENCE_SCOPES.join(' or ')} (got '${scope}')`);
   return {
     host: values.host ?? env.STEPLENS_HOST ?? '127.0.0.1',
     port,
@@ -183,6 +191,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       ...(resume !== undefined ? { resumeWindowMs: resume * 1000 } : {}),
       ...(idle !== undefined ? { idleTimeoutMs: idle * 1000 } : {}),
       ...(values.learn ? { learnDefault: true } : {}),
+      ...(scope !== undefined ? { referenceScope: scope as ReferenceScope } : {}),
       ...(set !== undefined ? (set.groups.length > 0 ? { policies: set, policy: set.fallback } : { policy: set.fallback }) : {}),
       ...(shadowOn ? { shadow: { ...(share !== undefined ? { share } : {}), ...(maxFalseStop !== undefined ? { maxFalseStop } : {}), ...(confidence !== undefined ? { confidence } : {}) } } : {}),
       ...(scoring !== undefined ? { config: scoring } : {}),

@@ -13,6 +13,8 @@ import type { ResolvedOptions } from './options.js';
 import type { SessionRegistry } from './session-registry.js';
 import type { ScorePool } from './score-pool.js';
 import type { LearningGuard } from './learning-guard.js';
+import type { ReferenceScope, ScopedReferences } from './reference-scope.js';
+import type { Pta } from '../core/scorer-api.js';
 import { can, readTenant, type Principal } from './principal.js';
 import type { Session } from './session.js';
 
@@ -34,6 +36,8 @@ export interface RouteDeps {
   identified: (req: FastifyRequest) => boolean;
   /** Who may grow which PTA, how much. */
   learning: LearningGuard;
+  /** Which PTAs each tenant sees, is scored against and grows (reference-scope.ts). */
+  references: ScopedReferences;
 }
 
 /** `?tenant=` of a read route (operators read other tenants' sessions with it). */
@@ -55,7 +59,7 @@ export function sendError(reply: FastifyReply, metrics: AppMetrics, code: ErrorC
 }
 
 export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void {
-  const { store, registry, metrics } = deps;
+  const { registry, metrics } = deps;
   const fail = (reply: FastifyReply, error: unknown): FastifyReply => {
     if (error instanceof SteplensError) return sendError(reply, metrics, error.code, error.message);
     throw error;
@@ -120,16 +124,30 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
     return status;
   });
 
-  app.get('/v1/tasks', async () => ({ tasks: await store.list() }));
+  // The shared tasks and the token's tenant's own PTAs (an operator's: every tenant's, or one tenant's with ?tenant=).
+  app.get<TenantQuery>('/v1/tasks', async (req) => {
+    const principal = deps.principal(req);
+    const all = req.query.tenant === undefined && can(principal, 'operate');
+    return { tasks: await deps.references.list(readTenant(principal, req.query.tenant), all) };
+  });
 
-  app.get<{ Params: { task: string } }>('/v1/tasks/:task/pta', async (req, reply) => {
+  // The PTA the tenant's sessions of the task would use (?scope=tenant|shared: that one); operators name a tenant with ?tenant=.
+  app.get<{ Params: { task: string }; Querystring: { tenant?: string; scope?: string } }>('/v1/tasks/:task/pta', async (req, reply) => {
     const task = taskParam(reply, req.params.task);
     if (task === undefined) return reply;
+    const pick = req.query.scope;
+    if (pick !== undefined && pick !== 'tenant' && pick !== 'shared') return sendError(reply, metrics, 'bad_message', 'scope: expected tenant or shared');
+    const principal = deps.principal(req);
+    // Another tenant's own PTA is as unknown as one never built.
+    const tenant = readTenant(principal, req.query.tenant);
     try {
-      const pta = await store.get(task);
-      if (!pta) return sendError(reply, metrics, 'unknown_task', `no PTA for task ${task}`);
-      // Who added each reference is for operators: other tenants see the shared PTA without the names.
-      const shown = can(deps.principal(req), 'operate') ? pta : { ...pta, references: pta.references.map(({ by: _by, ...r }) => r) };
+      const seen = tenant === undefined ? undefined : await deps.references.view(task, tenant, pick);
+      if (!seen) return sendError(reply, metrics, 'unknown_task', `no PTA for task ${task}`);
+      const { pta } = seen;
+      // Who added each reference is for operators: other tenants see the PTA without the names.
+      const references = can(principal, 'operate') ? pta.references : pta.references.map(({ by: _by, ...r }) => r);
+      // Named by its task (an own PTA's store key is no reader's business), and whose it is where there are two kinds.
+      const shown: Pta & { scope?: ReferenceScope } = { ...pta, task, references, ...(deps.references.scope === 'tenant' ? { scope: seen.scope } : {}) };
       // In slices: a PTA may be megabytes of JSON, one stringify would hold every other client meanwhile.
       return reply.type('application/json').send(Readable.from(ptaJsonChunks(shown)));
     } catch (error) {

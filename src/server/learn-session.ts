@@ -6,14 +6,16 @@ import type { State } from '../core/types.js';
 import { SteplensError } from '../errors.js';
 import type { FinalMessage } from '../protocol/server-messages.js';
 import type { Logger } from 'pino';
-import type { Contribution, ReferenceStorePort } from '../store/store-port.js';
+import type { Contribution } from '../store/store-port.js';
 import type { LearningGuard } from './learning-guard.js';
 import type { AppMetrics } from './metrics.js';
+import type { ScopedReferences } from './reference-scope.js';
 import type { Session } from './session.js';
 
 /** What learning needs of the registry's deps. */
 export interface LearnDeps {
-  store: ReferenceStorePort;
+  /** Which PTA the session's tenant grows (reference-scope.ts). */
+  references: ScopedReferences;
   metrics: AppMetrics;
   log: Logger;
   /** Without one, learning is unbounded (one tenant). */
@@ -23,10 +25,10 @@ export interface LearnDeps {
 export async function learnSession(deps: LearnDeps, session: Session, states: readonly State[]): Promise<NonNullable<FinalMessage['learned']>> {
   if (states.length === 0) return { error: { code: 'bad_input', message: 'no scored step to learn' } };
   try {
-    const add = (c?: Contribution) => deps.store.addReference(session.task, states, c);
-    const pta = await (deps.learning !== undefined ? deps.learning.contribute(session.principal, 'learn', add) : add());
-    deps.log.info({ session: session.id, tenant: session.tenant, task: session.task, version: pta.version }, 'reference learned');
-    return { version: pta.version };
+    const add = (c?: Contribution) => deps.references.add(session.principal, session.task, states, c);
+    const { pta, scope } = await (deps.learning !== undefined ? deps.learning.contribute(session.principal, 'learn', add) : add());
+    deps.log.info({ session: session.id, tenant: session.tenant, task: session.task, scope, version: pta.version }, 'reference learned');
+    return { version: pta.version, ...(deps.references.scope === 'tenant' ? { scope } : {}) };
   } catch (error) {
     const known = error instanceof SteplensError;
     // The learning rules (forbidden, quota_exceeded) refused it: counted, and said in the final.

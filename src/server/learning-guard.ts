@@ -1,14 +1,17 @@
 /**
- * Shared learning under control: who may grow a task's PTA (which every tenant's sessions of that task are
- * scored against, and which feeds the pooled prior), and by how much. Every reference records its tenant
+ * Learning under control: who may grow a PTA, and by how much. Every reference records its tenant
  * (`ReferenceStats.by`). A tenant that is not an operator may add, through `POST
  * /v1/tasks/:task/references` or a `learn` session:
  *
- * - at most `referencesPerTenantPerTask` references to one task (counted in the PTA itself, so every replica
- *   agrees), and at most `referencesPerTenantPerHour` in all (per replica);
- * - to a PTA already in use as a reference (`minReferences` references), only a reference that opens at most
- *   `referenceNovelty` x its nodes (core/pta/novelty.ts: each new node lowers Φcov for every run scored against it);
- *   one that would change the PTA more needs an operator's token.
+ * - at most `referencesPerTenantPerTask` references to one task (counted in the PTA it grows, so every replica
+ *   agrees: the shared one, or in `tenant` reference scope its own), and at most `referencesPerTenantPerHour` in
+ *   all (per replica);
+ * - in `shared` reference scope, where its reference grows the PTA every tenant's sessions of the task are scored
+ *   against (and which feeds the pooled prior): to a PTA already in use as a reference (`minReferences`
+ *   references), only a reference that opens at most `referenceNovelty` x its nodes (core/pta/novelty.ts: each
+ *   new node lowers Φcov for every run scored against it); one that would change the PTA more needs an
+ *   operator's token. In `tenant` scope its reference grows its own PTA, which nobody else is scored against:
+ *   no such rule (reference-scope.ts).
  *
  * Operators are bounded only by the store's own caps, and so is everyone on a server with one tenant (auth
  * off, or every token of one tenant): nobody else's scores depend on what it learns.
@@ -32,6 +35,8 @@ export class LearningGuard {
     private readonly minReferences: number,
     /** Whether several tenants share the store (else every contribution is let through, only attributed). */
     private readonly shared: boolean,
+    /** Whether a tenant's reference grows the PTA other tenants use (`shared` reference scope): the novelty rule applies. */
+    private readonly novelty: boolean,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -73,7 +78,7 @@ export class LearningGuard {
     if (mine >= this.limits.referencesPerTenantPerTask) {
       throw new SteplensError('quota_exceeded', `${what(how)} refused: this tenant already added ${mine} references to task ${current.task}, its limit (an operator may add more)`);
     }
-    if (current.references.length < this.minReferences) return;
+    if (!this.novelty || current.references.length < this.minReferences) return;
     const nodes = current.nodes.length - 1;
     const opened = nodesOpened(current, states);
     if (opened > this.limits.referenceNovelty * nodes) {

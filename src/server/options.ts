@@ -12,6 +12,7 @@ import { defaultMaxConnections } from './open-files.js';
 import { ForecastHolder } from './forecast-holder.js';
 import type { ForecastLearnOptions } from './forecast-learner.js';
 import { DEFAULT_SHADOW, type ShadowOptions } from './policy-manager.js';
+import type { ReferenceScope } from './reference-scope.js';
 import { mergeGrants, principalOf, type TokenGrant } from './token-grants.js';
 
 export interface ServerLimits {
@@ -74,13 +75,14 @@ export interface ServerLimits {
   pairsPerTenant: number;
   /** Pairs /metrics labels by name (default 20, those with the most shadow runs); the rest are summed under `other`. */
   metricsPairs: number;
-  /** References a tenant that is not an operator may add to one task's PTA (POST or `learn`; default 2). This and the next two apply with two tenants or more. */
+  /** References a tenant that is not an operator may add to one task's PTA (its own, in `tenant` reference scope; POST or `learn`; default 2). This and the next two apply with two tenants or more. */
   referencesPerTenantPerTask: number;
   /** References a tenant that is not an operator may add per hour, every task together, on one replica (default 60). */
   referencesPerTenantPerHour: number;
   /**
    * Share of a reference's steps that may open new nodes when a tenant that is not an operator adds it to a
    * PTA already in use as a reference (default 0.5); a reference that would change the PTA more needs an operator.
+   * `shared` reference scope only: in `tenant` scope no tenant's reference grows a PTA another tenant uses.
    */
   referenceNovelty: number;
   /** How long a ticket (POST /v1/tickets) stays good, in ms (default 30 s). */
@@ -125,6 +127,12 @@ export interface AppOptions {
   /** Merge `passed` sessions into their task's PTA unless `start.learn` says otherwise (default false). */
   learnDefault?: boolean;
   /**
+   * Whose references score whom (reference-scope.ts): `tenant`, a tenant's references grow its own PTA of the task, used
+   * by its sessions before the shared one (an operator's grow the shared one); `shared`, every tenant grows and uses
+   * one PTA per task (within the shared-learning bounds). Default `tenant` with two tenants or more, else `shared`.
+   */
+  referenceScope?: ReferenceScope;
+  /**
    * Worker threads that run HTTP scoring (POST /v1/score, /v1/score/batch, /get_reward, references), so a
    * large request never holds the event loop of the streaming sessions; 0 scores on the main thread.
    * Default: one per spare core (cores - 1), at least 1, at most 4.
@@ -167,6 +175,7 @@ export interface ResolvedOptions {
   shadow: ShadowOptions | undefined;
   config: ScoringConfig;
   learnDefault: boolean;
+  referenceScope: ReferenceScope;
   scoringWorkers: number;
   /** The forecast in force (swapped by the learner), if any. */
   forecast: ForecastHolder | undefined;
@@ -231,6 +240,8 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
     shadow: options.shadow === undefined || options.shadow === false ? undefined : { ...DEFAULT_SHADOW, ...(options.shadow === true ? {} : options.shadow) },
     config: options.config ?? DEFAULT_CONFIG,
     learnDefault: options.learnDefault ?? false,
+    // One tenant: nobody else's scores depend on what it learns, so the one shared PTA per task, as always.
+    referenceScope: options.referenceScope ?? (tenants > 1 ? 'tenant' : 'shared'),
     scoringWorkers: options.scoringWorkers ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
     forecast: options.forecast !== undefined ? new ForecastHolder(options.forecast) : undefined,
     forecastFeatures: options.forecastLearn !== undefined ? 'all' : 'model',

@@ -11,7 +11,10 @@ export type ToWorker =
 /** What a worker asks for: a task's reference, the prior, or a task's PTA whatever its references (null: none). */
 export type AskedValue = Reference | TemporalPrior | { pta: Pta | null };
 
+/** A task's reference (its PTA alone with `pta`) as `tenant` is scored against it, or the prior. */
+export type Asked = { task: string; tenant: string; pta?: true } | { task?: undefined; prior: true };
+
 export type FromWorker =
   | { type: 'done'; id: number; result: JobResult }
-  /** A reference the job needs: a task's (its PTA alone with `pta`), or the prior; `have` is the tag of the one the worker holds. */
-  | { type: 'ask'; id: number; task?: string; prior?: true; pta?: true; have?: number };
+  /** A reference the job needs; `have` is the tag of the one the worker holds. */
+  | ({ type: 'ask'; id: number; have?: number } & Asked);

@@ -20,11 +20,11 @@ export interface ScorePoolOptions {
   size: number;
   /** Body bytes queued or in work over all workers; past it a job is refused `overloaded`. */
   maxQueuedBytes: number;
-  // Function properties, not methods: handed on detached to `runJob`.
-  reference: (task: string) => Promise<Reference>;
+  // Function properties, not methods: handed on detached to `runJob`. `tenant`: whose requests (its own PTAs first, reference-scope.ts).
+  reference: (task: string, tenant: string) => Promise<Reference>;
   prior: () => Promise<TemporalPrior>;
   /** A task's PTA whatever its references (the steps view draws the path over it). */
-  pta: (task: string) => Promise<Pta | undefined>;
+  pta: (task: string, tenant: string) => Promise<Pta | undefined>;
   log: Logger;
 }
 
@@ -151,11 +151,11 @@ export class ScorePool {
   /** The value asked for and the object that tells whether it changed (a PTA, the prior; `NO_PTA` for none). */
   private async asked(ask: Extract<FromWorker, { type: 'ask' }>): Promise<[AskedValue, object]> {
     if (ask.task !== undefined && ask.pta === true) {
-      const pta = (await this.options.pta(ask.task)) ?? null;
+      const pta = (await this.options.pta(ask.task, ask.tenant)) ?? null;
       return [{ pta }, pta ?? NO_PTA];
     }
     if (ask.task !== undefined) {
-      const ref = await this.options.reference(ask.task);
+      const ref = await this.options.reference(ask.task, ask.tenant);
       return [ref, ref.kind === 'pta' ? ref.pta : ref.prior];
     }
     const prior = await this.options.prior();

@@ -42,13 +42,17 @@ export async function scoreStepsView(deps: StepsDeps, req: ScoreRequest): Promis
   const pta = reference.kind === 'pta' ? reference.pta : await deps.pta(req.task);
   const out: ScoreStepsResponse = {
     ...trajectoryView({ ...parsed.meta, task: req.task, format: parsed.format }, steps, scored.results, report),
+    // Named by the task: a tenant's own PTA is held under a store key (reference-scope.ts).
     ...(pta
       ? {
-          alignment: alignToPta(
-            pta,
-            scored.results.map((r) => r.state),
-            deps.config.tau,
-          ),
+          alignment: {
+            ...alignToPta(
+              pta,
+              scored.results.map((r) => r.state),
+              deps.config.tau,
+            ),
+            task: req.task,
+          },
         }
       : {}),
   };

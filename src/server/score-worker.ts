@@ -8,7 +8,7 @@ import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
 import { SteplensError } from '../errors.js';
 import { defaultAnalyzers } from '../syntax/index.js';
 import { runJob } from './scoring-jobs.js';
-import type { AskedValue, FromWorker, ToWorker } from './score-pool-messages.js';
+import type { Asked, AskedValue, FromWorker, ToWorker } from './score-pool-messages.js';
 
 const port = parentPort;
 if (port === null) throw new Error('score-worker.ts runs as a worker thread');
@@ -19,7 +19,7 @@ const kept = new Map<string, { tag: number; value: AskedValue }>();
 const asks = new Map<number, (reply: Extract<ToWorker, { type: 'answer' }>) => void>();
 let nextAsk = 0;
 
-async function ask(key: string, what: { task: string; pta?: true } | { prior: true }): Promise<AskedValue> {
+async function ask(key: string, what: Asked): Promise<AskedValue> {
   const id = ++nextAsk;
   const have = kept.get(key);
   const reply = await new Promise<Extract<ToWorker, { type: 'answer' }>>((resolve) => {
@@ -38,9 +38,10 @@ async function ask(key: string, what: { task: string; pta?: true } | { prior: tr
 
 const deps = {
   analyzers: defaultAnalyzers(),
-  reference: (task: string) => ask(`task\0${task}`, { task }) as Promise<Reference>,
+  // Kept per tenant too: in tenant reference scope two tenants' references of one task differ.
+  reference: (task: string, tenant: string) => ask(`task\0${tenant}\0${task}`, { task, tenant }) as Promise<Reference>,
   prior: () => ask('prior', { prior: true }) as Promise<TemporalPrior>,
-  pta: async (task: string) => ((await ask(`pta\0${task}`, { task, pta: true })) as { pta: Pta | null }).pta ?? undefined,
+  pta: async (task: string, tenant: string) => ((await ask(`pta\0${tenant}\0${task}`, { task, tenant, pta: true })) as { pta: Pta | null }).pta ?? undefined,
 };
 
 port.on('message', (message: ToWorker) => {

@@ -32,13 +32,18 @@ export interface JobRequest {
   forecast?: JobForecast;
   /** The task a route names in its URL (`POST /v1/tasks/:task/references`): which instance of a multi-instance log. */
   task?: string;
+  /** The requester's tenant: scored against its own PTAs first in `tenant` reference scope (reference-scope.ts). */
+  tenant: string;
 }
 
 /** A job's answer: the response body, or an error of the catalogue (`detail`: a fault's stack, for the server log). */
 export type JobResult = { ok: true; value: unknown } | { ok: false; code: ErrorCode; message: string; detail?: string };
 
-/** What a job needs besides its request: the references (and a task's PTA, for the steps view) and the analyzers. */
-export type JobDeps = Pick<StepsDeps, 'reference' | 'prior' | 'pta' | 'analyzers'>;
+/** What a job needs besides its request: the references as a tenant sees them (and a task's PTA, for the steps view) and the analyzers. */
+export interface JobDeps extends Pick<StepsDeps, 'prior' | 'analyzers'> {
+  reference: (task: string, tenant: string) => ReturnType<StepsDeps['reference']>;
+  pta: (task: string, tenant: string) => ReturnType<StepsDeps['pta']>;
+}
 
 function readJson(body: Uint8Array): unknown {
   if (body.length === 0) throw new SteplensError('bad_message', 'body: empty (send a JSON object)');
@@ -97,7 +102,15 @@ async function work(req: JobRequest, deps: StepsDeps): Promise<unknown> {
 /** Runs one job; never rejects (every failure is a JobResult). */
 export async function runJob(req: JobRequest, deps: JobDeps): Promise<JobResult> {
   try {
-    const value = await work(req, { ...deps, policy: req.policy, config: req.config, maxSteps: req.maxSteps, ...(req.forecast !== undefined ? { forecast: req.forecast } : {}) });
+    const value = await work(req, {
+      ...deps,
+      reference: (task) => deps.reference(task, req.tenant),
+      pta: (task) => deps.pta(task, req.tenant),
+      policy: req.policy,
+      config: req.config,
+      maxSteps: req.maxSteps,
+      ...(req.forecast !== undefined ? { forecast: req.forecast } : {}),
+    });
     return { ok: true, value };
   } catch (error) {
     return jobError(error);

@@ -8,6 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { taskIdSchema } from '../protocol/client-messages.js';
+import type { AddReferenceResponse } from '../protocol/http-bodies.js';
 import { collectBody } from './raw-body.js';
 import { SteplensError } from '../errors.js';
 import { sendError, type RouteDeps } from './http-routes.js';
@@ -34,6 +35,7 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
       maxSteps: options.limits.maxStepsPerSession,
       ...(forecast !== undefined ? { forecast } : {}),
       ...(task !== undefined ? { task } : {}),
+      tenant: deps.principal(req).tenant,
     });
   };
   const failed = (req: FastifyRequest, reply: FastifyReply, result: Extract<JobResult, { ok: false }>): FastifyReply => {
@@ -85,9 +87,17 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
       const states = result.value as State[];
       const principal = deps.principal(req);
       try {
-        const pta = await deps.learning.contribute(principal, 'reference', (c) => deps.store.addReference(task.data, states, c));
-        req.log.info({ tenant: principal.tenant, task: task.data, version: pta.version, steps: states.length }, 'reference added');
-        return await reply.code(201).send({ task: task.data, version: pta.version, references: pta.references.length, steps: states.length });
+        const { pta, scope } = await deps.learning.contribute(principal, 'reference', (c) => deps.references.add(principal, task.data, states, c));
+        req.log.info({ tenant: principal.tenant, task: task.data, scope, version: pta.version, steps: states.length }, 'reference added');
+        // Which PTA grew is said where there are two kinds (tenant reference scope).
+        const answer: AddReferenceResponse = {
+          task: task.data,
+          version: pta.version,
+          references: pta.references.length,
+          steps: states.length,
+          ...(deps.references.scope === 'tenant' ? { scope } : {}),
+        };
+        return await reply.code(201).send(answer);
       } catch (error) {
         if (error instanceof SteplensError) return sendError(reply, metrics, error.code, error.message);
         throw error;

@@ -25,9 +25,12 @@ import { PolicyManager } from './policy-manager.js';
 import type { SessionObserver } from './session-events.js';
 import { sessionKey, type Principal } from './principal.js';
 import type { LearningGuard } from './learning-guard.js';
+import { ScopedReferences } from './reference-scope.js';
 
 export interface RegistryDeps {
   store: ReferenceStorePort;
+  /** What each tenant's sessions are scored against, and which PTA its learning grows (default: `store` in the configured reference scope). */
+  references?: ScopedReferences;
   analyzers: Analyzers;
   metrics: AppMetrics;
   log: Logger;
@@ -69,9 +72,11 @@ export class SessionRegistry {
   private readonly endedKept: EndedSessions;
 
   private readonly policies: PolicyManager;
+  private readonly references: ScopedReferences;
 
   constructor(private readonly deps: RegistryDeps) {
     this.endedKept = new EndedSessions(deps.options.limits);
+    this.references = deps.references ?? new ScopedReferences(deps.store, deps.options.referenceScope);
     this.policies = deps.policies ?? PolicyManager.plain(deps.options.policySet, deps.log);
   }
 
@@ -160,7 +165,7 @@ export class SessionRegistry {
     const selected = msg.policy === undefined ? assigned.selected : `${assigned.selected} + start.policy`;
     this.pending.set(key, principal.tenant);
     try {
-      const reference = await this.deps.store.reference(msg.task);
+      const reference = await this.references.reference(msg.task, principal.tenant);
       const format: FormatName = msg.format ?? 'steplens';
       const forecast = this.deps.options.forecast?.modelFor(msg.agent, msg.model);
       const spec = {
@@ -223,7 +228,7 @@ export class SessionRegistry {
     const conn = this.connectionOf(session);
     for (const f of frames) conn?.send(f);
     this.scored(session, frames);
-    const learned = session.learn && passed === true ? await learnSession(this.deps, session, session.states()) : undefined;
+    const learned = session.learn && passed === true ? await learnSession({ ...this.deps, references: this.references }, session, session.states()) : undefined;
     if (session.policy?.shadow && passed !== undefined) {
       this.policies.record(session.policy.pair, { states: session.states(), totals: session.totals, passed });
     }

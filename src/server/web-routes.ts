@@ -25,7 +25,7 @@ const SESSION_PAGE = 500;
 const MAX_SESSION_PAGE = 1000;
 
 export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): void {
-  const { registry, metrics, store, options } = deps;
+  const { registry, metrics, options } = deps;
   const fail = (reply: FastifyReply, error: unknown): FastifyReply => {
     if (error instanceof SteplensError) return sendError(reply, metrics, error.code, error.message);
     throw error;
@@ -64,9 +64,10 @@ export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): voi
     const s = readable(deps, req, req.params.id);
     if (!s) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
     try {
-      const pta = await store.get(s.task);
-      if (!pta) return sendError(reply, metrics, 'unknown_task', `no PTA for task ${s.task}`);
-      return alignToPta(pta, s.states(), options.config.tau);
+      // The PTA the session's tenant sees (its own first, reference-scope.ts), named by the task, not its store key.
+      const seen = await deps.references.view(s.task, s.tenant);
+      if (!seen) return sendError(reply, metrics, 'unknown_task', `no PTA for task ${s.task}`);
+      return { ...alignToPta(seen.pta, s.states(), options.config.tau), task: s.task };
     } catch (error) {
       return fail(reply, error);
     }

@@ -254,9 +254,9 @@ export class ReferenceStore implements ReferenceStorePort {
     }
   }
 
-  /** Stats of every stored task (tasks whose file has become unusable are skipped with a warning). */
-  async list(): Promise<StoredTaskStats[]> {
-    return taskStats(this.taskList(), (task) => this.get(task), this.warn);
+  /** Stats of every stored task, or of those of `tasks` it holds (tasks whose file has become unusable are skipped with a warning). */
+  async list(tasks?: readonly string[]): Promise<StoredTaskStats[]> {
+    return taskStats(tasks ?? this.taskList(), (task) => this.get(task), this.warn);
   }
 
   /** Waits for every pending write. Every completed `addReference` is already durable. */

@@ -60,8 +60,8 @@ export interface ReferenceStorePort {
    * reference records who added it, and its check may refuse it (nothing changes then).
    */
   addReference(task: string, states: readonly State[], contribution?: Contribution): Promise<Pta>;
-  /** Stats of every stored task. */
-  list(): Promise<StoredTaskStats[]>;
+  /** Stats of every stored task, or of those of `tasks` it holds (in that order). */
+  list(tasks?: readonly string[]): Promise<StoredTaskStats[]>;
   /** Waits for pending writes. */
   flush(): Promise<void>;
   /** Flushes and lets go of what the store holds open (connections); the store is unusable afterwards. */

@@ -35,7 +35,9 @@ it('a hostile tenant sees and changes nothing of the victim beyond its bounded s
   expect(r.problems).toEqual([]);
   expect(r.victimScore.afterReferences).toBe(r.victimScore.before);
   expect(r.victimScore.afterLearn).toBe(r.victimScore.before);
-  expect(r.referenceAnswers.forbidden).toBe(10);
+  // Its quota of 2 goes into its own PTA of the task (tenant reference scope), the rest is refused.
+  expect(r.referenceAnswers).toEqual({ '201': 2, quota_exceeded: 8 });
+  expect(r.learnAnswers).toEqual({ quota_exceeded: 3 });
   expect(r.policyAnswers).toEqual({ forbidden: 2 });
   expect(r.malloryPromoted).not.toBeNull();
   expect(r.malloryStopped).toBeGreaterThan(0);

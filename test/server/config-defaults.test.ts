@@ -3,6 +3,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { serverConfig } from '../../src/server/config.js';
+import { resolveOptions } from '../../src/server/options.js';
 import { bundledReferencesDir, packageRoot } from '../../src/package-files.js';
 
 describe('server config defaults', () => {
@@ -32,5 +33,30 @@ describe('server config defaults', () => {
     });
     await expect(serverConfig(['--limit', 'ptaNodes=0'], {}, '/')).rejects.toMatchObject({ code: 'usage', message: "--limit ptaNodes: expected an integer of at least 1 (got '0')" });
     await expect(serverConfig(['--limit', 'ptaNodes=1e3'], {}, '/')).resolves.toMatchObject({ app: { limits: { ptaNodes: 1000 } } });
+  });
+
+  it('keeps references per tenant by default with two tenants or more, shared with one; --reference-scope and STEPLENS_REFERENCE_SCOPE choose', async () => {
+    const scope = (tokens: Parameters<typeof resolveOptions>[0]['tokens'], referenceScope?: 'tenant' | 'shared') =>
+      resolveOptions({ ...(tokens ? { tokens } : {}), ...(referenceScope ? { referenceScope } : {}) }).referenceScope;
+    expect([
+      scope(undefined),
+      scope(['one']),
+      scope([
+        { token: 'a', tenant: 't' },
+        { token: 'b', tenant: 't', role: 'operator' },
+      ]),
+    ]).toEqual(['shared', 'shared', 'shared']);
+    expect([
+      scope(['one', 'two']),
+      scope([
+        { token: 'a', tenant: 't' },
+        { token: 'op', tenant: 'ops', role: 'operator' },
+      ]),
+    ]).toEqual(['tenant', 'tenant']);
+    expect([scope(['one', 'two'], 'shared'), scope(['one'], 'tenant')]).toEqual(['shared', 'tenant']);
+    expect((await serverConfig(['--no-seed'], {}, '/')).app.referenceScope).toBeUndefined();
+    expect((await serverConfig(['--reference-scope', 'shared', '--no-seed'], {}, '/')).app.referenceScope).toBe('shared');
+    expect((await serverConfig(['--no-seed'], { STEPLENS_REFERENCE_SCOPE: 'tenant' }, '/')).app.referenceScope).toBe('tenant');
+    await expect(serverConfig(['--reference-scope', 'mine'], {}, '/')).rejects.toMatchObject({ code: 'usage', message: "--reference-scope must be tenant or shared (got 'mine')" });
   });
 });

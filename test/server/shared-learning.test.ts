@@ -1,9 +1,10 @@
 /**
  * Shared learning under control, over a real socket with real runs: every reference records who added it;
- * with two tenants or more, a tenant that is not an operator may add at most 2 references to a task and 60
- * an hour, and a reference that would change a PTA in use by more than half its nodes needs an operator (a
- * `learn` session says why in its final). The victim's score of its passing run is unchanged by what was
- * refused. A single-tenant server learns as before.
+ * with two tenants or more in the `shared` reference scope (one PTA per task for every tenant), a tenant that
+ * is not an operator may add at most 2 references to a task and 60 an hour, and a reference that would change
+ * a PTA in use by more than half its nodes needs an operator (a `learn` session says why in its final). The
+ * victim's score of its passing run is unchanged by what was refused. What the shared scope still allows, and
+ * the default `tenant` scope does not: squatting a task without a PTA. A single-tenant server learns as before.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -44,7 +45,7 @@ const victimScore = async (srv: Running) => (await post(srv, '/v1/score', 'victi
 describe('with several tenants', () => {
   let srv: Running;
   beforeAll(async () => {
-    srv = await startApp({ dataDir: path.join(dir, 'multi'), seedDirs: [EXAMPLE], tokens: TOKENS });
+    srv = await startApp({ dataDir: path.join(dir, 'multi'), seedDirs: [EXAMPLE], tokens: TOKENS, referenceScope: 'shared' });
     servers.push(srv);
   });
 
@@ -120,6 +121,27 @@ describe('with several tenants', () => {
       '201 ',
       expect.stringMatching(/^429 .*added 2 references in the last hour/),
     ]);
+  });
+});
+
+describe('squatting a task without a PTA', () => {
+  it("is the shared scope's trade-off: a tenant's first 2 references make the task's PTA for everyone; the default tenant scope keeps them its own", async () => {
+    const squat = async (referenceScope?: 'shared') => {
+      const srv = await startApp({ dataDir: path.join(dir, `squat-${referenceScope ?? 'default'}`), tokens: TOKENS, ...(referenceScope ? { referenceScope } : {}) });
+      servers.push(srv);
+      const before = await victimScore(srv);
+      const junk = { trajectory: await readDoc(OTHER_TASK_RUN) };
+      for (let i = 0; i < 2; i++) expect((await post(srv, `/v1/tasks/${TASK}/references`, 'mallory', junk)).status).toBe(201);
+      const victimRun = await post(srv, `/v1/tasks/${TASK}/references`, 'victim', { trajectory: await readDoc(ASTROID.passA) });
+      return { before, after: await victimScore(srv), victimRun: victimRun.status };
+    };
+    // Shared: the victim is scored against the junk, and its own passing run opens too many nodes of it (403).
+    const shared = await squat('shared');
+    expect(shared.after).not.toEqual(shared.before);
+    expect(shared.victimRun).toBe(403);
+    const own = await squat();
+    expect(own.after).toEqual(own.before);
+    expect(own.victimRun).toBe(201);
   });
 });
 

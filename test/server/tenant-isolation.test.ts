@@ -56,7 +56,8 @@ beforeAll(async () => {
   eventsA.forEach((step, seq) => a.send({ type: 'step', session: steps.ended, seq, step }));
   a.send({ type: 'outcome', session: steps.ended, passed: true });
   a.send({ type: 'end', session: steps.ended });
-  expect((await a.nextOf('final', steps.ended)).learned).toEqual({ version: 1 });
+  // Several tenants: references are kept per tenant (reference-scope.ts), so A learns into its own PTA of the task.
+  expect((await a.nextOf('final', steps.ended)).learned).toEqual({ version: 1, scope: 'tenant' });
   a.send({ type: 'start', session: steps.open, task: TASK, format: 'mini-swe-agent', agent: 'agent-a', model: 'model-a' });
   await a.nextOf('started', steps.open);
   eventsA.slice(0, 10).forEach((step, seq) => a.send({ type: 'step', session: steps.open, seq, step }));
@@ -194,28 +195,41 @@ describe("tenant B's token against tenant A's data, on every route", () => {
   });
 
   walk('POST /v1/tasks/:task/references', async () => {
-    const before = JSON.parse((await call('GET', `/v1/tasks/${TASK}/pta`, 'token-a')).text) as { version: number };
+    const before = (await call('GET', `/v1/tasks/${TASK}/pta`, 'token-a')).text;
     const junk = { trajectory: await readDoc(ASTROID.fail) };
-    // B may add its share (2 references per task; the second opens no node the first did not), then its quota runs out.
+    // B may add its quota (2 references per task) to its own PTA of the task, then its quota runs out.
     const answers = [];
     for (let i = 0; i < 3; i++) answers.push(await call('POST', `/v1/tasks/${TASK}/references`, 'token-b', junk));
     expect(answers.map((r) => r.status)).toEqual([201, 201, 429]);
     expect(answers[2]!.code).toBe('quota_exceeded');
-    const after = JSON.parse((await call('GET', `/v1/tasks/${TASK}/pta`, 'token-op')).text) as { version: number; references: Array<{ by?: string }> };
-    expect(after.references.map((x) => x.by)).toEqual(['team-a', 'team-b', 'team-b']);
-    expect(after.version).toBe(before.version + 2);
+    // A's PTA is unchanged; each tenant's references are in its own.
+    expect((await call('GET', `/v1/tasks/${TASK}/pta`, 'token-a')).text).toBe(before);
+    const by = async (tenant: string) =>
+      (JSON.parse((await call('GET', `/v1/tasks/${TASK}/pta?tenant=${tenant}`, 'token-op')).text) as { references: Array<{ by?: string }> }).references.map((x) => x.by);
+    expect([await by('team-a'), await by('team-b')]).toEqual([['team-a'], ['team-b', 'team-b']]);
   });
 
   walk('GET /v1/tasks/:task/pta', async () => {
-    const r = await call('GET', `/v1/tasks/${TASK}/pta`, 'token-b');
-    expect(r.status).toBe(200);
-    expect(leaks(r.text)).toBe(false);
+    const own = await call('GET', `/v1/tasks/${TASK}/pta`, 'token-a');
+    for (const q of ['', '?scope=tenant', '?scope=shared']) {
+      const r = await call('GET', `/v1/tasks/${TASK}/pta${q}`, 'token-b');
+      expect(leaks(r.text)).toBe(false);
+      expect(r.text).not.toBe(own.text);
+    }
+    // A's own PTA, named, answers as a tenant that never added one.
+    const named = await call('GET', `/v1/tasks/${TASK}/pta?tenant=team-a`, 'token-b');
+    expect([named.status, named.code]).toEqual([404, 'unknown_task']);
+    expect(named.text).toBe((await call('GET', `/v1/tasks/${TASK}/pta?tenant=nobody`, 'token-b')).text);
   });
 
   walk('GET /v1/tasks', async () => {
-    const r = await call('GET', '/v1/tasks', 'token-b');
-    expect(r.status).toBe(200);
-    expect(leaks(r.text)).toBe(false);
+    for (const q of ['', '?tenant=team-a']) {
+      const r = await call('GET', `/v1/tasks${q}`, 'token-b');
+      expect(r.status).toBe(200);
+      expect(leaks(r.text)).toBe(false);
+      // B's own PTA of the task (with ?tenant=team-a: nothing of anyone's own), never A's.
+      expect((JSON.parse(r.text) as { tasks: Array<{ references: number }> }).tasks.map((t) => t.references)).toEqual(q === '' ? [2] : []);
+    }
   });
 
   walk('GET /v1/policies', async () => {

@@ -10,6 +10,7 @@ import type { State } from '../../src/core/types.js';
 import { ptaToJson, type PtaLimits } from '../../src/core/pta/index.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
 import type { ReferenceStorePort } from '../../src/store/store-port.js';
+import { ownTaskKey } from '../../src/store/tenant-keys.js';
 import { ASTROID, removeDir, tempDir } from '../server/helpers.js';
 import { statesOf } from './states.js';
 
@@ -123,6 +124,27 @@ export function describeReferenceStore(name: string, harness: () => StoreHarness
       // Within the caps it grows as before.
       const store = await open({ limits: { ...loose, maxReferences: 3 } });
       expect((await store.addReference(ASTROID.task, statesA)).version).toBe(3);
+    });
+
+    it("keeps tenants' own PTAs (tenant reference scope) apart from the shared task and each other, out of the prior, across a reopen", async () => {
+      const open = await harness().fresh();
+      const store = await open();
+      const [alice, bob] = [ownTaskKey('alice', ASTROID.task), ownTaskKey('bob', ASTROID.task)];
+      const shared = await store.addReference(ASTROID.task, statesA);
+      await store.addReference(alice, statesB);
+      const mine = await store.addReference(alice, failing);
+      await store.addReference(bob, failing);
+      expect([mine.task, mine.version, (await store.get(bob))?.version, (await store.get(ASTROID.task))?.version]).toEqual([alice, 2, 1, 1]);
+      expect(await store.reference(alice)).toEqual({ kind: 'pta', pta: mine });
+      // The pooled prior scores every tenant's tasks without a PTA: only shared PTAs feed it.
+      expect(await store.prior()).toEqual(priorFromPtas([shared]));
+      expect(await store.reference(ASTROID.task)).toEqual({ kind: 'prior', prior: priorFromPtas([shared]) });
+      expect((await store.list([alice, 'no-such-task'])).map((t) => [t.task, t.references])).toEqual([[alice, 2]]);
+      await store.close();
+      const again = await open();
+      expect(await again.tasks()).toEqual([ASTROID.task, alice, bob].sort());
+      expect(await again.get(alice)).toEqual(mine);
+      expect(await again.prior()).toEqual(priorFromPtas([shared]));
     });
 
     it('takes tasks it lacks from seed directories, and grows them from the seeded version', async () => {

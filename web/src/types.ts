@@ -17,6 +17,8 @@ export interface PtaJson {
   }>;
   references: Array<{ length: number; implTargets: number }>;
   files: string[];
+  /** Whose PTA, on a server that keeps one per tenant: `shared` or the tenant's own. */
+  scope?: 'shared' | 'tenant';
 }
 
 export interface Signal {

@@ -30,6 +30,7 @@ import { SteplensError } from '../../errors.js';
 import { PriorPool } from '../prior-pool.js';
 import type { CacheStats, Contribution, ReferenceStorePort, StoredTaskStats } from '../store-port.js';
 import { taskStats } from '../task-stats.js';
+import { isOwnKey } from '../tenant-keys.js';
 import { ChainGrowth, type GrowthOptions } from './chain-growth.js';
 import { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
@@ -330,7 +331,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
     return { kind: 'prior', prior: await this.pooledPrior() };
   }
 
-  /** The prior over every task's current version (only tasks that changed since the last call are read). */
+  /** The prior over every shared task's current version (only tasks that changed since the last call are read; tenants' own PTAs never). */
   async prior(): Promise<TemporalPrior> {
     await this.read('epoch', (r) => Promise.all([r.get(this.keys.epoch)]));
     return this.pooledPrior();
@@ -340,7 +341,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
   private async pooledPrior(): Promise<TemporalPrior> {
     const versions = await this.versions();
     for (const [task, version] of versions) {
-      if (this.pooled.get(task) === version) continue;
+      if (this.pooled.get(task) === version || isOwnKey(task)) continue;
       try {
         // Missed: replaced since `versions` was read (its chain rolled over); then the current one.
         const pta = (await this.versionAt(task, version)) ?? (await this.get(task));
@@ -366,10 +367,10 @@ export class RedisReferenceStore implements ReferenceStorePort {
     return this.growth.add(task, states, contribution);
   }
 
-  async list(): Promise<StoredTaskStats[]> {
+  async list(tasks?: readonly string[]): Promise<StoredTaskStats[]> {
     const unreachable = (error: unknown): boolean => error instanceof SteplensError && error.code === 'unavailable';
     return taskStats(
-      await this.tasks(),
+      tasks ?? (await this.tasks()),
       (task) => this.get(task),
       (m) => this.options.warn?.(m),
       unreachable,

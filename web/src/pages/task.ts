@@ -20,6 +20,9 @@ export function ptaFacts(pta: PtaJson): HTMLElement {
       { class: 'facts' },
       h('dt', {}, 'version'),
       h('dd', {}, `v${pta.version} (each added reference makes a new version)`),
+      ...(pta.scope !== undefined
+        ? [h('dt', {}, 'whose'), h('dd', {}, pta.scope === 'tenant' ? "the tenant's own (grown by its references, used by its sessions only)" : 'shared (grown by operators)')]
+        : []),
       h('dt', {}, 'references'),
       h('dd', {}, String(pta.references.length)),
       h('dt', {}, 'nodes'),
@@ -56,7 +59,8 @@ export const taskPage: Page = (main, params, query) => {
   let alive = true;
   void (async () => {
     try {
-      const pta = await getJson<PtaJson>(`/v1/tasks/${encodeURIComponent(task)}/pta`);
+      // The PTA the session's tenant sees (its own first, where the server keeps one per tenant).
+      const pta = await getJson<PtaJson>(`/v1/tasks/${encodeURIComponent(task)}/pta${of}`);
       let alignment: AlignmentBody | undefined;
       let view: TrajectoryView | undefined;
       let problem: string | undefined;

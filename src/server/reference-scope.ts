@@ -1,0 +1,98 @@
+/**
+ * Whose references a session is scored against (`referenceScope`). `shared`: one PTA per task, grown by every
+ * tenant (within learning-guard.ts's bounds) and used by all: the store as it is. `tenant` (the default with
+ * several tenants): a reference of a tenant that is not an operator grows that tenant's own PTA of the task
+ * (tenant-keys.ts), which only its own sessions use; an operator's grows the shared one. A tenant's session of
+ * task X is scored against its own PTA of X once it holds `minReferences` references, else the shared PTA of X
+ * once that does, else the prior (pooled from shared PTAs only, prior-pool.ts). So no tenant's references change
+ * another tenant's scores, and nobody can squat a task nor read another tenant's runs through its PTA.
+ */
+import type { Pta, Reference } from '../core/scorer-api.js';
+import type { State } from '../core/types.js';
+import { SteplensError } from '../errors.js';
+import type { Contribution, ReferenceStorePort, StoredTaskStats } from '../store/store-port.js';
+import { isOwnKey, ownerOfKey, ownTaskKey } from '../store/tenant-keys.js';
+import { can, type Principal } from './principal.js';
+
+export const REFERENCE_SCOPES = ['tenant', 'shared'] as const;
+export type ReferenceScope = (typeof REFERENCE_SCOPES)[number];
+
+/** A PTA as the store holds it (an own PTA's `task` is its store key: a reader is shown the task id), and whose it is. */
+export interface ScopedPta {
+  pta: Pta;
+  scope: ReferenceScope;
+}
+
+/** One row of `GET /v1/tasks`: `scope` (tenant scope only) says whose; `tenant` names the owner of an own PTA to operators. */
+export type ListedTask = StoredTaskStats & { scope?: ReferenceScope; tenant?: string };
+
+export class ScopedReferences {
+  constructor(
+    readonly store: ReferenceStorePort,
+    readonly scope: ReferenceScope,
+  ) {}
+
+  /** The store key `principal`'s reference to `task` grows: its own PTA's in tenant scope, unless an operator's. */
+  private growKey(principal: Principal, task: string): string {
+    return this.scope === 'tenant' && !can(principal, 'operate') ? ownTaskKey(principal.tenant, task) : task;
+  }
+
+  /** Adds a reference of `principal` to `task` (see the module comment for which PTA); errors name the task, not the store key. */
+  async add(principal: Principal, task: string, states: readonly State[], contribution?: Contribution): Promise<ScopedPta> {
+    const key = this.growKey(principal, task);
+    const scope: ReferenceScope = key === task ? 'shared' : 'tenant';
+    try {
+      return { pta: await this.store.addReference(key, states, contribution), scope };
+    } catch (error) {
+      if (key === task || !(error instanceof SteplensError)) throw error;
+      throw new SteplensError(error.code, error.message.replaceAll(key, `${task} (this tenant's own PTA)`), { cause: error });
+    }
+  }
+
+  /**
+   * What `tenant`'s sessions of `task` are scored against. The store's own PTA object (a Redis session pins it
+   * by its store key and version), so never a copy.
+   */
+  async reference(task: string, tenant: string): Promise<Reference> {
+    if (this.scope === 'tenant') {
+      const own = await this.store.get(ownTaskKey(tenant, task));
+      if (own !== undefined && own.references.length >= this.store.minReferences) return { kind: 'pta', pta: own };
+    }
+    return this.store.reference(task);
+  }
+
+  /**
+   * The PTA `tenant` sees for `task`: the one its sessions are scored against, else (none holds `minReferences`
+   * yet) its own, else the shared one; `pick` asks for one of the two. Undefined when there is none.
+   */
+  async view(task: string, tenant: string, pick?: ReferenceScope): Promise<ScopedPta | undefined> {
+    const shared = pick === 'tenant' ? undefined : await this.store.get(task);
+    if (this.scope === 'shared' || pick === 'shared') return shared && { pta: shared, scope: 'shared' };
+    const own = await this.store.get(ownTaskKey(tenant, task));
+    const used = (p: Pta | undefined): p is Pta => p !== undefined && p.references.length >= this.store.minReferences;
+    const [pta, scope]: [Pta | undefined, ReferenceScope] = used(own) || (!used(shared) && own !== undefined) ? [own, 'tenant'] : [shared, 'shared'];
+    return pta && { pta, scope };
+  }
+
+  /**
+   * `GET /v1/tasks` for `tenant`: the shared tasks and, in tenant scope, its own PTAs (`scope` says which). `all`
+   * (an operator's listing without `?tenant=`): every tenant's own PTAs, each naming its tenant. Undefined
+   * `tenant` (a tenant the reader may not see): the shared tasks only.
+   */
+  async list(tenant: string | undefined, all = false): Promise<ListedTask[]> {
+    const keys = await this.store.tasks();
+    const shared = await this.store.list(keys.filter((k) => !isOwnKey(k)));
+    if (this.scope === 'shared') return shared;
+    const own = keys.filter((k) => {
+      const owner = ownerOfKey(k);
+      return owner !== undefined && (all || owner.tenant === tenant);
+    });
+    const rows: ListedTask[] = (await this.store.list(own)).map((row) => {
+      const owner = ownerOfKey(row.task)!; // filtered above
+      return { ...row, task: owner.task, scope: 'tenant', ...(all ? { tenant: owner.tenant } : {}) };
+    });
+    return [...shared.map((row): ListedTask => ({ ...row, scope: 'shared' })), ...rows].sort((a, b) => cmp(a.task, b.task) || cmp(a.tenant ?? '', b.tenant ?? ''));
+  }
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
