@@ -30,7 +30,15 @@ export async function openRedisBackend(r: RedisSettings, seedDirs: string[], res
   const store = await RedisReferenceStore.open({ link, seedDirs, keepVersionsMs: ttlMs, limits: ptaLimits(resolved.limits), warn });
   if (!link.available()) log.error({ redis: link.endpoint }, 'Redis is unreachable: not ready until it answers (retrying with backoff)');
   const leaseMs = r.leaseMs ?? 15_000;
-  const journal = new RedisSessionJournal({ link, store, owner: r.replicaId ?? replicaId(), leaseMs, ttlMs, keepEndedMs: resolved.resumeWindowMs });
+  const journal = new RedisSessionJournal({
+    link,
+    store,
+    owner: r.replicaId ?? replicaId(),
+    leaseMs,
+    ttlMs,
+    keepEndedMs: resolved.resumeWindowMs,
+    budget: resolved.limits.journalBytesPerTenant,
+  });
   log.info({ redis: link.endpoint, prefix: link.prefix, replica: journal.owner }, 'references and sessions in Redis');
   return {
     store,
