@@ -6,6 +6,7 @@
  * idle one expired), and the other tenant never notices.
  */
 import { Redis } from 'ioredis';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Step } from '../../src/core/types.js';
 import type { AppOptions } from '../../src/server/options.js';
@@ -171,6 +172,23 @@ describe('a tenant journal budget', () => {
     expect(await send(m, 'e2', 0)).toMatchObject({ type: 'error', code: 'quota_exceeded' });
     expect(await sendUntilScored(m, 'e2', 0)).toMatchObject({ type: 'score', seq: 0 });
     expect(await admin.exists(`${prefix}sl:mallory:e1`)).toBe(0);
+  });
+
+  it("warns at start when Redis' maxmemory is below the budget times the tenants", async () => {
+    const warnings = async (limit: number): Promise<string[]> => {
+      const lines: string[] = [];
+      const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+      await replica(freshPrefix('sized'), 'sized-a', { logger, limits: { journalBytesPerTenant: limit } });
+      return lines.map((l) => String((JSON.parse(l) as { msg: unknown }).msg));
+    };
+    await admin.config('SET', 'maxmemory', String(256 * 1024 * 1024));
+    try {
+      // Three tenants (the token file's) at the default 512 MiB: 1.5 GiB of steps for a 256 MiB Redis.
+      expect(await warnings(512 * 1024 * 1024)).toEqual([expect.stringContaining("Redis' maxmemory is less than journalBytesPerTenant times the tenants")]);
+      expect(await warnings(64 * 1024 * 1024)).toEqual([]);
+    } finally {
+      await admin.config('SET', 'maxmemory', '0');
+    }
   });
 
   it("keeps a Redis at maxmemory (noeviction) from filling up with one tenant's steps: the other tenant goes on", async () => {
