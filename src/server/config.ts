@@ -45,7 +45,9 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
     (default 600); a new model goes in force only if a task-disjoint check finds it not worse; versions go to DATA/forecasts/
   --calibration DIR: the --out-dir of steplens calibrate; the web view (http://HOST:PORT/) shows its trade-off chart
   --limit NAME=VALUE: one server limit (proto/README.md, Limits), e.g. --limit ptaReferences=200 --limit connectionsPerAddress=0
-           (0 turns a connection cap off: behind a load balancer every connection comes from its address); env STEPLENS_LIMITS (comma-separated)
+           (0 turns a connection cap off: behind a load balancer every connection comes from its address); env STEPLENS_LIMITS (comma-separated);
+           with --redis, journalBytesPerTenant (default 536870912, 512 MiB; 0 = no bound) is the step bytes one tenant's sessions
+           keep in Redis: keep Redis' maxmemory above it times the tenants (docs/scale-out.md)
   --redis: share references and sessions with other replicas through Redis (env STEPLENS_REDIS_URL, STEPLENS_REDIS_PREFIX,
            STEPLENS_REPLICA_ID); --data then holds only this replica's shadow-mode state, and --seed directories are imported
            for tasks Redis lacks (docs/scale-out.md)`;
@@ -83,7 +85,7 @@ function redisSettings(values: Record<string, unknown>, env: NodeJS.ProcessEnv):
 }
 
 /** Limits that 0 turns off; every other one must be a positive integer. */
-const ZERO_TURNS_OFF = new Set(['connectionsPerAddress', 'maxConnections']);
+const ZERO_TURNS_OFF = new Set(['connectionsPerAddress', 'maxConnections', 'journalBytesPerTenant']);
 
 /** `NAME=VALUE` pairs of `--limit` into server limits (names of {@link DEFAULT_LIMITS}, positive integers; 0 turns a connection cap off). */
 export function parseLimits(pairs: readonly string[]): Partial<ServerLimits> {

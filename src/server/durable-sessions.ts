@@ -19,6 +19,7 @@ import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionRegistry } from './session-registry.js';
 import type { SessionSpec } from './session-factory.js';
+import { checkBudget, overBudget } from './journal-budget.js';
 import { rebuild, ViewCopies } from './session-replay.js';
 import type { Session } from './session.js';
 import { sessionKey, type Principal } from './principal.js';
@@ -96,10 +97,16 @@ export class DurableSessions {
     return ok(undefined);
   }
 
+  /** Before a step of `bytes` is scored: undefined when it fits its tenant's journal budget, else the refusal (journal-budget.ts). */
+  budget(s: Session, seq: number, bytes: number): MessageError | undefined | Promise<MessageError | undefined> {
+    return checkBudget(this.deps.journal, s.tenant, s.id, seq, bytes);
+  }
+
   /** After an accepted step (`frame`: its `step` message as received): writes it; resolves with what to send once durable (its frames), or the error. */
   persistStep(s: Session, seq: number, frame: Buffer | string, frames: readonly ServerMessage[]): Promise<readonly ServerMessage[]> {
     const pin = s.pin!; // a durable session is pinned by open() or rebuild() before any step
-    return this.write(s, seq, () => this.deps.journal.append(s.key, seq, frame, pin)).then((e) => (e ? [e] : frames));
+    const bytes = typeof frame === 'string' ? Buffer.byteLength(frame) : frame.length;
+    return this.write(s, seq, () => this.deps.journal.append(s.key, seq, frame, pin), bytes).then((e) => (e ? [e] : frames));
   }
 
   /** After an outcome: writes it; resolves with nothing to send, or the error. */
@@ -108,18 +115,18 @@ export class DurableSessions {
     return this.write(s, undefined, () => this.deps.journal.outcome(s.key, passed, pin)).then((e) => (e ? [e] : []));
   }
 
-  /** Issues one fenced write; on failure drops this replica's copy. Resolves with the error frame to send, if any; never rejects. */
-  private write(s: Session, seq: number | undefined, op: () => Promise<WriteResult>): Promise<ErrorMessage | undefined> {
+  /** Issues one fenced write (of a step of `bytes`); on failure drops this replica's copy. Resolves with the error frame to send, if any; never rejects. */
+  private write(s: Session, seq: number | undefined, op: () => Promise<WriteResult>, bytes = 0): Promise<ErrorMessage | undefined> {
     const done = op().then(
-      (result) => (result === 'ok' ? undefined : this.failed(s, seq, result)),
-      (error: unknown) => this.failed(s, seq, error),
+      (result) => (result === 'ok' ? undefined : this.failed(s, seq, result, bytes)),
+      (error: unknown) => this.failed(s, seq, error, bytes),
     );
     s.lastWrite = done;
     return done;
   }
 
   /** `why`: the store's refusal (a `WriteResult` other than 'ok') or what the write threw. */
-  private failed(s: Session, seq: number | undefined, why: unknown): ErrorMessage {
+  private failed(s: Session, seq: number | undefined, why: unknown, bytes: number): ErrorMessage {
     const where = { session: s.id, ...(seq !== undefined ? { seq } : {}) };
     let e: MessageError;
     if (why === 'lost' || why === 'gone' || why === 'ended') {
@@ -127,10 +134,14 @@ export class DurableSessions {
       const message = why === 'lost' ? 'was resumed on another connection or replica' : why === 'gone' ? 'has expired' : 'has ended';
       e = { code: 'unknown_session', message: `session ${s.id} ${message}` };
     } else {
+      // This copy scored the step Redis did not take: the session is rebuilt from the journal before its next message.
       this.deps.registry.evict(s, 'durable write failed', true);
       const what = seq !== undefined ? `seq ${seq} not accepted (send it again)` : 'outcome not recorded (send it again)';
-      e = why === 'gap' ? { code: 'unavailable', message: `${what}: an earlier write of this session failed` } : unavailable(why, what);
-      if (why !== 'gap') this.deps.log.warn({ session: s.id, seq, err: why }, 'durable write failed');
+      const journal = this.deps.journal;
+      // Another replica took the room this one believed the tenant had (its count came with the answer).
+      if (why === 'over') e = overBudget(s.tenant, journal.tenantBytes(s.tenant) ?? journal.budget, bytes, journal.budget, s.id, seq ?? 0);
+      else e = why === 'gap' ? { code: 'unavailable', message: `${what}: an earlier write of this session failed` } : unavailable(why, what);
+      if (why !== 'gap' && why !== 'over') this.deps.log.warn({ session: s.id, seq, err: why }, 'durable write failed');
     }
     this.deps.metrics.refusals.inc({ code: e.code });
     return { type: 'error', code: e.code, message: e.message, ...where };

@@ -26,6 +26,12 @@ export interface ServerLimits {
   maxStepsPerSession: number;
   /** With Redis: bytes of step messages one session may keep in the journal; a step past it is refused `too_large` (default 64 MiB). */
   maxSessionBytes: number;
+  /**
+   * With Redis: bytes of step messages one tenant's sessions may keep in the journal, every replica together (ended
+   * ones until the resume window drops them); a step past it is refused `quota_exceeded` (default 512 MiB; 0: no
+   * bound). Size Redis' `maxmemory` above this times the tenants, plus the PTAs (docs/scale-out.md).
+   */
+  journalBytesPerTenant: number;
   /** Bytes a connection may have queued for sending before it is closed as too slow (default 4 MiB). */
   outgoingQueueBytes: number;
   /** Largest HTTP body in bytes (default 64 MiB). */
@@ -189,6 +195,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   maxFrameBytes: 1024 * 1024,
   maxStepsPerSession: 5000,
   maxSessionBytes: 64 * 1024 * 1024,
+  journalBytesPerTenant: 512 * 1024 * 1024,
   outgoingQueueBytes: 4 * 1024 * 1024,
   maxBodyBytes: 64 * 1024 * 1024,
   maxEndedSessions: 10_000,

@@ -109,7 +109,8 @@ async function onStart(deps: HandlerDeps, conn: Connection, msg: StartMessage): 
   conn.send({ type: 'started', session: s.id, task: s.task, format: s.format, reference: s.reference });
 }
 
-function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage, raw: Buffer | string): void {
+/** `budgeted`: the step was checked against its tenant's journal budget already (it waited for Redis to answer). */
+function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage, raw: Buffer | string, budgeted = false): void | Promise<void> {
   const s = owned(deps, conn, msg.session, msg.seq);
   if (!s) return;
   const durable = deps.durable !== undefined && msg.seq === s.lastSeq + 1 && !s.ended;
@@ -124,6 +125,12 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage, raw: Buff
       session: s.id,
       seq: msg.seq,
     });
+  }
+  // The tenant's steps in Redis, every session and replica together: checked before scoring (journal-budget.ts).
+  if (durable && !budgeted) {
+    const over = deps.durable!.budget(s, msg.seq, bytes);
+    if (over instanceof Promise) return over.then((e) => (e ? refuse(deps, conn, e) : onStep(deps, conn, msg, raw, true)));
+    if (over) return refuse(deps, conn, over);
   }
   const began = performance.now();
   const outcome = s.step(msg.seq, msg.step);

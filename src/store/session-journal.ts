@@ -53,9 +53,10 @@ export interface SessionHead {
 /**
  * The answer to a fenced write: `ok`; `lost` (another replica holds the lease),
  * `gone` (expired or never opened), `ended` (already has a final), `gap` (the
- * durable steps are not the ones this replica believes: a write before failed).
+ * durable steps are not the ones this replica believes: a write before failed),
+ * `over` (an append that would take its tenant's journals past their budget: nothing written).
  */
-export type WriteResult = 'ok' | 'lost' | 'gone' | 'ended' | 'gap';
+export type WriteResult = 'ok' | 'lost' | 'gone' | 'ended' | 'gap' | 'over';
 
 /** What taking a session over found. */
 export interface Claim {
@@ -81,6 +82,15 @@ export interface SessionJournal {
    * payload is its `step`), stored as is; `pin` names the PTA the session needs kept.
    */
   append(id: string, seq: number, frame: Buffer | string, pin: PinnedReference): Promise<WriteResult>;
+  /**
+   * Bytes of step messages one tenant's sessions may hold in the journal, every replica together (0: no
+   * bound); ended sessions count until the resume window drops them.
+   */
+  readonly budget: number;
+  /** The bytes `tenant`'s sessions hold as this replica last heard, with its appends in flight; undefined before it heard any. */
+  tenantBytes(tenant: string): number | undefined;
+  /** ... read from the store now (sessions that expired no longer count), with this replica's appends in flight. */
+  readTenantBytes(tenant: string): Promise<number>;
   outcome(id: string, passed: boolean, pin: PinnedReference): Promise<WriteResult>;
   /** Records the final and frees the lease; the session (and `pin`, its pinned reference) stays readable for the resume window. */
   finish(id: string, final: unknown, pin?: PinnedReference): Promise<WriteResult>;

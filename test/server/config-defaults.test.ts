@@ -3,7 +3,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { serverConfig } from '../../src/server/config.js';
-import { resolveOptions } from '../../src/server/options.js';
+import { DEFAULT_LIMITS, resolveOptions } from '../../src/server/options.js';
 import { bundledReferencesDir, packageRoot } from '../../src/package-files.js';
 
 describe('server config defaults', () => {
@@ -33,6 +33,9 @@ describe('server config defaults', () => {
     });
     await expect(serverConfig(['--limit', 'ptaNodes=0'], {}, '/')).rejects.toMatchObject({ code: 'usage', message: "--limit ptaNodes: expected an integer of at least 1 (got '0')" });
     await expect(serverConfig(['--limit', 'ptaNodes=1e3'], {}, '/')).resolves.toMatchObject({ app: { limits: { ptaNodes: 1000 } } });
+    // A tenant's journal budget in Redis: 0 turns it off.
+    await expect(serverConfig(['--limit', 'journalBytesPerTenant=0'], {}, '/')).resolves.toMatchObject({ app: { limits: { journalBytesPerTenant: 0 } } });
+    expect(DEFAULT_LIMITS.journalBytesPerTenant).toBe(512 * 1024 * 1024);
   });
 
   it('keeps references per tenant by default with two tenants or more, shared with one; --reference-scope and STEPLENS_REFERENCE_SCOPE choose', async () => {

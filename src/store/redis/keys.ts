@@ -17,6 +17,9 @@
  * - `<p>sm:<key>`         hash: a session's record (`rec`), `passed`, `final`
  * - `<p>sl:<key>`         list: the session's accepted `step` messages as received, index = seq
  * - `<p>sk:<key>`         string: the replica holding the session's lease (expires)
+ * - `<p>jb:<tenant>`      hash: per session of the tenant (its `sl:` key) the bytes of its steps list, and `total`
+ *                         (journal-bytes.ts; expires no earlier than the lists it counts)
+ * - `<p>jx:<tenant>`      sorted set: those `sl:` keys, scored by the ms their lists expire (the same TTL)
  *
  * A session's key is `<tenant>:<id>` (the server's `sessionKey`): each tenant's ids are its own.
  */
@@ -58,12 +61,23 @@ export class RedisKeys {
     return `${this.prefix}stg:${id}`;
   }
 
-  /** A session's keys, in the order the session scripts take them. */
-  session(id: string): [meta: string, lease: string, steps: string] {
-    return [`${this.prefix}sm:${id}`, `${this.prefix}sk:${id}`, `${this.prefix}sl:${id}`];
+  /** A session's keys, in the order the session scripts take them: its own, then its tenant's journal byte counts. */
+  session(id: string): [meta: string, lease: string, steps: string, counts: string, expiries: string] {
+    return [`${this.prefix}sm:${id}`, `${this.prefix}sk:${id}`, `${this.prefix}sl:${id}`, ...this.journalBytes(tenantOf(id))];
+  }
+
+  /** The keys counting a tenant's journal bytes: the count hash and the expiry set (journal-bytes.ts). */
+  journalBytes(tenant: string): [counts: string, expiries: string] {
+    return [`${this.prefix}jb:${tenant}`, `${this.prefix}jx:${tenant}`];
   }
 
   lease(id: string): string {
     return `${this.prefix}sk:${id}`;
   }
+}
+
+/** The tenant of a session key `<tenant>:<id>` (tenant names hold no `:`); '' for a key without one. */
+export function tenantOf(key: string): string {
+  const at = key.indexOf(':');
+  return at < 0 ? '' : key.slice(0, at);
 }

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { JOURNAL_BYTES_LUA } from './journal-bytes.js';
 
 export class LuaScript {
   readonly sha: string;
@@ -95,14 +96,18 @@ return redis.call('GET', KEYS[1])
 `,
 );
 
-/** KEYS: meta, lease, steps. ARGV: record JSON, owner, lease ms, ttl ms. 1 = opened, 0 = the id is taken. */
+/**
+ * KEYS: meta, lease, steps, tenant's counts, expiries (journal-bytes.ts). ARGV: record JSON, owner, lease ms, ttl ms.
+ * 1 = opened, 0 = the id is taken. A steps list left over from an expired session of the same id goes, with its count.
+ */
 export const OPEN = new LuaScript(
   'open',
-  `
+  `${JOURNAL_BYTES_LUA}
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'rec', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('DEL', KEYS[3])
+forgetCount(KEYS[4], KEYS[5], KEYS[3])
 redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
 return 1
 `,
@@ -122,32 +127,37 @@ else
 end
 `;
 
-/** Refreshes the lease and the session's TTL (and its pinned PTA's, when that one is on its way out). */
+/** Refreshes the lease and the session's TTL (its steps' count's too; and its pinned PTA's, when that one is on its way out). */
 const TOUCH = `
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[3], ARGV[3])
-if KEYS[4] then
-  local left = redis.call('PTTL', KEYS[4])
-  if left > 0 and left < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[4], ARGV[3]) end
+countExpires(KEYS[4], KEYS[5], KEYS[3], nowMs(), tonumber(ARGV[3]), true)
+if KEYS[6] then
+  local left = redis.call('PTTL', KEYS[6])
+  if left > 0 and left < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[6], ARGV[3]) end
 end
 `;
 
 /**
  * Appends accepted steps, of one or more sessions, in order; each is fenced on
- * its own. ARGV: owner, lease ms, ttl ms, then per step: its key count (3, or 4
- * with the pinned PTA), seq, the step message JSON. KEYS: per step meta, lease, steps,
- * [pinned PTA]. Returns one of 'ok', 'gone', 'lost', 'ended', 'gap' per step.
+ * its own, and counted against its tenant's journal budget (journal-bytes.ts).
+ * ARGV: owner, lease ms, ttl ms, budget (bytes per tenant, 0 = none), then per step: its key count (5, or 6
+ * with the pinned PTA), seq, the step message JSON. KEYS: per step meta, lease, steps, tenant's counts,
+ * expiries, [pinned PTA]. Returns per step {result, the tenant's bytes after it}: result one of 'ok', 'gone',
+ * 'lost', 'ended', 'gap', or 'over' when it would take its tenant past the budget (nothing written).
  */
 export const APPEND = new LuaScript(
   'append',
-  `
+  `${JOURNAL_BYTES_LUA}
 local out = {}
-local leaseMs, ttlMs = tonumber(ARGV[2]), tonumber(ARGV[3])
-local k, a = 1, 4
+local leaseMs, ttlMs, budget = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local now = nowMs()
+local totals = {}
+local k, a = 1, 5
 while a <= #ARGV do
   local n, seq, payload = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), ARGV[a + 2]
-  local meta, lease, steps = KEYS[k], KEYS[k + 1], KEYS[k + 2]
+  local meta, lease, steps, counts, expiries = KEYS[k], KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4]
   local r = 'ok'
   if redis.call('EXISTS', meta) == 0 then r = 'gone'
   else
@@ -156,8 +166,13 @@ while a <= #ARGV do
     elseif redis.call('HEXISTS', meta, 'final') == 1 then r = 'ended'
     elseif redis.call('LLEN', steps) ~= seq then r = 'gap' end
   end
+  local total = totals[counts] or tenantBytes(counts, expiries, now)
+  if r == 'ok' and budget > 0 and total + #payload > budget then r = 'over' end
   if r == 'ok' then
     redis.call('RPUSH', steps, payload)
+    -- A list counted for the first time (a new session, or one journaled before counts) gets its expiry below.
+    local first = redis.call('HINCRBY', counts, steps, #payload) == #payload
+    total = redis.call('HINCRBY', counts, 'total', #payload)
     -- Lease and TTLs are written again only once they ran down by a tenth: writes cost (append-only file), reads hardly.
     if redis.call('PTTL', lease) < leaseMs * 0.9 then redis.call('SET', lease, ARGV[1], 'PX', ARGV[2]) end
     local metaLeft = redis.call('PTTL', meta)
@@ -167,23 +182,37 @@ while a <= #ARGV do
     end
     -- The pinned chain may have less time left than the session even when the session's was not due (a
     -- resume refreshed it, or the chain was replaced since): it must outlive the session.
-    if n == 4 then
-      local left = redis.call('PTTL', KEYS[k + 3])
-      if left > 0 and left < metaLeft then redis.call('PEXPIRE', KEYS[k + 3], ARGV[3]) end
+    if n == 6 then
+      local left = redis.call('PTTL', KEYS[k + 5])
+      if left > 0 and left < metaLeft then redis.call('PEXPIRE', KEYS[k + 5], ARGV[3]) end
     end
-    if redis.call('PTTL', steps) < ttlMs * 0.9 then redis.call('PEXPIRE', steps, ARGV[3]) end
+    local stepsLeft = redis.call('PTTL', steps)
+    if stepsLeft < ttlMs * 0.9 then
+      redis.call('PEXPIRE', steps, ARGV[3])
+      stepsLeft, first = ttlMs, true
+    end
+    if first then countExpires(counts, expiries, steps, now, stepsLeft, false) end
   end
-  out[#out + 1] = r
+  totals[counts] = total
+  out[#out + 1] = {r, total}
   k, a = k + n, a + 3
 end
 return out
 `,
 );
 
-/** Records the outcome. KEYS: meta, lease, steps, [pinned PTA]. ARGV: owner, lease ms, ttl ms, '1' or '0'. */
+/** A tenant's journal bytes now (journal-bytes.ts): counts of expired lists are dropped first. KEYS: counts, expiries. */
+export const JOURNAL_BYTES = new LuaScript(
+  'journal_bytes',
+  `${JOURNAL_BYTES_LUA}
+return tenantBytes(KEYS[1], KEYS[2], nowMs())
+`,
+);
+
+/** Records the outcome. KEYS: meta, lease, steps, counts, expiries, [pinned PTA]. ARGV: owner, lease ms, ttl ms, '1' or '0'. */
 export const OUTCOME = new LuaScript(
   'outcome',
-  `${FENCE}
+  `${JOURNAL_BYTES_LUA}${FENCE}
 if fail then return fail end
 redis.call('HSET', KEYS[1], 'passed', ARGV[4])
 ${TOUCH}
@@ -193,12 +222,12 @@ return 'ok'
 
 /**
  * Records the final and frees the lease; the session stays readable for `keep` ms, and so does its pinned PTA
- * (a resume in that window rebuilds the session to send its final again).
- * KEYS: meta, lease, steps, [pinned PTA]. ARGV: owner, final JSON, keep ms.
+ * (a resume in that window rebuilds the session to send its final again); its steps stay counted as long.
+ * KEYS: meta, lease, steps, counts, expiries, [pinned PTA]. ARGV: owner, final JSON, keep ms.
  */
 export const FINISH = new LuaScript(
   'finish',
-  `
+  `${JOURNAL_BYTES_LUA}
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'gone' end
 local owner = redis.call('GET', KEYS[2])
 if owner and owner ~= ARGV[1] then return 'lost' end
@@ -206,9 +235,10 @@ if redis.call('HEXISTS', KEYS[1], 'final') == 1 then return 'ended' end
 redis.call('HSET', KEYS[1], 'final', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[3], ARGV[3])
-if KEYS[4] then
-  local left = redis.call('PTTL', KEYS[4])
-  if left > 0 and left < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[4], ARGV[3]) end
+countExpires(KEYS[4], KEYS[5], KEYS[3], nowMs(), tonumber(ARGV[3]), true)
+if KEYS[6] then
+  local left = redis.call('PTTL', KEYS[6])
+  if left > 0 and left < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[6], ARGV[3]) end
 end
 redis.call('DEL', KEYS[2])
 return 'ok'
@@ -218,12 +248,12 @@ return 'ok'
 /**
  * Takes a session over (a resume): the lease becomes ours, whoever held it; its TTLs are refreshed, its
  * pinned PTA's too when that one would expire first (else the session outlives the version it needs).
- * KEYS: meta, lease, steps, [pinned PTA]. ARGV: owner, lease ms, ttl ms.
+ * KEYS: meta, lease, steps, counts, expiries, [pinned PTA]. ARGV: owner, lease ms, ttl ms.
  * Returns false when the session is unknown, else {previous owner or '', steps held, ended 1/0}.
  */
 export const CLAIM = new LuaScript(
   'claim',
-  `
+  `${JOURNAL_BYTES_LUA}
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 local prev = redis.call('GET', KEYS[2]) or ''
 local ended = redis.call('HEXISTS', KEYS[1], 'final')

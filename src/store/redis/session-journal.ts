@@ -3,15 +3,18 @@
  * session a hash (record, outcome, final), a list of step payloads and a
  * lease key, each write one Lua script (fence check and write at once). Every
  * key expires `ttlMs` after the session's last write, `keepEndedMs` after its
- * final, so Redis memory stays bounded even for sessions nobody ends.
+ * final, so Redis memory stays bounded even for sessions nobody ends; and the
+ * step bytes each tenant's sessions hold are counted there (journal-bytes.ts),
+ * within `budget` when one is given.
  */
 import type { Reference } from '../../core/scorer-api.js';
 import type { Claim, PinnedReference, SessionHead, SessionJournal, SessionRecord, WriteResult } from '../session-journal.js';
 import { SteplensError } from '../../errors.js';
-import { RedisKeys } from './keys.js';
+import { RedisKeys, tenantOf } from './keys.js';
 import { RedisLink } from './link.js';
 import type { RedisReferenceStore } from './reference-store.js';
-import { APPEND, CLAIM, FINISH, OPEN, OUTCOME, RELEASE, RENEW } from './scripts.js';
+import { APPEND, CLAIM, FINISH, JOURNAL_BYTES, OPEN, OUTCOME, RELEASE, RENEW } from './scripts.js';
+import { TenantBytes } from './tenant-bytes.js';
 import { settleUnanswered, whileAnswering } from './unanswered.js';
 
 export interface RedisSessionJournalOptions {
@@ -25,9 +28,11 @@ export interface RedisSessionJournalOptions {
   ttlMs?: number;
   /** ... and this long after its final (default 5 min: the resume window). */
   keepEndedMs?: number;
+  /** Bytes of step messages one tenant's sessions may hold; a step past it is refused `over` (default 0: no bound). */
+  budget?: number;
 }
 
-const WRITE_RESULTS: readonly WriteResult[] = ['ok', 'lost', 'gone', 'ended', 'gap'];
+const WRITE_RESULTS: readonly WriteResult[] = ['ok', 'lost', 'gone', 'ended', 'gap', 'over'];
 
 function writeResult(answer: unknown): WriteResult {
   const text = String(answer);
@@ -43,8 +48,10 @@ const APPEND_EAGER = 32;
 
 interface PendingAppend {
   keys: string[];
+  tenant: string;
   seq: number;
   frame: Buffer | string;
+  bytes: number;
   resolve(result: WriteResult): void;
   reject(error: unknown): void;
 }
@@ -55,6 +62,8 @@ export class RedisSessionJournal implements SessionJournal {
   readonly leaseMs: number;
   private readonly ttlMs: number;
   private readonly keepEndedMs: number;
+  readonly budget: number;
+  private readonly bytes = new TenantBytes();
   private readonly link: RedisLink;
   private readonly store: RedisReferenceStore;
   private readonly keys: RedisKeys;
@@ -67,6 +76,7 @@ export class RedisSessionJournal implements SessionJournal {
     this.leaseMs = options.leaseMs ?? 15_000;
     this.ttlMs = options.ttlMs ?? 35 * 60_000;
     this.keepEndedMs = options.keepEndedMs ?? 5 * 60_000;
+    this.budget = options.budget ?? 0;
   }
 
   available(): boolean {
@@ -125,9 +135,12 @@ export class RedisSessionJournal implements SessionJournal {
    * here, than one call each (bench/README.md, replicas).
    */
   append(id: string, seq: number, frame: Buffer | string, pin: PinnedReference): Promise<WriteResult> {
+    const tenant = tenantOf(id);
+    const bytes = typeof frame === 'string' ? Buffer.byteLength(frame) : frame.length;
+    this.bytes.sent(tenant, bytes);
     return new Promise((resolve, reject) => {
       if (this.batch.length === 0) setImmediate(() => this.flush());
-      this.batch.push({ keys: this.fenced(id, pin), seq, frame, resolve, reject });
+      this.batch.push({ keys: this.fenced(id, pin), tenant, seq, frame, bytes, resolve, reject });
       // A long turn (many steps read at once) sends full batches as it goes, so Redis works while this replica scores.
       if (this.batch.length >= APPEND_EAGER) this.send(this.batch.splice(0));
     });
@@ -139,7 +152,7 @@ export class RedisSessionJournal implements SessionJournal {
 
   private send(batch: PendingAppend[]): void {
     const keys: string[] = [];
-    const args: Array<string | number | Buffer> = [this.owner, this.leaseMs, this.ttlMs];
+    const args: Array<string | number | Buffer> = [this.owner, this.leaseMs, this.ttlMs, this.budget];
     for (const b of batch) {
       keys.push(...b.keys);
       args.push(b.keys.length, b.seq, b.frame);
@@ -147,9 +160,27 @@ export class RedisSessionJournal implements SessionJournal {
     this.link
       .run('session_append', (r) => APPEND.run(r, keys, args))
       .then(
-        (answer) => batch.forEach((b, i) => b.resolve(writeResult((answer as unknown[])[i]))),
-        (error: unknown) => batch.forEach((b) => b.reject(error)),
+        (answer) =>
+          batch.forEach((b, i) => {
+            const [result, total] = (answer as Array<[unknown, unknown]>)[i] ?? [];
+            this.bytes.answered(b.tenant, b.bytes, Number(total));
+            b.resolve(writeResult(result));
+          }),
+        (error: unknown) =>
+          batch.forEach((b) => {
+            this.bytes.answered(b.tenant, b.bytes, undefined);
+            b.reject(error);
+          }),
       );
+  }
+
+  tenantBytes(tenant: string): number | undefined {
+    return this.bytes.estimate(tenant);
+  }
+
+  async readTenantBytes(tenant: string): Promise<number> {
+    const total = await this.link.run('journal_bytes', (r) => JOURNAL_BYTES.run(r, this.keys.journalBytes(tenant), []));
+    return this.bytes.read(tenant, Number(total));
   }
 
   async outcome(id: string, passed: boolean, pin: PinnedReference): Promise<WriteResult> {

@@ -1,0 +1,146 @@
+/**
+ * The per-tenant count of journal bytes (store/redis/journal-bytes.ts) on a real redis-server, through two
+ * journals as two replicas: one count for both, an append past the budget refused with nothing written, and
+ * the bytes back when a session's steps go (its end's resume window over, its TTL run out with no script
+ * run, its id opened again over a stale list), never below 0, and nothing left in Redis once all went.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY } from '../../src/core/policy.js';
+import { UNIFORM_PRIOR } from '../../src/core/prior.js';
+import { RedisLink } from '../../src/store/redis/link.js';
+import { RedisReferenceStore } from '../../src/store/redis/reference-store.js';
+import { RedisSessionJournal } from '../../src/store/redis/session-journal.js';
+import type { SessionRecord } from '../../src/store/session-journal.js';
+import { RedisServer } from './redis-server.js';
+
+let redis: RedisServer;
+let admin: Redis;
+const links: RedisLink[] = [];
+let prefixes = 0;
+const pin = { kind: 'prior', prior: UNIFORM_PRIOR } as const;
+const record = (): SessionRecord => ({ task: 't', format: 'steplens', learn: false, policy: DEFAULT_POLICY, reference: { kind: 'prior', prior: UNIFORM_PRIOR }, createdAt: Date.now() });
+const step = (n: number): string => 'x'.repeat(n);
+
+/** Journals (replicas) `owners` sharing one fresh prefix. */
+async function journals(owners: string[], options: { budget?: number; ttlMs?: number; keepEndedMs?: number } = {}): Promise<{ prefix: string; js: RedisSessionJournal[] }> {
+  const prefix = `jbytes${++prefixes}:`;
+  const js = await Promise.all(
+    owners.map(async (owner) => {
+      const link = new RedisLink({ url: redis.url, prefix });
+      links.push(link);
+      const store = await RedisReferenceStore.open({ link });
+      return new RedisSessionJournal({ link, store, owner, ...options });
+    }),
+  );
+  return { prefix, js };
+}
+
+/** Polls until `read` gives `want` (or 5 s passed); returns the last value. */
+async function until<T>(read: () => Promise<T>, want: T): Promise<T> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const v = await read();
+    if (v === want || Date.now() > deadline) return v;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+beforeAll(async () => {
+  // Its own server: one test empties it.
+  redis = await RedisServer.start();
+  admin = new Redis(redis.url);
+});
+
+afterAll(async () => {
+  for (const l of links) await l.close();
+  admin.disconnect();
+  await redis?.destroy();
+});
+
+describe("a tenant's journal bytes in Redis", () => {
+  it('are one count for every replica: an append past the budget is refused with nothing written, another tenant unaffected', async () => {
+    const { prefix, js } = await journals(['a', 'b'], { budget: 1000 });
+    const [a, b] = js as [RedisSessionJournal, RedisSessionJournal];
+    expect(await a.open('mallory:s1', record())).toBe(true);
+    expect(await b.open('mallory:s2', record())).toBe(true);
+    expect(await b.open('alice:s1', record())).toBe(true);
+    expect(await a.append('mallory:s1', 0, step(400), pin)).toBe('ok');
+    expect(await b.append('mallory:s2', 0, step(400), pin)).toBe('ok');
+    // Each replica hears the shared count in its answers.
+    expect(b.tenantBytes('mallory')).toBe(800);
+    expect(await a.append('mallory:s1', 1, step(300), pin)).toBe('over');
+    expect(a.tenantBytes('mallory')).toBe(800);
+    expect(await admin.llen(`${prefix}sl:mallory:s1`)).toBe(1);
+    // Within the budget still: accepted, at the seq that was refused.
+    expect(await a.append('mallory:s1', 1, step(200), pin)).toBe('ok');
+    expect(await b.readTenantBytes('mallory')).toBe(1000);
+    expect(await b.append('alice:s1', 0, step(900), pin)).toBe('ok');
+    expect(await a.readTenantBytes('alice')).toBe(900);
+    // One script call holding several steps counts them in order: the second of these two is past the budget.
+    const both = await Promise.all([b.append('alice:s1', 1, step(50), pin), b.append('alice:s1', 2, step(51), pin)]);
+    expect(both).toEqual(['ok', 'over']);
+  });
+
+  it('come back when an ended session is dropped after its resume window, and when an idle one expires with no script run', async () => {
+    const { prefix, js } = await journals(['a'], { budget: 1000, ttlMs: 1200, keepEndedMs: 600 });
+    const a = js[0]!;
+    expect(await a.open('mallory:ended', record())).toBe(true);
+    expect(await a.open('mallory:idle', record())).toBe(true);
+    expect(await a.append('mallory:ended', 0, step(500), pin)).toBe('ok');
+    expect(await a.append('mallory:idle', 0, step(500), pin)).toBe('ok');
+    expect(await a.finish('mallory:ended', { type: 'final' }, pin)).toBe('ok');
+    // Ended: still readable for the resume window, and counted as long.
+    expect(await a.readTenantBytes('mallory')).toBe(1000);
+    expect(await until(() => a.readTenantBytes('mallory'), 500)).toBe(500);
+    expect(await admin.exists(`${prefix}sl:mallory:ended`)).toBe(0);
+    // The idle session's keys expire by their TTL: nobody runs a script on it.
+    expect(await until(() => a.readTenantBytes('mallory'), 0)).toBe(0);
+    expect(await admin.exists(`${prefix}sl:mallory:idle`)).toBe(0);
+    // The counting keys went with the last list they counted.
+    expect(await admin.keys(`${prefix}j*`)).toEqual([]);
+  });
+
+  it('follow a resume that keeps a session longer, and a stale list of an id opened again', async () => {
+    const { prefix, js } = await journals(['a', 'b'], { budget: 1000, ttlMs: 1500 });
+    const [a, b] = js as [RedisSessionJournal, RedisSessionJournal];
+    expect(await a.open('t:kept', record())).toBe(true);
+    expect(await a.append('t:kept', 0, step(300), pin)).toBe('ok');
+    await new Promise((r) => setTimeout(r, 900));
+    // Taken over: its TTLs start again, and its count stays as long as its list.
+    expect(await b.claim('t:kept', pin)).toMatchObject({ length: 1 });
+    await new Promise((r) => setTimeout(r, 900));
+    expect(await admin.exists(`${prefix}sl:t:kept`)).toBe(1);
+    expect(await b.readTenantBytes('t')).toBe(300);
+    // Its record gone but its list not (the two expire apart): a new session of the id drops the list and its count.
+    await admin.del(`${prefix}sm:t:kept`);
+    expect(await a.open('t:kept', record())).toBe(true);
+    expect(await a.readTenantBytes('t')).toBe(0);
+    expect(await a.append('t:kept', 0, step(1000), pin)).toBe('ok');
+  });
+
+  it('never go below 0 nor block once Redis was emptied, or lost the counts or the expiry set but not the lists', async () => {
+    const { prefix, js } = await journals(['a'], { budget: 1000, ttlMs: 400 });
+    const a = js[0]!;
+    expect(await a.open('t:s1', record())).toBe(true);
+    expect(await a.append('t:s1', 0, step(1000), pin)).toBe('ok');
+    expect(await a.append('t:s1', 1, step(1), pin)).toBe('over');
+    await admin.flushall();
+    expect(await a.readTenantBytes('t')).toBe(0);
+    expect(await a.append('t:s1', 1, step(1), pin)).toBe('gone');
+    expect(await a.open('t:s1', record())).toBe(true);
+    expect(await a.append('t:s1', 0, step(1000), pin)).toBe('ok');
+    // The count hash lost (by hand) while its expiry set and list live: their expiry takes nothing below 0.
+    await admin.del(`${prefix}jb:t`);
+    expect(await a.readTenantBytes('t')).toBe(0);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await a.readTenantBytes('t')).toBe(0);
+    expect(await admin.hget(`${prefix}jb:t`, 'total')).toBeNull();
+    // The expiry set lost instead: its counts could never be dropped, so they go at once rather than block for good.
+    expect(await a.open('t:s2', record())).toBe(true);
+    expect(await a.append('t:s2', 0, step(1000), pin)).toBe('ok');
+    await admin.del(`${prefix}jx:t`);
+    expect(await a.readTenantBytes('t')).toBe(0);
+    expect(await admin.exists(`${prefix}jb:t`)).toBe(0);
+  });
+});
