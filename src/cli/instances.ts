@@ -86,6 +86,16 @@ export function reportLogDiagnostics(log: LogFile, chosen: readonly Instance[], 
   }
 }
 
+/**
+ * Why an instance with no step is not scored: `score`, `replay` (and `POST /v1/score`) refuse such a run rather than give
+ * it a 0 and a tier; names the instance in a file of several, and the first diagnostic (often the cause).
+ */
+export function noStepsMessage(log: LogFile, x: Instance): string {
+  const why = x.parsed.diagnostics[0];
+  const which = log.instances.length > 1 ? ` instance ${x.id}:` : '';
+  return `${log.file}:${which} no steps found, nothing to score${why ? ` (${why.at}: ${why.message})` : ''}`;
+}
+
 /** Exit code after printing: 1 when anything read was skipped (file or chosen instances), unless `--lenient`. */
 export function logExitCode(log: LogFile, chosen: readonly Instance[], lenient: boolean): number {
   if (lenient) return 0;

@@ -10,6 +10,8 @@ import { cli } from './run-cli.js';
 const EXAMPLES = join(import.meta.dirname, '../../examples/runs');
 /** A real 14-step SWE-agent 1.x run. */
 const DASK = join(EXAMPLES, 'swe-agent-1/kimi-k2-instruct-0905/dask__dask-8685.traj');
+/** A real mini-swe-agent run with no step (its one turn is a format error). */
+const NO_STEPS = join(EXAMPLES, 'mini-swe-agent/deepseek_reasoner_dev/pylint-dev__astroid-1196.traj.json');
 
 let dir: string;
 let srv: Running;
@@ -46,5 +48,19 @@ describe('replay when the server refuses a step', () => {
     expect(lines(r.stderr)).toHaveLength(1);
     expect(r.stderr).toContain('the server refused seq 5');
     expect((await cli('replay', '--help')).stdout).toContain('`error` frame');
+  });
+});
+
+describe('replay of a run with no step', () => {
+  it('is refused as score refuses it: one line, exit 1, nothing streamed (not a score of 0 and a tier)', async () => {
+    const score = await cli('score', NO_STEPS);
+    expect(score.code).toBe(1);
+    for (const json of [[], ['--json'], ['--passed', '--json']]) {
+      const r = await cli('replay', NO_STEPS, '--url', srv.url, ...json);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(score.stderr.replace(/^steplens score:/, 'steplens replay:'));
+      expect(r.stderr).toContain('no steps found, nothing to score');
+    }
   });
 });

@@ -5,7 +5,7 @@ import { getParser } from '../../formats/index.js';
 import { SteplensError } from '../../errors.js';
 import type { Command } from '../command.js';
 import { formatOption, LENIENT_OPTION } from '../input.js';
-import { INSTANCE_OPTION, logExitCode, readLogFile, reportLogDiagnostics, selectInstances, type Instance } from '../instances.js';
+import { INSTANCE_OPTION, logExitCode, noStepsMessage, readLogFile, reportLogDiagnostics, selectInstances, type Instance } from '../instances.js';
 
 const USAGE = `usage: steplens replay FILE --url URL [--task ID] [--instance ID] [--format F] [--token T] [--session ID] [--passed | --failed] [--json] [--reconnect]
   Streams FILE to the server at URL (http://, ws://; /v1/stream is added when the path is empty) one step
@@ -123,6 +123,8 @@ const replay: Command = {
     const log = await readLogFile(file, formatOption(values.format));
     const chosen = selectInstances(log, values.instance, true);
     const instance = chosen[0]!;
+    // As `score` and `POST /v1/score`: a run with no step has no score, not a 0 and a tier (the stream would give it one).
+    if (instance.parsed.steps.length === 0) throw new SteplensError('bad_input', noStepsMessage(log, instance));
     const task = values.task ?? instance.parsed.meta.task;
     if (!task) throw new SteplensError('usage', `--task is required: ${file} names no task`);
     reportLogDiagnostics(log, chosen, io.stderr);

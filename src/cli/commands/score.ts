@@ -6,7 +6,7 @@ import { defaultAnalyzers } from '../../syntax/index.js';
 import { isSteplensError, SteplensError } from '../../errors.js';
 import type { CliIO, Command } from '../command.js';
 import { formatOption, LENIENT_OPTION } from '../input.js';
-import { INSTANCE_OPTION, logExitCode, readLogFile, reportLogDiagnostics, selectInstances } from '../instances.js';
+import { INSTANCE_OPTION, logExitCode, noStepsMessage, readLogFile, reportLogDiagnostics, selectInstances } from '../instances.js';
 import { chooseReference } from '../references.js';
 import { analyzersFor } from '../../core/scope-free.js';
 import { humanReport, scoreDocument, taskMismatch } from '../score-text.js';
@@ -40,13 +40,8 @@ async function scoreFile(file: string, setup: Setup, options: { format: string |
   // A file of one run is then an error; in a file of several, that instance is named and the others are scored.
   const chosen = selected.filter((x) => x.parsed.steps.length > 0);
   const empty = selected.filter((x) => x.parsed.steps.length === 0);
-  const noSteps = (x: (typeof selected)[number]): string => {
-    const why = x.parsed.diagnostics[0];
-    const which = log.instances.length > 1 ? ` instance ${x.id}:` : '';
-    return `${file}:${which} no steps found, nothing to score${why ? ` (${why.at}: ${why.message})` : ''}`;
-  };
-  if (chosen.length === 0 && empty.length > 0) throw new SteplensError('bad_input', noSteps(empty[0]!));
-  for (const x of empty) io.stderr(`${printable(noSteps(x))}\n`);
+  if (chosen.length === 0 && empty.length > 0) throw new SteplensError('bad_input', noStepsMessage(log, empty[0]!));
+  for (const x of empty) io.stderr(`${printable(noStepsMessage(log, x))}\n`);
   const { reference, policy, config, forecasts } = setup;
   // Against the prior no output reads a state's scope: the files viewed are not parsed to find it (scope-free.ts).
   const analyzers = analyzersFor(reference, defaultAnalyzers());
