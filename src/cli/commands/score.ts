@@ -12,7 +12,8 @@ import { analyzersFor } from '../../core/scope-free.js';
 import { humanReport, scoreDocument, taskMismatch } from '../score-text.js';
 import { forecastFileArg } from '../../package-files.js';
 import { readConfigFile, readForecastFile, readPolicyFile } from '../../settings-files.js';
-import { selectModel, type ForecastFile } from '../../core/forecast/model.js';
+import type { ForecastFile } from '../../core/forecast/model.js';
+import { forecastSource, runForecast, SOURCE_OPTIONS, type ForecastSource } from '../forecast-source.js';
 import type { Policy } from '../../core/policy.js';
 import type { ScoringConfig } from '../../core/config.js';
 import { configureInputLimit, INPUT_LIMIT_ENV, printable } from '../../text-files.js';
@@ -27,6 +28,8 @@ interface Setup {
   policy: Policy | undefined;
   config: ScoringConfig | undefined;
   forecasts: ForecastFile | undefined;
+  /** `--agent` / `--model`: the source whose forecast model scores every run (else each log's own). */
+  source: ForecastSource;
   passed: boolean | undefined;
   task: string | undefined;
 }
@@ -49,7 +52,7 @@ async function scoreFile(file: string, setup: Setup, options: { format: string |
     const runTask = setup.task ?? x.parsed.meta.task;
     const warning = taskMismatch(file, x, runTask, setup.task !== undefined, setup.ptaFile, reference);
     if (warning) io.stderr(`${warning}\n`);
-    const forecast = forecasts !== undefined ? selectModel(forecasts, x.parsed.meta.agent, x.parsed.meta.model) : undefined;
+    const forecast = runForecast(forecasts, setup.source, x.parsed.meta);
     const scorer = createScorer({ reference, analyzers, ...(forecast ? { forecast } : {}), ...(policy ? { policy } : {}), ...(config ? { config } : {}) });
     for (const step of x.parsed.steps) scorer.push(step);
     const report: TrajectoryReport = scorer.report(setup.passed);
@@ -75,6 +78,7 @@ const OPTIONS = {
   policy: { type: 'string' },
   config: { type: 'string' },
   forecast: { type: 'string' },
+  ...SOURCE_OPTIONS,
   task: { type: 'string' },
   json: { type: 'boolean', default: false },
   jsonl: { type: 'boolean', default: false },
@@ -95,6 +99,7 @@ async function readSetup(values: Values): Promise<Setup> {
     policy: values.policy !== undefined ? await readPolicyFile(values.policy) : undefined,
     config: values.config !== undefined ? await readConfigFile(values.config) : undefined,
     forecasts: values.forecast !== undefined ? await readForecastFile(forecastFileArg(values.forecast)) : undefined,
+    source: forecastSource(values),
     task: values.task,
   };
 }
@@ -160,7 +165,7 @@ const command: Command = {
   name: 'score',
   usage:
     'usage: steplens score FILE... [--pta PTA.json] [--passed | --failed] [--format F] [--prior-dir DIR] [--instance ID] [--task ID]\n' +
-    '                      [--policy POLICY.json] [--config CONFIG.json] [--forecast FORECAST.json] [--json | --jsonl] [--jobs N] [--lenient]\n' +
+    '                      [--policy POLICY.json] [--config CONFIG.json] [--forecast FORECAST.json [--agent A] [--model M]] [--json | --jsonl] [--jobs N] [--lenient]\n' +
     '  without --pta the trajectory is scored reference-free against the prior pooled from the bundled references\n' +
     '  FILE may be gzipped; a file holding several trajectories (OpenHands output.jsonl) gives one report each\n' +
     '  (--json: an array), or only the one --instance ID names\n' +
@@ -171,7 +176,9 @@ const command: Command = {
     "  --task: the run's task when the log names none or names it differently (a PTA of another task is warned about)\n" +
     '  --policy: early-stop thresholds (partial, as in start.policy or written by calibrate --out)\n' +
     '  --config: scoring weights, tier thresholds, tau, ... (partial override of the defaults)\n' +
-    '  --forecast: outcome forecast model (steplens train --out; `bundled`: the one shipped, trained on public runs): adds the forecast P(pass) of the whole trajectory',
+    '  --forecast: outcome forecast model (steplens train --out; `bundled`: the one shipped, trained on public runs): adds the forecast P(pass) of the whole trajectory\n' +
+    "  --agent A, --model M: the run's agent and model (its source), which choose its model in the forecast file, as POST /v1/score's\n" +
+    "  agent and model do; default: what the log names (SWE-agent 0.x names no model: --agent 'SWE-agent 0.x' --model gpt-4)",
   async run(args, io) {
     const { values, positionals } = parse(args);
     if (positionals.length === 0) throw new SteplensError('usage', 'expected a FILE (or several)');
