@@ -1,10 +1,10 @@
 /** Writing and reading the scored-runs file (format in `protocol/scored-runs.ts`). */
-import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { TradeoffRun, WeightSample } from '../core/calibrate/index.js';
 import type { ActionKind, State } from '../core/types.js';
 import { SteplensError } from '../errors.js';
 import { readTextSync } from '../text-files.js';
+import { writeOutputFileSync } from './output-files.js';
 import { formatIssues } from '../core/config.js';
 import { SCORED_RUNS_FORMAT, SCORED_RUNS_VERSION, scoredRunSchema, scoredRunsHeaderSchema, type ScoredRunLine } from '../protocol/scored-runs.js';
 
@@ -80,15 +80,11 @@ function decode(l: ScoredRunLine, where: string): ScoredRun {
   };
 }
 
-/** Writes the runs (gzip when the name ends in `.gz`). */
-export function writeScoredRuns(path: string, runs: readonly ScoredRun[], generatedBy: string): void {
+/** Writes the runs (gzip when the name ends in `.gz`), creating the folder; `name` is the file as the user named it. */
+export function writeScoredRuns(path: string, runs: readonly ScoredRun[], generatedBy: string, name = path): void {
   const lines = [JSON.stringify({ format: SCORED_RUNS_FORMAT, version: SCORED_RUNS_VERSION, generatedBy }), ...runs.map((r) => JSON.stringify(encode(r)))];
   const text = `${lines.join('\n')}\n`;
-  try {
-    writeFileSync(path, path.endsWith('.gz') ? gzipSync(text, { level: 9 }) : text);
-  } catch (e) {
-    throw new SteplensError('bad_input', `cannot write --save-runs ${path}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
-  }
+  writeOutputFileSync(path, path.endsWith('.gz') ? gzipSync(text, { level: 9 }) : text, `--save-runs ${name}`);
 }
 
 /** Reads a scored-runs file; every problem names the file and line. */

@@ -11,7 +11,7 @@ import { SteplensError } from '../../errors.js';
 import type { Command } from '../command.js';
 import { formatOption, LENIENT_OPTION } from '../input.js';
 import { logExitCode, readLogFile, reportLogDiagnostics, type Instance, type LogFile } from '../instances.js';
-import { writeOutputFile } from '../output-files.js';
+import { prepareOutputFile, writeOutputFile } from '../output-files.js';
 
 /** The runs of `task` in a file: all of a one-run file (warned about when it names another task), the matching instances of an `output.jsonl`. */
 function runsOfTask(log: LogFile, task: string, warn: (s: string) => void): Instance[] {
@@ -74,6 +74,7 @@ const command: Command = {
     const task = values.task;
     const minRefs = Number(values['min-refs']);
     if (!Number.isInteger(minRefs) || minRefs < 1) throw new SteplensError('usage', `--min-refs must be a positive integer (got '${values['min-refs']}')`);
+    prepareOutputFile(resolve(io.cwd, values.out), values.out);
     const warn = (s: string) => io.stderr(s);
     const files = await distinctFiles(positionals, io.cwd, warn);
     if (files.length < minRefs) {
