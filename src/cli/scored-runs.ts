@@ -92,20 +92,24 @@ export function readScoredRuns(path: string): ScoredRun[] {
   // Bounded like every input: a gzip bomb named by --runs is one error, not an abort.
   const read = readTextSync(path);
   if (!read.ok) throw new SteplensError('bad_input', read.error.message.replace(/^cannot read /, 'cannot read --runs '));
-  const text = read.value;
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  const json = (line: string, i: number): unknown => {
+  // Numbered as an editor numbers them: blank lines count.
+  const lines = read.value
+    .split('\n')
+    .map((line, i) => ({ line, n: i + 1 }))
+    .filter((l) => l.line.trim() !== '');
+  const json = (line: string, n: number): unknown => {
     try {
       return JSON.parse(line);
     } catch {
-      throw new SteplensError('bad_input', `${path} line ${i + 1}: not valid JSON`);
+      throw new SteplensError('bad_input', `${path} line ${n}: not valid JSON`);
     }
   };
-  const head = scoredRunsHeaderSchema.safeParse(json(lines[0] ?? '', 0));
+  const first = lines[0];
+  const head = scoredRunsHeaderSchema.safeParse(first !== undefined ? json(first.line, first.n) : undefined);
   if (!head.success) throw new SteplensError('bad_input', `${path}: not a ${SCORED_RUNS_FORMAT} v${SCORED_RUNS_VERSION} file (${formatIssues(head.error)})`);
-  return lines.slice(1).map((line, i) => {
-    const r = scoredRunSchema.safeParse(json(line, i + 1));
-    if (!r.success) throw new SteplensError('bad_input', `${path} line ${i + 2}: ${formatIssues(r.error)}`);
-    return decode(r.data, `${path} line ${i + 2}`);
+  return lines.slice(1).map(({ line, n }) => {
+    const r = scoredRunSchema.safeParse(json(line, n));
+    if (!r.success) throw new SteplensError('bad_input', `${path} line ${n}: ${formatIssues(r.error)}`);
+    return decode(r.data, `${path} line ${n}`);
   });
 }
