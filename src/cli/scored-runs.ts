@@ -105,7 +105,8 @@ export function readScoredRuns(path: string): ScoredRun[] {
     }
   };
   const first = lines[0];
-  const head = scoredRunsHeaderSchema.safeParse(first !== undefined ? json(first.line, first.n) : undefined);
+  if (first === undefined) throw new SteplensError('bad_input', `${path}: empty (a scored-runs file starts with its ${SCORED_RUNS_FORMAT} header; calibrate --save-runs writes one)`);
+  const head = scoredRunsHeaderSchema.safeParse(json(first.line, first.n));
   if (!head.success) throw new SteplensError('bad_input', `${path}: not a ${SCORED_RUNS_FORMAT} v${SCORED_RUNS_VERSION} file (${formatIssues(head.error)})`);
   return lines.slice(1).map(({ line, n }) => {
     const r = scoredRunSchema.safeParse(json(line, n));

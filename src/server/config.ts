@@ -138,7 +138,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   if (!limit.ok) throw limit.error;
   const portText = values.port ?? env.STEPLENS_PORT ?? '8787';
   const port = Number(portText);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SteplensError('usage', `--port must be 0-65535 (got '${portText}')`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SteplensError('usage', `${values.port !== undefined ? '--port' : 'STEPLENS_PORT'} must be 0-65535 (got '${portText}')`);
   const dataDir = path.resolve(cwd, values.data ?? env.STEPLENS_DATA ?? defaultDataDir(env));
   const bundled = values['no-seed'] ? undefined : bundledReferencesDir();
   const seeds = [...(values.seed ?? []).map((d) => path.resolve(cwd, d)), ...(bundled ? [bundled] : [])].filter((d) => d !== dataDir);

@@ -125,6 +125,7 @@ const replay: Command = {
     const instance = chosen[0]!;
     // As `score` and `POST /v1/score`: a run with no step has no score, not a 0 and a tier (the stream would give it one).
     if (instance.parsed.steps.length === 0) throw new SteplensError('bad_input', noStepsMessage(log, instance));
+    if (values.task?.trim() === '') throw new SteplensError('usage', '--task must not be empty');
     const task = values.task ?? instance.parsed.meta.task;
     if (!task) throw new SteplensError('usage', `--task is required: ${file} names no task`);
     reportLogDiagnostics(log, chosen, io.stderr);

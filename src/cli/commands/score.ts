@@ -1,6 +1,7 @@
 /** `steplens score FILE... [--pta PTA.json] [--passed|--failed] [--json | --jsonl]`: score trajectories. */
 import { parseArgs } from 'node:util';
 import { createScorer } from '../../core/scorer.js';
+import { holdsPath } from '../../core/pta/index.js';
 import type { Reference, TrajectoryReport } from '../../core/scorer-api.js';
 import type { Diagnostic } from '../../formats/types.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
@@ -64,6 +65,9 @@ async function scoreFile(file: string, setup: Setup, options: { format: string |
     const scorer = createScorer({ reference, analyzers, ...(forecast ? { forecast } : {}), ...(policy ? { policy } : {}), ...(config ? { config } : {}) });
     for (const step of x.parsed.steps) scorer.push(step);
     const report: TrajectoryReport = scorer.report(setup.passed);
+    // As rank and report warn: a run the PTA was built from matches one of its paths step for step, so it scores high.
+    if (reference.kind === 'pta' && holdsPath(reference.pta, scorer.states()))
+      io.stderr(`warning: ${setup.ptaFile} holds the path of ${file}${several ? ` (${x.id})` : ''} (a reference it was built from): scored optimistically against it\n`);
     return { report, task: runTask ?? (reference.kind === 'pta' ? reference.pta.task : undefined), instance: x.id, diagnostics: x.parsed.diagnostics };
   });
   const code = Math.max(logExitCode(log, selected, options.lenient), empty.length > 0 && !options.lenient ? 1 : 0);
