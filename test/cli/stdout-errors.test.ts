@@ -17,7 +17,7 @@ function run(fd: number, ...args: string[]): Promise<{ code: number | null; stde
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', fd, 'pipe'] });
     let stderr = '';
-    child.stderr.on('data', (d: Buffer) => void (stderr += d.toString('utf8')));
+    child.stderr?.on('data', (d: Buffer) => void (stderr += d.toString('utf8')));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stderr }));
   });
