@@ -29,31 +29,52 @@ export const MAX_INPUT_BYTES_CAP = 0x1fffffe8;
 /** The environment variable that sets the limit (bytes, or a number with K, M or G). */
 export const INPUT_LIMIT_ENV = 'STEPLENS_MAX_INPUT_BYTES';
 
-let maxInputBytes = DEFAULT_MAX_INPUT_BYTES;
-
-/** The input limit in force. */
-export const inputLimit = (): number => maxInputBytes;
-
 /**
- * Sets the input limit from the environment (the CLI does so once per run); an unset variable
- * restores the default, a bad value is a usage error naming the variable.
+ * The limit `configureInputLimit` set, if it was called in this copy of the module. Otherwise the limit is read from
+ * `process.env` where it is used: each file of the CLI bundle (and each worker thread) has a copy of this module of its
+ * own, which no configure call of main's reaches (review s42: the variable had no effect in the bundled bin).
  */
-export function configureInputLimit(env: Readonly<Record<string, string | undefined>>): Result<number> {
-  const raw = env[INPUT_LIMIT_ENV]?.trim();
-  if (raw === undefined || raw === '') return ok((maxInputBytes = DEFAULT_MAX_INPUT_BYTES));
+let configured: number | undefined;
+
+/** The limit a value of the variable sets: unset or empty, the default; a bad value is a usage error naming the variable. */
+function parseInputLimit(value: string | undefined): Result<number> {
+  const raw = value?.trim();
+  if (raw === undefined || raw === '') return ok(DEFAULT_MAX_INPUT_BYTES);
   const m = /^(\d+)\s*([kmg]?)(?:i?b)?$/i.exec(raw);
   const scale = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(m?.[2] ?? '').toLowerCase() as '' | 'k' | 'm' | 'g'];
   const bytes = m ? Number(m[1]) * scale : NaN;
   if (!(bytes >= 1) || bytes > MAX_INPUT_BYTES_CAP) {
     return err(new SteplensError('usage', `${INPUT_LIMIT_ENV} must be a number of bytes from 1 to ${MAX_INPUT_BYTES_CAP} (K, M, G allowed), got '${printable(raw)}'`));
   }
-  return ok((maxInputBytes = bytes));
+  return ok(bytes);
+}
+
+/** The input limit in force, as a value: the configured one, else `process.env`'s. */
+function currentLimit(): Result<number> {
+  return configured !== undefined ? ok(configured) : parseInputLimit(process.env[INPUT_LIMIT_ENV]);
+}
+
+/** The input limit in force (a bad `STEPLENS_MAX_INPUT_BYTES` throws its usage error). */
+export function inputLimit(): number {
+  const limit = currentLimit();
+  if (!limit.ok) throw limit.error;
+  return limit.value;
+}
+
+/**
+ * Sets the input limit from `env` for this copy of the module (the CLI does, from the environment it was given, so a
+ * bad value is its one-line error before any work); an unset variable sets the default.
+ */
+export function configureInputLimit(env: Readonly<Record<string, string | undefined>>): Result<number> {
+  const limit = parseInputLimit(env[INPUT_LIMIT_ENV]);
+  if (limit.ok) configured = limit.value;
+  return limit;
 }
 
 /** `256 MiB` for whole mebibytes, else bytes. */
 export const sizeText = (bytes: number): string => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`);
 
-const limitText = () => `the input limit of ${sizeText(maxInputBytes)} (${INPUT_LIMIT_ENV})`;
+const limitText = (limit: number) => `the input limit of ${sizeText(limit)} (${INPUT_LIMIT_ENV})`;
 
 const isGzip = (b: Uint8Array) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 
@@ -75,11 +96,13 @@ const fail = (file: string, why: string) => err(new SteplensError('bad_input', `
 export function decodeText(bytes: Uint8Array, file: string): Result<string> {
   let body = bytes;
   if (isGzip(bytes)) {
+    const limit = currentLimit();
+    if (!limit.ok) return limit;
     try {
-      body = zlib().gunzipSync(bytes, { maxOutputLength: maxInputBytes });
+      body = zlib().gunzipSync(bytes, { maxOutputLength: limit.value });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ERR_BUFFER_TOO_LARGE') return fail(file, `gzip data expands to more than ${limitText()}`);
+      if (code === 'ERR_BUFFER_TOO_LARGE') return fail(file, `gzip data expands to more than ${limitText(limit.value)}`);
       return fail(file, code === 'Z_BUF_ERROR' ? 'truncated gzip data' : `bad gzip data (${(e as Error).message})`);
     }
   }
@@ -122,6 +145,9 @@ const CHUNK = 1024 * 1024;
 
 /** The file's bytes, at most the input limit; opened non-blocking when only regular files are read, so a FIFO never hangs. */
 function readBytes(file: string, options: ReadOptions): Result<Buffer> {
+  const limit = currentLimit();
+  if (!limit.ok) return limit;
+  const max = limit.value;
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | (options.regularOnly ? (constants.O_NONBLOCK ?? 0) : 0));
@@ -132,7 +158,7 @@ function readBytes(file: string, options: ReadOptions): Result<Buffer> {
     const stat = fstatSync(fd);
     if (stat.isDirectory()) return fail(file, 'is a directory');
     if (options.regularOnly && !stat.isFile()) return fail(file, `not a regular file (${kindOf(stat)})`);
-    if (stat.isFile() && stat.size > maxInputBytes) return fail(file, `${stat.size} bytes, over ${limitText()}`);
+    if (stat.isFile() && stat.size > max) return fail(file, `${stat.size} bytes, over ${limitText(max)}`);
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
@@ -140,7 +166,7 @@ function readBytes(file: string, options: ReadOptions): Result<Buffer> {
       const n = readSync(fd, chunk, 0, chunk.length, null);
       if (n === 0) break;
       total += n;
-      if (total > maxInputBytes) return fail(file, `more than ${limitText()}`);
+      if (total > max) return fail(file, `more than ${limitText(max)}`);
       chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
     }
     return ok(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));

@@ -175,7 +175,8 @@ export function outputProblems(where: string, texts: ReadonlyArray<{ name: strin
     if (RAW_CONTROL.test(text)) problems.push(`${where}: ${name} holds a raw control character`);
     if (!name.endsWith('.csv')) continue;
     for (const line of text.split('\n').filter((l) => l !== '')) {
-      const bad = splitCsvLine(line).find((c) => FORMULA_START.test(c) && !NUMBER.test(c));
+      // A line that leaves a quote open (a cell with a line break goes on) is checked whole.
+      const bad = (splitCsvLine(line) ?? [line]).find((c) => FORMULA_START.test(c) && !NUMBER.test(c));
       if (bad !== undefined) problems.push(`${where}: ${name} has a formula cell ${JSON.stringify(bad.slice(0, 40))}`);
     }
   }

@@ -1,15 +1,14 @@
 /** Files `steplens calibrate` writes: the policy file, the weights config, and the trade-off chart, table and JSON. */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Confirmation, SplitReport, TradeoffResult } from '../core/calibrate/index.js';
 import { describeSettings } from '../core/calibrate/index.js';
 import type { Weights } from '../core/config.js';
 import type { PolicyInput } from '../core/policy.js';
 import type { PolicyMatch } from '../core/policy-set.js';
-import { SteplensError } from '../errors.js';
 import { escapeControl } from '../printable.js';
 import { csvCell } from '../report/render/format-table.js';
 import { tradeoffChart } from '../report/tradeoff-chart.js';
+import { prepareOutputDir, prepareOutputFile, writeOutputFileSync } from './output-files.js';
 
 /**
  * The policy file: `policy` (what `readPolicyFile`, `serve --policy` and a
@@ -81,12 +80,20 @@ export function tradeoffCsv(r: TradeoffResult): string {
   return `${[head, ...rows].join('\n')}\n`;
 }
 
-/** Writes one file; log text in it (task and source names) is escaped as on the terminal. */
-function write(path: string, text: string, flag: string): void {
-  try {
-    writeFileSync(path, escapeControl(text));
-  } catch (e) {
-    throw new SteplensError('bad_input', `cannot write ${flag} ${path}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+/** Writes one file (creating its folder); log text in it (task and source names) is escaped as on the terminal. */
+function write(path: string, text: string, name: string): void {
+  writeOutputFileSync(path, escapeControl(text), name);
+}
+
+/** Checks, before the work, that every file asked for can be written (folders created now): one line naming the flag otherwise. */
+export function prepareCalibrateOutputs(cwd: string, o: CalibrateOutputs & { saveRuns?: string | undefined }): void {
+  if (o.outDir !== undefined) prepareOutputDir(resolve(cwd, o.outDir), `--out-dir ${o.outDir}`);
+  for (const [flag, file] of [
+    ['--out', o.out],
+    ['--config-out', o.configOut],
+    ['--save-runs', o.saveRuns],
+  ] as const) {
+    if (file !== undefined) prepareOutputFile(resolve(cwd, file), `${flag} ${file}`);
   }
 }
 
@@ -103,23 +110,19 @@ export function writeCalibrateOutputs(cwd: string, o: CalibrateOutputs, r: Trade
   const written: string[] = [];
   if (o.outDir !== undefined) {
     const dir = resolve(cwd, o.outDir);
-    try {
-      mkdirSync(dir, { recursive: true });
-    } catch (e) {
-      throw new SteplensError('bad_input', `cannot create --out-dir ${o.outDir}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
-    }
+    prepareOutputDir(dir, `--out-dir ${o.outDir}`);
     const chart = tradeoffChart(r);
-    write(join(dir, chart.file), chart.svg, '--out-dir');
-    write(join(dir, 'tradeoff.csv'), tradeoffCsv(r), '--out-dir');
-    write(join(dir, 'calibration.json'), `${JSON.stringify(fullJson, null, 2)}\n`, '--out-dir');
+    write(join(dir, chart.file), chart.svg, `--out-dir ${join(o.outDir, chart.file)}`);
+    write(join(dir, 'tradeoff.csv'), tradeoffCsv(r), `--out-dir ${join(o.outDir, 'tradeoff.csv')}`);
+    write(join(dir, 'calibration.json'), `${JSON.stringify(fullJson, null, 2)}\n`, `--out-dir ${join(o.outDir, 'calibration.json')}`);
     written.push(...[chart.file, 'tradeoff.csv', 'calibration.json'].map((f) => join(o.outDir!, f)));
   }
   if (o.out !== undefined) {
-    write(resolve(cwd, o.out), `${JSON.stringify(o.outDoc ?? policyDocument(r, split), null, 2)}\n`, '--out');
+    write(resolve(cwd, o.out), `${JSON.stringify(o.outDoc ?? policyDocument(r, split), null, 2)}\n`, `--out ${o.out}`);
     written.push(o.out);
   }
   if (o.configOut !== undefined && weights !== undefined) {
-    write(resolve(cwd, o.configOut), `${JSON.stringify({ weights }, null, 2)}\n`, '--config-out');
+    write(resolve(cwd, o.configOut), `${JSON.stringify({ weights }, null, 2)}\n`, `--config-out ${o.configOut}`);
     written.push(o.configOut);
   }
   return written;

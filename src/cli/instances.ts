@@ -7,6 +7,7 @@ import { SteplensError } from '../errors.js';
 import { parseLogText, type ParsedLog } from '../formats/index.js';
 import type { Diagnostic, FormatName, ParseResult } from '../formats/types.js';
 import { taskOf } from '../report/identity.js';
+import { numberedSteps } from '../report/step-numbers.js';
 import { printable, readText } from '../text-files.js';
 
 /** One trajectory of a file, with the name the CLI shows and `--instance` accepts. */
@@ -28,13 +29,17 @@ export interface LogFile {
 /** The `--instance` flag shared by label, score, convert and replay. */
 export const INSTANCE_OPTION = { instance: { type: 'string' } } as const;
 
-/** Ids: the task the instance names, `#N` without one, `task#N` when two instances name the same task. */
+/**
+ * Ids: the task the instance names, `#N` without one, `task#N` when two instances name the same task. Steps are numbered
+ * 0..n-1, as the server numbers them (report/step-numbers.ts), so every command names the steps the server names.
+ */
 function named(log: ParsedLog): Instance[] {
   const count = new Map<string, number>();
   for (const p of log.instances) if (p.meta.task !== undefined) count.set(p.meta.task, (count.get(p.meta.task) ?? 0) + 1);
   return log.instances.map((parsed, i) => {
     const task = parsed.meta.task;
-    return { id: task === undefined ? `#${i + 1}` : count.get(task)! > 1 ? `${task}#${i + 1}` : task, parsed, document: log.documents[i] };
+    const id = task === undefined ? `#${i + 1}` : count.get(task)! > 1 ? `${task}#${i + 1}` : task;
+    return { id, parsed: { ...parsed, steps: numberedSteps(parsed.steps) }, document: log.documents[i] };
   });
 }
 
@@ -79,6 +84,16 @@ export function reportLogDiagnostics(log: LogFile, chosen: readonly Instance[], 
   for (const x of chosen) {
     for (const d of x.parsed.diagnostics) stderr(`${printable(`${log.file}: ${several ? `instance ${x.id}: ` : ''}${d.at}: ${d.message}`)}\n`);
   }
+}
+
+/**
+ * Why an instance with no step is not scored: `score`, `replay` (and `POST /v1/score`) refuse such a run rather than give
+ * it a 0 and a tier; names the instance in a file of several, and the first diagnostic (often the cause).
+ */
+export function noStepsMessage(log: LogFile, x: Instance): string {
+  const why = x.parsed.diagnostics[0];
+  const which = log.instances.length > 1 ? ` instance ${x.id}:` : '';
+  return `${log.file}:${which} no steps found, nothing to score${why ? ` (${why.at}: ${why.message})` : ''}`;
 }
 
 /** Exit code after printing: 1 when anything read was skipped (file or chosen instances), unless `--lenient`. */

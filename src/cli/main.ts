@@ -8,6 +8,7 @@ import { packageVersion } from '../package-files.js';
 import { escapeControl, printable } from '../printable.js';
 import { configureInputLimit } from '../text-files.js';
 import type { CliIO } from './command.js';
+import { writeError } from './output-files.js';
 import { COMMAND_NAMES, commandSummaries, loadCommand } from './registry.js';
 
 function usage(commands: ReadonlyArray<{ name: string; summary: string }>): string {
@@ -93,10 +94,12 @@ if (invokedAsMain()) {
   // `score` does not compile its ~0.5 MB file again (issue 24). Node 20 has no such cache; NODE_DISABLE_COMPILE_CACHE=1
   // turns it off.
   (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-  // `steplens label run.traj | head`: a reader that stops early is not an error.
+  // `steplens label run.traj | head`: a reader that stops early is not an error. Any other failure to write (a full
+  // disk, `> /dev/full`) is the command's one-line error, not a stack trace (review s42).
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
+    process.stderr.write(`steplens ${process.argv[2] ?? ''}: ${printable(writeError('stdout', error).message)}\n`);
+    process.exit(1);
   });
   const io: CliIO = {
     stdout: (s) => void process.stdout.write(s),

@@ -1,4 +1,8 @@
-/** Writing the files a command was asked for: every failure is one line, `cannot write FILE: reason`. */
+/**
+ * Writing the files a command was asked for: every failure is one line, `cannot write FILE: reason`. A command whose
+ * work is long checks its output paths first ({@link prepareOutputFile}), so a typo in `--out` costs no work.
+ */
+import { accessSync, constants, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SteplensError } from '../errors.js';
@@ -7,6 +11,7 @@ import { writeFileAtomic } from '../store/atomic-write.js';
 const REASONS: Record<string, string> = {
   ENOENT: 'no such file or directory',
   ENOTDIR: 'a parent is a file, not a directory',
+  ENOTDIR_SELF: 'a file, not a directory',
   EEXIST: 'a parent is a file, not a directory',
   EISDIR: 'is a directory',
   EACCES: 'permission denied',
@@ -28,6 +33,41 @@ export async function writeOutputFile(file: string, text: string, name = file): 
   try {
     await mkdir(dirname(file), { recursive: true });
     await writeFileAtomic(file, text);
+  } catch (error) {
+    throw writeError(name, error);
+  }
+}
+
+/**
+ * Before the work: `file` must not be a directory and its folder must be writable; a missing folder is created now
+ * (as the write would). Throws `cannot write NAME: reason`.
+ */
+export function prepareOutputFile(file: string, name = file): void {
+  try {
+    if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    mkdirSync(dirname(file), { recursive: true });
+    accessSync(dirname(file), constants.W_OK);
+  } catch (error) {
+    throw writeError(name, error);
+  }
+}
+
+/** Before the work: `dir` is a folder (created now when missing) that can be written in. Throws `cannot write NAME: reason`. */
+export function prepareOutputDir(dir: string, name = dir): void {
+  try {
+    if (statSync(dir, { throwIfNoEntry: false })?.isDirectory() === false) throw Object.assign(new Error('a file'), { code: 'ENOTDIR_SELF' });
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    throw writeError(name, error);
+  }
+}
+
+/** Writes `file` (creating its folder), not atomically: for data a caller holds as bytes (a gzip file). Throws as {@link writeOutputFile}. */
+export function writeOutputFileSync(file: string, data: string | Uint8Array, name = file): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, data);
   } catch (error) {
     throw writeError(name, error);
   }

@@ -1,10 +1,10 @@
 /** Writing and reading the scored-runs file (format in `protocol/scored-runs.ts`). */
-import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { TradeoffRun, WeightSample } from '../core/calibrate/index.js';
 import type { ActionKind, State } from '../core/types.js';
 import { SteplensError } from '../errors.js';
 import { readTextSync } from '../text-files.js';
+import { writeOutputFileSync } from './output-files.js';
 import { formatIssues } from '../core/config.js';
 import { SCORED_RUNS_FORMAT, SCORED_RUNS_VERSION, scoredRunSchema, scoredRunsHeaderSchema, type ScoredRunLine } from '../protocol/scored-runs.js';
 
@@ -80,15 +80,11 @@ function decode(l: ScoredRunLine, where: string): ScoredRun {
   };
 }
 
-/** Writes the runs (gzip when the name ends in `.gz`). */
-export function writeScoredRuns(path: string, runs: readonly ScoredRun[], generatedBy: string): void {
+/** Writes the runs (gzip when the name ends in `.gz`), creating the folder; `name` is the file as the user named it. */
+export function writeScoredRuns(path: string, runs: readonly ScoredRun[], generatedBy: string, name = path): void {
   const lines = [JSON.stringify({ format: SCORED_RUNS_FORMAT, version: SCORED_RUNS_VERSION, generatedBy }), ...runs.map((r) => JSON.stringify(encode(r)))];
   const text = `${lines.join('\n')}\n`;
-  try {
-    writeFileSync(path, path.endsWith('.gz') ? gzipSync(text, { level: 9 }) : text);
-  } catch (e) {
-    throw new SteplensError('bad_input', `cannot write --save-runs ${path}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
-  }
+  writeOutputFileSync(path, path.endsWith('.gz') ? gzipSync(text, { level: 9 }) : text, `--save-runs ${name}`);
 }
 
 /** Reads a scored-runs file; every problem names the file and line. */
@@ -96,20 +92,25 @@ export function readScoredRuns(path: string): ScoredRun[] {
   // Bounded like every input: a gzip bomb named by --runs is one error, not an abort.
   const read = readTextSync(path);
   if (!read.ok) throw new SteplensError('bad_input', read.error.message.replace(/^cannot read /, 'cannot read --runs '));
-  const text = read.value;
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  const json = (line: string, i: number): unknown => {
+  // Numbered as an editor numbers them: blank lines count.
+  const lines = read.value
+    .split('\n')
+    .map((line, i) => ({ line, n: i + 1 }))
+    .filter((l) => l.line.trim() !== '');
+  const json = (line: string, n: number): unknown => {
     try {
       return JSON.parse(line);
     } catch {
-      throw new SteplensError('bad_input', `${path} line ${i + 1}: not valid JSON`);
+      throw new SteplensError('bad_input', `${path} line ${n}: not valid JSON`);
     }
   };
-  const head = scoredRunsHeaderSchema.safeParse(json(lines[0] ?? '', 0));
+  const first = lines[0];
+  if (first === undefined) throw new SteplensError('bad_input', `${path}: empty (a scored-runs file starts with its ${SCORED_RUNS_FORMAT} header; calibrate --save-runs writes one)`);
+  const head = scoredRunsHeaderSchema.safeParse(json(first.line, first.n));
   if (!head.success) throw new SteplensError('bad_input', `${path}: not a ${SCORED_RUNS_FORMAT} v${SCORED_RUNS_VERSION} file (${formatIssues(head.error)})`);
-  return lines.slice(1).map((line, i) => {
-    const r = scoredRunSchema.safeParse(json(line, i + 1));
-    if (!r.success) throw new SteplensError('bad_input', `${path} line ${i + 2}: ${formatIssues(r.error)}`);
-    return decode(r.data, `${path} line ${i + 2}`);
+  return lines.slice(1).map(({ line, n }) => {
+    const r = scoredRunSchema.safeParse(json(line, n));
+    if (!r.success) throw new SteplensError('bad_input', `${path} line ${n}: ${formatIssues(r.error)}`);
+    return decode(r.data, `${path} line ${n}`);
   });
 }

@@ -12,6 +12,7 @@ import type { ParsedLog } from '../formats/text-input.js';
 import type { ReportFs } from './fs-port.js';
 import { identify, type IdentityOverrides } from './identity.js';
 import { isAuxiliaryDoc } from './outcome-docs.js';
+import { numberedSteps } from './step-numbers.js';
 import type { LoadedTrajectory, SkippedFile } from './types.js';
 
 /** Parses one file's text into its trajectories (several for multi-instance files) and the file's own problems. */
@@ -109,7 +110,7 @@ export function discover(fs: ReportFs, paths: readonly string[], parse: ParseFil
     log.instances.forEach((r, i) => {
       const id = several ? `${path}#${i + 1}` : path;
       for (const d of r.diagnostics) problems.push({ path, at: several ? `instance ${r.meta.task ?? `#${i + 1}`}: ${d.at}` : d.at, message: d.message });
-      trajectories.push({ id, path, format: r.format, meta: r.meta, steps: r.steps, ...identify(path, r.meta, r.format, overrides) });
+      trajectories.push({ id, path, format: r.format, meta: r.meta, steps: numberedSteps(r.steps), ...identify(path, r.meta, r.format, overrides) });
     });
   }
   return { files: files.length, trajectories, skipped, problems };

@@ -45,6 +45,8 @@ function outcomeWord(v: unknown): Outcome | undefined {
 function entry(rec: Record<string, unknown>, where: string): Result<OutcomeEntry> {
   const task = rec.task ?? rec.instance_id;
   if (typeof task !== 'string' || task === '') return err(new SteplensError('bad_input', `${where}: missing task`));
+  // A row cut short (a CSV row with fewer cells than the header, a JSON line without the key) names no outcome: not `unknown`.
+  if (!Object.hasOwn(rec, 'outcome') && !Object.hasOwn(rec, 'resolved')) return err(new SteplensError('bad_input', `${where}: no outcome (the row ends before its outcome column)`));
   const outcome = outcomeWord(rec.outcome ?? rec.resolved);
   if (outcome === undefined) return err(new SteplensError('bad_input', `${where}: outcome '${String(rec.outcome ?? rec.resolved)}' is not one of pass, fail, censored, unknown`));
   const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
@@ -64,11 +66,15 @@ export function parseOutcomesTable(text: string, name: string): Result<OutcomeEn
       return h.includes('outcome') || h.includes('resolved') ? undefined : "CSV header has no 'outcome' column";
     },
     entry,
+    // Two rows for one run (task, run, model, agent) that disagree: refused, as --manifest refuses them.
+    (e) =>
+      [`task ${e.task}`, ...(e.run !== undefined ? [`run ${e.run}`] : []), ...(e.model !== undefined ? [`model ${e.model}`] : []), ...(e.agent !== undefined ? [`agent ${e.agent}`] : [])].join(', '),
   );
 }
 
 /**
- * Looks a trajectory up in the table, most specific row first: task and run (and the model, when
+ * Looks a trajectory up in the table, most specific row first (two rows at one level for one run cannot disagree: the
+ * parse refuses them): task and run (and the model, when
  * both the row and the log name one), then task and model (rows without a run), then a row that
  * names neither run nor model. A log that names no model (`model` null) matches rows on task and
  * run whatever model they name.

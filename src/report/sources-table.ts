@@ -26,7 +26,14 @@ function entry(rec: Record<string, unknown>, where: string): Result<SourceEntry>
 
 /** Parses a sources table; `name` (the file name) is used in error messages. */
 export function parseSourcesTable(text: string, name: string): Result<SourceEntry[]> {
-  return parseRecordTable(text, name, (h) => (h.includes('run') ? undefined : "expected a CSV header with 'run' and 'agent' and/or 'model' columns, or JSON Lines"), entry);
+  // Two rows for one run folder that name other agents or models: refused, as --manifest refuses two rows for one file.
+  return parseRecordTable(
+    text,
+    name,
+    (h) => (h.includes('run') ? undefined : "expected a CSV header with 'run' and 'agent' and/or 'model' columns, or JSON Lines"),
+    entry,
+    (e) => `run ${e.run}`,
+  );
 }
 
 /** The agent and model of a run named `run`, as the table overrides them. */

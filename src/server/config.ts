@@ -9,6 +9,7 @@ import { loadTokens } from './auth.js';
 import { DEFAULT_LIMITS, type AppOptions, type RedisSettings, type ServerLimits } from './options.js';
 import { checkRedisUrl } from '../store/redis/redis-url.js';
 import { REFERENCE_SCOPES, type ReferenceScope } from './reference-scope.js';
+import { configureInputLimit } from '../text-files.js';
 
 export interface ServerConfig {
   host: string;
@@ -140,9 +141,12 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
     },
     allowPositionals: false,
   });
+  // npm start comes here without the CLI's check: a bad STEPLENS_MAX_INPUT_BYTES is refused at start, not at a PTA's read.
+  const limit = configureInputLimit(env);
+  if (!limit.ok) throw limit.error;
   const portText = values.port ?? env.STEPLENS_PORT ?? '8787';
   const port = Number(portText);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SteplensError('usage', `--port must be 0-65535 (got '${portText}')`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SteplensError('usage', `${values.port !== undefined ? '--port' : 'STEPLENS_PORT'} must be 0-65535 (got '${portText}')`);
   const dataDir = path.resolve(cwd, values.data ?? env.STEPLENS_DATA ?? defaultDataDir(env));
   const bundled = values['no-seed'] ? undefined : bundledReferencesDir();
   const seeds = [...(values.seed ?? []).map((d) => path.resolve(cwd, d)), ...(bundled ? [bundled] : [])].filter((d) => d !== dataDir);

@@ -2,7 +2,8 @@
  * `steplens score FILE... --jsonl`: many runs in one process (issue 24). One JSON line per trajectory, each
  * equal to what `score FILE --json` prints for it plus the file (and instance) it came from; a file that cannot
  * be scored (unreadable, or a run with no step) is a line naming it, and the files after it are still scored; exit
- * 1 then (0 with --lenient, as `report`).
+ * 1 then (0 with --lenient, as `report`). In a file of several runs, so is each instance with no step and each line
+ * that could not be read.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import type { scoreDocument } from '../../src/cli/commands/score.js';
 import { CORPUS, cli } from './run-cli.js';
 
 type ScoreDoc = ReturnType<typeof scoreDocument>;
-type Line = ScoreDoc & { file: string; instance?: string; diagnostics?: unknown[]; error?: { code: string; message: string } };
+type Line = ScoreDoc & { file: string; instance?: string; at?: string; diagnostics?: unknown[]; error?: { code: string; message: string } };
 
 const dir = mkdtempSync(join(tmpdir(), 'steplens-score-many-'));
 const DASK = join(CORPUS, 'christsakm__Trajectories/TODO/dask__dask-8685/trace_01_gpt-5-2025-08-07/dask__dask-8685.traj');
@@ -79,16 +80,20 @@ describe('score FILE... --jsonl', () => {
     const many = await cli('score', empty, MINI, '--jsonl');
     expect(many.code).toBe(1);
     expect(lines(many.stdout).map((l) => l.error?.code ?? l.steps)).toEqual(['bad_input', ((await single(MINI)) as ScoreDoc).steps]);
-    // In a file of several runs, that instance is named on stderr and the others are scored.
+    // In a file of several runs, that instance is a line of its own naming it (review s42: it had none), the others are scored.
     const text = readFileSync(OUTPUT_JSONL, 'utf8').trim().split('\n');
     const second = JSON.parse(text[1]!) as { history: unknown[] };
     const withEmpty = join(dir, 'one-empty-output.jsonl');
     writeFileSync(withEmpty, [text[0], JSON.stringify({ ...second, history: [] }), text[2]].join('\n'));
     const oneEmpty = await cli('score', withEmpty, '--jsonl');
     expect(oneEmpty.code).toBe(1);
-    expect(lines(oneEmpty.stdout).map((l) => l.instance)).toEqual([PONY[0], PONY[2]]);
-    expect(oneEmpty.stderr).toContain(`${withEmpty}: instance ${PONY[1]}: no steps found, nothing to score`);
+    const out = lines(oneEmpty.stdout);
+    expect(out.map((l) => l.instance)).toEqual(PONY);
+    expect(out[1]).toEqual({ file: withEmpty, instance: PONY[1], error: { code: 'bad_input', message: `${withEmpty}: instance ${PONY[1]}: no steps found, nothing to score` } });
+    expect(out[2]!.steps).toBeGreaterThan(0);
     expect((await cli('score', withEmpty, '--jsonl', '--lenient')).code).toBe(0);
+    // Without --jsonl it is named on stderr.
+    expect((await cli('score', withEmpty, '--json')).stderr).toContain(`${withEmpty}: instance ${PONY[1]}: no steps found, nothing to score`);
   });
 
   it('a file with a skipped line carries its diagnostics and makes the exit 1 (0 with --lenient)', async () => {
@@ -98,7 +103,9 @@ describe('score FILE... --jsonl', () => {
     const run = await cli('score', MINI, broken, '--jsonl');
     expect(run.code).toBe(1);
     const out = lines(run.stdout);
-    expect(out.map((l) => l.instance)).toEqual([undefined, PONY[0], PONY[1]]);
+    // The line that could not be read is a line of its own, after the file's runs (review s42: it left none).
+    expect(out.map((l) => l.instance)).toEqual([undefined, PONY[0], PONY[1], undefined]);
+    expect(out[3]).toEqual({ file: broken, at: 'line 2', error: { code: 'bad_input', message: expect.stringMatching(/broken-output\.jsonl\.gz: line 2: invalid JSON/) as unknown } });
     expect(out[0]!.diagnostics).toBeUndefined();
     expect(run.stderr).toMatch(/broken-output\.jsonl\.gz: line 2: invalid JSON/);
     expect((await cli('score', MINI, broken, '--jsonl', '--lenient')).code).toBe(0);

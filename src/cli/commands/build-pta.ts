@@ -1,7 +1,7 @@
 /** `steplens build-pta --task ID --out PTA.json FILE...`: build a task's PTA from passing trajectories. */
 import { createHash } from 'node:crypto';
-import { realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildPta, formatPtaSummary, ptaToJson, summarisePta } from '../../core/pta/index.js';
 import { labelSteps } from '../../core/state-builder.js';
@@ -11,7 +11,7 @@ import { SteplensError } from '../../errors.js';
 import type { Command } from '../command.js';
 import { formatOption, LENIENT_OPTION } from '../input.js';
 import { logExitCode, readLogFile, reportLogDiagnostics, type Instance, type LogFile } from '../instances.js';
-import { writeOutputFile } from '../output-files.js';
+import { prepareOutputFile, writeOutputFile } from '../output-files.js';
 
 /** The runs of `task` in a file: all of a one-run file (warned about when it names another task), the matching instances of an `output.jsonl`. */
 function runsOfTask(log: LogFile, task: string, warn: (s: string) => void): Instance[] {
@@ -27,11 +27,18 @@ function runsOfTask(log: LogFile, task: string, warn: (s: string) => void): Inst
   return hits;
 }
 
-/** Drops files named twice (same path, or the same bytes under another name), with a warning for each. */
+/**
+ * Drops files named twice (same path, or the same bytes under another name), with a warning for each. A folder or a
+ * missing file is named first: the count of references would otherwise be the error (review s42: "got 1" for a folder).
+ */
 async function distinctFiles(files: readonly string[], cwd: string, warn: (s: string) => void): Promise<string[]> {
   const seen = new Map<string, string>();
   const out: string[] = [];
   for (const file of files) {
+    const info = await stat(resolve(cwd, file)).catch((e: NodeJS.ErrnoException) => e);
+    if (info instanceof Error && info.code === 'ENOENT') throw new SteplensError('bad_input', `cannot read ${file}: no such file`);
+    if (!(info instanceof Error) && info.isDirectory())
+      throw new SteplensError('usage', `${file} is a directory: build-pta takes the trajectory files of the task (e.g. ${join(file, '*', '*.traj')})`);
     let key: string;
     try {
       key = await realpath(resolve(cwd, file));
@@ -74,6 +81,7 @@ const command: Command = {
     const task = values.task;
     const minRefs = Number(values['min-refs']);
     if (!Number.isInteger(minRefs) || minRefs < 1) throw new SteplensError('usage', `--min-refs must be a positive integer (got '${values['min-refs']}')`);
+    prepareOutputFile(resolve(io.cwd, values.out), values.out);
     const warn = (s: string) => io.stderr(s);
     const files = await distinctFiles(positionals, io.cwd, warn);
     if (files.length < minRefs) {

@@ -35,7 +35,7 @@ import { parseCalibrateArgs } from '../calibrate-args.js';
 import { calibrateGroups, groupsText } from '../calibrate-groups.js';
 import { perKindText } from '../calibrate-kinds-text.js';
 import { loadCalibrationRuns } from '../calibrate-load.js';
-import { policySetDocument, writeCalibrateOutputs } from '../calibrate-outputs.js';
+import { policySetDocument, prepareCalibrateOutputs, writeCalibrateOutputs } from '../calibrate-outputs.js';
 import { calibrationInput } from '../calibrate-runs.js';
 import { confirmationText, writtenPolicyText } from '../calibrate-policy-text.js';
 import { portableText, sourceSplitText, splitText, tradeoffText, weightsText } from '../calibrate-text.js';
@@ -83,10 +83,12 @@ const command: Command = {
     '  --out-dir DIR       writes tradeoff.svg, tradeoff.csv and calibration.json; --json prints the whole calibration',
   async run(args, io) {
     const a = parseCalibrateArgs(args);
+    // Before the scoring (the slow part): a file that cannot be written is found now, not after it.
+    prepareCalibrateOutputs(io.cwd, { out: a.out, configOut: a.configOut, outDir: a.outDir, saveRuns: a.saveRuns });
     const config = a.config !== undefined ? await readConfigFile(resolve(io.cwd, a.config)) : DEFAULT_CONFIG;
     const loaded = await loadCalibrationRuns(a, io.cwd, config, io.stderr);
     const exit = loaded.exit;
-    if (a.saveRuns !== undefined) writeScoredRuns(resolve(io.cwd, a.saveRuns), loaded.runs, `steplens calibrate ${args.join(' ')}`);
+    if (a.saveRuns !== undefined) writeScoredRuns(resolve(io.cwd, a.saveRuns), loaded.runs, `steplens calibrate ${args.join(' ')}`, a.saveRuns);
     const input = calibrationInput(loaded.runs);
     const boundSpec = { method: a.bound, confidence: a.confidence };
     const perKind = unwrap(calibrate(input.perKind, { maxFalseStop: a.maxFalseStop, maxFalseWarn: a.maxFalseWarn, bound: boundSpec }));

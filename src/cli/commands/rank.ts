@@ -1,6 +1,5 @@
 /** `steplens rank FILE...`: N runs of one task, best first, each with what it was scored by (docs/rank.md). */
 import { parseArgs } from 'node:util';
-import { selectModel } from '../../core/forecast/model.js';
 import { locationItems } from '../../core/rank/consensus.js';
 import { groupTask, rankRuns, type RankInput } from '../../core/rank/rank.js';
 import { createScorer } from '../../core/scorer.js';
@@ -18,6 +17,7 @@ import { readLogFile, reportLogDiagnostics, type LogFile } from '../instances.js
 import { rankText } from '../rank-text.js';
 import { chooseReference, externalReferences, referenceFolderArgs } from '../references.js';
 import { analyzersFor } from '../../core/scope-free.js';
+import { forecastSource, runForecast, SOURCE_OPTIONS } from '../forecast-source.js';
 
 /** One run to rank: where it came from, its task, its instance. */
 interface Run {
@@ -54,12 +54,14 @@ async function groupReference(
 const command: Command = {
   name: 'rank',
   usage:
-    'usage: steplens rank FILE... [--forecast F.json] [--pta PTA.json | --references DIR... | --bundled] [--consensus]\n' +
+    'usage: steplens rank FILE... [--forecast F.json [--agent A] [--model M]] [--pta PTA.json | --references DIR... | --bundled] [--consensus]\n' +
     '                     [--task ID] [--mixed-tasks] [--prior-dir DIR] [--config C.json] [--format F] [--json] [--lenient]\n' +
     '  FILE: finished trajectories of one task (gzipped or not; a file holding several, e.g. OpenHands output.jsonl, gives one run each)\n' +
     "  ordered by the first of: --forecast (P(pass) of each run), the composite against the task's PTA (--pta, or the\n" +
     "  task's stored PTA in --references DIR / --bundled), the composite reference-free (the default); ties are marked\n" +
     '  --forecast bundled  the forecaster shipped with steplens (trained on public runs), instead of a file\n' +
+    "  --agent A, --model M  the runs' agent and model (their source), which choose their model in the forecast file, as\n" +
+    "               POST /v1/score's agent and model do; default: what each log names (SWE-agent 0.x names no model)\n" +
     '  --consensus  without a forecast or PTA, order by agreement with the other runs on where to edit (labelled consensus)\n' +
     '  --task ID    the task of runs whose log names none; --mixed-tasks ranks runs of different tasks anyway\n' +
     '  docs/rank.md has what each basis closed of the best-of-N gap on real runs',
@@ -69,6 +71,7 @@ const command: Command = {
       allowPositionals: true,
       options: {
         forecast: { type: 'string' },
+        ...SOURCE_OPTIONS,
         pta: { type: 'string' },
         references: { type: 'string', multiple: true },
         bundled: { type: 'boolean', default: false },
@@ -96,13 +99,13 @@ const command: Command = {
       io.stderr(`warning: the runs are of task ${task}, but ${values.pta} is the reference of task ${reference.pta.task}; scored against it anyway\n`);
     for (const log of logs) reportLogDiagnostics(log, log.instances, io.stderr);
     const config = values.config !== undefined ? await readConfigFile(values.config) : undefined;
+    const source = forecastSource(values);
     const forecasts = values.forecast !== undefined ? await readForecastFile(forecastFileArg(values.forecast)) : undefined;
     // Scopes are read by PTA matching and the consensus only: otherwise no file a run views is parsed to find them (core/scope-free.ts).
     const analyzers = analyzersFor(reference, defaultAnalyzers(), values.consensus === true);
     const states: Array<ReturnType<Scorer['states']>> = [];
     const inputs: RankInput[] = runs.map((r) => {
-      const meta = r.instance.parsed.meta;
-      const forecast = forecasts !== undefined ? selectModel(forecasts, meta.agent, meta.model) : undefined;
+      const forecast = runForecast(forecasts, source, r.instance.parsed.meta);
       const scorer = createScorer({ reference, analyzers, ...(forecast ? { forecast } : {}), ...(config ? { config } : {}) });
       for (const step of r.instance.parsed.steps) scorer.push(step);
       const report = scorer.report();

@@ -1,11 +1,11 @@
 /** `steplens replay FILE --url URL --task ID`: streams a trajectory to a running server, printing what comes back. */
 import { parseArgs } from 'node:util';
-import { connect, SteplensClientError, streamUrl as clientStreamUrl, type FinalFrame, type ScoreFrame, type SignalFrame, type StartedFrame } from '../../client/index.js';
+import { connect, SteplensClientError, type ClientSession, streamUrl as clientStreamUrl, type FinalFrame, type ScoreFrame, type SignalFrame, type StartedFrame } from '../../client/index.js';
 import { getParser } from '../../formats/index.js';
 import { SteplensError } from '../../errors.js';
 import type { Command } from '../command.js';
 import { formatOption, LENIENT_OPTION } from '../input.js';
-import { INSTANCE_OPTION, logExitCode, readLogFile, reportLogDiagnostics, selectInstances, type Instance } from '../instances.js';
+import { INSTANCE_OPTION, logExitCode, noStepsMessage, readLogFile, reportLogDiagnostics, selectInstances, type Instance } from '../instances.js';
 
 const USAGE = `usage: steplens replay FILE --url URL [--task ID] [--instance ID] [--format F] [--token T] [--session ID] [--passed | --failed] [--json] [--reconnect]
   Streams FILE to the server at URL (http://, ws://; /v1/stream is added when the path is empty) one step
@@ -14,6 +14,8 @@ const USAGE = `usage: steplens replay FILE --url URL [--task ID] [--instance ID]
   needs --instance ID. --passed / --failed send the outcome before the steps, so live tiers are the
   outcome's (a failing run is Partial-fail or Off-track from its first step).
   --json prints every frame as it arrives, one JSON object a line (JSON Lines: started, score, signal, final).
+  When the server refuses a step (or the session), nothing more is sent: the session is ended, the refusal is
+  one line on stderr (with --json also an \`error\` frame, the last line, in place of the final) and the exit code is 1.
   With --reconnect, a dropped connection is reopened and the session resumed.`;
 
 /** The stream URL for a server address (a `usage` error naming --url when it is not one). */
@@ -58,11 +60,38 @@ function describe(frame: StartedFrame | ScoreFrame | SignalFrame | FinalFrame, f
   }
 }
 
+/** A refusal the replay ends on; `disconnected` / `closed` are the connection's, said by `end()` ("no final"). */
+const isRefusal = (e: unknown): e is SteplensClientError => e instanceof SteplensClientError && e.code !== 'disconnected' && e.code !== 'closed';
+
+/**
+ * Sends the events one at a time, each answered before the next goes, and stops at the first refusal: a step after a
+ * refused seq would only be refused out of order (one error each), and the final would score a run with a hole in it.
+ * Pipelining them was 2.3 times faster on one machine (2,160 steps: 0.83 s against 1.94 s), but sent them all.
+ */
+async function sendSteps(session: ClientSession, events: readonly unknown[], refusal: () => SteplensClientError | undefined, refuse: (e: SteplensClientError) => void): Promise<void> {
+  for (const event of events) {
+    if (refusal() !== undefined) return;
+    await session.step(event).catch((error: unknown) => {
+      if (isRefusal(error)) refuse(error);
+    });
+  }
+}
+
 /** A client failure as the CLI's one-line error. */
 function cliError(error: unknown, prefix = ''): unknown {
   if (!(error instanceof SteplensClientError)) return error;
   const code = error.code === 'unauthorized' ? 'unauthorized' : error.code === 'bad_url' ? 'usage' : 'bad_input';
   return new SteplensError(code, `${prefix}${error.message}`);
+}
+
+/**
+ * The replay's one-line error for a server refusal, naming the step by its seq (the event's 0-based position in FILE);
+ * with `--json`, the `error` frame is written first, as the last line of stdout.
+ */
+function refusalError(e: SteplensClientError, events: number, file: string, json: ((s: string) => void) | undefined): SteplensError {
+  json?.(`${JSON.stringify({ type: 'error', code: e.code, message: e.message, ...(e.session !== undefined ? { session: e.session } : {}), ...(e.seq !== undefined ? { seq: e.seq } : {}) })}\n`);
+  const where = e.seq !== undefined ? `seq ${e.seq} (event ${e.seq + 1} of ${events} in ${file})` : `the session of ${file}`;
+  return new SteplensError('bad_input', `the server refused ${where}: ${e.code}: ${e.message}; nothing after it was sent`);
 }
 
 const replay: Command = {
@@ -94,6 +123,9 @@ const replay: Command = {
     const log = await readLogFile(file, formatOption(values.format));
     const chosen = selectInstances(log, values.instance, true);
     const instance = chosen[0]!;
+    // As `score` and `POST /v1/score`: a run with no step has no score, not a 0 and a tier (the stream would give it one).
+    if (instance.parsed.steps.length === 0) throw new SteplensError('bad_input', noStepsMessage(log, instance));
+    if (values.task?.trim() === '') throw new SteplensError('usage', '--task must not be empty');
     const task = values.task ?? instance.parsed.meta.task;
     if (!task) throw new SteplensError('usage', `--task is required: ${file} names no task`);
     reportLogDiagnostics(log, chosen, io.stderr);
@@ -101,13 +133,9 @@ const replay: Command = {
     const events = eventsOf(instance);
     const token = values.token ?? io.env.STEPLENS_TOKEN;
     const print = (frame: StartedFrame | ScoreFrame | SignalFrame | FinalFrame): void => io.stdout(values.json ? `${JSON.stringify(frame)}\n` : describe(frame, format));
-    const printError = (e: SteplensClientError): void => {
-      if (values.json) {
-        const frame = { type: 'error', code: e.code, message: e.message, ...(e.session !== undefined ? { session: e.session } : {}), ...(e.seq !== undefined ? { seq: e.seq } : {}) };
-        return io.stdout(`${JSON.stringify(frame)}\n`);
-      }
-      io.stderr(`server error ${e.code}${e.seq !== undefined ? ` at seq ${e.seq}` : ''}: ${e.message}\n`);
-    };
+    // The first refusal ends the replay: the later ones (steps in flight refused out of order) would only repeat it.
+    const state: { refusal?: SteplensClientError } = {};
+    const refuse = (e: SteplensClientError): void => void (state.refusal ??= e);
 
     const client = await connect(url, { ...(token ? { token } : {}), reconnect: Boolean(values.reconnect) }).catch((e: unknown) => {
       throw cliError(e);
@@ -125,19 +153,17 @@ const replay: Command = {
       print(session.started);
       session.onScore(print);
       session.onSignal(print);
-      session.onError(printError);
+      session.onError(refuse);
       // The outcome goes first: the server's live tiers follow a known outcome from the next step on.
       if (values.passed || values.failed) session.outcome(Boolean(values.passed));
-      const steps = events.map((e) =>
-        session.step(e).catch((error: unknown) => {
-          if (error instanceof SteplensClientError && error.code !== 'disconnected' && error.code !== 'closed') printError(error);
-        }),
-      );
-      const final = await session.end().catch((e: unknown) => {
-        throw cliError(e, 'no final: ');
+      await sendSteps(session, events, () => state.refusal, refuse);
+      // A refused run is ended all the same (the server keeps no half session); its final covers only the steps before the refusal: not printed.
+      const final = await session.end().catch((e: unknown): undefined => {
+        if (state.refusal === undefined) throw cliError(e, 'no final: ');
+        return undefined;
       });
-      await Promise.all(steps);
-      print(final);
+      if (state.refusal !== undefined) throw refusalError(state.refusal, events.length, file, values.json ? io.stdout : undefined);
+      if (final !== undefined) print(final);
     } finally {
       await client.close();
     }

@@ -1,18 +1,21 @@
 /** `steplens score FILE... [--pta PTA.json] [--passed|--failed] [--json | --jsonl]`: score trajectories. */
 import { parseArgs } from 'node:util';
 import { createScorer } from '../../core/scorer.js';
+import { holdsPath } from '../../core/pta/index.js';
 import type { Reference, TrajectoryReport } from '../../core/scorer-api.js';
+import type { Diagnostic } from '../../formats/types.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
 import { isSteplensError, SteplensError } from '../../errors.js';
 import type { CliIO, Command } from '../command.js';
 import { formatOption, LENIENT_OPTION } from '../input.js';
-import { INSTANCE_OPTION, logExitCode, readLogFile, reportLogDiagnostics, selectInstances } from '../instances.js';
+import { INSTANCE_OPTION, logExitCode, noStepsMessage, readLogFile, reportLogDiagnostics, selectInstances } from '../instances.js';
 import { chooseReference } from '../references.js';
 import { analyzersFor } from '../../core/scope-free.js';
 import { humanReport, scoreDocument, taskMismatch } from '../score-text.js';
 import { forecastFileArg } from '../../package-files.js';
 import { readConfigFile, readForecastFile, readPolicyFile } from '../../settings-files.js';
-import { selectModel, type ForecastFile } from '../../core/forecast/model.js';
+import type { ForecastFile } from '../../core/forecast/model.js';
+import { forecastSource, runForecast, SOURCE_OPTIONS, type ForecastSource } from '../forecast-source.js';
 import type { Policy } from '../../core/policy.js';
 import type { ScoringConfig } from '../../core/config.js';
 import { configureInputLimit, INPUT_LIMIT_ENV, printable } from '../../text-files.js';
@@ -27,42 +30,56 @@ interface Setup {
   policy: Policy | undefined;
   config: ScoringConfig | undefined;
   forecasts: ForecastFile | undefined;
+  /** `--agent` / `--model`: the source whose forecast model scores every run (else each log's own). */
+  source: ForecastSource;
   passed: boolean | undefined;
   task: string | undefined;
 }
 
-/** Scores every chosen trajectory of one file; returns the reports and the file's exit code. */
-async function scoreFile(file: string, setup: Setup, options: { format: string | undefined; instance: string | undefined; lenient: boolean }, io: CliIO) {
+/** One instance of a file: its report, or (no step) why it has none. */
+type InstanceResult = { report: TrajectoryReport; task: string | undefined; instance: string; diagnostics: Diagnostic[] } | { report?: undefined; instance: string; noSteps: string };
+
+/**
+ * Scores every chosen trajectory of one file; returns the results in the file's order and the file's exit code. With
+ * `jsonl`, an instance with no step is a result (its own error line), not a line of stderr.
+ */
+async function scoreFile(file: string, setup: Setup, options: { format: string | undefined; instance: string | undefined; lenient: boolean; jsonl: boolean }, io: CliIO) {
   const log = await readLogFile(file, formatOption(options.format));
   const selected = selectInstances(log, options.instance, false);
+  const several = log.instances.length > 1;
   reportLogDiagnostics(log, selected, io.stderr);
   // A run with no step has no score (`report` lists it as not scored, `POST /v1/score` refuses it): not a 0 and a tier.
   // A file of one run is then an error; in a file of several, that instance is named and the others are scored.
-  const chosen = selected.filter((x) => x.parsed.steps.length > 0);
   const empty = selected.filter((x) => x.parsed.steps.length === 0);
-  const noSteps = (x: (typeof selected)[number]): string => {
-    const why = x.parsed.diagnostics[0];
-    const which = log.instances.length > 1 ? ` instance ${x.id}:` : '';
-    return `${file}:${which} no steps found, nothing to score${why ? ` (${why.at}: ${why.message})` : ''}`;
-  };
-  if (chosen.length === 0 && empty.length > 0) throw new SteplensError('bad_input', noSteps(empty[0]!));
-  for (const x of empty) io.stderr(`${printable(noSteps(x))}\n`);
+  if (empty.length === selected.length && empty.length > 0 && !(options.jsonl && several)) throw new SteplensError('bad_input', noStepsMessage(log, empty[0]!));
+  if (!options.jsonl) for (const x of empty) io.stderr(`${printable(noStepsMessage(log, x))}\n`);
   const { reference, policy, config, forecasts } = setup;
   // Against the prior no output reads a state's scope: the files viewed are not parsed to find it (scope-free.ts).
   const analyzers = analyzersFor(reference, defaultAnalyzers());
-  const results = chosen.map((x) => {
+  const results = selected.map((x): InstanceResult => {
+    if (x.parsed.steps.length === 0) return { instance: x.id, noSteps: noStepsMessage(log, x) };
     const runTask = setup.task ?? x.parsed.meta.task;
     const warning = taskMismatch(file, x, runTask, setup.task !== undefined, setup.ptaFile, reference);
     if (warning) io.stderr(`${warning}\n`);
-    const forecast = forecasts !== undefined ? selectModel(forecasts, x.parsed.meta.agent, x.parsed.meta.model) : undefined;
+    const forecast = runForecast(forecasts, setup.source, x.parsed.meta);
     const scorer = createScorer({ reference, analyzers, ...(forecast ? { forecast } : {}), ...(policy ? { policy } : {}), ...(config ? { config } : {}) });
     for (const step of x.parsed.steps) scorer.push(step);
     const report: TrajectoryReport = scorer.report(setup.passed);
+    // As rank and report warn: a run the PTA was built from matches one of its paths step for step, so it scores high.
+    if (reference.kind === 'pta' && holdsPath(reference.pta, scorer.states()))
+      io.stderr(`warning: ${setup.ptaFile} holds the path of ${file}${several ? ` (${x.id})` : ''} (a reference it was built from): scored optimistically against it\n`);
     return { report, task: runTask ?? (reference.kind === 'pta' ? reference.pta.task : undefined), instance: x.id, diagnostics: x.parsed.diagnostics };
   });
   const code = Math.max(logExitCode(log, selected, options.lenient), empty.length > 0 && !options.lenient ? 1 : 0);
-  return { results, several: log.instances.length > 1, fileDiagnostics: log.diagnostics, code };
+  return { results, several, fileDiagnostics: log.diagnostics, code };
 }
+
+/** The `--jsonl` lines of the lines of a file of several runs that could not be read (no instance to name). */
+function lostLines(file: string, skipped: readonly Diagnostic[]): string[] {
+  return skipped.map((d) => `${JSON.stringify({ file, at: d.at, error: { code: 'bad_input', message: `${file}: ${d.at}: ${d.message}` } })}\n`);
+}
+
+const scoredOnly = (results: readonly InstanceResult[]) => results.flatMap((r) => (r.report !== undefined ? [r] : []));
 
 /** The `--jsonl` line of a file that could not be scored, naming it. */
 function errorLine(file: string, error: unknown): string {
@@ -80,6 +97,7 @@ const OPTIONS = {
   policy: { type: 'string' },
   config: { type: 'string' },
   forecast: { type: 'string' },
+  ...SOURCE_OPTIONS,
   task: { type: 'string' },
   json: { type: 'boolean', default: false },
   jsonl: { type: 'boolean', default: false },
@@ -100,6 +118,7 @@ async function readSetup(values: Values): Promise<Setup> {
     policy: values.policy !== undefined ? await readPolicyFile(values.policy) : undefined,
     config: values.config !== undefined ? await readConfigFile(values.config) : undefined,
     forecasts: values.forecast !== undefined ? await readForecastFile(forecastFileArg(values.forecast)) : undefined,
+    source: forecastSource(values),
     task: values.task,
   };
 }
@@ -111,7 +130,7 @@ async function readSetup(values: Values): Promise<Setup> {
 async function fileOutput(file: string, setup: Setup, values: Values, alone: boolean, io: CliIO): Promise<number> {
   let scored: Awaited<ReturnType<typeof scoreFile>>;
   try {
-    scored = await scoreFile(file, setup, { format: values.format, instance: values.instance, lenient: values.lenient }, io);
+    scored = await scoreFile(file, setup, { format: values.format, instance: values.instance, lenient: values.lenient, jsonl: values.jsonl }, io);
   } catch (error) {
     if (alone) throw error;
     if (values.jsonl) io.stdout(errorLine(file, error));
@@ -122,15 +141,23 @@ async function fileOutput(file: string, setup: Setup, values: Values, alone: boo
   const { results } = scored;
   if (values.jsonl) {
     for (const r of results) {
-      const skipped = [...(scored.several ? [] : scored.fileDiagnostics), ...r.diagnostics];
       const head = { file, ...(scored.several ? { instance: r.instance } : {}) };
+      if (r.report === undefined) {
+        io.stdout(`${JSON.stringify({ ...head, error: { code: 'bad_input', message: r.noSteps } })}\n`);
+        continue;
+      }
+      const skipped = [...(scored.several ? [] : scored.fileDiagnostics), ...r.diagnostics];
       io.stdout(`${JSON.stringify({ ...head, ...scoreDocument(r.report, r.task), ...(skipped.length > 0 ? { diagnostics: skipped } : {}) })}\n`);
     }
+    // In a file of several runs a line that could not be read is no instance: a line of its own says it was lost.
+    if (scored.several) for (const line of lostLines(file, scored.fileDiagnostics)) io.stdout(line);
   } else if (values.json) {
-    const docs = results.map((r) => scoreDocument(r.report, r.task));
+    const docs = scoredOnly(results).map((r) => scoreDocument(r.report, r.task));
     io.stdout(`${JSON.stringify(docs.length === 1 ? docs[0] : docs)}\n`);
   } else {
-    const text = results.map((r) => humanReport(r.report, r.task, setup.passed)).join('\n');
+    const text = scoredOnly(results)
+      .map((r) => humanReport(r.report, r.task, setup.passed))
+      .join('\n');
     io.stdout(alone ? text : `== ${printable(file)}\n${text}\n`);
   }
   return scored.code;
@@ -165,18 +192,21 @@ const command: Command = {
   name: 'score',
   usage:
     'usage: steplens score FILE... [--pta PTA.json] [--passed | --failed] [--format F] [--prior-dir DIR] [--instance ID] [--task ID]\n' +
-    '                      [--policy POLICY.json] [--config CONFIG.json] [--forecast FORECAST.json] [--json | --jsonl] [--jobs N] [--lenient]\n' +
+    '                      [--policy POLICY.json] [--config CONFIG.json] [--forecast FORECAST.json [--agent A] [--model M]] [--json | --jsonl] [--jobs N] [--lenient]\n' +
     '  without --pta the trajectory is scored reference-free against the prior pooled from the bundled references\n' +
     '  FILE may be gzipped; a file holding several trajectories (OpenHands output.jsonl) gives one report each\n' +
     '  (--json: an array), or only the one --instance ID names\n' +
     '  --json: one JSON document (one FILE); --jsonl: one JSON line per trajectory of every FILE, with "file" (and\n' +
     '  "instance" in a file of several); a FILE that cannot be scored is a line {"file", "error": {"code", "message"}}\n' +
-    '  and the others are still scored; exit 1 when any FILE failed or had lines skipped (unless --lenient)\n' +
+    '  and the others are still scored; in a FILE of several, an instance with no step is {"file", "instance", "error"} and\n' +
+    '  a line that could not be read {"file", "at", "error"}; exit 1 when any FILE failed or had lines skipped (unless --lenient)\n' +
     '  --jobs N: FILEs scored on N threads (auto: one per core; default 1), printed in the order given, as one thread prints them\n' +
     "  --task: the run's task when the log names none or names it differently (a PTA of another task is warned about)\n" +
     '  --policy: early-stop thresholds (partial, as in start.policy or written by calibrate --out)\n' +
     '  --config: scoring weights, tier thresholds, tau, ... (partial override of the defaults)\n' +
-    '  --forecast: outcome forecast model (steplens train --out; `bundled`: the one shipped, trained on public runs): adds the forecast P(pass) of the whole trajectory',
+    '  --forecast: outcome forecast model (steplens train --out; `bundled`: the one shipped, trained on public runs): adds the forecast P(pass) of the whole trajectory\n' +
+    "  --agent A, --model M: the run's agent and model (its source), which choose its model in the forecast file, as POST /v1/score's\n" +
+    "  agent and model do; default: what the log names (SWE-agent 0.x names no model: --agent 'SWE-agent 0.x' --model gpt-4)",
   async run(args, io) {
     const { values, positionals } = parse(args);
     if (positionals.length === 0) throw new SteplensError('usage', 'expected a FILE (or several)');

@@ -8,7 +8,6 @@
  * weights (and, where tasks have references, the PTA-mode weights) leave one
  * source out. What it prints is what it writes.
  */
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SteplensError } from '../../errors.js';
@@ -31,6 +30,7 @@ import { chooseReference } from '../references.js';
 import { ptaSamples } from '../train-references.js';
 import { forecastText, priorWeightsText, ptaWeightsText } from '../train-text.js';
 import { trainAnalyzers, trainInput } from '../train-runs.js';
+import { prepareOutputFile, writeOutputFile } from '../output-files.js';
 
 async function readSources(path: string, name: string): Promise<SourceEntry[]> {
   const parsed = parseSourcesTable(await readText(path), name);
@@ -76,6 +76,9 @@ const command: Command = {
       },
     });
     if (values.out === undefined) throw new SteplensError('usage', '--out FORECAST.json is required');
+    const out = resolve(io.cwd, values.out);
+    // Before the training: a file that cannot be written is found now, not after it.
+    prepareOutputFile(out, `--out ${values.out}`);
     const folds = intOf(values.folds, '--folds', 5, 2);
     const seed = intOf(values.seed, '--seed', 1, 0);
     const sourceMaxText = values['source-max'];
@@ -133,8 +136,7 @@ const command: Command = {
         seconds: (Date.now() - started) / 1000,
       },
     };
-    const out = resolve(io.cwd, values.out);
-    writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
+    await writeOutputFile(out, `${JSON.stringify(doc, null, 2)}\n`, `--out ${values.out}`);
     if (values.json) {
       io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
       return exit;
