@@ -37,7 +37,7 @@ export interface RegistryDeps {
   policies?: PolicyManager;
   /** Told of every session event (the web view's live feed). */
   observer?: SessionObserver;
-  /** Told of every ended session (the forecast learner keeps those with an outcome). */
+  /** Told of every session its client ended (the forecast learner keeps those with an outcome). */
   onEnded?: (session: Session) => void;
   /** With Redis: sessions made durable and carried on by any replica (set by `buildApp` after construction). */
   durable?: SessionDurability;
@@ -202,7 +202,7 @@ export class SessionRegistry {
   /**
    * Ends a session: flushes its parser, sends the remaining frames and the
    * `final` to its connection (if attached), and merges it into the task's
-   * PTA when it is a `learn` session that passed. Idempotent.
+   * PTA when it is a `learn` session that passed and its client ended it. Idempotent.
    */
   end(session: Session, why: FinalReason): Promise<FinalMessage> {
     if (session.final) return Promise.resolve(session.final);
@@ -223,8 +223,11 @@ export class SessionRegistry {
     const conn = this.connectionOf(session);
     for (const f of frames) conn?.send(f);
     this.scored(session, frames);
-    const learned = session.learn && passed === true ? await learnSession(this.deps, session, session.states()) : undefined;
-    if (session.policy?.shadow && passed !== undefined) {
+    // Only a run its client ended is whole: one the server cut off (shutdown, idle, not resumed) is neither a
+    // reference nor shadow or forecast evidence, and a client that restarts it replays and ends it anyway.
+    const whole = why === 'end';
+    const learned = whole && session.learn && passed === true ? await learnSession(this.deps, session, session.states()) : undefined;
+    if (whole && session.policy?.shadow && passed !== undefined) {
       this.policies.record(session.policy.pair, { states: session.states(), totals: session.totals, passed });
     }
     const final: FinalMessage = {
@@ -239,7 +242,7 @@ export class SessionRegistry {
     session.final = final;
     this.live.delete(session);
     if (session.connection !== undefined) this.deps.connections.get(session.connection)?.ended(session.key);
-    this.deps.onEnded?.(session);
+    if (whole) this.deps.onEnded?.(session);
     session.endedAt = Date.now();
     session.release();
     this.keepEnded(session);
