@@ -27,6 +27,8 @@ it('shutdown under load: every session gets its final, every request an answer, 
   expect(result.finalsMatching).toBe(30);
   expect(result.learned).toBe(0);
   expect(result.exitCode).toBe(0);
+  // Keep-alive connections answered during the shutdown are closed once idle, not held to the 10 s grace.
+  expect(result.exitMs).toBeLessThan(9_000);
   expect(result.reopenWarnings).toEqual([]);
   // ECONNRESET: a connection the loaded server had not read yet when it closed its listener (Node's server.close).
   expect(Object.keys(result.http).every((k) => k === '200' || k === '503' || k === 'ECONNRESET')).toBe(true);
