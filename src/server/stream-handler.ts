@@ -9,6 +9,7 @@ import type { SessionRegistry } from './session-registry.js';
 import type { Session } from './session.js';
 import type { DurableSessions } from './durable-sessions.js';
 import { dispatchDurable, storeDown } from './stream-durable.js';
+import { frameHead } from './frame-head.js';
 
 export interface HandlerDeps {
   registry: SessionRegistry;
@@ -33,7 +34,12 @@ export function refuse(deps: HandlerDeps, conn: Connection, e: MessageError): vo
 export function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buffer | string, isBinary: boolean): void | Promise<void> {
   const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
   if (size > deps.options.limits.maxFrameBytes) {
-    return refuse(deps, conn, { code: 'too_large', message: `frame of ${size} bytes exceeds the limit of ${deps.options.limits.maxFrameBytes} bytes` });
+    // Not parsed, but named when its head says which session and step it is: that step is refused, not lost.
+    const max = deps.options.limits.maxFrameBytes;
+    const head = isBinary ? {} : frameHead(raw);
+    const over = `frame of ${size} bytes exceeds the limit of ${max} bytes`;
+    const message = head.seq === undefined ? over : `step: its ${over}; not accepted (a smaller step may be sent with this seq)`;
+    return refuse(deps, conn, { code: 'too_large', message, ...head });
   }
   if (isBinary) return refuse(deps, conn, { code: 'bad_message', message: 'binary frames are not accepted: send JSON text' });
   let parsed: ReturnType<typeof parseClientMessage>;

@@ -271,6 +271,12 @@ class StreamClient(Recovery):
             if not future.done():
                 future.set_exception(error)
             return
+        if sid is None and error.code == "too_large" and self._pongs and self._pongs[0][0] == "step":
+            # A server that does not read the head of a frame over its limit names no step: each step is followed
+            # by its own ping, so the step it refused is the one whose pong comes next.
+            owner, entry = self._pongs[0][1]
+            if owner._on_error(SteplensError(error.code, error.message, session=owner.id, seq=entry.seq)):
+                return
         session = self._sessions.get(sid) if sid is not None else None
         resume = session is not None and seq is None and sid in self._awaiting_resume
         if resume:
