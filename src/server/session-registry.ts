@@ -220,8 +220,7 @@ export class SessionRegistry {
     // States are rebuilt below only for a learned reference or a shadow policy's record (see Session.release).
     const { frames, report } = session.finish();
     const passed = session.passed;
-    const conn = this.connectionOf(session);
-    for (const f of frames) conn?.send(f);
+    for (const f of frames) this.connectionOf(session)?.send(f);
     this.scored(session, frames);
     // Only a run its client ended is whole: one the server cut off (shutdown, idle, not resumed) is neither a
     // reference nor shadow or forecast evidence, and a client that restarts it replays and ends it anyway.
@@ -248,10 +247,18 @@ export class SessionRegistry {
     this.keepEnded(session);
     this.deps.metrics.activeSessions.set(this.openCount());
     await this.deps.durable?.finished(session, final);
-    conn?.send(final);
+    // To whoever holds the session now: a client that resumed it on another connection meanwhile (its socket
+    // dropped after `end`) gets it there. While `ending` holds the session its `end` and `resume` leave it to this.
+    this.ending.delete(session.key);
+    this.connectionOf(session)?.send(final);
     this.deps.observer?.ended(session, final);
     this.deps.log.info({ session: session.id, task: session.task, why, steps: report.steps, score: report.score.total, tier: report.tier }, 'session ended');
     return final;
+  }
+
+  /** True while a session is ending: its final, once made, goes to the connection holding it then. */
+  endingNow(session: Session): boolean {
+    return this.ending.has(session.key);
   }
 
   /** A session's reported outcome: kept, and the observer told (the live list shows it). */

@@ -178,7 +178,8 @@ function onOutcome(deps: HandlerDeps, conn: Connection, msg: OutcomeMessage): vo
 async function onEnd(deps: HandlerDeps, conn: Connection, msg: EndMessage): Promise<void> {
   const s = owned(deps, conn, msg.session);
   if (!s) return;
-  if (s.final) {
+  // An end still in progress (a first `end` before a resume here) sends the final here once made.
+  if (s.final && !deps.registry.endingNow(s)) {
     conn.send(s.final);
     return;
   }
@@ -201,6 +202,6 @@ function resumeOn(deps: HandlerDeps, conn: Connection, s: Session, msg: ResumeMe
   s.lastActivity = Date.now();
   conn.send({ type: 'resumed', session: s.id, last: s.lastSeq });
   for (const f of s.framesAfter(msg.after)) conn.send(f);
-  if (s.final) conn.send(s.final);
+  if (s.final && !deps.registry.endingNow(s)) conn.send(s.final);
   deps.log.info({ session: s.id, task: s.task, after: msg.after, last: s.lastSeq }, 'session resumed');
 }
