@@ -245,6 +245,7 @@ class StreamClient(Recovery):
             self._on_error_frame(frame)
         elif kind == "pong":
             await self._on_pong()
+        # Any other type was added to the protocol after this client: ignored.
         self._forget_finished()
 
     def _on_resumed(self, frame: Frame) -> None:
