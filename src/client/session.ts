@@ -162,9 +162,16 @@ export class ClientSession {
     });
   }
 
-  /** Records the test outcome (before `end`). */
+  /**
+   * Records the test outcome (before `end`). Throws a {@link SteplensClientError} when the session can no longer take
+   * it: `bad_message` once `end` was called or the session ended, or the error that lost the session or the client.
+   */
   outcome(passed: boolean): void {
-    if (this.unusable()) return;
+    if (this.endRequested || this.final) {
+      throw new SteplensClientError('bad_message', `session ${this.id} ${this.final ? 'has ended' : 'is ending'}: send outcome before end`, { session: this.id });
+    }
+    const refused = this.unusable();
+    if (refused) throw refused;
     this.passed = passed;
     this.send({ type: 'outcome', session: this.id, passed });
   }
