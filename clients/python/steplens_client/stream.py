@@ -76,18 +76,20 @@ class StreamClient(Recovery):
         await self.close()
 
     async def start(self, task: str, *, session: Optional[str] = None, format: Optional[str] = None,
-                    model: Optional[str] = None, policy: Optional[Dict[str, Any]] = None,
+                    agent: Optional[str] = None, model: Optional[str] = None, policy: Optional[Dict[str, Any]] = None,
                     learn: Optional[bool] = None) -> Session:
         """Opens a session; raises the server's error (``bad_message`` for a bad policy,
         ``duplicate_session``, ``overloaded``, ...). The id is made here when absent, so every
-        session can be resumed."""
+        session can be resumed. ``agent`` and ``model`` name the harness and the model producing the
+        steps (e.g. ``"mini-swe-agent 1.1"``, ``"openai/gpt-5-mini"``): the server picks the session's
+        policy group and forecast model by them."""
         if self.failure is not None:
             raise self.failure
         sid = session if session is not None else f"py-{uuid.uuid4()}"
         if sid in self._sessions or sid in self._starting:
             raise SteplensError("duplicate_session", f"session {sid} is already open on this client", session=sid)
         message: Dict[str, Any] = {"type": "start", "session": sid, "task": task}
-        for key, value in (("format", format), ("model", model), ("policy", policy), ("learn", learn)):
+        for key, value in (("format", format), ("agent", agent), ("model", model), ("policy", policy), ("learn", learn)):
             if value is not None:
                 message[key] = value
         try:
