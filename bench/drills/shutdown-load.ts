@@ -1,8 +1,9 @@
 /**
  * Shutdown-under-load drill: the server as users run it streams many sessions (half of them learning) and
  * scores HTTP requests when it gets SIGTERM. Every session must get its `final` (reason `shutdown`) covering
- * exactly the steps it was sent scores for; every HTTP request an answer (200, or 503 in the catalogue
- * shape); the process must exit 0; the PTAs it learned must open again without a warning.
+ * exactly the steps it was sent scores for, and none may be learned (a run the shutdown cut off is no
+ * reference); every HTTP request an answer (200, or 503 in the catalogue shape); the process must exit 0;
+ * the data folder must open again without a warning.
  */
 import type { Step } from '../../src/core/types.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
@@ -26,6 +27,7 @@ export interface ShutdownResult {
   finals: number;
   /** Finals whose `steps` equal the score frames their session received. */
   finalsMatching: number;
+  /** Finals that say a reference was learned (or refused): must be 0, the shutdown cut every run off. */
   learned: number;
   http: Record<string, number>;
   exitCode: number | null;
@@ -63,7 +65,10 @@ export async function runShutdownUnderLoad(o: ShutdownOptions): Promise<Shutdown
     const scored = c.frames.filter((f) => f.type === 'score').length;
     if (scored === final.steps) result.finalsMatching++;
     else result.problems.push(`${id}: ${scored} scores, final.steps ${String(final.steps)}`);
-    if (final.learned) result.learned++;
+    if (final.learned) {
+      result.learned++;
+      result.problems.push(`${id}: learned at shutdown (${JSON.stringify(final.learned)})`);
+    }
   });
   const body = JSON.stringify({ task: o.task, trajectory: o.doc });
   const requests = Array.from({ length: o.httpRequests }, async (_, i) => {

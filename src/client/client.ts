@@ -80,9 +80,9 @@ export class SteplensClient {
       send: (m) => this.send(m),
       requestBarrier: () => this.requestBarrier(),
       flushBarrier: () => this.flushBarrier(),
-      tooLarge: (m) => {
-        const size = encoder.encode(JSON.stringify(m)).length;
-        return size > this.config.maxFrameBytes ? size : undefined;
+      frameBytes: (m) => encoder.encode(JSON.stringify(m)).length,
+      get maxFrameBytes() {
+        return self.config.maxFrameBytes;
       },
       get reconnects() {
         return self.config.reconnect !== undefined;
@@ -198,7 +198,8 @@ export class SteplensClient {
   private onFrame(text: string): void {
     const parsed = parseServerFrame(text);
     if (!parsed.ok) return this.badFrame(parsed.error);
-    this.route(parsed.message);
+    // A frame type added after this client was written: ignored, as the protocol asks.
+    if (parsed.message !== undefined) this.route(parsed.message);
   }
 
   private route(m: ServerMessage): void {
@@ -262,7 +263,21 @@ export class SteplensClient {
       return;
     }
     if (session) return session.onErrorFrame(m);
+    if (m.session === undefined && m.code === 'too_large' && this.oversized(m)) return;
     this.report(new SteplensClientError(m.code, m.message, where));
+  }
+
+  /**
+   * A `too_large` naming no step (a server that does not read the head of a frame over its limit): the step it
+   * refused is among those the next pong covers, and the largest of them (frames over the limit are the largest).
+   */
+  private oversized(m: ErrorMessage): boolean {
+    const sent = [...this.sessions.values()].flatMap((session) => session.inFlight().map((p) => ({ session, ...p })));
+    const next = Math.min(...sent.map((p) => p.barrier));
+    const refused = sent.filter((p) => p.barrier === next).reduce<(typeof sent)[number] | undefined>((a, b) => (a === undefined || b.bytes > a.bytes ? b : a), undefined);
+    if (refused === undefined) return false;
+    refused.session.onErrorFrame({ ...m, session: refused.session.id, seq: refused.seq });
+    return true;
   }
 
   private onPong(): void {

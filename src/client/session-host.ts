@@ -13,8 +13,10 @@ export interface SessionHost {
   requestBarrier(): void;
   /** Sends a requested barrier now (before `end`, so flushed frames are not taken for a step's). */
   flushBarrier(): void;
-  /** The byte length of a message over the frame limit, undefined when it fits. */
-  tooLarge(message: ClientMessage): number | undefined;
+  /** The byte length of a message's frame. */
+  frameBytes(message: ClientMessage): number;
+  /** Frames larger are refused locally (`maxFrameBytes` of `connect`). */
+  readonly maxFrameBytes: number;
   /** True when the client reconnects after a dropped socket (so a session can outlive a server restart). */
   readonly reconnects: boolean;
   /** Reports a listener's exception or an unattributed error. */

@@ -18,6 +18,8 @@ const END_REFUSALS: ReadonlySet<string> = new Set(['unavailable', 'internal']);
 interface PendingStep {
   seq: number;
   payload: StepMessage['step'];
+  /** Bytes of its frame (a `too_large` naming no step is matched by size). */
+  bytes: number;
   frames: ScoreFrame[];
   /** Barrier id that covers it once sent; undefined while unsent. */
   barrier: number | undefined;
@@ -131,6 +133,13 @@ export class ClientSession {
    * session's format) with the next seq. Resolves with the score frames of
    * that seq (`[]` when it completes no step); rejects when the server
    * refuses it, or the connection is lost for good.
+   *
+   * A refused step is not sent again by the client, and its seq goes to the
+   * next `step` call. A frame over the server's `maxFrameBytes` (which may be
+   * below the client's) rejects with `too_large`: the caller may send a
+   * smaller payload (an observation cut short) or go on without it; steps
+   * pipelined after a refused one reject `out_of_order` and must be sent
+   * again, in order.
    */
   step(payload: unknown): Promise<ScoreFrame[]> {
     const refused = this.unusable();
@@ -140,22 +149,29 @@ export class ClientSession {
       return Promise.reject(new SteplensClientError('bad_message', 'step: expected a payload', { session: this.id, seq }));
     }
     const message: StepMessage = { type: 'step', session: this.id, seq, step: payload };
-    const size = this.host.tooLarge(message);
-    if (size !== undefined) {
-      return Promise.reject(new SteplensClientError('too_large', `step of ${size} bytes exceeds the frame limit`, { session: this.id, seq }));
+    const bytes = this.host.frameBytes(message);
+    if (bytes > this.host.maxFrameBytes) {
+      return Promise.reject(new SteplensClientError('too_large', `step of ${bytes} bytes exceeds the frame limit`, { session: this.id, seq }));
     }
     this.nextSeq = seq + 1;
     if (this.host.reconnects) this.history[seq] = message.step;
     return new Promise((resolve, reject) => {
-      const entry: PendingStep = { seq, payload: message.step, frames: [], barrier: undefined, resolve, reject };
+      const entry: PendingStep = { seq, payload: message.step, bytes, frames: [], barrier: undefined, resolve, reject };
       this.pending.push(entry);
       this.sendStep(entry);
     });
   }
 
-  /** Records the test outcome (before `end`). */
+  /**
+   * Records the test outcome (before `end`). Throws a {@link SteplensClientError} when the session can no longer take
+   * it: `bad_message` once `end` was called or the session ended, or the error that lost the session or the client.
+   */
   outcome(passed: boolean): void {
-    if (this.unusable()) return;
+    if (this.endRequested || this.final) {
+      throw new SteplensClientError('bad_message', `session ${this.id} ${this.final ? 'has ended' : 'is ending'}: send outcome before end`, { session: this.id });
+    }
+    const refused = this.unusable();
+    if (refused) throw refused;
     this.passed = passed;
     this.send({ type: 'outcome', session: this.id, passed });
   }
@@ -287,6 +303,11 @@ export class ClientSession {
   onDisconnect(): void {
     for (const p of this.pending) p.barrier = undefined;
     this.resumedLast = undefined;
+  }
+
+  /** @internal The steps sent and not yet answered: seq, frame bytes and the barrier that covers each. */
+  inFlight(): Array<{ seq: number; bytes: number; barrier: number }> {
+    return this.pending.flatMap((p) => (p.barrier === undefined ? [] : [{ seq: p.seq, bytes: p.bytes, barrier: p.barrier }]));
   }
 
   /** @internal True when no step or `end` waits for an answer. */

@@ -1,4 +1,8 @@
-/** The client's public types: frames as the protocol's zod schemas infer them, and call options. */
+/**
+ * The client's public types: frames as the protocol's zod schemas infer them, and call options. Additions are part
+ * of the protocol: an enum field (a signal's `kind`, a `tier`, an error's `code`...) may hold a value a newer server
+ * added after these types were written.
+ */
 import type WebSocket from 'ws';
 import type { StartMessage } from '../protocol/client-messages.js';
 import type { FinalMessage, ScoreMessage, SignalMessage, StartedMessage } from '../protocol/server-messages.js';

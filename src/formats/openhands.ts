@@ -23,13 +23,18 @@ function isInstanceArray(v: unknown): v is unknown[] {
   return Array.isArray(v) && v.length > 0 && isInstance(v[0]);
 }
 
-/** Chooses the event or chat-message stream from the first event it sees. */
+/** Chooses the event or chat-message stream from the first event it can use. */
 class OpenHandsStream implements StreamParser {
   private inner: StreamParser | undefined;
+  private n = 0;
 
   push(event: unknown): ReturnType<StreamParser['push']> {
-    this.inner ??= isRecord(event) && typeof event.role === 'string' && !isOpenHandsEvent(event) ? new ChatMessageStream() : new OpenHandsEventStream();
-    return this.inner.push(event);
+    const at = `event ${this.n++}`;
+    const inner = this.inner ?? (isRecord(event) && typeof event.role === 'string' && !isOpenHandsEvent(event) ? new ChatMessageStream() : new OpenHandsEventStream());
+    const out = inner.push(event);
+    // An event neither stream can use does not choose: the server refuses it, and the next event may be of either.
+    if (out.steps.length > 0 || out.diagnostics.length === 0) this.inner = inner;
+    return { steps: out.steps, diagnostics: out.diagnostics.map((d) => ({ ...d, at })) };
   }
 
   end(): ReturnType<StreamParser['end']> {

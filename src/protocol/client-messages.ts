@@ -3,13 +3,14 @@ import { z } from 'zod';
 import { policyInputSchema } from '../core/policy.js';
 import { FORMAT_NAMES, type FormatName } from '../formats/types.js';
 
-/** A session id: printable, at most 128 characters. */
+/** A session id: printable, at most 128 characters; not a dot segment, which URLs fold (GET /v1/sessions/.. could not read it). */
 export const sessionIdSchema = z
   .string()
   .min(1)
   .max(128)
   .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
-  .describe('Session id: 1-128 printable ASCII characters without spaces');
+  .regex(/^(?!\.\.?$)/, 'not "." or "..": URLs fold them as path segments, so GET /v1/sessions/ID could not read the session')
+  .describe('Session id: 1-128 printable ASCII characters without spaces, not "." or ".."');
 /** True when `s` has no unpaired UTF-16 surrogate (such an id has no UTF-8 spelling: two ids would share one file). */
 const wellFormed = (s: string): boolean => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 

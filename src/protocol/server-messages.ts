@@ -66,7 +66,7 @@ export const finalMessageSchema = trajectoryReportSchema.extend({
   session,
   /** The outcome the client reported, if any. */
   passed: z.boolean().optional().describe('The outcome the client reported, if any'),
-  /** Set when a `learn` session that passed ended: the new version, or why nothing was learned. */
+  /** Set when a `learn` session that passed was ended by its client: the new version, or why nothing was learned. */
   learned: z
     .object({
       version: z.number().int().optional().describe('The PTA version after the merge (absent when nothing was learned)'),
@@ -84,7 +84,7 @@ export const finalMessageSchema = trajectoryReportSchema.extend({
         .describe('Why nothing was learned (absent when the PTA grew)'),
     })
     .optional()
-    .describe('Set when a learn session ended with passed: true: the PTA version it grew to, or why nothing was learned'),
+    .describe('Set when a learn session ended with passed: true by its end (reason end; a session the server ends learns nothing): the PTA version it grew to, or why nothing was learned'),
   /**
    * Why the session ended: the client's `end`, the idle timeout, not resumed within the resume
    * window, or the server shutting down (a client that reconnects may start the session again).

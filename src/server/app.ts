@@ -117,6 +117,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   if (durable) registryDeps.durable = durable;
   const auth = new Authenticator(resolved.tokens, resolved.limits.ticketTtlMs);
   let accepting = true;
+  let idleCloser: NodeJS.Timeout | undefined;
   let nextConnection = 0;
 
   // Typed as fastify's base logger so `app` is the plain `FastifyInstance` the route modules take.
@@ -195,6 +196,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       clearInterval(heartbeat);
       // Requests still being received (a half-sent body) or answered get a grace period, then their connections are cut.
       setTimeout(() => app.server.closeAllConnections(), resolved.limits.shutdownGraceMs).unref();
+      // A keep-alive connection whose request is answered meanwhile is closed once idle, not held to the grace period.
+      idleCloser = setInterval(() => app.server.closeIdleConnections(), 100);
+      idleCloser.unref();
     },
   });
 
@@ -273,6 +277,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     : undefined;
   leaseKeeper?.unref();
   app.addHook('onClose', async () => {
+    clearInterval(idleCloser);
     clearInterval(sweeper);
     clearInterval(heartbeat);
     clearInterval(leaseKeeper);

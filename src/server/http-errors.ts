@@ -55,11 +55,17 @@ const DRAIN_BYTES = 256 * 1024 * 1024;
 /** The error and not-found handlers, and the early refusal of a declared body over the limit. */
 export function installErrorShapes(app: FastifyInstance, deps: { metrics: AppMetrics; log: Logger; maxBodyBytes: number }): void {
   const { metrics, log, maxBodyBytes } = deps;
-  app.setErrorHandler((error: FastifyError, _req, reply) => {
+  // Every body is JSON: one sent as text/plain (what fetch sends for a string without a header) is refused naming
+  // its content type, not read as a string that the routes then take for an empty or non-object body.
+  app.removeContentTypeParser('text/plain');
+  app.setErrorHandler((error: FastifyError, req, reply) => {
     // An expected failure on any route (the store unreachable or full, a PTA cap): its own code, not an internal error.
     if (error instanceof SteplensError) return sendError(reply, metrics, error.code, error.message);
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, metrics, 'too_large', `body exceeds ${maxBodyBytes} bytes`);
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, metrics, 'bad_message', 'body: send application/json');
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      const type = JSON.stringify((req.headers['content-type'] ?? '').slice(0, 100));
+      return sendError(reply, metrics, 'bad_message', `body: content type ${type} is not accepted: send the JSON body as application/json`);
+    }
     if (error.statusCode === 400 || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return sendError(reply, metrics, 'bad_message', `body: ${error.message}`);
     if (error.statusCode === 413) return sendError(reply, metrics, 'too_large', error.message);
     log.error({ err: error }, 'request failed');

@@ -40,7 +40,7 @@ export interface RegistryDeps {
   policies?: PolicyManager;
   /** Told of every session event (the web view's live feed). */
   observer?: SessionObserver;
-  /** Told of every ended session (the forecast learner keeps those with an outcome). */
+  /** Told of every session its client ended (the forecast learner keeps those with an outcome). */
   onEnded?: (session: Session) => void;
   /** With Redis: sessions made durable and carried on by any replica (set by `buildApp` after construction). */
   durable?: SessionDurability;
@@ -207,7 +207,7 @@ export class SessionRegistry {
   /**
    * Ends a session: flushes its parser, sends the remaining frames and the
    * `final` to its connection (if attached), and merges it into the task's
-   * PTA when it is a `learn` session that passed. Idempotent.
+   * PTA when it is a `learn` session that passed and its client ended it. Idempotent.
    */
   end(session: Session, why: FinalReason): Promise<FinalMessage> {
     if (session.final) return Promise.resolve(session.final);
@@ -225,11 +225,13 @@ export class SessionRegistry {
     // States are rebuilt below only for a learned reference or a shadow policy's record (see Session.release).
     const { frames, report } = session.finish();
     const passed = session.passed;
-    const conn = this.connectionOf(session);
-    for (const f of frames) conn?.send(f);
+    for (const f of frames) this.connectionOf(session)?.send(f);
     this.scored(session, frames);
-    const learned = session.learn && passed === true ? await learnSession({ ...this.deps, references: this.references }, session, session.states()) : undefined;
-    if (session.policy?.shadow && passed !== undefined) {
+    // Only a run its client ended is whole: one the server cut off (shutdown, idle, not resumed) is neither a
+    // reference nor shadow or forecast evidence, and a client that restarts it replays and ends it anyway.
+    const whole = why === 'end';
+    const learned = whole && session.learn && passed === true ? await learnSession({ ...this.deps, references: this.references }, session, session.states()) : undefined;
+    if (whole && session.policy?.shadow && passed !== undefined) {
       this.policies.record(session.policy.pair, { states: session.states(), totals: session.totals, passed });
     }
     const final: FinalMessage = {
@@ -244,16 +246,24 @@ export class SessionRegistry {
     session.final = final;
     this.live.delete(session);
     if (session.connection !== undefined) this.deps.connections.get(session.connection)?.ended(session.key);
-    this.deps.onEnded?.(session);
+    if (whole) this.deps.onEnded?.(session);
     session.endedAt = Date.now();
     session.release();
     this.keepEnded(session);
     this.deps.metrics.activeSessions.set(this.openCount());
     await this.deps.durable?.finished(session, final);
-    conn?.send(final);
+    // To whoever holds the session now: a client that resumed it on another connection meanwhile (its socket
+    // dropped after `end`) gets it there. While `ending` holds the session its `end` and `resume` leave it to this.
+    this.ending.delete(session.key);
+    this.connectionOf(session)?.send(final);
     this.deps.observer?.ended(session, final);
     this.deps.log.info({ session: session.id, task: session.task, why, steps: report.steps, score: report.score.total, tier: report.tier }, 'session ended');
     return final;
+  }
+
+  /** True while a session is ending: its final, once made, goes to the connection holding it then. */
+  endingNow(session: Session): boolean {
+    return this.ending.has(session.key);
   }
 
   /** A session's reported outcome: kept, and the observer told (the live list shows it). */

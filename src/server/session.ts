@@ -7,7 +7,7 @@
  */
 import type { Scorer, StateRecords, StepResult, TrajectoryReport } from '../core/scorer-api.js';
 import type { ReferenceInfo, Signal, Stage, Step } from '../core/types.js';
-import type { FormatName, StreamParser } from '../formats/types.js';
+import type { Diagnostic, FormatName, StreamParser } from '../formats/types.js';
 import type { FinalMessage, ScoreMessage, SignalMessage } from '../protocol/server-messages.js';
 import { parseStepPayload } from '../protocol/parse.js';
 import type { PinnedReference } from '../store/session-journal.js';
@@ -177,7 +177,10 @@ export class Session {
       if (typeof payload !== 'object' || payload === null) {
         return { kind: 'invalid', message: `step: expected one raw ${this.format} event (a JSON object or array)` };
       }
-      results = this.withinLimit(this.parser.push(payload).steps).map((s) => this.push(s));
+      const pushed = this.parser.push(payload);
+      // The parser could not use it (the whole log as one event, a mistyped role): refused, naming why, its seq unused.
+      if (pushed.steps.length === 0 && pushed.diagnostics.length > 0) return { kind: 'invalid', message: unusable(this.format, pushed.diagnostics) };
+      results = this.withinLimit(pushed.steps).map((s) => this.push(s));
     }
     // Accepted once scored: a fault while scoring leaves the seq to be sent again.
     this.lastSeq = seq;
@@ -308,6 +311,20 @@ export class Session {
     for (const t of this.texts) lines += t.length + STRING_BYTES;
     return 512 + this.log.bytes + final + lines + KEPT_STATE_BYTES * (this.endedStates?.length ?? 0);
   }
+}
+
+/** Where one raw event of each format comes from in its log (proto/README.md, "Raw events"). */
+const ONE_EVENT: Partial<Record<FormatName, string>> = {
+  'mini-swe-agent': "one entry of the .traj.json's `messages`",
+  'swe-agent': "one entry of the .traj's `trajectory`",
+  openhands: 'one event of the log (`history[i]`, an output.jsonl line) or one chat message of a completion log',
+  atif: "one entry of the trajectory's `steps`",
+};
+
+/** The refusal of a raw event its format's parser could not use: what the parser said, and what one event is. */
+function unusable(format: FormatName, diagnostics: readonly Diagnostic[]): string {
+  const why = diagnostics.map((d) => d.message.replace(/; (ignored|skipped)$/, '')).join('; ');
+  return `step: not a usable ${format} event (${why}): a step message carries ${ONE_EVENT[format] ?? 'one event of the log'}`;
 }
 
 /** Heap bytes of a state in the scorer's columns, with the arrays' spare room (the strings and token arrays are pooled). */

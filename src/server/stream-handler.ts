@@ -9,6 +9,7 @@ import type { SessionRegistry } from './session-registry.js';
 import type { Session } from './session.js';
 import type { DurableSessions } from './durable-sessions.js';
 import { dispatchDurable, storeDown } from './stream-durable.js';
+import { frameHead } from './frame-head.js';
 
 export interface HandlerDeps {
   registry: SessionRegistry;
@@ -33,7 +34,12 @@ export function refuse(deps: HandlerDeps, conn: Connection, e: MessageError): vo
 export function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buffer | string, isBinary: boolean): void | Promise<void> {
   const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
   if (size > deps.options.limits.maxFrameBytes) {
-    return refuse(deps, conn, { code: 'too_large', message: `frame of ${size} bytes exceeds the limit of ${deps.options.limits.maxFrameBytes} bytes` });
+    // Not parsed, but named when its head says which session and step it is: that step is refused, not lost.
+    const max = deps.options.limits.maxFrameBytes;
+    const head = isBinary ? {} : frameHead(raw);
+    const over = `frame of ${size} bytes exceeds the limit of ${max} bytes`;
+    const message = head.seq === undefined ? over : `step: its ${over}; not accepted (a smaller step may be sent with this seq)`;
+    return refuse(deps, conn, { code: 'too_large', message, ...head });
   }
   if (isBinary) return refuse(deps, conn, { code: 'bad_message', message: 'binary frames are not accepted: send JSON text' });
   let parsed: ReturnType<typeof parseClientMessage>;
@@ -179,7 +185,8 @@ function onOutcome(deps: HandlerDeps, conn: Connection, msg: OutcomeMessage): vo
 async function onEnd(deps: HandlerDeps, conn: Connection, msg: EndMessage): Promise<void> {
   const s = owned(deps, conn, msg.session);
   if (!s) return;
-  if (s.final) {
+  // An end still in progress (a first `end` before a resume here) sends the final here once made.
+  if (s.final && !deps.registry.endingNow(s)) {
     conn.send(s.final);
     return;
   }
@@ -202,6 +209,6 @@ function resumeOn(deps: HandlerDeps, conn: Connection, s: Session, msg: ResumeMe
   s.lastActivity = Date.now();
   conn.send({ type: 'resumed', session: s.id, last: s.lastSeq });
   for (const f of s.framesAfter(msg.after)) conn.send(f);
-  if (s.final) conn.send(s.final);
+  if (s.final && !deps.registry.endingNow(s)) conn.send(s.final);
   deps.log.info({ session: s.id, task: s.task, after: msg.after, last: s.lastSeq }, 'session resumed');
 }

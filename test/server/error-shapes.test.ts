@@ -129,7 +129,8 @@ describe('during shutdown', () => {
   it('an upgrade and a request get 503 overloaded in the catalogue shape', async () => {
     const store = await ReferenceStore.open({ dataDir: `${dir}/closing` });
     const addReference = store.addReference.bind(store);
-    // A learn session whose reference takes a while to write keeps the shutdown going.
+    // A learn session its client ends, whose reference takes a while to write, keeps the shutdown going (a session
+    // the shutdown itself ends is not learned).
     store.addReference = async (task, states) => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       return addReference(task, states);
@@ -140,6 +141,8 @@ describe('during shutdown', () => {
     for (const [seq, step] of (await readSteps(ASTROID.passA)).slice(0, 3).entries()) c.send({ type: 'step', session: 'l', seq, step });
     c.send({ type: 'outcome', session: 'l', passed: true });
     await c.sync();
+    c.send({ type: 'end', session: 'l' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const done = closing.app.close();
     await new Promise((resolve) => setTimeout(resolve, 300));
     const upgrade = await new Promise<{ status: number; body: string }>((resolve) => {

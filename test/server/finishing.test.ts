@@ -1,10 +1,10 @@
 /**
  * F5: a session ended by the server (shutdown, idle, not resumed) while its client kept streaming went on
  * scoring while its reference was being learned: 239 score frames for `final.steps` 229, and a learned PTA
- * missing the late steps. A finishing session now refuses steps; `final` and the learned PTA cover exactly
- * the steps that were scored.
+ * missing the late steps. A finishing session now refuses steps; `final` covers exactly the steps that were
+ * scored (and since review s42 #1 a run the server cut off is not learned at all: test/server/learn-ends.test.ts).
  */
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Step } from '../../src/core/types.js';
@@ -22,10 +22,10 @@ beforeAll(async () => {
 afterAll(async () => removeDir(dir));
 
 describe('a session the server ends while its client streams', () => {
-  it('stops scoring at once: final and the learned PTA hold exactly the scored steps', async () => {
+  it('stops scoring at once: final holds exactly the scored steps, and the cut-off run is not learned', async () => {
     const store = await ReferenceStore.open({ dataDir: dir });
     const addReference = store.addReference.bind(store);
-    // Learning takes a while (a slow disk): the window in which late steps used to slip in.
+    // Learning takes a while (a slow disk): the window in which late steps used to slip in (were it learned).
     store.addReference = async (task, states) => {
       await new Promise((resolve) => setTimeout(resolve, 400));
       return addReference(task, states);
@@ -52,11 +52,10 @@ describe('a session the server ends while its client streams', () => {
 
     const scored = c.frames.filter((f: Frame) => f.type === 'score' && f.session === 'learner');
     expect(final.reason).toBe('shutdown');
-    expect(final.learned).toEqual({ version: 1 });
+    expect(final.learned).toBeUndefined();
     expect(scored.length).toBe(final.steps);
     expect(Math.max(...scored.map((f) => Number(f.t)))).toBe(Number(final.steps) - 1);
-    const pta = JSON.parse(await readFile(path.join(dir, taskFileName('learned-task')), 'utf8')) as { references: Array<{ length: number }> };
-    expect(pta.references.map((r) => r.length)).toEqual([final.steps]);
+    expect(existsSync(path.join(dir, taskFileName('learned-task')))).toBe(false);
     // Steps sent after the session began finishing were refused, not dropped silently.
     const refused = c.frames.filter((f: Frame) => f.type === 'error' && f.session === 'learner');
     for (const e of refused) expect(e).toMatchObject({ code: 'bad_message', message: expect.stringMatching(/has ended|is ending/) });

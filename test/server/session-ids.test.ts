@@ -40,6 +40,21 @@ describe('session ids', () => {
     expect(shared).toBeLessThan(3);
     c.close();
   });
+
+  it('are not "." or "..", which no URL can name (review s42): refused at start; other dotted ids work', async () => {
+    const c = await Client.connect(open.wsUrl);
+    for (const id of ['.', '..']) {
+      c.send({ type: 'start', session: id, task: 't' });
+      const refused = await c.nextOf('error');
+      expect(refused).toMatchObject({ code: 'bad_message', message: expect.stringMatching(/^start\.session: not "\." or "\.\.": URLs fold them/) as unknown });
+    }
+    for (const id of ['...', '.a', 'a..']) {
+      c.send({ type: 'start', session: id, task: 't' });
+      await c.nextOf('started', id);
+      expect((await fetch(`${open.url}/v1/sessions/${id}`)).status).toBe(200);
+    }
+    c.close();
+  });
 });
 
 describe('a session answers only to the token that started it', () => {

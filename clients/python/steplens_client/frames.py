@@ -14,7 +14,9 @@ REQUIRED = {
 
 
 def parse_frame(text: Union[str, bytes]) -> Tuple[bool, Any]:
-    """``(True, frame)`` for a valid server frame, ``(False, why)`` otherwise."""
+    """``(True, frame)`` for a valid server frame, ``(False, why)`` otherwise. Additions are part of the
+    protocol: a frame of a type this client does not know is valid (the client ignores it), and so are
+    fields and enum values (a new signal kind, error code...) it does not know."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "replace")
     try:
@@ -22,8 +24,10 @@ def parse_frame(text: Union[str, bytes]) -> Tuple[bool, Any]:
     except json.JSONDecodeError as e:
         return False, f"invalid JSON ({e})"
     kind = frame.get("type") if isinstance(frame, dict) else None
+    if not isinstance(kind, str):
+        return False, f"type {kind!r}: a frame is a JSON object with a string type"
     if kind not in REQUIRED:
-        return False, f"type {kind!r}: unknown type"
+        return True, frame
     missing = [k for k in REQUIRED[kind] if k not in frame]
     if missing:
         return False, f"type {kind!r}: missing {', '.join(missing)}"

@@ -70,7 +70,7 @@ class StepHook:
     """
 
     def __init__(self, url: str, task: str, *, format: Optional[str] = None, policy: Optional[Mapping[str, Any]] = None,
-                 model: Optional[str] = None, session: Optional[str] = None, token: Optional[str] = None,
+                 agent: Optional[str] = None, model: Optional[str] = None, session: Optional[str] = None, token: Optional[str] = None,
                  stop_on_warn: bool = False, reconnect: Union[bool, Reconnect] = True, timeout: float = 120.0,
                  client: Optional[SyncClient] = None, reward: str = "score", gamma: float = 1.0) -> None:
         if reward not in ("score", "forecast"):
@@ -90,7 +90,7 @@ class StepHook:
         self.final: Optional[Dict[str, Any]] = None
         try:
             kwargs: Dict[str, Any] = {k: v for k, v in (("format", format), ("policy", dict(policy) if policy else None),
-                                                         ("model", model), ("session", session)) if v is not None}
+                                                         ("agent", agent), ("model", model), ("session", session)) if v is not None}
             self.session: SyncSession = self.client.start(task, **kwargs)
         except BaseException:
             if self._own_client:

@@ -48,7 +48,11 @@ class Session:
     completes no step, e.g. an action still waiting for its observation): every step is followed
     by a ``ping``, and the server answers a connection's messages in order, so its ``pong`` means
     every frame of that seq has arrived. Steps may be pipelined (``asyncio.gather``). A refused
-    step raises :class:`SteplensError` with the server's code and its seq is reused.
+    step raises :class:`SteplensError` with the server's code and its seq is reused; the client
+    does not send it again. A step over the server's frame limit (which may be below
+    ``max_frame_bytes``) raises ``too_large``: send a smaller payload (an observation cut short)
+    or go on without it; steps pipelined after a refused one raise ``out_of_order`` and must be
+    sent again, in order.
 
     When the socket drops and the client reconnects, nothing raises: the client sends
     ``resume``, drops frames it already saw (by step index ``t``), resolves the steps the server

@@ -76,18 +76,20 @@ class StreamClient(Recovery):
         await self.close()
 
     async def start(self, task: str, *, session: Optional[str] = None, format: Optional[str] = None,
-                    model: Optional[str] = None, policy: Optional[Dict[str, Any]] = None,
+                    agent: Optional[str] = None, model: Optional[str] = None, policy: Optional[Dict[str, Any]] = None,
                     learn: Optional[bool] = None) -> Session:
         """Opens a session; raises the server's error (``bad_message`` for a bad policy,
         ``duplicate_session``, ``overloaded``, ...). The id is made here when absent, so every
-        session can be resumed."""
+        session can be resumed. ``agent`` and ``model`` name the harness and the model producing the
+        steps (e.g. ``"mini-swe-agent 1.1"``, ``"openai/gpt-5-mini"``): the server picks the session's
+        policy group and forecast model by them."""
         if self.failure is not None:
             raise self.failure
         sid = session if session is not None else f"py-{uuid.uuid4()}"
         if sid in self._sessions or sid in self._starting:
             raise SteplensError("duplicate_session", f"session {sid} is already open on this client", session=sid)
         message: Dict[str, Any] = {"type": "start", "session": sid, "task": task}
-        for key, value in (("format", format), ("model", model), ("policy", policy), ("learn", learn)):
+        for key, value in (("format", format), ("agent", agent), ("model", model), ("policy", policy), ("learn", learn)):
             if value is not None:
                 message[key] = value
         try:
@@ -245,6 +247,7 @@ class StreamClient(Recovery):
             self._on_error_frame(frame)
         elif kind == "pong":
             await self._on_pong()
+        # Any other type was added to the protocol after this client: ignored.
         self._forget_finished()
 
     def _on_resumed(self, frame: Frame) -> None:
@@ -271,6 +274,12 @@ class StreamClient(Recovery):
             if not future.done():
                 future.set_exception(error)
             return
+        if sid is None and error.code == "too_large" and self._pongs and self._pongs[0][0] == "step":
+            # A server that does not read the head of a frame over its limit names no step: each step is followed
+            # by its own ping, so the step it refused is the one whose pong comes next.
+            owner, entry = self._pongs[0][1]
+            if owner._on_error(SteplensError(error.code, error.message, session=owner.id, seq=entry.seq)):
+                return
         session = self._sessions.get(sid) if sid is not None else None
         resume = session is not None and seq is None and sid in self._awaiting_resume
         if resume:
