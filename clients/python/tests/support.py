@@ -137,6 +137,32 @@ async def fake_server(handler: Callable[..., Any]):
         yield f"ws://127.0.0.1:{server.sockets[0].getsockname()[1]}/v1/stream"
 
 
+def rewriting_relay(upstream: str, rewrite: Callable[[dict], list]) -> Callable[..., Any]:
+    """A :func:`fake_server` handler in front of the real server at ``upstream``: client frames go up as they are,
+    and each server frame goes down as the frames ``rewrite(frame)`` returns (``[frame]`` to pass it through)."""
+
+    async def relay(down: Any, *_: Any) -> None:
+        import asyncio
+
+        import websockets
+
+        async with websockets.connect(upstream) as up:
+
+            async def up_to_down() -> None:
+                async for text in up:
+                    for out in rewrite(json.loads(text)):
+                        await down.send(json.dumps(out))
+
+            pump = asyncio.ensure_future(up_to_down())
+            try:
+                async for text in down:
+                    await up.send(text)
+            finally:
+                pump.cancel()
+
+    return relay
+
+
 @contextlib.asynccontextmanager
 async def fake_client(handler: Callable[..., Any], **connect_options: Any):
     """A client connected to a :func:`fake_server` of ``handler`` (no reconnect unless asked), closed at the end."""

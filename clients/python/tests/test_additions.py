@@ -3,7 +3,6 @@ Python client raise ``bad_frame`` in every pending call on the connection, thoug
 scored those steps. Unknown types are now ignored, and new enum values and fields accepted."""
 
 import asyncio
-import json
 import unittest
 
 import support
@@ -25,27 +24,16 @@ class AdditionsTest(unittest.TestCase):
         cls.steps = support.steplens_steps(support.ASTROID_FAIL)[:2]
 
     def _run(self, extra):
-        import websockets
+        injected = []
 
-        async def relay(down, *_):
-            # In front of the server: sends ``extra(frame)`` right after the first score frame (a newer server's frames).
-            async with websockets.connect(self.upstream) as up:
-                async def up_to_down():
-                    injected = False
-                    async for text in up:
-                        await down.send(text)
-                        frame = json.loads(text)
-                        if not injected and frame.get("type") == "score":
-                            injected = True
-                            for e in extra(frame):
-                                await down.send(json.dumps(e))
+        def rewrite(frame):
+            # Right after the first score frame: ``extra(frame)``, a newer server's frames.
+            if injected or frame.get("type") != "score":
+                return [frame]
+            injected.append(True)
+            return [frame, *extra(frame)]
 
-                pump = asyncio.ensure_future(up_to_down())
-                try:
-                    async for text in down:
-                        await up.send(text)
-                finally:
-                    pump.cancel()
+        relay = support.rewriting_relay(self.upstream, rewrite)
 
         async def run():
             async with support.fake_server(relay) as url:
