@@ -4,34 +4,22 @@
  * Redis out of memory named as such (on `start` and `/readyz`), a paused Redis not ready, and the seeds
  * imported again when Redis comes back empty (no persistence), without restarting the replica.
  */
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Step } from '../../src/core/types.js';
 import { ASTROID, Client, readSteps, type Running } from '../server/helpers.js';
 import { RedisServer } from './redis-server.js';
-import { eventually, freshPrefix, getJson, postJson, startReplica } from './replicas.js';
+import { eventually, freshPrefix, getJson, postJson, startReplica, useRedis } from './replicas.js';
 
 const auth = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
-let redis: RedisServer;
-let admin: Redis;
+const fx = useRedis();
+const { running, clients } = fx;
 let steps: Step[];
-const running: Running[] = [];
-const clients: Client[] = [];
 
 beforeAll(async () => {
-  redis = await RedisServer.start();
-  admin = new Redis(redis.url);
   steps = await readSteps(ASTROID.fail);
 });
 
-afterAll(async () => {
-  for (const c of clients) c.ws.terminate();
-  for (const r of running) await r.app.close();
-  admin.disconnect();
-  await redis?.destroy();
-});
-
-async function replica(prefix: string, name: string, options: Parameters<typeof startReplica>[3] = {}, server = redis): Promise<Running> {
+async function replica(prefix: string, name: string, options: Parameters<typeof startReplica>[3] = {}, server = fx.redis): Promise<Running> {
   const r = await startReplica(server, prefix, name, options);
   running.push(r);
   return r;
@@ -66,7 +54,7 @@ describe('Redis bounds', () => {
     expect(c.frames.find((f) => f.type === 'error')).toMatchObject({ code: 'too_large', seq: 5, message: expect.stringContaining(`over the limit of ${bound} bytes`) as unknown });
     // Redis holds exactly the accepted steps, within the bound.
     // Auth off: the session is the default tenant's (keys are `<tenant>:<id>`).
-    const stored = await admin.lrangeBuffer(`${prefix}sl:default:big`, 0, -1);
+    const stored = await fx.admin.lrangeBuffer(`${prefix}sl:default:big`, 0, -1);
     expect(stored).toHaveLength(5);
     expect(stored.reduce((n, b) => n + b.length, 0)).toBe(bound);
     // The session goes on: it ends as usual over the accepted steps.
@@ -120,8 +108,8 @@ describe('Redis bounds', () => {
     const a = await replica(prefix, 'oom-a');
     expect((await fetch(`${a.url}/readyz`)).status).toBe(200);
     // Redis full: its memory over maxmemory (1 MB: it holds more), and nothing it may evict.
-    await admin.config('SET', 'maxmemory-policy', 'noeviction');
-    await admin.config('SET', 'maxmemory', String(1024 * 1024));
+    await fx.admin.config('SET', 'maxmemory-policy', 'noeviction');
+    await fx.admin.config('SET', 'maxmemory', String(1024 * 1024));
     try {
       const c = await client(a);
       c.send({ type: 'start', session: 'full', task: ASTROID.task });
@@ -134,7 +122,7 @@ describe('Redis bounds', () => {
       const added = await postJson(`${a.url}/v1/tasks/oom-task/references`, { trajectory: steps });
       expect(added).toMatchObject({ status: 503, body: { error: { code: 'unavailable', message: expect.stringMatching(/out of memory/) as unknown } } });
     } finally {
-      await admin.config('SET', 'maxmemory', '0');
+      await fx.admin.config('SET', 'maxmemory', '0');
     }
     expect(
       await eventually(
@@ -147,7 +135,7 @@ describe('Redis bounds', () => {
   it('is not ready while Redis is paused (its TCP link stays up): PING has a deadline', async () => {
     const a = await replica(freshPrefix('paused'), 'paused-a');
     expect((await fetch(`${a.url}/readyz`)).status).toBe(200);
-    process.kill(redis.pid!, 'SIGSTOP');
+    process.kill(fx.redis.pid!, 'SIGSTOP');
     try {
       const began = Date.now();
       const ready = await fetch(`${a.url}/readyz`);
@@ -155,7 +143,7 @@ describe('Redis bounds', () => {
       expect(Date.now() - began).toBeLessThan(5000);
       expect(await ready.json()).toMatchObject({ error: { code: 'unavailable', message: expect.stringMatching(/did not answer PING within 1000 ms/) as unknown } });
     } finally {
-      process.kill(redis.pid!, 'SIGCONT');
+      process.kill(fx.redis.pid!, 'SIGCONT');
     }
     expect(
       await eventually(

@@ -5,14 +5,12 @@
  * session goes on once its tenant's bytes come back (an ended session dropped after its resume window, an
  * idle one expired), and the other tenant never notices.
  */
-import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Step } from '../../src/core/types.js';
 import type { AppOptions } from '../../src/server/options.js';
 import { ASTROID, Client, readSteps, type Frame, type Running } from '../server/helpers.js';
-import { RedisServer } from './redis-server.js';
-import { eventually, freshPrefix, startReplica } from './replicas.js';
+import { eventually, freshPrefix, startReplica, useRedis } from './replicas.js';
 
 const auth = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 const TOKENS: AppOptions['tokens'] = [
@@ -20,28 +18,17 @@ const TOKENS: AppOptions['tokens'] = [
   { token: 'mallory-token', tenant: 'mallory' },
   { token: 'prom-token', role: 'metrics' },
 ];
-let redis: RedisServer;
-let admin: Redis;
+// Its own server: the last test sets its maxmemory.
+const fx = useRedis();
+const { running, clients } = fx;
 let steps: Step[];
-const running: Running[] = [];
-const clients: Client[] = [];
 
 beforeAll(async () => {
-  // Its own server: the last test sets its maxmemory.
-  redis = await RedisServer.start();
-  admin = new Redis(redis.url);
   steps = await readSteps(ASTROID.fail);
 });
 
-afterAll(async () => {
-  for (const c of clients) c.ws.terminate();
-  for (const r of running) await r.app.close();
-  admin.disconnect();
-  await redis?.destroy();
-});
-
 async function replica(prefix: string, name: string, options: AppOptions): Promise<Running> {
-  const r = await startReplica(redis, prefix, name, { tokens: TOKENS, ...options });
+  const r = await startReplica(fx.redis, prefix, name, { tokens: TOKENS, ...options });
   running.push(r);
   return r;
 }
@@ -98,7 +85,7 @@ describe('a tenant journal budget', () => {
     const refused = m.frames.find((f) => f.type === 'error');
     expect(refused).toMatchObject({ code: 'quota_exceeded', session: 'm1', seq: 5 });
     expect(refused?.message).toMatch(new RegExp(`tenant mallory's sessions keep \\d+ bytes of steps in Redis.*past journalBytesPerTenant \\(${budget} bytes\\)`));
-    expect(await admin.llen(`${prefix}sl:mallory:m1`)).toBe(5);
+    expect(await fx.admin.llen(`${prefix}sl:mallory:m1`)).toBe(5);
     // Refused before it was scored: the session was not dropped to be rebuilt.
     expect(await rebuilt(a)).toBe(0);
 
@@ -119,7 +106,7 @@ describe('a tenant journal budget', () => {
     await other.nextOf('final', 'm2');
     expect(await sendUntilScored(moved, 'm1', 5)).toMatchObject({ type: 'score', seq: 5 });
     expect(await send(moved, 'm1', 6)).toMatchObject({ type: 'score', seq: 6 });
-    expect(await admin.llen(`${prefix}sl:mallory:m1`)).toBe(7);
+    expect(await fx.admin.llen(`${prefix}sl:mallory:m1`)).toBe(7);
   });
 
   it('refuses a step another replica took the room of after it was scored: the session is rebuilt and scores as if nothing happened', async () => {
@@ -137,7 +124,7 @@ describe('a tenant journal budget', () => {
     for (const seq of [0, 1]) expect(await send(onA, 'r1', seq)).toMatchObject({ type: 'score' });
     for (const seq of [0, 1]) expect(await send(onB, 'r2', seq)).toMatchObject({ type: 'score' });
     expect(await send(onA, 'r1', 2)).toMatchObject({ type: 'error', code: 'quota_exceeded', message: expect.stringContaining(`(${budget} bytes)`) as unknown });
-    expect(await admin.llen(`${prefix}sl:mallory:r1`)).toBe(2);
+    expect(await fx.admin.llen(`${prefix}sl:mallory:r1`)).toBe(2);
     expect(await rebuilt(a)).toBe(0);
 
     onB.send({ type: 'end', session: 'r2' });
@@ -156,7 +143,7 @@ describe('a tenant journal budget', () => {
     const prefix = freshPrefix('expiry');
     const budget = size([0, 1, 2].map((seq) => frame('e1', seq)));
     // Its keys expire 2.7 s after its last step (idle timeout + resume window) once its replica is gone.
-    const gone = await startReplica(redis, prefix, 'expiry-gone', { tokens: TOKENS, idleTimeoutMs: 2500, resumeWindowMs: 200, limits: { journalBytesPerTenant: budget } });
+    const gone = await startReplica(fx.redis, prefix, 'expiry-gone', { tokens: TOKENS, idleTimeoutMs: 2500, resumeWindowMs: 200, limits: { journalBytesPerTenant: budget } });
     try {
       const c = await Client.connect(gone.wsUrl, auth('mallory-token'));
       clients.push(c);
@@ -171,7 +158,7 @@ describe('a tenant journal budget', () => {
     expect(await start(m, 'e2')).toMatchObject({ type: 'started' });
     expect(await send(m, 'e2', 0)).toMatchObject({ type: 'error', code: 'quota_exceeded' });
     expect(await sendUntilScored(m, 'e2', 0)).toMatchObject({ type: 'score', seq: 0 });
-    expect(await admin.exists(`${prefix}sl:mallory:e1`)).toBe(0);
+    expect(await fx.admin.exists(`${prefix}sl:mallory:e1`)).toBe(0);
   });
 
   it("warns at start when Redis' maxmemory is below the budget times the tenants", async () => {
@@ -181,22 +168,22 @@ describe('a tenant journal budget', () => {
       await replica(freshPrefix('sized'), 'sized-a', { logger, limits: { journalBytesPerTenant: limit } });
       return lines.map((l) => String((JSON.parse(l) as { msg: unknown }).msg));
     };
-    await admin.config('SET', 'maxmemory', String(256 * 1024 * 1024));
+    await fx.admin.config('SET', 'maxmemory', String(256 * 1024 * 1024));
     try {
       // Three tenants (the token file's) at the default 512 MiB: 1.5 GiB of steps for a 256 MiB Redis.
       expect(await warnings(512 * 1024 * 1024)).toEqual([expect.stringContaining("Redis' maxmemory is less than journalBytesPerTenant times the tenants")]);
       expect(await warnings(64 * 1024 * 1024)).toEqual([]);
     } finally {
-      await admin.config('SET', 'maxmemory', '0');
+      await fx.admin.config('SET', 'maxmemory', '0');
     }
   });
 
   it("keeps a Redis at maxmemory (noeviction) from filling up with one tenant's steps: the other tenant goes on", async () => {
     const prefix = freshPrefix('fill');
     const a = await replica(prefix, 'fill-a', { limits: { journalBytesPerTenant: 2 * 1024 * 1024 } });
-    const used = Number(/used_memory:(\d+)/.exec(await admin.info('memory'))![1]);
-    await admin.config('SET', 'maxmemory-policy', 'noeviction');
-    await admin.config('SET', 'maxmemory', String(used + 8 * 1024 * 1024));
+    const used = Number(/used_memory:(\d+)/.exec(await fx.admin.info('memory'))![1]);
+    await fx.admin.config('SET', 'maxmemory-policy', 'noeviction');
+    await fx.admin.config('SET', 'maxmemory', String(used + 8 * 1024 * 1024));
     try {
       // Ordinary, legal steps of 100 KB (the review's were 0.9 MB): 8 MB would fill Redis.
       const observation = 'some ordinary build output line\n'.repeat(3200);
@@ -224,7 +211,7 @@ describe('a tenant journal budget', () => {
       for (let s = 0; s < 5; s++) expect(await send(alice, 'a1', s)).toMatchObject({ type: 'score', seq: s });
       expect((await fetch(`${a.url}/readyz`)).status).toBe(200);
     } finally {
-      await admin.config('SET', 'maxmemory', '0');
+      await fx.admin.config('SET', 'maxmemory', '0');
     }
   });
 });

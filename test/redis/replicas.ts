@@ -1,10 +1,37 @@
 /** In-process replicas sharing one real Redis (each its own `buildApp`, connections and lease name), and HTTP helpers. */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 import type { AppOptions } from '../../src/server/options.js';
 import { bundledReferencesDir } from '../../src/package-files.js';
-import { startApp, type Running } from '../server/helpers.js';
-import type { RedisServer } from './redis-server.js';
+import { startApp, type Client, type Running } from '../server/helpers.js';
+import { RedisServer } from './redis-server.js';
 
 let prefixes = 0;
+
+/** A test file's own redis-server, a client of it for reading keys, and what its tests start there. */
+export interface RedisFixture {
+  redis: RedisServer;
+  admin: Redis;
+  /** Replicas and clients the tests push here are closed after all of them, before the server goes. */
+  running: Running[];
+  clients: Client[];
+}
+
+/** Starts a redis-server for the file before its tests and tears it all down after them. */
+export function useRedis(): RedisFixture {
+  const fx = { running: [], clients: [] } as unknown as RedisFixture;
+  beforeAll(async () => {
+    fx.redis = await RedisServer.start();
+    fx.admin = new Redis(fx.redis.url);
+  });
+  afterAll(async () => {
+    for (const c of fx.clients) c.ws.terminate();
+    for (const r of fx.running) await r.app.close();
+    fx.admin?.disconnect();
+    await fx.redis?.destroy();
+  });
+  return fx;
+}
 
 /** A fresh key prefix: each test file (or test) gets its own data in the shared server. */
 export function freshPrefix(name: string): string {

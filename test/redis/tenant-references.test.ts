@@ -4,10 +4,9 @@
  * another resumes it, it is rebuilt against that very version, not the shared PTA nor a newer own one. Real
  * runs of pylint-dev__astroid-1196.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ASTROID, Client, readDoc, readEvents, type Running } from '../server/helpers.js';
-import { RedisServer } from './redis-server.js';
-import { freshPrefix, startReplica } from './replicas.js';
+import { freshPrefix, startReplica, useRedis } from './replicas.js';
 
 const TASK = ASTROID.task;
 const TOKENS = [
@@ -18,18 +17,8 @@ const TOKENS = [
 const as = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
 type Report = { score: { total: number }; reference: { kind: string; version?: number } };
 
-let redis: RedisServer;
-const running: Running[] = [];
-const clients: Client[] = [];
-
-beforeAll(async () => {
-  redis = await RedisServer.start();
-});
-afterAll(async () => {
-  for (const c of clients) c.ws.terminate();
-  for (const r of running) await r.app.close();
-  await redis?.destroy();
-});
+const fx = useRedis();
+const { running, clients } = fx;
 
 async function post(r: Running, route: string, token: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${r.url}${route}`, { method: 'POST', headers: as(token), body: JSON.stringify(body) });
@@ -43,8 +32,8 @@ describe('own PTAs across replicas', () => {
     const prefix = freshPrefix('tenant-refs');
     // A third reference of one's own (the quota is 2 by default), to grow the own PTA under an open session.
     const options = { tokens: TOKENS, limits: { referencesPerTenantPerTask: 3 } };
-    const a = await startReplica(redis, prefix, 'replica-a', options);
-    const b = await startReplica(redis, prefix, 'replica-b', options);
+    const a = await startReplica(fx.redis, prefix, 'replica-a', options);
+    const b = await startReplica(fx.redis, prefix, 'replica-b', options);
     running.push(a, b);
     // The bundled PTA of the task is the shared one; Alice's own is made of other runs than its two.
     expect(await addRef(a, 'alice', ASTROID.passA)).toMatchObject({ version: 1, scope: 'tenant' });
