@@ -80,6 +80,34 @@ export function useApp(options: AppOptions = {}): () => Running {
 }
 
 /**
+ * Several apps in one test file, each over its own folder of one temp dir (`name`): `start` runs one (closed after
+ * all the file's tests, then the dir removed), `dir` names its data folder.
+ */
+export function useApps(): { start(name: string, options?: AppOptions): Promise<Running>; dir(name: string): string } {
+  let root: string | undefined;
+  const running: Running[] = [];
+  beforeAll(async () => {
+    root = await tempDir();
+  });
+  afterAll(async () => {
+    for (const r of running) await r.app.close();
+    if (root !== undefined) await removeDir(root);
+  });
+  const dir = (name: string): string => {
+    if (root === undefined) throw new Error('useApps: no temp dir yet (call inside a test)');
+    return path.join(root, name);
+  };
+  return {
+    dir,
+    async start(name, options = {}) {
+      const r = await startApp({ dataDir: dir(name), ...options });
+      running.push(r);
+      return r;
+    },
+  };
+}
+
+/**
  * Like {@link useApp} without a listening socket: for HTTP-only tests, which go through
  * `app.inject` (fastify's in-process request, no port, no fetch).
  */

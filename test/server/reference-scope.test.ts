@@ -6,10 +6,9 @@
  * its own sessions use (its own first, else the shared one, else the prior), and nobody else reads; an
  * operator's grow the shared PTA. Real runs of pylint-dev__astroid-1196; the attacker's junk is a run of another task.
  */
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TaskStats } from '../../src/protocol/http-bodies.js';
-import { ASTROID, CORPUS, Client, readDoc, readEvents, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { ASTROID, CORPUS, Client, readDoc, readEvents, useApps, type Running } from './helpers.js';
 
 const TASK = ASTROID.task;
 const JUNK = `${CORPUS}/SWE-agent__mini-swe-agent__pull-refs/output/deepseek_bench1/astropy__astropy-14182/astropy__astropy-14182.traj.json`;
@@ -25,21 +24,9 @@ type Answer = { status: number; body: Record<string, unknown> & { error?: { code
 type PtaDoc = { task: string; version: number; scope?: string; nodes: unknown[]; references: Array<{ length: number; by?: string }> };
 type Report = { score: { total: number }; tier: string; reference: { kind: string; version?: number } };
 
-let dir: string;
-const servers: Running[] = [];
-beforeAll(async () => {
-  dir = await tempDir();
-});
-afterAll(async () => {
-  for (const s of servers) await s.app.close();
-  await removeDir(dir);
-});
+const apps = useApps();
 
-async function server(name: string): Promise<Running> {
-  const srv = await startApp({ dataDir: path.join(dir, name), tokens: TOKENS });
-  servers.push(srv);
-  return srv;
-}
+const server = (name: string): Promise<Running> => apps.start(name, { tokens: TOKENS });
 
 async function call(srv: Running, method: string, route: string, token: string, body?: unknown): Promise<Answer> {
   const res = await fetch(`${srv.url}${route}`, { method, headers: as(token), ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });

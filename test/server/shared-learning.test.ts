@@ -9,9 +9,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tokenTenant } from '../../src/server/principal.js';
-import { ASTROID, CORPUS, Client, readDoc, readEvents, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { ASTROID, CORPUS, Client, readDoc, readEvents, useApps, type Running } from './helpers.js';
 
 const EXAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/example');
 /** A real run of another task (98 steps): junk as a reference of the astroid task, whose PTA has 139 nodes. */
@@ -24,15 +24,7 @@ const TOKENS = [
   { token: 'op', tenant: 'ops', role: 'operator' as const },
 ];
 
-let dir: string;
-const servers: Running[] = [];
-beforeAll(async () => {
-  dir = await tempDir();
-});
-afterAll(async () => {
-  for (const s of servers) await s.app.close();
-  await removeDir(dir);
-});
+const apps = useApps();
 
 async function post(srv: Running, route: string, token: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> & { error?: { code: string; message: string } } }> {
   const res = await fetch(`${srv.url}${route}`, { method: 'POST', headers: as(token), body: JSON.stringify(body) });
@@ -45,8 +37,7 @@ const victimScore = async (srv: Running) => (await post(srv, '/v1/score', 'victi
 describe('with several tenants', () => {
   let srv: Running;
   beforeAll(async () => {
-    srv = await startApp({ dataDir: path.join(dir, 'multi'), seedDirs: [EXAMPLE], tokens: TOKENS, referenceScope: 'shared' });
-    servers.push(srv);
+    srv = await apps.start('multi', { seedDirs: [EXAMPLE], tokens: TOKENS, referenceScope: 'shared' });
   });
 
   it("refuses a tenant's reference that would change a PTA in use beyond the bound (forbidden), takes it from an operator", async () => {
@@ -94,8 +85,7 @@ describe('with several tenants', () => {
   });
 
   it('bounds a tenant per hour over every task', async () => {
-    const hourly = await startApp({ dataDir: path.join(dir, 'hourly'), tokens: TOKENS, limits: { referencesPerTenantPerHour: 2 } });
-    servers.push(hourly);
+    const hourly = await apps.start('hourly', { tokens: TOKENS, limits: { referencesPerTenantPerHour: 2 } });
     const body = { trajectory: await readDoc(ASTROID.passA) };
     const codes = [];
     for (const task of ['t-1', 't-2', 't-3']) codes.push((await post(hourly, `/v1/tasks/${task}/references`, 'mallory', body)).status);
@@ -105,8 +95,7 @@ describe('with several tenants', () => {
   });
 
   it('counts only references taken against the hourly budget: ones a quota refused added nothing', async () => {
-    const srv2 = await startApp({ dataDir: path.join(dir, 'refused'), tokens: TOKENS, limits: { referencesPerTenantPerTask: 1, referencesPerTenantPerHour: 2 } });
-    servers.push(srv2);
+    const srv2 = await apps.start('refused', { tokens: TOKENS, limits: { referencesPerTenantPerTask: 1, referencesPerTenantPerHour: 2 } });
     const body = { trajectory: await readDoc(ASTROID.passA) };
     const answers = [];
     // One taken, then two refused by the per-task quota, then a second task: the tenant has added 1 of its 2.
@@ -127,8 +116,7 @@ describe('with several tenants', () => {
 describe('squatting a task without a PTA', () => {
   it("is the shared scope's trade-off: a tenant's first 2 references make the task's PTA for everyone; the default tenant scope keeps them its own", async () => {
     const squat = async (referenceScope?: 'shared') => {
-      const srv = await startApp({ dataDir: path.join(dir, `squat-${referenceScope ?? 'default'}`), tokens: TOKENS, ...(referenceScope ? { referenceScope } : {}) });
-      servers.push(srv);
+      const srv = await apps.start(`squat-${referenceScope ?? 'default'}`, { tokens: TOKENS, ...(referenceScope ? { referenceScope } : {}) });
       const before = await victimScore(srv);
       const junk = { trajectory: await readDoc(OTHER_TASK_RUN) };
       for (let i = 0; i < 2; i++) expect((await post(srv, `/v1/tasks/${TASK}/references`, 'mallory', junk)).status).toBe(201);
@@ -148,12 +136,11 @@ describe('squatting a task without a PTA', () => {
 describe('with one tenant (or none)', () => {
   it('learns as before: the same junk is taken, attributed to the one tenant', async () => {
     for (const tokens of [['solo'], []]) {
-      const srv = await startApp({ dataDir: path.join(dir, `solo-${tokens.length}`), seedDirs: [EXAMPLE], tokens });
-      servers.push(srv);
+      const srv = await apps.start(`solo-${tokens.length}`, { seedDirs: [EXAMPLE], tokens });
       const res = await post(srv, `/v1/tasks/${TASK}/references`, 'solo', { trajectory: await readDoc(OTHER_TASK_RUN) });
       expect(res.status).toBe(201);
       // Who added it is kept in the stored PTA (shown to operators only).
-      const doc = JSON.parse(await readFile(path.join(dir, `solo-${tokens.length}`, `${TASK}.json`), 'utf8')) as { references: Array<{ by?: string }> };
+      const doc = JSON.parse(await readFile(path.join(apps.dir(`solo-${tokens.length}`), `${TASK}.json`), 'utf8')) as { references: Array<{ by?: string }> };
       expect(doc.references.map((r) => r.by)).toEqual([undefined, undefined, tokens.length === 0 ? 'default' : tokenTenant('solo')]);
     }
   });
