@@ -7,7 +7,7 @@ import { SteplensError } from '../errors.js';
 import { parseLogText, type ParsedLog } from '../formats/index.js';
 import type { Diagnostic, FormatName, ParseResult } from '../formats/types.js';
 import { taskOf } from '../report/identity.js';
-import { numberedSteps } from '../report/step-numbers.js';
+import { numberedSteps } from '../core/step-numbers.js';
 import { printable, readText } from '../text-files.js';
 
 /** One trajectory of a file, with the name the CLI shows and `--instance` accepts. */

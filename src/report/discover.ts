@@ -12,7 +12,7 @@ import type { ParsedLog } from '../formats/text-input.js';
 import type { ReportFs } from './fs-port.js';
 import { identify, type IdentityOverrides } from './identity.js';
 import { isAuxiliaryDoc } from './outcome-docs.js';
-import { numberedSteps } from './step-numbers.js';
+import { numberedSteps } from '../core/step-numbers.js';
 import type { LoadedTrajectory, SkippedFile } from './types.js';
 
 /** Parses one file's text into its trajectories (several for multi-instance files) and the file's own problems. */

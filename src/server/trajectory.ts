@@ -4,6 +4,7 @@ import type { ScoringConfig } from '../core/config.js';
 import type { Policy } from '../core/policy.js';
 import type { ForecastModel } from '../core/forecast/model.js';
 import { createScorer } from '../core/scorer.js';
+import { numberedSteps } from '../core/step-numbers.js';
 import type { Reference, TrajectoryReport } from '../core/scorer-api.js';
 import type { State, Step } from '../core/types.js';
 import { SteplensError } from '../errors.js';
@@ -71,7 +72,7 @@ export function scoreTrajectory(
     config: opts.config,
     ...(opts.forecast !== undefined ? { forecast: opts.forecast } : {}),
   });
-  steps.forEach((s, i) => scorer.push({ ...s, t: i }));
+  for (const s of numberedSteps(steps)) scorer.push(s);
   const report = scorer.report(opts.passed);
   return opts.forecastVersion !== undefined ? { ...report, forecastVersion: opts.forecastVersion } : report;
 }
@@ -79,6 +80,6 @@ export function scoreTrajectory(
 /** The states of a trajectory (labels do not depend on the reference; the prior is used). */
 export function trajectoryStates(steps: readonly Step[], analyzers: Analyzers, reference: Reference): State[] {
   const scorer = createScorer({ reference, analyzers });
-  steps.forEach((s, i) => scorer.push({ ...s, t: i }));
+  for (const s of numberedSteps(steps)) scorer.push(s);
   return [...scorer.states()];
 }
