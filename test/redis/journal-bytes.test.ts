@@ -4,18 +4,17 @@
  * the bytes back when a session's steps go (its end's resume window over, its TTL run out with no script
  * run, its id opened again over a stale list), never below 0, and nothing left in Redis once all went.
  */
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/core/policy.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { RedisLink } from '../../src/store/redis/link.js';
 import { RedisReferenceStore } from '../../src/store/redis/reference-store.js';
 import { RedisSessionJournal } from '../../src/store/redis/session-journal.js';
 import type { SessionRecord } from '../../src/store/session-journal.js';
-import { RedisServer } from './redis-server.js';
+import { useRedis } from './replicas.js';
 
-let redis: RedisServer;
-let admin: Redis;
+// Its own server: one test empties it.
+const fx = useRedis();
 const links: RedisLink[] = [];
 let prefixes = 0;
 const pin = { kind: 'prior', prior: UNIFORM_PRIOR } as const;
@@ -27,7 +26,7 @@ async function journals(owners: string[], options: { budget?: number; ttlMs?: nu
   const prefix = `jbytes${++prefixes}:`;
   const js = await Promise.all(
     owners.map(async (owner) => {
-      const link = new RedisLink({ url: redis.url, prefix });
+      const link = new RedisLink({ url: fx.redis.url, prefix });
       links.push(link);
       const store = await RedisReferenceStore.open({ link });
       return new RedisSessionJournal({ link, store, owner, ...options });
@@ -46,16 +45,9 @@ async function until<T>(read: () => Promise<T>, want: T): Promise<T> {
   }
 }
 
-beforeAll(async () => {
-  // Its own server: one test empties it.
-  redis = await RedisServer.start();
-  admin = new Redis(redis.url);
-});
-
+// Runs before useRedis' teardown (after-hooks run in reverse order).
 afterAll(async () => {
   for (const l of links) await l.close();
-  admin.disconnect();
-  await redis?.destroy();
 });
 
 describe("a tenant's journal bytes in Redis", () => {
@@ -71,7 +63,7 @@ describe("a tenant's journal bytes in Redis", () => {
     expect(b.tenantBytes('mallory')).toBe(800);
     expect(await a.append('mallory:s1', 1, step(300), pin)).toBe('over');
     expect(a.tenantBytes('mallory')).toBe(800);
-    expect(await admin.llen(`${prefix}sl:mallory:s1`)).toBe(1);
+    expect(await fx.admin.llen(`${prefix}sl:mallory:s1`)).toBe(1);
     // Within the budget still: accepted, at the seq that was refused.
     expect(await a.append('mallory:s1', 1, step(200), pin)).toBe('ok');
     expect(await b.readTenantBytes('mallory')).toBe(1000);
@@ -93,12 +85,12 @@ describe("a tenant's journal bytes in Redis", () => {
     // Ended: still readable for the resume window, and counted as long.
     expect(await a.readTenantBytes('mallory')).toBe(1000);
     expect(await until(() => a.readTenantBytes('mallory'), 500)).toBe(500);
-    expect(await admin.exists(`${prefix}sl:mallory:ended`)).toBe(0);
+    expect(await fx.admin.exists(`${prefix}sl:mallory:ended`)).toBe(0);
     // The idle session's keys expire by their TTL: nobody runs a script on it.
     expect(await until(() => a.readTenantBytes('mallory'), 0)).toBe(0);
-    expect(await admin.exists(`${prefix}sl:mallory:idle`)).toBe(0);
+    expect(await fx.admin.exists(`${prefix}sl:mallory:idle`)).toBe(0);
     // The counting keys went with the last list they counted.
-    expect(await admin.keys(`${prefix}j*`)).toEqual([]);
+    expect(await fx.admin.keys(`${prefix}j*`)).toEqual([]);
   });
 
   it('follow a resume that keeps a session longer, and a stale list of an id opened again', async () => {
@@ -110,10 +102,10 @@ describe("a tenant's journal bytes in Redis", () => {
     // Taken over: its TTLs start again, and its count stays as long as its list.
     expect(await b.claim('t:kept', pin)).toMatchObject({ length: 1 });
     await new Promise((r) => setTimeout(r, 900));
-    expect(await admin.exists(`${prefix}sl:t:kept`)).toBe(1);
+    expect(await fx.admin.exists(`${prefix}sl:t:kept`)).toBe(1);
     expect(await b.readTenantBytes('t')).toBe(300);
     // Its record gone but its list not (the two expire apart): a new session of the id drops the list and its count.
-    await admin.del(`${prefix}sm:t:kept`);
+    await fx.admin.del(`${prefix}sm:t:kept`);
     expect(await a.open('t:kept', record())).toBe(true);
     expect(await a.readTenantBytes('t')).toBe(0);
     expect(await a.append('t:kept', 0, step(1000), pin)).toBe('ok');
@@ -125,22 +117,22 @@ describe("a tenant's journal bytes in Redis", () => {
     expect(await a.open('t:s1', record())).toBe(true);
     expect(await a.append('t:s1', 0, step(1000), pin)).toBe('ok');
     expect(await a.append('t:s1', 1, step(1), pin)).toBe('over');
-    await admin.flushall();
+    await fx.admin.flushall();
     expect(await a.readTenantBytes('t')).toBe(0);
     expect(await a.append('t:s1', 1, step(1), pin)).toBe('gone');
     expect(await a.open('t:s1', record())).toBe(true);
     expect(await a.append('t:s1', 0, step(1000), pin)).toBe('ok');
     // The count hash lost (by hand) while its expiry set and list live: their expiry takes nothing below 0.
-    await admin.del(`${prefix}jb:t`);
+    await fx.admin.del(`${prefix}jb:t`);
     expect(await a.readTenantBytes('t')).toBe(0);
     await new Promise((r) => setTimeout(r, 500));
     expect(await a.readTenantBytes('t')).toBe(0);
-    expect(await admin.hget(`${prefix}jb:t`, 'total')).toBeNull();
+    expect(await fx.admin.hget(`${prefix}jb:t`, 'total')).toBeNull();
     // The expiry set lost instead: its counts could never be dropped, so they go at once rather than block for good.
     expect(await a.open('t:s2', record())).toBe(true);
     expect(await a.append('t:s2', 0, step(1000), pin)).toBe('ok');
-    await admin.del(`${prefix}jx:t`);
+    await fx.admin.del(`${prefix}jx:t`);
     expect(await a.readTenantBytes('t')).toBe(0);
-    expect(await admin.exists(`${prefix}jb:t`)).toBe(0);
+    expect(await fx.admin.exists(`${prefix}jb:t`)).toBe(0);
   });
 });
