@@ -4,7 +4,7 @@
  * and reconnect-and-resume when the socket drops.
  */
 import type WebSocket from 'ws';
-import type { ClientMessage, StartMessage } from '../protocol/client-messages.js';
+import type { ClientMessage } from '../protocol/client-messages.js';
 import type { ErrorMessage, ServerMessage } from '../protocol/server-messages.js';
 import { SteplensClientError } from './errors.js';
 import { dataText, parseServerFrame } from './frames.js';
@@ -13,6 +13,7 @@ import { ClientSession } from './session.js';
 import type { SessionHost } from './session-host.js';
 import { MAX_RECONNECT_DELAY_MS, Reconnector } from './reconnect.js';
 import { openSocket } from './socket.js';
+import type { PongWaiter, Starting, Waiter } from './pending.js';
 import type { ReconnectOptions, StartOptions, WebSocketClass } from './types.js';
 
 /** @internal How a client was configured by `connect`. */
@@ -22,17 +23,6 @@ export interface ClientConfig {
   reconnect: ReconnectOptions | undefined;
   WebSocket: WebSocketClass;
   maxFrameBytes: number;
-}
-
-interface Waiter<T> {
-  resolve(value: T): void;
-  reject(error: SteplensClientError): void;
-}
-type PongWaiter = { kind: 'barrier'; id: number } | { kind: 'recovery' } | { kind: 'resume'; session: ClientSession; attempt: number } | ({ kind: 'ping' } & Waiter<void>);
-interface Starting extends Waiter<ClientSession> {
-  message: StartMessage;
-  /** The socket it was last sent on (undefined: never sent). */
-  sentOn: WebSocket | undefined;
 }
 
 /** How long `close()` waits for the server's close handshake before it drops the connection **(choice)**. */
