@@ -58,19 +58,41 @@ describe('a session start that outlives the command timeout', () => {
     expect(await j.open('tenant:s1', record())).toBe(false);
   });
 
-  it('answers unavailable, nothing stored, when Redis did not apply it; the start sent again opens the session', async () => {
+  it('answers unavailable, nothing stored, when its connection dropped with the start in flight; the start sent again opens the session', async () => {
     const { journal: j, prefix, failed } = await journal('replica-b');
-    // Redis forgets its scripts: the paused EVALSHA times out, then answers NOSCRIPT (no write) once let through.
-    await admin.script('FLUSH');
-    await admin.call('CLIENT', 'PAUSE', String(TIMEOUT_MS * 3), 'WRITE');
-    const error = await j.open('tenant:s2', record()).then(
+    await admin.script('LOAD', OPEN.lua);
+    await admin.call('CLIENT', 'PAUSE', '10000', 'WRITE');
+    const opening = j.open('tenant:s2', record()).then(
       () => undefined,
       (e: unknown) => e,
     );
+    // Once the script waits in the pause (a postponed client: flag b), its connection is killed: Redis drops it.
+    const postponed = (list: unknown) =>
+      String(list)
+        .split('\n')
+        .some((line) => /\bflags=\S*b/.test(line) && line.includes('cmd=evalsha'));
+    const deadline = Date.now() + 10_000;
+    while (!postponed(await admin.client('LIST')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+    await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+    await admin.call('CLIENT', 'UNPAUSE');
+    const error = await opening;
     expect(failed).toContain('session_open');
     expect(error).toMatchObject({ code: 'unavailable', message: expect.stringContaining('nothing was stored') as unknown });
     expect(await admin.exists(`${prefix}sm:tenant:s2`)).toBe(0);
     expect(await j.open('tenant:s2', record())).toBe(true);
+  });
+
+  it('after a SCRIPT FLUSH on its live connection: refused naming NOSCRIPT, nothing stored; the start sent again loads the script and opens', async () => {
+    const { journal: j, prefix } = await journal('replica-e');
+    expect(await j.open('tenant:s5-before', record())).toBe(true); // the journal's connection has loaded OPEN
+    await admin.script('FLUSH');
+    const error = await j.open('tenant:s5', record()).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: 'unavailable', message: expect.stringContaining('NOSCRIPT') as unknown });
+    expect(await admin.exists(`${prefix}sm:tenant:s5`)).toBe(0);
+    expect(await j.open('tenant:s5', record())).toBe(true);
   });
 
   it('says Redis may have stored it when Redis stays silent past the wait', async () => {
