@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Optional
 
 #: Codes the server sends in `error` frames and HTTP error bodies (protocol v1), plus the
-#: client's own: ``bad_url``, ``unreachable``, ``refused``, ``disconnected``, ``closed``,
-#: ``bad_frame`` (the server sent something that is not protocol v1), ``bad_input`` (an
-#: argument the client cannot send), ``timeout``, ``http_error`` (an HTTP error without a body).
+#: client's own: ``bad_url``, ``unreachable``, ``refused``, ``disconnected`` (the connection was
+#: lost; on HTTP, closed while the request was sent or before its answer: a body over the server's
+#: limit is refused so), ``closed``, ``bad_frame`` (the server sent something that is not protocol
+#: v1), ``bad_input`` (an argument the client cannot send), ``timeout``, ``http_error`` (an HTTP
+#: error without a body).
 CLIENT_CODES = ("bad_url", "unreachable", "refused", "disconnected", "closed", "bad_frame", "bad_input", "timeout", "http_error")
 
 

@@ -110,9 +110,10 @@ class StepHook:
         return self.event(make_step(action, observation, **kwargs))
 
     def event(self, payload: Any) -> Decision:
-        """Scores one raw step payload in the session's format."""
-        seq = self.session.next_seq
-        frames = self.session.step(payload)
+        """Scores one raw step payload in the session's format. A ``timeout`` (naming the session and seq)
+        leaves the step in flight, scored by the server: call the same ``step``/``event`` again to get its
+        decision; it is not scored twice."""
+        seq, frames = self.session.send(payload)
         signals = self.session.signals_of(seq)
         for s in signals:
             if not self.stopped and (s["severity"] == "stop" or self.stop_on_warn):

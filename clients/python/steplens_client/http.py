@@ -3,16 +3,23 @@ ranking runs of one task, sessions, references, health."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .errors import SteplensError
 from .trajectory import parse_text
 
 Report = Dict[str, Any]
+
+#: Items the server takes in one ``POST /v1/score/batch`` (``MAX_BATCH_ITEMS``, src/protocol/http-bodies.ts).
+MAX_BATCH_ITEMS = 1024
+#: Bytes of one batch body the reward functions send at most: half the server's default body limit
+#: (``maxBodyBytes``, 64 MiB); a larger batch goes in several calls. An item larger than this goes alone.
+DEFAULT_BATCH_BYTES = 32 * 1024 * 1024
 
 
 def base_url(url: str) -> str:
@@ -67,9 +74,15 @@ class HttpClient:
         except urllib.error.HTTPError as e:
             raise _http_error(method, path, e) from None
         except urllib.error.URLError as e:
+            if data is not None and isinstance(e.reason, _CUT):
+                raise _cut(method, path, data, f"while the body of {len(data):,} bytes was being sent", e.reason) from None
             raise SteplensError("unreachable", f"cannot reach {self.url}: {e.reason}") from None
         except TimeoutError:
             raise SteplensError("timeout", f"{method} {path}: no answer within {self.timeout} s") from None
+        except (ConnectionError, http.client.HTTPException) as e:
+            # urllib wraps what fails while sending in URLError: this one broke once the request was out, before or
+            # while the answer came back.
+            raise _cut(method, path, data, "before its answer was read", e) from None
         try:
             return json.loads(text)
         except json.JSONDecodeError:
@@ -154,6 +167,26 @@ class HttpClient:
             return False
 
 
+def batches(items: Sequence[Tuple[int, Dict[str, Any]]], max_items: int = MAX_BATCH_ITEMS,
+            max_bytes: int = DEFAULT_BATCH_BYTES) -> List[List[Tuple[int, Dict[str, Any]]]]:
+    """``(index, score request)`` pairs cut into batches of at most ``max_items`` whose body (as
+    :meth:`HttpClient.request` writes it) stays within ``max_bytes``; an item larger than that alone."""
+    out: List[List[Tuple[int, Dict[str, Any]]]] = []
+    current: List[Tuple[int, Dict[str, Any]]] = []
+    empty = len(json.dumps({"items": []}))
+    size = empty
+    for index, item in items:
+        n = len(json.dumps(item)) + 2  # ASCII (json.dumps escapes the rest), so characters are bytes; ", " between items
+        if current and (len(current) >= max_items or size + n > max_bytes):
+            out.append(current)
+            current, size = [], empty
+        current.append((index, item))
+        size += n
+    if current:
+        out.append(current)
+    return out
+
+
 def _item_args(i: int, item: Mapping[str, Any]) -> Dict[str, Any]:
     if not isinstance(item, Mapping) or "task" not in item or "trajectory" not in item:
         raise SteplensError("bad_input", f"items[{i}]: expected a mapping with task and trajectory")
@@ -179,6 +212,18 @@ def _rank_run(i: int, run: Mapping[str, Any]) -> Dict[str, Any]:
     if isinstance(trajectory, (str, bytes)):
         out["trajectory"] = parse_text(trajectory.decode("utf-8") if isinstance(trajectory, bytes) else trajectory, f"runs[{i}].trajectory")
     return out
+
+
+#: A connection the server closed (or that was cut) while the request was being written.
+_CUT = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)
+
+
+def _cut(method: str, path: str, body: Optional[bytes], when: str, reason: BaseException) -> SteplensError:
+    """The connection closed under a request: ``disconnected``, not ``unreachable`` (the server was reached). A server
+    refuses a body over its limit before reading it, and may close the connection so: the message says it."""
+    why = (": the body is over the server's size limit (maxBodyBytes, 64 MiB by default; send fewer or smaller items per "
+           "call), or the connection was cut") if body else ""
+    return SteplensError("disconnected", f"{method} {path}: the server closed the connection {when} ({reason or type(reason).__name__}){why}")
 
 
 def _http_error(method: str, path: str, e: urllib.error.HTTPError) -> SteplensError:

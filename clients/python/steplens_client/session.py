@@ -29,16 +29,27 @@ class _Link(Protocol):
     def _emit(self, listeners: List[Callable[..., None]], value: Any) -> None: ...
 
 
-class _Pending:
-    __slots__ = ("seq", "payload", "frames", "signals", "future", "sent")
+def _read_outcome(task: "asyncio.Future[Any]") -> None:
+    """Marks a step's error as read: a step whose caller stopped waiting may fail with nobody left to see it."""
+    if not task.cancelled():
+        task.exception()
 
-    def __init__(self, seq: int, payload: Any, future: "asyncio.Future[List[Frame]]") -> None:
+
+class _Pending:
+    __slots__ = ("seq", "payload", "key", "frames", "signals", "future", "sent", "task")
+
+    def __init__(self, seq: int, payload: Any, key: str, future: "asyncio.Future[List[Frame]]") -> None:
         self.seq = seq
         self.payload = payload
+        #: The payload as canonical JSON: a retry of a step whose caller stopped waiting is recognised by it.
+        self.key = key
         self.frames: List[Frame] = []
         self.signals: List[Frame] = []
         self.future = future
         self.sent = False
+        #: Sends the step and waits for its answer; callers wait on it shielded, so a caller's timeout or
+        #: cancel leaves the step in flight (it may be scored already) for a retry to pick up.
+        self.task: "Optional[asyncio.Future[List[Frame]]]" = None
 
 
 class Session:
@@ -53,6 +64,12 @@ class Session:
     ``max_frame_bytes``) raises ``too_large``: send a smaller payload (an observation cut short)
     or go on without it; steps pipelined after a refused one raise ``out_of_order`` and must be
     sent again, in order.
+
+    A ``step`` whose caller stops waiting (``asyncio.wait_for`` timing out, a cancel, the blocking
+    client's ``timeout``) is not withdrawn: it was sent, or is about to be, and the server scores it.
+    Calling ``step`` again with the same payload is a retry: it gets that step's seq and answer, and
+    the step is scored once. A different payload means the caller moved on: it gets the next seq, and
+    the step that timed out stands as sent.
 
     When the socket drops and the client reconnects, nothing raises: the client sends
     ``resume``, drops frames it already saw (by step index ``t``), resolves the steps the server
@@ -81,6 +98,9 @@ class Session:
         self._passed: Optional[bool] = None
         self._end_requested = False
         self._pending: List[_Pending] = []
+        # Steps no caller waits for (their caller timed out or was cancelled), by seq: a retry with the same payload
+        # takes the oldest one's answer instead of sending it under a new seq (which would score it twice).
+        self._abandoned: List[_Pending] = []
         self._end_waiters: List["asyncio.Future[Frame]"] = []
         self._seen_t: set = set()
         self._seen_signals: set = set()
@@ -115,7 +135,14 @@ class Session:
 
     async def step(self, payload: Any) -> List[Frame]:
         """Sends one step payload (a steplens step, or one raw event of the session's format) with
-        the next seq; returns the score frames of that seq."""
+        the next seq; returns the score frames of that seq. The same payload again right after a
+        call that timed out or was cancelled is a retry of that step (its seq, scored once)."""
+        entry = self._submit(payload)
+        return await self._wait(entry)
+
+    def _submit(self, payload: Any) -> _Pending:
+        """The step of ``payload``: a step in flight whose caller stopped waiting when this is its retry, else a
+        new one with the next seq, being sent. Runs on the client's loop; no await, so no other step comes between."""
         self._check_usable()
         seq = self._next_seq
         if payload is None:
@@ -123,18 +150,45 @@ class Session:
         try:
             # Strict JSON: Python writes NaN and Infinity, which are not JSON; the server would refuse the frame
             # without naming its seq, and every later step would be out of order.
-            size = len(json.dumps({"type": "step", "session": self.id, "seq": seq, "step": payload}, allow_nan=False).encode("utf-8"))
+            key = json.dumps(payload, sort_keys=True, allow_nan=False)
         except (TypeError, ValueError) as e:
             raise SteplensError("bad_input", f"step: the payload is not JSON ({e})", session=self.id, seq=seq) from None
+        if self._abandoned:
+            oldest, self._abandoned = self._abandoned[0], self._abandoned[1:]
+            if oldest.key == key:
+                return oldest
+            self._abandoned = []  # another payload: the caller moved on, and the steps that timed out stand as sent
+        # The frame's size: the payload's JSON (sorted or not, the same length) inside the step envelope.
+        size = len(json.dumps({"type": "step", "session": self.id, "seq": seq, "step": None}).encode("utf-8")) - len("null") + len(key)
         if size > self._client.max_frame_bytes:
             raise SteplensError("too_large", f"step of {size} bytes exceeds the frame limit of {self._client.max_frame_bytes}", session=self.id, seq=seq)
         self._next_seq = seq + 1
         if self._client._reconnect is not None:
             self._history[seq] = payload
-        entry = _Pending(seq, payload, asyncio.get_running_loop().create_future())
+        entry = _Pending(seq, payload, key, asyncio.get_running_loop().create_future())
         self._pending.append(entry)
+        entry.task = asyncio.ensure_future(self._deliver(entry))
+        entry.task.add_done_callback(_read_outcome)
+        return entry
+
+    async def _deliver(self, entry: _Pending) -> List[Frame]:
         await self._client._send_step(self, entry)
         return await entry.future
+
+    async def _wait(self, entry: _Pending) -> List[Frame]:
+        """The answer of a step from :meth:`_submit`; a caller's timeout or cancel leaves it in flight, abandoned."""
+        assert entry.task is not None
+        try:
+            return await asyncio.shield(entry.task)
+        except asyncio.CancelledError:
+            self._abandon(entry)
+            raise
+
+    def _abandon(self, entry: _Pending) -> None:
+        """No caller waits for this step's answer any more (kept in seq order, for a retry to take)."""
+        if entry not in self._abandoned and entry.task is not None and not entry.task.cancelled():
+            self._abandoned.append(entry)
+            self._abandoned.sort(key=lambda p: p.seq)
 
     def signals_of(self, seq: int) -> List[Frame]:
         """The signal frames that fired on the step message ``seq``."""

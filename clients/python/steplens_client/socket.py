@@ -8,6 +8,12 @@ import asyncio
 import urllib.parse
 from typing import Any, Optional
 
+try:
+    import websockets  # noqa: F401  (only to tell a missing package from an old one)
+except ImportError as e:  # HTTP works without it; streaming does not
+    raise ImportError("steplens_client: streaming (connect, SyncClient, StepHook, step_rewards) needs the websockets package, "
+                      "10.4 or newer: `pip install websockets` (Debian/Ubuntu: `apt-get install python3-websockets`); "
+                      "HttpClient and the HTTP reward functions do not", name=e.name) from e
 try:  # websockets >= 13
     from websockets.asyncio.client import connect as _connect
     _HEADERS_ARG = "additional_headers"

@@ -1,18 +1,25 @@
 """A blocking wrapper of the asyncio client for synchronous agent loops: the event loop runs in
-a background thread; every call blocks until the server has answered (or ``timeout``)."""
+a background thread; every call blocks until the server has answered (or ``timeout``).
+
+A step that times out was sent (or is about to be) and is scored by the server: its ``timeout``
+error names the session and the seq, and calling ``step`` again with the same payload returns that
+step's answer without scoring it twice (see :class:`~steplens_client.session.Session`)."""
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
 import threading
-from typing import Any, Awaitable, Callable, Dict, List, Optional, TypeVar, Union
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Tuple, TypeVar, Union
 
 from .errors import SteplensError
-from .session import Frame, Session
+from .session import Frame, Session, _Pending
 from .stream import Reconnect, StreamClient, connect
 
 T = TypeVar("T")
+
+#: Seconds a blocking ``step`` that timed out waits for the loop to settle what became of the step.
+_GIVE_UP_TIMEOUT = 10.0
 
 
 class SyncClient:
@@ -32,16 +39,20 @@ class SyncClient:
 
     def call(self, coro: Awaitable[T], timeout: Optional[float] = None) -> T:
         """Runs a coroutine on the client's loop and waits for it."""
-        if self._loop.is_closed():
-            if asyncio.iscoroutine(coro):
-                coro.close()  # never run: no "never awaited" warning
-            raise SteplensError("closed", "the client is closed")
-        future = asyncio.run_coroutine_threadsafe(coro, self._loop)  # type: ignore[arg-type]
+        future = self._run(coro)
         try:
             return future.result(self.timeout if timeout is None else timeout)
         except concurrent.futures.TimeoutError:
             future.cancel()
             raise SteplensError("timeout", f"no answer from the server within {self.timeout if timeout is None else timeout} s") from None
+
+    def _run(self, coro: Awaitable[T]) -> "concurrent.futures.Future[T]":
+        """Schedules a coroutine on the client's loop."""
+        if self._loop.is_closed():
+            if asyncio.iscoroutine(coro):
+                coro.close()  # never run: no "never awaited" warning
+            raise SteplensError("closed", "the client is closed")
+        return asyncio.run_coroutine_threadsafe(coro, self._loop)  # type: ignore[arg-type]
 
     def start(self, task: str, **kwargs: Any) -> "SyncSession":
         """Opens a session (see :meth:`StreamClient.start`)."""
@@ -93,8 +104,50 @@ class SyncSession:
         return getattr(self.session, name)
 
     def step(self, payload: Any) -> List[Frame]:
-        """Sends one step payload; returns its score frames."""
-        return self._owner.call(self.session.step(payload))
+        """Sends one step payload; returns its score frames. On ``timeout`` (which names the session and
+        seq) the step is in flight and will be scored: call ``step`` again with the same payload to get its
+        answer (it is not sent under a new seq, so not scored twice); a different payload gets the next seq."""
+        return self.send(payload)[1]
+
+    def send(self, payload: Any) -> Tuple[int, List[Frame]]:
+        """As :meth:`step`, with the step's seq: ``(seq, frames)`` (a retry answers the seq of the step it retries)."""
+        owner, session = self._owner, self.session
+        # Touched on the loop thread only: the step taken (``entry``), or that the caller gave up before it was.
+        state: Dict[str, Any] = {}
+
+        async def attempt() -> Tuple[int, List[Frame]]:
+            if state.get("gave_up"):
+                return -1, []  # nobody waits: not sent
+            entry = state["entry"] = session._submit(payload)
+            return entry.seq, await asyncio.shield(entry.task)
+
+        async def give_up() -> Tuple[Optional[_Pending], bool]:
+            # On the loop, so no race with ``attempt``: the step not taken yet is never sent; one answered meanwhile is
+            # handed over after all; else it is abandoned in flight, for a retry with the same payload to take.
+            state["gave_up"] = True
+            entry: Optional[_Pending] = state.get("entry")
+            answered = entry is not None and entry.task is not None and entry.task.done()
+            if entry is not None and not answered:
+                session._abandon(entry)
+            return entry, answered
+
+        future = owner._run(attempt())
+        try:
+            return future.result(owner.timeout)
+        except concurrent.futures.TimeoutError:
+            pass
+        try:
+            entry, answered = owner.call(give_up(), timeout=max(owner.timeout, _GIVE_UP_TIMEOUT))
+        except SteplensError as e:
+            raise SteplensError(e.code, f"step: {e.message}", session=session.id) from None
+        if entry is None:
+            raise SteplensError("timeout", f"step: not taken within {owner.timeout} s, and not sent", session=session.id)
+        if answered:  # while the caller was giving up: its answer (or the server's refusal) after all
+            assert entry.task is not None
+            return entry.seq, entry.task.result()
+        raise SteplensError("timeout", f"no answer within {owner.timeout} s to step {entry.seq}, which was sent and may be scored: "
+                            "call step() again with the same payload to get its answer (it is not scored twice)",
+                            session=session.id, seq=entry.seq)
 
     def outcome(self, passed: bool) -> None:
         self._owner.call(self.session.outcome(passed))

@@ -91,7 +91,7 @@ class RewardsTest(unittest.TestCase):
         self.assertEqual(many[0], rewards)
         detailed = VerlReward(self.url, per_step=True)("swe-gym", self.texts[0], support.ASTROID_TASK)
         self.assertEqual(detailed["score"], self.batch[0]["score"]["total"] * 0.01)
-        self.assertEqual(detailed["step_rewards"], rewards)
+        self.assertEqual(detailed["step_rewards"], [r * 0.01 for r in rewards])  # on the score's scale
         self.assertEqual(detailed["struct"], self.batch[0]["score"]["struct"])
 
     def test_labels(self):
