@@ -256,7 +256,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   registerHttpRoutes(app, routeDeps);
   registerScoringRoutes(app, routeDeps);
   registerPolicyRoutes(app, { policies, metrics, principal: routeDeps.principal });
-  registerTicketRoutes(app, { ...routeDeps, auth });
+  registerTicketRoutes(app, { ...routeDeps, auth, live });
   registerForecastRoutes(app, resolved.forecast, learner);
   learner?.start();
   registerWebRoutes(app, { ...routeDeps, auth: auth.enabled, calibrationDir: options.calibrationDir });

@@ -127,7 +127,7 @@ export class LiveFeed implements SessionObserver {
     const { maxViewers, perTenant = maxViewers, forOperators = 0 } = this.opts;
     const operator = can(principal, 'operate');
     if (!operator && perTenant < maxViewers && (this.held.get(principal.tenant) ?? 0) >= perTenant) {
-      return { code: 'quota_exceeded', message: `this tenant already has ${perTenant} live viewers, its limit: close some first` };
+      return { code: 'quota_exceeded', message: `this tenant already has ${perTenant} live viewer${perTenant === 1 ? '' : 's'}, its limit: close some first` };
     }
     if (this.viewers.size >= maxViewers) return { code: 'overloaded', message: `the server already has ${maxViewers} live viewers` };
     if (!operator && this.agents >= maxViewers - forOperators) {

@@ -2,7 +2,8 @@
  * Slots and the live feed under a greedy tenant: a tenant holds at most `sessionsPerTenant` open sessions
  * (detached ones included; past it `quota_exceeded`); once the server is full, sessions nobody is attached
  * to give way to a new one (the oldest detached of the tenant holding the most ends `not_resumed`); the
- * session list is paged; live viewers share one snapshot and one encoding of each event.
+ * session list is paged; live viewers share one snapshot and one encoding of each event; a `/v1/live` ticket is
+ * refused as the feed would refuse it (so the web view can read why).
  */
 import { EventEmitter } from 'node:events';
 import { pino } from 'pino';
@@ -89,6 +90,13 @@ describe('GET /v1/sessions', () => {
   });
 });
 
+/** A `/v1/live` ticket asked for as `token`: its status and, when refused, the error (an EventSource reads no other answer). */
+async function ticket(url: string, token: string, route = '/v1/live'): Promise<{ status: number; code?: string; message?: string }> {
+  const res = await fetch(`${url}/v1/tickets`, { method: 'POST', headers: { ...as(token), 'content-type': 'application/json' }, body: JSON.stringify({ route }) });
+  const body = (await res.json()) as { error?: { code: string; message: string } };
+  return { status: res.status, ...(body.error ?? {}) };
+}
+
 /** Opens `GET /v1/live` as `token`: a feed kept open (200), or the refusal's status and code. */
 async function feed(url: string, token: string): Promise<{ status: number; code?: string; close: () => void }> {
   const ac = new AbortController();
@@ -119,11 +127,18 @@ describe('live viewers of several tenants', () => {
     try {
       for (let i = 0; i < 8; i++) await keep('greedy');
       expect(await feed(app.url, 'greedy')).toMatchObject({ status: 429, code: 'quota_exceeded' });
+      // The ticket a page asks for first says so (the feed's own 429 is unreadable to EventSource); a /v1/stream one is not a viewer.
+      expect(await ticket(app.url, 'greedy')).toMatchObject({ status: 429, code: 'quota_exceeded', message: expect.stringContaining('8 live viewers') as unknown });
+      expect((await ticket(app.url, 'greedy', '/v1/stream')).status).toBe(200);
+      expect((await ticket(app.url, 'other')).status).toBe(200);
       // Agents together leave 1 slot in 16 to operators.
       for (let i = 0; i < 7; i++) await keep('other');
       expect(await feed(app.url, 'other')).toMatchObject({ status: 503, code: 'overloaded' });
+      expect(await ticket(app.url, 'other')).toMatchObject({ status: 503, code: 'overloaded' });
+      expect((await ticket(app.url, 'ops')).status).toBe(200);
       await keep('ops');
       expect(await feed(app.url, 'ops')).toMatchObject({ status: 503, code: 'overloaded' });
+      expect(await ticket(app.url, 'ops')).toMatchObject({ status: 503, code: 'overloaded' });
       // A slot given back is anyone's again.
       open.shift()!.close();
       await expect.poll(async () => /steplens_live_viewers (\d+)/.exec(await (await fetch(`${app.url}/metrics`, { headers: as('ops') })).text())?.[1]).toBe('15');

@@ -7,21 +7,18 @@
  * Needs `npm run build` (dist/web) and /usr/bin/chromium (or STEPLENS_CHROMIUM).
  * Set STEPLENS_SCREENSHOTS=DIR to keep a screenshot of every page.
  */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportCharts } from '../../src/report/render/charts.js';
 import { htmlReport } from '../../src/report/render/html.js';
-import { webRoot } from '../../src/server/web-assets.js';
 import { corpusReport, CORPUS } from '../report/corpus-fixture.js';
 import { ASTROID, Client, readEvents, readSteps, startApp, type Running } from '../server/helpers.js';
+import { launchChromium, shot, watchedPage } from './chromium.js';
 
-const CHROMIUM = process.env.STEPLENS_CHROMIUM ?? '/usr/bin/chromium';
-const SHOTS = process.env.STEPLENS_SCREENSHOTS;
 const EXAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/example');
 
 let dir: string;
@@ -30,23 +27,9 @@ let locked: Running;
 let browser: BrowserContext;
 const problems: string[] = [];
 
-async function newPage(allow: RegExp | undefined = undefined): Promise<Page> {
-  const page = await browser.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !(allow?.test(m.text()) ?? false)) problems.push(`${page.url()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`${page.url()}: ${e.message}`));
-  return page;
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+const newPage = (allow: RegExp | undefined = undefined): Promise<Page> => watchedPage(browser, problems, allow);
 
 beforeAll(async () => {
-  if (webRoot() === undefined) throw new Error('dist/web is missing: run `npm run build` before the browser tests');
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set STEPLENS_CHROMIUM)`);
-  if (SHOTS) await mkdir(SHOTS, { recursive: true });
   dir = await mkdtemp(path.join(os.tmpdir(), 'steplens-web-'));
   const cal = path.join(dir, 'cal');
   await mkdir(cal);
@@ -54,12 +37,7 @@ beforeAll(async () => {
   await writeFile(path.join(cal, 'tradeoff.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60"><title>trade-off</title><rect width="120" height="60" fill="#0072B2"/></svg>\n');
   open = await startApp({ dataDir: path.join(dir, 'open'), seedDirs: [EXAMPLE], calibrationDir: cal });
   locked = await startApp({ dataDir: path.join(dir, 'locked'), tokens: ['web-s3cret', { token: 'web-metrics', role: 'metrics' }] });
-  browser = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1360, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium(path.join(dir, 'profile'));
 }, 30_000);
 
 afterAll(async () => {

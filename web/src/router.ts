@@ -75,9 +75,13 @@ export function startRouter(root: HTMLElement): void {
 /** `?tenant=T` (with its leading `?` or `&`), when a session names its tenant: an operator's view holds every tenant's sessions. */
 const tenantQuery = (lead: '?' | '&', tenant: string | undefined): string => (tenant ? `${lead}tenant=${encodeURIComponent(tenant)}` : '');
 
-/** The path of a session's page, a task's page. */
+/** The path of a session's page. */
 export const sessionHref = (id: string, tenant?: string): string => `/session/${encodeURIComponent(id)}${tenantQuery('?', tenant)}`;
+/**
+ * The path of a task's page: its PTA as `tenant` sees it (with or without a session's path over it). The tenant goes
+ * in with or without a session: an operator otherwise lands on its own view of the task, not the one the session used.
+ */
 export const taskHref = (task: string, session?: string, tenant?: string): string =>
-  `/task/${encodeURIComponent(task)}${session ? `?session=${encodeURIComponent(session)}${tenantQuery('&', tenant)}` : ''}`;
+  `/task/${encodeURIComponent(task)}${session ? `?session=${encodeURIComponent(session)}${tenantQuery('&', tenant)}` : tenantQuery('?', tenant)}`;
 /** A session's id in the list: its tenant and id (ids repeat across tenants). */
 export const sessionKey = (s: { session: string; tenant?: string | undefined }): string => `${s.tenant ?? ''}:${s.session}`;

@@ -29,15 +29,19 @@ const stepsText = (steps: readonly number[]): string =>
     .map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`))
     .join(', ');
 
-function card(label: string, value: Node | string, id?: string): HTMLElement {
+function card(label: Node | string, value: Node | string, id?: string): HTMLElement {
   return h('div', { class: 'card stat' }, h('div', { class: 'stat-label' }, label), h('div', { class: 'stat-value', id }, value));
 }
 
-function reportBlock(report: Report, final: FinalMessage | undefined): HTMLElement {
+/** Said beside a tier no outcome decided (docs/method.md, Tiers: unknown or still running → projected). */
+const PROJECTED_NOTE = 'outcome unknown: the tier this score gets if the run passed';
+const FAILING_TIERS = new Set(['Partial-fail', 'Off-track']);
+
+function reportBlock(report: Report, final: FinalMessage | undefined, projected: boolean): HTMLElement {
   const s = report.score;
   const facts: Array<[string, Node | string]> = [
     ['score f', one(s.total)],
-    ['tier', tierChip(report.tier)],
+    projected ? ['projected tier', h('span', {}, tierChip(report.tier), h('span', { class: 'muted' }, ` (${PROJECTED_NOTE})`))] : ['tier', tierChip(report.tier)],
     ...(report.lucky ? [['Lucky category', report.lucky] as [string, string]] : []),
     ['Φstruct', one(s.struct)],
     ['Φcov', one(s.cov)],
@@ -88,11 +92,19 @@ function reportBlock(report: Report, final: FinalMessage | undefined): HTMLEleme
   return h('div', {}, h('dl', { class: 'facts' }, ...facts.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])), waste);
 }
 
-export function trajectoryPanel(view: TrajectoryView): TrajectoryPanel {
+/** `outcome`: an upload's outcome, given with it (a session's comes in its final frame). */
+export function trajectoryPanel(view: TrajectoryView, outcome?: boolean): TrajectoryPanel {
   const steps: ViewStep[] = [...view.steps];
   const signals: Signal[] = [...view.signals];
   let report: Report = view.report;
   let final: FinalMessage | undefined = view.final;
+  /** No outcome known (still running, or ended without one): every tier shown is the projected passing tier. */
+  const projected = (): boolean => (final?.passed ?? outcome) === undefined;
+  /** A step's tier is the one its score frame carried: a passing projection unless the outcome was known then and agrees with it. */
+  const stepProjected = (tier: string): boolean => {
+    const passed = final?.passed ?? outcome;
+    return passed === undefined || passed === FAILING_TIERS.has(tier);
+  };
   let charts: ScoreCharts | undefined;
   let pinned: number | null = null;
   let hovered: number | null = null;
@@ -103,6 +115,7 @@ export function trajectoryPanel(view: TrajectoryView): TrajectoryPanel {
   const reportHead = h('h2', {});
   const reportBody = h('div', {});
   const chartHost = h('div', { class: 'chart', tabindex: '0', role: 'img', 'aria-label': '' });
+  const tierLabel = h('span', {}, 'tier');
   const stats = {
     total: h('span', {}),
     tier: h('span', {}),
@@ -114,7 +127,7 @@ export function trajectoryPanel(view: TrajectoryView): TrajectoryPanel {
   const el = h(
     'div',
     { class: 'trajectory' },
-    h('div', { class: 'stats' }, card('score f', stats.total), card('tier', stats.tier), card('steps', stats.steps), card('signals', stats.signals), card('reference', stats.reference)),
+    h('div', { class: 'stats' }, card('score f', stats.total), card(tierLabel, stats.tier), card('steps', stats.steps), card('signals', stats.signals), card('reference', stats.reference)),
     h(
       'section',
       { 'aria-labelledby': 'chart-title' },
@@ -161,7 +174,7 @@ export function trajectoryPanel(view: TrajectoryView): TrajectoryPanel {
       h(
         'p',
         {},
-        `score ${one(s.score.total)} (reward ${signed(s.reward)}) · Φstruct ${one(s.score.struct)} · Φcov ${one(s.score.cov)} · Φcoh ${s.score.coh.toFixed(2)} · Φtemp ${s.score.temp.toFixed(2)} · ${final?.passed === undefined ? 'projected tier' : 'tier'} `,
+        `score ${one(s.score.total)} (reward ${signed(s.reward)}) · Φstruct ${one(s.score.struct)} · Φcov ${one(s.score.cov)} · Φcoh ${s.score.coh.toFixed(2)} · Φtemp ${s.score.temp.toFixed(2)} · ${stepProjected(s.tier) ? 'projected tier' : 'tier'} `,
         tierChip(s.tier),
         s.file ? ` · file ${s.file}` : '',
       ),
@@ -196,14 +209,17 @@ export function trajectoryPanel(view: TrajectoryView): TrajectoryPanel {
 
   const drawReport = (): void => {
     setText(reportHead, final ? `Final report${final.reason ? ` (${final.reason})` : ''}` : view.session === undefined ? 'Report' : 'Report so far (final when the session ends)');
-    reportBody.replaceChildren(reportBlock(final ?? report, final));
+    reportBody.replaceChildren(reportBlock(final ?? report, final, projected()));
   };
 
   const drawStats = (): void => {
     const last = steps[steps.length - 1];
     const total = final?.score.total ?? last?.score.total ?? 0;
     setText(stats.total, one(total));
+    setText(tierLabel, projected() ? 'projected tier' : 'tier');
     stats.tier.replaceChildren(tierChip(final?.tier ?? last?.tier ?? report.tier));
+    if (projected()) stats.tier.title = PROJECTED_NOTE;
+    else stats.tier.removeAttribute('title');
     setText(stats.steps, String(final?.steps ?? steps.length));
     const stops = signals.filter((s) => s.severity === 'stop').length;
     setText(stats.signals, `${signals.length - stops} warn · ${stops} stop`);

@@ -96,7 +96,7 @@ export const scorePage: Page = (main) => {
       };
       const r = await postJson<ScoreStepsResponse>('/v1/score/steps', body);
       panel?.destroy();
-      panel = trajectoryPanel(r);
+      panel = trajectoryPanel(r, body.passed);
       const head = h('div', { class: 'page-head' }, h('h2', {}, `${r.task}: ${r.steps.length} steps (${r.format})`));
       result.replaceChildren(head, panel.el);
       panel.mount();

@@ -1,7 +1,7 @@
 /** `/session/:id`: one session, live while it runs, with its final report once it ends. */
 import { trajectoryPanel, type TrajectoryPanel } from '../components/trajectory-view.js';
 import { h, setText } from '../dom.js';
-import { openLive } from '../live.js';
+import { openLive, retryText } from '../live.js';
 import { taskHref, type Page } from '../router.js';
 import type { FinalMessage, LiveStep, ScoreMessage, Signal, TrajectoryView } from '../types.js';
 
@@ -19,11 +19,13 @@ export const sessionPage: Page = (main, params, query) => {
     panel?.destroy();
     setText(state, v.state ?? 'ended');
     state.className = `badge state-${v.state ?? 'ended'}`;
+    const of = tenant ?? v.tenant;
     meta.replaceChildren(
       'task ',
-      h('a', { href: taskHref(v.task) }, v.task),
+      // The session's tenant's view of the task (its own PTA, where the server keeps one per tenant).
+      h('a', { href: taskHref(v.task, undefined, of) }, v.task),
       ' · ',
-      h('a', { href: taskHref(v.task, id, tenant), class: 'strong' }, "path over the task's PTA"),
+      h('a', { href: taskHref(v.task, id, of), class: 'strong' }, "path over the task's PTA"),
       ` · format ${v.format}`,
       v.agent ? ` · agent ${v.agent}` : '',
       v.model ? ` · model ${v.model}` : '',
@@ -36,7 +38,7 @@ export const sessionPage: Page = (main, params, query) => {
   const stop = openLive({
     session: id,
     ...(tenant !== undefined ? { tenant } : {}),
-    onStatus: (status, detail) => {
+    onStatus: (status, detail, retryMs) => {
       if (status === 'stopped') {
         if (panel === undefined) {
           setText(state, 'not held');
@@ -44,9 +46,16 @@ export const sessionPage: Page = (main, params, query) => {
         }
         note.hidden = false;
         setText(note, detail?.includes('no session') ? `The server holds no session ${id}: it never started, or it ended and was freed.` : `Live updates stopped: ${detail ?? ''}`);
-      } else if (status === 'retrying') {
+      } else if (status === 'retrying' || status === 'refused') {
+        // Nothing shown yet: not "loading…" for ever.
+        if (panel === undefined) {
+          setText(state, status === 'refused' ? 'feed refused' : 'not connected');
+          state.className = 'badge live-retrying';
+        }
         note.hidden = false;
-        setText(note, 'Connection to the server lost; reconnecting…');
+        // Cut after the page showed the session: it keeps what it showed (a reconnect starts with a fresh view).
+        const kept = panel !== undefined && status === 'retrying' ? ' This page keeps what it showed until then.' : '';
+        setText(note, `${retryText(status, detail, retryMs)}${kept}`);
       } else note.hidden = true;
     },
     onEvent: (e) => {

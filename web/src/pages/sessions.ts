@@ -3,7 +3,7 @@ import { signalChip, tierChip } from '../components/chips.js';
 import { fillRibbon, ribbon, stageLegend } from '../components/ribbon.js';
 import { h, setText } from '../dom.js';
 import { ago, one, referenceText, signalName } from '../format.js';
-import { openLive, type LiveStatus } from '../live.js';
+import { openLive, retryText, type LiveStatus } from '../live.js';
 import { sessionHref, sessionKey, taskHref, type Page } from '../router.js';
 import type { FinalMessage, ScoreMessage, SessionSummary, SignalMessage } from '../types.js';
 
@@ -11,6 +11,7 @@ const SIGNAL_KINDS = ['blind_retry', 'regression_loop', 'cycle', 'exploration_st
 const TIER_ORDER = ['Ideal', 'Solid', 'Lucky', 'Partial-fail', 'Off-track'];
 const STATE_ORDER = ['open', 'detached', 'ended'];
 const RECENT = 40;
+const PROJECTED = 'projected: no outcome reported yet, so the passing tier of the current score (the real tier comes with the outcome)';
 
 type SortKey = 'session' | 'task' | 'agent' | 'steps' | 'total' | 'tier' | 'signal' | 'reference' | 'state' | 'started';
 
@@ -103,7 +104,17 @@ export const sessionsPage: Page = (main) => {
     return h('th', { scope: 'col', class: c.numeric ? 'num' : undefined, 'data-key': key }, button);
   });
   const tbody = h('tbody');
-  const empty = h('tr', { class: 'empty' }, h('td', { colspan: COLUMNS.length }, 'No sessions yet. Sessions appear here as soon as an agent starts one on ', h('code', {}, '/v1/stream'), '.'));
+  const emptyCell = h('td', { colspan: COLUMNS.length }, 'Loading sessions…');
+  const empty = h('tr', { class: 'empty' }, emptyCell);
+  /** A snapshot arrived: until then an empty list means nothing is known yet, not "no sessions". */
+  let loaded = false;
+  /** Why the feed is not live (refused, unreachable), said where the list would be while it is empty. */
+  let feedProblem: string | undefined;
+  const showEmpty = (): void => {
+    if (feedProblem !== undefined) emptyCell.replaceChildren(feedProblem);
+    else if (!loaded) emptyCell.replaceChildren('Loading sessions…');
+    else emptyCell.replaceChildren('No sessions yet. Sessions appear here as soon as an agent starts one on ', h('code', {}, '/v1/stream'), '.');
+  };
   const table = h(
     'table',
     { class: 'sessions' },
@@ -148,7 +159,8 @@ export const sessionsPage: Page = (main) => {
     const r = ribbon('');
     const tenant = h('span', { class: 'tenant muted', hidden: true }, s.tenant ?? '');
     cells[0]?.append(h('a', { href: sessionHref(s.session, s.tenant), class: 'mono' }, s.session), tenant);
-    cells[1]?.append(h('a', { href: taskHref(s.task) }, s.task));
+    // The PTA of the session's tenant: an operator's list holds other tenants' sessions, scored against their own PTAs.
+    cells[1]?.append(h('a', { href: taskHref(s.task, undefined, s.tenant) }, s.task));
     cells[6]?.append(r);
     // Agent over model; a model path (`openai/accounts/.../kimi-k2`) may break after each '/'.
     const model = (s.model ?? '').split('/').flatMap((part, i) => (i === 0 ? [part] : [h('wbr'), `/${part}`]));
@@ -163,11 +175,15 @@ export const sessionsPage: Page = (main) => {
     row.tenant.hidden = !tenants;
     setText(c[3] as HTMLElement, String(s.steps));
     setText(c[4] as HTMLElement, one(s.total));
-    // No step yet: no score to project a tier from.
+    // No step yet: no score to project a tier from. The tier is real only once the session ended with an outcome.
     const tier = s.steps === 0 && s.state !== 'ended' ? '' : s.tier;
-    if (row.tierKey !== tier) {
-      row.tierKey = tier;
-      c[5]?.replaceChildren(tier === '' ? '–' : tierChip(tier));
+    const projected = tier !== '' && (s.state !== 'ended' || s.passed === undefined);
+    const tierKey = `${tier}${projected ? ' projected' : ''}`;
+    if (row.tierKey !== tierKey) {
+      row.tierKey = tierKey;
+      c[5]?.replaceChildren(tier === '' ? '–' : tierChip(tier), projected ? h('span', { class: 'projected' }, 'projected') : '');
+      if (projected) c[5]?.setAttribute('title', PROJECTED);
+      else c[5]?.removeAttribute('title');
     }
     fillRibbon(row.ribbon, s.recentStages);
     const sig = s.lastSignal;
@@ -232,7 +248,7 @@ export const sessionsPage: Page = (main) => {
       while (tbody.children.length > wanted.length) tbody.lastElementChild?.remove();
     }
     const open = [...sessions.values()].filter((s) => s.state !== 'ended').length;
-    setText(count, `${list.length} shown of ${sessions.size} (${open} open)`);
+    setText(count, loaded ? `${list.length} shown of ${sessions.size} (${open} open)` : '');
   }
 
   /** The row a frame is about: frames carry `tenant` in an operator's feed; otherwise the only row with that id. */
@@ -254,16 +270,22 @@ export const sessionsPage: Page = (main) => {
   };
 
   const stop = openLive({
-    onStatus: (status: LiveStatus, detail?: string) => {
-      setText(liveBadge, status === 'live' ? '● live' : status === 'connecting' ? 'connecting…' : status === 'retrying' ? 'reconnecting…' : 'stopped');
+    onStatus: (status: LiveStatus, detail?: string, retryMs?: number) => {
+      const badge: Record<LiveStatus, string> = { live: '● live', connecting: 'connecting…', retrying: 'reconnecting…', refused: `feed refused: ${detail ?? ''}`, stopped: 'stopped' };
+      setText(liveBadge, badge[status]);
       liveBadge.className = `badge live-${status}`;
-      liveBadge.title = detail ?? '';
-      // Refused for good (a `metrics` token, a revoked one): say so where the list would be, not "No sessions yet".
-      if (status === 'stopped' && detail) empty.firstElementChild?.replaceChildren(`This token cannot list sessions: ${detail}`);
+      // Not "No sessions yet": refused for good (a `metrics` token, a revoked one), or for now (too many viewers), or unreachable.
+      if (status === 'retrying' || status === 'refused') feedProblem = retryText(status, detail, retryMs);
+      else if (status === 'stopped') feedProblem = `This token cannot list sessions: ${detail ?? 'refused'}`;
+      else feedProblem = undefined;
+      liveBadge.title = feedProblem ?? detail ?? '';
+      showEmpty();
     },
     onEvent: (e) => {
       switch (e.type) {
         case 'snapshot':
+          loaded = true;
+          showEmpty();
           sessions.clear();
           for (const s of e.sessions as SessionSummary[]) sessions.set(sessionKey(s), s);
           break;
@@ -284,7 +306,7 @@ export const sessionsPage: Page = (main) => {
         case 'final': {
           const f = e as unknown as FinalMessage;
           const s = rowOf(f);
-          if (s) Object.assign(s, { state: 'ended', total: f.score.total, tier: f.tier, steps: f.steps });
+          if (s) Object.assign(s, { state: 'ended', total: f.score.total, tier: f.tier, steps: f.steps, ...(f.passed !== undefined ? { passed: f.passed } : {}) });
           break;
         }
         case 'gone': {
