@@ -101,6 +101,7 @@ export interface TrajectoryRow {
   tier?: Tier;
   lucky?: LuckyCategory;
   stages?: string;
+  /** The distinct wasted steps (the union over `waste`'s items, which may overlap) and their tokens, each step once. */
   wastedSteps: number;
   wastedTokens: number;
   waste: WasteItem[];
@@ -172,7 +173,7 @@ export interface ModelRow {
   /** Wilson 95 % interval of the Lucky rate (n = scoredPassing). */
   luckyRateInterval: Interval | null;
   luckyMix: Record<LuckyCategory, number>;
-  /** Over every scored trajectory. */
+  /** Over every scored trajectory: the sums of their distinct wasted steps and tokens. */
   wastedSteps: number;
   wastedTokens: number;
 }
