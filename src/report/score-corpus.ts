@@ -59,7 +59,7 @@ export function scoreCorpus(trajectories: readonly LoadedTrajectory[], outcomes:
   const named = trajectories.flatMap((t, i) => (t.task === null ? [] : [{ t, i, task: t.task }]));
   const candidates = named.map(({ t, i, task }) => {
     const passed = outcomes[i] === 'pass';
-    return { task, passed, states: passed ? statesOf(t, options.analyzers) : [] };
+    return { key: t.path, task, passed, states: passed ? statesOf(t, options.analyzers) : [] };
   });
   const loo = leaveOneOutPtas(candidates, MIN_REFERENCES, options.failingReference);
   // One reference kind per task: if any run of a task (with steps) lacks a leave-one-out PTA (a passing run
