@@ -50,7 +50,7 @@ export function scoreKnownRuns(known: readonly KnownRun[], prior: Reference, ana
   // A passing run's reference-free states build the other runs' PTAs, which read scopes; no other figure does (core/scope-free.ts).
   const free = known.map((k) => scoreRun(k.trajectory, prior, analyzersFor(prior, analyzers, k.passed), config));
   const ptas = leaveOneOutPtas(
-    known.map((k, i) => ({ task: k.task, passed: k.passed, states: free[i]!.states })),
+    known.map((k, i) => ({ key: k.trajectory.path, task: k.task, passed: k.passed, states: free[i]!.states })),
     MIN_REFERENCES,
   );
   return known.map((k, i) => {

@@ -1,13 +1,26 @@
 /** What `steplens score` prints for one scored trajectory: the `--json` document (cli.md) and the readable report. */
+import type { PriorTerm } from '../core/composite.js';
 import type { Reference, TrajectoryReport } from '../core/scorer-api.js';
 import type { Instance } from './instances.js';
 import { formatNumber, renderTable } from './table.js';
 
-/** The `score --json` document (cli.md). */
-export function scoreDocument(report: TrajectoryReport, task: string | undefined) {
+/**
+ * Scored against the prior: `prior` of the `--json` document, the terms the reference-free total is made of (those
+ * with weight, heaviest first): `total = 100 · Σ weights[k] · signals[k] / Σ weights` (docs/method.md section 8).
+ */
+export function priorDocument(terms: readonly PriorTerm[]) {
+  return {
+    weights: Object.fromEntries(terms.map((t) => [t.name, t.weight])),
+    signals: Object.fromEntries(terms.map((t) => [t.name, t.value])),
+  };
+}
+
+/** The `score --json` document (cli.md); `prior` (reference-free scoring only) is the terms of its total. */
+export function scoreDocument(report: TrajectoryReport, task: string | undefined, prior?: readonly PriorTerm[]) {
   return {
     ...(task ? { task } : {}),
     score: report.score,
+    ...(prior !== undefined ? { prior: priorDocument(prior) } : {}),
     tier: report.tier,
     ...(report.lucky ? { lucky: report.lucky } : {}),
     waste: report.waste,
@@ -22,14 +35,27 @@ export function scoreDocument(report: TrajectoryReport, task: string | undefined
 
 const show = (v: number | null) => (v === null ? '-' : formatNumber(v));
 
-/** The readable report of one trajectory. */
-export function humanReport(report: TrajectoryReport, task: string | undefined, passed: boolean | undefined): string {
+/**
+ * The readable report of one trajectory. Against the prior (`prior`: the terms of its total) the header names the
+ * reference-free composite's weights in effect and the line below the score its weighted signals, not Φcoh and Φtemp
+ * alone: with the shipped weights most of the total is Φbrevity and Φedit.
+ */
+export function humanReport(report: TrajectoryReport, task: string | undefined, passed: boolean | undefined, prior?: readonly PriorTerm[]): string {
   const s = report.score;
-  const ref = report.reference.kind === 'pta' ? `PTA v${report.reference.version} (${report.reference.paths} paths)` : 'prior (no PTA: struct and cov left out)';
+  const ref =
+    report.reference.kind === 'pta'
+      ? `PTA v${report.reference.version} (${report.reference.paths} paths)`
+      : prior !== undefined
+        ? `prior (reference-free composite: ${prior.map((t) => `${t.name} ${t.weight}`).join(', ')}; struct and cov need a PTA; docs/forecast.md)`
+        : 'prior (reference-free composite; struct and cov need a PTA; docs/forecast.md)';
+  const signals =
+    report.reference.kind === 'pta' || prior === undefined
+      ? `  struct ${show(s.struct)}  cov ${show(s.cov)}  coh ${show(s.coh)}  temp ${show(s.temp)}`
+      : `  ${prior.map((t) => `${t.name} ${show(t.value)}`).join('  ')}`;
   const out = [
     `${task ?? 'trajectory'}: ${report.steps} steps, reference ${ref}`,
     `score ${formatNumber(s.total)}  tier ${report.tier}${report.lucky ? ` (${report.lucky})` : ''}${passed === undefined ? ' (projected: outcome unknown; --passed / --failed give the real tier)' : ''}`,
-    `  struct ${show(s.struct)}  cov ${show(s.cov)}  coh ${show(s.coh)}  temp ${show(s.temp)}`,
+    signals,
     `stages ${report.stages}`,
     ...(report.pPass !== undefined ? [`forecast P(pass) ${report.pPass.toFixed(3)}`] : []),
   ];

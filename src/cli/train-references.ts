@@ -28,7 +28,7 @@ export function ptaSamples(known: readonly KnownTrajectory[], prior: Reference, 
     return scorer.states();
   });
   const ptas = leaveOneOutPtas(
-    picked.map((k, i) => ({ task: k.run.task, passed: k.run.passed, states: states[i]! })),
+    picked.map((k, i) => ({ key: k.trajectory.path, task: k.run.task, passed: k.run.passed, states: states[i]! })),
     minReferences,
   );
   const out: PtaSample[] = [];

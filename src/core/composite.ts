@@ -63,6 +63,26 @@ export function priorTotal(w: PriorWeights, den: number, coh: number, temp: numb
   return den > 0 ? Math.min(100, Math.max(0, (100 * num) / den)) : 0;
 }
 
+/** One term of the reference-free composite: a signal (0-1) and its weight. */
+export interface PriorTerm {
+  name: keyof PriorWeights;
+  weight: number;
+  value: number;
+}
+
+const PRIOR_NAMES: ReadonlyArray<keyof PriorWeights> = ['coh', 'temp', 'focus', 'verify', 'brevity', 'edit', 'settle'];
+
+/**
+ * The terms of {@link priorComposite} that carry weight (> 0), heaviest first (ties in `PriorWeights` order): what the
+ * reference-free total is made of, for a reader (with the default weights Φbrevity, Φedit and Φtemp, not Φcoh).
+ */
+export function priorTerms(w: PriorWeights, coh: number, temp: number, p: PriorSignals): PriorTerm[] {
+  const values: Record<keyof PriorWeights, number> = { coh, temp, ...p };
+  return PRIOR_NAMES.filter((name) => w[name] > 0)
+    .map((name) => ({ name, weight: w[name], value: values[name] }))
+    .sort((a, b) => b.weight - a.weight);
+}
+
 /** The passing tier of a score: Ideal (>= ideal), Solid (>= solid), else Lucky. */
 export function passTierFor(total: number, tiers: TierThresholds): PassTier {
   if (total >= tiers.ideal) return 'Ideal';

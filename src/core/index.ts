@@ -17,7 +17,7 @@ export { createCoherenceTracker, type CoherenceCounts, type CoherenceTracker } f
 export { createRetryDetector, REPEAT_EXEMPT_KINDS } from './signals/repeats.js';
 export { createTemporalTracker, jsd, referenceWindows, windowBounds, windowDistributions, DEFAULT_ALPHA, type Windows } from './signals/temporal.js';
 export { createStructuralTracker, type StructuralTracker } from './signals/structural.js';
-export { wasteReport, wastedStepSet, type WasteOptions } from './waste/index.js';
+export { distinctWaste, wasteReport, wastedStepSet, type WasteOptions } from './waste/index.js';
 export { classifyLucky, implTargets, luckyReference, type LuckyInput, type LuckyReference } from './lucky.js';
 export { median, quantile } from './stats/descriptive.js';
 export { createEarlyStop, type EarlyStop } from './early-stop/index.js';

@@ -2,6 +2,7 @@
  * The scorer's public contract: what `createScorer` returns and what a PTA
  * looks like. The server, the CLI and the report all program against this.
  */
+import type { PriorSignals } from './composite.js';
 import type { Analyzers } from './ports.js';
 import type { Label, LuckyCategory, ReferenceInfo, ScoreVector, Signal, StageDist, State, Step, Tier, WasteItem } from './types.js';
 
@@ -125,6 +126,8 @@ export interface Scorer {
   /** Records the test outcome (undefined: unknown); the tiers of later steps follow it. */
   setOutcome(passed: boolean | undefined): void;
   report(passed?: boolean): TrajectoryReport;
+  /** Scored against the prior: the reference-free signals beside Φcoh and Φtemp now (all 0 before a step); undefined with a PTA. */
+  priorSignals(): PriorSignals | undefined;
   /**
    * With a forecast model and `forecastFeatures: 'all'`: its feature vectors at the sampled prefix lengths and now
    * (what `serve --forecast-learn` refits on). Absent otherwise.

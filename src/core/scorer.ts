@@ -5,7 +5,7 @@
  * `scoreSteps` is the same code folded over a whole trajectory, so online and
  * batch scores of every prefix are identical to the last bit.
  */
-import { composite, tierFor } from './composite.js';
+import { composite, tierFor, type PriorSignals } from './composite.js';
 import { DEFAULT_CONFIG, type ScoringConfig } from './config.js';
 import { createEarlyStop, type EarlyStop } from './early-stop/index.js';
 import { classifyLucky, luckyReference } from './lucky.js';
@@ -61,7 +61,7 @@ class IncrementalScorer implements Scorer {
   private readonly coherence: CoherenceTracker;
   private readonly temporal: TemporalTracker;
   private readonly structural: StructuralTracker | undefined;
-  private readonly priorSignals: PriorSignalTracker | undefined;
+  private readonly priorTracker: PriorSignalTracker | undefined;
   private readonly forecaster: Forecaster | undefined;
   private readonly earlyStop: EarlyStop;
   // Kept in columns (~40 B a state instead of ~130): states are rebuilt only for `states()` and the report.
@@ -87,7 +87,7 @@ class IncrementalScorer implements Scorer {
     this.coherence = createCoherenceTracker(cfg.epsilon, retry);
     this.temporal = createTemporalTracker(ref.kind === 'pta' ? referenceWindows(ref.pta) : ref.prior.windows, cfg.alpha);
     this.structural = pta !== undefined ? createStructuralTracker(pta, cfg.tau) : undefined;
-    this.priorSignals = pta === undefined ? createPriorSignalTracker(cfg.brevitySteps) : undefined;
+    this.priorTracker = pta === undefined ? createPriorSignalTracker(cfg.brevitySteps) : undefined;
     // The forecaster's retry feature reads the same shared detector (coherence feeds it each state before the forecaster).
     const forecaster = (this.forecaster = options.forecast !== undefined ? createForecaster(options.forecast, retry, options.forecastFeatures) : undefined);
     this.earlyStop = createEarlyStop(policy, { retry });
@@ -97,14 +97,14 @@ class IncrementalScorer implements Scorer {
   }
 
   push(step: Step): StepResult {
-    const { cfg, structural, priorSignals } = this;
+    const { cfg, structural, priorTracker } = this;
     const { label, state } = this.builder.next(step);
     this.columns.push(state);
     if (state.unknown) this.unknown += 1;
     this.coherence.add(state);
     this.temporal.add(state);
     structural?.add(state);
-    priorSignals?.add(state, label.sourceEdit);
+    priorTracker?.add(state, label.sourceEdit);
     const pPass = this.forecaster?.add(step, state, label);
     const score = composite(
       {
@@ -114,7 +114,7 @@ class IncrementalScorer implements Scorer {
         temp: this.temporal.value(),
       },
       cfg.weights,
-      priorSignals !== undefined ? { weights: cfg.priorWeights, signals: priorSignals.value() } : undefined,
+      priorTracker !== undefined ? { weights: cfg.priorWeights, signals: priorTracker.value() } : undefined,
     );
     const reward = score.total - this.current[0]!;
     this.keep(score);
@@ -162,6 +162,10 @@ class IncrementalScorer implements Scorer {
 
   release(): void {
     this.builder.release();
+  }
+
+  priorSignals(): PriorSignals | undefined {
+    return this.priorTracker?.value();
   }
 
   setOutcome(passed: boolean | undefined): void {

@@ -8,6 +8,7 @@ import { MIN_PER_CLASS } from '../core/stats/separation.js';
 import type { Discovery } from './discover.js';
 import type { ReportFs } from './fs-port.js';
 import { MIN_RANKED_RUNS, modelRows } from './models.js';
+import { referenceKindMix } from './reference-mix.js';
 import { reliabilitySection } from './reliability-section.js';
 import { corpusCounts, externalReferenceWarnings, taskRows, trajectoryRows } from './rows.js';
 import { nameRuns, type RunNamingInputs } from './run-naming.js';
@@ -98,5 +99,6 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
     luckyChiSquare: luckyChiSquare(rows),
     reliability: reliabilitySection(rows),
     warnings: externalReferenceWarnings(rows),
+    referenceKindMix: referenceKindMix(rows),
   };
 }

@@ -12,6 +12,7 @@ import type { ParsedLog } from '../formats/text-input.js';
 import type { ReportFs } from './fs-port.js';
 import { identify, type IdentityOverrides } from './identity.js';
 import { isAuxiliaryDoc } from './outcome-docs.js';
+import { compareRunKeys } from '../core/run-order.js';
 import { numberedSteps } from '../core/step-numbers.js';
 import type { LoadedTrajectory, SkippedFile } from './types.js';
 
@@ -45,7 +46,11 @@ function walk(fs: ReportFs, dir: string, out: string[]): void {
   }
 }
 
-/** All candidate files under the inputs, in a stable order; throws bad_input for a missing path. */
+/**
+ * All candidate files under the inputs, in one order whatever the order of the inputs (`compareRunKeys`: the order a
+ * walk of one folder lists them in), so the same runs give the same report, calibration and training however they
+ * were named; throws bad_input for a missing path.
+ */
 export function candidateFiles(fs: ReportFs, paths: readonly string[]): string[] {
   const out: string[] = [];
   for (const p of paths) {
@@ -55,7 +60,7 @@ export function candidateFiles(fs: ReportFs, paths: readonly string[]): string[]
     if (kind === 'dir') walk(fs, p, out);
     else out.push(p);
   }
-  return [...new Set(out)];
+  return [...new Set(out)].sort(compareRunKeys);
 }
 
 function auxiliary(text: string): boolean {

@@ -29,8 +29,9 @@ export function trajectoryRows(trajectories: readonly NamedTrajectory[], scored:
       ...(r ? { score: r.score, tier: r.tier, stages: r.stages } : {}),
       ...(r?.pPass !== undefined ? { pPass: r.pPass } : {}),
       ...(r?.lucky ? { lucky: r.lucky } : {}),
-      wastedSteps: waste.reduce((n, w) => n + w.wastedSteps, 0),
-      wastedTokens: waste.reduce((n, w) => n + w.wastedTokens, 0),
+      // Distinct steps: waste items may overlap (a retry inside a cycle), and a step is wasted once.
+      wastedSteps: s.wasted?.steps ?? 0,
+      wastedTokens: s.wasted?.tokens ?? 0,
       waste,
       signals: [...new Set((r?.signals ?? []).map((x) => x.kind))],
       ...attemptFacts(t.steps, t.meta.patch),

@@ -19,6 +19,7 @@ import type { Analyzers } from '../core/ports.js';
 import type { Reference, TemporalPrior, TrajectoryReport } from '../core/scorer-api.js';
 import type { State } from '../core/types.js';
 import { holdsPath } from '../core/pta/index.js';
+import { distinctWaste } from '../core/waste/index.js';
 import type { ExternalReference, LoadedTrajectory, Outcome, ScoredAgainst, UnscoredReason } from './types.js';
 
 /** Minimum number of reference trajectories a PTA needs. */
@@ -26,6 +27,8 @@ export const MIN_REFERENCES = 2;
 
 export interface ScoredTrajectory {
   report?: TrajectoryReport;
+  /** The report's distinct wasted steps and their tokens (`distinctWaste`): items may overlap. */
+  wasted?: { steps: number; tokens: number };
   references?: number;
   against?: ScoredAgainst;
   unscored?: UnscoredReason;
@@ -56,7 +59,7 @@ export function scoreCorpus(trajectories: readonly LoadedTrajectory[], outcomes:
   const named = trajectories.flatMap((t, i) => (t.task === null ? [] : [{ t, i, task: t.task }]));
   const candidates = named.map(({ t, i, task }) => {
     const passed = outcomes[i] === 'pass';
-    return { task, passed, states: passed ? statesOf(t, options.analyzers) : [] };
+    return { key: t.path, task, passed, states: passed ? statesOf(t, options.analyzers) : [] };
   });
   const loo = leaveOneOutPtas(candidates, MIN_REFERENCES, options.failingReference);
   // One reference kind per task: if any run of a task (with steps) lacks a leave-one-out PTA (a passing run
@@ -77,12 +80,13 @@ export function scoreCorpus(trajectories: readonly LoadedTrajectory[], outcomes:
     for (const step of t.steps) scorer.push(step);
     const outcome = outcomes[i];
     const passed = outcome === 'pass' ? true : outcome === 'fail' ? false : undefined;
-    if (pta === undefined) return { report: scorer.report(passed), against: { kind: 'reference-free', priorReferences: options.prior!.references } };
+    const report = scorer.report(passed);
+    const states = scorer.states();
+    const wasted = distinctWaste(report.waste, states);
+    if (pta === undefined) return { report, wasted, against: { kind: 'reference-free', priorReferences: options.prior!.references } };
     const references = pta.references.length;
-    const against: ScoredAgainst = external
-      ? { kind: 'external', source: external.source, version: pta.version, references, holdsRun: holdsPath(pta, scorer.states()) }
-      : { kind: 'in-folder', references };
-    return { report: scorer.report(passed), references, against };
+    const against: ScoredAgainst = external ? { kind: 'external', source: external.source, version: pta.version, references, holdsRun: holdsPath(pta, states) } : { kind: 'in-folder', references };
+    return { report, wasted, references, against };
   };
   return trajectories.map((t, i) => {
     const scored = scoreOne(t, i);

@@ -71,6 +71,13 @@ export type ScoredAgainst =
 export type ReferenceKind = ScoredAgainst['kind'];
 export const REFERENCE_KINDS: readonly ReferenceKind[] = ['in-folder', 'external', 'reference-free'];
 
+/** A source whose scored passing and failing runs met more than one kind of reference: its runs per kind and outcome (report/reference-mix.ts). */
+export interface ReferenceKindMix {
+  source: string;
+  passing: Record<ReferenceKind, number>;
+  failing: Record<ReferenceKind, number>;
+}
+
 /** Why a trajectory has no score: no step to score (`no_reference` / `no_task` only when the report was built without a prior). */
 export type UnscoredReason = 'no_reference' | 'no_steps' | 'no_task';
 
@@ -101,6 +108,7 @@ export interface TrajectoryRow {
   tier?: Tier;
   lucky?: LuckyCategory;
   stages?: string;
+  /** The distinct wasted steps (the union over `waste`'s items, which may overlap) and their tokens, each step once. */
   wastedSteps: number;
   wastedTokens: number;
   waste: WasteItem[];
@@ -172,7 +180,7 @@ export interface ModelRow {
   /** Wilson 95 % interval of the Lucky rate (n = scoredPassing). */
   luckyRateInterval: Interval | null;
   luckyMix: Record<LuckyCategory, number>;
-  /** Over every scored trajectory. */
+  /** Over every scored trajectory: the sums of their distinct wasted steps and tokens. */
   wastedSteps: number;
   wastedTokens: number;
 }
@@ -304,4 +312,6 @@ export interface CorpusReport {
   reliability: { configurations: ReliabilityRow[]; attempts: AttemptRow[] };
   /** Cautions about how to read the scores (also printed on stderr and listed in report.md's notes). */
   warnings: string[];
+  /** The sources whose passing and failing runs were scored against more than one kind of reference (a warning line each in the headline). */
+  referenceKindMix: ReferenceKindMix[];
 }

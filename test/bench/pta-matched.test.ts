@@ -44,7 +44,7 @@ describe('size-matched leave-one-out references (bench/pta-matched.ts)', () => {
       const passing = passingOf(s.task!);
       const states = passing.map((p) => statesOf(p.trajectory.steps));
       const ptas = leaveOneOutPtas(
-        passing.map((p, i) => ({ task: p.run.task, passed: true, states: states[i]! })),
+        passing.map((p, i) => ({ key: p.trajectory.path, task: p.run.task, passed: true, states: states[i]! })),
         1,
       ) as Pta[];
       const each = ptas.map((pta) => {

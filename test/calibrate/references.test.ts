@@ -5,11 +5,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { leaveOneOutPtas, type ReferenceCandidate } from '../../src/core/calibrate/references.js';
+import { compareRunKeys } from '../../src/core/run-order.js';
 import type { Pta } from '../../src/core/scorer-api.js';
 import { makeState } from '../equivalence/state-factory.js';
 
 /** A run of `task` whose states carry `mark` as their tool, so a PTA's references can be told apart by their tools. */
-const run = (task: string, passed: boolean, mark: string): ReferenceCandidate => ({ task, passed, states: passed ? [makeState({ t: 0, tool: mark }), makeState({ t: 1, tool: mark })] : [] });
+const run = (task: string, passed: boolean, mark: string): ReferenceCandidate => ({
+  key: `${task}/${mark}`,
+  task,
+  passed,
+  states: passed ? [makeState({ t: 0, tool: mark }), makeState({ t: 1, tool: mark })] : [],
+});
 const marks = (pta: Pta | undefined): string[] => (pta === undefined ? [] : [...new Set(pta.nodes.flatMap((n) => (n.state === null ? [] : [n.state.tool])))].sort());
 
 describe('leave-one-out references', () => {
@@ -53,5 +59,37 @@ describe('leave-one-out references', () => {
     const two = [run('c', true, 'p1'), run('c', true, 'p2'), run('c', false, 'f1')];
     expect(leaveOneOutPtas(two, 2)).toEqual([undefined, undefined, undefined]);
     expect(leaveOneOutPtas(two, 2, 'all').map((p) => p?.references.length)).toEqual([undefined, undefined, 2]);
+  });
+});
+
+describe('leave-one-out references do not depend on the order of the runs', () => {
+  const runs = [run('a', true, 'p1'), run('a', false, 'f1'), run('a', true, 'p2'), run('a', true, 'p3'), run('a', false, 'f2'), run('a', false, 'f3'), run('a', false, 'f4')];
+  /** Per run key, its whole PTA (nodes in insertion order, references, windows). */
+  const byKey = (rs: readonly ReferenceCandidate[]) => {
+    const ptas = leaveOneOutPtas(rs, 2);
+    return Object.fromEntries(rs.map((r, i) => [r.key, JSON.stringify(ptas[i] ?? null)]));
+  };
+
+  it('takes the runs of a task by key before dealing the turns and building the PTAs', () => {
+    const reversed = [...runs].reverse();
+    const shuffled = [runs[4]!, runs[2]!, runs[6]!, runs[0]!, runs[5]!, runs[3]!, runs[1]!];
+    expect(byKey(reversed)).toEqual(byKey(runs));
+    expect(byKey(shuffled)).toEqual(byKey(runs));
+    // In key order the failing runs take the PTAs without p1, p2, p3, then without p1 again, whatever order they came in.
+    const ptas = leaveOneOutPtas(reversed, 2);
+    expect(['a/f1', 'a/f2', 'a/f3', 'a/f4'].map((k) => marks(ptas[reversed.findIndex((r) => r.key === k)]))).toEqual([
+      ['p2', 'p3'],
+      ['p1', 'p3'],
+      ['p1', 'p2'],
+      ['p2', 'p3'],
+    ]);
+  });
+});
+
+describe('compareRunKeys', () => {
+  it('orders paths as a walk of their folder lists them: segment by segment, not as whole strings', () => {
+    // As strings 'a-c/x' < 'a/b' ('-' < '/'); a walk lists folder a before a-c.
+    expect(['/r/a-c/x.traj', '/r/a/b.traj', '/r/a/a.traj', '/r/B/z.traj'].sort(compareRunKeys)).toEqual(['/r/B/z.traj', '/r/a/a.traj', '/r/a/b.traj', '/r/a-c/x.traj']);
+    expect(compareRunKeys('/r/a/b', '/r/a/b')).toBe(0);
   });
 });

@@ -50,6 +50,20 @@ describe('patch size, edit volume and churn', () => {
     expect(patchLines(diff)).toBe(3);
     expect(patchLines(undefined)).toBe(0);
   });
+  it('counts a removed line starting with -- and an added one starting with ++ inside a hunk (they look like file headers)', () => {
+    // Synthetic: an RST underline `--------` removed (`---------` in the diff), a C `++i;` added (`+++i;`).
+    const rst = 'diff --git a/docs/index.rst b/docs/index.rst\n--- a/docs/index.rst\n+++ b/docs/index.rst\n@@ -1,3 +1,3 @@\n Title\n---------\n+=========\n text';
+    expect(patchLines(rst)).toBe(2);
+    expect(patchChurn(patchLines(rst), 2)).toBe(0);
+    const c = '--- a/x.c\n+++ b/x.c\n@@ -2 +2,2 @@\n-i += 1;\n+++i;\n+--j;\n\\ No newline at end of file\n';
+    expect(patchLines(c)).toBe(3);
+  });
+  it('skips the file headers of a second file after a hunk, with or without a diff line before them', () => {
+    const hunk = '@@ -1,2 +1,2 @@\n a\n-b\n+c\n';
+    expect(patchLines(`--- a/x\n+++ b/x\n${hunk}--- a/y\n+++ b/y\n${hunk}`)).toBe(4);
+    // A cut hunk (its header promises more lines than follow) ends at the next file's `diff` line.
+    expect(patchLines(`diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,9 +1,9 @@\n-b\n+c\ndiff --git a/y b/y\n--- a/y\n+++ b/y\n${hunk}`)).toBe(4);
+  });
   it('measures editor edits and heredoc writes', () => {
     expect(stepEditVolume(editor(''))).toBe(2);
     const heredoc = shell("cat <<'EOF' > reproduce.py\nimport astroid\nprint(1)\nEOF", '', 0);

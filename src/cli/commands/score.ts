@@ -1,5 +1,7 @@
 /** `steplens score FILE... [--pta PTA.json] [--passed|--failed] [--json | --jsonl]`: score trajectories. */
 import { parseArgs } from 'node:util';
+import { priorTerms, type PriorTerm } from '../../core/composite.js';
+import { DEFAULT_CONFIG } from '../../core/config.js';
 import { createScorer } from '../../core/scorer.js';
 import { holdsPath } from '../../core/pta/index.js';
 import type { Reference, TrajectoryReport } from '../../core/scorer-api.js';
@@ -37,7 +39,8 @@ interface Setup {
 }
 
 /** One instance of a file: its report, or (no step) why it has none. */
-type InstanceResult = { report: TrajectoryReport; task: string | undefined; instance: string; diagnostics: Diagnostic[] } | { report?: undefined; instance: string; noSteps: string };
+type InstanceResult =
+  { report: TrajectoryReport; prior: PriorTerm[] | undefined; task: string | undefined; instance: string; diagnostics: Diagnostic[] } | { report?: undefined; instance: string; noSteps: string };
 
 /**
  * Scores every chosen trajectory of one file; returns the results in the file's order and the file's exit code. With
@@ -65,10 +68,13 @@ async function scoreFile(file: string, setup: Setup, options: { format: string |
     const scorer = createScorer({ reference, analyzers, ...(forecast ? { forecast } : {}), ...(policy ? { policy } : {}), ...(config ? { config } : {}) });
     for (const step of x.parsed.steps) scorer.push(step);
     const report: TrajectoryReport = scorer.report(setup.passed);
+    // Against the prior: the terms the total is made of, with the weights in effect (--config or the defaults).
+    const signals = scorer.priorSignals();
+    const prior = signals !== undefined ? priorTerms((config ?? DEFAULT_CONFIG).priorWeights, report.score.coh, report.score.temp, signals) : undefined;
     // As rank and report warn: a run the PTA was built from matches one of its paths step for step, so it scores high.
     if (reference.kind === 'pta' && holdsPath(reference.pta, scorer.states()))
       io.stderr(`warning: ${setup.ptaFile} holds the path of ${file}${several ? ` (${x.id})` : ''} (a reference it was built from): scored optimistically against it\n`);
-    return { report, task: runTask ?? (reference.kind === 'pta' ? reference.pta.task : undefined), instance: x.id, diagnostics: x.parsed.diagnostics };
+    return { report, prior, task: runTask ?? (reference.kind === 'pta' ? reference.pta.task : undefined), instance: x.id, diagnostics: x.parsed.diagnostics };
   });
   const code = Math.max(logExitCode(log, selected, options.lenient), empty.length > 0 && !options.lenient ? 1 : 0);
   return { results, several, fileDiagnostics: log.diagnostics, code };
@@ -147,16 +153,16 @@ async function fileOutput(file: string, setup: Setup, values: Values, alone: boo
         continue;
       }
       const skipped = [...(scored.several ? [] : scored.fileDiagnostics), ...r.diagnostics];
-      io.stdout(`${JSON.stringify({ ...head, ...scoreDocument(r.report, r.task), ...(skipped.length > 0 ? { diagnostics: skipped } : {}) })}\n`);
+      io.stdout(`${JSON.stringify({ ...head, ...scoreDocument(r.report, r.task, r.prior), ...(skipped.length > 0 ? { diagnostics: skipped } : {}) })}\n`);
     }
     // In a file of several runs a line that could not be read is no instance: a line of its own says it was lost.
     if (scored.several) for (const line of lostLines(file, scored.fileDiagnostics)) io.stdout(line);
   } else if (values.json) {
-    const docs = scoredOnly(results).map((r) => scoreDocument(r.report, r.task));
+    const docs = scoredOnly(results).map((r) => scoreDocument(r.report, r.task, r.prior));
     io.stdout(`${JSON.stringify(docs.length === 1 ? docs[0] : docs)}\n`);
   } else {
     const text = scoredOnly(results)
-      .map((r) => humanReport(r.report, r.task, setup.passed))
+      .map((r) => humanReport(r.report, r.task, setup.passed, r.prior))
       .join('\n');
     io.stdout(alone ? text : `== ${printable(file)}\n${text}\n`);
   }

@@ -7,11 +7,44 @@ function lineCount(text: string | undefined): number {
   return text.endsWith('\n') ? lines.length - 1 : lines.length;
 }
 
-/** Lines added plus deleted in a unified diff (`+`/`-` lines, file headers excluded). */
+/** A hunk header: `@@ -start[,count] +start[,count] @@` (a count left out is 1). */
+const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
+
+/**
+ * Lines added plus deleted in a unified diff (`+`/`-` lines, file headers excluded). Inside a hunk the header's
+ * counts say how many old and new lines follow, so a removed line whose text starts with `--` (`---` in the diff: an
+ * RST rule, a SQL comment) or an added one starting with `++` is counted; `---`/`+++` are skipped as file headers
+ * only outside a hunk. A `diff ` line ends a hunk whose counts were too large (a cut patch).
+ */
 export function patchLines(diff: string | undefined): number {
   if (!diff) return 0;
   let n = 0;
+  // Old and new lines of the current hunk still to come.
+  let old = 0;
+  let added = 0;
   for (const line of diff.split('\n')) {
+    const hunk = HUNK.exec(line);
+    if (hunk) {
+      old = hunk[1] === undefined ? 1 : Number(hunk[1]);
+      added = hunk[2] === undefined ? 1 : Number(hunk[2]);
+      continue;
+    }
+    if ((old > 0 || added > 0) && !line.startsWith('diff ')) {
+      if (line.startsWith('-')) {
+        n++;
+        old--;
+      } else if (line.startsWith('+')) {
+        n++;
+        added--;
+      } else if (!line.startsWith('\\')) {
+        // A context line (a blank one may have lost its leading space); `\ No newline at end of file` is neither.
+        old--;
+        added--;
+      }
+      continue;
+    }
+    old = 0;
+    added = 0;
     if (line.startsWith('+++') || line.startsWith('---')) continue;
     if (line.startsWith('+') || line.startsWith('-')) n++;
   }

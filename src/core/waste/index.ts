@@ -50,3 +50,14 @@ export function wastedStepSet(items: readonly WasteItem[]): Set<number> {
   for (const it of items) for (const t of it.steps.slice(it.steps.length - it.wastedSteps)) set.add(t);
   return set;
 }
+
+/**
+ * The distinct wasted steps of a waste report and their tokens: each step and its `cost` counted once, however many
+ * items list it (a retry inside a cycle), so the figures never exceed the run's steps and tokens.
+ */
+export function distinctWaste(items: readonly WasteItem[], states: readonly State[]): { steps: number; tokens: number } {
+  const wasted = wastedStepSet(items);
+  let tokens = 0;
+  for (const s of states) if (wasted.has(s.t)) tokens += s.cost;
+  return { steps: wasted.size, tokens };
+}

@@ -1,6 +1,7 @@
 /** The readable terminal summary and the Markdown report. */
 import type { Interval } from '../../core/stats/interval.js';
 import { modelLabel } from '../identity.js';
+import { referenceKindMixLine } from '../reference-mix.js';
 import type { CorpusReport, ModelRow, SelectionRow, SeparationRow } from '../types.js';
 import { markdownTable, textTable } from './format-table.js';
 import { allTables, calibrationTable, luckyTable, rankCell, reliabilityDiagramTable, reliabilityTable, separationTable, sourceSeparationTable, tasksTable, type Table } from './tables.js';
@@ -70,6 +71,7 @@ export function headline(r: CorpusReport): string[] {
         ]
       : []),
     ...(total ? [separationLine(total)] : []),
+    ...r.referenceKindMix.map(referenceKindMixLine),
     ...r.selection.filter((s) => s.source === 'all').map(selectionLine),
   ];
 }
@@ -184,7 +186,7 @@ export function terminalSummary(r: CorpusReport): string {
 
 /** How to read the report: the notes closing report.md and report.html. */
 export const REPORT_NOTES: readonly string[] = [
-  'Passing trajectories are scored leave-one-out against a PTA of the other passing trajectories of their task; others against all passing ones. A PTA needs at least 2 references. A trajectory without one is scored reference-free against the prior pooled from the bundled references, as `score` and the server do (column reference_kind; struct and cov are left out there, so --by-reference splits the tables by it).',
+  'Passing trajectories are scored leave-one-out against a PTA of the other passing trajectories of their task, the others against one of those PTAs in turn (each meets n − 1 references, taken in path order), where every run of the task has one (3 passing runs). A PTA needs at least 2 references. A trajectory without one is scored reference-free against the prior pooled from the bundled references, as `score` and the server do (column reference_kind; struct and cov are left out there, so --by-reference splits the tables by it, and a source whose passing and failing runs met different kinds is named in a warning).',
   "Separation (docs/method.md section 16): the headline is the mean over sources (agent + model) of each source's own AUROC (sources with >= 3 passing and 3 failing runs); within task counts pass/fail pairs of one source and task; the pooled AUROC stands beside source_only, the AUROC of knowing only each run's source, because it also rewards telling sources apart.",
   'Intervals are 95 %: Wilson for pass rates and Lucky rates, seeded percentile bootstrap (1,000 draws, --seed) for mean quality, AUROCs and best-of-N. Two sources whose intervals overlap share a rank ("=").',
   "KS p-values are asymptotic (Kolmogorov distribution with Stephens' small-sample correction).",

@@ -1,0 +1,38 @@
+/**
+ * Which kinds of reference a source's passing and failing runs were scored against. A run of a task with too few
+ * passing runs is scored against a stored PTA or reference-free (score-corpus.ts), and every scored run enters the
+ * same tiers and statistics. When a source's scored pass/fail runs span more than one kind (typically: its PTA-scored
+ * runs are the all-pass tasks' passes and its failing runs are reference-free), some of its pass/fail pairs compare
+ * scores of different composites, and its AUROC partly measures the kind of reference, not the run.
+ */
+import { REFERENCE_KINDS, type ReferenceKind, type ReferenceKindMix, type TrajectoryRow } from './types.js';
+
+const zero = (): Record<ReferenceKind, number> => ({ 'in-folder': 0, external: 0, 'reference-free': 0 });
+
+/** The sources whose scored passing and failing runs were scored against more than one kind of reference, by source name. */
+export function referenceKindMix(rows: readonly TrajectoryRow[]): ReferenceKindMix[] {
+  const bySource = new Map<string, ReferenceKindMix>();
+  for (const r of rows) {
+    if (r.reference === undefined || (r.outcome !== 'pass' && r.outcome !== 'fail')) continue;
+    const mix = bySource.get(r.source) ?? { source: r.source, passing: zero(), failing: zero() };
+    bySource.set(r.source, mix);
+    (r.outcome === 'pass' ? mix.passing : mix.failing)[r.reference.kind]++;
+  }
+  const total = (c: Record<ReferenceKind, number>) => REFERENCE_KINDS.reduce((n, k) => n + c[k], 0);
+  return [...bySource.values()]
+    .filter((m) => total(m.passing) > 0 && total(m.failing) > 0 && REFERENCE_KINDS.filter((k) => m.passing[k] + m.failing[k] > 0).length > 1)
+    .sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+}
+
+const counts = (c: Record<ReferenceKind, number>) => {
+  const kinds = REFERENCE_KINDS.filter((k) => c[k] > 0).map((k) => `${c[k]} ${k}`);
+  return kinds.length > 0 ? kinds.join(', ') : 'none';
+};
+
+/** The report's warning line for one such source. */
+export function referenceKindMixLine(m: ReferenceKindMix): string {
+  return (
+    `warning: source ${m.source}: passing runs scored ${counts(m.passing)}; failing runs ${counts(m.failing)}: its AUROC and tier shares ` +
+    `pool scores against different kinds of reference, so they partly measure the kind of reference (--by-reference gives each kind alone)`
+  );
+}
