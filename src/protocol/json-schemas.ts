@@ -16,7 +16,7 @@ import {
 } from './http-bodies.js';
 import { freezeRequestSchema, pinRequestSchema } from './policy-state.js';
 import { rankRequestSchema, rankResponseSchema } from './rank-bodies.js';
-import { trajectoryReportSchema } from './report-schemas.js';
+import { scoreResponseSchema, trajectoryReportSchema } from './report-schemas.js';
 import { SERVER_MESSAGE_SCHEMAS } from './server-messages.js';
 import { stepRecordSchema } from '../formats/step-schema.js';
 import { alignmentSchema, calibrationResponseSchema, liveEventSchema, scoreStepsResponseSchema, sessionListResponseSchema, trajectoryViewSchema, webInfoSchema } from './view-bodies.js';
@@ -27,14 +27,14 @@ const SOURCES: Record<string, z.ZodType> = {
   step: stepRecordSchema,
   report: trajectoryReportSchema,
   'http.score-request': scoreRequestSchema,
-  'http.score-response': trajectoryReportSchema,
+  'http.score-response': scoreResponseSchema,
   'http.add-reference-request': addReferenceRequestSchema,
   'http.add-reference-response': addReferenceResponseSchema,
   'http.tasks-response': taskListResponseSchema,
   'http.session-response': sessionStatusSchema,
   'http.score-batch-request': scoreBatchRequestSchema,
   'http.score-batch-response': z.object({
-    results: z.array(z.union([trajectoryReportSchema, httpErrorSchema])).describe("One entry per item, in order: the item's report, or {error} for that item alone"),
+    results: z.array(z.union([scoreResponseSchema, httpErrorSchema])).describe("One entry per item, in order: the item's report, or {error} for that item alone"),
   }),
   'http.rank-request': rankRequestSchema,
   'http.rank-response': rankResponseSchema,

@@ -79,3 +79,12 @@ export const trajectoryReportSchema = z.object({
   pPass: z.number().min(0).max(1).optional().describe('P(pass | the whole trajectory) from the forecast model (serve --forecast, score --forecast); absent without one'),
   forecastVersion: z.number().int().optional().describe("Version of the forecast model that produced pPass (it stays the session's model for its whole life)"),
 });
+
+/** What `POST /v1/score` (and each item of `/v1/score/batch`) answers: the report, and the records of the log it could not read. */
+export const scoreResponseSchema = trajectoryReportSchema.extend({
+  skipped: z
+    .array(z.object({ at: z.string().describe('Where in the log: `line 12`, `history[5]`, `event 40`, ...'), message: z.string().describe('Why it was not read') }))
+    .optional()
+    .describe('Records of the log that could not be read and were left out of the score (at most 100 named; absent when every record was read)'),
+  skippedCount: z.number().int().optional().describe('How many records were left out in all, when more than the 100 named in `skipped`'),
+});

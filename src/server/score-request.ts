@@ -61,8 +61,18 @@ export async function scoreParsedSteps(deps: ScoringDeps, req: StepsRequest, ste
 }
 
 /** Parses and scores one request; errors are SteplensErrors whose message starts with `where` (`body.`, `items[3].`). */
-export async function scoreRequest(deps: ScoringDeps, req: ScoreRequest, where = 'body.'): Promise<TrajectoryReport> {
-  const { steps, meta } = trajectoryDocument(req.trajectory, req.format, `${where}trajectory`, req.task);
+export async function scoreRequest(deps: ScoringDeps, req: ScoreRequest, where = 'body.'): Promise<ScoreResponse> {
+  const { steps, meta, diagnostics } = trajectoryDocument(req.trajectory, req.format, `${where}trajectory`, req.task);
   checkLength(steps, deps.maxSteps, `${where}trajectory`);
-  return scoreParsedSteps(deps, { ...req, agent: req.agent ?? meta.agent, model: req.model ?? meta.model }, steps, where);
+  const report = await scoreParsedSteps(deps, { ...req, agent: req.agent ?? meta.agent, model: req.model ?? meta.model }, steps, where);
+  // Records the parser could not read were left out of the score: said, as the CLI says them on stderr.
+  if (diagnostics.length === 0) return report;
+  const skipped = diagnostics.slice(0, MAX_SKIPPED_NAMED).map((d) => ({ at: d.at, message: d.message }));
+  return { ...report, skipped, ...(diagnostics.length > MAX_SKIPPED_NAMED ? { skippedCount: diagnostics.length } : {}) };
 }
+
+/** Skipped records named in a score response at most (a broken log may have thousands). */
+const MAX_SKIPPED_NAMED = 100;
+
+/** The body of `POST /v1/score`: the report, and the records of the log that could not be read (proto: http.score-response). */
+export type ScoreResponse = TrajectoryReport & { skipped?: Array<{ at: string; message: string }>; skippedCount?: number };

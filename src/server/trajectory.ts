@@ -9,7 +9,7 @@ import type { Reference, TrajectoryReport } from '../core/scorer-api.js';
 import type { State, Step } from '../core/types.js';
 import { SteplensError } from '../errors.js';
 import { parseInstances } from '../formats/index.js';
-import type { FormatName, ParseResult, TrajectoryMeta } from '../formats/types.js';
+import type { Diagnostic, FormatName, ParseResult, TrajectoryMeta } from '../formats/types.js';
 
 /** Parses a body's `trajectory` in `format` (or detected); refuses one without steps. `task`: as in {@link trajectoryDocument}. */
 export function trajectorySteps(doc: unknown, format: FormatName | 'auto' | undefined, where = 'body.trajectory', task?: string): Step[] {
@@ -25,9 +25,14 @@ const MAX_IDS_NAMED = 10;
  * matches it is refused naming the instances (it was scored as its first line whatever `task` said, and a reference
  * of one task could be learned from another's run).
  */
-export function trajectoryDocument(doc: unknown, format: FormatName | 'auto' | undefined, where = 'body.trajectory', task?: string): { steps: Step[]; meta: TrajectoryMeta; format: FormatName } {
+export function trajectoryDocument(
+  doc: unknown,
+  format: FormatName | 'auto' | undefined,
+  where = 'body.trajectory',
+  task?: string,
+): { steps: Step[]; meta: TrajectoryMeta; format: FormatName; diagnostics: Diagnostic[] } {
   const one = oneInstance(doc, format, where, task);
-  return { steps: nonEmptySteps(one, where), meta: one.meta, format: one.format };
+  return { steps: nonEmptySteps(one, where), meta: one.meta, format: one.format, diagnostics: one.diagnostics };
 }
 
 /** As {@link trajectoryDocument}, but a log with no step is no error (ranking lists such a run as unranked). */
