@@ -42,7 +42,10 @@ describe('steplens replay', () => {
     for (const line of scores) expect(line).toMatch(/ (Partial-fail|Off-track)$/);
     expect(out.out).toMatch(/^session replay-.* \(mini-swe-agent, reference prior \(no PTA for this task\)\)$/m);
     expect(out.out).toMatch(
-      new RegExp(`^final: score .* \\(coh [0-9.]+, temp [0-9.]+; no PTA: struct and cov left out\\), tier (Partial-fail|Off-track), ${steps.length} steps, stages [EIVO]+$`, 'm'),
+      new RegExp(
+        `^final: score .* \\(no PTA: the server's reference-free composite \\(by default brevity 0\\.5, edit 0\\.4, temp 0\\.1; docs/forecast\\.md\\); coh [0-9.]+, temp [0-9.]+\\), tier (Partial-fail|Off-track), ${steps.length} steps, stages [EIVO]+$`,
+        'm',
+      ),
     );
     expect(out.out).not.toContain('null');
   });

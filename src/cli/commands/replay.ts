@@ -1,4 +1,5 @@
 /** `steplens replay FILE --url URL --task ID`: streams a trajectory to a running server, printing what comes back. */
+import { DEFAULT_CONFIG } from '../../core/config.js';
 import { parseArgs } from 'node:util';
 import { connect, SteplensClientError, type ClientSession, streamUrl as clientStreamUrl, type FinalFrame, type ScoreFrame, type SignalFrame, type StartedFrame } from '../../client/index.js';
 import { getParser } from '../../formats/index.js';
@@ -39,6 +40,13 @@ function referenceText(r: StartedFrame['reference']): string {
   return r.kind === 'pta' ? `PTA v${r.version} (${r.paths} ${r.paths === 1 ? 'path' : 'paths'})` : 'prior (no PTA for this task)';
 }
 
+/** The shipped reference-free composite's weighted signals, heaviest first (`brevity 0.5, edit 0.4, temp 0.1`). */
+const DEFAULT_PRIOR_TERMS = Object.entries(DEFAULT_CONFIG.priorWeights)
+  .filter(([, w]) => w > 0)
+  .sort((a, b) => b[1] - a[1])
+  .map(([name, w]) => `${name} ${w}`)
+  .join(', ');
+
 /** One line per frame, as the human-readable output shows it. */
 function describe(frame: StartedFrame | ScoreFrame | SignalFrame | FinalFrame, format: string): string {
   switch (frame.type) {
@@ -52,7 +60,8 @@ function describe(frame: StartedFrame | ScoreFrame | SignalFrame | FinalFrame, f
       const s = frame.score;
       const parts =
         s.struct === null || s.cov === null
-          ? `coh ${fixed(s.coh, 3)}, temp ${fixed(s.temp, 3)}; no PTA: struct and cov left out`
+          ? // The server's weights are not in the frame: the total is its reference-free composite, not coh and temp alone.
+            `no PTA: the server's reference-free composite (by default ${DEFAULT_PRIOR_TERMS}; docs/forecast.md); coh ${fixed(s.coh, 3)}, temp ${fixed(s.temp, 3)}`
           : `struct ${fixed(s.struct)}, cov ${fixed(s.cov)}, coh ${fixed(s.coh, 3)}, temp ${fixed(s.temp, 3)}`;
       const outcome = frame.passed === undefined ? ' (projected: outcome unknown)' : '';
       return `final: score ${fixed(s.total)} (${parts}), tier ${frame.tier}${frame.lucky ? ` ${frame.lucky}` : ''}${outcome}, ${frame.steps} steps, stages ${frame.stages}\n`;
