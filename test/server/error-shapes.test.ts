@@ -61,13 +61,13 @@ describe('HTTP errors are in the catalogue shape', () => {
 
   it('a bad URL encoding is bad_message', async () => {
     for (const route of ['/v1/sessions/%ZZ', '/v1/tasks/%E0%A4%A/pta']) {
-      const res = await raw(srv.url, `GET ${route} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      const res = await raw(srv.url, `GET ${route} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
       expectCatalogue(res.status, JSON.parse(res.body), 'bad_message');
     }
   });
 
   it('a malformed request is bad_message', async () => {
-    const res = await raw(srv.url, 'GET / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n');
+    const res = await raw(srv.url, 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: abc\r\n\r\n');
     expectCatalogue(res.status, JSON.parse(res.body), 'bad_message');
   });
 
@@ -79,7 +79,7 @@ describe('HTTP errors are in the catalogue shape', () => {
       let status = 0;
       socket.on('data', (d) => (status ||= Number(/^HTTP\/1\.1 (\d+)/.exec(d.toString())?.[1])));
       socket.on('error', (e: NodeJS.ErrnoException) => resolve({ status, error: e.code }));
-      socket.write(`POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`);
+      socket.write(`POST /v1/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`);
       const chunk = Buffer.alloc(64 * 1024, 0x20);
       let sent = 0;
       // Send slowly, and on after the answer has come: the whole declared body.
@@ -155,7 +155,7 @@ describe('during shutdown', () => {
       ws.on('error', () => undefined);
     });
     expectCatalogue(upgrade.status, JSON.parse(upgrade.body), 'overloaded');
-    const res = await raw(closing.url, 'POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
+    const res = await raw(closing.url, 'POST /v1/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
     expectCatalogue(res.status, JSON.parse(res.body), 'overloaded');
     await done;
   });
