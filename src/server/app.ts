@@ -44,6 +44,7 @@ import { registerWebRoutes } from './web-routes.js';
 import { ForecastLearner } from './forecast-learner.js';
 import { registerForecastRoutes } from './forecast-routes.js';
 import { isUpgrade, STREAM_ROUTE, upgradeRefusal } from './upgrade-check.js';
+import { SiteCheck } from './site-check.js';
 
 /** How long /readyz waits for the store (Redis PING) before answering not ready. */
 const READINESS_DEADLINE_MS = 1000;
@@ -116,6 +117,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const durable = backend.journal ? new DurableSessions({ registry, journal: backend.journal, analyzers, options: resolved, log, metrics, endpoint: backend.link?.endpoint ?? 'Redis' }) : undefined;
   if (durable) registryDeps.durable = durable;
   const auth = new Authenticator(resolved.tokens, resolved.limits.ticketTtlMs);
+  // Built before anything listens: a bad --allow-origin / --allowed-host fails the start. `app` is defined by the first request.
+  const sites = new SiteCheck(options.allowOrigins ?? [], options.allowedHosts ?? [], () => app.addresses());
   let accepting = true;
   let idleCloser: NodeJS.Timeout | undefined;
   let nextConnection = 0;
@@ -142,6 +145,14 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   app.addHook('onRequest', async (req, reply) => {
     const route = req.url.split('?')[0];
+    // Another site's page (a foreign Origin on the stream, a DNS-rebinding Host) is refused before anything else.
+    const offSite = sites.refusal(req.headers, isUpgrade(req.headers));
+    if (offSite !== undefined) {
+      if (offSite.first) log.warn({ code: offSite.code, host: req.headers.host, origin: req.headers.origin }, `refused: ${offSite.message}`);
+      if (!isUpgrade(req.headers)) return sendError(reply, metrics, offSite.code, offSite.message);
+      metrics.refusals.inc({ code: offSite.code });
+      return refuseUpgrade(req.raw.socket, reply, offSite.code, offSite.message);
+    }
     const upgradeRefused = isUpgrade(req.headers) ? upgradeRefusal(req.method, req.routeOptions.url, req.headers) : undefined;
     if (upgradeRefused !== undefined) {
       metrics.refusals.inc({ code: 'bad_message' });

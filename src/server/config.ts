@@ -10,6 +10,7 @@ import { DEFAULT_LIMITS, type AppOptions, type RedisSettings, type ServerLimits 
 import { checkRedisUrl } from '../store/redis/redis-url.js';
 import { REFERENCE_SCOPES, type ReferenceScope } from './reference-scope.js';
 import { configureInputLimit } from '../text-files.js';
+import { SiteCheck } from './site-check.js';
 
 export interface ServerConfig {
   host: string;
@@ -22,11 +23,12 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
                       [--config CONFIG.json] [--compress-texts] [--forecast FORECAST.json [--forecast-learn [--forecast-learn-every SECONDS]]]
                       [--shadow] [--shadow-share R] [--shadow-max-false-stop R] [--shadow-confidence C] [--calibration DIR]
                       [--redis URL [--redis-prefix P] [--replica-id ID] [--lease SECONDS]] [--sessions-per-tenant N] [--reference-scope tenant|shared]
-                      [--limit NAME=VALUE]...
+                      [--limit NAME=VALUE]... [--allow-origin ORIGIN]... [--allowed-host NAME]...
   defaults: --host 127.0.0.1 --port 8787 --data $XDG_DATA_HOME/steplens (~/.local/share/steplens), seeded from the bundled references
   --no-seed: without the bundled references
   env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG, STEPLENS_COMPRESS_TEXTS=1,
-       STEPLENS_SHADOW=1, STEPLENS_SHADOW_SHARE, STEPLENS_CALIBRATION, STEPLENS_SESSIONS_PER_TENANT, STEPLENS_REFERENCE_SCOPE, STEPLENS_FORECAST
+       STEPLENS_SHADOW=1, STEPLENS_SHADOW_SHARE, STEPLENS_CALIBRATION, STEPLENS_SESSIONS_PER_TENANT, STEPLENS_REFERENCE_SCOPE, STEPLENS_FORECAST,
+       STEPLENS_ALLOW_ORIGINS, STEPLENS_ALLOWED_HOSTS (comma-separated)
   --token-file: one token per line, optionally with tenant=NAME and role=agent|operator|metrics (README, "Server");
             a token without them (and every --token / STEPLENS_TOKENS) is an agent of its own tenant
   --sessions-per-tenant N: open sessions (detached ones included) one tenant may hold (default 1024; with one tenant, all 4096)
@@ -49,6 +51,11 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
            (0 turns a connection cap off: behind a load balancer every connection comes from its address); env STEPLENS_LIMITS (comma-separated);
            with --redis, journalBytesPerTenant (default 536870912, 512 MiB; 0 = no bound) is the step bytes one tenant's sessions
            keep in Redis: keep Redis' maxmemory above it times the tenants (docs/scale-out.md)
+  --allow-origin ORIGIN: a web page of ORIGIN (scheme://host[:port]; * for any) may open /v1/stream; a browser's upgrade from
+           any origin but the server's own (that of its Host) is refused 403 forbidden_origin (cross-site WebSocket hijacking).
+           Clients that are not browsers send no Origin. Needed for a page served from elsewhere, or a proxy that rewrites Host
+  --allowed-host NAME: a server listening on loopback answers only Host localhost, 127.0.0.1, [::1] or its own address (any port),
+           else 403 forbidden_host (DNS rebinding); this adds NAME (* for any). Not checked when listening on another address
   --redis: share references and sessions with other replicas through Redis (env STEPLENS_REDIS_URL, STEPLENS_REDIS_PREFIX,
            STEPLENS_REPLICA_ID); --data then holds only this replica's shadow-mode state, and --seed directories are imported
            for tasks Redis lacks (docs/scale-out.md)`;
@@ -104,6 +111,11 @@ export function parseLimits(pairs: readonly string[]): Partial<ServerLimits> {
   return out;
 }
 
+/** A repeatable flag's values, else its comma-separated environment variable's (blanks dropped). */
+function listOption(flags: string[] | undefined, env: string | undefined): string[] {
+  return (flags ?? (env ?? '').split(',')).map((x) => x.trim()).filter((x) => x !== '');
+}
+
 /** Parses flags (and env fallbacks) into a server configuration. */
 export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<ServerConfig> {
   const { values } = parseArgs({
@@ -138,6 +150,8 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       limit: { type: 'string', multiple: true },
       'sessions-per-tenant': { type: 'string' },
       'reference-scope': { type: 'string' },
+      'allow-origin': { type: 'string', multiple: true },
+      'allowed-host': { type: 'string', multiple: true },
     },
     allowPositionals: false,
   });
@@ -185,6 +199,9 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   const perTenant = positiveNumber('--sessions-per-tenant', values['sessions-per-tenant'] ?? env.STEPLENS_SESSIONS_PER_TENANT);
   if (perTenant !== undefined && !Number.isInteger(perTenant)) throw new SteplensError('usage', `--sessions-per-tenant must be a whole number (got '${perTenant}')`);
   const scope = values['reference-scope'] ?? env.STEPLENS_REFERENCE_SCOPE;
+  const allowOrigins = listOption(values['allow-origin'], env.STEPLENS_ALLOW_ORIGINS);
+  const allowedHosts = listOption(values['allowed-host'], env.STEPLENS_ALLOWED_HOSTS);
+  new SiteCheck(allowOrigins, allowedHosts, () => []); // a bad value is a usage error now, not when the app is built
   if (scope !== undefined && !(REFERENCE_SCOPES as readonly string[]).includes(scope)) throw new SteplensError('usage', `--reference-scope must be ${REFERENCE_SCOPES.join(' or ')} (got '${scope}')`);
   return {
     host: values.host ?? env.STEPLENS_HOST ?? '127.0.0.1',
@@ -193,6 +210,8 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       dataDir,
       seedDirs: seeds,
       tokens,
+      ...(allowOrigins.length > 0 ? { allowOrigins } : {}),
+      ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
       logLevel: values['log-level'] ?? env.STEPLENS_LOG_LEVEL ?? 'info',
       ...(resume !== undefined ? { resumeWindowMs: resume * 1000 } : {}),
       ...(idle !== undefined ? { idleTimeoutMs: idle * 1000 } : {}),

@@ -2,9 +2,10 @@
  * Every HTTP error in the catalogue's shape, `{ error: { code, message } }` (src/errors.ts), fastify's own
  * included: unknown routes (`unknown_route`), bad URL encoding, malformed requests, bodies over the limit,
  * requests during shutdown. A body over the limit is answered 413 at once and then read to its end
- * (up to a bound), so a client still uploading gets the answer instead of a broken pipe.
+ * (up to a bound; on a connection that is not kept alive, read first and then answered), so a client still
+ * uploading gets the answer instead of a broken pipe.
  */
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -52,6 +53,22 @@ export function frameworkErrorOptions(metrics: AppMetrics) {
 /** Bodies past this many bytes are not read to their end after the 413: the connection is closed instead. */
 const DRAIN_BYTES = 256 * 1024 * 1024;
 
+/** Resolves once the request's body is read to its end (and dropped), past `bound` bytes, or when the connection is gone. */
+function drain(body: IncomingMessage, bound: number): Promise<void> {
+  return new Promise((resolve) => {
+    let read = 0;
+    const done = () => {
+      body.off('data', count);
+      resolve();
+    };
+    const count = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > bound) done();
+    };
+    body.on('data', count).once('end', done).once('close', done).once('error', done);
+  });
+}
+
 /** The error and not-found handlers, and the early refusal of a declared body over the limit. */
 export function installErrorShapes(app: FastifyInstance, deps: { metrics: AppMetrics; log: Logger; maxBodyBytes: number }): void {
   const { metrics, log, maxBodyBytes } = deps;
@@ -74,11 +91,21 @@ export function installErrorShapes(app: FastifyInstance, deps: { metrics: AppMet
   app.setNotFoundHandler((req, reply) => sendError(reply, metrics, 'unknown_route', `no route ${req.method} ${req.url.split('?')[0]}`));
 
   // A declared length over the limit is refused before the body is read; the body is then drained (the
-  // server reads and drops it) so the client can finish sending and read the answer.
+  // server reads and drops it) so the client can finish sending and read the answer. Past the drain bound the
+  // connection is closed after the answer instead.
+  const drainBytes = Math.max(DRAIN_BYTES, 4 * maxBodyBytes);
   app.addHook('onRequest', async (req, reply) => {
     const declared = Number(req.headers['content-length']);
     if (!(declared > maxBodyBytes)) return;
-    if (declared > Math.max(DRAIN_BYTES, 4 * maxBodyBytes)) reply.header('connection', 'close');
+    if (declared > drainBytes) reply.header('connection', 'close');
     return sendError(reply, metrics, 'too_large', `body of ${declared} bytes exceeds ${maxBodyBytes} bytes`);
+  });
+  // On a kept-alive connection Node reads the unread rest of a body after the answer. One that is not kept alive
+  // (`Connection: close`, what Python's urllib sends; HTTP/1.0) it closes once the answer is written, dropping
+  // the body still arriving: a client still sending got EPIPE or a reset instead of the answer (the 413, a 401).
+  // There the body is read first, within the same bound (and requestTimeoutMs), then answered.
+  app.addHook('onSend', async (req, reply) => {
+    if (reply.raw.shouldKeepAlive || req.raw.complete || reply.getHeader('connection') === 'close') return;
+    await drain(req.raw, drainBytes);
   });
 }

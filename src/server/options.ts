@@ -109,6 +109,18 @@ export interface AppOptions {
   redis?: RedisSettings;
   /** Bearer tokens, bare (their own tenant, role agent) or with a tenant and role; empty = auth off (logged as a warning). */
   tokens?: Array<string | TokenGrant>;
+  /**
+   * Origins (`scheme://host[:port]`) whose web pages may open `/v1/stream` besides the server's own (its Host); `*`:
+   * any. A browser's upgrade from any other origin is refused `forbidden_origin`; clients that send no Origin (not
+   * browsers) are not concerned. For a page served elsewhere, or a proxy that rewrites Host.
+   */
+  allowOrigins?: string[];
+  /**
+   * Host names a server listening on loopback only answers besides localhost, 127.0.0.1, [::1] and its own address
+   * (any port); `*`: any. Any other Host is refused `forbidden_host` (DNS rebinding). Not checked when the server
+   * listens on another address.
+   */
+  allowedHosts?: string[];
   limits?: Partial<ServerLimits>;
   /** How long a disconnected session stays resumable, and an ended one queryable, in ms (default 5 min). */
   resumeWindowMs?: number;

@@ -45,7 +45,7 @@ function raw(url: string, localAddress = '127.0.0.1'): Promise<{ socket: net.Soc
   });
 }
 
-const halfSentPost = (length = 100_000): string => `POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{"task": "t", "traj`;
+const halfSentPost = (length = 100_000): string => `POST /v1/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{"task": "t", "traj`;
 
 const within = <T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> => Promise.race([promise, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), ms))]);
 
@@ -56,7 +56,7 @@ describe('connections', () => {
     const body = await raw(r.url);
     body.socket.write(halfSentPost());
     const headers = await raw(r.url);
-    headers.socket.write('POST /v1/score HTTP/1.1\r\nHost: x\r\n');
+    headers.socket.write('POST /v1/score HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     expect(await within(headers.ended, 5000)).toBeUndefined();
     expect(await within(body.ended, 5000)).toBeUndefined();
     for (const c of [body, headers]) {
@@ -105,7 +105,7 @@ describe('connections', () => {
     const r = await startApp({ dataDir: `${dir}/caps`, limits: { connectionsPerAddress: 5 } });
     running.push(r);
     const held = await Promise.all([1, 2, 3, 4, 5].map(() => raw(r.url, '127.0.0.2')));
-    for (const c of held) c.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
+    for (const c of held) c.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     const over = await raw(r.url, '127.0.0.2');
     expect(await within(over.ended, 3000)).toBeUndefined();
     expect(over.received()).toMatch(/^HTTP\/1\.1 503 /);
@@ -120,7 +120,7 @@ describe('connections', () => {
     await held[0]!.ended;
     await new Promise((resolve) => setTimeout(resolve, 200)); // the server sees the close a moment later
     const again = await raw(r.url, '127.0.0.2');
-    again.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    again.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(again.received()).toMatch(/^HTTP\/1\.1 200 /);
   });
@@ -129,7 +129,7 @@ describe('connections', () => {
     const server = await spawnServer(['--data', `${dir}/fd`, '--no-seed'], { fdLimit: 1024 });
     try {
       const attack = await Promise.allSettled(Array.from({ length: 1100 }, () => raw(server.http, '127.0.0.2')));
-      for (const a of attack) if (a.status === 'fulfilled') a.value.socket.write('POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n{');
+      for (const a of attack) if (a.status === 'fulfilled') a.value.socket.write('POST /v1/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000000\r\n\r\n{');
       const connects = await Promise.allSettled(Array.from({ length: 20 }, () => Client.connect(server.ws)));
       expect(connects.filter((c) => c.status === 'rejected')).toEqual([]);
       const c = (connects[0] as PromiseFulfilledResult<Client>).value;

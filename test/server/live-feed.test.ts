@@ -218,7 +218,7 @@ describe('a viewer whose client went away before its response had the socket', (
         const sock = net.connect(port, '127.0.0.1');
         await new Promise((resolve) => sock.once('connect', resolve));
         // The feed is queued behind /readyz's response; the client then drops the connection.
-        sock.write('GET /readyz HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/live HTTP/1.1\r\nHost: x\r\n\r\n');
+        sock.write('GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /v1/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
         sock.destroy();
         await new Promise((resolve) => setTimeout(resolve, 30));
       }

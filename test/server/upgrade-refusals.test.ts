@@ -24,7 +24,7 @@ function raw(path: string, headers: Record<string, string>): Promise<{ status: n
       const type = /content-type: ([^\r\n]*)/i.exec(head)?.[1] ?? '';
       resolve({ status: Number(head.split(' ')[1]), type, body: body ? JSON.parse(body) : null });
     });
-    const lines = Object.entries({ Host: 'x', Connection: 'Upgrade', Upgrade: 'websocket', ...headers }).map(([k, v]) => `${k}: ${v}`);
+    const lines = Object.entries({ Host: '127.0.0.1', Connection: 'Upgrade', Upgrade: 'websocket', ...headers }).map(([k, v]) => `${k}: ${v}`);
     socket.write(`GET ${path} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
   });
 }

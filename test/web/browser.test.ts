@@ -7,6 +7,8 @@
  * Needs `npm run build` (dist/web) and /usr/bin/chromium (or STEPLENS_CHROMIUM).
  * Set STEPLENS_SCREENSHOTS=DIR to keep a screenshot of every page.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -198,6 +200,40 @@ describe('the web view in Chromium', () => {
     for (const w of sizes) expect(w).toBeGreaterThan(200);
     await shot(page, 'report');
     await page.close();
+  });
+
+  it("a page of another origin cannot open an open server's stream (review s43: it grew PTAs as the local operator); the web view's own page can", async () => {
+    // The attacker's page: another origin (another port of 127.0.0.1, as the review's repro), no CSP in the way.
+    const other = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>another site</title>'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const refusals = async () => Number(/steplens_refusals_total\{code="forbidden_origin"\} (\d+)/.exec(await (await fetch(`${open.url}/metrics`)).text())?.[1] ?? 0);
+    const stream = (page: Page) =>
+      page.evaluate(
+        (url) =>
+          new Promise<string>((resolve) => {
+            type Socket = { onopen: () => void; onerror: () => void; close(): void };
+            const ws = new (globalThis as unknown as { WebSocket: new (u: string) => Socket }).WebSocket(url);
+            ws.onopen = () => {
+              ws.close();
+              resolve('open');
+            };
+            ws.onerror = () => resolve('refused');
+          }),
+        open.wsUrl,
+      );
+    try {
+      const page = await newPage(/WebSocket connection to .* failed/);
+      const before = await refusals();
+      await page.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
+      expect(await stream(page)).toBe('refused');
+      expect(await refusals()).toBe(before + 1);
+      await page.goto(`${open.url}/`);
+      await page.getByText('Open server: no token needed').waitFor();
+      expect(await stream(page)).toBe('open');
+      await page.close();
+    } finally {
+      other.close();
+    }
   });
 
   it('logged no console error on any page', () => {
