@@ -1,4 +1,5 @@
 /** Assembles the corpus report from discovered trajectories: names and outcomes, scores, tables, statistics. */
+import type { ScoringConfig } from '../core/config.js';
 import type { FailingReference } from '../core/calibrate/references.js';
 import type { ForecastFile } from '../core/forecast/model.js';
 import type { Analyzers } from '../core/ports.js';
@@ -39,6 +40,8 @@ export interface BuildReportOptions {
   minRuns?: number;
   /** Also the models and separation per reference kind (`--by-reference`). */
   byReference?: boolean;
+  /** Scoring config (`--config`) and the file it was read from, for the report's inputs. */
+  config?: { file: string; config: ScoringConfig };
 }
 
 function referenceSplits(rows: readonly TrajectoryRow[], s: StatisticsSettings): ReferenceSplit[] {
@@ -64,6 +67,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
       ...(options.prior ? { prior: options.prior } : {}),
       ...(options.forecast ? { forecast: options.forecast } : {}),
       ...(options.failingReference ? { failingReference: options.failingReference } : {}),
+      ...(options.config ? { config: options.config.config } : {}),
     },
   );
   const rows = trajectoryRows(named, scored);
@@ -85,6 +89,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
       skipped: discovery.skipped,
       problems: discovery.problems,
       referenceFolders: [...(options.referenceFolders ?? [])],
+      ...(options.config ? { config: options.config.file } : {}),
     },
     counts: corpusCounts(rows),
     tasks: taskRows(rows),

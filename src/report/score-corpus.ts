@@ -13,6 +13,7 @@
 import { UNIFORM_PRIOR } from '../core/prior.js';
 import { leaveOneOutPtas, type FailingReference } from '../core/calibrate/references.js';
 import { selectModel, type ForecastFile } from '../core/forecast/model.js';
+import type { ScoringConfig } from '../core/config.js';
 import { createScorer } from '../core/scorer.js';
 import { analyzersFor } from '../core/scope-free.js';
 import type { Analyzers } from '../core/ports.js';
@@ -46,10 +47,12 @@ export interface ScoreCorpusOptions {
   forecast?: ForecastFile;
   /** Which in-folder reference a failing run meets (default `matched`: a PTA of n − 1 passing runs, as a passing run meets). */
   failingReference?: FailingReference;
+  /** Scoring weights, tier thresholds, tau, ... (`--config`; default the shipped ones), as `score --config` and `serve --config`. */
+  config?: ScoringConfig;
 }
 
-function statesOf(t: LoadedTrajectory, analyzers: Analyzers): readonly State[] {
-  const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers });
+function statesOf(t: LoadedTrajectory, analyzers: Analyzers, config: ScoringConfig | undefined): readonly State[] {
+  const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers, ...(config ? { config } : {}) });
   for (const step of t.steps) scorer.push(step);
   return scorer.states();
 }
@@ -59,7 +62,7 @@ export function scoreCorpus(trajectories: readonly LoadedTrajectory[], outcomes:
   const named = trajectories.flatMap((t, i) => (t.task === null ? [] : [{ t, i, task: t.task }]));
   const candidates = named.map(({ t, i, task }) => {
     const passed = outcomes[i] === 'pass';
-    return { key: t.path, task, passed, states: passed ? statesOf(t, options.analyzers) : [] };
+    return { key: t.path, task, passed, states: passed ? statesOf(t, options.analyzers, options.config) : [] };
   });
   const loo = leaveOneOutPtas(candidates, MIN_REFERENCES, options.failingReference);
   // One reference kind per task: if any run of a task (with steps) lacks a leave-one-out PTA (a passing run
@@ -76,7 +79,12 @@ export function scoreCorpus(trajectories: readonly LoadedTrajectory[], outcomes:
     const reference: Reference = pta !== undefined ? { kind: 'pta', pta } : { kind: 'prior', prior: options.prior! };
     const forecast = options.forecast ? selectModel(options.forecast, t.agent, t.model ?? undefined) : undefined;
     // Against the prior no figure reads a state's scope: the files viewed are not parsed to find it (core/scope-free.ts).
-    const scorer = createScorer({ reference, analyzers: analyzersFor(reference, options.analyzers), ...(forecast ? { forecast } : {}) });
+    const scorer = createScorer({
+      reference,
+      analyzers: analyzersFor(reference, options.analyzers),
+      ...(forecast ? { forecast } : {}),
+      ...(options.config ? { config: options.config } : {}),
+    });
     for (const step of t.steps) scorer.push(step);
     const outcome = outcomes[i];
     const passed = outcome === 'pass' ? true : outcome === 'fail' ? false : undefined;

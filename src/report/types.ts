@@ -280,6 +280,8 @@ export interface CorpusReport {
     problems: Array<{ path: string; at: string; message: string }>;
     /** Folders of stored PTAs consulted for tasks with too few passing trajectories in `paths` (in order). */
     referenceFolders: Array<{ source: string; dir: string }>;
+    /** The scoring config file (`--config`) every run was scored with; absent: the shipped defaults. */
+    config?: string;
   };
   counts: {
     trajectories: number;

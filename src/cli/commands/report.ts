@@ -18,7 +18,7 @@ import type { CliIO, Command } from '../command.js';
 import { CORPUS_OPTIONS, readCorpusInput, reportCorpusInput } from '../corpus-input.js';
 import { chooseReference, externalReferences, referenceFolderArgs } from '../references.js';
 import { bundledForecastFile, forecastFileArg } from '../../package-files.js';
-import { readForecastFile } from '../../settings-files.js';
+import { readConfigFile, readForecastFile } from '../../settings-files.js';
 
 /** An integer flag at least `min` (one usage error naming the flag, and `why` the minimum, otherwise). */
 function intFlag(value: string | undefined, flag: string, fallback: number, min: number, why = ''): number {
@@ -74,7 +74,8 @@ const command: Command = {
   name: 'report',
   usage:
     'usage: steplens report [--outcomes FILE] [--manifest FILE] [--out DIR] [--json] [--references DIR]... [--bundled] [--forecast FILE]\n' +
-    '                       [--seed N] [--min-runs N] [--by-reference] [--failing-reference matched|all] [--model NAME] [--run NAME]\n' +
+    '                       [--seed N] [--min-runs N] [--by-reference] [--failing-reference matched|all] [--config CONFIG.json]\n' +
+    '                       [--model NAME] [--run NAME]\n' +
     '                       [--lenient] PATH...\n' +
     '  PATH: trajectory files or folders (walked recursively, .json/.jsonl/.traj, gzipped or not; evaluation JSON\n' +
     '        is recognised and skipped); every other skipped file is named on stderr with its reason, and an\n' +
@@ -96,6 +97,7 @@ const command: Command = {
     '           Column reference_kind says which (in-folder, external, reference-free); a run that helped build an\n' +
     '           external PTA scores optimistically against it (column holds_run, a warning)\n' +
     '  --by-reference  also the models and separation tables (and the charts) per reference kind\n' +
+    '  --config: scoring weights, tier thresholds, tau, ... (partial override of the defaults), as score and serve take it\n' +
     '  --forecast FILE  outcome forecaster (steplens train --out; `bundled`: the shipped one): each run gets its P(pass), with its separation and best-of-N\n' +
     '  statistics: n beside every figure; pass rates with a Wilson 95 % interval, mean quality, AUROCs and best-of-N\n' +
     '           with a percentile bootstrap 95 % interval (1,000 draws, --seed N, default 1); separation within source\n' +
@@ -118,6 +120,7 @@ const command: Command = {
         'min-runs': { type: 'string' },
         'by-reference': { type: 'boolean', default: false },
         'failing-reference': { type: 'string', default: 'matched' },
+        config: { type: 'string' },
       },
     });
     const failingReference = values['failing-reference'];
@@ -134,6 +137,8 @@ const command: Command = {
       : undefined;
     const forecastFile = values.forecast !== undefined ? resolve(io.cwd, forecastFileArg(values.forecast)) : undefined;
     const forecast = forecastFile !== undefined ? await readForecastFile(forecastFile) : undefined;
+    const configFile = values.config !== undefined ? resolve(io.cwd, values.config) : undefined;
+    const config = configFile !== undefined ? { file: values.config!, config: await readConfigFile(configFile) } : undefined;
     const prior = await chooseReference(undefined);
     const exit = reportCorpusInput(found, values.lenient, io.stderr, warnings);
     const bar = progress(io);
@@ -150,6 +155,7 @@ const command: Command = {
       ...(prior.kind === 'prior' ? { prior: prior.prior } : {}),
       ...(forecast ? { forecast } : {}),
       ...(external ? { external, referenceFolders: folders } : {}),
+      ...(config ? { config } : {}),
     });
     bar.end();
     if (forecastFile === bundledForecastFile())
