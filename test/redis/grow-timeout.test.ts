@@ -13,6 +13,7 @@ import { RedisReferenceStore } from '../../src/store/redis/reference-store.js';
 import { GROW_CHAIN, GROW_DELTA } from '../../src/store/redis/scripts.js';
 import { ASTROID } from '../server/helpers.js';
 import { statesOf } from '../store/states.js';
+import { killPostponedScript } from './postponed-script.js';
 import { RedisServer } from './redis-server.js';
 
 /** A pause of 3 timeouts holds the script past its timeout and ends within the store's wait (3 timeouts) if the script goes out within 2 timeouts of the pause (reads before it are not paused: a few ms). */
@@ -113,17 +114,7 @@ describe('a growth that outlives the command timeout', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    // Once the script waits in the pause (a postponed client: flag b), its connection is killed: Redis drops the
-    // script. `cmd=evalsha` alone is not enough: it is also the last command of the first growth's connection, and
-    // under load the kill then came while the store still read the version.
-    const postponed = (list: unknown) =>
-      String(list)
-        .split('\n')
-        .some((line) => /\bflags=\S*b/.test(line) && line.includes('cmd=evalsha'));
-    const deadline = Date.now() + 10_000;
-    while (!postponed(await admin.client('LIST')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
-    await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
-    await admin.call('CLIENT', 'UNPAUSE');
+    await killPostponedScript(admin); // Redis drops the script: it never runs
     const error = await growing;
     expect(failed).toContain('grow');
     expect(error).toMatchObject({ code: 'unavailable', message: expect.stringContaining('nothing was stored') as unknown });

@@ -16,6 +16,7 @@ import { RedisReferenceStore } from '../../src/store/redis/reference-store.js';
 import { APPEND, OPEN } from '../../src/store/redis/scripts.js';
 import { RedisSessionJournal } from '../../src/store/redis/session-journal.js';
 import type { SessionRecord } from '../../src/store/session-journal.js';
+import { killPostponedScript } from './postponed-script.js';
 import { RedisServer } from './redis-server.js';
 
 const TIMEOUT_MS = 300;
@@ -66,15 +67,7 @@ describe('a session start that outlives the command timeout', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    // Once the script waits in the pause (a postponed client: flag b), its connection is killed: Redis drops it.
-    const postponed = (list: unknown) =>
-      String(list)
-        .split('\n')
-        .some((line) => /\bflags=\S*b/.test(line) && line.includes('cmd=evalsha'));
-    const deadline = Date.now() + 10_000;
-    while (!postponed(await admin.client('LIST')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
-    await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
-    await admin.call('CLIENT', 'UNPAUSE');
+    await killPostponedScript(admin); // Redis drops the script: it never runs
     const error = await opening;
     expect(failed).toContain('session_open');
     expect(error).toMatchObject({ code: 'unavailable', message: expect.stringContaining('nothing was stored') as unknown });

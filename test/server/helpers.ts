@@ -1,5 +1,6 @@
 /** Test helpers: an app on 127.0.0.1:0 over a temp data dir, a ws client that queues frames, corpus fixtures. */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { connect as tcp } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -33,6 +34,25 @@ export async function readSteps(file: string): Promise<Step[]> {
 /** The raw events a live mini-swe-agent client would stream for a file. */
 export async function readEvents(file: string): Promise<unknown[]> {
   return getParser('mini-swe-agent').events(await readDoc(file));
+}
+
+/**
+ * Sends `request` as written on a raw socket to the server at `url` (headers fetch would not send: a Host of our
+ * choosing, a malformed handshake) and reads until the server closes: the status, head and body of its answer.
+ */
+export function rawHttp(url: string, request: string): Promise<{ status: number; head: string; body: string }> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = tcp(Number(port), '127.0.0.1');
+    let text = '';
+    socket.on('data', (d) => (text += d.toString()));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      resolve({ status: Number(head.split(' ')[1]), head, body });
+    });
+    socket.write(request);
+  });
 }
 
 export async function tempDir(): Promise<string> {

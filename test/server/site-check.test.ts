@@ -6,13 +6,12 @@
  * (403 `forbidden_host` for any other Host). Clients that send no Origin (the node and Python clients, ws) are
  * not concerned.
  */
-import { connect as tcp } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { httpErrorSchema } from '../../src/protocol/http-bodies.js';
 import { serverConfig } from '../../src/server/config.js';
 import { isLoopback, SiteCheck } from '../../src/server/site-check.js';
-import { useApp, type Running } from './helpers.js';
+import { rawHttp, useApp, type Running } from './helpers.js';
 
 // No scoring here: no worker threads.
 const open = useApp({ scoringWorkers: 0 });
@@ -41,21 +40,12 @@ function upgrade(srv: Running, headers: Record<string, string> = {}): Promise<Ou
 }
 
 /** GET `path` with this Host header, on a raw socket (fetch does not let a page set Host): status and error code. */
-function getWithHost(srv: Running, host: string | undefined, path = '/v1/sessions'): Promise<{ status: number; code?: string; message?: string }> {
-  const { port } = new URL(srv.url);
-  return new Promise((resolve, reject) => {
-    const socket = tcp(Number(port), '127.0.0.1');
-    let text = '';
-    socket.on('data', (d) => (text += d.toString()));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const [head = '', body = ''] = text.split('\r\n\r\n');
-      const error = body.startsWith('{"error"') ? httpErrorSchema.parse(JSON.parse(body)).error : undefined;
-      resolve({ status: Number(head.split(' ')[1]), ...(error ?? {}) });
-    });
-    // HTTP/1.0 without Host: what an old client may send (browsers always send one).
-    socket.write(host === undefined ? `GET ${path} HTTP/1.0\r\n\r\n` : `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
-  });
+async function getWithHost(srv: Running, host: string | undefined, path = '/v1/sessions'): Promise<{ status: number; code?: string; message?: string }> {
+  // HTTP/1.0 without Host: what an old client may send (browsers always send one).
+  const request = host === undefined ? `GET ${path} HTTP/1.0\r\n\r\n` : `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`;
+  const { status, body } = await rawHttp(srv.url, request);
+  const error = body.startsWith('{"error"') ? httpErrorSchema.parse(JSON.parse(body)).error : undefined;
+  return { status, ...(error ?? {}) };
 }
 
 describe('a WebSocket upgrade from a web page of another origin', () => {

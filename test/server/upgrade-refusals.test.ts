@@ -2,31 +2,20 @@
  * Upgrade requests that cannot become a stream get the JSON error shape of every other route: an upgrade to a
  * plain route was upgraded (101) and closed with 1005, a malformed handshake got ws's 400 text/html.
  */
-import { connect as tcp } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { httpErrorSchema } from '../../src/protocol/http-bodies.js';
-import { useApp } from './helpers.js';
+import { rawHttp, useApp } from './helpers.js';
 
 const app = useApp();
 const KEY = 'dGhlIHNhbXBsZSBub25jZQ==';
 
 /** Sends a raw request and reads the whole answer (the server closes after an upgrade refusal). */
-function raw(path: string, headers: Record<string, string>): Promise<{ status: number; type: string; body: unknown }> {
-  const { port } = new URL(app().url);
-  return new Promise((resolve, reject) => {
-    const socket = tcp(Number(port), '127.0.0.1');
-    let text = '';
-    socket.on('data', (d) => (text += d.toString()));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const [head = '', body = ''] = text.split('\r\n\r\n');
-      const type = /content-type: ([^\r\n]*)/i.exec(head)?.[1] ?? '';
-      resolve({ status: Number(head.split(' ')[1]), type, body: body ? JSON.parse(body) : null });
-    });
-    const lines = Object.entries({ Host: '127.0.0.1', Connection: 'Upgrade', Upgrade: 'websocket', ...headers }).map(([k, v]) => `${k}: ${v}`);
-    socket.write(`GET ${path} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
-  });
+async function raw(path: string, headers: Record<string, string>): Promise<{ status: number; type: string; body: unknown }> {
+  const lines = Object.entries({ Host: '127.0.0.1', Connection: 'Upgrade', Upgrade: 'websocket', ...headers }).map(([k, v]) => `${k}: ${v}`);
+  const { status, head, body } = await rawHttp(app().url, `GET ${path} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
+  const type = /content-type: ([^\r\n]*)/i.exec(head)?.[1] ?? '';
+  return { status, type, body: body ? JSON.parse(body) : null };
 }
 
 describe('WebSocket upgrades that cannot be a stream', () => {
