@@ -14,7 +14,7 @@ const runs = path.join(packageRoot(), 'examples', 'runs', 'mini-swe-agent');
 
 interface Report {
   inputs: { config?: string };
-  trajectories: Array<{ path: string; tier: string | null; total: number | null }>;
+  trajectories: Array<{ id: string; tier?: string; score?: { total: number } }>;
 }
 
 it('scores every run with the config given, names it in the report, and refuses a bad one naming the file', async () => {
@@ -29,10 +29,11 @@ it('scores every run with the config given, names it in the report, and refuses 
   const b = JSON.parse(mine.stdout) as Report;
   expect(a.inputs.config).toBeUndefined();
   expect(b.inputs.config).toBe(strict);
-  const scored = a.trajectories.filter((t) => t.total !== null);
+  const scored = a.trajectories.filter((t) => t.score !== undefined);
   expect(scored.length).toBeGreaterThan(2);
   // The thresholds moved, the scores did not: no run reaches 98 here, so none keeps a passing tier above Lucky.
-  expect(b.trajectories.map((t) => t.total)).toEqual(a.trajectories.map((t) => t.total));
+  expect(b.trajectories.map((t) => t.score?.total)).toEqual(a.trajectories.map((t) => t.score?.total));
+  expect(scored.every((t) => typeof t.score!.total === 'number')).toBe(true);
   expect(a.trajectories.some((t) => t.tier === 'Ideal' || t.tier === 'Solid')).toBe(true);
   expect(b.trajectories.some((t) => t.tier === 'Ideal' || t.tier === 'Solid')).toBe(false);
 
