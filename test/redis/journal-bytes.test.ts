@@ -135,4 +135,25 @@ describe("a tenant's journal bytes in Redis", () => {
     expect(await a.readTenantBytes('t')).toBe(0);
     expect(await fx.admin.exists(`${prefix}jb:t`)).toBe(0);
   });
+
+  // The ms a list expires, Redis still holds it (a key is gone only once the clock is past its deadline): a count
+  // dropped in that ms would let the tenant write past its budget. Read then look, tightly, across 24 deadlines.
+  it('never drop a list while Redis still holds it: at every read, the lists still there are counted', async () => {
+    const { prefix, js } = await journals(['a'], { ttlMs: 300 });
+    const a = js[0]!;
+    const ids = Array.from({ length: 24 }, (_, i) => `t:s${i}`);
+    for (const id of ids) {
+      expect(await a.open(id, record())).toBe(true);
+      expect(await a.append(id, 0, step(10), pin)).toBe('ok');
+    }
+    const lists = ids.map((id) => `${prefix}sl:${id}`);
+    let reads = 0;
+    for (const deadline = Date.now() + 2000; Date.now() < deadline; reads++) {
+      const counted = await a.readTenantBytes('t');
+      const held = (await fx.admin.exists(...lists)) * 10;
+      expect(counted, `read ${reads}: ${counted} bytes counted, ${held} held`).toBeGreaterThanOrEqual(held);
+      if (held === 0 && counted === 0) break;
+    }
+    expect(await a.readTenantBytes('t')).toBe(0);
+  });
 });

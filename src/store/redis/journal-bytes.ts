@@ -26,7 +26,8 @@ end
 local function tenantBytes(counts, expiries, now)
   local total = tonumber(redis.call('HGET', counts, 'total')) or 0
   repeat
-    local gone = redis.call('ZRANGEBYSCORE', expiries, '-inf', now, 'LIMIT', 0, 256)
+    -- Strictly before now: in the ms a list's deadline names, Redis still holds it (gone once the clock is past).
+    local gone = redis.call('ZRANGEBYSCORE', expiries, '-inf', string.format('(%d', now), 'LIMIT', 0, 256)
     if #gone > 0 then
       for _, v in ipairs(redis.call('HMGET', counts, unpack(gone))) do total = total - (tonumber(v) or 0) end
       total = math.max(total, 0)
@@ -43,11 +44,16 @@ local function tenantBytes(counts, expiries, now)
   return total
 end
 
--- The list 'steps' expires 'left' ms from now: its count goes then, and the counting keys live at least as
--- long. 'counted': only when its count is kept already (a write that refreshes TTLs, not one that counts).
-local function countExpires(counts, expiries, steps, now, left, counted)
+-- The list 'steps' was just given a TTL of (at most) 'left' ms: its count goes when the list does, and the
+-- counting keys live at least as long. 'counted': only when its count is kept already (a write that refreshes
+-- TTLs, not one that counts). The deadline is the list's own, read back: its PTTL first, the clock after, so
+-- the score is never before the list's expiry (Redis 7 freezes the clock a script's expiries use at its
+-- start; Redis 6 does not, and a TIME taken earlier in the script would score it early).
+local function countExpires(counts, expiries, steps, left, counted)
   if counted and not redis.call('ZSCORE', expiries, steps) then return end
-  redis.call('ZADD', expiries, now + left, steps)
+  local listLeft = redis.call('PTTL', steps)
+  if listLeft < 0 then listLeft = left end
+  redis.call('ZADD', expiries, nowMs() + listLeft, steps)
   if redis.call('PTTL', counts) < left then redis.call('PEXPIRE', counts, left) end
   if redis.call('PTTL', expiries) < left then redis.call('PEXPIRE', expiries, left) end
 end

@@ -161,7 +161,7 @@ const TOUCH = `
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[3], ARGV[3])
-countExpires(KEYS[4], KEYS[5], KEYS[3], nowMs(), tonumber(ARGV[3]), true)
+countExpires(KEYS[4], KEYS[5], KEYS[3], tonumber(ARGV[3]), true)
 if KEYS[6] then
   local left = redis.call('PTTL', KEYS[6])
   if left > 0 and left < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[6], ARGV[3]) end
@@ -220,7 +220,7 @@ while a <= #ARGV do
       redis.call('PEXPIRE', steps, ARGV[3])
       stepsLeft, first = ttlMs, true
     end
-    if first then countExpires(counts, expiries, steps, now, stepsLeft, false) end
+    if first then countExpires(counts, expiries, steps, stepsLeft, false) end
   end
   totals[counts] = total
   out[#out + 1] = {r, total}
@@ -264,7 +264,7 @@ if redis.call('HEXISTS', KEYS[1], 'final') == 1 then return 'ended' end
 redis.call('HSET', KEYS[1], 'final', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[3], ARGV[3])
-countExpires(KEYS[4], KEYS[5], KEYS[3], nowMs(), tonumber(ARGV[3]), true)
+countExpires(KEYS[4], KEYS[5], KEYS[3], tonumber(ARGV[3]), true)
 if KEYS[6] then
   local left = redis.call('PTTL', KEYS[6])
   if left > 0 and left < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[6], ARGV[3]) end
