@@ -5,7 +5,7 @@
  * another site same-origin with the server for HTTP too. So:
  *
  * - a WebSocket upgrade whose `Origin` is present and is not the server's own (its host:port is not the request's
- *   `Host`) is refused, unless listed (`--allow-origin`, `*`: any); non-browser clients send no `Origin`;
+ *   `Host`; on a loopback-only server its loopback names count as one) is refused, unless listed (`--allow-origin`, `*`: any); non-browser clients send no `Origin`;
  * - a server bound to loopback addresses only answers a `Host` that names it: `localhost`, `127.0.0.1`, `[::1]`
  *   or an address it is bound to (any port), or a listed name (`--allowed-host`, `*`: any). Bound to another
  *   address (docker compose, Kubernetes: clients use service names) the Host is not checked.
@@ -144,7 +144,7 @@ export class SiteCheck {
     const origin = Array.isArray(raw) ? raw[0] : raw;
     if (origin === undefined || this.anyOrigin) return undefined;
     const normal = normalOrigin(origin);
-    if (normal !== undefined && (this.origins.has(normal) || sameOrigin(normal, headers.host))) return undefined;
+    if (normal !== undefined && (this.origins.has(normal) || sameOrigin(normal, headers.host, this.loopbackNames()))) return undefined;
     const flag = normal ?? 'ORIGIN';
     return (
       `WebSocket upgrade from Origin ${shown(origin)} refused: only pages of the server's own origin (Host ${shown(headers.host ?? '')}) may open the stream, ` +
@@ -153,8 +153,12 @@ export class SiteCheck {
   }
 }
 
-/** True when `origin` (normalised) is http(s) on the request's Host name and port (the scheme's default port when the Host has none). */
-function sameOrigin(origin: string, host: string | undefined): boolean {
+/**
+ * True when `origin` (normalised) is http(s) on the request's Host name and port (the scheme's default port when the
+ * Host has none). `loopback`: the names of a server bound to loopback only, which are one site: a page it served at
+ * `http://localhost:PORT` may open `ws://127.0.0.1:PORT` (the port must still match: another port is another server).
+ */
+function sameOrigin(origin: string, host: string | undefined, loopback?: ReadonlySet<string>): boolean {
   if (host === undefined) return false;
   const h = parseHost(host);
   let url: URL;
@@ -165,5 +169,7 @@ function sameOrigin(origin: string, host: string | undefined): boolean {
   }
   if (h === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) return false;
   const defaultPort = url.protocol === 'https:' ? '443' : '80';
-  return url.hostname.replace(/^\[(.*)\]$/, '$1') === h.name && (url.port || defaultPort) === (h.port ?? defaultPort);
+  const name = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const sameName = name === h.name || (loopback !== undefined && loopback.has(name) && loopback.has(h.name));
+  return sameName && (url.port || defaultPort) === (h.port ?? defaultPort);
 }

@@ -55,9 +55,11 @@ describe('a WebSocket upgrade from a web page of another origin', () => {
     expect((refused as { message: string }).message).toContain('--allow-origin https://evil.example');
     // A sandboxed or file:// page sends Origin: null; a page on the same host but another port is another origin.
     const { port } = new URL(open().url);
-    for (const origin of ['null', `http://127.0.0.1:${Number(port) + 1}`, `http://localhost:${port}`])
+    for (const origin of ['null', `http://127.0.0.1:${Number(port) + 1}`, `http://localhost:${Number(port) + 1}`])
       expect(await upgrade(open(), { origin }), origin).toMatchObject({ status: 403, code: 'forbidden_origin' });
     expect(await upgrade(open())).toEqual({ status: 101 });
+    // The same port under another loopback name is this server's own page (the client dials 127.0.0.1).
+    expect(await upgrade(open(), { origin: `http://localhost:${port}` })).toEqual({ status: 101 });
   });
 
   it('is refused with tokens too, before the token is looked at', async () => {
@@ -133,6 +135,18 @@ describe('SiteCheck', () => {
     expect(check.refusal({ host: 'steplens:8787', 'sec-websocket-origin': 'https://evil.example' }, true)?.code).toBe('forbidden_origin');
     // Plain HTTP is not checked for Origin: a cross-site fetch cannot read the answer, nor send a JSON body without CORS.
     expect(check.refusal({ host: 'steplens:8787', origin: 'https://evil.example' }, false)).toBeUndefined();
+  });
+
+  it("takes a loopback-only server's names as one site (a page at localhost opening 127.0.0.1), on the same port only", () => {
+    const check = new SiteCheck([], [], v4('127.0.0.1'));
+    for (const origin of ['http://localhost:8787', 'http://127.0.0.1:8787', 'http://[::1]:8787'])
+      expect(check.refusal({ host: '127.0.0.1:8787', origin }, true), origin).toBeUndefined();
+    expect(check.refusal({ host: 'localhost:8787', origin: 'http://127.0.0.1:8787' }, true)).toBeUndefined();
+    // Another port is another server on the machine; another name is another site.
+    expect(check.refusal({ host: '127.0.0.1:8787', origin: 'http://localhost:3000' }, true)?.code).toBe('forbidden_origin');
+    expect(check.refusal({ host: '127.0.0.1:8787', origin: 'http://attacker.example:8787' }, true)?.code).toBe('forbidden_origin');
+    // Bound elsewhere too: names are not known to be one machine's, so only the Host's own name is the server's.
+    expect(new SiteCheck([], [], v4('0.0.0.0')).refusal({ host: '127.0.0.1:8787', origin: 'http://localhost:8787' }, true)?.code).toBe('forbidden_origin');
   });
 
   it('refuses a bad --allow-origin or --allowed-host at start (flags and STEPLENS_ALLOW_ORIGINS / STEPLENS_ALLOWED_HOSTS)', async () => {
