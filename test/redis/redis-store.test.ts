@@ -108,6 +108,27 @@ describe('Redis reference store', () => {
     expect(await priorReferences(b, 3)).toBe(3);
   });
 
+  it('warns of nothing when its subscriber is up before its command connection, and still catches up once both are', async () => {
+    const warnings: string[] = [];
+    const [a, b] = (await replicas(2, undefined, { warn: (m: string) => void warnings.push(m) })) as [RedisReferenceStore, RedisReferenceStore];
+    // Both connections up and read (b's first re-read done) before b's command connection goes.
+    await a.addReference('t', statesA);
+    expect(await priorReferences(b, 1)).toBe(1);
+    const link = links.at(-1)!;
+    link.client.disconnect(false);
+    await eventually(async () => link.client.status, (s) => s === 'end');
+    // The subscriber comes back first (which of two sockets does is up to the network): it re-subscribes alone.
+    const sub = link.subscriber();
+    sub.disconnect(true);
+    await eventually(async () => sub.status, (s) => s === 'ready');
+    await a.addReference('t', statesB);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(warnings).toEqual([]);
+    await link.client.connect();
+    expect(await priorReferences(b, 2)).toBe(2);
+    expect(warnings).toEqual([]);
+  });
+
   it('stores a growth as the states it added, not the whole PTA again, and builds the next version from the one it holds', async () => {
     const [a, b] = (await replicas(2)) as [RedisReferenceStore, RedisReferenceStore];
     const link = links.at(-1)!;

@@ -116,10 +116,12 @@ export class RedisReferenceStore implements ReferenceStorePort {
     sub.on('message', (channel: string, message: string) => {
       if (channel === store.keys.grown) store.onGrown(message);
     });
-    // (Re)subscribe on each connection, then re-read: what was published while disconnected is lost.
+    // (Re)subscribe on each connection, then re-read: what was published while disconnected is lost. The
+    // subscriber may be up before the command connection (two sockets, either first): then the command
+    // connection's 'ready' re-reads (onConnected), and a read now would only fail and warn.
     const subscribe = (): Promise<void> =>
       sub.subscribe(store.keys.grown).then(
-        () => store.resync(),
+        () => (options.link.available() ? store.resync() : undefined),
         () => undefined,
       );
     sub.on('ready', () => void subscribe());
