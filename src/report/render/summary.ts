@@ -37,7 +37,7 @@ export function selectionLine(s: SelectionRow): string {
   return (
     `best-of-N by ${s.score === 'total' ? 'the composite score' : s.score} over ${s.groups} groups (one source, one task, >= 2 runs; ${s.runs} runs): ` +
     `top pick resolves ${withInterval(s.top.rate, s.top.interval)}, random ${withInterval(s.random.rate, s.random.interval)}, ` +
-    `oracle ${withInterval(s.oracle.rate, s.oracle.interval)}; gap closed ${withInterval(s.gapClosed, s.gapInterval)}`
+    `oracle ${withInterval(s.oracle.rate, s.oracle.interval)}; gap closed ${withInterval(s.gapClosed, s.gapInterval)} (n = ${s.informative} groups with a pass and a fail)`
   );
 }
 
