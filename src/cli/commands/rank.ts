@@ -1,4 +1,5 @@
 /** `steplens rank FILE...`: N runs of one task, best first, each with what it was scored by (docs/rank.md). */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { locationItems } from '../../core/rank/consensus.js';
 import { groupTask, rankRuns, type RankInput } from '../../core/rank/rank.js';
@@ -26,11 +27,12 @@ interface Run {
   instance: LogFile['instances'][number];
 }
 
+/** `task` (--task) is for logs that name none, as `POST /v1/rank`'s body task: it never renames a log's own task. */
 function runsOf(logs: readonly LogFile[], task: string | undefined): Run[] {
   return logs.flatMap((log) =>
     log.instances.map((x) => ({
       id: log.instances.length > 1 ? `${log.file}#${x.id}` : log.file,
-      task: task ?? x.parsed.meta.task ?? taskFromPath(log.file),
+      task: x.parsed.meta.task ?? task ?? taskFromPath(log.file),
       instance: x,
     })),
   );
@@ -88,10 +90,15 @@ const command: Command = {
     if (positionals.length === 0) throw new SteplensError('usage', 'expected at least one FILE (the runs of one task to rank)');
     if (values.pta !== undefined && (values.references !== undefined || values.bundled)) throw new SteplensError('usage', '--pta and --references/--bundled are exclusive');
     const format = formatOption(values.format);
+    // One file twice would be ranked against itself (tied 1=) and count twice in the group.
+    const twice = positionals.find((f, i) => positionals.findIndex((g) => path.resolve(io.cwd, g) === path.resolve(io.cwd, f)) < i);
+    if (twice !== undefined) throw new SteplensError('usage', `${twice} is given twice: each run is ranked once`);
     const logs: LogFile[] = [];
     for (const file of positionals) logs.push(await readLogFile(file, format));
     const runs = runsOf(logs, values.task);
-    const group = groupTask(runs, values['mixed-tasks'], '--mixed-tasks');
+    // --task is named as POST /v1/rank names body.task: a log of another task makes the group mixed.
+    const named = [...(values.task !== undefined ? [{ id: '--task', task: values.task }] : []), ...runs];
+    const group = groupTask(named, values['mixed-tasks'], '--mixed-tasks');
     if (!group.ok) throw new SteplensError(group.error.code, group.error.message);
     const task = group.value;
     const reference = await groupReference(values, task, io.cwd);
