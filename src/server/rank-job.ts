@@ -64,7 +64,8 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
     }
     // Scored as `POST /v1/score` scores (scoreTrajectory); the states travel back only as the edit locations the consensus compares.
     const forecast = deps.forecast !== undefined ? selectModel(deps.forecast, r.agent, r.model) : undefined;
-    const reference = await referenceOf(r.task);
+    // A run naming no task joins the group's (groupTask), as on the CLI: it meets that task's reference.
+    const reference = await referenceOf(r.task ?? group.value ?? undefined);
     const scorer = createScorer({
       reference,
       // Scopes are read by PTA matching and the consensus only: otherwise no file a run views is parsed to find them (core/scope-free.ts).
