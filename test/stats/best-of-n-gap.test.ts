@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bestOfN } from '../../src/core/stats/best-of-n.js';
+import { selectionLine } from '../../src/report/render/summary.js';
 import type { ScoredOutcome } from '../../src/core/stats/separation.js';
 
 const group = (task: string, runs: Array<[boolean, number]>): ScoredOutcome[] => runs.map(([pass, score]) => ({ source: 'SWE-agent 0.x + gpt-4', task, pass, score }));
@@ -17,6 +18,8 @@ describe('best-of-N gap closed', () => {
     const b = bestOfN([...mixed, ...allFail], { reps: 200 });
     expect(b).toMatchObject({ groups: 8, runs: 24, informative: 1, gapClosed: 1, gapInterval: null });
     expect(b.top.interval).not.toBeNull();
+    // The report's line: the gap with its n, and no interval.
+    expect(selectionLine({ score: 'total', source: 'all', ...b })).toMatch(/over 8 groups .*; gap closed 1\.000 \[-\] \(n = 1 group with a pass and a fail\)$/);
   });
 
   it('from two informative groups has one', () => {
