@@ -118,13 +118,14 @@ function bestOfNTable(v: ViewEvaluation): string {
     .map(([s, b]) => [
       s,
       `${b.groups} (${b.runs})`,
+      String(b.informative),
       b.top.resolved === null ? '- (unscored runs)' : `${b.top.resolved.toFixed(1)}${b.top.interval ? iv(b.top.interval) : ' [-]'}`,
       `${b.random.resolved.toFixed(1)}`,
       `${b.oracle.resolved.toFixed(0)}`,
       b.gapClosed === null ? '- (no gap)' : `${pct(b.gapClosed)}${b.gapInterval ? ` [${pct(b.gapInterval.lo)}, ${pct(b.gapInterval.hi)}]` : ' [-]'}`,
     ]);
   if (rows.length === 0) return 'best-of-N: no task has 2 runs of one source\n';
-  return renderTable(['source', 'tasks (runs)', 'top pick resolves [95 % of rate]', 'random pick', 'oracle', 'gap closed'], rows);
+  return renderTable(['source', 'tasks (runs)', 'with pass and fail', 'top pick resolves [95 % of rate]', 'random pick', 'oracle', 'gap closed'], rows);
 }
 
 function selectionText(e: TrainEvaluation): string {

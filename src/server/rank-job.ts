@@ -30,16 +30,21 @@ export interface RankJobValue {
 export const MIXED_TASKS_HINT = '"mixedTasks": true';
 
 export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<RankJobValue> {
-  type Parsed = { index: number; id: string; session: string } | { index: number; id: string; task: string | undefined; steps: Step[]; agent: string | undefined; model: string | undefined };
+  type Parsed =
+    | { index: number; id: string; session: string }
+    | { index: number; id: string; task: string | undefined; given: string | undefined; steps: Step[]; agent: string | undefined; model: string | undefined };
   const parsed = body.runs.map((run, index): Parsed => {
     if (run.session !== undefined) return { index, id: run.id ?? run.session, session: run.session };
     const where = `runs[${index}].trajectory`;
     const doc = trajectoryDocumentMaybeEmpty(run.trajectory, run.format, where, run.task ?? body.task);
     const steps = doc.steps;
     checkLength(steps, deps.maxSteps, where);
-    return { index, id: run.id ?? `runs[${index}]`, task: run.task ?? doc.meta.task ?? body.task, steps, agent: doc.meta.agent, model: doc.meta.model };
+    // A run's task field is for a log that names none (as body.task, and the CLI's --task): it never renames the log's own.
+    return { index, id: run.id ?? `runs[${index}]`, task: doc.meta.task ?? run.task ?? body.task, given: run.task, steps, agent: doc.meta.agent, model: doc.meta.model };
   });
-  const named = [...(body.task !== undefined ? [{ id: 'body.task', task: body.task }] : []), ...parsed.filter((r) => !('session' in r))];
+  const scored = parsed.flatMap((r) => ('session' in r ? [] : [r]));
+  const given = scored.flatMap((r) => (r.given !== undefined ? [{ id: `runs[${r.index}].task`, task: r.given }] : []));
+  const named = [...(body.task !== undefined ? [{ id: 'body.task', task: body.task }] : []), ...given, ...scored];
   const group = groupTask(named, body.mixedTasks, MIXED_TASKS_HINT);
   if (!group.ok) throw new SteplensError(group.error.code, group.error.message);
   const references = new Map<string, Reference>();
@@ -59,7 +64,8 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
     }
     // Scored as `POST /v1/score` scores (scoreTrajectory); the states travel back only as the edit locations the consensus compares.
     const forecast = deps.forecast !== undefined ? selectModel(deps.forecast, r.agent, r.model) : undefined;
-    const reference = await referenceOf(r.task);
+    // A run naming no task joins the group's (groupTask), as on the CLI: it meets that task's reference.
+    const reference = await referenceOf(r.task ?? group.value ?? undefined);
     const scorer = createScorer({
       reference,
       // Scopes are read by PTA matching and the consensus only: otherwise no file a run views is parsed to find them (core/scope-free.ts).

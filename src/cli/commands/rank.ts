@@ -1,4 +1,5 @@
 /** `steplens rank FILE...`: N runs of one task, best first, each with what it was scored by (docs/rank.md). */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { locationItems } from '../../core/rank/consensus.js';
 import { groupTask, rankRuns, type RankInput } from '../../core/rank/rank.js';
@@ -7,15 +8,14 @@ import { holdsPath } from '../../core/pta/index.js';
 import type { Reference, Scorer } from '../../core/scorer-api.js';
 import { SteplensError } from '../../errors.js';
 import { taskFromPath } from '../../report/identity.js';
-import { MIN_REFERENCES } from '../../report/score-corpus.js';
 import { forecastFileArg } from '../../package-files.js';
 import { readConfigFile, readForecastFile } from '../../settings-files.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
 import type { Command } from '../command.js';
-import { formatOption, LENIENT_OPTION, readPta } from '../input.js';
+import { formatOption, LENIENT_OPTION } from '../input.js';
 import { readLogFile, reportLogDiagnostics, type LogFile } from '../instances.js';
 import { rankText } from '../rank-text.js';
-import { chooseReference, externalReferences, referenceFolderArgs } from '../references.js';
+import { rankReferences } from '../rank-references.js';
 import { analyzersFor } from '../../core/scope-free.js';
 import { forecastSource, runForecast, SOURCE_OPTIONS } from '../forecast-source.js';
 
@@ -26,29 +26,17 @@ interface Run {
   instance: LogFile['instances'][number];
 }
 
+const holds = (ref: Reference, states: ReturnType<Scorer['states']>): boolean => ref.kind === 'pta' && holdsPath(ref.pta, states);
+
+/** `task` (--task) is for logs that name none, as `POST /v1/rank`'s body task: it never renames a log's own task. */
 function runsOf(logs: readonly LogFile[], task: string | undefined): Run[] {
   return logs.flatMap((log) =>
     log.instances.map((x) => ({
       id: log.instances.length > 1 ? `${log.file}#${x.id}` : log.file,
-      task: task ?? x.parsed.meta.task ?? taskFromPath(log.file),
+      task: x.parsed.meta.task ?? task ?? taskFromPath(log.file),
       instance: x,
     })),
   );
-}
-
-/** The group's reference: --pta, else the task's PTA in --references / --bundled (with at least 2 references), else the prior. */
-async function groupReference(
-  values: { pta?: string | undefined; references?: string[] | undefined; bundled?: boolean | undefined; 'prior-dir'?: string | undefined },
-  task: string | null,
-  cwd: string,
-): Promise<Reference> {
-  if (values.pta !== undefined) return { kind: 'pta', pta: await readPta(values.pta) };
-  const folders = referenceFolderArgs(values.references, values.bundled === true, cwd);
-  if (folders.length > 0 && task !== null) {
-    const found = (await externalReferences(folders, [task])).get(task);
-    if (found !== undefined && found.pta.references.length >= MIN_REFERENCES) return { kind: 'pta', pta: found.pta };
-  }
-  return chooseReference(undefined, values['prior-dir']);
 }
 
 const command: Command = {
@@ -88,23 +76,33 @@ const command: Command = {
     if (positionals.length === 0) throw new SteplensError('usage', 'expected at least one FILE (the runs of one task to rank)');
     if (values.pta !== undefined && (values.references !== undefined || values.bundled)) throw new SteplensError('usage', '--pta and --references/--bundled are exclusive');
     const format = formatOption(values.format);
+    // One file twice would be ranked against itself (tied 1=) and count twice in the group.
+    const twice = positionals.find((f, i) => positionals.findIndex((g) => path.resolve(io.cwd, g) === path.resolve(io.cwd, f)) < i);
+    if (twice !== undefined) throw new SteplensError('usage', `${twice} is given twice: each run is ranked once`);
     const logs: LogFile[] = [];
     for (const file of positionals) logs.push(await readLogFile(file, format));
     const runs = runsOf(logs, values.task);
-    const group = groupTask(runs, values['mixed-tasks'], '--mixed-tasks');
+    // --task is named as POST /v1/rank names body.task: a log of another task makes the group mixed.
+    const named = [...(values.task !== undefined ? [{ id: '--task', task: values.task }] : []), ...runs];
+    const group = groupTask(named, values['mixed-tasks'], '--mixed-tasks');
     if (!group.ok) throw new SteplensError(group.error.code, group.error.message);
     const task = group.value;
-    const reference = await groupReference(values, task, io.cwd);
-    if (reference.kind === 'pta' && task !== null && reference.pta.task !== task)
-      io.stderr(`warning: the runs are of task ${task}, but ${values.pta} is the reference of task ${reference.pta.task}; scored against it anyway\n`);
+    // A run naming no task joins the group's (groupTask); with --mixed-tasks each run meets its own task's reference.
+    const taskOf = (r: Run): string | undefined => r.task ?? task ?? undefined;
+    const referenceOf = await rankReferences(values, runs.map(taskOf), io.cwd);
+    const given = values.pta !== undefined ? referenceOf(undefined) : undefined;
+    if (given?.kind === 'pta' && task !== null && given.pta.task !== task)
+      io.stderr(`warning: the runs are of task ${task}, but ${values.pta} is the reference of task ${given.pta.task}; scored against it anyway\n`);
     for (const log of logs) reportLogDiagnostics(log, log.instances, io.stderr);
     const config = values.config !== undefined ? await readConfigFile(values.config) : undefined;
     const source = forecastSource(values);
     const forecasts = values.forecast !== undefined ? await readForecastFile(forecastFileArg(values.forecast)) : undefined;
-    // Scopes are read by PTA matching and the consensus only: otherwise no file a run views is parsed to find them (core/scope-free.ts).
-    const analyzers = analyzersFor(reference, defaultAnalyzers(), values.consensus === true);
+    const all = defaultAnalyzers();
     const states: Array<ReturnType<Scorer['states']>> = [];
     const inputs: RankInput[] = runs.map((r) => {
+      const reference = referenceOf(taskOf(r));
+      // Scopes are read by PTA matching and the consensus only: otherwise no file a run views is parsed to find them (core/scope-free.ts).
+      const analyzers = analyzersFor(reference, all, values.consensus === true);
       const forecast = runForecast(forecasts, source, r.instance.parsed.meta);
       const scorer = createScorer({ reference, analyzers, ...(forecast ? { forecast } : {}), ...(config ? { config } : {}) });
       for (const step of r.instance.parsed.steps) scorer.push(step);
@@ -112,10 +110,8 @@ const command: Command = {
       states.push(scorer.states());
       return { id: r.id, task: r.task, composite: report.score.total, reference: report.reference, pPass: report.pPass, steps: report.steps, locations: [...locationItems(scorer.states())] };
     });
-    if (reference.kind === 'pta') {
-      const held = runs.filter((_, i) => holdsPath(reference.pta, states[i]!)).map((r) => r.id);
-      if (held.length > 0) io.stderr(`warning: the PTA holds the path of ${held.join(', ')} (a reference it was built from): scored optimistically against it\n`);
-    }
+    const held = runs.filter((r, i) => holds(referenceOf(taskOf(r)), states[i]!)).map((r) => r.id);
+    if (held.length > 0) io.stderr(`warning: the PTA holds the path of ${held.join(', ')} (a reference it was built from): scored optimistically against it\n`);
     const ranked = rankRuns(inputs, { consensus: values.consensus, mixedTasks: values['mixed-tasks'], mixedTasksHint: '--mixed-tasks' });
     if (!ranked.ok) throw new SteplensError(ranked.error.code, ranked.error.message);
     io.stdout(values.json ? `${JSON.stringify(ranked.value)}\n` : rankText(ranked.value, { forecast: forecasts !== undefined }));

@@ -3,7 +3,8 @@
  * Per group (source + task, at least 2 runs): the top pick resolves (ties at the top: the share of the
  * tied runs that pass), a random pick resolves with the group's pass rate (its expectation), the oracle
  * resolves when any run passes. `gapClosed` = (top − random) / (oracle − random): 0 is no better than
- * chance, 1 is the oracle. Intervals resample the groups (a task is the unit), seeded.
+ * chance, 1 is the oracle. Intervals resample the groups (a task is the unit), seeded. Only groups with a
+ * passing and a failing run (`informative`) move the gap: all-pass and all-fail groups add 0 to both sides.
  */
 import { bootstrapDraws, MIN_UNITS, resampleIndices, type BootstrapOptions } from './bootstrap.js';
 import type { Interval } from './interval.js';
@@ -23,12 +24,15 @@ export interface GroupPick {
 export interface BestOfN {
   groups: number;
   runs: number;
+  /** Groups with a passing and a failing run: the n of `gapClosed` (the others add nothing to it). */
+  informative: number;
   /** Null figures when a run's score is NaN (an unscored run cannot be ranked). */
   top: { resolved: number | null; rate: number | null; interval: Interval | null };
   random: { resolved: number; rate: number | null; interval: Interval | null };
   oracle: { resolved: number; rate: number | null; interval: Interval | null };
   /** Null when the oracle gains nothing over a random pick (every group all-pass or all-fail). */
   gapClosed: number | null;
+  /** Null below MIN_UNITS informative groups: resampling one such group gives its own gap every time, a zero-width "interval". */
   gapInterval: Interval | null;
 }
 
@@ -80,13 +84,15 @@ export function bestOfN(runs: readonly ScoredOutcome[], options: BootstrapOption
     n < MIN_UNITS ? null : bootstrapDraws((random) => sums(resampleIndices(random, n).map((i) => gs[i]!))[field] / n, options);
   const figures = (field: 'top' | 'random' | 'oracle') => ({ resolved: s[field], rate: n === 0 ? null : s[field] / n, interval: rateInterval(field) });
   const ranked = !Number.isNaN(s.top);
+  const informative = gs.filter((g) => g.passing > 0 && g.passing < g.runs).length;
   return {
     groups: n,
     runs: gs.reduce((a, g) => a + g.runs, 0),
+    informative,
     top: ranked ? figures('top') : { resolved: null, rate: null, interval: null },
     random: figures('random'),
     oracle: figures('oracle'),
     gapClosed: ranked ? gap(s) : null,
-    gapInterval: n < MIN_UNITS || !ranked ? null : bootstrapDraws((random) => gap(sums(resampleIndices(random, n).map((i) => gs[i]!))), options),
+    gapInterval: informative < MIN_UNITS || !ranked ? null : bootstrapDraws((random) => gap(sums(resampleIndices(random, n).map((i) => gs[i]!))), options),
   };
 }

@@ -1,5 +1,6 @@
 /** The readable terminal summary and the Markdown report. */
 import type { Interval } from '../../core/stats/interval.js';
+import { plural } from '../../core/plural.js';
 import { modelLabel } from '../identity.js';
 import { referenceKindMixLine } from '../reference-mix.js';
 import type { CorpusReport, ModelRow, SelectionRow, SeparationRow } from '../types.js';
@@ -35,9 +36,9 @@ export function separationLine(s: SeparationRow): string {
 export function selectionLine(s: SelectionRow): string {
   if (s.groups === 0) return `best-of-N by ${s.score === 'total' ? 'the composite score' : s.score}: no source ran a task twice with a known outcome`;
   return (
-    `best-of-N by ${s.score === 'total' ? 'the composite score' : s.score} over ${s.groups} groups (one source, one task, >= 2 runs; ${s.runs} runs): ` +
+    `best-of-N by ${s.score === 'total' ? 'the composite score' : s.score} over ${plural(s.groups, 'group')} (one source, one task, >= 2 runs; ${s.runs} runs): ` +
     `top pick resolves ${withInterval(s.top.rate, s.top.interval)}, random ${withInterval(s.random.rate, s.random.interval)}, ` +
-    `oracle ${withInterval(s.oracle.rate, s.oracle.interval)}; gap closed ${withInterval(s.gapClosed, s.gapInterval)}`
+    `oracle ${withInterval(s.oracle.rate, s.oracle.interval)}; gap closed ${withInterval(s.gapClosed, s.gapInterval)} (n = ${plural(s.informative, 'group')} with a pass and a fail)`
   );
 }
 

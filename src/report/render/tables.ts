@@ -185,6 +185,7 @@ export function selectionTable(r: CorpusReport): Table {
       'source',
       'groups',
       'runs',
+      'informative',
       'top_resolved',
       'top_rate',
       'top_lo',
@@ -201,7 +202,7 @@ export function selectionTable(r: CorpusReport): Table {
       'gap_closed_lo',
       'gap_closed_hi',
     ],
-    rows: r.selection.map((s) => [s.score, s.source, s.groups, s.runs, ...pick(s.top), ...pick(s.random), ...pick(s.oracle), r3(s.gapClosed), lo(s.gapInterval), hi(s.gapInterval)]),
+    rows: r.selection.map((s) => [s.score, s.source, s.groups, s.runs, s.informative, ...pick(s.top), ...pick(s.random), ...pick(s.oracle), r3(s.gapClosed), lo(s.gapInterval), hi(s.gapInterval)]),
   };
 }
 
