@@ -32,7 +32,13 @@ describe.skipIf(!existsSync(bin))('rank: the CLI and POST /v1/rank agree', () =>
 
   it('on runs of two tasks, one with a PTA (--mixed-tasks)', async () => {
     const { cli, http } = await both([ASTROID.fail, A1866], ['--mixed-tasks'], { mixedTasks: true });
-    expect(http).toMatchObject({ by: 'mixed', runs: [[0, 1, expect.any(Number), 'pta'], [1, 2, expect.any(Number), 'prior']] });
+    expect(http).toMatchObject({
+      by: 'mixed',
+      runs: [
+        [0, 1, expect.any(Number), 'pta'],
+        [1, 2, expect.any(Number), 'prior'],
+      ],
+    });
     expect(cli).toEqual(http);
   }, 120_000);
 

@@ -21,7 +21,9 @@ describe.skipIf(!existsSync(bin))('steplens rank: --task and duplicate files (di
     const r = steplens('--task', 'foo', A1196, A1866);
     expect(r.stdout).toBe('');
     expect(r.status).toBe(1);
-    expect(r.stderr.trim()).toMatch(/^steplens rank: the runs are of 3 tasks: foo \(--task\); pylint-dev__astroid-1196 \(.*1196\.traj\.json\); pylint-dev__astroid-1866 \(.*1866\.traj\.json\); rank compares/);
+    expect(r.stderr.trim()).toMatch(
+      /^steplens rank: the runs are of 3 tasks: foo \(--task\); pylint-dev__astroid-1196 \(.*1196\.traj\.json\); pylint-dev__astroid-1866 \(.*1866\.traj\.json\); rank compares/,
+    );
     const same = steplens('--json', '--task', 'pylint-dev__astroid-1196', A1196);
     expect(same.status).toBe(0);
     expect((JSON.parse(same.stdout) as { task: string }).task).toBe('pylint-dev__astroid-1196');

@@ -116,11 +116,17 @@ describe('Redis reference store', () => {
     expect(await priorReferences(b, 1)).toBe(1);
     const link = links.at(-1)!;
     link.client.disconnect(false);
-    await eventually(async () => link.client.status, (s) => s === 'end');
+    await eventually(
+      async () => link.client.status,
+      (s) => s === 'end',
+    );
     // The subscriber comes back first (which of two sockets does is up to the network): it re-subscribes alone.
     const sub = link.subscriber();
     sub.disconnect(true);
-    await eventually(async () => sub.status, (s) => s === 'ready');
+    await eventually(
+      async () => sub.status,
+      (s) => s === 'ready',
+    );
     await a.addReference('t', statesB);
     await new Promise((r) => setTimeout(r, 100));
     expect(warnings).toEqual([]);

@@ -40,11 +40,7 @@ describe('POST /v1/rank: tasks and names', () => {
   });
 
   it('refuses one id given to two runs, naming both', async () => {
-    const runs = [
-      { trajectory: await readDoc(ASTROID.passA), id: 'x' },
-      { trajectory: await readDoc(ASTROID.fail) },
-      { trajectory: await readDoc(ASTROID.passB), id: 'x' },
-    ];
+    const runs = [{ trajectory: await readDoc(ASTROID.passA), id: 'x' }, { trajectory: await readDoc(ASTROID.fail) }, { trajectory: await readDoc(ASTROID.passB), id: 'x' }];
     const r = await postTo(app(), { runs });
     expect(r).toEqual({ status: 400, body: { error: { code: 'bad_message', message: 'runs[0] and runs[2] are both named x: each run is ranked once, under its own name' } } });
   });

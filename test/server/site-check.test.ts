@@ -139,8 +139,7 @@ describe('SiteCheck', () => {
 
   it("takes a loopback-only server's names as one site (a page at localhost opening 127.0.0.1), on the same port only", () => {
     const check = new SiteCheck([], [], v4('127.0.0.1'));
-    for (const origin of ['http://localhost:8787', 'http://127.0.0.1:8787', 'http://[::1]:8787'])
-      expect(check.refusal({ host: '127.0.0.1:8787', origin }, true), origin).toBeUndefined();
+    for (const origin of ['http://localhost:8787', 'http://127.0.0.1:8787', 'http://[::1]:8787']) expect(check.refusal({ host: '127.0.0.1:8787', origin }, true), origin).toBeUndefined();
     expect(check.refusal({ host: 'localhost:8787', origin: 'http://127.0.0.1:8787' }, true)).toBeUndefined();
     // Another port is another server on the machine; another name is another site.
     expect(check.refusal({ host: '127.0.0.1:8787', origin: 'http://localhost:3000' }, true)?.code).toBe('forbidden_origin');

@@ -10,8 +10,18 @@ import type { ScoredOutcome } from '../../src/core/stats/separation.js';
 
 const group = (task: string, runs: Array<[boolean, number]>): ScoredOutcome[] => runs.map(([pass, score]) => ({ source: 'SWE-agent 0.x + gpt-4', task, pass, score }));
 /** One task with a pass and a fail, seven all-fail tasks (three runs each). */
-const mixed = group('django__django-10914', [[true, 63.2], [false, 55.1], [false, 41.7]]);
-const allFail = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].flatMap((t, i) => group(`task-${t}`, [[false, 50 + i], [false, 40 + i], [false, 30 + i]]));
+const mixed = group('django__django-10914', [
+  [true, 63.2],
+  [false, 55.1],
+  [false, 41.7],
+]);
+const allFail = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].flatMap((t, i) =>
+  group(`task-${t}`, [
+    [false, 50 + i],
+    [false, 40 + i],
+    [false, 30 + i],
+  ]),
+);
 
 describe('best-of-N gap closed', () => {
   it('from one informative group has an estimate and n = 1 but no interval (it was [1, 1])', () => {
@@ -23,7 +33,10 @@ describe('best-of-N gap closed', () => {
   });
 
   it('from two informative groups has one', () => {
-    const second = group('django__django-11001', [[false, 70.4], [true, 52.3]]);
+    const second = group('django__django-11001', [
+      [false, 70.4],
+      [true, 52.3],
+    ]);
     const b = bestOfN([...mixed, ...second, ...allFail], { reps: 200 });
     expect(b.informative).toBe(2);
     expect(b.gapClosed).toBeCloseTo((1 + 0 - (1 / 3 + 1 / 2)) / (2 - (1 / 3 + 1 / 2)), 12);

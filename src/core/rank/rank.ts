@@ -105,7 +105,8 @@ export function rankRuns(all: readonly RankInput[], options: RankOptions = {}): 
   if (all.length === 0) return err({ code: 'bad_message', message: 'no run to rank' });
   // One name for two runs (a session listed twice, one id given to two runs) leaves the answer ambiguous.
   const dup = all.findIndex((r, i) => all.findIndex((q) => q.id === r.id) < i);
-  if (dup >= 0) return err({ code: 'bad_message', message: `runs[${all.findIndex((q) => q.id === all[dup]!.id)}] and runs[${dup}] are both named ${all[dup]!.id}: each run is ranked once, under its own name` });
+  if (dup >= 0)
+    return err({ code: 'bad_message', message: `runs[${all.findIndex((q) => q.id === all[dup]!.id)}] and runs[${dup}] are both named ${all[dup]!.id}: each run is ranked once, under its own name` });
   const task = groupTask(all, options.mixedTasks, options.mixedTasksHint);
   if (!task.ok) return task;
   const positions = all.map((_, i) => i).filter((i) => all[i]!.steps > 0);
