@@ -14,8 +14,11 @@ const runSchema = z
     task: taskIdSchema.optional().describe("The run's task when its log names none (else the log's; else the body's task)"),
     session: z.string().min(1).max(256).optional().describe('A session of this server started with the same token, open or kept after its end: ranked by its score so far'),
     id: z.string().min(1).max(256).optional().describe('A name for the run in the answer (default: the session id, or runs[i])'),
+    agent: z.string().min(1).max(256).optional().describe("The run's agent: picks its source's forecast model (as POST /v1/score's agent); default: the body's agent, else the agent the log names"),
+    model: z.string().min(1).max(256).optional().describe("The run's model: picks its source's forecast model (as POST /v1/score's model); default: the body's model, else the model the log names"),
   })
   .refine((r) => (r.trajectory === undefined) !== (r.session === undefined), 'give either trajectory (a finished run) or session (a session id), not both')
+  .refine((r) => r.session === undefined || (r.agent === undefined && r.model === undefined), 'agent and model are for a trajectory: a session was scored with the source its start named')
   .describe('One run: a finished trajectory, or a session of this server by id');
 
 export const rankRequestSchema = z.object({
@@ -23,6 +26,8 @@ export const rankRequestSchema = z.object({
   runs: z.array(runSchema).min(1, 'at least one run').max(MAX_RANK_RUNS, `at most ${MAX_RANK_RUNS} runs`).describe(`1 to ${MAX_RANK_RUNS} runs of one task`),
   consensus: z.boolean().optional().describe('Without a forecast model and a PTA, order by agreement with the other runs on where to edit (basis consensus) rather than the reference-free composite'),
   mixedTasks: z.boolean().optional().describe('Rank runs of different tasks anyway (refused with mixed_tasks otherwise)'),
+  agent: z.string().min(1).max(256).optional().describe("The runs' agent (the CLI's rank --agent): picks their source's forecast model; a run's own agent, else its log's, when absent"),
+  model: z.string().min(1).max(256).optional().describe("The runs' model (the CLI's rank --model): picks their source's forecast model; a run's own model, else its log's, when absent"),
 });
 
 export const rankBasisSchema = z

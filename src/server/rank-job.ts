@@ -40,7 +40,15 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
     const steps = doc.steps;
     checkLength(steps, deps.maxSteps, where);
     // A run's task field is for a log that names none (as body.task, and the CLI's --task): it never renames the log's own.
-    return { index, id: run.id ?? `runs[${index}]`, task: doc.meta.task ?? run.task ?? body.task, given: run.task, steps, agent: doc.meta.agent, model: doc.meta.model };
+    return {
+      index,
+      id: run.id ?? `runs[${index}]`,
+      task: doc.meta.task ?? run.task ?? body.task,
+      given: run.task,
+      steps,
+      agent: run.agent ?? body.agent ?? doc.meta.agent,
+      model: run.model ?? body.model ?? doc.meta.model,
+    };
   });
   const scored = parsed.flatMap((r) => ('session' in r ? [] : [r]));
   const given = scored.flatMap((r) => (r.given !== undefined ? [{ id: `runs[${r.index}].task`, task: r.given }] : []));
@@ -72,7 +80,7 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
       analyzers: analyzersFor(reference, deps.analyzers, body.consensus === true),
       policy: deps.policy,
       config: deps.config,
-      // The run's source (its log's agent and model) picks the forecast model, as POST /v1/score does.
+      // The run's source (the agent and model the request names, else its log's) picks the forecast model, as POST /v1/score does.
       ...(forecast !== undefined ? { forecast } : {}),
     });
     r.steps.forEach((s, t) => scorer.push({ ...s, t }));

@@ -98,6 +98,33 @@ describe('serve --forecast', () => {
     }
   });
 
+  it("POST /v1/rank picks each run's source's model as POST /v1/score does: the run's agent and model, else the body's, else its log's", async () => {
+    const dir = await tempDir();
+    const run = runs[1]!;
+    const base = fitted.models[0]!;
+    const own = { ...base, match: { agent: run.agent, model: run.model }, calibration: { a: -2, b: 1 } };
+    const srv = await startApp({ dataDir: dir, forecast: { ...fitted, models: [base, own] } });
+    try {
+      const trajectory = JSON.parse(await readFile(run.file, 'utf8')) as unknown;
+      const rank = async (body: Record<string, unknown>, extra: Record<string, string> = {}) => {
+        const res = await fetch(`${srv.url}/v1/rank`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ runs: [{ trajectory, ...extra }], ...body }) });
+        return { status: res.status, body: (await res.json()) as { runs?: Array<{ pPass?: number }>; error?: { code: string; message: string } } };
+      };
+      const offline = (m: typeof base) => scoreSteps(run.steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers(), forecast: m }).report.pPass;
+      expect((await rank({})).body.runs?.[0]?.pPass).toBe(offline(own));
+      expect((await rank({ agent: 'another agent' })).body.runs?.[0]?.pPass).toBe(offline(base));
+      // A run's own source wins over the body's.
+      expect((await rank({ agent: 'another agent' }, { agent: run.agent, model: run.model })).body.runs?.[0]?.pPass).toBe(offline(own));
+      // A session was scored with the source its start named: naming one on it is one clear error.
+      const refused = await fetch(`${srv.url}/v1/rank`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ runs: [{ session: 's', agent: 'a' }] }) });
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(await refused.json())).toContain('agent and model are for a trajectory');
+    } finally {
+      await srv.app.close();
+      await removeDir(dir);
+    }
+  });
+
   it("--forecast-learn: retrains from sessions with an outcome, swaps in a model that is not worse, keeps versions, never changes a session's scores", async () => {
     const dir = await tempDir();
     const srv = await startApp({ dataDir: dir, forecast: blind, forecastLearn: { intervalMs: 100, minRuns: 10, minClass: 3, dir: path.join(dir, 'forecasts') } });

@@ -125,15 +125,17 @@ class HttpClient:
         return self.request("POST", "/get_reward", body)
 
     def rank(self, runs: Sequence[Mapping[str, Any]], *, task: Optional[str] = None, consensus: bool = False,
-             mixed_tasks: bool = False) -> Dict[str, Any]:
+             mixed_tasks: bool = False, agent: Optional[str] = None, model: Optional[str] = None) -> Dict[str, Any]:
         """``POST /v1/rank``: N runs of one task (best-of-N), best first. Each run is a mapping:
-        ``{"trajectory": log, "format"?, "task"?, "id"?}`` (a finished run; text is parsed here, as for
+        ``{"trajectory": log, "format"?, "task"?, "id"?, "agent"?, "model"?}`` (a finished run; text is parsed here, as for
         :meth:`score`) or ``{"session": id, "id"?}`` (a session of this server, by its score so far).
         Answers ``{task, by, runs}``: ``by`` is what the group is ordered by (``pPass``, ``pta``,
         ``consensus`` when ``consensus`` is asked and neither applies, ``reference-free``, ``mixed``);
         each run has ``index`` (its place in ``runs``), ``id``, ``rank`` (tied runs share one), ``tied``,
         ``score``, ``composite``, ``reference``, ``steps`` and ``pPass`` / ``consensus`` when they apply.
-        Runs of different tasks fail with ``mixed_tasks`` unless ``mixed_tasks=True``."""
+        Runs of different tasks fail with ``mixed_tasks`` unless ``mixed_tasks=True``. ``agent`` / ``model``
+        (or a run's own) name the runs' source, which picks the server's forecast model as for :meth:`score`
+        (default: what each log names). Runs with no step are listed in ``unranked``."""
         if isinstance(runs, (str, bytes, Mapping)) or not isinstance(runs, Sequence):
             raise SteplensError("bad_input", f"runs: expected a list of runs (got {type(runs).__name__})")
         body: Dict[str, Any] = {"runs": [_rank_run(i, r) for i, r in enumerate(runs)]}
@@ -143,6 +145,10 @@ class HttpClient:
             body["consensus"] = True
         if mixed_tasks:
             body["mixedTasks"] = True
+        if agent is not None:
+            body["agent"] = agent
+        if model is not None:
+            body["model"] = model
         return self.request("POST", "/v1/rank", body)
 
     def session(self, session_id: str) -> Dict[str, Any]:
@@ -196,7 +202,7 @@ def _item_args(i: int, item: Mapping[str, Any]) -> Dict[str, Any]:
     return dict(item)
 
 
-_RANK_KEYS = {"trajectory", "format", "task", "id", "session"}
+_RANK_KEYS = {"trajectory", "format", "task", "id", "session", "agent", "model"}
 
 
 def _rank_run(i: int, run: Mapping[str, Any]) -> Dict[str, Any]:

@@ -63,6 +63,15 @@ class RankTest(unittest.TestCase):
             self.assertEqual(r["score"], r["consensus"])
         self.assertEqual([r["consensus"] for r in agreed["runs"]], sorted((r["consensus"] for r in agreed["runs"]), reverse=True))
 
+    def test_agent_and_model_are_sent_for_the_group_and_per_run(self):
+        sent = []
+        client = HttpClient(support.server_url())
+        client.request = lambda method, path, body=None: sent.append((method, path, body)) or {}
+        client.rank([{"trajectory": self.docs[0], "agent": "a", "model": "m"}], agent="mini-swe-agent", model="deepseek/deepseek-chat")
+        (_, path, body), = sent
+        self.assertEqual((path, body["agent"], body["model"]), ("/v1/rank", "mini-swe-agent", "deepseek/deepseek-chat"))
+        self.assertEqual((body["runs"][0]["agent"], body["runs"][0]["model"]), ("a", "m"))
+
     def test_errors_name_what_is_wrong(self):
         mixed = [{"trajectory": self.docs[0]}, {"trajectory": support.read_json(OTHER_RUNS[0])}]
         with self.assertRaises(SteplensError) as e:
@@ -74,6 +83,11 @@ class RankTest(unittest.TestCase):
             self.http.rank([{"session": "no-such-session"}])
         self.assertEqual(e.exception.code, "unknown_session")
         self.assertIn("runs[0].session", str(e.exception))
+        # The source is a trajectory's: a session was scored with the one its start named (the server says so).
+        with self.assertRaises(SteplensError) as e:
+            self.http.rank([{"session": "x", "agent": "mini-swe-agent"}])
+        self.assertEqual(e.exception.code, "bad_message")
+        self.assertIn("agent and model are for a trajectory", str(e.exception))
         for runs, message in [
             ([{"trajectory": self.docs[0], "session": "x"}], "runs[0]: give either"),
             ([{"trajectory": self.docs[0]}, {"id": "x"}], "runs[1]: give either"),
