@@ -119,14 +119,17 @@ function bestOfNTable(v: ViewEvaluation): string {
       s,
       `${b.groups} (${b.runs})`,
       String(b.informative),
-      b.top.resolved === null ? '- (unscored runs)' : `${b.top.resolved.toFixed(1)}${b.top.interval ? iv(b.top.interval) : ' [-]'}`,
-      `${b.random.resolved.toFixed(1)}`,
-      `${b.oracle.resolved.toFixed(0)}`,
+      b.top.resolved === null ? '- (unscored runs)' : resolvedCell(b.top.resolved, b.top.rate, b.top.interval),
+      resolvedCell(b.random.resolved, b.random.rate, b.random.interval),
+      resolvedCell(b.oracle.resolved, b.oracle.rate, b.oracle.interval),
       b.gapClosed === null ? '- (no gap)' : `${pct(b.gapClosed)}${b.gapInterval ? ` [${pct(b.gapInterval.lo)}, ${pct(b.gapInterval.hi)}]` : ' [-]'}`,
     ]);
   if (rows.length === 0) return 'best-of-N: no task has 2 runs of one source\n';
-  return renderTable(['source', 'tasks (runs)', 'with pass and fail', 'top pick resolves [95 % of rate]', 'random pick', 'oracle', 'gap closed'], rows);
+  return renderTable(['source', 'tasks (runs)', 'with pass and fail', 'top pick resolves (rate [95 %])', 'random pick', 'oracle', 'gap closed'], rows);
 }
+
+/** Tasks resolved, then the rate with its interval: the interval is the rate's, so it is printed beside the rate, not the count. */
+const resolvedCell = (resolved: number, rate: number | null, interval: Interval | null): string => `${resolved.toFixed(1)}${rate === null ? '' : ` (${f3(rate)}${interval ? iv(interval) : ' [-]'})`}`;
 
 function selectionText(e: TrainEvaluation): string {
   const s = e.selection;

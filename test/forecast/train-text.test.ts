@@ -54,6 +54,17 @@ describe('train text', () => {
     ]);
   });
 
+  it("prints the best-of-N top, random and oracle picks each with its rate and the rate's interval (not an interval beside a count)", () => {
+    const runs = [...source('A', 12, 12, 1), ...source('B', 12, 12, 2)];
+    const r = trainForecast(runs, options);
+    const text = forecastText(r.evaluation, r.models);
+    const table = text.slice(text.indexOf('top pick resolves'));
+    const row = line(table, 'A + m');
+    expect(row, table).toBeDefined();
+    // Three picks, each `count (rate [lo, hi])`, then the gap closed.
+    expect(row!.match(/\d+\.\d \(\d\.\d{3} \[\d\.\d\d, \d\.\d\d\]\)/g)).toHaveLength(3);
+  });
+
   it('prints [-] for a side of one run and marks the task-fold figures as chosen on those folds', () => {
     const runs = [...source('A', 6, 6, 1), ...source('B', 6, 6, 2), ...source('C', 1, 2, 3)];
     const r = trainForecast(runs, options);
