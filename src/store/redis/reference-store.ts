@@ -27,10 +27,9 @@ import type { PtaLimits } from '../../core/pta/index.js';
 import type { Pta, Reference, TemporalPrior } from '../../core/scorer-api.js';
 import type { State } from '../../core/types.js';
 import { SteplensError } from '../../errors.js';
-import { PriorPool } from '../prior-pool.js';
 import type { CacheStats, Contribution, ReferenceStorePort, StoredTaskStats } from '../store-port.js';
 import { taskStats } from '../task-stats.js';
-import { isOwnKey } from '../tenant-keys.js';
+import { PooledPrior } from './pooled-prior.js';
 import { ChainGrowth, type GrowthOptions } from './chain-growth.js';
 import { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
@@ -66,8 +65,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
   /** Current version per task, as last seen (authoritative only while `synced`). */
   private readonly current = new Map<string, number>();
   private synced = false;
-  private pool = new PriorPool();
-  private readonly pooled = new Map<string, number>();
+  private readonly pooled: PooledPrior;
   private readonly growth: ChainGrowth;
   private readonly options: RedisReferenceStoreOptions;
   private seeded: Promise<void> | undefined;
@@ -78,6 +76,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
 
   private constructor(options: RedisReferenceStoreOptions) {
     this.options = options;
+    this.pooled = new PooledPrior(options.warn);
     this.link = options.link;
     this.keys = new RedisKeys(options.link.prefix);
     this.minReferences = options.minReferences ?? 2;
@@ -153,7 +152,6 @@ export class RedisReferenceStore implements ReferenceStorePort {
     this.cache.clear();
     this.current.clear();
     this.synced = false;
-    this.pool = new PriorPool();
     this.pooled.clear();
   }
 
@@ -339,29 +337,9 @@ export class RedisReferenceStore implements ReferenceStorePort {
     return this.pooledPrior();
   }
 
-  /** {@link prior} in the epoch last read. */
+  /** {@link prior} in the epoch last read. Missed at its version: replaced since `versions` was read (its chain rolled over); then the current one. */
   private async pooledPrior(): Promise<TemporalPrior> {
-    const versions = await this.versions();
-    for (const [task, version] of versions) {
-      if (this.pooled.get(task) === version || isOwnKey(task)) continue;
-      try {
-        // Missed: replaced since `versions` was read (its chain rolled over); then the current one.
-        const pta = (await this.versionAt(task, version)) ?? (await this.get(task));
-        if (pta) this.pool.set(pta);
-        this.pooled.set(task, pta?.version ?? version);
-      } catch (error) {
-        if (error instanceof SteplensError && error.code === 'unavailable') throw error;
-        this.options.warn?.(`prior: skipping task ${task}: ${(error as Error).message}`);
-        this.pooled.set(task, version);
-      }
-    }
-    // Tasks Redis no longer holds (lost in a restart without persistence) leave the prior too.
-    for (const task of [...this.pooled.keys()]) {
-      if (versions.has(task)) continue;
-      this.pooled.delete(task);
-      this.pool.delete(task);
-    }
-    return this.pool.prior();
+    return this.pooled.update(await this.versions(), async (task, version) => (await this.versionAt(task, version)) ?? (await this.get(task)));
   }
 
   /** Compare-and-set growth (chain-growth.ts). */
