@@ -9,6 +9,7 @@ import { MIN_PER_CLASS } from '../core/stats/separation.js';
 import type { Discovery } from './discover.js';
 import type { ReportFs } from './fs-port.js';
 import { MIN_RANKED_RUNS, modelRows } from './models.js';
+import { forecastInSample } from './forecast-in-sample.js';
 import { referenceKindMix } from './reference-mix.js';
 import { reliabilitySection } from './reliability-section.js';
 import { corpusCounts, externalReferenceWarnings, taskRows, trajectoryRows } from './rows.js';
@@ -90,6 +91,15 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
       problems: discovery.problems,
       referenceFolders: [...(options.referenceFolders ?? [])],
       ...(options.config ? { config: options.config.file } : {}),
+      ...(options.forecast
+        ? {
+            forecastInSample: forecastInSample(
+              options.forecast,
+              rows,
+              named.map((t) => t.steps),
+            ),
+          }
+        : {}),
     },
     counts: corpusCounts(rows),
     tasks: taskRows(rows),

@@ -217,6 +217,21 @@ export interface SelectionRow extends BestOfN {
   source: string;
 }
 
+/**
+ * With a forecaster (`--forecast`): how many runs with a pPass it was trained on (their fingerprints are in the
+ * forecast file's `trainedRuns`), so their pPass separation, calibration and best-of-N are in-sample.
+ */
+export interface ForecastInSample {
+  /** False: the file lists no training runs this steplens can read (written before `train` listed them); `inSample` is null. */
+  checked: boolean;
+  /** Runs with a pPass that the forecaster was trained on. */
+  inSample: number | null;
+  /** Runs with a pPass. */
+  withPPass: number;
+  /** The same per source (agent + model) with a pPass run. */
+  bySource: Array<{ source: string; inSample: number | null; withPPass: number }>;
+}
+
 /** How the report's intervals and rankings were computed (and how to reproduce them). */
 export interface StatisticsSettings {
   level: number;
@@ -282,6 +297,8 @@ export interface CorpusReport {
     referenceFolders: Array<{ source: string; dir: string }>;
     /** The scoring config file (`--config`) every run was scored with; absent: the shipped defaults. */
     config?: string;
+    /** With `--forecast`: how many runs with a pPass the forecaster was trained on (in-sample pPass). */
+    forecastInSample?: ForecastInSample;
   };
   counts: {
     trajectories: number;

@@ -57,6 +57,15 @@ describe('retraining per source', () => {
     expect(r.sources.some((s) => s.result === 'skipped')).toBe(true);
   });
 
+  it('keeps the list of runs train fitted the file on (the sessions it learns from are not listed)', () => {
+    const trainedRuns = { fingerprint: 'steps-sha256-16', runs: ['0123456789abcdef', 'fedcba9876543210'] };
+    const r = retrainForecast(sessions, { ...blind, trainedRuns }, options);
+    expect(r.kind).toBe('accepted');
+    if (r.kind !== 'accepted') return;
+    expect(r.candidate.trainedRuns).toEqual(trainedRuns);
+    expect(parseForecast(JSON.parse(JSON.stringify(r.candidate))).ok).toBe(true);
+  });
+
   it("rejects a source's candidate that is worse held out than the model in force (one fitted on those very sessions)", () => {
     const first = retrainForecast(sessions, blind, options);
     if (first.kind !== 'accepted') throw new Error('expected a first acceptance');

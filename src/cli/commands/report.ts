@@ -17,7 +17,7 @@ import { defaultAnalyzers } from '../../syntax/index.js';
 import type { CliIO, Command } from '../command.js';
 import { CORPUS_OPTIONS, readCorpusInput, reportCorpusInput } from '../corpus-input.js';
 import { chooseReference, externalReferences, referenceFolderArgs } from '../references.js';
-import { bundledForecastFile, forecastFileArg } from '../../package-files.js';
+import { forecastFileArg } from '../../package-files.js';
 import { readConfigFile, readForecastFile } from '../../settings-files.js';
 
 /** An integer flag at least `min` (one usage error naming the flag, and `why` the minimum, otherwise). */
@@ -98,7 +98,8 @@ const command: Command = {
     '           external PTA scores optimistically against it (column holds_run, a warning)\n' +
     '  --by-reference  also the models and separation tables (and the charts) per reference kind\n' +
     '  --config: scoring weights, tier thresholds, tau, ... (partial override of the defaults), as score and serve take it\n' +
-    '  --forecast FILE  outcome forecaster (steplens train --out; `bundled`: the shipped one): each run gets its P(pass), with its separation and best-of-N\n' +
+    '  --forecast FILE  outcome forecaster (steplens train --out; `bundled`: the shipped one): each run gets its P(pass), with its separation and best-of-N;\n' +
+    '           runs it was trained on (the file lists them by fingerprint) are counted and named in a warning: their pPass is in-sample\n' +
     '  statistics: n beside every figure; pass rates with a Wilson 95 % interval, mean quality, AUROCs and best-of-N\n' +
     '           with a percentile bootstrap 95 % interval (1,000 draws, --seed N, default 1); separation within source\n' +
     '           (the headline), within task and pooled beside source-only (docs/method.md section 16)\n' +
@@ -158,10 +159,6 @@ const command: Command = {
       ...(config ? { config } : {}),
     });
     bar.end();
-    if (forecastFile === bundledForecastFile())
-      report.warnings.push(
-        'pPass is from the bundled forecaster, trained on 1,002 public runs (the sample runs of examples/runs among them; docs/forecast.md): on runs it was trained on, its figures are in-sample',
-      );
     for (const w of report.warnings) io.stderr(`warning: ${w}\n`);
     const written = values.out !== undefined ? writeOutputs(resolve(io.cwd, values.out), report) : [];
     if (values.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);

@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SteplensError } from '../../errors.js';
 import { DEFAULT_CONFIG } from '../../core/config.js';
+import { trainedRunsOf } from '../../core/forecast/fingerprint.js';
 import { FORECAST_FORMAT, FORECAST_SCHEMA, type ForecastFile } from '../../core/forecast/model.js';
 import { choosePriorWeights } from '../../core/forecast/prior-weights.js';
 import { choosePtaWeights } from '../../core/forecast/pta-weights.js';
@@ -117,6 +118,8 @@ const command: Command = {
     }
     const sources = [...sourceCounts.values()].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
     const chosen = evaluation.selection.chosen;
+    // Which runs it was fitted on, so `report` can say which pPass figures are in-sample (core/forecast/fingerprint.ts).
+    const trainedRuns = trainedRunsOf(input.known.map((k) => k.trajectory.steps));
     const doc: ForecastFile = {
       format: FORECAST_FORMAT,
       schema: FORECAST_SCHEMA,
@@ -135,6 +138,7 @@ const command: Command = {
         ...(referenceMode !== undefined ? { referenceMode } : {}),
         seconds: (Date.now() - started) / 1000,
       },
+      trainedRuns,
     };
     await writeOutputFile(out, `${JSON.stringify(doc, null, 2)}\n`, `--out ${values.out}`);
     if (values.json) {
@@ -148,7 +152,7 @@ const command: Command = {
         forecastText(evaluation, models),
         priorWeightsText(referenceFree),
         referenceMode !== undefined ? ptaWeightsText(referenceMode, config.weights) : 'PTA-mode weights: no task has 2 or more passing runs to build a leave-one-out reference from\n',
-        `wrote ${values.out} (${models.length} model${models.length > 1 ? 's' : ''}: the default and one per source; version 1) in ${((Date.now() - started) / 1000).toFixed(1)} s; \`steplens serve --forecast ${values.out}\` loads it\n`,
+        `wrote ${values.out} (${models.length} model${models.length > 1 ? 's' : ''}: the default and one per source; version 1; its ${trainedRuns.runs.length} training runs listed by fingerprint, for report's in-sample check) in ${((Date.now() - started) / 1000).toFixed(1)} s; \`steplens serve --forecast ${values.out}\` loads it\n`,
       ].join('\n'),
     );
     return exit;

@@ -50,6 +50,12 @@ export interface ForecastFile {
   models: ForecastModel[];
   /** How `train` fitted it (the learner refits a source's model the same way). */
   config?: { lambda: number; endWeight: number; groupSd: number; kappa: number | null };
+  /**
+   * The runs `train` fitted it on, by fingerprint (fingerprint.ts: `fingerprint` names how they were taken, `runs`
+   * the fingerprints, sorted, each once), so `report` can tell which runs' pPass is in-sample. The learner keeps
+   * the file's list: the sessions it learns from are not in it. Absent from files written before `train` listed them.
+   */
+  trainedRuns?: { fingerprint: string; runs: string[] };
   /** The evaluation printed by `train` (free-form; not read back). */
   evaluation?: unknown;
 }
@@ -88,6 +94,10 @@ const fileSchema = z.lazy(() => {
       models: z.array(modelSchema).min(1),
       config: z
         .object({ lambda: finite.positive(), endWeight: finite.min(0).max(1), groupSd: finite.positive(), kappa: finite.positive().nullable() })
+        .strict()
+        .optional(),
+      trainedRuns: z
+        .object({ fingerprint: z.string().min(1), runs: z.array(z.string().regex(/^[0-9a-f]{8,64}$/, 'a fingerprint is hex digits')) })
         .strict()
         .optional(),
       evaluation: z.unknown().optional(),

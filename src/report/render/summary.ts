@@ -2,6 +2,7 @@
 import type { Interval } from '../../core/stats/interval.js';
 import { plural } from '../../core/plural.js';
 import { modelLabel } from '../identity.js';
+import { forecastInSampleLine } from '../forecast-in-sample.js';
 import { referenceKindMixLine } from '../reference-mix.js';
 import type { CorpusReport, ModelRow, SelectionRow, SeparationRow } from '../types.js';
 import { markdownTable, textTable } from './format-table.js';
@@ -61,6 +62,7 @@ export function headline(r: CorpusReport): string[] {
     ...(c.unscoredNoTask > 0 ? [`${c.unscoredNoTask} naming no task`] : []),
   ].join(', ');
   const total = r.separation.find((s) => s.signal === 'total' && s.reference === 'all');
+  const inSample = r.inputs.forecastInSample !== undefined ? forecastInSampleLine(r.inputs.forecastInSample) : null;
   return [
     `${c.trajectories} trajectories from ${r.inputs.files} files (${r.inputs.skippedFiles} skipped${skipped ? `: ${skipped}` : ''}), ${r.tasks.length} tasks, ${r.models.length} sources (agent + model)`,
     `outcomes: ${c.pass} pass, ${c.fail} fail, ${c.censored} censored, ${c.unknown} unknown`,
@@ -74,6 +76,7 @@ export function headline(r: CorpusReport): string[] {
     ...(total ? [separationLine(total)] : []),
     ...r.referenceKindMix.map(referenceKindMixLine),
     ...r.selection.filter((s) => s.source === 'all').map(selectionLine),
+    ...(inSample !== null ? [inSample] : []),
   ];
 }
 

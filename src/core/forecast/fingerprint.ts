@@ -1,0 +1,40 @@
+/**
+ * Which runs a forecaster was trained on: `train` writes a fingerprint of
+ * each (the forecast file's `trainedRuns`) and `report` fingerprints the
+ * runs it scores the same way, so it can say how many of its pPass figures
+ * are in-sample. A fingerprint is the first 16 hex digits of the SHA-256
+ * of the run's parsed steps written as JSON with sorted keys: the same log
+ * gives the same fingerprint whatever its path, the order of the inputs or
+ * the names given to it (task, agent, model, outcome), and a log parsed
+ * differently (another steplens version reading more of it) gives another.
+ */
+import { createHash } from 'node:crypto';
+import type { Step } from '../types.js';
+
+/** The fingerprint's name as the file records it: a file naming another cannot be checked. */
+export const RUN_FINGERPRINT = 'steps-sha256-16';
+
+/** JSON with object keys sorted (undefined members left out, as JSON.stringify does). */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonical(v))).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const o = value as Record<string, unknown>;
+    const keys = Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The fingerprint of a run's steps. */
+export function runFingerprint(steps: readonly Step[]): string {
+  const hash = createHash('sha256');
+  for (const step of steps) hash.update(`${canonical(step)}\n`);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** The runs as the file lists them: fingerprints sorted, each once. */
+export function trainedRunsOf(runs: ReadonlyArray<readonly Step[]>): { fingerprint: typeof RUN_FINGERPRINT; runs: string[] } {
+  return { fingerprint: RUN_FINGERPRINT, runs: [...new Set(runs.map(runFingerprint))].sort() };
+}

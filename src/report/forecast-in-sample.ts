@@ -1,0 +1,47 @@
+/**
+ * How many of the runs the report gives a pPass the forecaster was trained
+ * on. Its pPass separation, calibration and best-of-N on those runs are
+ * in-sample, so optimistic: the forecast file lists its training runs by
+ * fingerprint (`trainedRuns`, core/forecast/fingerprint.ts) and each run
+ * with a pPass is fingerprinted the same way. A file written before `train`
+ * listed them (or listing them another way) cannot be checked, and says so.
+ */
+import { RUN_FINGERPRINT, runFingerprint } from '../core/forecast/fingerprint.js';
+import type { ForecastFile } from '../core/forecast/model.js';
+import type { Step } from '../core/types.js';
+import type { ForecastInSample, TrajectoryRow } from './types.js';
+
+/** `rows` aligned with `steps` (each row's run's parsed steps). */
+export function forecastInSample(forecast: Pick<ForecastFile, 'trainedRuns'>, rows: readonly TrajectoryRow[], steps: ReadonlyArray<readonly Step[]>): ForecastInSample {
+  const listed = forecast.trainedRuns?.fingerprint === RUN_FINGERPRINT ? new Set(forecast.trainedRuns.runs) : undefined;
+  const bySource = new Map<string, { source: string; inSample: number; withPPass: number }>();
+  let inSample = 0;
+  let withPPass = 0;
+  for (const [i, r] of rows.entries()) {
+    if (r.pPass === undefined) continue;
+    const c = bySource.get(r.source) ?? { source: r.source, inSample: 0, withPPass: 0 };
+    bySource.set(r.source, c);
+    withPPass += 1;
+    c.withPPass += 1;
+    if (listed?.has(runFingerprint(steps[i]!))) {
+      inSample += 1;
+      c.inSample += 1;
+    }
+  }
+  const sources = [...bySource.values()].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+  if (listed === undefined) return { checked: false, inSample: null, withPPass, bySource: sources.map((s) => ({ ...s, inSample: null })) };
+  return { checked: true, inSample, withPPass, bySource: sources };
+}
+
+/** The headline's warning line, or null when there is nothing to say (no run with a pPass, or none in-sample). */
+export function forecastInSampleLine(f: ForecastInSample): string | null {
+  if (f.withPPass === 0) return null;
+  if (!f.checked)
+    return 'the forecaster does not list the runs it was trained on in a form this steplens reads (`steplens train` lists them): whether its pPass figures are in-sample cannot be checked';
+  if (f.inSample === 0) return null;
+  const sources = f.bySource.filter((s) => s.inSample! > 0).map((s) => `${s.source} ${s.inSample} of ${s.withPPass}`);
+  return (
+    `warning: ${f.inSample} of ${f.withPPass} runs with a pPass are runs the forecaster was trained on (${sources.join('; ')}): ` +
+    `the pPass separation, calibration and best-of-N include them in-sample, so they are optimistic`
+  );
+}
