@@ -109,3 +109,25 @@ describe('report --forecast on runs the forecaster was trained on', () => {
     expect((JSON.parse(plain.stdout) as { inputs: object }).inputs).not.toHaveProperty('forecastInSample');
   }, 60_000);
 });
+
+describe('score and rank --forecast name a run the forecaster was trained on', () => {
+  const mini = (run: string) => path.join(examples, 'mini-swe-agent', run, 'pylint-dev__astroid-1196.traj.json');
+
+  it('score warns on stderr for a training run, not for another, nor without --forecast', async () => {
+    const seen = await cli('score', '--json', '--forecast', trained, mini('deepseek_chat_dev'));
+    expect(seen.code, seen.stderr).toBe(0);
+    expect(seen.stderr).toContain(`warning: ${mini('deepseek_chat_dev')} is a run the forecaster was trained on: its pPass is in-sample (optimistic)`);
+    const unseen = await cli('score', '--json', '--forecast', trained, fixtures[2]!);
+    expect(unseen.code, unseen.stderr).toBe(0);
+    expect(unseen.stderr).not.toContain('trained on');
+    const plain = await cli('score', '--json', mini('deepseek_chat_dev'));
+    expect(plain.stderr).not.toContain('trained on');
+  }, 60_000);
+
+  it('rank names the training runs of the group in one line', async () => {
+    const runs = ['deepseek_chat_dev', 'deepseek_chat_dev_rerun'].map(mini);
+    const r = await cli('rank', '--forecast', trained, ...runs);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`warning: ${runs.join(', ')} are runs the forecaster was trained on: their pPass is in-sample (optimistic)`);
+  }, 60_000);
+});

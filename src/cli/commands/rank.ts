@@ -14,6 +14,7 @@ import { defaultAnalyzers } from '../../syntax/index.js';
 import type { Command } from '../command.js';
 import { formatOption, LENIENT_OPTION } from '../input.js';
 import { readLogFile, reportLogDiagnostics, type LogFile } from '../instances.js';
+import { inSampleWarning, trainedRunSet } from '../in-sample.js';
 import { rankText } from '../rank-text.js';
 import { rankReferences } from '../rank-references.js';
 import { analyzersFor } from '../../core/scope-free.js';
@@ -110,6 +111,11 @@ const command: Command = {
       states.push(scorer.states());
       return { id: r.id, task: r.task, composite: report.score.total, reference: report.reference, pPass: report.pPass, steps: report.steps, locations: [...locationItems(scorer.states())] };
     });
+    const inSample = inSampleWarning(
+      trainedRunSet(forecasts),
+      runs.map((r) => ({ name: r.id, steps: r.instance.parsed.steps })),
+    );
+    if (inSample !== undefined) io.stderr(inSample);
     const held = runs.filter((r, i) => holds(referenceOf(taskOf(r)), states[i]!)).map((r) => r.id);
     if (held.length > 0) io.stderr(`warning: the PTA holds the path of ${held.join(', ')} (a reference it was built from): scored optimistically against it\n`);
     const ranked = rankRuns(inputs, { consensus: values.consensus, mixedTasks: values['mixed-tasks'], mixedTasksHint: '--mixed-tasks' });

@@ -17,6 +17,7 @@ import { humanReport, scoreDocument, taskMismatch } from '../score-text.js';
 import { forecastFileArg } from '../../package-files.js';
 import { readConfigFile, readForecastFile, readPolicyFile } from '../../settings-files.js';
 import type { ForecastFile } from '../../core/forecast/model.js';
+import { inSampleWarning, trainedRunSet } from '../in-sample.js';
 import { forecastSource, runForecast, SOURCE_OPTIONS, type ForecastSource } from '../forecast-source.js';
 import type { Policy } from '../../core/policy.js';
 import type { ScoringConfig } from '../../core/config.js';
@@ -32,6 +33,8 @@ interface Setup {
   policy: Policy | undefined;
   config: ScoringConfig | undefined;
   forecasts: ForecastFile | undefined;
+  /** The fingerprints of the runs the forecaster was trained on (in-sample.ts). */
+  trained: ReadonlySet<string> | undefined;
   /** `--agent` / `--model`: the source whose forecast model scores every run (else each log's own). */
   source: ForecastSource;
   passed: boolean | undefined;
@@ -65,6 +68,8 @@ async function scoreFile(file: string, setup: Setup, options: { format: string |
     const warning = taskMismatch(file, x, runTask, setup.task !== undefined, setup.ptaFile, reference);
     if (warning) io.stderr(`${warning}\n`);
     const forecast = runForecast(forecasts, setup.source, x.parsed.meta);
+    const inSample = forecast !== undefined ? inSampleWarning(setup.trained, [{ name: several ? `${file} (${x.id})` : file, steps: x.parsed.steps }]) : undefined;
+    if (inSample !== undefined) io.stderr(inSample);
     const scorer = createScorer({ reference, analyzers, ...(forecast ? { forecast } : {}), ...(policy ? { policy } : {}), ...(config ? { config } : {}) });
     for (const step of x.parsed.steps) scorer.push(step);
     const report: TrajectoryReport = scorer.report(setup.passed);
@@ -117,13 +122,15 @@ type Values = ReturnType<typeof parse>['values'];
 
 /** Reads what every FILE is scored with: before any FILE, so a bad flag or settings file fails the whole command with one line. */
 async function readSetup(values: Values): Promise<Setup> {
+  const forecasts = values.forecast !== undefined ? await readForecastFile(forecastFileArg(values.forecast)) : undefined;
   return {
     reference: await chooseReference(values.pta, values['prior-dir']),
     ptaFile: values.pta ?? '',
     passed: values.passed ? true : values.failed ? false : undefined,
     policy: values.policy !== undefined ? await readPolicyFile(values.policy) : undefined,
     config: values.config !== undefined ? await readConfigFile(values.config) : undefined,
-    forecasts: values.forecast !== undefined ? await readForecastFile(forecastFileArg(values.forecast)) : undefined,
+    forecasts,
+    trained: trainedRunSet(forecasts),
     source: forecastSource(values),
     task: values.task,
   };
