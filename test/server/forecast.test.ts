@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseForecast, selectModel, type ForecastFile } from '../../src/core/forecast/model.js';
+import { parseForecast, selectModel, type ForecastFile, type ForecastModel as Model } from '../../src/core/forecast/model.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { scoreSteps } from '../../src/core/scorer.js';
 import { serverMessageSchema } from '../../src/protocol/server-messages.js';
@@ -73,32 +73,10 @@ describe('serve --forecast', () => {
     }
   });
 
-  it("POST /v1/score picks the run's source's model: by the body's agent and model, else by the ones the log names", async () => {
-    const dir = await tempDir();
-    const run = runs[1]!;
-    const base = fitted.models[0]!;
-    const own = { ...base, match: { agent: run.agent, model: run.model }, calibration: { a: -2, b: 1 } };
-    const srv = await startApp({ dataDir: dir, forecast: { ...fitted, models: [base, own] } });
-    try {
-      const body = JSON.parse(await readFile(run.file, 'utf8')) as unknown;
-      const post = async (extra: Record<string, string>) =>
-        (await (
-          await fetch(`${srv.url}/v1/score`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ task: run.task, trajectory: body, ...extra }) })
-        ).json()) as { pPass?: number };
-      const offline = (m: typeof base) => scoreSteps(run.steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers(), forecast: m }).report.pPass;
-      expect(offline(own)).not.toBe(offline(base));
-      // The log names its agent and model: its source's model.
-      expect((await post({})).pPass).toBe(offline(own));
-      // The body names another source: the default.
-      expect((await post({ agent: 'another agent' })).pPass).toBe(offline(base));
-      expect((await post({ agent: run.agent, model: run.model })).pPass).toBe(offline(own));
-    } finally {
-      await srv.app.close();
-      await removeDir(dir);
-    }
-  });
-
-  it("POST /v1/rank picks each run's source's model as POST /v1/score does: the run's agent and model, else the body's, else its log's", async () => {
+  /** A server with two models: the default and one of runs[1]'s own source (another calibration); `offline(m)`: pPass of runs[1] by m. */
+  async function withSourceModel(
+    test: (t: { srv: Awaited<ReturnType<typeof startApp>>; run: LabelledRun; trajectory: unknown; base: Model; own: Model; offline: (m: Model) => number | undefined }) => Promise<void>,
+  ) {
     const dir = await tempDir();
     const run = runs[1]!;
     const base = fitted.models[0]!;
@@ -106,24 +84,43 @@ describe('serve --forecast', () => {
     const srv = await startApp({ dataDir: dir, forecast: { ...fitted, models: [base, own] } });
     try {
       const trajectory = JSON.parse(await readFile(run.file, 'utf8')) as unknown;
-      const rank = async (body: Record<string, unknown>, extra: Record<string, string> = {}) => {
-        const res = await fetch(`${srv.url}/v1/rank`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ runs: [{ trajectory, ...extra }], ...body }) });
-        return { status: res.status, body: (await res.json()) as { runs?: Array<{ pPass?: number }>; error?: { code: string; message: string } } };
-      };
-      const offline = (m: typeof base) => scoreSteps(run.steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers(), forecast: m }).report.pPass;
-      expect((await rank({})).body.runs?.[0]?.pPass).toBe(offline(own));
-      expect((await rank({ agent: 'another agent' })).body.runs?.[0]?.pPass).toBe(offline(base));
-      // A run's own source wins over the body's.
-      expect((await rank({ agent: 'another agent' }, { agent: run.agent, model: run.model })).body.runs?.[0]?.pPass).toBe(offline(own));
-      // A session was scored with the source its start named: naming one on it is one clear error.
-      const refused = await fetch(`${srv.url}/v1/rank`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ runs: [{ session: 's', agent: 'a' }] }) });
-      expect(refused.status).toBe(400);
-      expect(JSON.stringify(await refused.json())).toContain('agent and model are for a trajectory');
+      const offline = (m: Model) => scoreSteps(run.steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers(), forecast: m }).report.pPass;
+      expect(offline(own)).not.toBe(offline(base));
+      await test({ srv, run, trajectory, base, own, offline });
     } finally {
       await srv.app.close();
       await removeDir(dir);
     }
-  });
+  }
+
+  it("POST /v1/score picks the run's source's model: by the body's agent and model, else by the ones the log names", () =>
+    withSourceModel(async ({ srv, run, trajectory, base, own, offline }) => {
+      const post = async (extra: Record<string, string>) =>
+        (await (await fetch(`${srv.url}/v1/score`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ task: run.task, trajectory, ...extra }) })).json()) as {
+          pPass?: number;
+        };
+      // The log names its agent and model: its source's model.
+      expect((await post({})).pPass).toBe(offline(own));
+      // The body names another source: the default.
+      expect((await post({ agent: 'another agent' })).pPass).toBe(offline(base));
+      expect((await post({ agent: run.agent, model: run.model })).pPass).toBe(offline(own));
+    }));
+
+  it("POST /v1/rank picks each run's source's model as POST /v1/score does: the run's agent and model, else the body's, else its log's", () =>
+    withSourceModel(async ({ srv, run, trajectory, base, own, offline }) => {
+      const rank = async (body: Record<string, unknown>, extra: Record<string, string> = {}) => {
+        const res = await fetch(`${srv.url}/v1/rank`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ runs: [{ trajectory, ...extra }], ...body }) });
+        return (await res.json()) as { runs?: Array<{ pPass?: number }> };
+      };
+      expect((await rank({})).runs?.[0]?.pPass).toBe(offline(own));
+      expect((await rank({ agent: 'another agent' })).runs?.[0]?.pPass).toBe(offline(base));
+      // A run's own source wins over the body's.
+      expect((await rank({ agent: 'another agent' }, { agent: run.agent, model: run.model })).runs?.[0]?.pPass).toBe(offline(own));
+      // A session was scored with the source its start named: naming one on it is one clear error.
+      const refused = await fetch(`${srv.url}/v1/rank`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ runs: [{ session: 's', agent: 'a' }] }) });
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(await refused.json())).toContain('agent and model are for a trajectory');
+    }));
 
   it("--forecast-learn: retrains from sessions with an outcome, swaps in a model that is not worse, keeps versions, never changes a session's scores", async () => {
     const dir = await tempDir();
