@@ -13,6 +13,7 @@ import { ClientSession } from './session.js';
 import type { SessionHost } from './session-host.js';
 import { MAX_RECONNECT_DELAY_MS, Reconnector } from './reconnect.js';
 import { openSocket } from './socket.js';
+import { largestInFlight, MESSAGE_TOO_BIG } from './oversized.js';
 import type { PongWaiter, Starting, Waiter } from './pending.js';
 import type { ReconnectOptions, StartOptions, WebSocketClass } from './types.js';
 
@@ -259,12 +260,10 @@ export class SteplensClient {
 
   /**
    * A `too_large` naming no step (a server that does not read the head of a frame over its limit): the step it
-   * refused is among those the next pong covers, and the largest of them (frames over the limit are the largest).
+   * refused is the largest of those the next pong covers.
    */
   private oversized(m: ErrorMessage): boolean {
-    const sent = [...this.sessions.values()].flatMap((session) => session.inFlight().map((p) => ({ session, ...p })));
-    const next = Math.min(...sent.map((p) => p.barrier));
-    const refused = sent.filter((p) => p.barrier === next).reduce<(typeof sent)[number] | undefined>((a, b) => (a === undefined || b.bytes > a.bytes ? b : a), undefined);
+    const refused = largestInFlight(this.sessions.values(), true);
     if (refused === undefined) return false;
     refused.session.onErrorFrame({ ...m, session: refused.session.id, seq: refused.seq });
     return true;
@@ -293,6 +292,13 @@ export class SteplensClient {
 
   private onClose(code: number, reason: string): void {
     if (this.state === 'closed') return;
+    // The server closed the socket for a frame too large to even refuse: that step is refused here, else a reconnect
+    // would send it again, and again, for good.
+    const big = code === MESSAGE_TOO_BIG ? largestInFlight(this.sessions.values(), false) : undefined;
+    if (big) {
+      const message = `step: its frame of ${big.bytes} bytes is over the server's limit (it closed the connection: ${code}${reason ? ` ${reason}` : ''}); not accepted`;
+      big.session.onErrorFrame({ type: 'error', code: 'too_large', message, session: big.session.id, seq: big.seq });
+    }
     for (const s of this.sessions.values()) s.onDisconnect();
     for (const w of this.pongs) if (w.kind === 'ping') this.deferredPings.push(w);
     this.pongs = [];

@@ -1,0 +1,49 @@
+/**
+ * Review s44: a step over 8x the server's `maxFrameBytes` (ws's maxPayload) but under the client's limit is not
+ * refused with an `error` frame: ws closes the socket with 1009. The client saw a drop like any other: without
+ * reconnect every call failed `disconnected`; with it, it reconnected, sent the step again and was closed again,
+ * for good (125 reconnects in 3 s), the step never settling. The client now rejects that step `too_large` (its
+ * seq goes to the next step) and, with reconnect, the connection and its other sessions go on.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '../../src/client/index.js';
+import type { Step } from '../../src/core/types.js';
+import { ASTROID, readSteps, useApp } from '../server/helpers.js';
+
+/** maxPayload 8 x 700 = 5,600 bytes: step 8 of the failing astroid run (5,674 bytes of JSON) is over it. */
+const app = useApp({ limits: { maxFrameBytes: 700 } });
+let steps: Step[];
+/** Steps 24 and 25 of the same run fit under 700 bytes. */
+const BIG = 8;
+const SMALL = [24, 25] as const;
+
+beforeAll(async () => {
+  steps = await readSteps(ASTROID.fail);
+  expect(JSON.stringify(steps[BIG]).length).toBeGreaterThan(8 * 700);
+});
+
+describe('a step so large that the server closes the socket (1009)', () => {
+  it('with reconnect: rejects that step too_large once; the session and the others on the connection go on', { timeout: 10_000 }, async () => {
+    const client = await connect(app().url, { reconnect: { retries: 3, delayMs: 20 } });
+    let reconnects = 0;
+    client.onReconnect(() => reconnects++);
+    const [a, b] = [await client.start({ task: ASTROID.task }), await client.start({ task: ASTROID.task })];
+    expect((await b.step(steps[SMALL[0]])).map((f) => f.seq)).toEqual([0]);
+    await expect(a.step(steps[BIG])).rejects.toMatchObject({ code: 'too_large', session: a.id, seq: 0, message: expect.stringMatching(/over the server's limit .*1009/) as unknown });
+    // The refused seq goes to the next step, sent once the client has reconnected.
+    expect((await a.step(steps[SMALL[0]])).map((f) => [f.seq, f.t])).toEqual([[0, 0]]);
+    expect((await b.step(steps[SMALL[1]])).map((f) => [f.seq, f.t])).toEqual([[1, 1]]);
+    expect(reconnects).toBe(1);
+    expect((await a.end()).steps).toBe(1);
+    expect((await b.end()).steps).toBe(2);
+    await client.close();
+  });
+
+  it('without reconnect: that step rejects too_large (naming it), the rest disconnected', async () => {
+    const client = await connect(app().url);
+    const session = await client.start({ task: ASTROID.task });
+    await expect(session.step(steps[BIG])).rejects.toMatchObject({ code: 'too_large', seq: 0 });
+    await expect(session.step(steps[SMALL[0]])).rejects.toMatchObject({ code: 'disconnected' });
+    await client.close();
+  });
+});
