@@ -13,18 +13,10 @@ import { ClientSession } from './session.js';
 import type { SessionHost } from './session-host.js';
 import { MAX_RECONNECT_DELAY_MS, Reconnector } from './reconnect.js';
 import { openSocket } from './socket.js';
+import { heartbeat } from './heartbeat.js';
 import { largestInFlight, MESSAGE_TOO_BIG } from './oversized.js';
 import type { PongWaiter, Starting, Waiter } from './pending.js';
-import type { ReconnectOptions, StartOptions, WebSocketClass } from './types.js';
-
-/** @internal How a client was configured by `connect`. */
-export interface ClientConfig {
-  url: string;
-  token: string | undefined;
-  reconnect: ReconnectOptions | undefined;
-  WebSocket: WebSocketClass;
-  maxFrameBytes: number;
-}
+import type { ClientConfig, ReconnectOptions, StartOptions } from './types.js';
 
 /** How long `close()` waits for the server's close handshake before it drops the connection **(choice)**. */
 export const CLOSE_TIMEOUT_MS = 2_000;
@@ -151,6 +143,7 @@ export class SteplensClient {
   }
 
   private attach(ws: WebSocket): void {
+    heartbeat(ws, this.config.heartbeatMs);
     ws.on('message', (data: WebSocket.RawData) => {
       if (ws === this.ws) this.onFrame(dataText(data));
     });
