@@ -7,7 +7,7 @@ import type WebSocket from 'ws';
 import type { ClientMessage } from '../protocol/client-messages.js';
 import type { ErrorMessage, ServerMessage } from '../protocol/server-messages.js';
 import { SteplensClientError } from './errors.js';
-import { dataText, parseServerFrame } from './frames.js';
+import { dataText, parseServerFrame, notJson } from './frames.js';
 import { Listeners } from './listeners.js';
 import { ClientSession } from './session.js';
 import type { SessionHost } from './session-host.js';
@@ -96,8 +96,15 @@ export class SteplensClient {
     if (this.sessions.has(id) || this.starting.has(id)) {
       return Promise.reject(new SteplensClientError('duplicate_session', `session ${id} is already open on this client`, { session: id }));
     }
+    const message = { ...opts, type: 'start' as const, session: id };
+    // Refused before it is kept: a start that cannot be sent would hold its id, and throw when a reconnect re-sends it.
+    try {
+      JSON.stringify(message);
+    } catch (error) {
+      return Promise.reject(notJson(message, error));
+    }
     return new Promise((resolve, reject) => {
-      const entry: Starting = { message: { ...opts, type: 'start', session: id }, sentOn: undefined, resolve, reject };
+      const entry: Starting = { message, sentOn: undefined, resolve, reject };
       this.starting.set(id, entry);
       this.sendStart(entry);
     });

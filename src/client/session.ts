@@ -7,6 +7,7 @@ import type { ReferenceInfo } from '../core/types.js';
 import type { ClientMessage, StartMessage, StepMessage } from '../protocol/client-messages.js';
 import type { ErrorMessage } from '../protocol/server-messages.js';
 import { SteplensClientError } from './errors.js';
+import { notJson } from './frames.js';
 import type { SessionHost } from './session-host.js';
 import type { FinalFrame, ScoreFrame, SignalFrame, StartedFrame } from './types.js';
 import { Listeners } from './listeners.js';
@@ -149,7 +150,13 @@ export class ClientSession {
       return Promise.reject(new SteplensClientError('bad_message', 'step: expected a payload', { session: this.id, seq }));
     }
     const message: StepMessage = { type: 'step', session: this.id, seq, step: payload };
-    const bytes = this.host.frameBytes(message);
+    let bytes: number;
+    try {
+      bytes = this.host.frameBytes(message);
+    } catch (error) {
+      // A payload JSON cannot carry (a cycle, a BigInt) rejects like any refused step; it threw past the promise.
+      return Promise.reject(notJson(message, error));
+    }
     if (bytes > this.host.maxFrameBytes) {
       return Promise.reject(new SteplensClientError('too_large', `step of ${bytes} bytes exceeds the frame limit`, { session: this.id, seq }));
     }
