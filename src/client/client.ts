@@ -7,23 +7,16 @@ import type WebSocket from 'ws';
 import type { ClientMessage } from '../protocol/client-messages.js';
 import type { ErrorMessage, ServerMessage } from '../protocol/server-messages.js';
 import { SteplensClientError } from './errors.js';
-import { dataText, parseServerFrame } from './frames.js';
+import { dataText, parseServerFrame, notJson } from './frames.js';
 import { Listeners } from './listeners.js';
 import { ClientSession } from './session.js';
 import type { SessionHost } from './session-host.js';
 import { MAX_RECONNECT_DELAY_MS, Reconnector } from './reconnect.js';
 import { openSocket } from './socket.js';
+import { heartbeat } from './heartbeat.js';
+import { largestInFlight, MESSAGE_TOO_BIG } from './oversized.js';
 import type { PongWaiter, Starting, Waiter } from './pending.js';
-import type { ReconnectOptions, StartOptions, WebSocketClass } from './types.js';
-
-/** @internal How a client was configured by `connect`. */
-export interface ClientConfig {
-  url: string;
-  token: string | undefined;
-  reconnect: ReconnectOptions | undefined;
-  WebSocket: WebSocketClass;
-  maxFrameBytes: number;
-}
+import type { ClientConfig, ReconnectOptions, StartOptions } from './types.js';
 
 /** How long `close()` waits for the server's close handshake before it drops the connection **(choice)**. */
 export const CLOSE_TIMEOUT_MS = 2_000;
@@ -103,8 +96,15 @@ export class SteplensClient {
     if (this.sessions.has(id) || this.starting.has(id)) {
       return Promise.reject(new SteplensClientError('duplicate_session', `session ${id} is already open on this client`, { session: id }));
     }
+    const message = { ...opts, type: 'start' as const, session: id };
+    // Refused before it is kept: a start that cannot be sent would hold its id, and throw when a reconnect re-sends it.
+    try {
+      JSON.stringify(message);
+    } catch (error) {
+      return Promise.reject(notJson(message, error));
+    }
     return new Promise((resolve, reject) => {
-      const entry: Starting = { message: { ...opts, type: 'start', session: id }, sentOn: undefined, resolve, reject };
+      const entry: Starting = { message, sentOn: undefined, resolve, reject };
       this.starting.set(id, entry);
       this.sendStart(entry);
     });
@@ -150,6 +150,7 @@ export class SteplensClient {
   }
 
   private attach(ws: WebSocket): void {
+    heartbeat(ws, this.config.heartbeatMs);
     ws.on('message', (data: WebSocket.RawData) => {
       if (ws === this.ws) this.onFrame(dataText(data));
     });
@@ -259,12 +260,10 @@ export class SteplensClient {
 
   /**
    * A `too_large` naming no step (a server that does not read the head of a frame over its limit): the step it
-   * refused is among those the next pong covers, and the largest of them (frames over the limit are the largest).
+   * refused is the largest of those the next pong covers.
    */
   private oversized(m: ErrorMessage): boolean {
-    const sent = [...this.sessions.values()].flatMap((session) => session.inFlight().map((p) => ({ session, ...p })));
-    const next = Math.min(...sent.map((p) => p.barrier));
-    const refused = sent.filter((p) => p.barrier === next).reduce<(typeof sent)[number] | undefined>((a, b) => (a === undefined || b.bytes > a.bytes ? b : a), undefined);
+    const refused = largestInFlight(this.sessions.values(), true);
     if (refused === undefined) return false;
     refused.session.onErrorFrame({ ...m, session: refused.session.id, seq: refused.seq });
     return true;
@@ -293,6 +292,13 @@ export class SteplensClient {
 
   private onClose(code: number, reason: string): void {
     if (this.state === 'closed') return;
+    // The server closed the socket for a frame too large to even refuse: that step is refused here, else a reconnect
+    // would send it again, and again, for good.
+    const big = code === MESSAGE_TOO_BIG ? largestInFlight(this.sessions.values(), false) : undefined;
+    if (big) {
+      const message = `step: its frame of ${big.bytes} bytes is over the server's limit (it closed the connection: ${code}${reason ? ` ${reason}` : ''}); not accepted`;
+      big.session.onErrorFrame({ type: 'error', code: 'too_large', message, session: big.session.id, seq: big.seq });
+    }
     for (const s of this.sessions.values()) s.onDisconnect();
     for (const w of this.pongs) if (w.kind === 'ping') this.deferredPings.push(w);
     this.pongs = [];

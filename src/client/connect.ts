@@ -2,6 +2,7 @@
 import WebSocket from 'ws';
 import { SteplensClient } from './client.js';
 import { openSocket } from './socket.js';
+import { HEARTBEAT_MS } from './heartbeat.js';
 import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_RECONNECT, type ConnectOptions, type ReconnectOptions } from './types.js';
 import { streamUrl } from './url.js';
 
@@ -24,5 +25,6 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
     reconnect,
     WebSocket: Ctor,
     maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+    heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS,
   });
 }

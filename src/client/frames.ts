@@ -3,6 +3,7 @@ import type WebSocket from 'ws';
 import { formatIssues } from '../core/config.js';
 import { isRecord } from '../core/json-value.js';
 import { SERVER_MESSAGE_SCHEMAS, type ServerMessage } from '../protocol/server-messages.js';
+import { SteplensClientError } from './errors.js';
 
 /** The text of one received WebSocket message. */
 export function dataText(data: WebSocket.RawData | string): string {
@@ -39,4 +40,11 @@ function valueAt(doc: unknown, path: readonly PropertyKey[]): unknown {
   let v = doc;
   for (const key of path) v = isRecord(v) || Array.isArray(v) ? (v as Record<PropertyKey, unknown>)[key] : undefined;
   return v;
+}
+
+/** The `bad_message` error of a message JSON.stringify threw on (`error`: a cycle, a BigInt in it). */
+export function notJson(message: { type: string; session?: string; seq?: number }, error: unknown): SteplensClientError {
+  const why = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+  const where = { ...(message.session !== undefined ? { session: message.session } : {}), ...(message.seq !== undefined ? { seq: message.seq } : {}) };
+  return new SteplensClientError('bad_message', `${message.type}: cannot be sent as JSON (${why})`, where);
 }

@@ -7,6 +7,7 @@ import type { ReferenceInfo } from '../core/types.js';
 import type { ClientMessage, StartMessage, StepMessage } from '../protocol/client-messages.js';
 import type { ErrorMessage } from '../protocol/server-messages.js';
 import { SteplensClientError } from './errors.js';
+import { notJson } from './frames.js';
 import type { SessionHost } from './session-host.js';
 import type { FinalFrame, ScoreFrame, SignalFrame, StartedFrame } from './types.js';
 import { Listeners } from './listeners.js';
@@ -94,6 +95,8 @@ export class ClientSession {
   private passed: boolean | undefined;
   private endRequested = false;
   private readonly pending: PendingStep[] = [];
+  /** Seqs of steps rejected by {@link dropAfter} and sent on this socket: the server's refusals of them are ignored. */
+  private readonly staleSeqs: number[] = [];
   private readonly endWaiters: Array<{ resolve(f: FinalFrame): void; reject(e: SteplensClientError): void }> = [];
   private readonly seenT = new Set<number>();
   private readonly seenSignals = new Set<string>();
@@ -149,7 +152,13 @@ export class ClientSession {
       return Promise.reject(new SteplensClientError('bad_message', 'step: expected a payload', { session: this.id, seq }));
     }
     const message: StepMessage = { type: 'step', session: this.id, seq, step: payload };
-    const bytes = this.host.frameBytes(message);
+    let bytes: number;
+    try {
+      bytes = this.host.frameBytes(message);
+    } catch (error) {
+      // A payload JSON cannot carry (a cycle, a BigInt) rejects like any refused step; it threw past the promise.
+      return Promise.reject(notJson(message, error));
+    }
     if (bytes > this.host.maxFrameBytes) {
       return Promise.reject(new SteplensClientError('too_large', `step of ${bytes} bytes exceeds the frame limit`, { session: this.id, seq }));
     }
@@ -268,13 +277,16 @@ export class ClientSession {
     const error = new SteplensClientError(frame.code, frame.message, { session: this.id, ...(frame.seq !== undefined ? { seq: frame.seq } : {}) });
     if (frame.code === 'unknown_session') return this.fail(error);
     if (frame.seq !== undefined) {
+      // The refusal of a step already rejected as pipelined after a refused one (see below): nothing waits on it.
+      const stale = this.staleSeqs.indexOf(frame.seq);
+      if (stale >= 0) return void this.staleSeqs.splice(stale, 1);
       const i = this.pending.findIndex((p) => p.seq === frame.seq);
       if (i >= 0) {
         const [entry] = this.pending.splice(i, 1);
         this.nextSeq = Math.min(this.nextSeq, frame.seq);
         this.history.length = Math.min(this.history.length, this.nextSeq);
         entry?.reject(error);
-        return;
+        return this.dropAfter(frame.seq);
       }
     }
     // A refused `end` comes back without a seq: the shared store unreachable (`unavailable`, send it again later) or
@@ -302,7 +314,21 @@ export class ClientSession {
   /** @internal The socket dropped: nothing sent on it is covered by a barrier any more. */
   onDisconnect(): void {
     for (const p of this.pending) p.barrier = undefined;
+    this.staleSeqs.length = 0;
     this.resumedLast = undefined;
+  }
+
+  /**
+   * Steps pipelined after a refused seq can only be refused `out_of_order`: they reject now, so the caller's next
+   * `step` takes the refused seq at once. Waiting for the server's refusals instead let a step sent meanwhile be
+   * accepted and then its seq handed out again (sent as a duplicate, its payload dropped); those refusals are ignored.
+   */
+  private dropAfter(seq: number): void {
+    for (const p of this.pending.filter((q) => q.seq > seq)) {
+      this.pending.splice(this.pending.indexOf(p), 1);
+      if (p.barrier !== undefined) this.staleSeqs.push(p.seq);
+      p.reject(new SteplensClientError('out_of_order', `step ${p.seq} follows step ${seq}, which the server refused: send it again after that seq`, { session: this.id, seq: p.seq }));
+    }
   }
 
   /** @internal The steps sent and not yet answered: seq, frame bytes and the barrier that covers each. */

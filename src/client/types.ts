@@ -37,6 +37,21 @@ export interface ConnectOptions {
   WebSocket?: WebSocketClass;
   /** Steps whose frame is larger are refused locally with `too_large` (default 1 MiB, the server's default limit). */
   maxFrameBytes?: number;
+  /**
+   * The client pings the server this often (ms; default 20 s, 0: never); a socket whose ping is unanswered at the
+   * next one is dropped as dead (then reconnected, with `reconnect`).
+   */
+  heartbeatMs?: number;
+}
+
+/** @internal How a client was configured by `connect`. */
+export interface ClientConfig {
+  url: string;
+  token: string | undefined;
+  reconnect: ReconnectOptions | undefined;
+  WebSocket: WebSocketClass;
+  maxFrameBytes: number;
+  heartbeatMs: number;
 }
 
 export const DEFAULT_RECONNECT: ReconnectOptions = { retries: 5, delayMs: 200 };

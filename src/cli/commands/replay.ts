@@ -17,6 +17,8 @@ const USAGE = `usage: steplens replay FILE --url URL [--task ID] [--instance ID]
   --json prints every frame as it arrives, one JSON object a line (JSON Lines: started, score, signal, final).
   When the server refuses a step (or the session), nothing more is sent: the session is ended, the refusal is
   one line on stderr (with --json also an \`error\` frame, the last line, in place of the final) and the exit code is 1.
+  A final the server sent on its own (its \`reason\` not \`end\`: it shut down, the session went idle) is printed,
+  then one line on stderr, and the exit code is 1.
   With --reconnect, a dropped connection is reopened and the session resumed.`;
 
 /** The stream URL for a server address (a `usage` error naming --url when it is not one). */
@@ -64,7 +66,8 @@ function describe(frame: StartedFrame | ScoreFrame | SignalFrame | FinalFrame, f
             `no PTA: the server's reference-free composite (by default ${DEFAULT_PRIOR_TERMS}; docs/forecast.md); coh ${fixed(s.coh, 3)}, temp ${fixed(s.temp, 3)}`
           : `struct ${fixed(s.struct)}, cov ${fixed(s.cov)}, coh ${fixed(s.coh, 3)}, temp ${fixed(s.temp, 3)}`;
       const outcome = frame.passed === undefined ? ' (projected: outcome unknown)' : '';
-      return `final: score ${fixed(s.total)} (${parts}), tier ${frame.tier}${frame.lucky ? ` ${frame.lucky}` : ''}${outcome}, ${frame.steps} steps, stages ${frame.stages}\n`;
+      const by = frame.reason !== undefined && frame.reason !== 'end' ? `, ended by the server (${frame.reason})` : '';
+      return `final: score ${fixed(s.total)} (${parts}), tier ${frame.tier}${frame.lucky ? ` ${frame.lucky}` : ''}${outcome}, ${frame.steps} steps, stages ${frame.stages}${by}\n`;
     }
   }
 }
@@ -173,6 +176,15 @@ const replay: Command = {
       });
       if (state.refusal !== undefined) throw refusalError(state.refusal, events.length, file, values.json ? io.stdout : undefined);
       if (final !== undefined) print(final);
+      // A final the server made itself (it shut down, the session went idle) scores only the steps it had then: the
+      // replay did not finish, whatever the final says.
+      if (final?.reason !== undefined && final.reason !== 'end') {
+        const whole = instance.parsed.steps.length;
+        throw new SteplensError(
+          'bad_input',
+          `the server ended session ${final.session} itself (${final.reason}) with ${final.steps} of the ${whole} steps of ${file} scored: not a final of the whole run`,
+        );
+      }
     } finally {
       await client.close();
     }
