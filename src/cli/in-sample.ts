@@ -3,15 +3,8 @@
  * core/forecast/fingerprint.ts) gets an in-sample pPass, which says more than the forecaster knows; as `report`
  * counts such runs, these commands name them on stderr.
  */
-import { RUN_FINGERPRINT, runFingerprint } from '../core/forecast/fingerprint.js';
-import type { ForecastFile } from '../core/forecast/model.js';
+import { runFingerprint } from '../core/forecast/fingerprint.js';
 import type { Step } from '../core/types.js';
-
-/** The fingerprints of the file's training runs; undefined without a file or a list this version reads. */
-export function trainedRunSet(forecasts: ForecastFile | undefined): ReadonlySet<string> | undefined {
-  const listed = forecasts?.trainedRuns;
-  return listed?.fingerprint === RUN_FINGERPRINT ? new Set(listed.runs) : undefined;
-}
 
 /** The stderr warning naming the runs (by `names`) among `runs` the forecaster was trained on, or undefined when none. */
 export function inSampleWarning(trained: ReadonlySet<string> | undefined, runs: ReadonlyArray<{ name: string; steps: readonly Step[] }>): string | undefined {

@@ -6,14 +6,14 @@
  * with a pPass is fingerprinted the same way. A file written before `train`
  * listed them (or listing them another way) cannot be checked, and says so.
  */
-import { RUN_FINGERPRINT, runFingerprint } from '../core/forecast/fingerprint.js';
+import { runFingerprint, trainedRunSet } from '../core/forecast/fingerprint.js';
 import type { ForecastFile } from '../core/forecast/model.js';
 import type { Step } from '../core/types.js';
 import type { ForecastInSample, TrajectoryRow } from './types.js';
 
 /** `rows` aligned with `steps` (each row's run's parsed steps). */
 export function forecastInSample(forecast: Pick<ForecastFile, 'trainedRuns'>, rows: readonly TrajectoryRow[], steps: ReadonlyArray<readonly Step[]>): ForecastInSample {
-  const listed = forecast.trainedRuns?.fingerprint === RUN_FINGERPRINT ? new Set(forecast.trainedRuns.runs) : undefined;
+  const listed = trainedRunSet(forecast.trainedRuns);
   const bySource = new Map<string, { source: string; inSample: number; withPPass: number }>();
   let inSample = 0;
   let withPPass = 0;

@@ -14,7 +14,8 @@ import { defaultAnalyzers } from '../../syntax/index.js';
 import type { Command } from '../command.js';
 import { formatOption, LENIENT_OPTION } from '../input.js';
 import { readLogFile, reportLogDiagnostics, type LogFile } from '../instances.js';
-import { inSampleWarning, trainedRunSet } from '../in-sample.js';
+import { inSampleWarning } from '../in-sample.js';
+import { trainedRunSet } from '../../core/forecast/fingerprint.js';
 import { rankText } from '../rank-text.js';
 import { rankReferences } from '../rank-references.js';
 import { analyzersFor } from '../../core/scope-free.js';
@@ -112,7 +113,7 @@ const command: Command = {
       return { id: r.id, task: r.task, composite: report.score.total, reference: report.reference, pPass: report.pPass, steps: report.steps, locations: [...locationItems(scorer.states())] };
     });
     const inSample = inSampleWarning(
-      trainedRunSet(forecasts),
+      trainedRunSet(forecasts?.trainedRuns),
       runs.map((r) => ({ name: r.id, steps: r.instance.parsed.steps })),
     );
     if (inSample !== undefined) io.stderr(inSample);

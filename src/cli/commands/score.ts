@@ -17,7 +17,8 @@ import { humanReport, scoreDocument, taskMismatch } from '../score-text.js';
 import { forecastFileArg } from '../../package-files.js';
 import { readConfigFile, readForecastFile, readPolicyFile } from '../../settings-files.js';
 import type { ForecastFile } from '../../core/forecast/model.js';
-import { inSampleWarning, trainedRunSet } from '../in-sample.js';
+import { inSampleWarning } from '../in-sample.js';
+import { trainedRunSet } from '../../core/forecast/fingerprint.js';
 import { forecastSource, runForecast, SOURCE_OPTIONS, type ForecastSource } from '../forecast-source.js';
 import type { Policy } from '../../core/policy.js';
 import type { ScoringConfig } from '../../core/config.js';
@@ -130,7 +131,7 @@ async function readSetup(values: Values): Promise<Setup> {
     policy: values.policy !== undefined ? await readPolicyFile(values.policy) : undefined,
     config: values.config !== undefined ? await readConfigFile(values.config) : undefined,
     forecasts,
-    trained: trainedRunSet(forecasts),
+    trained: trainedRunSet(forecasts?.trainedRuns),
     source: forecastSource(values),
     task: values.task,
   };

@@ -38,3 +38,8 @@ export function runFingerprint(steps: readonly Step[]): string {
 export function trainedRunsOf(runs: ReadonlyArray<readonly Step[]>): { fingerprint: typeof RUN_FINGERPRINT; runs: string[] } {
   return { fingerprint: RUN_FINGERPRINT, runs: [...new Set(runs.map(runFingerprint))].sort() };
 }
+
+/** The fingerprints a file lists, as a set; undefined when it lists none, or lists them another way (cannot be checked). */
+export function trainedRunSet(listed: { fingerprint: string; runs: readonly string[] } | undefined): ReadonlySet<string> | undefined {
+  return listed?.fingerprint === RUN_FINGERPRINT ? new Set(listed.runs) : undefined;
+}
