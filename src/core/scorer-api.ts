@@ -90,6 +90,8 @@ export interface TrajectoryReport {
   pPass?: number;
   /** Version of that model, where the caller knows it (the server). */
   forecastVersion?: number;
+  /** The run is one the model was trained on (its pPass is in-sample), where the caller can tell (the server's HTTP scoring). */
+  pPassInSample?: boolean;
 }
 
 /** The states a scorer keeps, in its compact form: each read rebuilds state objects. */

@@ -46,6 +46,12 @@ export const rankedRunSchema = z.object({
   composite: z.number().describe('Its composite score (0-100) against its reference'),
   reference: referenceInfoSchema,
   pPass: z.number().min(0).max(1).optional().describe("P(pass) from the server's forecast model, when one is loaded"),
+  pPassInSample: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: a run the forecast model was trained on (its pPass is in-sample, optimistic); false: not. Absent without a pPass, for session runs, or when the model file lists no training runs',
+    ),
   consensus: z.number().optional().describe("Mean Jaccard similarity of its edit locations (files, scopes) to the other runs' (basis consensus)"),
   steps: z.number().int().describe('Steps scored'),
 });

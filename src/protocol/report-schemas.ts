@@ -78,6 +78,12 @@ export const trajectoryReportSchema = z.object({
   unknown: z.number().int().describe('Steps no labeler rule matched (labelled by the fallback)'),
   pPass: z.number().min(0).max(1).optional().describe('P(pass | the whole trajectory) from the forecast model (serve --forecast, score --forecast); absent without one'),
   forecastVersion: z.number().int().optional().describe("Version of the forecast model that produced pPass (it stays the session's model for its whole life)"),
+  pPassInSample: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: this run is one the forecast model was trained on (listed by fingerprint in its file), so its pPass is in-sample (optimistic); false: it is not. Absent without a pPass, on streamed sessions, or when the model file lists no training runs',
+    ),
 });
 
 /** What `POST /v1/score` (and each item of `/v1/score/batch`) answers: the report, and the records of the log it could not read. */

@@ -4,7 +4,9 @@
  * makes. A session takes its model when it starts and keeps it, so a swap
  * never changes a score already sent, nor any later score of a running session.
  */
+import { trainedRunList } from '../core/forecast/fingerprint.js';
 import { selectModel, type ForecastFile, type ForecastModel } from '../core/forecast/model.js';
+import type { JobForecast } from './score-request.js';
 
 /** One entry of the history: a version put in force. */
 export interface ForecastVersion {
@@ -20,6 +22,8 @@ export interface ForecastVersion {
 export class ForecastHolder {
   private file: ForecastFile;
   readonly history: ForecastVersion[] = [];
+  /** The file's training runs as a sorted list, made once per version (jobForecast). */
+  private trained: { version: number; runs: readonly string[] | undefined } | undefined;
 
   constructor(file: ForecastFile) {
     this.file = file;
@@ -40,9 +44,12 @@ export class ForecastHolder {
     return m === undefined ? undefined : { model: m, version: this.file.version };
   }
 
-  /** The models in force and their version, as a scoring job carries them (without the file's evaluation). */
-  jobForecast(): { models: ForecastModel[]; version: number } {
-    return { models: this.file.models, version: this.file.version };
+  /** The models in force and their version, as a scoring job carries them (without the file's evaluation), and its training runs' fingerprints. */
+  jobForecast(): JobForecast {
+    this.trained ??= { version: this.file.version, runs: trainedRunList(this.file.trainedRuns) };
+    if (this.trained.version !== this.file.version) this.trained = { version: this.file.version, runs: trainedRunList(this.file.trainedRuns) };
+    const runs = this.trained.runs;
+    return { models: this.file.models, version: this.file.version, ...(runs !== undefined ? { trainedRuns: runs } : {}) };
   }
 
   /** Puts `file` in force as the next version. */

@@ -12,7 +12,7 @@ import type { Step } from '../core/types.js';
 import { selectModel } from '../core/forecast/model.js';
 import { SteplensError } from '../errors.js';
 import type { RankRequest } from '../protocol/rank-bodies.js';
-import { checkLength, type ScoringDeps } from './score-request.js';
+import { checkLength, inSampleField, type ScoringDeps } from './score-request.js';
 import { trajectoryDocumentMaybeEmpty } from './trajectory.js';
 import { analyzersFor } from '../core/scope-free.js';
 
@@ -86,7 +86,17 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
     r.steps.forEach((s, t) => scorer.push({ ...s, t }));
     const report = scorer.report();
     const locations = [...locationItems(scorer.states())];
-    runs.push({ index: r.index, id: r.id, task: r.task, composite: report.score.total, reference: report.reference, pPass: report.pPass, steps: report.steps, locations });
+    runs.push({
+      index: r.index,
+      id: r.id,
+      task: r.task,
+      composite: report.score.total,
+      reference: report.reference,
+      pPass: report.pPass,
+      ...inSampleField(deps.forecast, r.steps, report.pPass),
+      steps: report.steps,
+      locations,
+    });
   }
   return { ...(body.task !== undefined ? { task: body.task } : {}), consensus: body.consensus === true, mixedTasks: body.mixedTasks === true, runs };
 }

@@ -1,6 +1,7 @@
 /** Scoring one HTTP score request (`POST /v1/score`, each item of a batch, each `/get_reward` query). */
 import type { Analyzers } from '../core/ports.js';
 import type { ScoringConfig } from '../core/config.js';
+import { inTrainedRuns } from '../core/forecast/fingerprint.js';
 import { selectModel, type ForecastModel } from '../core/forecast/model.js';
 import { resolvePolicy, type Policy, type PolicyInput } from '../core/policy.js';
 import type { Reference, TemporalPrior, TrajectoryReport } from '../core/scorer-api.js';
@@ -27,6 +28,14 @@ export interface ScoringDeps {
 export interface JobForecast {
   models: ForecastModel[];
   version: number;
+  /** Fingerprints of the runs the file's models were trained on, sorted (its `trainedRuns`; absent: it lists none): a run among them gets `pPassInSample`. */
+  trainedRuns?: readonly string[];
+}
+
+/** `pPassInSample` for a report with a pPass, when the forecast lists its training runs (else nothing: it cannot tell). */
+export function inSampleField(forecast: JobForecast | undefined, steps: readonly Step[], pPass: number | undefined): { pPassInSample?: boolean } {
+  if (pPass === undefined || forecast?.trainedRuns === undefined || steps.length === 0) return {};
+  return { pPassInSample: inTrainedRuns(forecast.trainedRuns, steps) };
 }
 
 /** What scoring already parsed steps needs besides them; `agent` and `model` pick the forecast model. */
@@ -49,7 +58,7 @@ export async function scoreParsedSteps(deps: ScoringDeps, req: StepsRequest, ste
   if (!policy.ok) throw new SteplensError('bad_message', `${where}policy: ${policy.error}`);
   const reference = await deps.reference(req.task);
   const forecast = deps.forecast !== undefined ? selectModel(deps.forecast, req.agent, req.model) : undefined;
-  return scoreTrajectory(steps, {
+  const report = scoreTrajectory(steps, {
     reference,
     // Against the prior no part of the report reads a state's scope: the files viewed are not parsed to find it (core/scope-free.ts).
     analyzers: analyzersFor(reference, deps.analyzers),
@@ -58,6 +67,7 @@ export async function scoreParsedSteps(deps: ScoringDeps, req: StepsRequest, ste
     ...(forecast !== undefined ? { forecast, forecastVersion: deps.forecast!.version } : {}),
     ...(req.passed !== undefined ? { passed: req.passed } : {}),
   });
+  return { ...report, ...inSampleField(deps.forecast, steps, report.pPass) };
 }
 
 /** Parses and scores one request; errors are SteplensErrors whose message starts with `where` (`body.`, `items[3].`). */

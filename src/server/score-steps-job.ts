@@ -12,7 +12,7 @@ import type { Pta } from '../core/scorer-api.js';
 import { SteplensError } from '../errors.js';
 import type { ScoreRequest } from '../protocol/http-bodies.js';
 import type { ScoreStepsResponse } from '../protocol/view-bodies.js';
-import { checkLength, type ScoringDeps } from './score-request.js';
+import { checkLength, inSampleField, type ScoringDeps } from './score-request.js';
 import { trajectoryView } from './session-view.js';
 import { trajectoryDocument } from './trajectory.js';
 
@@ -37,7 +37,7 @@ export async function scoreStepsView(deps: StepsDeps, req: ScoreRequest): Promis
     ...(req.passed !== undefined ? { passed: req.passed } : {}),
     ...(forecast !== undefined ? { forecast } : {}),
   });
-  const report = forecast !== undefined ? { ...scored.report, forecastVersion: deps.forecast!.version } : scored.report;
+  const report = forecast !== undefined ? { ...scored.report, forecastVersion: deps.forecast!.version, ...inSampleField(deps.forecast, parsed.steps, scored.report.pPass) } : scored.report;
   // The reference's PTA when scored against one (the same object the store holds), else ask: a PTA below minReferences is still drawn.
   const pta = reference.kind === 'pta' ? reference.pta : await deps.pta(req.task);
   const out: ScoreStepsResponse = {

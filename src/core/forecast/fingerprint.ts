@@ -43,3 +43,26 @@ export function trainedRunsOf(runs: ReadonlyArray<readonly Step[]>): { fingerpri
 export function trainedRunSet(listed: { fingerprint: string; runs: readonly string[] } | undefined): ReadonlySet<string> | undefined {
   return listed?.fingerprint === RUN_FINGERPRINT ? new Set(listed.runs) : undefined;
 }
+
+/**
+ * The fingerprints a file lists, sorted, for a check away from the file (a server's scoring job carries them to
+ * its worker); undefined when the file lists none or lists them another way.
+ */
+export function trainedRunList(listed: { fingerprint: string; runs: readonly string[] } | undefined): readonly string[] | undefined {
+  return listed?.fingerprint === RUN_FINGERPRINT ? [...new Set(listed.runs)].sort() : undefined;
+}
+
+/** Whether a run is one of `sorted` (a {@link trainedRunList}): binary search, no set built per check. */
+export function inTrainedRuns(sorted: readonly string[], steps: readonly Step[]): boolean {
+  const key = runFingerprint(steps);
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = sorted[mid]!;
+    if (at === key) return true;
+    if (at < key) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}

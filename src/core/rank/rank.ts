@@ -21,6 +21,8 @@ export interface RankInput {
   composite: number;
   reference: ReferenceInfo;
   pPass?: number | undefined;
+  /** The run is one the forecaster was trained on (its pPass is in-sample), where the caller can tell. */
+  pPassInSample?: boolean | undefined;
   steps: number;
   locations: readonly string[];
 }
@@ -40,6 +42,7 @@ export interface RankedRun {
   composite: number;
   reference: ReferenceInfo;
   pPass?: number;
+  pPassInSample?: boolean;
   /** Mean similarity of its edit locations to the other runs' (basis `consensus` only). */
   consensus?: number;
   steps: number;
@@ -142,6 +145,7 @@ export function rankRuns(all: readonly RankInput[], options: RankOptions = {}): 
       composite: r.composite,
       reference: r.reference,
       ...(r.pPass !== undefined ? { pPass: r.pPass } : {}),
+      ...(r.pPassInSample !== undefined ? { pPassInSample: r.pPassInSample } : {}),
       ...(agreement !== undefined ? { consensus: agreement[i]! } : {}),
       steps: r.steps,
     });
