@@ -14,7 +14,7 @@ import type { SessionHost } from './session-host.js';
 import { MAX_RECONNECT_DELAY_MS, Reconnector } from './reconnect.js';
 import { openSocket } from './socket.js';
 import { heartbeat } from './heartbeat.js';
-import { largestInFlight, MESSAGE_TOO_BIG } from './oversized.js';
+import { largestInFlight, MESSAGE_TOO_BIG, refuseOversized } from './oversized.js';
 import type { PongWaiter, Starting, Waiter } from './pending.js';
 import type { ClientConfig, ReconnectOptions, StartOptions } from './types.js';
 
@@ -86,7 +86,9 @@ export class SteplensClient {
 
   /**
    * Opens a session; resolves on `started`, rejects with the server's error
-   * code (`bad_message` for a bad policy, `duplicate_session`, `overloaded`, ...).
+   * code (`bad_message` for a bad policy, `duplicate_session`, `overloaded`, ...),
+   * or `too_large` naming the session when its frame was over the server's limit
+   * (also when the server closed the socket over it, 1009: it is not sent again).
    * The session id is made by the client when `opts.session` is absent, so a
    * session can always be resumed.
    */
@@ -98,13 +100,14 @@ export class SteplensClient {
     }
     const message = { ...opts, type: 'start' as const, session: id };
     // Refused before it is kept: a start that cannot be sent would hold its id, and throw when a reconnect re-sends it.
+    let bytes: number;
     try {
-      JSON.stringify(message);
+      bytes = encoder.encode(JSON.stringify(message)).length;
     } catch (error) {
       return Promise.reject(notJson(message, error));
     }
     return new Promise((resolve, reject) => {
-      const entry: Starting = { message, sentOn: undefined, resolve, reject };
+      const entry: Starting = { message, bytes, sentOn: undefined, resolve, reject };
       this.starting.set(id, entry);
       this.sendStart(entry);
     });
@@ -292,12 +295,9 @@ export class SteplensClient {
 
   private onClose(code: number, reason: string): void {
     if (this.state === 'closed') return;
-    // The server closed the socket for a frame too large to even refuse: that step is refused here, else a reconnect
-    // would send it again, and again, for good.
-    const big = code === MESSAGE_TOO_BIG ? largestInFlight(this.sessions.values(), false) : undefined;
-    if (big) {
-      const message = `step: its frame of ${big.bytes} bytes is over the server's limit (it closed the connection: ${code}${reason ? ` ${reason}` : ''}); not accepted`;
-      big.session.onErrorFrame({ type: 'error', code: 'too_large', message, session: big.session.id, seq: big.seq });
+    if (code === MESSAGE_TOO_BIG) {
+      const sent = { ws: this.ws, sessions: this.sessions, starting: this.starting, resuming: this.resuming };
+      refuseOversized(sent, `${code}${reason ? ` ${reason}` : ''}`);
     }
     for (const s of this.sessions.values()) s.onDisconnect();
     for (const w of this.pongs) if (w.kind === 'ping') this.deferredPings.push(w);

@@ -14,6 +14,8 @@ export type PongWaiter = { kind: 'barrier'; id: number } | { kind: 'recovery' } 
 
 export interface Starting extends Waiter<ClientSession> {
   message: StartMessage;
+  /** Bytes of its frame (a 1009 close is matched to the largest frame in flight). */
+  bytes: number;
   /** The socket it was last sent on (undefined: never sent). */
   sentOn: WebSocket | undefined;
 }

@@ -86,6 +86,8 @@ export class ClientSession {
    * the server resumes the session, as during a reconnect.
    */
   held = false;
+  /** @internal The largest frame of a restart (its start, a step sent again) until the barrier after them: a 1009 may be over it. */
+  replay: { what: string; bytes: number; barrier: number } | undefined;
   /** The final a shutting-down server sent: `end` resolves with it if the client cannot reconnect. */
   private shutdownFinal: FinalFrame | undefined;
   /** Step payloads by seq, kept while the client reconnects, to replay into a restarted server. */
@@ -142,7 +144,9 @@ export class ClientSession {
    * below the client's) rejects with `too_large`: the caller may send a
    * smaller payload (an observation cut short) or go on without it; steps
    * pipelined after a refused one reject `out_of_order` and must be sent
-   * again, in order.
+   * again, in order. A frame over 8x the server's limit is not refused but closed
+   * (1009): the step rejects `too_large` all the same, and is not sent again when
+   * the client reconnects.
    */
   step(payload: unknown): Promise<ScoreFrame[]> {
     const refused = this.unusable();
@@ -266,6 +270,7 @@ export class ClientSession {
 
   /** @internal A barrier's pong: every step sent before it is answered. */
   onBarrier(id: number): void {
+    if (this.replay && this.replay.barrier <= id) this.replay = undefined;
     while (this.pending[0]?.barrier !== undefined && this.pending[0].barrier <= id) {
       const entry = this.pending.shift()!;
       entry.resolve(entry.frames);
@@ -314,6 +319,7 @@ export class ClientSession {
   /** @internal The socket dropped: nothing sent on it is covered by a barrier any more. */
   onDisconnect(): void {
     for (const p of this.pending) p.barrier = undefined;
+    this.replay = undefined;
     this.staleSeqs.length = 0;
     this.resumedLast = undefined;
   }
@@ -356,14 +362,25 @@ export class ClientSession {
     this.needsRestart = false;
     this.held = false;
     this.shutdownFinal = undefined;
+    const again = `of session ${this.id} (sent again to a restarted server)`;
+    let largest = { what: `start ${again}`, bytes: this.host.frameBytes(this.startMessage), barrier: this.host.nextBarrier };
     this.host.send(this.startMessage);
     // A known outcome goes before the steps, so their tiers follow it as they did (or would have) the first time.
     if (this.passed !== undefined) this.host.send({ type: 'outcome', session: this.id, passed: this.passed });
     for (let seq = 0; seq < this.nextSeq; seq++) {
       const entry = this.pending.find((p) => p.seq === seq);
-      if (entry) this.sendStep(entry);
-      else this.host.send({ type: 'step', session: this.id, seq, step: this.history[seq] as StepMessage['step'] });
+      if (entry) {
+        this.sendStep(entry);
+        continue;
+      }
+      const message: StepMessage = { type: 'step', session: this.id, seq, step: this.history[seq] as StepMessage['step'] };
+      const bytes = this.host.frameBytes(message);
+      if (bytes > largest.bytes) largest = { ...largest, what: `step ${seq} ${again}`, bytes };
+      this.host.send(message);
     }
+    // Answered once the barrier after them is (a restarted server with a lower limit may close the socket over one).
+    this.replay = largest;
+    this.host.requestBarrier();
     this.sendClosing();
   }
 

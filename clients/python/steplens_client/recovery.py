@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Deque, Dict, List, Optional, Set, Tuple
 
 from .errors import SteplensError
+from .oversized import MESSAGE_TOO_BIG, refuse_oversized
 from .session import Session
 from .socket import open_socket
 
@@ -56,7 +57,10 @@ class Recovery:
     async def _on_close(self, ws: Any) -> bool:
         """The socket dropped: reopen it and resume every session, or fail everything."""
         code = getattr(ws, "close_code", None)
-        why = f"connection to {self.url} closed ({code})"
+        reason = getattr(ws, "close_reason", None)
+        why = f"connection to {self.url} closed ({code}{f' {reason}' if reason else ''})"
+        if code == MESSAGE_TOO_BIG:
+            refuse_oversized(self, ws, f"{code}{f' {reason}' if reason else ''}")
         for s in self._sessions.values():
             s._on_disconnect()
         self._deferred_pings.extend(v for k, v in self._pongs if k == "ping")

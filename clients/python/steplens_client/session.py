@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, Callable, Dict, List, Optional, Protocol
+from typing import Any, Callable, Dict, List, Optional, Protocol, Tuple
 
 from .errors import SteplensError
 
@@ -26,6 +26,8 @@ class _Link(Protocol):
 
     async def _send_step(self, session: "Session", entry: "_Pending", recovering: bool = False) -> bool: ...
 
+    async def _send_ping(self, waiter: Any) -> bool: ...
+
     def _emit(self, listeners: List[Callable[..., None]], value: Any) -> None: ...
 
 
@@ -36,13 +38,15 @@ def _read_outcome(task: "asyncio.Future[Any]") -> None:
 
 
 class _Pending:
-    __slots__ = ("seq", "payload", "key", "frames", "signals", "future", "sent", "task")
+    __slots__ = ("seq", "payload", "key", "bytes", "frames", "signals", "future", "sent", "task")
 
     def __init__(self, seq: int, payload: Any, key: str, future: "asyncio.Future[List[Frame]]") -> None:
         self.seq = seq
         self.payload = payload
         #: The payload as canonical JSON: a retry of a step whose caller stopped waiting is recognised by it.
         self.key = key
+        #: Bytes of its frame (a 1009 close is matched to the largest frame in flight).
+        self.bytes = 0
         self.frames: List[Frame] = []
         self.signals: List[Frame] = []
         self.future = future
@@ -63,7 +67,8 @@ class Session:
     does not send it again. A step over the server's frame limit (which may be below
     ``max_frame_bytes``) raises ``too_large``: send a smaller payload (an observation cut short)
     or go on without it; steps pipelined after a refused one raise ``out_of_order`` and must be
-    sent again, in order.
+    sent again, in order. A step over 8x the server's limit is not refused but closed (1009): it
+    raises ``too_large`` all the same and is not sent again when the client reconnects.
 
     A ``step`` whose caller stops waiting (``asyncio.wait_for`` timing out, a cancel, the blocking
     client's ``timeout``) is not withdrawn: it was sent, or is about to be, and the server scores it.
@@ -117,6 +122,9 @@ class Session:
         self._start_message = start_message
         self._history: Dict[int, Any] = {}
         self._shutdown_final: Optional[Frame] = None
+        # The largest frame of a restart (its start, a step sent again: size, what) until the ping after them is
+        # answered: a restarted server with a lower limit may close the socket (1009) over it.
+        self._replay: Optional[Tuple[int, str]] = None
 
     @property
     def score(self) -> Optional[Frame]:
@@ -166,6 +174,7 @@ class Session:
         if self._client._reconnect is not None:
             self._history[seq] = payload
         entry = _Pending(seq, payload, key, asyncio.get_running_loop().create_future())
+        entry.bytes = size
         self._pending.append(entry)
         entry.task = asyncio.ensure_future(self._deliver(entry))
         entry.task.add_done_callback(_read_outcome)
@@ -322,6 +331,7 @@ class Session:
     def _on_disconnect(self) -> None:
         for p in self._pending:
             p.sent = False
+        self._replay = None
         self.resumed_last = None
 
     @property
@@ -345,7 +355,10 @@ class Session:
         self.needs_restart = False
         self._held = False
         self._shutdown_final = None
-        await self._client._send(dict(self._start_message or {}), recovering=True)
+        start = dict(self._start_message or {})
+        again = "(sent again to a restarted server)"
+        self._replay = (len(json.dumps(start)), f"start of session {self.id} {again}")
+        await self._client._send(start, recovering=True)
         pending = {p.seq: p for p in self._pending}
         for seq in range(self._next_seq):
             entry = pending.get(seq)
@@ -353,8 +366,15 @@ class Session:
                 entry.sent = False
                 if not await self._client._send_step(self, entry, recovering=True):
                     return
-            elif not await self._client._send({"type": "step", "session": self.id, "seq": seq, "step": self._history[seq]}, recovering=True):
+                continue
+            message = {"type": "step", "session": self.id, "seq": seq, "step": self._history[seq]}
+            size = len(json.dumps(message))
+            if size > self._replay[0]:
+                self._replay = (size, f"step {seq} of session {self.id} {again}")
+            if not await self._client._send(message, recovering=True):
                 return
+        if not await self._client._send_ping(("replay", self)):
+            return
         await self._send_closing()
 
     async def _recover(self) -> None:

@@ -46,6 +46,8 @@ class StreamClient(Recovery):
         self._lock = asyncio.Lock()
         self._sessions: Dict[str, Session] = {}
         self._starting: Dict[str, Tuple[Dict[str, Any], "asyncio.Future[Session]"]] = {}
+        # The socket each start was last sent on: a 1009 close is only about a start sent on that socket.
+        self._start_sockets: Dict[str, Any] = {}
         self._resuming: Dict[str, "asyncio.Future[Session]"] = {}
         self._pongs: Deque[Tuple[str, Any]] = deque()
         self._deferred_pings: List["asyncio.Future[None]"] = []
@@ -79,7 +81,9 @@ class StreamClient(Recovery):
                     agent: Optional[str] = None, model: Optional[str] = None, policy: Optional[Dict[str, Any]] = None,
                     learn: Optional[bool] = None) -> Session:
         """Opens a session; raises the server's error (``bad_message`` for a bad policy,
-        ``duplicate_session``, ``overloaded``, ...). The id is made here when absent, so every
+        ``duplicate_session``, ``overloaded``, ...), or ``too_large`` naming the session when its frame
+        was over the server's limit (also when the server closed the socket over it, 1009: it is not
+        sent again, and nothing of it is kept). The id is made here when absent, so every
         session can be resumed. ``agent`` and ``model`` name the harness and the model producing the
         steps (e.g. ``"mini-swe-agent 1.1"``, ``"openai/gpt-5-mini"``): the server picks the session's
         policy group and forecast model by them."""
@@ -179,9 +183,15 @@ class StreamClient(Recovery):
             return False
         try:
             await self._ws.send(json.dumps(message, allow_nan=False))
-            return True
         except ConnectionClosed:
             return False
+        if message.get("type") == "start":
+            self._start_sockets[message["session"]] = self._ws
+        return True
+
+    async def _send_ping(self, waiter: Tuple[str, Any]) -> bool:
+        async with self._lock:
+            return await self._send_ping_locked(waiter)
 
     async def _send_ping_locked(self, waiter: Tuple[str, Any]) -> bool:
         self._pongs.append(waiter)
@@ -229,6 +239,7 @@ class StreamClient(Recovery):
         sid = frame.get("session")
         session = self._sessions.get(sid) if sid is not None else None
         if kind == "started":
+            self._start_sockets.pop(sid, None)
             entry = self._starting.pop(sid, None)
             if entry is not None:
                 session = Session(self, sid, frame, start_message=entry[0])
@@ -265,6 +276,7 @@ class StreamClient(Recovery):
         sid, seq = frame.get("session"), frame.get("seq")
         error = SteplensError(frame["code"], frame["message"], session=sid, seq=seq)
         if sid in self._starting:
+            self._start_sockets.pop(sid, None)
             _, future = self._starting.pop(sid)
             if not future.done():
                 future.set_exception(error)
@@ -308,6 +320,8 @@ class StreamClient(Recovery):
         elif kind == "resume":
             session, attempt = value
             await self._after_resume(session, attempt)
+        elif kind == "replay":
+            value._replay = None  # the restart's frames were all read
 
     def _forget_finished(self) -> None:
         for sid in [sid for sid, s in self._sessions.items() if s.done and s._idle]:
@@ -336,6 +350,7 @@ class StreamClient(Recovery):
             if not future.done():
                 future.set_exception(error)
         self._starting.clear()
+        self._start_sockets.clear()
         for future in self._resuming.values():
             if not future.done():
                 future.set_exception(error)

@@ -1,0 +1,49 @@
+"""Which frame a 1009 close is about. The server closes the socket with 1009 on a frame over 8x its frame limit
+(``ws``'s maxPayload), too large to even refuse: the client refuses that frame here, else every reconnect would
+send it again, and be closed again, for good (see src/client/oversized.ts)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, List, Tuple
+
+from .errors import SteplensError
+
+#: The WebSocket close code for a message too big to process.
+MESSAGE_TOO_BIG = 1009
+
+
+def frame_bytes(message: Any) -> int:
+    """Bytes of a message's frame as the client sends it (ASCII JSON)."""
+    return len(json.dumps(message, allow_nan=False))
+
+
+def refuse_oversized(client: Any, ws: Any, close: str) -> bool:
+    """Refuses ``too_large`` the largest frame sent on ``ws`` and not answered (a frame over 8x the limit outweighs
+    all the others): a step raises as the server's refusal would, its seq going to the next step; a start raises
+    and nothing of it is kept (the server never read it); a session whose start or steps sent again to a restarted
+    server were over its limit is lost. False when nothing was in flight."""
+    frames: List[Tuple[int, str, Callable[[str], Any]]] = []
+    for s in client._sessions.values():
+        for p in s._pending:
+            if p.sent:
+                frames.append((p.bytes, f"step {p.seq} of session {s.id}",
+                               lambda m, s=s, p=p: s._on_error(SteplensError("too_large", m, session=s.id, seq=p.seq))))
+        if s._replay is not None:
+            size, what = s._replay
+            frames.append((size, what, lambda m, s=s: s._fail(SteplensError("too_large", m, session=s.id), lose=True)))
+    for sid, (message, future) in client._starting.items():
+        if client._start_sockets.get(sid) is ws:
+            frames.append((frame_bytes(message), f"start of session {sid}", lambda m, sid=sid: _refuse_start(client, sid, m)))
+    if not frames:
+        return False
+    size, what, refuse = max(frames, key=lambda f: f[0])
+    refuse(f"{what}: its frame of {size} bytes is over the server's limit (it closed the connection: {close}); not accepted")
+    return True
+
+
+def _refuse_start(client: Any, sid: str, message: str) -> None:
+    _, future = client._starting.pop(sid)
+    client._start_sockets.pop(sid, None)
+    if not future.done():
+        future.set_exception(SteplensError("too_large", message, session=sid))
