@@ -58,7 +58,7 @@ export async function scoreParsedSteps(deps: ScoringDeps, req: StepsRequest, ste
   if (!policy.ok) throw new SteplensError('bad_message', `${where}policy: ${policy.error}`);
   const reference = await deps.reference(req.task);
   const forecast = deps.forecast !== undefined ? selectModel(deps.forecast, req.agent, req.model) : undefined;
-  const report = scoreTrajectory(steps, {
+  return scoreTrajectory(steps, {
     reference,
     // Against the prior no part of the report reads a state's scope: the files viewed are not parsed to find it (core/scope-free.ts).
     analyzers: analyzersFor(reference, deps.analyzers),
@@ -67,14 +67,15 @@ export async function scoreParsedSteps(deps: ScoringDeps, req: StepsRequest, ste
     ...(forecast !== undefined ? { forecast, forecastVersion: deps.forecast!.version } : {}),
     ...(req.passed !== undefined ? { passed: req.passed } : {}),
   });
-  return { ...report, ...inSampleField(deps.forecast, steps, report.pPass) };
 }
 
 /** Parses and scores one request; errors are SteplensErrors whose message starts with `where` (`body.`, `items[3].`). */
 export async function scoreRequest(deps: ScoringDeps, req: ScoreRequest, where = 'body.'): Promise<ScoreResponse> {
   const { steps, meta, diagnostics } = trajectoryDocument(req.trajectory, req.format, `${where}trajectory`, req.task);
   checkLength(steps, deps.maxSteps, `${where}trajectory`);
-  const report = await scoreParsedSteps(deps, { ...req, agent: req.agent ?? meta.agent, model: req.model ?? meta.model }, steps, where);
+  const scored = await scoreParsedSteps(deps, { ...req, agent: req.agent ?? meta.agent, model: req.model ?? meta.model }, steps, where);
+  // Here, not in scoreParsedSteps: `/get_reward` answers no such field, and the fingerprint costs about a fifth of scoring a run.
+  const report = { ...scored, ...inSampleField(deps.forecast, steps, scored.pPass) };
   // Records the parser could not read were left out of the score: said, as the CLI says them on stderr.
   if (diagnostics.length === 0) return report;
   const skipped = diagnostics.slice(0, MAX_SKIPPED_NAMED).map((d) => ({ at: d.at, message: d.message }));
