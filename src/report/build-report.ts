@@ -39,7 +39,7 @@ export interface BuildReportOptions {
   seed?: number;
   /** Fewest runs behind a rank (`--min-runs`, default MIN_RANKED_RUNS). */
   minRuns?: number;
-  /** Also the models and separation per reference kind (`--by-reference`). */
+  /** Also the models, separation and best-of-N per reference kind (`--by-reference`). */
   byReference?: boolean;
   /** Scoring config (`--config`) and the file it was read from, for the report's inputs. */
   config?: { file: string; config: ScoringConfig };
@@ -49,7 +49,8 @@ function referenceSplits(rows: readonly TrajectoryRow[], s: StatisticsSettings):
   return REFERENCE_KINDS.flatMap((reference) => {
     const runs = rows.filter((r) => r.reference?.kind === reference);
     if (runs.length === 0) return [];
-    return [{ reference, trajectories: runs.length, models: modelRows(runs, s), separation: separation(runs, s, reference) }];
+    const selectionOf = selection(runs, { seed: s.seed, reps: s.reps, level: s.level });
+    return [{ reference, trajectories: runs.length, models: modelRows(runs, s), separation: separation(runs, s, reference), selection: selectionOf }];
   });
 }
 

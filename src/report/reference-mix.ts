@@ -3,9 +3,11 @@
  * passing runs is scored against a stored PTA or reference-free (score-corpus.ts), and every scored run enters the
  * same tiers and statistics. When a source's scored pass/fail runs span more than one kind (typically: its PTA-scored
  * runs are the all-pass tasks' passes and its failing runs are reference-free), some of its pass/fail pairs compare
- * scores of different composites, and its AUROC partly measures the kind of reference, not the run.
+ * scores of different composites, and its AUROC partly measures the kind of reference, not the run. Best-of-N
+ * picks within one task, so each pick meets one kind; a source whose groups span kinds is named too, since its
+ * rates average picks by different composites.
  */
-import { REFERENCE_KINDS, type ReferenceKind, type ReferenceKindMix, type TrajectoryRow } from './types.js';
+import { REFERENCE_KINDS, type ReferenceKind, type ReferenceKindMix, type SelectionRow, type TrajectoryRow } from './types.js';
 
 const zero = (): Record<ReferenceKind, number> => ({ 'in-folder': 0, external: 0, 'reference-free': 0 });
 
@@ -35,4 +37,26 @@ export function referenceKindMixLine(m: ReferenceKindMix): string {
     `warning: source ${m.source}: passing runs scored ${counts(m.passing)}; failing runs ${counts(m.failing)}: its AUROC and tier shares ` +
     `pool scores against different kinds of reference, so they partly measure the kind of reference (--by-reference gives each kind alone)`
   );
+}
+
+/** The kinds a best-of-N row's groups met, with their counts (`2 in-folder, 1 reference-free`); null when one kind or none. */
+export function groupKindsText(s: SelectionRow): string | null {
+  const kinds = REFERENCE_KINDS.filter((k) => s.groupsByReference[k] > 0);
+  return kinds.length > 1 ? kinds.map((k) => `${s.groupsByReference[k]} ${k}`).join(', ') : null;
+}
+
+/**
+ * The warning lines for the sources whose best-of-N groups by the composite met more than one kind of reference.
+ * Each pick is fair (one task's runs meet one kind), but the source's rate averages picks made by different
+ * composites. pPass rows are left out: no forecaster feature reads a PTA (core/forecast/features.ts).
+ */
+export function selectionKindMixLines(selection: readonly SelectionRow[]): string[] {
+  return selection.flatMap((s) => {
+    const kinds = s.score === 'total' && s.source !== 'all' ? groupKindsText(s) : null;
+    if (kinds === null) return [];
+    return [
+      `warning: source ${s.source}: its best-of-N by the composite score pools ${s.groups} groups scored against different kinds of reference ` +
+        `(${kinds}): each pick is within one kind, but the rates mix picks by different composites (--by-reference gives each kind alone)`,
+    ];
+  });
 }

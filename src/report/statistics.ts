@@ -3,14 +3,14 @@
  * separation within source (the headline), within task and pooled beside source-only, with pooled KS;
  * best-of-N selection per source + task; χ² of model × Lucky category.
  */
-import { bestOfN } from '../core/stats/best-of-n.js';
+import { bestOfN, pickGroups } from '../core/stats/best-of-n.js';
 import type { BootstrapOptions } from '../core/stats/bootstrap.js';
 import { calibrationCheck } from '../core/stats/calibration-check.js';
 import { calibrationError } from '../core/stats/calibration-error.js';
 import { chiSquareIndependence } from '../core/stats/chi-square.js';
 import { ksTwoSample } from '../core/stats/ks.js';
 import { separation as separationOf, type ScoredOutcome, type SeparationOptions } from '../core/stats/separation.js';
-import type { CalibrationRow, ChiSquareRow, SelectionRow, SeparationRow, TrajectoryRow } from './types.js';
+import type { CalibrationRow, ChiSquareRow, ReferenceKind, SelectionRow, SeparationRow, TrajectoryRow } from './types.js';
 
 const SIGNALS: ReadonlyArray<SeparationRow['signal']> = ['total', 'struct', 'cov', 'coh', 'temp', 'pPass'];
 
@@ -46,12 +46,24 @@ export function separation(rows: readonly TrajectoryRow[], options: SeparationOp
   });
 }
 
+/** The best-of-N groups of `rows` by one score, counted by the kind of reference their runs met (as bestOfN groups them). */
+export function groupsByReference(rows: readonly TrajectoryRow[], score: SelectionRow['score']): Record<ReferenceKind, number> {
+  const count = (kind: ReferenceKind) =>
+    pickGroups(
+      scoredOutcomes(
+        rows.filter((r) => r.reference?.kind === kind),
+        score,
+      ),
+    ).length;
+  return { 'in-folder': count('in-folder'), external: count('external'), 'reference-free': count('reference-free') };
+}
+
 /** Best-of-N by the composite (and pPass when runs have one): over every source, then within each source that has a group. */
 export function selection(rows: readonly TrajectoryRow[], options: BootstrapOptions = {}): SelectionRow[] {
   const scores: Array<SelectionRow['score']> = rows.some((r) => r.pPass !== undefined) ? ['total', 'pPass'] : ['total'];
   return scores.flatMap((score) => {
     const runs = scoredOutcomes(rows, score);
-    const all: SelectionRow = { score, source: 'all', ...bestOfN(runs, options) };
+    const all: SelectionRow = { score, source: 'all', ...bestOfN(runs, options), groupsByReference: groupsByReference(rows, score) };
     const sources = [...new Set(runs.map((r) => r.source))].sort();
     const per = sources
       .map((source) => ({
@@ -60,6 +72,10 @@ export function selection(rows: readonly TrajectoryRow[], options: BootstrapOpti
         ...bestOfN(
           runs.filter((r) => r.source === source),
           options,
+        ),
+        groupsByReference: groupsByReference(
+          rows.filter((r) => r.source === source),
+          score,
         ),
       }))
       .filter((r) => r.groups > 0);

@@ -215,6 +215,11 @@ export interface SelectionRow extends BestOfN {
   score: 'total' | 'pPass';
   /** `all` or one source label. */
   source: string;
+  /**
+   * The groups by the kind of reference their runs were scored against (a task's runs all meet one kind, so each
+   * group is one kind). More than one kind: the rate pools picks by different composites (report/reference-mix.ts).
+   */
+  groupsByReference: Record<ReferenceKind, number>;
 }
 
 /**
@@ -245,12 +250,13 @@ export interface StatisticsSettings {
   minPerClass: number;
 }
 
-/** The models and separation of the runs scored against one kind of reference (`--by-reference`). */
+/** The models, separation and best-of-N of the runs scored against one kind of reference (`--by-reference`). */
 export interface ReferenceSplit {
   reference: ReferenceKind;
   trajectories: number;
   models: ModelRow[];
   separation: SeparationRow[];
+  selection: SelectionRow[];
 }
 
 export interface ChiSquareRow {

@@ -29,7 +29,9 @@ describe('best-of-N gap closed', () => {
     expect(b).toMatchObject({ groups: 8, runs: 24, informative: 1, gapClosed: 1, gapInterval: null });
     expect(b.top.interval).not.toBeNull();
     // The report's line: the gap with its n, and no interval.
-    expect(selectionLine({ score: 'total', source: 'all', ...b })).toMatch(/over 8 groups .*; gap closed 1\.000 \[-\] \(n = 1 group with a pass and a fail\)$/);
+    expect(selectionLine({ score: 'total', source: 'all', ...b, groupsByReference: { 'in-folder': 0, external: 0, 'reference-free': b.groups } })).toMatch(
+      /over 8 groups .*; gap closed 1\.000 \[-\] \(n = 1 group with a pass and a fail\)$/,
+    );
   });
 
   it('from two informative groups has one', () => {

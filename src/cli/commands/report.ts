@@ -96,7 +96,7 @@ const command: Command = {
     '           reference-free against the prior pooled from the bundled references, as `score` and the server do.\n' +
     '           Column reference_kind says which (in-folder, external, reference-free); a run that helped build an\n' +
     '           external PTA scores optimistically against it (column holds_run, a warning)\n' +
-    '  --by-reference  also the models and separation tables (and the charts) per reference kind\n' +
+    '  --by-reference  also the models, separation and best-of-N tables (and the charts) per reference kind\n' +
     '  --config: scoring weights, tier thresholds, tau, ... (partial override of the defaults), as score and serve take it\n' +
     '  --forecast FILE  outcome forecaster (steplens train --out; `bundled`: the shipped one): each run gets its P(pass), with its separation and best-of-N;\n' +
     '           runs it was trained on (the file lists them by fingerprint) are counted and named in a warning: their pPass is in-sample\n' +

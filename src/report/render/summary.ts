@@ -3,8 +3,8 @@ import type { Interval } from '../../core/stats/interval.js';
 import { plural } from '../../core/plural.js';
 import { modelLabel } from '../identity.js';
 import { forecastInSampleLine } from '../forecast-in-sample.js';
-import { referenceKindMixLine } from '../reference-mix.js';
-import type { CorpusReport, ModelRow, SelectionRow, SeparationRow } from '../types.js';
+import { groupKindsText, referenceKindMixLine, selectionKindMixLines } from '../reference-mix.js';
+import type { CorpusReport, ModelRow, ReferenceKind, SelectionRow, SeparationRow } from '../types.js';
 import { markdownTable, textTable } from './format-table.js';
 import { allTables, calibrationTable, luckyTable, rankCell, reliabilityDiagramTable, reliabilityTable, separationTable, sourceSeparationTable, tasksTable, type Table } from './tables.js';
 
@@ -33,11 +33,14 @@ export function separationLine(s: SeparationRow): string {
   );
 }
 
-/** The best-of-N line of one score over every source. */
-export function selectionLine(s: SelectionRow): string {
-  if (s.groups === 0) return `best-of-N by ${s.score === 'total' ? 'the composite score' : s.score}: no source ran a task twice with a known outcome`;
+/** The best-of-N line of one score over every source (`reference`: of the runs scored against that kind alone). */
+export function selectionLine(s: SelectionRow, reference?: ReferenceKind): string {
+  const name = `best-of-N by ${s.score === 'total' ? 'the composite score' : s.score}${reference ? ` (scored ${reference})` : ''}`;
+  if (s.groups === 0) return `${name}: no source ran a task twice with a known outcome`;
+  // pPass reads no PTA (core/forecast/features.ts): only the composite's groups are told apart by kind.
+  const kinds = s.score === 'total' ? groupKindsText(s) : null;
   return (
-    `best-of-N by ${s.score === 'total' ? 'the composite score' : s.score} over ${plural(s.groups, 'group')} (one source, one task, >= 2 runs; ${s.runs} runs): ` +
+    `${name} over ${plural(s.groups, 'group')} (one source, one task, >= 2 runs; ${s.runs} runs${kinds ? `; scored ${kinds}` : ''}): ` +
     `top pick resolves ${withInterval(s.top.rate, s.top.interval)}, random ${withInterval(s.random.rate, s.random.interval)}, ` +
     `oracle ${withInterval(s.oracle.rate, s.oracle.interval)}; gap closed ${withInterval(s.gapClosed, s.gapInterval)} (n = ${plural(s.informative, 'group')} with a pass and a fail)`
   );
@@ -75,7 +78,8 @@ export function headline(r: CorpusReport): string[] {
       : []),
     ...(total ? [separationLine(total)] : []),
     ...r.referenceKindMix.map(referenceKindMixLine),
-    ...r.selection.filter((s) => s.source === 'all').map(selectionLine),
+    ...r.selection.filter((s) => s.source === 'all').map((s) => selectionLine(s)),
+    ...selectionKindMixLines(r.selection),
     ...(inSample !== null ? [inSample] : []),
   ];
 }
@@ -161,7 +165,13 @@ export function terminalSummary(r: CorpusReport): string {
     '',
     section(perSource),
     ...(r.calibration !== undefined ? ['', section(calibrationTable(r)), '', section(reliabilityDiagramTable(r))] : []),
-    ...(r.byReference ?? []).flatMap((b) => ['', section(modelsDisplay(r, b.models, b.reference)), '', ...b.separation.filter((s) => s.signal === 'total').map(separationLine)]),
+    ...(r.byReference ?? []).flatMap((b) => [
+      '',
+      section(modelsDisplay(r, b.models, b.reference)),
+      '',
+      ...b.separation.filter((s) => s.signal === 'total').map(separationLine),
+      ...b.selection.filter((s) => s.source === 'all').map((s) => selectionLine(s, b.reference)),
+    ]),
     '',
     chiLine(r),
     '',

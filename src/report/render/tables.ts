@@ -1,7 +1,7 @@
 /** The report's tables as plain data, rendered by the terminal, Markdown and CSV writers. */
 import { wilsonInterval, type Interval } from '../../core/stats/interval.js';
 import { modelLabel, UNNAMED_TASK } from '../identity.js';
-import type { CorpusReport, ModelRow, ScoredAgainst, SeparationRow } from '../types.js';
+import type { CorpusReport, ModelRow, ScoredAgainst, SelectionRow, SeparationRow } from '../types.js';
 
 export type Cell = string | number | null;
 
@@ -174,12 +174,12 @@ export function sourceSeparationTable(r: CorpusReport, rows: readonly Separation
   };
 }
 
-/** Best-of-N: per source + task group, the top-scored run against a random pick and the oracle. */
-export function selectionTable(r: CorpusReport): Table {
+/** Best-of-N: per source + task group, the top-scored run against a random pick and the oracle; last, the groups per reference kind. */
+export function selectionTable(r: CorpusReport, rows: readonly SelectionRow[] = r.selection, suffix = ''): Table {
   const pick = (p: { resolved: number | null; rate: number | null; interval: Interval | null }): Cell[] => [r3(p.resolved), r3(p.rate), lo(p.interval), hi(p.interval)];
   return {
-    name: 'selection',
-    title: 'Best-of-N: top-scored run vs. random pick vs. oracle (groups: one source, one task, >= 2 runs)',
+    name: `selection${suffix ? `-${suffix}` : ''}`,
+    title: `Best-of-N${suffix ? `, scored ${suffix}` : ''}: top-scored run vs. random pick vs. oracle (groups: one source, one task, >= 2 runs)`,
     headers: [
       'score',
       'source',
@@ -201,8 +201,26 @@ export function selectionTable(r: CorpusReport): Table {
       'gap_closed',
       'gap_closed_lo',
       'gap_closed_hi',
+      'groups_in_folder',
+      'groups_external',
+      'groups_reference_free',
     ],
-    rows: r.selection.map((s) => [s.score, s.source, s.groups, s.runs, s.informative, ...pick(s.top), ...pick(s.random), ...pick(s.oracle), r3(s.gapClosed), lo(s.gapInterval), hi(s.gapInterval)]),
+    rows: rows.map((s) => [
+      s.score,
+      s.source,
+      s.groups,
+      s.runs,
+      s.informative,
+      ...pick(s.top),
+      ...pick(s.random),
+      ...pick(s.oracle),
+      r3(s.gapClosed),
+      lo(s.gapInterval),
+      hi(s.gapInterval),
+      s.groupsByReference['in-folder'],
+      s.groupsByReference.external,
+      s.groupsByReference['reference-free'],
+    ]),
   };
 }
 
@@ -356,7 +374,7 @@ export function trajectoriesTable(r: CorpusReport): Table {
 
 /** The per-reference-kind tables of `--by-reference` (none without it). */
 export function referenceTables(r: CorpusReport): Table[] {
-  return (r.byReference ?? []).flatMap((b) => [modelsTable(r, b.models, b.reference), separationTable(r, b.separation, b.reference)]);
+  return (r.byReference ?? []).flatMap((b) => [modelsTable(r, b.models, b.reference), separationTable(r, b.separation, b.reference), selectionTable(r, b.selection, b.reference)]);
 }
 
 /** Every table, in report order. */
