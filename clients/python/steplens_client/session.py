@@ -8,6 +8,7 @@ import json
 from typing import Any, Callable, Dict, List, Optional, Protocol, Tuple
 
 from .errors import SteplensError
+from .session_recovery import SessionRecovery
 
 # Codes the server refuses an ``end`` with (no ``seq`` names it): see src/client/session.ts.
 _END_REFUSALS = frozenset({"unavailable", "internal"})
@@ -56,7 +57,7 @@ class _Pending:
         self.task: "Optional[asyncio.Future[List[Frame]]]" = None
 
 
-class Session:
+class Session(SessionRecovery):
     """A session opened with :meth:`StreamClient.start` (or attached with :meth:`StreamClient.resume`).
 
     ``await step(payload)`` returns the ``score`` frames of that step message (``[]`` when it
@@ -66,9 +67,11 @@ class Session:
     step raises :class:`SteplensError` with the server's code and its seq is reused; the client
     does not send it again. A step over the server's frame limit (which may be below
     ``max_frame_bytes``) raises ``too_large``: send a smaller payload (an observation cut short)
-    or go on without it; steps pipelined after a refused one raise ``out_of_order`` and must be
-    sent again, in order. A step over 8x the server's limit is not refused but closed (1009): it
-    raises ``too_large`` all the same and is not sent again when the client reconnects.
+    or go on without it. Steps pipelined after a refused one raise ``out_of_order`` at once, naming
+    the refused seq (the server would refuse them too; they are not sent again and its refusals
+    are ignored): send them again, in order, the first taking the refused seq. A step over 8x the
+    server's limit is not refused but closed (1009): it raises ``too_large`` all the same and is
+    not sent again when the client reconnects; the steps after it raise as above.
 
     A ``step`` whose caller stops waiting (``asyncio.wait_for`` timing out, a cancel, the blocking
     client's ``timeout``) is not withdrawn: it was sent, or is about to be, and the server scores it.
@@ -103,6 +106,8 @@ class Session:
         self._passed: Optional[bool] = None
         self._end_requested = False
         self._pending: List[_Pending] = []
+        # Seqs of steps raised by _drop_after that were sent on this socket: the server's refusals of them are ignored.
+        self._stale_seqs: List[int] = []
         # Steps no caller waits for (their caller timed out or was cancelled), by seq: a retry with the same payload
         # takes the oldest one's answer instead of sending it under a new seq (which would score it twice).
         self._abandoned: List[_Pending] = []
@@ -290,6 +295,10 @@ class Session:
             self._fail(error, lose=True)
             return True
         if error.seq is not None:
+            if error.seq in self._stale_seqs:
+                # The refusal of a step already raised as pipelined after a refused one (below): nothing waits on it.
+                self._stale_seqs.remove(error.seq)
+                return True
             for p in self._pending:
                 if p.seq == error.seq:
                     self._pending.remove(p)
@@ -298,6 +307,7 @@ class Session:
                         del self._history[seq]
                     if not p.future.done():
                         p.future.set_exception(error)
+                    self._drop_after(error.seq)
                     return True
         # A refused ``end`` comes back without a seq: the shared store unreachable (``unavailable``) or a server
         # fault. Its waiters get the error, else ``end()`` would wait for good; a later ``end()`` sends it again.
@@ -309,6 +319,20 @@ class Session:
                     w.set_exception(error)
             return True
         return False
+
+    def _drop_after(self, seq: int) -> None:
+        """Steps pipelined after the refused ``seq`` can only be refused ``out_of_order``: they raise now, so the
+        caller's next ``step`` takes the refused seq at once, and are not sent again. Waiting for the server's refusals
+        instead let a step sent meanwhile be accepted and then its seq handed out again (sent as a duplicate, its
+        payload dropped); those refusals are ignored."""
+        for p in [p for p in self._pending if p.seq > seq]:
+            self._pending.remove(p)
+            if p.sent:
+                self._stale_seqs.append(p.seq)
+            if not p.future.done():
+                p.future.set_exception(SteplensError(
+                    "out_of_order", f"step {p.seq} follows step {seq}, which the server refused: send it again after that seq",
+                    session=self.id, seq=p.seq))
 
     def _fail(self, error: SteplensError, lose: bool) -> None:
         if lose and self.lost is None:
@@ -328,74 +352,6 @@ class Session:
                     w.set_exception(error)
         self._end_waiters.clear()
 
-    def _on_disconnect(self) -> None:
-        for p in self._pending:
-            p.sent = False
-        self._replay = None
-        self.resumed_last = None
-
     @property
     def _idle(self) -> bool:
         return not self._pending and not self._end_waiters
-
-    @property
-    def _resume_after(self) -> int:
-        """The seq before the last one seen, so a seq whose frames were cut in half comes back whole."""
-        return max(-1, self._max_seen_seq - 1)
-
-    @property
-    def _restartable(self) -> bool:
-        """True when the session can be started again on a server that forgot it."""
-        return (self._client._reconnect is not None and self.final is None and self.lost is None
-                and self._start_message is not None and len(self._history) == self._next_seq)
-
-    async def _restart(self) -> None:
-        """The server forgot the session: ``start`` it again under the same id, send every step from
-        seq 0 (frames already seen are dropped by ``t``), then the outcome and ``end`` if asked for."""
-        self.needs_restart = False
-        self._held = False
-        self._shutdown_final = None
-        start = dict(self._start_message or {})
-        again = "(sent again to a restarted server)"
-        self._replay = (len(json.dumps(start)), f"start of session {self.id} {again}")
-        await self._client._send(start, recovering=True)
-        pending = {p.seq: p for p in self._pending}
-        for seq in range(self._next_seq):
-            entry = pending.get(seq)
-            if entry is not None:
-                entry.sent = False
-                if not await self._client._send_step(self, entry, recovering=True):
-                    return
-                continue
-            message = {"type": "step", "session": self.id, "seq": seq, "step": self._history[seq]}
-            size = len(json.dumps(message))
-            if size > self._replay[0]:
-                self._replay = (size, f"step {seq} of session {self.id} {again}")
-            if not await self._client._send(message, recovering=True):
-                return
-        if not await self._client._send_ping(("replay", self)):
-            return
-        await self._send_closing()
-
-    async def _recover(self) -> None:
-        """After ``resumed`` and its re-sent frames: settle what the server accepted, re-send the rest."""
-        self._held = False
-        last = self.resumed_last if self.resumed_last is not None else -1
-        for p in [p for p in self._pending if p.seq <= last]:
-            self._on_answered(p)
-        while True:
-            unsent = next((p for p in self._pending if not p.sent), None)
-            if unsent is None:
-                break
-            if not await self._client._send_step(self, unsent, recovering=True):
-                return
-        await self._send_closing()
-
-    async def _send_closing(self) -> None:
-        """Sends the outcome and ``end`` again, if they were asked for."""
-        if self.final is not None:
-            return
-        if self._passed is not None:
-            await self._client._send({"type": "outcome", "session": self.id, "passed": self._passed}, recovering=True)
-        if self._end_requested:
-            await self._client._send({"type": "end", "session": self.id}, recovering=True)

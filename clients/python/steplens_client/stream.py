@@ -208,9 +208,11 @@ class StreamClient(Recovery):
             if entry.sent or entry not in session._pending or session._held:
                 return True
             message = {"type": "step", "session": session.id, "seq": entry.seq, "step": entry.payload}
-            if not await self._send_locked(message, recovering):
-                return False
+            # Marked before the send yields: a refusal read meanwhile drops the steps after it, and must know this one went.
             entry.sent = True
+            if not await self._send_locked(message, recovering):
+                entry.sent = False
+                return False
             return await self._send_ping_locked(("step", (session, entry)))
 
     # Receiving.
