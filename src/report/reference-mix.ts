@@ -39,6 +39,27 @@ export function referenceKindMixLine(m: ReferenceKindMix): string {
   );
 }
 
+/**
+ * The headline's lines for the mixed sources: one each for those in the within-source mean (at least `minPerClass`
+ * passing and failing runs), where the mix moves a headline figure; one line naming all the others, whose AUROC the
+ * headline does not show (on ../shared, 11 lines became 6). report.json keeps every source's counts.
+ */
+export function referenceKindMixLines(mixes: readonly ReferenceKindMix[], minPerClass: number): string[] {
+  const total = (c: Record<ReferenceKind, number>) => REFERENCE_KINDS.reduce((n, k) => n + c[k], 0);
+  const counted = mixes.filter((m) => total(m.passing) >= minPerClass && total(m.failing) >= minPerClass);
+  const others = mixes.filter((m) => !counted.includes(m));
+  return [
+    ...counted.map(referenceKindMixLine),
+    ...(others.length > 0
+      ? [
+          `warning: ${others.length === 1 ? '1 more source' : `${others.length} more sources`} (fewer than ${minPerClass} passing or failing runs: not in the ` +
+            `within-source mean) pool${others.length === 1 ? 's' : ''} scores against different kinds of reference: ${others.map((m) => m.source).join('; ')} ` +
+            `(report.json referenceKindMix has the counts; --by-reference gives each kind alone)`,
+        ]
+      : []),
+  ];
+}
+
 /** The kinds a best-of-N row's groups met, with their counts (`2 in-folder, 1 reference-free`); null when one kind or none. */
 export function groupKindsText(s: SelectionRow): string | null {
   const kinds = REFERENCE_KINDS.filter((k) => s.groupsByReference[k] > 0);

@@ -3,7 +3,7 @@ import type { Interval } from '../../core/stats/interval.js';
 import { plural } from '../../core/plural.js';
 import { modelLabel } from '../identity.js';
 import { forecastInSampleLine } from '../forecast-in-sample.js';
-import { groupKindsText, referenceKindMixLine, selectionKindMixLines } from '../reference-mix.js';
+import { groupKindsText, referenceKindMixLines, selectionKindMixLines } from '../reference-mix.js';
 import type { CorpusReport, ModelRow, ReferenceKind, SelectionRow, SeparationRow } from '../types.js';
 import { markdownTable, textTable } from './format-table.js';
 import { allTables, calibrationTable, luckyTable, rankCell, reliabilityDiagramTable, reliabilityTable, separationTable, sourceSeparationTable, tasksTable, type Table } from './tables.js';
@@ -77,7 +77,7 @@ export function headline(r: CorpusReport): string[] {
         ]
       : []),
     ...(total ? [separationLine(total)] : []),
-    ...r.referenceKindMix.map(referenceKindMixLine),
+    ...referenceKindMixLines(r.referenceKindMix, r.statistics.minPerClass),
     ...r.selection.filter((s) => s.source === 'all').map((s) => selectionLine(s)),
     ...selectionKindMixLines(r.selection),
     ...(inSample !== null ? [inSample] : []),
