@@ -1,6 +1,6 @@
 /**
  * Maps a function-calling tool call (name + arguments) of any agent onto the normalised Action:
- * SWE-agent / OpenHands (`bash`, `execute_bash`, `str_replace_editor`, `edit_file`, `think`,
+ * SWE-agent / OpenHands (`bash`, `execute_bash`, `str_replace_editor`, `file_editor`, `edit_file`, `think`,
  * `finish`, `submit`, `execute_ipython_cell`, `task_tracker`), mini-swe-agent (`bash`),
  * Claude Code / ATIF (`Bash`, `Read`, `Write`, `Edit`, `Grep`, `Glob`, `LS`, `TodoWrite`) and
  * Terminus (`bash_command`, `mark_task_complete`) and Gemini CLI (`run_shell_command`, `replace`, `list_directory`,
@@ -85,6 +85,7 @@ export function toolCallAction(name: string, args: Rec, observation?: string): A
     case 'str_replace_editor':
     case 'edit_file':
     case 'str_replace_based_edit_tool':
+    case 'file_editor':
       return editorAction(args, observation);
     case 'read':
     case 'read_file': {
