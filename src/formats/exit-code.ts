@@ -4,12 +4,12 @@ const PATTERNS: readonly RegExp[] = [
   /<returncode>\s*(-?\d+)\s*<\/returncode>/,
   /\[Command finished with exit code (-?\d+)\]/,
   /\[The command completed with exit code (-?\d+)\.?\]/,
-  /^Exit code:?\s*(-?\d+)\b/m,
+  /^Exit code:?\s*(-?\d+)\b/im,
 ];
 
 /**
  * The exit code written in `text` (`<returncode>N</returncode>`, `[Command finished with exit code N]`,
- * `Exit code: N`, `Exit code N`), or undefined when the text carries none.
+ * `Exit code: N`, `Exit code N`, Gemini CLI's `Exit Code: N`), or undefined when the text carries none.
  * Only the head and tail of very long texts are searched: the markers sit there.
  */
 export function exitCodeFromText(text: string | undefined): number | undefined {

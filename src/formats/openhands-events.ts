@@ -7,9 +7,15 @@
  * observation with the action just before it. Steps are emitted in action order, as soon as they
  * are complete: when their observation arrives, at once for actions that get none (`finish`,
  * `message`, ...), or when the agent starts its next LLM turn.
+ *
+ * The OpenHands V1 SDK (software-agent-sdk, `OpenHands/benchmarks` outputs) writes typed events instead:
+ * `{kind:"ActionEvent", source:"agent", tool_name, tool_call_id, tool_call:{arguments}, action:{kind, ...},
+ * llm_response_id}` and `{kind:"ObservationEvent", tool_call_id, action_id, observation:{kind, output | content,
+ * metadata:{exit_code, working_dir}}}` (`AgentErrorEvent` / `UserRejectObservation` answer a call too; an agent
+ * `MessageEvent` is a message step). They pair by `tool_call_id`.
  */
 import type { Action } from '../core/types.js';
-import { arr, isRecord, num, str, textOf, typeName, type Rec } from './json-helpers.js';
+import { arr, isRecord, num, str, textOf, toolArgs, typeName, type Rec } from './json-helpers.js';
 import { usageTokens } from './step-builder.js';
 import { StepQueue } from './step-queue.js';
 import { editorAction, toolCallAction } from './tool-actions.js';
@@ -20,9 +26,17 @@ const NO_OBSERVATION = new Set(['message', 'finish', 'reject', 'condensation', '
 /** Action events that are not agent turns. */
 const NOT_STEPS = new Set(['system', 'recall', 'change_agent_state', 'null']);
 
-/** True when the value is an OpenHands action or observation event. */
+/** V1 SDK event kinds that answer a tool call (their `tool_call_id` names it). */
+const V1_RESULTS = new Set(['ObservationEvent', 'AgentErrorEvent', 'UserRejectObservation']);
+
+/** True when the value is an OpenHands V1 SDK event (`kind: "ActionEvent"`, `"ObservationEvent"`, ...). */
+function isV1Event(e: unknown): e is Rec {
+  return isRecord(e) && !('role' in e) && typeof e.kind === 'string' && (e.kind.endsWith('Event') || V1_RESULTS.has(e.kind));
+}
+
+/** True when the value is an OpenHands action or observation event (the V0 schema, or a V1 SDK event). */
 export function isOpenHandsEvent(e: unknown): e is Rec {
-  return isRecord(e) && !('role' in e) && (typeof e.action === 'string' || typeof e.observation === 'string');
+  return isRecord(e) && !('role' in e) && (typeof e.action === 'string' || typeof e.observation === 'string' || isV1Event(e));
 }
 
 function actionOf(kind: string, args: Rec, message: string | undefined, observation: string | undefined): Action {
@@ -63,7 +77,8 @@ export class OpenHandsEventStream implements StreamParser {
       return { steps: [], diagnostics: [{ at, message: `expected an OpenHands action or observation event, got ${isRecord(event) ? 'an object without `action`/`observation`' : typeName(event)}` }] };
     }
     if (typeof event.action === 'string') this.onAction(event, event.action);
-    else this.onObservation(event, diagnostics, at);
+    else if (typeof event.observation === 'string') this.onObservation(event, diagnostics, at);
+    else this.onV1Event(event, diagnostics, at);
     return { steps: this.queue.drain(), diagnostics };
   }
 
@@ -101,6 +116,38 @@ export class OpenHandsEventStream implements StreamParser {
       },
       { done: NO_OBSERVATION.has(kind), key: id, group: responseId },
     );
+  }
+
+  private onV1Event(e: Rec, diagnostics: Diagnostic[], at: string): void {
+    const kind = str(e.kind);
+    if (kind === 'ActionEvent' && e.source === 'agent') {
+      const action = isRecord(e.action) ? e.action : {};
+      const call = isRecord(e.tool_call) ? e.tool_call : {};
+      const args = 'arguments' in call ? toolArgs(call.arguments) : Object.fromEntries(Object.entries(action).filter(([k]) => k !== 'kind'));
+      const tool = str(e.tool_name) ?? str(call.name) ?? str(action.kind) ?? '';
+      const responseId = str(e.llm_response_id);
+      this.queue.closeOtherGroups(responseId);
+      this.seenAgentAction = true;
+      const thought = textOf(e.thought) || str(e.reasoning_content);
+      const id = str(e.tool_call_id) ?? str(e.id);
+      this.queue.add({ tool, args, toAction: (obs) => toolCallAction(tool, args, obs), timestamp: str(e.timestamp), thought, id }, { key: id, group: responseId });
+    } else if (kind === 'MessageEvent' && e.source === 'agent') {
+      const llm = isRecord(e.llm_message) ? e.llm_message : {};
+      const text = textOf(llm.content);
+      this.queue.closeOtherGroups(undefined);
+      this.seenAgentAction = true;
+      this.queue.add({ tool: '', toAction: () => ({ kind: 'message', text }), timestamp: str(e.timestamp) }, { done: true });
+    } else if (kind !== undefined && V1_RESULTS.has(kind)) {
+      const obs = isRecord(e.observation) ? e.observation : {};
+      const md = isRecord(obs.metadata) ? obs.metadata : {};
+      const key = str(e.tool_call_id) ?? str(e.action_id);
+      const c = {
+        observation: textOf(obs.content) ?? str(obs.output) ?? str(obs.message) ?? str(e.error) ?? str(e.rejection_reason),
+        exitCode: num(md.exit_code) ?? num(obs.exit_code),
+        cwd: str(md.working_dir),
+      };
+      if (key === undefined || !this.queue.complete(key, c)) diagnostics.push({ at, message: `${kind} for tool call ${key ?? '(no id)'} has no pending action; ignored` });
+    }
   }
 
   private onObservation(e: Rec, diagnostics: Diagnostic[], at: string): void {

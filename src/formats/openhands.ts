@@ -45,7 +45,8 @@ class OpenHandsStream implements StreamParser {
 function meta(doc: unknown): TrajectoryMeta {
   if (!isRecord(doc)) return { agent: 'openhands' };
   const md = isRecord(doc.metadata) ? doc.metadata : {};
-  const llm = isRecord(md.llm_config) ? md.llm_config : {};
+  // V0 names the model in `metadata.llm_config`, the V1 SDK's benchmarks in `metadata.llm`.
+  const llm = isRecord(md.llm_config) ? md.llm_config : isRecord(md.llm) ? md.llm : {};
   const tr = isRecord(doc.test_result) ? doc.test_result : {};
   const error = str(doc.error);
   return compact<TrajectoryMeta>({

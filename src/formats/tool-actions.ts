@@ -1,9 +1,10 @@
 /**
  * Maps a function-calling tool call (name + arguments) of any agent onto the normalised Action:
- * SWE-agent / OpenHands (`bash`, `execute_bash`, `str_replace_editor`, `edit_file`, `think`,
+ * SWE-agent / OpenHands (`bash`, `execute_bash`, `str_replace_editor`, `file_editor`, `edit_file`, `think`,
  * `finish`, `submit`, `execute_ipython_cell`, `task_tracker`), mini-swe-agent (`bash`),
  * Claude Code / ATIF (`Bash`, `Read`, `Write`, `Edit`, `Grep`, `Glob`, `LS`, `TodoWrite`) and
- * Terminus (`bash_command`, `mark_task_complete`). Unknown tools become `other`.
+ * Terminus (`bash_command`, `mark_task_complete`) and Gemini CLI (`run_shell_command`, `replace`, `list_directory`,
+ * `search_file_content`, as Harbor's ATIF export names them). Unknown tools become `other`.
  */
 import type { Action, LineRange } from '../core/types.js';
 import { arr, num, str, type Rec } from './json-helpers.js';
@@ -77,12 +78,14 @@ export function toolCallAction(name: string, args: Rec, observation?: string): A
     case 'run':
     case 'shell':
     case 'terminal':
+    case 'run_shell_command':
       return shellAction(str(args.command) ?? str(args.cmd) ?? str(args.raw) ?? '');
     case 'bash_command':
       return shellAction((str(args.keystrokes) ?? str(args.command) ?? '').trim());
     case 'str_replace_editor':
     case 'edit_file':
     case 'str_replace_based_edit_tool':
+    case 'file_editor':
       return editorAction(args, observation);
     case 'read':
     case 'read_file': {
@@ -96,13 +99,16 @@ export function toolCallAction(name: string, args: Rec, observation?: string): A
       return { kind: 'edit', op: 'write', path: str(args.file_path) ?? str(args.path) ?? '', text: str(args.content) ?? '' };
     case 'edit':
     case 'multiedit':
+    case 'replace':
       return { kind: 'edit', op: 'str_replace', path: str(args.file_path) ?? str(args.path) ?? '', old: str(args.old_string) ?? '', new: str(args.new_string) ?? '' };
     case 'grep':
     case 'glob':
     case 'search':
+    case 'search_file_content':
       return { kind: 'search', query: str(args.pattern) ?? str(args.query), path: str(args.path) };
     case 'ls':
     case 'list_files':
+    case 'list_directory':
       return { kind: 'list', path: str(args.path) };
     case 'execute_ipython_cell':
     case 'ipython':
