@@ -10,6 +10,7 @@
  * `metrics`: its reasoning, its text, then one step per tool call whose `message` is only
  * `Executed <tool> <call id>`. Such a tool step is read as part of the message before it: the text-only
  * steps of that message become its thought (not steps of kind `none`) and the message's tokens count once.
+ * A message without tool calls written as several text-only steps (its final answer) is one step.
  * Stream events: one per entry of `steps[]`, as written.
  */
 import { arr, isRecord, jsonValue, str, textOf, toolArgs, typeName, type Rec } from './json-helpers.js';
@@ -56,6 +57,14 @@ function isSplitToolStep(message: string | undefined, calls: Rec[]): boolean {
   return message === `Executed ${str(c.function_name) ?? str(c.name) ?? ''} ${str(c.tool_call_id) ?? str(c.id) ?? ''}`;
 }
 
+/** The reasoning and text of held steps, joined (Harbor writes an absent reasoning as the string `null`). */
+function textParts(steps: Held['steps']): string {
+  return steps
+    .flatMap((h) => [str(h.s.reasoning_content), textOf(h.s.message)])
+    .filter((t): t is string => t !== undefined && t !== '' && t !== 'null')
+    .join('\n\n');
+}
+
 /** A text-only agent step held back until the next event shows whether a split tool step of its message follows. */
 interface Held {
   key: string;
@@ -89,11 +98,22 @@ class AtifStream implements StreamParser {
     return { steps: this.queue.drain(true), diagnostics: [] };
   }
 
-  /** Emits the held text-only steps as they are (no split tool step of their message followed). */
+  /**
+   * Emits the held text-only steps (no split tool step of their message followed): one as it is, several
+   * (one message's reasoning and text, e.g. Claude Code's final answer) as one step of kind `none`.
+   */
   private flushHeld(): void {
     const held = this.held;
     this.held = undefined;
-    for (const h of held?.steps ?? []) this.addAgent(h.s, h.results);
+    if (held === undefined) return;
+    const [first, ...rest] = held.steps;
+    if (first === undefined) return;
+    if (rest.length === 0) {
+      this.addAgent(first.s, first.results);
+      return;
+    }
+    const thought = textParts(held.steps);
+    this.addAgent(first.s, held.steps.flatMap((h) => h.results), { thought: thought === '' ? undefined : thought, countTokens: true });
   }
 
   private onAgent(s: Rec, results: Result[]): void {
@@ -110,13 +130,11 @@ class AtifStream implements StreamParser {
       const held = this.held?.key === key ? this.held : undefined;
       if (held === undefined) this.flushHeld();
       this.held = undefined;
-      const parts = (held?.steps ?? [])
-        .flatMap((h) => [str(h.s.reasoning_content), textOf(h.s.message)])
-        .filter((t): t is string => t !== undefined && t !== '' && t !== 'null');
+      const thought = textParts(held?.steps ?? []);
       // Tokens count on the message's first tool step: a held text step was not counted, an earlier tool step was.
       const counted = held === undefined && this.lastKey === key;
       this.lastKey = key;
-      this.addAgent(s, results, { thought: parts.length > 0 ? parts.join('\n\n') : undefined, countTokens: !counted });
+      this.addAgent(s, results, { thought: thought === '' ? undefined : thought, countTokens: !counted });
       return;
     }
     this.flushHeld();
