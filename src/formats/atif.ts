@@ -6,6 +6,11 @@
  * that say `Tool result for <id>`, possibly before the agent step that holds the call).
  *
  * Steps (method.md section 1): one per tool call of each agent step (none = one step, kind `none`).
+ * Harbor's Claude Code export splits one model message into several agent steps that repeat the message's
+ * `metrics`: its reasoning, its text, then one step per tool call whose `message` is only
+ * `Executed <tool> <call id>`. Such a tool step is read as part of the message before it: the text-only
+ * steps of that message become its thought (not steps of kind `none`) and the message's tokens count once.
+ * A message without tool calls written as several text-only steps (its final answer) is one step.
  * Stream events: one per entry of `steps[]`, as written.
  */
 import { arr, isRecord, jsonValue, str, textOf, toolArgs, typeName, type Rec } from './json-helpers.js';
@@ -39,10 +44,40 @@ function joined(results: Result[]): string | undefined {
   return parts.length > 0 ? parts.join('\n') : undefined;
 }
 
+/** `metrics` as a comparable key (undefined when absent): split steps of one model message repeat it. */
+function metricsKey(metrics: unknown): string | undefined {
+  const m = jsonValue(metrics);
+  return isRecord(m) ? JSON.stringify(m) : undefined;
+}
+
+/** True when a one-call step's message is Harbor's `Executed <tool> <call id>` placeholder (a split tool step). */
+function isSplitToolStep(message: string | undefined, calls: Rec[]): boolean {
+  if (message === undefined || calls.length !== 1) return false;
+  const c = calls[0]!;
+  return message === `Executed ${str(c.function_name) ?? str(c.name) ?? ''} ${str(c.tool_call_id) ?? str(c.id) ?? ''}`;
+}
+
+/** The reasoning and text of held steps, joined (Harbor writes an absent reasoning as the string `null`). */
+function textParts(steps: Held['steps']): string {
+  return steps
+    .flatMap((h) => [str(h.s.reasoning_content), textOf(h.s.message)])
+    .filter((t): t is string => t !== undefined && t !== '' && t !== 'null')
+    .join('\n\n');
+}
+
+/** A text-only agent step held back until the next event shows whether a split tool step of its message follows. */
+interface Held {
+  key: string;
+  steps: Array<{ s: Rec; results: Result[] }>;
+}
+
 class AtifStream implements StreamParser {
   private queue = new StepQueue();
   private n = 0;
   private early = new Map<string, string | undefined>();
+  private held: Held | undefined;
+  /** The metrics key of the last split tool step (its message's tokens are counted). */
+  private lastKey: string | undefined;
 
   push(event: unknown): ReturnType<StreamParser['push']> {
     const at = `event ${this.n++}`;
@@ -50,20 +85,69 @@ class AtifStream implements StreamParser {
     if (!isRecord(event)) return { steps: [], diagnostics: [{ at, message: `expected an ATIF step object, got ${typeName(event)}` }] };
     const results = resultsOf(event.observation);
     if (event.source === 'agent') this.onAgent(event, results);
-    else this.onResults(event, results);
+    else {
+      this.flushHeld();
+      this.lastKey = undefined;
+      this.onResults(event, results);
+    }
     return { steps: this.queue.drain(), diagnostics };
   }
 
   end(): ReturnType<StreamParser['end']> {
+    this.flushHeld();
     return { steps: this.queue.drain(true), diagnostics: [] };
+  }
+
+  /**
+   * Emits the held text-only steps (no split tool step of their message followed): one as it is, several
+   * (one message's reasoning and text, e.g. Claude Code's final answer) as one step of kind `none`.
+   */
+  private flushHeld(): void {
+    const held = this.held;
+    this.held = undefined;
+    if (held === undefined) return;
+    const [first, ...rest] = held.steps;
+    if (first === undefined) return;
+    if (rest.length === 0) {
+      this.addAgent(first.s, first.results);
+      return;
+    }
+    const thought = textParts(held.steps);
+    this.addAgent(first.s, held.steps.flatMap((h) => h.results), { thought: thought === '' ? undefined : thought, countTokens: true });
   }
 
   private onAgent(s: Rec, results: Result[]): void {
     const calls = arr(jsonValue(s.tool_calls)).filter(isRecord);
-    const tokens = usageTokens(jsonValue(s.metrics));
+    const key = metricsKey(s.metrics);
+    if (calls.length === 0 && results.length === 0 && key !== undefined) {
+      if (this.held?.key !== key) this.flushHeld();
+      this.held ??= { key, steps: [] };
+      this.held.steps.push({ s, results });
+      this.lastKey = undefined;
+      return;
+    }
+    if (key !== undefined && isSplitToolStep(textOf(s.message), calls)) {
+      const held = this.held?.key === key ? this.held : undefined;
+      if (held === undefined) this.flushHeld();
+      this.held = undefined;
+      const thought = textParts(held?.steps ?? []);
+      // Tokens count on the message's first tool step: a held text step was not counted, an earlier tool step was.
+      const counted = held === undefined && this.lastKey === key;
+      this.lastKey = key;
+      this.addAgent(s, results, { thought: thought === '' ? undefined : thought, countTokens: !counted });
+      return;
+    }
+    this.flushHeld();
+    this.lastKey = undefined;
+    this.addAgent(s, results);
+  }
+
+  private addAgent(s: Rec, results: Result[], split?: { thought: string | undefined; countTokens: boolean }): void {
+    const calls = arr(jsonValue(s.tool_calls)).filter(isRecord);
+    const tokens = split === undefined || split.countTokens ? usageTokens(jsonValue(s.metrics)) : undefined;
     const timestamp = str(s.timestamp);
     const message = textOf(s.message);
-    const thought = str(s.reasoning_content) ?? message;
+    const thought = split === undefined ? (str(s.reasoning_content) ?? message) : split.thought;
     if (calls.length === 0) {
       this.queue.add({ tool: '', toAction: () => ({ kind: 'none' }), observation: joined(results), tokens, timestamp, thought }, { done: true });
       return;
