@@ -4,9 +4,11 @@
  * `finish`, `submit`, `execute_ipython_cell`, `task_tracker`), mini-swe-agent (`bash`),
  * Claude Code / ATIF (`Bash`, `Read`, `Write`, `Edit`, `Grep`, `Glob`, `LS`, `TodoWrite`) and
  * Terminus (`bash_command`, `mark_task_complete`) and Gemini CLI (`run_shell_command`, `replace`, `list_directory`,
- * `search_file_content`, as Harbor's ATIF export names them). Unknown tools become `other`.
+ * `search_file_content`, as Harbor's ATIF export names them) and Codex CLI (`exec_command`, `shell_command`, `shell`
+ * with an argument vector, `apply_patch`, `update_plan`: codex-tools.ts). Unknown tools become `other`.
  */
 import type { Action, LineRange } from '../core/types.js';
+import { applyPatchAction, shellCommandText } from './codex-tools.js';
 import { arr, num, str, type Rec } from './json-helpers.js';
 
 /** True when `command` is mini-swe-agent's submission command. */
@@ -79,7 +81,11 @@ export function toolCallAction(name: string, args: Rec, observation?: string): A
     case 'shell':
     case 'terminal':
     case 'run_shell_command':
-      return shellAction(str(args.command) ?? str(args.cmd) ?? str(args.raw) ?? '');
+    case 'exec_command':
+    case 'shell_command':
+      return shellAction(shellCommandText(args));
+    case 'apply_patch':
+      return applyPatchAction(args);
     case 'bash_command':
       return shellAction((str(args.keystrokes) ?? str(args.command) ?? '').trim());
     case 'str_replace_editor':
@@ -118,7 +124,8 @@ export function toolCallAction(name: string, args: Rec, observation?: string): A
     case 'task_tracker':
     case 'todowrite':
     case 'todo_write':
-      return { kind: 'think', text: str(args.thought) ?? str(args.content) };
+    case 'update_plan':
+      return { kind: 'think', text: str(args.thought) ?? str(args.content) ?? str(args.explanation) };
     case 'finish':
     case 'submit':
     case 'exit':

@@ -9,7 +9,7 @@ import json
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 if TYPE_CHECKING:
-    from .session import Frame, _Link, _Pending
+    from .session_parts import Frame, _Link, _Pending
 
 
 class SessionRecovery:
