@@ -88,7 +88,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   registerPolicyMetrics(metrics.registry, policies, resolved.limits.metricsPairs);
   const learning = new LearningGuard(resolved.limits, store.minReferences, resolved.tenants > 1, resolved.referenceScope === 'shared');
   const connections = new Map<number, Connection>();
-  const learner = resolved.forecast !== undefined && options.forecastLearn !== undefined ? new ForecastLearner(resolved.forecast, options.forecastLearn, log) : undefined;
+  const learner =
+    resolved.forecast !== undefined && options.forecastLearn !== undefined
+      ? new ForecastLearner(resolved.forecast, { ...options.forecastLearn, scope: resolved.forecastLearnScope, maxSources: options.forecastLearn.maxSources ?? resolved.limits.forecastSources }, log)
+      : undefined;
   const live = new LiveFeed({
     maxViewers: resolved.limits.liveViewers,
     perTenant: resolved.limits.liveViewersPerTenant,
@@ -268,7 +271,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   registerScoringRoutes(app, routeDeps);
   registerPolicyRoutes(app, { policies, metrics, principal: routeDeps.principal });
   registerTicketRoutes(app, { ...routeDeps, auth, live });
-  registerForecastRoutes(app, resolved.forecast, learner);
+  registerForecastRoutes(app, { holder: resolved.forecast, learner, metrics, principal: routeDeps.principal });
   learner?.start();
   registerWebRoutes(app, { ...routeDeps, auth: auth.enabled, calibrationDir: options.calibrationDir });
   live.register(app, registry, auth);

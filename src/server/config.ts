@@ -9,6 +9,7 @@ import { loadTokens } from './auth.js';
 import { DEFAULT_LIMITS, type AppOptions, type RedisSettings, type ServerLimits } from './options.js';
 import { checkRedisUrl } from '../store/redis/redis-url.js';
 import { REFERENCE_SCOPES, type ReferenceScope } from './reference-scope.js';
+import { FORECAST_LEARN_SCOPES, type ForecastLearnScope } from './forecast-learner.js';
 import { configureInputLimit } from '../text-files.js';
 import { SiteCheck } from './site-check.js';
 
@@ -20,14 +21,14 @@ export interface ServerConfig {
 
 export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data DIR] [--seed DIR]... [--token T]... [--token-file FILE]
                       [--log-level L] [--resume-window SECONDS] [--idle-timeout SECONDS] [--learn] [--policy POLICY.json]
-                      [--config CONFIG.json] [--compress-texts] [--forecast FORECAST.json [--forecast-learn [--forecast-learn-every SECONDS]]]
+                      [--config CONFIG.json] [--compress-texts] [--forecast FORECAST.json [--forecast-learn [--forecast-learn-every SECONDS] [--forecast-learn-scope tenant|shared]]]
                       [--shadow] [--shadow-share R] [--shadow-max-false-stop R] [--shadow-confidence C] [--calibration DIR]
                       [--redis URL [--redis-prefix P] [--replica-id ID] [--lease SECONDS]] [--sessions-per-tenant N] [--reference-scope tenant|shared]
                       [--limit NAME=VALUE]... [--allow-origin ORIGIN]... [--allowed-host NAME]...
   defaults: --host 127.0.0.1 --port 8787 --data $XDG_DATA_HOME/steplens (~/.local/share/steplens), seeded from the bundled references
   --no-seed: without the bundled references
   env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG, STEPLENS_COMPRESS_TEXTS=1,
-       STEPLENS_SHADOW=1, STEPLENS_SHADOW_SHARE, STEPLENS_CALIBRATION, STEPLENS_SESSIONS_PER_TENANT, STEPLENS_REFERENCE_SCOPE, STEPLENS_FORECAST,
+       STEPLENS_SHADOW=1, STEPLENS_SHADOW_SHARE, STEPLENS_CALIBRATION, STEPLENS_SESSIONS_PER_TENANT, STEPLENS_REFERENCE_SCOPE, STEPLENS_FORECAST, STEPLENS_FORECAST_LEARN_SCOPE,
        STEPLENS_ALLOW_ORIGINS, STEPLENS_ALLOWED_HOSTS (comma-separated)
   --token-file: one token per line, optionally with tenant=NAME and role=agent|operator|metrics (README, "Server");
             a token without them (and every --token / STEPLENS_TOKENS) is an agent of its own tenant
@@ -46,6 +47,9 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
     adds pPass to score frames, final, GET /v1/sessions/:id and reports
   --forecast-learn: retrain the forecast from finished sessions that reported an outcome, every --forecast-learn-every seconds
     (default 600); a new model goes in force only if a task-disjoint check finds it not worse; versions go to DATA/forecasts/
+  --forecast-learn-scope: tenant (the default with two tenants or more): a tenant's outcomes train models its own sessions use
+            (an operator's train the shared ones); shared (the default with one tenant): every tenant's outcomes train the
+            models every tenant uses (docs/forecast.md, "Served live")
   --calibration DIR: the --out-dir of steplens calibrate; the web view (http://HOST:PORT/) shows its trade-off chart
   --limit NAME=VALUE: one server limit (proto/README.md, Limits), e.g. --limit ptaReferences=200 --limit connectionsPerAddress=0
            (0 turns a connection cap off: behind a load balancer every connection comes from its address); env STEPLENS_LIMITS (comma-separated);
@@ -142,6 +146,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       forecast: { type: 'string' },
       'forecast-learn': { type: 'boolean' },
       'forecast-learn-every': { type: 'string' },
+      'forecast-learn-scope': { type: 'string' },
       redis: { type: 'string' },
       'redis-prefix': { type: 'string' },
       'replica-id': { type: 'string' },
@@ -191,6 +196,10 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
   const forecast = forecastFile !== undefined ? await readForecastFile(path.resolve(cwd, forecastFileArg(forecastFile))) : undefined;
   if (values['forecast-learn'] && forecast === undefined) throw new SteplensError('usage', '--forecast-learn retrains a forecast model: give --forecast FILE too');
   const learnEvery = positiveNumber('--forecast-learn-every', values['forecast-learn-every']) ?? 600;
+  const learnScope = values['forecast-learn-scope'] ?? env.STEPLENS_FORECAST_LEARN_SCOPE;
+  if (learnScope !== undefined && !(FORECAST_LEARN_SCOPES as readonly string[]).includes(learnScope))
+    throw new SteplensError('usage', `--forecast-learn-scope must be ${FORECAST_LEARN_SCOPES.join(' or ')} (got '${learnScope}')`);
+  if (values['forecast-learn-scope'] !== undefined && !values['forecast-learn']) throw new SteplensError('usage', '--forecast-learn-scope needs --forecast-learn');
   const configFile = values.config ?? env.STEPLENS_CONFIG;
   const scoring = configFile !== undefined ? await readConfigFile(path.resolve(cwd, configFile)) : undefined;
   const redis = redisSettings(values, env);
@@ -222,7 +231,9 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       ...(scoring !== undefined ? { config: scoring } : {}),
       ...(values['compress-texts'] || env.STEPLENS_COMPRESS_TEXTS === '1' ? { compressTexts: true } : {}),
       ...(forecast !== undefined ? { forecast } : {}),
-      ...(values['forecast-learn'] ? { forecastLearn: { intervalMs: learnEvery * 1000, dir: path.join(dataDir, 'forecasts') } } : {}),
+      ...(values['forecast-learn']
+        ? { forecastLearn: { intervalMs: learnEvery * 1000, dir: path.join(dataDir, 'forecasts'), ...(learnScope !== undefined ? { scope: learnScope as ForecastLearnScope } : {}) } }
+        : {}),
       ...(redis !== undefined ? { redis } : {}),
       ...(calibration !== undefined ? { calibrationDir: path.resolve(cwd, calibration) } : {}),
       ...(Object.keys(limits).length > 0 || perTenant !== undefined ? { limits: { ...limits, ...(perTenant !== undefined ? { sessionsPerTenant: perTenant } : {}) } } : {}),

@@ -1,8 +1,15 @@
 /**
  * The forecast model in force (`serve --forecast`): which model a new
- * session gets (by its agent and model), and the swap `--forecast-learn`
- * makes. A session takes its model when it starts and keeps it, so a swap
- * never changes a score already sent, nor any later score of a running session.
+ * session gets (by its tenant, agent and model), and the swaps
+ * `--forecast-learn` makes. A session takes its model when it starts and
+ * keeps it, so a swap never changes a score already sent, nor any later
+ * score of a running session.
+ *
+ * Learned models live in scopes (forecast-learner.ts): the shared one (what
+ * every tenant's sessions use) and, in the `tenant` learning scope, one per
+ * tenant holding only the models learned from that tenant's own outcomes. A
+ * tenant's sessions use its own model of their source if it has one, else
+ * the shared one: no tenant's outcomes change another tenant's pPass.
  */
 import { trainedRunList } from '../core/forecast/fingerprint.js';
 import { selectModel, type ForecastFile, type ForecastModel } from '../core/forecast/model.js';
@@ -17,46 +24,105 @@ export interface ForecastVersion {
   sessions?: number;
   /** Held-out numbers of the check that let it in (learned versions). */
   validation?: unknown;
+  /** Whose models it changed, in the `tenant` learning scope: that tenant's (absent: the shared models). */
+  tenant?: string;
 }
 
+/** A tenant's own learned models (forecast-learner.ts, `tenant` scope). */
+interface Own {
+  models: ForecastModel[];
+  version: number;
+  createdAt: string;
+  evaluation?: ForecastFile['evaluation'];
+}
+
+/** Versions kept in the history (the newest; the loaded file's first entry is always kept). */
+const MAX_HISTORY = 100;
+
 export class ForecastHolder {
+  /** The shared models (the file as loaded, then as the learner changed it from the shared scope). */
   private file: ForecastFile;
+  /** The models as loaded: what a learned model dropped by the learner's cap falls back to. */
+  readonly loaded: ForecastFile;
+  private readonly own = new Map<string, Own>();
+  /** The last version number given out (one sequence for every scope, so a session's version names one view). */
+  private latest: number;
   readonly history: ForecastVersion[] = [];
-  /** The file's training runs as a sorted list, made once per version (jobForecast). */
-  private trained: { version: number; runs: readonly string[] | undefined } | undefined;
+  /** The file's training runs as a sorted list, made once (learned versions keep the loaded file's list). */
+  private trained: readonly string[] | undefined | null = null;
+  /** Each tenant's view, made once per change of its own or the shared models. */
+  private readonly views = new Map<string, ForecastFile>();
 
   constructor(file: ForecastFile) {
     this.file = file;
+    this.loaded = file;
+    this.latest = file.version;
     this.history.push({ version: file.version, createdAt: file.createdAt, source: 'file' });
   }
 
+  /** The version of the shared models. */
   get version(): number {
     return this.file.version;
   }
 
+  /** The shared models. */
   get current(): ForecastFile {
     return this.file;
   }
 
-  /** The model for a session of `agent` / `model` (undefined when no model applies). */
-  modelFor(agent: string | undefined, model: string | undefined): { model: ForecastModel; version: number } | undefined {
-    const m = selectModel(this.file, agent, model);
-    return m === undefined ? undefined : { model: m, version: this.file.version };
+  /** Tenants holding models of their own. */
+  get tenants(): string[] {
+    return [...this.own.keys()];
   }
 
-  /** The models in force and their version, as a scoring job carries them (without the file's evaluation), and its training runs' fingerprints. */
-  jobForecast(): JobForecast {
-    this.trained ??= { version: this.file.version, runs: trainedRunList(this.file.trainedRuns) };
-    if (this.trained.version !== this.file.version) this.trained = { version: this.file.version, runs: trainedRunList(this.file.trainedRuns) };
-    const runs = this.trained.runs;
-    return { models: this.file.models, version: this.file.version, ...(runs !== undefined ? { trainedRuns: runs } : {}) };
+  /** The models a tenant's sessions use: its own (learned from its outcomes) before the shared ones; its version is the later of the two. */
+  fileFor(tenant: string | undefined): ForecastFile {
+    const own = tenant !== undefined ? this.own.get(tenant) : undefined;
+    if (own === undefined) return this.file;
+    const cached = this.views.get(tenant!);
+    const version = Math.max(own.version, this.file.version);
+    if (cached?.version === version) return cached;
+    const same = (a: ForecastModel, b: ForecastModel) => a.match.agent === b.match.agent && a.match.model === b.match.model;
+    const view: ForecastFile = {
+      ...this.file,
+      version,
+      createdAt: own.version > this.file.version ? own.createdAt : this.file.createdAt,
+      // Its own first: selectModel keeps the first of equally specific matches.
+      models: [...own.models, ...this.file.models.filter((m) => !own.models.some((o) => same(o, m)))],
+      ...(own.evaluation !== undefined ? { evaluation: own.evaluation } : {}),
+    };
+    this.views.set(tenant!, view);
+    return view;
   }
 
-  /** Puts `file` in force as the next version. */
-  swap(file: ForecastFile, entry: Omit<ForecastVersion, 'version' | 'createdAt'>): ForecastFile {
-    const next: ForecastFile = { ...file, version: this.file.version + 1 };
-    this.file = next;
-    this.history.push({ version: next.version, createdAt: next.createdAt, ...entry });
-    return next;
+  /** The model for a session of `tenant` / `agent` / `model` (undefined when no model applies). */
+  modelFor(agent: string | undefined, model: string | undefined, tenant?: string): { model: ForecastModel; version: number } | undefined {
+    const file = this.fileFor(tenant);
+    const m = selectModel(file, agent, model);
+    return m === undefined ? undefined : { model: m, version: file.version };
+  }
+
+  /** The models in force for `tenant` and their version, as a scoring job carries them (without the file's evaluation), and its training runs' fingerprints. */
+  jobForecast(tenant?: string): JobForecast {
+    if (this.trained === null) this.trained = trainedRunList(this.loaded.trainedRuns);
+    const runs = this.trained;
+    const file = this.fileFor(tenant);
+    return { models: file.models, version: file.version, ...(runs !== undefined ? { trainedRuns: runs } : {}) };
+  }
+
+  /**
+   * Puts `file` in force as the next version: the shared models, or with `tenant` that tenant's own (the models of
+   * `file` that are not the shared ones: `file` is what the learner made of `fileFor(tenant)`). Returns the view.
+   */
+  swap(file: ForecastFile, entry: Omit<ForecastVersion, 'version' | 'createdAt' | 'tenant'>, tenant?: string): ForecastFile {
+    const version = ++this.latest;
+    if (tenant === undefined) this.file = { ...file, version };
+    else {
+      const shared = new Set(this.file.models);
+      this.own.set(tenant, { models: file.models.filter((m) => !shared.has(m)), version, createdAt: file.createdAt, ...(file.evaluation !== undefined ? { evaluation: file.evaluation } : {}) });
+    }
+    this.history.push({ version, createdAt: file.createdAt, ...entry, ...(tenant !== undefined ? { tenant } : {}) });
+    if (this.history.length > MAX_HISTORY) this.history.splice(1, this.history.length - MAX_HISTORY);
+    return this.fileFor(tenant);
   }
 }

@@ -1,20 +1,40 @@
 /**
  * `serve --forecast-learn`: keeps the finished sessions that reported an
  * outcome and, on a schedule, retrains the forecaster per agent + model from
- * them in the background (one attempt at a time, only when sessions were
- * added since the last one). A source's candidate goes in force only if its
- * held-out within-source figures are not worse than the model in force for
- * that source (core/forecast/retrain.ts); every version put in force is
- * written to `<dir>/forecast-v<N>.json` and listed by `GET /v1/forecast`.
+ * them in the background (one attempt at a time, only for scopes that got
+ * sessions since their last one). A source's candidate goes in force only if
+ * its held-out within-source figures are not worse than the model in force
+ * for that source (core/forecast/retrain.ts); every version put in force is
+ * written to `<dir>/forecast-v<N>.json` (a tenant's: `<dir>/tenants/<tenant>/`)
+ * and listed by `GET /v1/forecast`.
+ *
+ * Whose outcomes train whose models (`scope`): `shared`, every session's
+ * outcome trains the one set of models every session uses; `tenant` (the
+ * default with two tenants or more), a tenant's outcomes train models of its
+ * own, used by its own sessions only (forecast-holder.ts), and operators'
+ * outcomes train the shared ones. So in the `tenant` scope no tenant's reported
+ * outcomes (true, mistaken or made up) change the pPass another tenant gets.
+ *
+ * Bounded: at most `maxRuns` sessions are kept over all scopes (past it the
+ * oldest of the scope holding the most goes, so one tenant's flood does not
+ * push out another's sessions), and a scope holds learned models of at most
+ * `maxSources` sources (agent + model): those with the latest outcomes are
+ * retrained, the model of the source whose last outcome is the oldest goes
+ * past it (its sessions then use the shared or loaded model again).
  */
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
+import type { ForecastModel } from '../core/forecast/model.js';
 import type { ForecastRun } from '../core/forecast/run.js';
 import { retrainForecast } from '../core/forecast/retrain.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import type { ForecastHolder } from './forecast-holder.js';
+import { can } from './principal.js';
 import type { Session } from './session.js';
+
+export const FORECAST_LEARN_SCOPES = ['tenant', 'shared'] as const;
+export type ForecastLearnScope = (typeof FORECAST_LEARN_SCOPES)[number];
 
 export interface ForecastLearnOptions {
   /** Time between attempts in ms. */
@@ -24,8 +44,12 @@ export interface ForecastLearnOptions {
   minClass?: number;
   /** Where versions are written (default: not written). */
   dir?: string;
-  /** Most sessions kept (the oldest are dropped; default 5000). */
+  /** Most sessions kept over all scopes (past it the oldest of the scope holding the most are dropped; default 5000). */
   maxRuns?: number;
+  /** Most sources (agent + model) one scope holds learned models of (default 64). */
+  maxSources?: number;
+  /** Whose outcomes train whose models (default `tenant` with two tenants or more, else `shared`; see the file comment). */
+  scope?: ForecastLearnScope;
 }
 
 /** One retraining attempt, as `GET /v1/forecast` lists it. */
@@ -35,34 +59,79 @@ export interface LearnAttempt {
   result: 'skipped' | 'rejected' | 'accepted';
   reason: string;
   version?: number;
+  /** The tenant whose own models it retrained (`tenant` scope; absent: the shared models). */
+  tenant?: string;
 }
 
+/** The key of the shared scope (no tenant name is empty). */
+const SHARED = '';
+const ATTEMPTS_KEPT = 50;
+
+interface Scope {
+  runs: Array<ForecastRun & { n: number }>;
+  added: number;
+  triedAt: number;
+  attempts: LearnAttempt[];
+}
+
+const sourceOf = (r: { agent: string; model: string }) => JSON.stringify([r.agent, r.model]);
+const sourceOfModel = (m: ForecastModel) => JSON.stringify([m.match.agent ?? '', m.match.model ?? '']);
+
 export class ForecastLearner {
-  private runs: ForecastRun[] = [];
-  private added = 0;
-  private triedAt = 0;
+  private readonly scopes = new Map<string, Scope>();
+  private kept = 0;
+  private ordinal = 0;
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
-  readonly attempts: LearnAttempt[] = [];
+  readonly scope: ForecastLearnScope;
 
   constructor(
     private readonly holder: ForecastHolder,
     private readonly options: ForecastLearnOptions,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.scope = options.scope ?? 'shared';
+  }
+
+  /** Which scope a session's outcome trains: its tenant's own (`tenant` scope, not an operator) or the shared one. */
+  private keyOf(session: Session): string {
+    return this.scope === 'tenant' && !can(session.principal, 'operate') ? session.tenant : SHARED;
+  }
 
   /** Keeps a finished session that reported its outcome (its forecaster's sampled feature vectors, not its states). */
   add(session: Session): void {
     const trace = session.forecastTrace();
     if (session.passed === undefined || trace === undefined || trace.length === 0) return;
-    this.runs.push({ id: session.id, task: session.task, agent: session.agent ?? '', model: session.model ?? '', passed: session.passed, ...trace });
+    const key = this.keyOf(session);
+    let scope = this.scopes.get(key);
+    if (scope === undefined) this.scopes.set(key, (scope = { runs: [], added: 0, triedAt: 0, attempts: [] }));
+    scope.runs.push({ id: session.id, task: session.task, agent: session.agent ?? '', model: session.model ?? '', passed: session.passed, ...trace, n: ++this.ordinal });
+    scope.added += 1;
+    this.kept += 1;
     const max = this.options.maxRuns ?? 5000;
-    if (this.runs.length > max) this.runs = this.runs.slice(this.runs.length - max);
-    this.added += 1;
+    while (this.kept > max) {
+      let most: Scope | undefined;
+      for (const s of this.scopes.values()) if (most === undefined || s.runs.length > most.runs.length) most = s;
+      most!.runs.shift();
+      this.kept -= 1;
+    }
   }
 
-  get sessions(): number {
-    return this.runs.length;
+  /** Sessions kept for `tenant`'s own models (`tenant` scope), else for the shared ones. */
+  sessions(tenant?: string): number {
+    return this.scopes.get(this.scope === 'tenant' && tenant !== undefined ? tenant : SHARED)?.runs.length ?? 0;
+  }
+
+  /** Sessions kept over all scopes. */
+  get total(): number {
+    return this.kept;
+  }
+
+  /** The attempts of the shared models and, with `tenant`, of its own (every scope's with `all`), oldest first. */
+  attempts(tenant?: string, all = false): LearnAttempt[] {
+    const out: LearnAttempt[] = [];
+    for (const [key, s] of this.scopes) if (all || key === SHARED || key === tenant) out.push(...s.attempts);
+    return out.sort((a, b) => a.at.localeCompare(b.at));
   }
 
   start(): void {
@@ -78,7 +147,7 @@ export class ForecastLearner {
 
   /** One attempt now, unless one is running or no session was added since the last. */
   tick(): Promise<void> {
-    if (this.running !== undefined || this.added === this.triedAt) return this.running ?? Promise.resolve();
+    if (this.running !== undefined || ![...this.scopes.values()].some((s) => s.added !== s.triedAt)) return this.running ?? Promise.resolve();
     this.running = this.attempt().finally(() => {
       this.running = undefined;
     });
@@ -86,32 +155,76 @@ export class ForecastLearner {
   }
 
   private async attempt(): Promise<void> {
-    this.triedAt = this.added;
-    // Yield first, so an attempt never runs inside the timer tick that also serves sockets.
-    await new Promise((resolve) => setImmediate(resolve));
-    const runs = [...this.runs];
+    // The shared scope first: a tenant's view is built on the shared models.
+    const keys = [...this.scopes.keys()].filter((k) => this.scopes.get(k)!.added !== this.scopes.get(k)!.triedAt).sort();
+    for (const key of keys) {
+      // Yield first, so an attempt never runs inside the timer tick that also serves sockets.
+      await new Promise((resolve) => setImmediate(resolve));
+      await this.attemptScope(key, this.scopes.get(key)!);
+    }
+  }
+
+  private async attemptScope(key: string, scope: Scope): Promise<void> {
+    scope.triedAt = scope.added;
+    const tenant = key === SHARED ? undefined : key;
     const at = new Date().toISOString();
+    const cap = Math.max(1, this.options.maxSources ?? 64);
+    // The sources with the latest outcomes, at most `cap`: only they are retrained.
+    const last = new Map<string, number>();
+    for (const r of scope.runs) last.set(sourceOf(r), r.n);
+    const recent = new Set(
+      [...last.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, cap)
+        .map(([s]) => s),
+    );
+    const runs = scope.runs.filter((r) => recent.has(sourceOf(r)));
+    const record = (attempt: LearnAttempt) => {
+      scope.attempts.push({ ...attempt, ...(tenant !== undefined ? { tenant } : {}) });
+      if (scope.attempts.length > ATTEMPTS_KEPT) scope.attempts.shift();
+    };
     try {
-      const r = retrainForecast(runs, this.holder.current, {
+      const current = this.holder.fileFor(tenant);
+      const r = retrainForecast(runs, current, {
         now: at,
         ...(this.options.minRuns !== undefined ? { minRuns: this.options.minRuns } : {}),
         ...(this.options.minClass !== undefined ? { minClass: this.options.minClass } : {}),
       });
+      const { models, dropped } = this.capped(r.kind === 'accepted' ? r.candidate.models : current.models, tenant, last, cap);
       const attempt: LearnAttempt = { at, sessions: runs.length, result: r.kind, reason: r.reason };
-      if (r.kind === 'accepted') {
-        const next = this.holder.swap(r.candidate, { source: 'learned', sessions: runs.length, validation: r.sources });
+      if (dropped > 0) attempt.reason += `; ${dropped} learned model${dropped === 1 ? '' : 's'} dropped: at most ${cap} sources hold one (those with the oldest outcomes go)`;
+      if (r.kind === 'accepted' || dropped > 0) {
+        const base = r.kind === 'accepted' ? r.candidate : { ...current, createdAt: at };
+        const next = this.holder.swap({ ...base, models }, { source: 'learned', sessions: runs.length, validation: r.sources }, tenant);
         attempt.version = next.version;
+        if (r.kind !== 'accepted') attempt.result = 'accepted';
         if (this.options.dir !== undefined) {
-          await mkdir(this.options.dir, { recursive: true });
-          await writeFileAtomic(path.join(this.options.dir, `forecast-v${next.version}.json`), `${JSON.stringify(next, null, 2)}\n`);
+          const dir = tenant === undefined ? this.options.dir : path.join(this.options.dir, 'tenants', tenant);
+          await mkdir(dir, { recursive: true });
+          await writeFileAtomic(path.join(dir, `forecast-v${next.version}.json`), `${JSON.stringify(next, null, 2)}\n`);
         }
       }
-      this.attempts.push(attempt);
-      if (this.attempts.length > 100) this.attempts.shift();
-      this.log.info({ forecast: attempt }, 'forecast retraining');
+      record(attempt);
+      this.log.info({ forecast: attempt, tenant }, 'forecast retraining');
     } catch (error) {
-      this.attempts.push({ at, sessions: runs.length, result: 'skipped', reason: `retraining failed: ${(error as Error).message}` });
-      this.log.error({ err: error }, 'forecast retraining failed');
+      record({ at, sessions: runs.length, result: 'skipped', reason: `retraining failed: ${(error as Error).message}` });
+      this.log.error({ err: error, tenant }, 'forecast retraining failed');
     }
+  }
+
+  /**
+   * `models` with at most `cap` learned ones (those the scope holds beyond what it inherits: for a tenant the shared
+   * models, for the shared scope the loaded file's): past it, those of the sources with the oldest outcomes go (a
+   * shared one back to the loaded model of its source, if the file has one).
+   */
+  private capped(models: ForecastModel[], tenant: string | undefined, last: ReadonlyMap<string, number>, cap: number): { models: ForecastModel[]; dropped: number } {
+    const inherited = new Set(tenant !== undefined ? this.holder.current.models : this.holder.loaded.models);
+    const learned = models.filter((m) => !inherited.has(m));
+    if (learned.length <= cap) return { models, dropped: 0 };
+    const rank = (m: ForecastModel) => last.get(sourceOfModel(m)) ?? -1;
+    const drop = new Set([...learned].sort((a, b) => rank(b) - rank(a)).slice(cap));
+    const loaded = (m: ForecastModel) => (tenant !== undefined ? undefined : this.holder.loaded.models.find((l) => sourceOfModel(l) === sourceOfModel(m)));
+    const out = models.flatMap((m) => (drop.has(m) ? (loaded(m) ?? []) : [m]));
+    return { models: out, dropped: drop.size };
   }
 }

@@ -1,17 +1,49 @@
-/** `GET /v1/forecast`: the forecast model in force, the versions put in force, and the learner's attempts. */
-import type { FastifyInstance } from 'fastify';
+/**
+ * `GET /v1/forecast`: the forecast models the caller's sessions get, the versions put in force for them, and the
+ * learner's attempts. In the `tenant` learning scope a tenant sees the shared models and its own, never another
+ * tenant's (its models, versions or attempts: their reasons name its sources and counts); an operator sees the
+ * shared ones, and a tenant's with `?tenant=NAME`.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ForecastHolder } from './forecast-holder.js';
 import type { ForecastLearner } from './forecast-learner.js';
+import { sendError } from './http-routes.js';
+import type { AppMetrics } from './metrics.js';
+import { can, readTenant, type Principal } from './principal.js';
 
-export function registerForecastRoutes(app: FastifyInstance, holder: ForecastHolder | undefined, learner: ForecastLearner | undefined): void {
-  app.get('/v1/forecast', async () => {
+export interface ForecastRouteDeps {
+  holder: ForecastHolder | undefined;
+  learner: ForecastLearner | undefined;
+  metrics: AppMetrics;
+  principal: (req: FastifyRequest) => Principal;
+}
+
+export function registerForecastRoutes(app: FastifyInstance, deps: ForecastRouteDeps): void {
+  const { holder, learner } = deps;
+  app.get<{ Querystring: { tenant?: string } }>('/v1/forecast', async (req, reply) => {
     if (holder === undefined) return { enabled: false };
+    const principal = deps.principal(req);
+    const tenant = readTenant(principal, req.query.tenant);
+    if (tenant === undefined) return sendError(reply, deps.metrics, 'forbidden', "another tenant's forecast models need an operator's token");
+    const operator = can(principal, 'operate');
+    // An operator's own sessions train the shared models: without ?tenant= it reads those.
+    const view = operator && (req.query.tenant === undefined || req.query.tenant === '') ? undefined : tenant;
+    const file = holder.fileFor(view);
     return {
       enabled: true,
-      version: holder.version,
-      models: holder.current.models.map((m) => ({ match: m.match, trainedOn: m.trainedOn, calibration: m.calibration, ...(m.recalibrated !== undefined ? { recalibrated: m.recalibrated } : {}) })),
-      history: holder.history,
-      learning: learner !== undefined ? { sessions: learner.sessions, attempts: learner.attempts } : null,
+      version: file.version,
+      models: file.models.map((m) => ({ match: m.match, trainedOn: m.trainedOn, calibration: m.calibration, ...(m.recalibrated !== undefined ? { recalibrated: m.recalibrated } : {}) })),
+      history: holder.history.filter((h) => h.tenant === undefined || h.tenant === view),
+      learning:
+        learner !== undefined
+          ? {
+              scope: learner.scope,
+              sessions: learner.sessions(view),
+              attempts: learner.attempts(view),
+              // Operators: which tenants hold models of their own (each readable with ?tenant=).
+              ...(operator && learner.scope === 'tenant' ? { tenants: holder.tenants } : {}),
+            }
+          : null,
     };
   });
 }

@@ -10,7 +10,7 @@ import type { PolicyStateStore } from '../store/policy-state.js';
 import type { ReferenceStorePort } from '../store/store-port.js';
 import { defaultMaxConnections } from './open-files.js';
 import { ForecastHolder } from './forecast-holder.js';
-import type { ForecastLearnOptions } from './forecast-learner.js';
+import type { ForecastLearnOptions, ForecastLearnScope } from './forecast-learner.js';
 import { DEFAULT_SHADOW, type ShadowOptions } from './policy-manager.js';
 import type { ReferenceScope } from './reference-scope.js';
 import { mergeGrants, principalOf, type TokenGrant } from './token-grants.js';
@@ -79,6 +79,8 @@ export interface ServerLimits {
   pairs: number;
   /** ... and per tenant (default 64): one tenant's names never push out another's. */
   pairsPerTenant: number;
+  /** Sources (agent + model) one forecast learning scope (a tenant's, or the shared one) holds learned models of (default 64; `--forecast-learn`). */
+  forecastSources: number;
   /** Pairs /metrics labels by name (default 20, those with the most shadow runs); the rest are summed under `other`. */
   metricsPairs: number;
   /** References a tenant that is not an operator may add to one task's PTA (its own, in `tenant` reference scope; POST or `learn`; default 2). This and the next two apply with two tenants or more. */
@@ -199,6 +201,8 @@ export interface ResolvedOptions {
   forecast: ForecastHolder | undefined;
   /** What sessions' forecasters compute: every feature when the learner refits on their rows, else what the model reads. */
   forecastFeatures: 'model' | 'all';
+  /** Whose outcomes train whose forecast models (forecast-learner.ts): `tenant` by default with two tenants or more. */
+  forecastLearnScope: ForecastLearnScope;
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
@@ -227,6 +231,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   sessionsPerTenant: 1024,
   pairs: 1000,
   pairsPerTenant: 64,
+  forecastSources: 64,
   metricsPairs: 20,
   referencesPerTenantPerTask: 2,
   referencesPerTenantPerHour: 60,
@@ -264,5 +269,7 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
     scoringWorkers: options.scoringWorkers ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
     forecast: options.forecast !== undefined ? new ForecastHolder(options.forecast) : undefined,
     forecastFeatures: options.forecastLearn !== undefined ? 'all' : 'model',
+    // One tenant: nobody else's pPass depends on its outcomes, so one set of models, as always.
+    forecastLearnScope: options.forecastLearn?.scope ?? (tenants > 1 ? 'tenant' : 'shared'),
   };
 }

@@ -26,7 +26,8 @@ function bodyBytes(req: FastifyRequest): Uint8Array {
 export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { metrics, pool, options } = deps;
   const run = (kind: JobKind, req: FastifyRequest, task?: string): Promise<JobResult> => {
-    const forecast = options.forecast?.jobForecast();
+    // The models the caller's sessions would use: a tenant's own learned ones before the shared ones.
+    const forecast = options.forecast?.jobForecast(deps.principal(req).tenant);
     return pool.run({
       kind,
       body: bodyBytes(req),

@@ -132,7 +132,7 @@ export class SessionRegistry {
     try {
       const reference = await this.references.reference(msg.task, principal.tenant);
       const format: FormatName = msg.format ?? 'steplens';
-      const forecast = this.deps.options.forecast?.modelFor(msg.agent, msg.model);
+      const forecast = this.deps.options.forecast?.modelFor(msg.agent, msg.model, principal.tenant);
       const spec = {
         id,
         task: msg.task,
