@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Step } from '../src/core/types.js';
 import { parseInstancesText } from '../src/formats/index.js';
 import type { FormatName, TrajectoryMeta } from '../src/formats/index.js';
+import { ensureCorpus } from './unpack-corpus.js';
 
 /** One parsed trajectory of the corpus. */
 export interface CorpusTrajectory {
@@ -31,8 +32,8 @@ export function repoRoot(): string {
 
 /**
  * `override` if given, else the first `shared/corpus` found walking up from the repository (the team's
- * checkout), else the same corpus as the tests unpack it (`test/.corpus/corpus`, after any `npx vitest run`):
- * a clone has no ../shared.
+ * checkout), else the corpus the tests use (`test/.corpus/corpus`, unpacked from test/fixtures/corpus.tar.br here
+ * if no test run has yet): a clone has no ../shared.
  */
 export function findCorpus(override?: string): string {
   if (override !== undefined && override !== '') return path.resolve(override);
@@ -44,11 +45,7 @@ export function findCorpus(override?: string): string {
     if (up === dir) break;
     dir = up;
   }
-  const unpacked = path.join(repoRoot(), 'test', '.corpus', 'corpus');
-  if (existsSync(unpacked)) return unpacked;
-  throw new Error(
-    'no corpus: neither shared/corpus above the repository nor test/.corpus/corpus (run `npx vitest run test/boundaries` once to unpack it); or pass the corpus directory as an argument',
-  );
+  return ensureCorpus();
 }
 
 /** The data files SOURCES.md names in its tables (first backticked cell of a row) that exist, in order. */

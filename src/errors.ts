@@ -56,3 +56,37 @@ export function isSteplensError(x: unknown): x is SteplensError {
 export type Result<T, E = SteplensError> = { ok: true; value: T } | { ok: false; error: E };
 export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
 export const err = <E>(error: E): Result<never, E> => ({ ok: false, error });
+
+/**
+ * The one-line message for an error of `util.parseArgs` (a code `ERR_PARSE_ARGS_*`), else undefined. An unknown
+ * option is named with the option of `usage` (the command's usage text) one or two letters away, if there is one;
+ * Node's own advice for positionals that start with '-' (which ends on an unbalanced quote) is dropped: a
+ * mistyped flag is the usual cause.
+ */
+export function parseArgsMessage(error: unknown, usage = ''): string | undefined {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  if (typeof code !== 'string' || !code.startsWith('ERR_PARSE_ARGS')) return undefined;
+  const unknown = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /^Unknown option '([^']+)'/.exec((error as Error).message)?.[1] : undefined;
+  if (unknown === undefined) return (error as Error).message;
+  const name = unknown.replace(/=.*$/, '');
+  const known = [...new Set(usage.match(/--[a-z][a-z0-9-]*/g) ?? [])];
+  const near = known
+    .map((option) => ({ option, d: editDistance(name, option) }))
+    .filter(({ d }) => d <= Math.min(2, Math.floor((name.length - 2) / 3)))
+    .sort((a, b) => a.d - b.d)[0];
+  return `unknown option '${name}'${near ? ` (did you mean ${near.option}?)` : ''}`;
+}
+
+/** Levenshtein distance, with a swap of two neighbours counting as one edit. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}

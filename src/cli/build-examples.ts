@@ -2,7 +2,8 @@
  * Builds the bundled example references (`data/example/<task>.json`) from the
  * real corpus trajectories listed in `data/example-sources.json`, and the prior pooled from
  * them (`data/example-prior.json`, what `score` reads reference-free).
- * Run: `npm run build-examples [CORPUS_DIR]` (default: the corpus the tests unpack, test/.corpus/corpus).
+ * Run: `npm run build-examples [-- CORPUS_DIR]` (default: the corpus the tests use, test/.corpus/corpus, which the
+ * npm script unpacks from test/fixtures/corpus.tar.br first: bench/unpack-corpus.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

@@ -3,7 +3,7 @@
 import { realpathSync } from 'node:fs';
 import nodeModule from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { isSteplensError } from '../errors.js';
+import { isSteplensError, parseArgsMessage } from '../errors.js';
 import { packageVersion } from '../package-files.js';
 import { escapeControl, printable } from '../printable.js';
 import { configureInputLimit } from '../text-files.js';
@@ -65,8 +65,9 @@ export async function runCli(argv: string[], rawIO: CliIO): Promise<number> {
       io.stderr(`steplens ${verb}: ${printable(error.message)}\n`);
       return 1;
     }
-    if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).code!.startsWith('ERR_PARSE_ARGS')) {
-      io.stderr(`steplens ${verb}: ${printable(error.message)}\n`);
+    const argsMessage = parseArgsMessage(error, command.usage);
+    if (argsMessage !== undefined) {
+      io.stderr(`steplens ${verb}: ${printable(argsMessage)}\n`);
       return 1;
     }
     io.stderr(`steplens ${verb}: internal error: ${printable(error instanceof Error ? error.message : String(error))}\n`);

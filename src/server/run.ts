@@ -35,6 +35,9 @@ export async function runServer(config: ServerConfig, onListening?: (address: st
   onListening?.(address, app);
   await new Promise<void>((resolve) => {
     let stopping = false;
+    // Kept, never removed: a signal that comes again during the shutdown or after it, before the process has
+    // exited (Ctrl-C under `npm start` reaches the server from the terminal and again from npm), must not kill it
+    // before the data lock is released and the sessions have their `final`; shutdownGraceMs bounds the shutdown.
     const stop = (signal: NodeJS.Signals): void => {
       if (stopping) return;
       stopping = true;
@@ -44,7 +47,7 @@ export async function runServer(config: ServerConfig, onListening?: (address: st
         resolve();
       });
     };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
   });
 }

@@ -1,5 +1,5 @@
 /** The server entry point (`npm start`): flags and env in, listen, graceful shutdown. */
-import { SteplensError } from '../errors.js';
+import { SteplensError, parseArgsMessage } from '../errors.js';
 import { SERVE_USAGE, serverConfig } from './config.js';
 import { runServer } from './run.js';
 
@@ -13,8 +13,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const message =
-    error instanceof SteplensError || (error as NodeJS.ErrnoException).code?.startsWith?.('ERR_PARSE_ARGS') ? (error as Error).message : `internal error: ${(error as Error).stack ?? String(error)}`;
+  const message = error instanceof SteplensError ? error.message : (parseArgsMessage(error, SERVE_USAGE) ?? `internal error: ${(error as Error).stack ?? String(error)}`);
   process.stderr.write(`steplens server: ${message}\n`);
   process.exitCode = 1;
 });

@@ -37,6 +37,15 @@ describe('CLI bad input', () => {
     expectOneLineError(await cli('label', '--bogus', 'x'), 'bogus');
   });
 
+  it('a mistyped flag is named with the flag it is near, without Node advice on positionals', async () => {
+    const run = await cli('score', 'x.traj', '--passd');
+    expectOneLineError(run);
+    expect(run.stderr).toBe("steplens score: unknown option '--passd' (did you mean --passed?)\n");
+    expect((await cli('report', 'runs', '--outcome', 'o.csv')).stderr).toContain("unknown option '--outcome' (did you mean --outcomes?)");
+    expect((await cli('serve', '--prot', '9000')).stderr).toContain("unknown option '--prot' (did you mean --port?)");
+    expect((await cli('label', '--bogus', 'x')).stderr).toBe("steplens label: unknown option '--bogus'\n");
+  });
+
   it('a wrong --format value lists the accepted ones', async () => {
     const file = write('ok.jsonl', '');
     expectOneLineError(await cli('label', file, '--format', 'xml'), '--format', 'swe-agent');

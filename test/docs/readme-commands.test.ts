@@ -1,5 +1,5 @@
 /**
- * Every `npx steplens ...` command in the README's shell blocks runs as written from the repository root and
+ * Every `npx steplens ...` command in the shell blocks of the README and docs/rank.md runs as written from the repository root and
  * exits 0 (a fresh clone has exactly these files). `replay` lines run against a server this test starts, with
  * the bundled references, in place of the README's 127.0.0.1:8787; `serve` lines and lines that use shell
  * variables of an earlier line (the packed-install walk-through, tested by test/install) are left out.
@@ -29,7 +29,7 @@ export function steplensCommands(markdown: string): string[] {
   return out;
 }
 
-const commands = steplensCommands(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).filter((c) => !/^npx steplens serve\b/.test(c) && !c.includes('$'));
+const commands = ['README.md', 'docs/rank.md'].flatMap((doc) => steplensCommands(readFileSync(path.join(ROOT, doc), 'utf8'))).filter((c) => !/^npx steplens serve\b/.test(c) && !c.includes('$'));
 
 let dir: string;
 let srv: Running;
@@ -45,6 +45,7 @@ afterAll(async () => {
 describe('README commands', () => {
   it('has commands to run', () => {
     expect(commands.length).toBeGreaterThanOrEqual(5);
+    expect(commands.filter((c) => c.startsWith('npx steplens rank ')).length, 'docs/rank.md').toBeGreaterThanOrEqual(5);
   });
 
   it('shows only images the clone has, each under 250 KB', () => {
