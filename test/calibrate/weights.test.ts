@@ -142,6 +142,6 @@ describe('leave-one-task-out', () => {
       0.1,
     );
     if (noise.decision === 'paper') expect(noise.recommended).toEqual(PAPER);
-    expect(noise.reason).toContain('held-out mean AUROC');
+    expect(noise.reason).toContain('held-out AUROC of the fit with a reference');
   });
 });

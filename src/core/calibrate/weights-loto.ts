@@ -3,7 +3,7 @@
  * fitted on the OTHER tasks' runs score that task's runs; the pooled
  * held-out composites give the fit's AUROC, set beside the paper's weights
  * and each signal alone. The fitted weights are recommended only when their
- * held-out objective beats the paper's weights.
+ * held-out AUROC with a reference (the scores they weigh) beats the paper's weights.
  */
 import type { SignalValues } from '../composite.js';
 import { composite } from '../composite.js';
@@ -11,7 +11,7 @@ import type { Weights } from '../config.js';
 import { auroc } from '../stats/auroc.js';
 import { MODES, type ModeName } from './tradeoff-types.js';
 import { aurocsWithoutEachTask } from './loto-auroc.js';
-import { aurocWith, bestWeights, fitWeights, meanDefined, objective, signalAuroc, simplexGrid, type WeightSample } from './weights-fit.js';
+import { aurocWith, bestWeights, FIT_MODE, fitWeights, meanDefined, objective, signalAuroc, simplexGrid, type WeightSample } from './weights-fit.js';
 
 /** One held-out task: the tasks its weights were fitted on (never itself) and those weights. */
 export interface LotoFold {
@@ -41,6 +41,7 @@ export interface WeightsReport {
   recommended: Weights;
   decision: 'fitted' | 'paper';
   reason: string;
+  /** Per mode. `reference` is the one the weights govern, fitted and judged on; `referenceFree` shows what they would give if reference-free scores read them (they do not: priorWeights). */
   auroc: Record<ModeName, WeightAurocs>;
   folds: LotoFold[];
 }
@@ -52,8 +53,8 @@ export interface WeightsReport {
 export function lotoFolds(samples: readonly WeightSample[], grid: readonly Weights[], paper: Weights): LotoFold[] {
   const tasks = [...new Set(samples.map((s) => s.task))].sort();
   const index = new Map(tasks.map((t, k) => [t, k]));
-  // Per mode: the runs scored in it, and each task's runs among them.
-  const modes = MODES.map((mode) => {
+  // The runs scored with a reference (the mode the weights govern), and each task's runs among them.
+  const modes = [FIT_MODE].map((mode) => {
     const runs = samples.filter((s) => s[mode] !== null);
     const byTask = tasks.map((): number[] => []);
     runs.forEach((s, i) => byTask[index.get(s.task)!]!.push(i));
@@ -95,11 +96,6 @@ function heldOutAuroc(samples: readonly WeightSample[], folds: readonly LotoFold
   return auroc(pos, neg)?.auroc ?? null;
 }
 
-const meanOf = (xs: Array<number | null>): number | null => {
-  const d = xs.filter((x): x is number => x !== null);
-  return d.length === 0 ? null : d.reduce((a, b) => a + b, 0) / d.length;
-};
-
 /** Fits the weights on every run, evaluates the fit leave-one-task-out, and recommends weights. */
 export function calibrateWeights(samples: readonly WeightSample[], paper: Weights, step = 0.05): WeightsReport {
   const grid = simplexGrid(step);
@@ -116,8 +112,9 @@ export function calibrateWeights(samples: readonly WeightSample[], paper: Weight
       signals: Object.fromEntries(signals.map((k) => [k, signalAuroc(samples, k, mode)])),
     };
   }
-  const held = meanOf(MODES.map((m) => aurocs[m].fittedHeldOut));
-  const pap = meanOf(MODES.map((m) => aurocs[m].paper));
+  // Judged where the weights apply: with a reference (reference-free scores are weighed by priorWeights).
+  const held = aurocs[FIT_MODE].fittedHeldOut;
+  const pap = aurocs[FIT_MODE].paper;
   const wins = held !== null && pap !== null && held > pap + 1e-9;
   const fmt = (x: number | null) => (x === null ? 'undefined' : x.toFixed(3));
   return {
@@ -133,7 +130,7 @@ export function calibrateWeights(samples: readonly WeightSample[], paper: Weight
     fitted,
     recommended: wins ? fitted : paper,
     decision: wins ? 'fitted' : 'paper',
-    reason: `held-out mean AUROC of the fit ${fmt(held)} vs the paper's weights ${fmt(pap)}: ${wins ? 'the data says otherwise' : "the paper's weights stay"}`,
+    reason: `held-out AUROC of the fit with a reference ${fmt(held)} vs the paper's weights ${fmt(pap)} on the ${aurocs[FIT_MODE].runs} runs with one: ${wins ? 'the data says otherwise' : "the paper's weights stay"}`,
     auroc: aurocs,
     folds,
   };
