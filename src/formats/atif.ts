@@ -113,7 +113,11 @@ class AtifStream implements StreamParser {
       return;
     }
     const thought = textParts(held.steps);
-    this.addAgent(first.s, held.steps.flatMap((h) => h.results), { thought: thought === '' ? undefined : thought, countTokens: true });
+    this.addAgent(
+      first.s,
+      held.steps.flatMap((h) => h.results),
+      { thought: thought === '' ? undefined : thought, countTokens: true },
+    );
   }
 
   private onAgent(s: Rec, results: Result[]): void {

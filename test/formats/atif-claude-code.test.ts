@@ -36,7 +36,7 @@ describe('ATIF from Claude Code (Harbor export)', () => {
     expect(r.value.steps.map((s) => s.tokens)).toEqual([{ prompt: 12459, completion: 0 }, undefined, { prompt: 17293, completion: 0 }]);
   });
 
-  it("a message with no tool call (cut before step 8: its reasoning and text steps) is one step, its tokens once", () => {
+  it('a message with no tool call (cut before step 8: its reasoning and text steps) is one step, its tokens once', () => {
     const doc = JSON.parse(text) as { steps: unknown[] };
     const r = getParser('atif').parse({ ...doc, steps: doc.steps.slice(0, 7) });
     expect(r.steps.map((s) => s.action.kind)).toEqual(['view', 'shell', 'none']);

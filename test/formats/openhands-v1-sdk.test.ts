@@ -43,7 +43,9 @@ describe('OpenHands V1 SDK output.jsonl', () => {
     const r = parsed();
     const doc: unknown = JSON.parse(text);
     const sp = parser.stream();
-    const streamed = instanceDocuments([doc], 'openhands').flatMap((d) => parser.events(d)).flatMap((e) => sp.push(e).steps);
+    const streamed = instanceDocuments([doc], 'openhands')
+      .flatMap((d) => parser.events(d))
+      .flatMap((e) => sp.push(e).steps);
     streamed.push(...sp.end().steps);
     expect(streamed).toEqual(r.steps);
   });
