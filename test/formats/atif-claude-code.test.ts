@@ -5,13 +5,11 @@
  * the message's tokens counted on every one of them. Fixture: the first 8 steps of a real run (source in
  * test/fixtures/README.md).
  */
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { getParser, parseTrajectoryText } from '../../src/formats/index.js';
+import { fixtureLog, streamedSteps } from './fixture-log.js';
 
-const FILE = new URL('../fixtures/atif-claude-code-3d-scan-calc.json.gz', import.meta.url);
-const text = gunzipSync(readFileSync(FILE)).toString('utf8');
+const { file: FILE, text } = fixtureLog('atif-claude-code-3d-scan-calc.json.gz');
 
 describe('ATIF from Claude Code (Harbor export)', () => {
   it('one step per tool call; the text of its message is its thought, not a step of its own', () => {
@@ -45,11 +43,7 @@ describe('ATIF from Claude Code (Harbor export)', () => {
   });
 
   it('streamed step by step gives the same steps', () => {
-    const parser = getParser('atif');
     const doc: unknown = JSON.parse(text);
-    const sp = parser.stream();
-    const streamed = parser.events(doc).flatMap((e) => sp.push(e).steps);
-    streamed.push(...sp.end().steps);
-    expect(streamed).toEqual(parser.parse(doc).steps);
+    expect(streamedSteps('atif', [doc])).toEqual(getParser('atif').parse(doc).steps);
   });
 });

@@ -3,13 +3,11 @@
  * (`command`), `replace` (`file_path`, `old_string`, `new_string`), and ends each shell result with
  * `Exit Code: N`. Fixture: the first 6 steps of a real run (source in test/fixtures/README.md).
  */
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { getParser, parseTrajectoryText } from '../../src/formats/index.js';
+import { fixtureLog, streamedSteps } from './fixture-log.js';
 
-const FILE = new URL('../fixtures/atif-gemini-cli-3d-scan-calc.json.gz', import.meta.url);
-const text = gunzipSync(readFileSync(FILE)).toString('utf8');
+const { file: FILE, text } = fixtureLog('atif-gemini-cli-3d-scan-calc.json.gz');
 
 describe('ATIF from Gemini CLI (Harbor export)', () => {
   it('is read as ATIF with one step per tool call, each paired with its own result', () => {
@@ -38,11 +36,7 @@ describe('ATIF from Gemini CLI (Harbor export)', () => {
   });
 
   it('streamed step by step gives the same steps', () => {
-    const parser = getParser('atif');
     const doc: unknown = JSON.parse(text);
-    const sp = parser.stream();
-    const streamed = parser.events(doc).flatMap((e) => sp.push(e).steps);
-    streamed.push(...sp.end().steps);
-    expect(streamed).toEqual(parser.parse(doc).steps);
+    expect(streamedSteps('atif', [doc])).toEqual(getParser('atif').parse(doc).steps);
   });
 });

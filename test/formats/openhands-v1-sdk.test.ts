@@ -4,13 +4,11 @@
  * `ObservationEvent` (`tool_call_id`, `observation: {output, metadata: {exit_code, working_dir}}`). Fixture: an
  * excerpt of a real run (source in test/fixtures/README.md).
  */
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { getParser, instanceDocuments, parseInstancesText } from '../../src/formats/index.js';
+import { instanceDocuments, parseInstancesText } from '../../src/formats/index.js';
+import { fixtureLog, streamedSteps } from './fixture-log.js';
 
-const FILE = new URL('../fixtures/openhands-v1-sdk-safety-misconfig.jsonl.gz', import.meta.url);
-const text = gunzipSync(readFileSync(FILE)).toString('utf8');
+const { file: FILE, text } = fixtureLog('openhands-v1-sdk-safety-misconfig.jsonl.gz');
 
 function parsed() {
   const r = parseInstancesText(text, 'auto', FILE.pathname);
@@ -39,14 +37,7 @@ describe('OpenHands V1 SDK output.jsonl', () => {
   });
 
   it('streamed event by event gives the same steps', () => {
-    const parser = getParser('openhands');
-    const r = parsed();
     const doc: unknown = JSON.parse(text);
-    const sp = parser.stream();
-    const streamed = instanceDocuments([doc], 'openhands')
-      .flatMap((d) => parser.events(d))
-      .flatMap((e) => sp.push(e).steps);
-    streamed.push(...sp.end().steps);
-    expect(streamed).toEqual(r.steps);
+    expect(streamedSteps('openhands', instanceDocuments([doc], 'openhands'))).toEqual(parsed().steps);
   });
 });

@@ -52,17 +52,7 @@ export function trainedRunList(listed: { fingerprint: string; runs: readonly str
   return listed?.fingerprint === RUN_FINGERPRINT ? [...new Set(listed.runs)].sort() : undefined;
 }
 
-/** Whether a run is one of `sorted` (a {@link trainedRunList}): binary search, no set built per check. */
-export function inTrainedRuns(sorted: readonly string[], steps: readonly Step[]): boolean {
-  const key = runFingerprint(steps);
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const at = sorted[mid]!;
-    if (at === key) return true;
-    if (at < key) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
+/** Whether a run is one of `listed` (a {@link trainedRunList}: a thousand or so; a scan costs nothing beside the digest). */
+export function inTrainedRuns(listed: readonly string[], steps: readonly Step[]): boolean {
+  return listed.includes(runFingerprint(steps));
 }
