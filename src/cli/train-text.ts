@@ -142,7 +142,7 @@ function selectionText(e: TrainEvaluation): string {
     renderTable(['candidate (leave one source out, AUROC at end)', ...s.steering, 'mean'], rows),
     renderTable(['per-source weights (task-disjoint folds, AUROC at end)', ...s.steering, 'mean'], kRows),
     `chosen: ${c.set} (${c.features.length} features), lambda ${c.lambda}, ${c.kappa === null ? 'pooled weights' : `own weights with kappa ${c.kappa}`}; end weight ${c.endWeight}, source intercept sd ${c.groupSd}`,
-    without.length > 0 ? `chosen without each steering source (its leave-one-source-out figures use these): ${without.join('; ')}\n` : '',
+    without.length > 0 ? `chosen on the runs without each steering source (its leave-one-source-out figures use these): ${without.join('; ')}\n` : '',
   ].join('\n');
 }
 
@@ -185,8 +185,8 @@ export function forecastText(e: TrainEvaluation, models: readonly ForecastModel[
   const head = (name: string, v: ViewEvaluation) =>
     `${name}: mean within-source AUROC of pPass ${est(v.end.withinSource.mean, v.end.withinSource.interval)} over ${v.end.withinSource.counted} sources (run length alone: shorter wins ${f3(v.shorter.withinSource.mean)}, longer wins ${v.shorter.withinSource.mean === null ? '-' : f3(1 - v.shorter.withinSource.mean)})`;
   return [
-    'forecaster (pPass at the end of each run, passing = positive; AUROC with its 95 % bootstrap interval and n passing / failing runs):',
-    head('headline, leave one source out (each source ranked by a model fitted without it)', lo),
+    'forecaster (pPass at the end of each run, passing = positive; AUROC with its 95 % bootstrap interval, tasks resampled, and n passing / failing runs):',
+    head("headline, leave one source out (each source ranked by a model fitted without it and without its runs' tasks)", lo),
     `${head(`task-disjoint folds (${e.folds} folds, new tasks of the sources trained on${caveat})`, tf)}\n`,
     'leave one source out, per source (pPass recalibrated per source on its own other task folds):',
     separationTable(lo, lo.notScored),

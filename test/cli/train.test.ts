@@ -33,7 +33,7 @@ describe('steplens train', () => {
     const ws = f.leaveSourceOut.end.withinSource;
     expect(ws.mean).not.toBeNull();
     expect(r.stdout).toContain(
-      `headline, leave one source out (each source ranked by a model fitted without it): mean within-source AUROC of pPass ${ws.mean!.toFixed(3)} [${ws.interval!.lo.toFixed(2)}, ${ws.interval!.hi.toFixed(2)}] over ${ws.counted} sources`,
+      `headline, leave one source out (each source ranked by a model fitted without it and without its runs' tasks): mean within-source AUROC of pPass ${ws.mean!.toFixed(3)} [${ws.interval!.lo.toFixed(2)}, ${ws.interval!.hi.toFixed(2)}] over ${ws.counted} sources`,
     );
     // Every source's cell carries its n of passing and failing runs, and run length beside it both ways.
     for (const s of ws.sources) expect(r.stdout).toMatch(new RegExp(`${s.source.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*${s.nPass} / ${s.nFail}`));

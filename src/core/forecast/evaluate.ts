@@ -100,10 +100,11 @@ export function evaluateView(runs: readonly ForecastRun[], z: HeldOutPPass, p: H
     m += 1;
   });
   return {
-    end: separation(scored, options),
+    // Intervals resample tasks: a task's runs (and its runs in several sources) are not independent.
+    end: separation(scored, { ...options, unit: 'task' }),
     shorter: separation(
       runs.flatMap((r, i) => (zEnds[i] === null ? [] : [outcome(r, -r.length)])),
-      options,
+      { ...options, unit: 'task' },
     ),
     at,
     calibration: calibrationBySource(runs, ends, options),

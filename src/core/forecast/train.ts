@@ -11,7 +11,7 @@
  */
 import type { BootstrapOptions } from '../stats/bootstrap.js';
 import type { CalibrationError } from '../stats/calibration-error.js';
-import { crossCalibrate, endScores, leaveSourceOut, notScoredBySource, type HeldOut, type NotScored } from './crossfit.js';
+import { crossCalibrate, endScores, leaveSourceAndTaskOut, leaveSourceOut, notScoredBySource, type HeldOut, type NotScored } from './crossfit.js';
 import { calibrationBySource, evaluateView, type HeldOutPPass, type ViewEvaluation } from './evaluate.js';
 import { fitRanker, rankerModel, type FitConfig } from './fit.js';
 import { sigmoid } from './logistic.js';
@@ -46,12 +46,13 @@ export interface TrainEvaluation {
     steering: string[];
     candidates: Array<{ set: string; lambda: number; bySource: Record<string, number | null>; mean: number | null }>;
     chosen: ConfigSummary;
-    /** Per steering source: the set and lambda chosen without it (its leave-one-source-out figures use them). */
+    /** Per steering source: the set and lambda chosen on the runs without it (its leave-one-source-out figures use them; select.ts `chosenApart`). */
     chosenWithout: Record<string, { set: string; lambda: number }>;
     kappas: Selection['kappas'];
   };
   /**
-   * Each source scored by models fitted without it, recalibrated on its own other task folds; `notScored`: the
+   * Each source scored by models fitted without it and without its runs' tasks (task folds), under the
+   * configuration chosen on the runs without it, recalibrated on its own other task folds; `notScored`: the
    * sources no such model could score (the others lack an outcome), absent from the figures (optional: files
    * written before it lack it).
    */
@@ -78,9 +79,11 @@ function pPassOf(h: HeldOut, calibrations: ReadonlyArray<Platt | null>): HeldOut
 }
 
 /**
- * Leave-one-source-out scores under the held-out choice: a steering source
- * reuses the scores of the candidate chosen without it; every other source
- * is fitted now (with the configuration chosen on all steering sources).
+ * Leave-one-source-out scores under `chosenWithout` (a steering source
+ * reuses the scores of that candidate; every other source is fitted now
+ * with the configuration chosen on all steering sources): what the written
+ * default model is calibrated on. The held-out figures use
+ * {@link heldOutApart} instead.
  */
 export function heldOutBySource(runs: readonly ForecastRun[], sel: Selection): HeldOut {
   const configFor = (s: string): FitConfig => sel.candidates[sel.chosenWithout[s] ?? sel.candidates.indexOf(sel.chosen)]!.config;
@@ -96,14 +99,25 @@ export function heldOutBySource(runs: readonly ForecastRun[], sel: Selection): H
   };
 }
 
+/**
+ * The held-out figures' scores: each source's runs by models fitted on the other sources' runs of the other task
+ * folds (crossfit.ts `leaveSourceAndTaskOut`), a steering source under the configuration chosen on the runs
+ * without it (select.ts `chosenApart`), every other source under the one chosen on the steering sources.
+ */
+export function heldOutApart(runs: readonly ForecastRun[], sel: Selection, k: number, seed: number): HeldOut {
+  const configFor = (s: string): FitConfig => sel.candidates[sel.chosenApart[s] ?? sel.candidates.indexOf(sel.chosen)]!.config;
+  return leaveSourceAndTaskOut(runs, configFor, k, seed);
+}
+
 /** Trains and evaluates on `runs` (both outcomes present; callers check). */
 export function trainForecast(runs: readonly ForecastRun[], o: TrainOptions): TrainResult {
   const boot = { ...(o.reps !== undefined ? { reps: o.reps } : {}), seed: o.seed, ...(o.level !== undefined ? { level: o.level } : {}) };
   const sel = selectConfig(runs, o.folds, o.seed);
   const chosen: FitConfig = { ...sel.chosen.config, kappa: sel.kappa };
   const loso = heldOutBySource(runs, sel);
-  const losoP = pPassOf(loso, crossCalibrate(runs, loso, o.folds, o.seed));
-  const losoRaw = endScores(loso).map((z) => (z === null ? null : sigmoid(z)));
+  const apart = heldOutApart(runs, sel, o.folds, o.seed);
+  const losoP = pPassOf(apart, crossCalibrate(runs, apart, o.folds, o.seed));
+  const losoRaw = endScores(apart).map((z) => (z === null ? null : sigmoid(z)));
   const foldP = pPassOf(sel.folds, crossCalibrate(runs, sel.folds, o.folds, o.seed));
   const stop = evaluateForecastStop(
     runs.flatMap((r, i) => {
@@ -123,10 +137,10 @@ export function trainForecast(runs: readonly ForecastRun[], o: TrainOptions): Tr
       steering: sel.steering,
       candidates: sel.candidates.map((c) => ({ set: c.set, lambda: c.config.lambda, bySource: c.bySource, mean: c.mean })),
       chosen: summary(sel.chosen.set, chosen),
-      chosenWithout: Object.fromEntries(Object.entries(sel.chosenWithout).map(([s, i]) => [s, candidateOf(i)])),
+      chosenWithout: Object.fromEntries(Object.entries(sel.chosenApart).map(([s, i]) => [s, candidateOf(i)])),
       kappas: sel.kappas,
     },
-    leaveSourceOut: { ...evaluateView(runs, loso.scores, losoP, boot), uncalibrated: calibrationBySource(runs, losoRaw).bySource, notScored: notScoredBySource(runs, loso) },
+    leaveSourceOut: { ...evaluateView(runs, apart.scores, losoP, boot), uncalibrated: calibrationBySource(runs, losoRaw).bySource, notScored: notScoredBySource(runs, apart) },
     taskFolds: evaluateView(runs, sel.folds.scores, foldP, boot),
     stop,
   };

@@ -37,6 +37,13 @@ export interface SourceSeparation {
 export interface SeparationOptions extends BootstrapOptions {
   /** The fewest passing and failing runs a source needs to count in the mean (default 3). */
   minPerClass?: number;
+  /**
+   * What the within-source and pooled intervals resample (default 'run': each source's passing and failing runs,
+   * stratified). 'task': tasks, each with all its runs (a source's own tasks for its AUROC; tasks across sources for
+   * the mean and the pooled figure, which share them), as the runs of one task are not independent: SWE-agent 0.x
+   * ran each task 3 times, and resampling its runs drew an interval a fifth narrower. A run naming no task is a task of its own.
+   */
+  unit?: 'run' | 'task';
 }
 
 export const MIN_PER_CLASS = 3;
@@ -88,18 +95,38 @@ function concordance(pos: readonly number[], neg: readonly number[]): [number, n
   return a === null ? [0, 0] : [a.u, a.nPos * a.nNeg];
 }
 
+/** The runs of each task (a run naming no task is one of its own), in first-seen order. */
+const taskGroups = (runs: readonly ScoredOutcome[]): ScoredOutcome[][] => [...groupBy(runs, (r) => (r.task === null ? `\u0000${runs.indexOf(r)}` : JSON.stringify([r.task]))).values()];
+
+/** Percentile interval of `stat` over draws of `groups` with replacement (null below MIN_UNITS groups). */
+function clusterInterval(groups: ReadonlyArray<readonly ScoredOutcome[]>, stat: (runs: readonly ScoredOutcome[]) => number | null, options: BootstrapOptions): Interval | null {
+  if (groups.length < MIN_UNITS) return null;
+  return bootstrapDraws((random) => stat(resampleIndices(random, groups.length).flatMap((i) => groups[i]!)), options);
+}
+
+const aurocOf = (rs: readonly ScoredOutcome[]): number | null => {
+  const [p, n] = split(rs);
+  return auroc(p, n)?.auroc ?? null;
+};
+
 /** The within-source, within-task and pooled separation of `runs` (deterministic for a seed). */
 export function separation(runs: readonly ScoredOutcome[], options: SeparationOptions = {}): Separation {
   const minPerClass = options.minPerClass ?? MIN_PER_CLASS;
+  const byTask = options.unit === 'task';
   const bySource = [...groupBy(runs, (r) => r.source)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const sources: SourceSeparation[] = bySource.map(([source, rs]) => {
     const [pos, neg] = split(rs);
+    const ownInterval = byTask
+      ? pos.length < MIN_UNITS || neg.length < MIN_UNITS || auroc(pos, neg) === null
+        ? null
+        : clusterInterval(taskGroups(rs), aurocOf, options)
+      : aurocInterval(pos, neg, options);
     return {
       source,
       nPass: pos.length,
       nFail: neg.length,
       auroc: auroc(pos, neg)?.auroc ?? null,
-      interval: aurocInterval(pos, neg, options),
+      interval: ownInterval,
       counted: pos.length >= minPerClass && neg.length >= minPerClass,
     };
   });
@@ -117,14 +144,26 @@ export function separation(runs: readonly ScoredOutcome[], options: SeparationOp
   const mean = meanOf(countedStrata);
   // A side of one run resamples to itself: no interval (minPerClass may be set below MIN_UNITS).
   const drawable = countedStrata.every(([p, n]) => p.length >= MIN_UNITS && n.length >= MIN_UNITS);
+  const countedNames = new Set(sources.filter((x) => x.counted).map((x) => x.source));
+  // By task: one draw of tasks across the counted sources (they share tasks); a source a draw leaves without both outcomes: no value.
+  const meanOfRuns = (rs: readonly ScoredOutcome[]): number | null => {
+    const by = groupBy(rs, (r) => r.source);
+    if (by.size < countedNames.size) return null;
+    return meanOf([...by.values()].map(split));
+  };
   const withinSource = {
     mean,
-    interval: mean === null || !drawable ? null : bootstrapDraws((random) => meanOf(countedStrata.map(([p, n]) => resampleStrata(random, p, n))), options),
+    interval:
+      mean === null || !drawable
+        ? null
+        : byTask
+          ? clusterInterval(taskGroups(runs.filter((r) => countedNames.has(r.source))), meanOfRuns, options)
+          : bootstrapDraws((random) => meanOf(countedStrata.map(([p, n]) => resampleStrata(random, p, n))), options),
     sources,
     counted: countedStrata.length,
     minPerClass,
   };
-  return { withinSource, withinTask: withinTask(runs, options), pooled: pooled(runs, bySource, options) };
+  return { withinSource, withinTask: withinTask(runs, options), pooled: pooled(runs, bySource, options, byTask) };
 }
 
 function withinTask(runs: readonly ScoredOutcome[], options: BootstrapOptions): Separation['withinTask'] {
@@ -153,13 +192,13 @@ function withinTask(runs: readonly ScoredOutcome[], options: BootstrapOptions): 
   return { auroc: ratio(groups), interval, pairs, tasks: groups.length };
 }
 
-function pooled(runs: readonly ScoredOutcome[], bySource: ReadonlyArray<[string, ScoredOutcome[]]>, options: BootstrapOptions): Separation['pooled'] {
+function pooled(runs: readonly ScoredOutcome[], bySource: ReadonlyArray<[string, ScoredOutcome[]]>, options: BootstrapOptions, byTask: boolean): Separation['pooled'] {
   const [pos, neg] = split(runs);
   const sourceMean = new Map(bySource.map(([s, rs]) => [s, rs.reduce((a, r) => a + r.score, 0) / rs.length]));
   const [sPos, sNeg] = split(runs.map((r) => ({ ...r, score: sourceMean.get(r.source)! })));
   return {
     auroc: auroc(pos, neg)?.auroc ?? null,
-    interval: aurocInterval(pos, neg, options),
+    interval: byTask ? (pos.length < MIN_UNITS || neg.length < MIN_UNITS || auroc(pos, neg) === null ? null : clusterInterval(taskGroups(runs), aurocOf, options)) : aurocInterval(pos, neg, options),
     nPass: pos.length,
     nFail: neg.length,
     sourceOnly: auroc(sPos, sNeg)?.auroc ?? null,
