@@ -80,6 +80,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
     passRateInterval: 'wilson',
     minRuns: options.minRuns ?? MIN_RANKED_RUNS,
     minPerClass: MIN_PER_CLASS,
+    unit: 'task',
   };
   return {
     generatedBy: 'steplens report',

@@ -248,6 +248,8 @@ export interface StatisticsSettings {
   minRuns: number;
   /** Fewest passing and failing runs a source needs to count in the within-source mean. */
   minPerClass: number;
+  /** What the AUROC intervals resample: tasks, each with all its runs (runs of one task are not independent), as `train` does. */
+  unit: 'task';
 }
 
 /** The models, separation and best-of-N of the runs scored against one kind of reference (`--by-reference`). */

@@ -82,7 +82,7 @@ describe('n and intervals, ranks with ties and a minimum', () => {
       // 3 runs a source: below the default minimum of 10, nothing is ranked.
       expect(m).toMatchObject({ rankPass: null, rankQuality: null, unrankedPass: `n ${m.evaluated} < 10` });
     }
-    expect(plain.statistics).toEqual({ level: 0.95, reps: 1000, seed: 1, passRateInterval: 'wilson', minRuns: 10, minPerClass: 3 });
+    expect(plain.statistics).toEqual({ level: 0.95, reps: 1000, seed: 1, passRateInterval: 'wilson', minRuns: 10, minPerClass: 3, unit: 'task' });
     const [again, low, one, seven] = await Promise.all([
       steplens('report', '--json', JAVA),
       steplens('report', '--json', '--min-runs', '2', JAVA),
