@@ -18,7 +18,7 @@ export function stopSeparationLines(s: Record<ModeName, Separation>): string[] {
     const within =
       ws.mean === null
         ? `within source: none of the ${ws.sources.length} sources has >= ${ws.minPerClass} passing and failing runs`
-        : `within source ${ci(ws.mean, ws.interval)} (mean over ${ws.counted} of ${ws.sources.length} sources)`;
+        : `within source ${ci(ws.mean, ws.interval)} (mean over ${ws.counted} of ${ws.sources.length} sources; tasks resampled)`;
     return (
       `  ${MODE[m]}: AUROC of "not stopped" for passing vs failing runs: ${within}; within task ${ci(x.withinTask.auroc, x.withinTask.interval)} ` +
       `(${x.withinTask.pairs} pairs, ${x.withinTask.tasks} tasks); pooled ${ci(x.pooled.auroc, x.pooled.interval)} on ${x.pooled.nPass}/${x.pooled.nFail}, source alone ${f3(x.pooled.sourceOnly)}`

@@ -64,6 +64,36 @@ describe('confirmTradeoff over repeated task splits', () => {
   });
 });
 
+describe("the written policy's separation", () => {
+  it("resamples tasks: each task's runs given three times leave its interval as it was", () => {
+    const tasks = Array.from({ length: 8 }, (_, i) => `org__repo-${i}`);
+    const runsOf = (copies: number): TradeoffRun[] =>
+      tasks.flatMap((task, k) =>
+        Array.from({ length: copies }, (_, c) => [
+          trun(`${task}/p${c}`, task, true, distinct(4, 'c')),
+          // Half the failing runs retry blindly 3 times (blindRetry 3 stops them), so the interval is not a point.
+          trun(
+            `${task}/f${c}`,
+            task,
+            false,
+            k % 2 === 0 ? [{ stage: 'E', hash: 'x' }, ...Array.from({ length: 4 }, () => ({ stage: 'V' as const, hash: 'y' })), ...distinct(2, 'z')] : distinct(5, 'q'),
+          ),
+        ]).flat(),
+      );
+    const options = { candidates: { blindRetry: [3], regressionLoop: [], cycle: [], explorationStreak: [], noAction: [], lowScore: [] }, constrained: ['referenceFree' as const], maxFalseStop: 0.6 };
+    const separationOf = (copies: number) => {
+      const runs = runsOf(copies);
+      const full = calibrateTradeoff(runs, options);
+      if (!full.ok) throw new Error('setup');
+      return confirmTradeoff(runs, full.value, undefined, options).separation.referenceFree.withinSource;
+    };
+    const once = separationOf(1);
+    expect(once.mean).toBe(0.75);
+    expect(once.interval).not.toBeNull();
+    expect(separationOf(3).interval).toEqual(once.interval);
+  });
+});
+
 describe('calibrate on a corpus whose held-out halves cannot back a stop', () => {
   const dir = mkdtempSync(join(tmpdir(), 'steplens-confirm-'));
   const out = join(dir, 'policy.json');

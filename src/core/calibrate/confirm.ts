@@ -98,7 +98,7 @@ export type ConfirmedTradeoff = TradeoffResult & {
 /** {@link confirm}, plus the written policy's within-source separation (bootstrap seeded by `seed`). */
 export function confirmTradeoff(runs: readonly TradeoffRun[], full: TradeoffResult, check: HeldOutCheck | undefined, options: TradeoffOptions = {}, seed = 1): ConfirmedTradeoff {
   const c = confirm(runs, full, check, options);
-  return { ...c, separation: stopSeparation(runs, c.chosen, { seed }) };
+  return { ...c, separation: stopSeparation(runs, c.chosen, { seed, unit: 'task' }) };
 }
 
 const unitOf = (c: HeldOutCheck) => (c.kind === 'half' ? 'task splits' : 'leave-one-source-out rounds');
