@@ -11,22 +11,10 @@ import { notJson } from './frames.js';
 import type { SessionHost } from './session-host.js';
 import type { FinalFrame, ScoreFrame, SignalFrame, StartedFrame } from './types.js';
 import { Listeners } from './listeners.js';
+import type { PendingStep } from './pending.js';
 
 /** Codes the server refuses an `end` with (stream-durable.ts `storeDown`, stream-handler.ts `fault`); no `seq` names it. */
 const END_REFUSALS: ReadonlySet<string> = new Set(['unavailable', 'internal']);
-
-/** A `step` sent (or queued) but not yet settled. */
-interface PendingStep {
-  seq: number;
-  payload: StepMessage['step'];
-  /** Bytes of its frame (a `too_large` naming no step is matched by size). */
-  bytes: number;
-  frames: ScoreFrame[];
-  /** Barrier id that covers it once sent; undefined while unsent. */
-  barrier: number | undefined;
-  resolve(frames: ScoreFrame[]): void;
-  reject(error: SteplensClientError): void;
-}
 
 /**
  * A session opened with `SteplensClient.start`.

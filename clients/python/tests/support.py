@@ -4,6 +4,7 @@ real corpus trajectories the tests stream."""
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import contextlib
 import json
@@ -175,3 +176,31 @@ async def fake_client(handler: Callable[..., Any], **connect_options: Any):
         finally:
             await client.close()
 
+
+
+def relay_handler(upstream: str, log: list, hold: Callable[[str], float] = lambda text: 0.0):
+    """A websockets handler in front of the real server at ``upstream`` (a stream URL): client frames go up as they
+    are, each recorded parsed in ``log``; each server frame comes down ``hold(text)`` seconds late (a slow link or
+    server: ``hold`` sees the frame before it goes)."""
+
+    async def relay(down, *_):
+        import websockets
+
+        async with websockets.connect(upstream) as up:
+
+            async def pump():
+                async for text in up:
+                    wait = hold(text)
+                    if wait:
+                        await asyncio.sleep(wait)
+                    await down.send(text)
+
+            task = asyncio.ensure_future(pump())
+            try:
+                async for text in down:
+                    log.append(json.loads(text))
+                    await up.send(text)
+            finally:
+                task.cancel()
+
+    return relay

@@ -27,29 +27,15 @@ PATIENCE = 5.0
 
 def pausing_relay(upstream: str, client_frames: list, pause: float):
     """A :func:`support.fake_server` handler in front of the real server at ``upstream``: client frames go up as they
-    are (and are recorded in ``client_frames``); server frames come down as they are, but after a ``too_large`` error
-    the next ones come ``pause`` seconds late (a slow link), so the caller acts on that refusal before the rest."""
+    are (and are recorded in ``client_frames``); server frames come down as they are, but the one after a
+    ``too_large`` error comes ``pause`` seconds late (a slow link), so the caller acts on that refusal before the rest."""
+    next_wait = [0.0]
 
-    async def relay(down, *_):
-        import websockets
+    def hold(text: str) -> float:
+        wait, next_wait[0] = next_wait[0], (pause if json.loads(text).get("code") == "too_large" else 0.0)
+        return wait
 
-        async with websockets.connect(upstream) as up:
-
-            async def up_to_down():
-                async for text in up:
-                    await down.send(text)
-                    if json.loads(text).get("code") == "too_large":
-                        await asyncio.sleep(pause)
-
-            pump = asyncio.ensure_future(up_to_down())
-            try:
-                async for text in down:
-                    client_frames.append(json.loads(text))
-                    await up.send(text)
-            finally:
-                pump.cancel()
-
-    return relay
+    return support.relay_handler(upstream, client_frames, hold)
 
 
 class RefusedPipelineTest(unittest.TestCase):

@@ -4,7 +4,6 @@ s43, finding 2: 60 payloads with retries on timeout were 67 scored steps)."""
 
 import asyncio
 import contextlib
-import json
 import threading
 import unittest
 
@@ -24,21 +23,7 @@ def delaying_relay(upstream: str):
     ready, stop = threading.Event(), None
     box = {}
 
-    async def relay(down, *_):
-        async with websockets.connect(stream_url(upstream)) as up:
-            async def pump():
-                async for text in up:
-                    if hold[0]:
-                        await asyncio.sleep(hold[0])
-                    await down.send(text)
-
-            task = asyncio.ensure_future(pump())
-            try:
-                async for text in down:
-                    log.append(json.loads(text))
-                    await up.send(text)
-            finally:
-                task.cancel()
+    relay = support.relay_handler(stream_url(upstream), log, lambda text: hold[0])
 
     async def main():
         nonlocal stop
