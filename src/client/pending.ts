@@ -1,9 +1,8 @@
-/** What a client waits for from the server: pongs (barriers, recovery, resumes, pings), sessions being started, steps being answered. */
+/** What a client waits for from the server: pongs (barriers, recovery, resumes, pings) and sessions being started. */
 import type WebSocket from 'ws';
-import type { StartMessage, StepMessage } from '../protocol/client-messages.js';
+import type { StartMessage } from '../protocol/client-messages.js';
 import type { SteplensClientError } from './errors.js';
 import type { ClientSession } from './session.js';
-import type { ScoreFrame } from './types.js';
 
 export interface Waiter<T> {
   resolve(value: T): void;
@@ -19,15 +18,4 @@ export interface Starting extends Waiter<ClientSession> {
   bytes: number;
   /** The socket it was last sent on (undefined: never sent). */
   sentOn: WebSocket | undefined;
-}
-
-/** A `step` sent (or queued) but not yet settled. */
-export interface PendingStep extends Waiter<ScoreFrame[]> {
-  seq: number;
-  payload: StepMessage['step'];
-  /** Bytes of its frame (a `too_large` naming no step is matched by size). */
-  bytes: number;
-  frames: ScoreFrame[];
-  /** Barrier id that covers it once sent; undefined while unsent. */
-  barrier: number | undefined;
 }

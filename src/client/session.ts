@@ -11,7 +11,7 @@ import { notJson } from './frames.js';
 import type { SessionHost } from './session-host.js';
 import type { FinalFrame, ScoreFrame, SignalFrame, StartedFrame } from './types.js';
 import { Listeners } from './listeners.js';
-import type { PendingStep } from './pending.js';
+import type { PendingStep } from './pending-step.js';
 
 /** Codes the server refuses an `end` with (stream-durable.ts `storeDown`, stream-handler.ts `fault`); no `seq` names it. */
 const END_REFUSALS: ReadonlySet<string> = new Set(['unavailable', 'internal']);
