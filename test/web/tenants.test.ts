@@ -23,17 +23,17 @@ let browser: BrowserContext;
 let team: Client;
 const problems: string[] = [];
 
-/** Streams the first `n` events of `file` as `session` of the team-a client; ends it (with `passed`, when given) if `end`. */
-async function stream(session: string, file: string, n: number, end?: { passed?: boolean }): Promise<void> {
+/** Streams the first `n` events of `file` as `session` of client `by` (team-a's); ends it (with `passed`, when given) if `end`. */
+async function stream(session: string, file: string, n: number, end?: { passed?: boolean }, by: Client = team): Promise<void> {
   const events = (await readEvents(file)).slice(0, n);
-  team.send({ type: 'start', session, task: ASTROID.task, format: 'mini-swe-agent', agent: 'mini-swe-agent 1.1', model: 'deepseek/deepseek-chat' });
-  await team.nextOf('started', session);
-  events.forEach((step, seq) => team.send({ type: 'step', session, seq, step }));
-  if (end?.passed !== undefined) team.send({ type: 'outcome', session, passed: end.passed });
+  by.send({ type: 'start', session, task: ASTROID.task, format: 'mini-swe-agent', agent: 'mini-swe-agent 1.1', model: 'deepseek/deepseek-chat' });
+  await by.nextOf('started', session);
+  events.forEach((step, seq) => by.send({ type: 'step', session, seq, step }));
+  if (end?.passed !== undefined) by.send({ type: 'outcome', session, passed: end.passed });
   if (end !== undefined) {
-    team.send({ type: 'end', session });
-    await team.nextOf('final', session);
-  } else await team.sync();
+    by.send({ type: 'end', session });
+    await by.nextOf('final', session);
+  } else await by.sync();
 }
 
 beforeAll(async () => {
@@ -61,6 +61,10 @@ beforeAll(async () => {
   await stream('a-open', ASTROID.fail, 30);
   await stream('a-no-outcome', ASTROID.passA, 60, {});
   await stream('a-failed', ASTROID.fail, 60, { passed: false });
+  // team-b has no PTA of the task: its session is scored against the prior.
+  const teamB = await Client.connect(srv.wsUrl, as('view-b'));
+  await stream('b-prior', ASTROID.fail, 20, { passed: false }, teamB);
+  teamB.close();
   browser = await launchChromium(path.join(dir, 'profile'));
 }, 60_000);
 
@@ -125,6 +129,18 @@ describe('the web view with several tenants', () => {
     expect(await meta.nth(1).getAttribute('href')).toBe(`/task/${ASTROID.task}?session=a-open&tenant=team-a`);
     await meta.first().click();
     await expect.poll(() => page.locator('.pta-facts').textContent()).toContain("whosethe tenant's own");
+    await page.close();
+  });
+
+  it('a session scored against the prior offers no "path over the task\'s PTA" (there is none to draw), and says so', async () => {
+    const page = await watchedPage(browser, problems);
+    await signIn(page, srv.url, 'view-b');
+    await page.goto(`${srv.url}/session/b-prior`);
+    await page.getByRole('heading', { name: /Final report/ }).waitFor();
+    const meta = page.locator('p.meta');
+    await expect.poll(() => meta.textContent()).toContain('scored against the prior (no PTA for this task)');
+    expect(await page.getByRole('link', { name: "path over the task's PTA" }).count()).toBe(0);
+    expect(await meta.locator('a').first().getAttribute('href')).toBe(`/task/${ASTROID.task}?tenant=team-b`);
     await page.close();
   });
 

@@ -25,7 +25,8 @@ export const sessionPage: Page = (main, params, query) => {
       // The session's tenant's view of the task (its own PTA, where the server keeps one per tenant).
       h('a', { href: taskHref(v.task, undefined, of) }, v.task),
       ' · ',
-      h('a', { href: taskHref(v.task, id, of), class: 'strong' }, "path over the task's PTA"),
+      // Scored against the prior: no path to draw (the link led to "No PTA for task ..."); the task link above says more.
+      v.report.reference.kind === 'pta' ? h('a', { href: taskHref(v.task, id, of), class: 'strong' }, "path over the task's PTA") : 'scored against the prior (no PTA for this task)',
       ` · format ${v.format}`,
       v.agent ? ` · agent ${v.agent}` : '',
       v.model ? ` · model ${v.model}` : '',
