@@ -107,6 +107,10 @@ export const calibrationResponseSchema = z.union([
     writtenAt: z.string().describe('When calibration.json was written (ISO time)'),
     policy: z.unknown().describe('The chosen early-stop policy (what calibrate --out writes and serve --policy loads)'),
     maxFalseStop: z.number().optional().describe('The false-stop bound it was chosen under'),
+    confidence: z.number().optional().describe("The confidence of that bound's upper limit (e.g. 0.95)"),
+    warnOnly: z.boolean().optional().describe('true: no stop held on the held-out check (or too few passing runs), so the written policy only warns'),
+    note: z.string().optional().describe('Why the written policy only warns, as calibrate printed it'),
+    check: z.string().optional().describe("calibrate's held-out check of the stops: half (task splits), source (leave one source out) or none (in-sample only, unconfirmed)"),
     runs: z
       .object({
         passing: z.number().optional().describe('Passing runs it was calibrated on'),

@@ -42,7 +42,13 @@ export async function readCalibration(dir: string | undefined): Promise<Calibrat
   if (doc?.policy === undefined) throw new SteplensError('bad_input', 'the calibration\'s calibration.json is not what steplens calibrate writes (no "policy")');
   const tradeoff = obj(doc.tradeoff);
   const runs = obj(tradeoff?.runs);
-  const maxFalseStop = num(obj(tradeoff?.choice)?.maxFalseStop);
+  const choice = obj(tradeoff?.choice);
+  const maxFalseStop = num(choice?.maxFalseStop);
+  const confidence = num(choice?.confidence);
+  // A policy its own held-out check rejected is written warn-only: the page must not read as if it stopped runs.
+  const warnOnly = typeof choice?.warnOnly === 'boolean' ? choice.warnOnly : undefined;
+  const note = typeof choice?.note === 'string' ? choice.note : undefined;
+  const check = obj(tradeoff?.confirmation)?.check;
   const passing = num(runs?.passing);
   const failing = num(runs?.failing);
   return {
@@ -50,6 +56,10 @@ export async function readCalibration(dir: string | undefined): Promise<Calibrat
     writtenAt: (await stat(file)).mtime.toISOString(),
     policy: doc.policy,
     ...(maxFalseStop !== undefined ? { maxFalseStop } : {}),
+    ...(confidence !== undefined ? { confidence } : {}),
+    ...(warnOnly !== undefined ? { warnOnly } : {}),
+    ...(note !== undefined ? { note } : {}),
+    ...(typeof check === 'string' ? { check } : {}),
     ...(runs ? { runs: { ...(passing !== undefined ? { passing } : {}), ...(failing !== undefined ? { failing } : {}) } } : {}),
   };
 }

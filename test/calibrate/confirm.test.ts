@@ -20,6 +20,7 @@ import {
   type TradeoffRun,
 } from '../../src/core/calibrate/index.js';
 import { canStop } from '../../src/core/policy.js';
+import { readCalibration } from '../../src/server/calibration-view.js';
 import { readPolicyFile } from '../../src/settings-files.js';
 import { CORPUS, cli } from '../cli/run-cli.js';
 import { distinct, trun } from './states.js';
@@ -115,6 +116,13 @@ describe('calibrate on a corpus whose held-out halves cannot back a stop', () =>
     expect(run.stdout).toContain('  not confirmed: noAction 2 (confirmed on 0 of 5 task splits: 10 of 10 folds chose no noAction stop)\n  written: warn only (no stop is confirmed)');
     const file = JSON.parse(readFileSync(out, 'utf8')) as { calibration: { warnOnly: boolean; stops: string; confirmation: { check: string } } };
     expect(file.calibration).toMatchObject({ warnOnly: true, stops: 'no stop', confirmation: { check: 'half' } });
+  }, 180_000);
+
+  it("serve --calibration on its --out-dir says the written policy only warns, and why (it read 'stops at most 10.0 %')", async () => {
+    expect((await running).code).toBe(0);
+    const c = await readCalibration(join(dir, 'charts'));
+    expect(c).toMatchObject({ maxFalseStop: 0.1, confidence: 0.95, warnOnly: true, check: 'half', runs: { passing: 35 } });
+    expect(c.note).toContain('noAction 2 (confirmed on 0 of 5 task splits');
   }, 180_000);
 
   it('prints the written policy from the object it writes: table rows and the JSON line equal the file', async () => {

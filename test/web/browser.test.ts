@@ -139,6 +139,8 @@ describe('the web view in Chromium', () => {
     await shot(page, 'upload');
     await page.goto(`${open.url}/calibration`);
     await page.getByRole('heading', { name: 'Chosen policy' }).waitFor();
+    // A bound, not a measured share (the page said "the chosen policy stops at most 5.0 % of passing runs").
+    expect(await page.locator('main').textContent()).toContain('Its stops were chosen with the upper bound of the share of passing runs stopped at most 5.0 %.');
     expect(await page.locator('figure img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(120);
     await page.close();
   });

@@ -9,7 +9,20 @@ interface Calibration {
   writtenAt: string;
   policy: unknown;
   maxFalseStop?: number;
+  confidence?: number;
+  warnOnly?: boolean;
+  note?: string;
+  check?: string;
   runs?: { passing?: number; failing?: number };
+}
+
+/** What the written policy may stop, in the words of calibrate's own check (a warn-only policy stops no run). */
+function boundText(c: Calibration): string {
+  const bound =
+    c.maxFalseStop !== undefined ? `the ${c.confidence !== undefined ? `${pct(c.confidence)} ` : ''}upper bound of the share of passing runs stopped at most ${pct(c.maxFalseStop)}` : undefined;
+  if (c.warnOnly) return `The written policy only warns: it stops no run. ${c.note ? `${c.note.charAt(0).toUpperCase()}${c.note.slice(1)}` : bound !== undefined ? `No stop met ${bound}` : ''}.`;
+  if (bound === undefined) return '';
+  return `Its stops were chosen with ${bound}${c.check === 'none' ? ', in-sample only: not confirmed on held-out runs (calibrate --split none)' : ''}.`;
 }
 
 export const calibrationPage: Page = (main) => {
@@ -39,13 +52,8 @@ export const calibrationPage: Page = (main) => {
       if (!alive) return;
       url = URL.createObjectURL(blob);
       body.replaceChildren(
-        h(
-          'p',
-          {},
-          `Written ${new Date(c.writtenAt).toLocaleString()}`,
-          c.runs ? ` from ${c.runs.passing ?? '?'} passing and ${c.runs.failing ?? '?'} failing runs` : '',
-          c.maxFalseStop !== undefined ? `; the chosen policy stops at most ${pct(c.maxFalseStop)} of passing runs.` : '.',
-        ),
+        h('p', {}, `Written ${new Date(c.writtenAt).toLocaleString()}`, c.runs ? ` from ${c.runs.passing ?? '?'} passing and ${c.runs.failing ?? '?'} failing runs` : '', '.'),
+        h('p', { class: c.warnOnly ? 'note' : '' }, boundText(c)),
         h(
           'figure',
           { class: 'card' },
