@@ -104,12 +104,16 @@ function calibrationTable(v: ViewEvaluation, uncalibrated?: Record<string, { ece
 }
 
 /** The reliability diagram of each source with 20 runs or more (bins with runs; observed rate with its Wilson interval). */
+/** Fewest runs of a source behind its per-bin reliability rows. */
+const RELIABILITY_MIN_RUNS = 20;
+
 function reliabilityTable(v: ViewEvaluation): string {
   const rows: string[][] = [];
   for (const [s, c] of Object.entries(v.calibration.bySource)) {
-    if (c.n < 20) continue;
+    if (c.n < RELIABILITY_MIN_RUNS) continue;
     for (const b of c.bins) if (b.n > 0) rows.push([s, `${b.lo.toFixed(1)}-${b.hi.toFixed(1)}`, String(b.n), f3(b.predicted), `${f3(b.observed)}${iv(b.interval)}`]);
   }
+  if (rows.length === 0) return `no source has ${RELIABILITY_MIN_RUNS} runs or more: no per-bin table (each bin would hold a handful of runs)\n`;
   return renderTable(['source', 'pPass bin', 'runs', 'mean pPass', 'passed [95 %]'], rows);
 }
 
@@ -230,10 +234,12 @@ export function priorWeightsText(r: PriorWeightsReport): string {
     f3(s.lengthAlone),
     f3(s.paper),
     f3(s.final),
-    `${Object.entries(s.chosen.weights)
-      .filter(([, w]) => w > 0)
-      .map(([k, w]) => `${k} ${w}`)
-      .join(', ')}; L ${s.chosen.brevitySteps}`,
+    r.heldOutPossible
+      ? `${Object.entries(s.chosen.weights)
+          .filter(([, w]) => w > 0)
+          .map(([k, w]) => `${k} ${w}`)
+          .join(', ')}; L ${s.chosen.brevitySteps}`
+      : '-',
   ]);
   rows.push(['mean', '', f3(r.mean.heldOut), f3(r.mean.lengthAlone), f3(r.mean.paper), f3(r.mean.final), '']);
   const names = SINGLE_SIGNALS;
@@ -245,9 +251,14 @@ export function priorWeightsText(r: PriorWeightsReport): string {
     renderTable(['held-out source', 'runs (pass)', 'chosen without it', 'length alone', 'paper weights', 'chosen on all', 'weights chosen without it'], rows),
     'each signal alone (AUROC within each source; brevity alone is length alone):',
     renderTable(['source', ...names, 'length'], single),
-    `chosen on every source: priorWeights ${JSON.stringify(w.weights)}, brevitySteps ${w.brevitySteps} (a scoring config for serve --config / score --config)\n`,
+    ...(r.heldOutPossible ? [] : [oneGroup(r.sources)]),
+    `chosen on every source${r.heldOutPossible ? '' : ' (in-sample only: not checked on a held-out source)'}: priorWeights ${JSON.stringify(w.weights)}, brevitySteps ${w.brevitySteps} (a scoring config for serve --config / score --config)\n`,
   ].join('\n');
 }
+
+/** Why a leave-one-source-out table has no held-out column: the runs form a single group, so nothing can be left out. */
+const oneGroup = (sources: ReadonlyArray<{ source: string; runs: number }>) =>
+  `not held out: the runs form ${sources.length === 1 ? `one group (${sources[0]!.source}, ${sources[0]!.runs} runs)` : 'no group'}, so no source can be left out; "chosen on all" is measured on the runs it was chosen on`;
 
 const weightsOf = (w: Weights) =>
   Object.entries(w)
@@ -265,7 +276,7 @@ export function ptaWeightsText(r: PtaWeightsReport, shipped: Weights): string {
     f3(s.final),
     ...PTA_SIGNALS.map((k) => f3(s.single[k])),
     f3(s.lengthAlone),
-    weightsOf(s.chosen),
+    r.heldOutPossible ? weightsOf(s.chosen) : '-',
   ]);
   rows.push(['mean', '', f3(r.mean.heldOut), f3(r.mean.shipped), f3(r.mean.final), ...PTA_SIGNALS.map((k) => f3(r.mean.single[k])), f3(r.mean.lengthAlone), '']);
   const verdict = r.holds
@@ -274,6 +285,7 @@ export function ptaWeightsText(r: PtaWeightsReport, shipped: Weights): string {
   return [
     `PTA-mode composite, leave one source out (runs against the PTA of the other passing runs of their task; AUROC within each source; sources under ${r.minRuns} runs or with fewer than 3 passing or failing pooled as "other"; each choice maximises the ${r.objective} on the other sources):`,
     renderTable(['held-out source', 'runs (pass)', 'chosen without it', 'weights in force', 'chosen on all', ...PTA_SIGNALS, 'length', 'weights chosen without it'], rows),
+    ...(r.heldOutPossible ? [] : [oneGroup(r.sources)]),
     `${verdict}\n`,
   ].join('\n');
 }

@@ -14,6 +14,7 @@ import { referenceKindMix } from './reference-mix.js';
 import { reliabilitySection } from './reliability-section.js';
 import { corpusCounts, externalReferenceWarnings, taskRows, trajectoryRows } from './rows.js';
 import { nameRuns, type RunNamingInputs } from './run-naming.js';
+import { rankTaskWarnings } from './rank-tasks.js';
 import { scoreCorpus } from './score-corpus.js';
 import { calibration, luckyChiSquare, selection, separation } from './statistics.js';
 import { REFERENCE_KINDS, type CorpusReport, type ExternalReference, type ReferenceSplit, type StatisticsSettings, type TrajectoryRow } from './types.js';
@@ -82,6 +83,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
     minPerClass: MIN_PER_CLASS,
     unit: 'task',
   };
+  const models = modelRows(rows, statistics);
   return {
     generatedBy: 'steplens report',
     inputs: {
@@ -106,7 +108,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
     counts: corpusCounts(rows),
     tasks: taskRows(rows),
     trajectories: rows,
-    models: modelRows(rows, statistics),
+    models,
     separation: separation(rows, statistics),
     // Only the bootstrap settings: bestOfN reads its own `minRuns` (runs per group), not the ranking's.
     selection: selection(rows, { seed: statistics.seed, reps: statistics.reps, level: statistics.level }),
@@ -115,7 +117,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
     ...(options.byReference ? { byReference: referenceSplits(rows, statistics) } : {}),
     luckyChiSquare: luckyChiSquare(rows),
     reliability: reliabilitySection(rows),
-    warnings: externalReferenceWarnings(rows),
+    warnings: [...externalReferenceWarnings(rows), ...rankTaskWarnings(models, rows)],
     referenceKindMix: referenceKindMix(rows),
   };
 }

@@ -52,6 +52,8 @@ describe('steplens train', () => {
       if (c.perfect !== null) expect(r.stdout).toMatch(new RegExp(`${cal.n} .*${c.ece!.toFixed(3)}.* ${c.perfect.mean.toFixed(3)} \\(${c.perfect.hi.toFixed(3)}\\)`));
     }
     expect(r.stdout).toMatch(/reliability, leave one source out/);
+    // No corpus source has 20 runs: the reliability table says so instead of printing a header with no row.
+    expect(r.stdout).toContain('reliability, leave one source out:\nno source has 20 runs or more: no per-bin table');
     expect(r.stdout).toMatch(/best-of-N, leave one source out/);
     // 35 passing runs cannot support a 5 % false-stop bound: nothing is recommended, and the output says why.
     expect(f.stop.recommended).toBeNull();
@@ -63,6 +65,14 @@ describe('steplens train', () => {
     expect(selectModel(parsed.value, 'an agent never seen', undefined)!.match).toEqual({});
     expect(r.stdout).toMatch(/reference-free composite, leave one source out/);
     expect(e.referenceFree.chosen.weights).toBeDefined();
+    // Every source of the corpus has under 20 runs, so all are pooled into one group, "other": no source can be
+    // left out, and the table must not print the in-sample AUROC under "chosen without it" as if it were held out.
+    expect(e.referenceFree.sources.map((s) => s.source)).toEqual(['other']);
+    expect(e.referenceFree.heldOutPossible).toBe(false);
+    expect(e.referenceFree.sources[0]!.heldOut).toBeNull();
+    expect(e.referenceFree.mean.heldOut).toBeNull();
+    expect(r.stdout).toMatch(/not held out: the runs form one group \(other, \d+ runs\), so no source can be left out/);
+    expect(r.stdout).toContain('chosen on every source (in-sample only: not checked on a held-out source): priorWeights');
   }, 180_000);
 
   it('names a bad option in one line', async () => {

@@ -44,8 +44,9 @@ export interface SourceResult {
   source: string;
   runs: number;
   passing: number;
-  /** Weights chosen without this source. */
+  /** Weights chosen without this source (the choice on every source when `heldOutPossible` is false). */
   chosen: PriorChoice;
+  /** AUROC on this source of the weights chosen without it; null when no source can be left out. */
   heldOut: number | null;
   lengthAlone: number | null;
   paper: number | null;
@@ -65,6 +66,11 @@ export interface PriorWeightsReport {
   mean: { heldOut: number | null; lengthAlone: number | null; paper: number | null; final: number | null; single: SourceResult['single'] };
   /** Chosen on every source: what to ship. */
   chosen: PriorChoice;
+  /**
+   * False when the runs form one group only (every source pooled into `other`, or one source): nothing can be
+   * left out, so there is no held-out figure and every AUROC here is measured on the runs the weights were chosen on.
+   */
+  heldOutPossible: boolean;
 }
 
 export const OTHER_SOURCE = 'other';
@@ -160,7 +166,7 @@ export function choosePriorWeights(samples: readonly PriorSample[], minRuns = 20
       runs: held.length,
       passing: held.filter((s) => s.passed).length,
       chosen,
-      heldOut: sortedAuroc(scored[i]!, (s) => priorScore(s, chosen)),
+      heldOut: names.length > 1 ? sortedAuroc(scored[i]!, (s) => priorScore(s, chosen)) : null,
       lengthAlone: lengthAlone[i]!,
       paper: sortedAuroc(scored[i]!, (s) => priorScore(s, { weights: PAPER_PRIOR_WEIGHTS, brevitySteps: 30 })),
       final: sortedAuroc(scored[i]!, (s) => priorScore(s, final)),
@@ -180,5 +186,6 @@ export function choosePriorWeights(samples: readonly PriorSample[], minRuns = 20
       single: Object.fromEntries(SINGLE_SIGNALS.map((k) => [k, meanOf((s) => s.single[k])])) as SourceResult['single'],
     },
     chosen: final,
+    heldOutPossible: names.length > 1,
   };
 }

@@ -39,7 +39,7 @@ export interface PtaSourceResult {
   source: string;
   runs: number;
   passing: number;
-  /** Weights chosen without this source, and their AUROC on it. */
+  /** Weights chosen without this source, and their AUROC on it (null when no source can be left out). */
   chosen: Weights;
   heldOut: number | null;
   /** The weights in force (the scoring config's). */
@@ -58,6 +58,8 @@ export interface PtaWeightsReport {
   chosen: Weights;
   /** True when, held out, the composite is at least every single signal on every source with both outcomes. */
   holds: boolean;
+  /** False when the runs form one group only: no source can be left out, so there is no held-out figure. */
+  heldOutPossible: boolean;
 }
 
 /** Every weight vector on the simplex with the given step. */
@@ -116,7 +118,7 @@ export function choosePtaWeights(samples: readonly PtaSample[], shipped: Weights
       runs: g.pos.length + g.neg.length,
       passing: g.pos.length,
       chosen,
-      heldOut: sortedAuroc(g, (s) => ptaScore(s, chosen)),
+      heldOut: names.length > 1 ? sortedAuroc(g, (s) => ptaScore(s, chosen)) : null,
       shipped: sortedAuroc(g, (s) => ptaScore(s, shipped)),
       final: sortedAuroc(g, (s) => ptaScore(s, final)),
       single: single[i]!,
@@ -137,5 +139,6 @@ export function choosePtaWeights(samples: readonly PtaSample[], shipped: Weights
     },
     chosen: final,
     holds,
+    heldOutPossible: names.length > 1,
   };
 }
