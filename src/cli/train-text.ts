@@ -103,10 +103,10 @@ function calibrationTable(v: ViewEvaluation, uncalibrated?: Record<string, { ece
   );
 }
 
-/** The reliability diagram of each source with 20 runs or more (bins with runs; observed rate with its Wilson interval). */
 /** Fewest runs of a source behind its per-bin reliability rows. */
 const RELIABILITY_MIN_RUNS = 20;
 
+/** The reliability diagram of each source with 20 runs or more (bins with runs; observed rate with its Wilson interval). */
 function reliabilityTable(v: ViewEvaluation): string {
   const rows: string[][] = [];
   for (const [s, c] of Object.entries(v.calibration.bySource)) {
