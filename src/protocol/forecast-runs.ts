@@ -12,13 +12,16 @@ import { FEATURE_COUNT } from '../core/forecast/features.js';
 export const FORECAST_RUNS_FORMAT = 'steplens-forecast-runs';
 export const FORECAST_RUNS_VERSION = 1;
 
+/** The `--forecast` file a scope's saved state was kept over, as version files record it (`learnedFrom`). */
+export const forecastLearnedFromSchema = z.object({ digest: z.string(), version: z.number(), createdAt: z.string() }).strict();
+
 export const forecastRunsHeaderSchema = z
   .object({
     kind: z.literal('header'),
     format: z.literal(FORECAST_RUNS_FORMAT),
     version: z.literal(FORECAST_RUNS_VERSION),
     /** The `--forecast` file the sessions were kept over, as version files record it (`learnedFrom`). */
-    learnedFrom: z.object({ digest: z.string(), version: z.number(), createdAt: z.string() }).strict(),
+    learnedFrom: forecastLearnedFromSchema,
     /** The learning scope they were kept in, and whose scope the file is (absent: the shared one). */
     scope: z.enum(['tenant', 'shared']),
     tenant: z.string().min(1).optional(),

@@ -98,15 +98,16 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
             scope: resolved.forecastLearnScope,
             maxSources: options.forecastLearn.maxSources ?? resolved.limits.forecastSources,
             versionsKept: options.forecastLearn.versionsKept ?? resolved.limits.forecastVersions,
+            attemptsKept: options.forecastLearn.attemptsKept ?? resolved.limits.forecastAttempts,
           },
           log,
         )
       : undefined;
-  // What an earlier run learned from the same --forecast file goes back in force (forecast-versions.ts, forecast-runs.ts).
+  // What an earlier run learned from the same --forecast file goes back in force (forecast-versions.ts, forecast-runs.ts, forecast-attempts.ts).
   const versionsDir = options.forecastLearn?.dir;
   if (learner !== undefined && versionsDir !== undefined) {
     await restoreVersions(resolved.forecast!, { dir: versionsDir, tenants: learner.scope === 'tenant', fresh: options.forecastLearn?.fresh === true }, log);
-    // And the sessions it had kept over that file, so the next attempt sees what it would have seen without the restart.
+    // And the sessions it had kept over that file, so the next attempt sees what it would have seen without the restart, and its attempts.
     await learner.restore(options.forecastLearn?.fresh === true);
   }
   const live = new LiveFeed({

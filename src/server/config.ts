@@ -51,7 +51,8 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
             (an operator's train the shared ones); shared (the default with one tenant): every tenant's outcomes train the
             models every tenant uses (docs/forecast.md, "Served live")
   --forecast-learn-fresh: start from the --forecast file; without it the newest versions in DATA/forecasts/ learned from that
-            same file are put back in force at start, and the sessions the learner had kept (runs.jsonl) read back
+            same file are put back in force at start, and the sessions the learner had kept (runs.jsonl) and its attempts
+            (attempts.json) read back
   --calibration DIR: the --out-dir of steplens calibrate; the web view (http://HOST:PORT/) shows its trade-off chart
   --limit NAME=VALUE: one server limit (proto/README.md, Limits), e.g. --limit ptaReferences=200 --limit connectionsPerAddress=0
            (0 turns a connection cap off: behind a load balancer every connection comes from its address); env STEPLENS_LIMITS (comma-separated);

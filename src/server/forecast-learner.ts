@@ -16,16 +16,17 @@
  * outcomes train the shared ones. So in the `tenant` scope no tenant's reported
  * outcomes (true, mistaken or made up) change the pPass another tenant gets.
  *
- * The kept sessions are saved per scope beside the versions (forecast-runs.ts) and, when the versions are restored
- * (the same loaded file, not `fresh`), read back at start: the next attempt sees the sessions it would have seen
- * without the restart.
+ * The kept sessions and the attempts are saved per scope beside the versions (forecast-runs.ts,
+ * forecast-attempts.ts) and, when the versions are restored (the same loaded file, not `fresh`), read back at start:
+ * the next attempt sees the sessions it would have seen without the restart, and `GET /v1/forecast` still lists
+ * the attempts made before it.
  *
  * Bounded: at most `maxRuns` sessions are kept over all scopes (past it the
  * oldest of the scope holding the most goes, of two holding as many the one with
  * the older oldest, so one tenant's flood does not push out another's sessions), and a scope holds learned models of at most
  * `maxSources` sources (agent + model): those with the latest outcomes are
  * retrained, the model of the source whose last outcome is the oldest goes
- * past it (its sessions then use the shared or loaded model again).
+ * past it (its sessions then use the shared or loaded model again). A scope lists its latest `attemptsKept` attempts.
  */
 import path from 'node:path';
 import { mkdir, readdir, stat } from 'node:fs/promises';
@@ -33,8 +34,10 @@ import type { Logger } from 'pino';
 import type { ForecastModel } from '../core/forecast/model.js';
 import { retrainForecast } from '../core/forecast/retrain.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
+import type { LearnAttempt } from '../protocol/forecast-attempts.js';
+import { AttemptsLog, ATTEMPTS_FILE, readAttemptsFile } from './forecast-attempts.js';
 import type { ForecastHolder } from './forecast-holder.js';
-import { droppedLine, readRunsFile, runLine, runsHeader, RunsLog, RUNS_FILE, TRIED_LINE, type KeptRun } from './forecast-runs.js';
+import { droppedLine, readRunsFile, runLine, runsHeader, RunsLog, RUNS_FILE, TRIED_LINE, type KeptRun, type ScopeHeader } from './forecast-runs.js';
 import { pruneVersions } from './forecast-versions.js';
 import { can } from './principal.js';
 import type { Session } from './session.js';
@@ -54,6 +57,8 @@ export interface ForecastLearnOptions {
   maxRuns?: number;
   /** Most sources (agent + model) one scope holds learned models of (default 64). */
   maxSources?: number;
+  /** Attempts a scope lists (and saves), the latest (default 50). */
+  attemptsKept?: number;
   /** Version files kept per directory, the newest (default 20; 0 keeps every one): a file per accepted retraining or recalibration would otherwise grow the disk for good. */
   versionsKept?: number;
   /** Start from the loaded file, not from the newest version in `dir` learned from it (`--forecast-learn-fresh`; forecast-versions.ts). */
@@ -62,20 +67,11 @@ export interface ForecastLearnOptions {
   scope?: ForecastLearnScope;
 }
 
-/** One retraining attempt, as `GET /v1/forecast` lists it. */
-export interface LearnAttempt {
-  at: string;
-  sessions: number;
-  result: 'skipped' | 'rejected' | 'accepted';
-  reason: string;
-  version?: number;
-  /** The tenant whose own models it retrained (`tenant` scope; absent: the shared models). */
-  tenant?: string;
-}
+/** One retraining attempt, as `GET /v1/forecast` lists it (protocol/forecast-attempts.ts). */
+export type { LearnAttempt };
 
 /** The key of the shared scope (no tenant name is empty). */
 const SHARED = '';
-const ATTEMPTS_KEPT = 50;
 
 interface Scope {
   runs: KeptRun[];
@@ -91,6 +87,8 @@ export class ForecastLearner {
   private readonly scopes = new Map<string, Scope>();
   /** Each scope's file (with `dir`). */
   private readonly logs = new Map<string, RunsLog>();
+  /** Each scope's attempts file (with `dir`). */
+  private readonly attemptLogs = new Map<string, AttemptsLog>();
   private kept = 0;
   private ordinal = 0;
   private running: Promise<void> | undefined;
@@ -155,6 +153,15 @@ export class ForecastLearner {
     log.record(lines, scope.runs, scope.added !== scope.triedAt);
   }
 
+  /** Saves scope `key`'s `attempts` to its file (with `dir`). */
+  private saveAttempts(key: string, attempts: readonly LearnAttempt[]): void {
+    const dir = this.options.dir;
+    if (dir === undefined) return;
+    let log = this.attemptLogs.get(key);
+    if (log === undefined) this.attemptLogs.set(key, (log = new AttemptsLog(path.join(this.dirOf(key, dir), ATTEMPTS_FILE), this.headerOf(key), this.log)));
+    log.record(attempts);
+  }
+
   private dirOf(key: string, dir: string): string {
     return key === SHARED ? dir : path.join(dir, 'tenants', key);
   }
@@ -185,18 +192,33 @@ export class ForecastLearner {
         continue;
       }
       const header = this.headerOf(key);
+      const attempts = await this.restoreAttempts(key, header);
       const read = await readRunsFile(file, header, this.log);
-      if (read === undefined) continue;
-      this.logs.set(key, new RunsLog(file, header, this.log, read));
-      if (read.runs.length === 0) continue;
+      if (read !== undefined) this.logs.set(key, new RunsLog(file, header, this.log, read));
+      if (read === undefined || read.runs.length === 0) {
+        if (attempts.length > 0) this.scopes.set(key, { runs: [], added: 0, triedAt: 0, attempts });
+        continue;
+      }
       // Pending: kept after the last attempt, so one is due as it would have been.
-      this.scopes.set(key, { runs: read.runs, added: read.pending ? 1 : 0, triedAt: 0, attempts: [] });
+      this.scopes.set(key, { runs: read.runs, added: read.pending ? 1 : 0, triedAt: 0, attempts });
       this.kept += read.runs.length;
       this.ordinal = Math.max(this.ordinal, read.runs.at(-1)!.n);
       this.log.info({ file, tenant: key === SHARED ? undefined : key, sessions: read.runs.length }, 'forecast sessions restored');
     }
     // A lower `maxRuns` than when they were kept.
     this.bound(new Map());
+  }
+
+  /** Reads back scope `key`'s attempts (forecast-attempts.ts; `header`: its runs file's): the newest `attemptsKept`. */
+  private async restoreAttempts(key: string, header: ScopeHeader): Promise<LearnAttempt[]> {
+    const file = path.join(this.dirOf(key, this.options.dir!), ATTEMPTS_FILE);
+    const attempts = await readAttemptsFile(file, header, this.attemptsKept, this.log);
+    if (attempts.length > 0) this.log.info({ file, tenant: key === SHARED ? undefined : key, attempts: attempts.length }, 'forecast attempts restored');
+    return attempts;
+  }
+
+  private get attemptsKept(): number {
+    return Math.max(1, this.options.attemptsKept ?? 50);
   }
 
   /** Sessions kept for `tenant`'s own models (`tenant` scope), else for the shared ones. */
@@ -225,7 +247,7 @@ export class ForecastLearner {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.running;
-    await Promise.all([...this.logs.values()].map((l) => l.flush()));
+    await Promise.all([...this.logs.values(), ...this.attemptLogs.values()].map((l) => l.flush()));
   }
 
   /** One attempt now, unless one is running or no session was added since the last. */
@@ -265,7 +287,8 @@ export class ForecastLearner {
     const runs = scope.runs.filter((r) => recent.has(sourceOf(r)));
     const record = (attempt: LearnAttempt) => {
       scope.attempts.push({ ...attempt, ...(tenant !== undefined ? { tenant } : {}) });
-      if (scope.attempts.length > ATTEMPTS_KEPT) scope.attempts.shift();
+      if (scope.attempts.length > this.attemptsKept) scope.attempts.splice(0, scope.attempts.length - this.attemptsKept);
+      this.saveAttempts(key, scope.attempts);
     };
     try {
       const current = this.holder.fileFor(tenant);

@@ -56,14 +56,17 @@ export function runsHeader(learnedFrom: ForecastRunsHeader['learnedFrom'], scope
   };
 }
 
-/** Why a file with header `got` is not read by a server whose header is `want` (undefined: it is read). */
-function mismatch(got: ForecastRunsHeader, want: ForecastRunsHeader): string | undefined {
+/** What a scope's saved file says it was kept over (the runs header; the attempts file has no feature catalogue). */
+export type ScopeHeader = Pick<ForecastRunsHeader, 'learnedFrom' | 'scope' | 'tenant'> & { features?: readonly string[] };
+
+/** Why a file with header `got` (of `what`: sessions, attempts) is not read by a server whose header is `want` (undefined: it is read). */
+export function mismatch(got: ScopeHeader, want: ScopeHeader, what = 'sessions'): string | undefined {
   if (got.learnedFrom.digest !== want.learnedFrom.digest) {
     return `kept over another forecast file (version ${got.learnedFrom.version} of ${got.learnedFrom.createdAt}) than the one loaded (version ${want.learnedFrom.version} of ${want.learnedFrom.createdAt})`;
   }
   if (got.scope !== want.scope) return `kept in the ${got.scope} learning scope, not the ${want.scope} one`;
-  if (got.tenant !== want.tenant) return got.tenant === undefined ? "the shared scope's sessions in a tenant's directory" : `tenant ${got.tenant}'s sessions`;
-  if (got.features.join() !== want.features.join()) return 'written with another feature catalogue (another steplens)';
+  if (got.tenant !== want.tenant) return got.tenant === undefined ? `the shared scope's ${what} in a tenant's directory` : `tenant ${got.tenant}'s ${what}`;
+  if (got.features !== undefined && want.features !== undefined && got.features.join() !== want.features.join()) return 'written with another feature catalogue (another steplens)';
   return undefined;
 }
 
@@ -118,8 +121,8 @@ export async function readRunsFile(file: string, want: ForecastRunsHeader, log: 
   return out;
 }
 
-/** A line as JSON checked by `schema`, or why not. */
-function parseLine<T>(text: string, schema: z.ZodType<T>): { value: T } | { why: string } {
+/** A line (or a whole file) as JSON checked by `schema`, or why not. */
+export function parseLine<T>(text: string, schema: z.ZodType<T>): { value: T } | { why: string } {
   let json: unknown;
   try {
     json = JSON.parse(text);

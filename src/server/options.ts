@@ -83,6 +83,8 @@ export interface ServerLimits {
   forecastSources: number;
   /** Forecast version files (`--forecast-learn`) kept per directory, the newest (default 20; 0 keeps every one). */
   forecastVersions: number;
+  /** Retraining attempts (`--forecast-learn`) a learning scope lists in `GET /v1/forecast` and saves beside its versions, the latest (default 50). */
+  forecastAttempts: number;
   /** Pairs /metrics labels by name (default 20, those with the most shadow runs); the rest are summed under `other`. */
   metricsPairs: number;
   /** References a tenant that is not an operator may add to one task's PTA (its own, in `tenant` reference scope; POST or `learn`; default 2). This and the next two apply with two tenants or more. */
@@ -235,6 +237,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   pairsPerTenant: 64,
   forecastSources: 64,
   forecastVersions: 20,
+  forecastAttempts: 50,
   metricsPairs: 20,
   referencesPerTenantPerTask: 2,
   referencesPerTenantPerHour: 60,

@@ -1,15 +1,17 @@
 /**
  * What the `--forecast-learn` restart tests share: real labelled runs, a blind forecaster in force at start (2 % for
  * every run, so a few outcomes recalibrate it), another file an operator might deploy instead, two tenants' tokens
- * and an operator's, and a server over a data directory with its log lines and `GET /v1/forecast`.
+ * and an operator's, a server over a data directory with its log lines and `GET /v1/forecast`, and outcomes
+ * reported to it one by one, each awaited until the learner's attempt that sees it.
  */
 import path from 'node:path';
 import { pino } from 'pino';
+import { expect } from 'vitest';
 import type { ForecastFile } from '../../src/core/forecast/model.js';
 import type { ForecastLearnOptions } from '../../src/server/forecast-learner.js';
 import type { AppOptions } from '../../src/server/options.js';
-import { forecastFileOf, labelledRuns } from '../forecast/fixtures.js';
-import { startApp } from './helpers.js';
+import { forecastFileOf, labelledRuns, type LabelledRun } from '../forecast/fixtures.js';
+import { Client, startApp } from './helpers.js';
 
 export const runs = labelledRuns();
 const fitted = forecastFileOf(runs);
@@ -30,7 +32,7 @@ export type ForecastInfo = {
   version: number;
   models: Array<{ match: { agent?: string }; recalibrated?: { outcomes: number } }>;
   history: Array<{ version: number; source: string; file?: string; tenant?: string }>;
-  learning: { sessions: number; attempts: Array<{ sessions: number; result: string; reason: string; version?: number }> };
+  learning: { sessions: number; attempts: Array<{ at: string; sessions: number; result: string; reason: string; version?: number; tenant?: string }> };
 };
 
 /** A server over `dir` learning from `forecast` (versions in DATA/forecasts), its log lines, and GET /v1/forecast. */
@@ -42,3 +44,32 @@ export async function learningServer(dir: string, forecast: ForecastFile, extra:
   return { srv, lines, info };
 }
 export type LearningServer = Awaited<ReturnType<typeof learningServer>>;
+
+/** Streams each run with its outcome as the new agent and waits for the attempt that sees it (one attempt per session); the attempts made. */
+export async function report(s: LearningServer, tag: string, batch: Array<{ run: LabelledRun; passed: boolean }>, token?: string, wait = true): Promise<ForecastInfo['learning']['attempts']> {
+  const c = await Client.connect(s.srv.wsUrl, auth(token));
+  const made: ForecastInfo['learning']['attempts'] = [];
+  const before = (await s.info(token)).learning.sessions;
+  for (const [i, { run, passed }] of batch.entries()) {
+    const id = `${tag}-${i}`;
+    c.send({ type: 'start', session: id, task: run.task, agent: AGENT });
+    await c.nextOf('started', id);
+    run.steps.forEach((step, seq) => c.send({ type: 'step', session: id, seq, step }));
+    for (const _step of run.steps) await c.nextOf('score', id);
+    c.send({ type: 'outcome', session: id, passed });
+    c.send({ type: 'end', session: id });
+    await c.nextOf('final', id);
+    if (!wait) continue;
+    for (let k = 0; k < 200; k++) {
+      const last = (await s.info(token)).learning.attempts.at(-1);
+      if (last !== undefined && last.sessions >= before + i + 1) {
+        made.push(last);
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(made).toHaveLength(i + 1);
+  }
+  c.close();
+  return made;
+}

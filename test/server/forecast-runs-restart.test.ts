@@ -9,42 +9,12 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LabelledRun } from '../forecast/fixtures.js';
-import { Client, removeDir, tempDir } from './helpers.js';
-import { AGENT, auth, blind, learningServer as server, other, runs, tokens, type ForecastInfo as Info, type LearningServer as Server } from './forecast-learn-support.js';
+import { removeDir, tempDir } from './helpers.js';
+import { blind, learningServer as server, other, report, runs, tokens, type ForecastInfo as Info } from './forecast-learn-support.js';
 
 /** 6 outcomes as reported, then the same 6 runs with the opposite outcomes. */
 const FIRST = runs.slice(0, 6).map((run) => ({ run, passed: run.passed }));
 const SECOND = runs.slice(0, 6).map((run) => ({ run, passed: !run.passed }));
-
-/** Streams each run with its outcome as the new agent and waits for the attempt that sees it (one attempt per session); the attempts made. */
-async function report(s: Server, tag: string, batch: Array<{ run: LabelledRun; passed: boolean }>, token?: string, wait = true): Promise<Info['learning']['attempts']> {
-  const c = await Client.connect(s.srv.wsUrl, auth(token));
-  const made: Info['learning']['attempts'] = [];
-  const before = (await s.info(token)).learning.sessions;
-  for (const [i, { run, passed }] of batch.entries()) {
-    const id = `${tag}-${i}`;
-    c.send({ type: 'start', session: id, task: run.task, agent: AGENT });
-    await c.nextOf('started', id);
-    run.steps.forEach((step, seq) => c.send({ type: 'step', session: id, seq, step }));
-    for (const _step of run.steps) await c.nextOf('score', id);
-    c.send({ type: 'outcome', session: id, passed });
-    c.send({ type: 'end', session: id });
-    await c.nextOf('final', id);
-    if (!wait) continue;
-    for (let k = 0; k < 200; k++) {
-      const last = (await s.info(token)).learning.attempts.at(-1);
-      if (last !== undefined && last.sessions >= before + i + 1) {
-        made.push(last);
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    expect(made).toHaveLength(i + 1);
-  }
-  c.close();
-  return made;
-}
 
 /** The lines of a runs file, parsed. */
 async function fileLines(dir: string, sub = ''): Promise<Array<{ kind: string; id?: string }>> {
