@@ -86,17 +86,18 @@ class AtifStream implements StreamParser {
   private held: Held | undefined;
   /** The metrics key of the last split tool step (its message's tokens are counted). */
   private lastKey: string | undefined;
-  private sidechainSeen = false;
+  /** Where the first subagent (sidechain) step was: said once, at the end (see `push`). */
+  private sidechainAt: string | undefined;
 
   push(event: unknown): ReturnType<StreamParser['push']> {
     const at = `event ${this.n++}`;
     const diagnostics: Diagnostic[] = [];
     if (!isRecord(event)) return { steps: [], diagnostics: [{ at, message: `expected an ATIF step object, got ${typeName(event)}` }] };
-    // A subagent's step touches no state of the main run: held text and split tool steps read on across it.
+    // A subagent's step touches no state of the main run: held text and split tool steps read on across it. It is a
+    // good event, so no diagnostic here: a live session refuses an event that gives one and no step (server/session.ts).
     if (isSidechain(event)) {
-      if (this.sidechainSeen) return { steps: [], diagnostics };
-      this.sidechainSeen = true;
-      return { steps: [], diagnostics: [{ at, message: SIDECHAIN_NOTE }] };
+      this.sidechainAt ??= at;
+      return { steps: [], diagnostics };
     }
     const results = resultsOf(event.observation, event.extra);
     if (event.source === 'agent') this.onAgent(event, results);
@@ -110,7 +111,7 @@ class AtifStream implements StreamParser {
 
   end(): ReturnType<StreamParser['end']> {
     this.flushHeld();
-    return { steps: this.queue.drain(true), diagnostics: [] };
+    return { steps: this.queue.drain(true), diagnostics: this.sidechainAt !== undefined ? [{ at: this.sidechainAt, message: SIDECHAIN_NOTE }] : [] };
   }
 
   /**

@@ -139,10 +139,10 @@ export class ForecastHolder {
     return this.fileFor(tenant);
   }
 
-  /** The version file of what `tenant`'s sessions now use (the shared models' without one): its view, with `learnedFrom`. */
-  versionFile(tenant?: string): ForecastFile {
+  /** The version file of what `tenant`'s sessions now use (the shared models' without one): its view, with `learnedFrom` (learned in `scope`). */
+  versionFile(tenant: string | undefined, scope: 'tenant' | 'shared'): ForecastFile {
     const own = tenant !== undefined ? this.own.get(tenant) : undefined;
-    const learnedFrom = { ...this.base, ...(tenant !== undefined ? { tenant, ownModels: own?.models.length ?? 0 } : {}) };
+    const learnedFrom = { ...this.base, ...(tenant !== undefined ? { tenant, ownModels: own?.models.length ?? 0 } : {}), scope };
     return { ...this.fileFor(tenant), learnedFrom };
   }
 

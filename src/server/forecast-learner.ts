@@ -304,7 +304,7 @@ export class ForecastLearner {
         const base = r.kind === 'accepted' ? r.candidate : { ...current, createdAt: at };
         const next = this.holder.swap({ ...base, models }, { source: 'learned', sessions: runs.length, validation: r.sources }, tenant);
         // With what it was learned from, so a restart puts it back only over the same loaded file (forecast-versions.ts).
-        const written = this.holder.versionFile(tenant);
+        const written = this.holder.versionFile(tenant, this.scope);
         attempt.version = next.version;
         if (r.kind !== 'accepted') attempt.result = 'accepted';
         if (this.options.dir !== undefined) {

@@ -7,7 +7,9 @@
  * parsed (core/forecast/fingerprint.ts). A version learned on another file is not put over a file the operator
  * just deployed, whatever their version numbers or dates say. A file that does not parse, names another base (or
  * none: written before versions recorded it), or another tenant than its directory's, is skipped with one warn
- * line; an older one of the directory may then be restored. Startup never fails on them. Version numbers go on
+ * line, and so, in the `tenant` learning scope, is a shared version not recorded as learned in that scope (one
+ * learned in the `shared` scope holds every tenant's outcomes: put back, one tenant's outcomes would move another's
+ * pPass); an older one of the directory may then be restored. Startup never fails on them. Version numbers go on
  * after the highest on disk in any directory, so no file is overwritten and a `forecastVersion` names one view.
  */
 import path from 'node:path';
@@ -36,8 +38,8 @@ export async function pruneVersions(dir: string, kept: number): Promise<void> {
   for (const v of versions.slice(kept)) await rm(path.join(dir, v.name), { force: true });
 }
 
-/** Why `text` (the file `name` of `tenant`'s directory, or the shared one) cannot be put back in force, or its file. */
-function check(holder: ForecastHolder, text: string, tenant: string | undefined): { why: string } | { file: ForecastFile } {
+/** Why `text` (a version file of `tenant`'s directory, or the shared one) cannot be put back in force in the learning scope (`tenants`: `tenant`), or its file. */
+function check(holder: ForecastHolder, text: string, tenant: string | undefined, tenants: boolean): { why: string } | { file: ForecastFile } {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -52,15 +54,19 @@ function check(holder: ForecastHolder, text: string, tenant: string | undefined)
     return { why: `learned from another forecast file (version ${from.version} of ${from.createdAt}) than the one loaded (version ${holder.base.version} of ${holder.base.createdAt})` };
   }
   if (from.tenant !== tenant) return { why: from.tenant === undefined ? "the shared models' version in a tenant's directory" : `tenant ${from.tenant}'s version` };
+  if (tenants && tenant === undefined && from.scope !== 'tenant') {
+    const learned = from.scope === 'shared' ? "learned in the shared learning scope, from every tenant's outcomes" : 'it does not record the learning scope it was learned in';
+    return { why: `${learned}: not put in force in the tenant scope` };
+  }
   return { file: parsed.value };
 }
 
 /** Restores the newest good version file of `dir` (see the file comment); `tenant`: whose directory it is. */
-async function restoreDir(holder: ForecastHolder, dir: string, files: Array<{ name: string }>, tenant: string | undefined, log: Logger): Promise<void> {
+async function restoreDir(holder: ForecastHolder, dir: string, files: Array<{ name: string }>, tenant: string | undefined, tenants: boolean, log: Logger): Promise<void> {
   for (const { name } of files) {
     const file = path.join(dir, name);
     const text = readTextSync(file, { regularOnly: true });
-    const got = text.ok ? check(holder, text.value, tenant) : { why: text.error.message };
+    const got = text.ok ? check(holder, text.value, tenant, tenants) : { why: text.error.message };
     if ('why' in got) {
       log.warn({ file, tenant, why: got.why }, 'forecast version not restored');
       continue;
@@ -90,7 +96,7 @@ export async function restoreVersions(holder: ForecastHolder, options: { dir: st
         log.info({ dir: d.dir, tenant: d.tenant }, "a tenant's forecast versions not restored: the learning scope is shared");
         continue;
       }
-      await restoreDir(holder, d.dir, d.files, d.tenant, log);
+      await restoreDir(holder, d.dir, d.files, d.tenant, options.tenants, log);
     }
   } catch (error) {
     log.warn({ err: error, dir: options.dir }, 'forecast versions not restored');

@@ -1,7 +1,8 @@
 /**
  * `--forecast-learn` across restarts, over a real socket with real runs: a server started again on the same data
  * directory and the same `--forecast` file puts back in force the newest version it learned (each tenant's own
- * too, never another's), so a new session gets the learned model's pPass, to the bit; a version learned on another
+ * too, never another's; never, in the tenant scope, a shared version learned from every tenant's outcomes in the
+ * shared scope), so a new session gets the learned model's pPass, to the bit; a version learned on another
  * `--forecast` file, or one that does not parse, is skipped with a warn line naming it, and startup goes on;
  * version numbers go on after the highest on disk.
  */
@@ -185,6 +186,31 @@ describe('--forecast-learn across restarts', () => {
         expect(pA).not.toBe(pB);
         // The shared models (operators', and any tenant without its own) stay the loaded file's.
         expect((await second.info('tok-op')).version).toBe(blind.version);
+      } finally {
+        await second.srv.app.close();
+      }
+    } finally {
+      await removeDir(dir);
+    }
+  });
+
+  it("a shared version learned in the shared scope is not restored in the tenant scope: one tenant's outcomes never reach another's pPass", async () => {
+    const dir = await tempDir();
+    try {
+      // Shared scope: team-b's made-up outcomes train the models every tenant uses.
+      const first = await server(dir, blind, { tokens }, { scope: 'shared' });
+      const b = await learn(first, 'b', 'tok-b', true);
+      await first.srv.app.close();
+      expect(b.version).toBeGreaterThan(blind.version);
+
+      // Started again in the tenant scope (the default with two tenants): team-a's pPass is the loaded file's again.
+      const second = await server(dir, blind, { tokens });
+      try {
+        const infoA = await second.info('tok-a');
+        expect(infoA.version).toBe(blind.version);
+        expect(infoA.history.filter((h) => h.source === 'restored')).toEqual([]);
+        expect(warned(second.lines, `forecast-v${b.version}.json`)).toBe(true);
+        await expectScoredBy(second, blind, 'a-late', 'tok-a');
       } finally {
         await second.srv.app.close();
       }

@@ -62,9 +62,10 @@ export interface ForecastFile {
    * Set on the versions `serve --forecast-learn` writes: the `--forecast` file they were learned from (`digest`:
    * fingerprint.ts `forecastDigest`; its version and createdAt for people), so a restart puts back only versions
    * learned from the file it loaded; in a tenant's version, the tenant and how many of the models (the first) are
-   * its own (the rest are the shared models of the time).
+   * its own (the rest are the shared models of the time); `scope`, the learning scope it was learned in (a shared
+   * version learned in the `shared` scope holds every tenant's outcomes: not restored in the `tenant` scope).
    */
-  learnedFrom?: { digest: string; version: number; createdAt: string; tenant?: string; ownModels?: number };
+  learnedFrom?: { digest: string; version: number; createdAt: string; tenant?: string; ownModels?: number; scope?: 'tenant' | 'shared' };
 }
 
 /** The model file's schema, built on first use (`z.lazy`): scoring without a forecast model does not build it (issue 24). */
@@ -115,6 +116,7 @@ const fileSchema = z.lazy(() => {
           createdAt: z.string(),
           tenant: z.string().min(1).optional(),
           ownModels: z.number().int().nonnegative().optional(),
+          scope: z.enum(['tenant', 'shared']).optional(),
         })
         .strict()
         .optional(),
