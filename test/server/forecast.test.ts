@@ -258,8 +258,8 @@ describe('serve --forecast', () => {
       expect(info.version).toBeGreaterThan(3);
       // GET /v1/forecast still lists every version put in force; the disk holds the newest two.
       expect(info.history.length).toBe(info.version);
-      // Beside them, the kept sessions (forecast-runs.ts).
-      expect((await readdir(path.join(dir, 'forecasts'))).sort()).toEqual([`forecast-v${info.version - 1}.json`, `forecast-v${info.version}.json`, 'runs.jsonl'].sort());
+      // Beside them, the kept sessions (forecast-runs.ts) and the attempts (forecast-attempts.ts).
+      expect((await readdir(path.join(dir, 'forecasts'))).sort()).toEqual([`forecast-v${info.version - 1}.json`, `forecast-v${info.version}.json`, 'attempts.json', 'runs.jsonl'].sort());
     } finally {
       await removeDir(dir);
     }
