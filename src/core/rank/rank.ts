@@ -117,7 +117,7 @@ export function rankRuns(all: readonly RankInput[], options: RankOptions = {}): 
   if (positions.length === 0) return err({ code: 'bad_input', message: `no run has a step: ${all.map((r) => r.id).join(', ')}` });
   const runs = positions.map((i) => all[i]!);
   const by = basisOf(runs, options.consensus === true);
-  const agreement = by === 'consensus' ? consensusScores(runs.map((r) => new Set(r.locations))) : undefined;
+  const agreement = by === 'consensus' ? consensusScores(footprints(runs)) : undefined;
   // The sort key: the basis value, then (consensus) the composite.
   const keys = runs.map((r, i): [number, number] => (by === 'pPass' ? [r.pPass!, 0] : agreement !== undefined ? [agreement[i]!, r.composite] : [r.composite, 0]));
   // A NaN is in no order (every comparison with it is false, so the sort leaves it where it was): refuse, never print it ranked.
@@ -151,4 +151,14 @@ export function rankRuns(all: readonly RankInput[], options: RankOptions = {}): 
     });
   });
   return ok({ task: task.value, by, runs: ranked, unranked });
+}
+
+/** Each run's locations as a set; runs sharing one list (a session named twice) share one set. */
+function footprints(runs: readonly RankInput[]): Array<ReadonlySet<string>> {
+  const sets = new Map<readonly string[], ReadonlySet<string>>();
+  return runs.map((r) => {
+    let set = sets.get(r.locations);
+    if (set === undefined) sets.set(r.locations, (set = new Set(r.locations)));
+    return set;
+  });
 }
