@@ -5,8 +5,6 @@
  * object gets a tag so a worker that holds it is not sent it again. A worker that dies fails its jobs with
  * `internal` and is replaced on the next job. With `size` 0, or when no worker can be started, jobs run inline.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
@@ -14,6 +12,7 @@ import { SteplensError } from '../errors.js';
 import { defaultAnalyzers } from '../syntax/index.js';
 import type { AskedValue, FromWorker, ToWorker } from './score-pool-messages.js';
 import { jobError, runJob, type JobRequest, type JobResult } from './scoring-jobs.js';
+import { workerEntry } from './worker-entry.js';
 
 export interface ScorePoolOptions {
   /** Worker threads (0: score on the main thread). */
@@ -33,16 +32,6 @@ interface Slot {
   jobs: Map<number, (result: JobResult) => void>;
 }
 
-/** How to start a worker: the compiled entry beside this module, or (running from TypeScript sources in development) the .ts one through a transpiling loader. */
-function workerEntry(): { url: URL; execArgv: string[] } | undefined {
-  const js = new URL('./score-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(js))) return { url: js, execArgv: [] };
-  const ts = new URL('./score-worker.ts', import.meta.url);
-  const loader = new URL('./dev-ts-loader.mjs', import.meta.url);
-  if (existsSync(fileURLToPath(ts)) && existsSync(fileURLToPath(loader))) return { url: ts, execArgv: ['--import', loader.href] };
-  return undefined;
-}
-
 /** The identity of "this task has no PTA" (a worker that holds it is not sent it again). */
 const NO_PTA = {};
 
@@ -53,7 +42,7 @@ export class ScorePool {
   private nextJob = 0;
   private queuedBytes = 0;
   private closed = false;
-  private readonly entry = workerEntry();
+  private readonly entry = workerEntry('score-worker');
 
   constructor(private readonly options: ScorePoolOptions) {}
 

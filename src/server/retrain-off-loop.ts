@@ -1,0 +1,46 @@
+/**
+ * One retraining attempt of `serve --forecast-learn`, off the event loop every tenant's sockets share. Fitting is
+ * synchronous core work: 5,000 kept sessions of one source (the default bound, which one tenant can fill in the
+ * `tenant` scope) took 1.2 s on the main thread, a stall of every session once per attempt. From
+ * {@link OFF_LOOP_FROM_RUNS} sessions the fit runs in a one-shot worker thread (the sessions are copied to it, tens
+ * of ms for 5,000); below it, or where no worker entry exists, on the main thread as before (a few hundred sessions
+ * fit in tens of ms, less than a worker's start). The result is the same either way: the fit is deterministic.
+ */
+import { Worker } from 'node:worker_threads';
+import type { ForecastFile } from '../core/forecast/model.js';
+import { retrainForecast, type RetrainOptions, type RetrainResult } from '../core/forecast/retrain.js';
+import type { ForecastRun } from '../core/forecast/run.js';
+import { workerEntry } from './worker-entry.js';
+
+/** Sessions from which an attempt is fitted in a worker thread. */
+export const OFF_LOOP_FROM_RUNS = 500;
+
+/** What the worker gets. */
+export interface RetrainJob {
+  runs: readonly ForecastRun[];
+  current: ForecastFile;
+  options: RetrainOptions;
+}
+
+/** What the worker answers. */
+export type RetrainAnswer = { ok: true; value: RetrainResult } | { ok: false; message: string };
+
+/** {@link retrainForecast}, in a worker thread when `runs` holds `fromRuns` sessions or more. Rejects if the fit or the worker fails. */
+export async function retrainOffLoop(runs: readonly ForecastRun[], current: ForecastFile, options: RetrainOptions, fromRuns = OFF_LOOP_FROM_RUNS): Promise<RetrainResult> {
+  const entry = runs.length >= fromRuns ? workerEntry('retrain-worker') : undefined;
+  if (entry === undefined) return retrainForecast(runs, current, options);
+  const job: RetrainJob = { runs, current, options };
+  return new Promise<RetrainResult>((resolve, reject) => {
+    let settled = false;
+    const settle = (fn: () => void): void => {
+      if (settled) return;
+      settled = true;
+      fn();
+      void worker.terminate();
+    };
+    const worker = new Worker(entry.url, { execArgv: entry.execArgv, workerData: job });
+    worker.once('message', (answer: RetrainAnswer) => settle(() => (answer.ok ? resolve(answer.value) : reject(new Error(answer.message)))));
+    worker.once('error', (error) => settle(() => reject(error)));
+    worker.once('exit', (code) => settle(() => reject(new Error(`the retraining worker exited (code ${code}) before answering`))));
+  });
+}

@@ -1,0 +1,58 @@
+/**
+ * `serve --forecast-learn` fits an attempt over many kept sessions in a worker thread (retrain-off-loop.ts): one
+ * tenant's 5,000 sessions of one source held every socket's event loop 1.2 s per attempt on the main thread. The
+ * worker's result is the main thread's, bit for bit; the loop turns while it fits; a fit that fails rejects.
+ */
+import { describe, expect, it } from 'vitest';
+import { FEATURE_COUNT } from '../../src/core/forecast/features.js';
+import type { ForecastFile } from '../../src/core/forecast/model.js';
+import { retrainForecast } from '../../src/core/forecast/retrain.js';
+import { sampleSteps, type ForecastRun } from '../../src/core/forecast/run.js';
+import { retrainOffLoop } from '../../src/server/retrain-off-loop.js';
+import { forecastFileOf, labelledRuns } from '../forecast/fixtures.js';
+
+const runs = labelledRuns();
+const file = forecastFileOf(runs);
+const model = file.models[0]!;
+/** A model in force that says 2 % for every run: the learner's candidates beat it. */
+const blind: ForecastFile = { ...file, models: [{ ...model, weights: model.weights.map(() => 0), intercept: -4 }] };
+/** What the learner keeps of a session: the rows at the sampled prefix lengths. */
+const sessions = runs.map((r): ForecastRun => {
+  const at = Int32Array.from(sampleSteps(r.length));
+  const rows = new Float64Array(at.length * FEATURE_COUNT);
+  at.forEach((t, k) => rows.set(r.rows.subarray((t - 1) * FEATURE_COUNT, t * FEATURE_COUNT), k * FEATURE_COUNT));
+  return { id: r.id, task: r.task, agent: r.agent, model: r.model, passed: r.passed, length: r.length, at, rows };
+});
+const options = { now: '2026-12-04T19:00:00.000Z', minRuns: 4, minClass: 2, folds: 2 };
+
+/** `fit()`'s result and how many 1 ms timer turns the event loop made while it ran. */
+async function turnsDuring<T>(fit: () => Promise<T>): Promise<{ value: T; turns: number }> {
+  let turns = 0;
+  const timer = setInterval(() => (turns += 1), 1);
+  try {
+    const value = await fit();
+    return { value, turns };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+describe('retraining off the event loop', () => {
+  it("fits in a worker from the threshold on, with the main thread's result, the loop turning meanwhile", async () => {
+    const inline = retrainForecast(sessions, blind, options);
+    expect(inline.kind).toBe('accepted');
+    const worker = await turnsDuring(() => retrainOffLoop(sessions, blind, options, 0));
+    expect(worker.value).toEqual(inline);
+    expect(worker.turns).toBeGreaterThan(0);
+    // Below the threshold: on the main thread, the loop held until it is done.
+    const below = await turnsDuring(() => retrainOffLoop(sessions, blind, options, sessions.length + 1));
+    expect(below.value).toEqual(inline);
+    expect(below.turns).toBe(0);
+  }, 60_000);
+
+  it("rejects with the fit's own error when it fails in the worker", async () => {
+    const broken = null as unknown as ForecastFile;
+    expect(() => retrainForecast(sessions, broken, options)).toThrow(/models/);
+    await expect(retrainOffLoop(sessions, broken, options, 0)).rejects.toThrow(/models/);
+  }, 60_000);
+});
