@@ -94,9 +94,11 @@ describe('report on the packed corpus', () => {
       expect(Object.values(m.luckyMix).reduce((s, v) => s + v, 0)).toBe(m.tiers.Lucky);
     }
     expect(report.statistics.minRuns).toBe(10);
+    // One source has >= 10 evaluated runs: a rank among one is no ranking, so none is ranked (rank-among-one.test.ts).
+    expect(report.models.filter((m) => m.evaluated >= 10)).toHaveLength(1);
     for (const m of report.models) {
-      expect(m.rankPass !== null, m.source).toBe(m.evaluated >= 10);
-      if (m.rankPass === null) expect(m.unrankedPass, m.source).toMatch(/^n \d+ < 10$|^no estimate$/);
+      expect(m.rankPass, m.source).toBeNull();
+      expect(m.unrankedPass, m.source).toMatch(/^n \d+ < 10$|^no estimate$|^the only entry with n >= 10: a rank needs 2$/);
       if (m.passRate !== null) {
         expect(m.passRateInterval!.lo).toBeLessThanOrEqual(m.passRate);
         expect(m.passRateInterval!.hi).toBeGreaterThanOrEqual(m.passRate);

@@ -23,7 +23,8 @@ describe('report ranks of sources that ran different tasks', () => {
   it('says nothing when at most one source is ranked', async () => {
     const r = await cli('report', '--json', CORPUS);
     const doc = JSON.parse(r.stdout) as { models: Array<{ rankPass: number | null }>; warnings: string[] };
-    expect(doc.models.filter((m) => m.rankPass !== null)).toHaveLength(1);
+    // One source has >= 10 runs: a rank among one is no ranking, so none is ranked.
+    expect(doc.models.filter((m) => m.rankPass !== null)).toHaveLength(0);
     expect(doc.warnings.join('\n')).not.toContain('ranked sources ran different tasks');
   }, 120_000);
 });

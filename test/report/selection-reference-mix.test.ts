@@ -88,7 +88,7 @@ describe('best-of-N groups of more than one reference kind', () => {
 
   it('every renderer shows the per-kind best-of-N: terminal lines, report.md / report.html / CSV tables', () => {
     const text = terminalSummary(split);
-    expect(text).toContain('best-of-N by the composite score (scored in-folder) over 2 groups (one source, one task, >= 2 runs; 9 runs): top pick resolves 1.000 [1.000, 1.000]');
+    expect(text).toContain('best-of-N by the composite score (scored in-folder) over 2 groups (one source, one task, >= 2 runs; 9 runs): top pick resolves 1.000 [-]');
     expect(text).toContain('best-of-N by the composite score (scored reference-free) over 3 groups');
     const names = allTables(split).map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['selection', 'selection-in-folder', 'selection-reference-free']));

@@ -49,14 +49,16 @@ describe('per-model table on hand-built rows', () => {
   it('pass rate over evaluated, quality over scored, ranks and shift by hand', () => {
     const a = models.find((m) => m.model === 'A')!;
     const b = models.find((m) => m.model === 'B')!;
-    // 3/4 against 2/4: Wilson intervals overlap, so both rank 1, tied; the same for the means of 4 and 3 scores.
-    expect(a).toMatchObject({ evaluated: 4, passes: 3, passRate: 0.75, scored: 4, meanQuality: 47.5, rankPass: 1, rankPassTied: true, rankQuality: 1, rankQualityTied: true, rankShift: 0 });
-    expect(b).toMatchObject({ evaluated: 4, passes: 2, passRate: 0.5, scored: 3, meanQuality: 50, rankPass: 1, rankPassTied: true, rankQuality: 1, rankShift: 0 });
+    // 3/4 against 2/4: Wilson intervals overlap, so both rank 1, tied. The means of 4 and 3 scores have no bootstrap
+    // interval (below MIN_RESAMPLE_UNITS), so neither is ranked on quality, and there is no shift.
+    const noInterval = { meanQualityInterval: null, rankQuality: null, rankShift: null, unrankedQuality: 'no interval (n too small)' };
+    expect(a).toMatchObject({ evaluated: 4, passes: 3, passRate: 0.75, scored: 4, meanQuality: 47.5, rankPass: 1, rankPassTied: true, ...noInterval });
+    expect(b).toMatchObject({ evaluated: 4, passes: 2, passRate: 0.5, scored: 3, meanQuality: 50, rankPass: 1, rankPassTied: true, ...noInterval });
     expect(a.passRateInterval!.lo).toBeCloseTo(0.3006, 4);
     expect(a.passRateInterval!.hi).toBeCloseTo(0.9544, 4);
     // Below the default minimum of 10 runs nothing is ranked, and each row says why.
     const unranked = modelRows(rows).find((m) => m.model === 'A')!;
-    expect(unranked).toMatchObject({ rankPass: null, rankQuality: null, rankShift: null, unrankedPass: 'n 4 < 10', unrankedQuality: 'n 4 < 10' });
+    expect(unranked).toMatchObject({ rankPass: null, rankQuality: null, rankShift: null, unrankedPass: 'n 4 < 10', unrankedQuality: 'no interval (n too small)' });
     expect(a.tierShares).toEqual({ Ideal: 1 / 3, Solid: 0, Lucky: 2 / 3 });
     expect(a.luckyMix.C1).toBe(2);
     expect(b.luckyRate).toBe(0.5);

@@ -1,10 +1,11 @@
 /**
  * Best-of-N's gap closed is measured on the groups with a passing and a failing run only: its n is shown
- * (`informative`), and it has no interval below two of them. The scores are plain numbers in the shape the
+ * (`informative`), and it has no interval below MIN_RESAMPLE_UNITS (5) of them: 2 groups resample to 3 distinct draws. The scores are plain numbers in the shape the
  * repro found on real SWE-agent 0.x + gpt-4 runs (/work/notes/s44/rank-bestofn-one-informative.mjs: gap 1 [1, 1]).
  */
 import { describe, expect, it } from 'vitest';
 import { bestOfN } from '../../src/core/stats/best-of-n.js';
+import { MIN_RESAMPLE_UNITS } from '../../src/core/stats/bootstrap.js';
 import { selectionLine } from '../../src/report/render/summary.js';
 import type { ScoredOutcome } from '../../src/core/stats/separation.js';
 
@@ -34,7 +35,7 @@ describe('best-of-N gap closed', () => {
     );
   });
 
-  it('from two informative groups has one', () => {
+  it('from two informative groups has none; from MIN_RESAMPLE_UNITS it has one', () => {
     const second = group('django__django-11001', [
       [false, 70.4],
       [true, 52.3],
@@ -42,6 +43,15 @@ describe('best-of-N gap closed', () => {
     const b = bestOfN([...mixed, ...second, ...allFail], { reps: 200 });
     expect(b.informative).toBe(2);
     expect(b.gapClosed).toBeCloseTo((1 + 0 - (1 / 3 + 1 / 2)) / (2 - (1 / 3 + 1 / 2)), 12);
-    expect(b.gapInterval).not.toBeNull();
+    expect(b.gapInterval).toBeNull();
+    const more = ['11002', '11003', '11004'].flatMap((t, i) =>
+      group(`django__django-${t}`, [
+        [true, 60 + i],
+        [false, 45 + i],
+      ]),
+    );
+    const five = bestOfN([...mixed, ...second, ...more, ...allFail], { reps: 200 });
+    expect(five.informative).toBe(MIN_RESAMPLE_UNITS);
+    expect(five.gapInterval).not.toBeNull();
   });
 });

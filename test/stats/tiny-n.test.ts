@@ -16,10 +16,13 @@ const o = { reps: 200 };
 describe('bootstrap intervals below 2 units', () => {
   it('a mean of one value and an AUROC with one run on a side have none; 2 units have one', () => {
     expect(meanInterval([83.3], o)).toBeNull();
-    expect(meanInterval([83.3, 38.1], o)).not.toBeNull();
+    // 2 to 4 values: too few to resample (MIN_RESAMPLE_UNITS, tiny-resamples.test.ts); 5 have one.
+    expect(meanInterval([83.3, 38.1], o)).toBeNull();
+    expect(meanInterval([83.3, 38.1, 52.0, 61.4, 47.9], o)).not.toBeNull();
     expect(aurocInterval([0.9], [0.1, 0.2], o)).toBeNull();
     expect(aurocInterval([0.9, 0.4], [0.1], o)).toBeNull();
-    expect(aurocInterval([0.9, 0.4], [0.1, 0.5], o)).not.toBeNull();
+    expect(aurocInterval([0.9, 0.4], [0.1, 0.5], o)).toBeNull();
+    expect(aurocInterval([0.9, 0.4, 0.7], [0.1, 0.5], o)).not.toBeNull();
   });
 
   it('within task from one task, best-of-N from one group and an ECE from one prediction have none', () => {

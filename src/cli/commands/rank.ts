@@ -13,7 +13,8 @@ import { readConfigFile, readForecastFile } from '../../settings-files.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
 import type { Command } from '../command.js';
 import { formatOption, LENIENT_OPTION } from '../input.js';
-import { readLogFile, reportLogDiagnostics, type LogFile } from '../instances.js';
+import { reportLogDiagnostics, type LogFile } from '../instances.js';
+import { checkRunsLeft, readRankLogs } from '../rank-logs.js';
 import { inSampleWarning } from '../in-sample.js';
 import { trainedRunSet } from '../../core/forecast/fingerprint.js';
 import { rankText } from '../rank-text.js';
@@ -46,6 +47,8 @@ const command: Command = {
   usage:
     'usage: steplens rank FILE... [--forecast F.json [--agent A] [--model M]] [--pta PTA.json | --references DIR... | --bundled] [--consensus]\n' +
     '                     [--task ID] [--mixed-tasks] [--prior-dir DIR] [--config C.json] [--format F] [--json] [--lenient]\n' +
+    '  --lenient    skip each file that cannot be read (named on stderr) and rank the rest (at least 2 runs); exit 0\n' +
+    '               with skipped lines or events; without it the first unreadable file stops the command\n' +
     '  FILE: finished trajectories of one task (gzipped or not; a file holding several, e.g. OpenHands output.jsonl, gives one run each)\n' +
     "  ordered by the first of: --forecast (P(pass) of each run), the composite against the task's PTA (--pta, or the\n" +
     "  task's stored PTA in --references DIR / --bundled), the composite reference-free (the default); ties are marked\n" +
@@ -81,9 +84,9 @@ const command: Command = {
     // One file twice would be ranked against itself (tied 1=) and count twice in the group.
     const twice = positionals.find((f, i) => positionals.findIndex((g) => path.resolve(io.cwd, g) === path.resolve(io.cwd, f)) < i);
     if (twice !== undefined) throw new SteplensError('usage', `${twice} is given twice: each run is ranked once`);
-    const logs: LogFile[] = [];
-    for (const file of positionals) logs.push(await readLogFile(file, format));
+    const { logs, skipped } = await readRankLogs(positionals, format, values.lenient, io.stderr);
     const runs = runsOf(logs, values.task);
+    checkRunsLeft(runs.length, skipped);
     // --task is named as POST /v1/rank names body.task: a log of another task makes the group mixed.
     const named = [...(values.task !== undefined ? [{ id: '--task', task: values.task }] : []), ...runs];
     const group = groupTask(named, values['mixed-tasks'], '--mixed-tasks');

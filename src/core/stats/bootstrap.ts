@@ -2,9 +2,11 @@
  * Percentile bootstrap intervals, seeded so a report prints the same interval every time it is run on
  * the same data. A statistic is computed on resampled indices; draws where it is undefined (e.g. an
  * AUROC with no positive in the resample) are skipped, and the interval is null when fewer than half
- * of the draws give a value. Below MIN_UNITS resampled units (runs of a side, groups) there is no interval: every
- * resample of one unit is that unit, so the "interval" is the estimate itself, zero-width, and it would rank
- * two one-run sources as clearly apart.
+ * of the draws give a value. Below MIN_RESAMPLE_UNITS resampled units (groups, tasks, the runs of a mean, and the
+ * runs of both sides of a stratified AUROC together) there is no interval: a resample of 2 or 3 units takes only a
+ * handful of distinct values, so the percentile "interval" collapses onto the estimate (best-of-N over 2 groups
+ * printed `1.000 [1.000, 1.000]`; one run resamples to itself, zero-width, and ranked two one-run sources apart),
+ * which reads as certainty where the data hold almost none. Each side of a stratified draw also needs MIN_PER_SIDE runs.
  */
 import { auroc } from './auroc.js';
 import type { Interval } from './interval.js';
@@ -19,8 +21,22 @@ export interface BootstrapOptions {
 
 export const BOOTSTRAP_DEFAULTS = { reps: 1000, seed: 1, level: 0.95 } as const;
 
-/** The fewest units (runs of each side, groups) a bootstrap interval is drawn from. */
-export const MIN_UNITS = 2;
+/**
+ * The fewest units a bootstrap interval is drawn from: groups (best-of-N), tasks (within task, task clusters), the
+ * runs of a mean, the predictions of an ECE, the runs of a stratified AUROC (both sides together). Below it the figure
+ * is printed without an interval (`[-]`, `null` in JSON). 5 units give 126 distinct resamples; 2 give 3, and every
+ * percentile interval of 2 or 3 all-pass groups is the estimate itself.
+ */
+export const MIN_RESAMPLE_UNITS = 5;
+
+/** The fewest runs of each side of a stratified draw (a side of one run resamples to itself). */
+export const MIN_PER_SIDE = 2;
+
+/** True when `n` units are enough to draw an interval from. */
+export const resamplable = (n: number): boolean => n >= MIN_RESAMPLE_UNITS;
+
+/** True when a stratified draw of `pos` and `neg` runs can give an interval (each side MIN_PER_SIDE, both MIN_RESAMPLE_UNITS). */
+export const resamplableStrata = (pos: number, neg: number): boolean => pos >= MIN_PER_SIDE && neg >= MIN_PER_SIDE && resamplable(pos + neg);
 
 /** The resolved options. */
 export function bootstrapSettings(o: BootstrapOptions = {}): Required<BootstrapOptions> {
@@ -50,9 +66,9 @@ export function resampleIndices(random: Random, n: number): number[] {
   return out;
 }
 
-/** Bootstrap interval of the mean of `xs` (null below MIN_UNITS values). */
+/** Bootstrap interval of the mean of `xs` (null below MIN_RESAMPLE_UNITS values). */
 export function meanInterval(xs: readonly number[], options: BootstrapOptions = {}): Interval | null {
-  if (xs.length < MIN_UNITS) return null;
+  if (!resamplable(xs.length)) return null;
   return bootstrapDraws((random) => {
     let s = 0;
     for (const _ of xs) s += xs[randomIndex(random, xs.length)]!;
@@ -65,9 +81,9 @@ export function resampleStrata(random: Random, pos: readonly number[], neg: read
   return [resampleIndices(random, pos.length).map((i) => pos[i]!), resampleIndices(random, neg.length).map((i) => neg[i]!)];
 }
 
-/** Stratified bootstrap interval of the AUROC of `pos` against `neg` (null when either has fewer than MIN_UNITS or holds a NaN). */
+/** Stratified bootstrap interval of the AUROC of `pos` against `neg` (null below {@link resamplableStrata} or with a NaN). */
 export function aurocInterval(pos: readonly number[], neg: readonly number[], options: BootstrapOptions = {}): Interval | null {
-  if (pos.length < MIN_UNITS || neg.length < MIN_UNITS || auroc(pos, neg) === null) return null;
+  if (!resamplableStrata(pos.length, neg.length) || auroc(pos, neg) === null) return null;
   return bootstrapDraws((random) => {
     const [p, n] = resampleStrata(random, pos, neg);
     return auroc(p, n)?.auroc ?? null;

@@ -6,7 +6,7 @@
  * upper quantile of that ECE) and the share of such draws at least as large as the observed one (a calibration
  * test: small when the observed ECE is more than sampling noise). Seeded, so it prints the same every time.
  */
-import { bootstrapDraws, bootstrapSettings, MIN_UNITS, resampleIndices, type BootstrapOptions } from './bootstrap.js';
+import { bootstrapDraws, bootstrapSettings, resamplable, resampleIndices, type BootstrapOptions } from './bootstrap.js';
 import { calibrationError, type Prediction } from './calibration-error.js';
 import type { Interval } from './interval.js';
 import { seededRandom } from './rng.js';
@@ -28,18 +28,17 @@ export function calibrationCheck(preds: readonly Prediction[], options: Bootstra
   const ece = calibrationError(preds, bins).ece;
   if (n === 0 || ece === null) return { n, ece: null, interval: null, perfect: null, p: null };
   const { reps, seed, level } = bootstrapSettings(options);
-  // One prediction resamples to itself: no interval below MIN_UNITS.
-  const interval =
-    n < MIN_UNITS
-      ? null
-      : bootstrapDraws(
-          (random) =>
-            calibrationError(
-              resampleIndices(random, n).map((i) => preds[i]!),
-              bins,
-            ).ece,
-          options,
-        );
+  // A few predictions resample to a handful of values: no interval below MIN_RESAMPLE_UNITS.
+  const interval = !resamplable(n)
+    ? null
+    : bootstrapDraws(
+        (random) =>
+          calibrationError(
+            resampleIndices(random, n).map((i) => preds[i]!),
+            bins,
+          ).ece,
+        options,
+      );
   const random = seededRandom(seed + 7919);
   const draws: number[] = [];
   for (let r = 0; r < reps; r++)

@@ -10,7 +10,7 @@
  *   gets its source's mean score).
  */
 import { auroc } from './auroc.js';
-import { aurocInterval, bootstrapDraws, MIN_UNITS, resampleIndices, resampleStrata, type BootstrapOptions } from './bootstrap.js';
+import { aurocInterval, bootstrapDraws, resamplable, resamplableStrata, resampleIndices, resampleStrata, type BootstrapOptions } from './bootstrap.js';
 import type { Interval } from './interval.js';
 import type { Random } from './rng.js';
 
@@ -98,9 +98,9 @@ function concordance(pos: readonly number[], neg: readonly number[]): [number, n
 /** The runs of each task (a run naming no task is one of its own), in first-seen order. */
 const taskGroups = (runs: readonly ScoredOutcome[]): ScoredOutcome[][] => [...groupBy(runs, (r) => (r.task === null ? `\u0000${runs.indexOf(r)}` : JSON.stringify([r.task]))).values()];
 
-/** Percentile interval of `stat` over draws of `groups` with replacement (null below MIN_UNITS groups). */
+/** Percentile interval of `stat` over draws of `groups` with replacement (null below MIN_RESAMPLE_UNITS groups). */
 function clusterInterval(groups: ReadonlyArray<readonly ScoredOutcome[]>, stat: (runs: readonly ScoredOutcome[]) => number | null, options: BootstrapOptions): Interval | null {
-  if (groups.length < MIN_UNITS) return null;
+  if (!resamplable(groups.length)) return null;
   return bootstrapDraws((random) => stat(resampleIndices(random, groups.length).flatMap((i) => groups[i]!)), options);
 }
 
@@ -116,11 +116,7 @@ export function separation(runs: readonly ScoredOutcome[], options: SeparationOp
   const bySource = [...groupBy(runs, (r) => r.source)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const sources: SourceSeparation[] = bySource.map(([source, rs]) => {
     const [pos, neg] = split(rs);
-    const ownInterval = byTask
-      ? pos.length < MIN_UNITS || neg.length < MIN_UNITS || auroc(pos, neg) === null
-        ? null
-        : clusterInterval(taskGroups(rs), aurocOf, options)
-      : aurocInterval(pos, neg, options);
+    const ownInterval = byTask ? (!resamplableStrata(pos.length, neg.length) || auroc(pos, neg) === null ? null : clusterInterval(taskGroups(rs), aurocOf, options)) : aurocInterval(pos, neg, options);
     return {
       source,
       nPass: pos.length,
@@ -142,8 +138,8 @@ export function separation(runs: readonly ScoredOutcome[], options: SeparationOp
     return s / strata.length;
   };
   const mean = meanOf(countedStrata);
-  // A side of one run resamples to itself: no interval (minPerClass may be set below MIN_UNITS).
-  const drawable = countedStrata.every(([p, n]) => p.length >= MIN_UNITS && n.length >= MIN_UNITS);
+  // A side of one run resamples to itself: no interval (minPerClass may be set below MIN_PER_SIDE).
+  const drawable = countedStrata.every(([p, n]) => resamplableStrata(p.length, n.length));
   const countedNames = new Set(sources.filter((x) => x.counted).map((x) => x.source));
   // By task: one draw of tasks across the counted sources (they share tasks); a source a draw leaves without both outcomes: no value.
   const meanOfRuns = (rs: readonly ScoredOutcome[]): number | null => {
@@ -187,8 +183,8 @@ function withinTask(runs: readonly ScoredOutcome[], options: BootstrapOptions): 
   };
   const pairs = groups.reduce((s, [, p]) => s + p, 0);
   if (runs.some((r) => Number.isNaN(r.score))) return { auroc: null, interval: null, pairs, tasks: groups.length };
-  // Tasks are the unit of resampling: pairs of one task are not independent of each other. One task: no interval.
-  const interval = groups.length < MIN_UNITS ? null : bootstrapDraws((random: Random) => ratio(resampleIndices(random, groups.length).map((i) => groups[i]!)), options);
+  // Tasks are the unit of resampling: pairs of one task are not independent of each other. Below MIN_RESAMPLE_UNITS tasks: no interval.
+  const interval = !resamplable(groups.length) ? null : bootstrapDraws((random: Random) => ratio(resampleIndices(random, groups.length).map((i) => groups[i]!)), options);
   return { auroc: ratio(groups), interval, pairs, tasks: groups.length };
 }
 
@@ -198,7 +194,7 @@ function pooled(runs: readonly ScoredOutcome[], bySource: ReadonlyArray<[string,
   const [sPos, sNeg] = split(runs.map((r) => ({ ...r, score: sourceMean.get(r.source)! })));
   return {
     auroc: auroc(pos, neg)?.auroc ?? null,
-    interval: byTask ? (pos.length < MIN_UNITS || neg.length < MIN_UNITS || auroc(pos, neg) === null ? null : clusterInterval(taskGroups(runs), aurocOf, options)) : aurocInterval(pos, neg, options),
+    interval: byTask ? (!resamplableStrata(pos.length, neg.length) || auroc(pos, neg) === null ? null : clusterInterval(taskGroups(runs), aurocOf, options)) : aurocInterval(pos, neg, options),
     nPass: pos.length,
     nFail: neg.length,
     sourceOnly: auroc(sPos, sNeg)?.auroc ?? null,

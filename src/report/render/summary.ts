@@ -1,6 +1,8 @@
 /** The readable terminal summary and the Markdown report. */
 import type { Interval } from '../../core/stats/interval.js';
 import { plural } from '../../core/plural.js';
+import { MIN_RESAMPLE_UNITS } from '../../core/stats/bootstrap.js';
+import { rankNotes } from '../rank-notes.js';
 import { modelLabel } from '../identity.js';
 import { forecastInSampleLine } from '../forecast-in-sample.js';
 import { groupKindsText, referenceKindMixLines, selectionKindMixLines } from '../reference-mix.js';
@@ -90,11 +92,19 @@ export function chiLine(r: CorpusReport): string {
   return `χ² model × Lucky category: χ² = ${c.statistic.toFixed(3)}, dof = ${c.dof}, p = ${c.p!.toPrecision(3)}${c.note ? ` (${c.note})` : ''}`;
 }
 
+/**
+ * The tier shares of every scored passing run, pooled over sources: labelled so (a pooled share is not a source's
+ * figure; a source with many runs weighs in it as much as its runs), with where each source's own shares and n are.
+ */
 export function passTiers(r: CorpusReport): string {
   const passing = r.trajectories.filter((t) => t.outcome === 'pass' && t.tier);
   const n = passing.length;
+  const sources = new Set(passing.map((t) => t.source)).size;
   const share = (tier: string) => (n ? passing.filter((t) => t.tier === tier).length / n : null);
-  return `scored passing trajectories: ${n} (Ideal ${pct(share('Ideal'))}, Solid ${pct(share('Solid'))}, Lucky ${pct(share('Lucky'))})`;
+  return (
+    `scored passing trajectories, pooled over ${plural(sources, 'source')}: ${n} (Ideal ${pct(share('Ideal'))}, Solid ${pct(share('Solid'))}, Lucky ${pct(share('Lucky'))}); ` +
+    `per source: the models table (scored passing, ideal, solid, lucky)`
+  );
 }
 
 const section = (t: Table, cols?: string[]) => `${t.title}\n${textTable(t, cols)}`;
@@ -113,7 +123,23 @@ export function modelsDisplay(r: CorpusReport, models: readonly ModelRow[] = r.m
     title:
       `Models (agent + model)${suffix ? `, scored ${suffix}` : ''}: pass rate (Wilson ${Math.round(100 * s.level)} %) over the evaluated runs, mean quality (bootstrap, seed ${s.seed}) over the scored runs; ` +
       `rank = 1 + sources clearly above, "=" ties with an overlapping interval, none below ${s.minRuns} runs (--min-runs)`,
-    headers: ['agent', 'model', 'evaluated', 'pass rate [95% CI]', 'rank', 'scored', 'quality [95% CI]', 'rank ', 'shift', 'ideal', 'solid', 'lucky', 'wasted steps', 'wasted tokens'],
+    headers: [
+      'agent',
+      'model',
+      'evaluated',
+      'pass rate [95% CI]',
+      'rank',
+      'scored',
+      'quality [95% CI]',
+      'rank ',
+      'shift',
+      'scored passing',
+      'ideal',
+      'solid',
+      'lucky',
+      'wasted steps',
+      'wasted tokens',
+    ],
     rows: models.map((m) => [
       m.agent,
       modelLabel(m),
@@ -124,6 +150,7 @@ export function modelsDisplay(r: CorpusReport, models: readonly ModelRow[] = r.m
       quality(m),
       cell(rankCell(m.rankQuality, m.rankQualityTied)),
       m.rankShift,
+      m.scoredPassing,
       m.tierShares ? Number(m.tierShares.Ideal.toFixed(3)) : null,
       m.tierShares ? Number(m.tierShares.Solid.toFixed(3)) : null,
       m.tierShares ? Number(m.tierShares.Lucky.toFixed(3)) : null,
@@ -147,6 +174,7 @@ export function terminalSummary(r: CorpusReport): string {
     section(tasksTable(r)),
     '',
     section(modelsDisplay(r)),
+    ...rankNotes(r.models, r.statistics.minRuns),
     '',
     section(separationTable(r), [
       'signal',
@@ -202,7 +230,7 @@ export function terminalSummary(r: CorpusReport): string {
 export const REPORT_NOTES: readonly string[] = [
   'Passing trajectories are scored leave-one-out against a PTA of the other passing trajectories of their task, the others against one of those PTAs in turn (each meets n − 1 references, taken in path order), where every run of the task has one (3 passing runs). A PTA needs at least 2 references. A trajectory without one is scored reference-free against the prior pooled from the bundled references, as `score` and the server do (column reference_kind; struct and cov are left out there, so --by-reference splits the tables by it, and a source whose passing and failing runs met different kinds is named in a warning).',
   "Separation (docs/method.md section 16): the headline is the mean over sources (agent + model) of each source's own AUROC (sources with >= 3 passing and 3 failing runs); within task counts pass/fail pairs of one source and task; the pooled AUROC stands beside source_only, the AUROC of knowing only each run's source, because it also rewards telling sources apart.",
-  'Intervals are 95 %: Wilson for pass rates and Lucky rates, seeded percentile bootstrap (1,000 draws, --seed) for mean quality, AUROCs and best-of-N. Two sources whose intervals overlap share a rank ("=").',
+  `Intervals are 95 %: Wilson for pass rates and Lucky rates, seeded percentile bootstrap (1,000 draws, --seed) for mean quality, AUROCs and best-of-N, none ([-], null in report.json) below ${MIN_RESAMPLE_UNITS} resampled runs, tasks or groups (a resample of 2 or 3 collapses onto the estimate). Two sources whose intervals overlap share a rank ("="); a rank needs 2 sources with --min-runs runs.`,
   "KS p-values are asymptotic (Kolmogorov distribution with Stephens' small-sample correction).",
   "Censored = interrupted by infrastructure (e.g. provider time-out in the log's exit status); unknown = no evaluation found.",
   'ATFR counts malformed arguments, paths not found, shell syntax errors, commands not found and time-outs; PCR = 1 − |final patch| / cumulative edit volume (editor edits and heredoc writes).',
@@ -210,11 +238,13 @@ export const REPORT_NOTES: readonly string[] = [
 
 /** The notes for this report: {@link REPORT_NOTES}, plus how external references are used when some were given. */
 export function reportNotes(r: CorpusReport): string[] {
-  if (r.inputs.referenceFolders.length === 0) return [...REPORT_NOTES];
+  const ranks = rankNotes(r.models, r.statistics.minRuns);
+  if (r.inputs.referenceFolders.length === 0) return [...REPORT_NOTES, ...ranks];
   return [
     REPORT_NOTES[0]!,
     "A trajectory without such a PTA is scored against its task's stored PTA from the reference folders (first folder holding the task wins; it needs 2 references): column reference names it with its version, `in-folder` otherwise.",
     ...REPORT_NOTES.slice(1),
+    ...ranks,
   ];
 }
 
