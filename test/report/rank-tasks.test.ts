@@ -3,6 +3,9 @@
  * different tasks (no task is run by all of them), so a rank partly measures how hard each source's
  * tasks were. The report once ranked them without a word; it now warns, with each source's task count.
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../cli/run-cli.js';
 import { CORPUS } from './corpus-fixture.js';
@@ -18,6 +21,18 @@ describe('report ranks of sources that ran different tasks', () => {
     expect(w[0]).toMatch(new RegExp(`^the ${ranked.length} ranked sources ran different tasks \\(.*; 0 of \\d+ tasks run by all of them\\)`));
     for (const m of ranked) expect(w[0]).toContain(`${m.source} `);
     expect(r.stderr).toContain(`warning: ${w[0]}\n`);
+  }, 120_000);
+
+  it('puts the caution under the models table (terminal, md, html), not only in the notes at the end', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'steplens-rank-tasks-'));
+    const r = await cli('report', '--min-runs', '3', '--out', dir, CORPUS);
+    const caution = /Caution: the \d+ ranked sources ran different tasks/;
+    const between = (text: string, from: string, to: string): string => text.slice(text.indexOf(from), text.indexOf(to, text.indexOf(from)));
+    expect(between(r.stdout, 'Models (agent + model)', 'Passing vs. failing')).toMatch(caution);
+    const md = readFileSync(join(dir, 'report.md'), 'utf8');
+    expect(between(md, '## Models (agent + model)', '\n## Passing vs. failing')).toMatch(caution);
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(between(html, '<section id="t-models"', '</section>')).toMatch(caution);
   }, 120_000);
 
   it('says nothing when at most one source is ranked', async () => {

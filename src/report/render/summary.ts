@@ -3,12 +3,13 @@ import type { Interval } from '../../core/stats/interval.js';
 import { plural } from '../../core/plural.js';
 import { MIN_RESAMPLE_UNITS } from '../../core/stats/bootstrap.js';
 import { rankNotes } from '../rank-notes.js';
+import { rankTaskWarnings } from '../rank-tasks.js';
 import { modelLabel } from '../identity.js';
 import { forecastInSampleLine } from '../forecast-in-sample.js';
 import { groupKindsText, referenceKindMixLines, selectionKindMixLines } from '../reference-mix.js';
 import type { CorpusReport, ModelRow, ReferenceKind, SelectionRow, SeparationRow } from '../types.js';
 import { markdownTable, textTable } from './format-table.js';
-import { allTables, calibrationTable, luckyTable, rankCell, reliabilityDiagramTable, reliabilityTable, separationTable, sourceSeparationTable, tasksTable, type Table } from './tables.js';
+import { allTables, calibrationTable, luckyTable, modelsTable, rankCell, reliabilityDiagramTable, reliabilityTable, separationTable, sourceSeparationTable, tasksTable, type Table } from './tables.js';
 
 const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
 
@@ -160,6 +161,14 @@ export function modelsDisplay(r: CorpusReport, models: readonly ModelRow[] = r.m
   };
 }
 
+/**
+ * What a reader of the models table must know beside it, not only in the notes at the end: ranks of sources that ran
+ * different tasks, and why no rank is given among one source.
+ */
+export function modelsCautions(r: CorpusReport): string[] {
+  return [...rankTaskWarnings(r.models, r.trajectories).map((w) => `Caution: ${w}`), ...rankNotes(r.models, r.statistics.minRuns)];
+}
+
 /** The terminal summary printed on stdout. */
 export function terminalSummary(r: CorpusReport): string {
   const perSource = sourceSeparationTable(
@@ -174,7 +183,7 @@ export function terminalSummary(r: CorpusReport): string {
     section(tasksTable(r)),
     '',
     section(modelsDisplay(r)),
-    ...rankNotes(r.models, r.statistics.minRuns),
+    ...modelsCautions(r),
     '',
     section(separationTable(r), [
       'signal',
@@ -251,10 +260,12 @@ export function reportNotes(r: CorpusReport): string[] {
 /** The Markdown report (`report.md`), linking the SVG charts written next to it. */
 export function markdownReport(r: CorpusReport, charts: readonly string[] = []): string {
   const tables = allTables(r);
+  const models = modelsTable(r).name;
   const out = ['# steplens corpus report', '', ...headline(r).map((l) => `- ${l}`), `- ${passTiers(r)}`, '', ...charts.map((c) => `![${c}](${c})`), ''];
   for (const t of tables) {
     out.push(`## ${t.title}`, '', markdownTable(t), '');
     if (t.name === luckyTable(r).name) out.push(chiLine(r), '');
+    if (t.name === models) out.push(...modelsCautions(r).flatMap((c) => [c, '']));
   }
   out.push('## Notes', '', ...r.warnings.map((w) => `- **Caution:** ${w}`), ...reportNotes(r).map((n) => `- ${n}`), '');
   return out.join('\n');
