@@ -22,8 +22,25 @@ export interface RetrainJob {
   options: RetrainOptions;
 }
 
-/** What the worker answers. */
-export type RetrainAnswer = { ok: true; value: RetrainResult } | { ok: false; message: string };
+/**
+ * What the worker answers. `kept`: for each model of an accepted candidate, the index in `current.models` of the model
+ * it is (the fit keeps a model it did not retrain as the same object), else -1. The answer comes back as a copy, so
+ * the caller puts those objects back: the learner's cap and the holder's tenant views tell a learned model from an
+ * inherited one by identity (a copy of every shared model would count as the tenant's own and shadow later shared ones).
+ */
+export type RetrainAnswer = { ok: true; value: RetrainResult; kept: number[] } | { ok: false; message: string };
+
+/** The index in `current.models` of each model of `result`'s candidate that is one of them (-1: a model it made). */
+export function keptModels(result: RetrainResult, current: ForecastFile): number[] {
+  return result.kind === 'accepted' ? result.candidate.models.map((m) => current.models.indexOf(m)) : [];
+}
+
+/** `result` (the worker's copy) with the models it kept of `current` as `current`'s own objects again. */
+function withKept(result: RetrainResult, kept: readonly number[], current: ForecastFile): RetrainResult {
+  if (result.kind !== 'accepted') return result;
+  const models = result.candidate.models.map((m, i) => (kept[i] !== undefined && kept[i]! >= 0 ? current.models[kept[i]!]! : m));
+  return { ...result, candidate: { ...result.candidate, models } };
+}
 
 /** {@link retrainForecast}, in a worker thread when `runs` holds `fromRuns` sessions or more. Rejects if the fit or the worker fails. */
 export async function retrainOffLoop(runs: readonly ForecastRun[], current: ForecastFile, options: RetrainOptions, fromRuns = OFF_LOOP_FROM_RUNS): Promise<RetrainResult> {
@@ -39,7 +56,7 @@ export async function retrainOffLoop(runs: readonly ForecastRun[], current: Fore
       void worker.terminate();
     };
     const worker = new Worker(entry.url, { execArgv: entry.execArgv, workerData: job });
-    worker.once('message', (answer: RetrainAnswer) => settle(() => (answer.ok ? resolve(answer.value) : reject(new Error(answer.message)))));
+    worker.once('message', (answer: RetrainAnswer) => settle(() => (answer.ok ? resolve(withKept(answer.value, answer.kept, current)) : reject(new Error(answer.message)))));
     worker.once('error', (error) => settle(() => reject(error)));
     worker.once('exit', (code) => settle(() => reject(new Error(`the retraining worker exited (code ${code}) before answering`))));
   });

@@ -5,14 +5,15 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { retrainForecast } from '../core/forecast/retrain.js';
-import type { RetrainJob, RetrainAnswer } from './retrain-off-loop.js';
+import { keptModels, type RetrainJob, type RetrainAnswer } from './retrain-off-loop.js';
 
 const port = parentPort;
 if (port === null) throw new Error('retrain-worker.ts runs as a worker thread');
 const job = workerData as RetrainJob;
 let answer: RetrainAnswer;
 try {
-  answer = { ok: true, value: retrainForecast(job.runs, job.current, job.options) };
+  const value = retrainForecast(job.runs, job.current, job.options);
+  answer = { ok: true, value, kept: keptModels(value, job.current) };
 } catch (error) {
   answer = { ok: false, message: error instanceof Error ? error.message : String(error) };
 }

@@ -8,6 +8,7 @@ import { FEATURE_COUNT } from '../../src/core/forecast/features.js';
 import type { ForecastFile } from '../../src/core/forecast/model.js';
 import { retrainForecast } from '../../src/core/forecast/retrain.js';
 import { sampleSteps, type ForecastRun } from '../../src/core/forecast/run.js';
+import { ForecastHolder } from '../../src/server/forecast-holder.js';
 import { retrainOffLoop } from '../../src/server/retrain-off-loop.js';
 import { forecastFileOf, labelledRuns } from '../forecast/fixtures.js';
 
@@ -48,6 +49,25 @@ describe('retraining off the event loop', () => {
     const below = await turnsDuring(() => retrainOffLoop(sessions, blind, options, sessions.length + 1));
     expect(below.value).toEqual(inline);
     expect(below.turns).toBe(0);
+  }, 60_000);
+
+  it('keeps the models it did not retrain as the very objects in force (the learner and holder tell learned from inherited by identity)', async () => {
+    // The sessions' source retrains the default model; a model of another agent is left as it is.
+    const other = { ...model, match: { agent: 'other-agent' } };
+    const shared: ForecastFile = { ...blind, models: [...blind.models, other] };
+    const inline = retrainForecast(sessions, shared, options);
+    const worker = await retrainOffLoop(sessions, shared, options, 0);
+    expect(inline.kind).toBe('accepted');
+    expect(worker.kind).toBe('accepted');
+    if (inline.kind !== 'accepted' || worker.kind !== 'accepted') return;
+    expect(worker).toEqual(inline);
+    const untouched = inline.candidate.models.filter((m) => shared.models.includes(m)).length;
+    expect(untouched).toBeGreaterThan(0);
+    expect(worker.candidate.models.filter((m) => shared.models.includes(m)).length).toBe(untouched);
+    // What a tenant's attempt puts in force: its own models are the retrained ones only, not copies of the shared ones.
+    const holder = new ForecastHolder(shared);
+    holder.swap(worker.candidate, { source: 'learned', sessions: sessions.length }, 'team-a');
+    expect(holder.versionFile('team-a', 'tenant').learnedFrom?.ownModels).toBe(inline.candidate.models.length - untouched);
   }, 60_000);
 
   it("rejects with the fit's own error when it fails in the worker", async () => {
