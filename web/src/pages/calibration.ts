@@ -20,7 +20,10 @@ interface Calibration {
 function boundText(c: Calibration): string {
   const bound =
     c.maxFalseStop !== undefined ? `the ${c.confidence !== undefined ? `${pct(c.confidence)} ` : ''}upper bound of the share of passing runs stopped at most ${pct(c.maxFalseStop)}` : undefined;
-  if (c.warnOnly) return `The written policy only warns: it stops no run. ${c.note ? `${c.note.charAt(0).toUpperCase()}${c.note.slice(1)}` : bound !== undefined ? `No stop met ${bound}` : ''}.`;
+  if (c.warnOnly) {
+    const why = c.note ? `${c.note.charAt(0).toUpperCase()}${c.note.slice(1)}` : bound !== undefined ? `No stop met ${bound}` : undefined;
+    return `The written policy only warns: it stops no run.${why !== undefined ? ` ${why}.` : ''}`;
+  }
   if (bound === undefined) return '';
   return `Its stops were chosen with ${bound}${c.check === 'none' ? ', in-sample only: not confirmed on held-out runs (calibrate --split none)' : ''}.`;
 }
