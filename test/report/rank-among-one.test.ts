@@ -53,4 +53,18 @@ describe('a rank among one source', () => {
     expect(readFileSync(path.join(out, 'report.md'), 'utf8')).toContain(`\n- ${note}\n`);
     expect(readFileSync(path.join(out, 'report.html'), 'utf8')).toContain('No source is ranked by pass rate: only');
   }, 120_000);
+
+  it("is said under each models table, the --by-reference kinds' too (not only in the notes)", async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'steplens-rank1-kinds-'));
+    const r = await cli('report', '--by-reference', '--out', out, CORPUS);
+    const doc = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as CorpusReport;
+    const free = doc.byReference!.find((b) => b.reference === 'reference-free')!;
+    expect(free.models.filter((m) => m.evaluated >= 10)).toHaveLength(1);
+    const md = readFileSync(path.join(out, 'report.md'), 'utf8');
+    const section = (title: string) => md.slice(md.indexOf(`## ${title}`), md.indexOf('\n## ', md.indexOf(`## ${title}`) + 1));
+    expect(section('Models (agent + model): pass rate vs. process quality\n')).toContain('No source is ranked by pass rate: only');
+    expect(section('Models (agent + model): pass rate vs. process quality, scored reference-free')).toContain('No source is ranked by pass rate: only');
+    const text = r.stdout.slice(r.stdout.indexOf('Models (agent + model), scored reference-free'));
+    expect(text.slice(0, text.indexOf('\n\n', text.indexOf('No source')))).toContain('No source is ranked by mean quality: only');
+  }, 120_000);
 });

@@ -6,8 +6,8 @@
 import type { CorpusReport } from '../types.js';
 import type { Chart } from './charts.js';
 import { PALETTE } from './palette.js';
-import { chiLine, headline, modelsCautions, passTiers, reportNotes } from './summary.js';
-import { allTables, luckyTable, modelsTable, type Cell, type Table } from './tables.js';
+import { chiLine, headline, passTiers, reportNotes, tableCautions } from './summary.js';
+import { allTables, luckyTable, type Cell, type Table } from './tables.js';
 
 /** Escapes text for HTML content and attribute values. */
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -61,7 +61,6 @@ function chartTitle(c: Chart): string {
 export function htmlReport(r: CorpusReport, charts: readonly Chart[]): string {
   const tables = allTables(r);
   const lucky = luckyTable(r).name;
-  const models = modelsTable(r).name;
   const toc = [['charts', 'Charts'], ...tables.map((t) => [slug(t.name), t.title]), ['notes', 'Notes']];
   return [
     '<!doctype html>',
@@ -83,7 +82,7 @@ export function htmlReport(r: CorpusReport, charts: readonly Chart[]): string {
       `<section id="${slug(t.name)}" aria-labelledby="${slug(t.name)}-title"><h2 id="${slug(t.name)}-title">${esc(t.title)}</h2>`,
       htmlTable(t, `${slug(t.name)}-title`),
       ...(t.name === lucky ? [`<p>${esc(chiLine(r))}</p>`] : []),
-      ...(t.name === models ? modelsCautions(r).map((c) => `<p>${esc(c)}</p>`) : []),
+      ...tableCautions(r, t.name).map((c) => `<p>${esc(c)}</p>`),
       '</section>',
     ]),
     `<section id="notes" aria-labelledby="notes-title"><h2 id="notes-title">Notes</h2><ul>${r.warnings.map((w) => `<li><strong>Caution:</strong> ${esc(w)}</li>`).join('')}${reportNotes(r)

@@ -7,7 +7,7 @@ import { rankTaskWarnings } from '../rank-tasks.js';
 import { modelLabel } from '../identity.js';
 import { forecastInSampleLine } from '../forecast-in-sample.js';
 import { groupKindsText, referenceKindMixLines, selectionKindMixLines } from '../reference-mix.js';
-import type { CorpusReport, ModelRow, ReferenceKind, SelectionRow, SeparationRow } from '../types.js';
+import type { CorpusReport, ModelRow, ReferenceKind, ReferenceSplit, SelectionRow, SeparationRow } from '../types.js';
 import { markdownTable, textTable } from './format-table.js';
 import { allTables, calibrationTable, luckyTable, modelsTable, rankCell, reliabilityDiagramTable, reliabilityTable, separationTable, sourceSeparationTable, tasksTable, type Table } from './tables.js';
 
@@ -165,8 +165,17 @@ export function modelsDisplay(r: CorpusReport, models: readonly ModelRow[] = r.m
  * What a reader of the models table must know beside it, not only in the notes at the end: ranks of sources that ran
  * different tasks, and why no rank is given among one source.
  */
-export function modelsCautions(r: CorpusReport): string[] {
-  return [...rankTaskWarnings(r.models, r.trajectories).map((w) => `Caution: ${w}`), ...rankNotes(r.models, r.statistics.minRuns)];
+export function modelsCautions(r: CorpusReport, split?: ReferenceSplit): string[] {
+  const models = split?.models ?? r.models;
+  const rows = split === undefined ? r.trajectories : r.trajectories.filter((t) => t.reference?.kind === split.reference);
+  return [...rankTaskWarnings(models, rows).map((w) => `Caution: ${w}`), ...rankNotes(models, r.statistics.minRuns)];
+}
+
+/** The cautions of models table `name` (the main one, or one `--by-reference` kind's); none for another table. */
+export function tableCautions(r: CorpusReport, name: string): string[] {
+  if (name === modelsTable(r).name) return modelsCautions(r);
+  const split = (r.byReference ?? []).find((b) => name === modelsTable(r, b.models, b.reference).name);
+  return split === undefined ? [] : modelsCautions(r, split);
 }
 
 /** The terminal summary printed on stdout. */
@@ -205,6 +214,7 @@ export function terminalSummary(r: CorpusReport): string {
     ...(r.byReference ?? []).flatMap((b) => [
       '',
       section(modelsDisplay(r, b.models, b.reference)),
+      ...modelsCautions(r, b),
       '',
       ...b.separation.filter((s) => s.signal === 'total').map(separationLine),
       ...b.selection.filter((s) => s.source === 'all').map((s) => selectionLine(s, b.reference)),
@@ -260,12 +270,11 @@ export function reportNotes(r: CorpusReport): string[] {
 /** The Markdown report (`report.md`), linking the SVG charts written next to it. */
 export function markdownReport(r: CorpusReport, charts: readonly string[] = []): string {
   const tables = allTables(r);
-  const models = modelsTable(r).name;
   const out = ['# steplens corpus report', '', ...headline(r).map((l) => `- ${l}`), `- ${passTiers(r)}`, '', ...charts.map((c) => `![${c}](${c})`), ''];
   for (const t of tables) {
     out.push(`## ${t.title}`, '', markdownTable(t), '');
     if (t.name === luckyTable(r).name) out.push(chiLine(r), '');
-    if (t.name === models) out.push(...modelsCautions(r).flatMap((c) => [c, '']));
+    out.push(...tableCautions(r, t.name).flatMap((c) => [c, '']));
   }
   out.push('## Notes', '', ...r.warnings.map((w) => `- **Caution:** ${w}`), ...reportNotes(r).map((n) => `- ${n}`), '');
   return out.join('\n');
