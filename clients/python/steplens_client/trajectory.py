@@ -106,7 +106,27 @@ def _swe_agent_events(doc: dict) -> List[Any]:
     return events
 
 
-def _openhands_events(doc: Any) -> List[Any]:
+#: Instance ids a refusal names at most (the server's MAX_IDS_NAMED).
+_MAX_IDS_NAMED = 10
+
+
+def _openhands_instance(doc: List[Any], task: Optional[str]) -> Any:
+    """The instance of an OpenHands ``output.jsonl`` (a list of instances) that is ``task``, as the server chooses it
+    for ``POST /v1/score``: the only one, else the one whose ``instance_id`` is the task; else ``bad_input`` naming
+    the instances (streaming the first one whatever the task scored another run than the one asked for)."""
+    if len(doc) == 1:
+        return doc[0]
+    for inst in doc:
+        if isinstance(inst, dict) and task is not None and inst.get("instance_id") == task:
+            return inst
+    ids = [inst["instance_id"] if isinstance(inst, dict) and isinstance(inst.get("instance_id"), str) else f"#{i + 1}"
+           for i, inst in enumerate(doc)]
+    named = ", ".join(ids[:_MAX_IDS_NAMED]) + (f", ... ({len(ids)} in all)" if len(ids) > _MAX_IDS_NAMED else "")
+    why = "name the task to score" if task is None else f"none is task {task}"
+    raise SteplensError("bad_input", f"a log of {len(doc)} instances ({named}); {why}, or send that instance alone")
+
+
+def _openhands_events(doc: Any, task: Optional[str] = None) -> List[Any]:
     if isinstance(doc, dict) and isinstance(doc.get("fncall_messages"), list):
         events = list(doc["fncall_messages"])
         choices = (doc.get("fncall_response") or {}).get("choices") if isinstance(doc.get("fncall_response"), dict) else None
@@ -115,15 +135,17 @@ def _openhands_events(doc: Any) -> List[Any]:
             events.append({**first["message"], "role": "assistant"})
         return events
     if isinstance(doc, list) and doc and _is_openhands_instance(doc[0]):
-        doc = doc[0]
+        doc = _openhands_instance(doc, task)
     if isinstance(doc, list):
         return list(doc)
     return list(doc.get("history") or []) if isinstance(doc, dict) else []
 
 
-def events(doc: Any, fmt: str = "auto") -> List[Any]:
+def events(doc: Any, fmt: str = "auto", task: Optional[str] = None) -> List[Any]:
     """The raw events of a parsed log in ``fmt`` (``auto``: detected): what a live client of that
-    format sends as ``step`` payloads. Raises ``bad_input`` when the format cannot be told."""
+    format sends as ``step`` payloads. Raises ``bad_input`` when the format cannot be told. An OpenHands
+    ``output.jsonl`` of several instances gives the events of the instance whose ``instance_id`` is ``task``
+    (as ``POST /v1/score`` and ``steplens replay --instance`` choose it); without one, ``bad_input`` names them."""
     name = detect_format(doc) if fmt == "auto" else fmt
     if name is None:
         raise SteplensError("bad_input", f"could not detect the log format (tried {', '.join(FORMATS)})")
@@ -132,7 +154,7 @@ def events(doc: Any, fmt: str = "auto") -> List[Any]:
     if name == "steplens":
         return list(doc) if isinstance(doc, list) else [doc]
     if name == "openhands":
-        return _openhands_events(doc)
+        return _openhands_events(doc, task)
     if not isinstance(doc, dict):
         raise SteplensError("bad_input", f"not a {name} log: expected a JSON object, got {type(doc).__name__}")
     if name == "swe-agent":
@@ -141,7 +163,7 @@ def events(doc: Any, fmt: str = "auto") -> List[Any]:
     return list(doc.get(key) or [])
 
 
-def split(doc: Any, fmt: str = "auto") -> "tuple[str, List[Any]]":
-    """``(format, events)``: the detected (or given) format name and the log's raw events."""
+def split(doc: Any, fmt: str = "auto", task: Optional[str] = None) -> "tuple[str, List[Any]]":
+    """``(format, events)``: the detected (or given) format name and the log's raw events (of instance ``task``)."""
     name = detect_format(doc) if fmt == "auto" else fmt
-    return (name or "auto"), events(doc, fmt)
+    return (name or "auto"), events(doc, fmt, task)

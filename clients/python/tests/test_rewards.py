@@ -4,7 +4,7 @@ import math
 import unittest
 
 import support
-from steplens_client import HttpClient, SteplensError, TrlReward, VerlReward, parse_label, step_rewards, step_rewards_many
+from steplens_client import HttpClient, SteplensError, TrlReward, VerlReward, load, parse_label, step_rewards, step_rewards_many
 from steplens_client import rewards as rewards_module
 
 
@@ -93,6 +93,22 @@ class RewardsTest(unittest.TestCase):
         self.assertEqual(detailed["score"], self.batch[0]["score"]["total"] * 0.01)
         self.assertEqual(detailed["step_rewards"], [r * 0.01 for r in rewards])  # on the score's scale
         self.assertEqual(detailed["struct"], self.batch[0]["score"]["struct"])
+
+    def test_per_step_rewards_of_an_output_jsonl_are_the_task_s_instance(self):
+        # Each instance of a real 3-instance output.jsonl: the streamed step rewards are that instance's (one per step,
+        # summing to its POST /v1/score total), not the first instance's whatever the task.
+        path = support.CORPUS / "OpenHands__OpenHands/evaluation/benchmarks/multi_swe_bench/examples/output.jsonl"
+        doc = load(path)
+        for inst in doc:
+            report = self.http.score(inst["instance_id"], doc)
+            got = step_rewards(self.url, inst["instance_id"], doc)
+            self.assertEqual(len(got), report["steps"], inst["instance_id"])
+            self.assertAlmostEqual(sum(got), report["score"]["total"], places=6)
+        per_step = VerlReward(self.url, per_step=True)("swe", path.read_text(encoding="utf-8"), doc[1]["instance_id"], None)
+        self.assertAlmostEqual(sum(per_step["step_rewards"]), per_step["score"], places=6)
+        with self.assertRaises(SteplensError) as e:
+            step_rewards(self.url, "nonesuch", doc)
+        self.assertEqual(e.exception.code, "bad_input")
 
     def test_labels(self):
         self.assertEqual(parse_label("django__django-11099"), ("django__django-11099", None))

@@ -32,6 +32,22 @@ class TrajectoryTest(unittest.TestCase):
         with self.assertRaises(SteplensError):
             events(mini, "nonesuch")
 
+    def test_an_output_jsonl_of_several_instances_gives_the_task_s_instance(self):
+        # A real OpenHands output.jsonl of 3 instances: events() used to give the first instance's history whatever the
+        # task, so step_rewards streamed another run than the one POST /v1/score scores for that task.
+        doc = load(support.CORPUS / "OpenHands__OpenHands/evaluation/benchmarks/multi_swe_bench/examples/output.jsonl")
+        ids = [inst["instance_id"] for inst in doc]
+        self.assertEqual(len(ids), 3)
+        for inst in doc:
+            self.assertEqual(events(doc, task=inst["instance_id"]), inst["history"])
+        for task in (None, "nonesuch"):
+            with self.assertRaises(SteplensError) as e:
+                events(doc, task=task)
+            self.assertEqual(e.exception.code, "bad_input")
+            self.assertIn(f"a log of 3 instances ({', '.join(ids)})", str(e.exception))
+        self.assertIn("none is task nonesuch", str(e.exception))
+        self.assertEqual(events(doc[1:2]), doc[1]["history"])  # one instance: no task needed
+
     def test_server_frames_are_checked(self):
         self.assertEqual(parse_frame('{"type": "pong"}'), (True, {"type": "pong"}))
         self.assertEqual(parse_frame(b'{"type": "resumed", "session": "s", "last": 3}')[0], True)
