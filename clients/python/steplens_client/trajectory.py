@@ -4,7 +4,10 @@ into the raw events a live agent would stream (the same split as the server's
 
 from __future__ import annotations
 
+import gzip
+import io
 import json
+import zlib
 from pathlib import Path
 from typing import Any, List, Optional, Union
 
@@ -34,10 +37,28 @@ def parse_text(text: str, source: str = "trajectory") -> Any:
         return records
 
 
+#: Bytes a gzipped file may expand to (the CLI's default input limit, STEPLENS_MAX_INPUT_BYTES: 256 MiB).
+MAX_GZIP_BYTES = 256 * 1024 * 1024
+
+
 def load(path: Union[str, Path]) -> Any:
-    """Reads a trajectory file (JSON document or JSON Lines)."""
+    """Reads a trajectory file (JSON document or JSON Lines), gzipped or not, as the CLI reads it. A file
+    that is not UTF-8 text, or broken gzip data, raises ``bad_input`` naming the file."""
     p = Path(path)
-    return parse_text(p.read_text(encoding="utf-8"), str(p))
+    data = p.read_bytes()
+    if data[:2] == b"\x1f\x8b":
+        try:
+            with gzip.GzipFile(fileobj=io.BytesIO(data)) as f:
+                data = f.read(MAX_GZIP_BYTES + 1)
+        except (OSError, EOFError, zlib.error) as e:
+            raise SteplensError("bad_input", f"{p}: truncated or broken gzip data ({e})") from None
+        if len(data) > MAX_GZIP_BYTES:
+            raise SteplensError("bad_input", f"{p}: its gzip data expands past {MAX_GZIP_BYTES:,} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SteplensError("bad_input", f"{p}: binary data, not a text log") from None
+    return parse_text(text, str(p))
 
 
 def _is_openhands_event(e: Any) -> bool:

@@ -48,6 +48,26 @@ class TrajectoryTest(unittest.TestCase):
         self.assertIn("none is task nonesuch", str(e.exception))
         self.assertEqual(events(doc[1:2]), doc[1]["history"])  # one instance: no task needed
 
+    def test_load_reads_gzipped_logs_and_names_broken_files(self):
+        # The CLI reads gzipped logs (docs/your-logs.md); load() raised UnicodeDecodeError on one, and on any binary file.
+        import gzip
+        import tempfile
+        from pathlib import Path
+        gz = support.REPO / "test/fixtures/coder__django__django-11797.traj.gz"
+        doc = load(gz)
+        self.assertEqual(doc, parse_text(gzip.decompress(gz.read_bytes()).decode("utf-8")))
+        self.assertEqual(detect_format(doc), "swe-agent")
+        with tempfile.TemporaryDirectory() as d:
+            cut = Path(d) / "cut.traj.gz"
+            cut.write_bytes(gz.read_bytes()[:5000])
+            binary = Path(d) / "binary.traj"
+            binary.write_bytes(gz.read_bytes()[2:])  # not UTF-8
+            for path, why in ((cut, "truncated or broken gzip data"), (binary, "binary data, not a text log")):
+                with self.assertRaises(SteplensError) as e:
+                    load(path)
+                self.assertEqual(e.exception.code, "bad_input")
+                self.assertIn(f"{path}: {why}", str(e.exception))
+
     def test_server_frames_are_checked(self):
         self.assertEqual(parse_frame('{"type": "pong"}'), (True, {"type": "pong"}))
         self.assertEqual(parse_frame(b'{"type": "resumed", "session": "s", "last": 3}')[0], True)
