@@ -162,14 +162,33 @@ def _openhands_events(doc: Any, task: Optional[str] = None) -> List[Any]:
     return list(doc.get("history") or []) if isinstance(doc, dict) else []
 
 
+def describe(doc: Any) -> str:
+    """A short description of a document for error messages, as the server words it (``describeDocument``): its
+    type, or an object's first 8 keys; an array by its first elements, 4 deep at most."""
+    prefix, value = "", doc
+    depth = 0
+    while isinstance(value, list) and value:
+        if depth == 4:
+            return f"{prefix}an array ..."
+        prefix += "an array whose first element is "
+        value, depth = value[0], depth + 1
+    if isinstance(value, list):
+        return f"{prefix}an empty array"
+    if isinstance(value, dict):
+        keys = list(value)
+        return prefix + ("an empty JSON object" if not keys else f"a JSON object with keys {', '.join(keys[:8])}{', ...' if len(keys) > 8 else ''}")
+    kind = {bool: "a boolean", int: "a number", float: "a number", str: "a string", type(None): "null"}.get(type(value), type(value).__name__)
+    return prefix + kind
+
+
 def events(doc: Any, fmt: str = "auto", task: Optional[str] = None) -> List[Any]:
     """The raw events of a parsed log in ``fmt`` (``auto``: detected): what a live client of that
     format sends as ``step`` payloads. Raises ``bad_input`` when the format cannot be told. An OpenHands
     ``output.jsonl`` of several instances gives the events of the instance whose ``instance_id`` is ``task``
     (as ``POST /v1/score`` and ``steplens replay --instance`` choose it); without one, ``bad_input`` names them."""
     name = detect_format(doc) if fmt == "auto" else fmt
-    if name is None:
-        raise SteplensError("bad_input", f"could not detect the log format (tried {', '.join(FORMATS)})")
+    if name is None:  # the server's code and message (src/formats/registry.ts), as POST /v1/score refuses the same log
+        raise SteplensError("unknown_format", f"could not detect the log format (tried {', '.join(FORMATS)}): the input is {describe(doc)}")
     if name not in FORMATS:
         raise SteplensError("bad_input", f"unknown format {fmt!r} (expected auto, {', '.join(FORMATS)})")
     if name == "steplens":

@@ -110,6 +110,22 @@ class RewardsTest(unittest.TestCase):
             step_rewards(self.url, "nonesuch", doc)
         self.assertEqual(e.exception.code, "bad_input")
 
+    def test_a_file_that_is_not_a_log_fails_streamed_as_it_fails_scored(self):
+        # Real JSON files of the corpus that are not logs (an evaluation summary, a run's metrics, a SWE-bench report):
+        # POST /v1/score refuses them `unknown_format` naming what the input is; step_rewards (which splits the log into
+        # events on the client) said `bad_input: could not detect the log format` with no more.
+        for rel in ("gruckion__mini-swe-agent/swebench_results/20251118_gemini-3-pro-74pct/results_summary.json",
+                    "OpenAgentsInc__openagents/results/trajectories/regex-log/20251211-161750-ba4ddb16/metrics.json",
+                    "SWE-agent__mini-swe-agent__pull-refs/logs/run_evaluation/deepseek_bench1_eval/deepseek__deepseek-chat/django__django-13401/report.json"):
+            doc = load(support.CORPUS / rel)
+            with self.assertRaises(SteplensError) as scored:
+                self.http.score("django__django-13401", doc)
+            with self.assertRaises(SteplensError) as streamed:
+                step_rewards(self.url, "django__django-13401", doc)
+            self.assertEqual(streamed.exception.code, scored.exception.code, rel)
+            self.assertEqual(streamed.exception.code, "unknown_format")
+            self.assertEqual(streamed.exception.message, scored.exception.message.split("body.trajectory: ", 1)[1], rel)
+
     def test_labels(self):
         self.assertEqual(parse_label("django__django-11099"), ("django__django-11099", None))
         self.assertEqual(parse_label('{"task": "t", "passed": true}'), ("t", True))
