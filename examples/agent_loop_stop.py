@@ -13,7 +13,7 @@ import sys
 
 from _common import MINI, arguments
 
-from steplens_client import SteplensError, StepHook, load
+from steplens_client import SteplensError, StepHook, detect_format, load
 
 RUN = MINI / "deepseek_lite_dev_noparallel" / "pylint-dev__astroid-1196.traj.json"
 TASK = "pylint-dev__astroid-1196"
@@ -25,12 +25,26 @@ def agent_messages():
     yield from load(RUN)["messages"]
 
 
+def read_messages(path: str) -> list:
+    """The messages of a mini-swe-agent trajectory file; ``bad_input`` for a log of another format."""
+    doc = load(path)
+    fmt = detect_format(doc)
+    if fmt != "mini-swe-agent":
+        raise SteplensError("bad_input", f"not a mini-swe-agent trajectory (its format: {fmt or 'not one steplens reads'})")
+    return doc["messages"]
+
+
 def main() -> int:
     parser = arguments(__doc__.splitlines()[0])
     parser.add_argument("--run", default=str(RUN), help="a mini-swe-agent .traj.json to replay")
     parser.add_argument("--task", default=TASK)
     args = parser.parse_args()
-    messages = load(args.run)["messages"] if args.run != str(RUN) else list(agent_messages())
+    try:
+        messages = read_messages(args.run) if args.run != str(RUN) else list(agent_messages())
+    except (OSError, SteplensError) as e:
+        print(f"agent_loop_stop: --run {args.run}: {getattr(e, 'message', None) or e.strerror or e}", file=sys.stderr)
+        return 1
+    i = -1
     try:
         with StepHook(args.url, args.task, format="mini-swe-agent", policy=POLICY, token=args.token) as hook:
             print(f"session {hook.session.id}: task {args.task}, reference {hook.session.reference}")

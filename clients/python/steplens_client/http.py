@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -76,8 +77,13 @@ class HttpClient:
         except urllib.error.URLError as e:
             if data is not None and isinstance(e.reason, _CUT):
                 raise _cut(method, path, data, f"while the body of {len(data):,} bytes was being sent", e.reason) from None
+            if data is not None and isinstance(e.reason, (TimeoutError, socket.timeout)):
+                # urllib wraps a send that timed out as it wraps a refused connect: the server took the connection but
+                # did not read the body within the timeout (hung, or stopped), which is no `unreachable` server.
+                raise SteplensError("timeout", f"{method} {path}: not sent within {self.timeout} s (connecting, or the body "
+                                    f"of {len(data):,} bytes: the server stopped reading it)") from None
             raise SteplensError("unreachable", f"cannot reach {self.url}: {e.reason}") from None
-        except TimeoutError:
+        except socket.timeout:  # TimeoutError from Python 3.10; socket.timeout, its own class, on 3.9
             raise SteplensError("timeout", f"{method} {path}: no answer within {self.timeout} s") from None
         except (ConnectionError, http.client.HTTPException) as e:
             # urllib wraps what fails while sending in URLError: this one broke once the request was out, before or

@@ -156,7 +156,7 @@ async def _stream_all(client: "StreamClient", items: Sequence[Mapping[str, Any]]
         async with gate:
             doc = trajectory_of(item["trajectory"], f"trajectory of {item['task']}")
             fmt = item.get("format") or "auto"
-            payloads = split_events(doc, fmt)
+            payloads = split_events(doc, fmt, item["task"])
             name = detect_format(doc) if fmt == "auto" else fmt
             kwargs = {k: v for k, v in (("format", name), ("policy", item.get("policy"))) if v is not None}
             starting = asyncio.ensure_future(client.start(item["task"], **kwargs))

@@ -8,6 +8,7 @@ import json
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .errors import SteplensError
+from .oversized import frame_bytes
 from .session_parts import Frame, _Link, _Pending, _read_outcome
 from .session_recovery import SessionRecovery
 
@@ -128,8 +129,8 @@ class Session(SessionRecovery):
             if oldest.key == key:
                 return oldest
             self._abandoned = []  # another payload: the caller moved on, and the steps that timed out stand as sent
-        # The frame's size: the payload's JSON (sorted or not, the same length) inside the step envelope.
-        size = len(json.dumps({"type": "step", "session": self.id, "seq": seq, "step": None}).encode("utf-8")) - len("null") + len(key)
+        # The frame's size, as it will be sent.
+        size = frame_bytes({"type": "step", "session": self.id, "seq": seq, "step": payload})
         if size > self._client.max_frame_bytes:
             raise SteplensError("too_large", f"step of {size} bytes exceeds the frame limit of {self._client.max_frame_bytes}", session=self.id, seq=seq)
         self._next_seq = seq + 1

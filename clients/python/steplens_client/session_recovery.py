@@ -5,8 +5,9 @@ restarted and forgot the session, the session's ``start`` and every step from se
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+
+from .oversized import frame_bytes
 
 if TYPE_CHECKING:
     from .session_parts import Frame, _Link, _Pending
@@ -62,7 +63,7 @@ class SessionRecovery:
         self._shutdown_final = None
         start = dict(self._start_message or {})
         again = "(sent again to a restarted server)"
-        self._replay = (len(json.dumps(start)), f"start of session {self.id} {again}")
+        self._replay = (frame_bytes(start), f"start of session {self.id} {again}")
         await self._client._send(start, recovering=True)
         pending = {p.seq: p for p in self._pending}
         for seq in range(self._next_seq):
@@ -73,7 +74,7 @@ class SessionRecovery:
                     return
                 continue
             message = {"type": "step", "session": self.id, "seq": seq, "step": self._history[seq]}
-            size = len(json.dumps(message))
+            size = frame_bytes(message)
             if size > self._replay[0]:
                 self._replay = (size, f"step {seq} of session {self.id} {again}")
             if not await self._client._send(message, recovering=True):

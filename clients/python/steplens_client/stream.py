@@ -14,6 +14,7 @@ from .errors import SteplensError
 from .frames import parse_frame
 from .session import Frame, Session, _Pending
 from .recovery import Reconnect, Recovery
+from .oversized import frame_text
 from .socket import CLOSE_TIMEOUT_S, ConnectionClosed, open_socket, stream_url
 
 log = logging.getLogger("steplens_client")
@@ -182,7 +183,7 @@ class StreamClient(Recovery):
         if not (self._state == "ready" or (recovering and self._state == "recovering")):
             return False
         try:
-            await self._ws.send(json.dumps(message, allow_nan=False))
+            await self._ws.send(frame_text(message))
         except ConnectionClosed:
             return False
         if message.get("type") == "start":

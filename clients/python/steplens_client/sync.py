@@ -82,6 +82,19 @@ class SyncClient:
                 self._stop()
 
     def _stop(self) -> None:
+        # Tasks still on the loop (a connect that timed out and was cancelled, but has not run its cancellation yet)
+        # are cancelled and awaited first: a loop closed under them prints "Task was destroyed but it is pending!".
+        async def settle() -> None:
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        if self._thread.is_alive():
+            try:
+                asyncio.run_coroutine_threadsafe(settle(), self._loop).result(_GIVE_UP_TIMEOUT)
+            except Exception:
+                pass
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(10)
         self._loop.close()

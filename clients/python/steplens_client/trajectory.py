@@ -4,7 +4,10 @@ into the raw events a live agent would stream (the same split as the server's
 
 from __future__ import annotations
 
+import gzip
+import io
 import json
+import zlib
 from pathlib import Path
 from typing import Any, List, Optional, Union
 
@@ -34,10 +37,28 @@ def parse_text(text: str, source: str = "trajectory") -> Any:
         return records
 
 
+#: Bytes a gzipped file may expand to (the CLI's default input limit, STEPLENS_MAX_INPUT_BYTES: 256 MiB).
+MAX_GZIP_BYTES = 256 * 1024 * 1024
+
+
 def load(path: Union[str, Path]) -> Any:
-    """Reads a trajectory file (JSON document or JSON Lines)."""
+    """Reads a trajectory file (JSON document or JSON Lines), gzipped or not, as the CLI reads it. A file
+    that is not UTF-8 text, or broken gzip data, raises ``bad_input`` naming the file."""
     p = Path(path)
-    return parse_text(p.read_text(encoding="utf-8"), str(p))
+    data = p.read_bytes()
+    if data[:2] == b"\x1f\x8b":
+        try:
+            with gzip.GzipFile(fileobj=io.BytesIO(data)) as f:
+                data = f.read(MAX_GZIP_BYTES + 1)
+        except (OSError, EOFError, zlib.error) as e:
+            raise SteplensError("bad_input", f"{p}: truncated or broken gzip data ({e})") from None
+        if len(data) > MAX_GZIP_BYTES:
+            raise SteplensError("bad_input", f"{p}: its gzip data expands past {MAX_GZIP_BYTES:,} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SteplensError("bad_input", f"{p}: binary data, not a text log") from None
+    return parse_text(text, str(p))
 
 
 def _is_openhands_event(e: Any) -> bool:
@@ -106,7 +127,27 @@ def _swe_agent_events(doc: dict) -> List[Any]:
     return events
 
 
-def _openhands_events(doc: Any) -> List[Any]:
+#: Instance ids a refusal names at most (the server's MAX_IDS_NAMED).
+_MAX_IDS_NAMED = 10
+
+
+def _openhands_instance(doc: List[Any], task: Optional[str]) -> Any:
+    """The instance of an OpenHands ``output.jsonl`` (a list of instances) that is ``task``, as the server chooses it
+    for ``POST /v1/score``: the only one, else the one whose ``instance_id`` is the task; else ``bad_input`` naming
+    the instances (streaming the first one whatever the task scored another run than the one asked for)."""
+    if len(doc) == 1:
+        return doc[0]
+    for inst in doc:
+        if isinstance(inst, dict) and task is not None and inst.get("instance_id") == task:
+            return inst
+    ids = [inst["instance_id"] if isinstance(inst, dict) and isinstance(inst.get("instance_id"), str) else f"#{i + 1}"
+           for i, inst in enumerate(doc)]
+    named = ", ".join(ids[:_MAX_IDS_NAMED]) + (f", ... ({len(ids)} in all)" if len(ids) > _MAX_IDS_NAMED else "")
+    why = "name the task to score" if task is None else f"none is task {task}"
+    raise SteplensError("bad_input", f"a log of {len(doc)} instances ({named}); {why}, or send that instance alone")
+
+
+def _openhands_events(doc: Any, task: Optional[str] = None) -> List[Any]:
     if isinstance(doc, dict) and isinstance(doc.get("fncall_messages"), list):
         events = list(doc["fncall_messages"])
         choices = (doc.get("fncall_response") or {}).get("choices") if isinstance(doc.get("fncall_response"), dict) else None
@@ -115,24 +156,45 @@ def _openhands_events(doc: Any) -> List[Any]:
             events.append({**first["message"], "role": "assistant"})
         return events
     if isinstance(doc, list) and doc and _is_openhands_instance(doc[0]):
-        doc = doc[0]
+        doc = _openhands_instance(doc, task)
     if isinstance(doc, list):
         return list(doc)
     return list(doc.get("history") or []) if isinstance(doc, dict) else []
 
 
-def events(doc: Any, fmt: str = "auto") -> List[Any]:
+def describe(doc: Any) -> str:
+    """A short description of a document for error messages, as the server words it (``describeDocument``): its
+    type, or an object's first 8 keys; an array by its first elements, 4 deep at most."""
+    prefix, value = "", doc
+    depth = 0
+    while isinstance(value, list) and value:
+        if depth == 4:
+            return f"{prefix}an array ..."
+        prefix += "an array whose first element is "
+        value, depth = value[0], depth + 1
+    if isinstance(value, list):
+        return f"{prefix}an empty array"
+    if isinstance(value, dict):
+        keys = list(value)
+        return prefix + ("an empty JSON object" if not keys else f"a JSON object with keys {', '.join(keys[:8])}{', ...' if len(keys) > 8 else ''}")
+    kind = {bool: "a boolean", int: "a number", float: "a number", str: "a string", type(None): "null"}.get(type(value), type(value).__name__)
+    return prefix + kind
+
+
+def events(doc: Any, fmt: str = "auto", task: Optional[str] = None) -> List[Any]:
     """The raw events of a parsed log in ``fmt`` (``auto``: detected): what a live client of that
-    format sends as ``step`` payloads. Raises ``bad_input`` when the format cannot be told."""
+    format sends as ``step`` payloads. Raises ``bad_input`` when the format cannot be told. An OpenHands
+    ``output.jsonl`` of several instances gives the events of the instance whose ``instance_id`` is ``task``
+    (as ``POST /v1/score`` and ``steplens replay --instance`` choose it); without one, ``bad_input`` names them."""
     name = detect_format(doc) if fmt == "auto" else fmt
-    if name is None:
-        raise SteplensError("bad_input", f"could not detect the log format (tried {', '.join(FORMATS)})")
+    if name is None:  # the server's code and message (src/formats/registry.ts), as POST /v1/score refuses the same log
+        raise SteplensError("unknown_format", f"could not detect the log format (tried {', '.join(FORMATS)}): the input is {describe(doc)}")
     if name not in FORMATS:
         raise SteplensError("bad_input", f"unknown format {fmt!r} (expected auto, {', '.join(FORMATS)})")
     if name == "steplens":
         return list(doc) if isinstance(doc, list) else [doc]
     if name == "openhands":
-        return _openhands_events(doc)
+        return _openhands_events(doc, task)
     if not isinstance(doc, dict):
         raise SteplensError("bad_input", f"not a {name} log: expected a JSON object, got {type(doc).__name__}")
     if name == "swe-agent":
@@ -141,7 +203,7 @@ def events(doc: Any, fmt: str = "auto") -> List[Any]:
     return list(doc.get(key) or [])
 
 
-def split(doc: Any, fmt: str = "auto") -> "tuple[str, List[Any]]":
-    """``(format, events)``: the detected (or given) format name and the log's raw events."""
+def split(doc: Any, fmt: str = "auto", task: Optional[str] = None) -> "tuple[str, List[Any]]":
+    """``(format, events)``: the detected (or given) format name and the log's raw events (of instance ``task``)."""
     name = detect_format(doc) if fmt == "auto" else fmt
-    return (name or "auto"), events(doc, fmt)
+    return (name or "auto"), events(doc, fmt, task)

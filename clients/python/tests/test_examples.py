@@ -11,9 +11,9 @@ from steplens_client import HttpClient
 EXAMPLES = support.REPO / "examples"
 
 
-def run(name: str) -> subprocess.CompletedProcess:
+def run(name: str, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "STEPLENS_URL": support.server_url(), "STEPLENS_CORPUS": str(support.CORPUS)}
-    return subprocess.run([sys.executable, str(EXAMPLES / name)], cwd=support.REPO, env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, str(EXAMPLES / name), *args], cwd=support.REPO, env=env, capture_output=True, text=True, timeout=120)
 
 
 class ExamplesTest(unittest.TestCase):
@@ -22,6 +22,15 @@ class ExamplesTest(unittest.TestCase):
         self.assertEqual(out.returncode, 0, out.stderr + out.stdout)
         self.assertRegex(out.stdout, r"stopping after message \d+ of \d+: exploration_streak \(stop\) at step 16")
         self.assertRegex(out.stdout, r"final: score [\d.]+, tier \S+, 17 steps scored, \d+ messages not run")
+
+    def test_agent_loop_run_that_is_not_mini_swe_agent_is_one_error_line(self):
+        # --run takes a mini-swe-agent .traj.json: another log (a real SWE-agent run) or a missing file was a traceback
+        # (KeyError: 'messages', FileNotFoundError).
+        for path, why in ((str(EXAMPLES / "runs/swe-agent-1/kimi-k2-instruct-0905/dask__dask-8685.traj"), "not a mini-swe-agent trajectory (its format: swe-agent)"),
+                          (str(EXAMPLES / "runs/nonesuch.traj.json"), "No such file or directory")):
+            out = run("agent_loop_stop.py", "--run", path)
+            self.assertEqual(out.returncode, 1, out.stdout)
+            self.assertEqual(out.stderr, f"agent_loop_stop: --run {path}: {why}\n")
 
     def test_grpo_group_prints_advantages(self):
         out = run("grpo_group.py")

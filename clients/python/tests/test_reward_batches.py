@@ -195,6 +195,23 @@ class BatchLimitsTest(unittest.TestCase):
             self.assertIn("over the server's size limit", str(e.exception))
             self.assertIn("or the connection was cut", str(e.exception))
 
+    def test_a_body_the_server_stops_reading_is_a_timeout_not_unreachable(self):
+        # A server that took the connection and hangs (stopped, stuck): it reads nothing, so sending a large body
+        # blocks until the timeout. urllib wraps that as it wraps a refused connect; the client reported
+        # `unreachable: cannot reach ...: timed out`, which says the server was never reached.
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)  # the kernel completes the handshake; nobody accepts nor reads
+        try:
+            with self.assertRaises(SteplensError) as e:
+                HttpClient(f"http://127.0.0.1:{listener.getsockname()[1]}", timeout=1).request(
+                    "POST", "/v1/score/batch", {"items": ["x" * (32 * 1024 * 1024)]})
+        finally:
+            listener.close()
+        self.assertEqual(e.exception.code, "timeout", str(e.exception))
+        self.assertIn("POST /v1/score/batch", str(e.exception))
+        self.assertIn("within 1 s", str(e.exception))
+
 
 class PerStepScaleTest(unittest.TestCase):
     def test_step_rewards_are_on_the_scale_of_the_score(self):

@@ -4,7 +4,7 @@ import math
 import unittest
 
 import support
-from steplens_client import HttpClient, SteplensError, TrlReward, VerlReward, parse_label, step_rewards, step_rewards_many
+from steplens_client import HttpClient, SteplensError, TrlReward, VerlReward, load, parse_label, step_rewards, step_rewards_many
 from steplens_client import rewards as rewards_module
 
 
@@ -93,6 +93,38 @@ class RewardsTest(unittest.TestCase):
         self.assertEqual(detailed["score"], self.batch[0]["score"]["total"] * 0.01)
         self.assertEqual(detailed["step_rewards"], [r * 0.01 for r in rewards])  # on the score's scale
         self.assertEqual(detailed["struct"], self.batch[0]["score"]["struct"])
+
+    def test_per_step_rewards_of_an_output_jsonl_are_the_task_s_instance(self):
+        # Each instance of a real 3-instance output.jsonl: the streamed step rewards are that instance's (one per step,
+        # summing to its POST /v1/score total), not the first instance's whatever the task.
+        path = support.CORPUS / "OpenHands__OpenHands/evaluation/benchmarks/multi_swe_bench/examples/output.jsonl"
+        doc = load(path)
+        for inst in doc:
+            report = self.http.score(inst["instance_id"], doc)
+            got = step_rewards(self.url, inst["instance_id"], doc)
+            self.assertEqual(len(got), report["steps"], inst["instance_id"])
+            self.assertAlmostEqual(sum(got), report["score"]["total"], places=6)
+        per_step = VerlReward(self.url, per_step=True)("swe", path.read_text(encoding="utf-8"), doc[1]["instance_id"], None)
+        self.assertAlmostEqual(sum(per_step["step_rewards"]), per_step["score"], places=6)
+        with self.assertRaises(SteplensError) as e:
+            step_rewards(self.url, "nonesuch", doc)
+        self.assertEqual(e.exception.code, "bad_input")
+
+    def test_a_file_that_is_not_a_log_fails_streamed_as_it_fails_scored(self):
+        # Real JSON files of the corpus that are not logs (an evaluation summary, a run's metrics, a SWE-bench report):
+        # POST /v1/score refuses them `unknown_format` naming what the input is; step_rewards (which splits the log into
+        # events on the client) said `bad_input: could not detect the log format` with no more.
+        for rel in ("gruckion__mini-swe-agent/swebench_results/20251118_gemini-3-pro-74pct/results_summary.json",
+                    "OpenAgentsInc__openagents/results/trajectories/regex-log/20251211-161750-ba4ddb16/metrics.json",
+                    "SWE-agent__mini-swe-agent__pull-refs/logs/run_evaluation/deepseek_bench1_eval/deepseek__deepseek-chat/django__django-13401/report.json"):
+            doc = load(support.CORPUS / rel)
+            with self.assertRaises(SteplensError) as scored:
+                self.http.score("django__django-13401", doc)
+            with self.assertRaises(SteplensError) as streamed:
+                step_rewards(self.url, "django__django-13401", doc)
+            self.assertEqual(streamed.exception.code, scored.exception.code, rel)
+            self.assertEqual(streamed.exception.code, "unknown_format")
+            self.assertEqual(streamed.exception.message, scored.exception.message.split("body.trajectory: ", 1)[1], rel)
 
     def test_labels(self):
         self.assertEqual(parse_label("django__django-11099"), ("django__django-11099", None))

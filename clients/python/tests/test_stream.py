@@ -3,6 +3,8 @@ after a dropped socket, and clear errors."""
 
 import asyncio
 import json
+import subprocess
+import sys
 import unittest
 
 import websockets
@@ -295,6 +297,24 @@ class FrozenPeerCloseTest(unittest.TestCase):
                 return bool(done)
 
         self.assertTrue(asyncio.run(run()))
+
+
+class SyncOpenTimeoutTest(unittest.TestCase):
+    def test_a_sync_client_whose_connect_times_out_raises_one_line(self):
+        # A server that takes the TCP connection and never answers the upgrade, and a SyncClient timeout below the
+        # open timeout: the client raised `timeout`, then its loop was closed under the cancelled connect and Python
+        # printed "Task was destroyed but it is pending!" twice, with the tasks, on stderr.
+        code = ("import socket, sys\n"
+                f"sys.path.insert(0, {str(support.CLIENT_DIR)!r})\n"
+                "from steplens_client import SyncClient, SteplensError\n"
+                "listener = socket.socket(); listener.bind(('127.0.0.1', 0)); listener.listen(1)\n"
+                "try:\n"
+                "    SyncClient(f'http://127.0.0.1:{listener.getsockname()[1]}', timeout=0.5)\n"
+                "except SteplensError as e:\n"
+                "    print(e.code)\n")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.stdout.strip(), "timeout", out.stderr)
+        self.assertEqual(out.stderr, "")
 
 
 class ControlDuringRecoveryTest(unittest.TestCase):

@@ -32,6 +32,42 @@ class TrajectoryTest(unittest.TestCase):
         with self.assertRaises(SteplensError):
             events(mini, "nonesuch")
 
+    def test_an_output_jsonl_of_several_instances_gives_the_task_s_instance(self):
+        # A real OpenHands output.jsonl of 3 instances: events() used to give the first instance's history whatever the
+        # task, so step_rewards streamed another run than the one POST /v1/score scores for that task.
+        doc = load(support.CORPUS / "OpenHands__OpenHands/evaluation/benchmarks/multi_swe_bench/examples/output.jsonl")
+        ids = [inst["instance_id"] for inst in doc]
+        self.assertEqual(len(ids), 3)
+        for inst in doc:
+            self.assertEqual(events(doc, task=inst["instance_id"]), inst["history"])
+        for task in (None, "nonesuch"):
+            with self.assertRaises(SteplensError) as e:
+                events(doc, task=task)
+            self.assertEqual(e.exception.code, "bad_input")
+            self.assertIn(f"a log of 3 instances ({', '.join(ids)})", str(e.exception))
+        self.assertIn("none is task nonesuch", str(e.exception))
+        self.assertEqual(events(doc[1:2]), doc[1]["history"])  # one instance: no task needed
+
+    def test_load_reads_gzipped_logs_and_names_broken_files(self):
+        # The CLI reads gzipped logs (docs/your-logs.md); load() raised UnicodeDecodeError on one, and on any binary file.
+        import gzip
+        import tempfile
+        from pathlib import Path
+        gz = support.REPO / "test/fixtures/coder__django__django-11797.traj.gz"
+        doc = load(gz)
+        self.assertEqual(doc, parse_text(gzip.decompress(gz.read_bytes()).decode("utf-8")))
+        self.assertEqual(detect_format(doc), "swe-agent")
+        with tempfile.TemporaryDirectory() as d:
+            cut = Path(d) / "cut.traj.gz"
+            cut.write_bytes(gz.read_bytes()[:5000])
+            binary = Path(d) / "binary.traj"
+            binary.write_bytes(gz.read_bytes()[2:])  # not UTF-8
+            for path, why in ((cut, "truncated or broken gzip data"), (binary, "binary data, not a text log")):
+                with self.assertRaises(SteplensError) as e:
+                    load(path)
+                self.assertEqual(e.exception.code, "bad_input")
+                self.assertIn(f"{path}: {why}", str(e.exception))
+
     def test_server_frames_are_checked(self):
         self.assertEqual(parse_frame('{"type": "pong"}'), (True, {"type": "pong"}))
         self.assertEqual(parse_frame(b'{"type": "resumed", "session": "s", "last": 3}')[0], True)
