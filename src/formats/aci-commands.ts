@@ -39,7 +39,9 @@ export function aciToolName(action: string): string {
 
 /** Maps one 0.x action line onto an Action, given the open file before it and its observation. */
 export function aciAction(action: string, openFile: string | undefined, observation: string | undefined): Action {
-  const text = action.replace(/\s+$/, '');
+  // trimEnd, not replace(/\s+$/): the regex retried a blank run ending mid-text from each of its blanks (a 160 KB
+  // edit of spaces held the event loop 11.6 s).
+  const text = action.trimEnd();
   const firstLine = text.split('\n', 1)[0] ?? '';
   const words = shellSplit(firstLine);
   const cmd = words[0] ?? '';
@@ -57,7 +59,9 @@ export function aciAction(action: string, openFile: string | undefined, observat
       return path === undefined ? { kind: 'other', name: cmd } : { kind: 'view', path, range: windowRange(observation) };
     }
     case 'edit': {
-      const m = /^edit\s+(\d+):(\d+)\s*\n([\s\S]*?)\n?end_of_edit\s*$/.exec(text);
+      // Only a text that ends with end_of_edit is tried: on one that does not, the regex retried every split of a run
+      // of blank lines after the range (quadratic).
+      const m = text.endsWith('end_of_edit') ? /^edit\s+(\d+):(\d+)\s*\n([\s\S]*?)\n?end_of_edit\s*$/.exec(text) : null;
       const path = openFile ?? shown;
       if (m === null || path === undefined) return { kind: 'other', name: 'edit' };
       return { kind: 'edit', op: 'replace_lines', path, range: [Number(m[1]), Number(m[2])], new: m[3] ?? '' };

@@ -18,6 +18,9 @@ export type FrameHandler = (conn: Connection, raw: Buffer, isBinary: boolean) =>
  */
 export const MAX_BATCH = 16;
 
+/** Frames one connection may hand over in one turn of the loop before its socket is paused until the next (app.ts). */
+export const FRAMES_PER_TURN = 64;
+
 export class FrameBatch {
   /** Pending frames as (connection, bytes, binary) triples: one array for the batch, not an object a frame. */
   private pending: unknown[] = [];

@@ -10,7 +10,13 @@ import { rememberScripts, scriptWriteIntents, shellScriptWrites } from './script
 import { changesEnvironment } from './env-effects.js';
 
 /** CodeR's Manager writes its plan as a shell "command" `plan`, the plan's JSON, then `end_of_plan`: a plan, rule 1 (O). */
-const CODER_PLAN = /^\s*plan\s*\n[\s\S]*\n\s*end_of_plan\s*$/;
+/**
+ * A coder `plan ... end_of_plan` block. The newline after `plan` and the one before `end_of_plan` are each matched as
+ * the first / last newline of their blank run (`[^\S\n]*`), which matches what `\s*\n ... \n\s*` did: those two
+ * `\s*` and the `[\s\S]*` between them could split a run of newlines in every way (cubic: a 4 KB command of
+ * newlines held the event loop 12 s).
+ */
+export const CODER_PLAN = /^\s*plan[^\S\n]*\n[\s\S]*\n[^\S\n]*end_of_plan\s*$/;
 
 /** The labeler's verdict with what it derived on the way (the state builder reuses it). */
 export interface LabelOutcome {
