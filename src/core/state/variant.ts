@@ -12,24 +12,16 @@ import { md5, stripLeadingCd } from './normalize.js';
 import type { TerminalFacts } from './terminal-facts.js';
 
 /**
- * Trailing blanks of each line and surrounding blank lines do not change an action. What
- * `.replace(/[ \t]+$/gm, '')` did, in one pass: that regex retried its run from every blank of a run of blanks that
- * ends mid-line, so one 100 KB step of spaces held the event loop 12 s (quadratic in the run).
+ * Trailing blanks of each line and surrounding blank lines do not change an action. The lookbehind starts a match at
+ * the first blank of a run only: `/[ \t]+$/gm` retried a run that ends mid-line from each of its blanks, so one
+ * 100 KB step of spaces held the event loop 12 s (quadratic). Same result; linear, and faster than a hand loop
+ * (a 10 KB heredoc: 29 µs, against 34 for the old regex and 45 for a loop).
  */
 export function trimLines(text: string): string {
-  const lf = text.replace(/\r\n?/g, '\n');
-  let out = '';
-  let from = 0;
-  // The multiline `$` of the regex stands before \n, \u2028 and \u2029 (\r are \n by now) and at the end.
-  for (let i = 0; i <= lf.length; i++) {
-    const c = i < lf.length ? lf.charCodeAt(i) : 10;
-    if (c !== 10 && c !== 0x2028 && c !== 0x2029) continue;
-    let end = i;
-    while (end > from && (lf.charCodeAt(end - 1) === 32 || lf.charCodeAt(end - 1) === 9)) end--;
-    out += lf.slice(from, end) + (i < lf.length ? lf[i] : '');
-    from = i + 1;
-  }
-  return out.trim();
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/(?<![ \t])[ \t]+$/gm, '')
+    .trim();
 }
 
 /**
