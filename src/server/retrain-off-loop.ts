@@ -38,7 +38,10 @@ export function keptModels(result: RetrainResult, current: ForecastFile): number
 /** `result` (the worker's copy) with the models it kept of `current` as `current`'s own objects again. */
 function withKept(result: RetrainResult, kept: readonly number[], current: ForecastFile): RetrainResult {
   if (result.kind !== 'accepted') return result;
-  const models = result.candidate.models.map((m, i) => (kept[i] !== undefined && kept[i]! >= 0 ? current.models[kept[i]!]! : m));
+  const models = result.candidate.models.map((m, i) => {
+    const k = kept[i] ?? -1;
+    return k >= 0 ? (current.models[k] ?? m) : m;
+  });
   return { ...result, candidate: { ...result.candidate, models } };
 }
 
