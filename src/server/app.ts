@@ -22,7 +22,7 @@ import { ScopedReferences } from './reference-scope.js';
 import { registerTicketRoutes } from './ticket-routes.js';
 import { CLOSE, Connection } from './connection.js';
 import { capConnections } from './connection-caps.js';
-import { FRAMES_PER_TURN, FrameBatch } from './frame-batch.js';
+import { FrameBatch } from './frame-batch.js';
 import { endWithError, frameworkErrorOptions, installErrorShapes } from './http-errors.js';
 import { registerHttpRoutes, sendError } from './http-routes.js';
 import { registerScoringRoutes } from './scoring-routes.js';
@@ -255,19 +255,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       connections.set(conn.id, conn);
       metrics.activeConnections.set(connections.size);
       log.info({ connection: conn.id, tenant: conn.principal.tenant }, 'connection opened');
-      // Frames this connection handed over in the current turn of the loop: past FRAMES_PER_TURN its socket is paused
-      // until the next turn, so the other connections are read in between. Unpaused, one read callback handled every
-      // frame of up to 32 socket reads (2 MB): a tenant sending 20,000 tiny steps at once held the loop 1.5 s.
-      let inTurn = 0;
-      const nextTurn = (): void => {
-        inTurn = 0;
-        if (socket.isPaused) socket.resume();
-      };
+      // Handled at the end of the turn, the socket paused past FRAMES_PER_TURN frames in it (frame-batch.ts).
       socket.on('message', (data, isBinary) => {
         const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
         frames.add(conn, raw, isBinary);
-        if (inTurn++ === 0) setImmediate(nextTurn);
-        else if (inTurn === FRAMES_PER_TURN) socket.pause();
       });
       socket.on('close', (code) => {
         frames.flush();

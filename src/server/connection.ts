@@ -137,6 +137,16 @@ export class Connection {
     }
   }
 
+  /** Stops reading the socket until {@link resumeReads} (frame-batch.ts: a connection past its frames of a turn). */
+  pauseReads(): void {
+    this.socket.pause();
+  }
+
+  /** Reads the socket again (a no-op on a closed one). */
+  resumeReads(): void {
+    this.socket.resume();
+  }
+
   get open(): boolean {
     return !this.closing && this.socket.readyState === this.socket.OPEN;
   }

@@ -1,6 +1,6 @@
 /**
  * One connection's burst of frames is not all handled in one turn of the event loop: past FRAMES_PER_TURN frames
- * its socket is paused until the next turn (app.ts), so the other connections are read in between. Unpaused, one
+ * its socket is paused until the turn ends (frame-batch.ts), so the other connections are read in between. Unpaused, one
  * read callback handled every frame of up to 32 socket reads (2 MB), and one tenant sending 20,000 tiny steps at
  * once held the loop 1.5 s for everyone (0.3 s now: the frames of the read in hand are still handled). Asserted
  * as a count: the most frames the server's socket handed over in one turn stays within FRAMES_PER_TURN plus two
