@@ -9,7 +9,19 @@ import { forecastInSampleLine } from '../forecast-in-sample.js';
 import { groupKindsText, referenceKindMixLines, selectionKindMixLines } from '../reference-mix.js';
 import type { CorpusReport, ModelRow, ReferenceKind, ReferenceSplit, SelectionRow, SeparationRow } from '../types.js';
 import { markdownTable, textTable } from './format-table.js';
-import { allTables, calibrationTable, luckyTable, modelsTable, rankCell, reliabilityDiagramTable, reliabilityTable, separationTable, sourceSeparationTable, tasksTable, type Table } from './tables.js';
+import {
+  allTables,
+  calibrationTable,
+  luckyTable,
+  modelsTableName,
+  rankCell,
+  reliabilityDiagramTable,
+  reliabilityTable,
+  separationTable,
+  sourceSeparationTable,
+  tasksTable,
+  type Table,
+} from './tables.js';
 
 const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
 
@@ -173,8 +185,8 @@ export function modelsCautions(r: CorpusReport, split?: ReferenceSplit): string[
 
 /** The cautions of models table `name` (the main one, or one `--by-reference` kind's); none for another table. */
 export function tableCautions(r: CorpusReport, name: string): string[] {
-  if (name === modelsTable(r).name) return modelsCautions(r);
-  const split = (r.byReference ?? []).find((b) => name === modelsTable(r, b.models, b.reference).name);
+  if (name === modelsTableName()) return modelsCautions(r);
+  const split = (r.byReference ?? []).find((b) => name === modelsTableName(b.reference));
   return split === undefined ? [] : modelsCautions(r, split);
 }
 

@@ -41,9 +41,12 @@ const hi = (i: Interval | null | undefined): Cell => r3(i?.hi);
 export const rankCell = (rank: number | null, tied: boolean): Cell => (rank === null ? null : tied ? `${rank}=` : rank);
 
 /** Per source (agent + model): pass rate and mean quality with n and interval, ranks, tiers, waste. */
+/** The name of the models table (of one `--by-reference` kind with `suffix`). */
+export const modelsTableName = (suffix = ''): string => `models${suffix ? `-${suffix}` : ''}`;
+
 export function modelsTable(r: CorpusReport, models: readonly ModelRow[] = r.models, suffix = ''): Table {
   return {
-    name: `models${suffix ? `-${suffix}` : ''}`,
+    name: modelsTableName(suffix),
     title: `Models (agent + model): pass rate vs. process quality${suffix ? `, scored ${suffix}` : ''}`,
     headers: [
       'agent',
