@@ -3,12 +3,14 @@
  * WebSocket client pings every 5 ms and records each round trip while another client sends one heavy request
  * built from a real corpus trajectory (pylint-dev__astroid-1196): a step with a 1 MB shell command, a step
  * viewing a range of an 850 KB Python file, POST /v1/score of 100,000 steps (47 MB), a batch of 1,024 x 120
- * steps (and 5,000, the per-trajectory limit), POST /v1/score/steps (the web view's upload) of 80,000 and 5,000 steps.
+ * steps (and 5,000, the per-trajectory limit), POST /v1/score/steps (the web view's upload) of 80,000 and 5,000 steps,
+ * and 20,000 tiny steps sent at once on one connection.
  * Reports the request's time and the ping round trips during it, against an idle window.
  *
- *   node dist/bench/stall.js [--only shell-1mb,python-850kb,score-100k,score-5000,score-steps-80k,score-steps-5000,batch] [--json FILE] [CORPUS_DIR]
+ *   node dist/bench/stall.js [--only shell-1mb,python-850kb,score-100k,score-5000,score-steps-80k,score-steps-5000,burst-20k,batch] [--json FILE] [CORPUS_DIR]
  */
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
 import { dataText } from '../src/client/frames.js';
 import type { Step } from '../src/core/types.js';
@@ -137,6 +139,21 @@ async function main(): Promise<void> {
       },
     },
     {
+      // One connection sends 20,000 tiny steps at once, from a worker thread (burst-sender.ts): frame pacing
+      // (frame-batch.ts) is what keeps the other connections' turns coming.
+      name: 'burst-20k',
+      prepare: () => (url) =>
+        new Promise<string>((resolve) => {
+          const worker = new Worker(new URL('./burst-sender.js', import.meta.url), { workerData: { url, task: SERVER_BENCH_TASK } });
+          worker.on('message', (m: string) => {
+            if (m === 'sending') return;
+            resolve(m);
+            void worker.terminate();
+          });
+          worker.once('error', (error) => resolve(`error ${error.message}`));
+        }),
+    },
+    {
       name: 'batch',
       prepare: () => {
         const body = JSON.stringify({
@@ -148,7 +165,7 @@ async function main(): Promise<void> {
   ];
 
   console.log(`${commandLine(import.meta.url)}\n${machineLine()}`);
-  const server = await startTarget('steplens');
+  const server = await startTarget('steplens', (process.env.STALL_SERVER_ARGS ?? '').split(' ').filter(Boolean));
   const ping = await pinger(server.url);
   await new Promise((resolve) => setTimeout(resolve, 2000));
   ping.window();

@@ -215,7 +215,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     },
     preClose: async () => {
       accepting = false;
-      frames.flush();
+      frames.drainAll();
       clearInterval(sweeper);
       clearInterval(leaseKeeper);
       // With Redis, sessions are handed back (leases released) for other replicas to resume; else they end.
@@ -261,7 +261,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
         frames.add(conn, raw, isBinary);
       });
       socket.on('close', (code) => {
-        frames.flush();
+        frames.drain(conn);
         registry.closed(conn);
         connections.delete(conn.id);
         metrics.activeConnections.set(connections.size);

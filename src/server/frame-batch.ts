@@ -4,12 +4,14 @@
  * its socket's read callback interleaved the scoring code with the network path for every step, and a step cost
  * about 80 µs of server CPU; handled a few at a time after the reads, about 62 (bench/README.md, "Frames handled
  * after the turn's reads"). Frames are handled in the order they arrived, so each connection's order holds; a
- * connection's `close` flushes first, so every frame received before it is handled before its sessions are
- * detached, as when frames were handled at once.
+ * connection's `close` hands over its frames first, so every frame received before it is handled before its
+ * sessions are detached, as when frames were handled at once.
  *
- * The same turn paces the readers: a connection that hands over FRAMES_PER_TURN frames in one turn has its socket
- * paused until the turn ends, so the other connections are read in between. Unpaused, one read callback handled
- * every frame of up to 32 socket reads (2 MB): a tenant sending 20,000 tiny steps at once held the loop 1.5 s.
+ * The same turn paces the readers: a connection handles at most FRAMES_PER_TURN frames a turn. Past them its
+ * socket is paused, and the rest of the read in hand (ws hands over every frame of a read at once) is held for
+ * the next turns, FRAMES_PER_TURN a turn, the socket paused until none is left. So the other connections are read
+ * in between. Unpaused, one read callback handled every frame of up to 32 socket reads (2 MB): a tenant sending
+ * 20,000 tiny steps at once held the loop 1.5 s; paused but with the read in hand handled at once, 0.2-0.5 s.
  */
 import type { Connection } from './connection.js';
 
@@ -22,7 +24,7 @@ export type FrameHandler = (conn: Connection, raw: Buffer, isBinary: boolean) =>
  */
 export const MAX_BATCH = 16;
 
-/** Frames one connection may hand over in one turn of the loop before its socket is paused until the turn ends. */
+/** Frames one connection may have handled in one turn of the loop; the rest wait for the next turns. */
 export const FRAMES_PER_TURN = 64;
 
 export class FrameBatch {
@@ -31,34 +33,75 @@ export class FrameBatch {
   private scheduled = false;
   /** Frames each connection handed over in this turn. */
   private readonly inTurn = new Map<Connection, number>();
+  /** Frames past a connection's share of a turn, as (bytes, binary) pairs, in arrival order; its socket is paused. */
+  private readonly held = new Map<Connection, unknown[]>();
 
   constructor(
     private readonly handle: FrameHandler,
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  /** Frames waiting for the end of the turn. */
+  /** Frames waiting for the end of the turn or for a later one. */
   get size(): number {
-    return this.pending.length / 3;
+    let n = this.pending.length / 3;
+    for (const frames of this.held.values()) n += frames.length / 2;
+    return n;
   }
 
   add(conn: Connection, raw: Buffer, isBinary: boolean): void {
-    this.pending.push(conn, raw, isBinary);
     const n = (this.inTurn.get(conn) ?? 0) + 1;
     this.inTurn.set(conn, n);
-    if (n === FRAMES_PER_TURN) conn.pauseReads();
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(this.turnEnd);
+    const held = this.held.get(conn);
+    if (held !== undefined) held.push(raw, isBinary);
+    else if (n > FRAMES_PER_TURN) {
+      // Paused at its FRAMES_PER_TURN-th frame, unless a share released at the last turn's end already filled this turn.
+      conn.pauseReads();
+      this.held.set(conn, [raw, isBinary]);
+    } else {
+      if (n === FRAMES_PER_TURN) conn.pauseReads();
+      this.pending.push(conn, raw, isBinary);
     }
+    this.schedule();
     if (this.pending.length >= 3 * MAX_BATCH) this.flush();
+  }
+
+  /** Hands over every frame of `conn` now, held ones included (its socket closed: nothing comes after them). */
+  drain(conn: Connection): void {
+    const held = this.held.get(conn);
+    this.flush();
+    if (held === undefined) return;
+    this.held.delete(conn);
+    for (let i = 0; i < held.length; i += 2) this.pending.push(conn, held[i], held[i + 1]);
+    this.flush();
+  }
+
+  /** Hands over every frame of every connection now (the server is closing). */
+  drainAll(): void {
+    for (const conn of [...this.held.keys()]) this.drain(conn);
+    this.flush();
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(this.turnEnd);
   }
 
   private readonly turnEnd = (): void => {
     this.scheduled = false;
     this.flush();
-    for (const [conn, n] of this.inTurn) if (n >= FRAMES_PER_TURN) conn.resumeReads();
+    for (const [conn, n] of this.inTurn) if (n >= FRAMES_PER_TURN && !this.held.has(conn)) conn.resumeReads();
     this.inTurn.clear();
+    // The next turn's share of each held connection, ahead of anything it sends once resumed.
+    for (const [conn, held] of this.held) {
+      const share = held.splice(0, 2 * FRAMES_PER_TURN);
+      for (let i = 0; i < share.length; i += 2) this.pending.push(conn, share[i], share[i + 1]);
+      this.inTurn.set(conn, share.length / 2);
+      if (held.length > 0) continue;
+      this.held.delete(conn);
+      conn.resumeReads();
+    }
+    if (this.pending.length > 0) this.schedule();
   };
 
   /** Handles every pending frame now, in arrival order (a frame that throws does not stop the others). */
