@@ -35,7 +35,7 @@ export interface Policy {
   regressionLoop: Levels;
   /** Occurrences in a row of one repeating block of `minBlock`..`maxBlock` state hashes. */
   cycle: Levels & { minBlock: number; maxBlock: number };
-  /** Consecutive E states (O states neither extend nor break a streak). */
+  /** Consecutive E states that write no file (O states neither extend nor break a streak; an E state writing a file, a reproduction script, breaks it). */
   explorationStreak: Levels;
   /** Consecutive steps with no action to run (the model's turn held none: empty or unparsable output). */
   noAction: Levels;

@@ -1,7 +1,14 @@
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createEarlyStop } from '../../src/core/early-stop/index.js';
 import { DEFAULT_POLICY, resolvePolicy, type Policy } from '../../src/core/policy.js';
-import type { Signal, State } from '../../src/core/types.js';
+import { UNIFORM_PRIOR } from '../../src/core/prior.js';
+import { scoreSteps } from '../../src/core/scorer.js';
+import { labelSteps } from '../../src/core/state-builder.js';
+import type { Signal, State, Step } from '../../src/core/types.js';
+import { parseTrajectoryText } from '../../src/formats/index.js';
+import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { st } from '../fixtures/make-state.js';
 
 /** The detectors' mechanics are tested on fixed levels (the pre-calibration defaults), not on whatever DEFAULT_POLICY ships. */
@@ -80,6 +87,49 @@ describe('early stop: exploration streak', () => {
       [9, 'exploration_streak', 'stop'],
     ]);
     expect(out[7]?.[0]?.steps).toEqual([4, 5, 7]);
+  });
+});
+
+describe('early stop: exploration streak, writing a reproduction script', () => {
+  it('an E state that writes a file breaks the streak like an I or V state', () => {
+    const p = policyOf({ explorationStreak: { warn: 3, stop: null } });
+    const script = (t: number) => st(t, 'E', { kind: 'create', file: 'reproduce.py', changesFile: true });
+    const runScript = (t: number) => st(t, 'E', { kind: 'run_script', file: 'reproduce.py', command: true });
+    expect(firedAt(feed([st(0, 'E'), st(1, 'E'), script(2), runScript(3), st(4, 'E'), script(5), st(6, 'E'), st(7, 'E')], p))).toEqual([]);
+    expect(firedAt(feed([st(0, 'E'), st(1, 'E'), script(2), runScript(3), st(4, 'E'), st(5, 'E')], p))).toEqual([[5, 'exploration_streak', 'warn']]);
+  });
+
+  /** The exploration-streak signals the default policy fires on a real run, as [step, severity, first step of the streak]. */
+  function streakSignals(steps: Step[]): Array<[number, string, number]> {
+    const { report } = scoreSteps(steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers() });
+    return report.signals.filter((s) => s.kind === 'exploration_streak').map((s) => [s.t, s.severity, s.steps[0]!]);
+  }
+  const parse = (file: URL, gz: boolean): Step[] => {
+    const bytes = readFileSync(file);
+    const r = parseTrajectoryText((gz ? gunzipSync(bytes) : bytes).toString('utf8'), 'auto', file.pathname);
+    if (!r.ok) throw r.error;
+    return r.value.steps;
+  };
+
+  it('the README showcase run: 4 reproduction scripts written and run in steps 0-17 are no 15-step exploration streak', () => {
+    // examples/runs/mini-swe-agent/deepseek_bench1/django__django-13401.traj.json (mini-swe-agent 2.2.7 + deepseek-chat;
+    // sources in examples/runs/README.md): `cat > test_issue.py` (4), test_field_equality.py (12) and
+    // test_abstract_fields.py (16) written and run between greps and reads, with pip installs (O); the default warn at 15
+    // fired at step 17 ("15 exploration steps in a row without implementing or verifying").
+    const steps = parse(new URL('../../examples/runs/mini-swe-agent/deepseek_bench1/django__django-13401.traj.json', import.meta.url), false);
+    const labels = labelSteps(steps.slice(0, 18), defaultAnalyzers()).map((x) => x.state);
+    expect(labels.filter((s) => s.stage === 'E' && s.changesFile).map((s) => s.t)).toEqual([4, 12, 16]);
+    expect(streakSignals(steps.slice(0, 18))).toEqual([]);
+  });
+
+  it("a passing CodeR run: the Reproducer's writing of reproduce.py does not count toward the streak", () => {
+    // test/fixtures/coder__sympy__sympy-13971.traj.gz (CodeR + GPT-4, resolved): the Reproducer creates and edits
+    // reproduce.py (1-2) and runs it, the Fault Localizer and the Programmer read; the warn at 15 fired at step 17 on a
+    // streak from step 1, now the streak starts after the edit at 2.
+    const steps = parse(new URL('../fixtures/coder__sympy__sympy-13971.traj.gz', import.meta.url), true);
+    const fired = streakSignals(steps);
+    expect(fired.every(([, , first]) => first > 2)).toBe(true);
+    expect(fired.some(([t]) => t === 17)).toBe(false);
   });
 });
 

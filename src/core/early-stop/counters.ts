@@ -92,7 +92,11 @@ class Cycles implements Counter {
   }
 }
 
-/** Consecutive E states; O states neither extend nor break a streak. */
+/**
+ * Consecutive E states that write nothing; O states neither extend nor break a streak. An E state that writes a file
+ * (a reproduction or test script created or edited before the first fix) breaks it like an I or V state: the agent
+ * is building its verification, not only reading, and the signal says "without implementing or verifying".
+ */
 export function explorationStreakCounter(): Counter {
   return new ExplorationStreak();
 }
@@ -102,7 +106,7 @@ class ExplorationStreak implements Counter {
 
   add(state: State): readonly Count[] {
     if (state.stage === 'O') return NONE;
-    if (state.stage !== 'E') {
+    if (state.stage !== 'E' || state.changesFile) {
       // A new array only when the streak had steps (a Count returned earlier holds them): an empty one is kept, so
       // most steps allocate nothing that would live until the session's next step.
       if (this.streak.length > 0) this.streak = [];
