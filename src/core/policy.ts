@@ -51,7 +51,7 @@ export const DEFAULT_POLICY: Policy = deepFreeze({
   blindRetry: { warn: 2, stop: null },
   regressionLoop: { warn: 2, stop: null },
   cycle: { warn: 2, stop: null, minBlock: 2, maxBlock: 4 },
-  explorationStreak: { warn: 15, stop: null },
+  explorationStreak: { warn: 10, stop: null },
   noAction: { warn: 2, stop: null },
   lowScore: { floor: 20, minSteps: 30, severity: 'warn' },
   lowForecast: { floor: 0.05, minSteps: 20, severity: null },

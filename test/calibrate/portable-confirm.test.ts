@@ -30,10 +30,12 @@ describe('calibrate --portable confirms its stops held out', () => {
     expect(run.code, run.stderr).toBe(0);
     const file = JSON.parse(readFileSync(out, 'utf8')) as { policy: Policy; calibration: { warnOnly: boolean; confirmation: ConfirmedTradeoff['confirmation'] } };
     expect(file.calibration.confirmation.check).toBe('half');
-    expect(describeSettings(file.calibration.confirmation.inSample)).toBe('cycle 2');
-    // The printed split (seed 1's own): its folds chose other stops, and its pooled held-out false stops
-    // (5 of 192, upper 5.4 %) are over the bound: it confirms none.
-    expect(file.calibration.confirmation.splits[0]!.folds.map(describeSettings)).toEqual(['regressionLoop 3', 'cycle 2']);
+    expect(describeSettings(file.calibration.confirmation.inSample)).toBe('cycle 4, explorationStreak 25');
+    // The printed split (seed 1's own) confirms an exploration-streak stop at 30 (its folds: 25; cycle 2 and 30), but
+    // a stop needs all 5 splits: one fold of another chose none, and another's pooled held-out false stops (7 of 192,
+    // upper 6.7 %) are over the bound. So none is written.
+    expect(file.calibration.confirmation.splits[0]!.folds.map(describeSettings)).toEqual(['explorationStreak 25', 'cycle 2, explorationStreak 30']);
+    expect(file.calibration.confirmation.dropped.map((d) => d.kind)).toEqual(['cycle', 'explorationStreak']);
     expect(file.calibration.confirmation.confirmed).toEqual(noStops());
     expect(canStop(file.policy)).toBe(false);
     expect(file.calibration.warnOnly).toBe(true);
@@ -49,9 +51,10 @@ describe('calibrate --portable confirms its stops held out', () => {
     const doc = JSON.parse(run.stdout) as Doc;
     expect(doc.tradeoff.confirmation.check).toBe('none');
     expect(doc.tradeoff.confirmation.rule).toMatch(/^not checked held out \(--split none\)/);
-    expect(doc.policy.cycle.stop).toBe(2);
+    expect(doc.policy.cycle.stop).toBe(4);
+    expect(doc.policy.explorationStreak.stop).toBe(25);
     const text = await cli('calibrate', '--runs', FIXTURE, '--portable', '--source-max', '0.05', '--split', 'none');
-    expect(writtenLine(text.stdout)).toBe('  written: cycle 2 (UNCONFIRMED: in-sample only)');
+    expect(writtenLine(text.stdout)).toBe('  written: cycle 4, explorationStreak 25 (UNCONFIRMED: in-sample only)');
     expect(text.stdout).not.toContain("confirmed by --portable's");
   }, 180_000);
 

@@ -31,9 +31,11 @@ describe('calibrate: the written policy does not flip with --seed', () => {
       expect(c.confirmed).toEqual(noStops());
       expect(c.warnOnly).toBe(true);
     }
-    // Seed 2's own first split still confirms stops (the split the old check relied on alone); the others do not.
-    expect(docs[1]!.tradeoff.confirmation.splits[0]!.heldOutWithinBound).toBe(true);
-    expect(docs[1]!.tradeoff.confirmation.confirmedOn).toBeLessThan(5);
+    // Seed 3's own first split still confirms stops (the split the old check relied on alone); the others do not.
+    const seed3 = docs[2]!.tradeoff.confirmation;
+    expect(seed3.splits[0]!.heldOutWithinBound).toBe(true);
+    expect(seed3.splits[0]!.confirmed).not.toEqual(noStops());
+    expect(seed3.confirmedOn).toBeLessThan(5);
   }, 240_000);
 
   it('prints how stable the choice was', async () => {

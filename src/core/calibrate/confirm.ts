@@ -14,11 +14,10 @@
  * Otherwise the written policy only warns (where the in-sample choice would have stopped). Without a
  * check (`--split none`) the in-sample choice is kept and marked unconfirmed.
  */
-import { warnOnly } from '../policy.js';
 import { DEFAULT_BOUND, runFacts } from './evaluate.js';
 import { evaluatePolicy } from './evaluate-policy.js';
 import { GRID_KINDS, noStops } from './grid-kinds.js';
-import { describeSettings, policyFor } from './stop-settings.js';
+import { describeSettings, policyFor, warnOnlyPolicyFor } from './stop-settings.js';
 import type { TradeoffOptions } from './tradeoff.js';
 import type { ModeName, StopSettings, TradeoffPoint, TradeoffResult, TradeoffRun } from './tradeoff-types.js';
 import { DEFAULT_POLICY } from '../policy.js';
@@ -167,7 +166,7 @@ function confirm(runs: readonly TradeoffRun[], full: TradeoffResult, check: Held
   const warnSource = options.warnSource ?? options.baseline ?? DEFAULT_POLICY;
   const anyStop = GRID_KINDS.some((k) => get(meet, k.key) !== null);
   const unchanged = !tightened && dropped.length === 0;
-  const policy = anyStop ? policyFor(meet, warnSource) : warnOnly(policyFor(c.warnOnly && c.pointChoice ? c.pointChoice : inSample, warnSource));
+  const policy = anyStop ? policyFor(meet, warnSource) : warnOnlyPolicyFor(c.warnOnly && c.pointChoice ? c.pointChoice : inSample, warnSource);
   const chosen = unchanged && !c.warnOnly ? full.chosen : evaluatePolicy(runs, runs.map(runFacts), policy, meet, bound);
   const notes = [
     ...(c.note !== undefined ? [c.note] : []),

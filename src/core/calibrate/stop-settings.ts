@@ -3,7 +3,7 @@
  * from the grid, warn levels from a warn source) and the stop settings of an
  * existing policy. Also the order that breaks ties between equally good points.
  */
-import type { Policy } from '../policy.js';
+import { warnOnly, type Policy } from '../policy.js';
 import { GRID_KINDS } from './grid-kinds.js';
 import type { StopSettings } from './tradeoff-types.js';
 
@@ -24,6 +24,16 @@ export function settingsOf(policy: Policy): StopSettings {
 export function policyFor(settings: StopSettings, warnSource: Policy): Policy {
   const start: Policy = { ...warnSource, budget: { maxSteps: null, maxTokens: null, severity: 'stop' } };
   return GRID_KINDS.reduce((p, k) => k.apply(p, get(settings, k.key), warnSource), start);
+}
+
+/**
+ * {@link policyFor} of settings whose stops the data did not back, written as warnings. The budget is left as it is:
+ * calibration never chooses one, and it is off anyway (its severity flipped to `warn` only when some stop had been
+ * rejected, so the written policy's budget depended on a choice it did not make).
+ */
+export function warnOnlyPolicyFor(settings: StopSettings, warnSource: Policy): Policy {
+  const policy = policyFor(settings, warnSource);
+  return { ...warnOnly(policy), budget: policy.budget };
 }
 
 /** Number of kinds that stop. */

@@ -10,14 +10,14 @@
  * chosen policy only warns. Pure and deterministic.
  */
 import { err, ok, type Result } from '../../errors.js';
-import { DEFAULT_POLICY, warnOnly, type Policy } from '../policy.js';
+import { DEFAULT_POLICY, type Policy } from '../policy.js';
 import { trialsForBound, upperBound, type BoundMethod } from '../stats/binomial.js';
 import { pointOf, runFacts, type BoundSpec, type RunFacts } from './evaluate.js';
 import { evaluatePolicy, firstMismatch, sourcesOf } from './evaluate-policy.js';
 import { chooseCombination, paretoFront, runGrid, settingsAt, stopsAt, type Feasibility } from './grid.js';
 import { GRID_KINDS, noStops } from './grid-kinds.js';
 import { DEFAULT_GRID, kindOptions, prefilter, type GridOptions } from './grid-options.js';
-import { describeSettings, policyFor, settingsOf } from './stop-settings.js';
+import { describeSettings, policyFor, settingsOf, warnOnlyPolicyFor } from './stop-settings.js';
 import { MODES, type GridCandidates, type GridPoint, type ModeName, type StopSettings, type TradeoffResult, type TradeoffRun } from './tradeoff-types.js';
 
 export interface TradeoffOptions {
@@ -114,7 +114,7 @@ export function calibrateTradeoff(runs: readonly TradeoffRun[], options: Tradeof
   const point = refused ? gridChoice(facts, all, { ...f, maxPassingStopped: pointMax }, maxFalseStop, options, source) : undefined;
   const pointSettings = point ? settingsAt(point.table, point.best) : undefined;
   const settings: StopSettings = refused ? noStops() : settingsAt(c.table, c.best);
-  const policy = refused ? warnOnly(policyFor(pointSettings!, warnSource)) : policyFor(settings, warnSource);
+  const policy = refused ? warnOnlyPolicyFor(pointSettings!, warnSource) : policyFor(settings, warnSource);
   const chosen = evaluatePolicy(runs, facts, policy, settings, bound);
   if (!refused) {
     const predicted = { reference: stopsAt(c.table, c.best, 'reference', runs.length), referenceFree: stopsAt(c.table, c.best, 'referenceFree', runs.length) };
