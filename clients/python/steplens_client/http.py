@@ -13,6 +13,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .errors import SteplensError
 from .trajectory import parse_text
+from .urls import base_url
 
 Report = Dict[str, Any]
 
@@ -21,15 +22,6 @@ MAX_BATCH_ITEMS = 1024
 #: Bytes of one batch body the reward functions send at most: half the server's default body limit
 #: (``maxBodyBytes``, 64 MiB); a larger batch goes in several calls. An item larger than this goes alone.
 DEFAULT_BATCH_BYTES = 32 * 1024 * 1024
-
-
-def base_url(url: str) -> str:
-    """``http(s)://host:port`` of a server address (a ``ws(s)://.../v1/stream`` URL is accepted too)."""
-    parts = urllib.parse.urlsplit(url)
-    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
-    if scheme not in ("http", "https") or not parts.netloc:
-        raise SteplensError("bad_url", f"expected an http(s):// or ws(s):// server address (got {url!r})")
-    return f"{scheme}://{parts.netloc}"
 
 
 def score_request(task: str, trajectory: Any, *, format: Optional[str] = None, passed: Optional[bool] = None,
