@@ -4,7 +4,7 @@ about one (:class:`Decision`). Standard library only: :func:`make_step` works wi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Union
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from .errors import SteplensError
 from .session_parts import Frame
@@ -56,17 +56,20 @@ def make_step(action: Union[str, Mapping[str, Any]], observation: Optional[str] 
     step: Dict[str, Any] = {"tool": tool or DEFAULT_TOOLS.get(act["kind"], act["kind"]), "action": act}
     if args is None and act["kind"] == "shell":
         args = {"command": act["command"]}
-    for key, value in (("observation", observation), ("thought", thought)):
-        if value is not None and not isinstance(value, str):
-            raise _bad(key, "a string", value)
-    if exit_code is not None and (isinstance(exit_code, bool) or not isinstance(exit_code, int)):
-        raise _bad("exit_code", "an integer", exit_code)
-    for key, value in (("args", args), ("tokens", tokens)):
-        if value is not None and not isinstance(value, Mapping):
-            raise _bad(key, "a mapping", value)
-    for key, value in (("args", args), ("observation", observation), ("exitCode", exit_code), ("thought", thought), ("tokens", tokens)):
-        if value is not None:
-            step[key] = dict(value) if isinstance(value, Mapping) else value
+    # (name in the step, argument name, value, what it must be)
+    fields: List[Tuple[str, str, Any, str]] = [("args", "args", args, "mapping"), ("observation", "observation", observation, "string"),
+                                              ("exitCode", "exit_code", exit_code, "integer"), ("thought", "thought", thought, "string"),
+                                              ("tokens", "tokens", tokens, "mapping")]
+    for key, name, value, kind in fields:
+        if value is None:
+            continue
+        if kind == "string" and not isinstance(value, str):
+            raise _bad(name, "a string", value)
+        if kind == "integer" and (isinstance(value, bool) or not isinstance(value, int)):
+            raise _bad(name, "an integer", value)
+        if kind == "mapping" and not isinstance(value, Mapping):
+            raise _bad(name, "a mapping", value)
+        step[key] = dict(value) if isinstance(value, Mapping) else value
     step.update(extra)
     return step
 
