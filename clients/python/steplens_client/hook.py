@@ -3,60 +3,15 @@ produces it, get back the score and whether to stop."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Union
 
+from .errors import SteplensError
 from .session import Frame
+from .steps import DEFAULT_TOOLS, Decision, make_step
 from .stream import Reconnect
 from .sync import SyncClient, SyncSession
 
-#: The tool name a steplens step gets by default, per action kind.
-DEFAULT_TOOLS = {"shell": "bash", "code": "ipython", "view": "str_replace_editor", "edit": "str_replace_editor",
-                 "search": "grep", "list": "ls", "think": "think", "finish": "finish", "message": "message", "none": "none"}
-
-
-@dataclass
-class Decision:
-    """What the server said about one step message."""
-    seq: int
-    #: The score frames of this message (``[]`` when it completed no step).
-    frames: List[Frame]
-    #: The signal frames that fired on it.
-    signals: List[Frame]
-    #: True when a ``stop`` signal fired (or a ``warn`` one, with ``stop_on_warn``), now or before.
-    stop: bool
-    #: Why to stop: the stop signal's kind and message.
-    reason: Optional[str] = None
-    #: The trajectory's composite score so far (0-100), if any step was scored.
-    score: Optional[float] = None
-    #: This message's process reward (the sum over the steps it completed; with ``reward="forecast"``
-    #: the potential-based shaping gamma * pPass_t - pPass_(t-1) of those steps).
-    reward: float = 0.0
-    #: The forecast P(pass) after the last step, when the server has a forecast model.
-    p_pass: Optional[float] = None
-    tier: Optional[str] = None
-    vector: Dict[str, Any] = field(default_factory=dict)
-
-    def __bool__(self) -> bool:
-        return self.stop
-
-
-def make_step(action: Union[str, Mapping[str, Any]], observation: Optional[str] = None, *, exit_code: Optional[int] = None,
-              tool: Optional[str] = None, args: Optional[Mapping[str, Any]] = None, thought: Optional[str] = None,
-              tokens: Optional[Mapping[str, float]] = None, **extra: Any) -> Dict[str, Any]:
-    """A steplens step (proto/step.schema.json): ``action`` is a shell command string or an action
-    object (``{"kind": "edit", "op": "str_replace", "path": ...}``)."""
-    act = {"kind": "shell", "command": action} if isinstance(action, str) else dict(action)
-    if "kind" not in act:
-        raise ValueError(f"action: expected a command string or an object with 'kind' (got {action!r})")
-    step: Dict[str, Any] = {"tool": tool or DEFAULT_TOOLS.get(act["kind"], act["kind"]), "action": act}
-    if args is None and act["kind"] == "shell":
-        args = {"command": act["command"]}
-    for key, value in (("args", args), ("observation", observation), ("exitCode", exit_code), ("thought", thought), ("tokens", tokens)):
-        if value is not None:
-            step[key] = dict(value) if isinstance(value, Mapping) else value
-    step.update(extra)
-    return step
+__all__ = ["DEFAULT_TOOLS", "Decision", "StepHook", "make_step"]
 
 
 class StepHook:
@@ -74,7 +29,7 @@ class StepHook:
                  stop_on_warn: bool = False, reconnect: Union[bool, Reconnect] = True, timeout: float = 120.0,
                  client: Optional[SyncClient] = None, reward: str = "score", gamma: float = 1.0) -> None:
         if reward not in ("score", "forecast"):
-            raise ValueError(f"reward: expected 'score' or 'forecast' (got {reward!r})")
+            raise SteplensError("bad_input", f"reward: expected 'score' or 'forecast' (got {reward!r})")
         self.reward_kind, self.gamma = reward, gamma
         #: The potential of the state reached so far (pPass after the last step; 0 before any).
         self.potential = 0.0

@@ -13,23 +13,17 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .errors import SteplensError
 from .trajectory import parse_text
+from .urls import base_url
 
 Report = Dict[str, Any]
 
 #: Items the server takes in one ``POST /v1/score/batch`` (``MAX_BATCH_ITEMS``, src/protocol/http-bodies.ts).
 MAX_BATCH_ITEMS = 1024
+#: Runs the server ranks in one ``POST /v1/rank`` (``MAX_RANK_RUNS``, src/protocol/rank-bodies.ts).
+MAX_RANK_RUNS = 64
 #: Bytes of one batch body the reward functions send at most: half the server's default body limit
 #: (``maxBodyBytes``, 64 MiB); a larger batch goes in several calls. An item larger than this goes alone.
 DEFAULT_BATCH_BYTES = 32 * 1024 * 1024
-
-
-def base_url(url: str) -> str:
-    """``http(s)://host:port`` of a server address (a ``ws(s)://.../v1/stream`` URL is accepted too)."""
-    parts = urllib.parse.urlsplit(url)
-    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
-    if scheme not in ("http", "https") or not parts.netloc:
-        raise SteplensError("bad_url", f"expected an http(s):// or ws(s):// server address (got {url!r})")
-    return f"{scheme}://{parts.netloc}"
 
 
 def score_request(task: str, trajectory: Any, *, format: Optional[str] = None, passed: Optional[bool] = None,
@@ -141,9 +135,16 @@ class HttpClient:
         ``score``, ``composite``, ``reference``, ``steps`` and ``pPass`` / ``consensus`` when they apply.
         Runs of different tasks fail with ``mixed_tasks`` unless ``mixed_tasks=True``. ``agent`` / ``model``
         (or a run's own) name the runs' source, which picks the server's forecast model as for :meth:`score`
-        (default: what each log names). Runs with no step are listed in ``unranked``."""
+        (default: what each log names). Runs with no step are listed in ``unranked``.
+
+        1 to :data:`MAX_RANK_RUNS` (64) runs a call, the server's limit: more (or none) raise ``bad_input`` before
+        anything is sent. One run is ranked alone (rank 1, its score on the basis; by ``consensus`` it has no other
+        run to agree with and scores 0)."""
         if isinstance(runs, (str, bytes, Mapping)) or not isinstance(runs, Sequence):
             raise SteplensError("bad_input", f"runs: expected a list of runs (got {type(runs).__name__})")
+        if not 1 <= len(runs) <= MAX_RANK_RUNS:
+            raise SteplensError("bad_input", f"runs: {len(runs)} runs; a rank call takes 1 to {MAX_RANK_RUNS} runs of one task "
+                                             "(the server's limit, POST /v1/rank)")
         body: Dict[str, Any] = {"runs": [_rank_run(i, r) for i, r in enumerate(runs)]}
         if task is not None:
             body["task"] = task

@@ -5,7 +5,6 @@ refusals and failures as :class:`SteplensError`."""
 from __future__ import annotations
 
 import asyncio
-import urllib.parse
 from typing import Any, Optional
 
 try:
@@ -23,19 +22,9 @@ except ImportError:  # websockets 10-12 (Debian bookworm ships 10.4)
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from .errors import SteplensError
+from .urls import stream_url
 
 __all__ = ["ConnectionClosed", "open_socket", "stream_url"]
-
-
-def stream_url(url: str) -> str:
-    """The stream URL of a server address: ``http(s)`` becomes ``ws(s)`` and ``/v1/stream`` is
-    added when the path is empty. Raises ``bad_url`` for anything else."""
-    parts = urllib.parse.urlsplit(url)
-    scheme = {"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme)
-    if scheme not in ("ws", "wss") or not parts.netloc:
-        raise SteplensError("bad_url", f"expected http(s):// or ws(s):// (got {url!r})")
-    path = parts.path if parts.path not in ("", "/") else "/v1/stream"
-    return urllib.parse.urlunsplit((scheme, parts.netloc, path, parts.query, ""))
 
 
 def _status_of(error: BaseException) -> Optional[int]:

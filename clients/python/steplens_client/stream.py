@@ -21,7 +21,8 @@ log = logging.getLogger("steplens_client")
 
 async def connect(url: str, *, token: Optional[str] = None, reconnect: Union[bool, Reconnect] = True,
                   max_frame_bytes: int = 1024 * 1024, open_timeout: float = 10.0) -> "StreamClient":
-    """Opens a connection to a steplens server (``http://host:port`` or its ``ws://.../v1/stream``).
+    """Opens a connection to a steplens server (``http://host:port[/prefix]``: ``/v1/stream`` is added to its path; or
+    a ``ws(s)://`` stream URL, taken as given).
     With ``reconnect`` (default on) a dropped socket is reopened and every open session resumed."""
     ws_url = stream_url(url)
     ws = await open_socket(ws_url, token, open_timeout=open_timeout)

@@ -55,11 +55,64 @@ class HookTest(unittest.TestCase):
         self.assertEqual(make_step("ls -la", "a\nb", exit_code=0),
                          {"tool": "bash", "action": {"kind": "shell", "command": "ls -la"}, "args": {"command": "ls -la"},
                           "observation": "a\nb", "exitCode": 0})
-        with self.assertRaises(ValueError):
-            make_step({"path": "x"})
+        with self.assertRaises(SteplensError) as e:
+            StepHook(self.url, support.ASTROID_TASK, reward="pPass")
+        self.assertEqual(e.exception.code, "bad_input")
+        self.assertIn("reward: expected 'score' or 'forecast' (got 'pPass')", str(e.exception))
         with self.assertRaises(SteplensError) as e:
             StepHook(self.url, support.ASTROID_TASK, policy={"blindRetry": {"warn": 3, "stop": 2}})
         self.assertIn("blindRetry.warn (3) must be below blindRetry.stop (2)", str(e.exception))
+
+
+class MakeStepTest(unittest.TestCase):
+    """``make_step`` refuses what a step cannot hold with the client's own ``bad_input`` naming the argument (it raised a
+    bare ValueError for an action without kind, and TypeError / KeyError or nothing for the rest)."""
+
+    def test_each_kind_of_action(self):
+        self.assertEqual(make_step({"kind": "edit", "op": "str_replace", "path": "a.py", "old": "x", "new": "y"}, "done", thought="fix"),
+                         {"tool": "str_replace_editor", "action": {"kind": "edit", "op": "str_replace", "path": "a.py", "old": "x", "new": "y"},
+                          "observation": "done", "thought": "fix"})
+        self.assertEqual(make_step({"kind": "other", "name": "browse"}, tool="browser", t=3),
+                         {"tool": "browser", "action": {"kind": "other", "name": "browse"}, "t": 3})
+        self.assertEqual(make_step({"kind": "finish"})["tool"], "finish")
+
+    def test_bad_input_names_what_is_wrong(self):
+        cases = [
+            (({"path": "x"},), {}, "action: the action object has no 'kind' (one of shell, code, view, edit"),
+            ((None,), {}, "action: expected a shell command string or an action object with 'kind' (got None)"),
+            ((3,), {}, "action: expected a shell command string or an action object with 'kind' (got 3)"),
+            ((["ls"],), {}, "(got ['ls'])"),
+            (({"kind": 5},), {}, "action.kind: expected one of shell, code, view, edit, search, list, think, finish, message, none, other (got 5)"),
+            (({"kind": "bash"},), {}, "action.kind: expected one of shell, "),
+            (({"kind": "shell"},), {}, "action.command: a 'shell' action needs a string command (missing)"),
+            (({"kind": "edit", "path": "a.py"},), {}, "action.op: a 'edit' action needs a string op (missing)"),
+            (({"kind": "view", "path": 7},), {}, "action.path: a 'view' action needs a string path (got 7)"),
+            (("ls", b"bytes"), {}, "observation: expected a string (got b'bytes')"),
+            (("ls",), {"exit_code": "1"}, "exit_code: expected an integer (got '1')"),
+            (("ls",), {"exit_code": True}, "exit_code: expected an integer (got True)"),
+            (("ls",), {"tool": ""}, "tool: expected a non-empty string (got '')"),
+            (("ls",), {"args": ["x"]}, "args: expected a mapping (got ['x'])"),
+            (("ls",), {"tokens": 12}, "tokens: expected a mapping (got 12)"),
+            (("ls",), {"thought": 1.5}, "thought: expected a string (got 1.5)"),
+            (("x" * 200, 5), {}, "observation: expected a string (got 5)"),
+            (({"kind": "code", "language": "python", "code": "y" * 300, "x": object()},), {}, None),
+        ]
+        for args, kwargs, message in cases:
+            with self.subTest(args=args, kwargs=kwargs):
+                if message is None:
+                    self.assertEqual(make_step(*args, **kwargs)["tool"], "ipython")
+                    continue
+                with self.assertRaises(SteplensError) as e:
+                    make_step(*args, **kwargs)
+                self.assertEqual(e.exception.code, "bad_input")
+                self.assertIn(message, str(e.exception))
+                self.assertLess(len(str(e.exception)), 300)
+
+    def test_a_long_value_is_cut_in_the_message(self):
+        with self.assertRaises(SteplensError) as e:
+            make_step({"text": "z" * 10_000})
+        self.assertIn("...", str(e.exception))
+        self.assertLess(len(str(e.exception)), 300)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """HTTP needs only the standard library: the package imports and scores without ``websockets``, and a
-streaming name says to install it (review s43, finding 8); the package ships ``py.typed``."""
+streaming name says to install it when used (review s43, finding 8); ``from steplens_client import *`` works
+without it too (it raised that ImportError: every name of ``__all__`` was imported); the package ships ``py.typed``."""
 
 import json
 import subprocess
@@ -22,15 +23,22 @@ PROGRAM = textwrap.dedent("""
     sys.meta_path.insert(0, HideWebsockets())
     sys.path.insert(0, sys.argv[1])
     url, task, text = sys.argv[2], sys.argv[3], open(sys.argv[4], encoding="utf-8").read()
+    star = {}
+    exec("from steplens_client import *", star)
     from steplens_client.http import HttpClient
     from steplens_client import HttpClient as Same, SteplensError, TrlReward, VerlReward, compute_score, events, load
-    out = {"same": HttpClient is Same, "health": HttpClient(url).health(),
-           "trl": TrlReward(url)([None], [text], task=[task]), "verl": VerlReward(url)("d", text, task)}
-    try:
-        from steplens_client import connect
-        out["connect"] = "imported"
-    except ImportError as e:
-        out["connect"] = str(e)
+    out = {"same": HttpClient is Same is star["HttpClient"], "health": HttpClient(url).health(),
+           "trl": TrlReward(url)([None], [text], task=[task]), "verl": VerlReward(url)("d", text, task),
+           "make_step": star["make_step"]("ls", "a", exit_code=0)["action"], "star": sorted(n for n in star if n != "__builtins__")}
+    from steplens_client import connect, StepHook, SyncClient
+    for name, use in (("connect", lambda: connect(url)), ("SyncClient", lambda: SyncClient(url)), ("StepHook", lambda: StepHook(url, task)),
+                      ("SyncClient.start", lambda: SyncClient.start), ("star connect", lambda: star["connect"](url))):
+        try:
+            use()
+            out[name] = "ran"
+        except ImportError as e:
+            out[name] = [type(e).__name__, e.name, str(e)]
+    out["isinstance"] = isinstance(object(), SyncClient)
     out["websockets_imported"] = "websockets" in sys.modules
     print(json.dumps(out))
 """)
@@ -46,8 +54,16 @@ class HttpOnlyTest(unittest.TestCase):
         from steplens_client import HttpClient
         expected = HttpClient(url).score(support.ASTROID_TASK, support.ASTROID_FAIL.read_text(encoding="utf-8"))["score"]["total"] * 0.01
         self.assertEqual((out["same"], out["health"], out["trl"], out["verl"]), (True, True, [expected], expected))
-        self.assertIn("needs the websockets package", out["connect"])
-        self.assertIn("pip install websockets", out["connect"])
+        import steplens_client
+        self.assertEqual(out["star"], sorted(steplens_client.__all__))
+        self.assertEqual(out["make_step"], {"kind": "shell", "command": "ls"})
+        for name in ("connect", "SyncClient", "StepHook", "SyncClient.start", "star connect"):
+            kind, module, message = out[name]
+            self.assertEqual((kind, module), ("ModuleNotFoundError", "websockets"), name)
+            self.assertIn(f"steplens_client.{name.split('.')[0].replace('star ', '')}: streaming", message)
+            self.assertIn("needs the websockets package", message)
+            self.assertIn("pip install websockets", message)
+        self.assertFalse(out["isinstance"])
         self.assertFalse(out["websockets_imported"])
 
     def test_names_are_the_same_objects_as_in_their_modules(self):

@@ -72,6 +72,26 @@ class RankTest(unittest.TestCase):
         self.assertEqual((path, body["agent"], body["model"]), ("/v1/rank", "mini-swe-agent", "deepseek/deepseek-chat"))
         self.assertEqual((body["runs"][0]["agent"], body["runs"][0]["model"]), ("a", "m"))
 
+    def test_one_run_is_ranked_alone_and_more_than_64_are_refused_before_sending(self):
+        # One run: accepted by the server (proto/README.md: 1 to 64 runs), ranked 1 and untied, its score on the basis.
+        alone = self.http.rank([{"trajectory": self.docs[0]}])
+        self.assertEqual((alone["by"], len(alone["runs"]), alone["unranked"]), ("pta", 1, []))
+        run = alone["runs"][0]
+        self.assertEqual((run["rank"], run["tied"], run["score"]), (1, False, self.single[0]["score"]["total"]))
+        # 0 or 65 runs: bad_input naming the limit, and nothing sent (65 logs can be a body over the server's limit,
+        # which it answers by closing the connection: `disconnected`, not the count).
+        sent = []
+        client = HttpClient(support.server_url())
+        client.request = lambda method, path, body=None: sent.append(path) or {}
+        for n in (0, 65):
+            with self.assertRaises(SteplensError) as e:
+                client.rank([{"trajectory": self.docs[0]}] * n)
+            self.assertEqual(e.exception.code, "bad_input")
+            self.assertIn(f"runs: {n} runs; a rank call takes 1 to 64 runs of one task", str(e.exception))
+        self.assertEqual(sent, [])
+        client.rank([{"trajectory": self.docs[0]}] * 64)
+        self.assertEqual(sent, ["/v1/rank"])
+
     def test_errors_name_what_is_wrong(self):
         mixed = [{"trajectory": self.docs[0]}, {"trajectory": support.read_json(OTHER_RUNS[0])}]
         with self.assertRaises(SteplensError) as e:
