@@ -256,9 +256,19 @@ export function priorWeightsText(r: PriorWeightsReport): string {
   ].join('\n');
 }
 
-/** Why a leave-one-source-out table has no held-out column: the runs form a single group, so nothing can be left out. */
-const oneGroup = (sources: ReadonlyArray<{ source: string; runs: number }>) =>
-  `not held out: the runs form ${sources.length === 1 ? `one group (${sources[0]!.source}, ${sources[0]!.runs} runs)` : 'no group'}, so no source can be left out; "chosen on all" is measured on the runs it was chosen on`;
+/**
+ * Why a leave-one-source-out table has no held-out column: fewer than 2 groups have both passing and failing runs, so
+ * weights chosen without one would be chosen on no AUROC at all (every grid point ties).
+ */
+const oneGroup = (sources: ReadonlyArray<{ source: string; runs: number; passing: number }>) => {
+  const both = sources.filter((s) => s.passing > 0 && s.passing < s.runs);
+  const others = sources.filter((s) => !both.includes(s)).map((s) => `${s.source} ${s.runs} runs, ${s.passing} passing`);
+  const why =
+    sources.length === 1
+      ? `the runs form one group (${sources[0]!.source}, ${sources[0]!.runs} runs), so no source can be left out`
+      : `${both.length === 1 ? `only ${both[0]!.source} has` : 'no group has'} both passing and failing runs (${others.join('; ')}), so weights chosen without a source would be chosen on no AUROC`;
+  return `not held out: ${why}; "chosen on all" is measured on the runs it was chosen on`;
+};
 
 const weightsOf = (w: Weights) =>
   Object.entries(w)

@@ -2,9 +2,9 @@
  * Per-source table (agent + model): pass rate and mean quality with n and 95 % intervals, ranks that
  * mark ties and skip sources with too few runs, tiers, Lucky mix and waste over every scored run.
  */
-import { meanInterval, type BootstrapOptions } from '../core/stats/bootstrap.js';
+import type { BootstrapOptions } from '../core/stats/bootstrap.js';
+import { clusteredMeanInterval, clusteredRateInterval, clustersBy } from '../core/stats/clustered.js';
 import { mean } from '../core/stats/descriptive.js';
-import { wilsonInterval } from '../core/stats/interval.js';
 import { rankWithTies } from '../core/stats/ranking.js';
 import type { LuckyCategory } from '../core/types.js';
 import { modelLabel } from './identity.js';
@@ -14,6 +14,16 @@ const LUCKY: readonly LuckyCategory[] = ['C1', 'C2', 'C3', 'C4', 'C5', 'unclassi
 
 /** Default fewest runs behind a rank (`report --min-runs`). */
 export const MIN_RANKED_RUNS = 10;
+
+/** The runs of each task (a run naming no task: its own): runs of one task are not independent. */
+const byTask = (rs: readonly TrajectoryRow[]) => clustersBy(rs, (r) => r.task);
+
+/** Wilson's interval of the share of `rs` that `hit`, with the task clusters' design effect (clusteredRateInterval). */
+const rateOf = (rs: readonly TrajectoryRow[], hit: (r: TrajectoryRow) => boolean, level?: number) =>
+  clusteredRateInterval(
+    byTask(rs).map((c) => ({ k: c.filter(hit).length, n: c.length })),
+    level,
+  );
 
 function modelRow(rs: readonly TrajectoryRow[], options: BootstrapOptions): ModelRow {
   const first = rs[0]!;
@@ -36,10 +46,13 @@ function modelRow(rs: readonly TrajectoryRow[], options: BootstrapOptions): Mode
     evaluated: evaluated.length,
     passes,
     passRate: evaluated.length ? passes / evaluated.length : null,
-    passRateInterval: evaluated.length ? wilsonInterval(passes, evaluated.length, options.level) : null,
+    passRateInterval: rateOf(evaluated, (r) => r.outcome === 'pass', options.level),
     scored: scored.length,
     meanQuality: mean(quality),
-    meanQualityInterval: meanInterval(quality, options),
+    meanQualityInterval: clusteredMeanInterval(
+      byTask(scored).map((c) => c.map((r) => r.score!.total)),
+      options,
+    ),
     rankPass: null,
     rankPassTied: false,
     rankQuality: null,
@@ -49,7 +62,7 @@ function modelRow(rs: readonly TrajectoryRow[], options: BootstrapOptions): Mode
     tiers,
     tierShares: k ? { Ideal: tiers.Ideal / k, Solid: tiers.Solid / k, Lucky: tiers.Lucky / k } : null,
     luckyRate: k ? tiers.Lucky / k : null,
-    luckyRateInterval: k ? wilsonInterval(tiers.Lucky, k, options.level) : null,
+    luckyRateInterval: rateOf(scoredPassing, (r) => r.tier === 'Lucky', options.level),
     luckyMix,
     wastedSteps: scored.reduce((n, r) => n + r.wastedSteps, 0),
     wastedTokens: scored.reduce((n, r) => n + r.wastedTokens, 0),

@@ -21,3 +21,17 @@ export function rankNotes(models: readonly ModelRow[], minRuns: number): string[
     ];
   });
 }
+
+/**
+ * The multi-trial table's Pareto front is a ranking of configurations: none among one (front null), and one
+ * among configurations whose repeated tasks differ partly measures how hard each one's tasks were.
+ */
+export function frontNotes(configurations: ReadonlyArray<{ configuration: string; taskIds: readonly string[] }>): string[] {
+  if (configurations.length === 0) return [];
+  if (configurations.length < MIN_RANKED)
+    return [`No Pareto front in the multi-trial table: only ${configurations[0]!.configuration} ran a task more than once, and a front among one configuration is no ranking.`];
+  const key = (ids: readonly string[]) => [...ids].sort().join('\n');
+  if (configurations.every((c) => key(c.taskIds) === key(configurations[0]!.taskIds))) return [];
+  const each = configurations.map((c) => `${c.configuration} ${c.taskIds.length}`).join(', ');
+  return [`The multi-trial configurations repeated different tasks (${each}): their Pareto fronts partly measure how hard each one's tasks were.`];
+}

@@ -7,6 +7,8 @@
 import { attemptChurn, reliabilityMetrics } from '../core/reliability/metrics.js';
 import { paretoFronts, reliabilityVector } from '../core/reliability/pareto.js';
 import type { Attempt } from '../core/reliability/types.js';
+import { clusteredRateInterval } from '../core/stats/clustered.js';
+import { MIN_RANKED } from '../core/stats/ranking.js';
 import { modelLabel } from './identity.js';
 import type { AttemptRow, CorpusReport, ReliabilityRow, TrajectoryRow } from './types.js';
 
@@ -15,7 +17,21 @@ export function configurationOf(r: Pick<TrajectoryRow, 'agent' | 'model' | 'run'
   return `${r.agent} / ${modelLabel(r)}`;
 }
 
-/** Attempts, metrics and Pareto fronts of every configuration with repeated tasks. */
+/** p_attempt's Wilson interval with the tasks' design effect: a task's attempts are not independent (none below 5 tasks). */
+function pAttemptInterval(list: readonly Attempt[]): ReliabilityRow['pAttemptInterval'] {
+  const tasks = new Map<string, { k: number; n: number }>();
+  for (const a of list) {
+    if (a.outcome === 'censored') continue;
+    const c = tasks.get(a.task) ?? { k: 0, n: 0 };
+    tasks.set(a.task, { k: c.k + (a.outcome === 'pass' ? 1 : 0), n: c.n + 1 });
+  }
+  return clusteredRateInterval([...tasks.values()]);
+}
+
+/**
+ * Attempts, metrics and Pareto fronts of every configuration with repeated tasks. A front is a ranking: with
+ * fewer than MIN_RANKED configurations there is none (front null: "front 1" of the only one is no ranking).
+ */
 export function reliabilitySection(rows: readonly TrajectoryRow[]): CorpusReport['reliability'] {
   const groups = new Map<string, Map<string, TrajectoryRow[]>>();
   for (const r of rows) {
@@ -42,9 +58,11 @@ export function reliabilitySection(rows: readonly TrajectoryRow[]): CorpusReport
       })),
     );
     for (const a of list) attempts.push({ configuration, ...a, pcr: attemptChurn(a) });
-    configurations.push({ configuration, taskIds: repeated.map(([t]) => t), front: 0, ...reliabilityMetrics(list) });
+    configurations.push({ configuration, taskIds: repeated.map(([t]) => t), front: null, ...reliabilityMetrics(list), pAttemptInterval: pAttemptInterval(list) });
   }
-  const fronts = paretoFronts(configurations.map(reliabilityVector));
-  configurations.forEach((c, i) => (c.front = fronts[i]!));
+  if (configurations.length >= MIN_RANKED) {
+    const fronts = paretoFronts(configurations.map(reliabilityVector));
+    configurations.forEach((c, i) => (c.front = fronts[i]!));
+  }
   return { configurations, attempts };
 }

@@ -275,7 +275,10 @@ export interface ChiSquareRow {
 export interface ReliabilityRow extends ReliabilityMetrics {
   configuration: string;
   taskIds: string[];
-  front: number;
+  /** Pareto front (1 = not dominated); null with fewer than 2 configurations: no ranking among one. */
+  front: number | null;
+  /** p_attempt's 95 % Wilson interval with the tasks' design effect (null: no completed attempt, or fewer than 5 tasks). */
+  pAttemptInterval: Interval | null;
 }
 
 /** One attempt of a repeated (configuration, task). */

@@ -45,7 +45,9 @@ const rows: TrajectoryRow[] = [
 ];
 
 describe('per-model table on hand-built rows', () => {
-  const models = modelRows(rows, { minRuns: 1 });
+  // Each run a task of its own: runs of one task are one unit of the intervals (test/report/task-clusters.test.ts).
+  const ownTasks = rows.map((r, i) => ({ ...r, task: `t__t-${i}` }));
+  const models = modelRows(ownTasks, { minRuns: 1 });
   it('pass rate over evaluated, quality over scored, ranks and shift by hand', () => {
     const a = models.find((m) => m.model === 'A')!;
     const b = models.find((m) => m.model === 'B')!;
@@ -57,7 +59,7 @@ describe('per-model table on hand-built rows', () => {
     expect(a.passRateInterval!.lo).toBeCloseTo(0.3006, 4);
     expect(a.passRateInterval!.hi).toBeCloseTo(0.9544, 4);
     // Below the default minimum of 10 runs nothing is ranked, and each row says why.
-    const unranked = modelRows(rows).find((m) => m.model === 'A')!;
+    const unranked = modelRows(ownTasks).find((m) => m.model === 'A')!;
     expect(unranked).toMatchObject({ rankPass: null, rankQuality: null, rankShift: null, unrankedPass: 'n 4 < 10', unrankedQuality: 'no interval (n too small)' });
     expect(a.tierShares).toEqual({ Ideal: 1 / 3, Solid: 0, Lucky: 2 / 3 });
     expect(a.luckyMix.C1).toBe(2);
@@ -66,6 +68,8 @@ describe('per-model table on hand-built rows', () => {
     // Waste counts scored runs: C's only run is unscored.
     expect(c).toMatchObject({ passRate: null, rankPass: null, tierShares: null, wastedSteps: 0 });
     expect(a.wastedSteps).toBe(4);
+    // The rows as built, every run of one task: one unit, so no interval and no rank.
+    expect(modelRows(rows, { minRuns: 1 }).find((m) => m.model === 'A')).toMatchObject({ passRate: 0.75, passRateInterval: null, rankPass: null });
   });
   it('χ² of model × Lucky category on the 2×2 table [[2,0],[0,1]]', () => {
     const chi = luckyChiSquare(rows);

@@ -61,3 +61,8 @@ export function chooseMaximin<T>(groups: ReadonlyArray<BaselineGroup<T>>, points
   }
   return best.map((b) => b.at);
 }
+
+/** The groups a leave-one-group-out choice can be measured on and chosen with: those with both outcomes (fewer than 2: none held out). */
+export function heldOutGroups<T>(groups: ReadonlyArray<ScoredGroup<T>>): number {
+  return groups.filter((g) => g.pos.length > 0 && g.neg.length > 0).length;
+}

@@ -16,7 +16,7 @@ import { priorTotal, priorWeightSum } from '../composite.js';
 import type { PriorWeights } from '../config.js';
 import { auroc } from '../stats/auroc.js';
 import { sortedAuroc, type ScoredGroup } from './grid-auroc.js';
-import { chooseMaximin } from './maximin.js';
+import { chooseMaximin, heldOutGroups } from './maximin.js';
 
 /** The reference-free signals, in the order of `PriorWeights` (the grid's axes). */
 export const PRIOR_SIGNAL_NAMES = ['coh', 'temp', 'focus', 'verify', 'brevity', 'edit', 'settle'] as const;
@@ -67,8 +67,9 @@ export interface PriorWeightsReport {
   /** Chosen on every source: what to ship. */
   chosen: PriorChoice;
   /**
-   * False when the runs form one group only (every source pooled into `other`, or one source): nothing can be
-   * left out, so there is no held-out figure and every AUROC here is measured on the runs the weights were chosen on.
+   * False when fewer than 2 groups have both passing and failing runs (every source pooled into `other`, one source,
+   * or the others all of one outcome, where every grid point ties): nothing can be left out and chosen without, so
+   * there is no held-out figure and every AUROC here is measured on the runs the weights were chosen on.
    */
   heldOutPossible: boolean;
 }
@@ -157,16 +158,19 @@ export function choosePriorWeights(samples: readonly PriorSample[], minRuns = 20
     sets,
   );
   const final = grid[picks[0]!]!;
+  // A source is held out only where another group has both outcomes: on groups of one outcome every point ties and
+  // chooseMaximin returns the grid's first point, a choice made on nothing.
+  const heldOutPossible = heldOutGroups(scored) >= 2;
   const sources = names.map((name, i): SourceResult => {
     const held = groups.get(name)!;
-    const chosen = names.length > 1 ? grid[picks[i + 1]!]! : final;
+    const chosen = heldOutPossible ? grid[picks[i + 1]!]! : final;
     const single = Object.fromEntries(SINGLE_SIGNALS.map((k) => [k, aurocBy(held, (s) => s[k])])) as SourceResult['single'];
     return {
       source: name,
       runs: held.length,
       passing: held.filter((s) => s.passed).length,
       chosen,
-      heldOut: names.length > 1 ? sortedAuroc(scored[i]!, (s) => priorScore(s, chosen)) : null,
+      heldOut: heldOutPossible ? sortedAuroc(scored[i]!, (s) => priorScore(s, chosen)) : null,
       lengthAlone: lengthAlone[i]!,
       paper: sortedAuroc(scored[i]!, (s) => priorScore(s, { weights: PAPER_PRIOR_WEIGHTS, brevitySteps: 30 })),
       final: sortedAuroc(scored[i]!, (s) => priorScore(s, final)),
@@ -186,6 +190,6 @@ export function choosePriorWeights(samples: readonly PriorSample[], minRuns = 20
       single: Object.fromEntries(SINGLE_SIGNALS.map((k) => [k, meanOf((s) => s.single[k])])) as SourceResult['single'],
     },
     chosen: final,
-    heldOutPossible: names.length > 1,
+    heldOutPossible,
   };
 }

@@ -14,7 +14,7 @@
 import { composite } from '../composite.js';
 import type { Weights } from '../config.js';
 import { sortedAuroc, type ScoredGroup } from './grid-auroc.js';
-import { chooseMaximin } from './maximin.js';
+import { chooseMaximin, heldOutGroups } from './maximin.js';
 import { OTHER_SOURCE } from './prior-weights.js';
 import { MIN_PER_CLASS } from '../stats/separation.js';
 
@@ -58,7 +58,7 @@ export interface PtaWeightsReport {
   chosen: Weights;
   /** True when, held out, the composite is at least every single signal on every source with both outcomes. */
   holds: boolean;
-  /** False when the runs form one group only: no source can be left out, so there is no held-out figure. */
+  /** False when fewer than 2 groups have both passing and failing runs: a choice without one would be made on no AUROC, so there is no held-out figure. */
   heldOutPossible: boolean;
 }
 
@@ -110,22 +110,25 @@ export function choosePtaWeights(samples: readonly PtaSample[], shipped: Weights
     sets,
   );
   const final = grid[picks[0]!]!;
+  // A source is held out only where another group has both outcomes: on groups of one outcome every point ties and
+  // chooseMaximin returns the grid's first point, a choice made on nothing.
+  const heldOutPossible = heldOutGroups(scored) >= 2;
   const sources = names.map((name, i): PtaSourceResult => {
-    const chosen = names.length > 1 ? grid[picks[i + 1]!]! : final;
+    const chosen = heldOutPossible ? grid[picks[i + 1]!]! : final;
     const g = scored[i]!;
     return {
       source: name,
       runs: g.pos.length + g.neg.length,
       passing: g.pos.length,
       chosen,
-      heldOut: names.length > 1 ? sortedAuroc(g, (s) => ptaScore(s, chosen)) : null,
+      heldOut: heldOutPossible ? sortedAuroc(g, (s) => ptaScore(s, chosen)) : null,
       shipped: sortedAuroc(g, (s) => ptaScore(s, shipped)),
       final: sortedAuroc(g, (s) => ptaScore(s, final)),
       single: single[i]!,
       lengthAlone: sortedAuroc(g, (s) => -s.steps),
     };
   });
-  const holds = names.length > 1 && sources.every((s) => s.heldOut === null || PTA_SIGNALS.every((k) => s.single[k] === null || s.heldOut! >= s.single[k] - 1e-12));
+  const holds = heldOutPossible && sources.every((s) => s.heldOut === null || PTA_SIGNALS.every((k) => s.single[k] === null || s.heldOut! >= s.single[k] - 1e-12));
   return {
     minRuns,
     objective: 'worst margin over the best single signal (ties: mean margin)',
@@ -139,6 +142,6 @@ export function choosePtaWeights(samples: readonly PtaSample[], shipped: Weights
     },
     chosen: final,
     holds,
-    heldOutPossible: names.length > 1,
+    heldOutPossible,
   };
 }

@@ -2,7 +2,7 @@
 import type { Interval } from '../../core/stats/interval.js';
 import { plural } from '../../core/plural.js';
 import { MIN_RESAMPLE_UNITS } from '../../core/stats/bootstrap.js';
-import { rankNotes } from '../rank-notes.js';
+import { frontNotes, rankNotes } from '../rank-notes.js';
 import { rankTaskWarnings } from '../rank-tasks.js';
 import { modelLabel } from '../identity.js';
 import { forecastInSampleLine } from '../forecast-in-sample.js';
@@ -127,7 +127,7 @@ const cell = (x: number | string | null): string => (x === null ? '-' : String(x
 /** The terminal's models table: each figure with its interval in one cell, n beside it. */
 export function modelsDisplay(r: CorpusReport, models: readonly ModelRow[] = r.models, suffix = ''): Table {
   const pct = (x: number) => (100 * x).toFixed(1);
-  const rate = (m: ModelRow) => (m.passRate === null ? null : `${pct(m.passRate)} % [${pct(m.passRateInterval!.lo)}, ${pct(m.passRateInterval!.hi)}]`);
+  const rate = (m: ModelRow) => (m.passRate === null ? null : `${pct(m.passRate)} % ${m.passRateInterval ? `[${pct(m.passRateInterval.lo)}, ${pct(m.passRateInterval.hi)}]` : '[-]'}`);
   const quality = (m: ModelRow) =>
     m.meanQuality === null ? null : `${m.meanQuality.toFixed(1)} ${m.meanQualityInterval ? `[${m.meanQualityInterval.lo.toFixed(1)}, ${m.meanQualityInterval.hi.toFixed(1)}]` : '[-]'}`;
   const s = r.statistics;
@@ -186,6 +186,7 @@ export function modelsCautions(r: CorpusReport, split?: ReferenceSplit): string[
 /** The cautions of models table `name` (the main one, or one `--by-reference` kind's); none for another table. */
 export function tableCautions(r: CorpusReport, name: string): string[] {
   if (name === modelsTableName()) return modelsCautions(r);
+  if (name === 'reliability') return frontNotes(r.reliability.configurations);
   const split = (r.byReference ?? []).find((b) => name === modelsTableName(b.reference));
   return split === undefined ? [] : modelsCautions(r, split);
 }
@@ -218,7 +219,7 @@ export function terminalSummary(r: CorpusReport): string {
       'task_pairs',
       'pooled',
       'source_only',
-      'ks_p',
+      'pooled_ks_p',
     ]),
     '',
     section(perSource),
@@ -253,6 +254,7 @@ export function terminalSummary(r: CorpusReport): string {
           'pareto_front',
         ])
       : 'Multi-trial reliability: no configuration ran a task more than once',
+    ...frontNotes(r.reliability.configurations),
     '',
   ].join('\n');
 }
@@ -261,8 +263,8 @@ export function terminalSummary(r: CorpusReport): string {
 export const REPORT_NOTES: readonly string[] = [
   'Passing trajectories are scored leave-one-out against a PTA of the other passing trajectories of their task, the others against one of those PTAs in turn (each meets n − 1 references, taken in path order), where every run of the task has one (3 passing runs). A PTA needs at least 2 references. A trajectory without one is scored reference-free against the prior pooled from the bundled references, as `score` and the server do (column reference_kind; struct and cov are left out there, so --by-reference splits the tables by it, and a source whose passing and failing runs met different kinds is named in a warning).',
   "Separation (docs/method.md section 16): the headline is the mean over sources (agent + model) of each source's own AUROC (sources with >= 3 passing and 3 failing runs); within task counts pass/fail pairs of one source and task; the pooled AUROC stands beside source_only, the AUROC of knowing only each run's source, because it also rewards telling sources apart.",
-  `Intervals are 95 %: Wilson for pass rates and Lucky rates, seeded percentile bootstrap (1,000 draws, --seed) for mean quality, AUROCs and best-of-N, none ([-], null in report.json) below ${MIN_RESAMPLE_UNITS} resampled runs, tasks or groups (a resample of 2 or 3 collapses onto the estimate). Two sources whose intervals overlap share a rank ("="); a rank needs 2 sources with --min-runs runs.`,
-  "KS p-values are asymptotic (Kolmogorov distribution with Stephens' small-sample correction).",
+  `Intervals are 95 %: Wilson for pass rates, Lucky rates and p_attempt, seeded percentile bootstrap (1,000 draws, --seed) for mean quality, AUROCs and best-of-N; where a source ran a task more than once the task is the unit (Wilson at the effective n of the tasks' design effect, mean quality resampling tasks); none ([-], null in report.json) below ${MIN_RESAMPLE_UNITS} resampled runs, tasks or groups (a resample of 2 or 3 collapses onto the estimate). Two sources whose intervals overlap share a rank ("="); a rank needs 2 sources with --min-runs runs.`,
+  "KS (pooled_ks_d, pooled_ks_p; ksD, ksP in report.json) compares every source's passing and failing runs pooled, as the pooled AUROC does, so it also rewards telling sources apart; its p-values are asymptotic (Kolmogorov distribution with Stephens' small-sample correction).",
   "Censored = interrupted by infrastructure (e.g. provider time-out in the log's exit status); unknown = no evaluation found.",
   'ATFR counts malformed arguments, paths not found, shell syntax errors, commands not found and time-outs; PCR = 1 − |final patch| / cumulative edit volume (editor edits and heredoc writes).',
 ];

@@ -1,5 +1,5 @@
 /** The report's tables as plain data, rendered by the terminal, Markdown and CSV writers. */
-import { wilsonInterval, type Interval } from '../../core/stats/interval.js';
+import type { Interval } from '../../core/stats/interval.js';
 import { modelLabel, UNNAMED_TASK } from '../identity.js';
 import type { CorpusReport, ModelRow, ScoredAgainst, SelectionRow, SeparationRow } from '../types.js';
 
@@ -139,8 +139,8 @@ export function separationTable(r: CorpusReport, rows: readonly SeparationRow[] 
       'pooled_lo',
       'pooled_hi',
       'source_only',
-      'ks_d',
-      'ks_p',
+      'pooled_ks_d',
+      'pooled_ks_p',
     ],
     rows: rows.map((s) => [
       s.signal,
@@ -287,7 +287,8 @@ export function reliabilityTable(r: CorpusReport): Table {
       c.completed,
       c.passes,
       r3(c.pAttempt),
-      ...(c.completed > 0 ? [lo(wilsonInterval(c.passes, c.completed)), hi(wilsonInterval(c.passes, c.completed))] : [null, null]),
+      lo(c.pAttemptInterval),
+      hi(c.pAttemptInterval),
       r3(c.allPassConditional),
       r3(c.allPassConservative),
       r3(c.passAtK),

@@ -1,0 +1,74 @@
+/**
+ * Intervals over runs that come in task clusters (docs/method.md section 16): runs of one task are not
+ * independent (a task one attempt passes, the others mostly pass too), so a rate or a mean over a source that
+ * ran some tasks more than once is measured with the task as the unit, as the within-source AUROC is.
+ *
+ * - A rate: Wilson's interval at the effective number of runs n / deff, where the design effect deff is the
+ *   ratio of the task-cluster variance of the rate to the binomial one (at least 1: never narrower than
+ *   Wilson; at most Kish's n² / Σ nᵢ², every task's runs all alike). With every run passing or every run failing
+ *   nothing measures the within-task agreement, so the most conservative deff is taken.
+ * - A mean: the percentile bootstrap resamples tasks, each with all its runs.
+ *
+ * Where no task has more than one run these are Wilson's interval and the run bootstrap. Where some task has
+ * several runs but fewer than MIN_RESAMPLE_UNITS tasks hold them all, there is no interval: 2 tasks are 2 units,
+ * however many runs they hold.
+ */
+import { bootstrapDraws, meanInterval, resamplable, type BootstrapOptions } from './bootstrap.js';
+import { wilsonInterval, type Interval } from './interval.js';
+import { randomIndex } from './rng.js';
+
+/** One task's runs: `k` of its `n` runs have the outcome counted. */
+export interface RateCluster {
+  k: number;
+  n: number;
+}
+
+/** The runs of each cluster key, in first-seen order (a null key: a cluster of its own). */
+export function clustersBy<T>(items: readonly T[], key: (item: T) => string | null): T[][] {
+  const by = new Map<string, T[]>();
+  const alone: T[][] = [];
+  for (const item of items) {
+    const k = key(item);
+    if (k === null) alone.push([item]);
+    else by.set(k, [...(by.get(k) ?? []), item]);
+  }
+  return [...by.values(), ...alone];
+}
+
+/** Wilson's interval of Σk / Σn with the task clusters' design effect (null: no run, or too few tasks for clusters). */
+export function clusteredRateInterval(clusters: readonly RateCluster[], level = 0.95): Interval | null {
+  const cs = clusters.filter((c) => c.n > 0);
+  const n = cs.reduce((s, c) => s + c.n, 0);
+  const k = cs.reduce((s, c) => s + c.k, 0);
+  if (n === 0) return null;
+  if (cs.every((c) => c.n === 1)) return wilsonInterval(k, n, level);
+  const m = cs.length;
+  if (!resamplable(m)) return null;
+  const p = k / n;
+  const kish = (n * n) / cs.reduce((s, c) => s + c.n * c.n, 0);
+  let effective = kish;
+  if (k > 0 && k < n) {
+    const clusterVar = ((m / (m - 1)) * cs.reduce((s, c) => s + (c.k - p * c.n) ** 2, 0)) / (n * n);
+    const binomialVar = (p * (1 - p)) / n;
+    effective = Math.min(n, Math.max(kish, n / Math.max(1, clusterVar / binomialVar)));
+  }
+  return wilsonInterval(p * effective, effective, level);
+}
+
+/** Bootstrap interval of the mean of every value, resampling the clusters (each with all its values). */
+export function clusteredMeanInterval(clusters: ReadonlyArray<readonly number[]>, options: BootstrapOptions = {}): Interval | null {
+  const cs = clusters.filter((c) => c.length > 0);
+  if (cs.every((c) => c.length === 1)) return meanInterval(cs.flat(), options);
+  if (!resamplable(cs.length)) return null;
+  const sums = cs.map((c) => c.reduce((s, x) => s + x, 0));
+  return bootstrapDraws((random) => {
+    let s = 0;
+    let count = 0;
+    for (const _ of cs) {
+      const j = randomIndex(random, cs.length);
+      s += sums[j]!;
+      count += cs[j]!.length;
+    }
+    return s / count;
+  }, options);
+}
