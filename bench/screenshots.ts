@@ -2,7 +2,7 @@
  * The README's picture of the web view, reproducible: starts the server (bundled references, a temp data
  * folder, 127.0.0.1:0), replays a sample run with the real CLI exactly as the README's quick start does,
  * opens the session's page in Chromium (playwright-core; /usr/bin/chromium or STEPLENS_CHROMIUM), selects the
- * step where the first signal fired (its detail opens under the chart) and writes the page from the top down
+ * step where the first signal fired, else the first implementation step (its detail opens under the chart) and writes the page from the top down
  * to that detail, 1500x1030 CSS pixels at scale 0.8: a 1200x824 PNG. Everything it started is stopped.
  *
  *   npm run build && node dist/bench/screenshots.js [--out docs/images/web-session.png]
@@ -19,7 +19,11 @@ import { bundledReferencesDir, packageRoot } from '../src/package-files.js';
 const ROOT = packageRoot();
 const CLI = path.join(ROOT, 'dist/src/cli/main.js');
 const CHROMIUM = process.env.STEPLENS_CHROMIUM ?? '/usr/bin/chromium';
-/** The README's second replay: a failing mini-swe-agent run whose blind retries and exploration streak warn. */
+/**
+ * The README's second replay: a failing mini-swe-agent run on a task with no reference. It writes and runs a
+ * reproduction script every few steps, so no exploration streak fires (one did at t 17 before such a step ended
+ * a streak), and its re-runs after `pip install` are not blind retries.
+ */
 const RUN = {
   file: 'examples/runs/mini-swe-agent/deepseek_bench1/django__django-13401.traj.json',
   task: 'django__django-13401',
@@ -28,14 +32,16 @@ const RUN = {
 const VIEWPORT = { width: 1500, height: 1030 };
 const SCALE = 0.8;
 
-/** Replays RUN with the CLI (`--failed`, as the README does); returns the step of the first signal, if any. */
+/** Replays RUN with the CLI (`--failed`, as the README does); returns the step of the first signal, else of the first I stage. */
 async function replay(url: string): Promise<number | undefined> {
   const args = [CLI, 'replay', RUN.file, '--url', url, '--task', RUN.task, '--failed', '--session', RUN.session];
   const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: ROOT, encoding: 'utf8' });
   const lines = stdout.split('\n').filter((l) => /^(session|final|\s+!)/.test(l));
   process.stdout.write(`steplens replay ${RUN.file} --task ${RUN.task} --failed:\n${lines.join('\n')}\n`);
   const first = /^\s+! \w+ \w+ at t (\d+)/m.exec(stdout);
-  return first ? Number(first[1]) : undefined;
+  if (first) return Number(first[1]);
+  const firstEdit = /^final: .* stages ([EIVO]+)/m.exec(stdout)?.[1]?.indexOf('I') ?? -1;
+  return firstEdit >= 0 ? firstEdit : undefined;
 }
 
 async function screenshot(browser: Browser, url: string, step: number | undefined, out: string): Promise<void> {

@@ -4,8 +4,9 @@
 It replays a real run (mini-swe-agent 2.2.7 + deepseek-chat on pylint-dev__astroid-1196, NOT
 resolved) as if the agent were producing it now: each message the agent appends to its history
 goes through a StepHook, and the loop ends as soon as the server says stop. Under the tight
-policy used here (15 exploration steps in a row stop the run) the agent is stopped at step 16
-of 79, and the steps it did not take are what stopping saved. (Its three runs of
+policy used here (10 exploration steps in a row stop the run) the agent is stopped at step 13
+of 79, and the steps it did not take are what stopping saved. (Writing a script, as it does at steps 1
+and 14, ends a streak.) (Its three runs of
 `python reproduce_issue.py` have a `pip install` between them: not a blind retry.)
 """
 
@@ -17,7 +18,7 @@ from steplens_client import SteplensError, StepHook, detect_format, load
 
 RUN = MINI / "deepseek_lite_dev_noparallel" / "pylint-dev__astroid-1196.traj.json"
 TASK = "pylint-dev__astroid-1196"
-POLICY = {"explorationStreak": {"warn": 10, "stop": 15}}
+POLICY = {"explorationStreak": {"warn": 5, "stop": 10}}
 
 
 def agent_messages():

@@ -20,8 +20,8 @@ class ExamplesTest(unittest.TestCase):
     def test_agent_loop_stops_itself(self):
         out = run("agent_loop_stop.py")
         self.assertEqual(out.returncode, 0, out.stderr + out.stdout)
-        self.assertRegex(out.stdout, r"stopping after message \d+ of \d+: exploration_streak \(stop\) at step 16")
-        self.assertRegex(out.stdout, r"final: score [\d.]+, tier \S+, 17 steps scored, \d+ messages not run")
+        self.assertRegex(out.stdout, r"stopping after message \d+ of \d+: exploration_streak \(stop\) at step 13")
+        self.assertRegex(out.stdout, r"final: score [\d.]+, tier \S+, 14 steps scored, \d+ messages not run")
 
     def test_agent_loop_run_that_is_not_mini_swe_agent_is_one_error_line(self):
         # --run takes a mini-swe-agent .traj.json: another log (a real SWE-agent run) or a missing file was a traceback

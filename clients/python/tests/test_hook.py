@@ -5,9 +5,9 @@ import unittest
 import support
 from steplens_client import HttpClient, SteplensError, StepHook, events, make_step
 
-#: A tight policy: 15 exploration steps in a row stop the run. (Its blind retries, `python reproduce_issue.py`
+#: A tight policy: 10 exploration steps in a row stop the run. (Its blind retries, `python reproduce_issue.py`
 #: with a `pip install` between the tries, are not blind since issue 23, so no blind-retry stop fires.)
-TIGHT = {"explorationStreak": {"warn": 10, "stop": 15}}
+TIGHT = {"explorationStreak": {"warn": 5, "stop": 10}}
 
 
 class HookTest(unittest.TestCase):
