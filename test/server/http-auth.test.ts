@@ -135,6 +135,9 @@ describe('backpressure', () => {
       c.ws.send(ping);
       if (i % 5000 === 0) await new Promise((r) => setImmediate(r));
     }
+    // The server takes FRAMES_PER_TURN of them a turn (frame-batch.ts): read nothing until it has given up on us.
+    const refused = async () => (await (await fetch(`${srv.url}/metrics`)).text()).includes('steplens_refusals_total{code="overloaded"} 1');
+    for (let i = 0; i < 400 && !(await refused()); i++) await new Promise((r) => setTimeout(r, 50));
     raw.resume();
     const code = await closed;
     expect([1008, 1006]).toContain(code);
