@@ -77,7 +77,7 @@ export function writtenPolicyText(policy: Policy, out: string | undefined): stri
     ['blindRetry', ...levels(policy.blindRetry), 'retries in one blind-retry episode'],
     ['regressionLoop', ...levels(policy.regressionLoop), 'failed edit → verify cycles on one file'],
     ['cycle', ...levels(policy.cycle), `repetitions in a row of a block of ${policy.cycle.minBlock}-${policy.cycle.maxBlock} states`],
-    ['explorationStreak', ...levels(policy.explorationStreak), 'exploration steps in a row'],
+    ['explorationStreak', ...levels(policy.explorationStreak), `exploration steps in a row${policy.explorationStreak.resetOnWrite ? ' (a step writing a file ends one)' : ''}`],
     ['noAction', ...levels(policy.noAction), 'steps in a row with no action to run'],
     ['lowScore', ...sev(policy.lowScore.severity), `running score below ${policy.lowScore.floor} after ${policy.lowScore.minSteps} steps`],
     ['lowForecast', ...sev(policy.lowForecast.severity), `forecast P(pass) below ${policy.lowForecast.floor} after ${policy.lowForecast.minSteps} steps`],

@@ -35,8 +35,12 @@ export interface Policy {
   regressionLoop: Levels;
   /** Occurrences in a row of one repeating block of `minBlock`..`maxBlock` state hashes. */
   cycle: Levels & { minBlock: number; maxBlock: number };
-  /** Consecutive E states that write no file (O states neither extend nor break a streak; an E state writing a file, a reproduction script, breaks it). */
-  explorationStreak: Levels;
+  /**
+   * Consecutive E states (O states neither extend nor break a streak). `resetOnWrite` (default true): an E state that
+   * writes a file, a reproduction script, ends a streak as an I or V state does; false counts every E state, as the
+   * method's spec does (15 of 26 warnings on passing runs fell on streaks with such a script: docs/early-stop.md).
+   */
+  explorationStreak: Levels & { resetOnWrite: boolean };
   /** Consecutive steps with no action to run (the model's turn held none: empty or unparsable output). */
   noAction: Levels;
   /** Running composite below `floor` once at least `minSteps` steps were pushed; `severity` null = off. */
@@ -51,7 +55,7 @@ export const DEFAULT_POLICY: Policy = deepFreeze({
   blindRetry: { warn: 2, stop: null },
   regressionLoop: { warn: 2, stop: null },
   cycle: { warn: 2, stop: null, minBlock: 2, maxBlock: 4 },
-  explorationStreak: { warn: 10, stop: null },
+  explorationStreak: { warn: 10, stop: null, resetOnWrite: true },
   noAction: { warn: 2, stop: null },
   lowScore: { floor: 20, minSteps: 30, severity: 'warn' },
   lowForecast: { floor: 0.05, minSteps: 20, severity: null },
@@ -84,7 +88,14 @@ export const policyInputSchema = z.lazy(() => {
         .partial()
         .strict()
         .describe('Cycles: one block of states repeated in a row'),
-      explorationStreak: levels('exploration steps in a row', 'Exploration streaks: E steps in a row (O steps neither extend nor break one)'),
+      explorationStreak: z
+        .object({
+          ...at('exploration steps in a row'),
+          resetOnWrite: z.boolean().describe('An E step that writes a file (a reproduction script) ends a streak (default true; false: every E step counts)'),
+        })
+        .partial()
+        .strict()
+        .describe('Exploration streaks: E steps in a row (O steps neither extend nor break one)'),
       noAction: levels('turns in a row', 'No action: agent turns in a row with no runnable action (a format error, a bare message)'),
       lowScore: z
         .object({

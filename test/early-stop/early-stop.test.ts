@@ -17,7 +17,7 @@ const FIXED: Policy = {
   blindRetry: { warn: 3, stop: 6 },
   regressionLoop: { warn: 3, stop: null },
   cycle: { warn: 3, stop: null, minBlock: 2, maxBlock: 4 },
-  explorationStreak: { warn: 30, stop: null },
+  explorationStreak: { warn: 30, stop: null, resetOnWrite: true },
   noAction: { warn: null, stop: null },
   lowScore: { floor: 20, minSteps: 15, severity: 'warn' },
 };
@@ -97,6 +97,16 @@ describe('early stop: exploration streak, writing a reproduction script', () => 
     const runScript = (t: number) => st(t, 'E', { kind: 'run_script', file: 'reproduce.py', command: true });
     expect(firedAt(feed([st(0, 'E'), st(1, 'E'), script(2), runScript(3), st(4, 'E'), script(5), st(6, 'E'), st(7, 'E')], p))).toEqual([]);
     expect(firedAt(feed([st(0, 'E'), st(1, 'E'), script(2), runScript(3), st(4, 'E'), st(5, 'E')], p))).toEqual([[5, 'exploration_streak', 'warn']]);
+  });
+
+  it('resetOnWrite: false counts every E state, as the spec does (O still neutral)', () => {
+    const p = policyOf({ explorationStreak: { warn: 3, stop: 5, resetOnWrite: false } });
+    const script = (t: number) => st(t, 'E', { kind: 'create', file: 'reproduce.py', changesFile: true });
+    expect(firedAt(feed([st(0, 'E'), script(1), st(2, 'O'), script(3), st(4, 'E'), st(5, 'E')], p))).toEqual([
+      [3, 'exploration_streak', 'warn'],
+      [5, 'exploration_streak', 'stop'],
+    ]);
+    expect(resolvePolicy({ explorationStreak: { resetOnWrite: 'no' } }).ok).toBe(false);
   });
 
   /** The exploration-streak signals the default policy fires on a real run, as [step, severity, first step of the streak]. */

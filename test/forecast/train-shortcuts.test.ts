@@ -104,7 +104,7 @@ describe('steplens train shortcuts', () => {
             blindRetry: { warn: null, stop: null },
             regressionLoop: { warn: null, stop: null },
             cycle: { ...DEFAULT_POLICY.cycle, warn: null, stop: null },
-            explorationStreak: { warn: null, stop: null },
+            explorationStreak: { ...DEFAULT_POLICY.explorationStreak, warn: null, stop: null },
             noAction: { warn: null, stop: null },
             lowScore: { ...DEFAULT_POLICY.lowScore, severity: null },
             lowForecast: { floor, minSteps, severity: 'stop' },

@@ -39,7 +39,7 @@ describe('resolveConfig', () => {
 describe('resolvePolicy', () => {
   it('defaults (portable, chosen leave-one-source-out): every kind only warns, no action included; budgets off', () => {
     expect(DEFAULT_POLICY.blindRetry).toEqual({ warn: 2, stop: null });
-    expect(DEFAULT_POLICY.explorationStreak).toEqual({ warn: 10, stop: null });
+    expect(DEFAULT_POLICY.explorationStreak).toEqual({ warn: 10, stop: null, resetOnWrite: true });
     expect(DEFAULT_POLICY.lowScore).toEqual({ floor: 20, minSteps: 30, severity: 'warn' });
     expect(DEFAULT_POLICY.regressionLoop).toEqual({ warn: 2, stop: null });
     expect(DEFAULT_POLICY.cycle).toEqual({ warn: 2, stop: null, minBlock: 2, maxBlock: 4 });

@@ -36,7 +36,7 @@ export function recommendedPolicy(kinds: Record<CalibrationKind, KindTable>, bas
   const cy = countLevels(kinds.cycle, base.cycle);
   if (cy) out.cycle = { ...cy, minBlock: base.cycle.minBlock, maxBlock: base.cycle.maxBlock };
   const es = countLevels(kinds.explorationStreak, base.explorationStreak);
-  if (es) out.explorationStreak = es;
+  if (es) out.explorationStreak = { ...es, resetOnWrite: base.explorationStreak.resetOnWrite };
   const na = countLevels(kinds.noAction, base.noAction);
   if (na) out.noAction = na;
   const ls = lowScore(kinds.lowScore, base);

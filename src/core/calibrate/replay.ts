@@ -25,7 +25,7 @@ export function singleKindPolicy(kind: CalibrationKind, threshold: number, base:
     blindRetry: kind === 'blindRetry' ? at : OFF,
     regressionLoop: kind === 'regressionLoop' ? at : OFF,
     cycle: { ...(kind === 'cycle' ? at : OFF), minBlock: base.cycle.minBlock, maxBlock: base.cycle.maxBlock },
-    explorationStreak: kind === 'explorationStreak' ? at : OFF,
+    explorationStreak: { ...(kind === 'explorationStreak' ? at : OFF), resetOnWrite: base.explorationStreak.resetOnWrite },
     noAction: kind === 'noAction' ? at : OFF,
     lowScore: kind === 'lowScore' ? { floor: threshold, minSteps: base.lowScore.minSteps, severity: 'stop' } : { floor: 0, minSteps: 0, severity: null },
     lowForecast: { ...base.lowForecast, severity: null },

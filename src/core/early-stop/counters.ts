@@ -93,20 +93,23 @@ class Cycles implements Counter {
 }
 
 /**
- * Consecutive E states that write nothing; O states neither extend nor break a streak. An E state that writes a file
- * (a reproduction or test script created or edited before the first fix) breaks it like an I or V state: the agent
- * is building its verification, not only reading, and the signal says "without implementing or verifying".
+ * Consecutive E states; O states neither extend nor break a streak. With `resetOnWrite` (the default policy's), an E
+ * state that writes a file (a reproduction or test script created or edited before the first fix) breaks it like an
+ * I or V state: the agent is building its verification, not only reading, and the signal says "without implementing
+ * or verifying". Without it every E state counts, as the method's spec has it.
  */
-export function explorationStreakCounter(): Counter {
-  return new ExplorationStreak();
+export function explorationStreakCounter(resetOnWrite = true): Counter {
+  return new ExplorationStreak(resetOnWrite);
 }
 
 class ExplorationStreak implements Counter {
   private streak: number[] = [];
 
+  constructor(private readonly resetOnWrite: boolean) {}
+
   add(state: State): readonly Count[] {
     if (state.stage === 'O') return NONE;
-    if (state.stage !== 'E' || state.changesFile) {
+    if (state.stage !== 'E' || (this.resetOnWrite && state.changesFile)) {
       // A new array only when the streak had steps (a Count returned earlier holds them): an empty one is kept, so
       // most steps allocate nothing that would live until the session's next step.
       if (this.streak.length > 0) this.streak = [];

@@ -41,7 +41,7 @@ export const COUNT_STOP_KINDS: readonly CountStopKind[] = [
   countKind('blindRetry', 'blind_retry', (_p, shared) => blindRetryCounter(shared?.retry)),
   countKind('regressionLoop', 'regression_loop', () => regressionLoopCounter()),
   countKind('cycle', 'cycle', (p) => cycleCounter(p.cycle.minBlock, p.cycle.maxBlock), 2),
-  countKind('explorationStreak', 'exploration_streak', () => explorationStreakCounter()),
+  countKind('explorationStreak', 'exploration_streak', (p) => explorationStreakCounter(p.explorationStreak.resetOnWrite)),
   countKind('noAction', 'no_action', () => noActionCounter()),
 ];
 
