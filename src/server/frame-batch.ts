@@ -9,8 +9,8 @@
  *
  * The same turn paces the readers: a connection handles at most FRAMES_PER_TURN frames a turn. Past them its
  * socket is paused, and the rest of the read in hand (ws hands over every frame of a read at once) is held for
- * the next turns, FRAMES_PER_TURN a turn, the socket paused until none is left. So the other connections are read
- * in between. Unpaused, one read callback handled every frame of up to 32 socket reads (2 MB): a tenant sending
+ * the next turns, FRAMES_PER_TURN a turn after that turn's arrivals, the socket paused until none is left. So the
+ * other connections are read in between, and their frames do not wait behind the backlog. Unpaused, one read callback handled every frame of up to 32 socket reads (2 MB): a tenant sending
  * 20,000 tiny steps at once held the loop 1.5 s; paused but with the read in hand handled at once, 0.2-0.5 s.
  */
 import type { Connection } from './connection.js';
@@ -33,8 +33,11 @@ export class FrameBatch {
   private scheduled = false;
   /** Frames each connection handed over in this turn. */
   private readonly inTurn = new Map<Connection, number>();
-  /** Frames past a connection's share of a turn, as (bytes, binary) pairs, in arrival order; its socket is paused. */
-  private readonly held = new Map<Connection, unknown[]>();
+  /**
+   * Frames past a connection's share of a turn, as (bytes, binary) pairs in arrival order, and the next one to hand
+   * over; its socket is paused while it has any.
+   */
+  private readonly held = new Map<Connection, { frames: unknown[]; next: number }>();
 
   constructor(
     private readonly handle: FrameHandler,
@@ -44,7 +47,7 @@ export class FrameBatch {
   /** Frames waiting for the end of the turn or for a later one. */
   get size(): number {
     let n = this.pending.length / 3;
-    for (const frames of this.held.values()) n += frames.length / 2;
+    for (const held of this.held.values()) n += (held.frames.length - held.next) / 2;
     return n;
   }
 
@@ -52,11 +55,11 @@ export class FrameBatch {
     const n = (this.inTurn.get(conn) ?? 0) + 1;
     this.inTurn.set(conn, n);
     const held = this.held.get(conn);
-    if (held !== undefined) held.push(raw, isBinary);
+    if (held !== undefined) held.frames.push(raw, isBinary);
     else if (n > FRAMES_PER_TURN) {
-      // Paused at its FRAMES_PER_TURN-th frame, unless a share released at the last turn's end already filled this turn.
+      // Paused at its FRAMES_PER_TURN-th frame already; again in case it was resumed in the middle of a read.
       conn.pauseReads();
-      this.held.set(conn, [raw, isBinary]);
+      this.held.set(conn, { frames: [raw, isBinary], next: 0 });
     } else {
       if (n === FRAMES_PER_TURN) conn.pauseReads();
       this.pending.push(conn, raw, isBinary);
@@ -71,7 +74,7 @@ export class FrameBatch {
     this.flush();
     if (held === undefined) return;
     this.held.delete(conn);
-    for (let i = 0; i < held.length; i += 2) this.pending.push(conn, held[i], held[i + 1]);
+    for (let i = held.next; i < held.frames.length; i += 2) this.pending.push(conn, held.frames[i], held.frames[i + 1]);
     this.flush();
   }
 
@@ -89,19 +92,25 @@ export class FrameBatch {
 
   private readonly turnEnd = (): void => {
     this.scheduled = false;
+    // This turn's arrivals first: a quiet connection's frame does not wait behind another's backlog.
     this.flush();
-    for (const [conn, n] of this.inTurn) if (n >= FRAMES_PER_TURN && !this.held.has(conn)) conn.resumeReads();
-    this.inTurn.clear();
-    // The next turn's share of each held connection, ahead of anything it sends once resumed.
     for (const [conn, held] of this.held) {
-      const share = held.splice(0, 2 * FRAMES_PER_TURN);
-      for (let i = 0; i < share.length; i += 2) this.pending.push(conn, share[i], share[i + 1]);
-      this.inTurn.set(conn, share.length / 2);
-      if (held.length > 0) continue;
+      // A connection whose frames came this turn already had its share of it (they fill FRAMES_PER_TURN first).
+      const share = Math.max(0, FRAMES_PER_TURN - (this.inTurn.get(conn) ?? 0));
+      const end = Math.min(held.frames.length, held.next + 2 * share);
+      for (let i = held.next; i < end; i += 2) {
+        this.pending.push(conn, held.frames[i], held.frames[i + 1]);
+        if (this.pending.length >= 3 * MAX_BATCH) this.flush();
+      }
+      held.next = end;
+      if (end < held.frames.length) continue;
       this.held.delete(conn);
       conn.resumeReads();
     }
-    if (this.pending.length > 0) this.schedule();
+    this.flush();
+    for (const [conn, n] of this.inTurn) if (n >= FRAMES_PER_TURN && !this.held.has(conn)) conn.resumeReads();
+    this.inTurn.clear();
+    if (this.held.size > 0) this.schedule();
   };
 
   /** Handles every pending frame now, in arrival order (a frame that throws does not stop the others). */

@@ -83,6 +83,19 @@ describe('FrameBatch pacing', () => {
     expect(seen).toHaveLength(2 * FRAMES_PER_TURN + 1);
   });
 
+  it("a quiet connection's frame of a later turn is handled before the held connection's share of it", async () => {
+    const { batch, seen } = recorder();
+    const a = new FakeConnection(1);
+    const b = new FakeConnection(2);
+    for (let i = 0; i < 4 * FRAMES_PER_TURN; i++) batch.add(a as unknown as Connection, Buffer.from(`a${i}`), false);
+    await turn();
+    expect(seen).toHaveLength(FRAMES_PER_TURN);
+    batch.add(b as unknown as Connection, Buffer.from('b0'), false);
+    await turn();
+    expect(seen[FRAMES_PER_TURN]).toBe('2:b0');
+    expect(seen).toHaveLength(2 * FRAMES_PER_TURN + 1);
+  });
+
   it('drain(conn) hands over every held frame of that connection at once (its socket closed)', async () => {
     const { batch, seen } = recorder();
     const a = new FakeConnection(1);
