@@ -10,8 +10,8 @@
  * - A mean: the percentile bootstrap resamples tasks, each with all its runs.
  *
  * Where no task has more than one run these are Wilson's interval and the run bootstrap. Where some task has
- * several runs but fewer than MIN_RESAMPLE_UNITS tasks hold them all, there is no interval: 2 tasks are 2 units,
- * however many runs they hold.
+ * several runs but fewer than MIN_RESAMPLE_UNITS tasks hold them all, or Kish's effective number of tasks is below
+ * it, there is no interval: 2 tasks are 2 units, however many runs they hold.
  */
 import { bootstrapDraws, meanInterval, resamplable, type BootstrapOptions } from './bootstrap.js';
 import { wilsonInterval, type Interval } from './interval.js';
@@ -30,9 +30,23 @@ export function clustersBy<T>(items: readonly T[], key: (item: T) => string | nu
   for (const item of items) {
     const k = key(item);
     if (k === null) alone.push([item]);
-    else by.set(k, [...(by.get(k) ?? []), item]);
+    else {
+      const runs = by.get(k);
+      if (runs === undefined) by.set(k, [item]);
+      else runs.push(item);
+    }
   }
   return [...by.values(), ...alone];
+}
+
+/**
+ * Kish's effective number of tasks, n² / Σ nᵢ² over the tasks' run counts: 20 tasks of which 2 hold 30 runs each
+ * are about 3 tasks' worth. Below MIN_RESAMPLE_UNITS of them there is no interval, as with too few tasks (a rate
+ * interval there covered 63 % of the time in a simulation of that design, with within-task correlation 0.8).
+ */
+function kishCount(sizes: readonly number[]): number {
+  const n = sizes.reduce((s, x) => s + x, 0);
+  return (n * n) / sizes.reduce((s, x) => s + x * x, 0);
 }
 
 /** Wilson's interval of Σk / Σn with the task clusters' design effect (null: no run, or too few tasks for clusters). */
@@ -43,9 +57,9 @@ export function clusteredRateInterval(clusters: readonly RateCluster[], level = 
   if (n === 0) return null;
   if (cs.every((c) => c.n === 1)) return wilsonInterval(k, n, level);
   const m = cs.length;
-  if (!resamplable(m)) return null;
+  const kish = kishCount(cs.map((c) => c.n));
+  if (!resamplable(m) || !resamplable(kish)) return null;
   const p = k / n;
-  const kish = (n * n) / cs.reduce((s, c) => s + c.n * c.n, 0);
   let effective = kish;
   if (k > 0 && k < n) {
     const clusterVar = ((m / (m - 1)) * cs.reduce((s, c) => s + (c.k - p * c.n) ** 2, 0)) / (n * n);
@@ -59,7 +73,7 @@ export function clusteredRateInterval(clusters: readonly RateCluster[], level = 
 export function clusteredMeanInterval(clusters: ReadonlyArray<readonly number[]>, options: BootstrapOptions = {}): Interval | null {
   const cs = clusters.filter((c) => c.length > 0);
   if (cs.every((c) => c.length === 1)) return meanInterval(cs.flat(), options);
-  if (!resamplable(cs.length)) return null;
+  if (!resamplable(cs.length) || !resamplable(kishCount(cs.map((c) => c.length)))) return null;
   const sums = cs.map((c) => c.reduce((s, x) => s + x, 0));
   return bootstrapDraws((random) => {
     let s = 0;
