@@ -39,8 +39,29 @@ const CODES: string[] = [];
  */
 const CHUNK = 64;
 
+/**
+ * Rows between two marks. A mark is where decoding may start (the decoder's state before a row), so the frames of
+ * one seq (a duplicate step, sent again by a client) cost at most this many rows, not the whole log: 4 connections
+ * pipelining 2,000 duplicates of a step near the end of their 5,000-step sessions held every other client 4-9 s.
+ */
+export const MARK_ROWS = 64;
+
+/** The decoder's state before row `row`. */
+interface Mark {
+  row: number;
+  p: number;
+  k: number;
+  seq: number;
+  total: number;
+  coh: number;
+  struct: number | null;
+  cov: number | null;
+}
+
 /** Compact, append-only log of a session's score and signal frames. */
 export class FrameLog {
+  /** A {@link Mark} every {@link MARK_ROWS} rows, the first before row 0. */
+  private readonly marks: Mark[] = [];
   /** The rows' numbers in chunks of {@link CHUNK} (number `p` at `chunks[p / CHUNK][p % CHUNK]`). */
   private readonly chunks: number[][] = [];
   private numbers = 0;
@@ -69,7 +90,7 @@ export class FrameLog {
   get bytes(): number {
     let signals = 0;
     for (const s of this.signals) signals += 96 + 2 * s.message.length + 8 * s.steps.length;
-    return 64 + 8 * this.numbers + signals + 64 * (this.aside?.size ?? 0);
+    return 64 + 8 * this.numbers + signals + 64 * (this.aside?.size ?? 0) + 96 * this.marks.length;
   }
 
   private code(text: string): number {
@@ -84,6 +105,9 @@ export class FrameLog {
   add(seq: number, r: StepResult): void {
     const s = r.score;
     const i = this.count;
+    if (i % MARK_ROWS === 0) {
+      this.marks.push({ row: i, p: this.numbers, k: this.signals.length, seq: this.lastSeq, total: this.lastTotal, coh: this.lastCoh, struct: this.lastStruct, cov: this.lastCov });
+    }
     const extra: { reward?: number; t?: number; seq?: number } = {};
     if (!Object.is(r.reward, s.total - this.lastTotal)) extra.reward = r.reward;
     if (r.t !== i) extra.t = r.t;
@@ -146,15 +170,35 @@ export class FrameLog {
 
   /** The logged frames, in the order sent, that `keep` accepts (by seq and type). */
   frames(keep: (seq: number, type: StepFrame['type']) => boolean): StepFrame[] {
-    const out: StepFrame[] = [];
-    let p = 0;
-    let k = 0;
-    let seq = 0;
-    let prevTotal = 0;
-    let prevCoh = Number.NaN;
-    let prevStruct: number | null = Number.NaN;
-    let prevCov: number | null = Number.NaN;
-    for (let i = 0; i < this.count; i++) {
+    return Array.from(this.iterate(keep));
+  }
+
+  /**
+   * {@link frames} one at a time, as they are decoded: a resume sends a long log over several turns of the event
+   * loop without decoding it whole first. The rows logged when it starts are the ones it yields.
+   */
+  *iterate(keep: (seq: number, type: StepFrame['type']) => boolean): Generator<StepFrame, void, undefined> {
+    yield* this.decode(keep, START);
+  }
+
+  /** The frames sent under `seq` (a duplicate's), decoded from the last mark before them and no further than their rows. */
+  framesOf(seq: number, type: StepFrame['type']): StepFrame[] {
+    // Rows are in seq order: the last mark whose previous row's seq is below `seq` has no row of `seq` before it.
+    let lo = 0;
+    let hi = this.marks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.marks[mid]!.seq < seq) lo = mid;
+      else hi = mid - 1;
+    }
+    return Array.from(this.decode((s, t) => s === seq && t === type, this.marks[lo] ?? START, seq));
+  }
+
+  /** Decodes rows from `from` (to the last row logged when it starts, or the first past seq `until`), yielding what `keep` accepts. */
+  private *decode(keep: (seq: number, type: StepFrame['type']) => boolean, from: Mark, until = Infinity): Generator<StepFrame, void, undefined> {
+    const count = this.count;
+    let { p, k, seq, total: prevTotal, coh: prevCoh, struct: prevStruct, cov: prevCov } = from;
+    for (let i = from.row; i < count; i++) {
       let packed = this.at(p++);
       const digit = (): number => {
         const d = packed % R;
@@ -177,10 +221,11 @@ export class FrameLog {
       prevCov = cov;
       const extra = this.aside?.get(i);
       seq = step === SEQ_ASIDE ? extra!.seq! : seq + step; // add() kept seq aside with this step code
+      if (seq > until) return;
       if (keep(seq, 'score')) {
         const score: ScoreVector = new Score(total, struct, cov, coh, temp);
         const reward = extra?.reward ?? total - prevTotal;
-        out.push({
+        yield {
           type: 'score',
           session: this.session,
           seq,
@@ -191,17 +236,19 @@ export class FrameLog {
           tier,
           reference: this.reference,
           ...(pPass !== undefined ? { pPass } : {}),
-        });
+        };
       }
       prevTotal = total;
       for (let j = 0; j < signals; j++, k++) {
         const s = this.signals[k]!;
-        if (keep(seq, 'signal')) out.push({ type: 'signal', session: this.session, seq, t: s.t, kind: s.kind, severity: s.severity, steps: s.steps, message: s.message });
+        if (keep(seq, 'signal')) yield { type: 'signal', session: this.session, seq, t: s.t, kind: s.kind, severity: s.severity, steps: s.steps, message: s.message };
       }
     }
-    return out;
   }
 }
+
+/** The decoder's state before the first row. */
+const START: Mark = { row: 0, p: 0, k: 0, seq: 0, total: 0, coh: Number.NaN, struct: Number.NaN, cov: Number.NaN };
 
 /** Numbers of a row with these flags: codes, total and temp, and each of the others that is stored. */
 function rowLength(flags: number): number {

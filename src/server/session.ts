@@ -161,7 +161,7 @@ export class Session {
   /** Handles one `step` message: duplicate, gap, invalid payload, limit, or scored. */
   step(seq: number, payload: unknown): StepOutcome {
     if (seq <= this.lastSeq) {
-      return { kind: 'duplicate', frames: this.log.frames((s, type) => type === 'score' && s === seq) as ScoreMessage[] };
+      return { kind: 'duplicate', frames: this.log.framesOf(seq, 'score') as ScoreMessage[] };
     }
     if (this.finishing) return { kind: 'ended' };
     if (seq !== this.lastSeq + 1) return { kind: 'out_of_order', expected: this.lastSeq + 1 };
@@ -234,8 +234,8 @@ export class Session {
   }
 
   /** Frames with seq > `after`, in order (what a resuming client missed). */
-  framesAfter(after: number): StepFrame[] {
-    return this.log.frames((seq) => seq > after);
+  framesAfter(after: number): Generator<StepFrame, void, undefined> {
+    return this.log.iterate((seq) => seq > after);
   }
 
   /** Stage letters of the last {@link RECENT} steps, oldest first. */

@@ -18,7 +18,7 @@ import { sessionKey } from './principal.js';
 /** The usual handling, given by the stream handler (no import back into it). */
 export interface LocalHandling {
   local(msg: ClientMessage): void | Promise<void>;
-  resumeOn(session: Session, msg: ResumeMessage): void;
+  resumeOn(session: Session, msg: ResumeMessage): void | Promise<void>;
   refuse(error: MessageError): void;
 }
 

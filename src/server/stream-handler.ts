@@ -1,6 +1,7 @@
 /** Handles the frames of one WebSocket connection: size check, parse, dispatch per message type. */
 import type { Logger } from 'pino';
 import type { ClientMessage, EndMessage, OutcomeMessage, ResumeMessage, StartMessage, StepMessage } from '../protocol/client-messages.js';
+import type { ServerMessage } from '../protocol/server-messages.js';
 import { parseClientMessage, type MessageError } from '../protocol/parse.js';
 import type { Connection } from './connection.js';
 import type { AppMetrics } from './metrics.js';
@@ -29,7 +30,7 @@ export function refuse(deps: HandlerDeps, conn: Connection, e: MessageError): vo
 
 /**
  * Handles one raw frame; never throws or rejects (faults become `internal`
- * errors). Returns a promise only for messages that wait on the store (start, end).
+ * errors). Returns a promise only for messages that wait on the store (start, end) or a long resume.
  */
 export function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buffer | string, isBinary: boolean): void | Promise<void> {
   const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
@@ -193,22 +194,58 @@ async function onEnd(deps: HandlerDeps, conn: Connection, msg: EndMessage): Prom
   await deps.registry.end(s, 'end');
 }
 
-function onResume(deps: HandlerDeps, conn: Connection, msg: ResumeMessage): void {
+function onResume(deps: HandlerDeps, conn: Connection, msg: ResumeMessage): void | Promise<void> {
   // Ids live in the connection's tenant's namespace: another tenant's session is as unknown as one never started.
   const s = deps.registry.find(conn.principal.tenant, msg.session);
   if (!s) return refuse(deps, conn, { code: 'unknown_session', message: `no session ${msg.session} (never started, or expired)`, session: msg.session });
-  resumeOn(deps, conn, s, msg);
+  return resumeOn(deps, conn, s, msg);
 }
 
-/** The answer to a resume of a session this replica holds: `resumed`, the frames after `after`, the final if ended. */
-function resumeOn(deps: HandlerDeps, conn: Connection, s: Session, msg: ResumeMessage): void {
+/**
+ * Frames one resume re-sends in a turn of the event loop. A resume of a 5,000-step session re-sends (and decodes)
+ * every frame after `after`: 8 connections pipelining 64 resumes of one such session held every other client's
+ * ping over 8 s. Past this many, the rest goes in the next turns; the connection's later messages wait for it
+ * (messages of a connection are handled in order), so a connection replays one resume at a time.
+ */
+export const RESUME_FRAMES_PER_TURN = 256;
+
+/**
+ * The answer to a resume of a session this replica holds: `resumed`, the frames after `after`, the final if ended.
+ * A promise when the frames take more than one turn ({@link RESUME_FRAMES_PER_TURN}).
+ */
+function resumeOn(deps: HandlerDeps, conn: Connection, s: Session, msg: ResumeMessage): void | Promise<void> {
   if (!s.ended && s.connection !== conn.id && deps.registry.openOn(conn) >= deps.options.limits.sessionsPerConnection) {
     return refuse(deps, conn, { code: 'overloaded', message: `this connection already holds ${deps.options.limits.sessionsPerConnection} sessions`, session: s.id });
   }
   deps.registry.attach(s, conn);
   s.lastActivity = Date.now();
   conn.send({ type: 'resumed', session: s.id, last: s.lastSeq });
-  for (const f of s.framesAfter(msg.after)) conn.send(f);
+  const frames = s.framesAfter(msg.after);
+  if (sendSome(conn, frames)) return resumed(deps, conn, s, msg);
+  return sendRest(deps, conn, s, msg, frames);
+}
+
+/** Sends up to {@link RESUME_FRAMES_PER_TURN} of `frames`; true once none is left. */
+function sendSome(conn: Connection, frames: Iterator<ServerMessage, void>): boolean {
+  for (let n = 0; n < RESUME_FRAMES_PER_TURN; n++) {
+    const next = frames.next();
+    if (next.done === true) return true;
+    conn.send(next.value);
+  }
+  return false;
+}
+
+/** The rest of a resume's frames, a slice a turn; stops when the connection closed or no longer holds the session. */
+async function sendRest(deps: HandlerDeps, conn: Connection, s: Session, msg: ResumeMessage, frames: Iterator<ServerMessage, void>): Promise<void> {
+  do {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!conn.open || s.connection !== conn.id) return;
+  } while (!sendSome(conn, frames));
+  resumed(deps, conn, s, msg);
+}
+
+/** Ends a resume: the final of an ended session, and the log line. */
+function resumed(deps: HandlerDeps, conn: Connection, s: Session, msg: ResumeMessage): void {
   if (s.final && !deps.registry.endingNow(s)) conn.send(s.final);
   deps.log.info({ session: s.id, task: s.task, after: msg.after, last: s.lastSeq }, 'session resumed');
 }

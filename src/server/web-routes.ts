@@ -6,7 +6,8 @@
  * `POST /v1/score/steps`, is a scoring route: scoring-routes.ts.)
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { alignToPta } from '../core/signals/alignment.js';
+import { alignToPtaInSteps } from '../core/signals/alignment.js';
+import { runInSteps } from '../store/pta-text.js';
 import { SteplensError } from '../errors.js';
 import { readCalibration, readTradeoffSvg } from './calibration-view.js';
 import { readable, sendError, type RouteDeps, type TenantQuery } from './http-routes.js';
@@ -67,7 +68,8 @@ export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): voi
       // The PTA the session's tenant sees (its own first, reference-scope.ts), named by the task, not its store key.
       const seen = await deps.references.view(s.task, s.tenant);
       if (!seen) return sendError(reply, metrics, 'unknown_task', `no PTA for task ${s.task}`);
-      return { ...alignToPta(seen.pta, s.states(), options.config.tau), task: s.task };
+      // In steps, the loop turning every few ms: a large PTA and a long session cost seconds of scans (alignment.ts).
+      return { ...(await runInSteps(alignToPtaInSteps(seen.pta, s.states(), options.config.tau))), task: s.task };
     } catch (error) {
       return fail(reply, error);
     }

@@ -6,14 +6,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { ptaFromJson, ptaPaths } from '../../src/core/pta/index.js';
 import { createScorer } from '../../src/core/scorer.js';
 import type { Reference } from '../../src/core/scorer-api.js';
 import type { ReferenceInfo } from '../../src/core/types.js';
 import { parseInstancesText } from '../../src/formats/index.js';
-import { FrameLog } from '../../src/server/frame-log.js';
+import { FrameLog, MARK_ROWS } from '../../src/server/frame-log.js';
 import { frameText } from '../../src/server/frame-text.js';
 import { Session, type StepFrame } from '../../src/server/session.js';
 import type { StepResult } from '../../src/core/scorer-api.js';
@@ -73,7 +73,7 @@ describe('session frame log', () => {
     expect(JSON.stringify(session.frames)).toBe(JSON.stringify(sent));
     for (const f of session.framesAfter(-1)) expect(frameText(f)).toBe(JSON.stringify(f));
     for (const after of [-1, 0, 7, Math.floor(all.length / 2), all.length - 1]) {
-      expect(session.framesAfter(after)).toEqual(sent.filter((f) => f.seq > after));
+      expect([...session.framesAfter(after)]).toEqual(sent.filter((f) => f.seq > after));
     }
     const dup = session.step(5, all[5]);
     expect(dup).toEqual({ kind: 'duplicate', frames: sent.filter((f) => f.type === 'score' && f.seq === 5) });
@@ -131,5 +131,26 @@ describe('FrameLog', () => {
       for (const k of ['total', 'struct', 'cov', 'coh', 'temp'] as const) expect(Object.is((g as Record<string, unknown>)[k], sent[i]![k])).toBe(true);
     });
     expect(log.totals()).toEqual(sent.map((s) => s.total));
+  });
+
+  it("finds one seq's frames from the last mark before them: the same frames, a bounded number of rows decoded", () => {
+    const log = new FrameLog('x', { kind: 'prior' });
+    const signal = { kind: 'cycle', severity: 'warn', t: 0, steps: [0], message: 'm' };
+    // 3,000 rows: seqs with gaps and repeats (a raw event completing none or two steps), coh/struct/cov repeating.
+    let seq = 0;
+    for (let t = 0; t < 3000; t++) {
+      seq += t % 7 === 0 ? 2 : t % 5 === 0 ? 0 : 1;
+      const score = { total: t % 13, struct: t % 3 === 0 ? null : t % 4, cov: t % 11, coh: t % 2, temp: 0.5 };
+      log.add(seq, { t, state: { stage: 'E' }, score, reward: t % 9 === 0 ? 5 : score.total - ((t - 1) % 13), tier: 'Ideal', signals: t % 17 === 0 ? [signal] : [] } as unknown as StepResult);
+    }
+    const all = log.frames(() => true);
+    const reads = vi.spyOn(log as unknown as { at: (p: number) => number }, 'at');
+    for (let s = 0; s <= seq + 1; s++) {
+      reads.mockClear();
+      expect(log.framesOf(s, 'score')).toEqual(all.filter((f) => f.seq === s && f.type === 'score'));
+      // At most MARK_ROWS rows before the seq's own (each row is at most 7 numbers): the whole log was 3,000 rows.
+      expect(reads.mock.calls.length).toBeLessThanOrEqual(7 * (MARK_ROWS + 3));
+      expect(log.framesOf(s, 'signal')).toEqual(all.filter((f) => f.seq === s && f.type === 'signal'));
+    }
   });
 });

@@ -31,6 +31,18 @@ export interface PtaAlignment {
 
 /** Aligns `states` against `pta` at equivalence threshold `tau`. */
 export function alignToPta(pta: Pta, states: readonly State[], tau: number): PtaAlignment {
+  const steps = alignToPtaInSteps(pta, states, tau);
+  let r = steps.next();
+  while (r.done !== true) r = steps.next();
+  return r.value;
+}
+
+/**
+ * {@link alignToPta} in steps: it yields after each state's equivalence scan (one pass over the PTA's nodes) and
+ * each reference path, so a server can let other clients' work run between them. GET /v1/sessions/:id/alignment of
+ * a tenant's 500-step session over its own 5,000-node PTA held the event loop 10.7 s in one go.
+ */
+export function* alignToPtaInSteps(pta: Pta, states: readonly State[], tau: number): Generator<void, PtaAlignment> {
   const ref = structuralReference(pta, tau);
   // nodeStates are the non-O node states in node order: index j is the j-th such node.
   const ids: number[] = [];
@@ -39,13 +51,15 @@ export function alignToPta(pta: Pta, states: readonly State[], tau: number): Pta
   /** Index in `states` of each left vertex (non-O state) of the matching. */
   const left: number[] = [];
   const adjacency: Array<readonly number[]> = [];
-  states.forEach((s, i) => {
-    if (s.stage === 'O') return;
+  for (let i = 0; i < states.length; i++) {
+    const s = states[i]!; // i < length
+    if (s.stage === 'O') continue;
     const adjacent = ref.adjacent(s);
     adjacency.push(adjacent);
     left.push(i);
     matching.addLeft(adjacent);
-  });
+    yield;
+  }
   const nodeAt: Array<number | null> = states.map(() => null);
   // Right to left: the matching keeps only the right side's partners (one per node).
   for (let j = 0; j < ids.length; j++) {
@@ -57,12 +71,12 @@ export function alignToPta(pta: Pta, states: readonly State[], tau: number): Pta
     version: pta.version,
     steps: states.map((s, i) => ({ t: s.t, node: nodeAt[i] ?? null })),
     matchedNodes: nodeAt.filter((n): n is number => n !== null).sort((a, b) => a - b),
-    bestPath: bestPath(pta, ids, adjacency),
+    bestPath: yield* bestPath(pta, ids, adjacency),
   };
 }
 
 /** The greedy forward scan of method.md 5.1 per reference path; the path with the highest recall (first on ties). */
-function bestPath(pta: Pta, ids: readonly number[], adjacency: ReadonlyArray<readonly number[]>): PtaAlignment['bestPath'] {
+function* bestPath(pta: Pta, ids: readonly number[], adjacency: ReadonlyArray<readonly number[]>): Generator<void, PtaAlignment['bestPath']> {
   const index = new Map(ids.map((id, j) => [id, j]));
   const edges = adjacency.map((a) => new Set(a));
   let best: { nodes: number[]; hits: number[]; recall: number } | undefined;
@@ -82,6 +96,7 @@ function bestPath(pta: Pta, ids: readonly number[], adjacency: ReadonlyArray<rea
     }
     const recall = hits.length / path.length;
     if (best === undefined || recall > best.recall) best = { nodes, hits, recall };
+    yield;
   }
   return best === undefined ? null : { nodes: best.nodes, hits: best.hits };
 }

@@ -4,6 +4,34 @@ import { rewriteRoots } from '../labeler/paths.js';
 
 const LEADING_CD = /^\s*cd\s+(?:"[^"]*"|'[^']*'|[^\s;&|]+)\s*(?:&&|;)\s*/;
 
+/**
+ * Characters of a text (a command, a code cell, an edit's or a message's text) normalised for its hash and exact
+ * form. Normalising is regex work per whitespace run: one 900 KB command of 450,000 one-letter words took 100-500 ms
+ * in `collapseWhitespace` alone, with the garbage it leaves. Past this bound the rest of the text is hashed as
+ * written (MD5, linear, no regex), so a huge step costs a bounded normalisation and its hash still covers all of
+ * it. Real texts are far below it (the longest command of the calibration set: 6,111 characters): their hashes do
+ * not change.
+ */
+export const MAX_NORMALIZED_CHARS = 65_536;
+
+/** Characters of `text` normalised: all of it within the bound, else the bound (one less rather than split a surrogate pair). */
+export function headLength(text: string): number {
+  if (text.length <= MAX_NORMALIZED_CHARS) return text.length;
+  const c = text.charCodeAt(MAX_NORMALIZED_CHARS - 1);
+  return c >= 0xd800 && c <= 0xdbff ? MAX_NORMALIZED_CHARS - 1 : MAX_NORMALIZED_CHARS;
+}
+
+/** What stands for the rest of a text past its first `head` characters: nothing for a text within the bound, else NUL and the rest's MD5. */
+export function restDigest(text: string, head: number): string {
+  return head === text.length ? '' : `\0${md5(text.slice(head))}`;
+}
+
+/** `normalize` of the text within the bound; past it, `normalize` of its head followed by {@link restDigest}. */
+export function normalizeBounded(text: string, normalize: (head: string) => string): string {
+  const head = headLength(text);
+  return head === text.length ? normalize(text) : `${normalize(text.slice(0, head))}${restDigest(text, head)}`;
+}
+
 /** Collapses every whitespace run to one space and trims. */
 export function collapseWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
@@ -48,30 +76,31 @@ export function md5(text: string): string {
 /**
  * The content hashed for a state: terminal commands normalised; edits as
  * `file + old + new` (create/write: the file text) with whitespace collapsed;
- * views as file and range. `file` is the repo-relative target, when known.
+ * views as file and range. `file` is the repo-relative target, when known. Texts past
+ * {@link MAX_NORMALIZED_CHARS} are normalised by their head ({@link normalizeBounded}).
  */
 export function hashContent(action: Action, file: string | undefined, root?: string): string {
   const f = file ?? '';
   switch (action.kind) {
     case 'shell':
-      return `shell\0${normalizeCommand(action.command, root)}`;
+      return `shell\0${normalizeBounded(action.command, (c) => normalizeCommand(c, root))}`;
     case 'code':
-      return `code\0${collapseWhitespace(rewriteRoots(action.code, root))}`;
+      return `code\0${normalizeBounded(action.code, (c) => collapseWhitespace(rewriteRoots(c, root)))}`;
     case 'view':
       return `view\0${f}\0${action.range ? action.range.join(',') : ''}`;
     case 'edit': {
       const oldText = action.old ?? (action.range && action.op === 'replace_lines' ? action.range.join(':') : '');
       const newText = action.new ?? action.text ?? '';
-      return `edit\0${f}\0${collapseWhitespace(oldText)}\0${collapseWhitespace(newText)}${action.op === 'undo' ? '\0undo' : ''}`;
+      return `edit\0${f}\0${normalizeBounded(oldText, collapseWhitespace)}\0${normalizeBounded(newText, collapseWhitespace)}${action.op === 'undo' ? '\0undo' : ''}`;
     }
     case 'search':
-      return `search\0${collapseWhitespace(action.query ?? '')}\0${f}`;
+      return `search\0${normalizeBounded(action.query ?? '', collapseWhitespace)}\0${f}`;
     case 'list':
       return `list\0${f}`;
     case 'think':
     case 'finish':
     case 'message':
-      return `${action.kind}\0${collapseWhitespace(action.text ?? '')}`;
+      return `${action.kind}\0${normalizeBounded(action.text ?? '', collapseWhitespace)}`;
     case 'none':
       return 'none';
     case 'other':

@@ -8,7 +8,7 @@
  */
 import { rewriteRoots } from '../labeler/paths.js';
 import { intern } from '../memory/flat-string.js';
-import { collapseWhitespace, commandTokens, md5, normalizeCommand } from './normalize.js';
+import { collapseWhitespace, commandTokens, headLength, md5, normalizeCommand, restDigest } from './normalize.js';
 
 /** The memoised facts of one terminal command. */
 export interface TerminalFacts {
@@ -68,10 +68,13 @@ function tokenText(normalized: string): string {
 }
 
 function compute(kind: 'shell' | 'code', command: string, root: string | undefined): TerminalFacts {
-  const normalized = normalizeCommand(command, root);
+  // Past MAX_NORMALIZED_CHARS only the head is normalised (and tokenised), the rest hashed as written: hashContent's rule.
+  const head = headLength(command);
+  const text = head === command.length ? command : command.slice(0, head);
+  const normalized = normalizeCommand(text, root);
   // A code cell's hash keeps a leading `cd` (hashContent's rule); only its tokens use the shell normalisation.
-  const hashed = kind === 'shell' ? normalized : collapseWhitespace(rewriteRoots(command, root));
-  const facts = { tokens: Object.freeze(commandTokens(tokenText(normalized)).map(intern)), hash: intern(md5(`${kind}\0${hashed}`)) };
+  const hashed = kind === 'shell' ? normalized : collapseWhitespace(rewriteRoots(text, root));
+  const facts = { tokens: Object.freeze(commandTokens(tokenText(normalized)).map(intern)), hash: intern(md5(`${kind}\0${hashed}${restDigest(command, head)}`)) };
   hashOfTokens.set(facts.tokens, facts.hash);
   return facts;
 }

@@ -8,7 +8,7 @@
  */
 import { rewriteRoots } from '../labeler/paths.js';
 import type { Action } from '../types.js';
-import { md5, stripLeadingCd } from './normalize.js';
+import { md5, normalizeBounded, stripLeadingCd } from './normalize.js';
 import type { TerminalFacts } from './terminal-facts.js';
 
 /**
@@ -30,16 +30,17 @@ export function trimLines(text: string): string {
  * cell, an edit with its text as written, a search with its tool (`find_file`
  * matches names, `search_dir` contents). Undefined for the rest (their hash
  * already is exact). `file` is the repo-relative target, `dir` the directory
- * a command ran in, `tool` the tool as the log names it.
+ * a command ran in, `tool` the tool as the log names it. A command or cell past
+ * MAX_NORMALIZED_CHARS is trimmed by its head, the rest hashed as written (normalize.ts).
  */
 export function exactAction(action: Action, tool: string, file: string | undefined, dir: string, root: string | undefined): string | undefined {
   switch (action.kind) {
     case 'search':
       return `${tool}\0${action.query ?? ''}\0${file ?? action.path ?? ''}`;
     case 'shell':
-      return `${dir}\0${trimLines(rewriteRoots(stripLeadingCd(action.command), root))}`;
+      return `${dir}\0${normalizeBounded(action.command, (c) => trimLines(rewriteRoots(stripLeadingCd(c), root)))}`;
     case 'code':
-      return trimLines(rewriteRoots(action.code, root));
+      return normalizeBounded(action.code, (c) => trimLines(rewriteRoots(c, root)));
     case 'edit':
       return JSON.stringify([file ?? action.path, action.op, action.range ?? null, action.old ?? null, action.new ?? null, action.text ?? null]);
     default:
