@@ -57,20 +57,21 @@ export class Authenticator {
 
   private resolve(request: FastifyRequest): Identity {
     if (!this.enabled) return { ok: true, principal: LOCAL_PRINCIPAL };
+    const query = queryOf(request.url);
+    // Refused even beside a good header: the URL, token included, has already reached the proxies' logs.
+    if (query.has('token')) return { ok: false, message: 'a token in the URL is not accepted: send Authorization: Bearer TOKEN (or, where no header can be sent, a ticket from POST /v1/tickets)' };
     const header = request.headers.authorization;
     if (header !== undefined) {
       const token = bearer(header);
       const p = token === undefined ? undefined : this.lookup(token);
       return p ? { ok: true, principal: p } : { ok: false, message: 'missing or wrong bearer token' };
     }
-    const query = queryOf(request.url);
     const route = request.url.split('?')[0] ?? '';
     const ticket = query.get('ticket');
     if (ticket !== null && (TICKET_ROUTES as readonly string[]).includes(route)) {
       const claims = this.tickets.take(ticket, route);
       return typeof claims === 'string' ? { ok: false, message: claims } : { ok: true, principal: claims.principal, ticket: claims };
     }
-    if (query.has('token')) return { ok: false, message: 'a token in the URL is not accepted: send Authorization: Bearer TOKEN (or, where no header can be sent, a ticket from POST /v1/tickets)' };
     return { ok: false, message: 'missing or wrong bearer token' };
   }
 

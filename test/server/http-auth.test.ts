@@ -60,6 +60,9 @@ describe('auth', () => {
       expect(refused.message).toContain('ticket');
     }
     expect(await upgradeStatus(`${locked.wsUrl}?token=s3cret`)).toBe(401);
+    // Beside a good header too (it was accepted then): the URL with the token has reached the logs all the same.
+    const both = await errorOf(await fetch(`${locked.url}/v1/tasks?token=s3cret`, { headers: { authorization: 'Bearer s3cret' } }));
+    expect(both).toMatchObject({ status: 401, code: 'unauthorized' });
   });
 
   it('opens /v1/stream and /v1/live with a ticket: once, for its own route, until it expires', async () => {
