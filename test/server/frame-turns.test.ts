@@ -8,27 +8,16 @@
  * in a turn; the rest of the read is held for the next turns: frame-held.test.ts.)
  */
 import type { WebSocket } from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FRAMES_PER_TURN } from '../../src/server/frame-batch.js';
-import { Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { Client, useApp } from './helpers.js';
 
-let dir: string;
-let server: Running;
-
-beforeAll(async () => {
-  dir = await tempDir();
-  server = await startApp({ dataDir: dir });
-});
-
-afterAll(async () => {
-  await server.app.close();
-  await removeDir(dir);
-});
+const app = useApp();
 
 describe('a burst of frames from one connection', () => {
   it('is handed over a read at a time, the socket paused past FRAMES_PER_TURN frames in a turn', async () => {
-    const client = await Client.connect(server.wsUrl);
-    const [socket] = [...(server.app.websocketServer.clients as Set<WebSocket>)];
+    const client = await Client.connect(app().wsUrl);
+    const [socket] = [...(app().app.websocketServer.clients as Set<WebSocket>)];
     let inTurn = 0;
     let most = 0;
     socket!.on('message', () => {

@@ -6,30 +6,19 @@
  * wrote in one turn, and every resume's frames, complete and in order.
  */
 import type { WebSocket } from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RESUME_FRAMES_PER_TURN } from '../../src/server/stream-handler.js';
-import { Client, removeDir, startApp, tempDir, type Frame, type Running } from './helpers.js';
+import { Client, useApp, type Frame } from './helpers.js';
 
 const STEPS = 1500;
 const RESUMES = 4;
-let dir: string;
-let server: Running;
-
-beforeAll(async () => {
-  dir = await tempDir();
-  server = await startApp({ dataDir: dir });
-});
-
-afterAll(async () => {
-  await server.app.close();
-  await removeDir(dir);
-});
+const app = useApp();
 
 const step = (i: number) => ({ t: i, tool: 'bash', action: { kind: 'shell', command: `ls dir${i % 40}` }, observation: 'a.py' });
 
 describe('resuming a long session', () => {
   it('sends its frames a slice a turn, every resume complete and in order', async () => {
-    const owner = await Client.connect(server.wsUrl);
+    const owner = await Client.connect(app().wsUrl);
     owner.send({ type: 'start', session: 'long', task: 'resume-turns' });
     await owner.nextOf('started');
     for (let i = 0; i < STEPS; i++) owner.send({ type: 'step', session: 'long', seq: i, step: step(i) });
@@ -38,8 +27,8 @@ describe('resuming a long session', () => {
     const sent = owner.frames.filter((f) => f.type === 'score' || f.type === 'signal');
     owner.ws.close();
 
-    const client = await Client.connect(server.wsUrl);
-    const sockets = [...(server.app.websocketServer.clients as Set<WebSocket>)];
+    const client = await Client.connect(app().wsUrl);
+    const sockets = [...(app().app.websocketServer.clients as Set<WebSocket>)];
     const socket = sockets[sockets.length - 1]!;
     let inTurn = 0;
     let most = 0;
