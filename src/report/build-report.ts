@@ -117,7 +117,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
     ...(options.byReference ? { byReference: referenceSplits(rows, statistics) } : {}),
     luckyChiSquare: luckyChiSquare(rows),
     reliability: reliabilitySection(rows),
-    warnings: [...externalReferenceWarnings(rows), ...rankTaskWarnings(models, rows)],
+    warnings: [...externalReferenceWarnings(rows), ...rankTaskWarnings(models)],
     referenceKindMix: referenceKindMix(rows),
   };
 }
