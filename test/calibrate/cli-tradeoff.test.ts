@@ -108,6 +108,14 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
     expect(both).toMatch(/stroke-dasharray="6 4"/);
     expectReadableSvg(both, 'identical fronts');
     expectReadableSvg(tradeoffChart({ ...t, choice: { ...t.choice, maxFalseStop: 0.5 } }).svg, 'bound 50 %');
+    // In-sample and pooled over sources, and said so (title and note): the chart once said neither.
+    const sources = t.chosen.bySource!.length;
+    expect(sources).toBeGreaterThan(1);
+    expect(svg).toContain(`<title>Early-stop trade-off, in-sample, pooled (${t.runs.passing} passing, ${t.runs.failing} failing runs)</title>`);
+    expect(svg).toContain(`in-sample: each point measured on the runs it was chosen on (held out: calibrate --split); pooled over ${sources} sources`);
+    const one = tradeoffChart({ ...t, chosen: { ...t.chosen, bySource: t.chosen.bySource!.slice(0, 1) } }).svg;
+    expect(one).toContain('<title>Early-stop trade-off, in-sample (');
+    expect(one).toContain('; one source</text>');
     expect(readFileSync(join(dir, 'charts', 'tradeoff.csv'), 'utf8').split('\n')[0]).toContain('failing_token_share');
     expect(existsSync(join(dir, 'charts', 'calibration.json'))).toBe(true);
   }, 180_000);
