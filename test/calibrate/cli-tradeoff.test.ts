@@ -56,6 +56,11 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('REFUSED: the written policy only warns');
     expect(run.stdout).toContain('only 35 passing runs: with none stopped the clopper-pearson 95% upper bound of the false-stop rate is 8.2%, above 5.0%; at least 59 passing runs are needed');
+    // A policy that stops no run predicts the same for all: said plainly, not as 0.500 [0.500, 0.500].
+    expect(run.stdout).toMatch(
+      / {2}reference-free: stops no run \(0\/35 passing, 0\/\d+ failing\): it predicts the same for every run, so its AUROC is 0\.5 by construction \(no interval: nothing is measured\)\n/,
+    );
+    expect(run.stdout).not.toContain('[0.500, 0.500]');
     const written = await readPolicyFile(policyOut);
     expect(canStop(written)).toBe(false);
     expect(written.noAction.warn).toBe(2);
