@@ -10,9 +10,23 @@ const ci = (x: number | null, iv: { lo: number; hi: number } | null) => (x === n
 const MODE: Record<ModeName, string> = { referenceFree: 'reference-free', reference: 'with references' };
 const get = (s: StopSettings, key: string): unknown => (s as unknown as Record<string, unknown>)[key] ?? null;
 
-/** The separation of the written policy's stop decision, one line per mode (docs/method.md section 16). */
-export function stopSeparationLines(s: Record<ModeName, Separation>): string[] {
+/** A mode's stop counts: a policy that stops no run (or every run) predicts the same for all of them. */
+type StopCounts = Record<ModeName, { passing: number; failing: number; passingStopped: number; failingStopped: number }>;
+
+/**
+ * The separation of the written policy's stop decision, one line per mode (docs/method.md section 16). A policy that
+ * stops no run (or every run) tells no run from another: its AUROC is 0.5 by construction, and a zero-width interval
+ * around it would read as a measured certainty, so the line says so plainly instead.
+ */
+export function stopSeparationLines(s: Record<ModeName, Separation>, stops: StopCounts): string[] {
   return (['referenceFree', 'reference'] as const).map((m) => {
+    const c = stops[m];
+    const stopped = c.passingStopped + c.failingStopped;
+    if (stopped === 0 || stopped === c.passing + c.failing)
+      return (
+        `  ${MODE[m]}: stops ${stopped === 0 ? 'no run' : 'every run'} (${c.passingStopped}/${c.passing} passing, ${c.failingStopped}/${c.failing} failing): ` +
+        `it predicts the same for every run, so its AUROC is 0.5 by construction (no interval: nothing is measured)`
+      );
     const x = s[m];
     const ws = x.withinSource;
     const within =
@@ -65,7 +79,7 @@ export function confirmationText(t: ConfirmedTradeoff): string {
         `failing stopped ${pct(mean((s) => s.modes.referenceFree.failingRate))}, failing tokens saved ${pct(mean((s) => s.modes.referenceFree.failingTokenShare))}`,
     );
   }
-  out.push('the written policy as a predictor of failure (a stopped run is predicted to fail):', ...stopSeparationLines(t.separation));
+  out.push('the written policy as a predictor of failure (a stopped run is predicted to fail):', ...stopSeparationLines(t.separation, t.chosen.modes));
   return `${out.join('\n')}\n`;
 }
 

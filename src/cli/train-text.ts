@@ -10,6 +10,7 @@ import type { NotScored } from '../core/forecast/crossfit.js';
 import type { TrainEvaluation } from '../core/forecast/train.js';
 import type { Interval } from '../core/stats/interval.js';
 import type { Separation } from '../core/stats/separation.js';
+import { meanLabel, noMeanNote } from './mean-rows.js';
 import { renderTable } from './table.js';
 
 const f3 = (x: number | null | undefined): string => (x === null || x === undefined ? '-' : x.toFixed(3));
@@ -96,7 +97,18 @@ function calibrationTable(v: ViewEvaluation, uncalibrated?: Record<string, { ece
     ...(uncalibrated ? [f3(uncalibrated[s]?.ece)] : []),
   ]);
   const a = v.calibration.all;
-  rows.push(['all runs', String(a.n), f3(a.meanPredicted), f3(a.observedRate), f3(a.ece), '', ...(uncalibrated ? [''] : [])]);
+  const ac = v.calibration.allCheck;
+  const sources = Object.keys(v.calibration.bySource).length;
+  const allPerfect = ac?.perfect ? `${f3(ac.perfect.mean)} (${f3(ac.perfect.hi)})` : '-';
+  rows.push([
+    `all runs, pooled over ${sources} source${sources === 1 ? '' : 's'}`,
+    String(a.n),
+    f3(a.meanPredicted),
+    f3(a.observedRate),
+    ac === undefined ? f3(a.ece) : est(a.ece, ac.interval),
+    allPerfect,
+    ...(uncalibrated ? [''] : []),
+  ]);
   return renderTable(
     ['source', 'runs', 'mean pPass', 'passed', 'ECE (10 bins) [95 %]', 'perfectly calibrated at this n: ECE mean (95th pct)', ...(uncalibrated ? ['ECE before any outcome of the source'] : [])],
     rows,
@@ -141,11 +153,13 @@ function selectionText(e: TrainEvaluation): string {
   const rows = s.candidates.map((c) => [`${c.set}, lambda ${c.lambda}`, ...s.steering.map((x) => f3(c.bySource[x])), f3(c.mean)]);
   const kRows = s.kappas.map((k) => [k.kappa === null ? 'pooled weights only' : `own weights, kappa ${k.kappa}`, ...s.steering.map((x) => f3(k.bySource[x])), f3(k.mean)]);
   const c = s.chosen;
+  // A mean over one steering source is that source's column again: labelled with its n either way.
+  const meanHeader = `mean (${s.steering.length} source${s.steering.length === 1 ? '' : 's'})`;
   const without = Object.entries(s.chosenWithout).map(([src, w]) => `${src}: ${w.set}, lambda ${w.lambda}`);
   return [
     `configuration: ${s.note}; leave one source out for the features and the penalty, task-disjoint folds for per-source weights`,
-    renderTable(['candidate (leave one source out, AUROC at end)', ...s.steering, 'mean'], rows),
-    renderTable(['per-source weights (task-disjoint folds, AUROC at end)', ...s.steering, 'mean'], kRows),
+    renderTable(['candidate (leave one source out, AUROC at end)', ...s.steering, meanHeader], rows),
+    renderTable(['per-source weights (task-disjoint folds, AUROC at end)', ...s.steering, meanHeader], kRows),
     `chosen: ${c.set} (${c.features.length} features), lambda ${c.lambda}, ${c.kappa === null ? 'pooled weights' : `own weights with kappa ${c.kappa}`}; end weight ${c.endWeight}, source intercept sd ${c.groupSd}`,
     without.length > 0 ? `chosen on the runs without each steering source (its leave-one-source-out figures use these): ${without.join('; ')}\n` : '',
   ].join('\n');
@@ -241,16 +255,20 @@ export function priorWeightsText(r: PriorWeightsReport): string {
           .join(', ')}; L ${s.chosen.brevitySteps}`
       : '-',
   ]);
-  rows.push(['mean', '', f3(r.mean.heldOut), f3(r.mean.lengthAlone), f3(r.mean.paper), f3(r.mean.final), '']);
   const names = SINGLE_SIGNALS;
+  const figures = r.sources.map((s) => ({ source: s.source, figures: [s.heldOut, s.lengthAlone, s.paper, s.final, ...names.map((k) => s.single[k])] }));
+  const label = meanLabel(figures);
+  if (label !== null) rows.push([label, '', f3(r.mean.heldOut), f3(r.mean.lengthAlone), f3(r.mean.paper), f3(r.mean.final), '']);
   const single = r.sources.map((s) => [s.source, ...names.map((k) => f3(s.single[k])), f3(s.lengthAlone)]);
-  single.push(['mean', ...names.map((k) => f3(r.mean.single[k])), f3(r.mean.lengthAlone)]);
+  if (label !== null) single.push([label, ...names.map((k) => f3(r.mean.single[k])), f3(r.mean.lengthAlone)]);
+  const note = noMeanNote(figures);
   const w = r.chosen;
   return [
     `reference-free composite, leave one source out (AUROC within each source; sources under ${r.minRuns} runs or with fewer than 3 passing or failing pooled as "other"; each choice maximises the ${r.objective} on the other sources):`,
     renderTable(['held-out source', 'runs (pass)', 'chosen without it', 'length alone', 'paper weights', 'chosen on all', 'weights chosen without it'], rows),
     'each signal alone (AUROC within each source; brevity alone is length alone):',
     renderTable(['source', ...names, 'length'], single),
+    ...(note === null ? [] : [note]),
     ...(r.heldOutPossible ? [] : [oneGroup(r.sources)]),
     `chosen on every source${r.heldOutPossible ? '' : ' (in-sample only: not checked on a held-out source)'}: priorWeights ${JSON.stringify(w.weights)}, brevitySteps ${w.brevitySteps} (a scoring config for serve --config / score --config)\n`,
   ].join('\n');
@@ -288,13 +306,17 @@ export function ptaWeightsText(r: PtaWeightsReport, shipped: Weights): string {
     f3(s.lengthAlone),
     r.heldOutPossible ? weightsOf(s.chosen) : '-',
   ]);
-  rows.push(['mean', '', f3(r.mean.heldOut), f3(r.mean.shipped), f3(r.mean.final), ...PTA_SIGNALS.map((k) => f3(r.mean.single[k])), f3(r.mean.lengthAlone), '']);
+  const figures = r.sources.map((s) => ({ source: s.source, figures: [s.heldOut, s.shipped, s.final, ...PTA_SIGNALS.map((k) => s.single[k]), s.lengthAlone] }));
+  const label = meanLabel(figures);
+  const note = noMeanNote(figures);
+  if (label !== null) rows.push([label, '', f3(r.mean.heldOut), f3(r.mean.shipped), f3(r.mean.final), ...PTA_SIGNALS.map((k) => f3(r.mean.single[k])), f3(r.mean.lengthAlone), '']);
   const verdict = r.holds
     ? `holds: held out, the composite is at least every single signal on every source; chosen on every source: weights ${JSON.stringify(r.chosen)} (a scoring config's "weights")`
     : `does not hold: held out, a single signal beats the composite on some source (or fewer than 2 sources to leave out); the weights in force (${weightsOf(shipped)}) stay`;
   return [
     `PTA-mode composite, leave one source out (runs against the PTA of the other passing runs of their task; AUROC within each source; sources under ${r.minRuns} runs or with fewer than 3 passing or failing pooled as "other"; each choice maximises the ${r.objective} on the other sources):`,
     renderTable(['held-out source', 'runs (pass)', 'chosen without it', 'weights in force', 'chosen on all', ...PTA_SIGNALS, 'length', 'weights chosen without it'], rows),
+    ...(note === null ? [] : [note]),
     ...(r.heldOutPossible ? [] : [oneGroup(r.sources)]),
     `${verdict}\n`,
   ].join('\n');

@@ -12,10 +12,10 @@ import { MIN_RANKED_RUNS, modelRows } from './models.js';
 import { forecastInSample } from './forecast-in-sample.js';
 import { referenceKindMix } from './reference-mix.js';
 import { reliabilitySection } from './reliability-section.js';
-import { corpusCounts, externalReferenceWarnings, taskRows, trajectoryRows } from './rows.js';
+import { corpusCounts, taskRows, trajectoryRows } from './rows.js';
 import { nameRuns, type RunNamingInputs } from './run-naming.js';
-import { rankTaskWarnings } from './rank-tasks.js';
 import { scoreCorpus } from './score-corpus.js';
+import { reportWarnings } from './warnings.js';
 import { calibration, luckyChiSquare, selection, separation } from './statistics.js';
 import { REFERENCE_KINDS, type CorpusReport, type ExternalReference, type ReferenceSplit, type StatisticsSettings, type TrajectoryRow } from './types.js';
 
@@ -42,6 +42,8 @@ export interface BuildReportOptions {
   minRuns?: number;
   /** Also the models, separation and best-of-N per reference kind (`--by-reference`). */
   byReference?: boolean;
+  /** Warnings about the inputs printed before scoring (e.g. a manifest naming no log found): kept in `warnings`. */
+  inputWarnings?: readonly string[];
   /** Scoring config (`--config`) and the file it was read from, for the report's inputs. */
   config?: { file: string; config: ScoringConfig };
 }
@@ -84,7 +86,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
     unit: 'task',
   };
   const models = modelRows(rows, statistics);
-  return {
+  const report: Omit<CorpusReport, 'warnings' | 'referenceKindMix'> = {
     generatedBy: 'steplens report',
     inputs: {
       paths: [...options.paths],
@@ -117,7 +119,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
     ...(options.byReference ? { byReference: referenceSplits(rows, statistics) } : {}),
     luckyChiSquare: luckyChiSquare(rows),
     reliability: reliabilitySection(rows),
-    warnings: [...externalReferenceWarnings(rows), ...rankTaskWarnings(models, rows)],
-    referenceKindMix: referenceKindMix(rows),
   };
+  const mix = referenceKindMix(rows);
+  return { ...report, warnings: reportWarnings({ ...report, referenceKindMix: mix }, options.inputWarnings), referenceKindMix: mix };
 }

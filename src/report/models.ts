@@ -5,9 +5,9 @@
 import type { BootstrapOptions } from '../core/stats/bootstrap.js';
 import { clusteredMeanInterval, clusteredRateInterval, clustersBy } from '../core/stats/clustered.js';
 import { mean } from '../core/stats/descriptive.js';
-import { rankWithTies } from '../core/stats/ranking.js';
 import type { LuckyCategory } from '../core/types.js';
 import { modelLabel } from './identity.js';
+import { rankSources, type RankBasis } from './rank-shared.js';
 import type { ModelRow, TrajectoryRow } from './types.js';
 
 const LUCKY: readonly LuckyCategory[] = ['C1', 'C2', 'C3', 'C4', 'C5', 'unclassified'];
@@ -72,7 +72,8 @@ function modelRow(rs: readonly TrajectoryRow[], options: BootstrapOptions): Mode
 /**
  * One row per source (a model nobody names: one row per run folder, `model` null). Pass rate and mean
  * quality are ranked separately (rankWithTies: 1 + rows clearly above; overlapping intervals tie);
- * a row with fewer than `minRuns` evaluated (pass rate) or scored (quality) runs is listed unranked.
+ * a row with fewer than `minRuns` evaluated (pass rate) or scored (quality) runs is listed unranked; sources that
+ * ran different tasks are ranked on the tasks all of them ran, or not at all (rank-shared.ts).
  * Sorted by pass-rate rank (unranked last), then pass rate, then name.
  */
 export function modelRows(rows: readonly TrajectoryRow[], options: BootstrapOptions & { minRuns?: number } = {}): ModelRow[] {
@@ -80,14 +81,23 @@ export function modelRows(rows: readonly TrajectoryRow[], options: BootstrapOpti
   const bySource = new Map<string, TrajectoryRow[]>();
   for (const r of rows) bySource.set(r.source, [...(bySource.get(r.source) ?? []), r]);
   const out = [...bySource.values()].map((rs) => modelRow(rs, options));
-  const rp = rankWithTies(
-    out.map((m) => ({ estimate: m.passRate, interval: m.passRateInterval, n: m.evaluated })),
-    minRuns,
-  );
-  const rq = rankWithTies(
-    out.map((m) => ({ estimate: m.meanQuality, interval: m.meanQualityInterval, n: m.scored })),
-    minRuns,
-  );
+  const groups = [...bySource.values()];
+  const pass: RankBasis = {
+    runs: (rs) => rs.filter((r) => r.outcome === 'pass' || r.outcome === 'fail'),
+    figure: (rs) => ({ estimate: rs.length ? rs.filter((r) => r.outcome === 'pass').length / rs.length : null, interval: rateOf(rs, (r) => r.outcome === 'pass', options.level) }),
+  };
+  const quality: RankBasis = {
+    runs: (rs) => rs.filter((r) => r.score),
+    figure: (rs) => ({
+      estimate: mean(rs.map((r) => r.score!.total)),
+      interval: clusteredMeanInterval(
+        byTask(rs).map((c) => c.map((r) => r.score!.total)),
+        options,
+      ),
+    }),
+  };
+  const { results: rp, on: passOn } = rankSources(groups, pass, minRuns);
+  const { results: rq, on: qualityOn } = rankSources(groups, quality, minRuns);
   out.forEach((m, i) => {
     const p = rp[i]!;
     const q = rq[i]!;
@@ -98,6 +108,8 @@ export function modelRows(rows: readonly TrajectoryRow[], options: BootstrapOpti
     m.rankShift = p.rank !== null && q.rank !== null ? p.rank - q.rank : null;
     if (p.unranked !== undefined) m.unrankedPass = p.unranked;
     if (q.unranked !== undefined) m.unrankedQuality = q.unranked;
+    if (passOn[i] !== undefined) m.rankPassOn = passOn[i];
+    if (qualityOn[i] !== undefined) m.rankQualityOn = qualityOn[i];
   });
   const label = (m: ModelRow) => `${m.agent} ${modelLabel(m)}`;
   return out.sort((a, b) => (a.rankPass ?? Infinity) - (b.rankPass ?? Infinity) || (b.passRate ?? -1) - (a.passRate ?? -1) || (label(a) < label(b) ? -1 : 1));

@@ -1,34 +1,37 @@
 /**
- * The models table ranks sources by pass rate and mean quality. A pass rate is a rate on a set of tasks:
- * two sources that ran different tasks are compared partly on how hard their tasks were, not only on how
- * well they did. When the ranked sources did not all run the same tasks, the report says so, with each
- * source's task count and how many tasks every ranked source ran.
+ * The models table ranks sources by pass rate and mean quality. A pass rate is a rate on a set of tasks: two sources
+ * that ran different tasks are compared partly on how hard their tasks were. Such sources are ranked on the tasks all
+ * of them ran, or not at all when too few (rank-shared.ts); these notes say which, with each source's task count, the
+ * shared tasks, and the figures the ranks stand on.
  */
-import type { ModelRow, TrajectoryRow } from './types.js';
+import { MIN_SHARED_TASKS } from './rank-shared.js';
+import type { ModelRow, SharedTaskFigure } from './types.js';
 
-/** Each source's tasks among the runs its ranks stand on: evaluated (pass or fail) or scored. */
-function tasksBySource(rows: readonly TrajectoryRow[]): Map<string, Set<string>> {
-  const by = new Map<string, Set<string>>();
-  for (const r of rows) {
-    if (r.task === null || (r.outcome !== 'pass' && r.outcome !== 'fail' && !r.score)) continue;
-    const s = by.get(r.source) ?? new Set<string>();
-    s.add(r.task);
-    by.set(r.source, s);
-  }
-  return by;
-}
+const BASES = [
+  { name: 'pass rate', runs: 'evaluated', on: (m: ModelRow) => m.rankPassOn, rank: (m: ModelRow) => m.rankPass, show: (x: number) => `${(100 * x).toFixed(1)} %`, k: 100 },
+  { name: 'mean quality', runs: 'scored', on: (m: ModelRow) => m.rankQualityOn, rank: (m: ModelRow) => m.rankQuality, show: (x: number) => x.toFixed(1), k: 1 },
+] as const;
 
-/** A warning when the sources given a pass-rate or quality rank ran different tasks (none when at most one is ranked). */
-export function rankTaskWarnings(models: readonly ModelRow[], rows: readonly TrajectoryRow[]): string[] {
-  const ranked = models.filter((m) => m.rankPass !== null || m.rankQuality !== null);
-  if (ranked.length < 2) return [];
-  const tasks = tasksBySource(rows);
-  const sets = ranked.map((m) => tasks.get(m.source) ?? new Set<string>());
-  const union = new Set(sets.flatMap((s) => [...s]));
-  const shared = [...union].filter((t) => sets.every((s) => s.has(t))).length;
-  if (sets.every((s) => s.size === union.size)) return [];
-  const each = ranked.map((m, i) => `${m.source} ${sets[i]!.size}`).join(', ');
-  return [
-    `the ${ranked.length} ranked sources ran different tasks (${each}; ${shared} of ${union.size} tasks run by all of them): their pass-rate and quality ranks partly measure how hard each source's tasks were, not only the source`,
-  ];
+const figure = (f: SharedTaskFigure, show: (x: number) => string, k: number): string =>
+  f.estimate === null ? '-' : `${show(f.estimate)} ${f.interval ? `[${(k * f.interval.lo).toFixed(1)}, ${(k * f.interval.hi).toFixed(1)}]` : '[-]'}`;
+
+/** One note per basis whose compared sources ran different tasks: ranked on the shared tasks, or not ranked. */
+export function rankTaskWarnings(models: readonly ModelRow[]): string[] {
+  return BASES.flatMap(({ name, runs, on, rank, show, k }) => {
+    const compared = models.flatMap((m) => {
+      const f = on(m);
+      return f === undefined ? [] : [{ m, f }];
+    });
+    if (compared.length === 0) return [];
+    const { sharedTasks, allTasks } = compared[0]!.f;
+    const each = compared.map(({ m, f }) => `${m.source} ${f.ownTasks}`).join(', ');
+    const tasks = `the ${compared.length} sources with enough ${runs} runs ran different tasks (${each}; ${sharedTasks} of ${allTasks} tasks run by all of them)`;
+    if (sharedTasks < MIN_SHARED_TASKS)
+      return [
+        `No source is ranked by ${name}: ${tasks}, and a rank needs >= ${MIN_SHARED_TASKS} tasks all of them ran: a rank over different tasks partly measures how hard each source's tasks were, not only the source.`,
+      ];
+    const figures = compared.map(({ m, f }) => `${m.source} ${figure(f, show, k)} over ${f.n} runs`).join('; ');
+    if (compared.every(({ m }) => rank(m) === null)) return [`No source is ranked by ${name}: ${tasks}, and on those ${sharedTasks} tasks fewer than 2 have enough runs and an interval: ${figures}.`];
+    return [`Ranks by ${name} compare sources on the same tasks: ${tasks}, so they are ranked on those ${sharedTasks} tasks: ${figures}. The ${name} columns are over each source's own tasks.`];
+  });
 }

@@ -37,12 +37,18 @@ export function tradeoffChart(r: TradeoffResult): Chart {
     { label: 'default policy', color: PALETTE.baseline, shape: 'square' },
   ];
   const note = `ring = written policy (${r.choice.warnOnly ? 'warn only' : describeSettings(r.chosen.settings)}); steps = Pareto front of the policy grid up to 3 × the bound`;
+  // Every point is measured on the runs the grid was chosen on, every source's runs together: said on the chart.
+  const sources = r.chosen.bySource?.length;
+  const scope =
+    `in-sample: each point measured on the runs it was chosen on (held out: calibrate --split); ` +
+    (sources === undefined ? 'runs pooled, their sources not named' : sources === 1 ? 'one source' : `pooled over ${sources} sources`);
   const legendY = TITLE_Y + 26,
-    noteY = legendY + 18;
+    noteY = legendY + 18,
+    scopeY = noteY + 15;
   const tickW = Math.max(...yt.map((v) => textWidth(tickPct(v), FONT)));
   const L = Math.ceil(16 + FONT + 10 + tickW + 8),
     R = 24,
-    T = noteY + 22,
+    T = scopeY + 22,
     B = 58,
     H = T + 300 + B;
   const pw = W - L - R,
@@ -98,8 +104,8 @@ export function tradeoffChart(r: TradeoffResult): Chart {
   }
   const lx = (W - legendWidth(items)) / 2;
   body.push(...legend(lx, legendY, items));
-  body.push(text(W / 2, noteY, note, 'middle', `fill="${PALETTE.axis}"`, 11));
+  body.push(text(W / 2, noteY, note, 'middle', `fill="${PALETTE.axis}"`, 11), text(W / 2, scopeY, scope, 'middle', `fill="${PALETTE.axis}"`, 11));
   body.push(text(L + pw / 2, H - 16, 'share of passing runs stopped (false stops)', 'middle'));
   body.push(text(16 + FONT * 0.8, T + ph / 2, 'share of failing-run tokens saved', 'middle', `transform="rotate(-90 ${16 + FONT * 0.8} ${T + ph / 2})"`));
-  return { file: 'tradeoff.svg', svg: svgDoc(W, H, `Early-stop trade-off (${r.runs.passing} passing, ${r.runs.failing} failing runs)`, body) };
+  return { file: 'tradeoff.svg', svg: svgDoc(W, H, `Early-stop trade-off, in-sample${sources === 1 ? '' : ', pooled'} (${r.runs.passing} passing, ${r.runs.failing} failing runs)`, body) };
 }

@@ -141,6 +141,22 @@ export interface TaskRow {
  * Per source (agent + model): pass rate and mean quality with their n and 95 % intervals, both ranks
  * (ties marked; none below the minimum of runs), tiers, Lucky mix and waste over every scored run.
  */
+/**
+ * A source's figure on the tasks every source compared for a rank ran (when they ran different tasks): the rank
+ * stands on it when `sharedTasks` >= MIN_SHARED_TASKS, else no source is ranked.
+ */
+export interface SharedTaskFigure {
+  /** Tasks all compared sources ran; this source's own tasks; the tasks of any compared source; how many sources. */
+  sharedTasks: number;
+  ownTasks: number;
+  allTasks: number;
+  sources: number;
+  /** This source's runs on the shared tasks, and its pass rate or mean quality on them with the interval. */
+  n: number;
+  estimate: number | null;
+  interval: Interval | null;
+}
+
 export interface ModelRow {
   /** agent + model label (see TrajectoryRow.source). */
   source: string;
@@ -172,6 +188,10 @@ export interface ModelRow {
   /** Why a rank is missing (e.g. `n 3 < 10`). */
   unrankedPass?: string;
   unrankedQuality?: string;
+  /** Present when the sources compared for the pass-rate rank ran different tasks: the figure the rank stands on (rank-shared.ts). */
+  rankPassOn?: SharedTaskFigure;
+  /** The same for the mean-quality rank. */
+  rankQualityOn?: SharedTaskFigure;
   scoredPassing: number;
   tiers: { Ideal: number; Solid: number; Lucky: number };
   /** Shares of Ideal/Solid/Lucky among scored passing trajectories (null without any). */

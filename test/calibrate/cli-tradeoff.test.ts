@@ -56,6 +56,11 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('REFUSED: the written policy only warns');
     expect(run.stdout).toContain('only 35 passing runs: with none stopped the clopper-pearson 95% upper bound of the false-stop rate is 8.2%, above 5.0%; at least 59 passing runs are needed');
+    // A policy that stops no run predicts the same for all: said plainly, not as 0.500 [0.500, 0.500].
+    expect(run.stdout).toMatch(
+      / {2}reference-free: stops no run \(0\/35 passing, 0\/\d+ failing\): it predicts the same for every run, so its AUROC is 0\.5 by construction \(no interval: nothing is measured\)\n/,
+    );
+    expect(run.stdout).not.toContain('[0.500, 0.500]');
     const written = await readPolicyFile(policyOut);
     expect(canStop(written)).toBe(false);
     expect(written.noAction.warn).toBe(2);
@@ -108,6 +113,14 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
     expect(both).toMatch(/stroke-dasharray="6 4"/);
     expectReadableSvg(both, 'identical fronts');
     expectReadableSvg(tradeoffChart({ ...t, choice: { ...t.choice, maxFalseStop: 0.5 } }).svg, 'bound 50 %');
+    // In-sample and pooled over sources, and said so (title and note): the chart once said neither.
+    const sources = t.chosen.bySource!.length;
+    expect(sources).toBeGreaterThan(1);
+    expect(svg).toContain(`<title>Early-stop trade-off, in-sample, pooled (${t.runs.passing} passing, ${t.runs.failing} failing runs)</title>`);
+    expect(svg).toContain(`in-sample: each point measured on the runs it was chosen on (held out: calibrate --split); pooled over ${sources} sources`);
+    const one = tradeoffChart({ ...t, chosen: { ...t.chosen, bySource: t.chosen.bySource!.slice(0, 1) } }).svg;
+    expect(one).toContain('<title>Early-stop trade-off, in-sample (');
+    expect(one).toContain('; one source</text>');
     expect(readFileSync(join(dir, 'charts', 'tradeoff.csv'), 'utf8').split('\n')[0]).toContain('failing_token_share');
     expect(existsSync(join(dir, 'charts', 'calibration.json'))).toBe(true);
   }, 180_000);

@@ -51,6 +51,13 @@ describe('steplens train', () => {
       expect(c.ece).toBe(cal.ece);
       if (c.perfect !== null) expect(r.stdout).toMatch(new RegExp(`${cal.n} .*${c.ece!.toFixed(3)}.* ${c.perfect.mean.toFixed(3)} \\(${c.perfect.hi.toFixed(3)}\\)`));
     }
+    // The pooled ECE over every run is labelled pooled, with its n and a bootstrap interval (it once was a bare point).
+    const all = f.leaveSourceOut.calibration.allCheck!;
+    expect(all.n).toBe(f.leaveSourceOut.calibration.all.n);
+    expect(all.interval).not.toBeNull();
+    const nSources = Object.keys(f.leaveSourceOut.calibration.bySource).length;
+    expect(r.stdout).toContain(`all runs, pooled over ${nSources} sources`);
+    expect(r.stdout).toMatch(new RegExp(`all runs, pooled over ${nSources} sources +${all.n} .* ${all.ece!.toFixed(3)} \\[${all.interval!.lo.toFixed(2)}, ${all.interval!.hi.toFixed(2)}\\]`));
     expect(r.stdout).toMatch(/reliability, leave one source out/);
     // No corpus source has 20 runs: the reliability table says so instead of printing a header with no row.
     expect(r.stdout).toContain('reliability, leave one source out:\nno source has 20 runs or more: no per-bin table');

@@ -1,36 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AGENT_FAILURE_KINDS } from '../../src/core/reliability/types.js';
-import type { LuckyCategory, Tier } from '../../src/core/types.js';
 import { modelRows } from '../../src/report/models.js';
 import { csvTable, markdownTable, textTable } from '../../src/report/render/format-table.js';
 import { luckyChiSquare, separation } from '../../src/report/statistics.js';
-import type { Outcome, TrajectoryRow } from '../../src/report/types.js';
-
-function row(model: string, outcome: Outcome, total?: number, tier?: Tier, lucky?: LuckyCategory): TrajectoryRow {
-  return {
-    id: `${model}-${Math.random()}`,
-    task: 't__t-1',
-    run: 'r',
-    model,
-    agent: 'a',
-    source: `a + ${model}`,
-    format: 'swe-agent',
-    steps: 5,
-    outcome,
-    outcomeSource: 'x',
-    ...(total !== undefined ? { score: { total, struct: total, cov: total, coh: total / 100, temp: total / 100 }, tier: tier! } : {}),
-    ...(lucky ? { lucky } : {}),
-    wastedSteps: 1,
-    wastedTokens: 10,
-    waste: [],
-    signals: [],
-    patchLines: 0,
-    editVolume: 0,
-    toolCalls: 5,
-    toolFailures: 0,
-    failuresByKind: Object.fromEntries(AGENT_FAILURE_KINDS.map((k) => [k, 0])) as TrajectoryRow['failuresByKind'],
-  };
-}
+import type { TrajectoryRow } from '../../src/report/types.js';
+import { row } from './trajectory-row.js';
 
 const rows: TrajectoryRow[] = [
   row('A', 'pass', 80, 'Ideal'),
@@ -45,8 +18,9 @@ const rows: TrajectoryRow[] = [
 ];
 
 describe('per-model table on hand-built rows', () => {
-  // Each run a task of its own: runs of one task are one unit of the intervals (test/report/task-clusters.test.ts).
-  const ownTasks = rows.map((r, i) => ({ ...r, task: `t__t-${i}` }));
+  // Each run of a source a task of its own (runs of one task are one unit of the intervals:
+  // test/report/task-clusters.test.ts); A and B ran the same 4 tasks, so their ranks compare them (rank-shared.test.ts).
+  const ownTasks = rows.map((r) => ({ ...r, task: `t__t-${rows.filter((o) => o.model === r.model).indexOf(r)}` }));
   const models = modelRows(ownTasks, { minRuns: 1 });
   it('pass rate over evaluated, quality over scored, ranks and shift by hand', () => {
     const a = models.find((m) => m.model === 'A')!;

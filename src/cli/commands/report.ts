@@ -152,6 +152,7 @@ const command: Command = {
       seed,
       minRuns,
       byReference: values['by-reference'],
+      inputWarnings: warnings,
       failingReference,
       ...(prior.kind === 'prior' ? { prior: prior.prior } : {}),
       ...(forecast ? { forecast } : {}),
@@ -159,11 +160,15 @@ const command: Command = {
       ...(config ? { config } : {}),
     });
     bar.end();
-    for (const w of report.warnings) io.stderr(`warning: ${w}\n`);
+    // Each warning once on the terminal: the input ones were printed before scoring (reportCorpusInput), the summary's
+    // `warning:` lines are on stdout (none with --json); stderr gets the rest. report.json keeps them all.
+    const summary = values.json ? '' : terminalSummary(report);
+    const shown = new Set([...warnings, ...summary.split('\n')].filter((l) => l.startsWith('warning: ')).map((l) => l.slice('warning: '.length)));
+    for (const w of report.warnings) if (!shown.has(w)) io.stderr(`warning: ${w}\n`);
     const written = values.out !== undefined ? writeOutputs(resolve(io.cwd, values.out), report) : [];
     if (values.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
     else {
-      io.stdout(terminalSummary(report));
+      io.stdout(summary);
       if (written.length) io.stdout(`wrote ${written.length} files to ${values.out}: ${written.join(', ')}\n`);
     }
     return exit;

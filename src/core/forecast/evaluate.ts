@@ -36,7 +36,7 @@ export interface ViewEvaluation {
    * ECE and reliability bins of the end-of-run pPass, per source and over all runs; `checks`: per source, the
    * ECE's bootstrap interval beside the ECE a perfectly calibrated forecaster shows at the same predictions and n.
    */
-  calibration: { bySource: Record<string, CalibrationError>; all: CalibrationError; checks?: Record<string, CalibrationCheck> };
+  calibration: { bySource: Record<string, CalibrationError>; all: CalibrationError; checks?: Record<string, CalibrationCheck>; allCheck?: CalibrationCheck };
   /** Best-of-N on the end-of-run pPass (source + task groups of 2 or more runs), per source and over all. */
   bestOfN: { bySource: Record<string, BestOfN>; all: BestOfN };
   /** Mean log loss and Brier score of the end-of-run pPass. */
@@ -68,7 +68,8 @@ export function calibrationBySource(runs: readonly ForecastRun[], ends: Readonly
     bySource[s] = calibrationError(ps);
     if (options !== undefined) checks[s] = calibrationCheck(ps, options);
   }
-  return { bySource, all: calibrationError(preds), ...(options !== undefined ? { checks } : {}) };
+  // The pooled ECE gets its interval too (runs resampled, as each source's), so the pooled figure is no bare point.
+  return { bySource, all: calibrationError(preds), ...(options !== undefined ? { checks, allCheck: calibrationCheck(preds, options) } : {}) };
 }
 
 /** Every figure of one view: ranking on the held-out scores `z`, calibration on the held-out pPass `p` (both per run, per row). */

@@ -4,7 +4,8 @@ import { niceTicks, textWidth } from './layout.js';
 import { PALETTE } from './palette.js';
 import { qualityVsPassRate } from './quality-chart.js';
 import { reliabilityDiagram } from './reliability-chart.js';
-import { legend, legendWidth, line, rect, svgDoc, text, TITLE_Y, type Chart } from './svg-kit.js';
+import { pooledLabel } from './chart-scope.js';
+import { legend, legendWidth, line, rect, subtitle, svgDoc, text, TITLE_Y, type Chart } from './svg-kit.js';
 import { tierShares } from './tier-chart.js';
 
 export type { Chart };
@@ -27,10 +28,14 @@ export function scoreDistribution(r: CorpusReport, rows: readonly TrajectoryRow[
     { label: `failing (n=${fail.reduce((a, b) => a + b, 0)})`, color: PALETTE.fail },
   ];
   const tickW = Math.max(...yt.map((v) => textWidth(String(v), 12)));
-  const W = 660,
-    L = Math.ceil(16 + 12 + 10 + tickW + 8),
+  const W = 660;
+  // Runs of several sources in one histogram: said so under the title (each source's own separation: the AUROC per source table).
+  const pooled = pooledLabel(rows.filter((t) => (t.outcome === 'pass' || t.outcome === 'fail') && t.score));
+  const sub = pooled === null ? null : subtitle("every source's runs in one histogram; each source's own separation: the AUROC per source table", W, TITLE_Y + 20, `fill="${PALETTE.axis}"`);
+  const S = sub?.height ?? 0;
+  const L = Math.ceil(16 + 12 + 10 + tickW + 8),
     R = 24,
-    T = TITLE_Y + 42,
+    T = TITLE_Y + 42 + S,
     B = 54,
     H = T + 280 + B;
   const pw = W - L - R,
@@ -47,11 +52,12 @@ export function scoreDistribution(r: CorpusReport, rows: readonly TrajectoryRow[
   }
   body.push(text(W - R, T + ph + 18, '100', 'middle'), line(L, T + ph, W - R, T + ph), line(L, T, L, T + ph));
   for (const cut of [47, 70]) body.push(line(L + (pw * cut) / 100, T, L + (pw * cut) / 100, T + ph, PALETTE.axis, true));
-  body.push(...legend((W - legendWidth(items)) / 2, TITLE_Y + 24, items));
+  body.push(...(sub?.body ?? []), ...legend((W - legendWidth(items)) / 2, TITLE_Y + 24 + S, items));
   body.push(text(L + pw / 2, H - 14, 'composite score f (dashed: tier cuts at 47 and 70)', 'middle'));
   body.push(text(16 + 10, T + ph / 2, 'trajectories', 'middle', `transform="rotate(-90 ${16 + 10} ${T + ph / 2})"`));
   const file = suffix ? `score-distribution-${suffix}.svg` : 'score-distribution.svg';
-  return { file, svg: svgDoc(W, H, `Score distribution: passing vs. failing${suffix ? ` (scored ${suffix})` : ''}`, body) };
+  const title = `Score distribution: passing vs. failing${suffix ? ` (scored ${suffix})` : ''}${pooled ? `, ${pooled}` : ''}`;
+  return { file, svg: svgDoc(W, H, title, body) };
 }
 
 /** All charts of a report: the three over every run (and with a forecaster the reliability diagram of pPass), then (with `--by-reference`) the first two per reference kind. */
@@ -62,7 +68,12 @@ export function reportCharts(r: CorpusReport): Chart[] {
       r.trajectories.filter((t) => t.reference?.kind === b.reference),
       b.reference,
     ),
-    qualityVsPassRate(r, b.models, b.reference),
+    qualityVsPassRate(
+      r,
+      b.models,
+      b.reference,
+      r.trajectories.filter((t) => t.reference?.kind === b.reference),
+    ),
   ]);
   const reliability = reliabilityDiagram(r);
   return [scoreDistribution(r), qualityVsPassRate(r), tierShares(r), ...(reliability ? [reliability] : []), ...split];

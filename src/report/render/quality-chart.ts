@@ -8,7 +8,8 @@ import { modelLabel } from '../identity.js';
 import type { CorpusReport, ModelRow } from '../types.js';
 import { placeLabels, wrapText } from './layout.js';
 import { PALETTE, SERIES } from './palette.js';
-import { circle, line, svgDoc, text, TITLE_Y, type Chart } from './svg-kit.js';
+import { differentTasksCaution } from './chart-scope.js';
+import { circle, line, subtitle, svgDoc, text, TITLE_Y, type Chart } from './svg-kit.js';
 
 const KEY_W = 300;
 const KEY_SIZE = 11;
@@ -16,20 +17,22 @@ const KEY_LINE = 14;
 const BADGE = 9;
 
 /** Scatter of per-model mean quality score against pass rate. */
-export function qualityVsPassRate(r: CorpusReport, models: readonly ModelRow[] = r.models, suffix = ''): Chart {
+export function qualityVsPassRate(r: CorpusReport, models: readonly ModelRow[] = r.models, suffix = '', rows = r.trajectories): Chart {
   const points = models.filter((m) => m.passRate !== null && m.meanQuality !== null).sort((a, b) => (b.meanQuality ?? 0) - (a.meanQuality ?? 0));
   const keys = points.map((m, i) => ({ n: `${i + 1}`, lines: wrapText(`${m.agent} + ${modelLabel(m)} (n=${m.evaluated} evaluated, ${m.scored} scored)`, KEY_W - 28, KEY_SIZE) }));
   const keyH = keys.reduce((h, k) => h + k.lines.length * KEY_LINE + 4, 0);
   const L = 62,
-    T = TITLE_Y + 28,
     B = 54,
     plotW = 520;
+  const W = L + plotW + 30 + KEY_W;
+  const caution = differentTasksCaution(points, rows);
+  const sub = caution === null ? null : subtitle(caution, W, TITLE_Y + 20, `fill="${PALETTE.axis}"`);
+  const T = TITLE_Y + 28 + (sub?.height ?? 0);
   const ph = Math.max(360, keyH);
-  const W = L + plotW + 30 + KEY_W,
-    H = T + ph + B;
+  const H = T + ph + B;
   const x = (v: number) => L + plotW * v;
   const y = (v: number) => T + ph - (ph * v) / 100;
-  const body: string[] = [];
+  const body: string[] = [...(sub?.body ?? [])];
   for (let v = 0; v <= 100; v += 20) body.push(line(L, y(v), L + plotW, y(v), PALETTE.grid), text(L - 8, y(v) + 4, String(v), 'end'));
   for (let v = 0; v <= 100; v += 20) body.push(line(x(v / 100), T, x(v / 100), T + ph, PALETTE.grid), text(x(v / 100), T + ph + 18, `${v} %`, 'middle'));
   body.push(line(L, T + ph, L + plotW, T + ph, PALETTE.axis), line(L, T, L, T + ph, PALETTE.axis));

@@ -179,8 +179,7 @@ export function modelsDisplay(r: CorpusReport, models: readonly ModelRow[] = r.m
  */
 export function modelsCautions(r: CorpusReport, split?: ReferenceSplit): string[] {
   const models = split?.models ?? r.models;
-  const rows = split === undefined ? r.trajectories : r.trajectories.filter((t) => t.reference?.kind === split.reference);
-  return [...rankTaskWarnings(models, rows).map((w) => `Caution: ${w}`), ...rankNotes(models, r.statistics.minRuns)];
+  return [...rankTaskWarnings(models), ...rankNotes(models, r.statistics.minRuns)];
 }
 
 /** The cautions of models table `name` (the main one, or one `--by-reference` kind's); none for another table. */

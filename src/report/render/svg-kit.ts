@@ -1,5 +1,5 @@
 /** Minimal SVG building blocks (hand-written strings, no dependencies); colours from palette.ts. */
-import { textWidth } from './layout.js';
+import { textWidth, wrapText } from './layout.js';
 import { PALETTE } from './palette.js';
 
 /** One chart of the report: its file name and SVG text. */
@@ -111,4 +111,10 @@ export function legend(x: number, y: number, items: readonly LegendItem[], size 
     cx += SWATCH + textWidth(it.label, size) + GAP;
   }
   return out;
+}
+
+/** Subtitle lines under the title, centred, wrapped to `width` (11 px, 14 px apart, first baseline at `y`). */
+export function subtitle(s: string, width: number, y: number, extra = ''): { body: string[]; height: number } {
+  const lines = wrapText(s, width - 24, 11);
+  return { body: lines.map((l, i) => text(width / 2, y + i * 14, l, 'middle', extra, 11)), height: lines.length * 14 };
 }

@@ -15,7 +15,7 @@ export function tierShares(r: CorpusReport): Chart {
   const all = r.trajectories.filter((t) => t.outcome === 'pass' && t.tier);
   if (all.length) {
     const share = (tier: string) => all.filter((t) => t.tier === tier).length / all.length;
-    rows.push({ label: `all models (n=${all.length})`, s: { Ideal: share('Ideal'), Solid: share('Solid'), Lucky: share('Lucky') } });
+    rows.push({ label: `all models, pooled (n=${all.length})`, s: { Ideal: share('Ideal'), Solid: share('Solid'), Lucky: share('Lucky') } });
   }
   const labelW = Math.min(MAX_LABEL_W, Math.max(80, ...rows.map((row) => textWidth(row.label, SIZE))));
   const wrapped = rows.map((row) => ({ ...row, lines: wrapText(row.label, labelW, SIZE) }));

@@ -62,9 +62,13 @@ export const calibrationPage: Page = (main) => {
           { class: 'card' },
           h('img', {
             src: url,
-            alt: 'Trade-off chart: share of passing runs stopped against share of failing-run tokens saved, per policy on the Pareto front, with the default and the chosen policy marked. The table form is tradeoff.csv in the calibration directory.',
+            alt: 'Trade-off chart, in-sample and pooled over sources: share of passing runs stopped against share of failing-run tokens saved, per policy on the Pareto front, with the default and the chosen policy marked. The table form is tradeoff.csv in the calibration directory.',
           }),
-          h('figcaption', {}, 'The trade-off chart steplens calibrate drew (tradeoff.svg).'),
+          h(
+            'figcaption',
+            {},
+            'The trade-off chart steplens calibrate drew (tradeoff.svg). In-sample: each point is measured on the runs the policies were chosen on, every source pooled; the held-out check is calibrate --split.',
+          ),
         ),
         h('h2', {}, 'Chosen policy'),
         h('pre', { class: 'card' }, JSON.stringify(c.policy, null, 2)),
