@@ -40,6 +40,11 @@ describe('client transport', () => {
     await expect(connect('ftp://x')).rejects.toMatchObject({ code: 'bad_url' });
     expect(streamUrl('https://h:1')).toBe('wss://h:1/v1/stream');
     expect(streamUrl('ws://h:1/custom')).toBe('ws://h:1/custom');
+    // A server behind a proxy under a path: /v1/stream goes under it (before, http://h:1/steplens streamed at ws://h:1/steplens).
+    expect(streamUrl('http://h:1/steplens')).toBe('ws://h:1/steplens/v1/stream');
+    expect(streamUrl('https://h/a/b/')).toBe('wss://h/a/b/v1/stream');
+    expect(streamUrl('http://h:1/v1/stream')).toBe('ws://h:1/v1/stream');
+    expect(streamUrl('ws://h:1')).toBe('ws://h:1/v1/stream');
   });
 
   it('rejects pending calls with bad_frame, naming the field, when the server sends a malformed frame', async () => {
