@@ -78,10 +78,8 @@ function modelRow(rs: readonly TrajectoryRow[], options: BootstrapOptions): Mode
  */
 export function modelRows(rows: readonly TrajectoryRow[], options: BootstrapOptions & { minRuns?: number } = {}): ModelRow[] {
   const minRuns = options.minRuns ?? MIN_RANKED_RUNS;
-  const bySource = new Map<string, TrajectoryRow[]>();
-  for (const r of rows) bySource.set(r.source, [...(bySource.get(r.source) ?? []), r]);
-  const out = [...bySource.values()].map((rs) => modelRow(rs, options));
-  const groups = [...bySource.values()];
+  const groups = clustersBy(rows, (r) => r.source);
+  const out = groups.map((rs) => modelRow(rs, options));
   const pass: RankBasis = {
     runs: (rs) => rs.filter((r) => r.outcome === 'pass' || r.outcome === 'fail'),
     figure: (rs) => ({ estimate: rs.length ? rs.filter((r) => r.outcome === 'pass').length / rs.length : null, interval: rateOf(rs, (r) => r.outcome === 'pass', options.level) }),
@@ -96,8 +94,10 @@ export function modelRows(rows: readonly TrajectoryRow[], options: BootstrapOpti
       ),
     }),
   };
-  const { results: rp, on: passOn } = rankSources(groups, pass, minRuns);
-  const { results: rq, on: qualityOn } = rankSources(groups, quality, minRuns);
+  const ownPass = out.map((m) => ({ estimate: m.passRate, interval: m.passRateInterval, n: m.evaluated }));
+  const ownQuality = out.map((m) => ({ estimate: m.meanQuality, interval: m.meanQualityInterval, n: m.scored }));
+  const { results: rp, on: passOn } = rankSources(groups, ownPass, pass, minRuns);
+  const { results: rq, on: qualityOn } = rankSources(groups, ownQuality, quality, minRuns);
   out.forEach((m, i) => {
     const p = rp[i]!;
     const q = rq[i]!;

@@ -21,13 +21,18 @@ export interface RankBasis {
 /** The task of a run as a key; a run naming no task is a task of its own, shared with no other source. */
 const taskKey = (r: TrajectoryRow, i: number, j: number): string => r.task ?? `\u0000${i}:${j}`;
 
-/** Ranks the sources (`groups`: each one's runs) on `basis`; `on` holds the shared-task figure where one was used. */
-export function rankSources(groups: ReadonlyArray<readonly TrajectoryRow[]>, basis: RankBasis, minRuns: number): { results: RankResult[]; on: Array<SharedTaskFigure | undefined> } {
+/**
+ * Ranks the sources (`groups`: each one's runs; `own`: each one's figure on all its runs, as its row shows it) on
+ * `basis`; `on` holds the shared-task figure where one was used.
+ */
+export function rankSources(
+  groups: ReadonlyArray<readonly TrajectoryRow[]>,
+  own: ReadonlyArray<{ estimate: number | null; interval: Interval | null; n: number }>,
+  basis: RankBasis,
+  minRuns: number,
+): { results: RankResult[]; on: Array<SharedTaskFigure | undefined> } {
   const runs = groups.map((g) => basis.runs(g));
-  const results = rankWithTies(
-    runs.map((rs) => ({ ...basis.figure(rs), n: rs.length })),
-    minRuns,
-  );
+  const results = rankWithTies(own, minRuns);
   const on: Array<SharedTaskFigure | undefined> = groups.map(() => undefined);
   const compared = results.flatMap((r, i) => (r.rank !== null ? [i] : []));
   if (compared.length < 2) return { results, on };
