@@ -21,6 +21,14 @@ export interface RankBasis {
 /** The task of a run as a key; a run naming no task is a task of its own, shared with no other source. */
 const taskKey = (r: TrajectoryRow, i: number, j: number): string => r.task ?? `\u0000${i}:${j}`;
 
+/** How the task sets of some sources overlap: `same` when every source ran every task any of them ran. */
+export function taskOverlap(sets: ReadonlyArray<ReadonlySet<string>>): { union: Set<string>; shared: Set<string>; same: boolean } {
+  const union = new Set(sets.flatMap((s) => [...s]));
+  const same = sets.every((s) => s.size === union.size);
+  const shared = same ? union : new Set([...union].filter((t) => sets.every((s) => s.has(t))));
+  return { union, shared, same };
+}
+
 /**
  * Ranks the sources (`groups`: each one's runs; `own`: each one's figure on all its runs, as its row shows it) on
  * `basis`; `on` holds the shared-task figure where one was used.
@@ -37,9 +45,8 @@ export function rankSources(
   const compared = results.flatMap((r, i) => (r.rank !== null ? [i] : []));
   if (compared.length < 2) return { results, on };
   const sets = compared.map((i) => new Set(runs[i]!.map((r, j) => taskKey(r, i, j))));
-  const union = new Set(sets.flatMap((s) => [...s]));
-  if (sets.every((s) => s.size === union.size)) return { results, on };
-  const shared = new Set([...union].filter((t) => sets.every((s) => s.has(t))));
+  const { union, shared, same } = taskOverlap(sets);
+  if (same) return { results, on };
   const restricted = compared.map((i) => runs[i]!.filter((r) => r.task !== null && shared.has(r.task)));
   compared.forEach((i, k) => {
     const rs = restricted[k]!;

@@ -3,6 +3,7 @@
  * is labelled pooled (a source's own distribution can differ from the pooled one), and one that puts sources side by
  * side says when they ran different tasks (their places then partly reflect how hard each one's tasks were).
  */
+import { taskOverlap } from '../rank-shared.js';
 import type { ModelRow, TrajectoryRow } from '../types.js';
 
 /** `pooled over 3 sources` (null for one source or none: nothing is pooled). */
@@ -15,11 +16,10 @@ export function pooledLabel(rows: readonly TrajectoryRow[]): string | null {
 export function differentTasksCaution(models: readonly ModelRow[], rows: readonly TrajectoryRow[]): string | null {
   if (models.length < 2) return null;
   const sets = models.map((m) => new Set(rows.filter((r) => r.source === m.source && (r.outcome === 'pass' || r.outcome === 'fail')).map((r) => r.task ?? `\u0000${r.id}`)));
-  const union = new Set(sets.flatMap((s) => [...s]));
-  if (sets.every((s) => s.size === union.size)) return null;
-  const shared = [...union].filter((t) => sets.every((s) => s.has(t))).length;
+  const { union, shared, same } = taskOverlap(sets);
+  if (same) return null;
   return (
-    `Caution: these ${models.length} sources ran different tasks (${shared} of ${union.size} run by all of them): ` +
+    `Caution: these ${models.length} sources ran different tasks (${shared.size} of ${union.size} run by all of them): ` +
     `a point's place partly reflects how hard its tasks were; side by side is not a ranking`
   );
 }
