@@ -5,22 +5,14 @@
  * a held-out figure. A source is held out only when the groups it is left out of include one with both outcomes.
  */
 import { describe, expect, it } from 'vitest';
-import { choosePtaWeights, ptaGrid, type PtaSample } from '../../src/core/forecast/pta-weights.js';
+import { choosePtaWeights, ptaGrid } from '../../src/core/forecast/pta-weights.js';
 import { choosePriorWeights, type PriorSample } from '../../src/core/forecast/prior-weights.js';
 import { ptaWeightsText } from '../../src/cli/train-text.js';
 import { DEFAULT_CONFIG } from '../../src/core/config.js';
-import { rng } from './rng.js';
-
-function pta(source: string, n: number, passEvery: number, seed: number): PtaSample[] {
-  const r = rng(seed);
-  return Array.from({ length: n }, (_, i) => {
-    const passed = passEvery === 1 || i % passEvery === 0;
-    return { source, passed, struct: 100 * r() + (passed ? 20 : 0), cov: 100 * r(), coh: r(), temp: r(), steps: 10 + Math.round(40 * r()) };
-  });
-}
+import { ptaSamples } from './pta-samples.js';
 
 describe('leave one source out needs another group with both outcomes', () => {
-  const samples = [...pta('A', 75, 6, 1), ...pta('B', 26, 1, 2)];
+  const samples = [...ptaSamples('A', 75, 6, 1), ...ptaSamples('B', 26, 1, 2)];
 
   it('PTA mode: no held-out figure, and the text says why', () => {
     const r = choosePtaWeights(samples, DEFAULT_CONFIG.weights, 20, ptaGrid(0.25));
@@ -45,7 +37,7 @@ describe('leave one source out needs another group with both outcomes', () => {
   });
 
   it('still holds out where two groups have both outcomes', () => {
-    const r = choosePtaWeights([...pta('A', 40, 3, 1), ...pta('C', 30, 3, 3)], DEFAULT_CONFIG.weights, 20, ptaGrid(0.25));
+    const r = choosePtaWeights([...ptaSamples('A', 40, 3, 1), ...ptaSamples('C', 30, 3, 3)], DEFAULT_CONFIG.weights, 20, ptaGrid(0.25));
     expect(r.heldOutPossible).toBe(true);
     expect(r.sources.every((s) => s.heldOut !== null)).toBe(true);
   });

@@ -7,16 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { ptaWeightsText } from '../../src/cli/train-text.js';
 import { meanLabel, noMeanNote } from '../../src/cli/mean-rows.js';
 import { DEFAULT_CONFIG } from '../../src/core/config.js';
-import { choosePtaWeights, ptaGrid, type PtaSample } from '../../src/core/forecast/pta-weights.js';
-import { rng } from './rng.js';
-
-function pta(source: string, n: number, passEvery: number, seed: number): PtaSample[] {
-  const r = rng(seed);
-  return Array.from({ length: n }, (_, i) => {
-    const passed = passEvery === 1 || i % passEvery === 0;
-    return { source, passed, struct: 100 * r() + (passed ? 20 : 0), cov: 100 * r(), coh: r(), temp: r(), steps: 10 + Math.round(40 * r()) };
-  });
-}
+import { choosePtaWeights, ptaGrid } from '../../src/core/forecast/pta-weights.js';
+import { ptaSamples } from './pta-samples.js';
 
 describe('mean rows over sources', () => {
   it('labels and counts', () => {
@@ -42,14 +34,14 @@ describe('mean rows over sources', () => {
   });
 
   it('PTA mode with one group of figures: no mean row, and the line why', () => {
-    const r = choosePtaWeights([...pta('A', 75, 6, 1), ...pta('B', 26, 1, 2)], DEFAULT_CONFIG.weights, 20, ptaGrid(0.25));
+    const r = choosePtaWeights([...ptaSamples('A', 75, 6, 1), ...ptaSamples('B', 26, 1, 2)], DEFAULT_CONFIG.weights, 20, ptaGrid(0.25));
     const text = ptaWeightsText(r, DEFAULT_CONFIG.weights);
     expect(text).not.toMatch(/\nmean/);
     expect(text).toContain('no mean row: only A has figures, and a mean over one source is its own row');
   });
 
   it('PTA mode with two groups: a mean row over 2 sources', () => {
-    const r = choosePtaWeights([...pta('A', 40, 3, 1), ...pta('C', 30, 3, 3)], DEFAULT_CONFIG.weights, 20, ptaGrid(0.25));
+    const r = choosePtaWeights([...ptaSamples('A', 40, 3, 1), ...ptaSamples('C', 30, 3, 3)], DEFAULT_CONFIG.weights, 20, ptaGrid(0.25));
     const text = ptaWeightsText(r, DEFAULT_CONFIG.weights);
     expect(text).toMatch(/\nmean \(2 sources\) /);
     expect(text).not.toContain('no mean row');
