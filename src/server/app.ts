@@ -216,6 +216,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     preClose: async () => {
       accepting = false;
       frames.drainAll();
+      for (const conn of connections.values()) conn.drainQueued();
       clearInterval(sweeper);
       clearInterval(leaseKeeper);
       // With Redis, sessions are handed back (leases released) for other replicas to resume; else they end.
@@ -262,6 +263,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       });
       socket.on('close', (code) => {
         frames.drain(conn);
+        conn.drainQueued();
         registry.closed(conn);
         connections.delete(conn.id);
         metrics.activeConnections.set(connections.size);

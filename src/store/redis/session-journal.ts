@@ -147,6 +147,11 @@ export class RedisSessionJournal implements SessionJournal {
     });
   }
 
+  /**
+   * Sends the queued appends now. Every other session command calls it first: Redis runs one connection's
+   * commands in order, so an outcome, final, lease release or read comes after the steps appended before it. A
+   * final sent while the turn's appends still waited for the next turn made Redis refuse them as `ended`.
+   */
   private flush(): void {
     while (this.batch.length > 0) this.send(this.batch.splice(0, APPEND_BATCH));
   }
@@ -185,15 +190,18 @@ export class RedisSessionJournal implements SessionJournal {
   }
 
   async outcome(id: string, passed: boolean, pin: PinnedReference): Promise<WriteResult> {
+    this.flush();
     return writeResult(await this.link.run('session_outcome', (r) => OUTCOME.run(r, this.fenced(id, pin), [this.owner, this.leaseMs, this.ttlMs, passed ? '1' : '0'])));
   }
 
   async finish(id: string, final: unknown, pin?: PinnedReference): Promise<WriteResult> {
+    this.flush();
     const keys = pin !== undefined ? this.fenced(id, pin) : this.keys.session(id);
     return writeResult(await this.link.run('session_finish', (r) => FINISH.run(r, keys, [this.owner, JSON.stringify(final), this.keepEndedMs])));
   }
 
   async claim(id: string, pin?: PinnedReference): Promise<Claim | undefined> {
+    this.flush();
     const keys = pin !== undefined ? this.fenced(id, pin) : this.keys.session(id);
     const answer = await this.link.run('session_claim', (r) => CLAIM.run(r, keys, [this.owner, this.leaseMs, this.ttlMs]));
     if (!Array.isArray(answer)) return undefined;
@@ -202,6 +210,7 @@ export class RedisSessionJournal implements SessionJournal {
   }
 
   async head(id: string): Promise<SessionHead | undefined> {
+    this.flush();
     const [meta, lease, steps] = this.keys.session(id);
     const [fields, length, owner] = await this.link.run('session_head', async (r) => {
       const results = await r.multi().hgetall(meta).llen(steps).get(lease).exec();
@@ -220,6 +229,7 @@ export class RedisSessionJournal implements SessionJournal {
   }
 
   async frames(id: string, from: number, count: number): Promise<Buffer[]> {
+    this.flush();
     const steps = this.keys.session(id)[2];
     return this.link.run('session_frames', (r) => r.lrangeBuffer(steps, from, from + count - 1));
   }
@@ -245,6 +255,7 @@ export class RedisSessionJournal implements SessionJournal {
   }
 
   async release(ids: readonly string[]): Promise<void> {
+    this.flush();
     for (let i = 0; i < ids.length; i += BATCH) {
       const batch = ids.slice(i, i + BATCH);
       await this.link.run('lease_release', (r) =>
