@@ -88,7 +88,7 @@ export function calibration(rows: readonly TrajectoryRow[], options: BootstrapOp
   const runs = scoredOutcomes(rows, 'pPass');
   if (runs.length === 0) return undefined;
   const row = (source: string, rs: typeof runs): CalibrationRow => {
-    const preds = rs.map((r) => ({ p: r.score, pass: r.pass }));
+    const preds = rs.map((r) => ({ task: r.task, p: r.score, pass: r.pass }));
     const c = calibrationError(preds);
     return { source, ...calibrationCheck(preds, options), meanPredicted: c.meanPredicted, observedRate: c.observedRate, bins: c.bins };
   };

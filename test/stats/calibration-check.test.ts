@@ -45,6 +45,23 @@ describe('calibrationCheck', () => {
     ).toEqual(bad);
   });
 
+  it('resamples tasks when predictions name them: 20 runs of one task are one unit, not 20', () => {
+    // 8 tasks, 20 runs each with one prediction and one outcome per task: as runs the data look like 160 draws.
+    const r = seededRandom(11);
+    const tasks = Array.from({ length: 8 }, (_, t) => ({ task: `t${t}`, p: 0.1 + 0.1 * t, pass: r() < 0.5 }));
+    const runs = tasks.flatMap((x) => Array.from({ length: 20 }, () => x));
+    const asRuns = calibrationCheck(
+      runs.map(({ p, pass }) => ({ p, pass })),
+      { seed: 1 },
+    );
+    const asTasks = calibrationCheck(runs, { seed: 1 });
+    expect(asTasks.ece).toBe(asRuns.ece);
+    const width = (c: typeof asRuns): number => c.interval!.hi - c.interval!.lo;
+    expect(width(asTasks)).toBeGreaterThan(2 * width(asRuns));
+    // Fewer than 5 tasks: no interval, however many runs.
+    expect(calibrationCheck(runs.slice(0, 80), { seed: 1 }).interval).toBeNull();
+  });
+
   it('is empty for no predictions', () => {
     expect(calibrationCheck([])).toEqual({ n: 0, ece: null, interval: null, perfect: null, p: null });
   });

@@ -61,14 +61,14 @@ export const endOf = (p: HeldOutPPass): Array<number | null> => p.map((x) => (x 
 
 /** Calibration of end-of-run predictions, per source and over all (with `options`, each source's check too). */
 export function calibrationBySource(runs: readonly ForecastRun[], ends: ReadonlyArray<number | null>, options?: BootstrapOptions): ViewEvaluation['calibration'] {
-  const preds = runs.flatMap((r, i) => (ends[i] === null ? [] : [{ source: sourceOf(r), p: ends[i]!, pass: r.passed }]));
+  const preds = runs.flatMap((r, i) => (ends[i] === null ? [] : [{ source: sourceOf(r), task: r.task, p: ends[i]!, pass: r.passed }]));
   const bySource: Record<string, CalibrationError> = {};
   const checks: Record<string, CalibrationCheck> = {};
   for (const [s, ps] of groupBySource(preds)) {
     bySource[s] = calibrationError(ps);
     if (options !== undefined) checks[s] = calibrationCheck(ps, options);
   }
-  // The pooled ECE gets its interval too (runs resampled, as each source's), so the pooled figure is no bare point.
+  // The pooled ECE gets its interval too (tasks resampled, as each source's), so the pooled figure is no bare point.
   return { bySource, all: calibrationError(preds), ...(options !== undefined ? { checks, allCheck: calibrationCheck(preds, options) } : {}) };
 }
 

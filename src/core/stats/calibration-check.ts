@@ -5,16 +5,21 @@
  * forecaster shows at the same predictions (outcomes drawn as Bernoulli(p) from each prediction: the mean and the
  * upper quantile of that ECE) and the share of such draws at least as large as the observed one (a calibration
  * test: small when the observed ECE is more than sampling noise). Seeded, so it prints the same every time.
+ * Predictions that name their task are resampled by task, as every other interval of the method: runs of one
+ * task are not independent (SWE-agent 0.x: 721 runs of 241 tasks), and resampling runs drew too narrow an interval.
  */
 import { bootstrapDraws, bootstrapSettings, resamplable, resampleIndices, type BootstrapOptions } from './bootstrap.js';
 import { calibrationError, type Prediction } from './calibration-error.js';
 import type { Interval } from './interval.js';
 import { seededRandom } from './rng.js';
 
+/** A prediction and, when known, its run's task (the unit its interval resamples). */
+export type TaskPrediction = Prediction & { task?: string | null };
+
 export interface CalibrationCheck {
   n: number;
   ece: number | null;
-  /** Bootstrap interval of the ECE (resampling the runs). */
+  /** Bootstrap interval of the ECE (resampling tasks; a run naming no task is a unit of its own). */
   interval: Interval | null;
   /** ECE of a perfectly calibrated forecaster with these predictions: mean and the `level` quantile of its draws. */
   perfect: { mean: number; hi: number } | null;
@@ -23,18 +28,19 @@ export interface CalibrationCheck {
 }
 
 /** ECE of `preds` with its interval, beside a perfectly calibrated forecaster's at the same predictions (`reps` draws each). */
-export function calibrationCheck(preds: readonly Prediction[], options: BootstrapOptions = {}, bins = 10): CalibrationCheck {
+export function calibrationCheck(preds: readonly TaskPrediction[], options: BootstrapOptions = {}, bins = 10): CalibrationCheck {
   const n = preds.length;
   const ece = calibrationError(preds, bins).ece;
   if (n === 0 || ece === null) return { n, ece: null, interval: null, perfect: null, p: null };
   const { reps, seed, level } = bootstrapSettings(options);
-  // A few predictions resample to a handful of values: no interval below MIN_RESAMPLE_UNITS.
-  const interval = !resamplable(n)
+  const units = byTask(preds);
+  // A few tasks resample to a handful of values: no interval below MIN_RESAMPLE_UNITS.
+  const interval = !resamplable(units.length)
     ? null
     : bootstrapDraws(
         (random) =>
           calibrationError(
-            resampleIndices(random, n).map((i) => preds[i]!),
+            resampleIndices(random, units.length).flatMap((i) => units[i]!),
             bins,
           ).ece,
         options,
@@ -54,4 +60,16 @@ export function calibrationCheck(preds: readonly Prediction[], options: Bootstra
   const hi = draws[Math.min(draws.length - 1, Math.floor(level * draws.length))]!;
   const p = draws.filter((d) => d >= ece - 1e-12).length / draws.length;
   return { n, ece, interval, perfect: { mean, hi }, p };
+}
+
+/** The predictions of each task, in first-seen order; one naming no task is a unit of its own. */
+function byTask(preds: readonly TaskPrediction[]): TaskPrediction[][] {
+  const groups = new Map<string, TaskPrediction[]>();
+  preds.forEach((x, i) => {
+    const key = x.task == null ? `\u0000${i}` : `t${x.task}`;
+    const g = groups.get(key);
+    if (g) g.push(x);
+    else groups.set(key, [x]);
+  });
+  return [...groups.values()];
 }
