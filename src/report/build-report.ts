@@ -10,6 +10,7 @@ import type { Discovery } from './discover.js';
 import type { ReportFs } from './fs-port.js';
 import { MIN_RANKED_RUNS, modelRows } from './models.js';
 import { forecastInSample } from './forecast-in-sample.js';
+import { headToHead } from './head-to-head.js';
 import { referenceKindMix } from './reference-mix.js';
 import { reliabilitySection } from './reliability-section.js';
 import { corpusCounts, taskRows, trajectoryRows } from './rows.js';
@@ -111,6 +112,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
     tasks: taskRows(rows),
     trajectories: rows,
     models,
+    headToHead: headToHead(rows, { seed: statistics.seed, reps: statistics.reps, level: statistics.level }),
     separation: separation(rows, statistics),
     // Only the bootstrap settings: bestOfN reads its own `minRuns` (runs per group), not the ranking's.
     selection: selection(rows, { seed: statistics.seed, reps: statistics.reps, level: statistics.level }),

@@ -7,6 +7,7 @@ import type { FormatName, TrajectoryMeta } from '../formats/types.js';
 import type { Step } from '../core/types.js';
 import type { Pta } from '../core/scorer-api.js';
 import type { BestOfN } from '../core/stats/best-of-n.js';
+import type { PairedDifference } from '../core/stats/paired-difference.js';
 import type { Interval } from '../core/stats/interval.js';
 import type { Separation } from '../core/stats/separation.js';
 
@@ -155,6 +156,15 @@ export interface SharedTaskFigure {
   n: number;
   estimate: number | null;
   interval: Interval | null;
+}
+
+/** Two sources on the tasks both ran (report/head-to-head.ts): A's figure minus B's, task by task. */
+export interface HeadToHeadRow {
+  a: string;
+  b: string;
+  /** Pass rate (evaluated runs) and mean quality (scored runs), each over the tasks both sides have such runs of. */
+  pass: PairedDifference & { runsA: number; runsB: number };
+  quality: PairedDifference & { runsA: number; runsB: number };
 }
 
 export interface ModelRow {
@@ -349,6 +359,8 @@ export interface CorpusReport {
   tasks: TaskRow[];
   trajectories: TrajectoryRow[];
   models: ModelRow[];
+  /** Pairs of sources that ran at least MIN_SHARED_TASKS tasks in common: their pass rate and mean quality compared on those tasks. */
+  headToHead: HeadToHeadRow[];
   /** Per score: within source (the headline), within task and pooled beside source-only, over every scored run. */
   separation: SeparationRow[];
   /** Best-of-N: per source + task with >= 2 runs, the top-scored run vs a random pick vs the oracle. */

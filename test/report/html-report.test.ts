@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reportCharts } from '../../src/report/render/charts.js';
 import { htmlReport } from '../../src/report/render/html.js';
-import { allTables } from '../../src/report/render/tables.js';
+import { allTables } from '../../src/report/render/all-tables.js';
 import { CORPUS, corpusReport } from './corpus-fixture.js';
 
 describe('htmlReport', () => {

@@ -19,7 +19,7 @@ import { packageRoot } from '../../src/package-files.js';
 import { parseManifest } from '../../src/report/manifest.js';
 import { htmlReport } from '../../src/report/render/html.js';
 import { markdownReport, terminalSummary } from '../../src/report/render/summary.js';
-import { allTables } from '../../src/report/render/tables.js';
+import { allTables } from '../../src/report/render/all-tables.js';
 import type { CorpusReport, ReferenceKind, SelectionRow } from '../../src/report/types.js';
 import { CORPUS_DIR } from '../fixtures/corpus.js';
 import { corpusReport } from './corpus-fixture.js';

@@ -11,7 +11,7 @@ import { reportCharts } from '../../report/render/charts.js';
 import { csvTable } from '../../report/render/format-table.js';
 import { htmlReport } from '../../report/render/html.js';
 import { markdownReport, terminalSummary } from '../../report/render/summary.js';
-import { allTables } from '../../report/render/tables.js';
+import { allTables } from '../../report/render/all-tables.js';
 import type { CorpusReport } from '../../report/types.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
 import type { CliIO, Command } from '../command.js';

@@ -7,7 +7,8 @@ import type { CorpusReport } from '../types.js';
 import type { Chart } from './charts.js';
 import { PALETTE } from './palette.js';
 import { chiLine, headline, passTiers, reportNotes, tableCautions } from './summary.js';
-import { allTables, luckyTable, type Cell, type Table } from './tables.js';
+import { allTables } from './all-tables.js';
+import { luckyTable, type Cell, type Table } from './tables.js';
 
 /** Escapes text for HTML content and attribute values. */
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -9,19 +9,9 @@ import { forecastInSampleLine } from '../forecast-in-sample.js';
 import { groupKindsText, referenceKindMixLines, selectionKindMixLines } from '../reference-mix.js';
 import type { CorpusReport, ModelRow, ReferenceKind, ReferenceSplit, SelectionRow, SeparationRow } from '../types.js';
 import { markdownTable, textTable } from './format-table.js';
-import {
-  allTables,
-  calibrationTable,
-  luckyTable,
-  modelsTableName,
-  rankCell,
-  reliabilityDiagramTable,
-  reliabilityTable,
-  separationTable,
-  sourceSeparationTable,
-  tasksTable,
-  type Table,
-} from './tables.js';
+import { allTables } from './all-tables.js';
+import { calibrationTable, luckyTable, modelsTableName, rankCell, reliabilityDiagramTable, reliabilityTable, separationTable, sourceSeparationTable, tasksTable, type Table } from './tables.js';
+import { headToHeadTable } from './head-to-head-table.js';
 
 const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
 
@@ -205,6 +195,7 @@ export function terminalSummary(r: CorpusReport): string {
     '',
     section(modelsDisplay(r)),
     ...modelsCautions(r),
+    ...(r.headToHead.length > 0 ? ['', section(headToHeadTable(r))] : []),
     '',
     section(separationTable(r), [
       'signal',

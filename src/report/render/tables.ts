@@ -380,20 +380,3 @@ export function trajectoriesTable(r: CorpusReport): Table {
 export function referenceTables(r: CorpusReport): Table[] {
   return (r.byReference ?? []).flatMap((b) => [modelsTable(r, b.models, b.reference), separationTable(r, b.separation, b.reference), selectionTable(r, b.selection, b.reference)]);
 }
-
-/** Every table, in report order. */
-export function allTables(r: CorpusReport): Table[] {
-  return [
-    tasksTable(r),
-    modelsTable(r),
-    separationTable(r),
-    sourceSeparationTable(r),
-    selectionTable(r),
-    ...(r.calibration !== undefined ? [calibrationTable(r), reliabilityDiagramTable(r)] : []),
-    ...referenceTables(r),
-    luckyTable(r),
-    reliabilityTable(r),
-    attemptsTable(r),
-    trajectoriesTable(r),
-  ];
-}
