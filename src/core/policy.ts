@@ -57,7 +57,7 @@ export const DEFAULT_POLICY: Policy = deepFreeze({
   cycle: { warn: 2, stop: null, minBlock: 2, maxBlock: 4 },
   explorationStreak: { warn: 10, stop: null, resetOnWrite: true },
   noAction: { warn: 2, stop: null },
-  lowScore: { floor: 20, minSteps: 30, severity: 'warn' },
+  lowScore: { floor: 50, minSteps: 30, severity: 'warn' },
   lowForecast: { floor: 0.05, minSteps: 20, severity: null },
   budget: { maxSteps: null, maxTokens: null, severity: 'stop' },
 });

@@ -56,9 +56,9 @@ class IncrementalStateBuilder implements StateBuilder {
 
   next(step: Step): { label: Label; state: State } {
     const { labeler, workspace, variants, analyzers, charsPerToken } = this;
-    const outcome = labeler.label(step);
-    const label = outcome.label;
     const failed = stepFailed(step);
+    const outcome = labeler.label(step, failed);
+    const label = outcome.label;
     const scope = updateWorkspace(workspace, analyzers.scope, step, outcome, failed);
     const root = labeler.repoRoot;
     const a = step.action;

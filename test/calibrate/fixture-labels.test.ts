@@ -15,7 +15,7 @@ import { expect, it } from 'vitest';
 import { parseInstancesText } from '../../src/formats/index.js';
 import { renderLabels } from '../snapshots/render.js';
 
-const EXCERPTS = ['coder__sympy__sympy-13971.traj.gz', 'mini-1.1-format-errors.traj.json', 'swe-agent-0__django__django-11564.traj.gz'];
+const EXCERPTS = ['coder__sympy__sympy-13971.traj.gz', 'mini-1.1-format-errors.traj.json', 'swe-agent-0__django__django-11564.traj.gz', 'swe-agent-0__django__django-16046.traj.gz'];
 
 function labels(name: string): string {
   const path = fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));

@@ -31,10 +31,10 @@ describe('calibrate --portable confirms its stops held out', () => {
     const file = JSON.parse(readFileSync(out, 'utf8')) as { policy: Policy; calibration: { warnOnly: boolean; confirmation: ConfirmedTradeoff['confirmation'] } };
     expect(file.calibration.confirmation.check).toBe('half');
     expect(describeSettings(file.calibration.confirmation.inSample)).toBe('cycle 4, explorationStreak 25');
-    // The printed split (seed 1's own) confirms an exploration-streak stop at 30 (its folds: 25; cycle 2 and 30), but
-    // a stop needs all 5 splits: one fold of another chose none, and another's pooled held-out false stops (7 of 192,
-    // upper 6.7 %) are over the bound. So none is written.
-    expect(file.calibration.confirmation.splits[0]!.folds.map(describeSettings)).toEqual(['explorationStreak 25', 'cycle 2, explorationStreak 30']);
+    // The printed split (seed 1's own) confirms an exploration-streak stop at 30 (its folds: 25 with a low score of 20;
+    // cycle 2 and 30), but a stop needs all 5 splits: one fold of another chose none, and another's pooled held-out false
+    // stops (7 of 192, upper 6.7 %) are over the bound. So none is written.
+    expect(file.calibration.confirmation.splits[0]!.folds.map(describeSettings)).toEqual(['explorationStreak 25, lowScore <20 after 30', 'cycle 2, explorationStreak 30']);
     expect(file.calibration.confirmation.dropped.map((d) => d.kind)).toEqual(['cycle', 'explorationStreak']);
     expect(file.calibration.confirmation.confirmed).toEqual(noStops());
     expect(canStop(file.policy)).toBe(false);
@@ -42,8 +42,9 @@ describe('calibrate --portable confirms its stops held out', () => {
     expect(writtenLine(run.stdout)).toBe('  written: warn only (no stop is confirmed)');
     expect(run.stdout).not.toContain('UNCONFIRMED');
     expect(run.stdout).not.toContain("confirmed by --portable's");
-    // The kinds the leave-one-source-out rounds demoted are named beside the split's rule.
-    expect(run.stdout).toMatch(/^held-out check: .*split.* by task.*; --portable also demoted 4 kinds/m);
+    // The kinds the leave-one-source-out rounds demoted are named beside the split's rule (blindRetry, noAction,
+    // regressionLoop; lowScore no longer chooses a stop in sample since refused edits stopped counting as source edits).
+    expect(run.stdout).toMatch(/^held-out check: .*split.* by task.*; --portable also demoted 3 kinds/m);
   }, 180_000);
 
   it('--split none: the in-sample choice is written and every line says it is unconfirmed', async () => {

@@ -15,8 +15,9 @@ import { createScorer } from '../../src/core/scorer.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { CORPUS_DIR } from '../fixtures/corpus.js';
 
-// Values, then the SHA-256 of their doubles; computed at main 05499f3 before the hot-path changes, and unchanged by them.
-const DIGEST = '31968 244ef53c22711d437daa4972c79bf99791d51037f653369178147fa507ddda57';
+// Values, then the SHA-256 of their doubles; computed at main 05499f3 before the hot-path changes, and unchanged by them;
+// moved when refused editor edits stopped counting as file changes (labels and the retrained data/forecast.json).
+const DIGEST = '31968 d66bd234b270f4d67ac3da73914f7bc9e46bd463b1ba8b8f0a5b82cf167a2b38';
 
 describe('pPass of the bundled models on the corpus runs', () => {
   it('is bit-identical to the pinned digest', () => {

@@ -66,6 +66,8 @@ describe('patch size, edit volume and churn', () => {
   });
   it('measures editor edits and heredoc writes', () => {
     expect(stepEditVolume(editor(''))).toBe(2);
+    // A refused edit changed nothing (corpus, OpenHands__OpenHands/evaluation/benchmarks/multi_swe_bench/examples/output.jsonl, instance 2, step 14).
+    expect(stepEditVolume(editor('ERROR:\nNo replacement was performed. Multiple occurrences of old_str `return pattern_type;` in lines [317, 449]. Please ensure it is unique.'))).toBe(0);
     const heredoc = shell("cat <<'EOF' > reproduce.py\nimport astroid\nprint(1)\nEOF", '', 0);
     expect(stepEditVolume(heredoc)).toBe(2);
     expect(stepEditVolume(shell('cat <<EOF\nnot written to a file\nEOF', '', 0))).toBe(0);
@@ -77,8 +79,9 @@ describe('patch size, edit volume and churn', () => {
     expect(patchChurn(20, 10)).toBe(0);
   });
   it('attemptFacts puts it together', () => {
-    const f = attemptFacts([editor('ERROR:\nParameter `old_str` is required for command: str_replace.'), shell('ls', 'a b', 0)], '--- a/x\n+++ b/x\n-a\n+b\n');
-    expect(f).toMatchObject({ patchLines: 2, editVolume: 2, toolCalls: 2, toolFailures: 1 });
+    const f = attemptFacts([editor('ERROR:\nParameter `old_str` is required for command: str_replace.'), editor(''), shell('ls', 'a b', 0)], '--- a/x\n+++ b/x\n-a\n+b\n');
+    // The refused edit changed no line: only the applied one counts toward the volume.
+    expect(f).toMatchObject({ patchLines: 2, editVolume: 2, toolCalls: 3, toolFailures: 1 });
     expect(f.failuresByKind.malformed_arguments).toBe(1);
   });
 });

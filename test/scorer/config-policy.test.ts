@@ -40,7 +40,7 @@ describe('resolvePolicy', () => {
   it('defaults (portable, chosen leave-one-source-out): every kind only warns, no action included; budgets off', () => {
     expect(DEFAULT_POLICY.blindRetry).toEqual({ warn: 2, stop: null });
     expect(DEFAULT_POLICY.explorationStreak).toEqual({ warn: 10, stop: null, resetOnWrite: true });
-    expect(DEFAULT_POLICY.lowScore).toEqual({ floor: 20, minSteps: 30, severity: 'warn' });
+    expect(DEFAULT_POLICY.lowScore).toEqual({ floor: 50, minSteps: 30, severity: 'warn' });
     expect(DEFAULT_POLICY.regressionLoop).toEqual({ warn: 2, stop: null });
     expect(DEFAULT_POLICY.cycle).toEqual({ warn: 2, stop: null, minBlock: 2, maxBlock: 4 });
     expect(DEFAULT_POLICY.noAction).toEqual({ warn: 2, stop: null });

@@ -9,6 +9,7 @@ import { Labeler } from '../../src/core/labeler/labeler.js';
 import { pythonFileUse, scanPythonFileUse } from '../../src/core/labeler/python-writes.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { scoreSteps } from '../../src/core/scorer.js';
+import { stepFailed } from '../../src/core/state/failure.js';
 import { terminalFacts } from '../../src/core/state/terminal-facts.js';
 import { exactAction, exactKey, terminalExactKey } from '../../src/core/state/variant.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
@@ -22,7 +23,7 @@ describe('memoised scoring paths', () => {
     for (const run of corpusRuns()) {
       const labeler = new Labeler(analyzers.shell);
       for (const step of run.steps) {
-        const outcome = labeler.label(step);
+        const outcome = labeler.label(step, stepFailed(step));
         const a = step.action;
         if (a.kind !== 'shell' && a.kind !== 'code') continue;
         const root = labeler.repoRoot;

@@ -22,13 +22,14 @@ function target(step: Step, file: string | undefined, range: [number, number] | 
   return where === '' ? flat(what, 90) : where;
 }
 
-/** `t stage kind tool target` per step (`?` after the stage marks the fallback). */
+/** `t stage kind tool target` per step (`?` after the stage marks the fallback; an edit the editor refused says so). */
 export function renderLabels(steps: Step[]): string {
   const out = labelSteps(steps, defaultAnalyzers());
   const lines = out.map(({ label }, i) => {
     const step = steps[i]!;
     const stage = `${label.stage}${label.unknown ? '?' : ''}`;
-    return `${String(step.t).padStart(3)} ${stage.padEnd(2)} ${label.kind.padEnd(12)} ${(step.tool || '-').padEnd(18)} ${target(step, label.file, label.range)}`;
+    const refused = step.action.kind === 'edit' && !label.changesFile ? '  (refused: no change)' : '';
+    return `${String(step.t).padStart(3)} ${stage.padEnd(2)} ${label.kind.padEnd(12)} ${(step.tool || '-').padEnd(18)} ${target(step, label.file, label.range)}${refused}`;
   });
   return `${lines.join('\n')}\n`;
 }

@@ -42,7 +42,7 @@ export function record(label: Label, intents: Intent[], h: LabelHistory): void {
   for (const intent of intents) {
     if (intent.type === 'read') for (const f of intent.files) h.seen.add(intern(f));
     if (intent.type === 'inspect' && intent.kind !== 'list') for (const f of intent.targets) h.seen.add(intern(f));
-    if (intent.type === 'write' && intent.file !== undefined && !intent.softCreate) {
+    if (intent.type === 'write' && intent.file !== undefined && !intent.softCreate && !intent.rejected) {
       const facts = writeFacts(intent, h);
       writes.push({ file: intent.file, created: facts.created && !intent.restore, source: facts.role === 'source' && !intent.restore });
     }
@@ -61,6 +61,14 @@ export function record(label: Label, intents: Intent[], h: LabelHistory): void {
 }
 
 function writeLabel(intent: Extract<Intent, { type: 'write' }>, facts: WriteFacts, h: LabelHistory): Label {
+  if (intent.rejected) {
+    // The stage is the intent's (method.md section 2): an edit the editor refused (SWE-agent 0.x's linter, a
+    // str_replace that matched nothing) is still the agent implementing, I on a source file (rule 3) and rule 7's
+    // E/V on a test or scratch file. But nothing changed, so it is no change, no source edit, and no write in the
+    // history that rules 5-7 read (a re-read of that file is not a check of a change).
+    const source = facts.role === 'source';
+    return withRange(base(source ? 'I' : afterEdit(h), 'edit', source ? 3 : 7, intent.file), intent.range);
+  }
   if (intent.restore) {
     const l = base('O', 'housekeeping', 1, intent.file);
     l.changesFile = true;

@@ -89,7 +89,7 @@ function unlabelledWrite(intent: Extract<Intent, { type: 'write' }>, label: Labe
 export function changesEnvironment(label: Label, intents: readonly Intent[], shell: ParsedShell | undefined): boolean {
   for (const intent of intents) {
     if (intent.type === 'install') return true;
-    if (intent.type === 'write' && unlabelledWrite(intent, label)) return true;
+    if (intent.type === 'write' && !intent.rejected && unlabelledWrite(intent, label)) return true;
     if (intent.type === 'orchestration' && intent.changes === true && !(label.changesFile && label.file === intent.file)) return true;
   }
   if (shell === undefined) return false;

@@ -12,7 +12,8 @@ export type Intent =
   /**
    * Rules 1, 3, 7: a file write. `create`: certainly a new file; `mayCreate`: a new file unless seen before
    * (`>` redirection, `tee`); `softCreate`: `touch`, housekeeping unless the file is source; `restore`: from a backup
-   * (an undo, rule 1); `move`: `mv a b`, housekeeping unless `b` is a source file; `script`: written by a Python script.
+   * (an undo, rule 1); `move`: `mv a b`, housekeeping unless `b` is a source file; `script`: written by a Python script;
+   * `rejected`: the editor refused the edit (the step failed), so the file did not change.
    */
   | {
       type: 'write';
@@ -24,6 +25,7 @@ export type Intent =
       restore?: boolean;
       move?: boolean;
       script?: boolean;
+      rejected?: boolean;
     }
   /** Rule 4: retrieval (`grep`, `find`, `ls`, `git log`); `targets` are the files/dirs it inspects. */
   | { type: 'inspect'; kind: 'search' | 'list' | 'vcs'; targets: string[] }

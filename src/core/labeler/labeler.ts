@@ -69,8 +69,11 @@ export class Labeler {
     if (this.root === undefined && path.startsWith('/')) this.root = knownRoot(normalizePosix(path));
   }
 
-  /** Labels the next step and records its effects in the history. */
-  label(step: Step): LabelOutcome {
+  /**
+   * Labels the next step and records its effects in the history. `failed`: the step failed (`stepFailed`); an editor
+   * edit that failed was refused and changed nothing.
+   */
+  label(step: Step, failed: boolean): LabelOutcome {
     const base = this.context(step);
     const a = step.action;
     let outcome: LabelOutcome;
@@ -97,6 +100,8 @@ export class Labeler {
       const paths = this.root === undefined ? base : { ...base, root: this.root };
       const resolve = (p: string) => toRepoPath(p, paths);
       const intents = [actionIntent(step, resolve)];
+      const first = intents[0];
+      if (failed && a.kind === 'edit' && first?.type === 'write') intents[0] = { ...first, create: false, mayCreate: false, rejected: true };
       if (a.kind === 'code' && intents[0]?.type === 'run') intents.push(...scriptWriteIntents(a.code, resolve, this.history));
       const label = cascade(intents, 0, this.history, a.kind === 'code');
       outcome = { label, intents, primary: 0, paths, changesEnv: changesEnvironment(label, intents, undefined) };

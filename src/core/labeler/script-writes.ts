@@ -76,8 +76,10 @@ export function shellScriptWrites(command: string, shell: ParsedShell, resolve: 
 export function rememberScripts(step: Step, intents: Intent[], h: LabelHistory): void {
   const a = step.action;
   if (a.kind === 'edit') {
-    const file = intents[0]?.type === 'write' ? intents[0].file : undefined;
-    if (file === undefined) return;
+    const write = intents[0];
+    // A refused edit wrote nothing to scan.
+    if (write?.type !== 'write' || write.file === undefined || write.rejected === true) return;
+    const file = write.file;
     if (a.op === 'create' || a.op === 'write') h.scripts.set(intern(file), pythonScan(a.text ?? a.new ?? ''));
     else if (a.new !== undefined) h.scripts.set(intern(file), joinScans(h.scripts.get(file), pythonScan(a.new)));
     return;

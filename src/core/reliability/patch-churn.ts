@@ -1,5 +1,6 @@
 /** Patch size, cumulative edit volume and patch churn (PCR). */
 import type { Step } from '../types.js';
+import { stepFailed } from '../state/failure.js';
 
 function lineCount(text: string | undefined): number {
   if (!text) return 0;
@@ -76,11 +77,13 @@ function heredocLines(command: string): number {
  * insert/replace_lines new lines (replace_lines also the replaced range),
  * create/write the file text. Shell commands: only heredoc bodies redirected
  * into a file (`cat <<'EOF' > f`) are measured; `sed -i`, scripts that write
- * files and `undo` contribute 0, so shell-only agents' volume is a lower bound.
+ * files and `undo` contribute 0, so shell-only agents' volume is a lower bound. An edit the editor refused (the
+ * step failed: SWE-agent 0.x's linter, a str_replace that matched nothing) changed no line: 0.
  */
 export function stepEditVolume(step: Step): number {
   const a = step.action;
   if (a.kind === 'edit') {
+    if (stepFailed(step)) return 0;
     switch (a.op) {
       case 'str_replace':
         return lineCount(a.old) + lineCount(a.new);

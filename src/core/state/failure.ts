@@ -17,7 +17,22 @@ const TOOL_FAILURE = [
   /Invalid `?\w+`? parameter/i,
   // SWE-agent 1.x's editor: "Invalid `view_range`: [1, 400]. Its second element ..."
   /^Invalid `\w+`:/m,
+  // SWE-agent 0.x's `edit`: its linter rejected the edit and left the file unchanged ("Your changes have NOT been applied").
+  /^Your proposed edit has introduced new syntax error/m,
 ];
+
+/** Where an editor starts echoing file text: an ACI window (`[File: p (N lines total)]`) or a `cat -n` snippet. */
+const FILE_ECHO = /^\[File: .+ \(\d+ lines total\)\]|Here's the result of running `cat -n`/m;
+
+/**
+ * The head of a tool's observation that holds its own message: the first 600 characters, up to the file text it
+ * echoes. An applied edit's window may quote `No such file or directory` (a flask test file did).
+ */
+function toolHead(obs: string): string {
+  const head = obs.slice(0, 600);
+  const echo = FILE_ECHO.exec(head);
+  return echo === null ? head : head.slice(0, echo.index);
+}
 
 /** `N failed` / `N error(s)` in the middle part of a pytest summary line: `=+ ... =+`. */
 const SUMMARY_COUNT = /\b\d+ (failed|errors?)\b/;
@@ -62,8 +77,10 @@ export function stepFailed(step: Step): boolean {
     case 'edit':
     case 'view':
     case 'search':
-    case 'list':
-      return TOOL_FAILURE.some((re) => re.test(obs.slice(0, 600)));
+    case 'list': {
+      const head = toolHead(obs);
+      return TOOL_FAILURE.some((re) => re.test(head));
+    }
     default:
       return false;
   }

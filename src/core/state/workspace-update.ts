@@ -41,7 +41,7 @@ function applyStep(ws: ShadowWorkspace, scope: ScopeResolver, step: Step, outcom
     if (!failed) ws.observe(file, parseNumberedLines(observationText(step)));
     return scopeOf(ws, scope, file, label.range);
   }
-  if (a.kind === 'edit' && file !== undefined) return applyEdit(ws, scope, a, file, label);
+  if (a.kind === 'edit' && file !== undefined) return applyEdit(ws, scope, a, file, label, failed);
   if (a.kind === 'shell') {
     if (!failed) observeShellRead(ws, step, outcome);
     const found = scopeOf(ws, scope, file, label.range);
@@ -51,35 +51,56 @@ function applyStep(ws: ShadowWorkspace, scope: ScopeResolver, step: Step, outcom
   return undefined;
 }
 
-function applyEdit(ws: ShadowWorkspace, scope: ScopeResolver, a: Extract<Step['action'], { kind: 'edit' }>, file: string, label: Label): string | undefined {
+type EditAction = Extract<Step['action'], { kind: 'edit' }>;
+
+/** An edit's scope on the text before it; the edit is then applied, unless it `failed`: the editor refused it. */
+function applyEdit(ws: ShadowWorkspace, scope: ScopeResolver, a: EditAction, file: string, label: Label, failed: boolean): string | undefined {
+  const found = editScope(ws, scope, a, file, label);
+  if (!failed) changeText(ws, a, file);
+  return found;
+}
+
+/** The scope an edit aims at, on the known text; a str_replace's range (where `old` sits) is written into the label. */
+function editScope(ws: ShadowWorkspace, scope: ScopeResolver, a: EditAction, file: string, label: Label): string | undefined {
+  switch (a.op) {
+    case 'str_replace': {
+      const range = label.range ?? ws.locate(file, a.old ?? '');
+      if (range && !label.range) label.range = range;
+      return scopeOf(ws, scope, file, range);
+    }
+    case 'replace_lines':
+      return scopeOf(ws, scope, file, a.range);
+    case 'insert': {
+      const at = a.range?.[0];
+      return scopeOf(ws, scope, file, at === undefined ? undefined : [Math.max(1, at), Math.max(1, at)]);
+    }
+    default:
+      return undefined;
+  }
+}
+
+function changeText(ws: ShadowWorkspace, a: EditAction, file: string): void {
   switch (a.op) {
     case 'create':
     case 'write':
       ws.setText(file, a.text ?? a.new ?? '');
-      return undefined;
-    case 'str_replace': {
-      const range = label.range ?? ws.locate(file, a.old ?? '');
-      const found = scopeOf(ws, scope, file, range);
-      if (range && !label.range) label.range = range;
+      return;
+    case 'str_replace':
       ws.replace(file, a.old ?? '', a.new ?? '');
-      return found;
-    }
-    case 'replace_lines': {
-      const found = scopeOf(ws, scope, file, a.range);
+      return;
+    case 'replace_lines':
       if (a.range) ws.replaceLines(file, a.range, a.new ?? a.text ?? '');
       else ws.forget(file);
-      return found;
-    }
+      return;
     case 'insert': {
       const at = a.range?.[0];
-      const found = scopeOf(ws, scope, file, at === undefined ? undefined : [Math.max(1, at), Math.max(1, at)]);
       if (at === undefined) ws.forget(file);
       else ws.insert(file, at, a.new ?? a.text ?? '');
-      return found;
+      return;
     }
     case 'undo':
       ws.forget(file);
-      return undefined;
+      return;
   }
 }
 
