@@ -1,10 +1,16 @@
 /**
  * Sessions shared through a real Redis by in-process replicas: resume on
  * another replica, ids unique across replicas, graceful hand-back, reads of a
- * session another replica holds.
+ * session another replica holds; the order of one session's writes (step appends wait for the next turn: an outcome
+ * or final sent at once overtook them, and Redis refused the tail steps as `ended` though the final counted them).
  */
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY } from '../../src/core/policy.js';
+import { UNIFORM_PRIOR } from '../../src/core/prior.js';
+import { RedisLink } from '../../src/store/redis/link.js';
+import { RedisReferenceStore } from '../../src/store/redis/reference-store.js';
+import { RedisSessionJournal } from '../../src/store/redis/session-journal.js';
 import { forecastFileOf, labelledRuns } from '../forecast/fixtures.js';
 import { ASTROID, Client, readDoc, readEvents, type Running } from '../server/helpers.js';
 import { RedisServer } from './redis-server.js';
@@ -214,5 +220,58 @@ describe('sessions shared through Redis', () => {
     expect(there.status).toBe(200);
     expect(there.body).toEqual(here.body);
     expect((await getJson(`${b.url}/v1/sessions/nobody`)).status).toBe(404);
+  });
+});
+
+// The order of a session's writes: appends are batched until the next turn, every other command sends them first.
+describe('the order of one session’s Redis writes', () => {
+  it('sends the appends queued in a turn before an outcome, a final, a read or a release made after them', async () => {
+    const link = new RedisLink({ url: redis.url, prefix: freshPrefix('order-journal') });
+    try {
+      const journal = new RedisSessionJournal({ link, store: await RedisReferenceStore.open({ link }), owner: 'one' });
+      const pin = { kind: 'prior', prior: UNIFORM_PRIOR } as const;
+      const open = async (id: string): Promise<void> => {
+        expect(await journal.open(id, { task: 't', format: 'steplens', learn: false, policy: DEFAULT_POLICY, reference: pin, createdAt: Date.now() })).toBe(true);
+      };
+      await open('t:s');
+      // Not awaited: queued for the next turn, as a turn's steps are.
+      const appended = [0, 1, 2].map((seq) => journal.append('t:s', seq, `step ${seq}`, pin));
+      const outcome = journal.outcome('t:s', false, pin);
+      const read = journal.head('t:s');
+      const finished = journal.finish('t:s', { type: 'final' }, pin);
+      expect(await Promise.all(appended)).toEqual(['ok', 'ok', 'ok']);
+      expect([await outcome, await finished]).toEqual(['ok', 'ok']);
+      expect((await read)?.length).toBe(3);
+      await open('t:r');
+      const more = journal.append('t:r', 0, 'step 0', pin);
+      await journal.release(['t:r']);
+      expect(await more).toBe('ok');
+    } finally {
+      await link.close();
+    }
+  });
+
+  it('stores every step of a burst sent with its outcome and end, before the final', async () => {
+    const prefix = freshPrefix('order');
+    const a = await startReplica(redis, prefix, 'order-a');
+    const b = await startReplica(redis, prefix, 'order-b');
+    running.push(a, b);
+    const whole = await postJson(`${a.url}/v1/score`, { task: ASTROID.task, trajectory: failDoc, passed: false });
+    const c = await Client.connect(a.wsUrl);
+    clients.push(c);
+    c.send({ type: 'start', session: 'burst', task: ASTROID.task, format: 'mini-swe-agent' });
+    await c.nextOf('started', 'burst');
+    // Over a turn's worth of frames (frame-batch.ts), so the tail, the outcome and the end run in a later turn.
+    events.forEach((step, seq) => c.send({ type: 'step', session: 'burst', seq, step }));
+    c.send({ type: 'outcome', session: 'burst', passed: false });
+    c.send({ type: 'end', session: 'burst' });
+    const final = await c.nextOf('final', 'burst');
+    expect(c.frames.filter((f) => f.type === 'error')).toEqual([]);
+    expect(final.steps).toBe(whole.body.steps);
+    // Both replicas read the stored session: every step, the outcome and the final.
+    for (const r of [a, b]) {
+      const view = (await getJson(`${r.url}/v1/sessions/burst`)).body;
+      expect(view).toMatchObject({ state: 'ended', steps: final.steps, lastSeq: events.length - 1, passed: false });
+    }
   });
 });
