@@ -20,6 +20,11 @@ export const CLOSE = {
 /** ws's send options for a text frame (one object for every frame). */
 const TEXT = { binary: false } as const;
 
+/** Time (ms) a connection's queued messages may take before the rest waits for the next turn of the loop. */
+const RUN_MS_PER_TURN = 10;
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export class Connection {
   readonly id: number;
   /** The keys (tenant-qualified ids, see `sessionKey`) of the sessions it holds, ended ones kept for resume included. */
@@ -124,10 +129,13 @@ export class Connection {
   }
 
   private run(work: () => void | Promise<void>): void {
+    const started = performance.now();
     for (let next: (() => void | Promise<void>) | undefined = work; next !== undefined; next = this.queue.shift()) {
       const result = next();
-      if (result instanceof Promise) {
-        this.busy = result.finally(() => {
+      // Messages queued behind a slow one (a resume rebuilt over many turns) are handled a slice a turn, not all at once.
+      const pending = result instanceof Promise ? result : this.queue.length > 0 && performance.now() - started >= RUN_MS_PER_TURN ? nextTurn() : undefined;
+      if (pending !== undefined) {
+        this.busy = pending.finally(() => {
           this.busy = undefined;
           const after = this.queue.shift();
           if (after !== undefined) this.run(after);
