@@ -9,14 +9,39 @@ import type { Pta } from '../core/scorer-api.js';
 import type { State } from '../core/types.js';
 import { err, ok, type Result } from '../errors.js';
 
-/** Nodes serialised per slice. */
+/** Nodes per slice when a PTA's JSON is read back in slices. */
 const NODES_PER_SLICE = 2000;
+/**
+ * Characters of JSON per slice when a PTA is written (nodes, files, references: every array, element by element).
+ * Slices of 2,000 nodes were 2 MB of a 10,000-node PTA with long commands: each held the thread 40-110 ms to
+ * stringify and hand to the socket, and `GET /v1/tasks/:task/pta` of it stalled everyone 100-220 ms at a time.
+ */
+const SLICE_CHARS = 64 * 1024;
 /** A reference's states written and read back per slice. */
 const STATES_PER_SLICE = 500;
 /** A growth in steps runs this long before the event loop gets a turn. */
 const STEP_BUDGET_MS = 5;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** `JSON.stringify(items)` in pieces of about SLICE_CHARS, the event loop turning between them (`head` goes first). */
+async function* arrayChunks(head: string, items: readonly unknown[]): AsyncGenerator<string> {
+  let parts: string[] = [];
+  let chars = 0;
+  let open = `${head}[`;
+  for (let i = 0; i < items.length; i++) {
+    const text = JSON.stringify(items[i]);
+    parts.push(text);
+    chars += text.length;
+    if (chars < SLICE_CHARS && i < items.length - 1) continue;
+    yield open + parts.join(',');
+    open = ',';
+    parts = [];
+    chars = 0;
+    if (i < items.length - 1) await nextTurn();
+  }
+  yield items.length === 0 ? `${open}]` : ']';
+}
 
 /** `ptaToJson(pta)` in pieces, the event loop turning between them (key order as the object holds it, undefined fields left out, as `JSON.stringify` does). */
 export async function* ptaJsonChunks(pta: Pta): AsyncGenerator<string> {
@@ -25,24 +50,8 @@ export async function* ptaJsonChunks(pta: Pta): AsyncGenerator<string> {
     if (value === undefined) continue;
     const name = `${first ? '{' : ','}${JSON.stringify(key)}:`;
     first = false;
-    if (key !== 'nodes') {
-      yield name + JSON.stringify(value);
-      continue;
-    }
-    const nodes = value as Pta['nodes'];
-    let head = `${name}[`;
-    for (let i = 0; i < nodes.length; i += NODES_PER_SLICE) {
-      if (i > 0) await nextTurn();
-      yield (
-        head +
-        nodes
-          .slice(i, i + NODES_PER_SLICE)
-          .map((n) => JSON.stringify(n))
-          .join(',')
-      );
-      head = ',';
-    }
-    yield nodes.length === 0 ? `${head}]` : ']';
+    if (Array.isArray(value)) yield* arrayChunks(name, value);
+    else yield name + JSON.stringify(value);
   }
   yield first ? '{}' : '}';
 }
@@ -95,6 +104,37 @@ export async function statesJsonInSlices(states: readonly State[]): Promise<Resu
     for (const s of back.value) read.push(s);
   }
   return ok({ json: `[${parts.join(',')}]`, states: read });
+}
+
+/**
+ * A reference's states as JSON arrays of about SLICE_CHARS each: what a scoring worker sends back to the main
+ * thread. Sent as objects, a 5,000-step reference was rebuilt by the structured clone on the main thread in one
+ * go (140-500 ms); strings cross as they are, and {@link statesFromJsonSlices} parses them a slice a turn.
+ */
+export function statesJsonSlices(states: readonly State[]): string[] {
+  const out: string[] = [];
+  let parts: string[] = [];
+  let chars = 0;
+  for (const [i, state] of states.entries()) {
+    const text = JSON.stringify(state);
+    parts.push(text);
+    chars += text.length;
+    if (chars < SLICE_CHARS && i < states.length - 1) continue;
+    out.push(`[${parts.join(',')}]`);
+    parts = [];
+    chars = 0;
+  }
+  return out;
+}
+
+/** The states {@link statesJsonSlices} wrote (this server's own worker: not checked again), one slice a turn. */
+export async function statesFromJsonSlices(slices: readonly string[]): Promise<State[]> {
+  const states: State[] = [];
+  for (const slice of slices) {
+    await nextTurn();
+    for (const s of JSON.parse(slice) as State[]) states.push(s);
+  }
+  return states;
 }
 
 /** Characters scanned between two turns of the event loop when a PTA's JSON is read in slices. */
