@@ -34,6 +34,25 @@ export interface Entry {
   chain?: ChainState;
 }
 
+/**
+ * A version's entry in its chain: the states its reference added, with who added it (`{"by":...,"states":[...]}`).
+ * The states alone (`[...]`, how entries were written before, still read) lost `by` on every replica that built the
+ * version from its chain (another replica, this one after a restart or once its cache let the version go): the
+ * reference then counted for nobody, and a tenant past its references to a task could add more there.
+ */
+export function deltaText(statesJson: string, by: string | undefined): string {
+  return by === undefined ? statesJson : `{"by":${JSON.stringify(by)},"states":${statesJson}}`;
+}
+
+const DELTA_HEAD = /^\{"by":("(?:[^"\\]|\\.)*"),"states":/;
+
+/** The states and who added them of a chain entry ({@link deltaText}). */
+function readDelta(text: string): { states: ReturnType<typeof statesFromJson>; by?: string } {
+  const head = DELTA_HEAD.exec(text);
+  if (head === null) return { states: statesFromJson(text) };
+  return { states: statesFromJson(text.slice(head[0].length, -1)), by: JSON.parse(head[1]!) as string }; // the group always matches with the regex
+}
+
 /** Parsed a slice of nodes at a time (a 16 MB chain head parsed whole held the thread 600 ms). */
 async function parsePta(text: string, where: string): Promise<Pta> {
   const parsed = await ptaFromJsonInSlices(text);
@@ -80,9 +99,9 @@ export async function readChain(link: RedisLink, keys: RedisKeys, cached: (versi
     const texts = await link.run('get_pta', (r) => r.lrange(list, i, last));
     if (texts.length !== last - i + 1) return undefined; // the chain expired meanwhile
     for (const text of texts) {
-      const states = statesFromJson(text);
+      const { states, by } = readDelta(text);
       if (!states.ok) throw new SteplensError('internal', `PTA ${list} in Redis: version ${pta.version + 1} is unreadable: ${states.error}`);
-      pta = await runInSteps(addReferenceInSteps(pta, states.value));
+      pta = await runInSteps(addReferenceInSteps(pta, states.value, by !== undefined ? { by } : {}));
       chain.deltaBytes += Buffer.byteLength(text);
     }
   }
