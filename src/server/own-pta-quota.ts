@@ -48,6 +48,8 @@ export class OwnPtaQuota {
       // Nothing of the tenant's is in flight here: what the store holds now is the whole truth.
       if (tally.active === 1) tally.reading = this.held(tenant).then((held) => void (tally.held = held));
       await tally.reading;
+      // Already full: refused before the growth is computed (any reference adds bytes).
+      if (tally.held + tally.pending >= this.limit) throw this.refusal(tenant, task, tally, tally.held + tally.pending + 1);
       return await grow((bytes, previous) => this.admit(tenant, task, tally, bytes - previous));
     } finally {
       tally.active--;
@@ -56,16 +58,18 @@ export class OwnPtaQuota {
 
   private admit(tenant: string, task: string, t: Tally, delta: number): (stored: boolean) => void {
     const total = t.held + t.pending + delta;
-    if (delta > 0 && total > this.limit) {
-      throw new SteplensError(
-        'quota_exceeded',
-        `task ${task} (this tenant's own PTA): refused: tenant ${tenant}'s own PTAs would take ${total} bytes, over its limit of ${this.limit} (ptaBytesPerTenant; they hold ${t.held + t.pending}); nothing was stored, the PTAs it holds are kept`,
-      );
-    }
+    if (delta > 0 && total > this.limit) throw this.refusal(tenant, task, t, total);
     t.pending += delta;
     return (stored) => {
       t.pending -= delta;
       if (stored) t.held += delta;
     };
+  }
+
+  private refusal(tenant: string, task: string, t: Tally, total: number): SteplensError {
+    return new SteplensError(
+      'quota_exceeded',
+      `task ${task} (this tenant's own PTA): refused: tenant ${tenant}'s own PTAs would take ${total} bytes or more, over its limit of ${this.limit} (ptaBytesPerTenant; they hold ${t.held + t.pending}); nothing was stored, the PTAs it holds are kept`,
+    );
   }
 }

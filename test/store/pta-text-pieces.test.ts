@@ -7,8 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildPta, ptaFromJson, ptaToJson } from '../../src/core/pta/index.js';
-import { ptaJsonChunks, statesFromJsonSlices, statesJsonSlices } from '../../src/store/pta-text.js';
+import { buildPta, ptaFromJson, ptaToJson, statesFromJson } from '../../src/core/pta/index.js';
+import { ptaJsonChunks, statesFromJsonInSlices, statesFromJsonSlices, statesJsonSlices } from '../../src/store/pta-text.js';
 import { wireValue } from '../../src/server/score-pool.js';
 import { stateArb } from '../pta/arbitraries.js';
 
@@ -37,6 +37,25 @@ describe('a PTA written in pieces', () => {
     expect(await statesFromJsonSlices(slices)).toEqual(JSON.parse(JSON.stringify(states)));
     expect(statesJsonSlices([])).toEqual([]);
     expect(await statesFromJsonSlices([])).toEqual([]);
+  });
+
+  it("reads a version's states back (a Redis chain entry) a slice at a time: statesFromJson's states and errors, the loop turning", async () => {
+    const states = wordy(4000, 40, 6).map((st, t) => ({ ...st, file: `a"],[{\\${t % 5}.py` }));
+    const text = JSON.stringify(states);
+    let turns = 0;
+    let spinning = true;
+    const spin = (): void => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const read = await statesFromJsonInSlices(text);
+    spinning = false;
+    expect(read).toEqual(statesFromJson(text));
+    expect(turns).toBeGreaterThanOrEqual(3);
+    const bad = JSON.stringify(states.map((st, t) => (t === 3210 ? { ...st, stage: 'X' } : st)));
+    expect(await statesFromJsonInSlices(bad)).toEqual(statesFromJson(bad));
+    for (const odd of ['[]', ' [ ] ', '{}', '[1,', '', `${text}x`]) expect(await statesFromJsonInSlices(odd), odd).toEqual(statesFromJson(odd));
   });
 
   it('sends a PTA to a scoring worker as its JSON text, and the prior as it is', async () => {
