@@ -185,11 +185,16 @@ export class RedisSessionJournal implements SessionJournal {
   }
 
   async outcome(id: string, passed: boolean, pin: PinnedReference): Promise<WriteResult> {
+    // The appends still batched for the end of the turn go first: a session's writes reach Redis in their order.
+    this.flush();
     return writeResult(await this.link.run('session_outcome', (r) => OUTCOME.run(r, this.fenced(id, pin), [this.owner, this.leaseMs, this.ttlMs, passed ? '1' : '0'])));
   }
 
   async finish(id: string, final: unknown, pin?: PinnedReference): Promise<WriteResult> {
     const keys = pin !== undefined ? this.fenced(id, pin) : this.keys.session(id);
+    // Before it, the appends still batched: a FINISH sent first refused them ('ended') though they were scored, when
+    // steps, outcome and end were handled in one turn after its sockets were read (the end waited for the outcome only).
+    this.flush();
     return writeResult(await this.link.run('session_finish', (r) => FINISH.run(r, keys, [this.owner, JSON.stringify(final), this.keepEndedMs])));
   }
 
