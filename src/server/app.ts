@@ -23,6 +23,7 @@ import { registerTicketRoutes } from './ticket-routes.js';
 import { CLOSE, Connection } from './connection.js';
 import { capConnections } from './connection-caps.js';
 import { FrameBatch } from './frame-batch.js';
+import { OwnPtaQuota } from './own-pta-quota.js';
 import { endWithError, frameworkErrorOptions, installErrorShapes } from './http-errors.js';
 import { registerHttpRoutes, sendError } from './http-routes.js';
 import { registerScoringRoutes } from './scoring-routes.js';
@@ -74,7 +75,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const store = backend.store;
   const analyzers = defaultAnalyzers();
   const metrics = createMetrics(store);
-  const references = new ScopedReferences(store, resolved.referenceScope);
+  const ownBytes = resolved.limits.ptaBytesPerTenant;
+  const references = new ScopedReferences(store, resolved.referenceScope, ownBytes > 0 ? new OwnPtaQuota(store, ownBytes) : undefined);
   const pool = new ScorePool({
     size: resolved.scoringWorkers,
     maxQueuedBytes: 4 * resolved.limits.maxBodyBytes,
@@ -262,12 +264,15 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
         frames.add(conn, raw, isBinary);
       });
       socket.on('close', (code) => {
-        frames.drain(conn);
-        conn.drainQueued();
-        registry.closed(conn);
         connections.delete(conn.id);
         metrics.activeConnections.set(connections.size);
         log.info({ connection: conn.id, code }, 'connection closed');
+        // Its sessions are detached once every frame it sent is handled (those still held, at their pace), and the
+        // messages those frames queued that wait only for a turn have run.
+        frames.drain(conn, () => {
+          conn.drainQueued();
+          registry.closed(conn);
+        });
       });
       socket.on('error', (error) => log.warn({ connection: conn.id, err: error }, 'socket error'));
     },

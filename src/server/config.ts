@@ -57,7 +57,8 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
   --limit NAME=VALUE: one server limit (proto/README.md, Limits), e.g. --limit ptaReferences=200 --limit connectionsPerAddress=0
            (0 turns a connection cap off: behind a load balancer every connection comes from its address); env STEPLENS_LIMITS (comma-separated);
            with --redis, journalBytesPerTenant (default 536870912, 512 MiB; 0 = no bound) is the step bytes one tenant's sessions
-           keep in Redis: keep Redis' maxmemory above it times the tenants (docs/scale-out.md)
+           keep in Redis: keep Redis' maxmemory above it times the tenants (docs/scale-out.md); ptaBytesPerTenant (default
+           268435456, 256 MiB; 0 = no bound) is the JSON bytes one tenant's own PTAs (tenant reference scope) may hold together
   --allow-origin ORIGIN: a web page of ORIGIN (scheme://host[:port]; * for any) may open /v1/stream; a browser's upgrade from
            any origin but the server's own (that of its Host) is refused 403 forbidden_origin (cross-site WebSocket hijacking).
            Clients that are not browsers send no Origin. Needed for a page served from elsewhere, or a proxy that rewrites Host
@@ -100,7 +101,7 @@ function redisSettings(values: Record<string, unknown>, env: NodeJS.ProcessEnv):
 }
 
 /** Limits that 0 turns off; every other one must be a positive integer. */
-const ZERO_TURNS_OFF = new Set(['connectionsPerAddress', 'maxConnections', 'journalBytesPerTenant', 'forecastVersions']);
+const ZERO_TURNS_OFF = new Set(['connectionsPerAddress', 'maxConnections', 'journalBytesPerTenant', 'forecastVersions', 'ptaBytesPerTenant']);
 
 /** `NAME=VALUE` pairs of `--limit` into server limits (names of {@link DEFAULT_LIMITS}, positive integers; 0 turns a connection cap off). */
 export function parseLimits(pairs: readonly string[]): Partial<ServerLimits> {

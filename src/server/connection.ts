@@ -29,6 +29,11 @@ export const MAX_QUEUED_MESSAGES = 4096;
 /** ws's send options for a text frame (one object for every frame). */
 const TEXT = { binary: false } as const;
 
+/** Time (ms) a connection's queued messages may take before the rest waits for the next turn of the loop. */
+const RUN_MS_PER_TURN = 10;
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export class Connection {
   readonly id: number;
   /** The keys (tenant-qualified ids, see `sessionKey`) of the sessions it holds, ended ones kept for resume included. */
@@ -141,11 +146,15 @@ export class Connection {
     this.run(work);
   }
 
-  private run(work: () => void | Promise<void>, budget = QUEUED_PER_TURN): void {
+  /** `paced`: at most QUEUED_PER_TURN queued messages or RUN_MS_PER_TURN a turn (a close runs the rest at once). */
+  private run(work: () => void | Promise<void>, paced = true): void {
+    const started = performance.now();
+    let budget = QUEUED_PER_TURN;
     for (let next: (() => void | Promise<void>) | undefined = work; next !== undefined; next = this.queue.shift()) {
       const result = next();
       if (result instanceof Promise) return this.after(result, false);
-      if (--budget === 0 && this.queue.length > 0) return this.after(new Promise<void>((resolve) => setImmediate(resolve)), true);
+      // Messages queued behind a slow one (a start, a resume rebuilt over many turns) run a slice a turn, not all at once.
+      if (paced && this.queue.length > 0 && (--budget <= 0 || performance.now() - started >= RUN_MS_PER_TURN)) return this.after(nextTurn(), true);
     }
     if (this.queuePaused) {
       this.queuePaused = false;
@@ -180,7 +189,7 @@ export class Connection {
     this.busy = undefined;
     this.yielding = false;
     const next = this.queue.shift();
-    if (next !== undefined) this.run(next, Infinity);
+    if (next !== undefined) this.run(next, false);
   }
 
   /** Stops reading the socket until {@link resumeReads} (frame-batch.ts: a connection past its frames of a turn). */

@@ -12,6 +12,11 @@
  * the next turns, FRAMES_PER_TURN a turn after that turn's arrivals, the socket paused until none is left. So the
  * other connections are read in between, and their frames do not wait behind the backlog. Unpaused, one read callback handled every frame of up to 32 socket reads (2 MB): a tenant sending
  * 20,000 tiny steps at once held the loop 1.5 s; paused but with the read in hand handled at once, 0.2-0.5 s.
+ *
+ * Frames are also paced by time: once one tenant's frames took TENANT_MS_PER_TURN in a turn, its further frames
+ * wait for the next turns (held, their sockets paused, as above). A count alone let a step's cost decide: 64 steps
+ * scored against a tenant's own 10,000-node PTA (10-20 ms each) held everyone's loop 1.3-1.8 s. A closing
+ * connection's held frames are handled at the same pace, and its close goes on once they are.
  */
 import type { Connection } from './connection.js';
 
@@ -27,21 +32,37 @@ export const MAX_BATCH = 16;
 /** Frames one connection may have handled in one turn of the loop; the rest wait for the next turns. */
 export const FRAMES_PER_TURN = 64;
 
+/** Time (ms) one tenant's frames may take in a turn of the loop before its further frames wait for the next turn. */
+export const TENANT_MS_PER_TURN = 10;
+
+/** Held frames of one connection, as (bytes, binary) pairs in arrival order, and the next one to hand over. */
+interface Held {
+  frames: unknown[];
+  next: number;
+}
+
 export class FrameBatch {
   /** Pending frames as (connection, bytes, binary) triples: one array for the batch, not an object a frame. */
   private pending: unknown[] = [];
   private scheduled = false;
   /** Frames each connection handed over in this turn. */
   private readonly inTurn = new Map<Connection, number>();
-  /**
-   * Frames past a connection's share of a turn, as (bytes, binary) pairs in arrival order, and the next one to hand
-   * over; its socket is paused while it has any.
-   */
-  private readonly held = new Map<Connection, { frames: unknown[]; next: number }>();
+  /** Frames past a connection's share of a turn (or its tenant's time); its socket is paused while it has any. */
+  private readonly held = new Map<Connection, Held>();
+  /** Connections this batch paused (resumed once they hold nothing). */
+  private readonly paused = new Set<Connection>();
+  /** Milliseconds each tenant's frames took in this turn. */
+  private readonly spent = new Map<unknown, number>();
+  /** Closed connections whose held frames are still to be handled, and what to run once they are. */
+  private readonly closing = new Map<Connection, () => void>();
+  /** Set while the server closes: every frame is handled at once. */
+  private unpaced = false;
 
   constructor(
     private readonly handle: FrameHandler,
     private readonly onError: (error: unknown) => void,
+    /** Whose time a connection's frames take (its tenant). */
+    private readonly owner: (conn: Connection) => unknown = (conn) => conn.principal.tenant,
   ) {}
 
   /** Frames waiting for the end of the turn or for a later one. */
@@ -58,30 +79,46 @@ export class FrameBatch {
     if (held !== undefined) held.frames.push(raw, isBinary);
     else if (n > FRAMES_PER_TURN) {
       // Paused at its FRAMES_PER_TURN-th frame already; again in case it was resumed in the middle of a read.
-      conn.pauseReads();
+      this.pause(conn);
       this.held.set(conn, { frames: [raw, isBinary], next: 0 });
     } else {
-      if (n === FRAMES_PER_TURN) conn.pauseReads();
+      if (n === FRAMES_PER_TURN) this.pause(conn);
       this.pending.push(conn, raw, isBinary);
     }
     this.schedule();
     if (this.pending.length >= 3 * MAX_BATCH) this.flush();
   }
 
-  /** Hands over every frame of `conn` now, held ones included (its socket closed: nothing comes after them). */
-  drain(conn: Connection): void {
-    const held = this.held.get(conn);
+  /**
+   * `conn`'s socket closed: its frames still held are handled in the next turns, at the usual pace (nothing comes
+   * after them), then `done` runs (at once when none is held).
+   */
+  drain(conn: Connection, done: () => void = () => undefined): void {
     this.flush();
-    if (held === undefined) return;
-    this.held.delete(conn);
-    for (let i = held.next; i < held.frames.length; i += 2) this.pending.push(conn, held.frames[i], held.frames[i + 1]);
-    this.flush();
+    if (!this.held.has(conn)) return done();
+    this.closing.set(conn, done);
+    this.schedule();
   }
 
   /** Hands over every frame of every connection now (the server is closing). */
   drainAll(): void {
-    for (const conn of [...this.held.keys()]) this.drain(conn);
-    this.flush();
+    this.unpaced = true;
+    try {
+      this.flush();
+      for (const [conn, held] of [...this.held]) {
+        this.held.delete(conn);
+        for (let i = held.next; i < held.frames.length; i += 2) this.pending.push(conn, held.frames[i], held.frames[i + 1]);
+        this.flush();
+      }
+    } finally {
+      this.unpaced = false;
+    }
+    this.settle();
+  }
+
+  private pause(conn: Connection): void {
+    this.paused.add(conn);
+    conn.pauseReads();
   }
 
   private schedule(): void {
@@ -94,39 +131,76 @@ export class FrameBatch {
     this.scheduled = false;
     // This turn's arrivals first: a quiet connection's frame does not wait behind another's backlog.
     this.flush();
+    // Moved before any is handled (one flush after the loop): a connection whose frames its tenant's time then
+    // holds again has only later frames held, so they go back ahead of them.
     for (const [conn, held] of this.held) {
       // A connection whose frames came this turn already had its share of it (they fill FRAMES_PER_TURN first).
       const share = Math.max(0, FRAMES_PER_TURN - (this.inTurn.get(conn) ?? 0));
-      const end = Math.min(held.frames.length, held.next + 2 * share);
-      for (let i = held.next; i < end; i += 2) {
-        this.pending.push(conn, held.frames[i], held.frames[i + 1]);
-        if (this.pending.length >= 3 * MAX_BATCH) this.flush();
-      }
-      held.next = end;
-      if (end < held.frames.length) continue;
-      this.held.delete(conn);
-      conn.resumeReads();
+      const from = held.next;
+      held.next = Math.min(held.frames.length, from + 2 * share);
+      for (let i = from; i < held.next; i += 2) this.pending.push(conn, held.frames[i], held.frames[i + 1]);
+      if (held.next === held.frames.length) this.held.delete(conn);
     }
     this.flush();
-    for (const [conn, n] of this.inTurn) if (n >= FRAMES_PER_TURN && !this.held.has(conn)) conn.resumeReads();
     this.inTurn.clear();
+    this.spent.clear();
+    this.settle();
     if (this.held.size > 0) this.schedule();
   };
 
-  /** Handles every pending frame now, in arrival order (a frame that throws does not stop the others). */
+  /** Resumes the connections that hold nothing any more, and finishes the closes that waited for their frames. */
+  private settle(): void {
+    for (const conn of this.paused) {
+      if (this.held.has(conn) || (this.inTurn.get(conn) ?? 0) >= FRAMES_PER_TURN) continue;
+      this.paused.delete(conn);
+      conn.resumeReads();
+    }
+    for (const [conn, done] of this.closing) {
+      if (this.held.has(conn)) continue;
+      this.closing.delete(conn);
+      done();
+    }
+  }
+
+  /**
+   * Handles pending frames now, in arrival order (a frame that throws does not stop the others). A tenant whose
+   * frames took its time of the turn has the rest held, in order, before any it has held already.
+   */
   flush(): void {
     const items = this.pending;
     if (items.length === 0) return;
     // A frame handled here cannot add to this batch (frames come from socket reads), but a flush from a close
     // handler could start while this one runs: it then sees only frames that arrived after the swap.
     this.pending = [];
+    let later: Map<Connection, unknown[]> | undefined;
     for (let i = 0; i < items.length; i += 3) {
+      const conn = items[i] as Connection;
+      const who = this.owner(conn);
+      const deferred = later?.get(conn);
+      // Once one frame of a connection waits, every later one does: its order holds.
+      if (deferred !== undefined || (!this.unpaced && (this.spent.get(who) ?? 0) >= TENANT_MS_PER_TURN)) {
+        if (deferred !== undefined) deferred.push(items[i + 1], items[i + 2]);
+        else (later ??= new Map()).set(conn, [items[i + 1], items[i + 2]]);
+        continue;
+      }
+      const started = performance.now();
       try {
-        this.handle(items[i] as Connection, items[i + 1] as Buffer, items[i + 2] as boolean);
+        this.handle(conn, items[i + 1] as Buffer, items[i + 2] as boolean);
       } catch (error) {
         // handleFrame answers bad input itself: anything thrown past it is a bug, reported and kept from the other frames.
         this.onError(error);
       }
+      this.spent.set(who, (this.spent.get(who) ?? 0) + performance.now() - started);
     }
+    if (later !== undefined) for (const [conn, frames] of later) this.holdFirst(conn, frames);
+  }
+
+  /** Holds `frames` of `conn` ahead of those it holds already (they came before them); it goes last in the next turn's order. */
+  private holdFirst(conn: Connection, frames: unknown[]): void {
+    const held = this.held.get(conn);
+    this.held.delete(conn);
+    this.held.set(conn, { frames: held === undefined ? frames : [...frames, ...held.frames.slice(held.next)], next: 0 });
+    this.pause(conn);
+    this.schedule();
   }
 }

@@ -91,6 +91,8 @@ export interface ServerLimits {
   referencesPerTenantPerTask: number;
   /** References a tenant that is not an operator may add per hour, every task together, on one replica (default 60). */
   referencesPerTenantPerHour: number;
+  /** JSON bytes a tenant's own PTAs (`tenant` reference scope) may hold in the store, every task together (default 256 MiB; 0: no bound): own-pta-quota.ts. */
+  ptaBytesPerTenant: number;
   /**
    * Share of a reference's steps that may open new nodes when a tenant that is not an operator adds it to a
    * PTA already in use as a reference (default 0.5); a reference that would change the PTA more needs an operator.
@@ -241,6 +243,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   metricsPairs: 20,
   referencesPerTenantPerTask: 2,
   referencesPerTenantPerHour: 60,
+  ptaBytesPerTenant: 256 * 1024 * 1024,
   referenceNovelty: 0.5,
   ticketTtlMs: 30_000,
 };

@@ -13,6 +13,7 @@ import { SteplensError } from '../errors.js';
 import type { Contribution, ReferenceStorePort, StoredTaskStats } from '../store/store-port.js';
 import { isOwnKey, ownerOfKey, ownTaskKey } from '../store/tenant-keys.js';
 import { can, type Principal } from './principal.js';
+import type { OwnPtaQuota } from './own-pta-quota.js';
 
 export const REFERENCE_SCOPES = ['tenant', 'shared'] as const;
 export type ReferenceScope = (typeof REFERENCE_SCOPES)[number];
@@ -30,6 +31,8 @@ export class ScopedReferences {
   constructor(
     readonly store: ReferenceStorePort,
     readonly scope: ReferenceScope,
+    /** Bounds the bytes of each tenant's own PTAs (own-pta-quota.ts); none: no bound. */
+    readonly quota?: OwnPtaQuota,
   ) {}
 
   /** The store key `principal`'s reference to `task` grows: its own PTA's in tenant scope, unless an operator's. */
@@ -42,7 +45,9 @@ export class ScopedReferences {
     const key = this.growKey(principal, task);
     const scope: ReferenceScope = key === task ? 'shared' : 'tenant';
     try {
-      return { pta: await this.store.addReference(key, states, contribution), scope };
+      if (scope === 'shared' || this.quota === undefined) return { pta: await this.store.addReference(key, states, contribution), scope };
+      const pta = await this.quota.add(principal.tenant, task, (admit) => this.store.addReference(key, states, { by: principal.tenant, ...contribution, admit }));
+      return { pta, scope };
     } catch (error) {
       if (key === task || !(error instanceof SteplensError)) throw error;
       throw new SteplensError(error.code, error.message.replaceAll(key, `${task} (this tenant's own PTA)`), { cause: error });

@@ -10,7 +10,8 @@ import type { Logger } from 'pino';
 import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
 import { SteplensError } from '../errors.js';
 import { defaultAnalyzers } from '../syntax/index.js';
-import type { AskedValue, FromWorker, ToWorker } from './score-pool-messages.js';
+import type { AskedValue, FromWorker, PtaText, ToWorker } from './score-pool-messages.js';
+import { ptaJsonInSlices } from '../store/pta-text.js';
 import { jobError, runJob, type JobRequest, type JobResult } from './scoring-jobs.js';
 import { workerEntry } from './worker-entry.js';
 
@@ -30,6 +31,13 @@ export interface ScorePoolOptions {
 interface Slot {
   worker: Worker;
   jobs: Map<number, (result: JobResult) => void>;
+}
+
+/** A PTA goes as its JSON text, built a slice a turn (score-pool-messages.ts, `PtaText`); other values as they are. */
+export async function wireValue(value: AskedValue): Promise<AskedValue | PtaText> {
+  if ('kind' in value && value.kind === 'pta') return { as: 'reference', text: await ptaJsonInSlices(value.pta) };
+  if ('pta' in value && value.pta !== null) return { as: 'pta', text: await ptaJsonInSlices(value.pta) };
+  return value;
 }
 
 /** The identity of "this task has no PTA" (a worker that holds it is not sent it again). */
@@ -128,7 +136,7 @@ export class ScorePool {
     try {
       const [value, identity] = await this.asked(ask);
       const tag = this.tag(identity);
-      reply = tag === ask.have ? { type: 'answer', id: ask.id, tag } : { type: 'answer', id: ask.id, tag, value };
+      reply = tag === ask.have ? { type: 'answer', id: ask.id, tag } : { type: 'answer', id: ask.id, tag, value: await wireValue(value) };
     } catch (error) {
       const e = jobError(error);
       if (!e.ok && e.detail !== undefined) this.options.log.error({ err: error, task: ask.task }, 'reference for a scoring worker failed');

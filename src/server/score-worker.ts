@@ -8,7 +8,8 @@ import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
 import { SteplensError } from '../errors.js';
 import { defaultAnalyzers } from '../syntax/index.js';
 import { runJob } from './scoring-jobs.js';
-import type { Asked, AskedValue, FromWorker, ToWorker } from './score-pool-messages.js';
+import type { Asked, AskedValue, FromWorker, PtaText, ToWorker } from './score-pool-messages.js';
+import { ptaFromJson } from '../core/pta/index.js';
 
 const port = parentPort;
 if (port === null) throw new Error('score-worker.ts runs as a worker thread');
@@ -28,12 +29,20 @@ async function ask(key: string, what: Asked): Promise<AskedValue> {
     port?.postMessage(message);
   });
   if (reply.error) throw new SteplensError(reply.error.code, reply.error.message);
-  const value = reply.value ?? have?.value;
+  const value = reply.value !== undefined ? fromWire(reply.value) : have?.value;
   if (value === undefined) throw new Error(`score-worker: no value for ${key}`);
   kept.delete(key);
   kept.set(key, { tag: reply.tag, value });
   if (kept.size > KEPT) kept.delete(kept.keys().next().value!);
   return value;
+}
+
+/** A value as the main thread sent it: a PTA's JSON text parsed here (score-pool-messages.ts, `PtaText`). */
+function fromWire(value: AskedValue | PtaText): AskedValue {
+  if (!('text' in value)) return value;
+  const parsed = ptaFromJson(value.text);
+  if (!parsed.ok) throw new Error(`score-worker: the PTA sent is unreadable: ${parsed.error}`);
+  return value.as === 'reference' ? { kind: 'pta', pta: parsed.value } : { pta: parsed.value };
 }
 
 const deps = {

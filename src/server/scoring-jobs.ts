@@ -16,6 +16,7 @@ import { rankJob } from './rank-job.js';
 import { checkLength, scoreRequest, type JobForecast } from './score-request.js';
 import { scoreStepsView, type StepsDeps } from './score-steps-job.js';
 import { trajectorySteps, trajectoryStates } from './trajectory.js';
+import { statesJsonSlices } from '../store/pta-text.js';
 
 export type JobKind = 'score' | 'batch' | 'reward' | 'states' | 'steps' | 'rank';
 
@@ -94,7 +95,8 @@ async function work(req: JobRequest, deps: StepsDeps): Promise<unknown> {
       const body = parsed(parseBody(addReferenceRequestSchema, doc));
       const steps = trajectorySteps(body.trajectory, body.format, 'body.trajectory', req.task);
       checkLength(steps, deps.maxSteps, 'body.trajectory');
-      return trajectoryStates(steps, deps.analyzers, { kind: 'prior', prior: await deps.prior() });
+      // As JSON slices: the main thread reads them back a slice a turn (statesJsonSlices).
+      return statesJsonSlices(trajectoryStates(steps, deps.analyzers, { kind: 'prior', prior: await deps.prior() }));
     }
   }
 }

@@ -14,7 +14,7 @@ import { SteplensError } from '../errors.js';
 import { sendError, type RouteDeps } from './http-routes.js';
 import { registerRankRoute } from './rank-route.js';
 import type { JobKind, JobResult } from './scoring-jobs.js';
-import type { State } from '../core/types.js';
+import { statesFromJsonSlices } from '../store/pta-text.js';
 
 /** The body as the bytes a job takes (a copy when it is a view into a larger buffer, so only its bytes travel). */
 function bodyBytes(req: FastifyRequest): Uint8Array {
@@ -85,7 +85,7 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
       if (!task.success) return sendError(reply, metrics, 'bad_message', `task: ${task.error.issues[0]?.message ?? 'invalid'}`);
       const result = await run('states', req, task.data);
       if (!result.ok) return failed(req, reply, result);
-      const states = result.value as State[];
+      const states = await statesFromJsonSlices(result.value as string[]);
       const principal = deps.principal(req);
       try {
         const { pta, scope } = await deps.learning.contribute(principal, 'reference', (c) => deps.references.add(principal, task.data, states, c));

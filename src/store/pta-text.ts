@@ -4,19 +4,42 @@
  * stalled up to 10 s in issue 25's trial). Between slices the event loop turns. The text is exactly
  * `ptaToJson(pta)`.
  */
-import { knownPtaJsonBytes, ptaFromJson, rememberPtaJsonBytes, statesFromJson } from '../core/pta/index.js';
+import { knownPtaJsonBytes, ptaFromJson, ptaFromValueInSteps, rememberPtaJsonBytes, statesFromJson } from '../core/pta/index.js';
 import type { Pta } from '../core/scorer-api.js';
 import type { State } from '../core/types.js';
 import { err, ok, type Result } from '../errors.js';
 
-/** Nodes serialised per slice. */
-const NODES_PER_SLICE = 2000;
+/**
+ * Characters of JSON per slice when a PTA is written (nodes, files, references: every array, element by element).
+ * Slices of 2,000 nodes were 2 MB of a 10,000-node PTA with long commands: each held the thread 40-110 ms to
+ * stringify and hand to the socket, and `GET /v1/tasks/:task/pta` of it stalled everyone 100-220 ms at a time.
+ */
+const SLICE_CHARS = 64 * 1024;
 /** A reference's states written and read back per slice. */
 const STATES_PER_SLICE = 500;
 /** A growth in steps runs this long before the event loop gets a turn. */
 const STEP_BUDGET_MS = 5;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** `JSON.stringify(items)` in pieces of about SLICE_CHARS, the event loop turning between them (`head` goes first). */
+async function* arrayChunks(head: string, items: readonly unknown[]): AsyncGenerator<string> {
+  let parts: string[] = [];
+  let chars = 0;
+  let open = `${head}[`;
+  for (let i = 0; i < items.length; i++) {
+    const text = JSON.stringify(items[i]);
+    parts.push(text);
+    chars += text.length;
+    if (chars < SLICE_CHARS && i < items.length - 1) continue;
+    yield open + parts.join(',');
+    open = ',';
+    parts = [];
+    chars = 0;
+    if (i < items.length - 1) await nextTurn();
+  }
+  yield items.length === 0 ? `${open}]` : ']';
+}
 
 /** `ptaToJson(pta)` in pieces, the event loop turning between them (key order as the object holds it, undefined fields left out, as `JSON.stringify` does). */
 export async function* ptaJsonChunks(pta: Pta): AsyncGenerator<string> {
@@ -25,24 +48,8 @@ export async function* ptaJsonChunks(pta: Pta): AsyncGenerator<string> {
     if (value === undefined) continue;
     const name = `${first ? '{' : ','}${JSON.stringify(key)}:`;
     first = false;
-    if (key !== 'nodes') {
-      yield name + JSON.stringify(value);
-      continue;
-    }
-    const nodes = value as Pta['nodes'];
-    let head = `${name}[`;
-    for (let i = 0; i < nodes.length; i += NODES_PER_SLICE) {
-      if (i > 0) await nextTurn();
-      yield (
-        head +
-        nodes
-          .slice(i, i + NODES_PER_SLICE)
-          .map((n) => JSON.stringify(n))
-          .join(',')
-      );
-      head = ',';
-    }
-    yield nodes.length === 0 ? `${head}]` : ']';
+    if (Array.isArray(value)) yield* arrayChunks(name, value);
+    else yield name + JSON.stringify(value);
   }
   yield first ? '{}' : '}';
 }
@@ -97,21 +104,78 @@ export async function statesJsonInSlices(states: readonly State[]): Promise<Resu
   return ok({ json: `[${parts.join(',')}]`, states: read });
 }
 
+/**
+ * A reference's states as JSON arrays of about SLICE_CHARS each: what a scoring worker sends back to the main
+ * thread. Sent as objects, a 5,000-step reference was rebuilt by the structured clone on the main thread in one
+ * go (140-500 ms); strings cross as they are, and {@link statesFromJsonSlices} parses them a slice a turn.
+ */
+export function statesJsonSlices(states: readonly State[]): string[] {
+  const out: string[] = [];
+  let parts: string[] = [];
+  let chars = 0;
+  for (const [i, state] of states.entries()) {
+    const text = JSON.stringify(state);
+    parts.push(text);
+    chars += text.length;
+    if (chars < SLICE_CHARS && i < states.length - 1) continue;
+    out.push(`[${parts.join(',')}]`);
+    parts = [];
+    chars = 0;
+  }
+  return out;
+}
+
+/** The states {@link statesJsonSlices} wrote (this server's own worker: not checked again), one slice a turn. */
+export async function statesFromJsonSlices(slices: readonly string[]): Promise<State[]> {
+  const states: State[] = [];
+  for (const slice of slices) {
+    await nextTurn();
+    for (const s of JSON.parse(slice) as State[]) states.push(s);
+  }
+  return states;
+}
+
 /** Characters scanned between two turns of the event loop when a PTA's JSON is read in slices. */
 const SCAN_CHARS = 1 << 20;
+/** Characters of an array parsed in one slice when JSON is read back in slices (a slice of 2,000 nodes was 2 MB). */
+const PARSE_SLICE_CHARS = 256 * 1024;
 
-/** Where the top-level `nodes` array of a PTA's JSON text sits: `[` and `]`, and the commas after every {@link NODES_PER_SLICE}th node. */
+const QUOTE = 34,
+  BACKSLASH = 92,
+  COMMA = 44;
+
+/** From `open` (a `[`): where that array closes, and the commas between its elements about every PARSE_SLICE_CHARS; undefined when it never closes. */
+async function arraySpan(text: string, open: number): Promise<{ open: number; close: number; cuts: number[] } | undefined> {
+  let depth = 0;
+  let inString = false;
+  let last = open;
+  const cuts: number[] = [];
+  for (let i = open; i < text.length; i++) {
+    if (i > open && (i - open) % SCAN_CHARS === 0) await nextTurn();
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === 123 || c === 91)
+      depth++; // { or [
+    else if (c === 125 || c === 93) {
+      // } or ]
+      if (--depth === 0) return { open, close: i, cuts };
+    } else if (c === COMMA && depth === 1 && i - last >= PARSE_SLICE_CHARS) {
+      cuts.push(i);
+      last = i;
+    }
+  }
+  return undefined;
+}
+
+/** Where the top-level `nodes` array of a PTA's JSON text sits, with the cuts of {@link arraySpan}. */
 async function nodesSpan(text: string): Promise<{ open: number; close: number; cuts: number[] } | undefined> {
-  const QUOTE = 34,
-    BACKSLASH = 92,
-    COMMA = 44;
   let depth = 0;
   let inString = false;
   let stringStart = -1;
   let lastKey = '';
-  let open = -1;
-  let count = 0;
-  const cuts: number[] = [];
   for (let i = 0; i < text.length; i++) {
     if (i > 0 && i % SCAN_CHARS === 0) await nextTurn();
     const c = text.charCodeAt(i);
@@ -129,14 +193,32 @@ async function nodesSpan(text: string): Promise<{ open: number; close: number; c
     } else if (c === 123 || c === 91) {
       // { or [
       depth++;
-      if (depth === 2 && c === 91 && lastKey === '"nodes"') open = i;
-    } else if (c === 125 || c === 93) {
-      // } or ]
-      depth--;
-      if (depth === 1 && open >= 0) return { open, close: i, cuts };
-    } else if (c === COMMA && depth === 2 && open >= 0 && ++count % NODES_PER_SLICE === 0) cuts.push(i);
+      if (depth === 2 && c === 91 && lastKey === '"nodes"') return arraySpan(text, i);
+    } else if (c === 125 || c === 93) depth--; // } or ]
   }
   return undefined;
+}
+
+/**
+ * `statesFromJson(text)` a slice of states at a time, the event loop turning between them: a version's 5,000
+ * states (5 MB) read back from a Redis chain in one go held a replica 0.3 s. Errors name the state by its index in
+ * the whole array; text that is not one array is read whole (the error is statesFromJson's).
+ */
+export async function statesFromJsonInSlices(text: string): Promise<Result<State[], string>> {
+  const start = text.search(/\S/);
+  const span = text.charCodeAt(start) === 91 ? await arraySpan(text, start) : undefined;
+  if (span === undefined || text.slice(span.close + 1).trim() !== '') return statesFromJson(text);
+  const states: State[] = [];
+  let from = span.open + 1;
+  for (const to of [...span.cuts, span.close]) {
+    if (from > span.open + 1) await nextTurn();
+    const part = statesFromJson(`[${text.slice(from, to)}]`);
+    const at = states.length;
+    if (!part.ok) return err(part.error.replace(/^states\[(\d+)\]/, (_, k: string) => `states[${at + Number(k)}]`));
+    for (const s of part.value) states.push(s);
+    from = to + 1;
+  }
+  return ok(states);
 }
 
 /**
@@ -168,6 +250,6 @@ export async function ptaFromJsonInSlices(text: string): Promise<Result<Pta, str
   }
   if (typeof rest !== 'object' || rest === null || Array.isArray(rest)) return ptaFromJson(text);
   (rest as { nodes: unknown[] }).nodes = nodes; // the key is already there: its place in the key order is kept
-  await nextTurn();
-  return ptaFromJson(rest);
+  // The structure checked in steps too: at once it held the thread 50-130 ms for 10,000 nodes.
+  return runInSteps(ptaFromValueInSteps(rest));
 }

@@ -61,6 +61,8 @@ export class ReferenceStore implements ReferenceStorePort {
   readonly minReferences: number;
   readonly limits: PtaLimits;
   private readonly files = new Map<string, string>();
+  /** The bytes of each task's file (its PTA's JSON), as read at open or written since. */
+  private readonly bytes = new Map<string, number>();
   private readonly cache: LRUCache<string, Entry>;
   private readonly locks = new Map<string, Promise<unknown>>();
   private readonly pool = new PriorPool();
@@ -128,6 +130,7 @@ export class ReferenceStore implements ReferenceStorePort {
       const entry = await this.check(file, (task) => (named !== undefined ? task === named : taskFileName(task) === name));
       if (entry === undefined) continue;
       this.files.set(entry.pta.task, file);
+      this.bytes.set(entry.pta.task, entry.bytes);
       this.pool.set(entry.pta);
     }
   }
@@ -189,11 +192,15 @@ export class ReferenceStore implements ReferenceStorePort {
     this.counters.misses++;
     const entry = await this.check(file, (t) => t === task);
     if (entry === undefined) {
-      if (this.files.get(task) === file) this.files.delete(task);
+      if (this.files.get(task) === file) {
+        this.files.delete(task);
+        this.bytes.delete(task);
+      }
       this.pool.delete(task);
       return undefined;
     }
     this.cache.set(task, entry);
+    this.bytes.set(task, entry.bytes);
     return entry.pta;
   }
 
@@ -232,6 +239,7 @@ export class ReferenceStore implements ReferenceStorePort {
         const grown = await runInSteps(growWithinSteps(task, current, states, this.limits, contribution?.by));
         if (!grown.ok) throw new SteplensError('too_large', grown.error);
         const next = grown.value;
+        const settle = contribution?.admit?.(await measurePtaInSlices(next), current === undefined ? 0 : await measurePtaInSlices(current));
         // A file the data directory already holds for the task is replaced where it is (an older name included).
         const existing = this.files.get(task);
         const file = existing !== undefined && path.dirname(existing) === this.dataDir ? existing : path.join(this.dataDir, taskFileName(task));
@@ -239,9 +247,12 @@ export class ReferenceStore implements ReferenceStorePort {
         try {
           bytes = await this.write(file, ptaJsonChunks(next));
         } catch (error) {
+          settle?.(false);
           throw writeFailure(error, `task ${task}: reference not stored`);
         }
+        settle?.(true);
         this.files.set(task, file);
+        this.bytes.set(task, bytes);
         this.cache.set(task, { pta: next, bytes });
         this.pool.set(next);
         return next;
@@ -252,6 +263,10 @@ export class ReferenceStore implements ReferenceStorePort {
     } finally {
       if (this.locks.get(task) === run) this.locks.delete(task);
     }
+  }
+
+  async sizes(tasks: readonly string[]): Promise<number[]> {
+    return tasks.map((task) => this.bytes.get(task) ?? 0);
   }
 
   /** Stats of every stored task, or of those of `tasks` it holds (tasks whose file has become unusable are skipped with a warning). */

@@ -35,6 +35,12 @@ export interface Contribution {
   by: string;
   /** Throws (a `SteplensError`) to refuse growing `current` (undefined: the task has no PTA yet) with `states`. */
   check?: (current: Pta | undefined, states: readonly State[]) => void;
+  /**
+   * Called once the grown PTA is built, before it is stored, with its JSON bytes and the current one's (0: none):
+   * throws (a `SteplensError`) to refuse it (nothing is stored), else returns what to call once the store knows
+   * whether it stored it (a quota's reservation: server/own-pta-quota.ts).
+   */
+  admit?: (bytes: number, previous: number) => (stored: boolean) => void;
 }
 
 export interface ReferenceStorePort {
@@ -60,6 +66,8 @@ export interface ReferenceStorePort {
    * reference records who added it, and its check may refuse it (nothing changes then).
    */
   addReference(task: string, states: readonly State[], contribution?: Contribution): Promise<Pta>;
+  /** The JSON bytes of each of `tasks`' current PTAs, in that order (0 for a task it holds no PTA of). */
+  sizes(tasks: readonly string[]): Promise<number[]>;
   /** Stats of every stored task, or of those of `tasks` it holds (in that order). */
   list(tasks?: readonly string[]): Promise<StoredTaskStats[]>;
   /** Waits for pending writes. */

@@ -10,8 +10,8 @@ import type { Connection } from '../../src/server/connection.js';
 import { FrameBatch, MAX_BATCH } from '../../src/server/frame-batch.js';
 import { ASTROID, Client, readSteps, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
-const connA = { id: 1 } as unknown as Connection;
-const connB = { id: 2 } as unknown as Connection;
+const connA = { id: 1, principal: { tenant: 'a', role: 'agent' } } as unknown as Connection;
+const connB = { id: 2, principal: { tenant: 'b', role: 'agent' } } as unknown as Connection;
 const frame = (text: string): Buffer => Buffer.from(text);
 
 describe('FrameBatch', () => {

@@ -13,7 +13,10 @@ class FakeConnection {
   paused = false;
   pauses = 0;
   resumes = 0;
-  constructor(readonly id: number) {}
+  readonly principal: { tenant: string; role: 'agent' };
+  constructor(readonly id: number) {
+    this.principal = { tenant: `t${id}`, role: 'agent' };
+  }
   pauseReads(): void {
     this.paused = true;
     this.pauses++;
@@ -96,17 +99,35 @@ describe('FrameBatch pacing', () => {
     expect(seen).toHaveLength(2 * FRAMES_PER_TURN + 1);
   });
 
-  it('drain(conn) hands over every held frame of that connection at once (its socket closed)', async () => {
+  it('drain(conn) hands over the held frames of a closed connection at their pace, then runs its close', async () => {
     const { batch, seen } = recorder();
     const a = new FakeConnection(1);
     const b = new FakeConnection(2);
     for (let i = 0; i < 3 * FRAMES_PER_TURN; i++) batch.add(a as unknown as Connection, Buffer.from(`a${i}`), false);
     for (let i = 0; i < 2 * FRAMES_PER_TURN; i++) batch.add(b as unknown as Connection, Buffer.from(`b${i}`), false);
-    batch.drain(a as unknown as Connection);
-    expect(seen.filter((s) => s.startsWith('1:'))).toHaveLength(3 * FRAMES_PER_TURN);
-    expect(seen.filter((s) => s.startsWith('2:'))).toHaveLength(FRAMES_PER_TURN);
+    let closed = false;
+    batch.drain(a as unknown as Connection, () => (closed = true));
+    // Its frames of this turn are handled; those held follow in the next turns, and only then is it closed.
+    expect(seen.filter((s) => s.startsWith('1:'))).toHaveLength(FRAMES_PER_TURN);
+    expect(closed).toBe(false);
+    while (!closed) await turn();
+    expect(seen.filter((s) => s.startsWith('1:'))).toEqual(Array.from({ length: 3 * FRAMES_PER_TURN }, (_, i) => `1:a${i}`));
+    let none = false;
+    batch.drain(new FakeConnection(3) as unknown as Connection, () => (none = true));
+    expect(none).toBe(true);
     batch.drainAll();
     expect(seen).toHaveLength(5 * FRAMES_PER_TURN);
     expect(batch.size).toBe(0);
+  });
+
+  it('drainAll() hands over every frame at once (the server closing) and runs the closes waiting for theirs', () => {
+    const { batch, seen } = recorder();
+    const a = new FakeConnection(1);
+    for (let i = 0; i < 3 * FRAMES_PER_TURN; i++) batch.add(a as unknown as Connection, Buffer.from(`a${i}`), false);
+    let closed = false;
+    batch.drain(a as unknown as Connection, () => (closed = true));
+    batch.drainAll();
+    expect(seen).toHaveLength(3 * FRAMES_PER_TURN);
+    expect(closed).toBe(true);
   });
 });

@@ -9,6 +9,7 @@ import { UNIFORM_PRIOR, priorFromPtas } from '../../src/core/prior.js';
 import type { State } from '../../src/core/types.js';
 import { ptaToJson, type PtaLimits } from '../../src/core/pta/index.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
+import { SteplensError } from '../../src/errors.js';
 import type { ReferenceStorePort } from '../../src/store/store-port.js';
 import { ownTaskKey } from '../../src/store/tenant-keys.js';
 import { ASTROID, removeDir, tempDir } from '../server/helpers.js';
@@ -145,6 +146,37 @@ export function describeReferenceStore(name: string, harness: () => StoreHarness
       expect(await again.tasks()).toEqual([ASTROID.task, alice, bob].sort());
       expect(await again.get(alice)).toEqual(mine);
       expect(await again.prior()).toEqual(priorFromPtas([shared]));
+    });
+
+    it('tells the JSON bytes of each PTA it holds, and lets a growth be admitted or refused before it is stored', async () => {
+      const open = await harness().fresh();
+      const store = await open();
+      const v1 = await store.addReference('sized', statesA);
+      const calls: Array<[number, number]> = [];
+      const settled: boolean[] = [];
+      const admit = (bytes: number, previous: number) => {
+        calls.push([bytes, previous]);
+        return (stored: boolean) => void settled.push(stored);
+      };
+      const v2 = await store.addReference('sized', statesB, { by: 't', admit });
+      const [b1, b2] = [v1, v2].map((p) => Buffer.byteLength(ptaToJson(p)));
+      expect(calls).toEqual([[b2, b1]]);
+      expect(settled).toEqual([true]);
+      expect(await store.sizes(['sized', 'none'])).toEqual([b2, 0]);
+      // Refused: nothing stored, the PTA held is kept.
+      const no = () => {
+        throw new SteplensError('quota_exceeded', 'no room');
+      };
+      await expect(store.addReference('sized', failing, { by: 't', admit: no })).rejects.toMatchObject({ code: 'quota_exceeded' });
+      await expect(store.addReference('fresh', failing, { by: 't', admit: no })).rejects.toMatchObject({ code: 'quota_exceeded' });
+      expect(await store.get('sized')).toEqual(v2);
+      expect(await store.has('fresh')).toBe(false);
+      await store.close();
+      // Read back (Redis rebuilds it from its chain: the same PTA, its keys maybe in another order).
+      const again = await open();
+      const read = await again.get('sized');
+      expect(read).toEqual(v2);
+      expect(await again.sizes(['sized'])).toEqual([Buffer.byteLength(ptaToJson(read!))]);
     });
 
     it('takes tasks it lacks from seed directories, and grows them from the seeded version', async () => {

@@ -30,9 +30,13 @@ function checkNode(x: unknown, i: number, count: number): string | null {
   return checkState(x.state, `${where}.state`);
 }
 
-function checkTree(nodes: JsonObject[]): string | null {
+/** Nodes checked between two yields of the stepped check (a server reading a 10,000-node PTA lets others run meanwhile). */
+const NODES_PER_STEP = 500;
+
+function* checkTree(nodes: JsonObject[]): Generator<void, string | null> {
   const seen = new Set<number>();
-  for (const n of nodes) {
+  for (const [k, n] of nodes.entries()) {
+    if (k % NODES_PER_STEP === NODES_PER_STEP - 1) yield;
     for (const c of n.children as number[]) {
       if (seen.has(c)) return `nodes[${c}]: listed as a child more than once`;
       seen.add(c);
@@ -43,7 +47,7 @@ function checkTree(nodes: JsonObject[]): string | null {
   return null;
 }
 
-function checkPta(x: unknown): string | null {
+function* checkPta(x: unknown): Generator<void, string | null> {
   if (!isRecord(x)) return 'PTA: expected a JSON object';
   if (x.schema !== PTA_SCHEMA_VERSION) return `schema: expected ${PTA_SCHEMA_VERSION}, got ${JSON.stringify(x.schema)}`;
   if (typeof x.task !== 'string') return 'task: expected a string';
@@ -52,10 +56,11 @@ function checkPta(x: unknown): string | null {
   if (!Array.isArray(x.nodes) || x.nodes.length === 0) return 'nodes: expected a non-empty array';
   const nodes = x.nodes as unknown[];
   for (let i = 0; i < nodes.length; i++) {
+    if (i % NODES_PER_STEP === NODES_PER_STEP - 1) yield;
     const e = checkNode(nodes[i], i, nodes.length);
     if (e !== null) return e;
   }
-  const tree = checkTree(nodes as JsonObject[]);
+  const tree = yield* checkTree(nodes as JsonObject[]);
   if (tree !== null) return tree;
   if (!Array.isArray(x.windowSums) || x.windowSums.length !== 3) return 'windowSums: expected 3 windows';
   for (let k = 0; k < 3; k++) {
@@ -88,7 +93,13 @@ export function ptaFromJson(input: unknown): Result<Pta, string> {
       return err(`PTA: invalid JSON (${e instanceof Error ? e.message : String(e)})`);
     }
   }
-  const problem = checkPta(value);
+  const steps = ptaFromValueInSteps(value);
+  for (let r = steps.next(); ; r = steps.next()) if (r.done === true) return r.value;
+}
+
+/** {@link ptaFromJson} of an already parsed value, checked in steps: it yields every few hundred nodes. */
+export function* ptaFromValueInSteps(value: unknown): Generator<void, Result<Pta, string>> {
+  const problem = yield* checkPta(value);
   return problem === null ? ok(value as Pta) : err(problem);
 }
 

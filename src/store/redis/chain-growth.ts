@@ -19,7 +19,7 @@ import { stageChainJson } from './chain-stage.js';
 import { GROWTH_RECORD_MS, runGrowth } from './unanswered.js';
 import type { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
-import type { Entry, Located } from './pta-chains.js';
+import { deltaText, type Entry, type Located } from './pta-chains.js';
 import { GROW_CHAIN, GROW_DELTA } from './scripts.js';
 
 /** What a growth needs of the store it grows. */
@@ -93,7 +93,8 @@ export class ChainGrowth {
     // The states as every replica will read them back (JSON), so each builds the very same version.
     const read = await statesJsonInSlices(input);
     if (!read.ok) throw new SteplensError('bad_input', `task ${task}: the reference cannot be stored: ${read.error}`);
-    const { json: delta, states } = read.value;
+    const { json, states } = read.value;
+    const delta = deltaText(json, contribution?.by);
     const deltaBytes = Buffer.byteLength(delta);
     let newChain = false;
     for (let attempt = 0; attempt < MAX_GROW_ATTEMPTS; attempt++) {
@@ -106,6 +107,8 @@ export class ChainGrowth {
       const grown = await runInSteps(growWithinSteps(task, current, states, this.limits, contribution?.by));
       if (!grown.ok) throw new SteplensError('too_large', grown.error);
       const next = grown.value;
+      const settle = contribution?.admit?.(await measurePtaInSlices(next), current === undefined ? 0 : await measurePtaInSlices(current));
+      let stored = false;
       const key = this.host.cacheKey(task, next.version);
       let answered!: () => void;
       const done = new Promise<void>((resolve) => (answered = resolve));
@@ -141,6 +144,7 @@ export class ChainGrowth {
         }
         if (answer === 'ok') {
           this.host.stored(task, key, entry);
+          stored = true;
           return next;
         }
         if (answer === 'broken') newChain = true;
@@ -148,6 +152,8 @@ export class ChainGrowth {
       } finally {
         if (this.writing.get(key) === done) this.writing.delete(key);
         answered();
+        // A compare-and-set miss is tried again (and admitted again) on the newer version.
+        settle?.(stored);
       }
     }
     throw new SteplensError('unavailable', `task ${task}: ${MAX_GROW_ATTEMPTS} concurrent growths in a row; try again`);

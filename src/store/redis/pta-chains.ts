@@ -4,10 +4,11 @@
  * built from the newest cached version of its chain below it when there is one, so a replica that held
  * version v reads only what v + 1 added, not the whole PTA again.
  */
-import { addReferenceInSteps, knownPtaJsonBytes, rememberPtaJsonBytes, statesFromJson } from '../../core/pta/index.js';
+import { addReferenceInSteps, knownPtaJsonBytes, rememberPtaJsonBytes } from '../../core/pta/index.js';
 import type { Pta } from '../../core/scorer-api.js';
-import { SteplensError } from '../../errors.js';
-import { ptaFromJsonInSlices, runInSteps } from '../pta-text.js';
+import type { State } from '../../core/types.js';
+import { SteplensError, type Result } from '../../errors.js';
+import { ptaFromJsonInSlices, runInSteps, statesFromJsonInSlices } from '../pta-text.js';
 import type { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
 
@@ -32,6 +33,25 @@ export interface Entry {
   pta: Pta;
   bytes: number;
   chain?: ChainState;
+}
+
+/**
+ * A version's entry in its chain: the states its reference added, with who added it (`{"by":...,"states":[...]}`).
+ * The states alone (`[...]`, how entries were written before, still read) lost `by` on every replica that built the
+ * version from its chain (another replica, this one after a restart or once its cache let the version go): the
+ * reference then counted for nobody, and a tenant past its references to a task could add more there.
+ */
+export function deltaText(statesJson: string, by: string | undefined): string {
+  return by === undefined ? statesJson : `{"by":${JSON.stringify(by)},"states":${statesJson}}`;
+}
+
+const DELTA_HEAD = /^\{"by":("(?:[^"\\]|\\.)*"),"states":/;
+
+/** The states (parsed a slice at a time) and who added them of a chain entry ({@link deltaText}). */
+async function readDelta(text: string): Promise<{ states: Result<State[], string>; by?: string }> {
+  const head = DELTA_HEAD.exec(text);
+  if (head === null) return { states: await statesFromJsonInSlices(text) };
+  return { states: await statesFromJsonInSlices(text.slice(head[0].length, -1)), by: JSON.parse(head[1]!) as string }; // the group always matches with the regex
 }
 
 /** Parsed a slice of nodes at a time (a 16 MB chain head parsed whole held the thread 600 ms). */
@@ -80,9 +100,9 @@ export async function readChain(link: RedisLink, keys: RedisKeys, cached: (versi
     const texts = await link.run('get_pta', (r) => r.lrange(list, i, last));
     if (texts.length !== last - i + 1) return undefined; // the chain expired meanwhile
     for (const text of texts) {
-      const states = statesFromJson(text);
+      const { states, by } = await readDelta(text);
       if (!states.ok) throw new SteplensError('internal', `PTA ${list} in Redis: version ${pta.version + 1} is unreadable: ${states.error}`);
-      pta = await runInSteps(addReferenceInSteps(pta, states.value));
+      pta = await runInSteps(addReferenceInSteps(pta, states.value, by !== undefined ? { by } : {}));
       chain.deltaBytes += Buffer.byteLength(text);
     }
   }

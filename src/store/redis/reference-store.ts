@@ -29,6 +29,7 @@ import type { State } from '../../core/types.js';
 import { SteplensError } from '../../errors.js';
 import type { CacheStats, Contribution, ReferenceStorePort, StoredTaskStats } from '../store-port.js';
 import { taskStats } from '../task-stats.js';
+import { measurePtaInSlices } from '../pta-text.js';
 import { PooledPrior } from './pooled-prior.js';
 import { ChainGrowth, type GrowthOptions } from './chain-growth.js';
 import { RedisKeys } from './keys.js';
@@ -345,6 +346,16 @@ export class RedisReferenceStore implements ReferenceStorePort {
   /** Compare-and-set growth (chain-growth.ts). */
   addReference(task: string, states: readonly State[], contribution?: Contribution): Promise<Pta> {
     return this.growth.add(task, states, contribution);
+  }
+
+  /** Each current PTA's JSON bytes: known for a version this replica wrote or read (its cache entry), else measured once a slice at a time. */
+  async sizes(tasks: readonly string[]): Promise<number[]> {
+    const out: number[] = [];
+    for (const task of tasks) {
+      const pta = await this.get(task);
+      out.push(pta === undefined ? 0 : await measurePtaInSlices(pta));
+    }
+    return out;
   }
 
   async list(tasks?: readonly string[]): Promise<StoredTaskStats[]> {

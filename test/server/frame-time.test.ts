@@ -1,0 +1,104 @@
+/**
+ * Frames are paced by time as well as by count (src/server/frame-batch.ts): once a tenant's frames took
+ * TENANT_MS_PER_TURN in a turn, its further frames wait for the next turns, in order, its sockets paused; another
+ * tenant's frames are handled in the same turn. Each frame below costs at least 4 ms (busy), so a tenant has at most
+ * ceil(TENANT_MS_PER_TURN / 4) of them handled a turn, however loaded the machine. Before, a count alone paced them:
+ * 64 steps scored against a tenant's own 10,000-node PTA (10-20 ms each) held every client 1.3-1.8 s. And a
+ * connection's messages queued behind a slow one (a resume rebuilt from Redis over many turns) are handled a
+ * slice a turn, not all at once when it is done.
+ */
+import type { WebSocket } from 'ws';
+import { describe, expect, it } from 'vitest';
+import { Connection } from '../../src/server/connection.js';
+import { FRAMES_PER_TURN, FrameBatch, TENANT_MS_PER_TURN } from '../../src/server/frame-batch.js';
+
+const COST_MS = 4;
+const busy = (ms: number): void => {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+};
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+class FakeConnection {
+  paused = false;
+  constructor(
+    readonly id: number,
+    tenant: string,
+    readonly principal = { tenant, role: 'agent' as const },
+  ) {}
+  pauseReads(): void {
+    this.paused = true;
+  }
+  resumeReads(): void {
+    this.paused = false;
+  }
+}
+
+describe('FrameBatch, paced by time', () => {
+  it("hands over a tenant's costly frames a few a turn, in order, its sockets paused meanwhile; another tenant's at once", async () => {
+    const seen: string[] = [];
+    let perTurn = new Map<string, number>();
+    const batch = new FrameBatch(
+      (conn, raw) => {
+        const { id, principal } = conn as unknown as FakeConnection;
+        perTurn.set(principal.tenant, (perTurn.get(principal.tenant) ?? 0) + 1);
+        seen.push(`${id}:${raw.toString()}`);
+        if (principal.tenant === 'heavy') busy(COST_MS);
+      },
+      () => undefined,
+    );
+    // Two connections of the heavy tenant share its time; the light tenant's frame comes last.
+    const a = new FakeConnection(1, 'heavy');
+    const b = new FakeConnection(2, 'heavy');
+    const quiet = new FakeConnection(3, 'light');
+    for (let i = 0; i < 12; i++) {
+      batch.add(a as unknown as Connection, Buffer.from(`a${i}`), false);
+      batch.add(b as unknown as Connection, Buffer.from(`b${i}`), false);
+    }
+    batch.add(quiet as unknown as Connection, Buffer.from('q'), false);
+    const turns: number[] = [];
+    let first = true;
+    while (batch.size > 0) {
+      await turn();
+      turns.push(perTurn.get('heavy') ?? 0);
+      if (first) {
+        expect(perTurn.get('light')).toBe(1);
+        expect(a.paused || b.paused).toBe(true);
+      }
+      first = false;
+      perTurn = new Map();
+    }
+    const most = Math.ceil(TENANT_MS_PER_TURN / COST_MS);
+    expect(Math.max(...turns)).toBeLessThanOrEqual(most);
+    expect(turns.reduce((x, y) => x + y, 0)).toBe(24);
+    expect(seen.filter((s) => s.startsWith('1:'))).toEqual(Array.from({ length: 12 }, (_, i) => `1:a${i}`));
+    expect(seen.filter((s) => s.startsWith('2:'))).toEqual(Array.from({ length: 12 }, (_, i) => `2:b${i}`));
+    expect(a.paused || b.paused).toBe(false);
+    // Well under the count bound: time, not FRAMES_PER_TURN, paced them.
+    expect(most).toBeLessThan(FRAMES_PER_TURN);
+  });
+});
+
+describe('a connection whose messages wait behind a slow one', () => {
+  it('handles them a slice a turn once it is done, in order', async () => {
+    const socket = { on: () => undefined } as unknown as WebSocket;
+    const conn = new Connection(1, socket, 1 << 20);
+    const done: number[] = [];
+    let release!: () => void;
+    conn.handle(() => new Promise<void>((resolve) => (release = resolve)));
+    for (let i = 0; i < 12; i++)
+      conn.handle(() => {
+        busy(COST_MS);
+        done.push(i);
+      });
+    release();
+    const perTurn: number[] = [];
+    while (done.length < 12) {
+      const before = done.length;
+      await turn();
+      perTurn.push(done.length - before);
+    }
+    expect(done).toEqual(Array.from({ length: 12 }, (_, i) => i));
+    expect(Math.max(...perTurn)).toBeLessThanOrEqual(Math.ceil(10 / COST_MS));
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * A tenant's own PTAs, every task together, hold at most `ptaBytesPerTenant` bytes of JSON (src/server/own-pta-quota.ts).
+ * Before, one agent token could fill the data folder: 60 references an hour, each task's own PTA up to 16 MiB, none
+ * ever removed. Past the quota a reference (POST, or a `learn` session) is refused `quota_exceeded` naming the bytes
+ * and the limit, nothing is stored, the PTAs the tenant holds stay as they were, other tenants and operators go on,
+ * and the count holds across a restart (it is read from the store). Real runs of pylint-dev__astroid-1196.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ASTROID, Client, readDoc, readEvents, useApps, type Running } from './helpers.js';
+
+const TOKENS = [
+  { token: 'alice', tenant: 'alice' },
+  { token: 'mallory', tenant: 'mallory' },
+  { token: 'op', tenant: 'ops', role: 'operator' as const },
+];
+const as = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+type Answer = { status: number; body: { version?: number; scope?: string; error?: { code: string; message: string } } };
+
+const apps = useApps();
+
+async function addRef(srv: Running, token: string, task: string): Promise<Answer> {
+  const res = await fetch(`${srv.url}/v1/tasks/${task}/references`, { method: 'POST', headers: as(token), body: JSON.stringify({ trajectory: await readDoc(ASTROID.passA) }) });
+  return { status: res.status, body: (await res.json()) as Answer['body'] };
+}
+
+/** The PTA files of a data folder, name -> bytes. */
+async function files(dir: string): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const name of await readdir(dir)) if (name.endsWith('.json')) out.set(name, (await stat(path.join(dir, name))).size);
+  return out;
+}
+
+describe('the bytes of a tenant’s own PTAs', () => {
+  it('are bounded: past the quota a reference is refused quota_exceeded, nothing stored, everything held kept, across a restart', async () => {
+    // One own PTA of one run: its bytes set the quota to two and a half of them.
+    const probe = await apps.start('probe', { tokens: TOKENS });
+    expect((await addRef(probe, 'mallory', 'q1')).status).toBe(201);
+    const [one] = [...(await files(apps.dir('probe'))).values()];
+    const limit = Math.floor(2.5 * one!);
+    const options = { tokens: TOKENS, limits: { ptaBytesPerTenant: limit } };
+
+    let srv = await apps.start('quota', options);
+    expect((await addRef(srv, 'mallory', 'q1')).body).toMatchObject({ version: 1, scope: 'tenant' });
+    expect((await addRef(srv, 'mallory', 'q2')).body).toMatchObject({ version: 1, scope: 'tenant' });
+    const held = await files(apps.dir('quota'));
+    expect([...held.values()].reduce((a, b) => a + b, 0)).toBe(2 * one!);
+
+    const refused = await addRef(srv, 'mallory', 'q3');
+    expect(refused.status).toBe(429);
+    expect(refused.body.error?.code).toBe('quota_exceeded');
+    expect(refused.body.error?.message).toContain(`over its limit of ${limit} (ptaBytesPerTenant; they hold ${2 * one!})`);
+    expect(refused.body.error?.message).toContain('task q3');
+    // Nothing stored, nothing lost: the same files, the same bytes; the PTAs held still read.
+    expect(await files(apps.dir('quota'))).toEqual(held);
+    const q1 = await fetch(`${srv.url}/v1/tasks/q1/pta`, { headers: as('mallory') });
+    expect(((await q1.json()) as { version: number }).version).toBe(1);
+    // Another tenant has its own quota; an operator grows the shared PTA.
+    expect((await addRef(srv, 'alice', 'q3')).body).toMatchObject({ version: 1, scope: 'tenant' });
+    expect((await addRef(srv, 'op', 'q3')).body).toMatchObject({ version: 1, scope: 'shared' });
+
+    // A learn session past the quota: its final says why nothing was learned.
+    const c = await Client.connect(srv.wsUrl, as('mallory'));
+    c.send({ type: 'start', session: 'learn', task: 'q4', format: 'mini-swe-agent', learn: true });
+    await c.nextOf('started', 'learn');
+    (await readEvents(ASTROID.passA)).forEach((step, seq) => c.send({ type: 'step', session: 'learn', seq, step }));
+    c.send({ type: 'outcome', session: 'learn', passed: true });
+    c.send({ type: 'end', session: 'learn' });
+    const final = await c.nextOf('final', 'learn');
+    c.close();
+    expect(final.learned).toMatchObject({ error: { code: 'quota_exceeded' } });
+
+    // After a restart the quota counts what the folder holds.
+    await srv.app.close();
+    srv = await apps.start('quota', options);
+    expect((await addRef(srv, 'mallory', 'q5')).body.error?.code).toBe('quota_exceeded');
+    expect((await addRef(srv, 'alice', 'q5')).status).toBe(201);
+  }, 60_000);
+});
