@@ -267,12 +267,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
         connections.delete(conn.id);
         metrics.activeConnections.set(connections.size);
         log.info({ connection: conn.id, code }, 'connection closed');
-        // Its sessions are detached once every frame it sent is handled (those still held, at their pace), and the
-        // messages those frames queued that wait only for a turn have run.
-        frames.drain(conn, () => {
-          conn.drainQueued();
-          registry.closed(conn);
-        });
+        // Its sessions are detached once every frame it sent is handled: those still held, then those queued behind
+        // a slow message, each at their pace (conn.closed).
+        frames.drain(conn, () => registry.closed(conn));
       });
       socket.on('error', (error) => log.warn({ connection: conn.id, err: error }, 'socket error'));
     },

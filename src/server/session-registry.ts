@@ -269,7 +269,7 @@ export class SessionRegistry {
    * resume window nor reclaimable, counted open until the idle timeout), its sessions are detached.
    */
   closed(conn: Connection): void {
-    conn.handle(() => this.detachAll(conn));
+    conn.closed(() => this.detachAll(conn));
   }
 
   /** A connection went away: its sessions stay resumable for the resume window. */

@@ -89,3 +89,29 @@ describe('Connection: messages queued behind an asynchronous one', () => {
     expect(socket.paused).toBe(false);
   });
 });
+
+describe('Connection: a close while messages wait behind a slow one', () => {
+  it('detaches after them, still QUEUED_PER_TURN a turn: a close does not run them at once', async () => {
+    const { conn } = connection();
+    const ran: number[] = [];
+    let settle!: () => void;
+    conn.handle(() => new Promise<void>((resolve) => (settle = resolve)));
+    const total = 4 * QUEUED_PER_TURN;
+    for (let i = 0; i < total; i++) conn.handle(() => void ran.push(i));
+    settle();
+    await Promise.resolve();
+    await Promise.resolve();
+    // The socket closes while they run paced (the server's close handler, after the frame batch's held frames).
+    let detachedAt = -1;
+    conn.closed(() => (detachedAt = ran.length));
+    const perTurn: number[] = [ran.length];
+    for (let last = ran.length; detachedAt < 0;) {
+      await turn();
+      perTurn.push(ran.length - last);
+      last = ran.length;
+    }
+    expect(Math.max(...perTurn)).toBeLessThanOrEqual(QUEUED_PER_TURN);
+    expect(ran).toEqual(Array.from({ length: total }, (_, i) => i));
+    expect(detachedAt).toBe(total);
+  });
+});
