@@ -6,6 +6,7 @@
  * replayed steps, and the rebuilt session is the one stepped directly.
  */
 import { describe, expect, it } from 'vitest';
+import { loopTurnsDuring } from '../loop-turns.js';
 import { DEFAULT_POLICY } from '../../src/core/policy.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
@@ -29,15 +30,7 @@ describe('rebuilding a session from the journal', () => {
       length: STEPS,
     };
     const options = resolveOptions({});
-    let turns = 0;
-    let ticking = true;
-    const tick = (): void => {
-      turns++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const rebuilt = await rebuild({ journal, analyzers: defaultAnalyzers(), options }, 'long', head);
-    ticking = false;
+    const { value: rebuilt, turns } = await loopTurnsDuring(() => rebuild({ journal, analyzers: defaultAnalyzers(), options }, 'long', head));
     // Before, the pages came back without I/O and the whole replay ran without a turn of the loop.
     expect(turns).toBeGreaterThan(1);
 

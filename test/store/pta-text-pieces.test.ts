@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { loopTurnsDuring } from '../loop-turns.js';
 import { buildPta, ptaFromJson, ptaToJson, statesFromJson } from '../../src/core/pta/index.js';
 import { ptaJsonChunks, statesFromJsonInSlices, statesFromJsonSlices, statesJsonSlices } from '../../src/store/pta-text.js';
 import { wireValue } from '../../src/server/score-pool.js';
@@ -42,15 +43,7 @@ describe('a PTA written in pieces', () => {
   it("reads a version's states back (a Redis chain entry) a slice at a time: statesFromJson's states and errors, the loop turning", async () => {
     const states = wordy(4000, 40, 6).map((st, t) => ({ ...st, file: `a"],[{\\${t % 5}.py` }));
     const text = JSON.stringify(states);
-    let turns = 0;
-    let spinning = true;
-    const spin = (): void => {
-      turns++;
-      if (spinning) setImmediate(spin);
-    };
-    setImmediate(spin);
-    const read = await statesFromJsonInSlices(text);
-    spinning = false;
+    const { value: read, turns } = await loopTurnsDuring(() => statesFromJsonInSlices(text));
     expect(read).toEqual(statesFromJson(text));
     expect(turns).toBeGreaterThanOrEqual(3);
     const bad = JSON.stringify(states.map((st, t) => (t === 3210 ? { ...st, stage: 'X' } : st)));

@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { loopTurnsDuring } from '../loop-turns.js';
 import { buildPta, growWithin, growWithinSteps, ptaFromJson, ptaToJson, statesFromJson } from '../../src/core/pta/index.js';
 import { measurePtaInSlices, ptaFromJsonInSlices, ptaJsonInSlices, runInSteps, statesJsonInSlices } from '../../src/store/pta-text.js';
 import { writeFileAtomic } from '../../src/store/atomic-write.js';
@@ -86,15 +87,7 @@ describe('PTA text and growth in slices', () => {
     const big = buildPta('"nodes":[', [many.slice(0, 2600), many.slice(2600)]);
     const text = ptaToJson(big);
     expect(big.nodes.length).toBeGreaterThan(4000);
-    let turns = 0;
-    let spinning = true;
-    const spin = (): void => {
-      turns++;
-      if (spinning) setImmediate(spin);
-    };
-    setImmediate(spin);
-    const r = await ptaFromJsonInSlices(text);
-    spinning = false;
+    const { value: r, turns } = await loopTurnsDuring(() => ptaFromJsonInSlices(text));
     expect(r.ok && ptaToJson(r.value)).toBe(text);
     expect(turns).toBeGreaterThanOrEqual(3); // the event loop turned between the slices of nodes
     // Broken texts: a wrong structure answers as ptaFromJson does; broken JSON says so (the position may differ).
