@@ -22,23 +22,31 @@ const STEP_BUDGET_MS = 5;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** `JSON.stringify(items)` in pieces of about SLICE_CHARS, the event loop turning between them (`head` goes first). */
-async function* arrayChunks(head: string, items: readonly unknown[]): AsyncGenerator<string> {
+/** The elements of `items` stringified and joined by commas, in pieces of about SLICE_CHARS (none for no item). */
+function* elementPieces(items: readonly unknown[]): Generator<string> {
   let parts: string[] = [];
   let chars = 0;
-  let open = `${head}[`;
-  for (let i = 0; i < items.length; i++) {
-    const text = JSON.stringify(items[i]);
+  for (const item of items) {
+    const text = JSON.stringify(item);
     parts.push(text);
     chars += text.length;
-    if (chars < SLICE_CHARS && i < items.length - 1) continue;
-    yield open + parts.join(',');
-    open = ',';
+    if (chars < SLICE_CHARS) continue;
+    yield parts.join(',');
     parts = [];
     chars = 0;
-    if (i < items.length - 1) await nextTurn();
   }
-  yield items.length === 0 ? `${open}]` : ']';
+  if (parts.length > 0) yield parts.join(',');
+}
+
+/** `JSON.stringify(items)` in pieces of about SLICE_CHARS, the event loop turning between them (`head` goes first). */
+async function* arrayChunks(head: string, items: readonly unknown[]): AsyncGenerator<string> {
+  let open = `${head}[`;
+  for (const piece of elementPieces(items)) {
+    if (open === ',') await nextTurn();
+    yield open + piece;
+    open = ',';
+  }
+  yield open === ',' ? ']' : `${open}]`;
 }
 
 /** `ptaToJson(pta)` in pieces, the event loop turning between them (key order as the object holds it, undefined fields left out, as `JSON.stringify` does). */
@@ -110,19 +118,7 @@ export async function statesJsonInSlices(states: readonly State[]): Promise<Resu
  * go (140-500 ms); strings cross as they are, and {@link statesFromJsonSlices} parses them a slice a turn.
  */
 export function statesJsonSlices(states: readonly State[]): string[] {
-  const out: string[] = [];
-  let parts: string[] = [];
-  let chars = 0;
-  for (const [i, state] of states.entries()) {
-    const text = JSON.stringify(state);
-    parts.push(text);
-    chars += text.length;
-    if (chars < SLICE_CHARS && i < states.length - 1) continue;
-    out.push(`[${parts.join(',')}]`);
-    parts = [];
-    chars = 0;
-  }
-  return out;
+  return [...elementPieces(states)].map((piece) => `[${piece}]`);
 }
 
 /** The states {@link statesJsonSlices} wrote (this server's own worker: not checked again), one slice a turn. */
