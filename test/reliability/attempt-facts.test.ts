@@ -33,6 +33,12 @@ describe('agent-induced tool failure classifier (observations copied from the co
       ),
     ).toBe('path_not_found');
     expect(classifyToolFailure(shell('python -m pytest tests', 'The last command <command>python -m pytest tests</command> timed out and has been killed.', -1))).toBe('timeout');
+    // SWE-agent 0.x's linter refused the edit (nus-apr/auto-code-rover, swe-agent-results/cost_2_3/django__django-12453.traj, step 3).
+    const refused =
+      "Your proposed edit has introduced new syntax error(s). Please understand the fixes and retry your edit commmand.\n\nERRORS:\n- F821 undefined name 'transaction'\n\nThis is how your edit would have looked if applied\n-------------------------------------------------\n[File: /django__django/django/db/backends/base/creation.py (294 lines total)]";
+    expect(classifyToolFailure({ t: 0, tool: 'edit', action: { kind: 'edit', op: 'replace_lines', path: 'django/db/backends/base/creation.py', new: 'x' }, observation: refused })).toBe(
+      'malformed_arguments',
+    );
     expect(classifyToolFailure(shell('echo $(', "bash: -c: line 1: unexpected EOF while looking for matching `)'", 2))).toBe('shell_syntax');
   });
   it('does not count test assertion failures or successful output mentioning errors', () => {

@@ -11,7 +11,9 @@
  * - `path_not_found` (editor form): `Invalid \`path\` parameter`, `The path ... does not exist`;
  * - `malformed_arguments`: the tool rejected its arguments or the turn had no
  *   parsable action (`Parameter \`old_str\` is required`,
- *   `did not appear verbatim`, `No replacement was performed`, format errors);
+ *   `did not appear verbatim`, `No replacement was performed`, format errors;
+ *   SWE-agent 0.x's `edit` refused by its linter: `Your proposed edit has introduced new syntax error(s)`,
+ *   the file left unchanged, as the labeler reads it in state/failure.ts);
  * - `path_not_found`: `No such file or directory` / `can't open file` /
  *   `The path ... does not exist` near the start of the output (the command's
  *   own error, not a traceback deep inside a test run).
@@ -29,7 +31,7 @@ const RULES: ReadonlyArray<[AgentFailureKind, RegExp]> = [
   ['path_not_found', /invalid `path` parameter|the path \S+ does not exist/i],
   [
     'malformed_arguments',
-    /parameter `\w+` is required|invalid `\w+` parameter|did not appear verbatim|no replacement was performed|exactly one (?:action|bash code block)|format error|failed to parse (?:the )?(?:tool|function|action)|unrecognized (?:command|arguments)|invalid choice:/i,
+    /parameter `\w+` is required|invalid `\w+` parameter|did not appear verbatim|no replacement was performed|exactly one (?:action|bash code block)|format error|failed to parse (?:the )?(?:tool|function|action)|unrecognized (?:command|arguments)|invalid choice:|^your proposed edit has introduced new syntax error/im,
   ],
 ];
 const PATH_RULE = /no such file or directory|can't open file|the path \S+ does not exist|cannot access '|file or directory not found/i;
