@@ -6,15 +6,15 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import WebSocket from 'ws';
 
-const { url, task } = workerData as { url: string; task: string };
+const { url, task, prefix } = workerData as { url: string; task: string; prefix: string };
 const SESSIONS = 4;
 const STEPS = 5000;
 
 const frames: string[] = [];
-for (let s = 0; s < SESSIONS; s++) frames.push(JSON.stringify({ type: 'start', session: `burst${s}`, task }));
+for (let s = 0; s < SESSIONS; s++) frames.push(JSON.stringify({ type: 'start', session: `${prefix}${s}`, task }));
 for (let i = 0; i < STEPS; i++) {
   for (let s = 0; s < SESSIONS; s++) {
-    frames.push(JSON.stringify({ type: 'step', session: `burst${s}`, seq: i, step: { tool: 'bash', action: { kind: 'shell', command: `ls ${i}` } } }));
+    frames.push(JSON.stringify({ type: 'step', session: `${prefix}${s}`, seq: i, step: { tool: 'bash', action: { kind: 'shell', command: `ls ${i}` } } }));
   }
 }
 const ws = new WebSocket(url);

@@ -1,13 +1,15 @@
 /**
  * Does one heavy request stall everyone else? A steplens server in its own process (server-process.ts); one
- * WebSocket client pings every 5 ms and records each round trip while another client sends one heavy request
+ * WebSocket client pings every 5 ms from a process of its own and records each round trip while another client sends one heavy request
  * built from a real corpus trajectory (pylint-dev__astroid-1196): a step with a 1 MB shell command, a step
  * viewing a range of an 850 KB Python file, POST /v1/score of 100,000 steps (47 MB), a batch of 1,024 x 120
  * steps (and 5,000, the per-trajectory limit), POST /v1/score/steps (the web view's upload) of 80,000 and 5,000 steps,
- * and 20,000 tiny steps sent at once on one connection.
- * Reports the request's time and the ping round trips during it, against an idle window.
+ * and 20,000 tiny steps sent at once on one connection (then again, until the resume window of its four sessions
+ * runs out and they are ended).
+ * Reports the request's time and the ping round trips during it, against an idle window, and the server's own
+ * event-loop delay (perf_hooks, in its process) over the same window.
  *
- *   node dist/bench/stall.js [--only shell-1mb,python-850kb,score-100k,score-5000,score-steps-80k,score-steps-5000,burst-20k,batch] [--json FILE] [CORPUS_DIR]
+ *   node dist/bench/stall.js [--only shell-1mb,python-850kb,score-100k,score-5000,score-steps-80k,score-steps-5000,burst-20k,burst-20k-expiry,batch] [--json FILE] [CORPUS_DIR]
  */
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -16,7 +18,7 @@ import { dataText } from '../src/client/frames.js';
 import type { Step } from '../src/core/types.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus, loadCorpus } from './corpus.js';
 import { machine, machineLine, target, writeResult, type Target } from './report.js';
-import { pinger } from './drills/pinger.js';
+import { pingerProcess } from './drills/pinger-process.js';
 import { startTarget } from './server-process.js';
 import { commandLine, fmt, latencySummary, printTable } from './timing.js';
 
@@ -81,12 +83,27 @@ function stepsUpTo(steps: readonly Step[], n: number): Step[] {
   });
 }
 
+/** 20,000 tiny steps at once on one connection, sent from a worker thread (burst-sender.ts); resolves with the answer. */
+let bursts = 0;
+function burst(url: string): Promise<string> {
+  return new Promise<string>((resolve) => {
+    const worker = new Worker(new URL('./burst-sender.js', import.meta.url), { workerData: { url, task: SERVER_BENCH_TASK, prefix: `burst${++bursts}-` } });
+    worker.on('message', (m: string) => {
+      if (m === 'sending') return;
+      resolve(m);
+      void worker.terminate();
+    });
+    worker.once('error', (error) => resolve(`error ${error.message}`));
+  });
+}
+
 async function main(): Promise<void> {
   const corpus = findCorpus(positionals[0]);
   const traj = loadCorpus(corpus).trajectories.find((t) => t.file === SERVER_BENCH_FILE);
   if (!traj) throw new Error(`${SERVER_BENCH_FILE} not found in ${corpus}`);
   const steps = traj.steps;
-  // Each scenario builds its payload first (outside the measured window: this process also runs the pinger).
+  // Each scenario builds its payload first (outside the measured window). The pinger runs in a process of its own
+  // (pinger-process.ts), so sending a large request from this thread does not delay its round trips.
   const scenarios: Array<{ name: string; prepare: () => (url: string, http: string) => Promise<string> }> = [
     {
       name: 'shell-1mb',
@@ -142,16 +159,17 @@ async function main(): Promise<void> {
       // One connection sends 20,000 tiny steps at once, from a worker thread (burst-sender.ts): frame pacing
       // (frame-batch.ts) is what keeps the other connections' turns coming.
       name: 'burst-20k',
-      prepare: () => (url) =>
-        new Promise<string>((resolve) => {
-          const worker = new Worker(new URL('./burst-sender.js', import.meta.url), { workerData: { url, task: SERVER_BENCH_TASK } });
-          worker.on('message', (m: string) => {
-            if (m === 'sending') return;
-            resolve(m);
-            void worker.terminate();
-          });
-          worker.once('error', (error) => resolve(`error ${error.message}`));
-        }),
+      prepare: () => burst,
+    },
+    {
+      // The same burst, then its four 5,000-step sessions left detached until the resume window (1 s in the bench
+      // server) runs out and the sweep ends them: all four in one turn held everyone 0.9-1.2 s until stop 50.
+      name: 'burst-20k-expiry',
+      prepare: () => async (url) => {
+        const answer = await burst(url);
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+        return `${answer}, expired`;
+      },
     },
     {
       name: 'batch',
@@ -166,23 +184,27 @@ async function main(): Promise<void> {
 
   console.log(`${commandLine(import.meta.url)}\n${machineLine()}`);
   const server = await startTarget('steplens', (process.env.STALL_SERVER_ARGS ?? '').split(' ').filter(Boolean));
-  const ping = await pinger(server.url);
+  const ping = await pingerProcess(server.url);
   await new Promise((resolve) => setTimeout(resolve, 2000));
-  ping.window();
+  await ping.window();
   await new Promise((resolve) => setTimeout(resolve, 3000));
-  const idle = latencySummary(ping.window());
-  const rows: string[][] = [['idle (3 s)', '-', '-', fmt(idle.p50, 2), fmt(idle.p99, 2), fmt(idle.max, 1), String(idle.n)]];
+  const idle = latencySummary(await ping.window());
+  const idleLoop = await server.loopDelay();
+  const rows: string[][] = [['idle (3 s)', '-', '-', fmt(idle.p50, 2), fmt(idle.p99, 2), fmt(idle.max, 1), String(idle.n), fmt(idleLoop.max, 1)]];
   const figures: Record<string, number | string> = { idle_ping_p99_ms: idle.p99, idle_ping_max_ms: idle.max };
   const targets: Target[] = [];
   for (const s of scenarios.filter((x) => only === undefined || only.includes(x.name))) {
     const run = s.prepare();
     await new Promise((resolve) => setTimeout(resolve, 200));
-    ping.window();
+    await ping.window();
+    await server.loopDelay();
     const began = performance.now();
     const answer = await run(server.url, server.http);
     const ms = performance.now() - began;
-    const p = latencySummary(ping.window());
-    rows.push([s.name, fmt(ms, 0), answer, fmt(p.p50, 2), fmt(p.p99, 2), fmt(p.max, 1), String(p.n)]);
+    const p = latencySummary(await ping.window());
+    const loop = await server.loopDelay();
+    rows.push([s.name, fmt(ms, 0), answer, fmt(p.p50, 2), fmt(p.p99, 2), fmt(p.max, 1), String(p.n), fmt(loop.max, 1)]);
+    figures[`${s.name}_server_loop_delay_max_ms`] = loop.max;
     figures[`${s.name}_request_ms`] = ms;
     figures[`${s.name}_answer`] = answer;
     figures[`${s.name}_ping_p99_ms`] = p.p99;
@@ -190,9 +212,9 @@ async function main(): Promise<void> {
     targets.push(target(`${s.name}: max ping round trip during the request`, p.max, '<', 250, 'ms'));
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  ping.stop();
+  await ping.stop();
   await server.close();
-  printTable(['scenario', 'request ms', 'answer', 'ping p50 ms', 'ping p99 ms', 'ping max ms', 'pings'], rows);
+  printTable(['scenario', 'request ms', 'answer', 'ping p50 ms', 'ping p99 ms', 'ping max ms', 'pings', 'server loop delay max ms'], rows);
   writeResult(args.json, { bench: 'stall', command: commandLine(import.meta.url), machine: machine(), targets, figures });
 }
 

@@ -1,7 +1,8 @@
 /**
  * Another client's view of the server during a drill or bench: one WebSocket connection that pings every few ms
  * and records each round trip (one ping in flight at a time, so a stalled server shows as one long round trip;
- * a ping still unanswered when a window is read counts with its age so far).
+ * a ping still unanswered when a window is read counts with its age so far, and in the next window with the rest
+ * of its wait only: a stall before a window began is not the next window's).
  */
 import WebSocket from 'ws';
 
@@ -17,8 +18,9 @@ export async function pinger(url: string, everyMs = 5, headers: Record<string, s
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   let rtts: number[] = [];
   let sentAt: number | undefined;
+  let windowFrom = 0;
   ws.on('message', () => {
-    if (sentAt !== undefined) rtts.push(performance.now() - sentAt);
+    if (sentAt !== undefined) rtts.push(performance.now() - Math.max(sentAt, windowFrom));
     sentAt = undefined;
   });
   const timer = setInterval(() => {
@@ -28,8 +30,10 @@ export async function pinger(url: string, everyMs = 5, headers: Record<string, s
   }, everyMs);
   return {
     window: () => {
-      const out = Float64Array.from(sentAt === undefined ? rtts : [...rtts, performance.now() - sentAt]);
+      const now = performance.now();
+      const out = Float64Array.from(sentAt === undefined ? rtts : [...rtts, now - Math.max(sentAt, windowFrom)]);
       rtts = [];
+      windowFrom = now;
       return out;
     },
     stop: () => {

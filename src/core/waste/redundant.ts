@@ -39,26 +39,65 @@ export interface RedundantStep {
 }
 
 /**
+ * Reads of one file looked back over for a read that already showed every line (the most recent first). Past it
+ * an older read is not compared: with no change in between, 256 reads of one file in one stage (no real run
+ * comes near; 5,000 steps of a hostile one took 160 ms a session at `end`, quadratic) are enough to find the one
+ * a read repeats.
+ */
+export const READS_LOOKED_BACK = 256;
+
+/** An earlier read that a later read of the same file may repeat. */
+interface EarlierRead {
+  t: number;
+  hash: string;
+  range: LineRange;
+}
+
+/**
  * Finds redundant steps. `retries` holds the steps already counted as blind
  * retries (skipped here). A `finish` that does not end the run starts afresh
  * (a confirm turn, CodeR's next sub-agent), like a change.
+ *
+ * Each state is answered from indexes of the states since the last change (the most recent non-failed state
+ * of each stage and hash; each stage and file's reads with a range) instead of scanning them all back: what
+ * the scan found (the most recent earlier state it `repeats`), in about constant time a step.
  */
 export function findRedundantSteps(states: readonly State[], retries: ReadonlySet<number>): RedundantStep[] {
   const out: RedundantStep[] = [];
-  let since = 0;
-  for (let i = 0; i < states.length; i++) {
-    const s = states[i]!;
+  let lastByHash = new Map<string, number>();
+  let readsByFile = new Map<string, EarlierRead[]>();
+  for (const s of states) {
     if (changesAnything(s) || s.kind === 'finish') {
-      since = i + 1;
+      lastByHash = new Map();
+      readsByFile = new Map();
       continue;
     }
-    if (retries.has(s.t) || REPEAT_EXEMPT_KINDS.has(s.kind)) continue;
-    for (let j = i - 1; j >= since; j--) {
-      const e = states[j]!;
-      if (e.stage === s.stage && !REPEAT_EXEMPT_KINDS.has(e.kind) && repeats(e, s)) {
-        out.push({ t: s.t, of: e.t, tool: s.tool });
-        break;
+    if (REPEAT_EXEMPT_KINDS.has(s.kind)) continue;
+    const hashKey = `${s.stage}\u0000${s.hash}`;
+    const fileKey = s.kind === 'read' && s.file !== undefined ? `${s.stage}\u0000${s.file}` : undefined;
+    if (!retries.has(s.t)) {
+      // The same action (not a variant of it), else a read whose lines an earlier read of the file showed.
+      let of = s.variant === true ? -1 : (lastByHash.get(hashKey) ?? -1);
+      const reads = fileKey !== undefined && s.range !== undefined ? readsByFile.get(fileKey) : undefined;
+      if (reads !== undefined) {
+        for (let k = reads.length - 1; k >= Math.max(0, reads.length - READS_LOOKED_BACK) && reads[k]!.t > of; k--) {
+          const e = reads[k]!;
+          if (e.hash !== s.hash && contains(e.range, s.range!)) {
+            of = e.t;
+            break;
+          }
+        }
       }
+      if (of >= 0) out.push({ t: s.t, of, tool: s.tool });
+    }
+    // A failed state showed an error: nothing repeats it.
+    if (s.failed) continue;
+    lastByHash.set(hashKey, s.t);
+    if (fileKey !== undefined && s.range !== undefined) {
+      const reads = readsByFile.get(fileKey);
+      const read = { t: s.t, hash: s.hash, range: s.range };
+      if (reads === undefined) readsByFile.set(fileKey, [read]);
+      else reads.push(read);
     }
   }
   return out;
