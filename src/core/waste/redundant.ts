@@ -9,9 +9,16 @@
 import { changesAnything, REPEAT_EXEMPT_KINDS } from '../signals/repeats.js';
 import type { LineRange, State } from '../types.js';
 
+/** A range's first and last line (a range may be given last line first). */
+function bounds(range: LineRange): [number, number] {
+  return range[0] <= range[1] ? [range[0], range[1]] : [range[1], range[0]];
+}
+
 /** True when every line of `later` lies in `earlier`. */
 function contains(earlier: LineRange, later: LineRange): boolean {
-  return Math.min(...later) >= Math.min(...earlier) && Math.max(...later) <= Math.max(...earlier);
+  const [elo, ehi] = bounds(earlier);
+  const [llo, lhi] = bounds(later);
+  return llo >= elo && lhi <= ehi;
 }
 
 /**
@@ -46,11 +53,12 @@ export interface RedundantStep {
  */
 export const READS_LOOKED_BACK = 256;
 
-/** An earlier read that a later read of the same file may repeat. */
+/** An earlier read that a later read of the same file may repeat: its lines `lo`..`hi`. */
 interface EarlierRead {
   t: number;
   hash: string;
-  range: LineRange;
+  lo: number;
+  hi: number;
 }
 
 /**
@@ -80,9 +88,10 @@ export function findRedundantSteps(states: readonly State[], retries: ReadonlySe
       let of = s.variant === true ? -1 : (lastByHash.get(hashKey) ?? -1);
       const reads = fileKey !== undefined && s.range !== undefined ? readsByFile.get(fileKey) : undefined;
       if (reads !== undefined) {
+        const [lo, hi] = bounds(s.range!);
         for (let k = reads.length - 1; k >= Math.max(0, reads.length - READS_LOOKED_BACK) && reads[k]!.t > of; k--) {
           const e = reads[k]!;
-          if (e.hash !== s.hash && contains(e.range, s.range!)) {
+          if (e.hash !== s.hash && e.lo <= lo && hi <= e.hi) {
             of = e.t;
             break;
           }
@@ -95,7 +104,8 @@ export function findRedundantSteps(states: readonly State[], retries: ReadonlySe
     lastByHash.set(hashKey, s.t);
     if (fileKey !== undefined && s.range !== undefined) {
       const reads = readsByFile.get(fileKey);
-      const read = { t: s.t, hash: s.hash, range: s.range };
+      const [lo, hi] = bounds(s.range);
+      const read = { t: s.t, hash: s.hash, lo, hi };
       if (reads === undefined) readsByFile.set(fileKey, [read]);
       else reads.push(read);
     }
