@@ -77,4 +77,18 @@ describe('the bytes of a tenant’s own PTAs', () => {
     expect((await addRef(srv, 'mallory', 'q5')).body.error?.code).toBe('quota_exceeded');
     expect((await addRef(srv, 'alice', 'q5')).status).toBe(201);
   }, 60_000);
+
+  it('are released by removing one: a tenant at its quota removes an own PTA, then adds again', async () => {
+    const probe = await apps.start('probe-release', { tokens: TOKENS });
+    expect((await addRef(probe, 'mallory', 'r1')).status).toBe(201);
+    const [one] = [...(await files(apps.dir('probe-release'))).values()];
+    const srv = await apps.start('release', { tokens: TOKENS, limits: { ptaBytesPerTenant: Math.floor(2.5 * one!) } });
+    for (const task of ['r1', 'r2']) expect((await addRef(srv, 'mallory', task)).status).toBe(201);
+    expect((await addRef(srv, 'mallory', 'r3')).body.error?.code).toBe('quota_exceeded');
+    const removed = await fetch(`${srv.url}/v1/tasks/r1/pta`, { method: 'DELETE', headers: { authorization: 'Bearer mallory' } });
+    expect([removed.status, await removed.json()]).toEqual([200, { task: 'r1', scope: 'tenant', version: 1 }]);
+    // The bytes it held are free again: the next reference is taken (and the one after is refused again).
+    expect((await addRef(srv, 'mallory', 'r3')).body).toMatchObject({ version: 1, scope: 'tenant' });
+    expect((await addRef(srv, 'mallory', 'r1')).body.error?.code).toBe('quota_exceeded');
+  }, 60_000);
 });
