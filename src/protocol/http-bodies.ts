@@ -46,6 +46,19 @@ export const addReferenceResponseSchema = z.object({
   scope: ptaScopeSchema.optional(),
 });
 
+/** The query of `DELETE /v1/tasks/:task/pta`: which PTA to remove (the caller's own by default). */
+export const removePtaQuerySchema = z.object({
+  scope: z.enum(['shared', 'tenant'], { error: () => "expected tenant (the default: a tenant's own PTA) or shared" }).optional(),
+  tenant: z.string({ error: () => 'expected one tenant name' }).optional(),
+});
+
+/** Answer of `DELETE /v1/tasks/:task/pta`. */
+export const removePtaResponseSchema = z.object({
+  task: z.string().describe('The task id'),
+  scope: z.enum(['shared', 'tenant']).describe("Whose PTA was removed: shared (the task's PTA every tenant falls back to) or tenant (a tenant's own)"),
+  version: int('The version the PTA had when it was removed (the next PTA of the task is numbered past it)'),
+});
+
 /** One task of `GET /v1/tasks`. */
 export const taskStatsSchema = z.object({
   task: z.string().describe('The task id'),
@@ -154,6 +167,7 @@ export const httpErrorSchema = z.object({
 export type ScoreRequest = z.infer<typeof scoreRequestSchema>;
 export type AddReferenceRequest = z.infer<typeof addReferenceRequestSchema>;
 export type AddReferenceResponse = z.infer<typeof addReferenceResponseSchema>;
+export type RemovePtaResponse = z.infer<typeof removePtaResponseSchema>;
 export type ScoreBatchRequest = z.infer<typeof scoreBatchRequestSchema>;
 export type GetRewardRequest = z.infer<typeof getRewardRequestSchema>;
 export type GetRewardResponse = z.infer<typeof getRewardResponseSchema>;

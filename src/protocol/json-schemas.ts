@@ -4,6 +4,7 @@ import { CLIENT_MESSAGE_SCHEMAS } from './client-messages.js';
 import {
   addReferenceRequestSchema,
   addReferenceResponseSchema,
+  removePtaResponseSchema,
   getRewardRequestSchema,
   getRewardResponseSchema,
   httpErrorSchema,
@@ -31,6 +32,7 @@ const SOURCES: Record<string, z.ZodType> = {
   'http.add-reference-request': addReferenceRequestSchema,
   'http.add-reference-response': addReferenceResponseSchema,
   'http.tasks-response': taskListResponseSchema,
+  'http.remove-pta-response': removePtaResponseSchema,
   'http.session-response': sessionStatusSchema,
   'http.score-batch-request': scoreBatchRequestSchema,
   'http.score-batch-response': z.object({

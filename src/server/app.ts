@@ -27,6 +27,7 @@ import { OwnPtaQuota } from './own-pta-quota.js';
 import { endWithError, frameworkErrorOptions, installErrorShapes } from './http-errors.js';
 import { registerHttpRoutes, sendError } from './http-routes.js';
 import { registerScoringRoutes } from './scoring-routes.js';
+import { registerPtaRemovalRoute } from './pta-removal-route.js';
 import { createMetrics } from './metrics.js';
 import { resolveOptions, type AppOptions, type ServerLimits } from './options.js';
 import { ScorePool } from './score-pool.js';
@@ -291,6 +292,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     ...(durable ? { durable } : {}),
   };
   registerHttpRoutes(app, routeDeps);
+  registerPtaRemovalRoute(app, routeDeps);
   registerScoringRoutes(app, routeDeps);
   registerPolicyRoutes(app, { policies, metrics, principal: routeDeps.principal });
   registerTicketRoutes(app, { ...routeDeps, auth, live });

@@ -1,14 +1,15 @@
 /**
  * A tenant's own PTAs (the `tenant` reference scope), every task together, hold at most `ptaBytesPerTenant` bytes
  * of JSON in the store (`--limit ptaBytesPerTenant=N`, 0: no bound). Without it one agent token filled the data
- * folder: 60 references an hour, each task's own PTA up to `ptaBytes` (16 MiB), none ever removed. A growth of an
+ * folder: 60 references an hour, each task's own PTA up to `ptaBytes` (16 MiB), none ever removed (a tenant now removes
+ * its own with `DELETE /v1/tasks/:task/pta`, which releases their bytes here). A growth of an
  * own PTA is admitted where the store serialises it (store-port.ts, `Contribution.admit`), against what the
  * tenant's own PTAs hold (read from the store when none of its additions is under way on this replica, so growths
  * of other replicas count) plus its growths admitted here and not yet stored. Past the limit: `quota_exceeded`
  * naming the bytes and the limit; nothing is stored and the PTAs it holds are kept.
  */
 import { SteplensError } from '../errors.js';
-import type { Contribution, ReferenceStorePort } from '../store/store-port.js';
+import type { Contribution, ReferenceStorePort, RemovedPta } from '../store/store-port.js';
 import { ownerOfKey } from '../store/tenant-keys.js';
 
 interface Tally {
@@ -16,7 +17,7 @@ interface Tally {
   held: number;
   /** Bytes of growths admitted here, not yet stored or refused. */
   pending: number;
-  /** Its additions under way here: the store is read again only when one starts with none. */
+  /** Its additions and removals under way here: the store is read again only when one starts with none. */
   active: number;
   reading: Promise<void> | undefined;
 }
@@ -36,7 +37,29 @@ export class OwnPtaQuota {
   }
 
   /** Runs one growth of `tenant`'s own PTA of `task` (`grow` hands `admit` to the store), within the tenant's bytes. */
-  async add<T>(tenant: string, task: string, grow: (admit: NonNullable<Contribution['admit']>) => Promise<T>): Promise<T> {
+  add<T>(tenant: string, task: string, grow: (admit: NonNullable<Contribution['admit']>) => Promise<T>): Promise<T> {
+    return this.counted(tenant, async (tally) => {
+      // Already full: refused before the growth is computed (any reference adds bytes).
+      if (tally.held + tally.pending >= this.limit) throw this.refusal(tenant, task, tally, tally.held + tally.pending + 1);
+      return await grow((bytes, previous) => this.admit(tenant, task, tally, bytes - previous));
+    });
+  }
+
+  /**
+   * Runs the removal of one of `tenant`'s own PTAs: the bytes it held are released at once, so the tenant may add
+   * again. The store serialises it with the task's growths, so the bytes removed are those of every growth it
+   * stored before (counted in `held` already) and none after (each counted from 0: a PTA built anew).
+   */
+  remove(tenant: string, remove: () => Promise<RemovedPta | undefined>): Promise<RemovedPta | undefined> {
+    return this.counted(tenant, async (tally) => {
+      const removed = await remove();
+      if (removed !== undefined) tally.held = Math.max(0, tally.held - removed.bytes);
+      return removed;
+    });
+  }
+
+  /** Runs `op` as one of `tenant`'s changes under way here, its tally read from the store first when none was. */
+  private async counted<T>(tenant: string, op: (tally: Tally) => Promise<T>): Promise<T> {
     let t = this.tallies.get(tenant);
     if (t === undefined) {
       t = { held: 0, pending: 0, active: 0, reading: undefined };
@@ -48,9 +71,7 @@ export class OwnPtaQuota {
       // Nothing of the tenant's is in flight here: what the store holds now is the whole truth.
       if (tally.active === 1) tally.reading = this.held(tenant).then((held) => void (tally.held = held));
       await tally.reading;
-      // Already full: refused before the growth is computed (any reference adds bytes).
-      if (tally.held + tally.pending >= this.limit) throw this.refusal(tenant, task, tally, tally.held + tally.pending + 1);
-      return await grow((bytes, previous) => this.admit(tenant, task, tally, bytes - previous));
+      return await op(tally);
     } finally {
       tally.active--;
     }

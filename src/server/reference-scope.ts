@@ -12,7 +12,7 @@ import type { State } from '../core/types.js';
 import { SteplensError } from '../errors.js';
 import type { Contribution, ReferenceStorePort, StoredTaskStats } from '../store/store-port.js';
 import { isOwnKey, ownerOfKey, ownTaskKey } from '../store/tenant-keys.js';
-import { can, type Principal } from './principal.js';
+import { can, readTenant, type Principal } from './principal.js';
 import type { OwnPtaQuota } from './own-pta-quota.js';
 
 export const REFERENCE_SCOPES = ['tenant', 'shared'] as const;
@@ -44,14 +44,31 @@ export class ScopedReferences {
   async add(principal: Principal, task: string, states: readonly State[], contribution?: Contribution): Promise<ScopedPta> {
     const key = this.growKey(principal, task);
     const scope: ReferenceScope = key === task ? 'shared' : 'tenant';
-    try {
+    return named(key, task, async () => {
       if (scope === 'shared' || this.quota === undefined) return { pta: await this.store.addReference(key, states, contribution), scope };
       const pta = await this.quota.add(principal.tenant, task, (admit) => this.store.addReference(key, states, { by: principal.tenant, ...contribution, admit }));
       return { pta, scope };
-    } catch (error) {
-      if (key === task || !(error instanceof SteplensError)) throw error;
-      throw new SteplensError(error.code, error.message.replaceAll(key, `${task} (this tenant's own PTA)`), { cause: error });
+    });
+  }
+
+  /**
+   * Removes a PTA of `task` (`DELETE /v1/tasks/:task/pta`). In tenant scope, unless `pick` is `shared`: the own PTA
+   * of the reader's tenant, or of the tenant `tenant` names (operators only, as reads: readTenant). The shared PTA
+   * (`pick` shared, and the only one in shared scope): operators only, else `forbidden`. Undefined when there is
+   * none, and for another tenant's the principal may not see: the same answer, so nobody learns whether it exists.
+   * A tenant's own PTA removed releases its bytes in the quota.
+   */
+  async remove(principal: Principal, task: string, pick?: ReferenceScope, tenant?: string): Promise<{ scope: ReferenceScope; version: number } | undefined> {
+    if (this.scope === 'shared' || pick === 'shared') {
+      if (!can(principal, 'operate')) throw new SteplensError('forbidden', `task ${task}: removing its shared PTA needs an operator's token`);
+      const removed = await this.store.remove(task);
+      return removed && { scope: 'shared', version: removed.version };
     }
+    const owner = readTenant(principal, tenant);
+    if (owner === undefined) return undefined;
+    const key = ownTaskKey(owner, task);
+    const removed = await named(key, task, () => (this.quota !== undefined ? this.quota.remove(owner, () => this.store.remove(key)) : this.store.remove(key)));
+    return removed && { scope: 'tenant', version: removed.version };
   }
 
   /**
@@ -101,3 +118,13 @@ export class ScopedReferences {
 }
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Runs `op` on the PTA stored under `key`; its errors name `task` (an own PTA's store key is nobody's business). */
+async function named<T>(key: string, task: string, op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (error) {
+    if (key === task || !(error instanceof SteplensError)) throw error;
+    throw new SteplensError(error.code, error.message.replaceAll(key, `${task} (this tenant's own PTA)`), { cause: error });
+  }
+}

@@ -4,8 +4,9 @@
  * reference can be learned), or a file that is not ours (skipped, left where it is: notes, a sources list).
  */
 import { readFile, rename, stat } from 'node:fs/promises';
+import { isRecord } from '../core/json-value.js';
 import { ptaFromJson } from '../core/pta/index.js';
-import type { Pta } from '../core/scorer-api.js';
+import { PTA_SCHEMA_VERSION, type Pta } from '../core/scorer-api.js';
 import { inputLimit, sizeText } from '../text-files.js';
 import { ptaFromJsonInSlices } from './pta-text.js';
 
@@ -19,10 +20,28 @@ const SLICED_BYTES = 1024 * 1024;
 
 export type PtaFile =
   | { kind: 'pta'; pta: Pta; bytes: number }
+  /** A removed task's file (a removal marker): the task has no PTA, its next one is `version` + 1. */
+  | { kind: 'removed'; task: string; version: number }
   /** Written by steplens (it starts like a PTA, or has a PTA's keys) but unusable. */
   | { kind: 'broken'; why: string }
   /** Not a PTA file at all. */
   | { kind: 'foreign'; why: string };
+
+/**
+ * What a task's file holds once its PTA is removed (the file store's `remove`): written over the PTA in one atomic
+ * rename, so no crash leaves both or neither; it hides a seed of the task, and keeps the version removed so the
+ * task's next PTA is numbered past it (a version names one PTA for good).
+ */
+export function removalMarkerJson(task: string, version: number): string {
+  return JSON.stringify({ schema: PTA_SCHEMA_VERSION, task, removed: version });
+}
+
+/** The task and version of a removal marker ({@link removalMarkerJson}); undefined for anything else. */
+export function removalMarkerOf(doc: unknown): { task: string; version: number } | undefined {
+  if (!isRecord(doc) || Object.keys(doc).length !== 3 || doc.schema !== PTA_SCHEMA_VERSION) return undefined;
+  const { task, removed } = doc;
+  return typeof task === 'string' && typeof removed === 'number' && Number.isSafeInteger(removed) && removed > 0 ? { task, version: removed } : undefined;
+}
 
 /** What a PTA file starts with (`ptaToJson` writes `schema` first). */
 const PTA_START = /^\s*\{\s*"schema"\s*:/;
@@ -53,6 +72,11 @@ export async function readPtaFile(file: string, accepts: (task: string) => boole
   } catch (error) {
     const why = `invalid JSON (${(error as Error).message})`;
     return PTA_START.test(text) ? { kind: 'broken', why: `truncated or corrupt: ${why}` } : { kind: 'foreign', why: `not a PTA: ${why}` };
+  }
+  const marker = removalMarkerOf(doc);
+  if (marker !== undefined) {
+    if (accepts(marker.task)) return { kind: 'removed', ...marker };
+    return { kind: 'foreign', why: `marks task '${marker.task}' removed, which does not belong under this name` };
   }
   if (!isOurs(text, doc)) return { kind: 'foreign', why: 'not a PTA (no schema, task and nodes)' };
   const parsed = ptaFromJson(doc);

@@ -44,6 +44,7 @@ export class ReferenceFolder {
       if (task !== undefined) files.set(task, file);
       else if (isHashedFileName(name)) {
         const found = await readPtaFile(file, (t) => taskFileName(t) === name);
+        if (found.kind === 'removed') continue; // its task's PTA was removed: no PTA
         if (found.kind !== 'pta') throw unusable(file, found.why);
         hashed.set(found.pta.task, found.pta);
       }
@@ -64,6 +65,7 @@ export class ReferenceFolder {
     const file = this.files.get(task);
     if (file === undefined) return undefined;
     const found = await readPtaFile(file, (t) => t === task);
+    if (found.kind === 'removed') return undefined;
     if (found.kind !== 'pta') throw unusable(file, found.why);
     return found.pta;
   }

@@ -7,6 +7,8 @@
  * moved aside with a warning (its task falls back to the prior), a file that
  * is not a PTA is skipped with a warning and left alone. The prior pooled from
  * every stored reference is computed then and kept up to date as references are added.
+ * A removed task's file holds a removal marker instead (pta-files.ts): it hides a
+ * seed of the task and numbers the task's next PTA past the removed version.
  */
 import { mkdir, readdir, statfs } from 'node:fs/promises';
 import path from 'node:path';
@@ -21,8 +23,8 @@ import { writeFailure } from './disk-errors.js';
 import { PTA_SUFFIX, isHashedFileName, taskFileName, taskFromFileName } from './file-names.js';
 import { PriorPool } from './prior-pool.js';
 import { measurePtaInSlices, ptaJsonChunks, runInSteps } from './pta-text.js';
-import { moveAside, readPtaFile } from './pta-files.js';
-import type { CacheStats, Contribution, ReferenceStorePort, StoredTaskStats } from './store-port.js';
+import { moveAside, readPtaFile, removalMarkerJson } from './pta-files.js';
+import type { CacheStats, Contribution, ReferenceStorePort, RemovedPta, StoredTaskStats } from './store-port.js';
 import { taskStats } from './task-stats.js';
 
 export type { StoredTaskStats } from './store-port.js';
@@ -54,6 +56,12 @@ interface Entry {
   bytes: number;
 }
 
+/** A removed task: the file holding its removal marker, and the version removed. */
+interface Removed {
+  file: string;
+  version: number;
+}
+
 /** See the module comment. Create with {@link ReferenceStore.open}. */
 export class ReferenceStore implements ReferenceStorePort {
   readonly kind = 'file' as const;
@@ -63,6 +71,10 @@ export class ReferenceStore implements ReferenceStorePort {
   private readonly files = new Map<string, string>();
   /** The bytes of each task's file (its PTA's JSON), as read at open or written since. */
   private readonly bytes = new Map<string, number>();
+  /** Tasks whose PTA was removed (and that have none since). */
+  private readonly removed = new Map<string, Removed>();
+  /** Per task, a count of its writes (additions, removals): a read begun before one is not cached after it. */
+  private readonly writes = new Map<string, number>();
   private readonly cache: LRUCache<string, Entry>;
   private readonly locks = new Map<string, Promise<unknown>>();
   private readonly pool = new PriorPool();
@@ -129,6 +141,13 @@ export class ReferenceStore implements ReferenceStorePort {
       }
       const entry = await this.check(file, (task) => (named !== undefined ? task === named : taskFileName(task) === name));
       if (entry === undefined) continue;
+      if ('removed' in entry) {
+        // A later folder (the data folder after the seeds) wins: its marker hides a seed's PTA of the task.
+        this.forget(entry.task);
+        this.removed.set(entry.task, { file, version: entry.removed });
+        continue;
+      }
+      this.removed.delete(entry.pta.task);
       this.files.set(entry.pta.task, file);
       this.bytes.set(entry.pta.task, entry.bytes);
       this.pool.set(entry.pta);
@@ -139,7 +158,7 @@ export class ReferenceStore implements ReferenceStorePort {
    * Reads a task file; anything but a PTA it accepts is warned about (naming the file) and yields
    * undefined: a broken PTA in the data directory is moved aside, anything else is left where it is.
    */
-  private async check(file: string, accepts: (task: string) => boolean): Promise<Entry | undefined> {
+  private async check(file: string, accepts: (task: string) => boolean): Promise<Entry | { task: string; removed: number } | undefined> {
     let found;
     try {
       found = await readPtaFile(file, accepts);
@@ -148,6 +167,7 @@ export class ReferenceStore implements ReferenceStorePort {
       return undefined;
     }
     if (found.kind === 'pta') return { pta: found.pta, bytes: found.bytes };
+    if (found.kind === 'removed') return { task: found.task, removed: found.version };
     if (found.kind === 'foreign' || path.dirname(file) !== this.dataDir) {
       this.warn(`${file}: ${found.why}: skipped (left in place)`);
       return undefined;
@@ -190,13 +210,12 @@ export class ReferenceStore implements ReferenceStorePort {
     const file = this.files.get(task);
     if (file === undefined) return undefined;
     this.counters.misses++;
+    const writes = this.writes.get(task);
     const entry = await this.check(file, (t) => t === task);
-    if (entry === undefined) {
-      if (this.files.get(task) === file) {
-        this.files.delete(task);
-        this.bytes.delete(task);
-      }
-      this.pool.delete(task);
+    // Added to or removed meanwhile: what was read may be the version before (caching it would serve it again).
+    if (this.writes.get(task) !== writes) return this.get(task);
+    if (entry === undefined || 'removed' in entry) {
+      if (this.files.get(task) === file) this.forget(task);
       return undefined;
     }
     this.cache.set(task, entry);
@@ -236,12 +255,13 @@ export class ReferenceStore implements ReferenceStorePort {
         const current = await this.get(task);
         contribution?.check?.(current, states);
         if (current !== undefined) await measurePtaInSlices(current);
-        const grown = await runInSteps(growWithinSteps(task, current, states, this.limits, contribution?.by));
+        const removed = current === undefined ? this.removed.get(task) : undefined;
+        const grown = await runInSteps(growWithinSteps(task, current, states, this.limits, contribution?.by, removed?.version));
         if (!grown.ok) throw new SteplensError('too_large', grown.error);
         const next = grown.value;
         const settle = contribution?.admit?.(await measurePtaInSlices(next), current === undefined ? 0 : await measurePtaInSlices(current));
-        // A file the data directory already holds for the task is replaced where it is (an older name included).
-        const existing = this.files.get(task);
+        // A file the data directory already holds for the task (its removal marker too) is replaced where it is (an older name included).
+        const existing = this.files.get(task) ?? removed?.file;
         const file = existing !== undefined && path.dirname(existing) === this.dataDir ? existing : path.join(this.dataDir, taskFileName(task));
         let bytes: number;
         try {
@@ -251,18 +271,72 @@ export class ReferenceStore implements ReferenceStorePort {
           throw writeFailure(error, `task ${task}: reference not stored`);
         }
         settle?.(true);
+        this.wrote(task);
+        this.removed.delete(task);
         this.files.set(task, file);
         this.bytes.set(task, bytes);
         this.cache.set(task, { pta: next, bytes });
         this.pool.set(next);
         return next;
       });
+    return this.serialised(task, run);
+  }
+
+  /**
+   * Removes the task's PTA: its file is replaced by a removal marker (pta-files.ts) in one atomic write, which
+   * also hides a seed of the task and keeps the version removed, so the next PTA is numbered past it. Queued
+   * behind the task's additions, as they are behind each other. A write the disk refuses is `unavailable`:
+   * nothing changes then.
+   */
+  async remove(task: string): Promise<RemovedPta | undefined> {
+    const previous = this.locks.get(task) ?? Promise.resolve();
+    const run = previous
+      .catch(() => undefined)
+      .then(async () => {
+        const current = await this.get(task);
+        if (current === undefined) return undefined;
+        const held = this.files.get(task);
+        const bytes = this.bytes.get(task) ?? (await measurePtaInSlices(current));
+        const file = held !== undefined && path.dirname(held) === this.dataDir ? held : path.join(this.dataDir, taskFileName(task));
+        const marker = removalMarkerJson(task, current.version);
+        try {
+          await this.write(
+            file,
+            (async function* () {
+              yield marker;
+            })(),
+          );
+        } catch (error) {
+          throw writeFailure(error, `task ${task}: PTA not removed`);
+        }
+        this.forget(task);
+        this.removed.set(task, { file, version: current.version });
+        return { version: current.version, bytes };
+      });
+    return this.serialised(task, run);
+  }
+
+  /** Runs `run`, queued per task (see `addReference`), and lets go of the queue once it is the last. */
+  private async serialised<T>(task: string, run: Promise<T>): Promise<T> {
     this.locks.set(task, run);
     try {
       return await run;
     } finally {
       if (this.locks.get(task) === run) this.locks.delete(task);
     }
+  }
+
+  /** The task has no PTA here any more (removed, or its file became unusable). */
+  private forget(task: string): void {
+    this.wrote(task);
+    this.files.delete(task);
+    this.bytes.delete(task);
+    this.cache.delete(task);
+    this.pool.delete(task);
+  }
+
+  private wrote(task: string): void {
+    this.writes.set(task, (this.writes.get(task) ?? 0) + 1);
   }
 
   async sizes(tasks: readonly string[]): Promise<number[]> {

@@ -43,6 +43,12 @@ export interface Contribution {
   admit?: (bytes: number, previous: number) => (stored: boolean) => void;
 }
 
+/** What {@link ReferenceStorePort.remove} removed: the task's PTA version then, and its JSON bytes. */
+export interface RemovedPta {
+  version: number;
+  bytes: number;
+}
+
 export interface ReferenceStorePort {
   /** `file` (embedded, one process) or `redis` (shared by every replica). */
   readonly kind: 'file' | 'redis';
@@ -66,6 +72,16 @@ export interface ReferenceStorePort {
    * reference records who added it, and its check may refuse it (nothing changes then).
    */
   addReference(task: string, states: readonly State[], contribution?: Contribution): Promise<Pta>;
+  /**
+   * Removes the task's PTA (the whole task: `has`, `get`, `tasks`, `list`, `sizes` and the pooled prior no longer
+   * show it; a seeded task's seed no longer answers for it) and returns what it removed; undefined when the task
+   * has none. Serialised with `addReference` of the task, so a concurrent addition is either in the removed PTA
+   * or in the next one, never lost after it was reported stored nor brought back. Versions never repeat: the
+   * next PTA of the task is built at the removed version + 1 (a replica's cache, a session's pin and a client
+   * holding version v keep meaning the PTA that was v). A PTA object already handed out (a running session's)
+   * stays as it is; with Redis its version stays readable as long as a replaced one (`keepVersionsMs`).
+   */
+  remove(task: string): Promise<RemovedPta | undefined>;
   /** The JSON bytes of each of `tasks`' current PTAs, in that order (0 for a task it holds no PTA of). */
   sizes(tasks: readonly string[]): Promise<number[]>;
   /** Stats of every stored task, or of those of `tasks` it holds (in that order). */

@@ -71,4 +71,49 @@ describe('own PTAs across replicas', () => {
     expect(final.reference).toMatchObject({ kind: 'pta', version: 2 });
     expect(final.score).toEqual(own.score);
   });
+
+  it('an own PTA removed through one replica: no replica scores with it any more, a session started on it is still rebuilt against it', async () => {
+    const prefix = freshPrefix('tenant-removal');
+    const a = await startReplica(fx.redis, prefix, 'replica-a', { tokens: TOKENS });
+    const b = await startReplica(fx.redis, prefix, 'replica-b', { tokens: TOKENS });
+    running.push(a, b);
+    await addRef(a, 'alice', ASTROID.passA);
+    await addRef(b, 'alice', ASTROID.passA);
+    // Both replicas score (and so cache) Alice's own v2.
+    const own = await score(b, 'alice');
+    expect(own.reference).toMatchObject({ kind: 'pta', version: 2 });
+    expect(await score(a, 'alice')).toEqual(own);
+
+    const events = await readEvents(ASTROID.fail);
+    const half = Math.floor(events.length / 2);
+    const first = await Client.connect(a.wsUrl, as('alice'));
+    clients.push(first);
+    first.send({ type: 'start', session: 'pinned', task: TASK, format: 'mini-swe-agent' });
+    expect(await first.nextOf('started', 'pinned')).toMatchObject({ reference: { kind: 'pta', version: 2 } });
+    events.slice(0, half).forEach((step, seq) => first.send({ type: 'step', session: 'pinned', seq, step }));
+    await first.sync();
+
+    const removed = await fetch(`${b.url}/v1/tasks/${TASK}/pta`, { method: 'DELETE', headers: { authorization: 'Bearer alice' } });
+    expect([removed.status, await removed.json()]).toEqual([200, { task: TASK, scope: 'tenant', version: 2 }]);
+    // Replica A, which cached v2, scores Alice as it scores anyone without an own PTA: against the shared one.
+    const shared = await score(a, 'bob');
+    expect(await score(a, 'alice')).toEqual(shared);
+
+    // Replica A goes; B resumes the session, rebuilt against the removed v2 it pinned (its chain is kept like a replaced one).
+    first.ws.terminate();
+    await a.app.close();
+    running.splice(running.indexOf(a), 1);
+    const second = await Client.connect(b.wsUrl, as('alice'));
+    clients.push(second);
+    second.send({ type: 'resume', session: 'pinned', after: half - 1 });
+    expect(await second.nextOf('resumed', 'pinned')).toMatchObject({ last: half - 1 });
+    events.slice(half).forEach((step, i) => second.send({ type: 'step', session: 'pinned', seq: half + i, step }));
+    second.send({ type: 'outcome', session: 'pinned', passed: false });
+    second.send({ type: 'end', session: 'pinned' });
+    const final = await second.nextOf('final', 'pinned');
+    expect(final.reference).toMatchObject({ kind: 'pta', version: 2 });
+    expect(final.score).toEqual(own.score);
+    // Grown again, it is numbered past the removed version.
+    expect(await addRef(b, 'alice', ASTROID.passB)).toMatchObject({ version: 3, scope: 'tenant' });
+  });
 });

@@ -8,6 +8,10 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { OwnPtaQuota } from '../../src/server/own-pta-quota.js';
+import { ReferenceStore } from '../../src/store/reference-store.js';
+import { ownTaskKey } from '../../src/store/tenant-keys.js';
+import { statesOf } from '../store/states.js';
 import { ASTROID, Client, readDoc, readEvents, useApps, type Running } from './helpers.js';
 
 const TOKENS = [
@@ -77,4 +81,42 @@ describe('the bytes of a tenant’s own PTAs', () => {
     expect((await addRef(srv, 'mallory', 'q5')).body.error?.code).toBe('quota_exceeded');
     expect((await addRef(srv, 'alice', 'q5')).status).toBe(201);
   }, 60_000);
+
+  it('are released by removing one: a tenant at its quota removes an own PTA, then adds again', async () => {
+    const probe = await apps.start('probe-release', { tokens: TOKENS });
+    expect((await addRef(probe, 'mallory', 'r1')).status).toBe(201);
+    const [one] = [...(await files(apps.dir('probe-release'))).values()];
+    const srv = await apps.start('release', { tokens: TOKENS, limits: { ptaBytesPerTenant: Math.floor(2.5 * one!) } });
+    for (const task of ['r1', 'r2']) expect((await addRef(srv, 'mallory', task)).status).toBe(201);
+    expect((await addRef(srv, 'mallory', 'r3')).body.error?.code).toBe('quota_exceeded');
+    const removed = await fetch(`${srv.url}/v1/tasks/r1/pta`, { method: 'DELETE', headers: { authorization: 'Bearer mallory' } });
+    expect([removed.status, await removed.json()]).toEqual([200, { task: 'r1', scope: 'tenant', version: 1 }]);
+    // The bytes it held are free again: the next reference is taken (and the one after is refused again).
+    expect((await addRef(srv, 'mallory', 'r3')).body).toMatchObject({ version: 1, scope: 'tenant' });
+    expect((await addRef(srv, 'mallory', 'r1')).body.error?.code).toBe('quota_exceeded');
+  }, 60_000);
+});
+
+describe('the quota’s count while a tenant’s growth is under way', () => {
+  it('drops a removed PTA’s bytes at once: a growth admitted after the removal fits (the store is not read again meanwhile)', async () => {
+    const store = await ReferenceStore.open({ dataDir: apps.dir('tally') });
+    const states = await statesOf(ASTROID.passA);
+    const [x, y, z] = ['x', 'y', 'z'].map((task) => ownTaskKey('t', task)) as [string, string, string];
+    const one = Buffer.byteLength(JSON.stringify(await store.addReference(x, states, { by: 't' })));
+    await store.addReference(y, states, { by: 't' });
+    const quota = new OwnPtaQuota(store, Math.floor(2.5 * one));
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // A growth of z starts (the tally reads 2 PTAs held), waits; x is removed meanwhile; then z grows: 2 PTAs, within.
+    const growing = quota.add('t', 'z', async (admit) => {
+      await gate;
+      return store.addReference(z, states, { by: 't', admit });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await quota.remove('t', () => store.remove(x)))?.version).toBe(1);
+    open();
+    expect((await growing).version).toBe(1);
+    expect(await store.tasks()).toEqual([y, z].sort());
+    await store.close();
+  });
 });

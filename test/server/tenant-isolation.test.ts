@@ -222,6 +222,19 @@ describe("tenant B's token against tenant A's data, on every route", () => {
     expect(named.text).toBe((await call('GET', `/v1/tasks/${TASK}/pta?tenant=nobody`, 'token-b')).text);
   });
 
+  walk('DELETE /v1/tasks/:task/pta', async () => {
+    const before = (await call('GET', `/v1/tasks/${TASK}/pta`, 'token-a')).text;
+    // A's own PTA, named, answers as one of a tenant that never added any: B learns nothing, removes nothing.
+    for (const q of ['?tenant=team-a', '?tenant=team-a&scope=tenant']) {
+      const r = await call('DELETE', `/v1/tasks/${TASK}/pta${q}`, 'token-b');
+      expect([r.status, r.code], q).toEqual([404, 'unknown_task']);
+      expect(r.text, q).toBe((await call('DELETE', `/v1/tasks/${TASK}/pta${q.replace('team-a', 'nobody')}`, 'token-b')).text);
+    }
+    // The shared PTA is an operator's to remove.
+    expect((await call('DELETE', `/v1/tasks/${TASK}/pta?scope=shared`, 'token-b')).code).toBe('forbidden');
+    expect((await call('GET', `/v1/tasks/${TASK}/pta`, 'token-a')).text).toBe(before);
+  });
+
   walk('GET /v1/tasks', async () => {
     for (const q of ['', '?tenant=team-a']) {
       const r = await call('GET', `/v1/tasks${q}`, 'token-b');

@@ -179,6 +179,82 @@ export function describeReferenceStore(name: string, harness: () => StoreHarness
       expect(await again.sizes(['sized'])).toEqual([Buffer.byteLength(ptaToJson(read!))]);
     });
 
+    it('removes a task: gone from get, has, version, tasks, list, sizes, reference and the prior, across a reopen; nothing else changes', async () => {
+      const open = await harness().fresh();
+      const store = await open();
+      await store.addReference('gone', statesA);
+      const held = await store.addReference('gone', statesB);
+      const kept = await store.addReference('kept', statesA);
+      const [alice, bob] = [ownTaskKey('alice', 'gone'), ownTaskKey('bob', 'gone')];
+      await store.addReference(alice, failing);
+      const bobs = await store.addReference(bob, failing);
+      const heldJson = ptaToJson(held);
+      expect(await store.prior()).toEqual(priorFromPtas([held, kept]));
+
+      expect(await store.remove('gone')).toEqual({ version: 2, bytes: Buffer.byteLength(heldJson) });
+      expect(await store.remove(alice)).toEqual({ version: 1, bytes: expect.any(Number) as unknown });
+      const gone = async (s: ReferenceStorePort) => {
+        for (const task of ['gone', alice]) {
+          expect(await s.has(task), task).toBe(false);
+          expect(await s.get(task), task).toBeUndefined();
+          expect(await s.version(task), task).toBeUndefined();
+        }
+        expect(await s.tasks()).toEqual(['kept', bob].sort());
+        expect((await s.list()).map((t) => t.task)).toEqual(['kept', bob].sort());
+        expect(await s.list(['gone', alice])).toEqual([]);
+        expect(await s.sizes(['gone', alice, 'kept'])).toEqual([0, 0, Buffer.byteLength(ptaToJson(kept))]);
+        // The prior pools what is left; a session of the task is scored against it.
+        expect(await s.prior()).toEqual(priorFromPtas([kept]));
+        expect(await s.reference('gone')).toEqual({ kind: 'prior', prior: priorFromPtas([kept]) });
+        expect(await s.get(bob)).toEqual(bobs);
+      };
+      await gone(store);
+      // A PTA handed out before (a running session's) is left as it was.
+      expect(ptaToJson(held)).toBe(heldJson);
+      // Nothing left to remove, and a task never held: undefined, nothing changes.
+      expect(await store.remove('gone')).toBeUndefined();
+      expect(await store.remove('never')).toBeUndefined();
+      await store.close();
+      await gone(await open());
+    });
+
+    it('numbers the next PTA of a removed task past the removed version, across a reopen', async () => {
+      const open = await harness().fresh();
+      const store = await open();
+      await store.addReference('again', statesA);
+      await store.addReference('again', statesB);
+      expect((await store.remove('again'))?.version).toBe(2);
+      const next = await store.addReference('again', failing);
+      // A new PTA of one reference, never version 1 again: a cached or pinned version 1 or 2 is not this one.
+      expect([next.version, next.references.length]).toEqual([3, 1]);
+      expect(await store.get('again')).toEqual(next);
+      expect(await store.prior()).toEqual(priorFromPtas([next]));
+      expect((await store.remove('again'))?.version).toBe(3);
+      await store.close();
+      const again = await open();
+      expect(await again.has('again')).toBe(false);
+      expect((await again.addReference('again', statesA)).version).toBe(4);
+      expect(await again.tasks()).toEqual(['again']);
+    });
+
+    it('serialises a removal with additions racing it: nothing reported stored is lost, nothing removed comes back', async () => {
+      const store = await (await harness().fresh())();
+      await store.addReference('race', statesA);
+      const adds = [statesB, failing, statesA, statesB].map((s) => store.addReference('race', s));
+      const removal = store.remove('race');
+      const later = [failing, statesA].map((s) => store.addReference('race', s));
+      const [versions, removed] = [(await Promise.all([...adds, ...later])).map((p) => p.version), await removal];
+      expect(removed).toBeDefined();
+      const cut = removed!.version;
+      // Every addition got its own version; those up to the removed one were in the PTA removed, the others are in the one held now.
+      expect(new Set(versions).size).toBe(versions.length);
+      const after = versions.filter((v) => v > cut);
+      const now = await store.get('race');
+      if (after.length === 0) expect(now).toBeUndefined();
+      else expect([now?.version, now?.references.length]).toEqual([Math.max(...after), after.length]);
+      expect(versions.filter((v) => v <= cut).length).toBe(cut - 1);
+    });
+
     it('takes tasks it lacks from seed directories, and grows them from the seeded version', async () => {
       const seed = await tempDir();
       dirs.push(seed);
@@ -191,6 +267,26 @@ export function describeReferenceStore(name: string, harness: () => StoreHarness
       expect(await store.version(ASTROID.task)).toBe(2);
       expect((await store.addReference(ASTROID.task, statesA)).version).toBe(3);
       expect(await store.reference(ASTROID.task)).toMatchObject({ kind: 'pta', pta: { version: 3 } });
+    });
+
+    it('keeps a removed seeded task removed: the seed does not answer for it again, across a reopen', async () => {
+      const seed = await tempDir();
+      dirs.push(seed);
+      const writer = await ReferenceStore.open({ dataDir: seed });
+      await writer.addReference(ASTROID.task, statesA);
+      await writer.addReference(ASTROID.task, statesB);
+      await writer.addReference('other', statesA);
+      await writer.close();
+      await chmod(seed, 0o555);
+      const open = await harness().fresh();
+      const store = await open({ seedDirs: [seed] });
+      expect((await store.remove(ASTROID.task))?.version).toBe(2);
+      expect(await store.tasks()).toEqual(['other']);
+      await store.close();
+      const again = await open({ seedDirs: [seed] });
+      expect(await again.tasks()).toEqual(['other']);
+      expect(await again.get(ASTROID.task)).toBeUndefined();
+      expect((await again.addReference(ASTROID.task, failing)).version).toBe(3);
     });
   });
 }

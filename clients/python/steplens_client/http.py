@@ -1,5 +1,5 @@
 """The HTTP API of a steplens server over urllib: batch scoring, OpenRLHF's ``/get_reward``,
-ranking runs of one task, sessions, references, health."""
+ranking runs of one task, sessions, references (add, remove), health."""
 
 from __future__ import annotations
 
@@ -171,6 +171,15 @@ class HttpClient:
         body = score_request(task, trajectory, format=format)
         del body["task"]
         return self.request("POST", f"/v1/tasks/{urllib.parse.quote(task, safe='')}/references", body)
+
+    def remove_pta(self, task: str, *, scope: Optional[str] = None, tenant: Optional[str] = None) -> Dict[str, Any]:
+        """``DELETE /v1/tasks/:task/pta``: removes a PTA of the task and answers ``{task, scope, version}`` (the
+        version removed). By default the token's tenant's own PTA (the server's ``tenant`` reference scope);
+        ``tenant``: that tenant's own (operators); ``scope="shared"``: the shared PTA (operators). A task without
+        one (or another tenant's, for a token that may not see it) raises ``unknown_task`` (404)."""
+        query = {k: v for k, v in (("scope", scope), ("tenant", tenant)) if v is not None}
+        path = f"/v1/tasks/{urllib.parse.quote(task, safe='')}/pta"
+        return self.request("DELETE", path + ("?" + urllib.parse.urlencode(query) if query else ""))
 
     def health(self) -> bool:
         """True when ``GET /healthz`` answers ok."""

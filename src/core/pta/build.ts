@@ -14,6 +14,8 @@ export interface PtaOptions {
   alpha?: number;
   /** Who adds the references, recorded on each (`ReferenceStats.by`). */
   by?: string;
+  /** The version of the built PTA (default 1): a task whose PTA was removed at version v starts again at v + 1, never reusing a number. */
+  version?: number;
 }
 
 /** Options of {@link addReference}: insertion always uses the PTA's own `tau`. */
@@ -232,7 +234,7 @@ export function* buildPtaInSteps(task: string, references: ReadonlyArray<readonl
   const pta: Pta = {
     schema: PTA_SCHEMA_VERSION,
     task,
-    version: 1,
+    version: options.version ?? 1,
     tau: options.tau ?? DEFAULT_TAU,
     nodes: [{ id: 0, parent: null, children: [], state: null, refs: 0 }],
     windowSums: [

@@ -23,14 +23,16 @@ export const DEFAULT_PTA_LIMITS: PtaLimits = { maxReferences: 1000, maxNodes: 50
 /**
  * The task's PTA grown by one reference (built when `current` is undefined), or why it would pass a cap
  * (nothing changes then), in steps: it yields every few hundred states, so a server can let other
- * clients' work run between them. The version is `current.version + 1` as with `addReference`.
+ * clients' work run between them. The version is `current.version + 1` as with `addReference`; a PTA built anew
+ * is version `removed + 1` (`removed`: the version the task's previous PTA was removed at, 0 for none), so a
+ * version number names one PTA for good.
  */
-export function* growWithinSteps(task: string, current: Pta | undefined, states: readonly State[], limits: PtaLimits, by?: string): Generator<void, Result<Pta, string>> {
+export function* growWithinSteps(task: string, current: Pta | undefined, states: readonly State[], limits: PtaLimits, by?: string, removed = 0): Generator<void, Result<Pta, string>> {
   const what = `task ${task}: a reference of ${states.length} steps`;
   const held = current?.references.length ?? 0;
   if (held + 1 > limits.maxReferences) return err(`${what} is refused: its PTA already holds ${held} references, the limit`);
   const who = by !== undefined ? { by } : {};
-  const next = current === undefined ? yield* buildPtaInSteps(task, [states], who) : yield* addReferenceInSteps(current, states, who);
+  const next = current === undefined ? yield* buildPtaInSteps(task, [states], { ...who, version: removed + 1 }) : yield* addReferenceInSteps(current, states, who);
   const nodes = next.nodes.length - 1;
   if (nodes > limits.maxNodes) return err(`${what} would make its PTA ${nodes} nodes, over the limit of ${limits.maxNodes}`);
   const bytes = yield* ptaJsonBytesInSteps(next);

@@ -14,30 +14,23 @@ import type { Pta } from '../../core/scorer-api.js';
 import type { State } from '../../core/types.js';
 import { SteplensError } from '../../errors.js';
 import { measurePtaInSlices, runInSteps, statesJsonInSlices } from '../pta-text.js';
-import type { Contribution } from '../store-port.js';
+import type { Contribution, RemovedPta } from '../store-port.js';
+import { removeChain, type RemovalHost } from './chain-removal.js';
 import { stageChainJson } from './chain-stage.js';
 import { GROWTH_RECORD_MS, runGrowth } from './unanswered.js';
-import type { RedisKeys } from './keys.js';
-import type { RedisLink } from './link.js';
-import { deltaText, type Entry, type Located } from './pta-chains.js';
+import { deltaText, type Entry } from './pta-chains.js';
 import { GROW_CHAIN, GROW_DELTA } from './scripts.js';
 
-/** What a growth needs of the store it grows. */
-export interface GrowthHost {
-  readonly link: RedisLink;
-  readonly keys: RedisKeys;
-  /** The task's current version and its chain, read at one instant; undefined when Redis holds no such task. */
-  lookup(task: string): Promise<Located | undefined>;
-  /** The task's PTA at `version` (cached, or read from `chain`). */
-  ptaAt(task: string, version: number, chain?: number): Promise<Pta | undefined>;
+/** What a growth needs of the store it grows (a removal's needs, and more). */
+export interface GrowthHost extends RemovalHost {
   /** The cache key of a task's version (in the epoch last read). */
   cacheKey(task: string, version: number): string;
   /** A cached version by its cache key, without touching the cache's order. */
   cached(key: string): Entry | undefined;
   /** A version this replica wrote: cached, and the task's version seen. */
   stored(task: string, key: string, entry: Entry): void;
-  /** The task's version as Redis answered it. */
-  see(task: string, version: number): void;
+  /** The version the task's PTA was last removed at (0: never), read when the task has none. */
+  removedAt(task: string): Promise<number>;
 }
 
 export interface GrowthOptions {
@@ -51,6 +44,8 @@ export interface GrowthOptions {
 }
 
 const MAX_GROW_ATTEMPTS = 50;
+/** How long a replaced (or removed) chain stays readable by default: a session's lifetime. */
+const KEEP_VERSIONS_MS = 35 * 60_000;
 /** A chain's added states may weigh as much as its PTA, and at least this much, before a new chain starts. */
 const MIN_CHAIN_DELTA_BYTES = 1024 * 1024;
 
@@ -73,8 +68,18 @@ export class ChainGrowth {
   }
 
   add(task: string, states: readonly State[], contribution?: Contribution): Promise<Pta> {
+    return this.queued(task, () => this.grow(task, states, contribution));
+  }
+
+  /** Removes the task's PTA (chain-removal.ts), queued behind this replica's growths of the task. */
+  remove(task: string): Promise<RemovedPta | undefined> {
+    return this.queued(task, () => removeChain(this.host, task, this.options.keepVersionsMs ?? KEEP_VERSIONS_MS));
+  }
+
+  /** Runs `op` after this replica's earlier growths and removals of the task (spares compare-and-set retries). */
+  private queued<T>(task: string, op: () => Promise<T>): Promise<T> {
     const previous = this.locks.get(task) ?? Promise.resolve();
-    const run = previous.catch(() => undefined).then(() => this.grow(task, states, contribution));
+    const run = previous.catch(() => undefined).then(op);
     this.locks.set(task, run);
     const release = (): void => {
       if (this.locks.get(task) === run) this.locks.delete(task);
@@ -102,9 +107,11 @@ export class ChainGrowth {
       const version = at?.version ?? 0;
       const current = at === undefined ? undefined : await this.host.ptaAt(task, at.version, at.chain);
       if (version !== 0 && current === undefined) continue; // its chain expired meanwhile
+      // A task whose PTA was removed starts again past the removed version (the script checks it is still so).
+      const removed = at === undefined ? await this.host.removedAt(task) : 0;
       contribution?.check?.(current, states);
       if (current !== undefined) await measurePtaInSlices(current);
-      const grown = await runInSteps(growWithinSteps(task, current, states, this.limits, contribution?.by));
+      const grown = await runInSteps(growWithinSteps(task, current, states, this.limits, contribution?.by, removed));
       if (!grown.ok) throw new SteplensError('too_large', grown.error);
       const next = grown.value;
       const settle = contribution?.admit?.(await measurePtaInSlices(next), current === undefined ? 0 : await measurePtaInSlices(current));
@@ -129,12 +136,12 @@ export class ChainGrowth {
           const text = await stageChainJson(link, keys, next, this.options.pieceChars);
           const list = keys.chain(task, next.version);
           const replaced = chain !== undefined ? keys.chain(task, chain.start) : version === 0 ? list : keys.pta(task, version);
-          const keep = this.options.keepVersionsMs ?? 35 * 60_000;
+          const keep = this.options.keepVersionsMs ?? KEEP_VERSIONS_MS;
           const staged = text.stage === undefined ? [] : [text.stage];
           answer = await runGrowth(link, keys, task, version, (r, record) =>
             GROW_CHAIN.run(
               r,
-              [keys.tasks, keys.chains, list, replaced, record, ...staged],
+              [keys.tasks, keys.chains, list, replaced, record, keys.removed, ...staged],
               [task, version, next.version, text.json, keep, keys.grown, GROWTH_RECORD_MS, ...(staged.length > 0 ? [text.bytes] : [])],
             ),
           );
@@ -147,8 +154,9 @@ export class ChainGrowth {
           stored = true;
           return next;
         }
+        // 'removed': removed since it was looked up: built again past the removed version.
         if (answer === 'broken') newChain = true;
-        else if (answer !== 'unstaged') this.host.see(task, Number(answer));
+        else if (answer !== 'unstaged' && answer !== 'removed') this.host.see(task, Number(answer));
       } finally {
         if (this.writing.get(key) === done) this.writing.delete(key);
         answered();

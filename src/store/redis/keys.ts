@@ -5,13 +5,15 @@
  *
  * - `<p>tasks`            hash: task -> its current PTA version
  * - `<p>chains`           hash: task -> the version its current chain starts at
+ * - `<p>removed`          hash: task -> the version its PTA was removed at (kept: the task's next PTA is numbered
+ *                         past it, so a version never names two PTAs, and a seed never brings it back)
  * - `<p>ptl:<s>:<task>`   list: a chain of versions: the PTA JSON of version s, then per later version the
  *                         JSON of the states its reference added (a replaced chain expires)
  * - `<p>pta:<v>:<task>`   string: the PTA JSON of version v (written before chains; still read)
  * - `<p>gid:<id>`         string: the version one growth wrote (expires): how a growth left unanswered finds out
  *                         whether Redis applied it
  * - `<p>stg:<id>`         string: a new chain's PTA JSON while it is sent in pieces (expires; moved into the chain)
- * - `<p>grown`            channel: `<version>:<task>` after each growth
+ * - `<p>grown`            channel: `<version>:<task>` after each growth, `-<version>:<task>` after a removal
  * - `<p>epoch`            string: a random id set once the seeds are imported; missing when Redis was emptied
  *                         (FLUSHALL, a restart without persistence), new after: versions count again from then
  * - `<p>sm:<key>`         hash: a session's record (`rec`), `passed`, `final`
@@ -40,6 +42,10 @@ export class RedisKeys {
 
   get chains(): string {
     return `${this.prefix}chains`;
+  }
+
+  get removed(): string {
+    return `${this.prefix}removed`;
   }
 
   pta(task: string, version: number): string {

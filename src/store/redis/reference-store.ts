@@ -20,6 +20,9 @@
  * and versions count again from there; the cache is keyed by epoch, so no
  * version of before answers for one of after. After the command connection
  * comes back, the cache is dropped too and the seeds are imported again.
+ * A removal (chain-removal.ts) takes the task out of the versions hash, so no
+ * lookup on any replica finds it; the task's next PTA is numbered past the
+ * removed version, so no cached version is ever taken for a new one.
  */
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
@@ -27,7 +30,7 @@ import type { PtaLimits } from '../../core/pta/index.js';
 import type { Pta, Reference, TemporalPrior } from '../../core/scorer-api.js';
 import type { State } from '../../core/types.js';
 import { SteplensError } from '../../errors.js';
-import type { CacheStats, Contribution, ReferenceStorePort, StoredTaskStats } from '../store-port.js';
+import type { CacheStats, Contribution, ReferenceStorePort, RemovedPta, StoredTaskStats } from '../store-port.js';
 import { taskStats } from '../task-stats.js';
 import { measurePtaInSlices } from '../pta-text.js';
 import { PooledPrior } from './pooled-prior.js';
@@ -36,6 +39,7 @@ import { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
 import { readChain, readVersionKey, type Entry, type Located } from './pta-chains.js';
 import { importSeeds } from './seeds.js';
+import { KnownVersions } from './known-versions.js';
 
 /** Reads of a lookup at most, when chain rollovers keep landing between its two reads. */
 const MAX_LOOKUPS = 5;
@@ -63,8 +67,8 @@ export class RedisReferenceStore implements ReferenceStorePort {
   private readonly chainOf = new WeakMap<Pta, number>();
   /** The epoch the cache, versions and pooled prior below belong to (undefined: not read yet, or Redis was emptied). */
   private epoch: string | undefined;
-  /** Current version per task, as last seen (authoritative only while `synced`). */
-  private readonly current = new Map<string, number>();
+  /** Versions per task, as last seen (authoritative only while `synced`). */
+  private readonly known = new KnownVersions();
   private synced = false;
   private readonly pooled: PooledPrior;
   private readonly growth: ChainGrowth;
@@ -92,9 +96,11 @@ export class RedisReferenceStore implements ReferenceStorePort {
         stored: (task, key, entry) => {
           this.cache.set(key, entry);
           if (entry.chain) this.chainOf.set(entry.pta, entry.chain.start);
-          this.see(task, entry.pta.version);
+          this.known.see(task, entry.pta.version);
         },
-        see: (task, version) => this.see(task, version),
+        see: (task, version) => this.known.see(task, version),
+        removedAt: async (task) => Number((await this.link.run('version', (r) => r.hget(this.keys.removed, task))) ?? 0),
+        removed: (task, version) => this.known.removed(task, version),
       },
       options,
     );
@@ -114,7 +120,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
     const store = new RedisReferenceStore(options);
     const sub = options.link.subscriber();
     sub.on('message', (channel: string, message: string) => {
-      if (channel === store.keys.grown) store.onGrown(message);
+      if (channel === store.keys.grown) store.known.heard(message);
     });
     // (Re)subscribe on each connection, then re-read: what was published while disconnected is lost. The
     // subscriber may be up before the command connection (two sockets, either first): then the command
@@ -151,7 +157,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
   private forget(epoch: string | undefined): void {
     this.epoch = epoch;
     this.cache.clear();
-    this.current.clear();
+    this.known.clear();
     this.synced = false;
     this.pooled.clear();
   }
@@ -182,27 +188,13 @@ export class RedisReferenceStore implements ReferenceStorePort {
     return `${epoch ?? ''}:${version}:${task}`;
   }
 
-  private onGrown(message: string): void {
-    const at = message.indexOf(':');
-    const version = Number(message.slice(0, at));
-    const task = message.slice(at + 1);
-    if (at > 0 && Number.isInteger(version)) this.see(task, version);
-  }
-
-  /** Records a task's version (never going back: messages may arrive after our own write). The replaced version stays cached: the next one is built from it. */
-  private see(task: string, version: number): void {
-    const known = this.current.get(task) ?? 0;
-    if (known < version) this.current.set(task, version);
-  }
-
   private async resync(): Promise<void> {
     this.synced = false;
     const epoch = this.epoch;
     try {
       const all = await this.link.run('tasks', (r) => r.hgetall(this.keys.tasks));
       if (this.epoch !== epoch) return; // Redis was emptied meanwhile: these are the old versions
-      for (const [task, v] of Object.entries(all)) this.see(task, Number(v));
-      for (const task of [...this.current.keys()]) if (!(task in all)) this.current.delete(task);
+      this.known.reread(all);
       this.synced = this.link.subscriber().status === 'ready';
     } catch (error) {
       this.options.warn?.(`redis: re-reading task versions failed: ${(error as Error).message}`);
@@ -239,7 +231,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
       const version = Number(v);
       const start = typeof c === 'string' ? Number(c) : undefined;
       if (start !== undefined && start > version && attempt < MAX_LOOKUPS) continue;
-      this.see(task, version);
+      this.known.see(task, version);
       // No chain (or still past it): the version's own key, as before chains.
       return { version, ...(start !== undefined && start <= version ? { chain: start } : {}) };
     }
@@ -257,7 +249,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
       const all = await this.link.run('tasks', (r) => r.hgetall(this.keys.tasks));
       return new Map(Object.entries(all).map(([task, v]) => [task, Number(v)]));
     }
-    return this.current;
+    return this.known.current;
   }
 
   async has(task: string): Promise<boolean> {
@@ -346,6 +338,11 @@ export class RedisReferenceStore implements ReferenceStorePort {
   /** Compare-and-set growth (chain-growth.ts). */
   addReference(task: string, states: readonly State[], contribution?: Contribution): Promise<Pta> {
     return this.growth.add(task, states, contribution);
+  }
+
+  /** Compare-and-set removal (chain-removal.ts). */
+  remove(task: string): Promise<RemovedPta | undefined> {
+    return this.growth.remove(task);
   }
 
   /** Each current PTA's JSON bytes: known for a version this replica wrote or read (its cache entry), else measured once a slice at a time. */

@@ -47,12 +47,19 @@ export async function whileAnswering<T>(read: () => Promise<T>): Promise<T | und
 }
 
 /**
- * Runs one growth script (given its record's key) for `task` from version `from`. Unanswered, it is settled
+ * Runs one growth (or removal) script (given its record's key) for `task` from version `from`. Unanswered, it is settled
  * by its record: there, it was applied ('ok'); absent, it was not: the task's version, as a compare-and-set
  * miss answers, or `unavailable` saying nothing was stored when the version did not move. No answer in time:
  * `unavailable` saying it is unknown.
  */
-export async function runGrowth(link: RedisLink, keys: RedisKeys, task: string, from: number, script: (r: Redis, record: string) => Promise<unknown>): Promise<unknown> {
+export async function runGrowth(
+  link: RedisLink,
+  keys: RedisKeys,
+  task: string,
+  from: number,
+  script: (r: Redis, record: string) => Promise<unknown>,
+  what: { done: string; none: string } = { done: 'the reference was stored', none: 'nothing was stored' },
+): Promise<unknown> {
   const record = keys.growth(randomUUID());
   try {
     return await link.run('grow', (r) => script(r, record));
@@ -70,12 +77,12 @@ export async function runGrowth(link: RedisLink, keys: RedisKeys, task: string, 
       (waitMs) =>
         new SteplensError(
           'unavailable',
-          `task ${task}: it is not known whether the reference was stored: ${unanswered}, and Redis did not answer within ${waitMs} ms since: read the task's version before sending it again`,
+          `task ${task}: it is not known whether ${what.done}: ${unanswered}, and Redis did not answer within ${waitMs} ms since: read the task's version before sending it again`,
           { cause: error },
         ),
     );
     if (seen.wrote) return 'ok';
     if (seen.version !== from) return String(seen.version);
-    throw new SteplensError('unavailable', `task ${task}: nothing was stored: ${unanswered}`, { cause: error });
+    throw new SteplensError('unavailable', `task ${task}: ${what.none}: ${unanswered}`, { cause: error });
   }
 }
