@@ -10,13 +10,13 @@ import { defaultAnalyzers } from '../syntax/index.js';
 import { runJob } from './scoring-jobs.js';
 import type { Asked, AskedValue, FromWorker, PtaText, ToWorker } from './score-pool-messages.js';
 import { ptaFromJson } from '../core/pta/index.js';
+import { keptReferences } from './worker-references.js';
 
 const port = parentPort;
 if (port === null) throw new Error('score-worker.ts runs as a worker thread');
 
 /** References kept between jobs (task, or the prior) → the tag the main thread gave it. */
-const KEPT = 32;
-const kept = new Map<string, { tag: number; value: AskedValue }>();
+const kept = keptReferences();
 const asks = new Map<number, (reply: Extract<ToWorker, { type: 'answer' }>) => void>();
 let nextAsk = 0;
 
@@ -31,9 +31,8 @@ async function ask(key: string, what: Asked): Promise<AskedValue> {
   if (reply.error) throw new SteplensError(reply.error.code, reply.error.message);
   const value = reply.value !== undefined ? fromWire(reply.value) : have?.value;
   if (value === undefined) throw new Error(`score-worker: no value for ${key}`);
-  kept.delete(key);
-  kept.set(key, { tag: reply.tag, value });
-  if (kept.size > KEPT) kept.delete(kept.keys().next().value!);
+  const chars = reply.value !== undefined && 'text' in reply.value ? reply.value.text.length : (have?.chars ?? 0);
+  kept.set(key, { tag: reply.tag, value, chars });
   return value;
 }
 
