@@ -128,6 +128,11 @@ export interface Scorer {
   /** Records the test outcome (undefined: unknown); the tiers of later steps follow it. */
   setOutcome(passed: boolean | undefined): void;
   report(passed?: boolean): TrajectoryReport;
+  /**
+   * What a status line needs of {@link report} (the score, its tier, pPass), without the waste analysis over every
+   * state: a live 5,000-step session's report takes ~35 ms, and polling its status must not.
+   */
+  headline(passed?: boolean): Pick<TrajectoryReport, 'score' | 'tier' | 'pPass'>;
   /** Scored against the prior: the reference-free signals beside Φcoh and Φtemp now (all 0 before a step); undefined with a PTA. */
   priorSignals(): PriorSignals | undefined;
   /**

@@ -172,6 +172,11 @@ class IncrementalScorer implements Scorer {
     this.outcome = passed;
   }
 
+  headline(passed?: boolean): Pick<TrajectoryReport, 'score' | 'tier' | 'pPass'> {
+    const score = this.vector();
+    return { score, tier: tierFor(score.total, passed, this.cfg), ...(this.forecaster !== undefined ? { pPass: this.forecaster.value() } : {}) };
+  }
+
   report(passed?: boolean): TrajectoryReport {
     const { cfg, pta } = this;
     const current = this.vector();

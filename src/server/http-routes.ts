@@ -100,7 +100,7 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
       }
     }
     if (!s) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
-    const report = s.final ?? s.report();
+    const report = s.final ?? s.headline();
     const status: SessionStatus = {
       session: s.id,
       tenant: s.tenant,

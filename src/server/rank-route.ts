@@ -41,7 +41,7 @@ export function registerRankRoute(scoped: FastifyInstance, deps: RouteDeps, run:
         // Only the caller's own tenant's sessions: another tenant's id is as unknown as one that never existed.
         const s = registry.find(principal.tenant, r.session);
         if (s === undefined) return sendError(reply, metrics, 'unknown_session', `runs[${r.index}].session: no session ${r.session}`);
-        const report = s.final ?? s.report();
+        const report = s.final ?? s.headline();
         input = { task: s.task, composite: report.score.total, reference: s.reference, pPass: report.pPass, steps: s.length, locations: [...locationItems(s.states())] };
         read.set(r.session, input);
       }

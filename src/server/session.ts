@@ -285,6 +285,11 @@ export class Session {
     return this.live.score();
   }
 
+  /** The score, tier and pPass so far (outcome as known): {@link report} without its waste analysis. */
+  headline(): Pick<TrajectoryReport, 'score' | 'tier' | 'pPass'> {
+    return this.live.headline(this.passed);
+  }
+
   /** The report so far (outcome as known). */
   report(): TrajectoryReport {
     return this.live.report(this.passed);
