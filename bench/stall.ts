@@ -5,11 +5,11 @@
  * viewing a range of an 850 KB Python file, POST /v1/score of 100,000 steps (47 MB), a batch of 1,024 x 120
  * steps (and 5,000, the per-trajectory limit), POST /v1/score/steps (the web view's upload) of 80,000 and 5,000 steps,
  * and 20,000 tiny steps sent at once on one connection (then again, until the resume window of its four sessions
- * runs out and they are ended), and 32 polls at once of a live 5,000-step session's status.
+ * runs out and they are ended), and 32 polls at once of a live 5,000-step session's status, and of its whole step view.
  * Reports the request's time and the ping round trips during it, against an idle window, and the server's own
  * event-loop delay (perf_hooks, in its process) over the same window.
  *
- *   node dist/bench/stall.js [--only shell-1mb,python-850kb,score-100k,score-5000,score-steps-80k,score-steps-5000,burst-20k,burst-20k-expiry,status-32,batch] [--json FILE] [CORPUS_DIR]
+ *   node dist/bench/stall.js [--only shell-1mb,python-850kb,score-100k,score-5000,score-steps-80k,score-steps-5000,burst-20k,burst-20k-expiry,status-32,steps-32,batch] [--json FILE] [CORPUS_DIR]
  */
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -97,6 +97,25 @@ function burst(url: string): Promise<string> {
   });
 }
 
+/** A live session of 5,000 real-looking shell steps (distinct `ls`, `cat` of 50 files, sliding `sed` views), then 32 GETs at once of `/v1/sessions/<id><route>`. */
+async function pollLive(url: string, http: string, route: string): Promise<string> {
+  const session = `live${++bursts}`;
+  const kinds = [(i: number) => `ls ${i}`, (i: number) => `cat a${i % 50}.py`, (i: number) => `sed -n '${i},${i + 40}p' a.py`];
+  const frames = [JSON.stringify({ type: 'start', session, task: SERVER_BENCH_TASK })];
+  for (let i = 0; i < 5000; i++) frames.push(JSON.stringify({ type: 'step', session, seq: i, step: { tool: 'bash', action: { kind: 'shell', command: kinds[i % 3]!(i) }, observation: 'x' } }));
+  const ws = new WebSocket(url);
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  await new Promise<void>((resolve) => {
+    ws.on('message', (raw) => {
+      if (dataText(raw).includes('"seq":4999,')) resolve();
+    });
+    for (const f of frames) ws.send(f);
+  });
+  const codes = await Promise.all(Array.from({ length: 32 }, () => fetch(`${http}/v1/sessions/${session}${route}`).then(async (r) => (await r.arrayBuffer(), r.status))));
+  ws.close();
+  return `HTTP ${[...new Set(codes)].join('/')} x 32`;
+}
+
 async function main(): Promise<void> {
   const corpus = findCorpus(positionals[0]);
   const traj = loadCorpus(corpus).trajectories.find((t) => t.file === SERVER_BENCH_FILE);
@@ -175,23 +194,12 @@ async function main(): Promise<void> {
       // 32 polls at once of a live 5,000-step session's status (GET /v1/sessions/:id): each computed the whole
       // report, waste analysis included (~35 ms), until stop 50. The session is built first, in the same window.
       name: 'status-32',
-      prepare: () => async (url, http) => {
-        const session = `status${++bursts}`;
-        const kinds = [(i: number) => `ls ${i}`, (i: number) => `cat a${i % 50}.py`, (i: number) => `sed -n '${i},${i + 40}p' a.py`];
-        const frames = [JSON.stringify({ type: 'start', session, task: SERVER_BENCH_TASK })];
-        for (let i = 0; i < 5000; i++) frames.push(JSON.stringify({ type: 'step', session, seq: i, step: { tool: 'bash', action: { kind: 'shell', command: kinds[i % 3]!(i) }, observation: 'x' } }));
-        const ws = new WebSocket(url);
-        await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-        await new Promise<void>((resolve) => {
-          ws.on('message', (raw) => {
-            if (dataText(raw).includes('"seq":4999,')) resolve();
-          });
-          for (const f of frames) ws.send(f);
-        });
-        const codes = await Promise.all(Array.from({ length: 32 }, () => fetch(`${http}/v1/sessions/${session}`).then(async (r) => (await r.arrayBuffer(), r.status))));
-        ws.close();
-        return `HTTP ${[...new Set(codes)].join('/')} x 32`;
-      },
+      prepare: () => (url, http) => pollLive(url, http, ''),
+    },
+    {
+      // 32 reads at once of the same session's whole step view (GET /v1/sessions/:id/steps, the web view's).
+      name: 'steps-32',
+      prepare: () => (url, http) => pollLive(url, http, '/steps'),
     },
     {
       name: 'batch',

@@ -290,10 +290,17 @@ export class Session {
     return this.live.headline(this.passed);
   }
 
-  /** The report so far (outcome as known). */
+  /** The report so far (outcome as known), kept until the next step or outcome: the web view polls it. */
   report(): TrajectoryReport {
-    return this.live.report(this.passed);
+    const memo = this.reported;
+    if (memo?.scored === this.scored && memo.passed === this.passed) return memo.report;
+    const report = this.live.report(this.passed);
+    this.reported = { scored: this.scored, passed: this.passed, report };
+    return report;
   }
+
+  /** The last {@link report}, and the step count and outcome it is of. */
+  private reported: { scored: number; passed: boolean | undefined; report: TrajectoryReport } | undefined;
 
   /**
    * Called once the session has ended and its final is set: drops the scorer and the stream parser (the
@@ -306,6 +313,7 @@ export class Session {
     this.scorer.release();
     this.scorer = undefined;
     this.parser = undefined;
+    this.reported = undefined; // views of an ended session read its final
   }
 
   /** Approximate heap bytes an ended session keeps (frame log, final, step lines and states; bench/memory.ts compares it with the heap). */

@@ -13,6 +13,7 @@ import { readCalibration, readTradeoffSvg } from './calibration-view.js';
 import { readable, sendError, type RouteDeps, type TenantQuery } from './http-routes.js';
 import { can, readTenant } from './principal.js';
 import { sessionSummary, sessionView } from './session-view.js';
+import { TurnGate } from './turn-gate.js';
 
 export interface WebRouteDeps extends RouteDeps {
   /** Whether bearer tokens are required. */
@@ -56,7 +57,10 @@ export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): voi
     return { sessions: sessions.map((s) => sessionSummary(s, options.config)), ...(next !== undefined ? { next } : {}) };
   });
 
+  // A session's whole step view is built and serialised in one go (~45 ms at 5,000 steps): one a turn (turn-gate.ts).
+  const views = new TurnGate();
   app.get<{ Params: { id: string } } & TenantQuery>('/v1/sessions/:id/steps', async (req, reply) => {
+    await views.turn();
     const s = readable(deps, req, req.params.id);
     return s ? sessionView(s) : sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
   });
