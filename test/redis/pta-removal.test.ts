@@ -13,6 +13,7 @@ import { priorFromPtas, UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { ASTROID } from '../server/helpers.js';
 import { statesOf } from '../store/states.js';
 import { RedisServer } from './redis-server.js';
+import { eventually } from './replicas.js';
 
 let redis: RedisServer;
 let statesA: State[];
@@ -30,15 +31,6 @@ async function replicas(n: number, keepVersionsMs = 60_000): Promise<{ stores: R
     stores.push(await RedisReferenceStore.open({ link, keepVersionsMs }));
   }
   return { stores, link: links.at(-1)!, prefix };
-}
-
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 beforeAll(async () => {

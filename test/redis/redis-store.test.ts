@@ -7,6 +7,7 @@ import { ptaToJson } from '../../src/core/pta/index.js';
 import { ASTROID } from '../server/helpers.js';
 import { statesOf } from '../store/states.js';
 import { RedisServer } from './redis-server.js';
+import { eventually } from './replicas.js';
 
 let redis: RedisServer;
 let statesA: State[];
@@ -32,15 +33,6 @@ async function redisBytes(link: RedisLink, prefix: string): Promise<number> {
   let bytes = 0;
   for (const key of keys) bytes += (await link.client.memory('USAGE', key)) ?? 0;
   return bytes;
-}
-
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 beforeAll(async () => {

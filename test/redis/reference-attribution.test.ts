@@ -7,7 +7,7 @@
  * task without a seed.
  */
 import { describe, expect, it } from 'vitest';
-import { ASTROID, readDoc, type Running } from '../server/helpers.js';
+import { ASTROID, readDoc, type Running, bearerJson } from '../server/helpers.js';
 import { freshPrefix, startReplica, useRedis } from './replicas.js';
 
 const TASK = 'attribution-task';
@@ -16,7 +16,7 @@ const TOKENS = [
   { token: 'alice', tenant: 'alice' },
   { token: 'op', tenant: 'ops', role: 'operator' as const },
 ];
-const as = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+const as = bearerJson;
 
 const fx = useRedis();
 

@@ -5,16 +5,12 @@
  * runs of pylint-dev__astroid-1196.
  */
 import { describe, expect, it } from 'vitest';
-import { ASTROID, Client, readDoc, readEvents, type Running } from '../server/helpers.js';
+import { ASTROID, Client, readDoc, readEvents, type Running, bearerJson, ALICE_BOB_OPS } from '../server/helpers.js';
 import { freshPrefix, startReplica, useRedis } from './replicas.js';
 
 const TASK = ASTROID.task;
-const TOKENS = [
-  { token: 'alice', tenant: 'alice' },
-  { token: 'bob', tenant: 'bob' },
-  { token: 'op', tenant: 'ops', role: 'operator' as const },
-];
-const as = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+const TOKENS = ALICE_BOB_OPS;
+const as = bearerJson;
 type Report = { score: { total: number }; reference: { kind: string; version?: number } };
 
 const fx = useRedis();

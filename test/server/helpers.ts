@@ -148,3 +148,13 @@ export function useInjectApp(options: AppOptions = {}): () => FastifyInstance {
     return app;
   };
 }
+
+/** Headers of a JSON request with `token` as its bearer. */
+export const bearerJson = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+
+/** Two agent tenants and an operator: a token file's grants (each token named after its tenant). */
+export const ALICE_BOB_OPS = [
+  { token: 'alice', tenant: 'alice' },
+  { token: 'bob', tenant: 'bob' },
+  { token: 'op', tenant: 'ops', role: 'operator' as const },
+];

@@ -12,14 +12,14 @@ import { OwnPtaQuota } from '../../src/server/own-pta-quota.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
 import { ownTaskKey } from '../../src/store/tenant-keys.js';
 import { statesOf } from '../store/states.js';
-import { ASTROID, Client, readDoc, readEvents, useApps, type Running } from './helpers.js';
+import { ASTROID, Client, readDoc, readEvents, useApps, type Running, bearerJson } from './helpers.js';
 
 const TOKENS = [
   { token: 'alice', tenant: 'alice' },
   { token: 'mallory', tenant: 'mallory' },
   { token: 'op', tenant: 'ops', role: 'operator' as const },
 ];
-const as = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+const as = bearerJson;
 type Answer = { status: number; body: { version?: number; scope?: string; error?: { code: string; message: string } } };
 
 const apps = useApps();

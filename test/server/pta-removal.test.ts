@@ -7,15 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RemovePtaResponse } from '../../src/protocol/http-bodies.js';
-import { ASTROID, Client, readDoc, readEvents, useApps, type Running } from './helpers.js';
+import { ASTROID, Client, readDoc, readEvents, useApps, type Running, bearerJson, ALICE_BOB_OPS } from './helpers.js';
 
 const TASK = ASTROID.task;
-const TOKENS = [
-  { token: 'alice', tenant: 'alice' },
-  { token: 'bob', tenant: 'bob' },
-  { token: 'op', tenant: 'ops', role: 'operator' as const },
-];
-const as = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+const TOKENS = ALICE_BOB_OPS;
+const as = bearerJson;
 type Answer = { status: number; text: string; body: Partial<RemovePtaResponse> & { version?: number; scope?: string; error?: { code: string; message: string } } };
 
 const apps = useApps();

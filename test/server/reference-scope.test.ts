@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TaskStats } from '../../src/protocol/http-bodies.js';
-import { ASTROID, CORPUS, Client, readDoc, readEvents, useApps, type Running } from './helpers.js';
+import { ASTROID, CORPUS, Client, readDoc, readEvents, useApps, type Running, bearerJson } from './helpers.js';
 
 const TASK = ASTROID.task;
 const JUNK = `${CORPUS}/SWE-agent__mini-swe-agent__pull-refs/output/deepseek_bench1/astropy__astropy-14182/astropy__astropy-14182.traj.json`;
@@ -18,7 +18,7 @@ const TOKENS = [
   { token: 'carol', tenant: 'carol' },
   { token: 'op', tenant: 'ops', role: 'operator' as const },
 ];
-const as = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+const as = bearerJson;
 
 type Answer = { status: number; body: Record<string, unknown> & { error?: { code: string; message: string } } };
 type PtaDoc = { task: string; version: number; scope?: string; nodes: unknown[]; references: Array<{ length: number; by?: string }> };
