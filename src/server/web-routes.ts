@@ -12,8 +12,8 @@ import { SteplensError } from '../errors.js';
 import { readCalibration, readTradeoffSvg } from './calibration-view.js';
 import { readable, sendError, type RouteDeps, type TenantQuery } from './http-routes.js';
 import { can, readTenant } from './principal.js';
-import { sessionSummary, sessionView } from './session-view.js';
-import { TurnGate } from './turn-gate.js';
+import { sessionSummary, sessionViewInSteps } from './session-view.js';
+import { OneAtATime } from './one-at-a-time.js';
 
 export interface WebRouteDeps extends RouteDeps {
   /** Whether bearer tokens are required. */
@@ -57,12 +57,12 @@ export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): voi
     return { sessions: sessions.map((s) => sessionSummary(s, options.config)), ...(next !== undefined ? { next } : {}) };
   });
 
-  // A session's whole step view is built and serialised in one go (~45 ms at 5,000 steps): one a turn (turn-gate.ts).
-  const views = new TurnGate();
+  // A session's step view is built VIEW_ROWS_PER_TURN rows a turn, one view at a time (one-at-a-time.ts).
+  const views = new OneAtATime();
   app.get<{ Params: { id: string } } & TenantQuery>('/v1/sessions/:id/steps', async (req, reply) => {
-    await views.turn();
     const s = readable(deps, req, req.params.id);
-    return s ? sessionView(s) : sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
+    if (!s) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
+    return views.run(() => sessionViewInSteps(s));
   });
 
   app.get<{ Params: { id: string } } & TenantQuery>('/v1/sessions/:id/alignment', async (req, reply) => {

@@ -1,6 +1,7 @@
 /**
  * A live session's report is kept until its next step or outcome (the web view polls it: 32 views of a 5,000-step
- * session each ran the waste analysis again). It must never be stale.
+ * session each ran the waste analysis again). It must never be stale. The web view's step view is built a few
+ * hundred rows a turn: the same view as built in one go.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -13,8 +14,10 @@ import { Connection } from '../../src/server/connection.js';
 import { createMetrics } from '../../src/server/metrics.js';
 import { resolveOptions } from '../../src/server/options.js';
 import { SessionRegistry } from '../../src/server/session-registry.js';
+import { sessionView, sessionViewInSteps, VIEW_ROWS_PER_TURN } from '../../src/server/session-view.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
+import { loopTurnsDuring } from '../loop-turns.js';
 import { ASTROID, readSteps } from './helpers.js';
 
 const socket = (): WebSocket =>
@@ -53,5 +56,19 @@ describe("a live session's report", () => {
     expect(passed).not.toBe(later);
     // What the scorer itself reports now (the session's private `live` scorer).
     expect(passed).toEqual((s as unknown as { live: Scorer }).live.report(true));
+  });
+
+  it('is what the step view shows; the view built a few hundred rows a turn equals the one built in one go', async () => {
+    const steps = await readSteps(ASTROID.fail);
+    const started = await registry.start({ type: 'start', session: 'view', task: ASTROID.task }, new Connection(2, socket(), 1 << 24));
+    if (!started.ok) throw new Error(started.error.message);
+    const s = started.value;
+    // The run's real steps again and again, past a few turns' worth of rows.
+    for (let seq = 0; seq < 3 * VIEW_ROWS_PER_TURN; seq++) s.step(seq, steps[seq % steps.length]);
+    const { value: sliced, turns } = await loopTurnsDuring(() => sessionViewInSteps(s));
+    expect(turns).toBeGreaterThanOrEqual(2);
+    expect(sliced.steps).toHaveLength(3 * VIEW_ROWS_PER_TURN);
+    expect(sliced).toEqual(sessionView(s));
+    expect(sliced.report.steps).toBe(s.report().steps);
   });
 });
