@@ -15,6 +15,9 @@ import { can, readTenant } from './principal.js';
 import { sessionSummary, sessionViewInSteps } from './session-view.js';
 import { OneAtATime } from './one-at-a-time.js';
 
+/** Step views one tenant may have queued or being built (each up to ~50 ms of the loop, one at a time). */
+export const VIEWS_PER_TENANT = 16;
+
 export interface WebRouteDeps extends RouteDeps {
   /** Whether bearer tokens are required. */
   auth: boolean;
@@ -57,12 +60,24 @@ export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): voi
     return { sessions: sessions.map((s) => sessionSummary(s, options.config)), ...(next !== undefined ? { next } : {}) };
   });
 
-  // A session's step view is built VIEW_ROWS_PER_TURN rows a turn, one view at a time (one-at-a-time.ts).
+  // A session's step view is built VIEW_ROWS_PER_TURN rows a turn, one view at a time (one-at-a-time.ts); a
+  // tenant has at most VIEWS_PER_TENANT of them queued, so its backlog cannot hold others' views for long.
   const views = new OneAtATime();
+  const viewing = new Map<string, number>();
   app.get<{ Params: { id: string } } & TenantQuery>('/v1/sessions/:id/steps', async (req, reply) => {
     const s = readable(deps, req, req.params.id);
     if (!s) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
-    return views.run(() => sessionViewInSteps(s));
+    const tenant = deps.principal(req).tenant;
+    const queued = viewing.get(tenant) ?? 0;
+    if (queued >= VIEWS_PER_TENANT) return sendError(reply, metrics, 'quota_exceeded', `${queued} step views of this tenant are queued, the limit: retry once they are answered`);
+    viewing.set(tenant, queued + 1);
+    try {
+      return await views.run(() => sessionViewInSteps(s));
+    } finally {
+      const left = (viewing.get(tenant) ?? 1) - 1;
+      if (left === 0) viewing.delete(tenant);
+      else viewing.set(tenant, left);
+    }
   });
 
   app.get<{ Params: { id: string } } & TenantQuery>('/v1/sessions/:id/alignment', async (req, reply) => {
