@@ -35,7 +35,7 @@ describe('POST /v1/rank naming one big live session 64 times', () => {
     }
     for (let seq = 0; seq < STEPS; seq++) await c.nextOf('score', 'big');
 
-    const reads = vi.spyOn(Session.prototype, 'report');
+    const reads = vi.spyOn(Session.prototype, 'headline');
     try {
       const res = await fetch(`${srv.url}/v1/rank`, {
         method: 'POST',
