@@ -54,7 +54,8 @@ async function longestDecode<T>(work: () => Promise<T>): Promise<{ value: T; lon
   const spy = vi.spyOn(Buffer.prototype as Buffer, 'toString');
   try {
     const value = await work();
-    const sizes = spy.mock.contexts.map((bytes, i) => {
+    const sizes = spy.mock.contexts.map((context, i) => {
+      const bytes = context as Buffer;
       const [, from, to] = spy.mock.calls[i]!;
       return (to ?? bytes.length) - (from ?? 0);
     });
