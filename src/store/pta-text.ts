@@ -131,10 +131,13 @@ export async function statesFromJsonSlices(slices: readonly string[]): Promise<S
   return states;
 }
 
-/** Characters scanned between two turns of the event loop when a PTA's JSON is read in slices. */
-const SCAN_CHARS = 1 << 20;
-/** Characters of an array parsed in one slice when JSON is read back in slices (a slice of 2,000 nodes was 2 MB). */
-const PARSE_SLICE_CHARS = 256 * 1024;
+/**
+ * Characters scanned between two turns of the event loop when a PTA's JSON is read in slices (1 Mi took 16-35 ms
+ * at load 3-6 on 2 cores, the longest turn of a replica reading a 5 MB chain element once ioredis no longer decoded it whole).
+ */
+const SCAN_CHARS = 256 * 1024;
+/** Characters of an array parsed in one slice when JSON is read back in slices (2,000 nodes were 2 MB; 256 Ki: 9-16 ms of parse and check at load 3-6). */
+const PARSE_SLICE_CHARS = 128 * 1024;
 
 const QUOTE = 34,
   BACKSLASH = 92,

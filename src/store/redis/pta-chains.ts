@@ -11,6 +11,7 @@ import { SteplensError, type Result } from '../../errors.js';
 import { ptaFromJsonInSlices, runInSteps, statesFromJsonInSlices } from '../pta-text.js';
 import type { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
+import { textInSlices } from './value-text.js';
 
 /** Added versions read per LRANGE (one version's states: up to a few MB). */
 const DELTA_PAGE = 8;
@@ -54,21 +55,21 @@ async function readDelta(text: string): Promise<{ states: Result<State[], string
   return { states: await statesFromJsonInSlices(text.slice(head[0].length, -1)), by: JSON.parse(head[1]!) as string }; // the group always matches with the regex
 }
 
-/** Parsed a slice of nodes at a time (a 16 MB chain head parsed whole held the thread 600 ms). */
-async function parsePta(text: string, where: string): Promise<Pta> {
-  const parsed = await ptaFromJsonInSlices(text);
+/** Decoded and parsed a slice at a time (a 16 MB chain head parsed whole held the thread 600 ms; value-text.ts). */
+async function parsePta(bytes: Buffer, where: string): Promise<Pta> {
+  const parsed = await ptaFromJsonInSlices(await textInSlices(bytes));
   if (!parsed.ok) throw new SteplensError('internal', `PTA ${where} in Redis is unreadable: ${parsed.error}`);
   // Written by ptaJsonInSlices (= ptaToJson): its length is the PTA's JSON bytes.
-  rememberPtaJsonBytes(parsed.value, Buffer.byteLength(text));
+  rememberPtaJsonBytes(parsed.value, bytes.length);
   return parsed.value;
 }
 
 /** A version stored whole under its own key (how versions were stored before chains); undefined once gone. */
 export async function readVersionKey(link: RedisLink, keys: RedisKeys, task: string, version: number): Promise<Entry | undefined> {
   const key = keys.pta(task, version);
-  const text = await link.run('get_pta', (r) => r.get(key));
-  if (text === null) return undefined;
-  return { pta: await parsePta(text, key), bytes: Buffer.byteLength(text) };
+  const bytes = await link.run('get_pta', (r) => r.getBuffer(key));
+  if (bytes === null) return undefined;
+  return { pta: await parsePta(bytes, key), bytes: bytes.length };
 }
 
 /**
@@ -89,21 +90,22 @@ export async function readChain(link: RedisLink, keys: RedisKeys, cached: (versi
     pta = base.pta;
     chain = { ...base.chain };
   } else {
-    const [text] = await link.run('get_pta', (r) => r.lrange(list, 0, 0));
-    if (text === undefined) return undefined;
-    pta = await parsePta(text, list);
+    // Elements as Buffers, decoded a slice a turn (value-text.ts); an element never changes once written.
+    const [bytes] = await link.run('get_pta', (r) => r.lrangeBuffer(list, 0, 0));
+    if (bytes === undefined) return undefined;
+    pta = await parsePta(bytes, list);
     if (pta.version !== start) throw new SteplensError('internal', `PTA ${list} in Redis is version ${pta.version}`);
-    chain = { start, ptaBytes: Buffer.byteLength(text), deltaBytes: 0 };
+    chain = { start, ptaBytes: bytes.length, deltaBytes: 0 };
   }
   for (let i = pta.version - start + 1; i <= version - start; i += DELTA_PAGE) {
     const last = Math.min(i + DELTA_PAGE - 1, version - start);
-    const texts = await link.run('get_pta', (r) => r.lrange(list, i, last));
+    const texts = await link.run('get_pta', (r) => r.lrangeBuffer(list, i, last));
     if (texts.length !== last - i + 1) return undefined; // the chain expired meanwhile
-    for (const text of texts) {
-      const { states, by } = await readDelta(text);
+    for (const bytes of texts) {
+      const { states, by } = await readDelta(await textInSlices(bytes));
       if (!states.ok) throw new SteplensError('internal', `PTA ${list} in Redis: version ${pta.version + 1} is unreadable: ${states.error}`);
       pta = await runInSteps(addReferenceInSteps(pta, states.value, by !== undefined ? { by } : {}));
-      chain.deltaBytes += Buffer.byteLength(text);
+      chain.deltaBytes += bytes.length;
     }
   }
   return { pta, bytes: knownPtaJsonBytes(pta) ?? chain.ptaBytes + chain.deltaBytes, chain };
