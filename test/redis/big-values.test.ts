@@ -7,8 +7,7 @@
  * read answers undefined, as before.
  */
 import fc from 'fast-check';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loopTurnsDuring } from '../loop-turns.js';
 import { ptaToJson } from '../../src/core/pta/index.js';
 import type { State } from '../../src/core/types.js';
@@ -18,8 +17,7 @@ import { readChain, readVersionKey } from '../../src/store/redis/pta-chains.js';
 import { RedisReferenceStore } from '../../src/store/redis/reference-store.js';
 import { DECODE_SLICE_BYTES, textInSlices } from '../../src/store/redis/value-text.js';
 import { stateArb } from '../pta/arbitraries.js';
-import { RedisServer } from './redis-server.js';
-import { freshPrefix } from './replicas.js';
+import { freshPrefix, useRedis } from './replicas.js';
 
 const TASK = 'big-values';
 /** `n` states of `words` distinct words each, some of them not ASCII (1.2 KB a state: a 2,500-step reference is 3 MB). */
@@ -28,24 +26,11 @@ const wordy = (n: number, words: number, r: number): State[] =>
     .sample(stateArb, { numRuns: n, seed: 11 + r })
     .map((st, t) => ({ ...st, t, hash: `r${r}h${t}`, tokens: Array.from({ length: words }, (_, w) => `r${r}s${t}w${w}${w % 7 === 0 ? 'é😀' : ''}`).sort() }));
 
-let redis: RedisServer;
-let admin: Redis;
-const links: RedisLink[] = [];
-
-beforeAll(async () => {
-  redis = await RedisServer.start();
-  admin = new Redis(redis.url);
-});
-
-afterAll(async () => {
-  for (const l of links) await l.close();
-  admin.disconnect();
-  await redis?.destroy();
-});
+const fx = useRedis();
 
 async function replica(prefix: string): Promise<{ store: RedisReferenceStore; link: RedisLink }> {
-  const link = new RedisLink({ url: redis.url, prefix, commandTimeoutMs: 10_000 });
-  links.push(link);
+  const link = new RedisLink({ url: fx.redis.url, prefix, commandTimeoutMs: 10_000 });
+  fx.links.push(link);
   return { store: await RedisReferenceStore.open({ link }), link };
 }
 
@@ -86,8 +71,8 @@ describe('a big PTA read from Redis by another replica', () => {
     const grown = await a.store.addReference(TASK, wordy(2500, 60, 2), { by: 'tenant-b' });
     expect(grown.references.at(-1)?.by).toBe('tenant-b');
     // One chain: the first version's PTA and the second reference's states, each over a few slices.
-    const start = Number(await admin.hget(`${prefix}chains`, TASK));
-    const sizes = (await admin.eval("local out = {} for i, v in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do out[i] = #v end return out", 1, `${prefix}ptl:${start}:${TASK}`)) as number[];
+    const start = Number(await fx.admin.hget(`${prefix}chains`, TASK));
+    const sizes = (await fx.admin.eval("local out = {} for i, v in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do out[i] = #v end return out", 1, `${prefix}ptl:${start}:${TASK}`)) as number[];
     expect(sizes).toHaveLength(2);
     for (const size of sizes) expect(size).toBeGreaterThan(2 * DECODE_SLICE_BYTES);
 
@@ -105,7 +90,7 @@ describe('a big PTA read from Redis by another replica', () => {
     const a = await replica(prefix);
     const pta = await a.store.addReference(TASK, wordy(2500, 60, 3));
     const keys = new RedisKeys(prefix);
-    await admin.set(keys.pta(TASK, 7), ptaToJson({ ...pta, version: 7 }));
+    await fx.admin.set(keys.pta(TASK, 7), ptaToJson({ ...pta, version: 7 }));
     const b = await replica(prefix);
     const { value: entry, longest } = await longestDecode(() => readVersionKey(b.link, keys, TASK, 7));
     expect(entry?.pta).toEqual({ ...pta, version: 7 });
@@ -119,10 +104,10 @@ describe('a big PTA read from Redis by another replica', () => {
     const a = await replica(prefix);
     await a.store.addReference(TASK, wordy(1500, 60, 4));
     await a.store.addReference(TASK, wordy(300, 60, 5));
-    const start = Number(await admin.hget(`${prefix}chains`, TASK));
+    const start = Number(await fx.admin.hget(`${prefix}chains`, TASK));
     const keys = new RedisKeys(prefix);
     const list = keys.chain(TASK, start);
-    expect(await admin.llen(list)).toBe(2);
+    expect(await fx.admin.llen(list)).toBe(2);
 
     const b = await replica(prefix);
     const run = b.link.run.bind(b.link);
@@ -130,7 +115,7 @@ describe('a big PTA read from Redis by another replica', () => {
     // The chain expires right after the head's reply arrives (a replaced chain's PEXPIRE running out).
     vi.spyOn(b.link, 'run').mockImplementation(async (op, command) => {
       const result = await run(op, command);
-      if (op === 'get_pta' && ++reads === 1) await admin.del(list);
+      if (op === 'get_pta' && ++reads === 1) await fx.admin.del(list);
       return result;
     });
     try {

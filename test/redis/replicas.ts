@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { AppOptions } from '../../src/server/options.js';
 import { bundledReferencesDir } from '../../src/package-files.js';
 import { startApp, type Client, type Running } from '../server/helpers.js';
+import type { RedisLink } from '../../src/store/redis/link.js';
 import { RedisServer } from './redis-server.js';
 
 let prefixes = 0;
@@ -12,14 +13,15 @@ let prefixes = 0;
 export interface RedisFixture {
   redis: RedisServer;
   admin: Redis;
-  /** Replicas and clients the tests push here are closed after all of them, before the server goes. */
+  /** Replicas, clients and store links the tests push here are closed after all of them, before the server goes. */
   running: Running[];
   clients: Client[];
+  links: RedisLink[];
 }
 
 /** Starts a redis-server for the file before its tests and tears it all down after them. */
 export function useRedis(): RedisFixture {
-  const fx = { running: [], clients: [] } as unknown as RedisFixture;
+  const fx = { running: [], clients: [], links: [] } as unknown as RedisFixture;
   beforeAll(async () => {
     fx.redis = await RedisServer.start();
     fx.admin = new Redis(fx.redis.url);
@@ -27,6 +29,7 @@ export function useRedis(): RedisFixture {
   afterAll(async () => {
     for (const c of fx.clients) c.ws.terminate();
     for (const r of fx.running) await r.app.close();
+    for (const l of fx.links) await l.close();
     fx.admin?.disconnect();
     await fx.redis?.destroy();
   });
