@@ -9,6 +9,7 @@
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { SteplensError } from '../errors.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** What one file makes a command print, and its exit code. */
 export interface FileOutput {
@@ -73,9 +74,6 @@ export interface WorkerRun<T> {
 function chunkSize(left: number, threads: number): number {
   return Math.max(1, Math.min(16, Math.floor(left / (2 * threads))));
 }
-
-/** A turn of the event loop: the main thread lets the workers' answers in, and their next files out, between its own files. */
-const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Runs the files over `jobs` threads, the main thread one of them (`local`), the others workers; writes each file's
@@ -153,7 +151,8 @@ export async function runFilesInWorkers<T>(run: WorkerRun<T>): Promise<number | 
   const workers = Array.from({ length: threads - 1 }, startWorker);
   const local = async (i: number): Promise<void> => {
     done(i, await run.local(run.files[i]!));
-    await turn();
+    // A turn of the event loop: the workers' answers come in, and their next files go out, between its own files.
+    await nextTurn();
   };
   while (sent < n || orphans.length > 0) {
     if (orphans.length > 0) await local(orphans.shift()!);

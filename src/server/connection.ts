@@ -8,6 +8,7 @@ import type { WebSocket } from 'ws';
 import type { ServerMessage } from '../protocol/server-messages.js';
 import { frameText } from './frame-text.js';
 import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Close codes the server uses. */
 export const CLOSE = {
@@ -31,8 +32,6 @@ const TEXT = { binary: false } as const;
 
 /** Time (ms) a connection's queued messages may take before the rest waits for the next turn of the loop. */
 const RUN_MS_PER_TURN = 10;
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export class Connection {
   readonly id: number;

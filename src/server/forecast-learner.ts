@@ -41,6 +41,7 @@ import { pruneVersions } from './forecast-versions.js';
 import { retrainOffLoop } from './retrain-off-loop.js';
 import { can } from './principal.js';
 import type { Session } from './session.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export const FORECAST_LEARN_SCOPES = ['tenant', 'shared'] as const;
 export type ForecastLearnScope = (typeof FORECAST_LEARN_SCOPES)[number];
@@ -266,7 +267,7 @@ export class ForecastLearner {
     const keys = [...this.scopes.keys()].filter((k) => this.scopes.get(k)!.added !== this.scopes.get(k)!.triedAt).sort();
     for (const key of keys) {
       // Yield first, so an attempt never runs inside the timer tick that also serves sockets.
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       await this.attemptScope(key, this.scopes.get(key)!);
     }
   }

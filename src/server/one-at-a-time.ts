@@ -1,3 +1,5 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
 /**
  * HTTP reads whose work is large (a session's whole step view: ~45 ms at 5,000 steps, its rows, report and a
  * 1.5 MB answer), run one after another, each starting in a turn of its own once the one before has settled. Read
@@ -13,7 +15,7 @@ export class OneAtATime {
   /** Runs `work` once the works queued before it settled, from a turn of its own; settles as it does. */
   run<T>(work: () => Promise<T> | T): Promise<T> {
     this.waiting++;
-    const start = this.tail.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+    const start = this.tail.then(() => nextTurn());
     const done = start.then(work).finally(() => this.waiting--);
     // A work's failure is its caller's; the queue goes on.
     this.tail = done.catch(() => undefined);

@@ -20,6 +20,7 @@ import { PolicyManager } from './policy-manager.js';
 import { sessionKey, type Principal } from './principal.js';
 import { ScopedReferences } from './reference-scope.js';
 import type { RegistryDeps } from './registry-deps.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export type { RegistryDeps, SessionDurability } from './registry-deps.js';
 
@@ -364,7 +365,7 @@ export class SessionRegistry {
       this.free(s, why === 'idle' ? 'idle' : 'not resumed');
       // One session's end (its report: up to 5,000 steps, ~35 ms) a turn: the four sessions a burst left detached
       // ended in one turn and held every client 0.9-1.2 s (0.15 s once the redundant-step detector was linear).
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
 

@@ -14,6 +14,7 @@ import type { ResolvedOptions } from './options.js';
 import { DEFAULT_TENANT, ROLES, type Principal, type Role } from './principal.js';
 import { buildSession, type SessionSpec } from './session-factory.js';
 import type { Session } from './session.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Frames read in the first page; later pages grow (up to {@link MAX_PAGE}) while they stay under {@link PAGE_BYTES}. */
 const FIRST_PAGE = 16;
@@ -21,8 +22,6 @@ const MAX_PAGE = 512;
 const PAGE_BYTES = 4 * 1024 * 1024;
 /** Replay (ms) between two turns of the event loop: other clients' frames run in between. */
 const REPLAY_MS_PER_TURN = 5;
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export interface ReplayDeps {
   journal: SessionJournal;

@@ -11,6 +11,7 @@ import type { ScoreMessage } from '../protocol/server-messages.js';
 import type { SessionSummary, TrajectoryView, ViewStep } from '../protocol/view-bodies.js';
 import type { Session } from './session.js';
 import { stepText } from './step-text.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export function sessionState(s: Session): SessionSummary['state'] {
   return s.ended ? 'ended' : s.connection === undefined ? 'detached' : 'open';
@@ -82,7 +83,7 @@ export async function sessionViewInSteps(s: Session): Promise<TrajectoryView> {
   let n = 0;
   for (const step of view.rows) {
     view.steps.push(step);
-    if (++n % VIEW_ROWS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (++n % VIEW_ROWS_PER_TURN === 0) await nextTurn();
   }
   return view.done();
 }

@@ -11,6 +11,7 @@ import type { Session } from './session.js';
 import type { DurableSessions } from './durable-sessions.js';
 import { dispatchDurable, storeDown } from './stream-durable.js';
 import { frameHead } from './frame-head.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export interface HandlerDeps {
   registry: SessionRegistry;
@@ -238,7 +239,7 @@ function sendSome(conn: Connection, frames: Iterator<ServerMessage, void>): bool
 /** The rest of a resume's frames, a slice a turn; stops when the connection closed or no longer holds the session. */
 async function sendRest(deps: HandlerDeps, conn: Connection, s: Session, msg: ResumeMessage, frames: Iterator<ServerMessage, void>): Promise<void> {
   do {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     if (!conn.open || s.connection !== conn.id) return;
   } while (!sendSome(conn, frames));
   resumed(deps, conn, s, msg);

@@ -8,6 +8,7 @@ import { knownPtaJsonBytes, ptaFromJson, ptaFromValueInSteps, rememberPtaJsonByt
 import type { Pta } from '../core/scorer-api.js';
 import type { State } from '../core/types.js';
 import { err, ok, type Result } from '../errors.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /**
  * Characters of JSON per slice when a PTA is written (nodes, files, references: every array, element by element).
@@ -19,8 +20,6 @@ const SLICE_CHARS = 64 * 1024;
 const STATES_PER_SLICE = 500;
 /** A growth in steps runs this long before the event loop gets a turn. */
 const STEP_BUDGET_MS = 5;
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** The elements of `items` stringified and joined by commas, in pieces of about SLICE_CHARS (none for no item). */
 function* elementPieces(items: readonly unknown[]): Generator<string> {

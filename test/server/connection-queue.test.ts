@@ -30,12 +30,18 @@ function connection(): { conn: Connection; socket: FakeSocket } {
   return { conn: new Connection(1, socket as unknown as WebSocket, 1 << 20), socket };
 }
 
+/** Hands `conn` a message that settles only when the returned function is called: later messages queue behind it. */
+function slowMessage(conn: Connection): () => void {
+  let settle!: () => void;
+  conn.handle(() => new Promise<void>((resolve) => (settle = resolve)));
+  return () => settle();
+}
+
 describe('Connection: messages queued behind an asynchronous one', () => {
   it('run QUEUED_PER_TURN a turn once it settles, in order', async () => {
     const { conn } = connection();
     const ran: number[] = [];
-    let settle!: () => void;
-    conn.handle(() => new Promise<void>((resolve) => (settle = resolve)));
+    const settle = slowMessage(conn);
     const total = 5 * QUEUED_PER_TURN + 3;
     for (let i = 0; i < total; i++) conn.handle(() => void ran.push(i));
     settle();
@@ -60,8 +66,7 @@ describe('Connection: messages queued behind an asynchronous one', () => {
     for (let i = 0; i < 3 * QUEUED_PER_TURN; i++) conn.handle(() => void ran.push(i));
     // Nothing was asynchronous: all ran at once.
     expect(ran).toHaveLength(3 * QUEUED_PER_TURN);
-    let settle!: () => void;
-    conn.handle(() => new Promise<void>((resolve) => (settle = resolve)));
+    const settle = slowMessage(conn);
     for (let i = 0; i < 3 * QUEUED_PER_TURN; i++) conn.handle(() => void ran.push(1000 + i));
     settle();
     await Promise.resolve();
@@ -76,8 +81,7 @@ describe('Connection: messages queued behind an asynchronous one', () => {
 
   it('stops reading the socket past MAX_QUEUED_MESSAGES waiting, and reads again as they run', async () => {
     const { conn, socket } = connection();
-    let settle!: () => void;
-    conn.handle(() => new Promise<void>((resolve) => (settle = resolve)));
+    const settle = slowMessage(conn);
     for (let i = 0; i < MAX_QUEUED_MESSAGES; i++) conn.handle(() => undefined);
     expect(socket.paused).toBe(true);
     // The frame batch resuming its own hold does not read a socket the queue holds.
@@ -94,8 +98,7 @@ describe('Connection: a close while messages wait behind a slow one', () => {
   it('detaches after them, still QUEUED_PER_TURN a turn: a close does not run them at once', async () => {
     const { conn } = connection();
     const ran: number[] = [];
-    let settle!: () => void;
-    conn.handle(() => new Promise<void>((resolve) => (settle = resolve)));
+    const settle = slowMessage(conn);
     const total = 4 * QUEUED_PER_TURN;
     for (let i = 0; i < total; i++) conn.handle(() => void ran.push(i));
     settle();

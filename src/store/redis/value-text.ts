@@ -10,11 +10,10 @@
  * one LINDEX, while the Buffer read already keeps the receiving thread's longest turn under 35 ms.
  */
 import { StringDecoder } from 'node:string_decoder';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Bytes decoded per turn of the event loop (1 MiB: about 1-5 ms). */
 export const DECODE_SLICE_BYTES = 1 << 20;
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** `bytes` as UTF-8 text (as `bytes.toString()`), decoded `sliceBytes` at a time with the event loop turning between slices. */
 export async function textInSlices(bytes: Buffer, sliceBytes = DECODE_SLICE_BYTES): Promise<string> {
