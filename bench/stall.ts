@@ -4,12 +4,13 @@
  * built from a real corpus trajectory (pylint-dev__astroid-1196): a step with a 1 MB shell command, a step
  * viewing a range of an 850 KB Python file, POST /v1/score of 100,000 steps (47 MB), a batch of 1,024 x 120
  * steps (and 5,000, the per-trajectory limit), POST /v1/score/steps (the web view's upload) of 80,000 and 5,000 steps,
+ * steps of text built to make a parser or pattern backtrack (`hostile-text`),
  * and 20,000 tiny steps sent at once on one connection (then again, until the resume window of its four sessions
  * runs out and they are ended), and 32 polls at once of a live 5,000-step session's status, and of its whole step view.
  * Reports the request's time and the ping round trips during it, against an idle window, and the server's own
  * event-loop delay (perf_hooks, in its process) over the same window.
  *
- *   node dist/bench/stall.js [--only shell-1mb,python-850kb,score-100k,score-5000,score-steps-80k,score-steps-5000,burst-20k,burst-20k-expiry,status-32,steps-32,batch] [--json FILE] [CORPUS_DIR]
+ *   node dist/bench/stall.js [--only shell-1mb,python-850kb,hostile-text,score-100k,score-5000,score-steps-80k,score-steps-5000,burst-20k,burst-20k-expiry,status-32,steps-32,batch] [--json FILE] [CORPUS_DIR]
  */
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -143,6 +144,27 @@ async function main(): Promise<void> {
           { type: 'step', session: 'py', seq: 1, step: { tool: 'str_replace_editor', action: { kind: 'view', path: '/testbed/pkg/models.py', range: [12000, 12010] } } },
         ].map((f) => JSON.stringify(f));
         return (url) => wsRequest(url, frames, (f) => f.type === 'score' && f.seq === 1);
+      },
+    },
+    {
+      // Text built to make a parser or pattern backtrack (found by fuzzing the step fields, 2026-12-05): one view of a
+      // .py file of 127 KiB of `-->` lines (tree-sitter-python: minutes before its parse budget), 64 KiB of digits in
+      // a command and of blanks before a code cell (two quadratic patterns: 2.2 and 2.1 s), 16 KiB of NULs in a command
+      // (tree-sitter-bash: 1 s, asking no progress callback).
+      name: 'hostile-text',
+      prepare: () => {
+        const session = 'hostile';
+        const actions = [
+          { kind: 'edit', op: 'create', path: '/testbed/pkg/evil.py', text: `${'-->'.repeat(33)}\n`.repeat(1300) },
+          { kind: 'view', path: '/testbed/pkg/evil.py', range: [2, 2] },
+          { kind: 'shell', command: `echo ${'1'.repeat(64 * 1024)}` },
+          { kind: 'code', language: 'python', code: `${' '.repeat(64 * 1024)}x` },
+          { kind: 'shell', command: '\0'.repeat(16 * 1024) },
+        ];
+        const frames = [{ type: 'start', session, task: SERVER_BENCH_TASK }, ...actions.map((action, seq) => ({ type: 'step', session, seq, step: { tool: 'bash', action, observation: 'ok' } }))].map(
+          (f) => JSON.stringify(f),
+        );
+        return (url) => wsRequest(url, frames, (f) => f.type === 'score' && f.seq === actions.length - 1);
       },
     },
     {

@@ -13,6 +13,8 @@ export interface ScopeResolverOptions {
   cacheBytes?: number;
   /** Characters of a file tree-sitter parses (default {@link MAX_SCOPE_PARSE_CHARS}); a longer file's scopes come from indentation. */
   maxParseChars?: number;
+  /** Milliseconds one parse may take (default {@link SCOPE_PARSE_BUDGET_MS}); a slower file's scopes come from indentation. */
+  parseBudgetMs?: number;
   /**
    * Reparse a file's new text from the tree of its previous text (tree-sitter's incremental parsing: the tree is the
    * one a fresh parse gives, built mostly from the old tree's unchanged parts). Default true; false parses afresh.
@@ -26,6 +28,15 @@ export interface ScopeResolverOptions {
  * time and with nothing kept.
  */
 export const MAX_SCOPE_PARSE_CHARS = 128 * 1024;
+/**
+ * Wall-clock budget of one parse. tree-sitter-python's error recovery is superlinear on text that is not Python: 640
+ * lines of 99 dots (64 KiB) took 3.9 s, 128 KiB 12.8 s, one view step of a file a tenant had just written. Real files
+ * up to {@link MAX_SCOPE_PARSE_CHARS} parse in at most ~25 ms (the largest .py files of Debian's Python packages). A
+ * parse over the budget is halted and the text's scopes come from indentation, as a larger file's do; the text is
+ * remembered, so its later lookups do not spend the budget again. Texts up to {@link BUDGETED_CHARS} carry no budget.
+ */
+export const SCOPE_PARSE_BUDGET_MS = 100;
+const BUDGETED_CHARS = 2048;
 /** Approximate bytes of a parse tree per syntax node (measured: ~4 MB for 34k nodes), plus its source text. */
 const BYTES_PER_NODE = 128;
 
@@ -100,6 +111,13 @@ export function textEdit(before: string, after: string): Parser.Edit {
   };
 }
 
+/** `text` parsed (from `old` when given), or undefined when a text over {@link BUDGETED_CHARS} took over `budgetMs`. */
+function parseWithin(parser: Parser, text: string, old: Parser.Tree | undefined, budgetMs: number): Parser.Tree | undefined {
+  if (text.length <= BUDGETED_CHARS) return parser.parse(text, old);
+  const deadline = performance.now() + budgetMs;
+  return parser.parse(text, old, { progressCallback: () => performance.now() > deadline }) ?? undefined;
+}
+
 /**
  * A {@link ScopeResolver} over tree-sitter-python. Lines are 1-based and
  * inclusive; non-`.py` files yield undefined. Parse trees are cached (LRU,
@@ -109,6 +127,7 @@ export function textEdit(before: string, after: string): Parser.Edit {
 export function createPythonScopeResolver(options: ScopeResolverOptions = {}): ScopeResolver & { cacheStats(): CacheStats } {
   let parser: Parser | undefined; // made by the first .py file parsed
   const maxChars = options.maxParseChars ?? MAX_SCOPE_PARSE_CHARS;
+  const budgetMs = options.parseBudgetMs ?? SCOPE_PARSE_BUDGET_MS;
   const incremental = options.incremental ?? true;
   /**
    * Per file path, the cache key of its latest tree: the old tree its next text is reparsed from (any session's;
@@ -120,6 +139,8 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
     maxSize: options.cacheBytes ?? 64 * 1024 * 1024,
     sizeCalculation: (entry) => entry.bytes,
   });
+  /** Texts whose parse ran out of budget (cache key → text): their scopes come from indentation. */
+  const overBudget = new LRUCache<string, string>({ max: options.cacheSize ?? 256, maxSize: 16 * 1024 * 1024, sizeCalculation: (text) => text.length || 1 });
   return {
     scopeAt(file: string, text: string, range: [number, number]): string | undefined {
       if (!/\.pyi?$/i.test(file)) return undefined;
@@ -135,11 +156,17 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
         tree = hit.tree;
       }
       if (!tree) {
+        if (overBudget.get(key) === text) return indentScope(text, lo, hi);
         parser ??= newParser('python'); // outside the try: a grammar that fails to load is an error, not "no scope"
         try {
-          tree = parser.parse(text, incremental ? previousTree(parser, file, text) : undefined);
+          tree = parseWithin(parser, text, incremental ? previousTree(parser, file, text) : undefined, budgetMs);
         } catch {
           return undefined;
+        }
+        if (!tree) {
+          parser.reset(); // a halted parse would otherwise resume on the next text
+          overBudget.set(key, text);
+          return indentScope(text, lo, hi);
         }
         cache.set(key, { tree, text, hits: 0, bytes: tree.rootNode.descendantCount * BYTES_PER_NODE + 2 * text.length });
         if (incremental) latest.set(file, key);

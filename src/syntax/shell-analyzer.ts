@@ -47,7 +47,10 @@ const MAX_OPERATORS = 1024;
 
 /**
  * The part of `command` tree-sitter sees: all of it, or a prefix ending at a line end (never inside a surrogate
- * pair) within `maxChars`, and before its (MAX_OPERATORS + 1)th operator.
+ * pair) within `maxChars`, before its first NUL and before its (MAX_OPERATORS + 1)th operator.
+ * A NUL ends the command: no shell receives one (argv and `-c` scripts are C strings), and tree-sitter reads each
+ * as the end of input, so a run of them cost about its length squared without asking the progress callback
+ * (16 KiB of NULs: 1.0-1.1 s past the 100 ms budget).
  */
 function parsedPart(command: string, maxChars: number): string {
   let cut = command.length;
@@ -55,6 +58,8 @@ function parsedPart(command: string, maxChars: number): string {
     cut = command.lastIndexOf('\n', maxChars);
     if (cut <= 0) cut = maxChars;
   }
+  const nul = command.indexOf('\0');
+  if (nul >= 0 && nul < cut) cut = nul;
   for (let i = 0, ops = 0; i < cut; i++) {
     const c = command.charCodeAt(i);
     if ((c === 124 /* | */ || c === 38 /* & */ || c === 59) /* ; */ && ++ops > MAX_OPERATORS) {

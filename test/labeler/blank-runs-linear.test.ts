@@ -12,7 +12,7 @@ import { MAX_NORMALIZED_CHARS, md5 } from '../../src/core/state/normalize.js';
 import { exactAction, trimLines } from '../../src/core/state/variant.js';
 import { aciAction } from '../../src/formats/aci-commands.js';
 import { corpusActionTexts } from '../fixtures/corpus-runs.js';
-import { run } from './helpers.js';
+import { generated, run } from './helpers.js';
 
 const OLD_TRIM = (text: string) =>
   text
@@ -22,17 +22,6 @@ const OLD_TRIM = (text: string) =>
 const OLD_PLAN = /^\s*plan\s*\n[\s\S]*\n\s*end_of_plan\s*$/;
 const OLD_EDIT = /^edit\s+(\d+):(\d+)\s*\n([\s\S]*?)\n?end_of_edit\s*$/;
 const MB = 1 << 20;
-
-/** Small texts made of the pieces that matter to the three patterns. */
-function* generated(parts: string[], count: number): Generator<string> {
-  let seed = 7;
-  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
-  for (let i = 0; i < count; i++) {
-    let text = '';
-    for (let n = next() % 12; n >= 0; n--) text += parts[next() % parts.length];
-    yield text;
-  }
-}
 
 describe('blank runs in streamed steps', () => {
   it('trimLines, CODER_PLAN and the 0.x edit block say what the old patterns said, on every corpus text', () => {

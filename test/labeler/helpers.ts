@@ -24,3 +24,14 @@ export function last(...inputs: StepInput[]): Label {
 }
 
 export const SRC_EDIT: Action = { kind: 'edit', op: 'str_replace', path: '/testbed/moto/scheduler/models.py', old: 'a', new: 'b' };
+
+/** `count` small texts made of `parts` (deterministic): for checking a rewritten pattern against the old one. */
+export function* generated(parts: string[], count: number): Generator<string> {
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+  for (let i = 0; i < count; i++) {
+    let text = '';
+    for (let n = next() % 12; n >= 0; n--) text += parts[next() % parts.length];
+    yield text;
+  }
+}

@@ -3,7 +3,8 @@
  * and the event loop it holds is every tenant's. It sees at most 1,024 operators, and a parse over its time budget
  * counts as unparsed (the parser then goes on with the next command from scratch).
  */
-import { describe, expect, it } from 'vitest';
+import Parser from 'tree-sitter';
+import { describe, expect, it, vi } from 'vitest';
 import { createShellAnalyzer } from '../../src/syntax/shell-analyzer.js';
 
 const HOSTILE = `echo 1|${'a|'.repeat(8150)}`;
@@ -30,6 +31,23 @@ describe('the parse budget', () => {
       const started = performance.now();
       expect(createShellAnalyzer().parse(hostile).ok).toBe(false);
       expect(performance.now() - started).toBeLessThan(1500);
+    }
+  });
+
+  // tree-sitter reads a NUL as the end of input: a run of them cost about its length squared (16 KiB: 1.0-1.1 s) and
+  // asked the progress callback nothing. No shell receives a NUL (argv and `-c` scripts are C strings).
+  it('a NUL ends the command: tree-sitter never sees one, and the parse is marked cut', () => {
+    const parse = vi.spyOn(Parser.prototype, 'parse');
+    try {
+      const analyzer = createShellAnalyzer();
+      const cut = analyzer.parse(`${REAL}\0${'\0'.repeat(16 * 1024)}`);
+      expect(cut).toEqual({ ...createShellAnalyzer().parse(REAL), ok: false });
+      expect(analyzer.parse('\0'.repeat(16 * 1024))).toEqual({ commands: [], ok: false });
+      const seen = parse.mock.calls.map(([input]) => input);
+      expect(seen.length).toBeGreaterThan(0);
+      for (const input of seen) expect(typeof input === 'string' && input.includes('\0')).toBe(false);
+    } finally {
+      parse.mockRestore();
     }
   });
 });
