@@ -26,8 +26,17 @@ describe('the detector annotation set', () => {
     expect(new Set(records.map((r) => r.run.split('/')[0]))).toEqual(new Set(['corpus', 'calibration']));
     expect(new Set(records.map((r) => r.source)).size).toBeGreaterThanOrEqual(10);
     for (const version of ['before', 'after'] as const) expect(records.filter((r) => r.samples.includes(version) && r[version]).length).toBeGreaterThanOrEqual(100);
-    // An item drawn in a version's sample fired in that version.
-    for (const r of records) for (const v of r.samples) if (r.detector !== 'coherence_retry') expect(r[v], `${r.run} ${annotationKey(r)}`).toBe(true);
+    // An item drawn in a version's sample fired in that version, except that one drawn in the after sample may
+    // have stopped firing since (the detectors or the labeler moved: `after` is today's code). It then keeps its
+    // samples with `after: false`, and a later record of the same run and detector, with `before: false`, is
+    // the item that replaced it in the after sample.
+    records.forEach((r, i) => {
+      if (r.detector === 'coherence_retry') return;
+      for (const v of r.samples) {
+        const replaced = v === 'after' && !r.after && records.slice(i + 1).some((x) => x.run === r.run && x.detector === r.detector && !x.before && x.after && x.samples.includes('after'));
+        expect(r[v] || replaced, `${r.run} ${annotationKey(r)}`).toBe(true);
+      }
+    });
   });
 
   it('computes each detector precision over its own sample, with an interval', () => {
