@@ -43,6 +43,12 @@ export interface ScopeResolver {
    * undefined when the language is not supported.
    */
   scopeAt(file: string, text: string, range: [number, number]): string | undefined;
+  /**
+   * A resolver for one run (a session, a scored trajectory): it shares this one's caches but keeps what it adapts to
+   * the run's own texts apart (which paths it answers from indentation for a while), so that no run's answers depend
+   * on another run's lookups. The state builder asks for one per run when the resolver offers it.
+   */
+  forRun?(): ScopeResolver;
 }
 
 /** All syntax ports the core needs. */

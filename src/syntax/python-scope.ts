@@ -15,6 +15,8 @@ export interface ScopeResolverOptions {
   maxParseChars?: number;
   /** Milliseconds one parse may take (default {@link SCOPE_PARSE_BUDGET_MS}); a slower file's scopes come from indentation. */
   parseBudgetMs?: number;
+  /** Characters past which a text with syntax errors sends its path to indentation for a while (default {@link ERROR_TEXT_CHARS}). */
+  errorTextChars?: number;
   /**
    * Reparse a file's new text from the tree of its previous text (tree-sitter's incremental parsing: the tree is the
    * one a fresh parse gives, built mostly from the old tree's unchanged parts). Default true; false parses afresh.
@@ -32,11 +34,30 @@ export const MAX_SCOPE_PARSE_CHARS = 128 * 1024;
  * Wall-clock budget of one parse. tree-sitter-python's error recovery is superlinear on text that is not Python: 640
  * lines of 99 dots (64 KiB) took 3.9 s, 128 KiB 12.8 s, one view step of a file a tenant had just written. Real files
  * up to {@link MAX_SCOPE_PARSE_CHARS} parse in at most ~25 ms (the largest .py files of Debian's Python packages). A
- * parse over the budget is halted and the text's scopes come from indentation, as a larger file's do; the text is
- * remembered, so its later lookups do not spend the budget again. Texts up to {@link BUDGETED_CHARS} carry no budget.
+ * parse over the budget is halted and the text's scopes come from indentation, as a larger file's do, for the next
+ * {@link INDENT_LOOKUPS} lookups of its path. Texts up to {@link BUDGETED_CHARS} carry no budget.
  */
 export const SCOPE_PARSE_BUDGET_MS = 100;
 const BUDGETED_CHARS = 2048;
+/**
+ * A path whose text has syntax errors and is over this many characters gets its scopes from indentation for the next
+ * {@link INDENT_LOOKUPS} lookups. tree-sitter's error recovery makes every reparse of such a text cost about its
+ * length (an incremental one too): a session scrolling 40-line views through three growing files of text that is
+ * not Python cost 42 ms a step on average at 5,000 steps (211 s in all, quadratic), each step up to 190 ms.
+ * Indentation gives the tree's scopes on every range of the real files tested (test/syntax/python-scope.test.ts).
+ */
+export const ERROR_TEXT_CHARS = 2048;
+/**
+ * Lookups of a path answered from indentation after its parse ran over the budget or met {@link ERROR_TEXT_CHARS};
+ * doubled each time the next parse of the path does so again, up to {@link MAX_INDENT_LOOKUPS}.
+ */
+export const INDENT_LOOKUPS = 64;
+const MAX_INDENT_LOOKUPS = 4096;
+/** Paths one run keeps indentation spans for (the oldest is forgotten first). */
+const MAX_INDENT_PATHS = 256;
+
+/** Per path, the lookups left that indentation answers, and the span they started from. */
+type IndentSpans = Map<string, { left: number; span: number }>;
 /** Approximate bytes of a parse tree per syntax node (measured: ~4 MB for 34k nodes), plus its source text. */
 const BYTES_PER_NODE = 128;
 
@@ -124,10 +145,11 @@ function parseWithin(parser: Parser, text: string, old: Parser.Tree | undefined,
  * bounded by count and by estimated bytes); files over `maxParseChars` are
  * not parsed: their scopes come from indentation.
  */
-export function createPythonScopeResolver(options: ScopeResolverOptions = {}): ScopeResolver & { cacheStats(): CacheStats } {
+export function createPythonScopeResolver(options: ScopeResolverOptions = {}): ScopeResolver & { forRun(): ScopeResolver; cacheStats(): CacheStats } {
   let parser: Parser | undefined; // made by the first .py file parsed
   const maxChars = options.maxParseChars ?? MAX_SCOPE_PARSE_CHARS;
   const budgetMs = options.parseBudgetMs ?? SCOPE_PARSE_BUDGET_MS;
+  const errorChars = options.errorTextChars ?? ERROR_TEXT_CHARS;
   const incremental = options.incremental ?? true;
   /**
    * Per file path, the cache key of its latest tree: the old tree its next text is reparsed from (any session's;
@@ -139,42 +161,57 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
     maxSize: options.cacheBytes ?? 64 * 1024 * 1024,
     sizeCalculation: (entry) => entry.bytes,
   });
-  /** Texts whose parse ran out of budget (cache key → text): their scopes come from indentation. */
-  const overBudget = new LRUCache<string, string>({ max: options.cacheSize ?? 256, maxSize: 16 * 1024 * 1024, sizeCalculation: (text) => text.length || 1 });
+  /** The resolver's own lookups (not a run's: {@link ScopeResolver.forRun}) keep their paths' indentation spans here. */
+  const shared: IndentSpans = new Map();
   return {
-    scopeAt(file: string, text: string, range: [number, number]): string | undefined {
-      if (!/\.pyi?$/i.test(file)) return undefined;
-      const lo = Math.max(0, Math.min(range[0], range[1]) - 1);
-      const hi = Math.max(lo, Math.max(range[0], range[1]) - 1);
-      if (text.length > maxChars) return indentScope(text, lo, hi);
-      // A sampled key, not a digest: an entry answers only for a text equal to its own (a rare collision reparses).
-      const key = `${file}\0${sampledTextKey(text)}`;
-      const hit = cache.get(key);
-      let tree: Parser.Tree | undefined;
-      if (hit?.text === text) {
-        hit.hits++;
-        tree = hit.tree;
-      }
-      if (!tree) {
-        if (overBudget.get(key) === text) return indentScope(text, lo, hi);
-        parser ??= newParser('python'); // outside the try: a grammar that fails to load is an error, not "no scope"
-        try {
-          tree = parseWithin(parser, text, incremental ? previousTree(parser, file, text) : undefined, budgetMs);
-        } catch {
-          return undefined;
-        }
-        if (!tree) {
-          parser.reset(); // a halted parse would otherwise resume on the next text
-          overBudget.set(key, text);
-          return indentScope(text, lo, hi);
-        }
-        cache.set(key, { tree, text, hits: 0, bytes: tree.rootNode.descendantCount * BYTES_PER_NODE + 2 * text.length });
-        if (incremental) latest.set(file, key);
-      }
-      return scopeOf(tree, lo, hi);
+    scopeAt: (file, text, range) => resolve(shared, file, text, range),
+    forRun(): ScopeResolver {
+      const own: IndentSpans = new Map();
+      return { scopeAt: (file, text, range) => resolve(own, file, text, range) };
     },
     cacheStats: () => ({ entries: cache.size, bytes: cache.calculatedSize }),
   };
+
+  /**
+   * The scope of `range` in `text`. `spans` holds the paths the run answers from indentation for a while; they are
+   * looked at before the tree cache, so a run's answers never depend on which texts other runs had parsed.
+   */
+  function resolve(spans: IndentSpans, file: string, text: string, range: [number, number]): string | undefined {
+    if (!/\.pyi?$/i.test(file)) return undefined;
+    const lo = Math.max(0, Math.min(range[0], range[1]) - 1);
+    const hi = Math.max(lo, Math.max(range[0], range[1]) - 1);
+    if (text.length > maxChars) return indentScope(text, lo, hi);
+    const indented = spans.get(file);
+    if (indented !== undefined && indented.left-- > 0) return indentScope(text, lo, hi);
+    // A sampled key, not a digest: an entry answers only for a text equal to its own (a rare collision reparses).
+    const key = `${file}\0${sampledTextKey(text)}`;
+    const hit = cache.get(key);
+    let tree: Parser.Tree | undefined;
+    if (hit?.text === text) {
+      hit.hits++;
+      tree = hit.tree;
+    } else {
+      parser ??= newParser('python'); // outside the try: a grammar that fails to load is an error, not "no scope"
+      try {
+        tree = parseWithin(parser, text, incremental ? previousTree(parser, file, text) : undefined, budgetMs);
+      } catch {
+        return undefined;
+      }
+      if (!tree)
+        parser.reset(); // a halted parse would otherwise resume on the next text
+      else {
+        cache.set(key, { tree, text, hits: 0, bytes: tree.rootNode.descendantCount * BYTES_PER_NODE + 2 * text.length });
+        if (incremental) latest.set(file, key);
+      }
+    }
+    if (!tree || (text.length > errorChars && tree.rootNode.hasError)) {
+      const span = indented === undefined ? INDENT_LOOKUPS : Math.min(2 * indented.span, MAX_INDENT_LOOKUPS);
+      if (indented === undefined && spans.size >= MAX_INDENT_PATHS) spans.delete(spans.keys().next().value!);
+      spans.set(file, { left: span, span });
+      if (!tree) return indentScope(text, lo, hi);
+    } else if (indented !== undefined) spans.delete(file);
+    return scopeOf(tree, lo, hi);
+  }
 
   /**
    * A tree of `file`'s latest text, edited to the new text's shape, to reparse the new text from. `edit` changes a

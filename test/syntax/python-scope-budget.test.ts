@@ -1,13 +1,16 @@
 /**
  * One Python parse is bounded: tree-sitter-python's error recovery is superlinear on text that is not Python (640 lines
  * of 99 dots took 3.9 s, 128 KiB 12.8 s: one view step of a file the tenant had just written held every tenant's event
- * loop). A parse over its time budget is halted, the text's scopes come from indentation as a larger file's do, and
- * the text is remembered so its next lookups do not spend the budget again.
+ * loop). A parse over its time budget is halted and the text's scopes come from indentation, as a larger file's do.
+ * And every reparse of a long text with syntax errors costs about its length (error recovery), so a session scrolling
+ * through growing files of such text cost 42 ms a step at 5,000 steps (211 s, quadratic): after such a parse, the
+ * path answers from indentation for a span of lookups (doubling while it stays so), kept per run so that no run's
+ * answers depend on another's.
  */
 import Parser from 'tree-sitter';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { indentScope } from '../../src/syntax/python-indent-scope.js';
-import { createPythonScopeResolver } from '../../src/syntax/python-scope.js';
+import { createPythonScopeResolver, ERROR_TEXT_CHARS, INDENT_LOOKUPS } from '../../src/syntax/python-scope.js';
 
 /** A real-looking module of `n` classes with two methods each (about 120 characters a class). */
 const moduleOf = (n: number) => Array.from({ length: n }, (_, i) => `class C${i}:\n    def a(self):\n        return ${i}\n\n    def b(self):\n        return self.a() + 1\n\n`).join('');
@@ -15,7 +18,7 @@ const moduleOf = (n: number) => Array.from({ length: n }, (_, i) => `class C${i}
 afterEach(() => vi.restoreAllMocks());
 
 describe('the Python parse budget', () => {
-  it('a parse over the budget answers from indentation, once: the text is not parsed again', () => {
+  it('a parse over the budget answers from indentation, and so do the next lookups of its path', () => {
     const parse = vi.spyOn(Parser.prototype, 'parse');
     const text = moduleOf(600);
     const halted = createPythonScopeResolver({ parseBudgetMs: 0 });
@@ -26,6 +29,41 @@ describe('the Python parse budget', () => {
     // The parser goes on with the next text from scratch (a short one carries no budget).
     expect(halted.scopeAt('n.py', moduleOf(2), [13, 13])).toBe('C1.b');
     expect(parse).toHaveBeenCalledTimes(2);
+  });
+
+  it('a long text with syntax errors sends its path to indentation for a span of lookups, doubled while it stays so', () => {
+    const parse = vi.spyOn(Parser.prototype, 'parse');
+    const broken = `${moduleOf(40)}def (:\n`;
+    expect(broken.length).toBeGreaterThan(ERROR_TEXT_CHARS);
+    const run = createPythonScopeResolver().forRun();
+    const lookups = (n: number) => {
+      for (let i = 0; i < n; i++) expect(run.scopeAt('m.py', broken, [6, 6])).toBe('C0.b');
+      return parse.mock.calls.length;
+    };
+    expect(lookups(1)).toBe(1);
+    expect(lookups(INDENT_LOOKUPS)).toBe(1); // answered from indentation
+    expect(lookups(1)).toBe(1); // parsed again: the tree was cached, still with errors
+    expect(lookups(2 * INDENT_LOOKUPS)).toBe(1);
+    // A short broken text starts no span.
+    const fixed = createPythonScopeResolver().forRun();
+    expect(fixed.scopeAt('m.py', broken, [6, 6])).toBe('C0.b');
+    expect(fixed.scopeAt('n.py', 'def (:\n', [1, 1])).toBe('<module>');
+    expect(fixed.scopeAt('n.py', 'def (:\nx = 1\n', [1, 1])).toBe('<module>');
+    expect(parse.mock.calls.length).toBe(4);
+  });
+
+  it("one run's spans do not change another run's answers, nor the resolver's own lookups", () => {
+    const parse = vi.spyOn(Parser.prototype, 'parse');
+    const resolver = createPythonScopeResolver();
+    const broken = `${moduleOf(40)}def (:\n`;
+    const a = resolver.forRun();
+    const b = resolver.forRun();
+    a.scopeAt('m.py', broken, [6, 6]);
+    a.scopeAt('m.py', `${broken}\n`, [6, 6]); // a's span: indentation, no parse
+    expect(parse).toHaveBeenCalledTimes(1);
+    b.scopeAt('m.py', `${broken}\n`, [6, 6]); // b has no span: it parses
+    resolver.scopeAt('m.py', `${broken}\n\n`, [6, 6]);
+    expect(parse).toHaveBeenCalledTimes(3);
   });
 
   it('a real module parses within the default budget (a tree, not indentation)', () => {

@@ -16,8 +16,8 @@ import type { RetryDetector } from '../signals/repeats.js';
 /** One episode's count at this state, the steps it spans and the signal text for a level. */
 export interface Count {
   n: number;
-  /** The episode's steps so far (read when a signal fires; the caller copies). */
-  steps(): readonly number[];
+  /** The episode's steps so far (read only when a signal fires; the caller copies). A function property: passed on detached. */
+  steps: () => readonly number[];
   /** A function property: passed on detached. */
   message: (severity: Severity) => string;
 }

@@ -39,7 +39,7 @@ class CountDetector implements StepDetector {
     const counts = this.counter.add(state);
     if (counts.length === 0) return NO_SIGNALS;
     const out: Signal[] = [];
-    for (const c of counts) out.push(...signalsFor(this.kind, this.levels, c.n - 1, c.n, state.t, c.steps(), c.message));
+    for (const c of counts) out.push(...signalsFor(this.kind, this.levels, c.n - 1, c.n, state.t, c.steps, c.message));
     return out;
   }
 }

@@ -10,7 +10,11 @@ export function crossed(levels: Levels, before: number, after: number): Severity
   return out;
 }
 
-/** Builds one signal per crossed severity. */
-export function signalsFor(kind: SignalKind, levels: Levels, before: number, after: number, t: number, steps: readonly number[], message: (severity: Severity) => string): Signal[] {
-  return crossed(levels, before, after).map((severity) => ({ kind, severity, t, steps: [...steps], message: message(severity) }));
+/**
+ * Builds one signal per crossed severity. `steps` is read only when one is crossed: an episode's step list grows with
+ * it (a regression loop's cycles are flattened), and reading it at every count made a 10,000-step loop quadratic.
+ */
+export function signalsFor(kind: SignalKind, levels: Levels, before: number, after: number, t: number, steps: () => readonly number[], message: (severity: Severity) => string): Signal[] {
+  const severities = crossed(levels, before, after);
+  return severities.length === 0 ? [] : severities.map((severity) => ({ kind, severity, t, steps: [...steps()], message: message(severity) }));
 }
