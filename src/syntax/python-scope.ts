@@ -56,8 +56,10 @@ const MAX_INDENT_LOOKUPS = 4096;
 /** Paths one run keeps indentation spans for (the oldest is forgotten first). */
 const MAX_INDENT_PATHS = 256;
 
-/** Per path, the lookups left that indentation answers, and the span they started from. */
-type IndentSpans = Map<string, { left: number; span: number }>;
+/** Per path, the lookups left that indentation answers, and the span they started from; made at a run's first span. */
+interface IndentSpans {
+  paths?: Map<string, { left: number; span: number }>;
+}
 /** Approximate bytes of a parse tree per syntax node (measured: ~4 MB for 34k nodes), plus its source text. */
 const BYTES_PER_NODE = 128;
 
@@ -162,11 +164,11 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
     sizeCalculation: (entry) => entry.bytes,
   });
   /** The resolver's own lookups (not a run's: {@link ScopeResolver.forRun}) keep their paths' indentation spans here. */
-  const shared: IndentSpans = new Map();
+  const shared: IndentSpans = {};
   return {
     scopeAt: (file, text, range) => resolve(shared, file, text, range),
     forRun(): ScopeResolver {
-      const own: IndentSpans = new Map();
+      const own: IndentSpans = {};
       return { scopeAt: (file, text, range) => resolve(own, file, text, range) };
     },
     cacheStats: () => ({ entries: cache.size, bytes: cache.calculatedSize }),
@@ -181,7 +183,7 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
     const lo = Math.max(0, Math.min(range[0], range[1]) - 1);
     const hi = Math.max(lo, Math.max(range[0], range[1]) - 1);
     if (text.length > maxChars) return indentScope(text, lo, hi);
-    const indented = spans.get(file);
+    const indented = spans.paths?.get(file);
     if (indented !== undefined && indented.left-- > 0) return indentScope(text, lo, hi);
     // A sampled key, not a digest: an entry answers only for a text equal to its own (a rare collision reparses).
     const key = `${file}\0${sampledTextKey(text)}`;
@@ -206,10 +208,11 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
     }
     if (!tree || (text.length > errorChars && tree.rootNode.hasError)) {
       const span = indented === undefined ? INDENT_LOOKUPS : Math.min(2 * indented.span, MAX_INDENT_LOOKUPS);
-      if (indented === undefined && spans.size >= MAX_INDENT_PATHS) spans.delete(spans.keys().next().value!);
-      spans.set(file, { left: span, span });
+      const paths = (spans.paths ??= new Map());
+      if (indented === undefined && paths.size >= MAX_INDENT_PATHS) paths.delete(paths.keys().next().value);
+      paths.set(file, { left: span, span });
       if (!tree) return indentScope(text, lo, hi);
-    } else if (indented !== undefined) spans.delete(file);
+    } else if (indented !== undefined) spans.paths?.delete(file);
     return scopeOf(tree, lo, hi);
   }
 
