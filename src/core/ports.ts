@@ -40,15 +40,11 @@ export interface ScopeResolver {
   /**
    * Qualified name of the innermost class/function enclosing `range` in the
    * given file text (`Outer.method`), `<module>` when at top level, or
-   * undefined when the language is not supported.
+   * undefined when the language is not supported. `run`: an object the caller keeps for one run (a session, a scored
+   * trajectory; only its identity is used): what the resolver adapts to a run's own texts (which paths it answers from
+   * indentation for a while) is kept per run, so that no run's answers depend on another run's lookups.
    */
-  scopeAt(file: string, text: string, range: [number, number]): string | undefined;
-  /**
-   * A resolver for one run (a session, a scored trajectory): it shares this one's caches but keeps what it adapts to
-   * the run's own texts apart (which paths it answers from indentation for a while), so that no run's answers depend
-   * on another run's lookups. The state builder asks for one per run when the resolver offers it.
-   */
-  forRun?(): ScopeResolver;
+  scopeAt(file: string, text: string, range: [number, number], run?: object): string | undefined;
 }
 
 /** All syntax ports the core needs. */

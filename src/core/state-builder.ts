@@ -1,5 +1,5 @@
 import { DEFAULT_CONFIG } from './config.js';
-import type { Analyzers, ScopeResolver } from './ports.js';
+import type { Analyzers } from './ports.js';
 import type { Label, State, Step } from './types.js';
 import { stateRecord } from './state/state-record.js';
 import { Labeler } from './labeler/labeler.js';
@@ -42,12 +42,11 @@ class IncrementalStateBuilder implements StateBuilder {
   private readonly variants = createVariantTracker();
   private readonly charsPerToken: number;
 
-  /** This run's own view of the scope resolver (ports.ts: `forRun`). */
-  private readonly scope: ScopeResolver;
-
-  constructor(analyzers: Analyzers, options: StateBuilderOptions) {
+  constructor(
+    private readonly analyzers: Analyzers,
+    options: StateBuilderOptions,
+  ) {
     this.labeler = new Labeler(analyzers.shell, options);
-    this.scope = analyzers.scope.forRun?.() ?? analyzers.scope;
     this.charsPerToken = options.charsPerToken ?? DEFAULT_CONFIG.charsPerToken;
   }
 
@@ -56,11 +55,11 @@ class IncrementalStateBuilder implements StateBuilder {
   }
 
   next(step: Step): { label: Label; state: State } {
-    const { labeler, workspace, variants, scope: resolver, charsPerToken } = this;
+    const { labeler, workspace, variants, analyzers, charsPerToken } = this;
     const failed = stepFailed(step);
     const outcome = labeler.label(step, failed);
     const label = outcome.label;
-    const scope = updateWorkspace(workspace, resolver, step, outcome, failed);
+    const scope = updateWorkspace(workspace, analyzers.scope, step, outcome, failed);
     const root = labeler.repoRoot;
     const a = step.action;
     const terminal = a.kind === 'shell' || a.kind === 'code';

@@ -56,10 +56,8 @@ const MAX_INDENT_LOOKUPS = 4096;
 /** Paths one run keeps indentation spans for (the oldest is forgotten first). */
 const MAX_INDENT_PATHS = 256;
 
-/** Per path, the lookups left that indentation answers, and the span they started from; made at a run's first span. */
-interface IndentSpans {
-  paths?: Map<string, { left: number; span: number }>;
-}
+/** Per path, the lookups left that indentation answers, and the span they started from. */
+type IndentSpans = Map<string, { left: number; span: number }>;
 /** Approximate bytes of a parse tree per syntax node (measured: ~4 MB for 34k nodes), plus its source text. */
 const BYTES_PER_NODE = 128;
 
@@ -147,7 +145,7 @@ function parseWithin(parser: Parser, text: string, old: Parser.Tree | undefined,
  * bounded by count and by estimated bytes); files over `maxParseChars` are
  * not parsed: their scopes come from indentation.
  */
-export function createPythonScopeResolver(options: ScopeResolverOptions = {}): ScopeResolver & { forRun(): ScopeResolver; cacheStats(): CacheStats } {
+export function createPythonScopeResolver(options: ScopeResolverOptions = {}): ScopeResolver & { cacheStats(): CacheStats } {
   let parser: Parser | undefined; // made by the first .py file parsed
   const maxChars = options.maxParseChars ?? MAX_SCOPE_PARSE_CHARS;
   const budgetMs = options.parseBudgetMs ?? SCOPE_PARSE_BUDGET_MS;
@@ -163,27 +161,25 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
     maxSize: options.cacheBytes ?? 64 * 1024 * 1024,
     sizeCalculation: (entry) => entry.bytes,
   });
-  /** The resolver's own lookups (not a run's: {@link ScopeResolver.forRun}) keep their paths' indentation spans here. */
-  const shared: IndentSpans = {};
+  /** Each run's spans, made at its first (ports.ts: `scopeAt`'s `run`); lookups without a run share {@link shared}. */
+  const spansOf = new WeakMap<object, IndentSpans>();
+  const shared: IndentSpans = new Map();
   return {
-    scopeAt: (file, text, range) => resolve(shared, file, text, range),
-    forRun(): ScopeResolver {
-      const own: IndentSpans = {};
-      return { scopeAt: (file, text, range) => resolve(own, file, text, range) };
-    },
+    scopeAt: (file, text, range, run) => resolve(run, file, text, range),
     cacheStats: () => ({ entries: cache.size, bytes: cache.calculatedSize }),
   };
 
   /**
-   * The scope of `range` in `text`. `spans` holds the paths the run answers from indentation for a while; they are
-   * looked at before the tree cache, so a run's answers never depend on which texts other runs had parsed.
+   * The scope of `range` in `text`. The run's spans (the paths it answers from indentation for a while) are looked at
+   * before the tree cache, so a run's answers never depend on which texts other runs had parsed.
    */
-  function resolve(spans: IndentSpans, file: string, text: string, range: [number, number]): string | undefined {
+  function resolve(run: object | undefined, file: string, text: string, range: [number, number]): string | undefined {
     if (!/\.pyi?$/i.test(file)) return undefined;
     const lo = Math.max(0, Math.min(range[0], range[1]) - 1);
     const hi = Math.max(lo, Math.max(range[0], range[1]) - 1);
     if (text.length > maxChars) return indentScope(text, lo, hi);
-    const indented = spans.paths?.get(file);
+    const spans = run === undefined ? shared : spansOf.get(run);
+    const indented = spans?.get(file);
     if (indented !== undefined && indented.left-- > 0) return indentScope(text, lo, hi);
     // A sampled key, not a digest: an entry answers only for a text equal to its own (a rare collision reparses).
     const key = `${file}\0${sampledTextKey(text)}`;
@@ -208,11 +204,15 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
     }
     if (!tree || (text.length > errorChars && tree.rootNode.hasError)) {
       const span = indented === undefined ? INDENT_LOOKUPS : Math.min(2 * indented.span, MAX_INDENT_LOOKUPS);
-      const paths = (spans.paths ??= new Map());
-      if (indented === undefined && paths.size >= MAX_INDENT_PATHS) paths.delete(paths.keys().next().value);
+      let paths = spans;
+      if (paths === undefined) {
+        paths = new Map<string, { left: number; span: number }>();
+        spansOf.set(run!, paths);
+      }
+      if (indented === undefined && paths.size >= MAX_INDENT_PATHS) paths.delete(paths.keys().next().value!);
       paths.set(file, { left: span, span });
       if (!tree) return indentScope(text, lo, hi);
-    } else if (indented !== undefined) spans.paths?.delete(file);
+    } else if (indented !== undefined) spans?.delete(file);
     return scopeOf(tree, lo, hi);
   }
 

@@ -4,11 +4,12 @@
  * loop). A parse over its time budget is halted and the text's scopes come from indentation, as a larger file's do.
  * And every reparse of a long text with syntax errors costs about its length (error recovery), so a session scrolling
  * through growing files of such text cost 42 ms a step at 5,000 steps (211 s, quadratic): after such a parse, the
- * path answers from indentation for a span of lookups (doubling while it stays so), kept per run so that no run's
- * answers depend on another's.
+ * path answers from indentation for a span of lookups (doubling while it stays so), kept per run (`scopeAt`'s `run`) so
+ * that no run's answers depend on another's.
  */
 import Parser from 'tree-sitter';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ScopeResolver } from '../../src/core/ports.js';
 import { indentScope } from '../../src/syntax/python-indent-scope.js';
 import { createPythonScopeResolver, ERROR_TEXT_CHARS, INDENT_LOOKUPS } from '../../src/syntax/python-scope.js';
 
@@ -16,6 +17,12 @@ import { createPythonScopeResolver, ERROR_TEXT_CHARS, INDENT_LOOKUPS } from '../
 const moduleOf = (n: number) => Array.from({ length: n }, (_, i) => `class C${i}:\n    def a(self):\n        return ${i}\n\n    def b(self):\n        return self.a() + 1\n\n`).join('');
 
 afterEach(() => vi.restoreAllMocks());
+
+/** Lookups of one run: the resolver keyed by an object of the run's own (a session's workspace, in the scorer). */
+const runOf = (resolver: ScopeResolver) => {
+  const run = {};
+  return { scopeAt: (file: string, text: string, range: [number, number]) => resolver.scopeAt(file, text, range, run) };
+};
 
 describe('the Python parse budget', () => {
   it('a parse over the budget answers from indentation, and so do the next lookups of its path', () => {
@@ -35,7 +42,7 @@ describe('the Python parse budget', () => {
     const parse = vi.spyOn(Parser.prototype, 'parse');
     const broken = `${moduleOf(40)}def (:\n`;
     expect(broken.length).toBeGreaterThan(ERROR_TEXT_CHARS);
-    const run = createPythonScopeResolver().forRun();
+    const run = runOf(createPythonScopeResolver());
     const lookups = (n: number) => {
       for (let i = 0; i < n; i++) expect(run.scopeAt('m.py', broken, [6, 6])).toBe('C0.b');
       return parse.mock.calls.length;
@@ -45,7 +52,7 @@ describe('the Python parse budget', () => {
     expect(lookups(1)).toBe(1); // parsed again: the tree was cached, still with errors
     expect(lookups(2 * INDENT_LOOKUPS)).toBe(1);
     // A short broken text starts no span.
-    const fixed = createPythonScopeResolver().forRun();
+    const fixed = runOf(createPythonScopeResolver());
     expect(fixed.scopeAt('m.py', broken, [6, 6])).toBe('C0.b');
     expect(fixed.scopeAt('n.py', 'def (:\n', [1, 1])).toBe('<module>');
     expect(fixed.scopeAt('n.py', 'def (:\nx = 1\n', [1, 1])).toBe('<module>');
@@ -56,8 +63,8 @@ describe('the Python parse budget', () => {
     const parse = vi.spyOn(Parser.prototype, 'parse');
     const resolver = createPythonScopeResolver();
     const broken = `${moduleOf(40)}def (:\n`;
-    const a = resolver.forRun();
-    const b = resolver.forRun();
+    const a = runOf(resolver);
+    const b = runOf(resolver);
     a.scopeAt('m.py', broken, [6, 6]);
     a.scopeAt('m.py', `${broken}\n`, [6, 6]); // a's span: indentation, no parse
     expect(parse).toHaveBeenCalledTimes(1);

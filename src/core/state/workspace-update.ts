@@ -17,7 +17,7 @@ export function scopeOf(ws: ShadowWorkspace, scope: ScopeResolver, file: string 
   if (file === undefined || range === undefined) return undefined;
   const p = ws.prefix(file);
   if (!p || Math.max(range[0], range[1]) > p.lines) return undefined;
-  const name = scope.scopeAt(file, p.text, range);
+  const name = scope.scopeAt(file, p.text, range, ws); // the workspace is the run's: its identity keys the run's spans
   return name === undefined ? undefined : `${file}::${name}`;
 }
 
