@@ -2,6 +2,7 @@
 // Formatting is Prettier's job (.prettierrc), so no rule here is about layout. See CONTRIBUTING.md, "Lint".
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
@@ -37,6 +38,16 @@ export default defineConfig(
       // `T[]` for simple element types, `Array<...>` / `ReadonlyArray<...>` for the rest (as the code is written).
       '@typescript-eslint/array-type': ['error', { default: 'array-simple' }],
     },
+  },
+  {
+    // Patterns that backtrack super-linearly (eslint-plugin-regexp; the two rules' attack strings are runs of one
+    // character): a tenant's step text or log reaches src/ on the event loop every session shares, so a flagged pattern
+    // is rewritten, or its disable says what bounds its input and the time measured at that bound. bench/ too (a few
+    // disables). Not test/: the `*-linear` tests keep the old patterns to compare against, and the rest read the
+    // repository's own fixtures and docs.
+    files: ['src/**/*.ts', 'bench/**/*.ts'],
+    plugins: { regexp },
+    rules: { 'regexp/no-super-linear-backtracking': 'error', 'regexp/no-super-linear-move': 'error' },
   },
   {
     // vitest's asymmetric matchers (`expect.any`, `expect.stringMatching`, ...) are typed `any`.

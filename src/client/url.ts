@@ -20,7 +20,10 @@ export function streamUrl(url: string): string {
   else if (u.protocol !== 'ws:' && u.protocol !== 'wss:') {
     throw new SteplensClientError('bad_url', `expected http(s):// or ws(s):// (got ${u.protocol})`);
   }
-  const path = u.pathname.replace(/\/+$/, '');
+  // The trailing slashes, cut by a loop: `/\/+$/` rescanned a run of slashes from each of them (quadratic).
+  let end = u.pathname.length;
+  while (end > 0 && u.pathname.charCodeAt(end - 1) === 47 /* / */) end--;
+  const path = u.pathname.slice(0, end);
   if (path === '' || (http && !path.endsWith('/v1/stream'))) u.pathname = `${path}/v1/stream`;
   return u.toString();
 }

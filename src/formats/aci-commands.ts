@@ -60,7 +60,9 @@ export function aciAction(action: string, openFile: string | undefined, observat
     }
     case 'edit': {
       // Only a text that ends with end_of_edit is tried: on one that does not, the regex retried every split of a run
-      // of blank lines after the range (quadratic).
+      // of blank lines after the range (quadratic). On one that does, the lazy body always reaches that end_of_edit, so
+      // the first split of the blanks matches and no other is tried (64 MiB of blanks, newlines, digits: 55-62 ms).
+      // eslint-disable-next-line regexp/no-super-linear-backtracking -- linear behind the endsWith guard (measured to 64 MiB)
       const m = text.endsWith('end_of_edit') ? /^edit\s+(\d+):(\d+)\s*\n([\s\S]*?)\n?end_of_edit\s*$/.exec(text) : null;
       const path = openFile ?? shown;
       if (m === null || path === undefined) return { kind: 'other', name: 'edit' };

@@ -25,8 +25,49 @@ import { chatShape } from './mini-responses.js';
 import { shellAction, toolCallAction } from './tool-actions.js';
 import type { Diagnostic, FormatParser, ParseResult, StreamParser, TrajectoryMeta } from './types.js';
 
-// v1's ```bash block, or v2's text-based ```mswea_bash_command (its default `action_regex`).
-const BASH_BLOCK = /```(?:bash|mswea_bash_command)\s*\n([\s\S]*?)\n```/g;
+/** Where a command block opens: v1's ```bash, or v2's text-based ```mswea_bash_command (its default `action_regex`). */
+const FENCE = /```(?:bash|mswea_bash_command)/g;
+const BLANKS = /\s*/y;
+
+/**
+ * The command blocks of an assistant text (at most `max`, in order): what ```` /```(?:bash|mswea_bash_command)\s*\n([\s\S]*?)\n```/g ````
+ * (the action regex) matches, without its backtracking: the body starts after the last newline of the blanks after
+ * the fence and ends at the next "\n```"; with none after it, the body is the blanks between the last two newlines of
+ * those blanks when "```" follows them at once. The regex tried every newline of the blanks, each time to the end of
+ * the text (64 KiB of newlines after a fence: 0.64 s; 256 KiB of unclosed fences, 1.1 s).
+ */
+export function bashBlocks(content: string, max = Infinity): Array<{ index: number; body: string }> {
+  const out: Array<{ index: number; body: string }> = [];
+  let unclosedFrom = Infinity; // no "\n```" at or after this position
+  FENCE.lastIndex = 0;
+  while (out.length < max) {
+    const open = FENCE.exec(content);
+    if (open === null) break;
+    const start = open.index + open[0].length;
+    BLANKS.lastIndex = start;
+    BLANKS.exec(content);
+    let nl = BLANKS.lastIndex - 1;
+    while (nl >= start && content.charCodeAt(nl) !== 10) nl--;
+    if (nl < start) {
+      FENCE.lastIndex = open.index + 1;
+      continue;
+    }
+    const close = nl + 1 >= unclosedFrom ? -1 : content.indexOf('\n```', nl + 1);
+    if (close >= 0) {
+      out.push({ index: open.index, body: content.slice(nl + 1, close) });
+      FENCE.lastIndex = close + 4;
+      continue;
+    }
+    unclosedFrom = Math.min(unclosedFrom, nl + 1);
+    let prev = nl - 1;
+    while (prev >= start && content.charCodeAt(prev) !== 10) prev--;
+    if (prev >= start && content.startsWith('```', nl + 1)) {
+      out.push({ index: open.index, body: content.slice(prev + 1, nl) });
+      FENCE.lastIndex = nl + 4;
+    } else FENCE.lastIndex = open.index + 1;
+  }
+  return out;
+}
 
 function isMini(doc: unknown): doc is Rec {
   if (!isRecord(doc) || !Array.isArray(doc.messages)) return false;
@@ -38,10 +79,10 @@ function isMini(doc: unknown): doc is Rec {
 
 /** The command of a v1 assistant message, or why there is none. */
 function bashBlock(content: string): { command?: string; thought: string } {
-  const blocks = [...content.matchAll(BASH_BLOCK)];
+  const blocks = bashBlocks(content, 2);
   const first = blocks[0];
   const thought = (first === undefined ? content : content.slice(0, first.index)).replace(/^\s*THOUGHT:\s*/, '').trim();
-  return blocks.length === 1 && first !== undefined ? { command: first[1] ?? '', thought } : { thought };
+  return blocks.length === 1 && first !== undefined ? { command: first.body, thought } : { thought };
 }
 
 class MiniStream implements StreamParser {

@@ -34,6 +34,8 @@ function position(text: string, e: unknown): string {
   const before = text.slice(0, pos);
   const line = before.split('\n').length;
   const col = pos - before.lastIndexOf('\n');
+  // `msg` is JSON.parse's message: it quotes at most ~10 characters of the text either side of the error.
+  // eslint-disable-next-line regexp/no-super-linear-move -- at most 92 characters (measured, Node 20 and 24): 0.01 ms
   return `${msg.replace(/\s*\(line \d+ column \d+\)/, '')} (line ${line}, column ${col}${pos >= text.length ? ', end of input: truncated?' : ''})`;
 }
 

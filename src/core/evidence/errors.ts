@@ -9,19 +9,36 @@ import { LINE, scanOutput } from './output-lines.js';
 
 export type ErrorKind = 'traceback' | 'syntax' | 'compile';
 
-interface Pattern {
+export interface Pattern {
   guards: readonly string[];
   re: RegExp;
 }
 const guarded = (text: string, p: Pattern) => p.guards.some((g) => text.includes(g)) && p.re.test(text);
 
-const SYNTAX: readonly RegExp[] = [/^[ \t]*(?:SyntaxError|IndentationError|TabError)\b/m, /^(?:bash|sh|\/bin\/\w+): [^\n]*syntax error/m];
-const COMPILE: readonly Pattern[] = [
+/*
+ * `^` of a multiline pattern also matches after `\r`, U+2028 and U+2029, which `[^\n]` and `[^:\n]` step over: a
+ * pattern that scans from a line start to a newline or colon rescanned a run of such "lines" from each of them (16 KiB
+ * of `\r` after a javac or tsc line: 0.15-0.3 s; of `bash: \r` or `[ERROR] \r`: 40-70 ms). Only `test` is asked of
+ * these patterns, so each scan starts where an earlier line start could not have found the same text:
+ * - a file name before a colon (`[^:\n]+\.java:`) from the first line start after a newline or colon: after a newline
+ *   (`(?<![^\n])`), or after a `\r`, U+2028 or U+2029 whose line holds a colon (the lookbehind reads that line only);
+ *   a later line start with no colon between would find the same colon, with less before it.
+ * - a prefix then any text to the newline (`[ERROR] [^\n]*...`) stops before the next line that starts with the same
+ *   prefix, where the next scan takes over (what it looks for cannot hold a line end or overlap the prefix).
+ */
+export const SYNTAX: readonly RegExp[] = [
+  /^[ \t]*(?:SyntaxError|IndentationError|TabError)\b/m,
+  /^(?:bash|sh|\/bin\/\w+): [^\n\r\u2028\u2029]*(?:[\r\u2028\u2029](?!(?:bash|sh|\/bin\/\w+): )[^\n\r\u2028\u2029]*)*syntax error/m,
+];
+export const COMPILE: readonly Pattern[] = [
   { guards: ['error'], re: /^error(?:\[E\d+\])?: (?!test failed)/m }, // rustc / cargo
-  { guards: ['.java:'], re: /^[^:\n]+\.java:\d+: error: |^\[ERROR\] [^\n]*\.java:\[\d+,\d+\]/m }, // javac, Maven
+  {
+    guards: ['.java:'],
+    re: /(?:(?<![^\n])|(?<=:[^\n\r\u2028\u2029:]*[\r\u2028\u2029]))[^:\n]+\.java:\d+: error: |^\[ERROR\] [^\n\r\u2028\u2029]*(?:[\r\u2028\u2029](?!\[ERROR\] )[^\n\r\u2028\u2029]*)*\.java:\[\d+,\d+\]/m,
+  }, // javac, Maven
   { guards: ['COMPILATION ERROR'], re: /^\[ERROR\] COMPILATION ERROR/m }, // Maven
   { guards: ['.go:'], re: /^[\w./-]+\.go:\d+:\d+: /m }, // go build / go vet
-  { guards: [': error TS'], re: /^[^:\n]+(?:\(\d+,\d+\))?: error TS\d+:/m }, // tsc
+  { guards: [': error TS'], re: /(?:(?<![^\n])|(?<=:[^\n\r\u2028\u2029:]*[\r\u2028\u2029]))[^:\n]+(?:\(\d+,\d+\))?: error TS\d+:/ }, // tsc
   { guards: ['.c:', '.cc:', '.cpp:', '.cxx:', '.h:', '.hpp:'], re: /^[\w./-]+\.(?:c|cc|cpp|cxx|h|hpp):\d+:\d+: (?:fatal )?error: /m }, // gcc / clang
 ];
 const TRACEBACK: readonly RegExp[] = [

@@ -16,11 +16,15 @@ function baseName(path: string): string {
   return i < 0 ? path : path.slice(i + 1);
 }
 
-/** Splits a file name into word parts at `_`, `-`, `.`, digits and camelCase boundaries. */
+/**
+ * Splits a file name into word parts at `_`, `-`, `.`, digits and camelCase boundaries. A capital run is split from
+ * its start only (a match can always start there): a long run not followed by a lower-case letter is then not rescanned
+ * from each of its capitals (a path of 16 KiB of capitals: 0.25 s).
+ */
 function wordParts(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/(?<![A-Z])([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .split(/[\s_.\-0-9]+/)
     .filter((s) => s !== '')
     .map((s) => s.toLowerCase());
@@ -84,7 +88,9 @@ export function fileRole(path: string, createdByAgent: boolean): FileRole {
 }
 
 const NOTE_EXT = /\.(txt|md|log|patch|diff|out|orig|rej)$/i;
-const BACKUP = /(\.(bak|backup\d*|orig|old|save|sav|copy)\d*|~)$|backup/i;
+// `backup` anywhere is a backup, so `.backup<digits>` at the end needs no alternative of its own: `backup\d*\d*` split a
+// run of digits every way before failing (a name of `.backup` and 16 KiB of digits: 0.13 s).
+const BACKUP = /backup|(?:\.(?:bak|orig|old|save|sav|copy)\d*|~)$/i;
 
 /** True for a backup copy name (`f.py.bak`, `f.py.backup2`, `f.orig`). */
 export function isBackupPath(path: string): boolean {

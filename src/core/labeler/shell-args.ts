@@ -32,7 +32,9 @@ export function hasFlag(args: string[], short: string, long?: string): boolean {
 
 /** The line range printed by a `sed -n` script such as `10,20p` or `5p`, if it is one. */
 export function sedPrintRange(script: string): LineRange | undefined {
-  const m = /^\s*(\d+)\s*(?:,\s*(\d+|\$))?\s*p\s*;?\s*$/.exec(script);
+  // No two blank runs meet (the blanks before `p` belong to the end of the range, those after `;` to the `;`): adjacent
+  // `\s*` split a long run of blanks every way before failing (a 16 KiB script of blanks: 0.12 s).
+  const m = /^\s*(\d+)\s*(?:,\s*(\d+|\$)\s*)?p\s*(?:;\s*)?$/.exec(script);
   if (!m) return undefined;
   const start = Number(m[1]);
   if (m[2] === '$') return undefined;

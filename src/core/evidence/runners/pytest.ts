@@ -16,10 +16,12 @@ const SUMMARY = new RegExp(String.raw`^(?:=+ )?((?:${PART})(?:, ${PART})*) in [\
 const NO_TESTS = /^(?:=+ )?no tests ran in [\d.]+ ?s(?:econds)?(?: =+)?\s*$/m;
 // A progress line: result letters, optionally after a test file's path, then the percentage.
 const PROGRESS = /^(?:\S+\.py )?([.sxXFE]+)\s+\[\s*\d+%\]\s*$/gm;
-const PASSED = /(\d+) passed/;
-const FAILED = /(\d+) failed/;
-const SUBTESTS_FAILED = /(\d+) subtests failed/;
-const ERRORS = /(\d+) errors?\b/;
+// A count is tried from the start of its run of digits only (a match can always start there): a long run of digits not
+// followed by the word is then not rescanned from each of its positions (16 KiB of digits before `failed`: 0.4 s).
+export const PASSED = /(?<!\d)(\d+) passed/;
+export const FAILED = /(?<!\d)(\d+) failed/;
+export const SUBTESTS_FAILED = /(?<!\d)(\d+) subtests failed/;
+export const ERRORS = /(?<!\d)(\d+) errors?\b/;
 
 function progress(text: string): TestRun | null {
   let found = false;
