@@ -1,5 +1,16 @@
 /** POSIX-style word splitting (quotes and backslashes), for command lines rendered with `shlex.quote`. */
 
+/** What ends a run of characters copied as they are: outside quotes, a quote, a backslash or a blank; inside `"`, `"` or a backslash. */
+const PLAIN = (c: number) => c !== 39 && c !== 34 && c !== 92 && c !== 32 && c !== 9 && c !== 10;
+const IN_DOUBLE_QUOTES = (c: number) => c !== 34 && c !== 92;
+
+/** How many characters from `from` on `keep` accepts. */
+function runLength(line: string, from: number, keep: (c: number) => boolean): number {
+  let j = from;
+  while (j < line.length && keep(line.charCodeAt(j))) j++;
+  return j - from;
+}
+
 /** Splits a command line into words; an unterminated quote ends at the end of the text. */
 export function shellSplit(line: string): string[] {
   const words: string[] = [];
@@ -17,8 +28,10 @@ export function shellSplit(line: string): string[] {
       i++;
       while (i < line.length && line[i] !== '"') {
         if (line[i] === '\\' && i + 1 < line.length && '"\\$`\n'.includes(line[i + 1]!)) i++;
-        cur += line[i];
-        i++;
+        // The run up to the next quote or backslash is taken as one slice (see the plain run below).
+        const j = i + 1 + runLength(line, i + 1, IN_DOUBLE_QUOTES);
+        cur += line.slice(i, j);
+        i = j;
       }
       i++;
       inWord = true;
@@ -32,9 +45,11 @@ export function shellSplit(line: string): string[] {
       inWord = false;
       i++;
     } else {
-      cur += c;
+      // A run of plain characters is one slice: appended a character at a time, a 1 MiB action line took 0.32 s.
+      const j = i + 1 + runLength(line, i + 1, PLAIN);
+      cur += line.slice(i, j);
       inWord = true;
-      i++;
+      i = j;
     }
   }
   if (inWord) words.push(cur);
