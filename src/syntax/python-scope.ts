@@ -40,8 +40,8 @@ export const MAX_SCOPE_PARSE_CHARS = 128 * 1024;
 export const SCOPE_PARSE_BUDGET_MS = 100;
 const BUDGETED_CHARS = 2048;
 /**
- * A path whose text has syntax errors and is over this many characters gets its scopes from indentation for the next
- * {@link INDENT_LOOKUPS} lookups. tree-sitter's error recovery makes every reparse of such a text cost about its
+ * A path whose text has syntax errors and is over this many characters, {@link STRIKES} lookups in a row, gets its
+ * scopes from indentation for the next {@link INDENT_LOOKUPS} lookups. tree-sitter's error recovery makes every reparse of such a text cost about its
  * length (an incremental one too): a session scrolling 40-line views through three growing files of text that is
  * not Python cost 42 ms a step on average at 5,000 steps (211 s in all, quadratic), each step up to 190 ms.
  * Indentation gives the tree's scopes on every range of the real files tested (test/syntax/python-scope.test.ts).
@@ -52,12 +52,27 @@ export const ERROR_TEXT_CHARS = 2048;
  * doubled each time the next parse of the path does so again, up to {@link MAX_INDENT_LOOKUPS}.
  */
 export const INDENT_LOOKUPS = 64;
+/**
+ * Lookups in a row on long texts with syntax errors before a path answers from indentation. Real runs view and edit
+ * files that do not parse cleanly (a window of a file, an edit half done) a few times; answering those from
+ * indentation at once left the incremental reparse of later texts without its tree (label-per-step: incremental vs
+ * afresh ×0.96-1.00, from ×0.82-0.88).
+ */
+export const STRIKES = 3;
 const MAX_INDENT_LOOKUPS = 4096;
 /** Paths one run keeps indentation spans for (the oldest is forgotten first). */
 const MAX_INDENT_PATHS = 256;
 
-/** Per path, the lookups left that indentation answers, and the span they started from. */
-type IndentSpans = Map<string, { left: number; span: number }>;
+/**
+ * A path's lookups left that indentation answers, the span they started from (0: none yet), and how many of its
+ * lookups in a row met a long text with syntax errors.
+ */
+interface IndentSpan {
+  left: number;
+  span: number;
+  strikes: number;
+}
+type IndentSpans = Map<string, IndentSpan>;
 /** Approximate bytes of a parse tree per syntax node (measured: ~4 MB for 34k nodes), plus its source text. */
 const BYTES_PER_NODE = 128;
 
@@ -203,14 +218,15 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
       }
     }
     if (!tree || (text.length > errorChars && tree.rootNode.hasError)) {
-      const span = indented === undefined ? INDENT_LOOKUPS : Math.min(2 * indented.span, MAX_INDENT_LOOKUPS);
+      const strikes = tree === undefined ? STRIKES : (indented?.strikes ?? 0) + 1;
+      const span = strikes < STRIKES ? 0 : !indented?.span ? INDENT_LOOKUPS : Math.min(2 * indented.span, MAX_INDENT_LOOKUPS);
       let paths = spans;
       if (paths === undefined) {
-        paths = new Map<string, { left: number; span: number }>();
+        paths = new Map<string, IndentSpan>();
         spansOf.set(run!, paths);
       }
       if (indented === undefined && paths.size >= MAX_INDENT_PATHS) paths.delete(paths.keys().next().value!);
-      paths.set(file, { left: span, span });
+      paths.set(file, { left: span, span, strikes });
       if (!tree) return indentScope(text, lo, hi);
     } else if (indented !== undefined) spans?.delete(file);
     return scopeOf(tree, lo, hi);
