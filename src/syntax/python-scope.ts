@@ -82,6 +82,8 @@ interface TreeEntry {
   text: string;
   hits: number;
   bytes: number;
+  /** A text over the resolver's `errorTextChars` whose tree has syntax errors (read once, at the parse). */
+  broken: boolean;
 }
 
 /** What a bounded cache holds (tests, metrics). */
@@ -200,9 +202,11 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
     const key = `${file}\0${sampledTextKey(text)}`;
     const hit = cache.get(key);
     let tree: Parser.Tree | undefined;
+    let broken = true; // a halted parse counts as one with errors
     if (hit?.text === text) {
       hit.hits++;
       tree = hit.tree;
+      broken = hit.broken;
     } else {
       parser ??= newParser('python'); // outside the try: a grammar that fails to load is an error, not "no scope"
       try {
@@ -213,11 +217,13 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
       if (!tree)
         parser.reset(); // a halted parse would otherwise resume on the next text
       else {
-        cache.set(key, { tree, text, hits: 0, bytes: tree.rootNode.descendantCount * BYTES_PER_NODE + 2 * text.length });
+        const root = tree.rootNode;
+        broken = text.length > errorChars && root.hasError;
+        cache.set(key, { tree, text, hits: 0, bytes: root.descendantCount * BYTES_PER_NODE + 2 * text.length, broken });
         if (incremental) latest.set(file, key);
       }
     }
-    if (!tree || (text.length > errorChars && tree.rootNode.hasError)) {
+    if (broken) {
       const strikes = tree === undefined ? STRIKES : (indented?.strikes ?? 0) + 1;
       const span = strikes < STRIKES ? 0 : !indented?.span ? INDENT_LOOKUPS : Math.min(2 * indented.span, MAX_INDENT_LOOKUPS);
       let paths = spans;
@@ -227,9 +233,8 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
       }
       if (indented === undefined && paths.size >= MAX_INDENT_PATHS) paths.delete(paths.keys().next().value!);
       paths.set(file, { left: span, span, strikes });
-      if (!tree) return indentScope(text, lo, hi);
     } else if (indented !== undefined) spans?.delete(file);
-    return scopeOf(tree, lo, hi);
+    return tree === undefined ? indentScope(text, lo, hi) : scopeOf(tree, lo, hi);
   }
 
   /**
