@@ -83,7 +83,17 @@ export class Connection {
     this.openSessions.delete(key);
   }
 
-  constructor(id: number, socket: WebSocket, maxQueued: number, onTooSlow: (queued: number) => void = () => undefined) {
+  /**
+   * `runMsPerTurn`: time queued messages may take a turn (default {@link RUN_MS_PER_TURN}); tests that count the
+   * messages of a slice pass Infinity, so that a slow moment of the machine does not end a slice early.
+   */
+  constructor(
+    id: number,
+    socket: WebSocket,
+    maxQueued: number,
+    onTooSlow: (queued: number) => void = () => undefined,
+    private readonly runMsPerTurn = RUN_MS_PER_TURN,
+  ) {
     this.id = id;
     this.socket = socket;
     this.maxQueued = maxQueued;
@@ -153,7 +163,7 @@ export class Connection {
       const result = next();
       if (result instanceof Promise) return this.after(result, false);
       // Messages queued behind a slow one (a start, a resume rebuilt over many turns) run a slice a turn, not all at once.
-      if (paced && this.queue.length > 0 && (--budget <= 0 || performance.now() - started >= RUN_MS_PER_TURN)) return this.after(nextTurn(), true);
+      if (paced && this.queue.length > 0 && (--budget <= 0 || performance.now() - started >= this.runMsPerTurn)) return this.after(nextTurn(), true);
     }
     if (this.queuePaused) {
       this.queuePaused = false;

@@ -25,9 +25,10 @@ class FakeSocket {
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** A connection whose slices end by count only (no time budget): a slow moment of a loaded machine must not end one early. */
 function connection(): { conn: Connection; socket: FakeSocket } {
   const socket = new FakeSocket();
-  return { conn: new Connection(1, socket as unknown as WebSocket, 1 << 20), socket };
+  return { conn: new Connection(1, socket as unknown as WebSocket, 1 << 20, undefined, Infinity), socket };
 }
 
 /** Hands `conn` a message that settles only when the returned function is called: later messages queue behind it. */
