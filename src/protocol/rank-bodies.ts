@@ -17,7 +17,8 @@ const runSchema = z
     agent: z.string().min(1).max(256).optional().describe("The run's agent: picks its source's forecast model (as POST /v1/score's agent); default: the body's agent, else the agent the log names"),
     model: z.string().min(1).max(256).optional().describe("The run's model: picks its source's forecast model (as POST /v1/score's model); default: the body's model, else the model the log names"),
   })
-  .refine((r) => (r.trajectory === undefined) !== (r.session === undefined), 'give either trajectory (a finished run) or session (a session id), not both')
+  .refine((r) => r.trajectory !== undefined || r.session !== undefined, 'give trajectory (a finished run) or session (a session id): the run has neither')
+  .refine((r) => r.trajectory === undefined || r.session === undefined, 'give trajectory (a finished run) or session (a session id), not both')
   .refine((r) => r.session === undefined || (r.agent === undefined && r.model === undefined), 'agent and model are for a trajectory: a session was scored with the source its start named')
   .describe('One run: a finished trajectory, or a session of this server by id');
 

@@ -1,7 +1,8 @@
 /**
  * `POST /v1/rank` on real corpus runs: a run's `task` field is for a log that names none, as body.task is (a log of
  * another task makes the group mixed, named, instead of being scored against that task's PTA), and one name for two
- * runs is refused rather than answered twice under it.
+ * runs is refused rather than answered twice under it, and a run with neither or both of trajectory and session is
+ * refused saying which.
  */
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -37,6 +38,14 @@ describe('POST /v1/rank: tasks and names', () => {
       ['a', ASTROID.task],
       ['b', 'pylint-dev__astroid-1866'],
     ]);
+  });
+
+  it('says which of trajectory and session a run lacks or has twice', async () => {
+    const trajectory = await readDoc(ASTROID.passA);
+    const neither = await postTo(app(), { runs: [{ trajectory }, { id: 'b' }] });
+    expect(neither).toEqual({ status: 400, body: { error: { code: 'bad_message', message: 'body.runs[1]: give trajectory (a finished run) or session (a session id): the run has neither' } } });
+    const both = await postTo(app(), { runs: [{ trajectory }, { trajectory, session: 's1' }] });
+    expect(both).toEqual({ status: 400, body: { error: { code: 'bad_message', message: 'body.runs[1]: give trajectory (a finished run) or session (a session id), not both' } } });
   });
 
   it('refuses one id given to two runs, naming both', async () => {
