@@ -6,11 +6,12 @@
  * steps (and 5,000, the per-trajectory limit), POST /v1/score/steps (the web view's upload) of 80,000 and 5,000 steps,
  * steps of text built to make a parser or pattern backtrack (`hostile-text`),
  * and 20,000 tiny steps sent at once on one connection (then again, until the resume window of its four sessions
- * runs out and they are ended), and 32 polls at once of a live 5,000-step session's status, and of its whole step view.
+ * runs out and they are ended), and 32 polls at once of a live 5,000-step session's status, and of its whole step view,
+ * and 32 opens at once of its live feed (`GET /v1/live?session=`, whose first event is that view).
  * Reports the request's time and the ping round trips during it, against an idle window, and the server's own
  * event-loop delay (perf_hooks, in its process) over the same window.
  *
- *   node dist/bench/stall.js [--only shell-1mb,python-850kb,hostile-text,score-100k,score-5000,score-steps-80k,score-steps-5000,burst-20k,burst-20k-expiry,status-32,steps-32,batch] [--json FILE] [CORPUS_DIR]
+ *   node dist/bench/stall.js [--only shell-1mb,python-850kb,hostile-text,score-100k,score-5000,score-steps-80k,score-steps-5000,burst-20k,burst-20k-expiry,status-32,steps-32,live-32,batch] [--json FILE] [CORPUS_DIR]
  */
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -98,7 +99,34 @@ function burst(url: string): Promise<string> {
   });
 }
 
-/** A live session of 5,000 real-looking shell steps (distinct `ls`, `cat` of 50 files, sliding `sed` views), then 32 GETs at once of `/v1/sessions/<id><route>`. */
+/** Opens the live feed of `session` and reads it until its first event has arrived (the session's view: `view`, else what came), then closes it. */
+async function firstLiveEvent(http: string, session: string): Promise<string> {
+  const ctrl = new AbortController();
+  const res = await fetch(`${http}/v1/live?session=${session}`, { signal: ctrl.signal });
+  if (res.status !== 200 || res.body === null) return (await res.arrayBuffer(), `HTTP ${res.status}`);
+  const decoder = new TextDecoder();
+  let text = '';
+  let block = 0;
+  try {
+    for await (const chunk of res.body) {
+      const from = Math.max(block, text.length - 1);
+      text += decoder.decode(chunk as Uint8Array, { stream: true });
+      // Events end at a blank line (the JSON holds no newline); comments (keep-alives) are skipped.
+      for (let cut = text.indexOf('\n\n', from); cut >= 0; cut = text.indexOf('\n\n', block)) {
+        if (text.startsWith('data: ', block)) return `HTTP 200 ${text.startsWith('data: {"type":"view"', block) ? 'view' : text.slice(block, block + 40)}`;
+        block = cut + 2;
+      }
+    }
+    return 'HTTP 200, ended before an event';
+  } finally {
+    ctrl.abort();
+  }
+}
+
+/**
+ * A live session of 5,000 real-looking shell steps (distinct `ls`, `cat` of 50 files, sliding `sed` views), then 32 GETs at once of
+ * `/v1/sessions/<id><route>`, or with the route `live`, 32 opens at once of its live feed, each read to its first event.
+ */
 async function pollLive(url: string, http: string, route: string): Promise<string> {
   const session = `live${++bursts}`;
   const kinds = [(i: number) => `ls ${i}`, (i: number) => `cat a${i % 50}.py`, (i: number) => `sed -n '${i},${i + 40}p' a.py`];
@@ -112,9 +140,13 @@ async function pollLive(url: string, http: string, route: string): Promise<strin
     });
     for (const f of frames) ws.send(f);
   });
-  const codes = await Promise.all(Array.from({ length: 32 }, () => fetch(`${http}/v1/sessions/${session}${route}`).then(async (r) => (await r.arrayBuffer(), r.status))));
+  const codes = await Promise.all(
+    Array.from({ length: 32 }, () =>
+      route === 'live' ? firstLiveEvent(http, session) : fetch(`${http}/v1/sessions/${session}${route}`).then(async (r) => (await r.arrayBuffer(), `HTTP ${r.status}`)),
+    ),
+  );
   ws.close();
-  return `HTTP ${[...new Set(codes)].join('/')} x 32`;
+  return `${[...new Set(codes)].join('/')} x 32`;
 }
 
 async function main(): Promise<void> {
@@ -222,6 +254,12 @@ async function main(): Promise<void> {
       // 32 reads at once of the same session's whole step view (GET /v1/sessions/:id/steps, the web view's).
       name: 'steps-32',
       prepare: () => (url, http) => pollLive(url, http, '/steps'),
+    },
+    {
+      // 32 opens at once of the same session's live feed (GET /v1/live?session=, the web view's session page),
+      // each read until its first event, the session's whole view: built in one go per change until T28.
+      name: 'live-32',
+      prepare: () => (url, http) => pollLive(url, http, 'live'),
     },
     {
       name: 'batch',

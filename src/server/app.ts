@@ -41,6 +41,7 @@ import { DurableSessions } from './durable-sessions.js';
 import { RedisMetrics } from './redis-metrics.js';
 import { handleFrame, type HandlerDeps } from './stream-handler.js';
 import { LiveFeed } from './live-feed.js';
+import { StepViews } from './step-views.js';
 import { isPublicWebPath, registerWebAssets, webRoot } from './web-assets.js';
 import { registerWebRoutes } from './web-routes.js';
 import { ForecastLearner } from './forecast-learner.js';
@@ -113,6 +114,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     // And the sessions it had kept over that file, so the next attempt sees what it would have seen without the restart, and its attempts.
     await learner.restore(options.forecastLearn?.fresh === true);
   }
+  // Whole step views, one at a time and bounded per tenant, whichever route builds them (step-views.ts).
+  const views = new StepViews();
   const live = new LiveFeed({
     maxViewers: resolved.limits.liveViewers,
     perTenant: resolved.limits.liveViewersPerTenant,
@@ -123,6 +126,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     metrics,
     log,
     tenants: resolved.tokens.length > 0,
+    views,
   });
   const registryDeps: RegistryDeps = {
     store,
@@ -298,7 +302,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   registerTicketRoutes(app, { ...routeDeps, auth, live });
   registerForecastRoutes(app, { holder: resolved.forecast, learner, metrics, principal: routeDeps.principal });
   learner?.start();
-  registerWebRoutes(app, { ...routeDeps, auth: auth.enabled, calibrationDir: options.calibrationDir });
+  registerWebRoutes(app, { ...routeDeps, auth: auth.enabled, calibrationDir: options.calibrationDir, views });
   live.register(app, registry, auth);
   await registerWebAssets(app, webRoot());
 

@@ -8,6 +8,10 @@
  * (a stuck viewer holds references, not copies); a snapshot or session view is built once per change and
  * shared by every viewer that connects meanwhile; a viewer with more than `queueBytes` unread beyond its first
  * event is dropped (and counted), never buffered.
+ *
+ * A session view is built over several turns, in the queue of step views (live-view.ts). Its viewer holds its
+ * slot from the start and gets the events of its session meanwhile held back, in order; once the view is
+ * written, those the view already shows are dropped and the rest written after it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
@@ -22,8 +26,10 @@ import { sendError } from './http-routes.js';
 import { can, readTenant, type Principal } from './principal.js';
 import type { SessionObserver } from './session-events.js';
 import type { SessionRegistry } from './session-registry.js';
-import { sessionSummary, sessionView } from './session-view.js';
+import { SessionViews, type ViewBuild } from './live-view.js';
+import { sessionSummary } from './session-view.js';
 import type { Session, StepFrame } from './session.js';
+import { StepViews } from './step-views.js';
 
 export interface LiveFeedOptions {
   /** Viewers at once; more get `overloaded` (503). */
@@ -44,6 +50,8 @@ export interface LiveFeedOptions {
    * ids may repeat, so its frames get the session's `tenant`. Other feeds carry the frames exactly as sent.
    */
   tenants?: boolean;
+  /** The app's queue of step views (shared with `GET /v1/sessions/:id/steps`); default: one of its own. */
+  views?: StepViews;
 }
 
 /** Every tenant's sessions: an operator's list. */
@@ -59,6 +67,16 @@ interface Viewer {
   first: number;
   /** The tenant whose share it counts against; undefined for an operator's (operators have no share). */
   holder: string | undefined;
+  /** While its session's view is being built: that build, and the events held back meanwhile and their bytes. */
+  waits?: ViewBuild;
+  backlog?: Backlogged[];
+  backlogBytes?: number;
+}
+
+/** An event held back from a viewer whose view is being built, with the feed's event count when it was sent (`gone`: Infinity, always written). */
+interface Backlogged {
+  at: number;
+  bytes: Buffer;
 }
 
 const event = (json: string): Buffer => Buffer.from(`data: ${json}\n\n`, 'utf8');
@@ -75,7 +93,10 @@ export class LiveFeed implements SessionObserver {
   /** Per scope, a change count: a cached snapshot is good while it is unchanged. */
   private readonly changes = new Map<string, number>();
   private readonly snapshots = new Map<string, { at: number; bytes: Buffer }>();
-  private readonly views = new WeakMap<Session, { stamp: string; bytes: Buffer }>();
+  private readonly views: SessionViews;
+  private readonly steps: StepViews;
+  /** Session events so far (started, scored, ...): orders a view against the events held back for its viewers. */
+  private events = 0;
   /**
    * Each session's list row as JSON, dropped whenever the session changes (the same notices that move
    * {@link changes}): a snapshot rebuilt after one session changed re-encodes that row only. With thousands of
@@ -88,13 +109,25 @@ export class LiveFeed implements SessionObserver {
     const registers = [opts.metrics.registry];
     this.gauge = new Gauge({ name: 'steplens_live_viewers', help: 'Web view live-feed viewers connected.', registers });
     this.dropped = new Counter({ name: 'steplens_live_viewers_dropped_total', help: 'Live-feed viewers dropped for not reading (queue over the bound).', registers });
+    this.steps = opts.views ?? new StepViews();
+    this.views = new SessionViews(
+      this.steps,
+      () => this.events,
+      (error, s) => opts.log.error({ err: error, session: s.id }, 'live feed: session view failed'),
+    );
     const beat = Buffer.from(': keep-alive\n\n');
-    this.heartbeat = setInterval(() => this.broadcast(beat, () => true), opts.heartbeatMs ?? 15_000);
+    // A comment, so also to viewers whose view is being built (a long queue keeps idle proxies open too).
+    this.heartbeat = setInterval(() => this.broadcast(beat, () => true, 'beat'), opts.heartbeatMs ?? 15_000);
     this.heartbeat.unref();
   }
 
   get size(): number {
     return this.viewers.size;
+  }
+
+  /** Session views built so far (viewers sharing a build count it once). */
+  get viewsBuilt(): number {
+    return this.views.built;
   }
 
   /** Registers `GET /v1/live` on `app`, reading sessions from `registry`. */
@@ -112,6 +145,9 @@ export class LiveFeed implements SessionObserver {
       if (bound !== undefined && id === undefined) return sendError(reply, this.opts.metrics, 'bad_message', 'this ticket opens one session feed: add ?session=');
       const refused = this.refusal(principal);
       if (refused !== undefined) return sendError(reply, this.opts.metrics, refused.code, refused.message);
+      // A view to build counts against the tenant's queued step views, as GET /v1/sessions/:id/steps does.
+      const queued = session !== undefined && !this.views.shared(session) ? this.steps.refusal(principal.tenant) : undefined;
+      if (queued !== undefined) return sendError(reply, this.opts.metrics, 'quota_exceeded', queued);
       reply.hijack();
       this.attach(req.raw, reply.raw, principal, session);
       return reply;
@@ -136,7 +172,10 @@ export class LiveFeed implements SessionObserver {
     return undefined;
   }
 
-  /** Starts a viewer on an HTTP response: headers, then its first event (the snapshot, or the session's view). */
+  /**
+   * Starts a viewer on an HTTP response: headers, then its first event (the snapshot, or the session's view, at
+   * once when built, else once built: its slot is held meanwhile).
+   */
   attach(req: Pick<IncomingMessage, 'socket'>, res: ServerResponse, principal: Principal, session: Session | undefined): void {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -147,8 +186,15 @@ export class LiveFeed implements SessionObserver {
       connection: 'close',
     });
     const scope = can(principal, 'operate') ? ALL : principal.tenant;
-    const first = session !== undefined ? this.view(session) : this.snapshot(scope);
-    const viewer: Viewer = { res, scope, session: session?.key, first: first.length, holder: scope === ALL ? undefined : principal.tenant };
+    const first = session !== undefined ? this.views.ready(session) : this.snapshot(scope);
+    const viewer: Viewer = { res, scope, session: session?.key, first: first?.length ?? 0, holder: scope === ALL ? undefined : principal.tenant };
+    if (first === undefined) {
+      // Registered now (slot, quotas; its session's events held back from now on): the view reads the session later.
+      viewer.waits = this.views.build(session!, principal.tenant); // first is defined without a session
+      viewer.waits.waiting++;
+      viewer.backlog = [];
+      viewer.backlogBytes = 0;
+    }
     this.viewers.add(viewer);
     if (viewer.holder !== undefined) {
       this.held.set(viewer.holder, (this.held.get(viewer.holder) ?? 0) + 1);
@@ -168,12 +214,32 @@ export class LiveFeed implements SessionObserver {
       return;
     }
     req.socket?.once('close', gone);
-    this.write(viewer, first);
+    if (first !== undefined) this.write(viewer, first);
+    else void viewer.waits!.done.then((bytes) => this.opened(viewer, bytes)); // set above when first is undefined
+  }
+
+  /** A viewer's view is built (or failed: undefined): written, then the events held back that it does not show, in order. */
+  private opened(v: Viewer, bytes: Buffer | undefined): void {
+    const build = v.waits;
+    const backlog = v.backlog ?? [];
+    v.waits = v.backlog = v.backlogBytes = undefined;
+    // Gone meanwhile (its client, shutdown): its slot is already back.
+    if (build === undefined || !this.viewers.has(v)) return;
+    if (bytes === undefined) {
+      this.remove(v);
+      v.res.end();
+      return;
+    }
+    v.first = bytes.length;
+    this.write(v, bytes);
+    for (const e of backlog) if (e.at > build.at) this.write(v, e.bytes);
   }
 
   /** Forgets a viewer and gives its slot (and its tenant's share) back; idempotent. */
   private remove(v: Viewer): void {
     if (!this.viewers.delete(v)) return;
+    if (v.waits !== undefined) v.waits.waiting--;
+    v.waits = v.backlog = v.backlogBytes = undefined;
     if (v.holder !== undefined) {
       const n = (this.held.get(v.holder) ?? 1) - 1;
       if (n > 0) this.held.set(v.holder, n);
@@ -202,22 +268,13 @@ export class LiveFeed implements SessionObserver {
     return row;
   }
 
-  /** A session's whole view, built once per step (viewers opening its page at once share it). */
-  private view(s: Session): Buffer {
-    const stamp = `${s.length}:${s.lastSeq}:${s.ended}:${s.passed}:${s.connection ?? '-'}`;
-    const cached = this.views.get(s);
-    if (cached?.stamp === stamp) return cached.bytes;
-    const bytes = event(JSON.stringify({ type: 'view', ...sessionView(s) }));
-    this.views.set(s, { stamp, bytes });
-    return bytes;
-  }
-
   /**
    * `s` changed: its cached row and the snapshots that hold it are stale. Runs on every scored step; until a
    * snapshot has been built (no viewer yet) nothing is cached that could be stale (rows are built for snapshots
    * only), so it costs nothing then.
    */
   private changed_(s: Session): void {
+    this.events++;
     if (this.snapshots.size === 0) return;
     this.rows.delete(s);
     this.changes.set(s.tenant, (this.changes.get(s.tenant) ?? 0) + 1);
@@ -227,24 +284,31 @@ export class LiveFeed implements SessionObserver {
   /**
    * Writes to one viewer, or drops it when the bytes it has not read yet pass the bound
    * (checked before each write; its first event, shared with other viewers, is not counted).
+   * While its view is being built, a session event is held back instead (`gone` marked to be written whatever
+   * the view shows), under the same bound.
    */
-  private write(v: Viewer, bytes: Buffer): void {
+  private write(v: Viewer, bytes: Buffer, kind: 'event' | 'gone' | 'beat' = 'event'): void {
     if (v.res.destroyed || v.res.writableEnded) return;
-    if (v.res.writableLength > this.opts.queueBytes + v.first) {
+    const queued = v.res.writableLength + (v.backlogBytes ?? 0);
+    if (queued > this.opts.queueBytes + v.first) {
       this.dropped.inc();
-      this.opts.log.warn({ queued: v.res.writableLength, scope: v.scope }, 'live viewer not reading: dropped');
+      this.opts.log.warn({ queued, scope: v.scope }, 'live viewer not reading: dropped');
       this.remove(v);
       v.res.destroy();
       return;
     }
-    v.res.write(bytes);
+    if (v.backlog === undefined || kind === 'beat') v.res.write(bytes);
+    else {
+      v.backlog.push({ at: kind === 'gone' ? Infinity : this.events, bytes });
+      v.backlogBytes = (v.backlogBytes ?? 0) + bytes.length;
+    }
   }
 
-  private broadcast(bytes: Buffer | ((v: Viewer) => Buffer | undefined), to: (v: Viewer) => boolean): void {
+  private broadcast(bytes: Buffer | ((v: Viewer) => Buffer | undefined), to: (v: Viewer) => boolean, kind?: 'gone' | 'beat'): void {
     for (const v of [...this.viewers]) {
       if (!to(v)) continue;
       const b = Buffer.isBuffer(bytes) ? bytes : bytes(v);
-      if (b !== undefined) this.write(v, b);
+      if (b !== undefined) this.write(v, b, kind);
     }
   }
 
@@ -299,12 +363,14 @@ export class LiveFeed implements SessionObserver {
 
   freed(s: Session): void {
     this.changed_(s);
-    if (this.viewers.size > 0) this.broadcast(event(JSON.stringify({ type: 'gone', session: s.id, ...(this.opts.tenants === true ? { tenant: s.tenant } : {}) })), this.sees(s));
+    if (this.viewers.size > 0) this.broadcast(event(JSON.stringify({ type: 'gone', session: s.id, ...(this.opts.tenants === true ? { tenant: s.tenant } : {}) })), this.sees(s), 'gone');
   }
 
   /** Ends every viewer's response (shutdown). */
   close(): void {
     clearInterval(this.heartbeat);
+    // Views still queued are not built; one being built settles for no viewer.
+    this.views.close();
     for (const v of this.viewers) v.res.end();
     this.viewers.clear();
     this.held.clear();

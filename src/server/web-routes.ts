@@ -13,16 +13,17 @@ import { readCalibration, readTradeoffSvg } from './calibration-view.js';
 import { readable, sendError, type RouteDeps, type TenantQuery } from './http-routes.js';
 import { can, readTenant } from './principal.js';
 import { sessionSummary, sessionViewInSteps } from './session-view.js';
-import { OneAtATime } from './one-at-a-time.js';
+import { StepViews } from './step-views.js';
 
-/** Step views one tenant may have queued or being built (each up to ~50 ms of the loop, one at a time). */
-export const VIEWS_PER_TENANT = 16;
+export { VIEWS_PER_TENANT } from './step-views.js';
 
 export interface WebRouteDeps extends RouteDeps {
   /** Whether bearer tokens are required. */
   auth: boolean;
   /** `serve --calibration DIR`: where `steplens calibrate --out-dir` wrote its files. */
   calibrationDir: string | undefined;
+  /** The app's queue of step views, shared with the live feed's session views (step-views.ts). Default: one of its own. */
+  views?: StepViews;
 }
 
 /** Rows of `GET /v1/sessions` by default, and at most. */
@@ -60,24 +61,16 @@ export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): voi
     return { sessions: sessions.map((s) => sessionSummary(s, options.config)), ...(next !== undefined ? { next } : {}) };
   });
 
-  // A session's step view is built VIEW_ROWS_PER_TURN rows a turn, one view at a time (one-at-a-time.ts); a
-  // tenant has at most VIEWS_PER_TENANT of them queued, so its backlog cannot hold others' views for long.
-  const views = new OneAtATime();
-  const viewing = new Map<string, number>();
+  // A session's step view is built VIEW_ROWS_PER_TURN rows a turn, one view at a time, in the queue the live
+  // feed's session views share; a tenant has at most VIEWS_PER_TENANT of them queued (step-views.ts).
+  const views = deps.views ?? new StepViews();
   app.get<{ Params: { id: string } } & TenantQuery>('/v1/sessions/:id/steps', async (req, reply) => {
     const s = readable(deps, req, req.params.id);
     if (!s) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
     const tenant = deps.principal(req).tenant;
-    const queued = viewing.get(tenant) ?? 0;
-    if (queued >= VIEWS_PER_TENANT) return sendError(reply, metrics, 'quota_exceeded', `${queued} step views of this tenant are queued, the limit: retry once they are answered`);
-    viewing.set(tenant, queued + 1);
-    try {
-      return await views.run(() => sessionViewInSteps(s));
-    } finally {
-      const left = (viewing.get(tenant) ?? 1) - 1;
-      if (left === 0) viewing.delete(tenant);
-      else viewing.set(tenant, left);
-    }
+    const refused = views.refusal(tenant);
+    if (refused !== undefined) return sendError(reply, metrics, 'quota_exceeded', refused);
+    return views.run(tenant, () => sessionViewInSteps(s));
   });
 
   app.get<{ Params: { id: string } } & TenantQuery>('/v1/sessions/:id/alignment', async (req, reply) => {
