@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { COMPILE, errorKind, SYNTAX } from '../../src/core/evidence/errors.js';
-import { FAILED as JS_FAILED, JEST, PASSED as JS_PASSED, jsParser } from '../../src/core/evidence/runners/js.js';
+import { FAILED as JS_FAILED, jestSummaries, PASSED as JS_PASSED, jsParser } from '../../src/core/evidence/runners/js.js';
 import { ERRORS, FAILED, PASSED, pytestParser, SUBTESTS_FAILED } from '../../src/core/evidence/runners/pytest.js';
 import { corpusStrings } from '../fixtures/corpus-runs.js';
 import { generated } from '../labeler/helpers.js';
@@ -31,18 +31,25 @@ const EXECED: Array<[string, RegExp, RegExp]> = [
 const OLD_JEST = /^Tests:\s+([^\n]*\d+ total)/gm;
 const MB = 1 << 20;
 
-/** Every match of a global pattern as [index, the text jsParser reads] (the new `JEST` has it in group 2). */
-function jestMatches(re: RegExp, group: number, text: string): Array<[number, string | undefined]> {
+/** Every match of the old pattern as [index, the text jsParser reads]. */
+function jestMatches(text: string): Array<[number, string | undefined]> {
   const out: Array<[number, string | undefined]> = [];
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) out.push([m.index, m[group]]);
+  OLD_JEST.lastIndex = 0;
+  for (let m = OLD_JEST.exec(text); m !== null; m = OLD_JEST.exec(text)) out.push([m.index, m[1]]);
+  return out;
+}
+
+/** The same from jestSummaries (line-start-runs-linear.test.ts checks it against the pattern it replaced). */
+function jestFound(text: string): Array<[number, string | undefined]> {
+  const out: Array<[number, string | undefined]> = [];
+  jestSummaries(text, (index, summary) => out.push([index, summary]));
   return out;
 }
 
 function expectSame(text: string, shown: string): void {
   for (const [name, now, old] of TESTED) expect(now.test(text), `${name}: ${shown}`).toBe(old.test(text));
   for (const [name, now, old] of EXECED) expect(now.exec(text), `${name}: ${shown}`).toEqual(old.exec(text));
-  expect(jestMatches(JEST, 2, text), shown).toEqual(jestMatches(OLD_JEST, 1, text));
+  expect(jestFound(text), shown).toEqual(jestMatches(text));
 }
 
 describe('long runs in command output', () => {

@@ -24,7 +24,9 @@ const guarded = (text: string, p: Pattern) => p.guards.some((g) => text.includes
  *   (`(?<![^\n])`), or after a `\r`, U+2028 or U+2029 whose line holds a colon (the lookbehind reads that line only);
  *   a later line start with no colon between would find the same colon, with less before it.
  * - a prefix then any text to the newline (`[ERROR] [^\n]*...`) stops before the next line that starts with the same
- *   prefix, where the next scan takes over (what it looks for cannot hold a line end or overlap the prefix).
+ *   prefix, where the next scan takes over (what it looks for cannot hold a line end or overlap the prefix). So does
+ *   Node's `Error: ...` line before an indented `at ` (TRACEBACK below: 16 KiB of `Error: \r` 32 ms, 64 KiB 0.6 s),
+ *   whose next scan reaches the same newline.
  */
 export const SYNTAX: readonly RegExp[] = [
   /^[ \t]*(?:SyntaxError|IndentationError|TabError)\b/m,
@@ -41,11 +43,11 @@ export const COMPILE: readonly Pattern[] = [
   { guards: [': error TS'], re: /(?:(?<![^\n])|(?<=:[^\n\r\u2028\u2029:]*[\r\u2028\u2029]))[^:\n]+(?:\(\d+,\d+\))?: error TS\d+:/ }, // tsc
   { guards: ['.c:', '.cc:', '.cpp:', '.cxx:', '.h:', '.hpp:'], re: /^[\w./-]+\.(?:c|cc|cpp|cxx|h|hpp):\d+:\d+: (?:fatal )?error: /m }, // gcc / clang
 ];
-const TRACEBACK: readonly RegExp[] = [
+export const TRACEBACK: readonly RegExp[] = [
   /^[ \t]*(?:INTERNALERROR> )?Traceback \(most recent call last\)/m, // Python (and pytest's own crash)
   /^Exception in thread "|^[ \t]+at [\w$.<>]+\([\w$]+\.java:\d+\)/m, // Java
   /^thread '[^'\n]*'(?: \(\d+\))? panicked at /m, // Rust
-  /^\w*(?:Error|Exception)(?: \[\w+\])?: [^\n]*\n[ \t]+at /m, // Node
+  /^\w*(?:Error|Exception)(?: \[\w+\])?: [^\n\r\u2028\u2029]*(?:[\r\u2028\u2029](?!\w*(?:Error|Exception)(?: \[\w+\])?: )[^\n\r\u2028\u2029]*)*\n[ \t]+at /m, // Node
 ];
 
 /** The most specific error in `text`: a syntax error, else a compiler error, else a traceback; null when none (`mask`: its {@link scanOutput}, when already computed). */
