@@ -25,13 +25,27 @@ export function last(...inputs: StepInput[]): Label {
 
 export const SRC_EDIT: Action = { kind: 'edit', op: 'str_replace', path: '/testbed/moto/scheduler/models.py', old: 'a', new: 'b' };
 
-/** `count` small texts made of `parts` (deterministic): for checking a rewritten pattern against the old one. */
-export function* generated(parts: string[], count: number): Generator<string> {
-  let seed = 7;
-  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+/**
+ * Uniform 32-bit draws from `seed` (mulberry32). The LCG these tests used before, `(seed * 1103515245 + 12345) %
+ * 2 ** 31` in doubles, lost bits past 2 ** 53 and picked pieces by its low bits: with 16 parts it cycled through a
+ * few of them (a test of Node's `Error:` lines saw no match at all).
+ */
+export function seeded(seed: number): () => number {
+  let s = seed | 0;
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return (t ^ (t >>> 14)) >>> 0;
+  };
+}
+
+/** `count` small texts of up to `most` pieces of `parts` (deterministic): for checking a rewritten pattern against the old one. */
+export function* generated(parts: string[], count: number, most = 12, seed = 7): Generator<string> {
+  const next = seeded(seed);
   for (let i = 0; i < count; i++) {
     let text = '';
-    for (let n = next() % 12; n >= 0; n--) text += parts[next() % parts.length];
+    for (let n = next() % most; n >= 0; n--) text += parts[next() % parts.length];
     yield text;
   }
 }

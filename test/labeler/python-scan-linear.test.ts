@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { pythonScan } from '../../src/core/labeler/python-writes.js';
 import { corpusActionTexts } from '../fixtures/corpus-runs.js';
+import { generated } from './helpers.js';
 
 const STR = String.raw`[rRuUbBfF]{0,2}(?:'([^'\\\n]*)'|"([^"\\\n]*)")`;
 /** The pattern before the fix. */
@@ -33,13 +34,7 @@ describe('Path method calls in Python text', () => {
 
   it('finds what the old pattern found, on generated texts', () => {
     const parts = ['Path(', 'pathlib.', "'a.py'", ')', '.', 'write_text(', 'read_bytes(', 'x', 'self', '1', '_', 'é', ' ', '\n', 'P'];
-    let seed = 11;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
-    for (let i = 0; i < 20_000; i++) {
-      let text = '';
-      for (let n = next() % 10; n >= 0; n--) text += parts[next() % parts.length];
-      expect(pythonScan(text).methods, JSON.stringify(text)).toEqual(oldMethods(text));
-    }
+    for (const text of generated(parts, 20_000, 10, 11)) expect(pythonScan(text).methods, JSON.stringify(text)).toEqual(oldMethods(text));
     expect(pythonScan("self.out.write_text(s)\n2x.write_bytes(b)\nPath('a/b.py').read_text()").methods).toEqual([
       { path: undefined, variable: 'out', write: true },
       { path: undefined, variable: 'x', write: true },

@@ -43,20 +43,34 @@ const SUMMARY_COUNT = /\b\d+ (failed|errors?)\b/;
  * does not close (a 216 KB observation took 22 s, blocking the server); here each line costs linear time.
  */
 export function hasFailureSummary(text: string): boolean {
-  // The lines `^`/`$` see under the `m` flag; `.` matches none of these terminators either.
-  for (const line of text.split(/[\n\r\u2028\u2029]/)) {
-    if (line.charCodeAt(0) !== 61 /* = */) continue;
-    // `^=+ ` can only take the whole leading run of `=`, ` =+$` the whole trailing run: a shorter run is followed
-    // (preceded) by `=`, not the space. The count lies between them; the spaces there keep its `\b`s as they were.
-    let start = 0;
-    while (line[start] === '=') start++;
-    if (line[start] !== ' ') continue;
-    let end = line.length;
-    while (end > 0 && line[end - 1] === '=') end--;
-    if (end === line.length || line[end - 1] !== ' ') continue;
-    if (start + 1 <= end - 1 && SUMMARY_COUNT.test(line.slice(start + 1, end - 1))) return true;
+  // Each `=` that opens a line, found by indexOf, its line read in place: no string per line (a split of 1 MiB of
+  // `a\n` made 524,288 of them, ~60 ms; a global regex, a match object per line of `=`, ~30 ms).
+  for (let at = text.indexOf('='); at !== -1; at = text.indexOf('=', at + 1)) {
+    if (at > 0 && !isLineEnd(text.charCodeAt(at - 1))) continue;
+    let to = at;
+    while (to < text.length && !isLineEnd(text.charCodeAt(to))) to++;
+    if (summaryLine(text, at, to)) return true;
+    at = to;
   }
   return false;
+}
+
+/** The terminators `^`/`$` see under the `m` flag; `.` matches none of them either. */
+function isLineEnd(c: number): boolean {
+  return c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
+}
+
+/** The line `text[from, to)` of {@link hasFailureSummary}, opening with `=` (read in place: no copy of it). */
+function summaryLine(text: string, from: number, to: number): boolean {
+  // `^=+ ` can only take the whole leading run of `=`, ` =+$` the whole trailing run: a shorter run is followed
+  // (preceded) by `=`, not the space. The count lies between them; the spaces there keep its `\b`s as they were.
+  let start = from;
+  while (start < to && text.charCodeAt(start) === 61 /* = */) start++;
+  if (start === to || text.charCodeAt(start) !== 32) return false;
+  let end = to;
+  while (end > start && text.charCodeAt(end - 1) === 61) end--;
+  if (end === to || text.charCodeAt(end - 1) !== 32) return false;
+  return start + 1 <= end - 1 && SUMMARY_COUNT.test(text.slice(start + 1, end - 1));
 }
 
 /**
