@@ -87,7 +87,10 @@ describe('POST /v1/rank (inject)', () => {
     const many = await post({ runs: Array.from({ length: 65 }, () => ({ trajectory: doc })) });
     expect(many).toMatchObject({ status: 400, body: { error: { code: 'bad_message', message: expect.stringMatching(/^body\.runs: .*64/) } } });
     const both = await post({ runs: [{ trajectory: doc, session: 's-1' }] });
-    expect(both).toMatchObject({ status: 400, body: { error: { code: 'bad_message', message: expect.stringMatching(/^body\.runs\[0\]: give either trajectory/) } } });
+    expect(both).toMatchObject({
+      status: 400,
+      body: { error: { code: 'bad_message', message: expect.stringMatching(/^body\.runs\[0\]: give trajectory \(a finished run\) or session \(a session id\), not both$/) } },
+    });
     const broken = await post({ runs: [{ trajectory: doc }, { trajectory: { nope: 1 } }] });
     expect(broken).toMatchObject({ status: 400, body: { error: { code: 'unknown_format', message: expect.stringMatching(/^runs\[1\]\.trajectory: /) } } });
     // Nothing was lost: the same server still ranks.
