@@ -82,7 +82,7 @@ function chunkSize(left: number, threads: number): number {
  */
 export async function runFilesInWorkers<T>(run: WorkerRun<T>): Promise<number | undefined> {
   const n = run.files.length;
-  if (!run.entry.endsWith('.js') || run.jobs < 2 || n < 2) return undefined;
+  if (!/\.c?js$/.test(run.entry) || run.jobs < 2 || n < 2) return undefined;
   const threads = Math.min(run.jobs, n);
   const outputs: Array<FileOutput | undefined> = new Array<FileOutput | undefined>(n);
   let written = 0;

@@ -98,6 +98,23 @@ describe('score --jobs', () => {
     expect(jobCount('auto', 100)).toBe(availableParallelism());
   });
 
+  it('starts workers from a CommonJS module, as the bin command files are (dist/bin/commands/NAME.cjs)', async () => {
+    // What a command's worker does (file-workers.ts's serveFiles), written out: ready, then an answer per file,
+    // marked so that the files a worker scored can be told from the main thread's.
+    const entry = path.join(dir, 'entry.cjs');
+    writeFileSync(
+      entry,
+      "const { parentPort } = require('node:worker_threads');\n" +
+        "parentPort.on('message', (job) => parentPort.postMessage({ i: job.i, out: { stdout: 'worker ' + job.file + '\\n', stderr: '', code: 0 } }));\n" +
+        'parentPort.postMessage({ ready: true });\n',
+    );
+    const files = Array.from({ length: 40 }, (_, i) => `f${i}`);
+    const { code, lines } = await runOwn(entry, files, 2);
+    expect(code).toBe(0);
+    expect(lines.map((l) => l.replace(/^worker /, ''))).toEqual(files);
+    expect(lines.filter((l) => l.startsWith('worker ')).length).toBeGreaterThan(0);
+  });
+
   it('a worker that cannot start hands its files back: the main thread scores them, in their places', async () => {
     const entry = path.join(dir, 'broken.js');
     writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
