@@ -5,10 +5,12 @@
  * main's own small file. The files share no chunk: code both use (errors.ts, package-files.ts) is in each, which
  * main.ts allows for (`isSteplensError`).
  *
- * Command files are CommonJS, run by main (an ES module) through V8's code cache (src/cli/code-cache.ts: Node 20
- * has no compile cache, and compiling a command file was the largest cost of a short `score` after Node's own
- * start); a `score --jobs` worker starts its command file with Node's own loader. CommonJS has no `import.meta`:
- * `import.meta.url` is the file's URL, made from `__filename` by the banner.
+ * All are CommonJS (dist/bin/package.json says so for main, whose name the package's `bin` fixes): Node starts a
+ * CommonJS main sooner than an ES module (its ESM loader costs ~10 ms of CPU on this project's VM, `--version`
+ * included), and main runs a command file through V8's code cache (src/cli/code-cache.ts: Node 20 has no compile
+ * cache, and compiling a command file was the largest cost of a short `score` after Node's own start). A `score
+ * --jobs` worker starts its command file with Node's own loader. CommonJS has no `import.meta`: `import.meta.url`
+ * is the file's URL, made from `__filename` by the banner.
  *
  * Left outside the bundle:
  *  - tree-sitter and its grammars: native addons, loaded with `require` from node_modules on first parse
@@ -18,14 +20,18 @@
  * A package imported statically by a bundled module is loaded with its file, so the build fails on any outside
  * package a module imports at its top (only `node:` modules may be).
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 
 export const CLI_DIR = 'dist/bin';
 export const CLI_BUNDLE = `${CLI_DIR}/steplens.js`;
+/** What a build writes beside the command files: without dist/bin/package.json main would be read as an ES module. */
+export const CLI_OUTPUTS = [CLI_BUNDLE, `${CLI_DIR}/package.json`];
 /** Command files are CommonJS (code-cache.ts runs them as scripts; a `--jobs` worker starts one with Node's loader). */
 const COMMAND_EXT = '.cjs';
+/** Makes the `.js` files of dist/bin (main) CommonJS in a package of ES modules. */
+const BIN_PACKAGE_JSON = '{ "type": "commonjs" }\n';
 
 /** Native packages: never bundled, only `require`d where they are used. */
 const NATIVE = ['tree-sitter', 'tree-sitter-bash', 'tree-sitter-python'];
@@ -86,6 +92,12 @@ const COMMON = {
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
+  format: 'cjs',
+  // CommonJS has no import.meta: the file's URL, from the __filename that Node's loader (main, a `--jobs` worker)
+  // and code-cache.ts give it. The banner comes before esbuild's "use strict", so it says it first: the sources
+  // are ES modules, strict code.
+  define: { 'import.meta.url': '__steplensUrl' },
+  banner: { js: '"use strict";var __steplensUrl=require("node:url").pathToFileURL(__filename).href;' },
 };
 
 /** Builds the bin and its command files; returns the files they were built from (relative to `root`). */
@@ -100,22 +112,16 @@ export async function bundleCli(root) {
     absWorkingDir: root,
     entryPoints: [{ in: 'src/cli/main.ts', out: 'steplens' }],
     outdir: CLI_DIR,
-    format: 'esm',
     plugins: [commandFiles(root)],
   });
+  writeFileSync(path.join(root, CLI_DIR, 'package.json'), BIN_PACKAGE_JSON);
   const commandBuild = await esbuild.build({
     ...COMMON,
     absWorkingDir: root,
     entryPoints: commands.map((c) => ({ in: `src/cli/commands/${c}.ts`, out: c })),
     outdir: `${CLI_DIR}/commands`,
     outExtension: { '.js': COMMAND_EXT },
-    format: 'cjs',
     plugins: [zodEnglishOnly],
-    // CommonJS has no import.meta: the file's URL, from the __filename that Node's loader (a `--jobs` worker) and
-    // code-cache.ts both give it. The banner comes before esbuild's "use strict", so it says it first: the sources
-    // are ES modules, strict code.
-    define: { 'import.meta.url': '__steplensUrl' },
-    banner: { js: '"use strict";var __steplensUrl=require("node:url").pathToFileURL(__filename).href;' },
   });
   const inputs = { ...main.metafile.inputs, ...commandBuild.metafile.inputs };
   const warnings = [...main.warnings, ...commandBuild.warnings];

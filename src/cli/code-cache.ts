@@ -24,7 +24,7 @@ import type { Command } from './command.js';
 export const KEEP = 4;
 const SUFFIX = '.v8cache';
 
-// Loaded when used: an ES module's `import` of a builtin costs its facade at every start, `--version` included.
+// Loaded when used: `--version` and `--help` load none of them.
 const vm = () => process.getBuiltinModule('node:vm');
 const crypto = () => process.getBuiltinModule('node:crypto');
 const os = () => process.getBuiltinModule('node:os');

@@ -53,12 +53,16 @@ function cached(tmpdir: string): Map<string, number> {
 }
 
 describe('the bin through its code cache', () => {
-  it('has strict-mode command files, CommonJS beside an ES module main', () => {
-    const commands = readdirSync(path.join(ROOT, 'dist', 'bin', 'commands'));
+  it('is CommonJS in strict mode, main and command files', () => {
+    const dir = path.join(ROOT, 'dist', 'bin');
+    const commands = readdirSync(path.join(dir, 'commands'));
     expect(commands).toContain('score.cjs');
     expect(commands.filter((f) => !f.endsWith('.cjs'))).toEqual([]);
-    // The sources are ES modules (strict code): the file's first statement says so, before the banner's code.
-    for (const f of commands) expect(readFileSync(path.join(ROOT, 'dist', 'bin', 'commands', f), 'utf8').startsWith('"use strict";'), f).toBe(true);
+    // main's name is the package's `bin`: its folder's package.json makes it CommonJS in a package of ES modules.
+    expect(JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'))).toEqual({ type: 'commonjs' });
+    // The sources are ES modules (strict code): each file's first statement says so, before the banner's code.
+    const texts = [readFileSync(path.join(dir, 'steplens.js'), 'utf8').replace(/^#!.*\n/, ''), ...commands.map((f) => readFileSync(path.join(dir, 'commands', f), 'utf8'))];
+    for (const text of texts) expect(text.startsWith('"use strict";')).toBe(true);
   });
 
   it('scores each run as the sources do with no cache, writing it, and from it', async () => {
