@@ -9,10 +9,11 @@
  *
  * Where: `os.tmpdir()/steplens-code-cache-UID` (per user), mode 0700. A folder that is not a directory of this
  * user's, writable by nobody else, is neither read nor written (cached data is code: another user's file must not
- * be run). Files are named by the SHA-1 of the command file's bytes and Node's version, so a rebuilt or
- * reinstalled file never meets the code of another; written to a temporary name and renamed; the newest
- * {@link KEEP} of each command are kept. Any failure (an unwritable or missing temp folder, a full disk) leaves
- * the command compiled as without a cache. `NODE_DISABLE_COMPILE_CACHE=1` (Node's own switch) turns it off.
+ * be run). Files are named by the SHA-1 of the command file's bytes, Node's version and its options (V8 refuses
+ * data made under other flags), so a rebuilt or reinstalled file never meets the code of another; written to a
+ * temporary name and renamed; the newest {@link KEEP} of each command are kept. Any failure (an unwritable or
+ * missing temp folder, a full disk) leaves the command compiled as without a cache. `NODE_DISABLE_COMPILE_CACHE=1`
+ * (Node's own switch) turns it off.
  */
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -75,7 +76,10 @@ export function loadCachedScript(file: string, dir: string | null | undefined = 
   let cacheFile: string | undefined;
   let cached: Buffer | undefined;
   if (dir !== null && dir !== undefined) {
-    const key = crypto().createHash('sha1').update(bytes).update(`\0${process.version}\0${process.arch}`).digest('hex');
+    // V8 refuses data made under other flags: each set of Node options gets a file of its own, rather than runs
+    // with and without (say) --cpu-prof each refusing and rewriting the other's.
+    const runtime = [process.version, process.arch, ...process.execArgv, process.env.NODE_OPTIONS ?? ''].join('\0');
+    const key = crypto().createHash('sha1').update(bytes).update(`\0${runtime}`).digest('hex');
     cacheFile = path.join(dir, `${path.basename(file).replace(/\.[^.]*$/, '')}-${key}${SUFFIX}`);
     if (trusted(dir)) {
       try {

@@ -96,6 +96,30 @@ describe('the bin through its code cache', () => {
     expect(await bin({ TMPDIR: tmpdir }, 'score', ...files, '--jsonl')).toEqual(expected);
   });
 
+  it('keeps a cache per set of V8 flags, which V8 would refuse to mix', async () => {
+    const tmpdir = tmp();
+    const expected = await cli('score', RUNS[0]!, '--json');
+    const plain = await bin({ TMPDIR: tmpdir }, 'score', RUNS[0]!, '--json');
+    expect(plain).toEqual(expected);
+    const one = cached(tmpdir);
+    expect(one.size).toBe(1);
+    // The same command under another V8 flag, by the command line and by NODE_OPTIONS: a cache file each, and
+    // each run after the first of its kind leaves every file as it was (none refused and written again).
+    const flagged = async (): Promise<void> => {
+      const r = await promisify(execFile)(process.execPath, ['--stack-size=2000', BIN, 'score', RUNS[0]!, '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TMPDIR: tmpdir } });
+      expect(r.stdout).toBe(expected.stdout);
+    };
+    await flagged();
+    await bin({ TMPDIR: tmpdir, NODE_OPTIONS: '--max-semi-space-size=32' }, 'score', RUNS[0]!, '--json');
+    const three = cached(tmpdir);
+    expect(three.size).toBe(3);
+    for (const [f, t] of one) expect(three.get(f)).toBe(t);
+    await flagged();
+    expect(await bin({ TMPDIR: tmpdir }, 'score', RUNS[0]!, '--json')).toEqual(expected);
+    await bin({ TMPDIR: tmpdir, NODE_OPTIONS: '--max-semi-space-size=32' }, 'score', RUNS[0]!, '--json');
+    expect(cached(tmpdir)).toEqual(three);
+  });
+
   it('writes no cache for --help, nor with NODE_DISABLE_COMPILE_CACHE=1', async () => {
     const tmpdir = tmp();
     expect((await bin({ TMPDIR: tmpdir }, 'score', '--help')).code).toBe(0);
