@@ -120,6 +120,21 @@ describe('the bin through its code cache', () => {
     expect(cached(tmpdir)).toEqual(three);
   });
 
+  it.skipIf(!('moduleLoadList' in process))("loads none of Node's thread or promise-fs modules for one run, and threads for --jobs 2", async () => {
+    // Node's own list of the modules it loaded, written when the bin's process exits.
+    const probe = path.join(tmp(), 'probe.cjs');
+    writeFileSync(probe, "process.on('exit', () => require('node:fs').writeFileSync(process.env.PROBE_OUT, process.moduleLoadList.join('\\n')));\n");
+    const loaded = async (...args: string[]): Promise<string[]> => {
+      const out = path.join(path.dirname(probe), `loaded-${n++}.txt`);
+      await promisify(execFile)(process.execPath, ['--require', probe, BIN, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26, env: { ...process.env, PROBE_OUT: out } });
+      return readFileSync(out, 'utf8').split('\n');
+    };
+    const one = await loaded('score', RUNS[0]!, '--json');
+    expect(one).toContain('NativeModule crypto');
+    for (const m of ['worker_threads', 'fs/promises', 'timers/promises']) expect(one).not.toContain(`NativeModule ${m}`);
+    expect(await loaded('score', RUNS[0]!, RUNS[1]!, '--jsonl', '--jobs', '2')).toContain('NativeModule worker_threads');
+  });
+
   it('writes no cache for --help, nor with NODE_DISABLE_COMPILE_CACHE=1', async () => {
     const tmpdir = tmp();
     expect((await bin({ TMPDIR: tmpdir }, 'score', '--help')).code).toBe(0);
