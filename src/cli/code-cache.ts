@@ -148,7 +148,10 @@ function prune(dir: string, cacheFile: string): void {
 
 /**
  * A bundled command file (dist/bin/commands/NAME.cjs) through the code cache: its command, whose run writes the
- * cache when it ends (so the cache holds the functions the run compiled; `NAME --help` never runs it).
+ * cache when it ends well (exit 0), so the cache holds the functions a whole run compiled. Not after a failed run
+ * (a file that cannot be read, a usage error), which compiles little: the cache is written once, and every later
+ * run would compile the rest again (a first `score` of a file it could not read left 0.4 MB of the 0.6 MB, and
+ * each run after it ~16 ms more CPU). `NAME --help` never runs it.
  */
 export function loadBundledCommand(file: URL | string): { default: Command } {
   const loaded = loadCachedScript(typeof file === 'string' ? file : fileURLToPath(file));
@@ -157,11 +160,9 @@ export function loadBundledCommand(file: URL | string): { default: Command } {
     default: {
       ...command,
       async run(args, io) {
-        try {
-          return await command.run(args, io);
-        } finally {
-          loaded.save();
-        }
+        const code = await command.run(args, io);
+        if (code === 0) loaded.save();
+        return code;
       },
     },
   };

@@ -135,9 +135,12 @@ describe('the bin through its code cache', () => {
     expect(await loaded('score', RUNS[0]!, RUNS[1]!, '--jsonl', '--jobs', '2')).toContain('NativeModule worker_threads');
   });
 
-  it('writes no cache for --help, nor with NODE_DISABLE_COMPILE_CACHE=1', async () => {
+  it('writes no cache for --help, a failed run, nor with NODE_DISABLE_COMPILE_CACHE=1', async () => {
     const tmpdir = tmp();
     expect((await bin({ TMPDIR: tmpdir }, 'score', '--help')).code).toBe(0);
+    // A run that fails compiles little: its cache would stay (it is used, so never written again), and every run
+    // after it compile the rest again.
+    expect((await bin({ TMPDIR: tmpdir }, 'score', path.join(tmpdir, 'missing.traj'), '--json')).code).toBe(1);
     expect(await bin({ TMPDIR: tmpdir, NODE_DISABLE_COMPILE_CACHE: '1' }, 'score', RUNS[0]!, '--json')).toEqual(await cli('score', RUNS[0]!, '--json'));
     expect(cached(tmpdir).size).toBe(0);
   });
