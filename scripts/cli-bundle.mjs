@@ -10,7 +10,8 @@
  * included), and main runs a command file through V8's code cache (src/cli/code-cache.ts: Node 20 has no compile
  * cache, and compiling a command file was the largest cost of a short `score` after Node's own start). A `score
  * --jobs` worker starts its command file with Node's own loader. CommonJS has no `import.meta`: `import.meta.url`
- * is the file's URL, made from `__filename` by the banner.
+ * is the file's URL, made from `__filename` by the banner. In the command files zod's modules run when a schema is
+ * first used, not when the file loads (scripts/zod-on-first-use.mjs): a plain `score` validates nothing.
  *
  * Left outside the bundle:
  *  - tree-sitter and its grammars: native addons, loaded with `require` from node_modules on first parse
@@ -22,6 +23,7 @@
  */
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 export const CLI_DIR = 'dist/bin';
@@ -43,7 +45,7 @@ const FROM_DIST = ['serve'];
  * default, English, is used (steplens never calls `z.config`). The bundle gets English only; a use of another
  * locale fails the build (the check in bundleCli).
  */
-const zodEnglishOnly = {
+export const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
@@ -52,6 +54,24 @@ const zodEnglishOnly = {
     build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({ contents: "export { default as en } from './en.js';", resolveDir: path.dirname(args.path) }));
   },
 };
+
+/**
+ * The `import { z } from 'zod'` of the modules under `sources`: scripts/zod-on-first-use.mjs, which loads zod when a
+ * schema is first used; its own `require('zod')` is zod's ES modules (the `import` condition, as the sources get),
+ * evaluated then. (test/cli/zod-on-first-use.test.ts bundles a module of its own with it.)
+ */
+export function zodOnFirstUse(sources) {
+  const shim = fileURLToPath(new URL('./zod-on-first-use.mjs', import.meta.url));
+  return {
+    name: 'zod-on-first-use',
+    setup(build) {
+      build.onResolve({ filter: /^zod$/ }, (args) => {
+        if (args.importer === shim) return build.resolve('zod', { kind: 'import-statement', resolveDir: args.resolveDir });
+        return args.importer.startsWith(sources + path.sep) ? { path: shim } : undefined;
+      });
+    },
+  };
+}
 
 /**
  * registry.ts's `import('./commands/NAME.js')`: in the bin, the command file beside main run through the code cache
@@ -121,7 +141,7 @@ export async function bundleCli(root) {
     entryPoints: commands.map((c) => ({ in: `src/cli/commands/${c}.ts`, out: c })),
     outdir: `${CLI_DIR}/commands`,
     outExtension: { '.js': COMMAND_EXT },
-    plugins: [zodEnglishOnly],
+    plugins: [zodOnFirstUse(path.join(root, 'src')), zodEnglishOnly],
   });
   const inputs = { ...main.metafile.inputs, ...commandBuild.metafile.inputs };
   const warnings = [...main.warnings, ...commandBuild.warnings];
