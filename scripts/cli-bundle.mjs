@@ -10,8 +10,10 @@
  * included), and main runs a command file through V8's code cache (src/cli/code-cache.ts: Node 20 has no compile
  * cache, and compiling a command file was the largest cost of a short `score` after Node's own start). A `score
  * --jobs` worker starts its command file with Node's own loader. CommonJS has no `import.meta`: `import.meta.url`
- * is the file's URL, made from `__filename` by the banner. In the command files zod's modules run when a schema is
- * first used, not when the file loads (scripts/zod-on-first-use.mjs): a plain `score` validates nothing.
+ * is the file's URL, made from `__filename` by the banner. zod is a file of its own, dist/bin/zod.cjs, which a
+ * command file requires (through the same code cache) when one of its schemas is first used, not when the file
+ * loads (scripts/zod-on-first-use.mjs): a plain `score` validates nothing, and each command file is ~0.3 MB less to
+ * read and take from the cache at every start.
  *
  * Left outside the bundle:
  *  - tree-sitter and its grammars: native addons, loaded with `require` from node_modules on first parse
@@ -32,6 +34,8 @@ export const CLI_BUNDLE = `${CLI_DIR}/steplens.js`;
 export const CLI_OUTPUTS = [CLI_BUNDLE, `${CLI_DIR}/package.json`];
 /** Command files are CommonJS (code-cache.ts runs them as scripts; a `--jobs` worker starts one with Node's loader). */
 const COMMAND_EXT = '.cjs';
+/** zod, in a file of its own beside main, which the command files require when a schema is first used. */
+const ZOD_FILE = 'zod.cjs';
 /** Makes the `.js` files of dist/bin (main) CommonJS in a package of ES modules. */
 const BIN_PACKAGE_JSON = '{ "type": "commonjs" }\n';
 
@@ -57,16 +61,17 @@ export const zodEnglishOnly = {
 
 /**
  * The `import { z } from 'zod'` of the modules under `sources`: scripts/zod-on-first-use.mjs, which loads zod when a
- * schema is first used; its own `require('zod')` is zod's ES modules (the `import` condition, as the sources get),
- * evaluated then. (test/cli/zod-on-first-use.test.ts bundles a module of its own with it.)
+ * schema is first used. Its own `require('zod')` is `zodFile` when given (a file of its own, outside the bundle),
+ * else zod's ES modules bundled in (the `import` condition, as the sources get), evaluated then.
+ * (test/cli/zod-on-first-use.test.ts bundles a module of its own with it.)
  */
-export function zodOnFirstUse(sources) {
+export function zodOnFirstUse(sources, zodFile) {
   const shim = fileURLToPath(new URL('./zod-on-first-use.mjs', import.meta.url));
   return {
     name: 'zod-on-first-use',
     setup(build) {
       build.onResolve({ filter: /^zod$/ }, (args) => {
-        if (args.importer === shim) return build.resolve('zod', { kind: 'import-statement', resolveDir: args.resolveDir });
+        if (args.importer === shim) return zodFile !== undefined ? { path: zodFile, external: true } : build.resolve('zod', { kind: 'import-statement', resolveDir: args.resolveDir });
         return args.importer.startsWith(sources + path.sep) ? { path: shim } : undefined;
       });
     },
@@ -141,10 +146,18 @@ export async function bundleCli(root) {
     entryPoints: commands.map((c) => ({ in: `src/cli/commands/${c}.ts`, out: c })),
     outdir: `${CLI_DIR}/commands`,
     outExtension: { '.js': COMMAND_EXT },
-    plugins: [zodOnFirstUse(path.join(root, 'src')), zodEnglishOnly],
+    plugins: [zodOnFirstUse(path.join(root, 'src'), `../${ZOD_FILE}`)],
   });
-  const inputs = { ...main.metafile.inputs, ...commandBuild.metafile.inputs };
-  const warnings = [...main.warnings, ...commandBuild.warnings];
+  // zod, shared by the command files (required by zod-on-first-use.mjs when a schema is first used).
+  const zodBuild = await esbuild.build({
+    ...COMMON,
+    absWorkingDir: root,
+    stdin: { contents: "export { z } from 'zod';", resolveDir: root, sourcefile: 'zod-entry.js' },
+    outfile: `${CLI_DIR}/${ZOD_FILE}`,
+    plugins: [zodEnglishOnly],
+  });
+  const inputs = { ...main.metafile.inputs, ...commandBuild.metafile.inputs, ...zodBuild.metafile.inputs };
+  const warnings = [...main.warnings, ...commandBuild.warnings, ...zodBuild.warnings];
   if (warnings.length > 0) throw new Error(`the CLI bundle built with warnings: ${warnings.map((w) => w.text).join('; ')}`);
   const locales = Object.keys(inputs).filter((f) => /(^|\/)src\//.test(f) && /\bz\.(locales|config)\b/.test(readFileSync(path.join(root, f), 'utf8')));
   if (locales.length > 0) throw new Error(`${locales.join(', ')} use z.locales or z.config: the CLI bundle holds zod's English messages only (scripts/cli-bundle.mjs)`);
@@ -154,9 +167,12 @@ export async function bundleCli(root) {
     const eager = input.imports.filter((i) => i.external && i.kind === 'import-statement' && !i.path.startsWith('node:') && !i.path.startsWith('../src/'));
     if (eager.length > 0) throw new Error(`${file} imports ${eager.map((i) => i.path).join(', ')} when it loads: load them with require where used`);
   }
-  // code-cache.ts compiles a command file as a vm.Script, which has no loader for import(): a command file may hold none.
-  for (const file of Object.keys(commandBuild.metafile.outputs)) {
+  // code-cache.ts compiles a command file as a vm.Script, which has no loader for import(): a command file may hold
+  // none. And none holds zod itself (it is in its own file, loaded on first use).
+  for (const [file, output] of Object.entries(commandBuild.metafile.outputs)) {
     if (/\bimport\(/.test(readFileSync(path.join(root, file), 'utf8'))) throw new Error(`${file} holds an import(): command files are run as scripts (src/cli/code-cache.ts), load it with require`);
+    const zod = Object.keys(output.inputs).filter((f) => f.includes('node_modules/zod/'));
+    if (zod.length > 0) throw new Error(`${file} holds zod's ${zod[0]}: zod is ${CLI_DIR}/${ZOD_FILE} (import { z } from 'zod' in src/, which zod-on-first-use.mjs stands for)`);
   }
   return Object.keys(inputs);
 }

@@ -3,7 +3,7 @@
  * `zod` as the bin's command files see it (scripts/cli-bundle.mjs resolves the sources' `import { z } from 'zod'`
  * here): zod's modules run on first use instead of when the file loads. A plain `score` never validates anything
  * (the settings files, forecast models and steplens-format logs it did not get are what zod is for), and
- * evaluating zod's ~95 modules at every start, with the garbage of its classes, cost ~8 % of its CPU (issue 24).
+ * evaluating zod's ~95 modules at every start, with the garbage of its classes, cost ~6 % of its CPU (issue 24).
  *
  * The sources make every schema of theirs that such a command loads with `z.lazy(() => ...)` at their top, built on
  * first use (src/core/config.ts, policy.ts, policy-set.ts, forecast/model.ts, src/formats/step-schema.ts). Here
@@ -15,7 +15,10 @@
  */
 
 let zod;
-/** The real `z`. esbuild turns this require of zod's ES modules into their first evaluation, here and only here. */
+/**
+ * The real `z`, loaded here and only here: in the bin this is dist/bin/zod.cjs (cli-bundle.mjs), through the code
+ * cache (src/cli/code-cache.ts); bundled in, esbuild makes it the first evaluation of zod's ES modules.
+ */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- an import would be evaluated with the file
 const real = () => (zod ??= require('zod').z);
 

@@ -39,7 +39,12 @@ export interface LoadedScript {
   state: CacheState;
   /** The cache file (read, or to be written); undefined when off. */
   cacheFile: string | undefined;
-  /** Writes the code compiled so far to the cache, unless it was used as it was; true when written. At most once. */
+  /** The files of the bin's own it required through the cache so far, by path. */
+  required: ReadonlyMap<string, LoadedScript>;
+  /**
+   * Writes the code compiled so far to the cache, unless it was used as it was, and that of the files it required
+   * through the cache; true when it wrote any. At most once each.
+   */
   save(): boolean;
 }
 
@@ -69,7 +74,9 @@ const WRAP_TAIL = '\n})';
 
 /**
  * Runs the CommonJS file `file` (as Node's loader would: `exports`, `require`, `module`, `__filename`, `__dirname`),
- * compiled with the code cache in `dir` (`null`: none; default {@link defaultCacheDir}).
+ * compiled with the code cache in `dir` (`null`: none; default {@link defaultCacheDir}). A file of the bin's own that
+ * it requires by a relative path ending in `.cjs` (dist/bin/zod.cjs) is run the same way, once, and its cache
+ * written with this one's; anything else it requires is Node's.
  */
 export function loadCachedScript(file: string, dir: string | null | undefined = defaultCacheDir()): LoadedScript {
   const bytes = readFileSync(file);
@@ -91,18 +98,30 @@ export function loadCachedScript(file: string, dir: string | null | undefined = 
   }
   const script = new (vm().Script)(`${WRAP_HEAD}${bytes.toString('utf8')}${WRAP_TAIL}`, { filename: file, ...(cached !== undefined ? { cachedData: cached } : {}) });
   const state: CacheState = cacheFile === undefined ? 'off' : cached === undefined ? 'cold' : script.cachedDataRejected === true ? 'rejected' : 'used';
+  const required = new Map<string, LoadedScript>();
+  const nodeRequire = createRequire(file);
+  const scriptRequire = Object.assign((id: string): unknown => {
+    if (!(id.startsWith('.') && id.endsWith('.cjs'))) return nodeRequire(id);
+    const target = path.resolve(path.dirname(file), id);
+    let loaded = required.get(target);
+    if (loaded === undefined) required.set(target, (loaded = loadCachedScript(target, dir)));
+    return loaded.exports;
+  }, nodeRequire);
   const module = { exports: {} as unknown };
   const run = script.runInThisContext() as (this: unknown, ...args: unknown[]) => void;
-  run.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  run.call(module.exports, module.exports, scriptRequire, module, file, path.dirname(file));
   let saved = false;
   return {
     exports: module.exports,
     state,
     cacheFile,
+    required,
     save() {
-      if (saved || cacheFile === undefined || dir === null || dir === undefined || state === 'used') return false;
+      let wrote = false;
+      for (const r of required.values()) wrote = r.save() || wrote;
+      if (saved || cacheFile === undefined || dir === null || dir === undefined || state === 'used') return wrote;
       saved = true;
-      return writeCache(dir, cacheFile, () => script.createCachedData());
+      return writeCache(dir, cacheFile, () => script.createCachedData()) || wrote;
     },
   };
 }

@@ -96,6 +96,21 @@ describe('the bin through its code cache', () => {
     expect(await bin({ TMPDIR: tmpdir }, 'score', ...files, '--jsonl')).toEqual(expected);
   });
 
+  it('takes zod (dist/bin/zod.cjs, required on first use) through the cache as well', async () => {
+    expect(existsSync(path.join(ROOT, 'dist', 'bin', 'zod.cjs'))).toBe(true);
+    const tmpdir = tmp();
+    const config = path.join(tmpdir, 'config.json');
+    writeFileSync(config, '{ "weights": { "coh": 2 } }');
+    const expected = await cli('score', RUNS[0]!, '--json', '--config', config);
+    expect(await bin({ TMPDIR: tmpdir }, 'score', RUNS[0]!, '--json')).toEqual(await cli('score', RUNS[0]!, '--json'));
+    expect([...cached(tmpdir).keys()].map((f) => path.basename(f).replace(/-.*/, ''))).toEqual(['score']);
+    expect(await bin({ TMPDIR: tmpdir }, 'score', RUNS[0]!, '--json', '--config', config)).toEqual(expected);
+    const written = cached(tmpdir);
+    expect([...written.keys()].map((f) => path.basename(f).replace(/-.*/, '')).sort()).toEqual(['score', 'zod']);
+    expect(await bin({ TMPDIR: tmpdir }, 'score', RUNS[0]!, '--json', '--config', config)).toEqual(expected);
+    expect(cached(tmpdir)).toEqual(written);
+  });
+
   it('keeps a cache per set of V8 flags, which V8 would refuse to mix', async () => {
     const tmpdir = tmp();
     const expected = await cli('score', RUNS[0]!, '--json');

@@ -84,6 +84,31 @@ describe('loadCachedScript', () => {
     expect(cacheFiles(dir)).toHaveLength(KEEP + 1);
   });
 
+  it('runs a .cjs file of its own that it requires through the cache too, once, and writes both', () => {
+    const src = fresh();
+    mkdirSync(src);
+    writeFileSync(path.join(src, 'dep.cjs'), "exports.loads = (exports.loads ?? 0) + 1; exports.name = require('node:path').basename(__filename);\n");
+    const main = path.join(src, 'main.cjs');
+    writeFileSync(main, "module.exports = { dep: require('./dep.cjs'), again: require('./dep.cjs') };\n");
+    const dir = fresh();
+    const first = loadCachedScript(main, dir);
+    const { dep, again } = first.exports as { dep: { loads: number; name: string }; again: unknown };
+    expect(dep).toEqual({ loads: 1, name: 'dep.cjs' });
+    expect(again).toBe(dep);
+    expect([...first.required.keys()]).toEqual([path.join(src, 'dep.cjs')]);
+    expect(first.required.get(path.join(src, 'dep.cjs'))!.state).toBe('cold');
+    expect(first.save()).toBe(true);
+    expect(cacheFiles(dir).sort()).toEqual([expect.stringMatching(/^dep-/), expect.stringMatching(/^main-/)]);
+    // From copies (see above): both compiled from the cache.
+    const copy = fresh();
+    mkdirSync(copy);
+    for (const f of ['dep.cjs', 'main.cjs']) writeFileSync(path.join(copy, f), readFileSync(path.join(src, f)));
+    const second = loadCachedScript(path.join(copy, 'main.cjs'), dir);
+    expect(second.state).toBe('used');
+    expect(second.required.get(path.join(copy, 'dep.cjs'))!.state).toBe('used');
+    expect(second.save()).toBe(false);
+  });
+
   it('rewrites cached data that V8 refuses', () => {
     const file = scriptFile(fresh());
     const dir = fresh();
