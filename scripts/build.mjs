@@ -21,7 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import { bundleCli, CLI_BUNDLE } from './cli-bundle.mjs';
+import { bundleCli, CLI_BUNDLE, CLI_OUTPUTS } from './cli-bundle.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const STAMPS = path.join(ROOT, 'dist', '.build');
@@ -86,7 +86,7 @@ if (only.includes('tsc')) {
 }
 
 if (only.includes('cli')) {
-  await timed(CLI_BUNDLE, upToDate('cli', [CLI_BUNDLE]), async () => {
+  await timed(CLI_BUNDLE, upToDate('cli', CLI_OUTPUTS), async () => {
     rmSync(path.join(STAMPS, 'cli.json'), { force: true });
     record('cli', await bundleCli(ROOT));
   });

@@ -3,13 +3,16 @@
  * files itself and hands each worker its next run of files as soon as it has answered the last; a file's output
  * comes back as text and is written once every file before it is, so what the command prints is byte for byte what
  * one thread prints. A worker is the command's own module file started again (`entry`, its `import.meta.url`),
- * marked by its `workerData`; it rebuilds its setup from the same arguments, so nothing but file names and text
+ * marked by an argument and its `workerData`; it rebuilds its setup from the same arguments, so nothing but file names and text
  * crosses between threads.
  */
-import { availableParallelism } from 'node:os';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { SteplensError } from '../errors.js';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+
+// Loaded when used: most runs have one thread, and node:worker_threads brings ~5 more of Node's modules to a start
+// (issue 24); a worker is told apart from the main thread by an argument of its own (WORKER_ARG).
+const workerThreads = () => process.getBuiltinModule('node:worker_threads');
+const nextTurn = () => process.getBuiltinModule('node:timers/promises').setImmediate();
 
 /** What one file makes a command print, and its exit code. */
 export interface FileOutput {
@@ -19,6 +22,8 @@ export interface FileOutput {
 }
 
 const MARK = 'steplens-cli-worker';
+/** In a worker's process.argv (its `argv`), and never in the main thread's unless a user typed it. */
+const WORKER_ARG = `--${MARK}`;
 
 /**
  * The threads for `files` (the main thread and workers): `--jobs N`, `auto` (one per core), or by default 1, no
@@ -28,7 +33,7 @@ const MARK = 'steplens-cli-worker';
  */
 export function jobCount(option: string | undefined, files: number): number {
   if (option === undefined) return 1;
-  if (option === 'auto') return Math.max(1, Math.min(availableParallelism(), files));
+  if (option === 'auto') return Math.max(1, Math.min(process.getBuiltinModule('node:os').availableParallelism(), files));
   const n = /^\d+$/.test(option) ? Number(option) : Number.NaN;
   if (!(n >= 1 && n <= 256)) throw new SteplensError('usage', `--jobs must be a whole number from 1 to 256, or auto (got '${option}')`);
   return Math.min(n, Math.max(1, files));
@@ -36,13 +41,15 @@ export function jobCount(option: string | undefined, files: number): number {
 
 /** In a worker started by {@link runFilesInWorkers} for `command`: the data it was given; otherwise undefined. */
 export function workerSetup<T>(command: string): T | undefined {
-  const data = workerData as { [MARK]?: string; data?: T } | null;
-  return !isMainThread && data?.[MARK] === command ? data.data : undefined;
+  if (!process.argv.includes(WORKER_ARG)) return undefined;
+  const thread = workerThreads();
+  const data = thread.workerData as { [MARK]?: string; data?: T } | null;
+  return !thread.isMainThread && data?.[MARK] === command ? data.data : undefined;
 }
 
 /** In a worker: answers each file the main thread sends with `work(file)` (`work` should not throw). */
 export function serveFiles(work: (file: string) => Promise<FileOutput>): void {
-  const port = parentPort;
+  const port = workerThreads().parentPort;
   if (port === null) return;
   port.on('message', (job: { i: number; file: string }) => {
     void work(job.file).then((out) => port.postMessage({ i: job.i, out }));
@@ -82,7 +89,7 @@ function chunkSize(left: number, threads: number): number {
  */
 export async function runFilesInWorkers<T>(run: WorkerRun<T>): Promise<number | undefined> {
   const n = run.files.length;
-  if (!run.entry.endsWith('.js') || run.jobs < 2 || n < 2) return undefined;
+  if (!/\.c?js$/.test(run.entry) || run.jobs < 2 || n < 2) return undefined;
   const threads = Math.min(run.jobs, n);
   const outputs: Array<FileOutput | undefined> = new Array<FileOutput | undefined>(n);
   let written = 0;
@@ -107,7 +114,7 @@ export async function runFilesInWorkers<T>(run: WorkerRun<T>): Promise<number | 
     new Promise((resolve) => {
       let worker: Worker;
       try {
-        worker = new Worker(new URL(run.entry), { workerData: { [MARK]: run.command, data: run.data } });
+        worker = new (workerThreads().Worker)(new URL(run.entry), { argv: [WORKER_ARG], workerData: { [MARK]: run.command, data: run.data } });
       } catch {
         resolve();
         return;

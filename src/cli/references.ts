@@ -1,5 +1,7 @@
 /** Choosing the references CLI commands score against: a PTA file, the prior pooled from bundled references, folders of stored PTAs. */
-import { readdir, readFile } from 'node:fs/promises';
+// Synchronous reads (small files, on the start's path, nothing to overlap with): node:fs/promises brings ~10 more of
+// Node's modules (readline, watchers, streams) to every `score` start (issue 24).
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { priorFromPtas } from '../core/prior.js';
 import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
@@ -13,7 +15,9 @@ import { readPta } from './input.js';
 export async function loadPtaDir(dir: string): Promise<Pta[]> {
   let names: string[];
   try {
-    names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort();
   } catch (error) {
     throw new SteplensError('bad_input', `cannot read the reference folder ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
@@ -35,7 +39,7 @@ function isPrior(x: unknown): x is TemporalPrior {
  */
 export async function bundledPrior(): Promise<TemporalPrior> {
   try {
-    const doc: unknown = JSON.parse(await readFile(bundledPriorFile(), 'utf8'));
+    const doc: unknown = JSON.parse(readFileSync(bundledPriorFile(), 'utf8'));
     if (isPrior(doc)) return doc;
   } catch {
     // no file (a package built before it existed) or a damaged one: pool the references themselves

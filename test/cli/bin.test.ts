@@ -29,7 +29,7 @@ async function bin(...args: string[]): Promise<{ code: number; stdout: string; s
 describe('the bundled bin', () => {
   it('is the package bin, a small main file that holds no command', () => {
     expect(path.relative(ROOT, BIN)).toBe(path.join('dist', 'bin', 'steplens.js'));
-    // Commands (and zod, the formats, the scorer) are in dist/bin/commands/*.js, loaded when run.
+    // Commands (and zod, the formats, the scorer) are in dist/bin/commands/*.cjs, loaded when run.
     expect(statSync(BIN).size).toBeLessThan(32 * 1024);
     expect(readFileSync(BIN, 'utf8')).not.toMatch(/\$constructor|tree-sitter|fastify/);
   });

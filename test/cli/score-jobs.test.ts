@@ -9,9 +9,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SteplensError } from '../../src/errors.js';
-import { jobCount, runFilesInWorkers, type FileOutput } from '../../src/cli/file-workers.js';
+import { jobCount, runFilesInWorkers, workerSetup, type FileOutput } from '../../src/cli/file-workers.js';
 import { packageRoot } from '../../src/package-files.js';
 import { CORPUS } from './run-cli.js';
 
@@ -96,6 +96,34 @@ describe('score --jobs', () => {
     expect(jobCount('4', 1)).toBe(1);
     expect(jobCount(undefined, RUNS.length)).toBe(1);
     expect(jobCount('auto', 100)).toBe(availableParallelism());
+  });
+
+  it('tells the main thread it is no worker without loading node:worker_threads', () => {
+    const loads = vi.spyOn(process, 'getBuiltinModule');
+    try {
+      expect(workerSetup('score')).toBeUndefined();
+      expect(jobCount('2', 5)).toBe(2);
+      expect(loads).not.toHaveBeenCalled();
+    } finally {
+      loads.mockRestore();
+    }
+  });
+
+  it('starts workers from a CommonJS module, as the bin command files are (dist/bin/commands/NAME.cjs)', async () => {
+    // What a command's worker does (file-workers.ts's serveFiles), written out: ready, then an answer per file,
+    // marked so that the files a worker scored can be told from the main thread's.
+    const entry = path.join(dir, 'entry.cjs');
+    writeFileSync(
+      entry,
+      "const { parentPort } = require('node:worker_threads');\n" +
+        "parentPort.on('message', (job) => parentPort.postMessage({ i: job.i, out: { stdout: 'worker ' + job.file + '\\n', stderr: '', code: 0 } }));\n" +
+        'parentPort.postMessage({ ready: true });\n',
+    );
+    const files = Array.from({ length: 40 }, (_, i) => `f${i}`);
+    const { code, lines } = await runOwn(entry, files, 2);
+    expect(code).toBe(0);
+    expect(lines.map((l) => l.replace(/^worker /, ''))).toEqual(files);
+    expect(lines.filter((l) => l.startsWith('worker ')).length).toBeGreaterThan(0);
   });
 
   it('a worker that cannot start hands its files back: the main thread scores them, in their places', async () => {
