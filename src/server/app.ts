@@ -82,6 +82,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const pool = new ScorePool({
     size: resolved.scoringWorkers,
     maxQueuedBytes: 4 * resolved.limits.maxBodyBytes,
+    // Several tenants: none may fill the queue alone (two full-size requests each; one tenant: all of it).
+    ...(resolved.tenants > 1 ? { maxQueuedBytesPerTenant: 2 * resolved.limits.maxBodyBytes } : {}),
     log,
     reference: (task, tenant) => references.reference(task, tenant),
     prior: () => store.prior(),
