@@ -107,8 +107,9 @@ export function installErrorShapes(app: FastifyInstance, deps: { metrics: AppMet
   // connection is closed after the answer instead.
   const drainBytes = Math.max(DRAIN_BYTES, 4 * maxBodyBytes);
   app.addHook('onRequest', async (req, reply) => {
-    // Answered before its body is read: fastify would parse a JSON body (up to the server's limit) for the not-found handler.
-    if (req.is404) return notFound(req, reply);
+    // Answered before its body is read: fastify would parse a JSON body (up to the server's limit) for the not-found
+    // handler. Not a GET (no body read; an upgrade's 404 is closed as before).
+    if (req.is404 && req.method !== 'GET' && req.method !== 'HEAD') return notFound(req, reply);
     const declared = Number(req.headers['content-length']);
     const limit = bodyLimitOf(req, maxBodyBytes);
     if (!(declared > limit)) return;

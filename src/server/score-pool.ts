@@ -127,14 +127,20 @@ export class ScorePool {
 
   /** Sends waiting jobs to workers, tenants in turn, while a worker is free for one (see {@link slotFor}). */
   private dispatch(): void {
-    for (let sent = true; sent && this.turns.size > 0 && !this.closed;) {
-      sent = false;
-      for (const tenant of this.turns.tenants()) {
-        const slot = this.slotFor(tenant);
-        if (slot === undefined) continue;
-        this.send(slot, this.turns.take(tenant)!); // tenants() lists only tenants with a job waiting
-        sent = true;
+    try {
+      for (let sent = true; sent && this.turns.size > 0 && !this.closed;) {
+        sent = false;
+        for (const tenant of this.turns.tenants()) {
+          const slot = this.slotFor(tenant);
+          if (slot === undefined) continue;
+          this.send(slot, this.turns.take(tenant)!); // tenants() lists only tenants with a job waiting
+          sent = true;
+        }
       }
+    } catch (error) {
+      // A worker that cannot be started (called from a worker's events too, where a throw would end the process).
+      this.options.log.error({ err: error }, 'scoring worker could not be started');
+      if (this.slots.length === 0) for (const job of this.turns.drain()) job.done({ ok: false, code: 'internal', message: 'the scoring worker could not be started', detail: String(error) });
     }
   }
 
