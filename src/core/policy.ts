@@ -63,6 +63,14 @@ export const DEFAULT_POLICY: Policy = deepFreeze({
 });
 
 /**
+ * Longest cycle block a policy may ask for. The detector keeps a ring of `maxBlock + 1` states and checks every
+ * block length up to it at each step: a session started with `cycle.maxBlock` 5,000,000 held the server 3.3 s
+ * and 540 MB, and larger ones run it out of memory (T33). 64 is 16 times the default; a block of 64 states
+ * repeated once is already 128 steps of one loop.
+ */
+export const MAX_CYCLE_BLOCK = 64;
+
+/**
  * Zod schema of a partial policy override (the protocol's `start.policy`, the CLI's policy file), built on first
  * use (`z.lazy`): commands that never read a policy do not build it at start (issue 24).
  */
@@ -82,8 +90,8 @@ export const policyInputSchema = z.lazy(() => {
       cycle: z
         .object({
           ...at('repetitions in a row (at least 2)'),
-          minBlock: z.number().int().min(2).describe('Shortest repeating block of states looked for (default 2)'),
-          maxBlock: z.number().int().min(2).describe('Longest repeating block of states looked for (default 4)'),
+          minBlock: z.number().int().min(2).max(MAX_CYCLE_BLOCK).describe(`Shortest repeating block of states looked for (default 2, at most ${MAX_CYCLE_BLOCK})`),
+          maxBlock: z.number().int().min(2).max(MAX_CYCLE_BLOCK).describe(`Longest repeating block of states looked for (default 4, at most ${MAX_CYCLE_BLOCK})`),
         })
         .partial()
         .strict()

@@ -24,7 +24,7 @@ import { CLOSE, Connection } from './connection.js';
 import { capConnections } from './connection-caps.js';
 import { FrameBatch } from './frame-batch.js';
 import { OwnPtaQuota } from './own-pta-quota.js';
-import { endWithError, frameworkErrorOptions, installErrorShapes } from './http-errors.js';
+import { SMALL_BODY_BYTES, endWithError, frameworkErrorOptions, installErrorShapes } from './http-errors.js';
 import { registerHttpRoutes, sendError } from './http-routes.js';
 import { registerScoringRoutes } from './scoring-routes.js';
 import { registerPtaRemovalRoute } from './pta-removal-route.js';
@@ -82,6 +82,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const pool = new ScorePool({
     size: resolved.scoringWorkers,
     maxQueuedBytes: 4 * resolved.limits.maxBodyBytes,
+    // Several tenants: none may fill the queue alone (two full-size requests each; one tenant: all of it).
+    ...(resolved.tenants > 1 ? { maxQueuedBytesPerTenant: 2 * resolved.limits.maxBodyBytes } : {}),
     log,
     reference: (task, tenant) => references.reference(task, tenant),
     prior: () => store.prior(),
@@ -155,7 +157,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const loggerInstance: FastifyBaseLogger = log;
   const app = Fastify({
     loggerInstance,
-    bodyLimit: resolved.limits.maxBodyBytes,
+    // Bodies fastify itself parses (tickets, pins, freezes: a few hundred bytes) are JSON.parse'd on the event loop:
+    // a tenant's 60 MB body to POST /v1/tickets held every client 3.5-5.6 s. The scoring routes read theirs as raw
+    // bytes for a worker, up to maxBodyBytes (scoring-routes.ts).
+    bodyLimit: Math.min(SMALL_BODY_BYTES, resolved.limits.maxBodyBytes),
     // Half-sent requests are not held for ever (nor, without auth, at all past these): 408-like, in the catalogue's shape.
     requestTimeout: resolved.limits.requestTimeoutMs,
     http: httpTimeouts(resolved.limits),

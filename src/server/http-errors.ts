@@ -53,6 +53,17 @@ export function frameworkErrorOptions(metrics: AppMetrics) {
 /** Bodies past this many bytes are not read to their end after the 413: the connection is closed instead. */
 const DRAIN_BYTES = 256 * 1024 * 1024;
 
+/**
+ * The body limit of every route but the scoring ones (which read theirs as raw bytes for a worker, up to
+ * `maxBodyBytes`): their bodies are parsed on the event loop, and the largest they take is well under 1 KiB.
+ */
+export const SMALL_BODY_BYTES = 64 * 1024;
+
+/** The body limit of the route `req` was matched to. */
+function bodyLimitOf(req: FastifyRequest, maxBodyBytes: number): number {
+  return req.routeOptions.bodyLimit ?? maxBodyBytes;
+}
+
 /** Resolves once the request's body is read to its end (and dropped), past `bound` bytes, or when the connection is gone. */
 function drain(body: IncomingMessage, bound: number): Promise<void> {
   return new Promise((resolve) => {
@@ -78,7 +89,7 @@ export function installErrorShapes(app: FastifyInstance, deps: { metrics: AppMet
   app.setErrorHandler((error: FastifyError, req, reply) => {
     // An expected failure on any route (the store unreachable or full, a PTA cap): its own code, not an internal error.
     if (error instanceof SteplensError) return sendError(reply, metrics, error.code, error.message);
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, metrics, 'too_large', `body exceeds ${maxBodyBytes} bytes`);
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, metrics, 'too_large', `body exceeds ${bodyLimitOf(req, maxBodyBytes)} bytes`);
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       const type = JSON.stringify((req.headers['content-type'] ?? '').slice(0, 100));
       return sendError(reply, metrics, 'bad_message', `body: content type ${type} is not accepted: send the JSON body as application/json`);
@@ -88,17 +99,22 @@ export function installErrorShapes(app: FastifyInstance, deps: { metrics: AppMet
     log.error({ err: error }, 'request failed');
     return sendError(reply, metrics, 'internal', ERROR_CODES.internal.summary);
   });
-  app.setNotFoundHandler((req, reply) => sendError(reply, metrics, 'unknown_route', `no route ${req.method} ${req.url.split('?')[0]}`));
+  const notFound = (req: FastifyRequest, reply: FastifyReply): FastifyReply => sendError(reply, metrics, 'unknown_route', `no route ${req.method} ${req.url.split('?')[0]}`);
+  app.setNotFoundHandler(notFound);
 
   // A declared length over the limit is refused before the body is read; the body is then drained (the
   // server reads and drops it) so the client can finish sending and read the answer. Past the drain bound the
   // connection is closed after the answer instead.
   const drainBytes = Math.max(DRAIN_BYTES, 4 * maxBodyBytes);
   app.addHook('onRequest', async (req, reply) => {
+    // Answered before its body is read: fastify would parse a JSON body (up to the server's limit) for the not-found
+    // handler. Not a GET (no body read; an upgrade's 404 is closed as before).
+    if (req.is404 && req.method !== 'GET' && req.method !== 'HEAD') return notFound(req, reply);
     const declared = Number(req.headers['content-length']);
-    if (!(declared > maxBodyBytes)) return;
+    const limit = bodyLimitOf(req, maxBodyBytes);
+    if (!(declared > limit)) return;
     if (declared > drainBytes) reply.header('connection', 'close');
-    return sendError(reply, metrics, 'too_large', `body of ${declared} bytes exceeds ${maxBodyBytes} bytes`);
+    return sendError(reply, metrics, 'too_large', `body of ${declared} bytes exceeds ${limit} bytes`);
   });
   // On a kept-alive connection Node reads the unread rest of a body after the answer. One that is not kept alive
   // (`Connection: close`, what Python's urllib sends; HTTP/1.0) it closes once the answer is written, dropping

@@ -45,6 +45,10 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
   };
 
   void app.register(async (scoped) => {
+    // Their own body limit (the server's is SMALL_BODY_BYTES): read as raw bytes, never parsed on the event loop.
+    scoped.addHook('onRoute', (route) => {
+      route.bodyLimit = options.limits.maxBodyBytes;
+    });
     scoped.removeContentTypeParser('application/json');
     scoped.addContentTypeParser('application/json', (_req: FastifyRequest, payload: IncomingMessage) => collectBody(payload, options.limits.maxBodyBytes));
 
