@@ -82,7 +82,8 @@ class Matching implements IncrementalMatching {
   }
 
   addLeft(adjacent: readonly number[]): boolean {
-    for (const v of adjacent) {
+    for (let k = 0; k < adjacent.length; k++) {
+      const v = adjacent[k]!;
       if (!Number.isInteger(v) || v < 0 || v >= this.rightCount) throw new RangeError(`right vertex ${v} out of range`);
     }
     const u = this.adj.length;

@@ -68,7 +68,8 @@ class Structural implements StructuralTracker {
     const paths = ref.paths;
     this.candidates++;
     const adjacent = ref.adjacent(state);
-    for (const j of adjacent) edge[j] = 1;
+    // Indexed loops: `for...of` over the memo's frozen arrays made an iterator object per loop (0.7 KB a step in session-cost).
+    for (let k = 0; k < adjacent.length; k++) edge[adjacent[k]!] = 1;
     for (let p = 0; p < paths.length; p++) {
       const path = paths[p]!;
       for (let j = pointers[p]!; j < path.length; j++) {
@@ -79,7 +80,7 @@ class Structural implements StructuralTracker {
         }
       }
     }
-    for (const j of adjacent) edge[j] = 0;
+    for (let k = 0; k < adjacent.length; k++) edge[adjacent[k]!] = 0;
     this.matching.addLeft(adjacent);
   }
 
