@@ -22,6 +22,19 @@ export function positionals(args: string[], valueOpts: ReadonlySet<string> = NO_
   return out;
 }
 
+/** `positionals(args)[k]` (no option takes a value) without building the list: the `k`-th positional argument, if any. */
+export function positional(args: readonly string[], k: number): string | undefined {
+  let optionsDone = false;
+  let seen = 0;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? '';
+    if (optionsDone || a === '-' || !a.startsWith('-')) {
+      if (seen++ === k) return a;
+    } else if (a === '--') optionsDone = true;
+  }
+  return undefined;
+}
+
 /** True when an argument list holds the flag (`-i`, or a short-flag bundle such as `-ni`). */
 export function hasFlag(args: string[], short: string, long?: string): boolean {
   return args.some((a) => {
