@@ -44,55 +44,36 @@ function scoreText(m: ScoreMessage): string | undefined {
   return `{"type":"score","session":${JSON.stringify(m.session)},"seq":${m.seq},"t":${m.t},"stage":"${m.stage}","score":{"total":${num(v.total)},"struct":${num(v.struct)},"cov":${num(v.cov)},"coh":${num(v.coh)},"temp":${num(v.temp)}},"reward":${num(m.reward)},"tier":"${m.tier}","reference":${jsonOf(m.reference)}${pPass}}`;
 }
 
-/** Where {@link scoreBytes} writes a frame (grown when a frame needs more), and the next byte to write. */
+/** Where {@link scoreBytes} writes a frame: grown before a frame that could need more. */
 let scratch = Buffer.allocUnsafe(1024);
-let at = 0;
 
-function room(n: number): void {
-  if (at + n <= scratch.length) return;
-  const grown = Buffer.allocUnsafe(Math.max(2 * scratch.length, at + n));
-  scratch.copy(grown, 0, 0, at);
-  scratch = grown;
+/** Characters `String(n)` takes at most for a double (`-1.2345678901234567e-308`). */
+const NUMBER_MAX = 24;
+
+/** Writes ASCII `s` at `p` (every character below 0x80: checked by the caller or known); returns the end. */
+function put(b: Buffer, p: number, s: string): number {
+  for (let i = 0; i < s.length; i++) b[p++] = s.charCodeAt(i);
+  return p;
 }
 
-/** Writes `s` when it is ASCII (one byte a character, as UTF-8 encodes it); false otherwise. */
-function ascii(s: string): boolean {
-  room(s.length);
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c > 0x7f) return false;
-    scratch[at++] = c;
-  }
-  return true;
-}
-
-/** A number as `JSON.stringify` writes it (finite: checked by the caller); non-negative safe integers digit by digit (no string). */
-function number(n: number): void {
-  if (!Number.isSafeInteger(n) || n < 0) {
-    ascii(String(n));
-    return;
-  }
-  let digits = 1;
-  for (let p = 10; p <= n; p *= 10) digits++;
-  room(digits);
-  for (let i = at + digits - 1; i >= at; i--) {
-    scratch[i] = 0x30 + (n % 10);
+/** Writes a number as `JSON.stringify` does (finite: checked by the caller) at `p`; non-negative safe integers digit by digit (no string). */
+function putNumber(b: Buffer, p: number, n: number): number {
+  if (!Number.isSafeInteger(n) || n < 0) return put(b, p, String(n));
+  let end = p + 1;
+  for (let q = 10; q <= n; q *= 10) end++;
+  for (let i = end - 1; i >= p; i--) {
+    b[i] = 0x30 + (n % 10);
     n = Math.floor(n / 10);
   }
-  at += digits;
+  return end;
 }
 
-/** A string as `JSON.stringify` writes it, when ASCII; false otherwise (then the caller encodes the text). */
-function quoted(s: string): boolean {
+/** True when `JSON.stringify(s)` is `s` in quotes, one byte a character: printable ASCII but `"` and `\\`. */
+function plain(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    // Characters JSON escapes: control characters, `"` and `\`; past ASCII, UTF-8 takes more than a byte.
-    if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7e) return ascii(JSON.stringify(s));
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7e) return false;
   }
-  room(s.length + 2);
-  scratch[at++] = 0x22;
-  ascii(s);
-  scratch[at++] = 0x22;
   return true;
 }
 
@@ -107,47 +88,51 @@ function referenceJson(reference: ReferenceInfo): Buffer {
   return bytes;
 }
 
-/** The bytes of {@link scoreText}'s text, written without building it; undefined where it is undefined or not ASCII. */
+/**
+ * The bytes of {@link scoreText}'s text, written without building it; undefined where that is undefined, or where
+ * the session id, stage or tier is not plain ASCII (then the text is encoded as before).
+ */
 function scoreBytes(m: ScoreMessage): Buffer | undefined {
   const v = m.score;
   if (!finite(v, m.reward) || (m.pPass !== undefined && !Number.isFinite(m.pPass))) return undefined;
-  at = 0;
-  ascii('{"type":"score","session":');
-  if (!quoted(m.session)) return undefined;
-  ascii(',"seq":');
-  number(m.seq);
-  ascii(',"t":');
-  number(m.t);
-  ascii(',"stage":"');
-  ascii(m.stage);
-  ascii('","score":{"total":');
-  number(v.total);
-  ascii(',"struct":');
-  if (v.struct === null) ascii('null');
-  else number(v.struct);
-  ascii(',"cov":');
-  if (v.cov === null) ascii('null');
-  else number(v.cov);
-  ascii(',"coh":');
-  number(v.coh);
-  ascii(',"temp":');
-  number(v.temp);
-  ascii('},"reward":');
-  number(m.reward);
-  ascii(',"tier":"');
-  if (!ascii(m.tier)) return undefined;
-  ascii('","reference":');
+  if (!plain(m.session) || !plain(m.stage) || !plain(m.tier)) return undefined;
   const ref = referenceJson(m.reference);
-  room(ref.length);
-  scratch.set(ref, at);
-  at += ref.length;
+  // Every fixed part, the strings and ten numbers at their longest.
+  const most = 160 + m.session.length + m.stage.length + m.tier.length + ref.length + 10 * NUMBER_MAX;
+  if (scratch.length < most) scratch = Buffer.allocUnsafe(Math.max(most, 2 * scratch.length));
+  const b = scratch;
+  let p = put(b, 0, '{"type":"score","session":"');
+  p = put(b, p, m.session);
+  p = put(b, p, '","seq":');
+  p = putNumber(b, p, m.seq);
+  p = put(b, p, ',"t":');
+  p = putNumber(b, p, m.t);
+  p = put(b, p, ',"stage":"');
+  p = put(b, p, m.stage);
+  p = put(b, p, '","score":{"total":');
+  p = putNumber(b, p, v.total);
+  p = put(b, p, ',"struct":');
+  p = v.struct === null ? put(b, p, 'null') : putNumber(b, p, v.struct);
+  p = put(b, p, ',"cov":');
+  p = v.cov === null ? put(b, p, 'null') : putNumber(b, p, v.cov);
+  p = put(b, p, ',"coh":');
+  p = putNumber(b, p, v.coh);
+  p = put(b, p, ',"temp":');
+  p = putNumber(b, p, v.temp);
+  p = put(b, p, '},"reward":');
+  p = putNumber(b, p, m.reward);
+  p = put(b, p, ',"tier":"');
+  p = put(b, p, m.tier);
+  p = put(b, p, '","reference":');
+  b.set(ref, p);
+  p += ref.length;
   if (m.pPass !== undefined) {
-    ascii(',"pPass":');
-    number(m.pPass);
+    p = put(b, p, ',"pPass":');
+    p = putNumber(b, p, m.pPass);
   }
-  ascii('}');
-  const out = Buffer.allocUnsafe(at);
-  scratch.copy(out, 0, 0, at);
+  b[p++] = 0x7d; // }
+  const out = Buffer.allocUnsafe(p);
+  b.copy(out, 0, 0, p);
   return out;
 }
 
