@@ -22,8 +22,8 @@ export function positionals(args: string[], valueOpts: ReadonlySet<string> = NO_
   return out;
 }
 
-/** `positionals(args)[k]` (no option takes a value) without building the list: the `k`-th positional argument, if any. */
-export function positional(args: readonly string[], k: number): string | undefined {
+/** `positionals(args, valueOpts)[k]` without building the list: the `k`-th positional argument, if any. */
+export function positional(args: readonly string[], k: number, valueOpts: ReadonlySet<string> = NO_VALUE_OPTS): string | undefined {
   let optionsDone = false;
   let seen = 0;
   for (let i = 0; i < args.length; i++) {
@@ -31,6 +31,7 @@ export function positional(args: readonly string[], k: number): string | undefin
     if (optionsDone || a === '-' || !a.startsWith('-')) {
       if (seen++ === k) return a;
     } else if (a === '--') optionsDone = true;
+    else if (valueOpts.has(a)) i++;
   }
   return undefined;
 }
