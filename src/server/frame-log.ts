@@ -134,7 +134,7 @@ export class FrameLog {
     this.lastCoh = s.coh;
     this.lastStruct = s.struct;
     this.lastCov = s.cov;
-    for (let k = 0; k < r.signals.length; k++) this.signals.push(r.signals[k]!);
+    if (r.signals.length > 0) this.signals.push(...r.signals);
     this.count += 1;
     this.lastSeq = seq;
     this.lastTotal = s.total;

@@ -82,6 +82,8 @@ class Matching implements IncrementalMatching {
   }
 
   addLeft(adjacent: readonly number[]): boolean {
+    // Indexed: `for...of` over the structural memo's frozen arrays made an iterator object a call.
+    // eslint-disable-next-line @typescript-eslint/prefer-for-of -- see above
     for (let k = 0; k < adjacent.length; k++) {
       const v = adjacent[k]!;
       if (!Number.isInteger(v) || v < 0 || v >= this.rightCount) throw new RangeError(`right vertex ${v} out of range`);
