@@ -23,7 +23,7 @@ function score(over: Partial<ScoreMessage> = {}, vector: Partial<ScoreMessage['s
     tier: 'Ideal',
     reference,
     ...over,
-  } as ScoreMessage;
+  };
 }
 
 const expectSame = (frame: ServerMessage): void => expect(frameBytes(frame).equals(Buffer.from(JSON.stringify(frame), 'utf8'))).toBe(true);
