@@ -81,13 +81,14 @@ class IncrementalStateBuilder implements StateBuilder {
         failed,
         cost: stepCost(step, charsPerToken),
         unknown: label.unknown,
-        ...(outcome.changesEnv ? { changesEnv: true as const } : {}),
-        ...(variant ? { variant: true as const } : {}),
       },
       label.file,
       label.range,
       scope,
     );
+    // The flags after the other fields, as stateRecord adds them (a literal with spreads of `{}` cost two objects a step).
+    if (outcome.changesEnv) state.changesEnv = true;
+    if (variant) state.variant = true;
     return { label, state };
   }
 }

@@ -6,7 +6,7 @@
  */
 import type { WebSocket } from 'ws';
 import type { ServerMessage } from '../protocol/server-messages.js';
-import { frameText } from './frame-text.js';
+import { frameBytes } from './frame-text.js';
 import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
@@ -266,7 +266,7 @@ export class Connection {
    */
   private sendNow(message: ServerMessage): boolean {
     if (!this.open) return false;
-    const data = Buffer.from(frameText(message), 'utf8');
+    const data = frameBytes(message);
     if (this.socket.bufferedAmount + data.length > this.maxQueued) {
       this.onTooSlow(this.socket.bufferedAmount);
       this.close(CLOSE.tooSlow, `outgoing queue over ${this.maxQueued} bytes: client is not reading`);

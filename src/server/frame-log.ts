@@ -108,15 +108,18 @@ export class FrameLog {
     if (i % MARK_ROWS === 0) {
       this.marks.push({ row: i, p: this.numbers, k: this.signals.length, seq: this.lastSeq, total: this.lastTotal, coh: this.lastCoh, struct: this.lastStruct, cov: this.lastCov });
     }
-    const extra: { reward?: number; t?: number; seq?: number } = {};
-    if (!Object.is(r.reward, s.total - this.lastTotal)) extra.reward = r.reward;
-    if (r.t !== i) extra.t = r.t;
+    const rewardAside = !Object.is(r.reward, s.total - this.lastTotal);
     let step = seq - this.lastSeq;
-    if (!(Number.isInteger(step) && step >= 0 && step <= MAX_SEQ_STEP)) {
-      step = SEQ_ASIDE;
-      extra.seq = seq;
+    const seqAside = !(Number.isInteger(step) && step >= 0 && step <= MAX_SEQ_STEP);
+    if (seqAside) step = SEQ_ASIDE;
+    // The exceptions' object is made only for a row that has one (nearly never on the server): no object a step.
+    if (rewardAside || r.t !== i || seqAside) {
+      const extra: { reward?: number; t?: number; seq?: number } = {};
+      if (rewardAside) extra.reward = r.reward;
+      if (r.t !== i) extra.t = r.t;
+      if (seqAside) extra.seq = seq;
+      (this.aside ??= new Map()).set(i, extra);
     }
-    if (Object.keys(extra).length > 0) (this.aside ??= new Map()).set(i, extra);
     let flags = (s.struct === null ? 0 : STRUCT) | (s.cov === null ? 0 : COV) | (r.pPass === undefined ? 0 : PPASS);
     if (Object.is(s.coh, this.lastCoh)) flags |= SAME_COH;
     if (s.struct !== null && Object.is(s.struct, this.lastStruct)) flags |= SAME_STRUCT;
@@ -131,7 +134,7 @@ export class FrameLog {
     this.lastCoh = s.coh;
     this.lastStruct = s.struct;
     this.lastCov = s.cov;
-    this.signals.push(...r.signals);
+    if (r.signals.length > 0) this.signals.push(...r.signals);
     this.count += 1;
     this.lastSeq = seq;
     this.lastTotal = s.total;

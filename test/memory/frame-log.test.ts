@@ -14,7 +14,7 @@ import type { Reference } from '../../src/core/scorer-api.js';
 import type { ReferenceInfo } from '../../src/core/types.js';
 import { parseInstancesText } from '../../src/formats/index.js';
 import { FrameLog, MARK_ROWS } from '../../src/server/frame-log.js';
-import { frameText } from '../../src/server/frame-text.js';
+import { frameBytes, frameText } from '../../src/server/frame-text.js';
 import { Session, type StepFrame } from '../../src/server/session.js';
 import type { StepResult } from '../../src/core/scorer-api.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
@@ -44,7 +44,7 @@ function references(): Array<[string, Reference, ReferenceInfo]> {
 }
 
 describe('session frame log', () => {
-  it.each(references())('rebuilds every sent frame against the %s (and the hand-written score-frame text equals JSON.stringify)', (_, reference, info) => {
+  it.each(references())('rebuilds every sent frame against the %s (and the hand-written score-frame text and bytes equal JSON.stringify)', (_, reference, info) => {
     const session = new Session({
       id: 's1',
       principal: LOCAL_PRINCIPAL,
@@ -61,7 +61,10 @@ describe('session frame log', () => {
     all.forEach((step, seq) => {
       const out = session.step(seq, step);
       if (out.kind !== 'accepted') throw new Error(out.kind);
-      for (const f of out.frames) expect(frameText(f)).toBe(JSON.stringify(f));
+      for (const f of out.frames) {
+        expect(frameText(f)).toBe(JSON.stringify(f));
+        expect(frameBytes(f).equals(Buffer.from(JSON.stringify(f)))).toBe(true);
+      }
       sent.push(...structuredClone(out.frames));
     });
     expect(sent.length).toBeGreaterThan(all.length);

@@ -24,6 +24,7 @@ const range = fc.tuple(fc.integer({ min: -1, max: 45 }), fc.integer({ min: -1, m
 
 type Op =
   | { op: 'observe'; file: string; lines: Array<[number, string]> }
+  | { op: 'observeWindow'; file: string; first: number; texts: string[] }
   | { op: 'setText' | 'forget'; file: string; text: string }
   | { op: 'replace'; file: string; old: string; text: string }
   | { op: 'replaceLines'; file: string; range: [number, number]; text: string }
@@ -37,6 +38,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     file,
     lines: fc.tuple(fc.integer({ min: 1, max: 30 }), fc.array(word, { minLength: 1, maxLength: 60 })).map(([s, ws]) => ws.map((w, i): [number, string] => [s + i, w])),
   }),
+  fc.record({ op: fc.constant('observeWindow' as const), file, first: lineNo, texts: fc.array(word, { maxLength: 60 }) }),
   fc.record({ op: fc.constantFrom('setText' as const, 'forget' as const), file, text: longText }),
   fc.record({
     op: fc.constant('replace' as const),
@@ -56,6 +58,10 @@ function apply(ws: ShadowWorkspace | SparseWorkspace, o: Op): unknown {
   switch (o.op) {
     case 'observe':
       return ws.observe(o.file, new Map(o.lines));
+    case 'observeWindow':
+      // The sparse workspace is told the same lines as a map (what observeWindow stands for).
+      if (ws instanceof ShadowWorkspace) return ws.observeWindow(o.file, o.first, o.texts);
+      return ws.observe(o.file, new Map(o.texts.map((t, i): [number, string] => [o.first + i, t])));
     case 'setText':
       return ws.setText(o.file, o.text);
     case 'forget':

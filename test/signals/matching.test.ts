@@ -77,6 +77,18 @@ describe('incremental matching', () => {
     );
   });
 
+  it('follows an augmenting path deeper than its first stack (a chain of 300 matched vertices)', () => {
+    // Left k has edges [k, k + 1] and takes k; a last left vertex with the edge [0] shifts every match along by one.
+    const n = 300;
+    const m = createIncrementalMatching(n + 1);
+    for (let k = 0; k < n; k++) expect(m.addLeft([k, k + 1])).toBe(true);
+    expect(m.addLeft([0])).toBe(true);
+    expect(m.size).toBe(n + 1);
+    expect(m.matchOfRight(0)).toBe(n);
+    for (let k = 0; k < n; k++) expect(m.matchOfRight(k + 1)).toBe(k);
+    expect(m.addLeft([0, n])).toBe(false);
+  });
+
   it('rejects edges to unknown right vertices', () => {
     expect(() => createIncrementalMatching(2).addLeft([2])).toThrow(RangeError);
   });

@@ -8,7 +8,7 @@ import type { ParsedShell, SimpleCommand } from '../ports.js';
 import type { Label } from '../types.js';
 import type { Intent } from './intent.js';
 import { TEST_SUBCOMMAND, TEST_SUBCOMMAND_TOOLS } from './command-tables.js';
-import { hasFlag, positionals } from './shell-args.js';
+import { hasFlag, positional } from './shell-args.js';
 import { redirectIsWrite } from './shell-intent.js';
 
 /** Housekeeping that adds, deletes or re-permissions files and directories (`rm -rf build`, `mkdir pkg`, `chmod +x t.sh`). */
@@ -50,24 +50,25 @@ function rewrites(base: string, args: string[]): boolean {
 /** True when one simple command writes build artifacts, rewrites sources or changes the tree without a labelled write. */
 function commandChanges(cmd: SimpleCommand): boolean {
   const base = baseName(cmd.name);
-  const pos = positionals(cmd.args);
+  // Only the first two positionals are read: looked up, not listed (this runs for every command of every shell step).
+  const pos0 = positional(cmd.args, 0);
   // A test target (`make test`, `mvn verify`) is a test run: run twice with nothing changed, the second is a retry.
-  if (TEST_SUBCOMMAND_TOOLS.has(base) && TEST_SUBCOMMAND.test(pos[0] ?? '')) return false;
+  if (TEST_SUBCOMMAND_TOOLS.has(base) && TEST_SUBCOMMAND.test(pos0 ?? '')) return false;
   if (TREE_HOUSEKEEPING.has(base) || BUILDERS.has(base)) return true;
   // A run's output redirected into a file (`pylint x.py > out.txt`): the rules label the run, the file is written all the same.
   if (!redirectIsWrite(cmd) && cmd.writes.some((w) => !w.startsWith('/dev/'))) return true;
   const sub = BUILD_SUBCOMMANDS[base];
-  if (sub !== undefined) return sub.test(pos[0] ?? '');
+  if (sub !== undefined) return sub.test(pos0 ?? '');
   if (REWRITERS.has(base)) return rewrites(base, cmd.args);
   if (base === 'tsc') return !cmd.args.includes('--noEmit');
-  if (/^(npm|yarn|pnpm|bun)$/.test(base)) return pos[0] === 'run' ? JS_BUILD_SCRIPT.test(pos[1] ?? '') : JS_BUILD_SCRIPT.test(pos[0] ?? '');
+  if (/^(npm|yarn|pnpm|bun)$/.test(base)) return pos0 === 'run' ? JS_BUILD_SCRIPT.test(positional(cmd.args, 1) ?? '') : JS_BUILD_SCRIPT.test(pos0 ?? '');
   if (base === 'curl') return cmd.args.some((a) => a === '-o' || a === '-O' || a === '--output' || a === '--remote-name' || /^-[A-Za-z]*[oO]$/.test(a));
   if (base === 'wget') return !cmd.args.some((a, i) => (a === '-O' || a === '--output-document') && cmd.args[i + 1] === '-');
-  if (base === 'django-admin') return MANAGE_PY_WRITES.test(pos[0] ?? '');
+  if (base === 'django-admin') return MANAGE_PY_WRITES.test(pos0 ?? '');
   if (/^python(\d+(\.\d+)?)?$/.test(base)) {
-    const script = pos[0] === undefined ? '' : baseName(pos[0]);
-    if (script === 'setup.py') return SETUP_PY_WRITES.test(pos[1] ?? '');
-    if (script === 'manage.py') return MANAGE_PY_WRITES.test(pos[1] ?? '');
+    const script = pos0 === undefined ? '' : baseName(pos0);
+    if (script === 'setup.py') return SETUP_PY_WRITES.test(positional(cmd.args, 1) ?? '');
+    if (script === 'manage.py') return MANAGE_PY_WRITES.test(positional(cmd.args, 1) ?? '');
   }
   return false;
 }

@@ -87,6 +87,10 @@ function fileRef(path: string | undefined, variable: string | undefined, write: 
  * variable names the path it was last assigned anywhere in them), unless one match would span two texts.
  */
 export function fileUseOfScans(scans: readonly PythonScan[]): PythonFileUse {
+  // Scans that open no file (most runs of a script the agent wrote): the shared empty use, no maps nor sets.
+  let opensAny = false;
+  for (let i = 0; i < scans.length && !opensAny; i++) opensAny = scans[i]!.opens.length + scans[i]!.methods.length > 0;
+  if (!opensAny) return NONE;
   const vars = new Map<string, string>();
   for (const s of scans) for (let i = 0; i < s.assigns.length; i += 2) vars.set(s.assigns[i]!, s.assigns[i + 1]!);
   const writes = new Set<string>();

@@ -5,7 +5,7 @@ import type { Intent } from './intent.js';
 import { intern } from '../memory/flat-string.js';
 import { isOutsideRepo } from './paths.js';
 import { EMPTY_SCAN, fileUseOfScans, pythonFileUse, pythonScan, type PythonFileUse, type PythonScan } from './python-writes.js';
-import { positionals } from './shell-args.js';
+import { positional } from './shell-args.js';
 
 type Resolve = (p: string) => string;
 
@@ -26,7 +26,7 @@ function pythonUse(command: string, shell: ParsedShell, resolve: Resolve, h: Lab
   for (const c of shell.commands) {
     if (!PYTHON.test(baseName(c.name))) continue;
     runsPython = true;
-    const script = positionals(c.args, SCRIPT_FLAGS)[0];
+    const script = positional(c.args, 0, SCRIPT_FLAGS);
     if (script === undefined || script === '-' || c.args.includes('-c') || c.args.includes('-m')) continue;
     const scan = h.scripts.get(resolve(script));
     if (scan !== undefined) (scans ??= [pythonScan(command)]).push(scan);

@@ -22,6 +22,20 @@ export function positionals(args: string[], valueOpts: ReadonlySet<string> = NO_
   return out;
 }
 
+/** `positionals(args, valueOpts)[k]` without building the list: the `k`-th positional argument, if any. */
+export function positional(args: readonly string[], k: number, valueOpts: ReadonlySet<string> = NO_VALUE_OPTS): string | undefined {
+  let optionsDone = false;
+  let seen = 0;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? '';
+    if (optionsDone || a === '-' || !a.startsWith('-')) {
+      if (seen++ === k) return a;
+    } else if (a === '--') optionsDone = true;
+    else if (valueOpts.has(a)) i++;
+  }
+  return undefined;
+}
+
 /** True when an argument list holds the flag (`-i`, or a short-flag bundle such as `-ni`). */
 export function hasFlag(args: string[], short: string, long?: string): boolean {
   return args.some((a) => {

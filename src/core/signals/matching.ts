@@ -20,11 +20,6 @@ export interface IncrementalMatching {
   matchOfLeft(u: number): number;
 }
 
-interface Frame {
-  u: number;
-  i: number;
-}
-
 /** Creates an empty incremental matching over `rightCount` right vertices (0..rightCount-1). */
 export function createIncrementalMatching(rightCount: number): IncrementalMatching {
   return new Matching(rightCount);
@@ -38,6 +33,23 @@ function scratch(n: number): Uint8Array {
   if (visitedScratch.length < n) visitedScratch = new Uint8Array(Math.max(n, 2 * visitedScratch.length));
   visitedScratch.fill(0, 0, n);
   return visitedScratch;
+}
+
+/**
+ * The search's stack, shared like the visited buffer: the left vertex of each frame and the index of its next edge
+ * (an array of frame objects was ~0.2 KB of garbage a step). A left vertex is on it at most once: it holds fewer
+ * frames than the matching has left vertices.
+ */
+let stackU = new Int32Array(64);
+let stackI = new Int32Array(64);
+
+function growStack(): void {
+  const u = new Int32Array(2 * stackU.length);
+  const i = new Int32Array(2 * stackI.length);
+  u.set(stackU);
+  i.set(stackI);
+  stackU = u;
+  stackI = i;
 }
 
 const MAX_INT16 = 32_767;
@@ -56,25 +68,32 @@ class Matching implements IncrementalMatching {
   private augment(root: number): boolean {
     const { adj, matchR } = this;
     const visited = scratch(this.rightCount);
-    const stack: Frame[] = [{ u: root, i: 0 }];
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
-      const edges = adj[top.u]!;
-      if (top.i >= edges.length) {
-        stack.pop();
+    stackU[0] = root;
+    stackI[0] = 0;
+    let depth = 1;
+    while (depth > 0) {
+      const top = depth - 1;
+      const edges = adj[stackU[top]!]!;
+      const i = stackI[top]!;
+      if (i >= edges.length) {
+        depth--;
         continue;
       }
-      const v = edges[top.i++]!;
+      stackI[top] = i + 1;
+      const v = edges[i]!;
       if (visited[v] === 1) continue;
       visited[v] = 1;
       const w = matchR[v]!;
       if (w !== -1) {
-        stack.push({ u: w, i: 0 });
+        if (depth === stackU.length) growStack();
+        stackU[depth] = w;
+        stackI[depth] = 0;
+        depth++;
         continue;
       }
-      for (const f of stack) {
-        const fv = adj[f.u]![f.i - 1]!;
-        matchR[fv] = f.u;
+      for (let f = 0; f < depth; f++) {
+        const u = stackU[f]!;
+        matchR[adj[u]![stackI[f]! - 1]!] = u;
       }
       return true;
     }
@@ -82,7 +101,10 @@ class Matching implements IncrementalMatching {
   }
 
   addLeft(adjacent: readonly number[]): boolean {
-    for (const v of adjacent) {
+    // Indexed: `for...of` over the structural memo's frozen arrays made an iterator object a call.
+    // eslint-disable-next-line @typescript-eslint/prefer-for-of -- see above
+    for (let k = 0; k < adjacent.length; k++) {
+      const v = adjacent[k]!;
       if (!Number.isInteger(v) || v < 0 || v >= this.rightCount) throw new RangeError(`right vertex ${v} out of range`);
     }
     const u = this.adj.length;

@@ -7,6 +7,7 @@
  * holds every field {@link equivalent} reads, so results are unchanged.
  */
 import { equivalent } from '../equivalence.js';
+import { AdjacencyMemo } from './adjacency-memo.js';
 import { grownFrom } from '../pta/build.js';
 import { isNewTerminal, ptaPaths } from '../pta/paths.js';
 import type { Pta } from '../scorer-api.js';
@@ -27,25 +28,6 @@ export const ADJACENCY_MEMO_ENTRIES = 4096;
 export const ADJACENCY_MEMO_INDICES = 262_144;
 
 const byPta = new WeakMap<Pta, Map<number, StructuralReference>>();
-
-/** Ids of token arrays: states of a repeated command share one frozen array (src/core/state/terminal-facts.ts). */
-const tokenIds = new WeakMap<readonly string[], number>();
-let nextTokenId = 0;
-
-function tokensId(tokens: readonly string[]): number {
-  let id = tokenIds.get(tokens);
-  if (id === undefined) {
-    id = nextTokenId++;
-    tokenIds.set(tokens, id);
-  }
-  return id;
-}
-
-/** Every field `equivalent` reads from the candidate (tokens by array identity: equal arrays may miss, never collide). */
-function stateKey(s: State): string {
-  const range = s.range === undefined ? '' : `${s.range[0]}:${s.range[1]}`;
-  return `${s.stage}\u0001${s.hash}\u0001${s.file ?? '\u0002'}\u0001${s.scope ?? '\u0002'}\u0001${range}\u0001${s.command ? tokensId(s.tokens) : -1}`;
-}
 
 /** Reference paths as indices into the non-O node states (O nodes dropped, empty paths skipped): plain loops, linear in the paths' length (a session start on a 40,000-node PTA built them with a map and a flatMap per path). */
 function nonOPaths(pta: Pta, index: Int32Array): number[][] {
@@ -123,25 +105,17 @@ function partsFor(pta: Pta, tau: number): Parts {
 function build(pta: Pta, tau: number): StructuralReference {
   const parts = partsFor(pta, tau);
   const { nodeStates, paths } = parts;
-  const memo = new Map<string, readonly number[]>();
-  let indices = 0;
+  const memo = new AdjacencyMemo(ADJACENCY_MEMO_ENTRIES, ADJACENCY_MEMO_INDICES);
   const ref: StructuralReference = {
     nodeStates,
     paths,
     adjacent(state: State): readonly number[] {
-      const key = stateKey(state);
-      const hit = memo.get(key);
+      const hit = memo.get(state);
       if (hit !== undefined) return hit;
       const out: number[] = [];
       for (let j = 0; j < nodeStates.length; j++) if (equivalent(nodeStates[j]!, state, tau)) out.push(j);
       const frozen = Object.freeze(out);
-      memo.set(key, frozen);
-      indices += frozen.length;
-      while (memo.size > 1 && (memo.size > ADJACENCY_MEMO_ENTRIES || indices > ADJACENCY_MEMO_INDICES)) {
-        const [oldest, list] = memo.entries().next().value!;
-        memo.delete(oldest);
-        indices -= list.length;
-      }
+      memo.set(state, frozen);
       return frozen;
     },
   };

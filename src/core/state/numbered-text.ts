@@ -28,13 +28,11 @@ function copyInto(target: Map<number, string>, source: Map<number, string>): voi
   for (const [k, v] of source) target.set(k, v);
 }
 
-/** Plain text lines starting at `first` (1-based), as a line map. A trailing newline adds no line. */
-export function plainLines(text: string, first = 1): Map<number, string> {
+/** Plain text lines (a trailing newline adds no line, and an empty text has none). */
+export function plainLines(text: string): string[] {
   const lines = text.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  const out = new Map<number, string>();
-  lines.forEach((l, i) => out.set(first + i, l));
-  return out;
+  return lines;
 }
 
 /** Splits text into lines (a trailing newline adds no line). */

@@ -125,7 +125,30 @@ export class ShadowWorkspace {
   observe(name: string, lines: Map<number, string>): void {
     const file = intern(name);
     if (lines.size === 0) return;
-    if (this.observePacked(file, lines)) return;
+    let first = 0;
+    const texts: string[] = [];
+    for (const [n, text] of lines) {
+      if (texts.length === 0) first = n;
+      else if (n !== first + texts.length) return this.observeLines(file, lines);
+      texts.push(text);
+    }
+    if (!this.observePacked(file, first, texts)) this.observeLines(file, lines);
+  }
+
+  /**
+   * Records the lines `texts` seen from line `first` on: what `observe` does with the map of line `first + i` to
+   * `texts[i]`, without the map (a ranged read's lines, every such step).
+   */
+  observeWindow(name: string, first: number, texts: readonly string[]): void {
+    const file = intern(name);
+    if (texts.length === 0 || this.observePacked(file, first, texts)) return;
+    const lines = new Map<number, string>();
+    for (let i = 0; i < texts.length; i++) lines.set(first + i, texts[i]!);
+    this.observeLines(file, lines);
+  }
+
+  /** `observe` into the file's line array (the lines are no window, or the file is a hot line array). */
+  private observeLines(file: string, lines: Map<number, string>): void {
     const arr = this.load(file) ?? [];
     let delta = 0;
     let named = false;
@@ -141,20 +164,12 @@ export class ShadowWorkspace {
   }
 
   /**
-   * Records a window of lines (consecutive line numbers, ascending, as views give them) into a file that is not a
-   * hot line array, in its packed form: the file stays packed and only the runs the window touches are joined
-   * again. False when the lines are no such window or the file is a hot line array (then `observe` goes on).
+   * Records a window of lines (`texts` from line `first` on, as views give them) into a file that is not a hot line
+   * array, in its packed form: the file stays packed and only the runs the window touches are joined again. False
+   * when the lines are no such window or the file is a hot line array (then `observeLines` goes on).
    */
-  private observePacked(file: string, lines: Map<number, string>): boolean {
-    let first = 0;
-    const texts: string[] = [];
-    for (const [n, text] of lines) {
-      if (texts.length === 0) {
-        if (!Number.isInteger(n) || n < 1) return false;
-        first = n;
-      } else if (n !== first + texts.length) return false;
-      texts.push(text);
-    }
+  private observePacked(file: string, first: number, texts: readonly string[]): boolean {
+    if (!Number.isInteger(first) || first < 1) return false;
     if (first - 1 + texts.length - 1 > MAX_INDEX) return false;
     const h = this.hotFile(file);
     if (h?.arr !== undefined) return false;

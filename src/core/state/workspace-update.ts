@@ -113,7 +113,7 @@ function observeShellRead(ws: ShadowWorkspace, step: Step, outcome: LabelOutcome
   if (intent.numbered) ws.observe(file, parseNumberedLines(text));
   else if (intent.whole) ws.setText(file, text);
   else if (intent.range) {
-    const lines = plainLines(text, intent.range[0]);
-    if (lines.size <= intent.range[1] - intent.range[0] + 1) ws.observe(file, lines);
+    const lines = plainLines(text);
+    if (lines.length <= intent.range[1] - intent.range[0] + 1) ws.observeWindow(file, intent.range[0], lines);
   }
 }
