@@ -15,11 +15,13 @@ import type { Scorer } from '../../src/core/scorer-api.js';
 import type { Step } from '../../src/core/types.js';
 import type { TrajectoryView } from '../../src/protocol/view-bodies.js';
 import { Connection } from '../../src/server/connection.js';
+import { viewEvent, viewJson } from '../../src/server/live-view.js';
 import { createMetrics } from '../../src/server/metrics.js';
 import { resolveOptions } from '../../src/server/options.js';
 import { SessionRegistry } from '../../src/server/session-registry.js';
 import { sessionState, sessionView, sessionViewInSteps, VIEW_ROWS_PER_TURN } from '../../src/server/session-view.js';
 import type { Session } from '../../src/server/session.js';
+import { objectJsonChunks } from '../../src/store/pta-text.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
@@ -114,8 +116,12 @@ describe("a step view's start in slices", () => {
       const s = await session(`bytes-${i}`, steps);
       const compare = async (what: string): Promise<void> => {
         const sliced = JSON.stringify(await sessionViewInSteps(s));
-        expect(sliced, `${what} ${i}`).toBe(JSON.stringify(oneGoView(s)));
+        const oneGo = oneGoView(s);
+        expect(sliced, `${what} ${i}`).toBe(JSON.stringify(oneGo));
         expect(sliced, `${what} ${i}`).toBe(JSON.stringify(sessionView(s)));
+        // Its JSON built a slice a turn too: GET /v1/sessions/:id/steps's answer and the live feed's first event.
+        expect((await viewJson(s)).toString('utf8'), `${what} ${i}`).toBe(JSON.stringify(oneGo));
+        expect((await viewEvent(s)).toString('utf8'), `${what} ${i}`).toBe(`data: ${JSON.stringify({ type: 'view', ...oneGo })}\n\n`);
       };
       await compare('live');
       // Passed with a low score is Lucky: the report classifies it (its states read again).
@@ -186,5 +192,18 @@ describe("a step view's start in slices", () => {
     expect(second.turns).toBeLessThanOrEqual(3 + 1);
     // The first rebuilt the states and ran the detectors over them a slice a turn: at least two passes' slices.
     expect(first.turns).toBeGreaterThanOrEqual(second.turns + (2 * 3 * VIEW_ROWS_PER_TURN) / STATES_PER_STEP);
+  });
+
+  it("writes its JSON in pieces of about 64 Ki characters, the report's waste list too", async () => {
+    // Shell steps whose waste list is long (a redundant read in every third step, as in bench/stall.ts's session).
+    const kinds = [(i: number) => `ls ${i}`, (i: number) => `cat a${i % 50}.py`, (i: number) => `sed -n '${i},${i + 40}p' a.py`];
+    const steps = Array.from({ length: 3000 }, (_, i) => ({ tool: 'bash', action: { kind: 'shell', command: kinds[i % 3]!(i) }, observation: 'x' }) as unknown as Step);
+    const s = await session('pieces', steps);
+    const view = await sessionViewInSteps(s);
+    expect(JSON.stringify(view.report.waste).length).toBeGreaterThan(2 * 64 * 1024);
+    const pieces: string[] = [];
+    for await (const piece of objectJsonChunks(view)) pieces.push(piece);
+    expect(pieces.join('')).toBe(JSON.stringify(view));
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(64 * 1024 + 1024);
   });
 });
