@@ -15,7 +15,8 @@ import type { ForecastModel } from './forecast/model.js';
 import { createPriorSignalTracker, type PriorSignalTracker } from './signals/prior-signals.js';
 import { Score } from './score-vector.js';
 import { ptaPathCount } from './pta/paths.js';
-import type { ReferenceInfo, ScoreVector, State, Step } from './types.js';
+import { runToEnd, STATES_PER_STEP } from './in-steps.js';
+import type { ReferenceInfo, ScoreVector, Signal, State, Step } from './types.js';
 import type { ForecastTrace, Pta, Scorer, ScorerOptions, StateRecords, StepResult, TrajectoryReport } from './scorer-api.js';
 import { createCoherenceTracker, type CoherenceTracker } from './signals/coherence.js';
 import { sharedRetryDetector, type SharedRetryDetector } from './signals/repeats.js';
@@ -23,7 +24,7 @@ import { createStructuralTracker, type StructuralTracker } from './signals/struc
 import { createTemporalTracker, referenceWindows, type TemporalTracker } from './signals/temporal.js';
 import { createStateBuilder, type StateBuilder } from './state-builder.js';
 import { StateColumns } from './state/state-columns.js';
-import { wasteReport } from './waste/index.js';
+import { wasteReportInSteps } from './waste/index.js';
 
 /** Options of {@link createScorer}: the reference, the syntax ports, and optional config and policy. */
 export type CreateScorerOptions = ScorerOptions & {
@@ -178,10 +179,25 @@ class IncrementalScorer implements Scorer {
   }
 
   report(passed?: boolean): TrajectoryReport {
+    return runToEnd(this.reportInSteps(passed));
+  }
+
+  reportInSteps(passed?: boolean): Generator<void, TrajectoryReport> {
+    // Read now, not at the first `next()`: the report is of the steps pushed so far, whatever is pushed meanwhile.
+    const head = { length: this.columns.length, score: this.vector(), signals: [...this.earlyStop.signals()], unknown: this.unknown };
+    return this.reportOf(head, passed, this.forecaster?.value());
+  }
+
+  /** The report of the first `head.length` states (they never change: the columns are append-only), in steps. */
+  private *reportOf(head: { length: number; score: ScoreVector; signals: Signal[]; unknown: number }, passed: boolean | undefined, pPass: number | undefined): Generator<void, TrajectoryReport> {
     const { cfg, pta } = this;
-    const current = this.vector();
-    const all = this.columns.all();
-    const waste = wasteReport(all, { settings: cfg.waste, tau: cfg.tau, ptaFiles: pta?.files });
+    const current = head.score;
+    const all = new Array<State>(head.length);
+    for (let i = 0; i < all.length; i++) {
+      all[i] = this.columns.at(i)!; // i < the length read when asked
+      if ((i + 1) % STATES_PER_STEP === 0) yield;
+    }
+    const waste = yield* wasteReportInSteps(all, { settings: cfg.waste, tau: cfg.tau, ptaFiles: pta?.files });
     const tier = tierFor(current.total, passed, cfg);
     const lucky =
       passed === true && tier === 'Lucky' ? classifyLucky({ states: all, score: current, waste, reference: pta !== undefined ? luckyReference(pta.references) : undefined }, cfg.lucky) : undefined;
@@ -190,12 +206,12 @@ class IncrementalScorer implements Scorer {
       tier,
       ...(lucky !== undefined ? { lucky } : {}),
       waste,
-      signals: [...this.earlyStop.signals()],
-      steps: this.columns.length,
+      signals: head.signals,
+      steps: head.length,
       stages: all.map((s) => s.stage).join(''),
       reference: { ...this.reference },
-      unknown: this.unknown,
-      ...(this.forecaster !== undefined ? { pPass: this.forecaster.value() } : {}),
+      unknown: head.unknown,
+      ...(pPass !== undefined ? { pPass } : {}),
     };
   }
 }

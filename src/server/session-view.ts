@@ -6,8 +6,9 @@
 import { passTierFor } from '../core/composite.js';
 import type { ScoringConfig } from '../core/config.js';
 import type { StepResult, TrajectoryReport } from '../core/scorer-api.js';
-import type { State, Step } from '../core/types.js';
-import type { ScoreMessage } from '../protocol/server-messages.js';
+import { runToEnd } from '../core/in-steps.js';
+import type { Signal, State, Step } from '../core/types.js';
+import type { FinalMessage, ScoreMessage } from '../protocol/server-messages.js';
 import type { SessionSummary, TrajectoryView, ViewStep } from '../protocol/view-bodies.js';
 import type { Session } from './session.js';
 import { stepText } from './step-text.js';
@@ -66,46 +67,62 @@ function viewStep(state: State, text: string, f: Pick<ScoreMessage, 'score' | 'r
 
 /** Every step of a session so far, with its signals and report (the final one once ended). */
 export function sessionView(s: Session): TrajectoryView {
-  const view = viewParts(s);
-  for (const step of view.rows) view.steps.push(step);
-  return view.done();
+  return runToEnd(viewInSteps(s));
 }
 
 /** Rows built between two turns of the event loop by {@link sessionViewInSteps}. */
 export const VIEW_ROWS_PER_TURN = 500;
 
 /**
- * {@link sessionView} built {@link VIEW_ROWS_PER_TURN} rows a turn: a 5,000-step session's rows took ~30 ms in one
- * go. It shows the steps, signals and report as they were when it began (steps scored meanwhile wait for the next view).
+ * {@link sessionView} built in slices, a turn of the event loop each: the report (its waste analysis and the rebuild
+ * of the states it reads, a few hundred states a slice: 60-124 ms cold at load 5 in one go for 5,000 steps), then
+ * {@link VIEW_ROWS_PER_TURN} rows a slice (~30 ms in one go). It shows the steps, signals and report as they were
+ * when it was called (it reads the session before its first await; steps scored meanwhile wait for the next view).
  */
 export async function sessionViewInSteps(s: Session): Promise<TrajectoryView> {
-  const view = viewParts(s);
-  let n = 0;
-  for (const step of view.rows) {
-    view.steps.push(step);
-    if (++n % VIEW_ROWS_PER_TURN === 0) await nextTurn();
+  const steps = viewInSteps(s);
+  for (let r = steps.next(); ; r = steps.next()) {
+    if (r.done === true) return r.value;
+    await nextTurn();
   }
-  return view.done();
 }
 
-/** What a view is made of, read when it begins: its rows (to build), and the view once they are. */
-function viewParts(s: Session): { steps: ViewStep[]; rows: Generator<ViewStep>; done: () => TrajectoryView } {
-  const states = s.states();
-  const texts = s.stepTexts();
-  const signals = [...s.signals];
-  const report: TrajectoryReport = s.final ?? s.report();
-  const head = sessionHead(s);
-  const final = s.final;
+/** The view of `s` as it is now, in steps: the session is read when this is called, the work done by `next()`. */
+function viewInSteps(s: Session): Generator<void, TrajectoryView> {
+  const read: ViewRead = {
+    count: s.length,
+    texts: s.stepTexts(),
+    signals: [...s.signals],
+    head: sessionHead(s),
+    final: s.final,
+    report: s.final === undefined ? s.reportInSteps() : undefined,
+  };
+  return build(s, read);
+}
+
+/** What a view reads of its session when it begins (`texts` only grows: the first `count` never change). */
+interface ViewRead {
+  count: number;
+  texts: readonly string[];
+  signals: Signal[];
+  head: ReturnType<typeof sessionHead>;
+  final: FinalMessage | undefined;
+  /** The live session's report as of then, in steps (the final's once ended). */
+  report: Generator<void, TrajectoryReport> | undefined;
+}
+
+function* build(s: Session, { count, texts, signals, head, final, report: reportSteps }: ViewRead): Generator<void, TrajectoryView> {
+  const report: TrajectoryReport = final ?? (yield* reportSteps!); // one of the two is set (viewInSteps)
   const steps: ViewStep[] = [];
-  function* rows(): Generator<ViewStep> {
-    for (const f of s.framesAfter(-1)) {
-      if (f.type !== 'score') continue;
-      const state = states[f.t];
-      // None past the states read at the start (scored after the view began).
-      if (state !== undefined) yield viewStep(state, texts[f.t] ?? '', f, f.seq);
-    }
+  for (const f of s.framesAfter(-1)) {
+    // None scored after the view began; each state rebuilt when its row is (the states are append-only).
+    if (f.type !== 'score' || f.t >= count) continue;
+    const state = s.state(f.t);
+    if (state === undefined) continue;
+    steps.push(viewStep(state, texts[f.t] ?? '', f, f.seq));
+    if (steps.length % VIEW_ROWS_PER_TURN === 0) yield;
   }
-  const done = (): TrajectoryView => ({
+  return {
     ...head,
     steps,
     signals,
@@ -121,8 +138,7 @@ function viewParts(s: Session): { steps: ViewStep[]; rows: Generator<ViewStep>; 
       unknown: report.unknown,
     },
     ...(final !== undefined ? { final } : {}),
-  });
-  return { steps, rows: rows(), done };
+  };
 }
 
 /** The same view of a whole trajectory scored in one go (an upload). */

@@ -5,6 +5,7 @@
  * kept compactly in a {@link FrameLog} and rebuilt when asked for.
  * Socket-free: the caller sends what the methods return.
  */
+import { runToEnd } from '../core/in-steps.js';
 import type { Scorer, StateRecords, StepResult, TrajectoryReport } from '../core/scorer-api.js';
 import type { ReferenceInfo, Signal, Stage, Step } from '../core/types.js';
 import type { Diagnostic, FormatName, StreamParser } from '../formats/types.js';
@@ -296,10 +297,25 @@ export class Session {
 
   /** The report so far (outcome as known), kept until the next step or outcome: the web view polls it. */
   report(): TrajectoryReport {
+    return runToEnd(this.reportInSteps());
+  }
+
+  /**
+   * {@link report} in steps (the scorer's `reportInSteps`): the report as of now, whatever is scored while it runs;
+   * kept once done if no step or outcome came meanwhile (a kept one is returned at the first `next()`).
+   */
+  reportInSteps(): Generator<void, TrajectoryReport> {
     const memo = this.reported;
-    if (memo?.scored === this.scored && memo.passed === this.passed) return memo.report;
-    const report = this.live.report(this.passed);
-    this.reported = { scored: this.scored, passed: this.passed, report };
+    if (memo?.scored === this.scored && memo.passed === this.passed) return kept(memo.report);
+    // Asked of the scorer now (a generator's body runs at its first `next()`): the report of the steps scored so far.
+    const scorer = this.live;
+    return this.reportKept(scorer, scorer.reportInSteps(this.passed), this.scored, this.passed);
+  }
+
+  private *reportKept(scorer: Scorer, steps: Generator<void, TrajectoryReport>, scored: number, passed: boolean | undefined): Generator<void, TrajectoryReport> {
+    const report = yield* steps;
+    // Not once a step, the outcome or the end came meanwhile (a report of the session as it is now may be kept already).
+    if (this.scorer === scorer && this.scored === scored && this.passed === passed) this.reported = { scored, passed, report };
     return report;
   }
 
@@ -342,6 +358,12 @@ const ONE_EVENT: Partial<Record<FormatName, string>> = {
 function unusable(format: FormatName, diagnostics: readonly Diagnostic[]): string {
   const why = diagnostics.map((d) => d.message.replace(/; (ignored|skipped)$/, '')).join('; ');
   return `step: not a usable ${format} event (${why}): a step message carries ${ONE_EVENT[format] ?? 'one event of the log'}`;
+}
+
+/** Work in steps that is already done. */
+// eslint-disable-next-line require-yield
+function* kept<T>(value: T): Generator<void, T> {
+  return value;
 }
 
 /** Heap bytes of a state in the scorer's columns, with the arrays' spare room (the strings and token arrays are pooled). */

@@ -12,7 +12,8 @@ import { SteplensError } from '../errors.js';
 import { readCalibration, readTradeoffSvg } from './calibration-view.js';
 import { readable, sendError, type RouteDeps, type TenantQuery } from './http-routes.js';
 import { can, readTenant } from './principal.js';
-import { sessionSummary, sessionViewInSteps } from './session-view.js';
+import { viewJson } from './live-view.js';
+import { sessionSummary } from './session-view.js';
 import { StepViews } from './step-views.js';
 
 export { VIEWS_PER_TENANT } from './step-views.js';
@@ -70,7 +71,9 @@ export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): voi
     const tenant = deps.principal(req).tenant;
     const refused = views.refusal(tenant);
     if (refused !== undefined) return sendError(reply, metrics, 'quota_exceeded', refused);
-    return views.run(tenant, () => sessionViewInSteps(s));
+    // Its JSON too, a slice a turn (live-view.ts), in the same queue: the same bytes fastify's serializer wrote.
+    const body = await views.run(tenant, () => viewJson(s));
+    return reply.type('application/json; charset=utf-8').send(body);
   });
 
   app.get<{ Params: { id: string } } & TenantQuery>('/v1/sessions/:id/alignment', async (req, reply) => {

@@ -1,5 +1,6 @@
 /** The one interface of a waste category's detector, and the item every detector reports. */
 import type { WasteSettings } from '../config.js';
+import { runToEnd } from '../in-steps.js';
 import type { State, WasteCategory, WasteItem } from '../types.js';
 
 /** What a detector is given besides the states. */
@@ -19,6 +20,13 @@ export interface WasteContext {
 export interface WasteDetector {
   category: WasteCategory;
   find(states: readonly State[], context: WasteContext): WasteItem[];
+  /** {@link find} in steps: it yields every `STATES_PER_STEP` states (or items) it visits (in-steps.ts), with the same items at the end. */
+  findInSteps(states: readonly State[], context: WasteContext): Generator<void, WasteItem[]>;
+}
+
+/** A detector of `category` from its search in steps: `find` runs it in one go. */
+export function wasteDetector(category: WasteCategory, findInSteps: WasteDetector['findInSteps']): WasteDetector {
+  return { category, find: (states, context) => runToEnd(findInSteps(states, context)), findInSteps };
 }
 
 /** An item of `category` over `steps` whose last `wasted` are wasted: tool of the first wasted step, tokens of all wasted ones. */

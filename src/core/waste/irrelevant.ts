@@ -3,6 +3,7 @@
  * touches; without a PTA, E states on files that are never edited and touched
  * by no other state (read once, never used again). Grouped per file.
  */
+import { runToEnd, STATES_PER_STEP } from '../in-steps.js';
 import type { State } from '../types.js';
 
 export interface IrrelevantFile {
@@ -12,16 +13,25 @@ export interface IrrelevantFile {
 }
 
 export function findIrrelevantExploration(states: readonly State[], ptaFiles: readonly string[] | undefined): IrrelevantFile[] {
+  return runToEnd(findIrrelevantExplorationInSteps(states, ptaFiles));
+}
+
+/** {@link findIrrelevantExploration} in steps: it yields every {@link STATES_PER_STEP} states of each of its two passes. */
+export function* findIrrelevantExplorationInSteps(states: readonly State[], ptaFiles: readonly string[] | undefined): Generator<void, IrrelevantFile[]> {
   const byFile = new Map<string, IrrelevantFile>();
   const touches = new Map<string, number>();
   const edited = new Set<string>();
-  for (const s of states) {
+  for (let i = 0; i < states.length; i++) {
+    if (i > 0 && i % STATES_PER_STEP === 0) yield;
+    const s = states[i]!; // i < length
     if (s.file === undefined) continue;
     touches.set(s.file, (touches.get(s.file) ?? 0) + 1);
     if (s.changesFile) edited.add(s.file);
   }
   const known = ptaFiles === undefined ? undefined : new Set(ptaFiles);
-  for (const s of states) {
+  for (let i = 0; i < states.length; i++) {
+    if (i > 0 && i % STATES_PER_STEP === 0) yield;
+    const s = states[i]!; // i < length
     if (s.stage !== 'E' || s.file === undefined) continue;
     const irrelevant = known !== undefined ? !known.has(s.file) : !edited.has(s.file) && touches.get(s.file) === 1;
     if (!irrelevant) continue;
