@@ -1,29 +1,16 @@
 /**
  * The JSON text of a server frame. `score` frames (one per step, the bulk of
  * the traffic) are written by hand, field by field in the order the server
- * builds them, which costs about half of `JSON.stringify`; every other frame,
- * and any score frame with a non-finite number, goes through `JSON.stringify`.
- * The text is identical to `JSON.stringify(frame)` for frames built by
- * `Session` (tested on real sessions, against a PTA and the prior).
- * {@link frameBytes} writes a score frame's bytes straight into a Buffer: no
- * string of the frame, no string per integer, no flattening and encoding of a
+ * builds them, straight into their bytes ({@link frameBytes}): no string of
+ * the frame, no string per integer, no flattening and encoding of a
  * concatenation (about 1 KB of garbage a step on the server's step path).
+ * Every other frame, and any score frame with a non-finite number or an id,
+ * stage or tier that is not plain ASCII, goes through `JSON.stringify`. The
+ * bytes are those of `JSON.stringify(frame)` for frames built by `Session`
+ * (tested on real sessions, against a PTA and the prior).
  */
 import type { ReferenceInfo, ScoreVector } from '../core/types.js';
 import type { ScoreMessage, ServerMessage } from '../protocol/server-messages.js';
-
-const referenceText = new WeakMap<ReferenceInfo, string>();
-
-function jsonOf(reference: ReferenceInfo): string {
-  let text = referenceText.get(reference);
-  if (text === undefined) {
-    text = JSON.stringify(reference);
-    referenceText.set(reference, text);
-  }
-  return text;
-}
-
-const num = (n: number | null): string => (n === null ? 'null' : String(n));
 
 function finite(v: ScoreVector, reward: number): boolean {
   return (
@@ -34,14 +21,6 @@ function finite(v: ScoreVector, reward: number): boolean {
     (v.struct === null || Number.isFinite(v.struct)) &&
     (v.cov === null || Number.isFinite(v.cov))
   );
-}
-
-/** A score frame as `Session` builds it (its keys, and the score vector's as `composite` builds it, in this order). */
-function scoreText(m: ScoreMessage): string | undefined {
-  const v = m.score;
-  if (!finite(v, m.reward) || (m.pPass !== undefined && !Number.isFinite(m.pPass))) return undefined;
-  const pPass = m.pPass !== undefined ? `,"pPass":${num(m.pPass)}` : '';
-  return `{"type":"score","session":${JSON.stringify(m.session)},"seq":${m.seq},"t":${m.t},"stage":"${m.stage}","score":{"total":${num(v.total)},"struct":${num(v.struct)},"cov":${num(v.cov)},"coh":${num(v.coh)},"temp":${num(v.temp)}},"reward":${num(m.reward)},"tier":"${m.tier}","reference":${jsonOf(m.reference)}${pPass}}`;
 }
 
 /** Where {@link scoreBytes} writes a frame: grown before a frame that could need more. */
@@ -82,15 +61,15 @@ const referenceBytes = new WeakMap<ReferenceInfo, Buffer>();
 function referenceJson(reference: ReferenceInfo): Buffer {
   let bytes = referenceBytes.get(reference);
   if (bytes === undefined) {
-    bytes = Buffer.from(jsonOf(reference), 'utf8');
+    bytes = Buffer.from(JSON.stringify(reference), 'utf8');
     referenceBytes.set(reference, bytes);
   }
   return bytes;
 }
 
 /**
- * The bytes of {@link scoreText}'s text, written without building it; undefined where that is undefined, or where
- * the session id, stage or tier is not plain ASCII (then the text is encoded as before).
+ * A score frame's bytes as `Session` builds it (its keys, and the score vector's as `composite` builds it, in this
+ * order); undefined where a number is not finite or the session id, stage or tier is not plain ASCII.
  */
 function scoreBytes(m: ScoreMessage): Buffer | undefined {
   const v = m.score;
@@ -136,12 +115,12 @@ function scoreBytes(m: ScoreMessage): Buffer | undefined {
   return out;
 }
 
-/** The UTF-8 bytes of {@link frameText}'s text (a score frame written straight into them). */
+/** The UTF-8 bytes of `JSON.stringify(frame)` (a score frame written straight into them). */
 export function frameBytes(frame: ServerMessage): Buffer {
-  return (frame.type === 'score' ? scoreBytes(frame) : undefined) ?? Buffer.from(frameText(frame), 'utf8');
+  return (frame.type === 'score' ? scoreBytes(frame) : undefined) ?? Buffer.from(JSON.stringify(frame), 'utf8');
 }
 
-/** `JSON.stringify(frame)`, faster for the score frames a `Session` builds (field order as there). */
+/** `JSON.stringify(frame)`: a score frame decoded from {@link frameBytes}'s bytes (one hand-written encoder, not two). */
 export function frameText(frame: ServerMessage): string {
-  return (frame.type === 'score' ? scoreText(frame) : undefined) ?? JSON.stringify(frame);
+  return (frame.type === 'score' ? scoreBytes(frame)?.toString('utf8') : undefined) ?? JSON.stringify(frame);
 }
