@@ -1,13 +1,9 @@
 /** Opening one WebSocket to the server, with refusals and failures as typed errors. */
+import type { IncomingMessage } from 'node:http';
 import type WebSocket from 'ws';
 import { SteplensClientError } from './errors.js';
 import type { WebSocketClass } from './types.js';
 
-/**
- * Opens a socket to `url`; rejects with `unauthorized`/`refused` (an HTTP
- * answer to the upgrade) or `unreachable`. The socket keeps a no-op `error`
- * listener: socket errors always end in `close`, which the client handles.
- */
 /**
  * How long an opening handshake may take **(choice)**: a server or proxy that takes the TCP connection but never
  * answers the upgrade would otherwise hold a (re)connect attempt, and every call waiting on it, for good. The
@@ -15,6 +11,42 @@ import type { WebSocketClass } from './types.js';
  */
 export const OPEN_TIMEOUT_MS = 10_000;
 
+/** Bytes of a refused upgrade's answer read for its reason, and how long it may take to come. */
+const REFUSAL_BYTES = 4096;
+const REFUSAL_WAIT_MS = 1000;
+
+/** ` code: message` of a refused upgrade's JSON error answer, or '' when it has none (or not soon). */
+function refusalText(res: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (): void => {
+      clearTimeout(timer);
+      res.off('data', onData).off('end', done).off('error', done).off('close', done);
+      res.resume();
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { error?: { code?: unknown; message?: unknown } };
+        const { code, message } = body.error ?? {};
+        resolve(typeof code === 'string' && typeof message === 'string' ? ` ${code}: ${message}` : '');
+      } catch {
+        resolve('');
+      }
+    };
+    const onData = (chunk: Buffer): void => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= REFUSAL_BYTES) done();
+    };
+    const timer = setTimeout(done, REFUSAL_WAIT_MS);
+    res.on('data', onData).on('end', done).on('error', done).on('close', done);
+  });
+}
+
+/**
+ * Opens a socket to `url`; rejects with `unauthorized`/`refused` (an HTTP
+ * answer to the upgrade, its message naming the server's reason) or `unreachable`. The socket keeps a no-op `error`
+ * listener: socket errors always end in `close`, which the client handles.
+ */
 export function openSocket(Ctor: WebSocketClass, url: string, token: string | undefined, timeoutMs = OPEN_TIMEOUT_MS): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     let ws: WebSocket;
@@ -32,11 +64,14 @@ export function openSocket(Ctor: WebSocketClass, url: string, token: string | un
       if (e) reject(e);
       else resolve(ws);
     };
-    const onResponse = (_req: unknown, res: { statusCode?: number; resume(): void }): void => {
+    const onResponse = (_req: unknown, res: IncomingMessage): void => {
       const status = res.statusCode ?? 0;
-      settle(new SteplensClientError(status === 401 ? 'unauthorized' : 'refused', `${url}: the server refused the connection (HTTP ${status || '?'})`));
-      res.resume();
-      ws.terminate();
+      // The server's answer names why (`{ error: { code, message } }`, e.g. a tenant's quota of connections): read
+      // a little of it, for a short while, then give up on it.
+      void refusalText(res).then((why) => {
+        settle(new SteplensClientError(status === 401 ? 'unauthorized' : 'refused', `${url}: the server refused the connection (HTTP ${status || '?'}${why})`));
+        ws.terminate();
+      });
     };
     const onClose = (): void => settle(new SteplensClientError('unreachable', `cannot reach ${url}: closed while opening`));
     const onOpen = (): void => settle();

@@ -49,6 +49,7 @@ import { registerForecastRoutes } from './forecast-routes.js';
 import { restoreVersions } from './forecast-versions.js';
 import { isUpgrade, STREAM_ROUTE, upgradeRefusal } from './upgrade-check.js';
 import { SiteCheck } from './site-check.js';
+import { TenantStreams } from './tenant-streams.js';
 
 /** How long /readyz waits for the store (Redis PING) before answering not ready. */
 const READINESS_DEADLINE_MS = 1000;
@@ -171,6 +172,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     schemaController: NO_ROUTE_SCHEMAS,
   });
   if (!auth.enabled) log.warn('no tokens configured: authentication is off, anyone who can reach the server may use it');
+  const streams = new TenantStreams(resolved.limits.connectionsPerTenant);
   capConnections(app.server, { perAddress: resolved.limits.connectionsPerAddress, total: resolved.limits.maxConnections }, (why) => {
     metrics.refusals.inc({ code: 'overloaded' });
     log.warn({ why }, 'connection refused: over the connection limit');
@@ -203,6 +205,11 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     if (!id.ok) [refused, message] = ['unauthorized', id.message];
     else if (needs !== 'any' && !can(id.principal, needs)) [refused, message] = ['forbidden', `${req.method} ${route ?? ''} needs ${ROLE_NEEDED[needs]}`];
     else if (closing) refused = 'overloaded';
+    if (refused === undefined && id.ok && route === STREAM_ROUTE && isUpgrade(req.headers)) {
+      const overQuota = streams.refusal(id.principal);
+      if (overQuota !== undefined) [refused, message] = ['quota_exceeded', overQuota];
+      else streams.hold(id.principal, req.raw.socket);
+    }
     if (refused === undefined) return;
     if (isUpgrade(req.headers)) {
       metrics.refusals.inc({ code: refused });

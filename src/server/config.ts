@@ -101,7 +101,7 @@ function redisSettings(values: Record<string, unknown>, env: NodeJS.ProcessEnv):
 }
 
 /** Limits that 0 turns off; every other one must be a positive integer. */
-const ZERO_TURNS_OFF = new Set(['connectionsPerAddress', 'maxConnections', 'journalBytesPerTenant', 'forecastVersions', 'ptaBytesPerTenant']);
+const ZERO_TURNS_OFF = new Set(['connectionsPerAddress', 'maxConnections', 'connectionsPerTenant', 'journalBytesPerTenant', 'forecastVersions', 'ptaBytesPerTenant']);
 
 /** `NAME=VALUE` pairs of `--limit` into server limits (names of {@link DEFAULT_LIMITS}, positive integers; 0 turns a connection cap off). */
 export function parseLimits(pairs: readonly string[]): Partial<ServerLimits> {

@@ -21,3 +21,8 @@ export function openFilesLimit(): number | undefined {
 export function defaultMaxConnections(limit = openFilesLimit()): number {
   return limit === undefined ? 10_000 : Math.max(64, limit - FD_RESERVE);
 }
+
+/** The default streams per tenant on a shared server: a quarter of all connections, at least 16 (1,024 with no bound on all). */
+export function defaultStreamsPerTenant(maxConnections: number): number {
+  return maxConnections > 0 ? Math.max(16, Math.floor(maxConnections / 4)) : 1024;
+}

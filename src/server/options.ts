@@ -8,7 +8,7 @@ import { DEFAULT_PTA_LIMITS, type PtaLimits } from '../core/pta/limits.js';
 import type { ForecastFile } from '../core/forecast/model.js';
 import type { PolicyStateStore } from '../store/policy-state.js';
 import type { ReferenceStorePort } from '../store/store-port.js';
-import { defaultMaxConnections } from './open-files.js';
+import { defaultMaxConnections, defaultStreamsPerTenant } from './open-files.js';
 import { ForecastHolder } from './forecast-holder.js';
 import type { ForecastLearnOptions, ForecastLearnScope } from './forecast-learner.js';
 import { DEFAULT_SHADOW, type ShadowOptions } from './policy-manager.js';
@@ -68,6 +68,12 @@ export interface ServerLimits {
   connectionsPerAddress: number;
   /** TCP connections the server holds at most (0: no bound; default: the open-files limit less 256, else 10,000). */
   maxConnections: number;
+  /**
+   * WebSocket connections one tenant that is not an operator may hold (0: no bound). Default: with fewer than two
+   * tenants 0; else a quarter of `maxConnections`, at least 16 (1,024 when `maxConnections` is 0). Past it the
+   * upgrade gets 429 `quota_exceeded`.
+   */
+  connectionsPerTenant: number;
   /** On shutdown, connections still open this long after sessions are handed back or ended are cut (default 10 s). */
   shutdownGraceMs: number;
   /**
@@ -233,6 +239,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   wsPingIntervalMs: 30_000,
   connectionsPerAddress: 256,
   maxConnections: defaultMaxConnections(),
+  connectionsPerTenant: 0,
   shutdownGraceMs: 10_000,
   sessionsPerTenant: 1024,
   pairs: 1000,
@@ -262,6 +269,8 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
   if (options.limits?.sessionsPerTenant === undefined && tenants <= 1) limits.sessionsPerTenant = limits.totalSessions;
   // A tenant's share follows liveViewers unless set: one tenant must not hold every viewer slot of a shared server.
   if (options.limits?.liveViewersPerTenant === undefined) limits.liveViewersPerTenant = tenants <= 1 ? limits.liveViewers : Math.max(2, Math.ceil(limits.liveViewers / 4));
+  // Likewise a tenant's streams: its agents on many machines must not hold every connection of a shared server.
+  if (options.limits?.connectionsPerTenant === undefined) limits.connectionsPerTenant = tenants <= 1 ? 0 : defaultStreamsPerTenant(limits.maxConnections);
   return {
     limits,
     tokens,

@@ -5,6 +5,7 @@ refusals and failures as :class:`SteplensError`."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any, Optional
 
 try:
@@ -35,6 +36,18 @@ def _status_of(error: BaseException) -> Optional[int]:
     return status if isinstance(status, int) else None
 
 
+def _reason_of(error: BaseException) -> str:
+    """`` code: message`` of the server's JSON error answer to a refused upgrade (a tenant's quota of
+    connections, ...), when the installed ``websockets`` keeps the body (13.0 and newer), else ''."""
+    body = getattr(getattr(error, "response", None), "body", None)
+    try:
+        err = json.loads(body or b"").get("error", {}) if isinstance(body, (bytes, str)) else {}
+    except (ValueError, AttributeError):
+        return ""
+    code, message = (err.get("code"), err.get("message")) if isinstance(err, dict) else (None, None)
+    return f" {code}: {message}" if isinstance(code, str) and isinstance(message, str) else ""
+
+
 #: Seconds ``close()`` waits for the server's close handshake before it drops the connection (the TS client's too).
 CLOSE_TIMEOUT_S = 2.0
 
@@ -52,6 +65,6 @@ async def open_socket(url: str, token: Optional[str], *, max_size: Optional[int]
     except InvalidHandshake as e:
         status = _status_of(e)
         code = "unauthorized" if status == 401 else "refused"
-        raise SteplensError(code, f"{url}: the server refused the connection (HTTP {status or '?'})") from None
+        raise SteplensError(code, f"{url}: the server refused the connection (HTTP {status or '?'}{_reason_of(e)})") from None
     except (OSError, asyncio.TimeoutError) as e:
         raise SteplensError("unreachable", f"cannot reach {url}: {e or type(e).__name__}") from None
