@@ -83,8 +83,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const pool = new ScorePool({
     size: resolved.scoringWorkers,
     maxQueuedBytes: 4 * resolved.limits.maxBodyBytes,
-    // Several tenants: none may fill the queue alone (two full-size requests each; one tenant: all of it).
-    ...(resolved.tenants > 1 ? { maxQueuedBytesPerTenant: 2 * resolved.limits.maxBodyBytes } : {}),
+    // Several tenants: none may fill the queue alone (two full-size requests each; one tenant: all of it), and the
+    // last full-size request's room is kept for a tenant with none queued.
+    ...(resolved.tenants > 1 ? { maxQueuedBytesPerTenant: 2 * resolved.limits.maxBodyBytes, reservedForNewTenants: resolved.limits.maxBodyBytes } : {}),
     log,
     reference: (task, tenant) => references.reference(task, tenant),
     prior: () => store.prior(),

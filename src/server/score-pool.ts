@@ -11,7 +11,8 @@
  * (tenant-turns.ts): a worker holds at most two jobs of a tenant at a time, so another tenant's job goes to a
  * worker at once and runs beside them (a batch gives the worker back between items) instead of behind the backlog.
  * One tenant's four 64 MiB batches used to fill the whole queue: every other tenant's `POST /v1/score` was
- * refused `overloaded` or waited seconds behind them.
+ * refused `overloaded` or waited seconds behind them. The queue's last `reservedForNewTenants` bytes go only to a
+ tenant with nothing in it: two tenants at their share no longer fill it for a third.
  */
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
@@ -31,6 +32,11 @@ export interface ScorePoolOptions {
   maxQueuedBytes: number;
   /** Of those, the bytes one tenant's requests may hold; past it that tenant's job is refused `quota_exceeded`. Default: `maxQueuedBytes`. */
   maxQueuedBytesPerTenant?: number;
+  /**
+   * Of `maxQueuedBytes`, the bytes kept for tenants with nothing queued or in work (default 0): a tenant that holds
+   * some may not take the queue into them, so two tenants at their share do not fill it for a third.
+   */
+  reservedForNewTenants?: number;
   // Function properties, not methods: handed on detached to `runJob`. `tenant`: whose requests (its own PTAs first, reference-scope.ts).
   reference: (task: string, tenant: string) => Promise<Reference>;
   prior: () => Promise<TemporalPrior>;
@@ -108,6 +114,12 @@ export class ScorePool {
     }
     if (this.queuedBytes + bytes > this.options.maxQueuedBytes && this.queuedBytes > 0) {
       return jobError(new SteplensError('overloaded', `scoring queue holds ${this.queuedBytes} bytes of requests: try again later`));
+    }
+    const reserved = this.options.reservedForNewTenants ?? 0;
+    if (mine > 0 && reserved > 0 && this.queuedBytes + bytes > this.options.maxQueuedBytes - reserved) {
+      return jobError(
+        new SteplensError('overloaded', `scoring queue holds ${this.queuedBytes} bytes of requests, and its last ${reserved} bytes are kept for tenants with none queued: try again later`),
+      );
     }
     this.queuedBytes += bytes;
     this.tenantBytes.set(tenant, mine + bytes);

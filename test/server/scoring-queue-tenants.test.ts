@@ -45,11 +45,12 @@ function heldReferences() {
   };
 }
 
-function pool(size: number, refs: ReturnType<typeof heldReferences>, maxQueuedBytes: number, maxQueuedBytesPerTenant?: number): ScorePool {
+function pool(size: number, refs: ReturnType<typeof heldReferences>, maxQueuedBytes: number, maxQueuedBytesPerTenant?: number, reservedForNewTenants?: number): ScorePool {
   const p = new ScorePool({
     size,
     maxQueuedBytes,
     ...(maxQueuedBytesPerTenant !== undefined ? { maxQueuedBytesPerTenant } : {}),
+    ...(reservedForNewTenants !== undefined ? { reservedForNewTenants } : {}),
     log,
     reference: refs.reference,
     prior: async () => UNIFORM_PRIOR,
@@ -84,6 +85,23 @@ describe('the scoring queue between tenants', () => {
     await vi.waitFor(() => expect(refs.held).toBe(3));
     refs.release();
     for (const r of await Promise.all([...mallory, alice])) expect(r).toMatchObject({ ok: true });
+  });
+
+  it("keeps the last request's room for a tenant with none queued: two tenants at their share do not fill it for a third", async () => {
+    const refs = heldReferences();
+    const one = (await job('mallory', 'pylint-dev__astroid-1196')).body.length;
+    // Room for 4 jobs, 2 of a tenant, the last one's room kept for a tenant with nothing queued (the server's default shape).
+    const p = pool(0, refs, 4 * one, 2 * one, one);
+    const held = [p.run(await job('mallory', 'm1')), p.run(await job('mallory', 'm2')), p.run(await job('eve', 'e1'))];
+    await vi.waitFor(() => expect(refs.held).toBe(3));
+    // Eve's second would fill the queue: refused, the room kept (before: taken, and alice's job then refused).
+    const refused = await p.run(await job('eve', 'e2'));
+    expect(refused).toMatchObject({ ok: false, code: 'overloaded', message: expect.stringContaining('kept for tenants with none queued') });
+    const alice = p.run(await job('alice', 'a1'));
+    await vi.waitFor(() => expect(refs.held).toBe(4));
+    refs.release();
+    for (const r of await Promise.all([...held, alice])) expect(r).toMatchObject({ ok: true });
+    expect(refs.asked).toEqual(['mallory/m1', 'mallory/m2', 'eve/e1', 'alice/a1']);
   });
 
   it('sends a worker at most two jobs of a tenant at a time: another tenant goes next, not behind her backlog', async () => {
