@@ -11,6 +11,7 @@ import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
 import { addReferenceRequestSchema, getRewardRequestSchema, scoreBatchRequestSchema, scoreRequestSchema } from '../protocol/http-bodies.js';
 import { parseBody } from '../protocol/parse.js';
 import { rankRequestSchema } from '../protocol/rank-bodies.js';
+import { batchItemsInSlices } from './batch-items.js';
 import { getReward } from './reward-job.js';
 import { rankJob } from './rank-job.js';
 import { checkLength, scoreRequest, type JobForecast } from './score-request.js';
@@ -67,15 +68,16 @@ export function jobError(error: unknown, where = ''): JobResult {
 }
 
 async function work(req: JobRequest, deps: StepsDeps): Promise<unknown> {
-  const doc = readJson(req.body);
+  // A batch is read an item at a time when it plainly can be (batch-items.ts); every other body, whole.
+  const items = req.kind === 'batch' ? await batchItemsInSlices(req.body) : undefined;
+  const doc = items === undefined ? readJson(req.body) : undefined;
   switch (req.kind) {
     case 'score':
       return scoreRequest(deps, parsed(parseBody(scoreRequestSchema, doc)));
     case 'batch': {
-      const body = parsed(parseBody(scoreBatchRequestSchema, doc));
       const results = [];
       // One item's failure, whatever it is, is that item's answer: the others are still scored.
-      for (const [i, item] of body.items.entries()) {
+      for (const [i, item] of (items ?? parsed(parseBody(scoreBatchRequestSchema, doc)).items).entries()) {
         try {
           results.push(await scoreRequest(deps, item, `items[${i}].`));
         } catch (error) {
