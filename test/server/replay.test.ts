@@ -80,7 +80,7 @@ describe('steplens replay', () => {
   });
 
   it('fails with one clear line on a refused or unreachable server and bad usage', async () => {
-    await expect(replay.run([ASTROID.fail, '--url', srv.url, '--task', 't'], io())).rejects.toThrow(/refused the connection \(HTTP 401\)/);
+    await expect(replay.run([ASTROID.fail, '--url', srv.url, '--task', 't'], io())).rejects.toThrow(/refused the connection \(HTTP 401 unauthorized: [^)]+\)/);
     await expect(replay.run([ASTROID.fail, '--url', 'http://127.0.0.1:1', '--task', 't'], io())).rejects.toThrow(/cannot reach/);
     await expect(replay.run([ASTROID.fail, '--task', 't'], io())).rejects.toThrow(/--url is required/);
     expect(() => streamUrl('ftp://x')).toThrow(/expected http/);
