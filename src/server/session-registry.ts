@@ -20,7 +20,7 @@ import { PolicyManager } from './policy-manager.js';
 import { sessionKey, type Principal } from './principal.js';
 import { ScopedReferences } from './reference-scope.js';
 import type { RegistryDeps } from './registry-deps.js';
-import { runInTurns } from './in-turns.js';
+import { EndReports } from './end-reports.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export type { RegistryDeps, SessionDurability } from './registry-deps.js';
@@ -36,6 +36,8 @@ export class SessionRegistry {
   /** Ends in progress (a client `end`, the sweep and shutdown may race): each session ends once. */
   private readonly ending = new Map<string, Promise<FinalMessage>>();
   private sweeping = false;
+  /** What ends build before their finals: long sessions' one at a time. */
+  private readonly reports = new EndReports();
   private readonly endedKept: EndedSessions;
 
   private readonly policies: PolicyManager;
@@ -199,11 +201,9 @@ export class SessionRegistry {
     const learn = whole && session.learn && passed === true;
     // A shadow session's pair, when its outcome is counted.
     const shadow = whole && passed !== undefined && session.policy?.shadow === true ? session.policy.pair : undefined;
-    // The report (the rebuild of every state and the waste detectors: 136-203 ms in one go at 5,000 steps) and the
-    // states learning and the shadow record read (rebuilt once, for both) are built a slice a turn: other sessions'
-    // frames are served meanwhile (docs/reliability.md T34). A resume or `end` meanwhile waits for the final (`ending`).
-    const report = await runInTurns(reportSteps);
-    const states = learn || shadow !== undefined ? await runInTurns(session.statesInSteps()) : [];
+    // Built a slice a turn (end-reports.ts): other sessions' frames are served meanwhile. A resume or `end` meanwhile
+    // leaves the final to this (`ending`).
+    const { report, states } = await this.reports.build(session, reportSteps, learn || shadow !== undefined);
     const learned = learn ? await learnSession({ ...this.deps, references: this.references }, session, states) : undefined;
     if (shadow !== undefined && passed !== undefined) this.policies.record(shadow, { states, totals: session.totals, passed });
     const final: FinalMessage = {

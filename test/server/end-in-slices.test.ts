@@ -18,6 +18,7 @@ import { getParser } from '../../src/formats/index.js';
 import type { FormatName } from '../../src/formats/types.js';
 import type { FinalMessage, ServerMessage } from '../../src/protocol/server-messages.js';
 import { Connection } from '../../src/server/connection.js';
+import { QUEUED_END_STEPS } from '../../src/server/end-reports.js';
 import { createMetrics } from '../../src/server/metrics.js';
 import { resolveOptions } from '../../src/server/options.js';
 import { PolicyManager } from '../../src/server/policy-manager.js';
@@ -199,6 +200,24 @@ describe("a session's end in slices", () => {
     expect(recorded).toHaveLength(1);
     expect(recorded[0]).toBe(learnedFrom[0]);
     expect(JSON.stringify(recorded[0])).toBe(JSON.stringify(oneGo));
+  });
+
+  it("builds long sessions' ends one at a time, and a short session's end does not wait behind them", async () => {
+    const steps = allSteps();
+    const { s: a } = await session('queued-a', steps);
+    const { s: b } = await session('queued-b', steps);
+    const { s: short } = await session('queued-short', steps.slice(0, QUEUED_END_STEPS - 1));
+    const { seen } = await eachTurnDuring(
+      () => Promise.all([registry.end(a, 'end'), registry.end(b, 'end'), registry.end(short, 'end')]),
+      () => ({ a: a.ended, b: b.ended, short: short.ended }),
+    );
+    // The turn in which each was first seen ended (the last one's final may come after the last turn seen).
+    const first = (k: 'a' | 'b' | 'short'): number => (seen.some((t) => t[k]) ? seen.findIndex((t) => t[k]) : seen.length);
+    expect(first('short')).toBeLessThan(first('a'));
+    expect(first('a')).toBeLessThan(first('b'));
+    // b's report began once a's final was made: its slices came after (side by side, one turn apart).
+    expect(first('b') - first('a')).toBeGreaterThanOrEqual((2 * steps.length) / STATES_PER_STEP);
+    expect([a, b, short].map((s) => s.final?.steps)).toEqual([steps.length, steps.length, QUEUED_END_STEPS - 1]);
   });
 
   it('ends every open session at shutdown, one after another, each from a turn of its own', async () => {
