@@ -7,11 +7,12 @@
  * steps of text built to make a parser or pattern backtrack (`hostile-text`),
  * and 20,000 tiny steps sent at once on one connection (then again, until the resume window of its four sessions
  * runs out and they are ended), and 32 polls at once of a live 5,000-step session's status, and of its whole step view,
- * and 32 opens at once of its live feed (`GET /v1/live?session=`, whose first event is that view).
+ * and 32 opens at once of its live feed (`GET /v1/live?session=`, whose first event is that view), and the `end` of one
+ * such session and of four at once.
  * Reports the request's time and the ping round trips during it, against an idle window, and the server's own
  * event-loop delay (perf_hooks, in its process) over the same window.
  *
- *   node dist/bench/stall.js [--only shell-1mb,python-850kb,hostile-text,score-100k,score-5000,score-steps-80k,score-steps-5000,burst-20k,burst-20k-expiry,status-32,steps-32,live-32,batch] [--json FILE] [CORPUS_DIR]
+ *   node dist/bench/stall.js [--only shell-1mb,python-850kb,hostile-text,score-100k,score-5000,score-steps-80k,score-steps-5000,burst-20k,burst-20k-expiry,status-32,steps-32,live-32,end-5000,end-5000x4,batch] [--json FILE] [CORPUS_DIR]
  */
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -123,11 +124,8 @@ async function firstLiveEvent(http: string, session: string): Promise<string> {
   }
 }
 
-/**
- * A live session of 5,000 real-looking shell steps (distinct `ls`, `cat` of 50 files, sliding `sed` views), then 32 GETs at once of
- * `/v1/sessions/<id><route>`, or with the route `live`, 32 opens at once of its live feed, each read to its first event.
- */
-async function pollLive(url: string, http: string, route: string): Promise<string> {
+/** A live session of 5,000 real-looking shell steps (distinct `ls`, `cat` of 50 files, sliding `sed` views) on a connection of its own, every step scored. */
+async function liveSession(url: string): Promise<{ ws: WebSocket; session: string }> {
   const session = `live${++bursts}`;
   const kinds = [(i: number) => `ls ${i}`, (i: number) => `cat a${i % 50}.py`, (i: number) => `sed -n '${i},${i + 40}p' a.py`];
   const frames = [JSON.stringify({ type: 'start', session, task: SERVER_BENCH_TASK })];
@@ -140,6 +138,38 @@ async function pollLive(url: string, http: string, route: string): Promise<strin
     });
     for (const f of frames) ws.send(f);
   });
+  return { ws, session };
+}
+
+/** `n` live 5,000-step sessions ({@link liveSession}), built before the window; the run sends each its `end` at once and waits for every final. */
+async function liveEnds(url: string, n: number): Promise<() => Promise<string>> {
+  const live: Array<{ ws: WebSocket; session: string }> = [];
+  for (let i = 0; i < n; i++) live.push(await liveSession(url));
+  return async () => {
+    const answers = await Promise.all(
+      live.map(
+        ({ ws, session }) =>
+          new Promise<string>((resolve) => {
+            ws.on('message', (raw) => {
+              const f = JSON.parse(dataText(raw)) as { type: string; steps?: number; code?: string };
+              if (f.type !== 'final' && f.type !== 'error') return;
+              ws.close();
+              resolve(f.type === 'final' ? `final ${f.steps}` : `error ${f.code}`);
+            });
+            ws.send(JSON.stringify({ type: 'end', session }));
+          }),
+      ),
+    );
+    return `${[...new Set(answers)].join('/')} x ${n}`;
+  };
+}
+
+/**
+ * A live session of 5,000 real-looking shell steps (distinct `ls`, `cat` of 50 files, sliding `sed` views), then 32 GETs at once of
+ * `/v1/sessions/<id><route>`, or with the route `live`, 32 opens at once of its live feed, each read to its first event.
+ */
+async function pollLive(url: string, http: string, route: string): Promise<string> {
+  const { ws, session } = await liveSession(url);
   const codes = await Promise.all(
     Array.from({ length: 32 }, () =>
       route === 'live' ? firstLiveEvent(http, session) : fetch(`${http}/v1/sessions/${session}${route}`).then(async (r) => (await r.arrayBuffer(), `HTTP ${r.status}`)),
@@ -149,6 +179,8 @@ async function pollLive(url: string, http: string, route: string): Promise<strin
   return `${[...new Set(codes)].join('/')} x 32`;
 }
 
+type Run = (url: string, http: string) => Promise<string>;
+
 async function main(): Promise<void> {
   const corpus = findCorpus(positionals[0]);
   const traj = loadCorpus(corpus).trajectories.find((t) => t.file === SERVER_BENCH_FILE);
@@ -156,7 +188,8 @@ async function main(): Promise<void> {
   const steps = traj.steps;
   // Each scenario builds its payload first (outside the measured window). The pinger runs in a process of its own
   // (pinger-process.ts), so sending a large request from this thread does not delay its round trips.
-  const scenarios: Array<{ name: string; prepare: () => (url: string, http: string) => Promise<string> }> = [
+  // `prepare` runs before the measured window (given the server's WebSocket URL: a scenario may build a session there).
+  const scenarios: Array<{ name: string; prepare: (url: string) => Run | Promise<Run> }> = [
     {
       name: 'shell-1mb',
       prepare: () => {
@@ -262,6 +295,17 @@ async function main(): Promise<void> {
       prepare: () => (url, http) => pollLive(url, http, 'live'),
     },
     {
+      // The `end` of a live 5,000-step session (built before the window): its final report (every state rebuilt, the
+      // waste detectors) was made in one go, 136-203 ms with nothing else served, until T34.
+      name: 'end-5000',
+      prepare: (url) => liveEnds(url, 1),
+    },
+    {
+      // Four such sessions, on four connections, ended at once.
+      name: 'end-5000x4',
+      prepare: (url) => liveEnds(url, 4),
+    },
+    {
       name: 'batch',
       prepare: () => {
         const body = JSON.stringify({
@@ -284,7 +328,7 @@ async function main(): Promise<void> {
   const figures: Record<string, number | string> = { idle_ping_p99_ms: idle.p99, idle_ping_max_ms: idle.max };
   const targets: Target[] = [];
   for (const s of scenarios.filter((x) => only === undefined || only.includes(x.name))) {
-    const run = s.prepare();
+    const run = await s.prepare(server.url);
     await new Promise((resolve) => setTimeout(resolve, 200));
     await ping.window();
     await server.loopDelay();

@@ -20,6 +20,7 @@ import { PolicyManager } from './policy-manager.js';
 import { sessionKey, type Principal } from './principal.js';
 import { ScopedReferences } from './reference-scope.js';
 import type { RegistryDeps } from './registry-deps.js';
+import { EndReports } from './end-reports.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export type { RegistryDeps, SessionDurability } from './registry-deps.js';
@@ -35,6 +36,8 @@ export class SessionRegistry {
   /** Ends in progress (a client `end`, the sweep and shutdown may race): each session ends once. */
   private readonly ending = new Map<string, Promise<FinalMessage>>();
   private sweeping = false;
+  /** What ends build before their finals: long sessions' one at a time. */
+  private readonly reports = new EndReports();
   private readonly endedKept: EndedSessions;
 
   private readonly policies: PolicyManager;
@@ -187,19 +190,22 @@ export class SessionRegistry {
 
   private async finish(session: Session, why: FinalReason): Promise<FinalMessage> {
     await this.deps.durable?.settled(session);
-    // From here the session takes no step: the report, the final and a learned reference cover the same steps.
-    // States are rebuilt below only for a learned reference or a shadow policy's record (see Session.release).
-    const { frames, report } = session.finish();
+    // From here the session takes no step (nor outcome): the report, the final and a learned reference cover the same steps.
+    const { frames, report: reportSteps } = session.finish();
     const passed = session.passed;
     for (const f of frames) this.connectionOf(session)?.send(f);
     this.scored(session, frames);
     // Only a run its client ended is whole: one the server cut off (shutdown, idle, not resumed) is neither a
     // reference nor shadow or forecast evidence, and a client that restarts it replays and ends it anyway.
     const whole = why === 'end';
-    const learned = whole && session.learn && passed === true ? await learnSession({ ...this.deps, references: this.references }, session, session.states()) : undefined;
-    if (whole && session.policy?.shadow && passed !== undefined) {
-      this.policies.record(session.policy.pair, { states: session.states(), totals: session.totals, passed });
-    }
+    const learn = whole && session.learn && passed === true;
+    // A shadow session's pair, when its outcome is counted.
+    const shadow = whole && passed !== undefined && session.policy?.shadow === true ? session.policy.pair : undefined;
+    // Built a slice a turn (end-reports.ts): other sessions' frames are served meanwhile. A resume or `end` meanwhile
+    // leaves the final to this (`ending`).
+    const { report, states } = await this.reports.build(session, reportSteps, learn || shadow !== undefined);
+    const learned = learn ? await learnSession({ ...this.deps, references: this.references }, session, states) : undefined;
+    if (shadow !== undefined && passed !== undefined) this.policies.record(shadow, { states, totals: session.totals, passed });
     const final: FinalMessage = {
       type: 'final',
       session: session.id,
@@ -363,14 +369,23 @@ export class SessionRegistry {
       if (why === undefined) continue;
       await this.end(s, why);
       this.free(s, why === 'idle' ? 'idle' : 'not resumed');
-      // One session's end (its report: up to 5,000 steps, ~35 ms) a turn: the four sessions a burst left detached
-      // ended in one turn and held every client 0.9-1.2 s (0.15 s once the redundant-step detector was linear).
+      // One session's end at a time, each from a turn of its own (its report is built in slices, T34): the four
+      // sessions a burst left detached ended in one turn and held every client 0.9-1.2 s (0.15 s once the
+      // redundant-step detector was linear).
       await nextTurn();
     }
   }
 
-  /** Shutdown: ends every open session (finals go to attached clients). */
+  /**
+   * Shutdown: ends every open session (finals go to attached clients), one after another, each from a turn of its
+   * own (its report in slices): ended in one turn, many sessions held every client (and the HTTP answers the
+   * shutdown waits for) for the sum of their reports (T34).
+   */
   async endAll(): Promise<void> {
-    for (const s of [...this.sessions.values()]) if (!s.ended) await this.end(s, 'shutdown');
+    for (const s of [...this.sessions.values()]) {
+      if (s.ended) continue;
+      await this.end(s, 'shutdown');
+      await nextTurn();
+    }
   }
 }

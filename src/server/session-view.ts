@@ -11,8 +11,8 @@ import type { Signal, State, Step } from '../core/types.js';
 import type { FinalMessage, ScoreMessage } from '../protocol/server-messages.js';
 import type { SessionSummary, TrajectoryView, ViewStep } from '../protocol/view-bodies.js';
 import type { Session } from './session.js';
+import { runInTurns } from './in-turns.js';
 import { stepText } from './step-text.js';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export function sessionState(s: Session): SessionSummary['state'] {
   return s.ended ? 'ended' : s.connection === undefined ? 'detached' : 'open';
@@ -79,12 +79,8 @@ export const VIEW_ROWS_PER_TURN = 500;
  * {@link VIEW_ROWS_PER_TURN} rows a slice (~30 ms in one go). It shows the steps, signals and report as they were
  * when it was called (it reads the session before its first await; steps scored meanwhile wait for the next view).
  */
-export async function sessionViewInSteps(s: Session): Promise<TrajectoryView> {
-  const steps = viewInSteps(s);
-  for (let r = steps.next(); ; r = steps.next()) {
-    if (r.done === true) return r.value;
-    await nextTurn();
-  }
+export function sessionViewInSteps(s: Session): Promise<TrajectoryView> {
+  return runInTurns(viewInSteps(s));
 }
 
 /** The view of `s` as it is now, in steps: the session is read when this is called, the work done by `next()`. */
