@@ -22,10 +22,13 @@
  *     PTA of mean example size, and the projection for 10,000 such PTAs.
  * Targets: <= 40 KB (40,000 B) per active 100-step session (issue 24), in both layouts; 10,000 PTAs in <= 1 GB (1e9 B).
  *
- *   node --expose-gc dist/bench/memory.js [--sessions 1000] [--steps 100] [--ptas 1000] [--compress] [--json FILE]
- * `--compress`: with compression of cold long texts on (`serve --compress-texts`).
+ *   node --expose-gc dist/bench/memory.js [--sessions 1000] [--steps 100] [--ptas 1000] [--compress] [--json FILE] [--snapshot PREFIX]
+ * `--compress`: with compression of cold long texts on (`serve --compress-texts`). `--snapshot`: a heap snapshot of each
+ * layout's measured sessions, PREFIX-overlapping.heapsnapshot and PREFIX-disjoint.heapsnapshot (taken after the
+ * `after` reading; read them with `heap-owners`, which says who holds the bytes).
  */
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import v8 from 'node:v8';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -57,6 +60,7 @@ const { values: args } = parseArgs({
     json: { type: 'string' },
     corpus: { type: 'string' },
     compress: { type: 'boolean' },
+    snapshot: { type: 'string' },
   },
 });
 if (args.compress) setTextCompression(true);
@@ -108,11 +112,12 @@ interface Bytes {
   external: number;
 }
 
-async function measured(layout: Layout, build: () => Promise<unknown>): Promise<Bytes> {
+async function measured(layout: Layout, build: () => Promise<unknown>, snapshot?: string): Promise<Bytes> {
   await build(); // warm round: JIT, PTA cache, parse caches, pools; freed before the measured one
   const before = await heap();
   const box: { kept?: unknown } = { kept: await build() };
   const after = await heap();
+  if (snapshot !== undefined) v8.writeHeapSnapshot(snapshot);
   delete box.kept;
   const dropped = await heap();
   const n = layout.sessions;
@@ -139,7 +144,7 @@ async function sessionBytes(trajectories: readonly CorpusTrajectory[], layout: L
     }
     return { registry, conn, deps };
   };
-  const session = await measured(layout, round);
+  const session = await measured(layout, round, args.snapshot === undefined ? undefined : `${args.snapshot}-${layout.name}.heapsnapshot`);
   let counted = 0;
   const ended = await measured(layout, async () => {
     const { registry, conn, deps } = await round();

@@ -58,10 +58,18 @@ function plain(s: string): boolean {
 
 const referenceBytes = new WeakMap<ReferenceInfo, Buffer>();
 
-function referenceJson(reference: ReferenceInfo): Buffer {
+/**
+ * The JSON bytes of a session's reference, kept while the session keeps the reference, in a buffer of their own
+ * (exported for tests): `Buffer.from` of a short string is a view of Node's shared 8 KB pool, and one kept view
+ * keeps its whole pool slab alive, so each open session held about a slab (8.4 KB of `external` a session in
+ * bench/memory.ts; bench/README.md, "Memory per session, fifth pass").
+ */
+export function referenceJson(reference: ReferenceInfo): Buffer {
   let bytes = referenceBytes.get(reference);
   if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(reference), 'utf8');
+    const text = JSON.stringify(reference);
+    bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, 'utf8'));
+    bytes.write(text, 0, 'utf8');
     referenceBytes.set(reference, bytes);
   }
   return bytes;

@@ -86,6 +86,32 @@ export const pinKey = (agent: string | undefined, model: string | undefined): st
 /** One tenant's pair: what shadow counters and promotions are kept per. */
 export const pairKey = (tenant: string, agent: string | undefined, model: string | undefined): string => `${tenant}\u0000${pinKey(agent, model)}`;
 
+/** What a pair derives from its configured policy alone (read, never changed): see {@link ofPolicy}. */
+interface OfPolicy {
+  candidates: ShadowCandidate[];
+  plan: ShadowPlan;
+  warnOnly: Policy;
+  described: string;
+}
+
+const derived = new WeakMap<Policy, OfPolicy>();
+
+/**
+ * The candidates, replay plan and warn-only policy of pairs configured with `policy`, made once per policy and
+ * shared by every pair (every tenant's agent + model) of its group: ~48 KB a pair made its own (bench/README.md,
+ * "Memory per session, fifth pass"), up to `limits.pairs` of them. Keyed by the policy object, which the policy set
+ * holds for the server's life.
+ */
+function ofPolicy(policy: Policy): OfPolicy {
+  let d = derived.get(policy);
+  if (d === undefined) {
+    const candidates = shadowCandidates(policy);
+    d = { candidates, plan: shadowPlan(candidates), warnOnly: warnOnly(policy), described: describeSettings(settingsOf(policy)) };
+    derived.set(policy, d);
+  }
+  return d;
+}
+
 export class PolicyManager {
   /** Each tenant's pairs, bounded (pair-table.ts): one tenant's outcomes never promote a stop for another's sessions. */
   readonly pairs: PairTable<PairEntry>;
@@ -145,15 +171,15 @@ export class PolicyManager {
   private make(tenant: string, agent: string | undefined, model: string | undefined): PairEntry {
     const group = selectGroup(this.set, agent, model);
     const configured = group?.policy ?? this.set.fallback;
-    const candidates = shadowCandidates(configured);
+    const d = ofPolicy(configured);
     return {
       tenant,
       configured,
-      candidates,
-      plan: shadowPlan(candidates),
-      warnOnly: warnOnly(configured),
+      candidates: d.candidates,
+      plan: d.plan,
+      warnOnly: d.warnOnly,
       group: group ? `group ${describeMatch(group.match)}` : 'fallback',
-      state: { tenant, agent: agent ?? null, model: model ?? null, sessions: 0, counters: emptyCounters(), promoted: null, configured: describeSettings(settingsOf(configured)) },
+      state: { tenant, agent: agent ?? null, model: model ?? null, sessions: 0, counters: emptyCounters(), promoted: null, configured: d.described },
     };
   }
 

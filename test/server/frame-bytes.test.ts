@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReferenceInfo } from '../../src/core/types.js';
 import type { ScoreMessage, ServerMessage } from '../../src/protocol/server-messages.js';
-import { frameBytes } from '../../src/server/frame-text.js';
+import { frameBytes, referenceJson } from '../../src/server/frame-text.js';
 
 const reference: ReferenceInfo = { kind: 'pta', version: 3, paths: 12 };
 
@@ -47,6 +47,15 @@ describe('frameBytes', () => {
     ['a non-finite pPass', score({ pPass: Number.NaN })],
   ])('%s: the bytes of JSON.stringify', (_, frame) => {
     expectSame(frame);
+  });
+
+  it("keeps a reference's bytes in a buffer of their own, not in a view of Node's shared pool (a kept view keeps its 8 KB slab)", () => {
+    const ref: ReferenceInfo = { kind: 'prior' };
+    expect(frameBytes(score({ reference: ref })).equals(Buffer.from(JSON.stringify(score({ reference: ref })), 'utf8'))).toBe(true);
+    const bytes = referenceJson(ref);
+    expect(bytes.toString('utf8')).toBe(JSON.stringify(ref));
+    expect(bytes.buffer.byteLength).toBe(bytes.length);
+    expect(referenceJson(ref)).toBe(bytes);
   });
 
   it('other frames: the bytes of JSON.stringify', () => {

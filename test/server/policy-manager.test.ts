@@ -115,4 +115,38 @@ describe('PolicyManager', () => {
     expect([...m.pins.values()]).toEqual([{ agent: 'a', model: 'm', pinned: { blindRetry: { warn: 2, stop: 3 } }, frozen: true }]);
     expect(m.assign('someone', 'a', 'm').selected).toBe('pinned');
   });
+
+  it("shares one policy's candidates and replay plan between its pairs, and keeps each pair's counters its own", async () => {
+    const other = resolvePolicy({ noAction: { stop: 4 } });
+    if (!other.ok) throw new Error(other.error);
+    const set = { groups: [{ match: { agent: 'x' }, policy: other.value }], fallback: CONFIGURED };
+    const m = await PolicyManager.open(set, SHADOW, undefined, log);
+    const m2 = PolicyManager.plain(set, log);
+    for (const [tenant, agent] of [
+      [T, 'a'],
+      ['t2', 'a'],
+      [T, 'b'],
+      [T, 'x'],
+    ] as const)
+      m.assign(tenant, agent, 'm');
+    m2.assign(T, 'c', 'm');
+    const a = m.pairs.peek(pairKey(T, 'a', 'm'))!;
+    const a2 = m.pairs.peek(pairKey('t2', 'a', 'm'))!;
+    const b = m.pairs.peek(pairKey(T, 'b', 'm'))!;
+    const x = m.pairs.peek(pairKey(T, 'x', 'm'))!;
+    const c = m2.pairs.peek(pairKey(T, 'c', 'm'))!;
+    for (const e of [a2, b, c]) {
+      expect(e.candidates).toBe(a.candidates);
+      expect(e.plan).toBe(a.plan);
+      expect(e.warnOnly).toBe(a.warnOnly);
+    }
+    expect(x.configured).toBe(other.value);
+    expect(x.candidates).not.toBe(a.candidates);
+    expect(x.candidates.find((k) => k.id === 'configured')?.settings).toMatchObject({ noAction: 4 });
+    expect(a.candidates.find((k) => k.id === 'configured')?.settings).toMatchObject({ noAction: 3 });
+    record(m, empty(3), false);
+    expect(a.state.counters.failing).toBe(1);
+    expect(a.state.counters).not.toBe(a2.state.counters);
+    expect([a2, b, x].map((e) => e.state.counters.failing)).toEqual([0, 0, 0]);
+  });
 });
