@@ -13,7 +13,10 @@ export const ERROR_CODES = {
   too_large: { status: 413, summary: 'A frame, body or session exceeds a configured limit.' },
   unauthorized: { status: 401, summary: 'Missing or wrong bearer token.' },
   forbidden: { status: 403, summary: "The token's role does not allow this (an operator's token is needed)." },
-  quota_exceeded: { status: 429, summary: "A tenant's own quota (its sessions, its WebSocket connections, its references, its own PTAs' bytes, its live viewers, its steps kept in Redis) is used up." },
+  quota_exceeded: {
+    status: 429,
+    summary: "A tenant's own quota (its sessions, its WebSocket connections, its references, its own PTAs' bytes, its live viewers, its steps held in memory or kept in Redis) is used up.",
+  },
   overloaded: { status: 503, summary: 'A session or connection limit is reached, or the client is too slow.' },
   internal: { status: 500, summary: 'An unexpected server fault.' },
   unavailable: { status: 503, summary: 'The store cannot take it now (Redis unreachable or out of memory, the data folder full): nothing was accepted; retry later.' },

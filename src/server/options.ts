@@ -32,6 +32,12 @@ export interface ServerLimits {
    * bound). Size Redis' `maxmemory` above this times the tenants, plus the PTAs (docs/scale-out.md).
    */
   journalBytesPerTenant: number;
+  /**
+   * Bytes of step messages one tenant's open sessions may hold in this server's memory (T37; ended ones have their
+   * own bounds); a step past it is refused `quota_exceeded` (default 512 MiB with two tenants or more, 0 with one:
+   * no bound). The heap must hold about 1.6 times this per tenant that streams large steps (docs/reliability.md, T37).
+   */
+  stepBytesPerTenant: number;
   /** Bytes a connection may have queued for sending before it is closed as too slow (default 4 MiB). */
   outgoingQueueBytes: number;
   /** Largest HTTP body in bytes (default 64 MiB). */
@@ -217,6 +223,9 @@ export interface ResolvedOptions {
   forecastLearnScope: ForecastLearnScope;
 }
 
+/** `stepBytesPerTenant` with two tenants or more (512 MiB, as `journalBytesPerTenant`). */
+export const DEFAULT_STEP_BYTES_PER_TENANT = 512 * 1024 * 1024;
+
 export const DEFAULT_LIMITS: ServerLimits = {
   sessionsPerConnection: 64,
   totalSessions: 4096,
@@ -224,6 +233,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   maxStepsPerSession: 5000,
   maxSessionBytes: 64 * 1024 * 1024,
   journalBytesPerTenant: 512 * 1024 * 1024,
+  stepBytesPerTenant: 0,
   outgoingQueueBytes: 4 * 1024 * 1024,
   maxBodyBytes: 64 * 1024 * 1024,
   maxEndedSessions: 10_000,
@@ -271,6 +281,8 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
   if (options.limits?.liveViewersPerTenant === undefined) limits.liveViewersPerTenant = tenants <= 1 ? limits.liveViewers : Math.max(2, Math.ceil(limits.liveViewers / 4));
   // Likewise a tenant's streams: its agents on many machines must not hold every connection of a shared server.
   if (options.limits?.connectionsPerTenant === undefined) limits.connectionsPerTenant = tenants <= 1 ? 0 : defaultStreamsPerTenant(limits.maxConnections);
+  // And the step texts its sessions hold in memory: one tenant's big steps must not grow the heap until the process aborts.
+  if (options.limits?.stepBytesPerTenant === undefined) limits.stepBytesPerTenant = tenants <= 1 ? 0 : DEFAULT_STEP_BYTES_PER_TENANT;
   return {
     limits,
     tokens,

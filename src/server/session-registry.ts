@@ -20,6 +20,7 @@ import { PolicyManager } from './policy-manager.js';
 import { sessionKey, type Principal } from './principal.js';
 import { ScopedReferences } from './reference-scope.js';
 import type { RegistryDeps } from './registry-deps.js';
+import { TenantStepBytes } from './tenant-step-bytes.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export type { RegistryDeps, SessionDurability } from './registry-deps.js';
@@ -36,12 +37,15 @@ export class SessionRegistry {
   private readonly ending = new Map<string, Promise<FinalMessage>>();
   private sweeping = false;
   private readonly endedKept: EndedSessions;
+  /** The step bytes each tenant's open sessions hold here (`stepBytesPerTenant`): counted by the stream handler, given back at the end. */
+  readonly stepBytes: TenantStepBytes;
 
   private readonly policies: PolicyManager;
   private readonly references: ScopedReferences;
 
   constructor(private readonly deps: RegistryDeps) {
     this.endedKept = new EndedSessions(deps.options.limits);
+    this.stepBytes = new TenantStepBytes(deps.options.limits.stepBytesPerTenant);
     this.references = deps.references ?? new ScopedReferences(deps.store, deps.options.referenceScope);
     this.policies = deps.policies ?? PolicyManager.plain(deps.options.policySet, deps.log);
   }
@@ -215,6 +219,7 @@ export class SessionRegistry {
     if (whole) this.deps.onEnded?.(session);
     session.endedAt = Date.now();
     session.release();
+    this.stepBytes.release(session);
     this.keepEnded(session);
     this.deps.metrics.activeSessions.set(this.openCount());
     await this.deps.durable?.finished(session, final);
@@ -298,6 +303,7 @@ export class SessionRegistry {
     this.sessions.delete(session.key);
     this.live.delete(session);
     this.endedKept.delete(session.key);
+    this.stepBytes.release(session);
     if (!keepOnConnection && session.connection !== undefined) this.deps.connections.get(session.connection)?.drop(session.key);
     this.deps.metrics.activeSessions.set(this.openCount());
     this.deps.log.info({ session: session.id, task: session.task, why }, 'session copy dropped');
@@ -331,6 +337,7 @@ export class SessionRegistry {
   private free(session: Session, why: string): void {
     if (this.sessions.get(session.key) !== session) return;
     this.sessions.delete(session.key);
+    this.stepBytes.release(session);
     this.live.delete(session);
     this.endedKept.delete(session.key);
     this.deps.metrics.endedSessions.set(this.endedKept.count);
