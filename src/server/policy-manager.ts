@@ -25,6 +25,7 @@ import { err, ok, type Result } from '../errors.js';
 import { policyStateSnapshotSchema, type PairState, type PinState, type PolicyStateSnapshot } from '../protocol/policy-state.js';
 import type { PolicyStateStore } from '../store/policy-state.js';
 import { PairTable } from './pair-table.js';
+import { tenantInfo } from './tenant-log.js';
 import { DEFAULT_TENANT } from './principal.js';
 
 export interface ShadowOptions extends PromotionRule {
@@ -108,8 +109,10 @@ export class PolicyManager {
   ) {
     this.pairs = new PairTable(bounds.pairs, bounds.pairsPerTenant, (_key, e) => {
       this.evicted++;
-      this.log.info(
-        { tenant: e.tenant, agent: e.state.agent?.slice(0, 80), model: e.state.model?.slice(0, 80), runs: e.state.counters.passing + e.state.counters.failing },
+      tenantInfo(
+        this.log,
+        e.tenant,
+        { agent: e.state.agent?.slice(0, 80), model: e.state.model?.slice(0, 80), runs: e.state.counters.passing + e.state.counters.failing },
         'policy pair pushed out (pair bound)',
       );
     });

@@ -21,6 +21,7 @@ import { sessionKey, type Principal } from './principal.js';
 import { ScopedReferences } from './reference-scope.js';
 import type { RegistryDeps } from './registry-deps.js';
 import { TenantStepBytes } from './tenant-step-bytes.js';
+import { tenantInfo } from './tenant-log.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export type { RegistryDeps, SessionDurability } from './registry-deps.js';
@@ -124,7 +125,7 @@ export class SessionRegistry {
       // most is ended (a later resume gets its final, reason not_resumed), which frees its slot.
       const victim = this.reclaimable();
       if (victim === undefined) return err({ code: 'overloaded', message: `the server already holds ${limits.totalSessions} open sessions`, session: id });
-      this.deps.log.info({ session: victim.id, tenant: victim.tenant }, 'detached session ended: the server is full');
+      tenantInfo(this.deps.log, victim.tenant, { session: victim.id }, 'detached session ended: the server is full');
       await this.end(victim, 'not_resumed');
     }
     const assigned = this.policies.assign(principal.tenant, msg.agent, msg.model);
@@ -161,7 +162,7 @@ export class SessionRegistry {
       this.sessions.set(key, session);
       this.live.add(session);
       conn.hold(key, true);
-      this.deps.log.info({ session: id, tenant: principal.tenant, task: msg.task, format, reference: session.reference, learn: session.learn, policy: selected, shadow }, 'session started');
+      tenantInfo(this.deps.log, principal.tenant, { session: id, task: msg.task, format, reference: session.reference, learn: session.learn, policy: selected, shadow }, 'session started');
       this.deps.observer?.started(session);
       return ok(session);
     } catch (error) {
@@ -228,7 +229,7 @@ export class SessionRegistry {
     this.ending.delete(session.key);
     this.connectionOf(session)?.send(final);
     this.deps.observer?.ended(session, final);
-    this.deps.log.info({ session: session.id, task: session.task, why, steps: report.steps, score: report.score.total, tier: report.tier }, 'session ended');
+    tenantInfo(this.deps.log, session.tenant, { session: session.id, task: session.task, why, steps: report.steps, score: report.score.total, tier: report.tier }, 'session ended');
     return final;
   }
 
@@ -306,7 +307,7 @@ export class SessionRegistry {
     this.stepBytes.release(session);
     if (!keepOnConnection && session.connection !== undefined) this.deps.connections.get(session.connection)?.drop(session.key);
     this.deps.metrics.activeSessions.set(this.openCount());
-    this.deps.log.info({ session: session.id, task: session.task, why }, 'session copy dropped');
+    tenantInfo(this.deps.log, session.tenant, { session: session.id, task: session.task, why }, 'session copy dropped');
   }
 
   /** Registers a session rebuilt from the durable journal. */
@@ -344,7 +345,7 @@ export class SessionRegistry {
     this.deps.metrics.endedSessionBytes.set(this.endedKept.bytes);
     if (session.connection !== undefined) this.deps.connections.get(session.connection)?.drop(session.key);
     this.deps.metrics.activeSessions.set(this.openCount());
-    this.deps.log.info({ session: session.id, task: session.task, why }, 'session freed');
+    tenantInfo(this.deps.log, session.tenant, { session: session.id, task: session.task, why }, 'session freed');
     this.deps.observer?.freed(session);
   }
 

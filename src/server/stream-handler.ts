@@ -12,6 +12,7 @@ import type { DurableSessions } from './durable-sessions.js';
 import { dispatchDurable, storeDown } from './stream-durable.js';
 import { frameHead } from './frame-head.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { tenantInfo } from './tenant-log.js';
 
 export interface HandlerDeps {
   registry: SessionRegistry;
@@ -253,5 +254,5 @@ async function sendRest(deps: HandlerDeps, conn: Connection, s: Session, msg: Re
 /** Ends a resume: the final of an ended session, and the log line. */
 function resumed(deps: HandlerDeps, conn: Connection, s: Session, msg: ResumeMessage): void {
   if (s.final && !deps.registry.endingNow(s)) conn.send(s.final);
-  deps.log.info({ session: s.id, task: s.task, after: msg.after, last: s.lastSeq }, 'session resumed');
+  tenantInfo(deps.log, s.tenant, { session: s.id, task: s.task, after: msg.after, last: s.lastSeq }, 'session resumed');
 }
