@@ -15,7 +15,7 @@ export const ERROR_CODES = {
   forbidden: { status: 403, summary: "The token's role does not allow this (an operator's token is needed)." },
   quota_exceeded: {
     status: 429,
-    summary: "A tenant's own quota (its sessions, its WebSocket connections, its references, its own PTAs' bytes, its live viewers, its steps kept in Redis) is used up.",
+    summary: "A tenant's own quota (its sessions, its WebSocket connections, its references, its own PTAs' bytes, its live viewers, its steps held in memory or kept in Redis) is used up.",
   },
   overloaded: { status: 503, summary: 'A session or connection limit is reached, or the client is too slow.' },
   internal: { status: 500, summary: 'An unexpected server fault.' },

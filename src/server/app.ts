@@ -50,6 +50,7 @@ import { restoreVersions } from './forecast-versions.js';
 import { isUpgrade, STREAM_ROUTE, upgradeRefusal } from './upgrade-check.js';
 import { SiteCheck } from './site-check.js';
 import { TenantStreams } from './tenant-streams.js';
+import { limitTenantLines, tenantInfo } from './tenant-log.js';
 
 /** How long /readyz waits for the store (Redis PING) before answering not ready. */
 const READINESS_DEADLINE_MS = 1000;
@@ -172,6 +173,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     ...frameworkErrorOptions(metrics),
     schemaController: NO_ROUTE_SCHEMAS,
   });
+  // Lines of a tenant's own events at its pace, bounded (T38): one agent token must not flood the operator's log.
+  limitTenantLines(log, resolved.limits.logLinesPerTenant);
   if (!auth.enabled) log.warn('no tokens configured: authentication is off, anyone who can reach the server may use it');
   const streams = new TenantStreams(resolved.limits.connectionsPerTenant);
   capConnections(app.server, { perAddress: resolved.limits.connectionsPerAddress, total: resolved.limits.maxConnections }, (why) => {
@@ -275,7 +278,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       conn.principal = auth.principal(req);
       connections.set(conn.id, conn);
       metrics.activeConnections.set(connections.size);
-      log.info({ connection: conn.id, tenant: conn.principal.tenant }, 'connection opened');
+      tenantInfo(log, conn.principal.tenant, { connection: conn.id }, 'connection opened');
       // Handled at the end of the turn, the socket paused past FRAMES_PER_TURN frames in it (frame-batch.ts).
       socket.on('message', (data, isBinary) => {
         const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
@@ -284,7 +287,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       socket.on('close', (code) => {
         connections.delete(conn.id);
         metrics.activeConnections.set(connections.size);
-        log.info({ connection: conn.id, code }, 'connection closed');
+        tenantInfo(log, conn.principal.tenant, { connection: conn.id, code }, 'connection closed');
         // Its sessions are detached once every frame it sent is handled: those still held, then those queued behind
         // a slow message, each at their pace (conn.closed).
         frames.drain(conn, () => registry.closed(conn));

@@ -58,7 +58,11 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
            (0 turns a connection cap off: behind a load balancer every connection comes from its address); env STEPLENS_LIMITS (comma-separated);
            with --redis, journalBytesPerTenant (default 536870912, 512 MiB; 0 = no bound) is the step bytes one tenant's sessions
            keep in Redis: keep Redis' maxmemory above it times the tenants (docs/scale-out.md); ptaBytesPerTenant (default
-           268435456, 256 MiB; 0 = no bound) is the JSON bytes one tenant's own PTAs (tenant reference scope) may hold together
+           268435456, 256 MiB; 0 = no bound) is the JSON bytes one tenant's own PTAs (tenant reference scope) may hold together;
+           stepBytesPerTenant (with two tenants or more 536870912, 512 MiB; with one 0 = no bound) is the step bytes one tenant's
+           open sessions hold in this server's memory (the heap needs about 1.6 times it per tenant streaming big steps);
+           logLinesPerTenant (with two tenants or more 1200; with one 0 = no bound) is the log lines a minute one tenant's
+           sessions and streams may write (started, ended, resumed, freed, opened, closed); past it they are left out and counted
   --allow-origin ORIGIN: a web page of ORIGIN (scheme://host[:port]; * for any) may open /v1/stream; a browser's upgrade from
            any origin but the server's own (that of its Host) is refused 403 forbidden_origin (cross-site WebSocket hijacking).
            Clients that are not browsers send no Origin. Needed for a page served from elsewhere, or a proxy that rewrites Host
@@ -101,7 +105,16 @@ function redisSettings(values: Record<string, unknown>, env: NodeJS.ProcessEnv):
 }
 
 /** Limits that 0 turns off; every other one must be a positive integer. */
-const ZERO_TURNS_OFF = new Set(['connectionsPerAddress', 'maxConnections', 'connectionsPerTenant', 'journalBytesPerTenant', 'forecastVersions', 'ptaBytesPerTenant']);
+const ZERO_TURNS_OFF = new Set([
+  'connectionsPerAddress',
+  'maxConnections',
+  'connectionsPerTenant',
+  'journalBytesPerTenant',
+  'stepBytesPerTenant',
+  'logLinesPerTenant',
+  'forecastVersions',
+  'ptaBytesPerTenant',
+]);
 
 /** `NAME=VALUE` pairs of `--limit` into server limits (names of {@link DEFAULT_LIMITS}, positive integers; 0 turns a connection cap off). */
 export function parseLimits(pairs: readonly string[]): Partial<ServerLimits> {

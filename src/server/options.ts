@@ -32,6 +32,18 @@ export interface ServerLimits {
    * bound). Size Redis' `maxmemory` above this times the tenants, plus the PTAs (docs/scale-out.md).
    */
   journalBytesPerTenant: number;
+  /**
+   * Bytes of step messages one tenant's open sessions may hold in this server's memory (T37; ended ones have their
+   * own bounds); a step past it is refused `quota_exceeded` (default 512 MiB with two tenants or more, 0 with one:
+   * no bound). The heap must hold about 1.6 times this per tenant that streams large steps (docs/reliability.md, T37).
+   */
+  stepBytesPerTenant: number;
+  /**
+   * Log lines a minute one tenant's events may write (sessions started, ended, resumed, freed; streams opened and
+   * closed; pairs pushed out), in bursts of as many (T38); past it its lines are left out and counted on its next
+   * one (default 1,200 with two tenants or more, 0 with one: no bound).
+   */
+  logLinesPerTenant: number;
   /** Bytes a connection may have queued for sending before it is closed as too slow (default 4 MiB). */
   outgoingQueueBytes: number;
   /** Largest HTTP body in bytes (default 64 MiB). */
@@ -217,6 +229,12 @@ export interface ResolvedOptions {
   forecastLearnScope: ForecastLearnScope;
 }
 
+/** `stepBytesPerTenant` with two tenants or more (512 MiB, as `journalBytesPerTenant`). */
+export const DEFAULT_STEP_BYTES_PER_TENANT = 512 * 1024 * 1024;
+
+/** `logLinesPerTenant` with two tenants or more: 20 lines a second, in bursts of a minute's worth. */
+export const DEFAULT_LOG_LINES_PER_TENANT = 1200;
+
 export const DEFAULT_LIMITS: ServerLimits = {
   sessionsPerConnection: 64,
   totalSessions: 4096,
@@ -224,6 +242,8 @@ export const DEFAULT_LIMITS: ServerLimits = {
   maxStepsPerSession: 5000,
   maxSessionBytes: 64 * 1024 * 1024,
   journalBytesPerTenant: 512 * 1024 * 1024,
+  stepBytesPerTenant: 0,
+  logLinesPerTenant: 0,
   outgoingQueueBytes: 4 * 1024 * 1024,
   maxBodyBytes: 64 * 1024 * 1024,
   maxEndedSessions: 10_000,
@@ -271,6 +291,10 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
   if (options.limits?.liveViewersPerTenant === undefined) limits.liveViewersPerTenant = tenants <= 1 ? limits.liveViewers : Math.max(2, Math.ceil(limits.liveViewers / 4));
   // Likewise a tenant's streams: its agents on many machines must not hold every connection of a shared server.
   if (options.limits?.connectionsPerTenant === undefined) limits.connectionsPerTenant = tenants <= 1 ? 0 : defaultStreamsPerTenant(limits.maxConnections);
+  // And the step texts its sessions hold in memory: one tenant's big steps must not grow the heap until the process aborts.
+  if (options.limits?.stepBytesPerTenant === undefined) limits.stepBytesPerTenant = tenants <= 1 ? 0 : DEFAULT_STEP_BYTES_PER_TENANT;
+  // And the log lines its events write: a tenant starting and ending sessions as fast as it can must not flood the log.
+  if (options.limits?.logLinesPerTenant === undefined) limits.logLinesPerTenant = tenants <= 1 ? 0 : DEFAULT_LOG_LINES_PER_TENANT;
   return {
     limits,
     tokens,

@@ -25,6 +25,7 @@ import { err, ok, type Result } from '../errors.js';
 import { policyStateSnapshotSchema, type PairState, type PinState, type PolicyStateSnapshot } from '../protocol/policy-state.js';
 import type { PolicyStateStore } from '../store/policy-state.js';
 import { PairTable } from './pair-table.js';
+import { tenantInfo } from './tenant-log.js';
 import { DEFAULT_TENANT } from './principal.js';
 
 export interface ShadowOptions extends PromotionRule {
@@ -119,6 +120,10 @@ export class PolicyManager {
   readonly pins = new Map<string, PinState>();
   /** Pairs pushed out of the table so far (their counters are gone). */
   evicted = 0;
+  /** Changes to each tenant's pairs, and to the pins (every tenant's): what `GET /v1/policies` is rebuilt on (policy-docs.ts). */
+  private readonly tenantChanges = new Map<string, number>();
+  private pinChanges = 0;
+  private allChanges = 0;
   private saving: Promise<void> = Promise.resolve();
   private dirty = false;
   private timer: NodeJS.Timeout | undefined;
@@ -134,8 +139,11 @@ export class PolicyManager {
   ) {
     this.pairs = new PairTable(bounds.pairs, bounds.pairsPerTenant, (_key, e) => {
       this.evicted++;
-      this.log.info(
-        { tenant: e.tenant, agent: e.state.agent?.slice(0, 80), model: e.state.model?.slice(0, 80), runs: e.state.counters.passing + e.state.counters.failing },
+      this.touched(e.tenant);
+      tenantInfo(
+        this.log,
+        e.tenant,
+        { agent: e.state.agent?.slice(0, 80), model: e.state.model?.slice(0, 80), runs: e.state.counters.passing + e.state.counters.failing },
         'policy pair pushed out (pair bound)',
       );
     });
@@ -183,9 +191,25 @@ export class PolicyManager {
     };
   }
 
+  /**
+   * A stamp of what `GET /v1/policies` shows `tenant` (undefined: every tenant, an operator's view): equal stamps,
+   * same document. Bumped by every change to a pair (made, used, counted, pushed out) and to the pins.
+   */
+  revision(tenant: string | undefined): string {
+    return tenant === undefined ? `*${this.allChanges}` : `${this.tenantChanges.get(tenant) ?? 0}:${this.pinChanges}`;
+  }
+
+  private touched(tenant: string | undefined): void {
+    this.allChanges++;
+    if (tenant === undefined) this.pinChanges++;
+    // Tenants are the token file's (a few): a counter each.
+    else this.tenantChanges.set(tenant, (this.tenantChanges.get(tenant) ?? 0) + 1);
+  }
+
   /** The tenant's pair, made (and held, within the bounds) on first use. */
   private entry(tenant: string, agent: string | undefined, model: string | undefined): PairEntry {
     const key = pairKey(tenant, agent, model);
+    this.touched(tenant);
     const held = this.pairs.use(key);
     if (held) return held;
     const e = this.make(tenant, agent, model);
@@ -199,6 +223,7 @@ export class PolicyManager {
   }
 
   private restorePin(p: PinState): void {
+    this.touched(undefined);
     if (this.pins.size < MAX_PINS) this.pins.set(pinKey(p.agent ?? undefined, p.model ?? undefined), { ...p });
   }
 
@@ -257,6 +282,7 @@ export class PolicyManager {
     const e = this.pairs.peek(key);
     if (!e || !this.shadow || run.states.length === 0) return;
     recordRun(e.state.counters, e.plan, run, e.configured);
+    this.touched(e.tenant);
     if (!(this.pinOf(e)?.frozen ?? false)) {
       const best = promotable(e.state.counters, e.candidates, this.shadow);
       const next = best?.id ?? null;
@@ -293,6 +319,7 @@ export class PolicyManager {
     if (!p.ok) return p;
     p.value.pinned = input;
     this.tidy(p.value);
+    this.touched(undefined);
     this.changed();
     return p;
   }
@@ -303,6 +330,7 @@ export class PolicyManager {
     if (!p.ok) return p;
     p.value.frozen = frozen;
     this.tidy(p.value);
+    this.touched(undefined);
     this.changed();
     return p;
   }

@@ -5,13 +5,16 @@ import { freezeRequestSchema, pinRequestSchema } from '../protocol/policy-state.
 import { sendError } from './http-routes.js';
 import type { AppMetrics } from './metrics.js';
 import type { PolicyManager } from './policy-manager.js';
-import { pairStatus, policiesStatus } from './policy-status.js';
+import { PolicyDocs } from './policy-docs.js';
+import { pairStatus } from './policy-status.js';
 import type { Principal } from './principal.js';
 
 /** Pinning and freezing are an operator's (the hook refuses other roles with `forbidden`, see access.ts); the answer is the pair as the operator's own tenant sees it. */
-export function registerPolicyRoutes(app: FastifyInstance, deps: { policies: PolicyManager; metrics: AppMetrics; principal: (req: FastifyRequest) => Principal }): void {
+export function registerPolicyRoutes(app: FastifyInstance, deps: { policies: PolicyManager; metrics: AppMetrics; principal: (req: FastifyRequest) => Principal }): PolicyDocs {
   const { policies, metrics } = deps;
-  app.get('/v1/policies', async (req) => policiesStatus(policies, deps.principal(req)));
+  // Built once per change and shared by every request until the next (policy-docs.ts, T39).
+  const docs = new PolicyDocs(policies);
+  app.get('/v1/policies', async (req, reply) => reply.type('application/json; charset=utf-8').send(docs.bytes(deps.principal(req))));
 
   app.post('/v1/policies/pin', async (req, reply) => {
     const body = parseBody(pinRequestSchema, req.body);
@@ -32,4 +35,5 @@ export function registerPolicyRoutes(app: FastifyInstance, deps: { policies: Pol
     await policies.flush();
     return pairStatus(policies, policies.view(deps.principal(req).tenant, agent, model));
   });
+  return docs;
 }

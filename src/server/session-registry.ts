@@ -21,6 +21,8 @@ import { sessionKey, type Principal } from './principal.js';
 import { ScopedReferences } from './reference-scope.js';
 import type { RegistryDeps } from './registry-deps.js';
 import { EndReports } from './end-reports.js';
+import { TenantStepBytes } from './tenant-step-bytes.js';
+import { tenantInfo } from './tenant-log.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export type { RegistryDeps, SessionDurability } from './registry-deps.js';
@@ -39,12 +41,15 @@ export class SessionRegistry {
   /** What ends build before their finals: long sessions' one at a time. */
   private readonly reports = new EndReports();
   private readonly endedKept: EndedSessions;
+  /** The step bytes each tenant's open sessions hold here (`stepBytesPerTenant`): counted by the stream handler, given back at the end. */
+  readonly stepBytes: TenantStepBytes;
 
   private readonly policies: PolicyManager;
   private readonly references: ScopedReferences;
 
   constructor(private readonly deps: RegistryDeps) {
     this.endedKept = new EndedSessions(deps.options.limits);
+    this.stepBytes = new TenantStepBytes(deps.options.limits.stepBytesPerTenant);
     this.references = deps.references ?? new ScopedReferences(deps.store, deps.options.referenceScope);
     this.policies = deps.policies ?? PolicyManager.plain(deps.options.policySet, deps.log);
   }
@@ -123,7 +128,7 @@ export class SessionRegistry {
       // most is ended (a later resume gets its final, reason not_resumed), which frees its slot.
       const victim = this.reclaimable();
       if (victim === undefined) return err({ code: 'overloaded', message: `the server already holds ${limits.totalSessions} open sessions`, session: id });
-      this.deps.log.info({ session: victim.id, tenant: victim.tenant }, 'detached session ended: the server is full');
+      tenantInfo(this.deps.log, victim.tenant, { session: victim.id }, 'detached session ended: the server is full');
       await this.end(victim, 'not_resumed');
     }
     const assigned = this.policies.assign(principal.tenant, msg.agent, msg.model);
@@ -160,7 +165,7 @@ export class SessionRegistry {
       this.sessions.set(key, session);
       this.live.add(session);
       conn.hold(key, true);
-      this.deps.log.info({ session: id, tenant: principal.tenant, task: msg.task, format, reference: session.reference, learn: session.learn, policy: selected, shadow }, 'session started');
+      tenantInfo(this.deps.log, principal.tenant, { session: id, task: msg.task, format, reference: session.reference, learn: session.learn, policy: selected, shadow }, 'session started');
       this.deps.observer?.started(session);
       return ok(session);
     } catch (error) {
@@ -221,6 +226,7 @@ export class SessionRegistry {
     if (whole) this.deps.onEnded?.(session);
     session.endedAt = Date.now();
     session.release();
+    this.stepBytes.release(session);
     this.keepEnded(session);
     this.deps.metrics.activeSessions.set(this.openCount());
     await this.deps.durable?.finished(session, final);
@@ -229,7 +235,7 @@ export class SessionRegistry {
     this.ending.delete(session.key);
     this.connectionOf(session)?.send(final);
     this.deps.observer?.ended(session, final);
-    this.deps.log.info({ session: session.id, task: session.task, why, steps: report.steps, score: report.score.total, tier: report.tier }, 'session ended');
+    tenantInfo(this.deps.log, session.tenant, { session: session.id, task: session.task, why, steps: report.steps, score: report.score.total, tier: report.tier }, 'session ended');
     return final;
   }
 
@@ -304,9 +310,10 @@ export class SessionRegistry {
     this.sessions.delete(session.key);
     this.live.delete(session);
     this.endedKept.delete(session.key);
+    this.stepBytes.release(session);
     if (!keepOnConnection && session.connection !== undefined) this.deps.connections.get(session.connection)?.drop(session.key);
     this.deps.metrics.activeSessions.set(this.openCount());
-    this.deps.log.info({ session: session.id, task: session.task, why }, 'session copy dropped');
+    tenantInfo(this.deps.log, session.tenant, { session: session.id, task: session.task, why }, 'session copy dropped');
   }
 
   /** Registers a session rebuilt from the durable journal. */
@@ -337,13 +344,14 @@ export class SessionRegistry {
   private free(session: Session, why: string): void {
     if (this.sessions.get(session.key) !== session) return;
     this.sessions.delete(session.key);
+    this.stepBytes.release(session);
     this.live.delete(session);
     this.endedKept.delete(session.key);
     this.deps.metrics.endedSessions.set(this.endedKept.count);
     this.deps.metrics.endedSessionBytes.set(this.endedKept.bytes);
     if (session.connection !== undefined) this.deps.connections.get(session.connection)?.drop(session.key);
     this.deps.metrics.activeSessions.set(this.openCount());
-    this.deps.log.info({ session: session.id, task: session.task, why }, 'session freed');
+    tenantInfo(this.deps.log, session.tenant, { session: session.id, task: session.task, why }, 'session freed');
     this.deps.observer?.freed(session);
   }
 

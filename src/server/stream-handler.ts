@@ -12,6 +12,7 @@ import type { DurableSessions } from './durable-sessions.js';
 import { dispatchDurable, storeDown } from './stream-durable.js';
 import { frameHead } from './frame-head.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { tenantInfo } from './tenant-log.js';
 
 export interface HandlerDeps {
   registry: SessionRegistry;
@@ -126,6 +127,10 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage, raw: Buff
   // Each accepted step is kept in Redis as received: a session may keep at most maxSessionBytes there.
   const bytes = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
   const max = deps.options.limits.maxSessionBytes;
+  // What the tenant's open sessions hold in memory, every session together (tenant-step-bytes.ts, T37): checked
+  // before the journal budget, which counts what it admits.
+  const overHeld = msg.seq === s.lastSeq + 1 && !s.ended && !budgeted ? deps.registry.stepBytes.refusal(s, bytes) : undefined;
+  if (overHeld !== undefined) return refuse(deps, conn, { code: 'quota_exceeded', message: overHeld, session: s.id, seq: msg.seq });
   if (durable && s.storedBytes + bytes > max) {
     return refuse(deps, conn, {
       code: 'too_large',
@@ -143,6 +148,7 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage, raw: Buff
   const began = performance.now();
   const outcome = s.step(msg.seq, msg.step);
   if (outcome.kind === 'accepted') {
+    deps.registry.stepBytes.add(s, bytes);
     const seconds = (performance.now() - began) / 1000;
     if (outcome.results.length > 0) {
       deps.metrics.stepsScored.inc(outcome.results.length);
@@ -248,5 +254,5 @@ async function sendRest(deps: HandlerDeps, conn: Connection, s: Session, msg: Re
 /** Ends a resume: the final of an ended session, and the log line. */
 function resumed(deps: HandlerDeps, conn: Connection, s: Session, msg: ResumeMessage): void {
   if (s.final && !deps.registry.endingNow(s)) conn.send(s.final);
-  deps.log.info({ session: s.id, task: s.task, after: msg.after, last: s.lastSeq }, 'session resumed');
+  tenantInfo(deps.log, s.tenant, { session: s.id, task: s.task, after: msg.after, last: s.lastSeq }, 'session resumed');
 }

@@ -1,0 +1,54 @@
+/**
+ * The step messages a tenant's open sessions hold in this server's memory (`stepBytesPerTenant`, T37). A session
+ * keeps what its steps carry (commands, observations, file texts) until it ends; without a bound one tenant's
+ * agents, at 1,024 open sessions of 5,000 steps of up to 1 MiB each, could grow the heap until the process aborts
+ * and every tenant's sessions go with it. Counted per session as accepted and given back when the session ends
+ * (its scorer and texts are released then: ended sessions have their own bounds) or its copy is dropped.
+ */
+
+/** What is counted of a session: its tenant (the key is the session object itself). */
+interface Held {
+  readonly tenant: string;
+}
+
+export class TenantStepBytes {
+  /** Bytes counted per open session: a WeakMap, so a session dropped without `release` leaks no memory. */
+  private readonly held = new WeakMap<Held, number>();
+  private readonly byTenant = new Map<string, number>();
+
+  /** `limit`: bytes per tenant, 0 for no bound (then nothing is counted). */
+  constructor(readonly limit: number) {}
+
+  /** Bytes `tenant`'s open sessions hold now. */
+  of(tenant: string): number {
+    return this.byTenant.get(tenant) ?? 0;
+  }
+
+  /** Why a step of `bytes` for `session` is refused (the tenant would pass its bound), or undefined. */
+  refusal(session: Held, bytes: number): string | undefined {
+    if (this.limit <= 0) return undefined;
+    const now = this.of(session.tenant);
+    if (now + bytes <= this.limit) return undefined;
+    return (
+      `tenant ${session.tenant}'s open sessions hold ${now} bytes of steps; this one (${bytes} bytes) would take them past ` +
+      `stepBytesPerTenant (${this.limit} bytes). The steps accepted before are kept: send it again once sessions have ended`
+    );
+  }
+
+  /** Counts an accepted step of `bytes` for `session`. */
+  add(session: Held, bytes: number): void {
+    if (this.limit <= 0) return;
+    this.held.set(session, (this.held.get(session) ?? 0) + bytes);
+    this.byTenant.set(session.tenant, this.of(session.tenant) + bytes);
+  }
+
+  /** Gives back what `session` held (it ended, or its copy was dropped); once, later calls do nothing. */
+  release(session: Held): void {
+    const bytes = this.held.get(session);
+    if (bytes === undefined) return;
+    this.held.delete(session);
+    const left = this.of(session.tenant) - bytes;
+    if (left > 0) this.byTenant.set(session.tenant, left);
+    else this.byTenant.delete(session.tenant);
+  }
+}
