@@ -13,12 +13,16 @@ export class StepViews {
   private readonly queue = new OneAtATime();
   private readonly viewing = new Map<string, number>();
 
-  constructor(private readonly perTenant = VIEWS_PER_TENANT) {}
+  /** `what`: what is queued, as the refusal names it. */
+  constructor(
+    private readonly perTenant = VIEWS_PER_TENANT,
+    private readonly what = 'step views',
+  ) {}
 
   /** Why `tenant` may not queue one more view (the 429 `quota_exceeded` message), or undefined. */
   refusal(tenant: string): string | undefined {
     const queued = this.viewing.get(tenant) ?? 0;
-    return queued >= this.perTenant ? `${queued} step views of this tenant are queued, the limit: retry once they are answered` : undefined;
+    return queued >= this.perTenant ? `${queued} ${this.what} of this tenant are queued, the limit: retry once they are answered` : undefined;
   }
 
   /** Runs `work` once the views queued before it are built, counted against `tenant` until it settles (see {@link refusal}). */

@@ -13,7 +13,7 @@ import { readCalibration, readTradeoffSvg } from './calibration-view.js';
 import { readable, sendError, type RouteDeps, type TenantQuery } from './http-routes.js';
 import { can, readTenant } from './principal.js';
 import { viewJson } from './live-view.js';
-import { sessionSummary } from './session-view.js';
+import { sessionPage, sessionPageJson } from './session-list.js';
 import { StepViews } from './step-views.js';
 
 export { VIEWS_PER_TENANT } from './step-views.js';
@@ -30,6 +30,8 @@ export interface WebRouteDeps extends RouteDeps {
 /** Rows of `GET /v1/sessions` by default, and at most. */
 const SESSION_PAGE = 500;
 const MAX_SESSION_PAGE = 1000;
+/** Pages of `GET /v1/sessions` one tenant may have queued or being built. */
+const PAGES_PER_TENANT = 4;
 
 export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): void {
   const { registry, metrics, options } = deps;
@@ -40,6 +42,7 @@ export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): voi
 
   app.get('/web/info', async () => ({ auth: deps.auth ? 'token' : 'open' }));
 
+  const lists = new StepViews(PAGES_PER_TENANT, 'session pages');
   // One page of the sessions the token may see (its tenant's; an operator's: all, or one tenant's with ?tenant=), oldest first.
   app.get<{ Querystring: { tenant?: string; limit?: string; after?: string } }>('/v1/sessions', async (req, reply) => {
     const principal = deps.principal(req);
@@ -48,18 +51,12 @@ export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): voi
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SESSION_PAGE) return sendError(reply, metrics, 'bad_message', `limit: expected an integer from 1 to ${MAX_SESSION_PAGE}`);
     if (!Number.isSafeInteger(after) || after < 0) return sendError(reply, metrics, 'bad_message', 'after: expected the `next` of the previous page');
     const all = req.query.tenant === undefined && can(principal, 'operate');
-    const tenant = readTenant(principal, req.query.tenant);
-    const sessions = [];
-    let next: string | undefined;
-    for (const s of registry.sessions.values()) {
-      if (s.ordinal <= after || (!all && s.tenant !== tenant)) continue;
-      if (sessions.length === limit) {
-        next = String(sessions[sessions.length - 1]!.ordinal); // length === limit >= 1
-        break;
-      }
-      sessions.push(s);
-    }
-    return { sessions: sessions.map((s) => sessionSummary(s, options.config)), ...(next !== undefined ? { next } : {}) };
+    // Built in slices, one page at a time, a few of a tenant's at most (session-list.ts).
+    const refused = lists.refusal(principal.tenant);
+    if (refused !== undefined) return sendError(reply, metrics, 'quota_exceeded', refused);
+    const page = sessionPage(registry.sessions.values(), { all, tenant: readTenant(principal, req.query.tenant), after, limit });
+    const body = await lists.run(principal.tenant, () => sessionPageJson(page, options.config));
+    return reply.type('application/json; charset=utf-8').send(body);
   });
 
   // A session's step view is built VIEW_ROWS_PER_TURN rows a turn, one view at a time, in the queue the live
