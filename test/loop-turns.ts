@@ -1,5 +1,5 @@
-/** Test helper: how many turns of the event loop went by while `work` ran (work that yields between slices turns it). */
-export async function loopTurnsDuring<T>(work: () => Promise<T>): Promise<{ value: T; turns: number }> {
+/** Test helper: a running count of the event loop's turns (work that yields between slices turns it), until stopped. */
+export function turnCounter(): { turns: () => number; stop: () => void } {
   let turns = 0;
   let spinning = true;
   const spin = (): void => {
@@ -7,9 +7,15 @@ export async function loopTurnsDuring<T>(work: () => Promise<T>): Promise<{ valu
     if (spinning) setImmediate(spin);
   };
   setImmediate(spin);
+  return { turns: () => turns, stop: () => (spinning = false) };
+}
+
+/** Test helper: how many turns of the event loop went by while `work` ran (work that yields between slices turns it). */
+export async function loopTurnsDuring<T>(work: () => Promise<T>): Promise<{ value: T; turns: number }> {
+  const counter = turnCounter();
   try {
-    return { value: await work(), turns };
+    return { value: await work(), turns: counter.turns() };
   } finally {
-    spinning = false;
+    counter.stop();
   }
 }

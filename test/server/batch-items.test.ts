@@ -12,6 +12,7 @@ import { DEFAULT_POLICY } from '../../src/core/policy.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { batchItemsInSlices, PARSE_SLICE_BYTES } from '../../src/server/batch-items.js';
 import { runJob, type JobRequest } from '../../src/server/scoring-jobs.js';
+import { turnCounter } from '../loop-turns.js';
 import { ASTROID } from './helpers.js';
 
 const analyzers = defaultAnalyzers();
@@ -69,16 +70,10 @@ describe('a batch read an item at a time', () => {
     const item = `{"task":"${ASTROID.task}","trajectory":${pass}}`;
     const copies = Math.ceil((5 * PARSE_SLICE_BYTES) / item.length);
     const body = `{"items":[${Array(copies).fill(item).join(',')}]}`;
-    // Turns of the event loop so far, counted as loop-turns.ts does, read when each item asks for its reference.
-    let turns = 0;
-    let spinning = true;
-    const spin = (): void => {
-      turns++;
-      if (spinning) setImmediate(spin);
-    };
-    setImmediate(spin);
+    // Turns of the event loop so far, read when each item asks for its reference.
+    const counter = turnCounter();
     const atAsk: number[] = [];
-    const value = await batch(body, atAsk, () => turns).finally(() => (spinning = false));
+    const value = await batch(body, atAsk, counter.turns).finally(counter.stop);
     expect(value.ok).toBe(true);
     expect(atAsk).toHaveLength(copies);
     // Read in slices of PARSE_SLICE_BYTES, a turn after each: parsed whole, no turn came before the first item.
