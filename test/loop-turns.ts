@@ -19,3 +19,20 @@ export async function loopTurnsDuring<T>(work: () => Promise<T>): Promise<{ valu
     counter.stop();
   }
 }
+
+/** Test helper: runs `work`, noting at each turn of the event loop meanwhile what `look` says. */
+export async function eachTurnDuring<T, L>(work: () => Promise<T>, look: () => L): Promise<{ value: T; seen: L[] }> {
+  const seen: L[] = [];
+  let spinning = true;
+  const spin = (): void => {
+    if (!spinning) return;
+    seen.push(look());
+    setImmediate(spin);
+  };
+  setImmediate(spin);
+  try {
+    return { value: await work(), seen };
+  } finally {
+    spinning = false;
+  }
+}

@@ -29,6 +29,7 @@ import { ReferenceStore } from '../../src/store/reference-store.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
 import { CORPUS, Client, startApp, type Running } from './helpers.js';
+import { eachTurnDuring } from '../loop-turns.js';
 
 /** An open socket that keeps what is sent to it, decoded. */
 function socket(sent: ServerMessage[]): WebSocket {
@@ -111,23 +112,6 @@ async function cutOpenHands(repeat: number): Promise<{ events: unknown[]; flushe
   while (k > 0 && flushedAt(k) === 0) k--;
   expect(k).toBeGreaterThan(0);
   return { events: [...head, ...runs[0]!.slice(0, k)], flushed: flushedAt(k) };
-}
-
-/** Runs `work`, noting at each turn of the event loop meanwhile what `look` says. */
-async function eachTurnDuring<T, L>(work: () => Promise<T>, look: () => L): Promise<{ value: T; seen: L[] }> {
-  const seen: L[] = [];
-  let spinning = true;
-  const spin = (): void => {
-    if (!spinning) return;
-    seen.push(look());
-    setImmediate(spin);
-  };
-  setImmediate(spin);
-  try {
-    return { value: await work(), seen };
-  } finally {
-    spinning = false;
-  }
 }
 
 describe("a session's end in slices", () => {
