@@ -22,7 +22,7 @@ import type { ScoringConfig } from '../core/config.js';
 import type { FinalMessage } from '../protocol/server-messages.js';
 import type { Authenticator } from './auth.js';
 import { event, plainFrames, sessionFrames, taggedFrames } from './live-events.js';
-import { PacedWrites, PIECE_BYTES, type PacedWrite } from './paced-writes.js';
+import { PacedWrites, type PacedWrite } from './paced-writes.js';
 import type { AppMetrics } from './metrics.js';
 import { sendError } from './http-routes.js';
 import { can, readTenant, type Principal } from './principal.js';
@@ -54,6 +54,8 @@ export interface LiveFeedOptions {
   tenants?: boolean;
   /** The app's queue of step views (shared with `GET /v1/sessions/:id/steps`); default: one of its own. */
   views?: StepViews;
+  /** How a first event over a piece is written (paced-writes.ts); default `PIECE_BYTES` and `TURN_BYTES`. */
+  paced?: { pieceBytes: number; turnBytes: number };
 }
 
 /** Every tenant's sessions: an operator's list. */
@@ -73,10 +75,7 @@ interface Viewer {
   waits?: ViewBuild;
   /** While its first event is written a piece at a time: that write. */
   writing?: PacedWrite;
-  /**
-   * Until its first event is written whole: the events held back meanwhile, each with the feed's event count when it
-   * was sent (`gone`: Infinity, always written), their bytes, and the count of events that first event shows.
-   */
+  /** Until its first event is written: events held back, each with the feed's event count then (`gone`: Infinity), their bytes, the count it shows. */
   backlog?: Array<{ at: number; bytes: Buffer }>;
   backlogBytes?: number;
   shows?: number;
@@ -96,7 +95,7 @@ export class LiveFeed implements SessionObserver {
   private readonly snapshots = new Map<string, { at: number; bytes: Buffer }>();
   private readonly views: SessionViews;
   private readonly steps: StepViews;
-  private readonly paced = new PacedWrites();
+  private readonly paced: PacedWrites;
   /** Session events so far (started, scored, ...): orders a view against the events held back for its viewers. */
   private events = 0;
   /**
@@ -112,6 +111,7 @@ export class LiveFeed implements SessionObserver {
     this.gauge = new Gauge({ name: 'steplens_live_viewers', help: 'Web view live-feed viewers connected.', registers });
     this.dropped = new Counter({ name: 'steplens_live_viewers_dropped_total', help: 'Live-feed viewers dropped for not reading (queue over the bound).', registers });
     this.steps = opts.views ?? new StepViews();
+    this.paced = new PacedWrites(opts.paced?.pieceBytes, opts.paced?.turnBytes);
     this.views = new SessionViews(
       this.steps,
       () => this.events,
@@ -236,9 +236,9 @@ export class LiveFeed implements SessionObserver {
 
   /** Writes a viewer's first event (it shows the events counted up to `shows`): at once up to a piece, else a piece at a time. */
   private begin(v: Viewer, bytes: Buffer, shows: number): void {
-    v.first = Math.min(bytes.length, PIECE_BYTES);
+    v.first = Math.min(bytes.length, this.paced.piece);
     v.shows = shows;
-    if (bytes.length > PIECE_BYTES) {
+    if (bytes.length > this.paced.piece) {
       v.backlog ??= [];
       v.backlogBytes ??= 0;
       v.writing = this.paced.start(v.res, bytes, () => this.written(v));

@@ -8,10 +8,16 @@
  */
 import { setImmediate } from 'node:timers';
 
-/** Bytes handed to one response at a time: the most of an event a response holds unread (see the live feed's queue bound). */
-export const PIECE_BYTES = 64 * 1024;
-/** Bytes handed to all responses in one turn (loopback copies ~1 GB/s at load 5: about a millisecond). */
-export const TURN_BYTES = 1024 * 1024;
+/**
+ * Bytes handed to one response at a time: the most of an event a response holds unread (see the live feed's queue
+ * bound). Each write costs a chunk header, a `writev` and a `drain`: 1.6 MB to 32 loopback readers in pieces of
+ * 64 KiB, 2 MiB a turn, took 4-6 ms of CPU in its longest turn, in pieces of 256 KiB 3-4 ms (the others ~1 ms),
+ * the whole write in one turn 9-10 ms (a /tmp scratch bench, not kept, load 2.7). In the stall bench's `live-32`,
+ * 64 KiB pieces at 1 MiB a turn lengthened the server's loop delay (more writes and wake-ups on 2 shared cores).
+ */
+export const PIECE_BYTES = 256 * 1024;
+/** Bytes handed to all responses in one turn: 8 pieces. */
+export const TURN_BYTES = 2 * 1024 * 1024;
 
 /** What a paced write needs of an HTTP response (a `ServerResponse`). */
 export interface PacedTarget {
@@ -37,7 +43,8 @@ export class PacedWrites {
   private scheduled: NodeJS.Immediate | undefined;
 
   constructor(
-    private readonly piece = PIECE_BYTES,
+    /** Bytes handed to one response at a time. */
+    readonly piece = PIECE_BYTES,
     private readonly perTurn = TURN_BYTES,
   ) {}
 

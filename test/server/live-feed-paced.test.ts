@@ -7,7 +7,6 @@
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Authenticator } from '../../src/server/auth.js';
-import { PIECE_BYTES, TURN_BYTES } from '../../src/server/paced-writes.js';
 import { LOCAL_PRINCIPAL } from '../../src/server/principal.js';
 import { VIEW_ROWS_PER_TURN } from '../../src/server/session-view.js';
 import { LiveFixture, nextTurn, TurnCounter, viewerResponse, viewEvent, type ViewerResponse } from './live-fixture.js';
@@ -15,6 +14,11 @@ import { SseReader, type LiveEvent } from './sse.js';
 
 let fx: LiveFixture;
 afterEach(() => fx.close());
+
+// Small pieces, so a test session's view (~300 KB) is many of them.
+const PIECE_BYTES = 16 * 1024;
+const TURN_BYTES = 64 * 1024;
+const paced = { pieceBytes: PIECE_BYTES, turnBytes: TURN_BYTES };
 
 const attach = (v: ViewerResponse, s: Parameters<LiveFixture['feed']['attach']>[3]): void => fx.feed.attach(v.req as never, v.res as never, LOCAL_PRINCIPAL, s);
 
@@ -28,10 +32,10 @@ async function drainAll(v: ViewerResponse): Promise<void> {
 
 describe("a session feed's first event, written in pieces", () => {
   it('to 32 viewers: the bytes of the view built in one go, one buffer shared, at most a turn’s bytes (and a piece) a turn', async () => {
-    fx = await LiveFixture.open({ maxViewers: 32 });
+    fx = await LiveFixture.open({ maxViewers: 32, paced });
     const { s } = await fx.liveSession('big', 2 * VIEW_ROWS_PER_TURN);
     const expected = viewEvent(s);
-    expect(Buffer.byteLength(expected)).toBeGreaterThan(4 * PIECE_BYTES);
+    expect(Buffer.byteLength(expected)).toBeGreaterThan(4 * TURN_BYTES);
     const turns = new TurnCounter();
     const viewers = Array.from({ length: 32 }, () => viewerResponse(turns));
     for (const v of viewers) attach(v, s);
@@ -44,12 +48,12 @@ describe("a session feed's first event, written in pieces", () => {
     expect(new Set(pieces.map((p) => p.buffer)).size).toBe(1);
     const perTurn = new Map<number, number>();
     for (const v of viewers) v.at.forEach((turn, i) => perTurn.set(turn, (perTurn.get(turn) ?? 0) + v.written[i]!.length));
-    // Before: 32 times the view (here ~10 MB) in the turn the build ended.
+    // Before: 32 times the view (here ~10 MB) in the turn its build ended.
     expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(TURN_BYTES + PIECE_BYTES);
   });
 
   it('to a viewer that stops reading: no next piece until it drains, no keep-alive inside it, the frames scored meanwhile after it in order', async () => {
-    fx = await LiveFixture.open({ heartbeatMs: 1 });
+    fx = await LiveFixture.open({ heartbeatMs: 1, paced });
     const { s, score } = await fx.liveSession('slow', 2 * VIEW_ROWS_PER_TURN);
     const expected = viewEvent(s);
     const v = viewerResponse();
@@ -80,7 +84,7 @@ describe("a session feed's first event, written in pieces", () => {
   });
 
   it('to a viewer that stops reading: dropped once the frames held back pass its queue bound; the others get it whole', async () => {
-    fx = await LiveFixture.open({ queueBytes: 16 * 1024 });
+    fx = await LiveFixture.open({ queueBytes: 16 * 1024, paced });
     const { s, score } = await fx.liveSession('stuck', 2 * VIEW_ROWS_PER_TURN);
     const stuck = viewerResponse();
     const reader = viewerResponse();
@@ -99,7 +103,7 @@ describe("a session feed's first event, written in pieces", () => {
   });
 
   it('to a viewer whose client goes away midway: nothing more written to it, its slot back at once, the others’ go on', async () => {
-    fx = await LiveFixture.open({ maxViewers: 3 });
+    fx = await LiveFixture.open({ maxViewers: 3, paced });
     const { s } = await fx.liveSession('left', 2 * VIEW_ROWS_PER_TURN);
     const expected = viewEvent(s);
     const [gone, a, b] = [viewerResponse(), viewerResponse(), viewerResponse()];
@@ -118,7 +122,7 @@ describe("a session feed's first event, written in pieces", () => {
   });
 
   it('over real sockets with a keep-alive every millisecond and steps scored meanwhile: whole events, each step once, in order', async () => {
-    fx = await LiveFixture.open({ heartbeatMs: 1 });
+    fx = await LiveFixture.open({ heartbeatMs: 1, paced });
     const { s, score } = await fx.liveSession('sockets', 3 * VIEW_ROWS_PER_TURN);
     const app = Fastify();
     fx.feed.register(app, fx.registry, new Authenticator([], 60_000));

@@ -128,13 +128,22 @@ export class LiveFixture {
     private readonly steps: Step[],
   ) {}
 
-  static async open(opts: { maxViewers?: number; perTenantViews?: number; queueBytes?: number; heartbeatMs?: number } = {}): Promise<LiveFixture> {
+  static async open(opts: { maxViewers?: number; perTenantViews?: number; queueBytes?: number; heartbeatMs?: number; paced?: { pieceBytes: number; turnBytes: number } } = {}): Promise<LiveFixture> {
     const steps = (LiveFixture.steps ??= await readSteps(ASTROID.fail));
     const dir = await mkdtemp(path.join(os.tmpdir(), 'steplens-live-'));
     const metrics = createMetrics({ cacheStats: () => ({ hits: 0, misses: 0, entries: 0, bytes: 0 }) });
     const views = new StepViews(opts.perTenantViews);
     const log = pino({ level: 'silent' });
-    const feed = new LiveFeed({ maxViewers: opts.maxViewers ?? 8, queueBytes: opts.queueBytes ?? 1 << 20, config: DEFAULT_CONFIG, metrics, log, heartbeatMs: opts.heartbeatMs ?? 60_000, views });
+    const feed = new LiveFeed({
+      maxViewers: opts.maxViewers ?? 8,
+      queueBytes: opts.queueBytes ?? 1 << 20,
+      config: DEFAULT_CONFIG,
+      metrics,
+      log,
+      heartbeatMs: opts.heartbeatMs ?? 60_000,
+      views,
+      paced: opts.paced,
+    });
     const store = await ReferenceStore.open({ dataDir: dir });
     const registry = new SessionRegistry({ store, analyzers: defaultAnalyzers(), metrics, log, options: resolveOptions({}), connections: new Map(), observer: feed });
     return new LiveFixture(feed, views, registry, metrics, dir, steps);
