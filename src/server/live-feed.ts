@@ -6,12 +6,13 @@
  *
  * Cost per viewer stays bounded: every event is encoded once and the same bytes are written to every viewer
  * (a stuck viewer holds references, not copies); a snapshot or session view is built once per change and
- * shared by every viewer that connects meanwhile; a viewer with more than `queueBytes` unread beyond its first
- * event is dropped (and counted), never buffered.
+ * shared by every viewer that connects meanwhile; a viewer with more than `queueBytes` unread beyond a piece of
+ * its first event is dropped (and counted), never buffered. A first event over a piece is written a piece at a
+ * time, a bounded number of bytes a turn for all viewers together (paced-writes.ts).
  *
  * A session view is built over several turns, in the queue of step views (live-view.ts). Its viewer holds its
- * slot from the start and gets the events of its session meanwhile held back, in order; once the view is
- * written, those the view already shows are dropped and the rest written after it.
+ * slot from the start; until its first event is written whole, its session's events are held back, in order
+ * (nothing, not even a keep-alive, splits an event), then those the view already shows are dropped, the rest written.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
@@ -20,7 +21,8 @@ import { Counter, Gauge } from 'prom-client';
 import type { ScoringConfig } from '../core/config.js';
 import type { FinalMessage } from '../protocol/server-messages.js';
 import type { Authenticator } from './auth.js';
-import { frameText } from './frame-text.js';
+import { event, plainFrames, sessionFrames, taggedFrames } from './live-events.js';
+import { PacedWrites, type PacedWrite } from './paced-writes.js';
 import type { AppMetrics } from './metrics.js';
 import { sendError } from './http-routes.js';
 import { can, readTenant, type Principal } from './principal.js';
@@ -52,6 +54,8 @@ export interface LiveFeedOptions {
   tenants?: boolean;
   /** The app's queue of step views (shared with `GET /v1/sessions/:id/steps`); default: one of its own. */
   views?: StepViews;
+  /** How a first event over a piece is written (paced-writes.ts); default `PIECE_BYTES` and `TURN_BYTES`. */
+  paced?: { pieceBytes: number; turnBytes: number };
 }
 
 /** Every tenant's sessions: an operator's list. */
@@ -63,23 +67,19 @@ interface Viewer {
   scope: string;
   /** Only this session's events (its key) and richer score events, or every session's of its scope. */
   session: string | undefined;
-  /** Bytes of its first event: shared with other viewers, so they are not counted against its queue. */
+  /** Bytes of its first event it may hold unread (at most a piece): shared with other viewers, so not counted against its queue. */
   first: number;
   /** The tenant whose share it counts against; undefined for an operator's (operators have no share). */
   holder: string | undefined;
-  /** While its session's view is being built: that build, and the events held back meanwhile and their bytes. */
+  /** While its session's view is being built: that build. */
   waits?: ViewBuild;
-  backlog?: Backlogged[];
+  /** While its first event is written a piece at a time: that write. */
+  writing?: PacedWrite;
+  /** Until its first event is written: events held back, each with the feed's event count then (`gone`: Infinity), their bytes, the count it shows. */
+  backlog?: Array<{ at: number; bytes: Buffer }>;
   backlogBytes?: number;
+  shows?: number;
 }
-
-/** An event held back from a viewer whose view is being built, with the feed's event count when it was sent (`gone`: Infinity, always written). */
-interface Backlogged {
-  at: number;
-  bytes: Buffer;
-}
-
-const event = (json: string): Buffer => Buffer.from(`data: ${json}\n\n`, 'utf8');
 
 export class LiveFeed implements SessionObserver {
   private readonly viewers = new Set<Viewer>();
@@ -95,6 +95,7 @@ export class LiveFeed implements SessionObserver {
   private readonly snapshots = new Map<string, { at: number; bytes: Buffer }>();
   private readonly views: SessionViews;
   private readonly steps: StepViews;
+  private readonly paced: PacedWrites;
   /** Session events so far (started, scored, ...): orders a view against the events held back for its viewers. */
   private events = 0;
   /**
@@ -110,6 +111,7 @@ export class LiveFeed implements SessionObserver {
     this.gauge = new Gauge({ name: 'steplens_live_viewers', help: 'Web view live-feed viewers connected.', registers });
     this.dropped = new Counter({ name: 'steplens_live_viewers_dropped_total', help: 'Live-feed viewers dropped for not reading (queue over the bound).', registers });
     this.steps = opts.views ?? new StepViews();
+    this.paced = new PacedWrites(opts.paced?.pieceBytes, opts.paced?.turnBytes);
     this.views = new SessionViews(
       this.steps,
       () => this.events,
@@ -187,7 +189,7 @@ export class LiveFeed implements SessionObserver {
     });
     const scope = can(principal, 'operate') ? ALL : principal.tenant;
     const first = session !== undefined ? this.views.ready(session) : this.snapshot(scope);
-    const viewer: Viewer = { res, scope, session: session?.key, first: first?.length ?? 0, holder: scope === ALL ? undefined : principal.tenant };
+    const viewer: Viewer = { res, scope, session: session?.key, first: 0, holder: scope === ALL ? undefined : principal.tenant };
     if (first === undefined) {
       // Registered now (slot, quotas; its session's events held back from now on): the view reads the session later.
       viewer.waits = this.views.build(session!, principal.tenant); // first is defined without a session
@@ -214,15 +216,14 @@ export class LiveFeed implements SessionObserver {
       return;
     }
     req.socket?.once('close', gone);
-    if (first !== undefined) this.write(viewer, first);
+    if (first !== undefined) this.begin(viewer, first, -Infinity);
     else void viewer.waits!.done.then((bytes) => this.opened(viewer, bytes)); // set above when first is undefined
   }
 
   /** A viewer's view is built (or failed: undefined): written, then the events held back that it does not show, in order. */
   private opened(v: Viewer, bytes: Buffer | undefined): void {
     const build = v.waits;
-    const backlog = v.backlog ?? [];
-    v.waits = v.backlog = v.backlogBytes = undefined;
+    v.waits = undefined;
     // Gone meanwhile (its client, shutdown): its slot is already back.
     if (build === undefined || !this.viewers.has(v)) return;
     if (bytes === undefined) {
@@ -230,16 +231,37 @@ export class LiveFeed implements SessionObserver {
       v.res.end();
       return;
     }
-    v.first = bytes.length;
-    this.write(v, bytes);
-    for (const e of backlog) if (e.at > build.at) this.write(v, e.bytes);
+    this.begin(v, bytes, build.at);
+  }
+
+  /** Writes a viewer's first event (it shows the events counted up to `shows`): at once up to a piece, else a piece at a time. */
+  private begin(v: Viewer, bytes: Buffer, shows: number): void {
+    v.first = Math.min(bytes.length, this.paced.piece);
+    v.shows = shows;
+    if (bytes.length > this.paced.piece) {
+      v.backlog ??= [];
+      v.backlogBytes ??= 0;
+      v.writing = this.paced.start(v.res, bytes, () => this.written(v));
+      return;
+    }
+    this.write(v, bytes, 'first');
+    this.written(v);
+  }
+
+  /** A viewer's first event is written: the events held back that it does not show follow, in order. */
+  private written(v: Viewer): void {
+    const backlog = v.backlog ?? [];
+    const shows = v.shows ?? -Infinity;
+    v.writing = v.backlog = v.backlogBytes = v.shows = undefined;
+    for (const e of backlog) if (e.at > shows) this.write(v, e.bytes);
   }
 
   /** Forgets a viewer and gives its slot (and its tenant's share) back; idempotent. */
   private remove(v: Viewer): void {
     if (!this.viewers.delete(v)) return;
     if (v.waits !== undefined) v.waits.waiting--;
-    v.waits = v.backlog = v.backlogBytes = undefined;
+    if (v.writing !== undefined) this.paced.cancel(v.writing);
+    v.waits = v.writing = v.backlog = v.backlogBytes = v.shows = undefined;
     if (v.holder !== undefined) {
       const n = (this.held.get(v.holder) ?? 1) - 1;
       if (n > 0) this.held.set(v.holder, n);
@@ -283,11 +305,11 @@ export class LiveFeed implements SessionObserver {
 
   /**
    * Writes to one viewer, or drops it when the bytes it has not read yet pass the bound
-   * (checked before each write; its first event, shared with other viewers, is not counted).
-   * While its view is being built, a session event is held back instead (`gone` marked to be written whatever
-   * the view shows), under the same bound.
+   * (checked before each write; what it holds of its first event, shared with other viewers, is not counted).
+   * Until its first event is written, a session event is held back instead (`gone` marked to be written whatever
+   * the view shows), under the same bound, and a keep-alive is left out while that event is written in pieces.
    */
-  private write(v: Viewer, bytes: Buffer, kind: 'event' | 'gone' | 'beat' = 'event'): void {
+  private write(v: Viewer, bytes: Buffer, kind: 'event' | 'gone' | 'beat' | 'first' = 'event'): void {
     if (v.res.destroyed || v.res.writableEnded) return;
     const queued = v.res.writableLength + (v.backlogBytes ?? 0);
     if (queued > this.opts.queueBytes + v.first) {
@@ -297,7 +319,8 @@ export class LiveFeed implements SessionObserver {
       v.res.destroy();
       return;
     }
-    if (v.backlog === undefined || kind === 'beat') v.res.write(bytes);
+    if (v.backlog === undefined || kind === 'first' || (kind === 'beat' && v.writing === undefined)) v.res.write(bytes);
+    else if (kind === 'beat') return;
     else {
       v.backlog.push({ at: kind === 'gone' ? Infinity : this.events, bytes });
       v.backlogBytes = (v.backlogBytes ?? 0) + bytes.length;
@@ -343,12 +366,9 @@ export class LiveFeed implements SessionObserver {
     let tagged: Buffer | undefined;
     let rich: Buffer | undefined;
     this.broadcast((v) => {
-      if (v.session !== undefined) {
-        rich ??= event(frames.map((f) => JSON.stringify(f.type === 'score' ? { ...f, step: stepOf(s, f.t) } : f)).join('\n\ndata: '));
-        return rich;
-      }
-      if (this.tagged(v)) return (tagged ??= event(frames.map((f) => JSON.stringify({ ...f, tenant: s.tenant })).join('\n\ndata: ')));
-      return (plain ??= event(frames.map(frameText).join('\n\ndata: ')));
+      if (v.session !== undefined) return (rich ??= sessionFrames(s, frames));
+      if (this.tagged(v)) return (tagged ??= taggedFrames(s, frames));
+      return (plain ??= plainFrames(frames));
     }, this.sees(s));
   }
 
@@ -371,17 +391,11 @@ export class LiveFeed implements SessionObserver {
     clearInterval(this.heartbeat);
     // Views still queued are not built; one being built settles for no viewer.
     this.views.close();
+    this.paced.close();
     for (const v of this.viewers) v.res.end();
     this.viewers.clear();
     this.held.clear();
     this.agents = 0;
     this.gauge.set(0);
   }
-}
-
-/** What a session viewer needs of a scored step beyond its score frame. */
-function stepOf(s: Session, t: number): { kind: string; tool: string; text: string; file?: string; failed: boolean } | undefined {
-  const state = s.state(t);
-  if (state === undefined) return undefined;
-  return { kind: state.kind, tool: state.tool, text: s.stepTexts()[t] ?? '', ...(state.file !== undefined ? { file: state.file } : {}), failed: state.failed };
 }

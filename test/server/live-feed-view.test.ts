@@ -1,116 +1,33 @@
 /**
  * `GET /v1/live?session=`: the session's whole view, its first event, is built in the app's queue of step views a
  * slice a turn (live-view.ts), no longer in one go in the turn the viewer connects. The feed and a registry over real
- * sessions (a corpus run's steps again and again, past a few slices), each viewer a response that records its writes.
+ * sessions (a corpus run's steps again and again, past a few slices), each viewer a response that records its writes
+ * (live-fixture.ts).
  */
-import { EventEmitter } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import Fastify from 'fastify';
-import { pino } from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { WebSocket } from 'ws';
-import { DEFAULT_CONFIG } from '../../src/core/config.js';
-import type { Step } from '../../src/core/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Authenticator } from '../../src/server/auth.js';
-import { Connection } from '../../src/server/connection.js';
-import { LiveFeed } from '../../src/server/live-feed.js';
-import { createMetrics } from '../../src/server/metrics.js';
-import { resolveOptions } from '../../src/server/options.js';
+import type { LiveFeed } from '../../src/server/live-feed.js';
 import { LOCAL_PRINCIPAL } from '../../src/server/principal.js';
-import { SessionRegistry } from '../../src/server/session-registry.js';
-import { sessionView, VIEW_ROWS_PER_TURN } from '../../src/server/session-view.js';
-import type { Session } from '../../src/server/session.js';
-import { StepViews } from '../../src/server/step-views.js';
-import { ReferenceStore } from '../../src/store/reference-store.js';
-import { defaultAnalyzers } from '../../src/syntax/index.js';
+import type { SessionRegistry } from '../../src/server/session-registry.js';
+import { VIEW_ROWS_PER_TURN } from '../../src/server/session-view.js';
+import type { StepViews } from '../../src/server/step-views.js';
 import { loopTurnsDuring } from '../loop-turns.js';
-import { ASTROID, readSteps } from './helpers.js';
+import { LiveFixture, nextTurn, viewerResponse as response, viewEvent } from './live-fixture.js';
 import { SseReader } from './sse.js';
 
-const socket = (): WebSocket =>
-  ({ readyState: 1, OPEN: 1, bufferedAmount: 0, send: () => undefined, close: () => undefined, terminate: () => undefined, once: () => undefined, on: () => undefined }) as unknown as WebSocket;
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** A viewer's HTTP response: what was written to it, in order; `first` settles with its first write. */
-function response() {
-  const written: Buffer[] = [];
-  let wrote: (b: Buffer) => void = () => undefined;
-  const first = new Promise<Buffer>((resolve) => (wrote = resolve));
-  const res = Object.assign(new EventEmitter(), {
-    writableLength: 0,
-    destroyed: false,
-    writableEnded: false,
-    writeHead: () => res,
-    write: (b: Buffer) => {
-      if (written.length === 0) wrote(b);
-      written.push(b);
-      return true;
-    },
-    end: () => {
-      res.writableEnded = true;
-    },
-    destroy: () => {
-      res.destroyed = true;
-      res.emit('close');
-      return res;
-    },
-  });
-  /** The `data:` texts written, comments (keep-alives) left out. */
-  const texts = () =>
-    written
-      .map((b) => b.toString('utf8'))
-      .join('')
-      .split('\n\n')
-      .filter((t) => t.startsWith('data: '))
-      .map((t) => t.slice(6));
-  const req = { socket: Object.assign(new EventEmitter(), { setNoDelay: () => undefined, destroyed: false }) };
-  return { req, res, written, first, texts };
-}
-
-const viewEvent = (s: Session): string => `data: ${JSON.stringify({ type: 'view', ...sessionView(s) })}\n\n`;
-
-let dir: string;
+let fx: LiveFixture;
 let feed: LiveFeed;
 let views: StepViews;
 let registry: SessionRegistry;
-let steps: Step[];
-let sessions = 0;
-
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'steplens-live-view-'));
-  steps = await readSteps(ASTROID.fail);
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
 
 async function setUp(maxViewers = 8, perTenantViews?: number): Promise<void> {
-  const metrics = createMetrics({ cacheStats: () => ({ hits: 0, misses: 0, entries: 0, bytes: 0 }) });
-  views = new StepViews(perTenantViews);
-  feed = new LiveFeed({ maxViewers, queueBytes: 1 << 20, config: DEFAULT_CONFIG, metrics, log: pino({ level: 'silent' }), heartbeatMs: 60_000, views });
-  const store = await ReferenceStore.open({ dataDir: path.join(dir, String(++sessions)) });
-  registry = new SessionRegistry({ store, analyzers: defaultAnalyzers(), metrics, log: pino({ level: 'silent' }), options: resolveOptions({}), connections: new Map(), observer: feed });
+  fx = await LiveFixture.open({ maxViewers, perTenantViews });
+  ({ feed, views, registry } = fx);
 }
-afterEach(() => feed.close());
+afterEach(() => fx.close());
 
-/** A live session of `n` steps: the corpus run's steps again and again, each told to the feed as the stream handler does. */
-async function liveSession(id: string, n: number): Promise<{ s: Session; score: (k: number) => void }> {
-  const started = await registry.start({ type: 'start', session: id, task: ASTROID.task }, new Connection(++sessions, socket(), 1 << 24));
-  if (!started.ok) throw new Error(started.error.message);
-  const s = started.value;
-  const score = (k: number): void => {
-    for (let i = 0; i < k; i++) {
-      const seq = s.lastSeq + 1;
-      const out = s.step(seq, steps[seq % steps.length]);
-      if (out.kind !== 'accepted') throw new Error(`step ${seq}: ${out.kind}`);
-      registry.scored(s, out.frames);
-    }
-  };
-  score(n);
-  return { s, score };
-}
+const liveSession = (id: string, n: number) => fx.liveSession(id, n);
 
 describe("a session feed's first event", () => {
   it('is sessionView’s JSON of a live session past a few slices, written once the event loop turned between its slices', async () => {
@@ -138,7 +55,7 @@ describe("a session feed's first event", () => {
     score(3);
     registry.setOutcome(s, false);
     let during = 0;
-    while (viewer.written.length === 0) {
+    while (viewer.pieces().length === 0) {
       await nextTurn();
       score(1);
       during++;
@@ -172,12 +89,15 @@ describe("a session feed's first event", () => {
     const c = response(); // the build is under way
     feed.attach(c.req as never, c.res as never, LOCAL_PRINCIPAL, s);
     const [first, ...others] = await Promise.all([a.first, b.first, c.first]);
-    for (const o of others) expect(o).toBe(first);
+    for (const o of others) expect(o.equals(first)).toBe(true);
     expect(feed.viewsBuilt).toBe(1);
-    // Built: the next viewer gets it at once.
+    // Built: the next viewer gets it without a build.
     const d = response();
     feed.attach(d.req as never, d.res as never, LOCAL_PRINCIPAL, s);
-    expect(d.written[0]).toBe(first);
+    expect((await d.first).equals(first)).toBe(true);
+    expect(feed.viewsBuilt).toBe(1);
+    // The same bytes, not copies: every piece written to any of them is a view of one buffer.
+    expect(new Set([a, b, c, d].flatMap((v) => v.pieces().map((p) => p.buffer))).size).toBe(1);
     // A step later the view is another one.
     score(1);
     const e = response();
