@@ -61,6 +61,7 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
            268435456, 256 MiB; 0 = no bound) is the JSON bytes one tenant's own PTAs (tenant reference scope) may hold together;
            stepBytesPerTenant (with two tenants or more 536870912, 512 MiB; with one 0 = no bound) is the step bytes one tenant's
            open sessions hold in this server's memory (the heap needs about 1.6 times it per tenant streaming big steps);
+           stepBytesTotal (default a quarter of the heap limit; 0 = no bound) is the step bytes all open sessions hold together;
            logLinesPerTenant (with two tenants or more 1200; with one 0 = no bound) is the log lines a minute one tenant's
            sessions and streams may write (started, ended, resumed, freed, opened, closed); past it they are left out and counted
   --allow-origin ORIGIN: a web page of ORIGIN (scheme://host[:port]; * for any) may open /v1/stream; a browser's upgrade from
@@ -111,6 +112,7 @@ const ZERO_TURNS_OFF = new Set([
   'connectionsPerTenant',
   'journalBytesPerTenant',
   'stepBytesPerTenant',
+  'stepBytesTotal',
   'logLinesPerTenant',
   'forecastVersions',
   'ptaBytesPerTenant',

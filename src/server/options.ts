@@ -1,5 +1,6 @@
 /** The options of `buildApp`, with their defaults. */
 import os from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import type { Logger } from 'pino';
 import { DEFAULT_CONFIG, type ScoringConfig } from '../core/config.js';
 import { DEFAULT_POLICY, type Policy } from '../core/policy.js';
@@ -38,6 +39,13 @@ export interface ServerLimits {
    * no bound). The heap must hold about 1.6 times this per tenant that streams large steps (docs/reliability.md, T37).
    */
   stepBytesPerTenant: number;
+  /**
+   * Bytes of step messages all open sessions together may hold in this server's memory (T44); a step past it is
+   * refused `overloaded`, the session goes on (default: a quarter of the V8 heap limit, about 1 GiB on a 4 GiB heap;
+   * 0: no bound). What kept a server with one tenant (no per-tenant bound), or several at their shares, from growing
+   * the heap until the process aborts.
+   */
+  stepBytesTotal: number;
   /**
    * Log lines a minute one tenant's events may write (sessions started, ended, resumed, freed; streams opened and
    * closed; pairs pushed out), in bursts of as many (T38); past it its lines are left out and counted on its next
@@ -229,6 +237,14 @@ export interface ResolvedOptions {
   forecastLearnScope: ForecastLearnScope;
 }
 
+/**
+ * `stepBytesTotal`'s default: a quarter of the V8 heap limit. The heap held about 1.6 times the step bytes sent in
+ * T37's probe (distinct 100 KB commands and outputs), so at the bound about 40 % of it, the rest for everything else.
+ */
+export function defaultStepBytesTotal(heapLimit = getHeapStatistics().heap_size_limit): number {
+  return Math.floor(heapLimit / 4);
+}
+
 /** `stepBytesPerTenant` with two tenants or more (512 MiB, as `journalBytesPerTenant`). */
 export const DEFAULT_STEP_BYTES_PER_TENANT = 512 * 1024 * 1024;
 
@@ -243,6 +259,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   maxSessionBytes: 64 * 1024 * 1024,
   journalBytesPerTenant: 512 * 1024 * 1024,
   stepBytesPerTenant: 0,
+  stepBytesTotal: defaultStepBytesTotal(),
   logLinesPerTenant: 0,
   outgoingQueueBytes: 4 * 1024 * 1024,
   maxBodyBytes: 64 * 1024 * 1024,

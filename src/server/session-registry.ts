@@ -49,7 +49,7 @@ export class SessionRegistry {
 
   constructor(private readonly deps: RegistryDeps) {
     this.endedKept = new EndedSessions(deps.options.limits);
-    this.stepBytes = new TenantStepBytes(deps.options.limits.stepBytesPerTenant);
+    this.stepBytes = new TenantStepBytes(deps.options.limits.stepBytesPerTenant, deps.options.limits.stepBytesTotal);
     this.references = deps.references ?? new ScopedReferences(deps.store, deps.options.referenceScope);
     this.policies = deps.policies ?? PolicyManager.plain(deps.options.policySet, deps.log);
   }

@@ -127,10 +127,10 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage, raw: Buff
   // Each accepted step is kept in Redis as received: a session may keep at most maxSessionBytes there.
   const bytes = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
   const max = deps.options.limits.maxSessionBytes;
-  // What the tenant's open sessions hold in memory, every session together (tenant-step-bytes.ts, T37): checked
+  // What the tenant's open sessions, and all of them, hold in memory (tenant-step-bytes.ts, T37, T44): checked
   // before the journal budget, which counts what it admits.
   const overHeld = msg.seq === s.lastSeq + 1 && !s.ended && !budgeted ? deps.registry.stepBytes.refusal(s, bytes) : undefined;
-  if (overHeld !== undefined) return refuse(deps, conn, { code: 'quota_exceeded', message: overHeld, session: s.id, seq: msg.seq });
+  if (overHeld !== undefined) return refuse(deps, conn, { ...overHeld, session: s.id, seq: msg.seq });
   if (durable && s.storedBytes + bytes > max) {
     return refuse(deps, conn, {
       code: 'too_large',

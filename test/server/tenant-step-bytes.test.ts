@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLimits } from '../../src/server/config.js';
-import { DEFAULT_STEP_BYTES_PER_TENANT, resolveOptions } from '../../src/server/options.js';
+import { DEFAULT_STEP_BYTES_PER_TENANT, defaultStepBytesTotal, resolveOptions } from '../../src/server/options.js';
 import { TenantStepBytes } from '../../src/server/tenant-step-bytes.js';
 import { Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
@@ -82,7 +82,7 @@ describe('step bytes per tenant held in memory', () => {
     const b = { tenant: 'a' };
     bytes.add(a, 60);
     expect(bytes.refusal(b, 40)).toBeUndefined();
-    expect(bytes.refusal(b, 41)).toMatch(/hold 60 bytes/);
+    expect(bytes.refusal(b, 41)).toMatchObject({ code: 'quota_exceeded', message: expect.stringMatching(/hold 60 bytes/) });
     expect(bytes.refusal({ tenant: 'z' }, 100)).toBeUndefined();
     bytes.add(b, 30);
     bytes.release(a);
@@ -94,6 +94,32 @@ describe('step bytes per tenant held in memory', () => {
     off.add(a, 1e12);
     expect(off.refusal(a, 1e12)).toBeUndefined();
     expect(off.of('a')).toBe(0);
+  });
+
+  it('bounds every tenant together (stepBytesTotal, T44): overloaded past it, with or without a per-tenant bound', () => {
+    for (const perTenant of [0, 1000]) {
+      const bytes = new TenantStepBytes(perTenant, 100);
+      const a = { tenant: 'a' };
+      const b = { tenant: 'b' };
+      bytes.add(a, 70);
+      expect(bytes.refusal(b, 30)).toBeUndefined();
+      expect(bytes.refusal(b, 31)).toMatchObject({
+        code: 'overloaded',
+        message: expect.stringMatching(/hold 70 bytes of steps; this one \(31 bytes\) would take them past stepBytesTotal \(100 bytes\)/),
+      });
+      bytes.add(b, 30);
+      expect(bytes.sum).toBe(100);
+      bytes.release(a);
+      expect(bytes.sum).toBe(30);
+      expect(bytes.refusal(a, 70)).toBeUndefined();
+    }
+  });
+
+  it("defaults stepBytesTotal to a quarter of the heap's limit, whatever the tenants; 0 turns it off", () => {
+    expect(defaultStepBytesTotal(4 * 2 ** 30)).toBe(2 ** 30);
+    expect(resolveOptions({}).limits.stepBytesTotal).toBe(defaultStepBytesTotal());
+    expect(defaultStepBytesTotal()).toBeGreaterThan(0);
+    expect(parseLimits(['stepBytesTotal=0'])).toEqual({ stepBytesTotal: 0 });
   });
 
   it('is on by default with two tenants, off with one, and --limit sets it (0: off)', () => {
@@ -115,5 +141,27 @@ describe('step bytes per tenant held in memory', () => {
         limits: { stepBytesPerTenant: 7 },
       }).limits.stepBytesPerTenant,
     ).toBe(7);
+  });
+});
+
+describe('step bytes of every session together (stepBytesTotal, T44)', () => {
+  it('refuses a step past the total on a one-tenant server (overloaded), keeps what was taken, takes it again once a session ends', async () => {
+    const one = await startApp({ dataDir: `${dir}/one`, limits: { stepBytesTotal: LIMIT } });
+    try {
+      const c = await Client.connect(one.wsUrl);
+      await start(c, 's1');
+      await start(c, 's2');
+      const answers = [];
+      for (let seq = 0; seq < 3; seq++) for (const id of ['s1', 's2']) answers.push(await step(c, id, seq));
+      // About 10 KB a step: the fifth passes 50,000 bytes, and so does the sixth.
+      expect(answers.map((a) => a.type)).toEqual(['score', 'score', 'score', 'score', 'error', 'error']);
+      expect(answers[4]).toMatchObject({ code: 'overloaded', session: 's1', seq: 2, message: expect.stringMatching(/past stepBytesTotal \(50000 bytes\)/) });
+      c.send({ type: 'end', session: 's2' });
+      expect(await c.nextOf('final', 's2')).toMatchObject({ steps: 2 });
+      expect(await step(c, 's1', 2)).toMatchObject({ type: 'score', seq: 2 });
+      c.close();
+    } finally {
+      await one.app.close();
+    }
   });
 });
