@@ -1,7 +1,8 @@
 /**
- * The elements of one array member of a JSON object body, as byte ranges, found without parsing the body: a scoring
- * worker parses a 64 MiB `POST /v1/score/batch` an item at a time, yielding between items, instead of in one
- * `JSON.parse` that held every other tenant's job for its whole length (docs/reliability.md, T31's "Left:").
+ * The elements of one or more array members of a JSON object body, as byte ranges, found without parsing the body: a
+ * scoring worker parses a 64 MiB `POST /v1/score/batch` an item at a time (and `POST /get_reward` a query, prompt or
+ * label at a time), yielding between them, instead of in one `JSON.parse` that held every other tenant's job for its
+ * whole length (docs/reliability.md, T31's "Left:").
  *
  * The scan checks the object's own structure (braces, strings, colons, commas) and matches brackets inside values;
  * it does not check the values themselves: the caller parses each range with `JSON.parse`, and the body is valid
@@ -25,6 +26,14 @@ export type ByteRange = [number, number];
 export interface ArrayMemberRest {
   others: ByteRange[];
 }
+
+/** The same for several array members: also which of them the body has (`found[k]` for `keys[k]`). */
+export interface ArrayMembersRest extends ArrayMemberRest {
+  found: boolean[];
+}
+
+/** One element of one of the members: `keys[member]`'s element at [start, end). */
+export type MemberElement = [member: number, start: number, end: number];
 
 const isBlank = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
@@ -74,6 +83,20 @@ function plainKey(body: Uint8Array, start: number, end: number): string | undefi
  * plainly of that shape (also midway: what was yielded is then to be dropped).
  */
 export function* arrayMemberElements(body: Uint8Array, key: string): Generator<ByteRange, ArrayMemberRest | undefined, void> {
+  const scan = arrayMembersElements(body, [key]);
+  for (let next = scan.next(); ; next = scan.next()) {
+    if (next.done === true) return next.value?.found[0] === true ? { others: next.value.others } : undefined;
+    yield [next.value[1], next.value[2]];
+  }
+}
+
+/**
+ * The elements of the array members `keys` of the JSON object `body`, in the body's order, each yielded as the scan
+ * reaches it; the return value is the rest (which members were there, where the others are), or undefined when the
+ * body is not plainly an object whose members named in `keys` are arrays, each at most once. Missing ones are the
+ * caller's to judge.
+ */
+export function* arrayMembersElements(body: Uint8Array, keys: readonly string[]): Generator<MemberElement, ArrayMembersRest | undefined, void> {
   const n = body.length;
   let p = 0;
   const blanks = (): void => {
@@ -83,7 +106,7 @@ export function* arrayMemberElements(body: Uint8Array, key: string): Generator<B
   if (body[p] !== OPEN_BRACE) return undefined;
   p++;
   blanks();
-  let found = false;
+  const found = keys.map(() => false);
   const others: ByteRange[] = [];
   while (body[p] !== CLOSE_BRACE) {
     if (body[p] !== QUOTE) return undefined;
@@ -96,16 +119,17 @@ export function* arrayMemberElements(body: Uint8Array, key: string): Generator<B
     if (body[p] !== COLON) return undefined;
     p++;
     blanks();
-    if (name === key) {
+    const member = keys.indexOf(name);
+    if (member >= 0) {
       // Twice: JSON.parse keeps the last, and parsing whole says so for certain.
-      if (found || body[p] !== OPEN_BRACKET) return undefined;
-      found = true;
+      if (found[member] === true || body[p] !== OPEN_BRACKET) return undefined;
+      found[member] = true;
       p++;
       blanks();
       while (body[p] !== CLOSE_BRACKET) {
         const end = skipValue(body, p);
         if (end < 0) return undefined;
-        yield [p, end];
+        yield [member, p, end];
         p = end;
         blanks();
         if (body[p] === COMMA) {
@@ -130,5 +154,5 @@ export function* arrayMemberElements(body: Uint8Array, key: string): Generator<B
   }
   p++;
   blanks();
-  return p === n && found ? { others } : undefined;
+  return p === n ? { others, found } : undefined;
 }

@@ -12,6 +12,7 @@ import { addReferenceRequestSchema, getRewardRequestSchema, scoreBatchRequestSch
 import { parseBody } from '../protocol/parse.js';
 import { rankRequestSchema } from '../protocol/rank-bodies.js';
 import { batchItemsInSlices } from './batch-items.js';
+import { rewardBodyInSlices } from './reward-body.js';
 import { getReward } from './reward-job.js';
 import { rankJob } from './rank-job.js';
 import { checkLength, scoreRequest, type JobForecast } from './score-request.js';
@@ -68,9 +69,11 @@ export function jobError(error: unknown, where = ''): JobResult {
 }
 
 async function work(req: JobRequest, deps: StepsDeps): Promise<unknown> {
-  // A batch is read an item at a time when it plainly can be (batch-items.ts); every other body, whole.
+  // A batch is read an item at a time, a reward request a query at a time, when they plainly can be (batch-items.ts,
+  // reward-body.ts); every other body, whole.
   const items = req.kind === 'batch' ? await batchItemsInSlices(req.body) : undefined;
-  const doc = items === undefined ? readJson(req.body) : undefined;
+  const reward = req.kind === 'reward' ? await rewardBodyInSlices(req.body) : undefined;
+  const doc = items === undefined && reward === undefined ? readJson(req.body) : undefined;
   switch (req.kind) {
     case 'score':
       return scoreRequest(deps, parsed(parseBody(scoreRequestSchema, doc)));
@@ -88,7 +91,8 @@ async function work(req: JobRequest, deps: StepsDeps): Promise<unknown> {
       return { results };
     }
     case 'reward':
-      return getReward(deps, parsed(parseBody(getRewardRequestSchema, doc)));
+      // Each query's scoring asks the main thread for its reference (score-worker.ts): the worker's loop turns between queries.
+      return getReward(deps, reward ?? parsed(parseBody(getRewardRequestSchema, doc)));
     case 'steps':
       return scoreStepsView(deps, parsed(parseBody(scoreRequestSchema, doc)));
     case 'rank':
