@@ -20,8 +20,16 @@ export async function pingerProcess(url: string, everyMs = 5): Promise<ProcessPi
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--pinger', url, String(everyMs)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = <T>(): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as T));
-      child.once('error', reject);
+      // Both listeners go once either fires: left behind, one `error` listener a window piled up past Node's warning.
+      const onMessage = (m: unknown): void => {
+        child.off('error', onError);
+        resolve(m as T);
+      };
+      const onError = (error: Error): void => {
+        child.off('message', onMessage);
+        reject(error);
+      };
+      child.once('message', onMessage).once('error', onError);
     });
   await next<'open'>();
   return {
