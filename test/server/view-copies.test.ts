@@ -1,7 +1,8 @@
 /**
  * The read-only copies a replica keeps for `GET /v1/sessions/:id` of sessions another replica holds
  * (src/server/session-replay.ts, `ViewCopies`): one tenant reading more sessions than there are copies evicts
- * its own oldest, never another tenant's copy, so the other tenant's next read replays nothing again.
+ * its own oldest, never another tenant's copy, so the other tenant's next read replays nothing again; reads of one
+ * session that come together share one replay.
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/core/policy.js';
@@ -49,5 +50,41 @@ describe('the view copies of sessions held by another replica', () => {
     for (let i = 0; i < 4; i++) await copies.view(`alice:b${i}`, `b${i}`, head('alice'));
     await copies.view('alice:a1', 'a1', head('alice'));
     expect(read.filter((id) => id === 'alice:a1').length).toBeGreaterThan(0);
+  });
+
+  it('of one session read at once are one replay, shared by every read', async () => {
+    let pages = 0;
+    const journal = {
+      frames: (_id: string, from: number, count: number) => {
+        pages += 1;
+        return Promise.resolve(frames.slice(from, from + count));
+      },
+      resolve: () => Promise.resolve({ kind: 'prior', prior: UNIFORM_PRIOR }),
+    } as unknown as SessionJournal;
+    const copies = new ViewCopies({ journal, analyzers: defaultAnalyzers(), options: resolveOptions({}) }, 4);
+    const alone = await new ViewCopies({ journal, analyzers: defaultAnalyzers(), options: resolveOptions({}) }, 4).view('bob:s', 's', head('bob'));
+    const onePlay = pages;
+    pages = 0;
+    const views = await Promise.all(Array.from({ length: 8 }, () => copies.view('bob:s', 's', head('bob'))));
+    // Before, each of the 8 reads replayed the session from its first step: 8 times the pages.
+    expect(pages).toBe(onePlay);
+    expect(new Set(views).size).toBe(1);
+    expect(views[0]!.report()).toEqual(alone.report());
+    // Once built, a read gets the kept copy with no page read.
+    expect(await copies.view('bob:s', 's', head('bob'))).toBe(views[0]);
+    expect(pages).toBe(onePlay);
+  });
+
+  it('that failed to build fail every read that shared them, and the next read builds again', async () => {
+    let down = true;
+    const journal = {
+      frames: (_id: string, from: number, count: number) => (down ? Promise.reject(new Error('Redis did not answer')) : Promise.resolve(frames.slice(from, from + count))),
+      resolve: () => Promise.resolve({ kind: 'prior', prior: UNIFORM_PRIOR }),
+    } as unknown as SessionJournal;
+    const copies = new ViewCopies({ journal, analyzers: defaultAnalyzers(), options: resolveOptions({}) }, 4);
+    const failed = await Promise.allSettled([copies.view('bob:s', 's', head('bob')), copies.view('bob:s', 's', head('bob'))]);
+    expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    down = false;
+    expect((await copies.view('bob:s', 's', head('bob'))).lastSeq).toBe(STEPS - 1);
   });
 });
