@@ -40,7 +40,7 @@ export interface ServerLimits {
    */
   stepBytesPerTenant: number;
   /**
-   * Bytes of step messages all open sessions together may hold in this server's memory (T44); a step past it is
+   * Bytes of step messages all open sessions together may hold in this server's memory (T43); a step past it is
    * refused `overloaded`, the session goes on (default: a quarter of the V8 heap limit, about 1 GiB on a 4 GiB heap;
    * 0: no bound). What kept a server with one tenant (no per-tenant bound), or several at their shares, from growing
    * the heap until the process aborts.

@@ -127,7 +127,7 @@ function onStep(deps: HandlerDeps, conn: Connection, msg: StepMessage, raw: Buff
   // Each accepted step is kept in Redis as received: a session may keep at most maxSessionBytes there.
   const bytes = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
   const max = deps.options.limits.maxSessionBytes;
-  // What the tenant's open sessions, and all of them, hold in memory (tenant-step-bytes.ts, T37, T44): checked
+  // What the tenant's open sessions, and all of them, hold in memory (tenant-step-bytes.ts, T37, T43): checked
   // before the journal budget, which counts what it admits.
   const overHeld = msg.seq === s.lastSeq + 1 && !s.ended && !budgeted ? deps.registry.stepBytes.refusal(s, bytes) : undefined;
   if (overHeld !== undefined) return refuse(deps, conn, { ...overHeld, session: s.id, seq: msg.seq });

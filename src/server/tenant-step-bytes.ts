@@ -1,6 +1,6 @@
 /**
  * The step messages open sessions hold in this server's memory: per tenant (`stepBytesPerTenant`, T37) and all
- * together (`stepBytesTotal`, T44). A session keeps what its steps carry (commands, observations, file texts) until
+ * together (`stepBytesTotal`, T43). A session keeps what its steps carry (commands, observations, file texts) until
  * it ends; without a bound one tenant's agents, at 1,024 open sessions of 5,000 steps of up to 1 MiB each, could grow
  * the heap until the process aborts and every tenant's sessions go with it, and several tenants each within their
  * share (or the one user of a single-tenant server) could do the same together. Counted per session as accepted and

@@ -96,7 +96,7 @@ describe('step bytes per tenant held in memory', () => {
     expect(off.of('a')).toBe(0);
   });
 
-  it('bounds every tenant together (stepBytesTotal, T44): overloaded past it, with or without a per-tenant bound', () => {
+  it('bounds every tenant together (stepBytesTotal, T43): overloaded past it, with or without a per-tenant bound', () => {
     for (const perTenant of [0, 1000]) {
       const bytes = new TenantStepBytes(perTenant, 100);
       const a = { tenant: 'a' };
@@ -144,7 +144,7 @@ describe('step bytes per tenant held in memory', () => {
   });
 });
 
-describe('step bytes of every session together (stepBytesTotal, T44)', () => {
+describe('step bytes of every session together (stepBytesTotal, T43)', () => {
   it('refuses a step past the total on a one-tenant server (overloaded), keeps what was taken, takes it again once a session ends', async () => {
     const one = await startApp({ dataDir: `${dir}/one`, limits: { stepBytesTotal: LIMIT } });
     try {
