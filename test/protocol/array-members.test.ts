@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { arrayMembersElements } from '../../src/protocol/array-member.js';
 import { ASTROID } from '../server/helpers.js';
+import { jsonMutations } from './json-mutations.js';
 
 const KEYS = ['query', 'prompts', 'labels'];
 
@@ -76,24 +77,8 @@ describe('arrayMembersElements', () => {
   it('never accepts what JSON.parse refuses, and agrees with it on what it accepts, over 3,000 mutations of a real body', () => {
     const run = readFileSync(ASTROID.passA, 'utf8').slice(0, 3000);
     const base = Buffer.from(`{"labels":["t",null],"x":{"y":[1,"]"]},"query":[${JSON.stringify('p' + run)},"q"],"prompts":["p","\\"]"]}`);
-    const alphabet = Buffer.from('{}[]",:\\ 0a\n');
-    let seed = 7;
-    const random = (n: number): number => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % n;
-    };
     let accepted = 0;
-    for (let k = 0; k < 3000; k++) {
-      const body = Buffer.from(base);
-      const at = random(body.length);
-      const kind = random(3);
-      const byte = alphabet[random(alphabet.length)]!;
-      const mutated =
-        kind === 0
-          ? Buffer.concat([body.subarray(0, at), body.subarray(at + 1)])
-          : kind === 1
-            ? Buffer.concat([body.subarray(0, at), Buffer.from([byte]), body.subarray(at)])
-            : (body.fill(byte, at, at + 1), body);
+    for (const mutated of jsonMutations(base, 3000, 7)) {
       const mine = read(mutated);
       if (mine !== undefined) {
         accepted++;

@@ -6,30 +6,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { UNIFORM_PRIOR } from '../../src/index.js';
-import { DEFAULT_CONFIG } from '../../src/core/config.js';
-import { DEFAULT_POLICY } from '../../src/core/policy.js';
-import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { batchItemsInSlices, PARSE_SLICE_BYTES } from '../../src/server/batch-items.js';
-import { runJob, type JobRequest } from '../../src/server/scoring-jobs.js';
 import { turnCounter } from '../loop-turns.js';
 import { ASTROID } from './helpers.js';
+import { inlineJob } from './inline-job.js';
 
-const analyzers = defaultAnalyzers();
-
-/** Runs a batch job inline; `asked` counts the event loop's turns at each reference asked (an item being scored). */
-async function batch(body: string, turnsAtAsk?: number[], turns?: () => number) {
-  const request: JobRequest = { kind: 'batch', body: new Uint8Array(Buffer.from(body)), policy: DEFAULT_POLICY, config: DEFAULT_CONFIG, maxSteps: 5000, tenant: 't' };
-  return runJob(request, {
-    analyzers,
-    prior: async () => UNIFORM_PRIOR,
-    reference: async () => {
-      turnsAtAsk?.push(turns?.() ?? 0);
-      return { kind: 'prior', prior: UNIFORM_PRIOR };
-    },
-    pta: async () => undefined,
-  });
-}
+const batch = (body: string, turnsAtAsk?: number[], turns?: () => number) => inlineJob('batch', body, turnsAtAsk, turns);
 
 const runs = Promise.all([ASTROID.passA, ASTROID.fail].map((f) => readFile(f, 'utf8')));
 

@@ -7,31 +7,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { UNIFORM_PRIOR } from '../../src/index.js';
-import { DEFAULT_CONFIG } from '../../src/core/config.js';
-import { DEFAULT_POLICY } from '../../src/core/policy.js';
-import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { PARSE_SLICE_BYTES } from '../../src/server/batch-items.js';
 import { rewardBodyInSlices } from '../../src/server/reward-body.js';
-import { runJob, type JobRequest } from '../../src/server/scoring-jobs.js';
 import { turnCounter } from '../loop-turns.js';
 import { ASTROID } from './helpers.js';
+import { inlineJob } from './inline-job.js';
 
-const analyzers = defaultAnalyzers();
-
-/** Runs a reward job inline; `turnsAtAsk` gets the event loop's turns so far at each reference asked (a query being scored). */
-async function reward(body: string, turnsAtAsk?: number[], turns?: () => number) {
-  const request: JobRequest = { kind: 'reward', body: new Uint8Array(Buffer.from(body)), policy: DEFAULT_POLICY, config: DEFAULT_CONFIG, maxSteps: 5000, tenant: 't' };
-  return runJob(request, {
-    analyzers,
-    prior: async () => UNIFORM_PRIOR,
-    reference: async () => {
-      turnsAtAsk?.push(turns?.() ?? 0);
-      return { kind: 'prior', prior: UNIFORM_PRIOR };
-    },
-    pta: async () => undefined,
-  });
-}
+const reward = (body: string, turnsAtAsk?: number[], turns?: () => number) => inlineJob('reward', body, turnsAtAsk, turns);
 
 /** The same JSON, its `query` key escaped: parsed whole. */
 const escaped = (body: string): string => body.replaceAll('"query"', '"\\u0071uery"');
