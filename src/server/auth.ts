@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
-import { TICKET_ROUTES, Tickets, type TicketClaims } from './tickets.js';
+import { TAKEN_MAX, TICKET_ROUTES, Tickets, type TicketClaims } from './tickets.js';
 import { principalOf, type TokenGrant } from './token-grants.js';
 
 export { loadTokens } from './token-grants.js';
@@ -26,7 +26,9 @@ export class Authenticator {
     this.digests = grants.map((g) => digest(g.token));
     this.principals = grants.map(principalOf);
     const material = this.digests.map((d, i) => `${d.toString('hex')} ${this.principals[i]!.tenant} ${this.principals[i]!.role}`).sort();
-    this.tickets = new Tickets(material.join('\n'), ticketTtlMs);
+    // With two tenants or more, one tenant holds at most a quarter of the used-ticket list (tickets.ts).
+    const tenants = new Set(this.principals.map((p) => p.tenant)).size;
+    this.tickets = new Tickets(material.join('\n'), ticketTtlMs, TAKEN_MAX, tenants > 1 ? Math.ceil(TAKEN_MAX / 4) : TAKEN_MAX);
   }
 
   get enabled(): boolean {

@@ -6,7 +6,7 @@
  *
  * A ticket is signed (HMAC-SHA256) with a key derived from the configured tokens, so every replica that
  * shares the token list accepts it without shared state; each replica takes a ticket once (it remembers the
- * ticket until it expires).
+ * ticket until it expires, a tenant's share of that list at most).
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Principal, Role } from './principal.js';
@@ -33,16 +33,26 @@ interface Payload {
 
 const b64 = (b: Buffer | string): string => Buffer.from(b).toString('base64url');
 
+/** Tickets a replica remembers as taken until they expire, all tenants together. */
+export const TAKEN_MAX = 100_000;
+
 export class Tickets {
   private readonly key: Buffer;
-  /** Tickets taken here, until they expire (a ticket is good once). */
-  private readonly taken = new Map<string, number>();
+  /** Tickets taken here, until they expire (a ticket is good once): expiry and tenant by nonce. */
+  private readonly taken = new Map<string, { expiry: number; tenant: string }>();
+  /** Tickets of each tenant in `taken`. */
+  private readonly byTenant = new Map<string, number>();
 
-  /** `keyMaterial`: what every replica shares and no client knows (the token digests and their grants). */
+  /**
+   * `keyMaterial`: what every replica shares and no client knows (the token digests and their grants). `perTenant`:
+   * of `maxTaken`, the tickets one tenant may hold taken (default all; a quarter with two tenants or more, auth.ts):
+   * one tenant using tickets as fast as it can must not fill the list for every other tenant's web view.
+   */
   constructor(
     keyMaterial: string,
     readonly ttlMs: number,
-    private readonly maxTaken = 100_000,
+    private readonly maxTaken = TAKEN_MAX,
+    private readonly perTenant = maxTaken,
   ) {
     this.key = createHash('sha256').update(`steplens ticket key\n${keyMaterial}`).digest();
   }
@@ -74,7 +84,10 @@ export class Tickets {
     this.prune(now);
     if (this.taken.has(p.n)) return 'ticket already used';
     if (this.taken.size >= this.maxTaken) return 'too many tickets in use: try again in a few seconds';
-    this.taken.set(p.n, p.x);
+    const mine = this.byTenant.get(p.t) ?? 0;
+    if (mine >= this.perTenant) return `too many tickets of tenant ${p.t} in use (${this.perTenant}): try again in a few seconds`;
+    this.taken.set(p.n, { expiry: p.x, tenant: p.t });
+    this.byTenant.set(p.t, mine + 1);
     return { principal: { tenant: p.t, role: p.r }, route: p.u, ...(p.s !== undefined ? { session: p.s } : {}) };
   }
 
@@ -83,11 +96,14 @@ export class Tickets {
   }
 
   private prune(now: number): void {
-    for (const [nonce, expiry] of this.taken) {
+    for (const [nonce, t] of this.taken) {
       // Taken in about the order they were minted (each lives ttlMs): the first live one ends the sweep; a
       // ticket taken out of order lingers at most ttlMs longer, still bounded by maxTaken.
-      if (expiry > now) break;
+      if (t.expiry > now) break;
       this.taken.delete(nonce);
+      const left = (this.byTenant.get(t.tenant) ?? 1) - 1;
+      if (left > 0) this.byTenant.set(t.tenant, left);
+      else this.byTenant.delete(t.tenant);
     }
   }
 }
