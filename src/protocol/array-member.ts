@@ -22,14 +22,13 @@ const CLOSE_BRACKET = 0x5d;
 /** [start, end) of a value in the body. */
 export type ByteRange = [number, number];
 
-/** What the scan found besides the elements: where the object's other members' values are (the caller parses them too, to check them). */
-export interface ArrayMemberRest {
-  others: ByteRange[];
-}
-
-/** The same for several array members: also which of them the body has (`found[k]` for `keys[k]`). */
-export interface ArrayMembersRest extends ArrayMemberRest {
+/**
+ * What the scan found besides the elements: which of the members the body has (`found[k]` for `keys[k]`), and where
+ * the object's other members' values are (the caller parses them too, to check them).
+ */
+export interface ArrayMembersRest {
   found: boolean[];
+  others: ByteRange[];
 }
 
 /** One element of one of the members: `keys[member]`'s element at [start, end). */
@@ -75,19 +74,6 @@ function skipValue(body: Uint8Array, p: number): number {
 function plainKey(body: Uint8Array, start: number, end: number): string | undefined {
   for (let i = start + 1; i < end - 1; i++) if (body[i] === BACKSLASH || body[i]! < 0x20) return undefined;
   return Buffer.from(body.buffer, body.byteOffset + start + 1, end - start - 2).toString('latin1');
-}
-
-/**
- * The elements of the array member `key` of the JSON object `body`, yielded one at a time as the scan reaches them
- * (a caller may turn its event loop between them); the return value is the rest, or undefined when the body is not
- * plainly of that shape (also midway: what was yielded is then to be dropped).
- */
-export function* arrayMemberElements(body: Uint8Array, key: string): Generator<ByteRange, ArrayMemberRest | undefined, void> {
-  const scan = arrayMembersElements(body, [key]);
-  for (let next = scan.next(); ; next = scan.next()) {
-    if (next.done === true) return next.value?.found[0] === true ? { others: next.value.others } : undefined;
-    yield [next.value[1], next.value[2]];
-  }
 }
 
 /**

@@ -1,14 +1,14 @@
 /**
- * `GET /v1/live`: the web view's live feed, as Server-Sent Events over a plain HTTP response (fetch with the
- * bearer header, or EventSource with a ticket: tickets.ts). Without `?session=`, a viewer gets a snapshot of
- * the sessions it may see (its tenant's; an operator's: every tenant's) and then their frames; with
- * `?session=ID`, that session's whole step view and then its frames, each score frame with the step it scored.
+ * `GET /v1/live`: the web view's live feed, as Server-Sent Events over a plain HTTP response (fetch with the bearer
+ * header, or EventSource with a ticket: tickets.ts). Without `?session=`, a viewer gets a snapshot of the sessions it
+ * may see (its tenant's; an operator's: every tenant's), then their frames; with `?session=ID`, that session's whole
+ * step view, then its frames, each score frame with the step it scored.
  *
- * Cost per viewer stays bounded: every event is encoded once and the same bytes are written to every viewer
- * (a stuck viewer holds references, not copies); a snapshot or session view is built once per change and
- * shared by every viewer that connects meanwhile; a viewer with more than `queueBytes` unread beyond a piece of
- * its first event is dropped (and counted), never buffered. A first event over a piece is written a piece at a
- * time, a bounded number of bytes a turn for all viewers together (paced-writes.ts).
+ * Cost per viewer stays bounded: every event is encoded once and the same bytes are written to every viewer (a
+ * stuck viewer holds references, not copies); a snapshot or session view is built once per change and shared by
+ * every viewer that connects meanwhile; a viewer with more than `queueBytes` unread beyond a piece of its first event
+ * is dropped (and counted), never buffered. A first event over a piece is written a piece at a time, a bounded
+ * number of bytes a turn for all viewers together (paced-writes.ts).
  *
  * A session view is built over several turns, in the queue of step views (live-view.ts). Its viewer holds its
  * slot from the start; until its first event is written whole, its session's events are held back, in order
@@ -58,8 +58,7 @@ export interface LiveFeedOptions {
   paced?: { pieceBytes: number; turnBytes: number };
 }
 
-/** Every tenant's sessions: an operator's list. */
-const ALL = '*';
+const ALL = '*'; // every tenant's sessions: an operator's list
 
 interface Viewer {
   res: ServerResponse;
@@ -319,8 +318,8 @@ export class LiveFeed implements SessionObserver {
       v.res.destroy();
       return;
     }
-    if (v.backlog === undefined || kind === 'first' || (kind === 'beat' && v.writing === undefined)) v.res.write(bytes);
-    else if (kind === 'beat') return;
+    if (kind === 'beat' && v.writing !== undefined) return;
+    if (v.backlog === undefined || kind === 'first' || kind === 'beat') v.res.write(bytes);
     else {
       v.backlog.push({ at: kind === 'gone' ? Infinity : this.events, bytes });
       v.backlogBytes = (v.backlogBytes ?? 0) + bytes.length;

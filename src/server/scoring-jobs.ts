@@ -11,8 +11,7 @@ import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
 import { addReferenceRequestSchema, getRewardRequestSchema, scoreBatchRequestSchema, scoreRequestSchema } from '../protocol/http-bodies.js';
 import { parseBody } from '../protocol/parse.js';
 import { rankRequestSchema } from '../protocol/rank-bodies.js';
-import { batchItemsInSlices } from './batch-items.js';
-import { rewardBodyInSlices } from './reward-body.js';
+import { batchItemsInSlices, rewardBodyInSlices } from './body-in-slices.js';
 import { getReward } from './reward-job.js';
 import { rankJob } from './rank-job.js';
 import { checkLength, scoreRequest, type JobForecast } from './score-request.js';
@@ -69,8 +68,8 @@ export function jobError(error: unknown, where = ''): JobResult {
 }
 
 async function work(req: JobRequest, deps: StepsDeps): Promise<unknown> {
-  // A batch is read an item at a time, a reward request a query at a time, when they plainly can be (batch-items.ts,
-  // reward-body.ts); every other body, whole.
+  // A batch is read an item at a time, a reward request a query at a time, when they plainly can be (body-in-slices.ts):
+  // every other body, whole.
   const items = req.kind === 'batch' ? await batchItemsInSlices(req.body) : undefined;
   const reward = req.kind === 'reward' ? await rewardBodyInSlices(req.body) : undefined;
   const doc = items === undefined && reward === undefined ? readJson(req.body) : undefined;

@@ -89,6 +89,8 @@ export class Session {
   lastWrite: Promise<unknown> | undefined;
   /** With Redis: bytes of its step frames in the journal (bounded by `limits.maxSessionBytes`). */
   storedBytes = 0;
+  /** Bytes of step messages this session holds in memory, counted against `stepBytesPerTenant` and `stepBytesTotal` (tenant-step-bytes.ts). */
+  heldStepBytes = 0;
   private readonly log: FrameLog;
   readonly signals: Signal[] = [];
   readonly stages: Record<Stage, number> = { E: 0, I: 0, V: 0, O: 0 };

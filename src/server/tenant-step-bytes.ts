@@ -9,14 +9,13 @@
  */
 import type { WireErrorCode } from '../protocol/server-messages.js';
 
-/** What is counted of a session: its tenant (the key is the session object itself). */
+/** What is counted of a session: its tenant, and the bytes it holds (kept on the session: no lookup a step). */
 interface Held {
   readonly tenant: string;
+  heldStepBytes: number;
 }
 
 export class TenantStepBytes {
-  /** Bytes counted per open session: a WeakMap, so a session dropped without `release` leaks no memory. */
-  private readonly held = new WeakMap<Held, number>();
   private readonly byTenant = new Map<string, number>();
   private all = 0;
 
@@ -57,16 +56,16 @@ export class TenantStepBytes {
   /** Counts an accepted step of `bytes` for `session`. */
   add(session: Held, bytes: number): void {
     if (this.limit <= 0 && this.total <= 0) return;
-    this.held.set(session, (this.held.get(session) ?? 0) + bytes);
+    session.heldStepBytes += bytes;
     this.byTenant.set(session.tenant, this.of(session.tenant) + bytes);
     this.all += bytes;
   }
 
   /** Gives back what `session` held (it ended, or its copy was dropped); once, later calls do nothing. */
   release(session: Held): void {
-    const bytes = this.held.get(session);
-    if (bytes === undefined) return;
-    this.held.delete(session);
+    const bytes = session.heldStepBytes;
+    if (bytes === 0) return;
+    session.heldStepBytes = 0;
     this.all -= bytes;
     const left = this.of(session.tenant) - bytes;
     if (left > 0) this.byTenant.set(session.tenant, left);

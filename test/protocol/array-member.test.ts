@@ -1,23 +1,23 @@
 /**
- * The scan behind a batch read an item at a time (batch-items.ts): whenever it accepts a body and every range it
+ * The scan behind a batch read an item at a time (body-in-slices.ts): whenever it accepts a body and every range it
  * gives parses, the body is valid JSON and its array member is exactly those elements; bodies of every shape it does
  * not take for certain, valid or not, give undefined (the caller parses them whole). Checked on hand-made edge
  * cases and on 3,000 seeded mutations of a real batch.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { arrayMemberElements, type ByteRange } from '../../src/protocol/array-member.js';
+import { arrayMembersElements, type ByteRange } from '../../src/protocol/array-member.js';
 import { ASTROID } from '../server/helpers.js';
 import { jsonMutations } from './json-mutations.js';
 
 /** What the scan and a parse of each range say: the member's elements parsed, or undefined (parse whole). */
 function read(text: string | Buffer, key = 'items'): unknown[] | undefined {
   const body = typeof text === 'string' ? Buffer.from(text) : text;
-  const scan = arrayMemberElements(body, key);
+  const scan = arrayMembersElements(body, [key]);
   const ranges: ByteRange[] = [];
   for (let next = scan.next(); ; next = scan.next()) {
     if (next.done === true) {
-      if (next.value === undefined) return undefined;
+      if (next.value?.found[0] !== true) return undefined;
       try {
         for (const [s, e] of next.value.others) JSON.parse(body.subarray(s, e).toString());
         return ranges.map(([s, e]) => JSON.parse(body.subarray(s, e).toString()) as unknown);
@@ -25,7 +25,7 @@ function read(text: string | Buffer, key = 'items'): unknown[] | undefined {
         return undefined;
       }
     }
-    ranges.push(next.value);
+    ranges.push([next.value[1], next.value[2]]);
   }
 }
 
@@ -39,7 +39,7 @@ function whole(text: string | Buffer, key = 'items'): unknown[] | undefined {
   }
 }
 
-describe('arrayMemberElements', () => {
+describe('arrayMembersElements, one member', () => {
   it('finds the elements of plain bodies, whatever blanks, other members, strings with brackets and escapes they hold', () => {
     const bodies = [
       '{"items":[1]}',

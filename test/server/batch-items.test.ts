@@ -1,12 +1,12 @@
 /**
  * T31's "Left:": a 64 MiB `POST /v1/score/batch` was one `JSON.parse` in the scoring worker, and every other
- * tenant's job sent there waited behind it. A batch is now read an item at a time (batch-items.ts), the worker's event
+ * tenant's job sent there waited behind it. A batch is now read an item at a time (body-in-slices.ts), the worker's event
  * loop turning every PARSE_SLICE_BYTES, with the same answers and errors: a body the slices do not take for certain
  * is parsed whole as before. Turns are counted, not timed.
  */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { batchItemsInSlices, PARSE_SLICE_BYTES } from '../../src/server/batch-items.js';
+import { batchItemsInSlices, PARSE_SLICE_BYTES } from '../../src/server/body-in-slices.js';
 import { turnCounter } from '../loop-turns.js';
 import { ASTROID } from './helpers.js';
 import { inlineJob } from './inline-job.js';

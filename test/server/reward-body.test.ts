@@ -1,14 +1,13 @@
 /**
  * A `POST /get_reward` body was one `JSON.parse` in the scoring worker: an RL trainer's 64 MiB batch of rollouts held
  * every other tenant's job there for its whole length. It is now read a query (prompt, label) at a time
- * (reward-body.ts), the worker's event loop turning every PARSE_SLICE_BYTES, with the same answers and errors: a body
+ * (body-in-slices.ts), the worker's event loop turning every PARSE_SLICE_BYTES, with the same answers and errors: a body
  * the slices do not take for certain is parsed whole as before. The same JSON with its `query` key escaped
  * (`"\u0071uery"`) is not taken by the scan, so it shows what parsing whole answers. Turns are counted, not timed.
  */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { PARSE_SLICE_BYTES } from '../../src/server/batch-items.js';
-import { rewardBodyInSlices } from '../../src/server/reward-body.js';
+import { PARSE_SLICE_BYTES, rewardBodyInSlices } from '../../src/server/body-in-slices.js';
 import { turnCounter } from '../loop-turns.js';
 import { ASTROID } from './helpers.js';
 import { inlineJob } from './inline-job.js';

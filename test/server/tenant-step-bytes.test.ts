@@ -78,12 +78,12 @@ describe('step bytes per tenant held in memory', () => {
 
   it('counts per session, once, and nothing without a limit', () => {
     const bytes = new TenantStepBytes(100);
-    const a = { tenant: 'a' };
-    const b = { tenant: 'a' };
+    const a = { tenant: 'a', heldStepBytes: 0 };
+    const b = { tenant: 'a', heldStepBytes: 0 };
     bytes.add(a, 60);
     expect(bytes.refusal(b, 40)).toBeUndefined();
     expect(bytes.refusal(b, 41)).toMatchObject({ code: 'quota_exceeded', message: expect.stringMatching(/hold 60 bytes/) });
-    expect(bytes.refusal({ tenant: 'z' }, 100)).toBeUndefined();
+    expect(bytes.refusal({ tenant: 'z', heldStepBytes: 0 }, 100)).toBeUndefined();
     bytes.add(b, 30);
     bytes.release(a);
     bytes.release(a);
@@ -99,8 +99,8 @@ describe('step bytes per tenant held in memory', () => {
   it('bounds every tenant together (stepBytesTotal, T43): overloaded past it, with or without a per-tenant bound', () => {
     for (const perTenant of [0, 1000]) {
       const bytes = new TenantStepBytes(perTenant, 100);
-      const a = { tenant: 'a' };
-      const b = { tenant: 'b' };
+      const a = { tenant: 'a', heldStepBytes: 0 };
+      const b = { tenant: 'b', heldStepBytes: 0 };
       bytes.add(a, 70);
       expect(bytes.refusal(b, 30)).toBeUndefined();
       expect(bytes.refusal(b, 31)).toMatchObject({
