@@ -276,7 +276,7 @@ export class LiveFeed implements SessionObserver {
     const cached = this.snapshots.get(scope);
     if (cached?.at === at) return cached.bytes;
     const rows: string[] = [];
-    for (const s of this.registry?.sessions.values() ?? []) if (scope === ALL || s.tenant === scope) rows.push(this.row(s));
+    for (const s of this.registry?.index.of(scope === ALL ? undefined : scope) ?? []) rows.push(this.row(s));
     // What JSON.stringify({ type: 'snapshot', sessions }) writes, from the rows already encoded.
     const bytes = event(`{"type":"snapshot","sessions":[${rows.join(',')}]}`);
     this.snapshots.set(scope, { at, bytes });

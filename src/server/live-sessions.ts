@@ -29,4 +29,15 @@ export class LiveSessions {
     if (n > 0) this.perTenant.set(session.tenant, n);
     else this.perTenant.delete(session.tenant);
   }
+
+  /** The oldest detached session of the tenant holding the most open sessions, if any is detached: walks open sessions only. */
+  reclaimable(): Session | undefined {
+    let best: Session | undefined;
+    for (const s of this.all) {
+      if (s.ended || s.finishing || s.detachedAt === undefined) continue;
+      const more = best === undefined ? 1 : this.of(s.tenant) - this.of(best.tenant);
+      if (more > 0 || (more === 0 && s.detachedAt < best!.detachedAt!)) best = s;
+    }
+    return best;
+  }
 }

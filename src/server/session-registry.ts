@@ -21,6 +21,7 @@ import { sessionKey, type Principal } from './principal.js';
 import { ScopedReferences } from './reference-scope.js';
 import type { RegistryDeps } from './registry-deps.js';
 import { EndReports } from './end-reports.js';
+import { SessionIndex } from './session-index.js';
 import { TenantStepBytes } from './tenant-step-bytes.js';
 import { tenantInfo } from './tenant-log.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -30,6 +31,8 @@ export type { RegistryDeps, SessionDurability } from './registry-deps.js';
 export class SessionRegistry {
   /** Every session this replica holds, by key (`sessionKey`: its id in its tenant's namespace), in registration order. */
   readonly sessions = new Map<string, Session>();
+  /** The same sessions in ordinal order, in all and per tenant: pages and scopes without walking every tenant's. */
+  readonly index = new SessionIndex();
   /** Keys being started, and their tenants. */
   private readonly pending = new Map<string, string>();
   private ordinals = 0;
@@ -100,19 +103,6 @@ export class SessionRegistry {
     return this.openCount() >= limits.totalSessions ? 'full' : undefined;
   }
 
-  /** The oldest detached session of the tenant holding the most open sessions, if any is detached. */
-  private reclaimable(): Session | undefined {
-    const held = new Map<string, number>();
-    for (const s of this.sessions.values()) if (!s.ended) held.set(s.tenant, (held.get(s.tenant) ?? 0) + 1);
-    let best: Session | undefined;
-    for (const s of this.sessions.values()) {
-      if (s.ended || s.finishing || s.detachedAt === undefined) continue;
-      const more = best === undefined ? 1 : held.get(s.tenant)! - held.get(best.tenant)!; // every open session's tenant was counted above
-      if (more > 0 || (more === 0 && s.detachedAt < best!.detachedAt!)) best = s;
-    }
-    return best;
-  }
-
   /** Opens a session on `conn` after checking id, limits, policy and the task's reference; its id lives in the connection's tenant's namespace. */
   async start(msg: StartMessage, conn: Connection): Promise<Result<Session, MessageError>> {
     const { limits } = this.deps.options;
@@ -126,7 +116,7 @@ export class SessionRegistry {
       if (verdict !== 'full') return err(verdict);
       // Sessions nobody is attached to must not keep every slot: the oldest detached one of the tenant holding the
       // most is ended (a later resume gets its final, reason not_resumed), which frees its slot.
-      const victim = this.reclaimable();
+      const victim = this.live.reclaimable();
       if (victim === undefined) return err({ code: 'overloaded', message: `the server already holds ${limits.totalSessions} open sessions`, session: id });
       tenantInfo(this.deps.log, victim.tenant, { session: victim.id }, 'detached session ended: the server is full');
       await this.end(victim, 'not_resumed');
@@ -163,6 +153,7 @@ export class SessionRegistry {
       session.connection = conn.id;
       session.ordinal = ++this.ordinals;
       this.sessions.set(key, session);
+      this.index.add(session);
       this.live.add(session);
       conn.hold(key, true);
       tenantInfo(this.deps.log, principal.tenant, { session: id, task: msg.task, format, reference: session.reference, learn: session.learn, policy: selected, shadow }, 'session started');
@@ -308,6 +299,7 @@ export class SessionRegistry {
   evict(session: Session, why: string, keepOnConnection: boolean): void {
     if (this.sessions.get(session.key) !== session) return;
     this.sessions.delete(session.key);
+    this.index.delete(session);
     this.live.delete(session);
     this.endedKept.delete(session.key);
     this.stepBytes.release(session);
@@ -319,9 +311,15 @@ export class SessionRegistry {
   /** Registers a session rebuilt from the durable journal. */
   adopt(session: Session): void {
     const previous = this.sessions.get(session.key);
-    if (previous !== undefined) this.live.delete(previous);
+    if (previous !== undefined) {
+      this.live.delete(previous);
+      this.index.delete(previous);
+    }
     session.ordinal = ++this.ordinals;
+    // Deleted first so that the map's order stays the ordinals' order (`set` keeps a key's old place).
+    this.sessions.delete(session.key);
     this.sessions.set(session.key, session);
+    this.index.add(session);
     if (!session.ended) this.live.add(session);
     // A rebuilt ended session counts against the ended-session bounds like one that ended here.
     if (session.ended) {
@@ -344,6 +342,7 @@ export class SessionRegistry {
   private free(session: Session, why: string): void {
     if (this.sessions.get(session.key) !== session) return;
     this.sessions.delete(session.key);
+    this.index.delete(session);
     this.stepBytes.release(session);
     this.live.delete(session);
     this.endedKept.delete(session.key);

@@ -54,7 +54,9 @@ export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): voi
     // Built in slices, one page at a time, a few of a tenant's at most (session-list.ts).
     const refused = lists.refusal(principal.tenant);
     if (refused !== undefined) return sendError(reply, metrics, 'quota_exceeded', refused);
-    const page = sessionPage(registry.sessions.values(), { all, tenant: readTenant(principal, req.query.tenant), after, limit });
+    const tenant = readTenant(principal, req.query.tenant);
+    // From the index of its scope: another tenant's sessions are not walked (T48).
+    const page = sessionPage(registry.index.of(all ? undefined : tenant, after), { all, tenant, after, limit });
     const body = await lists.run(principal.tenant, () => sessionPageJson(page, options.config));
     return reply.type('application/json; charset=utf-8').send(body);
   });
