@@ -14,7 +14,7 @@ export function registerPolicyRoutes(app: FastifyInstance, deps: { policies: Pol
   const { policies, metrics } = deps;
   // Built once per change and shared by every request until the next (policy-docs.ts, T39).
   const docs = new PolicyDocs(policies);
-  app.get('/v1/policies', async (req, reply) => reply.type('application/json; charset=utf-8').send(docs.bytes(deps.principal(req))));
+  app.get('/v1/policies', async (req, reply) => reply.type('application/json; charset=utf-8').send(await docs.bytes(deps.principal(req))));
 
   app.post('/v1/policies/pin', async (req, reply) => {
     const body = parseBody(pinRequestSchema, req.body);
