@@ -22,6 +22,7 @@ import { EVIDENCE_NAMES } from '../src/core/evidence/evidence.js';
 import { priorFromPtas } from '../src/core/prior.js';
 import { buildPta } from '../src/core/pta/index.js';
 import { consensusScores, locationItems } from '../src/core/rank/consensus.js';
+import { softVoteScores, voteScores } from '../src/core/rank/vote.js';
 import { createScorer } from '../src/core/scorer.js';
 import type { Analyzers } from '../src/core/ports.js';
 import { bestOfN, type BestOfN } from '../src/core/stats/best-of-n.js';
@@ -108,6 +109,8 @@ const composite = (g: readonly RankRun[]) => g.map((r) => r.composite / 100);
 const patchConsensus = (g: readonly RankRun[]) => consensusScores(g.map((r) => new Set(r.footprint.patch)));
 // The shipped consensus (`rank --consensus`): edit locations read from the states.
 const locationConsensus = (g: readonly RankRun[]) => consensusScores(g.map((r) => locationItems(r.states)));
+const patchVote = (g: readonly RankRun[]) => voteScores(g.map((r) => r.finalPatch));
+const softVote = (g: readonly RankRun[]) => softVoteScores(g.map((r) => r.finalPatch));
 const evidenceOf = (g: readonly RankRun[], n: (typeof EVIDENCE_NAMES)[number]) => g.map((r) => r.evidence[EVIDENCE_NAMES.indexOf(n)]!);
 const CANDIDATES: Candidate[] = [
   { name: 'composite, reference-free', score: composite },
@@ -122,6 +125,13 @@ const CANDIDATES: Candidate[] = [
   // Issue 26 item 3, fixed in advance (not chosen on these groups): a passing test or reproduction run after the last source edit first.
   { name: 'checkAfterEdit, then composite', score: (g) => then(evidenceOf(g, 'checkAfterEdit'), composite(g)) },
   { name: 'checkAfterEdit, then locations consensus, then composite', score: (g) => then(evidenceOf(g, 'checkAfterEdit'), then(locationConsensus(g), composite(g))) },
+  // Issue 26 item 3, Agentless-style vote on normalised final patches (src/core/rank/final-patch.ts), fixed in advance
+  // (commit named in docs/rank.md, before any was measured): the class size of identical patches (empty: 0), the
+  // soft vote (mean Jaccard of changed-line sets), and the vote with a check after the last edit between.
+  { name: 'vote: identical normalised patches, then composite', score: (g) => then(patchVote(g), composite(g)) },
+  { name: 'soft vote: normalised changed lines, then composite', score: (g) => then(softVote(g), composite(g)) },
+  { name: 'vote, then checkAfterEdit, then composite', score: (g) => then(patchVote(g), then(evidenceOf(g, 'checkAfterEdit'), composite(g))) },
+  { name: 'vote, then soft vote, then composite', score: (g) => then(patchVote(g), then(softVote(g), composite(g))) },
   ...EVIDENCE_NAMES.map((n, k) => ({ name: `evidence ${n} (${EXPECTED[n] > 0 ? '+' : '−'})`, score: (g: readonly RankRun[]) => g.map((r) => EXPECTED[n] * r.evidence[k]!) })),
   { name: 'run length (shorter first)', score: (g) => g.map((r) => -r.length) },
 ];
@@ -201,7 +211,7 @@ for (const set of SETS) {
 }
 
 // Per source: the groups of one agent + model's runs of one task (calibration and corpus), for the bases `rank` ships.
-const PER_SOURCE = ['composite, reference-free', 'pPass (forecaster trained without the set)', 'consensus: locations, then composite'];
+const PER_SOURCE = ['composite, reference-free', 'pPass (forecaster trained without the set)', 'consensus: locations, then composite', 'vote: identical normalised patches, then composite'];
 const bySource = new Map<string, RankRun[]>();
 for (const r of runs) bySource.set(r.source, [...(bySource.get(r.source) ?? []), r]);
 console.log("\n### Per source: best-of-N among one source's runs of one task (groups of ≥ 2 runs)\n");

@@ -12,6 +12,7 @@ import { createForecaster } from '../../src/core/forecast/forecaster.js';
 import { selectModel, type ForecastFile } from '../../src/core/forecast/model.js';
 import type { Analyzers } from '../../src/core/ports.js';
 import { createFootprintTracker, type Footprint } from './patch-footprint.js';
+import { createFinalPatchTracker } from '../../src/core/rank/final-patch.js';
 import { createScorer } from '../../src/core/scorer.js';
 import type { Reference } from '../../src/core/scorer-api.js';
 import type { Label, State, Step } from '../../src/core/types.js';
@@ -32,6 +33,8 @@ export interface RankRun {
   composite: number;
   evidence: number[];
   footprint: Footprint;
+  /** The normalised final patch (src/core/rank/final-patch.ts) the vote candidates compare. */
+  finalPatch: string[];
   steps: Step[];
   states: readonly State[];
   /** The scorer's label of each step (aligned with `steps` and `states`): the forecaster's evidence reads them. */
@@ -66,12 +69,14 @@ export function loadRankRuns(o: LoadOptions): { runs: RankRun[]; skipped: number
     const scorer = createScorer({ reference: o.reference, analyzers: o.analyzers });
     const evidence = createEvidenceTracker();
     const footprint = createFootprintTracker();
+    const finalPatch = createFinalPatchTracker();
     const labels: Label[] = [];
     for (const step of t.steps) {
       const r = scorer.push(step);
       labels.push(r.label);
       evidence.add(step, r.state, r.label);
       footprint.add(step, r.state, r.label);
+      finalPatch.add(step, r.state, r.label);
     }
     runs.push({
       path: t.path,
@@ -85,6 +90,7 @@ export function loadRankRuns(o: LoadOptions): { runs: RankRun[]; skipped: number
       composite: scorer.score().total,
       evidence: evidence.vector(),
       footprint: footprint.value(),
+      finalPatch: finalPatch.value(),
       steps: t.steps,
       states: scorer.states(),
       labels,

@@ -7,6 +7,7 @@ const BASIS: Record<RankBasis, string> = {
   pPass: 'the forecast P(pass) of each run',
   pta: "the composite against the task's PTA",
   consensus: 'the consensus of the group: agreement with the other runs on where to edit (files and scopes), ties by the composite; no run known to pass, no reference',
+  vote: 'the vote of the group: how many runs made the same final patch (normalised), ties by the composite; no run known to pass, no reference',
   'reference-free': 'the composite, reference-free (no forecast model, no PTA of the task)',
   mixed: 'the composite, each run against its own reference (they differ: compare with care)',
 };
@@ -17,11 +18,11 @@ const fixed = (x: number, digits: number): string => x.toFixed(digits);
 /** The human table. */
 export function rankText(r: Ranking, opts: { forecast: boolean }): string {
   const showPPass = r.runs.some((x) => x.pPass !== undefined);
-  const header = ['rank', 'run', r.by === 'consensus' ? 'consensus' : 'score', 'composite', ...(showPPass ? ['pPass'] : []), 'reference', 'steps'];
+  const header = ['rank', 'run', r.by === 'consensus' || r.by === 'vote' ? r.by : 'score', 'composite', ...(showPPass ? ['pPass'] : []), 'reference', 'steps'];
   const rows = r.runs.map((x) => [
     `${x.rank}${x.tied ? '=' : ''}`,
     x.id,
-    r.by === 'pPass' || r.by === 'consensus' ? fixed(x.score, 3) : fixed(x.score, 1),
+    r.by === 'pPass' || r.by === 'consensus' ? fixed(x.score, 3) : r.by === 'vote' ? String(x.score) : fixed(x.score, 1),
     fixed(x.composite, 1),
     ...(showPPass ? [x.pPass === undefined ? '-' : fixed(x.pPass, 3)] : []),
     referenceText(x.reference),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { taskIdSchema } from './client-messages.js';
 import { formatOrAutoSchema, trajectorySchema } from './http-bodies.js';
 import { referenceInfoSchema } from './report-schemas.js';
+import { ASKED_BASES } from '../core/rank/rank.js';
 
 /** Most runs one rank call may carry. */
 export const MAX_RANK_RUNS = 64;
@@ -26,15 +27,21 @@ export const rankRequestSchema = z.object({
   task: taskIdSchema.optional().describe('The task of the group (a run whose log names no task is of this task); a run of another task makes the group mixed'),
   runs: z.array(runSchema).min(1, 'at least one run').max(MAX_RANK_RUNS, `at most ${MAX_RANK_RUNS} runs`).describe(`1 to ${MAX_RANK_RUNS} runs of one task`),
   consensus: z.boolean().optional().describe('Without a forecast model and a PTA, order by agreement with the other runs on where to edit (basis consensus) rather than the reference-free composite'),
+  basis: z
+    .enum(ASKED_BASES)
+    .optional()
+    .describe(
+      'Without a forecast model and a PTA, order by this rather than the reference-free composite: consensus (as "consensus": true) or vote (how many runs made the same normalised final patch, ties by the composite; trajectory runs only: a session keeps no step text)',
+    ),
   mixedTasks: z.boolean().optional().describe('Rank runs of different tasks anyway (refused with mixed_tasks otherwise)'),
   agent: z.string().min(1).max(256).optional().describe("The runs' agent (the CLI's rank --agent): picks their source's forecast model; a run's own agent, else its log's, when absent"),
   model: z.string().min(1).max(256).optional().describe("The runs' model (the CLI's rank --model): picks their source's forecast model; a run's own model, else its log's, when absent"),
 });
 
 export const rankBasisSchema = z
-  .enum(['pPass', 'pta', 'consensus', 'reference-free', 'mixed'])
+  .enum(['pPass', 'pta', 'consensus', 'vote', 'reference-free', 'mixed'])
   .describe(
-    "What the group is ordered by: pPass (the server's forecast model), pta (the composite against the task's PTA), consensus (asked for: agreement on where to edit, ties by the composite), reference-free (the composite against the prior), mixed (the composite, runs scored against different references)",
+    "What the group is ordered by: pPass (the server's forecast model), pta (the composite against the task's PTA), consensus (asked for: agreement on where to edit, ties by the composite), vote (asked for: runs with the same normalised final patch, ties by the composite), reference-free (the composite against the prior), mixed (the composite, runs scored against different references)",
   );
 
 export const rankedRunSchema = z.object({
@@ -43,7 +50,7 @@ export const rankedRunSchema = z.object({
   task: z.string().optional().describe('Its task, when known'),
   rank: z.number().int().describe('1 = best; tied runs share the rank of the first of them (1, 1, 3)'),
   tied: z.boolean().describe("Its score equals a neighbour's: no order between them"),
-  score: z.number().describe('The value the group is ordered by: pPass in [0, 1], a composite in [0, 100], or a consensus in [0, 1]'),
+  score: z.number().describe('The value the group is ordered by: pPass in [0, 1], a composite in [0, 100], a consensus in [0, 1], or a vote (a count of runs)'),
   composite: z.number().describe('Its composite score (0-100) against its reference'),
   reference: referenceInfoSchema,
   pPass: z.number().min(0).max(1).optional().describe("P(pass) from the server's forecast model, when one is loaded"),
@@ -54,6 +61,7 @@ export const rankedRunSchema = z.object({
       'true: a run the forecast model was trained on (its pPass is in-sample, optimistic); false: not. Absent without a pPass, for session runs, or when the model file lists no training runs',
     ),
   consensus: z.number().optional().describe("Mean Jaccard similarity of its edit locations (files, scopes) to the other runs' (basis consensus)"),
+  vote: z.number().int().optional().describe('Runs of the group, itself included, whose normalised final patch is the same as its own; 0 for a patch that changes no source (basis vote)'),
   steps: z.number().int().describe('Steps scored'),
 });
 

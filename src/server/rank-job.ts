@@ -5,7 +5,8 @@
  * thread, which reads them (rank-route.ts) and orders the whole group.
  */
 import { locationItems } from '../core/rank/consensus.js';
-import { groupTask, type RankInput } from '../core/rank/rank.js';
+import { createFinalPatchTracker } from '../core/rank/final-patch.js';
+import { groupTask, type AskedBasis, type RankInput } from '../core/rank/rank.js';
 import { createScorer } from '../core/scorer.js';
 import type { Reference } from '../core/scorer-api.js';
 import type { Step } from '../core/types.js';
@@ -22,6 +23,7 @@ export type RankJobRun = ({ index: number } & RankInput) | { index: number; id: 
 export interface RankJobValue {
   task?: string;
   consensus: boolean;
+  basis?: AskedBasis;
   mixedTasks: boolean;
   runs: RankJobRun[];
 }
@@ -65,6 +67,7 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
     return ref;
   };
   const runs: RankJobRun[] = [];
+  const consensus = body.consensus === true || body.basis === 'consensus';
   for (const r of parsed) {
     if ('session' in r) {
       runs.push(r);
@@ -77,13 +80,18 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
     const scorer = createScorer({
       reference,
       // Scopes are read by PTA matching and the consensus only: otherwise no file a run views is parsed to find them (core/scope-free.ts).
-      analyzers: analyzersFor(reference, deps.analyzers, body.consensus === true),
+      analyzers: analyzersFor(reference, deps.analyzers, consensus),
       policy: deps.policy,
       config: deps.config,
       // The run's source (the agent and model the request names, else its log's) picks the forecast model, as POST /v1/score does.
       ...(forecast !== undefined ? { forecast } : {}),
     });
-    r.steps.forEach((s, t) => scorer.push({ ...s, t }));
+    // The vote's final patch is read only when asked (a diff of every finish step parsed for nothing otherwise).
+    const patch = body.basis === 'vote' ? createFinalPatchTracker() : undefined;
+    r.steps.forEach((s, t) => {
+      const pushed = scorer.push({ ...s, t });
+      patch?.add(s, pushed.state, pushed.label);
+    });
     const report = scorer.report();
     const locations = [...locationItems(scorer.states())];
     runs.push({
@@ -96,7 +104,14 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
       ...inSampleField(deps.forecast, r.steps, report.pPass),
       steps: report.steps,
       locations,
+      ...(patch !== undefined ? { patch: patch.value() } : {}),
     });
   }
-  return { ...(body.task !== undefined ? { task: body.task } : {}), consensus: body.consensus === true, mixedTasks: body.mixedTasks === true, runs };
+  return {
+    ...(body.task !== undefined ? { task: body.task } : {}),
+    consensus: body.consensus === true,
+    ...(body.basis !== undefined ? { basis: body.basis } : {}),
+    mixedTasks: body.mixedTasks === true,
+    runs,
+  };
 }

@@ -50,7 +50,7 @@ export function registerRankRoute(scoped: FastifyInstance, deps: RouteDeps, run:
     const named = [...(job.task !== undefined ? [{ id: 'body.task', task: job.task }] : []), ...inputs];
     const group = groupTask(named, job.mixedTasks, MIXED_TASKS_HINT);
     if (!group.ok) return sendError(reply, metrics, group.error.code, group.error.message);
-    const ranked = rankRuns(inputs, { consensus: job.consensus, mixedTasks: job.mixedTasks, mixedTasksHint: MIXED_TASKS_HINT });
+    const ranked = rankRuns(inputs, { consensus: job.consensus, basis: job.basis, mixedTasks: job.mixedTasks, mixedTasksHint: MIXED_TASKS_HINT });
     if (!ranked.ok) return sendError(reply, metrics, ranked.error.code, ranked.error.message);
     const answer: RankResponse = { ...ranked.value, task: group.value };
     return reply.send(answer);

@@ -134,3 +134,37 @@ describe('consensus of edit locations', () => {
     expect(edited).toBeGreaterThan(30);
   });
 });
+
+describe('rankRuns, basis vote', () => {
+  const patched = (id: string, composite: number, patch: string[] | undefined, extra: Partial<RankInput> = {}) => run(id, composite, { patch, ...extra });
+
+  it('orders by the vote on final patches where asked and there is no forecast or PTA, ties by the composite', () => {
+    const runs = [patched('a', 90, ['f\0+x']), patched('b', 50, ['f\0+y']), patched('c', 60, ['f\0+y']), patched('d', 99, [])];
+    const r = rankRuns(runs, { basis: 'vote' });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.by).toBe('vote');
+    expect(r.value.runs.map((x) => [x.id, x.vote, x.score])).toEqual([
+      ['c', 2, 2],
+      ['b', 2, 2],
+      ['a', 1, 1],
+      ['d', 0, 0],
+    ]);
+    // A forecast or a PTA still comes first.
+    const withPta = rankRuns(
+      runs.map((x) => ({ ...x, reference: PTA })),
+      { basis: 'vote' },
+    );
+    expect(withPta.ok && withPta.value.by).toBe('pta');
+  });
+
+  it('refuses a run with no final patch (a live session) by name, and two bases asked at once', () => {
+    expect(rankRuns([patched('a', 1, ['f\0+x']), patched('live', 2, undefined)], { basis: 'vote' })).toEqual({
+      ok: false,
+      error: { code: 'bad_input', message: 'cannot rank by vote: no final patch is known for live (a live session keeps no step text: give its trajectory)' },
+    });
+    expect(rankRuns([patched('a', 1, [])], { basis: 'vote', consensus: true })).toEqual({
+      ok: false,
+      error: { code: 'bad_message', message: 'consensus and basis vote were both asked: give one basis' },
+    });
+  });
+});

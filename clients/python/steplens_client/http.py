@@ -125,14 +125,18 @@ class HttpClient:
         return self.request("POST", "/get_reward", body)
 
     def rank(self, runs: Sequence[Mapping[str, Any]], *, task: Optional[str] = None, consensus: bool = False,
-             mixed_tasks: bool = False, agent: Optional[str] = None, model: Optional[str] = None) -> Dict[str, Any]:
+             mixed_tasks: bool = False, agent: Optional[str] = None, model: Optional[str] = None,
+             basis: Optional[str] = None) -> Dict[str, Any]:
         """``POST /v1/rank``: N runs of one task (best-of-N), best first. Each run is a mapping:
         ``{"trajectory": log, "format"?, "task"?, "id"?, "agent"?, "model"?}`` (a finished run; text is parsed here, as for
         :meth:`score`) or ``{"session": id, "id"?}`` (a session of this server, by its score so far).
         Answers ``{task, by, runs}``: ``by`` is what the group is ordered by (``pPass``, ``pta``,
-        ``consensus`` when ``consensus`` is asked and neither applies, ``reference-free``, ``mixed``);
-        each run has ``index`` (its place in ``runs``), ``id``, ``rank`` (tied runs share one), ``tied``,
-        ``score``, ``composite``, ``reference``, ``steps`` and ``pPass`` / ``consensus`` when they apply.
+        ``consensus`` when ``consensus`` is asked and neither applies, ``vote`` likewise with ``basis="vote"``,
+        ``reference-free``, ``mixed``); ``basis`` is ``"consensus"`` (as ``consensus=True``) or ``"vote"`` (how many
+        runs made the same normalised final patch, ties by the composite; trajectory runs only, a session has no
+        final patch to vote with). Each run has ``index`` (its place in ``runs``), ``id``, ``rank`` (tied runs share
+        one), ``tied``, ``score``, ``composite``, ``reference``, ``steps`` and ``pPass`` / ``consensus`` / ``vote``
+        when they apply.
         Runs of different tasks fail with ``mixed_tasks`` unless ``mixed_tasks=True``. ``agent`` / ``model``
         (or a run's own) name the runs' source, which picks the server's forecast model as for :meth:`score`
         (default: what each log names). Runs with no step are listed in ``unranked``.
@@ -150,6 +154,8 @@ class HttpClient:
             body["task"] = task
         if consensus:
             body["consensus"] = True
+        if basis is not None:
+            body["basis"] = basis
         if mixed_tasks:
             body["mixedTasks"] = True
         if agent is not None:

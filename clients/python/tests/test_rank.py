@@ -1,5 +1,5 @@
 """POST /v1/rank through HttpClient.rank against a real server: runs of one task best first, each scored
-as POST /v1/score scores it; a live session ranked by its score so far; the consensus basis; errors."""
+as POST /v1/score scores it; a live session ranked by its score so far; the consensus and vote bases; errors."""
 
 import unittest
 
@@ -62,6 +62,20 @@ class RankTest(unittest.TestCase):
             self.assertLessEqual(r["consensus"], 1)
             self.assertEqual(r["score"], r["consensus"])
         self.assertEqual([r["consensus"] for r in agreed["runs"]], sorted((r["consensus"] for r in agreed["runs"]), reverse=True))
+
+    def test_by_vote_on_normalised_final_patches(self):
+        # SWE-agent with five models on fasterxml__jackson-databind-4486: three submit the same source change.
+        models = ["deepseek-chat-v2", "deepseek-coder-v2", "doubao-pro-128k", "gpt-4o-2024-05-13", "gpt-4o-mini-2024-07-18"]
+        runs = [{"trajectory": support.read_json(support.CORPUS / "multi-swe-bench__experiments/evaluation/java/verified"
+                                                 / f"20240825_SWE-agent_{m}/trajs/fasterxml__jackson-databind-4486.traj"), "id": m}
+                for m in models]
+        answer = self.http.rank(runs, basis="vote")
+        self.assertEqual(answer["by"], "vote")
+        self.assertEqual([(r["id"], r["vote"]) for r in answer["runs"]],
+                         [("deepseek-chat-v2", 3), ("deepseek-coder-v2", 3), ("gpt-4o-mini-2024-07-18", 3), ("doubao-pro-128k", 1), ("gpt-4o-2024-05-13", 1)])
+        with self.assertRaises(SteplensError) as e:
+            self.http.rank(runs, basis="vote", consensus=True)
+        self.assertEqual(e.exception.code, "bad_message")
 
     def test_agent_and_model_are_sent_for_the_group_and_per_run(self):
         sent = []

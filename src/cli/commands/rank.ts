@@ -2,7 +2,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { locationItems } from '../../core/rank/consensus.js';
-import { groupTask, rankRuns, type RankInput } from '../../core/rank/rank.js';
+import { createFinalPatchTracker } from '../../core/rank/final-patch.js';
+import { ASKED_BASES, groupTask, rankRuns, type AskedBasis, type RankInput } from '../../core/rank/rank.js';
 import { createScorer } from '../../core/scorer.js';
 import { holdsPath } from '../../core/pta/index.js';
 import type { Reference, Scorer } from '../../core/scorer-api.js';
@@ -42,10 +43,18 @@ function runsOf(logs: readonly LogFile[], task: string | undefined): Run[] {
   );
 }
 
+/** `--basis B` (one of {@link ASKED_BASES}) or `--consensus` (the same as `--basis consensus`), not both. */
+function basisOption(basis: string | undefined, consensus: boolean | undefined): AskedBasis | undefined {
+  if (basis === undefined) return consensus === true ? 'consensus' : undefined;
+  if (!(ASKED_BASES as readonly string[]).includes(basis)) throw new SteplensError('usage', `--basis ${basis}: expected one of ${ASKED_BASES.join(', ')}`);
+  if (consensus === true && basis !== 'consensus') throw new SteplensError('usage', `--consensus and --basis ${basis} are exclusive: give one basis`);
+  return basis as AskedBasis;
+}
+
 const command: Command = {
   name: 'rank',
   usage:
-    'usage: steplens rank FILE... [--forecast F.json [--agent A] [--model M]] [--pta PTA.json | --references DIR... | --bundled] [--consensus]\n' +
+    'usage: steplens rank FILE... [--forecast F.json [--agent A] [--model M]] [--pta PTA.json | --references DIR... | --bundled] [--consensus | --basis vote]\n' +
     '                     [--task ID] [--mixed-tasks] [--prior-dir DIR] [--config C.json] [--format F] [--json] [--lenient]\n' +
     '  --lenient    skip each file that cannot be read (named on stderr) and rank the rest (at least 2 runs); exit 0\n' +
     '               with skipped lines or events; without it the first unreadable file stops the command\n' +
@@ -56,6 +65,8 @@ const command: Command = {
     "  --agent A, --model M  the runs' agent and model (their source), which choose their model in the forecast file, as\n" +
     "               POST /v1/score's agent and model do; default: what each log names (SWE-agent 0.x names no model)\n" +
     '  --consensus  without a forecast or PTA, order by agreement with the other runs on where to edit (labelled consensus)\n' +
+    '  --basis B    without a forecast or PTA, order by B: consensus (as --consensus) or vote (how many runs made the same\n' +
+    '               final patch, normalised: whitespace, comments, hunk order ignored; ties by the composite; labelled vote)\n' +
     '  --task ID    the task of runs whose log names none; --mixed-tasks ranks runs of different tasks anyway\n' +
     '  docs/rank.md has what each basis closed of the best-of-N gap on real runs',
   async run(args, io) {
@@ -69,6 +80,7 @@ const command: Command = {
         references: { type: 'string', multiple: true },
         bundled: { type: 'boolean', default: false },
         consensus: { type: 'boolean', default: false },
+        basis: { type: 'string' },
         task: { type: 'string' },
         'mixed-tasks': { type: 'boolean', default: false },
         'prior-dir': { type: 'string' },
@@ -81,6 +93,7 @@ const command: Command = {
     if (positionals.length === 0) throw new SteplensError('usage', 'expected at least one FILE (the runs of one task to rank)');
     if (values.pta !== undefined && (values.references !== undefined || values.bundled)) throw new SteplensError('usage', '--pta and --references/--bundled are exclusive');
     const format = formatOption(values.format);
+    const basis = basisOption(values.basis, values.consensus);
     // One file twice would be ranked against itself (tied 1=) and count twice in the group.
     const twice = positionals.find((f, i) => positionals.findIndex((g) => path.resolve(io.cwd, g) === path.resolve(io.cwd, f)) < i);
     if (twice !== undefined) throw new SteplensError('usage', `${twice} is given twice: each run is ranked once`);
@@ -107,13 +120,27 @@ const command: Command = {
     const inputs: RankInput[] = runs.map((r) => {
       const reference = referenceOf(taskOf(r));
       // Scopes are read by PTA matching and the consensus only: otherwise no file a run views is parsed to find them (core/scope-free.ts).
-      const analyzers = analyzersFor(reference, all, values.consensus === true);
+      const analyzers = analyzersFor(reference, all, basis === 'consensus');
       const forecast = runForecast(forecasts, source, r.instance.parsed.meta);
       const scorer = createScorer({ reference, analyzers, ...(forecast ? { forecast } : {}), ...(config ? { config } : {}) });
-      for (const step of r.instance.parsed.steps) scorer.push(step);
+      // The vote's final patch is read only when asked (a diff of every finish step parsed for nothing otherwise).
+      const patch = basis === 'vote' ? createFinalPatchTracker() : undefined;
+      for (const step of r.instance.parsed.steps) {
+        const pushed = scorer.push(step);
+        patch?.add(step, pushed.state, pushed.label);
+      }
       const report = scorer.report();
       states.push(scorer.states());
-      return { id: r.id, task: r.task, composite: report.score.total, reference: report.reference, pPass: report.pPass, steps: report.steps, locations: [...locationItems(scorer.states())] };
+      return {
+        id: r.id,
+        task: r.task,
+        composite: report.score.total,
+        reference: report.reference,
+        pPass: report.pPass,
+        steps: report.steps,
+        locations: [...locationItems(scorer.states())],
+        ...(patch !== undefined ? { patch: patch.value() } : {}),
+      };
     });
     const inSample = inSampleWarning(
       trainedRunSet(forecasts?.trainedRuns),
@@ -122,7 +149,7 @@ const command: Command = {
     if (inSample !== undefined) io.stderr(inSample);
     const held = runs.filter((r, i) => holds(referenceOf(taskOf(r)), states[i]!)).map((r) => r.id);
     if (held.length > 0) io.stderr(`warning: the PTA holds the path of ${held.join(', ')} (a reference it was built from): scored optimistically against it\n`);
-    const ranked = rankRuns(inputs, { consensus: values.consensus, mixedTasks: values['mixed-tasks'], mixedTasksHint: '--mixed-tasks' });
+    const ranked = rankRuns(inputs, { basis, mixedTasks: values['mixed-tasks'], mixedTasksHint: '--mixed-tasks' });
     if (!ranked.ok) throw new SteplensError(ranked.error.code, ranked.error.message);
     io.stdout(values.json ? `${JSON.stringify(ranked.value)}\n` : rankText(ranked.value, { forecast: forecasts !== undefined }));
     if (values.lenient) return 0;

@@ -24,6 +24,42 @@ export function patchRole(path: string, created: boolean): PatchRole {
 /** A `diff --git` header at a line's start (sticky: tried where a line starts; `\S` stops at the line's end). */
 const HEADER = /diff --git a\/(\S+) b\/(\S+)/y;
 
+/** What a walk over a unified diff reports: each file's header, that it is new, and each added or removed line. */
+export interface DiffVisitor {
+  file(path: string): void;
+  created(): void;
+  /** An added (`+`) or removed (`-`) line of a hunk: `text.slice(from, to)` without its sign. */
+  line(sign: '+' | '-', text: string, from: number, to: number): void;
+}
+
+/**
+ * Walks the `diff --git` blocks of `text` from `at` (where the first one starts), line by line without splitting the
+ * text: a prefix test at a line's start cannot pass its end (no prefix holds a newline).
+ */
+export function walkDiff(text: string, at: number, v: DiffVisitor): void {
+  let inFile = false;
+  let inHunk = false;
+  for (let p = at; p <= text.length;) {
+    let end = text.indexOf('\n', p);
+    if (end < 0) end = text.length;
+    HEADER.lastIndex = p;
+    const h = text.startsWith('diff --git a/', p) ? HEADER.exec(text) : null;
+    if (h !== null) {
+      v.file(h[2]!);
+      inFile = true;
+      inHunk = false;
+    } else if (inFile) {
+      if (!inHunk && text.startsWith('new file mode', p)) v.created();
+      else if (text.startsWith('@@', p)) inHunk = true;
+      else if (inHunk && p < end) {
+        const c = text.charCodeAt(p);
+        if (c === 43 || c === 45) v.line(c === 43 ? '+' : '-', text, p + 1, end); // + or -
+      }
+    }
+    p = end + 1;
+  }
+}
+
 /** The files of a unified diff (`diff --git` blocks), null when the text holds none. */
 export function parseDiff(text: string): PatchFile[] | null {
   const at = text.indexOf('diff --git ');
@@ -33,24 +69,18 @@ export function parseDiff(text: string): PatchFile[] | null {
   const close = () => {
     if (cur !== undefined) files.push({ path: cur.path, role: patchRole(cur.path, cur.created), lines: cur.lines });
   };
-  let inHunk = false;
-  // Line by line from `at` without splitting the text: a prefix test at a line's start cannot pass its end (no prefix holds a newline).
-  for (let p = at; p <= text.length;) {
-    let end = text.indexOf('\n', p);
-    if (end < 0) end = text.length;
-    HEADER.lastIndex = p;
-    const h = text.startsWith('diff --git a/', p) ? HEADER.exec(text) : null;
-    if (h !== null) {
+  walkDiff(text, at, {
+    file(path) {
       close();
-      cur = { path: h[2]!, created: false, lines: 0 };
-      inHunk = false;
-    } else if (cur !== undefined) {
-      if (!inHunk && text.startsWith('new file mode', p)) cur.created = true;
-      else if (text.startsWith('@@', p)) inHunk = true;
-      else if (inHunk && p < end && (text.charCodeAt(p) === 43 || text.charCodeAt(p) === 45)) cur.lines += 1; // + or -
-    }
-    p = end + 1;
-  }
+      cur = { path, created: false, lines: 0 };
+    },
+    created() {
+      cur!.created = true; // walkDiff reports it only inside a file
+    },
+    line() {
+      cur!.lines += 1; // and lines only inside a file
+    },
+  });
   close();
   return files;
 }

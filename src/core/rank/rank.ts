@@ -4,7 +4,8 @@
  * 1. `pPass`: the forecaster's P(pass) (a forecast model was loaded);
  * 2. `pta`: the composite against the task's reference (PTA);
  * 3. `consensus` (only when asked): agreement with the group's other runs on where to edit
- *    (consensus.ts), ties broken by the composite;
+ *    (consensus.ts), ties broken by the composite; or `vote` (only when asked): how many runs of the group made
+ *    the same normalised final patch (vote.ts, Agentless-style), ties broken by the composite;
  * 4. `reference-free`: the composite against the prior (the default without 1 and 2: the consensus did
  *    no better on best-of-N and the basis chosen on one set of groups did worse held out, docs/rank.md);
  * `mixed` when runs were scored against different references (each run names its own).
@@ -13,6 +14,7 @@
 import { err, ok, type Result } from '../../errors.js';
 import type { ReferenceInfo } from '../types.js';
 import { consensusScores } from './consensus.js';
+import { voteScores } from './vote.js';
 
 /** One run as scored: its composite total (0-100), reference, pPass when a forecaster was loaded, and edit locations (`locationItems`). */
 export interface RankInput {
@@ -25,9 +27,15 @@ export interface RankInput {
   pPassInSample?: boolean | undefined;
   steps: number;
   locations: readonly string[];
+  /** Its normalised final patch (`createFinalPatchTracker`, final-patch.ts): what basis `vote` compares; absent where unknown (a live session). */
+  patch?: readonly string[] | undefined;
 }
 
-export type RankBasis = 'pPass' | 'pta' | 'consensus' | 'reference-free' | 'mixed';
+export type RankBasis = 'pPass' | 'pta' | 'consensus' | 'vote' | 'reference-free' | 'mixed';
+
+/** The bases a caller may ask for where there is no forecast and no PTA (the others follow from what the runs have). */
+export const ASKED_BASES = ['consensus', 'vote'] as const;
+export type AskedBasis = (typeof ASKED_BASES)[number];
 
 export interface RankedRun {
   /** Position of the run in the input. */
@@ -45,6 +53,8 @@ export interface RankedRun {
   pPassInSample?: boolean;
   /** Mean similarity of its edit locations to the other runs' (basis `consensus` only). */
   consensus?: number;
+  /** Runs of the group, itself included, whose normalised final patch is the same as its own; 0: an empty patch (basis `vote` only). */
+  vote?: number;
   steps: number;
 }
 
@@ -66,8 +76,10 @@ export interface Ranking {
 }
 
 export interface RankOptions {
-  /** Use the group's consensus where there is no forecast and no PTA. */
+  /** Use the group's consensus where there is no forecast and no PTA (the same as `basis: 'consensus'`). */
   consensus?: boolean;
+  /** The basis to use where there is no forecast and no PTA: the consensus of edit locations, or the vote on final patches. */
+  basis?: AskedBasis | undefined;
   /** Rank runs of different tasks anyway. */
   mixedTasks?: boolean;
   /** How the caller asks for mixed tasks (`--mixed-tasks`, `"mixedTasks": true`), named in the error. */
@@ -92,10 +104,10 @@ export function groupTask(runs: ReadonlyArray<{ id: string; task?: string | unde
   return err({ code: 'mixed_tasks', message: `the runs are of ${byTask.size} tasks: ${list}; rank compares runs of one task (${hint} ranks them anyway)` });
 }
 
-function basisOf(runs: readonly RankInput[], consensus: boolean): RankBasis {
+function basisOf(runs: readonly RankInput[], asked: AskedBasis | undefined): RankBasis {
   if (runs.every((r) => r.pPass !== undefined)) return 'pPass';
   if (runs.every((r) => r.reference.kind === 'pta')) return 'pta';
-  if (consensus) return 'consensus';
+  if (asked !== undefined) return asked;
   return runs.every((r) => r.reference.kind === 'prior') ? 'reference-free' : 'mixed';
 }
 
@@ -116,10 +128,16 @@ export function rankRuns(all: readonly RankInput[], options: RankOptions = {}): 
   const unranked: UnrankedRun[] = all.flatMap((r, i) => (r.steps > 0 ? [] : [{ index: i, id: r.id, ...(r.task !== undefined ? { task: r.task } : {}), reason: 'no steps' }]));
   if (positions.length === 0) return err({ code: 'bad_input', message: `no run has a step: ${all.map((r) => r.id).join(', ')}` });
   const runs = positions.map((i) => all[i]!);
-  const by = basisOf(runs, options.consensus === true);
+  if (options.consensus === true && options.basis !== undefined && options.basis !== 'consensus')
+    return err({ code: 'bad_message', message: `consensus and basis ${options.basis} were both asked: give one basis` });
+  const by = basisOf(runs, options.basis ?? (options.consensus === true ? 'consensus' : undefined));
   const agreement = by === 'consensus' ? consensusScores(footprints(runs)) : undefined;
-  // The sort key: the basis value, then (consensus) the composite.
-  const keys = runs.map((r, i): [number, number] => (by === 'pPass' ? [r.pPass!, 0] : agreement !== undefined ? [agreement[i]!, r.composite] : [r.composite, 0]));
+  const missing = by === 'vote' ? runs.filter((r) => r.patch === undefined).map((r) => r.id) : [];
+  if (missing.length > 0) return err({ code: 'bad_input', message: `cannot rank by vote: no final patch is known for ${missing.join(', ')} (a live session keeps no step text: give its trajectory)` });
+  const votes = by === 'vote' ? voteScores(runs.map((r) => r.patch!)) : undefined;
+  // The sort key: the basis value, then (consensus, vote) the composite.
+  const second = agreement ?? votes;
+  const keys = runs.map((r, i): [number, number] => (by === 'pPass' ? [r.pPass!, 0] : second !== undefined ? [second[i]!, r.composite] : [r.composite, 0]));
   // A NaN is in no order (every comparison with it is false, so the sort leaves it where it was): refuse, never print it ranked.
   const bad = runs.flatMap((r, i) => (keys[i]!.every(Number.isFinite) ? [] : [`${r.id} (${by === 'pPass' ? 'pPass' : 'score'} ${keys[i]![0]}, composite ${r.composite})`]));
   if (bad.length > 0) return err({ code: 'bad_input', message: `cannot rank by ${by}: no finite score for ${bad.join(', ')}` });
@@ -147,6 +165,7 @@ export function rankRuns(all: readonly RankInput[], options: RankOptions = {}): 
       ...(r.pPass !== undefined ? { pPass: r.pPass } : {}),
       ...(r.pPassInSample !== undefined ? { pPassInSample: r.pPassInSample } : {}),
       ...(agreement !== undefined ? { consensus: agreement[i]! } : {}),
+      ...(votes !== undefined ? { vote: votes[i]! } : {}),
       steps: r.steps,
     });
   });

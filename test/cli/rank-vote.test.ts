@@ -1,0 +1,73 @@
+/**
+ * `steplens rank --basis vote` through the built bin on real corpus runs: SWE-agent with five models on
+ * fasterxml__jackson-databind-4486, three of which submit the same change to EnumDeserializer.java (their scratch
+ * reproduction files differ). The vote puts those three first, ties by the composite; the reference-free composite
+ * puts one of them last. Bad usage is one line on stderr, exit 1.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/package-files.js';
+import { rankResponseSchema, type RankResponse } from '../../src/protocol/rank-bodies.js';
+import { CORPUS } from './run-cli.js';
+
+const bin = path.join(packageRoot(), 'dist', 'bin', 'steplens.js');
+const MODELS = ['deepseek-chat-v2', 'deepseek-coder-v2', 'doubao-pro-128k', 'gpt-4o-2024-05-13', 'gpt-4o-mini-2024-07-18'];
+const JACKSON = MODELS.map((m) => path.join(CORPUS, `multi-swe-bench__experiments/evaluation/java/verified/20240825_SWE-agent_${m}/trajs/fasterxml__jackson-databind-4486.traj`));
+const model = (file: string) => /SWE-agent_([^/]+)\//.exec(file)![1]!;
+
+const steplens = (...args: string[]) => {
+  const r = spawnSync(process.execPath, [bin, 'rank', ...args], { encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+const json = (...args: string[]): RankResponse => {
+  const r = steplens('--json', ...args);
+  expect(r.code, r.stderr).toBe(0);
+  const doc: unknown = JSON.parse(r.stdout);
+  expect(rankResponseSchema.safeParse(doc).success).toBe(true);
+  return doc as RankResponse;
+};
+
+describe.skipIf(!existsSync(bin))('steplens rank --basis vote (dist)', () => {
+  it('orders by how many runs made the same normalised final patch, ties by the composite', () => {
+    const vote = json('--basis', 'vote', ...JACKSON);
+    expect(vote.by).toBe('vote');
+    expect(vote.runs.map((x) => [model(x.id), x.vote])).toEqual([
+      ['deepseek-chat-v2', 3],
+      ['deepseek-coder-v2', 3],
+      ['gpt-4o-mini-2024-07-18', 3],
+      ['doubao-pro-128k', 1],
+      ['gpt-4o-2024-05-13', 1],
+    ]);
+    expect(vote.runs.every((x) => x.score === x.vote && x.reference.kind === 'prior')).toBe(true);
+    // Within one vote the composite decides; the composites are the reference-free ones.
+    const free = json(...JACKSON);
+    expect(free.by).toBe('reference-free');
+    const composite = new Map(free.runs.map((x) => [x.id, x.composite]));
+    for (const x of vote.runs) expect(x.composite).toBe(composite.get(x.id));
+    for (let k = 1; k < vote.runs.length; k++) {
+      const [a, b] = [vote.runs[k - 1]!, vote.runs[k]!];
+      if (a.vote === b.vote) expect(a.composite).toBeGreaterThanOrEqual(b.composite);
+    }
+    // Not the order of the composite alone: gpt-4o-mini's patch agrees with two others, yet its composite is the lowest.
+    expect(model(free.runs.at(-1)!.id)).toBe('gpt-4o-mini-2024-07-18');
+    const text = steplens('--basis', 'vote', ...JACKSON);
+    expect(text.code).toBe(0);
+    expect(text.stdout.split('\n')[0]).toBe(
+      'fasterxml__jackson-databind-4486: 5 runs ordered by the vote of the group: how many runs made the same final patch (normalised), ties by the composite; no run known to pass, no reference',
+    );
+    expect(text.stdout.split('\n')[2]).toMatch(/^rank\s+run\s+vote\s+composite\s+reference\s+steps$/);
+  });
+
+  it('refuses an unknown basis and --consensus with --basis vote, one line each', () => {
+    for (const [args, message] of [
+      [['--basis', 'votes'], 'steplens rank: --basis votes: expected one of consensus, vote\n'],
+      [['--consensus', '--basis', 'vote'], 'steplens rank: --consensus and --basis vote are exclusive: give one basis\n'],
+    ] as const) {
+      const r = steplens(...args, ...JACKSON);
+      expect(r).toEqual({ code: 1, stdout: '', stderr: message });
+    }
+    expect(json('--basis', 'consensus', ...JACKSON).by).toBe('consensus');
+  });
+});
