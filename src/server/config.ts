@@ -56,8 +56,8 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
   --calibration DIR: the --out-dir of steplens calibrate; the web view (http://HOST:PORT/) shows its trade-off chart
   --limit NAME=VALUE: one server limit (proto/README.md, Limits), e.g. --limit ptaReferences=200 --limit connectionsPerAddress=0
            (0 turns a connection cap off: behind a load balancer every connection comes from its address); env STEPLENS_LIMITS (comma-separated);
-           with --redis, journalBytesPerTenant (default 536870912, 512 MiB; 0 = no bound) is the step bytes one tenant's sessions
-           keep in Redis: keep Redis' maxmemory above it times the tenants (docs/scale-out.md); ptaBytesPerTenant (default
+           with --redis, journalBytesPerTenant (default 536870912, 512 MiB; 0 = no bound) is the bytes one tenant's sessions
+           keep in Redis (records, finals, steps): keep Redis' maxmemory above it times the tenants (docs/scale-out.md); ptaBytesPerTenant (default
            268435456, 256 MiB; 0 = no bound) is the JSON bytes one tenant's own PTAs (tenant reference scope) may hold together;
            stepBytesPerTenant (with two tenants or more 536870912, 512 MiB; with one 0 = no bound) is the step bytes one tenant's
            open sessions hold in this server's memory (the heap needs about 1.6 times it per tenant streaming big steps);

@@ -13,13 +13,13 @@ import type { Analyzers } from '../core/ports.js';
 import { err, ok, SteplensError, type Result } from '../errors.js';
 import type { MessageError } from '../protocol/parse.js';
 import type { ErrorMessage, FinalMessage, ServerMessage } from '../protocol/server-messages.js';
-import type { SessionJournal, WriteResult } from '../store/session-journal.js';
+import type { OpenResult, SessionJournal, WriteResult } from '../store/session-journal.js';
 import type { Connection } from './connection.js';
 import type { AppMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionRegistry } from './session-registry.js';
 import type { SessionSpec } from './session-factory.js';
-import { checkBudget, overBudget } from './journal-budget.js';
+import { checkBudget, overBudget, startOverBudget } from './journal-budget.js';
 import { rebuild, ViewCopies } from './session-replay.js';
 import type { Session } from './session.js';
 import { sessionKey, type Principal } from './principal.js';
@@ -70,10 +70,13 @@ export class DurableSessions {
     this.deps.registry.attach(s, conn);
   }
 
-  /** Records a new session and takes its lease; an error when the id is held by any replica or Redis is unreachable. */
+  /**
+   * Records a new session and takes its lease; an error when the id is held by any replica, its record would take
+   * its tenant past the journal budget, or Redis is unreachable.
+   */
   async open(session: Session, spec: SessionSpec): Promise<Result<void, MessageError>> {
     const pin = this.deps.journal.pin(spec.reference);
-    let opened: boolean;
+    let opened: OpenResult;
     try {
       opened = await this.deps.journal.open(session.key, {
         task: spec.task,
@@ -92,7 +95,9 @@ export class DurableSessions {
     } catch (error) {
       return err(unavailable(error, `session ${session.id} not started`));
     }
-    if (!opened) return err({ code: 'duplicate_session', message: `session ${session.id} already exists (on this or another replica)` });
+    if (opened === 'taken') return err({ code: 'duplicate_session', message: `session ${session.id} already exists (on this or another replica)` });
+    const journal = this.deps.journal;
+    if (opened === 'over') return err(startOverBudget(session.tenant, journal.tenantBytes(session.tenant) ?? journal.budget, journal.budget, session.id));
     session.pin = pin;
     return ok(undefined);
   }

@@ -12,7 +12,7 @@ import { RedisSessionJournal } from '../store/redis/session-journal.js';
 import { ptaLimits, type RedisSettings, type ResolvedOptions } from './options.js';
 
 /**
- * Each tenant may keep `journalBytesPerTenant` of steps in Redis: when the tenants' budgets together reach Redis'
+ * Each tenant may keep `journalBytesPerTenant` of sessions (records, finals, steps) in Redis: when the tenants' budgets together reach Redis'
  * `maxmemory`, one tenant can still fill it and stop every tenant (docs/scale-out.md, sizing). Said once at start.
  */
 async function warnIfRedisTooSmall(link: RedisLink, resolved: ResolvedOptions, log: Logger): Promise<void> {
@@ -24,7 +24,7 @@ async function warnIfRedisTooSmall(link: RedisLink, resolved: ResolvedOptions, l
     if (max > 0 && budget * resolved.tenants >= max)
       log.warn(
         { maxmemory: max, journalBytesPerTenant: budget, tenants: resolved.tenants },
-        "Redis' maxmemory is less than journalBytesPerTenant times the tenants: one tenant's steps can fill it for all (raise maxmemory or lower the budget: docs/scale-out.md)",
+        "Redis' maxmemory is less than journalBytesPerTenant times the tenants: one tenant's sessions can fill it for all (raise maxmemory or lower the budget: docs/scale-out.md)",
       );
   } catch {
     // Not said, then: readiness reports a Redis that does not answer.

@@ -58,6 +58,12 @@ export interface SessionHead {
  */
 export type WriteResult = 'ok' | 'lost' | 'gone' | 'ended' | 'gap' | 'over';
 
+/**
+ * The answer to an open: `ok`; `taken` (the id is, by a session of any replica); `over` (its record would take its
+ * tenant's journals past their budget: nothing written).
+ */
+export type OpenResult = 'ok' | 'taken' | 'over';
+
 /** What taking a session over found. */
 export interface Claim {
   /** The replica that held the lease before ('' = none). */
@@ -75,16 +81,16 @@ export interface SessionJournal {
   /** This replica's id (the lease holder name). */
   readonly owner: string;
   available(): boolean;
-  /** Records a new session and takes its lease; false when the id is taken (by any replica). */
-  open(id: string, record: SessionRecord): Promise<boolean>;
+  /** Records a new session and takes its lease (its record counted in its tenant's budget): `taken`, `over` when not. */
+  open(id: string, record: SessionRecord): Promise<OpenResult>;
   /**
    * Appends the step accepted under `seq`: `frame` is its whole `step` message as received (JSON; the
    * payload is its `step`), stored as is; `pin` names the PTA the session needs kept.
    */
   append(id: string, seq: number, frame: Buffer | string, pin: PinnedReference): Promise<WriteResult>;
   /**
-   * Bytes of step messages one tenant's sessions may hold in the journal, every replica together (0: no
-   * bound); ended sessions count until the resume window drops them.
+   * Bytes one tenant's sessions may hold in the journal (their records, finals and step messages), every replica
+   * together (0: no bound); ended sessions count until the resume window drops them.
    */
   readonly budget: number;
   /** The bytes `tenant`'s sessions hold as this replica last heard, with its appends in flight; undefined before it heard any (always, without a budget: nothing is counted). */

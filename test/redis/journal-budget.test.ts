@@ -1,9 +1,10 @@
 /**
  * `journalBytesPerTenant` on replicas sharing a real redis-server (the review's finding: one tenant's legal
- * steps filled a Redis at `maxmemory`, and every tenant got `unavailable` for 35 minutes). A step that would
+ * steps filled a Redis at `maxmemory`, and every tenant got `unavailable` for 35 minutes; T44: so did one
+ * stream starting and ending sessions, whose records and finals were not counted). A step or a start that would
  * take its tenant past the budget is refused `quota_exceeded` on every replica, nothing accepted is lost, the
- * session goes on once its tenant's bytes come back (an ended session dropped after its resume window, an
- * idle one expired), and the other tenant never notices.
+ * session (or stream) goes on once its tenant's bytes come back (an ended session dropped after its resume
+ * window, an idle one expired), and the other tenant never notices.
  */
 import { pino } from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +49,17 @@ async function rebuilt(r: Running): Promise<number> {
 const frame = (session: string, seq: number): string => JSON.stringify({ type: 'step', session, seq, step: steps[seq] });
 const size = (frames: string[]): number => frames.reduce((n, f) => n + Buffer.byteLength(f), 0);
 
+/**
+ * The bytes of a mallory session's record of ASTROID's task in Redis, counted from its start: read on a replica
+ * of its own (every such record is as long: the id is not in it, the reference pinned is the seed's first version).
+ */
+async function recordBytes(): Promise<number> {
+  const prefix = freshPrefix('record');
+  const c = await client(await replica(prefix, 'record', {}), 'mallory');
+  expect(await start(c, 'probe')).toMatchObject({ type: 'started' });
+  return fx.admin.hstrlen(`${prefix}sm:mallory:probe`, 'rec');
+}
+
 async function start(c: Client, session: string): Promise<Frame> {
   c.send({ type: 'start', session, task: ASTROID.task });
   return c.next((f) => f.session === session && (f.type === 'started' || f.type === 'error'));
@@ -69,7 +81,8 @@ const sendUntilScored = (c: Client, session: string, seq: number): Promise<Frame
 describe('a tenant journal budget', () => {
   it('refuses the step past it on any replica and lets the other tenant go on; the session keeps its steps, resumes elsewhere, and goes on once an ended session left', async () => {
     const prefix = freshPrefix('budget');
-    const budget = size([0, 1].map((seq) => frame('m2', seq))) + size([0, 1, 2, 3, 4].map((seq) => frame('m1', seq)));
+    // Mallory's two records, and five steps of m1's and two of m2's.
+    const budget = 2 * (await recordBytes()) + size([0, 1].map((seq) => frame('m2', seq))) + size([0, 1, 2, 3, 4].map((seq) => frame('m1', seq)));
     const options: AppOptions = { resumeWindowMs: 500, limits: { journalBytesPerTenant: budget } };
     const a = await replica(prefix, 'budget-a', options);
     const b = await replica(prefix, 'budget-b', options);
@@ -84,7 +97,7 @@ describe('a tenant journal budget', () => {
     expect(m.frames.filter((f) => f.type === 'score').map((f) => f.seq)).toEqual([0, 1, 2, 3, 4]);
     const refused = m.frames.find((f) => f.type === 'error');
     expect(refused).toMatchObject({ code: 'quota_exceeded', session: 'm1', seq: 5 });
-    expect(refused?.message).toMatch(new RegExp(`tenant mallory's sessions keep \\d+ bytes of steps in Redis.*past journalBytesPerTenant \\(${budget} bytes\\)`));
+    expect(refused?.message).toMatch(new RegExp(`tenant mallory's sessions keep \\d+ bytes in Redis \\(records, finals and steps\\).*past journalBytesPerTenant \\(${budget} bytes\\)`));
     expect(await fx.admin.llen(`${prefix}sl:mallory:m1`)).toBe(5);
     // Refused before it was scored: the session was not dropped to be rebuilt.
     expect(await rebuilt(a)).toBe(0);
@@ -111,9 +124,10 @@ describe('a tenant journal budget', () => {
 
   it('refuses a step another replica took the room of after it was scored: the session is rebuilt and scores as if nothing happened', async () => {
     const prefix = freshPrefix('race');
-    const budget = size([0, 1].map((seq) => frame('r1', seq))) + size([0, 1].map((seq) => frame('r2', seq)));
-    // The first replica's last count leaves room for r1's third step; the second replica took it meanwhile.
-    expect(size([0, 1, 2].map((seq) => frame('r1', seq)))).toBeLessThanOrEqual(budget);
+    const records = 2 * (await recordBytes());
+    const budget = records + size([0, 1].map((seq) => frame('r1', seq))) + size([0, 1].map((seq) => frame('r2', seq)));
+    // The first replica's last count (both records, r1's two steps) leaves room for r1's third step; the second replica took it meanwhile.
+    expect(records + size([0, 1, 2].map((seq) => frame('r1', seq)))).toBeLessThanOrEqual(budget);
     const options: AppOptions = { resumeWindowMs: 500, limits: { journalBytesPerTenant: budget } };
     const a = await replica(prefix, 'race-a', options);
     const b = await replica(prefix, 'race-b', options);
@@ -141,7 +155,8 @@ describe('a tenant journal budget', () => {
 
   it("gives an idle session's bytes back when its keys expire, though no replica ends it", async () => {
     const prefix = freshPrefix('expiry');
-    const budget = size([0, 1, 2].map((seq) => frame('e1', seq)));
+    // Room for e1's record and steps, and e2's record: not for e2's first step while e1 is kept.
+    const budget = 2 * (await recordBytes()) + size([0, 1, 2].map((seq) => frame('e1', seq)));
     // Its keys expire 2.7 s after its last step (idle timeout + resume window) once its replica is gone.
     const gone = await startReplica(fx.redis, prefix, 'expiry-gone', { tokens: TOKENS, idleTimeoutMs: 2500, resumeWindowMs: 200, limits: { journalBytesPerTenant: budget } });
     try {
@@ -159,6 +174,48 @@ describe('a tenant journal budget', () => {
     expect(await send(m, 'e2', 0)).toMatchObject({ type: 'error', code: 'quota_exceeded' });
     expect(await sendUntilScored(m, 'e2', 0)).toMatchObject({ type: 'score', seq: 0 });
     expect(await fx.admin.exists(`${prefix}sl:mallory:e1`)).toBe(0);
+  });
+
+  it("refuses a stream starting and ending sessions at its tenant's budget (records and finals count): the other tenant's steps go on, and the stream's starts once the ended sessions left", async () => {
+    const prefix = freshPrefix('churn');
+    // About a dozen sessions' records and finals (a session with no step keeps ~1 KB: its record and final).
+    const budget = 16_000;
+    const a = await replica(prefix, 'churn-a', { resumeWindowMs: 4000, limits: { journalBytesPerTenant: budget } });
+    const m = await client(a, 'mallory');
+    let refused: Frame | undefined;
+    let n = 0;
+    for (; n < 100 && refused === undefined; n++) {
+      const answer = await start(m, `c${n}`);
+      if (answer.type === 'error') refused = answer;
+      else {
+        m.send({ type: 'end', session: `c${n}` });
+        await m.nextOf('final', `c${n}`);
+      }
+    }
+    const last = `c${n - 1}`;
+    expect(refused).toMatchObject({ code: 'quota_exceeded', session: last });
+    const message = new RegExp(
+      `^session ${last} not started: tenant mallory's sessions keep (\\d+) bytes in Redis \\(records, finals and steps\\), and its record would take them past journalBytesPerTenant \\(${budget} bytes\\)`,
+    );
+    const held = Number(message.exec(String(refused?.message))?.[1]);
+    // At the budget: a start is refused when its record does not fit, and a final is never refused (the last one may pass it).
+    expect(held).toBeGreaterThan(budget - 2000);
+    expect(held).toBeLessThanOrEqual(budget + 1000);
+    expect(Number(await fx.admin.hget(`${prefix}jb:mallory`, 'total'))).toBe(held);
+    // Nothing of the refused start was written; the sessions accepted before keep their finals.
+    expect(await fx.admin.exists(`${prefix}sm:mallory:${last}`, `${prefix}sk:mallory:${last}`)).toBe(0);
+    expect(await fx.admin.hexists(`${prefix}sm:mallory:c0`, 'final')).toBe(1);
+
+    const alice = await client(a, 'alice');
+    expect(await start(alice, 'a1')).toMatchObject({ type: 'started' });
+    for (let seq = 0; seq < 5; seq++) expect(await send(alice, 'a1', seq)).toMatchObject({ type: 'score', seq });
+    let later = 0;
+    expect(
+      await eventually(
+        () => start(m, `later${later++}`),
+        (f) => f.type === 'started',
+      ),
+    ).toMatchObject({ type: 'started' });
   });
 
   it("warns at start when Redis' maxmemory is below the budget times the tenants", async () => {

@@ -52,11 +52,11 @@ describe('a session start that outlives the command timeout', () => {
     const { journal: j, prefix, failed } = await journal('replica-a');
     await admin.script('LOAD', OPEN.lua);
     await admin.call('CLIENT', 'PAUSE', String(TIMEOUT_MS * 3), 'WRITE');
-    expect(await j.open('tenant:s1', record())).toBe(true);
+    expect(await j.open('tenant:s1', record())).toBe('ok');
     expect(failed).toContain('session_open'); // the script did outlive the timeout
     expect(await admin.get(`${prefix}sk:tenant:s1`)).toBe('replica-a');
     expect((await j.head('tenant:s1'))?.length).toBe(0);
-    expect(await j.open('tenant:s1', record())).toBe(false);
+    expect(await j.open('tenant:s1', record())).toBe('taken');
   });
 
   it('answers unavailable, nothing stored, when its connection dropped with the start in flight; the start sent again opens the session', async () => {
@@ -72,12 +72,12 @@ describe('a session start that outlives the command timeout', () => {
     expect(failed).toContain('session_open');
     expect(error).toMatchObject({ code: 'unavailable', message: expect.stringContaining('nothing was stored') as unknown });
     expect(await admin.exists(`${prefix}sm:tenant:s2`)).toBe(0);
-    expect(await j.open('tenant:s2', record())).toBe(true);
+    expect(await j.open('tenant:s2', record())).toBe('ok');
   });
 
   it('after a SCRIPT FLUSH on its live connection: refused naming NOSCRIPT, nothing stored; the start sent again loads the script and opens', async () => {
     const { journal: j, prefix } = await journal('replica-e');
-    expect(await j.open('tenant:s5-before', record())).toBe(true); // the journal's connection has loaded OPEN
+    expect(await j.open('tenant:s5-before', record())).toBe('ok'); // the journal's connection has loaded OPEN
     await admin.script('FLUSH');
     const error = await j.open('tenant:s5', record()).then(
       () => undefined,
@@ -85,7 +85,7 @@ describe('a session start that outlives the command timeout', () => {
     );
     expect(error).toMatchObject({ code: 'unavailable', message: expect.stringContaining('NOSCRIPT') as unknown });
     expect(await admin.exists(`${prefix}sm:tenant:s5`)).toBe(0);
-    expect(await j.open('tenant:s5', record())).toBe(true);
+    expect(await j.open('tenant:s5', record())).toBe('ok');
   });
 
   it('says Redis may have stored it when Redis stays silent past the wait', async () => {
@@ -104,7 +104,7 @@ describe('a session start that outlives the command timeout', () => {
 
   it('applies a step append that outlived its timeout once: the same seq sent again is a gap, not a second copy', async () => {
     const { journal: j, prefix, failed } = await journal('replica-d');
-    expect(await j.open('tenant:s4', record())).toBe(true);
+    expect(await j.open('tenant:s4', record())).toBe('ok');
     const pin = { kind: 'prior', prior: UNIFORM_PRIOR } as const;
     await admin.script('LOAD', APPEND.lua);
     await admin.call('CLIENT', 'PAUSE', String(TIMEOUT_MS * 3), 'WRITE');

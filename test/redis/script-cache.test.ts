@@ -46,7 +46,7 @@ it('after a restart no script is answered NOSCRIPT, and the appends of one sessi
   const store = await RedisReferenceStore.open({ link });
   const journal = new RedisSessionJournal({ link, store, owner: 'replica-a' });
   const pin = journal.pin({ kind: 'prior', prior: UNIFORM_PRIOR });
-  expect(await journal.open('tenant:s', record)).toBe(true);
+  expect(await journal.open('tenant:s', record)).toBe('ok');
   expect(await journal.append('tenant:s', 0, '{"seq":0}', pin)).toBe('ok');
 
   await redis.stop('SIGKILL');

@@ -231,7 +231,7 @@ describe('the order of one session’s Redis writes', () => {
       const journal = new RedisSessionJournal({ link, store: await RedisReferenceStore.open({ link }), owner: 'one' });
       const pin = { kind: 'prior', prior: UNIFORM_PRIOR } as const;
       const open = async (id: string): Promise<void> => {
-        expect(await journal.open(id, { task: 't', format: 'steplens', learn: false, policy: DEFAULT_POLICY, reference: pin, createdAt: Date.now() })).toBe(true);
+        expect(await journal.open(id, { task: 't', format: 'steplens', learn: false, policy: DEFAULT_POLICY, reference: pin, createdAt: Date.now() })).toBe('ok');
       };
       await open('t:s');
       // Not awaited: queued for the next turn, as a turn's steps are.

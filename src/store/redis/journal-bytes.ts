@@ -1,17 +1,20 @@
 /**
- * How many bytes of step messages each tenant's session journals hold in Redis, kept by the session
- * scripts (scripts.ts) in the same atomic step as the writes they count, so every replica sees one
- * figure and `journalBytesPerTenant` holds across them.
+ * How many bytes each tenant's session journals hold in Redis (every session's record and final, and its step
+ * messages), kept by the session scripts (scripts.ts) in the same atomic step as the writes they count, so every
+ * replica sees one figure and `journalBytesPerTenant` holds across them. Records and finals count too (T44): a
+ * stream starting and ending sessions as fast as it could grew Redis by ~4.4 KB a session, none of it counted.
  *
- * Per tenant a hash `jb:<tenant>` (per session its `sl:` key -> the bytes of its steps list, and `total`)
- * and a sorted set `jx:<tenant>` (the same `sl:` keys, scored by the ms their list expires). A list that
- * expires runs no script, so its count cannot be taken off then; instead every script that sets a list's
- * TTL scores it with that same time, and whoever reads the total first drops the counts scored in the past
- * (oldest first, each once: O(1) per step amortised). Both keys live at least as long as the longest
- * list they count, so a tenant that leaves leaves nothing behind; the fields and `total` are one key, so
- * they vanish together (FLUSHALL, a restart without persistence: the lists go too), and `total` never
- * drops below 0. A finished session's list is kept for the resume window and counted until it goes.
- * Without a budget (`journalBytesPerTenant` 0) the append script counts nothing: these keys are not written.
+ * Per tenant a hash `jb:<tenant>` (per session its `sm:` key -> the bytes of its record and final, its `sl:`
+ * key -> the bytes of its steps list; and `total`) and a sorted set `jx:<tenant>` (the same keys, scored by the
+ * ms they expire). The two keys of a session expire apart, so each is counted on its own; below, a "list" is
+ * either. A list that expires runs no script, so its count cannot be taken off then; instead every script
+ * that sets a list's TTL scores it with that same time, and whoever reads the total first drops the counts
+ * scored in the past (oldest first, each once: O(1) per step amortised). Both keys live at least as long as
+ * the longest list they count, so a tenant that leaves leaves nothing behind; the fields and `total` are one
+ * key, so they vanish together (FLUSHALL, a restart without persistence: the lists go too), and `total` never
+ * drops below 0. A finished session's record, final and steps are kept for the resume window and counted until
+ * they go. Without a budget (`journalBytesPerTenant` 0) the open and append scripts count nothing: these keys
+ * are not written (a final is counted only with its record).
  *
  * Lua functions prepended to the scripts that use them (they need `now`, in Redis' own clock: the one its
  * key expiry uses). Each writes only after its reads, and its first write is one Redis refuses when out of
@@ -38,8 +41,10 @@ local function tenantBytes(counts, expiries, now)
     end
   until #gone < 256
   -- No list left to count (all expired, or the set lost by hand): no count either, so none outlives its lists.
+  -- Deleted only when there: a DEL is a write Redis lets through when out of memory, and a script's first write
+  -- decides (scripts.ts); a tenant's first start would have opened its session in a full Redis.
   if redis.call('EXISTS', expiries) == 0 then
-    redis.call('DEL', counts)
+    if redis.call('EXISTS', counts) == 1 then redis.call('DEL', counts) end
     total = 0
   end
   return total

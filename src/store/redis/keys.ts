@@ -19,9 +19,10 @@
  * - `<p>sm:<key>`         hash: a session's record (`rec`), `passed`, `final`
  * - `<p>sl:<key>`         list: the session's accepted `step` messages as received, index = seq
  * - `<p>sk:<key>`         string: the replica holding the session's lease (expires)
- * - `<p>jb:<tenant>`      hash: per session of the tenant (its `sl:` key) the bytes of its steps list, and `total`
- *                         (journal-bytes.ts; expires no earlier than the lists it counts)
- * - `<p>jx:<tenant>`      sorted set: those `sl:` keys, scored by the ms their lists expire (the same TTL)
+ * - `<p>jb:<tenant>`      hash: per session of the tenant its `sm:` key -> the bytes of its record and final, its
+ *                         `sl:` key -> the bytes of its steps list; and `total` (journal-bytes.ts; expires no
+ *                         earlier than the keys it counts)
+ * - `<p>jx:<tenant>`      sorted set: those `sm:` and `sl:` keys, scored by the ms they expire (the same TTL)
  *
  * A session's key is `<tenant>:<id>` (the server's `sessionKey`): each tenant's ids are its own.
  */

@@ -155,19 +155,34 @@ return redis.call('GET', KEYS[1])
 );
 
 /**
- * KEYS: meta, lease, steps, tenant's counts, expiries (journal-bytes.ts). ARGV: record JSON, owner, lease ms, ttl ms.
- * 1 = opened, 0 = the id is taken. A steps list left over from an expired session of the same id goes, with its count.
+ * KEYS: meta, lease, steps, tenant's counts, expiries (journal-bytes.ts). ARGV: record JSON, owner, lease ms, ttl ms,
+ * budget (bytes per tenant, 0 = none: nothing is counted). Returns {result, the tenant's bytes after it}: 'ok',
+ * 'taken' (the id is), or 'over' when the record would take its tenant past the budget (nothing written). With a
+ * budget the record is counted (its meta key) until it goes, as a steps list is. A steps list (or a record's count)
+ * left over from an expired session of the same id goes, with its count: it is not in the way of this one.
  */
 export const OPEN = new LuaScript(
   'open',
   `${JOURNAL_BYTES_LUA}
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+if redis.call('EXISTS', KEYS[1]) == 1 then return {'taken', 0} end
+local budget, total = tonumber(ARGV[5]), 0
+if budget > 0 then
+  total = tenantBytes(KEYS[4], KEYS[5], nowMs())
+  local stale = (tonumber(redis.call('HGET', KEYS[4], KEYS[3])) or 0) + (tonumber(redis.call('HGET', KEYS[4], KEYS[1])) or 0)
+  if total - stale + #ARGV[1] > budget then return {'over', total} end
+end
 redis.call('HSET', KEYS[1], 'rec', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('DEL', KEYS[3])
 forgetCount(KEYS[4], KEYS[5], KEYS[3])
+forgetCount(KEYS[4], KEYS[5], KEYS[1])
+if budget > 0 then
+  redis.call('HSET', KEYS[4], KEYS[1], #ARGV[1])
+  total = redis.call('HINCRBY', KEYS[4], 'total', #ARGV[1])
+  countExpires(KEYS[4], KEYS[5], KEYS[1], tonumber(ARGV[4]), false)
+end
 redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
-return 1
+return {'ok', total}
 `,
 );
 
@@ -185,11 +200,12 @@ else
 end
 `;
 
-/** Refreshes the lease and the session's TTL (its steps' count's too; and its pinned PTA's, when that one is on its way out). */
+/** Refreshes the lease and the session's TTL (its record's and steps' counts' too; and its pinned PTA's, when that one is on its way out). */
 const TOUCH = `
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[3], ARGV[3])
+countExpires(KEYS[4], KEYS[5], KEYS[1], tonumber(ARGV[3]), true)
 countExpires(KEYS[4], KEYS[5], KEYS[3], tonumber(ARGV[3]), true)
 if KEYS[6] then
   local left = redis.call('PTTL', KEYS[6])
@@ -241,6 +257,7 @@ while a <= #ARGV do
     local metaLeft = redis.call('PTTL', meta)
     if metaLeft < ttlMs * 0.9 then
       redis.call('PEXPIRE', meta, ARGV[3])
+      countExpires(counts, expiries, meta, ttlMs, true)
       metaLeft = ttlMs
     end
     -- The pinned chain may have less time left than the session even when the session's was not due (a
@@ -286,8 +303,11 @@ return 'ok'
 
 /**
  * Records the final and frees the lease; the session stays readable for `keep` ms, and so does its pinned PTA
- * (a resume in that window rebuilds the session to send its final again); its steps stay counted as long.
+ * (a resume in that window rebuilds the session to send its final again); its record, final and steps stay
+ * counted as long. The final is counted with its record (when that is: opened with a budget) and never refused:
+ * refusing it would lose the session's end; a tenant it takes past the budget gets its next start or step refused.
  * KEYS: meta, lease, steps, counts, expiries, [pinned PTA]. ARGV: owner, final JSON, keep ms.
+ * Returns 'gone', 'lost', 'ended', or {'ok'[, the tenant's bytes after it, when counted]}.
  */
 export const FINISH = new LuaScript(
   'finish',
@@ -300,12 +320,19 @@ redis.call('HSET', KEYS[1], 'final', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[3], ARGV[3])
 countExpires(KEYS[4], KEYS[5], KEYS[3], tonumber(ARGV[3]), true)
+local out = {'ok'}
+if redis.call('HEXISTS', KEYS[4], KEYS[1]) == 1 then
+  redis.call('HINCRBY', KEYS[4], KEYS[1], #ARGV[2])
+  redis.call('HINCRBY', KEYS[4], 'total', #ARGV[2])
+  countExpires(KEYS[4], KEYS[5], KEYS[1], tonumber(ARGV[3]), true)
+  out[2] = tenantBytes(KEYS[4], KEYS[5], nowMs())
+end
 if KEYS[6] then
   local left = redis.call('PTTL', KEYS[6])
   if left > 0 and left < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[6], ARGV[3]) end
 end
 redis.call('DEL', KEYS[2])
-return 'ok'
+return out
 `,
 );
 

@@ -4,11 +4,11 @@
  * lease key, each write one Lua script (fence check and write at once). Every
  * key expires `ttlMs` after the session's last write, `keepEndedMs` after its
  * final, so Redis memory stays bounded even for sessions nobody ends; and the
- * step bytes each tenant's sessions hold are counted there (journal-bytes.ts),
- * within `budget` when one is given.
+ * bytes each tenant's sessions hold (records, finals, steps) are counted there
+ * (journal-bytes.ts), within `budget` when one is given.
  */
 import type { Reference } from '../../core/scorer-api.js';
-import type { Claim, PinnedReference, SessionHead, SessionJournal, SessionRecord, WriteResult } from '../session-journal.js';
+import type { Claim, OpenResult, PinnedReference, SessionHead, SessionJournal, SessionRecord, WriteResult } from '../session-journal.js';
 import { SteplensError } from '../../errors.js';
 import { RedisKeys, tenantOf } from './keys.js';
 import { RedisLink } from './link.js';
@@ -28,7 +28,7 @@ export interface RedisSessionJournalOptions {
   ttlMs?: number;
   /** ... and this long after its final (default 5 min: the resume window). */
   keepEndedMs?: number;
-  /** Bytes of step messages one tenant's sessions may hold; a step past it is refused `over` (default 0: no bound). */
+  /** Bytes one tenant's sessions may hold (records, finals, step messages); a start or step past it is refused `over` (default 0: no bound). */
   budget?: number;
 }
 
@@ -102,12 +102,14 @@ export class RedisSessionJournal implements SessionJournal {
    * opened, and the client may send its start again (answering `unavailable` while Redis held it made
    * that start a `duplicate_session`).
    */
-  async open(id: string, record: SessionRecord): Promise<boolean> {
+  async open(id: string, record: SessionRecord): Promise<OpenResult> {
     const rec = JSON.stringify(record);
     const keys = this.keys.session(id);
     try {
-      const answer = await this.link.run('session_open', (r) => OPEN.run(r, keys, [rec, this.owner, this.leaseMs, this.ttlMs]));
-      return Number(answer) === 1;
+      const answer = await this.link.run('session_open', (r) => OPEN.run(r, keys, [rec, this.owner, this.leaseMs, this.ttlMs, this.budget]));
+      const [result, total] = answer as [string, number];
+      if (this.budget > 0 && result !== 'taken') this.bytes.read(tenantOf(id), Number(total));
+      return result === 'ok' || result === 'over' ? result : 'taken';
     } catch (error) {
       if (!RedisLink.unanswered(error)) throw error;
       const unanswered = (error as Error).message;
@@ -124,7 +126,7 @@ export class RedisSessionJournal implements SessionJournal {
             cause: error,
           }),
       );
-      if (ours) return true;
+      if (ours) return 'ok';
       throw new SteplensError('unavailable', `nothing was stored: ${unanswered}`, { cause: error });
     }
   }
@@ -197,7 +199,12 @@ export class RedisSessionJournal implements SessionJournal {
   async finish(id: string, final: unknown, pin?: PinnedReference): Promise<WriteResult> {
     this.flush();
     const keys = pin !== undefined ? this.fenced(id, pin) : this.keys.session(id);
-    return writeResult(await this.link.run('session_finish', (r) => FINISH.run(r, keys, [this.owner, JSON.stringify(final), this.keepEndedMs])));
+    const answer = await this.link.run('session_finish', (r) => FINISH.run(r, keys, [this.owner, JSON.stringify(final), this.keepEndedMs]));
+    if (!Array.isArray(answer)) return writeResult(answer);
+    // Its record was counted (opened with a budget): the final was too, and the answer has the tenant's bytes after it.
+    const [result, total] = answer as [unknown, unknown];
+    if (total !== undefined && this.budget > 0) this.bytes.read(tenantOf(id), Number(total));
+    return writeResult(result);
   }
 
   async claim(id: string, pin?: PinnedReference): Promise<Claim | undefined> {
