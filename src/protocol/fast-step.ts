@@ -55,24 +55,57 @@ const action: Check = (v) => {
   return shaped(v, fields, required);
 };
 
-const STEP_FIELDS: Record<string, Check> = {
-  t: count,
-  tool: str,
-  args: (v) => isRecord(v) && Object.getPrototypeOf(v) === Object.prototype,
-  action,
-  observation: str,
-  exitCode: int,
-  tokens: (v) => isRecord(v) && shaped(v, { prompt: nonNeg, completion: nonNeg }, []),
-  timestamp: str,
-  thought: str,
-  cwd: str,
-  id: str,
-};
-const STEP_REQUIRED = ['tool', 'action'];
+const TOKENS: Record<string, Check> = { prompt: nonNeg, completion: nonNeg };
+
+/**
+ * {@link shaped} for the step record's fields, written out as a switch: the record has ten keys or so, and looking
+ * each key's check up in a table then calling through it made the envelope and record checks 0.62 µs a frame
+ * against 0.45 (bench/README.md, "Lifecycle CPU per step").
+ */
+function stepShaped(o: JsonObject): boolean {
+  let required = 0;
+  for (const k in o) {
+    if (!Object.hasOwn(o, k)) continue;
+    const v = o[k];
+    switch (k) {
+      case 'tool':
+        required |= 1;
+        if (typeof v !== 'string') return false;
+        break;
+      case 'action':
+        required |= 2;
+        if (!action(v)) return false;
+        break;
+      case 'observation':
+      case 'timestamp':
+      case 'thought':
+      case 'cwd':
+      case 'id':
+        if (typeof v !== 'string') return false;
+        break;
+      case 't':
+        if (!count(v)) return false;
+        break;
+      case 'exitCode':
+        if (!int(v)) return false;
+        break;
+      case 'args':
+        if (!isRecord(v) || Object.getPrototypeOf(v) !== Object.prototype) return false;
+        break;
+      case 'tokens':
+        if (!isRecord(v) || !shaped(v, TOKENS, [])) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  // `tool` and `action` present (as enumerable own keys: a parsed frame has no other kind).
+  return required === 3;
+}
 
 /** The step record itself when it certainly passes `stepRecordSchema` unchanged; undefined = ask zod. */
 export function fastStepRecord(v: unknown): (Omit<Step, 't'> & { t?: number }) | undefined {
-  return isRecord(v) && shaped(v, STEP_FIELDS, STEP_REQUIRED) ? (v as Omit<Step, 't'> & { t?: number }) : undefined;
+  return isRecord(v) && stepShaped(v) ? (v as Omit<Step, 't'> & { t?: number }) : undefined;
 }
 
 const sessionId: Check = (v) => {

@@ -5,6 +5,7 @@
  * `io.open`/`codecs.open`, with `P` a string literal or a variable assigned one.
  */
 import { flatten } from '../memory/flat-string.js';
+import { assignedLiterals } from './python-assigns.js';
 
 /** The files a Python snippet opens for writing and for reading, as written in the code. */
 export interface PythonFileUse {
@@ -13,7 +14,6 @@ export interface PythonFileUse {
 }
 
 const STR = String.raw`[rRuUbBfF]{0,2}(?:'([^'\\\n]*)'|"([^"\\\n]*)")`;
-const ASSIGN = new RegExp(String.raw`(?:^|[\s;(,])([A-Za-z_]\w*)\s*=\s*(?:(?:pathlib\.)?Path\(\s*)?${STR}`, 'g');
 const OPEN = new RegExp(String.raw`(?<![\w.])(?:io\.|codecs\.)?open\(\s*(?:${STR}|([A-Za-z_]\w*))\s*(?:,\s*(?:mode\s*=\s*)?${STR})?`, 'g');
 // A variable is tried from the start of its run of word characters only (`(?<!\w)`, past any leading digits as
 // before): tried from every character of a long run (a hex literal), `\w*` made the scan quadratic (32 K: 4 s).
@@ -56,11 +56,8 @@ export const EMPTY_SCAN: PythonScan = Object.freeze({ assigns: Object.freeze([])
 export function pythonScan(code: string): PythonScan {
   // Matches are slices of the scanned text: copied (`flatten`), so that a kept scan does not keep the text alive.
   const assigns: string[] = [];
-  if (code.includes('='))
-    for (let m = ASSIGN.exec(code); m; m = ASSIGN.exec(code)) {
-      const value = literal(m, 2);
-      if (m[1] !== undefined && value !== undefined && plausiblePath(value)) assigns.push(flatten(m[1]), flatten(value));
-    }
+  const found = assignedLiterals(code);
+  for (let i = 0; i < found.length; i += 2) if (plausiblePath(found[i + 1]!)) assigns.push(flatten(found[i]!), flatten(found[i + 1]!));
   const opens: FileRef[] = [];
   if (code.includes('open('))
     for (let m = OPEN.exec(code); m; m = OPEN.exec(code)) {
