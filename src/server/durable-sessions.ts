@@ -21,6 +21,7 @@ import type { SessionRegistry } from './session-registry.js';
 import type { SessionSpec } from './session-factory.js';
 import { checkBudget, overBudget, startOverBudget } from './journal-budget.js';
 import { rebuild, ViewCopies } from './session-replay.js';
+import { InFlight } from './in-flight.js';
 import type { Session } from './session.js';
 import { sessionKey, type Principal } from './principal.js';
 
@@ -41,7 +42,7 @@ function unavailable(error: unknown, what: string): MessageError {
 }
 
 export class DurableSessions {
-  private readonly restoring = new Map<string, Promise<Session | undefined>>();
+  private readonly restoring = new InFlight<string, Session | undefined>();
   private readonly views: ViewCopies;
 
   constructor(private readonly deps: DurableDeps) {
@@ -182,12 +183,7 @@ export class DurableSessions {
    */
   claim(id: string, principal: Principal): Promise<Session | undefined> {
     const key = sessionKey(principal.tenant, id);
-    let running = this.restoring.get(key);
-    if (!running) {
-      running = this.takeOver(key, id, principal.tenant).finally(() => this.restoring.delete(key));
-      this.restoring.set(key, running);
-    }
-    return running;
+    return this.restoring.run(key, () => this.takeOver(key, id, principal.tenant));
   }
 
   private async takeOver(key: string, id: string, tenant: string): Promise<Session | undefined> {

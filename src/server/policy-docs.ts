@@ -9,6 +9,7 @@
  * session no longer starts a build per request).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { InFlight } from './in-flight.js';
 import type { PolicyManager } from './policy-manager.js';
 import { pairStatus } from './policy-status.js';
 import { can, seesTenant, type Principal } from './principal.js';
@@ -20,7 +21,7 @@ export class PolicyDocs {
   /** Per view (a tenant, or `*` for operators): the stamp the bytes were built at. Tenants are the token file's. */
   private readonly docs = new Map<string, { stamp: string; bytes: Buffer }>();
   /** Per view, the build in progress. */
-  private readonly building = new Map<string, Promise<Buffer>>();
+  private readonly building = new InFlight<string, Buffer>();
   /** Documents built so far (requests served from a kept one count nothing). */
   built = 0;
 
@@ -33,11 +34,7 @@ export class PolicyDocs {
     const stamp = this.policies.revision(tenant);
     const kept = this.docs.get(view);
     if (kept?.stamp === stamp) return Promise.resolve(kept.bytes);
-    const running = this.building.get(view);
-    if (running !== undefined) return running;
-    const build = this.build(principal, stamp, view).finally(() => this.building.delete(view));
-    this.building.set(view, build);
-    return build;
+    return this.building.run(view, () => this.build(principal, stamp, view));
   }
 
   private async build(principal: Principal, stamp: string, view: string): Promise<Buffer> {

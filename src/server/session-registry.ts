@@ -22,6 +22,7 @@ import { ScopedReferences } from './reference-scope.js';
 import type { RegistryDeps } from './registry-deps.js';
 import { EndReports } from './end-reports.js';
 import { SessionIndex } from './session-index.js';
+import { InFlight } from './in-flight.js';
 import { TenantStepBytes } from './tenant-step-bytes.js';
 import { tenantInfo } from './tenant-log.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -39,7 +40,7 @@ export class SessionRegistry {
   /** The sessions of `sessions` that have not ended: `openCount` runs at every start and end, and ended sessions kept for resume may number thousands. */
   private readonly live = new LiveSessions();
   /** Ends in progress (a client `end`, the sweep and shutdown may race): each session ends once. */
-  private readonly ending = new Map<string, Promise<FinalMessage>>();
+  private readonly ending = new InFlight<string, FinalMessage>();
   private sweeping = false;
   /** What ends build before their finals: long sessions' one at a time. */
   private readonly reports = new EndReports();
@@ -176,12 +177,7 @@ export class SessionRegistry {
    */
   end(session: Session, why: FinalReason): Promise<FinalMessage> {
     if (session.final) return Promise.resolve(session.final);
-    let ending = this.ending.get(session.key);
-    if (!ending) {
-      ending = this.finish(session, why).finally(() => this.ending.delete(session.key));
-      this.ending.set(session.key, ending);
-    }
-    return ending;
+    return this.ending.run(session.key, () => this.finish(session, why));
   }
 
   private async finish(session: Session, why: FinalReason): Promise<FinalMessage> {
@@ -223,7 +219,7 @@ export class SessionRegistry {
     await this.deps.durable?.finished(session, final);
     // To whoever holds the session now: a client that resumed it on another connection meanwhile (its socket
     // dropped after `end`) gets it there. While `ending` holds the session its `end` and `resume` leave it to this.
-    this.ending.delete(session.key);
+    this.ending.forget(session.key);
     this.connectionOf(session)?.send(final);
     this.deps.observer?.ended(session, final);
     tenantInfo(this.deps.log, session.tenant, { session: session.id, task: session.task, why, steps: report.steps, score: report.score.total, tier: report.tier }, 'session ended');

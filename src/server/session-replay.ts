@@ -14,6 +14,7 @@ import type { ResolvedOptions } from './options.js';
 import { DEFAULT_TENANT, ROLES, type Principal, type Role } from './principal.js';
 import { buildSession, type SessionSpec } from './session-factory.js';
 import type { Session } from './session.js';
+import { InFlight } from './in-flight.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Frames read in the first page; later pages grow (up to {@link MAX_PAGE}) while they stay under {@link PAGE_BYTES}. */
@@ -104,7 +105,7 @@ export async function rebuild(deps: ReplayDeps, id: string, head: SessionHead): 
 export class ViewCopies {
   private readonly copies = new Map<string, { session: Session; createdAt: number; tenant: string }>();
   /** Copies being built or caught up: GETs of a session that come together share one (each was a whole replay). */
-  private readonly building = new Map<string, Promise<Session>>();
+  private readonly building = new InFlight<string, Session>();
 
   constructor(
     private readonly deps: ReplayDeps,
@@ -118,11 +119,7 @@ export class ViewCopies {
    * answered no one for 2 s).
    */
   view(key: string, id: string, head: SessionHead): Promise<Session> {
-    const under = this.building.get(key);
-    if (under !== undefined) return under;
-    const built = this.build(key, id, head).finally(() => this.building.delete(key));
-    this.building.set(key, built);
-    return built;
+    return this.building.run(key, () => this.build(key, id, head));
   }
 
   private async build(key: string, id: string, head: SessionHead): Promise<Session> {
