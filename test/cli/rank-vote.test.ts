@@ -4,32 +4,20 @@
  * reproduction files differ). The vote puts those three first, ties by the composite; the reference-free composite
  * puts one of them last. Bad usage is one line on stderr, exit 1.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/package-files.js';
-import { rankResponseSchema, type RankResponse } from '../../src/protocol/rank-bodies.js';
 import { CORPUS } from './run-cli.js';
+import { RANK_BIN, rankBin, rankJson } from './rank-bin.js';
 
-const bin = path.join(packageRoot(), 'dist', 'bin', 'steplens.js');
 const MODELS = ['deepseek-chat-v2', 'deepseek-coder-v2', 'doubao-pro-128k', 'gpt-4o-2024-05-13', 'gpt-4o-mini-2024-07-18'];
 const JACKSON = MODELS.map((m) => path.join(CORPUS, `multi-swe-bench__experiments/evaluation/java/verified/20240825_SWE-agent_${m}/trajs/fasterxml__jackson-databind-4486.traj`));
 const model = (file: string) => /SWE-agent_([^/]+)\//.exec(file)![1]!;
 
-const steplens = (...args: string[]) => {
-  const r = spawnSync(process.execPath, [bin, 'rank', ...args], { encoding: 'utf8', timeout: 120_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-};
-const json = (...args: string[]): RankResponse => {
-  const r = steplens('--json', ...args);
-  expect(r.code, r.stderr).toBe(0);
-  const doc: unknown = JSON.parse(r.stdout);
-  expect(rankResponseSchema.safeParse(doc).success).toBe(true);
-  return doc as RankResponse;
-};
+const steplens = rankBin;
+const json = rankJson;
 
-describe.skipIf(!existsSync(bin))('steplens rank --basis vote (dist)', () => {
+describe.skipIf(!existsSync(RANK_BIN))('steplens rank --basis vote (dist)', () => {
   it('orders by how many runs made the same normalised final patch, ties by the composite', () => {
     const vote = json('--basis', 'vote', ...JACKSON);
     expect(vote.by).toBe('vote');

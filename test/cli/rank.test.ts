@@ -3,7 +3,6 @@
  * (PTA, reference-free, consensus, forecast), the JSON document, and bad input (mixed tasks, a run without
  * steps, exclusive flags, a missing file), each one line on stderr with exit 1 and nothing on stdout.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,14 +10,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { selectModel } from '../../src/core/forecast/model.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { scoreSteps } from '../../src/core/scorer.js';
-import { packageRoot } from '../../src/package-files.js';
-import { rankResponseSchema, type RankResponse } from '../../src/protocol/rank-bodies.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { forecastFileOf, labelledRuns } from '../forecast/fixtures.js';
 import { readSteps } from '../server/helpers.js';
 import { CORPUS } from './run-cli.js';
+import { RANK_BIN, rankBin, rankJson } from './rank-bin.js';
 
-const bin = path.join(packageRoot(), 'dist', 'bin', 'steplens.js');
 const M = path.join(CORPUS, 'SWE-agent__mini-swe-agent__pull-refs/output');
 const run = (name: string, task: string) => path.join(M, name, task, `${task}.traj.json`);
 const A1196 = ['deepseek_chat_dev', 'deepseek_chat_dev_rerun', 'deepseek_lite_dev_noparallel'].map((n) => run(n, 'pylint-dev__astroid-1196'));
@@ -26,19 +23,10 @@ const A1866 = ['deepseek_chat_dev', 'deepseek_chat_dev_rerun', 'deepseek_lite_de
 const dir = mkdtempSync(path.join(os.tmpdir(), 'steplens-rank-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const steplens = (...args: string[]) => {
-  const r = spawnSync(process.execPath, [bin, 'rank', ...args], { encoding: 'utf8', timeout: 120_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-};
-const json = (...args: string[]): RankResponse => {
-  const r = steplens('--json', ...args);
-  expect(r.code, r.stderr).toBe(0);
-  const doc: unknown = JSON.parse(r.stdout);
-  expect(rankResponseSchema.safeParse(doc).success).toBe(true);
-  return doc as RankResponse;
-};
+const steplens = rankBin;
+const json = rankJson;
 
-describe.skipIf(!existsSync(bin))('steplens rank (dist)', () => {
+describe.skipIf(!existsSync(RANK_BIN))('steplens rank (dist)', () => {
   it('ranks the runs of a task against its bundled PTA, best first, and warns about runs the PTA was built from', () => {
     const r = steplens('--bundled', ...A1196);
     expect(r.code).toBe(0);
