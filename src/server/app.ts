@@ -52,6 +52,7 @@ import { SiteCheck } from './site-check.js';
 import { TenantStreams } from './tenant-streams.js';
 import { limitTenantLines, tenantInfo, tenantWarn } from './tenant-log.js';
 import { PacedLine } from './paced-line.js';
+import { capPipelining } from './pipelined-requests.js';
 
 /** How long /readyz waits for the store (Redis PING) before answering not ready. */
 const READINESS_DEADLINE_MS = 1000;
@@ -181,6 +182,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   limitTenantLines(log, resolved.limits.logLinesPerTenant);
   if (!auth.enabled) log.warn('no tokens configured: authentication is off, anyone who can reach the server may use it');
   const streams = new TenantStreams(resolved.limits.connectionsPerTenant);
+  // A connection pipelining requests it never reads the answers to is closed, not answered without end (T47).
+  capPipelining(app.server, () => metrics.refusals.inc({ code: 'overloaded' }));
   // No token is needed to be refused: a line per refusal let one address write 1 MB of log a second (T45).
   const refusedLines = { address: new PacedLine(REFUSED_LINE_MS), total: new PacedLine(REFUSED_LINE_MS) };
   capConnections(app.server, { perAddress: resolved.limits.connectionsPerAddress, total: resolved.limits.maxConnections }, (why) => {
@@ -190,6 +193,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
 
   app.addHook('onRequest', async (req, reply) => {
+    // Pipelined behind a request that closed its connection (T47): nobody to answer, nothing to run.
+    if (req.raw.socket.destroyed) return reply.hijack();
     const route = req.url.split('?')[0];
     // Another site's page (a foreign Origin on the stream, a DNS-rebinding Host) is refused before anything else.
     const offSite = sites.refusal(req.headers, isUpgrade(req.headers));
