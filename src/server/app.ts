@@ -50,10 +50,15 @@ import { restoreVersions } from './forecast-versions.js';
 import { isUpgrade, STREAM_ROUTE, upgradeRefusal } from './upgrade-check.js';
 import { SiteCheck } from './site-check.js';
 import { TenantStreams } from './tenant-streams.js';
-import { limitTenantLines, tenantInfo } from './tenant-log.js';
+import { limitTenantLines, tenantInfo, tenantWarn } from './tenant-log.js';
+import { PacedLine } from './paced-line.js';
+import { capPipelining } from './pipelined-requests.js';
 
 /** How long /readyz waits for the store (Redis PING) before answering not ready. */
 const READINESS_DEADLINE_MS = 1000;
+
+/** A connection refused over the caps is logged at most once this often (ms), the others counted on the next line. */
+const REFUSED_LINE_MS = 10_000;
 
 /** Node's HTTP timeouts: headers and whole requests, checked every second (Node's default checks every 30 s). */
 function httpTimeouts(limits: ServerLimits): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
@@ -177,12 +182,19 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   limitTenantLines(log, resolved.limits.logLinesPerTenant);
   if (!auth.enabled) log.warn('no tokens configured: authentication is off, anyone who can reach the server may use it');
   const streams = new TenantStreams(resolved.limits.connectionsPerTenant);
+  // A connection pipelining requests it never reads the answers to is closed, not answered without end (T47).
+  capPipelining(app.server, () => metrics.refusals.inc({ code: 'overloaded' }));
+  // No token is needed to be refused: a line per refusal let one address write 1 MB of log a second (T45).
+  const refusedLines = { address: new PacedLine(REFUSED_LINE_MS), total: new PacedLine(REFUSED_LINE_MS) };
   capConnections(app.server, { perAddress: resolved.limits.connectionsPerAddress, total: resolved.limits.maxConnections }, (why) => {
     metrics.refusals.inc({ code: 'overloaded' });
-    log.warn({ why }, 'connection refused: over the connection limit');
+    const { write, left } = refusedLines[why].take(Date.now());
+    if (write) log.warn(left > 0 ? { why, refusedUnlogged: left } : { why }, 'connection refused: over the connection limit');
   });
 
   app.addHook('onRequest', async (req, reply) => {
+    // Pipelined behind a request that closed its connection (T47): nobody to answer, nothing to run.
+    if (req.raw.socket.destroyed) return reply.hijack();
     const route = req.url.split('?')[0];
     // Another site's page (a foreign Origin on the stream, a DNS-rebinding Host) is refused before anything else.
     const offSite = sites.refusal(req.headers, isUpgrade(req.headers));
@@ -230,9 +242,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     // ws closes a socket that breaks the protocol itself, with the matching code (1009 for a frame over
     // maxPayload, 1002, 1007); the plugin's default handler would then cut the TCP connection (the client
     // saw 1006). Other socket errors still end the connection.
-    errorHandler: (error, socket) => {
+    errorHandler: (error, socket, req) => {
       const code = (error as NodeJS.ErrnoException).code ?? '';
-      if (code.startsWith('WS_ERR_')) return void log.warn({ err: error }, 'websocket protocol error: closed with its code');
+      // The client's doing, at the pace it reconnects: within its tenant's lines, and without our stack (T45).
+      if (code.startsWith('WS_ERR_')) return void tenantWarn(log, auth.principal(req).tenant, { code, reason: error.message }, 'websocket protocol error: closed with its code');
       log.warn({ err: error }, 'websocket error');
       socket.terminate();
     },
@@ -273,7 +286,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       const id = ++nextConnection;
       const conn = new Connection(id, socket, resolved.limits.outgoingQueueBytes, (queued) => {
         metrics.refusals.inc({ code: 'overloaded' });
-        log.warn({ connection: id, queued }, 'client not reading: connection closed (1008)');
+        tenantWarn(log, conn.principal.tenant, { connection: id, queued }, 'client not reading: connection closed (1008)');
       });
       conn.principal = auth.principal(req);
       connections.set(conn.id, conn);
@@ -292,7 +305,6 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
         // a slow message, each at their pace (conn.closed).
         frames.drain(conn, () => registry.closed(conn));
       });
-      socket.on('error', (error) => log.warn({ connection: conn.id, err: error }, 'socket error'));
     },
   });
 

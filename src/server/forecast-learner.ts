@@ -97,6 +97,8 @@ export class ForecastLearner {
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   readonly scope: ForecastLearnScope;
+  /** Bumped whenever a scope's attempts change (`GET /v1/forecast` keeps its answer until then: forecast-doc.ts). */
+  attemptsRevision = 0;
 
   constructor(
     private readonly holder: ForecastHolder,
@@ -196,6 +198,7 @@ export class ForecastLearner {
       }
       const header = this.headerOf(key);
       const attempts = await this.restoreAttempts(key, header);
+      if (attempts.length > 0) this.attemptsRevision++;
       const read = await readRunsFile(file, header, this.log);
       if (read !== undefined) this.logs.set(key, new RunsLog(file, header, this.log, read));
       if (read === undefined || read.runs.length === 0) {
@@ -290,6 +293,7 @@ export class ForecastLearner {
     const runs = scope.runs.filter((r) => recent.has(sourceOf(r)));
     const record = (attempt: LearnAttempt) => {
       scope.attempts.push({ ...attempt, ...(tenant !== undefined ? { tenant } : {}) });
+      this.attemptsRevision++;
       if (scope.attempts.length > this.attemptsKept) scope.attempts.splice(0, scope.attempts.length - this.attemptsKept);
       this.saveAttempts(key, scope.attempts);
     };

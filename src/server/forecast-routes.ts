@@ -5,6 +5,7 @@
  * shared ones, and a tenant's with `?tenant=NAME`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ForecastDocs } from './forecast-doc.js';
 import type { ForecastHolder } from './forecast-holder.js';
 import type { ForecastLearner } from './forecast-learner.js';
 import { sendError } from './http-routes.js';
@@ -20,30 +21,16 @@ export interface ForecastRouteDeps {
 
 export function registerForecastRoutes(app: FastifyInstance, deps: ForecastRouteDeps): void {
   const { holder, learner } = deps;
+  // Kept per view until what it shows changes: a tenant's own can be megabytes (forecast-doc.ts, T46).
+  const docs = holder !== undefined ? new ForecastDocs(holder, learner) : undefined;
   app.get<{ Querystring: { tenant?: string } }>('/v1/forecast', async (req, reply) => {
-    if (holder === undefined) return { enabled: false };
+    if (docs === undefined) return { enabled: false };
     const principal = deps.principal(req);
     const tenant = readTenant(principal, req.query.tenant);
     if (tenant === undefined) return sendError(reply, deps.metrics, 'forbidden', "another tenant's forecast models need an operator's token");
     const operator = can(principal, 'operate');
     // An operator's own sessions train the shared models: without ?tenant= it reads those.
     const view = operator && (req.query.tenant === undefined || req.query.tenant === '') ? undefined : tenant;
-    const file = holder.fileFor(view);
-    return {
-      enabled: true,
-      version: file.version,
-      models: file.models.map((m) => ({ match: m.match, trainedOn: m.trainedOn, calibration: m.calibration, ...(m.recalibrated !== undefined ? { recalibrated: m.recalibrated } : {}) })),
-      history: holder.history.filter((h) => h.tenant === undefined || h.tenant === view),
-      learning:
-        learner !== undefined
-          ? {
-              scope: learner.scope,
-              sessions: learner.sessions(view),
-              attempts: learner.attempts(view),
-              // Operators: which tenants hold models of their own (each readable with ?tenant=).
-              ...(operator && learner.scope === 'tenant' ? { tenants: holder.tenants } : {}),
-            }
-          : null,
-    };
+    return reply.type('application/json; charset=utf-8').send(docs.bytes(view, operator));
   });
 }

@@ -4,6 +4,8 @@
  * starting and ending sessions on one stream wrote 1.6 MB of log a second (5.7 GB an hour), every line naming
  * it. Each tenant has a bucket of `perMinute` lines refilled continuously: past it its lines are left out and
  * counted; one warning says so when it begins, and the tenant's next line written carries how many were left out.
+ * Warnings a tenant's clients cause at their pace (a stream broken at the WebSocket level, a client not reading:
+ * T45) take from the same bucket ({@link tenantWarn}).
  */
 import type { Logger } from 'pino';
 
@@ -57,11 +59,20 @@ export function limitTenantLines(log: Logger, perMinute: number): void {
 
 /** `log.info(fields, msg)` of an event of `tenant`, within its share of lines (unbounded on a logger not limited). */
 export function tenantInfo(log: Logger, tenant: string, fields: Record<string, unknown>, msg: string, now = Date.now()): void {
-  if (!log.isLevelEnabled('info')) return;
+  tenantLine(log, 'info', tenant, fields, msg, now);
+}
+
+/** `log.warn(fields, msg)` of something a client of `tenant` did, within the same share as its {@link tenantInfo} lines. */
+export function tenantWarn(log: Logger, tenant: string, fields: Record<string, unknown>, msg: string, now = Date.now()): void {
+  tenantLine(log, 'warn', tenant, fields, msg, now);
+}
+
+function tenantLine(log: Logger, level: 'info' | 'warn', tenant: string, fields: Record<string, unknown>, msg: string, now: number): void {
+  if (!log.isLevelEnabled(level)) return;
   const bucket = limits.get(log);
-  if (bucket === undefined) return void log.info({ ...fields, tenant }, msg);
+  if (bucket === undefined) return void log[level]({ ...fields, tenant }, msg);
   const { write, left, warn } = bucket.take(tenant, now);
-  if (write) return void log.info(left > 0 ? { ...fields, tenant, linesLeftOut: left } : { ...fields, tenant }, msg);
+  if (write) return void log[level](left > 0 ? { ...fields, tenant, linesLeftOut: left } : { ...fields, tenant }, msg);
   // The first line left out of a run says so, once (until the tenant's bucket has filled up again).
   if (warn) log.warn({ tenant, perMinute: bucket.perMinute }, "tenant's log lines over logLinesPerTenant a minute: left out (counted on its next line)");
 }
