@@ -4,24 +4,11 @@
  * level (a reserved opcode) is logged once, naming its tenant, without a stack, within the tenant's log lines.
  */
 import net from 'node:net';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PacedLine } from '../../src/server/paced-line.js';
+import { captured } from './captured-log.js';
 import { removeDir, startApp, tempDir, type Running } from './helpers.js';
-
-/** A pino logger whose lines are kept as objects. */
-function captured(): { log: pino.Logger; lines: Array<Record<string, unknown>> } {
-  const lines: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const l of chunk.toString().split('\n')) if (l !== '') lines.push(JSON.parse(l) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { log: pino({ level: 'info' }, sink), lines };
-}
 
 const LINES = 10;
 let dir: string;

@@ -3,28 +3,15 @@
  * it can writes at most its share of lines; one warning says its lines are left out, its next line written counts
  * them; another tenant's lines are all written. Defaults: on with two tenants, off with one.
  */
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLimits } from '../../src/server/config.js';
 import { DEFAULT_LOG_LINES_PER_TENANT, resolveOptions } from '../../src/server/options.js';
 import { limitTenantLines, tenantInfo } from '../../src/server/tenant-log.js';
+import { captured } from './captured-log.js';
 import { Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
 const as = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 const LINES = 10;
-
-/** A pino logger whose lines are kept as objects. */
-function captured(): { log: pino.Logger; lines: Array<Record<string, unknown>> } {
-  const lines: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const l of chunk.toString().split('\n')) if (l !== '') lines.push(JSON.parse(l) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { log: pino({ level: 'info' }, sink), lines };
-}
 
 let dir: string;
 let srv: Running;
