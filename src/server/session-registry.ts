@@ -1,7 +1,7 @@
 /**
  * Every session of the server: opening (with the task's reference), ending
  * (final report, learning), resuming on another connection, and the sweep
- * that ends idle sessions and frees expired ones.
+ * that ends idle sessions, frees expired ones and compacts those idle between steps.
  */
 import { randomBytes } from 'node:crypto';
 import { canStop, resolvePolicy } from '../core/policy.js';
@@ -23,6 +23,7 @@ import type { RegistryDeps } from './registry-deps.js';
 import { EndReports } from './end-reports.js';
 import { TenantStepBytes } from './tenant-step-bytes.js';
 import { tenantInfo } from './tenant-log.js';
+import { compactIdle } from './idle-compact.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export type { RegistryDeps, SessionDurability } from './registry-deps.js';
@@ -382,6 +383,7 @@ export class SessionRegistry {
       // redundant-step detector was linear).
       await nextTurn();
     }
+    await compactIdle(this.sessions.values(), now);
   }
 
   /**
