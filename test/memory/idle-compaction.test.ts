@@ -3,6 +3,7 @@
  * a scorer compacted between steps gives every result, state and report a scorer never compacted gives, on every
  * real run, and its workspace's texts are really kept deflated until a step reads them.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { createScorer } from '../../src/core/scorer.js';
@@ -12,6 +13,7 @@ import { compactPacked, fileRuns, pack, unpack } from '../../src/core/state/pack
 import type { Step } from '../../src/core/types.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
+import { SparseWorkspace } from './sparse-workspace.js';
 
 const analyzers = defaultAnalyzers();
 const zlib = process.getBuiltinModule('node:zlib');
@@ -61,6 +63,42 @@ describe('an idle scorer compacted', () => {
     // The runs' workspaces were really deflated, and read back from their deflated form.
     expect(deflates).toBeGreaterThan(100);
     expect(inflates).toBeGreaterThan(50);
+  });
+
+  it('a workspace compacted between any operations on long texts matches the sparse-array one (compression off)', () => {
+    const FILES = ['a.py', 'b.py'];
+    const file = fc.constantFrom(...FILES);
+    const word = fc.constantFrom('x = 1', 'def f():', '    return x', '', 'class A:', 'é ü 😀', 'a\nb', 'import os');
+    // Long enough to be deflated (256 characters and more, some past the shared texts' 1,024).
+    const text = fc.array(word, { minLength: 40, maxLength: 200 }).map((ws) => ws.join('\n'));
+    const op = fc.oneof(
+      fc.record({ op: fc.constant('setText' as const), file, text }),
+      fc.record({ op: fc.constant('window' as const), file, first: fc.integer({ min: 1, max: 120 }), text }),
+      fc.record({ op: fc.constant('replace' as const), file, old: word, text: word }),
+      fc.record({ op: fc.constant('compact' as const) }),
+    );
+    let deflated = 0;
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 4, maxLength: 16 }), (ops) => {
+        const ws = new ShadowWorkspace();
+        const sparse = new SparseWorkspace();
+        for (const o of ops) {
+          if (o.op === 'compact') deflated += zlibCalls(() => ws.compact()).deflates;
+          else if (o.op === 'setText') [ws, sparse].forEach((w) => w.setText(o.file, o.text));
+          else if (o.op === 'replace') expect(ws.replace(o.file, o.old, o.text)).toEqual(sparse.replace(o.file, o.old, o.text));
+          else {
+            const lines = o.text.split('\n');
+            ws.observeWindow(o.file, o.first, lines);
+            sparse.observe(o.file, new Map(lines.map((l, i): [number, string] => [o.first + i, l])));
+          }
+          ws.settle();
+          expect(ws.size).toBe(sparse.size);
+          for (const f of FILES) expect(ws.prefix(f)).toEqual(sparse.prefix(f));
+        }
+      }),
+      { numRuns: 150 },
+    );
+    expect(deflated).toBeGreaterThan(100);
   });
 
   it('keeps a workspace text deflated until it is read, then reads it inflated, once', () => {
