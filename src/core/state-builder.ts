@@ -58,6 +58,7 @@ class IncrementalStateBuilder implements StateBuilder {
 
   compact(): void {
     this.workspace.compact();
+    this.variants.compact();
   }
 
   next(step: Step): { label: Label; state: State } {

@@ -13,6 +13,7 @@ import { compactPacked, fileRuns, pack, unpack } from '../../src/core/state/pack
 import type { Step } from '../../src/core/types.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
+import { createVariantTracker } from '../../src/core/state/variant.js';
 import { SparseWorkspace } from './sparse-workspace.js';
 
 const analyzers = defaultAnalyzers();
@@ -99,6 +100,21 @@ describe('an idle scorer compacted', () => {
       { numRuns: 150 },
     );
     expect(deflated).toBeGreaterThan(100);
+  });
+
+  it('the variant keys compacted between any steps answer as never compacted', () => {
+    const call = fc.oneof(fc.tuple(fc.constantFrom('h1', 'h2', 'h3', 'h4'), fc.option(fc.constantFrom(1, 2, 2 ** 52 - 1), { nil: undefined })), fc.constant('compact' as const));
+    fc.assert(
+      fc.property(fc.array(call, { maxLength: 40 }), (calls) => {
+        const plain = createVariantTracker();
+        const compacted = createVariantTracker();
+        for (const c of calls) {
+          if (c === 'compact') compacted.compact();
+          else expect(compacted.isVariant(...c)).toBe(plain.isVariant(...c));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('keeps a workspace text deflated until it is read, then reads it inflated, once', () => {
