@@ -224,6 +224,7 @@ async function main(): Promise<void> {
     [`per active session, ${layout.name} (server message path)`, kb(session.retained), kb(session.growth)],
     ['  external (Buffers) per session', fmt(session.external / 1000, 2), ''],
     [`  idle ${COMPACT_IDLE_MS / 1000} s (the sweep deflated its texts)`, kb(idle.retained), kb(idle.growth)],
+    ['    its external (Buffers) per session', fmt(idle.external / 1000, 2), ''],
     ['  of which the scorer alone (createScorer + push)', kb(scorer.retained), kb(scorer.growth)],
     [`per ended session, ${layout.name} (kept for resume)`, kb(ended.retained), kb(ended.growth)],
     ['  counted by the ended-session bound (keptBytes)', kb(ended.counted), ''],

@@ -89,7 +89,7 @@ class Variants implements VariantTracker {
   /** Undefined while compacted (the entries are then in `hashes` and `keys`). */
   private last: Map<string, number> | undefined = new Map<string, number>();
   private hashes: string[] | undefined;
-  private keys: Float64Array | undefined;
+  private keys: number[] | undefined;
 
   isVariant(hash: string, key: number | undefined): boolean {
     if (key === undefined) return false;
@@ -106,7 +106,8 @@ class Variants implements VariantTracker {
   compact(): void {
     if (this.last === undefined || this.last.size === 0) return;
     this.hashes = [...this.last.keys()];
-    this.keys = Float64Array.from(this.last.values());
+    // Numbers past 2^31 (most keys): unboxed in an array of doubles, on the heap (a Float64Array's store this size is not).
+    this.keys = Array.from(this.last.values());
     this.last = undefined;
   }
 
