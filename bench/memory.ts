@@ -20,12 +20,14 @@
  *  2. bytes per PTA node: `--ptas` PTAs parsed with `ptaFromJson` from the
  *     data/example files (built from corpus runs) in turn; bytes per node, per
  *     PTA of mean example size, and the projection for 10,000 such PTAs.
+ * Also each layout once the server's sweep has found its sessions idle (`COMPACT_IDLE_MS` without a step: their long
+ *  texts deflated, `Session.compact`).
  * Targets: <= 40 KB (40,000 B) per active 100-step session (issue 24), in both layouts; 10,000 PTAs in <= 1 GB (1e9 B).
  *
  *   node --expose-gc dist/bench/memory.js [--sessions 1000] [--steps 100] [--ptas 1000] [--compress] [--json FILE] [--snapshot PREFIX]
  * `--compress`: with compression of cold long texts on (`serve --compress-texts`). `--snapshot`: a heap snapshot of each
  * layout's measured sessions, PREFIX-overlapping.heapsnapshot and PREFIX-disjoint.heapsnapshot (taken after the
- * `after` reading; read them with `heap-owners`, which says who holds the bytes).
+ * `after` reading; read them with `heap-owners`, which says who holds the bytes), and of them idle (PREFIX-LAYOUT-idle).
  */
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import v8 from 'node:v8';
@@ -42,6 +44,7 @@ import { bundledReferencesDir } from '../src/package-files.js';
 import { Connection } from '../src/server/connection.js';
 import { createMetrics } from '../src/server/metrics.js';
 import { resolveOptions } from '../src/server/options.js';
+import { COMPACT_IDLE_MS } from '../src/server/idle-compact.js';
 import { SessionRegistry } from '../src/server/session-registry.js';
 import { handleFrame, type HandlerDeps } from '../src/server/stream-handler.js';
 import { ReferenceStore } from '../src/store/reference-store.js';
@@ -124,7 +127,7 @@ async function measured(layout: Layout, build: () => Promise<unknown>, snapshot?
   return { growth: (after.heap - before.heap) / n, retained: (after.heap - dropped.heap) / n, external: (after.external - before.external) / n };
 }
 
-async function sessionBytes(trajectories: readonly CorpusTrajectory[], layout: Layout): Promise<{ session: Bytes; scorer: Bytes; ended: Bytes & { counted: number } }> {
+async function sessionBytes(trajectories: readonly CorpusTrajectory[], layout: Layout): Promise<{ session: Bytes; idle: Bytes; scorer: Bytes; ended: Bytes & { counted: number } }> {
   const data = await mkdtemp(path.join(os.tmpdir(), 'steplens-bench-'));
   const seed = bundledReferencesDir();
   const store = await ReferenceStore.open({ dataDir: data, seedDirs: [seed] });
@@ -145,6 +148,17 @@ async function sessionBytes(trajectories: readonly CorpusTrajectory[], layout: L
     return { registry, conn, deps };
   };
   const session = await measured(layout, round, args.snapshot === undefined ? undefined : `${args.snapshot}-${layout.name}.heapsnapshot`);
+  // The same sessions once the server's sweep has found them idle (no step for COMPACT_IDLE_MS: an agent waiting on its model).
+  const idle = await measured(
+    layout,
+    async () => {
+      const r = await round();
+      await r.registry.sweep(Date.now() + COMPACT_IDLE_MS);
+      if (r.registry.sessions.size !== layout.sessions) throw new Error('the sweep ended a session');
+      return r;
+    },
+    args.snapshot === undefined ? undefined : `${args.snapshot}-${layout.name}-idle.heapsnapshot`,
+  );
   let counted = 0;
   const ended = await measured(layout, async () => {
     const { registry, conn, deps } = await round();
@@ -167,7 +181,7 @@ async function sessionBytes(trajectories: readonly CorpusTrajectory[], layout: L
   };
   const scorer = await measured(layout, scorers);
   await rm(data, { recursive: true, force: true });
-  return { session, scorer, ended: { ...ended, counted } };
+  return { session, idle, scorer, ended: { ...ended, counted } };
 }
 
 async function ptaBytes(): Promise<{ perNode: number; perPta: number; meanNodes: number; files: number }> {
@@ -206,9 +220,11 @@ async function main(): Promise<void> {
     `sessions x ${stepsEach} real steps, task ${SERVER_BENCH_TASK} (PTA): overlapping = ${layouts[0]!.sessions} sessions from corpus offset 37·i (each step in ~${fmt((layouts[0]!.sessions * stepsEach) / corpusSteps, 0)} sessions), disjoint = ${layouts[1]!.sessions} sessions from offset ${stepsEach}·i (no step shared; ${corpusSteps} corpus steps); PTAs: ${ptaCount} parsed from the ${p.files} data/example files in turn`,
   );
   const kb = (b: number): string => fmt(b / 1000, 1);
-  const rows = results.flatMap(({ layout, session, scorer, ended }) => [
+  const rows = results.flatMap(({ layout, session, idle, scorer, ended }) => [
     [`per active session, ${layout.name} (server message path)`, kb(session.retained), kb(session.growth)],
     ['  external (Buffers) per session', fmt(session.external / 1000, 2), ''],
+    [`  idle ${COMPACT_IDLE_MS / 1000} s (the sweep deflated its texts)`, kb(idle.retained), kb(idle.growth)],
+    ['    its external (Buffers) per session', fmt(idle.external / 1000, 2), ''],
     ['  of which the scorer alone (createScorer + push)', kb(scorer.retained), kb(scorer.growth)],
     [`per ended session, ${layout.name} (kept for resume)`, kb(ended.retained), kb(ended.growth)],
     ['  counted by the ended-session bound (keptBytes)', kb(ended.counted), ''],
@@ -241,6 +257,8 @@ async function main(): Promise<void> {
       disjoint_sessions: disjoint!.layout.sessions,
       disjoint_session_bytes: disjoint!.session.retained,
       disjoint_session_growth_bytes: disjoint!.session.growth,
+      idle_session_bytes: overlap!.idle.retained,
+      disjoint_idle_session_bytes: disjoint!.idle.retained,
       disjoint_scorer_bytes: disjoint!.scorer.retained,
       ended_session_bytes: overlap!.ended.retained,
       ended_session_counted_bytes: overlap!.ended.counted,

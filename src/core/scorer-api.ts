@@ -125,6 +125,12 @@ export interface Scorer {
    * inflated texts without being deflated (see core/memory/packed-text.ts). Every method still works afterwards.
    */
   release(): void;
+  /**
+   * No step is expected soon (the server calls it for a session idle for a while): the shadow workspace keeps its
+   * long texts deflated until they are read again (core/memory/packed-text.ts), whatever the compression setting.
+   * Changes no result: every method gives what it gave before.
+   */
+  compact(): void;
   /** Records the test outcome (undefined: unknown); the tiers of later steps follow it. */
   setOutcome(passed: boolean | undefined): void;
   report(passed?: boolean): TrajectoryReport;

@@ -165,6 +165,11 @@ class IncrementalScorer implements Scorer {
     this.builder.release();
   }
 
+  compact(): void {
+    this.builder.compact();
+    this.columns.trim();
+  }
+
   priorSignals(): PriorSignals | undefined {
     return this.priorTracker?.value();
   }

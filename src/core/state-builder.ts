@@ -17,6 +17,8 @@ export interface StateBuilder {
   next(step: Step): { label: Label; state: State };
   /** No more steps are coming soon: the workspace's texts leave the shared hot set undeflated ({@link ShadowWorkspace.release}). */
   release(): void;
+  /** No step is expected soon (an idle session): the workspace keeps its long texts deflated ({@link ShadowWorkspace.compact}). */
+  compact(): void;
 }
 
 /** Options of {@link createStateBuilder}. */
@@ -52,6 +54,11 @@ class IncrementalStateBuilder implements StateBuilder {
 
   release(): void {
     this.workspace.release();
+  }
+
+  compact(): void {
+    this.workspace.compact();
+    this.variants.compact();
   }
 
   next(step: Step): { label: Label; state: State } {

@@ -1,7 +1,7 @@
 /**
  * Every session of the server: opening (with the task's reference), ending
  * (final report, learning), resuming on another connection, and the sweep
- * that ends idle sessions and frees expired ones.
+ * that ends idle sessions, frees expired ones and compacts those idle between steps.
  */
 import { randomBytes } from 'node:crypto';
 import { canStop, resolvePolicy } from '../core/policy.js';
@@ -25,6 +25,7 @@ import { SessionIndex } from './session-index.js';
 import { InFlight } from './in-flight.js';
 import { TenantStepBytes } from './tenant-step-bytes.js';
 import { tenantInfo } from './tenant-log.js';
+import { compactIdle } from './idle-compact.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export type { RegistryDeps, SessionDurability } from './registry-deps.js';
@@ -377,6 +378,7 @@ export class SessionRegistry {
       // redundant-step detector was linear).
       await nextTurn();
     }
+    await compactIdle(this.sessions.values(), now);
   }
 
   /**

@@ -106,7 +106,7 @@ export class Session {
   private endedStates: StateRecords | undefined;
   private readonly maxSteps: number;
   /** One short line per step saying what it did (the web view's step table). */
-  private readonly texts: string[] = [];
+  private texts: string[] = [];
   /** Stage letters of the last steps (at most {@link RECENT}) as char codes in a ring, oldest at `scored % RECENT` once full: the list row, in O(1), no string per step. */
   private readonly recent = new Uint8Array(RECENT);
 
@@ -355,6 +355,14 @@ export class Session {
     this.scorer = undefined;
     this.parser = undefined;
     this.reported = undefined; // views of an ended session read its final
+  }
+
+  /** Idle a while (idle-compact.ts): the scorer's texts deflated until read, the step lines' spare room dropped; false once ended. */
+  compact(): boolean {
+    if (this.scorer === undefined || this.finishing) return false;
+    this.scorer.compact();
+    this.texts = this.texts.slice();
+    return true;
   }
 
   /** Approximate heap bytes an ended session keeps (frame log, final, step lines and states; bench/memory.ts compares it with the heap). */

@@ -2,7 +2,7 @@
  * The packed shadow workspace behaves exactly like the sparse-array one it
  * replaced (every return value, prefix and size after every operation), over
  * random operation sequences including holes, huge line numbers, newlines
- * inside lines, long (deflated) runs, out-of-range splices and eviction.
+ * inside lines, long (deflated) runs, out-of-range splices, eviction and compaction (`compact`).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +29,8 @@ type Op =
   | { op: 'replace'; file: string; old: string; text: string }
   | { op: 'replaceLines'; file: string; range: [number, number]; text: string }
   | { op: 'insert'; file: string; after: number; text: string }
-  | { op: 'settle' };
+  | { op: 'settle' }
+  | { op: 'compact' };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('observe' as const), file, lines: fc.array(fc.tuple(lineNo, word), { maxLength: 30 }) }),
@@ -52,6 +53,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('replaceLines' as const), file, range, text: longText }),
   fc.record({ op: fc.constant('insert' as const), file, after: fc.integer({ min: -1, max: 50 }), text: longText }),
   fc.record({ op: fc.constant('settle' as const) }),
+  fc.record({ op: fc.constant('compact' as const) }),
 );
 
 function apply(ws: ShadowWorkspace | SparseWorkspace, o: Op): unknown {
@@ -78,6 +80,10 @@ function apply(ws: ShadowWorkspace | SparseWorkspace, o: Op): unknown {
         ws.settle();
         ws.settle();
       }
+      return undefined;
+    case 'compact':
+      // An idle session's (no visible change): every text deflated, the hot file packed.
+      if (ws instanceof ShadowWorkspace) ws.compact();
       return undefined;
   }
 }

@@ -9,7 +9,7 @@
  * same length, elements and named properties as `a` (undefined values read as holes).
  */
 import { flatten } from '../memory/flat-string.js';
-import { packText, packedLength, releaseText, unpackText, type PackedText } from '../memory/packed-text.js';
+import { compactText, packText, packedLength, releaseText, unpackText, type PackedText } from '../memory/packed-text.js';
 
 /** Consecutive known lines starting at index `start`. */
 export interface PackedRun {
@@ -247,4 +247,22 @@ export function releasePacked(file: PackedFile | undefined, next?: PackedFile): 
   if (file === undefined) return;
   const kept = next === undefined ? undefined : fileRuns(next);
   for (const run of fileRuns(file)) if (!kept?.includes(run)) releaseText(run.text);
+}
+
+/**
+ * A packed file's texts deflated (its session is idle, see {@link compactText}); they are inflated again when read. The
+ * file itself when no run changed form, else a copy of it whose runs stand for the same lines.
+ */
+export function compactPacked(file: PackedFile): PackedFile {
+  const runs = fileRuns(file);
+  let changed = false;
+  const next = runs.map((run) => {
+    if (run.lines !== undefined) return run;
+    const text = compactText(run.text);
+    if (text === run.text) return run;
+    changed = true;
+    return { start: run.start, count: run.count, text };
+  });
+  if (!changed) return file;
+  return 'runs' in file ? { ...file, runs: next } : next[0]!;
 }

@@ -1,7 +1,7 @@
 import type { LineRange } from '../types.js';
 import { splitLines } from './numbered-text.js';
 import { intern } from '../memory/flat-string.js';
-import { fileExtra, observePacked, pack, packJoined, packedPrefix, packedSize, releasePacked, unpack, type PackedFile } from './packed-lines.js';
+import { compactPacked, fileExtra, observePacked, pack, packJoined, packedPrefix, packedSize, releasePacked, unpack, type PackedFile } from './packed-lines.js';
 
 /** Default budget of a shadow workspace: characters of file text kept per trajectory. */
 export const DEFAULT_WORKSPACE_CHARS = 1_000_000;
@@ -212,6 +212,17 @@ export class ShadowWorkspace {
   release(): void {
     for (const packed of this.files.values()) if (packed !== null) releasePacked(packed);
     for (const h of this.hot.values()) releasePacked(h.previous);
+  }
+
+  /**
+   * No step is expected soon (its session is idle): the hot file is packed and every long text kept is deflated
+   * (memory/packed-text.ts), whatever the compression setting; a text read later is inflated again (and stays so
+   * until the next `compact`). Changes nothing a later operation gives: packing and deflating are lossless.
+   */
+  compact(): void {
+    for (const [file, h] of [...this.hot]) this.cool(file, h);
+    // Set in place: a file keeps its recency position.
+    for (const [file, packed] of this.files) if (packed !== null) this.files.set(file, compactPacked(packed));
   }
 
   /** Forgets a file whose content changed in an unknown way. */

@@ -74,12 +74,12 @@ function hashAndTokens(s: State): string | string[] | HashAndTokens {
 /** An append-only store of states in columns. */
 export class StateColumns {
   /** Code and cost of each state, interleaved (one array of unboxed doubles). */
-  private readonly nums: number[] = [];
+  private nums: number[] = [];
   /** t of the states whose t is not their position, by position (the server's never are). */
   private otherT: Map<number, number> | undefined;
-  private readonly refs: unknown[] = [];
+  private refs: unknown[] = [];
   /** Position, range and scope of each state that has a range or a scope, by position. */
-  private readonly extras: unknown[] = [];
+  private extras: unknown[] = [];
   private readonly tools: string[] = [];
   private otherTools: Map<number, string> | undefined;
 
@@ -104,6 +104,16 @@ export class StateColumns {
     if (!Object.is(s.t, this.length)) (this.otherT ??= new Map()).set(this.length, s.t);
     this.nums.push(code, s.cost);
     this.refs.push(hashAndTokens(s), s.file);
+  }
+
+  /**
+   * No state is expected soon (an idle session): the columns drop the spare room their growth left (a pushed-to array
+   * keeps up to half its length spare: ~0.8 KB of a 100-step session's ~5). The next push grows them again.
+   */
+  trim(): void {
+    this.nums = this.nums.slice();
+    this.refs = this.refs.slice();
+    this.extras = this.extras.slice();
   }
 
   private toolIndex(tool: string): number {
