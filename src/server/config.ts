@@ -42,7 +42,7 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
             is within --shadow-max-false-stop (default 0.05) the pair only warns; then --shadow-share (default 0.1) of its sessions
             stay warn-only to keep counting (state in DATA/policies/state.json; GET /v1/policies, POST /v1/policies/pin|freeze)
   --config: scoring config (weights, tiers...; what steplens calibrate --weights --config-out writes)
-  --compress-texts: keep long texts of idle sessions compressed (less memory per session, more CPU per step)
+  --compress-texts: also deflate long texts of stepping sessions once cold (sessions idle 5 s are deflated anyway; less memory, more CPU per step)
   --forecast: outcome forecast model(s) (what steplens train --out writes; 'bundled': the one shipped, trained on public runs):
     adds pPass to score frames, final, GET /v1/sessions/:id and reports
   --forecast-learn: retrain the forecast from finished sessions that reported an outcome, every --forecast-learn-every seconds
