@@ -67,6 +67,8 @@ export interface PathContext {
 /** Strips a repository root from an absolute path; undefined when the path is outside every root. */
 export function stripRoot(abs: string, root: string | undefined): string | undefined {
   const n = normalizePosix(abs);
+  // The step's own directory is most often the root itself (`cwd: /testbed`): the first root tried below, matched.
+  if (n === root && root !== '/') return '.';
   const roots = [root, knownRoot(n)].filter((r): r is string => r !== undefined && r !== '/');
   for (const r of roots) {
     if (n === r) return '.';
