@@ -38,7 +38,9 @@ export function unwrap(words: string[]): string[] {
     while (rest.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0] ?? '')) rest = rest.slice(1);
     const head = rest[0];
     if (head === undefined) return rest;
-    const wrapper = PREFIX_WRAPPERS[head.replace(/-/g, '_')];
+    // Own keys only: `constructor -x` found Object's constructor here, and its missing `valueOpts` threw.
+    const key = head.replace(/-/g, '_');
+    const wrapper = Object.hasOwn(PREFIX_WRAPPERS, key) ? PREFIX_WRAPPERS[key] : undefined;
     if (!wrapper) return rest;
     let i = 1;
     while (i < rest.length) {

@@ -80,6 +80,18 @@ describe('path assignments in Python text', () => {
     expect(assignedLiterals("x == 'a'\ny = 'a\\b'\nz = 'a\nb'\nw = rbf'a'")).toEqual([]);
   });
 
+  it('finds a value after every character one may start with (the check before the pattern runs)', () => {
+    const starts = ["'", '"', ...'rRuUbBfF'.split('').map((c) => `${c}'`), "rb'", "Rb'", "Path('", "pathlib.Path('", "Path( B'"];
+    for (const start of starts) {
+      for (const gap of ['', ' ', '\t', '\u00a0 ']) {
+        const text = `x =${gap}${start}${start.endsWith('"') ? 'a/b.py"' : "a/b.py'"}`;
+        expect(assignedLiterals(text), text).toEqual(['x', 'a/b.py']);
+        expect(oldAssigns(text), text).toEqual(['x', 'a/b.py']);
+      }
+    }
+    expect(assignedLiterals("x = q'a/b.py'\ny = path('c.py')\nz = 0")).toEqual(oldAssigns("x = q'a/b.py'\ny = path('c.py')\nz = 0"));
+  });
+
   it('pythonScan keeps the plausible paths among them', () => {
     expect(pythonScan("A = 'has space'\nB = 'pkg/mod.py'\nopen(B, 'w')").assigns).toEqual(['B', 'pkg/mod.py']);
   });

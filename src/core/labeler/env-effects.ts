@@ -15,16 +15,22 @@ import { redirectIsWrite } from './shell-intent.js';
 const TREE_HOUSEKEEPING = new Set(['rm', 'rmdir', 'mkdir', 'chmod', 'chown', 'ln', 'unlink', 'install']);
 /** Compilers and build tools whose every run writes artifacts (a test target is a test run, decided before this). */
 const BUILDERS = new Set(['make', 'cmake', 'ninja', 'meson', 'bazel', 'ant', 'sbt', 'javac', 'gcc', 'g++', 'cc', 'clang', 'clang++', 'rustc', 'cython', 'f2py', 'jar', 'scons']);
-/** Build tools that write artifacts only for some subcommands. */
-const BUILD_SUBCOMMANDS: Record<string, RegExp> = {
-  mvn: /^(compile|package|install|clean|generate-sources|process-resources|test-compile|deploy|war|jar)/,
-  mvnw: /^(compile|package|install|clean|generate-sources|process-resources|test-compile|deploy|war|jar)/,
-  gradle: /^(build|assemble|compile|jar|war|clean|install)/,
-  gradlew: /^(build|assemble|compile|jar|war|clean|install)/,
-  cargo: /^(build|install|clean|fix|fmt|update|add|remove)$/,
-  go: /^(build|install|generate|get|mod)$/,
-  dotnet: /^(build|publish|restore|clean|add|new)$/,
-};
+/**
+ * Build tools that write artifacts only for some subcommands. A map, not an object: a command named `toString` or
+ * `constructor` found `Object.prototype`'s function in the object and threw on its `.test`.
+ */
+const BUILD_SUBCOMMANDS: ReadonlyMap<string, RegExp> = new Map([
+  ['mvn', /^(compile|package|install|clean|generate-sources|process-resources|test-compile|deploy|war|jar)/],
+  ['mvnw', /^(compile|package|install|clean|generate-sources|process-resources|test-compile|deploy|war|jar)/],
+  ['gradle', /^(build|assemble|compile|jar|war|clean|install)/],
+  ['gradlew', /^(build|assemble|compile|jar|war|clean|install)/],
+  ['cargo', /^(build|install|clean|fix|fmt|update|add|remove)$/],
+  ['go', /^(build|install|generate|get|mod)$/],
+  ['dotnet', /^(build|publish|restore|clean|add|new)$/],
+]);
+/** The JavaScript package managers whose `run SCRIPT` / `SCRIPT` may build. */
+const JS_RUNNERS: ReadonlySet<string> = new Set(['npm', 'yarn', 'pnpm', 'bun']);
+const PYTHON_NAME = /^python(\d+(\.\d+)?)?$/;
 /** Formatters and fixers that rewrite files in place unless asked only to check. */
 const REWRITERS = new Set(['black', 'isort', 'autopep8', 'yapf', 'autoflake', 'gofmt', 'rustfmt', 'clang-format', 'prettier', 'eslint', 'ruff', 'rubocop']);
 const SETUP_PY_WRITES = /^(build|build_ext|build_py|build_src|develop|install|bdist\w*|sdist|egg_info|clean)$/;
@@ -47,28 +53,35 @@ function rewrites(base: string, args: string[]): boolean {
   return true;
 }
 
-/** True when one simple command writes build artifacts, rewrites sources or changes the tree without a labelled write. */
+/**
+ * True when one simple command writes build artifacts, rewrites sources or changes the tree without a labelled write.
+ * This runs for every command of every shell step, so the cheap tests go first: the first positional is looked up
+ * only for the tools that read it, and a command's redirection judged only when it has one.
+ */
 function commandChanges(cmd: SimpleCommand): boolean {
   const base = baseName(cmd.name);
-  // Only the first two positionals are read: looked up, not listed (this runs for every command of every shell step).
-  const pos0 = positional(cmd.args, 0);
+  const args = cmd.args;
   // A test target (`make test`, `mvn verify`) is a test run: run twice with nothing changed, the second is a retry.
-  if (TEST_SUBCOMMAND_TOOLS.has(base) && TEST_SUBCOMMAND.test(pos0 ?? '')) return false;
+  if (TEST_SUBCOMMAND_TOOLS.has(base) && TEST_SUBCOMMAND.test(positional(args, 0) ?? '')) return false;
   if (TREE_HOUSEKEEPING.has(base) || BUILDERS.has(base)) return true;
   // A run's output redirected into a file (`pylint x.py > out.txt`): the rules label the run, the file is written all the same.
-  if (!redirectIsWrite(cmd) && cmd.writes.some((w) => !w.startsWith('/dev/'))) return true;
-  const sub = BUILD_SUBCOMMANDS[base];
-  if (sub !== undefined) return sub.test(pos0 ?? '');
-  if (REWRITERS.has(base)) return rewrites(base, cmd.args);
-  if (base === 'tsc') return !cmd.args.includes('--noEmit');
-  if (/^(npm|yarn|pnpm|bun)$/.test(base)) return pos0 === 'run' ? JS_BUILD_SCRIPT.test(positional(cmd.args, 1) ?? '') : JS_BUILD_SCRIPT.test(pos0 ?? '');
-  if (base === 'curl') return cmd.args.some((a) => a === '-o' || a === '-O' || a === '--output' || a === '--remote-name' || /^-[A-Za-z]*[oO]$/.test(a));
-  if (base === 'wget') return !cmd.args.some((a, i) => (a === '-O' || a === '--output-document') && cmd.args[i + 1] === '-');
-  if (base === 'django-admin') return MANAGE_PY_WRITES.test(pos0 ?? '');
-  if (/^python(\d+(\.\d+)?)?$/.test(base)) {
+  if (cmd.writes.some((w) => !w.startsWith('/dev/')) && !redirectIsWrite(cmd)) return true;
+  const sub = BUILD_SUBCOMMANDS.get(base);
+  if (sub !== undefined) return sub.test(positional(args, 0) ?? '');
+  if (REWRITERS.has(base)) return rewrites(base, args);
+  if (base === 'tsc') return !args.includes('--noEmit');
+  if (JS_RUNNERS.has(base)) {
+    const pos0 = positional(args, 0);
+    return pos0 === 'run' ? JS_BUILD_SCRIPT.test(positional(args, 1) ?? '') : JS_BUILD_SCRIPT.test(pos0 ?? '');
+  }
+  if (base === 'curl') return args.some((a) => a === '-o' || a === '-O' || a === '--output' || a === '--remote-name' || /^-[A-Za-z]*[oO]$/.test(a));
+  if (base === 'wget') return !args.some((a, i) => (a === '-O' || a === '--output-document') && args[i + 1] === '-');
+  if (base === 'django-admin') return MANAGE_PY_WRITES.test(positional(args, 0) ?? '');
+  if (PYTHON_NAME.test(base)) {
+    const pos0 = positional(args, 0);
     const script = pos0 === undefined ? '' : baseName(pos0);
-    if (script === 'setup.py') return SETUP_PY_WRITES.test(positional(cmd.args, 1) ?? '');
-    if (script === 'manage.py') return MANAGE_PY_WRITES.test(positional(cmd.args, 1) ?? '');
+    if (script === 'setup.py') return SETUP_PY_WRITES.test(positional(args, 1) ?? '');
+    if (script === 'manage.py') return MANAGE_PY_WRITES.test(positional(args, 1) ?? '');
   }
   return false;
 }

@@ -131,19 +131,24 @@ function isProse(command: string, shell: ParsedShell, primary: Intent | undefine
  * string, so a repeated command is the same object) and path context: the intents depend on
  * nothing else. The cached intents are shared read-only; callers get a fresh array of them.
  */
-const intentMemo = new WeakMap<ParsedShell, Map<string, ShellIntents>>();
+const intentMemo = new WeakMap<ParsedShell, Map<string | undefined, Map<string, ShellIntents>>>();
 
 function memoShellIntents(shell: ParsedShell, ctx: PathContext, resolve: (p: string) => string): ShellIntents {
-  let byContext = intentMemo.get(shell);
-  if (byContext === undefined) {
-    byContext = new Map();
-    intentMemo.set(shell, byContext);
+  let byRoot = intentMemo.get(shell);
+  if (byRoot === undefined) {
+    byRoot = new Map();
+    intentMemo.set(shell, byRoot);
   }
-  const key = ctx.root === undefined ? ctx.dir : `${ctx.dir}\0${ctx.root}`;
-  let hit = byContext.get(key);
+  // By root, then by directory: no key string is built (and hashed) per step.
+  let byDir = byRoot.get(ctx.root);
+  if (byDir === undefined) {
+    byDir = new Map();
+    byRoot.set(ctx.root, byDir);
+  }
+  let hit = byDir.get(ctx.dir);
   if (hit === undefined) {
     hit = shellIntents(shell, resolve);
-    byContext.set(key, hit);
+    byDir.set(ctx.dir, hit);
   }
   return { intents: [...hit.intents], primary: hit.primary };
 }

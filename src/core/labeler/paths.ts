@@ -7,8 +7,27 @@ const KNOWN_ROOT = /^(\/testbed|\/repo|\/workspace\/[^/]+)(?=\/|$)/;
 /** A last path segment that names a file, not a repository directory (`/workspace/reproduce.py`). */
 const FILE_NAME = /\.(py|pyi|pyc|js|mjs|cjs|ts|tsx|jsx|java|class|jar|c|h|cc|cpp|hpp|go|rs|rb|php|pony|sh|bash|txt|md|rst|json|jsonl|ya?ml|toml|cfg|ini|diff|patch|log|out|csv|html|css|xml)$/i;
 
+/**
+ * True when no segment of `p` is empty, `.` or `..` (past the leading `/` of an absolute path): `p` is then its own
+ * normal form. Most paths an agent writes are (`astroid/nodes/node_classes.py`), and the labeler resolves several
+ * a step, so they skip the split and join.
+ */
+function isNormal(p: string): boolean {
+  let start = p.charCodeAt(0) === 0x2f ? 1 : 0;
+  for (;;) {
+    const slash = p.indexOf('/', start);
+    const end = slash < 0 ? p.length : slash;
+    const len = end - start;
+    if (len === 0) return false;
+    if (p.charCodeAt(start) === 0x2e && (len === 1 || (len === 2 && p.charCodeAt(start + 1) === 0x2e))) return false;
+    if (slash < 0) return true;
+    start = slash + 1;
+  }
+}
+
 /** Normalises a POSIX path: collapses `//`, `.` and `..` segments; keeps it absolute or relative. */
 export function normalizePosix(p: string): string {
+  if (isNormal(p)) return p;
   const absolute = p.startsWith('/');
   const out: string[] = [];
   for (const seg of p.split('/')) {
@@ -48,6 +67,8 @@ export interface PathContext {
 /** Strips a repository root from an absolute path; undefined when the path is outside every root. */
 export function stripRoot(abs: string, root: string | undefined): string | undefined {
   const n = normalizePosix(abs);
+  // The step's own directory is most often the root itself (`cwd: /testbed`): the first root tried below, matched.
+  if (n === root && root !== '/') return '.';
   const roots = [root, knownRoot(n)].filter((r): r is string => r !== undefined && r !== '/');
   for (const r of roots) {
     if (n === r) return '.';

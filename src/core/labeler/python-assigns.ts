@@ -27,11 +27,38 @@ function opensName(code: string, i: number): boolean {
   return c === 0x3b || c === 0x28 || c === 0x2c || isSpace(code, i);
 }
 
+/**
+ * True for a character a value may start with after `=` and blanks: a quote, a string prefix (`rRuUbBfF`), or the `p`
+ * of `pathlib.` / `P` of `Path(`. Most `=` of a script (`==`, `x = 0`, `y = f(x)`) fail here, before the pattern runs.
+ */
+function mayStartValue(c: number): boolean {
+  switch (c) {
+    case 0x27: // '
+    case 0x22: // "
+    case 0x72: // r
+    case 0x52: // R
+    case 0x75: // u
+    case 0x55: // U
+    case 0x62: // b
+    case 0x42: // B
+    case 0x66: // f
+    case 0x46: // F
+    case 0x70: // p
+    case 0x50: // P
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** Each `name = 'literal'` of `code` as the name then the literal's text (not yet checked to be a path), in order. */
 export function assignedLiterals(code: string): string[] {
   const out: string[] = [];
   let from = 0;
   for (let eq = code.indexOf('=', from); eq >= 0; eq = code.indexOf('=', Math.max(eq + 1, from))) {
+    let value = eq + 1;
+    while (value < code.length && isSpace(code, value)) value++;
+    if (!mayStartValue(code.charCodeAt(value))) continue;
     let end = eq;
     while (end > 0 && isSpace(code, end - 1)) end--;
     let start = end;

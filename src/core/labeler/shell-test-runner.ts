@@ -24,7 +24,8 @@ function testTarget(args: string[], resolve: (p: string) => string): string | un
  */
 export function testRunnerIntent(name: string, args: string[], resolve: (p: string) => string): Intent | undefined {
   const base = baseName(name);
-  const prefixSkip = RUNNER_PREFIXES[base];
+  // Own keys only: `valueOf run pytest` found Object's `valueOf` here and was read as a runner prefix.
+  const prefixSkip = Object.hasOwn(RUNNER_PREFIXES, base) ? RUNNER_PREFIXES[base] : undefined;
   if (prefixSkip !== undefined) {
     const rest = positionals(args, new Set(['-n', '--name', '-p', '--prefix', '--with']));
     const sub = prefixSkip === 0 ? rest : rest.slice(1);

@@ -79,10 +79,26 @@ function compute(kind: 'shell' | 'code', command: string, root: string | undefin
   return facts;
 }
 
+/** The root the two variant keys below were made for (sessions of a server mostly share one root: made once, not per step). */
+let keyRoot: string | undefined;
+let shellKey = 'shell';
+let codeKey = 'code';
+
+/** `kind`, or `kind` NUL `root`: an entry's key for the kind and root. */
+function variantKey(kind: 'shell' | 'code', root: string | undefined): string {
+  if (root === undefined) return kind;
+  if (root !== keyRoot) {
+    keyRoot = root;
+    shellKey = `shell\0${root}`;
+    codeKey = `code\0${root}`;
+  }
+  return kind === 'shell' ? shellKey : codeKey;
+}
+
 /** The facts of a shell command or code cell (`kind`), from the cache when seen before. */
 export function terminalFacts(kind: 'shell' | 'code', command: string, root: string | undefined): TerminalFacts {
   if (command.length > MAX_KEY_CHARS) return compute(kind, command, root);
-  const variant = root === undefined ? kind : `${kind}\0${root}`;
+  const variant = variantKey(kind, root);
   let entry = cache.get(command);
   if (entry !== undefined) {
     const hit = entry.variants.get(variant);
