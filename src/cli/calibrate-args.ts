@@ -82,7 +82,9 @@ export function parseCalibrateArgs(args: string[]): CalibrateArgs {
   });
   const runs = values.runs ?? [];
   if (positionals.length === 0 && runs.length === 0) throw new SteplensError('usage', 'no PATH given (usage: steplens calibrate [--outcomes FILE] ... PATH..., or --runs FILE)');
-  const constrained = MODES[values.mode ?? 'both'];
+  const mode = values.mode ?? 'both';
+  // Own keys only: `--mode constructor` found Object's constructor and passed the check.
+  const constrained = Object.hasOwn(MODES, mode) ? MODES[mode] : undefined;
   if (constrained === undefined) throw new SteplensError('usage', `--mode must be both, reference or reference-free, got '${values.mode}'`);
   const split = oneOf(values.split, '--split', ['half', 'source', 'none'] as const, 'half');
   const holdout = rate(values.holdout, '--holdout', 0.5);

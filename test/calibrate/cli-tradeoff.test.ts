@@ -134,6 +134,7 @@ describe('steplens calibrate: combined grid, split and weights on the shared cor
     expect(run.stdout).toContain('AUROC fitted (held-out)');
     for (const [flag, value, msg] of [
       ['--mode', 'sometimes', '--mode must be'],
+      ['--mode', 'constructor', '--mode must be'], // a name Object's prototype has: not a mode
       ['--split', 'thirds', '--split must be'],
       ['--seed', '1.5', '--seed must be'],
       ['--holdout', '1', '--holdout must be'],
