@@ -27,7 +27,11 @@ function isNormal(p: string): boolean {
 
 /** Normalises a POSIX path: collapses `//`, `.` and `..` segments; keeps it absolute or relative. */
 export function normalizePosix(p: string): string {
-  if (isNormal(p)) return p;
+  return isNormal(p) ? p : normalizeSegments(p);
+}
+
+/** {@link normalizePosix} by splitting and joining every path (what the shortcut for normal paths must agree with). */
+export function normalizeSegments(p: string): string {
   const absolute = p.startsWith('/');
   const out: string[] = [];
   for (const seg of p.split('/')) {
