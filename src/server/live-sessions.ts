@@ -12,6 +12,11 @@ export class LiveSessions {
     return this.all.size;
   }
 
+  /** Every open session, in the order they opened. */
+  values(): IterableIterator<Session> {
+    return this.all.values();
+  }
+
   /** Open sessions of `tenant`. */
   of(tenant: string): number {
     return this.perTenant.get(tenant) ?? 0;

@@ -378,7 +378,8 @@ export class SessionRegistry {
       // redundant-step detector was linear).
       await nextTurn();
     }
-    await compactIdle(this.sessions.values(), now);
+    // Open sessions only: the thousands of ended ones kept for resume have nothing to compact.
+    await compactIdle(this.live.values(), now);
   }
 
   /**

@@ -8,7 +8,8 @@
 import { runToEnd, STATES_PER_STEP } from '../core/in-steps.js';
 import type { Scorer, StateRecords, StepResult, TrajectoryReport } from '../core/scorer-api.js';
 import type { ReferenceInfo, Signal, Stage, State, Step } from '../core/types.js';
-import type { Diagnostic, FormatName, StreamParser } from '../formats/types.js';
+import type { FormatName, StreamParser } from '../formats/types.js';
+import { unusable } from './unusable-event.js';
 import type { FinalMessage, ScoreMessage, SignalMessage } from '../protocol/server-messages.js';
 import { parseStepPayload } from '../protocol/parse.js';
 import type { PinnedReference } from '../store/session-journal.js';
@@ -373,20 +374,6 @@ export class Session {
     for (const t of this.texts) lines += t.length + STRING_BYTES;
     return 512 + this.log.bytes + final + lines + KEPT_STATE_BYTES * (this.endedStates?.length ?? 0);
   }
-}
-
-/** Where one raw event of each format comes from in its log (proto/README.md, "Raw events"). */
-const ONE_EVENT: Partial<Record<FormatName, string>> = {
-  'mini-swe-agent': "one entry of the .traj.json's `messages`",
-  'swe-agent': "one entry of the .traj's `trajectory`",
-  openhands: 'one event of the log (`history[i]`, an output.jsonl line) or one chat message of a completion log',
-  atif: "one entry of the trajectory's `steps`",
-};
-
-/** The refusal of a raw event its format's parser could not use: what the parser said, and what one event is. */
-function unusable(format: FormatName, diagnostics: readonly Diagnostic[]): string {
-  const why = diagnostics.map((d) => d.message.replace(/; (ignored|skipped)$/, '')).join('; ');
-  return `step: not a usable ${format} event (${why}): a step message carries ${ONE_EVENT[format] ?? 'one event of the log'}`;
 }
 
 /** Work in steps that is already done. */

@@ -6,38 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { arrayMembersElements, type ByteRange } from '../../src/protocol/array-member.js';
 import { ASTROID } from '../server/helpers.js';
-import { jsonMutations } from './json-mutations.js';
+import { mutationsAgreeing, parsedMembers, scannedMembers } from './member-oracles.js';
 
 /** What the scan and a parse of each range say: the member's elements parsed, or undefined (parse whole). */
-function read(text: string | Buffer, key = 'items'): unknown[] | undefined {
-  const body = typeof text === 'string' ? Buffer.from(text) : text;
-  const scan = arrayMembersElements(body, [key]);
-  const ranges: ByteRange[] = [];
-  for (let next = scan.next(); ; next = scan.next()) {
-    if (next.done === true) {
-      if (next.value?.found[0] !== true) return undefined;
-      try {
-        for (const [s, e] of next.value.others) JSON.parse(body.subarray(s, e).toString());
-        return ranges.map(([s, e]) => JSON.parse(body.subarray(s, e).toString()) as unknown);
-      } catch {
-        return undefined;
-      }
-    }
-    ranges.push([next.value[1], next.value[2]]);
-  }
-}
-
+const read = (text: string | Buffer, key = 'items'): unknown[] | undefined => scannedMembers(text, [key])?.[key];
 /** What parsing whole says: the member, or undefined when the body is not JSON or has no such array. */
-function whole(text: string | Buffer, key = 'items'): unknown[] | undefined {
-  try {
-    const doc = JSON.parse(typeof text === 'string' ? text : new TextDecoder().decode(text)) as Record<string, unknown>;
-    return Array.isArray(doc?.[key]) ? (doc[key] as unknown[]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const whole = (text: string | Buffer, key = 'items'): unknown[] | undefined => parsedMembers(text, [key])?.[key];
 
 describe('arrayMembersElements, one member', () => {
   it('finds the elements of plain bodies, whatever blanks, other members, strings with brackets and escapes they hold', () => {
@@ -78,14 +53,7 @@ describe('arrayMembersElements, one member', () => {
   it('never accepts what JSON.parse refuses, and agrees with it on what it accepts, over 3,000 mutations of a real batch', () => {
     const run = readFileSync(ASTROID.passA, 'utf8').slice(0, 3000);
     const base = Buffer.from(`{"x":{"y":[1,"]"]},"items":[{"task":"t","trajectory":${JSON.stringify(run)}},[1,{"a":"\\"}"}],"s"]}`);
-    let accepted = 0;
-    for (const mutated of jsonMutations(base, 3000, 1)) {
-      const mine = read(mutated);
-      if (mine !== undefined) {
-        accepted++;
-        expect(whole(mutated), mutated.toString()).toEqual(mine);
-      }
-    }
+    const accepted = mutationsAgreeing(base, 3000, 1, read, whole);
     // Most mutations inside strings stay valid and are taken; the rest are left to the whole parse.
     expect(accepted).toBeGreaterThan(1000);
     expect(read(base)).toEqual(whole(base));

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Step } from '../../src/core/types.js';
 import { EndedSessions } from '../../src/server/ended-sessions.js';
-import { ASTROID, Client, readSteps, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { bearer, ASTROID, Client, readSteps, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
 let steps: Step[];
 let dir: string;
@@ -100,8 +100,6 @@ describe('ended sessions', () => {
 });
 
 describe('ended sessions of several tenants', () => {
-  const as = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
-
   it("one tenant's flood frees its own oldest, never another tenant's final within the resume window", async () => {
     const shared = await startApp({
       dataDir: `${dir}/tenants`,
@@ -114,22 +112,22 @@ describe('ended sessions of several tenants', () => {
       ],
     });
     try {
-      const alice = await Client.connect(shared.wsUrl, as('alice'));
+      const alice = await Client.connect(shared.wsUrl, bearer('alice'));
       await cycle(alice, 'alice-run');
-      const mallory = await Client.connect(shared.wsUrl, as('mallory'));
+      const mallory = await Client.connect(shared.wsUrl, bearer('mallory'));
       for (let i = 0; i < 60; i++) {
         mallory.send({ type: 'start', session: `m-${i}`, task: 'x' });
         mallory.send({ type: 'end', session: `m-${i}` });
       }
       await mallory.nextOf('final', 'm-59');
-      const status = async (token: string, id: string): Promise<number> => (await fetch(`${shared.url}/v1/sessions/${id}`, { headers: as(token) })).status;
+      const status = async (token: string, id: string): Promise<number> => (await fetch(`${shared.url}/v1/sessions/${id}`, { headers: bearer(token) })).status;
       expect(await status('alice', 'alice-run')).toBe(200);
       alice.send({ type: 'resume', session: 'alice-run', after: -1 });
       expect(await alice.nextOf('final', 'alice-run')).toMatchObject({ steps: steps.length });
       // Mallory's own oldest went: it holds the other 19 slots.
       expect(await status('mallory', 'm-40')).toBe(404);
       expect(await status('mallory', 'm-41')).toBe(200);
-      const metrics = await (await fetch(`${shared.url}/metrics`, { headers: as('ops') })).text();
+      const metrics = await (await fetch(`${shared.url}/metrics`, { headers: bearer('ops') })).text();
       expect(gauge(metrics, 'steplens_ended_sessions')).toBe(20);
       alice.close();
       mallory.close();

@@ -149,8 +149,11 @@ export function useInjectApp(options: AppOptions = {}): () => FastifyInstance {
   };
 }
 
+/** Headers with `token` as the bearer (a WebSocket upgrade, a GET). */
+export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
+
 /** Headers of a JSON request with `token` as its bearer. */
-export const bearerJson = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+export const bearerJson = (token: string): Record<string, string> => ({ ...bearer(token), 'content-type': 'application/json' });
 
 /** Two agent tenants and an operator: a token file's grants (each token named after its tenant). */
 export const ALICE_BOB_OPS = [

@@ -11,10 +11,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/core/policy.js';
 import { CANDIDATE_SERIES } from '../../src/server/policy-metrics.js';
 import type { PoliciesStatus } from '../../src/server/policy-status.js';
-import { Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { bearerJson, Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
 const STEP = { tool: 'bash', action: { kind: 'shell', command: 'ls' } };
-const as = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
 const LIMITS = { pairs: 40, pairsPerTenant: 16, metricsPairs: 6 };
 let dir: string;
 let srv: Running;
@@ -50,17 +49,17 @@ async function run(c: Client, id: string, agent: string, model: string, passed: 
 }
 
 it('bounds pairs, metrics series and state by the table, not by the names clients choose', async () => {
-  const victim = await Client.connect(srv.wsUrl, as('victim'));
+  const victim = await Client.connect(srv.wsUrl, bearerJson('victim'));
   await run(victim, 'v-1', 'mini-swe-agent 1.1', 'gpt-5-mini', true);
-  const junk = await Client.connect(srv.wsUrl, as('junk'));
+  const junk = await Client.connect(srv.wsUrl, bearerJson('junk'));
   for (let i = 0; i < 100; i++) await run(junk, `j-${i}`, `${i}-${'a'.repeat(250)}`, `${i}-${'m'.repeat(250)}`, i % 2 === 0);
   junk.close();
 
-  const policies = (await (await fetch(`${srv.url}/v1/policies`, { headers: as('op') })).json()) as PoliciesStatus;
+  const policies = (await (await fetch(`${srv.url}/v1/policies`, { headers: bearerJson('op') })).json()) as PoliciesStatus;
   expect(policies.pairs.filter((p) => p.tenant === 'junk')).toHaveLength(LIMITS.pairsPerTenant);
   expect(policies.pairs.find((p) => p.tenant === 'victim')).toMatchObject({ agent: 'mini-swe-agent 1.1', runs: { passing: 1, failing: 0 } });
 
-  const text = await (await fetch(`${srv.url}/metrics`, { headers: as('op') })).text();
+  const text = await (await fetch(`${srv.url}/metrics`, { headers: bearerJson('op') })).text();
   const series = text.split('\n').filter((l) => /^steplens_(shadow|policy)_/.test(l));
   const named = new Set(series.map((l) => /tenant="([^"]*)",agent="([^"]*)",model="([^"]*)"/.exec(l)?.slice(1).join('|')).filter((k) => k !== undefined));
   expect(named.size).toBeLessThanOrEqual(LIMITS.metricsPairs + 1); // + other
@@ -87,13 +86,13 @@ it('bounds pairs, metrics series and state by the table, not by the names client
   // An operator's pin of a pair nobody used yet is taken, table full or not.
   const pin = await fetch(`${srv.url}/v1/policies/pin`, {
     method: 'POST',
-    headers: as('op'),
+    headers: bearerJson('op'),
     body: JSON.stringify({ agent: 'new-agent', model: 'new-model', policy: { blindRetry: { warn: 2, stop: 4 } } }),
   });
   expect(pin.status).toBe(200);
   victim.send({ type: 'start', session: 'v-2', task: 't', agent: 'new-agent', model: 'new-model' });
   await victim.nextOf('started', 'v-2');
-  expect(((await (await fetch(`${srv.url}/v1/sessions/v-2`, { headers: as('victim') })).json()) as { policy: { selected: string } }).policy.selected).toMatch(/pinned/);
+  expect(((await (await fetch(`${srv.url}/v1/sessions/v-2`, { headers: bearerJson('victim') })).json()) as { policy: { selected: string } }).policy.selected).toMatch(/pinned/);
   victim.close();
 
   await srv.app.close();

@@ -5,9 +5,9 @@
  * name; a body asking for two bases is refused.
  */
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rankResponseSchema, type RankResponse } from '../../src/protocol/rank-bodies.js';
-import { Client, CORPUS, readDoc, readSteps, removeDir, startApp, tempDir, useInjectApp, type Running } from './helpers.js';
+import { Client, CORPUS, readDoc, readSteps, useApp, useInjectApp } from './helpers.js';
 
 const MODELS = ['deepseek-chat-v2', 'deepseek-coder-v2', 'doubao-pro-128k', 'gpt-4o-2024-05-13', 'gpt-4o-mini-2024-07-18'];
 const JACKSON = MODELS.map((m) => `${CORPUS}/multi-swe-bench__experiments/evaluation/java/verified/20240825_SWE-agent_${m}/trajs/fasterxml__jackson-databind-4486.traj`);
@@ -60,18 +60,9 @@ describe('POST /v1/rank, basis vote (inject)', () => {
 });
 
 describe('POST /v1/rank, basis vote, with a scoring worker and a live session', () => {
-  let dir: string;
-  let srv: Running;
-  beforeAll(async () => {
-    dir = await tempDir();
-    srv = await startApp({ dataDir: dir, scoringWorkers: 1 });
-  });
-  afterAll(async () => {
-    await srv.app.close();
-    await removeDir(dir);
-  });
+  const srv = useApp({ scoringWorkers: 1 });
   const rank = async (body: unknown): Promise<{ status: number; body: Answer }> => {
-    const res = await fetch(`${srv.url}/v1/rank`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${srv().url}/v1/rank`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as Answer };
   };
 
@@ -81,7 +72,7 @@ describe('POST /v1/rank, basis vote, with a scoring worker and a live session', 
     expect(r.status).toBe(200);
     expect(r.body.runs!.map((x) => [x.id, x.vote])).toEqual(VOTED);
     const steps = await readSteps(JACKSON[3]!);
-    const c = await Client.connect(srv.wsUrl);
+    const c = await Client.connect(srv().wsUrl);
     c.send({ type: 'start', session: 'live', task: 'fasterxml__jackson-databind-4486' });
     await c.nextOf('started', 'live');
     steps.forEach((step, seq) => c.send({ type: 'step', session: 'live', seq, step }));

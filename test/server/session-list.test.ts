@@ -17,9 +17,8 @@ import { StepViews } from '../../src/server/step-views.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { loopTurnsDuring } from '../loop-turns.js';
-import { Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { bearer, Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
-const as = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 const STEP = { tool: 'bash', action: { kind: 'shell', command: 'ls' }, observation: 'a.py' };
 const ROWS = 260;
 const socket = (): WebSocket =>
@@ -31,7 +30,7 @@ let registry: SessionRegistry;
 
 /** Starts `n` sessions of `token`'s tenant over the app's stream, one step each, every other one ended (ended ones are listed too). */
 async function streamed(token: string, prefix: string, n: number): Promise<void> {
-  const c = await Client.connect(srv.wsUrl, as(token));
+  const c = await Client.connect(srv.wsUrl, bearer(token));
   for (let i = 0; i < n; i++) {
     const id = `${prefix}${i}`;
     c.send({ type: 'start', session: id, task: 't' });
@@ -84,7 +83,7 @@ describe('GET /v1/sessions in slices', () => {
 
   it('answers a tenant its own sessions page by page, as JSON.stringify writes them', async () => {
     const page = async (q: string): Promise<{ text: string; body: { sessions: Array<{ session: string }>; next?: string } }> => {
-      const res = await fetch(`${srv.url}/v1/sessions?${q}`, { headers: as('a') });
+      const res = await fetch(`${srv.url}/v1/sessions?${q}`, { headers: bearer('a') });
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
       const text = await res.text();
       return { text, body: JSON.parse(text) as { sessions: Array<{ session: string }>; next?: string } };

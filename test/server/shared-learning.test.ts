@@ -11,13 +11,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tokenTenant } from '../../src/server/principal.js';
-import { ASTROID, CORPUS, Client, readDoc, readEvents, useApps, type Running } from './helpers.js';
+import { bearerJson, ASTROID, CORPUS, Client, readDoc, readEvents, useApps, type Running } from './helpers.js';
 
 const EXAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/example');
 /** A real run of another task (98 steps): junk as a reference of the astroid task, whose PTA has 139 nodes. */
 const OTHER_TASK_RUN = `${CORPUS}/SWE-agent__mini-swe-agent__pull-refs/output/deepseek_bench1/astropy__astropy-14182/astropy__astropy-14182.traj.json`;
 const TASK = ASTROID.task;
-const as = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
 const TOKENS = [
   { token: 'victim', tenant: 'victim' },
   { token: 'mallory', tenant: 'mallory' },
@@ -27,11 +26,11 @@ const TOKENS = [
 const apps = useApps();
 
 async function post(srv: Running, route: string, token: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> & { error?: { code: string; message: string } } }> {
-  const res = await fetch(`${srv.url}${route}`, { method: 'POST', headers: as(token), body: JSON.stringify(body) });
+  const res = await fetch(`${srv.url}${route}`, { method: 'POST', headers: bearerJson(token), body: JSON.stringify(body) });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> & { error?: { code: string; message: string } } };
 }
 const pta = async (srv: Running, token: string) =>
-  (await (await fetch(`${srv.url}/v1/tasks/${TASK}/pta`, { headers: as(token) })).json()) as { version: number; references: Array<{ by?: string; length: number }> };
+  (await (await fetch(`${srv.url}/v1/tasks/${TASK}/pta`, { headers: bearerJson(token) })).json()) as { version: number; references: Array<{ by?: string; length: number }> };
 const victimScore = async (srv: Running) => (await post(srv, '/v1/score', 'victim', { task: TASK, trajectory: await readDoc(ASTROID.passB), passed: true })).body.score;
 
 describe('with several tenants', () => {
@@ -69,7 +68,7 @@ describe('with several tenants', () => {
 
   it('a learn session the rules refuse ends with learned.error saying why, and learns nothing', async () => {
     const version = (await pta(srv, 'op')).version;
-    const c = await Client.connect(srv.wsUrl, as('mallory'));
+    const c = await Client.connect(srv.wsUrl, bearerJson('mallory'));
     const events = await readEvents(ASTROID.fail);
     c.send({ type: 'start', session: 'fake-learn', task: TASK, format: 'mini-swe-agent', learn: true });
     await c.nextOf('started', 'fake-learn');

@@ -3,35 +3,23 @@
  * it can writes at most its share of lines; one warning says its lines are left out, its next line written counts
  * them; another tenant's lines are all written. Defaults: on with two tenants, off with one.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseLimits } from '../../src/server/config.js';
 import { DEFAULT_LOG_LINES_PER_TENANT, resolveOptions } from '../../src/server/options.js';
 import { limitTenantLines, tenantInfo } from '../../src/server/tenant-log.js';
 import { captured } from './captured-log.js';
-import { Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { bearer, Client, useApp } from './helpers.js';
 
-const as = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 const LINES = 10;
 
-let dir: string;
-let srv: Running;
 const { log, lines } = captured();
-
-beforeAll(async () => {
-  dir = await tempDir();
-  srv = await startApp({
-    dataDir: dir,
-    logger: log,
-    limits: { logLinesPerTenant: LINES },
-    tokens: [
-      { token: 'noisy', tenant: 'noisy' },
-      { token: 'quiet', tenant: 'quiet' },
-    ],
-  });
-});
-afterAll(async () => {
-  await srv.app.close();
-  await removeDir(dir);
+const srv = useApp({
+  logger: log,
+  limits: { logLinesPerTenant: LINES },
+  tokens: [
+    { token: 'noisy', tenant: 'noisy' },
+    { token: 'quiet', tenant: 'quiet' },
+  ],
 });
 
 async function startEnd(c: Client, id: string): Promise<void> {
@@ -45,9 +33,9 @@ const flush = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 describe('log lines per tenant', () => {
   it("leaves out a tenant's lines past its share, warns once, and writes every line of another tenant", async () => {
-    const noisy = await Client.connect(srv.wsUrl, as('noisy'));
+    const noisy = await Client.connect(srv().wsUrl, bearer('noisy'));
     for (let i = 0; i < 30; i++) await startEnd(noisy, `n${i}`);
-    const quiet = await Client.connect(srv.wsUrl, as('quiet'));
+    const quiet = await Client.connect(srv().wsUrl, bearer('quiet'));
     for (let i = 0; i < 3; i++) await startEnd(quiet, `q${i}`);
     await flush();
     const of = (tenant: string) => lines.filter((l) => l.tenant === tenant && l.level === 30);

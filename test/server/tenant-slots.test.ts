@@ -14,10 +14,9 @@ import { LiveFeed } from '../../src/server/live-feed.js';
 import { createMetrics } from '../../src/server/metrics.js';
 import { resolveOptions } from '../../src/server/options.js';
 import { LOCAL_PRINCIPAL } from '../../src/server/principal.js';
-import { Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { bearer, Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
 const STEP = { tool: 'bash', action: { kind: 'shell', command: 'ls' } };
-const as = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 let dir: string;
 let srv: Running;
 
@@ -44,10 +43,10 @@ async function start(c: Client, id: string): Promise<Record<string, unknown>> {
 
 describe('sessions per tenant, and detached sessions under pressure', () => {
   it('caps a tenant, and frees the oldest detached session when the server is full', async () => {
-    const greedy = await Client.connect(srv.wsUrl, as('greedy'));
+    const greedy = await Client.connect(srv.wsUrl, bearer('greedy'));
     for (const id of ['g1', 'g2', 'g3']) expect((await start(greedy, id)).type).toBe('started');
     expect(await start(greedy, 'g4')).toMatchObject({ type: 'error', code: 'quota_exceeded' });
-    const other = await Client.connect(srv.wsUrl, as('other'));
+    const other = await Client.connect(srv.wsUrl, bearer('other'));
     for (const id of ['o1', 'o2']) expect((await start(other, id)).type).toBe('started');
     // Full (5), and every session attached: refused.
     expect(await start(other, 'o3')).toMatchObject({ type: 'error', code: 'overloaded' });
@@ -56,7 +55,7 @@ describe('sessions per tenant, and detached sessions under pressure', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect((await start(other, 'o3')).type).toBe('started');
     // Its own quota still holds for the greedy tenant: 2 detached + 1 new = 3.
-    const back = await Client.connect(srv.wsUrl, as('greedy'));
+    const back = await Client.connect(srv.wsUrl, bearer('greedy'));
     back.send({ type: 'resume', session: 'g1', after: -1 });
     expect(await back.nextOf('final', 'g1')).toMatchObject({ reason: 'not_resumed' });
     back.send({ type: 'resume', session: 'g2', after: -1 });
@@ -70,11 +69,11 @@ describe('sessions per tenant, and detached sessions under pressure', () => {
 
 describe('GET /v1/sessions', () => {
   it('pages: at most `limit` rows, `next` to read on, a bad limit refused', async () => {
-    const c = await Client.connect(srv.wsUrl, as('other'));
+    const c = await Client.connect(srv.wsUrl, bearer('other'));
     const seen: string[] = [];
     let after: string | undefined;
     for (let page = 0; page < 10; page++) {
-      const res = await fetch(`${srv.url}/v1/sessions?limit=2${after !== undefined ? `&after=${after}` : ''}`, { headers: as('other') });
+      const res = await fetch(`${srv.url}/v1/sessions?limit=2${after !== undefined ? `&after=${after}` : ''}`, { headers: bearer('other') });
       const body = (await res.json()) as SessionListResponse;
       expect(body.sessions.length).toBeLessThanOrEqual(2);
       seen.push(...body.sessions.map((s) => s.session));
@@ -83,7 +82,7 @@ describe('GET /v1/sessions', () => {
     }
     expect(seen).toEqual(['o1', 'o2', 'o3']);
     for (const q of ['limit=0', 'limit=1001', 'limit=x', 'after=-1']) {
-      const res = await fetch(`${srv.url}/v1/sessions?${q}`, { headers: as('other') });
+      const res = await fetch(`${srv.url}/v1/sessions?${q}`, { headers: bearer('other') });
       expect(res.status, q).toBe(400);
     }
     c.close();
@@ -92,7 +91,7 @@ describe('GET /v1/sessions', () => {
 
 /** A `/v1/live` ticket asked for as `token`: its status and, when refused, the error (an EventSource reads no other answer). */
 async function ticket(url: string, token: string, route = '/v1/live'): Promise<{ status: number; code?: string; message?: string }> {
-  const res = await fetch(`${url}/v1/tickets`, { method: 'POST', headers: { ...as(token), 'content-type': 'application/json' }, body: JSON.stringify({ route }) });
+  const res = await fetch(`${url}/v1/tickets`, { method: 'POST', headers: { ...bearer(token), 'content-type': 'application/json' }, body: JSON.stringify({ route }) });
   const body = (await res.json()) as { error?: { code: string; message: string } };
   return { status: res.status, ...(body.error ?? {}) };
 }
@@ -100,7 +99,7 @@ async function ticket(url: string, token: string, route = '/v1/live'): Promise<{
 /** Opens `GET /v1/live` as `token`: a feed kept open (200), or the refusal's status and code. */
 async function feed(url: string, token: string): Promise<{ status: number; code?: string; close: () => void }> {
   const ac = new AbortController();
-  const res = await fetch(`${url}/v1/live`, { headers: as(token), signal: ac.signal });
+  const res = await fetch(`${url}/v1/live`, { headers: bearer(token), signal: ac.signal });
   if (res.status === 200) return { status: 200, close: () => ac.abort() };
   const body = (await res.json()) as { error: { code: string } };
   return { status: res.status, code: body.error.code, close: () => undefined };
@@ -141,7 +140,7 @@ describe('live viewers of several tenants', () => {
       expect(await ticket(app.url, 'ops')).toMatchObject({ status: 503, code: 'overloaded' });
       // A slot given back is anyone's again.
       open.shift()!.close();
-      await expect.poll(async () => /steplens_live_viewers (\d+)/.exec(await (await fetch(`${app.url}/metrics`, { headers: as('ops') })).text())?.[1]).toBe('15');
+      await expect.poll(async () => /steplens_live_viewers (\d+)/.exec(await (await fetch(`${app.url}/metrics`, { headers: bearer('ops') })).text())?.[1]).toBe('15');
       await keep('other');
     } finally {
       for (const f of open) f.close();

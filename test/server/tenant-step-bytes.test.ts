@@ -4,33 +4,21 @@
  * ends with every step it took), another tenant's steps are taken, and the bytes come back when the session ends.
  * Defaults: on with two tenants, off with one.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseLimits } from '../../src/server/config.js';
 import { DEFAULT_STEP_BYTES_PER_TENANT, defaultStepBytesTotal, resolveOptions } from '../../src/server/options.js';
 import { TenantStepBytes } from '../../src/server/tenant-step-bytes.js';
-import { Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { bearer, Client, useApp } from './helpers.js';
 
-const as = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 /** A step message of about 10 KB: its command and its output. */
 const big = (i: number) => ({ tool: 'bash', action: { kind: 'shell', command: `echo ${String(i).repeat(4000)}` }, observation: 'y'.repeat(6000), exitCode: 0 });
 const LIMIT = 50_000;
-let dir: string;
-let srv: Running;
-
-beforeAll(async () => {
-  dir = await tempDir();
-  srv = await startApp({
-    dataDir: dir,
-    limits: { stepBytesPerTenant: LIMIT },
-    tokens: [
-      { token: 'greedy', tenant: 'greedy' },
-      { token: 'other', tenant: 'other' },
-    ],
-  });
-});
-afterAll(async () => {
-  await srv.app.close();
-  await removeDir(dir);
+const srv = useApp({
+  limits: { stepBytesPerTenant: LIMIT },
+  tokens: [
+    { token: 'greedy', tenant: 'greedy' },
+    { token: 'other', tenant: 'other' },
+  ],
 });
 
 async function start(c: Client, id: string): Promise<void> {
@@ -46,7 +34,7 @@ async function step(c: Client, id: string, seq: number): Promise<Record<string, 
 
 describe('step bytes per tenant held in memory', () => {
   it("refuses a tenant's step past its bytes, keeps what it took, serves the other tenant, gives the bytes back at the end", async () => {
-    const greedy = await Client.connect(srv.wsUrl, as('greedy'));
+    const greedy = await Client.connect(srv().wsUrl, bearer('greedy'));
     await start(greedy, 'g1');
     await start(greedy, 'g2');
     // Two sessions together: about 10 KB a step, so the fifth step passes 50,000 bytes.
@@ -64,7 +52,7 @@ describe('step bytes per tenant held in memory', () => {
     expect(refused).toMatchObject({ code: 'quota_exceeded', session: 'g1', seq: 2 });
     expect(String(refused?.message)).toMatch(new RegExp(`tenant greedy's open sessions hold \\d+ bytes of steps.*past stepBytesPerTenant \\(${LIMIT} bytes\\)`));
     // Another tenant's steps are its own: taken.
-    const other = await Client.connect(srv.wsUrl, as('other'));
+    const other = await Client.connect(srv().wsUrl, bearer('other'));
     await start(other, 'o1');
     for (let seq = 0; seq < 4; seq++) expect(await step(other, 'o1', seq)).toMatchObject({ type: 'score', seq });
     // The refused step lost nothing: g2 ends with the two steps it took.
@@ -145,23 +133,19 @@ describe('step bytes per tenant held in memory', () => {
 });
 
 describe('step bytes of every session together (stepBytesTotal, T43)', () => {
+  const one = useApp({ limits: { stepBytesTotal: LIMIT } });
   it('refuses a step past the total on a one-tenant server (overloaded), keeps what was taken, takes it again once a session ends', async () => {
-    const one = await startApp({ dataDir: `${dir}/one`, limits: { stepBytesTotal: LIMIT } });
-    try {
-      const c = await Client.connect(one.wsUrl);
-      await start(c, 's1');
-      await start(c, 's2');
-      const answers = [];
-      for (let seq = 0; seq < 3; seq++) for (const id of ['s1', 's2']) answers.push(await step(c, id, seq));
-      // About 10 KB a step: the fifth passes 50,000 bytes, and so does the sixth.
-      expect(answers.map((a) => a.type)).toEqual(['score', 'score', 'score', 'score', 'error', 'error']);
-      expect(answers[4]).toMatchObject({ code: 'overloaded', session: 's1', seq: 2, message: expect.stringMatching(/past stepBytesTotal \(50000 bytes\)/) });
-      c.send({ type: 'end', session: 's2' });
-      expect(await c.nextOf('final', 's2')).toMatchObject({ steps: 2 });
-      expect(await step(c, 's1', 2)).toMatchObject({ type: 'score', seq: 2 });
-      c.close();
-    } finally {
-      await one.app.close();
-    }
+    const c = await Client.connect(one().wsUrl);
+    await start(c, 's1');
+    await start(c, 's2');
+    const answers = [];
+    for (let seq = 0; seq < 3; seq++) for (const id of ['s1', 's2']) answers.push(await step(c, id, seq));
+    // About 10 KB a step: the fifth passes 50,000 bytes, and so does the sixth.
+    expect(answers.map((a) => a.type)).toEqual(['score', 'score', 'score', 'score', 'error', 'error']);
+    expect(answers[4]).toMatchObject({ code: 'overloaded', session: 's1', seq: 2, message: expect.stringMatching(/past stepBytesTotal \(50000 bytes\)/) });
+    c.send({ type: 'end', session: 's2' });
+    expect(await c.nextOf('final', 's2')).toMatchObject({ steps: 2 });
+    expect(await step(c, 's1', 2)).toMatchObject({ type: 'score', seq: 2 });
+    c.close();
   });
 });

@@ -11,9 +11,8 @@ import { connect } from '../../src/client/index.js';
 import { parseLimits } from '../../src/server/config.js';
 import { resolveOptions } from '../../src/server/options.js';
 import { TenantStreams } from '../../src/server/tenant-streams.js';
-import { Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { bearer, Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
-const as = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 const QUOTA = 3;
 let dir: string;
 let srv: Running;
@@ -40,7 +39,7 @@ function upgrade(token: string, keep = false): Promise<{ status: number; body: s
   const url = new URL('/v1/stream', srv.url);
   return new Promise((resolve, reject) => {
     const req = request(url, {
-      headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', ...as(token) },
+      headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', ...bearer(token) },
     });
     req.on('upgrade', (_res, socket) => {
       if (!keep) socket.destroy();
@@ -60,20 +59,20 @@ const settle = (ms = 150) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('WebSocket connections per tenant', () => {
   it('refuses the stream past the quota with 429 quota_exceeded, serves other tenants, frees a slot on close', async () => {
-    const held = await Promise.all(Array.from({ length: QUOTA }, () => Client.connect(srv.wsUrl, as('greedy'))));
+    const held = await Promise.all(Array.from({ length: QUOTA }, () => Client.connect(srv.wsUrl, bearer('greedy'))));
     const over = await upgrade('greedy');
     expect(over.status).toBe(429);
     expect(JSON.parse(over.body)).toMatchObject({ error: { code: 'quota_exceeded' } });
     expect(over.body).toContain(`holds ${QUOTA} WebSocket connections`);
     // Another tenant is served, and so is an operator past the quota.
-    const other = await Client.connect(srv.wsUrl, as('other'));
+    const other = await Client.connect(srv.wsUrl, bearer('other'));
     other.send({ type: 'start', session: 's', task: 't' });
     expect(await other.nextOf('started', 's')).toMatchObject({ session: 's' });
-    const ops = await Promise.all(Array.from({ length: QUOTA + 1 }, () => Client.connect(srv.wsUrl, as('ops'))));
+    const ops = await Promise.all(Array.from({ length: QUOTA + 1 }, () => Client.connect(srv.wsUrl, bearer('ops'))));
     // One of the tenant's streams closes: it may open one again, and only one.
     held[0]!.close();
     await settle();
-    const again = await Client.connect(srv.wsUrl, as('greedy'));
+    const again = await Client.connect(srv.wsUrl, bearer('greedy'));
     expect((await upgrade('greedy')).status).toBe(429);
     // The TypeScript client's error names the server's reason, not only the status.
     await expect(connect(srv.url, { token: 'greedy', reconnect: false })).rejects.toMatchObject({
@@ -91,7 +90,7 @@ describe('WebSocket connections per tenant', () => {
     for (const t of tries) t.socket?.destroy();
     // Their sockets closed: the slots are free again.
     await settle();
-    const back = await Promise.all(Array.from({ length: QUOTA }, () => Client.connect(srv.wsUrl, as('greedy'))));
+    const back = await Promise.all(Array.from({ length: QUOTA }, () => Client.connect(srv.wsUrl, bearer('greedy'))));
     for (const c of back) c.close();
   });
 });

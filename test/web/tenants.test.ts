@@ -10,10 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ASTROID, Client, readDoc, readEvents, startApp, type Running } from '../server/helpers.js';
+import { bearer, ASTROID, Client, readDoc, readEvents, startApp, type Running } from '../server/helpers.js';
 import { launchChromium, shot, signIn, watchedPage } from './chromium.js';
 
-const as = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 /** The refused ticket answer is logged by Chromium as a failed load. */
 const REFUSED_LOAD = /status of 429/;
 
@@ -52,17 +51,17 @@ beforeAll(async () => {
   for (const file of [ASTROID.passA, ASTROID.passB]) {
     const res = await fetch(`${srv.url}/v1/tasks/${ASTROID.task}/references`, {
       method: 'POST',
-      headers: { ...as('view-a'), 'content-type': 'application/json' },
+      headers: { ...bearer('view-a'), 'content-type': 'application/json' },
       body: JSON.stringify({ trajectory: await readDoc(file) }),
     });
     if (res.status !== 201) throw new Error(`reference refused: ${res.status} ${await res.text()}`);
   }
-  team = await Client.connect(srv.wsUrl, as('view-a'));
+  team = await Client.connect(srv.wsUrl, bearer('view-a'));
   await stream('a-open', ASTROID.fail, 30);
   await stream('a-no-outcome', ASTROID.passA, 60, {});
   await stream('a-failed', ASTROID.fail, 60, { passed: false });
   // team-b has no PTA of the task: its session is scored against the prior.
-  const teamB = await Client.connect(srv.wsUrl, as('view-b'));
+  const teamB = await Client.connect(srv.wsUrl, bearer('view-b'));
   await stream('b-prior', ASTROID.fail, 20, { passed: false }, teamB);
   teamB.close();
   browser = await launchChromium(path.join(dir, 'profile'));
