@@ -177,10 +177,7 @@ export class ClientSession {
     this.send({ type: 'outcome', session: this.id, passed });
   }
 
-  /**
-   * Ends the session; resolves with the final (at once when it has ended already). Idempotent. `patch`: the run's final
-   * diff (`git diff`; '' for none), whose class the final keeps for `POST /v1/rank`'s vote (end-message.ts, docs/rank.md).
-   */
+  /** Ends the session; resolves with the final (at once when ended already). Idempotent. `patch`: the run's diff, for `POST /v1/rank`'s vote (end-message.ts). */
   end(options: { patch?: string } = {}): Promise<FinalFrame> {
     if (this.final) return Promise.resolve(this.final);
     const refused = this.unusable();
@@ -288,8 +285,7 @@ export class ClientSession {
         return this.dropAfter(frame.seq);
       }
     }
-    // A refused `end` comes back without a seq (end-message.ts: which codes): its waiters get the error, else `end()`
-    // would wait for good; a later `end()` sends it again.
+    // A refused `end` comes back without a seq (end-message.ts): its waiters get the error; a later `end()` sends it again.
     if (this.endWaiters.length > 0 && refusesEnd(this.endMessage, frame.code)) {
       this.endRequested = false;
       for (const w of this.endWaiters.splice(0)) w.reject(error);
