@@ -77,6 +77,9 @@ describe('POST /v1/rank, basis vote, over sessions whose end carried the patch',
       // The class of the diff as the trajectory path reads it, and not the text.
       expect(final!.patch, r.id).toEqual(patchClass(finalPatch(r.steps)));
       expect(JSON.stringify(final)).not.toContain('diff --git');
+      // The session's step view carries the final with it.
+      const view = (await (await fetch(`${srv().url}/v1/sessions/hydra-${r.id}/steps`)).json()) as { final?: { patch?: unknown } };
+      expect(view.final?.patch, r.id).toEqual(final!.patch);
     }
     const files = await rank({ basis: 'vote', runs: runs.map((r) => ({ trajectory: r.doc, id: r.id })) });
     expect(files.status).toBe(200);
