@@ -4,17 +4,15 @@
  * and the final.
  */
 import type { ReferenceInfo } from '../core/types.js';
-import type { ClientMessage, StartMessage, StepMessage } from '../protocol/client-messages.js';
+import type { ClientMessage, EndMessage, StartMessage, StepMessage } from '../protocol/client-messages.js';
 import type { ErrorMessage } from '../protocol/server-messages.js';
 import { SteplensClientError } from './errors.js';
 import { notJson } from './frames.js';
+import { endMessage, refusesEnd } from './end-message.js';
 import type { SessionHost } from './session-host.js';
 import type { FinalFrame, ScoreFrame, SignalFrame, StartedFrame } from './types.js';
 import { Listeners } from './listeners.js';
 import type { PendingStep } from './pending-step.js';
-
-/** Codes the server refuses an `end` with (stream-durable.ts `storeDown`, stream-handler.ts `fault`); no `seq` names it. */
-const END_REFUSALS: ReadonlySet<string> = new Set(['unavailable', 'internal']);
 
 /**
  * A session opened with `SteplensClient.start`.
@@ -84,6 +82,8 @@ export class ClientSession {
   private maxSeenSeq = -1;
   private passed: boolean | undefined;
   private endRequested = false;
+  /** The `end` as first asked for (with its patch, if any): sent again as it was after a reconnect. */
+  private endMessage: EndMessage | undefined;
   private readonly pending: PendingStep[] = [];
   /** Seqs of steps rejected by {@link dropAfter} and sent on this socket: the server's refusals of them are ignored. */
   private readonly staleSeqs: number[] = [];
@@ -177,16 +177,19 @@ export class ClientSession {
     this.send({ type: 'outcome', session: this.id, passed });
   }
 
-  /** Ends the session; resolves with the final (at once when it has ended already). Idempotent. */
-  end(): Promise<FinalFrame> {
+  /** Ends the session; resolves with the final (at once when ended already). Idempotent. `patch`: the run's diff, for `POST /v1/rank`'s vote (end-message.ts). */
+  end(options: { patch?: string } = {}): Promise<FinalFrame> {
     if (this.final) return Promise.resolve(this.final);
     const refused = this.unusable();
     if (refused) return Promise.reject(refused);
+    const message = (this.endRequested ? this.endMessage : undefined) ?? endMessage(this.id, options.patch);
+    if (message instanceof SteplensClientError) return Promise.reject(message);
     return new Promise((resolve, reject) => {
       this.endWaiters.push({ resolve, reject });
+      this.endMessage = message;
       this.endRequested = true;
       this.host.flushBarrier();
-      this.send({ type: 'end', session: this.id });
+      this.send(message);
     });
   }
 
@@ -282,9 +285,8 @@ export class ClientSession {
         return this.dropAfter(frame.seq);
       }
     }
-    // A refused `end` comes back without a seq: the shared store unreachable (`unavailable`, send it again later) or
-    // a server fault. Its waiters get the error, else `end()` would wait for good; a later `end()` sends it again.
-    if (this.endWaiters.length > 0 && END_REFUSALS.has(frame.code)) {
+    // A refused `end` comes back without a seq (end-message.ts): its waiters get the error; a later `end()` sends it again.
+    if (this.endWaiters.length > 0 && refusesEnd(this.endMessage, frame.code)) {
       this.endRequested = false;
       for (const w of this.endWaiters.splice(0)) w.reject(error);
       return;
@@ -393,7 +395,7 @@ export class ClientSession {
     if (this.passed !== undefined) this.send({ type: 'outcome', session: this.id, passed: this.passed });
     if (this.endRequested) {
       this.host.flushBarrier();
-      this.send({ type: 'end', session: this.id });
+      this.send(this.endMessage ?? { type: 'end', session: this.id });
     }
   }
 }

@@ -59,7 +59,24 @@ export const outcomeMessageSchema = z.object({
   passed: z.boolean().describe('true: the tests passed'),
 });
 
-export const endMessageSchema = z.object({ type: type('end', 'No more steps: flush, score and answer final'), session: sessionIdSchema });
+/**
+ * Longest `end.patch`, in characters (UTF-16 code units, as JSON strings count them): 512 Ki, half the default frame
+ * limit (maxFrameBytes, 1 MiB), so that the limit a client meets is this one, named. The vote compares at most the
+ * first 4,096 changed lines of a patch (core/rank/final-patch.ts), about 160 KB of code at 40 characters a line.
+ */
+export const MAX_END_PATCH_CHARS = 512 * 1024;
+
+export const endMessageSchema = z.object({
+  type: type('end', 'No more steps: flush, score and answer final'),
+  session: sessionIdSchema,
+  patch: z
+    .string({ error: 'expected a string: the unified diff of the run\'s final work (git diff), "" for none' })
+    .max(MAX_END_PATCH_CHARS, `at most ${MAX_END_PATCH_CHARS} characters (the session stays open: send end again with a shorter patch, or none)`)
+    .optional()
+    .describe(
+      `The run's final patch: the unified diff of its work (the output of git diff in its sandbox; "" for no change), at most ${MAX_END_PATCH_CHARS} characters. The server keeps only its class (final.patch) for POST /v1/rank's vote, not its text`,
+    ),
+});
 
 export const resumeMessageSchema = z.object({
   type: type('resume', 'Moves the session to this connection after a reconnect'),

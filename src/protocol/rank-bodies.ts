@@ -31,7 +31,7 @@ export const rankRequestSchema = z.object({
     .enum(ASKED_BASES)
     .optional()
     .describe(
-      'Without a forecast model and a PTA, order by this rather than the reference-free composite: consensus (as "consensus": true) or vote (how many runs made the same normalised final patch, ties by the composite; trajectory runs only: a session keeps no step text)',
+      'Without a forecast model and a PTA, order by this rather than the reference-free composite: consensus (as "consensus": true) or vote (how many runs made the same normalised final patch, ties by the composite; a session run only when its end carried its patch: a session keeps no step text)',
     ),
   mixedTasks: z.boolean().optional().describe('Rank runs of different tasks anyway (refused with mixed_tasks otherwise)'),
   agent: z.string().min(1).max(256).optional().describe("The runs' agent (the CLI's rank --agent): picks their source's forecast model; a run's own agent, else its log's, when absent"),

@@ -61,6 +61,19 @@ export const signalMessageSchema = z.object({
 export const FINAL_REASONS = ['end', 'idle', 'not_resumed', 'shutdown'] as const;
 export type FinalReason = (typeof FINAL_REASONS)[number];
 
+/** The class of the patch an `end` carried (core/rank/patch-class.ts): what the vote of POST /v1/rank compares. */
+export const patchClassSchema = z
+  .object({
+    key: z
+      .string()
+      .nullable()
+      .describe(
+        'SHA-256 (hex) of the normalised source lines the patch changes: two runs with one key made the same change; null when it changes no source (empty, or tests, scratch scripts and notes only)',
+      ),
+    lines: z.number().int().describe('How many normalised source lines it changes (0 when key is null)'),
+  })
+  .describe("The class of the patch the client's end carried (its text is not kept): what POST /v1/rank's basis vote compares");
+
 export const finalMessageSchema = trajectoryReportSchema.extend({
   type: type('final', 'The session ended: the whole-trajectory report'),
   session,
@@ -85,6 +98,7 @@ export const finalMessageSchema = trajectoryReportSchema.extend({
     })
     .optional()
     .describe('Set when a learn session ended with passed: true by its end (reason end; a session the server ends learns nothing): the PTA version it grew to, or why nothing was learned'),
+  patch: patchClassSchema.optional().describe("Set when the client's end carried a patch: its class (key, lines), which POST /v1/rank's basis vote compares"),
   /**
    * Why the session ended: the client's `end`, the idle timeout, not resumed within the resume
    * window, or the server shutting down (a client that reconnects may start the session again).

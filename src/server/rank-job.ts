@@ -6,6 +6,7 @@
  */
 import { locationItems } from '../core/rank/consensus.js';
 import { createFinalPatchTracker } from '../core/rank/final-patch.js';
+import { patchClass } from '../core/rank/patch-class.js';
 import { groupTask, type AskedBasis, type RankInput } from '../core/rank/rank.js';
 import { createScorer } from '../core/scorer.js';
 import type { Reference } from '../core/scorer-api.js';
@@ -104,7 +105,7 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
       ...inSampleField(deps.forecast, r.steps, report.pPass),
       steps: report.steps,
       locations,
-      ...(patch !== undefined ? { patch: patch.value() } : {}),
+      ...(patch !== undefined ? { patch: patchClass(patch.value()) } : {}),
     });
   }
   return {

@@ -1,7 +1,7 @@
 /**
  * `POST /v1/rank` on the main thread (docs/rank.md): the worker job (rank-job.ts) has parsed the body
  * and scored its trajectories; here the session runs are read, only the caller's own (the registry's
- * principal-checked lookup), and the group is ordered. Any bad run fails the whole call with one
+ * principal-checked lookup), with the class of the patch their end carried (the vote's), and the group is ordered. Any bad run fails the whole call with one
  * error naming it; nothing is changed by a rank call, so nothing else is lost.
  *
  * Reading a session (its report, states and edit locations) costs the event loop about what its step view does: a
@@ -42,7 +42,17 @@ export function registerRankRoute(scoped: FastifyInstance, deps: RouteDeps, run:
         const s = registry.find(principal.tenant, r.session);
         if (s === undefined) return sendError(reply, metrics, 'unknown_session', `runs[${r.index}].session: no session ${r.session}`);
         const report = s.final ?? s.headline();
-        input = { task: s.task, composite: report.score.total, reference: s.reference, pPass: report.pPass, steps: s.length, locations: [...locationItems(s.states())] };
+        // The vote's patch: the class the session's end carried (end-patch.ts), kept in its final; none while it is open.
+        const patch = s.final?.patch;
+        input = {
+          task: s.task,
+          composite: report.score.total,
+          reference: s.reference,
+          pPass: report.pPass,
+          steps: s.length,
+          locations: [...locationItems(s.states())],
+          ...(patch !== undefined ? { patch } : {}),
+        };
         read.set(r.session, input);
       }
       inputs.push({ id: r.id, ...input });

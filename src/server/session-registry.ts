@@ -27,6 +27,7 @@ import { TenantStepBytes } from './tenant-step-bytes.js';
 import { tenantInfo } from './tenant-log.js';
 import { compactIdle } from './idle-compact.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { PatchClass } from '../core/rank/patch-class.js';
 
 export type { RegistryDeps, SessionDurability } from './registry-deps.js';
 
@@ -176,12 +177,13 @@ export class SessionRegistry {
    * `final` to its connection (if attached), and merges it into the task's
    * PTA when it is a `learn` session that passed and its client ended it. Idempotent.
    */
-  end(session: Session, why: FinalReason): Promise<FinalMessage> {
+  end(session: Session, why: FinalReason, patch?: PatchClass): Promise<FinalMessage> {
     if (session.final) return Promise.resolve(session.final);
-    return this.ending.run(session.key, () => this.finish(session, why));
+    return this.ending.run(session.key, () => this.finish(session, why, patch));
   }
 
-  private async finish(session: Session, why: FinalReason): Promise<FinalMessage> {
+  /** `patch`: the class of the patch the client's `end` carried (end-patch.ts), kept in the final (and with it in the journal). */
+  private async finish(session: Session, why: FinalReason, patch: PatchClass | undefined): Promise<FinalMessage> {
     await this.deps.durable?.settled(session);
     // From here the session takes no step (nor outcome): the report, the final and a learned reference cover the same steps.
     const { frames, report: reportSteps } = session.finish();
@@ -206,6 +208,7 @@ export class SessionRegistry {
       ...(passed !== undefined ? { passed } : {}),
       ...(learned ? { learned } : {}),
       ...(session.forecastVersion !== undefined ? { forecastVersion: session.forecastVersion } : {}),
+      ...(patch !== undefined ? { patch } : {}),
       reason: why,
     };
     session.final = final;

@@ -13,6 +13,8 @@ import { dispatchDurable, storeDown } from './stream-durable.js';
 import { frameHead } from './frame-head.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { tenantInfo } from './tenant-log.js';
+import { endPatch } from './end-patch.js';
+import { ok } from '../errors.js';
 
 export interface HandlerDeps {
   registry: SessionRegistry;
@@ -198,7 +200,10 @@ async function onEnd(deps: HandlerDeps, conn: Connection, msg: EndMessage): Prom
     conn.send(s.final);
     return;
   }
-  await deps.registry.end(s, 'end');
+  // The patch of the end that began the ending counts; one sent while it is ending is not read.
+  const patch = s.finishing ? ok(undefined) : endPatch(deps.registry.stepBytes, s, msg.patch);
+  if (!patch.ok) return refuse(deps, conn, patch.error);
+  await deps.registry.end(s, 'end', patch.value);
 }
 
 function onResume(deps: HandlerDeps, conn: Connection, msg: ResumeMessage): void | Promise<void> {

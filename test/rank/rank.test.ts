@@ -1,6 +1,7 @@
 /** The ranking core (src/core/rank): bases, ties, mixed tasks, and the consensus of edit locations on real runs. */
 import { describe, expect, it } from 'vitest';
 import { consensusScores, jaccard, locationItems } from '../../src/core/rank/consensus.js';
+import { patchClass } from '../../src/core/rank/patch-class.js';
 import { groupTask, rankRuns, type RankInput } from '../../src/core/rank/rank.js';
 import { labelSteps } from '../../src/core/state-builder.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
@@ -136,7 +137,7 @@ describe('consensus of edit locations', () => {
 });
 
 describe('rankRuns, basis vote', () => {
-  const patched = (id: string, composite: number, patch: string[] | undefined, extra: Partial<RankInput> = {}) => run(id, composite, { patch, ...extra });
+  const patched = (id: string, composite: number, patch: string[] | undefined, extra: Partial<RankInput> = {}) => run(id, composite, { patch: patch && patchClass(patch), ...extra });
 
   it('orders by the vote on final patches where asked and there is no forecast or PTA, ties by the composite', () => {
     const runs = [patched('a', 90, ['f\0+x']), patched('b', 50, ['f\0+y']), patched('c', 60, ['f\0+y']), patched('d', 99, [])];
@@ -160,7 +161,11 @@ describe('rankRuns, basis vote', () => {
   it('refuses a run with no final patch (a live session) by name, and two bases asked at once', () => {
     expect(rankRuns([patched('a', 1, ['f\0+x']), patched('live', 2, undefined)], { basis: 'vote' })).toEqual({
       ok: false,
-      error: { code: 'bad_input', message: 'cannot rank by vote: no final patch is known for live (a live session keeps no step text: give its trajectory)' },
+      error: {
+        code: 'bad_input',
+        message:
+          'cannot rank by vote: no final patch is known for live (a session keeps no step text: end it with its patch (the end message\'s "patch", the git diff of its work), or give its trajectory)',
+      },
     });
     expect(rankRuns([patched('a', 1, [])], { basis: 'vote', consensus: true })).toEqual({
       ok: false,

@@ -1,8 +1,8 @@
 /**
  * `POST /v1/rank` with `"basis": "vote"` on real corpus runs (SWE-agent with five models on
  * fasterxml__jackson-databind-4486; three submit the same change): the same order as `steplens rank --basis vote`,
- * through `inject` and through a scoring worker; a live session has no final patch to vote with and is refused by
- * name; a body asking for two bases is refused.
+ * through `inject` and through a scoring worker; an open session has no final patch to vote with and is refused by
+ * name (rank-live-vote.test.ts: sessions whose end carried one); a body asking for two bases is refused.
  */
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -80,7 +80,13 @@ describe('POST /v1/rank, basis vote, with a scoring worker and a live session', 
     const withSession = await rank({ runs: [...runs.slice(0, 2), { session: 'live' }], basis: 'vote' });
     expect(withSession).toEqual({
       status: 400,
-      body: { error: { code: 'bad_input', message: 'cannot rank by vote: no final patch is known for live (a live session keeps no step text: give its trajectory)' } },
+      body: {
+        error: {
+          code: 'bad_input',
+          message:
+            'cannot rank by vote: no final patch is known for live (a session keeps no step text: end it with its patch (the end message\'s "patch", the git diff of its work), or give its trajectory)',
+        },
+      },
     });
     // The same session ranks by the composite.
     expect((await rank({ runs: [...runs.slice(0, 2), { session: 'live' }] })).body.by).toBe('reference-free');

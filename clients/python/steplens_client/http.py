@@ -133,8 +133,8 @@ class HttpClient:
         Answers ``{task, by, runs}``: ``by`` is what the group is ordered by (``pPass``, ``pta``,
         ``consensus`` when ``consensus`` is asked and neither applies, ``vote`` likewise with ``basis="vote"``,
         ``reference-free``, ``mixed``); ``basis`` is ``"consensus"`` (as ``consensus=True``) or ``"vote"`` (how many
-        runs made the same normalised final patch, ties by the composite; trajectory runs only, a session has no
-        final patch to vote with). Each run has ``index`` (its place in ``runs``), ``id``, ``rank`` (tied runs share
+        runs made the same normalised final patch, ties by the composite; a session run only when it was ended with
+        its patch, ``session.end(patch=diff)``: a session keeps no step text). Each run has ``index`` (its place in ``runs``), ``id``, ``rank`` (tied runs share
         one), ``tied``, ``score``, ``composite``, ``reference``, ``steps`` and ``pPass`` / ``consensus`` / ``vote``
         when they apply.
         Runs of different tasks fail with ``mixed_tasks`` unless ``mixed_tasks=True``. ``agent`` / ``model``

@@ -14,6 +14,10 @@ from .session_recovery import SessionRecovery
 
 # Codes the server refuses an ``end`` with (no ``seq`` names it): see src/client/session.ts.
 _END_REFUSALS = frozenset({"unavailable", "internal"})
+# And an ``end`` that carries a patch (src/server/end-patch.ts): not a diff, over the frame limit, or past the step bytes.
+_END_PATCH_REFUSALS = frozenset({"bad_message", "too_large", "quota_exceeded", "overloaded"})
+#: Longest patch an ``end`` may carry, in UTF-16 code units as the server counts them (MAX_END_PATCH_CHARS, src/protocol).
+MAX_END_PATCH_CHARS = 512 * 1024
 
 class Session(SessionRecovery):
     """A session opened with :meth:`StreamClient.start` (or attached with :meth:`StreamClient.resume`).
@@ -63,6 +67,8 @@ class Session(SessionRecovery):
         self._max_seen_seq = next_seq - 1
         self._passed: Optional[bool] = None
         self._end_requested = False
+        # The ``end`` message as first asked for (with its patch, if any): sent again as it was after a reconnect.
+        self._end_message: Optional[Dict[str, Any]] = None
         self._pending: List[_Pending] = []
         # Seqs of steps raised by _drop_after that were sent on this socket: the server's refusals of them are ignored.
         self._stale_seqs: List[int] = []
@@ -173,16 +179,27 @@ class Session(SessionRecovery):
         if not self._held:
             await self._client._send({"type": "outcome", "session": self.id, "passed": self._passed})
 
-    async def end(self) -> Frame:
-        """Ends the session and returns the ``final`` frame (at once when it has ended already)."""
+    async def end(self, patch: Optional[str] = None) -> Frame:
+        """Ends the session and returns the ``final`` frame (at once when it has ended already).
+
+        ``patch``: the run's final patch, the unified diff of its work (``git diff`` in its sandbox; ``""`` for no
+        change), at most :data:`MAX_END_PATCH_CHARS` characters. The server keeps its class (``final["patch"]``:
+        ``key``, ``lines``), not its text, so that :meth:`HttpClient.rank` with ``basis="vote"`` can rank the session.
+        A patch that is not a string or too long raises ``bad_input`` before anything is sent; one the server refuses
+        (not a diff, past the tenant's step bytes) raises its code, and the session stays open: call ``end`` again.
+        The patch of the first ``end`` that is not refused counts."""
         if self.final is not None:
             return self.final
         self._check_usable()
+        if patch is not None:
+            _check_patch(patch, self.id)
         future: "asyncio.Future[Frame]" = asyncio.get_running_loop().create_future()
         self._end_waiters.append(future)
+        if self._end_message is None or not self._end_requested:
+            self._end_message = {"type": "end", "session": self.id, **({"patch": patch} if patch is not None else {})}
         self._end_requested = True
         if not self._held:
-            await self._client._send({"type": "end", "session": self.id})
+            await self._client._send(self._end_message)
         return await future
 
     def on_score(self, callback: Callable[[Frame], None]) -> Callable[[], None]:
@@ -269,7 +286,8 @@ class Session(SessionRecovery):
                     return True
         # A refused ``end`` comes back without a seq: the shared store unreachable (``unavailable``) or a server
         # fault. Its waiters get the error, else ``end()`` would wait for good; a later ``end()`` sends it again.
-        if self._end_waiters and error.code in _END_REFUSALS:
+        with_patch = self._end_message is not None and "patch" in self._end_message
+        if self._end_waiters and (error.code in _END_REFUSALS or (with_patch and error.code in _END_PATCH_REFUSALS)):
             self._end_requested = False
             waiters, self._end_waiters = self._end_waiters, []
             for w in waiters:
@@ -313,3 +331,14 @@ class Session(SessionRecovery):
     @property
     def _idle(self) -> bool:
         return not self._pending and not self._end_waiters
+
+
+def _check_patch(patch: Any, session: str) -> None:
+    """Raises ``bad_input`` for a patch the server would refuse for its type or length (nothing is sent)."""
+    if not isinstance(patch, str):
+        raise SteplensError("bad_input", f"end: patch must be a string, the unified diff of the run's final work (git diff), "
+                                         f"got {type(patch).__name__}", session=session)
+    units = len(patch.encode("utf-16-le")) // 2
+    if units > MAX_END_PATCH_CHARS:
+        raise SteplensError("bad_input", f"end: patch of {units} characters is over the server's limit of {MAX_END_PATCH_CHARS} "
+                                         "(MAX_END_PATCH_CHARS); the session stays open", session=session)

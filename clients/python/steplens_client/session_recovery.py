@@ -28,6 +28,7 @@ class SessionRecovery:
     _stale_seqs: List[int]
     _passed: Optional[bool]
     _end_requested: bool
+    _end_message: Optional[Dict[str, Any]]
     _held: bool
     _start_message: Optional[Dict[str, Any]]
     _history: Dict[int, Any]
@@ -104,4 +105,4 @@ class SessionRecovery:
         if self._passed is not None:
             await self._client._send({"type": "outcome", "session": self.id, "passed": self._passed}, recovering=True)
         if self._end_requested:
-            await self._client._send({"type": "end", "session": self.id}, recovering=True)
+            await self._client._send(self._end_message or {"type": "end", "session": self.id}, recovering=True)

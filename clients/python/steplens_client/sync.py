@@ -165,9 +165,9 @@ class SyncSession:
     def outcome(self, passed: bool) -> None:
         self._owner.call(self.session.outcome(passed))
 
-    def end(self) -> Dict[str, Any]:
-        """Ends the session; returns the ``final`` frame."""
-        return self._owner.call(self.session.end())
+    def end(self, patch: Optional[str] = None) -> Dict[str, Any]:
+        """Ends the session; returns the ``final`` frame. ``patch``: the run's final diff (see :meth:`Session.end`)."""
+        return self._owner.call(self.session.end(patch))
 
     def on_score(self, callback: Callable[[Frame], None]) -> Callable[[], None]:
         return self.session.on_score(callback)

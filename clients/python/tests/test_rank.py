@@ -77,6 +77,44 @@ class RankTest(unittest.TestCase):
             self.http.rank(runs, basis="vote", consensus=True)
         self.assertEqual(e.exception.code, "bad_message")
 
+    def test_by_vote_over_sessions_ended_with_their_patch(self):
+        # facebookresearch__hydra-1915, three SWE-agent runs: gpt-5 and qwen3-coder submit the same change.
+        task = "facebookresearch__hydra-1915"
+        traces = ["trace_01_gpt-5-2025-08-07", "trace_02_kimi-k2-instruct-0905", "trace_03_qwen3-coder-480b-a35b-instruct"]
+        paths = [support.CORPUS / "christsakm__Trajectories/GOOD_EXAMPLES" / task / t / f"{task}.traj" for t in traces]
+        files = self.http.rank([{"trajectory": support.read_json(p), "id": t} for p, t in zip(paths, traces)], basis="vote")
+        self.assertEqual([(r["id"], r["vote"]) for r in files["runs"]], [(traces[2], 2), (traces[0], 2), (traces[1], 1)])
+        finals = {}
+        with SyncClient(self.http.url) as client:
+            for path, trace in zip(paths, traces):
+                steps = support.steplens_steps(path)
+                # The diff the run's submit printed: what its driver would take from its sandbox at the end.
+                diff = [s["observation"] for s in steps if s["action"]["kind"] == "finish" and "diff --git" in (s.get("observation") or "")][-1]
+                session = client.start(task, session=f"py-vote-{trace}")
+                for step in steps:
+                    session.step(step)
+                # A patch the client cannot send raises before anything is sent; one the server refuses leaves the session open.
+                with self.assertRaises(SteplensError) as e:
+                    session.end(patch=7)
+                self.assertEqual(e.exception.code, "bad_input")
+                with self.assertRaises(SteplensError) as e:
+                    session.end(patch="x" * (512 * 1024 + 1))
+                self.assertEqual(e.exception.code, "bad_input")
+                self.assertIn("524288", str(e.exception))
+                with self.assertRaises(SteplensError) as e:
+                    session.end(patch="M hydra/x.py")
+                self.assertEqual(e.exception.code, "bad_message")
+                self.assertIn("diff --git", str(e.exception))
+                finals[trace] = session.end(patch=diff)
+                self.assertEqual(finals[trace]["steps"], len(steps))
+        self.assertEqual({t: f["patch"]["lines"] > 0 for t, f in finals.items()}, dict.fromkeys(traces, True))
+        self.assertEqual(finals[traces[0]]["patch"], finals[traces[2]]["patch"])
+        self.assertNotEqual(finals[traces[0]]["patch"], finals[traces[1]]["patch"])
+        live = self.http.rank([{"session": f"py-vote-{t}", "id": t} for t in traces], basis="vote")
+        self.assertEqual(live["by"], "vote")
+        strip = lambda answer: [{k: v for k, v in r.items() if k != "index"} for r in answer["runs"]]
+        self.assertEqual(strip(live), strip(files))
+
     def test_agent_and_model_are_sent_for_the_group_and_per_run(self):
         sent = []
         client = HttpClient(support.server_url())

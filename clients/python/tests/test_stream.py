@@ -10,7 +10,7 @@ import unittest
 import websockets
 
 import support
-from steplens_client import HttpClient, SteplensError, SyncClient, connect, events
+from steplens_client import HttpClient, Reconnect, SteplensError, SyncClient, connect, events
 
 
 class StreamTest(unittest.TestCase):
@@ -197,6 +197,39 @@ class RefusedEndTest(unittest.TestCase):
         refused, again = asyncio.run(run())
         self.assertEqual(refused.code, "unavailable")
         self.assertEqual((again["type"], len(ends)), ("final", 2))
+
+
+class EndPatchTest(unittest.TestCase):
+    """``end(patch=...)``: the patch goes with the end, and with the end sent again after a reconnect; the patch of
+    an end still waiting is kept when ``end`` is called again."""
+
+    def test_the_end_sent_again_after_a_reconnect_carries_its_patch(self):
+        final = HttpClient(support.server_url()).score(support.ASTROID_TASK, support.read_json(support.ASTROID_FAIL))
+        ends = []
+
+        async def fake(ws):
+            async for text in ws:
+                m = json.loads(text)
+                if m["type"] == "start":
+                    await ws.send(json.dumps({"type": "started", "session": m["session"], "task": "t", "format": "steplens", "reference": final["reference"]}))
+                elif m["type"] == "resume":
+                    await ws.send(json.dumps({"type": "resumed", "session": m["session"], "last": -1}))
+                elif m["type"] == "end":
+                    ends.append(m)
+                    if len(ends) == 1:
+                        await ws.close()  # the socket drops before the final: the client reconnects and ends again
+                        return
+                    await ws.send(json.dumps({**final, "type": "final", "session": m["session"], "reason": "end"}))
+                elif m["type"] == "ping":
+                    await ws.send(json.dumps({"type": "pong"}))
+
+        async def run():
+            async with support.fake_client(fake, reconnect=Reconnect(retries=3, delay=0.02)) as client:
+                session = await client.start("t", session="patched")
+                return await asyncio.wait_for(session.end(patch="diff --git a/x.py b/x.py\n"), 10)
+
+        self.assertEqual(asyncio.run(run())["type"], "final")
+        self.assertEqual([e.get("patch") for e in ends], ["diff --git a/x.py b/x.py\n"] * 2)
 
 
 class TwoSignalsOneStepTest(unittest.TestCase):

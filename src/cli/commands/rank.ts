@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { locationItems } from '../../core/rank/consensus.js';
 import { createFinalPatchTracker } from '../../core/rank/final-patch.js';
+import { patchClass } from '../../core/rank/patch-class.js';
 import { ASKED_BASES, groupTask, rankRuns, type AskedBasis, type RankInput } from '../../core/rank/rank.js';
 import { createScorer } from '../../core/scorer.js';
 import { holdsPath } from '../../core/pta/index.js';
@@ -139,7 +140,7 @@ const command: Command = {
         pPass: report.pPass,
         steps: report.steps,
         locations: [...locationItems(scorer.states())],
-        ...(patch !== undefined ? { patch: patch.value() } : {}),
+        ...(patch !== undefined ? { patch: patchClass(patch.value()) } : {}),
       };
     });
     const inSample = inSampleWarning(

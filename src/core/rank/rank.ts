@@ -14,7 +14,8 @@
 import { err, ok, type Result } from '../../errors.js';
 import type { ReferenceInfo } from '../types.js';
 import { consensusScores } from './consensus.js';
-import { voteScores } from './vote.js';
+import type { PatchClass } from './patch-class.js';
+import { voteByKey } from './vote.js';
 
 /** One run as scored: its composite total (0-100), reference, pPass when a forecaster was loaded, and edit locations (`locationItems`). */
 export interface RankInput {
@@ -27,8 +28,11 @@ export interface RankInput {
   pPassInSample?: boolean | undefined;
   steps: number;
   locations: readonly string[];
-  /** Its normalised final patch (`createFinalPatchTracker`, final-patch.ts): what basis `vote` compares; absent where unknown (a live session). */
-  patch?: readonly string[] | undefined;
+  /**
+   * The class of its normalised final patch (patch-class.ts, of `createFinalPatchTracker`'s lines or of the diff a
+   * live session's `end` carried): what basis `vote` compares; absent where unknown (a session ended without one).
+   */
+  patch?: PatchClass | undefined;
 }
 
 export type RankBasis = 'pPass' | 'pta' | 'consensus' | 'vote' | 'reference-free' | 'mixed';
@@ -133,8 +137,11 @@ export function rankRuns(all: readonly RankInput[], options: RankOptions = {}): 
   const by = basisOf(runs, options.basis ?? (options.consensus === true ? 'consensus' : undefined));
   const agreement = by === 'consensus' ? consensusScores(footprints(runs)) : undefined;
   const missing = by === 'vote' ? runs.filter((r) => r.patch === undefined).map((r) => r.id) : [];
-  if (missing.length > 0) return err({ code: 'bad_input', message: `cannot rank by vote: no final patch is known for ${missing.join(', ')} (a live session keeps no step text: give its trajectory)` });
-  const votes = by === 'vote' ? voteScores(runs.map((r) => r.patch!)) : undefined;
+  if (missing.length > 0) {
+    const why = 'a session keeps no step text: end it with its patch (the end message\'s "patch", the git diff of its work), or give its trajectory';
+    return err({ code: 'bad_input', message: `cannot rank by vote: no final patch is known for ${missing.join(', ')} (${why})` });
+  }
+  const votes = by === 'vote' ? voteByKey(runs.map((r) => r.patch!.key)) : undefined; // every run has one (checked above)
   // The sort key: the basis value, then (consensus, vote) the composite.
   const second = agreement ?? votes;
   const keys = runs.map((r, i): [number, number] => (by === 'pPass' ? [r.pPass!, 0] : second !== undefined ? [second[i]!, r.composite] : [r.composite, 0]));
