@@ -139,8 +139,7 @@ export function installErrorShapes(app: FastifyInstance, deps: { metrics: AppMet
   // 401 held the connection 120 s (requestTimeoutMs), idle after it 72 s (keep-alive), 256 per address (T53).
   app.addHook('onSend', async (req, reply) => {
     if (req.raw.complete) return;
-    if (refusedEarly.has(req)) return drain(req.raw, drainBytes, deps.refusedBodyMs);
-    if (reply.raw.shouldKeepAlive || reply.getHeader('connection') === 'close') return;
-    await drain(req.raw, drainBytes);
+    if (refusedEarly.has(req)) await drain(req.raw, drainBytes, deps.refusedBodyMs);
+    else if (!reply.raw.shouldKeepAlive && reply.getHeader('connection') !== 'close') await drain(req.raw, drainBytes);
   });
 }
