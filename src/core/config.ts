@@ -174,6 +174,17 @@ export { configInputSchema };
 /** Most issues {@link formatIssues} lists; the rest are counted. */
 const SHOWN_ISSUES = 3;
 
+/** The most characters of one issue's message shown: zod names every unrecognized key, each as long as sent (T54). */
+const ISSUE_CHARS = 512;
+
+/**
+ * `text` cut to `max` characters, saying how long it was: an error names what was wrong with the client's input,
+ * without sending the input back whole (a frame's 900 KB key or type came back in its error frame, T54).
+ */
+export function clipped(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}... (${text.length} characters)`;
+}
+
 /**
  * The one formatter of zod errors (config, policy, frames, bodies, step records): one line naming
  * each offending field from `prefix`, `prefix.a.b[2].c: message; ...`, the first few issues of
@@ -181,8 +192,8 @@ const SHOWN_ISSUES = 3;
  */
 export function formatIssues(error: z.ZodError, prefix = ''): string {
   const shown = error.issues.slice(0, SHOWN_ISSUES).map((issue) => {
-    const path = issue.path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), prefix);
-    return `${path || '(root)'}: ${issue.message}`;
+    const path = issue.path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${clipped(String(key), 64)}` : clipped(String(key), 64)), prefix);
+    return `${path || '(root)'}: ${clipped(issue.message, ISSUE_CHARS)}`;
   });
   const more = error.issues.length - shown.length;
   return more > 0 ? `${shown.join('; ')} (and ${more} more)` : shown.join('; ');

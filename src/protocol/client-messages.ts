@@ -3,11 +3,14 @@ import { z } from 'zod';
 import { policyInputSchema } from '../core/policy.js';
 import { FORMAT_NAMES, type FormatName } from '../formats/types.js';
 
+/** The longest session id. */
+export const SESSION_ID_MAX = 128;
+
 /** A session id: printable, at most 128 characters; not a dot segment, which URLs fold (GET /v1/sessions/.. could not read it). */
 export const sessionIdSchema = z
   .string()
   .min(1)
-  .max(128)
+  .max(SESSION_ID_MAX)
   .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
   .regex(/^(?!\.\.?$)/, 'not "." or "..": URLs fold them as path segments, so GET /v1/sessions/ID could not read the session')
   .describe('Session id: 1-128 printable ASCII characters without spaces, not "." or ".."');

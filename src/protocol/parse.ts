@@ -1,9 +1,9 @@
 /** Turning raw frames and bodies into typed messages: every failure names the offending field. */
 import type { z } from 'zod';
 import { err, ok, type Result } from '../errors.js';
-import { formatIssues } from '../core/config.js';
+import { clipped, formatIssues } from '../core/config.js';
 import { isRecord } from '../core/json-value.js';
-import { CLIENT_MESSAGE_SCHEMAS, type ClientMessage } from './client-messages.js';
+import { CLIENT_MESSAGE_SCHEMAS, SESSION_ID_MAX, type ClientMessage } from './client-messages.js';
 import type { WireErrorCode } from './server-messages.js';
 import { stepRecordSchema } from '../formats/step-schema.js';
 import { fastStepMessage, fastStepRecord } from './fast-step.js';
@@ -28,7 +28,8 @@ export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, 
   }
   if (!isRecord(doc)) return err({ code: 'bad_message', message: 'message: expected a JSON object' });
   const context: Pick<MessageError, 'session' | 'seq'> = {};
-  if (typeof doc.session === 'string') context.session = doc.session;
+  // A longer one names no session (sessionIdSchema): it is not sent back (T54).
+  if (typeof doc.session === 'string' && doc.session.length <= SESSION_ID_MAX) context.session = doc.session;
   // Only a seq the error frame's schema takes is echoed (an integer past 2^53 is not one).
   if (typeof doc.seq === 'number' && Number.isSafeInteger(doc.seq)) context.seq = doc.seq;
   if (nestedDeeperThan(doc)) return err({ code: 'bad_message', message: tooDeepMessage('message'), ...context });
@@ -39,7 +40,11 @@ export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, 
   const type = doc.type;
   if (typeof type !== 'string' || !Object.hasOwn(CLIENT_MESSAGE_SCHEMAS, type)) {
     const known = Object.keys(CLIENT_MESSAGE_SCHEMAS).join(', ');
-    return err({ code: 'bad_message', message: `type: expected one of ${known} (got ${JSON.stringify(type) ?? 'nothing'})`, ...context });
+    return err({
+      code: 'bad_message',
+      message: `type: expected one of ${known} (got ${typeof type === 'string' ? JSON.stringify(clipped(type, 64)) : (JSON.stringify(type)?.slice(0, 64) ?? 'nothing')})`,
+      ...context,
+    });
   }
   const schema = CLIENT_MESSAGE_SCHEMAS[type as keyof typeof CLIENT_MESSAGE_SCHEMAS];
   const parsed = schema.safeParse(doc);

@@ -24,7 +24,7 @@ import { CLOSE, Connection } from './connection.js';
 import { capConnections } from './connection-caps.js';
 import { FrameBatch } from './frame-batch.js';
 import { OwnPtaQuota } from './own-pta-quota.js';
-import { SMALL_BODY_BYTES, endWithError, frameworkErrorOptions, installErrorShapes } from './http-errors.js';
+import { SMALL_BODY_BYTES, endWithError, frameworkErrorOptions, installErrorShapes, refusedBeforeRoute } from './http-errors.js';
 import { registerHttpRoutes, sendError } from './http-routes.js';
 import { registerScoringRoutes } from './scoring-routes.js';
 import { registerPtaRemovalRoute } from './pta-removal-route.js';
@@ -200,7 +200,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     const offSite = sites.refusal(req.headers, isUpgrade(req.headers));
     if (offSite !== undefined) {
       if (offSite.first) log.warn({ code: offSite.code, host: req.headers.host, origin: req.headers.origin }, `refused: ${offSite.message}`);
-      if (!isUpgrade(req.headers)) return sendError(reply, metrics, offSite.code, offSite.message);
+      if (!isUpgrade(req.headers)) return sendError(refusedBeforeRoute(req, reply), metrics, offSite.code, offSite.message);
       metrics.refusals.inc({ code: offSite.code });
       return refuseUpgrade(req.raw.socket, reply, offSite.code, offSite.message);
     }
@@ -231,9 +231,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       metrics.refusals.inc({ code: refused });
       return refuseUpgrade(req.raw.socket, reply, refused, message);
     }
-    return sendError(reply, metrics, refused, message);
+    // Its connection closed once answered, its body awaited briefly (http-errors.ts, T53).
+    return sendError(refusedBeforeRoute(req, reply), metrics, refused, message);
   });
-  installErrorShapes(app, { metrics, log, maxBodyBytes: resolved.limits.maxBodyBytes });
+  installErrorShapes(app, { metrics, log, maxBodyBytes: resolved.limits.maxBodyBytes, refusedBodyMs: httpTimeouts(resolved.limits).headersTimeout });
 
   const deps: HandlerDeps = { registry, metrics, log, options: resolved, ...(durable ? { durable } : {}) };
   await app.register(websocket, {

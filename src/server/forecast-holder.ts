@@ -42,8 +42,11 @@ interface Own {
   evaluation?: ForecastFile['evaluation'];
 }
 
-/** Versions kept in the history (the newest; the loaded file's first entry is always kept). */
-const MAX_HISTORY = 100;
+/**
+ * Versions kept in the history per scope (the shared models', each tenant's own: the newest; the loaded file's first
+ * entry is always kept). One bound for all let a tenant's versions push out another's and the shared ones (T51).
+ */
+export const MAX_HISTORY = 100;
 
 export class ForecastHolder {
   /** The shared models (the file as loaded, then as the learner changed it from the shared scope). */
@@ -134,9 +137,23 @@ export class ForecastHolder {
       const shared = new Set(this.file.models);
       this.own.set(tenant, { models: file.models.filter((m) => !shared.has(m)), version, createdAt: file.createdAt, ...(file.evaluation !== undefined ? { evaluation: file.evaluation } : {}) });
     }
-    this.history.push({ version, createdAt: file.createdAt, ...entry, ...(tenant !== undefined ? { tenant } : {}) });
-    if (this.history.length > MAX_HISTORY) this.history.splice(1, this.history.length - MAX_HISTORY);
+    this.record({ version, createdAt: file.createdAt, ...entry, ...(tenant !== undefined ? { tenant } : {}) });
     return this.fileFor(tenant);
+  }
+
+  /** Appends `entry`, then drops the oldest of its scope past {@link MAX_HISTORY} (other scopes' entries stay). */
+  private record(entry: ForecastVersion): void {
+    this.history.push(entry);
+    const scope = (h: ForecastVersion, i: number) => i > 0 && h.tenant === entry.tenant;
+    // The shared scope's bound counts the loaded file's entry, which stays.
+    const max = entry.tenant === undefined ? MAX_HISTORY - 1 : MAX_HISTORY;
+    let over = this.history.filter(scope).length - max;
+    for (let i = 1; over > 0 && i < this.history.length;) {
+      if (scope(this.history[i]!, i)) {
+        this.history.splice(i, 1);
+        over--;
+      } else i++;
+    }
   }
 
   /** The version file of what `tenant`'s sessions now use (the shared models' without one): its view, with `learnedFrom` (learned in `scope`). */
@@ -170,6 +187,6 @@ export class ForecastHolder {
       this.views.delete(tenant);
     }
     this.continueAfter(file.version);
-    this.history.push({ version: file.version, createdAt: file.createdAt, source: 'restored', file: name, ...(tenant !== undefined ? { tenant } : {}) });
+    this.record({ version: file.version, createdAt: file.createdAt, source: 'restored', file: name, ...(tenant !== undefined ? { tenant } : {}) });
   }
 }

@@ -64,11 +64,25 @@ function bodyLimitOf(req: FastifyRequest, maxBodyBytes: number): number {
   return req.routeOptions.bodyLimit ?? maxBodyBytes;
 }
 
-/** Resolves once the request's body is read to its end (and dropped), past `bound` bytes, or when the connection is gone. */
-function drain(body: IncomingMessage, bound: number): Promise<void> {
+/**
+ * Requests refused before their route ran (no or a wrong token, a role that may not, another site's page): their
+ * connection is closed once answered, and the answer waits for the body still coming at most `refusedBodyMs` (T53).
+ */
+const refusedEarly = new WeakSet<FastifyRequest>();
+
+/** Marks `req` refused before its route ran (see {@link refusedEarly}); returns `reply` to send the refusal on. */
+export function refusedBeforeRoute(req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  refusedEarly.add(req);
+  return reply.header('connection', 'close');
+}
+
+/** Resolves once the request's body is read to its end (and dropped), past `bound` bytes, after `ms`, or when the connection is gone. */
+function drain(body: IncomingMessage, bound: number, ms?: number): Promise<void> {
   return new Promise((resolve) => {
     let read = 0;
+    const timer = ms !== undefined ? setTimeout(() => done(), ms) : undefined;
     const done = () => {
+      clearTimeout(timer);
       body.off('data', count);
       resolve();
     };
@@ -81,7 +95,7 @@ function drain(body: IncomingMessage, bound: number): Promise<void> {
 }
 
 /** The error and not-found handlers, and the early refusal of a declared body over the limit. */
-export function installErrorShapes(app: FastifyInstance, deps: { metrics: AppMetrics; log: Logger; maxBodyBytes: number }): void {
+export function installErrorShapes(app: FastifyInstance, deps: { metrics: AppMetrics; log: Logger; maxBodyBytes: number; refusedBodyMs: number }): void {
   const { metrics, log, maxBodyBytes } = deps;
   // Every body is JSON: one sent as text/plain (what fetch sends for a string without a header) is refused naming
   // its content type, not read as a string that the routes then take for an empty or non-object body.
@@ -119,9 +133,13 @@ export function installErrorShapes(app: FastifyInstance, deps: { metrics: AppMet
   // On a kept-alive connection Node reads the unread rest of a body after the answer. One that is not kept alive
   // (`Connection: close`, what Python's urllib sends; HTTP/1.0) it closes once the answer is written, dropping
   // the body still arriving: a client still sending got EPIPE or a reset instead of the answer (the 413, a 401).
-  // There the body is read first, within the same bound (and requestTimeoutMs), then answered.
+  // There the body is read first, within the same bound (and requestTimeoutMs), then answered. A request refused
+  // before its route ran is answered the same way, but waits for its body no longer than a client is given for its
+  // headers (`refusedBodyMs`), then its connection is closed: a client without a token trickling a body in after its
+  // 401 held the connection 120 s (requestTimeoutMs), idle after it 72 s (keep-alive), 256 per address (T53).
   app.addHook('onSend', async (req, reply) => {
-    if (reply.raw.shouldKeepAlive || req.raw.complete || reply.getHeader('connection') === 'close') return;
-    await drain(req.raw, drainBytes);
+    if (req.raw.complete) return;
+    if (refusedEarly.has(req)) await drain(req.raw, drainBytes, deps.refusedBodyMs);
+    else if (!reply.raw.shouldKeepAlive && reply.getHeader('connection') !== 'close') await drain(req.raw, drainBytes);
   });
 }

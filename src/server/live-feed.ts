@@ -18,7 +18,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { Counter, Gauge } from 'prom-client';
-import type { ScoringConfig } from '../core/config.js';
+import { clipped, type ScoringConfig } from '../core/config.js';
 import type { FinalMessage } from '../protocol/server-messages.js';
 import type { Authenticator } from './auth.js';
 import { event, plainFrames, sessionFrames, taggedFrames } from './live-events.js';
@@ -142,7 +142,7 @@ export class LiveFeed implements SessionObserver {
       const tenant = readTenant(principal, req.query.tenant);
       // A ticket minted for one session's feed opens that feed only.
       const session = id === undefined || tenant === undefined || (bound !== undefined && bound !== id) ? undefined : registry.find(tenant, id);
-      if (id !== undefined && session === undefined) return sendError(reply, this.opts.metrics, 'unknown_session', `no session ${id}`);
+      if (id !== undefined && session === undefined) return sendError(reply, this.opts.metrics, 'unknown_session', `no session ${clipped(id, 128)}`);
       if (bound !== undefined && id === undefined) return sendError(reply, this.opts.metrics, 'bad_message', 'this ticket opens one session feed: add ?session=');
       const refused = this.refusal(principal);
       if (refused !== undefined) return sendError(reply, this.opts.metrics, refused.code, refused.message);

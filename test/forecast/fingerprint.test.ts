@@ -41,6 +41,20 @@ describe('run fingerprints', () => {
     expect(runFingerprint([])).not.toBe(runFingerprint([{ t: 0, tool: '', action: { kind: 'none' } }]));
   });
 
+  it("tell apart steps whose args differ only in a member named after Object's prototype (T52)", () => {
+    const fp = runFingerprint(steps);
+    for (const name of ['__proto__', 'constructor', 'hasOwnProperty', 'toString']) {
+      // As a log's JSON.parse gives it: an own member of that name.
+      const args = JSON.parse(`{"command":"ls","timeout":30,${JSON.stringify(name)}:{"other":"run"}}`) as Record<string, unknown>;
+      expect(Object.hasOwn(args, name)).toBe(true);
+      const other = runFingerprint([{ ...steps[0]!, args }, steps[1]!]);
+      expect(other, name).not.toBe(fp);
+      // Still the same for the same steps in any key order.
+      const reordered = JSON.parse(`{${JSON.stringify(name)}:{"other":"run"},"timeout":30,"command":"ls"}`) as Record<string, unknown>;
+      expect(runFingerprint([{ ...steps[0]!, args: reordered }, steps[1]!]), name).toBe(other);
+    }
+  });
+
   it('are listed sorted and each once, under the name of the method', () => {
     const listed = trainedRunsOf([steps, steps.slice(0, 1), steps]);
     expect(listed.fingerprint).toBe(RUN_FINGERPRINT);

@@ -26,6 +26,16 @@ describe('the lowForecast stop check', () => {
     expect(e.bySource.a).toEqual({ passing: 120, failing: 80, passingStopped: 0, failingStopped: 80, passingUpper: r.passingUpper });
   });
 
+  it("counts sources named after Object's prototype members like any other (T52: the table has no prototype)", () => {
+    const names = ['__proto__', 'constructor', 'hasOwnProperty'];
+    const runs = names.flatMap((s) => [...Array.from({ length: 60 }, () => run(s, true, 0.6)), ...Array.from({ length: 30 }, () => run(s, false, 0.04))]);
+    const e = evaluateForecastStop(runs);
+    expect(e.recommended).not.toBeNull();
+    expect(Object.keys(e.bySource)).toEqual(names.slice().sort());
+    for (const s of names) expect(Object.hasOwn(e.bySource, s) && e.bySource[s]).toEqual(expect.objectContaining({ passing: 60, failing: 30, failingStopped: 30 }));
+    expect(JSON.stringify(e.bySource)).toMatch(/^\{"__proto__":\{"passing":60,/);
+  });
+
   it('refuses a point whose point estimate is within the bound but whose upper bound is not (3 of 100 passing runs stopped)', () => {
     const runs = [...Array.from({ length: 97 }, () => run('a', true, 0.6)), ...Array.from({ length: 3 }, () => run('a', true, 0.01)), ...Array.from({ length: 50 }, () => run('a', false, 0.01))];
     const e = evaluateForecastStop(runs);

@@ -206,6 +206,15 @@ describe('GET /v1/live', () => {
     const metrics = await (await fetch(`${url}/metrics`)).text();
     expect(metrics).toMatch(/steplens_live_viewers \d/);
   });
+
+  it('names an unknown ?session= by its start and length, not whole (T54: a 15 KB id came back in the 404)', async () => {
+    const { url } = srv();
+    const res = await fetch(`${url}/v1/live?session=${'x'.repeat(10_000)}`);
+    expect(res.status).toBe(404);
+    const text = await res.text();
+    expect(text.length).toBeLessThan(400);
+    expect(text).toContain('(10000 characters)');
+  });
 });
 
 describe('a viewer whose client went away before its response had the socket', () => {

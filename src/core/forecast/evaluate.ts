@@ -62,8 +62,9 @@ export const endOf = (p: HeldOutPPass): Array<number | null> => p.map((x) => (x 
 /** Calibration of end-of-run predictions, per source and over all (with `options`, each source's check too). */
 export function calibrationBySource(runs: readonly ForecastRun[], ends: ReadonlyArray<number | null>, options?: BootstrapOptions): ViewEvaluation['calibration'] {
   const preds = runs.flatMap((r, i) => (ends[i] === null ? [] : [{ source: sourceOf(r), task: r.task, p: ends[i]!, pass: r.passed }]));
-  const bySource: Record<string, CalibrationError> = {};
-  const checks: Record<string, CalibrationCheck> = {};
+  // Keyed by the runs' agent and model names: tables without a prototype read and write every name as its own.
+  const bySource = Object.create(null) as Record<string, CalibrationError>;
+  const checks = Object.create(null) as Record<string, CalibrationCheck>;
   for (const [s, ps] of groupBySource(preds)) {
     bySource[s] = calibrationError(ps);
     if (options !== undefined) checks[s] = calibrationCheck(ps, options);
@@ -86,7 +87,7 @@ export function evaluateView(runs: readonly ForecastRun[], z: HeldOutPPass, p: H
     // Figures after t steps are printed without intervals: none is drawn for them.
     at[String(t)] = separation(alive, { ...options, reps: 0 });
   }
-  const bySource: Record<string, BestOfN> = {};
+  const bySource = Object.create(null) as Record<string, BestOfN>;
   for (const [s, rs] of groupBySource(scored)) bySource[s] = bestOfN(rs, options);
   let ll = 0;
   let br = 0;

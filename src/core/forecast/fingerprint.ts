@@ -25,7 +25,9 @@ export const RUN_FINGERPRINT = 'steps-sha256-16';
 function sortedKeys(_key: string, value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const o = value as Record<string, unknown>;
-  const sorted: Record<string, unknown> = {};
+  // No prototype: a log's own `__proto__` member (JSON.parse keeps it) is written like any other, not set as the
+  // copy's prototype and left out (two runs told apart only by it had one fingerprint: T52).
+  const sorted = Object.create(null) as Record<string, unknown>;
   for (const k of Object.keys(o).sort()) sorted[k] = o[k];
   return sorted;
 }

@@ -180,7 +180,7 @@ export function evaluateForecastStop(runs: readonly StopRun[], bound = 0.05, spe
             `but stops ${pooledOnly.worstSource.passingStopped} / ${pooledOnly.worstSource.passing} of ${pooledOnly.worstSource.source}'s passing runs)`
           : '')
       : `the ${pct(spec.confidence)} upper bound of passing runs stopped, ${pct(recommended.passingUpper!)}, is within ${pct(bound)}, and no source loses more than ${pct(sourceMax)} of its passing runs (worst: ${worst(recommended)})`;
-  const bySource: Record<string, StopCounts> = {};
+  const bySource = Object.create(null) as Record<string, StopCounts>;
   if (recommended !== null) {
     const stops = stopsAt.get(recommended)!;
     for (const s of [...new Set(runs.map((r) => r.source))].sort()) {
