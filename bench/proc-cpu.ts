@@ -83,3 +83,14 @@ export function loadLine(): string {
     .map((x) => x.toFixed(2))
     .join(' ');
 }
+
+/** Resident memory of `pid` in MB, now (`VmRSS`) and its peak since it started (`VmHWM`); NaN when /proc cannot tell. */
+export function residentMb(pid: number): { now: number; peak: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+    return { now: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  } catch {
+    return { now: Number.NaN, peak: Number.NaN };
+  }
+}

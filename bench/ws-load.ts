@@ -23,8 +23,9 @@
  *     the sessions' phases are first spread over the trajectory (`stagger`), so
  *     session ends come at a steady rate; `--no-stagger` keeps them in lockstep, and `--stagger-order by-slot`
  *     spreads them in slot order as before stop 34 (ends then come back to back once a round, see ws-driver);
- *     beside p99 it prints where the tail sits: quantiles, steps over 2 ms and in how many bursts, the
- *     trajectory's slowest steps, and what session starts and ends waited.
+ *     beside p99 it prints where the tail sits: quantiles (p90-p99.9), steps over 2 ms and in how many bursts, the
+ *     trajectory's slowest steps, and what session starts and ends waited; with the server's GC pauses and its
+ *     resident memory (what a larger young generation costs).
  * `--profile DIR` runs the steplens process under `--cpu-prof` and prints its top self-time functions;
  * `--server-args=...` passes more node flags to it (e.g. `--server-args=--trace-gc`; the = is needed, the value starts with a dash).
  *
@@ -41,7 +42,7 @@ import { parseTrajectoryText } from '../src/formats/index.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
 import { newestProfile, printSelfTimes } from './cpu-top.js';
 import { pairedRatioInterval } from './intervals.js';
-import { loadLine, machineTicks, sampleCpu, stealPercent, threadSplit, type ThreadSplit } from './proc-cpu.js';
+import { loadLine, machineTicks, residentMb, sampleCpu, stealPercent, threadSplit, type ThreadSplit } from './proc-cpu.js';
 import { machine, machineLine, target, writeResult, type Target } from './report.js';
 import { startTarget, type TargetProcess } from './server-process.js';
 import { commandLine, fmt, latencySummary, median, printTable, quantiles, ratio } from './timing.js';
@@ -185,17 +186,19 @@ async function pacedRound(t: TargetProcess, rate: number, connections: number, s
   const ticks = machineTicks();
   const w = await paced;
   const steal = stealPercent(ticks);
+  // Before the forced GC of memory(): what the young generation's size costs in resident memory.
+  const rss = residentMb(t.pid);
   driver.disable();
   const serverDelay = await t.loopDelay();
   await d.close();
   if (w.errors > 0) throw new Error(`paced: ${w.errors} error frame(s), first: ${w.firstError}`);
   const heapMb = (await t.memory()).heapUsed / 2 ** 20;
-  return { w, lat: latencySummary(w.latencies), serverDelay, driverDelay: { p99: driver.percentile(99) / 1e6, max: driver.max / 1e6 }, heapMb, steal };
+  return { w, lat: latencySummary(w.latencies), serverDelay, driverDelay: { p99: driver.percentile(99) / 1e6, max: driver.max / 1e6 }, heapMb, rss, steal };
 }
 
 /** Where the tail of a paced window sits: step quantiles, and what session starts and ends waited. */
 function tailLine(w: Window): string {
-  const [p90, p95, p98, p995] = quantiles(w.latencies, [0.9, 0.95, 0.98, 0.995]).map((x) => fmt(x, 2));
+  const [p90, p95, p98, p995, p999] = quantiles(w.latencies, [0.9, 0.95, 0.98, 0.995, 0.999]).map((x) => fmt(x, 2));
   const control = (xs: Float64Array): string => {
     const s = latencySummary(xs);
     return `p50 ${fmt(s.p50, 2)} p99 ${fmt(s.p99, 2)} max ${fmt(s.max, 2)} (n = ${s.n})`;
@@ -220,7 +223,7 @@ function tailLine(w: Window): string {
     if (sent - last > 3) bursts++;
     last = Math.max(last, w.arrivals[i]!);
   });
-  return `step latency ms p90 ${p90} p95 ${p95} p98 ${p98} p99.5 ${p995}; ${slowN} steps over 2 ms in ${bursts} bursts; slowest steps by median: ${slow}; start → started ${control(w.startLatencies)}; end → final ${control(w.endLatencies)}`;
+  return `step latency ms p90 ${p90} p95 ${p95} p98 ${p98} p99.5 ${p995} p99.9 ${p999}; ${slowN} steps over 2 ms in ${bursts} bursts; slowest steps by median: ${slow}; start → started ${control(w.startLatencies)}; end → final ${control(w.endLatencies)}`;
 }
 
 function staggerOrder(): 'spread' | 'by-slot' {
@@ -271,7 +274,7 @@ async function paced(a: TargetProcess, b: TargetProcess, templates: StepTemplate
     );
     console.log(`  ${tailLine(w)}`);
     console.log(
-      `  event-loop delay ms: server p99 ${fmt(serverDelay.p99, 1)} max ${fmt(serverDelay.max, 1)}; driver p99 ${fmt(driverDelay.p99, 1)} max ${fmt(driverDelay.max, 1)}; server GC (perf_hooks): ${gc.minor.n} scavenges, ${fmt(gc.minor.total, 0)} ms in all, p99 ${fmt(gc.minor.p99, 2)} max ${fmt(gc.minor.max, 2)} ms; ${gc.major.n} full, ${fmt(gc.major.total, 0)} ms, max ${fmt(gc.major.max, 1)} ms; heap used after ${fmt(x.heapMb, 0)} MB (after a forced GC)`,
+      `  event-loop delay ms: server p99 ${fmt(serverDelay.p99, 1)} max ${fmt(serverDelay.max, 1)}; driver p99 ${fmt(driverDelay.p99, 1)} max ${fmt(driverDelay.max, 1)}; server GC (perf_hooks): ${gc.minor.n} scavenges, ${fmt(gc.minor.total, 0)} ms in all, p99 ${fmt(gc.minor.p99, 2)} max ${fmt(gc.minor.max, 2)} ms; ${gc.major.n} full, ${fmt(gc.major.total, 0)} ms, max ${fmt(gc.major.max, 1)} ms; heap used after ${fmt(x.heapMb, 0)} MB (after a forced GC); RSS ${fmt(x.rss.now, 0)} MB at the window's end, peak ${fmt(x.rss.peak, 0)} MB`,
     );
   }
   console.log(`paced p99 steplens / echo at the same rate: ${ratio(pa.lat.p99, pb.lat.p99)}`);
@@ -282,11 +285,15 @@ async function paced(a: TargetProcess, b: TargetProcess, templates: StepTemplate
     paced_p50_ms: lat.p50,
     paced_p99_ms: lat.p99,
     paced_max_ms: lat.max,
+    paced_p999_ms: quantiles(w.latencies, [0.999])[0] ?? Number.NaN,
     paced_server_loop_delay_max_ms: serverDelay.max,
     paced_server_scavenges: serverDelay.gc.minor.n,
     paced_server_scavenge_p99_ms: serverDelay.gc.minor.p99,
     paced_server_scavenge_max_ms: serverDelay.gc.minor.max,
     paced_server_full_gc_ms: serverDelay.gc.major.total,
+    paced_server_scavenge_ms: serverDelay.gc.minor.total,
+    paced_server_rss_mb: pa.rss.now,
+    paced_server_rss_peak_mb: pa.rss.peak,
     paced_driver_loop_delay_max_ms: driverDelay.max,
     paced_echo_p50_ms: pb.lat.p50,
     paced_echo_p99_ms: pb.lat.p99,

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { machineTicks, stealPercent } from '../../bench/proc-cpu.js';
+import { machineTicks, residentMb, stealPercent } from '../../bench/proc-cpu.js';
 
 // Host steal is what ws-load prints beside each round's rate: it must be a share of the machine's ticks, not a count.
 describe.runIf(existsSync('/proc/stat'))('machine ticks and host steal (/proc/stat)', () => {
@@ -22,5 +22,23 @@ describe.runIf(existsSync('/proc/stat'))('machine ticks and host steal (/proc/st
   it('is NaN when no tick has passed since the sample, not 0 % or a division by zero', () => {
     const now = machineTicks();
     expect(Number.isNaN(stealPercent({ total: now.total + 1e12, steal: now.steal }))).toBe(true);
+  });
+});
+
+// ws-load prints the server's RSS beside its GC pauses: the young generation's size is paid in resident memory.
+describe.runIf(existsSync('/proc/self/status'))('resident memory of a process (/proc/PID/status)', () => {
+  it('reads this process: MB, as process.memoryUsage() tells, the peak never below the present', () => {
+    const held = Buffer.alloc(32 * 2 ** 20, 1); // touched pages: resident
+    const r = residentMb(process.pid);
+    const rss = process.memoryUsage().rss / 2 ** 20;
+    expect(r.now).toBeGreaterThan(32);
+    expect(Math.abs(r.now - rss)).toBeLessThan(16);
+    expect(r.peak).toBeGreaterThanOrEqual(r.now);
+    expect(held[held.length - 1]).toBe(1);
+  });
+
+  it('is NaN for a process that does not exist, not 0 MB', () => {
+    const r = residentMb(2 ** 30);
+    expect(Number.isNaN(r.now) && Number.isNaN(r.peak)).toBe(true);
   });
 });
