@@ -21,7 +21,7 @@ import type { SessionRegistry } from './session-registry.js';
 import type { SessionSpec } from './session-factory.js';
 import { checkBudget, overBudget, startOverBudget } from './journal-budget.js';
 import { rebuild, ViewCopies } from './session-replay.js';
-import { InFlight } from './in-flight.js';
+import { InFlight } from '../in-flight.js';
 import type { Session } from './session.js';
 import { sessionKey, type Principal } from './principal.js';
 

@@ -9,7 +9,7 @@
  * session no longer starts a build per request).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { InFlight } from './in-flight.js';
+import { InFlight } from '../in-flight.js';
 import type { PolicyManager } from './policy-manager.js';
 import { pairStatus } from './policy-status.js';
 import { can, seesTenant, type Principal } from './principal.js';

@@ -22,7 +22,7 @@ import { ScopedReferences } from './reference-scope.js';
 import type { RegistryDeps } from './registry-deps.js';
 import { EndReports } from './end-reports.js';
 import { SessionIndex } from './session-index.js';
-import { InFlight } from './in-flight.js';
+import { InFlight } from '../in-flight.js';
 import { TenantStepBytes } from './tenant-step-bytes.js';
 import { tenantInfo } from './tenant-log.js';
 import { compactIdle } from './idle-compact.js';

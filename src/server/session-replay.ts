@@ -14,7 +14,7 @@ import type { ResolvedOptions } from './options.js';
 import { DEFAULT_TENANT, ROLES, type Principal, type Role } from './principal.js';
 import { buildSession, type SessionSpec } from './session-factory.js';
 import type { Session } from './session.js';
-import { InFlight } from './in-flight.js';
+import { InFlight } from '../in-flight.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Frames read in the first page; later pages grow (up to {@link MAX_PAGE}) while they stay under {@link PAGE_BYTES}. */

@@ -13,6 +13,7 @@
 import { mkdir, readdir, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { LRUCache } from 'lru-cache';
+import { InFlight } from '../in-flight.js';
 import { DEFAULT_PTA_LIMITS, growWithinSteps, type PtaLimits } from '../core/pta/index.js';
 import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
 import type { State } from '../core/types.js';
@@ -82,6 +83,8 @@ export class ReferenceStore implements ReferenceStorePort {
   private readonly write: (file: string, text: AsyncIterable<string>) => Promise<number>;
 
   private counters = { hits: 0, misses: 0 };
+  /** Per task, the read of its PTA file under way (get). */
+  private readonly reading = new InFlight<string, Pta | undefined>();
   private lock: DataLock | undefined;
 
   private constructor(options: ReferenceStoreOptions) {
@@ -207,20 +210,30 @@ export class ReferenceStore implements ReferenceStorePort {
       this.counters.hits++;
       return cached.pta;
     }
-    const file = this.files.get(task);
-    if (file === undefined) return undefined;
-    this.counters.misses++;
-    const writes = this.writes.get(task);
-    const entry = await this.check(file, (t) => t === task);
-    // Added to or removed meanwhile: what was read may be the version before (caching it would serve it again).
-    if (this.writes.get(task) !== writes) return this.get(task);
-    if (entry === undefined || 'removed' in entry) {
-      if (this.files.get(task) === file) this.forget(task);
-      return undefined;
+    if (!this.files.has(task)) return undefined;
+    // The sessions that start on a task while its PTA is read share the one read (not one read of the file each).
+    return this.reading.run(task, () => this.read(task));
+  }
+
+  private async read(task: string): Promise<Pta | undefined> {
+    for (;;) {
+      const cached = this.cache.get(task);
+      if (cached) return cached.pta;
+      const file = this.files.get(task);
+      if (file === undefined) return undefined;
+      this.counters.misses++;
+      const writes = this.writes.get(task);
+      const entry = await this.check(file, (t) => t === task);
+      // Added to or removed meanwhile: what was read may be the version before (caching it would serve it again).
+      if (this.writes.get(task) !== writes) continue;
+      if (entry === undefined || 'removed' in entry) {
+        if (this.files.get(task) === file) this.forget(task);
+        return undefined;
+      }
+      this.cache.set(task, entry);
+      this.bytes.set(task, entry.bytes);
+      return entry.pta;
     }
-    this.cache.set(task, entry);
-    this.bytes.set(task, entry.bytes);
-    return entry.pta;
   }
 
   /**

@@ -98,6 +98,20 @@ export function describeReferenceStore(name: string, harness: () => StoreHarness
       expect((await again.get('two'))?.references).toHaveLength(2);
     });
 
+    it('reads a PTA that is not cached once for every get that comes while it is read', async () => {
+      const open = await harness().fresh();
+      const first = await open();
+      await first.addReference('one', statesA);
+      const stored = await first.addReference('one', statesB);
+      await first.close();
+      const again = await open();
+      const before = again.cacheStats().misses;
+      const read = await Promise.all(Array.from({ length: 20 }, () => again.get('one')));
+      expect(read.every((pta) => pta === read[0])).toBe(true);
+      expect(read[0]).toEqual(stored);
+      expect(again.cacheStats().misses - before).toBe(1);
+    });
+
     it('refuses a reference past a cap of the task (references, nodes, bytes) with too_large, and changes nothing', async () => {
       const open = await harness().fresh();
       const loose = { maxReferences: 1000, maxNodes: 1_000_000, maxBytes: 1e9 };

@@ -26,6 +26,7 @@
  */
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import { InFlight } from '../../in-flight.js';
 import type { PtaLimits } from '../../core/pta/index.js';
 import type { Pta, Reference, TemporalPrior } from '../../core/scorer-api.js';
 import type { State } from '../../core/types.js';
@@ -78,6 +79,8 @@ export class RedisReferenceStore implements ReferenceStorePort {
   private connections = 0;
   private closed = false;
   private counters = { hits: 0, misses: 0 };
+  /** Per cached version (cacheKey), the read of it under way (versionAt). */
+  private readonly reading = new InFlight<string, Pta | undefined>();
 
   private constructor(options: RedisReferenceStoreOptions) {
     this.options = options;
@@ -299,16 +302,19 @@ export class RedisReferenceStore implements ReferenceStorePort {
         return own.pta;
       }
     }
-    this.counters.misses++;
-    const start = chain ?? (await this.currentChain(task, version));
-    const entry =
-      start === undefined
-        ? await readVersionKey(this.link, this.keys, task, version)
-        : await readChain(this.link, this.keys, (u) => this.cache.peek(this.cacheKey(task, u, epoch)), task, start, version);
-    if (entry === undefined) return undefined;
-    this.cache.set(key, entry);
-    if (entry.chain) this.chainOf.set(entry.pta, entry.chain.start);
-    return entry.pta;
+    // The sessions that start on a task while this version is read share the one read (not one chain read each).
+    return this.reading.run(key, async () => {
+      this.counters.misses++;
+      const start = chain ?? (await this.currentChain(task, version));
+      const entry =
+        start === undefined
+          ? await readVersionKey(this.link, this.keys, task, version)
+          : await readChain(this.link, this.keys, (u) => this.cache.peek(this.cacheKey(task, u, epoch)), task, start, version);
+      if (entry === undefined) return undefined;
+      this.cache.set(key, entry);
+      if (entry.chain) this.chainOf.set(entry.pta, entry.chain.start);
+      return entry.pta;
+    });
   }
 
   /** The start of the task's current chain when it holds `version`. */

@@ -1,6 +1,6 @@
 /** InFlight: callers that come while a key's work runs share it; once settled (or forgotten) the next call starts anew. */
 import { describe, expect, it } from 'vitest';
-import { InFlight } from '../../src/server/in-flight.js';
+import { InFlight } from '../src/in-flight.js';
 
 const later = <T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: Error) => void } => {
   let resolve!: (v: T) => void;
