@@ -22,6 +22,12 @@ export const LINE = {
   trace: 1 << 9, // `Traceback (most recent call last)` first (also after pytest's `INTERNALERROR> `); `Exception in thread`, `thread '` at column 0; an indented `at `
 } as const;
 
+/**
+ * Not a {@link LINE} flag (never in a scan's result): set beside `pytest` on a line that could start a pytest summary
+ * (`N passed...` at column 0, after `=== ` or not), so the scan can say where the first one is ({@link ScanAt}).
+ */
+const SUMMARY = 1 << 10;
+
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 
@@ -61,7 +67,7 @@ function countShape(text: string, k: number, col0: boolean): number {
   if (text.startsWith(' passing', k) || text.startsWith(' failing', k)) return LINE.js;
   if (!col0) return 0;
   if (text.startsWith(' test', k)) return LINE.junit;
-  for (const w of PYTEST_WORDS) if (text.startsWith(w, k)) return LINE.pytest;
+  for (const w of PYTEST_WORDS) if (text.startsWith(w, k)) return LINE.pytest | SUMMARY;
   return 0;
 }
 
@@ -78,7 +84,10 @@ function lineShape(text: string, start: number, first: number, c: number, end: n
       if (!col0) break;
       let k = first;
       while (text.charCodeAt(k) === 61) k++;
-      if (text.charCodeAt(k) === 32 && (isDigit(text.charCodeAt(k + 1)) ? countShape(text, k + 1, true) & LINE.pytest : text.startsWith(' no tests ran', k))) flags |= LINE.pytest;
+      if (text.charCodeAt(k) === 32) {
+        if (isDigit(text.charCodeAt(k + 1))) flags |= countShape(text, k + 1, true) & (LINE.pytest | SUMMARY);
+        else if (text.startsWith(' no tests ran', k)) flags |= LINE.pytest;
+      }
       break;
     }
     case 27: // ESC: a colour code first (pytest --color=yes); the pytest reader strips them
@@ -173,13 +182,24 @@ const SHAPED = new Uint8Array(256);
 for (const c of '0123456789=\x1bnRETSIbs/[B#-oFtec') SHAPED[c.charCodeAt(0)] = 1;
 for (const c of '0123456789\x1bTSI-eca') SHAPED[128 + c.charCodeAt(0)] = 1;
 
+/** Where a scan saw the first line of a shape, for a reader to start there. */
+export interface ScanAt {
+  /**
+   * The start of the first line shaped like a pytest summary (`N passed ...` at column 0, after `=== ` or not),
+   * `text.length` when none: no summary line starts before it at a `\n` (pytest.ts, `pytestSummaries`).
+   */
+  pytestSummary: number;
+}
+
 /**
  * The {@link LINE} flags of every line of `text`, or-ed; one pass (O(length of text)). With `compile` false a
  * line's first colon is looked at only on indented lines (a tox verdict): the flag of a compiler location
- * (`a.py:12:`, every line of `grep -n`) may then be missing, and every other flag is the same.
+ * (`a.py:12:`, every line of `grep -n`) may then be missing, and every other flag is the same. `at`, when given, is
+ * filled with where the first pytest summary line starts.
  */
-export function scanOutput(text: string, compile = true): number {
+export function scanOutput(text: string, compile = true, at?: ScanAt): number {
   let mask = 0;
+  let summary = -1;
   let p = 0;
   const n = text.length;
   // The next colon at or after the current line's start, found once and reused until passed (keeps the pass linear).
@@ -196,7 +216,9 @@ export function scanOutput(text: string, compile = true): number {
       first++;
     }
     if (first < end) {
-      mask |= c < 128 && SHAPED[first === p ? c : 128 + c] === 1 ? lineShape(text, p, first, c, end) : progressShape(text, first, end);
+      const flags = c < 128 && SHAPED[first === p ? c : 128 + c] === 1 ? lineShape(text, p, first, c, end) : progressShape(text, first, end);
+      if ((flags & SUMMARY) !== 0 && summary < 0) summary = p;
+      mask |= flags;
       if (compile || first > p) {
         if (colon < first) {
           colon = text.indexOf(':', first);
@@ -207,5 +229,6 @@ export function scanOutput(text: string, compile = true): number {
     }
     p = end + 1;
   }
-  return mask;
+  if (at !== undefined) at.pytestSummary = summary < 0 ? n : summary;
+  return mask & ~SUMMARY;
 }

@@ -6,7 +6,7 @@
 import { isTestPath } from '../labeler/file-roles.js';
 import type { Label, State, Step } from '../types.js';
 import { errorKind, tracePaths, type ErrorKind } from './errors.js';
-import { scanOutput } from './output-lines.js';
+import { scanOutput, type ScanAt } from './output-lines.js';
 import { parseDiff, type PatchFile } from './patch.js';
 import type { TestRun } from './runners/types.js';
 import { parseTestRun, verdictOf, type Verdict } from './test-results.js';
@@ -82,6 +82,9 @@ export function emptyStepEvidence(): StepEvidence {
   return { sourceEdit: false, changed: undefined, read: undefined, run: undefined, testRun: null, error: null, tracePaths: NONE, patch: null };
 }
 
+/** Where the scan of the step in hand saw the first pytest summary line: written and read within one call. */
+const scanAt: ScanAt = { pytestSummary: 0 };
+
 /**
  * The evidence of one step; `read`: what of its content to read (a mask of {@link READ}, default all). `into`: an
  * object to write it into and return, for a caller that reads it before the next call (the evidence tracker: one
@@ -93,8 +96,8 @@ export function stepEvidence(step: Step, state: State, label: Label, read: numbe
   const raw = step.observation ?? '';
   const out = terminal && (read & (READ.tests | READ.errors | READ.traces)) !== 0 ? (raw.length > OUTPUT_WINDOW ? raw.slice(-OUTPUT_WINDOW) : raw) : '';
   // A compiler location matters only to the error readers (errors.ts); a `grep -n` output is one on every line.
-  const mask = out !== '' ? scanOutput(out, (read & (READ.errors | READ.traces)) !== 0) : 0;
-  const testRun = mask !== 0 && (read & READ.tests) !== 0 ? parseTestRun(out, mask) : null;
+  const mask = out !== '' ? scanOutput(out, (read & (READ.errors | READ.traces)) !== 0, scanAt) : 0;
+  const testRun = mask !== 0 && (read & READ.tests) !== 0 ? parseTestRun(out, mask, scanAt.pytestSummary) : null;
   const error = mask !== 0 && (read & (READ.errors | READ.traces)) !== 0 ? errorKind(out, mask) : null;
   const changed = label.changesFile && label.file !== undefined ? { file: label.file, role: changedRole(label.file, label.sourceEdit), lines: editLines(step) } : undefined;
   let run: StepEvidence['run'];

@@ -19,12 +19,15 @@ export const RUNNER_PARSERS: readonly RunnerParser[] = [pytestParser, unittestPa
 /** What a run's output says of it: failed (a failure, an error or a failed build), passed (tests passed, or the build succeeded), or null (no test ran). */
 export type Verdict = 'pass' | 'fail';
 
-/** The merged test results of an observation, null when no runner's summary is in it (`mask`: its {@link scanOutput}, when already computed). */
-export function parseTestRun(text: string, mask = scanOutput(text)): TestRun | null {
+/**
+ * The merged test results of an observation, null when no runner's summary is in it (`mask`: its {@link scanOutput},
+ * when already computed; `pytestSummary`: where that scan saw the first pytest summary line, `ScanAt`).
+ */
+export function parseTestRun(text: string, mask = scanOutput(text), pytestSummary = 0): TestRun | null {
   let out: TestRun | null = null;
   for (const p of RUNNER_PARSERS) {
     if ((p.needs & mask) === 0) continue;
-    const r = p.parse(text);
+    const r = p === pytestParser ? p.parse(text, pytestSummary) : p.parse(text);
     if (r === null) continue;
     out ??= { passed: 0, failed: 0, errors: 0 };
     out.passed += r.passed;

@@ -38,9 +38,10 @@ function tailEnd(text: string, at: number): number {
  * it rescanned the line to its first `)` (16 KiB of `1 passed in 1s (\r` 8 ms, 64 KiB 0.13 s). Up to its duration a
  * summary matches in one way only (a shorter count or list is followed by a digit or `, `, not by ` in `); after it,
  * the pattern tries the parenthesis, which can only end at the first `)` (if no newline comes first), then nothing.
- * Every summary before the same `)` reads the same text after it: that is read once. Linear.
+ * Every summary before the same `)` reads the same text after it: that is read once. Linear. `from`: where to start,
+ * a position no summary starts before (a line start: the pattern's `^` holds there).
  */
-export function pytestSummaries(text: string, each: (index: number, parts: string, end: number) => void): void {
+export function pytestSummaries(text: string, each: (index: number, parts: string, end: number) => void, from = 0): void {
   const n = text.length;
   // The first `)` and the first newline at or after where each was last searched for (n: none).
   let close = -1;
@@ -48,7 +49,7 @@ export function pytestSummaries(text: string, each: (index: number, parts: strin
   // The `)` whose tail was read last, and that tail's end.
   let readAt = -1;
   let readEnd = -1;
-  HEAD.lastIndex = 0;
+  HEAD.lastIndex = from;
   for (let m = HEAD.exec(text); m !== null; m = HEAD.exec(text)) {
     const after = HEAD.lastIndex;
     let end = -1;
@@ -88,21 +89,42 @@ function progress(text: string): TestRun | null {
   return found ? run : null;
 }
 
+/** Whether `c` occurs in `text` before `end`. */
+const before = (text: string, c: string, end: number): boolean => {
+  const i = text.indexOf(c);
+  return i >= 0 && i < end;
+};
+
+/**
+ * Where the summaries can be looked for from: the scan's first summary line (`summaryFrom`, output-lines.ts
+ * `ScanAt`) when it speaks of this very text, else 0. The scan's lines start after `\n` only; the pattern's `^` also
+ * after `\r`, U+2028 and U+2029, so with one of them before that line the whole text is read, as without a scan.
+ */
+function summaryStart(raw: string, text: string, summaryFrom: number): number {
+  if (summaryFrom <= 0 || text !== raw) return 0;
+  return before(text, '\r', summaryFrom) || before(text, '\u2028', summaryFrom) || before(text, '\u2029', summaryFrom) ? 0 : summaryFrom;
+}
+
 export const pytestParser: RunnerParser = {
   family: 'pytest',
   needs: LINE.pytest,
-  parse(raw) {
+  parse(raw, summaryFrom = 0) {
     // Colour codes (`--color=yes`, a terminal) would split the words.
     // eslint-disable-next-line no-control-regex -- ANSI colour codes start with the ESC control character
     const text = raw.includes('\u001b[') ? raw.replace(/\u001b\[[\d;]*m/g, '') : raw;
     let found = false;
     const run: TestRun = { passed: 0, failed: 0, errors: 0 };
-    pytestSummaries(text, (_, parts) => {
-      found = true;
-      run.passed += num(PASSED.exec(parts)?.[1]);
-      run.failed += num(FAILED.exec(parts)?.[1]) + num(SUBTESTS_FAILED.exec(parts)?.[1]);
-      run.errors += num(ERRORS.exec(parts)?.[1]);
-    });
+    // The summary pattern tried from the first line the scan saw one start (it would try every position before).
+    pytestSummaries(
+      text,
+      (_, parts) => {
+        found = true;
+        run.passed += num(PASSED.exec(parts)?.[1]);
+        run.failed += num(FAILED.exec(parts)?.[1]) + num(SUBTESTS_FAILED.exec(parts)?.[1]);
+        run.errors += num(ERRORS.exec(parts)?.[1]);
+      },
+      summaryStart(raw, text, summaryFrom),
+    );
     if (!found && NO_TESTS.test(text)) return run;
     return found ? run : progress(text);
   },

@@ -18,7 +18,11 @@ export interface RunnerParser {
   family: string;
   /** The {@link LINE} flags (output-lines.ts) of the lines its summaries are made of: it is not run on output without one. */
   needs: number;
-  parse(text: string): TestRun | null;
+  /**
+   * `summaryFrom`: where the scan (output-lines.ts `ScanAt`) saw the first line its summaries can start on, 0 when
+   * not known; only pytest's reader is given one (its pattern is the one tried at every position).
+   */
+  parse(text: string, summaryFrom?: number): TestRun | null;
 }
 
 /** Integer value of a capture, 0 when absent. */
