@@ -65,10 +65,12 @@ class IncrementalStateBuilder implements StateBuilder {
   next(step: Step): { label: Label; state: State } {
     const { labeler, workspace, variants, analyzers, charsPerToken } = this;
     // The command as the string the command-keyed caches were asked with before (same-text.ts): an equal string,
-    // already hashed, instead of hashing a frame's new copy of it again.
+    // already hashed, instead of hashing a frame's new copy of it again. A caller's frozen step is read as it is.
     const act = step.action;
-    if (act.kind === 'shell') act.command = sameText(act.command);
-    else if (act.kind === 'code') act.code = sameText(act.code);
+    if (!Object.isFrozen(act)) {
+      if (act.kind === 'shell') act.command = sameText(act.command);
+      else if (act.kind === 'code') act.code = sameText(act.code);
+    }
     const failed = stepFailed(step);
     const outcome = labeler.label(step, failed);
     const label = outcome.label;

@@ -5,6 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { SAME_TEXT_CHARS, SAME_TEXT_ENTRIES, SAME_TEXT_MAX_CHARS, SAME_TEXT_MIN_CHARS, sameText, sameTextSize } from '../../src/core/memory/same-text.js';
 import { sampledTextKey } from '../../src/core/memory/packed-text.js';
+import { labelSteps } from '../../src/core/state-builder.js';
+import type { Step } from '../../src/core/types.js';
+import { defaultAnalyzers } from '../../src/syntax/index.js';
+import { corpusRuns } from '../fixtures/corpus-runs.js';
 
 /** A new string object equal to `s` (as a frame's JSON.parse makes). */
 const copy = (s: string): string => JSON.parse(JSON.stringify(s)) as string;
@@ -42,5 +46,17 @@ describe('sameText', () => {
     const long = SAME_TEXT_MAX_CHARS - 10;
     for (let i = 0; i < (3 * SAME_TEXT_CHARS) / long; i++) sameText(`${i} ${'g'.repeat(long)}`);
     expect(sameTextSize().chars).toBeLessThanOrEqual(SAME_TEXT_CHARS);
+  });
+});
+
+describe('the state builder hands the caches the kept command', () => {
+  it('labels a frozen step (left as it is) as it labels a copy of it (its command replaced by the kept one)', () => {
+    const run = corpusRuns().find((r) => r.steps.some((s) => s.action.kind === 'shell' && s.action.command.length >= SAME_TEXT_MIN_CHARS));
+    expect(run).toBeDefined();
+    const deepFreeze = (s: Step): Step => Object.freeze({ ...s, action: Object.freeze({ ...s.action }) });
+    const analyzers = defaultAnalyzers();
+    const frozen = labelSteps(run!.steps.map(deepFreeze), analyzers);
+    const copied = labelSteps(structuredClone(run!.steps), analyzers);
+    expect(frozen).toEqual(copied);
   });
 });
