@@ -10,6 +10,7 @@ import { stepCost } from './state/cost.js';
 import { ShadowWorkspace } from './state/shadow-workspace.js';
 import { updateWorkspace } from './state/workspace-update.js';
 import { createVariantTracker, exactAction, exactKey, terminalExactKey } from './state/variant.js';
+import { sameText } from './memory/same-text.js';
 
 /** Turns the steps of one trajectory, in order, into labels and scorer states. */
 export interface StateBuilder {
@@ -63,6 +64,13 @@ class IncrementalStateBuilder implements StateBuilder {
 
   next(step: Step): { label: Label; state: State } {
     const { labeler, workspace, variants, analyzers, charsPerToken } = this;
+    // The command as the string the command-keyed caches were asked with before (same-text.ts): an equal string,
+    // already hashed, instead of hashing a frame's new copy of it again. A caller's frozen step is read as it is.
+    const act = step.action;
+    if (!Object.isFrozen(act)) {
+      if (act.kind === 'shell') act.command = sameText(act.command);
+      else if (act.kind === 'code') act.code = sameText(act.code);
+    }
     const failed = stepFailed(step);
     const outcome = labeler.label(step, failed);
     const label = outcome.label;

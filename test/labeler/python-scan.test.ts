@@ -38,3 +38,19 @@ describe('Python scans kept instead of texts', () => {
     expect(pythonScan("x = 'a b'\nopen('has space', 'w')")).toBe(EMPTY_SCAN);
   });
 });
+
+describe('a text scanned twice in a row', () => {
+  it('gives the same scan object, and a text after another its own scan', () => {
+    const script = "import os\np = 'pkg/mod.py'\nopen(p, 'w').write(open('pkg/other.py').read())\n";
+    const other = "out = 'build/log.txt'\nopen(out, 'a')\n";
+    const first = pythonScan(script);
+    expect(first).not.toBe(EMPTY_SCAN);
+    // A new string equal to the text (as the next read of a frame's command is): the scan of the step before.
+    expect(pythonScan(JSON.parse(JSON.stringify(script)) as string)).toBe(first);
+    const second = pythonScan(other);
+    expect(second).not.toBe(first);
+    expect(second.assigns).toEqual(['out', 'build/log.txt']);
+    const again = pythonScan(script);
+    expect(again).toEqual(first);
+  });
+});

@@ -10,7 +10,7 @@ import { pythonFileUse, scanPythonFileUse } from '../../src/core/labeler/python-
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { scoreSteps } from '../../src/core/scorer.js';
 import { stepFailed } from '../../src/core/state/failure.js';
-import { terminalFacts } from '../../src/core/state/terminal-facts.js';
+import { TERMINAL_CACHE_ENTRIES, terminalCacheSize, terminalFacts } from '../../src/core/state/terminal-facts.js';
 import { exactAction, exactKey, terminalExactKey } from '../../src/core/state/variant.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
@@ -64,5 +64,24 @@ describe('memoised scoring paths', () => {
     // Kept alive while the runs are scored again, so their long texts are in the shared pool.
     const again = runs.map((r) => JSON.stringify(scoreSteps(structuredClone(r.steps), options)));
     expect(again).toEqual(first);
+  });
+});
+
+describe('terminal facts cache', () => {
+  it('keeps a command in use while the cache fills over three times; evicts one left unused', () => {
+    const keep = 'pytest tests/test_keep.py -x -q';
+    const drop = 'pytest tests/test_drop.py -x -q';
+    const kept = terminalFacts('shell', keep, '/repo');
+    const dropped = terminalFacts('shell', drop, '/repo');
+    for (let i = 0; i < 3 * TERMINAL_CACHE_ENTRIES; i++) {
+      terminalFacts('shell', `echo filler ${i}`, '/repo');
+      // Hits closer together than a quarter of the cache (not all of them move the entry), and a fresh copy of the text.
+      if (i % 1000 === 0) expect(terminalFacts('shell', JSON.parse(JSON.stringify(keep)) as string, '/repo')).toBe(kept);
+    }
+    expect(terminalFacts('shell', keep, '/repo')).toBe(kept);
+    const again = terminalFacts('shell', drop, '/repo');
+    expect(again).not.toBe(dropped);
+    expect(again).toEqual(dropped);
+    expect(terminalCacheSize().entries).toBeLessThanOrEqual(TERMINAL_CACHE_ENTRIES);
   });
 });

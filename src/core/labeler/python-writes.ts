@@ -52,8 +52,24 @@ export interface PythonScan {
 
 export const EMPTY_SCAN: PythonScan = Object.freeze({ assigns: Object.freeze([]), opens: Object.freeze([]), methods: Object.freeze([]) });
 
+/**
+ * The last text scanned and its scan: one step often scans its command twice or more (a line that writes a
+ * script and runs Python reads it for {@link pythonFileUse} and again for each `.py` file it writes), and a scan
+ * depends on the text only. One entry: only the current step's text is kept alive by it.
+ */
+let lastText: string | undefined;
+let lastScan: PythonScan = EMPTY_SCAN;
+
 /** The scan of one text (see {@link PythonScan}). */
 export function pythonScan(code: string): PythonScan {
+  if (code === lastText) return lastScan;
+  const scan = scanText(code);
+  lastText = code;
+  lastScan = scan;
+  return scan;
+}
+
+function scanText(code: string): PythonScan {
   // Matches are slices of the scanned text: copied (`flatten`), so that a kept scan does not keep the text alive.
   const assigns: string[] = [];
   const found = assignedLiterals(code);

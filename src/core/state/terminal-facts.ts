@@ -41,7 +41,20 @@ interface Entry {
   /** Kind and root → facts. */
   variants: Map<string, TerminalFacts>;
   bytes: number;
+  /** {@link clock} when the entry last moved to the back of the eviction order. */
+  moved: number;
 }
+
+/** Lookups so far. */
+let clock = 0;
+
+/**
+ * A hit moves its entry to the back of the eviction order only when the entry last moved more than this many
+ * lookups ago: a `delete` and `set` of the command (two more hash-table probes, each comparing the whole command
+ * text) on every hit cost ~0.1 µs a step. An entry evicted first has still gone unused for at least
+ * {@link TERMINAL_CACHE_ENTRIES} - this many lookups: the order stays least recently used but for that slack.
+ */
+const MOVE_AFTER = TERMINAL_CACHE_ENTRIES / 4;
 
 /** Command text → entry: keyed by the command string itself, so a lookup allocates nothing. */
 const cache = new Map<string, Entry>();
@@ -99,14 +112,18 @@ function variantKey(kind: 'shell' | 'code', root: string | undefined): string {
 export function terminalFacts(kind: 'shell' | 'code', command: string, root: string | undefined): TerminalFacts {
   if (command.length > MAX_KEY_CHARS) return compute(kind, command, root);
   const variant = variantKey(kind, root);
+  const now = ++clock;
   let entry = cache.get(command);
   if (entry !== undefined) {
     const hit = entry.variants.get(variant);
-    cache.delete(command);
-    cache.set(command, entry);
+    if (now - entry.moved > MOVE_AFTER) {
+      cache.delete(command);
+      cache.set(command, entry);
+      entry.moved = now;
+    }
     if (hit !== undefined) return hit;
   } else {
-    entry = { variants: new Map(), bytes: 64 + 2 * command.length };
+    entry = { variants: new Map(), bytes: 64 + 2 * command.length, moved: now };
     cache.set(command, entry);
     cachedBytes += entry.bytes;
   }
