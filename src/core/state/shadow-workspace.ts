@@ -38,6 +38,10 @@ export class ShadowWorkspace {
    * undefined after `compact` (every file deflated then) until a step uses one.
    */
   private recent: Map<string, number> | undefined;
+  /** The step before which no file in `recent` can have gone cold (its first entry's last use only moves later). */
+  private coldCheck = 0;
+  /** The file marked used last (the last entry of `recent`: marked again, it stays where it is). */
+  private lastUsed: string | undefined;
 
   constructor(private readonly maxChars = DEFAULT_WORKSPACE_CHARS) {}
 
@@ -91,10 +95,15 @@ export class ShadowWorkspace {
     }
     this.hotUsed = false;
     // Files unused for COLD_STEPS steps keep their long texts deflated (each text version once: O(1) a step amortised).
-    if (this.recent !== undefined) {
+    if (this.recent !== undefined && this.steps >= this.coldCheck) {
+      this.coldCheck = this.steps + COLD_STEPS;
       for (const [file, at] of this.recent) {
-        if (this.steps - at < COLD_STEPS) break;
+        if (this.steps - at < COLD_STEPS) {
+          this.coldCheck = at + COLD_STEPS;
+          break;
+        }
         this.recent.delete(file);
+        if (file === this.lastUsed) this.lastUsed = undefined;
         const packed = this.files.get(file);
         if (packed != null) this.files.set(file, compactPacked(packed, COLD_LEVEL, COLD_MIN_CHARS));
       }
@@ -105,7 +114,10 @@ export class ShadowWorkspace {
   /** Marks `file` used by this step (it is deflated once unused for {@link COLD_STEPS} steps, see {@link settle}). */
   private used(file: string): void {
     const recent = (this.recent ??= new Map());
-    recent.delete(file);
+    if (file !== this.lastUsed) {
+      recent.delete(file);
+      this.lastUsed = file;
+    }
     recent.set(file, this.steps);
   }
 
