@@ -373,8 +373,11 @@ export class ShadowWorkspace {
  */
 export const COLD_STEPS = 16;
 
-/** Texts shorter than this are not deflated on the step path (each deflate costs ~20 µs whatever its size). */
-export const COLD_MIN_CHARS = SHARE_MIN_CHARS;
+/**
+ * Texts shorter than this are not deflated on the step path: a zlib call costs ~20-40 µs whatever the size (more in a
+ * busy process), and at 1,024 the session-cost run paid one a session (~2 µs a step) for ~1.6 KB a disjoint session.
+ */
+export const COLD_MIN_CHARS = 2 * SHARE_MIN_CHARS;
 
 /**
  * Files kept as line arrays between operations (the most recently stored ones). Their lines may
