@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ShadowWorkspace } from '../../src/core/state/shadow-workspace.js';
+import { COLD_STEPS, ShadowWorkspace } from '../../src/core/state/shadow-workspace.js';
 import { fileLength, fileRuns, observePacked, pack, packedSize, unpack, type PackedFile } from '../../src/core/state/packed-lines.js';
 import { HOT_TEXTS, packText, setTextCompression } from '../../src/core/memory/packed-text.js';
 import { SparseWorkspace } from './sparse-workspace.js';
@@ -186,12 +186,15 @@ describe('packed shadow workspace', () => {
 });
 
 describe('a released workspace', () => {
-  /** A workspace that viewed `n` long files (packed: deflatable texts in the hot set). */
+  /**
+   * A workspace that viewed `n` long files (packed: deflatable texts in the hot set), a step each: fewer than
+   * COLD_STEPS steps, so none has gone unused long enough to be deflated on the step path.
+   */
   function viewed(tag: string, n: number): ShadowWorkspace {
+    expect(n).toBeLessThanOrEqual(COLD_STEPS);
     const ws = new ShadowWorkspace();
     for (let f = 0; f < n; f++) {
       ws.observe(`${tag}/f${f}.py`, new Map(Array.from({ length: 60 }, (_, i) => [i + 1, `    ${tag}_${f}_${i} = compute(${i})`] as [number, string])));
-      ws.settle();
       ws.settle();
     }
     return ws;

@@ -63,10 +63,17 @@ describe('packed text with compression on: shared, released', () => {
     expect(Object.is(a, b)).toBe(true);
     for (let i = 0; i < HOT_TEXTS; i++) packText(`${i} ${'z'.repeat(300)}`);
     expect(JSON.stringify(a).length).toBeLessThan(file.length / 4);
-    // A deflated entry is not inflated to be compared: the next equal text gets a copy of its own, exact either way.
+    // A deflated entry is inflated to be compared: the next equal text shares it too (no copy of its own).
     const c = packText(`${file}`);
-    expect(Object.is(a, c)).toBe(false);
-    expect([unpackText(a), unpackText(c)]).toEqual([file, file]);
+    expect(Object.is(a, c)).toBe(true);
+    expect(unpackText(c)).toBe(file);
+    // A text of the entry's length and key that differs from it gets a copy of its own; the entry stays deflated.
+    for (let i = 0; i < HOT_TEXTS; i++) packText(`${i} ${'y'.repeat(300)}`);
+    const twin = `${file.slice(0, 100)}${file[100] === 'a' ? 'b' : 'a'}${file.slice(101)}`;
+    const d = packText(twin);
+    expect(Object.is(a, d)).toBe(false);
+    expect(JSON.stringify(a).length).toBeLessThan(file.length / 4);
+    expect([unpackText(a), unpackText(d)]).toEqual([file, twin]);
   });
 
   it('a released text leaves the hot set without being deflated (its session ended: nobody reads it soon)', () => {

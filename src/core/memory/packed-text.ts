@@ -43,6 +43,8 @@ const hot = new Set<LazyText>();
 export class LazyText {
   private raw: string | undefined;
   private z: string | undefined;
+  /** zlib's level `z` was made at (an idle session's compaction deflates again at its level what a step deflated at 1). */
+  private level = 0;
   /** The text's length (known without inflating it). */
   readonly length: number;
 
@@ -70,13 +72,16 @@ export class LazyText {
    * (1, the fastest, when a step pushes it out of the hot set; more for an idle session's, see {@link compactText}).
    */
   cool(level = 1): void {
+    if (this.z !== undefined && this.level < level) this.text();
     hot.delete(this);
-    if (this.z === undefined && this.raw !== undefined) {
+    if ((this.z === undefined || this.level < level) && this.raw !== undefined) {
       // Text with a lone surrogate has no UTF-8 form: it stays inflated (checked here, not when packed: most texts never cool).
       if (!this.raw.isWellFormed()) return;
       const z = zlib().deflateRawSync(Buffer.from(this.raw, 'utf8'), { level }).toString('latin1');
-      if (z.length >= this.raw.length) return;
-      this.z = z;
+      if (z.length < this.raw.length) {
+        this.z = z;
+        this.level = level;
+      }
     }
     if (this.z !== undefined) this.raw = undefined;
   }
@@ -104,7 +109,8 @@ export const SHARE_MIN_CHARS = 1024;
  * group, a client that retries) see the same files and write the same scripts, and keep one copy of each such
  * text between them instead of one each. Texts of one key (a rare collision: `sed -i` keeps a file's length, and
  * an edit may miss every sampled character) share a bucket and are told apart by comparing them; a deflated
- * entry matches nothing (it is not inflated to be compared). An entry goes when no session keeps its text any more.
+ * entry of the text's length is inflated to be compared (it stays deflated when it differs). An entry goes when no
+ * session keeps its text any more.
  */
 const shared = new Map<number, WeakRef<LazyText> | Array<WeakRef<LazyText>>>();
 const sharedGone = new FinalizationRegistry<number>((key) => {
@@ -143,11 +149,15 @@ function sharedText(text: string, fresh: boolean): LazyText {
   const bucket = entry === undefined ? [] : Array.isArray(entry) ? entry : [entry];
   for (const ref of bucket) {
     const hit = ref.deref();
-    if (hit?.peek() === text) {
+    if (hit?.length !== text.length) continue;
+    const raw = hit.peek();
+    // A deflated entry (a session done with the file for a while) is inflated to be compared: a hit then spares a copy.
+    if (raw === text || (raw === undefined && hit.text() === text)) {
       // A use like a read: the text stays inflated while sessions keep packing it.
       if (hit.length >= compressFrom) warm(hit);
       return hit;
     }
+    if (raw === undefined) hit.cool();
   }
   const made = new LazyText(text, fresh);
   const alive = bucket.filter((r) => r.deref() !== undefined);
@@ -196,13 +206,19 @@ export const COMPACT_LEVEL = 6;
  * it is inflated again when read. A plain text of {@link PACK_MIN_CHARS} or more becomes a (deflated, unshared)
  * {@link LazyText}; what it returns stands for the same text.
  */
-export function compactText(packed: PackedText): PackedText {
+export function compactText(packed: PackedText, level = COMPACT_LEVEL): PackedText {
   const lazy = typeof packed === 'string' ? (packed.length >= PACK_MIN_CHARS ? new LazyText(packed, true) : undefined) : packed;
   if (lazy === undefined) return packed;
-  lazy.cool(COMPACT_LEVEL);
+  lazy.cool(level);
   // A text deflating does not pay for (or with a lone surrogate) stays the plain string it was.
   return typeof packed === 'string' && lazy.peek() !== undefined ? packed : lazy;
 }
+
+/**
+ * zlib's level for texts a live session has not used for {@link COLD_STEPS} steps (deflated on the step path, see
+ * `ShadowWorkspace.settle`): the fastest.
+ */
+export const COLD_LEVEL = 1;
 
 /** Marks a packed text as replaced (it leaves the hot set without being deflated). */
 export function releaseText(packed: PackedText | undefined): void {

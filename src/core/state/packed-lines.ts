@@ -250,15 +250,16 @@ export function releasePacked(file: PackedFile | undefined, next?: PackedFile): 
 }
 
 /**
- * A packed file's texts deflated (its session is idle, see {@link compactText}); they are inflated again when read. The
- * file itself when no run changed form, else a copy of it whose runs stand for the same lines.
+ * A packed file's texts deflated (its session is idle, see {@link compactText}, or the file went unused for a while);
+ * they are inflated again when read. The file itself when no run changed form, else a copy of it whose runs stand
+ * for the same lines. `level`: zlib's; `minChars`: shorter texts are left as they are.
  */
-export function compactPacked(file: PackedFile): PackedFile {
+export function compactPacked(file: PackedFile, level?: number, minChars = 0): PackedFile {
   const runs = fileRuns(file);
   let changed = false;
   const next = runs.map((run) => {
-    if (run.lines !== undefined) return run;
-    const text = compactText(run.text);
+    if (run.lines !== undefined || packedLength(run.text) < minChars) return run;
+    const text = compactText(run.text, level);
     if (text === run.text) return run;
     changed = true;
     return { start: run.start, count: run.count, text };

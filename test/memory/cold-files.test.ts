@@ -1,0 +1,92 @@
+/**
+ * Files a live session has not used for `COLD_STEPS` steps keep their long texts deflated (`ShadowWorkspace.settle`,
+ * bench/README.md "Memory per session, seventh pass"): every result, state and report of every real run is the one a
+ * workspace that never deflates gives, and the texts really are deflated on the step path and read back.
+ */
+import { describe, expect, it } from 'vitest';
+import { UNIFORM_PRIOR } from '../../src/core/prior.js';
+import { createScorer } from '../../src/core/scorer.js';
+import { COLD_MIN_CHARS, COLD_STEPS, ShadowWorkspace } from '../../src/core/state/shadow-workspace.js';
+import type { Step } from '../../src/core/types.js';
+import { defaultAnalyzers } from '../../src/syntax/index.js';
+import { corpusRuns } from '../fixtures/corpus-runs.js';
+
+const analyzers = defaultAnalyzers();
+const zlib = process.getBuiltinModule('node:zlib');
+
+/**
+ * Counts zlib's deflates and inflates while `f` runs; with `noGain`, every deflate gives more bytes than it was given
+ * (so no text is ever kept deflated: the workspace of before this pass).
+ */
+function zlibCalls<T>(f: () => T, noGain = false): { value: T; deflates: number; inflates: number } {
+  const deflate = zlib.deflateRawSync;
+  const inflate = zlib.inflateRawSync;
+  let deflates = 0;
+  let inflates = 0;
+  zlib.deflateRawSync = (...args: Parameters<typeof deflate>) => {
+    deflates++;
+    const z = deflate(...args);
+    return noGain ? Buffer.concat([z, Buffer.alloc(Buffer.byteLength(args[0]) + 1)]) : z;
+  };
+  zlib.inflateRawSync = (...args: Parameters<typeof inflate>) => (inflates++, inflate(...args));
+  try {
+    return { value: f(), deflates, inflates };
+  } finally {
+    zlib.deflateRawSync = deflate;
+    zlib.inflateRawSync = inflate;
+  }
+}
+
+/** Every push result, then the states and the reports, of `steps` scored by one scorer. */
+function scored(steps: readonly Step[]): string {
+  const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers });
+  const out: unknown[] = steps.map((step) => scorer.push(structuredClone(step)));
+  out.push(scorer.states(), scorer.report(false), scorer.report(true));
+  return JSON.stringify(out);
+}
+
+describe('files unused for a while are kept deflated on the step path', () => {
+  it('gives every result, state and report of every real run that a workspace never deflating gives', () => {
+    let deflates = 0;
+    let inflates = 0;
+    let runs = 0;
+    for (const run of corpusRuns()) {
+      // No text of this scorer is kept deflated (one shared from an earlier run's scorer may be).
+      const plain = zlibCalls(() => scored(run.steps), true);
+      const got = zlibCalls(() => scored(run.steps));
+      expect(got.value).toBe(plain.value);
+      deflates += got.deflates;
+      inflates += got.inflates;
+      runs++;
+    }
+    expect(runs).toBeGreaterThan(10);
+    // Texts were really kept deflated as their files went cold, and some read back from their deflated form by later
+    // steps. (Deflated here, or by another test's scorer: equal texts are shared process-wide, and a text already
+    // deflated is not deflated again; tests share a process.)
+    expect(deflates + inflates).toBeGreaterThan(30);
+    expect(inflates).toBeGreaterThan(5);
+  });
+
+  it('deflates a long text once its file has gone unused for COLD_STEPS steps, and reads it back inflating it once', () => {
+    const lines = Array.from({ length: 120 }, (_, i) => `    cold_${i % 7} = settle(cold_${i % 5}, ${i})  # unused for a while`);
+    const text = lines.join('\n');
+    expect(text.length).toBeGreaterThanOrEqual(COLD_MIN_CHARS);
+    const ws = new ShadowWorkspace();
+    ws.setText('a.py', `${text}\n`);
+    ws.setText('short.py', 'x = 1\n');
+    ws.settle();
+    // Steps that use another file only.
+    const steps = (n: number): number => zlibCalls(() => Array.from({ length: n }, () => (ws.prefix('short.py'), ws.settle()))).deflates;
+    expect(steps(COLD_STEPS - 1)).toBe(0);
+    // The COLD_STEPS-th step after a.py's last use deflates it (short.py, in use and short, never).
+    expect(steps(1)).toBe(1);
+    expect(steps(2 * COLD_STEPS)).toBe(0);
+    const read = zlibCalls(() => [ws.prefix('a.py'), ws.locate('a.py', lines[3]!), ws.settle()]);
+    expect(read.value.slice(0, 2)).toEqual([{ text, lines: 120 }, [4, 4]]);
+    expect(read.inflates).toBe(1);
+    // Unused again: its inflated copy is dropped without deflating it again.
+    const again = zlibCalls(() => Array.from({ length: COLD_STEPS + 1 }, () => ws.settle()));
+    expect(again.deflates).toBe(0);
+    expect(zlibCalls(() => ws.prefix('a.py')).inflates).toBe(1);
+  });
+});
