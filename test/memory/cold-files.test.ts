@@ -4,46 +4,9 @@
  * workspace that never deflates gives, and the texts really are deflated on the step path and read back.
  */
 import { describe, expect, it } from 'vitest';
-import { UNIFORM_PRIOR } from '../../src/core/prior.js';
-import { createScorer } from '../../src/core/scorer.js';
 import { COLD_MIN_CHARS, COLD_STEPS, ShadowWorkspace } from '../../src/core/state/shadow-workspace.js';
-import type { Step } from '../../src/core/types.js';
-import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
-
-const analyzers = defaultAnalyzers();
-const zlib = process.getBuiltinModule('node:zlib');
-
-/**
- * Counts zlib's deflates and inflates while `f` runs; with `noGain`, every deflate gives more bytes than it was given
- * (so no text is ever kept deflated: the workspace of before this pass).
- */
-function zlibCalls<T>(f: () => T, noGain = false): { value: T; deflates: number; inflates: number } {
-  const deflate = zlib.deflateRawSync;
-  const inflate = zlib.inflateRawSync;
-  let deflates = 0;
-  let inflates = 0;
-  zlib.deflateRawSync = (...args: Parameters<typeof deflate>) => {
-    deflates++;
-    const z = deflate(...args);
-    return noGain ? Buffer.concat([z, Buffer.alloc(Buffer.byteLength(args[0]) + 1)]) : z;
-  };
-  zlib.inflateRawSync = (...args: Parameters<typeof inflate>) => (inflates++, inflate(...args));
-  try {
-    return { value: f(), deflates, inflates };
-  } finally {
-    zlib.deflateRawSync = deflate;
-    zlib.inflateRawSync = inflate;
-  }
-}
-
-/** Every push result, then the states and the reports, of `steps` scored by one scorer. */
-function scored(steps: readonly Step[]): string {
-  const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers });
-  const out: unknown[] = steps.map((step) => scorer.push(structuredClone(step)));
-  out.push(scorer.states(), scorer.report(false), scorer.report(true));
-  return JSON.stringify(out);
-}
+import { scoredRun, zlibCalls } from './zlib-calls.js';
 
 describe('files unused for a while are kept deflated on the step path', () => {
   it('gives every result, state and report of every real run that a workspace never deflating gives', () => {
@@ -52,8 +15,8 @@ describe('files unused for a while are kept deflated on the step path', () => {
     let runs = 0;
     for (const run of corpusRuns()) {
       // No text of this scorer is kept deflated (one shared from an earlier run's scorer may be).
-      const plain = zlibCalls(() => scored(run.steps), true);
-      const got = zlibCalls(() => scored(run.steps));
+      const plain = zlibCalls(() => scoredRun(run.steps), true);
+      const got = zlibCalls(() => scoredRun(run.steps));
       expect(got.value).toBe(plain.value);
       deflates += got.deflates;
       inflates += got.inflates;

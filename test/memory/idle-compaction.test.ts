@@ -5,57 +5,23 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { UNIFORM_PRIOR } from '../../src/core/prior.js';
-import { createScorer } from '../../src/core/scorer.js';
 import { ShadowWorkspace } from '../../src/core/state/shadow-workspace.js';
 import { compactText, LazyText, PACK_MIN_CHARS } from '../../src/core/memory/packed-text.js';
 import { compactPacked, fileRuns, pack, unpack } from '../../src/core/state/packed-lines.js';
-import type { Step } from '../../src/core/types.js';
-import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
+import { scoredRun, zlibCalls } from './zlib-calls.js';
 import { createVariantTracker } from '../../src/core/state/variant.js';
 import { SparseWorkspace } from './sparse-workspace.js';
-
-const analyzers = defaultAnalyzers();
-const zlib = process.getBuiltinModule('node:zlib');
-
-/** Counts zlib's deflates and inflates while `f` runs. */
-function zlibCalls<T>(f: () => T): { value: T; deflates: number; inflates: number } {
-  const deflate = zlib.deflateRawSync;
-  const inflate = zlib.inflateRawSync;
-  let deflates = 0;
-  let inflates = 0;
-  zlib.deflateRawSync = (...args: Parameters<typeof deflate>) => (deflates++, deflate(...args));
-  zlib.inflateRawSync = (...args: Parameters<typeof inflate>) => (inflates++, inflate(...args));
-  try {
-    return { value: f(), deflates, inflates };
-  } finally {
-    zlib.deflateRawSync = deflate;
-    zlib.inflateRawSync = inflate;
-  }
-}
-
-/** Every push result, then the states and the report, of `steps` scored, compacted after each step `compactAfter` says. */
-function scored(steps: readonly Step[], compactAfter: (t: number) => boolean): string {
-  const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers });
-  const out: unknown[] = [];
-  steps.forEach((step, t) => {
-    out.push(scorer.push(structuredClone(step)));
-    if (compactAfter(t)) scorer.compact();
-  });
-  out.push(scorer.states(), scorer.report(false), scorer.report(true));
-  return JSON.stringify(out);
-}
 
 describe('an idle scorer compacted', () => {
   it('gives every result, state and report of every real run that it gives never compacted', () => {
     let deflates = 0;
     let inflates = 0;
     for (const run of corpusRuns()) {
-      const plain = scored(run.steps, () => false);
+      const plain = scoredRun(run.steps, () => false);
       // After every step, and after every seventh (texts read again later, some after several steps).
       for (const every of [1, 7]) {
-        const got = zlibCalls(() => scored(run.steps, (t) => t % every === every - 1));
+        const got = zlibCalls(() => scoredRun(run.steps, (t) => t % every === every - 1));
         expect(got.value).toBe(plain);
         deflates += got.deflates;
         inflates += got.inflates;

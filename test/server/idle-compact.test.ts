@@ -3,52 +3,15 @@
  * spell, and no other: and a session compacted between its steps sends the frames, views, report and final a session
  * never compacted sends (bench/README.md, "Memory per session, sixth pass").
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { WebSocket } from 'ws';
-import { Connection } from '../../src/server/connection.js';
-import { createMetrics } from '../../src/server/metrics.js';
-import { resolveOptions } from '../../src/server/options.js';
+import { describe, expect, it, vi } from 'vitest';
 import { Session } from '../../src/server/session.js';
 import { COMPACT_IDLE_MS } from '../../src/server/idle-compact.js';
-import { SessionRegistry } from '../../src/server/session-registry.js';
 import { sessionViewInSteps } from '../../src/server/session-view.js';
-import { ReferenceStore } from '../../src/store/reference-store.js';
-import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { ASTROID, readSteps } from './helpers.js';
+import { seen, useBareRegistry } from './bare-registry.js';
 
-/** An open socket that drops what is sent to it. */
-const socket = (): WebSocket =>
-  ({ readyState: 1, OPEN: 1, bufferedAmount: 0, send: () => undefined, close: () => undefined, terminate: () => undefined, once: () => undefined, on: () => undefined }) as unknown as WebSocket;
-
-let dir: string;
-let registry: SessionRegistry;
-const connections = new Map<number, Connection>();
-const conn = new Connection(1, socket(), 1 << 24);
-
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'steplens-compact-'));
-  const store = await ReferenceStore.open({ dataDir: dir });
-  registry = new SessionRegistry({ store, analyzers: defaultAnalyzers(), metrics: createMetrics(store), log: pino({ level: 'silent' }), options: resolveOptions({}), connections });
-  connections.set(1, conn);
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function started(id: string): Promise<Session> {
-  const s = await registry.start({ type: 'start', session: id, task: ASTROID.task }, conn);
-  if (!s.ok) throw new Error(s.error.message);
-  return s.value;
-}
-
-/** What a client and the web view get of a session, its id left out. */
-function seen(s: Session, sent: unknown[]): string {
-  return JSON.stringify({ sent, frames: s.frames, states: s.states(), texts: s.stepTexts(), report: s.report() }).replaceAll(`"${s.id}"`, '"ID"');
-}
+const bare = useBareRegistry('steplens-compact-');
+const started = (id: string): Promise<Session> => bare.started(id);
 
 describe('idle sessions compacted by the sweep', () => {
   it('compacts a session idle for COMPACT_IDLE_MS once per idle spell, not one that stepped since', async () => {
@@ -65,22 +28,22 @@ describe('idle sessions compacted by the sweep', () => {
     busy.lastActivity = now - COMPACT_IDLE_MS + 1;
     const compact = vi.spyOn(Session.prototype, 'compact');
     try {
-      await registry.sweep(now);
+      await bare.registry.sweep(now);
       expect(compact.mock.contexts).toEqual([idle]);
       expect(compact.mock.results.map((r) => r.value as boolean)).toEqual([true]);
       // At the next sweep: nothing more to do for the first until it steps again; the second is idle long enough now.
-      await registry.sweep(now + 1);
+      await bare.registry.sweep(now + 1);
       expect(compact.mock.contexts).toEqual([idle, busy]);
       // A step, then idle again: compacted again.
       idle.step(last, steps[last]);
       idle.lastActivity = now - COMPACT_IDLE_MS;
-      await registry.sweep(now + 2);
+      await bare.registry.sweep(now + 2);
       expect(compact.mock.contexts).toEqual([idle, busy, idle]);
       expect(compact.mock.results.map((r) => r.value as boolean)).toEqual([true, true, true]);
     } finally {
       compact.mockRestore();
     }
-    expect(registry.openCount()).toBe(2);
+    expect(bare.registry.openCount()).toBe(2);
     expect(idle.ended || busy.ended).toBe(false);
   });
 
@@ -108,7 +71,7 @@ describe('idle sessions compacted by the sweep', () => {
     reads.mockRestore();
     const views = await Promise.all([sessionViewInSteps(plain), sessionViewInSteps(compacted)]);
     expect(JSON.stringify(views[1]).replaceAll('"compacted"', '"ID"')).toBe(JSON.stringify(views[0]).replaceAll('"plain"', '"ID"'));
-    const finals = await Promise.all([registry.end(plain, 'end'), registry.end(compacted, 'end')]);
+    const finals = await Promise.all([bare.registry.end(plain, 'end'), bare.registry.end(compacted, 'end')]);
     expect(JSON.stringify(finals[1]).replaceAll('"compacted"', '"ID"')).toBe(JSON.stringify(finals[0]).replaceAll('"plain"', '"ID"'));
     // Ended: its scorer is released, nothing to compact.
     expect(compacted.compact()).toBe(false);
