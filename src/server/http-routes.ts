@@ -17,6 +17,7 @@ import type { ReferenceScope, ScopedReferences } from './reference-scope.js';
 import type { Pta } from '../core/scorer-api.js';
 import { can, readTenant, type Principal } from './principal.js';
 import type { Session } from './session.js';
+import { lookupSession } from './session-lookup.js';
 
 export interface RouteDeps {
   store: ReferenceStorePort;
@@ -83,23 +84,14 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
   app.get<{ Params: { id: string } } & TenantQuery>('/v1/sessions/:id', async (req, reply) => {
     const tenant = readTenant(deps.principal(req), req.query.tenant);
     if (tenant === undefined) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
-    let s = registry.find(tenant, req.params.id);
-    let elsewhere: 'open' | 'detached' | undefined;
-    // With Redis, a copy no connection here holds may have moved to another replica: read the durable one.
-    if (deps.durable && (!s || (!s.ended && s.connection === undefined))) {
-      try {
-        // Another tenant's session stays unknown (view checks the tenant before reading any step).
-        const view = await deps.durable.view(tenant, req.params.id);
-        // This replica's copy stays the answer while this replica holds the lease.
-        if (view && !(s && view.owner === deps.durable.journal.owner)) {
-          s = view.session;
-          elsewhere = view.owner !== undefined ? 'open' : 'detached';
-        }
-      } catch (error) {
-        if (!s) return fail(reply, error);
-      }
+    let found;
+    try {
+      found = await lookupSession(registry, deps.durable, tenant, req.params.id);
+    } catch (error) {
+      return fail(reply, error);
     }
-    if (!s) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
+    if (!found) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
+    const { session: s, elsewhere } = found;
     const report = s.final ?? s.headline();
     const status: SessionStatus = {
       session: s.id,

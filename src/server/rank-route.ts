@@ -1,8 +1,9 @@
 /**
  * `POST /v1/rank` on the main thread (docs/rank.md): the worker job (rank-job.ts) has parsed the body
- * and scored its trajectories; here the session runs are read, only the caller's own (the registry's
- * principal-checked lookup), with the class of the patch their end carried (the vote's), and the group is ordered. Any bad run fails the whole call with one
- * error naming it; nothing is changed by a rank call, so nothing else is lost.
+ * and scored its trajectories; here the session runs are read, only the caller's own (session-lookup.ts: this
+ * replica's copy, or with Redis the journal's), with the class of the patch their end carried (the vote's), and the
+ * group is ordered. Any bad run fails the whole call with one error naming it; nothing is changed by a rank call,
+ * so nothing else is lost.
  *
  * Reading a session (its report, states and edit locations) costs the event loop about what its step view does: a
  * session named twice is read once, and the loop is given back between sessions, so one call naming 64 sessions of
@@ -15,6 +16,8 @@ import { groupTask, rankRuns, type RankInput } from '../core/rank/rank.js';
 import type { RankResponse } from '../protocol/rank-bodies.js';
 import { sendError, type RouteDeps } from './http-routes.js';
 import { MIXED_TASKS_HINT, type RankJobValue } from './rank-job.js';
+import { lookupSession } from './session-lookup.js';
+import { SteplensError } from '../errors.js';
 import type { JobKind, JobResult } from './scoring-jobs.js';
 
 type Fail = (req: FastifyRequest, reply: FastifyReply, result: Extract<JobResult, { ok: false }>) => FastifyReply;
@@ -38,9 +41,17 @@ export function registerRankRoute(scoped: FastifyInstance, deps: RouteDeps, run:
       if (input === undefined) {
         // Given back before the lookup, so the session read is the one found now.
         if (read.size > 0) await yieldLoop();
-        // Only the caller's own tenant's sessions: another tenant's id is as unknown as one that never existed.
-        const s = registry.find(principal.tenant, r.session);
-        if (s === undefined) return sendError(reply, metrics, 'unknown_session', `runs[${r.index}].session: no session ${r.session}`);
+        // Only the caller's own tenant's sessions: another tenant's id is as unknown as one that never existed. With
+        // Redis, one held or ended on another replica is read from the journal (a group's rollouts end where they ran).
+        let found;
+        try {
+          found = await lookupSession(registry, deps.durable, principal.tenant, r.session);
+        } catch (error) {
+          if (error instanceof SteplensError) return sendError(reply, metrics, error.code, `runs[${r.index}].session: ${error.message}`);
+          throw error;
+        }
+        if (found === undefined) return sendError(reply, metrics, 'unknown_session', `runs[${r.index}].session: no session ${r.session}`);
+        const s = found.session;
         const report = s.final ?? s.headline();
         // The vote's patch: the class the session's end carried (end-patch.ts), kept in its final; none while it is open.
         const patch = s.final?.patch;

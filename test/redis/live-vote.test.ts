@@ -1,7 +1,8 @@
 /**
  * A vote over live sessions with Redis (issue 26 item 3): the class of the patch a session's end carried is kept in
- * its final, which the journal holds, so the replica that takes the ended session over (a resume rebuilds it from the
- * journal) ranks it by vote as the replica that ended it does. On facebookresearch__hydra-1915's three real runs.
+ * its final, which the journal holds, so another replica ranks the ended session by vote as the replica that ended it
+ * does: reading it from the journal, and once it took the session over (a resume rebuilds it from the journal). On
+ * facebookresearch__hydra-1915's three real runs.
  */
 import { describe, expect, it } from 'vitest';
 import { normalisedDiff } from '../../src/core/rank/final-patch.js';
@@ -26,7 +27,7 @@ function submittedDiff(steps: Step[]): string {
 }
 
 describe('the vote over sessions, across replicas', () => {
-  it('ranks sessions ended on replica A the same on replica B once B took them over from the journal', async () => {
+  it('ranks sessions ended on replica A the same on replica B, read from the journal and once B took them over', async () => {
     const prefix = freshPrefix('live-vote');
     const a = await startReplica(fx.redis, prefix, 'replica-a');
     const b = await startReplica(fx.redis, prefix, 'replica-b');
@@ -51,8 +52,9 @@ describe('the vote over sessions, across replicas', () => {
       [TRACES[0], 2],
       [TRACES[1], 1],
     ]);
-    // B holds none of them until a client resumes them there: rebuilt from the journal, final (and patch class) included.
-    expect((await postJson(`${b.url}/v1/rank`, body)).body).toMatchObject({ error: { code: 'unknown_session' } });
+    // B holds none of them: it reads them from the journal (read-only copies, no lease taken), final and patch class included.
+    expect(await postJson(`${b.url}/v1/rank`, body)).toEqual(onA);
+    // And once a client resumes them there (rebuilt from the journal, taken over), the same.
     const cb = await Client.connect(b.wsUrl);
     fx.clients.push(cb);
     for (const [i, trace] of TRACES.entries()) {
