@@ -81,8 +81,7 @@ export class ClientSession {
   private nextSeq = 0;
   private maxSeenSeq = -1;
   private passed: boolean | undefined;
-  private endRequested = false;
-  /** The `end` as first asked for (with its patch, if any): sent again as it was after a reconnect. */
+  /** The `end` asked for (with its patch, if any), until the server refuses it: sent again as it was after a reconnect. */
   private endMessage: EndMessage | undefined;
   private readonly pending: PendingStep[] = [];
   /** Seqs of steps rejected by {@link dropAfter} and sent on this socket: the server's refusals of them are ignored. */
@@ -168,7 +167,7 @@ export class ClientSession {
    * it: `bad_message` once `end` was called or the session ended, or the error that lost the session or the client.
    */
   outcome(passed: boolean): void {
-    if (this.endRequested || this.final) {
+    if (this.endMessage || this.final) {
       throw new SteplensClientError('bad_message', `session ${this.id} ${this.final ? 'has ended' : 'is ending'}: send outcome before end`, { session: this.id });
     }
     const refused = this.unusable();
@@ -182,12 +181,11 @@ export class ClientSession {
     if (this.final) return Promise.resolve(this.final);
     const refused = this.unusable();
     if (refused) return Promise.reject(refused);
-    const message = (this.endRequested ? this.endMessage : undefined) ?? endMessage(this.id, options.patch);
+    const message = this.endMessage ?? endMessage(this.id, options.patch);
     if (message instanceof SteplensClientError) return Promise.reject(message);
     return new Promise((resolve, reject) => {
       this.endWaiters.push({ resolve, reject });
       this.endMessage = message;
-      this.endRequested = true;
       this.host.flushBarrier();
       this.send(message);
     });
@@ -251,7 +249,7 @@ export class ClientSession {
 
   /** @internal The final: resolves `end`. A shutdown final the client did not ask for is not the end when it reconnects. */
   onFinal(frame: FinalFrame): void {
-    if (frame.reason === 'shutdown' && !this.endRequested && this.host.reconnects) {
+    if (frame.reason === 'shutdown' && !this.endMessage && this.host.reconnects) {
       this.shutdownFinal = frame;
       return;
     }
@@ -287,7 +285,7 @@ export class ClientSession {
     }
     // A refused `end` comes back without a seq (end-message.ts): its waiters get the error; a later `end()` sends it again.
     if (this.endWaiters.length > 0 && refusesEnd(this.endMessage, frame.code)) {
-      this.endRequested = false;
+      this.endMessage = undefined;
       for (const w of this.endWaiters.splice(0)) w.reject(error);
       return;
     }
@@ -393,9 +391,9 @@ export class ClientSession {
   private sendClosing(): void {
     if (this.final) return;
     if (this.passed !== undefined) this.send({ type: 'outcome', session: this.id, passed: this.passed });
-    if (this.endRequested) {
+    if (this.endMessage) {
       this.host.flushBarrier();
-      this.send(this.endMessage ?? { type: 'end', session: this.id });
+      this.send(this.endMessage);
     }
   }
 }

@@ -4,50 +4,36 @@
  * scored those steps (a caller retrying them had them scored twice). Unknown types are now ignored, unknown enum
  * values and fields accepted, and no pending call fails.
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket, { WebSocketServer } from 'ws';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../src/client/index.js';
+import { useRelays } from './relay.js';
 import type { Step } from '../../src/core/types.js';
 import { parseServerFrame } from '../../src/client/frames.js';
 import { ASTROID, readSteps, useApp } from '../server/helpers.js';
 
 const app = useApp();
 let steps: Step[];
-const relays: WebSocketServer[] = [];
+const startRelay = useRelays(() => app().wsUrl);
 
 beforeAll(async () => {
   steps = await readSteps(ASTROID.fail);
-});
-afterEach(async () => {
-  for (const r of relays.splice(0)) {
-    for (const c of r.clients) c.terminate();
-    await new Promise((resolve) => r.close(resolve));
-  }
 });
 
 type Frame = Record<string, unknown>;
 
 /** A relay in front of the server that sends `extra(frame)` right after the first score frame (a newer server's frames). */
-async function relay(extra: (score: Frame) => Frame[]): Promise<string> {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-  relays.push(wss);
-  await new Promise((resolve) => wss.once('listening', resolve));
-  wss.on('connection', (down) => {
-    const up = new WebSocket(app().wsUrl);
-    const queued: string[] = [];
+function relay(extra: (score: Frame) => Frame[]): Promise<string> {
+  return startRelay(() => {
     let injected = false;
-    up.on('open', () => queued.splice(0).forEach((m) => up.send(m)));
-    down.on('message', (data: Buffer) => (up.readyState === up.OPEN ? up.send(data.toString()) : queued.push(data.toString())));
-    up.on('message', (data: Buffer) => {
-      down.send(data.toString());
-      const frame = JSON.parse(data.toString()) as Frame;
-      if (injected || frame.type !== 'score') return;
-      injected = true;
-      for (const e of extra(frame)) down.send(JSON.stringify(e));
-    });
-    down.on('close', () => up.close());
+    return {
+      fromServer: (text, down) => {
+        const frame = JSON.parse(text) as Frame;
+        if (injected || frame.type !== 'score') return;
+        injected = true;
+        for (const e of extra(frame)) down.send(JSON.stringify(e));
+      },
+    };
   });
-  return `ws://127.0.0.1:${(wss.address() as { port: number }).port}/v1/stream`;
 }
 
 const ADDITIONS: Record<string, (score: Frame) => Frame[]> = {

@@ -4,9 +4,9 @@
  * (not a diff) rejects with its code; the session stays open and ends with its patch after either; the end sent
  * again after a reconnect carries the patch. On a real run (facebookresearch__hydra-1915, gpt-5: its submitted diff).
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import WebSocket, { WebSocketServer } from 'ws';
+import { describe, expect, it } from 'vitest';
 import { connect } from '../../src/client/index.js';
+import { useRelays } from './relay.js';
 import { createFinalPatchTracker, normalisedDiff } from '../../src/core/rank/final-patch.js';
 import { patchClass } from '../../src/core/rank/patch-class.js';
 import { labelSteps } from '../../src/core/state-builder.js';
@@ -33,33 +33,17 @@ async function hydra(): Promise<{ steps: Step[]; patch: string[]; diff: string }
   return { steps, patch: tracker.value(), diff };
 }
 
-const relays: WebSocketServer[] = [];
-afterAll(async () => {
-  for (const r of relays) {
-    for (const c of r.clients) c.terminate();
-    await new Promise((resolve) => r.close(resolve));
-  }
-});
+const startRelay = useRelays(() => app().wsUrl);
 
 /** A relay in front of the server that drops the first `end` it is sent and closes that client socket. */
-async function droppingFirstEnd(ends: Array<Record<string, unknown>>): Promise<string> {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-  relays.push(wss);
-  await new Promise((resolve) => wss.once('listening', resolve));
-  wss.on('connection', (down) => {
-    const up = new WebSocket(app().wsUrl);
-    const queued: string[] = [];
-    up.on('open', () => queued.splice(0).forEach((m) => up.send(m)));
-    down.on('message', (data: Buffer) => {
-      const m = JSON.parse(data.toString()) as Record<string, unknown>;
-      if (m.type === 'end' && ends.push(m) === 1) return void down.terminate();
-      if (up.readyState === up.OPEN) up.send(data.toString());
-      else queued.push(data.toString());
-    });
-    up.on('message', (data: Buffer) => down.send(data.toString()));
-    down.on('close', () => up.close());
-  });
-  return `ws://127.0.0.1:${(wss.address() as { port: number }).port}/v1/stream`;
+function droppingFirstEnd(ends: Array<Record<string, unknown>>): Promise<string> {
+  return startRelay(() => ({
+    fromClient: (text, forward, down) => {
+      const m = JSON.parse(text) as Record<string, unknown>;
+      if (m.type === 'end' && ends.push(m) === 1) down.terminate();
+      else forward();
+    },
+  }));
 }
 
 describe('session.end({ patch })', () => {

@@ -1,7 +1,8 @@
 import type { LineRange } from '../types.js';
 import { splitLines } from './numbered-text.js';
 import { intern } from '../memory/flat-string.js';
-import { COLD_LEVEL, SHARE_MIN_CHARS } from '../memory/packed-text.js';
+import { COLD_LEVEL } from '../memory/packed-text.js';
+import { COLD_MIN_CHARS, ColdFiles } from './cold-files.js';
 import { compactPacked, fileExtra, observePacked, pack, packJoined, packedPrefix, packedSize, releasePacked, unpack, type PackedFile } from './packed-lines.js';
 
 /** Default budget of a shadow workspace: characters of file text kept per trajectory. */
@@ -31,17 +32,8 @@ export class ShadowWorkspace {
   private total = 0;
   /** Whether the current step used a hot file (see {@link settle}). */
   private hotUsed = false;
-  /** Steps ended ({@link settle} calls). */
-  private steps = 0;
-  /**
-   * The files used in the last {@link COLD_STEPS} steps, least recently used first, with the step of their last use;
-   * undefined after `compact` (every file deflated then) until a step uses one.
-   */
-  private recent: Map<string, number> | undefined;
-  /** The step before which no file in `recent` can have gone cold (its first entry's last use only moves later). */
-  private coldCheck = 0;
-  /** The file marked used last (the last entry of `recent`: marked again, it stays where it is). */
-  private lastUsed: string | undefined;
+  /** The files no step has used for a while (cold-files.ts): their long texts are deflated at the end of a step. */
+  private readonly cold = new ColdFiles();
 
   constructor(private readonly maxChars = DEFAULT_WORKSPACE_CHARS) {}
 
@@ -78,7 +70,7 @@ export class ShadowWorkspace {
 
   /** The hot file `file`, if it is one (marks the hot set used by this step). */
   private hotFile(file: string): HotFile | undefined {
-    this.used(file);
+    this.cold.used(file);
     const h = this.hot.get(file);
     if (h !== undefined) this.hotUsed = true;
     return h;
@@ -94,32 +86,14 @@ export class ShadowWorkspace {
       this.cool(file, h);
     }
     this.hotUsed = false;
-    // Files unused for COLD_STEPS steps keep their long texts deflated (each text version once: O(1) a step amortised).
-    if (this.recent !== undefined && this.steps >= this.coldCheck) {
-      this.coldCheck = this.steps + COLD_STEPS;
-      for (const [file, at] of this.recent) {
-        if (this.steps - at < COLD_STEPS) {
-          this.coldCheck = at + COLD_STEPS;
-          break;
-        }
-        this.recent.delete(file);
-        if (file === this.lastUsed) this.lastUsed = undefined;
-        const packed = this.files.get(file);
-        if (packed != null) this.files.set(file, compactPacked(packed, COLD_LEVEL, COLD_MIN_CHARS));
-      }
-    }
-    this.steps++;
+    this.cold.settle(this.deflateCold);
   }
 
-  /** Marks `file` used by this step (it is deflated once unused for {@link COLD_STEPS} steps, see {@link settle}). */
-  private used(file: string): void {
-    const recent = (this.recent ??= new Map());
-    if (file !== this.lastUsed) {
-      recent.delete(file);
-      this.lastUsed = file;
-    }
-    recent.set(file, this.steps);
-  }
+  /** A file gone cold keeps its long texts deflated until a step reads it again. */
+  private readonly deflateCold = (file: string): void => {
+    const packed = this.files.get(file);
+    if (packed != null) this.files.set(file, compactPacked(packed, COLD_LEVEL, COLD_MIN_CHARS));
+  };
 
   /** The file's sparse line array (a hot one itself, or an unpacked copy: callers change it and `store` it), undefined when not kept. */
   private load(file: string): Array<string | undefined> | undefined {
@@ -144,7 +118,7 @@ export class ShadowWorkspace {
    */
   private store(file: string, arr: Array<string | undefined> | undefined, named = false, text?: string, lines = 0): void {
     this.hotUsed = true;
-    this.used(file);
+    this.cold.used(file);
     const h = this.hot.get(file);
     if (h !== undefined) {
       this.hot.delete(file);
@@ -252,7 +226,7 @@ export class ShadowWorkspace {
     for (const packed of this.files.values()) if (packed !== null) releasePacked(packed);
     for (const h of this.hot.values()) releasePacked(h.previous);
     // Nothing deflates them later either.
-    this.recent = undefined;
+    this.cold.clear();
   }
 
   /**
@@ -264,8 +238,8 @@ export class ShadowWorkspace {
     for (const [file, h] of [...this.hot]) this.cool(file, h);
     // Set in place: a file keeps its recency position.
     for (const [file, packed] of this.files) if (packed !== null) this.files.set(file, compactPacked(packed));
-    // Every file is deflated now: none waits to be (its ~0.5 KB map goes too).
-    this.recent = undefined;
+    // Every file is deflated now: none waits to be.
+    this.cold.clear();
   }
 
   /** Forgets a file whose content changed in an unknown way. */
@@ -365,19 +339,7 @@ export class ShadowWorkspace {
   }
 }
 
-/**
- * A file no step has used for this many steps keeps its texts of {@link COLD_MIN_CHARS} or more deflated (zlib level
- * {@link COLD_LEVEL}) until a step reads it again: most of a session's text is in files it is done with (the previous
- * run's, or ones viewed once), and a session that steps every second is never idle long enough for `compact`. An agent
- * mostly comes back to a file within a few steps or not for long.
- */
-export const COLD_STEPS = 16;
-
-/**
- * Texts shorter than this are not deflated on the step path: a zlib call costs ~20-40 µs whatever the size (more in a
- * busy process), and at 1,024 the session-cost run paid one a session (~2 µs a step) for ~1.6 KB a disjoint session.
- */
-export const COLD_MIN_CHARS = 2 * SHARE_MIN_CHARS;
+export { COLD_MIN_CHARS, COLD_STEPS } from './cold-files.js';
 
 /**
  * Files kept as line arrays between operations (the most recently stored ones). Their lines may
