@@ -4,7 +4,8 @@
  * workspace that never deflates gives, and the texts really are deflated on the step path and read back.
  */
 import { describe, expect, it } from 'vitest';
-import { COLD_MIN_CHARS, COLD_STEPS, ShadowWorkspace } from '../../src/core/state/shadow-workspace.js';
+import { COLD_MIN_CHARS, COLD_STEPS } from '../../src/core/state/cold-files.js';
+import { ShadowWorkspace } from '../../src/core/state/shadow-workspace.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
 import { scoredRun, zlibCalls } from './zlib-calls.js';
 

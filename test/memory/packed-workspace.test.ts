@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COLD_STEPS, ShadowWorkspace } from '../../src/core/state/shadow-workspace.js';
+import { COLD_STEPS } from '../../src/core/state/cold-files.js';
+import { ShadowWorkspace } from '../../src/core/state/shadow-workspace.js';
 import { fileLength, fileRuns, observePacked, pack, packedSize, unpack, type PackedFile } from '../../src/core/state/packed-lines.js';
 import { HOT_TEXTS, packText, setTextCompression } from '../../src/core/memory/packed-text.js';
 import { SparseWorkspace } from './sparse-workspace.js';

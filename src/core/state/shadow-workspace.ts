@@ -339,8 +339,6 @@ export class ShadowWorkspace {
   }
 }
 
-export { COLD_MIN_CHARS, COLD_STEPS } from './cold-files.js';
-
 /**
  * Files kept as line arrays between operations (the most recently stored ones). Their lines may
  * be slices that keep whole observations alive: 4 cost ~17 KB more per 100-step session
