@@ -32,14 +32,22 @@ export interface PriorSignals {
  */
 export function composite(v: SignalValues, weights: Weights, prior?: { weights: PriorWeights; signals: PriorSignals }): ScoreVector {
   if ((v.struct === null || v.cov === null) && prior !== undefined) return priorComposite(v, prior.weights, prior.signals);
-  let num = weights.coh * 100 * v.coh + weights.temp * 100 * v.temp;
-  let den = weights.coh + weights.temp;
-  if (v.struct !== null && v.cov !== null) {
-    num += weights.struct * v.struct + weights.cov * v.cov;
-    den += weights.struct + weights.cov;
-  }
+  if (v.struct !== null && v.cov !== null) return new Score(referenceTotal(weights, v.struct, v.cov, v.coh, v.temp), v.struct, v.cov, v.coh, v.temp);
+  const num = weights.coh * 100 * v.coh + weights.temp * 100 * v.temp;
+  const den = weights.coh + weights.temp;
   const total = den > 0 ? Math.min(100, Math.max(0, num / den)) : 0;
   return new Score(total, v.struct, v.cov, v.coh, v.temp);
+}
+
+/**
+ * The total of {@link composite} scored against a reference (struct and cov known), from plain numbers: a session's
+ * frame log recomputes it instead of keeping it (server/frame-log.ts).
+ */
+export function referenceTotal(weights: Weights, struct: number, cov: number, coh: number, temp: number): number {
+  // The sums in composite()'s order as it was (reference-free terms, then the reference's): the same doubles.
+  const num = weights.coh * 100 * coh + weights.temp * 100 * temp + (weights.struct * struct + weights.cov * cov);
+  const den = weights.coh + weights.temp + (weights.struct + weights.cov);
+  return den > 0 ? Math.min(100, Math.max(0, num / den)) : 0;
 }
 
 /** Σ of the reference-free weights (the composite's denominator). */

@@ -116,7 +116,7 @@ export interface Scorer {
   /** The state of the step at position `i` (0-based), rebuilt; undefined past the end. */
   state(i: number): State | undefined;
   /**
-   * The scorer's own store of its states (about 40-65 B a state, against ~130 for state objects): what a caller
+   * The scorer's own store of its states (about 32-57 B a state, against ~130 for state objects): what a caller
    * keeps after dropping the scorer, e.g. the server for an ended session. Later pushes append to it.
    */
   keptStates(): StateRecords;

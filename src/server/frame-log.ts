@@ -6,8 +6,11 @@
  * signal frames as references to the scorer's Signal objects. Frames are
  * rebuilt, equal to those sent, only when asked for. What is almost always
  * implied is not stored: t is the row index, seq the previous seq plus a small
- * step (both in the codes), the reward the change of the total; exceptions are kept aside.
+ * step (both in the codes), the reward the change of the total, and, scored against a reference, the total itself
+ * when the composite of the row's values gives it (it always does on the server); exceptions are kept aside.
  */
+import { referenceTotal } from '../core/composite.js';
+import type { Weights } from '../core/config.js';
 import type { StepResult } from '../core/scorer-api.js';
 import { Score } from '../core/score-vector.js';
 import type { ReferenceInfo, ScoreVector, Signal } from '../core/types.js';
@@ -22,7 +25,11 @@ const PPASS = 4;
 const SAME_COH = 8;
 const SAME_STRUCT = 16;
 const SAME_COV = 32;
-/** Radix of each field packed into a row's codes (flags, stage, tier, seq step, signal count). */
+/** The total is the composite of struct, cov, coh and temp under the log's weights (not stored). */
+const DERIVED_TOTAL = 64;
+/** Radix of the flags in a row's codes (its lowest digit). */
+const F = 128;
+/** Radix of each other field packed into a row's codes (stage, tier, seq step, signal count). */
 const R = 64;
 const MAX_SEQ_STEP = R - 2;
 const SEQ_ASIDE = R - 1;
@@ -58,10 +65,19 @@ interface Mark {
   cov: number | null;
 }
 
+/** Numbers of a mark in `marks`: p, k, seq, total, coh, struct, cov, and which of struct and cov are null. */
+const MARK_NUMBERS = 8;
+const NULL_STRUCT = 1;
+const NULL_COV = 2;
+
 /** Compact, append-only log of a session's score and signal frames. */
 export class FrameLog {
-  /** A {@link Mark} every {@link MARK_ROWS} rows, the first before row 0. */
-  private readonly marks: Mark[] = [];
+  /**
+   * A {@link Mark} before every {@link MARK_ROWS}-th row but the first (the one before row 0 is {@link START}), as
+   * {@link MARK_NUMBERS} unboxed doubles: a mark object with its boxed doubles cost ~150 B, and the first one was
+   * every session's (bench/README.md, "Memory per session, eighth pass").
+   */
+  private readonly marks: number[] = [];
   /** The rows' numbers in chunks of {@link CHUNK} (number `p` at `chunks[p / CHUNK][p % CHUNK]`). */
   private readonly chunks: number[][] = [];
   private numbers = 0;
@@ -76,9 +92,11 @@ export class FrameLog {
   private lastStruct: number | null = Number.NaN;
   private lastCov: number | null = Number.NaN;
 
+  /** `weights`: the session's composite weights, so that a total they give need not be kept (~0.8 KB a 100-step session). */
   constructor(
     private readonly session: string,
     private readonly reference: ReferenceInfo,
+    private readonly weights?: Weights,
   ) {}
 
   /** Number of score frames logged. */
@@ -90,7 +108,7 @@ export class FrameLog {
   get bytes(): number {
     let signals = 0;
     for (const s of this.signals) signals += 96 + 2 * s.message.length + 8 * s.steps.length;
-    return 64 + 8 * this.numbers + signals + 64 * (this.aside?.size ?? 0) + 96 * this.marks.length;
+    return 64 + 8 * this.numbers + signals + 64 * (this.aside?.size ?? 0) + 8 * this.marks.length;
   }
 
   private code(text: string): number {
@@ -105,8 +123,9 @@ export class FrameLog {
   add(seq: number, r: StepResult): void {
     const s = r.score;
     const i = this.count;
-    if (i % MARK_ROWS === 0) {
-      this.marks.push({ row: i, p: this.numbers, k: this.signals.length, seq: this.lastSeq, total: this.lastTotal, coh: this.lastCoh, struct: this.lastStruct, cov: this.lastCov });
+    if (i % MARK_ROWS === 0 && i > 0) {
+      const nulls = (this.lastStruct === null ? NULL_STRUCT : 0) | (this.lastCov === null ? NULL_COV : 0);
+      this.marks.push(this.numbers, this.signals.length, this.lastSeq, this.lastTotal, this.lastCoh, this.lastStruct ?? 0, this.lastCov ?? 0, nulls);
     }
     const rewardAside = !Object.is(r.reward, s.total - this.lastTotal);
     let step = seq - this.lastSeq;
@@ -124,8 +143,10 @@ export class FrameLog {
     if (Object.is(s.coh, this.lastCoh)) flags |= SAME_COH;
     if (s.struct !== null && Object.is(s.struct, this.lastStruct)) flags |= SAME_STRUCT;
     if (s.cov !== null && Object.is(s.cov, this.lastCov)) flags |= SAME_COV;
-    this.push(flags + R * (this.code(r.state.stage) + R * (this.code(r.tier) + R * (step + R * r.signals.length))));
-    this.push(s.total);
+    const w = this.weights;
+    if (w !== undefined && s.struct !== null && s.cov !== null && Object.is(referenceTotal(w, s.struct, s.cov, s.coh, s.temp), s.total)) flags |= DERIVED_TOTAL;
+    this.push(flags + F * (this.code(r.state.stage) + R * (this.code(r.tier) + R * (step + R * r.signals.length))));
+    if (!(flags & DERIVED_TOTAL)) this.push(s.total);
     if (!(flags & SAME_COH)) this.push(s.coh);
     this.push(s.temp);
     if (s.struct !== null && !(flags & SAME_STRUCT)) this.push(s.struct);
@@ -158,10 +179,18 @@ export class FrameLog {
   totals(): number[] {
     const out = new Array<number>(this.count);
     let p = 0;
+    let coh = Number.NaN;
+    let struct = Number.NaN;
+    let cov = Number.NaN;
     for (let i = 0; i < this.count; i++) {
-      const flags = this.at(p) % R;
-      out[i] = this.at(p + 1);
-      p += rowLength(flags);
+      const flags = this.at(p++) % F;
+      const total = flags & DERIVED_TOTAL ? 0 : this.at(p++);
+      if (!(flags & SAME_COH)) coh = this.at(p++);
+      const temp = this.at(p++);
+      if (flags & STRUCT && !(flags & SAME_STRUCT)) struct = this.at(p++);
+      if (flags & COV && !(flags & SAME_COV)) cov = this.at(p++);
+      if (flags & PPASS) p++;
+      out[i] = flags & DERIVED_TOTAL ? referenceTotal(this.weights!, struct, cov, coh, temp) : total;
     }
     return out;
   }
@@ -187,14 +216,32 @@ export class FrameLog {
   /** The frames sent under `seq` (a duplicate's), decoded from the last mark before them and no further than their rows. */
   framesOf(seq: number, type: StepFrame['type']): StepFrame[] {
     // Rows are in seq order: the last mark whose previous row's seq is below `seq` has no row of `seq` before it.
+    // Mark j is START for j = 0, else the one before row j * MARK_ROWS.
     let lo = 0;
-    let hi = this.marks.length - 1;
+    let hi = this.marks.length / MARK_NUMBERS;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.marks[mid]!.seq < seq) lo = mid;
+      if (this.marks[(mid - 1) * MARK_NUMBERS + 2]! < seq) lo = mid;
       else hi = mid - 1;
     }
-    return Array.from(this.decode((s, t) => s === seq && t === type, this.marks[lo] ?? START, seq));
+    return Array.from(this.decode((s, t) => s === seq && t === type, lo === 0 ? START : this.mark(lo), seq));
+  }
+
+  /** Mark `j` (> 0), the decoder's state before row `j * MARK_ROWS`. */
+  private mark(j: number): Mark {
+    const m = this.marks;
+    const at = (j - 1) * MARK_NUMBERS;
+    const nulls = m[at + 7]!;
+    return {
+      row: j * MARK_ROWS,
+      p: m[at]!,
+      k: m[at + 1]!,
+      seq: m[at + 2]!,
+      total: m[at + 3]!,
+      coh: m[at + 4]!,
+      struct: nulls & NULL_STRUCT ? null : m[at + 5]!,
+      cov: nulls & NULL_COV ? null : m[at + 6]!,
+    };
   }
 
   /** Decodes rows from `from` (to the last row logged when it starts, or the first past seq `until`), yielding what `keep` accepts. */
@@ -208,16 +255,19 @@ export class FrameLog {
         packed = (packed - d) / R;
         return d;
       };
-      const flags = digit();
+      const flags = packed % F;
+      packed = (packed - flags) / F;
       const stage = CODES[digit()] as ScoreMessage['stage'];
       const tier = CODES[digit()] as ScoreMessage['tier'];
       const step = digit();
       const signals = packed;
-      const total = this.at(p++);
+      const storedTotal = flags & DERIVED_TOTAL ? 0 : this.at(p++);
       const coh = flags & SAME_COH ? prevCoh : this.at(p++);
       const temp = this.at(p++);
       const struct: number | null = flags & STRUCT ? (flags & SAME_STRUCT ? prevStruct : this.at(p++)) : null;
       const cov: number | null = flags & COV ? (flags & SAME_COV ? prevCov : this.at(p++)) : null;
+      // add() sets DERIVED_TOTAL only with weights, struct and cov.
+      const total = flags & DERIVED_TOTAL ? referenceTotal(this.weights!, struct!, cov!, coh, temp) : storedTotal;
       const pPass = flags & PPASS ? this.at(p++) : undefined;
       prevCoh = coh;
       prevStruct = struct;
@@ -252,8 +302,3 @@ export class FrameLog {
 
 /** The decoder's state before the first row. */
 const START: Mark = { row: 0, p: 0, k: 0, seq: 0, total: 0, coh: Number.NaN, struct: Number.NaN, cov: Number.NaN };
-
-/** Numbers of a row with these flags: codes, total and temp, and each of the others that is stored. */
-function rowLength(flags: number): number {
-  return 3 + (flags & SAME_COH ? 0 : 1) + (flags & STRUCT && !(flags & SAME_STRUCT) ? 1 : 0) + (flags & COV && !(flags & SAME_COV) ? 1 : 0) + (flags & PPASS ? 1 : 0);
-}

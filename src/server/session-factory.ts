@@ -44,6 +44,7 @@ export function buildSession(spec: SessionSpec, analyzers: Analyzers, options: R
     learn: spec.learn,
     scorer,
     reference: scorer.reference,
+    weights: options.config.weights,
     parser: spec.format === 'steplens' ? undefined : getParser(spec.format).stream(),
     maxSteps: options.limits.maxStepsPerSession,
     now,

@@ -6,6 +6,7 @@
  * Socket-free: the caller sends what the methods return.
  */
 import { runToEnd, STATES_PER_STEP } from '../core/in-steps.js';
+import type { Weights } from '../core/config.js';
 import type { Scorer, StateRecords, StepResult, TrajectoryReport } from '../core/scorer-api.js';
 import type { ReferenceInfo, Signal, Stage, State, Step } from '../core/types.js';
 import type { FormatName, StreamParser } from '../formats/types.js';
@@ -44,6 +45,8 @@ export interface SessionInit {
   /** Version of the forecast model the scorer carries (the session keeps it for its whole life). */
   forecastVersion?: number;
   reference: ReferenceInfo;
+  /** The scorer's composite weights: the frame log recomputes the totals they give instead of keeping them. */
+  weights?: Weights;
   /** Stream parser for non-`steplens` formats. */
   parser?: StreamParser;
   /** Which policy it runs under, and whether it is a shadow session whose outcome is counted. */
@@ -128,7 +131,7 @@ export class Session {
     this.maxSteps = init.maxSteps;
     this.startedAt = init.now;
     this.lastActivity = init.now;
-    this.log = new FrameLog(init.id, init.reference);
+    this.log = new FrameLog(init.id, init.reference, init.weights);
   }
 
   /** The test outcome, when the client sent one; the tiers of later steps follow it. */

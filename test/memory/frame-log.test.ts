@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
+import { referenceTotal } from '../../src/core/composite.js';
+import { DEFAULT_CONFIG } from '../../src/core/config.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { ptaFromJson, ptaPaths } from '../../src/core/pta/index.js';
 import { createScorer } from '../../src/core/scorer.js';
@@ -44,8 +46,13 @@ function references(): Array<[string, Reference, ReferenceInfo]> {
 }
 
 describe('session frame log', () => {
-  it.each(references())('rebuilds every sent frame against the %s (and the hand-written score-frame text and bytes equal JSON.stringify)', (_, reference, info) => {
+  const cases = references().flatMap(([name, reference, info]) => [
+    [name, reference, info, false],
+    [`${name}, the log given the weights`, reference, info, true],
+  ]) as Array<[string, Reference, ReferenceInfo, boolean]>;
+  it.each(cases)('rebuilds every sent frame against the %s (and the hand-written score-frame text and bytes equal JSON.stringify)', (_, reference, info, weights) => {
     const session = new Session({
+      ...(weights ? { weights: DEFAULT_CONFIG.weights } : {}),
       id: 's1',
       principal: LOCAL_PRINCIPAL,
       task: 't',
@@ -78,8 +85,27 @@ describe('session frame log', () => {
     for (const after of [-1, 0, 7, Math.floor(all.length / 2), all.length - 1]) {
       expect([...session.framesAfter(after)]).toEqual(sent.filter((f) => f.seq > after));
     }
-    const dup = session.step(5, all[5]);
-    expect(dup).toEqual({ kind: 'duplicate', frames: sent.filter((f) => f.type === 'score' && f.seq === 5) });
+    for (const seq of [0, 5, MARK_ROWS - 1, MARK_ROWS, all.length - 1]) {
+      const dup = session.step(seq, all[seq]);
+      expect(dup).toEqual({ kind: 'duplicate', frames: sent.filter((f) => f.type === 'score' && f.seq === seq) });
+    }
+  });
+
+  it('keeps no total the weights give: a row fewer numbers against the PTA, none fewer against the prior, and the same frames', () => {
+    const numbers = (reference: Reference, info: ReferenceInfo, weights: boolean): { bytes: number; frames: string } => {
+      const scorer = createScorer({ reference, analyzers });
+      const log = new FrameLog('s1', info, weights ? DEFAULT_CONFIG.weights : undefined);
+      steps().forEach((step, seq) => log.add(seq, scorer.push(step as Parameters<typeof scorer.push>[0])));
+      return { bytes: log.bytes, frames: JSON.stringify(log.frames(() => true)) };
+    };
+    const rows = steps().length;
+    for (const [name, reference, info] of references()) {
+      const without = numbers(reference, info, false);
+      const withWeights = numbers(reference, info, true);
+      expect(withWeights.frames).toBe(without.frames);
+      // 8 bytes a number: against the PTA every total is the composite of the row's values.
+      expect(without.bytes - withWeights.bytes).toBe(name === 'pta' ? 8 * rows : 0);
+    }
   });
 });
 
@@ -134,6 +160,33 @@ describe('FrameLog', () => {
       for (const k of ['total', 'struct', 'cov', 'coh', 'temp'] as const) expect(Object.is((g as Record<string, unknown>)[k], sent[i]![k])).toBe(true);
     });
     expect(log.totals()).toEqual(sent.map((s) => s.total));
+  });
+
+  it('keeps a total only where the weights do not give it, and rebuilds every total exactly', () => {
+    const w = DEFAULT_CONFIG.weights;
+    const log = new FrameLog('x', { kind: 'pta', version: 1, paths: 1 }, w);
+    const plain = new FrameLog('x', { kind: 'pta', version: 1, paths: 1 });
+    const sent: number[] = [];
+    for (let t = 0; t < 200; t++) {
+      const struct = t % 5 === 0 ? null : (t * 7) % 100;
+      const cov = t % 9 === 0 ? null : (t * 3) % 97;
+      const coh = (t % 4) / 3;
+      const temp = t % 3 === 0 ? -0 : 1 / (t + 1);
+      // Most rows are the composite; every seventh (with struct and cov) is not, nor a total with them null.
+      const derived = struct !== null && cov !== null ? referenceTotal(w, struct, cov, coh, temp) : t / 3;
+      const total = t % 7 === 0 && struct !== null && cov !== null ? derived + 1e-9 : derived;
+      sent.push(total);
+      const r = { t, state: { stage: 'E' }, score: { total, struct, cov, coh, temp }, reward: 1, tier: 'Ideal', signals: [] } as unknown as StepResult;
+      log.add(t, r);
+      plain.add(t, r);
+    }
+    const frames = log.frames(() => true);
+    expect(frames).toEqual(plain.frames(() => true));
+    frames.forEach((f, i) => expect(Object.is((f as { score: { total: number } }).score.total, sent[i])).toBe(true));
+    expect(log.totals()).toEqual(sent);
+    expect(log.totals().every((x, i) => Object.is(x, sent[i]))).toBe(true);
+    for (const seq of [0, 7, 63, 64, 65, 128, 199]) expect(log.framesOf(seq, 'score')).toEqual(frames.filter((f) => f.seq === seq));
+    expect(log.bytes).toBeLessThan(plain.bytes);
   });
 
   it("finds one seq's frames from the last mark before them: the same frames, a bounded number of rows decoded", () => {

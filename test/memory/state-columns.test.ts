@@ -42,6 +42,38 @@ describe('states in columns', () => {
     expect(checked).toBeGreaterThan(1500);
   });
 
+  it("keeps a whole cost in the code's number (one number a state) and any other cost aside, exactly", () => {
+    const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers });
+    const real = corpusRuns()[0]!.steps.map((step) => scorer.push(step).state);
+    const costs = [0, 1, 2 ** 31 - 1, 2 ** 31, 2 ** 40, 1e15, -0, -1, 0.5, 1.25e-7, Number.MAX_VALUE, Number.POSITIVE_INFINITY, Number.NaN, 7];
+    // Every flag and a range on some, and over 255 tools (the last ones' index kept aside): the code at its widest.
+    const states: State[] = [];
+    for (let i = 0; i < 300; i++) {
+      const s = real[i % real.length]!;
+      states.push({
+        ...s,
+        t: i,
+        cost: costs[i % costs.length]!,
+        tool: `tool${i}`,
+        failed: i % 2 === 0,
+        unknown: i % 3 === 0,
+        changesEnv: i % 5 === 0 ? true : undefined,
+        variant: i % 7 === 0 ? true : undefined,
+      });
+    }
+    for (const s of states) for (const k of ['changesEnv', 'variant'] as const) if (s[k] === undefined) delete s[k];
+    const columns = new StateColumns();
+    states.forEach((s) => columns.push(s));
+    states.forEach((s, i) => {
+      expect(columns.at(i)).toStrictEqual(s);
+      expect(Object.is(columns.at(i)!.cost, s.cost)).toBe(true);
+    });
+    // The corpus's costs are whole numbers: one number a state (two before the eighth memory pass).
+    const plain = new StateColumns();
+    real.forEach((s) => plain.push(s));
+    expect((plain as unknown as { nums: number[] }).nums).toHaveLength(real.length);
+  });
+
   it('keeps the hash and tokens of states the builder did not make (their own token arrays, empty or not, any hash)', () => {
     const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers });
     const real = corpusRuns()[0]!.steps.map((step) => scorer.push(step).state);

@@ -1,11 +1,11 @@
 /**
  * The states a scorer keeps, in columns instead of one object per state: a
  * state object costs ~140 B on the heap (header and 11-16 fields of 8 bytes);
- * here a state is two numbers (a code of stage, kind, flags and the tool's
- * index in a per-store table, since a run uses a handful of tools; cost; its t is
- * its position, kept aside only when it is not) and
+ * here a state is one number (a code of stage, kind, flags and the tool's
+ * index in a per-store table, since a run uses a handful of tools, and above it the cost when that is a
+ * small whole number, as it almost always is; its t is its position, kept aside only when it is not) and
  * two pointers to already pooled strings and token arrays (hash and tokens in one), and for the
- * states with a line range or a scope (about a fifth) these aside (~65 B a
+ * states with a line range or a scope (about a fifth) these aside (~57 B a
  * state with the arrays' spare room). `at` and `all` rebuild states equal to the ones
  * stored, with the same keys in the same order (so they serialise alike), and
  * sharing the same pooled strings, token arrays and ranges.
@@ -50,6 +50,11 @@ const TOOL_SHIFT = 12;
 const MAX_TOOLS = 255;
 /** The state has a range or a scope (a minority: kept aside in `extras`). */
 const EXTRA = 1 << 20;
+/** The state's cost is kept aside in `otherCost` (it is not a whole number in [0, {@link MAX_PACKED_COST}]). */
+const COST_ASIDE = 1 << 21;
+/** The code's bits: the cost is packed above them, `code + COST_UNIT * cost`, exact while below 2^53. */
+const COST_UNIT = 2 ** 22;
+const MAX_PACKED_COST = 2 ** 31 - 1;
 
 /**
  * Pointer fields per state in `refs`: hash and tokens as one (see {@link hashAndTokens}), file. A state holds its
@@ -73,8 +78,13 @@ function hashAndTokens(s: State): string | string[] | HashAndTokens {
 
 /** An append-only store of states in columns. */
 export class StateColumns {
-  /** Code and cost of each state, interleaved (one array of unboxed doubles). */
+  /**
+   * Code and cost of each state in one unboxed double (`code + COST_UNIT * cost`): a second double a state was
+   * ~0.8 KB of a 100-step session (bench/README.md, "Memory per session, eighth pass").
+   */
   private nums: number[] = [];
+  /** Costs that do not pack (fractional, negative, -0, huge: only from a log's own token counts), by position. */
+  private otherCost: Map<number, number> | undefined;
   /** t of the states whose t is not their position, by position (the server's never are). */
   private otherT: Map<number, number> | undefined;
   private refs: unknown[] = [];
@@ -84,7 +94,7 @@ export class StateColumns {
   private otherTools: Map<number, string> | undefined;
 
   get length(): number {
-    return this.nums.length / 2;
+    return this.nums.length;
   }
 
   /** Appends a state (as built by `stateRecord`: its strings and range already pooled). */
@@ -102,7 +112,12 @@ export class StateColumns {
       this.extras.push(this.length, s.range, s.scope);
     }
     if (!Object.is(s.t, this.length)) (this.otherT ??= new Map()).set(this.length, s.t);
-    this.nums.push(code, s.cost);
+    const cost = s.cost;
+    if (Number.isInteger(cost) && cost >= 0 && cost <= MAX_PACKED_COST && !Object.is(cost, -0)) this.nums.push(code + COST_UNIT * cost);
+    else {
+      (this.otherCost ??= new Map()).set(this.length, cost);
+      this.nums.push(code | COST_ASIDE);
+    }
     this.refs.push(hashAndTokens(s), s.file);
   }
 
@@ -127,7 +142,8 @@ export class StateColumns {
   /** The state at position `i` (0-based), or undefined past the end. */
   at(i: number): State | undefined {
     if (!Number.isInteger(i) || i < 0 || i >= this.length) return undefined;
-    const code = this.nums[2 * i]!;
+    const packed = this.nums[i]!;
+    const code = packed % COST_UNIT;
     const r = REFS * i;
     const refs = this.refs;
     const ht = refs[r] as string | string[] | HashAndTokens;
@@ -144,7 +160,7 @@ export class StateColumns {
         command: (code & COMMAND) !== 0,
         changesFile: (code & CHANGES_FILE) !== 0,
         failed: (code & FAILED) !== 0,
-        cost: this.nums[2 * i + 1]!,
+        cost: (code & COST_ASIDE) !== 0 ? this.otherCost!.get(i)! : (packed - code) / COST_UNIT,
         unknown: (code & UNKNOWN) !== 0,
       },
       refs[r + 1] as string | undefined,
