@@ -26,7 +26,10 @@ export const LINE = {
  * Not a {@link LINE} flag (never in a scan's result): set beside `pytest` on a line that could start a pytest summary
  * (`N passed...` at column 0, after `=== ` or not), so the scan can say where the first one is ({@link ScanAt}).
  */
-const SUMMARY = 1 << 10;
+export const SUMMARY = 1 << 10;
+
+/** The flags a runner parser needs (runners/*.ts `needs`): what the test readers alone read of a scan (test-lines.ts). */
+export const TEST_LINES = LINE.pytest | LINE.unittest | LINE.tox | LINE.junit | LINE.js | LINE.go | LINE.cargo;
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
@@ -60,7 +63,7 @@ export function colonShape(text: string, first: number, colon: number, indented:
 const PYTEST_WORDS = [' passed', ' failed', ' error', ' skipped', ' xfailed', ' xpassed', ' deselected', ' warning', ' rerun', ' subtests '];
 
 /** The flags of a count at `k` (a digit): which summaries could start there. */
-function countShape(text: string, k: number, col0: boolean): number {
+export function countShape(text: string, k: number, col0: boolean): number {
   while (isDigit(text.charCodeAt(k))) k++;
   // Every word starts with a space: a count followed by anything else (`12:` of grep -n, `1\t` of cat -n) needs no call.
   if (text.charCodeAt(k) !== 32) return 0;
@@ -166,7 +169,7 @@ function lineShape(text: string, start: number, first: number, c: number, end: n
 }
 
 /** pytest's progress lines end in `[ 40%]`. Each character read once (a `charCodeAt` costs a few ns here, on every line). */
-function progressShape(text: string, first: number, end: number): number {
+export function progressShape(text: string, first: number, end: number): number {
   let e = end;
   let z = text.charCodeAt(e - 1);
   while (e > first && (z === 32 || z === 13)) z = text.charCodeAt(--e - 1);

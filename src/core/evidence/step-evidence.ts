@@ -9,6 +9,7 @@ import { errorKind, tracePaths, type ErrorKind } from './errors.js';
 import { scanOutput, type ScanAt } from './output-lines.js';
 import { parseDiff, type PatchFile } from './patch.js';
 import type { TestRun } from './runners/types.js';
+import { scanTestLines } from './test-lines.js';
 import { parseTestRun, verdictOf, type Verdict } from './test-results.js';
 
 /**
@@ -95,10 +96,12 @@ export function stepEvidence(step: Step, state: State, label: Label, read: numbe
   const terminal = kind === 'shell' || kind === 'code' || kind === 'other';
   const raw = step.observation ?? '';
   const out = terminal && (read & (READ.tests | READ.errors | READ.traces)) !== 0 ? (raw.length > OUTPUT_WINDOW ? raw.slice(-OUTPUT_WINDOW) : raw) : '';
-  // A compiler location matters only to the error readers (errors.ts); a `grep -n` output is one on every line.
-  const mask = out !== '' ? scanOutput(out, (read & (READ.errors | READ.traces)) !== 0, scanAt) : 0;
+  // A compiler location matters only to the error readers (errors.ts); a `grep -n` output is one on every line. Without
+  // them only the test readers read the scan: its test shapes alone (test-lines.ts; the same flags for them).
+  const errors = (read & (READ.errors | READ.traces)) !== 0;
+  const mask = out === '' ? 0 : errors ? scanOutput(out, true, scanAt) : scanTestLines(out, scanAt);
   const testRun = mask !== 0 && (read & READ.tests) !== 0 ? parseTestRun(out, mask, scanAt.pytestSummary) : null;
-  const error = mask !== 0 && (read & (READ.errors | READ.traces)) !== 0 ? errorKind(out, mask) : null;
+  const error = mask !== 0 && errors ? errorKind(out, mask) : null;
   const changed = label.changesFile && label.file !== undefined ? { file: label.file, role: changedRole(label.file, label.sourceEdit), lines: editLines(step) } : undefined;
   let run: StepEvidence['run'];
   if (state.kind === 'run_test' || state.kind === 'run_script' || testRun !== null) {
