@@ -11,7 +11,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { errorKind, TRACEBACK } from '../../src/core/evidence/errors.js';
-import { colonShape, LINE, scanOutput } from '../../src/core/evidence/output-lines.js';
+import { LINE } from '../../src/core/evidence/line-shapes.js';
+import { colonShape, scanOutput } from '../../src/core/evidence/output-lines.js';
 import { jestSummaries, jsParser } from '../../src/core/evidence/runners/js.js';
 import { pytestParser, pytestSummaries } from '../../src/core/evidence/runners/pytest.js';
 import { corpusStrings } from '../fixtures/corpus-runs.js';

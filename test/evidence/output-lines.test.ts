@@ -7,7 +7,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { errorKind } from '../../src/core/evidence/errors.js';
-import { LINE, scanOutput } from '../../src/core/evidence/output-lines.js';
+import { LINE } from '../../src/core/evidence/line-shapes.js';
+import { scanOutput } from '../../src/core/evidence/output-lines.js';
 import { OUTPUT_WINDOW } from '../../src/core/evidence/step-evidence.js';
 import { parseTestRun, RUNNER_PARSERS } from '../../src/core/evidence/test-results.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';

@@ -6,7 +6,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LINE, scanOutput, TEST_LINES, type ScanAt } from '../../src/core/evidence/output-lines.js';
+import { LINE, TEST_LINES } from '../../src/core/evidence/line-shapes.js';
+import { scanOutput, type ScanAt } from '../../src/core/evidence/output-lines.js';
 import { emptyStepEvidence, OUTPUT_WINDOW, READ, stepEvidence } from '../../src/core/evidence/step-evidence.js';
 import { scanTestLines } from '../../src/core/evidence/test-lines.js';
 import { createStateBuilder } from '../../src/core/state-builder.js';

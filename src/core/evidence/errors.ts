@@ -5,7 +5,8 @@
  * its shape; patterns that must find a file name before a colon also need a plain-text
  * guard (they backtrack on every line of long output).
  */
-import { LINE, scanOutput } from './output-lines.js';
+import { LINE } from './line-shapes.js';
+import { scanOutput } from './output-lines.js';
 
 export type ErrorKind = 'traceback' | 'syntax' | 'compile';
 

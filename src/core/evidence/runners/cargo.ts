@@ -2,7 +2,7 @@
  * `cargo test`: one `test result: ok. N passed; M failed; ...` line per test binary
  * (unit, integration and doc tests), summed; `error: could not compile` is a failed build.
  */
-import { LINE } from '../output-lines.js';
+import { LINE } from '../line-shapes.js';
 import { num, type RunnerParser, type TestRun } from './types.js';
 
 const RESULT = /^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed;/gm;

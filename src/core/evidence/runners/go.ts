@@ -5,7 +5,7 @@
  * (plain `go test` prints only packages). `[build failed]` / `[setup failed]` packages
  * are errors and a failed build.
  */
-import { LINE } from '../output-lines.js';
+import { LINE } from '../line-shapes.js';
 import type { RunnerParser, TestRun } from './types.js';
 
 const CASE = /^[ \t]*--- (PASS|FAIL): \S/gm;

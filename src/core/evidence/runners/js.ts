@@ -3,7 +3,7 @@
  * `Test Suites:` line counts files, not tests, and is not read). mocha: `N passing (Xms)`,
  * `M failing`. Node's own runner (`node --test`, TAP): `# pass N`, `# fail M`.
  */
-import { LINE } from '../output-lines.js';
+import { LINE } from '../line-shapes.js';
 import { num, type RunnerParser, type TestRun } from './types.js';
 
 /** `Tests:` at a line start, as `^` of a multiline pattern sees one: after a newline, `\r`, U+2028 or U+2029. */

@@ -6,7 +6,7 @@
  * `BUILD FAILURE` (Maven) and `BUILD SUCCESSFUL` / `BUILD FAILED` (Gradle) give the build
  * status; Gradle's `N tests completed, M failed` gives its counts.
  */
-import { LINE } from '../output-lines.js';
+import { LINE } from '../line-shapes.js';
 import { num, type RunnerParser, type TestRun } from './types.js';
 
 const TESTS_RUN = /^(?:\[\w+\] )?Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(, Time elapsed)?/gm;

@@ -7,7 +7,7 @@
  * (`-q -q`, or cut by `| head`), the progress lines (`..F.s  [ 40%]`) are counted: `.`
  * passed, `F` failed, `E` error.
  */
-import { LINE } from '../output-lines.js';
+import { LINE } from '../line-shapes.js';
 import { num, type RunnerParser, type TestRun } from './types.js';
 
 // pytest-subtests adds `N subtests passed`, `N subtests failed` (a failing subtest fails the run even when its test passed), ...

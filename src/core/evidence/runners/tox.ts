@@ -6,7 +6,7 @@
  * failed.`. They give the build status only: the counts come from the wrapped runner's
  * own summary (pytest's, in the same observation).
  */
-import { LINE } from '../output-lines.js';
+import { LINE } from '../line-shapes.js';
 import type { RunnerParser } from './types.js';
 
 const FAILURE = /^(?:ERROR:[ \t]+[^\s:]+: commands failed|[ \t]+[^\s:]+: FAIL code \d+|[ \t]*evaluation failed :\(|nox > Session \S+ failed\.|nox > Session \S+ aborted)/m;

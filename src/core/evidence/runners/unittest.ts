@@ -5,7 +5,7 @@
  * skipped − expected failures, and the unexpected successes of a FAILED run (Python 3.11+ fails a run on one)
  * count as failed. Several runs in one observation are summed.
  */
-import { LINE } from '../output-lines.js';
+import { LINE } from '../line-shapes.js';
 import { num, type RunnerParser, type TestRun } from './types.js';
 
 // `Ran N tests in Xs`, a blank line, then the verdict line (Django may print `Destroying test database ...` lines between).
