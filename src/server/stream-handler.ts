@@ -201,7 +201,7 @@ async function onEnd(deps: HandlerDeps, conn: Connection, msg: EndMessage): Prom
     return;
   }
   // The patch of the end that began the ending counts; one sent while it is ending is not read.
-  const patch = s.finishing ? ok(undefined) : endPatch(deps.registry.stepBytes, s, msg.patch);
+  const patch = s.finishing ? ok(undefined) : await endPatch(deps.registry.stepBytes, s, msg.patch);
   if (!patch.ok) return refuse(deps, conn, patch.error);
   await deps.registry.end(s, 'end', patch.value);
 }
