@@ -7,7 +7,7 @@
  * added again (a whitespace-only or comment-only change, an edit undone) cancels out; the list is sorted.
  */
 import type { Label, State, Step } from '../types.js';
-import { patchRole, walkDiff } from '../evidence/patch.js';
+import { patchRole, walkDiff, type DiffVisitor } from '../evidence/patch.js';
 
 /** At most this many changed lines of a patch are kept **(choice)**: a patch past it is compared on its first lines. */
 export const MAX_PATCH_LINES = 4096;
@@ -100,21 +100,30 @@ export class NetLines {
 
 /** The normalised source lines a unified diff changes (sorted `file\0±text`), null when `text` holds no `diff --git`. */
 export function normalisedDiff(text: string): string[] | null {
+  return diffLines(text)?.lines() ?? null;
+}
+
+/** The net source lines of a unified diff, null when `text` holds no `diff --git`. */
+export function diffLines(text: string): NetLines | null {
   const at = text.indexOf('diff --git ');
   if (at < 0) return null;
-  const files: Array<{ path: string; created: boolean; lines: Array<['+' | '-', string]> }> = [];
-  walkDiff(text, at, {
-    file: (path) => files.push({ path, created: false, lines: [] }),
-    created: () => void (files[files.length - 1]!.created = true), // only reported inside a file
-    line: (sign, t, from, to) => void files[files.length - 1]!.lines.push([sign, t.slice(from, to)]),
-  });
   const net = new NetLines();
-  for (const f of files) {
-    if (patchRole(f.path, f.created) !== 'source') continue;
-    const style = commentStyle(f.path);
-    for (const [sign, line] of f.lines) net.add(f.path, sign, line, style);
-  }
-  return net.lines();
+  walkDiff(text, at, sourceLines(net));
+  return net;
+}
+
+/** A walk's visitor adding each source file's changed lines to `net` (a file's role is known by its first line: `new file mode` comes before its hunks). */
+export function sourceLines(net: NetLines): DiffVisitor {
+  let file: { path: string; created: boolean; source?: boolean; style?: ReturnType<typeof commentStyle> } | undefined;
+  return {
+    file: (path) => void (file = { path, created: false }),
+    created: () => void (file!.created = true), // only reported inside a file, before its lines
+    line(sign, t, from, to) {
+      const f = file!; // lines are only reported inside a file
+      f.source ??= patchRole(f.path, f.created) === 'source';
+      if (f.source) net.add(f.path, sign, t.slice(from, to), (f.style ??= commentStyle(f.path)));
+    },
+  };
 }
 
 const linesOf = (s: string | undefined): string[] => (s === undefined || s === '' ? [] : s.split('\n'));
@@ -132,17 +141,20 @@ export interface FinalPatchTracker {
   add(step: Step, state: State, label: Label): void;
   /** The normalised final patch of the steps added so far (sorted; empty: no source change seen). */
   value(): string[];
+  /** The same lines as counts, for `netClass` (patch-class.ts), which makes their class without listing them. */
+  net(): NetLines;
 }
 
 /** The final patch as the evidence reads it: the latest submitted diff (a finish step's output), else the source edits seen. */
 export function createFinalPatchTracker(): FinalPatchTracker {
   const edited = new NetLines();
-  let submitted: string[] | undefined;
+  let submitted: NetLines | undefined;
   return {
     add(step, state, label) {
       if (label.sourceEdit && label.file !== undefined) for (const [sign, line] of editLines(step)) edited.add(label.file, sign, line);
-      if (state.kind === 'finish' && step.observation !== undefined) submitted = normalisedDiff(step.observation) ?? submitted;
+      if (state.kind === 'finish' && step.observation !== undefined) submitted = diffLines(step.observation) ?? submitted;
     },
-    value: () => submitted ?? edited.lines(),
+    value: () => (submitted ?? edited).lines(),
+    net: () => submitted ?? edited,
   };
 }

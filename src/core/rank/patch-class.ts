@@ -5,8 +5,8 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { err, ok, type Result } from '../../errors.js';
-import { diffWalk, patchRole, walkDiffTo, type DiffVisitor } from '../evidence/patch.js';
-import { commentStyle, NetLines } from './final-patch.js';
+import { diffWalk, walkDiffTo } from '../evidence/patch.js';
+import { NetLines, sourceLines } from './final-patch.js';
 
 export interface PatchClass {
   /** SHA-256 (hex) of the normalised source lines; null when the patch changes no source (empty, or tests, scratch scripts and notes only). */
@@ -81,18 +81,12 @@ export function readPatch(text: string): PatchReading {
 
 const settled = (outcome: Result<PatchClass, string>): PatchReading => ({ step: () => true, result: () => outcome });
 
-/** A visitor adding each source file's lines to `net`, as `normalisedDiff` does (a file's role is known by its first line). */
-function sourceLines(net: NetLines): DiffVisitor {
-  let file: { path: string; created: boolean; source?: boolean; style?: ReturnType<typeof commentStyle> } | undefined;
-  return {
-    file: (path) => void (file = { path, created: false }),
-    created: () => void (file!.created = true), // only reported inside a file, before its lines
-    line(sign, t, from, to) {
-      const f = file!; // lines are only reported inside a file
-      f.source ??= patchRole(f.path, f.created) === 'source';
-      if (f.source) net.add(f.path, sign, t.slice(from, to), (f.style ??= commentStyle(f.path)));
-    },
-  };
+/** The class of `net`'s lines in one go (a trajectory's final patch: FinalPatchTracker.net()), or why it has none. */
+export function netClass(net: NetLines): Result<PatchClass, string> {
+  const made = classHash(net);
+  if (!made.ok) return made;
+  made.value.feed(Number.POSITIVE_INFINITY);
+  return ok(made.value.value());
 }
 
 interface ClassHash {
