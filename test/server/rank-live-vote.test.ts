@@ -77,7 +77,14 @@ describe('POST /v1/rank, basis vote, over sessions whose end carried the patch',
     const small = await rank({ basis: 'vote', task: 'long-path', runs: [{ trajectory: run(3), id: 'small' }] });
     expect([small.status, small.body.runs?.[0]?.vote]).toEqual([200, 1]);
     // 170,000 copies of one line with its 1,006-character path: 171 M characters to list (1.5 s of the worker before).
-    const big = await rank({ basis: 'vote', task: 'long-path', runs: [{ trajectory: run(3), id: 'small' }, { trajectory: run(170_000), id: 'big' }] });
+    const big = await rank({
+      basis: 'vote',
+      task: 'long-path',
+      runs: [
+        { trajectory: run(3), id: 'small' },
+        { trajectory: run(170_000), id: 'big' },
+      ],
+    });
     expect(big.status).toBe(400);
     expect(big.body.error).toMatchObject({ code: 'bad_input', message: expect.stringMatching(/^runs\[1\]: its final patch: its normalised source lines come to 171\d{6} characters/) as string });
   });
