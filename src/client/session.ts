@@ -181,7 +181,7 @@ export class ClientSession {
     if (this.final) return Promise.resolve(this.final);
     const refused = this.unusable();
     if (refused) return Promise.reject(refused);
-    const message = this.endMessage ?? endMessage(this.id, options.patch);
+    const message = this.endMessage ?? endMessage(this.id, options.patch, this.host);
     if (message instanceof SteplensClientError) return Promise.reject(message);
     return new Promise((resolve, reject) => {
       this.endWaiters.push({ resolve, reject });

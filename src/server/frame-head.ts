@@ -1,11 +1,15 @@
 /**
- * The `session` and `seq` of a frame refused before it is parsed (over `maxFrameBytes`), read by one pass over
- * the head of its top-level object that skips every other value without building it: the `too_large` error can
- * then name the step, and the client rejects that step instead of taking the next pong for its answer.
+ * The `type`, `session` and `seq` of a frame refused before it is parsed (over `maxFrameBytes`), read by one pass
+ * over the head of its top-level object that skips every other value without building it: the `too_large` error can
+ * then name the step, and the client rejects that step instead of taking the next pong for its answer (or the end,
+ * whose patch made it too large).
  */
+import { MAX_END_PATCH_CHARS, SESSION_ID_MAX } from '../protocol/client-messages.js';
 
 /** What a refusal can name; empty when the frame is not a JSON object or names neither. */
 export interface FrameHead {
+  /** The frame's `type` when it is one of the short names a message has. */
+  type?: string;
   session?: string;
   seq?: number;
 }
@@ -91,7 +95,8 @@ export function frameHead(raw: Buffer | string): FrameHead {
     if (key === 'type' || key === 'session' || key === 'seq') {
       const value = decoded(valueStart);
       if (key === 'type') type = value;
-      else if (key === 'session' && typeof value === 'string') head.session = value;
+      // A longer one names no session: it is not sent back (T54).
+      else if (key === 'session' && typeof value === 'string' && value.length <= SESSION_ID_MAX) head.session = value;
       else if (key === 'seq' && Number.isSafeInteger(value)) head.seq = value as number;
     }
     if (type !== undefined && head.session !== undefined && head.seq !== undefined) break;
@@ -101,5 +106,19 @@ export function frameHead(raw: Buffer | string): FrameHead {
   }
   // Only a step's seq is one: any other message's `seq` is not a step the client waits on.
   if (type !== 'step') delete head.seq;
+  if (typeof type === 'string' && type.length <= 16) head.type = type;
   return head;
+}
+
+/**
+ * What a frame over `maxFrameBytes` is refused with: a step names its seq; an end names its patch, which the clients
+ * bound in characters (MAX_END_PATCH_CHARS) while the frame is bounded in bytes (a patch of non-ASCII text passes the
+ * one and not the other); a frame whose head names neither says that an end's patch counts too.
+ */
+export function tooLargeMessage(type: string | undefined, seq: number | undefined, size: number, max: number): string {
+  const over = `frame of ${size} bytes exceeds the limit of ${max} bytes (maxFrameBytes)`;
+  if (seq !== undefined) return `step: its ${over}; not accepted (a smaller step may be sent with this seq)`;
+  const patch = `end.patch counts in the frame in UTF-8 bytes, within its ${MAX_END_PATCH_CHARS} characters`;
+  if (type === 'end') return `end.patch: the end's ${over}: ${patch}; the session stays open: send end again with a shorter patch, or none`;
+  return `${over}; an end with a patch must fit in it too (${patch})`;
 }

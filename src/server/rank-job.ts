@@ -5,8 +5,8 @@
  * thread, which reads them (rank-route.ts) and orders the whole group.
  */
 import { locationItems } from '../core/rank/consensus.js';
-import { createFinalPatchTracker } from '../core/rank/final-patch.js';
-import { patchClass } from '../core/rank/patch-class.js';
+import { createFinalPatchTracker, type FinalPatchTracker } from '../core/rank/final-patch.js';
+import { netClass, type PatchClass } from '../core/rank/patch-class.js';
 import { groupTask, type AskedBasis, type RankInput } from '../core/rank/rank.js';
 import { createScorer } from '../core/scorer.js';
 import type { Reference } from '../core/scorer-api.js';
@@ -105,7 +105,7 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
       ...inSampleField(deps.forecast, r.steps, report.pPass),
       steps: report.steps,
       locations,
-      ...(patch !== undefined ? { patch: patchClass(patch.value()) } : {}),
+      ...(patch !== undefined ? { patch: runPatch(patch, r.index) } : {}),
     });
   }
   return {
@@ -115,4 +115,11 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
     mixedTasks: body.mixedTasks === true,
     runs,
   };
+}
+
+/** The class of a run's final patch, or the call's refusal naming the run (T55: lines that would take gigabytes to list). */
+function runPatch(patch: FinalPatchTracker, index: number): PatchClass {
+  const made = netClass(patch.net());
+  if (!made.ok) throw new SteplensError('bad_input', `runs[${index}]: its final patch: ${made.error}`);
+  return made.value;
 }

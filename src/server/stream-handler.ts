@@ -10,7 +10,7 @@ import type { SessionRegistry } from './session-registry.js';
 import type { Session } from './session.js';
 import type { DurableSessions } from './durable-sessions.js';
 import { dispatchDurable, storeDown } from './stream-durable.js';
-import { frameHead } from './frame-head.js';
+import { frameHead, tooLargeMessage } from './frame-head.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { tenantInfo } from './tenant-log.js';
 import { endPatch } from './end-patch.js';
@@ -40,11 +40,8 @@ export function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buffer | s
   const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
   if (size > deps.options.limits.maxFrameBytes) {
     // Not parsed, but named when its head says which session and step it is: that step is refused, not lost.
-    const max = deps.options.limits.maxFrameBytes;
-    const head = isBinary ? {} : frameHead(raw);
-    const over = `frame of ${size} bytes exceeds the limit of ${max} bytes`;
-    const message = head.seq === undefined ? over : `step: its ${over}; not accepted (a smaller step may be sent with this seq)`;
-    return refuse(deps, conn, { code: 'too_large', message, ...head });
+    const { type, ...where } = isBinary ? {} : frameHead(raw);
+    return refuse(deps, conn, { code: 'too_large', message: tooLargeMessage(type, where.seq, size, deps.options.limits.maxFrameBytes), ...where });
   }
   if (isBinary) return refuse(deps, conn, { code: 'bad_message', message: 'binary frames are not accepted: send JSON text' });
   let parsed: ReturnType<typeof parseClientMessage>;
@@ -201,7 +198,7 @@ async function onEnd(deps: HandlerDeps, conn: Connection, msg: EndMessage): Prom
     return;
   }
   // The patch of the end that began the ending counts; one sent while it is ending is not read.
-  const patch = s.finishing ? ok(undefined) : endPatch(deps.registry.stepBytes, s, msg.patch);
+  const patch = s.finishing ? ok(undefined) : await endPatch(deps.registry.stepBytes, s, msg.patch);
   if (!patch.ok) return refuse(deps, conn, patch.error);
   await deps.registry.end(s, 'end', patch.value);
 }

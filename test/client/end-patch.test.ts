@@ -56,6 +56,12 @@ describe('session.end({ patch })', () => {
       code: 'bad_message',
       message: `end: patch of ${MAX_END_PATCH_CHARS + 1} characters is over the server's limit of ${MAX_END_PATCH_CHARS}; the session stays open`,
     });
+    // Within the characters, not the frame: 3 bytes a character in UTF-8. Refused before it is sent, by its bytes.
+    await expect(session.end({ patch: '€'.repeat(MAX_END_PATCH_CHARS) })).rejects.toMatchObject({
+      code: 'too_large',
+      session: 'client-vote',
+      message: expect.stringMatching(/^end\.patch: 1572864 bytes in UTF-8 \(524288 characters\) make the end's frame \d+ bytes, over the frame limit of 1048576; the session stays open/) as string,
+    });
     await expect(session.end({ patch: 'M hydra/core/utils.py' })).rejects.toMatchObject({ code: 'bad_message', message: expect.stringMatching(/^end\.patch: holds no 'diff --git' header/) as string });
     const final = await session.end({ patch: diff });
     expect(final.steps).toBe(steps.length);

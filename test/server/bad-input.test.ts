@@ -61,6 +61,14 @@ describe('bad input on the stream', () => {
     const gap = await expectError({ type: 'step', session: 'keep', seq: 5, step: steps[5] }, 'out_of_order', /next expected seq 2/);
     expect([gap.session, gap.seq]).toEqual(['keep', 5]);
     await expectError(JSON.stringify({ type: 'step', session: 'keep', seq: 2, step: { ...steps[2], observation: 'x'.repeat(70 * 1024) } }), 'too_large');
+    // An end whose patch is within its characters but not the frame's bytes (non-ASCII): named, the session stays open.
+    const end = await expectError(
+      { type: 'end', session: 'keep', patch: 'é'.repeat(40 * 1024) },
+      'too_large',
+      /^end\.patch: the end's frame of \d+ bytes exceeds the limit of 65536 bytes .*the session stays open/,
+    );
+    expect(end.session).toBe('keep');
+    await expectError('{"type":' + '"x"'.padEnd(70 * 1024), 'too_large', /an end with a patch must fit in it too/);
 
     // A duplicate seq is ignored and its score re-sent, unchanged.
     c.send({ type: 'step', session: 'keep', seq: 1, step: steps[7] });

@@ -67,6 +67,28 @@ describe('POST /v1/rank, basis vote, over sessions whose end carried the patch',
   };
   const same = (r: Answer) => r.runs!.map(({ index: _index, ...x }) => x);
 
+  it("refuses a trajectory whose final patch's lines, each with its path, come past MAX_CLASS_CHARS, naming the run (T55)", async () => {
+    const path = `src/${'p'.repeat(1000)}.py`;
+    const diff = (lines: number) => `diff --git a/${path} b/${path}\n@@ -1 +1 @@\n` + '+x\n'.repeat(lines);
+    const run = (lines: number) => [
+      { t: 0, tool: 'bash', action: { kind: 'shell', command: 'git diff' }, observation: 'ok' },
+      { t: 1, tool: 'submit', action: { kind: 'finish' }, observation: diff(lines) },
+    ];
+    const small = await rank({ basis: 'vote', task: 'long-path', runs: [{ trajectory: run(3), id: 'small' }] });
+    expect([small.status, small.body.runs?.[0]?.vote]).toEqual([200, 1]);
+    // 170,000 copies of one line with its 1,006-character path: 171 M characters to list (1.5 s of the worker before).
+    const big = await rank({
+      basis: 'vote',
+      task: 'long-path',
+      runs: [
+        { trajectory: run(3), id: 'small' },
+        { trajectory: run(170_000), id: 'big' },
+      ],
+    });
+    expect(big.status).toBe(400);
+    expect(big.body.error).toMatchObject({ code: 'bad_input', message: expect.stringMatching(/^runs\[1\]: its final patch: its normalised source lines come to 171\d{6} characters/) as string });
+  });
+
   it('ranks live sessions as it ranks the same runs given as trajectories (hydra-1915), and the final keeps the class only', async () => {
     const c = await Client.connect(srv().wsUrl);
     const runs = await Promise.all(HYDRA.map(async (r) => ({ ...r, doc: await readDoc(r.file), steps: await readSteps(r.file) })));

@@ -9,7 +9,7 @@ import { DEFAULT_POLICY } from '../../src/core/policy.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { resolveOptions } from '../../src/server/options.js';
-import { ViewCopies } from '../../src/server/session-replay.js';
+import { REPLAYS_PER_TENANT, ViewCopies } from '../../src/server/session-replay.js';
 import type { SessionHead, SessionJournal } from '../../src/store/session-journal.js';
 
 const STEPS = 20;
@@ -50,6 +50,30 @@ describe('the view copies of sessions held by another replica', () => {
     for (let i = 0; i < 4; i++) await copies.view(`alice:b${i}`, `b${i}`, head('alice'));
     await copies.view('alice:a1', 'a1', head('alice'));
     expect(read.filter((id) => id === 'alice:a1').length).toBeGreaterThan(0);
+  });
+
+  it("are built at most REPLAYS_PER_TENANT at once per tenant, the tenant's others waiting, another tenant's not", async () => {
+    const read: string[] = [];
+    const journal = {
+      frames: async (id: string, from: number, count: number) => {
+        read.push(id);
+        await new Promise((resolve) => setImmediate(resolve));
+        return frames.slice(from, from + count);
+      },
+      resolve: () => Promise.resolve({ kind: 'prior', prior: UNIFORM_PRIOR }),
+    } as unknown as SessionJournal;
+    const copies = new ViewCopies({ journal, analyzers: defaultAnalyzers(), options: resolveOptions({}) }, 16);
+    const ids = Array.from({ length: 6 }, (_, i) => `mallory:m${i}`);
+    const mallory = ids.map((key) => copies.view(key, key.slice(8), head('mallory')));
+    await new Promise((resolve) => setImmediate(resolve));
+    const alice = copies.view('alice:a1', 'a1', head('alice'));
+    await Promise.all([...mallory, alice]);
+    // Each build's reads, first to last: no more than REPLAYS_PER_TENANT of mallory's overlap (before: all 6 did).
+    const spans = ids.map((id) => [read.indexOf(id), read.lastIndexOf(id)] as const);
+    for (const [start] of spans) expect(spans.filter(([a, z]) => a <= start && start <= z).length).toBeLessThanOrEqual(REPLAYS_PER_TENANT);
+    expect(REPLAYS_PER_TENANT).toBeLessThan(ids.length);
+    // Alice's build did not wait for mallory's queue: it began before mallory's last one.
+    expect(read.indexOf('alice:a1')).toBeLessThan(read.indexOf(ids.at(-1)!));
   });
 
   it('of one session read at once are one replay, shared by every read', async () => {

@@ -185,14 +185,15 @@ class Session(SessionRecovery):
         ``patch``: the run's final patch, the unified diff of its work (``git diff`` in its sandbox; ``""`` for no
         change), at most :data:`MAX_END_PATCH_CHARS` characters. The server keeps its class (``final["patch"]``:
         ``key``, ``lines``), not its text, so that :meth:`HttpClient.rank` with ``basis="vote"`` can rank the session.
-        A patch that is not a string or too long raises ``bad_input`` before anything is sent; one the server refuses
+        A patch that is not a string or too long raises ``bad_input`` before anything is sent, one that makes the end's
+        frame larger than ``max_frame_bytes`` (UTF-8 bytes: non-ASCII text) ``too_large``; one the server refuses
         (not a diff, past the tenant's step bytes) raises its code, and the session stays open: call ``end`` again.
         The patch of the first ``end`` that is not refused counts."""
         if self.final is not None:
             return self.final
         self._check_usable()
         if patch is not None:
-            _check_patch(patch, self.id)
+            _check_patch(patch, self.id, self._client.max_frame_bytes)
         future: "asyncio.Future[Frame]" = asyncio.get_running_loop().create_future()
         self._end_waiters.append(future)
         if self._end_message is None or not self._end_requested:
@@ -333,8 +334,9 @@ class Session(SessionRecovery):
         return not self._pending and not self._end_waiters
 
 
-def _check_patch(patch: Any, session: str) -> None:
-    """Raises ``bad_input`` for a patch the server would refuse for its type or length (nothing is sent)."""
+def _check_patch(patch: Any, session: str, max_frame_bytes: int) -> None:
+    """Raises ``bad_input`` for a patch the server would refuse for its type or length, ``too_large`` for one that
+    makes the end's frame larger than the frame limit (its UTF-8 bytes count there; nothing is sent)."""
     if not isinstance(patch, str):
         raise SteplensError("bad_input", f"end: patch must be a string, the unified diff of the run's final work (git diff), "
                                          f"got {type(patch).__name__}", session=session)
@@ -342,3 +344,9 @@ def _check_patch(patch: Any, session: str) -> None:
     if units > MAX_END_PATCH_CHARS:
         raise SteplensError("bad_input", f"end: patch of {units} characters is over the server's limit of {MAX_END_PATCH_CHARS} "
                                          "(MAX_END_PATCH_CHARS); the session stays open", session=session)
+    size = frame_bytes({"type": "end", "session": session, "patch": patch})
+    if size > max_frame_bytes:
+        utf8 = len(patch.encode("utf-8", "surrogatepass"))
+        raise SteplensError("too_large", f"end.patch: {utf8} bytes in UTF-8 ({units} characters) make the end's frame {size} bytes, "
+                                         f"over the frame limit of {max_frame_bytes}; the session stays open: end again with a "
+                                         "shorter patch, or none", session=session)

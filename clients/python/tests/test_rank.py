@@ -101,6 +101,11 @@ class RankTest(unittest.TestCase):
                     session.end(patch="x" * (512 * 1024 + 1))
                 self.assertEqual(e.exception.code, "bad_input")
                 self.assertIn("524288", str(e.exception))
+                # Within the characters, not the frame: 3 bytes a character in UTF-8.
+                with self.assertRaises(SteplensError) as e:
+                    session.end(patch="\u20ac" * (512 * 1024))
+                self.assertEqual(e.exception.code, "too_large")
+                self.assertRegex(str(e.exception), r"end\.patch: 1572864 bytes in UTF-8 \(524288 characters\) make the end's frame \d+ bytes, over the frame limit of 1048576")
                 with self.assertRaises(SteplensError) as e:
                     session.end(patch="M hydra/x.py")
                 self.assertEqual(e.exception.code, "bad_message")

@@ -32,32 +32,50 @@ export interface DiffVisitor {
   line(sign: '+' | '-', text: string, from: number, to: number): void;
 }
 
+/** Where a walk over a diff stands between slices (walkDiffTo): the next line's start, and what it is inside of. */
+export interface DiffWalk {
+  p: number;
+  inFile: boolean;
+  inHunk: boolean;
+}
+
+/** A walk over `text` from `at` (where the first `diff --git` block starts). */
+export const diffWalk = (at: number): DiffWalk => ({ p: at, inFile: false, inHunk: false });
+
 /**
  * Walks the `diff --git` blocks of `text` from `at` (where the first one starts), line by line without splitting the
  * text: a prefix test at a line's start cannot pass its end (no prefix holds a newline).
  */
 export function walkDiff(text: string, at: number, v: DiffVisitor): void {
-  let inFile = false;
-  let inHunk = false;
-  for (let p = at; p <= text.length;) {
+  walkDiffTo(text, diffWalk(at), text.length, v);
+}
+
+/**
+ * Walks on from `w` over the lines that start at or before `until` (the whole text: `text.length`), leaving `w` at
+ * the next one; a walk in slices reports what one walk does. True once the text is walked.
+ */
+export function walkDiffTo(text: string, w: DiffWalk, until: number, v: DiffVisitor): boolean {
+  for (; w.p <= text.length && w.p <= until;) {
+    const p = w.p;
     let end = text.indexOf('\n', p);
     if (end < 0) end = text.length;
     HEADER.lastIndex = p;
     const h = text.startsWith('diff --git a/', p) ? HEADER.exec(text) : null;
     if (h !== null) {
       v.file(h[2]!);
-      inFile = true;
-      inHunk = false;
-    } else if (inFile) {
-      if (!inHunk && text.startsWith('new file mode', p)) v.created();
-      else if (text.startsWith('@@', p)) inHunk = true;
-      else if (inHunk && p < end) {
+      w.inFile = true;
+      w.inHunk = false;
+    } else if (w.inFile) {
+      if (!w.inHunk && text.startsWith('new file mode', p)) v.created();
+      else if (text.startsWith('@@', p)) w.inHunk = true;
+      else if (w.inHunk && p < end) {
         const c = text.charCodeAt(p);
         if (c === 43 || c === 45) v.line(c === 43 ? '+' : '-', text, p + 1, end); // + or -
       }
     }
-    p = end + 1;
+    w.p = end + 1;
   }
+  return w.p > text.length;
 }
 
 /** The files of a unified diff (`diff --git` blocks), null when the text holds none. */
