@@ -91,4 +91,11 @@ describe('waste report from the stop counters', () => {
       expect(h.cycles).toEqual({ minBlock: policy.cycle.minBlock, maxBlock: policy.cycle.maxBlock, runs: cycles.runs() });
     }
   });
+
+  it('counters made without history hand over nothing (not an empty list, which would read as nothing found)', () => {
+    const stop = createEarlyStop(DEFAULT_POLICY);
+    const { states } = both(runs()[0]!, DEFAULT_POLICY);
+    for (const s of states) stop.add(s, 50);
+    expect(stop.history()).toEqual({});
+  });
 });

@@ -46,12 +46,16 @@ export function blindRetryCounter(retry?: RetryDetector, history = false): Count
 class BlindRetries implements Counter {
   private readonly episodes: ReturnType<typeof createRetryEpisodeTracker>;
 
-  constructor(retry: RetryDetector | undefined, history: boolean) {
+  constructor(
+    retry: RetryDetector | undefined,
+    private readonly history: boolean,
+  ) {
     this.episodes = createRetryEpisodeTracker(retry, history);
   }
 
+  // Without history the tracker keeps no episode: nothing to hand over (an empty list would read as none found).
   found(): WasteHistory {
-    return { episodes: this.episodes.episodes() };
+    return this.history ? { episodes: this.episodes.episodes() } : {};
   }
 
   add(state: State): readonly Count[] {
@@ -74,12 +78,12 @@ export function regressionLoopCounter(history = false): Counter {
 class RegressionLoops implements Counter {
   private readonly loops: ReturnType<typeof createRegressionTracker>;
 
-  constructor(history: boolean) {
+  constructor(private readonly history: boolean) {
     this.loops = createRegressionTracker(history);
   }
 
   found(): WasteHistory {
-    return { loops: this.loops.loops() };
+    return this.history ? { loops: this.loops.loops() } : {};
   }
 
   add(state: State): readonly Count[] {
@@ -100,13 +104,13 @@ class Cycles implements Counter {
   constructor(
     private readonly minBlock: number,
     private readonly maxBlock: number,
-    history: boolean,
+    private readonly history: boolean,
   ) {
     this.cycles = createCycleDetector(minBlock, maxBlock, history);
   }
 
   found(): WasteHistory {
-    return { cycles: { minBlock: this.minBlock, maxBlock: this.maxBlock, runs: this.cycles.runs() } };
+    return this.history ? { cycles: { minBlock: this.minBlock, maxBlock: this.maxBlock, runs: this.cycles.runs() } } : {};
   }
 
   add(state: State): readonly Count[] {
