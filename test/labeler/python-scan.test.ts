@@ -4,18 +4,7 @@
  * text, the joined scans give what a scan of the texts joined by newlines gives.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  EMPTY_SCAN,
-  fileUseOfScans,
-  pythonScan,
-  scanMemoSize,
-  scanPythonFileUse,
-  SCAN_MEMO_CHARS,
-  SCAN_MEMO_ENTRIES,
-  SCAN_MEMO_MAX_CHARS,
-  SCAN_MEMO_MIN_CHARS,
-} from '../../src/core/labeler/python-writes.js';
-import { sampledTextKey } from '../../src/core/memory/packed-text.js';
+import { EMPTY_SCAN, fileUseOfScans, pythonScan, scanPythonFileUse } from '../../src/core/labeler/python-writes.js';
 import { corpusActionTexts } from '../fixtures/corpus-runs.js';
 
 describe('Python scans kept instead of texts', () => {
@@ -27,7 +16,7 @@ describe('Python scans kept instead of texts', () => {
         const parts = run.slice(i, i + 3);
         for (let n = 1; n <= parts.length; n++) {
           const want = scanPythonFileUse(parts.slice(0, n).join('\n'));
-          expect(fileUseOfScans(parts.slice(0, n).map((t) => pythonScan(t)))).toEqual(want);
+          expect(fileUseOfScans(parts.slice(0, n).map(pythonScan))).toEqual(want);
           compared++;
           if (want.writes.length > 0) withWrites++;
         }
@@ -63,47 +52,5 @@ describe('a text scanned twice in a row', () => {
     expect(second.assigns).toEqual(['out', 'build/log.txt']);
     const again = pythonScan(script);
     expect(again).toEqual(first);
-  });
-});
-
-describe('scans of commands kept across sessions', () => {
-  it('a command scanned again (a new string equal to it, after other texts) gives the scan a fresh scan gives, from the memo', () => {
-    const texts = corpusActionTexts()
-      .flat()
-      .filter((t) => t.length >= SCAN_MEMO_MIN_CHARS && t.length <= SCAN_MEMO_MAX_CHARS);
-    expect(texts.length).toBeGreaterThan(200);
-    const first = texts.map((t) => pythonScan(t, true));
-    let shared = 0;
-    texts.forEach((t, i) => {
-      pythonScan('print(1)'); // another text between: not the one-text memo
-      const again = pythonScan(JSON.parse(JSON.stringify(t)) as string, true);
-      expect(again).toEqual(first[i]);
-      if (again === first[i]) shared++;
-    });
-    // Found again, not scanned again (the memo holds more than these texts).
-    expect(shared).toBeGreaterThan(texts.length / 2);
-  });
-
-  it('an edited command is not taken for the one before it, though its sampled characters are the same', () => {
-    const base = `python - <<EOF\n${'x = 1\n'.repeat(40)}open('pkg/a.py', 'w')\n${'y = 2\n'.repeat(40)}EOF`;
-    // One character changed between the sampled ones: same key (length and samples), another text.
-    const i = base.indexOf("'pkg/a.py'") + 5;
-    const edited = base.slice(0, i) + 'b' + base.slice(i + 1);
-    expect(edited.length).toBe(base.length);
-    const a = pythonScan(base, true);
-    pythonScan('print(1)');
-    const b = pythonScan(edited, true);
-    expect(a.opens[0]?.path).toBe('pkg/a.py');
-    expect(b).toEqual(pythonScan(edited + '\n'));
-    expect(b.opens[0]?.path).toBe('pkg/b.py');
-    expect(sampledTextKey(edited)).toBe(sampledTextKey(base));
-  });
-
-  it('holds at most its entries and characters, however many commands come', () => {
-    for (let i = 0; i < 3 * SCAN_MEMO_ENTRIES; i++) pythonScan(`python - <<EOF\nopen('f${i}.py', 'w')\n${'#'.repeat(200 + (i % 7000))}\nEOF`, true);
-    const { entries, chars } = scanMemoSize();
-    expect(entries).toBeLessThanOrEqual(SCAN_MEMO_ENTRIES);
-    expect(chars).toBeLessThanOrEqual(SCAN_MEMO_CHARS + SCAN_MEMO_MAX_CHARS);
-    expect(entries).toBeGreaterThan(0);
   });
 });

@@ -5,7 +5,6 @@
  * `io.open`/`codecs.open`, with `P` a string literal or a variable assigned one.
  */
 import { flatten } from '../memory/flat-string.js';
-import { sampledTextKey } from '../memory/packed-text.js';
 import { assignedLiterals } from './python-assigns.js';
 
 /** The files a Python snippet opens for writing and for reading, as written in the code. */
@@ -61,69 +60,10 @@ export const EMPTY_SCAN: PythonScan = Object.freeze({ assigns: Object.freeze([])
 let lastText: string | undefined;
 let lastScan: PythonScan = EMPTY_SCAN;
 
-/**
- * Scans of long texts across sessions: the rollouts of one task (a GRPO group, a client that retries, the server
- * benches' replays) write the same scripts, and each session scanned each one again (the scan was 13 % of the state
- * builder's time in session-cost's profile; bench/README.md, "Lifecycle CPU per step, third pass"). Found by the
- * text's sampled key and one comparison (no hash of the whole text); a scan depends on the text only, and no caller
- * changes one. Shorter texts scan about as fast as they are looked up. Two generations (as same-text.ts): an
- * approximate LRU, bounded in entries and in the characters of the texts it keeps alive to compare with. Only
- * commands and code cells are memoised: the state builder pools those already (same-text.ts), so the memo keeps
- * the strings that pool keeps rather than texts of its own; an edit's text is scanned as before. A miss costs the
- * sampled key and the bookkeeping, ~0.3-0.5 µs on a text of ~1,700 characters whose scan takes ~3.8.
- */
-export const SCAN_MEMO_MIN_CHARS = 128;
-export const SCAN_MEMO_MAX_CHARS = 16_383;
-export const SCAN_MEMO_ENTRIES = 1024;
-export const SCAN_MEMO_CHARS = 500_000;
-
-interface Scanned {
-  readonly text: string;
-  readonly scan: PythonScan;
-}
-
-let young = new Map<number, Scanned>();
-let old = new Map<number, Scanned>();
-let youngChars = 0;
-
-function keep(key: number, entry: Scanned): void {
-  if (young.get(key)?.text !== entry.text) youngChars += entry.text.length;
-  young.set(key, entry);
-  if (young.size >= SCAN_MEMO_ENTRIES / 2 || youngChars >= SCAN_MEMO_CHARS / 2) {
-    old = young;
-    young = new Map();
-    youngChars = 0;
-  }
-}
-
-/** {@link scanText} of `code`, from the memo when a text equal to it was scanned recently. */
-function memoScan(code: string): PythonScan {
-  if (code.length < SCAN_MEMO_MIN_CHARS || code.length > SCAN_MEMO_MAX_CHARS) return scanText(code);
-  const key = sampledTextKey(code) % 2 ** 30;
-  const y = young.get(key);
-  if (y?.text === code) return y.scan;
-  const o = old.get(key);
-  if (o?.text === code) {
-    keep(key, o);
-    return o.scan;
-  }
-  const scan = scanText(code);
-  keep(key, { text: code, scan });
-  return scan;
-}
-
-/** Texts and characters the memo holds (tests). */
-export function scanMemoSize(): { entries: number; chars: number } {
-  let chars = 0;
-  for (const e of young.values()) chars += e.text.length;
-  for (const e of old.values()) chars += e.text.length;
-  return { entries: young.size + old.size, chars };
-}
-
-/** The scan of one text (see {@link PythonScan}); `command`: a shell command or code cell (memoised across sessions). */
-export function pythonScan(code: string, command = false): PythonScan {
+/** The scan of one text (see {@link PythonScan}). */
+export function pythonScan(code: string): PythonScan {
   if (code === lastText) return lastScan;
-  const scan = command ? memoScan(code) : scanText(code);
+  const scan = scanText(code);
   lastText = code;
   lastScan = scan;
   return scan;

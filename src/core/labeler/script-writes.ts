@@ -29,7 +29,7 @@ function pythonUse(command: string, shell: ParsedShell, resolve: Resolve, h: Lab
     const script = positional(c.args, 0, SCRIPT_FLAGS);
     if (script === undefined || script === '-' || c.args.includes('-c') || c.args.includes('-m')) continue;
     const scan = h.scripts.get(resolve(script));
-    if (scan !== undefined) (scans ??= [pythonScan(command, true)]).push(scan);
+    if (scan !== undefined) (scans ??= [pythonScan(command)]).push(scan);
   }
   if (!runsPython) return undefined;
   // Most runs hold their code in the line itself: the line's own memoised scan.
@@ -86,7 +86,7 @@ export function rememberScripts(step: Step, intents: Intent[], h: LabelHistory):
   }
   if (a.kind !== 'shell') return;
   for (const i of intents) {
-    if (i.type === 'write' && !i.script && i.file?.endsWith('.py')) h.scripts.set(intern(i.file), pythonScan(a.command, true));
+    if (i.type === 'write' && !i.script && i.file?.endsWith('.py')) h.scripts.set(intern(i.file), pythonScan(a.command));
   }
 }
 
