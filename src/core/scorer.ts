@@ -24,7 +24,7 @@ import { createStructuralTracker, type StructuralTracker } from './signals/struc
 import { createTemporalTracker, referenceWindows, type TemporalTracker } from './signals/temporal.js';
 import { createStateBuilder, type StateBuilder } from './state-builder.js';
 import { StateColumns } from './state/state-columns.js';
-import { wasteReportInSteps } from './waste/index.js';
+import { snapshotHistory, wasteReportInSteps, type WasteHistory } from './waste/index.js';
 
 /** Options of {@link createScorer}: the reference, the syntax ports, and optional config and policy. */
 export type CreateScorerOptions = ScorerOptions & {
@@ -91,7 +91,8 @@ class IncrementalScorer implements Scorer {
     this.priorTracker = pta === undefined ? createPriorSignalTracker(cfg.brevitySteps) : undefined;
     // The forecaster's retry feature reads the same shared detector (coherence feeds it each state before the forecaster).
     const forecaster = (this.forecaster = options.forecast !== undefined ? createForecaster(options.forecast, retry, options.forecastFeatures) : undefined);
-    this.earlyStop = createEarlyStop(policy, { retry });
+    // Its counters keep the retry episodes, regression loops and cycle runs they find: the report reads them.
+    this.earlyStop = createEarlyStop(policy, { retry, history: true });
     this.reference = Object.freeze(pta !== undefined ? { kind: 'pta', version: pta.version, paths: ptaPathCount(pta) } : { kind: 'prior' });
     const trace = forecaster?.trace;
     if (trace !== undefined) this.forecastTrace = trace;
@@ -189,12 +190,16 @@ class IncrementalScorer implements Scorer {
 
   reportInSteps(passed?: boolean): Generator<void, TrajectoryReport> {
     // Read now, not at the first `next()`: the report is of the steps pushed so far, whatever is pushed meanwhile.
-    const head = { length: this.columns.length, score: this.vector(), signals: [...this.earlyStop.signals()], unknown: this.unknown };
+    const head = { length: this.columns.length, score: this.vector(), signals: [...this.earlyStop.signals()], unknown: this.unknown, history: snapshotHistory(this.earlyStop.history()) };
     return this.reportOf(head, passed, this.forecaster?.value());
   }
 
   /** The report of the first `head.length` states (they never change: the columns are append-only), in steps. */
-  private *reportOf(head: { length: number; score: ScoreVector; signals: Signal[]; unknown: number }, passed: boolean | undefined, pPass: number | undefined): Generator<void, TrajectoryReport> {
+  private *reportOf(
+    head: { length: number; score: ScoreVector; signals: Signal[]; unknown: number; history: WasteHistory },
+    passed: boolean | undefined,
+    pPass: number | undefined,
+  ): Generator<void, TrajectoryReport> {
     const { cfg, pta } = this;
     const current = head.score;
     const all = new Array<State>(head.length);
@@ -202,7 +207,7 @@ class IncrementalScorer implements Scorer {
       all[i] = this.columns.at(i)!; // i < the length read when asked
       if ((i + 1) % STATES_PER_STEP === 0) yield;
     }
-    const waste = yield* wasteReportInSteps(all, { settings: cfg.waste, tau: cfg.tau, ptaFiles: pta?.files });
+    const waste = yield* wasteReportInSteps(all, { settings: cfg.waste, tau: cfg.tau, ptaFiles: pta?.files, history: head.history });
     const tier = tierFor(current.total, passed, cfg);
     const lucky =
       passed === true && tier === 'Lucky' ? classifyLucky({ states: all, score: current, waste, reference: pta !== undefined ? luckyReference(pta.references) : undefined }, cfg.lucky) : undefined;

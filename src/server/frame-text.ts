@@ -123,12 +123,31 @@ function scoreBytes(m: ScoreMessage): Buffer | undefined {
   return out;
 }
 
+/**
+ * The last `final` frame stringified and its text: a session's end measures its final (Session.keptBytes) and then
+ * sends it, and each stringified the whole report (~0.2 µs a step of the session, bench/README.md "Lifecycle CPU
+ * per step, third pass"). One slot, so at most one final's text is kept beyond its use; a final is never changed
+ * once made (the registry builds it whole and only reads it after).
+ */
+let lastFinal: ServerMessage | undefined;
+let lastFinalText = '';
+
+/** `JSON.stringify(frame)` of a frame not written by hand; a final's text once for its measure and its send. */
+function json(frame: ServerMessage): string {
+  if (frame.type !== 'final') return JSON.stringify(frame);
+  if (frame !== lastFinal) {
+    lastFinalText = JSON.stringify(frame);
+    lastFinal = frame;
+  }
+  return lastFinalText;
+}
+
 /** The UTF-8 bytes of `JSON.stringify(frame)` (a score frame written straight into them). */
 export function frameBytes(frame: ServerMessage): Buffer {
-  return (frame.type === 'score' ? scoreBytes(frame) : undefined) ?? Buffer.from(JSON.stringify(frame), 'utf8');
+  return (frame.type === 'score' ? scoreBytes(frame) : undefined) ?? Buffer.from(json(frame), 'utf8');
 }
 
 /** `JSON.stringify(frame)`: a score frame decoded from {@link frameBytes}'s bytes (one hand-written encoder, not two). */
 export function frameText(frame: ServerMessage): string {
-  return (frame.type === 'score' ? scoreBytes(frame)?.toString('utf8') : undefined) ?? JSON.stringify(frame);
+  return (frame.type === 'score' ? scoreBytes(frame)?.toString('utf8') : undefined) ?? json(frame);
 }

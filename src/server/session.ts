@@ -17,6 +17,7 @@ import type { PinnedReference } from '../store/session-journal.js';
 import { FrameLog } from './frame-log.js';
 import { sessionKey, type Principal } from './principal.js';
 import { stepText } from './step-text.js';
+import { frameText } from './frame-text.js';
 
 export type StepFrame = ScoreMessage | SignalMessage;
 
@@ -371,7 +372,8 @@ export class Session {
 
   /** Approximate heap bytes an ended session keeps (frame log, final, step lines and states; bench/memory.ts compares it with the heap). */
   keptBytes(): number {
-    const final = this.final === undefined ? 0 : 2 * JSON.stringify(this.final).length;
+    // The final's text is made once for this and for its send (frameText's one-slot memo).
+    const final = this.final === undefined ? 0 : 2 * frameText(this.final).length;
     // One byte a character: V8 keeps Latin-1 text (most of these lines) one byte wide.
     let lines = 0;
     for (const t of this.texts) lines += t.length + STRING_BYTES;

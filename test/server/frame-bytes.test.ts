@@ -4,10 +4,10 @@
  * checks the text) and for the edge cases below (escaped and non-ASCII session ids, -0, nulls, large and
  * fractional numbers, pPass, non-finite values that fall back to JSON.stringify, a frame longer than the buffer).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ReferenceInfo } from '../../src/core/types.js';
 import type { ScoreMessage, ServerMessage } from '../../src/protocol/server-messages.js';
-import { frameBytes, referenceJson } from '../../src/server/frame-text.js';
+import { frameBytes, frameText, referenceJson } from '../../src/server/frame-text.js';
 
 const reference: ReferenceInfo = { kind: 'pta', version: 3, paths: 12 };
 
@@ -61,6 +61,41 @@ describe('frameBytes', () => {
   it('other frames: the bytes of JSON.stringify', () => {
     expectSame({ type: 'pong' });
     expectSame({ type: 'error', code: 'bad_message', message: 'é "quoted"', session: 's', seq: 3 });
+  });
+
+  it("a final's text is made once for its measure (frameText) and its send (frameBytes), and each final gets its own", () => {
+    const final = (session: string): ServerMessage => ({
+      type: 'final',
+      session,
+      score: { total: 1, struct: null, cov: null, coh: 0, temp: 0 },
+      tier: 'Lucky',
+      waste: [],
+      signals: [],
+      steps: 0,
+      stages: '',
+      reference: { kind: 'prior' },
+      unknown: 0,
+      reason: 'end',
+    });
+    const a = final('a');
+    const b = final('b');
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const text = frameText(a);
+      expect(stringify).toHaveBeenCalledTimes(1);
+      stringify.mockClear();
+      expect(text).toBe(JSON.stringify(a));
+      stringify.mockClear();
+      expect(frameBytes(a).toString('utf8')).toBe(frameText(a));
+      expect(stringify).not.toHaveBeenCalled();
+      expect(frameText(b)).toContain('"session":"b"');
+      expect(frameBytes(a).toString('utf8')).toContain('"session":"a"');
+      expect(stringify).toHaveBeenCalledTimes(2);
+    } finally {
+      stringify.mockRestore();
+    }
+    expectSame(a);
+    expectSame(b);
   });
 
   it('a frame after a long one is not left with its bytes', () => {

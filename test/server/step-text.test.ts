@@ -2,7 +2,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { STEP_TEXT_MAX, stepText } from '../../src/server/step-text.js';
+import { corpusStrings } from '../fixtures/corpus-runs.js';
 import { ASTROID, readSteps } from './helpers.js';
+
+/** Every whitespace run of the whole command collapsed, then cut: what a step's line must be. */
+const naive = (c: string): string => {
+  const one = c.replace(/[ \t\n\v\f\r]+/g, ' ').replace(/^ | $/g, '');
+  return one.length > STEP_TEXT_MAX ? `${one.slice(0, STEP_TEXT_MAX - 3)}...` : one;
+};
 
 describe('stepText', () => {
   it('is one line of at most STEP_TEXT_MAX characters, the command for shell steps (real run)', async () => {
@@ -21,10 +28,6 @@ describe('stepText', () => {
   });
 
   it('equals collapsing every whitespace run of the whole command, then cutting (random commands)', () => {
-    const naive = (c: string): string => {
-      const one = c.replace(/[ \t\n\v\f\r]+/g, ' ').trim();
-      return one.length > STEP_TEXT_MAX ? `${one.slice(0, STEP_TEXT_MAX - 3)}...` : one;
-    };
     // Single spaces between words only (a line that is a slice of its command) as often as runs, ends and other whitespace.
     const chars = fc.oneof(fc.constantFrom('a', 'b', ' ', '  ', '\n', '\t', 'xyz', '\r\n', '\v', '\f'), fc.constantFrom('word ', 'abcdefghij ', 'x'));
     fc.assert(
@@ -36,6 +39,16 @@ describe('stepText', () => {
       ),
       { numRuns: 2000 },
     );
+  });
+
+  it('equals collapsing then cutting on every string of the corpus logs, non-ASCII and long runs of whitespace included', () => {
+    let collapsed = 0;
+    for (const command of corpusStrings()) {
+      const want = naive(command);
+      expect(stepText({ t: 0, tool: 'bash', action: { kind: 'shell', command } })).toBe(want);
+      if (/\s{2}|[\t\n\v\f\r]/.test(command.slice(0, 2 * STEP_TEXT_MAX))) collapsed++;
+    }
+    expect(collapsed).toBeGreaterThan(1000);
   });
 
   it('names the file or query of non-shell actions', () => {

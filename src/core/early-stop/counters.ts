@@ -12,6 +12,7 @@ import { createCycleDetector } from '../waste/cycles.js';
 import { createRegressionTracker } from '../waste/regression-loop.js';
 import { createRetryEpisodeTracker } from '../waste/retry-episodes.js';
 import type { RetryDetector } from '../signals/repeats.js';
+import type { WasteHistory } from '../waste/history.js';
 
 /** One episode's count at this state, the steps it spans and the signal text for a level. */
 export interface Count {
@@ -28,20 +29,33 @@ export interface Count {
  */
 export interface Counter {
   add(state: State): readonly Count[];
+  /** What it found so far, for the waste report (a counter made with `history` on; waste/history.ts). */
+  found?(): WasteHistory;
 }
 
 const NONE: readonly Count[] = [];
 
-export function blindRetryCounter(retry?: RetryDetector): Counter {
-  return new BlindRetries(retry);
+/**
+ * `history`: keep the episodes (loops, runs) found for the waste report, which then reads them instead of
+ * tracking them again (waste/history.ts); off, only what `add` returns is kept (the stop signals read nothing else).
+ */
+export function blindRetryCounter(retry?: RetryDetector, history = false): Counter {
+  return new BlindRetries(retry, history);
 }
 
 class BlindRetries implements Counter {
-  // The stop signals read what `add` returns; the closed episodes, loops and runs need not be kept (history off).
   private readonly episodes: ReturnType<typeof createRetryEpisodeTracker>;
 
-  constructor(retry?: RetryDetector) {
-    this.episodes = createRetryEpisodeTracker(retry, false);
+  constructor(
+    retry: RetryDetector | undefined,
+    private readonly history: boolean,
+  ) {
+    this.episodes = createRetryEpisodeTracker(retry, history);
+  }
+
+  // Without history the tracker keeps no episode: nothing to hand over (an empty list would read as none found).
+  found(): WasteHistory {
+    return this.history ? { episodes: this.episodes.episodes() } : {};
   }
 
   add(state: State): readonly Count[] {
@@ -57,12 +71,20 @@ class BlindRetries implements Counter {
   }
 }
 
-export function regressionLoopCounter(): Counter {
-  return new RegressionLoops();
+export function regressionLoopCounter(history = false): Counter {
+  return new RegressionLoops(history);
 }
 
 class RegressionLoops implements Counter {
-  private readonly loops = createRegressionTracker(false);
+  private readonly loops: ReturnType<typeof createRegressionTracker>;
+
+  constructor(private readonly history: boolean) {
+    this.loops = createRegressionTracker(history);
+  }
+
+  found(): WasteHistory {
+    return this.history ? { loops: this.loops.loops() } : {};
+  }
 
   add(state: State): readonly Count[] {
     const loop = this.loops.add(state);
@@ -72,15 +94,23 @@ class RegressionLoops implements Counter {
   }
 }
 
-export function cycleCounter(minBlock: number, maxBlock: number): Counter {
-  return new Cycles(minBlock, maxBlock);
+export function cycleCounter(minBlock: number, maxBlock: number, history = false): Counter {
+  return new Cycles(minBlock, maxBlock, history);
 }
 
 class Cycles implements Counter {
   private readonly cycles: ReturnType<typeof createCycleDetector>;
 
-  constructor(minBlock: number, maxBlock: number) {
-    this.cycles = createCycleDetector(minBlock, maxBlock, false);
+  constructor(
+    private readonly minBlock: number,
+    private readonly maxBlock: number,
+    private readonly history: boolean,
+  ) {
+    this.cycles = createCycleDetector(minBlock, maxBlock, history);
+  }
+
+  found(): WasteHistory {
+    return this.history ? { cycles: { minBlock: this.minBlock, maxBlock: this.maxBlock, runs: this.cycles.runs() } } : {};
   }
 
   add(state: State): readonly Count[] {

@@ -7,6 +7,7 @@ import type { Levels, Policy } from '../policy.js';
 import type { Signal, SignalKind, State } from '../types.js';
 import type { Counter } from './counters.js';
 import { signalsFor } from './levels.js';
+import type { WasteHistory } from '../waste/history.js';
 
 /**
  * Fed each state with the composite after it and, when a forecast model is loaded, P(pass | prefix). An object with
@@ -15,6 +16,8 @@ import { signalsFor } from './levels.js';
  */
 export interface StepDetector {
   add(state: State, total: number, pPass?: number): readonly Signal[];
+  /** What its counter found so far (Counter.found), when it has one that keeps it. */
+  found?(): WasteHistory;
 }
 
 /** What a detector returns at most steps: one shared empty list (detectors run on every step of every session). */
@@ -34,6 +37,10 @@ class CountDetector implements StepDetector {
     private readonly levels: Levels,
     private readonly counter: Counter,
   ) {}
+
+  found(): WasteHistory {
+    return this.counter.found?.() ?? {};
+  }
 
   add(state: State): readonly Signal[] {
     const counts = this.counter.add(state);

@@ -9,6 +9,7 @@ import type { Policy } from '../policy.js';
 import type { Signal, State } from '../types.js';
 import { STOP_KINDS, type SharedState } from './kinds.js';
 import type { StepDetector } from './detectors.js';
+import type { WasteHistory } from '../waste/history.js';
 
 export { crossed } from './levels.js';
 export { COUNT_STOP_KINDS, STOP_KINDS, countStopKind, type CountKindKey, type CountStopKind, type SharedState, type StopKind } from './kinds.js';
@@ -20,6 +21,8 @@ export interface EarlyStop {
   add(state: State, total: number, pPass?: number): Signal[];
   /** Every signal fired so far, in order. */
   signals(): readonly Signal[];
+  /** What the count kinds' counters found so far (made with `shared.history`; waste/history.ts), as they hold it: copy before more states come. */
+  history(): WasteHistory;
 }
 
 export function createEarlyStop(policy: Policy, shared?: SharedState): EarlyStop {
@@ -45,5 +48,11 @@ class Detectors implements EarlyStop {
 
   signals(): readonly Signal[] {
     return this.fired;
+  }
+
+  history(): WasteHistory {
+    const out: WasteHistory = {};
+    for (const d of this.detectors) if (d.found !== undefined) Object.assign(out, d.found());
+    return out;
   }
 }

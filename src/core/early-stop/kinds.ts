@@ -23,6 +23,8 @@ export interface StopKind {
 /** What the scorer's signal trackers and the stop detectors can share. */
 export interface SharedState {
   retry?: RetryDetector;
+  /** Counters keep what they find for the waste report (counters.ts, waste/history.ts). */
+  history?: boolean;
 }
 
 export interface CountStopKind extends StopKind {
@@ -38,9 +40,9 @@ function countKind(key: CountKindKey, signal: SignalKind, counter: (p: Policy, s
 }
 
 export const COUNT_STOP_KINDS: readonly CountStopKind[] = [
-  countKind('blindRetry', 'blind_retry', (_p, shared) => blindRetryCounter(shared?.retry)),
-  countKind('regressionLoop', 'regression_loop', () => regressionLoopCounter()),
-  countKind('cycle', 'cycle', (p) => cycleCounter(p.cycle.minBlock, p.cycle.maxBlock), 2),
+  countKind('blindRetry', 'blind_retry', (_p, shared) => blindRetryCounter(shared?.retry, shared?.history)),
+  countKind('regressionLoop', 'regression_loop', (_p, shared) => regressionLoopCounter(shared?.history)),
+  countKind('cycle', 'cycle', (p, shared) => cycleCounter(p.cycle.minBlock, p.cycle.maxBlock, shared?.history), 2),
   countKind('explorationStreak', 'exploration_streak', (p) => explorationStreakCounter(p.explorationStreak.resetOnWrite)),
   countKind('noAction', 'no_action', () => noActionCounter()),
 ];

@@ -2,6 +2,7 @@
 import type { WasteSettings } from '../config.js';
 import { runToEnd } from '../in-steps.js';
 import type { State, WasteCategory, WasteItem } from '../types.js';
+import type { WasteHistory } from './history.js';
 
 /** What a detector is given besides the states. */
 export interface WasteContext {
@@ -14,6 +15,8 @@ export interface WasteContext {
   byT: ReadonlyMap<number, State>;
   /** Items the detectors before this one found (the redundant-step detector leaves blind retries to theirs). */
   found: readonly WasteItem[];
+  /** What the stop counters found over the same states (history.ts): read instead of searched again. */
+  history?: WasteHistory;
 }
 
 /** Finds one category's waste in a whole state sequence, deterministically (see index.ts for the item convention). */

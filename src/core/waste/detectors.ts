@@ -27,10 +27,14 @@ function* itemsOf<T>(found: readonly T[], item: (x: T) => WasteItem): Generator<
 }
 
 /** Loops of at least `regressionMinCycles` failed cycles; the cycles after the first are wasted. */
-export const regressionLoopWaste: WasteDetector = wasteDetector('regression_loop', function* (states, { settings, byT }) {
-  const tracker = createRegressionTracker();
-  yield* addEach(states, (s) => tracker.add(s));
-  const loops = tracker.loops().filter((loop) => loop.cycles.length >= settings.regressionMinCycles);
+export const regressionLoopWaste: WasteDetector = wasteDetector('regression_loop', function* (states, { settings, byT, history }) {
+  let all = history?.loops;
+  if (all === undefined) {
+    const tracker = createRegressionTracker();
+    yield* addEach(states, (s) => tracker.add(s));
+    all = tracker.loops();
+  }
+  const loops = all.filter((loop) => loop.cycles.length >= settings.regressionMinCycles);
   return yield* itemsOf(loops, (loop) => {
     const steps = loop.cycles.flat();
     return wasteItem('regression_loop', steps, steps.length - (loop.cycles[0]?.length ?? 0), byT);
@@ -38,10 +42,14 @@ export const regressionLoopWaste: WasteDetector = wasteDetector('regression_loop
 });
 
 /** Blind-retry episodes: the repeated state, then every retry (all wasted). */
-export const blindRetryWaste: WasteDetector = wasteDetector('blind_retry', function* (states, { byT }) {
-  const tracker = createRetryEpisodeTracker();
-  yield* addEach(states, (s) => tracker.add(s));
-  return yield* itemsOf(tracker.episodes(), (ep) => wasteItem('blind_retry', [...ep.steps], ep.retries, byT));
+export const blindRetryWaste: WasteDetector = wasteDetector('blind_retry', function* (states, { byT, history }) {
+  let episodes = history?.episodes;
+  if (episodes === undefined) {
+    const tracker = createRetryEpisodeTracker();
+    yield* addEach(states, (s) => tracker.add(s));
+    episodes = tracker.episodes();
+  }
+  return yield* itemsOf(episodes, (ep) => wasteItem('blind_retry', [...ep.steps], ep.retries, byT));
 });
 
 /** Redundant steps: the earlier state, then the redundant one; blind retries are left to their own category. */
@@ -58,11 +66,16 @@ export const irrelevantExplorationWaste: WasteDetector = wasteDetector('irreleva
 });
 
 /** Blocks repeated at least `cycleMinRepeats` times in a row; occurrences after the first are wasted; runs do not overlap. */
-export const cyclicPatternWaste: WasteDetector = wasteDetector('cyclic_pattern', function* (states, { settings, byT }) {
-  const cycles = createCycleDetector(settings.cycleMinBlock, settings.cycleMaxBlock);
-  yield* addEach(states, (s) => cycles.add(s));
+export const cyclicPatternWaste: WasteDetector = wasteDetector('cyclic_pattern', function* (states, { settings, byT, history }) {
+  // The stop counter's runs serve only when it searched the same block sizes.
+  const kept = history?.cycles;
+  let runs = kept?.minBlock === settings.cycleMinBlock && kept.maxBlock === settings.cycleMaxBlock ? kept.runs : undefined;
+  if (runs === undefined) {
+    const cycles = createCycleDetector(settings.cycleMinBlock, settings.cycleMaxBlock);
+    yield* addEach(states, (s) => cycles.add(s));
+    runs = cycles.runs();
+  }
   const out = [];
-  const runs = cycles.runs();
   let coveredUntil = -Infinity;
   for (let i = 0; i < runs.length; i++) {
     const run = runs[i]!; // i < length

@@ -21,6 +21,7 @@ import type { WasteSettings } from '../config.js';
 import { runToEnd, STATES_PER_STEP } from '../in-steps.js';
 import type { State, WasteItem } from '../types.js';
 import { WASTE_DETECTORS } from './detectors.js';
+import type { WasteHistory } from './history.js';
 
 export { createCycleDetector, type CycleRun, type CycleDetector } from './cycles.js';
 export { createRegressionTracker, type RegressionLoop, type RegressionTracker } from './regression-loop.js';
@@ -29,12 +30,15 @@ export { findRedundantSteps, repeats, type RedundantStep } from './redundant.js'
 export { findIrrelevantExploration, type IrrelevantFile } from './irrelevant.js';
 export { WASTE_DETECTORS } from './detectors.js';
 export { wasteDetector, type WasteContext, type WasteDetector } from './detector.js';
+export { snapshotHistory, type WasteHistory } from './history.js';
 
 export interface WasteOptions {
   settings: WasteSettings;
   tau: number;
   /** The PTA's touched files; undefined = reference-free mode. */
   ptaFiles?: readonly string[];
+  /** What the stop counters found over the same states (history.ts). */
+  history?: WasteHistory;
 }
 
 /** Computes the waste report of a state sequence: every detector in turn, so items are ordered by category, then as their detector finds them. */
