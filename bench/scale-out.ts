@@ -17,22 +17,20 @@
  *   node dist/bench/scale-out.js [--connections 16] [--sessions 4] [--depth 4] [--round-ms 3000] [--warmup-ms 1500]
  *     [--pairs 2] [--short 8] [--fsync everysec|always|off] [--redis-efficiency 1] [--corpus DIR] [--json FILE]
  */
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { parseTrajectoryText } from '../src/formats/index.js';
 import { allCores, coreBusy, coreTicks, pin, renice, schedSeconds } from './affinity.js';
-import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
+import { SERVER_BENCH_FILE } from './corpus.js';
 import { loadLine, sampleCpu } from './proc-cpu.js';
 import { redisDelta, redisSum, sampleRedis, type RedisSample } from './redis-info.js';
 import { RedisServer, type RedisFsync } from './redis-server.js';
 import { machine, machineLine, writeResult } from './report.js';
 import { predict, splitLifecycle, type StepCosts, type Totals } from './scale-out-model.js';
 import { startTarget, type TargetProcess } from './server-process.js';
+import { openSplitDrivers, serverBenchSteps } from './split-drivers.js';
 import { commandLine, fmt, median, printTable, ratio } from './timing.js';
-import { LoadDriver, stepTemplates, type StepTemplates } from './ws-driver.js';
+import { stepTemplates, type StepTemplates } from './ws-driver.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -51,7 +49,6 @@ const { values: args } = parseArgs({
   },
 });
 const num = (v: string | undefined): number => Number(v);
-const RAMP_MS = 500;
 const GBIT = 125e6;
 let runId = 0;
 
@@ -81,21 +78,10 @@ interface Round {
 
 async function round(s: Setup, pids: number[], info: Redis, ms: number): Promise<Round> {
   s.cores.forEach((c, i) => pin(pids[i]!, c));
-  const connections = num(args.connections);
-  const drivers = await Promise.all(
-    s.targets.map((t, i) =>
-      LoadDriver.open({
-        url: t.url,
-        connections: Math.floor(connections / s.targets.length) + (i < connections % s.targets.length ? 1 : 0),
-        sessionsPerConnection: num(args.sessions),
-        task: SERVER_BENCH_TASK,
-        templates: s.templates,
-        depth: num(args.depth),
-        run: ++runId,
-      }),
-    ),
+  const drivers = await openSplitDrivers(
+    s.targets.map((t) => t.url),
+    { connections: num(args.connections), sessionsPerConnection: num(args.sessions), depth: num(args.depth), templates: s.templates, nextRun: () => ++runId },
   );
-  await new Promise((resolve) => setTimeout(resolve, RAMP_MS));
   const procs = [pids[0]!, pids[1]!, pids[3]!];
   const waited = (): number => schedSeconds(pids[0]!).wait + schedSeconds(pids[1]!).wait;
   const [cpu0, ticks0, wait0, redis0] = [sampleCpu(procs), coreTicks(), waited(), await sampleRedis(info)];
@@ -159,14 +145,12 @@ function usage(rs: Round[], templates: StepTemplates): Usage {
 }
 
 async function main(): Promise<void> {
-  const file = path.join(findCorpus(args.corpus), SERVER_BENCH_FILE);
-  const parsed = parseTrajectoryText(await readFile(file, 'utf8'), 'auto', file);
-  if (!parsed.ok) throw parsed.error;
-  const full = stepTemplates(parsed.value.steps);
+  const steps = await serverBenchSteps(args.corpus);
+  const full = stepTemplates(steps);
   // Short sessions take every k-th step of the run (renumbered), so their steps are like the run's on average (a prefix is not: its steps are smaller).
-  const every = Math.max(1, Math.floor(parsed.value.steps.length / num(args.short)));
+  const every = Math.max(1, Math.floor(steps.length / num(args.short)));
   const short = stepTemplates(
-    parsed.value.steps
+    steps
       .filter((_, i) => i % every === 0)
       .slice(0, num(args.short))
       .map((step, t) => ({ ...step, t })),

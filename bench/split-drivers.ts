@@ -1,0 +1,51 @@
+/**
+ * Closed-loop drivers over several replicas (bench/replicas.ts, bench/scale-out.ts): the same connections split
+ * evenly over the targets (the first ones take the remainder), the server's bench trajectory on each, then a
+ * short ramp so that every session is streaming before a round's window opens.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Step } from '../src/core/types.js';
+import { parseTrajectoryText } from '../src/formats/index.js';
+import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
+import { LoadDriver, sleep, type StepTemplates } from './ws-driver.js';
+
+/** How long the drivers stream before a round's window opens. */
+const RAMP_MS = 500;
+
+export interface SplitLoad {
+  connections: number;
+  sessionsPerConnection: number;
+  /** Steps in flight per session. */
+  depth: number;
+  templates: StepTemplates;
+  /** The next run number (session ids of successive drivers against one server differ by it). */
+  nextRun: () => number;
+}
+
+/** One driver a target, `load.connections` split evenly over them; resolves after the ramp. */
+export async function openSplitDrivers(urls: readonly string[], load: SplitLoad): Promise<LoadDriver[]> {
+  const drivers = await Promise.all(
+    urls.map((url, i) =>
+      LoadDriver.open({
+        url,
+        connections: Math.floor(load.connections / urls.length) + (i < load.connections % urls.length ? 1 : 0),
+        sessionsPerConnection: load.sessionsPerConnection,
+        task: SERVER_BENCH_TASK,
+        templates: load.templates,
+        depth: load.depth,
+        run: load.nextRun(),
+      }),
+    ),
+  );
+  await sleep(RAMP_MS);
+  return drivers;
+}
+
+/** The steps of the servers' bench trajectory (SERVER_BENCH_FILE) in the corpus (`corpus`, else the one found). */
+export async function serverBenchSteps(corpus?: string): Promise<Step[]> {
+  const file = path.join(findCorpus(corpus), SERVER_BENCH_FILE);
+  const parsed = parseTrajectoryText(await readFile(file, 'utf8'), 'auto', file);
+  if (!parsed.ok) throw parsed.error;
+  return parsed.value.steps;
+}
