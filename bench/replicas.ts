@@ -21,21 +21,16 @@ import { parseArgs } from 'node:util';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK } from './corpus.js';
 import { pairedRatioInterval } from './intervals.js';
 import { sampleCpu } from './proc-cpu.js';
-import { RedisServer, type RedisFsync } from './redis-server.js';
+import type { RedisServer, RedisFsync } from './redis-server.js';
 import { machine, machineLine, target, writeResult, type Target } from './report.js';
 import { startTarget, type TargetProcess } from './server-process.js';
-import { openSplitDrivers, serverBenchSteps } from './split-drivers.js';
+import { CLOSED_LOOP_OPTIONS, openSplitDrivers, serverBenchSteps, startRedisReplicas } from './split-drivers.js';
 import { commandLine, fmt, latencySummary, median, printTable, ratio } from './timing.js';
 import { LoadDriver, stepTemplates, type StepTemplates, type Window } from './ws-driver.js';
 
 const { values: args } = parseArgs({
   options: {
-    connections: { type: 'string', default: '16' },
-    sessions: { type: 'string', default: '4' },
-    depth: { type: 'string', default: '4' },
-    'round-ms': { type: 'string', default: '3000' },
-    'warmup-ms': { type: 'string', default: '1500' },
-    pairs: { type: 'string', default: '2' },
+    ...CLOSED_LOOP_OPTIONS,
     'paced-rate': { type: 'string', default: '1000' },
     'paced-sessions': { type: 'string', default: '200' },
     'paced-connections': { type: 'string', default: '10' },
@@ -92,11 +87,10 @@ async function paced(t: TargetProcess, templates: StepTemplates): Promise<{ p50:
 async function main(): Promise<void> {
   const templates = stepTemplates(await serverBenchSteps(args.corpus));
   const fsync = args.fsync as RedisFsync;
-  const redis = await RedisServer.start(fsync);
-  started = redis;
-  const shared = { url: redis.url, prefix: `bench-${process.pid}:` };
-  const r1 = await startTarget('steplens', [], {}, shared);
-  const r2 = await startTarget('steplens', [], {}, shared);
+  const {
+    redis,
+    replicas: [r1, r2],
+  } = await startRedisReplicas(fsync, (r) => (started = r));
   const embedded = await startTarget('steplens');
   const m = machine();
   const loadBefore = os.loadavg();

@@ -24,22 +24,17 @@ import { allCores, coreBusy, coreTicks, pin, renice, schedSeconds } from './affi
 import { SERVER_BENCH_FILE } from './corpus.js';
 import { loadLine, sampleCpu } from './proc-cpu.js';
 import { redisDelta, redisSum, sampleRedis, type RedisSample } from './redis-info.js';
-import { RedisServer, type RedisFsync } from './redis-server.js';
+import type { RedisServer, RedisFsync } from './redis-server.js';
 import { machine, machineLine, writeResult } from './report.js';
 import { predict, splitLifecycle, type StepCosts, type Totals } from './scale-out-model.js';
-import { startTarget, type TargetProcess } from './server-process.js';
-import { openSplitDrivers, serverBenchSteps } from './split-drivers.js';
+import type { TargetProcess } from './server-process.js';
+import { CLOSED_LOOP_OPTIONS, openSplitDrivers, serverBenchSteps, startRedisReplicas } from './split-drivers.js';
 import { commandLine, fmt, median, printTable, ratio } from './timing.js';
 import { stepTemplates, type StepTemplates } from './ws-driver.js';
 
 const { values: args } = parseArgs({
   options: {
-    connections: { type: 'string', default: '16' },
-    sessions: { type: 'string', default: '4' },
-    depth: { type: 'string', default: '4' },
-    'round-ms': { type: 'string', default: '3000' },
-    'warmup-ms': { type: 'string', default: '1500' },
-    pairs: { type: 'string', default: '2' },
+    ...CLOSED_LOOP_OPTIONS,
     short: { type: 'string', default: '8' },
     fsync: { type: 'string', default: 'everysec' },
     'redis-efficiency': { type: 'string', default: '1' },
@@ -157,11 +152,10 @@ async function main(): Promise<void> {
   );
   if (os.availableParallelism() < 2) throw new Error('scale-out pins processes to 2 cores: this machine has 1');
   const fsync = args.fsync as RedisFsync;
-  const redis = await RedisServer.start(fsync);
-  started = redis;
-  const shared = { url: redis.url, prefix: `bench-${process.pid}:` };
-  const a = await startTarget('steplens', [], {}, shared);
-  const b = await startTarget('steplens', [], {}, shared);
+  const {
+    redis,
+    replicas: [a, b],
+  } = await startRedisReplicas(fsync, (r) => (started = r));
   const info = new Redis(redis.url, { lazyConnect: false, maxRetriesPerRequest: 1 });
   // No append-only file rewrite during the rounds: it shrinks the file (bytes per step) and runs in a child process whose CPU INFO does not count here.
   await info.call('CONFIG', 'SET', 'auto-aof-rewrite-percentage', '0');
