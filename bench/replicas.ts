@@ -16,28 +16,21 @@
  *   node dist/bench/replicas.js [--connections 16] [--sessions 4] [--depth 4] [--round-ms 3000] [--warmup-ms 1500] [--pairs 2]
  *     [--paced-rate 1000] [--paced-sessions 200] [--paced-connections 10] [--paced-ms 6000] [--fsync everysec|always|off] [--json FILE]
  */
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseTrajectoryText } from '../src/formats/index.js';
-import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
+import { SERVER_BENCH_FILE, SERVER_BENCH_TASK } from './corpus.js';
 import { pairedRatioInterval } from './intervals.js';
 import { sampleCpu } from './proc-cpu.js';
-import { RedisServer, type RedisFsync } from './redis-server.js';
+import type { RedisServer, RedisFsync } from './redis-server.js';
 import { machine, machineLine, target, writeResult, type Target } from './report.js';
 import { startTarget, type TargetProcess } from './server-process.js';
+import { CLOSED_LOOP_OPTIONS, openSplitDrivers, serverBenchSteps, startRedisReplicas } from './split-drivers.js';
 import { commandLine, fmt, latencySummary, median, printTable, ratio } from './timing.js';
 import { LoadDriver, stepTemplates, type StepTemplates, type Window } from './ws-driver.js';
 
 const { values: args } = parseArgs({
   options: {
-    connections: { type: 'string', default: '16' },
-    sessions: { type: 'string', default: '4' },
-    depth: { type: 'string', default: '4' },
-    'round-ms': { type: 'string', default: '3000' },
-    'warmup-ms': { type: 'string', default: '1500' },
-    pairs: { type: 'string', default: '2' },
+    ...CLOSED_LOOP_OPTIONS,
     'paced-rate': { type: 'string', default: '1000' },
     'paced-sessions': { type: 'string', default: '200' },
     'paced-connections': { type: 'string', default: '10' },
@@ -48,7 +41,6 @@ const { values: args } = parseArgs({
   },
 });
 const num = (v: string | undefined): number => Number(v);
-const RAMP_MS = 500;
 let runId = 0;
 
 /** CPU seconds of every process of the bench (same order as `names`). */
@@ -66,21 +58,10 @@ interface Round {
 
 /** One closed-loop round with the connections split evenly over `targets`; steps/s summed, CPU per process over the window. */
 async function round(targets: TargetProcess[], templates: StepTemplates, ms: number): Promise<Round> {
-  const connections = num(args.connections);
-  const drivers = await Promise.all(
-    targets.map((t, i) =>
-      LoadDriver.open({
-        url: t.url,
-        connections: Math.floor(connections / targets.length) + (i < connections % targets.length ? 1 : 0),
-        sessionsPerConnection: num(args.sessions),
-        task: SERVER_BENCH_TASK,
-        templates,
-        depth: num(args.depth),
-        run: ++runId,
-      }),
-    ),
+  const drivers = await openSplitDrivers(
+    targets.map((t) => t.url),
+    { connections: num(args.connections), sessionsPerConnection: num(args.sessions), depth: num(args.depth), templates, nextRun: () => ++runId },
   );
-  await new Promise((resolve) => setTimeout(resolve, RAMP_MS));
   const before = sampleAll();
   const windows: Window[] = await Promise.all(drivers.map((d) => d.closedLoop(0, ms)));
   const cpu = sampleAll().map((c, i) => c - before[i]!);
@@ -104,16 +85,12 @@ async function paced(t: TargetProcess, templates: StepTemplates): Promise<{ p50:
 }
 
 async function main(): Promise<void> {
-  const file = path.join(findCorpus(args.corpus), SERVER_BENCH_FILE);
-  const parsed = parseTrajectoryText(await readFile(file, 'utf8'), 'auto', file);
-  if (!parsed.ok) throw parsed.error;
-  const templates = stepTemplates(parsed.value.steps);
+  const templates = stepTemplates(await serverBenchSteps(args.corpus));
   const fsync = args.fsync as RedisFsync;
-  const redis = await RedisServer.start(fsync);
-  started = redis;
-  const shared = { url: redis.url, prefix: `bench-${process.pid}:` };
-  const r1 = await startTarget('steplens', [], {}, shared);
-  const r2 = await startTarget('steplens', [], {}, shared);
+  const {
+    redis,
+    replicas: [r1, r2],
+  } = await startRedisReplicas(fsync, (r) => (started = r));
   const embedded = await startTarget('steplens');
   const m = machine();
   const loadBefore = os.loadavg();

@@ -17,31 +17,24 @@
  *   node dist/bench/scale-out.js [--connections 16] [--sessions 4] [--depth 4] [--round-ms 3000] [--warmup-ms 1500]
  *     [--pairs 2] [--short 8] [--fsync everysec|always|off] [--redis-efficiency 1] [--corpus DIR] [--json FILE]
  */
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { parseTrajectoryText } from '../src/formats/index.js';
 import { allCores, coreBusy, coreTicks, pin, renice, schedSeconds } from './affinity.js';
-import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
+import { SERVER_BENCH_FILE } from './corpus.js';
 import { loadLine, sampleCpu } from './proc-cpu.js';
 import { redisDelta, redisSum, sampleRedis, type RedisSample } from './redis-info.js';
-import { RedisServer, type RedisFsync } from './redis-server.js';
+import type { RedisServer, RedisFsync } from './redis-server.js';
 import { machine, machineLine, writeResult } from './report.js';
 import { predict, splitLifecycle, type StepCosts, type Totals } from './scale-out-model.js';
-import { startTarget, type TargetProcess } from './server-process.js';
+import type { TargetProcess } from './server-process.js';
+import { CLOSED_LOOP_OPTIONS, openSplitDrivers, serverBenchSteps, startRedisReplicas } from './split-drivers.js';
 import { commandLine, fmt, median, printTable, ratio } from './timing.js';
-import { LoadDriver, stepTemplates, type StepTemplates } from './ws-driver.js';
+import { stepTemplates, type StepTemplates } from './ws-driver.js';
 
 const { values: args } = parseArgs({
   options: {
-    connections: { type: 'string', default: '16' },
-    sessions: { type: 'string', default: '4' },
-    depth: { type: 'string', default: '4' },
-    'round-ms': { type: 'string', default: '3000' },
-    'warmup-ms': { type: 'string', default: '1500' },
-    pairs: { type: 'string', default: '2' },
+    ...CLOSED_LOOP_OPTIONS,
     short: { type: 'string', default: '8' },
     fsync: { type: 'string', default: 'everysec' },
     'redis-efficiency': { type: 'string', default: '1' },
@@ -51,7 +44,6 @@ const { values: args } = parseArgs({
   },
 });
 const num = (v: string | undefined): number => Number(v);
-const RAMP_MS = 500;
 const GBIT = 125e6;
 let runId = 0;
 
@@ -81,21 +73,10 @@ interface Round {
 
 async function round(s: Setup, pids: number[], info: Redis, ms: number): Promise<Round> {
   s.cores.forEach((c, i) => pin(pids[i]!, c));
-  const connections = num(args.connections);
-  const drivers = await Promise.all(
-    s.targets.map((t, i) =>
-      LoadDriver.open({
-        url: t.url,
-        connections: Math.floor(connections / s.targets.length) + (i < connections % s.targets.length ? 1 : 0),
-        sessionsPerConnection: num(args.sessions),
-        task: SERVER_BENCH_TASK,
-        templates: s.templates,
-        depth: num(args.depth),
-        run: ++runId,
-      }),
-    ),
+  const drivers = await openSplitDrivers(
+    s.targets.map((t) => t.url),
+    { connections: num(args.connections), sessionsPerConnection: num(args.sessions), depth: num(args.depth), templates: s.templates, nextRun: () => ++runId },
   );
-  await new Promise((resolve) => setTimeout(resolve, RAMP_MS));
   const procs = [pids[0]!, pids[1]!, pids[3]!];
   const waited = (): number => schedSeconds(pids[0]!).wait + schedSeconds(pids[1]!).wait;
   const [cpu0, ticks0, wait0, redis0] = [sampleCpu(procs), coreTicks(), waited(), await sampleRedis(info)];
@@ -159,25 +140,22 @@ function usage(rs: Round[], templates: StepTemplates): Usage {
 }
 
 async function main(): Promise<void> {
-  const file = path.join(findCorpus(args.corpus), SERVER_BENCH_FILE);
-  const parsed = parseTrajectoryText(await readFile(file, 'utf8'), 'auto', file);
-  if (!parsed.ok) throw parsed.error;
-  const full = stepTemplates(parsed.value.steps);
+  const steps = await serverBenchSteps(args.corpus);
+  const full = stepTemplates(steps);
   // Short sessions take every k-th step of the run (renumbered), so their steps are like the run's on average (a prefix is not: its steps are smaller).
-  const every = Math.max(1, Math.floor(parsed.value.steps.length / num(args.short)));
+  const every = Math.max(1, Math.floor(steps.length / num(args.short)));
   const short = stepTemplates(
-    parsed.value.steps
+    steps
       .filter((_, i) => i % every === 0)
       .slice(0, num(args.short))
       .map((step, t) => ({ ...step, t })),
   );
   if (os.availableParallelism() < 2) throw new Error('scale-out pins processes to 2 cores: this machine has 1');
   const fsync = args.fsync as RedisFsync;
-  const redis = await RedisServer.start(fsync);
-  started = redis;
-  const shared = { url: redis.url, prefix: `bench-${process.pid}:` };
-  const a = await startTarget('steplens', [], {}, shared);
-  const b = await startTarget('steplens', [], {}, shared);
+  const {
+    redis,
+    replicas: [a, b],
+  } = await startRedisReplicas(fsync, (r) => (started = r));
   const info = new Redis(redis.url, { lazyConnect: false, maxRetriesPerRequest: 1 });
   // No append-only file rewrite during the rounds: it shrinks the file (bytes per step) and runs in a child process whose CPU INFO does not count here.
   await info.call('CONFIG', 'SET', 'auto-aof-rewrite-percentage', '0');

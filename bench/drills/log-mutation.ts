@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { scoreSteps } from '../../src/core/scorer.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
+import { seededRandom, type Random } from '../../src/core/stats/rng.js';
 import { FORMAT_NAMES, parseTrajectoryText, type FormatName } from '../../src/formats/index.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { listedFiles } from '../corpus.js';
@@ -35,18 +36,6 @@ export interface MutationResult {
   problems: string[];
 }
 
-/** mulberry32: a small seeded PRNG, so a failing mutation can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const HOSTILE_VALUES: Array<() => unknown> = [
   () => null,
   () => -1,
@@ -66,7 +55,7 @@ const HOSTILE_VALUES: Array<() => unknown> = [
 ];
 
 /** One mutation of `text`, described. */
-function mutate(text: string, other: string, rand: () => number): { text: string; how: string } {
+function mutate(text: string, other: string, rand: Random): { text: string; how: string } {
   const at = (n: number): number => Math.floor(rand() * n);
   switch (at(7)) {
     case 0: {
@@ -136,7 +125,8 @@ function pick(files: string[], n: number | undefined): string[] {
 }
 
 export function runLogMutation(o: MutationOptions): MutationResult {
-  const rand = prng(o.seed ?? 1);
+  // Seeded (core's mulberry32), so a failing mutation can be replayed.
+  const rand = seededRandom(o.seed ?? 1);
   const files = pick(listedFiles(o.corpus), o.files);
   const texts = files.map((f) => readFileSync(path.join(o.corpus, f), 'utf8'));
   const analyzers = defaultAnalyzers();

@@ -4,24 +4,15 @@
  * learned (the shutdown cut them off), every request the server read an answer, the process exits 0, the
  * data folder opens cleanly. Needs `npm run build`.
  */
-import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runShutdownUnderLoad } from '../../bench/drills/shutdown-load.js';
-import type { Step } from '../../src/core/types.js';
-import { ASTROID, readDoc, readSteps, removeDir, tempDir } from '../server/helpers.js';
+import { ASTROID } from '../server/helpers.js';
+import { useAstroidDrill } from './astroid-run.js';
 
-let dir: string;
-let steps: Step[];
-let doc: unknown;
-beforeAll(async () => {
-  dir = await tempDir();
-  steps = await readSteps(ASTROID.passA);
-  doc = await readDoc(ASTROID.passA);
-});
-afterAll(async () => removeDir(dir));
+const drill = useAstroidDrill();
 
 it('shutdown under load: every session gets its final, every request an answer, exit 0', async () => {
-  const result = await runShutdownUnderLoad({ dataDir: path.join(dir, 'data'), task: ASTROID.task, steps, doc, sessions: 30, httpRequests: 6, loadMs: 1200 });
+  const result = await runShutdownUnderLoad({ dataDir: drill.dataDir, task: ASTROID.task, steps: drill.steps, doc: drill.doc, sessions: 30, httpRequests: 6, loadMs: 1200 });
   expect(result.problems).toEqual([]);
   expect(result.finals).toBe(30);
   expect(result.finalsMatching).toBe(30);

@@ -8,31 +8,21 @@ import { run, type StepInput } from './helpers.js';
 const env = (...inputs: StepInput[]) => run(inputs).map((r) => r.state.changesEnv === true);
 /** Whether each step changed anything: its labelled file write or something beyond it. */
 const changes = (...inputs: StepInput[]) => run(inputs).map((r) => r.state.changesFile || r.state.changesEnv === true);
+/** `true` for each of `inputs`: what a list of commands that all change something is expected to give. */
+const allTrue = (inputs: readonly unknown[]): boolean[] => inputs.map(() => true);
 
 describe('changes beyond the labelled write (changesEnv)', () => {
   it('package installs, alone or before a run (the README showcase: pip install between two runs of a script)', () => {
-    expect(env('pip install asgiref', 'python -m pip install -e .', 'pip install x && python t.py', 'conda install numpy', 'npm install', 'apt-get install -y jq')).toEqual([
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-    ]);
+    const installs = ['pip install asgiref', 'python -m pip install -e .', 'pip install x && python t.py', 'conda install numpy', 'npm install', 'apt-get install -y jq'];
+    expect(env(...installs)).toEqual(allTrue(installs));
     expect(env('pip show django', 'pip list', 'pip freeze')).toEqual([false, false, false]);
   });
 
   it('a write by a second command of the line, a run writing its log, a touch, a deletion, a new directory', () => {
     // `touch` of a new package file is labelled as its creation (changesFile); the rest are changes beyond the label.
     expect(changes('touch pkg/__init__.py', 'touch notes.txt')).toEqual([true, true]);
-    expect(env("sed -i 's/a/b/' src/x.py && python -m pytest tests", 'pytest tests > out.txt', 'touch notes.txt', 'rm -rf build', 'mkdir -p build/release', 'chmod +x run.sh')).toEqual([
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-    ]);
+    const writes = ["sed -i 's/a/b/' src/x.py && python -m pytest tests", 'pytest tests > out.txt', 'touch notes.txt', 'rm -rf build', 'mkdir -p build/release', 'chmod +x run.sh'];
+    expect(env(...writes)).toEqual(allTrue(writes));
     // The labelled write itself is changesFile, not changesEnv; output thrown away is no write.
     expect(env("cat > t.py << 'EOF'\nprint(1)\nEOF", "sed -i 's/a/b/' src/x.py", 'pytest tests 2>&1 > /dev/null')).toEqual([false, false, false]);
   });
@@ -48,15 +38,8 @@ describe('changes beyond the labelled write (changesEnv)', () => {
   });
 
   it('builds that write artifacts, and formatters that rewrite files', () => {
-    expect(env('make', 'mvn -q package', 'python setup.py build_ext --inplace', 'npm run build', 'gcc -o prog prog.c', 'black src', 'ruff check --fix src')).toEqual([
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-    ]);
+    const builds = ['make', 'mvn -q package', 'python setup.py build_ext --inplace', 'npm run build', 'gcc -o prog prog.c', 'black src', 'ruff check --fix src'];
+    expect(env(...builds)).toEqual(allTrue(builds));
     expect(env('make test', 'mvn test', 'black --check src', 'ruff check src', 'tsc --noEmit')).toEqual([false, false, false, false, false]);
   });
 

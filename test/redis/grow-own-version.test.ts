@@ -5,50 +5,31 @@
  * and a new chain's PTA JSON goes to Redis in pieces (one 16 MB argument held the thread half a second),
  * which every other replica reads back as the same PTA.
  */
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ptaToJson } from '../../src/core/pta/index.js';
-import type { State } from '../../src/core/types.js';
 import { pieces } from '../../src/store/redis/chain-stage.js';
 import { RedisLink } from '../../src/store/redis/link.js';
 import { RedisReferenceStore } from '../../src/store/redis/reference-store.js';
 import { ASTROID } from '../server/helpers.js';
-import { statesOf } from '../store/states.js';
-import { RedisServer } from './redis-server.js';
+import { usePassingStates } from '../store/states.js';
+import { freshPrefix, useRedis } from './replicas.js';
 
-let redis: RedisServer;
-let admin: Redis;
-let statesA: State[];
-let statesB: State[];
-const links: RedisLink[] = [];
-let prefixes = 0;
+const fx = useRedis();
+const passing = usePassingStates();
 
 /** A replica's store; `ops` collects the op of every command it sends. */
 async function replica(prefix: string, options: { pieceChars?: number } = {}): Promise<{ store: RedisReferenceStore; link: RedisLink; ops: string[] }> {
   const ops: string[] = [];
-  const link = new RedisLink({ url: redis.url, prefix, observer: { command: (op) => void ops.push(op), connection: () => undefined } });
-  links.push(link);
+  const link = new RedisLink({ url: fx.redis.url, prefix, observer: { command: (op) => void ops.push(op), connection: () => undefined } });
+  fx.links.push(link);
   return { store: await RedisReferenceStore.open({ link, ...options }), link, ops };
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-beforeAll(async () => {
-  redis = await RedisServer.start();
-  admin = new Redis(redis.url);
-  statesA = await statesOf(ASTROID.passA);
-  statesB = await statesOf(ASTROID.passB);
-});
-
-afterAll(async () => {
-  for (const l of links) await l.close();
-  admin.disconnect();
-  await redis?.destroy();
-});
-
 describe('a growing replica and its own new version', () => {
   it('serves the PTA its growth built when a lookup sees the version in Redis before the growth is answered (a new chain, then a delta)', async () => {
-    const prefix = `ownversion${++prefixes}:`;
+    const prefix = freshPrefix('ownversion');
     const { store, link, ops } = await replica(prefix);
     // Each growth's answer reaches the store 300 ms after Redis applied it.
     const run = link.run.bind(link);
@@ -58,12 +39,12 @@ describe('a growing replica and its own new version', () => {
       return result;
     });
     for (const [states, version] of [
-      [statesA, 1],
-      [statesB, 2],
+      [passing.a, 1],
+      [passing.b, 2],
     ] as const) {
       ops.splice(0);
       const growing = store.addReference(ASTROID.task, states);
-      while ((await admin.hget(`${prefix}tasks`, ASTROID.task)) !== String(version)) await sleep(5);
+      while ((await fx.admin.hget(`${prefix}tasks`, ASTROID.task)) !== String(version)) await sleep(5);
       const seen = await store.get(ASTROID.task);
       const grown = await growing;
       expect(grown.version).toBe(version);
@@ -73,14 +54,14 @@ describe('a growing replica and its own new version', () => {
   });
 
   it('sends a new chain larger than a piece in pieces; another replica reads back the same PTA, and no stage is left', async () => {
-    const prefix = `ownversion${++prefixes}:`;
+    const prefix = freshPrefix('ownversion');
     const pieceChars = 4096;
     const a = await replica(prefix, { pieceChars });
     const b = await replica(prefix);
     const set = vi.spyOn(a.link.client, 'set');
     const append = vi.spyOn(a.link.client, 'append');
     const evalsha = vi.spyOn(a.link.client, 'evalsha');
-    const grown = await a.store.addReference(ASTROID.task, statesA);
+    const grown = await a.store.addReference(ASTROID.task, passing.a);
     const json = ptaToJson(grown);
     expect(json.length).toBeGreaterThan(4 * pieceChars);
     const sent = [...set.mock.calls.map((c) => String(c[1])), ...append.mock.calls.map((c) => String(c[1]))];
@@ -90,9 +71,9 @@ describe('a growing replica and its own new version', () => {
     // The growth script carries no PTA: only keys, names and numbers.
     expect(Math.max(...evalsha.mock.calls.flat().map((x) => String(x).length))).toBeLessThan(200);
     expect(await b.store.get(ASTROID.task)).toEqual(grown);
-    expect(await admin.keys(`${prefix}stg:*`)).toEqual([]);
+    expect(await fx.admin.keys(`${prefix}stg:*`)).toEqual([]);
     // A delta on top, read by the other replica from the staged chain.
-    const next = await a.store.addReference(ASTROID.task, statesB);
+    const next = await a.store.addReference(ASTROID.task, passing.b);
     expect(await b.store.get(ASTROID.task)).toEqual(next);
   });
 

@@ -5,39 +5,20 @@
  * are forced: the growth runs before the lookup's read of the chain goes out, or right after its first
  * Redis call returns.
  */
-import { Redis, type RedisKey } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { State } from '../../src/core/types.js';
+import type { RedisKey } from 'ioredis';
+import { describe, expect, it, vi } from 'vitest';
 import { RedisLink } from '../../src/store/redis/link.js';
 import { RedisReferenceStore, type RedisReferenceStoreOptions } from '../../src/store/redis/reference-store.js';
-import { ASTROID } from '../server/helpers.js';
-import { statesOf } from '../store/states.js';
-import { RedisServer } from './redis-server.js';
-import { freshPrefix } from './replicas.js';
+import { usePassingStates } from '../store/states.js';
+import { freshPrefix, useRedis } from './replicas.js';
 
 const TASK = 'rollover-task';
-let redis: RedisServer;
-let admin: Redis;
-let statesA: State[];
-let statesB: State[];
-const links: RedisLink[] = [];
-
-beforeAll(async () => {
-  redis = await RedisServer.start();
-  admin = new Redis(redis.url);
-  statesA = await statesOf(ASTROID.passA);
-  statesB = await statesOf(ASTROID.passB);
-});
-
-afterAll(async () => {
-  for (const l of links) await l.close();
-  admin.disconnect();
-  await redis?.destroy();
-});
+const fx = useRedis();
+const passing = usePassingStates();
 
 async function replica(prefix: string, options: Partial<RedisReferenceStoreOptions> = {}): Promise<{ store: RedisReferenceStore; link: RedisLink }> {
-  const link = new RedisLink({ url: redis.url, prefix });
-  links.push(link);
+  const link = new RedisLink({ url: fx.redis.url, prefix });
+  fx.links.push(link);
   return { store: await RedisReferenceStore.open({ link, ...options }), link };
 }
 
@@ -80,10 +61,10 @@ async function setup(): Promise<{ prefix: string; reader: { store: RedisReferenc
   const prefix = freshPrefix('rollover');
   const grower = await replica(prefix, { maxChainVersions: 2 });
   const reader = await replica(prefix);
-  await grower.store.addReference(TASK, statesA);
-  await grower.store.addReference(TASK, statesB);
-  expect(await admin.hget(`${prefix}chains`, TASK)).toBe('1');
-  return { prefix, reader, rollover: () => grower.store.addReference(TASK, statesA) };
+  await grower.store.addReference(TASK, passing.a);
+  await grower.store.addReference(TASK, passing.b);
+  expect(await fx.admin.hget(`${prefix}chains`, TASK)).toBe('1');
+  return { prefix, reader, rollover: () => grower.store.addReference(TASK, passing.a) };
 }
 
 describe('a lookup racing a chain rollover', () => {
@@ -91,7 +72,7 @@ describe('a lookup racing a chain rollover', () => {
     const { prefix, reader, rollover } = await setup();
     beforeChainRead(reader.link, prefix, rollover);
     const answer = await lookup(reader.store);
-    expect(await admin.hget(`${prefix}chains`, TASK)).toBe('3');
+    expect(await fx.admin.hget(`${prefix}chains`, TASK)).toBe('3');
     expect(answer).toBe(3); // read again: v2's chain start is not known then
   });
 
@@ -99,7 +80,7 @@ describe('a lookup racing a chain rollover', () => {
     const { prefix, reader, rollover } = await setup();
     afterNextCommand(reader.link, rollover);
     const answer = await lookup(reader.store);
-    expect(await admin.hget(`${prefix}chains`, TASK)).toBe('3');
+    expect(await fx.admin.hget(`${prefix}chains`, TASK)).toBe('3');
     expect(answer).toBe(2);
     // A moment later the lookup answers the new version.
     expect(await lookup(reader.store)).toBe(3);

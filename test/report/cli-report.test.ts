@@ -2,22 +2,9 @@ import { mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
 import type { CorpusReport } from '../../src/report/types.js';
+import { cli } from '../cli/run-cli.js';
 import { CORPUS } from './corpus-fixture.js';
-
-async function cli(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: (s) => void (stdout += s),
-    stderr: (s) => void (stderr += s),
-    stderrIsTTY: false,
-    cwd: process.cwd(),
-    env: {},
-  });
-  return { code, stdout, stderr };
-}
 
 const REPEATED = join(CORPUS, 'SWE-agent__mini-swe-agent__pull-refs/output');
 const JAVA = join(CORPUS, 'multi-swe-bench__experiments');

@@ -5,28 +5,19 @@
  * such item failed a whole batch. Walks are now iterative and JSON deeper than the limit is refused by name;
  * a refused step leaves its seq untouched; a batch reports the item alone.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeDocument } from '../../src/formats/index.js';
 import { createShellAnalyzer } from '../../src/syntax/index.js';
-import { ASTROID, Client, readDoc, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { ASTROID, Client, readDoc, useApp } from './helpers.js';
 
 const N = 100_000;
 const deepArray = (n: number): string => `${'['.repeat(n)}${']'.repeat(n)}`;
 const nestedIfs = (n: number): string => `${'if true; then '.repeat(n)}ls${'; fi'.repeat(n)}`;
 const STEP = { tool: 'bash', action: { kind: 'shell', command: 'ls' } };
 
-let dir: string;
-let srv: Running;
-beforeAll(async () => {
-  dir = await tempDir();
-  srv = await startApp({ dataDir: dir });
-});
-afterAll(async () => {
-  await srv.app.close();
-  await removeDir(dir);
-});
+const server = useApp();
 
-const post = (path: string, body: string): Promise<Response> => fetch(`${srv.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const post = (path: string, body: string): Promise<Response> => fetch(`${server().url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 
 describe('deep input, in process', () => {
   it('the shell analyzer walks 50,000 nested ifs without overflowing', () => {
@@ -42,7 +33,7 @@ describe('deep input, in process', () => {
 
 describe('deep input over the wire', () => {
   it('scores a step whose command nests 50,000 ifs, and keeps the seq count', async () => {
-    const c = await Client.connect(srv.wsUrl);
+    const c = await Client.connect(server().wsUrl);
     c.send({ type: 'start', session: 'ifs', task: 't' });
     await c.nextOf('started', 'ifs');
     c.send({ type: 'step', session: 'ifs', seq: 0, step: { tool: 'bash', action: { kind: 'shell', command: nestedIfs(50_000) } } });
@@ -53,7 +44,7 @@ describe('deep input over the wire', () => {
   });
 
   it('refuses a frame nested past the limit with bad_message and its seq, and takes the seq again', async () => {
-    const c = await Client.connect(srv.wsUrl);
+    const c = await Client.connect(server().wsUrl);
     c.send({ type: 'start', session: 'deep', task: 't' });
     await c.nextOf('started', 'deep');
     c.send(`{"type":"step","session":"deep","seq":0,"step":{"tool":"x","action":{"kind":"none"},"args":{"a":${deepArray(N)}}}}`);

@@ -15,7 +15,7 @@ import { scoreSteps } from '../../src/core/scorer.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import type { LabelledRun } from '../forecast/fixtures.js';
 import { Client, removeDir, tempDir } from './helpers.js';
-import { AGENT, auth, blind, learningServer as server, other, runs, tokens, type ForecastInfo as Info } from './forecast-learn-support.js';
+import { AGENT, auth, blind, learningServer as server, other, runs, tokens, type ForecastInfo as Info, type LearningServer } from './forecast-learn-support.js';
 
 /** Streams `run` as the new agent: its score frames' pPass. */
 async function stream(c: Client, id: string, run: LabelledRun, passed?: boolean): Promise<Array<number | undefined>> {
@@ -31,7 +31,7 @@ async function stream(c: Client, id: string, run: LabelledRun, passed?: boolean)
 }
 
 /** Reports 6 outcomes of the new agent (flipped with `flip`), each followed by the learner's attempt: a version is accepted. */
-async function learn(s: Awaited<ReturnType<typeof server>>, tag: string, token?: string, flip = false): Promise<Info> {
+async function learn(s: LearningServer, tag: string, token?: string, flip = false): Promise<Info> {
   const c = await Client.connect(s.srv.wsUrl, auth(token));
   let info: Info | undefined;
   // After a restart the sessions kept before it are read back (forecast-runs.ts): attempts count them too.
@@ -57,7 +57,7 @@ async function versionFile(dir: string, name: string, sub = ''): Promise<Forecas
 }
 
 /** A new session's pPass of runs[9] on `s` equals the new agent's model of `file` offline, to the bit (and not the blind 2 %). */
-async function expectScoredBy(s: Awaited<ReturnType<typeof server>>, file: ForecastFile, id: string, token?: string) {
+async function expectScoredBy(s: LearningServer, file: ForecastFile, id: string, token?: string) {
   const probe = runs[9]!;
   const c = await Client.connect(s.srv.wsUrl, auth(token));
   const scores = await stream(c, id, probe);
@@ -67,20 +67,39 @@ async function expectScoredBy(s: Awaited<ReturnType<typeof server>>, file: Forec
   return scores.at(-1)!;
 }
 
+/** Runs `body` over a fresh data directory, removed after it (whatever the body did). */
+async function withDataDir(body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await tempDir();
+  try {
+    await body(dir);
+  } finally {
+    await removeDir(dir);
+  }
+}
+
+/** Runs `body` against a learning server started with `args`, closed after it (whatever the body did). */
+async function withServer<T>(args: Parameters<typeof server>, body: (s: LearningServer) => Promise<T>): Promise<T> {
+  const s = await server(...args);
+  try {
+    return await body(s);
+  } finally {
+    await s.srv.app.close();
+  }
+}
+
+/** A first server on `dir` (the blind file) learns a version from the new agent's outcomes, then stops: what it learned. */
+const learnedBeforeRestart = (dir: string): Promise<Info> => withServer([dir, blind], (first) => learn(first, 'a'));
+
 const warned = (lines: string[], file: string) => lines.some((l) => l.includes('"level":40') && l.includes('forecast version not restored') && l.includes(file));
 
 describe('--forecast-learn across restarts', () => {
   it('a restart on the same data and --forecast puts the learned version back in force: GET /v1/forecast shows it, new sessions get its pPass', async () => {
-    const dir = await tempDir();
-    try {
-      const first = await server(dir, blind);
-      const learned = await learn(first, 'a');
-      await first.srv.app.close();
+    await withDataDir(async (dir) => {
+      const learned = await learnedBeforeRestart(dir);
       const name = `forecast-v${learned.version}.json`;
       const file = await versionFile(dir, name);
 
-      const second = await server(dir, blind);
-      try {
+      await withServer([dir, blind], async (second) => {
         const info = await second.info();
         expect(info.version).toBe(learned.version);
         expect(info.history.at(-1)).toEqual(expect.objectContaining({ version: learned.version, source: 'restored', file: name }));
@@ -90,90 +109,59 @@ describe('--forecast-learn across restarts', () => {
         const more = await learn(second, 'b', undefined, true);
         expect(more.version).toBeGreaterThan(learned.version);
         expect(more.history.filter((h) => h.source === 'learned').every((h) => h.version > learned.version)).toBe(true);
-      } finally {
-        await second.srv.app.close();
-      }
-    } finally {
-      await removeDir(dir);
-    }
+      });
+    });
   });
 
   it('a restart with another --forecast file does not restore a version learned on the first (a warn line names it); --forecast-learn-fresh neither', async () => {
-    const dir = await tempDir();
-    try {
-      const first = await server(dir, blind);
-      const learned = await learn(first, 'a');
-      await first.srv.app.close();
+    await withDataDir(async (dir) => {
+      const learned = await learnedBeforeRestart(dir);
       const name = `forecast-v${learned.version}.json`;
 
-      const deployed = await server(dir, other);
-      try {
+      await withServer([dir, other], async (deployed) => {
         const info = await deployed.info();
         expect(info.version).toBe(other.version);
         expect(info.history).toEqual([expect.objectContaining({ version: other.version, source: 'file' })]);
         expect(info.models.some((m) => m.match.agent === AGENT)).toBe(false);
         expect(warned(deployed.lines, name)).toBe(true);
-      } finally {
-        await deployed.srv.app.close();
-      }
-      const fresh = await server(dir, blind, { forecastLearn: { intervalMs: 50, dir: path.join(dir, 'forecasts'), fresh: true } });
-      try {
+      });
+      await withServer([dir, blind, { forecastLearn: { intervalMs: 50, dir: path.join(dir, 'forecasts'), fresh: true } }], async (fresh) => {
         expect((await fresh.info()).history).toEqual([expect.objectContaining({ source: 'file' })]);
-      } finally {
-        await fresh.srv.app.close();
-      }
+      });
       // Skipped, not deleted: back on the first file, the learned version is in force again.
-      const back = await server(dir, blind);
-      try {
+      await withServer([dir, blind], async (back) => {
         expect((await back.info()).version).toBe(learned.version);
-      } finally {
-        await back.srv.app.close();
-      }
-    } finally {
-      await removeDir(dir);
-    }
+      });
+    });
   });
 
   it('a version file that does not parse is skipped with a warn line naming it: the newest good one is restored, numbers go on after it', async () => {
-    const dir = await tempDir();
-    try {
-      const first = await server(dir, blind);
-      const learned = await learn(first, 'a');
-      await first.srv.app.close();
+    await withDataDir(async (dir) => {
+      const learned = await learnedBeforeRestart(dir);
       const good = await versionFile(dir, `forecast-v${learned.version}.json`);
       const corrupt = `forecast-v${learned.version + 1}.json`;
       await new Promise((r) => setTimeout(r, 20)); // written after the learned ones
       await writeFile(path.join(dir, 'forecasts', corrupt), '{"format": "steplens-forecast", "models": [');
 
-      const second = await server(dir, blind);
-      try {
+      await withServer([dir, blind], async (second) => {
         const info = await second.info();
         expect(warned(second.lines, corrupt)).toBe(true);
         expect(info.version).toBe(learned.version);
         await expectScoredBy(second, good, 'late');
         const more = await learn(second, 'b', undefined, true);
         expect(more.version).toBeGreaterThan(learned.version + 1);
-      } finally {
-        await second.srv.app.close();
-      }
-    } finally {
-      await removeDir(dir);
-    }
+      });
+    });
   });
 
   it("two tenants each get their own learned models back, never the other's", async () => {
-    const dir = await tempDir();
-    try {
-      const first = await server(dir, blind, { tokens });
-      const a = await learn(first, 'a', 'tok-a');
-      const b = await learn(first, 'b', 'tok-b', true);
-      await first.srv.app.close();
+    await withDataDir(async (dir) => {
+      const [a, b] = await withServer([dir, blind, { tokens }], async (first) => [await learn(first, 'a', 'tok-a'), await learn(first, 'b', 'tok-b', true)] as const);
       const fileA = await versionFile(dir, `forecast-v${a.version}.json`, 'tenants/team-a');
       const fileB = await versionFile(dir, `forecast-v${b.version}.json`, 'tenants/team-b');
       expect(await readdir(path.join(dir, 'forecasts', 'tenants'))).toEqual(expect.arrayContaining(['team-a', 'team-b']));
 
-      const second = await server(dir, blind, { tokens });
-      try {
+      await withServer([dir, blind, { tokens }], async (second) => {
         const infoA = await second.info('tok-a');
         const infoB = await second.info('tok-b');
         expect(infoA.version).toBe(a.version);
@@ -186,36 +174,24 @@ describe('--forecast-learn across restarts', () => {
         expect(pA).not.toBe(pB);
         // The shared models (operators', and any tenant without its own) stay the loaded file's.
         expect((await second.info('tok-op')).version).toBe(blind.version);
-      } finally {
-        await second.srv.app.close();
-      }
-    } finally {
-      await removeDir(dir);
-    }
+      });
+    });
   });
 
   it("a shared version learned in the shared scope is not restored in the tenant scope: one tenant's outcomes never reach another's pPass", async () => {
-    const dir = await tempDir();
-    try {
+    await withDataDir(async (dir) => {
       // Shared scope: team-b's made-up outcomes train the models every tenant uses.
-      const first = await server(dir, blind, { tokens }, { scope: 'shared' });
-      const b = await learn(first, 'b', 'tok-b', true);
-      await first.srv.app.close();
+      const b = await withServer([dir, blind, { tokens }, { scope: 'shared' }], (first) => learn(first, 'b', 'tok-b', true));
       expect(b.version).toBeGreaterThan(blind.version);
 
       // Started again in the tenant scope (the default with two tenants): team-a's pPass is the loaded file's again.
-      const second = await server(dir, blind, { tokens });
-      try {
+      await withServer([dir, blind, { tokens }], async (second) => {
         const infoA = await second.info('tok-a');
         expect(infoA.version).toBe(blind.version);
         expect(infoA.history.filter((h) => h.source === 'restored')).toEqual([]);
         expect(warned(second.lines, `forecast-v${b.version}.json`)).toBe(true);
         await expectScoredBy(second, blind, 'a-late', 'tok-a');
-      } finally {
-        await second.srv.app.close();
-      }
-    } finally {
-      await removeDir(dir);
-    }
+      });
+    });
   });
 });

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import type { AppOptions } from '../../src/server/options.js';
+import type { TokenGrant } from '../../src/server/token-grants.js';
 import { parseTrajectoryText, getParser } from '../../src/formats/index.js';
 import type { Step } from '../../src/core/types.js';
 import { CORPUS_DIR } from '../fixtures/corpus.js';
@@ -83,6 +84,11 @@ export { DrillClient as Client, type Frame } from '../../bench/drills/ws-client.
  * dir for the test file; returns a getter for it.
  */
 export function useApp(options: AppOptions = {}): () => Running {
+  return useAppAndDir(options).app;
+}
+
+/** {@link useApp} that also names the app's data folder, for a test that reads what the server wrote there. */
+export function useAppAndDir(options: AppOptions = {}): { app: () => Running; dir: () => string } {
   let dir: string | undefined;
   let srv: Running | undefined;
   beforeAll(async () => {
@@ -93,9 +99,15 @@ export function useApp(options: AppOptions = {}): () => Running {
     await srv?.app.close();
     if (dir !== undefined) await removeDir(dir);
   });
-  return () => {
-    if (srv === undefined) throw new Error('useApp: the app is not started yet (call inside a test)');
-    return srv;
+  return {
+    app: () => {
+      if (srv === undefined) throw new Error('useApp: the app is not started yet (call inside a test)');
+      return srv;
+    },
+    dir: () => {
+      if (dir === undefined) throw new Error('useApp: no data folder yet (call inside a test)');
+      return dir;
+    },
   };
 }
 
@@ -155,9 +167,14 @@ export const bearer = (token: string): Record<string, string> => ({ authorizatio
 /** Headers of a JSON request with `token` as its bearer. */
 export const bearerJson = (token: string): Record<string, string> => ({ ...bearer(token), 'content-type': 'application/json' });
 
+/**
+ * A token file's grants: one agent token per tenant, named after it, and with `operatorToken` an operator of
+ * tenant `ops`.
+ */
+export function tenantTokens(tenants: readonly string[], operatorToken?: string): TokenGrant[] {
+  const agents = tenants.map((tenant) => ({ token: tenant, tenant }));
+  return operatorToken === undefined ? agents : [...agents, { token: operatorToken, tenant: 'ops', role: 'operator' }];
+}
+
 /** Two agent tenants and an operator: a token file's grants (each token named after its tenant). */
-export const ALICE_BOB_OPS = [
-  { token: 'alice', tenant: 'alice' },
-  { token: 'bob', tenant: 'bob' },
-  { token: 'op', tenant: 'ops', role: 'operator' as const },
-];
+export const ALICE_BOB_OPS = tenantTokens(['alice', 'bob'], 'op');

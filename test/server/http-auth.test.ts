@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { get } from 'node:http';
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
-import { Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { Client, useApp, useApps } from './helpers.js';
 
-let dir: string;
-let open: Running;
-let locked: Running;
-
-beforeAll(async () => {
-  dir = await tempDir();
-  open = await startApp({ dataDir: `${dir}/open` });
-  locked = await startApp({ dataDir: `${dir}/locked`, tokens: ['s3cret', 'other'] });
-});
-
-afterAll(async () => {
-  await open.app.close();
-  await locked.app.close();
-  await removeDir(dir);
-});
+const open = useApp();
+const locked = useApp({ tokens: ['s3cret', 'other'] });
+/** The tests' own apps (a short ticket lifetime, a small outgoing queue). */
+const apps = useApps();
 
 async function errorOf(res: Response): Promise<{ status: number; code: string; message: string }> {
   const body = (await res.json()) as { error: { code: string; message: string } };
@@ -27,68 +16,68 @@ async function errorOf(res: Response): Promise<{ status: number; code: string; m
 
 describe('auth', () => {
   it('is off without tokens', async () => {
-    const c = await Client.connect(open.wsUrl);
+    const c = await Client.connect(open().wsUrl);
     await c.sync();
     c.close();
-    expect((await fetch(`${open.url}/v1/tasks`)).status).toBe(200);
+    expect((await fetch(`${open().url}/v1/tasks`)).status).toBe(200);
   });
 
   it('refuses the upgrade with 401 without a token or with a wrong one', async () => {
     for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 'Basic s3cret' }]) {
       const status = await new Promise<number>((resolve, reject) => {
-        const ws = new WebSocket(locked.wsUrl, { headers });
+        const ws = new WebSocket(locked().wsUrl, { headers });
         ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
         ws.on('open', () => reject(new Error('upgrade accepted without a valid token')));
         ws.on('error', () => undefined);
       });
       expect(status).toBe(401);
     }
-    expect(await errorOf(await fetch(`${locked.url}/v1/tasks`))).toMatchObject({ status: 401, code: 'unauthorized' });
-    expect((await fetch(`${locked.url}/healthz`)).status).toBe(200);
+    expect(await errorOf(await fetch(`${locked().url}/v1/tasks`))).toMatchObject({ status: 401, code: 'unauthorized' });
+    expect((await fetch(`${locked().url}/healthz`)).status).toBe(200);
     // Readiness too: balancers and Kubernetes probes send no token (deploy/ probes /readyz).
-    expect([(await fetch(`${locked.url}/readyz`)).status, await (await fetch(`${locked.url}/readyz`)).json()]).toEqual([200, { status: 'ready' }]);
+    expect([(await fetch(`${locked().url}/readyz`)).status, await (await fetch(`${locked().url}/readyz`)).json()]).toEqual([200, { status: 'ready' }]);
   });
 
   it('accepts a bearer header; refuses a token in the URL, on every route, naming the ticket instead', async () => {
-    const a = await Client.connect(locked.wsUrl, { authorization: 'Bearer s3cret' });
+    const a = await Client.connect(locked().wsUrl, { authorization: 'Bearer s3cret' });
     await a.sync();
     a.close();
-    expect((await fetch(`${locked.url}/v1/tasks`, { headers: { authorization: 'Bearer other' } })).status).toBe(200);
+    expect((await fetch(`${locked().url}/v1/tasks`, { headers: { authorization: 'Bearer other' } })).status).toBe(200);
     for (const route of ['/v1/tasks', '/v1/live', '/v1/sessions', '/metrics']) {
-      const refused = await errorOf(await fetch(`${locked.url}${route}?token=s3cret`));
+      const refused = await errorOf(await fetch(`${locked().url}${route}?token=s3cret`));
       expect(refused).toMatchObject({ status: 401, code: 'unauthorized' });
       expect(refused.message).toContain('ticket');
     }
-    expect(await upgradeStatus(`${locked.wsUrl}?token=s3cret`)).toBe(401);
+    expect(await upgradeStatus(`${locked().wsUrl}?token=s3cret`)).toBe(401);
     // Beside a good header too (it was accepted then): the URL with the token has reached the logs all the same.
-    const both = await errorOf(await fetch(`${locked.url}/v1/tasks?token=s3cret`, { headers: { authorization: 'Bearer s3cret' } }));
+    const both = await errorOf(await fetch(`${locked().url}/v1/tasks?token=s3cret`, { headers: { authorization: 'Bearer s3cret' } }));
     expect(both).toMatchObject({ status: 401, code: 'unauthorized' });
   });
 
   it('opens /v1/stream and /v1/live with a ticket: once, for its own route, until it expires', async () => {
     const mint = async (route: string): Promise<string> => {
-      const res = await fetch(`${locked.url}/v1/tickets`, { method: 'POST', headers: { authorization: 'Bearer s3cret', 'content-type': 'application/json' }, body: JSON.stringify({ route }) });
+      const res = await fetch(`${locked().url}/v1/tickets`, { method: 'POST', headers: { authorization: 'Bearer s3cret', 'content-type': 'application/json' }, body: JSON.stringify({ route }) });
       expect(res.status).toBe(200);
       return ((await res.json()) as { ticket: string }).ticket;
     };
     const stream = await mint('/v1/stream');
-    const c = await Client.connect(`${locked.wsUrl}?ticket=${encodeURIComponent(stream)}`);
+    const c = await Client.connect(`${locked().wsUrl}?ticket=${encodeURIComponent(stream)}`);
     await c.sync();
     c.close();
     // Taken once: the same ticket again is refused, as is a live ticket on the stream route and a forged one.
-    expect(await upgradeStatus(`${locked.wsUrl}?ticket=${encodeURIComponent(stream)}`)).toBe(401);
+    expect(await upgradeStatus(`${locked().wsUrl}?ticket=${encodeURIComponent(stream)}`)).toBe(401);
     const live = await mint('/v1/live');
-    expect(await upgradeStatus(`${locked.wsUrl}?ticket=${encodeURIComponent(live)}`)).toBe(401);
-    expect(await upgradeStatus(`${locked.wsUrl}?ticket=${encodeURIComponent(`${live.split('.')[0]!}.AAAA`)}`)).toBe(401);
+    expect(await upgradeStatus(`${locked().wsUrl}?ticket=${encodeURIComponent(live)}`)).toBe(401);
+    expect(await upgradeStatus(`${locked().wsUrl}?ticket=${encodeURIComponent(`${live.split('.')[0]!}.AAAA`)}`)).toBe(401);
     // A ticket opens nothing but its route, even an ordinary GET.
-    expect((await fetch(`${locked.url}/v1/sessions?ticket=${encodeURIComponent(await mint('/v1/live'))}`)).status).toBe(401);
+    expect((await fetch(`${locked().url}/v1/sessions?ticket=${encodeURIComponent(await mint('/v1/live'))}`)).status).toBe(401);
     // Minting needs the token in the header.
-    expect((await fetch(`${locked.url}/v1/tickets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"route":"/v1/live"}' })).status).toBe(401);
-    expect(await feedStatus(`${locked.url}/v1/live?ticket=${encodeURIComponent(live)}`)).toBe(200);
+    expect((await fetch(`${locked().url}/v1/tickets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"route":"/v1/live"}' })).status).toBe(401);
+    expect(await feedStatus(`${locked().url}/v1/live?ticket=${encodeURIComponent(live)}`)).toBe(200);
   });
 
   it('refuses an expired ticket', async () => {
-    const srv = await startApp({ dataDir: `${dir}/short`, tokens: ['t0k'], limits: { ticketTtlMs: 50 } });
+    const srv = await apps.start('short', { tokens: ['t0k'], limits: { ticketTtlMs: 50 } });
     const res = await fetch(`${srv.url}/v1/tickets`, { method: 'POST', headers: { authorization: 'Bearer t0k', 'content-type': 'application/json' }, body: '{"route":"/v1/stream"}' });
     const { ticket } = (await res.json()) as { ticket: string };
     await new Promise((r) => setTimeout(r, 120));
@@ -127,7 +116,7 @@ function upgradeStatus(url: string, headers: Record<string, string> = {}): Promi
 
 describe('backpressure', () => {
   it('closes a client that stops reading with 1008 and a reason', async () => {
-    const srv = await startApp({ dataDir: `${dir}/slow`, limits: { outgoingQueueBytes: 64 * 1024 } });
+    const srv = await apps.start('slow', { limits: { outgoingQueueBytes: 64 * 1024 } });
     const c = await Client.connect(srv.wsUrl);
     const raw = (c.ws as unknown as { _socket: Socket })._socket;
     raw.pause();

@@ -7,35 +7,20 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/core/policy.js';
 import { CANDIDATE_SERIES } from '../../src/server/policy-metrics.js';
 import type { PoliciesStatus } from '../../src/server/policy-status.js';
-import { bearerJson, Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { bearerJson, Client, tenantTokens, useAppAndDir } from './helpers.js';
 
 const STEP = { tool: 'bash', action: { kind: 'shell', command: 'ls' } };
 const LIMITS = { pairs: 40, pairsPerTenant: 16, metricsPairs: 6 };
-let dir: string;
-let srv: Running;
-
-beforeAll(async () => {
-  dir = await tempDir();
-  srv = await startApp({
-    dataDir: dir,
-    shadow: true,
-    // A configured policy with a stop, so each pair also has the `configured` candidate (the default stops nothing).
-    policy: { ...DEFAULT_POLICY, noAction: { warn: null, stop: 2 } },
-    limits: LIMITS,
-    tokens: [
-      { token: 'victim', tenant: 'victim' },
-      { token: 'junk', tenant: 'junk' },
-      { token: 'op', tenant: 'ops', role: 'operator' },
-    ],
-  });
-});
-afterAll(async () => {
-  await srv.app.close();
-  await removeDir(dir);
+const server = useAppAndDir({
+  shadow: true,
+  // A configured policy with a stop, so each pair also has the `configured` candidate (the default stops nothing).
+  policy: { ...DEFAULT_POLICY, noAction: { warn: null, stop: 2 } },
+  limits: LIMITS,
+  tokens: tenantTokens(['victim', 'junk'], 'op'),
 });
 
 /** Starts, steps, reports an outcome and ends one session. */
@@ -49,17 +34,17 @@ async function run(c: Client, id: string, agent: string, model: string, passed: 
 }
 
 it('bounds pairs, metrics series and state by the table, not by the names clients choose', async () => {
-  const victim = await Client.connect(srv.wsUrl, bearerJson('victim'));
+  const victim = await Client.connect(server.app().wsUrl, bearerJson('victim'));
   await run(victim, 'v-1', 'mini-swe-agent 1.1', 'gpt-5-mini', true);
-  const junk = await Client.connect(srv.wsUrl, bearerJson('junk'));
+  const junk = await Client.connect(server.app().wsUrl, bearerJson('junk'));
   for (let i = 0; i < 100; i++) await run(junk, `j-${i}`, `${i}-${'a'.repeat(250)}`, `${i}-${'m'.repeat(250)}`, i % 2 === 0);
   junk.close();
 
-  const policies = (await (await fetch(`${srv.url}/v1/policies`, { headers: bearerJson('op') })).json()) as PoliciesStatus;
+  const policies = (await (await fetch(`${server.app().url}/v1/policies`, { headers: bearerJson('op') })).json()) as PoliciesStatus;
   expect(policies.pairs.filter((p) => p.tenant === 'junk')).toHaveLength(LIMITS.pairsPerTenant);
   expect(policies.pairs.find((p) => p.tenant === 'victim')).toMatchObject({ agent: 'mini-swe-agent 1.1', runs: { passing: 1, failing: 0 } });
 
-  const text = await (await fetch(`${srv.url}/metrics`, { headers: bearerJson('op') })).text();
+  const text = await (await fetch(`${server.app().url}/metrics`, { headers: bearerJson('op') })).text();
   const series = text.split('\n').filter((l) => /^steplens_(shadow|policy)_/.test(l));
   const named = new Set(series.map((l) => /tenant="([^"]*)",agent="([^"]*)",model="([^"]*)"/.exec(l)?.slice(1).join('|')).filter((k) => k !== undefined));
   expect(named.size).toBeLessThanOrEqual(LIMITS.metricsPairs + 1); // + other
@@ -84,7 +69,7 @@ it('bounds pairs, metrics series and state by the table, not by the names client
   expect(runs).toBe(1 + LIMITS.pairsPerTenant);
 
   // An operator's pin of a pair nobody used yet is taken, table full or not.
-  const pin = await fetch(`${srv.url}/v1/policies/pin`, {
+  const pin = await fetch(`${server.app().url}/v1/policies/pin`, {
     method: 'POST',
     headers: bearerJson('op'),
     body: JSON.stringify({ agent: 'new-agent', model: 'new-model', policy: { blindRetry: { warn: 2, stop: 4 } } }),
@@ -92,11 +77,11 @@ it('bounds pairs, metrics series and state by the table, not by the names client
   expect(pin.status).toBe(200);
   victim.send({ type: 'start', session: 'v-2', task: 't', agent: 'new-agent', model: 'new-model' });
   await victim.nextOf('started', 'v-2');
-  expect(((await (await fetch(`${srv.url}/v1/sessions/v-2`, { headers: bearerJson('victim') })).json()) as { policy: { selected: string } }).policy.selected).toMatch(/pinned/);
+  expect(((await (await fetch(`${server.app().url}/v1/sessions/v-2`, { headers: bearerJson('victim') })).json()) as { policy: { selected: string } }).policy.selected).toMatch(/pinned/);
   victim.close();
 
-  await srv.app.close();
-  const state = JSON.parse(await readFile(path.join(dir, 'policies', 'state.json'), 'utf8')) as { pairs: unknown[]; pins: unknown[] };
+  await server.app().app.close();
+  const state = JSON.parse(await readFile(path.join(server.dir(), 'policies', 'state.json'), 'utf8')) as { pairs: unknown[]; pins: unknown[] };
   expect(state.pairs.length).toBeLessThanOrEqual(LIMITS.pairs);
   expect(state.pins).toHaveLength(1);
 });

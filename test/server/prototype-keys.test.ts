@@ -3,10 +3,10 @@
  * once crashed the process from the fast path. Each is now one `bad_message` or the same stripped step zod
  * would give, the server stays up and the session keeps scoring.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseClientMessage, parseStepPayload } from '../../src/protocol/parse.js';
 import { stepRecordSchema } from '../../src/formats/step-schema.js';
-import { Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { Client, useApp } from './helpers.js';
 
 const KEYS = ['__proto__', 'valueOf', 'hasOwnProperty', 'toLocaleString', '__defineGetter__', '__lookupSetter__', 'isPrototypeOf', 'constructor', 'toString'];
 const STEP = '{"tool":"bash","action":{"kind":"shell","command":"ls"},"tokens":{"prompt":1}}';
@@ -46,19 +46,10 @@ describe('prototype-named keys', () => {
   });
 
   describe('over a real socket', () => {
-    let dir: string;
-    let srv: Running;
-    beforeAll(async () => {
-      dir = await tempDir();
-      srv = await startApp({ dataDir: dir });
-    });
-    afterAll(async () => {
-      await srv.app.close();
-      await removeDir(dir);
-    });
+    const server = useApp();
 
     it('keeps the server and the session up: each frame is scored or refused, and the next step is scored in order', async () => {
-      const c = await Client.connect(srv.wsUrl);
+      const c = await Client.connect(server().wsUrl);
       c.send({ type: 'start', session: 's', task: 'no-such-task' });
       await c.nextOf('started', 's');
       let seq = 0;
@@ -75,7 +66,7 @@ describe('prototype-named keys', () => {
       expect(seq).toBeGreaterThan(KEYS.length);
       c.send({ type: 'step', session: 's', seq, step: JSON.parse(STEP) });
       expect((await c.nextOf('score', 's')).t).toBe(seq);
-      expect((await fetch(`${srv.url}/healthz`)).status).toBe(200);
+      expect((await fetch(`${server().url}/healthz`)).status).toBe(200);
       c.close();
     });
   });

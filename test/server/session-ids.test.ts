@@ -3,31 +3,18 @@
  * connection could take a live session over with `resume`. Ids are now 128 random bits, and a session answers
  * (`resume`, GET /v1/sessions/:id) only to the token it was started with.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { Client, useApp } from './helpers.js';
 
 const STEP = { tool: 'bash', action: { kind: 'shell', command: 'ls' } };
-let dir: string;
-let open: Running;
-let locked: Running;
-
-beforeAll(async () => {
-  dir = await tempDir();
-  open = await startApp({ dataDir: `${dir}/open` });
-  locked = await startApp({ dataDir: `${dir}/locked`, tokens: ['alice-token', 'bob-token'] });
-});
-
-afterAll(async () => {
-  await open.app.close();
-  await locked.app.close();
-  await removeDir(dir);
-});
+const open = useApp();
+const locked = useApp({ tokens: ['alice-token', 'bob-token'] });
 
 const auth = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 
 describe('session ids', () => {
   it('are 128 random bits, not a clock and a counter', async () => {
-    const c = await Client.connect(open.wsUrl);
+    const c = await Client.connect(open().wsUrl);
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
       c.send({ type: 'start', task: 't' });
@@ -42,7 +29,7 @@ describe('session ids', () => {
   });
 
   it('are not "." or "..", which no URL can name (review s42): refused at start; other dotted ids work', async () => {
-    const c = await Client.connect(open.wsUrl);
+    const c = await Client.connect(open().wsUrl);
     for (const id of ['.', '..']) {
       c.send({ type: 'start', session: id, task: 't' });
       const refused = await c.nextOf('error');
@@ -51,7 +38,7 @@ describe('session ids', () => {
     for (const id of ['...', '.a', 'a..']) {
       c.send({ type: 'start', session: id, task: 't' });
       await c.nextOf('started', id);
-      expect((await fetch(`${open.url}/v1/sessions/${id}`)).status).toBe(200);
+      expect((await fetch(`${open().url}/v1/sessions/${id}`)).status).toBe(200);
     }
     c.close();
   });
@@ -59,13 +46,13 @@ describe('session ids', () => {
 
 describe('a session answers only to the token that started it', () => {
   it('refuses resume from another token and keeps the session where it is', async () => {
-    const alice = await Client.connect(locked.wsUrl, auth('alice-token'));
+    const alice = await Client.connect(locked().wsUrl, auth('alice-token'));
     alice.send({ type: 'start', task: 't' });
     const id = String((await alice.nextOf('started')).session);
     alice.send({ type: 'step', session: id, seq: 0, step: STEP });
     await alice.nextOf('score', id);
 
-    const bob = await Client.connect(locked.wsUrl, auth('bob-token'));
+    const bob = await Client.connect(locked().wsUrl, auth('bob-token'));
     bob.send({ type: 'resume', session: id, after: -1 });
     expect(await bob.nextOf('error')).toMatchObject({ code: 'unknown_session', session: id });
     bob.send({ type: 'step', session: id, seq: 1, step: STEP });
@@ -76,13 +63,13 @@ describe('a session answers only to the token that started it', () => {
     expect(await alice.nextOf('score', id)).toMatchObject({ seq: 1, t: 1 });
 
     // GET /v1/sessions/:id: the same rule.
-    expect((await fetch(`${locked.url}/v1/sessions/${id}`, { headers: auth('bob-token') })).status).toBe(404);
-    const mine = await fetch(`${locked.url}/v1/sessions/${id}`, { headers: auth('alice-token') });
+    expect((await fetch(`${locked().url}/v1/sessions/${id}`, { headers: auth('bob-token') })).status).toBe(404);
+    const mine = await fetch(`${locked().url}/v1/sessions/${id}`, { headers: auth('alice-token') });
     expect(mine.status).toBe(200);
     expect(((await mine.json()) as { steps: number }).steps).toBe(2);
 
     // Alice from a second connection (a reconnect) may resume it.
-    const again = await Client.connect(locked.wsUrl, auth('alice-token'));
+    const again = await Client.connect(locked().wsUrl, auth('alice-token'));
     again.send({ type: 'resume', session: id, after: 0 });
     expect(await again.nextOf('resumed', id)).toMatchObject({ last: 1 });
     expect(await again.nextOf('score', id)).toMatchObject({ seq: 1 });

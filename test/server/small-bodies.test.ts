@@ -7,30 +7,14 @@
  * `maxBodyBytes`.
  */
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SMALL_BODY_BYTES } from '../../src/server/http-errors.js';
-import { ASTROID, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { ALICE_BOB_OPS, ASTROID, useApp } from './helpers.js';
 
-let dir: string;
-let srv: Running;
-beforeAll(async () => {
-  dir = await tempDir();
-  srv = await startApp({
-    dataDir: dir,
-    tokens: [
-      { token: 'tok-a', tenant: 'alice' },
-      { token: 'tok-b', tenant: 'bob' },
-      { token: 'tok-op', tenant: 'ops', role: 'operator' },
-    ],
-  });
-});
-afterAll(async () => {
-  await srv.app.close();
-  await removeDir(dir);
-});
+const server = useApp({ tokens: ALICE_BOB_OPS });
 
-async function send(method: string, path: string, body: string, token = 'tok-b'): Promise<{ status: number; body: { error?: { code: string; message: string } } }> {
-  const res = await fetch(`${srv.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+async function send(method: string, path: string, body: string, token = 'bob'): Promise<{ status: number; body: { error?: { code: string; message: string } } }> {
+  const res = await fetch(`${server().url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
   return { status: res.status, body: (await res.json()) as { error?: { code: string; message: string } } };
 }
 
@@ -41,10 +25,10 @@ describe('bodies of the routes fastify parses', () => {
   it('are refused 413 past SMALL_BODY_BYTES, before they are parsed', async () => {
     const size = 16 * SMALL_BODY_BYTES;
     for (const [method, path, fields, token] of [
-      ['POST', '/v1/tickets', '"route":"/v1/live"', 'tok-b'],
-      ['DELETE', '/v1/tasks/pylint-dev__astroid-1196/pta', '"a":1', 'tok-b'],
-      ['POST', '/v1/policies/pin', '"agent":"a","model":"m","policy":null', 'tok-op'],
-      ['POST', '/v1/policies/freeze', '"agent":"a","model":"m","frozen":true', 'tok-op'],
+      ['POST', '/v1/tickets', '"route":"/v1/live"', 'bob'],
+      ['DELETE', '/v1/tasks/pylint-dev__astroid-1196/pta', '"a":1', 'bob'],
+      ['POST', '/v1/policies/pin', '"agent":"a","model":"m","policy":null', 'op'],
+      ['POST', '/v1/policies/freeze', '"agent":"a","model":"m","frozen":true', 'op'],
     ] as const) {
       const res = await send(method, path, padded(fields, size), token);
       expect(res, `${method} ${path}`).toMatchObject({ status: 413, body: { error: { code: 'too_large', message: expect.stringContaining(`exceeds ${SMALL_BODY_BYTES} bytes`) } } });
@@ -62,7 +46,7 @@ describe('bodies of the routes fastify parses', () => {
   it('the scoring routes still take bodies up to maxBodyBytes', async () => {
     const trajectory = await readFile(ASTROID.passA, 'utf8');
     expect(trajectory.length).toBeGreaterThan(4 * SMALL_BODY_BYTES);
-    const res = await send('POST', '/v1/score', `{"task":"${ASTROID.task}","trajectory":${trajectory}}`, 'tok-a');
+    const res = await send('POST', '/v1/score', `{"task":"${ASTROID.task}","trajectory":${trajectory}}`, 'alice');
     expect(res.status).toBe(200);
   });
 

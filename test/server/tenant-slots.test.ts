@@ -7,34 +7,19 @@
  */
 import { EventEmitter } from 'node:events';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/core/config.js';
 import type { SessionListResponse } from '../../src/protocol/view-bodies.js';
 import { LiveFeed } from '../../src/server/live-feed.js';
 import { createMetrics } from '../../src/server/metrics.js';
 import { resolveOptions } from '../../src/server/options.js';
 import { LOCAL_PRINCIPAL } from '../../src/server/principal.js';
-import { bearer, Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { bearer, Client, tenantTokens, useApp, useApps } from './helpers.js';
 
 const STEP = { tool: 'bash', action: { kind: 'shell', command: 'ls' } };
-let dir: string;
-let srv: Running;
-
-beforeAll(async () => {
-  dir = await tempDir();
-  srv = await startApp({
-    dataDir: dir,
-    limits: { sessionsPerTenant: 3, totalSessions: 5 },
-    tokens: [
-      { token: 'greedy', tenant: 'greedy' },
-      { token: 'other', tenant: 'other' },
-    ],
-  });
-});
-afterAll(async () => {
-  await srv.app.close();
-  await removeDir(dir);
-});
+const server = useApp({ limits: { sessionsPerTenant: 3, totalSessions: 5 }, tokens: tenantTokens(['greedy', 'other']) });
+/** Apps of a test's own (the live viewers' limits). */
+const apps = useApps();
 
 async function start(c: Client, id: string): Promise<Record<string, unknown>> {
   c.send({ type: 'start', session: id, task: 't' });
@@ -43,10 +28,10 @@ async function start(c: Client, id: string): Promise<Record<string, unknown>> {
 
 describe('sessions per tenant, and detached sessions under pressure', () => {
   it('caps a tenant, and frees the oldest detached session when the server is full', async () => {
-    const greedy = await Client.connect(srv.wsUrl, bearer('greedy'));
+    const greedy = await Client.connect(server().wsUrl, bearer('greedy'));
     for (const id of ['g1', 'g2', 'g3']) expect((await start(greedy, id)).type).toBe('started');
     expect(await start(greedy, 'g4')).toMatchObject({ type: 'error', code: 'quota_exceeded' });
-    const other = await Client.connect(srv.wsUrl, bearer('other'));
+    const other = await Client.connect(server().wsUrl, bearer('other'));
     for (const id of ['o1', 'o2']) expect((await start(other, id)).type).toBe('started');
     // Full (5), and every session attached: refused.
     expect(await start(other, 'o3')).toMatchObject({ type: 'error', code: 'overloaded' });
@@ -55,7 +40,7 @@ describe('sessions per tenant, and detached sessions under pressure', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect((await start(other, 'o3')).type).toBe('started');
     // Its own quota still holds for the greedy tenant: 2 detached + 1 new = 3.
-    const back = await Client.connect(srv.wsUrl, bearer('greedy'));
+    const back = await Client.connect(server().wsUrl, bearer('greedy'));
     back.send({ type: 'resume', session: 'g1', after: -1 });
     expect(await back.nextOf('final', 'g1')).toMatchObject({ reason: 'not_resumed' });
     back.send({ type: 'resume', session: 'g2', after: -1 });
@@ -69,11 +54,11 @@ describe('sessions per tenant, and detached sessions under pressure', () => {
 
 describe('GET /v1/sessions', () => {
   it('pages: at most `limit` rows, `next` to read on, a bad limit refused', async () => {
-    const c = await Client.connect(srv.wsUrl, bearer('other'));
+    const c = await Client.connect(server().wsUrl, bearer('other'));
     const seen: string[] = [];
     let after: string | undefined;
     for (let page = 0; page < 10; page++) {
-      const res = await fetch(`${srv.url}/v1/sessions?limit=2${after !== undefined ? `&after=${after}` : ''}`, { headers: bearer('other') });
+      const res = await fetch(`${server().url}/v1/sessions?limit=2${after !== undefined ? `&after=${after}` : ''}`, { headers: bearer('other') });
       const body = (await res.json()) as SessionListResponse;
       expect(body.sessions.length).toBeLessThanOrEqual(2);
       seen.push(...body.sessions.map((s) => s.session));
@@ -82,7 +67,7 @@ describe('GET /v1/sessions', () => {
     }
     expect(seen).toEqual(['o1', 'o2', 'o3']);
     for (const q of ['limit=0', 'limit=1001', 'limit=x', 'after=-1']) {
-      const res = await fetch(`${srv.url}/v1/sessions?${q}`, { headers: bearer('other') });
+      const res = await fetch(`${server().url}/v1/sessions?${q}`, { headers: bearer('other') });
       expect(res.status, q).toBe(400);
     }
     c.close();
@@ -107,16 +92,7 @@ async function feed(url: string, token: string): Promise<{ status: number; code?
 
 describe('live viewers of several tenants', () => {
   it('one tenant cannot hold every slot (its share: liveViewersPerTenant), and operators keep slots of their own', async () => {
-    const d = await tempDir();
-    const app = await startApp({
-      dataDir: d,
-      limits: { liveViewers: 16, liveViewersPerTenant: 8 },
-      tokens: [
-        { token: 'greedy', tenant: 'greedy' },
-        { token: 'other', tenant: 'other' },
-        { token: 'ops', tenant: 'ops', role: 'operator' },
-      ],
-    });
+    const app = await apps.start('viewers', { limits: { liveViewers: 16, liveViewersPerTenant: 8 }, tokens: tenantTokens(['greedy', 'other'], 'ops') });
     const open: Array<{ close: () => void }> = [];
     const keep = async (token: string): Promise<void> => {
       const f = await feed(app.url, token);
@@ -145,7 +121,6 @@ describe('live viewers of several tenants', () => {
     } finally {
       for (const f of open) f.close();
       await app.app.close();
-      await removeDir(d);
     }
   });
 

@@ -6,37 +6,19 @@
 import { EventEmitter } from 'node:events';
 import { request } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connect } from '../../src/client/index.js';
 import { parseLimits } from '../../src/server/config.js';
 import { resolveOptions } from '../../src/server/options.js';
 import { TenantStreams } from '../../src/server/tenant-streams.js';
-import { bearer, Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { bearer, Client, tenantTokens, useApp } from './helpers.js';
 
 const QUOTA = 3;
-let dir: string;
-let srv: Running;
-
-beforeAll(async () => {
-  dir = await tempDir();
-  srv = await startApp({
-    dataDir: dir,
-    limits: { connectionsPerTenant: QUOTA },
-    tokens: [
-      { token: 'greedy', tenant: 'greedy' },
-      { token: 'other', tenant: 'other' },
-      { token: 'ops', tenant: 'ops', role: 'operator' },
-    ],
-  });
-});
-afterAll(async () => {
-  await srv.app.close();
-  await removeDir(dir);
-});
+const server = useApp({ limits: { connectionsPerTenant: QUOTA }, tokens: tenantTokens(['greedy', 'other'], 'ops') });
 
 /** A raw upgrade request to /v1/stream: the HTTP answer it got (status and body) when it was refused, else 101 (and, with `keep`, its open socket). */
 function upgrade(token: string, keep = false): Promise<{ status: number; body: string; socket?: Duplex }> {
-  const url = new URL('/v1/stream', srv.url);
+  const url = new URL('/v1/stream', server().url);
   return new Promise((resolve, reject) => {
     const req = request(url, {
       headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', ...bearer(token) },
@@ -59,23 +41,23 @@ const settle = (ms = 150) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('WebSocket connections per tenant', () => {
   it('refuses the stream past the quota with 429 quota_exceeded, serves other tenants, frees a slot on close', async () => {
-    const held = await Promise.all(Array.from({ length: QUOTA }, () => Client.connect(srv.wsUrl, bearer('greedy'))));
+    const held = await Promise.all(Array.from({ length: QUOTA }, () => Client.connect(server().wsUrl, bearer('greedy'))));
     const over = await upgrade('greedy');
     expect(over.status).toBe(429);
     expect(JSON.parse(over.body)).toMatchObject({ error: { code: 'quota_exceeded' } });
     expect(over.body).toContain(`holds ${QUOTA} WebSocket connections`);
     // Another tenant is served, and so is an operator past the quota.
-    const other = await Client.connect(srv.wsUrl, bearer('other'));
+    const other = await Client.connect(server().wsUrl, bearer('other'));
     other.send({ type: 'start', session: 's', task: 't' });
     expect(await other.nextOf('started', 's')).toMatchObject({ session: 's' });
-    const ops = await Promise.all(Array.from({ length: QUOTA + 1 }, () => Client.connect(srv.wsUrl, bearer('ops'))));
+    const ops = await Promise.all(Array.from({ length: QUOTA + 1 }, () => Client.connect(server().wsUrl, bearer('ops'))));
     // One of the tenant's streams closes: it may open one again, and only one.
     held[0]!.close();
     await settle();
-    const again = await Client.connect(srv.wsUrl, bearer('greedy'));
+    const again = await Client.connect(server().wsUrl, bearer('greedy'));
     expect((await upgrade('greedy')).status).toBe(429);
     // The TypeScript client's error names the server's reason, not only the status.
-    await expect(connect(srv.url, { token: 'greedy', reconnect: false })).rejects.toMatchObject({
+    await expect(connect(server().url, { token: 'greedy', reconnect: false })).rejects.toMatchObject({
       code: 'refused',
       message: expect.stringContaining(`HTTP 429 quota_exceeded: tenant 'greedy' holds ${QUOTA} WebSocket connections`),
     });
@@ -90,7 +72,7 @@ describe('WebSocket connections per tenant', () => {
     for (const t of tries) t.socket?.destroy();
     // Their sockets closed: the slots are free again.
     await settle();
-    const back = await Promise.all(Array.from({ length: QUOTA }, () => Client.connect(srv.wsUrl, bearer('greedy'))));
+    const back = await Promise.all(Array.from({ length: QUOTA }, () => Client.connect(server().wsUrl, bearer('greedy'))));
     for (const c of back) c.close();
   });
 });

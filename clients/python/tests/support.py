@@ -204,3 +204,33 @@ def relay_handler(upstream: str, log: list, hold: Callable[[str], float] = lambd
                 task.cancel()
 
     return relay
+
+
+def stream_across_a_swap(url: str, steps: list, session_id: str, retries: int, swap: Callable[[Any], None]) -> tuple:
+    """Streams ``steps`` of the astroid task as session ``session_id`` on ``url`` (reconnecting up to ``retries``
+    times), calls ``swap(session)`` half way (it replaces the server behind ``url``), then the rest, a failed
+    outcome and the end: the client's reconnects, the session, each step's answers and the final."""
+    from steplens_client import Reconnect, connect
+
+    async def run():
+        client = await connect(url, reconnect=Reconnect(retries=retries, delay=0.05))
+        try:
+            session = await client.start(ASTROID_TASK, session=session_id)
+            half = len(steps) // 2
+            answers = [await session.step(s) for s in steps[:half]]
+            swap(session)
+            answers += [await session.step(s) for s in steps[half:]]
+            await session.outcome(False)
+            final = await session.end()
+            return client.reconnects, session, answers, final
+        finally:
+            await client.close()
+
+    return asyncio.run(run())
+
+
+def assert_each_step_scored_once(test: Any, steps: list, session: Any, answers: list, final: dict, batch: dict) -> None:
+    """Every step answered once, with its own score and in order, and the final as the batch scoring of the run."""
+    test.assertEqual([[f["t"] for f in a] for a in answers], [[i] for i in range(len(steps))])
+    test.assertEqual([f["t"] for f in session.scores], list(range(len(steps))))
+    test.assertEqual({k: final[k] for k in batch}, batch)

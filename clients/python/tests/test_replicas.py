@@ -67,28 +67,15 @@ class ReplicaFailoverTest(unittest.TestCase):
             batch = HttpClient(url).score(support.ASTROID_TASK, steps, passed=False)
             port = urlparse(url).port
 
-            async def run():
+            def crash_and_replace(_session):
                 nonlocal stop
-                client = await connect(url, reconnect=Reconnect(retries=20, delay=0.05))
-                try:
-                    session = await client.start(support.ASTROID_TASK, session="py-failover")
-                    half = len(steps) // 2
-                    answers = [await session.step(s) for s in steps[:half]]
-                    stop(kill=True)  # a crash: no final, no hand-back
-                    _, stop = support.start_server(port=port, extra=flags + ["--replica-id", "py-b"])
-                    answers += [await session.step(s) for s in steps[half:]]
-                    await session.outcome(False)
-                    final = await session.end()
-                    return client.reconnects, session, answers, final
-                finally:
-                    await client.close()
+                stop(kill=True)  # a crash: no final, no hand-back
+                _, stop = support.start_server(port=port, extra=flags + ["--replica-id", "py-b"])
 
-            reconnects, session, answers, final = asyncio.run(run())
+            reconnects, session, answers, final = support.stream_across_a_swap(url, steps, "py-failover", 20, crash_and_replace)
             self.assertEqual(reconnects, 1)
-            self.assertEqual([[f["t"] for f in a] for a in answers], [[i] for i in range(len(steps))])
-            self.assertEqual([f["t"] for f in session.scores], list(range(len(steps))))
+            support.assert_each_step_scored_once(self, steps, session, answers, final, batch)
             self.assertEqual(final["reason"], "end")
-            self.assertEqual({k: final[k] for k in batch}, batch)
             # The new replica took the session over from Redis (it was not started again).
             self.assertEqual(metric(url, "steplens_sessions_rebuilt_total"), 1)
         finally:
@@ -134,9 +121,7 @@ class ResumeRefusedTest(unittest.TestCase):
 
             held, session, answers, final = asyncio.run(run())
             self.assertTrue(held, "steps were settled while the resume was refused")
-            self.assertEqual([[f["t"] for f in a] for a in answers], [[i] for i in range(len(steps))])
-            self.assertEqual([f["t"] for f in session.scores], list(range(len(steps))))
-            self.assertEqual({k: final[k] for k in batch}, batch)
+            support.assert_each_step_scored_once(self, steps, session, answers, final, batch)
         finally:
             stop()
             stop_redis()

@@ -19,14 +19,7 @@ import { CORPUS_OPTIONS, readCorpusInput, reportCorpusInput } from '../corpus-in
 import { chooseReference, externalReferences, referenceFolderArgs } from '../references.js';
 import { forecastFileArg } from '../../package-files.js';
 import { readConfigFile, readForecastFile } from '../../settings-files.js';
-
-/** An integer flag at least `min` (one usage error naming the flag, and `why` the minimum, otherwise). */
-function intFlag(value: string | undefined, flag: string, fallback: number, min: number, why = ''): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isInteger(n) || n < min) throw new SteplensError('usage', `${flag} must be an integer >= ${min}${why}, got '${value}'`);
-  return n;
-}
+import { intFlag } from '../int-flag.js';
 
 /** A stderr progress bar that shows only on a terminal (`io.status`) and only once the work has taken over a second. */
 function progress(io: CliIO): { tick: (done: number, total: number) => void; end: () => void } {

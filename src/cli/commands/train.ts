@@ -23,6 +23,7 @@ import { parseSourcesTable, type SourceEntry } from '../../report/sources-table.
 import { defaultAnalyzers } from '../../syntax/index.js';
 import { printable } from '../../printable.js';
 import { readText } from '../../text-files.js';
+import { intFlag } from '../int-flag.js';
 import type { Command } from '../command.js';
 import { CORPUS_OPTIONS, readCorpusInput, reportCorpusInput } from '../corpus-input.js';
 import { nodeReportFs } from '../../report/node-fs.js';
@@ -37,13 +38,6 @@ async function readSources(path: string, name: string): Promise<SourceEntry[]> {
   const parsed = parseSourcesTable(await readText(path), name);
   if (!parsed.ok) throw parsed.error;
   return parsed.value;
-}
-
-function intOf(value: string | undefined, flag: string, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isInteger(n) || n < min) throw new SteplensError('usage', `${flag} must be an integer >= ${min}, got '${value}'`);
-  return n;
 }
 
 const command: Command = {
@@ -80,8 +74,8 @@ const command: Command = {
     const out = resolve(io.cwd, values.out);
     // Before the training: a file that cannot be written is found now, not after it.
     prepareOutputFile(out, `--out ${values.out}`);
-    const folds = intOf(values.folds, '--folds', 5, 2);
-    const seed = intOf(values.seed, '--seed', 1, 0);
+    const folds = intFlag(values.folds, '--folds', 5, 2);
+    const seed = intFlag(values.seed, '--seed', 1, 0);
     const sourceMaxText = values['source-max'];
     const sourceMax = sourceMaxText === undefined ? undefined : Number(sourceMaxText);
     if (sourceMax !== undefined && (sourceMaxText!.trim() === '' || !(sourceMax >= 0 && sourceMax <= 1)))
