@@ -12,6 +12,7 @@ import { scanOutput } from '../../src/core/evidence/output-lines.js';
 import { OUTPUT_WINDOW } from '../../src/core/evidence/step-evidence.js';
 import { parseTestRun, RUNNER_PARSERS } from '../../src/core/evidence/test-results.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
+import { LINE_SHAPES } from './line-shape-table.js';
 
 const ALL = Object.values(LINE).reduce((a, b) => a | b, 0);
 const dir = new URL('../fixtures/evidence/', import.meta.url);
@@ -37,46 +38,7 @@ describe('output line scan', () => {
   });
 
   it('flags each line shape at column 0 and indented as lineShape defines it (the first-character table skips none)', () => {
-    // [line, flags at column 0, flags after blanks]; no line holds a colon that colonShape would read.
-    const shapes: Array<[string, number, number]> = [
-      ['3 passed in 0.12s', LINE.pytest, 0],
-      ['3 passing (12ms)', LINE.js, LINE.js],
-      ['3 tests completed, 1 failed', LINE.junit, 0],
-      ['=== 1 failed, 2 passed in 0.1s ===', LINE.pytest, 0],
-      ['\u001b[32m1 passed', LINE.pytest, LINE.pytest],
-      ['no tests ran in 0.01s', LINE.pytest, 0],
-      ['nox > Session tests was successful', LINE.tox, 0],
-      ['Ran 3 tests in 0.001s', LINE.unittest, 0],
-      ['ERROR: py39: commands failed', LINE.tox, 0],
-      ['Exception in thread "main" java.lang.Error', LINE.trace, 0],
-      ['Traceback (most recent call last):', LINE.trace, LINE.trace],
-      ['TabError: inconsistent use of tabs', LINE.syntax, LINE.syntax],
-      ['Tests run: 3, Failures: 1', LINE.junit, 0],
-      ['Tests:       1 failed, 2 passed', LINE.js, 0],
-      ['SyntaxError: invalid syntax', LINE.syntax, LINE.syntax],
-      ['IndentationError: unexpected indent', LINE.syntax, LINE.syntax],
-      ['INTERNALERROR> Traceback (most recent call last):', LINE.trace, LINE.trace],
-      ['bash: -c: line 1: syntax error', LINE.syntax, 0],
-      ['sh: x: not found', LINE.syntax, 0],
-      ['/bin/sh: x: not found', LINE.syntax, 0],
-      ['[INFO] Tests run: 3, Failures: 0', LINE.junit, 0],
-      ['[ERROR] COMPILATION ERROR', LINE.compile, 0],
-      ['BUILD SUCCESSFUL in 3s', LINE.junit, 0],
-      ['# pass 3', LINE.js, 0],
-      ['--- FAIL: TestX (0.00s)', LINE.go, LINE.go],
-      ['ok  \tpkg\t0.1s', LINE.go, 0],
-      ['FAIL\tpkg\t0.1s', LINE.go, 0],
-      ['test result: ok. 3 passed', LINE.cargo, 0],
-      ["thread 'main' panicked at src/main.rs", LINE.trace, 0],
-      ['error[E0308]: mismatched types', LINE.cargo | LINE.compile, 0],
-      ['evaluation failed :(', LINE.tox, LINE.tox],
-      ['congratulations :)', LINE.tox, LINE.tox],
-      ['at Object.<anonymous> (native)', 0, LINE.trace],
-      ['..F.  [ 40%]', LINE.pytest, LINE.pytest],
-      ['collected 3 items', 0, 0],
-      ['Hello', 0, 0],
-    ];
-    for (const [line, col0, indented] of shapes) {
+    for (const [line, col0, indented] of LINE_SHAPES) {
       expect(scanOutput(line), JSON.stringify(line)).toBe(col0);
       expect(scanOutput(`  ${line}`), JSON.stringify(`  ${line}`)).toBe(indented);
       expect(scanOutput(`x\n\t${line}\ny`), JSON.stringify(`\t${line}`)).toBe(indented);

@@ -6,13 +6,14 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LINE, TEST_LINES } from '../../src/core/evidence/line-shapes.js';
+import { TEST_LINES } from '../../src/core/evidence/line-shapes.js';
 import { scanOutput, type ScanAt } from '../../src/core/evidence/output-lines.js';
 import { emptyStepEvidence, OUTPUT_WINDOW, READ, stepEvidence } from '../../src/core/evidence/step-evidence.js';
 import { scanTestLines } from '../../src/core/evidence/test-lines.js';
 import { createStateBuilder } from '../../src/core/state-builder.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
+import { LINE_SHAPES } from './line-shape-table.js';
 
 const dir = new URL('../fixtures/evidence/', import.meta.url);
 const fixtures = readdirSync(dir).map((f) => readFileSync(new URL(f, dir), 'utf8'));
@@ -51,52 +52,10 @@ describe('test-line scan', () => {
   });
 
   it('flags each test shape at column 0 and indented, and none of the error shapes', () => {
-    // [line, test flags at column 0, after blanks]
-    const shapes: Array<[string, number, number]> = [
-      ['3 passed in 0.12s', LINE.pytest, 0],
-      ['3 passing (12ms)', LINE.js, LINE.js],
-      ['3 tests completed, 1 failed', LINE.junit, 0],
-      ['=== 1 failed, 2 passed in 0.1s ===', LINE.pytest, 0],
-      ['=== 3 passing', 0, 0],
-      ['=== no tests ran in 0.01s ===', LINE.pytest, 0],
-      ['\u001b[32m1 passed', LINE.pytest, LINE.pytest],
-      ['no tests ran in 0.01s', LINE.pytest, 0],
-      ['nox > Session tests was successful', LINE.tox, 0],
-      ['Ran 3 tests in 0.001s', LINE.unittest, 0],
-      ['ERROR: py39: commands failed', LINE.tox, 0],
-      ['ERROR: something else', 0, 0],
-      ['Tests run: 3, Failures: 1', LINE.junit, 0],
-      ['Tests:       1 failed, 2 passed', LINE.js, 0],
-      ['[INFO] Tests run: 3, Failures: 0', LINE.junit, 0],
-      ['[INFO] BUILD SUCCESS', LINE.junit, 0],
-      ['[ERROR] COMPILATION ERROR', 0, 0],
-      ['BUILD SUCCESSFUL in 3s', LINE.junit, 0],
-      ['# pass 3', LINE.js, 0],
-      ['--- FAIL: TestX (0.00s)', LINE.go, LINE.go],
-      ['ok  \tpkg\t0.1s', LINE.go, 0],
-      ['FAIL\tpkg\t0.1s', LINE.go, 0],
-      ['test result: ok. 3 passed', LINE.cargo, 0],
-      ['error[E0308]: mismatched types', LINE.cargo, 0],
-      ['evaluation failed :(', LINE.tox, LINE.tox],
-      ['congratulations :)', LINE.tox, LINE.tox],
-      ['py39: commands succeeded', 0, LINE.tox],
-      ['py39: OK (1.2 seconds)', 0, LINE.tox],
-      ['py39: FAIL code 1 (0.5 seconds)', 0, LINE.tox],
-      ['..F.  [ 40%]', LINE.pytest, LINE.pytest],
-      ['..F.  [ 40%] \r', LINE.pytest, LINE.pytest],
-      ['%]', LINE.pytest, LINE.pytest],
-      ['Traceback (most recent call last):', 0, 0],
-      ['SyntaxError: invalid syntax', 0, 0],
-      ['bash: -c: line 1: syntax error', 0, 0],
-      ["thread 'main' panicked at src/main.rs", 0, 0],
-      ['at Object.<anonymous> (native)', 0, 0],
-      ['a.py:12: error', 0, 0],
-      ['collected 3 items', 0, 0],
-    ];
-    for (const [line, col0, indented] of shapes) {
-      expect(scanTestLines(line), JSON.stringify(line)).toBe(col0);
-      expect(scanTestLines(`  ${line}`), JSON.stringify(`  ${line}`)).toBe(indented);
-      expect(scanTestLines(`x\n\t${line}\ny`), JSON.stringify(`\t${line}`)).toBe(indented);
+    for (const [line, col0, indented] of LINE_SHAPES) {
+      expect(scanTestLines(line), JSON.stringify(line)).toBe(col0 & TEST_LINES);
+      expect(scanTestLines(`  ${line}`), JSON.stringify(`  ${line}`)).toBe(indented & TEST_LINES);
+      expect(scanTestLines(`x\n\t${line}\ny`), JSON.stringify(`\t${line}`)).toBe(indented & TEST_LINES);
       expectSame(line);
       expectSame(`  ${line}`);
     }
