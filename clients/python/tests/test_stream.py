@@ -13,6 +13,11 @@ import support
 from steplens_client import HttpClient, Reconnect, SteplensError, SyncClient, connect, events
 
 
+def started(m, reference):
+    """A fake server's answer to the client's ``start`` message ``m``: its session started on task "t"."""
+    return {"type": "started", "session": m["session"], "task": "t", "format": "steplens", "reference": reference}
+
+
 class StreamTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -175,7 +180,7 @@ class RefusedEndTest(unittest.TestCase):
             async for text in ws:
                 m = json.loads(text)
                 if m["type"] == "start":
-                    reply = {"type": "started", "session": m["session"], "task": "t", "format": "steplens", "reference": final["reference"]}
+                    reply = started(m, final["reference"])
                 elif m["type"] == "end":
                     ends.append(m["session"])
                     if len(ends) == 1:
@@ -211,7 +216,7 @@ class EndPatchTest(unittest.TestCase):
             async for text in ws:
                 m = json.loads(text)
                 if m["type"] == "start":
-                    await ws.send(json.dumps({"type": "started", "session": m["session"], "task": "t", "format": "steplens", "reference": final["reference"]}))
+                    await ws.send(json.dumps(started(m, final["reference"])))
                 elif m["type"] == "resume":
                     await ws.send(json.dumps({"type": "resumed", "session": m["session"], "last": -1}))
                 elif m["type"] == "end":
@@ -246,7 +251,7 @@ class TwoSignalsOneStepTest(unittest.TestCase):
             async for text in ws:
                 m = json.loads(text)
                 if m["type"] == "start":
-                    await ws.send(json.dumps({"type": "started", "session": m["session"], "task": "t", "format": "steplens", "reference": real["reference"]}))
+                    await ws.send(json.dumps(started(m, real["reference"])))
                 elif m["type"] == "step":
                     score = {"type": "score", "session": m["session"], "seq": m["seq"], "t": m["seq"], "stage": "E", "score": real["score"], "reward": 0, "tier": real["tier"], "reference": real["reference"]}
                     await ws.send(json.dumps(score))
@@ -370,7 +375,7 @@ class ControlDuringRecoveryTest(unittest.TestCase):
                     m = json.loads(text)
                     got.append((index, m["type"], m.get("session", "")))
                     if m["type"] == "start":
-                        await ws.send(json.dumps({"type": "started", "session": m["session"], "task": "t", "format": "steplens", "reference": reference}))
+                        await ws.send(json.dumps(started(m, reference)))
                         if index == 1:
                             asyncio.get_running_loop().call_later(0.2, lambda: asyncio.ensure_future(ws.close(1011)))
                     elif m["type"] == "resume":
