@@ -7,7 +7,7 @@ import type { Weights } from '../core/config.js';
 import type { StopEvaluation, StopPoint } from '../core/forecast/stop-eval.js';
 import type { StopApart } from '../core/forecast/stop-apart.js';
 import type { NotScored } from '../core/forecast/crossfit.js';
-import type { TrainEvaluation } from '../core/forecast/train.js';
+import type { CandidateName, TrainEvaluation } from '../core/forecast/train.js';
 import type { Interval } from '../core/stats/interval.js';
 import type { Separation } from '../core/stats/separation.js';
 import { meanLabel, noMeanNote } from './mean-rows.js';
@@ -148,19 +148,22 @@ function bestOfNTable(v: ViewEvaluation): string {
 /** Tasks resolved, then the rate with its interval: the interval is the rate's, so it is printed beside the rate, not the count. */
 const resolvedCell = (resolved: number, rate: number | null, interval: Interval | null): string => `${resolved.toFixed(1)}${rate === null ? '' : ` (${f3(rate)}${interval ? iv(interval) : ' [-]'})`}`;
 
+/** A candidate as printed: its set and penalty, and its within-task pairwise weight when it has one. */
+const candidateName = (c: CandidateName): string => `${c.set}, lambda ${c.lambda}${c.pairWeight !== undefined ? `, pair weight ${c.pairWeight}` : ''}`;
+
 function selectionText(e: TrainEvaluation): string {
   const s = e.selection;
-  const rows = s.candidates.map((c) => [`${c.set}, lambda ${c.lambda}`, ...s.steering.map((x) => f3(c.bySource[x])), f3(c.mean)]);
+  const rows = s.candidates.map((c) => [candidateName(c), ...s.steering.map((x) => f3(c.bySource[x])), f3(c.mean), c.withinTask ? `${f3(c.withinTask.auroc)} (${c.withinTask.pairs} pairs)` : '-']);
   const kRows = s.kappas.map((k) => [k.kappa === null ? 'pooled weights only' : `own weights, kappa ${k.kappa}`, ...s.steering.map((x) => f3(k.bySource[x])), f3(k.mean)]);
   const c = s.chosen;
   // A mean over one steering source is that source's column again: labelled with its n either way.
   const meanHeader = `mean (${s.steering.length} source${s.steering.length === 1 ? '' : 's'})`;
-  const without = Object.entries(s.chosenWithout).map(([src, w]) => `${src}: ${w.set}, lambda ${w.lambda}`);
+  const without = Object.entries(s.chosenWithout).map(([src, w]) => `${src}: ${candidateName(w)}`);
   return [
     `configuration: ${s.note}; leave one source out for the features and the penalty, task-disjoint folds for per-source weights`,
-    renderTable(['candidate (leave one source out, AUROC at end)', ...s.steering, meanHeader], rows),
+    renderTable(['candidate (leave one source out, AUROC at end)', ...s.steering, meanHeader, 'within task (not chosen by)'], rows),
     renderTable(['per-source weights (task-disjoint folds, AUROC at end)', ...s.steering, meanHeader], kRows),
-    `chosen: ${c.set} (${c.features.length} features), lambda ${c.lambda}, ${c.kappa === null ? 'pooled weights' : `own weights with kappa ${c.kappa}`}; end weight ${c.endWeight}, source intercept sd ${c.groupSd}`,
+    `chosen: ${c.set} (${c.features.length} features), lambda ${c.lambda}${c.pairWeight !== undefined ? `, pair weight ${c.pairWeight}` : ''}, ${c.kappa === null ? 'pooled weights' : `own weights with kappa ${c.kappa}`}; end weight ${c.endWeight}, source intercept sd ${c.groupSd}`,
     without.length > 0 ? `chosen on the runs without each steering source (its leave-one-source-out figures use these): ${without.join('; ')}\n` : '',
   ].join('\n');
 }

@@ -89,5 +89,12 @@ describe('steplens train', () => {
     const b = await cli('train', '--out', path.join(dir, 'x.json'), '--folds', '1', CORPUS);
     expect(b.code).toBe(1);
     expect(b.stderr).toMatch(/--folds must be an integer >= 2, got '1'/);
+    // The within-task pairwise term's weights: numbers of 0 or more, each once.
+    const c = await cli('train', '--out', path.join(dir, 'x.json'), '--pair-weights', '0,-1', CORPUS);
+    expect(c.code).toBe(1);
+    expect(c.stderr).toMatch(/--pair-weights must be weights of 0 or more separated by commas, got '-1' in '0,-1'/);
+    const d = await cli('train', '--out', path.join(dir, 'x.json'), '--pair-weights', '0,1,1', CORPUS);
+    expect(d.code).toBe(1);
+    expect(d.stderr).toMatch(/--pair-weights names a weight twice: '0,1,1'/);
   });
 });

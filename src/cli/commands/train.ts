@@ -40,10 +40,22 @@ async function readSources(path: string, name: string): Promise<SourceEntry[]> {
   return parsed.value;
 }
 
+/** --pair-weights: comma-separated weights, each 0 or more, each once (undefined: the flag not given). */
+function pairWeightsFlag(text: string | undefined): number[] | undefined {
+  if (text === undefined) return undefined;
+  const parts = text.split(',').map((t) => t.trim());
+  const weights = parts.map(Number);
+  const bad = parts.findIndex((t, i) => t === '' || !Number.isFinite(weights[i]!) || weights[i]! < 0);
+  if (bad >= 0) throw new SteplensError('usage', `--pair-weights must be weights of 0 or more separated by commas, got '${parts[bad]}' in '${text}'`);
+  if (new Set(weights).size !== weights.length) throw new SteplensError('usage', `--pair-weights names a weight twice: '${text}'`);
+  // Ascending: on a tie the choice keeps the earlier, smaller weight (select.ts).
+  return weights.sort((a, b) => a - b);
+}
+
 const command: Command = {
   name: 'train',
   usage:
-    'usage: steplens train --out FORECAST.json [--outcomes FILE] [--manifest FILE] [--sources FILE] [--model NAME] [--run NAME] [--lenient] [--folds K] [--seed N] [--source-max R] [--config FILE] [--json] PATH...\n' +
+    'usage: steplens train --out FORECAST.json [--outcomes FILE] [--manifest FILE] [--sources FILE] [--model NAME] [--run NAME] [--lenient] [--folds K] [--seed N] [--source-max R] [--pair-weights W,...] [--config FILE] [--json] PATH...\n' +
     '  PATH, --outcomes, --manifest, --model, --run, skipped files and --lenient: as for `steplens report` (runs are named the same way);\n' +
     '                   only runs with a pass/fail outcome count\n' +
     "  --manifest FILE  JSON Lines {file, agent, model, resolved}: names each run's agent and model (its source) and outcome\n" +
@@ -51,6 +63,8 @@ const command: Command = {
     '  --folds K        task-disjoint folds (default 5), also those of the per-source recalibration; --seed N the folds and the bootstrap (default 1)\n' +
     "  --source-max R   the lowForecast stop is recommended only if it stops at most this share of each source's passing runs\n" +
     "                   (default 0.02: calibrate --portable's rule)\n" +
+    '  --pair-weights W,... weights of a within-task pairwise term (pass vs fail runs of one source and task) tried\n' +
+    '                   beside the pointwise fit, chosen leave one source out with the rest (default 0: pointwise only)\n' +
     '  --config FILE    scoring config the runs are scored with\n' +
     '  --out FILE       the model file: a default model and one per source (agent + model) seen; `serve --forecast FILE` loads it\n' +
     '  --json           print the whole document',
@@ -66,6 +80,7 @@ const command: Command = {
         folds: { type: 'string' },
         seed: { type: 'string' },
         'source-max': { type: 'string' },
+        'pair-weights': { type: 'string' },
         config: { type: 'string' },
         json: { type: 'boolean', default: false },
       },
@@ -80,6 +95,7 @@ const command: Command = {
     const sourceMax = sourceMaxText === undefined ? undefined : Number(sourceMaxText);
     if (sourceMax !== undefined && (sourceMaxText!.trim() === '' || !(sourceMax >= 0 && sourceMax <= 1)))
       throw new SteplensError('usage', `--source-max must be a rate between 0 and 1, got '${sourceMaxText}'`);
+    const pairWeights = pairWeightsFlag(values['pair-weights']);
     const { found, manifest, naming, warnings } = readCorpusInput(positionals, values, io.cwd, 'train');
     const exit = reportCorpusInput(found, values.lenient, io.stderr, warnings);
     const config = values.config !== undefined ? await readConfigFile(resolve(io.cwd, values.config)) : DEFAULT_CONFIG;
@@ -96,7 +112,7 @@ const command: Command = {
         `need runs of both outcomes to train: ${passing} passing and ${runs.length - passing} failing of ${found.trajectories.length} trajectories (give --outcomes FILE or --manifest FILE)`,
       );
     }
-    const { models, evaluation } = trainForecast(runs, { folds, seed, ...(sourceMax !== undefined ? { sourceMax } : {}) });
+    const { models, evaluation } = trainForecast(runs, { folds, seed, ...(sourceMax !== undefined ? { sourceMax } : {}), ...(pairWeights !== undefined ? { pairWeights } : {}) });
     const referenceFree = choosePriorWeights(input.prior);
     const references = ptaSamples(input.known, prior, defaultAnalyzers(), config);
     const referenceMode = references.length > 0 ? choosePtaWeights(references, config.weights) : undefined;
@@ -120,7 +136,7 @@ const command: Command = {
       version: 1,
       createdAt: new Date().toISOString(),
       models,
-      config: { lambda: chosen.lambda, endWeight: chosen.endWeight, groupSd: chosen.groupSd, kappa: chosen.kappa },
+      config: { lambda: chosen.lambda, endWeight: chosen.endWeight, groupSd: chosen.groupSd, kappa: chosen.kappa, ...(chosen.pairWeight !== undefined ? { pairWeight: chosen.pairWeight } : {}) },
       evaluation: {
         runs: runs.length,
         passing,

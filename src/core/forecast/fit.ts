@@ -11,7 +11,10 @@
  * - one sample per run at each checkpoint it passes and at its last step;
  *   the last step carries `endWeight` of the run's weight, the prefixes share
  *   the rest, so every run counts once and the end-of-run value (what a
- *   finished run's pPass is) gets most of the fit.
+ *   finished run's pPass is) gets most of the fit;
+ * - with `pairWeight` > 0, a pairwise term on the end rows of every (passing,
+ *   failing) pair of runs of one source and task: what neither the task's
+ *   difficulty nor the harness can explain (logistic.ts `pairWeight`).
  */
 import { FEATURE_COUNT, FEATURE_NAMES, type FeatureName } from './features.js';
 import { fitDesign, type Design, type LogisticFit, type Standardisation } from './logistic.js';
@@ -29,6 +32,8 @@ export interface FitConfig {
   groupSd: number;
   /** Per-source weights pulled toward the pooled ones with penalty kappa·lambda; null = pooled weights only. */
   kappa: number | null;
+  /** Weight of the within-task pairwise term (logistic.ts `FitOptions.pairWeight`); absent or 0: pointwise only. */
+  pairWeight?: number;
 }
 
 /** A source gets its own weights (with `kappa`) only with this many runs and of each outcome. */
@@ -47,8 +52,27 @@ export interface Ranker extends Standardisation {
 
 const counts = (runs: readonly ForecastRun[]) => ({ runs: runs.length, passing: runs.filter((r) => r.passed).length, tasks: new Set(runs.map((r) => r.task)).size });
 
-/** The design of `runs` over `features` (rows at the sampled prefix lengths, weights as in the file comment). */
-export function designOf(runs: readonly ForecastRun[], features: readonly FeatureName[], endWeight: number, group?: (r: ForecastRun) => number): Design {
+/** The end rows of every (passing, failing) pair of runs of one source and task, as design row indices. */
+export function taskPairs(runs: readonly ForecastRun[], endRow: ReadonlyMap<ForecastRun, number>): Int32Array {
+  const byTask = new Map<string, { pass: number[]; fail: number[] }>();
+  for (const r of runs) {
+    const row = endRow.get(r);
+    if (row === undefined) continue;
+    const key = `${sourceOf(r)}\u0000${r.task}`;
+    const g = byTask.get(key) ?? { pass: [], fail: [] };
+    (r.passed ? g.pass : g.fail).push(row);
+    byTask.set(key, g);
+  }
+  const out: number[] = [];
+  for (const { pass, fail } of byTask.values()) for (const p of pass) for (const f of fail) out.push(p, f);
+  return Int32Array.from(out);
+}
+
+/**
+ * The design of `runs` over `features` (rows at the sampled prefix lengths, weights as in the file comment); with
+ * `pairs`, the within-task pairs of end rows ({@link taskPairs}).
+ */
+export function designOf(runs: readonly ForecastRun[], features: readonly FeatureName[], endWeight: number, group?: (r: ForecastRun) => number, pairs = false): Design {
   const cols = features.map((f) => FEATURE_NAMES.indexOf(f));
   const d = cols.length;
   const picked: Array<[ForecastRun, number, number]> = [];
@@ -72,7 +96,9 @@ export function designOf(runs: readonly ForecastRun[], features: readonly Featur
     w[i] = weight;
     if (g !== undefined) g[i] = group!(r);
   });
-  return { x, n, d, y, w, ...(g !== undefined ? { group: g } : {}) };
+  const ends = new Map<ForecastRun, number>();
+  if (pairs) picked.forEach(([r, row], i) => r.at[row] === r.length && ends.set(r, i));
+  return { x, n, d, y, w, ...(g !== undefined ? { group: g } : {}), ...(pairs ? { pairs: taskPairs(runs, ends) } : {}) };
 }
 
 const enoughForOwn = (runs: readonly ForecastRun[]): boolean => {
@@ -92,14 +118,22 @@ export function fitRanker(runs: readonly ForecastRun[], cfg: FitConfig, start?: 
   const sources = [...groups.keys()].sort();
   const index = new Map<ForecastRun, number>();
   sources.forEach((s, i) => groups.get(s)!.forEach((r) => index.set(r, i)));
-  const design = designOf(runs, cfg.features, cfg.endWeight, (r) => index.get(r)!);
-  const pooled: LogisticFit = fitDesign(design, { lambda: cfg.lambda, groups: { count: sources.length, sd: cfg.groupSd }, ...(start !== undefined ? { start } : {}) });
+  const pw = cfg.pairWeight ?? 0;
+  const paired = pw > 0 ? { pairWeight: pw } : {};
+  const design = designOf(runs, cfg.features, cfg.endWeight, (r) => index.get(r)!, pw > 0);
+  const pooled: LogisticFit = fitDesign(design, { lambda: cfg.lambda, groups: { count: sources.length, sd: cfg.groupSd }, ...(start !== undefined ? { start } : {}), ...paired });
   const bySource: Ranker['bySource'] = new Map();
   sources.forEach((s, k) => {
     const own = groups.get(s)!;
     const entry: { intercept: number; weights?: number[] } & ReturnType<typeof counts> = { intercept: pooled.groupIntercepts[k]!, ...counts(own) };
     if (cfg.kappa !== null && enoughForOwn(own)) {
-      const fit = fitDesign(designOf(own, cfg.features, cfg.endWeight), { lambda: cfg.lambda * cfg.kappa, prior: pooled.weights, start: pooled.weights, standard: pooled });
+      const fit = fitDesign(designOf(own, cfg.features, cfg.endWeight, undefined, pw > 0), {
+        lambda: cfg.lambda * cfg.kappa,
+        prior: pooled.weights,
+        start: pooled.weights,
+        standard: pooled,
+        ...paired,
+      });
       entry.intercept = fit.intercept;
       entry.weights = fit.weights;
     }

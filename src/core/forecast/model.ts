@@ -101,7 +101,7 @@ const fileSchema = z.lazy(() => {
       createdAt: z.string(),
       models: z.array(modelSchema).min(1),
       config: z
-        .object({ lambda: finite.positive(), endWeight: finite.min(0).max(1), groupSd: finite.positive(), kappa: finite.positive().nullable() })
+        .object({ lambda: finite.positive(), endWeight: finite.min(0).max(1), groupSd: finite.positive(), kappa: finite.positive().nullable(), pairWeight: finite.positive().optional() })
         .strict()
         .optional(),
       trainedRuns: z

@@ -8,7 +8,9 @@
  * AUROC on fewer moves by ±0.15 with one run; smaller sources are reported,
  * never used to choose). The headline figure of each steering source is
  * taken under the configuration chosen WITHOUT it, so the choice never sees
- * the source it is scored on.
+ * the source it is scored on. The weight of the within-task pairwise term
+ * (fit.ts `pairWeight`) is a third axis of the same grid, only 0 unless the
+ * caller gives more (train's --pair-weights).
  */
 import { auroc } from '../stats/auroc.js';
 import { MIN_PER_CLASS } from '../stats/separation.js';
@@ -46,6 +48,8 @@ export interface Candidate {
   /** Leave-one-source-out AUROC of each steering source (null: undefined there). */
   bySource: Record<string, number | null>;
   mean: number | null;
+  /** Leave-one-source-out concordance over the (passing, failing) pairs of one source and task (reported, never chosen by). */
+  withinTask: { auroc: number | null; pairs: number };
 }
 
 export interface KappaCandidate {
@@ -91,6 +95,27 @@ const endAuroc = (runs: readonly ForecastRun[], ends: ReadonlyArray<number | nul
   return auroc(pos, neg)?.auroc ?? null;
 };
 
+/** The share of (passing, failing) pairs of one source and task that `ends` orders right (ties half). */
+export function withinTaskOf(runs: readonly ForecastRun[], ends: ReadonlyArray<number | null>): Candidate['withinTask'] {
+  const byTask = new Map<string, { pass: number[]; fail: number[] }>();
+  runs.forEach((r, i) => {
+    if (ends[i] === null) return;
+    const key = `${sourceOf(r)}\u0000${r.task}`;
+    const g = byTask.get(key) ?? { pass: [], fail: [] };
+    (r.passed ? g.pass : g.fail).push(ends[i]!);
+    byTask.set(key, g);
+  });
+  let right = 0;
+  let pairs = 0;
+  for (const { pass, fail } of byTask.values())
+    for (const p of pass)
+      for (const f of fail) {
+        right += p > f ? 1 : p === f ? 0.5 : 0;
+        pairs += 1;
+      }
+  return { auroc: pairs > 0 ? right / pairs : null, pairs };
+}
+
 const meanOf = (xs: ReadonlyArray<number | null>): number | null => {
   const v = xs.filter((x): x is number => x !== null);
   return v.length === 0 ? null : v.reduce((a, b) => a + b, 0) / v.length;
@@ -127,19 +152,25 @@ function steeringOf(runs: readonly ForecastRun[], min: number): { sources: strin
   return strict.length >= 2 ? { sources: strict.sort(), min } : { sources: at(MIN_PER_CLASS).sort(), min: MIN_PER_CLASS };
 }
 
-/** Chooses the configuration (see the file comment); `featureSets` defaults to {@link FEATURE_SETS}. */
-export function selectConfig(runs: readonly ForecastRun[], k: number, seed: number, featureSets = FEATURE_SETS): Selection {
+/**
+ * Chooses the configuration (see the file comment); `featureSets` defaults to {@link FEATURE_SETS}, `pairWeights`
+ * (the within-task pairwise term's weights tried) to 0 alone: today's pointwise fit.
+ */
+export function selectConfig(runs: readonly ForecastRun[], k: number, seed: number, featureSets = FEATURE_SETS, pairWeights: readonly number[] = [0]): Selection {
   const { sources: steering, min } = steeringOf(runs, STEER_MIN_PER_CLASS);
   const candidates: Candidate[] = [];
   const loso: HeldOut[] = [];
   for (const [set, features] of Object.entries(featureSets)) {
     for (const lambda of LAMBDAS) {
-      const config: FitConfig = { ...DEFAULT_FIT, features, lambda };
-      const h = steering.length >= 2 ? leaveSourceOut(runs, () => config, steering) : { scores: runs.map(() => null) };
-      const ends = endScores(h);
-      const bySource = Object.fromEntries(steering.map((s) => [s, endAuroc(runs, ends, s)]));
-      candidates.push({ set, config, bySource, mean: meanOf(steering.map((s) => bySource[s]!)) });
-      loso.push(h);
+      // Innermost, so on a tie the pointwise fit (weight 0 first) is the earlier, chosen candidate.
+      for (const pairWeight of pairWeights) {
+        const config: FitConfig = { ...DEFAULT_FIT, features, lambda, ...(pairWeight > 0 ? { pairWeight } : {}) };
+        const h = steering.length >= 2 ? leaveSourceOut(runs, () => config, steering) : { scores: runs.map(() => null) };
+        const ends = endScores(h);
+        const bySource = Object.fromEntries(steering.map((s) => [s, endAuroc(runs, ends, s)]));
+        candidates.push({ set, config, bySource, mean: meanOf(steering.map((s) => bySource[s]!)), withinTask: withinTaskOf(runs, ends) });
+        loso.push(h);
+      }
     }
   }
   const canChoose = steering.length >= 2;
@@ -147,7 +178,7 @@ export function selectConfig(runs: readonly ForecastRun[], k: number, seed: numb
     ? best(candidates, steering)
     : Math.max(
         0,
-        candidates.findIndex((c) => c.config.features === DEFAULT_FIT.features && c.config.lambda === DEFAULT_FIT.lambda),
+        candidates.findIndex((c) => c.config.features === DEFAULT_FIT.features && c.config.lambda === DEFAULT_FIT.lambda && (c.config.pairWeight ?? 0) === 0),
       );
   const chosen = candidates[chosenAt]!;
   const chosenWithout = Object.fromEntries(

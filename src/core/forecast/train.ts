@@ -27,6 +27,8 @@ export interface TrainOptions extends BootstrapOptions {
   seed: number;
   /** The lowForecast check's per-source cap (calibrate's --source-max; default 0.02). */
   sourceMax?: number;
+  /** Weights of the within-task pairwise term the choice tries (fit.ts `pairWeight`; default 0 alone). */
+  pairWeights?: readonly number[];
 }
 
 /** A configuration as the evaluation reports it. */
@@ -37,6 +39,15 @@ export interface ConfigSummary {
   endWeight: number;
   groupSd: number;
   kappa: number | null;
+  /** The within-task pairwise term's weight (absent: 0, the pointwise fit). */
+  pairWeight?: number;
+}
+
+/** A candidate's name in the evaluation: its set and penalty, and its pairwise weight when it has one. */
+export interface CandidateName {
+  set: string;
+  lambda: number;
+  pairWeight?: number;
 }
 
 export interface TrainEvaluation {
@@ -45,10 +56,10 @@ export interface TrainEvaluation {
   selection: {
     note: string;
     steering: string[];
-    candidates: Array<{ set: string; lambda: number; bySource: Record<string, number | null>; mean: number | null }>;
+    candidates: Array<CandidateName & { bySource: Record<string, number | null>; mean: number | null; withinTask?: { auroc: number | null; pairs: number } }>;
     chosen: ConfigSummary;
     /** Per steering source: the set and lambda chosen on the runs without it (its leave-one-source-out figures use them; select.ts `chosenApart`). */
-    chosenWithout: Record<string, { set: string; lambda: number }>;
+    chosenWithout: Record<string, CandidateName>;
     kappas: Selection['kappas'];
   };
   /**
@@ -72,7 +83,8 @@ export interface TrainResult {
   evaluation: TrainEvaluation;
 }
 
-const summary = (set: string, c: FitConfig): ConfigSummary => ({ set, features: [...c.features], lambda: c.lambda, endWeight: c.endWeight, groupSd: c.groupSd, kappa: c.kappa });
+const paired = (c: FitConfig) => ((c.pairWeight ?? 0) > 0 ? { pairWeight: c.pairWeight! } : {});
+const summary = (set: string, c: FitConfig): ConfigSummary => ({ set, features: [...c.features], lambda: c.lambda, endWeight: c.endWeight, groupSd: c.groupSd, kappa: c.kappa, ...paired(c) });
 
 /** pPass at every row: each run's recalibration applied to its held-out scores. */
 function pPassOf(h: HeldOut, calibrations: ReadonlyArray<Platt | null>): HeldOutPPass {
@@ -116,7 +128,7 @@ export function heldOutApart(runs: readonly ForecastRun[], sel: Selection, k: nu
 /** Trains and evaluates on `runs` (both outcomes present; callers check). */
 export function trainForecast(runs: readonly ForecastRun[], o: TrainOptions): TrainResult {
   const boot = { ...(o.reps !== undefined ? { reps: o.reps } : {}), seed: o.seed, ...(o.level !== undefined ? { level: o.level } : {}) };
-  const sel = selectConfig(runs, o.folds, o.seed);
+  const sel = selectConfig(runs, o.folds, o.seed, undefined, o.pairWeights);
   const chosen: FitConfig = { ...sel.chosen.config, kappa: sel.kappa };
   const loso = heldOutBySource(runs, sel);
   const apart = heldOutApart(runs, sel, o.folds, o.seed);
@@ -142,14 +154,14 @@ export function trainForecast(runs: readonly ForecastRun[], o: TrainOptions): Tr
       chosenStop,
     ),
   );
-  const candidateOf = (i: number) => ({ set: sel.candidates[i]!.set, lambda: sel.candidates[i]!.config.lambda });
+  const candidateOf = (i: number): CandidateName => ({ set: sel.candidates[i]!.set, lambda: sel.candidates[i]!.config.lambda, ...paired(sel.candidates[i]!.config) });
   const evaluation: TrainEvaluation = {
     folds: o.folds,
     seed: o.seed,
     selection: {
       note: sel.note,
       steering: sel.steering,
-      candidates: sel.candidates.map((c) => ({ set: c.set, lambda: c.config.lambda, bySource: c.bySource, mean: c.mean })),
+      candidates: sel.candidates.map((c) => ({ set: c.set, lambda: c.config.lambda, ...paired(c.config), bySource: c.bySource, mean: c.mean, withinTask: c.withinTask })),
       chosen: summary(sel.chosen.set, chosen),
       chosenWithout: Object.fromEntries(Object.entries(sel.chosenApart).map(([s, i]) => [s, candidateOf(i)])),
       kappas: sel.kappas,
