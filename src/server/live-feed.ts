@@ -30,16 +30,12 @@ import type { SessionObserver } from './session-events.js';
 import type { SessionRegistry } from './session-registry.js';
 import { SessionViews, type ViewBuild } from './live-view.js';
 import { sessionSummary } from './session-view.js';
+import { ALL, LiveSnapshots } from './live-snapshots.js';
+import { ViewerSlots, type ViewerLimits } from './viewer-slots.js';
 import type { Session, StepFrame } from './session.js';
 import { StepViews } from './step-views.js';
 
-export interface LiveFeedOptions {
-  /** Viewers at once; more get `overloaded` (503). */
-  maxViewers: number;
-  /** Viewers one tenant that is not an operator may hold; more get `quota_exceeded` (429). Default: `maxViewers`. */
-  perTenant?: number;
-  /** Of `maxViewers`, slots only operators may take (agents past the rest get `overloaded`). Default 0. */
-  forOperators?: number;
+export interface LiveFeedOptions extends ViewerLimits {
   /** Bytes a viewer may have waiting to be written (beyond its first event) before it is dropped as too slow. */
   queueBytes: number;
   /** Comment line sent this often, so idle proxies keep the response open and dead viewers are noticed. */
@@ -57,8 +53,6 @@ export interface LiveFeedOptions {
   /** How a first event over a piece is written (paced-writes.ts); default `PIECE_BYTES` and `TURN_BYTES`. */
   paced?: { pieceBytes: number; turnBytes: number };
 }
-
-const ALL = '*'; // every tenant's sessions: an operator's list
 
 interface Viewer {
   res: ServerResponse;
@@ -82,33 +76,24 @@ interface Viewer {
 
 export class LiveFeed implements SessionObserver {
   private readonly viewers = new Set<Viewer>();
-  /** Viewers of each tenant that is not an operator's (their share), and of them all. */
-  private readonly held = new Map<string, number>();
-  private agents = 0;
+  private readonly slots: ViewerSlots;
   private readonly gauge: Gauge;
   private readonly dropped: Counter;
   private registry: SessionRegistry | undefined;
   private readonly heartbeat: NodeJS.Timeout;
-  /** Per scope, a change count: a cached snapshot is good while it is unchanged. */
-  private readonly changes = new Map<string, number>();
-  private readonly snapshots = new Map<string, { at: number; bytes: Buffer }>();
+  private readonly snapshots: LiveSnapshots;
   private readonly views: SessionViews;
   private readonly steps: StepViews;
   private readonly paced: PacedWrites;
   /** Session events so far (started, scored, ...): orders a view against the events held back for its viewers. */
   private events = 0;
-  /**
-   * Each session's list row as JSON, dropped whenever the session changes (the same notices that move
-   * {@link changes}): a snapshot rebuilt after one session changed re-encodes that row only. With thousands of
-   * sessions, 64 viewers connecting while sessions change otherwise rebuilt every row per viewer, in one turn of
-   * the event loop (the hostile-tenant drill's viewers phase: 160-340 ms).
-   */
-  private readonly rows = new WeakMap<Session, string>();
 
   constructor(private readonly opts: LiveFeedOptions) {
     const registers = [opts.metrics.registry];
     this.gauge = new Gauge({ name: 'steplens_live_viewers', help: 'Web view live-feed viewers connected.', registers });
     this.dropped = new Counter({ name: 'steplens_live_viewers_dropped_total', help: 'Live-feed viewers dropped for not reading (queue over the bound).', registers });
+    this.slots = new ViewerSlots(opts);
+    this.snapshots = new LiveSnapshots(opts.config);
     this.steps = opts.views ?? new StepViews();
     this.paced = new PacedWrites(opts.paced?.pieceBytes, opts.paced?.turnBytes);
     this.views = new SessionViews(
@@ -156,21 +141,9 @@ export class LiveFeed implements SessionObserver {
     app.addHook('preClose', async () => this.close());
   }
 
-  /**
-   * Why `principal` may not open one more feed, or undefined. A tenant's share is checked first, as a session
-   * quota is: one tenant alone must not fill the slots of every other tenant and of the operators.
-   */
+  /** Why `principal` may not open one more feed, or undefined (viewer-slots.ts). */
   refusal(principal: Principal): { code: 'quota_exceeded' | 'overloaded'; message: string } | undefined {
-    const { maxViewers, perTenant = maxViewers, forOperators = 0 } = this.opts;
-    const operator = can(principal, 'operate');
-    if (!operator && perTenant < maxViewers && (this.held.get(principal.tenant) ?? 0) >= perTenant) {
-      return { code: 'quota_exceeded', message: `this tenant already has ${perTenant} live viewer${perTenant === 1 ? '' : 's'}, its limit: close some first` };
-    }
-    if (this.viewers.size >= maxViewers) return { code: 'overloaded', message: `the server already has ${maxViewers} live viewers` };
-    if (!operator && this.agents >= maxViewers - forOperators) {
-      return { code: 'overloaded', message: `the server already has ${this.agents} live viewers of agents (${forOperators} more are kept for operators)` };
-    }
-    return undefined;
+    return this.slots.refusal(principal, this.viewers.size);
   }
 
   /**
@@ -187,7 +160,7 @@ export class LiveFeed implements SessionObserver {
       connection: 'close',
     });
     const scope = can(principal, 'operate') ? ALL : principal.tenant;
-    const first = session !== undefined ? this.views.ready(session) : this.snapshot(scope);
+    const first = session !== undefined ? this.views.ready(session) : this.snapshots.of(scope, this.registry);
     const viewer: Viewer = { res, scope, session: session?.key, first: 0, holder: scope === ALL ? undefined : principal.tenant };
     if (first === undefined) {
       // Registered now (slot, quotas; its session's events held back from now on): the view reads the session later.
@@ -197,10 +170,7 @@ export class LiveFeed implements SessionObserver {
       viewer.backlogBytes = 0;
     }
     this.viewers.add(viewer);
-    if (viewer.holder !== undefined) {
-      this.held.set(viewer.holder, (this.held.get(viewer.holder) ?? 0) + 1);
-      this.agents++;
-    }
+    if (viewer.holder !== undefined) this.slots.take(viewer.holder);
     this.gauge.set(this.viewers.size);
     const gone = (): void => this.remove(viewer);
     req.socket?.setNoDelay?.(true);
@@ -261,45 +231,14 @@ export class LiveFeed implements SessionObserver {
     if (v.waits !== undefined) v.waits.waiting--;
     if (v.writing !== undefined) this.paced.cancel(v.writing);
     v.waits = v.writing = v.backlog = v.backlogBytes = v.shows = undefined;
-    if (v.holder !== undefined) {
-      const n = (this.held.get(v.holder) ?? 1) - 1;
-      if (n > 0) this.held.set(v.holder, n);
-      else this.held.delete(v.holder);
-      this.agents--;
-    }
+    if (v.holder !== undefined) this.slots.give(v.holder);
     this.gauge.set(this.viewers.size);
   }
 
-  /** The snapshot of a scope, built once per change of its sessions. */
-  private snapshot(scope: string): Buffer {
-    const at = this.changes.get(scope) ?? 0;
-    const cached = this.snapshots.get(scope);
-    if (cached?.at === at) return cached.bytes;
-    const rows: string[] = [];
-    for (const s of this.registry?.index.of(scope === ALL ? undefined : scope) ?? []) rows.push(this.row(s));
-    // What JSON.stringify({ type: 'snapshot', sessions }) writes, from the rows already encoded.
-    const bytes = event(`{"type":"snapshot","sessions":[${rows.join(',')}]}`);
-    this.snapshots.set(scope, { at, bytes });
-    return bytes;
-  }
-
-  private row(s: Session): string {
-    let row = this.rows.get(s);
-    if (row === undefined) this.rows.set(s, (row = JSON.stringify(sessionSummary(s, this.opts.config))));
-    return row;
-  }
-
-  /**
-   * `s` changed: its cached row and the snapshots that hold it are stale. Runs on every scored step; until a
-   * snapshot has been built (no viewer yet) nothing is cached that could be stale (rows are built for snapshots
-   * only), so it costs nothing then.
-   */
+  /** `s` changed: the events count it, and the snapshots holding it are stale (live-snapshots.ts). */
   private changed_(s: Session): void {
     this.events++;
-    if (this.snapshots.size === 0) return;
-    this.rows.delete(s);
-    this.changes.set(s.tenant, (this.changes.get(s.tenant) ?? 0) + 1);
-    this.changes.set(ALL, (this.changes.get(ALL) ?? 0) + 1);
+    this.snapshots.changed(s);
   }
 
   /**
@@ -393,8 +332,7 @@ export class LiveFeed implements SessionObserver {
     this.paced.close();
     for (const v of this.viewers) v.res.end();
     this.viewers.clear();
-    this.held.clear();
-    this.agents = 0;
+    this.slots.clear();
     this.gauge.set(0);
   }
 }

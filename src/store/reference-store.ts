@@ -3,14 +3,14 @@
  * bytes) over an on-disk directory, one `<task>.json` (the PTA's JSON) per
  * task (file-names.ts), written atomically. Read-only seed directories supply
  * PTAs for tasks the data directory does not have; writes always go to the
- * data directory. Opening checks every file (pta-files.ts): a broken PTA is
+ * data directory. Opening checks every file (task-file-check.ts, pta-files.ts): a broken PTA is
  * moved aside with a warning (its task falls back to the prior), a file that
  * is not a PTA is skipped with a warning and left alone. The prior pooled from
  * every stored reference is computed then and kept up to date as references are added.
  * A removed task's file holds a removal marker instead (pta-files.ts): it hides a
  * seed of the task and numbers the task's next PTA past the removed version.
  */
-import { mkdir, readdir, statfs } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { InFlight } from '../in-flight.js';
@@ -19,13 +19,16 @@ import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
 import type { State } from '../core/types.js';
 import { SteplensError } from '../errors.js';
 import { removeStaleTemps, writeFileAtomic } from './atomic-write.js';
+import { createDataFolder, dataFolderHealth } from './data-folder.js';
 import { lockDataDir, type DataLock } from './data-lock.js';
 import { writeFailure } from './disk-errors.js';
 import { PTA_SUFFIX, isHashedFileName, taskFileName, taskFromFileName } from './file-names.js';
 import { PriorPool } from './prior-pool.js';
 import { measurePtaInSlices, ptaJsonChunks, runInSteps } from './pta-text.js';
-import { moveAside, readPtaFile, removalMarkerJson } from './pta-files.js';
+import { removalMarkerJson } from './pta-files.js';
 import type { CacheStats, Contribution, ReferenceStorePort, RemovedPta, StoredTaskStats } from './store-port.js';
+import { checkTaskFile, type PtaEntry } from './task-file-check.js';
+import { TaskQueue } from './task-queue.js';
 import { taskStats } from './task-stats.js';
 
 export type { StoredTaskStats } from './store-port.js';
@@ -49,14 +52,6 @@ export interface ReferenceStoreOptions {
   warn?: (message: string) => void;
 }
 
-/** Free bytes below which the data folder is reported full (readiness). */
-const MIN_FREE_BYTES = 1024 * 1024;
-
-interface Entry {
-  pta: Pta;
-  bytes: number;
-}
-
 /** A removed task: the file holding its removal marker, and the version removed. */
 interface Removed {
   file: string;
@@ -76,8 +71,9 @@ export class ReferenceStore implements ReferenceStorePort {
   private readonly removed = new Map<string, Removed>();
   /** Per task, a count of its writes (additions, removals): a read begun before one is not cached after it. */
   private readonly writes = new Map<string, number>();
-  private readonly cache: LRUCache<string, Entry>;
-  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly cache: LRUCache<string, PtaEntry>;
+  /** Additions and removals, queued per task (task-queue.ts). */
+  private readonly queue = new TaskQueue();
   private readonly pool = new PriorPool();
   private readonly warn: (message: string) => void;
   private readonly write: (file: string, text: AsyncIterable<string>) => Promise<number>;
@@ -93,7 +89,7 @@ export class ReferenceStore implements ReferenceStorePort {
     this.limits = options.limits ?? DEFAULT_PTA_LIMITS;
     this.write = options.write ?? writeFileAtomic;
     this.warn = options.warn ?? (() => undefined);
-    this.cache = new LRUCache<string, Entry>({
+    this.cache = new LRUCache<string, PtaEntry>({
       max: options.maxEntries ?? 256,
       maxSize: options.maxBytes ?? 256 * 1024 * 1024,
       sizeCalculation: (entry) => Math.max(1, entry.bytes),
@@ -106,14 +102,7 @@ export class ReferenceStore implements ReferenceStorePort {
    */
   static async open(options: ReferenceStoreOptions): Promise<ReferenceStore> {
     const store = new ReferenceStore(options);
-    try {
-      await mkdir(store.dataDir, { recursive: true });
-    } catch (error) {
-      // One line naming the folder (`serve --data` on a file, a folder it may not create), not an internal error.
-      const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'it (or a folder above it) is a file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
-      throw new SteplensError('bad_input', `data folder ${store.dataDir} cannot be created: ${why}`);
-    }
+    await createDataFolder(store.dataDir);
     store.lock = await lockDataDir(store.dataDir);
     try {
       await removeStaleTemps(store.dataDir);
@@ -142,7 +131,7 @@ export class ReferenceStore implements ReferenceStorePort {
         this.warn(`${file}: not a task file name: skipped (left in place)`);
         continue;
       }
-      const entry = await this.check(file, (task) => (named !== undefined ? task === named : taskFileName(task) === name));
+      const entry = await checkTaskFile(file, this.dataDir, this.warn, (task) => (named !== undefined ? task === named : taskFileName(task) === name));
       if (entry === undefined) continue;
       if ('removed' in entry) {
         // A later folder (the data folder after the seeds) wins: its marker hides a seed's PTA of the task.
@@ -155,32 +144,6 @@ export class ReferenceStore implements ReferenceStorePort {
       this.bytes.set(entry.pta.task, entry.bytes);
       this.pool.set(entry.pta);
     }
-  }
-
-  /**
-   * Reads a task file; anything but a PTA it accepts is warned about (naming the file) and yields
-   * undefined: a broken PTA in the data directory is moved aside, anything else is left where it is.
-   */
-  private async check(file: string, accepts: (task: string) => boolean): Promise<Entry | { task: string; removed: number } | undefined> {
-    let found;
-    try {
-      found = await readPtaFile(file, accepts);
-    } catch (error) {
-      this.warn(`${file}: unreadable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): skipped`);
-      return undefined;
-    }
-    if (found.kind === 'pta') return { pta: found.pta, bytes: found.bytes };
-    if (found.kind === 'removed') return { task: found.task, removed: found.version };
-    if (found.kind === 'foreign' || path.dirname(file) !== this.dataDir) {
-      this.warn(`${file}: ${found.why}: skipped (left in place)`);
-      return undefined;
-    }
-    try {
-      this.warn(`${file}: ${found.why}: moved aside to ${await moveAside(file)}; its task falls back to the prior until a reference is added`);
-    } catch (error) {
-      this.warn(`${file}: ${found.why}: skipped (could not move it aside: ${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-    return undefined;
   }
 
   /** Every task with a stored PTA, sorted. */
@@ -223,7 +186,7 @@ export class ReferenceStore implements ReferenceStorePort {
       if (file === undefined) return undefined;
       this.counters.misses++;
       const writes = this.writes.get(task);
-      const entry = await this.check(file, (t) => t === task);
+      const entry = await checkTaskFile(file, this.dataDir, this.warn, (t) => t === task);
       // Added to or removed meanwhile: what was read may be the version before (caching it would serve it again).
       if (this.writes.get(task) !== writes) continue;
       if (entry === undefined || 'removed' in entry) {
@@ -261,38 +224,34 @@ export class ReferenceStore implements ReferenceStorePort {
    * built in slices, so a large PTA never holds the event loop for long.
    */
   async addReference(task: string, states: readonly State[], contribution?: Contribution): Promise<Pta> {
-    const previous = this.locks.get(task) ?? Promise.resolve();
-    const run = previous
-      .catch(() => undefined)
-      .then(async () => {
-        const current = await this.get(task);
-        contribution?.check?.(current, states);
-        if (current !== undefined) await measurePtaInSlices(current);
-        const removed = current === undefined ? this.removed.get(task) : undefined;
-        const grown = await runInSteps(growWithinSteps(task, current, states, this.limits, contribution?.by, removed?.version));
-        if (!grown.ok) throw new SteplensError('too_large', grown.error);
-        const next = grown.value;
-        const settle = contribution?.admit?.(await measurePtaInSlices(next), current === undefined ? 0 : await measurePtaInSlices(current));
-        // A file the data directory already holds for the task (its removal marker too) is replaced where it is (an older name included).
-        const existing = this.files.get(task) ?? removed?.file;
-        const file = existing !== undefined && path.dirname(existing) === this.dataDir ? existing : path.join(this.dataDir, taskFileName(task));
-        let bytes: number;
-        try {
-          bytes = await this.write(file, ptaJsonChunks(next));
-        } catch (error) {
-          settle?.(false);
-          throw writeFailure(error, `task ${task}: reference not stored`);
-        }
-        settle?.(true);
-        this.wrote(task);
-        this.removed.delete(task);
-        this.files.set(task, file);
-        this.bytes.set(task, bytes);
-        this.cache.set(task, { pta: next, bytes });
-        this.pool.set(next);
-        return next;
-      });
-    return this.serialised(task, run);
+    return this.queue.run(task, async () => {
+      const current = await this.get(task);
+      contribution?.check?.(current, states);
+      if (current !== undefined) await measurePtaInSlices(current);
+      const removed = current === undefined ? this.removed.get(task) : undefined;
+      const grown = await runInSteps(growWithinSteps(task, current, states, this.limits, contribution?.by, removed?.version));
+      if (!grown.ok) throw new SteplensError('too_large', grown.error);
+      const next = grown.value;
+      const settle = contribution?.admit?.(await measurePtaInSlices(next), current === undefined ? 0 : await measurePtaInSlices(current));
+      // A file the data directory already holds for the task (its removal marker too) is replaced where it is (an older name included).
+      const existing = this.files.get(task) ?? removed?.file;
+      const file = existing !== undefined && path.dirname(existing) === this.dataDir ? existing : path.join(this.dataDir, taskFileName(task));
+      let bytes: number;
+      try {
+        bytes = await this.write(file, ptaJsonChunks(next));
+      } catch (error) {
+        settle?.(false);
+        throw writeFailure(error, `task ${task}: reference not stored`);
+      }
+      settle?.(true);
+      this.wrote(task);
+      this.removed.delete(task);
+      this.files.set(task, file);
+      this.bytes.set(task, bytes);
+      this.cache.set(task, { pta: next, bytes });
+      this.pool.set(next);
+      return next;
+    });
   }
 
   /**
@@ -302,41 +261,27 @@ export class ReferenceStore implements ReferenceStorePort {
    * nothing changes then.
    */
   async remove(task: string): Promise<RemovedPta | undefined> {
-    const previous = this.locks.get(task) ?? Promise.resolve();
-    const run = previous
-      .catch(() => undefined)
-      .then(async () => {
-        const current = await this.get(task);
-        if (current === undefined) return undefined;
-        const held = this.files.get(task);
-        const bytes = this.bytes.get(task) ?? (await measurePtaInSlices(current));
-        const file = held !== undefined && path.dirname(held) === this.dataDir ? held : path.join(this.dataDir, taskFileName(task));
-        const marker = removalMarkerJson(task, current.version);
-        try {
-          await this.write(
-            file,
-            (async function* () {
-              yield marker;
-            })(),
-          );
-        } catch (error) {
-          throw writeFailure(error, `task ${task}: PTA not removed`);
-        }
-        this.forget(task);
-        this.removed.set(task, { file, version: current.version });
-        return { version: current.version, bytes };
-      });
-    return this.serialised(task, run);
-  }
-
-  /** Runs `run`, queued per task (see `addReference`), and lets go of the queue once it is the last. */
-  private async serialised<T>(task: string, run: Promise<T>): Promise<T> {
-    this.locks.set(task, run);
-    try {
-      return await run;
-    } finally {
-      if (this.locks.get(task) === run) this.locks.delete(task);
-    }
+    return this.queue.run(task, async () => {
+      const current = await this.get(task);
+      if (current === undefined) return undefined;
+      const held = this.files.get(task);
+      const bytes = this.bytes.get(task) ?? (await measurePtaInSlices(current));
+      const file = held !== undefined && path.dirname(held) === this.dataDir ? held : path.join(this.dataDir, taskFileName(task));
+      const marker = removalMarkerJson(task, current.version);
+      try {
+        await this.write(
+          file,
+          (async function* () {
+            yield marker;
+          })(),
+        );
+      } catch (error) {
+        throw writeFailure(error, `task ${task}: PTA not removed`);
+      }
+      this.forget(task);
+      this.removed.set(task, { file, version: current.version });
+      return { version: current.version, bytes };
+    });
   }
 
   /** The task has no PTA here any more (removed, or its file became unusable). */
@@ -363,7 +308,7 @@ export class ReferenceStore implements ReferenceStorePort {
 
   /** Waits for every pending write. Every completed `addReference` is already durable. */
   async flush(): Promise<void> {
-    await Promise.allSettled([...this.locks.values()]);
+    await this.queue.settled();
   }
 
   /** Every completed write is durable on disk: closing is flushing, then giving the folder's lock back. */
@@ -377,15 +322,9 @@ export class ReferenceStore implements ReferenceStorePort {
     return true;
   }
 
-  /** Not ready while the data folder has less than {@link MIN_FREE_BYTES} free (a reference would not fit). */
-  async health(): Promise<string | undefined> {
-    try {
-      const fs = await statfs(this.dataDir);
-      const free = fs.bavail * fs.bsize;
-      return free < MIN_FREE_BYTES ? `the data folder has ${free} bytes free: references cannot be stored` : undefined;
-    } catch (error) {
-      return `the data folder cannot be checked (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
-    }
+  /** Not ready while the data folder is (nearly) full: data-folder.ts. */
+  health(): Promise<string | undefined> {
+    return dataFolderHealth(this.dataDir);
   }
 
   /** Cache counters for metrics. */

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { SteplensError } from '../../src/errors.js';
 import { RedisLink } from '../../src/store/redis/link.js';
 import { RedisReferenceStore } from '../../src/store/redis/reference-store.js';
-import { GROW_CHAIN, GROW_DELTA } from '../../src/store/redis/scripts.js';
+import { GROW_CHAIN, GROW_DELTA } from '../../src/store/redis/pta-scripts.js';
 import { ASTROID } from '../server/helpers.js';
 import { usePassingStates } from '../store/states.js';
 import { killPostponedScript } from './postponed-script.js';
@@ -79,7 +79,7 @@ describe('a growth that outlives the command timeout', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    // Not sent again as EVAL: a resend could overtake later calls, or apply after its caller gave up (scripts.ts).
+    // Not sent again as EVAL: a resend could overtake later calls, or apply after its caller gave up (lua-script.ts).
     expect(error).toMatchObject({ code: 'unavailable', message: expect.stringContaining('NOSCRIPT') as unknown });
     expect(await versionIn(prefix)).toBe(2);
     expect((await s.addReference(ASTROID.task, passing.b)).version).toBe(3);

@@ -13,7 +13,7 @@ import { DEFAULT_POLICY } from '../../src/core/policy.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { RedisLink } from '../../src/store/redis/link.js';
 import { RedisReferenceStore } from '../../src/store/redis/reference-store.js';
-import { APPEND, OPEN } from '../../src/store/redis/scripts.js';
+import { APPEND, OPEN } from '../../src/store/redis/journal-scripts.js';
 import { RedisSessionJournal } from '../../src/store/redis/session-journal.js';
 import type { SessionRecord } from '../../src/store/session-journal.js';
 import { killPostponedScript } from './postponed-script.js';

@@ -1,5 +1,5 @@
 """The asyncio WebSocket client: one connection carrying any number of sessions, frame
-routing, ping barriers (how a ``step`` knows it is answered), and reconnect-and-resume."""
+routing (routing.py), ping barriers (how a ``step`` knows it is answered), and reconnect-and-resume (recovery.py)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from collections import deque
 from typing import Any, Callable, Deque, Dict, List, Optional, Set, Tuple, Union
 
 from .errors import SteplensError
-from .frames import parse_frame
-from .session import Frame, Session, _Pending
+from .session import Session, _Pending
 from .recovery import Reconnect, Recovery
+from .routing import Routing
 from .oversized import frame_text
 from .socket import CLOSE_TIMEOUT_S, ConnectionClosed, open_socket, stream_url
 
@@ -30,7 +30,7 @@ async def connect(url: str, *, token: Optional[str] = None, reconnect: Union[boo
     return StreamClient(ws, ws_url, token, policy, max_frame_bytes, open_timeout)
 
 
-class StreamClient(Recovery):
+class StreamClient(Routing, Recovery):
     """A connected client (made by :func:`connect`): open sessions with :meth:`start`."""
 
     def __init__(self, ws: Any, url: str, token: Optional[str], reconnect: Optional[Reconnect],
@@ -217,133 +217,7 @@ class StreamClient(Recovery):
                 return False
             return await self._send_ping_locked(("step", (session, entry)))
 
-    # Receiving.
-
-    async def _run(self) -> None:
-        while True:
-            ws = self._ws
-            try:
-                async for data in ws:
-                    await self._on_frame(data)
-            except ConnectionClosed:
-                pass
-            except Exception as error:  # a bug in a listener must not kill the connection silently
-                self._report(error)
-                continue
-            if self._state == "closed" or ws is not self._ws:
-                return
-            if not await self._on_close(ws):
-                return
-
-    async def _on_frame(self, text: str) -> None:
-        ok, frame = parse_frame(text)
-        if not ok:
-            return self._bad_frame(frame)
-        kind = frame["type"]
-        sid = frame.get("session")
-        session = self._sessions.get(sid) if sid is not None else None
-        if kind == "started":
-            self._start_sockets.pop(sid, None)
-            entry = self._starting.pop(sid, None)
-            if entry is not None:
-                session = Session(self, sid, frame, start_message=entry[0])
-                self._sessions[sid] = session
-                if not entry[1].done():
-                    entry[1].set_result(session)
-        elif kind == "score" and session is not None:
-            session._on_score(frame)
-        elif kind == "signal" and session is not None:
-            session._on_signal(frame)
-        elif kind == "final" and session is not None:
-            session._on_final(frame)
-        elif kind == "resumed":
-            self._on_resumed(frame)
-        elif kind == "error":
-            self._on_error_frame(frame)
-        elif kind == "pong":
-            await self._on_pong()
-        # Any other type was added to the protocol after this client: ignored.
-        self._forget_finished()
-
-    def _on_resumed(self, frame: Frame) -> None:
-        sid = frame["session"]
-        future = self._resuming.pop(sid, None)
-        if future is not None:
-            session = self._sessions[sid] = Session(self, sid, None, next_seq=frame["last"] + 1)
-            if not future.done():
-                future.set_result(session)
-        elif sid in self._sessions:
-            self._awaiting_resume.discard(sid)
-            self._sessions[sid].resumed_last = frame["last"]
-
-    def _on_error_frame(self, frame: Frame) -> None:
-        sid, seq = frame.get("session"), frame.get("seq")
-        error = SteplensError(frame["code"], frame["message"], session=sid, seq=seq)
-        if sid in self._starting:
-            self._start_sockets.pop(sid, None)
-            _, future = self._starting.pop(sid)
-            if not future.done():
-                future.set_exception(error)
-            return
-        if sid in self._resuming:
-            future = self._resuming.pop(sid)
-            if not future.done():
-                future.set_exception(error)
-            return
-        if sid is None and error.code == "too_large" and self._pongs and self._pongs[0][0] == "step":
-            # A server that does not read the head of a frame over its limit names no step: each step is followed
-            # by its own ping, so the step it refused is the one whose pong comes next.
-            owner, entry = self._pongs[0][1]
-            if owner._on_error(SteplensError(error.code, error.message, session=owner.id, seq=entry.seq)):
-                return
-        session = self._sessions.get(sid) if sid is not None else None
-        resume = session is not None and seq is None and sid in self._awaiting_resume
-        if resume:
-            self._awaiting_resume.discard(sid)
-        if session is not None and error.code == "unknown_session" and (self._state == "recovering" or resume) and session._restartable:
-            session.needs_restart = True  # the server restarted: start it again once recovery ends
-            return
-        if session is not None and resume and error.code == "unavailable":
-            session.resume_refused = error  # its shared store is unreachable: asked again with backoff
-            return
-        if session is None or not session._on_error(error):
-            self._report(error)
-
-    async def _on_pong(self) -> None:
-        if not self._pongs:
-            return
-        kind, value = self._pongs.popleft()
-        if kind == "ping":
-            if not value.done():
-                value.set_result(None)
-        elif kind == "step":
-            session, entry = value
-            session._on_answered(entry)
-        elif kind == "recovery":
-            await self._finish_recovery()
-        elif kind == "resume":
-            session, attempt = value
-            await self._after_resume(session, attempt)
-        elif kind == "replay":
-            value._replay = None  # the restart's frames were all read
-
-    def _forget_finished(self) -> None:
-        for sid in [sid for sid, s in self._sessions.items() if s.done and s._idle]:
-            del self._sessions[sid]
-
-    def _bad_frame(self, detail: str) -> None:
-        """A malformed frame: every pending call fails (its answer may have been that frame)."""
-        error = SteplensError("bad_frame", f"the server sent a malformed frame: {detail}")
-        for _, future in self._starting.values():
-            if not future.done():
-                future.set_exception(error)
-        self._starting.clear()
-        for s in self._sessions.values():
-            s._fail(error, lose=False)
-        for kind, value in list(self._pongs):
-            if kind == "ping" and not value.done():
-                value.set_exception(error)
-        self._report(error)
+    # Closing.
 
     def _shutdown(self, error: SteplensError) -> None:
         self._state = "closed"

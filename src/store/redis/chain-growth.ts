@@ -19,7 +19,7 @@ import { removeChain, type RemovalHost } from './chain-removal.js';
 import { stageChainJson } from './chain-stage.js';
 import { GROWTH_RECORD_MS, runGrowth } from './unanswered.js';
 import { deltaText, type Entry } from './pta-chains.js';
-import { GROW_CHAIN, GROW_DELTA } from './scripts.js';
+import { GROW_CHAIN, GROW_DELTA } from './pta-scripts.js';
 
 /** What a growth needs of the store it grows (a removal's needs, and more). */
 export interface GrowthHost extends RemovalHost {

@@ -2,7 +2,7 @@
  * Removal of a task's PTA from Redis, compare-and-set as growth is (chain-growth.ts): the task's current version
  * and chain are read, then a script removes exactly that version (else the version moved: read again). Its
  * chain is kept for `keep` ms, as a replaced chain is, so a session pinned to one of its versions is still rebuilt
- * on any replica; the version removed is recorded, and the task's next PTA is numbered past it (scripts.ts:
+ * on any replica; the version removed is recorded, and the task's next PTA is numbered past it (pta-scripts.ts:
  * GROW_CHAIN), so no replica's cache, no session's pin and no chain key ever means two PTAs. Left unanswered, the
  * removal is settled by its record as a growth is (unanswered.ts).
  */
@@ -13,7 +13,7 @@ import type { RemovedPta } from '../store-port.js';
 import type { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
 import type { Located } from './pta-chains.js';
-import { REMOVE } from './scripts.js';
+import { REMOVE } from './pta-scripts.js';
 import { GROWTH_RECORD_MS, runGrowth } from './unanswered.js';
 
 /** What a removal needs of the store (the growth's host has it too). */

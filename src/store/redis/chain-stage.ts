@@ -2,7 +2,7 @@
  * A new chain's PTA JSON sent to Redis in pieces. Sent as one script argument, a 16 MB PTA held the sending
  * replica's thread for half a second (the string encoded onto the socket in one go: the PTA-growth drill's
  * profile); staged under its own key in pieces of a few hundred KB instead (SET, then APPEND), with the
- * event loop turning between them, and moved into the chain by the growth script (scripts.ts: GROW_CHAIN).
+ * event loop turning between them, and moved into the chain by the growth script (pta-scripts.ts: GROW_CHAIN).
  * A PTA whose JSON fits in one piece goes inline, as before.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * How many bytes each tenant's session journals hold in Redis (every session's record and final, and its step
- * messages), kept by the session scripts (scripts.ts) in the same atomic step as the writes they count, so every
+ * messages), kept by the session scripts (journal-scripts.ts) in the same atomic step as the writes they count, so every
  * replica sees one figure and `journalBytesPerTenant` holds across them. Records and finals count too (T44): a
  * stream starting and ending sessions as fast as it could grew Redis by ~4.4 KB a session, none of it counted.
  *
@@ -18,7 +18,7 @@
  *
  * Lua functions prepended to the scripts that use them (they need `now`, in Redis' own clock: the one its
  * key expiry uses). Each writes only after its reads, and its first write is one Redis refuses when out of
- * memory (HSET, HINCRBY, ZADD), as scripts.ts requires of a script's first write.
+ * memory (HSET, HINCRBY, ZADD), as pta-scripts.ts (GROW_CHAIN) requires of a script's first write.
  */
 export const JOURNAL_BYTES_LUA = `
 local function nowMs()
@@ -42,7 +42,7 @@ local function tenantBytes(counts, expiries, now)
   until #gone < 256
   -- No list left to count (all expired, or the set lost by hand): no count either, so none outlives its lists.
   -- Deleted only when there: a DEL is a write Redis lets through when out of memory, and a script's first write
-  -- decides (scripts.ts); a tenant's first start would have opened its session in a full Redis.
+  -- decides (journal-scripts.ts); a tenant's first start would have opened its session in a full Redis.
   if redis.call('EXISTS', expiries) == 0 then
     if redis.call('EXISTS', counts) == 1 then redis.call('DEL', counts) end
     total = 0

@@ -10,7 +10,7 @@ import { removalMarkerOf } from '../pta-files.js';
 import { stageChainJson } from './chain-stage.js';
 import type { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
-import { GROW_CHAIN, SET_EPOCH } from './scripts.js';
+import { GROW_CHAIN, SET_EPOCH } from './pta-scripts.js';
 import { GROWTH_RECORD_MS } from './unanswered.js';
 
 /** Every readable seed PTA, one per task (the first directory holding a task wins); problems are warnings. */
@@ -53,7 +53,7 @@ function parseOrUndefined(text: string): unknown {
 
 /**
  * Imports the seed PTAs for tasks Redis does not hold (the others are left alone, and so are tasks removed at the
- * seed's version or later: scripts.ts, GROW_CHAIN), then sets the epoch (keys.ts)
+ * seed's version or later: pta-scripts.ts, GROW_CHAIN), then sets the epoch (keys.ts)
  * unless another replica did; answers the epoch Redis holds.
  */
 export async function importSeeds(link: RedisLink, keys: RedisKeys, dirs: readonly string[], options: { pieceChars?: number; warn?: (message: string) => void }): Promise<string> {

@@ -13,7 +13,7 @@ import { SteplensError } from '../../errors.js';
 import { RedisKeys, tenantOf } from './keys.js';
 import { RedisLink } from './link.js';
 import type { RedisReferenceStore } from './reference-store.js';
-import { APPEND, CLAIM, FINISH, JOURNAL_BYTES, OPEN, OUTCOME, RELEASE, RENEW } from './scripts.js';
+import { APPEND, CLAIM, FINISH, JOURNAL_BYTES, OPEN, OUTCOME, RELEASE, RENEW } from './journal-scripts.js';
 import { TenantBytes } from './tenant-bytes.js';
 import { settleUnanswered, whileAnswering } from './unanswered.js';
 
@@ -138,7 +138,7 @@ export class RedisSessionJournal implements SessionJournal {
    */
   append(id: string, seq: number, frame: Buffer | string, pin: PinnedReference): Promise<WriteResult> {
     const tenant = tenantOf(id);
-    // Without a budget nothing is counted, here nor in Redis (scripts.ts): `tenantBytes` stays undefined.
+    // Without a budget nothing is counted, here nor in Redis (journal-scripts.ts): `tenantBytes` stays undefined.
     const bytes = typeof frame === 'string' ? Buffer.byteLength(frame) : frame.length;
     if (this.budget > 0) this.bytes.sent(tenant, bytes);
     return new Promise((resolve, reject) => {
