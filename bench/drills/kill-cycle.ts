@@ -19,7 +19,18 @@ export interface KillOptions {
   /** Kill after a random delay in [minMs, maxMs]. */
   minMs: number;
   maxMs: number;
+  /**
+   * When that delay starts: at the server's start (default), or at the cycle's first acknowledged reference
+   * (`'firstAck'`, at most FIRST_ACK_WAIT_MS later). A fresh process's first reference took 0.6 s alone at a load
+   * of 8 on 2 cores, so three cycles of 0.3-0.9 s could end with nothing acknowledged and nothing checked.
+   */
+  from?: 'start' | 'firstAck';
 }
+
+/** How long a cycle waits for its first acknowledged reference before it kills anyway. */
+const FIRST_ACK_WAIT_MS = 30_000;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface KillResult {
   cycles: number;
@@ -35,7 +46,7 @@ export interface KillResult {
   movedAside: number;
 }
 
-async function grow(http: string, ws: string, o: KillOptions, acked: Map<string, number>, stop: { now: boolean }): Promise<void> {
+async function grow(http: string, ws: string, o: KillOptions, acked: Map<string, number>, stop: { now: boolean }, onAck: () => void): Promise<void> {
   const post = async (task: string): Promise<void> => {
     while (!stop.now) {
       try {
@@ -47,6 +58,7 @@ async function grow(http: string, ws: string, o: KillOptions, acked: Map<string,
         if (res.status === 201) {
           const { version } = (await res.json()) as { version: number };
           acked.set(task, Math.max(acked.get(task) ?? 0, version));
+          onAck();
         }
       } catch {
         return; // killed
@@ -64,7 +76,10 @@ async function grow(http: string, ws: string, o: KillOptions, acked: Map<string,
         c.send({ type: 'end', session: id });
         const final = await c.next((f) => f.type === 'final' && f.session === id, 10_000);
         const learned = final.learned as { version: number } | undefined;
-        if (learned) acked.set(task, Math.max(acked.get(task) ?? 0, learned.version));
+        if (learned) {
+          acked.set(task, Math.max(acked.get(task) ?? 0, learned.version));
+          onAck();
+        }
         c.close();
       } catch {
         return; // killed
@@ -91,8 +106,15 @@ export async function runKillCycles(o: KillOptions): Promise<KillResult> {
     result.warnings.push(...server.warnings);
     await checkAcknowledged(server.http, acked, `cycle ${cycle}`, result.lost);
     const stop = { now: false };
-    const growing = grow(server.http, server.ws, o, acked, stop);
-    await new Promise((resolve) => setTimeout(resolve, o.minMs + Math.random() * (o.maxMs - o.minMs)));
+    let firstAck: () => void = () => undefined;
+    const acknowledged = new Promise<void>((resolve) => (firstAck = resolve));
+    const growing = grow(server.http, server.ws, o, acked, stop, () => firstAck());
+    if (o.from === 'firstAck') {
+      let cap: NodeJS.Timeout | undefined;
+      await Promise.race([acknowledged, new Promise<void>((resolve) => (cap = setTimeout(resolve, FIRST_ACK_WAIT_MS)))]);
+      clearTimeout(cap);
+    }
+    await sleep(o.minMs + Math.random() * (o.maxMs - o.minMs));
     server.proc.kill('SIGKILL');
     stop.now = true;
     await server.exited;
