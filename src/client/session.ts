@@ -13,6 +13,7 @@ import type { SessionHost } from './session-host.js';
 import type { FinalFrame, ScoreFrame, SignalFrame, StartedFrame } from './types.js';
 import { Listeners } from './listeners.js';
 import type { PendingStep } from './pending-step.js';
+import { PendingSteps } from './pending-steps.js';
 
 /**
  * A session opened with `SteplensClient.start`.
@@ -83,9 +84,7 @@ export class ClientSession {
   private passed: boolean | undefined;
   /** The `end` asked for (with its patch, if any), until the server refuses it: sent again as it was after a reconnect. */
   private endMessage: EndMessage | undefined;
-  private readonly pending: PendingStep[] = [];
-  /** Seqs of steps rejected by {@link dropAfter} and sent on this socket: the server's refusals of them are ignored. */
-  private readonly staleSeqs: number[] = [];
+  private readonly pending = new PendingSteps();
   private readonly endWaiters: Array<{ resolve(f: FinalFrame): void; reject(e: SteplensClientError): void }> = [];
   private readonly seenT = new Set<number>();
   private readonly seenSignals = new Set<string>();
@@ -157,7 +156,7 @@ export class ClientSession {
     if (this.host.reconnects) this.history[seq] = message.step;
     return new Promise((resolve, reject) => {
       const entry: PendingStep = { seq, payload: message.step, bytes, frames: [], barrier: undefined, resolve, reject };
-      this.pending.push(entry);
+      this.pending.add(entry);
       this.sendStep(entry);
     });
   }
@@ -232,7 +231,7 @@ export class ClientSession {
     if (this.seenT.has(frame.t)) return;
     this.seenT.add(frame.t);
     this.scores.push(frame);
-    this.pending.find((p) => p.seq === frame.seq)?.frames.push(frame);
+    this.pending.of(frame.seq)?.frames.push(frame);
     this.scoreListeners.emit(frame);
   }
 
@@ -260,10 +259,7 @@ export class ClientSession {
   /** @internal A barrier's pong: every step sent before it is answered. */
   onBarrier(id: number): void {
     if (this.replay && this.replay.barrier <= id) this.replay = undefined;
-    while (this.pending[0]?.barrier !== undefined && this.pending[0].barrier <= id) {
-      const entry = this.pending.shift()!;
-      entry.resolve(entry.frames);
-    }
+    this.pending.answeredBy(id);
   }
 
   /** @internal An `error` frame naming this session. */
@@ -271,16 +267,14 @@ export class ClientSession {
     const error = new SteplensClientError(frame.code, frame.message, { session: this.id, ...(frame.seq !== undefined ? { seq: frame.seq } : {}) });
     if (frame.code === 'unknown_session') return this.fail(error);
     if (frame.seq !== undefined) {
-      // The refusal of a step already rejected as pipelined after a refused one (see below): nothing waits on it.
-      const stale = this.staleSeqs.indexOf(frame.seq);
-      if (stale >= 0) return void this.staleSeqs.splice(stale, 1);
-      const i = this.pending.findIndex((p) => p.seq === frame.seq);
-      if (i >= 0) {
-        const [entry] = this.pending.splice(i, 1);
+      // `true`: the refusal of a step already rejected as pipelined after a refused one (dropAfter): nothing waits on it.
+      const entry = this.pending.refused(frame.seq);
+      if (entry === true) return;
+      if (entry) {
         this.nextSeq = Math.min(this.nextSeq, frame.seq);
         this.history.length = Math.min(this.history.length, this.nextSeq);
-        entry?.reject(error);
-        return this.dropAfter(frame.seq);
+        entry.reject(error);
+        return this.pending.dropAfter(frame.seq, this.id);
       }
     }
     // A refused `end` comes back without a seq (end-message.ts): its waiters get the error; a later `end()` sends it again.
@@ -295,7 +289,7 @@ export class ClientSession {
   /** @internal Rejects every pending call; with `lose`, the session is unusable from now on. */
   fail(error: SteplensClientError, lose = true): void {
     if (lose) this.lost ??= error;
-    for (const p of this.pending.splice(0)) p.reject(error);
+    this.pending.rejectAll(error);
     const last = this.shutdownFinal;
     if (last) this.final ??= last;
     for (const w of this.endWaiters.splice(0)) {
@@ -306,28 +300,14 @@ export class ClientSession {
 
   /** @internal The socket dropped: nothing sent on it is covered by a barrier any more. */
   onDisconnect(): void {
-    for (const p of this.pending) p.barrier = undefined;
+    this.pending.disconnected();
     this.replay = undefined;
-    this.staleSeqs.length = 0;
     this.resumedLast = undefined;
-  }
-
-  /**
-   * Steps pipelined after a refused seq can only be refused `out_of_order`: they reject now, so the caller's next
-   * `step` takes the refused seq at once. Waiting for the server's refusals instead let a step sent meanwhile be
-   * accepted and then its seq handed out again (sent as a duplicate, its payload dropped); those refusals are ignored.
-   */
-  private dropAfter(seq: number): void {
-    for (const p of this.pending.filter((q) => q.seq > seq)) {
-      this.pending.splice(this.pending.indexOf(p), 1);
-      if (p.barrier !== undefined) this.staleSeqs.push(p.seq);
-      p.reject(new SteplensClientError('out_of_order', `step ${p.seq} follows step ${seq}, which the server refused: send it again after that seq`, { session: this.id, seq: p.seq }));
-    }
   }
 
   /** @internal The steps sent and not yet answered: seq, frame bytes and the barrier that covers each. */
   inFlight(): Array<{ seq: number; bytes: number; barrier: number }> {
-    return this.pending.flatMap((p) => (p.barrier === undefined ? [] : [{ seq: p.seq, bytes: p.bytes, barrier: p.barrier }]));
+    return this.pending.inFlight();
   }
 
   /** @internal True when no step or `end` waits for an answer. */
@@ -356,7 +336,7 @@ export class ClientSession {
     // A known outcome goes before the steps, so their tiers follow it as they did (or would have) the first time.
     if (this.passed !== undefined) this.host.send({ type: 'outcome', session: this.id, passed: this.passed });
     for (let seq = 0; seq < this.nextSeq; seq++) {
-      const entry = this.pending.find((p) => p.seq === seq);
+      const entry = this.pending.of(seq);
       if (entry) {
         this.sendStep(entry);
         continue;
@@ -379,11 +359,8 @@ export class ClientSession {
   recover(): void {
     this.held = false;
     const last = this.resumedLast ?? -1;
-    while (this.pending[0] !== undefined && this.pending[0].seq <= last) {
-      const entry = this.pending.shift()!;
-      entry.resolve(entry.frames);
-    }
-    for (const p of this.pending) this.sendStep(p);
+    this.pending.acceptedThrough(last);
+    for (const p of this.pending.all()) this.sendStep(p);
     this.sendClosing();
   }
 
