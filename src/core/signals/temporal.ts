@@ -79,13 +79,13 @@ class Temporal implements TemporalTracker {
   private n = 0;
   private a = 0;
   private b = 0;
-  // Each window's JSD as last computed, and which windows' counts moved since (bit k: window k): the last window
-  // grows every step, the middle one when b moves (two steps in three), the first when a moves (one in three), so
-  // value() computes two JSDs a step on average instead of three. The same arithmetic on the same counts: equal bits.
+  // The first two windows' JSDs as last computed, and which of them had their counts moved since (bit k: window k):
+  // the middle window moves when b does (two steps in three), the first when a does (one in three); the last grows
+  // every step, so it is computed every time. Two JSDs a step on average instead of three; the same arithmetic on the
+  // same counts: equal bits.
   private j0 = 0;
   private j1 = 0;
-  private j2 = 0;
-  private stale = 7;
+  private stale = 3;
 
   constructor(
     private readonly reference: Windows,
@@ -119,7 +119,7 @@ class Temporal implements TemporalTracker {
     }
     this.stages[this.n >> 4]! |= k << ((this.n & 15) * 2);
     counts[8 + k]! += 1;
-    let stale = this.stale | 4;
+    let stale = this.stale;
     const n = ++this.n;
     // windowBounds(n): a = ⌊n/3⌋, b = ⌊2n/3⌋; the state at the old b moves into the middle window, the one at the old a into the first.
     const nb = Math.floor((2 * n) / 3);
@@ -147,10 +147,9 @@ class Temporal implements TemporalTracker {
     if (stale !== 0) {
       if ((stale & 1) !== 0) this.j0 = this.windowJsd(0);
       if ((stale & 2) !== 0) this.j1 = this.windowJsd(1);
-      if ((stale & 4) !== 0) this.j2 = this.windowJsd(2);
       this.stale = 0;
     }
-    const sum = this.j0 + this.j1 + this.j2;
+    const sum = this.j0 + this.j1 + this.windowJsd(2);
     return 1 - sum / 3;
   }
 
