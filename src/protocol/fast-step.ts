@@ -122,3 +122,22 @@ const ENVELOPE: Record<string, Check> = { type: (v) => v === 'step', session: se
 export function fastStepMessage(doc: JsonObject): StepMessage | undefined {
   return shaped(doc, ENVELOPE, ['type', 'session', 'seq', 'step']) ? (doc as unknown as StepMessage) : undefined;
 }
+
+/**
+ * The step record {@link fastStepRecord} took last for a frame ({@link markChecked}), so that the session's
+ * `parseStepPayload` of that same object, a moment later, does not walk it again. One slot, cleared when used: a
+ * record is the frame's own parsed JSON, which nothing changes between the frame's parse and its session's step.
+ */
+let checked: object | undefined;
+
+/** Remembers `record` as taken by {@link fastStepRecord} (see {@link checked}). */
+export function markChecked(record: object): void {
+  checked = record;
+}
+
+/** True once for the record last {@link markChecked marked}: it was taken by {@link fastStepRecord} already. */
+export function takeChecked(v: unknown): boolean {
+  if (v === undefined || v !== checked) return false;
+  checked = undefined;
+  return true;
+}

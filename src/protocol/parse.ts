@@ -6,9 +6,9 @@ import { isRecord } from '../core/json-value.js';
 import { CLIENT_MESSAGE_SCHEMAS, SESSION_ID_MAX, type ClientMessage } from './client-messages.js';
 import type { WireErrorCode } from './server-messages.js';
 import { stepRecordSchema } from '../formats/step-schema.js';
-import { fastStepMessage, fastStepRecord } from './fast-step.js';
+import { fastStepMessage, fastStepRecord, markChecked, takeChecked } from './fast-step.js';
 import type { Step } from '../core/types.js';
-import { nestedDeeperThan, tooDeepMessage } from '../formats/json-helpers.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan, tooDeepMessage } from '../formats/json-helpers.js';
 
 /** A refused message, ready to become an `error` frame. */
 export interface MessageError {
@@ -32,11 +32,10 @@ export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, 
   if (typeof doc.session === 'string' && doc.session.length <= SESSION_ID_MAX) context.session = doc.session;
   // Only a seq the error frame's schema takes is echoed (an integer past 2^53 is not one).
   if (typeof doc.seq === 'number' && Number.isSafeInteger(doc.seq)) context.seq = doc.seq;
+  const envelope = doc.type === 'step' ? fastStepMessage(doc) : undefined;
+  if (envelope !== undefined && shallowStep(envelope.step)) return ok(envelope);
   if (nestedDeeperThan(doc)) return err({ code: 'bad_message', message: tooDeepMessage('message'), ...context });
-  if (doc.type === 'step') {
-    const fast = fastStepMessage(doc);
-    if (fast !== undefined) return ok(fast);
-  }
+  if (envelope !== undefined) return ok(envelope);
   const type = doc.type;
   if (typeof type !== 'string' || !Object.hasOwn(CLIENT_MESSAGE_SCHEMAS, type)) {
     const known = Object.keys(CLIENT_MESSAGE_SCHEMAS).join(', ');
@@ -52,9 +51,22 @@ export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, 
   return ok(parsed.data);
 }
 
+/**
+ * True when `step` is a `steplens` step record the fast path takes and the frame around it nests no deeper than
+ * the limit: then only its `args` can nest (its action's deepest value is a range, at the frame's fourth level), and
+ * `args` sits two levels under the frame, so the walk of the whole frame is a walk of `args` alone. The record is
+ * marked, so that the session's {@link parseStepPayload} of it takes it without a second check.
+ */
+function shallowStep(step: unknown): boolean {
+  const record = fastStepRecord(step);
+  if (record === undefined || (record.args !== undefined && nestedDeeperThan(record.args, MAX_JSON_DEPTH - 2))) return false;
+  markChecked(record);
+  return true;
+}
+
 /** Validates a `steplens`-format step payload; the error names the field (`step.action.kind: ...`). */
 export function parseStepPayload(payload: unknown): Result<Step, string> {
-  const fast = fastStepRecord(payload);
+  const fast = takeChecked(payload) ? (payload as Omit<Step, 't'> & { t?: number }) : fastStepRecord(payload);
   if (fast !== undefined) {
     fast.t ??= 0;
     return ok(fast as Step);
