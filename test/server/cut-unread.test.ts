@@ -31,7 +31,7 @@ describe('cutting a connection whose client does not read', () => {
     expect(conn.beat()).toBe(true);
     // More than the loopback buffers hold: most of these wait in the socket's own queue.
     const failed: Error[] = [];
-    const done: Promise<void>[] = [];
+    const done: Array<Promise<void>> = [];
     for (let i = 0; i < 400; i++) done.push(new Promise<void>((resolve) => socket.send(FRAME, (error) => (error && failed.push(error), resolve()))));
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     expect(conn.beat()).toBe(false); // its ping unanswered: cut
