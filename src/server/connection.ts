@@ -7,6 +7,7 @@
 import type { WebSocket } from 'ws';
 import type { ServerMessage } from '../protocol/server-messages.js';
 import { frameBytes } from './frame-text.js';
+import { terminateUnread } from './cut-unread.js';
 import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
@@ -111,7 +112,7 @@ export class Connection {
    */
   beat(): boolean {
     if (!this.alive) {
-      this.socket.terminate();
+      terminateUnread(this.socket, 'no answer to the heartbeat: connection cut');
       return false;
     }
     this.alive = false;
@@ -284,9 +285,10 @@ export class Connection {
     try {
       this.socket.close(code, Buffer.from(reason).subarray(0, 123).toString());
     } catch {
-      this.socket.terminate();
+      terminateUnread(this.socket, reason);
     }
-    const timer = setTimeout(() => this.socket.terminate(), 2000);
+    // A client that does not read gets no close frame either: its frames queued so far go with one error (cut-unread.ts).
+    const timer = setTimeout(() => terminateUnread(this.socket, reason), 2000);
     timer.unref();
     this.socket.once('close', () => clearTimeout(timer));
   }

@@ -254,7 +254,7 @@ export class LiveFeed implements SessionObserver {
       this.dropped.inc();
       this.opts.log.warn({ queued, scope: v.scope }, 'live viewer not reading: dropped');
       this.remove(v);
-      v.res.destroy();
+      v.res.destroy(new Error('live viewer not reading: dropped')); // one error for all its queued writes (T59), not one each
       return;
     }
     if (kind === 'beat' && v.writing !== undefined) return;

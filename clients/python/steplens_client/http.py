@@ -11,6 +11,7 @@ import urllib.parse
 import urllib.request
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
+from .answer import MAX_ANSWER_BYTES, read_answer, read_error_text
 from .errors import SteplensError
 from .trajectory import parse_text
 from .urls import base_url
@@ -48,10 +49,14 @@ class HttpClient:
     """A steplens server's HTTP API. Every failure raises :class:`SteplensError` with the
     server's error code and message (``bad_message``, ``unknown_task``, ...)."""
 
-    def __init__(self, url: str, *, token: Optional[str] = None, timeout: float = 120.0) -> None:
+    def __init__(self, url: str, *, token: Optional[str] = None, timeout: float = 120.0,
+                 max_answer_bytes: int = MAX_ANSWER_BYTES) -> None:
         self.url = base_url(url)
         self.token = token
+        #: Seconds for the answer's headers, then as long again for its body (answer.py).
         self.timeout = timeout
+        #: An answer longer than this is refused ``too_large`` unread (a hostile or broken server).
+        self.max_answer_bytes = max_answer_bytes
 
     def request(self, method: str, path: str, body: Any = None) -> Any:
         """One JSON request; returns the decoded answer."""
@@ -65,9 +70,9 @@ class HttpClient:
         req = urllib.request.Request(self.url + path, data=data, headers=headers, method=method)
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as res:
-                text = res.read().decode("utf-8")
+                text = read_answer(res, self.max_answer_bytes, self.timeout, f"{method} {path}").decode("utf-8")
         except urllib.error.HTTPError as e:
-            raise _http_error(method, path, e) from None
+            raise _http_error(method, path, e, self.timeout) from None
         except urllib.error.URLError as e:
             if data is not None and isinstance(e.reason, _CUT):
                 raise _cut(method, path, data, f"while the body of {len(data):,} bytes was being sent", e.reason) from None
@@ -254,8 +259,12 @@ def _cut(method: str, path: str, body: Optional[bytes], when: str, reason: BaseE
     return SteplensError("disconnected", f"{method} {path}: the server closed the connection {when} ({reason or type(reason).__name__}){why}")
 
 
-def _http_error(method: str, path: str, e: urllib.error.HTTPError) -> SteplensError:
-    text = e.read().decode("utf-8", "replace")
+def _http_error(method: str, path: str, e: urllib.error.HTTPError, timeout: float) -> SteplensError:
+    # Its first 64 KiB only: an error answer without end must not take the client's memory (answer.py).
+    try:
+        text = read_error_text(e.fp, timeout, f"{method} {path}") if e.fp is not None else ""
+    finally:
+        e.close()  # what was not read is dropped with the connection
     try:
         err = json.loads(text).get("error")
         if isinstance(err, dict) and "code" in err:
