@@ -34,6 +34,7 @@ import { ALL, LiveSnapshots } from './live-snapshots.js';
 import { ViewerSlots, type ViewerLimits } from './viewer-slots.js';
 import type { Session, StepFrame } from './session.js';
 import { StepViews } from './step-views.js';
+import { cutUnread } from './cut-unread.js';
 
 export interface LiveFeedOptions extends ViewerLimits {
   /** Bytes a viewer may have waiting to be written (beyond its first event) before it is dropped as too slow. */
@@ -254,7 +255,7 @@ export class LiveFeed implements SessionObserver {
       this.dropped.inc();
       this.opts.log.warn({ queued, scope: v.scope }, 'live viewer not reading: dropped');
       this.remove(v);
-      v.res.destroy(new Error('live viewer not reading: dropped')); // one error for all its queued writes (T59), not one each
+      cutUnread(v.res, 'live viewer not reading: dropped'); // one error for all its queued writes (T59), not one each
       return;
     }
     if (kind === 'beat' && v.writing !== undefined) return;
