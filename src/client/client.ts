@@ -12,14 +12,12 @@ import { Listeners } from './listeners.js';
 import { ClientSession } from './session.js';
 import type { SessionHost } from './session-host.js';
 import { MAX_RECONNECT_DELAY_MS, Reconnector } from './reconnect.js';
-import { openSocket } from './socket.js';
+import { closeSocket, openSocket } from './socket.js';
 import { heartbeat } from './heartbeat.js';
 import { largestInFlight, MESSAGE_TOO_BIG, refuseOversized } from './oversized.js';
 import type { PongWaiter, Starting, Waiter } from './pending.js';
 import type { ClientConfig, ReconnectOptions, StartOptions } from './types.js';
-
-/** How long `close()` waits for the server's close handshake before it drops the connection **(choice)**. */
-export const CLOSE_TIMEOUT_MS = 2_000;
+import { withDeadline } from './deadline.js';
 
 const encoder = new TextEncoder();
 const newId = (): string => `c-${typeof globalThis.crypto?.randomUUID === 'function' ? globalThis.crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`}`;
@@ -67,6 +65,7 @@ export class SteplensClient {
       get maxFrameBytes() {
         return self.config.maxFrameBytes;
       },
+      timeoutMs: config.timeoutMs,
       get reconnects() {
         return self.config.reconnect !== undefined;
       },
@@ -106,20 +105,28 @@ export class SteplensClient {
     } catch (error) {
       return Promise.reject(notJson(message, error));
     }
-    return new Promise((resolve, reject) => {
+    const ms = this.config.timeoutMs;
+    const started = new Promise<ClientSession>((resolve, reject) => {
       const entry: Starting = { message, bytes, sentOn: undefined, resolve, reject };
       this.starting.set(id, entry);
       this.sendStart(entry);
+    });
+    return withDeadline(started, ms, () => {
+      this.starting.delete(id); // a late `started` is ignored; the id is free again on this client
+      return new SteplensClientError('timeout', `no started within ${ms} ms for session ${id}: given up here (the server may still open it; then a start with this id is refused duplicate_session)`, {
+        session: id,
+      });
     });
   }
 
   /** Round trip to the server: resolves on its `pong` (every message sent before has been handled). */
   ping(): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => {
+    const pong = new Promise<void>((resolve, reject) => {
       if (this.state === 'ready') this.sendPing({ kind: 'ping', resolve, reject });
       else this.deferredPings.push({ resolve, reject });
     });
+    return withDeadline(pong, this.config.timeoutMs, () => new SteplensClientError('timeout', `no pong within ${this.config.timeoutMs} ms`));
   }
 
   /** Calls `cb` with errors no pending call waits for (errors without a session, listener exceptions). */
@@ -135,17 +142,7 @@ export class SteplensClient {
   /** Closes the socket; pending calls reject with `closed`. Open sessions stay resumable on the server for its resume window. */
   async close(): Promise<void> {
     if (this.state !== 'closed') this.shutdown(new SteplensClientError('closed', 'the client was closed'));
-    const ws = this.ws;
-    if (ws.readyState === ws.CLOSED) return;
-    await new Promise<void>((resolve) => {
-      // A peer that stopped answering (a hung server, a half-open link) does not hold close() for ws's 30 s.
-      const cut = setTimeout(() => ws.terminate(), CLOSE_TIMEOUT_MS);
-      ws.once('close', () => {
-        clearTimeout(cut);
-        resolve();
-      });
-      ws.close(1000);
-    });
+    await closeSocket(this.ws);
   }
 
   private report(error: unknown): void {

@@ -5,6 +5,7 @@ import { openSocket } from './socket.js';
 import { HEARTBEAT_MS } from './heartbeat.js';
 import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_RECONNECT, type ConnectOptions, type ReconnectOptions } from './types.js';
 import { streamUrl } from './url.js';
+import { timeoutOption } from './deadline.js';
 
 /**
  * Connects to the server at `url` (http(s):// or ws(s)://; `/v1/stream` is
@@ -14,6 +15,7 @@ import { streamUrl } from './url.js';
  */
 export async function connect(url: string, options: ConnectOptions = {}): Promise<SteplensClient> {
   const target = streamUrl(url);
+  const timeoutMs = timeoutOption(options.timeoutMs);
   const Ctor = options.WebSocket ?? WebSocket;
   const ws = await openSocket(Ctor, target, options.token);
   let reconnect: ReconnectOptions | undefined;
@@ -26,5 +28,6 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
     WebSocket: Ctor,
     maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
     heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS,
+    timeoutMs,
   });
 }

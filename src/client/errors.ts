@@ -8,9 +8,10 @@ import type { WireErrorCode } from '../protocol/server-messages.js';
  * - `bad_url`: the server address is not an http(s):// or ws(s):// URL;
  * - `unreachable`: the socket could not be opened; `refused`: the upgrade was answered with another HTTP status;
  * - `disconnected`: the socket dropped and was not (or could not be) reconnected;
- * - `closed`: `client.close()` was called; `bad_frame`: the server sent a frame that is not valid protocol v1.
+ * - `closed`: `client.close()` was called; `bad_frame`: the server sent a frame that is not valid protocol v1;
+ * - `timeout`: no answer within `timeoutMs` of `connect` (the message stays in flight; deadline.ts).
  */
-export type ClientErrorCode = WireErrorCode | 'bad_url' | 'unreachable' | 'refused' | 'disconnected' | 'closed' | 'bad_frame';
+export type ClientErrorCode = WireErrorCode | 'bad_url' | 'unreachable' | 'refused' | 'disconnected' | 'closed' | 'bad_frame' | 'timeout';
 
 /** A failed client call: `code` says why (see {@link ClientErrorCode}); `session`/`seq` say which message, when known. */
 export class SteplensClientError extends Error {

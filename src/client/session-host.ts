@@ -17,6 +17,8 @@ export interface SessionHost {
   frameBytes(message: ClientMessage): number;
   /** Frames larger are refused locally (`maxFrameBytes` of `connect`). */
   readonly maxFrameBytes: number;
+  /** How long a call waits for its answer (`timeoutMs` of `connect`; 0: no deadline). */
+  readonly timeoutMs: number;
   /** True when the client reconnects after a dropped socket (so a session can outlive a server restart). */
   readonly reconnects: boolean;
   /** Reports a listener's exception or an unattributed error. */

@@ -14,6 +14,7 @@ import type { FinalFrame, ScoreFrame, SignalFrame, StartedFrame } from './types.
 import { Listeners } from './listeners.js';
 import type { PendingStep } from './pending-step.js';
 import { PendingSteps } from './pending-steps.js';
+import { withDeadline } from './deadline.js';
 
 /**
  * A session opened with `SteplensClient.start`.
@@ -154,11 +155,14 @@ export class ClientSession {
     }
     this.nextSeq = seq + 1;
     if (this.host.reconnects) this.history[seq] = message.step;
-    return new Promise((resolve, reject) => {
+    const answered = new Promise<ScoreFrame[]>((resolve, reject) => {
       const entry: PendingStep = { seq, payload: message.step, bytes, frames: [], barrier: undefined, resolve, reject };
       this.pending.add(entry);
       this.sendStep(entry);
     });
+    const ms = this.host.timeoutMs;
+    const late = `no answer within ${ms} ms to step ${seq}, which stays in flight: it may still be scored, its frames then reach onScore and scores`;
+    return withDeadline(answered, ms, () => new SteplensClientError('timeout', late, { session: this.id, seq }));
   }
 
   /**
@@ -182,12 +186,18 @@ export class ClientSession {
     if (refused) return Promise.reject(refused);
     const message = this.endMessage ?? endMessage(this.id, options.patch, this.host);
     if (message instanceof SteplensClientError) return Promise.reject(message);
-    return new Promise((resolve, reject) => {
+    const final = new Promise<FinalFrame>((resolve, reject) => {
+      // An end already in flight (an earlier call timed out) answers this one too: not sent twice.
+      const inFlight = this.endWaiters.length > 0;
       this.endWaiters.push({ resolve, reject });
       this.endMessage = message;
+      if (inFlight) return;
       this.host.flushBarrier();
       this.send(message);
     });
+    const ms = this.host.timeoutMs;
+    const late = `no final within ${ms} ms for session ${this.id}: the end stays in flight; end() again waits for its final`;
+    return withDeadline(final, ms, () => new SteplensClientError('timeout', late, { session: this.id }));
   }
 
   /** Calls `cb` for every new score frame (each step once); returns an unsubscribe function. */

@@ -81,3 +81,19 @@ export function openSocket(Ctor: WebSocketClass, url: string, token: string | un
     ws.on('unexpected-response', onResponse).on('close', onClose).on('open', onOpen);
   });
 }
+
+/** How long `close()` waits for the server's close handshake before it drops the connection **(choice)**. */
+export const CLOSE_TIMEOUT_MS = 2_000;
+
+/** Closes `ws` (1000) and resolves once it is closed; a peer that stopped answering (a hung server, a half-open link) does not hold it for ws's 30 s. */
+export function closeSocket(ws: WebSocket): Promise<void> {
+  if (ws.readyState === ws.CLOSED) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const cut = setTimeout(() => ws.terminate(), CLOSE_TIMEOUT_MS);
+    ws.once('close', () => {
+      clearTimeout(cut);
+      resolve();
+    });
+    ws.close(1000);
+  });
+}

@@ -42,6 +42,12 @@ export interface ConnectOptions {
    * next one is dropped as dead (then reconnected, with `reconnect`).
    */
   heartbeatMs?: number;
+  /**
+   * A `start`, `step`, `end` or `ping` not answered within this many ms rejects with `timeout` (default 120 s; 0: no
+   * deadline). The message stays in flight: a step's late frames still reach `scores` and `onScore`, a late final
+   * `session.final`; a `start` that timed out gives its id up (a late `started` is ignored).
+   */
+  timeoutMs?: number;
 }
 
 /** @internal How a client was configured by `connect`. */
@@ -52,6 +58,7 @@ export interface ClientConfig {
   WebSocket: WebSocketClass;
   maxFrameBytes: number;
   heartbeatMs: number;
+  timeoutMs: number;
 }
 
 export const DEFAULT_RECONNECT: ReconnectOptions = { retries: 5, delayMs: 200 };

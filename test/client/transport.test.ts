@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Socket } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import { OPEN_TIMEOUT_MS, openSocket } from '../../src/client/socket.js';
-import { CLOSE_TIMEOUT_MS } from '../../src/client/client.js';
+import { CLOSE_TIMEOUT_MS } from '../../src/client/socket.js';
 import { connect, SteplensClientError, streamUrl } from '../../src/client/index.js';
 import { dataText } from '../../src/client/frames.js';
 import { ASTROID, readSteps, useApp } from '../server/helpers.js';
