@@ -16,8 +16,7 @@ import type { LearningGuard } from './learning-guard.js';
 import type { ReferenceScope, ScopedReferences } from './reference-scope.js';
 import type { Pta } from '../core/scorer-api.js';
 import { can, readTenant, type Principal } from './principal.js';
-import type { Session } from './session.js';
-import { lookupSession } from './session-lookup.js';
+import { lookupSession, type FoundSession } from './session-lookup.js';
 
 export interface RouteDeps {
   store: ReferenceStorePort;
@@ -45,12 +44,15 @@ export interface RouteDeps {
 export type TenantQuery = { Querystring: { tenant?: string } };
 
 /**
- * The session a read names, as `principal` may see it: its own tenant's, or with `?tenant=` (operators) another's.
- * Undefined for a session of a tenant it may not see, exactly as for one that never existed.
+ * The session a read names, as `principal` may see it: its own tenant's, or with `?tenant=` (operators) another's;
+ * undefined for a session of a tenant it may not see, exactly as for one that never existed. With Redis, wherever it
+ * is (session-lookup.ts): the web view's step and alignment reads behind a balancer find a session another replica
+ * holds, as `GET /v1/sessions/:id` does. Throws the journal's error only when there is no local copy to answer with.
  */
-export function readable(deps: Pick<RouteDeps, 'registry' | 'principal'>, req: FastifyRequest<TenantQuery>, id: string): Session | undefined {
+export async function readableAnywhere(deps: Pick<RouteDeps, 'registry' | 'principal' | 'durable'>, req: FastifyRequest<TenantQuery>, id: string): Promise<FoundSession | undefined> {
   const tenant = readTenant(deps.principal(req), req.query.tenant);
-  return tenant === undefined ? undefined : deps.registry.find(tenant, id);
+  if (tenant === undefined) return undefined;
+  return lookupSession(deps.registry, deps.durable, tenant, id);
 }
 
 /** Sends `{ error: { code, message } }` with the code's status and counts the refusal. */

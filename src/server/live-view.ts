@@ -12,6 +12,7 @@
  */
 import { objectJsonChunks } from '../store/pta-text.js';
 import type { Session } from './session.js';
+import type { SessionSummary } from '../protocol/view-bodies.js';
 import { sessionViewInSteps } from './session-view.js';
 import type { StepViews } from './step-views.js';
 
@@ -43,8 +44,10 @@ export async function viewEvent(s: Session): Promise<Buffer> {
  * `JSON.stringify(sessionView(s))`, the same bytes, built and encoded a slice a turn: the answer of `GET
  * /v1/sessions/:id/steps` (1.6 MB at 5,000 steps: fastify's `JSON.stringify` of it held the loop 30-110 ms).
  */
-export async function viewJson(s: Session): Promise<Buffer> {
-  return jsonBytes(await sessionViewInSteps(s), '', '');
+export async function viewJson(s: Session, state?: SessionSummary['state']): Promise<Buffer> {
+  const view = await sessionViewInSteps(s);
+  // `state`: a copy read from the journal says where the session is (another replica holds it: open), not where the copy is.
+  return jsonBytes(state === undefined ? view : { ...view, state }, '', '');
 }
 
 async function jsonBytes(value: object, before: string, after: string): Promise<Buffer> {

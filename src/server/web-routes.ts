@@ -10,7 +10,7 @@ import { alignToPtaInSteps } from '../core/signals/alignment.js';
 import { runInSteps } from '../store/pta-text.js';
 import { SteplensError } from '../errors.js';
 import { readCalibration, readTradeoffSvg } from './calibration-view.js';
-import { readable, sendError, type RouteDeps, type TenantQuery } from './http-routes.js';
+import { readableAnywhere, sendError, type RouteDeps, type TenantQuery } from './http-routes.js';
 import { can, readTenant } from './principal.js';
 import { viewJson } from './live-view.js';
 import { sessionPage, sessionPageJson } from './session-list.js';
@@ -65,20 +65,25 @@ export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): voi
   // feed's session views share; a tenant has at most VIEWS_PER_TENANT of them queued (step-views.ts).
   const views = deps.views ?? new StepViews();
   app.get<{ Params: { id: string } } & TenantQuery>('/v1/sessions/:id/steps', async (req, reply) => {
-    const s = readable(deps, req, req.params.id);
-    if (!s) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
+    let found;
+    try {
+      found = await readableAnywhere(deps, req, req.params.id);
+    } catch (error) {
+      return fail(reply, error);
+    }
+    if (!found) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
     const tenant = deps.principal(req).tenant;
     const refused = views.refusal(tenant);
     if (refused !== undefined) return sendError(reply, metrics, 'quota_exceeded', refused);
     // Its JSON too, a slice a turn (live-view.ts), in the same queue: the same bytes fastify's serializer wrote.
-    const body = await views.run(tenant, () => viewJson(s));
+    const body = await views.run(tenant, () => viewJson(found.session, found.elsewhere));
     return reply.type('application/json; charset=utf-8').send(body);
   });
 
   app.get<{ Params: { id: string } } & TenantQuery>('/v1/sessions/:id/alignment', async (req, reply) => {
-    const s = readable(deps, req, req.params.id);
-    if (!s) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
     try {
+      const s = (await readableAnywhere(deps, req, req.params.id))?.session;
+      if (!s) return sendError(reply, metrics, 'unknown_session', `no session ${req.params.id}`);
       // The PTA the session's tenant sees (its own first, reference-scope.ts), named by the task, not its store key.
       const seen = await deps.references.view(s.task, s.tenant);
       if (!seen) return sendError(reply, metrics, 'unknown_task', `no PTA for task ${s.task}`);

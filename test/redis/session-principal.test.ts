@@ -40,6 +40,12 @@ describe('a shared session answers only to the token that started it', () => {
     bob.send({ type: 'resume', session: id, after: -1 });
     expect(await bob.nextOf('error')).toMatchObject({ code: 'unknown_session', session: id });
     expect((await fetch(`${b.url}/v1/sessions/${id}`, { headers: auth('bob-token') })).status).toBe(404);
+    for (const path of ['steps', 'alignment']) {
+      expect((await fetch(`${b.url}/v1/sessions/${id}/${path}`, { headers: auth('bob-token') })).status, path).toBe(404);
+      // Alice's own session is found there (its alignment then says the task has no PTA, not that the session is unknown).
+      const mine = (await (await fetch(`${b.url}/v1/sessions/${id}/${path}`, { headers: auth('alice-token') })).json()) as { error?: { code: string } };
+      expect(mine.error?.code, path).not.toBe('unknown_session');
+    }
 
     // The lease stayed with replica A: Alice's next step is scored there, on her connection.
     alice.send({ type: 'step', session: id, seq: 1, step: STEP });

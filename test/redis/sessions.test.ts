@@ -208,7 +208,7 @@ describe('sessions shared through Redis', () => {
     }
   });
 
-  it('answers GET /v1/sessions/:id on a replica that does not hold the session', async () => {
+  it('answers GET /v1/sessions/:id, its steps and its alignment on a replica that does not hold the session', async () => {
     const [a, b] = await pair();
     const ca = await connect(a);
     ca.send({ type: 'start', session: 'watched', task: ASTROID.task, format: 'mini-swe-agent' });
@@ -220,6 +220,15 @@ describe('sessions shared through Redis', () => {
     expect(there.status).toBe(200);
     expect(there.body).toEqual(here.body);
     expect((await getJson(`${b.url}/v1/sessions/nobody`)).status).toBe(404);
+    // The web view's reads too: behind a balancer the session page asks any replica (before: 404 on replica B).
+    for (const path of ['steps', 'alignment']) {
+      const mine = await getJson(`${a.url}/v1/sessions/watched/${path}`);
+      const elsewhere = await getJson(`${b.url}/v1/sessions/watched/${path}`);
+      expect(elsewhere.status, path).toBe(mine.status);
+      expect(elsewhere.body, path).toEqual(mine.body);
+    }
+    expect((await getJson(`${b.url}/v1/sessions/watched/steps`)).body).toMatchObject({ session: 'watched', steps: expect.any(Array) as unknown });
+    expect((await getJson(`${b.url}/v1/sessions/nobody/steps`)).status).toBe(404);
   });
 });
 
