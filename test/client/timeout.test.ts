@@ -26,6 +26,20 @@ function release(h: { hold: { on: boolean }; held: Array<{ forward: () => void }
   for (const m of h.held.splice(0)) m.forward();
 }
 
+/** A client (timeoutMs 2 s) through a silent relay, a session open on it, and the real run's steps. */
+async function openSession() {
+  const steps = await readSteps(ASTROID.fail);
+  const h = await silentRelay();
+  const client = await connect(h.url, { timeoutMs: 2000 });
+  const session = await client.start({ task: ASTROID.task });
+  return { steps, h, client, session };
+}
+
+/** The held messages of one type. */
+function heldOf(h: { held: Array<{ text: string }> }, type: string): Array<{ text: string }> {
+  return h.held.filter((m) => (JSON.parse(m.text) as { type: string }).type === type);
+}
+
 describe('client timeoutMs', () => {
   it('a start not answered rejects timeout and gives its id up; a late started is ignored', { timeout: 15_000 }, async () => {
     const h = await silentRelay();
@@ -41,17 +55,14 @@ describe('client timeoutMs', () => {
   });
 
   it('a step and a ping not answered reject timeout; the step stays in flight, its late frames land, seqs go on', { timeout: 15_000 }, async () => {
-    const steps = await readSteps(ASTROID.fail);
-    const h = await silentRelay();
-    const client = await connect(h.url, { timeoutMs: 2000 });
-    const session = await client.start({ task: ASTROID.task });
+    const { steps, h, client, session } = await openSession();
     const seen: number[] = [];
     session.onScore((f) => seen.push(f.seq));
     h.hold.on = true;
     const [step, pong] = await Promise.all([session.step(steps[0]).catch((e: unknown) => e), client.ping().catch((e: unknown) => e)]);
     expect(step).toMatchObject({ code: 'timeout', session: session.id, seq: 0, message: expect.stringMatching(/^no answer within 2000 ms to step 0, which stays in flight/) });
     expect(pong).toMatchObject({ code: 'timeout', message: 'no pong within 2000 ms' });
-    expect(h.held.filter((m) => (JSON.parse(m.text) as { type: string }).type === 'step')).toHaveLength(1);
+    expect(heldOf(h, 'step')).toHaveLength(1);
     release(h);
     await vi.waitFor(() => expect(session.scores).toHaveLength(1));
     expect(seen).toEqual([0]);
@@ -62,16 +73,13 @@ describe('client timeoutMs', () => {
   });
 
   it('an end not answered rejects timeout; end() again waits for the same end, sent once', { timeout: 15_000 }, async () => {
-    const steps = await readSteps(ASTROID.fail);
-    const h = await silentRelay();
-    const client = await connect(h.url, { timeoutMs: 2000 });
-    const session = await client.start({ task: ASTROID.task });
+    const { steps, h, client, session } = await openSession();
     await session.step(steps[0]);
     h.hold.on = true;
     await expect(session.end()).rejects.toMatchObject({ code: 'timeout', session: session.id, message: expect.stringMatching(/^no final within 2000 ms/) });
     const again = session.end();
     await new Promise((r) => setTimeout(r, 50));
-    expect(h.held.filter((m) => (JSON.parse(m.text) as { type: string }).type === 'end')).toHaveLength(1);
+    expect(heldOf(h, 'end')).toHaveLength(1);
     release(h);
     await expect(again).resolves.toMatchObject({ type: 'final', steps: 1 });
     expect(session.final).toMatchObject({ type: 'final', steps: 1 });

@@ -146,6 +146,7 @@ describe('GET /v1/live', () => {
     const metrics = createMetrics({ cacheStats: () => ({ hits: 0, misses: 0, entries: 0, bytes: 0 }) });
     const feed = new LiveFeed({ maxViewers: 4, queueBytes: 1000, config: DEFAULT_CONFIG, metrics, log: pino({ level: 'silent' }), heartbeatMs: 60_000 });
     const written: string[] = [];
+    let destroyedWith: unknown = 'never destroyed';
     const res = Object.assign(new EventEmitter(), {
       writableLength: 0,
       destroyed: false,
@@ -155,7 +156,8 @@ describe('GET /v1/live', () => {
         written.push(t.toString());
         return true;
       },
-      destroy: () => {
+      destroy: (error?: Error) => {
+        destroyedWith = error;
         res.destroyed = true;
         res.emit('close');
         return res;
@@ -189,6 +191,9 @@ describe('GET /v1/live', () => {
     res.writableLength = 1001 + Buffer.byteLength(written[0]!);
     feed.started(session as never);
     expect(res.destroyed).toBe(true);
+    // With one error saying why, which each of its queued writes then gets (T59: not one new error each).
+    expect(destroyedWith).toBeInstanceOf(Error);
+    expect((destroyedWith as Error).message).toMatch(/not reading/);
     expect(feed.size).toBe(0);
     expect(written).toHaveLength(2);
     return metrics.registry.getSingleMetricAsString('steplens_live_viewers_dropped_total').then((text) => {
