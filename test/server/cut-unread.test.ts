@@ -32,9 +32,12 @@ describe('cutting a connection whose client does not read', () => {
     expect(conn.beat()).toBe(false); // its ping unanswered: cut
     await Promise.all(done);
     await closed;
-    expect(failed.length).toBeGreaterThan(10);
-    expect(new Set(failed).size).toBe(1);
-    expect(failed[0]!.message).toMatch(/heartbeat/);
+    const ours = failed.filter((e) => e.message.includes('heartbeat'));
+    expect(ours.length).toBeGreaterThan(10);
+    expect(new Set(ours).size).toBe(1);
+    // Beside it at most the one write libuv had handed to the kernel: Node 24 fails that with its own ECANCELED
+    // (Node 20 with ours). Before, each queued write got an ERR_STREAM_DESTROYED of its own (272 here).
+    expect(failed.length - ours.length).toBeLessThanOrEqual(1);
     client.terminate();
     await new Promise<void>((resolve) => wss.close(() => resolve()));
   });
