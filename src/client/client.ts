@@ -19,6 +19,7 @@ import type { Starting } from './pending.js';
 import { PongQueue } from './pongs.js';
 import type { ClientConfig, ReconnectOptions, StartOptions } from './types.js';
 import { withDeadline } from './deadline.js';
+import { serverFrameTooBig } from './server-frame-limit.js';
 
 const encoder = new TextEncoder();
 const newId = (): string => `c-${typeof globalThis.crypto?.randomUUID === 'function' ? globalThis.crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`}`;
@@ -28,6 +29,8 @@ export class SteplensClient {
   private ws: WebSocket;
   private state: 'ready' | 'recovering' | 'reconnecting' | 'closed' = 'ready';
   private failure: SteplensClientError | undefined;
+  /** Set when `ws` refused a frame over `maxServerFrameBytes`: the close that follows fails the client with it. */
+  private tooBig: SteplensClientError | undefined;
   private readonly sessions = new Map<string, ClientSession>();
   private readonly starting = new Map<string, Starting>();
   private readonly pongs = new PongQueue({ ready: () => this.state === 'ready', sendPing: () => this.ws.send(JSON.stringify({ type: 'ping' })) });
@@ -149,6 +152,9 @@ export class SteplensClient {
     ws.on('message', (data: WebSocket.RawData) => {
       if (ws === this.ws) this.onFrame(dataText(data));
     });
+    ws.on('error', (error: Error & { code?: string }) => {
+      if (ws === this.ws) this.tooBig ??= serverFrameTooBig(error, this.config.maxServerFrameBytes, this.config.url);
+    });
     ws.on('close', (code: number, reason: Buffer) => {
       if (ws === this.ws) this.onClose(code, String(reason));
     });
@@ -264,7 +270,7 @@ export class SteplensClient {
     for (const s of this.sessions.values()) s.onDisconnect();
     this.pongs.disconnected();
     const why = `connection to ${this.config.url} closed (${code}${reason ? ` ${reason}` : ''})`;
-    if (!this.config.reconnect) return this.shutdown(new SteplensClientError('disconnected', why));
+    if (!this.config.reconnect || this.tooBig) return this.shutdown(this.tooBig ?? new SteplensClientError('disconnected', why));
     this.state = 'reconnecting';
     void this.reconnect(this.config.reconnect, why);
   }
@@ -273,7 +279,7 @@ export class SteplensClient {
     const reconnector = new Reconnector(options);
     this.reconnector = reconnector;
     try {
-      const ws = await reconnector.run(() => openSocket(this.config.WebSocket, this.config.url, this.config.token), why);
+      const ws = await reconnector.run(() => openSocket(this.config.WebSocket, this.config.url, this.config.token, undefined, this.config.maxServerFrameBytes), why);
       if (!ws || this.closed) return;
       this.ws = ws;
       this.attach(ws);
