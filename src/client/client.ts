@@ -11,13 +11,15 @@ import { dataText, parseServerFrame, notJson } from './frames.js';
 import { Listeners } from './listeners.js';
 import { ClientSession } from './session.js';
 import type { SessionHost } from './session-host.js';
-import { MAX_RECONNECT_DELAY_MS, Reconnector } from './reconnect.js';
+import { Backoff, Reconnector } from './reconnect.js';
 import { closeSocket, openSocket } from './socket.js';
 import { heartbeat } from './heartbeat.js';
-import { largestInFlight, MESSAGE_TOO_BIG, refuseOversized } from './oversized.js';
-import type { PongWaiter, Starting, Waiter } from './pending.js';
+import { MESSAGE_TOO_BIG, refuseOversized, refuseUnnamed } from './oversized.js';
+import type { Starting } from './pending.js';
+import { PongQueue } from './pongs.js';
 import type { ClientConfig, ReconnectOptions, StartOptions } from './types.js';
 import { withDeadline } from './deadline.js';
+import { serverFrameTooBig } from './server-frame-limit.js';
 
 const encoder = new TextEncoder();
 const newId = (): string => `c-${typeof globalThis.crypto?.randomUUID === 'function' ? globalThis.crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`}`;
@@ -27,17 +29,16 @@ export class SteplensClient {
   private ws: WebSocket;
   private state: 'ready' | 'recovering' | 'reconnecting' | 'closed' = 'ready';
   private failure: SteplensClientError | undefined;
+  /** Set when `ws` refused a frame over `maxServerFrameBytes`: the close that follows fails the client with it. */
+  private tooBig: SteplensClientError | undefined;
   private readonly sessions = new Map<string, ClientSession>();
   private readonly starting = new Map<string, Starting>();
-  private pongs: PongWaiter[] = [];
-  private deferredPings: Array<Waiter<void>> = [];
-  private barrierCounter = 0;
-  private barrierRequested = false;
+  private readonly pongs = new PongQueue({ ready: () => this.state === 'ready', sendPing: () => this.ws.send(JSON.stringify({ type: 'ping' })) });
   private reconnector: Reconnector | undefined;
   /** Sessions whose `resume` is sent and not yet answered (a refusal of theirs is a refused resume). */
   private readonly resuming = new Set<string>();
   /** Waits before asking again for a refused resume; cleared on close. */
-  private readonly resumeTimers = new Set<ReturnType<typeof setTimeout>>();
+  private readonly resumeRetries = new Backoff();
   private readonly errorListeners = new Listeners<unknown>(() => undefined);
   private readonly reconnectListeners = new Listeners<void>((e) => this.report(e));
   private readonly host: SessionHost;
@@ -56,11 +57,11 @@ export class SteplensClient {
         return self.failure;
       },
       get nextBarrier() {
-        return self.barrierCounter;
+        return self.pongs.nextBarrier;
       },
       send: (m) => this.send(m),
-      requestBarrier: () => this.requestBarrier(),
-      flushBarrier: () => this.flushBarrier(),
+      requestBarrier: () => this.pongs.requestBarrier(),
+      flushBarrier: () => this.pongs.flushBarrier(),
       frameBytes: (m) => encoder.encode(JSON.stringify(m)).length,
       get maxFrameBytes() {
         return self.config.maxFrameBytes;
@@ -122,10 +123,7 @@ export class SteplensClient {
   /** Round trip to the server: resolves on its `pong` (every message sent before has been handled). */
   ping(): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
-    const pong = new Promise<void>((resolve, reject) => {
-      if (this.state === 'ready') this.sendPing({ kind: 'ping', resolve, reject });
-      else this.deferredPings.push({ resolve, reject });
-    });
+    const pong = new Promise<void>((resolve, reject) => this.pongs.ping({ resolve, reject }));
     return withDeadline(pong, this.config.timeoutMs, () => new SteplensClientError('timeout', `no pong within ${this.config.timeoutMs} ms`));
   }
 
@@ -154,6 +152,9 @@ export class SteplensClient {
     ws.on('message', (data: WebSocket.RawData) => {
       if (ws === this.ws) this.onFrame(dataText(data));
     });
+    ws.on('error', (error: Error & { code?: string }) => {
+      if (ws === this.ws) this.tooBig ??= serverFrameTooBig(error, this.config.maxServerFrameBytes, this.config.url);
+    });
     ws.on('close', (code: number, reason: Buffer) => {
       if (ws === this.ws) this.onClose(code, String(reason));
     });
@@ -167,23 +168,6 @@ export class SteplensClient {
 
   private sendStart(entry: Starting): void {
     if (this.send(entry.message)) entry.sentOn = this.ws;
-  }
-
-  private sendPing(waiter: PongWaiter): void {
-    this.pongs.push(waiter);
-    this.ws.send(JSON.stringify({ type: 'ping' }));
-  }
-
-  private requestBarrier(): void {
-    if (this.barrierRequested) return;
-    this.barrierRequested = true;
-    queueMicrotask(() => this.flushBarrier());
-  }
-
-  private flushBarrier(): void {
-    if (!this.barrierRequested) return;
-    this.barrierRequested = false;
-    if (this.state === 'ready') this.sendPing({ kind: 'barrier', id: this.barrierCounter++ });
   }
 
   private onFrame(text: string): void {
@@ -254,23 +238,12 @@ export class SteplensClient {
       return;
     }
     if (session) return session.onErrorFrame(m);
-    if (m.session === undefined && m.code === 'too_large' && this.oversized(m)) return;
+    if (m.session === undefined && m.code === 'too_large' && refuseUnnamed(this.sessions.values(), m)) return;
     this.report(new SteplensClientError(m.code, m.message, where));
   }
 
-  /**
-   * A `too_large` naming no step (a server that does not read the head of a frame over its limit): the step it
-   * refused is the largest of those the next pong covers.
-   */
-  private oversized(m: ErrorMessage): boolean {
-    const refused = largestInFlight(this.sessions.values(), true);
-    if (refused === undefined) return false;
-    refused.session.onErrorFrame({ ...m, session: refused.session.id, seq: refused.seq });
-    return true;
-  }
-
   private onPong(): void {
-    const waiter = this.pongs.shift();
+    const waiter = this.pongs.next();
     if (!waiter) return;
     if (waiter.kind === 'ping') return waiter.resolve();
     if (waiter.kind === 'recovery') return this.finishRecovery();
@@ -284,9 +257,7 @@ export class SteplensClient {
     for (const s of this.starting.values()) s.reject(error);
     this.starting.clear();
     for (const s of this.sessions.values()) s.fail(error, false);
-    for (const w of this.pongs) if (w.kind === 'ping') w.reject(error);
-    this.pongs = this.pongs.filter((w) => w.kind !== 'ping');
-    for (const w of this.deferredPings.splice(0)) w.reject(error);
+    this.pongs.rejectPings(error);
     this.report(error);
   }
 
@@ -297,11 +268,9 @@ export class SteplensClient {
       refuseOversized(sent, `${code}${reason ? ` ${reason}` : ''}`);
     }
     for (const s of this.sessions.values()) s.onDisconnect();
-    for (const w of this.pongs) if (w.kind === 'ping') this.deferredPings.push(w);
-    this.pongs = [];
-    this.barrierRequested = false;
+    this.pongs.disconnected();
     const why = `connection to ${this.config.url} closed (${code}${reason ? ` ${reason}` : ''})`;
-    if (!this.config.reconnect) return this.shutdown(new SteplensClientError('disconnected', why));
+    if (!this.config.reconnect || this.tooBig) return this.shutdown(this.tooBig ?? new SteplensClientError('disconnected', why));
     this.state = 'reconnecting';
     void this.reconnect(this.config.reconnect, why);
   }
@@ -310,7 +279,7 @@ export class SteplensClient {
     const reconnector = new Reconnector(options);
     this.reconnector = reconnector;
     try {
-      const ws = await reconnector.run(() => openSocket(this.config.WebSocket, this.config.url, this.config.token), why);
+      const ws = await reconnector.run(() => openSocket(this.config.WebSocket, this.config.url, this.config.token, undefined, this.config.maxServerFrameBytes), why);
       if (!ws || this.closed) return;
       this.ws = ws;
       this.attach(ws);
@@ -335,7 +304,7 @@ export class SteplensClient {
       raw(s.message);
       s.sentOn = this.ws;
     }
-    this.sendPing({ kind: 'recovery' });
+    this.pongs.send({ kind: 'recovery' });
   }
 
   private finishRecovery(): void {
@@ -343,7 +312,7 @@ export class SteplensClient {
     for (const s of this.starting.values()) if (s.sentOn !== this.ws) this.sendStart(s);
     for (const s of this.sessions.values()) this.afterResume(s, 0);
     this.forgetFinished();
-    for (const w of this.deferredPings.splice(0)) this.sendPing({ kind: 'ping', ...w });
+    this.pongs.sendDeferred();
     this.reconnectListeners.emit();
   }
 
@@ -365,31 +334,23 @@ export class SteplensClient {
     }
     s.held = true;
     const ws = this.ws;
-    const timer = setTimeout(
-      () => {
-        this.resumeTimers.delete(timer);
-        // A socket dropped meanwhile is reopened, and its recovery resumes the session anyway.
-        if (ws !== this.ws || this.state !== 'ready' || s.done) return;
-        this.resuming.add(s.id);
-        ws.send(JSON.stringify({ type: 'resume', session: s.id, after: s.resumeAfter }));
-        this.sendPing({ kind: 'resume', session: s, attempt: attempt + 1 });
-      },
-      Math.min(delayMs * 2 ** attempt, MAX_RECONNECT_DELAY_MS),
-    );
-    this.resumeTimers.add(timer);
+    this.resumeRetries.schedule(attempt, delayMs, () => {
+      // A socket dropped meanwhile is reopened, and its recovery resumes the session anyway.
+      if (ws !== this.ws || this.state !== 'ready' || s.done) return;
+      this.resuming.add(s.id);
+      ws.send(JSON.stringify({ type: 'resume', session: s.id, after: s.resumeAfter }));
+      this.pongs.send({ kind: 'resume', session: s, attempt: attempt + 1 });
+    });
   }
 
   private shutdown(error: SteplensClientError): void {
     this.state = 'closed';
-    for (const timer of this.resumeTimers) clearTimeout(timer);
-    this.resumeTimers.clear();
+    this.resumeRetries.cancel();
     this.failure = error;
     this.reconnector?.cancel();
     for (const s of this.starting.values()) s.reject(error);
     this.starting.clear();
     for (const s of this.sessions.values()) s.fail(error, false);
-    for (const w of this.pongs) if (w.kind === 'ping') w.reject(error);
-    this.pongs = [];
-    for (const w of this.deferredPings.splice(0)) w.reject(error);
+    this.pongs.fail(error);
   }
 }

@@ -6,6 +6,7 @@ import { HEARTBEAT_MS } from './heartbeat.js';
 import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_RECONNECT, type ConnectOptions, type ReconnectOptions } from './types.js';
 import { streamUrl } from './url.js';
 import { timeoutOption } from './deadline.js';
+import { serverFrameLimit } from './server-frame-limit.js';
 
 /**
  * Connects to the server at `url` (http(s):// or ws(s)://; `/v1/stream` is
@@ -16,8 +17,9 @@ import { timeoutOption } from './deadline.js';
 export async function connect(url: string, options: ConnectOptions = {}): Promise<SteplensClient> {
   const target = streamUrl(url);
   const timeoutMs = timeoutOption(options.timeoutMs);
+  const maxServerFrameBytes = serverFrameLimit(options.maxServerFrameBytes);
   const Ctor = options.WebSocket ?? WebSocket;
-  const ws = await openSocket(Ctor, target, options.token);
+  const ws = await openSocket(Ctor, target, options.token, undefined, maxServerFrameBytes);
   let reconnect: ReconnectOptions | undefined;
   if (options.reconnect === true) reconnect = DEFAULT_RECONNECT;
   else if (options.reconnect) reconnect = options.reconnect;
@@ -29,5 +31,6 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
     maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
     heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS,
     timeoutMs,
+    maxServerFrameBytes,
   });
 }

@@ -9,7 +9,8 @@ import type { WireErrorCode } from '../protocol/server-messages.js';
  * - `unreachable`: the socket could not be opened; `refused`: the upgrade was answered with another HTTP status;
  * - `disconnected`: the socket dropped and was not (or could not be) reconnected;
  * - `closed`: `client.close()` was called; `bad_frame`: the server sent a frame that is not valid protocol v1;
- * - `timeout`: no answer within `timeoutMs` of `connect` (the message stays in flight; deadline.ts).
+ * - `timeout`: no answer within `timeoutMs` of `connect` (the message stays in flight; deadline.ts);
+ * - `too_large`, besides the server's refusal: the server sent a frame over `maxServerFrameBytes` (server-frame-limit.ts).
  */
 export type ClientErrorCode = WireErrorCode | 'bad_url' | 'unreachable' | 'refused' | 'disconnected' | 'closed' | 'bad_frame' | 'timeout';
 

@@ -1,5 +1,6 @@
 /** Which frame a frame-size refusal that names none is about. */
 import type WebSocket from 'ws';
+import type { ErrorMessage } from '../protocol/server-messages.js';
 import { SteplensClientError } from './errors.js';
 import type { Starting } from './pending.js';
 import type { ClientSession } from './session.js';
@@ -18,6 +19,17 @@ export function largestInFlight(sessions: Iterable<ClientSession>, nextOnly: boo
   const next = Math.min(...sent.map((p) => p.barrier));
   const candidates = nextOnly ? sent.filter((p) => p.barrier === next) : sent;
   return candidates.reduce<(typeof sent)[number] | undefined>((a, b) => (a === undefined || b.bytes > a.bytes ? b : a), undefined);
+}
+
+/**
+ * A `too_large` naming no step (a server that does not read the head of a frame over its limit): the step it
+ * refused is the largest of those the next pong covers. False when no step is in flight.
+ */
+export function refuseUnnamed(sessions: Iterable<ClientSession>, m: ErrorMessage): boolean {
+  const refused = largestInFlight(sessions, true);
+  if (refused === undefined) return false;
+  refused.session.onErrorFrame({ ...m, session: refused.session.id, seq: refused.seq });
+  return true;
 }
 
 /** A frame sent on a socket and not yet answered: what it is, its size, and how it is refused. */

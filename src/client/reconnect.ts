@@ -1,4 +1,4 @@
-/** Reopening a dropped socket with exponential backoff, cancellable when the client closes. */
+/** Reopening a dropped socket with exponential backoff, and waiting so before a resume is asked again; cancellable when the client closes. */
 import type WebSocket from 'ws';
 import { SteplensClientError } from './errors.js';
 import type { ReconnectOptions } from './types.js';
@@ -47,5 +47,28 @@ export class Reconnector {
         resolve();
       };
     });
+  }
+}
+
+/** Waits before asking again (a resume the server refused): the reconnect's backoff, the timers cleared on `cancel`. */
+export class Backoff {
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+
+  /** Runs `again` after `delayMs * 2 ** attempt` (at most 30 s). */
+  schedule(attempt: number, delayMs: number, again: () => void): void {
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        again();
+      },
+      Math.min(delayMs * 2 ** attempt, MAX_RECONNECT_DELAY_MS),
+    );
+    this.timers.add(timer);
+  }
+
+  /** Clears every wait (the client closed). */
+  cancel(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
   }
 }

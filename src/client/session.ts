@@ -7,13 +7,14 @@ import type { ReferenceInfo } from '../core/types.js';
 import type { ClientMessage, EndMessage, StartMessage, StepMessage } from '../protocol/client-messages.js';
 import type { ErrorMessage } from '../protocol/server-messages.js';
 import { SteplensClientError } from './errors.js';
-import { notJson } from './frames.js';
 import { endMessage, refusesEnd } from './end-message.js';
+import { stepMessage } from './step-message.js';
 import type { SessionHost } from './session-host.js';
 import type { FinalFrame, ScoreFrame, SignalFrame, StartedFrame } from './types.js';
 import { Listeners } from './listeners.js';
 import type { PendingStep } from './pending-step.js';
 import { PendingSteps } from './pending-steps.js';
+import { SessionFrames } from './session-frames.js';
 import { withDeadline } from './deadline.js';
 
 /**
@@ -56,9 +57,9 @@ export class ClientSession {
   /** The `started` frame. */
   readonly started: StartedFrame;
   /** Every score frame so far, in step order, each once (also those flushed at `end`). */
-  readonly scores: ScoreFrame[] = [];
+  readonly scores: ScoreFrame[];
   /** Every signal frame so far, each once. */
-  readonly signals: SignalFrame[] = [];
+  readonly signals: SignalFrame[];
   /** The final, once the session has ended. */
   final: FinalFrame | undefined;
   /** @internal The server's last seq from `resumed`, during a reconnect. */
@@ -81,16 +82,12 @@ export class ClientSession {
   /** Step payloads by seq, kept while the client reconnects, to replay into a restarted server. */
   private readonly history: Array<StepMessage['step']> = [];
   private nextSeq = 0;
-  private maxSeenSeq = -1;
   private passed: boolean | undefined;
   /** The `end` asked for (with its patch, if any), until the server refuses it: sent again as it was after a reconnect. */
   private endMessage: EndMessage | undefined;
   private readonly pending = new PendingSteps();
   private readonly endWaiters: Array<{ resolve(f: FinalFrame): void; reject(e: SteplensClientError): void }> = [];
-  private readonly seenT = new Set<number>();
-  private readonly seenSignals = new Set<string>();
-  private readonly scoreListeners: Listeners<ScoreFrame>;
-  private readonly signalListeners: Listeners<SignalFrame>;
+  private readonly frames: SessionFrames;
   private readonly errorListeners: Listeners<SteplensClientError>;
 
   /** @internal Made by `SteplensClient.start`. */
@@ -105,8 +102,9 @@ export class ClientSession {
     this.format = started.format;
     this.reference = started.reference;
     const report = (e: unknown): void => host.report(e);
-    this.scoreListeners = new Listeners(report);
-    this.signalListeners = new Listeners(report);
+    this.frames = new SessionFrames(report);
+    this.scores = this.frames.scores;
+    this.signals = this.frames.signals;
     this.errorListeners = new Listeners(report);
   }
 
@@ -139,20 +137,9 @@ export class ClientSession {
     const refused = this.unusable();
     if (refused) return Promise.reject(refused);
     const seq = this.nextSeq;
-    if (payload === undefined) {
-      return Promise.reject(new SteplensClientError('bad_message', 'step: expected a payload', { session: this.id, seq }));
-    }
-    const message: StepMessage = { type: 'step', session: this.id, seq, step: payload };
-    let bytes: number;
-    try {
-      bytes = this.host.frameBytes(message);
-    } catch (error) {
-      // A payload JSON cannot carry (a cycle, a BigInt) rejects like any refused step; it threw past the promise.
-      return Promise.reject(notJson(message, error));
-    }
-    if (bytes > this.host.maxFrameBytes) {
-      return Promise.reject(new SteplensClientError('too_large', `step of ${bytes} bytes exceeds the frame limit`, { session: this.id, seq }));
-    }
+    const checked = stepMessage(this.id, seq, payload, this.host);
+    if (checked instanceof SteplensClientError) return Promise.reject(checked);
+    const { message, bytes } = checked;
     this.nextSeq = seq + 1;
     if (this.host.reconnects) this.history[seq] = message.step;
     const answered = new Promise<ScoreFrame[]>((resolve, reject) => {
@@ -202,12 +189,12 @@ export class ClientSession {
 
   /** Calls `cb` for every new score frame (each step once); returns an unsubscribe function. */
   onScore(cb: (frame: ScoreFrame) => void): () => void {
-    return this.scoreListeners.add(cb);
+    return this.frames.scoreListeners.add(cb);
   }
 
   /** Calls `cb` for every new signal frame; returns an unsubscribe function. */
   onSignal(cb: (frame: SignalFrame) => void): () => void {
-    return this.signalListeners.add(cb);
+    return this.frames.signalListeners.add(cb);
   }
 
   /** Calls `cb` for server errors about this session that no pending call is waiting for (e.g. an outcome after end). */
@@ -237,23 +224,14 @@ export class ClientSession {
 
   /** @internal A score frame; new ones (by `t`) are recorded, given to the pending step of its seq, and announced. */
   onScoreFrame(frame: ScoreFrame): void {
-    this.maxSeenSeq = Math.max(this.maxSeenSeq, frame.seq);
-    if (this.seenT.has(frame.t)) return;
-    this.seenT.add(frame.t);
-    this.scores.push(frame);
+    if (!this.frames.addScore(frame)) return;
     this.pending.of(frame.seq)?.frames.push(frame);
-    this.scoreListeners.emit(frame);
+    this.frames.scoreListeners.emit(frame);
   }
 
   /** @internal A signal frame; new ones (by kind, `t`, severity and message) are recorded and announced. */
   onSignalFrame(frame: SignalFrame): void {
-    this.maxSeenSeq = Math.max(this.maxSeenSeq, frame.seq);
-    // One step can fire two signals of one kind (a budget of steps and one of tokens): the message tells them apart.
-    const key = `${frame.kind}:${frame.t}:${frame.severity}:${frame.message}`;
-    if (this.seenSignals.has(key)) return;
-    this.seenSignals.add(key);
-    this.signals.push(frame);
-    this.signalListeners.emit(frame);
+    this.frames.addSignal(frame);
   }
 
   /** @internal The final: resolves `end`. A shutdown final the client did not ask for is not the end when it reconnects. */
@@ -327,7 +305,7 @@ export class ClientSession {
 
   /** @internal The `after` of a resume: the seq before the last one seen, so a seq cut in half comes back whole. */
   get resumeAfter(): number {
-    return Math.max(-1, this.maxSeenSeq - 1);
+    return this.frames.resumeAfter;
   }
 
   /** @internal True when the session can be started again on a server that forgot it. */

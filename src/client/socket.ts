@@ -43,15 +43,15 @@ function refusalText(res: IncomingMessage): Promise<string> {
 }
 
 /**
- * Opens a socket to `url`; rejects with `unauthorized`/`refused` (an HTTP
+ * Opens a socket to `url` (taking frames of at most `maxPayload` bytes from it: `ws`' default when undefined); rejects with `unauthorized`/`refused` (an HTTP
  * answer to the upgrade, its message naming the server's reason) or `unreachable`. The socket keeps a no-op `error`
  * listener: socket errors always end in `close`, which the client handles.
  */
-export function openSocket(Ctor: WebSocketClass, url: string, token: string | undefined, timeoutMs = OPEN_TIMEOUT_MS): Promise<WebSocket> {
+export function openSocket(Ctor: WebSocketClass, url: string, token: string | undefined, timeoutMs = OPEN_TIMEOUT_MS, maxPayload?: number): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     let ws: WebSocket;
     try {
-      ws = new Ctor(url, { handshakeTimeout: timeoutMs, ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}) });
+      ws = new Ctor(url, { handshakeTimeout: timeoutMs, ...(maxPayload !== undefined ? { maxPayload } : {}), ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}) });
     } catch (error) {
       reject(new SteplensClientError('unreachable', `cannot open ${url}: ${(error as Error).message}`));
       return;

@@ -48,6 +48,11 @@ export interface ConnectOptions {
    * `session.final`; a `start` that timed out gives its id up (a late `started` is ignored).
    */
   timeoutMs?: number;
+  /**
+   * A frame from the server larger than this many bytes is not read (default 100 MiB, `ws`' own limit): the connection
+   * is closed and not reopened, and every pending call rejects `too_large` naming this option.
+   */
+  maxServerFrameBytes?: number;
 }
 
 /** @internal How a client was configured by `connect`. */
@@ -59,6 +64,7 @@ export interface ClientConfig {
   maxFrameBytes: number;
   heartbeatMs: number;
   timeoutMs: number;
+  maxServerFrameBytes: number;
 }
 
 export const DEFAULT_RECONNECT: ReconnectOptions = { retries: 5, delayMs: 200 };

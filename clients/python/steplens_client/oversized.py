@@ -1,16 +1,42 @@
 """Which frame a 1009 close is about. The server closes the socket with 1009 on a frame over 8x its frame limit
 (``ws``'s maxPayload), too large to even refuse: the client refuses that frame here, else every reconnect would
-send it again, and be closed again, for good (see src/client/oversized.ts)."""
+send it again, and be closed again, for good (see src/client/oversized.ts). And the other way: a frame from the
+server over the client's ``max_server_frame_bytes``, which ``websockets`` refuses unread, closing the socket 1009
+itself (src/client/server-frame-limit.ts)."""
 
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, List, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 from .errors import SteplensError
 
 #: The WebSocket close code for a message too big to process.
 MESSAGE_TOO_BIG = 1009
+#: Bytes of a frame from the server the stream client reads at most **(choice)**: ``max_server_frame_bytes`` of
+#: ``connect``, far above the server's largest frame (a long session's ``final``).
+MAX_SERVER_FRAME_BYTES = 64 * 1024 * 1024
+
+
+def server_frame_limit(value: Any) -> int:
+    """``max_server_frame_bytes`` as given to ``connect``, checked: a whole number of bytes, 1 or more."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"connect: max_server_frame_bytes must be a whole number of bytes, 1 or more, got {value!r}")
+    return value
+
+
+def server_frame_too_big(ws: Any, limit: int, url: str) -> Optional[SteplensError]:
+    """The error of a socket ``websockets`` closed (1009, sent by the client) over a frame from the server larger than
+    ``limit``: it read as ``closed (1006)``, and a reconnect resumed the session, which had the server send it again,
+    for good. None for any other close."""
+    state = ws if hasattr(ws, "close_sent") else getattr(ws, "protocol", None)  # websockets < 13, >= 13
+    sent, rcvd = getattr(state, "close_sent", None), getattr(state, "close_rcvd", None)
+    # Sent first: the server's own 1009 close (a frame of the client's over its limit) is echoed with 1009 too.
+    if getattr(sent, "code", None) != MESSAGE_TOO_BIG or (rcvd is not None and getattr(state, "close_rcvd_then_sent", None) is not False):
+        return None
+    return SteplensError("too_large", f"{url} sent a frame over the client's limit of {limit} bytes (max_server_frame_bytes): it was "
+                         "not read, the connection was closed (1009) and is not reopened (a resume would have the server send it "
+                         "again); connect with a larger max_server_frame_bytes to receive it")
 
 
 def frame_text(message: Any) -> str:

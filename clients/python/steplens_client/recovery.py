@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Deque, Dict, List, Optional, Set, Tuple
 
 from .errors import SteplensError
-from .oversized import MESSAGE_TOO_BIG, refuse_oversized
+from .oversized import MESSAGE_TOO_BIG, refuse_oversized, server_frame_too_big
 from .session import Session
 from .socket import open_socket
 
@@ -28,6 +28,7 @@ class Recovery:
     """The reconnecting half of the stream client (a mixin: the state lives in ``StreamClient``)."""
 
     url: str
+    max_server_frame_bytes: int
     reconnects: int
     _ws: Any
     _token: Optional[str]
@@ -59,14 +60,15 @@ class Recovery:
         code = getattr(ws, "close_code", None)
         reason = getattr(ws, "close_reason", None)
         why = f"connection to {self.url} closed ({code}{f' {reason}' if reason else ''})"
+        too_big = server_frame_too_big(ws, self.max_server_frame_bytes, self.url)
         if code == MESSAGE_TOO_BIG:
             refuse_oversized(self, ws, f"{code}{f' {reason}' if reason else ''}")
         for s in self._sessions.values():
             s._on_disconnect()
         self._deferred_pings.extend(v for k, v in self._pongs if k == "ping")
         self._pongs.clear()
-        if self._reconnect is None:
-            self._shutdown(SteplensError("disconnected", why))
+        if self._reconnect is None or too_big is not None:
+            self._shutdown(too_big or SteplensError("disconnected", why))
             return False
         self._state = "reconnecting"
         last: Optional[BaseException] = None
@@ -75,7 +77,7 @@ class Recovery:
             if self._state == "closed":
                 return False
             try:
-                new_ws = await open_socket(self.url, self._token, open_timeout=self._open_timeout)
+                new_ws = await open_socket(self.url, self._token, max_size=self.max_server_frame_bytes, open_timeout=self._open_timeout)
             except SteplensError as error:
                 last = error
                 continue

@@ -8,6 +8,7 @@ import json
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .errors import SteplensError
+from .deadline import within
 from .oversized import frame_bytes
 from .session_parts import Frame, _Link, _Pending, _read_outcome
 from .session_recovery import SessionRecovery
@@ -35,8 +36,8 @@ class Session(SessionRecovery):
     server's limit is not refused but closed (1009): it raises ``too_large`` all the same and is
     not sent again when the client reconnects; the steps after it raise as above.
 
-    A ``step`` whose caller stops waiting (``asyncio.wait_for`` timing out, a cancel, the blocking
-    client's ``timeout``) is not withdrawn: it was sent, or is about to be, and the server scores it.
+    A ``step`` whose caller stops waiting (the client's ``timeout``, which raises ``timeout`` naming the seq;
+    ``asyncio.wait_for`` timing out, a cancel, the blocking client's ``timeout``) is not withdrawn: it was sent, or is about to be, and the server scores it.
     Calling ``step`` again with the same payload is a retry: it gets that step's seq and answer, and
     the step is scored once. A different payload means the caller moved on: it gets the next seq, and
     the step that timed out stands as sent.
@@ -154,12 +155,17 @@ class Session(SessionRecovery):
         return await entry.future
 
     async def _wait(self, entry: _Pending) -> List[Frame]:
-        """The answer of a step from :meth:`_submit`; a caller's timeout or cancel leaves it in flight, abandoned."""
+        """The answer of a step from :meth:`_submit`; the client's ``timeout``, a caller's own timeout or cancel
+        leaves it in flight, abandoned (the same payload again is its retry)."""
         assert entry.task is not None
+        late = (f"no answer within {self._client.timeout} s to step {entry.seq}, which was sent and may be scored: call "
+                "step() again with the same payload to get its answer (it is not scored twice)")
         try:
-            return await asyncio.shield(entry.task)
-        except asyncio.CancelledError:
-            self._abandon(entry)
+            return await within(asyncio.shield(entry.task), self._client.timeout,
+                                lambda: SteplensError("timeout", late, session=self.id, seq=entry.seq))
+        except (asyncio.CancelledError, SteplensError) as stopped:
+            if isinstance(stopped, asyncio.CancelledError) or (stopped.code == "timeout" and not entry.task.done()):
+                self._abandon(entry)
             raise
 
     def _abandon(self, entry: _Pending) -> None:
@@ -180,7 +186,8 @@ class Session(SessionRecovery):
             await self._client._send({"type": "outcome", "session": self.id, "passed": self._passed})
 
     async def end(self, patch: Optional[str] = None) -> Frame:
-        """Ends the session and returns the ``final`` frame (at once when it has ended already).
+        """Ends the session and returns the ``final`` frame (at once when it has ended already). An ``end`` in flight
+        (a call that timed out) is not sent again: this call waits for its final.
 
         ``patch``: the run's final patch, the unified diff of its work (``git diff`` in its sandbox; ``""`` for no
         change), at most :data:`MAX_END_PATCH_CHARS` characters. The server keeps its class (``final["patch"]``:
@@ -196,12 +203,20 @@ class Session(SessionRecovery):
             _check_patch(patch, self.id, self._client.max_frame_bytes)
         future: "asyncio.Future[Frame]" = asyncio.get_running_loop().create_future()
         self._end_waiters.append(future)
+        # An end in flight (an earlier call timed out or was cancelled) answers this call too: it is not sent twice.
+        in_flight = self._end_requested
         if self._end_message is None or not self._end_requested:
             self._end_message = {"type": "end", "session": self.id, **({"patch": patch} if patch is not None else {})}
         self._end_requested = True
-        if not self._held:
-            await self._client._send(self._end_message)
-        return await future
+
+        async def final() -> Frame:
+            if not self._held and not in_flight:
+                # Sent whole even when this call stops waiting first: a later ``end()`` counts on it being in flight.
+                await asyncio.shield(self._client._send(self._end_message))
+            return await future
+
+        late = f"no final within {self._client.timeout} s for session {self.id}: the end stays in flight; end() again waits for its final"
+        return await within(final(), self._client.timeout, lambda: SteplensError("timeout", late, session=self.id))
 
     def on_score(self, callback: Callable[[Frame], None]) -> Callable[[], None]:
         """Calls ``callback`` with every new score frame; returns an unsubscribe function."""

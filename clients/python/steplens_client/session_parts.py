@@ -15,6 +15,7 @@ class _Link(Protocol):
     """What a session needs of its client (:class:`StreamClient` in stream.py, which imports this module)."""
 
     max_frame_bytes: int
+    timeout: Optional[float]
     failure: Optional[SteplensError]
     _reconnect: Optional[Any]
 

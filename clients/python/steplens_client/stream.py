@@ -14,29 +14,41 @@ from .errors import SteplensError
 from .session import Session, _Pending
 from .recovery import Reconnect, Recovery
 from .routing import Routing
-from .oversized import frame_text
+from .deadline import DEFAULT_TIMEOUT, timeout_option, within
+from .oversized import MAX_SERVER_FRAME_BYTES, frame_text, server_frame_limit
 from .socket import CLOSE_TIMEOUT_S, ConnectionClosed, open_socket, stream_url
 
 log = logging.getLogger("steplens_client")
 
 async def connect(url: str, *, token: Optional[str] = None, reconnect: Union[bool, Reconnect] = True,
-                  max_frame_bytes: int = 1024 * 1024, open_timeout: float = 10.0) -> "StreamClient":
+                  max_frame_bytes: int = 1024 * 1024, open_timeout: float = 10.0, timeout: Optional[float] = DEFAULT_TIMEOUT,
+                  max_server_frame_bytes: int = MAX_SERVER_FRAME_BYTES) -> "StreamClient":
     """Opens a connection to a steplens server (``http://host:port[/prefix]``: ``/v1/stream`` is added to its path; or
     a ``ws(s)://`` stream URL, taken as given).
-    With ``reconnect`` (default on) a dropped socket is reopened and every open session resumed."""
+    With ``reconnect`` (default on) a dropped socket is reopened and every open session resumed.
+    ``timeout``: seconds a ``start``, ``step``, ``end``, ``ping`` or ``resume`` waits for its answer, then raises
+    ``timeout`` naming its session and seq (default 120 s, as ``SyncClient``; 0 or None: no deadline); the message stays
+    in flight (deadline.py). ``max_server_frame_bytes``: a frame from the server over it (default 64 MiB) is not read:
+    the connection is closed and not reopened, and every pending call raises ``too_large`` naming this option."""
+    deadline = timeout_option(timeout)
+    frame_limit = server_frame_limit(max_server_frame_bytes)
     ws_url = stream_url(url)
-    ws = await open_socket(ws_url, token, open_timeout=open_timeout)
+    ws = await open_socket(ws_url, token, max_size=frame_limit, open_timeout=open_timeout)
     policy = Reconnect() if reconnect is True else (reconnect or None)
-    return StreamClient(ws, ws_url, token, policy, max_frame_bytes, open_timeout)
+    return StreamClient(ws, ws_url, token, policy, max_frame_bytes, open_timeout, deadline, frame_limit)
 
 
 class StreamClient(Routing, Recovery):
     """A connected client (made by :func:`connect`): open sessions with :meth:`start`."""
 
     def __init__(self, ws: Any, url: str, token: Optional[str], reconnect: Optional[Reconnect],
-                 max_frame_bytes: int, open_timeout: float) -> None:
+                 max_frame_bytes: int, open_timeout: float, timeout: Optional[float] = DEFAULT_TIMEOUT,
+                 max_server_frame_bytes: int = MAX_SERVER_FRAME_BYTES) -> None:
         self.url = url
         self.max_frame_bytes = max_frame_bytes
+        #: Seconds a call waits for its answer (None: no deadline).
+        self.timeout = timeout
+        self.max_server_frame_bytes = max_server_frame_bytes
         self.failure: Optional[SteplensError] = None
         #: Number of times the socket was reopened.
         self.reconnects = 0
@@ -104,8 +116,21 @@ class StreamClient(Routing, Recovery):
             raise SteplensError("bad_input", f"start: not JSON ({e})", session=sid) from None
         future: "asyncio.Future[Session]" = asyncio.get_running_loop().create_future()
         self._starting[sid] = (message, future)
-        await self._send_control(message)
-        return await future
+
+        async def started() -> Session:
+            await self._send_control(message)
+            return await future
+
+        late = (f"no started within {self.timeout} s for session {sid}: given up here (the server may still open it; then "
+                "a start with this id is refused duplicate_session)")
+        try:
+            return await within(started(), self.timeout, lambda: SteplensError("timeout", late, session=sid))
+        except BaseException:
+            # Timed out or cancelled: the id is free again on this client, and a late ``started`` is ignored.
+            if self._starting.get(sid, (None, None))[1] is future:
+                del self._starting[sid]
+                self._start_sockets.pop(sid, None)
+            raise
 
     async def resume(self, session_id: str) -> Session:
         """Attaches a session the server holds (opened by another connection or process, within
@@ -117,10 +142,20 @@ class StreamClient(Routing, Recovery):
             return self._sessions[session_id]
         future: "asyncio.Future[Session]" = asyncio.get_running_loop().create_future()
         self._resuming[session_id] = future
-        await self._send_control({"type": "resume", "session": session_id, "after": -1})
-        # The session itself, not a lookup after the ping: an ended session's final (re-sent after ``resumed``)
-        # makes the client forget it before this returns.
-        session = await future
+
+        async def resumed() -> Session:
+            await self._send_control({"type": "resume", "session": session_id, "after": -1})
+            return await future
+
+        late = f"no resumed within {self.timeout} s for session {session_id}: given up here (a late resumed is ignored)"
+        try:
+            # The session itself, not a lookup after the ping: an ended session's final (re-sent after ``resumed``)
+            # makes the client forget it before this returns.
+            session = await within(resumed(), self.timeout, lambda: SteplensError("timeout", late, session=session_id))
+        except BaseException:
+            if self._resuming.get(session_id) is future:
+                del self._resuming[session_id]
+            raise
         await self.ping()
         return session
 
@@ -129,12 +164,17 @@ class StreamClient(Routing, Recovery):
         if self.failure is not None:
             raise self.failure
         future: "asyncio.Future[None]" = asyncio.get_running_loop().create_future()
-        async with self._lock:
-            if self._state == "ready":
-                await self._send_ping_locked(("ping", future))
-            else:
-                self._deferred_pings.append(future)
-        await future
+
+        async def pong() -> None:
+            async with self._lock:
+                if self._state == "ready":
+                    await self._send_ping_locked(("ping", future))
+                else:
+                    self._deferred_pings.append(future)
+            await future
+
+        # A late pong finds its future cancelled, and is dropped.
+        await within(pong(), self.timeout, lambda: SteplensError("timeout", f"no pong within {self.timeout} s"))
 
     def on_error(self, callback: Callable[[Any], None]) -> Callable[[], None]:
         """Calls ``callback`` with errors no pending call waits for; returns an unsubscribe function."""

@@ -14,6 +14,7 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional, Tuple, TypeVa
 
 from .errors import SteplensError
 from .session import Frame, Session, _Pending
+from .oversized import MAX_SERVER_FRAME_BYTES
 from .stream import Reconnect, StreamClient, connect
 
 T = TypeVar("T")
@@ -26,13 +27,18 @@ class SyncClient:
     """A blocking :class:`StreamClient`. Listener callbacks run on the client's own thread."""
 
     def __init__(self, url: str, *, token: Optional[str] = None, reconnect: Union[bool, Reconnect] = True,
-                 timeout: float = 120.0, max_frame_bytes: int = 1024 * 1024) -> None:
+                 timeout: float = 120.0, max_frame_bytes: int = 1024 * 1024,
+                 max_server_frame_bytes: int = MAX_SERVER_FRAME_BYTES) -> None:
+        # The calls' deadline is this client's (changed at will: ``client.timeout = 5``), so the async client gets none;
+        # when it passes, the call is given up as the async client's own ``timeout`` gives it up (deadline.py): a step
+        # stays in flight for a retry, a start gives its id up, an end in flight is not sent again.
         self.timeout = timeout
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="steplens-client", daemon=True)
         self._thread.start()
         try:
-            self.client: StreamClient = self.call(connect(url, token=token, reconnect=reconnect, max_frame_bytes=max_frame_bytes))
+            self.client: StreamClient = self.call(connect(url, token=token, reconnect=reconnect, max_frame_bytes=max_frame_bytes,
+                                                          timeout=None, max_server_frame_bytes=max_server_frame_bytes))
         except BaseException:
             self._stop()
             raise
