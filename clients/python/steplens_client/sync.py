@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import threading
+import uuid
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Tuple, TypeVar, Union
 
 from .errors import SteplensError
@@ -61,12 +62,26 @@ class SyncClient:
         return asyncio.run_coroutine_threadsafe(coro, self._loop)  # type: ignore[arg-type]
 
     def start(self, task: str, **kwargs: Any) -> "SyncSession":
-        """Opens a session (see :meth:`StreamClient.start`)."""
-        return SyncSession(self, self.call(self.client.start(task, **kwargs)))
+        """Opens a session (see :meth:`StreamClient.start`). The id is chosen here when none is given, so that a
+        ``timeout`` can name the session it gave up (its id is given up too: a late ``started`` is ignored)."""
+        session = kwargs.get("session")
+        if session is None:
+            session = kwargs["session"] = f"py-{uuid.uuid4()}"
+        return SyncSession(self, self._named(self.client.start(task, **kwargs), session, "started"))
 
     def resume(self, session_id: str) -> "SyncSession":
         """Attaches a session the server holds (see :meth:`StreamClient.resume`)."""
-        return SyncSession(self, self.call(self.client.resume(session_id)))
+        return SyncSession(self, self._named(self.client.resume(session_id), session_id, "resumed"))
+
+    def _named(self, coro: Awaitable[T], session: str, answer: str) -> T:
+        """``call``, with a ``timeout`` that names the session and says the client gave it up."""
+        try:
+            return self.call(coro)
+        except SteplensError as e:
+            if e.code != "timeout" or e.session is not None:
+                raise
+            raise SteplensError("timeout", f"no {answer} within {self.timeout} s: given up here (a late {answer} is ignored)",
+                                session=session) from None
 
     def ping(self) -> None:
         self.call(self.client.ping())

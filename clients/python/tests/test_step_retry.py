@@ -75,6 +75,26 @@ class StepRetryTest(unittest.TestCase):
             self.assertEqual(steps_sent(log, session.id), [0, 1, 2, 3])  # each step sent once
         self.assertEqual((final["steps"], final["score"]), (self.expected["steps"], self.expected["score"]))
 
+    def test_sync_start_timeout_names_the_session_it_gave_up(self):
+        with delaying_relay(self.url) as (relay, log, hold):
+            with SyncClient(relay, timeout=5, reconnect=False) as client:
+                client.timeout, hold[0] = 0.2, 0.6
+                with self.assertRaises(SteplensError) as timed_out:
+                    client.start(support.ASTROID_TASK)
+                e = timed_out.exception
+                sent = [m["session"] for m in log if m.get("type") == "start"]
+                self.assertEqual((e.code, [e.session]), ("timeout", sent))
+                self.assertTrue(e.message.startswith("no started within 0.2 s: given up here"), e.message)
+                client.timeout, hold[0] = 5, 0.0
+                client.ping()  # the late started has come, and was ignored
+                self.assertNotIn(e.session, client.client._sessions)
+                with self.assertRaises(SteplensError) as again:  # the server opened it late: the id is taken
+                    client.start(support.ASTROID_TASK, session=e.session)
+                self.assertEqual(again.exception.code, "duplicate_session")
+                session = client.start(support.ASTROID_TASK, session="py-named-start")
+                self.assertEqual(session.id, "py-named-start")
+                session.end()
+
     def test_another_payload_after_a_timeout_gets_the_next_seq(self):
         with delaying_relay(self.url) as (relay, log, hold):
             with SyncClient(relay, timeout=5, reconnect=False) as client:
