@@ -4,7 +4,9 @@ import type { ScoringConfig } from '../core/config.js';
 import { SteplensError } from '../errors.js';
 import { nodeReportFs } from '../report/node-fs.js';
 import { modelLabel } from '../report/identity.js';
+import { printable } from '../printable.js';
 import { nameRuns } from '../report/run-naming.js';
+import { untiedEvaluationWarning } from '../report/untied-evaluations.js';
 import { readTextSync } from '../text-files.js';
 import { parseSourcesTable, type SourceEntry } from '../report/sources-table.js';
 import { defaultAnalyzers } from '../syntax/index.js';
@@ -64,7 +66,10 @@ export async function loadCalibrationRuns(a: CalibrateArgs, cwd: string, config:
     const sources = sourcesTable(a.sources, cwd);
     const known: KnownRun[] = [];
     // Named as `report` and `train` name them (run-naming.ts): a model nobody names is its own source per run folder.
-    for (const t of nameRuns(nodeReportFs, found.trajectories, { ...naming, sources })) {
+    const named = nameRuns(nodeReportFs, found.trajectories, { ...naming, sources });
+    const untied = untiedEvaluationWarning(nodeReportFs, found.skipped, named);
+    if (untied !== null) stderr(`${printable(untied)}\n`);
+    for (const t of named) {
       const outcome = t.outcome.outcome;
       if (outcome !== 'pass' && outcome !== 'fail') withoutOutcome += 1;
       else if (t.steps.length === 0) empty += 1;

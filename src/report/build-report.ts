@@ -16,6 +16,7 @@ import { reliabilitySection } from './reliability-section.js';
 import { corpusCounts, taskRows, trajectoryRows } from './rows.js';
 import { nameRuns, type RunNamingInputs } from './run-naming.js';
 import { scoreCorpus } from './score-corpus.js';
+import { untiedEvaluationWarning } from './untied-evaluations.js';
 import { reportWarnings } from './warnings.js';
 import { calibration, luckyChiSquare, selection, separation } from './statistics.js';
 import { REFERENCE_KINDS, type CorpusReport, type ExternalReference, type ReferenceSplit, type StatisticsSettings, type TrajectoryRow } from './types.js';
@@ -123,5 +124,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
     reliability: reliabilitySection(rows),
   };
   const mix = referenceKindMix(rows);
-  return { ...report, warnings: reportWarnings({ ...report, referenceKindMix: mix }, options.inputWarnings), referenceKindMix: mix };
+  const untied = untiedEvaluationWarning(options.fs, discovery.skipped, named);
+  const inputWarnings = [...(options.inputWarnings ?? []), ...(untied !== null ? [untied] : [])];
+  return { ...report, warnings: reportWarnings({ ...report, referenceKindMix: mix }, inputWarnings), referenceKindMix: mix };
 }

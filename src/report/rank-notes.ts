@@ -3,6 +3,7 @@
  * (`--min-runs`) and an interval, and "rank 1" of the only such source read as a win over sources it was
  * never compared with. One line per basis (pass rate, mean quality) where exactly one source qualified.
  */
+import { MIN_RESAMPLE_UNITS } from '../core/stats/bootstrap.js';
 import { MIN_RANKED } from '../core/stats/ranking.js';
 import type { ModelRow } from './types.js';
 
@@ -23,15 +24,29 @@ export function rankNotes(models: readonly ModelRow[], minRuns: number): string[
 }
 
 /**
- * The multi-trial table's Pareto front is a ranking of configurations: none among one (front null), and one
- * among configurations whose repeated tasks differ partly measures how hard each one's tasks were.
+ * The multi-trial table's Pareto front is a ranking of configurations: only those whose p_attempt has an interval
+ * (at least MIN_RESAMPLE_UNITS repeated tasks, counted by their design effect) take part, none among one (front null), and one among configurations whose repeated
+ * tasks differ partly measures how hard each one's tasks were.
  */
-export function frontNotes(configurations: ReadonlyArray<{ configuration: string; taskIds: readonly string[] }>): string[] {
+export function frontNotes(configurations: ReadonlyArray<{ configuration: string; taskIds: readonly string[]; pAttemptInterval: unknown }>): string[] {
   if (configurations.length === 0) return [];
   if (configurations.length < MIN_RANKED)
     return [`No Pareto front in the multi-trial table: only ${configurations[0]!.configuration} ran a task more than once, and a front among one configuration is no ranking.`];
+  const ranked = configurations.filter((c) => c.pAttemptInterval !== null);
+  const left = configurations.filter((c) => c.pAttemptInterval === null);
+  const notes =
+    left.length > 0
+      ? [
+          `Not in the Pareto fronts: ${left.map((c) => `${c.configuration} (${c.taskIds.length} repeated ${c.taskIds.length === 1 ? 'task' : 'tasks'})`).join(', ')}: ` +
+            `p_attempt has no interval there (fewer than ${MIN_RESAMPLE_UNITS} tasks, or attempts so unevenly spread that they count as fewer), and a front from point figures alone is no ranking.`,
+        ]
+      : [];
+  if (ranked.length < MIN_RANKED) {
+    const only = ranked.length === 1 ? `only ${ranked[0]!.configuration} has` : 'no configuration has';
+    return [...notes, `No Pareto front in the multi-trial table: ${only} a p_attempt interval, and a front needs ${MIN_RANKED} such configurations.`];
+  }
   const key = (ids: readonly string[]) => [...ids].sort().join('\n');
-  if (configurations.every((c) => key(c.taskIds) === key(configurations[0]!.taskIds))) return [];
-  const each = configurations.map((c) => `${c.configuration} ${c.taskIds.length}`).join(', ');
-  return [`The multi-trial configurations repeated different tasks (${each}): their Pareto fronts partly measure how hard each one's tasks were.`];
+  if (ranked.every((c) => key(c.taskIds) === key(ranked[0]!.taskIds))) return notes;
+  const each = ranked.map((c) => `${c.configuration} ${c.taskIds.length}`).join(', ');
+  return [...notes, `The multi-trial configurations repeated different tasks (${each}): their Pareto fronts partly measure how hard each one's tasks were.`];
 }

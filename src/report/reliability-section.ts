@@ -29,8 +29,10 @@ function pAttemptInterval(list: readonly Attempt[]): ReliabilityRow['pAttemptInt
 }
 
 /**
- * Attempts, metrics and Pareto fronts of every configuration with repeated tasks. A front is a ranking: with
- * fewer than MIN_RANKED configurations there is none (front null: "front 1" of the only one is no ranking).
+ * Attempts, metrics and Pareto fronts of every configuration with repeated tasks. A front is a ranking: only
+ * configurations whose p_attempt has an interval (5 repeated tasks or more, by their design effect) take part, as a source without an interval
+ * is unranked in the models table (a configuration of 2 tasks was front 1 beside one of 241); with fewer than
+ * MIN_RANKED of them there is none (front null: "front 1" of the only one is no ranking).
  */
 export function reliabilitySection(rows: readonly TrajectoryRow[]): CorpusReport['reliability'] {
   const groups = new Map<string, Map<string, TrajectoryRow[]>>();
@@ -60,9 +62,10 @@ export function reliabilitySection(rows: readonly TrajectoryRow[]): CorpusReport
     for (const a of list) attempts.push({ configuration, ...a, pcr: attemptChurn(a) });
     configurations.push({ configuration, taskIds: repeated.map(([t]) => t), front: null, ...reliabilityMetrics(list), pAttemptInterval: pAttemptInterval(list) });
   }
-  if (configurations.length >= MIN_RANKED) {
-    const fronts = paretoFronts(configurations.map(reliabilityVector));
-    configurations.forEach((c, i) => (c.front = fronts[i]!));
+  const ranked = configurations.filter((c) => c.pAttemptInterval !== null);
+  if (ranked.length >= MIN_RANKED) {
+    const fronts = paretoFronts(ranked.map(reliabilityVector));
+    ranked.forEach((c, i) => (c.front = fronts[i]!));
   }
   return { configurations, attempts };
 }

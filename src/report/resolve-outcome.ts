@@ -6,7 +6,10 @@
  *    `results.json`, `logs/<task>/report.json`,
  *    `logs/run_evaluation/<run>[_eval]/<model>/<task>/report.json`, a
  *    harness / sb-cli run report named `*.<run>.json`, `results_summary.json`
- *    (the SWE-bench harness and sb-cli layouts);
+ *    (the SWE-bench harness and sb-cli layouts), and the harness's per-instance
+ *    `<any run id>/<the log's model, / as __>/<task>/report.json` moved out of `logs/run_evaluation`
+ *    (e.g. `eval_results/openai__gpt-5-mini/<task>/report.json`): only the run's own model's folder,
+ *    and only when every such report in that folder agrees (two evaluations that disagree name none);
  * 4. otherwise `unknown`.
  * Then (not for table entries) the log's exit status: a run the infrastructure interrupted (provider
  * time-out, connection or container failure, `exit_error`; not an agent
@@ -71,6 +74,31 @@ function candidatesIn(ctx: OutcomeContext, dir: string, t: LoadedTrajectory, tas
   return out;
 }
 
+/**
+ * The harness folder name of a model (`model_name_or_path` with `/` as `__`, as the SWE-bench harness names its
+ * `run_evaluation/<run id>/<model>/` folders), or undefined when the log names no model.
+ */
+function harnessFolder(model: string | null): string | undefined {
+  return model === null || model === '' ? undefined : model.replaceAll('/', '__');
+}
+
+/**
+ * The outcome of `<dir>/<X>/<model>/<task>/report.json` for any subfolder X (a harness run id under another name:
+ * a user who moved the harness's `logs/run_evaluation/<run id>/` next to the logs), when exactly one outcome is found;
+ * two run ids that disagree on the task give none (which evaluation was of this log cannot be told).
+ */
+function fromMovedHarness(ctx: OutcomeContext, dir: string, model: string | undefined, task: string): OutcomeInfo | undefined {
+  if (model === undefined) return undefined;
+  const found: OutcomeInfo[] = [];
+  for (const e of ctx.fs.list(dir) ?? []) {
+    if (!e.dir) continue;
+    const file = join(dir, e.name, model, task, 'report.json');
+    const o = docAt(ctx, file)?.get(task);
+    if (o) found.push({ outcome: o, source: file });
+  }
+  return found.length > 0 && found.every((f) => f.outcome === found[0]!.outcome) ? found[0] : undefined;
+}
+
 function fromFiles(ctx: OutcomeContext, t: LoadedTrajectory, task: string): OutcomeInfo | undefined {
   let dir = dirname(t.path);
   const sibling = docAt(ctx, join(dir, 'report.json'))?.get(task);
@@ -80,6 +108,8 @@ function fromFiles(ctx: OutcomeContext, t: LoadedTrajectory, task: string): Outc
       const o = docAt(ctx, c.file)?.get(task);
       if (o) return { outcome: o, source: c.file, ...(c.model ? { model: c.model } : {}) };
     }
+    const moved = fromMovedHarness(ctx, dir, harnessFolder(t.model), task);
+    if (moved) return moved;
   }
   return undefined;
 }

@@ -11,6 +11,9 @@ import {
   calibrate,
   calibrateTradeoff,
   confirmTradeoff,
+  evaluatePolicy,
+  runFacts,
+  settingsOf,
   type ConfirmedTradeoff,
   type HeldOutCheck,
   calibrateWeights,
@@ -94,6 +97,8 @@ const command: Command = {
     const perKind = unwrap(calibrate(input.perKind, { maxFalseStop: a.maxFalseStop, maxFalseWarn: a.maxFalseWarn, bound: boundSpec }));
     const warnSource = resolvePolicy(perKind.policy);
     if (!warnSource.ok) throw new Error(`single-kind recommendation does not validate: ${warnSource.error}`);
+    // Each kind's level was chosen alone: replayed together their stops add up, which the per-kind tables cannot show.
+    const perKindReplay = evaluatePolicy(input.tradeoff, input.tradeoff.map(runFacts), warnSource.value, settingsOf(warnSource.value), boundSpec).modes;
     const options: TradeoffOptions = {
       maxFalseStop: a.maxFalseStop,
       confidence: a.confidence,
@@ -108,7 +113,7 @@ const command: Command = {
     const head =
       (loaded.empty > 0 ? `${loaded.empty} trajectories with an outcome but no step the parser could read were left out\n` : '') +
       (loaded.noTask > 0 ? `${loaded.noTask} trajectories with an outcome but no task named in the log were left out\n` : '') +
-      perKindText(perKind, loaded.withoutOutcome, loaded.priorReferences, boundSpec);
+      perKindText(perKind, loaded.withoutOutcome, loaded.priorReferences, boundSpec, { modes: perKindReplay, maxFalseStop: a.maxFalseStop });
 
     if (a.by !== undefined) {
       const g = calibrateGroups(
@@ -160,6 +165,7 @@ const command: Command = {
     const doc = {
       ...perKind,
       perKindPolicy: perKind.policy,
+      perKindPolicyReplay: perKindReplay,
       policy: t.chosen.policy,
       tradeoff: t,
       ...(split ? { split, splits } : {}),

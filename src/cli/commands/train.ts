@@ -28,6 +28,7 @@ import type { Command } from '../command.js';
 import { CORPUS_OPTIONS, readCorpusInput, reportCorpusInput } from '../corpus-input.js';
 import { nodeReportFs } from '../../report/node-fs.js';
 import { nameRuns } from '../../report/run-naming.js';
+import { untiedEvaluationWarning } from '../../report/untied-evaluations.js';
 import { chooseReference } from '../references.js';
 import { ptaSamples } from '../train-references.js';
 import { forecastText, priorWeightsText, ptaWeightsText } from '../train-text.js';
@@ -103,6 +104,8 @@ const command: Command = {
     const sourcesTable = values.sources !== undefined ? await readSources(resolve(io.cwd, values.sources), values.sources) : [];
     // Runs are named as `report` and `calibrate` name them (report/run-naming.ts): --model, --manifest, --sources, the log, --outcomes.
     const named = nameRuns(nodeReportFs, found.trajectories, { ...naming, sources: sourcesTable });
+    const untied = untiedEvaluationWarning(nodeReportFs, found.skipped, named);
+    if (untied !== null) io.stderr(`${printable(untied)}\n`);
     const input = trainInput(named, prior, trainAnalyzers(defaultAnalyzers()), config);
     const runs = input.runs;
     const passing = runs.filter((r) => r.passed).length;
