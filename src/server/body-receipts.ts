@@ -17,6 +17,8 @@ export interface ReceiptLimits {
   perTenant?: number;
   /** Of `total`, the bytes kept for tenants with no body arriving (default 0). */
   reservedForNewTenants?: number;
+  /** What is counted, as refusals name it (default `request bodies being received`). */
+  what?: string;
 }
 
 /** One body's claim on the budget: more taken as it arrives, all given back once it is read, refused or cut. */
@@ -64,18 +66,19 @@ export class BodyReceipts {
   /** Why `tenant`'s body, holding `held` already, may not take `bytes` more; undefined when it may. */
   private refusal(tenant: string, held: number, bytes: number): SteplensError | undefined {
     const mine = this.byTenant.get(tenant) ?? 0;
+    const what = this.limits.what ?? 'request bodies being received';
     // The first bytes of a tenant's only body are always taken (the same rule as the queue's).
     const others = mine - held;
     const share = this.limits.perTenant;
     if (share !== undefined && mine + bytes > share && others > 0) {
-      return new SteplensError('quota_exceeded', `this tenant's request bodies being received hold ${mine} bytes, its share is ${share} bytes: send them one after another`);
+      return new SteplensError('quota_exceeded', `this tenant's ${what} hold ${mine} bytes, its share is ${share} bytes: send them one after another`);
     }
     if (this.all + bytes > this.limits.total && this.all - held > 0) {
-      return new SteplensError('overloaded', `request bodies being received hold ${this.all} bytes: try again later`);
+      return new SteplensError('overloaded', `${what} hold ${this.all} bytes: try again later`);
     }
     const reserved = this.limits.reservedForNewTenants ?? 0;
     if (others > 0 && reserved > 0 && this.all + bytes > this.limits.total - reserved) {
-      return new SteplensError('overloaded', `request bodies being received hold ${this.all} bytes, and the last ${reserved} bytes are kept for tenants with none arriving: try again later`);
+      return new SteplensError('overloaded', `${what} hold ${this.all} bytes, and the last ${reserved} bytes are kept for tenants with none arriving: try again later`);
     }
     return undefined;
   }
