@@ -50,6 +50,8 @@ import { restoreVersions } from './forecast-versions.js';
 import { isUpgrade, STREAM_ROUTE, upgradeRefusal } from './upgrade-check.js';
 import { SiteCheck } from './site-check.js';
 import { TenantStreams } from './tenant-streams.js';
+import { BodyReceipts } from './body-receipts.js';
+import { countPartialFrames, PARTIAL_FRAMES_CLOSE } from './partial-frames.js';
 import { limitTenantLines, tenantInfo, tenantWarn } from './tenant-log.js';
 import { PacedLine } from './paced-line.js';
 import { capPipelining } from './pipelined-requests.js';
@@ -182,6 +184,11 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   limitTenantLines(log, resolved.limits.logLinesPerTenant);
   if (!auth.enabled) log.warn('no tokens configured: authentication is off, anyone who can reach the server may use it');
   const streams = new TenantStreams(resolved.limits.connectionsPerTenant);
+  // Messages begun and not finished, a tenant's streams together (T62).
+  const partialFrames =
+    resolved.limits.partialFrameBytesPerTenant > 0
+      ? new BodyReceipts({ total: Number.MAX_SAFE_INTEGER, perTenant: resolved.limits.partialFrameBytesPerTenant, what: 'WebSocket messages begun on its streams and not finished' })
+      : undefined;
   // A connection pipelining requests it never reads the answers to is closed, not answered without end (T47).
   capPipelining(app.server, () => metrics.refusals.inc({ code: 'overloaded' }));
   // No token is needed to be refused: a line per refusal let one address write 1 MB of log a second (T45).
@@ -293,6 +300,13 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       connections.set(conn.id, conn);
       metrics.activeConnections.set(connections.size);
       tenantInfo(log, conn.principal.tenant, { connection: conn.id }, 'connection opened');
+      if (partialFrames) {
+        countPartialFrames(socket, req.raw.socket, partialFrames.hold(conn.principal.tenant), (refusal) => {
+          metrics.refusals.inc({ code: refusal.code });
+          tenantWarn(log, conn.principal.tenant, { connection: id }, "messages begun over the tenant's partialFrameBytesPerTenant: connection closed (1008)");
+          conn.close(PARTIAL_FRAMES_CLOSE, `${refusal.code}: messages begun, not finished, over partialFrameBytesPerTenant`);
+        });
+      }
       // Handled at the end of the turn, the socket paused past FRAMES_PER_TURN frames in it (frame-batch.ts).
       socket.on('message', (data, isBinary) => {
         const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);

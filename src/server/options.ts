@@ -47,6 +47,12 @@ export interface ServerLimits {
    */
   stepBytesTotal: number;
   /**
+   * Bytes of WebSocket messages one tenant's streams have begun and not finished (T62; ws keeps up to 8x
+   * `maxFrameBytes` of one per stream until it is whole); the stream whose read would pass it is closed 1008
+   * (default 256 MiB with two tenants or more, 0 with one: no bound).
+   */
+  partialFrameBytesPerTenant: number;
+  /**
    * Log lines a minute one tenant's events may write (sessions started, ended, resumed, freed; streams opened and
    * closed; pairs pushed out), in bursts of as many (T38); past it its lines are left out and counted on its next
    * one (default 1,200 with two tenants or more, 0 with one: no bound).
@@ -248,6 +254,9 @@ export function defaultStepBytesTotal(heapLimit = getHeapStatistics().heap_size_
 /** `stepBytesPerTenant` with two tenants or more (512 MiB, as `journalBytesPerTenant`). */
 export const DEFAULT_STEP_BYTES_PER_TENANT = 512 * 1024 * 1024;
 
+/** `partialFrameBytesPerTenant` with two tenants or more (256 MiB: 32 streams each at ws' 8 MiB a message). */
+export const DEFAULT_PARTIAL_FRAME_BYTES_PER_TENANT = 256 * 1024 * 1024;
+
 /** `logLinesPerTenant` with two tenants or more: 20 lines a second, in bursts of a minute's worth. */
 export const DEFAULT_LOG_LINES_PER_TENANT = 1200;
 
@@ -260,6 +269,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   journalBytesPerTenant: 512 * 1024 * 1024,
   stepBytesPerTenant: 0,
   stepBytesTotal: defaultStepBytesTotal(),
+  partialFrameBytesPerTenant: 0,
   logLinesPerTenant: 0,
   outgoingQueueBytes: 4 * 1024 * 1024,
   maxBodyBytes: 64 * 1024 * 1024,
@@ -310,6 +320,7 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
   if (options.limits?.connectionsPerTenant === undefined) limits.connectionsPerTenant = tenants <= 1 ? 0 : defaultStreamsPerTenant(limits.maxConnections);
   // And the step texts its sessions hold in memory: one tenant's big steps must not grow the heap until the process aborts.
   if (options.limits?.stepBytesPerTenant === undefined) limits.stepBytesPerTenant = tenants <= 1 ? 0 : DEFAULT_STEP_BYTES_PER_TENANT;
+  if (options.limits?.partialFrameBytesPerTenant === undefined) limits.partialFrameBytesPerTenant = tenants <= 1 ? 0 : DEFAULT_PARTIAL_FRAME_BYTES_PER_TENANT;
   // And the log lines its events write: a tenant starting and ending sessions as fast as it can must not flood the log.
   if (options.limits?.logLinesPerTenant === undefined) limits.logLinesPerTenant = tenants <= 1 ? 0 : DEFAULT_LOG_LINES_PER_TENANT;
   return {

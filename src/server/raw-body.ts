@@ -6,27 +6,39 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { SteplensError } from '../errors.js';
+import type { BodyHold } from './body-receipts.js';
 
-/** The body of `payload`, at most `limit` bytes (`too_large` past it, `bad_message` when it ends short of its declared length). */
-export function collectBody(payload: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * The body of `payload`, at most `limit` bytes (`too_large` past it, `bad_message` when it ends short of its declared
+ * length). With `hold`, its bytes are taken from the budget of bodies being received first (body-receipts.ts: the
+ * declared length before it is allocated, else each piece as it comes) and given back once it is read, refused or cut.
+ */
+export function collectBody(payload: IncomingMessage, limit: number, hold?: BodyHold): Promise<Buffer> {
   const declared = Number(payload.headers['content-length']);
   const sized = Number.isSafeInteger(declared) && declared >= 0 && declared <= limit;
   return new Promise((resolve, reject) => {
-    const into = sized ? Buffer.allocUnsafeSlow(declared) : undefined;
     const chunks: Buffer[] = [];
     let received = 0;
     let failed = false;
     const fail = (error: SteplensError): void => {
+      hold?.release();
       if (failed) return;
       failed = true;
       payload.resume(); // read and drop the rest: the client gets the answer instead of a broken pipe
       reject(error);
     };
+    // A request cut or timed out before its end gives its bytes back too.
+    payload.once('close', () => hold?.release());
+    // Taken before the buffer is allocated: a declared length costs its bytes at once.
+    const refused = sized ? hold?.take(declared) : undefined;
+    const into = sized && refused === undefined ? Buffer.allocUnsafeSlow(declared) : undefined;
     payload.on('data', (chunk: Buffer) => {
       if (failed) return;
       if (received + chunk.length > (into?.length ?? limit)) {
         return fail(into ? new SteplensError('bad_message', `body: longer than its content-length of ${declared} bytes`) : new SteplensError('too_large', `body exceeds ${limit} bytes`));
       }
+      const over = into ? undefined : hold?.take(chunk.length);
+      if (over !== undefined) return fail(over);
       if (into) chunk.copy(into, received);
       else chunks.push(chunk);
       received += chunk.length;
@@ -34,8 +46,11 @@ export function collectBody(payload: IncomingMessage, limit: number): Promise<Bu
     payload.once('end', () => {
       if (failed) return;
       if (into && received !== into.length) return fail(new SteplensError('bad_message', `body: ${received} bytes of its content-length of ${declared}`));
+      // From here the scoring queue counts the bytes (score-pool.ts).
+      hold?.release();
       resolve(into ?? Buffer.concat(chunks, received));
     });
     payload.once('error', (error) => fail(new SteplensError('bad_message', `body: ${error.message}`)));
+    if (refused !== undefined) fail(refused);
   });
 }

@@ -7,9 +7,11 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Gauge } from 'prom-client';
 import { taskIdSchema } from '../protocol/client-messages.js';
 import type { AddReferenceResponse } from '../protocol/http-bodies.js';
 import { collectBody } from './raw-body.js';
+import { BodyReceipts } from './body-receipts.js';
 import { SteplensError } from '../errors.js';
 import { sendError, type RouteDeps } from './http-routes.js';
 import { registerRankRoute } from './rank-route.js';
@@ -44,13 +46,25 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
     return sendError(reply, metrics, result.code, result.message);
   };
 
+  // Bodies on their way in, bounded as the queue they go to is (T61): a tenant's share, and room kept for others.
+  const { maxBodyBytes } = options.limits;
+  const receipts = new BodyReceipts({ total: 4 * maxBodyBytes, ...(options.tenants > 1 ? { perTenant: 2 * maxBodyBytes, reservedForNewTenants: maxBodyBytes } : {}) });
+  new Gauge({
+    name: 'steplens_receiving_body_bytes',
+    help: 'Bytes of scoring request bodies being received (declared lengths), every tenant together.',
+    registers: [metrics.registry],
+    collect() {
+      this.set(receipts.bytes);
+    },
+  });
+
   void app.register(async (scoped) => {
     // Their own body limit (the server's is SMALL_BODY_BYTES): read as raw bytes, never parsed on the event loop.
     scoped.addHook('onRoute', (route) => {
       route.bodyLimit = options.limits.maxBodyBytes;
     });
     scoped.removeContentTypeParser('application/json');
-    scoped.addContentTypeParser('application/json', (_req: FastifyRequest, payload: IncomingMessage) => collectBody(payload, options.limits.maxBodyBytes));
+    scoped.addContentTypeParser('application/json', (req: FastifyRequest, payload: IncomingMessage) => collectBody(payload, maxBodyBytes, receipts.hold(deps.principal(req).tenant)));
 
     for (const [route, kind] of [
       ['/v1/score', 'score'],
