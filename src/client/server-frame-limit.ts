@@ -2,7 +2,7 @@
  * The largest frame the client takes from the server (`maxServerFrameBytes` of `connect`, `ws`' `maxPayload`), and
  * the one error a frame over it gives. `ws` refuses such a frame unread and drops the connection: the caller saw only
  * `closed (1006)`, and a client that reconnects resumed its sessions, which had the server send the frame again, and
- * again (T65).
+ * again (T64).
  */
 import { SteplensClientError } from './errors.js';
 

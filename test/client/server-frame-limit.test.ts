@@ -1,5 +1,5 @@
 /**
- * T65: a frame from the server over the client's `maxServerFrameBytes` (`ws`' `maxPayload`). `ws` refuses it unread
+ * T64: a frame from the server over the client's `maxServerFrameBytes` (`ws`' `maxPayload`). `ws` refuses it unread
  * and drops the connection, which the client reported as `closed (1006)`; with `reconnect` on it resumed the session,
  * the server sent the frame again, and the client reconnected again, for good. Here the frame is a real session's
  * `final`, the only frame of the run over a limit set just above all the others.

@@ -1,6 +1,6 @@
 """How long a stream client call waits for the server's answer (``timeout`` of :func:`~steplens_client.stream.connect`),
 as the TypeScript client's ``timeoutMs`` (src/client/deadline.ts). ``websockets`` answers the server's pings by itself,
-so a server that answers pings but never a frame held ``start``, ``step``, ``end`` and ``ping`` for good (T64). The
+so a server that answers pings but never a frame held ``start``, ``step``, ``end`` and ``ping`` for good (T63). The
 deadline ends the caller's wait only: the message stays in flight, and a late answer still lands where the client keeps
 it (a step's frames in ``scores`` and ``on_score``, the final in ``session.final``)."""
 

@@ -1,4 +1,4 @@
-"""T65: a frame from the server over the client's ``max_server_frame_bytes`` (``websockets``' ``max_size``), as
+"""T64: a frame from the server over the client's ``max_server_frame_bytes`` (``websockets``' ``max_size``), as
 test/client/server-frame-limit.test.ts. ``websockets`` refuses it unread and closes the socket (1009), which the client
 reported as ``closed (1006)``; with ``reconnect`` on it resumed the session, the server sent the frame again, and the
 client reconnected again, for good. Here the frame is a real session's ``final``, the only frame of the run over a limit

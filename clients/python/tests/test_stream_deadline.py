@@ -1,4 +1,4 @@
-"""T64: the asyncio client's ``timeout`` (``connect(timeout=)``), as the TypeScript client's ``timeoutMs``
+"""T63: the asyncio client's ``timeout`` (``connect(timeout=)``), as the TypeScript client's ``timeoutMs``
 (test/client/timeout.test.ts). A relay in front of the real server holds the client's messages (a server that answers
 the socket's pings and no frame), then lets them through: the calls raised ``timeout`` naming what waited, and the late
 answers still land where the client keeps them, with nothing sent twice. Each call is also bounded by the test's own
