@@ -69,7 +69,9 @@ export function renderedToolArgs(line: string, positional: readonly string[]): R
     if (w.startsWith('--') && i + 1 < words.length) {
       const key = w.slice(2);
       const value = words[++i]!;
-      args[key] =
+      setArg(
+        args,
+        key,
         key === 'view_range'
           ? value
               .replace(/[[\]]/g, '')
@@ -78,10 +80,17 @@ export function renderedToolArgs(line: string, positional: readonly string[]): R
               .map(Number)
           : /^-?\d+$/.test(value) && key.endsWith('line')
             ? Number(value)
-            : value;
+            : value,
+      );
     } else if (p < positional.length) {
-      args[positional[p++]!] = w;
+      setArg(args, positional[p++]!, w);
     }
   }
   return args;
+}
+
+/** An own property whatever the key: `args['__proto__'] = value` would set the prototype (a string: ignored) and
+ *  drop the argument the log shows. */
+function setArg(args: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(args, key, { value, enumerable: true, writable: true, configurable: true });
 }
