@@ -79,21 +79,21 @@ const VALUES: unknown[] = [
 const START_FIELDS = ['session', 'task', 'format', 'agent', 'model', 'learn', 'policy', 'extra', '__proto__', 'constructor', 'toString', 'seq'];
 const END_FIELDS = ['session', 'patch', 'extra', '__proto__', 'hasOwnProperty', 'seq'];
 
-const START_BASES: Record<string, unknown>[] = [
+const START_BASES: Array<Record<string, unknown>> = [
   { type: 'start', task: 'pylint-dev__astroid-1196' },
   { type: 'start', session: 's000000001', task: 'django__django-11099' },
   { task: 'django__django-11099', session: 's-1', type: 'start', learn: true, model: 'openai/gpt-5-mini', agent: 'mini-swe-agent 1.1', format: 'mini-swe-agent' },
   { type: 'start', session: 'run/7', task: 'astropy__astropy-12907', format: 'steplens', learn: false },
 ];
-const END_BASES: Record<string, unknown>[] = [
+const END_BASES: Array<Record<string, unknown>> = [
   { type: 'end', session: 's000000001' },
   { session: 'x', type: 'end', patch: '' },
   { type: 'end', session: 'run/7', patch: 'diff --git a/x.py b/x.py\n+1\n' },
 ];
 
 /** Each base with one field set to each value, and removed. */
-function mutations(bases: Record<string, unknown>[], fields: string[]): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [...bases];
+function mutations(bases: Array<Record<string, unknown>>, fields: string[]): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [...bases];
   for (const base of bases)
     for (const field of fields) {
       const without = { ...base };
