@@ -15,7 +15,7 @@ export const sessionIdSchema = z
   .regex(/^(?!\.\.?$)/, 'not "." or "..": URLs fold them as path segments, so GET /v1/sessions/ID could not read the session')
   .describe('Session id: 1-128 printable ASCII characters without spaces, not "." or ".."');
 /** True when `s` has no unpaired UTF-16 surrogate (such an id has no UTF-8 spelling: two ids would share one file). */
-const wellFormed = (s: string): boolean => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
+export const wellFormed = (s: string): boolean => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 
 /** The longest task id, in UTF-16 code units: a store key longer than this is never a task's (store/tenant-keys.ts). */
 export const TASK_ID_MAX_LENGTH = 256;

@@ -7,6 +7,7 @@ import { CLIENT_MESSAGE_SCHEMAS, SESSION_ID_MAX, type ClientMessage } from './cl
 import type { WireErrorCode } from './server-messages.js';
 import { stepRecordSchema } from '../formats/step-schema.js';
 import { fastStepMessage, fastStepRecord, markChecked, takeChecked } from './fast-step.js';
+import { fastSessionMessage } from './fast-session.js';
 import type { Step } from '../core/types.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan, tooDeepMessage } from '../formats/json-helpers.js';
 
@@ -45,6 +46,9 @@ export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, 
       ...context,
     });
   }
+  // A session's `start` and `end` in their usual shapes: zod's answer without zod (fast-session.ts).
+  const fast = fastSessionMessage(doc);
+  if (fast !== undefined) return ok(fast);
   const schema = CLIENT_MESSAGE_SCHEMAS[type as keyof typeof CLIENT_MESSAGE_SCHEMAS];
   const parsed = schema.safeParse(doc);
   if (!parsed.success) return err({ code: 'bad_message', message: formatIssues(parsed.error, type), ...context });

@@ -82,7 +82,7 @@ export class Labeler {
       let paths = base;
       if (shell.cd !== undefined) {
         this.learnRoot(shell.cd);
-        paths = { ...base, ...(this.root === undefined ? {} : { root: this.root }), dir: toRepoPath(shell.cd, { ...base, root: this.root ?? base.root }) };
+        paths = cdContext(base, this.root, shell.cd);
       }
       const ctx = paths;
       const resolve = (p: string) => toRepoPath(p, ctx);
@@ -110,6 +110,19 @@ export class Labeler {
     rememberScripts(step, outcome.intents, this.history);
     return outcome;
   }
+}
+
+/**
+ * The path context after a line's `cd`: `base` with the repository root known now and the directory the line
+ * changes to. Built field by field, in the key order the spreads that built it gave (`root`, `dir`, or `dir`,
+ * `root` when the root was learned from this very `cd`): most shell steps begin `cd /repo &&`, and the two object
+ * spreads a step were the labeler's largest own cost.
+ */
+function cdContext(base: PathContext, root: string | undefined, cd: string): PathContext {
+  const at = root ?? base.root;
+  const dir = toRepoPath(cd, at === undefined ? { dir: base.dir } : { root: at, dir: base.dir });
+  if (root === undefined) return base.root === undefined ? { dir } : { root: base.root, dir };
+  return base.root === undefined ? { dir, root } : { root, dir };
 }
 
 /**
