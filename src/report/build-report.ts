@@ -121,7 +121,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
     statistics,
     ...(options.byReference ? { byReference: referenceSplits(rows, statistics) } : {}),
     luckyChiSquare: luckyChiSquare(rows),
-    reliability: reliabilitySection(rows),
+    reliability: reliabilitySection(rows, { seed: statistics.seed, reps: statistics.reps, level: statistics.level }),
   };
   const mix = referenceKindMix(rows);
   const untied = untiedEvaluationWarning(options.fs, discovery.skipped, named);

@@ -5,8 +5,10 @@
  * outcome are left out; single-attempt tasks do not count.
  */
 import { attemptChurn, reliabilityMetrics } from '../core/reliability/metrics.js';
+import { reliabilityIntervals } from '../core/reliability/intervals.js';
 import { paretoFronts, reliabilityVector } from '../core/reliability/pareto.js';
 import type { Attempt } from '../core/reliability/types.js';
+import type { BootstrapOptions } from '../core/stats/bootstrap.js';
 import { clusteredRateInterval } from '../core/stats/clustered.js';
 import { MIN_RANKED } from '../core/stats/ranking.js';
 import { modelLabel } from './identity.js';
@@ -32,9 +34,10 @@ function pAttemptInterval(list: readonly Attempt[]): ReliabilityRow['pAttemptInt
  * Attempts, metrics and Pareto fronts of every configuration with repeated tasks. A front is a ranking: only
  * configurations whose p_attempt has an interval (5 repeated tasks or more, by their design effect) take part, as a source without an interval
  * is unranked in the models table (a configuration of 2 tasks was front 1 beside one of 241); with fewer than
- * MIN_RANKED of them there is none (front null: "front 1" of the only one is no ranking).
+ * MIN_RANKED of them there is none (front null: "front 1" of the only one is no ranking). Every other metric has its
+ * interval with the task as the unit (`reliabilityIntervals`; PCR's bootstrap drawn with `options`, the report's --seed).
  */
-export function reliabilitySection(rows: readonly TrajectoryRow[]): CorpusReport['reliability'] {
+export function reliabilitySection(rows: readonly TrajectoryRow[], options: BootstrapOptions = {}): CorpusReport['reliability'] {
   const groups = new Map<string, Map<string, TrajectoryRow[]>>();
   for (const r of rows) {
     if (r.outcome === 'unknown' || r.task === null) continue;
@@ -60,7 +63,14 @@ export function reliabilitySection(rows: readonly TrajectoryRow[]): CorpusReport
       })),
     );
     for (const a of list) attempts.push({ configuration, ...a, pcr: attemptChurn(a) });
-    configurations.push({ configuration, taskIds: repeated.map(([t]) => t), front: null, ...reliabilityMetrics(list), pAttemptInterval: pAttemptInterval(list) });
+    configurations.push({
+      configuration,
+      taskIds: repeated.map(([t]) => t),
+      front: null,
+      ...reliabilityMetrics(list),
+      pAttemptInterval: pAttemptInterval(list),
+      ...reliabilityIntervals(list, options),
+    });
   }
   const ranked = configurations.filter((c) => c.pAttemptInterval !== null);
   if (ranked.length >= MIN_RANKED) {

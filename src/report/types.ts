@@ -2,6 +2,7 @@ import type { CalibrationCheck } from '../core/stats/calibration-check.js';
 import type { ReliabilityBin } from '../core/stats/calibration-error.js';
 /** The corpus report document (`steplens report --json`) and its inputs. */
 import type { AgentFailureKind, ReliabilityMetrics } from '../core/reliability/types.js';
+import type { ReliabilityIntervals } from '../core/reliability/intervals.js';
 import type { LuckyCategory, ScoreVector, Tier, WasteItem } from '../core/types.js';
 import type { FormatName, TrajectoryMeta } from '../formats/types.js';
 import type { Step } from '../core/types.js';
@@ -301,8 +302,8 @@ export interface ChiSquareRow {
   note?: string;
 }
 
-/** One configuration's multi-trial metrics. */
-export interface ReliabilityRow extends ReliabilityMetrics {
+/** One configuration's multi-trial metrics, each with its 95 % interval over tasks (null: fewer than 5 tasks, counted by their design effect). */
+export interface ReliabilityRow extends ReliabilityMetrics, ReliabilityIntervals {
   configuration: string;
   taskIds: string[];
   /** Pareto front (1 = not dominated); null with fewer than 2 configurations: no ranking among one. */

@@ -10,8 +10,9 @@ import { groupKindsText, referenceKindMixLines, selectionKindMixLines } from '..
 import type { CorpusReport, ModelRow, ReferenceKind, ReferenceSplit, SelectionRow, SeparationRow } from '../types.js';
 import { markdownTable, textTable } from './format-table.js';
 import { allTables } from './all-tables.js';
-import { calibrationTable, luckyTable, modelsTableName, rankCell, reliabilityDiagramTable, reliabilityTable, separationTable, sourceSeparationTable, tasksTable, type Table } from './tables.js';
+import { calibrationTable, luckyTable, modelsTableName, rankCell, reliabilityDiagramTable, separationTable, sourceSeparationTable, tasksTable, type Table } from './tables.js';
 import { headToHeadTable } from './head-to-head-table.js';
+import { reliabilityDisplay } from './reliability-display.js';
 
 const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
 
@@ -225,25 +226,7 @@ export function terminalSummary(r: CorpusReport): string {
     '',
     chiLine(r),
     '',
-    r.reliability.configurations.length
-      ? section(reliabilityTable(r), [
-          'configuration',
-          'tasks',
-          'k',
-          'planned',
-          'passes',
-          'p_attempt',
-          'p_attempt_lo',
-          'p_attempt_hi',
-          'allpass_conservative',
-          'pass_at_k',
-          'cr',
-          'jcr',
-          'pcr',
-          'atfr',
-          'pareto_front',
-        ])
-      : 'Multi-trial reliability: no configuration ran a task more than once',
+    r.reliability.configurations.length ? section(reliabilityDisplay(r)) : 'Multi-trial reliability: no configuration ran a task more than once',
     ...frontNotes(r.reliability.configurations),
     '',
   ].join('\n');
@@ -253,7 +236,7 @@ export function terminalSummary(r: CorpusReport): string {
 export const REPORT_NOTES: readonly string[] = [
   'Passing trajectories are scored leave-one-out against a PTA of the other passing trajectories of their task, the others against one of those PTAs in turn (each meets n − 1 references, taken in path order), where every run of the task has one (3 passing runs). A PTA needs at least 2 references. A trajectory without one is scored reference-free against the prior pooled from the bundled references, as `score` and the server do (column reference_kind; struct and cov are left out there, so --by-reference splits the tables by it, and a source whose passing and failing runs met different kinds is named in a warning).',
   "Separation (docs/method.md section 16): the headline is the mean over sources (agent + model) of each source's own AUROC (sources with >= 3 passing and 3 failing runs); within task counts pass/fail pairs of one source and task; the pooled AUROC stands beside source_only, the AUROC of knowing only each run's source, because it also rewards telling sources apart.",
-  `Intervals are 95 %: Wilson for pass rates, Lucky rates and p_attempt, seeded percentile bootstrap (1,000 draws, --seed) for mean quality, AUROCs and best-of-N; where a source ran a task more than once the task is the unit (Wilson at the effective n of the tasks' design effect, mean quality resampling tasks); none ([-], null in report.json) below ${MIN_RESAMPLE_UNITS} resampled runs, tasks or groups (a resample of 2 or 3 collapses onto the estimate). Two sources whose intervals overlap share a rank ("="); a rank needs 2 sources with --min-runs runs.`,
+  `Intervals are 95 %: Wilson for pass rates, Lucky rates and p_attempt, seeded percentile bootstrap (1,000 draws, --seed) for mean quality, AUROCs and best-of-N; where a source ran a task more than once the task is the unit (Wilson at the effective n of the tasks' design effect, mean quality resampling tasks); the multi-trial metrics always take the task as the unit (Wilson over tasks for AllPass@k, pass@k and JCR, Wilson at the tasks' design effect for p_attempt, CR and ATFR, tasks resampled for PCR); none ([-], null in report.json) below ${MIN_RESAMPLE_UNITS} resampled runs, tasks or groups (a resample of 2 or 3 collapses onto the estimate). Two sources whose intervals overlap share a rank ("="); a rank needs 2 sources with --min-runs runs.`,
   "KS (pooled_ks_d, pooled_ks_p; ksD, ksP in report.json) compares every source's passing and failing runs pooled, as the pooled AUROC does, so it also rewards telling sources apart; its p-values are asymptotic (Kolmogorov distribution with Stephens' small-sample correction).",
   "Censored = interrupted by infrastructure (e.g. provider time-out in the log's exit status); unknown = no evaluation found.",
   'ATFR counts malformed arguments, paths not found, shell syntax errors, commands not found and time-outs; PCR = 1 − |final patch| / cumulative edit volume (editor edits and heredoc writes).',

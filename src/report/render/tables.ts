@@ -255,10 +255,13 @@ export function luckyTable(r: CorpusReport): Table {
   return { name: 'lucky-by-model', title: 'Lucky categories by source (agent + model)', headers: ['source', ...c.cols], rows: c.rows.map((m, i) => [m, ...c.table[i]!]) };
 }
 
+/** A metric's column and its interval's bounds (`X_lo`, `X_hi`: empty without an interval). */
+const withBounds = (name: string): string[] => [name, `${name}_lo`, `${name}_hi`];
+
 export function reliabilityTable(r: CorpusReport): Table {
   return {
     name: 'reliability',
-    title: 'Multi-trial reliability (repeated tasks only)',
+    title: 'Multi-trial reliability (repeated tasks only), each metric with its 95 % interval over tasks',
     headers: [
       'configuration',
       'tasks',
@@ -269,14 +272,14 @@ export function reliabilityTable(r: CorpusReport): Table {
       'p_attempt',
       'p_attempt_lo',
       'p_attempt_hi',
-      'allpass_conditional',
-      'allpass_conservative',
-      'pass_at_k',
-      'cr',
-      'jcr',
-      'pcr',
+      ...withBounds('allpass_conditional'),
+      ...withBounds('allpass_conservative'),
+      ...withBounds('pass_at_k'),
+      ...withBounds('cr'),
+      ...withBounds('jcr'),
+      ...withBounds('pcr'),
       'pcr_median',
-      'atfr',
+      ...withBounds('atfr'),
       'pareto_front',
     ],
     rows: r.reliability.configurations.map((c) => [
@@ -290,13 +293,27 @@ export function reliabilityTable(r: CorpusReport): Table {
       lo(c.pAttemptInterval),
       hi(c.pAttemptInterval),
       r3(c.allPassConditional),
+      lo(c.allPassConditionalInterval),
+      hi(c.allPassConditionalInterval),
       r3(c.allPassConservative),
+      lo(c.allPassConservativeInterval),
+      hi(c.allPassConservativeInterval),
       r3(c.passAtK),
+      lo(c.passAtKInterval),
+      hi(c.passAtKInterval),
       r3(c.cr),
+      lo(c.crInterval),
+      hi(c.crInterval),
       r3(c.jcr),
+      lo(c.jcrInterval),
+      hi(c.jcrInterval),
       r3(c.pcr),
+      lo(c.pcrInterval),
+      hi(c.pcrInterval),
       r3(c.pcrMedian),
       r3(c.atfr),
+      lo(c.atfrInterval),
+      hi(c.atfrInterval),
       c.front,
     ]),
   };
