@@ -95,7 +95,8 @@ const command: Command = {
     '           runs it was trained on (the file lists them by fingerprint) are counted and named in a warning: their pPass is in-sample\n' +
     '  statistics: n beside every figure; pass rates with a Wilson 95 % interval, mean quality, AUROCs and best-of-N\n' +
     '           with a percentile bootstrap 95 % interval (1,000 draws, --seed N, default 1); separation within source\n' +
-    '           (the headline), within task and pooled beside source-only (docs/method.md section 16)\n' +
+    '           (the headline), within task and pooled beside source-only (docs/method.md section 16); the multi-trial\n' +
+    '           metrics with intervals over tasks (Wilson, or design effect, PCR by bootstrap; none under 5 tasks, section 13)\n' +
     '  --min-runs N  fewest runs behind a rank (default 10, at least 2); sources whose intervals overlap share a rank ("2=")\n' +
     '  --model / --run override the model and run names read from the logs and folder names\n' +
     '  task and model come from the log (or its evaluation, --outcomes or --manifest); a run nothing names is listed as such',
