@@ -257,6 +257,8 @@ export function luckyTable(r: CorpusReport): Table {
 
 /** A metric's column and its interval's bounds (`X_lo`, `X_hi`: empty without an interval). */
 const withBounds = (name: string): string[] => [name, `${name}_lo`, `${name}_hi`];
+/** A metric's value and its interval's bounds, rounded as the columns of `withBounds`. */
+const bounded = (x: number | null | undefined, i: Interval | null | undefined): Cell[] => [r3(x), lo(i), hi(i)];
 
 export function reliabilityTable(r: CorpusReport): Table {
   return {
@@ -269,9 +271,7 @@ export function reliabilityTable(r: CorpusReport): Table {
       'planned',
       'completed',
       'passes',
-      'p_attempt',
-      'p_attempt_lo',
-      'p_attempt_hi',
+      ...withBounds('p_attempt'),
       ...withBounds('allpass_conditional'),
       ...withBounds('allpass_conservative'),
       ...withBounds('pass_at_k'),
@@ -289,31 +289,15 @@ export function reliabilityTable(r: CorpusReport): Table {
       c.planned,
       c.completed,
       c.passes,
-      r3(c.pAttempt),
-      lo(c.pAttemptInterval),
-      hi(c.pAttemptInterval),
-      r3(c.allPassConditional),
-      lo(c.allPassConditionalInterval),
-      hi(c.allPassConditionalInterval),
-      r3(c.allPassConservative),
-      lo(c.allPassConservativeInterval),
-      hi(c.allPassConservativeInterval),
-      r3(c.passAtK),
-      lo(c.passAtKInterval),
-      hi(c.passAtKInterval),
-      r3(c.cr),
-      lo(c.crInterval),
-      hi(c.crInterval),
-      r3(c.jcr),
-      lo(c.jcrInterval),
-      hi(c.jcrInterval),
-      r3(c.pcr),
-      lo(c.pcrInterval),
-      hi(c.pcrInterval),
+      ...bounded(c.pAttempt, c.pAttemptInterval),
+      ...bounded(c.allPassConditional, c.allPassConditionalInterval),
+      ...bounded(c.allPassConservative, c.allPassConservativeInterval),
+      ...bounded(c.passAtK, c.passAtKInterval),
+      ...bounded(c.cr, c.crInterval),
+      ...bounded(c.jcr, c.jcrInterval),
+      ...bounded(c.pcr, c.pcrInterval),
       r3(c.pcrMedian),
-      r3(c.atfr),
-      lo(c.atfrInterval),
-      hi(c.atfrInterval),
+      ...bounded(c.atfr, c.atfrInterval),
       c.front,
     ]),
   };
