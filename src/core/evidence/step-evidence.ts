@@ -102,21 +102,26 @@ export function stepEvidence(step: Step, state: State, label: Label, read: numbe
   const mask = out === '' ? 0 : errors ? scanOutput(out, true, scanAt) : scanTestLines(out, scanAt);
   const testRun = mask !== 0 && (read & READ.tests) !== 0 ? parseTestRun(out, mask, scanAt.pytestSummary) : null;
   const error = mask !== 0 && errors ? errorKind(out, mask) : null;
-  const changed = label.changesFile && label.file !== undefined ? { file: label.file, role: changedRole(label.file, label.sourceEdit), lines: editLines(step) } : undefined;
+  // The state's and label's fields read once each: states come in several shapes (a literal per set of optional
+  // fields), so each read is a megamorphic lookup that the compiler does not merge with a later one.
+  const file = label.file;
+  const sourceEdit = label.sourceEdit;
+  const stateKind = state.kind;
+  const changed = label.changesFile && file !== undefined ? { file, role: changedRole(file, sourceEdit), lines: editLines(step) } : undefined;
   let run: StepEvidence['run'];
-  if (state.kind === 'run_test' || state.kind === 'run_script' || testRun !== null) {
+  if (stateKind === 'run_test' || stateKind === 'run_script' || testRun !== null) {
     const parsed = testRun !== null ? verdictOf(testRun) : null;
-    run = { key: label.file ?? state.hash, verdict: parsed ?? (state.failed ? 'fail' : 'pass') };
+    run = { key: file ?? state.hash, verdict: parsed ?? (state.failed ? 'fail' : 'pass') };
   }
   // Every field set, absent ones to undefined: one object shape for every step, so the trackers' reads of it stay monomorphic.
   const e = into ?? emptyStepEvidence();
-  e.sourceEdit = label.sourceEdit;
+  e.sourceEdit = sourceEdit;
   e.changed = changed;
-  e.read = (state.kind === 'read' || state.kind === 'search') && label.file !== undefined ? label.file : undefined;
+  e.read = (stateKind === 'read' || stateKind === 'search') && file !== undefined ? file : undefined;
   e.run = run;
   e.testRun = testRun;
   e.error = error;
   e.tracePaths = error !== null && (read & READ.traces) !== 0 ? tracePaths(out, error) : NONE;
-  e.patch = state.kind === 'finish' && (read & READ.patch) !== 0 ? parseDiff(raw) : null;
+  e.patch = stateKind === 'finish' && (read & READ.patch) !== 0 ? parseDiff(raw) : null;
   return e;
 }

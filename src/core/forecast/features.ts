@@ -116,34 +116,39 @@ class Features implements FeatureTracker {
   add(step: Step, s: State, label: Label): void {
     this.ev?.add(step, s, label);
     if (this.retry.add(s) !== undefined) this.retries += 1;
-    if (s.stage === 'E') {
+    // Each field of the state read once: states come in several shapes (a literal per set of optional fields), so a
+    // read of one is a megamorphic lookup, which the compiler does not merge with the next read of the same field.
+    const stage = s.stage;
+    const failed = s.failed;
+    if (stage === 'E') {
       this.e += 1;
       this.streak += 1;
-    } else if (s.stage !== 'O') this.streak = 0;
-    if (s.stage === 'I') this.i += 1;
-    if (s.stage === 'V') this.v += 1;
-    if (s.stage !== 'O') {
-      if (this.lastNonO !== undefined && order(s.stage) < order(this.lastNonO)) this.backtracks += 1;
-      this.lastNonO = s.stage;
+    } else if (stage !== 'O') this.streak = 0;
+    if (stage === 'I') this.i += 1;
+    if (stage === 'V') this.v += 1;
+    if (stage !== 'O') {
+      if (this.lastNonO !== undefined && order(stage) < order(this.lastNonO)) this.backtracks += 1;
+      this.lastNonO = stage;
     }
     // Failures after the first file change: the steps that follow it (the change itself not counted).
     if (this.lastEdit >= 0) {
       this.afterEdit += 1;
-      if (s.failed) this.failedAfterEdit += 1;
+      if (failed) this.failedAfterEdit += 1;
     }
     if (s.changesFile) {
       this.lastEdit = this.n;
       this.edits += 1;
       this.verifiedAfterEdit = false;
-      if (s.file !== undefined && this.editedFiles.size < 1024) this.editedFiles.add(s.file);
+      const file = s.file;
+      if (file !== undefined && this.editedFiles.size < 1024) this.editedFiles.add(file);
     }
     if (label.sourceEdit && this.firstSourceEdit < 0) this.firstSourceEdit = this.n;
-    if (s.stage === 'V') {
+    if (stage === 'V') {
       if (this.lastEdit >= 0) this.verifiedAfterEdit = true;
-      this.lastVerifyFailed = s.failed;
+      this.lastVerifyFailed = failed;
     }
-    if (s.failed) this.failed += 1;
-    this.lastFailed = s.failed;
+    if (failed) this.failed += 1;
+    this.lastFailed = failed;
     if (s.kind === 'finish') this.finished = true;
     this.n += 1;
   }

@@ -68,6 +68,12 @@ export function scoreOf(c: CompiledModel, v: Float64Array, offset = 0): number {
 export const pPassOf = (c: CompiledModel, v: Float64Array, offset = 0): number => sigmoid(c.a + c.b * scoreOf(c, v, offset));
 
 /**
+ * The vector a forecaster without a trace writes and scores within one call (written in full each time, kept by
+ * none): one for the process instead of an ArrayBuffer a session.
+ */
+const SCRATCH = new Float64Array(FEATURE_COUNT);
+
+/**
  * `retry`: a blind-retry detector the caller feeds the same states first (the scorer's shared one); by default the
  * features keep their own. `which`: the features computed, those the model reads (default; no trace) or all of
  * them, with the trace of rows that refitting reads (`serve --forecast-learn`).
@@ -76,18 +82,19 @@ export function createForecaster(model: ForecastModel, retry?: RetryDetector, wh
   const compiled = compileModel(model);
   // Only the evidence the model reads: each group of it costs a pass over the step's output or its patch.
   const features = createFeatureTracker(which === 'all' || model.features, retry);
-  const now = new Float64Array(FEATURE_COUNT);
-  let current = pPassOf(compiled, features.write(now));
   if (which === 'model') {
+    let current = pPassOf(compiled, features.write(SCRATCH));
     return {
       add(step, state, label) {
         features.add(step, state, label);
-        current = pPassOf(compiled, features.write(now));
+        current = pPassOf(compiled, features.write(SCRATCH));
         return current;
       },
       value: () => current,
     };
   }
+  const now = new Float64Array(FEATURE_COUNT);
+  let current = pPassOf(compiled, features.write(now));
   // The rows at the checkpoints, one after another in a plain array of doubles: a typed array a row costs an
   // ArrayBuffer each (~1 µs to make, and a finaliser for the collector), a push of 37 doubles a fraction of that.
   // Kept only here: ~0.2 µs a step over a 100-step session, for the learner alone.
