@@ -7,6 +7,7 @@
 import { auroc } from '../../src/core/stats/auroc.js';
 import { bootstrapDraws, resamplable, resampleIndices, type BootstrapOptions } from '../../src/core/stats/bootstrap.js';
 import type { Interval } from '../../src/core/stats/interval.js';
+import { groupBy } from '../../src/core/stats/separation.js';
 
 export interface Paired {
   source: string;
@@ -19,17 +20,6 @@ export interface Paired {
 export interface Difference {
   estimate: number | null;
   interval: Interval | null;
-}
-
-function groupBy<T>(xs: readonly T[], key: (x: T) => string): T[][] {
-  const m = new Map<string, T[]>();
-  for (const x of xs) {
-    const k = key(x);
-    const g = m.get(k);
-    if (g) g.push(x);
-    else m.set(k, [x]);
-  }
-  return [...m.values()];
 }
 
 const aurocBy = (rs: readonly Paired[], pick: (r: Paired) => number) => auroc(rs.filter((r) => r.pass).map(pick), rs.filter((r) => !r.pass).map(pick))?.auroc ?? null;
@@ -59,11 +49,7 @@ function clustered(groups: ReadonlyArray<readonly Paired[]>, stat: (rs: readonly
 export function sourceDifference(rs: readonly Paired[], o: BootstrapOptions): Difference {
   return {
     estimate: diffOf(rs),
-    interval: clustered(
-      groupBy(rs, (r) => r.task),
-      diffOf,
-      o,
-    ),
+    interval: clustered([...groupBy(rs, (r) => r.task).values()], diffOf, o),
   };
 }
 
@@ -72,17 +58,13 @@ export function meanDifference(rs: readonly Paired[], sources: readonly string[]
   const own = rs.filter((r) => sources.includes(r.source));
   return {
     estimate: meanDiff(own, sources),
-    interval: clustered(
-      groupBy(own, (r) => r.task),
-      (x) => meanDiff(x, sources),
-      o,
-    ),
+    interval: clustered([...groupBy(own, (r) => r.task).values()], (x) => meanDiff(x, sources), o),
   };
 }
 
 /** Concordance over (passing, failing) pairs of one source and task, for a minus for b; (source, task) groups resampled. */
 export function withinTaskDifference(rs: readonly Paired[], o: BootstrapOptions): Difference & { pairs: number; tasks: number } {
-  const groups = groupBy(rs, (r) => `${r.source}\0${r.task}`).filter((g) => g.some((r) => r.pass) && g.some((r) => !r.pass));
+  const groups = [...groupBy(rs, (r) => `${r.source}\0${r.task}`).values()].filter((g) => g.some((r) => r.pass) && g.some((r) => !r.pass));
   const ratio = (gs: ReadonlyArray<readonly Paired[]>) => {
     let ua = 0;
     let ub = 0;

@@ -12,6 +12,7 @@ import { FORMAT_NAMES } from '../../src/formats/types.js';
 import { CLIENT_MESSAGE_SCHEMAS, MAX_END_PATCH_CHARS, SESSION_ID_MAX, TASK_ID_MAX_LENGTH } from '../../src/protocol/client-messages.js';
 import { fastSessionMessage } from '../../src/protocol/fast-session.js';
 import { parseClientMessage, type MessageError } from '../../src/protocol/parse.js';
+import { rng } from '../forecast/rng.js';
 
 /** The plain path for a JSON object frame of type `start` or `end`: depth of the whole frame, then zod. */
 function plainFrame(raw: string): Result<unknown, MessageError> {
@@ -103,17 +104,6 @@ function mutations(bases: Array<Record<string, unknown>>, fields: string[]): Arr
       for (const v of VALUES) out.push(Object.defineProperty({ ...base }, field, { value: v, enumerable: true, writable: true, configurable: true }));
     }
   return out;
-}
-
-/** A small seeded generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('the start and end frames fast path', () => {

@@ -78,7 +78,8 @@ export interface Separation {
 
 const split = (runs: readonly ScoredOutcome[]): [number[], number[]] => [runs.filter((r) => r.pass).map((r) => r.score), runs.filter((r) => !r.pass).map((r) => r.score)];
 
-function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
+/** The items of `xs` by `key`, in first-seen order of the keys. */
+export function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
   const m = new Map<string, T[]>();
   for (const x of xs) {
     const k = key(x);
