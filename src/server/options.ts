@@ -254,7 +254,10 @@ export function defaultStepBytesTotal(heapLimit = getHeapStatistics().heap_size_
 /** `stepBytesPerTenant` with two tenants or more (512 MiB, as `journalBytesPerTenant`). */
 export const DEFAULT_STEP_BYTES_PER_TENANT = 512 * 1024 * 1024;
 
-/** `partialFrameBytesPerTenant` with two tenants or more (256 MiB: 32 streams each at ws' 8 MiB a message). */
+/**
+ * `partialFrameBytesPerTenant` (256 MiB: 32 streams each at ws' 8 MiB a message), with one tenant too: a server with
+ * authentication off (one tenant, anyone who reaches it) had no bound, one address's 256 streams holding 2 GiB.
+ */
 export const DEFAULT_PARTIAL_FRAME_BYTES_PER_TENANT = 256 * 1024 * 1024;
 
 /** `logLinesPerTenant` with two tenants or more: 20 lines a second, in bursts of a minute's worth. */
@@ -269,7 +272,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   journalBytesPerTenant: 512 * 1024 * 1024,
   stepBytesPerTenant: 0,
   stepBytesTotal: defaultStepBytesTotal(),
-  partialFrameBytesPerTenant: 0,
+  partialFrameBytesPerTenant: DEFAULT_PARTIAL_FRAME_BYTES_PER_TENANT,
   logLinesPerTenant: 0,
   outgoingQueueBytes: 4 * 1024 * 1024,
   maxBodyBytes: 64 * 1024 * 1024,
@@ -320,7 +323,6 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
   if (options.limits?.connectionsPerTenant === undefined) limits.connectionsPerTenant = tenants <= 1 ? 0 : defaultStreamsPerTenant(limits.maxConnections);
   // And the step texts its sessions hold in memory: one tenant's big steps must not grow the heap until the process aborts.
   if (options.limits?.stepBytesPerTenant === undefined) limits.stepBytesPerTenant = tenants <= 1 ? 0 : DEFAULT_STEP_BYTES_PER_TENANT;
-  if (options.limits?.partialFrameBytesPerTenant === undefined) limits.partialFrameBytesPerTenant = tenants <= 1 ? 0 : DEFAULT_PARTIAL_FRAME_BYTES_PER_TENANT;
   // And the log lines its events write: a tenant starting and ending sessions as fast as it can must not flood the log.
   if (options.limits?.logLinesPerTenant === undefined) limits.logLinesPerTenant = tenants <= 1 ? 0 : DEFAULT_LOG_LINES_PER_TENANT;
   return {

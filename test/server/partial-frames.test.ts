@@ -13,14 +13,14 @@ import { ALICE_BOB_OPS, bearer, useApp } from './helpers.js';
 
 const SHARE = 1024 * 1024;
 const server = useApp({ tokens: ALICE_BOB_OPS, limits: { partialFrameBytesPerTenant: SHARE } });
-const open: WebSocket[] = [];
+const sockets: WebSocket[] = [];
 afterEach(() => {
-  for (const ws of open.splice(0)) ws.terminate();
+  for (const ws of sockets.splice(0)) ws.terminate();
 });
 
 async function stream(token: string): Promise<WebSocket> {
   const ws = new WebSocket(server().wsUrl, { headers: bearer(token) });
-  open.push(ws);
+  sockets.push(ws);
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   return ws;
 }
@@ -53,9 +53,27 @@ describe("a tenant's unfinished messages", () => {
     expect(await begin(third, (3 * SHARE) / 4)).toBe('pong');
   });
 
-  it('are bounded by default with two tenants or more (256 MiB), not with one', () => {
+  it('are bounded by default (256 MiB), with one tenant and with authentication off too', () => {
     expect(resolveOptions({ tokens: ALICE_BOB_OPS }).limits.partialFrameBytesPerTenant).toBe(DEFAULT_PARTIAL_FRAME_BYTES_PER_TENANT);
     expect(DEFAULT_PARTIAL_FRAME_BYTES_PER_TENANT).toBe(256 * 1024 * 1024);
-    expect(resolveOptions({ tokens: ['one'] }).limits.partialFrameBytesPerTenant).toBe(0);
+    // Before: 0 (no bound) with one tenant, so a server with authentication off let anyone hold 8 MiB a stream.
+    expect(resolveOptions({ tokens: ['one'] }).limits.partialFrameBytesPerTenant).toBe(DEFAULT_PARTIAL_FRAME_BYTES_PER_TENANT);
+    expect(resolveOptions({}).limits.partialFrameBytesPerTenant).toBe(DEFAULT_PARTIAL_FRAME_BYTES_PER_TENANT);
+    expect(resolveOptions({ limits: { partialFrameBytesPerTenant: 0 } }).limits.partialFrameBytesPerTenant).toBe(0);
+  });
+});
+
+describe('with authentication off', () => {
+  const authOff = useApp({ limits: { partialFrameBytesPerTenant: SHARE } });
+
+  it("every stream's unfinished messages count together: the stream past the bound is closed 1008", async () => {
+    const connect = async (): Promise<WebSocket> => {
+      const ws = new WebSocket(authOff().wsUrl);
+      sockets.push(ws);
+      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+      return ws;
+    };
+    expect(await begin(await connect(), (3 * SHARE) / 4)).toBe('pong');
+    expect(await begin(await connect(), (3 * SHARE) / 4)).toMatch(/^close 1008 quota_exceeded/);
   });
 });
