@@ -39,7 +39,11 @@ export function untiedEvaluationWarning(fs: ReportFs, skipped: readonly SkippedF
   const files = new Map<string, string[]>();
   for (const s of skipped) {
     if (s.kind !== 'metadata' || read.has(s.path)) continue;
-    for (const task of tasksOf(fs, s.path)) files.set(task, [...(files.get(task) ?? []), s.path]);
+    for (const task of tasksOf(fs, s.path)) {
+      const list = files.get(task);
+      if (list) list.push(s.path);
+      else files.set(task, [s.path]);
+    }
   }
   const tied = unknown.filter((r) => files.has(r.task!)); // task checked non-null in `unknown`
   if (tied.length === 0) return null;
