@@ -25,7 +25,9 @@ import { SessionIndex } from './session-index.js';
 import { InFlight } from '../in-flight.js';
 import { TenantStepBytes } from './tenant-step-bytes.js';
 import { tenantInfo } from './tenant-log.js';
-import { compactIdle } from './idle-compact.js';
+import { sweepOnce } from './session-sweep.js';
+import { finalMessage } from './final-message.js';
+import { sessionLimit } from './session-limits.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { PatchClass } from '../core/rank/patch-class.js';
 
@@ -93,17 +95,9 @@ export class SessionRegistry {
     return id;
   }
 
-  /** Why a new session of `principal` on `conn` does not fit (`full`: only the server's own limit is reached), or undefined. */
+  /** Why a new session of `principal` on `conn` does not fit (session-limits.ts). */
   private limitFor(principal: Principal, conn: Connection, id: string): MessageError | 'full' | undefined {
-    const { limits } = this.deps.options;
-    if (this.openOn(conn) >= limits.sessionsPerConnection) {
-      return { code: 'overloaded', message: `this connection already holds ${limits.sessionsPerConnection} sessions`, session: id };
-    }
-    // A quota as large as the server (one tenant) is the server's own limit: `overloaded`, after reclaiming.
-    if (limits.sessionsPerTenant < limits.totalSessions && this.openCount(principal.tenant) >= limits.sessionsPerTenant) {
-      return { code: 'quota_exceeded', message: `this tenant already holds ${limits.sessionsPerTenant} open sessions (detached ones included): end some first`, session: id };
-    }
-    return this.openCount() >= limits.totalSessions ? 'full' : undefined;
+    return sessionLimit(this.deps.options.limits, { onConnection: () => this.openOn(conn), ofTenant: () => this.openCount(principal.tenant), all: () => this.openCount() }, id);
   }
 
   /** Opens a session on `conn` after checking id, limits, policy and the task's reference; its id lives in the connection's tenant's namespace. */
@@ -201,16 +195,7 @@ export class SessionRegistry {
     const { report, states } = await this.reports.build(session, reportSteps, learn || shadow !== undefined);
     const learned = learn ? await learnSession({ ...this.deps, references: this.references }, session, states) : undefined;
     if (shadow !== undefined && passed !== undefined) this.policies.record(shadow, { states, totals: session.totals, passed });
-    const final: FinalMessage = {
-      type: 'final',
-      session: session.id,
-      ...report,
-      ...(passed !== undefined ? { passed } : {}),
-      ...(learned ? { learned } : {}),
-      ...(session.forecastVersion !== undefined ? { forecastVersion: session.forecastVersion } : {}),
-      ...(patch !== undefined ? { patch } : {}),
-      reason: why,
-    };
+    const final = finalMessage(session.id, report, { passed, learned, forecastVersion: session.forecastVersion, patch }, why);
     session.final = final;
     this.live.delete(session);
     if (session.connection !== undefined) this.deps.connections.get(session.connection)?.ended(session.key);
@@ -359,30 +344,16 @@ export class SessionRegistry {
     if (this.sweeping) return;
     this.sweeping = true;
     try {
-      await this.sweepOnce(now);
+      const target = {
+        all: () => [...this.sessions.values()],
+        open: () => this.live.values(),
+        end: (x: Session, why: FinalReason) => this.end(x, why),
+        free: (x: Session, why: string) => this.free(x, why),
+      };
+      await sweepOnce(target, this.deps.options, now);
     } finally {
       this.sweeping = false;
     }
-  }
-
-  private async sweepOnce(now: number): Promise<void> {
-    const { idleTimeoutMs, resumeWindowMs } = this.deps.options;
-    for (const s of [...this.sessions.values()]) {
-      if (s.ended) {
-        if (now - (s.endedAt ?? now) >= resumeWindowMs) this.free(s, 'expired');
-        continue;
-      }
-      const why = now - s.lastActivity >= idleTimeoutMs ? 'idle' : s.detachedAt !== undefined && now - s.detachedAt >= resumeWindowMs ? 'not_resumed' : undefined;
-      if (why === undefined) continue;
-      await this.end(s, why);
-      this.free(s, why === 'idle' ? 'idle' : 'not resumed');
-      // One session's end at a time, each from a turn of its own (its report is built in slices, T34): the four
-      // sessions a burst left detached ended in one turn and held every client 0.9-1.2 s (0.15 s once the
-      // redundant-step detector was linear).
-      await nextTurn();
-    }
-    // Open sessions only: the thousands of ended ones kept for resume have nothing to compact.
-    await compactIdle(this.live.values(), now);
   }
 
   /**

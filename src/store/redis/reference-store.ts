@@ -25,8 +25,6 @@
  * removed version, so no cached version is ever taken for a new one.
  */
 import type { Redis } from 'ioredis';
-import { LRUCache } from 'lru-cache';
-import { InFlight } from '../../in-flight.js';
 import type { PtaLimits } from '../../core/pta/index.js';
 import type { Pta, Reference, TemporalPrior } from '../../core/scorer-api.js';
 import type { State } from '../../core/types.js';
@@ -38,9 +36,10 @@ import { PooledPrior } from './pooled-prior.js';
 import { ChainGrowth, type GrowthOptions } from './chain-growth.js';
 import { RedisKeys } from './keys.js';
 import type { RedisLink } from './link.js';
-import { readChain, readVersionKey, type Entry, type Located } from './pta-chains.js';
+import type { Located } from './pta-chains.js';
 import { importSeeds } from './seeds.js';
 import { KnownVersions } from './known-versions.js';
+import { VersionCache } from './version-cache.js';
 
 /** Reads of a lookup at most, when chain rollovers keep landing between its two reads. */
 const MAX_LOOKUPS = 5;
@@ -63,9 +62,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
   readonly limits: PtaLimits;
   private readonly link: RedisLink;
   private readonly keys: RedisKeys;
-  private readonly cache: LRUCache<string, Entry>;
-  /** The chain of every PTA object this store handed out (sessions pin it, so their rebuild finds the version). */
-  private readonly chainOf = new WeakMap<Pta, number>();
+  private readonly cache: VersionCache;
   /** The epoch the cache, versions and pooled prior below belong to (undefined: not read yet, or Redis was emptied). */
   private epoch: string | undefined;
   /** Versions per task, as last seen (authoritative only while `synced`). */
@@ -78,9 +75,6 @@ export class RedisReferenceStore implements ReferenceStorePort {
   private seedDone = false;
   private connections = 0;
   private closed = false;
-  private counters = { hits: 0, misses: 0 };
-  /** Per cached version (cacheKey), the read of it under way (versionAt). */
-  private readonly reading = new InFlight<string, Pta | undefined>();
 
   private constructor(options: RedisReferenceStoreOptions) {
     this.options = options;
@@ -98,7 +92,6 @@ export class RedisReferenceStore implements ReferenceStorePort {
         cached: (key) => this.cache.peek(key),
         stored: (task, key, entry) => {
           this.cache.set(key, entry);
-          if (entry.chain) this.chainOf.set(entry.pta, entry.chain.start);
           this.known.see(task, entry.pta.version);
         },
         see: (task, version) => this.known.see(task, version),
@@ -108,11 +101,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
       options,
     );
     this.limits = this.growth.limits;
-    this.cache = new LRUCache({
-      max: options.maxEntries ?? 256,
-      maxSize: options.maxBytes ?? 256 * 1024 * 1024,
-      sizeCalculation: (entry) => Math.max(1, entry.bytes),
-    });
+    this.cache = new VersionCache({ link: this.link, keys: this.keys, written: (key) => this.growth.written(key), maxEntries: options.maxEntries, maxBytes: options.maxBytes });
   }
 
   /**
@@ -186,9 +175,9 @@ export class RedisReferenceStore implements ReferenceStorePort {
     }
   }
 
-  /** A version's cache key: its epoch's, so a read begun before Redis was emptied never answers after. */
-  private cacheKey(task: string, version: number, epoch = this.epoch): string {
-    return `${epoch ?? ''}:${version}:${task}`;
+  /** A version's cache key in the epoch last read. */
+  private cacheKey(task: string, version: number): string {
+    return VersionCache.key(task, version, this.epoch);
   }
 
   private async resync(): Promise<void> {
@@ -270,7 +259,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
 
   /** The chain a PTA this store handed out belongs to (what a session pins besides its version). */
   chainStart(pta: Pta): number | undefined {
-    return this.chainOf.get(pta);
+    return this.cache.chainStart(pta);
   }
 
   /**
@@ -283,45 +272,9 @@ export class RedisReferenceStore implements ReferenceStorePort {
     return this.versionAt(task, version, chain);
   }
 
-  /** {@link ptaAt} in the epoch last read. */
-  private async versionAt(task: string, version: number, chain?: number): Promise<Pta | undefined> {
-    const epoch = this.epoch;
-    const key = this.cacheKey(task, version, epoch);
-    const cached = this.cache.get(key);
-    if (cached) {
-      this.counters.hits++;
-      return cached.pta;
-    }
-    const writing = this.growth.written(key);
-    if (writing !== undefined) {
-      // This replica is writing that version and Redis already holds it: the growth's own PTA, not a re-read.
-      await writing;
-      const own = this.cache.get(key);
-      if (own) {
-        this.counters.hits++;
-        return own.pta;
-      }
-    }
-    // The sessions that start on a task while this version is read share the one read (not one chain read each).
-    return this.reading.run(key, async () => {
-      this.counters.misses++;
-      const start = chain ?? (await this.currentChain(task, version));
-      const entry =
-        start === undefined
-          ? await readVersionKey(this.link, this.keys, task, version)
-          : await readChain(this.link, this.keys, (u) => this.cache.peek(this.cacheKey(task, u, epoch)), task, start, version);
-      if (entry === undefined) return undefined;
-      this.cache.set(key, entry);
-      if (entry.chain) this.chainOf.set(entry.pta, entry.chain.start);
-      return entry.pta;
-    });
-  }
-
-  /** The start of the task's current chain when it holds `version`. */
-  private async currentChain(task: string, version: number): Promise<number | undefined> {
-    const raw = await this.link.run('chain', (r) => r.hget(this.keys.chains, task));
-    const start = raw === null ? undefined : Number(raw);
-    return start !== undefined && start <= version ? start : undefined;
+  /** {@link ptaAt} in the epoch last read (version-cache.ts). */
+  private versionAt(task: string, version: number, chain?: number): Promise<Pta | undefined> {
+    return this.cache.at(task, version, chain, this.epoch);
   }
 
   async reference(task: string): Promise<Reference> {
@@ -392,6 +345,6 @@ export class RedisReferenceStore implements ReferenceStorePort {
   }
 
   cacheStats(): CacheStats {
-    return { ...this.counters, entries: this.cache.size, bytes: this.cache.calculatedSize };
+    return this.cache.stats();
   }
 }
