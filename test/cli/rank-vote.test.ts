@@ -4,7 +4,8 @@
  * reproduction files differ). The vote puts those three first, ties by the composite; the reference-free composite
  * puts one of them last. Bad usage is one line on stderr, exit 1.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CORPUS } from './run-cli.js';
@@ -46,6 +47,28 @@ describe.skipIf(!existsSync(RANK_BIN))('steplens rank --basis vote (dist)', () =
       'fasterxml__jackson-databind-4486: 5 runs ordered by the vote of the group: how many runs made the same final patch (normalised), ties by the composite; no run known to pass, no reference',
     );
     expect(text.stdout.split('\n')[2]).toMatch(/^rank\s+run\s+vote\s+composite\s+reference\s+steps$/);
+  });
+
+  it("classes a final patch from its counts as POST /v1/rank does: past MAX_CLASS_CHARS it is refused naming the file (T55's left-over)", () => {
+    // A finish step that printed one short line 17,000 times under a 1,006-character path: 17 M characters to list.
+    const dir = mkdtempSync(path.join(tmpdir(), 'steplens-rank-vote-'));
+    const long = `src/${'p'.repeat(1000)}.py`;
+    const write = (name: string, lines: number) => {
+      const diff = `diff --git a/${long} b/${long}\n@@ -1 +1 @@\n` + '+x\n'.repeat(lines);
+      const steps = [
+        { t: 0, tool: 'bash', action: { kind: 'shell', command: 'git diff' }, observation: 'ok' },
+        { t: 1, tool: 'submit', action: { kind: 'finish' }, observation: diff },
+      ];
+      const file = path.join(dir, name);
+      writeFileSync(file, steps.map((x) => JSON.stringify(x)).join('\n') + '\n');
+      return file;
+    };
+    const [small, other, big] = [write('small.jsonl', 3), write('other.jsonl', 3), write('big.jsonl', 17_000)];
+    expect(json('--basis', 'vote', '--task', 'long-path', small, other).runs.map((x) => x.vote)).toEqual([2, 2]);
+    const r = steplens('--basis', 'vote', '--task', 'long-path', small, big);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr.startsWith(`steplens rank: ${big}: its final patch: its normalised source lines come to `)).toBe(true);
+    expect(r.stderr).toMatch(/come to 17\d{6} characters/);
   });
 
   it('refuses an unknown basis and --consensus with --basis vote, one line each', () => {

@@ -2,8 +2,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { locationItems } from '../../core/rank/consensus.js';
-import { createFinalPatchTracker } from '../../core/rank/final-patch.js';
-import { patchClass } from '../../core/rank/patch-class.js';
+import { createFinalPatchTracker, type FinalPatchTracker } from '../../core/rank/final-patch.js';
+import { netClass, type PatchClass } from '../../core/rank/patch-class.js';
 import { ASKED_BASES, groupTask, rankRuns, type AskedBasis, type RankInput } from '../../core/rank/rank.js';
 import { createScorer } from '../../core/scorer.js';
 import { holdsPath } from '../../core/pta/index.js';
@@ -50,6 +50,13 @@ function basisOption(basis: string | undefined, consensus: boolean | undefined):
   if (!(ASKED_BASES as readonly string[]).includes(basis)) throw new SteplensError('usage', `--basis ${basis}: expected one of ${ASKED_BASES.join(', ')}`);
   if (consensus === true && basis !== 'consensus') throw new SteplensError('usage', `--consensus and --basis ${basis} are exclusive: give one basis`);
   return basis as AskedBasis;
+}
+
+/** The class of a run's final patch from its counts, as POST /v1/rank makes it (T55: never the list of copies), or the refusal naming the run. */
+function finalPatch(patch: FinalPatchTracker, id: string): PatchClass {
+  const made = netClass(patch.net());
+  if (!made.ok) throw new SteplensError('bad_input', `${id}: its final patch: ${made.error}`);
+  return made.value;
 }
 
 const command: Command = {
@@ -140,7 +147,7 @@ const command: Command = {
         pPass: report.pPass,
         steps: report.steps,
         locations: [...locationItems(scorer.states())],
-        ...(patch !== undefined ? { patch: patchClass(patch.value()) } : {}),
+        ...(patch !== undefined ? { patch: finalPatch(patch, r.id) } : {}),
       };
     });
     const inSample = inSampleWarning(
