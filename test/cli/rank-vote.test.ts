@@ -71,6 +71,15 @@ describe.skipIf(!existsSync(RANK_BIN))('steplens rank --basis vote (dist)', () =
     expect(r.stderr).toMatch(/come to 17\d{6} characters/);
   });
 
+  it('says so when the basis asked yields to a PTA every run has (the bundled PTA of jackson-databind-4486)', () => {
+    const r = steplens('--basis', 'vote', '--bundled', ...JACKSON);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe("fasterxml__jackson-databind-4486: 5 runs ordered by the composite against the task's PTA");
+    expect(r.stdout).toContain('\n(--basis vote orders runs without a forecast model or a PTA: every run here has a PTA, so not by vote)\n');
+    // Without the PTA the vote orders them, and there is nothing to say.
+    expect(steplens('--basis', 'vote', ...JACKSON).stdout).not.toContain('--basis vote orders');
+  });
+
   it('refuses an unknown basis and --consensus with --basis vote, one line each', () => {
     for (const [args, message] of [
       [['--basis', 'votes'], 'steplens rank: --basis votes: expected one of consensus, vote\n'],

@@ -159,7 +159,7 @@ const command: Command = {
     if (held.length > 0) io.stderr(`warning: the PTA holds the path of ${held.join(', ')} (a reference it was built from): scored optimistically against it\n`);
     const ranked = rankRuns(inputs, { basis, mixedTasks: values['mixed-tasks'], mixedTasksHint: '--mixed-tasks' });
     if (!ranked.ok) throw new SteplensError(ranked.error.code, ranked.error.message);
-    io.stdout(values.json ? `${JSON.stringify(ranked.value)}\n` : rankText(ranked.value, { forecast: forecasts !== undefined }));
+    io.stdout(values.json ? `${JSON.stringify(ranked.value)}\n` : rankText(ranked.value, { forecast: forecasts !== undefined, asked: basis }));
     if (values.lenient) return 0;
     return logs.some((l) => l.diagnostics.length > 0 || l.instances.some((x) => x.parsed.diagnostics.length > 0)) ? 1 : 0;
   },
