@@ -80,6 +80,19 @@ describe.skipIf(!existsSync(RANK_BIN))('steplens rank --basis vote (dist)', () =
     expect(steplens('--basis', 'vote', ...JACKSON).stdout).not.toContain('--basis vote orders');
   });
 
+  it('marks each pPass in --json as in-sample or not, as POST /v1/rank does (the bundled forecaster trained on four of these runs)', () => {
+    const doc = json('--forecast', 'bundled', ...JACKSON);
+    expect(doc.by).toBe('pPass');
+    // gpt-4o-mini's run of this task has no published outcome (SOURCES.md: UNKNOWN), so no forecaster trained on it.
+    expect(Object.fromEntries(doc.runs.map((x) => [model(x.id), x.pPassInSample]))).toEqual({
+      'deepseek-chat-v2': true,
+      'deepseek-coder-v2': true,
+      'doubao-pro-128k': true,
+      'gpt-4o-2024-05-13': true,
+      'gpt-4o-mini-2024-07-18': false,
+    });
+  });
+
   it('refuses an unknown basis and --consensus with --basis vote, one line each', () => {
     for (const [args, message] of [
       [['--basis', 'votes'], 'steplens rank: --basis votes: expected one of consensus, vote\n'],

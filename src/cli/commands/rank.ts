@@ -18,7 +18,7 @@ import { formatOption, LENIENT_OPTION } from '../input.js';
 import { reportLogDiagnostics, type LogFile } from '../instances.js';
 import { checkRunsLeft, readRankLogs } from '../rank-logs.js';
 import { inSampleWarning } from '../in-sample.js';
-import { trainedRunSet } from '../../core/forecast/fingerprint.js';
+import { runFingerprint, trainedRunSet } from '../../core/forecast/fingerprint.js';
 import { rankText } from '../rank-text.js';
 import { rankReferences } from '../rank-references.js';
 import { analyzersFor } from '../../core/scope-free.js';
@@ -123,6 +123,7 @@ const command: Command = {
     const config = values.config !== undefined ? await readConfigFile(values.config) : undefined;
     const source = forecastSource(values);
     const forecasts = values.forecast !== undefined ? await readForecastFile(forecastFileArg(values.forecast)) : undefined;
+    const trained = trainedRunSet(forecasts?.trainedRuns);
     const all = defaultAnalyzers();
     const states: Array<ReturnType<Scorer['states']>> = [];
     const inputs: RankInput[] = runs.map((r) => {
@@ -133,7 +134,8 @@ const command: Command = {
       const scorer = createScorer({ reference, analyzers, ...(forecast ? { forecast } : {}), ...(config ? { config } : {}) });
       // The vote's final patch is read only when asked (a diff of every finish step parsed for nothing otherwise).
       const patch = basis === 'vote' ? createFinalPatchTracker() : undefined;
-      for (const step of r.instance.parsed.steps) {
+      const steps = r.instance.parsed.steps;
+      for (const step of steps) {
         const pushed = scorer.push(step);
         patch?.add(step, pushed.state, pushed.label);
       }
@@ -145,13 +147,15 @@ const command: Command = {
         composite: report.score.total,
         reference: report.reference,
         pPass: report.pPass,
+        // As POST /v1/rank marks it: in --json too, not only in the warning on stderr.
+        ...(report.pPass !== undefined && trained !== undefined && steps.length > 0 ? { pPassInSample: trained.has(runFingerprint(steps)) } : {}),
         steps: report.steps,
         locations: [...locationItems(scorer.states())],
         ...(patch !== undefined ? { patch: finalPatch(patch, r.id) } : {}),
       };
     });
     const inSample = inSampleWarning(
-      trainedRunSet(forecasts?.trainedRuns),
+      trained,
       runs.map((r) => ({ name: r.id, steps: r.instance.parsed.steps })),
     );
     if (inSample !== undefined) io.stderr(inSample);
