@@ -1,5 +1,5 @@
 /** What `steplens rank` prints without `--json`: a table best first (`=` marks a tie). */
-import type { RankBasis, Ranking } from '../core/rank/rank.js';
+import type { AskedBasis, RankBasis, Ranking } from '../core/rank/rank.js';
 import type { ReferenceInfo } from '../core/types.js';
 import { renderTable } from './table.js';
 
@@ -16,7 +16,7 @@ const referenceText = (r: ReferenceInfo): string => (r.kind === 'pta' ? `PTA v${
 const fixed = (x: number, digits: number): string => x.toFixed(digits);
 
 /** The human table. */
-export function rankText(r: Ranking, opts: { forecast: boolean }): string {
+export function rankText(r: Ranking, opts: { forecast: boolean; asked?: AskedBasis | undefined }): string {
   const showPPass = r.runs.some((x) => x.pPass !== undefined);
   const header = ['rank', 'run', r.by === 'consensus' || r.by === 'vote' ? r.by : 'score', 'composite', ...(showPPass ? ['pPass'] : []), 'reference', 'steps'];
   const rows = r.runs.map((x) => [
@@ -30,7 +30,12 @@ export function rankText(r: Ranking, opts: { forecast: boolean }): string {
   ]);
   const ties = r.runs.some((x) => x.tied) ? '\n= tied: equal scores, no order between them' : '';
   const note = opts.forecast && r.by !== 'pPass' ? '\n(the forecast model applied to no run: ordered by the next basis)' : '';
+  // An asked basis yields to a forecast or a PTA that every run has (docs/rank.md): said, not left to the header.
+  const yielded =
+    opts.asked !== undefined && r.by !== opts.asked
+      ? `\n(--basis ${opts.asked} orders runs without a forecast model or a PTA: every run here has ${r.by === 'pPass' ? 'a pPass' : 'a PTA'}, so not by ${opts.asked})`
+      : '';
   const left = r.unranked.map((x) => `\nnot ranked: ${x.id} (${x.reason})`).join('');
-  const tail = `${ties}${note}${left}`;
+  const tail = `${ties}${note}${yielded}${left}`;
   return `${r.task ?? 'runs of several tasks'}: ${r.runs.length} run${r.runs.length === 1 ? '' : 's'} ordered by ${BASIS[r.by]}\n\n${renderTable(header, rows)}${tail}${tail ? '\n' : ''}`;
 }

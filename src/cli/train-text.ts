@@ -126,7 +126,14 @@ function reliabilityTable(v: ViewEvaluation): string {
     for (const b of c.bins) if (b.n > 0) rows.push([s, `${b.lo.toFixed(1)}-${b.hi.toFixed(1)}`, String(b.n), f3(b.predicted), `${f3(b.observed)}${iv(b.interval)}`]);
   }
   if (rows.length === 0) return `no source has ${RELIABILITY_MIN_RUNS} runs or more: no per-bin table (each bin would hold a handful of runs)\n`;
-  return renderTable(['source', 'pPass bin', 'runs', 'mean pPass', 'passed [95 %]'], rows);
+  // The sources under the bound are named by count, so the table is never read as every source's.
+  const under = Object.values(v.calibration.bySource).filter((c) => c.n < RELIABILITY_MIN_RUNS);
+  const runs = under.reduce((k, c) => k + c.n, 0);
+  const note =
+    under.length === 0
+      ? ''
+      : `(${under.length} source${under.length === 1 ? '' : 's'} with fewer than ${RELIABILITY_MIN_RUNS} runs, ${runs} runs in all, ${under.length === 1 ? 'has' : 'have'} no per-bin rows: their ECE is in the calibration table)\n`;
+  return `${renderTable(['source', 'pPass bin', 'runs', 'mean pPass', 'passed [95 %]'], rows)}${note}`;
 }
 
 function bestOfNTable(v: ViewEvaluation): string {
@@ -232,9 +239,10 @@ export function forecastText(e: TrainEvaluation, models: readonly ForecastModel[
     bestOfNTable(lo),
     `task-disjoint folds, per source (${e.folds} folds, seed ${e.seed}${caveat}):`,
     separationTable(tf),
-    'calibration, task-disjoint folds:',
+    // The caveat of the task-fold headline applies to every figure of those folds, best-of-N's gap included.
+    `calibration, task-disjoint folds${caveat ? ` (${caveat.slice(2)})` : ''}:`,
     calibrationTable(tf),
-    'best-of-N, task-disjoint folds:',
+    `best-of-N, task-disjoint folds${caveat ? ` (${caveat.slice(2)})` : ''}:`,
     bestOfNTable(tf),
     selectionText(e),
     stopText(e.stop),

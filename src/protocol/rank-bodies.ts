@@ -63,6 +63,7 @@ export const rankedRunSchema = z.object({
   consensus: z.number().optional().describe("Mean Jaccard similarity of its edit locations (files, scopes) to the other runs' (basis consensus)"),
   vote: z.number().int().optional().describe('Runs of the group, itself included, whose normalised final patch is the same as its own; 0 for a patch that changes no source (basis vote)'),
   steps: z.number().int().describe('Steps scored'),
+  open: z.literal(true).optional().describe("A session not ended yet: ranked on its steps so far (its score is not a finished run's). Absent for trajectories and ended sessions"),
 });
 
 export const unrankedRunSchema = z.object({

@@ -63,6 +63,8 @@ export function registerRankRoute(scoped: FastifyInstance, deps: RouteDeps, run:
           steps: s.length,
           locations: [...locationItems(s.states())],
           ...(patch !== undefined ? { patch } : {}),
+          // Said in the answer: a run still going is ranked on its steps so far beside finished ones.
+          ...(s.final === undefined ? { open: true } : {}),
         };
         read.set(r.session, input);
       }

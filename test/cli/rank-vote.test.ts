@@ -4,7 +4,8 @@
  * reproduction files differ). The vote puts those three first, ties by the composite; the reference-free composite
  * puts one of them last. Bad usage is one line on stderr, exit 1.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CORPUS } from './run-cli.js';
@@ -46,6 +47,50 @@ describe.skipIf(!existsSync(RANK_BIN))('steplens rank --basis vote (dist)', () =
       'fasterxml__jackson-databind-4486: 5 runs ordered by the vote of the group: how many runs made the same final patch (normalised), ties by the composite; no run known to pass, no reference',
     );
     expect(text.stdout.split('\n')[2]).toMatch(/^rank\s+run\s+vote\s+composite\s+reference\s+steps$/);
+  });
+
+  it("classes a final patch from its counts as POST /v1/rank does: past MAX_CLASS_CHARS it is refused naming the file (T55's left-over)", () => {
+    // A finish step that printed one short line 17,000 times under a 1,006-character path: 17 M characters to list.
+    const dir = mkdtempSync(path.join(tmpdir(), 'steplens-rank-vote-'));
+    const long = `src/${'p'.repeat(1000)}.py`;
+    const write = (name: string, lines: number) => {
+      const diff = `diff --git a/${long} b/${long}\n@@ -1 +1 @@\n` + '+x\n'.repeat(lines);
+      const steps = [
+        { t: 0, tool: 'bash', action: { kind: 'shell', command: 'git diff' }, observation: 'ok' },
+        { t: 1, tool: 'submit', action: { kind: 'finish' }, observation: diff },
+      ];
+      const file = path.join(dir, name);
+      writeFileSync(file, steps.map((x) => JSON.stringify(x)).join('\n') + '\n');
+      return file;
+    };
+    const [small, other, big] = [write('small.jsonl', 3), write('other.jsonl', 3), write('big.jsonl', 17_000)];
+    expect(json('--basis', 'vote', '--task', 'long-path', small, other).runs.map((x) => x.vote)).toEqual([2, 2]);
+    const r = steplens('--basis', 'vote', '--task', 'long-path', small, big);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr.startsWith(`steplens rank: ${big}: its final patch: its normalised source lines come to `)).toBe(true);
+    expect(r.stderr).toMatch(/come to 17\d{6} characters/);
+  });
+
+  it('says so when the basis asked yields to a PTA every run has (the bundled PTA of jackson-databind-4486)', () => {
+    const r = steplens('--basis', 'vote', '--bundled', ...JACKSON);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe("fasterxml__jackson-databind-4486: 5 runs ordered by the composite against the task's PTA");
+    expect(r.stdout).toContain('\n(--basis vote orders runs without a forecast model or a PTA: every run here has a PTA, so not by vote)\n');
+    // Without the PTA the vote orders them, and there is nothing to say.
+    expect(steplens('--basis', 'vote', ...JACKSON).stdout).not.toContain('--basis vote orders');
+  });
+
+  it('marks each pPass in --json as in-sample or not, as POST /v1/rank does (the bundled forecaster trained on four of these runs)', () => {
+    const doc = json('--forecast', 'bundled', ...JACKSON);
+    expect(doc.by).toBe('pPass');
+    // gpt-4o-mini's run of this task has no published outcome (SOURCES.md: UNKNOWN), so no forecaster trained on it.
+    expect(Object.fromEntries(doc.runs.map((x) => [model(x.id), x.pPassInSample]))).toEqual({
+      'deepseek-chat-v2': true,
+      'deepseek-coder-v2': true,
+      'doubao-pro-128k': true,
+      'gpt-4o-2024-05-13': true,
+      'gpt-4o-mini-2024-07-18': false,
+    });
   });
 
   it('refuses an unknown basis and --consensus with --basis vote, one line each', () => {

@@ -78,5 +78,18 @@ describe('train text', () => {
       `task-disjoint folds (3 folds, new tasks of the sources trained on; kappa chosen on these folds' scores, the features on these runs: optimistic): mean within-source AUROC of pPass ${tf.mean!.toFixed(3)}`,
     );
     expect(text).toContain("task-disjoint folds, per source (3 folds, seed 1; kappa chosen on these folds' scores, the features on these runs: optimistic):");
+    // So are the task folds' calibration and best-of-N (a gap closed there read as held out: 58.3 % on the shared runs).
+    expect(text).toContain("\ncalibration, task-disjoint folds (kappa chosen on these folds' scores, the features on these runs: optimistic):\n");
+    expect(text).toContain("\nbest-of-N, task-disjoint folds (kappa chosen on these folds' scores, the features on these runs: optimistic):\n");
+  });
+
+  it('says which sources the reliability table leaves out (under 20 runs), instead of dropping them silently', () => {
+    const runs = [...source('A', 12, 12, 1), ...source('B', 6, 6, 2), ...source('C', 3, 3, 3), ...source('D', 2, 2, 4)];
+    const r = trainForecast(runs, options);
+    const text = forecastText(r.evaluation, r.models);
+    const table = text.slice(text.indexOf('reliability, leave one source out:'), text.indexOf('best-of-N, leave one source out'));
+    expect(table).toMatch(/\nA \+ m +0\.\d-/);
+    expect(table).not.toMatch(/\n[BCD] \+ m /);
+    expect(table).toContain('\n(3 sources with fewer than 20 runs, 22 runs in all, have no per-bin rows: their ECE is in the calibration table)\n');
   });
 });

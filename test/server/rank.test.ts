@@ -157,6 +157,24 @@ describe('POST /v1/rank over a socket, with a scoring worker and live sessions',
       expect(x.steps).toBe(status.steps);
     }
     expect(r.body.runs!.find((y) => y.id === 'finished')!.steps).toBe((await readSteps(ASTROID.passB)).length);
+    // The sessions not ended are said to be open (ranked on their steps so far); the finished trajectory is not.
+    expect(r.body.runs!.map((y) => [y.id, y.open])).toEqual(
+      expect.arrayContaining([
+        ['live-a', true],
+        ['live-b', true],
+        ['finished', undefined],
+      ]),
+    );
+    c.send({ type: 'end', session: 'live-b' });
+    await c.nextOf('final', 'live-b');
+    const ended = await rank(srv, body, 'alice');
+    expect(ended.body.runs!.map((y) => [y.id, y.open])).toEqual(
+      expect.arrayContaining([
+        ['live-a', true],
+        ['live-b', undefined],
+        ['finished', undefined],
+      ]),
+    );
     // Bob's token does not see Alice's sessions: the same body is an unknown session.
     expect(await rank(srv, body, 'bob')).toEqual({ status: 404, body: { error: { code: 'unknown_session', message: 'runs[0].session: no session live-a' } } });
     // The live session takes its next step after both calls.

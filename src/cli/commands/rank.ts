@@ -2,8 +2,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { locationItems } from '../../core/rank/consensus.js';
-import { createFinalPatchTracker } from '../../core/rank/final-patch.js';
-import { patchClass } from '../../core/rank/patch-class.js';
+import { createFinalPatchTracker, type FinalPatchTracker } from '../../core/rank/final-patch.js';
+import { netClass, type PatchClass } from '../../core/rank/patch-class.js';
 import { ASKED_BASES, groupTask, rankRuns, type AskedBasis, type RankInput } from '../../core/rank/rank.js';
 import { createScorer } from '../../core/scorer.js';
 import { holdsPath } from '../../core/pta/index.js';
@@ -18,7 +18,7 @@ import { formatOption, LENIENT_OPTION } from '../input.js';
 import { reportLogDiagnostics, type LogFile } from '../instances.js';
 import { checkRunsLeft, readRankLogs } from '../rank-logs.js';
 import { inSampleWarning } from '../in-sample.js';
-import { trainedRunSet } from '../../core/forecast/fingerprint.js';
+import { runFingerprint, trainedRunSet } from '../../core/forecast/fingerprint.js';
 import { rankText } from '../rank-text.js';
 import { rankReferences } from '../rank-references.js';
 import { analyzersFor } from '../../core/scope-free.js';
@@ -50,6 +50,13 @@ function basisOption(basis: string | undefined, consensus: boolean | undefined):
   if (!(ASKED_BASES as readonly string[]).includes(basis)) throw new SteplensError('usage', `--basis ${basis}: expected one of ${ASKED_BASES.join(', ')}`);
   if (consensus === true && basis !== 'consensus') throw new SteplensError('usage', `--consensus and --basis ${basis} are exclusive: give one basis`);
   return basis as AskedBasis;
+}
+
+/** The class of a run's final patch from its counts, as POST /v1/rank makes it (T55: never the list of copies), or the refusal naming the run. */
+function finalPatch(patch: FinalPatchTracker, id: string): PatchClass {
+  const made = netClass(patch.net());
+  if (!made.ok) throw new SteplensError('bad_input', `${id}: its final patch: ${made.error}`);
+  return made.value;
 }
 
 const command: Command = {
@@ -116,6 +123,7 @@ const command: Command = {
     const config = values.config !== undefined ? await readConfigFile(values.config) : undefined;
     const source = forecastSource(values);
     const forecasts = values.forecast !== undefined ? await readForecastFile(forecastFileArg(values.forecast)) : undefined;
+    const trained = trainedRunSet(forecasts?.trainedRuns);
     const all = defaultAnalyzers();
     const states: Array<ReturnType<Scorer['states']>> = [];
     const inputs: RankInput[] = runs.map((r) => {
@@ -126,7 +134,8 @@ const command: Command = {
       const scorer = createScorer({ reference, analyzers, ...(forecast ? { forecast } : {}), ...(config ? { config } : {}) });
       // The vote's final patch is read only when asked (a diff of every finish step parsed for nothing otherwise).
       const patch = basis === 'vote' ? createFinalPatchTracker() : undefined;
-      for (const step of r.instance.parsed.steps) {
+      const steps = r.instance.parsed.steps;
+      for (const step of steps) {
         const pushed = scorer.push(step);
         patch?.add(step, pushed.state, pushed.label);
       }
@@ -138,13 +147,15 @@ const command: Command = {
         composite: report.score.total,
         reference: report.reference,
         pPass: report.pPass,
+        // As POST /v1/rank marks it: in --json too, not only in the warning on stderr.
+        ...(report.pPass !== undefined && trained !== undefined && steps.length > 0 ? { pPassInSample: trained.has(runFingerprint(steps)) } : {}),
         steps: report.steps,
         locations: [...locationItems(scorer.states())],
-        ...(patch !== undefined ? { patch: patchClass(patch.value()) } : {}),
+        ...(patch !== undefined ? { patch: finalPatch(patch, r.id) } : {}),
       };
     });
     const inSample = inSampleWarning(
-      trainedRunSet(forecasts?.trainedRuns),
+      trained,
       runs.map((r) => ({ name: r.id, steps: r.instance.parsed.steps })),
     );
     if (inSample !== undefined) io.stderr(inSample);
@@ -152,7 +163,7 @@ const command: Command = {
     if (held.length > 0) io.stderr(`warning: the PTA holds the path of ${held.join(', ')} (a reference it was built from): scored optimistically against it\n`);
     const ranked = rankRuns(inputs, { basis, mixedTasks: values['mixed-tasks'], mixedTasksHint: '--mixed-tasks' });
     if (!ranked.ok) throw new SteplensError(ranked.error.code, ranked.error.message);
-    io.stdout(values.json ? `${JSON.stringify(ranked.value)}\n` : rankText(ranked.value, { forecast: forecasts !== undefined }));
+    io.stdout(values.json ? `${JSON.stringify(ranked.value)}\n` : rankText(ranked.value, { forecast: forecasts !== undefined, asked: basis }));
     if (values.lenient) return 0;
     return logs.some((l) => l.diagnostics.length > 0 || l.instances.some((x) => x.parsed.diagnostics.length > 0)) ? 1 : 0;
   },

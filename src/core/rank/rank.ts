@@ -33,6 +33,8 @@ export interface RankInput {
    * live session's `end` carried): what basis `vote` compares; absent where unknown (a session ended without one).
    */
   patch?: PatchClass | undefined;
+  /** A live session not ended yet: its score is of its steps so far, not of a finished run. */
+  open?: boolean | undefined;
 }
 
 export type RankBasis = 'pPass' | 'pta' | 'consensus' | 'vote' | 'reference-free' | 'mixed';
@@ -60,6 +62,8 @@ export interface RankedRun {
   /** Runs of the group, itself included, whose normalised final patch is the same as its own; 0: an empty patch (basis `vote` only). */
   vote?: number;
   steps: number;
+  /** True for a session not ended yet (scored on its steps so far); absent for a finished run. */
+  open?: true;
 }
 
 /** A run left out of the order, with why (a rollout that timed out before its first step). */
@@ -174,6 +178,7 @@ export function rankRuns(all: readonly RankInput[], options: RankOptions = {}): 
       ...(agreement !== undefined ? { consensus: agreement[i]! } : {}),
       ...(votes !== undefined ? { vote: votes[i]! } : {}),
       steps: r.steps,
+      ...(r.open === true ? { open: true as const } : {}),
     });
   });
   return ok({ task: task.value, by, runs: ranked, unranked });

@@ -3,7 +3,9 @@
  * pass rate) with the rate's Wilson interval as a vertical bar and the point's area growing with the bin's
  * runs; the diagonal is perfect calibration. The key names each source with its n, its ECE and the ECE a
  * perfectly calibrated forecaster shows at that n (report.calibration), so a small source's scatter is read
- * against what its n allows.
+ * against what its n allows. One colour a source: at most SERIES.length sources are drawn (those with the most
+ * runs); the key names the others, which are in the table only (with 15 sources the colours repeated, and a
+ * point could not be told from another source's).
  */
 import type { CorpusReport } from '../types.js';
 import { wrapText } from './layout.js';
@@ -16,17 +18,20 @@ const KEY_LINE = 14;
 
 /** The chart, or undefined without a forecaster. */
 export function reliabilityDiagram(r: CorpusReport): Chart | undefined {
-  const rows = (r.calibration ?? []).filter((c) => c.source !== 'all' && c.n > 0);
-  if (rows.length === 0) return undefined;
+  const all = (r.calibration ?? []).filter((c) => c.source !== 'all' && c.n > 0);
+  if (all.length === 0) return undefined;
+  const { rows, left } = drawnSources(all);
   const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));
   // Numbers on lines of their own: wrapping breaks after a '.', which would split them.
   const keys = rows.map((c) => [
     ...wrapText(c.source, KEY_W - 24, KEY_SIZE),
-    `n=${c.n}, ECE ${f3(c.ece)}`,
+    `n=${c.n}, ECE ${f3(c.ece)}${c.interval ? ` [${f3(c.interval.lo)}, ${f3(c.interval.hi)}]` : ''}`,
     `perfectly calibrated at this n: ${f3(c.perfect?.mean)}`,
     `(95th percentile ${f3(c.perfect?.hi)})`,
   ]);
-  const keyH = keys.reduce((h, k) => h + k.length * KEY_LINE + 6, 0);
+  const notDrawn =
+    left.length === 0 ? [] : [`not drawn (${left.length} with fewer runs;`, `one colour a source; in the table):`, ...left.flatMap((c) => wrapText(`${c.source} (n=${c.n})`, KEY_W - 12, KEY_SIZE))];
+  const keyH = keys.reduce((h, k) => h + k.length * KEY_LINE + 6, 0) + notDrawn.length * KEY_LINE;
   const L = 62,
     T = TITLE_Y + 28,
     B = 54,
@@ -57,7 +62,14 @@ export function reliabilityDiagram(r: CorpusReport): Chart | undefined {
     keys[s]!.forEach((l, i) => body.push(text(L + side + 50, ky + 8 + i * KEY_LINE, l, 'start', '', KEY_SIZE)));
     ky += keys[s]!.length * KEY_LINE + 6;
   });
+  notDrawn.forEach((l, i) => body.push(text(L + side + 38, ky + 8 + i * KEY_LINE, l, 'start', '', KEY_SIZE)));
   body.push(text(L + side / 2, H - 14, 'mean pPass in the bin (10 bins; dashed: perfect calibration)', 'middle'));
   body.push(text(16 + 10, T + side / 2, 'share of the bin that passed (Wilson 95 %)', 'middle', `transform="rotate(-90 ${16 + 10} ${T + side / 2})"`));
   return { file: 'reliability-diagram.svg', svg: svgDoc(W, H, 'Reliability of pPass per source: mean pPass against the pass rate, per bin', body) };
+}
+
+/** The sources drawn, one colour each: the SERIES.length with the most runs (in the report's order); the rest left out. */
+function drawnSources<T extends { n: number }>(rows: readonly T[]): { rows: T[]; left: T[] } {
+  const kept = new Set([...rows].sort((a, b) => b.n - a.n).slice(0, SERIES.length));
+  return { rows: rows.filter((c) => kept.has(c)), left: rows.filter((c) => !kept.has(c)) };
 }
