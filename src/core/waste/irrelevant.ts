@@ -29,7 +29,8 @@ export function findIrrelevantExploration(states: readonly State[], ptaFiles: re
 }
 
 /**
- * {@link findIrrelevantExploration} in steps: it yields every {@link STATES_PER_STEP} states of each of its two passes.
+ * {@link findIrrelevantExploration} in steps: it yields every {@link STATES_PER_STEP} states of each of its passes (two
+ * without a PTA, one with).
  * `known`: the set of `ptaFiles` when the caller has it ({@link ptaFileSet}).
  */
 export function* findIrrelevantExplorationInSteps(
@@ -40,7 +41,8 @@ export function* findIrrelevantExplorationInSteps(
   const byFile = new Map<string, IrrelevantFile>();
   const touches = new Map<string, number>();
   const edited = new Set<string>();
-  for (let i = 0; i < states.length; i++) {
+  // The counts of touches and edits serve only without a PTA: with one, a file is irrelevant when the PTA never touches it.
+  for (let i = 0; known === undefined && i < states.length; i++) {
     if (i > 0 && i % STATES_PER_STEP === 0) yield;
     const s = states[i]!; // i < length
     if (s.file === undefined) continue;
