@@ -24,7 +24,7 @@ import { createStructuralTracker, type StructuralTracker } from './signals/struc
 import { createTemporalTracker, referenceWindows, type TemporalTracker } from './signals/temporal.js';
 import { createStateBuilder, type StateBuilder } from './state-builder.js';
 import { StateColumns } from './state/state-columns.js';
-import { snapshotHistory, wasteReportInSteps, type WasteHistory } from './waste/index.js';
+import { ptaFileSet, snapshotHistory, wasteReportInSteps, type WasteHistory } from './waste/index.js';
 
 /** Options of {@link createScorer}: the reference, the syntax ports, and optional config and policy. */
 export type CreateScorerOptions = ScorerOptions & {
@@ -207,7 +207,7 @@ class IncrementalScorer implements Scorer {
       all[i] = this.columns.at(i)!; // i < the length read when asked
       if ((i + 1) % STATES_PER_STEP === 0) yield;
     }
-    const waste = yield* wasteReportInSteps(all, { settings: cfg.waste, tau: cfg.tau, ptaFiles: pta?.files, history: head.history });
+    const waste = yield* wasteReportInSteps(all, { settings: cfg.waste, tau: cfg.tau, ptaFiles: pta?.files, ptaFileSet: pta !== undefined ? ptaFileSet(pta.files) : undefined, history: head.history });
     const tier = tierFor(current.total, passed, cfg);
     const lucky =
       passed === true && tier === 'Lucky' ? classifyLucky({ states: all, score: current, waste, reference: pta !== undefined ? luckyReference(pta.references) : undefined }, cfg.lucky) : undefined;

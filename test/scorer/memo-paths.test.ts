@@ -1,7 +1,7 @@
 /**
  * The per-step memos of the scoring path give what the unmemoised code gives, on every real corpus
  * run: the variant key of a terminal action memoised on its cached terminal facts (cold and warm),
- * the Python file-use scan memoised per text, and whole runs scored again once every memo and the
+ * the Python file-use scan memoised per text, a shell line's intents shared with the steps that add to them, and whole runs scored again once every memo and the
  * shared-text pool are warm (bit-identical results).
  */
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { scoreSteps } from '../../src/core/scorer.js';
 import { stepFailed } from '../../src/core/state/failure.js';
 import { TERMINAL_CACHE_ENTRIES, terminalCacheSize, terminalFacts } from '../../src/core/state/terminal-facts.js';
 import { exactAction, exactKey, terminalExactKey } from '../../src/core/state/variant.js';
+import type { Step } from '../../src/core/types.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
 
@@ -55,6 +56,23 @@ describe('memoised scoring paths', () => {
       }
     }
     expect(withFiles).toBeGreaterThan(10);
+  });
+
+  it("a shell line's memoised intents are handed out unchanged after a step that added script writes to them", () => {
+    const sh = (t: number, command: string): Step => ({ t, tool: 'bash', cwd: '/testbed', action: { kind: 'shell', command } });
+    // A line not labelled before in this process (the memo is per parsed line): its intents, first time.
+    const line = `cd /testbed && python gen_${process.pid}.py`;
+    const first = new Labeler(analyzers.shell).label(sh(0, line), false).intents;
+    expect(first).toEqual([{ type: 'run', kind: 'run_script', file: `gen_${process.pid}.py` }]);
+    // The same line after the script it runs was written: the scan adds a write of a file seen before.
+    const labeler = new Labeler(analyzers.shell);
+    labeler.label(sh(0, 'cat out.txt'), false);
+    labeler.label(sh(1, `cat > gen_${process.pid}.py <<'EOF'\nopen('out.txt', 'w').write('x')\nEOF`), false);
+    const withWrites = labeler.label(sh(2, line), false).intents;
+    expect(withWrites).toEqual([...first, { type: 'write', file: 'out.txt', create: false, script: true }]);
+    // A fresh labeler gets the first intents again, and so does the first one's list (it was not added to).
+    expect(new Labeler(analyzers.shell).label(sh(0, line), false).intents).toEqual([{ type: 'run', kind: 'run_script', file: `gen_${process.pid}.py` }]);
+    expect(first).toHaveLength(1);
   });
 
   it('scoring every run again with warm memos and shared texts gives the same results', () => {

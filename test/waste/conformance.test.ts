@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, resolveConfig } from '../../src/core/config.js';
 import type { WasteSettings } from '../../src/core/config.js';
 import type { State, WasteItem } from '../../src/core/types.js';
-import { WASTE_DETECTORS, wasteReport, type WasteContext } from '../../src/core/waste/index.js';
+import { WASTE_DETECTORS, ptaFileSet, wasteReport, type WasteContext } from '../../src/core/waste/index.js';
 import { corpusRuns, extraRuns, statesOf } from '../fixtures/corpus-runs.js';
 
 const runs = [...corpusRuns(), ...extraRuns()].map((r) => ({ name: r.name, states: statesOf(r.steps) }));
@@ -53,6 +53,34 @@ describe('waste detectors', () => {
     for (const [, files, settings] of MODES) {
       for (const { states } of runs) expect(wasteReport(states, { settings, tau: DEFAULT_CONFIG.tau, ...(files ? { ptaFiles: files } : {}) })).toEqual(findAll(states, files, settings).flat());
     }
+  });
+
+  it("make up the report with a PTA's file set given (a scorer's, kept per list) as with the list alone", () => {
+    const set = ptaFileSet(ptaFiles);
+    expect(ptaFileSet(ptaFiles)).toBe(set);
+    expect([...set]).toEqual([...new Set(ptaFiles)]);
+    expect(ptaFileSet([...ptaFiles])).not.toBe(set);
+    let items = 0;
+    for (const { states } of runs) {
+      const report = wasteReport(states, { settings: SENSITIVE, tau: DEFAULT_CONFIG.tau, ptaFiles, ptaFileSet: set });
+      expect(report).toEqual(findAll(states, ptaFiles, SENSITIVE).flat());
+      items += report.filter((i) => i.category === 'irrelevant_exploration').length;
+    }
+    expect(items).toBeGreaterThan(0);
+  });
+
+  it('look states up by their step index when it is not their place in the list (the report keeps no map otherwise)', () => {
+    let items = 0;
+    for (const { states } of runs.slice(0, 25)) {
+      // Indices shifted, and one state's index repeated by the next (the later state is the one an index names).
+      const moved = states.map((s, i) => ({ ...s, t: i === 3 ? s.t + 1001 : s.t + 1000 }));
+      for (const [, files, settings] of MODES) {
+        const report = wasteReport(moved, { settings, tau: DEFAULT_CONFIG.tau, ...(files ? { ptaFiles: files } : {}) });
+        expect(report).toEqual(findAll(moved, files, settings).flat());
+        items += report.length;
+      }
+    }
+    expect(items).toBeGreaterThan(0);
   });
 });
 

@@ -37,7 +37,7 @@ function withRange(label: Label, range: [number, number] | undefined): Label {
  * source edited). Every write of a compound line counts, not only the one that
  * decided the label: `sed -i ... f.py && pytest` is V, but `f.py` changed.
  */
-export function record(label: Label, intents: Intent[], h: LabelHistory): void {
+export function record(label: Label, intents: readonly Intent[], h: LabelHistory): void {
   const writes: Array<{ file: string; created: boolean; source: boolean }> = [];
   for (const intent of intents) {
     if (intent.type === 'read') for (const f of intent.files) h.seen.add(intern(f));
@@ -100,7 +100,7 @@ function writeLabel(intent: Extract<Intent, { type: 'write' }>, facts: WriteFact
  * file from its backup (`cp f.py.backup f.py`) is an undo, rule 1 (O), like
  * `git checkout -- f`; `mv a b` is housekeeping unless `b` is a source file (then I).
  */
-export function cascade(intents: Intent[], primaryIndex: number, h: LabelHistory, terminal: boolean): Label {
+export function cascade(intents: readonly Intent[], primaryIndex: number, h: LabelHistory, terminal: boolean): Label {
   const primary = intents[primaryIndex] ?? { type: 'orchestration', kind: 'none' };
   if (primary.type === 'orchestration' && primary.kind === 'finish') return base('O', 'finish', 1);
   const test = intents.find((i) => i.type === 'test');

@@ -21,8 +21,8 @@ export const CODER_PLAN = /^\s*plan[^\S\n]*\n[\s\S]*\n[^\S\n]*end_of_plan\s*$/;
 /** The labeler's verdict with what it derived on the way (the state builder reuses it). */
 export interface LabelOutcome {
   label: Label;
-  /** The intents of the step (one per classified shell command). */
-  intents: Intent[];
+  /** The intents of the step (one per classified shell command); read-only: a shell line's may be its memo's own list. */
+  intents: readonly Intent[];
   primary: number;
   /** The parsed shell line, for terminal steps. */
   shell?: ParsedShell;
@@ -86,13 +86,22 @@ export class Labeler {
       }
       const ctx = paths;
       const resolve = (p: string) => toRepoPath(p, ctx);
-      const { intents, primary } = CODER_PLAN.test(a.command)
-        ? { intents: [{ type: 'orchestration', kind: 'think' } as Intent], primary: 0 }
+      const own: ShellIntents | undefined = CODER_PLAN.test(a.command)
+        ? { intents: [{ type: 'orchestration', kind: 'think' }], primary: 0 }
         : shell.commands.length === 0
           ? { intents: [emptyShellIntent(shell)], primary: 0 }
-          : memoShellIntents(shell, ctx, resolve);
-      intents.push(...shellScriptWrites(a.command, shell, resolve, this.history));
-      if (isProse(a.command, shell, intents[primary])) intents[primary] = { type: 'orchestration', kind: 'message' };
+          : undefined;
+      const { intents: lineIntents, primary } = own ?? memoShellIntents(shell, ctx, resolve);
+      // The memo's list is used as it is unless this step adds to it or replaces its primary: a copy of it every
+      // shell step was the labeler's largest line (bench/README.md, "Lifecycle CPU per step, sixth pass").
+      let intents: readonly Intent[] = lineIntents;
+      const writes = shellScriptWrites(a.command, shell, resolve, this.history);
+      if (writes.length > 0) intents = [...lineIntents, ...writes];
+      if (isProse(a.command, shell, intents[primary])) {
+        const replaced = [...intents];
+        replaced[primary] = { type: 'orchestration', kind: 'message' };
+        intents = replaced;
+      }
       const label = cascade(intents, primary, this.history, true);
       outcome = { label, intents, primary, shell, paths, changesEnv: changesEnvironment(label, intents, shell) };
     } else {
@@ -142,11 +151,11 @@ function isProse(command: string, shell: ParsedShell, primary: Intent | undefine
 /**
  * {@link shellIntents} memoised per parsed line (the shell analyzer caches parses per command
  * string, so a repeated command is the same object) and path context: the intents depend on
- * nothing else. The cached intents are shared read-only; callers get a fresh array of them.
+ * nothing else. The cached intents and their list are shared read-only: a caller that adds to the list copies it.
  */
 const intentMemo = new WeakMap<ParsedShell, Map<string | undefined, Map<string, ShellIntents>>>();
 
-function memoShellIntents(shell: ParsedShell, ctx: PathContext, resolve: (p: string) => string): ShellIntents {
+function memoShellIntents(shell: ParsedShell, ctx: PathContext, resolve: (p: string) => string): Readonly<{ intents: readonly Intent[]; primary: number }> {
   let byRoot = intentMemo.get(shell);
   if (byRoot === undefined) {
     byRoot = new Map();
@@ -163,7 +172,7 @@ function memoShellIntents(shell: ParsedShell, ctx: PathContext, resolve: (p: str
     hit = shellIntents(shell, resolve);
     byDir.set(ctx.dir, hit);
   }
-  return { intents: [...hit.intents], primary: hit.primary };
+  return hit;
 }
 
 function emptyShellIntent(shell: ParsedShell): Intent {

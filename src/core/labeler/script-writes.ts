@@ -73,7 +73,7 @@ export function shellScriptWrites(command: string, shell: ParsedShell, resolve: 
  * written, and for an edit the file's scan so far followed by the new text's (the file's text with the new text
  * appended, as before).
  */
-export function rememberScripts(step: Step, intents: Intent[], h: LabelHistory): void {
+export function rememberScripts(step: Step, intents: readonly Intent[], h: LabelHistory): void {
   const a = step.action;
   if (a.kind === 'edit') {
     const write = intents[0];

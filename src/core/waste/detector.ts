@@ -4,6 +4,11 @@ import { runToEnd } from '../in-steps.js';
 import type { State, WasteCategory, WasteItem } from '../types.js';
 import type { WasteHistory } from './history.js';
 
+/** States by step index: `get` as a `ReadonlyMap`'s (a map is one). */
+export interface StateLookup {
+  get(t: number): State | undefined;
+}
+
 /** What a detector is given besides the states. */
 export interface WasteContext {
   settings: WasteSettings;
@@ -11,8 +16,10 @@ export interface WasteContext {
   tau: number;
   /** The PTA's touched files; undefined = reference-free mode. */
   ptaFiles?: readonly string[];
+  /** The set of `ptaFiles`, when the caller keeps one (irrelevant.ts's `ptaFileSet`); made from the list otherwise. */
+  ptaFileSet?: ReadonlySet<string>;
   /** The states by step index. */
-  byT: ReadonlyMap<number, State>;
+  byT: StateLookup;
   /** Items the detectors before this one found (the redundant-step detector leaves blind retries to theirs). */
   found: readonly WasteItem[];
   /** What the stop counters found over the same states (history.ts): read instead of searched again. */
@@ -33,7 +40,7 @@ export function wasteDetector(category: WasteCategory, findInSteps: WasteDetecto
 }
 
 /** An item of `category` over `steps` whose last `wasted` are wasted: tool of the first wasted step, tokens of all wasted ones. */
-export function wasteItem(category: WasteCategory, steps: number[], wasted: number, byT: ReadonlyMap<number, State>): WasteItem {
+export function wasteItem(category: WasteCategory, steps: number[], wasted: number, byT: StateLookup): WasteItem {
   const wastedSteps = steps.slice(steps.length - wasted);
   let tokens = 0;
   for (const t of wastedSteps) tokens += byT.get(t)?.cost ?? 0;

@@ -60,8 +60,8 @@ export const redundantStepWaste: WasteDetector = wasteDetector('redundant_step',
 });
 
 /** E states on files the PTA never touches (without a PTA: read once, never used again), per file, all wasted. */
-export const irrelevantExplorationWaste: WasteDetector = wasteDetector('irrelevant_exploration', function* (states, { ptaFiles, byT }) {
-  const files = yield* findIrrelevantExplorationInSteps(states, ptaFiles);
+export const irrelevantExplorationWaste: WasteDetector = wasteDetector('irrelevant_exploration', function* (states, { ptaFiles, ptaFileSet, byT }) {
+  const files = yield* findIrrelevantExplorationInSteps(states, ptaFiles, ptaFileSet ?? (ptaFiles === undefined ? undefined : new Set(ptaFiles)));
   return yield* itemsOf(files, (f) => wasteItem('irrelevant_exploration', f.steps, f.steps.length, byT));
 });
 

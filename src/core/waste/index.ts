@@ -21,14 +21,14 @@ import type { WasteSettings } from '../config.js';
 import { runToEnd, STATES_PER_STEP } from '../in-steps.js';
 import type { State, WasteItem } from '../types.js';
 import { WASTE_DETECTORS } from './detectors.js';
-import type { WasteContext } from './detector.js';
+import type { StateLookup, WasteContext } from './detector.js';
 import type { WasteHistory } from './history.js';
 
 export { createCycleDetector, type CycleRun, type CycleDetector } from './cycles.js';
 export { createRegressionTracker, type RegressionLoop, type RegressionTracker } from './regression-loop.js';
 export { createRetryEpisodeTracker, type RetryEpisode, type RetryEpisodeTracker } from './retry-episodes.js';
 export { findRedundantSteps, repeats, type RedundantStep } from './redundant.js';
-export { findIrrelevantExploration, type IrrelevantFile } from './irrelevant.js';
+export { findIrrelevantExploration, ptaFileSet, type IrrelevantFile } from './irrelevant.js';
 export { WASTE_DETECTORS } from './detectors.js';
 export { wasteDetector, type WasteContext, type WasteDetector } from './detector.js';
 export { snapshotHistory, type WasteHistory } from './history.js';
@@ -38,6 +38,8 @@ export interface WasteOptions {
   tau: number;
   /** The PTA's touched files; undefined = reference-free mode. */
   ptaFiles?: readonly string[];
+  /** The set of `ptaFiles`, when the caller keeps one (`ptaFileSet`); made from the list otherwise. */
+  ptaFileSet?: ReadonlySet<string>;
   /** What the stop counters found over the same states (history.ts). */
   history?: WasteHistory;
 }
@@ -53,22 +55,49 @@ export function wasteReport(states: readonly State[], options: WasteOptions): Wa
  * load 5 in one go). `states` must not change until it is done.
  */
 export function* wasteReportInSteps(states: readonly State[], options: WasteOptions): Generator<void, WasteItem[]> {
-  const byT = new Map<number, State>();
+  // The states by step index: the list itself when every state's `t` is its index (a scorer's states always are),
+  // a map only otherwise. A map of every state was built at each session's end for the few lookups the items make.
+  let byT: Map<number, State> | undefined;
   for (let i = 0; i < states.length; i++) {
     const s = states[i]!; // i < length
-    byT.set(s.t, s);
+    if (byT !== undefined) byT.set(s.t, s);
+    else if (s.t !== i) byT = statesByT(states, i + 1);
     if ((i + 1) % STATES_PER_STEP === 0) yield;
   }
   const found: WasteItem[] = [];
   // One context for every detector (`found` is the one list, grown between them), its fields named: a spread of
   // the options per detector was ~13 µs of a session's end in the server's loop, and one spread still ~8
   // (bench/README.md, "Lifecycle CPU per step, fifth pass"). Detectors read only these fields.
-  const context: WasteContext = { settings: options.settings, tau: options.tau, ptaFiles: options.ptaFiles, byT, found, history: options.history };
+  const context: WasteContext = {
+    settings: options.settings,
+    tau: options.tau,
+    ptaFiles: options.ptaFiles,
+    ptaFileSet: options.ptaFileSet,
+    byT: byT ?? new StatesByIndex(states),
+    found,
+    history: options.history,
+  };
   for (const detector of WASTE_DETECTORS) {
     const items = yield* detector.findInSteps(states, context);
     for (const item of items) found.push(item);
   }
   return found;
+}
+
+/** The first `n` states by their `t` (a later state with the same `t` wins, as `Map#set` in order gives). */
+function statesByT(states: readonly State[], n: number): Map<number, State> {
+  const byT = new Map<number, State>();
+  for (let i = 0; i < n; i++) byT.set(states[i]!.t, states[i]!); // i < n <= length
+  return byT;
+}
+
+/** States whose `t` is their index, looked up as the map of them would be (`undefined` for any other number). */
+class StatesByIndex implements StateLookup {
+  constructor(private readonly states: readonly State[]) {}
+
+  get(t: number): State | undefined {
+    return Number.isInteger(t) && t >= 0 && t < this.states.length ? this.states[t] : undefined;
+  }
 }
 
 /** The distinct wasted steps of a waste report (see the convention above). */

@@ -12,23 +12,43 @@ export interface IrrelevantFile {
   tool: string;
 }
 
+/**
+ * The set of a PTA's file list, made once per list: a list is never changed once made (a PTA's insert replaces it),
+ * and each session's end built the set again (bench/README.md, "Lifecycle CPU per step, sixth pass").
+ */
+const fileSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+export function ptaFileSet(files: readonly string[]): ReadonlySet<string> {
+  let set = fileSets.get(files);
+  if (set === undefined) fileSets.set(files, (set = new Set(files)));
+  return set;
+}
+
 export function findIrrelevantExploration(states: readonly State[], ptaFiles: readonly string[] | undefined): IrrelevantFile[] {
   return runToEnd(findIrrelevantExplorationInSteps(states, ptaFiles));
 }
 
-/** {@link findIrrelevantExploration} in steps: it yields every {@link STATES_PER_STEP} states of each of its two passes. */
-export function* findIrrelevantExplorationInSteps(states: readonly State[], ptaFiles: readonly string[] | undefined): Generator<void, IrrelevantFile[]> {
+/**
+ * {@link findIrrelevantExploration} in steps: it yields every {@link STATES_PER_STEP} states of each of its passes (two
+ * without a PTA, one with).
+ * `known`: the set of `ptaFiles` when the caller has it ({@link ptaFileSet}).
+ */
+export function* findIrrelevantExplorationInSteps(
+  states: readonly State[],
+  ptaFiles: readonly string[] | undefined,
+  known: ReadonlySet<string> | undefined = ptaFiles === undefined ? undefined : new Set(ptaFiles),
+): Generator<void, IrrelevantFile[]> {
   const byFile = new Map<string, IrrelevantFile>();
   const touches = new Map<string, number>();
   const edited = new Set<string>();
-  for (let i = 0; i < states.length; i++) {
+  // The counts of touches and edits serve only without a PTA: with one, a file is irrelevant when the PTA never touches it.
+  for (let i = 0; known === undefined && i < states.length; i++) {
     if (i > 0 && i % STATES_PER_STEP === 0) yield;
     const s = states[i]!; // i < length
     if (s.file === undefined) continue;
     touches.set(s.file, (touches.get(s.file) ?? 0) + 1);
     if (s.changesFile) edited.add(s.file);
   }
-  const known = ptaFiles === undefined ? undefined : new Set(ptaFiles);
   for (let i = 0; i < states.length; i++) {
     if (i > 0 && i % STATES_PER_STEP === 0) yield;
     const s = states[i]!; // i < length

@@ -84,7 +84,9 @@ const READS_PER_STATE = 32;
 /** {@link findRedundantSteps} in steps: it yields every {@link STATES_PER_STEP} states, an earlier read compared counted as 1/{@link READS_PER_STATE} of a state. */
 export function* findRedundantStepsInSteps(states: readonly State[], retries: ReadonlySet<number>): Generator<void, RedundantStep[]> {
   const out: RedundantStep[] = [];
-  let lastByHash = new Map<string, number>();
+  // By stage, then by hash: the hash is the state's own string (hashed once by V8), where a key of both was a new
+  // string built and hashed every state.
+  let lastByHash = new Map<string, Map<string, number>>();
   let readsByFile = new Map<string, EarlierRead[]>();
   let work = 0;
   for (const s of states) {
@@ -99,11 +101,11 @@ export function* findRedundantStepsInSteps(states: readonly State[], retries: Re
       continue;
     }
     if (REPEAT_EXEMPT_KINDS.has(s.kind)) continue;
-    const hashKey = `${s.stage}\u0000${s.hash}`;
+    let sameStage = lastByHash.get(s.stage);
     const fileKey = s.kind === 'read' && s.file !== undefined ? `${s.stage}\u0000${s.file}` : undefined;
     if (!retries.has(s.t)) {
       // The same action (not a variant of it), else a read whose lines an earlier read of the file showed.
-      let of = s.variant === true ? -1 : (lastByHash.get(hashKey) ?? -1);
+      let of = s.variant === true ? -1 : (sameStage?.get(s.hash) ?? -1);
       const reads = fileKey !== undefined && s.range !== undefined ? readsByFile.get(fileKey) : undefined;
       if (reads !== undefined) {
         const [lo, hi] = bounds(s.range!);
@@ -121,7 +123,8 @@ export function* findRedundantStepsInSteps(states: readonly State[], retries: Re
     }
     // A failed state showed an error: nothing repeats it.
     if (s.failed) continue;
-    lastByHash.set(hashKey, s.t);
+    if (sameStage === undefined) lastByHash.set(s.stage, (sameStage = new Map<string, number>()));
+    sameStage.set(s.hash, s.t);
     if (fileKey !== undefined && s.range !== undefined) {
       const reads = readsByFile.get(fileKey);
       const [lo, hi] = bounds(s.range);
