@@ -29,6 +29,9 @@ export const TEST_LINES = LINE.pytest | LINE.unittest | LINE.tox | LINE.junit | 
 
 export const isDigit = (c: number) => c >= 48 && c <= 57;
 
+/** Whether `text` holds the character `code` at `i` (a read, where `startsWith` would be a call). */
+const at = (text: string, i: number, code: number): boolean => text.charCodeAt(i) === code;
+
 /** Words a count is followed by in pytest's summary (`3 passed`), Gradle's (`3 tests completed`) and mocha's (`3 passing`). */
 const PYTEST_WORDS = [' passed', ' failed', ' error', ' skipped', ' xfailed', ' xpassed', ' deselected', ' warning', ' rerun', ' subtests '];
 
@@ -51,6 +54,8 @@ export function countShape(text: string, k: number, col0: boolean): number {
  */
 export function lineShape(text: string, first: number, c: number, end: number, col0: boolean, errors: boolean): number {
   // The second character, tested before each `startsWith` (a call each): most lines that start like a shape are not one.
+  // Where it does not tell a shape from common text (`tests/...`, `config`, `# Copyright`), a later one of the shape is
+  // tested too (`at`): a `startsWith` the character rules out would return false anyway.
   const d = text.charCodeAt(first + 1);
   let flags = 0;
   if (isDigit(c)) return countShape(text, first, col0);
@@ -75,7 +80,7 @@ export function lineShape(text: string, first: number, c: number, end: number, c
       if (text.startsWith('nox > ', first)) flags |= LINE.tox;
       break;
     case 82: // R
-      if (col0 && text.startsWith('Ran ', first)) flags |= LINE.unittest;
+      if (col0 && d === 97 && text.startsWith('Ran ', first)) flags |= LINE.unittest;
       break;
     case 69: // E
       if (col0 && d === 82 && text.startsWith('ERROR:', first) && text.slice(first, end).includes(': commands failed')) flags |= LINE.tox;
@@ -84,8 +89,10 @@ export function lineShape(text: string, first: number, c: number, end: number, c
     case 84: // T
       if (errors && d === 114 && text.startsWith('Traceback (most recent call last)', first)) flags |= LINE.trace;
       if (errors && d === 97 && text.startsWith('TabError', first)) flags |= LINE.syntax;
-      if (col0 && d === 101 && text.startsWith('Tests run: ', first)) flags |= LINE.junit;
-      if (col0 && d === 101 && text.startsWith('Tests:', first)) flags |= LINE.js;
+      if (col0 && d === 101 && at(text, first + 4, 115 /* s */)) {
+        if (text.startsWith('Tests run: ', first)) flags |= LINE.junit;
+        if (text.startsWith('Tests:', first)) flags |= LINE.js;
+      }
       break;
     case 83: // S
       if (errors && text.startsWith('SyntaxError', first)) flags |= LINE.syntax;
@@ -112,10 +119,10 @@ export function lineShape(text: string, first: number, c: number, end: number, c
       if (col0 && text.startsWith('BUILD ', first)) flags |= LINE.junit;
       break;
     case 35: // #
-      if (col0 && d === 32 && (text.startsWith('# pass', first) || text.startsWith('# fail', first))) flags |= LINE.js;
+      if (col0 && d === 32 && ((at(text, first + 2, 112 /* p */) && text.startsWith('# pass', first)) || (at(text, first + 2, 102 /* f */) && text.startsWith('# fail', first)))) flags |= LINE.js;
       break;
     case 45: // -
-      if (d === 45 && (text.startsWith('--- PASS', first) || text.startsWith('--- FAIL', first))) flags |= LINE.go;
+      if (d === 45 && ((at(text, first + 4, 80 /* P */) && text.startsWith('--- PASS', first)) || (at(text, first + 4, 70 /* F */) && text.startsWith('--- FAIL', first)))) flags |= LINE.go;
       break;
     case 111: // o
       if (col0 && d === 107 && (text.startsWith('ok ', first) || text.startsWith('ok\t', first))) flags |= LINE.go;
@@ -124,7 +131,7 @@ export function lineShape(text: string, first: number, c: number, end: number, c
       if (col0 && d === 65 && (text.startsWith('FAIL\t', first) || text.startsWith('FAIL ', first))) flags |= LINE.go;
       break;
     case 116: // t
-      if (col0 && d === 101 && text.startsWith('test result: ', first)) flags |= LINE.cargo;
+      if (col0 && d === 101 && at(text, first + 4, 32) && text.startsWith('test result: ', first)) flags |= LINE.cargo;
       if (errors && col0 && d === 104 && text.startsWith("thread '", first)) flags |= LINE.trace;
       break;
     case 101: // e
@@ -132,7 +139,7 @@ export function lineShape(text: string, first: number, c: number, end: number, c
       if (d === 118 && text.startsWith('evaluation failed :(', first)) flags |= LINE.tox;
       break;
     case 99: // c
-      if (d === 111 && text.startsWith('congratulations :)', first)) flags |= LINE.tox;
+      if (d === 111 && at(text, first + 3, 103 /* g */) && text.startsWith('congratulations :)', first)) flags |= LINE.tox;
       break;
     case 97: // a
       if (errors && !col0 && d === 116 && text.startsWith('at ', first)) flags |= LINE.trace;
@@ -162,6 +169,20 @@ export const TEST_SHAPED = new Uint8Array(256);
 for (const c of '0123456789=\x1bnRET[B#-oFtec') TEST_SHAPED[c.charCodeAt(0)] = 1;
 for (const c of '0123456789\x1b-ec') TEST_SHAPED[128 + c.charCodeAt(0)] = 1;
 
-/** A tox environment's verdict at an indented line's first colon (`  py39: commands succeeded`). */
-export const toxColon = (text: string, colon: number): boolean =>
-  text.charCodeAt(colon + 1) === 32 && (text.startsWith(': commands ', colon) || text.startsWith(': OK (', colon) || text.startsWith(': FAIL code', colon));
+/**
+ * A tox environment's verdict at an indented line's first colon (`  py39: commands succeeded`). The character after
+ * `: ` picks the one verdict that can follow: most indented `: ` are a type hint or a dict entry, which then cost no call.
+ */
+export function toxColon(text: string, colon: number): boolean {
+  if (text.charCodeAt(colon + 1) !== 32) return false;
+  switch (text.charCodeAt(colon + 2)) {
+    case 99: // c
+      return text.startsWith(': commands ', colon);
+    case 79: // O
+      return text.startsWith(': OK (', colon);
+    case 70: // F
+      return text.startsWith(': FAIL code', colon);
+    default:
+      return false;
+  }
+}
