@@ -9,9 +9,12 @@ import { SHARE_MIN_CHARS } from '../memory/packed-text.js';
 /**
  * A file no step has used for this many steps keeps its texts of {@link COLD_MIN_CHARS} or more deflated (zlib level
  * `COLD_LEVEL`) until a step reads it again: most of a session's text is in files it is done with (the previous
- * run's, or ones viewed once). An agent mostly comes back to a file within a few steps or not for long.
+ * run's, or ones viewed once). An agent mostly comes back to a file within a few steps or not for long. 10, not 16
+ * (bench/README.md, ninth pass): an active disjoint session keeps ~1.5 KB less inflated text, for ~18 zlib calls
+ * more over the memory bench's 1,900 disjoint steps; under 10, the session-cost run reads a file again after 8-9
+ * unused steps: two inflates a session (~5 % of its CPU a step, measured at 8).
  */
-export const COLD_STEPS = 16;
+export const COLD_STEPS = 10;
 
 /**
  * Texts shorter than this are not deflated on the step path: a zlib call costs ~20-40 µs whatever the size (more in a

@@ -1,0 +1,92 @@
+/**
+ * A string-to-number table for a session's variant keys (state hashes to 52-bit numbers): open addressing with the
+ * keys and the values in two arrays of one length, a power of two, at most three quarters full. A `Map` of ~76 such
+ * entries (a 100-step session) has capacity 128: 3 words an entry slot and a bucket word every two, ~3.1 KB, plus a
+ * HeapNumber for each value past a small integer; here 128 slots of one key pointer and one unboxed double, ~2.1 KB
+ * (bench/README.md, "Memory per session, ninth pass"). Keys are compared as strings, so it answers as a `Map`. The
+ * probe start is a hash seeded once per process: a client that chooses its actions (and so their hashes) cannot aim
+ * them at one slot. The seed decides where a key sits, never an answer.
+ */
+import { randomBytes } from 'node:crypto';
+
+const SEED = randomBytes(4).readUInt32LE(0);
+
+/** Slots of a new table (doubled when more than three quarters are taken). */
+const FIRST_SLOTS = 16;
+
+/**
+ * FNV-1a from {@link SEED} over 8 characters spread along the key and its length: the keys are MD5 digests in hex,
+ * each character uniform, so those place a key as well as all 32 would.
+ */
+function hashOf(key: string): number {
+  const n = key.length;
+  let h = Math.imul(SEED ^ 0x811c9dc5 ^ n, 0x01000193);
+  const stride = n >>> 3 || 1;
+  for (let i = 0; i < n; i += stride) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+/** Insertion and update only (what the variant tracker needs); see the module comment. */
+export class KeyTable {
+  private keys: Array<string | undefined>;
+  private values: number[];
+  private count = 0;
+
+  constructor(slots = FIRST_SLOTS) {
+    this.keys = new Array<string | undefined>(slots).fill(undefined);
+    // NaN: the array holds doubles from the start (no change of its kind when the first 52-bit value comes).
+    this.values = new Array<number>(slots).fill(Number.NaN);
+  }
+
+  /** Number of keys. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Sets `key` to `value` and returns its previous value (undefined when new): one probe for both. */
+  swap(key: string, value: number): number | undefined {
+    const { keys } = this;
+    const mask = keys.length - 1;
+    let slot = hashOf(key) & mask;
+    for (let k = keys[slot]; k !== undefined; k = keys[slot]) {
+      if (k === key) {
+        const prev = this.values[slot]!;
+        this.values[slot] = value;
+        return prev;
+      }
+      slot = (slot + 1) & mask;
+    }
+    keys[slot] = key;
+    this.values[slot] = value;
+    if (++this.count * 4 > keys.length * 3) this.grow();
+    return undefined;
+  }
+
+  /** Every key and its value, in slot order. */
+  forEach(visit: (key: string, value: number) => void): void {
+    for (let i = 0; i < this.keys.length; i++) if (this.keys[i] !== undefined) visit(this.keys[i]!, this.values[i]!);
+  }
+
+  /** The slots a table of `count` keys starts with so that it takes them all without growing. */
+  static slotsFor(count: number): number {
+    let slots = FIRST_SLOTS;
+    while (count * 4 > slots * 3) slots *= 2;
+    return slots;
+  }
+
+  private grow(): void {
+    const { keys, values } = this;
+    const slots = keys.length * 2;
+    this.keys = new Array<string | undefined>(slots).fill(undefined);
+    this.values = new Array<number>(slots).fill(Number.NaN);
+    const mask = slots - 1;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      if (key === undefined) continue;
+      let slot = hashOf(key) & mask;
+      while (this.keys[slot] !== undefined) slot = (slot + 1) & mask;
+      this.keys[slot] = key;
+      this.values[slot] = values[i]!;
+    }
+  }
+}
