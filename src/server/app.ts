@@ -192,12 +192,20 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   // A connection pipelining requests it never reads the answers to is closed, not answered without end (T47).
   capPipelining(app.server, () => metrics.refusals.inc({ code: 'overloaded' }));
   // No token is needed to be refused: a line per refusal let one address write 1 MB of log a second (T45).
-  const refusedLines = { address: new PacedLine(REFUSED_LINE_MS), total: new PacedLine(REFUSED_LINE_MS) };
-  capConnections(app.server, { perAddress: resolved.limits.connectionsPerAddress, total: resolved.limits.maxConnections }, (why) => {
-    metrics.refusals.inc({ code: 'overloaded' });
-    const { write, left } = refusedLines[why].take(Date.now());
-    if (write) log.warn(left > 0 ? { why, refusedUnlogged: left } : { why }, 'connection refused: over the connection limit');
-  });
+  const refusedLines = { address: new PacedLine(REFUSED_LINE_MS), total: new PacedLine(REFUSED_LINE_MS), gaveWay: new PacedLine(REFUSED_LINE_MS) };
+  capConnections(
+    app.server,
+    { perAddress: resolved.limits.connectionsPerAddress, total: resolved.limits.maxConnections },
+    (why) => {
+      metrics.refusals.inc({ code: 'overloaded' });
+      const { write, left } = refusedLines[why].take(Date.now());
+      if (write) log.warn(left > 0 ? { why, refusedUnlogged: left } : { why }, 'connection refused: over the connection limit');
+    },
+    () => {
+      const { write, left } = refusedLines.gaveWay.take(Date.now());
+      if (write) log.warn(left > 0 ? { closedUnlogged: left } : {}, 'at the connection limit: a connection of the address holding the most closed for another client');
+    },
+  );
 
   app.addHook('onRequest', async (req, reply) => {
     // Pipelined behind a request that closed its connection (T47): nobody to answer, nothing to run.
