@@ -22,6 +22,7 @@ import { ScopedReferences } from './reference-scope.js';
 import { registerTicketRoutes } from './ticket-routes.js';
 import { CLOSE, Connection } from './connection.js';
 import { capConnections } from './connection-caps.js';
+import { OutgoingTotal } from './outgoing-total.js';
 import { FrameBatch } from './frame-batch.js';
 import { OwnPtaQuota } from './own-pta-quota.js';
 import { SMALL_BODY_BYTES, endWithError, frameworkErrorOptions, installErrorShapes, refusedBeforeRoute } from './http-errors.js';
@@ -287,6 +288,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     },
   });
 
+  // Every stream's queued answers together (T66): per connection alone, clients that never read held 4 MiB on each.
+  const outgoing = new OutgoingTotal(resolved.limits.outgoingBytesTotal);
   const frames = new FrameBatch(
     (conn, raw, isBinary) => conn.handle(() => handleFrame(deps, conn, raw, isBinary)),
     (error) => log.error({ err: error }, 'frame handler failed'),
@@ -300,10 +303,17 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     handler: notUpgraded,
     wsHandler: (socket: WebSocket, req) => {
       const id = ++nextConnection;
-      const conn = new Connection(id, socket, resolved.limits.outgoingQueueBytes, (queued) => {
-        metrics.refusals.inc({ code: 'overloaded' });
-        tenantWarn(log, conn.principal.tenant, { connection: id, queued }, 'client not reading: connection closed (1008)');
-      });
+      const conn = new Connection(
+        id,
+        socket,
+        resolved.limits.outgoingQueueBytes,
+        (queued) => {
+          metrics.refusals.inc({ code: 'overloaded' });
+          tenantWarn(log, conn.principal.tenant, { connection: id, queued }, 'client not reading: connection closed (1008)');
+        },
+        undefined,
+        outgoing,
+      );
       conn.principal = auth.principal(req);
       connections.set(conn.id, conn);
       metrics.activeConnections.set(connections.size);
