@@ -22,6 +22,7 @@ import { ScopedReferences } from './reference-scope.js';
 import { registerTicketRoutes } from './ticket-routes.js';
 import { CLOSE, Connection } from './connection.js';
 import { capConnections } from './connection-caps.js';
+import { OutgoingTotal } from './outgoing-total.js';
 import { FrameBatch } from './frame-batch.js';
 import { OwnPtaQuota } from './own-pta-quota.js';
 import { SMALL_BODY_BYTES, endWithError, frameworkErrorOptions, installErrorShapes, refusedBeforeRoute } from './http-errors.js';
@@ -192,12 +193,20 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   // A connection pipelining requests it never reads the answers to is closed, not answered without end (T47).
   capPipelining(app.server, () => metrics.refusals.inc({ code: 'overloaded' }));
   // No token is needed to be refused: a line per refusal let one address write 1 MB of log a second (T45).
-  const refusedLines = { address: new PacedLine(REFUSED_LINE_MS), total: new PacedLine(REFUSED_LINE_MS) };
-  capConnections(app.server, { perAddress: resolved.limits.connectionsPerAddress, total: resolved.limits.maxConnections }, (why) => {
-    metrics.refusals.inc({ code: 'overloaded' });
-    const { write, left } = refusedLines[why].take(Date.now());
-    if (write) log.warn(left > 0 ? { why, refusedUnlogged: left } : { why }, 'connection refused: over the connection limit');
-  });
+  const refusedLines = { address: new PacedLine(REFUSED_LINE_MS), total: new PacedLine(REFUSED_LINE_MS), gaveWay: new PacedLine(REFUSED_LINE_MS) };
+  capConnections(
+    app.server,
+    { perAddress: resolved.limits.connectionsPerAddress, total: resolved.limits.maxConnections },
+    (why) => {
+      metrics.refusals.inc({ code: 'overloaded' });
+      const { write, left } = refusedLines[why].take(Date.now());
+      if (write) log.warn(left > 0 ? { why, refusedUnlogged: left } : { why }, 'connection refused: over the connection limit');
+    },
+    () => {
+      const { write, left } = refusedLines.gaveWay.take(Date.now());
+      if (write) log.warn(left > 0 ? { closedUnlogged: left } : {}, 'at the connection limit: a connection of the address holding the most closed for another client');
+    },
+  );
 
   app.addHook('onRequest', async (req, reply) => {
     // Pipelined behind a request that closed its connection (T47): nobody to answer, nothing to run.
@@ -279,6 +288,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     },
   });
 
+  // Every stream's queued answers together (T66): per connection alone, clients that never read held 4 MiB on each.
+  const outgoing = new OutgoingTotal(resolved.limits.outgoingBytesTotal);
   const frames = new FrameBatch(
     (conn, raw, isBinary) => conn.handle(() => handleFrame(deps, conn, raw, isBinary)),
     (error) => log.error({ err: error }, 'frame handler failed'),
@@ -292,10 +303,17 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     handler: notUpgraded,
     wsHandler: (socket: WebSocket, req) => {
       const id = ++nextConnection;
-      const conn = new Connection(id, socket, resolved.limits.outgoingQueueBytes, (queued) => {
-        metrics.refusals.inc({ code: 'overloaded' });
-        tenantWarn(log, conn.principal.tenant, { connection: id, queued }, 'client not reading: connection closed (1008)');
-      });
+      const conn = new Connection(
+        id,
+        socket,
+        resolved.limits.outgoingQueueBytes,
+        (queued) => {
+          metrics.refusals.inc({ code: 'overloaded' });
+          tenantWarn(log, conn.principal.tenant, { connection: id, queued }, 'client not reading: connection closed (1008)');
+        },
+        undefined,
+        outgoing,
+      );
       conn.principal = auth.principal(req);
       connections.set(conn.id, conn);
       metrics.activeConnections.set(connections.size);

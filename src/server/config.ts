@@ -113,6 +113,7 @@ const ZERO_TURNS_OFF = new Set([
   'journalBytesPerTenant',
   'stepBytesPerTenant',
   'stepBytesTotal',
+  'outgoingBytesTotal',
   'partialFrameBytesPerTenant',
   'logLinesPerTenant',
   'forecastVersions',

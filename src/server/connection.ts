@@ -8,6 +8,7 @@ import type { WebSocket } from 'ws';
 import type { ServerMessage } from '../protocol/server-messages.js';
 import { frameBytes } from './frame-text.js';
 import { terminateUnread } from './cut-unread.js';
+import type { OutgoingTotal } from './outgoing-total.js';
 import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
@@ -66,6 +67,8 @@ export class Connection {
   /** The TCP socket under the WebSocket (ws keeps it as `_socket`), corked while a burst of frames is written. */
   private readonly raw: { cork(): void; uncork(): void } | undefined;
   private corked = false;
+  /** This connection's queued bytes as last counted in {@link outgoing} (T66). */
+  private counted = 0;
 
   /** Holds session `key` (`open`: it has not ended). */
   hold(key: string, open: boolean): void {
@@ -94,6 +97,8 @@ export class Connection {
     maxQueued: number,
     onTooSlow: (queued: number) => void = () => undefined,
     private readonly runMsPerTurn = RUN_MS_PER_TURN,
+    /** Every connection's queued bytes together (outgoing-total.ts); none: only `maxQueued` bounds this one. */
+    private readonly outgoing?: OutgoingTotal,
   ) {
     this.id = id;
     this.socket = socket;
@@ -104,7 +109,20 @@ export class Connection {
     socket.on('pong', () => {
       this.alive = true;
     });
+    if (outgoing !== undefined) {
+      // Counted once a burst (uncork), when the socket drains and when it closes: not a callback a frame.
+      (raw as { on?: (e: string, f: () => void) => void } | undefined)?.on?.('drain', this.count);
+      socket.once('close', this.count);
+    }
   }
+
+  /** Brings this connection's bytes in {@link outgoing} up to date (0 once closed). */
+  private readonly count = (): void => {
+    const now = this.open ? this.socket.bufferedAmount : 0;
+    if (now === this.counted || this.outgoing === undefined) return;
+    this.outgoing.add(now - this.counted);
+    this.counted = now;
+  };
 
   /**
    * One heartbeat: pings the peer, unless it has not answered the previous ping (a half-open connection:
@@ -136,6 +154,7 @@ export class Connection {
   private readonly uncork = (): void => {
     this.corked = false;
     this.raw?.uncork();
+    if (this.outgoing !== undefined) this.count();
   };
 
   /**
@@ -268,13 +287,21 @@ export class Connection {
   private sendNow(message: ServerMessage): boolean {
     if (!this.open) return false;
     const data = frameBytes(message);
-    if (this.socket.bufferedAmount + data.length > this.maxQueued) {
-      this.onTooSlow(this.socket.bufferedAmount);
-      this.close(CLOSE.tooSlow, `outgoing queue over ${this.maxQueued} bytes: client is not reading`);
+    const queued = this.socket.bufferedAmount;
+    const own = queued + data.length > this.maxQueued;
+    if (own || this.outgoing?.over(this.counted, data.length) === true) {
+      this.onTooSlow(queued);
+      this.close(
+        CLOSE.tooSlow,
+        own
+          ? `outgoing queue over ${this.maxQueued} bytes: client is not reading`
+          : `all connections' outgoing queues over ${this.outgoing!.max} bytes, ${this.counted} of them this one's: client is not reading`,
+      );
       return false;
     }
     this.batch();
     this.socket.send(data, TEXT);
+    if (this.outgoing !== undefined && this.raw === undefined) this.count();
     return true;
   }
 

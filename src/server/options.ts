@@ -60,6 +60,11 @@ export interface ServerLimits {
   logLinesPerTenant: number;
   /** Bytes a connection may have queued for sending before it is closed as too slow (default 4 MiB). */
   outgoingQueueBytes: number;
+  /**
+   * Bytes every stream connection together may have queued for sending (default 256 MiB; 0: no bound): past it a
+   * connection holding more than 64 KiB of them is closed as too slow (outgoing-total.ts, T66).
+   */
+  outgoingBytesTotal: number;
   /** Largest HTTP body in bytes (default 64 MiB). */
   maxBodyBytes: number;
   /** Ended sessions kept for `resume` and GET /v1/sessions/:id within the resume window; past it the oldest of the tenant holding the most go first (default 10,000). */
@@ -275,6 +280,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   partialFrameBytesPerTenant: DEFAULT_PARTIAL_FRAME_BYTES_PER_TENANT,
   logLinesPerTenant: 0,
   outgoingQueueBytes: 4 * 1024 * 1024,
+  outgoingBytesTotal: 256 * 1024 * 1024,
   maxBodyBytes: 64 * 1024 * 1024,
   maxEndedSessions: 10_000,
   maxEndedSessionBytes: 64 * 1024 * 1024,
