@@ -15,6 +15,14 @@ const BASIS: Record<RankBasis, string> = {
 const referenceText = (r: ReferenceInfo): string => (r.kind === 'pta' ? `PTA v${r.version ?? '?'}` : 'prior');
 const fixed = (x: number, digits: number): string => x.toFixed(digits);
 
+/** Why every run has one vote or consensus, where the value says it. */
+function flatWhy(r: Ranking): string {
+  const v = r.runs[0]!.score;
+  if (r.by === 'vote') return v === 0 ? ' (no run changed a source)' : v === 1 ? ' (no two runs made the same final patch)' : '';
+  if (r.runs.length === 2) return ' (two runs always share one agreement)';
+  return v === 0 ? ' (no two runs edited a common location)' : '';
+}
+
 /** The human table. */
 export function rankText(r: Ranking, opts: { forecast: boolean; asked?: AskedBasis | undefined }): string {
   const showPPass = r.runs.some((x) => x.pPass !== undefined);
@@ -35,7 +43,12 @@ export function rankText(r: Ranking, opts: { forecast: boolean; asked?: AskedBas
     opts.asked !== undefined && r.by !== opts.asked
       ? `\n(--basis ${opts.asked} orders runs without a forecast model or a PTA: every run here has ${r.by === 'pPass' ? 'a pPass' : 'a PTA'}, so not by ${opts.asked})`
       : '';
+  // The header says "ties by the composite"; when the basis ties every run, the composite is all that ordered them.
+  const flat =
+    r.basisFlat === true && r.runs.length > 0
+      ? `\n(the ${r.by} decided nothing: every run has ${r.by} ${r.by === 'vote' ? String(r.runs[0]!.score) : fixed(r.runs[0]!.score, 3)}${flatWhy(r)}, so the order is the composite's alone)`
+      : '';
   const left = r.unranked.map((x) => `\nnot ranked: ${x.id} (${x.reason})`).join('');
-  const tail = `${ties}${note}${yielded}${left}`;
+  const tail = `${ties}${flat}${note}${yielded}${left}`;
   return `${r.task ?? 'runs of several tasks'}: ${r.runs.length} run${r.runs.length === 1 ? '' : 's'} ordered by ${BASIS[r.by]}\n\n${renderTable(header, rows)}${tail}${tail ? '\n' : ''}`;
 }

@@ -81,7 +81,7 @@ function separationTable(v: ViewEvaluation, notScored: readonly NotScored[] = []
 }
 
 /** ECE per source (recalibrated; and, leaving a source out, before any of its outcomes), mean pPass against the pass rate. */
-function calibrationTable(v: ViewEvaluation, uncalibrated?: Record<string, { ece: number | null }>): string {
+function calibrationTable(v: ViewEvaluation, uncalibrated?: { ece: Record<string, { ece: number | null }>; checks?: Record<string, { interval: Interval | null }> }): string {
   const checks = v.calibration.checks ?? {};
   const perfect = (s: string) => {
     const c = checks[s];
@@ -94,7 +94,7 @@ function calibrationTable(v: ViewEvaluation, uncalibrated?: Record<string, { ece
     f3(c.observedRate),
     checks[s] === undefined ? f3(c.ece) : est(c.ece, checks[s].interval),
     perfect(s),
-    ...(uncalibrated ? [f3(uncalibrated[s]?.ece)] : []),
+    ...(uncalibrated ? [est(uncalibrated.ece[s]?.ece, uncalibrated.checks?.[s]?.interval)] : []),
   ]);
   const a = v.calibration.all;
   const ac = v.calibration.allCheck;
@@ -110,7 +110,7 @@ function calibrationTable(v: ViewEvaluation, uncalibrated?: Record<string, { ece
     ...(uncalibrated ? [''] : []),
   ]);
   return renderTable(
-    ['source', 'runs', 'mean pPass', 'passed', 'ECE (10 bins) [95 %]', 'perfectly calibrated at this n: ECE mean (95th pct)', ...(uncalibrated ? ['ECE before any outcome of the source'] : [])],
+    ['source', 'runs', 'mean pPass', 'passed', 'ECE (10 bins) [95 %]', 'perfectly calibrated at this n: ECE mean (95th pct)', ...(uncalibrated ? ['ECE before any outcome of the source [95 %]'] : [])],
     rows,
   );
 }
@@ -232,7 +232,7 @@ export function forecastText(e: TrainEvaluation, models: readonly ForecastModel[
     'leave one source out, per source (pPass recalibrated per source on its own other task folds):',
     separationTable(lo, lo.notScored),
     'calibration, leave one source out:',
-    calibrationTable(lo, lo.uncalibrated),
+    calibrationTable(lo, { ece: lo.uncalibrated, ...(lo.uncalibratedChecks ? { checks: lo.uncalibratedChecks } : {}) }),
     'reliability, leave one source out:',
     reliabilityTable(lo),
     'best-of-N, leave one source out (per source + task with 2 runs or more: resolved tasks of the top-pPass pick, a random pick, an oracle):',

@@ -78,6 +78,12 @@ export const rankResponseSchema = z.object({
   by: rankBasisSchema,
   runs: z.array(rankedRunSchema).describe('Best first'),
   unranked: z.array(unrankedRunSchema).describe('Runs with no step, left out of the order (empty when every run has one)'),
+  basisFlat: z
+    .literal(true)
+    .optional()
+    .describe(
+      "Basis consensus or vote, 2 runs or more: every run has the same value (e.g. every vote 1, no two runs made the same patch; two runs always share one consensus), so the basis decided nothing and the order is the composite's alone. Absent otherwise",
+    ),
 });
 
 export type RankRequest = z.infer<typeof rankRequestSchema>;

@@ -9,7 +9,7 @@ import { MIN_PER_CLASS } from '../core/stats/separation.js';
 import type { Discovery } from './discover.js';
 import type { ReportFs } from './fs-port.js';
 import { MIN_RANKED_RUNS, modelRows } from './models.js';
-import { forecastInSample } from './forecast-in-sample.js';
+import { forecastInSample, markInSample } from './forecast-in-sample.js';
 import { headToHead } from './head-to-head.js';
 import { referenceKindMix } from './reference-mix.js';
 import { reliabilitySection } from './reliability-section.js';
@@ -77,7 +77,14 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
       ...(options.config ? { config: options.config.config } : {}),
     },
   );
-  const rows = trajectoryRows(named, scored);
+  const unmarked = trajectoryRows(named, scored);
+  const rows = options.forecast
+    ? markInSample(
+        options.forecast,
+        unmarked,
+        named.map((t) => t.steps),
+      )
+    : unmarked;
   const statistics: StatisticsSettings = {
     level: BOOTSTRAP_DEFAULTS.level,
     reps: BOOTSTRAP_DEFAULTS.reps,
@@ -101,11 +108,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
       ...(options.config ? { config: options.config.file } : {}),
       ...(options.forecast
         ? {
-            forecastInSample: forecastInSample(
-              options.forecast,
-              rows,
-              named.map((t) => t.steps),
-            ),
+            forecastInSample: forecastInSample(options.forecast, rows),
           }
         : {}),
     },

@@ -11,25 +11,34 @@ import type { ForecastFile } from '../core/forecast/model.js';
 import type { Step } from '../core/types.js';
 import type { ForecastInSample, TrajectoryRow } from './types.js';
 
-/** `rows` aligned with `steps` (each row's run's parsed steps). */
-export function forecastInSample(forecast: Pick<ForecastFile, 'trainedRuns'>, rows: readonly TrajectoryRow[], steps: ReadonlyArray<readonly Step[]>): ForecastInSample {
+/**
+ * `rows` with each run that has a pPass marked `pPassInSample` (true: one the forecaster was trained on), aligned
+ * with `steps` (each row's run's parsed steps); the rows as they are when the file lists no runs this steplens reads.
+ */
+export function markInSample(forecast: Pick<ForecastFile, 'trainedRuns'>, rows: readonly TrajectoryRow[], steps: ReadonlyArray<readonly Step[]>): TrajectoryRow[] {
   const listed = trainedRunSet(forecast.trainedRuns);
+  if (listed === undefined) return [...rows];
+  return rows.map((r, i) => (r.pPass === undefined ? r : { ...r, pPassInSample: listed.has(runFingerprint(steps[i]!)) }));
+}
+
+/** The counts of {@link markInSample}'s rows (`checked`: whether the file lists its runs so they could be marked). */
+export function forecastInSample(forecast: Pick<ForecastFile, 'trainedRuns'>, rows: readonly TrajectoryRow[]): ForecastInSample {
   const bySource = new Map<string, { source: string; inSample: number; withPPass: number }>();
   let inSample = 0;
   let withPPass = 0;
-  for (const [i, r] of rows.entries()) {
+  for (const r of rows) {
     if (r.pPass === undefined) continue;
     const c = bySource.get(r.source) ?? { source: r.source, inSample: 0, withPPass: 0 };
     bySource.set(r.source, c);
     withPPass += 1;
     c.withPPass += 1;
-    if (listed?.has(runFingerprint(steps[i]!))) {
+    if (r.pPassInSample === true) {
       inSample += 1;
       c.inSample += 1;
     }
   }
   const sources = [...bySource.values()].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
-  if (listed === undefined) return { checked: false, inSample: null, withPPass, bySource: sources.map((s) => ({ ...s, inSample: null })) };
+  if (trainedRunSet(forecast.trainedRuns) === undefined) return { checked: false, inSample: null, withPPass, bySource: sources.map((s) => ({ ...s, inSample: null })) };
   return { checked: true, inSample, withPPass, bySource: sources };
 }
 

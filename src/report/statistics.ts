@@ -58,12 +58,27 @@ export function groupsByReference(rows: readonly TrajectoryRow[], score: Selecti
   return { 'in-folder': count('in-folder'), external: count('external'), 'reference-free': count('reference-free') };
 }
 
+/**
+ * Of the pPass best-of-N's runs (those in a group: one source, one task, >= 2 runs with an outcome), how many the
+ * forecaster was trained on; null when no run could be checked (its file lists no training runs).
+ */
+export function inSampleRuns(rows: readonly TrajectoryRow[]): number | null {
+  const withOutcome = rows.filter((r) => r.pPass !== undefined && r.task !== null && (r.outcome === 'pass' || r.outcome === 'fail'));
+  const key = (r: TrajectoryRow) => JSON.stringify([r.source, r.task]);
+  const sizes = new Map<string, number>();
+  for (const r of withOutcome) sizes.set(key(r), (sizes.get(key(r)) ?? 0) + 1);
+  const grouped = withOutcome.filter((r) => sizes.get(key(r))! >= 2);
+  if (grouped.length > 0 && grouped.every((r) => r.pPassInSample === undefined)) return null;
+  return grouped.filter((r) => r.pPassInSample === true).length;
+}
+
 /** Best-of-N by the composite (and pPass when runs have one): over every source, then within each source that has a group. */
 export function selection(rows: readonly TrajectoryRow[], options: BootstrapOptions = {}): SelectionRow[] {
   const scores: Array<SelectionRow['score']> = rows.some((r) => r.pPass !== undefined) ? ['total', 'pPass'] : ['total'];
   return scores.flatMap((score) => {
     const runs = scoredOutcomes(rows, score);
-    const all: SelectionRow = { score, source: 'all', ...bestOfN(runs, options), groupsByReference: groupsByReference(rows, score) };
+    const inSample = (of: readonly TrajectoryRow[]) => (score === 'pPass' ? { inSampleRuns: inSampleRuns(of) } : {});
+    const all: SelectionRow = { score, source: 'all', ...bestOfN(runs, options), groupsByReference: groupsByReference(rows, score), ...inSample(rows) };
     const sources = [...new Set(runs.map((r) => r.source))].sort();
     const per = sources
       .map((source) => ({
@@ -77,6 +92,7 @@ export function selection(rows: readonly TrajectoryRow[], options: BootstrapOpti
           rows.filter((r) => r.source === source),
           score,
         ),
+        ...inSample(rows.filter((r) => r.source === source)),
       }))
       .filter((r) => r.groups > 0);
     return [all, ...per];

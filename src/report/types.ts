@@ -107,6 +107,8 @@ export interface TrajectoryRow {
   score?: ScoreVector;
   /** P(pass | the whole run) of the forecaster given with `--forecast`. */
   pPass?: number;
+  /** With a pPass: true when the forecaster was trained on this run (in-sample, optimistic); absent when its file lists no runs. */
+  pPassInSample?: boolean;
   tier?: Tier;
   lucky?: LuckyCategory;
   stages?: string;
@@ -251,6 +253,11 @@ export interface SelectionRow extends BestOfN {
    * group is one kind). More than one kind: the rate pools picks by different composites (report/reference-mix.ts).
    */
   groupsByReference: Record<ReferenceKind, number>;
+  /**
+   * pPass only: how many of `runs` the forecaster was trained on (their pick is in-sample, so optimistic); null when
+   * its file lists no training runs (cannot be checked). Absent for the composite.
+   */
+  inSampleRuns?: number | null;
 }
 
 /**

@@ -49,6 +49,21 @@ describe.skipIf(!existsSync(RANK_BIN))('steplens rank --basis vote (dist)', () =
     expect(text.stdout.split('\n')[2]).toMatch(/^rank\s+run\s+vote\s+composite\s+reference\s+steps$/);
   });
 
+  it('says when the vote decided nothing: two runs with different patches (each vote 1) are in the order of their composites', () => {
+    const two = [JACKSON[2]!, JACKSON[3]!]; // doubao-pro-128k and gpt-4o: neither made another's patch
+    const vote = json('--basis', 'vote', ...two);
+    expect(vote.runs.map((x) => x.vote)).toEqual([1, 1]);
+    expect(vote.basisFlat).toBe(true);
+    expect(vote.runs[0]!.composite).toBeGreaterThan(vote.runs[1]!.composite);
+    const text = steplens('--basis', 'vote', ...two);
+    expect(text.stdout).toContain("\n(the vote decided nothing: every run has vote 1 (no two runs made the same final patch), so the order is the composite's alone)\n");
+    const consensus = steplens('--basis', 'consensus', ...two);
+    expect(consensus.stdout).toMatch(/\n\(the consensus decided nothing: every run has consensus \d\.\d{3} \(two runs always share one agreement\), so the order is the composite's alone\)\n/);
+    // Three of the five made one patch: the vote decided, nothing said.
+    expect(json('--basis', 'vote', ...JACKSON).basisFlat).toBeUndefined();
+    expect(steplens('--basis', 'vote', ...JACKSON).stdout).not.toContain('decided nothing');
+  });
+
   it("classes a final patch from its counts as POST /v1/rank does: past MAX_CLASS_CHARS it is refused naming the file (T55's left-over)", () => {
     // A finish step that printed one short line 17,000 times under a 1,006-character path: 17 M characters to list.
     const dir = mkdtempSync(path.join(tmpdir(), 'steplens-rank-vote-'));

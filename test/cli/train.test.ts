@@ -43,7 +43,7 @@ describe('steplens train', () => {
     expect(r.stdout).toMatch(/pooled \(source alone: \d\.\d{3}\)/);
     expect(Object.keys(f.leaveSourceOut.at)).toEqual(['10', '20', '40']);
     // Calibration and best-of-N per source.
-    expect(r.stdout).toMatch(/ECE \(10 bins\) \[95 %\] +perfectly calibrated at this n: ECE mean \(95th pct\) +ECE before any outcome of the source/);
+    expect(r.stdout).toMatch(/ECE \(10 bins\) \[95 %\] +perfectly calibrated at this n: ECE mean \(95th pct\) +ECE before any outcome of the source \[95 %\]/);
     expect(Object.keys(f.leaveSourceOut.calibration.bySource).length).toBeGreaterThan(3);
     // Each source's ECE beside the ECE a perfectly calibrated forecaster shows at its n, as the file holds them.
     for (const [source, c] of Object.entries(f.leaveSourceOut.calibration.checks!)) {

@@ -83,6 +83,23 @@ describe('train text', () => {
     expect(text).toContain("\nbest-of-N, task-disjoint folds (kappa chosen on these folds' scores, the features on these runs: optimistic):\n");
   });
 
+  it('gives the ECE before any outcome of a source its interval, as the recalibrated ECE beside it', () => {
+    const runs = [...source('A', 8, 8, 1), ...source('B', 8, 8, 2), ...source('C', 8, 8, 3)];
+    const r = trainForecast(runs, options);
+    const lo = r.evaluation.leaveSourceOut;
+    const text = forecastText(r.evaluation, r.models);
+    const table = text.slice(text.indexOf('calibration, leave one source out:'), text.indexOf('reliability, leave one source out:'));
+    expect(table).toMatch(/ECE \(10 bins\) \[95 %\] +perfectly calibrated at this n: ECE mean \(95th pct\) +ECE before any outcome of the source \[95 %\]/);
+    for (const s of ['A + m', 'B + m', 'C + m']) {
+      const before = lo.uncalibrated[s]!;
+      const check = lo.uncalibratedChecks![s]!;
+      expect(check.ece).toBe(before.ece);
+      expect(check.interval).not.toBeNull();
+      const cell = `${before.ece!.toFixed(3)} [${check.interval!.lo.toFixed(2)}, ${check.interval!.hi.toFixed(2)}]`;
+      expect(line(table, s)!.trimEnd().endsWith(cell), line(table, s)).toBe(true);
+    }
+  });
+
   it('says which sources the reliability table leaves out (under 20 runs), instead of dropping them silently', () => {
     const runs = [...source('A', 12, 12, 1), ...source('B', 6, 6, 2), ...source('C', 3, 3, 3), ...source('D', 2, 2, 4)];
     const r = trainForecast(runs, options);

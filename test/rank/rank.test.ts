@@ -12,6 +12,30 @@ const PTA = { kind: 'pta' as const, version: 3, paths: 2 };
 const run = (id: string, composite: number, extra: Partial<RankInput> = {}): RankInput => ({ id, task: 't', composite, reference: PRIOR, steps: 10, locations: [], ...extra });
 
 describe('rankRuns', () => {
+  it('says when the asked basis gives every run one value (basisFlat): the composite alone ordered them', () => {
+    const rank = (runs: RankInput[], basis: 'consensus' | 'vote') => {
+      const r = rankRuns(runs, { basis });
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value;
+    };
+    const patch = (key: string | null) => ({ key, lines: key === null ? 0 : 1 });
+    // Every vote 1 (no two patches alike), every vote 0 (no source changed): flat; 2, 2, 1: not.
+    expect(rank([run('a', 40, { patch: patch('x') }), run('b', 60, { patch: patch('y') }), run('c', 50, { patch: patch('z') })], 'vote')).toMatchObject({
+      basisFlat: true,
+      runs: [{ id: 'b' }, { id: 'c' }, { id: 'a' }],
+    });
+    expect(rank([run('a', 40, { patch: patch(null) }), run('b', 60, { patch: patch(null) })], 'vote').basisFlat).toBe(true);
+    expect(rank([run('a', 40, { patch: patch('x') }), run('b', 60, { patch: patch('y') }), run('c', 50, { patch: patch('x') })], 'vote').basisFlat).toBeUndefined();
+    // Two runs share one Jaccard similarity whatever they edited; three with nothing in common all have 0.
+    expect(rank([run('a', 40, { locations: ['f', 'g'] }), run('b', 60, { locations: ['f'] })], 'consensus').basisFlat).toBe(true);
+    expect(rank([run('a', 40, { locations: ['f'] }), run('b', 60, { locations: ['g'] }), run('c', 50, { locations: ['h'] })], 'consensus').basisFlat).toBe(true);
+    expect(rank([run('a', 40, { locations: ['f'] }), run('b', 60, { locations: ['f'] }), run('c', 50, { locations: ['h'] })], 'consensus').basisFlat).toBeUndefined();
+    // One run, and the composite's own bases: nothing to say.
+    expect(rank([run('a', 40, { locations: ['f'] })], 'consensus').basisFlat).toBeUndefined();
+    const free = rankRuns([run('a', 40), run('b', 40)]);
+    expect(free.ok && free.value.basisFlat).toBeUndefined();
+  });
+
   it('takes consensus values equal up to rounding as equal in the order too: the composite decides between them', () => {
     // Footprints whose consensus values come out 0.39999999999999997 (r0) and 0.4 (r1): one sum in two orders.
     const footprints = [

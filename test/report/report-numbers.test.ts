@@ -190,7 +190,8 @@ describe('best-of-N per source, by the composite and by pPass with --forecast', 
       expect(own.groups).toBe(2);
     }
     const text = (await steplens('report', '--forecast', forecast, repeated)).stdout;
-    expect(text).toMatch(/^best-of-N by pPass over 2 groups/m);
+    // Trained on these very runs: the line says so beside its figures.
+    expect(text).toMatch(/^best-of-N by pPass \(in-sample: the forecaster was trained on 6 of these 6 runs, so the figures are optimistic\) over 2 groups/m);
     // Calibration of pPass per source and over all: ECE with n, its interval and a perfectly calibrated forecaster's ECE at that n.
     const runs = doc.trajectories.filter((t) => typeof t.pPass === 'number' && (t.outcome === 'pass' || t.outcome === 'fail'));
     const own = doc.calibration!.find((c) => c.source === source)!;

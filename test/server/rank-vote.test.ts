@@ -46,6 +46,18 @@ describe('POST /v1/rank, basis vote (inject)', () => {
     expect(free.body.runs!.every((x) => x.vote === undefined)).toBe(true);
   });
 
+  it('marks an answer whose basis gave every run one value (basisFlat): two runs with different patches', async () => {
+    const runs = (await runsOf()).slice(2, 4);
+    const r = await inject(app(), { runs, basis: 'vote' });
+    expect(r.status).toBe(200);
+    expect(rankResponseSchema.safeParse(r.body).success).toBe(true);
+    expect(r.body.runs!.map((x) => x.vote)).toEqual([1, 1]);
+    expect(r.body.basisFlat).toBe(true);
+    expect((await inject(app(), { runs, basis: 'consensus' })).body.basisFlat).toBe(true);
+    expect((await inject(app(), { runs: await runsOf(), basis: 'vote' })).body.basisFlat).toBeUndefined();
+    expect((await inject(app(), { runs })).body.basisFlat).toBeUndefined();
+  });
+
   it('refuses consensus with basis vote, and an unknown basis', async () => {
     const runs = await runsOf();
     expect(await inject(app(), { runs, basis: 'vote', consensus: true })).toEqual({

@@ -141,7 +141,8 @@ class HttpClient:
         runs made the same normalised final patch, ties by the composite; a session run only when it was ended with
         its patch, ``session.end(patch=diff)``: a session keeps no step text). Each run has ``index`` (its place in ``runs``), ``id``, ``rank`` (tied runs share
         one), ``tied``, ``score``, ``composite``, ``reference``, ``steps`` and ``pPass`` / ``consensus`` / ``vote``
-        when they apply; ``open`` (``True``) marks a session not ended yet, ranked on its steps so far.
+        when they apply; ``open`` (``True``) marks a session not ended yet, ranked on its steps so far. The answer's
+        ``basisFlat`` (``True``) says ``consensus`` or ``vote`` gave every run one value: the composite alone ordered them.
         Runs of different tasks fail with ``mixed_tasks`` unless ``mixed_tasks=True``. ``agent`` / ``model``
         (or a run's own) name the runs' source, which picks the server's forecast model as for :meth:`score`
         (default: what each log names). Runs with no step are listed in ``unranked``.

@@ -10,6 +10,7 @@
  * recalibration on its task-fold scores).
  */
 import type { BootstrapOptions } from '../stats/bootstrap.js';
+import type { CalibrationCheck } from '../stats/calibration-check.js';
 import type { CalibrationError } from '../stats/calibration-error.js';
 import { crossCalibrate, endScores, leaveSourceAndTaskOut, leaveSourceOut, notScoredBySource, taskFolds, type HeldOut, type NotScored } from './crossfit.js';
 import { calibrationBySource, evaluateView, type HeldOutPPass, type ViewEvaluation } from './evaluate.js';
@@ -68,7 +69,13 @@ export interface TrainEvaluation {
    * sources no such model could score (the others lack an outcome), absent from the figures (optional: files
    * written before it lack it).
    */
-  leaveSourceOut: ViewEvaluation & { uncalibrated: Record<string, CalibrationError>; notScored?: NotScored[] };
+  leaveSourceOut: ViewEvaluation & {
+    /** Each source's ECE before any of its outcomes (the shared model's pPass, not recalibrated on the source). */
+    uncalibrated: Record<string, CalibrationError>;
+    /** The same ECE's bootstrap interval (tasks resampled) beside a perfectly calibrated forecaster's, as `calibration.checks`. */
+    uncalibratedChecks?: Record<string, CalibrationCheck>;
+    notScored?: NotScored[];
+  };
   /** Each run scored by models fitted without its task, recalibrated on its source's other task folds. */
   taskFolds: ViewEvaluation;
   /**
@@ -155,6 +162,7 @@ export function trainForecast(runs: readonly ForecastRun[], o: TrainOptions): Tr
     ),
   );
   const candidateOf = (i: number): CandidateName => ({ set: sel.candidates[i]!.set, lambda: sel.candidates[i]!.config.lambda, ...paired(sel.candidates[i]!.config) });
+  const before = calibrationBySource(runs, losoRaw, boot);
   const evaluation: TrainEvaluation = {
     folds: o.folds,
     seed: o.seed,
@@ -166,7 +174,7 @@ export function trainForecast(runs: readonly ForecastRun[], o: TrainOptions): Tr
       chosenWithout: Object.fromEntries(Object.entries(sel.chosenApart).map(([s, i]) => [s, candidateOf(i)])),
       kappas: sel.kappas,
     },
-    leaveSourceOut: { ...evaluateView(runs, apart.scores, losoP, boot), uncalibrated: calibrationBySource(runs, losoRaw).bySource, notScored: notScoredBySource(runs, apart) },
+    leaveSourceOut: { ...evaluateView(runs, apart.scores, losoP, boot), uncalibrated: before.bySource, uncalibratedChecks: before.checks ?? {}, notScored: notScoredBySource(runs, apart) },
     taskFolds: evaluateView(runs, sel.folds.scores, foldP, boot),
     stop,
   };

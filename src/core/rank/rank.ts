@@ -81,6 +81,11 @@ export interface Ranking {
   runs: RankedRun[];
   /** Runs with no step: not ranked (nothing to score), named so that a group is never cut silently. */
   unranked: UnrankedRun[];
+  /**
+   * Basis consensus or vote, 2 runs or more, every run with the same value (every vote 1: no two runs made one patch;
+   * two runs' consensus is one Jaccard similarity): the basis decided nothing, the order is the composite's alone.
+   */
+  basisFlat?: true;
 }
 
 export interface RankOptions {
@@ -181,7 +186,8 @@ export function rankRuns(all: readonly RankInput[], options: RankOptions = {}): 
       ...(r.open === true ? { open: true as const } : {}),
     });
   });
-  return ok({ task: task.value, by, runs: ranked, unranked });
+  const flat = second !== undefined && runs.length > 1 && keys.every((k) => close(k[0], keys[0]![0]));
+  return ok({ task: task.value, by, runs: ranked, unranked, ...(flat ? { basisFlat: true as const } : {}) });
 }
 
 /** Each run's locations as a set; runs sharing one list (a session named twice) share one set. */

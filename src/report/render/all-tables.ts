@@ -1,6 +1,7 @@
 /** Every table of the report, in report order (the CSV files, report.md and report.html). */
 import type { CorpusReport } from '../types.js';
 import { headToHeadTable } from './head-to-head-table.js';
+import { selectionDisplay } from './selection-display.js';
 import {
   attemptsTable,
   calibrationTable,
@@ -17,16 +18,18 @@ import {
   type Table,
 } from './tables.js';
 
-export function allTables(r: CorpusReport): Table[] {
+/** `display`: report.html's tables (the best-of-N ones compact, {@link selectionDisplay}); else the data tables. */
+export function allTables(r: CorpusReport, options: { display?: boolean } = {}): Table[] {
+  const selectionOf = options.display === true ? selectionDisplay : selectionTable;
   return [
     tasksTable(r),
     modelsTable(r),
     ...(r.headToHead.length > 0 ? [headToHeadTable(r)] : []),
     separationTable(r),
     sourceSeparationTable(r),
-    selectionTable(r),
+    selectionOf(r),
     ...(r.calibration !== undefined ? [calibrationTable(r), reliabilityDiagramTable(r)] : []),
-    ...referenceTables(r),
+    ...referenceTables(r, selectionOf),
     luckyTable(r),
     reliabilityTable(r),
     attemptsTable(r),

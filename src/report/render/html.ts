@@ -30,6 +30,7 @@ th, td { padding: 4px 10px; border-bottom: 1px solid #e4e4e4; text-align: left; 
 thead th { background: #f0f0ee; position: sticky; top: 0; }
 td.num, th.num { text-align: right; }
 tbody tr:nth-child(even) { background: #fafaf8; }
+.fit th, .fit td { white-space: normal; }
 .none { color: #555; font-style: italic; }
 footer { color: #555; font-size: 0.85rem; margin-top: 32px; }
 `;
@@ -44,7 +45,7 @@ export function htmlTable(t: Table, labelId: string): string {
   const nums = t.headers.map((_, j) => isNum(t, j));
   const cls = (j: number): string => (nums[j] ? ' class="num"' : '');
   return [
-    `<div class="wrap" tabindex="0" role="region" aria-labelledby="${labelId}"><table aria-labelledby="${labelId}">`,
+    `<div class="wrap" tabindex="0" role="region" aria-labelledby="${labelId}"><table${t.fit === true ? ' class="fit"' : ''} aria-labelledby="${labelId}">`,
     `<thead><tr>${t.headers.map((h, j) => `<th scope="col"${cls(j)}>${esc(h)}</th>`).join('')}</tr></thead>`,
     '<tbody>',
     ...t.rows.map((r) => `<tr>${r.map((c, j) => `<td${cls(j)}>${cell(c)}</td>`).join('')}</tr>`),
@@ -60,7 +61,7 @@ function chartTitle(c: Chart): string {
 
 /** The whole report page. `charts` are inlined as they are (the SVG chart functions escape their text). */
 export function htmlReport(r: CorpusReport, charts: readonly Chart[]): string {
-  const tables = allTables(r);
+  const tables = allTables(r, { display: true });
   const lucky = luckyTable(r).name;
   const toc = [['charts', 'Charts'], ...tables.map((t) => [slug(t.name), t.title]), ['notes', 'Notes']];
   return [
@@ -81,6 +82,7 @@ export function htmlReport(r: CorpusReport, charts: readonly Chart[]): string {
     '</div></section>',
     ...tables.flatMap((t) => [
       `<section id="${slug(t.name)}" aria-labelledby="${slug(t.name)}-title"><h2 id="${slug(t.name)}-title">${esc(t.title)}</h2>`,
+      ...(t.legend !== undefined ? [`<p>${esc(t.legend)}</p>`] : []),
       htmlTable(t, `${slug(t.name)}-title`),
       ...(t.name === lucky ? [`<p>${esc(chiLine(r))}</p>`] : []),
       ...tableCautions(r, t.name).map((c) => `<p>${esc(c)}</p>`),

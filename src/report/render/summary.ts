@@ -1,5 +1,4 @@
 /** The readable terminal summary and the Markdown report. */
-import type { Interval } from '../../core/stats/interval.js';
 import { plural } from '../../core/plural.js';
 import { MIN_RESAMPLE_UNITS } from '../../core/stats/bootstrap.js';
 import { frontNotes, rankNotes } from '../rank-notes.js';
@@ -13,15 +12,12 @@ import { allTables } from './all-tables.js';
 import { calibrationTable, luckyTable, modelsTableName, rankCell, reliabilityDiagramTable, separationTable, sourceSeparationTable, tasksTable, type Table } from './tables.js';
 import { headToHeadTable } from './head-to-head-table.js';
 import { reliabilityDisplay } from './reliability-display.js';
+import { withInterval } from './with-interval.js';
 
 const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
 
 const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));
-/** `0.612 [0.55, 0.68]`: an estimate with its interval (`-` without an estimate, `[-]` without an interval, e.g. from one run or group). */
-export function withInterval(x: number | null, iv: Interval | null, digits = 3): string {
-  if (x === null) return '-';
-  return iv === null ? `${x.toFixed(digits)} [-]` : `${x.toFixed(digits)} [${iv.lo.toFixed(digits)}, ${iv.hi.toFixed(digits)}]`;
-}
+export { withInterval };
 
 /** One line per score run through section 16: the within-source mean first, then within task, then pooled beside source-only. */
 export function separationLine(s: SeparationRow): string {
@@ -39,6 +35,13 @@ export function separationLine(s: SeparationRow): string {
   );
 }
 
+/** pPass's best-of-N on runs the forecaster was trained on: said beside its figures, not only in a warning lines away. */
+export function inSampleMark(s: SelectionRow): string {
+  if (s.inSampleRuns === undefined || s.inSampleRuns === 0) return '';
+  if (s.inSampleRuns === null) return ' (in-sample or not cannot be checked: the forecaster lists no training runs)';
+  return ` (in-sample: the forecaster was trained on ${s.inSampleRuns} of these ${s.runs} runs, so the figures are optimistic)`;
+}
+
 /** The best-of-N line of one score over every source (`reference`: of the runs scored against that kind alone). */
 export function selectionLine(s: SelectionRow, reference?: ReferenceKind): string {
   const name = `best-of-N by ${s.score === 'total' ? 'the composite score' : s.score}${reference ? ` (scored ${reference})` : ''}`;
@@ -46,7 +49,7 @@ export function selectionLine(s: SelectionRow, reference?: ReferenceKind): strin
   // pPass reads no PTA (core/forecast/features.ts): only the composite's groups are told apart by kind.
   const kinds = s.score === 'total' ? groupKindsText(s) : null;
   return (
-    `${name} over ${plural(s.groups, 'group')} (one source, one task, >= 2 runs; ${s.runs} runs${kinds ? `; scored ${kinds}` : ''}): ` +
+    `${name}${inSampleMark(s)} over ${plural(s.groups, 'group')} (one source, one task, >= 2 runs; ${s.runs} runs${kinds ? `; scored ${kinds}` : ''}): ` +
     `top pick resolves ${withInterval(s.top.rate, s.top.interval)}, random ${withInterval(s.random.rate, s.random.interval)}, ` +
     `oracle ${withInterval(s.oracle.rate, s.oracle.interval)}; gap closed ${withInterval(s.gapClosed, s.gapInterval)} (n = ${plural(s.informative, 'group')} with a pass and a fail)`
   );

@@ -11,6 +11,10 @@ export interface Table {
   title: string;
   headers: string[];
   rows: Cell[][];
+  /** report.html: its cells may wrap, so that it fits the page's width (a compact display table). */
+  fit?: boolean;
+  /** report.html: how to read the columns, under the title. */
+  legend?: string;
 }
 
 const r3 = (x: number | null | undefined): Cell => (x === null || x === undefined ? null : Math.round(x * 1000) / 1000);
@@ -177,7 +181,10 @@ export function sourceSeparationTable(r: CorpusReport, rows: readonly Separation
   };
 }
 
-/** Best-of-N: per source + task group, the top-scored run against a random pick and the oracle; last, the groups per reference kind. */
+/**
+ * Best-of-N: per source + task group, the top-scored run against a random pick and the oracle; how many of its runs
+ * the forecaster was trained on (pPass rows; null: the composite's, or not checked); last, the groups per reference kind.
+ */
 export function selectionTable(r: CorpusReport, rows: readonly SelectionRow[] = r.selection, suffix = ''): Table {
   const pick = (p: { resolved: number | null; rate: number | null; interval: Interval | null }): Cell[] => [r3(p.resolved), r3(p.rate), lo(p.interval), hi(p.interval)];
   return {
@@ -204,6 +211,7 @@ export function selectionTable(r: CorpusReport, rows: readonly SelectionRow[] = 
       'gap_closed',
       'gap_closed_lo',
       'gap_closed_hi',
+      'in_sample_runs',
       'groups_in_folder',
       'groups_external',
       'groups_reference_free',
@@ -220,6 +228,7 @@ export function selectionTable(r: CorpusReport, rows: readonly SelectionRow[] = 
       r3(s.gapClosed),
       lo(s.gapInterval),
       hi(s.gapInterval),
+      s.inSampleRuns ?? null,
       s.groupsByReference['in-folder'],
       s.groupsByReference.external,
       s.groupsByReference['reference-free'],
@@ -378,6 +387,6 @@ export function trajectoriesTable(r: CorpusReport): Table {
 }
 
 /** The per-reference-kind tables of `--by-reference` (none without it). */
-export function referenceTables(r: CorpusReport): Table[] {
-  return (r.byReference ?? []).flatMap((b) => [modelsTable(r, b.models, b.reference), separationTable(r, b.separation, b.reference), selectionTable(r, b.selection, b.reference)]);
+export function referenceTables(r: CorpusReport, selectionOf: typeof selectionTable = selectionTable): Table[] {
+  return (r.byReference ?? []).flatMap((b) => [modelsTable(r, b.models, b.reference), separationTable(r, b.separation, b.reference), selectionOf(r, b.selection, b.reference)]);
 }
