@@ -293,6 +293,14 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const frames = new FrameBatch(
     (conn, raw, isBinary) => conn.handle(() => handleFrame(deps, conn, raw, isBinary)),
     (error) => log.error({ err: error }, 'frame handler failed'),
+    undefined,
+    // Every stream's held frames together (T67): a read of tiny frames held ~1.2 MB a stream, 2,000 streams over a GB.
+    resolved.limits.heldFrameBytesTotal,
+    (conn, weight) => {
+      metrics.refusals.inc({ code: 'overloaded' });
+      tenantWarn(log, conn.principal.tenant, { connection: conn.id, held: weight }, 'frames held over heldFrameBytesTotal: connection closed (1008)');
+      conn.close(CLOSE.tooSlow, `overloaded: all streams' held frames over heldFrameBytesTotal, ${weight} bytes of them this one's`);
+    },
   );
   // A plain GET (a proxy that drops the Upgrade header, a browser) gets the JSON error shape of every other route.
   const notUpgraded = (_req: FastifyRequest, reply: FastifyReply) =>

@@ -114,6 +114,7 @@ const ZERO_TURNS_OFF = new Set([
   'stepBytesPerTenant',
   'stepBytesTotal',
   'outgoingBytesTotal',
+  'heldFrameBytesTotal',
   'partialFrameBytesPerTenant',
   'logLinesPerTenant',
   'forecastVersions',

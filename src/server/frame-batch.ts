@@ -17,6 +17,11 @@
  * wait for the next turns (held, their sockets paused, as above). A count alone let a step's cost decide: 64 steps
  * scored against a tenant's own 10,000-node PTA (10-20 ms each) held everyone's loop 1.3-1.8 s. A closing
  * connection's held frames are handled at the same pace, and its close goes on once they are.
+ *
+ * Held frames are bounded together (T67): each weighs its bytes and HELD_FRAME_OVERHEAD (the Buffer and its slots
+ * on the heap), and past `maxHeld` the connection holding the most is refused: its held frames dropped, its later
+ * ones ignored, `onRefused` closes it (its sessions detach, resumable). One read is at most one connection's hold,
+ * but a 64 KiB read of 7-byte frames is 9,362 of them (~1.2 MB on the heap): 2,000 such streams held over a GB.
  */
 import type { Connection } from './connection.js';
 
@@ -35,11 +40,22 @@ export const FRAMES_PER_TURN = 64;
 /** Time (ms) one tenant's frames may take in a turn of the loop before its further frames wait for the next turn. */
 export const TENANT_MS_PER_TURN = 10;
 
-/** Held frames of one connection, as (bytes, binary) pairs in arrival order, and the next one to hand over. */
+/**
+ * Heap bytes a held frame costs besides its own: its Buffer (a view on the read) and two array slots, 120 measured
+ * with 1-byte frames (`process.memoryUsage().heapUsed` over 936,200 of them).
+ */
+export const HELD_FRAME_OVERHEAD = 128;
+
+/** Held frames of one connection, as (bytes, binary) pairs in arrival order, the next one to hand over, their weight. */
 interface Held {
   frames: unknown[];
   next: number;
+  /** Bytes and HELD_FRAME_OVERHEAD of each frame from `next` on. */
+  weight: number;
 }
+
+/** What a held frame weighs against `maxHeld`. */
+const weigh = (raw: unknown): number => (raw as Buffer).length + HELD_FRAME_OVERHEAD;
 
 export class FrameBatch {
   /** Pending frames as (connection, bytes, binary) triples: one array for the batch, not an object a frame. */
@@ -57,13 +73,26 @@ export class FrameBatch {
   private readonly closing = new Map<Connection, () => void>();
   /** Set while the server closes: every frame is handled at once. */
   private unpaced = false;
+  /** Every held frame's weight together. */
+  private heldWeight = 0;
+  /** Connections refused past `maxHeld`: their later frames (the rest of the read) are ignored. */
+  private readonly refused = new WeakSet<Connection>();
 
   constructor(
     private readonly handle: FrameHandler,
     private readonly onError: (error: unknown) => void,
     /** Whose time a connection's frames take (its tenant). */
     private readonly owner: (conn: Connection) => unknown = (conn) => conn.principal.tenant,
+    /** Held frames' weight all connections together may reach (0: no bound); past it the biggest holder is refused. */
+    private readonly maxHeld = 0,
+    /** Closes a refused connection (`weight`: what it held). */
+    private readonly onRefused: (conn: Connection, weight: number) => void = () => undefined,
   ) {}
+
+  /** Every held frame's weight together (bytes and HELD_FRAME_OVERHEAD each). */
+  get heldBytes(): number {
+    return this.heldWeight;
+  }
 
   /** Frames waiting for the end of the turn or for a later one. */
   get size(): number {
@@ -73,14 +102,21 @@ export class FrameBatch {
   }
 
   add(conn: Connection, raw: Buffer, isBinary: boolean): void {
+    if (this.refused.has(conn)) return;
     const n = (this.inTurn.get(conn) ?? 0) + 1;
     this.inTurn.set(conn, n);
     const held = this.held.get(conn);
-    if (held !== undefined) held.frames.push(raw, isBinary);
-    else if (n > FRAMES_PER_TURN) {
-      // Paused at its FRAMES_PER_TURN-th frame already; again in case it was resumed in the middle of a read.
-      this.pause(conn);
-      this.held.set(conn, { frames: [raw, isBinary], next: 0 });
+    if (held !== undefined || n > FRAMES_PER_TURN) {
+      if (held !== undefined) {
+        held.frames.push(raw, isBinary);
+        held.weight += weigh(raw);
+      } else {
+        // Paused at its FRAMES_PER_TURN-th frame already; again in case it was resumed in the middle of a read.
+        this.pause(conn);
+        this.held.set(conn, { frames: [raw, isBinary], next: 0, weight: weigh(raw) });
+      }
+      this.heldWeight += weigh(raw);
+      if (this.maxHeld > 0 && this.heldWeight > this.maxHeld) this.refuseBiggest();
     } else {
       if (n === FRAMES_PER_TURN) this.pause(conn);
       this.pending.push(conn, raw, isBinary);
@@ -107,6 +143,7 @@ export class FrameBatch {
       this.flush();
       for (const [conn, held] of [...this.held]) {
         this.held.delete(conn);
+        this.heldWeight -= held.weight;
         for (let i = held.next; i < held.frames.length; i += 2) this.pending.push(conn, held.frames[i], held.frames[i + 1]);
         this.flush();
       }
@@ -138,7 +175,12 @@ export class FrameBatch {
       const share = Math.max(0, FRAMES_PER_TURN - (this.inTurn.get(conn) ?? 0));
       const from = held.next;
       held.next = Math.min(held.frames.length, from + 2 * share);
-      for (let i = from; i < held.next; i += 2) this.pending.push(conn, held.frames[i], held.frames[i + 1]);
+      for (let i = from; i < held.next; i += 2) {
+        this.pending.push(conn, held.frames[i], held.frames[i + 1]);
+        const w = weigh(held.frames[i]);
+        held.weight -= w;
+        this.heldWeight -= w;
+      }
       if (held.next === held.frames.length) this.held.delete(conn);
     }
     this.flush();
@@ -197,10 +239,53 @@ export class FrameBatch {
 
   /** Holds `frames` of `conn` ahead of those it holds already (they came before them); it goes last in the next turn's order. */
   private holdFirst(conn: Connection, frames: unknown[]): void {
+    if (this.refused.has(conn)) return;
     const held = this.held.get(conn);
+    let weight = 0;
+    for (let i = 0; i < frames.length; i += 2) weight += weigh(frames[i]);
     this.held.delete(conn);
-    this.held.set(conn, { frames: held === undefined ? frames : [...frames, ...held.frames.slice(held.next)], next: 0 });
+    this.held.set(conn, {
+      frames: held === undefined ? frames : [...frames, ...held.frames.slice(held.next)],
+      next: 0,
+      weight: weight + (held?.weight ?? 0),
+    });
+    this.heldWeight += weight;
     this.pause(conn);
     this.schedule();
+    if (this.maxHeld > 0 && this.heldWeight > this.maxHeld) this.refuseBiggest();
+  }
+
+  /**
+   * Past `maxHeld`: the connections holding the most are refused until the total is back under it. A scan of the
+   * holders each time, which frees at least the average hold (the attack's: ~1.2 MB, a read of 7-byte frames).
+   */
+  private refuseBiggest(): void {
+    while (this.heldWeight > this.maxHeld) {
+      let biggest: Connection | undefined;
+      let most = 0;
+      for (const [conn, held] of this.held) {
+        if (held.weight > most) {
+          most = held.weight;
+          biggest = conn;
+        }
+      }
+      if (biggest === undefined) return;
+      this.held.delete(biggest);
+      this.heldWeight -= most;
+      this.refused.add(biggest);
+      // Left paused: it is closed, and the rest of what it sent is not read.
+      this.paused.delete(biggest);
+      try {
+        this.onRefused(biggest, most);
+      } catch (error) {
+        this.onError(error);
+      }
+      // Already closed (its held frames were draining): its close goes on now.
+      const done = this.closing.get(biggest);
+      if (done !== undefined) {
+        this.closing.delete(biggest);
+        done();
+      }
+    }
   }
 }

@@ -65,6 +65,12 @@ export interface ServerLimits {
    * connection holding more than 64 KiB of them is closed as too slow (outgoing-total.ts, T66).
    */
   outgoingBytesTotal: number;
+  /**
+   * Bytes every stream's held frames together may weigh (default 128 MiB; 0: no bound), each frame its bytes and 128
+   * (its Buffer on the heap): frames past a connection's share of a turn wait, held, for the next turns
+   * (frame-batch.ts); past it the connection holding the most is closed 1008 `overloaded`, its held frames dropped (T67).
+   */
+  heldFrameBytesTotal: number;
   /** Largest HTTP body in bytes (default 64 MiB). */
   maxBodyBytes: number;
   /** Ended sessions kept for `resume` and GET /v1/sessions/:id within the resume window; past it the oldest of the tenant holding the most go first (default 10,000). */
@@ -281,6 +287,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   logLinesPerTenant: 0,
   outgoingQueueBytes: 4 * 1024 * 1024,
   outgoingBytesTotal: 256 * 1024 * 1024,
+  heldFrameBytesTotal: 128 * 1024 * 1024,
   maxBodyBytes: 64 * 1024 * 1024,
   maxEndedSessions: 10_000,
   maxEndedSessionBytes: 64 * 1024 * 1024,
