@@ -6,9 +6,14 @@
  */
 import type { Session } from './session.js';
 
-/** An entry of a list: the session and its ordinal when listed (a session registered again is listed again, later). */
+/**
+ * An entry of a list: the session and its ordinal when listed (a session registered again is listed again, later).
+ * `session` is undefined once removed: the entry stays until the list is compacted, the session does not (the flood
+ * drill's freed sessions, up to as many as the live ones with their ended state, were kept by their entries: the
+ * server's heap after each round of 1,080 sessions grew 37.5 -> 46.7 MB over 10 rounds).
+ */
 interface Listed {
-  session: Session;
+  session: Session | undefined;
   ordinal: number;
 }
 
@@ -23,14 +28,26 @@ class OrdinalList {
 
   /** Ordinals only grow (the registry numbers every session it registers), so appending keeps the order. */
   add(session: Session): void {
+    const listed = this.live.get(session);
+    if (listed !== undefined) listed.session = undefined;
     const entry = { session, ordinal: session.ordinal };
     this.items.push(entry);
     this.live.set(session, entry);
   }
 
   delete(session: Session): void {
-    if (!this.live.delete(session)) return;
-    if (this.items.length > 2 * this.live.size + 16) this.items = this.items.filter((e) => this.live.get(e.session) === e);
+    const listed = this.live.get(session);
+    if (listed === undefined) return;
+    this.live.delete(session);
+    listed.session = undefined;
+    if (this.items.length > 2 * this.live.size + 16) this.items = this.items.filter((e) => e.session !== undefined);
+  }
+
+  /** Sessions its entries still reference (the live ones only). */
+  get referenced(): number {
+    let n = 0;
+    for (const e of this.items) if (e.session !== undefined) n++;
+    return n;
   }
 
   /** The first index whose ordinal is above `after`. */
@@ -48,8 +65,8 @@ class OrdinalList {
   /** The live sessions with an ordinal above `after`, oldest first. */
   *after(after: number): Generator<Session> {
     for (let i = this.firstAfter(after); i < this.items.length; i++) {
-      const e = this.items[i]!;
-      if (this.live.get(e.session) === e) yield e.session;
+      const session = this.items[i]!.session;
+      if (session !== undefined) yield session;
     }
   }
 }
@@ -72,6 +89,13 @@ export class SessionIndex {
     if (list === undefined) return;
     list.delete(session);
     if (list.size === 0) this.byTenant.delete(session.tenant);
+  }
+
+  /** Sessions its entries still reference, in all and per tenant (each a live one). */
+  get referenced(): number {
+    let n = this.all.referenced;
+    for (const list of this.byTenant.values()) n += list.referenced;
+    return n;
   }
 
   /** The sessions of `tenant` (every tenant's when undefined) with an ordinal above `after`, oldest first. */

@@ -51,6 +51,22 @@ describe('SessionIndex', () => {
     expect([...index.of('a')]).toEqual([y, x]);
     expect([...index.of('a', 2)]).toEqual([x]);
   });
+
+  it('keeps no removed session alive until it compacts (only its entry), and lists one added twice once', () => {
+    const index = new SessionIndex();
+    const all = Array.from({ length: 10 }, (_, i) => fake('a', i + 1));
+    for (const s of all) index.add(s);
+    for (const s of all.slice(0, 5)) index.delete(s);
+    // 10 entries, 5 live: not compacted yet (the flood drill's freed sessions, with their ended state, stayed
+    // referenced from such entries until then); each live one is referenced in all and in its tenant's list.
+    expect(index.referenced).toBe(10);
+    expect(ids(index.of('a'))).toEqual(ids(all.slice(5)));
+    const x = all[9]!;
+    (x as { ordinal: number }).ordinal = 11;
+    index.add(x);
+    expect(ids(index.of('a'))).toEqual(ids(all.slice(5)));
+    expect(index.referenced).toBe(10);
+  });
 });
 
 describe('the registry pages a session rebuilt from the journal once', () => {
