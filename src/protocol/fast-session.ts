@@ -14,8 +14,8 @@ import { MAX_END_PATCH_CHARS, SESSION_ID_MAX, TASK_ID_MAX_LENGTH, wellFormed, ty
 /** The longest `agent` and `model` (the start schema's `max(256)`). */
 const NAME_MAX = 256;
 
-/** What `sessionIdSchema` takes: 1-128 characters, each printable ASCII without space, not `.` nor `..`. */
-function sessionId(v: unknown): v is string {
+/** What `sessionIdSchema` takes: 1-128 characters, each printable ASCII without space, not `.` nor `..` (fast-step.ts too). */
+export function sessionId(v: unknown): v is string {
   if (typeof v !== 'string' || v.length === 0 || v.length > SESSION_ID_MAX || v === '.' || v === '..') return false;
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);

@@ -114,6 +114,16 @@ describe('fast step path', () => {
     );
   });
 
+  it('leaves a session id zod refuses to zod: "." and ".." (a fuzzed envelope of session "." once passed it)', () => {
+    for (const session of ['.', '..', '', 'a b', 'x'.repeat(129)]) {
+      const m = { type: 'step', session, seq: 1, step: { tool: 'bash', action: { kind: 'shell', command: 'ls' } } };
+      expect(stepMessageSchema.safeParse(m).success, session).toBe(false);
+      expect(fastStepMessage(m), session).toBeUndefined();
+    }
+    const ok = { type: 'step', session: '...', seq: 1, step: { tool: 'bash', action: { kind: 'shell', command: 'ls' } } };
+    expect(fastStepMessage(ok)).toBe(ok);
+  });
+
   it('takes every real corpus step (converted to the steplens format), as zod does', () => {
     const file = `${CORPUS}SWE-agent__mini-swe-agent__pull-refs/output/deepseek_lite_dev_noparallel/pylint-dev__astroid-1196/pylint-dev__astroid-1196.traj.json`;
     const parsed = parseInstancesText(readFileSync(file, 'utf8'), 'auto', file);
