@@ -21,7 +21,7 @@ import { LearningGuard } from './learning-guard.js';
 import { ScopedReferences } from './reference-scope.js';
 import { registerTicketRoutes } from './ticket-routes.js';
 import { CLOSE, Connection } from './connection.js';
-import { capConnections } from './connection-caps.js';
+import { guardSockets } from './socket-guards.js';
 import { OutgoingTotal } from './outgoing-total.js';
 import { FrameBatch } from './frame-batch.js';
 import { OwnPtaQuota } from './own-pta-quota.js';
@@ -54,14 +54,9 @@ import { TenantStreams } from './tenant-streams.js';
 import { BodyReceipts } from './body-receipts.js';
 import { countPartialFrames, PARTIAL_FRAMES_CLOSE } from './partial-frames.js';
 import { limitTenantLines, tenantInfo, tenantWarn } from './tenant-log.js';
-import { PacedLine } from './paced-line.js';
-import { capPipelining } from './pipelined-requests.js';
 
 /** How long /readyz waits for the store (Redis PING) before answering not ready. */
 const READINESS_DEADLINE_MS = 1000;
-
-/** A connection refused over the caps is logged at most once this often (ms), the others counted on the next line. */
-const REFUSED_LINE_MS = 10_000;
 
 /** Node's HTTP timeouts: headers and whole requests, checked every second (Node's default checks every 30 s). */
 function httpTimeouts(limits: ServerLimits): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
@@ -190,23 +185,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     resolved.limits.partialFrameBytesPerTenant > 0
       ? new BodyReceipts({ total: Number.MAX_SAFE_INTEGER, perTenant: resolved.limits.partialFrameBytesPerTenant, what: 'WebSocket messages begun on its streams and not finished' })
       : undefined;
-  // A connection pipelining requests it never reads the answers to is closed, not answered without end (T47).
-  capPipelining(app.server, () => metrics.refusals.inc({ code: 'overloaded' }));
-  // No token is needed to be refused: a line per refusal let one address write 1 MB of log a second (T45).
-  const refusedLines = { address: new PacedLine(REFUSED_LINE_MS), total: new PacedLine(REFUSED_LINE_MS), gaveWay: new PacedLine(REFUSED_LINE_MS) };
-  capConnections(
-    app.server,
-    { perAddress: resolved.limits.connectionsPerAddress, total: resolved.limits.maxConnections },
-    (why) => {
-      metrics.refusals.inc({ code: 'overloaded' });
-      const { write, left } = refusedLines[why].take(Date.now());
-      if (write) log.warn(left > 0 ? { why, refusedUnlogged: left } : { why }, 'connection refused: over the connection limit');
-    },
-    () => {
-      const { write, left } = refusedLines.gaveWay.take(Date.now());
-      if (write) log.warn(left > 0 ? { closedUnlogged: left } : {}, 'at the connection limit: a connection of the address holding the most closed for another client');
-    },
-  );
+  // Pipelined requests never read, the connection caps (socket-guards.ts).
+  guardSockets(app.server, resolved.limits, metrics, log);
 
   app.addHook('onRequest', async (req, reply) => {
     // Pipelined behind a request that closed its connection (T47): nobody to answer, nothing to run.

@@ -107,15 +107,16 @@ export class FrameBatch {
     this.inTurn.set(conn, n);
     const held = this.held.get(conn);
     if (held !== undefined || n > FRAMES_PER_TURN) {
+      const w = weigh(raw);
       if (held !== undefined) {
         held.frames.push(raw, isBinary);
-        held.weight += weigh(raw);
+        held.weight += w;
       } else {
         // Paused at its FRAMES_PER_TURN-th frame already; again in case it was resumed in the middle of a read.
         this.pause(conn);
-        this.held.set(conn, { frames: [raw, isBinary], next: 0, weight: weigh(raw) });
+        this.held.set(conn, { frames: [raw, isBinary], next: 0, weight: w });
       }
-      this.heldWeight += weigh(raw);
+      this.heldWeight += w;
       if (this.maxHeld > 0 && this.heldWeight > this.maxHeld) this.refuseBiggest();
     } else {
       if (n === FRAMES_PER_TURN) this.pause(conn);

@@ -5,7 +5,7 @@
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { closeRunning, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
 let dir: string;
 const running: Running[] = [];
@@ -15,12 +15,7 @@ beforeAll(async () => {
   dir = await tempDir();
 });
 afterAll(async () => {
-  for (const s of sockets) s.destroy();
-  for (const r of running) {
-    const closing = r.app.close();
-    r.app.server.closeAllConnections();
-    await closing;
-  }
+  await closeRunning(running, sockets);
   await removeDir(dir);
 });
 

@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PacedLine } from '../../src/server/paced-line.js';
 import { captured } from './captured-log.js';
-import { removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { closeRunning, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
 const LINES = 10;
 let dir: string;
@@ -19,12 +19,7 @@ beforeAll(async () => {
   dir = await tempDir();
 });
 afterAll(async () => {
-  for (const s of held) s.destroy();
-  for (const r of running) {
-    const closing = r.app.close();
-    r.app.server.closeAllConnections();
-    await closing;
-  }
+  await closeRunning(running, held);
   await removeDir(dir);
 });
 

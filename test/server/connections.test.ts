@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnServer } from '../../bench/drills/spawn-server.js';
 import type { Step } from '../../src/core/types.js';
-import { ASTROID, Client, readSteps, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { closeRunning, ASTROID, Client, readSteps, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
 let dir: string;
 let steps: Step[];
@@ -21,12 +21,7 @@ beforeAll(async () => {
   steps = await readSteps(ASTROID.passA);
 });
 afterAll(async () => {
-  for (const s of sockets) s.destroy();
-  for (const r of running) {
-    const closing = r.app.close();
-    r.app.server.closeAllConnections();
-    await closing;
-  }
+  await closeRunning(running, sockets);
   await removeDir(dir);
 });
 

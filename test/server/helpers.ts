@@ -76,6 +76,16 @@ export async function startApp(options: AppOptions): Promise<Running> {
   return { app, url: address, wsUrl: `${address.replace(/^http/, 'ws')}/v1/stream` };
 }
 
+/** Destroys raw sockets a test held open, then closes its servers (their own connections cut, not waited for). */
+export async function closeRunning(running: readonly Running[], sockets: ReadonlyArray<{ destroy(): void }> = []): Promise<void> {
+  for (const s of sockets) s.destroy();
+  for (const r of running) {
+    const closing = r.app.close();
+    r.app.server.closeAllConnections();
+    await closing;
+  }
+}
+
 /** A ws client that queues frames and lets a test await the next matching one (the drills' client). */
 export { DrillClient as Client, type Frame } from '../../bench/drills/ws-client.js';
 

@@ -1,0 +1,33 @@
+/**
+ * The guards on the server's sockets, before any route: requests pipelined and never read (T47), connections over
+ * the per-address and total caps, and the address holding the most giving way at the total (T65). No token is needed
+ * to be refused, so refusals are logged at a pace (T45: a line per refusal let one address write 1 MB of log a second).
+ */
+import type { Server } from 'node:http';
+import type { Logger } from 'pino';
+import { capConnections } from './connection-caps.js';
+import type { AppMetrics } from './metrics.js';
+import type { ServerLimits } from './options.js';
+import { PacedLine } from './paced-line.js';
+import { capPipelining } from './pipelined-requests.js';
+
+/** A connection refused over the caps is logged at most once this often (ms), the others counted on the next line. */
+const REFUSED_LINE_MS = 10_000;
+
+export function guardSockets(server: Server, limits: Pick<ServerLimits, 'connectionsPerAddress' | 'maxConnections'>, metrics: Pick<AppMetrics, 'refusals'>, log: Logger): void {
+  capPipelining(server, () => metrics.refusals.inc({ code: 'overloaded' }));
+  const lines = { address: new PacedLine(REFUSED_LINE_MS), total: new PacedLine(REFUSED_LINE_MS), gaveWay: new PacedLine(REFUSED_LINE_MS) };
+  capConnections(
+    server,
+    { perAddress: limits.connectionsPerAddress, total: limits.maxConnections },
+    (why) => {
+      metrics.refusals.inc({ code: 'overloaded' });
+      const { write, left } = lines[why].take(Date.now());
+      if (write) log.warn(left > 0 ? { why, refusedUnlogged: left } : { why }, 'connection refused: over the connection limit');
+    },
+    () => {
+      const { write, left } = lines.gaveWay.take(Date.now());
+      if (write) log.warn(left > 0 ? { closedUnlogged: left } : {}, 'at the connection limit: a connection of the address holding the most closed for another client');
+    },
+  );
+}
