@@ -1,10 +1,11 @@
 /**
- * bench/rank/group-ranks.ts (mid-ranks, Borda) and bench/rank/paired-gap.ts (the paired bootstrap of best-of-N's
- * gap closed), on small synthetic groups.
+ * bench/rank/group-ranks.ts (mid-ranks, Borda), bench/rank/paired-gap.ts (the paired bootstrap of best-of-N's
+ * gap closed) and bench/rank/pairs-top.ts (within-task pairs against top picks), on small synthetic groups.
  */
 import { describe, expect, it } from 'vitest';
 import { bordaScores, midRanks } from '../../bench/rank/group-ranks.js';
 import { pairedGap } from '../../bench/rank/paired-gap.js';
+import { gapOf, pairsAgainstTop } from '../../bench/rank/pairs-top.js';
 import { bestOfN } from '../../src/core/stats/best-of-n.js';
 import type { ScoredOutcome } from '../../src/core/stats/separation.js';
 
@@ -68,5 +69,28 @@ describe('rank bench helpers', () => {
         groups(5, () => true),
       ),
     ).toThrow(/same groups/);
+  });
+
+  it('pairs against top picks: the same share of right pairs closes less of the gap in 1P2F groups than in 2P1F ones', () => {
+    const run = (task: string, pass: boolean, score: number): ScoredOutcome => ({ source: 's', task, pass, score });
+    const rows = [
+      // 1P2F, one pair of two right: the passing run is in the middle, the top pick fails.
+      ...[run('a', true, 2), run('a', false, 3), run('a', false, 1)],
+      // 2P1F, one pair of two right: a passing run is on top.
+      ...[run('b', true, 3), run('b', true, 1), run('b', false, 2)],
+      // 2P1F, the two passing runs tied on top: the top pick resolves.
+      ...[run('c', true, 5), run('c', true, 5), run('c', false, 0)],
+      // 1P1F tied: half a pair, half a top pick.
+      ...[run('d', true, 1), run('d', false, 1)],
+      // no failing run: not counted.
+      ...[run('e', true, 1), run('e', true, 2)],
+    ];
+    const [p1f1, p1f2, p2f1, all] = pairsAgainstTop(rows);
+    expect(p1f1).toMatchObject({ kind: '1P1F', groups: 1, pairs: 1, right: 0.5, someRight: 1, tiedTop: 1, top: 0.5, random: 0.5, oracle: 1 });
+    expect(p1f2).toMatchObject({ kind: '1P2F', groups: 1, pairs: 2, right: 1, someRight: 1, top: 0 });
+    expect(gapOf(p1f2!)).toBeCloseTo(-0.5, 12);
+    expect(p2f1).toMatchObject({ kind: '2P1F', groups: 2, pairs: 4, right: 3, allRight: 1, someRight: 1, tiedTop: 1, top: 2 });
+    expect(gapOf(p2f1!)).toBe(1);
+    expect(all).toMatchObject({ kind: 'all', groups: 4, pairs: 7, right: 4.5, top: 2.5, oracle: 4 });
   });
 });
