@@ -31,6 +31,8 @@ import { separation, type ScoredOutcome } from '../src/core/stats/separation.js'
 import { bundledReferencesDir } from '../src/package-files.js';
 import { readForecastFile } from '../src/settings-files.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
+import { bordaScores } from './rank/group-ranks.js';
+import { pairedGap } from './rank/paired-gap.js';
 import { forecastEnd, loadRankRuns, type RankRun } from './rank/runs.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
@@ -112,6 +114,20 @@ const locationConsensus = (g: readonly RankRun[]) => consensusScores(g.map((r) =
 const patchVote = (g: readonly RankRun[]) => voteScores(g.map((r) => r.finalPatch));
 const softVote = (g: readonly RankRun[]) => softVoteScores(g.map((r) => r.finalPatch));
 const evidenceOf = (g: readonly RankRun[], n: (typeof EVIDENCE_NAMES)[number]) => g.map((r) => r.evidence[EVIDENCE_NAMES.indexOf(n)]!);
+const ppassOf = (g: readonly RankRun[]) => g.map((r) => pPass.get(r) ?? Number.NaN);
+const borda = (g: readonly RankRun[]) => bordaScores([ppassOf(g), composite(g)]);
+const votePPass = (g: readonly RankRun[]) => then(patchVote(g), ppassOf(g));
+const voteCheckPPass = (g: readonly RankRun[]) => then(patchVote(g), then(evidenceOf(g, 'checkAfterEdit'), ppassOf(g)));
+const bordaThenPPass = (g: readonly RankRun[]) => then(borda(g), ppassOf(g));
+const voteBordaPPass = (g: readonly RankRun[]) => then(patchVote(g), then(borda(g), ppassOf(g)));
+/**
+ * The third round's candidates, named before they were measured, and the rule that decides (also fixed in advance):
+ * the held-out choice and the choice on both sets are the bench's (largest gap closed; ties: within-task AUROC).
+ * One ships as the default only if it is the held-out choice on both sets, beats the default (the reference-free
+ * composite) held out on both, and its paired gap minus the default's (same resampled groups) has a 95 % interval
+ * above 0 on both sets; otherwise as an option only if it is the choice on both sets together; otherwise not at all.
+ */
+const PREREGISTERED = ['(e) vote, then pPass', '(f) vote, then checkAfterEdit, then pPass', '(g) Borda of pPass and composite, then pPass', '(h) vote, then Borda of pPass and composite, then pPass'];
 const CANDIDATES: Candidate[] = [
   { name: 'composite, reference-free', score: composite },
   { name: 'pPass (forecaster trained without the set)', score: (g) => g.map((r) => pPass.get(r) ?? Number.NaN) },
@@ -132,6 +148,10 @@ const CANDIDATES: Candidate[] = [
   { name: 'soft vote: normalised changed lines, then composite', score: (g) => then(softVote(g), composite(g)) },
   { name: 'vote, then checkAfterEdit, then composite', score: (g) => then(patchVote(g), then(evidenceOf(g, 'checkAfterEdit'), composite(g))) },
   { name: 'vote, then soft vote, then composite', score: (g) => then(patchVote(g), then(softVote(g), composite(g))) },
+  // Issue 26 item 3, third round, fixed in advance (commit named in docs/rank.md, before any was measured): the
+  // forecaster's pPass (trained without the set) in place of the composite, and pPass combined with the composite by
+  // their ranks within the group (Borda: scale-free; pPass ranked alone keeps its order, so it is not a candidate).
+  ...PREREGISTERED.map((name, k) => ({ name, score: [votePPass, voteCheckPPass, bordaThenPPass, voteBordaPPass][k]! })),
   ...EVIDENCE_NAMES.map((n, k) => ({ name: `evidence ${n} (${EXPECTED[n] > 0 ? '+' : '−'})`, score: (g: readonly RankRun[]) => g.map((r) => EXPECTED[n] * r.evidence[k]!) })),
   { name: 'run length (shorter first)', score: (g) => g.map((r) => -r.length) },
 ];
@@ -166,6 +186,8 @@ interface Measured {
   withinTask: number | null;
   withinTaskInterval: Interval | null;
   informative: number;
+  /** The scored runs (the paired gap against the default reads them). */
+  scored: ScoredOutcome[];
 }
 function measure(set: GroupSet, c: Candidate): Measured | null {
   const scored: ScoredOutcome[] = [];
@@ -177,7 +199,7 @@ function measure(set: GroupSet, c: Candidate): Measured | null {
   const best = bestOfN(scored, { reps, seed });
   const sep = separation(scored, { reps, seed });
   const informative = groupsOf(set).filter((g) => g.some((r) => r.passed) && g.some((r) => !r.passed)).length;
-  return { best, withinTask: sep.withinTask.auroc, withinTaskInterval: sep.withinTask.interval, informative };
+  return { best, withinTask: sep.withinTask.auroc, withinTaskInterval: sep.withinTask.interval, informative, scored };
 }
 
 const f3 = (x: number | null) => (x === null ? '-' : x.toFixed(3));
@@ -251,5 +273,36 @@ for (const held of choosing) {
   const c = results.get(held.name)!.get(CANDIDATES[0]!.name);
   console.log(`| ${held.name} | ${chosen} | ${f3(x?.best.gapClosed ?? null)}${iv(x?.best.gapInterval ?? null)} | ${f3(c?.best.gapClosed ?? null)}${iv(c?.best.gapInterval ?? null)} |`);
 }
-console.log(`\nchosen on both sets: ${choose(choosing)}`);
+const bothSets = choose(choosing);
+console.log(`\nchosen on both sets: ${bothSets}`);
+
+// The third round's rule (PREREGISTERED, fixed before measuring): the paired gap against the default on each set, then the verdict.
+console.log("\n### Third round (fixed in advance): paired gap closed minus the default's (same resampled groups)\n");
+console.log(`| candidate | ${choosing.map((s) => s.name).join(' | ')} |`);
+console.log(`| --- | ${choosing.map(() => '---').join(' | ')} |`);
+const paired = (set: GroupSet, name: string) => {
+  const x = results.get(set.name)!.get(name);
+  const d = results.get(set.name)!.get(CANDIDATES[0]!.name);
+  return x && d ? pairedGap(x.scored, d.scored, { reps, seed }) : null;
+};
+for (const name of [...PREREGISTERED, 'vote: identical normalised patches, then composite', 'vote, then checkAfterEdit, then composite', 'pPass (forecaster trained without the set)']) {
+  console.log(
+    `| ${name} | ${choosing
+      .map((s) => {
+        const p = paired(s, name);
+        return p === null ? '-' : `${p.diff === null ? '-' : (p.diff >= 0 ? '+' : '') + p.diff.toFixed(3)}${iv(p.interval)}`;
+      })
+      .join(' | ')} |`,
+  );
+}
+for (const name of PREREGISTERED) {
+  const heldWins = choosing.every((held) => {
+    const x = results.get(held.name)!.get(name)?.best.gapClosed ?? null;
+    const d = results.get(held.name)!.get(CANDIDATES[0]!.name)?.best.gapClosed ?? null;
+    return choose(choosing.filter((s) => s !== held)) === name && x !== null && d !== null && x > d;
+  });
+  const pairedAbove = choosing.every((s) => (paired(s, name)?.interval?.lo ?? -Infinity) > 0);
+  const verdict = heldWins && pairedAbove ? 'the default' : bothSets === name ? 'an option' : 'not shipped';
+  console.log(`${name}: held-out choice and ahead of the default on both sets: ${heldWins}; paired interval above 0 on both: ${pairedAbove}; choice on both sets: ${bothSets === name} -> ${verdict}`);
+}
 writeResult(jsonFile, { bench: 'rank', command: commandLine(import.meta.url), machine: machine(), targets: [], figures });
