@@ -18,7 +18,7 @@ import {
   type Table,
 } from './tables.js';
 
-/** `display`: report.html's tables (the best-of-N ones compact, {@link selectionDisplay}); else the data tables. */
+/** `display`: the tables of report.html and report.md (the best-of-N ones compact, {@link selectionDisplay}); else the data tables (CSV). */
 export function allTables(r: CorpusReport, options: { display?: boolean } = {}): Table[] {
   const selectionOf = options.display === true ? selectionDisplay : selectionTable;
   return [

@@ -263,11 +263,12 @@ export function reportNotes(r: CorpusReport): string[] {
  * keeps raw HTML would run a tag in one.
  */
 export function markdownReport(r: CorpusReport, charts: readonly string[] = []): string {
-  const tables = allTables(r);
+  // The tables people read (as report.html's): the best-of-N ones compact, the CSVs keep one figure a column.
+  const tables = allTables(r, { display: true });
   const md = markdownText;
   const out = ['# steplens corpus report', '', ...headline(r).map((l) => `- ${md(l)}`), `- ${md(passTiers(r))}`, '', ...charts.map((c) => `![${c}](${c})`), ''];
   for (const t of tables) {
-    out.push(`## ${md(t.title)}`, '', markdownTable(t), '');
+    out.push(`## ${md(t.title)}`, '', ...(t.legend !== undefined ? [md(t.legend), ''] : []), markdownTable(t), '');
     if (t.name === luckyTable(r).name) out.push(md(chiLine(r)), '');
     out.push(...tableCautions(r, t.name).flatMap((c) => [md(c), '']));
   }
