@@ -36,8 +36,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { parseTrajectoryText } from '../src/formats/index.js';
+import { benchArgs } from './args.js';
 import { SERVER_BENCH_FILE, findCorpus } from './corpus.js';
 import { newestProfile, printSelfTimes } from './cpu-top.js';
 import { loadLine } from './proc-cpu.js';
@@ -48,7 +48,7 @@ import { configs, pooled, threadLine, throughput, type ClosedLoop, type ConfigRe
 import { paced, pacedRates, staggerOrder, type OpenLoop } from './ws-load-paced.js';
 import { stepTemplates } from './ws-driver.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     shapes: { type: 'string', default: 'lifecycle,pipelined' },
     'lifecycle-connections': { type: 'string', default: '16' },
