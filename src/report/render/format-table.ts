@@ -1,6 +1,6 @@
 /** Table writers: aligned text, Markdown, CSV. */
 import { escapeControl } from '../../printable.js';
-import type { Cell, Table } from './tables.js';
+import type { Cell, Table } from './table-cells.js';
 
 /** A cell as shown: control characters escaped before widths are measured (the terminal escapes them anyway). */
 const text = (c: Cell): string => (c === null ? '-' : escapeControl(String(c)));

@@ -4,7 +4,7 @@
  * at 1280 px to reach gap_closed, and on GitHub's Markdown view). The CSV and report.json keep one figure a column.
  */
 import type { CorpusReport, SelectionRow } from '../types.js';
-import type { Cell, Table } from './tables.js';
+import type { Cell, Table } from './table-cells.js';
 import { withInterval } from './with-interval.js';
 
 /** A rate and its interval; a no-break space inside the brackets, so a narrow cell breaks only before the interval. */

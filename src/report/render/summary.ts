@@ -9,7 +9,8 @@ import { groupKindsText, referenceKindMixLines, selectionKindMixLines } from '..
 import type { CorpusReport, ModelRow, ReferenceKind, ReferenceSplit, SelectionRow, SeparationRow } from '../types.js';
 import { markdownTable, markdownText, textTable } from './format-table.js';
 import { allTables } from './all-tables.js';
-import { calibrationTable, luckyTable, modelsTableName, rankCell, reliabilityDiagramTable, separationTable, sourceSeparationTable, tasksTable, type Table } from './tables.js';
+import { rankCell, type Table } from './table-cells.js';
+import { calibrationTable, luckyTable, modelsTableName, reliabilityDiagramTable, separationTable, sourceSeparationTable, tasksTable } from './tables.js';
 import { headToHeadTable } from './head-to-head-table.js';
 import { reliabilityDisplay } from './reliability-display.js';
 import { withInterval } from './with-interval.js';
