@@ -5,6 +5,7 @@
  *   node dist/bench/alloc-top.js FILE.heapprofile STEPS [TOP=30]
  */
 import { readFileSync } from 'node:fs';
+import { argsError, benchArgs } from './args.js';
 
 interface HeapNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -12,8 +13,8 @@ interface HeapNode {
   children: HeapNode[];
 }
 
-const [file, stepsArg, topArg] = process.argv.slice(2);
-if (file === undefined || stepsArg === undefined) throw new Error('usage: node dist/bench/alloc-top.js FILE.heapprofile STEPS [TOP]');
+const [file, stepsArg, topArg, ...more] = benchArgs({ allowPositionals: true }, 'node dist/bench/alloc-top.js FILE.heapprofile STEPS [TOP=30]').positionals;
+if (file === undefined || stepsArg === undefined || more.length > 0) argsError('give FILE.heapprofile STEPS [TOP]');
 const steps = Number(stepsArg);
 const top = Number(topArg ?? 30);
 const head = (JSON.parse(readFileSync(file, 'utf8')) as { head: HeapNode }).head;

@@ -15,10 +15,10 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import { taskFolds } from '../src/core/forecast/crossfit.js';
 import { applyPlatt, fitPlatt, IDENTITY_PLATT, type Platt, type ScoredPoint } from '../src/core/forecast/platt.js';
 import { RECALIBRATION, recalibrateSource, type RecalibrationRule } from '../src/core/forecast/recalibrate.js';
+import { argsError, benchArgs } from './args.js';
 import { fitBeta, fitHistogram } from './recalibration-candidates.js';
 import { auroc } from '../src/core/stats/auroc.js';
 import { calibrationCheck } from '../src/core/stats/calibration-check.js';
@@ -30,7 +30,7 @@ import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
 
 const jsonFile = takeJsonFlag();
-const { values, positionals } = parseArgs({
+const { values, positionals } = benchArgs({
   allowPositionals: true,
   options: {
     manifest: { type: 'string' },
@@ -43,7 +43,7 @@ const { values, positionals } = parseArgs({
     family: { type: 'string' },
   },
 });
-if (positionals.length === 0) throw new Error('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
+if (positionals.length === 0) argsError('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
 const ORDERS = Number(values.orders ?? 200);
 const SEED = Number(values.seed ?? 1);
 const started = Date.now();

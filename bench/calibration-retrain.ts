@@ -16,7 +16,6 @@
  *     --sources bench/early-stop/sources.csv [--orders 50] [--ks 10,20,40,80] [--json FILE] ../shared/calibration ../shared/corpus
  */
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import { FEATURE_COUNT } from '../src/core/forecast/features.js';
 import { fitRanker, rankerModel } from '../src/core/forecast/fit.js';
 import { compileModel, pPassOf } from '../src/core/forecast/forecaster.js';
@@ -27,16 +26,17 @@ import type { ForecastRun } from '../src/core/forecast/run.js';
 import { auroc } from '../src/core/stats/auroc.js';
 import { calibrationCheck } from '../src/core/stats/calibration-check.js';
 import { seededRandom, shuffleInPlace, type Random } from '../src/core/stats/rng.js';
+import { argsError, benchArgs } from './args.js';
 import { loadCalibrationRuns } from './calibration-runs.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
 
 const jsonFile = takeJsonFlag();
-const { values, positionals } = parseArgs({
+const { values, positionals } = benchArgs({
   allowPositionals: true,
   options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, sources: { type: 'string' }, orders: { type: 'string' }, seed: { type: 'string' }, ks: { type: 'string' } },
 });
-if (positionals.length === 0) throw new Error('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
+if (positionals.length === 0) argsError('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
 const ORDERS = Number(values.orders ?? 50);
 const SEED = Number(values.seed ?? 1);
 const KS = (values.ks ?? '10,20,40,80').split(',').map(Number);

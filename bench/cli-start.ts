@@ -13,14 +13,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { repoRoot } from './corpus.js';
 import { pairedRatioInterval } from './intervals.js';
 import { freePort } from './redis-server.js';
 import { machine, target, writeResult } from './report.js';
 import { childCpuSeconds, commandLine, fmt, median, printTable, rotatingRounds } from './timing.js';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string' }, run: { type: 'string' }, baseline: { type: 'string' }, json: { type: 'string' } } });
+const { values } = benchArgs({ options: { rounds: { type: 'string' }, run: { type: 'string' }, baseline: { type: 'string' }, json: { type: 'string' } } });
 const ROOT = repoRoot();
 const rounds = Number(values.rounds ?? 21);
 const run = path.resolve(values.run ?? path.join(ROOT, 'examples/runs/mini-swe-agent/deepseek_lite_dev_noparallel/pylint-dev__astroid-1196.traj.json'));

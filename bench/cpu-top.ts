@@ -7,6 +7,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { argsError, benchArgs } from './args.js';
 import { fmt, printTable } from './timing.js';
 
 interface ProfileNode {
@@ -80,9 +81,7 @@ export function printSelfTimes(file: string, top = 25): void {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const file = process.argv[2];
-  if (file === undefined) {
-    process.stderr.write('usage: node dist/bench/cpu-top.js FILE.cpuprofile [TOP=25]\n');
-    process.exitCode = 2;
-  } else printSelfTimes(file, Number(process.argv[3] ?? 25));
+  const [file, top, ...more] = benchArgs({ allowPositionals: true }).positionals;
+  if (file === undefined || more.length > 0) argsError('give FILE.cpuprofile [TOP]');
+  printSelfTimes(file, Number(top ?? 25));
 }

@@ -14,17 +14,17 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { parseLogText } from '../src/formats/index.js';
 import { discover } from '../src/report/discover.js';
 import { nodeReportFs } from '../src/report/node-fs.js';
+import { benchArgs } from './args.js';
 import { annotationKey, precisions, readAnnotations, type Annotation, type Precision } from './detectors/annotations.js';
 import { firedItems, itemKey } from './detectors/items.js';
 import { repoRoot } from './corpus.js';
 import { machine, machineLine, writeResult } from './report.js';
 import { commandLine, printTable } from './timing.js';
 
-const { values: opts } = parseArgs({ options: { verify: { type: 'string' }, json: { type: 'string' }, file: { type: 'string' } } });
+const { values: opts } = benchArgs({ options: { verify: { type: 'string' }, json: { type: 'string' }, file: { type: 'string' } } });
 const file = opts.file ?? path.join(repoRoot(), 'test/fixtures/detector-annotations.jsonl');
 const records = readAnnotations(file);
 const command = commandLine(import.meta.url);

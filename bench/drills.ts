@@ -13,12 +13,12 @@
 import { mkdtemp, mkdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Step } from '../src/core/types.js';
 import { parseTrajectoryText } from '../src/formats/index.js';
 import { buildApp } from '../src/server/app.js';
 import { bundledReferencesDir } from '../src/package-files.js';
 import { Redis } from 'ioredis';
+import { benchArgs } from './args.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus, loadCorpus, repoRoot } from './corpus.js';
 import { runPtaGrowth, type PtaGrowthResult } from './drills/pta-growth.js';
 import { spawnServer } from './drills/spawn-server.js';
@@ -36,7 +36,7 @@ import { getParser } from '../src/formats/index.js';
 import { machine, machineLine, target, writeResult, type Target } from './report.js';
 import { commandLine, latencySummary } from './timing.js';
 
-const { values: args, positionals } = parseArgs({ options: { only: { type: 'string' }, json: { type: 'string' }, 'redis-too': { type: 'boolean' } }, allowPositionals: true });
+const { values: args, positionals } = benchArgs({ options: { only: { type: 'string' }, json: { type: 'string' }, 'redis-too': { type: 'boolean' } }, allowPositionals: true });
 const only = args.only?.split(',');
 const wanted = (name: string): boolean => only === undefined || only.includes(name);
 /** A passing run of the same task (references, learning). */

@@ -11,19 +11,19 @@
  *   npm run build && node dist/bench/evidence-cost.js [--runs 31] [--passes 9] [--corpus DIR] [--json FILE]
  */
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import { createEvidenceTracker } from '../src/core/evidence/evidence.js';
 import { UNIFORM_PRIOR } from '../src/core/prior.js';
 import { createScorer } from '../src/core/scorer.js';
 import { createStateBuilder } from '../src/core/state-builder.js';
 import type { Label, State, Step } from '../src/core/types.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
+import { benchArgs } from './args.js';
 import { SERVER_BENCH_FILE, findCorpus, loadCorpus } from './corpus.js';
 import { longTrajectory } from './long-trajectory.js';
 import { machine, machineLine, target, writeResult } from './report.js';
 import { commandLine, fmt, printTable, usSince } from './timing.js';
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '31' }, passes: { type: 'string', default: '9' }, corpus: { type: 'string' }, json: { type: 'string' } } });
+const { values: args } = benchArgs({ options: { runs: { type: 'string', default: '31' }, passes: { type: 'string', default: '9' }, corpus: { type: 'string' }, json: { type: 'string' } } });
 const runs = Number(args.runs);
 const passes = Number(args.passes);
 const CHECKPOINTS = [10, 100, 500, 2000];

@@ -13,21 +13,21 @@
  *     ../shared/calibration ../shared/corpus
  */
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import { EVIDENCE_NAMES } from '../src/core/evidence/evidence.js';
 import type { Interval } from '../src/core/stats/interval.js';
 import { separation, type ScoredOutcome, type Separation } from '../src/core/stats/separation.js';
+import { argsError, benchArgs } from './args.js';
 import { HORIZONS, loadEvidenceRuns, type EvidenceRun } from './evidence/runs.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
 import { EXPECTED } from './evidence/expected.js';
 
 const jsonFile = takeJsonFlag();
-const { values, positionals } = parseArgs({
+const { values, positionals } = benchArgs({
   allowPositionals: true,
   options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, sources: { type: 'string' }, seed: { type: 'string' }, resamples: { type: 'string' }, 'min-runs': { type: 'string' } },
 });
-if (positionals.length === 0) throw new Error('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
+if (positionals.length === 0) argsError('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
 const seed = Number(values.seed ?? 1);
 const resamples = Number(values.resamples ?? 1000);
 const minRuns = Number(values['min-runs'] ?? 20);

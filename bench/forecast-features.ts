@@ -20,7 +20,6 @@
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import { readCorpusInput } from '../src/cli/corpus-input.js';
 import { nodeReportFs } from '../src/report/node-fs.js';
 import { nameRuns } from '../src/report/run-naming.js';
@@ -37,15 +36,16 @@ import { auroc } from '../src/core/stats/auroc.js';
 import { separation } from '../src/core/stats/separation.js';
 import { parseSourcesTable } from '../src/report/sources-table.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
+import { argsError, benchArgs } from './args.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
 
 const jsonFile = takeJsonFlag();
-const { values, positionals } = parseArgs({
+const { values, positionals } = benchArgs({
   allowPositionals: true,
   options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, sources: { type: 'string' }, 'leave-out': { type: 'string' }, folds: { type: 'string' }, seed: { type: 'string' } },
 });
-if (positionals.length === 0) throw new Error('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
+if (positionals.length === 0) argsError('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
 const started = Date.now();
 const { found, naming } = readCorpusInput(positionals, { outcomes: values.outcomes, manifest: values.manifest }, process.cwd(), 'forecast-features');
 const sourcesTable = values.sources !== undefined ? parseSourcesTable(readFileSync(values.sources, 'utf8'), values.sources) : undefined;

@@ -14,7 +14,6 @@
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import { readCorpusInput } from '../src/cli/corpus-input.js';
 import { chooseReference } from '../src/cli/references.js';
 import { trainAnalyzers } from '../src/cli/train-runs.js';
@@ -33,6 +32,7 @@ import { nodeReportFs } from '../src/report/node-fs.js';
 import { nameRuns } from '../src/report/run-naming.js';
 import { parseSourcesTable } from '../src/report/sources-table.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
+import { argsError, benchArgs } from './args.js';
 import { hashWord, type TextRun } from './forecast-text/hashed-fit.js';
 import { chooseByFolds, chooseBySource, fitAndScore, harnessWords, sourceShares, TEXT_CONFIGS, type Corpus, type TextConfig } from './forecast-text/held-out.js';
 import { meanDifference, sourceDifference, withinTaskDifference, type Difference, type Paired } from './forecast-text/paired.js';
@@ -41,11 +41,11 @@ import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
 
 const jsonFile = takeJsonFlag();
-const { values, positionals } = parseArgs({
+const { values, positionals } = benchArgs({
   allowPositionals: true,
   options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, sources: { type: 'string' }, folds: { type: 'string' }, seed: { type: 'string' } },
 });
-if (positionals.length === 0) throw new Error('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
+if (positionals.length === 0) argsError('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
 const k = Number(values.folds ?? 5);
 const seed = Number(values.seed ?? 1);
 const started = Date.now();

@@ -17,12 +17,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { parseForecast } from '../src/core/forecast/model.js';
 import { UNIFORM_PRIOR } from '../src/core/prior.js';
 import { createScorer } from '../src/core/scorer.js';
 import type { Reference } from '../src/core/scorer-api.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
+import { benchArgs } from './args.js';
 import { findCorpus, loadCorpus, longest, repoRoot, SERVER_BENCH_FILE } from './corpus.js';
 import { pairedRatioInterval } from './intervals.js';
 import { longTrajectory } from './long-trajectory.js';
@@ -30,7 +30,7 @@ import { machine, target, takeJsonFlag, writeResult } from './report.js';
 import { childCpuSeconds, commandLine, fmt, printTable, summarize, usSince } from './timing.js';
 
 const jsonFile = takeJsonFlag();
-const { values } = parseArgs({
+const { values } = benchArgs({
   options: {
     calibration: { type: 'string' },
     corpus: { type: 'string' },

@@ -12,14 +12,17 @@
  * row shown, in KB per root.
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { argsError, benchArgs } from './args.js';
 
-const { values: args, positionals } = parseArgs({
-  allowPositionals: true,
-  options: { root: { type: 'string', default: 'Session' }, depth: { type: 'string', default: '4' }, min: { type: 'string', default: '0.3' } },
-});
+const { values: args, positionals } = benchArgs(
+  {
+    allowPositionals: true,
+    options: { root: { type: 'string', default: 'Session' }, depth: { type: 'string', default: '4' }, min: { type: 'string', default: '0.3' } },
+  },
+  'node --max-old-space-size=4096 dist/bench/heap-owners.js FILE.heapsnapshot [--root Session] [--depth 4] [--min 0.3]',
+);
 const file = positionals[0];
-if (file === undefined) throw new Error('usage: node dist/bench/heap-owners.js FILE.heapsnapshot [--root Session] [--depth 4] [--min 0.3]');
+if (file === undefined) argsError('give a FILE.heapsnapshot');
 
 interface Snapshot {
   snapshot: { meta: { node_fields: string[]; edge_fields: string[]; node_types: [string[]]; edge_types: [string[]] } };

@@ -13,7 +13,6 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 import { dataText } from '../src/client/frames.js';
 import { scoreSteps } from '../src/core/scorer.js';
@@ -22,6 +21,7 @@ import { parseDocument } from '../src/formats/index.js';
 import { bundledReferencesDir } from '../src/package-files.js';
 import { ReferenceStore } from '../src/store/reference-store.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
+import { benchArgs } from './args.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
 import { machine, machineLine, writeResult } from './report.js';
 import { startTarget } from './server-process.js';
@@ -39,7 +39,7 @@ interface CannonResult {
 type Cannon = (opts: Record<string, unknown>) => Promise<CannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '8' }, json: { type: 'string' }, corpus: { type: 'string' } },
 });
 const duration = Number(args.seconds);

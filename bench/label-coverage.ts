@@ -8,6 +8,7 @@
  */
 import { labelSteps } from '../src/core/state-builder.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
+import { argsError, benchArgs } from './args.js';
 import { findCorpus, loadCorpus } from './corpus.js';
 import { machine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine, printTable } from './timing.js';
@@ -40,7 +41,9 @@ interface Row {
 
 const jsonFile = takeJsonFlag();
 const command = commandLine(import.meta.url);
-const corpus = findCorpus(process.argv[2]);
+const { positionals } = benchArgs({ allowPositionals: true });
+if (positionals.length > 1) argsError(`one corpus folder at most, not ${positionals.length} arguments`);
+const corpus = findCorpus(positionals[0]);
 const rows = new Map<string, Row>();
 const { trajectories, skipped } = loadCorpus(corpus);
 for (const p of trajectories) {

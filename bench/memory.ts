@@ -33,7 +33,6 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import v8 from 'node:v8';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { ptaFromJson } from '../src/core/pta/index.js';
 import { createScorer } from '../src/core/scorer.js';
@@ -49,13 +48,14 @@ import { SessionRegistry } from '../src/server/session-registry.js';
 import { handleFrame, type HandlerDeps } from '../src/server/stream-handler.js';
 import { ReferenceStore } from '../src/store/reference-store.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
+import { benchArgs } from './args.js';
 import { SERVER_BENCH_TASK, findCorpus, loadCorpus, repoRoot, type CorpusTrajectory } from './corpus.js';
 import { realSteps } from './long-trajectory.js';
 import { machine, machineLine, target, writeResult } from './report.js';
 import { socketStandIn } from './socket-stand-in.js';
 import { collectGarbage, commandLine, fmt, printTable } from './timing.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     sessions: { type: 'string', default: '1000' },
     steps: { type: 'string', default: '100' },

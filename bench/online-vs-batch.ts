@@ -14,18 +14,18 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { UNIFORM_PRIOR } from '../src/core/prior.js';
 import { ptaFromJson } from '../src/core/pta/index.js';
 import { createScorer, scoreSteps } from '../src/core/scorer.js';
 import type { Reference } from '../src/core/scorer-api.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
+import { benchArgs } from './args.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus, loadCorpus, repoRoot } from './corpus.js';
 import { longTrajectory } from './long-trajectory.js';
 import { machine, machineLine, target, writeResult } from './report.js';
 import { commandLine, fmt, printTable, ratio, summarize, usSince } from './timing.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     checkpoints: { type: 'string', default: '10,100,500,2000' },
     runs: { type: 'string', default: '7' },

@@ -11,19 +11,19 @@
  *     --sources bench/early-stop/sources.csv [--json FILE] ../shared/calibration ../shared/corpus
  */
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import { ptaSamples } from '../src/cli/train-references.js';
 import { DEFAULT_CONFIG, type Weights } from '../src/core/config.js';
 import { OTHER_SOURCE } from '../src/core/forecast/prior-weights.js';
 import { choosePtaWeights, ptaScore, type PtaSample } from '../src/core/forecast/pta-weights.js';
 import { separation, type ScoredOutcome } from '../src/core/stats/separation.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
+import { benchArgs } from './args.js';
 import { ptaInput } from './pta-input.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
 
 const jsonFile = takeJsonFlag();
-const { values, positionals } = parseArgs({
+const { values, positionals } = benchArgs({
   allowPositionals: true,
   options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, sources: { type: 'string' }, 'min-references': { type: 'string' } },
 });

@@ -14,7 +14,6 @@
  *     --sources bench/early-stop/sources.csv [--min-references 1,2] [--failing-reference all|matched] [--json FILE] ../shared/calibration ../shared/corpus
  */
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import { ptaSamples } from '../src/cli/train-references.js';
 import { DEFAULT_CONFIG } from '../src/core/config.js';
 import { leaveSourceOut } from '../src/core/forecast/crossfit.js';
@@ -27,6 +26,7 @@ import { auroc } from '../src/core/stats/auroc.js';
 import { bootstrapDraws, resampleIndices } from '../src/core/stats/bootstrap.js';
 import { separation } from '../src/core/stats/separation.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
+import { benchArgs } from './args.js';
 import { fixedRule, gridRule, logisticRule, type Row, type Rule } from './pta-candidates.js';
 import { ptaInput } from './pta-input.js';
 import { matchedPtaSamples } from './pta-matched.js';
@@ -34,7 +34,7 @@ import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
 
 const jsonFile = takeJsonFlag();
-const { values, positionals } = parseArgs({
+const { values, positionals } = benchArgs({
   allowPositionals: true,
   options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, sources: { type: 'string' }, 'min-references': { type: 'string' }, 'failing-reference': { type: 'string' } },
 });

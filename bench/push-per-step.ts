@@ -15,6 +15,7 @@ import type { Reference, Scorer } from '../src/core/scorer-api.js';
 import type { State, Step } from '../src/core/types.js';
 import { stepSchema } from '../src/formats/step-schema.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
+import { argsError, benchArgs } from './args.js';
 import { findCorpus, loadCorpus, longest } from './corpus.js';
 import { machine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine, fmt, printTable, ratio, summarize, usSince, type Summary } from './timing.js';
@@ -57,8 +58,10 @@ function states(steps: readonly Step[]): State[] {
 
 const jsonFile = takeJsonFlag();
 const command = commandLine(import.meta.url);
-const corpus = findCorpus(process.argv[2]);
-const runs = Number(process.argv[3] ?? 200);
+const { positionals } = benchArgs({ allowPositionals: true });
+if (positionals.length > 2) argsError(`a corpus folder and a number of runs at most, not ${positionals.length} arguments`);
+const corpus = findCorpus(positionals[0]);
+const runs = Number(positionals[1] ?? 200);
 const { trajectories } = loadCorpus(corpus);
 const target = longest(trajectories);
 const steps = target.steps;

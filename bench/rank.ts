@@ -16,7 +16,6 @@
  */
 import os from 'node:os';
 import { basename, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadPtaDir } from '../src/cli/references.js';
 import { EVIDENCE_NAMES } from '../src/core/evidence/evidence.js';
 import { priorFromPtas } from '../src/core/prior.js';
@@ -31,6 +30,7 @@ import { separation, type ScoredOutcome } from '../src/core/stats/separation.js'
 import { bundledReferencesDir } from '../src/package-files.js';
 import { readForecastFile } from '../src/settings-files.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
+import { benchArgs } from './args.js';
 import { bordaScores } from './rank/group-ranks.js';
 import { pairedGap } from './rank/paired-gap.js';
 import { forecastEnd, loadRankRuns, type RankRun } from './rank/runs.js';
@@ -39,7 +39,7 @@ import { commandLine } from './timing.js';
 import { EXPECTED } from './evidence/expected.js';
 
 const jsonFile = takeJsonFlag();
-const { values, positionals } = parseArgs({
+const { values, positionals } = benchArgs({
   allowPositionals: true,
   options: {
     manifest: { type: 'string' },

@@ -13,7 +13,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import type { Analyzers } from '../src/core/ports.js';
 import { bundledReferencesDir } from '../src/package-files.js';
@@ -24,12 +23,13 @@ import { SessionRegistry } from '../src/server/session-registry.js';
 import { handleFrame, type HandlerDeps } from '../src/server/stream-handler.js';
 import { ReferenceStore } from '../src/store/reference-store.js';
 import { createPythonScopeResolver, createShellAnalyzer } from '../src/syntax/index.js';
+import { benchArgs } from './args.js';
 import { findCorpus, loadCorpus } from './corpus.js';
 import { machine, machineLine, writeResult } from './report.js';
 import { cpuUs, socketStandIn } from './socket-stand-in.js';
 import { commandLine, fmt, median, printTable } from './timing.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: { corpus: { type: 'string' }, passes: { type: 'string', default: '5' }, json: { type: 'string' } },
 });
 

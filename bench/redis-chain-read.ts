@@ -10,15 +10,15 @@
  *
  * `--cpu-prof DIR`: replica B runs with `--cpu-prof` and writes its profile to DIR when the bench ends.
  */
-import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
+import { benchArgs } from './args.js';
 import { pingerProcess } from './drills/pinger-process.js';
 import { RedisServer } from './redis-server.js';
 import { machine, machineLine, writeResult } from './report.js';
 import { startTarget } from './server-process.js';
 import { commandLine, fmt, latencySummary, printTable } from './timing.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     tasks: { type: 'string', default: '3' },
     steps: { type: 'string', default: '5000' },

@@ -7,14 +7,14 @@
  *
  *   node dist/bench/redis-value-read.js [--mb 8] [--rounds 3]
  */
-import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { textInSlices } from '../src/store/redis/value-text.js';
+import { benchArgs } from './args.js';
 import { RedisServer } from './redis-server.js';
 import { machineLine } from './report.js';
 import { commandLine, fmt, printTable } from './timing.js';
 
-const { values: args } = parseArgs({ options: { mb: { type: 'string', default: '8' }, rounds: { type: 'string', default: '3' } } });
+const { values: args } = benchArgs({ options: { mb: { type: 'string', default: '8' }, rounds: { type: 'string', default: '3' } } });
 const PIECE_LUA = "local v = redis.call('LINDEX', KEYS[1], ARGV[1]) if not v then return false end return {#v, string.sub(v, ARGV[2], ARGV[3])}";
 
 const server = await RedisServer.start('off');

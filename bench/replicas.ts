@@ -17,7 +17,7 @@
  *     [--paced-rate 1000] [--paced-sessions 200] [--paced-connections 10] [--paced-ms 6000] [--fsync everysec|always|off] [--json FILE]
  */
 import os from 'node:os';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK } from './corpus.js';
 import { pairedRatioInterval } from './intervals.js';
 import { sampleCpu } from './proc-cpu.js';
@@ -28,7 +28,7 @@ import { CLOSED_LOOP_OPTIONS, openSplitDrivers, serverBenchSteps, startRedisRepl
 import { commandLine, fmt, latencySummary, median, printTable, ratio } from './timing.js';
 import { LoadDriver, stepTemplates, type StepTemplates, type Window } from './ws-driver.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     ...CLOSED_LOOP_OPTIONS,
     'paced-rate': { type: 'string', default: '1000' },

@@ -6,8 +6,8 @@
  *   node dist/bench/report-separation.js [--seed N] REPORT.json...
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { separation, type ScoredOutcome, type Separation } from '../src/core/stats/separation.js';
+import { argsError, benchArgs } from './args.js';
 
 interface Row {
   source: string;
@@ -17,8 +17,8 @@ interface Row {
   pPass?: number;
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { seed: { type: 'string' } } });
-if (positionals.length === 0) throw new Error('give report --json files as arguments');
+const { values, positionals } = benchArgs({ allowPositionals: true, options: { seed: { type: 'string' } } }, 'node dist/bench/report-separation.js [--seed N] REPORT.json...');
+if (positionals.length === 0) argsError('give report --json files as arguments');
 const seed = values.seed === undefined ? 1 : Number(values.seed);
 const rows = positionals.flatMap((f) => (JSON.parse(readFileSync(f, 'utf8')) as { trajectories: Row[] }).trajectories);
 const known = rows.filter((r) => (r.outcome === 'pass' || r.outcome === 'fail') && typeof r.pPass === 'number');

@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import type { BenchResult } from './report.js';
 import { machineTicks, stealPercent } from './proc-cpu.js';
 import { fmt, printTable } from './timing.js';
@@ -51,7 +51,7 @@ const BENCHES: Bench[] = [
   { name: 'scale-out', args: ['--pairs', '1', '--json', '{json}'] },
 ];
 
-const { values: opts } = parseArgs({ options: { out: { type: 'string' }, only: { type: 'string' } } });
+const { values: opts } = benchArgs({ options: { out: { type: 'string' }, only: { type: 'string' } } }, 'node dist/bench/run-all.js [--out DIR] [--only ws-load,memory,...]');
 const here = path.dirname(fileURLToPath(import.meta.url));
 const out = opts.out !== undefined ? path.resolve(opts.out) : mkdtempSync(path.join(os.tmpdir(), 'steplens-bench-results-'));
 mkdirSync(out, { recursive: true });

@@ -18,8 +18,8 @@
  *     [--pairs 2] [--short 8] [--fsync everysec|always|off] [--redis-efficiency 1] [--corpus DIR] [--json FILE]
  */
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
+import { benchArgs } from './args.js';
 import { allCores, coreBusy, coreTicks, pin, renice, schedSeconds } from './affinity.js';
 import { SERVER_BENCH_FILE } from './corpus.js';
 import { loadLine, sampleCpu } from './proc-cpu.js';
@@ -32,7 +32,7 @@ import { CLOSED_LOOP_OPTIONS, openSplitDrivers, serverBenchSteps, startRedisRepl
 import { commandLine, fmt, median, printTable, ratio } from './timing.js';
 import { stepTemplates, type StepTemplates } from './ws-driver.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     ...CLOSED_LOOP_OPTIONS,
     short: { type: 'string', default: '8' },

@@ -13,12 +13,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { findCorpus, loadCorpus, repoRoot } from './corpus.js';
 import { machine, machineLine, writeResult } from './report.js';
 import { childCpuSeconds, commandLine, fmt, median, printTable, rotatingRounds } from './timing.js';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string' }, jobs: { type: 'string' }, files: { type: 'string' }, json: { type: 'string' } } });
+const { values } = benchArgs({ options: { rounds: { type: 'string' }, jobs: { type: 'string' }, files: { type: 'string' }, json: { type: 'string' } } });
 const ROOT = repoRoot();
 const BIN = path.join(ROOT, 'dist/bin/steplens.js');
 const rounds = Number(values.rounds ?? 3);

@@ -11,10 +11,11 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs, promisify } from 'node:util';
+import { promisify } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
 import { buildApp } from '../src/server/app.js';
 import { bundledReferencesDir, packageRoot } from '../src/package-files.js';
+import { benchArgs } from './args.js';
 
 const ROOT = packageRoot();
 const CLI = path.join(ROOT, 'dist/src/cli/main.js');
@@ -64,7 +65,7 @@ async function screenshot(browser: Browser, url: string, step: number | undefine
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { out: { type: 'string', default: 'docs/images/web-session.png' } } });
+  const { values } = benchArgs({ options: { out: { type: 'string', default: 'docs/images/web-session.png' } } }, 'node dist/bench/screenshots.js [--out docs/images/web-session.png]');
   const out = path.resolve(ROOT, values.out);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'steplens-screenshot-'));
   const app = await buildApp({ dataDir: dir, seedDirs: [bundledReferencesDir()], logLevel: 'silent' });

@@ -15,7 +15,6 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { parseTrajectoryText } from '../src/formats/index.js';
 import { bundledReferencesDir } from '../src/package-files.js';
@@ -27,13 +26,14 @@ import { SessionRegistry } from '../src/server/session-registry.js';
 import { handleFrame, type HandlerDeps } from '../src/server/stream-handler.js';
 import { ReferenceStore } from '../src/store/reference-store.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
+import { benchArgs } from './args.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
 import { machine, machineLine, writeResult } from './report.js';
 import { cpuUs, socketStandIn } from './socket-stand-in.js';
 import { commandLine, fmt, median, printTable } from './timing.js';
 import { stepTemplates } from './ws-driver.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: { sessions: { type: 'string', default: '200' }, passes: { type: 'string', default: '7' }, profile: { type: 'boolean' }, json: { type: 'string' }, corpus: { type: 'string' } },
 });
 

@@ -12,17 +12,17 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { dataText } from '../src/client/frames.js';
 import type { Step } from '../src/core/types.js';
 import { parseTrajectoryText } from '../src/formats/index.js';
+import { benchArgs } from './args.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
 import { DrillClient } from './drills/ws-client.js';
 import { machine, machineLine, target, writeResult } from './report.js';
 import { startTarget } from './server-process.js';
 import { commandLine, fmt, latencySummary, median, printTable } from './timing.js';
 
-const { values: args, positionals } = parseArgs({
+const { values: args, positionals } = benchArgs({
   options: {
     minutes: { type: 'string', default: '30' },
     'window-s': { type: 'string', default: '60' },

@@ -14,18 +14,18 @@
  *
  *   node dist/bench/stall.js [--only shell-1mb,python-850kb,hostile-text,score-100k,score-5000,score-steps-80k,score-steps-5000,burst-20k,burst-20k-expiry,status-32,steps-32,live-32,end-5000,end-5000x4,batch] [--json FILE] [CORPUS_DIR]
  */
-import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
 import { dataText } from '../src/client/frames.js';
 import type { Step } from '../src/core/types.js';
+import { benchArgs } from './args.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus, loadCorpus } from './corpus.js';
 import { machine, machineLine, target, writeResult, type Target } from './report.js';
 import { pingerProcess } from './drills/pinger-process.js';
 import { startTarget } from './server-process.js';
 import { commandLine, fmt, latencySummary, printTable } from './timing.js';
 
-const { values: args, positionals } = parseArgs({ options: { only: { type: 'string' }, json: { type: 'string' } }, allowPositionals: true });
+const { values: args, positionals } = benchArgs({ options: { only: { type: 'string' }, json: { type: 'string' } }, allowPositionals: true });
 const only = args.only?.split(',');
 
 /** Sends frames on a fresh connection and resolves when `done` says the answer arrived. */

@@ -14,7 +14,6 @@
  *
  *   npm run build && node dist/bench/step-fuzz.js [--only FIELD_PREFIX] [--json FILE]
  */
-import { parseArgs } from 'node:util';
 import { chooseReference } from '../src/cli/references.js';
 import { OUTPUT_WINDOW } from '../src/core/evidence/step-evidence.js';
 import { selectModel } from '../src/core/forecast/model.js';
@@ -23,11 +22,12 @@ import type { Step } from '../src/core/types.js';
 import { bundledForecastFile } from '../src/package-files.js';
 import { readForecastFile } from '../src/settings-files.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
+import { benchArgs } from './args.js';
 import { repoRoot, SERVER_BENCH_TASK } from './corpus.js';
 import { machine, target, writeResult } from './report.js';
 import { commandLine, printTable } from './timing.js';
 
-const { values: args } = parseArgs({ options: { only: { type: 'string' }, json: { type: 'string' } } });
+const { values: args } = benchArgs({ options: { only: { type: 'string' }, json: { type: 'string' } } });
 
 const CHARS = [...'a =\t1()\'"/.\n-:\\$`{}[],#*!%&|><;_\r+@~?^', '\u0000', '\u00a0', '\u2028', 'é', '中', '😀'];
 const FRAGMENTS = [

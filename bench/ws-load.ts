@@ -36,19 +36,19 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { parseTrajectoryText } from '../src/formats/index.js';
-import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
+import { benchArgs } from './args.js';
+import { SERVER_BENCH_FILE, findCorpus } from './corpus.js';
 import { newestProfile, printSelfTimes } from './cpu-top.js';
-import { pairedRatioInterval } from './intervals.js';
-import { loadLine, machineTicks, residentMb, sampleCpu, stealPercent, threadSplit, type ThreadSplit } from './proc-cpu.js';
+import { loadLine } from './proc-cpu.js';
 import { machine, machineLine, target, writeResult, type Target } from './report.js';
-import { startTarget, type TargetProcess } from './server-process.js';
-import { commandLine, fmt, latencySummary, median, printTable, quantiles, ratio } from './timing.js';
-import { LoadDriver, stepTemplates, type StepTemplates, type Window } from './ws-driver.js';
+import { startTarget } from './server-process.js';
+import { commandLine, fmt, latencySummary, printTable, ratio } from './timing.js';
+import { configs, pooled, threadLine, throughput, type ClosedLoop, type ConfigResult, type Round } from './ws-load-closed.js';
+import { paced, pacedRates, staggerOrder, type OpenLoop } from './ws-load-paced.js';
+import { stepTemplates } from './ws-driver.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     shapes: { type: 'string', default: 'lifecycle,pipelined' },
     'lifecycle-connections': { type: 'string', default: '16' },
@@ -72,239 +72,18 @@ const { values: args } = parseArgs({
   },
 });
 const num = (v: string | undefined): number => Number(v);
-const RAMP_MS = 300;
-
-/** One load shape at one connection count. */
-interface Config {
-  shape: 'lifecycle' | 'pipelined';
-  connections: number;
-  sessions: number;
-  depth: number;
-}
-
-function configs(): Config[] {
-  const out: Config[] = [];
-  for (const shape of (args.shapes ?? '').split(',')) {
-    if (shape === 'lifecycle') {
-      for (const c of (args['lifecycle-connections'] ?? '').split(',')) out.push({ shape, connections: Number(c), sessions: 1, depth: num(args['lifecycle-depth']) });
-    } else if (shape === 'pipelined') {
-      for (const c of (args.connections ?? '').split(',')) out.push({ shape, connections: Number(c), sessions: num(args.sessions), depth: num(args.depth) });
-    } else if (shape !== '') throw new Error(`--shapes: unknown shape ${shape} (lifecycle, pipelined)`);
-  }
-  return out;
-}
-
-let runId = 0;
-/** The steplens target, the echo target and this driver: whose CPU each round samples. */
-let pids: number[] = [];
-
-interface Round extends Window {
-  /** CPU seconds of steplens, echo and the driver over the recorded window. */
-  cpu: number[];
-  /** The target's CPU seconds over the window by thread (main thread user/system, other threads). */
-  threads: ThreadSplit;
-  /** Percent of the machine's CPU time the hypervisor took over the window (proc-cpu `stealPercent`). */
-  steal: number;
-}
-
-async function round(t: TargetProcess, templates: StepTemplates, c: Config, ms: number): Promise<Round> {
-  const d = await LoadDriver.open({ url: t.url, connections: c.connections, sessionsPerConnection: c.sessions, task: SERVER_BENCH_TASK, templates, depth: c.depth, run: ++runId });
-  await new Promise((resolve) => setTimeout(resolve, RAMP_MS));
-  const before = sampleCpu(pids);
-  const split0 = threadSplit(t.pid);
-  const ticks = machineTicks();
-  const w = await d.closedLoop(0, ms);
-  const steal = stealPercent(ticks);
-  const cpu = sampleCpu(pids).map((x, i) => x - before[i]!);
-  const split1 = threadSplit(t.pid);
-  const threads: ThreadSplit = { mainUser: split1.mainUser - split0.mainUser, mainSystem: split1.mainSystem - split0.mainSystem, others: split1.others - split0.others };
-  await d.close();
-  if (w.errors > 0) throw new Error(`${t.kind}: ${w.errors} error frame(s), first: ${w.firstError}`);
-  return { ...w, cpu, threads, steal };
-}
-
-/** `main user U + sys S, other threads O` µs per step over rounds `rs` of one target. */
-function threadLine(rs: Round[]): string {
-  const steps = rs.reduce((n, r) => n + r.scored, 0);
-  const us = (k: keyof ThreadSplit): string => fmt((rs.reduce((n, r) => n + r.threads[k], 0) * 1e6) / steps, 1);
-  return `main thread user ${us('mainUser')} + system ${us('mainSystem')}, other threads ${us('others')}`;
-}
-
-interface ConfigResult extends Config {
-  a: Round[];
-  b: Round[];
-  rateA: number;
-  rateB: number;
-  ratio: number;
-  /** 95 % interval of the ratio over the pairs of rounds (round i of A and of B), with 5 rounds or more. */
-  interval: [number, number] | undefined;
-  /** CPU µs per step: steplens (in A rounds), echo (in B rounds), the driver in A and B rounds. */
-  cpuA: number;
-  cpuB: number;
-  driverA: number;
-  driverB: number;
-}
-
-const perStep = (rs: Round[], i: number): number => (rs.reduce((n, r) => n + r.cpu[i]!, 0) * 1e6) / rs.reduce((n, r) => n + r.scored, 0);
-
-async function throughput(a: TargetProcess, b: TargetProcess, templates: StepTemplates, c: Config): Promise<ConfigResult> {
-  const [ms, warm, rounds] = [args['round-ms'], args['warmup-ms'], args.rounds].map(num) as [number, number, number];
-  await round(a, templates, c, warm);
-  await round(b, templates, c, warm);
-  const runs: Record<'A' | 'B', Round[]> = { A: [], B: [] };
-  // A B B A A B ...: drift of the machine hits both alike.
-  for (let i = 0; i < 2 * rounds; i++) {
-    const which = i % 4 === 0 || i % 4 === 3 ? 'A' : 'B';
-    runs[which].push(await round(which === 'A' ? a : b, templates, c, ms));
-  }
-  const rate = (w: Window): number => w.scored / w.seconds;
-  const rateA = median(runs.A.map(rate));
-  const rateB = median(runs.B.map(rate));
-  const interval = pairedRatioInterval(runs.A.map(rate), runs.B.map(rate), 'median');
-  return { ...c, a: runs.A, b: runs.B, rateA, rateB, ratio: rateA / rateB, interval, cpuA: perStep(runs.A, 0), cpuB: perStep(runs.B, 1), driverA: perStep(runs.A, 2), driverB: perStep(runs.B, 2) };
-}
-
-const pooled = (ws: Window[]): Float64Array => {
-  const out = new Float64Array(ws.reduce((n, w) => n + w.latencies.length, 0));
-  let at = 0;
-  for (const w of ws) {
-    out.set(w.latencies, at);
-    at += w.latencies.length;
-  }
-  return out;
-};
-
-/** One open-loop round against `t`: `sessions` sessions over `connections`, `rate` steps/s, 1 s of warm-up. */
-async function pacedRound(t: TargetProcess, rate: number, connections: number, sessions: number, templates: StepTemplates) {
-  const d = await LoadDriver.open({ url: t.url, connections, sessionsPerConnection: Math.ceil(sessions / connections), task: SERVER_BENCH_TASK, templates, depth: 0, run: ++runId });
-  if (!args['no-stagger']) await d.stagger(staggerOrder());
-  const driver = monitorEventLoopDelay({ resolution: 1 });
-  const paced = d.pace(rate, 1000, num(args['paced-ms']));
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  await t.loopDelay();
-  driver.enable();
-  const ticks = machineTicks();
-  const w = await paced;
-  const steal = stealPercent(ticks);
-  // Before the forced GC of memory(): what the young generation's size costs in resident memory.
-  const rss = residentMb(t.pid);
-  driver.disable();
-  const serverDelay = await t.loopDelay();
-  await d.close();
-  if (w.errors > 0) throw new Error(`paced: ${w.errors} error frame(s), first: ${w.firstError}`);
-  const heapMb = (await t.memory()).heapUsed / 2 ** 20;
-  return { w, lat: latencySummary(w.latencies), serverDelay, driverDelay: { p99: driver.percentile(99) / 1e6, max: driver.max / 1e6 }, heapMb, rss, steal };
-}
-
-/** Where the tail of a paced window sits: step quantiles, and what session starts and ends waited. */
-function tailLine(w: Window): string {
-  const [p90, p95, p98, p995, p999] = quantiles(w.latencies, [0.9, 0.95, 0.98, 0.995, 0.999]).map((x) => fmt(x, 2));
-  const control = (xs: Float64Array): string => {
-    const s = latencySummary(xs);
-    return `p50 ${fmt(s.p50, 2)} p99 ${fmt(s.p99, 2)} max ${fmt(s.max, 2)} (n = ${s.n})`;
-  };
-  // Steps of the trajectory whose own latency is high at the median: a per-step cost, not a pause.
-  const bySeq = new Map<number, number[]>();
-  w.latencySteps.forEach((seq, i) => (bySeq.get(seq) ?? bySeq.set(seq, []).get(seq)!).push(w.latencies[i]!));
-  const slow = [...bySeq]
-    .map(([seq, xs]) => [seq, median(xs)] as const)
-    .sort((x, y) => y[1] - x[1])
-    .slice(0, 3)
-    .map(([seq, m]) => `#${seq} ${fmt(m, 2)}`)
-    .join(', ');
-  // Slow steps that arrive together waited behind one pause (GC, a session's start or end); lone ones cost alone.
-  let slowN = 0;
-  let bursts = 0;
-  let last = -Infinity;
-  w.latencies.forEach((x, i) => {
-    if (x <= 2) return;
-    slowN++;
-    const sent = w.arrivals[i]! - x;
-    if (sent - last > 3) bursts++;
-    last = Math.max(last, w.arrivals[i]!);
-  });
-  return `step latency ms p90 ${p90} p95 ${p95} p98 ${p98} p99.5 ${p995} p99.9 ${p999}; ${slowN} steps over 2 ms in ${bursts} bursts; slowest steps by median: ${slow}; start → started ${control(w.startLatencies)}; end → final ${control(w.endLatencies)}`;
-}
-
-function staggerOrder(): 'spread' | 'by-slot' {
-  const o = args['stagger-order'];
-  if (o !== 'spread' && o !== 'by-slot') throw new Error(`--stagger-order: ${o} is neither "spread" nor "by-slot"`);
-  return o;
-}
-
-/** A paced rate: `half` of the highest closed-loop median, or steps/s. */
-interface RateSpec {
-  label: string;
-  rate: number;
-}
-
-function pacedRates(max: number): RateSpec[] {
-  // `--rate ''` (as bench/README.md's profiling commands give it): no paced run.
-  return (args.rate ?? 'half')
-    .split(',')
-    .filter((x) => x.trim() !== '')
-    .map((x) => {
-      if (x === 'half') {
-        if (!Number.isFinite(max)) throw new Error('--rate half needs a closed-loop shape to halve (--shapes), or give steps/s');
-        return { label: 'half', rate: max / 2 };
-      }
-      const rate = Number(x);
-      if (!(rate > 0)) throw new Error(`--rate: ${x} is neither "half" nor a positive number of steps/s`);
-      return { label: String(rate), rate };
-    });
-}
-
-/** The open loop against steplens, then against the echo at the same rate; prints both. */
-async function paced(a: TargetProcess, b: TargetProcess, templates: StepTemplates, spec: RateSpec, sessions: number) {
-  const pc = Math.min(num(args['paced-connections']), sessions);
-  // The same open loop against the echo at the same rate: the latency this machine and driver allow at that load.
-  const pa = await pacedRound(a, spec.rate, pc, sessions, templates);
-  const pb = await pacedRound(b, spec.rate, pc, sessions, templates);
-  console.log(
-    `paced (open loop): ${pc * Math.ceil(sessions / pc)} open sessions over ${pc} connections, target rate ${fmt(spec.rate, 0)} steps/s (${spec.label === 'half' ? 'half of the max median' : '--rate'}); steplens then echo`,
-  );
-  for (const [label, x] of [
-    ['A steplens', pa],
-    ['B ws echo', pb],
-  ] as const) {
-    const { w, lat, serverDelay, driverDelay } = x;
-    const gc = serverDelay.gc;
-    console.log(
-      `${label}: sent ${fmt(w.sent / w.seconds, 0)}/s, answered ${fmt(w.scored / w.seconds, 0)}/s over ${fmt(w.seconds, 1)} s, ${w.skipped} due steps skipped, host steal ${fmt(x.steal, 1)} %; latency ms p50 ${fmt(lat.p50, 3)}  p99 ${fmt(lat.p99, 3)}  max ${fmt(lat.max, 2)}  (n = ${lat.n})`,
-    );
-    console.log(`  ${tailLine(w)}`);
-    console.log(
-      `  event-loop delay ms: server p99 ${fmt(serverDelay.p99, 1)} max ${fmt(serverDelay.max, 1)}; driver p99 ${fmt(driverDelay.p99, 1)} max ${fmt(driverDelay.max, 1)}; server GC (perf_hooks): ${gc.minor.n} scavenges, ${fmt(gc.minor.total, 0)} ms in all, p99 ${fmt(gc.minor.p99, 2)} max ${fmt(gc.minor.max, 2)} ms; ${gc.major.n} full, ${fmt(gc.major.total, 0)} ms, max ${fmt(gc.major.max, 1)} ms; heap used after ${fmt(x.heapMb, 0)} MB (after a forced GC); RSS ${fmt(x.rss.now, 0)} MB at the window's end, peak ${fmt(x.rss.peak, 0)} MB`,
-    );
-  }
-  console.log(`paced p99 steplens / echo at the same rate: ${ratio(pa.lat.p99, pb.lat.p99)}`);
-  const { w, lat, serverDelay, driverDelay } = pa;
-  const figures = {
-    paced_rate: spec.rate,
-    paced_scored_per_s: w.scored / w.seconds,
-    paced_p50_ms: lat.p50,
-    paced_p99_ms: lat.p99,
-    paced_max_ms: lat.max,
-    paced_p999_ms: quantiles(w.latencies, [0.999])[0] ?? Number.NaN,
-    paced_server_loop_delay_max_ms: serverDelay.max,
-    paced_server_scavenges: serverDelay.gc.minor.n,
-    paced_server_scavenge_p99_ms: serverDelay.gc.minor.p99,
-    paced_server_scavenge_max_ms: serverDelay.gc.minor.max,
-    paced_server_full_gc_ms: serverDelay.gc.major.total,
-    paced_server_scavenge_ms: serverDelay.gc.minor.total,
-    paced_server_rss_mb: pa.rss.now,
-    paced_server_rss_peak_mb: pa.rss.peak,
-    paced_driver_loop_delay_max_ms: driverDelay.max,
-    paced_echo_p50_ms: pb.lat.p50,
-    paced_echo_p99_ms: pb.lat.p99,
-    paced_echo_max_ms: pb.lat.max,
-    paced_steal_pct: pa.steal,
-    paced_echo_steal_pct: pb.steal,
-  };
-  return { p99: lat.p99, figures };
-}
 
 async function main(): Promise<void> {
+  // The shapes and the stagger order are checked before any process starts.
+  const shapes = configs({
+    shapes: args.shapes ?? '',
+    lifecycleConnections: args['lifecycle-connections'] ?? '',
+    lifecycleDepth: num(args['lifecycle-depth']),
+    connections: args.connections ?? '',
+    sessions: num(args.sessions),
+    depth: num(args.depth),
+  });
+  const stagger = args['no-stagger'] ? undefined : staggerOrder(args['stagger-order']);
   const file = path.join(findCorpus(args.corpus), SERVER_BENCH_FILE);
   const parsed = parseTrajectoryText(await readFile(file, 'utf8'), 'auto', file);
   if (!parsed.ok) throw parsed.error;
@@ -315,7 +94,8 @@ async function main(): Promise<void> {
   const a = await startTarget('steplens', profileArgs);
   const b = await startTarget('echo');
   const m = machine();
-  pids = [a.pid, b.pid, process.pid];
+  const open: OpenLoop = { templates, pacedMs: num(args['paced-ms']), pacedConnections: num(args['paced-connections']), stagger };
+  const closed: ClosedLoop = { templates, pids: [a.pid, b.pid, process.pid], roundMs: num(args['round-ms']), warmupMs: num(args['warmup-ms']), rounds: num(args.rounds) };
   console.log(`command: ${commandLine(import.meta.url)}`);
   console.log(machineLine(m));
   console.log(`load average before: ${loadLine()} (a shared machine: rates swing with other jobs; compare the in-run ratios and the CPU per step)`);
@@ -327,7 +107,7 @@ async function main(): Promise<void> {
   const targets: Target[] = [];
   const figures: Record<string, number> = {};
   const results: ConfigResult[] = [];
-  for (const c of configs()) results.push(await throughput(a, b, templates, c));
+  for (const c of shapes) results.push(await throughput(a, b, closed, c));
   const rows: string[][] = [];
   for (const r of results) {
     for (const [label, ws, rate] of [
@@ -380,8 +160,8 @@ async function main(): Promise<void> {
   const pacedSessions = num(args['paced-sessions']);
   if (pacedSessions > 0) {
     const max = Math.max(...results.map((r) => r.rateA));
-    for (const [i, spec] of pacedRates(max).entries()) {
-      const p = await paced(a, b, templates, spec, pacedSessions);
+    for (const [i, spec] of pacedRates(args.rate ?? 'half', max).entries()) {
+      const p = await paced(a, b, open, spec, pacedSessions);
       // The first rate keeps the plain keys (what earlier result files hold); every rate also its own.
       for (const [k, v] of Object.entries(p.figures)) {
         if (i === 0) figures[k] = v;

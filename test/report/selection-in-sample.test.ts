@@ -84,4 +84,15 @@ describe("report.html's best-of-N table fits the page", () => {
     expect(html).toContain('.fit th, .fit td { white-space: normal; }');
     expect(allTables(trained).find((t) => t.name === 'selection')!.headers).toHaveLength(24);
   });
+  it("report.md's is the same table (11 columns, readable on GitHub), with its legend", () => {
+    const md = markdownReport(trained).split('\n');
+    const at = md.indexOf('## Best-of-N: top-scored run vs. random pick vs. oracle (groups: one source, one task, >= 2 runs)');
+    expect(at).toBeGreaterThan(0);
+    expect(md[at + 2]).toMatch(/^Rates resolved with their 95 % interval \(selection\.csv: one figure a column\)/);
+    const table = md.slice(at + 4, md.indexOf('', at + 4));
+    expect(table[0]).toBe('| score | source | groups | runs | informative | top pick | random pick | oracle | gap closed | groups by reference | in-sample runs |');
+    expect(table.every((l) => l.split(' | ').length === 11)).toBe(true);
+    const row = pPassRow(trained);
+    expect(table.find((l) => l.startsWith('| pPass | all |'))).toContain(` | ${row.gapClosed!.toFixed(3)} [-] | `);
+  });
 });

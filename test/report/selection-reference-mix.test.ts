@@ -94,8 +94,9 @@ describe('best-of-N groups of more than one reference kind', () => {
     expect(names).toEqual(expect.arrayContaining(['selection', 'selection-in-folder', 'selection-reference-free']));
     const md = markdownReport(split);
     expect(md).toContain('## Best-of-N, scored in-folder: top-scored run vs. random pick vs. oracle');
-    expect(md).toMatch(/\| groups_in_folder \| groups_external \| groups_reference_free \|/);
-    expect(md).toMatch(new RegExp(`\\| total \\| ${JAVA_SOURCE.replace(/[+]/g, '\\+')} \\| 3 \\| 13 \\| 3 \\|.* \\| 2 \\| 0 \\| 1 \\|`));
+    // report.md's best-of-N tables are report.html's (one cell a rate with its interval, groups per kind in one).
+    expect(md).toMatch(/\| gap closed \| groups by reference \|/);
+    expect(md).toMatch(new RegExp(`\\| composite \\| ${JAVA_SOURCE.replace(/[+]/g, '\\+')} \\| 3 \\| 13 \\| 3 \\|.* \\| 2 / 0 / 1 \\|`));
     expect(htmlReport(split, [])).toContain('Best-of-N, scored reference-free: top-scored run vs. random pick vs. oracle');
     // The warning stays: the headline's pooled line is still printed.
     expect(text.split('\n')).toContain(WARNING);

@@ -2,23 +2,11 @@
 import type { CorpusReport } from '../types.js';
 import { headToHeadTable } from './head-to-head-table.js';
 import { selectionDisplay } from './selection-display.js';
-import {
-  attemptsTable,
-  calibrationTable,
-  luckyTable,
-  modelsTable,
-  referenceTables,
-  reliabilityDiagramTable,
-  reliabilityTable,
-  selectionTable,
-  separationTable,
-  sourceSeparationTable,
-  tasksTable,
-  trajectoriesTable,
-  type Table,
-} from './tables.js';
+import { attemptsTable, reliabilityTable, trajectoriesTable } from './run-tables.js';
+import type { Table } from './table-cells.js';
+import { calibrationTable, luckyTable, modelsTable, referenceTables, reliabilityDiagramTable, selectionTable, separationTable, sourceSeparationTable, tasksTable } from './tables.js';
 
-/** `display`: report.html's tables (the best-of-N ones compact, {@link selectionDisplay}); else the data tables. */
+/** `display`: the tables of report.html and report.md (the best-of-N ones compact, {@link selectionDisplay}); else the data tables (CSV). */
 export function allTables(r: CorpusReport, options: { display?: boolean } = {}): Table[] {
   const selectionOf = options.display === true ? selectionDisplay : selectionTable;
   return [

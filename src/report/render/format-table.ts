@@ -1,6 +1,6 @@
 /** Table writers: aligned text, Markdown, CSV. */
 import { escapeControl } from '../../printable.js';
-import type { Cell, Table } from './tables.js';
+import type { Cell, Table } from './table-cells.js';
 
 /** A cell as shown: control characters escaped before widths are measured (the terminal escapes them anyway). */
 const text = (c: Cell): string => (c === null ? '-' : escapeControl(String(c)));
@@ -30,7 +30,15 @@ export function textTable(t: Table, columns?: readonly string[]): string {
   ].join('\n');
 }
 
-const mdEscape = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/**
+ * Text a Markdown renderer must show as text: many keep raw HTML, so `<` (a tag, a comment, an autolink) and `&` (an
+ * entity) become entities, and a newline a space (it would end the list item or table row). `>` cannot open a tag and
+ * stays, so the report's own `>=` reads as written.
+ */
+export const markdownText = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\r?\n/g, ' ');
+
+/** A table cell: {@link markdownText}, `>` as an entity too (as HTML escapes a cell), `|` escaped. */
+const mdEscape = (s: string) => markdownText(s).replace(/>/g, '&gt;').replace(/\|/g, '\\|');
 
 /** A GitHub-flavoured Markdown table. */
 export function markdownTable(t: Table): string {

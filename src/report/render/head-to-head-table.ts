@@ -1,7 +1,7 @@
 /** The head-to-head table (report/head-to-head.ts): pairs of sources on the tasks both ran. */
 import type { PairedDifference } from '../../core/stats/paired-difference.js';
 import type { CorpusReport } from '../types.js';
-import type { Cell, Table } from './tables.js';
+import type { Cell, Table } from './table-cells.js';
 
 const r3 = (x: number | null | undefined): Cell => (x === null || x === undefined ? null : Math.round(x * 1000) / 1000);
 

@@ -8,7 +8,8 @@ import type { Chart } from './charts.js';
 import { PALETTE } from './palette.js';
 import { chiLine, headline, passTiers, reportNotes, tableCautions } from './summary.js';
 import { allTables } from './all-tables.js';
-import { luckyTable, type Cell, type Table } from './tables.js';
+import type { Cell, Table } from './table-cells.js';
+import { luckyTable } from './tables.js';
 
 /** Escapes text for HTML content and attribute values. */
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -1,7 +1,7 @@
 /** The terminal's multi-trial table: each metric with its interval over tasks in one cell (`[-]`: too few tasks to tell). */
 import type { Interval } from '../../core/stats/interval.js';
 import type { CorpusReport } from '../types.js';
-import type { Table } from './tables.js';
+import type { Table } from './table-cells.js';
 
 /** `0.667 [0.300, 0.900]`, `0.667 [-]` without an interval, `-` without a figure. */
 const cell = (x: number | null, iv: Interval | null): string | null => (x === null ? null : iv === null ? `${x.toFixed(3)} [-]` : `${x.toFixed(3)} [${iv.lo.toFixed(3)}, ${iv.hi.toFixed(3)}]`);

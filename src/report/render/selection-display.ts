@@ -1,10 +1,10 @@
 /**
- * report.html's best-of-N table: each rate with its interval in one cell, the groups per kind of reference in one,
- * and cells that may wrap, so that it fits the page (the CSV's 24 columns needed scrolling sideways at 1280 px to
- * reach gap_closed). The CSV and report.md keep one figure a column.
+ * The best-of-N table of report.html and report.md: each rate with its interval in one cell, the groups per kind of
+ * reference in one, and cells that may wrap, so that it fits the page (the CSV's 24 columns needed scrolling sideways
+ * at 1280 px to reach gap_closed, and on GitHub's Markdown view). The CSV and report.json keep one figure a column.
  */
 import type { CorpusReport, SelectionRow } from '../types.js';
-import type { Cell, Table } from './tables.js';
+import type { Cell, Table } from './table-cells.js';
 import { withInterval } from './with-interval.js';
 
 /** A rate and its interval; a no-break space inside the brackets, so a narrow cell breaks only before the interval. */

@@ -7,9 +7,10 @@ import { modelLabel } from '../identity.js';
 import { forecastInSampleLine } from '../forecast-in-sample.js';
 import { groupKindsText, referenceKindMixLines, selectionKindMixLines } from '../reference-mix.js';
 import type { CorpusReport, ModelRow, ReferenceKind, ReferenceSplit, SelectionRow, SeparationRow } from '../types.js';
-import { markdownTable, textTable } from './format-table.js';
+import { markdownTable, markdownText, textTable } from './format-table.js';
 import { allTables } from './all-tables.js';
-import { calibrationTable, luckyTable, modelsTableName, rankCell, reliabilityDiagramTable, separationTable, sourceSeparationTable, tasksTable, type Table } from './tables.js';
+import { rankCell, type Table } from './table-cells.js';
+import { calibrationTable, luckyTable, modelsTableName, reliabilityDiagramTable, separationTable, sourceSeparationTable, tasksTable } from './tables.js';
 import { headToHeadTable } from './head-to-head-table.js';
 import { reliabilityDisplay } from './reliability-display.js';
 import { withInterval } from './with-interval.js';
@@ -257,15 +258,21 @@ export function reportNotes(r: CorpusReport): string[] {
   ];
 }
 
-/** The Markdown report (`report.md`), linking the SVG charts written next to it. */
+/**
+ * The Markdown report (`report.md`), linking the SVG charts written next to it. Every line of text goes through
+ * `markdownText` (tables through `markdownTable`): task, source and file names are a tenant's, and a renderer that
+ * keeps raw HTML would run a tag in one.
+ */
 export function markdownReport(r: CorpusReport, charts: readonly string[] = []): string {
-  const tables = allTables(r);
-  const out = ['# steplens corpus report', '', ...headline(r).map((l) => `- ${l}`), `- ${passTiers(r)}`, '', ...charts.map((c) => `![${c}](${c})`), ''];
+  // The tables people read (as report.html's): the best-of-N ones compact, the CSVs keep one figure a column.
+  const tables = allTables(r, { display: true });
+  const md = markdownText;
+  const out = ['# steplens corpus report', '', ...headline(r).map((l) => `- ${md(l)}`), `- ${md(passTiers(r))}`, '', ...charts.map((c) => `![${c}](${c})`), ''];
   for (const t of tables) {
-    out.push(`## ${t.title}`, '', markdownTable(t), '');
-    if (t.name === luckyTable(r).name) out.push(chiLine(r), '');
-    out.push(...tableCautions(r, t.name).flatMap((c) => [c, '']));
+    out.push(`## ${md(t.title)}`, '', ...(t.legend !== undefined ? [md(t.legend), ''] : []), markdownTable(t), '');
+    if (t.name === luckyTable(r).name) out.push(md(chiLine(r)), '');
+    out.push(...tableCautions(r, t.name).flatMap((c) => [md(c), '']));
   }
-  out.push('## Notes', '', ...r.warnings.map((w) => `- **Caution:** ${w}`), ...reportNotes(r).map((n) => `- ${n}`), '');
+  out.push('## Notes', '', ...r.warnings.map((w) => `- **Caution:** ${md(w)}`), ...reportNotes(r).map((n) => `- ${md(n)}`), '');
   return out.join('\n');
 }

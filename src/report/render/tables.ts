@@ -1,24 +1,8 @@
-/** The report's tables as plain data, rendered by the terminal, Markdown and CSV writers. */
+/** The report's summary tables as plain data: tasks, models, separation, best-of-N, calibration, Lucky categories, and their `--by-reference` copies. */
 import type { Interval } from '../../core/stats/interval.js';
 import { modelLabel, UNNAMED_TASK } from '../identity.js';
-import type { CorpusReport, ModelRow, ScoredAgainst, SelectionRow, SeparationRow } from '../types.js';
-
-export type Cell = string | number | null;
-
-export interface Table {
-  /** File stem of the CSV (`models` → models.csv). */
-  name: string;
-  title: string;
-  headers: string[];
-  rows: Cell[][];
-  /** report.html: its cells may wrap, so that it fits the page's width (a compact display table). */
-  fit?: boolean;
-  /** report.html: how to read the columns, under the title. */
-  legend?: string;
-}
-
-const r3 = (x: number | null | undefined): Cell => (x === null || x === undefined ? null : Math.round(x * 1000) / 1000);
-const r1 = (x: number | null | undefined): Cell => (x === null || x === undefined ? null : Math.round(x * 10) / 10);
+import type { CorpusReport, ModelRow, SelectionRow, SeparationRow } from '../types.js';
+import { hi, lo, r1, r3, rankCell, type Cell, type Table } from './table-cells.js';
 
 export function tasksTable(r: CorpusReport): Table {
   return {
@@ -38,11 +22,6 @@ export function tasksTable(r: CorpusReport): Table {
     ]),
   };
 }
-
-const lo = (i: Interval | null | undefined): Cell => r3(i?.lo);
-const hi = (i: Interval | null | undefined): Cell => r3(i?.hi);
-/** A rank cell: `2` alone, `2=` when tied with another ranked row, null when not ranked. */
-export const rankCell = (rank: number | null, tied: boolean): Cell => (rank === null ? null : tied ? `${rank}=` : rank);
 
 /** Per source (agent + model): pass rate and mean quality with n and interval, ranks, tiers, waste. */
 /** The name of the models table (of one `--by-reference` kind with `suffix`). */
@@ -262,128 +241,6 @@ export function reliabilityDiagramTable(r: CorpusReport): Table {
 export function luckyTable(r: CorpusReport): Table {
   const c = r.luckyChiSquare;
   return { name: 'lucky-by-model', title: 'Lucky categories by source (agent + model)', headers: ['source', ...c.cols], rows: c.rows.map((m, i) => [m, ...c.table[i]!]) };
-}
-
-/** A metric's column and its interval's bounds (`X_lo`, `X_hi`: empty without an interval). */
-const withBounds = (name: string): string[] => [name, `${name}_lo`, `${name}_hi`];
-/** A metric's value and its interval's bounds, rounded as the columns of `withBounds`. */
-const bounded = (x: number | null | undefined, i: Interval | null | undefined): Cell[] => [r3(x), lo(i), hi(i)];
-
-export function reliabilityTable(r: CorpusReport): Table {
-  return {
-    name: 'reliability',
-    title: 'Multi-trial reliability (repeated tasks only), each metric with its 95 % interval over tasks',
-    headers: [
-      'configuration',
-      'tasks',
-      'k',
-      'planned',
-      'completed',
-      'passes',
-      ...withBounds('p_attempt'),
-      ...withBounds('allpass_conditional'),
-      ...withBounds('allpass_conservative'),
-      ...withBounds('pass_at_k'),
-      ...withBounds('cr'),
-      ...withBounds('jcr'),
-      ...withBounds('pcr'),
-      'pcr_median',
-      ...withBounds('atfr'),
-      'pareto_front',
-    ],
-    rows: r.reliability.configurations.map((c) => [
-      c.configuration,
-      c.tasks,
-      c.kMin === c.kMax ? `${c.kMin}` : `${c.kMin}-${c.kMax}`,
-      c.planned,
-      c.completed,
-      c.passes,
-      ...bounded(c.pAttempt, c.pAttemptInterval),
-      ...bounded(c.allPassConditional, c.allPassConditionalInterval),
-      ...bounded(c.allPassConservative, c.allPassConservativeInterval),
-      ...bounded(c.passAtK, c.passAtKInterval),
-      ...bounded(c.cr, c.crInterval),
-      ...bounded(c.jcr, c.jcrInterval),
-      ...bounded(c.pcr, c.pcrInterval),
-      r3(c.pcrMedian),
-      ...bounded(c.atfr, c.atfrInterval),
-      c.front,
-    ]),
-  };
-}
-
-export function attemptsTable(r: CorpusReport): Table {
-  return {
-    name: 'attempts',
-    title: 'Attempts of repeated tasks',
-    headers: ['configuration', 'task', 'run', 'outcome', 'patch_lines', 'edit_volume', 'pcr', 'tool_calls', 'tool_failures'],
-    rows: r.reliability.attempts.map((a) => [a.configuration, a.task, a.run, a.outcome, a.patchLines, a.editVolume, r3(a.pcr), a.toolCalls, a.toolFailures]),
-  };
-}
-
-/** `in-folder` (a PTA of the task's passing trajectories in PATH), an external PTA's source and version, or `prior`. */
-function referenceCell(ref: ScoredAgainst | undefined): Cell {
-  if (ref === undefined) return null;
-  return ref.kind === 'in-folder' ? 'in-folder' : ref.kind === 'external' ? `${ref.source} v${ref.version}` : `prior (${ref.priorReferences} refs)`;
-}
-
-export function trajectoriesTable(r: CorpusReport): Table {
-  return {
-    name: 'trajectories',
-    title: 'Trajectories',
-    headers: [
-      'task',
-      'agent',
-      'model',
-      'run',
-      'outcome',
-      'steps',
-      'reference_kind',
-      'references',
-      'reference',
-      'holds_run',
-      'unscored',
-      'score',
-      'struct',
-      'cov',
-      'coh',
-      'temp',
-      'p_pass',
-      'tier',
-      'lucky',
-      'wasted_steps',
-      'wasted_tokens',
-      'signals',
-      'stages',
-      'id',
-    ],
-    rows: r.trajectories.map((t) => [
-      t.task ?? UNNAMED_TASK,
-      t.agent,
-      t.model ?? '(not named)',
-      t.run,
-      t.outcome,
-      t.steps,
-      t.reference?.kind ?? null,
-      t.references ?? null,
-      referenceCell(t.reference),
-      t.reference?.kind === 'external' ? (t.reference.holdsRun ? 'yes' : 'no') : null,
-      t.unscored ?? null,
-      r1(t.score?.total),
-      r1(t.score?.struct),
-      r1(t.score?.cov),
-      r3(t.score?.coh),
-      r3(t.score?.temp),
-      r3(t.pPass),
-      t.tier ?? null,
-      t.lucky ?? null,
-      t.wastedSteps,
-      t.wastedTokens,
-      t.signals.join(' '),
-      t.stages ?? null,
-      t.id,
-    ]),
-  };
 }
 
 /** The per-reference-kind tables of `--by-reference` (none without it). */
