@@ -15,7 +15,6 @@
  */
 import os from 'node:os';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadPtaDir } from '../src/cli/references.js';
 import { ptaSamples } from '../src/cli/train-references.js';
 import { DEFAULT_CONFIG } from '../src/core/config.js';
@@ -28,18 +27,19 @@ import { separation, type ScoredOutcome } from '../src/core/stats/separation.js'
 import { bundledReferencesDir } from '../src/package-files.js';
 import { readForecastFile } from '../src/settings-files.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
+import { argsError, benchArgs } from './args.js';
 import { ptaInput } from './pta-input.js';
 import { gapOf, pairsAgainstTop } from './rank/pairs-top.js';
 import { forecastEnd, loadRankRuns, type RankRun } from './rank/runs.js';
 import { machineLine } from './report.js';
 import { commandLine } from './timing.js';
 
-const { values, positionals } = parseArgs({
+const { values, positionals } = benchArgs({
   allowPositionals: true,
   options: { manifest: { type: 'string' }, sources: { type: 'string' }, 'forecast-trials': { type: 'string' }, 'forecast-others': { type: 'string' } },
 });
 if (positionals.length !== 2 || values['forecast-trials'] === undefined || values['forecast-others'] === undefined)
-  throw new Error('give --forecast-trials F1 --forecast-others F2 and the calibration and corpus folders');
+  argsError('give --forecast-trials F1 --forecast-others F2 and the calibration and corpus folders');
 const [calDir, corpusDir] = positionals.map((p) => resolve(p)) as [string, string];
 const TRIALS = 'SWE-agent 0.x + gpt-4';
 
