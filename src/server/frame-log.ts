@@ -10,6 +10,7 @@
  * when the composite of the row's values gives it (it always does on the server); exceptions are kept aside.
  */
 import { referenceTotal } from '../core/composite.js';
+import { appended } from '../core/memory/small-arrays.js';
 import type { Weights } from '../core/config.js';
 import type { StepResult } from '../core/scorer-api.js';
 import { Score } from '../core/score-vector.js';
@@ -81,7 +82,7 @@ export class FrameLog {
   /** The rows' numbers in chunks of {@link CHUNK} (number `p` at `chunks[p / CHUNK][p % CHUNK]`). */
   private readonly chunks: number[][] = [];
   private numbers = 0;
-  private readonly signals: Signal[] = [];
+  private signals: Signal[] = [];
   /** Rewards, t and seq values that are not the implied ones, by row. */
   private aside: Map<number, { reward?: number; t?: number; seq?: number }> | undefined;
   private count = 0;
@@ -155,7 +156,7 @@ export class FrameLog {
     this.lastCoh = s.coh;
     this.lastStruct = s.struct;
     this.lastCov = s.cov;
-    if (r.signals.length > 0) this.signals.push(...r.signals);
+    for (const sig of r.signals) this.signals = appended(this.signals, sig);
     this.count += 1;
     this.lastSeq = seq;
     this.lastTotal = s.total;

@@ -10,6 +10,7 @@ import type { Signal, State } from '../types.js';
 import { STOP_KINDS, type SharedState } from './kinds.js';
 import type { StepDetector } from './detectors.js';
 import type { WasteHistory } from '../waste/history.js';
+import { appended } from '../memory/small-arrays.js';
 
 export { crossed } from './levels.js';
 export { COUNT_STOP_KINDS, STOP_KINDS, countStopKind, type CountKindKey, type CountStopKind, type SharedState, type StopKind } from './kinds.js';
@@ -31,7 +32,7 @@ export function createEarlyStop(policy: Policy, shared?: SharedState): EarlyStop
 
 /** A class, not an object of closures: every session keeps one, and shares the methods. */
 class Detectors implements EarlyStop {
-  private readonly fired: Signal[] = [];
+  private fired: Signal[] = [];
 
   constructor(private readonly detectors: readonly StepDetector[]) {}
 
@@ -42,7 +43,7 @@ class Detectors implements EarlyStop {
       if (s.length > 0) (out ??= []).push(...s);
     }
     if (out === undefined) return [];
-    this.fired.push(...out);
+    for (const s of out) this.fired = appended(this.fired, s);
     return out;
   }
 

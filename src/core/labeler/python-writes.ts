@@ -6,6 +6,7 @@
  */
 import { flatten } from '../memory/flat-string.js';
 import { assignedLiterals } from './python-assigns.js';
+import { exact } from '../memory/small-arrays.js';
 
 /** The files a Python snippet opens for writing and for reading, as written in the code. */
 export interface PythonFileUse {
@@ -86,7 +87,8 @@ function scanText(code: string): PythonScan {
       const ref = fileRef(literal(m, 1), m[3], (m[4] ?? '').startsWith('write'));
       if (ref !== undefined) methods.push(ref);
     }
-  return assigns.length + opens.length + methods.length === 0 ? EMPTY_SCAN : { assigns, opens, methods };
+  // Kept for each script the agent wrote (labeler history): arrays of exact size (memory/small-arrays.ts).
+  return assigns.length + opens.length + methods.length === 0 ? EMPTY_SCAN : { assigns: exact(assigns), opens: exact(opens), methods: exact(methods) };
 }
 
 /** A path written out that is not a plausible path opens nothing (its variable is not looked at either). */

@@ -94,5 +94,6 @@ export function rememberScripts(step: Step, intents: readonly Intent[], h: Label
 function joinScans(a: PythonScan | undefined, b: PythonScan): PythonScan {
   if (a === undefined || a === EMPTY_SCAN) return b;
   if (b === EMPTY_SCAN) return a;
-  return { assigns: [...a.assigns, ...b.assigns], opens: [...a.opens, ...b.opens], methods: [...a.methods, ...b.methods] };
+  // concat, not spreads: arrays of exact size (memory/small-arrays.ts), kept for the session's life.
+  return { assigns: a.assigns.concat(b.assigns), opens: a.opens.concat(b.opens), methods: a.methods.concat(b.methods) };
 }

@@ -10,6 +10,7 @@
  */
 import { flatten } from '../memory/flat-string.js';
 import { compactText, packText, packedLength, releaseText, unpackText, type PackedText } from '../memory/packed-text.js';
+import { exact } from '../memory/small-arrays.js';
 
 /** Consecutive known lines starting at index `start`. */
 export interface PackedRun {
@@ -200,7 +201,7 @@ export function observePacked(file: PackedFile | undefined, start: number, lines
   const length = Math.max(file === undefined ? 0 : fileLength(file), end);
   const only = runs[0]!;
   if (runs.length === 1 && only.start + only.count === length) return { packed: only, delta };
-  return { packed: { length, runs, size: (file === undefined ? 0 : packedSize(file)) + delta }, delta };
+  return { packed: { length, runs: exact(runs), size: (file === undefined ? 0 : packedSize(file)) + delta }, delta };
 }
 
 /**

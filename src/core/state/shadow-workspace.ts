@@ -4,6 +4,7 @@ import { intern } from '../memory/flat-string.js';
 import { COLD_LEVEL } from '../memory/packed-text.js';
 import { COLD_MIN_CHARS, ColdFiles } from './cold-files.js';
 import { compactPacked, fileExtra, observePacked, pack, packJoined, packedPrefix, packedSize, releasePacked, unpack, type PackedFile } from './packed-lines.js';
+import { HOT_FILES, lineArray, reusable, type HotFile } from './hot-file.js';
 
 /** Default budget of a shadow workspace: characters of file text kept per trajectory. */
 export const DEFAULT_WORKSPACE_CHARS = 1_000_000;
@@ -122,11 +123,11 @@ export class ShadowWorkspace {
     const h = this.hot.get(file);
     if (h !== undefined) {
       this.hot.delete(file);
-      this.hot.set(file, { arr, text, lines, previous: h.previous, named: h.named || named, size: h.size });
+      this.hot.set(file, { arr, text, lines, previous: reusable(h.previous, text), named: h.named || named, size: h.size });
       return;
     }
     const previous = this.files.get(file) ?? undefined;
-    this.hot.set(file, { arr, text, lines, previous, named, size: previous === undefined ? 0 : packedSize(previous) });
+    this.hot.set(file, { arr, text, lines, previous: reusable(previous, text), named, size: previous === undefined ? 0 : packedSize(previous) });
     this.files.set(file, null);
     if (this.hot.size > HOT_FILES) {
       const [oldest, entry] = this.hot.entries().next().value!;
@@ -339,25 +340,6 @@ export class ShadowWorkspace {
   }
 }
 
-/**
- * Files kept as line arrays between operations (the most recently stored ones). Their lines may
- * be slices that keep whole observations alive: 4 cost ~17 KB more per 100-step session
- * (bench/memory) for ~2 % less CPU, so 1.
- */
-export const HOT_FILES = 1;
-
-/** A hot file: its line array, or (after a whole text or a str_replace) the join of its dense lines and their count. */
-interface HotFile {
-  arr: Array<string | undefined> | undefined;
-  text: string | undefined;
-  lines: number;
-  /** The file's packing before it became hot (runs equal to it are reused when it cools). */
-  previous: PackedFile | undefined;
-  named: boolean;
-  /** Characters its known lines cost (what `measure` gives for them, named lines too). */
-  size: number;
-}
-
 /** The largest array index: a line numbered past it becomes a named property of the array. */
 const MAX_INDEX = 2 ** 32 - 2;
 
@@ -384,9 +366,4 @@ function rangeAt(text: string, idx: number, old: string): LineRange {
   const start = countLines(text, idx) + 1;
   const body = old.endsWith('\n') ? old.slice(0, -1) : old;
   return [start, start + countLines(body, body.length)];
-}
-
-/** A hot file's sparse line array (a new one when it is kept as its join: callers change it and store it). */
-function lineArray(h: HotFile): Array<string | undefined> {
-  return h.arr ?? h.text!.split('\n');
 }

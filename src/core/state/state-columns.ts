@@ -13,6 +13,7 @@
 import type { ActionKind, LineRange, Stage, State } from '../types.js';
 import { record } from './state-record.js';
 import { NO_TOKENS, tokensHash } from './terminal-facts.js';
+import { appended } from '../memory/small-arrays.js';
 
 const STAGES: readonly Stage[] = ['E', 'I', 'V', 'O'];
 const STAGE_CODE: Record<Stage, number> = { E: 0, I: 1, V: 2, O: 3 };
@@ -90,7 +91,7 @@ export class StateColumns {
   private refs: unknown[] = [];
   /** Position, range and scope of each state that has a range or a scope, by position. */
   private extras: unknown[] = [];
-  private readonly tools: string[] = [];
+  private tools: string[] = [];
   private otherTools: Map<number, string> | undefined;
 
   get length(): number {
@@ -134,7 +135,10 @@ export class StateColumns {
   private toolIndex(tool: string): number {
     const i = this.tools.indexOf(tool);
     if (i >= 0) return i;
-    if (this.tools.length < MAX_TOOLS) return this.tools.push(tool) - 1;
+    if (this.tools.length < MAX_TOOLS) {
+      this.tools = appended(this.tools, tool);
+      return this.tools.length - 1;
+    }
     (this.otherTools ??= new Map()).set(this.length, tool);
     return MAX_TOOLS;
   }

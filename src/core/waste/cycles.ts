@@ -9,6 +9,7 @@
  */
 import { REPEAT_EXEMPT_KINDS } from '../signals/repeats.js';
 import type { State } from '../types.js';
+import { appended, exact } from '../memory/small-arrays.js';
 
 /** The key a state is compared by: its hash, or one no other state has. */
 function cycleKey(state: State): string {
@@ -69,9 +70,9 @@ class Cycles implements CycleDetector {
   private readonly ts: number[];
   private readonly tools: string[];
   private count = 0;
-  private readonly perBlock: BlockState[] = [];
+  private readonly perBlock: readonly BlockState[];
   // Runs that reached 2 occurrences (a run of one occurrence is kept only while it is some block's current run).
-  private readonly all: CycleRun[] = [];
+  private all: CycleRun[] = [];
 
   constructor(
     minBlock: number,
@@ -82,7 +83,9 @@ class Cycles implements CycleDetector {
     this.keys = new Array<string>(this.size);
     this.ts = new Array<number>(this.size).fill(0);
     this.tools = new Array<string>(this.size);
-    for (let L = minBlock; L <= maxBlock; L++) this.perBlock.push({ L, len: 0, primitive: false, run: undefined });
+    const perBlock: BlockState[] = [];
+    for (let L = minBlock; L <= maxBlock; L++) perBlock.push({ L, len: 0, primitive: false, run: undefined });
+    this.perBlock = exact(perBlock);
   }
 
   private key(j: number): string {
@@ -115,15 +118,15 @@ class Cycles implements CycleDetector {
       if (cur.run === undefined) {
         const steps: number[] = [];
         for (let j = i - L; j <= i; j++) steps.push(ts[j % size]!);
-        cur.run = { block: L, start: ts[(i - L) % size]!, end: state.t, reps, steps, tool: tools[(i - L) % size]! };
-        if (reps >= 2 && this.history) this.all.push(cur.run);
+        cur.run = { block: L, start: ts[(i - L) % size]!, end: state.t, reps, steps: steps.slice(), tool: tools[(i - L) % size]! };
+        if (reps >= 2 && this.history) this.all = appended(this.all, cur.run);
         grown.push(cur.run);
         continue;
       }
       cur.run.end = state.t;
-      cur.run.steps.push(state.t);
+      cur.run.steps = appended(cur.run.steps, state.t);
       if (reps > cur.run.reps) {
-        if (cur.run.reps < 2 && reps >= 2 && this.history) this.all.push(cur.run);
+        if (cur.run.reps < 2 && reps >= 2 && this.history) this.all = appended(this.all, cur.run);
         cur.run.reps = reps;
         grown.push(cur.run);
       }

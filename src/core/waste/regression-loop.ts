@@ -9,6 +9,7 @@
  * trailing edit not yet verified is not part of the loop.
  */
 import type { ActionKind, State } from '../types.js';
+import { appended } from '../memory/small-arrays.js';
 
 export interface RegressionLoop {
   id: number;
@@ -34,7 +35,7 @@ export function createRegressionTracker(history = true): RegressionTracker {
 
 /** A class, not an object of closures: every session keeps one (its stop signals), and shares the methods. */
 class RegressionLoops implements RegressionTracker {
-  private readonly all: RegressionLoop[] = [];
+  private all: RegressionLoop[] = [];
   private open: { loop: RegressionLoop; pending: number[]; phase: 'edited' | 'failed' } | undefined;
   private nextId = 0;
 
@@ -50,7 +51,7 @@ class RegressionLoops implements RegressionTracker {
       const file = state.file;
       if (open !== undefined && file !== undefined && open.loop.file === file) {
         if (open.phase === 'failed') open.phase = 'edited';
-        open.pending.push(state.t);
+        open.pending = appended(open.pending, state.t);
       } else {
         this.open = file === undefined ? undefined : { loop: { id: -1, file, cycles: [], tool: state.tool }, pending: [state.t], phase: 'edited' };
       }
@@ -60,17 +61,17 @@ class RegressionLoops implements RegressionTracker {
     if (state.failed && RUN_KINDS.has(state.kind)) {
       const { loop } = open;
       if (open.phase === 'edited') {
-        open.pending.push(state.t);
-        loop.cycles.push(open.pending);
+        loop.cycles = appended(loop.cycles, appended(open.pending, state.t));
         open.pending = [];
         open.phase = 'failed';
         if (loop.id < 0) {
           loop.id = this.nextId++;
-          if (this.history) this.all.push(loop);
+          if (this.history) this.all = appended(this.all, loop);
         }
         return loop;
       }
-      loop.cycles[loop.cycles.length - 1]?.push(state.t);
+      const last = loop.cycles.length - 1;
+      if (last >= 0) loop.cycles[last] = appended(loop.cycles[last]!, state.t);
       return undefined;
     }
     if (RUN_KINDS.has(state.kind)) this.open = undefined;

@@ -5,6 +5,7 @@
  */
 import { createRetryDetector, type RetryDetector } from '../signals/repeats.js';
 import type { State } from '../types.js';
+import { appended } from '../memory/small-arrays.js';
 
 export interface RetryEpisode {
   /** Sequence number of the episode (0-based), stable while it grows. */
@@ -31,7 +32,7 @@ export function createRetryEpisodeTracker(detector: RetryDetector = createRetryD
 
 /** A class, not an object of closures: every session keeps one (its stop signals), and shares the methods. */
 class RetryEpisodes implements RetryEpisodeTracker {
-  private readonly all: RetryEpisode[] = [];
+  private all: RetryEpisode[] = [];
   private open: RetryEpisode | undefined;
   private made = 0;
 
@@ -49,9 +50,9 @@ class RetryEpisodes implements RetryEpisodeTracker {
     let open = this.open;
     if (open === undefined) {
       open = this.open = { id: this.made++, steps: [of], retries: 0, tool: state.tool };
-      if (this.history) this.all.push(open);
+      if (this.history) this.all = appended(this.all, open);
     }
-    open.steps.push(state.t);
+    open.steps = appended(open.steps, state.t);
     open.retries += 1;
     return open;
   }

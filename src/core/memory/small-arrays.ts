@@ -1,0 +1,34 @@
+/**
+ * Short arrays a session keeps for its whole life (a detector's episodes and their steps, the signals fired, a
+ * script's paths, a file's runs). V8 gives an array that `push` grows at least 16 slots of spare room: a 3-element
+ * array so grown costs 184 B on the heap against 72 for one of exact size, and an active disjoint 100-step session
+ * kept ~13 such arrays (bench/README.md, "Memory per session, tenth pass"). Built in one go, such an array is kept as
+ * an exact copy ({@link exact}); grown one element at a time, it is replaced by an exact copy while short
+ * ({@link appended}), and pushed to once long (its spare room is then at most half its length, as for any array, and
+ * a copy would cost O(n) an element).
+ */
+
+/** Arrays this long or longer are pushed to by {@link appended} instead of copied. */
+export const EXACT_MAX = 16;
+
+/** Empty: no array of its own for a kept list that stayed empty (frozen: shared). */
+const EMPTY: readonly never[] = Object.freeze([]);
+
+/**
+ * `arr` with `item` appended: a new array of exact size while `arr` is shorter than {@link EXACT_MAX}, else `arr`
+ * itself pushed to. The caller keeps what it returns in place of `arr`, and must not rely on a reference to the
+ * old array seeing the new element.
+ */
+export function appended<T>(arr: T[], item: T): T[] {
+  if (arr.length >= EXACT_MAX) {
+    arr.push(item);
+    return arr;
+  }
+  // concat spreads its argument array one level only: an `item` that is an array is appended as one element.
+  return arr.concat([item]);
+}
+
+/** A copy of `arr` of exact size (the shared empty array when it is empty), to keep in place of one `push` built. */
+export function exact<T>(arr: readonly T[]): readonly T[] {
+  return arr.length === 0 ? EMPTY : arr.slice();
+}
