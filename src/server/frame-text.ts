@@ -23,8 +23,16 @@ function finite(v: ScoreVector, reward: number): boolean {
   );
 }
 
-/** Where {@link scoreBytes} writes a frame: grown before a frame that could need more. */
-let scratch = Buffer.allocUnsafe(1024);
+/**
+ * Where {@link scoreBytes} writes frames, one after the other, each handed out as a view of its bytes: a frame
+ * written in a scratch buffer and copied out took two view objects (`Buffer.allocUnsafe`'s of Node's pool, and the
+ * one `Buffer.copy` makes of its source), ~0.2 KB a step (bench/README.md, "Lifecycle CPU per step, seventh pass").
+ * A slab is as big as Node's own pool (8 KB), so a kept frame keeps no more than a pool's slice of it did.
+ */
+const SLAB_BYTES = 8 * 1024;
+let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+/** The slab's first free byte (each frame starts 8-aligned, as Node's pool aligns its slices). */
+let used = 0;
 
 /** Characters `String(n)` takes at most for a double (`-1.2345678901234567e-308`). */
 const NUMBER_MAX = 24;
@@ -86,9 +94,13 @@ function scoreBytes(m: ScoreMessage): Buffer | undefined {
   const ref = referenceJson(m.reference);
   // Every fixed part, the strings and ten numbers at their longest.
   const most = 160 + m.session.length + m.stage.length + m.tier.length + ref.length + 10 * NUMBER_MAX;
-  if (scratch.length < most) scratch = Buffer.allocUnsafe(Math.max(most, 2 * scratch.length));
-  const b = scratch;
-  let p = put(b, 0, '{"type":"score","session":"');
+  if (slab.length - used < most) {
+    slab = Buffer.allocUnsafeSlow(Math.max(most, SLAB_BYTES));
+    used = 0;
+  }
+  const b = slab;
+  const start = used;
+  let p = put(b, start, '{"type":"score","session":"');
   p = put(b, p, m.session);
   p = put(b, p, '","seq":');
   p = putNumber(b, p, m.seq);
@@ -118,9 +130,8 @@ function scoreBytes(m: ScoreMessage): Buffer | undefined {
     p = putNumber(b, p, m.pPass);
   }
   b[p++] = 0x7d; // }
-  const out = Buffer.allocUnsafe(p);
-  b.copy(out, 0, 0, p);
-  return out;
+  used = (p + 7) & ~7;
+  return b.subarray(start, p);
 }
 
 /**

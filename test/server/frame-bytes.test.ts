@@ -98,6 +98,15 @@ describe('frameBytes', () => {
     expectSame(b);
   });
 
+  it('frames handed out earlier keep their bytes while later ones are written (each a view of bytes no later frame reuses), past a slab and one longer than it', () => {
+    const frames = Array.from({ length: 400 }, (_, i) => score({ session: `s${i}-${'q'.repeat(i % 37)}`, seq: i, t: i }, { total: i / 7 }));
+    frames.splice(150, 0, score({ session: 'z'.repeat(9000) }));
+    const bytes = frames.map((f) => frameBytes(f));
+    // 400 frames of ~200 bytes span several 8 KB slabs: every one is still its own frame's bytes.
+    bytes.forEach((b, i) => expect(b.equals(Buffer.from(JSON.stringify(frames[i]), 'utf8'))).toBe(true));
+    expect(new Set(bytes.map((b) => b.buffer)).size).toBeGreaterThan(2);
+  });
+
   it('a frame after a long one is not left with its bytes', () => {
     expectSame(score({ session: 'y'.repeat(3000) }));
     expectSame(score());

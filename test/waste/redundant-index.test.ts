@@ -49,6 +49,20 @@ describe('redundant steps from indexes', () => {
     expect(found).toBeGreaterThan(20); // the runs hold redundant steps (33): the comparison is not of empty lists
   });
 
+  it("finds what the scan found when the states' t are not their indexes (shifted, one repeated): the indexes keep positions, the steps found keep t", () => {
+    let found = 0;
+    for (const run of corpusRuns().slice(0, 25)) {
+      const states = statesOf(run.steps).map((s, i) => ({ ...s, t: i === 5 ? 4 + 100 : i + 100 }));
+      const retries = new Set(states.filter((_, i) => i % 5 === 0).map((s) => s.t));
+      for (const r of [new Set<number>(), retries]) {
+        const fast = findRedundantSteps(states, r);
+        expect(fast, run.name).toEqual(scanned(states, r));
+        found += fast.length;
+      }
+    }
+    expect(found).toBeGreaterThan(5);
+  });
+
   it('takes the most recent of a same-action repeat and a covering read; a variant only by its lines; never a failed one', () => {
     const states = [
       read(0, [1, 100]),

@@ -114,7 +114,9 @@ class Cycles implements Counter {
   }
 
   add(state: State): readonly Count[] {
-    return this.cycles.add(state).map((run) => ({
+    const grown = this.cycles.add(state);
+    if (grown.length === 0) return NONE;
+    return grown.map((run) => ({
       n: run.reps,
       steps: () => run.steps,
       message: (sev: Severity) => `a block of ${plural(run.block, 'step')} repeated ${plural(run.reps, 'time')} in a row from step ${run.start} (${sev} threshold)`,

@@ -6,7 +6,7 @@
 import type { Levels, Policy } from '../policy.js';
 import type { Signal, SignalKind, State } from '../types.js';
 import type { Counter } from './counters.js';
-import { signalsFor } from './levels.js';
+import { anyCrossed, signalsFor } from './levels.js';
 import type { WasteHistory } from '../waste/history.js';
 
 /**
@@ -45,9 +45,10 @@ class CountDetector implements StepDetector {
   add(state: State): readonly Signal[] {
     const counts = this.counter.add(state);
     if (counts.length === 0) return NO_SIGNALS;
-    const out: Signal[] = [];
-    for (const c of counts) out.push(...signalsFor(this.kind, this.levels, c.n - 1, c.n, state.t, c.steps, c.message));
-    return out;
+    // Most counts cross no level (a cycle's first occurrence, a retry below warn): no list is made for them.
+    let out: Signal[] | undefined;
+    for (const c of counts) if (anyCrossed(this.levels, c.n - 1, c.n)) (out ??= []).push(...signalsFor(this.kind, this.levels, c.n - 1, c.n, state.t, c.steps, c.message));
+    return out ?? NO_SIGNALS;
   }
 }
 

@@ -2,6 +2,11 @@
 import type { Levels } from '../policy.js';
 import type { Severity, Signal, SignalKind } from '../types.js';
 
+/** True when a severity's threshold lies in (before, after]: what {@link crossed} answers, without its list. */
+export function anyCrossed(levels: Levels, before: number, after: number): boolean {
+  return (levels.warn !== null && before < levels.warn && after >= levels.warn) || (levels.stop !== null && before < levels.stop && after >= levels.stop);
+}
+
 /** The severities whose threshold lies in (before, after]: each fires once per episode. */
 export function crossed(levels: Levels, before: number, after: number): Severity[] {
   const out: Severity[] = [];

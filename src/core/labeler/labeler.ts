@@ -9,6 +9,15 @@ import { shellIntents, type ShellIntents } from './shell-intent.js';
 import { rememberScripts, scriptWriteIntents, shellScriptWrites } from './script-writes.js';
 import { changesEnvironment } from './env-effects.js';
 
+/** A path context and the resolver of paths in it (a closure over it). */
+interface Resolver {
+  ctx: PathContext;
+  resolve: (p: string) => string;
+}
+
+/** Path contexts a labeler keeps with their resolvers: a step's own, the one its `cd` makes, and a few before. */
+const RESOLVERS_KEPT = 4;
+
 /** CodeR's Manager writes its plan as a shell "command" `plan`, the plan's JSON, then `end_of_plan`: a plan, rule 1 (O). */
 /**
  * A coder `plan ... end_of_plan` block. The newline after `plan` and the one before `end_of_plan` are each matched as
@@ -58,11 +67,30 @@ export class Labeler {
     return this.root;
   }
 
-  private context(step: Step): PathContext {
+  /** The step's directory (from its `cwd`), learning the root from it when none is known yet. */
+  private stepDir(step: Step): string {
     const cwd = step.cwd === undefined || step.cwd.trim() === '' ? undefined : normalizePosix(step.cwd.trim());
     if (this.root === undefined && cwd?.startsWith('/')) this.root = knownRoot(cwd) ?? cwd;
-    const dir = cwd === undefined ? '.' : cwd.startsWith('/') ? (stripRoot(cwd, this.root) ?? cwd) : cwd;
-    return this.root === undefined ? { dir } : { root: this.root, dir };
+    return cwd === undefined ? '.' : cwd.startsWith('/') ? (stripRoot(cwd, this.root) ?? cwd) : cwd;
+  }
+
+  /** The last few path contexts handed out with their resolvers, the most recent first. */
+  private readonly resolvers: Resolver[] = [];
+
+  /**
+   * The path context `root`, `dir` and its resolver: one of the last {@link RESOLVERS_KEPT} when equal to it. Most
+   * steps resolve in the context of the step before (`cd /repo && ...` each step, or no `cd`), which took a context
+   * object, two more for a `cd` and a closure a step (bench/README.md, "Lifecycle CPU per step, seventh pass").
+   * Contexts are never changed once made, so one serves every step it equals.
+   */
+  private resolverFor(root: string | undefined, dir: string): Resolver {
+    const kept = this.resolvers;
+    for (const r of kept) if (r.ctx.dir === dir && r.ctx.root === root) return r;
+    const ctx: PathContext = root === undefined ? { dir } : { root, dir };
+    const made: Resolver = { ctx, resolve: (p: string) => toRepoPath(p, ctx) };
+    if (kept.length >= RESOLVERS_KEPT) kept.pop();
+    kept.unshift(made);
+    return made;
   }
 
   private learnRoot(path: string): void {
@@ -74,18 +102,19 @@ export class Labeler {
    * edit that failed was refused and changed nothing.
    */
   label(step: Step, failed: boolean): LabelOutcome {
-    const base = this.context(step);
+    const baseDir = this.stepDir(step);
     const a = step.action;
     let outcome: LabelOutcome;
     if (a.kind === 'shell') {
       const shell = this.shell.parse(a.command);
-      let paths = base;
+      let dir = baseDir;
       if (shell.cd !== undefined) {
+        // The directory the line changes to, from the step's, with the root known now (learned from this `cd` too).
         this.learnRoot(shell.cd);
-        paths = cdContext(base, this.root, shell.cd);
+        dir = toRepoPath(shell.cd, this.resolverFor(this.root, baseDir).ctx);
       }
-      const ctx = paths;
-      const resolve = (p: string) => toRepoPath(p, ctx);
+      const { ctx, resolve } = this.resolverFor(this.root, dir);
+      const paths = ctx;
       const own: ShellIntents | undefined = CODER_PLAN.test(a.command)
         ? { intents: [{ type: 'orchestration', kind: 'think' }], primary: 0 }
         : shell.commands.length === 0
@@ -106,8 +135,7 @@ export class Labeler {
       outcome = { label, intents, primary, shell, paths, changesEnv: changesEnvironment(label, intents, shell) };
     } else {
       if ('path' in a && typeof a.path === 'string') this.learnRoot(a.path);
-      const paths = this.root === undefined ? base : { ...base, root: this.root };
-      const resolve = (p: string) => toRepoPath(p, paths);
+      const { ctx: paths, resolve } = this.resolverFor(this.root, baseDir);
       const intents = [actionIntent(step, resolve)];
       const first = intents[0];
       if (failed && a.kind === 'edit' && first?.type === 'write') intents[0] = { ...first, create: false, mayCreate: false, rejected: true };
@@ -119,19 +147,6 @@ export class Labeler {
     rememberScripts(step, outcome.intents, this.history);
     return outcome;
   }
-}
-
-/**
- * The path context after a line's `cd`: `base` with the repository root known now and the directory the line
- * changes to. Built field by field, in the key order the spreads that built it gave (`root`, `dir`, or `dir`,
- * `root` when the root was learned from this very `cd`): most shell steps begin `cd /repo &&`, and the two object
- * spreads a step were the labeler's largest own cost.
- */
-function cdContext(base: PathContext, root: string | undefined, cd: string): PathContext {
-  const at = root ?? base.root;
-  const dir = toRepoPath(cd, at === undefined ? { dir: base.dir } : { root: at, dir: base.dir });
-  if (root === undefined) return base.root === undefined ? { dir } : { root: base.root, dir };
-  return base.root === undefined ? { dir, root } : { root, dir };
 }
 
 /**

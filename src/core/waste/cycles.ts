@@ -11,9 +11,12 @@ import { REPEAT_EXEMPT_KINDS } from '../signals/repeats.js';
 import type { State } from '../types.js';
 import { appended, exact } from '../memory/small-arrays.js';
 
-/** The key a state is compared by: its hash, or one no other state has. */
-function cycleKey(state: State): string {
-  return REPEAT_EXEMPT_KINDS.has(state.kind) || state.variant === true ? `\0${state.t}` : state.hash;
+/**
+ * The key a state is compared by: its hash, or one no other state has: its `t`, a number (no hash equals it; two
+ * states share it only when they share a `t`, as the string `\0${t}` it replaced did, without a string a state).
+ */
+function cycleKey(state: State): string | number {
+  return REPEAT_EXEMPT_KINDS.has(state.kind) || state.variant === true ? state.t : state.hash;
 }
 
 export interface CycleRun {
@@ -30,18 +33,22 @@ export interface CycleRun {
 }
 
 export interface CycleDetector {
-  /** Adds a state; returns the runs whose repetition count grew at this state. */
-  add(state: State): CycleRun[];
+  /** Adds a state; returns the runs whose repetition count grew at this state (a shared empty list when none did). */
+  add(state: State): readonly CycleRun[];
   /** Every run that reached 2 occurrences, in order of start. */
   runs(): CycleRun[];
 }
 
-function isPrimitive(block: readonly string[]): boolean {
-  const len = block.length;
+/** What most states grow: nothing (one list for every detector, not one a state). */
+const NO_RUNS: readonly CycleRun[] = Object.freeze([]);
+
+/** True when the block of the `len` keys at ring positions `from`.. (mod `keys.length`) is no shorter block repeated. */
+function isPrimitive(keys: ReadonlyArray<string | number>, from: number, len: number): boolean {
+  const size = keys.length;
   for (let p = 1; p < len; p++) {
     if (len % p !== 0) continue;
     let periodic = true;
-    for (let i = p; i < len && periodic; i++) periodic = block[i] === block[i - p];
+    for (let i = p; i < len && periodic; i++) periodic = keys[(from + i) % size] === keys[(from + i - p) % size];
     if (periodic) return false;
   }
   return true;
@@ -66,7 +73,7 @@ class Cycles implements CycleDetector {
   // so their keys, t and tools live in a ring of that size instead of growing with the trajectory (not the
   // states themselves: the scorer keeps its states in columns, and a ring of objects would keep them alive).
   private readonly size: number;
-  private readonly keys: string[];
+  private readonly keys: Array<string | number>;
   private readonly ts: number[];
   private readonly tools: string[];
   private count = 0;
@@ -80,7 +87,7 @@ class Cycles implements CycleDetector {
     private readonly history: boolean,
   ) {
     this.size = Math.max(1, maxBlock + 1);
-    this.keys = new Array<string>(this.size);
+    this.keys = new Array<string | number>(this.size);
     this.ts = new Array<number>(this.size).fill(0);
     this.tools = new Array<string>(this.size);
     const perBlock: BlockState[] = [];
@@ -88,17 +95,17 @@ class Cycles implements CycleDetector {
     this.perBlock = exact(perBlock);
   }
 
-  private key(j: number): string {
+  private key(j: number): string | number {
     return this.keys[j % this.size]!;
   }
 
-  add(state: State): CycleRun[] {
+  add(state: State): readonly CycleRun[] {
     const { size, ts, tools } = this;
     const i = this.count++;
     this.keys[i % size] = cycleKey(state);
     ts[i % size] = state.t;
     tools[i % size] = state.tool;
-    const grown: CycleRun[] = [];
+    let grown: CycleRun[] | undefined;
     for (const cur of this.perBlock) {
       const L = cur.L;
       if (i < L || this.key(i) !== this.key(i - L)) {
@@ -108,11 +115,7 @@ class Cycles implements CycleDetector {
       }
       cur.len += 1;
       // A run starts when the block of the L states before i has just repeated once (len 1): it spans i - L .. i.
-      if (cur.len === 1) {
-        const block: string[] = [];
-        for (let j = i - L; j < i; j++) block.push(this.key(j));
-        cur.primitive = isPrimitive(block);
-      }
+      if (cur.len === 1) cur.primitive = isPrimitive(this.keys, i - L, L);
       if (!cur.primitive) continue;
       const reps = Math.floor((cur.len + L) / L);
       if (cur.run === undefined) {
@@ -120,7 +123,7 @@ class Cycles implements CycleDetector {
         for (let j = i - L; j <= i; j++) steps.push(ts[j % size]!);
         cur.run = { block: L, start: ts[(i - L) % size]!, end: state.t, reps, steps: steps.slice(), tool: tools[(i - L) % size]! };
         if (reps >= 2 && this.history) this.all = appended(this.all, cur.run);
-        grown.push(cur.run);
+        (grown ??= []).push(cur.run);
         continue;
       }
       cur.run.end = state.t;
@@ -128,10 +131,10 @@ class Cycles implements CycleDetector {
       if (reps > cur.run.reps) {
         if (cur.run.reps < 2 && reps >= 2 && this.history) this.all = appended(this.all, cur.run);
         cur.run.reps = reps;
-        grown.push(cur.run);
+        (grown ??= []).push(cur.run);
       }
     }
-    return grown;
+    return grown ?? NO_RUNS;
   }
 
   runs(): CycleRun[] {

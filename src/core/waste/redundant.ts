@@ -54,8 +54,9 @@ export interface RedundantStep {
  */
 export const READS_LOOKED_BACK = 256;
 
-/** An earlier read that a later read of the same file may repeat: its lines `lo`..`hi`. */
+/** An earlier read that a later read of the same file may repeat: its lines `lo`..`hi`, `i` its index in the states. */
 interface EarlierRead {
+  i: number;
   t: number;
   hash: string;
   lo: number;
@@ -84,33 +85,40 @@ const READS_PER_STATE = 32;
 /** {@link findRedundantSteps} in steps: it yields every {@link STATES_PER_STEP} states, an earlier read compared counted as 1/{@link READS_PER_STATE} of a state. */
 export function* findRedundantStepsInSteps(states: readonly State[], retries: ReadonlySet<number>): Generator<void, RedundantStep[]> {
   const out: RedundantStep[] = [];
-  // By stage, then by hash: the hash is the state's own string (hashed once by V8), where a key of both was a new
-  // string built and hashed every state.
-  let lastByHash = new Map<string, Map<string, number>>();
-  let readsByFile = new Map<string, EarlierRead[]>();
+  // The indexes hold every state of the call, by stage, then by hash (the state's own string) or file; an entry
+  // counts only when its state comes after the last change (`since`, an index in `states`). Emptying them at each
+  // change made two maps at every change and a map per stage after it, and a key string per read: ~0.28 KB a step
+  // of a session at its end (bench/README.md, "Lifecycle CPU per step, seventh pass").
+  const lastByHash = new Map<string, Map<string, number>>();
+  const readsByFile = new Map<string, Map<string, EarlierRead[]>>();
+  let since = -1;
   let work = 0;
-  for (const s of states) {
+  for (let i = 0; i < states.length; i++) {
     if (work >= STATES_PER_STEP) {
       work = 0;
       yield;
     }
     work += 1;
+    const s = states[i]!; // i < length
     if (changesAnything(s) || s.kind === 'finish') {
-      lastByHash = new Map();
-      readsByFile = new Map();
+      since = i;
       continue;
     }
     if (REPEAT_EXEMPT_KINDS.has(s.kind)) continue;
     let sameStage = lastByHash.get(s.stage);
-    const fileKey = s.kind === 'read' && s.file !== undefined ? `${s.stage}\u0000${s.file}` : undefined;
+    let stageReads = readsByFile.get(s.stage);
+    const file = s.kind === 'read' && s.range !== undefined ? s.file : undefined;
+    const range = file !== undefined ? s.range! : undefined;
+    const lo = range === undefined ? 0 : Math.min(range[0], range[1]);
+    const hi = range === undefined ? 0 : Math.max(range[0], range[1]);
     if (!retries.has(s.t)) {
       // The same action (not a variant of it), else a read whose lines an earlier read of the file showed.
-      let of = s.variant === true ? -1 : (sameStage?.get(s.hash) ?? -1);
-      const reads = fileKey !== undefined && s.range !== undefined ? readsByFile.get(fileKey) : undefined;
+      const same = s.variant === true ? undefined : sameStage?.get(s.hash);
+      let of = same !== undefined && same > since ? states[same]!.t : -1; // same < i: an earlier state's index
+      const reads = file !== undefined ? stageReads?.get(file) : undefined;
       if (reads !== undefined) {
-        const [lo, hi] = bounds(s.range!);
         let k = reads.length - 1;
-        for (; k >= Math.max(0, reads.length - READS_LOOKED_BACK) && reads[k]!.t > of; k--) {
+        for (; k >= Math.max(0, reads.length - READS_LOOKED_BACK) && reads[k]!.i > since && reads[k]!.t > of; k--) {
           const e = reads[k]!;
           if (e.hash !== s.hash && e.lo <= lo && hi <= e.hi) {
             of = e.t;
@@ -124,12 +132,12 @@ export function* findRedundantStepsInSteps(states: readonly State[], retries: Re
     // A failed state showed an error: nothing repeats it.
     if (s.failed) continue;
     if (sameStage === undefined) lastByHash.set(s.stage, (sameStage = new Map<string, number>()));
-    sameStage.set(s.hash, s.t);
-    if (fileKey !== undefined && s.range !== undefined) {
-      const reads = readsByFile.get(fileKey);
-      const [lo, hi] = bounds(s.range);
-      const read = { t: s.t, hash: s.hash, lo, hi };
-      if (reads === undefined) readsByFile.set(fileKey, [read]);
+    sameStage.set(s.hash, i);
+    if (file !== undefined) {
+      if (stageReads === undefined) readsByFile.set(s.stage, (stageReads = new Map<string, EarlierRead[]>()));
+      const reads = stageReads.get(file);
+      const read = { i, t: s.t, hash: s.hash, lo, hi };
+      if (reads === undefined) stageReads.set(file, [read]);
       else reads.push(read);
     }
   }
