@@ -119,9 +119,10 @@ class Cycles implements CycleDetector {
       if (!cur.primitive) continue;
       const reps = Math.floor((cur.len + L) / L);
       if (cur.run === undefined) {
-        const steps: number[] = [];
-        for (let j = i - L; j <= i; j++) steps.push(ts[j % size]!);
-        cur.run = { block: L, start: ts[(i - L) % size]!, end: state.t, reps, steps: steps.slice(), tool: tools[(i - L) % size]! };
+        // Of exact size (a run is kept for the session's life) without a copy: pushed, a list gets 16 spare slots.
+        const steps = new Array<number>(L + 1);
+        for (let k = 0; k <= L; k++) steps[k] = ts[(i - L + k) % size]!;
+        cur.run = { block: L, start: ts[(i - L) % size]!, end: state.t, reps, steps, tool: tools[(i - L) % size]! };
         if (reps >= 2 && this.history) this.all = appended(this.all, cur.run);
         (grown ??= []).push(cur.run);
         continue;
