@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { markdownTable } from '../../src/report/render/format-table.js';
+import { markdownTable, markdownText } from '../../src/report/render/format-table.js';
 import { cli } from '../cli/run-cli.js';
 import { CORPUS_DIR } from '../fixtures/corpus.js';
 
@@ -50,5 +50,12 @@ describe('report.md escapes HTML in what tenants name', () => {
   it('a cell: & < > as entities, | escaped, a newline a space; numbers and - as they were', () => {
     const t = { name: 'x', title: 'x', headers: ['a<b', 'n'], rows: [['x & <y>|z\nw', 1] as Array<string | number | null>, ['&amp;', null]] };
     expect(markdownTable(t)).toBe('| a&lt;b | n |\n| --- | ---: |\n| x &amp; &lt;y&gt;\\|z w | 1 |\n| &amp;amp; | - |');
+  });
+
+  it("a tenant's name cannot make a link or an image (fetched when the report is opened): `](` is written `]\\(`", () => {
+    const names = ['![p](http://attacker.example/p.png)', '[click](javascript:alert(1))', 'ok [0.1, 0.2] (n = 3)'];
+    expect(markdownText(names.join(' '))).toBe('![p]\\(http://attacker.example/p.png) [click]\\(javascript:alert(1)) ok [0.1, 0.2] (n = 3)');
+    const t = { name: 'x', title: 'x', headers: ['task'], rows: names.map((n) => [n] as Array<string | number | null>) };
+    expect(markdownTable(t).split('\n').slice(2)).toEqual(['| ![p]\\(http://attacker.example/p.png) |', '| [click]\\(javascript:alert(1)) |', '| ok [0.1, 0.2] (n = 3) |']);
   });
 });

@@ -33,9 +33,11 @@ export function textTable(t: Table, columns?: readonly string[]): string {
 /**
  * Text a Markdown renderer must show as text: many keep raw HTML, so `<` (a tag, a comment, an autolink) and `&` (an
  * entity) become entities, and a newline a space (it would end the list item or table row). `>` cannot open a tag and
- * stays, so the report's own `>=` reads as written.
+ * stays, so the report's own `>=` reads as written. `](` becomes `]\(`: an inline link or image (`![](url)`, which
+ * a renderer fetches when the report is opened) needs the two together; the text reads the same, intervals
+ * (`[0.1, 0.2]`) untouched.
  */
-export const markdownText = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\r?\n/g, ' ');
+export const markdownText = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\r?\n/g, ' ').replace(/\]\(/g, ']\\(');
 
 /** A table cell: {@link markdownText}, `>` as an entity too (as HTML escapes a cell), `|` escaped. */
 const mdEscape = (s: string) => markdownText(s).replace(/>/g, '&gt;').replace(/\|/g, '\\|');
