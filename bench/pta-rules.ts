@@ -93,7 +93,8 @@ const f2 = (x: number | undefined) => (x === undefined ? '-' : x.toFixed(2));
 const figures: Record<string, number | string> = {};
 
 for (const minRefs of (values['min-references'] ?? '1,2').split(',').map(Number)) {
-  const samples = (matched ? matchedPtaSamples : ptaSamples)(input.known, prior, defaultAnalyzers(), DEFAULT_CONFIG, minRefs);
+  // `all` must be asked for: train's rule (ptaSamples' default) has been size-matched since 17ea44d.
+  const samples = matched ? matchedPtaSamples(input.known, prior, defaultAnalyzers(), DEFAULT_CONFIG, minRefs) : ptaSamples(input.known, prior, defaultAnalyzers(), DEFAULT_CONFIG, minRefs, 'all');
   const groups = ptaGroups(samples, 20);
   const names = [...groups.keys()].sort();
   const sourcesOf = (n: string) => new Set(groups.get(n)!.map((s) => s.source));

@@ -32,6 +32,7 @@ import { readForecastFile } from '../src/settings-files.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
 import { benchArgs } from './args.js';
 import { bordaScores } from './rank/group-ranks.js';
+import { oneForecasterPPass } from './rank/one-forecaster.js';
 import { pairedGap } from './rank/paired-gap.js';
 import { forecastEnd, loadRankRuns, type RankRun } from './rank/runs.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
@@ -64,8 +65,9 @@ const inCal = (r: RankRun) => r.path.startsWith(`${calDir}/`);
 /** The source with repeated trials of each task (the within-source set); every other run is in the cross-agent set. */
 const TRIALS = values['trials-source'] ?? 'SWE-agent 0.x + gpt-4';
 const isTrials = (r: RankRun) => inCal(r) && r.source === TRIALS;
-// pPass from a model that never saw the run's own set.
+// pPass from a model that never saw the run's own set; a group scored by both files gets none (one-forecaster.ts).
 const pPass = new Map<RankRun, number>();
+const forecasterOf = new Map<RankRun, string>();
 for (const [flag, pick] of [
   ['forecast-trials', isTrials],
   ['forecast-others', (r: RankRun) => !isTrials(r)],
@@ -73,7 +75,10 @@ for (const [flag, pick] of [
   const file = values[flag];
   if (file === undefined) continue;
   const rs = runs.filter(pick);
-  forecastEnd(rs, await readForecastFile(file)).forEach((p, i) => pPass.set(rs[i]!, p));
+  forecastEnd(rs, await readForecastFile(file)).forEach((p, i) => {
+    pPass.set(rs[i]!, p);
+    forecasterOf.set(rs[i]!, flag);
+  });
 }
 console.log(`command: ${commandLine(import.meta.url)}`);
 console.log(machineLine());
@@ -114,7 +119,7 @@ const locationConsensus = (g: readonly RankRun[]) => consensusScores(g.map((r) =
 const patchVote = (g: readonly RankRun[]) => voteScores(g.map((r) => r.finalPatch));
 const softVote = (g: readonly RankRun[]) => softVoteScores(g.map((r) => r.finalPatch));
 const evidenceOf = (g: readonly RankRun[], n: (typeof EVIDENCE_NAMES)[number]) => g.map((r) => r.evidence[EVIDENCE_NAMES.indexOf(n)]!);
-const ppassOf = (g: readonly RankRun[]) => g.map((r) => pPass.get(r) ?? Number.NaN);
+const ppassOf = (g: readonly RankRun[]) => oneForecasterPPass(g, pPass, forecasterOf);
 const borda = (g: readonly RankRun[]) => bordaScores([ppassOf(g), composite(g)]);
 const votePPass = (g: readonly RankRun[]) => then(patchVote(g), ppassOf(g));
 const voteCheckPPass = (g: readonly RankRun[]) => then(patchVote(g), then(evidenceOf(g, 'checkAfterEdit'), ppassOf(g)));
@@ -130,7 +135,7 @@ const voteBordaPPass = (g: readonly RankRun[]) => then(patchVote(g), then(borda(
 const PREREGISTERED = ['(e) vote, then pPass', '(f) vote, then checkAfterEdit, then pPass', '(g) Borda of pPass and composite, then pPass', '(h) vote, then Borda of pPass and composite, then pPass'];
 const CANDIDATES: Candidate[] = [
   { name: 'composite, reference-free', score: composite },
-  { name: 'pPass (forecaster trained without the set)', score: (g) => g.map((r) => pPass.get(r) ?? Number.NaN) },
+  { name: 'pPass (forecaster trained without the set)', score: ppassOf },
   { name: 'consensus: final patch lines', score: patchConsensus },
   { name: 'consensus: edit locations', score: locationConsensus },
   { name: 'consensus: patch lines, then composite', score: (g) => then(patchConsensus(g), composite(g)) },
@@ -230,6 +235,11 @@ for (const set of SETS) {
     );
     if (x.best.gapClosed !== null) figures[`${set.name}.${c.name}.gapClosed`] = x.best.gapClosed;
   }
+  const mixed = groups.filter((g) => new Set(g.map((r) => forecasterOf.get(r))).size > 1).length;
+  if (mixed > 0)
+    console.log(
+      `\nNo pPass rows here: ${mixed} of these ${groups.length} groups hold runs scored by --forecast-trials and runs scored by --forecast-others (two forecasters in one group, each trained on the other part's source).`,
+    );
 }
 
 // Per source: the groups of one agent + model's runs of one task (calibration and corpus), for the bases `rank` ships.

@@ -6,7 +6,7 @@
  * `calibrate` use. These runs are scored with the real scope resolver (PTA
  * matching reads scopes), unlike the reference-free training samples.
  */
-import { leaveOneOutPtas } from '../core/calibrate/references.js';
+import { leaveOneOutPtas, type FailingReference } from '../core/calibrate/references.js';
 import type { ScoringConfig } from '../core/config.js';
 import type { PtaSample } from '../core/forecast/pta-weights.js';
 import type { Analyzers } from '../core/ports.js';
@@ -15,8 +15,18 @@ import type { Reference } from '../core/scorer-api.js';
 import { MIN_REFERENCES } from '../report/score-corpus.js';
 import type { KnownTrajectory } from './train-runs.js';
 
-/** Scores the runs of tasks with references against their leave-one-out PTAs (at least `minReferences` other passing runs). */
-export function ptaSamples(known: readonly KnownTrajectory[], prior: Reference, analyzers: Analyzers, config: ScoringConfig, minReferences = MIN_REFERENCES): PtaSample[] {
+/**
+ * Scores the runs of tasks with references against their leave-one-out PTAs (at least `minReferences` other passing
+ * runs); `failing: 'all'` gives failing runs the older rule's PTA of every passing run (bench/pta-rules.ts compares them).
+ */
+export function ptaSamples(
+  known: readonly KnownTrajectory[],
+  prior: Reference,
+  analyzers: Analyzers,
+  config: ScoringConfig,
+  minReferences = MIN_REFERENCES,
+  failing: FailingReference = 'matched',
+): PtaSample[] {
   const passingByTask = new Map<string, number>();
   for (const k of known) if (k.run.passed) passingByTask.set(k.run.task, (passingByTask.get(k.run.task) ?? 0) + 1);
   const picked = known.filter((k) => (passingByTask.get(k.run.task) ?? 0) >= minReferences);
@@ -30,6 +40,7 @@ export function ptaSamples(known: readonly KnownTrajectory[], prior: Reference, 
   const ptas = leaveOneOutPtas(
     picked.map((k, i) => ({ key: k.trajectory.path, task: k.run.task, passed: k.run.passed, states: states[i]! })),
     minReferences,
+    failing,
   );
   const out: PtaSample[] = [];
   picked.forEach((k, i) => {

@@ -12,6 +12,8 @@ import { trainAnalyzers, trainInput } from '../../src/cli/train-runs.js';
 import { leaveOneOutPtas } from '../../src/core/calibrate/references.js';
 import { DEFAULT_CONFIG } from '../../src/core/config.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
+import { buildPta } from '../../src/core/pta/build.js';
+import { compareRunKeys } from '../../src/core/run-order.js';
 import { createScorer } from '../../src/core/scorer.js';
 import type { Pta, Reference } from '../../src/core/scorer-api.js';
 import type { Step } from '../../src/core/types.js';
@@ -72,6 +74,33 @@ describe('size-matched leave-one-out references (bench/pta-matched.ts)', () => {
       failing += 1;
     }
     expect(failing).toBeGreaterThanOrEqual(3);
+  });
+
+  it("ptaSamples' older rule (`all`, what pta-rules and pta-loo read with --failing-reference all): a failing run meets the PTA of every passing run", () => {
+    const all = ptaSamples(known, prior, analyzers, DEFAULT_CONFIG, 1, 'all');
+    const matched = ptaSamples(known, prior, analyzers, DEFAULT_CONFIG, 1);
+    const passingOf = (task: string) => known.filter((k) => k.run.task === task && k.run.passed);
+    // A failing run of a task with one passing run: scored against that run's PTA under `all`, not at all when matched.
+    const single = known.filter((k) => !k.run.passed && passingOf(k.run.task).length === 1);
+    expect(single.length).toBeGreaterThan(0);
+    for (const k of single) {
+      expect(all.some((s) => s.id === k.run.id)).toBe(true);
+      expect(matched.some((s) => s.id === k.run.id)).toBe(false);
+    }
+    for (const s of all.filter((x) => !x.passed)) {
+      const k = known.find((x) => x.run.id === s.id)!;
+      // In the order leaveOneOutPtas inserts them (a PTA's paths follow it).
+      const refs = passingOf(k.run.task).sort((a, b) => compareRunKeys(a.trajectory.path, b.trajectory.path));
+      const pta = buildPta(
+        k.run.task,
+        refs.map((p) => statesOf(p.trajectory.steps)),
+      );
+      const scorer = createScorer({ reference: { kind: 'pta', pta }, analyzers, config: DEFAULT_CONFIG });
+      for (const step of k.trajectory.steps) scorer.push(step);
+      expect(s.struct).toBe(scorer.score().struct ?? 0);
+    }
+    // Passing runs meet the PTA of the other passing runs under both rules.
+    for (const s of all.filter((x) => x.passed)) expect(s).toEqual(matched.find((m) => m.id === s.id));
   });
 });
 

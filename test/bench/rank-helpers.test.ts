@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { bordaScores, midRanks } from '../../bench/rank/group-ranks.js';
 import { pairedGap } from '../../bench/rank/paired-gap.js';
 import { gapOf, pairsAgainstTop } from '../../bench/rank/pairs-top.js';
+import { oneForecasterPPass } from '../../bench/rank/one-forecaster.js';
 import { bestOfN } from '../../src/core/stats/best-of-n.js';
 import type { ScoredOutcome } from '../../src/core/stats/separation.js';
 
@@ -19,6 +20,23 @@ function groups(n: number, right: (k: number) => boolean): ScoredOutcome[] {
 }
 
 describe('rank bench helpers', () => {
+  it("one forecaster per group: a group scored by two forecaster files gets no pPass (the 'calibration, by task' set)", () => {
+    const pPass = new Map([
+      ['a', 0.9],
+      ['b', 0.2],
+      ['c', 0.5],
+    ]);
+    const by = new Map([
+      ['a', 'forecast-trials'],
+      ['b', 'forecast-trials'],
+      ['c', 'forecast-others'],
+    ]);
+    expect(oneForecasterPPass(['a', 'b'], pPass, by)).toEqual([0.9, 0.2]);
+    expect(oneForecasterPPass(['a', 'c'], pPass, by)).toEqual([Number.NaN, Number.NaN]);
+    // A run no file scored is no score either, and the whole group goes with it.
+    expect(oneForecasterPPass(['a', 'd'], pPass, by)).toEqual([Number.NaN, Number.NaN]);
+  });
+
   it('mid-ranks: 1 = lowest, ties share the mean of their ranks', () => {
     expect(midRanks([0.3, 0.1, 0.2])).toEqual([3, 1, 2]);
     expect(midRanks([5, 5, 1, 5])).toEqual([3, 3, 1, 3]);
