@@ -8,7 +8,8 @@
 import websocket from '@fastify/websocket';
 import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { serverLogger } from './server-log.js';
 import type { WebSocket } from 'ws';
 import { setTextCompression } from '../core/memory/packed-text.js';
 import { SteplensError, type ErrorCode } from '../errors.js';
@@ -74,7 +75,7 @@ function refuseUpgrade(socket: Socket, reply: FastifyReply, code: ErrorCode, mes
 export async function buildApp(options: AppOptions = {}): Promise<FastifyInstance> {
   const resolved = resolveOptions(options);
   if (options.compressTexts !== undefined) setTextCompression(options.compressTexts);
-  const log: Logger = options.logger ?? pino({ level: options.logLevel ?? 'info' });
+  const log: Logger = options.logger ?? serverLogger(options.logLevel ?? 'info');
   const badShadow = resolved.shadow ? checkShadow(resolved.shadow) : undefined;
   if (badShadow !== undefined) throw new SteplensError('usage', badShadow);
   const redisMetrics = options.redis ? new RedisMetrics() : undefined;

@@ -15,6 +15,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { tenantInfo } from './tenant-log.js';
 import { endPatch } from './end-patch.js';
 import { ok } from '../errors.js';
+import { mayAnswerUnnamed } from './unnamed-refusals.js';
 
 export interface HandlerDeps {
   registry: SessionRegistry;
@@ -32,6 +33,12 @@ export function refuse(deps: HandlerDeps, conn: Connection, e: MessageError): vo
   conn.send({ type: 'error', code: e.code, message: e.message, ...(e.session !== undefined ? { session: e.session } : {}), ...(e.seq !== undefined ? { seq: e.seq } : {}) });
 }
 
+/** A frame that could not be read: one naming no session nor seq is answered within its connection's pace (T70). */
+function refuseUnread(deps: HandlerDeps, conn: Connection, e: MessageError): void {
+  if (e.session !== undefined || e.seq !== undefined || mayAnswerUnnamed(conn)) return refuse(deps, conn, e);
+  deps.metrics.refusals.inc({ code: e.code });
+}
+
 /**
  * Handles one raw frame; never throws or rejects (faults become `internal`
  * errors). Returns a promise only for messages that wait on the store (start, end) or a long resume.
@@ -43,16 +50,16 @@ export function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buffer | s
     const { type, ...where } = isBinary ? {} : frameHead(raw);
     return refuse(deps, conn, { code: 'too_large', message: tooLargeMessage(type, where.seq, size, deps.options.limits.maxFrameBytes), ...where });
   }
-  if (isBinary) return refuse(deps, conn, { code: 'bad_message', message: 'binary frames are not accepted: send JSON text' });
+  if (isBinary) return refuseUnread(deps, conn, { code: 'bad_message', message: 'binary frames are not accepted: send JSON text' });
   let parsed: ReturnType<typeof parseClientMessage>;
   try {
     parsed = parseClientMessage(raw);
   } catch (error) {
     // A parser fault must cost one frame, never the process (and every session on it).
     deps.log.error({ err: error, connection: conn.id }, 'frame parsing failed');
-    return refuse(deps, conn, { code: 'bad_message', message: 'message: could not be parsed' });
+    return refuseUnread(deps, conn, { code: 'bad_message', message: 'message: could not be parsed' });
   }
-  if (!parsed.ok) return refuse(deps, conn, parsed.error);
+  if (!parsed.ok) return refuseUnread(deps, conn, parsed.error);
   const m = parsed.value;
   try {
     const pending = dispatch(deps, conn, m, raw);

@@ -7,6 +7,7 @@
  * nothing and scores 0. It reads states only, so a live session and a finished log score alike.
  */
 import type { State } from '../types.js';
+import { runToEnd } from '../in-steps.js';
 
 /** `f:file` and `s:file::scope` of every source edit of `states`. */
 export function locationItems(states: readonly State[]): Set<string> {
@@ -31,16 +32,29 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
 /**
  * Each run's mean similarity to the other runs of the group (0 in a group of one). The footprints are interned to
  * sorted integer ids first, so every pair is one merge of two integer arrays: 64 runs of 10,000 locations each (a
- * server's `POST /v1/rank` over live sessions, on the event loop) take tens of ms, not the seconds that string-keyed
- * set lookups took for the 2,016 pairs.
+ * server's `POST /v1/rank` over live sessions, on the event loop) take a few hundred ms, not the seconds that
+ * string-keyed set lookups took for the 2,016 pairs. The server runs it in steps ({@link consensusInSteps}).
  */
 export function consensusScores(footprints: ReadonlyArray<ReadonlySet<string>>): number[] {
+  return runToEnd(consensusInSteps(footprints));
+}
+
+/** Locations interned, or ids merged, between two yields of {@link consensusInSteps} (a few ms of work). */
+export const CONSENSUS_WORK_PER_STEP = 1 << 18;
+
+/** {@link consensusScores} in steps: it yields after about {@link CONSENSUS_WORK_PER_STEP} items of work (T71). */
+export function* consensusInSteps(footprints: ReadonlyArray<ReadonlySet<string>>): Generator<void, number[]> {
   const n = footprints.length;
   const ids = new Map<string, number>();
   const interned = new Map<ReadonlySet<string>, Int32Array>();
-  const sorted = footprints.map((f) => {
+  const sorted: Int32Array[] = [];
+  let work = 0;
+  for (const f of footprints) {
     const known = interned.get(f);
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      sorted.push(known);
+      continue;
+    }
     const out = new Int32Array(f.size);
     let k = 0;
     for (const item of f) {
@@ -49,14 +63,16 @@ export function consensusScores(footprints: ReadonlyArray<ReadonlySet<string>>):
       out[k++] = id;
     }
     interned.set(f, out.sort());
-    return out;
-  });
+    sorted.push(out);
+    if ((work += f.size) >= CONSENSUS_WORK_PER_STEP) yield void (work = 0);
+  }
   const sums = new Array<number>(n).fill(0);
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       const s = sortedJaccard(sorted[i]!, sorted[j]!);
       sums[i] = sums[i]! + s;
       sums[j] = sums[j]! + s;
+      if ((work += sorted[i]!.length + sorted[j]!.length) >= CONSENSUS_WORK_PER_STEP) yield void (work = 0);
     }
   }
   return sums.map((s) => (n < 2 ? 0 : s / (n - 1)));

@@ -97,6 +97,8 @@ export interface RankOptions {
   mixedTasks?: boolean;
   /** How the caller asks for mixed tasks (`--mixed-tasks`, `"mixedTasks": true`), named in the error. */
   mixedTasksHint?: string;
+  /** The consensus of {@link consensusFootprints}' footprints, computed by the caller in steps (the server, T71). */
+  agreement?: readonly number[];
 }
 
 export interface RankError {
@@ -144,7 +146,8 @@ export function rankRuns(all: readonly RankInput[], options: RankOptions = {}): 
   if (options.consensus === true && options.basis !== undefined && options.basis !== 'consensus')
     return err({ code: 'bad_message', message: `consensus and basis ${options.basis} were both asked: give one basis` });
   const by = basisOf(runs, options.basis ?? (options.consensus === true ? 'consensus' : undefined));
-  const agreement = by === 'consensus' ? consensusScores(footprints(runs)) : undefined;
+  const given = options.agreement?.length === runs.length ? options.agreement : undefined;
+  const agreement = by === 'consensus' ? (given ?? consensusScores(footprints(runs))) : undefined;
   const missing = by === 'vote' ? runs.filter((r) => r.patch === undefined).map((r) => r.id) : [];
   if (missing.length > 0) {
     const why = 'a session keeps no step text: end it with its patch (the end message\'s "patch", the git diff of its work), or give its trajectory';
@@ -188,6 +191,17 @@ export function rankRuns(all: readonly RankInput[], options: RankOptions = {}): 
   });
   const flat = second !== undefined && runs.length > 1 && keys.every((k) => close(k[0], keys[0]![0]));
   return ok({ task: task.value, by, runs: ranked, unranked, ...(flat ? { basisFlat: true as const } : {}) });
+}
+
+/**
+ * The footprints {@link rankRuns} takes the consensus of (those of the runs with a step, in order) when its basis
+ * will be the consensus; undefined when it will not (a caller computing the consensus in steps passes it back as
+ * `agreement`).
+ */
+export function consensusFootprints(all: readonly RankInput[], options: RankOptions = {}): Array<ReadonlySet<string>> | undefined {
+  const runs = all.filter((r) => r.steps > 0);
+  if (runs.length === 0 || (options.consensus === true && options.basis !== undefined && options.basis !== 'consensus')) return undefined;
+  return basisOf(runs, options.basis ?? (options.consensus === true ? 'consensus' : undefined)) === 'consensus' ? footprints(runs) : undefined;
 }
 
 /** Each run's locations as a set; runs sharing one list (a session named twice) share one set. */
