@@ -1,6 +1,19 @@
 /** A tiny element builder: no framework, text always set as text (never parsed as HTML). */
 
 type Child = Node | string | number | null | undefined | false | Child[];
+
+/**
+ * Bidi embedding, override and isolate controls (Trojan Source, CVE-2021-42574): a tenant's task, agent or tool
+ * name holding one would read backwards, or move the text after it. Shown as `\u202e`, as the CLI, the report and
+ * the server log show them (src/printable.ts); other text is shown as it is.
+ */
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` as the page shows it: {@link BIDI} controls as visible `\uXXXX` escapes. */
+export const visible = (text: string): string => text.replace(BIDI, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+
+/** Attributes a person reads (a tooltip, a screen reader's label): shown as text is. */
+const READ = new Set(['title', 'aria-label']);
 type Attrs = Record<string, string | number | boolean | undefined | ((e: Event) => void)>;
 
 /** `h('a', { href: '/' }, 'home')`: attributes (`on*` are listeners, `false`/undefined skipped), then children. */
@@ -10,7 +23,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
     if (v === undefined || v === false) continue;
     if (typeof v === 'function') el.addEventListener(k.slice(2), v);
     else if (k === 'class') el.className = String(v);
-    else el.setAttribute(k, v === true ? '' : String(v));
+    else el.setAttribute(k, v === true ? '' : READ.has(k) ? visible(String(v)) : String(v));
   }
   append(el, ...children);
   return el;
@@ -23,7 +36,7 @@ export function append(el: Node, ...children: Child[]): void {
       append(el, ...c);
       continue;
     }
-    el.appendChild(typeof c === 'object' ? c : document.createTextNode(String(c)));
+    el.appendChild(typeof c === 'object' ? c : document.createTextNode(visible(String(c))));
   }
 }
 
@@ -33,13 +46,14 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 export function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number | undefined> = {}, ...children: Array<Node | string>): SVGElementTagNameMap[K] {
   const el = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined) el.setAttribute(k, String(v));
-  for (const c of children) el.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+  for (const c of children) el.appendChild(typeof c === 'string' ? document.createTextNode(visible(c)) : c);
   return el;
 }
 
 /** Sets text only when it changed (keeps selection and avoids layout work on live updates). */
 export function setText(el: Element, text: string): void {
-  if (el.textContent !== text) el.textContent = text;
+  const shown = visible(text);
+  if (el.textContent !== shown) el.textContent = shown;
 }
 
 export function clear(el: Element): void {
