@@ -14,6 +14,7 @@ import type { FinalMessage, ScoreMessage, SignalMessage } from '../protocol/serv
 import { parseStepPayload } from '../protocol/parse.js';
 import type { PinnedReference } from '../store/session-journal.js';
 import { FrameLog } from './frame-log.js';
+import { nextRoom, ROOM_MAX, withRoom } from '../core/memory/small-arrays.js';
 import { sessionKey, type Principal } from './principal.js';
 import type { SessionInit, SessionPolicy } from './session-init.js';
 import { stepText } from './step-text.js';
@@ -81,6 +82,8 @@ export class Session {
   private readonly maxSteps: number;
   /** One short line per step saying what it did (the web view's step table). */
   private texts: string[] = [];
+  /** Lines `texts` has room for: grown by a sixteenth, not by push's half ({@link withRoom}). */
+  private textRoom = 0;
   /** Stage letters of the last steps (at most {@link RECENT}) as char codes in a ring, oldest at `scored % RECENT` once full: the list row, in O(1), no string per step. */
   private readonly recent = new Uint8Array(RECENT);
 
@@ -175,6 +178,8 @@ export class Session {
     step.t = this.scored;
     const result = this.live.push(step);
     this.scored += 1;
+    const n = this.texts.length;
+    if (n === this.textRoom && n < ROOM_MAX) this.texts = withRoom(this.texts, (this.textRoom = nextRoom(n)));
     this.texts.push(stepText(step));
     this.stages[result.state.stage] += 1;
     this.recent[(this.scored - 1) % RECENT] = result.state.stage.charCodeAt(0);
@@ -340,6 +345,7 @@ export class Session {
     if (this.scorer === undefined || this.finishing) return false;
     this.scorer.compact();
     this.texts = this.texts.slice();
+    this.textRoom = this.texts.length;
     return true;
   }
 
