@@ -13,3 +13,9 @@ export function runToEnd<T>(steps: Generator<void, T>): T {
   while (r.done !== true) r = steps.next();
   return r.value;
 }
+
+/** Work in steps that is already done (a result kept from before, as the steps that made it would return it). */
+// eslint-disable-next-line require-yield
+export function* done<T>(value: T): Generator<void, T> {
+  return value;
+}

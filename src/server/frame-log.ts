@@ -70,6 +70,8 @@ interface Mark {
 const MARK_NUMBERS = 8;
 const NULL_STRUCT = 1;
 const NULL_COV = 2;
+/** Numbers of marks kept in an array of exact size (8 marks, 512 rows); past that, pushed to (spare room ≤ half). */
+const EXACT_MARKS = 8 * MARK_NUMBERS;
 
 /** Compact, append-only log of a session's score and signal frames. */
 export class FrameLog {
@@ -78,9 +80,12 @@ export class FrameLog {
    * {@link MARK_NUMBERS} unboxed doubles: a mark object with its boxed doubles cost ~150 B, and the first one was
    * every session's (bench/README.md, "Memory per session, eighth pass").
    */
-  private readonly marks: number[] = [];
-  /** The rows' numbers in chunks of {@link CHUNK} (number `p` at `chunks[p / CHUNK][p % CHUNK]`). */
-  private readonly chunks: number[][] = [];
+  private marks: number[] = [];
+  /**
+   * The rows' numbers in chunks of {@link CHUNK} (number `p` at `chunks[p / CHUNK][p % CHUNK]`); the list is of
+   * exact size while short ({@link appended}), as the marks are while under {@link EXACT_MARKS}.
+   */
+  private chunks: number[][] = [];
   private numbers = 0;
   private signals: Signal[] = [];
   /** Rewards, t and seq values that are not the implied ones, by row. */
@@ -99,6 +104,11 @@ export class FrameLog {
     private readonly reference: ReferenceInfo,
     private readonly weights?: Weights,
   ) {}
+
+  /** The signals sent so far, in order (the session's list of them: kept once, here). */
+  get signalsSent(): readonly Signal[] {
+    return this.signals;
+  }
 
   /** Number of score frames logged. */
   get length(): number {
@@ -126,7 +136,10 @@ export class FrameLog {
     const i = this.count;
     if (i % MARK_ROWS === 0 && i > 0) {
       const nulls = (this.lastStruct === null ? NULL_STRUCT : 0) | (this.lastCov === null ? NULL_COV : 0);
-      this.marks.push(this.numbers, this.signals.length, this.lastSeq, this.lastTotal, this.lastCoh, this.lastStruct ?? 0, this.lastCov ?? 0, nulls);
+      const mark = [this.numbers, this.signals.length, this.lastSeq, this.lastTotal, this.lastCoh, this.lastStruct ?? 0, this.lastCov ?? 0, nulls];
+      // A copy of exact size while short: the first mark pushed left 20 spare slots (~0.2 KB of a 100-step session).
+      if (this.marks.length < EXACT_MARKS) this.marks = this.marks.concat(mark);
+      else this.marks.push(...mark);
     }
     const rewardAside = !Object.is(r.reward, s.total - this.lastTotal);
     let step = seq - this.lastSeq;
@@ -164,9 +177,15 @@ export class FrameLog {
 
   private push(x: number): void {
     const i = this.numbers % CHUNK;
-    // A chunk made at its full length and filled with a double: its store is allocated once, at that size, and holds
-    // unboxed doubles from the start (filled with 0, a chunk changed kind at its first double, and its stores went slow).
-    if (i === 0) this.chunks.push(new Array<number>(CHUNK).fill(Number.NaN));
+    const n = this.chunks.length;
+    // The last chunk is 16, then 32, then 64 numbers long (made at 64, it was half spare on average: ~0.25 KB a session).
+    if (i === 0) this.chunks = appended(this.chunks, doubles(CHUNK / 4));
+    else if (i === this.chunks[n - 1]!.length) {
+      const grown = doubles(2 * i);
+      const last = this.chunks[n - 1]!;
+      for (let j = 0; j < i; j++) grown[j] = last[j]!;
+      this.chunks[n - 1] = grown;
+    }
     this.chunks[this.chunks.length - 1]![i] = x;
     this.numbers += 1;
   }
@@ -299,6 +318,14 @@ export class FrameLog {
       }
     }
   }
+}
+
+/**
+ * A chunk of `n` numbers, made at its length and filled with a double: its store is allocated once, at that size, and
+ * holds unboxed doubles from the start (filled with 0, a chunk changed kind at its first double, and its stores went slow).
+ */
+function doubles(n: number): number[] {
+  return new Array<number>(n).fill(Number.NaN);
 }
 
 /** The decoder's state before the first row. */

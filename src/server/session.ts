@@ -5,8 +5,7 @@
  * kept compactly in a {@link FrameLog} and rebuilt when asked for.
  * Socket-free: the caller sends what the methods return.
  */
-import { runToEnd, STATES_PER_STEP } from '../core/in-steps.js';
-import type { Weights } from '../core/config.js';
+import { done as kept, runToEnd, STATES_PER_STEP } from '../core/in-steps.js';
 import type { Scorer, StateRecords, StepResult, TrajectoryReport } from '../core/scorer-api.js';
 import type { ReferenceInfo, Signal, Stage, State, Step } from '../core/types.js';
 import type { FormatName, StreamParser } from '../formats/types.js';
@@ -15,7 +14,9 @@ import type { FinalMessage, ScoreMessage, SignalMessage } from '../protocol/serv
 import { parseStepPayload } from '../protocol/parse.js';
 import type { PinnedReference } from '../store/session-journal.js';
 import { FrameLog } from './frame-log.js';
+import { nextRoom, ROOM_MAX, withRoom } from '../core/memory/small-arrays.js';
 import { sessionKey, type Principal } from './principal.js';
+import type { SessionInit, SessionPolicy } from './session-init.js';
 import { stepText } from './step-text.js';
 import { frameText } from './frame-text.js';
 
@@ -32,36 +33,6 @@ export type StepOutcome =
   | { kind: 'invalid'; message: string }
   | { kind: 'too_large'; message: string }
   | { kind: 'ended' };
-
-export interface SessionInit {
-  id: string;
-  /** Who started it: its tenant is its namespace (and what it may learn follows its role). */
-  principal: Principal;
-  task: string;
-  format: FormatName;
-  agent?: string;
-  model?: string;
-  learn: boolean;
-  scorer: Scorer;
-  /** Version of the forecast model the scorer carries (the session keeps it for its whole life). */
-  forecastVersion?: number;
-  reference: ReferenceInfo;
-  /** The scorer's composite weights: the frame log recomputes the totals they give instead of keeping them. */
-  weights?: Weights;
-  /** Stream parser for non-`steplens` formats. */
-  parser?: StreamParser;
-  /** Which policy it runs under, and whether it is a shadow session whose outcome is counted. */
-  policy?: SessionPolicy;
-  maxSteps: number;
-  now: number;
-}
-
-export interface SessionPolicy {
-  /** The policy manager's key of its agent + model pair. */
-  pair: string;
-  selected: string;
-  shadow: boolean;
-}
 
 export class Session {
   readonly id: string;
@@ -97,7 +68,6 @@ export class Session {
   /** Bytes of step messages this session holds in memory, counted against `stepBytesPerTenant` and `stepBytesTotal` (tenant-step-bytes.ts). */
   heldStepBytes = 0;
   private readonly log: FrameLog;
-  readonly signals: Signal[] = [];
   readonly stages: Record<Stage, number> = { E: 0, I: 0, V: 0, O: 0 };
   /** Released (undefined) once the session has ended: an ended session keeps only its frame log and final. */
   private scorer: Scorer | undefined;
@@ -112,6 +82,8 @@ export class Session {
   private readonly maxSteps: number;
   /** One short line per step saying what it did (the web view's step table). */
   private texts: string[] = [];
+  /** Lines `texts` has room for: grown by a sixteenth, not by push's half ({@link withRoom}). */
+  private textRoom = 0;
   /** Stage letters of the last steps (at most {@link RECENT}) as char codes in a ring, oldest at `scored % RECENT` once full: the list row, in O(1), no string per step. */
   private readonly recent = new Uint8Array(RECENT);
 
@@ -206,10 +178,11 @@ export class Session {
     step.t = this.scored;
     const result = this.live.push(step);
     this.scored += 1;
+    const n = this.texts.length;
+    if (n === this.textRoom && n < ROOM_MAX) this.texts = withRoom(this.texts, (this.textRoom = nextRoom(n)));
     this.texts.push(stepText(step));
     this.stages[result.state.stage] += 1;
     this.recent[(this.scored - 1) % RECENT] = result.state.stage.charCodeAt(0);
-    if (result.signals.length > 0) this.signals.push(...result.signals);
     return result;
   }
 
@@ -259,6 +232,11 @@ export class Session {
     let out = '';
     for (let t = from; t < this.scored; t++) out += String.fromCharCode(this.recent[t % RECENT]!); // t % RECENT < RECENT: in the ring
     return out;
+  }
+
+  /** The signals fired so far, in order: the frame log's list (one list a session, not two). */
+  get signals(): readonly Signal[] {
+    return this.log.signalsSent;
   }
 
   get tenant(): string {
@@ -367,6 +345,7 @@ export class Session {
     if (this.scorer === undefined || this.finishing) return false;
     this.scorer.compact();
     this.texts = this.texts.slice();
+    this.textRoom = this.texts.length;
     return true;
   }
 
@@ -379,12 +358,6 @@ export class Session {
     for (const t of this.texts) lines += t.length + STRING_BYTES;
     return 512 + this.log.bytes + final + lines + KEPT_STATE_BYTES * (this.endedStates?.length ?? 0);
   }
-}
-
-/** Work in steps that is already done. */
-// eslint-disable-next-line require-yield
-function* kept<T>(value: T): Generator<void, T> {
-  return value;
 }
 
 /** Heap bytes of a state in the scorer's columns, with the arrays' spare room (the strings and token arrays are pooled). */

@@ -6,6 +6,8 @@
  * only newly free left vertex, so no other search is ever needed.
  */
 
+import { nextRoom, ROOM_MAX, withRoom } from '../memory/small-arrays.js';
+
 /** A growing bipartite graph with a maximum matching. */
 export interface IncrementalMatching {
   /** Adds a left vertex with edges to the given right vertices (tried in order); true when the matching grew. */
@@ -56,7 +58,9 @@ const MAX_INT16 = 32_767;
 
 /** A class, not an object of closures: a session keeps one per PTA-scored trajectory, and shares the methods. */
 class Matching implements IncrementalMatching {
-  private readonly adj: Array<readonly number[]> = [];
+  /** Edges of each left vertex, a row a state: grown by a sixteenth ({@link withRoom}), not by push's half. */
+  private adj: Array<readonly number[]> = [];
+  private room = 0;
   /** The left vertex matched to each right one (-1: none); 16 bits a vertex until a left index needs more (the store is off-heap, ~0.25 KB a session less). */
   private matchR: Int16Array | Int32Array;
   private matched = 0;
@@ -109,6 +113,7 @@ class Matching implements IncrementalMatching {
     }
     const u = this.adj.length;
     if (u > MAX_INT16 && this.matchR instanceof Int16Array) this.matchR = Int32Array.from(this.matchR);
+    if (u === this.room && u < ROOM_MAX) this.adj = withRoom(this.adj, (this.room = nextRoom(u)));
     this.adj.push(adjacent);
     if (adjacent.length === 0 || !this.augment(u)) return false;
     this.matched++;

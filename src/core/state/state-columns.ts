@@ -13,7 +13,7 @@
 import type { ActionKind, LineRange, Stage, State } from '../types.js';
 import { record } from './state-record.js';
 import { NO_TOKENS, tokensHash } from './terminal-facts.js';
-import { appended } from '../memory/small-arrays.js';
+import { appended, nextRoom, ROOM_MAX, withNumberRoom, withRoom } from '../memory/small-arrays.js';
 
 const STAGES: readonly Stage[] = ['E', 'I', 'V', 'O'];
 const STAGE_CODE: Record<Stage, number> = { E: 0, I: 1, V: 2, O: 3 };
@@ -92,6 +92,8 @@ export class StateColumns {
   /** Position, range and scope of each state that has a range or a scope, by position. */
   private extras: unknown[] = [];
   private tools: string[] = [];
+  /** States `nums` (and `refs`, {@link REFS} a state) have room for ({@link withRoom}). */
+  private room = 0;
   private otherTools: Map<number, string> | undefined;
 
   get length(): number {
@@ -100,6 +102,12 @@ export class StateColumns {
 
   /** Appends a state (as built by `stateRecord`: its strings and range already pooled). */
   push(s: State): void {
+    const n = this.nums.length;
+    if (n === this.room && n < ROOM_MAX) {
+      this.room = nextRoom(n);
+      this.nums = withNumberRoom(this.nums, this.room);
+      this.refs = withRoom(this.refs, REFS * this.room);
+    }
     let code = STAGE_CODE[s.stage] | (KIND_CODE[s.kind] << KIND_SHIFT);
     if (s.command) code |= COMMAND;
     if (s.changesFile) code |= CHANGES_FILE;
@@ -130,6 +138,7 @@ export class StateColumns {
     this.nums = this.nums.slice();
     this.refs = this.refs.slice();
     this.extras = this.extras.slice();
+    this.room = this.nums.length;
   }
 
   private toolIndex(tool: string): number {
