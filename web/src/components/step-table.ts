@@ -1,5 +1,5 @@
 /** Every step as a table row (the chart's accessible twin): stage, tool, what it did, score, reward, signals. */
-import { h, visible } from '../dom.js';
+import { h, setText } from '../dom.js';
 import { one, signed, signalName } from '../format.js';
 import type { Signal, ViewStep } from '../types.js';
 import { stageChip } from './chips.js';
@@ -68,7 +68,7 @@ export function stepTable(onPick: (t: number) => void): StepTable {
     markSignals(signals) {
       for (const s of signals) {
         const cell = rows.get(s.t)?.querySelector('.sig');
-        if (cell) cell.textContent = visible(signalCell(s.t, signals));
+        if (cell) setText(cell, signalCell(s.t, signals));
       }
     },
     select(t, scroll = false) {

@@ -5,7 +5,7 @@
 import { ptaTree } from '../components/pta-tree.js';
 import { trajectoryPanel, type TrajectoryPanel } from '../components/trajectory-view.js';
 import { getJson, postJson } from '../api.js';
-import { h, visible } from '../dom.js';
+import { h, setText } from '../dom.js';
 import type { Page } from '../router.js';
 import type { PtaJson, ScoreStepsResponse, TaskStats } from '../types.js';
 import { ptaFacts } from './task.js';
@@ -111,7 +111,7 @@ export const scorePage: Page = (main) => {
       head.scrollIntoView({ block: 'start' });
     } catch (error) {
       problem.hidden = false;
-      problem.textContent = visible(error instanceof Error ? error.message : String(error));
+      setText(problem, error instanceof Error ? error.message : String(error));
     } finally {
       submit.disabled = false;
     }

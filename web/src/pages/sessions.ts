@@ -1,7 +1,7 @@
 /** `/`: every open or recently ended session, updated live from the feed, sortable and filterable. */
 import { signalChip, tierChip } from '../components/chips.js';
 import { fillRibbon, ribbon, stageLegend } from '../components/ribbon.js';
-import { h, setText, visible } from '../dom.js';
+import { append, h, setText } from '../dom.js';
 import { ago, one, referenceText, signalName } from '../format.js';
 import { openLive, retryText, type LiveStatus } from '../live.js';
 import { sessionHref, sessionKey, taskHref, type Page } from '../router.js';
@@ -164,8 +164,8 @@ export const sessionsPage: Page = (main) => {
     cells[6]?.append(r);
     // Agent over model; a model path (`openai/accounts/.../kimi-k2`) may break after each '/'.
     const model = (s.model ?? '').split('/').flatMap((part, i) => (i === 0 ? [part] : [h('wbr'), `/${part}`]));
-    cells[2]?.append(visible(s.agent ?? ''), s.agent && s.model ? h('br') : '', h('span', { class: 'muted' }, ...model));
-    if (!s.agent && !s.model) cells[2]?.append('–');
+    // Through dom's append, as every text the page shows (a tenant's name: its bidi controls shown as escapes).
+    append(cells[2]!, s.agent ?? '', s.agent && s.model ? h('br') : '', h('span', { class: 'muted' }, ...model), !s.agent && !s.model && '–');
     return { tr, cells, ribbon: r, tenant, signalKey: '-', tierKey: '' };
   };
 
