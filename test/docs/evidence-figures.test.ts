@@ -1,10 +1,11 @@
 /**
- * docs/evidence.md against the code it describes. Its opening said for weeks that nothing read the evidence while
- * the bundled forecaster read five values; here the cheap parts are recomputed so that the doc cannot silently go
- * stale again: the values table against EVIDENCE_NAMES, the bundled forecaster's values against data/forecast.json,
- * the caps and the output window against the constants, the corpus outputs that need no regular expression
- * (recounted on the test corpus), and the interface example type-checked against today's exports. The tables of
- * AUROCs need ../shared and a bootstrap (bench/evidence.ts, ~20 s): they are not recomputed here.
+ * docs/evidence.md against the code it describes (and docs/method.md's list of the evidence the bundled forecaster
+ * reads). Its opening said that nothing read the evidence while the bundled forecaster read five values; here the
+ * cheap parts are recomputed so that the doc cannot silently go stale again: the values table against
+ * EVIDENCE_NAMES, the bundled forecaster's values against data/forecast.json, the caps and the output window against
+ * the constants, the corpus outputs that need no regular expression (recounted on the test corpus), and the
+ * interface example type-checked against today's exports. The tables of AUROCs need ../shared and a bootstrap
+ * (bench/evidence.ts, ~20 s): they are not recomputed here.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,6 +25,7 @@ const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
 const DOC = readFileSync(path.join(ROOT, 'docs/evidence.md'), 'utf8');
 /** The doc with its line breaks and indents folded, for sentences that wrap. */
 const FLAT = DOC.replace(/\s+/g, ' ');
+const METHOD = readFileSync(path.join(ROOT, 'docs/method.md'), 'utf8').replace(/\s+/g, ' ');
 const FORECAST = JSON.parse(readFileSync(path.join(ROOT, 'data/forecast.json'), 'utf8')) as { models: Array<{ features: string[] }> };
 
 const section = (title: string): string => {
@@ -55,6 +57,10 @@ describe('docs/evidence.md matches the code', () => {
     expect(Number(quoted![1])).toBe(FORECAST.models.length);
     expect(quoted![2]).toBe(NUMBER_WORDS[read.length]);
     expect([...quoted![3]!.matchAll(/`(\w+)`/g)].map((m) => m[1])).toEqual(read);
+    // docs/method.md section 18 names them too.
+    const method = /the bundled one reads ((?:`\w+`(?:, )?)+);/.exec(METHOD);
+    expect(method, "docs/method.md section 18's sentence on the bundled forecaster").not.toBeNull();
+    expect([...method![1]!.matchAll(/`(\w+)`/g)].map((m) => m[1])).toEqual(read);
   });
 
   it("says which readers the bundled forecaster's values need (the cost section)", () => {
