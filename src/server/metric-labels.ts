@@ -1,16 +1,19 @@
 /**
  * Label values from names clients choose (agent, model): never longer than {@link MAX_LABEL} characters, so a
  * scrape stays small whatever the names; a longer name keeps a readable prefix and a hash of the whole, so two
- * long names that share the prefix stay apart.
+ * long names that share the prefix stay apart. Control and invisible format characters are shown as `\uXXXX`
+ * escapes, as everywhere a tenant's names reach a person (src/printable.ts; a scrape is read in terminals and
+ * dashboards): the exposition format escapes only `\`, `"` and newlines.
  */
 import { createHash } from 'node:crypto';
+import { escapeControl } from '../printable.js';
 
 export const MAX_LABEL = 64;
 
 export function labelValue(name: string | null | undefined): string {
-  const s = name ?? '';
+  const s = escapeControl(name ?? '');
   if (s.length <= MAX_LABEL) return s;
-  return `${s.slice(0, MAX_LABEL - 13)}~${createHash('sha256').update(s).digest('hex').slice(0, 12)}`;
+  return `${s.slice(0, MAX_LABEL - 13)}~${createHash('sha256').update(name!).digest('hex').slice(0, 12)}`;
 }
 
 /**

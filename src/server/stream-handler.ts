@@ -15,7 +15,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { tenantInfo } from './tenant-log.js';
 import { endPatch } from './end-patch.js';
 import { ok } from '../errors.js';
-import { mayAnswerUnnamed } from './unnamed-refusals.js';
+import { mayAnswerUnnamed, unnamedAnswersSpent } from './unnamed-refusals.js';
+import { mayBeObject, noteFrame, noteRefusal } from './junk-streams.js';
 
 export interface HandlerDeps {
   registry: SessionRegistry;
@@ -29,6 +30,8 @@ export interface HandlerDeps {
 /** Sends an `error` frame and counts the refusal. */
 export function refuse(deps: HandlerDeps, conn: Connection, e: MessageError): void {
   deps.metrics.refusals.inc({ code: e.code });
+  // A stream that sends nothing but refused frames is closed instead (T75).
+  if (noteRefusal(conn, e.code)) return;
   deps.log.debug({ connection: conn.id, ...e }, 'refused');
   conn.send({ type: 'error', code: e.code, message: e.message, ...(e.session !== undefined ? { session: e.session } : {}), ...(e.seq !== undefined ? { seq: e.seq } : {}) });
 }
@@ -37,13 +40,17 @@ export function refuse(deps: HandlerDeps, conn: Connection, e: MessageError): vo
 function refuseUnread(deps: HandlerDeps, conn: Connection, e: MessageError): void {
   if (e.session !== undefined || e.seq !== undefined || mayAnswerUnnamed(conn)) return refuse(deps, conn, e);
   deps.metrics.refusals.inc({ code: e.code });
+  noteRefusal(conn, e.code);
 }
+
+const NOT_AN_OBJECT: MessageError = { code: 'bad_message', message: 'message: expected a JSON object' };
 
 /**
  * Handles one raw frame; never throws or rejects (faults become `internal`
  * errors). Returns a promise only for messages that wait on the store (start, end) or a long resume.
  */
 export function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buffer | string, isBinary: boolean): void | Promise<void> {
+  noteFrame(conn);
   const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
   if (size > deps.options.limits.maxFrameBytes) {
     // Not parsed, but named when its head says which session and step it is: that step is refused, not lost.
@@ -51,6 +58,8 @@ export function handleFrame(deps: HandlerDeps, conn: Connection, raw: Buffer | s
     return refuse(deps, conn, { code: 'too_large', message: tooLargeMessage(type, where.seq, size, deps.options.limits.maxFrameBytes), ...where });
   }
   if (isBinary) return refuseUnread(deps, conn, { code: 'bad_message', message: 'binary frames are not accepted: send JSON text' });
+  // No answer left for junk this second (T70): a frame that cannot be an object is counted unparsed (T75).
+  if (unnamedAnswersSpent(conn) && !mayBeObject(raw)) return refuseUnread(deps, conn, NOT_AN_OBJECT);
   let parsed: ReturnType<typeof parseClientMessage>;
   try {
     parsed = parseClientMessage(raw);

@@ -41,6 +41,12 @@ export function mayAnswerUnnamed(conn: AnswerSink): boolean {
   return false;
 }
 
+/** True when the connection's window has no answer left: a frame refused naming no session now is only counted. */
+export function unnamedAnswersSpent(conn: AnswerSink): boolean {
+  const w = windows.get(conn);
+  return w !== undefined && w.answered >= UNNAMED_ANSWERS_PER_WINDOW;
+}
+
 /** The window's end: one error says how many were left unanswered (a closed connection's send does nothing). */
 function closeWindow(conn: AnswerSink): void {
   const w = windows.get(conn);

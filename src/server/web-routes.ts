@@ -14,6 +14,7 @@ import { readableAnywhere, sendError, type RouteDeps, type TenantQuery } from '.
 import { can, readTenant } from './principal.js';
 import { viewJson } from './live-view.js';
 import { sessionPage, sessionPageJson } from './session-list.js';
+import { ALL_TENANTS, PageCursors } from './page-cursor.js';
 import { StepViews } from './step-views.js';
 
 export { VIEWS_PER_TENANT } from './step-views.js';
@@ -43,20 +44,24 @@ export function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): voi
   app.get('/web/info', async () => ({ auth: deps.auth ? 'token' : 'open' }));
 
   const lists = new StepViews(PAGES_PER_TENANT, 'session pages');
+  const cursors = new PageCursors();
   // One page of the sessions the token may see (its tenant's; an operator's: all, or one tenant's with ?tenant=), oldest first.
   app.get<{ Querystring: { tenant?: string; limit?: string; after?: string } }>('/v1/sessions', async (req, reply) => {
     const principal = deps.principal(req);
     const limit = req.query.limit === undefined ? SESSION_PAGE : Number(req.query.limit);
-    const after = req.query.after === undefined ? 0 : Number(req.query.after);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SESSION_PAGE) return sendError(reply, metrics, 'bad_message', `limit: expected an integer from 1 to ${MAX_SESSION_PAGE}`);
-    if (!Number.isSafeInteger(after) || after < 0) return sendError(reply, metrics, 'bad_message', 'after: expected the `next` of the previous page');
     const all = req.query.tenant === undefined && can(principal, 'operate');
+    const tenant = readTenant(principal, req.query.tenant);
+    // The cursor names no ordinal: ordinals count every tenant's sessions (page-cursor.ts, T77).
+    const scope = all ? ALL_TENANTS : (tenant ?? '');
+    const after = req.query.after === undefined ? 0 : cursors.decode(req.query.after, scope);
+    if (after === undefined) return sendError(reply, metrics, 'bad_message', 'after: expected the `next` of the previous page');
     // Built in slices, one page at a time, a few of a tenant's at most (session-list.ts).
     const refused = lists.refusal(principal.tenant);
     if (refused !== undefined) return sendError(reply, metrics, 'quota_exceeded', refused);
-    const tenant = readTenant(principal, req.query.tenant);
     // From the index of its scope: another tenant's sessions are not walked (T48).
-    const page = sessionPage(registry.index.of(all ? undefined : tenant, after), { all, tenant, after, limit });
+    const { rows, next } = sessionPage(registry.index.of(all ? undefined : tenant, after), { all, tenant, after, limit });
+    const page = { rows, ...(next !== undefined ? { next: cursors.encode(Number(next), scope) } : {}) };
     const body = await lists.run(principal.tenant, () => sessionPageJson(page, options.config));
     return reply.type('application/json; charset=utf-8').send(body);
   });

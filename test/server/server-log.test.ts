@@ -24,6 +24,15 @@ describe('the server log', () => {
     expect((JSON.parse(line!) as { task: string }).task).toBe(task);
   });
 
+  it('escapes zero-width and other invisible format characters, a tag letter as its surrogate pair (T76)', () => {
+    const hidden = 'tsk\u200bz\u200c\u200d\u2060\ufeff\u00ad\u{e0041}';
+    const [line] = lines((log) => log.info({ task: hidden }, 'session started'));
+    // On the code before T76 they are written raw.
+    expect(line).not.toMatch(/\p{Cf}/u);
+    expect(line).toContain('tsk\\u200bz\\u200c\\u200d\\u2060\\ufeff\\u00ad\\udb40\\udc41');
+    expect((JSON.parse(line!) as { task: string }).task).toBe(hidden);
+  });
+
   it('leaves other text as it is', () => {
     const [line] = lines((log) => log.info({ task: 'django__django-11099 é 中' }, 'ok'));
     expect(line).toContain('"task":"django__django-11099 é 中"');

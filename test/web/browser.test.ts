@@ -238,17 +238,18 @@ describe('the web view in Chromium', () => {
     }
   });
 
-  it("shows a bidi control in a tenant's names as an escape: a task or agent name cannot read backwards (T74)", async () => {
+  it("shows a bidi control or a zero-width character in a tenant's names as an escape: a task or agent name cannot read backwards (T74) nor hide one (T76)", async () => {
     const page = await newPage();
     await page.goto(`${open.url}/`);
     const c = await Client.connect(open.wsUrl);
-    c.send({ type: 'start', session: 'web-bidi', task: 'tsk\u202egnp.exe', format: 'mini-swe-agent', agent: 'agent \u2067x\u2069', model: 'deepseek/deepseek-chat' });
+    c.send({ type: 'start', session: 'web-bidi', task: 'tsk\u202egnp.exe', format: 'mini-swe-agent', agent: 'agent \u2067x\u2069\u200b\ufeff', model: 'deepseek/deepseek-chat' });
     const row = page.locator('tr[data-session="web-bidi"]');
     await row.waitFor();
     const text = (await row.textContent()) ?? '';
     expect(text).toContain('tsk\\u202egnp.exe');
-    expect(text).toContain('agent \\u2067x\\u2069');
-    expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    // Zero-width characters too (T76): the agent could pass for `agent x`.
+    expect(text).toContain('agent \\u2067x\\u2069\\u200b\\ufeff');
+    expect(text).not.toMatch(/\p{Cf}/u);
     c.send({ type: 'end', session: 'web-bidi' });
     await c.sync();
     c.close();

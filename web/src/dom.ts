@@ -1,16 +1,15 @@
 /** A tiny element builder: no framework, text always set as text (never parsed as HTML). */
+import { escapeInvisible } from '../../src/printable.js';
 
 type Child = Node | string | number | null | undefined | false | Child[];
 
 /**
- * Bidi embedding, override and isolate controls (Trojan Source, CVE-2021-42574): a tenant's task, agent or tool
- * name holding one would read backwards, or move the text after it. Shown as `\u202e`, as the CLI, the report and
- * the server log show them (src/printable.ts); other text is shown as it is.
+ * Characters a reader cannot see (bidi controls: Trojan Source, CVE-2021-42574; zero-width spaces and joiners, the
+ * byte order mark, tag characters: Unicode's format characters): a tenant's task, agent or tool name holding one would
+ * read backwards, or pass for another name. Shown as `\u202e`, `\u200b`, by the rule the CLI, the reports and the
+ * server log use (src/printable.ts); other text is shown as it is (terminal escapes in an observation included).
  */
-const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
-
-/** `text` as the page shows it: {@link BIDI} controls as visible `\uXXXX` escapes. */
-export const visible = (text: string): string => text.replace(BIDI, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+export const visible = escapeInvisible;
 
 /** Attributes a person reads (a tooltip, a screen reader's label): shown as text is. */
 const READ = new Set(['title', 'aria-label']);
