@@ -5,7 +5,7 @@
  *   node dist/bench/alloc-top.js FILE.heapprofile STEPS [TOP=30]
  */
 import { readFileSync } from 'node:fs';
-import { argsError, benchArgs } from './args.js';
+import { argsError, benchArgs, numberArg } from './args.js';
 
 interface HeapNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -15,8 +15,8 @@ interface HeapNode {
 
 const [file, stepsArg, topArg, ...more] = benchArgs({ allowPositionals: true }, 'node dist/bench/alloc-top.js FILE.heapprofile STEPS [TOP=30]').positionals;
 if (file === undefined || stepsArg === undefined || more.length > 0) argsError('give FILE.heapprofile STEPS [TOP]');
-const steps = Number(stepsArg);
-const top = Number(topArg ?? 30);
+const steps = numberArg(stepsArg, 'STEPS', 'positive integer');
+const top = numberArg(topArg, 'TOP', 'positive integer', 30);
 const head = (JSON.parse(readFileSync(file, 'utf8')) as { head: HeapNode }).head;
 const key = (n: HeapNode): string => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}`;
 const self = new Map<string, number>();

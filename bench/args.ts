@@ -15,12 +15,31 @@ export type ArgsRead<T> = { kind: 'ok'; parsed: T } | { kind: 'help' } | { kind:
 /** The first sentence of parseArgs' message (the rest tells how to pass a positional starting with `-`, which these scripts take none of). */
 const firstSentence = (message: string): string => /^.*?(?:\.(?=\s)|$)/.exec(message)![0].replace(/\.$/, '');
 
+/**
+ * `--nice -5` as `--nice=-5`: parseArgs takes a value starting with a dash for a flag of its own and calls the
+ * command line ambiguous, but no script has a flag that looks like a number, so the value is the flag's (and a
+ * negative count then gets the line saying what the flag needs).
+ */
+function negativeValues(config: ParseArgsConfig, args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const next = args[i + 1];
+    const option = a.startsWith('--') && !a.includes('=') ? config.options?.[a.slice(2)] : undefined;
+    if (option?.type === 'string' && next !== undefined && /^-(?:\d|\.\d)/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
 /** `args` read by `config`; `--help` or `-h` before a `--` asks for the usage. */
 export function readArgs<const T extends ParseArgsConfig>(config: T, args: readonly string[]): ArgsRead<ReturnType<typeof parseArgs<T>>> {
   const end = args.indexOf('--');
   if ((end < 0 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h')) return { kind: 'help' };
   try {
-    return { kind: 'ok', parsed: parseArgs<T>({ ...config, args: [...args] }) };
+    return { kind: 'ok', parsed: parseArgs<T>({ ...config, args: negativeValues(config, args) }) };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code !== 'string' || !code.startsWith('ERR_PARSE_ARGS')) throw error;
@@ -72,4 +91,48 @@ export function benchArgs<const T extends ParseArgsConfig>(config: T, usage?: st
     process.exit(0);
   }
   return argsError(read.message);
+}
+
+/** What a numeric flag must hold, in the words its error line uses. */
+export type NumberKind = 'number' | 'positive number' | 'non-negative number' | 'rate between 0 and 1' | 'integer' | 'positive integer' | 'non-negative integer';
+
+const NUMBER_CHECKS: Record<NumberKind, (x: number) => boolean> = {
+  number: () => true,
+  'positive number': (x) => x > 0,
+  'non-negative number': (x) => x >= 0,
+  'rate between 0 and 1': (x) => x >= 0 && x <= 1,
+  integer: (x) => Number.isSafeInteger(x),
+  'positive integer': (x) => Number.isSafeInteger(x) && x > 0,
+  'non-negative integer': (x) => Number.isSafeInteger(x) && x >= 0,
+};
+
+/** `text` as a number of `kind`, or undefined (`Number` alone reads '' as 0 and 'x' as NaN, which the scripts then looped on or ran with). */
+export function readNumber(text: string, kind: NumberKind): number | undefined {
+  const x = Number(text);
+  return text.trim() !== '' && Number.isFinite(x) && NUMBER_CHECKS[kind](x) ? x : undefined;
+}
+
+/** `a` or `an` before a kind's name. */
+const article = (kind: NumberKind): string => (/^[aeiou]/.test(kind) ? 'an' : 'a');
+
+/**
+ * An argument's value (`name`: `--rounds`, or a position's name such as `RUNS`) as a number of `kind`: `fallback` when
+ * it is not given, else one line naming it and what it needs, exit 2. Read before any work starts, so a typo costs none.
+ */
+export function numberArg(value: string | undefined, name: string, kind: NumberKind, fallback?: number): number {
+  if (value === undefined) return fallback ?? argsError(`${name} needs a value`);
+  return readNumber(value, kind) ?? argsError(`${name} needs ${article(kind)} ${kind}, got '${value}'`);
+}
+
+/** A flag's value (`values[flag]`, parseArgs' result) as a number of `kind`; see {@link numberArg}. */
+export function numberFlag<V extends object>(values: V, flag: keyof V & string, kind: NumberKind, fallback?: number): number {
+  const value = values[flag];
+  return numberArg(typeof value === 'string' ? value : undefined, `--${flag}`, kind, fallback);
+}
+
+/** A flag's comma-separated list of numbers of `kind` (`--connections 16,64`); one line naming the bad item, exit 2. */
+export function numberListFlag<V extends object>(values: V, flag: keyof V & string, kind: NumberKind, fallback: readonly number[] = []): number[] {
+  const value = values[flag];
+  if (typeof value !== 'string') return [...fallback];
+  return value.split(',').map((item) => readNumber(item, kind) ?? argsError(`--${flag} needs ${kind}s separated by commas, got '${item}' in '${value}'`));
 }

@@ -18,7 +18,7 @@ import os from 'node:os';
 import { taskFolds } from '../src/core/forecast/crossfit.js';
 import { applyPlatt, fitPlatt, IDENTITY_PLATT, type Platt, type ScoredPoint } from '../src/core/forecast/platt.js';
 import { RECALIBRATION, recalibrateSource, type RecalibrationRule } from '../src/core/forecast/recalibrate.js';
-import { argsError, benchArgs } from './args.js';
+import { argsError, benchArgs, numberFlag } from './args.js';
 import { fitBeta, fitHistogram } from './recalibration-candidates.js';
 import { auroc } from '../src/core/stats/auroc.js';
 import { calibrationCheck } from '../src/core/stats/calibration-check.js';
@@ -44,8 +44,8 @@ const { values, positionals } = benchArgs({
   },
 });
 if (positionals.length === 0) argsError('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
-const ORDERS = Number(values.orders ?? 200);
-const SEED = Number(values.seed ?? 1);
+const ORDERS = numberFlag(values, 'orders', 'positive integer', 200);
+const SEED = numberFlag(values, 'seed', 'non-negative integer', 1);
 const started = Date.now();
 interface Run {
   task: string;

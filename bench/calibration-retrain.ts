@@ -26,7 +26,7 @@ import type { ForecastRun } from '../src/core/forecast/run.js';
 import { auroc } from '../src/core/stats/auroc.js';
 import { calibrationCheck } from '../src/core/stats/calibration-check.js';
 import { seededRandom, shuffleInPlace, type Random } from '../src/core/stats/rng.js';
-import { argsError, benchArgs } from './args.js';
+import { argsError, benchArgs, numberFlag, numberListFlag } from './args.js';
 import { loadCalibrationRuns } from './calibration-runs.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
@@ -37,9 +37,9 @@ const { values, positionals } = benchArgs({
   options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, sources: { type: 'string' }, orders: { type: 'string' }, seed: { type: 'string' }, ks: { type: 'string' } },
 });
 if (positionals.length === 0) argsError('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
-const ORDERS = Number(values.orders ?? 50);
-const SEED = Number(values.seed ?? 1);
-const KS = (values.ks ?? '10,20,40,80').split(',').map(Number);
+const ORDERS = numberFlag(values, 'orders', 'positive integer', 50);
+const SEED = numberFlag(values, 'seed', 'non-negative integer', 1);
+const KS = numberListFlag(values, 'ks', 'positive integer', [10, 20, 40, 80]);
 const started = Date.now();
 
 const { runs, sel, z, src } = await loadCalibrationRuns(positionals, values, SEED, 'calibration-retrain');

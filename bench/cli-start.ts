@@ -13,7 +13,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchArgs } from './args.js';
+import { benchArgs, numberFlag } from './args.js';
 import { repoRoot } from './corpus.js';
 import { pairedRatioInterval } from './intervals.js';
 import { freePort } from './redis-server.js';
@@ -22,7 +22,7 @@ import { childCpuSeconds, commandLine, fmt, median, printTable, rotatingRounds }
 
 const { values } = benchArgs({ options: { rounds: { type: 'string' }, run: { type: 'string' }, baseline: { type: 'string' }, json: { type: 'string' } } });
 const ROOT = repoRoot();
-const rounds = Number(values.rounds ?? 21);
+const rounds = numberFlag(values, 'rounds', 'positive integer', 21);
 const run = path.resolve(values.run ?? path.join(ROOT, 'examples/runs/mini-swe-agent/deepseek_lite_dev_noparallel/pylint-dev__astroid-1196.traj.json'));
 const BIN = path.join(ROOT, 'dist/bin/steplens.js');
 const TSC_MAIN = path.join(ROOT, 'dist/src/cli/main.js');

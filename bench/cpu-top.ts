@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { argsError, benchArgs } from './args.js';
+import { argsError, benchArgs, numberArg } from './args.js';
 import { fmt, printTable } from './timing.js';
 
 interface ProfileNode {
@@ -83,5 +83,5 @@ export function printSelfTimes(file: string, top = 25): void {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [file, top, ...more] = benchArgs({ allowPositionals: true }).positionals;
   if (file === undefined || more.length > 0) argsError('give FILE.cpuprofile [TOP]');
-  printSelfTimes(file, Number(top ?? 25));
+  printSelfTimes(file, numberArg(top, 'TOP', 'positive integer', 25));
 }

@@ -17,15 +17,15 @@ import { createScorer } from '../src/core/scorer.js';
 import { createStateBuilder } from '../src/core/state-builder.js';
 import type { Label, State, Step } from '../src/core/types.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
-import { benchArgs } from './args.js';
+import { benchArgs, numberFlag } from './args.js';
 import { SERVER_BENCH_FILE, findCorpus, loadCorpus } from './corpus.js';
 import { longTrajectory } from './long-trajectory.js';
 import { machine, machineLine, target, writeResult } from './report.js';
 import { commandLine, fmt, printTable, usSince } from './timing.js';
 
 const { values: args } = benchArgs({ options: { runs: { type: 'string', default: '31' }, passes: { type: 'string', default: '9' }, corpus: { type: 'string' }, json: { type: 'string' } } });
-const runs = Number(args.runs);
-const passes = Number(args.passes);
+const runs = numberFlag(args, 'runs', 'positive integer');
+const passes = numberFlag(args, 'passes', 'positive integer');
 const CHECKPOINTS = [10, 100, 500, 2000];
 const WINDOW = 16;
 const PROBE_FROM = 8;

@@ -16,7 +16,7 @@ import os from 'node:os';
 import { EVIDENCE_NAMES } from '../src/core/evidence/evidence.js';
 import type { Interval } from '../src/core/stats/interval.js';
 import { separation, type ScoredOutcome, type Separation } from '../src/core/stats/separation.js';
-import { argsError, benchArgs } from './args.js';
+import { argsError, benchArgs, numberFlag } from './args.js';
 import { HORIZONS, loadEvidenceRuns, type EvidenceRun } from './evidence/runs.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
@@ -28,9 +28,9 @@ const { values, positionals } = benchArgs({
   options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, sources: { type: 'string' }, seed: { type: 'string' }, resamples: { type: 'string' }, 'min-runs': { type: 'string' } },
 });
 if (positionals.length === 0) argsError('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
-const seed = Number(values.seed ?? 1);
-const resamples = Number(values.resamples ?? 1000);
-const minRuns = Number(values['min-runs'] ?? 20);
+const seed = numberFlag(values, 'seed', 'non-negative integer', 1);
+const resamples = numberFlag(values, 'resamples', 'positive integer', 1000);
+const minRuns = numberFlag(values, 'min-runs', 'positive integer', 20);
 
 const started = Date.now();
 const { runs, skipped } = loadEvidenceRuns({ paths: positionals, manifest: values.manifest, outcomes: values.outcomes, sources: values.sources });

@@ -36,7 +36,7 @@ import { auroc } from '../src/core/stats/auroc.js';
 import { separation } from '../src/core/stats/separation.js';
 import { parseSourcesTable } from '../src/report/sources-table.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
-import { argsError, benchArgs } from './args.js';
+import { argsError, benchArgs, numberFlag } from './args.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
 
@@ -46,6 +46,8 @@ const { values, positionals } = benchArgs({
   options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, sources: { type: 'string' }, 'leave-out': { type: 'string' }, folds: { type: 'string' }, seed: { type: 'string' } },
 });
 if (positionals.length === 0) argsError('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
+const folds = numberFlag(values, 'folds', 'positive integer', 5);
+const seed = numberFlag(values, 'seed', 'non-negative integer', 1);
 const started = Date.now();
 const { found, naming } = readCorpusInput(positionals, { outcomes: values.outcomes, manifest: values.manifest }, process.cwd(), 'forecast-features');
 const sourcesTable = values.sources !== undefined ? parseSourcesTable(readFileSync(values.sources, 'utf8'), values.sources) : undefined;
@@ -159,8 +161,6 @@ for (const s of steer) {
 //    of select.ts with 'process + evidence' = the subset, the configuration chosen on the runs without s
 //    (`chosenApart`), leave one source and task out (crossfit.ts), AUROC of the end score with the 95 % interval
 //    resampling tasks (train's `evaluateView`). Where the subset is KEPT_EVIDENCE this reproduces train's figure.
-const folds = Number(values.folds ?? 5);
-const seed = Number(values.seed ?? 1);
 interface Headline {
   set: string;
   lambda: number;

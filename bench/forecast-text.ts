@@ -32,7 +32,7 @@ import { nodeReportFs } from '../src/report/node-fs.js';
 import { nameRuns } from '../src/report/run-naming.js';
 import { parseSourcesTable } from '../src/report/sources-table.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
-import { argsError, benchArgs } from './args.js';
+import { argsError, benchArgs, numberFlag } from './args.js';
 import { hashWord, type TextRun } from './forecast-text/hashed-fit.js';
 import { chooseByFolds, chooseBySource, fitAndScore, harnessWords, sourceShares, TEXT_CONFIGS, type Corpus, type TextConfig } from './forecast-text/held-out.js';
 import { meanDifference, sourceDifference, withinTaskDifference, type Difference, type Paired } from './forecast-text/paired.js';
@@ -46,8 +46,8 @@ const { values, positionals } = benchArgs({
   options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, sources: { type: 'string' }, folds: { type: 'string' }, seed: { type: 'string' } },
 });
 if (positionals.length === 0) argsError('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
-const k = Number(values.folds ?? 5);
-const seed = Number(values.seed ?? 1);
+const k = numberFlag(values, 'folds', 'positive integer', 5);
+const seed = numberFlag(values, 'seed', 'non-negative integer', 1);
 const started = Date.now();
 const load = () =>
   os

@@ -22,7 +22,7 @@ import { UNIFORM_PRIOR } from '../src/core/prior.js';
 import { createScorer } from '../src/core/scorer.js';
 import type { Reference } from '../src/core/scorer-api.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
-import { benchArgs } from './args.js';
+import { benchArgs, numberFlag } from './args.js';
 import { findCorpus, loadCorpus, longest, repoRoot, SERVER_BENCH_FILE } from './corpus.js';
 import { pairedRatioInterval } from './intervals.js';
 import { longTrajectory } from './long-trajectory.js';
@@ -47,9 +47,9 @@ const useCalibration = existsSync(path.join(calibration, 'manifest.jsonl'));
 // The target reads a mean, and a mean is moved by the first passes (JIT tiers, inline caches): after 10 warm-up
 // passes, 100 measured ones read 12-15 µs a step where the same code in steady state reads 7.4, and the ratio swung
 // ×1.05-1.40 between identical runs (bench/README.md, "Forecast push: steady state"). A long-lived server runs warm.
-const runs = Number(values.runs ?? 1000);
-const WARMUP = Number(values.warmup ?? 100);
-const trainRuns = Number(values['train-runs'] ?? 1);
+const runs = numberFlag(values, 'runs', 'positive integer', 1000);
+const WARMUP = numberFlag(values, 'warmup', 'non-negative integer', 100);
+const trainRuns = numberFlag(values, 'train-runs', 'positive integer', 1);
 if (!(trainRuns >= 1)) throw new Error(`--train-runs ${values['train-runs']}: at least 1 (the push figures use the model it trains)`);
 
 console.log(`command: ${commandLine(import.meta.url)}`);

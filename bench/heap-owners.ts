@@ -12,7 +12,7 @@
  * row shown, in KB per root.
  */
 import { readFileSync } from 'node:fs';
-import { argsError, benchArgs } from './args.js';
+import { argsError, benchArgs, numberFlag } from './args.js';
 
 const { values: args, positionals } = benchArgs(
   {
@@ -23,6 +23,8 @@ const { values: args, positionals } = benchArgs(
 );
 const file = positionals[0];
 if (file === undefined) argsError('give a FILE.heapsnapshot');
+const depth = numberFlag(args, 'depth', 'positive integer');
+const minKb = numberFlag(args, 'min', 'non-negative number');
 
 interface Snapshot {
   snapshot: { meta: { node_fields: string[]; edge_fields: string[]; node_types: [string[]]; edge_types: [string[]] } };
@@ -108,7 +110,6 @@ for (const i of queue) {
   });
 }
 
-const depth = Number(args.depth);
 const rows = new Map<string, number>();
 for (const [p, b] of bytes) {
   const parts = p.split(' > ');
@@ -120,7 +121,7 @@ for (const [p, b] of bytes) {
 const kb = (b: number): string => (b / roots.length / 1000).toFixed(2).padStart(7);
 console.log(`${file}: ${roots.length} roots (${args.root}), KB per root of what only they keep alive`);
 for (const [k, b] of [...rows].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
-  if (b / roots.length / 1000 < Number(args.min)) continue;
+  if (b / roots.length / 1000 < minKb) continue;
   const parts = k.split(' > ');
   console.log(`${kb(b)}  ${'  '.repeat(parts.length - 1)}${parts[parts.length - 1]!}`);
 }

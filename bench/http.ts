@@ -21,7 +21,7 @@ import { parseDocument } from '../src/formats/index.js';
 import { bundledReferencesDir } from '../src/package-files.js';
 import { ReferenceStore } from '../src/store/reference-store.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
-import { benchArgs } from './args.js';
+import { benchArgs, numberFlag } from './args.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
 import { machine, machineLine, writeResult } from './report.js';
 import { startTarget } from './server-process.js';
@@ -42,8 +42,8 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
 const { values: args } = benchArgs({
   options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '8' }, json: { type: 'string' }, corpus: { type: 'string' } },
 });
-const duration = Number(args.seconds);
-const connections = Number(args.connections);
+const duration = numberFlag(args, 'seconds', 'positive number');
+const connections = numberFlag(args, 'connections', 'positive integer');
 
 function stepsOf(doc: unknown): Step[] {
   const parsed = parseDocument(doc, 'auto');

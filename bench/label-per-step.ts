@@ -14,7 +14,7 @@
 import { labelSteps } from '../src/core/state-builder.js';
 import type { Analyzers } from '../src/core/ports.js';
 import { createPythonScopeResolver, createShellAnalyzer } from '../src/syntax/index.js';
-import { argsError, benchArgs } from './args.js';
+import { argsError, benchArgs, numberArg } from './args.js';
 import { findCorpus, loadCorpus } from './corpus.js';
 import { pairedRatioInterval } from './intervals.js';
 import { machine, takeJsonFlag, target, writeResult } from './report.js';
@@ -24,8 +24,8 @@ const jsonFile = takeJsonFlag();
 const command = commandLine(import.meta.url);
 const { positionals } = benchArgs({ allowPositionals: true });
 if (positionals.length > 2) argsError(`a corpus folder and a number of runs at most, not ${positionals.length} arguments`);
+const runs = numberArg(positionals[1], 'RUNS', 'positive integer', 10);
 const corpus = findCorpus(positionals[0]);
-const runs = Number(positionals[1] ?? 10);
 const { trajectories } = loadCorpus(corpus);
 const total = trajectories.reduce((n, t) => n + t.steps.length, 0);
 const fresh = (incremental = true): Analyzers => ({ shell: createShellAnalyzer(), scope: createPythonScopeResolver({ incremental }) });

@@ -48,7 +48,7 @@ import { SessionRegistry } from '../src/server/session-registry.js';
 import { handleFrame, type HandlerDeps } from '../src/server/stream-handler.js';
 import { ReferenceStore } from '../src/store/reference-store.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
-import { benchArgs } from './args.js';
+import { benchArgs, numberFlag } from './args.js';
 import { SERVER_BENCH_TASK, findCorpus, loadCorpus, repoRoot, type CorpusTrajectory } from './corpus.js';
 import { realSteps } from './long-trajectory.js';
 import { machine, machineLine, target, writeResult } from './report.js';
@@ -67,9 +67,9 @@ const { values: args } = benchArgs({
   },
 });
 if (args.compress) setTextCompression(true);
-const sessions = Number(args.sessions);
-const stepsEach = Number(args.steps);
-const ptaCount = Number(args.ptas);
+const sessions = numberFlag(args, 'sessions', 'positive integer');
+const stepsEach = numberFlag(args, 'steps', 'positive integer');
+const ptaCount = numberFlag(args, 'ptas', 'positive integer');
 
 /** heapUsed and external after full GCs, each in a task of its own: WeakRef targets (shared texts) live until the task that made them ends, and FinalizationRegistry callbacks run between tasks. */
 async function heap(): Promise<{ heap: number; external: number }> {

@@ -19,7 +19,7 @@ import { ptaFromJson } from '../src/core/pta/index.js';
 import { createScorer, scoreSteps } from '../src/core/scorer.js';
 import type { Reference } from '../src/core/scorer-api.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
-import { benchArgs } from './args.js';
+import { benchArgs, numberFlag, numberListFlag } from './args.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus, loadCorpus, repoRoot } from './corpus.js';
 import { longTrajectory } from './long-trajectory.js';
 import { machine, machineLine, target, writeResult } from './report.js';
@@ -45,12 +45,9 @@ function reference(kind: string): Reference {
   return { kind: 'pta', pta: parsed.value };
 }
 
-const checkpoints = (args.checkpoints ?? '')
-  .split(',')
-  .map(Number)
-  .sort((a, b) => a - b);
-const runs = Number(args.runs);
-const batchRuns = Number(args['batch-runs']);
+const checkpoints = numberListFlag(args, 'checkpoints', 'positive integer').sort((a, b) => a - b);
+const runs = numberFlag(args, 'runs', 'positive integer');
+const batchRuns = numberFlag(args, 'batch-runs', 'positive integer');
 const { trajectories } = loadCorpus(findCorpus(args.corpus));
 const source = trajectories.find((t) => t.file === SERVER_BENCH_FILE);
 if (source === undefined) throw new Error(`${SERVER_BENCH_FILE} is not in the corpus`);

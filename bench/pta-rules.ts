@@ -26,7 +26,7 @@ import { auroc } from '../src/core/stats/auroc.js';
 import { bootstrapDraws, resampleIndices } from '../src/core/stats/bootstrap.js';
 import { separation } from '../src/core/stats/separation.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
-import { benchArgs } from './args.js';
+import { argsError, benchArgs, numberListFlag } from './args.js';
 import { fixedRule, gridRule, logisticRule, type Row, type Rule } from './pta-candidates.js';
 import { ptaInput } from './pta-input.js';
 import { matchedPtaSamples } from './pta-matched.js';
@@ -39,7 +39,8 @@ const { values, positionals } = benchArgs({
   options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, sources: { type: 'string' }, 'min-references': { type: 'string' }, 'failing-reference': { type: 'string' } },
 });
 const matched = values['failing-reference'] === 'matched';
-if (!matched && (values['failing-reference'] ?? 'all') !== 'all') throw new Error('--failing-reference is all (the PTA of every passing run, as train and report) or matched (pta-matched.ts)');
+if (!matched && (values['failing-reference'] ?? 'all') !== 'all') argsError('--failing-reference is all (the PTA of every passing run, as train and report) or matched (pta-matched.ts)');
+const minReferences = numberListFlag(values, 'min-references', 'positive integer', [1, 2]);
 const started = Date.now();
 const { input, prior } = await ptaInput(positionals, values, 'pta-rules');
 console.log(`command: ${commandLine(import.meta.url)}\n${machineLine()}`);
@@ -92,7 +93,7 @@ const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-
 const f2 = (x: number | undefined) => (x === undefined ? '-' : x.toFixed(2));
 const figures: Record<string, number | string> = {};
 
-for (const minRefs of (values['min-references'] ?? '1,2').split(',').map(Number)) {
+for (const minRefs of minReferences) {
   // `all` must be asked for: train's rule (ptaSamples' default) has been size-matched since 17ea44d.
   const samples = matched ? matchedPtaSamples(input.known, prior, defaultAnalyzers(), DEFAULT_CONFIG, minRefs) : ptaSamples(input.known, prior, defaultAnalyzers(), DEFAULT_CONFIG, minRefs, 'all');
   const groups = ptaGroups(samples, 20);

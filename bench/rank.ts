@@ -30,7 +30,7 @@ import { separation, type ScoredOutcome } from '../src/core/stats/separation.js'
 import { bundledReferencesDir } from '../src/package-files.js';
 import { readForecastFile } from '../src/settings-files.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
-import { benchArgs } from './args.js';
+import { argsError, benchArgs, numberFlag } from './args.js';
 import { bordaScores } from './rank/group-ranks.js';
 import { oneForecasterPPass } from './rank/one-forecaster.js';
 import { pairedGap } from './rank/paired-gap.js';
@@ -52,9 +52,9 @@ const { values, positionals } = benchArgs({
     resamples: { type: 'string' },
   },
 });
-if (positionals.length !== 2) throw new Error('give the calibration and corpus folders (../shared/calibration ../shared/corpus)');
-const seed = Number(values.seed ?? 1);
-const reps = Number(values.resamples ?? 1000);
+if (positionals.length !== 2) argsError('give the calibration and corpus folders (../shared/calibration ../shared/corpus)');
+const seed = numberFlag(values, 'seed', 'non-negative integer', 1);
+const reps = numberFlag(values, 'resamples', 'positive integer', 1000);
 const [calDir, corpusDir] = positionals.map((p) => resolve(p)) as [string, string];
 
 const started = Date.now();

@@ -23,7 +23,7 @@ import { SessionRegistry } from '../src/server/session-registry.js';
 import { handleFrame, type HandlerDeps } from '../src/server/stream-handler.js';
 import { ReferenceStore } from '../src/store/reference-store.js';
 import { createPythonScopeResolver, createShellAnalyzer } from '../src/syntax/index.js';
-import { benchArgs } from './args.js';
+import { benchArgs, numberFlag } from './args.js';
 import { findCorpus, loadCorpus } from './corpus.js';
 import { machine, machineLine, writeResult } from './report.js';
 import { cpuUs, socketStandIn } from './socket-stand-in.js';
@@ -32,6 +32,7 @@ import { commandLine, fmt, median, printTable } from './timing.js';
 const { values: args } = benchArgs({
   options: { corpus: { type: 'string' }, passes: { type: 'string', default: '5' }, json: { type: 'string' } },
 });
+const passes = numberFlag(args, 'passes', 'positive integer');
 
 async function main(): Promise<void> {
   const { trajectories } = loadCorpus(findCorpus(args.corpus));
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
   await pass(false);
   const incremental: number[] = [];
   const afresh: number[] = [];
-  for (let p = 0; p < Number(args.passes); p++) {
+  for (let p = 0; p < passes; p++) {
     incremental.push(await pass(true));
     afresh.push(await pass(false));
   }

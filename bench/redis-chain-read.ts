@@ -11,7 +11,7 @@
  * `--cpu-prof DIR`: replica B runs with `--cpu-prof` and writes its profile to DIR when the bench ends.
  */
 import { Redis } from 'ioredis';
-import { benchArgs } from './args.js';
+import { benchArgs, numberFlag } from './args.js';
 import { pingerProcess } from './drills/pinger-process.js';
 import { RedisServer } from './redis-server.js';
 import { machine, machineLine, writeResult } from './report.js';
@@ -27,9 +27,9 @@ const { values: args } = benchArgs({
     json: { type: 'string' },
   },
 });
-const TASKS = Number(args.tasks);
-const STEPS = Number(args.steps);
-const WORDS = Number(args.words);
+const TASKS = numberFlag(args, 'tasks', 'positive integer');
+const STEPS = numberFlag(args, 'steps', 'positive integer');
+const WORDS = numberFlag(args, 'words', 'positive integer');
 const PREFIX = 'chainbench:';
 
 /** A steplens trajectory of `STEPS` distinct shell steps of `WORDS` words each (reference `ref` of task `task`). */

@@ -55,6 +55,9 @@ async function answersPing(port: number): Promise<boolean> {
 /** When Redis fsyncs its append-only file: `always` (before answering), `everysec`, or `off` (no append-only file). */
 export type RedisFsync = 'always' | 'everysec' | 'off';
 
+/** Whether a `--fsync` value is one redis-server's appendfsync takes. */
+export const isFsync = (x: string | undefined): x is RedisFsync => x === 'always' || x === 'everysec' || x === 'off';
+
 export class RedisServer {
   private proc: ChildProcess | undefined;
   private constructor(

@@ -9,19 +9,21 @@
  */
 import { Redis } from 'ioredis';
 import { textInSlices } from '../src/store/redis/value-text.js';
-import { benchArgs } from './args.js';
+import { benchArgs, numberFlag } from './args.js';
 import { RedisServer } from './redis-server.js';
 import { machineLine } from './report.js';
 import { commandLine, fmt, printTable } from './timing.js';
 
 const { values: args } = benchArgs({ options: { mb: { type: 'string', default: '8' }, rounds: { type: 'string', default: '3' } } });
+const mb = numberFlag(args, 'mb', 'positive number');
+const rounds = numberFlag(args, 'rounds', 'positive integer');
 const PIECE_LUA = "local v = redis.call('LINDEX', KEYS[1], ARGV[1]) if not v then return false end return {#v, string.sub(v, ARGV[2], ARGV[3])}";
 
 const server = await RedisServer.start('off');
 const redis = new Redis(server.url);
 // PTA-like JSON, mostly ASCII with a character of two bytes now and then.
 const unit = '{"stage":"E","action":"shell","command":"echo w1 w2 w3 w4 w5 w6 é w7 w8 w9","n":12345},';
-const text = unit.repeat(Math.ceil((Number(args.mb) * 1e6) / unit.length));
+const text = unit.repeat(Math.ceil((mb * 1e6) / unit.length));
 await redis.rpush('k', text);
 
 /** Reads the element in Lua-cut pieces of `size` bytes, then decodes them a slice a turn. */
@@ -46,7 +48,7 @@ const ways: Array<[string, () => Promise<unknown>]> = [
 ];
 const rows: string[][] = [];
 try {
-  for (let round = 0; round < Number(args.rounds); round++) {
+  for (let round = 0; round < rounds; round++) {
     for (const [name, read] of ways) {
       let last = performance.now();
       let longest = 0;

@@ -17,14 +17,14 @@
  *     [--paced-rate 1000] [--paced-sessions 200] [--paced-connections 10] [--paced-ms 6000] [--fsync everysec|always|off] [--json FILE]
  */
 import os from 'node:os';
-import { benchArgs } from './args.js';
+import { argsError, benchArgs, numberFlag } from './args.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK } from './corpus.js';
 import { pairedRatioInterval } from './intervals.js';
 import { sampleCpu } from './proc-cpu.js';
-import type { RedisServer, RedisFsync } from './redis-server.js';
+import { isFsync, type RedisServer, type RedisFsync } from './redis-server.js';
 import { machine, machineLine, target, writeResult, type Target } from './report.js';
 import { startTarget, type TargetProcess } from './server-process.js';
-import { CLOSED_LOOP_OPTIONS, openSplitDrivers, serverBenchSteps, startRedisReplicas } from './split-drivers.js';
+import { CLOSED_LOOP_OPTIONS, closedLoopNumbers, openSplitDrivers, serverBenchSteps, startRedisReplicas } from './split-drivers.js';
 import { commandLine, fmt, latencySummary, median, printTable, ratio } from './timing.js';
 import { LoadDriver, stepTemplates, type StepTemplates, type Window } from './ws-driver.js';
 
@@ -40,7 +40,15 @@ const { values: args } = benchArgs({
     corpus: { type: 'string' },
   },
 });
-const num = (v: string | undefined): number => Number(v);
+// Every number checked before any process starts: one line naming a bad one, exit 2.
+const n = {
+  ...closedLoopNumbers(args),
+  'paced-rate': numberFlag(args, 'paced-rate', 'positive number'),
+  'paced-sessions': numberFlag(args, 'paced-sessions', 'positive integer'),
+  'paced-connections': numberFlag(args, 'paced-connections', 'positive integer'),
+  'paced-ms': numberFlag(args, 'paced-ms', 'positive number'),
+};
+const fsync: RedisFsync = isFsync(args.fsync) ? args.fsync : argsError(`--fsync needs everysec, always or off, got '${args.fsync}'`);
 let runId = 0;
 
 /** CPU seconds of every process of the bench (same order as `names`). */
@@ -60,7 +68,7 @@ interface Round {
 async function round(targets: TargetProcess[], templates: StepTemplates, ms: number): Promise<Round> {
   const drivers = await openSplitDrivers(
     targets.map((t) => t.url),
-    { connections: num(args.connections), sessionsPerConnection: num(args.sessions), depth: num(args.depth), templates, nextRun: () => ++runId },
+    { connections: n.connections, sessionsPerConnection: n.sessions, depth: n.depth, templates, nextRun: () => ++runId },
   );
   const before = sampleAll();
   const windows: Window[] = await Promise.all(drivers.map((d) => d.closedLoop(0, ms)));
@@ -74,11 +82,11 @@ async function round(targets: TargetProcess[], templates: StepTemplates, ms: num
 }
 
 async function paced(t: TargetProcess, templates: StepTemplates): Promise<{ p50: number; p99: number; max: number; n: number; scored: number }> {
-  const sessions = num(args['paced-sessions']);
-  const pc = Math.min(num(args['paced-connections']), sessions);
+  const sessions = n['paced-sessions'];
+  const pc = Math.min(n['paced-connections'], sessions);
   const d = await LoadDriver.open({ url: t.url, connections: pc, sessionsPerConnection: Math.ceil(sessions / pc), task: SERVER_BENCH_TASK, templates, depth: 0, run: ++runId });
   await d.stagger();
-  const w = await d.pace(num(args['paced-rate']), 1000, num(args['paced-ms']));
+  const w = await d.pace(n['paced-rate'], 1000, n['paced-ms']);
   await d.close();
   if (w.errors > 0) throw new Error(`paced: ${w.errors} error frame(s), first: ${w.firstError}`);
   return { ...latencySummary(w.latencies), scored: w.scored / w.seconds };
@@ -86,7 +94,6 @@ async function paced(t: TargetProcess, templates: StepTemplates): Promise<{ p50:
 
 async function main(): Promise<void> {
   const templates = stepTemplates(await serverBenchSteps(args.corpus));
-  const fsync = args.fsync as RedisFsync;
   const {
     redis,
     replicas: [r1, r2],
@@ -108,11 +115,11 @@ async function main(): Promise<void> {
   const rounds: Record<keyof typeof setups, Round[]> = { one: [], two: [], embedded: [] };
   const names = ['redis-server', 'replica 1', 'replica 2', 'embedded', 'driver'];
   pids = [redis.pid ?? -1, r1.pid, r2.pid, embedded.pid, process.pid];
-  const warm = num(args['warmup-ms']);
+  const warm = n['warmup-ms'];
   for (const s of Object.values(setups)) await round(s, templates, warm);
-  for (let p = 0; p < num(args.pairs); p++) {
-    for (const which of p % 2 === 0 ? (['one', 'two'] as const) : (['two', 'one'] as const)) rounds[which].push(await round(setups[which], templates, num(args['round-ms'])));
-    rounds.embedded.push(await round(setups.embedded, templates, num(args['round-ms'])));
+  for (let p = 0; p < n.pairs; p++) {
+    for (const which of p % 2 === 0 ? (['one', 'two'] as const) : (['two', 'one'] as const)) rounds[which].push(await round(setups[which], templates, n['round-ms']));
+    rounds.embedded.push(await round(setups.embedded, templates, n['round-ms']));
   }
   const med = { one: median(rounds.one.map((r) => r.rate)), two: median(rounds.two.map((r) => r.rate)), embedded: median(rounds.embedded.map((r) => r.rate)) };
   /** Per setup: CPU µs per step of each process, and how busy the 2 cores were. */

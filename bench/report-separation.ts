@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { separation, type ScoredOutcome, type Separation } from '../src/core/stats/separation.js';
-import { argsError, benchArgs } from './args.js';
+import { argsError, benchArgs, numberFlag } from './args.js';
 
 interface Row {
   source: string;
@@ -19,7 +19,7 @@ interface Row {
 
 const { values, positionals } = benchArgs({ allowPositionals: true, options: { seed: { type: 'string' } } }, 'node dist/bench/report-separation.js [--seed N] REPORT.json...');
 if (positionals.length === 0) argsError('give report --json files as arguments');
-const seed = values.seed === undefined ? 1 : Number(values.seed);
+const seed = numberFlag(values, 'seed', 'non-negative integer', 1);
 const rows = positionals.flatMap((f) => (JSON.parse(readFileSync(f, 'utf8')) as { trajectories: Row[] }).trajectories);
 const known = rows.filter((r) => (r.outcome === 'pass' || r.outcome === 'fail') && typeof r.pPass === 'number');
 const of = (score: (r: Row) => number): ScoredOutcome[] => known.map((r) => ({ source: r.source, task: r.task, pass: r.outcome === 'pass', score: score(r) }));

@@ -19,16 +19,16 @@
  */
 import os from 'node:os';
 import { Redis } from 'ioredis';
-import { benchArgs } from './args.js';
+import { argsError, benchArgs, numberFlag } from './args.js';
 import { allCores, coreBusy, coreTicks, pin, renice, schedSeconds } from './affinity.js';
 import { SERVER_BENCH_FILE } from './corpus.js';
 import { loadLine, sampleCpu } from './proc-cpu.js';
 import { redisDelta, redisSum, sampleRedis, type RedisSample } from './redis-info.js';
-import type { RedisServer, RedisFsync } from './redis-server.js';
+import { isFsync, type RedisServer, type RedisFsync } from './redis-server.js';
 import { machine, machineLine, writeResult } from './report.js';
 import { predict, splitLifecycle, type StepCosts, type Totals } from './scale-out-model.js';
 import type { TargetProcess } from './server-process.js';
-import { CLOSED_LOOP_OPTIONS, openSplitDrivers, serverBenchSteps, startRedisReplicas } from './split-drivers.js';
+import { CLOSED_LOOP_OPTIONS, closedLoopNumbers, openSplitDrivers, serverBenchSteps, startRedisReplicas } from './split-drivers.js';
 import { commandLine, fmt, median, printTable, ratio } from './timing.js';
 import { stepTemplates, type StepTemplates } from './ws-driver.js';
 
@@ -43,7 +43,14 @@ const { values: args } = benchArgs({
     corpus: { type: 'string' },
   },
 });
-const num = (v: string | undefined): number => Number(v);
+// Every number checked before any process starts: one line naming a bad one, exit 2.
+const n = {
+  ...closedLoopNumbers(args),
+  short: numberFlag(args, 'short', 'positive integer'),
+  'redis-efficiency': numberFlag(args, 'redis-efficiency', 'positive number'),
+  nice: numberFlag(args, 'nice', 'integer'),
+};
+const fsync: RedisFsync = isFsync(args.fsync) ? args.fsync : argsError(`--fsync needs everysec, always or off, got '${args.fsync}'`);
 const GBIT = 125e6;
 let runId = 0;
 
@@ -75,7 +82,7 @@ async function round(s: Setup, pids: number[], info: Redis, ms: number): Promise
   s.cores.forEach((c, i) => pin(pids[i]!, c));
   const drivers = await openSplitDrivers(
     s.targets.map((t) => t.url),
-    { connections: num(args.connections), sessionsPerConnection: num(args.sessions), depth: num(args.depth), templates: s.templates, nextRun: () => ++runId },
+    { connections: n.connections, sessionsPerConnection: n.sessions, depth: n.depth, templates: s.templates, nextRun: () => ++runId },
   );
   const procs = [pids[0]!, pids[1]!, pids[3]!];
   const waited = (): number => schedSeconds(pids[0]!).wait + schedSeconds(pids[1]!).wait;
@@ -143,15 +150,14 @@ async function main(): Promise<void> {
   const steps = await serverBenchSteps(args.corpus);
   const full = stepTemplates(steps);
   // Short sessions take every k-th step of the run (renumbered), so their steps are like the run's on average (a prefix is not: its steps are smaller).
-  const every = Math.max(1, Math.floor(steps.length / num(args.short)));
+  const every = Math.max(1, Math.floor(steps.length / n.short));
   const short = stepTemplates(
     steps
       .filter((_, i) => i % every === 0)
-      .slice(0, num(args.short))
+      .slice(0, n.short)
       .map((step, t) => ({ ...step, t })),
   );
   if (os.availableParallelism() < 2) throw new Error('scale-out pins processes to 2 cores: this machine has 1');
-  const fsync = args.fsync as RedisFsync;
   const {
     redis,
     replicas: [a, b],
@@ -179,10 +185,10 @@ async function main(): Promise<void> {
     { name: 'p1s', label: `p1, ${short.steps}-step sessions`, targets: [a], templates: short, cores: ['0', '0', '1', '1'] },
   ];
   const pids = [a.pid, b.pid, redis.pid ?? -1, process.pid];
-  if (num(args.nice) !== 0) pids.forEach((pid) => renice(pid, num(args.nice)));
+  if (n.nice !== 0) pids.forEach((pid) => renice(pid, n.nice));
   const rounds = new Map<SetupName, Round[]>(setups.map((s) => [s.name, []]));
-  for (const s of setups) await round(s, pids, info, num(args['warmup-ms']));
-  for (let p = 0; p < num(args.pairs); p++) for (const s of p % 2 === 0 ? setups : [...setups].reverse()) rounds.get(s.name)!.push(await round(s, pids, info, num(args['round-ms'])));
+  for (const s of setups) await round(s, pids, info, n['warmup-ms']);
+  for (let p = 0; p < n.pairs; p++) for (const s of p % 2 === 0 ? setups : [...setups].reverse()) rounds.get(s.name)!.push(await round(s, pids, info, n['round-ms']));
   pids.forEach((pid) => pin(pid, all));
   const use = Object.fromEntries(setups.map((s) => [s.name, usage(rounds.get(s.name)!, s.templates)])) as Record<SetupName, Usage>;
   report(setups, use, full.steps, short.steps, fsync, m, loadBefore);
@@ -310,7 +316,7 @@ function report(setups: Setup[], use: Record<SetupName, Usage>, longSteps: numbe
 
   // N replicas on N machines, one Redis, from p1's costs.
   const costs: StepCosts = { replicaUs: p1.replicaUs, redisUs: p1.redisUs, bytesIn: p1.redis.netIn / p1.scored };
-  const eff = num(args['redis-efficiency']);
+  const eff = n['redis-efficiency'];
   const table = [1, 2, 4, 8, 16, 32].map((n) => predict(n, costs, eff, GBIT));
   console.log(
     `\nN replicas on N machines, one Redis (from p1: replica ${fmt(costs.replicaUs, 1)} µs/step, Redis ${fmt(costs.redisUs, 1)} µs/step at ${pct(eff)} of a core, ${fmt(costs.bytesIn, 0)} B/step into Redis over 1 Gb/s)`,

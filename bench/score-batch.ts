@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchArgs } from './args.js';
+import { benchArgs, numberFlag } from './args.js';
 import { findCorpus, loadCorpus, repoRoot } from './corpus.js';
 import { machine, machineLine, writeResult } from './report.js';
 import { childCpuSeconds, commandLine, fmt, median, printTable, rotatingRounds } from './timing.js';
@@ -21,8 +21,8 @@ import { childCpuSeconds, commandLine, fmt, median, printTable, rotatingRounds }
 const { values } = benchArgs({ options: { rounds: { type: 'string' }, jobs: { type: 'string' }, files: { type: 'string' }, json: { type: 'string' } } });
 const ROOT = repoRoot();
 const BIN = path.join(ROOT, 'dist/bin/steplens.js');
-const rounds = Number(values.rounds ?? 3);
-const jobs = values.jobs ?? String(os.availableParallelism());
+const rounds = numberFlag(values, 'rounds', 'positive integer', 3);
+const jobs = String(numberFlag(values, 'jobs', 'positive integer', os.availableParallelism()));
 
 /** The runs to score: a list file, the calibration manifest's files, or the corpus runs. */
 function inputFiles(): { files: string[]; from: string } {

@@ -26,7 +26,7 @@ import { SessionRegistry } from '../src/server/session-registry.js';
 import { handleFrame, type HandlerDeps } from '../src/server/stream-handler.js';
 import { ReferenceStore } from '../src/store/reference-store.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
-import { benchArgs } from './args.js';
+import { benchArgs, numberFlag } from './args.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
 import { machine, machineLine, writeResult } from './report.js';
 import { cpuUs, socketStandIn } from './socket-stand-in.js';
@@ -36,6 +36,8 @@ import { stepTemplates } from './ws-driver.js';
 const { values: args } = benchArgs({
   options: { sessions: { type: 'string', default: '200' }, passes: { type: 'string', default: '7' }, profile: { type: 'boolean' }, json: { type: 'string' }, corpus: { type: 'string' } },
 });
+const sessions = numberFlag(args, 'sessions', 'positive integer');
+const passes = numberFlag(args, 'passes', 'positive integer');
 
 /** Bytes the socket stand-in was sent. */
 let sentBytes = 0;
@@ -51,7 +53,6 @@ async function main(): Promise<void> {
   const steps = templates.steps;
   const data = await mkdtemp(path.join(os.tmpdir(), 'steplens-bench-'));
   const store = await ReferenceStore.open({ dataDir: data, seedDirs: [bundledReferencesDir()] });
-  const sessions = Number(args.sessions);
   const options = resolveOptions({ limits: { sessionsPerConnection: 10, totalSessions: 100 } });
   const connections = new Map<number, Connection>();
   const log = pino({ level: 'silent' });
@@ -96,14 +97,14 @@ async function main(): Promise<void> {
   };
 
   if (args.profile) {
-    await run(sessions * Number(args.passes));
+    await run(sessions * passes);
     await rm(data, { recursive: true, force: true });
     return;
   }
   await run(Math.max(20, sessions / 4));
   parseOnly(20);
   const rows: Array<{ start: number; steps: number; end: number; parse: number }> = [];
-  for (let p = 0; p < Number(args.passes); p++) {
+  for (let p = 0; p < passes; p++) {
     const r = await run(sessions);
     const parse = parseOnly(sessions);
     rows.push({ start: r.start / (sessions * steps), steps: r.steps / (sessions * steps), end: r.end / (sessions * steps), parse: parse / (sessions * steps) });
@@ -123,7 +124,7 @@ async function main(): Promise<void> {
       ['JSON.parse of the step frames', fmt(med('parse'), 2), '×1.00'],
     ],
   );
-  console.log(`bytes sent per step: ${fmt(sentBytes / ((Number(args.passes) + 0.25) * sessions * steps), 0)}`);
+  console.log(`bytes sent per step: ${fmt(sentBytes / ((passes + 0.25) * sessions * steps), 0)}`);
   writeResult(args.json, {
     bench: 'session-cost',
     command: commandLine(import.meta.url),

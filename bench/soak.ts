@@ -15,7 +15,7 @@ import path from 'node:path';
 import { dataText } from '../src/client/frames.js';
 import type { Step } from '../src/core/types.js';
 import { parseTrajectoryText } from '../src/formats/index.js';
-import { benchArgs } from './args.js';
+import { benchArgs, numberFlag } from './args.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus } from './corpus.js';
 import { DrillClient } from './drills/ws-client.js';
 import { machine, machineLine, target, writeResult } from './report.js';
@@ -35,12 +35,13 @@ const { values: args, positionals } = benchArgs({
   },
   allowPositionals: true,
 });
-const minutes = Number(args.minutes);
-const windowMs = Number(args['window-s']) * 1000;
-const warmup = Number(args['warmup-windows']);
-const sessionCount = Number(args.sessions);
-const connectionCount = Number(args.connections);
-const rate = Number(args.rate);
+const minutes = numberFlag(args, 'minutes', 'positive number');
+const windowMs = numberFlag(args, 'window-s', 'positive number') * 1000;
+const warmup = numberFlag(args, 'warmup-windows', 'non-negative integer');
+const sessionCount = numberFlag(args, 'sessions', 'positive integer');
+const connectionCount = numberFlag(args, 'connections', 'positive integer');
+const rate = numberFlag(args, 'rate', 'positive number');
+const resumeWindowMs = numberFlag(args, 'resume-window-s', 'non-negative number') * 1000;
 
 /** RSS of a process from /proc (Linux), MB. */
 function rssMB(pid: number): number {
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
   if (!parsed.ok) throw parsed.error;
   const steps: Step[] = parsed.value.steps;
   const doc = JSON.parse(text) as unknown;
-  const server = await startTarget('steplens', [], { resumeWindowMs: Number(args['resume-window-s']) * 1000 });
+  const server = await startTarget('steplens', [], { resumeWindowMs });
   const clients = await Promise.all(Array.from({ length: connectionCount }, () => DrillClient.connect(server.url)));
   const noise = await DrillClient.connect(server.url);
   const sent = new Map<string, number>();

@@ -4,6 +4,7 @@
  * evenly over the targets (the first ones take the remainder), then a short ramp so that every session is
  * streaming before a round's window opens.
  */
+import { numberFlag } from './args.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Step } from '../src/core/types.js';
@@ -22,6 +23,18 @@ export const CLOSED_LOOP_OPTIONS = {
   'warmup-ms': { type: 'string', default: '1500' },
   pairs: { type: 'string', default: '2' },
 } as const;
+
+/** {@link CLOSED_LOOP_OPTIONS}' values as numbers, each checked (one line naming a bad one, exit 2), keyed by flag. */
+export function closedLoopNumbers(args: { [K in keyof typeof CLOSED_LOOP_OPTIONS]?: string }) {
+  return {
+    connections: numberFlag(args, 'connections', 'positive integer'),
+    sessions: numberFlag(args, 'sessions', 'positive integer'),
+    depth: numberFlag(args, 'depth', 'positive integer'),
+    'round-ms': numberFlag(args, 'round-ms', 'positive number'),
+    'warmup-ms': numberFlag(args, 'warmup-ms', 'non-negative number'),
+    pairs: numberFlag(args, 'pairs', 'positive integer'),
+  };
+}
 
 /** How long the drivers stream before a round's window opens. */
 const RAMP_MS = 500;

@@ -17,7 +17,7 @@ import { createIncrementalMatching } from '../src/core/signals/matching.js';
 import { createStructuralTracker } from '../src/core/signals/structural.js';
 import { createTemporalTracker, referenceWindows } from '../src/core/signals/temporal.js';
 import type { Stage, State } from '../src/core/types.js';
-import { argsError, benchArgs } from './args.js';
+import { argsError, benchArgs, numberArg } from './args.js';
 import { machine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine, fmt, measure, printTable, ratio, summarize } from './timing.js';
 
@@ -64,8 +64,9 @@ const { positionals } = benchArgs({ allowPositionals: true });
 if (positionals.length > 2) argsError(`candidate steps and rounds at most, not ${positionals.length} arguments`);
 const rand = prng(42);
 const pta = buildPta('bench', [trajectory(rand, 40), trajectory(rand, 40), trajectory(rand, 40)]);
-const candidate = trajectory(rand, Number(positionals[0] ?? 200));
-const rounds = Number(positionals[1] ?? 200);
+const candidateSteps = numberArg(positionals[0], 'CANDIDATE_STEPS', 'positive integer', 200);
+const rounds = numberArg(positionals[1], 'ROUNDS', 'positive integer', 200);
+const candidate = trajectory(rand, candidateSteps);
 const nodeStates = pta.nodes.flatMap((n) => (n.state !== null && n.state.stage !== 'O' ? [n.state] : []));
 /** Edges of each non-O candidate state to the non-O PTA nodes, as the tracker computes them. */
 const adjacency = candidate.filter((s) => s.stage !== 'O').map((s) => nodeStates.flatMap((n, j) => (equivalent(n, s, DEFAULT_TAU) ? [j] : [])));

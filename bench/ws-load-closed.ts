@@ -20,14 +20,21 @@ export interface Config {
 }
 
 /** The load shapes the flags ask for, one per connection count. */
-export function configs(flags: { shapes: string; lifecycleConnections: string; lifecycleDepth: number; connections: string; sessions: number; depth: number }): Config[] {
+export function configs(flags: {
+  shapes: string;
+  lifecycleConnections: readonly number[];
+  lifecycleDepth: number;
+  connections: readonly number[];
+  sessions: number;
+  depth: number;
+}): Config[] | string {
   const out: Config[] = [];
   for (const shape of flags.shapes.split(',')) {
     if (shape === 'lifecycle') {
-      for (const c of flags.lifecycleConnections.split(',')) out.push({ shape, connections: Number(c), sessions: 1, depth: flags.lifecycleDepth });
+      for (const c of flags.lifecycleConnections) out.push({ shape, connections: c, sessions: 1, depth: flags.lifecycleDepth });
     } else if (shape === 'pipelined') {
-      for (const c of flags.connections.split(',')) out.push({ shape, connections: Number(c), sessions: flags.sessions, depth: flags.depth });
-    } else if (shape !== '') throw new Error(`--shapes: unknown shape ${shape} (lifecycle, pipelined)`);
+      for (const c of flags.connections) out.push({ shape, connections: c, sessions: flags.sessions, depth: flags.depth });
+    } else if (shape !== '') return `--shapes: unknown shape '${shape}' (lifecycle, pipelined)`;
   }
   return out;
 }

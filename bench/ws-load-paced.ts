@@ -2,6 +2,7 @@
  * ws-load's open loop (bench/ws-load.ts): sessions stepped at a fixed rate against steplens, then against the echo
  * at the same rate; p99 step-to-score latency, where the tail sits, event-loop delays, GC pauses and memory.
  */
+import { readNumber } from './args.js';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { SERVER_BENCH_TASK } from './corpus.js';
 import { machineTicks, residentMb, stealPercent } from './proc-cpu.js';
@@ -72,15 +73,20 @@ function tailLine(w: Window): string {
 }
 
 /** `--stagger-order`, checked. */
-export function staggerOrder(o: string | undefined): 'spread' | 'by-slot' {
-  if (o !== 'spread' && o !== 'by-slot') throw new Error(`--stagger-order: ${o} is neither "spread" nor "by-slot"`);
-  return o;
+export function staggerOrder(o: string | undefined): 'spread' | 'by-slot' | undefined {
+  return o === 'spread' || o === 'by-slot' ? o : undefined;
 }
 
 /** A paced rate: `half` of the highest closed-loop median, or steps/s. */
 export interface RateSpec {
   label: string;
   rate: number;
+}
+
+/** Why `--rate`'s list cannot be read (an item neither `half` nor a positive number of steps/s), or undefined. */
+export function rateListError(rates: string): string | undefined {
+  const bad = rates.split(',').find((x) => x.trim() !== '' && x !== 'half' && readNumber(x, 'positive number') === undefined);
+  return bad === undefined ? undefined : `--rate needs half or positive numbers of steps/s separated by commas, got '${bad}' in '${rates}'`;
 }
 
 /** `--rate`'s list against `max`, the highest closed-loop median of steplens. */

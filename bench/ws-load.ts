@@ -37,7 +37,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseTrajectoryText } from '../src/formats/index.js';
-import { benchArgs } from './args.js';
+import { argsError, benchArgs, numberFlag, numberListFlag } from './args.js';
 import { SERVER_BENCH_FILE, findCorpus } from './corpus.js';
 import { newestProfile, printSelfTimes } from './cpu-top.js';
 import { loadLine } from './proc-cpu.js';
@@ -45,7 +45,7 @@ import { machine, machineLine, target, writeResult, type Target } from './report
 import { startTarget } from './server-process.js';
 import { commandLine, fmt, latencySummary, printTable, ratio } from './timing.js';
 import { configs, pooled, threadLine, throughput, type ClosedLoop, type ConfigResult, type Round } from './ws-load-closed.js';
-import { paced, pacedRates, staggerOrder, type OpenLoop } from './ws-load-paced.js';
+import { paced, pacedRates, rateListError, staggerOrder, type OpenLoop } from './ws-load-paced.js';
 import { stepTemplates } from './ws-driver.js';
 
 const { values: args } = benchArgs({
@@ -71,19 +71,28 @@ const { values: args } = benchArgs({
     corpus: { type: 'string' },
   },
 });
-const num = (v: string | undefined): number => Number(v);
+// Every flag is checked before any process starts: one line naming a bad one, exit 2.
+const shapesRead = configs({
+  shapes: args.shapes ?? '',
+  lifecycleConnections: numberListFlag(args, 'lifecycle-connections', 'positive integer'),
+  lifecycleDepth: numberFlag(args, 'lifecycle-depth', 'positive integer'),
+  connections: numberListFlag(args, 'connections', 'positive integer'),
+  sessions: numberFlag(args, 'sessions', 'positive integer'),
+  depth: numberFlag(args, 'depth', 'positive integer'),
+});
+const shapes = typeof shapesRead === 'string' ? argsError(shapesRead) : shapesRead;
+const staggered = staggerOrder(args['stagger-order']) ?? argsError(`--stagger-order needs spread or by-slot, got '${args['stagger-order']}'`);
+const stagger = args['no-stagger'] ? undefined : staggered;
+const rounds = numberFlag(args, 'rounds', 'positive integer');
+const roundMs = numberFlag(args, 'round-ms', 'positive number');
+const warmupMs = numberFlag(args, 'warmup-ms', 'non-negative number');
+const pacedSessions = numberFlag(args, 'paced-sessions', 'non-negative integer');
+const pacedConnections = numberFlag(args, 'paced-connections', 'positive integer');
+const pacedMs = numberFlag(args, 'paced-ms', 'positive number');
+const rateError = rateListError(args.rate ?? 'half');
+if (rateError !== undefined) argsError(rateError);
 
 async function main(): Promise<void> {
-  // The shapes and the stagger order are checked before any process starts.
-  const shapes = configs({
-    shapes: args.shapes ?? '',
-    lifecycleConnections: args['lifecycle-connections'] ?? '',
-    lifecycleDepth: num(args['lifecycle-depth']),
-    connections: args.connections ?? '',
-    sessions: num(args.sessions),
-    depth: num(args.depth),
-  });
-  const stagger = args['no-stagger'] ? undefined : staggerOrder(args['stagger-order']);
   const file = path.join(findCorpus(args.corpus), SERVER_BENCH_FILE);
   const parsed = parseTrajectoryText(await readFile(file, 'utf8'), 'auto', file);
   if (!parsed.ok) throw parsed.error;
@@ -94,8 +103,8 @@ async function main(): Promise<void> {
   const a = await startTarget('steplens', profileArgs);
   const b = await startTarget('echo');
   const m = machine();
-  const open: OpenLoop = { templates, pacedMs: num(args['paced-ms']), pacedConnections: num(args['paced-connections']), stagger };
-  const closed: ClosedLoop = { templates, pids: [a.pid, b.pid, process.pid], roundMs: num(args['round-ms']), warmupMs: num(args['warmup-ms']), rounds: num(args.rounds) };
+  const open: OpenLoop = { templates, pacedMs, pacedConnections, stagger };
+  const closed: ClosedLoop = { templates, pids: [a.pid, b.pid, process.pid], roundMs, warmupMs, rounds };
   console.log(`command: ${commandLine(import.meta.url)}`);
   console.log(machineLine(m));
   console.log(`load average before: ${loadLine()} (a shared machine: rates swing with other jobs; compare the in-run ratios and the CPU per step)`);
@@ -157,7 +166,6 @@ async function main(): Promise<void> {
     else targets.push(target(`ws-load steplens/echo throughput @${r.connections} connections`, r.ratio, '>=', 0.5, '', r.interval));
   }
 
-  const pacedSessions = num(args['paced-sessions']);
   if (pacedSessions > 0) {
     const max = Math.max(...results.map((r) => r.rateA));
     for (const [i, spec] of pacedRates(args.rate ?? 'half', max).entries()) {

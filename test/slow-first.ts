@@ -16,6 +16,7 @@ const SLOW = [
   'test/docs/readme-commands.test.ts',
   'test/scorer/online-offline-corpus.test.ts',
   'test/cluster/topology.test.ts',
+  'test/bench/bench-args.test.ts', // a node process per bench entry (--help) and per numeric flag of each (a bad value): ~150
 ];
 
 export class SlowFirst extends BaseSequencer {

@@ -11,8 +11,8 @@
  *   npm run build && node dist/bench/early-stop/signals.js --outcomes ../shared/calibration/outcomes.csv \
  *     --sources bench/early-stop/sources.csv [--source-max 0.02] ../shared/calibration ../shared/corpus
  */
+import { benchArgs, numberFlag } from '../args.js';
 import { createHash } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { scoreKnownRuns, type KnownRun } from '../../src/cli/calibrate-runs.js';
 import { readCorpusInput } from '../../src/cli/corpus-input.js';
 import { chooseReference } from '../../src/cli/references.js';
@@ -25,8 +25,11 @@ import { resolveOutcome } from '../../src/report/resolve-outcome.js';
 import { parseSourcesTable, sourceOf } from '../../src/report/sources-table.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { outcomes: { type: 'string' }, sources: { type: 'string' }, 'source-max': { type: 'string' } } });
-const sourceMax = Number(values['source-max'] ?? 0.02);
+const { values, positionals } = benchArgs(
+  { allowPositionals: true, options: { outcomes: { type: 'string' }, sources: { type: 'string' }, 'source-max': { type: 'string' } } },
+  'node dist/bench/early-stop/signals.js --outcomes FILE --sources FILE [--source-max 0.02] PATH...',
+);
+const sourceMax = numberFlag(values, 'source-max', 'rate between 0 and 1', 0.02);
 
 interface Run {
   source: string;

@@ -1,5 +1,5 @@
 /** The scored runs `steplens calibrate` works on: trajectories under PATH... (scored now) and `--runs` files (scored before). */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ScoringConfig } from '../core/config.js';
 import { SteplensError } from '../errors.js';
 import { nodeReportFs } from '../report/node-fs.js';
@@ -61,7 +61,9 @@ export async function loadCalibrationRuns(a: CalibrateArgs, cwd: string, config:
   let priorReferences: number | null = null;
   const unreadable: LoadedRuns['unreadable'] = [];
   if (a.paths.length > 0) {
-    const { found, naming, warnings } = readCorpusInput(a.paths, a.corpus, cwd, 'calibrate');
+    // The walk passes over the command's own files: outputs written into PATH on an earlier run are not read back as runs.
+    const ownFiles = [a.sources, ...a.runs, a.saveRuns, a.config, a.configOut, a.out, a.outDir !== undefined ? join(a.outDir, 'calibration.json') : undefined];
+    const { found, naming, warnings } = readCorpusInput(a.paths, a.corpus, cwd, 'calibrate', ownFiles);
     exit = reportCorpusInput(found, a.lenient, stderr, warnings);
     const sources = sourcesTable(a.sources, cwd);
     const known: KnownRun[] = [];

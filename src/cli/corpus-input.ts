@@ -39,12 +39,17 @@ function readTable<T>(flag: string, file: string, cwd: string, parse: (text: str
   return parse(text.value, path);
 }
 
-/** Reads `--outcomes` and discovers the trajectories under PATH...; one-line errors for bad input. */
+/**
+ * Reads `--outcomes` and discovers the trajectories under PATH...; one-line errors for bad input. The walk of a
+ * PATH folder passes over the `--outcomes` and `--manifest` files and `flagFiles` (the command's other files: its
+ * config, its outputs, ...; relative to `cwd`), silently: they are the command's own, not runs.
+ */
 export function readCorpusInput(
   positionals: readonly string[],
   values: { outcomes?: string | undefined; manifest?: string | undefined; model?: string | undefined; run?: string | undefined },
   cwd: string,
   command: string,
+  flagFiles: ReadonlyArray<string | undefined> = [],
 ): CorpusInput {
   if (positionals.length === 0) throw new SteplensError('usage', `no PATH given (usage: steplens ${command} [--outcomes FILE] ... PATH...)`);
   const paths = positionals.map((p) => resolve(cwd, p));
@@ -59,7 +64,8 @@ export function readCorpusInput(
         });
   const manifest = values.manifest === undefined ? undefined : readTable('--manifest', values.manifest, cwd, parseManifest);
   const overrides = { ...(values.model ? { model: values.model } : {}), ...(values.run ? { run: values.run } : {}) };
-  const found = discover(nodeReportFs, paths, (text, source) => parseLogText(text, 'auto', source), overrides);
+  const notRuns = [values.outcomes, values.manifest, ...flagFiles].flatMap((f) => (f === undefined ? [] : [resolve(cwd, f)]));
+  const found = discover(nodeReportFs, paths, (text, source) => parseLogText(text, 'auto', source), overrides, notRuns);
   if (found.trajectories.length === 0) {
     const first = found.skipped.find((x) => x.kind !== 'metadata') ?? found.skipped[0];
     const why = first ? `; e.g. ${first.path}: ${first.reason}` : '';

@@ -36,28 +36,42 @@ export interface Discovery {
   problems: InputProblem[];
 }
 
-function walk(fs: ReportFs, dir: string, out: string[]): void {
+/** Whether a file is one the command's flags name (`--manifest`, `--outcomes`, `--out`, ...): no trajectory. */
+type NamedByFlag = (path: string) => boolean;
+
+/** Matches by absolute path, and by device and inode where the fs knows them (a link or another spelling of the path). */
+function namedByFlag(fs: ReportFs, files: readonly string[]): NamedByFlag {
+  if (files.length === 0) return () => false;
+  const paths = new Set(files);
+  const ids = new Set(files.map((f) => fs.identity?.(f)).filter((id): id is string => id !== undefined));
+  return (p) => paths.has(p) || (ids.size > 0 && ids.has(fs.identity?.(p) ?? ''));
+}
+
+function walk(fs: ReportFs, dir: string, out: string[], named: NamedByFlag): void {
   const entries = (fs.list(dir) ?? []).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
     if (e.name.startsWith('.') || e.name === 'node_modules') continue;
     const p = join(dir, e.name);
-    if (e.dir) walk(fs, p, out);
-    else if (EXTENSIONS.test(e.name)) out.push(p);
+    if (e.dir) walk(fs, p, out, named);
+    else if (EXTENSIONS.test(e.name) && !named(p)) out.push(p);
   }
 }
 
 /**
  * All candidate files under the inputs, in one order whatever the order of the inputs (`compareRunKeys`: the order a
  * walk of one folder lists them in), so the same runs give the same report, calibration and training however they
- * were named; throws bad_input for a missing path.
+ * were named; throws bad_input for a missing path. A walk passes over `notRuns` (absolute paths): the files the
+ * command's own flags name, such as the manifest kept beside the runs it describes, which are no trajectories and
+ * would otherwise be named as skipped on every run; a file given as PATH itself is still read.
  */
-export function candidateFiles(fs: ReportFs, paths: readonly string[]): string[] {
+export function candidateFiles(fs: ReportFs, paths: readonly string[], notRuns: readonly string[] = []): string[] {
   const out: string[] = [];
+  const named = namedByFlag(fs, notRuns);
   for (const p of paths) {
     const kind = fs.kind(p);
     if (kind === undefined) throw new SteplensError('bad_input', `${p}: no such file or directory`);
     // A named FIFO or device is a candidate too: reading it says why it is skipped.
-    if (kind === 'dir') walk(fs, p, out);
+    if (kind === 'dir') walk(fs, p, out, named);
     else out.push(p);
   }
   return [...new Set(out)].sort(compareRunKeys);
@@ -77,9 +91,9 @@ function reasonOf(message: string, path: string): string {
   return message.startsWith(`cannot read ${path}: `) ? message.slice(`cannot read ${path}: `.length) : message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message;
 }
 
-/** Reads and parses every candidate file. */
-export function discover(fs: ReportFs, paths: readonly string[], parse: ParseFile, overrides: IdentityOverrides = {}): Discovery {
-  const files = candidateFiles(fs, paths);
+/** Reads and parses every candidate file (`notRuns`: as for {@link candidateFiles}). */
+export function discover(fs: ReportFs, paths: readonly string[], parse: ParseFile, overrides: IdentityOverrides = {}, notRuns: readonly string[] = []): Discovery {
+  const files = candidateFiles(fs, paths, notRuns);
   const trajectories: LoadedTrajectory[] = [];
   const skipped: SkippedFile[] = [];
   const problems: InputProblem[] = [];

@@ -1,14 +1,16 @@
 /**
  * The bench scripts' command lines (bench/args.ts): `--help` prints the usage bench/README.md's table gives the
  * script and exits 0, an unknown flag is one line and exit 2. They printed parseArgs' stack trace for both (exit 1),
- * and the scripts reading positions by hand read `--help` as a corpus folder or a profile file.
+ * and the scripts reading positions by hand read `--help` as a corpus folder or a profile file. A bad number
+ * (`--rate x`, `--rounds -1`, `--sessions 1.5`) is one line naming the flag and what it needs, exit 2, for every
+ * numeric flag and position of every script: they threw a stack trace, or ran with NaN (after starting servers).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { readArgs, readmeUsage } from '../../bench/args.js';
+import { readArgs, readmeUsage, readNumber, type NumberKind } from '../../bench/args.js';
 import { packageRoot } from '../../src/package-files.js';
 
 const ROOT = packageRoot();
@@ -28,9 +30,9 @@ interface Ran {
   stderr: string;
 }
 
-async function run(name: string, arg: string): Promise<Ran> {
+async function run(name: string, ...args: string[]): Promise<Ran> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'dist/bench', `${name}.js`), arg], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'dist/bench', `${name}.js`), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -60,6 +62,11 @@ describe('readArgs', () => {
     expect(readArgs(config, ['--only', 'x', '--help']).kind).toBe('help');
     expect(readArgs(config, ['-h']).kind).toBe('help');
     expect(readArgs({ ...config, allowPositionals: true }, ['--', '--help']).kind).toBe('ok');
+  });
+  it('reads a negative number as the value of the flag before it (parseArgs called `--rounds -1` ambiguous)', () => {
+    const read = readArgs({ ...config, allowPositionals: true }, ['--json', '-1', '--only', '-.5', 'x']);
+    expect(read.kind === 'ok' && [read.parsed.values.json, read.parsed.values.only, read.parsed.positionals]).toEqual(['-1', '-.5', ['x']]);
+    expect(readArgs(config, ['--json', '-x'])).toMatchObject({ kind: 'error' });
   });
   it('names what is wrong in one sentence: an unknown flag, a flag without its value, an argument not taken', () => {
     expect(readArgs(config, ['--bogus'])).toEqual({ kind: 'error', message: "Unknown option '--bogus'" });
@@ -100,4 +107,143 @@ describe('every bench entry that takes arguments', () => {
       expect(r.stderr).toBe(`${some[i]}: Unknown option '--no-such-flag' (node dist/bench/${some[i]}.js --help prints the usage)\n`);
     }
   });
+});
+
+describe('readNumber', () => {
+  it('reads a number of each kind, and refuses what is not one ("" and "x" were 0 and NaN, -1 and 1.5 went through)', () => {
+    const cases: Array<[string, NumberKind, number | undefined]> = [
+      ['3', 'positive integer', 3],
+      ['1.5', 'positive integer', undefined],
+      ['0', 'positive integer', undefined],
+      ['-1', 'non-negative integer', undefined],
+      ['0', 'non-negative integer', 0],
+      ['1e3', 'positive integer', 1000],
+      ['-2', 'integer', -2],
+      ['0.25', 'positive number', 0.25],
+      ['-1', 'non-negative number', undefined],
+      ['1.5', 'rate between 0 and 1', undefined],
+      ['0.02', 'rate between 0 and 1', 0.02],
+      ['x', 'number', undefined],
+      ['', 'number', undefined],
+      [' ', 'number', undefined],
+      ['Infinity', 'positive number', undefined],
+      ['9007199254740993', 'positive integer', undefined],
+    ];
+    for (const [text, kind, want] of cases) expect(readNumber(text, kind), `${text} as ${kind}`).toBe(want);
+  });
+});
+
+/** The entries' sources (bench/NAME.ts, bench/early-stop/signals.ts, ...) by entry name. */
+function sources(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const f of readdirSync(path.join(ROOT, 'bench'), { recursive: true }) as string[]) {
+    if (f.endsWith('.ts')) out.set(f.replace(/\.ts$/, ''), readFileSync(path.join(ROOT, 'bench', f), 'utf8'));
+  }
+  return out;
+}
+
+/** A value each kind refuses (and a reader that let it through would run with). */
+const BAD: Record<NumberKind, string> = {
+  number: 'x',
+  'positive number': '-1',
+  'non-negative number': '-1',
+  'rate between 0 and 1': '2',
+  integer: '1.5',
+  'positive integer': '1.5',
+  'non-negative integer': '-1',
+};
+
+/** Where a script's numbers sit on its command line: its positions' order, and what it needs before them. */
+const POSITIONS: Record<string, string[]> = {
+  'structural-add': ['CANDIDATE_STEPS', 'ROUNDS'],
+  'shadow-cost': ['CORPUS_DIR', 'PASSES'],
+  'label-per-step': ['CORPUS_DIR', 'RUNS'],
+  'push-per-step': ['CORPUS_DIR', 'RUNS'],
+  'alloc-top': ['FILE', 'STEPS', 'TOP'],
+  'cpu-top': ['FILE', 'TOP'],
+};
+/** The positions a script needs before it reads its flags (its checks of them come first). */
+const REQUIRED: Record<string, string[]> = {
+  evidence: ['none'],
+  'forecast-features': ['none'],
+  'forecast-text': ['none'],
+  'calibration-retrain': ['none'],
+  'calibration-online': ['none'],
+  'report-separation': ['none.json'],
+  'heap-owners': ['none.heapsnapshot'],
+  'early-stop/signals': ['none'],
+  rank: ['none', 'none'],
+};
+
+interface NumberCase {
+  entry: string;
+  /** `--rounds`, or a position's name. */
+  name: string;
+  kind: NumberKind;
+  args: string[];
+}
+
+/** Every numeric flag and position the bench entries read, from their sources (each read through bench/args.ts). */
+function numberCases(): NumberCase[] {
+  const src = sources();
+  const closedLoop = [...src.get('split-drivers')!.matchAll(/numberFlag\(args, '([\w-]+)', '([a-z0-9 -]+)'/g)].map((m) => [m[1]!, m[2]!] as const);
+  const out: NumberCase[] = [];
+  for (const [entry, text] of src) {
+    if (entry === 'split-drivers' || entry === 'args') continue;
+    const flags = [...text.matchAll(/number(?:List)?Flag\(\w+, '([\w-]+)', '([a-z0-9 -]+)'/g)].map((m) => [m[1]!, m[2]!] as const);
+    if (text.includes('closedLoopNumbers(args)')) flags.push(...closedLoop);
+    for (const [flag, kind] of flags) out.push({ entry, name: `--${flag}`, kind: kind as NumberKind, args: [...(REQUIRED[entry] ?? []), `--${flag}`, BAD[kind as NumberKind]] });
+    for (const m of text.matchAll(/numberArg\(\w+(?:\[\d\])?, '([A-Z_]+)', '([a-z0-9 -]+)'/g)) {
+      const order = POSITIONS[entry] ?? [];
+      const at = order.indexOf(m[1]!);
+      const kind = m[2]! as NumberKind;
+      // The positions before it hold what the script takes there (a number that passes: 10), the position itself the bad value.
+      const args = order.slice(0, at + 1).map((p, i) => (i === at ? BAD[kind] : p === 'FILE' ? 'none.profile' : p === 'CORPUS_DIR' ? 'none' : '10'));
+      out.push({ entry, name: m[1]!, kind, args: at < 0 ? [] : args });
+    }
+  }
+  return out;
+}
+
+describe('every numeric flag and position of every bench entry', () => {
+  const cases = numberCases();
+
+  it('is read through bench/args.ts (no Number() of a flag or a position left, which read "x" as NaN and "" as 0)', () => {
+    const bare = [...sources()].flatMap(([entry, text]) =>
+      text
+        .split('\n')
+        .filter((line) => /Number\((?:args|values|opts|flags|positionals|top|stepsArg|topArg)\b|\.map\(Number\)/.test(line) && /args|values|opts|flags|positionals/.test(line))
+        .map((line) => `${entry}: ${line.trim()}`),
+    );
+    expect(bare).toEqual([]);
+    // The positions are found where the table says they are.
+    expect(cases.filter((c) => c.args.length === 0).map((c) => `${c.entry} ${c.name}`)).toEqual([]);
+    expect(cases.length).toBeGreaterThan(80);
+    expect(cases.map((c) => `${c.entry} ${c.name}`)).toEqual(
+      expect.arrayContaining(['ws-load --rounds', 'ws-load --sessions', 'replicas --pairs', 'scale-out --round-ms', 'structural-add ROUNDS', 'alloc-top TOP']),
+    );
+  });
+
+  it('refuses a bad value in one line naming it and what it needs, exit 2, before any work', { timeout: 600_000 }, async () => {
+    const ran = await pooled(cases, 3, (c) => run(c.entry, ...c.args));
+    const wrong = cases.flatMap((c, i) => {
+      const r = ran[i]!;
+      const script = path.basename(c.entry);
+      const bad = c.args.at(-1)!;
+      const line = `${script}: ${c.name} needs ${/^[aeiou]/.test(c.kind) ? 'an' : 'a'} ${c.kind}, got '${bad}' (node dist/bench/${script}.js --help prints the usage)\n`;
+      const list = new RegExp(`^${script}: ${c.name} needs ${c.kind}s separated by commas, got '${bad.replace(/[.]/g, '\\.')}' in`);
+      return r.code === 2 && r.stdout === '' && (r.stderr === line || list.test(r.stderr)) ? [] : [`${c.entry} ${c.args.join(' ')}: exit ${r.code}, ${r.stderr.split('\n').slice(0, 3).join(' | ')}`];
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it("ws-load's --rate: an item neither half nor a positive number of steps/s is refused the same way", async () => {
+    for (const rate of ['x', '500,-1', 'half,0']) {
+      const r = await run('ws-load', '--rate', rate);
+      expect(r.code, rate).toBe(2);
+      expect(r.stderr).toMatch(
+        new RegExp(`^ws-load: --rate needs half or positive numbers of steps/s separated by commas, got '[^']+' in '${rate}' \\(node dist/bench/ws-load\\.js --help prints the usage\\)\n$`),
+      );
+    }
+  }, 60_000);
 });

@@ -8,7 +8,7 @@ import type { Command } from '../command.js';
 import { formatOption, LENIENT_OPTION } from '../input.js';
 import { INSTANCE_OPTION, logExitCode, noStepsMessage, readLogFile, reportLogDiagnostics, selectInstances, type Instance } from '../instances.js';
 
-const USAGE = `usage: steplens replay FILE --url URL [--task ID] [--instance ID] [--format F] [--token T] [--session ID] [--passed | --failed] [--json] [--reconnect]
+const USAGE = `usage: steplens replay FILE --url URL [--task ID] [--instance ID] [--format F] [--token T] [--session ID] [--passed | --failed] [--json] [--reconnect] [--lenient]
   Streams FILE to the server at URL (http://, ws://; /v1/stream is added when the path is empty) one step
   at a time, as a live agent would, and prints each score and signal as it arrives, then the final.
   --task defaults to the task the log names; a file holding several trajectories (OpenHands output.jsonl)
@@ -19,7 +19,8 @@ const USAGE = `usage: steplens replay FILE --url URL [--task ID] [--instance ID]
   one line on stderr (with --json also an \`error\` frame, the last line, in place of the final) and the exit code is 1.
   A final the server sent on its own (its \`reason\` not \`end\`: it shut down, the session went idle) is printed,
   then one line on stderr, and the exit code is 1.
-  With --reconnect, a dropped connection is reopened and the session resumed.`;
+  With --reconnect, a dropped connection is reopened and the session resumed.
+  Bad lines or events of FILE are reported on stderr and skipped (the rest is streamed); exit 1 unless --lenient.`;
 
 /** The stream URL for a server address (a `usage` error naming --url when it is not one). */
 export function streamUrl(url: string): string {

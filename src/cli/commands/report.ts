@@ -71,7 +71,8 @@ const command: Command = {
     '                       [--model NAME] [--run NAME]\n' +
     '                       [--lenient] PATH...\n' +
     '  PATH: trajectory files or folders (walked recursively, .json/.jsonl/.traj, gzipped or not; evaluation JSON\n' +
-    '        is recognised and skipped); every other skipped file is named on stderr with its reason, and an\n' +
+    "        is recognised and skipped, and so are the files this command's flags name, e.g. --manifest); every\n" +
+    '        other skipped file is named on stderr with its reason, and an\n' +
     '        unreadable file or a skipped line or event makes the exit code 1 unless --lenient\n' +
     '  outcomes: SWE-bench report.json / results.json / <model>.<run>.json found near the trajectories,\n' +
     '            or --outcomes FILE (CSV with task,outcome[,run,model,agent] or JSON Lines with the same keys; a row\n' +
@@ -122,7 +123,9 @@ const command: Command = {
     if (failingReference !== 'matched' && failingReference !== 'all') throw new SteplensError('usage', `--failing-reference must be matched or all, got '${failingReference}'`);
     const seed = intFlag(values.seed, '--seed', 1, 0);
     const minRuns = intFlag(values['min-runs'], '--min-runs', MIN_RANKED_RUNS, 2, ' (one run has no interval to tell sources apart)');
-    const { paths, found, naming, warnings } = readCorpusInput(positionals, values, io.cwd, 'report');
+    // The walk passes over the command's own files: a report written into PATH (--out) is not read back as a run.
+    const ownFiles = [values.forecast !== undefined ? forecastFileArg(values.forecast) : undefined, values.config, values.out !== undefined ? join(values.out, 'report.json') : undefined];
+    const { paths, found, naming, warnings } = readCorpusInput(positionals, values, io.cwd, 'report', ownFiles);
     const folders = referenceFolderArgs(values.references, values.bundled, io.cwd);
     const external = folders.length
       ? await externalReferences(

@@ -97,7 +97,8 @@ const command: Command = {
     if (sourceMax !== undefined && (sourceMaxText!.trim() === '' || !(sourceMax >= 0 && sourceMax <= 1)))
       throw new SteplensError('usage', `--source-max must be a rate between 0 and 1, got '${sourceMaxText}'`);
     const pairWeights = pairWeightsFlag(values['pair-weights']);
-    const { found, manifest, naming, warnings } = readCorpusInput(positionals, values, io.cwd, 'train');
+    // The walk passes over the command's own files: a forecaster written into PATH (--out) is not read back as a run.
+    const { found, manifest, naming, warnings } = readCorpusInput(positionals, values, io.cwd, 'train', [values.out, values.sources, values.config]);
     const exit = reportCorpusInput(found, values.lenient, io.stderr, warnings);
     const config = values.config !== undefined ? await readConfigFile(resolve(io.cwd, values.config)) : DEFAULT_CONFIG;
     const prior = await chooseReference(undefined);
