@@ -28,13 +28,14 @@ export function parseClientMessage(raw: string | Buffer): Result<ClientMessage, 
     return err({ code: 'bad_message', message: `invalid JSON: ${(error as Error).message}` });
   }
   if (!isRecord(doc)) return err({ code: 'bad_message', message: 'message: expected a JSON object' });
+  const envelope = doc.type === 'step' ? fastStepMessage(doc) : undefined;
+  if (envelope !== undefined && shallowStep(envelope.step)) return ok(envelope);
+  // What an error names (the fast path above has none to write): built only past it.
   const context: Pick<MessageError, 'session' | 'seq'> = {};
   // A longer one names no session (sessionIdSchema): it is not sent back (T54).
   if (typeof doc.session === 'string' && doc.session.length <= SESSION_ID_MAX) context.session = doc.session;
   // Only a seq the error frame's schema takes is echoed (an integer past 2^53 is not one).
   if (typeof doc.seq === 'number' && Number.isSafeInteger(doc.seq)) context.seq = doc.seq;
-  const envelope = doc.type === 'step' ? fastStepMessage(doc) : undefined;
-  if (envelope !== undefined && shallowStep(envelope.step)) return ok(envelope);
   if (nestedDeeperThan(doc)) return err({ code: 'bad_message', message: tooDeepMessage('message'), ...context });
   if (envelope !== undefined) return ok(envelope);
   const type = doc.type;

@@ -10,6 +10,7 @@ import { frameBytes } from './frame-text.js';
 import { terminateUnread } from './cut-unread.js';
 import type { OutgoingTotal } from './outgoing-total.js';
 import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
+import type { Session } from './session.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Close codes the server uses. */
@@ -47,6 +48,12 @@ export class Connection {
   readonly openSessions = new Set<string>();
   /** Whom the connection speaks for (its token's tenant and role; the local operator while auth is off). */
   principal: Principal = LOCAL_PRINCIPAL;
+  /**
+   * The session its last frame named (stream-handler.ts's `owned`), which its next frame most often names again:
+   * checked against the registry by the session's own key instead of a key built from the frame's id. Let go when
+   * the connection drops it.
+   */
+  lastNamed: Session | undefined = undefined;
   private readonly socket: WebSocket;
   private readonly maxQueued: number;
   private closing = false;
@@ -85,6 +92,7 @@ export class Connection {
   drop(key: string): void {
     this.sessions.delete(key);
     this.openSessions.delete(key);
+    if (this.lastNamed?.key === key) this.lastNamed = undefined;
   }
 
   /**

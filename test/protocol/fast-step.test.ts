@@ -124,6 +124,40 @@ describe('fast step path', () => {
     expect(fastStepMessage(ok)).toBe(ok);
   });
 
+  it('takes only what zod takes unchanged at each edge value of a shell action, the tokens and the envelope (checked by switches)', () => {
+    const edges: unknown[] = [undefined, null, '', 'ls', 0, -1, 1.5, Number.NaN, Infinity, -Infinity, 2 ** 60, '1', true, [], {}, [1, 2]];
+    const base = () => ({ tool: 'bash', action: { kind: 'shell', command: 'ls' } as Record<string, unknown>, tokens: { prompt: 1, completion: 2 } as Record<string, unknown> });
+    let taken = 0;
+    const compare = (step: Record<string, unknown>): void => {
+      const fast = fastStepRecord(step);
+      if (fast !== undefined) taken++;
+      agrees(fast, stepRecordSchema.safeParse(step), step);
+    };
+    for (const v of edges) {
+      for (const key of ['command', 'kind', 'extra', '__proto__', 'constructor', 'toString']) {
+        const step = base();
+        if (v === undefined) delete step.action[key];
+        else Object.defineProperty(step.action, key, { value: v, enumerable: true, writable: true, configurable: true });
+        compare(step);
+      }
+      for (const key of ['prompt', 'completion', 'total', '__proto__', 'valueOf']) {
+        const step = base();
+        if (v === undefined) delete step.tokens[key];
+        else Object.defineProperty(step.tokens, key, { value: v, enumerable: true, writable: true, configurable: true });
+        compare(step);
+      }
+      for (const key of ['type', 'session', 'seq', 'step', 'extra', '__proto__', 'hasOwnProperty']) {
+        const m: Record<string, unknown> = { type: 'step', session: 'run-1', seq: 3, step: base() };
+        if (v === undefined) delete m[key];
+        else Object.defineProperty(m, key, { value: v, enumerable: true, writable: true, configurable: true });
+        const fast = fastStepMessage(m);
+        if (fast !== undefined) taken++;
+        agrees(fast, stepMessageSchema.safeParse(m), m);
+      }
+    }
+    expect(taken).toBeGreaterThan(20);
+  });
+
   it('takes every real corpus step (converted to the steplens format), as zod does', () => {
     const file = `${CORPUS}SWE-agent__mini-swe-agent__pull-refs/output/deepseek_lite_dev_noparallel/pylint-dev__astroid-1196/pylint-dev__astroid-1196.traj.json`;
     const parsed = parseInstancesText(readFileSync(file, 'utf8'), 'auto', file);
