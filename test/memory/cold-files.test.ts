@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { COLD_MIN_CHARS, COLD_STEPS } from '../../src/core/state/cold-files.js';
+import { SHARE_MIN_CHARS } from '../../src/core/memory/packed-text.js';
 import { ShadowWorkspace } from '../../src/core/state/shadow-workspace.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
 import { scoredRun, zlibCalls } from './zlib-calls.js';
@@ -52,5 +53,26 @@ describe('files unused for a while are kept deflated on the step path', () => {
     const again = zlibCalls(() => Array.from({ length: COLD_STEPS + 1 }, () => ws.settle()));
     expect(again.deflates).toBe(0);
     expect(zlibCalls(() => ws.prefix('a.py')).inflates).toBe(1);
+  });
+
+  it('deflates a cold text from SHARE_MIN_CHARS characters on (one of 1,024-2,047 too), a shorter one never', () => {
+    expect(COLD_MIN_CHARS).toBe(SHARE_MIN_CHARS);
+    const text = (n: number): string => Array.from({ length: n }, (_, i) => `    mid_${i % 7} = cooled(${i})  # mid-sized file`).join('\n');
+    const mid = text(32);
+    const short = text(20);
+    expect([mid.length >= SHARE_MIN_CHARS && mid.length < 2 * SHARE_MIN_CHARS, short.length < SHARE_MIN_CHARS]).toEqual([true, true]);
+    const ws = new ShadowWorkspace();
+    ws.setText('mid.py', `${mid}\n`);
+    ws.setText('short.py', `${short}\n`);
+    ws.setText('other.py', 'x = 1\n');
+    ws.settle();
+    const cooled = zlibCalls(() => Array.from({ length: COLD_STEPS + 1 }, () => (ws.prefix('other.py'), ws.settle())));
+    expect(cooled.deflates).toBe(1);
+    const read = zlibCalls(() => [ws.prefix('mid.py'), ws.prefix('short.py')]);
+    expect(read.value).toEqual([
+      { text: mid, lines: 32 },
+      { text: short, lines: 20 },
+    ]);
+    expect(read.inflates).toBe(1);
   });
 });
