@@ -55,13 +55,13 @@ describe('files unused for a while are kept deflated on the step path', () => {
     expect(zlibCalls(() => ws.prefix('a.py')).inflates).toBe(1);
   });
 
-  it('deflates a cold text from half SHARE_MIN_CHARS characters on (a shared one of 1,024-2,047 too), a shorter one never', () => {
-    expect(COLD_MIN_CHARS).toBe(SHARE_MIN_CHARS / 2);
+  it('deflates a cold text from SHARE_MIN_CHARS characters on (one of 1,024-2,047 too), a shorter one never', () => {
+    expect(COLD_MIN_CHARS).toBe(SHARE_MIN_CHARS);
     const text = (n: number): string => Array.from({ length: n }, (_, i) => `    mid_${i % 7} = cooled(${i})  # mid-sized file`).join('\n');
     const mid = text(32);
     const half = text(20);
     const short = text(10);
-    expect([mid.length >= SHARE_MIN_CHARS && mid.length < 2 * SHARE_MIN_CHARS, half.length >= COLD_MIN_CHARS && half.length < SHARE_MIN_CHARS, short.length < COLD_MIN_CHARS]).toEqual([
+    expect([mid.length >= SHARE_MIN_CHARS && mid.length < 2 * SHARE_MIN_CHARS, half.length >= SHARE_MIN_CHARS / 2 && half.length < COLD_MIN_CHARS, short.length < SHARE_MIN_CHARS / 2]).toEqual([
       true,
       true,
       true,
@@ -73,13 +73,13 @@ describe('files unused for a while are kept deflated on the step path', () => {
     ws.setText('other.py', 'x = 1\n');
     ws.settle();
     const cooled = zlibCalls(() => Array.from({ length: COLD_STEPS + 1 }, () => (ws.prefix('other.py'), ws.settle())));
-    expect(cooled.deflates).toBe(2);
+    expect(cooled.deflates).toBe(1);
     const read = zlibCalls(() => [ws.prefix('mid.py'), ws.prefix('half.py'), ws.prefix('short.py')]);
     expect(read.value).toEqual([
       { text: mid, lines: 32 },
       { text: half, lines: 20 },
       { text: short, lines: 10 },
     ]);
-    expect(read.inflates).toBe(2);
+    expect(read.inflates).toBe(1);
   });
 });
