@@ -104,9 +104,14 @@ export class LazyText {
     return Buffer.from(this.z!.slice(0, DIGEST_BYTES), 'latin1').equals(digest);
   }
 
-  /** Takes `text`, equal to it ({@link equals}), as its inflated copy (what reading it would give, without zlib). */
-  adopt(text: string, fresh: boolean): void {
-    this.raw ??= fresh ? text : flatten(text);
+  /**
+   * Takes `text`, equal to it ({@link equals}), as its inflated copy (what reading it would give, without zlib);
+   * true when it was deflated (the text was read back from the pool instead of by inflating it).
+   */
+  adopt(text: string, fresh: boolean): boolean {
+    if (this.raw !== undefined) return false;
+    this.raw = fresh ? text : flatten(text);
+    return true;
   }
 
   /**
