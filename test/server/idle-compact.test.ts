@@ -66,7 +66,9 @@ describe('idle sessions compacted by the sweep', () => {
     // for all the sessions keeping them (this test's plain one, or another test's: tests share a process), so some
     // may have been deflated before.
     expect(calls.mock.calls.length + reads.mock.calls.length).toBeGreaterThan(5);
-    expect(reads.mock.calls.length).toBeGreaterThan(3);
+    // Read back by a later step at least once. (A text a step packs again finds its deflated shared copy by digest and
+    // hands it its inflated text without zlib, pool-digest.test.ts: most of this run's read-backs, which inflated before.)
+    expect(reads.mock.calls.length).toBeGreaterThan(0);
     calls.mockRestore();
     reads.mockRestore();
     const views = await Promise.all([sessionViewInSteps(plain), sessionViewInSteps(compacted)]);

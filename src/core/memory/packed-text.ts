@@ -9,6 +9,7 @@
  * lone surrogates (which UTF-8 cannot carry) is never deflated. Deterministic; zlib is computation, not I/O.
  */
 import { Buffer } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import type * as Zlib from 'node:zlib';
 import { flatten } from './flat-string.js';
 
@@ -31,6 +32,25 @@ export function setTextCompression(on: boolean): void {
   compressFrom = on ? PACK_MIN_CHARS : Number.POSITIVE_INFINITY;
 }
 
+/**
+ * Bytes of a deflated text's digest (the first of its SHA-256), kept ahead of its deflated bytes in one string: the
+ * shared pool compares a new text with a deflated entry by digest instead of inflating the entry (bench/README.md,
+ * "Memory per session, twelfth pass": most inflates were those comparisons). 128 bits: a text wrongly taken for
+ * another's needs a second preimage of it (2^128 work); a collision of two texts one client chose only mixes up
+ * that client's own two texts.
+ */
+const DIGEST_BYTES = 16;
+
+/** The digest of a text's UTF-8 bytes (see {@link DIGEST_BYTES}). */
+function digestOf(bytes: Buffer): Buffer {
+  return createHash('sha256').update(bytes).digest().subarray(0, DIGEST_BYTES);
+}
+
+/** Digest bytes a deflated text of `length` characters carries: only texts the pool may hold ({@link SHARE_MIN_CHARS} on) need one. */
+function digestBytes(length: number): number {
+  return length >= SHARE_MIN_CHARS ? DIGEST_BYTES : 0;
+}
+
 /** Texts kept inflated over all sessions (least recently used are deflated first). */
 export const HOT_TEXTS = 64;
 
@@ -42,6 +62,7 @@ const hot = new Set<LazyText>();
  */
 export class LazyText {
   private raw: string | undefined;
+  /** Deflated: its digest ({@link digestBytes}) then its deflated bytes, latin1 characters (one flat string). */
   private z: string | undefined;
   /** zlib's level `z` was made at (an idle session's compaction deflates again at its level what a step deflated at 1). */
   private level = 0;
@@ -57,7 +78,10 @@ export class LazyText {
 
   /** The text (inflates it when cold). */
   text(): string {
-    this.raw ??= zlib().inflateRawSync(Buffer.from(this.z!, 'latin1')).toString('utf8');
+    if (this.raw === undefined) {
+      const deflated = Buffer.from(this.z!, 'latin1').subarray(digestBytes(this.length));
+      this.raw = zlib().inflateRawSync(deflated).toString('utf8');
+    }
     if (this.length >= compressFrom) warm(this);
     return this.raw;
   }
@@ -65,6 +89,29 @@ export class LazyText {
   /** The text if it is inflated now, without inflating it or counting as a use (the pool's comparisons). */
   peek(): string | undefined {
     return this.raw;
+  }
+
+  /**
+   * Whether `text` is this text, without inflating it when the pool may hold it: a deflated text is compared by
+   * digest. A text with a lone surrogate is never a deflated one (those are well formed, and its UTF-8 would read
+   * U+FFFD for the surrogate).
+   */
+  equals(text: string): boolean {
+    if (this.raw !== undefined) return this.raw === text;
+    if (text.length !== this.length || !text.isWellFormed()) return false;
+    if (digestBytes(this.length) === 0) return this.text() === text;
+    const digest = digestOf(Buffer.from(text, 'utf8'));
+    return Buffer.from(this.z!.slice(0, DIGEST_BYTES), 'latin1').equals(digest);
+  }
+
+  /**
+   * Takes `text`, equal to it ({@link equals}), as its inflated copy (what reading it would give, without zlib);
+   * true when it was deflated (the text was read back from the pool instead of by inflating it).
+   */
+  adopt(text: string, fresh: boolean): boolean {
+    if (this.raw !== undefined) return false;
+    this.raw = fresh ? text : flatten(text);
+    return true;
   }
 
   /**
@@ -77,9 +124,11 @@ export class LazyText {
     if ((this.z === undefined || this.level < level) && this.raw !== undefined) {
       // Text with a lone surrogate has no UTF-8 form: it stays inflated (checked here, not when packed: most texts never cool).
       if (!this.raw.isWellFormed()) return;
-      const z = zlib().deflateRawSync(Buffer.from(this.raw, 'utf8'), { level }).toString('latin1');
-      if (z.length < this.raw.length) {
-        this.z = z;
+      const bytes = Buffer.from(this.raw, 'utf8');
+      const deflated = zlib().deflateRawSync(bytes, { level });
+      const digest = digestBytes(this.length);
+      if (digest + deflated.length < this.raw.length) {
+        this.z = (digest === 0 ? deflated : Buffer.concat([digestOf(bytes), deflated])).toString('latin1');
         this.level = level;
       }
     }
@@ -109,7 +158,7 @@ export const SHARE_MIN_CHARS = 1024;
  * group, a client that retries) see the same files and write the same scripts, and keep one copy of each such
  * text between them instead of one each. Texts of one key (a rare collision: `sed -i` keeps a file's length, and
  * an edit may miss every sampled character) share a bucket and are told apart by comparing them; a deflated
- * entry of the text's length is inflated to be compared (it stays deflated when it differs). An entry goes when no
+ * entry of the text's length is compared by digest, not inflated ({@link LazyText.equals}). An entry goes when no
  * session keeps its text any more.
  */
 const shared = new Map<number, WeakRef<LazyText> | Array<WeakRef<LazyText>>>();
@@ -150,14 +199,13 @@ function sharedText(text: string, fresh: boolean): LazyText {
   for (const ref of bucket) {
     const hit = ref.deref();
     if (hit?.length !== text.length) continue;
-    const raw = hit.peek();
-    // A deflated entry (a session done with the file for a while) is inflated to be compared: a hit then spares a copy.
-    if (raw === text || (raw === undefined && hit.text() === text)) {
-      // A use like a read: the text stays inflated while sessions keep packing it.
+    // A deflated entry (a session done with the file for a while) is compared by digest: a hit then spares a copy.
+    if (hit.equals(text)) {
+      // A use like a read: the text stays inflated while sessions keep packing it (the caller's equal copy, no zlib).
+      hit.adopt(text, fresh);
       if (hit.length >= compressFrom) warm(hit);
       return hit;
     }
-    if (raw === undefined) hit.cool();
   }
   const made = new LazyText(text, fresh);
   const alive = bucket.filter((r) => r.deref() !== undefined);

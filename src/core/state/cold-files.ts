@@ -17,10 +17,14 @@ import { SHARE_MIN_CHARS } from '../memory/packed-text.js';
 export const COLD_STEPS = 10;
 
 /**
- * Texts shorter than this are not deflated on the step path: a zlib call costs ~20-40 µs whatever the size (more in a
- * busy process), and at 1,024 the session-cost run paid one a session (~2 µs a step) for ~1.6 KB a disjoint session.
+ * Texts shorter than this are not deflated on the step path: a zlib call costs ~20-40 µs alone, ~60-150 µs amid a
+ * session's work. 1,024 (the shortest text shared), not 2,048 (bench/README.md, twelfth pass): ~1.7 KB less an active
+ * disjoint session for ~45 more deflates over 2,000 disjoint steps (the scorer ~1.5 % more CPU on them); 512 saved
+ * ~0.5 KB more for ~32 more (~2.5 % more). The cost the ninth and tenth passes saw at 1,024 (the session-cost run
+ * inflating ~2 texts a session) was the shared pool inflating its deflated entries to compare them, which a digest
+ * now does instead.
  */
-export const COLD_MIN_CHARS = 2 * SHARE_MIN_CHARS;
+export const COLD_MIN_CHARS = SHARE_MIN_CHARS;
 
 export class ColdFiles {
   /** Steps ended ({@link settle} calls). */
