@@ -344,7 +344,7 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
   // Likewise a tenant's streams: its agents on many machines must not hold every connection of a shared server.
   if (options.limits?.connectionsPerTenant === undefined) limits.connectionsPerTenant = tenants <= 1 ? 0 : defaultStreamsPerTenant(limits.maxConnections);
   // And the step texts its sessions hold in memory: one tenant's big steps must not grow the heap until the process aborts,
-  // nor fill stepBytesTotal for every other tenant (a 1.5 GiB heap's total is 384 MiB: T78).
+  // nor fill stepBytesTotal for every other tenant (a 1.5 GiB heap's total is 396 MiB: T78).
   if (options.limits?.stepBytesPerTenant === undefined) limits.stepBytesPerTenant = tenants <= 1 ? 0 : quarterOf(limits.stepBytesTotal, DEFAULT_STEP_BYTES_PER_TENANT);
   // And the log lines its events write: a tenant starting and ending sessions as fast as it can must not flood the log.
   if (options.limits?.logLinesPerTenant === undefined) limits.logLinesPerTenant = tenants <= 1 ? 0 : DEFAULT_LOG_LINES_PER_TENANT;

@@ -138,7 +138,7 @@ describe("a tenant's default share of stepBytesTotal (T78)", () => {
 
   it('is a quarter of the total, at most 512 MiB (the whole default when the total is off)', () => {
     const two = (limits: Record<string, number>) => resolveOptions({ tokens: ['x', 'y'].map((t) => ({ token: t, tenant: t })), limits }).limits.stepBytesPerTenant;
-    // A 1.5 GiB heap's total is 384 MiB: the old default (512 MiB) let one tenant take all of it.
+    // A total of 384 MiB (a 1.5 GiB heap's is 396 MiB): the old default (512 MiB) let one tenant take all of it.
     expect(two({ stepBytesTotal: 384 * 2 ** 20 })).toBe(96 * 2 ** 20);
     expect(two({ stepBytesTotal: 8 * 2 ** 30 })).toBe(DEFAULT_STEP_BYTES_PER_TENANT);
     expect(two({ stepBytesTotal: 0 })).toBe(DEFAULT_STEP_BYTES_PER_TENANT);
