@@ -32,7 +32,8 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
        STEPLENS_ALLOW_ORIGINS, STEPLENS_ALLOWED_HOSTS (comma-separated)
   --token-file: one token per line, optionally with tenant=NAME and role=agent|operator|metrics (README, "Server");
             a token without them (and every --token / STEPLENS_TOKENS) is an agent of its own tenant
-  --sessions-per-tenant N: open sessions (detached ones included) one tenant may hold (default 1024; with one tenant, all 4096)
+  --sessions-per-tenant N: open sessions (detached ones included) one tenant may hold (default a quarter of totalSessions, at most
+            1024: 1024 of 4096; with one tenant, all)
   --reference-scope: tenant (the default with two tenants or more): a tenant's references and learn sessions grow its own PTA
             of the task, which its sessions use before the shared one (an operator's grow the shared one); shared (the default
             with one tenant): one PTA per task grown and used by every tenant, within the shared-learning bounds (README, "Server")
@@ -59,7 +60,7 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
            with --redis, journalBytesPerTenant (default 536870912, 512 MiB; 0 = no bound) is the bytes one tenant's sessions
            keep in Redis (records, finals, steps): keep Redis' maxmemory above it times the tenants (docs/scale-out.md); ptaBytesPerTenant (default
            268435456, 256 MiB; 0 = no bound) is the JSON bytes one tenant's own PTAs (tenant reference scope) may hold together;
-           stepBytesPerTenant (with two tenants or more 536870912, 512 MiB; with one 0 = no bound) is the step bytes one tenant's
+           stepBytesPerTenant (with two tenants or more a quarter of stepBytesTotal, at most 512 MiB; with one 0 = no bound) is the step bytes one tenant's
            open sessions hold in this server's memory (the heap needs about 1.6 times it per tenant streaming big steps);
            stepBytesTotal (default a quarter of the heap limit; 0 = no bound) is the step bytes all open sessions hold together;
            logLinesPerTenant (with two tenants or more 1200; with one 0 = no bound) is the log lines a minute one tenant's

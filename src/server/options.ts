@@ -35,8 +35,8 @@ export interface ServerLimits {
   journalBytesPerTenant: number;
   /**
    * Bytes of step messages one tenant's open sessions may hold in this server's memory (T37; ended ones have their
-   * own bounds); a step past it is refused `quota_exceeded` (default 512 MiB with two tenants or more, 0 with one:
-   * no bound). The heap must hold about 1.6 times this per tenant that streams large steps (docs/reliability.md, T37).
+   * own bounds); a step past it is refused `quota_exceeded` (default with two tenants or more a quarter of `stepBytesTotal`,
+   * at most 512 MiB: 259 MiB on a 4 GiB heap; 0 with one: no bound). The heap must hold about 1.6 times this per tenant that streams large steps (docs/reliability.md, T37).
    */
   stepBytesPerTenant: number;
   /**
@@ -114,8 +114,8 @@ export interface ServerLimits {
   /** On shutdown, connections still open this long after sessions are handed back or ended are cut (default 10 s). */
   shutdownGraceMs: number;
   /**
-   * Open sessions (detached ones included) one tenant may hold (default 1024; with fewer than two tenants,
-   * `totalSessions`). Past it, `start` gets `quota_exceeded`; a quota of `totalSessions` or more is the server's own limit (`overloaded`, after reclaiming a detached session).
+   * Open sessions (detached ones included) one tenant may hold (default a quarter of `totalSessions`, at most 1024:
+   * 1024 of the default 4096; with fewer than two tenants, `totalSessions`). Past it, `start` gets `quota_exceeded`; a quota of `totalSessions` or more is the server's own limit (`overloaded`, after reclaiming a detached session).
    */
   sessionsPerTenant: number;
   /** Agent + model pairs the policy manager keeps for shadow mode, all tenants together (default 1000); the least recently used go first. */
@@ -262,8 +262,16 @@ export function defaultStepBytesTotal(heapLimit = getHeapStatistics().heap_size_
   return Math.floor(heapLimit / 4);
 }
 
-/** `stepBytesPerTenant` with two tenants or more (512 MiB, as `journalBytesPerTenant`). */
+/** `stepBytesPerTenant` with two tenants or more (512 MiB, as `journalBytesPerTenant`), at most a quarter of `stepBytesTotal`. */
 export const DEFAULT_STEP_BYTES_PER_TENANT = 512 * 1024 * 1024;
+
+/**
+ * A tenant's default share of a server-wide bound `total`: a quarter of it (at least 1), at most `most`; `most` when the
+ * total is off (0). As the viewers' and the streams' shares: no tenant fills a bound alone (T78).
+ */
+export function quarterOf(total: number, most: number): number {
+  return total > 0 ? Math.min(most, Math.max(1, Math.ceil(total / 4))) : most;
+}
 
 /**
  * `partialFrameBytesPerTenant` (256 MiB: 32 streams each at ws' 8 MiB a message), with one tenant too: a server with
@@ -328,14 +336,16 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
   const tokens = mergeGrants((options.tokens ?? []).map((t) => (typeof t === 'string' ? { token: t } : t)));
   const tenants = Math.max(1, new Set(tokens.map((t) => principalOf(t).tenant)).size);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  // One tenant (or auth off) may use every slot, as a single-user server always could.
-  if (options.limits?.sessionsPerTenant === undefined && tenants <= 1) limits.sessionsPerTenant = limits.totalSessions;
+  // One tenant (or auth off) may use every slot, as a single-user server always could; with more, a tenant's share
+  // follows totalSessions (T78): 1,024 of 4,096, but never the whole of a server made smaller.
+  if (options.limits?.sessionsPerTenant === undefined) limits.sessionsPerTenant = tenants <= 1 ? limits.totalSessions : quarterOf(limits.totalSessions, DEFAULT_LIMITS.sessionsPerTenant);
   // A tenant's share follows liveViewers unless set: one tenant must not hold every viewer slot of a shared server.
   if (options.limits?.liveViewersPerTenant === undefined) limits.liveViewersPerTenant = tenants <= 1 ? limits.liveViewers : Math.max(2, Math.ceil(limits.liveViewers / 4));
   // Likewise a tenant's streams: its agents on many machines must not hold every connection of a shared server.
   if (options.limits?.connectionsPerTenant === undefined) limits.connectionsPerTenant = tenants <= 1 ? 0 : defaultStreamsPerTenant(limits.maxConnections);
-  // And the step texts its sessions hold in memory: one tenant's big steps must not grow the heap until the process aborts.
-  if (options.limits?.stepBytesPerTenant === undefined) limits.stepBytesPerTenant = tenants <= 1 ? 0 : DEFAULT_STEP_BYTES_PER_TENANT;
+  // And the step texts its sessions hold in memory: one tenant's big steps must not grow the heap until the process aborts,
+  // nor fill stepBytesTotal for every other tenant (a 1.5 GiB heap's total is 396 MiB: T78).
+  if (options.limits?.stepBytesPerTenant === undefined) limits.stepBytesPerTenant = tenants <= 1 ? 0 : quarterOf(limits.stepBytesTotal, DEFAULT_STEP_BYTES_PER_TENANT);
   // And the log lines its events write: a tenant starting and ending sessions as fast as it can must not flood the log.
   if (options.limits?.logLinesPerTenant === undefined) limits.logLinesPerTenant = tenants <= 1 ? 0 : DEFAULT_LOG_LINES_PER_TENANT;
   return {

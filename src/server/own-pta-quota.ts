@@ -7,6 +7,12 @@
  * tenant's own PTAs hold (read from the store when none of its additions is under way on this replica, so growths
  * of other replicas count) plus its growths admitted here and not yet stored. Past the limit: `quota_exceeded`
  * naming the bytes and the limit; nothing is stored and the PTAs it holds are kept.
+ *
+ * A removed PTA's bytes stay in Redis for the session lifetime (35 min: its chain, for sessions pinned to it), so a
+ * tenant adding a 13 MB reference and removing it again, 60 times an hour, made Redis hold 840 MB nothing counted
+ * (T79). What this replica removed for a tenant and the store still keeps counts too: its own PTAs and those
+ * together hold at most twice the limit, so a tenant at its limit may still remove a PTA and add one in its place
+ * (T22) once, not again and again.
  */
 import { SteplensError } from '../errors.js';
 import type { Contribution, ReferenceStorePort, RemovedPta } from '../store/store-port.js';
@@ -20,6 +26,8 @@ interface Tally {
   /** Its additions and removals under way here: the store is read again only when one starts with none. */
   active: number;
   reading: Promise<void> | undefined;
+  /** What this replica removed and the store still keeps (bytes, until when), oldest first. */
+  kept: Array<{ bytes: number; until: number }>;
 }
 
 export class OwnPtaQuota {
@@ -28,6 +36,7 @@ export class OwnPtaQuota {
   constructor(
     private readonly store: ReferenceStorePort,
     readonly limit: number,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** The JSON bytes `tenant`'s own PTAs hold in the store. */
@@ -40,7 +49,7 @@ export class OwnPtaQuota {
   add<T>(tenant: string, task: string, grow: (admit: NonNullable<Contribution['admit']>) => Promise<T>): Promise<T> {
     return this.counted(tenant, async (tally) => {
       // Already full: refused before the growth is computed (any reference adds bytes).
-      if (tally.held + tally.pending >= this.limit) throw this.refusal(tenant, task, tally, tally.held + tally.pending + 1);
+      if (this.over(tally, 1)) throw this.refusal(tenant, task, tally, tally.held + tally.pending + 1);
       return await grow((bytes, previous) => this.admit(tenant, task, tally, bytes - previous));
     });
   }
@@ -53,7 +62,9 @@ export class OwnPtaQuota {
   remove(tenant: string, remove: () => Promise<RemovedPta | undefined>): Promise<RemovedPta | undefined> {
     return this.counted(tenant, async (tally) => {
       const removed = await remove();
-      if (removed !== undefined) tally.held = Math.max(0, tally.held - removed.bytes);
+      if (removed === undefined) return removed;
+      tally.held = Math.max(0, tally.held - removed.bytes);
+      if ((removed.keptMs ?? 0) > 0) tally.kept.push({ bytes: removed.bytes, until: this.now() + removed.keptMs! });
       return removed;
     });
   }
@@ -62,7 +73,7 @@ export class OwnPtaQuota {
   private async counted<T>(tenant: string, op: (tally: Tally) => Promise<T>): Promise<T> {
     let t = this.tallies.get(tenant);
     if (t === undefined) {
-      t = { held: 0, pending: 0, active: 0, reading: undefined };
+      t = { held: 0, pending: 0, active: 0, reading: undefined, kept: [] };
       this.tallies.set(tenant, t);
     }
     const tally = t;
@@ -77,9 +88,18 @@ export class OwnPtaQuota {
     }
   }
 
+  /** True when `delta` more bytes take the tenant's PTAs past the limit, or with what the store keeps of removed ones past twice it. */
+  private over(t: Tally, delta: number): boolean {
+    const now = this.now();
+    while (t.kept.length > 0 && t.kept[0]!.until <= now) t.kept.shift();
+    const kept = t.kept.reduce((sum, k) => sum + k.bytes, 0);
+    const total = t.held + t.pending + delta;
+    return total > this.limit || total + kept > 2 * this.limit;
+  }
+
   private admit(tenant: string, task: string, t: Tally, delta: number): (stored: boolean) => void {
     const total = t.held + t.pending + delta;
-    if (delta > 0 && total > this.limit) throw this.refusal(tenant, task, t, total);
+    if (delta > 0 && this.over(t, delta)) throw this.refusal(tenant, task, t, total);
     t.pending += delta;
     return (stored) => {
       t.pending -= delta;
@@ -88,9 +108,14 @@ export class OwnPtaQuota {
   }
 
   private refusal(tenant: string, task: string, t: Tally, total: number): SteplensError {
+    const start = `task ${task} (this tenant's own PTA): refused: tenant ${tenant}'s own PTAs would take ${total} bytes or more`;
+    const end = 'nothing was stored, the PTAs it holds are kept';
+    if (total > this.limit) return new SteplensError('quota_exceeded', `${start}, over its limit of ${this.limit} (ptaBytesPerTenant; they hold ${t.held + t.pending}); ${end}`);
+    const kept = t.kept.reduce((sum, k) => sum + k.bytes, 0);
+    const minutes = Math.max(1, Math.ceil(((t.kept.at(-1)?.until ?? 0) - this.now()) / 60_000));
     return new SteplensError(
       'quota_exceeded',
-      `task ${task} (this tenant's own PTA): refused: tenant ${tenant}'s own PTAs would take ${total} bytes or more, over its limit of ${this.limit} (ptaBytesPerTenant; they hold ${t.held + t.pending}); nothing was stored, the PTAs it holds are kept`,
+      `${start}, and with the ${kept} bytes of those it removed that the store still keeps (for ${minutes} min at most) over twice its limit of ${this.limit} (ptaBytesPerTenant); ${end}`,
     );
   }
 }

@@ -47,6 +47,8 @@ export interface Contribution {
 export interface RemovedPta {
   version: number;
   bytes: number;
+  /** How long the store still holds those bytes (Redis: the removed chain, for sessions pinned to it); none: freed now. */
+  keptMs?: number;
 }
 
 export interface ReferenceStorePort {

@@ -97,6 +97,54 @@ describe('the bytes of a tenant’s own PTAs', () => {
   }, 60_000);
 });
 
+describe('what the store still keeps of removed PTAs (T79)', () => {
+  it('counts for the keep time: a tenant adding and removing its PTA again and again stops at twice its limit, then goes on once they expire', async () => {
+    const store = await ReferenceStore.open({ dataDir: apps.dir('kept') });
+    const states = await statesOf(ASTROID.passA);
+    const x = ownTaskKey('t', 'x');
+    const one = Buffer.byteLength(JSON.stringify(await store.addReference(ownTaskKey('t', 'probe'), states, { by: 't' })));
+    await store.remove(ownTaskKey('t', 'probe'));
+    let clock = 0;
+    // Room for one PTA; the file store frees a removed PTA at once, so it is made to answer as Redis does (35 min kept).
+    const quota = new OwnPtaQuota(store, Math.floor(1.25 * one), () => clock);
+    const keep = 35 * 60_000;
+    const cycle = async (): Promise<string | undefined> => {
+      try {
+        await quota.add('t', 'x', (admit) => store.addReference(x, states, { by: 't', admit }));
+      } catch (error) {
+        return (error as Error).message;
+      }
+      await quota.remove('t', async () => {
+        const removed = await store.remove(x);
+        return removed && { ...removed, keptMs: keep };
+      });
+      return undefined;
+    };
+    const taken = async (): Promise<{ n: number; refused: string | undefined }> => {
+      for (let n = 0; n < 20; n++) {
+        const refused = await cycle();
+        if (refused !== undefined) return { n, refused };
+      }
+      return { n: 20, refused: undefined };
+    };
+    // Before: 20 of 20, each one left in Redis for 35 min. Now 2: the third would make 3 PTAs, past 2 x 1.25.
+    const first = await taken();
+    expect(first.n).toBe(2);
+    expect(first.refused).toMatch(new RegExp(`and with the \\d+ bytes of those it removed that the store still keeps \\(for 35 min at most\\) over twice its limit`));
+    // Another tenant is not held by it; and once the removed PTAs have left the store, the tenant goes on.
+    expect((await quota.add('u', 'x', (admit) => store.addReference(ownTaskKey('u', 'x'), states, { by: 'u', admit }))).version).toBe(1);
+    clock += keep;
+    expect((await taken()).n).toBe(2);
+    // A removal the store frees at once (the file store's) leaves nothing counted.
+    const plain = new OwnPtaQuota(store, Math.floor(1.25 * one), () => clock);
+    for (let n = 0; n < 4; n++) {
+      await plain.add('v', 'x', (admit) => store.addReference(ownTaskKey('v', 'x'), states, { by: 'v', admit }));
+      await plain.remove('v', () => store.remove(ownTaskKey('v', 'x')));
+    }
+    await store.close();
+  });
+});
+
 describe('the quota’s count while a tenant’s growth is under way', () => {
   it('drops a removed PTA’s bytes at once: a growth admitted after the removal fits (the store is not read again meanwhile)', async () => {
     const store = await ReferenceStore.open({ dataDir: apps.dir('tally') });

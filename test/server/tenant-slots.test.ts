@@ -26,6 +26,28 @@ async function start(c: Client, id: string): Promise<Record<string, unknown>> {
   return c.next((f) => f.session === id && (f.type === 'started' || f.type === 'error'));
 }
 
+describe("a tenant's default share of totalSessions (T78)", () => {
+  const small = useApp({ limits: { totalSessions: 8 }, tokens: tenantTokens(['greedy', 'other']) });
+  it('is a quarter of the server, at most 1,024: a server made smaller is not filled by one tenant', async () => {
+    const two = (limits: Record<string, number>) => resolveOptions({ tokens: tenantTokens(['x', 'y']), limits }).limits.sessionsPerTenant;
+    expect(two({})).toBe(1024);
+    expect(two({ totalSessions: 256 })).toBe(64);
+    expect(two({ totalSessions: 100_000 })).toBe(1024);
+    expect(two({ totalSessions: 256, sessionsPerTenant: 200 })).toBe(200);
+    expect(resolveOptions({ limits: { totalSessions: 256 } }).limits.sessionsPerTenant).toBe(256);
+    const greedy = await Client.connect(small().wsUrl, bearer('greedy'));
+    const answers = [];
+    for (const id of ['g1', 'g2', 'g3', 'g4']) answers.push(await start(greedy, id));
+    // Before: all 8 slots were greedy's to take (its quota, 1,024, above the server's), and other's start got `overloaded`.
+    expect(answers.map((a) => a.type)).toEqual(['started', 'started', 'error', 'error']);
+    expect(answers[2]).toMatchObject({ code: 'quota_exceeded' });
+    const other = await Client.connect(small().wsUrl, bearer('other'));
+    for (const id of ['o1', 'o2']) expect((await start(other, id)).type).toBe('started');
+    greedy.close();
+    other.close();
+  });
+});
+
 describe('sessions per tenant, and detached sessions under pressure', () => {
   it('caps a tenant, and frees the oldest detached session when the server is full', async () => {
     const greedy = await Client.connect(server().wsUrl, bearer('greedy'));

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseLimits } from '../../src/server/config.js';
-import { DEFAULT_STEP_BYTES_PER_TENANT, defaultStepBytesTotal, resolveOptions } from '../../src/server/options.js';
+import { DEFAULT_STEP_BYTES_PER_TENANT, defaultStepBytesTotal, quarterOf, resolveOptions } from '../../src/server/options.js';
 import { TenantStepBytes } from '../../src/server/tenant-step-bytes.js';
 import { bearer, Client, useApp } from './helpers.js';
 
@@ -117,7 +117,7 @@ describe('step bytes per tenant held in memory', () => {
         { token: 'y', tenant: 'y' },
       ],
     });
-    expect(two.limits.stepBytesPerTenant).toBe(DEFAULT_STEP_BYTES_PER_TENANT);
+    expect(two.limits.stepBytesPerTenant).toBe(Math.min(DEFAULT_STEP_BYTES_PER_TENANT, Math.ceil(defaultStepBytesTotal() / 4)));
     expect(resolveOptions({ tokens: ['x'] }).limits.stepBytesPerTenant).toBe(0);
     expect(parseLimits(['stepBytesPerTenant=0'])).toEqual({ stepBytesPerTenant: 0 });
     expect(
@@ -129,6 +129,41 @@ describe('step bytes per tenant held in memory', () => {
         limits: { stepBytesPerTenant: 7 },
       }).limits.stepBytesPerTenant,
     ).toBe(7);
+  });
+});
+
+describe("a tenant's default share of stepBytesTotal (T78)", () => {
+  const TOTAL = 100_000;
+  const shared = useApp({ limits: { stepBytesTotal: TOTAL }, tokens: ['greedy', 'other'].map((t) => ({ token: t, tenant: t })) });
+
+  it('is a quarter of the total, at most 512 MiB (the whole default when the total is off)', () => {
+    const two = (limits: Record<string, number>) => resolveOptions({ tokens: ['x', 'y'].map((t) => ({ token: t, tenant: t })), limits }).limits.stepBytesPerTenant;
+    // A total of 384 MiB (a 1.5 GiB heap's is 396 MiB): the old default (512 MiB) let one tenant take all of it.
+    expect(two({ stepBytesTotal: 384 * 2 ** 20 })).toBe(96 * 2 ** 20);
+    expect(two({ stepBytesTotal: 8 * 2 ** 30 })).toBe(DEFAULT_STEP_BYTES_PER_TENANT);
+    expect(two({ stepBytesTotal: 0 })).toBe(DEFAULT_STEP_BYTES_PER_TENANT);
+    expect(two({ stepBytesTotal: 1000, stepBytesPerTenant: 900 })).toBe(900);
+    expect(quarterOf(3, 10)).toBe(1);
+  });
+
+  it('leaves the other tenants their steps when one tenant sends big steps until refused', async () => {
+    const greedy = await Client.connect(shared().wsUrl, bearer('greedy'));
+    await start(greedy, 'g1');
+    let taken = 0;
+    let refused: Record<string, unknown> | undefined;
+    for (let seq = 0; refused === undefined && seq < 12; seq++) {
+      const f = await step(greedy, 'g1', seq);
+      if (f.type === 'error') refused = f;
+      else taken++;
+    }
+    // About 10 KB a step: a quarter of 100,000 bytes takes 2 (before: 9, then the total was full for everyone).
+    expect(taken).toBe(2);
+    expect(refused).toMatchObject({ code: 'quota_exceeded', message: expect.stringMatching(/past stepBytesPerTenant \(25000 bytes\)/) });
+    const other = await Client.connect(shared().wsUrl, bearer('other'));
+    await start(other, 'o1');
+    for (let seq = 0; seq < 2; seq++) expect(await step(other, 'o1', seq)).toMatchObject({ type: 'score', seq });
+    greedy.close();
+    other.close();
   });
 });
 

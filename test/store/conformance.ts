@@ -205,8 +205,11 @@ export function describeReferenceStore(name: string, harness: () => StoreHarness
       const heldJson = ptaToJson(held);
       expect(await store.prior()).toEqual(priorFromPtas([held, kept]));
 
-      expect(await store.remove('gone')).toEqual({ version: 2, bytes: Buffer.byteLength(heldJson) });
-      expect(await store.remove(alice)).toEqual({ version: 1, bytes: expect.any(Number) as unknown });
+      const removed = await store.remove('gone');
+      expect(removed).toMatchObject({ version: 2, bytes: Buffer.byteLength(heldJson) });
+      // What the store still keeps of it, and how long (Redis: the chain, for sessions pinned to it), for the tenants' quota (T79).
+      expect(removed?.keptMs).toSatisfy((ms: number | undefined) => (store.kind === 'redis' ? ms !== undefined && ms > 0 : ms === undefined));
+      expect(await store.remove(alice)).toMatchObject({ version: 1, bytes: expect.any(Number) as unknown });
       const gone = async (s: ReferenceStorePort) => {
         for (const task of ['gone', alice]) {
           expect(await s.has(task), task).toBe(false);

@@ -52,7 +52,7 @@ export async function removeChain(host: RemovalHost, task: string, keep: number)
     );
     if (answer === 'ok') {
       host.removed(task, at.version);
-      return { version: at.version, bytes };
+      return { version: at.version, bytes, keptMs: keep };
     }
     // Removed meanwhile (by another replica): nothing left to remove.
     if (answer === '0') return undefined;
