@@ -4,6 +4,7 @@ import { connect as tcp } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import type { AppOptions } from '../../src/server/options.js';
@@ -188,3 +189,16 @@ export function tenantTokens(tenants: readonly string[], operatorToken?: string)
 
 /** Two agent tenants and an operator: a token file's grants (each token named after its tenant). */
 export const ALICE_BOB_OPS = tenantTokens(['alice', 'bob'], 'op');
+
+/** A socket that is always open and pushes each frame it is sent, parsed, onto `sent`: a Connection without a network. */
+export const recordingSocket = (sent: Array<Record<string, unknown>>): WebSocket =>
+  ({
+    readyState: 1,
+    OPEN: 1,
+    bufferedAmount: 0,
+    send: (data: Buffer) => sent.push(JSON.parse(data.toString()) as Record<string, unknown>),
+    close: () => undefined,
+    terminate: () => undefined,
+    once: () => undefined,
+    on: () => undefined,
+  }) as unknown as WebSocket;

@@ -17,20 +17,10 @@ import { SessionRegistry } from '../../src/server/session-registry.js';
 import { handleFrame, type HandlerDeps } from '../../src/server/stream-handler.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
-import { ASTROID, readSteps } from './helpers.js';
+import { ASTROID, readSteps, recordingSocket } from './helpers.js';
 
 const sent: Array<Record<string, unknown>> = [];
-const sink = (): WebSocket =>
-  ({
-    readyState: 1,
-    OPEN: 1,
-    bufferedAmount: 0,
-    send: (data: Buffer) => sent.push(JSON.parse(data.toString()) as Record<string, unknown>),
-    close: () => undefined,
-    terminate: () => undefined,
-    once: () => undefined,
-    on: () => undefined,
-  }) as unknown as WebSocket;
+const sink = (): WebSocket => recordingSocket(sent);
 
 let dir: string;
 let deps: HandlerDeps;
