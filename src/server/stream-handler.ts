@@ -12,7 +12,7 @@ import type { DurableSessions } from './durable-sessions.js';
 import { dispatchDurable, storeDown } from './stream-durable.js';
 import { frameHead, tooLargeMessage } from './frame-head.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { tenantInfo } from './tenant-log.js';
+import { tenantDebug, tenantInfo } from './tenant-log.js';
 import { endPatch } from './end-patch.js';
 import { ok } from '../errors.js';
 import { mayAnswerUnnamed, unnamedAnswersSpent } from './unnamed-refusals.js';
@@ -32,7 +32,8 @@ export function refuse(deps: HandlerDeps, conn: Connection, e: MessageError): vo
   deps.metrics.refusals.inc({ code: e.code });
   // A stream that sends nothing but refused frames is closed instead (T75).
   if (noteRefusal(conn, e.code)) return;
-  deps.log.debug({ connection: conn.id, ...e }, 'refused');
+  // At a client's pace, a line each: within its tenant's share of lines (T81).
+  tenantDebug(deps.log, conn.principal.tenant, { connection: conn.id, ...e }, 'refused');
   conn.send({ type: 'error', code: e.code, message: e.message, ...(e.session !== undefined ? { session: e.session } : {}), ...(e.seq !== undefined ? { seq: e.seq } : {}) });
 }
 

@@ -5,7 +5,8 @@
  * it. Each tenant has a bucket of `perMinute` lines refilled continuously: past it its lines are left out and
  * counted; one warning says so when it begins, and the tenant's next line written carries how many were left out.
  * Warnings a tenant's clients cause at their pace (a stream broken at the WebSocket level, a client not reading:
- * T45) take from the same bucket ({@link tenantWarn}).
+ * T45) take from the same bucket ({@link tenantWarn}), and so do debug lines of each frame refused ({@link tenantDebug}:
+ * one stream's refused frames wrote 12 MB of debug log a second, T81).
  */
 import type { Logger } from 'pino';
 
@@ -67,7 +68,12 @@ export function tenantWarn(log: Logger, tenant: string, fields: Record<string, u
   tenantLine(log, 'warn', tenant, fields, msg, now);
 }
 
-function tenantLine(log: Logger, level: 'info' | 'warn', tenant: string, fields: Record<string, unknown>, msg: string, now: number): void {
+/** `log.debug(fields, msg)` of one frame of `tenant` (a refusal), within the same share: nothing when debug is off. */
+export function tenantDebug(log: Logger, tenant: string, fields: Record<string, unknown>, msg: string, now = Date.now()): void {
+  tenantLine(log, 'debug', tenant, fields, msg, now);
+}
+
+function tenantLine(log: Logger, level: 'debug' | 'info' | 'warn', tenant: string, fields: Record<string, unknown>, msg: string, now: number): void {
   if (!log.isLevelEnabled(level)) return;
   const bucket = limits.get(log);
   if (bucket === undefined) return void log[level]({ ...fields, tenant }, msg);

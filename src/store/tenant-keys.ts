@@ -27,6 +27,15 @@ export function ownerOfKey(key: string): { tenant: string; task: string } | unde
   return { tenant: body.slice(0, at), task: body.slice(at + 1) };
 }
 
+/**
+ * Where Redis records the removals of `tenant`'s own PTAs (the `removed` hash's field for all of them, so the hash
+ * holds one entry per tenant, not one per removed task): the highest version any was removed at. It reads as
+ * `ownTaskKey(tenant, '')`, which no task is (a task id is never empty), and `ownerOfKey` refuses it.
+ */
+export function ownRemovalField(tenant: string): string {
+  return ownTaskKey(tenant, '');
+}
+
 /** True for the key of a tenant's own PTA (left out of the pooled prior and of the shared task list). */
 export function isOwnKey(key: string): boolean {
   return ownerOfKey(key) !== undefined;

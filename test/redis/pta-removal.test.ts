@@ -13,6 +13,8 @@ import { priorFromPtas, UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { ASTROID } from '../server/helpers.js';
 import { statesOf } from '../store/states.js';
 import { RedisServer } from './redis-server.js';
+import { ownRemovalField, ownTaskKey } from '../../src/store/tenant-keys.js';
+import { KnownVersions } from '../../src/store/redis/known-versions.js';
 import { eventually } from './replicas.js';
 
 let redis: RedisServer;
@@ -104,5 +106,46 @@ describe('removing a PTA from Redis', () => {
       if (after.length === 0) expect(now).toBeUndefined();
       else expect([now?.version, now?.references.length]).toEqual([Math.max(...after), after.length]);
     }
+  });
+
+  it("a tenant's own PTAs removed leave one entry in the removed hash, not one per task, and are never numbered back (T80)", async () => {
+    const { stores, link, prefix } = await replicas(2);
+    const [a, b] = stores as [RedisReferenceStore, RedisReferenceStore];
+    const own = (i: number): string => ownTaskKey('tenant-b', `task-${i}`);
+    for (let i = 0; i < 6; i++) {
+      await (i % 2 === 0 ? a : b).addReference(own(i), statesA);
+      expect((await (i % 2 === 0 ? b : a).remove(own(i)))?.version).toBeGreaterThan(0);
+    }
+    await a.addReference('shared', statesA);
+    await a.remove('shared');
+    // One field for the tenant's six removals, one for the shared task (was one per task: 7).
+    expect(await link.client.hlen(`${prefix}removed`)).toBe(2);
+    const floor = Number(await link.client.hget(`${prefix}removed`, ownRemovalField('tenant-b')));
+    // Any own PTA of the tenant grown again (or new) is numbered past every version it removed, on either replica.
+    const again = await b.addReference(own(0), statesB);
+    const fresh = await a.addReference(own(9), statesB);
+    expect(again.version).toBeGreaterThan(floor);
+    expect(fresh.version).toBeGreaterThan(floor);
+    // Another tenant's numbering does not move with it (nothing of B's activity shows in its versions).
+    expect((await a.addReference(ownTaskKey('tenant-a', 'task-0'), statesA)).version).toBe(1);
+
+    // A task's own field written by an older server still holds: grown past it, and dropped at its next removal.
+    const old = own(20);
+    await link.client.hset(`${prefix}removed`, old, '40');
+    const past = await a.addReference(old, statesA);
+    expect(past.version).toBe(41);
+    await b.remove(old);
+    expect(await link.client.hget(`${prefix}removed`, old)).toBeNull();
+    expect(Number(await link.client.hget(`${prefix}removed`, ownRemovalField('tenant-b')))).toBe(41);
+  });
+
+  it('a replica remembers a bounded number of removals (every replica hears every removal)', () => {
+    const known = new KnownVersions();
+    const bound = 4096; // known-versions.ts: the removals remembered
+    for (let i = 0; i <= bound; i++) known.removed(`t${i}`, 1);
+    // The oldest is forgotten: its version may be seen again; the latest still blocks a late message.
+    known.see('t0', 1);
+    known.see(`t${bound}`, 1);
+    expect([known.current.get('t0'), known.current.get(`t${bound}`)]).toEqual([1, undefined]);
   });
 });

@@ -31,6 +31,18 @@ async function startEnd(c: Client, id: string): Promise<void> {
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 50));
 
+// The same server at debug level: each frame refused is a debug line (T81).
+const debug = captured();
+debug.log.level = 'debug';
+const srvDebug = useApp({
+  logger: debug.log,
+  limits: { logLinesPerTenant: LINES },
+  tokens: [
+    { token: 'noisy', tenant: 'noisy' },
+    { token: 'quiet', tenant: 'quiet' },
+  ],
+});
+
 describe('log lines per tenant', () => {
   it("leaves out a tenant's lines past its share, warns once, and writes every line of another tenant", async () => {
     const noisy = await Client.connect(srv().wsUrl, bearer('noisy'));
@@ -81,5 +93,23 @@ describe('log lines per tenant', () => {
     ).toBe(DEFAULT_LOG_LINES_PER_TENANT);
     expect(resolveOptions({ tokens: ['x'] }).limits.logLinesPerTenant).toBe(0);
     expect(parseLimits(['logLinesPerTenant=0'])).toEqual({ logLinesPerTenant: 0 });
+  });
+
+  it("at debug level, bounds a tenant's lines of refused frames by the same share; another tenant's are written (T81)", async () => {
+    const noisy = await Client.connect(srvDebug().wsUrl, bearer('noisy'));
+    // 100 frames refused (`unknown_session`), each answered.
+    for (let i = 0; i < 100; i++) noisy.send({ type: 'end', session: `none-${i}` });
+    for (let i = 0; i < 100; i++) await noisy.nextOf('error', `none-${i}`);
+    const quiet = await Client.connect(srvDebug().wsUrl, bearer('quiet'));
+    quiet.send({ type: 'end', session: 'none' });
+    await quiet.nextOf('error', 'none');
+    await flush();
+    const refused = (tenant: string) => debug.lines.filter((l) => l.tenant === tenant && l.msg === 'refused');
+    // Its share (less its `connection opened`), not 100; the other tenant's one refusal written.
+    expect(debug.lines.filter((l) => l.msg === 'refused')).toHaveLength(LINES - 1 + 1);
+    expect(refused('noisy')).toHaveLength(LINES - 1);
+    expect(refused('quiet')).toEqual([expect.objectContaining({ level: 20, code: 'unknown_session', session: 'none' })]);
+    noisy.close();
+    quiet.close();
   });
 });

@@ -142,7 +142,7 @@ export class ChainGrowth {
             GROW_CHAIN.run(
               r,
               [keys.tasks, keys.chains, list, replaced, record, keys.removed, ...staged],
-              [task, version, next.version, text.json, keep, keys.grown, GROWTH_RECORD_MS, ...(staged.length > 0 ? [text.bytes] : [])],
+              [task, version, next.version, text.json, keep, keys.grown, GROWTH_RECORD_MS, text.stage === undefined ? 0 : text.bytes, keys.removedField(task)],
             ),
           );
           const stage = text.stage;

@@ -6,7 +6,9 @@
  * - `<p>tasks`            hash: task -> its current PTA version
  * - `<p>chains`           hash: task -> the version its current chain starts at
  * - `<p>removed`          hash: task -> the version its PTA was removed at (kept: the task's next PTA is numbered
- *                         past it, so a version never names two PTAs, and a seed never brings it back)
+ *                         past it, so a version never names two PTAs, and a seed never brings it back); a tenant's
+ *                         own PTAs share one field, the highest version any was removed at (`removedField`), so
+ *                         the hash grows with shared tasks and tenants, not with every removal (T80)
  * - `<p>ptl:<s>:<task>`   list: a chain of versions: the PTA JSON of version s, then per later version the
  *                         JSON of the states its reference added (a replaced chain expires)
  * - `<p>pta:<v>:<task>`   string: the PTA JSON of version v (written before chains; still read)
@@ -26,6 +28,8 @@
  *
  * A session's key is `<tenant>:<id>` (the server's `sessionKey`): each tenant's ids are its own.
  */
+import { ownerOfKey, ownRemovalField } from '../tenant-keys.js';
+
 export class RedisKeys {
   constructor(readonly prefix: string) {}
 
@@ -47,6 +51,12 @@ export class RedisKeys {
 
   get removed(): string {
     return `${this.prefix}removed`;
+  }
+
+  /** The `removed` hash's field recording `task`'s removals: the task, or for an own PTA its tenant's one field. */
+  removedField(task: string): string {
+    const owner = ownerOfKey(task);
+    return owner === undefined ? task : ownRemovalField(owner.tenant);
   }
 
   pta(task: string, version: number): string {

@@ -4,6 +4,12 @@
  * kept current from it. A version never goes back, and a task removed at version v is not brought back by a
  * message of v or before arriving late (its own growth's answer, read on another connection than the messages).
  */
+/**
+ * How many removals are remembered: a late message comes within moments of its removal, and every replica hears
+ * every removal, so without a bound the map grew by one task per removal for as long as the replica ran (T80).
+ */
+export const REMEMBERED_REMOVALS = 4096;
+
 export class KnownVersions {
   /** Current version per task, as last seen (authoritative only while subscribed and re-read since). */
   readonly current = new Map<string, number>();
@@ -34,7 +40,12 @@ export class KnownVersions {
 
   /** The task's PTA was removed at `version`: it leaves the known versions (so the pooled prior). */
   removed(task: string, version: number): void {
-    if (version > (this.removedAt.get(task) ?? 0)) this.removedAt.set(task, version);
+    if (version > (this.removedAt.get(task) ?? 0)) {
+      // Latest last (a Map keeps insertion order): the oldest removal is the first forgotten.
+      this.removedAt.delete(task);
+      this.removedAt.set(task, version);
+      if (this.removedAt.size > REMEMBERED_REMOVALS) this.removedAt.delete(this.removedAt.keys().next().value!);
+    }
     if ((this.current.get(task) ?? 0) <= version) this.current.delete(task);
   }
 

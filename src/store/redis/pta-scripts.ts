@@ -10,7 +10,8 @@ import { LuaScript } from './lua-script.js';
  * version key) is kept for `keep` ms.
  * KEYS: tasks hash, chains hash, new chain, replaced chain or version key, growth record, removed hash[, staged JSON].
  * ARGV: task, expected version (0 = none), new version, PTA JSON (empty when staged), keep (ms), channel,
- * growth record ttl (ms)[, staged JSON's bytes]. A large PTA's JSON is staged first under its own key, in
+ * growth record ttl (ms), staged JSON's bytes (0 when not staged), the task's field in the removed hash
+ * (keys.ts: `removedField`; an own PTA's is its tenant's, and the task's own field is read too, written so before). A large PTA's JSON is staged first under its own key, in
  * pieces (chain-stage.ts: one 16 MB argument held the sending replica's thread half a second); the
  * script moves it into the chain and deletes the stage.
  * Returns 'ok', 'unstaged' when the staged JSON is missing or not whole (expired), 'removed' when the task
@@ -24,7 +25,11 @@ export const GROW_CHAIN = new LuaScript(
   `
 local cur = redis.call('HGET', KEYS[1], ARGV[1]) or '0'
 if cur ~= ARGV[2] then return cur end
-if cur == '0' and tonumber(ARGV[3]) <= tonumber(redis.call('HGET', KEYS[6], ARGV[1]) or '0') then return 'removed' end
+if cur == '0' then
+  local removed = tonumber(redis.call('HGET', KEYS[6], ARGV[1]) or '0')
+  if ARGV[9] ~= ARGV[1] then removed = math.max(removed, tonumber(redis.call('HGET', KEYS[6], ARGV[9]) or '0')) end
+  if tonumber(ARGV[3]) <= removed then return 'removed' end
+end
 local json = ARGV[4]
 if KEYS[7] then
   json = redis.call('GET', KEYS[7])
@@ -69,9 +74,12 @@ return 'ok'
 /**
  * Compare-and-set removal of a task's PTA: the task leaves the tasks and chains hashes, the version it had is
  * recorded in the removed hash (the next PTA is numbered past it), and its chain (or pre-chain version key) is
- * kept for `keep` ms, as a replaced chain is, so sessions pinned to it are still rebuilt.
+ * kept for `keep` ms, as a replaced chain is, so sessions pinned to it are still rebuilt. An own PTA's removal
+ * raises its tenant's one field to the version (never lowers it) and drops the task's own field, if an older
+ * server wrote one (the version removed is past it): removals add no entry per task (T80).
  * KEYS: tasks hash, chains hash, removed hash, the current chain or version key, growth record.
- * ARGV: task, expected version, expected chain start ('' = none), keep (ms), channel, growth record ttl (ms).
+ * ARGV: task, expected version, expected chain start ('' = none), keep (ms), channel, growth record ttl (ms),
+ * the task's field in the removed hash.
  * Returns 'ok', '0' when the task has no PTA, 'broken' when its chain is not the one expected, or the task's
  * actual version when it is not the expected one.
  */
@@ -83,7 +91,9 @@ if not cur then return '0' end
 if cur ~= ARGV[2] then return cur end
 if (redis.call('HGET', KEYS[2], ARGV[1]) or '') ~= ARGV[3] then return 'broken' end
 -- The first write must be one Redis refuses when out of memory (an HDEL is not): then nothing is written.
-redis.call('HSET', KEYS[3], ARGV[1], cur)
+local floor = tonumber(redis.call('HGET', KEYS[3], ARGV[7]) or '0')
+redis.call('HSET', KEYS[3], ARGV[7], tostring(math.max(floor, tonumber(cur))))
+if ARGV[7] ~= ARGV[1] then redis.call('HDEL', KEYS[3], ARGV[1]) end
 redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('PEXPIRE', KEYS[4], ARGV[4])

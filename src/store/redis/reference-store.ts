@@ -95,7 +95,8 @@ export class RedisReferenceStore implements ReferenceStorePort {
           this.known.see(task, entry.pta.version);
         },
         see: (task, version) => this.known.see(task, version),
-        removedAt: async (task) => Number((await this.link.run('version', (r) => r.hget(this.keys.removed, task))) ?? 0),
+        // The task's own field (a shared task's; an own PTA's written by an older server) and its tenant's.
+        removedAt: async (task) => Math.max(0, ...(await this.link.run('version', (r) => r.hmget(this.keys.removed, task, this.keys.removedField(task)))).map(Number)),
         removed: (task, version) => this.known.removed(task, version),
       },
       options,

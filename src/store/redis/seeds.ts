@@ -66,7 +66,7 @@ export async function importSeeds(link: RedisLink, keys: RedisKeys, dirs: readon
       GROW_CHAIN.run(
         r,
         [keys.tasks, keys.chains, chain, chain, record, keys.removed, ...staged],
-        [pta.task, 0, pta.version, text.json, 0, keys.grown, GROWTH_RECORD_MS, ...(staged.length > 0 ? [text.bytes] : [])],
+        [pta.task, 0, pta.version, text.json, 0, keys.grown, GROWTH_RECORD_MS, text.stage === undefined ? 0 : text.bytes, keys.removedField(pta.task)],
       ),
     );
     if (answer === 'unstaged') throw new SteplensError('unavailable', `seed ${pta.task}: its staged JSON expired before it was stored`);
