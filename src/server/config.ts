@@ -28,9 +28,10 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
   defaults: --host 127.0.0.1 --port 8787 --data $XDG_DATA_HOME/steplens (~/.local/share/steplens), seeded from the bundled references
   --no-seed: without the bundled references; --seed DIR: also the PTAs (<task>.json) of DIR
   --log-level L: fatal, error, warn, info (default), debug, trace or silent (JSON lines on stdout)
-  --resume-window SECONDS: a dropped connection's sessions stay resumable so long (default 300), then are ended
-  --idle-timeout SECONDS: a session with no message so long is ended (default 1800)
-  --learn: a session whose start does not say learn learns: ended passed, its steps join its task's PTA (default: only learn: true)
+  --resume-window SECONDS: how long a dropped connection's sessions stay resumable before they are ended (default 300)
+  --idle-timeout SECONDS: how long a session may go without a message before it is ended (default 1800)
+  --learn: sessions learn unless their start says learn: false (default: only those that say learn: true); a learning
+            session that ends passed grows its task's PTA
   env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG, STEPLENS_COMPRESS_TEXTS=1,
        STEPLENS_SHADOW=1, STEPLENS_SHADOW_SHARE, STEPLENS_CALIBRATION, STEPLENS_SESSIONS_PER_TENANT, STEPLENS_REFERENCE_SCOPE, STEPLENS_FORECAST, STEPLENS_FORECAST_LEARN_SCOPE,
        STEPLENS_ALLOW_ORIGINS, STEPLENS_ALLOWED_HOSTS (comma-separated)
