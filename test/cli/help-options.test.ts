@@ -10,6 +10,7 @@
  * a boolean given a value). `serve` gets a bad `--port` too, so that nothing listens.
  */
 import { describe, expect, it } from 'vitest';
+import { parseCalibrateArgs } from '../../src/cli/calibrate-args.js';
 import { cli } from './run-cli.js';
 
 const COMMANDS = ['label', 'convert', 'build-pta', 'show-pta', 'score', 'rank', 'report', 'calibrate', 'train', 'serve', 'replay'];
@@ -70,5 +71,18 @@ describe('each command’s --help says what its flags do', () => {
       for (const f of flagsIn(head)) if (!said.has(f) && !PLAIN.has(f)) unsaid.push(`${c} --${f}`);
     }
     expect(unsaid).toEqual([]);
+  });
+});
+
+describe('calibrate --help states the defaults its parser uses', () => {
+  it('--seed, --holdout, --splits, --source-max (calibrate said "--seed N (default half": the split\'s default)', async () => {
+    const help = (await cli('calibrate', '--help')).stdout.replace(/\s+/g, ' ');
+    const parsed = parseCalibrateArgs(['x']);
+    expect(help).toContain(`--seed N (default ${parsed.seed};`);
+    expect(help).toContain(`--holdout R the held-out share, default ${parsed.holdout})`);
+    expect(help).toContain(`--splits K (default ${parsed.splits})`);
+    expect(parsed.sourceMax).toBeUndefined();
+    expect(help).toContain(`none by default, ${parseCalibrateArgs(['x', '--portable']).sourceMax} with --portable`);
+    expect(help).toContain(`--split half|source|none ${parsed.split} (the default)`);
   });
 });
