@@ -86,7 +86,8 @@ function manifestWarnings(manifest: ReadonlyMap<string, ManifestEntry>, found: D
   const first = manifest.keys().next();
   if (first.done === true || [...manifest.keys()].some((p) => logs.has(p))) return [];
   return [
-    `warning: --manifest ${file}: none of its ${manifest.size} rows names a log found under PATH (e.g. ${first.value}); ` + `its "file" paths are relative to the manifest's folder (${dirname(file)})`,
+    `warning: --manifest ${file}: none of its ${manifest.size} rows names a log found in the paths given (e.g. ${first.value}); ` +
+      `its "file" paths are relative to the manifest's folder (${dirname(file)})`,
   ];
 }
 

@@ -3,6 +3,7 @@
  * trajectory per line, every other log one. `label` and `score` handle every instance (one result
  * each); `convert` and `replay` produce one stream, so a file with several needs `--instance ID`.
  */
+import { stat } from 'node:fs/promises';
 import { SteplensError } from '../errors.js';
 import { parseLogText, type ParsedLog } from '../formats/index.js';
 import type { Diagnostic, FormatName, ParseResult } from '../formats/types.js';
@@ -43,9 +44,16 @@ function named(log: ParsedLog): Instance[] {
   });
 }
 
+/** A folder where a log file was expected: the error says what to give instead (`score DIR` said "is a directory" only). */
+async function readLogText(file: string): Promise<string> {
+  if ((await stat(file).catch(() => undefined))?.isDirectory())
+    throw new SteplensError('bad_input', `cannot read ${file}: is a directory (give the trajectory files in it; report, calibrate and train walk folders)`);
+  return readText(file);
+}
+
 /** Reads and parses one log file into its instances; a file that cannot be read or parsed is a one-line error. */
 export async function readLogFile(file: string, format: FormatName | 'auto'): Promise<LogFile> {
-  const parsed = parseLogText(await readText(file), format, file);
+  const parsed = parseLogText(await readLogText(file), format, file);
   if (!parsed.ok) throw parsed.error;
   const instances = named(parsed.value);
   if (instances.length !== 1) return { file, instances, diagnostics: parsed.value.diagnostics };

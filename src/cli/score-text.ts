@@ -71,7 +71,7 @@ export function humanReport(report: TrajectoryReport, task: string | undefined, 
   }
   if (report.waste.length) {
     const rows = report.waste.map((w) => [w.category, w.tool, w.wastedSteps, w.wastedTokens, w.steps.join(',')]);
-    out.push('', 'waste:', renderTable(['category', 'tool', 'steps', 'tokens', 'at'], rows).trimEnd());
+    out.push('', 'waste:', renderTable(['category', 'tool', 'wasted steps', 'wasted tokens', 'at'], rows).trimEnd());
   }
   return out.join('\n') + '\n';
 }

@@ -50,7 +50,7 @@ export function untiedEvaluationWarning(fs: ReportFs, skipped: readonly SkippedF
   const used = [...new Set(tied.flatMap((r) => files.get(r.task!)!))].sort();
   return (
     `warning: ${tied.length} of ${unknown.length} runs without an outcome have their task in ${used.length === 1 ? 'an evaluation file' : `${used.length} evaluation files`} ` +
-    `under PATH that no run's outcome was read from (e.g. ${used[0]!}; a layout or run name not tied to these logs): ` +
+    `(among the paths given) that no run's outcome was read from (e.g. ${used[0]!}; a layout or run name not tied to these logs): ` +
     `left out of pass rates and separation, not counted as failures; if it evaluated them, give --outcomes FILE or --manifest FILE (docs/your-logs.md)`
   );
 }

@@ -19,14 +19,19 @@ export interface ServerConfig {
   app: AppOptions;
 }
 
-export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data DIR] [--seed DIR]... [--token T]... [--token-file FILE]
+export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data DIR] [--seed DIR]... [--no-seed] [--token T]... [--token-file FILE]
                       [--log-level L] [--resume-window SECONDS] [--idle-timeout SECONDS] [--learn] [--policy POLICY.json]
                       [--config CONFIG.json] [--compress-texts] [--forecast FORECAST.json [--forecast-learn [--forecast-learn-every SECONDS] [--forecast-learn-scope tenant|shared] [--forecast-learn-fresh]]]
                       [--shadow] [--shadow-share R] [--shadow-max-false-stop R] [--shadow-confidence C] [--calibration DIR]
                       [--redis URL [--redis-prefix P] [--replica-id ID] [--lease SECONDS]] [--sessions-per-tenant N] [--reference-scope tenant|shared]
                       [--limit NAME=VALUE]... [--allow-origin ORIGIN]... [--allowed-host NAME]...
   defaults: --host 127.0.0.1 --port 8787 --data $XDG_DATA_HOME/steplens (~/.local/share/steplens), seeded from the bundled references
-  --no-seed: without the bundled references
+  --no-seed: without the bundled references; --seed DIR: also the PTAs (<task>.json) of DIR
+  --log-level L: fatal, error, warn, info (default), debug, trace or silent (JSON lines on stdout)
+  --resume-window SECONDS: how long a dropped connection's sessions stay resumable before they are ended (default 300)
+  --idle-timeout SECONDS: how long a session may go without a message before it is ended (default 1800)
+  --learn: sessions learn unless their start says learn: false (default: only those that say learn: true); a learning
+            session that ends passed grows its task's PTA
   env: STEPLENS_HOST, STEPLENS_PORT, STEPLENS_DATA, STEPLENS_TOKENS (comma-separated), STEPLENS_TOKEN_FILE, STEPLENS_LOG_LEVEL, STEPLENS_POLICY, STEPLENS_CONFIG, STEPLENS_COMPRESS_TEXTS=1,
        STEPLENS_SHADOW=1, STEPLENS_SHADOW_SHARE, STEPLENS_CALIBRATION, STEPLENS_SESSIONS_PER_TENANT, STEPLENS_REFERENCE_SCOPE, STEPLENS_FORECAST, STEPLENS_FORECAST_LEARN_SCOPE,
        STEPLENS_ALLOW_ORIGINS, STEPLENS_ALLOWED_HOSTS (comma-separated)
@@ -41,7 +46,8 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
             a session gets its start.agent / start.model group's, and its start.policy overrides that
   --shadow: sessions that report an outcome calibrate each agent + model's stops; until a stop's 95% upper bound of false stops
             is within --shadow-max-false-stop (default 0.05) the pair only warns; then --shadow-share (default 0.1) of its sessions
-            stay warn-only to keep counting (state in DATA/policies/state.json; GET /v1/policies, POST /v1/policies/pin|freeze)
+            stay warn-only to keep counting (state in DATA/policies/state.json; GET /v1/policies, POST /v1/policies/pin|freeze);
+            --shadow-confidence C: that bound's confidence (default 0.95)
   --config: scoring config (weights, tiers...; what steplens calibrate --weights --config-out writes)
   --compress-texts: also deflate long texts of stepping sessions once cold (sessions idle 5 s are deflated anyway; less memory, more CPU per step)
   --forecast: outcome forecast model(s) (what steplens train --out writes; 'bundled': the one shipped, trained on public runs):
@@ -72,7 +78,9 @@ export const SERVE_USAGE = `usage: steplens serve [--host H] [--port P] [--data 
            else 403 forbidden_host (DNS rebinding); this adds NAME (* for any). Not checked when listening on another address
   --redis: share references and sessions with other replicas through Redis (env STEPLENS_REDIS_URL, STEPLENS_REDIS_PREFIX,
            STEPLENS_REPLICA_ID); --data then holds only this replica's shadow-mode state, and --seed directories are imported
-           for tasks Redis lacks (docs/scale-out.md)`;
+           for tasks Redis lacks (docs/scale-out.md); --redis-prefix P: every key's prefix (default steplens:), --replica-id ID:
+           this replica's name in session leases and logs (default host-pid-random), --lease SECONDS: how long a session's
+           lease lasts unless renewed (default 15)`;
 
 /**
  * Where references are written when neither --data nor STEPLENS_DATA says: the user's data folder
@@ -138,6 +146,15 @@ export function parseLimits(pairs: readonly string[]): Partial<ServerLimits> {
   return out;
 }
 
+/** pino's levels: another one was pino's "default level:bogus must be included in custom levels", an internal error. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevel(flag: string | undefined, env: string | undefined): string {
+  const level = flag ?? env ?? 'info';
+  if (!LOG_LEVELS.includes(level)) throw new SteplensError('usage', `${flag !== undefined ? '--log-level' : 'STEPLENS_LOG_LEVEL'} must be one of ${LOG_LEVELS.join(', ')} (got '${level}')`);
+  return level;
+}
+
 /** A repeatable flag's values, else its comma-separated environment variable's (blanks dropped). */
 function listOption(flags: string[] | undefined, env: string | undefined): string[] {
   return (flags ?? (env ?? '').split(',')).map((x) => x.trim()).filter((x) => x !== '');
@@ -199,6 +216,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
     ...(env.STEPLENS_TOKENS ? { envValue: env.STEPLENS_TOKENS } : {}),
     ...(tokenFile ? { file: path.resolve(cwd, tokenFile) } : {}),
   });
+  const level = logLevel(values['log-level'], env.STEPLENS_LOG_LEVEL);
   const resume = positiveNumber('--resume-window', values['resume-window']);
   const idle = positiveNumber('--idle-timeout', values['idle-timeout']);
   const policyFile = values.policy ?? env.STEPLENS_POLICY;
@@ -246,7 +264,7 @@ export async function serverConfig(args: string[], env: NodeJS.ProcessEnv, cwd: 
       tokens,
       ...(allowOrigins.length > 0 ? { allowOrigins } : {}),
       ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
-      logLevel: values['log-level'] ?? env.STEPLENS_LOG_LEVEL ?? 'info',
+      logLevel: level,
       ...(resume !== undefined ? { resumeWindowMs: resume * 1000 } : {}),
       ...(idle !== undefined ? { idleTimeoutMs: idle * 1000 } : {}),
       ...(values.learn ? { learnDefault: true } : {}),

@@ -23,6 +23,12 @@ describe('one clear line', () => {
     oneLine(await cli('replay', EXAMPLE, '--url', 'http://127.0.0.1:1', '--task', ''), 'steplens replay: --task must not be empty');
   });
 
+  it('score DIR, label DIR: the folder is named with what to give instead', async () => {
+    const hint = `steplens %s: cannot read ${DASK_DIR}: is a directory (give the trajectory files in it; report, calibrate and train walk folders)`;
+    oneLine(await cli('score', DASK_DIR), hint.replace('%s', 'score'));
+    oneLine(await cli('label', DASK_DIR), hint.replace('%s', 'label'));
+  });
+
   it('build-pta DIR: the folder is named, not a count of references', async () => {
     oneLine(
       await cli('build-pta', '--task', 'dask__dask-8685', '--out', path.join(dir, 'p.json'), DASK_DIR),

@@ -100,7 +100,7 @@ describe('steplens report', () => {
     // Relative to the working directory, not to the manifest's folder: names nothing.
     writeFileSync(join(dir, 'wrong.jsonl'), `${JSON.stringify({ file: 'pylint-dev__astroid-1196.traj.json', agent: 'a', model: 'm' })}\n`);
     const wrong = await cli('report', '--manifest', join(dir, 'wrong.jsonl'), folder);
-    expect(wrong.stderr).toMatch(/^warning: --manifest .*wrong\.jsonl: none of its 1 rows names a log found under PATH .*relative to the manifest's folder/m);
+    expect(wrong.stderr).toMatch(/^warning: --manifest .*wrong\.jsonl: none of its 1 rows names a log found in the paths given .*relative to the manifest's folder/m);
     expect(wrong.stdout).not.toMatch(/^a +m /m);
     // The same row with a path from the manifest's folder: applied, and no warning.
     writeFileSync(join(dir, 'right.jsonl'), `${JSON.stringify({ file: relative(dir, run), agent: 'a', model: 'm' })}\n`);

@@ -33,7 +33,7 @@ describe('runs without an outcome beside evaluations of their tasks', () => {
     const doc = JSON.parse(report.stdout) as { counts: { unknown: number }; warnings: string[] };
     expect(doc.counts.unknown).toBe(2);
     const line = doc.warnings.find((w) => w.includes('runs without an outcome have their task'));
-    expect(line).toMatch(/^2 of 2 runs without an outcome have their task in 2 evaluation files under PATH that no run's outcome was read from \(e\.g\. .*gpt5mini-run.*report\.json;/);
+    expect(line).toMatch(/^2 of 2 runs without an outcome have their task in 2 evaluation files \(among the paths given\) that no run's outcome was read from \(e\.g\. .*gpt5mini-run.*report\.json;/);
     expect(report.stderr).toContain(`warning: ${line!}`);
     for (const command of [['calibrate'], ['train', '--out', join(dir, 'f.json')]]) {
       const run = await cli(...command, dir);

@@ -7,7 +7,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
-import type { WebSocket } from 'ws';
 import { Connection } from '../../src/server/connection.js';
 import { createMetrics } from '../../src/server/metrics.js';
 import { resolveOptions } from '../../src/server/options.js';
@@ -15,11 +14,7 @@ import type { Session } from '../../src/server/session.js';
 import { SessionRegistry } from '../../src/server/session-registry.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
-import { ASTROID } from './helpers.js';
-
-/** An open socket that drops what is sent to it. */
-const socket = (): WebSocket =>
-  ({ readyState: 1, OPEN: 1, bufferedAmount: 0, send: () => undefined, close: () => undefined, terminate: () => undefined, once: () => undefined, on: () => undefined }) as unknown as WebSocket;
+import { ASTROID, recordingSocket } from './helpers.js';
 
 export interface BareRegistry {
   /** The registry (set once the file's beforeAll has run). */
@@ -33,7 +28,7 @@ export function useBareRegistry(prefix: string): BareRegistry {
   let dir = '';
   let registry: SessionRegistry | undefined;
   const connections = new Map<number, Connection>();
-  const conn = new Connection(1, socket(), 1 << 24);
+  const conn = new Connection(1, recordingSocket(), 1 << 24);
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), prefix));
     const store = await ReferenceStore.open({ dataDir: dir });

@@ -62,4 +62,12 @@ describe('server config defaults', () => {
     expect((await serverConfig(['--no-seed'], { STEPLENS_REFERENCE_SCOPE: 'tenant' }, '/')).app.referenceScope).toBe('tenant');
     await expect(serverConfig(['--reference-scope', 'mine'], {}, '/')).rejects.toMatchObject({ code: 'usage', message: "--reference-scope must be tenant or shared (got 'mine')" });
   });
+
+  it('refuses a log level pino does not know as a usage error naming the flag or variable (it was an internal error)', async () => {
+    expect((await serverConfig(['--log-level', 'silent', '--no-seed'], {}, '/')).app.logLevel).toBe('silent');
+    expect((await serverConfig(['--no-seed'], { STEPLENS_LOG_LEVEL: 'debug' }, '/')).app.logLevel).toBe('debug');
+    const levels = 'fatal, error, warn, info, debug, trace, silent';
+    await expect(serverConfig(['--log-level', 'bogus'], {}, '/')).rejects.toMatchObject({ code: 'usage', message: `--log-level must be one of ${levels} (got 'bogus')` });
+    await expect(serverConfig([], { STEPLENS_LOG_LEVEL: 'verbose' }, '/')).rejects.toMatchObject({ code: 'usage', message: `STEPLENS_LOG_LEVEL must be one of ${levels} (got 'verbose')` });
+  });
 });

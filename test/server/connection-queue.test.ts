@@ -7,28 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { Connection, MAX_QUEUED_MESSAGES, QUEUED_PER_TURN } from '../../src/server/connection.js';
-
-class FakeSocket {
-  paused = false;
-  readonly OPEN = 1;
-  readyState = 1;
-  on(): this {
-    return this;
-  }
-  pause(): void {
-    this.paused = true;
-  }
-  resume(): void {
-    this.paused = false;
-  }
-}
+import { recordingSocket } from './helpers.js';
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** A connection whose slices end by count only (no time budget): a slow moment of a loaded machine must not end one early. */
-function connection(): { conn: Connection; socket: FakeSocket } {
-  const socket = new FakeSocket();
-  return { conn: new Connection(1, socket as unknown as WebSocket, 1 << 20, undefined, Infinity), socket };
+function connection(): { conn: Connection; socket: WebSocket } {
+  const socket = recordingSocket();
+  return { conn: new Connection(1, socket, 1 << 20, undefined, Infinity), socket };
 }
 
 /** Hands `conn` a message that settles only when the returned function is called: later messages queue behind it. */
@@ -84,14 +70,14 @@ describe('Connection: messages queued behind an asynchronous one', () => {
     const { conn, socket } = connection();
     const settle = slowMessage(conn);
     for (let i = 0; i < MAX_QUEUED_MESSAGES; i++) conn.handle(() => undefined);
-    expect(socket.paused).toBe(true);
+    expect(socket.isPaused).toBe(true);
     // The frame batch resuming its own hold does not read a socket the queue holds.
     conn.pauseReads();
     conn.resumeReads();
-    expect(socket.paused).toBe(true);
+    expect(socket.isPaused).toBe(true);
     settle();
-    for (let i = 0; i < 2 + MAX_QUEUED_MESSAGES / QUEUED_PER_TURN && socket.paused; i++) await turn();
-    expect(socket.paused).toBe(false);
+    for (let i = 0; i < 2 + MAX_QUEUED_MESSAGES / QUEUED_PER_TURN && socket.isPaused; i++) await turn();
+    expect(socket.isPaused).toBe(false);
   });
 });
 

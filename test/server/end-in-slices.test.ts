@@ -10,7 +10,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebSocket } from 'ws';
 import { STATES_PER_STEP } from '../../src/core/in-steps.js';
 import type { Scorer, TrajectoryReport } from '../../src/core/scorer-api.js';
 import type { State, Step } from '../../src/core/types.js';
@@ -28,14 +27,8 @@ import type { Session } from '../../src/server/session.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
-import { CORPUS, Client, startApp, type Running } from './helpers.js';
+import { CORPUS, Client, recordingSocket, startApp, type Running } from './helpers.js';
 import { eachTurnDuring } from '../loop-turns.js';
-
-/** An open socket that keeps what is sent to it, decoded. */
-function socket(sent: ServerMessage[]): WebSocket {
-  const send = (data: Buffer | string) => sent.push(JSON.parse(data.toString()) as ServerMessage);
-  return { readyState: 1, OPEN: 1, bufferedAmount: 0, send, close: () => undefined, terminate: () => undefined, once: () => undefined, on: () => undefined } as unknown as WebSocket;
-}
 
 const log = pino({ level: 'silent' });
 let dir: string;
@@ -68,7 +61,7 @@ let ids = 0;
 /** A connection of the registry whose socket keeps what it is sent. */
 function connection(): { conn: Connection; sent: ServerMessage[] } {
   const sent: ServerMessage[] = [];
-  const conn = new Connection(++ids, socket(sent), 1 << 26);
+  const conn = new Connection(++ids, recordingSocket(sent), 1 << 26);
   connections.set(conn.id, conn);
   return { conn, sent };
 }

@@ -190,15 +190,24 @@ export function tenantTokens(tenants: readonly string[], operatorToken?: string)
 /** Two agent tenants and an operator: a token file's grants (each token named after its tenant). */
 export const ALICE_BOB_OPS = tenantTokens(['alice', 'bob'], 'op');
 
-/** A socket that is always open and pushes each frame it is sent, parsed, onto `sent`: a Connection without a network. */
-export const recordingSocket = (sent: Array<Record<string, unknown>>): WebSocket =>
-  ({
+/**
+ * A socket that is open (a test may set `readyState` 3 to close it), pushes each frame it is sent, parsed, onto `sent`
+ * (without one it drops them) and keeps whether its reads are paused, as ws does (`isPaused`): a Connection without a
+ * network.
+ */
+export function recordingSocket<T = Record<string, unknown>>(sent?: T[]): WebSocket {
+  const socket = {
     readyState: 1,
     OPEN: 1,
     bufferedAmount: 0,
-    send: (data: Buffer) => sent.push(JSON.parse(data.toString()) as Record<string, unknown>),
+    isPaused: false,
+    send: (data: Buffer | string): void => void sent?.push(JSON.parse(data.toString()) as T),
+    pause: (): void => void (socket.isPaused = true),
+    resume: (): void => void (socket.isPaused = false),
     close: () => undefined,
     terminate: () => undefined,
     once: () => undefined,
     on: () => undefined,
-  }) as unknown as WebSocket;
+  };
+  return socket as unknown as WebSocket;
+}

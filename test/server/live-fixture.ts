@@ -8,7 +8,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import type { WebSocket } from 'ws';
 import { DEFAULT_CONFIG } from '../../src/core/config.js';
 import type { Step } from '../../src/core/types.js';
 import { Connection } from '../../src/server/connection.js';
@@ -21,10 +20,7 @@ import type { Session } from '../../src/server/session.js';
 import { StepViews } from '../../src/server/step-views.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
-import { ASTROID, readSteps } from './helpers.js';
-
-const socket = (): WebSocket =>
-  ({ readyState: 1, OPEN: 1, bufferedAmount: 0, send: () => undefined, close: () => undefined, terminate: () => undefined, once: () => undefined, on: () => undefined }) as unknown as WebSocket;
+import { ASTROID, readSteps, recordingSocket } from './helpers.js';
 
 export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -151,7 +147,7 @@ export class LiveFixture {
 
   /** A live session of `n` steps: the corpus run's steps again and again, each told to the feed as the stream handler does. */
   async liveSession(id: string, n: number): Promise<{ s: Session; score: (k: number) => void }> {
-    const started = await this.registry.start({ type: 'start', session: id, task: ASTROID.task }, new Connection(++this.sessions, socket(), 1 << 24));
+    const started = await this.registry.start({ type: 'start', session: id, task: ASTROID.task }, new Connection(++this.sessions, recordingSocket(), 1 << 24));
     if (!started.ok) throw new Error(started.error.message);
     const s = started.value;
     const score = (k: number): void => {

@@ -5,7 +5,6 @@
  */
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebSocket } from 'ws';
 import { Connection } from '../../src/server/connection.js';
 import { createMetrics } from '../../src/server/metrics.js';
 import { resolveOptions } from '../../src/server/options.js';
@@ -15,11 +14,9 @@ import { sessionPage } from '../../src/server/session-list.js';
 import { SessionRegistry } from '../../src/server/session-registry.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
-import { removeDir, tempDir } from './helpers.js';
+import { recordingSocket, removeDir, tempDir } from './helpers.js';
 
 const STEP = { tool: 'bash', action: { kind: 'shell', command: 'ls' }, observation: 'a.py' };
-const socket = (): WebSocket =>
-  ({ readyState: 1, OPEN: 1, bufferedAmount: 0, send: () => undefined, close: () => undefined, terminate: () => undefined, once: () => undefined, on: () => undefined }) as unknown as WebSocket;
 const fake = (tenant: string, ordinal: number): Session => ({ tenant, ordinal, id: `${tenant}${ordinal}` }) as unknown as Session;
 const ids = (sessions: Iterable<Session>): string[] => [...sessions].map((s) => s.id);
 
@@ -77,7 +74,7 @@ describe('the registry pages a session rebuilt from the journal once', () => {
     const store = await ReferenceStore.open({ dataDir: dir });
     registry = new SessionRegistry({ store, analyzers: defaultAnalyzers(), metrics: createMetrics(store), log: pino({ level: 'silent' }), options: resolveOptions({}), connections: new Map() });
     for (let i = 0; i < 5; i++) {
-      const started = await registry.start({ type: 'start', session: `s${i}`, task: 't' }, new Connection(i + 1, socket(), 1 << 24));
+      const started = await registry.start({ type: 'start', session: `s${i}`, task: 't' }, new Connection(i + 1, recordingSocket(), 1 << 24));
       if (!started.ok) throw new Error(started.error.message);
       started.value.step(0, STEP);
     }

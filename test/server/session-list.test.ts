@@ -5,7 +5,6 @@
  */
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebSocket } from 'ws';
 import { DEFAULT_CONFIG } from '../../src/core/config.js';
 import { Connection } from '../../src/server/connection.js';
 import { createMetrics } from '../../src/server/metrics.js';
@@ -17,12 +16,10 @@ import { StepViews } from '../../src/server/step-views.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { loopTurnsDuring } from '../loop-turns.js';
-import { bearer, Client, removeDir, startApp, tempDir, type Running } from './helpers.js';
+import { bearer, Client, recordingSocket, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
 const STEP = { tool: 'bash', action: { kind: 'shell', command: 'ls' }, observation: 'a.py' };
 const ROWS = 260;
-const socket = (): WebSocket =>
-  ({ readyState: 1, OPEN: 1, bufferedAmount: 0, send: () => undefined, close: () => undefined, terminate: () => undefined, once: () => undefined, on: () => undefined }) as unknown as WebSocket;
 
 let dir: string;
 let srv: Running;
@@ -55,7 +52,7 @@ beforeAll(async () => {
   const store = await ReferenceStore.open({ dataDir: `${dir}/registry` });
   registry = new SessionRegistry({ store, analyzers: defaultAnalyzers(), metrics: createMetrics(store), log: pino({ level: 'silent' }), options: resolveOptions({}), connections: new Map() });
   for (let i = 0; i < ROWS; i++) {
-    const started = await registry.start({ type: 'start', session: `s${i}`, task: 't' }, new Connection(i + 1, socket(), 1 << 24));
+    const started = await registry.start({ type: 'start', session: `s${i}`, task: 't' }, new Connection(i + 1, recordingSocket(), 1 << 24));
     if (!started.ok) throw new Error(started.error.message);
     started.value.step(0, STEP);
     if (i % 3 === 0) await registry.end(started.value, 'end');

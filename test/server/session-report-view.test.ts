@@ -8,7 +8,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebSocket } from 'ws';
 import type { Scorer } from '../../src/core/scorer-api.js';
 import { Connection } from '../../src/server/connection.js';
 import { createMetrics } from '../../src/server/metrics.js';
@@ -18,10 +17,7 @@ import { sessionView, sessionViewInSteps, VIEW_ROWS_PER_TURN } from '../../src/s
 import { ReferenceStore } from '../../src/store/reference-store.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { loopTurnsDuring } from '../loop-turns.js';
-import { ASTROID, readSteps } from './helpers.js';
-
-const socket = (): WebSocket =>
-  ({ readyState: 1, OPEN: 1, bufferedAmount: 0, send: () => undefined, close: () => undefined, terminate: () => undefined, once: () => undefined, on: () => undefined }) as unknown as WebSocket;
+import { ASTROID, readSteps, recordingSocket } from './helpers.js';
 
 let dir: string;
 let registry: SessionRegistry;
@@ -37,7 +33,7 @@ afterAll(async () => {
 describe("a live session's report", () => {
   it('is the same object until a step or the outcome changes it, and then what a fresh report says', async () => {
     const steps = await readSteps(ASTROID.passA);
-    const started = await registry.start({ type: 'start', session: 'memo', task: ASTROID.task }, new Connection(1, socket(), 1 << 24));
+    const started = await registry.start({ type: 'start', session: 'memo', task: ASTROID.task }, new Connection(1, recordingSocket(), 1 << 24));
     if (!started.ok) throw new Error(started.error.message);
     const s = started.value;
     steps.slice(0, 10).forEach((step, seq) => s.step(seq, step));
@@ -60,7 +56,7 @@ describe("a live session's report", () => {
 
   it('is what the step view shows; the view built a few hundred rows a turn equals the one built in one go', async () => {
     const steps = await readSteps(ASTROID.fail);
-    const started = await registry.start({ type: 'start', session: 'view', task: ASTROID.task }, new Connection(2, socket(), 1 << 24));
+    const started = await registry.start({ type: 'start', session: 'view', task: ASTROID.task }, new Connection(2, recordingSocket(), 1 << 24));
     if (!started.ok) throw new Error(started.error.message);
     const s = started.value;
     // The run's real steps again and again, past a few turns' worth of rows.

@@ -10,7 +10,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebSocket } from 'ws';
 import { Connection } from '../../src/server/connection.js';
 import type { Session } from '../../src/server/session.js';
 import { createMetrics } from '../../src/server/metrics.js';
@@ -19,20 +18,7 @@ import { SessionRegistry } from '../../src/server/session-registry.js';
 import { handleFrame, type HandlerDeps } from '../../src/server/stream-handler.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
-import { ASTROID } from './helpers.js';
-
-/** A socket stand-in whose state the test sets (1 open, 3 closed). */
-const socket = (): WebSocket & { readyState: number } =>
-  ({
-    readyState: 1,
-    OPEN: 1,
-    bufferedAmount: 0,
-    send: () => undefined,
-    close: () => undefined,
-    terminate: () => undefined,
-    once: () => undefined,
-    on: () => undefined,
-  }) as unknown as WebSocket & { readyState: number };
+import { ASTROID, recordingSocket } from './helpers.js';
 
 const RESUME_WINDOW_MS = 1_000;
 let dir: string;
@@ -86,7 +72,7 @@ async function started(id: string): Promise<Session> {
 describe('a start whose connection closes while it waits on the store', () => {
   it('comes out detached: resumable for the window, then ended, and its slot freed', async () => {
     newGate();
-    const sockets = [socket(), socket()];
+    const sockets = [recordingSocket(), recordingSocket()];
     const conns = sockets.map((s, i) => new Connection(i + 1, s, 1 << 20));
     conns.forEach((c) => connections.set(c.id, c));
     conns.forEach((c, i) => send(c, { type: 'start', session: `orphan-${i}`, task: ASTROID.task }));
@@ -101,7 +87,7 @@ describe('a start whose connection closes while it waits on the store', () => {
     expect(registry.openCount()).toBe(2);
 
     // The server is full, but both sessions are detached: a newcomer reclaims the oldest one's slot.
-    const live = new Connection(9, socket(), 1 << 20);
+    const live = new Connection(9, recordingSocket(), 1 << 20);
     connections.set(9, live);
     const newcomer = await registry.start({ type: 'start', session: 'newcomer', task: ASTROID.task }, live);
     expect(newcomer.ok).toBe(true);
@@ -116,7 +102,7 @@ describe('a start whose connection closes while it waits on the store', () => {
   it('a start on an open connection is held by it as before', async () => {
     newGate();
     gate.open();
-    const conn = new Connection(20, socket(), 1 << 20);
+    const conn = new Connection(20, recordingSocket(), 1 << 20);
     connections.set(20, conn);
     await registry.endAll();
     const r = await registry.start({ type: 'start', session: 'held', task: ASTROID.task }, conn);

@@ -8,7 +8,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebSocket } from 'ws';
 import { Connection } from '../../src/server/connection.js';
 import { createMetrics } from '../../src/server/metrics.js';
 import { resolveOptions } from '../../src/server/options.js';
@@ -16,11 +15,7 @@ import { SessionRegistry } from '../../src/server/session-registry.js';
 import { ReferenceStore } from '../../src/store/reference-store.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { loopTurnsDuring } from '../loop-turns.js';
-import { ASTROID, readSteps } from './helpers.js';
-
-/** An open socket that drops what is sent to it. */
-const socket = (): WebSocket =>
-  ({ readyState: 1, OPEN: 1, bufferedAmount: 0, send: () => undefined, close: () => undefined, terminate: () => undefined, once: () => undefined, on: () => undefined }) as unknown as WebSocket;
+import { ASTROID, readSteps, recordingSocket } from './helpers.js';
 
 const RESUME_WINDOW_MS = 1_000;
 let dir: string;
@@ -40,7 +35,7 @@ afterAll(async () => {
 describe('the sweep past the resume window', () => {
   it('ends the detached sessions one a turn, each with its final, and frees them', async () => {
     const steps = await readSteps(ASTROID.fail);
-    const conn = new Connection(1, socket(), 1 << 24);
+    const conn = new Connection(1, recordingSocket(), 1 << 24);
     connections.set(1, conn);
     const sessions = [];
     for (let i = 0; i < 4; i++) {

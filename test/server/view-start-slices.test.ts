@@ -9,7 +9,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebSocket } from 'ws';
 import { STATES_PER_STEP } from '../../src/core/in-steps.js';
 import type { Scorer } from '../../src/core/scorer-api.js';
 import type { Step } from '../../src/core/types.js';
@@ -26,9 +25,7 @@ import { ReferenceStore } from '../../src/store/reference-store.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
 import { loopTurnsDuring } from '../loop-turns.js';
-
-const socket = (): WebSocket =>
-  ({ readyState: 1, OPEN: 1, bufferedAmount: 0, send: () => undefined, close: () => undefined, terminate: () => undefined, once: () => undefined, on: () => undefined }) as unknown as WebSocket;
+import { recordingSocket } from './helpers.js';
 
 let dir: string;
 let registry: SessionRegistry;
@@ -47,7 +44,7 @@ afterAll(async () => {
 const allSteps = (): Step[] => corpusRuns().flatMap((r) => r.steps);
 
 async function session(id: string, steps: readonly Step[]): Promise<Session> {
-  const started = await registry.start({ type: 'start', session: id, task: 'pylint-dev__astroid-1196' }, new Connection(++connections, socket(), 1 << 24));
+  const started = await registry.start({ type: 'start', session: id, task: 'pylint-dev__astroid-1196' }, new Connection(++connections, recordingSocket(), 1 << 24));
   if (!started.ok) throw new Error(started.error.message);
   const s = started.value;
   steps.forEach((step, seq) => expect(s.step(seq, step).kind).toBe('accepted'));

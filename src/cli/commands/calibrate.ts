@@ -66,15 +66,16 @@ const command: Command = {
     '  --max-false-stop R  largest upper confidence bound of the share of passing runs the chosen policy may stop (default 0.05);\n' +
     '                      too few passing runs for any stop to meet it: the written policy only warns\n' +
     '  --confidence C      confidence of that bound (default 0.95); --bound: clopper-pearson (default, exact) or wilson\n' +
-    "  --source-max R      also: at most this share of each source's passing runs stopped (point estimate)\n" +
+    "  --source-max R      also: at most this share of each source's passing runs stopped (point estimate; none by default,\n" +
+    '                      0.02 with --portable)\n' +
     '  --max-false-warn R  the bound of the warn levels of the single-kind tables (default 0.25)\n' +
     '  --mode M            which scoring the bound must hold in: both (default), reference (leave-one-out PTAs), reference-free\n' +
-    '  --split half|source|none  also choose on half the tasks and measure on the other half, both ways, for each of\n' +
-    '                      --splits K (default 5) splits drawn from --seed N (default half; --holdout R the held-out share; the seed\n' +
-    '                      also seeds the bootstrap), or leave one source out at a time. The written policy stops only where every\n' +
-    '                      split confirmed it (each fold chose that stop, at the most conservative of their settings, and each\n' +
-    "                      split's pooled held-out false stops meet the bound); else it only warns. --split none writes the\n" +
-    '                      in-sample choice, marked unconfirmed\n' +
+    '  --split half|source|none  half (the default): also choose on half the tasks and measure on the other half, both\n' +
+    '                      ways, for each of --splits K (default 5) splits drawn from --seed N (default 1; it also seeds the\n' +
+    '                      bootstrap; --holdout R the held-out share, default 0.5); source: leave one source out at a time. The\n' +
+    '                      written policy stops only where every split confirmed it (each fold chose that stop, at the most\n' +
+    "                      conservative of their settings, and each split's pooled held-out false stops meet the bound); else\n" +
+    '                      it only warns. --split none writes the in-sample choice, marked unconfirmed\n' +
     '  --by G              one policy per agent, model or source (agent + model) plus a fallback, in one --out file\n' +
     '  --portable          one policy for agents and models it never saw: leave-one-source-out, kinds that stop more than\n' +
     "                      --source-max (default 0.02) of a held-out source's passing runs only warn; its stops are confirmed like\n" +

@@ -69,6 +69,8 @@ const command: Command = {
     '  FILE: finished trajectories of one task (gzipped or not; a file holding several, e.g. OpenHands output.jsonl, gives one run each)\n' +
     "  ordered by the first of: --forecast (P(pass) of each run), the composite against the task's PTA (--pta, or the\n" +
     "  task's stored PTA in --references DIR / --bundled), the composite reference-free (the default); ties are marked\n" +
+    '  --prior-dir DIR  reference-free against the prior pooled from the PTAs in DIR (its *.json), not the bundled ones\n' +
+    '  --config C.json  scoring weights, tier thresholds, tau, ... (partial override of the defaults), as score takes it\n' +
     '  --forecast bundled  the forecaster shipped with steplens (trained on public runs), instead of a file\n' +
     "  --agent A, --model M  the runs' agent and model (their source), which choose their model in the forecast file, as\n" +
     "               POST /v1/score's agent and model do; default: what each log names (SWE-agent 0.x names no model)\n" +

@@ -9,8 +9,9 @@ import { formatOption, LENIENT_OPTION } from '../input.js';
 import { INSTANCE_OPTION, logExitCode, noStepsMessage, readLogFile, reportLogDiagnostics, selectInstances, type Instance } from '../instances.js';
 
 const USAGE = `usage: steplens replay FILE --url URL [--task ID] [--instance ID] [--format F] [--token T] [--session ID] [--passed | --failed] [--json] [--reconnect] [--lenient]
-  Streams FILE to the server at URL (http://, ws://; /v1/stream is added when the path is empty) one step
+  Streams FILE to the server at --url URL (http://, ws://; /v1/stream is added when the path is empty) one step
   at a time, as a live agent would, and prints each score and signal as it arrives, then the final.
+  --token T: the server's bearer token; --session ID: the session's id (default replay-PID-TIME).
   --task defaults to the task the log names; a file holding several trajectories (OpenHands output.jsonl)
   needs --instance ID. --passed / --failed send the outcome before the steps, so live tiers are the
   outcome's (a failing run is Partial-fail or Off-track from its first step).

@@ -208,6 +208,7 @@ const command: Command = {
     'usage: steplens score FILE... [--pta PTA.json] [--passed | --failed] [--format F] [--prior-dir DIR] [--instance ID] [--task ID]\n' +
     '                      [--policy POLICY.json] [--config CONFIG.json] [--forecast FORECAST.json [--agent A] [--model M]] [--json | --jsonl] [--jobs N] [--lenient]\n' +
     '  without --pta the trajectory is scored reference-free against the prior pooled from the bundled references\n' +
+    "  (--prior-dir DIR: from the PTAs in DIR instead, its *.json, e.g. a server's --data folder)\n" +
     '  FILE may be gzipped; a file holding several trajectories (OpenHands output.jsonl) gives one report each\n' +
     '  (--json: an array), or only the one --instance ID names\n' +
     '  --json: one JSON document (one FILE); --jsonl: one JSON line per trajectory of every FILE, with "file" (and\n' +
