@@ -40,6 +40,8 @@ import type { Located } from './pta-chains.js';
 import { importSeeds } from './seeds.js';
 import { KnownVersions } from './known-versions.js';
 import { VersionCache } from './version-cache.js';
+import { buildTaskIndex } from './task-index.js';
+import { isOwnKey, ownerOfKey } from '../tenant-keys.js';
 
 /** Reads of a lookup at most, when chain rollovers keep landing between its two reads. */
 const MAX_LOOKUPS = 5;
@@ -208,6 +210,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
     const epoch = await importSeeds(this.link, this.keys, this.options.seedDirs ?? [], this.options);
     if (epoch !== this.epoch) this.forget(epoch);
     await this.resync();
+    await buildTaskIndex(this.link, this.keys);
     this.seedDone = true;
   }
 
@@ -233,6 +236,22 @@ export class RedisReferenceStore implements ReferenceStorePort {
   async tasks(): Promise<string[]> {
     const [tasks] = await this.read('tasks', (r) => Promise.all([r.get(this.keys.epoch), r.hkeys(this.keys.tasks)]));
     return (tasks as string[]).sort();
+  }
+
+  /** The shared tasks from their index set (task-index.ts), or from the whole tasks hash until it is built. */
+  sharedTasks(): Promise<string[]> {
+    return this.indexed(this.keys.sharedTasks, (k) => !isOwnKey(k));
+  }
+
+  /** `tenant`'s own PTAs' keys from its index set, or from the whole tasks hash until it is built. */
+  ownTasks(tenant: string): Promise<string[]> {
+    return this.indexed(this.keys.ownTasks(tenant), (k) => ownerOfKey(k)?.tenant === tenant);
+  }
+
+  private async indexed(set: string, keep: (key: string) => boolean): Promise<string[]> {
+    const [built, members] = await this.read('tasks', (r) => Promise.all([r.get(this.keys.epoch), r.exists(this.keys.indexed), r.smembers(set)]));
+    if (built === 1) return (members as string[]).sort();
+    return (await this.tasks()).filter(keep);
   }
 
   /** Every task's current version: from what was published while subscribed, else read. */
