@@ -16,7 +16,6 @@
  */
 import { SteplensError } from '../errors.js';
 import type { Contribution, ReferenceStorePort, RemovedPta } from '../store/store-port.js';
-import { ownerOfKey } from '../store/tenant-keys.js';
 
 interface Tally {
   /** Bytes its own PTAs held when last read, with this replica's growths stored since. */
@@ -41,8 +40,7 @@ export class OwnPtaQuota {
 
   /** The JSON bytes `tenant`'s own PTAs hold in the store. */
   async held(tenant: string): Promise<number> {
-    const keys = (await this.store.tasks()).filter((k) => ownerOfKey(k)?.tenant === tenant);
-    return (await this.store.sizes(keys)).reduce((a, b) => a + b, 0);
+    return (await this.store.sizes(await this.store.ownTasks(tenant))).reduce((a, b) => a + b, 0);
   }
 
   /** Runs one growth of `tenant`'s own PTA of `task` (`grow` hands `admit` to the store), within the tenant's bytes. */

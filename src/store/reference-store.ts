@@ -29,6 +29,7 @@ import { removalMarkerJson } from './pta-files.js';
 import type { CacheStats, Contribution, ReferenceStorePort, RemovedPta, StoredTaskStats } from './store-port.js';
 import { checkTaskFile, type PtaEntry } from './task-file-check.js';
 import { TaskQueue } from './task-queue.js';
+import { TaskIndex } from './task-index.js';
 import { taskStats } from './task-stats.js';
 
 export type { StoredTaskStats } from './store-port.js';
@@ -65,6 +66,8 @@ export class ReferenceStore implements ReferenceStorePort {
   readonly minReferences: number;
   readonly limits: PtaLimits;
   private readonly files = new Map<string, string>();
+  /** The keys of `files`, shared and each tenant's own apart. */
+  private readonly byOwner = new TaskIndex();
   /** The bytes of each task's file (its PTA's JSON), as read at open or written since. */
   private readonly bytes = new Map<string, number>();
   /** Tasks whose PTA was removed (and that have none since). */
@@ -141,6 +144,7 @@ export class ReferenceStore implements ReferenceStorePort {
       }
       this.removed.delete(entry.pta.task);
       this.files.set(entry.pta.task, file);
+      this.byOwner.add(entry.pta.task);
       this.bytes.set(entry.pta.task, entry.bytes);
       this.pool.set(entry.pta);
     }
@@ -149,6 +153,14 @@ export class ReferenceStore implements ReferenceStorePort {
   /** Every task with a stored PTA, sorted. */
   async tasks(): Promise<string[]> {
     return this.taskList();
+  }
+
+  async sharedTasks(): Promise<string[]> {
+    return this.byOwner.sharedTasks();
+  }
+
+  async ownTasks(tenant: string): Promise<string[]> {
+    return this.byOwner.ownTasks(tenant);
   }
 
   private taskList(): string[] {
@@ -247,6 +259,7 @@ export class ReferenceStore implements ReferenceStorePort {
       this.wrote(task);
       this.removed.delete(task);
       this.files.set(task, file);
+      this.byOwner.add(task);
       this.bytes.set(task, bytes);
       this.cache.set(task, { pta: next, bytes });
       this.pool.set(next);
@@ -288,6 +301,7 @@ export class ReferenceStore implements ReferenceStorePort {
   private forget(task: string): void {
     this.wrote(task);
     this.files.delete(task);
+    this.byOwner.delete(task);
     this.bytes.delete(task);
     this.cache.delete(task);
     this.pool.delete(task);

@@ -58,6 +58,10 @@ export interface ReferenceStorePort {
   readonly minReferences: number;
   /** Every task with a stored PTA, sorted. */
   tasks(): Promise<string[]>;
+  /** The shared tasks (those of `tasks` that are not tenants' own PTAs' keys), sorted; reads no tenant's own keys. */
+  sharedTasks(): Promise<string[]>;
+  /** The store keys of `tenant`'s own PTAs (tenant-keys.ts), sorted; reads no other tenant's. */
+  ownTasks(tenant: string): Promise<string[]>;
   has(task: string): Promise<boolean>;
   /** The task's current PTA; undefined when it has none. */
   get(task: string): Promise<Pta | undefined>;

@@ -162,6 +162,27 @@ export function describeReferenceStore(name: string, harness: () => StoreHarness
       expect(await again.prior()).toEqual(priorFromPtas([shared]));
     });
 
+    it("lists the shared tasks and each tenant's own PTAs apart, as they are added and removed, across a reopen (T82)", async () => {
+      const open = await harness().fresh();
+      const store = await open();
+      const [alice, alice2, bob] = [ownTaskKey('alice', ASTROID.task), ownTaskKey('alice', 'other'), ownTaskKey('bob', ASTROID.task)];
+      for (const key of [ASTROID.task, 'shared-2', alice, alice2, bob]) await store.addReference(key, statesA);
+      expect(await store.sharedTasks()).toEqual([ASTROID.task, 'shared-2'].sort());
+      expect(await store.ownTasks('alice')).toEqual([alice, alice2].sort());
+      expect(await store.ownTasks('bob')).toEqual([bob]);
+      expect(await store.ownTasks('carol')).toEqual([]);
+      await store.remove(alice2);
+      await store.remove('shared-2');
+      expect(await store.ownTasks('alice')).toEqual([alice]);
+      expect(await store.sharedTasks()).toEqual([ASTROID.task]);
+      await store.addReference(alice2, statesB);
+      await store.close();
+      const again = await open();
+      expect(await again.sharedTasks()).toEqual([ASTROID.task]);
+      expect(await again.ownTasks('alice')).toEqual([alice, alice2].sort());
+      expect(await again.ownTasks('bob')).toEqual([bob]);
+    });
+
     it('tells the JSON bytes of each PTA it holds, and lets a growth be admitted or refused before it is stored', async () => {
       const open = await harness().fresh();
       const store = await open();

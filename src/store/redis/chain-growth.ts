@@ -129,7 +129,7 @@ export class ChainGrowth {
         if (asDelta) {
           const list = keys.chain(task, chain.start);
           answer = await runGrowth(link, keys, task, version, (r, record) =>
-            GROW_DELTA.run(r, [keys.tasks, keys.chains, list, record], [task, version, next.version, delta, chain.start, keys.grown, GROWTH_RECORD_MS]),
+            GROW_DELTA.run(r, [keys.tasks, keys.chains, list, record, keys.indexOf(task)], [task, version, next.version, delta, chain.start, keys.grown, GROWTH_RECORD_MS]),
           );
           entry = { pta: next, bytes: knownPtaJsonBytes(next) ?? chain.ptaBytes + chain.deltaBytes + deltaBytes, chain: { ...chain, deltaBytes: chain.deltaBytes + deltaBytes } };
         } else {
@@ -141,7 +141,7 @@ export class ChainGrowth {
           answer = await runGrowth(link, keys, task, version, (r, record) =>
             GROW_CHAIN.run(
               r,
-              [keys.tasks, keys.chains, list, replaced, record, keys.removed, ...staged],
+              [keys.tasks, keys.chains, list, replaced, record, keys.removed, keys.indexOf(task), ...staged],
               [task, version, next.version, text.json, keep, keys.grown, GROWTH_RECORD_MS, text.stage === undefined ? 0 : text.bytes, keys.removedField(task)],
             ),
           );

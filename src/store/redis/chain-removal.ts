@@ -47,7 +47,8 @@ export async function removeChain(host: RemovalHost, task: string, keep: number)
       keys,
       task,
       at.version,
-      (r, record) => REMOVE.run(r, [keys.tasks, keys.chains, keys.removed, kept, record], [task, at.version, at.chain ?? '', keep, keys.grown, GROWTH_RECORD_MS, keys.removedField(task)]),
+      (r, record) =>
+        REMOVE.run(r, [keys.tasks, keys.chains, keys.removed, kept, record, keys.indexOf(task)], [task, at.version, at.chain ?? '', keep, keys.grown, GROWTH_RECORD_MS, keys.removedField(task)]),
       { done: 'the PTA was removed', none: 'nothing was removed' },
     );
     if (answer === 'ok') {

@@ -9,6 +9,13 @@
  *                         past it, so a version never names two PTAs, and a seed never brings it back); a tenant's
  *                         own PTAs share one field, the highest version any was removed at (`removedField`), so
  *                         the hash grows with shared tasks and tenants, not with every removal (T80)
+ * - `<p>st`               set: the shared tasks (the tasks hash's fields that are not own PTAs' keys)
+ * - `<p>ot:<tenant>`      set: the store keys of the tenant's own PTAs; with `st`, an index of the tasks hash kept by
+ *                         the same scripts that add and remove its fields (pta-scripts.ts), so a listing reads the
+ *                         shared tasks and the caller's own, not every tenant's (T82)
+ * - `<p>ix`               string: set once the index holds every task Redis held before it (task-index.ts builds
+ *                         it at start from the tasks hash, data of servers older than the index); missing: the
+ *                         tasks hash is read instead
  * - `<p>ptl:<s>:<task>`   list: a chain of versions: the PTA JSON of version s, then per later version the
  *                         JSON of the states its reference added (a replaced chain expires)
  * - `<p>pta:<v>:<task>`   string: the PTA JSON of version v (written before chains; still read)
@@ -57,6 +64,27 @@ export class RedisKeys {
   removedField(task: string): string {
     const owner = ownerOfKey(task);
     return owner === undefined ? task : ownRemovalField(owner.tenant);
+  }
+
+  /** The shared tasks' index set. */
+  get sharedTasks(): string {
+    return `${this.prefix}st`;
+  }
+
+  /** The index set of `tenant`'s own PTAs (tenant names hold no `:`). */
+  ownTasks(tenant: string): string {
+    return `${this.prefix}ot:${tenant}`;
+  }
+
+  /** The index set `task` (a store key: a shared task or an own PTA's key) belongs to. */
+  indexOf(task: string): string {
+    const owner = ownerOfKey(task);
+    return owner === undefined ? this.sharedTasks : this.ownTasks(owner.tenant);
+  }
+
+  /** Set once the index sets hold every task of the tasks hash (task-index.ts). */
+  get indexed(): string {
+    return `${this.prefix}ix`;
   }
 
   pta(task: string, version: number): string {

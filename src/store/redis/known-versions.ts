@@ -4,22 +4,32 @@
  * kept current from it. A version never goes back, and a task removed at version v is not brought back by a
  * message of v or before arriving late (its own growth's answer, read on another connection than the messages).
  */
+import { isOwnKey } from '../tenant-keys.js';
+
 /**
  * How many removals are remembered: a late message comes within moments of its removal, and every replica hears
  * every removal, so without a bound the map grew by one task per removal for as long as the replica ran (T80).
  */
 export const REMEMBERED_REMOVALS = 4096;
 
+/**
+ * Shared tasks only: what is known feeds the pooled prior (pooled-prior.ts), which tenants' own PTAs never enter.
+ * Kept, they made every prior (each session start of a task without a PTA, on every replica) walk every tenant's
+ * own PTAs: tenant B's 50,000 cost each 14-22 ms of CPU (T83), and every replica held them all.
+ */
 export class KnownVersions {
   /** Current version per task, as last seen (authoritative only while subscribed and re-read since). */
   readonly current = new Map<string, number>();
   /** Per task, the latest version seen removed. */
   private readonly removedAt = new Map<string, number>();
+  /** Tasks seen since a re-read began: kept by it though its reads missed them (they came between them). */
+  private seenDuring: Set<string> | undefined;
 
   /** Forgets everything (Redis was emptied or reconnected: versions count again). */
   clear(): void {
     this.current.clear();
     this.removedAt.clear();
+    this.seenDuring = undefined;
   }
 
   /** A message on the `grown` channel. */
@@ -34,12 +44,14 @@ export class KnownVersions {
 
   /** Records a task's version (never going back). The replaced version stays cached: the next one is built from it. */
   see(task: string, version: number): void {
-    if (version <= (this.removedAt.get(task) ?? 0)) return;
+    if (isOwnKey(task) || version <= (this.removedAt.get(task) ?? 0)) return;
     if ((this.current.get(task) ?? 0) < version) this.current.set(task, version);
+    this.seenDuring?.add(task);
   }
 
   /** The task's PTA was removed at `version`: it leaves the known versions (so the pooled prior). */
   removed(task: string, version: number): void {
+    if (isOwnKey(task)) return;
     if (version > (this.removedAt.get(task) ?? 0)) {
       // Latest last (a Map keeps insertion order): the oldest removal is the first forgotten.
       this.removedAt.delete(task);
@@ -49,9 +61,16 @@ export class KnownVersions {
     if ((this.current.get(task) ?? 0) <= version) this.current.delete(task);
   }
 
-  /** Every task's version as Redis holds them all (HGETALL of the tasks hash): the others are gone. */
+  /** A re-read of every shared task's version begins (its reads may take more than one round trip). */
+  startReread(): void {
+    this.seenDuring = new Set();
+  }
+
+  /** Every shared task's version as Redis holds them (read since `startReread`): the others are gone, but those seen meanwhile. */
   reread(all: Record<string, string>): void {
+    const seen = this.seenDuring ?? new Set<string>();
+    this.seenDuring = undefined;
     for (const [task, v] of Object.entries(all)) this.see(task, Number(v));
-    for (const task of [...this.current.keys()]) if (!(task in all)) this.current.delete(task);
+    for (const task of [...this.current.keys()]) if (!(task in all) && !seen.has(task)) this.current.delete(task);
   }
 }

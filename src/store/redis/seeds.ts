@@ -65,7 +65,7 @@ export async function importSeeds(link: RedisLink, keys: RedisKeys, dirs: readon
     const answer = await link.run('seed', (r) =>
       GROW_CHAIN.run(
         r,
-        [keys.tasks, keys.chains, chain, chain, record, keys.removed, ...staged],
+        [keys.tasks, keys.chains, chain, chain, record, keys.removed, keys.indexOf(pta.task), ...staged],
         [pta.task, 0, pta.version, text.json, 0, keys.grown, GROWTH_RECORD_MS, text.stage === undefined ? 0 : text.bytes, keys.removedField(pta.task)],
       ),
     );
