@@ -31,7 +31,8 @@ interface Bench {
 const BENCHES: Bench[] = [
   { name: 'label-coverage', args: ['--json', '{json}'] },
   { name: 'cli-start', args: ['--rounds', '11', '--json', '{json}'] },
-  { name: 'label-per-step', args: ['', '5', '--json', '{json}'] },
+  // 15 pairs: with 5, one slow pass in the resamples' median set the interval's far end (bench/README, label-per-step).
+  { name: 'label-per-step', args: ['', '15', '--json', '{json}'] },
   { name: 'push-per-step', args: ['', '50', '--json', '{json}'] },
   { name: 'real-sessions', args: ['--passes', '7', '--json', '{json}'] },
   { name: 'score-batch', args: ['--rounds', '3', '--json', '{json}'] },
