@@ -3,7 +3,7 @@
  * trajectory per line, every other log one. `label` and `score` handle every instance (one result
  * each); `convert` and `replay` produce one stream, so a file with several needs `--instance ID`.
  */
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { SteplensError } from '../errors.js';
 import { parseLogText, type ParsedLog } from '../formats/index.js';
 import type { Diagnostic, FormatName, ParseResult } from '../formats/types.js';
@@ -44,10 +44,18 @@ function named(log: ParsedLog): Instance[] {
   });
 }
 
-/** A folder where a log file was expected: the error says what to give instead (`score DIR` said "is a directory" only). */
+/**
+ * A folder where a log file was expected: the error says what to give instead (`score DIR` said "is a directory"
+ * only). `node:fs`'s sync stat: a run must load no promise-fs module (test/cli/bin-code-cache).
+ */
 async function readLogText(file: string): Promise<string> {
-  if ((await stat(file).catch(() => undefined))?.isDirectory())
-    throw new SteplensError('bad_input', `cannot read ${file}: is a directory (give the trajectory files in it; report, calibrate and train walk folders)`);
+  let folder = false;
+  try {
+    folder = statSync(file).isDirectory();
+  } catch {
+    // Missing or unreadable: readText names what is wrong.
+  }
+  if (folder) throw new SteplensError('bad_input', `cannot read ${file}: is a directory (give the trajectory files in it; report, calibrate and train walk folders)`);
   return readText(file);
 }
 
