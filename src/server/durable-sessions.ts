@@ -20,10 +20,10 @@ import type { ResolvedOptions } from './options.js';
 import type { SessionRegistry } from './session-registry.js';
 import type { SessionSpec } from './session-factory.js';
 import { checkBudget, overBudget, startOverBudget } from './journal-budget.js';
-import { rebuild, ViewCopies } from './session-replay.js';
+import { rebuild, recordedPrincipal, ViewCopies } from './session-replay.js';
 import { InFlight } from '../in-flight.js';
 import type { Session } from './session.js';
-import { sessionKey, type Principal } from './principal.js';
+import { mayTakeOver, sessionKey, takeOverRefusal, type Principal } from './principal.js';
 
 export interface DurableDeps {
   registry: SessionRegistry;
@@ -39,6 +39,11 @@ export interface DurableDeps {
 function unavailable(error: unknown, what: string): MessageError {
   const why = error instanceof SteplensError ? error.message : `shared store error: ${(error as Error).message}`;
   return { code: 'unavailable', message: `${what}: ${why}` };
+}
+
+/** Throws `forbidden` when `holder` may not take over a session `started` began (principal.ts, T90). */
+function checkTakeOver(holder: Principal, started: Principal, id: string): void {
+  if (!mayTakeOver(holder, started)) throw new SteplensError('forbidden', takeOverRefusal(id, started));
 }
 
 export class DurableSessions {
@@ -181,21 +186,28 @@ export class DurableSessions {
    * The id is looked up in the principal's tenant's namespace: another tenant's session is as unknown as one
    * never started, and is not taken. Throws `SteplensError('unavailable')` while Redis is unreachable.
    */
-  claim(id: string, principal: Principal): Promise<Session | undefined> {
+  async claim(id: string, principal: Principal): Promise<Session | undefined> {
     const key = sessionKey(principal.tenant, id);
-    return this.restoring.run(key, () => this.takeOver(key, id, principal.tenant));
+    const s = await this.restoring.run(key, () => this.takeOver(key, id, principal));
+    // Again for a claim that joined another's takeover (T90): the session goes only to a token that may hold it.
+    if (s !== undefined) checkTakeOver(principal, s.principal, id);
+    return s;
   }
 
-  private async takeOver(key: string, id: string, tenant: string): Promise<Session | undefined> {
+  private async takeOver(key: string, id: string, principal: Principal): Promise<Session | undefined> {
+    const tenant = principal.tenant;
     const local = this.deps.registry.get(key);
     let pin = local?.pin;
     if (local) {
       if (local.tenant !== tenant) return undefined;
+      checkTakeOver(principal, local.principal, id);
       await this.settled(local);
     } else {
       // Checked before the lease is taken (and before any step is read): the key already names the tenant, the record must agree.
       const record = (await this.deps.journal.head(key))?.record;
       if (record !== undefined && record.tenant !== tenant) return undefined;
+      // And the role that started it: a token that may not resume it takes no lease from the replica holding it (T90).
+      if (record !== undefined) checkTakeOver(principal, recordedPrincipal(record), id);
       pin = record?.reference;
     }
     // The claim keeps the pinned PTA as long as the session: the rebuild below, and later takeovers, need it.

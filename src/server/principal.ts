@@ -46,6 +46,23 @@ export function seesTenant(p: Principal, tenant: string): boolean {
 }
 
 /**
+ * Whether `holder` may take over a session `started` began (a `resume`): a token of its tenant whose role can do all
+ * the starter's could. What a session learns (a shared PTA, the shared forecast models) follows the role that started
+ * it, so an agent token resuming an operator's learn session fed its own steps to every tenant's PTA beyond the
+ * bounds (T90).
+ */
+export function mayTakeOver(holder: Principal, started: Principal): boolean {
+  return holder.tenant === started.tenant && GRANTS[started.role].every((c) => can(holder, c));
+}
+
+/** The refusal of a resume {@link mayTakeOver} does not allow. */
+export function takeOverRefusal(id: string, started: Principal): string {
+  return `session ${id} was started by ${ROLE_NAMES[started.role]}: only such a token may resume it (what it learns follows that role)`;
+}
+
+const ROLE_NAMES: Record<Role, string> = { agent: 'an agent token', operator: "an operator's token", metrics: 'a metrics token' };
+
+/**
  * Whose session a read names: the reader's own tenant, or (operators only) the one `?tenant=` names. Undefined
  * when the reader may not see that tenant: the read then answers as for an unknown session.
  */

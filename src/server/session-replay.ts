@@ -32,7 +32,7 @@ export interface ReplayDeps {
 }
 
 /** Who started a journaled session (its key holds the tenant; the role decides what it may learn). */
-function recordedPrincipal(r: SessionHead['record']): Principal {
+export function recordedPrincipal(r: SessionHead['record']): Principal {
   const role = (ROLES as readonly string[]).includes(r.role ?? '') ? (r.role as Role) : 'agent';
   return { tenant: r.tenant ?? DEFAULT_TENANT, role };
 }

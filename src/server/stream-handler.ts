@@ -17,6 +17,7 @@ import { endPatch } from './end-patch.js';
 import { ok } from '../errors.js';
 import { mayAnswerUnnamed, unnamedAnswersSpent } from './unnamed-refusals.js';
 import { mayBeObject, noteFrame, noteRefusal } from './junk-streams.js';
+import { mayTakeOver, takeOverRefusal } from './principal.js';
 
 export interface HandlerDeps {
   registry: SessionRegistry;
@@ -231,6 +232,8 @@ function onResume(deps: HandlerDeps, conn: Connection, msg: ResumeMessage): void
   // Ids live in the connection's tenant's namespace: another tenant's session is as unknown as one never started.
   const s = deps.registry.find(conn.principal.tenant, msg.session);
   if (!s) return refuse(deps, conn, { code: 'unknown_session', message: `no session ${msg.session} (never started, or expired)`, session: msg.session });
+  // An agent token of an operator's tenant must not end (and so learn) the operator's session with its own steps (T90).
+  if (!mayTakeOver(conn.principal, s.principal)) return refuse(deps, conn, { code: 'forbidden', message: takeOverRefusal(s.id, s.principal), session: s.id });
   return resumeOn(deps, conn, s, msg);
 }
 
