@@ -218,6 +218,11 @@ function sharedText(text: string, fresh: boolean): LazyText {
   return made;
 }
 
+/** The pool's keys (tests). */
+export function sharedKeys(): number[] {
+  return [...shared.keys()];
+}
+
 /** Texts in the shared pool (tests). */
 export function sharedTexts(): number {
   let n = 0;
