@@ -99,6 +99,33 @@ describe('states in columns', () => {
     expect(columns.all()).toStrictEqual(states);
   });
 
+  it('names up to 254 files by index in the code (one pointer a state), the files of states beyond that aside', () => {
+    const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers });
+    const real = corpusRuns()[0]!.steps.map((step) => scorer.push(step).state);
+    // No file, the empty name, 400 distinct files (each twice), and costs on both sides of the packed bound (2^23 - 1).
+    const costs = [0, 2 ** 23 - 1, 2 ** 23, 2 ** 31 - 1, 5];
+    const states = Array.from({ length: 900 }, (_, i) => {
+      const s: State = { ...real[i % real.length]!, t: i, cost: costs[i % costs.length]! };
+      if (i % 9 === 0) delete s.file;
+      else s.file = i % 9 === 1 ? '' : `pkg/mod${(i * 7) % 400}.py`;
+      return s;
+    });
+    const columns = new StateColumns();
+    states.forEach((s) => columns.push(s));
+    expect(columns.all()).toStrictEqual(states);
+    states.forEach((s, i) => expect(Object.is(columns.at(i)!.cost, s.cost)).toBe(true));
+    // The corpus runs: one reference a state (hash and tokens), the file in the code's number (two before this pass).
+    const all = corpusRuns().flatMap((run) => {
+      const own = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers });
+      return run.steps.map((step) => own.push(step).state);
+    });
+    const plain = new StateColumns();
+    all.forEach((s) => plain.push(s));
+    expect(all.filter((s) => s.file !== undefined).length).toBeGreaterThan(all.length / 2);
+    expect((plain as unknown as { refs: unknown[] }).refs).toHaveLength(all.length);
+    expect(plain.all()).toStrictEqual(all);
+  });
+
   it('keeps t aside only for states whose t is not their position (-0, gaps, fractions)', () => {
     const scorer = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers });
     const real = corpusRuns()[0]!.steps.map((step) => scorer.push(step).state);

@@ -193,7 +193,9 @@ export const MAX_BUCKET = 4;
 
 /** The shared copy of `text` (a new one, pooled unless its key's bucket is full). */
 function sharedText(text: string, fresh: boolean): LazyText {
-  const key = sampledTextKey(text);
+  // A small integer (texts of one sampled key keep one pool key): the map's key and the registry's held value are
+  // then no HeapNumbers (~32 B a pooled text; a disjoint session pools ~7).
+  const key = sampledTextKey(text) % 2 ** 30;
   const entry = shared.get(key);
   const bucket = entry === undefined ? [] : Array.isArray(entry) ? entry : [entry];
   for (const ref of bucket) {
@@ -214,6 +216,11 @@ function sharedText(text: string, fresh: boolean): LazyText {
   shared.set(key, alive.length === 0 ? ref : [...alive, ref]);
   sharedGone.register(made, key);
   return made;
+}
+
+/** The pool's keys (tests). */
+export function sharedKeys(): number[] {
+  return [...shared.keys()];
 }
 
 /** Texts in the shared pool (tests). */

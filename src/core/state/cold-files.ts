@@ -49,8 +49,11 @@ export class ColdFiles {
     recent.set(file, this.steps);
   }
 
-  /** Ends a step: `cold(file)` for each file that has gone unused for {@link COLD_STEPS} steps since its last use. */
-  settle(cold: (file: string) => void): void {
+  /**
+   * Ends a step: `owner.goneCold(file)` for each file that has gone unused for {@link COLD_STEPS} steps since its last use
+   * (an object with a method, not a callback: a bound function a workspace is ~0.1 KB).
+   */
+  settle(owner: { goneCold(file: string): void }): void {
     if (this.recent !== undefined && this.steps >= this.coldCheck) {
       this.coldCheck = this.steps + COLD_STEPS;
       for (const [file, at] of this.recent) {
@@ -60,7 +63,7 @@ export class ColdFiles {
         }
         this.recent.delete(file);
         if (file === this.lastUsed) this.lastUsed = undefined;
-        cold(file);
+        owner.goneCold(file);
       }
     }
     this.steps++;

@@ -87,14 +87,14 @@ export class ShadowWorkspace {
       this.cool(file, h);
     }
     this.hotUsed = false;
-    this.cold.settle(this.deflateCold);
+    this.cold.settle(this);
   }
 
-  /** A file gone cold keeps its long texts deflated until a step reads it again. */
-  private readonly deflateCold = (file: string): void => {
+  /** A file gone cold keeps its long texts deflated until a step reads it again (called by `ColdFiles.settle`). */
+  goneCold(file: string): void {
     const packed = this.files.get(file);
     if (packed != null) this.files.set(file, compactPacked(packed, COLD_LEVEL, COLD_MIN_CHARS));
-  };
+  }
 
   /** The file's sparse line array (a hot one itself, or an unpacked copy: callers change it and `store` it), undefined when not kept. */
   private load(file: string): Array<string | undefined> | undefined {

@@ -3,8 +3,9 @@
  * state object costs ~140 B on the heap (header and 11-16 fields of 8 bytes);
  * here a state is one number (a code of stage, kind, flags and the tool's
  * index in a per-store table, since a run uses a handful of tools, and above it the cost when that is a
- * small whole number, as it almost always is; its t is its position, kept aside only when it is not) and
- * two pointers to already pooled strings and token arrays (hash and tokens in one), and for the
+ * small whole number, as it almost always is; its t is its position, kept aside only when it is not; its file, when
+ * it has one, is an index in a per-store table of the files too) and one pointer to already pooled strings and token
+ * arrays (hash and tokens in one), and for the
  * states with a line range or a scope (about a fifth) these aside (~57 B a
  * state with the arrays' spare room). `at` and `all` rebuild states equal to the ones
  * stored, with the same keys in the same order (so they serialise alike), and
@@ -53,16 +54,24 @@ const MAX_TOOLS = 255;
 const EXTRA = 1 << 20;
 /** The state's cost is kept aside in `otherCost` (it is not a whole number in [0, {@link MAX_PACKED_COST}]). */
 const COST_ASIDE = 1 << 21;
+/**
+ * The file's place in `files` plus one (0: the state has no file), in the bits from here: a pointer a state less
+ * (~0.8 KB of a 100-step session, bench/README.md "Memory per session, thirteenth pass"); a run names a few dozen files.
+ */
+const FILE_SHIFT = 22;
+/** Files named by index; a state of a further distinct file has this index and its file in `otherFiles`. */
+const MAX_FILES = 255;
 /** The code's bits: the cost is packed above them, `code + COST_UNIT * cost`, exact while below 2^53. */
-const COST_UNIT = 2 ** 22;
-const MAX_PACKED_COST = 2 ** 31 - 1;
+const COST_UNIT = 2 ** 30;
+/** 2^23 - 1 (~8.4M tokens a step; a log's own counts beyond it are kept aside). */
+const MAX_PACKED_COST = 2 ** 53 / COST_UNIT - 1;
 
 /**
- * Pointer fields per state in `refs`: hash and tokens as one (see {@link hashAndTokens}), file. A state holds its
+ * Pointer fields per state in `refs`: hash and tokens as one (see {@link hashAndTokens}). A state holds its
  * hash and its token array, and one names the other: a non-terminal state's tokens are {@link NO_TOKENS}, so its
  * hash is kept; a terminal state's token array is its command's facts' and knows their hash, so it is kept.
  */
-const REFS = 2;
+const REFS = 1;
 
 /** The hash and tokens of a state that neither names (states not made by the state builder). */
 class HashAndTokens {
@@ -92,6 +101,9 @@ export class StateColumns {
   /** Position, range and scope of each state that has a range or a scope, by position. */
   private extras: unknown[] = [];
   private tools: string[] = [];
+  /** The distinct files of the states, in order of first use (a state's file is its index here plus one). */
+  private files: string[] = [];
+  private otherFiles: Map<number, string> | undefined;
   /** States `nums` (and `refs`, {@link REFS} a state) have room for ({@link withRoom}). */
   private room = 0;
   private otherTools: Map<number, string> | undefined;
@@ -116,6 +128,7 @@ export class StateColumns {
     if (s.changesEnv === true) code |= CHANGES_ENV;
     if (s.variant === true) code |= VARIANT;
     code |= this.toolIndex(s.tool) << TOOL_SHIFT;
+    if (s.file !== undefined) code |= this.fileIndex(s.file) << FILE_SHIFT;
     if (s.range !== undefined || s.scope !== undefined) {
       code |= EXTRA;
       this.extras.push(this.length, s.range, s.scope);
@@ -127,7 +140,7 @@ export class StateColumns {
       (this.otherCost ??= new Map()).set(this.length, cost);
       this.nums.push(code | COST_ASIDE);
     }
-    this.refs.push(hashAndTokens(s), s.file);
+    this.refs.push(hashAndTokens(s));
   }
 
   /**
@@ -150,6 +163,25 @@ export class StateColumns {
     }
     (this.otherTools ??= new Map()).set(this.length, tool);
     return MAX_TOOLS;
+  }
+
+  /** `file`'s place in `files` plus one, or {@link MAX_FILES} with the file aside once the table is full. */
+  private fileIndex(file: string): number {
+    const files = this.files;
+    const i = files.indexOf(file);
+    if (i >= 0) return i + 1;
+    if (files.length < MAX_FILES - 1) {
+      this.files = appended(files, file);
+      return this.files.length;
+    }
+    (this.otherFiles ??= new Map()).set(this.length, file);
+    return MAX_FILES;
+  }
+
+  /** The file of state `i` whose code is `code`. */
+  private fileOf(i: number, code: number): string | undefined {
+    const fi = (code >>> FILE_SHIFT) & MAX_FILES;
+    return fi === 0 ? undefined : fi === MAX_FILES ? this.otherFiles!.get(i)! : this.files[fi - 1]!;
   }
 
   /** The state at position `i` (0-based), or undefined past the end. */
@@ -176,7 +208,7 @@ export class StateColumns {
         cost: (code & COST_ASIDE) !== 0 ? this.otherCost!.get(i)! : (packed - code) / COST_UNIT,
         unknown: (code & UNKNOWN) !== 0,
       },
-      refs[r + 1] as string | undefined,
+      this.fileOf(i, code),
       x < 0 ? undefined : (this.extras[x + 1] as LineRange | undefined),
       x < 0 ? undefined : (this.extras[x + 2] as string | undefined),
     );
