@@ -3,7 +3,8 @@
  * every value (src/core/evidence, oriented the way it was expected to point before it was
  * measured) and for run length alone, by `separation` (src/core/stats, docs/method.md
  * section 16): AUROC within each source (agent + model) with n (pass/fail) and a seeded
- * bootstrap 95 % interval, the within-source mean, within task, and pooled beside source
+ * bootstrap 95 % interval resampling tasks (as report and train do: a task's runs are not
+ * independent, SWE-agent 0.x + gpt-4 ran each task three times), the within-source mean, within task, and pooled beside source
  * only; at the end of the run and after steps 10, 20, 40 (runs that reached them). Sources
  * under --min-runs runs get no column of their own (a table at the end lists them). Reads
  * only the paths it is given.
@@ -57,7 +58,7 @@ const measure = (pick: Pick, sign: number) => {
     const v = pick(r);
     return v === undefined ? [] : [{ source: r.source, task: r.task, pass: r.passed, score: sign * v }];
   });
-  return { sep: separation(scored, { reps: resamples, seed }), nonzero: scored.filter((s) => s.score !== 0).length / Math.max(1, scored.length) };
+  return { sep: separation(scored, { reps: resamples, seed, unit: 'task' }), nonzero: scored.filter((s) => s.score !== 0).length / Math.max(1, scored.length) };
 };
 const iv = (a: number | null, i: Interval | null) => (a === null ? '-' : `${a.toFixed(3)} [${i === null ? '-' : `${i.lo.toFixed(2)}, ${i.hi.toFixed(2)}`}]`);
 const sourceCell = (sep: Separation, s: string) => {
@@ -107,7 +108,7 @@ const table = (title: string, at: 'end' | (typeof HORIZONS)[number]) => {
   }
 };
 console.log(
-  `\nEach cell: AUROC of the value times its expected direction (> 0.5: it points the way expected) [bootstrap 95 % interval, ${resamples} resamples, seed ${seed}]; "not 0": share of the runs where the value is not 0.`,
+  `\nEach cell: AUROC of the value times its expected direction (> 0.5: it points the way expected) [bootstrap 95 % interval, tasks resampled, ${resamples} resamples, seed ${seed}]; "not 0": share of the runs where the value is not 0.`,
 );
 table('At the end of the run', 'end');
 for (const h of HORIZONS) table(`After step ${h} (runs that reached it)`, h);

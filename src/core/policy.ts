@@ -14,8 +14,9 @@
  * gpt-5-mini runs, which recover from a few malformed replies in a row. No
  * fixed stop is right for every agent and model: calibrate per agent and model
  * (`--by`) or let the server's shadow mode choose one from reported outcomes.
- * The low-score warn floor (20 after 30 steps) reads the reference-free
- * weights of issue 15 in sessions without a PTA (35 with the weights before them).
+ * The low-score warn floor (50 after 30 steps since refused edits stopped
+ * counting as changes, 2026-12-05; 20 before, 35 with the weights before issue
+ * 15's) reads the reference-free weights in sessions without a PTA.
  */
 import { z } from 'zod';
 import { err, ok, type Result } from '../errors.js';

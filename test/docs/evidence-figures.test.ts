@@ -113,4 +113,34 @@ describe('docs/evidence.md matches the code', () => {
     expect(text).toContain("from './src/core/evidence/evidence.js'");
     expect(text).toContain('ev.add(step, state, label)');
   });
+
+  // Audit 13: the evidence bench drew its intervals by resampling runs, train resamples tasks, so the same figure (run
+  // length alone) read [0.58, 0.71] here and [0.56, 0.73] in docs/forecast.md for SWE-agent 0.x's three-trial tasks.
+  it("gives run length alone the figures and intervals docs/forecast.md's held-out table gives it (tasks resampled in both)", () => {
+    const FORECAST_DOC = readFileSync(path.join(ROOT, 'docs/forecast.md'), 'utf8');
+    const cells = (line: string) => line.split('|').map((c) => c.trim());
+    const row = DOC.split('\n').find((l) => l.startsWith('| run length alone (shorter wins) |'));
+    expect(row, "the end-of-run table's run length row").toBeDefined();
+    const header = DOC.split('\n').find((l) => l.startsWith('| value (expected direction) |'))!;
+    const sources = cells(header)
+      .slice(2, 5)
+      .map((c) => c.replace(/ \(.*$/, ''));
+    const ours = cells(row!).slice(2, 6);
+    // docs/forecast.md's bundled table: source | pass / fail | pPass | run length, shorter wins | ...
+    const lines = FORECAST_DOC.split('\n');
+    const head = lines.findIndex((l) => l.startsWith('| source ') && l.includes('| run length, shorter wins |'));
+    expect(head, "docs/forecast.md's held-out table").toBeGreaterThan(0);
+    const table = lines.slice(
+      head + 2,
+      lines.findIndex((l, i) => i > head && !l.startsWith('|')),
+    );
+    const theirs = (name: string): string => {
+      const line = table.find((l) => l.startsWith(`| ${name} `));
+      expect(line, `docs/forecast.md's row for ${name}`).toBeDefined();
+      return cells(line!)[4]!;
+    };
+    const alias = (s: string) => s.replace('openai/gpt-5-mini', 'gpt-5-mini');
+    expect(sources.map((s, i) => [s, ours[i]])).toEqual(sources.map((s) => [s, theirs(alias(s))]));
+    expect(ours[3]).toBe(theirs('mean within source (5 sources)'));
+  });
 });

@@ -108,6 +108,30 @@ describe('waste: irrelevant exploration', () => {
     const items = of(wasteReport(states, opts), 'irrelevant_exploration');
     expect(items).toEqual([{ category: 'irrelevant_exploration', steps: [2], tool: 'view', wastedSteps: 1, wastedTokens: 4 }]);
   });
+
+  // Shapes read on real runs (audit 13, docs/detectors.md): a listing of the folder the next read comes from (gpt-5-mini, django-11749), a
+  // search of the whole tree (CodeR's `search_dir X /`), a file opened by a short path that was not found and then
+  // read by its full one (CodeR, django-17087's serializer.py). Each was used; the one lone read is not.
+  it('reference-free: a folder another state went into, the whole tree, or the same file by another path is used', () => {
+    const used: State[] = [
+      st(0, 'E', { file: 'tests/user_commands/management/commands/', kind: 'list', tool: 'bash' }),
+      st(1, 'E', { file: 'tests/user_commands/management/commands/required_option.py', tool: 'bash' }),
+      st(2, 'E', { file: '/', kind: 'search', tool: 'search_dir' }),
+      st(3, 'E', { file: '.', kind: 'search', tool: 'bash' }),
+      st(4, 'E', { file: 'serializer.py', tool: 'open' }),
+      st(5, 'E', { file: '/django__django/django/db/migrations/serializer.py', tool: 'open' }),
+      st(6, 'E', { file: 'django/utils/tree.py', tool: 'open' }),
+      st(7, 'E', { file: '/django__django/django/utils/tree.py', tool: 'open' }),
+      st(8, 'E', { file: 'docs/lone.md', tool: 'open', cost: 9 }),
+      st(9, 'I', { file: 'tests/user_commands/management/commands/required_option.py', changesFile: true }),
+    ];
+    expect(of(wasteReport(used, opts), 'irrelevant_exploration')).toEqual([{ category: 'irrelevant_exploration', steps: [8], tool: 'open', wastedSteps: 1, wastedTokens: 9 }]);
+  });
+
+  it('reference-free: a file that only shares a name with another is still read once (a name is not a path end)', () => {
+    const two: State[] = [st(0, 'E', { file: 'src/a_tree.py', tool: 'open', cost: 3 }), st(1, 'E', { file: 'src/tree.py', tool: 'open', cost: 5 })];
+    expect(of(wasteReport(two, opts), 'irrelevant_exploration').map((i) => i.steps)).toEqual([[0], [1]]);
+  });
 });
 
 describe('waste: cyclic pattern', () => {

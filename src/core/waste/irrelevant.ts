@@ -1,7 +1,11 @@
 /**
- * Irrelevant exploration (method.md section 7): E states on files no PTA node
+ * Irrelevant exploration (method.md section 10): E states on files no PTA node
  * touches; without a PTA, E states on files that are never edited and touched
  * by no other state (read once, never used again). Grouped per file.
+ * Without a PTA, a search or listing of a folder another state went into or of
+ * the whole tree, and a file another state names by a longer or shorter path,
+ * were used: 319 of the rule's 663 firings on ../shared were such
+ * (docs/detectors.md, "Irrelevant exploration without a PTA").
  */
 import { runToEnd, STATES_PER_STEP } from '../in-steps.js';
 import type { State } from '../types.js';
@@ -53,11 +57,37 @@ export function* findIrrelevantExplorationInSteps(
     if (i > 0 && i % STATES_PER_STEP === 0) yield;
     const s = states[i]!; // i < length
     if (s.stage !== 'E' || s.file === undefined) continue;
-    const irrelevant = known !== undefined ? !known.has(s.file) : !edited.has(s.file) && touches.get(s.file) === 1;
+    const irrelevant = known !== undefined ? !known.has(s.file) : !edited.has(s.file) && touches.get(s.file) === 1 && !usedElsewhere(s.file, touches.keys());
     if (!irrelevant) continue;
     const item = byFile.get(s.file);
     if (item === undefined) byFile.set(s.file, { file: s.file, steps: [s.t], tool: s.tool });
     else item.steps.push(s.t);
   }
   return [...byFile.values()];
+}
+
+const trimSlash = (p: string): string => (p.length > 1 && p.endsWith('/') ? p.slice(0, -1) : p);
+
+/**
+ * True when a path touched once was used all the same: it is the whole tree (`.`, `/`, `..`), a folder another touched
+ * path lies in (a listing or search before reading what it found), or the same file as another touched path spelled
+ * longer or shorter (`serializer.py` not found, then `/django__django/django/db/migrations/serializer.py`). Asked only
+ * of the few paths touched once: one pass over the touched paths, nothing kept.
+ */
+function usedElsewhere(raw: string, touched: Iterable<string>): boolean {
+  const file = trimSlash(raw);
+  if (file === '' || file === '.' || file === './' || file === '/' || file === '..') return true;
+  const inside = `${file}/`;
+  const tail = `/${file}`;
+  for (const other of touched) {
+    if (other === raw) continue;
+    const o = trimSlash(other);
+    if (o === file || o.startsWith(inside) || o.endsWith(tail) || endsWithPath(file, o)) return true;
+  }
+  return false;
+}
+
+/** `file` ends with `/` then `end` (tested without building the string: called for every touched path). */
+function endsWithPath(file: string, end: string): boolean {
+  return end.length > 0 && file.length > end.length && file.endsWith(end) && file.charCodeAt(file.length - end.length - 1) === 47; // '/'
 }
