@@ -70,7 +70,7 @@ export class ForecastDocs {
       enabled: true,
       version: file.version,
       models: file.models.map((m) => ({ match: m.match, trainedOn: m.trainedOn, calibration: m.calibration, ...(m.recalibrated !== undefined ? { recalibrated: m.recalibrated } : {}) })),
-      history: holder.history.filter((h) => h.tenant === undefined || h.tenant === view),
+      history: holder.historyOf(view),
     }).slice(0, -1);
     if (learner === undefined) return [`${head},"learning":null}`, ''];
     // Operators: which tenants hold models of their own (each readable with ?tenant=).

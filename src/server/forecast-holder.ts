@@ -13,6 +13,10 @@
  *
  * At start the newest version files the learner wrote from the same loaded file are put back in force
  * (forecast-versions.ts, `restoreVersions`), so what was learned survives a restart.
+ *
+ * Each view numbers its own versions (T91): the shared models theirs, a tenant holding models of its own its view's
+ * (its first after the shared version it used, then one more per change of its own models or of the shared ones). One
+ * sequence for every scope let a tenant count another's retrainings from the gaps in its own numbers.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { forecastDigest, trainedRunList } from '../core/forecast/fingerprint.js';
@@ -23,8 +27,13 @@ import type { JobForecast } from './score-request.js';
 export interface ForecastVersion {
   version: number;
   createdAt: string;
-  /** Where the version came from: the loaded file, a retraining on this many finished sessions, or a version file put back at start. */
-  source: 'file' | 'learned' | 'restored';
+  /**
+   * Where the version came from: the loaded file, a retraining on this many finished sessions, a version file put
+   * back at start, or (a tenant's view) the shared models' version `shared` put in force under its own models.
+   */
+  source: 'file' | 'learned' | 'restored' | 'shared';
+  /** The shared models' version that made this version of a tenant's view (`source: 'shared'`). */
+  shared?: number;
   /** The version file it was restored from (`restored`), its name in its directory. */
   file?: string;
   sessions?: number;
@@ -37,7 +46,10 @@ export interface ForecastVersion {
 /** A tenant's own learned models (forecast-learner.ts, `tenant` scope). */
 interface Own {
   models: ForecastModel[];
+  /** The version of the tenant's view (its own models over the shared ones), in its own numbering. */
   version: number;
+  /** The shared version in force when its first version was: the shared ones up to it are its view's history. */
+  from: number;
   createdAt: string;
   evaluation?: ForecastFile['evaluation'];
 }
@@ -54,8 +66,10 @@ export class ForecastHolder {
   /** The models as loaded: what a learned model dropped by the learner's cap falls back to. */
   readonly loaded: ForecastFile;
   private readonly own = new Map<string, Own>();
-  /** The last version number given out (one sequence for every scope, so a session's version names one view). */
+  /** The last version number given out to the shared models. */
   private latest: number;
+  /** The last version number given out to each tenant's view (its own numbering: another's never shows in it). */
+  private readonly latestOf = new Map<string, number>();
   readonly history: ForecastVersion[] = [];
   /** The file's training runs as a sorted list, made once (learned versions keep the loaded file's list). */
   private trained: readonly string[] | undefined | null = null;
@@ -91,18 +105,18 @@ export class ForecastHolder {
     return [...this.own.keys()];
   }
 
-  /** The models a tenant's sessions use: its own (learned from its outcomes) before the shared ones; its version is the later of the two. */
+  /** The models a tenant's sessions use: its own (learned from its outcomes) before the shared ones, under its view's version. */
   fileFor(tenant: string | undefined): ForecastFile {
     const own = tenant !== undefined ? this.own.get(tenant) : undefined;
     if (own === undefined) return this.file;
     const cached = this.views.get(tenant!);
-    const version = Math.max(own.version, this.file.version);
+    const version = own.version;
     if (cached?.version === version) return cached;
     const same = (a: ForecastModel, b: ForecastModel) => a.match.agent === b.match.agent && a.match.model === b.match.model;
     const view: ForecastFile = {
       ...this.file,
       version,
-      createdAt: own.version > this.file.version ? own.createdAt : this.file.createdAt,
+      createdAt: own.createdAt,
       // Its own first: selectModel keeps the first of equally specific matches.
       models: [...own.models, ...this.file.models.filter((m) => !own.models.some((o) => same(o, m)))],
       ...(own.evaluation !== undefined ? { evaluation: own.evaluation } : {}),
@@ -131,14 +145,37 @@ export class ForecastHolder {
    * `file` that are not the shared ones: `file` is what the learner made of `fileFor(tenant)`). Returns the view.
    */
   swap(file: ForecastFile, entry: Omit<ForecastVersion, 'version' | 'createdAt' | 'tenant'>, tenant?: string): ForecastFile {
-    const version = ++this.latest;
-    if (tenant === undefined) this.file = { ...file, version };
-    else {
-      const shared = new Set(this.file.models);
-      this.own.set(tenant, { models: file.models.filter((m) => !shared.has(m)), version, createdAt: file.createdAt, ...(file.evaluation !== undefined ? { evaluation: file.evaluation } : {}) });
+    if (tenant === undefined) {
+      const version = ++this.latest;
+      this.file = { ...file, version };
+      this.record({ version, createdAt: file.createdAt, ...entry });
+      // Every tenant's view holding models of its own changed too: the next number of its own.
+      for (const [t, own] of this.own) {
+        own.version = this.nextOf(t);
+        own.createdAt = file.createdAt;
+        this.record({ version: own.version, createdAt: file.createdAt, source: 'shared', shared: version, tenant: t });
+      }
+      return this.file;
     }
-    this.record({ version, createdAt: file.createdAt, ...entry, ...(tenant !== undefined ? { tenant } : {}) });
+    const shared = new Set(this.file.models);
+    const version = this.nextOf(tenant);
+    const from = this.own.get(tenant)?.from ?? this.file.version;
+    this.own.set(tenant, { models: file.models.filter((m) => !shared.has(m)), version, from, createdAt: file.createdAt, ...(file.evaluation !== undefined ? { evaluation: file.evaluation } : {}) });
+    this.record({ version, createdAt: file.createdAt, ...entry, tenant });
     return this.fileFor(tenant);
+  }
+
+  /** The next version of `tenant`'s view: past every one it had, and past the shared one it used until now. */
+  private nextOf(tenant: string): number {
+    const version = Math.max(this.latestOf.get(tenant) ?? 0, this.own.get(tenant)?.version ?? this.file.version) + 1;
+    this.latestOf.set(tenant, version);
+    return version;
+  }
+
+  /** The versions of `tenant`'s view (the shared models' without one), oldest first: its numbering only. */
+  historyOf(tenant: string | undefined): ForecastVersion[] {
+    const own = tenant !== undefined ? this.own.get(tenant) : undefined;
+    return this.history.filter((h) => (h.tenant === undefined ? own === undefined || h.version <= own.from : h.tenant === tenant));
   }
 
   /** Appends `entry`, then drops the oldest of its scope past {@link MAX_HISTORY} (other scopes' entries stay). */
@@ -163,9 +200,10 @@ export class ForecastHolder {
     return { ...this.fileFor(tenant), learnedFrom };
   }
 
-  /** Numbers versions from after `version` on (the highest on disk), so a restarted server overwrites no file. */
-  continueAfter(version: number): void {
-    this.latest = Math.max(this.latest, version);
+  /** Numbers the versions of `tenant`'s view (the shared models' without one) from after `version` on (the highest in its directory), so a restarted server overwrites no file. */
+  continueAfter(version: number, tenant?: string): void {
+    if (tenant === undefined) this.latest = Math.max(this.latest, version);
+    else this.latestOf.set(tenant, Math.max(this.latestOf.get(tenant) ?? 0, version));
   }
 
   /**
@@ -176,17 +214,20 @@ export class ForecastHolder {
     const { learnedFrom, ...rest } = file;
     // A model equal to a loaded one is that one: the learner's cap tells learned models from loaded ones by identity.
     const models = rest.models.map((m) => this.loaded.models.find((l) => isDeepStrictEqual(l, m)) ?? m);
+    this.continueAfter(file.version, tenant);
     if (tenant === undefined) this.file = { ...rest, models };
     else {
       this.own.set(tenant, {
         models: models.slice(0, learnedFrom?.ownModels ?? 0),
         version: file.version,
+        from: this.file.version,
         createdAt: file.createdAt,
         ...(file.evaluation !== undefined ? { evaluation: file.evaluation } : {}),
       });
       this.views.delete(tenant);
+      // Over other shared models than it was written on (the shared version then not restored): a view it never had, so a new number.
+      if (!isDeepStrictEqual(this.fileFor(tenant).models, models)) this.own.get(tenant)!.version = this.nextOf(tenant);
     }
-    this.continueAfter(file.version);
-    this.record({ version: file.version, createdAt: file.createdAt, source: 'restored', file: name, ...(tenant !== undefined ? { tenant } : {}) });
+    this.record({ version: this.fileFor(tenant).version, createdAt: file.createdAt, source: 'restored', file: name, ...(tenant !== undefined ? { tenant } : {}) });
   }
 }

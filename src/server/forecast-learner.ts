@@ -31,7 +31,7 @@
 import path from 'node:path';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import type { ForecastModel } from '../core/forecast/model.js';
+import type { ForecastFile, ForecastModel } from '../core/forecast/model.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import type { LearnAttempt } from '../protocol/forecast-attempts.js';
 import { AttemptsLog, ATTEMPTS_FILE, readAttemptsFile } from './forecast-attempts.js';
@@ -317,10 +317,9 @@ export class ForecastLearner {
         attempt.version = next.version;
         if (r.kind !== 'accepted') attempt.result = 'accepted';
         if (this.options.dir !== undefined) {
-          const dir = tenant === undefined ? this.options.dir : path.join(this.options.dir, 'tenants', tenant);
-          await mkdir(dir, { recursive: true });
-          await writeFileAtomic(path.join(dir, `forecast-v${next.version}.json`), `${JSON.stringify(written, null, 2)}\n`);
-          await pruneVersions(dir, this.options.versionsKept ?? 20);
+          await this.write(tenant, next.version, written);
+          // A shared version is a new version of every view holding models of its own: written too, so its number goes on after a restart.
+          if (tenant === undefined) for (const t of this.holder.tenants) await this.write(t, this.holder.fileFor(t).version, this.holder.versionFile(t, this.scope));
         }
       }
       record(attempt);
@@ -329,6 +328,14 @@ export class ForecastLearner {
       record({ at, sessions: runs.length, result: 'skipped', reason: `retraining failed: ${(error as Error).message}` });
       this.log.error({ err: error, tenant }, 'forecast retraining failed');
     }
+  }
+
+  /** Writes `file`, version `version` of `tenant`'s view (the shared models' without one), to its directory; prunes it. */
+  private async write(tenant: string | undefined, version: number, file: ForecastFile): Promise<void> {
+    const dir = tenant === undefined ? this.options.dir! : path.join(this.options.dir!, 'tenants', tenant);
+    await mkdir(dir, { recursive: true });
+    await writeFileAtomic(path.join(dir, `forecast-v${version}.json`), `${JSON.stringify(file, null, 2)}\n`);
+    await pruneVersions(dir, this.options.versionsKept ?? 20);
   }
 
   /**

@@ -10,7 +10,8 @@
  * line, and so, in the `tenant` learning scope, is a shared version not recorded as learned in that scope (one
  * learned in the `shared` scope holds every tenant's outcomes: put back, one tenant's outcomes would move another's
  * pPass); an older one of the directory may then be restored. Startup never fails on them. Version numbers go on
- * after the highest on disk in any directory, so no file is overwritten and a `forecastVersion` names one view.
+ * after the highest on disk in each directory (each view numbers its own: forecast-holder.ts), so no file is
+ * overwritten and a `forecastVersion` names one version of its view.
  */
 import path from 'node:path';
 import { readdir, rm, stat } from 'node:fs/promises';
@@ -87,7 +88,7 @@ export async function restoreVersions(holder: ForecastHolder, options: { dir: st
     const entries = await readdir(tenantsDir, { withFileTypes: true }).catch(() => []);
     const dirs: Array<{ dir: string; tenant?: string }> = [{ dir: options.dir }, ...entries.filter((e) => e.isDirectory()).map((e) => ({ dir: path.join(tenantsDir, e.name), tenant: e.name }))];
     const listed = await Promise.all(dirs.map(async (d) => ({ ...d, files: await versionFiles(d.dir) })));
-    holder.continueAfter(Math.max(0, ...listed.flatMap((d) => d.files.map((f) => f.n))));
+    for (const d of listed) holder.continueAfter(Math.max(0, ...d.files.map((f) => f.n)), d.tenant);
     if (options.fresh === true) return;
     for (const d of listed) {
       if (d.files.length === 0) continue;

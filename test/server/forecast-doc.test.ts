@@ -36,7 +36,7 @@ function reference(holder: ForecastHolder, learner: FakeLearner | undefined, vie
     enabled: true,
     version: f.version,
     models: f.models.map((m) => ({ match: m.match, trainedOn: m.trainedOn, calibration: m.calibration, ...(m.recalibrated !== undefined ? { recalibrated: m.recalibrated } : {}) })),
-    history: holder.history.filter((h) => h.tenant === undefined || h.tenant === view),
+    history: holder.historyOf(view),
     learning:
       learner !== undefined
         ? {

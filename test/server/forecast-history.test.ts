@@ -15,12 +15,12 @@ describe('forecast history per scope', () => {
     const shared = holder.swap(holder.fileFor(undefined), learned).version;
     const a = holder.swap(holder.fileFor('team-a'), learned, 'team-a').version;
     for (let i = 0; i < 3 * MAX_HISTORY; i++) holder.swap(holder.fileFor('team-b'), learned, 'team-b');
-    const view = (t: string | undefined) => holder.history.filter((h) => h.tenant === undefined || h.tenant === t).map((h) => h.version);
+    const view = (t: string | undefined) => holder.historyOf(t).map((h) => h.version);
     expect(view('team-a')).toEqual([file.version, shared, a]);
     const b = view('team-b');
     expect(b.slice(0, 2)).toEqual([file.version, shared]);
-    // B's own: its newest MAX_HISTORY, in order.
-    expect(b.slice(2)).toEqual(Array.from({ length: MAX_HISTORY }, (_, i) => a + 2 * MAX_HISTORY + 1 + i));
+    // B's own: its newest MAX_HISTORY, in order, numbered in its view only (T91: A's version takes none of them).
+    expect(b.slice(2)).toEqual(Array.from({ length: MAX_HISTORY }, (_, i) => shared + 2 * MAX_HISTORY + 1 + i));
   });
 
   it('keeps the loaded file and the newest shared versions within the bound', () => {

@@ -178,6 +178,32 @@ describe('--forecast-learn across restarts', () => {
     });
   });
 
+  it("each tenant's view numbers its own versions (no gap from another's), and they go on growing across a restart (T91)", async () => {
+    await withDataDir(async (dir) => {
+      const own = (info: Info) => info.history.filter((h) => h.tenant === 'team-b').map((h) => h.version);
+      const before = await withServer([dir, blind, { tokens }], async (first) => {
+        await learn(first, 'b1', 'tok-b');
+        await learn(first, 'a1', 'tok-a');
+        await learn(first, 'b2', 'tok-b', true);
+        // An operator's outcomes train the shared models: a new version of B's view too.
+        await learn(first, 'o1', 'tok-op');
+        return first.info('tok-b');
+      });
+      const b = own(before);
+      // Old code: A's accepted versions left a gap between B's two rounds.
+      expect(b).toEqual(Array.from({ length: b.length }, (_, i) => blind.version + 1 + i));
+      expect(before.history.at(-1)).toEqual(expect.objectContaining({ source: 'shared', tenant: 'team-b', version: before.version }));
+
+      await withServer([dir, blind, { tokens }], async (second) => {
+        const infoB = await second.info('tok-b');
+        expect(infoB.version).toBe(before.version);
+        const more = await learn(second, 'b3', 'tok-b');
+        expect(more.version).toBeGreaterThan(before.version);
+        expect(own(more)).toEqual(Array.from({ length: own(more).length }, (_, i) => before.version + i));
+      });
+    });
+  });
+
   it("a shared version learned in the shared scope is not restored in the tenant scope: one tenant's outcomes never reach another's pPass", async () => {
     await withDataDir(async (dir) => {
       // Shared scope: team-b's made-up outcomes train the models every tenant uses.
