@@ -77,7 +77,18 @@ export function trainInput(trajectories: readonly NamedTrajectory[], reference: 
     known.push({ trajectory: t, run });
     const final = scorer.score();
     const sig = extra.value();
-    prior.push({ source: sourceOf(run), passed: run.passed, coh: final.coh, temp: final.temp, focus: sig.focus, verify: sig.verify, edit: sig.edit, settle: sig.settle, steps: run.length });
+    prior.push({
+      source: sourceOf(run),
+      task: run.task,
+      passed: run.passed,
+      coh: final.coh,
+      temp: final.temp,
+      focus: sig.focus,
+      verify: sig.verify,
+      edit: sig.edit,
+      settle: sig.settle,
+      steps: run.length,
+    });
   }
   return { runs, known, prior, skipped: { noOutcome, noSteps, noTask } };
 }

@@ -20,10 +20,10 @@ const est = (x: number | null | undefined, i: Interval | null | undefined): stri
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `${(100 * x).toFixed(1)} %`);
 
 /** One source's AUROC cell: value, interval, n passing / failing. */
-function cell(sep: Separation | undefined, source: string, withInterval = true): string {
+function cell(sep: Separation | undefined, source: string): string {
   const s = sep?.withinSource.sources.find((x) => x.source === source);
   if (s === undefined) return '-';
-  return `${withInterval ? est(s.auroc, s.interval) : f3(s.auroc)} (${s.nPass}/${s.nFail})`;
+  return `${est(s.auroc, s.interval)} (${s.nPass}/${s.nFail})`;
 }
 
 /**
@@ -40,7 +40,7 @@ function separationTable(v: ViewEvaluation, notScored: readonly NotScored[] = []
     `${s.source}${s.counted ? '' : ' *'}`,
     `${s.nPass} / ${s.nFail}`,
     est(s.auroc, s.interval),
-    ...['10', '20', '40'].map((t) => cell(v.at[t], s.source, false)),
+    ...['10', '20', '40'].map((t) => cell(v.at[t], s.source)),
     cell(v.shorter, s.source),
     longer(s.source),
   ]);
@@ -51,7 +51,7 @@ function separationTable(v: ViewEvaluation, notScored: readonly NotScored[] = []
     `mean within source (${ws.counted} sources)`,
     '',
     est(ws.mean, ws.interval),
-    ...['10', '20', '40'].map((t) => `${f3(v.at[t]?.withinSource.mean)} (${v.at[t]?.withinSource.counted ?? 0} sources)`),
+    ...['10', '20', '40'].map((t) => `${est(v.at[t]?.withinSource.mean, v.at[t]?.withinSource.interval)} (${v.at[t]?.withinSource.counted ?? 0} sources)`),
     est(meanShorter, v.shorter.withinSource.interval),
     meanShorter === null ? '-' : f3(1 - meanShorter),
   ]);
@@ -77,7 +77,7 @@ function separationTable(v: ViewEvaluation, notScored: readonly NotScored[] = []
     f3(v.shorter.pooled.auroc),
     v.shorter.pooled.auroc === null ? '-' : f3(1 - v.shorter.pooled.auroc),
   ]);
-  return renderTable(['source (* not in the mean: < 3 passing or failing)', 'pass / fail', 'pPass at end [95 %]', 't=10 (pass/fail)', 't=20', 't=40', 'shorter wins', 'longer wins'], rows);
+  return renderTable(['source (* not in the mean: < 3 passing or failing)', 'pass / fail', 'pPass at end [95 %]', 't=10 [95 %] (pass/fail)', 't=20', 't=40', 'shorter wins', 'longer wins'], rows);
 }
 
 /** ECE per source (recalibrated; and, leaving a source out, before any of its outcomes), mean pPass against the pass rate. */
@@ -252,13 +252,15 @@ export function forecastText(e: TrainEvaluation, models: readonly ForecastModel[
 
 /** The leave-one-source-out table of the reference-free composite, then each signal alone. */
 export function priorWeightsText(r: PriorWeightsReport): string {
+  // With the intervals `train` draws (prior-intervals.ts); a report without them prints bare points.
+  const at = (x: number | null, i: Interval | null | undefined) => (r.intervals === undefined ? f3(x) : est(x, i));
   const rows = r.sources.map((s) => [
     s.source,
     `${s.runs} (${s.passing})`,
-    f3(s.heldOut),
-    f3(s.lengthAlone),
-    f3(s.paper),
-    f3(s.final),
+    at(s.heldOut, r.intervals?.bySource[s.source]?.heldOut),
+    at(s.lengthAlone, r.intervals?.bySource[s.source]?.lengthAlone),
+    at(s.paper, r.intervals?.bySource[s.source]?.paper),
+    at(s.final, r.intervals?.bySource[s.source]?.final),
     r.heldOutPossible
       ? `${Object.entries(s.chosen.weights)
           .filter(([, w]) => w > 0)
@@ -269,13 +271,14 @@ export function priorWeightsText(r: PriorWeightsReport): string {
   const names = SINGLE_SIGNALS;
   const figures = r.sources.map((s) => ({ source: s.source, figures: [s.heldOut, s.lengthAlone, s.paper, s.final, ...names.map((k) => s.single[k])] }));
   const label = meanLabel(figures);
-  if (label !== null) rows.push([label, '', f3(r.mean.heldOut), f3(r.mean.lengthAlone), f3(r.mean.paper), f3(r.mean.final), '']);
+  const m = r.intervals?.mean;
+  if (label !== null) rows.push([label, '', at(r.mean.heldOut, m?.heldOut), at(r.mean.lengthAlone, m?.lengthAlone), at(r.mean.paper, m?.paper), at(r.mean.final, m?.final), '']);
   const single = r.sources.map((s) => [s.source, ...names.map((k) => f3(s.single[k])), f3(s.lengthAlone)]);
   if (label !== null) single.push([label, ...names.map((k) => f3(r.mean.single[k])), f3(r.mean.lengthAlone)]);
   const note = noMeanNote(figures);
   const w = r.chosen;
   return [
-    `reference-free composite, leave one source out (AUROC within each source; sources under ${r.minRuns} runs or with fewer than 3 passing or failing pooled as "other"; each choice maximises the ${r.objective} on the other sources):`,
+    `reference-free composite, leave one source out (AUROC within each source${r.intervals === undefined ? '' : ' with its 95 % bootstrap interval, tasks resampled'}; sources under ${r.minRuns} runs or with fewer than 3 passing or failing pooled as "other"; each choice maximises the ${r.objective} on the other sources):`,
     renderTable(['held-out source', 'runs (pass)', 'chosen without it', 'length alone', 'paper weights', 'chosen on all', 'weights chosen without it'], rows),
     'each signal alone (AUROC within each source; brevity alone is length alone):',
     renderTable(['source', ...names, 'length'], single),

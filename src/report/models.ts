@@ -74,7 +74,9 @@ function modelRow(rs: readonly TrajectoryRow[], options: BootstrapOptions): Mode
  * quality are ranked separately (rankWithTies: 1 + rows clearly above; overlapping intervals tie);
  * a row with fewer than `minRuns` evaluated (pass rate) or scored (quality) runs is listed unranked; sources that
  * ran different tasks are ranked on the tasks all of them ran, or not at all (rank-shared.ts).
- * Sorted by pass-rate rank (unranked last), then pass rate, then name.
+ * Order (MODELS_ORDER): ranked sources by pass-rate rank, then pass rate; the unranked after them by evaluated runs, then
+ * scored runs (most first), then name: sorting them by pass rate listed one-run sources at 100 % first, a ranking the
+ * rank column denies.
  */
 export function modelRows(rows: readonly TrajectoryRow[], options: BootstrapOptions & { minRuns?: number } = {}): ModelRow[] {
   const minRuns = options.minRuns ?? MIN_RANKED_RUNS;
@@ -111,6 +113,19 @@ export function modelRows(rows: readonly TrajectoryRow[], options: BootstrapOpti
     if (passOn[i] !== undefined) m.rankPassOn = passOn[i];
     if (qualityOn[i] !== undefined) m.rankQualityOn = qualityOn[i];
   });
-  const label = (m: ModelRow) => `${m.agent} ${modelLabel(m)}`;
-  return out.sort((a, b) => (a.rankPass ?? Infinity) - (b.rankPass ?? Infinity) || (b.passRate ?? -1) - (a.passRate ?? -1) || (label(a) < label(b) ? -1 : 1));
+  return out.sort(modelOrder);
+}
+
+/** How the models table is ordered, said under it in every rendering (render/summary.ts, modelsCautions). */
+export const MODELS_ORDER = 'Rows: sources ranked by pass rate first, by rank; the others by evaluated runs, then scored runs (most first), then name, which ranks nothing.';
+
+const label = (m: ModelRow) => `${m.agent} ${modelLabel(m)}`;
+
+function modelOrder(a: ModelRow, b: ModelRow): number {
+  if (a.rankPass !== null || b.rankPass !== null) {
+    const byRank = (a.rankPass ?? Infinity) - (b.rankPass ?? Infinity);
+    if (byRank !== 0) return byRank;
+    return (b.passRate ?? -1) - (a.passRate ?? -1) || (label(a) < label(b) ? -1 : 1);
+  }
+  return b.evaluated - a.evaluated || b.scored - a.scored || (label(a) < label(b) ? -1 : label(a) > label(b) ? 1 : 0);
 }

@@ -14,6 +14,7 @@ import { SteplensError } from '../../errors.js';
 import { DEFAULT_CONFIG } from '../../core/config.js';
 import { trainedRunsOf } from '../../core/forecast/fingerprint.js';
 import { FORECAST_FORMAT, FORECAST_SCHEMA, type ForecastFile } from '../../core/forecast/model.js';
+import { withPriorIntervals } from '../../core/forecast/prior-intervals.js';
 import { choosePriorWeights } from '../../core/forecast/prior-weights.js';
 import { choosePtaWeights } from '../../core/forecast/pta-weights.js';
 import { sourceOf } from '../../core/forecast/run.js';
@@ -117,7 +118,7 @@ const command: Command = {
       );
     }
     const { models, evaluation } = trainForecast(runs, { folds, seed, ...(sourceMax !== undefined ? { sourceMax } : {}), ...(pairWeights !== undefined ? { pairWeights } : {}) });
-    const referenceFree = choosePriorWeights(input.prior);
+    const referenceFree = withPriorIntervals(choosePriorWeights(input.prior), input.prior, { seed });
     const references = ptaSamples(input.known, prior, defaultAnalyzers(), config);
     const referenceMode = references.length > 0 ? choosePtaWeights(references, config.weights) : undefined;
     const manifestMissing = manifest !== undefined ? [...manifest.keys()].filter((p) => !found.trajectories.some((t) => t.path === p)).length : 0;

@@ -30,7 +30,7 @@ export interface ViewEvaluation {
   end: Separation;
   /** Run length alone, shorter = pass (longer = pass is 1 − each AUROC). */
   shorter: Separation;
-  /** pPass after t steps over the runs that reached t, keyed by t (no intervals). */
+  /** pPass after t steps over the runs that reached t, keyed by t (intervals resample tasks, as `end`'s). */
   at: Record<string, Separation>;
   /**
    * ECE and reliability bins of the end-of-run pPass, per source and over all runs; `checks`: per source, the
@@ -84,8 +84,8 @@ export function evaluateView(runs: readonly ForecastRun[], z: HeldOutPPass, p: H
       const row = z[i] === null ? -1 : rowAt(r, t);
       return row < 0 ? [] : [outcome(r, z[i]![row]!)];
     });
-    // Figures after t steps are printed without intervals: none is drawn for them.
-    at[String(t)] = separation(alive, { ...options, reps: 0 });
+    // Printed beside the end-of-run figures, so drawn the same way: tasks resampled.
+    at[String(t)] = separation(alive, { ...options, unit: 'task' });
   }
   const bySource = Object.create(null) as Record<string, BestOfN>;
   for (const [s, rs] of groupBySource(scored)) bySource[s] = bestOfN(rs, options);

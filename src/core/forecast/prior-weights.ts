@@ -16,6 +16,7 @@ import { priorTotal, priorWeightSum } from '../composite.js';
 import type { PriorWeights } from '../config.js';
 import { auroc } from '../stats/auroc.js';
 import { sortedAuroc, type ScoredGroup } from './grid-auroc.js';
+import type { Interval } from '../stats/interval.js';
 import { chooseMaximin, heldOutGroups } from './maximin.js';
 
 /** The reference-free signals, in the order of `PriorWeights` (the grid's axes). */
@@ -25,6 +26,8 @@ export type PriorSignalName = (typeof PRIOR_SIGNAL_NAMES)[number];
 /** One run's final reference-free signals (brevity is derived from `steps` and L). */
 export interface PriorSample {
   source: string;
+  /** The run's task, the unit the intervals resample (prior-intervals.ts); none: a task of its own. */
+  task?: string;
   passed: boolean;
   coh: number;
   temp: number;
@@ -72,6 +75,17 @@ export interface PriorWeightsReport {
    * there is no held-out figure and every AUROC here is measured on the runs the weights were chosen on.
    */
   heldOutPossible: boolean;
+  /** 95 % intervals of the AUROCs above, tasks resampled (prior-intervals.ts); absent where not drawn. */
+  intervals?: PriorIntervals;
+}
+
+/** The columns given an interval (prior-intervals.ts): held out, run length alone, the paper's weights, the choice on every source. */
+export type PriorColumn = 'heldOut' | 'lengthAlone' | 'paper' | 'final';
+
+export interface PriorIntervals {
+  /** Per source (the report's names, `other` included), per column; null below the resampling floor. */
+  bySource: Record<string, Record<PriorColumn, Interval | null>>;
+  mean: Record<PriorColumn, Interval | null>;
 }
 
 export const OTHER_SOURCE = 'other';

@@ -1,6 +1,7 @@
 /** The readable terminal summary and the Markdown report. */
 import { plural } from '../../core/plural.js';
 import { MIN_RESAMPLE_UNITS } from '../../core/stats/bootstrap.js';
+import { MODELS_ORDER } from '../models.js';
 import { frontNotes, rankNotes } from '../rank-notes.js';
 import { rankTaskWarnings } from '../rank-tasks.js';
 import { modelLabel } from '../identity.js';
@@ -174,7 +175,7 @@ export function modelsDisplay(r: CorpusReport, models: readonly ModelRow[] = r.m
  */
 export function modelsCautions(r: CorpusReport, split?: ReferenceSplit): string[] {
   const models = split?.models ?? r.models;
-  return [...rankTaskWarnings(models), ...rankNotes(models, r.statistics.minRuns)];
+  return [MODELS_ORDER, ...rankTaskWarnings(models), ...rankNotes(models, r.statistics.minRuns)];
 }
 
 /** The cautions of models table `name` (the main one, or one `--by-reference` kind's); none for another table. */

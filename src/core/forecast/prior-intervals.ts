@@ -1,0 +1,34 @@
+/**
+ * The intervals of the reference-free composite's leave-one-source-out table (prior-weights.ts): each source's AUROC
+ * and the mean over sources, drawn as every other AUROC `train` prints is, by `separation` resampling tasks (a task's
+ * runs are not independent). The figures themselves stay the report's; only their intervals are added.
+ */
+import type { BootstrapOptions } from '../stats/bootstrap.js';
+import { separation, type ScoredOutcome } from '../stats/separation.js';
+import { groupSources, PAPER_PRIOR_WEIGHTS, priorScore, type PriorColumn, type PriorIntervals, type PriorSample, type PriorWeightsReport, type SourceResult } from './prior-weights.js';
+
+const COLUMNS: readonly PriorColumn[] = ['heldOut', 'lengthAlone', 'paper', 'final'];
+
+/** The report with its intervals (tasks resampled, seeded by `options`). */
+export function withPriorIntervals(r: PriorWeightsReport, samples: readonly PriorSample[], options: BootstrapOptions = {}): PriorWeightsReport {
+  const groups = groupSources(samples, r.minRuns);
+  const by = new Map(r.sources.map((s) => [s.source, s]));
+  const scoreOf: Record<PriorColumn, (s: PriorSample, src: SourceResult) => number> = {
+    heldOut: (s, src) => priorScore(s, src.chosen),
+    lengthAlone: (s) => -s.steps,
+    paper: (s) => priorScore(s, { weights: PAPER_PRIOR_WEIGHTS, brevitySteps: 30 }),
+    final: (s) => priorScore(s, r.chosen),
+  };
+  const bySource: PriorIntervals['bySource'] = Object.create(null) as PriorIntervals['bySource'];
+  for (const s of r.sources) bySource[s.source] = { heldOut: null, lengthAlone: null, paper: null, final: null };
+  const mean = { heldOut: null, lengthAlone: null, paper: null, final: null } as PriorIntervals['mean'];
+  for (const c of COLUMNS) {
+    if (c === 'heldOut' && !r.heldOutPossible) continue;
+    const runs: ScoredOutcome[] = [...groups].flatMap(([name, xs]) => xs.map((x) => ({ source: name, task: x.task ?? null, pass: x.passed, score: scoreOf[c](x, by.get(name)!) })));
+    // minPerClass 1: the report's mean is over every source with both outcomes.
+    const sep = separation(runs, { ...options, unit: 'task', minPerClass: 1 });
+    for (const s of sep.withinSource.sources) bySource[s.source]![c] = s.interval;
+    mean[c] = sep.withinSource.interval;
+  }
+  return { ...r, intervals: { bySource, mean } };
+}
