@@ -5,17 +5,15 @@
  * tenant's keys nor reads the whole tasks hash. Tasks a server older than the index wrote (no index sets, no `ix`)
  * are listed from the hash until a replica starting indexes them. Real runs of pylint-dev__astroid-1196.
  */
-import { Redis } from 'ioredis';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { State } from '../../src/core/types.js';
 import { OwnPtaQuota } from '../../src/server/own-pta-quota.js';
 import { ScopedReferences } from '../../src/server/reference-scope.js';
-import { RedisLink } from '../../src/store/redis/link.js';
-import { RedisReferenceStore } from '../../src/store/redis/reference-store.js';
 import { ownTaskKey } from '../../src/store/tenant-keys.js';
 import { ASTROID } from '../server/helpers.js';
 import { statesOf } from '../store/states.js';
 import { freshPrefix, useRedis } from './replicas.js';
+import { commandsDuring, storeReplica } from './store-replicas.js';
 
 const fx = useRedis();
 let states: State[];
@@ -24,47 +22,22 @@ beforeAll(async () => {
   states = await statesOf(ASTROID.passA);
 });
 
-async function replica(prefix: string): Promise<RedisReferenceStore> {
-  const link = new RedisLink({ url: fx.redis.url, prefix, maxBackoffMs: 100 });
-  fx.links.push(link);
-  await link.whenReady(5000);
-  return RedisReferenceStore.open({ link });
-}
-
-/** The commands Redis ran while `op` ran, each as its words (MONITOR's lines, which quote every argument). */
-async function commandsDuring(op: () => Promise<unknown>): Promise<string[]> {
-  const monitor = await new Redis(fx.redis.url).monitor();
-  const seen: string[] = [];
-  monitor.on('monitor', (_time: string, args: string[]) => seen.push(args.join(' ')));
-  // MONITOR answers from its next command on: a marker before and after bounds what `op` sent.
-  await fx.admin.ping('begin');
-  await op();
-  await fx.admin.ping('end');
-  for (let i = 0; i < 100 && !seen.some((c) => c.includes('end')); i++) await new Promise((r) => setTimeout(r, 10));
-  monitor.disconnect();
-  const from = seen.findIndex((c) => c.includes('begin'));
-  return seen.slice(
-    from + 1,
-    seen.findIndex((c) => c.includes('end')),
-  );
-}
-
 describe("a tenant's listing reads the shared tasks and its own, not another tenant's (T82)", () => {
   it("neither the listing nor the quota's read of its bytes sends a command naming bob's keys, nor reads the whole tasks hash", async () => {
     const prefix = freshPrefix('task-index');
-    const store = await replica(prefix);
+    const store = await storeReplica(fx, prefix);
     const scoped = new ScopedReferences(store, 'tenant', new OwnPtaQuota(store, 1 << 30));
     await store.addReference(ASTROID.task, states);
     for (let i = 0; i < 5; i++) await scoped.add({ tenant: 'bob', role: 'agent' }, `bob-task-${i}`, states);
     await scoped.add({ tenant: 'alice', role: 'agent' }, 'alice-task', states);
 
     let listed: unknown;
-    const listing = await commandsDuring(async () => (listed = await scoped.list('alice')));
+    const listing = await commandsDuring(fx, async () => (listed = await scoped.list('alice')));
     expect(listed).toMatchObject([
       { task: 'alice-task', scope: 'tenant' },
       { task: ASTROID.task, scope: 'shared' },
     ]);
-    const held = await commandsDuring(() => new OwnPtaQuota(store, 1 << 30).held('alice'));
+    const held = await commandsDuring(fx, () => new OwnPtaQuota(store, 1 << 30).held('alice'));
     for (const commands of [listing, held]) {
       expect(commands.length).toBeGreaterThan(0);
       expect(commands.filter((c) => c.includes('bob'))).toEqual([]);
@@ -76,7 +49,7 @@ describe("a tenant's listing reads the shared tasks and its own, not another ten
 
   it('lists tasks an older server wrote (no index) from the tasks hash, and a replica starting indexes them', async () => {
     const prefix = freshPrefix('task-index-old');
-    const first = await replica(prefix);
+    const first = await storeReplica(fx, prefix);
     await first.addReference('shared-task', states);
     for (const tenant of ['alice', 'bob']) await first.addReference(ownTaskKey(tenant, 'own'), states);
     // As an older server leaves Redis: the tasks hash and chains, no index.
@@ -84,7 +57,7 @@ describe("a tenant's listing reads the shared tasks and its own, not another ten
     expect(await first.sharedTasks()).toEqual(['shared-task']);
     expect(await first.ownTasks('alice')).toEqual([ownTaskKey('alice', 'own')]);
 
-    const second = await replica(prefix);
+    const second = await storeReplica(fx, prefix);
     expect(await fx.admin.get(`${prefix}ix`)).toBe('1');
     expect(await fx.admin.smembers(`${prefix}st`)).toEqual(['shared-task']);
     expect(await fx.admin.smembers(`${prefix}ot:bob`)).toEqual([ownTaskKey('bob', 'own')]);

@@ -266,7 +266,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
   /**
    * Every shared task's version: from the shared tasks' index set once built (task-index.ts), else the whole tasks
    * hash. Not every tenant's own PTAs: at 50,000 of them `HGETALL` took 1.0-1.3 s and held the event loop 0.8-0.9 s
-   * parsing the reply, on each replica starting and each time its subscriber reconnected (T84).
+   * parsing the reply, on each replica starting and each time its subscriber reconnected (T83).
    */
   private async sharedVersions(): Promise<Record<string, string>> {
     const [built, shared] = await this.link.run('tasks', (r) => Promise.all([r.exists(this.keys.indexed), r.smembers(this.keys.sharedTasks)]));
