@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -70,6 +71,25 @@ def _start_server() -> str:
     return url
 
 
+#: The stop functions of the servers started here, for a SIGTERM (see _stop_on_sigterm).
+_stoppers: "list[Callable[..., None]]" = []
+
+
+def _stop_on_sigterm() -> None:
+    """Stops the servers started here when this process gets SIGTERM (vitest's timeout, a CI runner), then exits 143.
+    Python's default ends the process at once, without atexit: a server it started answered for 80 minutes after
+    its suite was killed (stop 63). Not ``sys.exit``: unittest catches SystemExit as a test's error and goes on."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return  # only the main thread may set it, and a handler someone else set is theirs
+
+    def on_sigterm(_signum: int, _frame: object) -> None:
+        for stop in list(_stoppers):
+            stop()
+        os._exit(128 + signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, on_sigterm)
+
+
 def start_server(port: int = 0, data: Optional[str] = None, extra: "Optional[list]" = None) -> "tuple[str, Callable[..., None]]":
     """Starts ``steplens serve`` on 127.0.0.1:``port`` over ``data`` (a temp dir when None), with
     ``extra`` flags, and returns its address and a function that stops it (SIGTERM, then waits: a
@@ -96,6 +116,8 @@ def start_server(port: int = 0, data: Optional[str] = None, extra: "Optional[lis
             proc.wait(10)
 
     atexit.register(stop)
+    _stoppers.append(stop)
+    _stop_on_sigterm()
     lines = []
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
