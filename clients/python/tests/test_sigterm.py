@@ -50,6 +50,8 @@ class SigtermTest(unittest.TestCase):
             if child.poll() is None:
                 child.kill()
                 child.wait(10)
+            if child.stdout:
+                child.stdout.close()
 
 
 if __name__ == "__main__":
