@@ -8,13 +8,20 @@ import type WebSocket from 'ws';
  */
 export const HEARTBEAT_MS = 20_000;
 
-/** Pings over `ws` every `ms` (0: never); at a beat whose previous ping is unanswered, terminates it (its `close` follows). */
+/**
+ * Pings over `ws` every `ms` (0: never); at a beat whose previous ping is unanswered, terminates it (its `close`
+ * follows). The verdict waits for one more turn of the event loop: after the process itself was busy (a synchronous
+ * stretch longer than `ms`), timers run before pending reads, so a pong already received would not yet be counted.
+ */
 export function heartbeat(ws: WebSocket, ms: number): void {
   if (!(ms > 0)) return;
   let answered = true;
   const onPong = (): void => void (answered = true);
+  const judge = (): void => {
+    if (!answered) ws.terminate();
+  };
   const timer = setInterval(() => {
-    if (!answered) return ws.terminate();
+    if (!answered) return void setImmediate(judge);
     answered = false;
     ws.ping();
   }, ms);

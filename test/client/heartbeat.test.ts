@@ -58,12 +58,14 @@ describe('a dead link that never closes', () => {
     await expect(session.step(steps[0])).rejects.toMatchObject({ code: 'disconnected' });
   });
 
-  it('a live but quiet link is kept', async () => {
-    const client = await connect(url, { reconnect: { retries: 3, delayMs: 20 }, heartbeatMs: 50 });
+  // Four beats. The server, the relay and the client share this process: a ping's round trip takes several turns of
+  // its event loop, which a loaded machine (CI on Node 24, 50 ms beats) stretched past a beat.
+  it('a live but quiet link is kept', { timeout: 10_000 }, async () => {
+    const client = await connect(url, { reconnect: { retries: 3, delayMs: 20 }, heartbeatMs: 250 });
     let reconnects = 0;
     client.onReconnect(() => reconnects++);
     const socket = client.socket;
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     expect(client.socket).toBe(socket);
     expect(reconnects).toBe(0);
     await client.close();
