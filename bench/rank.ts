@@ -31,6 +31,7 @@ import { bundledReferencesDir } from '../src/package-files.js';
 import { readForecastFile } from '../src/settings-files.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
 import { argsError, benchArgs, numberFlag } from './args.js';
+import { comboGrid, comboName, comboScores } from './rank/combo.js';
 import { bordaScores } from './rank/group-ranks.js';
 import { oneForecasterPPass } from './rank/one-forecaster.js';
 import { pairedGap } from './rank/paired-gap.js';
@@ -315,4 +316,44 @@ for (const name of PREREGISTERED) {
   const verdict = heldWins && pairedAbove ? 'the default' : bothSets === name ? 'an option' : 'not shipped';
   console.log(`${name}: held-out choice and ahead of the default on both sets: ${heldWins}; paired interval above 0 on both: ${pairedAbove}; choice on both sets: ${bothSets === name} -> ${verdict}`);
 }
+// Fourth round (calib14, issue 26 item 1; rank/combo.ts, grid and rule fixed before any point was measured): pPass
+// plus the group's consensus (vote, locations) and checkAfterEdit by mid-ranks, the weights chosen on the other set.
+const inputs = new Map<string, number[][]>();
+const comboInputs = (g: readonly RankRun[]) => {
+  const k = g.map((r) => r.path).join('\0');
+  let x = inputs.get(k);
+  if (x === undefined) inputs.set(k, (x = [ppassOf(g), patchVote(g), locationConsensus(g), evidenceOf(g, 'checkAfterEdit')]));
+  return x;
+};
+const grid = comboGrid();
+const comboResults = new Map(
+  choosing.map((set) => [set.name, grid.map((w) => measure(set, { name: comboName(w), score: (g) => comboScores(w, ...(comboInputs(g) as [number[], number[], number[], number[]])) }))]),
+);
+const comboKey = (x: Measured | null): [number, number] => [x?.best.gapClosed ?? -Infinity, x?.withinTask ?? -Infinity];
+/** The grid point with the largest mean gap closed on `sets` (ties: within-task AUROC, then the grid's order: fewer terms first). */
+const chooseCombo = (sets: readonly GroupSet[]): number => {
+  const mean = (k: number, j: 0 | 1) => sets.reduce((a, s) => a + comboKey(comboResults.get(s.name)![k]!)[j], 0) / sets.length;
+  return grid.map((_, k) => k).sort((a, b) => mean(b, 0) - mean(a, 0) || mean(b, 1) - mean(a, 1) || a - b)[0]!;
+};
+console.log('\n### Fourth round (calib14, fixed in advance): pPass + consensus, weights chosen on the other set\n');
+console.log(
+  '| held-out set | weights chosen on the other | top pick resolves | gap closed held out [95 % CI] | within-task AUROC | pPass alone: gap closed | paired: chosen minus pPass alone [95 % CI] |',
+);
+console.log('| --- | --- | --- | --- | --- | --- | --- |');
+for (const held of choosing) {
+  const k = chooseCombo(choosing.filter((s) => s !== held));
+  const x = comboResults.get(held.name)![k]!;
+  const p = comboResults.get(held.name)![0]!;
+  const d = x && p ? pairedGap(x.scored, p.scored, { reps, seed }) : null;
+  console.log(
+    `| ${held.name} | ${comboName(grid[k]!)} | ${x ? rate(x.best.top) : '-'} | ${f3(x?.best.gapClosed ?? null)}${iv(x?.best.gapInterval ?? null)} | ${f3(x?.withinTask ?? null)}${iv(x?.withinTaskInterval ?? null)} | ${f3(p?.best.gapClosed ?? null)}${iv(p?.best.gapInterval ?? null)} | ${d?.diff == null ? '-' : (d.diff >= 0 ? '+' : '') + d.diff.toFixed(3)}${iv(d?.interval ?? null)} |`,
+  );
+  if (x?.best.gapClosed != null) figures[`combo.${held.name}.heldOut.gapClosed`] = x.best.gapClosed;
+}
+const comboBoth = chooseCombo(choosing);
+console.log(`\nchosen on both sets (in-sample): ${comboName(grid[comboBoth]!)}: ${choosing.map((s) => `${s.name} ${f3(comboResults.get(s.name)![comboBoth]?.best.gapClosed ?? null)}`).join('; ')}`);
+console.log(
+  `best point on each set alone (in-sample, the ceiling of this grid): ${choosing.map((s) => `${s.name}: ${comboName(grid[chooseCombo([s])]!)} ${f3(comboResults.get(s.name)![chooseCombo([s])]?.best.gapClosed ?? null)}`).join('; ')}`,
+);
+
 writeResult(jsonFile, { bench: 'rank', command: commandLine(import.meta.url), machine: machine(), targets: [], figures });

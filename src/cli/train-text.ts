@@ -273,14 +273,14 @@ export function priorWeightsText(r: PriorWeightsReport): string {
   const label = meanLabel(figures);
   const m = r.intervals?.mean;
   if (label !== null) rows.push([label, '', at(r.mean.heldOut, m?.heldOut), at(r.mean.lengthAlone, m?.lengthAlone), at(r.mean.paper, m?.paper), at(r.mean.final, m?.final), '']);
-  const single = r.sources.map((s) => [s.source, ...names.map((k) => f3(s.single[k])), f3(s.lengthAlone)]);
-  if (label !== null) single.push([label, ...names.map((k) => f3(r.mean.single[k])), f3(r.mean.lengthAlone)]);
+  const single = r.sources.map((s) => [s.source, ...names.map((k) => at(s.single[k], r.intervals?.bySource[s.source]?.[k])), at(s.lengthAlone, r.intervals?.bySource[s.source]?.lengthAlone)]);
+  if (label !== null) single.push([label, ...names.map((k) => at(r.mean.single[k], m?.[k])), at(r.mean.lengthAlone, m?.lengthAlone)]);
   const note = noMeanNote(figures);
   const w = r.chosen;
   return [
     `reference-free composite, leave one source out (AUROC within each source${r.intervals === undefined ? '' : ' with its 95 % bootstrap interval, tasks resampled'}; sources under ${r.minRuns} runs or with fewer than 3 passing or failing pooled as "other"; each choice maximises the ${r.objective} on the other sources):`,
     renderTable(['held-out source', 'runs (pass)', 'chosen without it', 'length alone', 'paper weights', 'chosen on all', 'weights chosen without it'], rows),
-    'each signal alone (AUROC within each source; brevity alone is length alone):',
+    `each signal alone (AUROC within each source${r.intervals === undefined ? '' : ' with its 95 % bootstrap interval, tasks resampled'}; brevity alone is length alone):`,
     renderTable(['source', ...names, 'length'], single),
     ...(note === null ? [] : [note]),
     ...(r.heldOutPossible ? [] : [oneGroup(r.sources)]),
@@ -310,25 +310,41 @@ const weightsOf = (w: Weights) =>
 
 /** The leave-one-source-out table of the PTA-mode composite beside each signal alone and the weights in force. */
 export function ptaWeightsText(r: PtaWeightsReport, shipped: Weights): string {
-  const rows = r.sources.map((s) => [
-    s.source,
-    `${s.runs} (${s.passing})`,
-    f3(s.heldOut),
-    f3(s.shipped),
-    f3(s.final),
-    ...PTA_SIGNALS.map((k) => f3(s.single[k])),
-    f3(s.lengthAlone),
-    r.heldOutPossible ? weightsOf(s.chosen) : '-',
-  ]);
+  // With the intervals `train` draws (pta-intervals.ts); a report without them prints bare points.
+  const at = (x: number | null, i: Interval | null | undefined) => (r.intervals === undefined ? f3(x) : est(x, i));
+  const rows = r.sources.map((s) => {
+    const i = r.intervals?.bySource[s.source];
+    return [
+      s.source,
+      `${s.runs} (${s.passing})`,
+      at(s.heldOut, i?.heldOut),
+      at(s.shipped, i?.shipped),
+      at(s.final, i?.final),
+      ...PTA_SIGNALS.map((k) => at(s.single[k], i?.[k])),
+      at(s.lengthAlone, i?.lengthAlone),
+      r.heldOutPossible ? weightsOf(s.chosen) : '-',
+    ];
+  });
   const figures = r.sources.map((s) => ({ source: s.source, figures: [s.heldOut, s.shipped, s.final, ...PTA_SIGNALS.map((k) => s.single[k]), s.lengthAlone] }));
   const label = meanLabel(figures);
   const note = noMeanNote(figures);
-  if (label !== null) rows.push([label, '', f3(r.mean.heldOut), f3(r.mean.shipped), f3(r.mean.final), ...PTA_SIGNALS.map((k) => f3(r.mean.single[k])), f3(r.mean.lengthAlone), '']);
+  const m = r.intervals?.mean;
+  if (label !== null)
+    rows.push([
+      label,
+      '',
+      at(r.mean.heldOut, m?.heldOut),
+      at(r.mean.shipped, m?.shipped),
+      at(r.mean.final, m?.final),
+      ...PTA_SIGNALS.map((k) => at(r.mean.single[k], m?.[k])),
+      at(r.mean.lengthAlone, m?.lengthAlone),
+      '',
+    ]);
   const verdict = r.holds
     ? `holds: held out, the composite is at least every single signal on every source; chosen on every source: weights ${JSON.stringify(r.chosen)} (a scoring config's "weights")`
     : `does not hold: held out, a single signal beats the composite on some source (or fewer than 2 sources to leave out); the weights in force (${weightsOf(shipped)}) stay`;
   return [
-    `PTA-mode composite, leave one source out (runs against the PTA of the other passing runs of their task; AUROC within each source; sources under ${r.minRuns} runs or with fewer than 3 passing or failing pooled as "other"; each choice maximises the ${r.objective} on the other sources):`,
+    `PTA-mode composite, leave one source out (runs against the PTA of the other passing runs of their task; AUROC within each source${r.intervals === undefined ? '' : ' with its 95 % bootstrap interval, tasks resampled'}; sources under ${r.minRuns} runs or with fewer than 3 passing or failing pooled as "other"; each choice maximises the ${r.objective} on the other sources):`,
     renderTable(['held-out source', 'runs (pass)', 'chosen without it', 'weights in force', 'chosen on all', ...PTA_SIGNALS, 'length', 'weights chosen without it'], rows),
     ...(note === null ? [] : [note]),
     ...(r.heldOutPossible ? [] : [oneGroup(r.sources)]),

@@ -1,13 +1,17 @@
 /**
  * Audit: `train` printed the pPass AUROC after t = 10, 20, 40 steps and the reference-free composite's table as bare
  * points, where every other AUROC it prints has its 95 % interval. Both are now drawn as the end-of-run figures are
- * (core/stats separation, tasks resampled), and printed `0.xxx [lo, hi]` (`[-]` below the resampling floor).
+ * (core/stats separation, tasks resampled), and printed `0.xxx [lo, hi]` (`[-]` below the resampling floor). So are
+ * the "each signal alone" table beneath the reference-free one and the PTA-mode table (calib14).
  */
 import { describe, expect, it } from 'vitest';
-import { forecastText, priorWeightsText } from '../../src/cli/train-text.js';
+import { forecastText, priorWeightsText, ptaWeightsText } from '../../src/cli/train-text.js';
+import { DEFAULT_CONFIG } from '../../src/core/config.js';
 import { FEATURE_COUNT, FEATURE_NAMES, type FeatureName } from '../../src/core/forecast/features.js';
 import { withPriorIntervals } from '../../src/core/forecast/prior-intervals.js';
 import { choosePriorWeights, priorGrid, type PriorSample } from '../../src/core/forecast/prior-weights.js';
+import { withPtaIntervals } from '../../src/core/forecast/pta-intervals.js';
+import { choosePtaWeights, ptaGrid, type PtaSample } from '../../src/core/forecast/pta-weights.js';
 import type { ForecastRun } from '../../src/core/forecast/run.js';
 import { trainForecast } from '../../src/core/forecast/train.js';
 import { rng } from './rng.js';
@@ -42,6 +46,15 @@ function prior(name: string, n: number, seed: number): PriorSample[] {
   });
 }
 
+/** PTA-mode samples of one source over 12 tasks; passing runs cover more of their reference. */
+function pta(name: string, n: number, seed: number): PtaSample[] {
+  const r = rng(seed);
+  return Array.from({ length: n }, (_, i) => {
+    const passed = i % 3 === 0;
+    return { source: name, task: `${name}-t${i % 12}`, passed, struct: r(), cov: r() + (passed ? 0.3 : 0), coh: r(), temp: r(), steps: Math.round(10 + 50 * r() + (passed ? 0 : 20)) };
+  });
+}
+
 describe('train prints an interval beside', () => {
   it('each pPass AUROC after t = 10, 20, 40 steps, per source and their mean', () => {
     const r = trainForecast([...source('A', 12, 12, 1), ...source('B', 12, 12, 2), ...source('C', 12, 12, 3)], { folds: 3, seed: 1, reps: 200 });
@@ -65,5 +78,28 @@ describe('train prints an interval beside', () => {
     expect(text).toContain('AUROC within each source with its 95 % bootstrap interval, tasks resampled;');
     for (const s of ['A', 'B', 'C']) expect(line(text, `${s} `), text).toMatch(new RegExp(`^${s} +60 \\(20\\) +(${IV} +){4}[a-z]+ \\d`));
     expect(line(text, 'mean (3 sources)'), text).toMatch(new RegExp(`^mean \\(3 sources\\) +(${IV} +){3}${IV} *$`));
+  });
+
+  it('each AUROC of the "each signal alone" table beneath the reference-free one, and their mean', () => {
+    const samples = [...prior('A', 60, 1), ...prior('B', 60, 2), ...prior('C', 60, 3)];
+    const report = withPriorIntervals(choosePriorWeights(samples, 20, priorGrid([15], 0.5)), samples, { seed: 1, reps: 200 });
+    const text = priorWeightsText(report);
+    const single = text.slice(text.indexOf('each signal alone'));
+    expect(single).toMatch(/^each signal alone \(AUROC within each source with its 95 % bootstrap interval, tasks resampled; brevity alone is length alone\):/);
+    // coh, temp, focus, verify, edit, settle, length: seven figures per row. settle is one value for every run (0.500).
+    for (const s of ['A', 'B', 'C']) expect(line(single, `${s} `), single).toMatch(new RegExp(`^${s} +(${IV} +){6}${IV} *$`));
+    expect(line(single, 'mean (3 sources)'), single).toMatch(new RegExp(`^mean \\(3 sources\\) +(${IV} +){6}${IV} *$`));
+    // The single-signal intervals are each signal's own: edit's bounds differ from coh's on the same runs.
+    expect(report.intervals!.bySource.A!.edit).not.toEqual(report.intervals!.bySource.A!.coh);
+  });
+
+  it("each AUROC of the PTA-mode composite's leave-one-source-out table, each signal alone, and their mean", () => {
+    const samples = [...pta('A', 60, 1), ...pta('B', 60, 2), ...pta('C', 60, 3)];
+    const report = withPtaIntervals(choosePtaWeights(samples, DEFAULT_CONFIG.weights, 20, ptaGrid(0.25)), samples, DEFAULT_CONFIG.weights, { seed: 1, reps: 200 });
+    const text = ptaWeightsText(report, DEFAULT_CONFIG.weights);
+    expect(text).toContain('AUROC within each source with its 95 % bootstrap interval, tasks resampled;');
+    // held out, in force, chosen on all, struct, cov, coh, temp, length: eight figures, then the weights chosen without it.
+    for (const s of ['A', 'B', 'C']) expect(line(text, `${s} `), text).toMatch(new RegExp(`^${s} +60 \\(20\\) +(${IV} +){8}[a-z]+ \\d`));
+    expect(line(text, 'mean (3 sources)'), text).toMatch(new RegExp(`^mean \\(3 sources\\) +(${IV} +){7}${IV} *$`));
   });
 });

@@ -16,6 +16,7 @@ import { trainedRunsOf } from '../../core/forecast/fingerprint.js';
 import { FORECAST_FORMAT, FORECAST_SCHEMA, type ForecastFile } from '../../core/forecast/model.js';
 import { withPriorIntervals } from '../../core/forecast/prior-intervals.js';
 import { choosePriorWeights } from '../../core/forecast/prior-weights.js';
+import { withPtaIntervals } from '../../core/forecast/pta-intervals.js';
 import { choosePtaWeights } from '../../core/forecast/pta-weights.js';
 import { sourceOf } from '../../core/forecast/run.js';
 import { trainForecast } from '../../core/forecast/train.js';
@@ -120,7 +121,7 @@ const command: Command = {
     const { models, evaluation } = trainForecast(runs, { folds, seed, ...(sourceMax !== undefined ? { sourceMax } : {}), ...(pairWeights !== undefined ? { pairWeights } : {}) });
     const referenceFree = withPriorIntervals(choosePriorWeights(input.prior), input.prior, { seed });
     const references = ptaSamples(input.known, prior, defaultAnalyzers(), config);
-    const referenceMode = references.length > 0 ? choosePtaWeights(references, config.weights) : undefined;
+    const referenceMode = references.length > 0 ? withPtaIntervals(choosePtaWeights(references, config.weights), references, config.weights, { seed }) : undefined;
     const manifestMissing = manifest !== undefined ? [...manifest.keys()].filter((p) => !found.trajectories.some((t) => t.path === p)).length : 0;
     const tasks = new Set(runs.map((r) => r.task)).size;
     // Every source trained on, with its n, whether or not a held-out figure could be taken for it.

@@ -1,13 +1,15 @@
 /**
- * The intervals of the reference-free composite's leave-one-source-out table (prior-weights.ts): each source's AUROC
- * and the mean over sources, drawn as every other AUROC `train` prints is, by `separation` resampling tasks (a task's
+ * The intervals of the reference-free composite's leave-one-source-out table and of its "each signal alone" table
+ * (prior-weights.ts): each source's AUROC and the mean over sources, drawn as every other AUROC `train` prints is, by `separation` resampling tasks (a task's
  * runs are not independent). The figures themselves stay the report's; only their intervals are added.
  */
 import type { BootstrapOptions } from '../stats/bootstrap.js';
+import type { Interval } from '../stats/interval.js';
 import { separation, type ScoredOutcome } from '../stats/separation.js';
-import { groupSources, PAPER_PRIOR_WEIGHTS, priorScore, type PriorColumn, type PriorIntervals, type PriorSample, type PriorWeightsReport, type SourceResult } from './prior-weights.js';
+import { groupSources, PAPER_PRIOR_WEIGHTS, priorScore, SINGLE_SIGNALS, type PriorColumn, type PriorIntervals, type PriorSample, type PriorWeightsReport, type SourceResult } from './prior-weights.js';
 
-const COLUMNS: readonly PriorColumn[] = ['heldOut', 'lengthAlone', 'paper', 'final'];
+const COLUMNS: readonly PriorColumn[] = ['heldOut', 'lengthAlone', 'paper', 'final', ...SINGLE_SIGNALS];
+const noIntervals = () => Object.fromEntries(COLUMNS.map((c) => [c, null])) as Record<PriorColumn, Interval | null>;
 
 /** The report with its intervals (tasks resampled, seeded by `options`). */
 export function withPriorIntervals(r: PriorWeightsReport, samples: readonly PriorSample[], options: BootstrapOptions = {}): PriorWeightsReport {
@@ -18,10 +20,11 @@ export function withPriorIntervals(r: PriorWeightsReport, samples: readonly Prio
     lengthAlone: (s) => -s.steps,
     paper: (s) => priorScore(s, { weights: PAPER_PRIOR_WEIGHTS, brevitySteps: 30 }),
     final: (s) => priorScore(s, r.chosen),
+    ...(Object.fromEntries(SINGLE_SIGNALS.map((k) => [k, (s: PriorSample) => s[k]])) as Record<(typeof SINGLE_SIGNALS)[number], (s: PriorSample) => number>),
   };
   const bySource: PriorIntervals['bySource'] = Object.create(null) as PriorIntervals['bySource'];
-  for (const s of r.sources) bySource[s.source] = { heldOut: null, lengthAlone: null, paper: null, final: null };
-  const mean = { heldOut: null, lengthAlone: null, paper: null, final: null } as PriorIntervals['mean'];
+  for (const s of r.sources) bySource[s.source] = noIntervals();
+  const mean = noIntervals();
   for (const c of COLUMNS) {
     if (c === 'heldOut' && !r.heldOutPossible) continue;
     const runs: ScoredOutcome[] = [...groups].flatMap(([name, xs]) => xs.map((x) => ({ source: name, task: x.task ?? null, pass: x.passed, score: scoreOf[c](x, by.get(name)!) })));

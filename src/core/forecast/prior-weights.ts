@@ -79,8 +79,8 @@ export interface PriorWeightsReport {
   intervals?: PriorIntervals;
 }
 
-/** The columns given an interval (prior-intervals.ts): held out, run length alone, the paper's weights, the choice on every source. */
-export type PriorColumn = 'heldOut' | 'lengthAlone' | 'paper' | 'final';
+/** The columns given an interval (prior-intervals.ts): held out, run length alone, the paper's weights, the choice on every source, each signal alone. */
+export type PriorColumn = 'heldOut' | 'lengthAlone' | 'paper' | 'final' | Exclude<PriorSignalName, 'brevity'>;
 
 export interface PriorIntervals {
   /** Per source (the report's names, `other` included), per column; null below the resampling floor. */

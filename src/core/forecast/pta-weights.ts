@@ -16,6 +16,7 @@ import type { Weights } from '../config.js';
 import { sortedAuroc, type ScoredGroup } from './grid-auroc.js';
 import { chooseMaximin, heldOutGroups } from './maximin.js';
 import { OTHER_SOURCE } from './prior-weights.js';
+import type { Interval } from '../stats/interval.js';
 import { MIN_PER_CLASS } from '../stats/separation.js';
 
 export const PTA_SIGNALS = ['struct', 'cov', 'coh', 'temp'] as const;
@@ -60,6 +61,17 @@ export interface PtaWeightsReport {
   holds: boolean;
   /** False when fewer than 2 groups have both passing and failing runs: a choice without one would be made on no AUROC, so there is no held-out figure. */
   heldOutPossible: boolean;
+  /** 95 % intervals of the AUROCs above, tasks resampled (pta-intervals.ts); absent where not drawn. */
+  intervals?: PtaIntervals;
+}
+
+/** The columns given an interval (pta-intervals.ts): held out, the weights in force, the choice on every source, each signal alone, run length. */
+export type PtaColumn = 'heldOut' | 'shipped' | 'final' | PtaSignal | 'lengthAlone';
+
+export interface PtaIntervals {
+  /** Per source (the report's names, `other` included), per column; null below the resampling floor. */
+  bySource: Record<string, Record<PtaColumn, Interval | null>>;
+  mean: Record<PtaColumn, Interval | null>;
 }
 
 /** Every weight vector on the simplex with the given step. */
