@@ -23,7 +23,8 @@
  *
  * Bounded: at most `maxRuns` sessions are kept over all scopes (past it the
  * oldest of the scope holding the most goes, of two holding as many the one with
- * the older oldest, so one tenant's flood does not push out another's sessions), and a scope holds learned models of at most
+ * the older oldest: a tenant's flood pushes out another's only down to an even split of the bound among the scopes
+ * holding sessions, T93), and a scope holds learned models of at most
  * `maxSources` sources (agent + model): those with the latest outcomes are
  * retrained, the model of the source whose last outcome is the oldest goes
  * past it (its sessions then use the shared or loaded model again). A scope lists its latest `attemptsKept` attempts.

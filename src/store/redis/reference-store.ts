@@ -40,11 +40,14 @@ import type { Located } from './pta-chains.js';
 import { importSeeds } from './seeds.js';
 import { KnownVersions } from './known-versions.js';
 import { VersionCache } from './version-cache.js';
+import { VersionSizes } from './version-sizes.js';
 import { buildTaskIndex } from './task-index.js';
 import { isOwnKey, ownerOfKey } from '../tenant-keys.js';
 
 /** Reads of a lookup at most, when chain rollovers keep landing between its two reads. */
 const MAX_LOOKUPS = 5;
+/** Tasks whose versions `sizes` asks in one `HMGET`. */
+const SIZES_SLICE = 1000;
 
 export interface RedisReferenceStoreOptions extends GrowthOptions {
   link: RedisLink;
@@ -65,6 +68,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
   private readonly link: RedisLink;
   private readonly keys: RedisKeys;
   private readonly cache: VersionCache;
+  private readonly sizesByVersion = new VersionSizes();
   /** The epoch the cache, versions and pooled prior below belong to (undefined: not read yet, or Redis was emptied). */
   private epoch: string | undefined;
   /** Versions per task, as last seen (authoritative only while `synced`). */
@@ -152,6 +156,7 @@ export class RedisReferenceStore implements ReferenceStorePort {
   private forget(epoch: string | undefined): void {
     this.epoch = epoch;
     this.cache.clear();
+    this.sizesByVersion.clear();
     this.known.clear();
     this.synced = false;
     this.pooled.clear();
@@ -337,14 +342,29 @@ export class RedisReferenceStore implements ReferenceStorePort {
     return this.growth.remove(task);
   }
 
-  /** Each current PTA's JSON bytes: known for a version this replica wrote or read (its cache entry), else measured once a slice at a time. */
+  /**
+   * Each current PTA's JSON bytes: their versions read together, the bytes of a version this replica measured
+   * remembered (version-sizes.ts), others read (or taken from the version cache) and measured a slice at a time.
+   */
   async sizes(tasks: readonly string[]): Promise<number[]> {
     const out: number[] = [];
-    for (const task of tasks) {
-      const pta = await this.get(task);
-      out.push(pta === undefined ? 0 : await measurePtaInSlices(pta));
+    for (let i = 0; i < tasks.length; i += SIZES_SLICE) {
+      const slice = tasks.slice(i, i + SIZES_SLICE);
+      const [versions] = (await this.read('version', (r) => Promise.all([r.get(this.keys.epoch), r.hmget(this.keys.tasks, ...slice)]))) as [Array<string | null>];
+      for (const [j, task] of slice.entries()) out.push(versions[j] == null ? 0 : await this.sizeAt(task, Number(versions[j])));
     }
     return out;
+  }
+
+  /** The bytes of `task`'s PTA at `version`, or of its current one when that version was replaced meanwhile. */
+  private async sizeAt(task: string, version: number): Promise<number> {
+    const known = this.sizesByVersion.get(this.cacheKey(task, version));
+    if (known !== undefined) return known;
+    const pta = (await this.versionAt(task, version)) ?? (await this.get(task));
+    if (pta === undefined) return 0;
+    const bytes = await measurePtaInSlices(pta);
+    this.sizesByVersion.set(this.cacheKey(task, pta.version), bytes);
+    return bytes;
   }
 
   async list(tasks?: readonly string[]): Promise<StoredTaskStats[]> {
