@@ -4,21 +4,23 @@
  * own PTA of a tenant at the first change of each burst (own-pta-quota.ts); each was looked up in Redis and, once out
  * of the 256-entry version cache, read and parsed again: with 400 own PTAs ~160 ms of CPU for each addition the
  * per-task quota then refused (its budget slot given back: at any pace) and each removal (T92). Now one `HMGET` of
- * their versions, and only a version not measured yet is read. Bounded: past `max` the oldest entry is dropped.
+ * their versions, and only a version not measured yet is read. Bounded: past `max` the least recently used goes.
  */
-export class VersionSizes {
-  private readonly bytes = new Map<string, number>();
+import { LRUCache } from 'lru-cache';
 
-  constructor(private readonly max = 65_536) {}
+export class VersionSizes {
+  private readonly bytes: LRUCache<string, number>;
+
+  constructor(max = 65_536) {
+    this.bytes = new LRUCache({ max });
+  }
 
   get(key: string): number | undefined {
     return this.bytes.get(key);
   }
 
   set(key: string, bytes: number): void {
-    this.bytes.delete(key);
     this.bytes.set(key, bytes);
-    if (this.bytes.size > this.max) this.bytes.delete(this.bytes.keys().next().value!);
   }
 
   clear(): void {
