@@ -1,6 +1,7 @@
 /** What `steplens rank` prints without `--json`: a table best first (`=` marks a tie). */
 import type { AskedBasis, RankBasis, Ranking } from '../core/rank/rank.js';
 import type { ReferenceInfo } from '../core/types.js';
+import { shortRunNames } from './run-names.js';
 import { renderTable } from './table.js';
 
 const BASIS: Record<RankBasis, string> = {
@@ -24,12 +25,15 @@ function flatWhy(r: Ranking): string {
 }
 
 /** The human table. */
-export function rankText(r: Ranking, opts: { forecast: boolean; asked?: AskedBasis | undefined }): string {
+export function rankText(r: Ranking, opts: { forecast: boolean; asked?: AskedBasis | undefined; missing?: string | undefined }): string {
   const showPPass = r.runs.some((x) => x.pPass !== undefined);
   const header = ['rank', 'run', r.by === 'consensus' || r.by === 'vote' ? r.by : 'score', 'composite', ...(showPPass ? ['pPass'] : []), 'reference', 'steps'];
+  // Whole paths made the table as wide as the folders were deep; --json keeps them.
+  const names = shortRunNames([...r.runs, ...r.unranked].map((x) => x.id));
+  const name = (id: string): string => names.get(id) ?? id;
   const rows = r.runs.map((x) => [
     `${x.rank}${x.tied ? '=' : ''}`,
-    x.id,
+    name(x.id),
     r.by === 'pPass' || r.by === 'consensus' ? fixed(x.score, 3) : r.by === 'vote' ? String(x.score) : fixed(x.score, 1),
     fixed(x.composite, 1),
     ...(showPPass ? [x.pPass === undefined ? '-' : fixed(x.pPass, 3)] : []),
@@ -48,7 +52,8 @@ export function rankText(r: Ranking, opts: { forecast: boolean; asked?: AskedBas
     r.basisFlat === true && r.runs.length > 0
       ? `\n(the ${r.by} decided nothing: every run has ${r.by} ${r.by === 'vote' ? String(r.runs[0]!.score) : fixed(r.runs[0]!.score, 3)}${flatWhy(r)}, so the order is the composite's alone)`
       : '';
-  const left = r.unranked.map((x) => `\nnot ranked: ${x.id} (${x.reason})`).join('');
-  const tail = `${ties}${flat}${note}${yielded}${left}`;
+  const left = r.unranked.map((x) => `\nnot ranked: ${name(x.id)} (${x.reason})`).join('');
+  const missing = opts.missing !== undefined ? `\nnote: ${opts.missing}` : '';
+  const tail = `${ties}${flat}${note}${yielded}${missing}${left}`;
   return `${r.task ?? 'runs of several tasks'}: ${r.runs.length} run${r.runs.length === 1 ? '' : 's'} ordered by ${BASIS[r.by]}\n\n${renderTable(header, rows)}${tail}${tail ? '\n' : ''}`;
 }

@@ -45,6 +45,19 @@ describe('early stop: blind retry', () => {
     expect(out[3]?.[0]?.message).toContain('3 blind retries');
   });
 
+  it("names every earlier step the episode repeats, not only the first retry's (CodeR pylint-6506: step 12 repeated step 8)", () => {
+    const a = (t: number) => st(t, 'E', { hash: 'open run.py' });
+    const b = (t: number) => st(t, 'E', { hash: 'open __init__.py' });
+    // 2 repeats 1, 3 repeats 0 (before the episode), 4 repeats 2 (a retry of the episode: nothing new to name).
+    const out = feed([a(0), b(1), b(2), a(3), b(4)]);
+    expect(firedAt(out)).toEqual([[4, 'blind_retry', 'warn']]);
+    expect(out[4]?.[0]?.steps).toEqual([1, 2, 3, 4]);
+    expect(out[4]?.[0]?.message).toBe('3 blind retries in a row (steps 1 and 0 repeated with nothing changed; warn threshold)');
+    // One action retried names its one step, as before.
+    const same = feed(Array.from({ length: 4 }, (_, t) => a(t)));
+    expect(same[3]?.[0]?.message).toBe('3 blind retries in a row (step 0 repeated with nothing changed; warn threshold)');
+  });
+
   it('a new episode after a change fires again', () => {
     const r = (t: number) => st(t, 'V', { hash: 'pytest' });
     const states = [r(0), r(1), r(2), r(3), st(4, 'I', { changesFile: true }), r(5), r(6), r(7), r(8)];

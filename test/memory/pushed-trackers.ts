@@ -83,6 +83,8 @@ interface RetryEpisode {
   id: number;
   /** The earlier state the first retry repeats, then every retry of the episode. */
   steps: number[];
+  /** The earlier states the retries repeat (retry-episodes.ts). */
+  repeats: number[];
   /** Number of retries (steps.length − 1). */
   retries: number;
   /** Tool of the first retry. */
@@ -120,9 +122,9 @@ class RetryEpisodes implements RetryEpisodeTracker {
     }
     let open = this.open;
     if (open === undefined) {
-      open = this.open = { id: this.made++, steps: [of], retries: 0, tool: state.tool };
+      open = this.open = { id: this.made++, steps: [of], repeats: [of], retries: 0, tool: state.tool };
       if (this.history) this.all.push(open);
-    }
+    } else if (!open.steps.includes(of) && !open.repeats.includes(of)) open.repeats.push(of);
     open.steps.push(state.t);
     open.retries += 1;
     return open;

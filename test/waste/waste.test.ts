@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/core/config.js';
-import type { State, WasteItem } from '../../src/core/types.js';
+import { UNIFORM_PRIOR } from '../../src/core/prior.js';
+import { scoreSteps } from '../../src/core/scorer.js';
+import type { State, Step, WasteItem } from '../../src/core/types.js';
 import { wasteReport, wastedStepSet } from '../../src/core/waste/index.js';
+import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { st } from '../fixtures/make-state.js';
 
 const opts = { settings: DEFAULT_CONFIG.waste, tau: DEFAULT_CONFIG.tau };
@@ -126,6 +129,28 @@ describe('waste: irrelevant exploration', () => {
       st(9, 'I', { file: 'tests/user_commands/management/commands/required_option.py', changesFile: true }),
     ];
     expect(of(wasteReport(used, opts), 'irrelevant_exploration')).toEqual([{ category: 'irrelevant_exploration', steps: [8], tool: 'open', wastedSteps: 1, wastedTokens: 9 }]);
+  });
+
+  // A failed read explored nothing (docs/detectors.md, "A failed read"): its waste is a tool failure, not an irrelevant file.
+  it('reference-free: a failed read (a path that does not exist) is not irrelevant exploration; with a PTA nothing changed', () => {
+    const missing = (t: number, file: string) => st(t, 'E', { file, tool: 'bash', failed: true });
+    const runs: State[] = [missing(0, 'tests/test_missing.py'), st(1, 'E', { file: 'docs/lone.md', tool: 'open', cost: 9 }), missing(2, 'nope/')];
+    expect(of(wasteReport(runs, opts), 'irrelevant_exploration').map((i) => i.steps)).toEqual([[1]]);
+    expect(of(wasteReport(runs, { ...opts, ptaFiles: ['src/a.py'] }), 'irrelevant_exploration').map((i) => i.steps)).toEqual([[0], [1], [2]]);
+  });
+
+  it('reference-free, from steps: `cat` of a missing file ("No such file or directory") is not counted, `cat` of a file read once is', () => {
+    const cat = (t: number, file: string, observation: string, exitCode: number): Step => ({
+      t,
+      tool: 'bash',
+      cwd: '/testbed',
+      action: { kind: 'shell', command: `cat ${file}` },
+      observation,
+      exitCode,
+    });
+    const steps = [cat(0, 'tests/test_gone.py', 'cat: tests/test_gone.py: No such file or directory\n', 1), cat(1, 'setup.cfg', '[metadata]\nname = x\n', 0)];
+    const { report } = scoreSteps(steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers: defaultAnalyzers() });
+    expect(report.waste.filter((i) => i.category === 'irrelevant_exploration').map((i) => i.steps)).toEqual([[1]]);
   });
 
   it('reference-free: a file that only shares a name with another is still read once (a name is not a path end)', () => {

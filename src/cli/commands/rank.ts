@@ -117,7 +117,7 @@ const command: Command = {
     const task = group.value;
     // A run naming no task joins the group's (groupTask); with --mixed-tasks each run meets its own task's reference.
     const taskOf = (r: Run): string | undefined => r.task ?? task ?? undefined;
-    const referenceOf = await rankReferences(values, runs.map(taskOf), io.cwd);
+    const { of: referenceOf, missing } = await rankReferences(values, runs.map(taskOf), io.cwd);
     const given = values.pta !== undefined ? referenceOf(undefined) : undefined;
     if (given?.kind === 'pta' && task !== null && given.pta.task !== task)
       io.stderr(`warning: the runs are of task ${task}, but ${values.pta} is the reference of task ${given.pta.task}; scored against it anyway\n`);
@@ -165,7 +165,9 @@ const command: Command = {
     if (held.length > 0) io.stderr(`warning: the PTA holds the path of ${held.join(', ')} (a reference it was built from): scored optimistically against it\n`);
     const ranked = rankRuns(inputs, { basis, mixedTasks: values['mixed-tasks'], mixedTasksHint: '--mixed-tasks' });
     if (!ranked.ok) throw new SteplensError(ranked.error.code, ranked.error.message);
-    io.stdout(values.json ? `${JSON.stringify(ranked.value)}\n` : rankText(ranked.value, { forecast: forecasts !== undefined, asked: basis }));
+    // Where --references / --bundled found no PTA: under the table, or on stderr beside a --json document.
+    if (values.json && missing !== undefined) io.stderr(`note: ${missing}\n`);
+    io.stdout(values.json ? `${JSON.stringify(ranked.value)}\n` : rankText(ranked.value, { forecast: forecasts !== undefined, asked: basis, missing }));
     if (values.lenient) return 0;
     return logs.some((l) => l.diagnostics.length > 0 || l.instances.some((x) => x.parsed.diagnostics.length > 0)) ? 1 : 0;
   },

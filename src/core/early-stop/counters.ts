@@ -43,6 +43,19 @@ export function blindRetryCounter(retry?: RetryDetector, history = false): Count
   return new BlindRetries(retry, history);
 }
 
+const MAX_NAMED = 4;
+
+/**
+ * "step 10", "steps 10 and 8", "steps 10, 8, 5, 3 and 2 more": the states an episode's retries repeat (an episode of
+ * consecutive retries may repeat several: naming only the first's told of step 10 where step 12 repeated step 8).
+ */
+function repeatedSteps(repeats: readonly number[]): string {
+  if (repeats.length === 1) return `step ${repeats[0]}`;
+  const named = repeats.slice(0, repeats.length > MAX_NAMED + 1 ? MAX_NAMED : repeats.length);
+  const rest = repeats.length - named.length;
+  return rest > 0 ? `steps ${named.join(', ')} and ${rest} more` : `steps ${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`;
+}
+
 class BlindRetries implements Counter {
   private readonly episodes: ReturnType<typeof createRetryEpisodeTracker>;
 
@@ -65,7 +78,7 @@ class BlindRetries implements Counter {
       {
         n: ep.retries,
         steps: () => ep.steps,
-        message: (sev) => `${plural(ep.retries, 'blind retry', 'blind retries')} in a row (step ${ep.steps[0]} repeated with nothing changed; ${sev} threshold)`,
+        message: (sev) => `${plural(ep.retries, 'blind retry', 'blind retries')} in a row (${repeatedSteps(ep.repeats)} repeated with nothing changed; ${sev} threshold)`,
       },
     ];
   }

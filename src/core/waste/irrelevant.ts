@@ -5,7 +5,8 @@
  * Without a PTA, a search or listing of a folder another state went into or of
  * the whole tree, and a file another state names by a longer or shorter path,
  * were used: 319 of the rule's 663 firings on ../shared were such
- * (docs/detectors.md, "Irrelevant exploration without a PTA").
+ * (docs/detectors.md, "Irrelevant exploration without a PTA"); and a failed E state (its path does not exist) read
+ * nothing.
  */
 import { runToEnd, STATES_PER_STEP } from '../in-steps.js';
 import type { State } from '../types.js';
@@ -57,7 +58,9 @@ export function* findIrrelevantExplorationInSteps(
     if (i > 0 && i % STATES_PER_STEP === 0) yield;
     const s = states[i]!; // i < length
     if (s.stage !== 'E' || s.file === undefined) continue;
-    const irrelevant = known !== undefined ? !known.has(s.file) : !edited.has(s.file) && touches.get(s.file) === 1 && !usedElsewhere(s.file, touches.keys());
+    // Without a PTA a failed read (`cat` of a path that does not exist) explored nothing: its waste is a tool failure
+    // (ATFR's path_not_found), not a file read once and never used (docs/detectors.md, "A failed read").
+    const irrelevant = known !== undefined ? !known.has(s.file) : !s.failed && !edited.has(s.file) && touches.get(s.file) === 1 && !usedElsewhere(s.file, touches.keys());
     if (!irrelevant) continue;
     const item = byFile.get(s.file);
     if (item === undefined) byFile.set(s.file, { file: s.file, steps: [s.t], tool: s.tool });

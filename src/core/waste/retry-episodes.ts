@@ -12,6 +12,12 @@ export interface RetryEpisode {
   id: number;
   /** The earlier state the first retry repeats, then every retry of the episode. */
   steps: number[];
+  /**
+   * The earlier states the episode's retries repeat, in order, each once: steps[0], then the original of any later
+   * retry that repeats a state before the episode (step 11 repeats 10, step 12 repeats 8: `[10, 8]`); a retry of a
+   * retry of the episode (A A A) adds none.
+   */
+  repeats: number[];
   /** Number of retries (steps.length − 1). */
   retries: number;
   /** Tool of the first retry. */
@@ -49,9 +55,9 @@ class RetryEpisodes implements RetryEpisodeTracker {
     }
     let open = this.open;
     if (open === undefined) {
-      open = this.open = { id: this.made++, steps: [of], retries: 0, tool: state.tool };
+      open = this.open = { id: this.made++, steps: [of], repeats: [of], retries: 0, tool: state.tool };
       if (this.history) this.all = appended(this.all, open);
-    }
+    } else if (!open.steps.includes(of) && !open.repeats.includes(of)) open.repeats = appended(open.repeats, of);
     open.steps = appended(open.steps, state.t);
     open.retries += 1;
     return open;
