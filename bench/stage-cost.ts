@@ -9,7 +9,9 @@
  * - `replay`: the held-out 79-step run of the server benches, `--sessions` times (what `session-cost` and
  *   `ws-load`'s lifecycle shape send: every session after the first repeats its commands, texts and files);
  * - `corpus`: every corpus run once a pass (distinct sessions: parse caches, pools and scope trees miss as they
- *   would for unrelated agents), scored against the prior (the corpus's tasks have no PTA in the store).
+ *   would for unrelated agents), scored against the prior (the corpus's tasks have no PTA in the store);
+ * - `depth` (not by default): online-vs-batch's 2,008-step trajectory, one session a pass, each stage at the 16 probe
+ *   steps placed at steps 10, 100, 500 and 2,000 (the same steps after more and more of other runs).
  * Figures are µs a step; the first pass of each set is warm-up. `--clock cpu` (default): the mean of each stage's
  * CPU time (process CPU read around every stage, less what an empty stage among them reads); a stage's
  * share is exact over many steps, one step's reading is not (µs steps). `--clock wall`: means and medians of
@@ -28,6 +30,7 @@ import { Labeler } from '../src/core/labeler/labeler.js';
 import { sameText } from '../src/core/memory/same-text.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
 import { UNIFORM_PRIOR } from '../src/core/prior.js';
+import { ptaFromJson } from '../src/core/pta/index.js';
 import type { Reference } from '../src/core/scorer-api.js';
 import { createScorer } from '../src/core/scorer.js';
 import { createCoherenceTracker } from '../src/core/signals/coherence.js';
@@ -54,7 +57,8 @@ import { stepText } from '../src/server/step-text.js';
 import { ReferenceStore } from '../src/store/reference-store.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
 import { argsError, benchArgs, numberFlag } from './args.js';
-import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus, loadCorpus } from './corpus.js';
+import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus, loadCorpus, repoRoot } from './corpus.js';
+import { longTrajectory } from './long-trajectory.js';
 import { machine, machineLine, writeResult } from './report.js';
 import { commandLine, fmt, printTable } from './timing.js';
 import { stepTemplates } from './ws-driver.js';
@@ -72,7 +76,7 @@ const { values: args } = benchArgs({
 const sessions = numberFlag(args, 'sessions', 'positive integer');
 if (args.clock !== 'cpu' && args.clock !== 'wall') argsError(`--clock: expected cpu or wall (got ${args.clock})`);
 const sets = (args.set ?? '').split(',');
-for (const s of sets) if (s !== 'replay' && s !== 'corpus') argsError(`--set: expected replay, corpus or both, comma-separated (got ${args.set})`);
+for (const s of sets) if (s !== 'replay' && s !== 'corpus' && s !== 'depth') argsError(`--set: expected some of replay, corpus, depth, comma-separated (got ${args.set})`);
 /**
  * The clock read around each stage, in ms. `cpu`: the process's CPU time (`getrusage`, µs steps): a stage's sum
  * over many steps is its CPU, a preempted step costs nothing extra; what the reads themselves add is measured on an
@@ -106,6 +110,9 @@ const STAGES = [
 const S = STAGES.length;
 
 const cfg = DEFAULT_CONFIG;
+/** `depth`: online-vs-batch's checkpoints and probe window. */
+const DEPTH_CHECKPOINTS = [10, 100, 500, 2000];
+const DEPTH_WINDOW = 16;
 const analyzers = defaultAnalyzers();
 const REF_INFO = Object.freeze({ kind: 'pta' as const, version: 1, paths: 3 });
 
@@ -230,7 +237,16 @@ interface SetResult {
   floor: { mean: number; median: number };
 }
 
-function run(set: string, runs: ReadonlyArray<{ frames: Buffer[]; reference: Reference; name: string }>, repeat: number): SetResult {
+/**
+ * Every session of `runs`, `repeat` times a pass, `passes` passes (the first untimed); one result over every step
+ * timed, or with `windows` (first step, steps) one result for each window of every run of a pass.
+ */
+function run(
+  set: string,
+  runs: ReadonlyArray<{ frames: Buffer[]; reference: Reference; name: string }>,
+  repeat: number,
+  windows?: ReadonlyArray<{ name: string; from: number; steps: number }>,
+): SetResult[] {
   for (const r of runs) check(r.frames, r.reference, r.name);
   const perPass = runs.reduce((n, r) => n + r.frames.length, 0) * repeat;
   const times = new Float64Array((passes - 1) * perPass * S);
@@ -241,13 +257,34 @@ function run(set: string, runs: ReadonlyArray<{ frames: Buffer[]; reference: Ref
         session(r.frames, r.reference, p > 0 ? times : undefined, at);
         if (p > 0) at += r.frames.length;
       }
-  const steps = at;
+  if (windows === undefined)
+    return [
+      summary(
+        set,
+        times,
+        Array.from({ length: at }, (_, i) => i),
+      ),
+    ];
+  // Windows of the one run (depth): the same steps of every timed pass.
+  const length = runs[0]!.frames.length;
+  return windows.map((w) =>
+    summary(
+      `${set} ${w.name}`,
+      times,
+      Array.from({ length: (passes - 1) * w.steps }, (_, i) => Math.floor(i / w.steps) * length + w.from + (i % w.steps)),
+    ),
+  );
+}
+
+/** Mean and median of each stage over the steps `at`, less the empty stage's (the clock's reads, in place). */
+function summary(set: string, times: Float64Array, at: readonly number[]): SetResult {
+  const steps = at.length;
   const mean: number[] = [];
   const median: number[] = [];
   const column = new Float64Array(steps);
   for (let k = 0; k < S; k++) {
     let sum = 0;
-    for (let i = 0; i < steps; i++) sum += column[i] = times[i * S + k]!;
+    for (let i = 0; i < steps; i++) sum += column[i] = times[at[i]! * S + k]!;
     column.sort();
     mean.push(sum / steps);
     median.push(column[steps >> 1]!);
@@ -268,13 +305,26 @@ async function main(): Promise<void> {
       const parsed = parseTrajectoryText(await readFile(path.join(corpus, SERVER_BENCH_FILE), 'utf8'), 'auto', SERVER_BENCH_FILE);
       if (!parsed.ok) throw parsed.error;
       const frames = stepTemplates(parsed.value.steps).frames.map((f) => Buffer.from(f));
-      results.push(run('replay', [{ frames, reference, name: SERVER_BENCH_FILE }], sessions));
+      results.push(...run('replay', [{ frames, reference, name: SERVER_BENCH_FILE }], sessions));
     }
     if (sets.includes('corpus')) {
       const { trajectories } = loadCorpus(corpus);
       const reference: Reference = { kind: 'prior', prior: UNIFORM_PRIOR };
       const runs = trajectories.map((t) => ({ frames: stepTemplates(t.steps).frames.map((f) => Buffer.from(f)), reference, name: `${t.file}#${t.instance}` }));
-      results.push(run('corpus', runs, 1));
+      results.push(...run('corpus', runs, 1));
+    }
+    if (sets.includes('depth')) {
+      // online-vs-batch's trajectory: the same 16 held-out steps after 2, 92, 492 and 1,992 steps of other runs.
+      const { trajectories } = loadCorpus(corpus);
+      const source = trajectories.find((t) => t.file === SERVER_BENCH_FILE);
+      if (source === undefined) throw new Error(`${SERVER_BENCH_FILE} is not in the corpus`);
+      const at = DEPTH_CHECKPOINTS.map((c) => Math.max(0, c - DEPTH_WINDOW / 2));
+      const steps = longTrajectory(trajectories, Math.max(...at) + DEPTH_WINDOW, source.steps.slice(8, 8 + DEPTH_WINDOW), at);
+      const parsed = ptaFromJson(await readFile(path.join(repoRoot(), 'data/example', `${SERVER_BENCH_TASK}.json`), 'utf8'));
+      if (!parsed.ok) throw new Error(`data/example PTA: ${parsed.error}`);
+      const frames = stepTemplates(steps).frames.map((f) => Buffer.from(f));
+      const windows = DEPTH_CHECKPOINTS.map((c, i) => ({ name: `@${c}`, from: at[i]!, steps: DEPTH_WINDOW }));
+      results.push(...run('depth', [{ frames, reference: { kind: 'pta', pta: parsed.value }, name: 'long trajectory' }], 1, windows));
     }
   } finally {
     await rm(data, { recursive: true, force: true });
