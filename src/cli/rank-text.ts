@@ -9,7 +9,7 @@ const BASIS: Record<RankBasis, string> = {
   pta: "the composite against the task's PTA",
   consensus: 'the consensus of the group: agreement with the other runs on where to edit (files and scopes), ties by the composite; no run known to pass, no reference',
   vote: 'the vote of the group: how many runs made the same final patch (normalised), ties by the composite; no run known to pass, no reference',
-  'reference-free': 'the composite, reference-free (no forecast model, no PTA of the task)',
+  'reference-free': 'the composite, reference-free (no forecast model, no usable PTA of the task)',
   mixed: 'the composite, each run against its own reference (they differ: compare with care)',
 };
 

@@ -34,7 +34,10 @@ describe.skipIf(!existsSync(RANK_BIN))('steplens rank (dist)', () => {
     expect(lines[0]).toBe("pylint-dev__astroid-1196: 3 runs ordered by the composite against the task's PTA");
     expect(lines[2]).toMatch(/^rank\s+run\s+score\s+composite\s+reference\s+steps$/);
     expect(lines.slice(4, 7).map((l) => l.split(/\s+/)[0])).toEqual(['1', '2', '3']);
-    expect(r.stderr).toMatch(/^warning: the PTA holds the path of .*deepseek_chat_dev\/.* scored optimistically against it\n$/);
+    // Named as in the table: the shortest end of the path no other run shares.
+    expect(r.stderr).toMatch(
+      /^warning: the PTA holds the path of deepseek_chat_dev\/pylint-dev__astroid-1196\/pylint-dev__astroid-1196\.traj\.json, deepseek_chat_dev_rerun\/pylint-dev__astroid-1196\/pylint-dev__astroid-1196\.traj\.json \(a reference it was built from\): scored optimistically against it\n$/,
+    );
     const doc = json('--bundled', ...A1196);
     expect(doc.by).toBe('pta');
     expect(doc.runs.map((x) => x.composite)).toEqual([...doc.runs.map((x) => x.composite)].sort((a, b) => b - a));

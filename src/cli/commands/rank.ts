@@ -20,6 +20,7 @@ import { checkRunsLeft, readRankLogs } from '../rank-logs.js';
 import { inSampleWarning } from '../in-sample.js';
 import { runFingerprint, trainedRunSet } from '../../core/forecast/fingerprint.js';
 import { rankText } from '../rank-text.js';
+import { shortRunNames } from '../run-names.js';
 import { rankReferences } from '../rank-references.js';
 import { analyzersFor } from '../../core/scope-free.js';
 import { forecastSource, runForecast, SOURCE_OPTIONS } from '../forecast-source.js';
@@ -162,7 +163,10 @@ const command: Command = {
     );
     if (inSample !== undefined) io.stderr(inSample);
     const held = runs.filter((r, i) => holds(referenceOf(taskOf(r)), states[i]!)).map((r) => r.id);
-    if (held.length > 0) io.stderr(`warning: the PTA holds the path of ${held.join(', ')} (a reference it was built from): scored optimistically against it\n`);
+    // Named as the table names them (the shortest unique end of each path); beside --json, whole paths as in it.
+    const names = shortRunNames(runs.map((r) => r.id));
+    const shown = held.map((id) => (values.json ? id : (names.get(id) ?? id)));
+    if (held.length > 0) io.stderr(`warning: the PTA holds the path of ${shown.join(', ')} (a reference it was built from): scored optimistically against it\n`);
     const ranked = rankRuns(inputs, { basis, mixedTasks: values['mixed-tasks'], mixedTasksHint: '--mixed-tasks' });
     if (!ranked.ok) throw new SteplensError(ranked.error.code, ranked.error.message);
     // Where --references / --bundled found no PTA: under the table, or on stderr beside a --json document.
