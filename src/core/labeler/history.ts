@@ -1,4 +1,5 @@
 import type { PythonScan } from './python-writes.js';
+import { SmallMap } from '../memory/small-map.js';
 
 const MODIFIED = 1;
 const CREATED = 2;
@@ -7,7 +8,7 @@ const SEEN = 4;
 /** One of the history's file sets: a view of its one map of flags per file, with a Set's `has` and `add`. */
 export class FileSet {
   constructor(
-    private readonly flags: Map<string, number>,
+    private readonly flags: SmallMap<number>,
     private readonly bit: number,
   ) {}
 
@@ -26,7 +27,7 @@ export class LabelHistory {
   /** True once a source file (not test, not scratch) has been changed. */
   sourceEdited = false;
   /** The three file sets below in one map (a file is in several; one table per session instead of three). */
-  private readonly flags = new Map<string, number>();
+  private readonly flags = new SmallMap<number>();
   /** Files the agent changed (any role), repo-relative. */
   readonly modified = new FileSet(this.flags, MODIFIED);
   /** Files the agent created, repo-relative. */
@@ -37,7 +38,7 @@ export class LabelHistory {
    * What the text the agent wrote into each file (editor creates and edits, heredocs) opens, so that a later
    * `python f.py` can be read for file writes: its scan, not the text.
    */
-  readonly scripts = new Map<string, PythonScan>();
+  readonly scripts = new SmallMap<PythonScan>();
 
   /** True when the agent modified or created `file` earlier. */
   touched(file: string): boolean {
