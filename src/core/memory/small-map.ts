@@ -1,13 +1,17 @@
 /**
  * A string-keyed map for the small maps a session keeps for its whole life (the labeler's file flags and script
  * scans, the retry history's last steps by hash and by file, the workspace's files): keys and values alternate in
- * one array of exact size, searched in order, while there are at most {@link SMALL_MAX} entries; past that, a `Map`.
+ * one array, searched in order, while there are at most {@link SMALL_MAX} entries; past that, a `Map`. The array has
+ * room for a sixteenth more plus two entries ({@link nextRoom}) and is changed in place: a copy for every new key or
+ * deletion doubled the garbage collector's share of the step path's CPU (2 → 4 % in a profile of session-cost).
  * A `Map` of 10-25 entries costs a table of 16 or 32 slots (3 words a slot and a word every two buckets, ~0.6 or 1.0
  * KB); here 2 words an entry (bench/README.md, "Memory per session, fourteenth pass"). Answers as a `Map` does for
  * `get`, `has`, `set`, `delete` and `size`, entries in insertion order (a key set again keeps its place).
  * Iterating goes over the entries there were when it began (a copy): callers may delete while they iterate, and
  * must not rely on seeing an entry added meanwhile.
  */
+
+import { nextRoom, withRoom } from './small-arrays.js';
 
 /** Entries kept in the array: a lookup compares up to this many keys (~5 ns each) before the map takes over. */
 export const SMALL_MAX = 32;
@@ -16,8 +20,10 @@ export const SMALL_MAX = 32;
 const NONE: readonly unknown[] = Object.freeze([]);
 
 export class SmallMap<V> {
-  /** Key, value, key, value, ... in insertion order, of exact size; {@link NONE} when empty or once `big`. */
+  /** Key, value, key, value, ... in insertion order; {@link NONE} when empty or once `big`. */
   private kv: unknown[] = NONE as unknown[];
+  /** Slots `kv`'s store has (from {@link withRoom}): a new key past them copies it into a larger one. */
+  private room = 0;
   /** The entries once there were more than {@link SMALL_MAX} (it stays, whatever is deleted later). */
   private big: Map<string, V> | undefined;
   /** Where the last key found sits in `kv` (a `set` after a `get` of one key searches once). */
@@ -60,20 +66,21 @@ export class SmallMap<V> {
       this.kv[i + 1] = value;
       return this;
     }
-    const kv = this.kv;
-    const n = kv.length;
+    const n = this.kv.length;
     if (n >= 2 * SMALL_MAX) {
+      const kv = this.kv;
       const big = new Map<string, V>();
       for (let j = 0; j < n; j += 2) big.set(kv[j] as string, kv[j + 1] as V);
       this.big = big.set(key, value);
       this.kv = NONE as unknown[];
+      this.room = 0;
       return this;
     }
-    const grown = new Array<unknown>(n + 2);
-    for (let j = 0; j < n; j++) grown[j] = kv[j];
-    grown[n] = key;
-    grown[n + 1] = value;
-    this.kv = grown;
+    if (n + 2 > this.room) {
+      this.room = nextRoom(n + 2) & ~1;
+      this.kv = withRoom(this.kv, this.room);
+    }
+    this.kv.push(key, value);
     this.hint = n;
     return this;
   }
@@ -84,12 +91,14 @@ export class SmallMap<V> {
     if (i < 0) return false;
     const kv = this.kv;
     const n = kv.length - 2;
-    if (n === 0) this.kv = NONE as unknown[];
-    else {
-      const kept = new Array<unknown>(n);
-      for (let j = 0; j < i; j++) kept[j] = kv[j];
-      for (let j = i; j < n; j++) kept[j] = kv[j + 2];
-      this.kv = kept;
+    if (n === 0) {
+      this.kv = NONE as unknown[];
+      this.room = 0;
+    } else {
+      for (let j = i; j < n; j++) kv[j] = kv[j + 2];
+      kv.length = n;
+      // V8 trims a store at least twice the length plus 16 on a shorter length: the room is gone then.
+      if (2 * n + 16 <= this.room) this.room = n;
     }
     this.hint = 0;
     return true;
@@ -97,6 +106,7 @@ export class SmallMap<V> {
 
   clear(): void {
     this.kv = NONE as unknown[];
+    this.room = 0;
     this.big = undefined;
     this.hint = 0;
   }
