@@ -1,5 +1,4 @@
 import type { PythonScan } from './python-writes.js';
-import { SmallMap } from '../memory/small-map.js';
 
 const MODIFIED = 1;
 const CREATED = 2;
@@ -8,7 +7,7 @@ const SEEN = 4;
 /** One of the history's file sets: a view of its one map of flags per file, with a Set's `has` and `add`. */
 export class FileSet {
   constructor(
-    private readonly flags: SmallMap<number>,
+    private readonly flags: Map<string, number>,
     private readonly bit: number,
   ) {}
 
@@ -27,7 +26,7 @@ export class LabelHistory {
   /** True once a source file (not test, not scratch) has been changed. */
   sourceEdited = false;
   /** The three file sets below in one map (a file is in several; one table per session instead of three). */
-  private readonly flags = new SmallMap<number>();
+  private readonly flags = new Map<string, number>();
   /** Files the agent changed (any role), repo-relative. */
   readonly modified = new FileSet(this.flags, MODIFIED);
   /** Files the agent created, repo-relative. */
@@ -38,7 +37,7 @@ export class LabelHistory {
    * What the text the agent wrote into each file (editor creates and edits, heredocs) opens, so that a later
    * `python f.py` can be read for file writes: its scan, not the text.
    */
-  readonly scripts = new SmallMap<PythonScan>();
+  readonly scripts = new Map<string, PythonScan>();
 
   /** True when the agent modified or created `file` earlier. */
   touched(file: string): boolean {

@@ -4,7 +4,6 @@
  * and as "a change in between".
  */
 import type { ActionKind, State } from '../types.js';
-import { SmallMap } from '../memory/small-map.js';
 
 /**
  * Kinds never taken as a repeat **(choice)**. `finish`: SWE-agent 1.x asks the
@@ -48,8 +47,7 @@ class Changes implements ChangeLog {
   private lastAny = -1;
   // Changes that may touch any file: a write of an unknown file, a deletion, a checkout, a second write of a line.
   private lastTree = -1;
-  /** A file's last change (a small map: a session changes a dozen or two files). */
-  private readonly lastFile = new SmallMap<number>();
+  private readonly lastFile = new Map<string, number>();
 
   record(s: State): void {
     if (s.changesFile) {
@@ -128,12 +126,11 @@ export function createRetryDetector(): RetryDetector {
 
 /** A class, not an object of closures: every session keeps one, and shares the methods. */
 class Retries implements RetryDetector {
-  /** A hash's last step (a small map: ~20 hashes at 100 steps, a `Map` past 32). */
-  private lastSeen = new SmallMap<number>();
+  private lastSeen = new Map<string, number>();
   private readonly changes = createChangeLog();
 
   add(state: State): number | undefined {
-    if (state.kind === 'finish') this.lastSeen = new SmallMap();
+    if (state.kind === 'finish') this.lastSeen = new Map();
     if (REPEAT_EXEMPT_KINDS.has(state.kind)) {
       this.changes.record(state);
       return undefined;

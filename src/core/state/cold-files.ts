@@ -5,7 +5,6 @@
  * O(1) a step amortised: a file is handed out once per spell of disuse.
  */
 import { SHARE_MIN_CHARS } from '../memory/packed-text.js';
-import { SmallMap } from '../memory/small-map.js';
 
 /**
  * A file no step has used for this many steps keeps its texts of {@link COLD_MIN_CHARS} or more deflated (zlib level
@@ -34,7 +33,7 @@ export class ColdFiles {
    * The files used in the last {@link COLD_STEPS} steps, least recently used first, with the step of their last use;
    * undefined after {@link clear} until a step uses one (its ~0.5 KB map goes meanwhile).
    */
-  private recent: SmallMap<number> | undefined;
+  private recent: Map<string, number> | undefined;
   /** The step before which no file in `recent` can have gone cold (its first entry's last use only moves later). */
   private coldCheck = 0;
   /** The file marked used last (the last entry of `recent`: marked again, it stays where it is). */
@@ -42,7 +41,7 @@ export class ColdFiles {
 
   /** Marks `file` used by the current step. */
   used(file: string): void {
-    const recent = (this.recent ??= new SmallMap());
+    const recent = (this.recent ??= new Map());
     if (file !== this.lastUsed) {
       recent.delete(file);
       this.lastUsed = file;

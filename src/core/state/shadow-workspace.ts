@@ -1,7 +1,6 @@
 import type { LineRange } from '../types.js';
 import { splitLines } from './numbered-text.js';
 import { intern } from '../memory/flat-string.js';
-import { SmallMap } from '../memory/small-map.js';
 import { COLD_LEVEL } from '../memory/packed-text.js';
 import { COLD_MIN_CHARS, ColdFiles } from './cold-files.js';
 import { compactPacked, fileExtra, observePacked, pack, packJoined, packedPrefix, packedSize, releasePacked, unpack, type PackedFile } from './packed-lines.js';
@@ -26,10 +25,10 @@ export const DEFAULT_WORKSPACE_CHARS = 1_000_000;
  * joined again: see `observePacked`).
  */
 export class ShadowWorkspace {
-  /** Kept files in recency order; `null` marks a hot file, whose lines are in `hot` (small maps: a dozen files or so). */
-  private readonly files = new SmallMap<PackedFile | null>();
+  /** Kept files in recency order; `null` marks a hot file, whose lines are in `hot`. */
+  private readonly files = new Map<string, PackedFile | null>();
   /** The hot files, least recently stored first. */
-  private readonly hot = new SmallMap<HotFile>();
+  private readonly hot = new Map<string, HotFile>();
   /** Characters kept: the sum of the files' sizes (see {@link sizeOf}). */
   private total = 0;
   /** Whether the current step used a hot file (see {@link settle}). */
@@ -64,8 +63,7 @@ export class ShadowWorkspace {
     if (h !== undefined) h.size += delta;
     this.files.delete(file);
     this.files.set(file, packed);
-    // The oldest file first; `forget` deletes it from `files`.
-    for (let oldest = this.files.firstKey(); oldest !== undefined; oldest = this.files.firstKey()) {
+    for (const oldest of this.files.keys()) {
       if (this.total <= this.maxChars || oldest === file) break;
       this.forget(oldest);
     }
@@ -85,8 +83,8 @@ export class ShadowWorkspace {
    */
   settle(): void {
     if (!this.hotUsed && this.hot.size > 0) {
-      const file = this.hot.firstKey()!;
-      this.cool(file, this.hot.get(file)!);
+      const [file, h] = this.hot.entries().next().value!;
+      this.cool(file, h);
     }
     this.hotUsed = false;
     this.cold.settle(this);
@@ -132,8 +130,8 @@ export class ShadowWorkspace {
     this.hot.set(file, { arr, text, lines, previous: reusable(previous, text), named, size: previous === undefined ? 0 : packedSize(previous) });
     this.files.set(file, null);
     if (this.hot.size > HOT_FILES) {
-      const oldest = this.hot.firstKey()!;
-      this.cool(oldest, this.hot.get(oldest)!);
+      const [oldest, entry] = this.hot.entries().next().value!;
+      this.cool(oldest, entry);
     }
   }
 
