@@ -72,9 +72,10 @@ class IncrementalScorer implements Scorer {
   /**
    * The running score vector as numbers (total, struct, cov, coh, temp; struct and cov are null without a PTA): an
    * object kept from one step to the next would outlive a scavenge and be promoted (with its boxed numbers), once a
-   * step for every session.
+   * step for every session. A plain array of unboxed doubles (its kind once the first score is kept), not a
+   * Float64Array: a typed array's view and buffer objects cost ~180 B more.
    */
-  private readonly current = new Float64Array(5);
+  private readonly current: number[] = [0, 0, 0, 0, 0];
   private readonly retry: SharedRetryDetector;
 
   constructor(options: CreateScorerOptions) {

@@ -70,12 +70,13 @@ export function createTemporalTracker(reference: Windows, alpha: number): Tempor
 
 /** A class, not an object of closures: a session keeps one per trajectory, and shares the methods. */
 class Temporal implements TemporalTracker {
-  // The stage of each state (two bits, 16 to an int, in a typed array grown by doubling: 100 states fit in
-  // 32 bytes, kept on the heap with no buffer of its own) and the stage counts of the three windows [0, a),
-  // [a, b), [b, n), moved along as n grows (each bound moves by at most one state per step): exact integer
-  // counts, as prefix sums gave, at two bits a state instead of 16 bytes.
-  private stages = new Int32Array(4);
-  private readonly counts = new Int32Array(12);
+  // The stage of each state (two bits, 16 to an int, in an array of small integers grown by doubling: 100 states in
+  // 8 numbers) and the stage counts of the three windows [0, a), [a, b), [b, n), moved along as n grows (each bound
+  // moves by at most one state per step): exact integer counts, as prefix sums gave, at two bits a state instead of
+  // 16 bytes. Plain arrays, not typed ones: a typed array's view and buffer objects cost ~180 B each before its
+  // elements (bench/README.md, "Memory per session, fourteenth pass"); the values are the same int32s.
+  private stages: number[] = [0, 0, 0, 0];
+  private readonly counts: number[] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
   private n = 0;
   private a = 0;
   private b = 0;
@@ -113,8 +114,8 @@ class Temporal implements TemporalTracker {
     const k = STAGE_INDEX[state.stage];
     const counts = this.counts;
     if (this.n >> 4 === this.stages.length) {
-      const grown = new Int32Array(this.stages.length * 2);
-      grown.set(this.stages);
+      const grown = new Array<number>(this.stages.length * 2).fill(0);
+      for (let i = 0; i < this.stages.length; i++) grown[i] = this.stages[i]!;
       this.stages = grown;
     }
     this.stages[this.n >> 4]! |= k << ((this.n & 15) * 2);
