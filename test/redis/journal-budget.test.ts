@@ -202,9 +202,10 @@ describe('a tenant journal budget', () => {
     expect(held).toBeGreaterThan(budget - 2000);
     expect(held).toBeLessThanOrEqual(budget + 1000);
     expect(Number(await fx.admin.hget(`${prefix}jb:mallory`, 'total'))).toBe(held);
-    // Nothing of the refused start was written; the sessions accepted before keep their finals.
+    // Nothing of the refused start was written; the sessions accepted before keep their finals (the latest one: the
+    // first may have left already, its resume window over, when a loaded machine took 4 s for the loop).
     expect(await fx.admin.exists(`${prefix}sm:mallory:${last}`, `${prefix}sk:mallory:${last}`)).toBe(0);
-    expect(await fx.admin.hexists(`${prefix}sm:mallory:c0`, 'final')).toBe(1);
+    expect(await fx.admin.hexists(`${prefix}sm:mallory:c${n - 2}`, 'final')).toBe(1);
 
     const alice = await client(a, 'alice');
     expect(await start(alice, 'a1')).toMatchObject({ type: 'started' });

@@ -29,8 +29,10 @@ afterAll(async () => {
   await redis?.destroy();
 });
 
-async function replicaWithSession(name: string): Promise<{ replica: Running; c: Client }> {
-  const replica = await startReplica(redis, freshPrefix(name), name);
+async function replicaWithSession(name: string, commandTimeoutMs?: number): Promise<{ replica: Running; c: Client }> {
+  const prefix = freshPrefix(name);
+  const options = commandTimeoutMs === undefined ? {} : { redis: { url: redis.url, prefix, replicaId: name, leaseMs: 2000, commandTimeoutMs } };
+  const replica = await startReplica(redis, prefix, name, options);
   replicas.push(replica);
   const c = await Client.connect(replica.wsUrl);
   clients.push(c);
@@ -155,7 +157,9 @@ describe('Redis restarted mid-run', () => {
   });
 
   it('answers writes in flight when Redis dies with unavailable, and rebuilds the session from what Redis kept', async () => {
-    const { replica, c } = await replicaWithSession('inflight');
+    // Writes wait up to 8 s (inside the 10 s pause), not 1 s: on a loaded machine the 1 s passed before the kill below,
+    // and the steps were refused as not answered in time rather than as Redis unreachable.
+    const { replica, c } = await replicaWithSession('inflight', 8000);
     // Redis holds every command from now on: the next steps are scored, their writes wait in Redis.
     const raw = new Redis(redis.url);
     await raw.call('CLIENT', 'PAUSE', '10000', 'ALL');

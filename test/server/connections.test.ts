@@ -139,5 +139,5 @@ describe('connections', () => {
       server.proc.kill('SIGKILL');
       await server.exited;
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -4,17 +4,28 @@
  * and a frame whose handler throws does not stop the others. Through a real socket, a burst sent just before a
  * close is handled whole.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Step } from '../../src/core/types.js';
 import type { Connection } from '../../src/server/connection.js';
 import { FrameBatch, MAX_BATCH } from '../../src/server/frame-batch.js';
+import { useCpuClock } from '../cpu-clock.js';
 import { ASTROID, Client, readSteps, removeDir, startApp, tempDir, type Running } from './helpers.js';
 
 const connA = { id: 1, principal: { tenant: 'a', role: 'agent' } } as unknown as Connection;
 const connB = { id: 2, principal: { tenant: 'b', role: 'agent' } } as unknown as Connection;
 const frame = (text: string): Buffer => Buffer.from(text);
 
+/**
+ * The batch paces a tenant by the time its frames take a turn (TENANT_MS_PER_TURN, frame-time.test.ts): on a slowed
+ * machine a stall inside a frame's handling held the next ones for a turn. These tests count CPU time instead.
+ */
+const onCpuClock = (): void => {
+  beforeEach(() => void useCpuClock());
+  afterEach(() => void vi.restoreAllMocks());
+};
+
 describe('FrameBatch', () => {
+  onCpuClock();
   it('handles the frames of a turn after it, in arrival order, across connections', async () => {
     const seen: string[] = [];
     const batch = new FrameBatch(
@@ -97,6 +108,7 @@ describe('a burst of frames sent just before a close', () => {
 });
 
 describe('FrameBatch, bounded', () => {
+  onCpuClock();
   it('handles a batch as soon as it holds MAX_BATCH frames, and the rest at the end of the turn', async () => {
     const seen: string[] = [];
     const batch = new FrameBatch(

@@ -58,13 +58,14 @@ describe('GET /v1/live', () => {
     expect(await live.nextOf('session', 'w1')).toMatchObject({ state: 'open', passed: false });
     const ended = await live.nextOf('session', 'w1');
     expect(ended).toMatchObject({ state: 'ended', tier: final.tier, total: (final.score as { total: number }).total, passed: false });
+    // Read at once: the session is freed after the resume window (1.5 s), which the checks below took on a slow machine.
+    const list = sessionListResponseSchema.parse(await (await fetch(`${url}/v1/sessions`)).json());
 
     // The feed carried exactly the stream's frames, byte for byte, in order.
     const feedFrames = live.texts.filter((t) => /^\{"type":"(score|signal)"/.test(t));
     expect(feedFrames).toEqual(got.map((f) => JSON.stringify(f)));
     for (const t of live.texts) expect(liveEventSchema.safeParse(JSON.parse(t)).success, t.slice(0, 80)).toBe(true);
 
-    const list = sessionListResponseSchema.parse(await (await fetch(`${url}/v1/sessions`)).json());
     const mine = list.sessions.find((s) => s.session === 'w1');
     const stages = String(final.stages);
     expect(mine).toMatchObject({ steps: final.steps, recentStages: stages.slice(-40), state: 'ended' });

@@ -103,11 +103,15 @@ async function ticket(url: string, token: string, route = '/v1/live'): Promise<{
   return { status: res.status, ...(body.error ?? {}) };
 }
 
-/** Opens `GET /v1/live` as `token`: a feed kept open (200), or the refusal's status and code. */
-async function feed(url: string, token: string): Promise<{ status: number; code?: string; close: () => void }> {
+/**
+ * Opens `GET /v1/live` as `token`: a feed kept open (200), or the refusal's status and code. The open feed holds its
+ * response: fetch (undici) closes the connection of a response garbage-collected with its body unread, which gave a
+ * slot back mid-test when a collection ran (a 429 answered 200 on a slowed run).
+ */
+async function feed(url: string, token: string): Promise<{ status: number; code?: string; close: () => void; res?: Response }> {
   const ac = new AbortController();
   const res = await fetch(`${url}/v1/live`, { headers: bearer(token), signal: ac.signal });
-  if (res.status === 200) return { status: 200, close: () => ac.abort() };
+  if (res.status === 200) return { status: 200, close: () => ac.abort(), res };
   const body = (await res.json()) as { error: { code: string } };
   return { status: res.status, code: body.error.code, close: () => undefined };
 }

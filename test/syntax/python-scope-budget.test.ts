@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ScopeResolver } from '../../src/core/ports.js';
 import { indentScope } from '../../src/syntax/python-indent-scope.js';
 import { createPythonScopeResolver, ERROR_TEXT_CHARS, INDENT_LOOKUPS, STRIKES } from '../../src/syntax/python-scope.js';
+import { useCpuClock } from '../cpu-clock.js';
 
 /** A real-looking module of `n` classes with two methods each (about 120 characters a class). */
 const moduleOf = (n: number) => Array.from({ length: n }, (_, i) => `class C${i}:\n    def a(self):\n        return ${i}\n\n    def b(self):\n        return self.a() + 1\n\n`).join('');
@@ -24,6 +25,8 @@ const runOf = (resolver: ScopeResolver) => {
   return { scopeAt: (file: string, text: string, range: [number, number]) => resolver.scopeAt(file, text, range, run) };
 };
 
+// The default budget is counted in CPU time where a test needs a real parse to fit it (useCpuClock): a loaded machine
+// stretched the ~20 ms parse of a 72 KB module past 100 ms of wall-clock, and the parse was halted.
 describe('the Python parse budget', () => {
   it('a parse over the budget answers from indentation, and so do the next lookups of its path', () => {
     const parse = vi.spyOn(Parser.prototype, 'parse');
@@ -39,6 +42,7 @@ describe('the Python parse budget', () => {
   });
 
   it('long texts with syntax errors, STRIKES lookups in a row, send the path to indentation for a span, doubled while it stays so', () => {
+    useCpuClock();
     const parse = vi.spyOn(Parser.prototype, 'parse');
     const broken = `${moduleOf(40)}def (:\n`;
     expect(broken.length).toBeGreaterThan(ERROR_TEXT_CHARS);
@@ -60,6 +64,7 @@ describe('the Python parse budget', () => {
   });
 
   it("one run's spans do not change another run's answers, nor the resolver's own lookups", () => {
+    useCpuClock();
     const parse = vi.spyOn(Parser.prototype, 'parse');
     const resolver = createPythonScopeResolver();
     const broken = `${moduleOf(40)}def (:\n`;
@@ -78,6 +83,7 @@ describe('the Python parse budget', () => {
   });
 
   it('a real module parses within the default budget (a tree, not indentation)', () => {
+    useCpuClock();
     const scope = createPythonScopeResolver();
     expect(scope.scopeAt('m.py', moduleOf(600), [6, 6])).toBe('C0.b');
     expect(scope.cacheStats().entries).toBe(1);
