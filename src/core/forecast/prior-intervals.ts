@@ -4,12 +4,10 @@
  * runs are not independent). The figures themselves stay the report's; only their intervals are added.
  */
 import type { BootstrapOptions } from '../stats/bootstrap.js';
-import type { Interval } from '../stats/interval.js';
-import { separation, type ScoredOutcome } from '../stats/separation.js';
+import { columnIntervals } from './column-intervals.js';
 import { groupSources, PAPER_PRIOR_WEIGHTS, priorScore, SINGLE_SIGNALS, type PriorColumn, type PriorIntervals, type PriorSample, type PriorWeightsReport, type SourceResult } from './prior-weights.js';
 
 const COLUMNS: readonly PriorColumn[] = ['heldOut', 'lengthAlone', 'paper', 'final', ...SINGLE_SIGNALS];
-const noIntervals = () => Object.fromEntries(COLUMNS.map((c) => [c, null])) as Record<PriorColumn, Interval | null>;
 
 /** The report with its intervals (tasks resampled, seeded by `options`). */
 export function withPriorIntervals(r: PriorWeightsReport, samples: readonly PriorSample[], options: BootstrapOptions = {}): PriorWeightsReport {
@@ -22,16 +20,8 @@ export function withPriorIntervals(r: PriorWeightsReport, samples: readonly Prio
     final: (s) => priorScore(s, r.chosen),
     ...(Object.fromEntries(SINGLE_SIGNALS.map((k) => [k, (s: PriorSample) => s[k]])) as Record<(typeof SINGLE_SIGNALS)[number], (s: PriorSample) => number>),
   };
-  const bySource: PriorIntervals['bySource'] = Object.create(null) as PriorIntervals['bySource'];
-  for (const s of r.sources) bySource[s.source] = noIntervals();
-  const mean = noIntervals();
-  for (const c of COLUMNS) {
-    if (c === 'heldOut' && !r.heldOutPossible) continue;
-    const runs: ScoredOutcome[] = [...groups].flatMap(([name, xs]) => xs.map((x) => ({ source: name, task: x.task ?? null, pass: x.passed, score: scoreOf[c](x, by.get(name)!) })));
-    // minPerClass 1: the report's mean is over every source with both outcomes.
-    const sep = separation(runs, { ...options, unit: 'task', minPerClass: 1 });
-    for (const s of sep.withinSource.sources) bySource[s.source]![c] = s.interval;
-    mean[c] = sep.withinSource.interval;
-  }
-  return { ...r, intervals: { bySource, mean } };
+  const skip = new Set<PriorColumn>(r.heldOutPossible ? [] : ['heldOut']);
+  const rows = r.sources.map((s) => s.source);
+  const intervals: PriorIntervals = columnIntervals(COLUMNS, rows, groups, (name) => by.get(name)!, scoreOf, skip, options);
+  return { ...r, intervals };
 }
