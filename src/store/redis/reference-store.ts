@@ -31,7 +31,6 @@ import type { State } from '../../core/types.js';
 import { SteplensError } from '../../errors.js';
 import type { CacheStats, Contribution, ReferenceStorePort, RemovedPta, StoredTaskStats } from '../store-port.js';
 import { taskStats } from '../task-stats.js';
-import { measurePtaInSlices } from '../pta-text.js';
 import { PooledPrior } from './pooled-prior.js';
 import { ChainGrowth, type GrowthOptions } from './chain-growth.js';
 import { RedisKeys } from './keys.js';
@@ -46,8 +45,6 @@ import { isOwnKey, ownerOfKey } from '../tenant-keys.js';
 
 /** Reads of a lookup at most, when chain rollovers keep landing between its two reads. */
 const MAX_LOOKUPS = 5;
-/** Tasks whose versions `sizes` asks in one `HMGET`. */
-const SIZES_SLICE = 1000;
 
 export interface RedisReferenceStoreOptions extends GrowthOptions {
   link: RedisLink;
@@ -68,7 +65,11 @@ export class RedisReferenceStore implements ReferenceStorePort {
   private readonly link: RedisLink;
   private readonly keys: RedisKeys;
   private readonly cache: VersionCache;
-  private readonly sizesByVersion = new VersionSizes();
+  private readonly sizesByVersion = new VersionSizes({
+    versions: async (tasks) => (await this.read('version', (r) => Promise.all([r.get(this.keys.epoch), r.hmget(this.keys.tasks, ...tasks)])))[0] as Array<string | null>,
+    pta: async (task, version) => (await this.versionAt(task, version)) ?? (await this.get(task)),
+    key: (task, version) => this.cacheKey(task, version),
+  });
   /** The epoch the cache, versions and pooled prior below belong to (undefined: not read yet, or Redis was emptied). */
   private epoch: string | undefined;
   /** Versions per task, as last seen (authoritative only while `synced`). */
@@ -342,29 +343,9 @@ export class RedisReferenceStore implements ReferenceStorePort {
     return this.growth.remove(task);
   }
 
-  /**
-   * Each current PTA's JSON bytes: their versions read together, the bytes of a version this replica measured
-   * remembered (version-sizes.ts), others read (or taken from the version cache) and measured a slice at a time.
-   */
-  async sizes(tasks: readonly string[]): Promise<number[]> {
-    const out: number[] = [];
-    for (let i = 0; i < tasks.length; i += SIZES_SLICE) {
-      const slice = tasks.slice(i, i + SIZES_SLICE);
-      const [versions] = (await this.read('version', (r) => Promise.all([r.get(this.keys.epoch), r.hmget(this.keys.tasks, ...slice)]))) as [Array<string | null>];
-      for (const [j, task] of slice.entries()) out.push(versions[j] == null ? 0 : await this.sizeAt(task, Number(versions[j])));
-    }
-    return out;
-  }
-
-  /** The bytes of `task`'s PTA at `version`, or of its current one when that version was replaced meanwhile. */
-  private async sizeAt(task: string, version: number): Promise<number> {
-    const known = this.sizesByVersion.get(this.cacheKey(task, version));
-    if (known !== undefined) return known;
-    const pta = (await this.versionAt(task, version)) ?? (await this.get(task));
-    if (pta === undefined) return 0;
-    const bytes = await measurePtaInSlices(pta);
-    this.sizesByVersion.set(this.cacheKey(task, pta.version), bytes);
-    return bytes;
+  /** Each current PTA's JSON bytes (version-sizes.ts: versions read together, each version measured once). */
+  sizes(tasks: readonly string[]): Promise<number[]> {
+    return this.sizesByVersion.sizes(tasks);
   }
 
   async list(tasks?: readonly string[]): Promise<StoredTaskStats[]> {
