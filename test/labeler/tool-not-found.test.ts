@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { classifyToolFailure } from '../../src/core/reliability/index.js';
 import { labelSteps } from '../../src/core/state-builder.js';
 import { stepFailed } from '../../src/core/state/failure.js';
 import type { Action, Step } from '../../src/core/types.js';
@@ -30,6 +31,22 @@ describe("SWE-agent 0.x's tool failures", () => {
     const restarted = '\nCOMMAND FAILED TO EXECUTE. RESTARTING PROCESS.';
     expect(stepFailed(step({ kind: 'other', name: 'edit' }, restarted))).toBe(true);
     expect(stepFailed(step({ kind: 'shell', command: 'python reproduce.py' }, restarted))).toBe(true);
+  });
+
+  it("GNU grep's hint after a bad option is a failed search; a tool's own --help is not", () => {
+    // calibration/NL2Code__CodeR: `search_dir "--notes"` passes the option on to grep.
+    const badOption = "grep: unrecognized option '--notes'\nUsage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n";
+    expect(stepFailed(step(search, badOption))).toBe(true);
+    const help = "Usage: grep [OPTION]... PATTERNS [FILE]...\nSearch for PATTERNS in each FILE.\nExample: grep -i 'hello world' menu.h main.c\n";
+    expect(stepFailed(step(search, help))).toBe(false);
+  });
+
+  it('count as agent-induced tool failures (ATFR, method.md section 9) of the kind they are', () => {
+    expect(classifyToolFailure(step(view, 'File django/db/migrations/test_commands.py not found\n'))).toBe('path_not_found');
+    expect(classifyToolFailure(step(search, 'Directory django/db/migrations/tests not found\n'))).toBe('path_not_found');
+    expect(classifyToolFailure(step(search, 'Usage: search_file <search_term> [<file>]\nError: File name django/db/migrations not found.\n'))).toBe('malformed_arguments');
+    expect(classifyToolFailure(step(search, "grep: unrecognized option '--notes'\nTry 'grep --help' for more information.\n"))).toBe('malformed_arguments');
+    expect(classifyToolFailure(step(search, 'Usage: grep [OPTION]... PATTERNS [FILE]...\nSearch for PATTERNS in each FILE.\n'))).toBeNull();
   });
 
   it('a search that found nothing, and a file whose text says "not found", are not', () => {
