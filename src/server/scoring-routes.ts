@@ -12,7 +12,7 @@ import { taskIdSchema } from '../protocol/client-messages.js';
 import type { AddReferenceResponse } from '../protocol/http-bodies.js';
 import { collectBody } from './raw-body.js';
 import { BodyReceipts } from './body-receipts.js';
-import { isPortedBody, type PortedBody } from './ported-body.js';
+import { discardBody, isPortedBody, type PortedBody } from './ported-body.js';
 import { SteplensError } from '../errors.js';
 import { sendError, type RouteDeps } from './http-routes.js';
 import { registerRankRoute } from './rank-route.js';
@@ -102,7 +102,10 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
 
     scoped.post<{ Params: { task: string } }>('/v1/tasks/:task/references', async (req, reply) => {
       const task = taskIdSchema.safeParse(req.params.task);
-      if (!task.success) return sendError(reply, metrics, 'bad_message', `task: ${task.error.issues[0]?.message ?? 'invalid'}`);
+      if (!task.success) {
+        discardBody(bodyBytes(req)); // a ported body's chunks, never sent to a worker
+        return sendError(reply, metrics, 'bad_message', `task: ${task.error.issues[0]?.message ?? 'invalid'}`);
+      }
       const result = await run('states', req, task.data);
       if (!result.ok) return failed(req, reply, result);
       const states = await statesFromJsonSlices(result.value as string[]);
