@@ -38,19 +38,31 @@ const DQ = 34;
 const SQ = 39;
 const NON_ASCII_SPACE = /\s/;
 const AT = 64;
-/** A statement's first word followed by another word or literal: Python only if the first word is a keyword. */
-const TWO_WORDS = /([A-Za-z_][A-Za-z0-9_]*)[ \t]+[A-Za-z0-9_"']/y;
 const KEYWORDS = new Set(
   'and as assert async await break case class continue def del elif else except exec finally for from global if import in is lambda match nonlocal not or pass print raise return try type while with yield'.split(
     ' ',
   ),
 );
 
-/** False for a statement line tree-sitter reads as an error: two words no keyword joins (`edit 66:66`), or none. */
+/** True for `[A-Za-z0-9_]`. */
+function wordChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
+/**
+ * False for a statement line tree-sitter reads as an error: its first word followed by another word or a literal
+ * with no keyword to join them (`edit 66:66`, an editor's command pasted into a file).
+ */
 function wordsJoin(text: string, at: number): boolean {
-  TWO_WORDS.lastIndex = at;
-  const m = TWO_WORDS.exec(text);
-  return m === null || KEYWORDS.has(m[1]!);
+  const c0 = text.charCodeAt(at);
+  if (!wordChar(c0) || (c0 >= 48 && c0 <= 57)) return true;
+  let end = at + 1;
+  while (wordChar(text.charCodeAt(end))) end++;
+  let next = end;
+  while (text.charCodeAt(next) === SPACE || text.charCodeAt(next) === TAB) next++;
+  const c = text.charCodeAt(next);
+  if (next === end || !(wordChar(c) || c === DQ || c === SQ)) return true;
+  return KEYWORDS.has(text.slice(at, end));
 }
 
 /** True for a character `String.prototype.trim` removes. */
@@ -143,10 +155,11 @@ export function indexPython(text: string): IndentIndex {
         }
         continue;
       }
-      if (comment) continue;
       if (c === HASH) {
         comment = true;
-        continue;
+        const end = text.indexOf('\n', i);
+        i = end < 0 ? n : end;
+        break;
       }
       if (c === DQ || c === SQ) {
         quote = c;
