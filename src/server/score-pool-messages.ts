@@ -1,10 +1,10 @@
 /** Messages between the main thread (score-pool.ts) and a scoring worker (score-worker.ts). */
 import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
 import type { ErrorCode } from '../errors.js';
-import type { JobRequest, JobResult } from './scoring-jobs.js';
+import type { JobResult, QueuedJob } from './scoring-jobs.js';
 
 export type ToWorker =
-  | { type: 'job'; id: number; request: JobRequest }
+  | { type: 'job'; id: number; request: QueuedJob }
   /** The answer to an `ask`: `value` is left out when the worker already holds the value tagged `tag`. */
   | { type: 'answer'; id: number; tag: number; value?: AskedValue | PtaText; error?: { code: ErrorCode; message: string } };
 

@@ -21,7 +21,8 @@ import { SteplensError } from '../errors.js';
 import { defaultAnalyzers } from '../syntax/index.js';
 import type { AskedValue, FromWorker, PtaText, ToWorker } from './score-pool-messages.js';
 import { ptaJsonInSlices } from '../store/pta-text.js';
-import { jobError, runJob, type JobRequest, type JobResult } from './scoring-jobs.js';
+import { jobError, runJob, type JobResult, type QueuedJob } from './scoring-jobs.js';
+import { bodyBytesOf, discardBody } from './ported-body.js';
 import { TenantTurns } from './tenant-turns.js';
 import { workerEntry } from './worker-entry.js';
 
@@ -58,7 +59,7 @@ interface Slot {
 
 /** A job waiting for its tenant's turn at a worker. */
 interface Waiting {
-  request: JobRequest;
+  request: QueuedJob;
   done: (result: JobResult) => void;
 }
 
@@ -100,7 +101,7 @@ export class ScorePool {
   }
 
   /** Runs one job; never rejects. */
-  async run(request: JobRequest): Promise<JobResult> {
+  async run(request: QueuedJob): Promise<JobResult> {
     // Read once: a body sent to a worker is transferred, and a transferred buffer reads 0 bytes long afterwards. Read
     // again when the job ended, it gave nothing back, and once `maxQueuedBytes` of bodies had passed in all every
     // request was refused `overloaded`.
@@ -110,13 +111,16 @@ export class ScorePool {
     const share = this.options.maxQueuedBytesPerTenant ?? this.options.maxQueuedBytes;
     // The tenant's own share first: a tenant past it is told so, and does not take the room left to the others.
     if (mine + bytes > share && mine > 0) {
+      discardBody(request.body);
       return jobError(new SteplensError('quota_exceeded', `this tenant's scoring requests queued or in work hold ${mine} bytes, its share of the queue is ${share} bytes: wait for their answers`));
     }
     if (this.queuedBytes + bytes > this.options.maxQueuedBytes && this.queuedBytes > 0) {
+      discardBody(request.body);
       return jobError(new SteplensError('overloaded', `scoring queue holds ${this.queuedBytes} bytes of requests: try again later`));
     }
     const reserved = this.options.reservedForNewTenants ?? 0;
     if (mine > 0 && reserved > 0 && this.queuedBytes + bytes > this.options.maxQueuedBytes - reserved) {
+      discardBody(request.body);
       return jobError(
         new SteplensError('overloaded', `scoring queue holds ${this.queuedBytes} bytes of requests, and its last ${reserved} bytes are kept for tenants with none queued: try again later`),
       );
@@ -124,7 +128,8 @@ export class ScorePool {
     this.queuedBytes += bytes;
     this.tenantBytes.set(tenant, mine + bytes);
     try {
-      if (!this.threaded || this.closed) return await runJob(request, { reference: this.options.reference, prior: this.options.prior, pta: this.options.pta, analyzers: defaultAnalyzers() });
+      if (!this.threaded || this.closed)
+        return await runJob({ ...request, body: bodyBytesOf(request.body) }, { reference: this.options.reference, prior: this.options.prior, pta: this.options.pta, analyzers: defaultAnalyzers() });
       return await new Promise<JobResult>((done) => {
         this.turns.push(tenant, { request, done });
         this.dispatch();
@@ -161,9 +166,11 @@ export class ScorePool {
     const id = ++this.nextJob;
     slot.jobs.set(id, { tenant: request.tenant, done });
     const message: ToWorker = { type: 'job', id, request };
-    // The body's bytes move to the worker (no copy on this thread) when it owns its whole buffer.
-    const own = request.body.byteOffset === 0 && request.body.byteLength === request.body.buffer.byteLength && request.body.buffer instanceof ArrayBuffer;
-    slot.worker.postMessage(message, own ? [request.body.buffer as ArrayBuffer] : []);
+    // The body's bytes move to the worker (no copy on this thread) when it owns its whole buffer; a ported body's channel moves with its queued chunks.
+    const body = request.body;
+    if (!(body instanceof Uint8Array)) return slot.worker.postMessage(message, [body.port]);
+    const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
+    slot.worker.postMessage(message, own ? [body.buffer] : []);
   }
 
   /**
@@ -247,7 +254,10 @@ export class ScorePool {
   /** Stops the workers (jobs in work fail with `internal`). */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.turns.drain()) job.done({ ok: false, code: 'overloaded', message: 'the server is shutting down' });
+    for (const job of this.turns.drain()) {
+      discardBody(job.request.body);
+      job.done({ ok: false, code: 'overloaded', message: 'the server is shutting down' });
+    }
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }

@@ -7,7 +7,8 @@ import { parentPort } from 'node:worker_threads';
 import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
 import { SteplensError } from '../errors.js';
 import { defaultAnalyzers } from '../syntax/index.js';
-import { runJob } from './scoring-jobs.js';
+import { jobError, runJob, type JobRequest } from './scoring-jobs.js';
+import { bodyBytesOf } from './ported-body.js';
 import type { Asked, AskedValue, FromWorker, PtaText, ToWorker } from './score-pool-messages.js';
 import { ptaFromJson } from '../core/pta/index.js';
 import { keptReferences } from './worker-references.js';
@@ -58,7 +59,15 @@ port.on('message', (message: ToWorker) => {
     asks.delete(message.id);
     return;
   }
-  void runJob(message.request, deps).then((result) => {
+  // A ported body's chunks are joined here, off the main thread (ported-body.ts).
+  let request: JobRequest;
+  try {
+    request = { ...message.request, body: bodyBytesOf(message.request.body) };
+  } catch (error) {
+    const done: FromWorker = { type: 'done', id: message.id, result: jobError(error) };
+    return port.postMessage(done);
+  }
+  void runJob(request, deps).then((result) => {
     const done: FromWorker = { type: 'done', id: message.id, result };
     port.postMessage(done);
   });

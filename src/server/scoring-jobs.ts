@@ -18,6 +18,7 @@ import { checkLength, scoreRequest, type JobForecast } from './score-request.js'
 import { scoreStepsView, type StepsDeps } from './score-steps-job.js';
 import { trajectorySteps, trajectoryStates } from './trajectory.js';
 import { statesJsonSlices } from '../store/pta-text.js';
+import type { PortedBody } from './ported-body.js';
 
 export type JobKind = 'score' | 'batch' | 'reward' | 'states' | 'steps' | 'rank';
 
@@ -37,6 +38,9 @@ export interface JobRequest {
   /** The requester's tenant: scored against its own PTAs first in `tenant` reference scope (reference-scope.ts). */
   tenant: string;
 }
+
+/** A job as the pool takes it: its body in one buffer, or still queued on a channel (ported-body.ts). */
+export type QueuedJob = Omit<JobRequest, 'body'> & { body: Uint8Array | PortedBody };
 
 /** A job's answer: the response body, or an error of the catalogue (`detail`: a fault's stack, for the server log). */
 export type JobResult = { ok: true; value: unknown } | { ok: false; code: ErrorCode; message: string; detail?: string };

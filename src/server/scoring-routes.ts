@@ -12,15 +12,17 @@ import { taskIdSchema } from '../protocol/client-messages.js';
 import type { AddReferenceResponse } from '../protocol/http-bodies.js';
 import { collectBody } from './raw-body.js';
 import { BodyReceipts } from './body-receipts.js';
+import { discardBody, isPortedBody, type PortedBody } from './ported-body.js';
 import { SteplensError } from '../errors.js';
 import { sendError, type RouteDeps } from './http-routes.js';
 import { registerRankRoute } from './rank-route.js';
 import type { JobKind, JobResult } from './scoring-jobs.js';
 import { statesFromJsonSlices } from '../store/pta-text.js';
 
-/** The body as the bytes a job takes (a copy when it is a view into a larger buffer, so only its bytes travel). */
-function bodyBytes(req: FastifyRequest): Uint8Array {
+/** The body as the bytes a job takes (a copy when it is a view into a larger buffer, so only its bytes travel), or its channel. */
+function bodyBytes(req: FastifyRequest): Uint8Array | PortedBody {
   const body = req.body;
+  if (isPortedBody(body)) return body;
   if (!(body instanceof Uint8Array)) return new Uint8Array(0);
   return body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body);
 }
@@ -64,7 +66,7 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
       route.bodyLimit = options.limits.maxBodyBytes;
     });
     scoped.removeContentTypeParser('application/json');
-    scoped.addContentTypeParser('application/json', (req: FastifyRequest, payload: IncomingMessage) => collectBody(payload, maxBodyBytes, receipts.hold(deps.principal(req).tenant)));
+    scoped.addContentTypeParser('application/json', (req: FastifyRequest, payload: IncomingMessage) => collectBody(payload, maxBodyBytes, receipts.hold(deps.principal(req).tenant), pool.threaded));
 
     for (const [route, kind] of [
       ['/v1/score', 'score'],
@@ -100,7 +102,10 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
 
     scoped.post<{ Params: { task: string } }>('/v1/tasks/:task/references', async (req, reply) => {
       const task = taskIdSchema.safeParse(req.params.task);
-      if (!task.success) return sendError(reply, metrics, 'bad_message', `task: ${task.error.issues[0]?.message ?? 'invalid'}`);
+      if (!task.success) {
+        discardBody(bodyBytes(req)); // a ported body's chunks, never sent to a worker
+        return sendError(reply, metrics, 'bad_message', `task: ${task.error.issues[0]?.message ?? 'invalid'}`);
+      }
       const result = await run('states', req, task.data);
       if (!result.ok) return failed(req, reply, result);
       const states = await statesFromJsonSlices(result.value as string[]);

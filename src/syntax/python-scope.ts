@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { sampledTextKey } from '../core/memory/packed-text.js';
 import type { ScopeResolver } from '../core/ports.js';
 import { newParser } from './grammars.js';
+import { parseBudget } from './parse-budget.js';
 import { indentScope, indexPython, plainIndentScope, type IndentIndex } from './python-indent-scope.js';
 
 /** Options of {@link createPythonScopeResolver}. */
@@ -13,8 +14,8 @@ export interface ScopeResolverOptions {
   cacheBytes?: number;
   /** Characters of a file tree-sitter parses (default {@link MAX_SCOPE_PARSE_CHARS}); a longer file's scopes come from indentation. */
   maxParseChars?: number;
-  /** Milliseconds one parse may take (default {@link SCOPE_PARSE_BUDGET_MS}); a slower file's scopes come from indentation. */
-  parseBudgetMs?: number;
+  /** tree-sitter operations one parse may take (default {@link SCOPE_PARSE_BUDGET_OPS}); a costlier file's scopes come from indentation. */
+  parseBudgetOps?: number;
   /** Characters past which a text with syntax errors sends its path to indentation for a while (default {@link ERROR_TEXT_CHARS}). */
   errorTextChars?: number;
   /**
@@ -37,13 +38,14 @@ export interface ScopeResolverOptions {
  */
 export const MAX_SCOPE_PARSE_CHARS = 128 * 1024;
 /**
- * Wall-clock budget of one parse. tree-sitter-python's error recovery is superlinear on text that is not Python: 640
- * lines of 99 dots (64 KiB) took 3.9 s, 128 KiB 12.8 s, one view step of a file a tenant had just written. Real files
- * up to {@link MAX_SCOPE_PARSE_CHARS} parse in at most ~25 ms (the largest .py files of Debian's Python packages). A
- * parse over the budget is halted and the text's scopes come from indentation, as a larger file's do, for the next
- * {@link INDENT_LOOKUPS} lookups of its path. Texts up to {@link BUDGETED_CHARS} carry no budget.
+ * Operations of one parse (parse-budget.ts: counted, not timed, so a text parses or not alike on every machine).
+ * tree-sitter-python's error recovery is superlinear on text that is not Python: 640 lines of 99 dots (64 KiB) took
+ * 3.9 s, 128 KiB 12.8 s, one view step of a file a tenant had just written. Real files take far fewer: at most
+ * 51,900 on the corpus and calibration runs, 122,000 on the CPython 3.13 library's files of 2-128 KiB. A parse over
+ * the budget (or its CPU backstop) is halted and the text's scopes come from indentation, as a larger file's do, for
+ * the next {@link INDENT_LOOKUPS} lookups of its path. Texts up to {@link BUDGETED_CHARS} carry no budget.
  */
-export const SCOPE_PARSE_BUDGET_MS = 100;
+export const SCOPE_PARSE_BUDGET_OPS = 500_000;
 const BUDGETED_CHARS = 2048;
 /**
  * A path whose text has syntax errors and is over this many characters, {@link STRIKES} lookups in a row, gets its
@@ -157,11 +159,10 @@ export function textEdit(before: string, after: string): Parser.Edit {
   };
 }
 
-/** `text` parsed (from `old` when given), or undefined when a text over {@link BUDGETED_CHARS} took over `budgetMs`. */
-function parseWithin(parser: Parser, text: string, old: Parser.Tree | undefined, budgetMs: number): Parser.Tree | undefined {
+/** `text` parsed (from `old` when given), or undefined when a text over {@link BUDGETED_CHARS} took over `budgetOps` operations. */
+function parseWithin(parser: Parser, text: string, old: Parser.Tree | undefined, budgetOps: number): Parser.Tree | undefined {
   if (text.length <= BUDGETED_CHARS) return parser.parse(text, old);
-  const deadline = performance.now() + budgetMs;
-  return parser.parse(text, old, { progressCallback: () => performance.now() > deadline }) ?? undefined;
+  return parser.parse(text, old, { progressCallback: parseBudget(budgetOps) }) ?? undefined;
 }
 
 /**
@@ -173,7 +174,7 @@ function parseWithin(parser: Parser, text: string, old: Parser.Tree | undefined,
 export function createPythonScopeResolver(options: ScopeResolverOptions = {}): ScopeResolver & { cacheStats(): CacheStats } {
   let parser: Parser | undefined; // made by the first .py file parsed
   const maxChars = options.maxParseChars ?? MAX_SCOPE_PARSE_CHARS;
-  const budgetMs = options.parseBudgetMs ?? SCOPE_PARSE_BUDGET_MS;
+  const budgetOps = options.parseBudgetOps ?? SCOPE_PARSE_BUDGET_OPS;
   const errorChars = options.errorTextChars ?? ERROR_TEXT_CHARS;
   const incremental = options.incremental ?? true;
   const plainFirst = options.plainFromIndentation ?? true;
@@ -225,7 +226,7 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
     } else {
       parser ??= newParser('python'); // outside the try: a grammar that fails to load is an error, not "no scope"
       try {
-        tree = parseWithin(parser, text, incremental ? previousTree(parser, file, text) : undefined, budgetMs);
+        tree = parseWithin(parser, text, incremental ? previousTree(parser, file, text) : undefined, budgetOps);
       } catch {
         return undefined;
       }

@@ -2,6 +2,7 @@ import type Parser from 'tree-sitter';
 import { LRUCache } from 'lru-cache';
 import type { ParsedShell, ShellAnalyzer, SimpleCommand } from '../core/ports.js';
 import { newParser } from './grammars.js';
+import { parseBudget } from './parse-budget.js';
 import type { CacheStats } from './python-scope.js';
 import { collectCommands, type RawCommand } from './shell-walk.js';
 import { changesShellEnv, isSkipped, shellCommandArg, unwrap } from './shell-wrappers.js';
@@ -14,8 +15,8 @@ export interface ShellAnalyzerOptions {
   cacheBytes?: number;
   /** Characters of a command sent to tree-sitter (default {@link MAX_PARSE_CHARS}); see {@link parseShell}. */
   maxParseChars?: number;
-  /** Milliseconds one parse may take (default {@link PARSE_BUDGET_MS}); see {@link parseShell}. */
-  parseBudgetMs?: number;
+  /** tree-sitter operations one parse may take (default {@link PARSE_BUDGET_OPS}); see {@link parseShell}. */
+  parseBudgetOps?: number;
 }
 
 /**
@@ -27,20 +28,21 @@ export interface ShellAnalyzerOptions {
  */
 export const MAX_PARSE_CHARS = 16 * 1024;
 /**
- * Wall-clock budget of one parse. tree-sitter-bash's error recovery is superlinear: 16 KiB of `a|a|...|` (a
- * trailing `|`) took 6 s, so three such steps from one tenant held every tenant's event loop for 13 s. The
- * slowest real command (6,111 characters) parses in about 30 ms; a parse over the budget is halted and the
- * command counts as unparsed (no commands, ok=false), as one tree-sitter throws on. Only commands over
- * {@link BUDGETED_CHARS} carry the budget (the check costs about 5 % of a short parse).
+ * Operations of one parse (parse-budget.ts: counted, not timed, so a command parses or not alike on every machine).
+ * tree-sitter-bash's error recovery is superlinear: 16 KiB of `a|a|...|` (a trailing `|`) took 6 s, so three such
+ * steps from one tenant held every tenant's event loop for 13 s. Real commands take far fewer: at most 1,900 on the
+ * corpus and calibration runs (a heredoc is one token), 16,200 on 16 KiB of `grep ... && python -c ...` lines. A
+ * parse over the budget (or its CPU backstop) is halted and the command counts as unparsed (no commands, ok=false),
+ * as one tree-sitter throws on. Only commands over {@link BUDGETED_CHARS} carry the budget.
  */
-export const PARSE_BUDGET_MS = 100;
+export const PARSE_BUDGET_OPS = 100_000;
 const BUDGETED_CHARS = 512;
 /** Commands longer than this are analysed but not cached (a large heredoc is rarely repeated). */
 const MAX_CACHED_CHARS = 16 * 1024;
 
 /**
  * Operators (`|`, `&`, `;`) tree-sitter sees at most. Its error recovery costs about the square of the statements
- * an unfinished chain holds, and it asks the progress callback nothing meanwhile, so the time budget alone does not
+ * an unfinished chain holds, and it asks the progress callback nothing meanwhile, so the parse budget alone does not
  * bound it: 8,150 `a|` ending in `|` took 2-3 s past a 100 ms budget. At 1,024 operators a chain costs tens of ms.
  */
 const MAX_OPERATORS = 1024;
@@ -99,18 +101,17 @@ const MAX_SHELL_NESTING = 3;
 
 /**
  * Parses one shell line; never throws (a failure yields ok=false and no commands). Bounded work: at most
- * `maxChars` characters are parsed (a longer command is cut at a line end), for at most `budgetMs` (then no
+ * `maxChars` characters are parsed (a longer command is cut at a line end), for at most `budgetOps` operations (then no
  * commands, ok=false), and at most MAX_WALK_NODES syntax nodes are walked; a command cut by length or walk
  * yields the commands found so far and ok=false.
  */
-export function parseShell(parser: Parser, command: string, maxChars = MAX_PARSE_CHARS, budgetMs = PARSE_BUDGET_MS, depth = 0): ParsedShell {
+export function parseShell(parser: Parser, command: string, maxChars = MAX_PARSE_CHARS, budgetOps = PARSE_BUDGET_OPS, depth = 0): ParsedShell {
   const part = parsedPart(command, maxChars);
   let tree: Parser.Tree | undefined;
   try {
     if (part.length <= BUDGETED_CHARS) tree = parser.parse(part);
     else {
-      const deadline = performance.now() + budgetMs;
-      tree = parser.parse(part, null, { progressCallback: () => performance.now() > deadline });
+      tree = parser.parse(part, null, { progressCallback: parseBudget(budgetOps) });
     }
   } catch {
     tree = undefined;
@@ -130,7 +131,7 @@ export function parseShell(parser: Parser, command: string, maxChars = MAX_PARSE
     // `sh -c "..."` / `bash -lc "..."`: its script's commands stand for it (their cd and environment do not outlast it).
     const script = depth < MAX_SHELL_NESTING ? shellCommandArg(unwrap(r.words)) : undefined;
     if (script !== undefined) {
-      const inner = parseShell(parser, script, maxChars, budgetMs, depth + 1);
+      const inner = parseShell(parser, script, maxChars, budgetOps, depth + 1);
       if (commands.length === 0) innerCd ??= inner.cd;
       for (const c of inner.commands) commands.push({ ...c, pipelineIndex: c.pipelineIndex + r.pipelineIndex });
       innerOk &&= inner.ok;
@@ -160,7 +161,7 @@ export function parseShell(parser: Parser, command: string, maxChars = MAX_PARSE
 export function createShellAnalyzer(options: ShellAnalyzerOptions = {}): ShellAnalyzer & { cacheStats(): CacheStats } {
   let parser: Parser | undefined; // made by the first parse that misses the cache
   const maxChars = options.maxParseChars ?? MAX_PARSE_CHARS;
-  const budgetMs = options.parseBudgetMs ?? PARSE_BUDGET_MS;
+  const budgetOps = options.parseBudgetOps ?? PARSE_BUDGET_OPS;
   const cache = new LRUCache<string, ParsedShell>({
     max: options.cacheSize ?? 5000,
     maxSize: options.cacheBytes ?? 32 * 1024 * 1024,
@@ -170,7 +171,7 @@ export function createShellAnalyzer(options: ShellAnalyzerOptions = {}): ShellAn
     parse(command: string): ParsedShell {
       const hit = cache.get(command);
       if (hit) return hit;
-      const parsed = parseShell((parser ??= newParser('bash')), command, maxChars, budgetMs);
+      const parsed = parseShell((parser ??= newParser('bash')), command, maxChars, budgetOps);
       if (command.length <= MAX_CACHED_CHARS) cache.set(command, parsed);
       return parsed;
     },

@@ -15,7 +15,13 @@ import { expect, it } from 'vitest';
 import { parseInstancesText } from '../../src/formats/index.js';
 import { renderLabels } from '../snapshots/render.js';
 
-const EXCERPTS = ['coder__sympy__sympy-13971.traj.gz', 'mini-1.1-format-errors.traj.json', 'swe-agent-0__django__django-11564.traj.gz', 'swe-agent-0__django__django-16046.traj.gz'];
+const EXCERPTS = [
+  'coder__sympy__sympy-13971.traj.gz',
+  'mini-1.1-format-errors.traj.json',
+  'swe-agent-0__django__django-11564.traj.gz',
+  'swe-agent-0__django__django-16046.traj.gz',
+  'swe-agent-0__django__django-13401.traj.gz',
+];
 
 function labels(name: string): string {
   const path = fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
@@ -23,7 +29,7 @@ function labels(name: string): string {
   const text = (name.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8');
   const r = parseInstancesText(text, 'auto', path);
   if (!r.ok || r.value[0] === undefined) throw new Error(`cannot parse ${name}`);
-  return `# ${name}\n${renderLabels(r.value[0].steps)}`;
+  return `# ${name}\n${renderLabels(r.value[0].steps, { failed: true })}`;
 }
 
 it('the labels of the calibration sources are those the scored runs were written with', async () => {
@@ -32,6 +38,6 @@ it('the labels of the calibration sources are those the scored runs were written
     'the labeler now reads these calibration-source runs differently: re-score test/fixtures/early-stop-runs.jsonl.gz ' +
       '(command in test/fixtures/README.md), rerun the calibrate tests and the figures docs/early-stop.md takes from it, ' +
       'retrain the bundled forecaster (scripts/train-bundled-forecast.sh; docs/forecast.md quotes its printout), ' +
-      'then update this snapshot with `npx vitest run -u test/calibrate/fixture-labels.test.ts`',
+      'then update this snapshot with `npx vitest run test/calibrate/fixture-labels.test.ts --update`',
   ).toMatchFileSnapshot('./__snapshots__/early-stop-fixture-labels.txt');
 });

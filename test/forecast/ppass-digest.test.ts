@@ -16,8 +16,10 @@ import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { CORPUS_DIR } from '../fixtures/corpus.js';
 
 // Values, then the SHA-256 of their doubles; computed at main 05499f3 before the hot-path changes, and unchanged by them;
-// moved when refused editor edits stopped counting as file changes (labels and the retrained data/forecast.json).
-const DIGEST = '31968 d66bd234b270f4d67ac3da73914f7bc9e46bd463b1ba8b8f0a5b82cf167a2b38';
+// moved when refused editor edits stopped counting as file changes (labels and the retrained data/forecast.json), and
+// when SWE-agent 0.x's `File X not found` and its kin became failed steps (the retrained file; the corpus runs' labels
+// are unchanged: none of them has those words).
+const DIGEST = '31968 869fd6146e195d8dfde3dfd3df3e47b8279570c72dfc61202c0cc8768e41981a';
 
 describe('pPass of the bundled models on the corpus runs', () => {
   it('is bit-identical to the pinned digest', () => {

@@ -22,14 +22,18 @@ function target(step: Step, file: string | undefined, range: [number, number] | 
   return where === '' ? flat(what, 90) : where;
 }
 
-/** `t stage kind tool target` per step (`?` after the stage marks the fallback; an edit the editor refused says so). */
-export function renderLabels(steps: Step[]): string {
+/**
+ * `t stage kind tool target` per step (`?` after the stage marks the fallback; an edit the editor refused says so;
+ * with `failed`, any other failed step says `(failed)`: the scored runs of the early-stop fixture carry that flag).
+ */
+export function renderLabels(steps: Step[], opts: { failed?: boolean } = {}): string {
   const out = labelSteps(steps, defaultAnalyzers());
-  const lines = out.map(({ label }, i) => {
+  const lines = out.map(({ label, state }, i) => {
     const step = steps[i]!;
     const stage = `${label.stage}${label.unknown ? '?' : ''}`;
     const refused = step.action.kind === 'edit' && !label.changesFile ? '  (refused: no change)' : '';
-    return `${String(step.t).padStart(3)} ${stage.padEnd(2)} ${label.kind.padEnd(12)} ${(step.tool || '-').padEnd(18)} ${target(step, label.file, label.range)}${refused}`;
+    const failed = opts.failed === true && refused === '' && state.failed ? '  (failed)' : '';
+    return `${String(step.t).padStart(3)} ${stage.padEnd(2)} ${label.kind.padEnd(12)} ${(step.tool || '-').padEnd(18)} ${target(step, label.file, label.range)}${refused}${failed}`;
   });
   return `${lines.join('\n')}\n`;
 }

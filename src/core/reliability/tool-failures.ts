@@ -8,12 +8,14 @@
  * - `shell_syntax`: the shell rejected the command line (`syntax error near
  *   unexpected token`, `unexpected EOF while looking for matching`, ...);
  * - `command_not_found`: `command not found` or exit 127;
- * - `path_not_found` (editor form): `Invalid \`path\` parameter`, `The path ... does not exist`;
+ * - `path_not_found` (editor form): `Invalid \`path\` parameter`, `The path ... does not exist`, SWE-agent 0.x's
+ *   `File X not found` / `Directory X not found`;
  * - `malformed_arguments`: the tool rejected its arguments or the turn had no
  *   parsable action (`Parameter \`old_str\` is required`,
  *   `did not appear verbatim`, `No replacement was performed`, format errors;
  *   SWE-agent 0.x's `edit` refused by its linter: `Your proposed edit has introduced new syntax error(s)`,
- *   the file left unchanged, as the labeler reads it in state/failure.ts);
+ *   the file left unchanged, as the labeler reads it in state/failure.ts; its usage line for a malformed command,
+ *   `Usage: edit <start_line>:<end_line>`; GNU grep's `Try 'grep --help'` after a bad option);
  * - `path_not_found`: `No such file or directory` / `can't open file` /
  *   `The path ... does not exist` near the start of the output (the command's
  *   own error, not a traceback deep inside a test run).
@@ -28,10 +30,11 @@ const RULES: ReadonlyArray<[AgentFailureKind, RegExp]> = [
   ['timeout', /timed out and has been killed|command timed out|timeoutexpired|command took too long|\btimed out after \d+/i],
   ['shell_syntax', /syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file|unterminated quoted string|bad substitution/i],
   ['command_not_found', /: command not found|: not found\s*$/im],
-  ['path_not_found', /invalid `path` parameter|the path \S+ does not exist/i],
+  // SWE-agent 0.x's `open` / `find_file` / `search_dir`: `File X not found`, `Directory X not found` (a line of its own).
+  ['path_not_found', /invalid `path` parameter|the path \S+ does not exist|^(?:file|directory) \S+ not found$/im],
   [
     'malformed_arguments',
-    /parameter `\w+` is required|invalid `\w+` parameter|did not appear verbatim|no replacement was performed|exactly one (?:action|bash code block)|format error|failed to parse (?:the )?(?:tool|function|action)|unrecognized (?:command|arguments)|invalid choice:|^your proposed edit has introduced new syntax error/im,
+    /parameter `\w+` is required|invalid `\w+` parameter|did not appear verbatim|no replacement was performed|exactly one (?:action|bash code block)|format error|failed to parse (?:the )?(?:tool|function|action)|unrecognized (?:command|arguments)|invalid choice:|^your proposed edit has introduced new syntax error|^usage: \w+ <|^try '\S+ --help' for more information/im,
   ],
 ];
 const PATH_RULE = /no such file or directory|can't open file|the path \S+ does not exist|cannot access '|file or directory not found/i;

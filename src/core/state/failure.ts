@@ -7,6 +7,8 @@ const TERMINAL_FAILURE = [
   /No such file or directory/,
   /^(bash|sh): .*: (syntax error|unexpected)/m,
   /BUILD FAILURE|COMPILATION ERROR/,
+  // SWE-agent 0.x's harness: the command timed out or crashed its shell.
+  /^COMMAND FAILED TO EXECUTE\. RESTARTING PROCESS\./m,
 ];
 const TOOL_FAILURE = [
   /No replacement was performed/,
@@ -19,6 +21,13 @@ const TOOL_FAILURE = [
   /^Invalid `\w+`:/m,
   // SWE-agent 0.x's `edit`: its linter rejected the edit and left the file unchanged ("Your changes have NOT been applied").
   /^Your proposed edit has introduced new syntax error/m,
+  // SWE-agent 0.x's `open`, `find_file` and `search_dir` on a path that is not there, its usage line for a malformed
+  // command (`Usage: edit <start_line>:<end_line>`; not a tool's own `--help`, whose usage has no `<...>`), GNU
+  // grep's hint after a bad option, and a command its harness had to restart.
+  /^(File|Directory) .+ not found$/m,
+  /^Usage: \w+ </m,
+  /^Try '\S+ --help' for more information\.?$/m,
+  /^COMMAND FAILED TO EXECUTE\. RESTARTING PROCESS\./m,
 ];
 
 /** Where an editor starts echoing file text: an ACI window (`[File: p (N lines total)]`) or a `cat -n` snippet. */

@@ -1,0 +1,74 @@
+/**
+ * A large request body handed on as it arrives (T95). Collected on the main thread into one buffer, a 25 MB body
+ * lived there for the seconds it took to arrive and to wait in the scoring queue, and V8 counted it against the
+ * main isolate: each such body asked for a mark of the whole main heap, done in steps on the event loop every
+ * tenant's sockets share (a rank flood on a 700 MB heap: delays of 1.5-1.9 s). Here each chunk is copied and posted
+ * at once into a channel whose far end, not started, goes to the scoring worker with the job: the bytes wait in the
+ * channel's queue, detached from the main isolate, and are joined in the worker that parses them.
+ */
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+
+/** A body's bytes queued on `port` (the far end of its channel), `length` bytes in all. */
+export interface PortedBody {
+  port: MessagePort;
+  length: number;
+}
+
+/** Bodies of at least this many bytes (or of no declared length) are ported when a worker will parse them. */
+export const PORTED_FROM_BYTES = 256 * 1024;
+
+export function isPortedBody(value: unknown): value is PortedBody {
+  return typeof value === 'object' && value !== null && !(value instanceof Uint8Array) && 'port' in value && typeof (value as PortedBody).length === 'number';
+}
+
+/** Posts a body's chunks into a channel as they arrive. */
+export class BodyPorter {
+  private readonly channel = new MessageChannel();
+  private received = 0;
+  private done = false;
+
+  /** Queues a copy of `chunk` (the chunk may be a view of the socket's buffer: only its bytes move). */
+  write(chunk: Uint8Array): void {
+    const copy = new Uint8Array(chunk);
+    this.received += copy.length; // read first: the copy reads 0 bytes long once transferred
+    this.channel.port1.postMessage(copy, [copy.buffer]);
+  }
+
+  /** The body, its chunks queued on the far end. */
+  end(): PortedBody {
+    this.done = true;
+    this.channel.port1.close();
+    return { port: this.channel.port2, length: this.received };
+  }
+
+  /** Drops what was queued (once; nothing once the body was handed on by {@link end}). */
+  abort(): void {
+    if (this.done) return;
+    this.done = true;
+    discardBody({ port: this.channel.port2, length: 0 });
+    this.channel.port1.close();
+  }
+}
+
+/** Frees a ported body never read (its job refused). */
+export function discardBody(body: Uint8Array | PortedBody): void {
+  if (body instanceof Uint8Array) return;
+  while (receiveMessageOnPort(body.port) !== undefined);
+  body.port.close();
+}
+
+/** The bytes of `body` in one buffer of the calling thread (a worker's; the main thread's only when jobs run inline). */
+export function bodyBytesOf(body: Uint8Array | PortedBody): Uint8Array {
+  if (body instanceof Uint8Array) return body;
+  const out = Buffer.allocUnsafeSlow(body.length);
+  let at = 0;
+  for (let m = receiveMessageOnPort(body.port); m !== undefined; m = receiveMessageOnPort(body.port)) {
+    const part = m.message as Uint8Array;
+    if (at + part.length > out.length) break;
+    out.set(part, at);
+    at += part.length;
+  }
+  body.port.close();
+  if (at !== body.length) throw new Error(`ported body: ${at} of its ${body.length} bytes arrived`);
+  return out;
+}
