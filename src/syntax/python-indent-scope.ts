@@ -1,105 +1,96 @@
 /**
- * The scope of a line range in Python source found from indentation alone, in time linear in the text up
- * to the range: the fallback for files too large to hand to tree-sitter (python-scope.ts). It agrees with
- * the parse tree on ordinary code; it can be misled by multi-line strings or bracketed lines that start
- * left of the code around them.
+ * The scope of a line range in Python source found from indentation alone, over an index of the text built in one
+ * pass (python-indent-index.ts): the fallback for files too large to hand to tree-sitter (python-scope.ts), and,
+ * through {@link plainIndentScope}, the answer wherever the text around the range is plain enough that it is the
+ * tree's. It can be misled by multi-line strings or bracketed lines that start left of the code around them.
  */
+import { CODE, COMMENT, START, indexPython, type IndentIndex } from './python-indent-index.js';
 
-const DEFINITION = /^(?:async\s+)?(?:def|class)\s+([A-Za-z_][A-Za-z0-9_]*)/;
+export { indexPython, type IndentIndex } from './python-indent-index.js';
 
-/** Columns of leading whitespace (a tab goes to the next multiple of 8, as Python counts it). */
-function indentOf(line: string): number {
-  let col = 0;
-  for (const ch of line) {
-    if (ch === ' ') col++;
-    else if (ch === '\t') col = col - (col % 8) + 8;
-    else if (ch === '\f') col = 0;
-    else break;
-  }
-  return col;
+/** A `def`/`class` (maybe `async`) at a line's first non-blank character; sticky, and never across a line. */
+const DEFINITION = /(?:async[^\S\n]+)?(?:def|class)[^\S\n]+([A-Za-z_][A-Za-z0-9_]*)/y;
+
+interface Candidate {
+  indent: number;
+  name: string;
+  row: number;
 }
 
-/** True for a line that holds code (not blank, not only a comment). */
-function isCode(line: string): boolean {
-  const t = line.trim();
-  return t !== '' && !t.startsWith('#');
+/** True for a line that holds code and begins a statement. */
+function code(ix: IndentIndex, r: number): boolean {
+  return (ix.flags[r]! & (START | CODE)) === (START | CODE);
 }
 
-/**
- * For each line, whether a statement may start on it: false for lines that begin inside a string
- * (docstrings quote code), inside brackets, or after a backslash continuation. A small tokenizer
- * over the whole text: comments, quotes (single, triple, escapes) and bracket depth.
- */
-function statementStarts(lines: string[]): boolean[] {
-  const out: boolean[] = [];
-  let quote = '';
-  let depth = 0;
-  let continued = false;
-  for (const line of lines) {
-    out.push(quote === '' && depth === 0 && !continued);
-    continued = false;
-    for (let i = 0; i < line.length; i++) {
-      const ch = line[i]!;
-      if (quote !== '') {
-        if (ch === '\\') i++;
-        else if (line.startsWith(quote, i)) {
-          i += quote.length - 1;
-          quote = '';
-        }
-        continue;
-      }
-      if (ch === '#') break;
-      if (ch === '"' || ch === "'") {
-        quote = line.startsWith(ch.repeat(3), i) ? ch.repeat(3) : ch;
-        i += quote.length - 1;
-      } else if (ch === '(' || ch === '[' || ch === '{') depth++;
-      else if ((ch === ')' || ch === ']' || ch === '}') && depth > 0) depth--;
-    }
-    if (quote.length === 1) quote = '';
-    if (quote === '' && line.endsWith('\\')) continued = true;
-  }
-  return out;
+/** The definition named on row `r`, if the row starts with one. */
+function definitionAt(ix: IndentIndex, r: number): string | undefined {
+  DEFINITION.lastIndex = ix.firstChar[r]!;
+  return DEFINITION.exec(ix.text)?.[1];
 }
 
 /**
  * Innermost class/function containing 0-based rows [lo, hi] as a dotted name (`<module>` when none),
  * like python-scope.ts's tree walk: a definition spans from its `def`/`class` line to its last code line
- * (the last before code at its indentation or left of it).
+ * (the last before code at its indentation or left of it). `ix` is the text's index, when already built.
  */
-export function indentScope(text: string, lo: number, hi: number): string {
-  const lines = text.split('\n');
-  if (lo >= lines.length) return '<module>';
-  const starts = statementStarts(lines);
-  const code = (r: number): boolean => starts[r] === true && isCode(lines[r]!);
-  const candidates: Array<{ indent: number; name: string; row: number }> = [];
+export function indentScope(text: string, lo: number, hi: number, ix: IndentIndex = indexPython(text)): string {
+  const lines = ix.flags.length;
+  if (lo >= lines) return '<module>';
+  const candidates: Candidate[] = [];
   let limit = Number.POSITIVE_INFINITY;
   for (let r = lo; r >= 0 && limit > 0; r--) {
-    if (!code(r)) continue;
-    const line = lines[r]!;
-    const indent = indentOf(line);
+    if (!code(ix, r)) continue;
+    const indent = ix.indent[r]!;
     if (r !== lo && indent >= limit) continue;
-    const def = DEFINITION.exec(line.slice(line.length - line.trimStart().length));
-    if (def?.[1] !== undefined) candidates.push({ indent, name: def[1], row: r });
+    const name = definitionAt(ix, r);
+    if (name !== undefined) candidates.push({ indent, name, row: r });
     limit = indent;
   }
   // The first code line at or after `hi`: a definition reaching it (or being it) reaches `hi`.
   let next = hi;
-  while (next < lines.length && !code(next)) next++;
+  while (next < lines && !code(ix, next)) next++;
   const names: string[] = [];
-  for (const c of candidates.reverse()) {
-    if (!reaches(lines, code, c, lo, hi, next)) break;
-    names.push(c.name);
+  for (let i = candidates.length - 1; i >= 0; i--) {
+    if (!reaches(ix, candidates[i]!, lo, hi, next)) break;
+    names.push(candidates[i]!.name);
   }
   return names.length > 0 ? names.join('.') : '<module>';
 }
 
 /** True when definition `c` holds rows [lo, hi]: no code left of its body before `hi`, and it lasts to `hi`. */
-function reaches(lines: string[], code: (r: number) => boolean, c: { indent: number; row: number }, lo: number, hi: number, next: number): boolean {
-  for (let r = Math.max(lo, c.row + 1); r < hi && r < lines.length; r++) {
-    if (code(r) && indentOf(lines[r]!) <= c.indent) return false;
+function reaches(ix: IndentIndex, c: Candidate, lo: number, hi: number, next: number): boolean {
+  const lines = ix.flags.length;
+  for (let r = Math.max(lo, c.row + 1); r < hi && r < lines; r++) {
+    if (code(ix, r) && ix.indent[r]! <= c.indent) return false;
   }
   // `hi` continues a statement (inside brackets or a string) that the checks above place inside `c`.
-  if (hi < lines.length && !code(hi) && isCode(lines[hi]!)) return true;
-  if (next >= lines.length) return false;
-  return next === c.row || indentOf(lines[next]!) > c.indent;
+  if (hi < lines && !code(ix, hi) && (ix.flags[hi]! & CODE) !== 0) return true;
+  if (next >= lines) return false;
+  return next === c.row || ix.indent[next]! > c.indent;
+}
+
+/**
+ * {@link indentScope}'s answer when it is provably the tree's, else undefined (ask tree-sitter). The text must be
+ * plain ({@link IndentIndex.plain}); and `hi` must not sit where the tree draws a definition's end otherwise than
+ * its last code line: on a blank or comment line of a run of such lines holding a comment (tree-sitter keeps
+ * comments indented into a body inside it), or on a blank or `#` line inside a string or brackets.
+ */
+export function plainIndentScope(ix: IndentIndex, lo: number, hi: number): string | undefined {
+  if (!ix.plain) return undefined;
+  const lines = ix.flags.length;
+  if (hi < lines) {
+    const f = ix.flags[hi]!;
+    if ((f & START) === 0 && (f & CODE) === 0) return undefined;
+    if ((f & CODE) === 0 && commentNear(ix, hi)) return undefined;
+  }
+  return indentScope(ix.text, lo, hi, ix);
+}
+
+/** True when the run of blank and comment lines around `row` (all beginning statements) holds a comment. */
+function commentNear(ix: IndentIndex, row: number): boolean {
+  const lines = ix.flags.length;
+  const gap = (r: number): boolean => (ix.flags[r]! & CODE) === 0 && (ix.flags[r]! & START) !== 0;
+  for (let r = row; r >= 0 && gap(r); r--) if ((ix.flags[r]! & COMMENT) !== 0) return true;
+  for (let r = row + 1; r < lines && gap(r); r++) if ((ix.flags[r]! & COMMENT) !== 0) return true;
+  return false;
 }

@@ -4,7 +4,7 @@ import { sampledTextKey } from '../core/memory/packed-text.js';
 import type { ScopeResolver } from '../core/ports.js';
 import { newParser } from './grammars.js';
 import { parseBudget } from './parse-budget.js';
-import { indentScope } from './python-indent-scope.js';
+import { indentScope, indexPython, plainIndentScope, type IndentIndex } from './python-indent-scope.js';
 
 /** Options of {@link createPythonScopeResolver}. */
 export interface ScopeResolverOptions {
@@ -23,6 +23,12 @@ export interface ScopeResolverOptions {
    * one a fresh parse gives, built mostly from the old tree's unchanged parts). Default true; false parses afresh.
    */
   incremental?: boolean;
+  /**
+   * Answer from indentation, without parsing, where the text is plain enough that it gives the tree's scope
+   * ({@link plainIndentScope}; the same scopes, checked on every lookup of the corpus and calibration runs). Default
+   * true; false asks tree-sitter for every lookup it would have before.
+   */
+  plainFromIndentation?: boolean;
 }
 
 /**
@@ -64,6 +70,8 @@ export const STRIKES = 3;
 const MAX_INDENT_LOOKUPS = 4096;
 /** Paths one run keeps indentation spans for (the oldest is forgotten first). */
 const MAX_INDENT_PATHS = 256;
+/** Texts whose indentation index is kept, one per path (most texts are looked up a few times in a row). */
+const INDEXED_PATHS = 32;
 
 /**
  * A path's lookups left that indentation answers, the span they started from (0: none yet), and how many of its
@@ -169,6 +177,8 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
   const budgetOps = options.parseBudgetOps ?? SCOPE_PARSE_BUDGET_OPS;
   const errorChars = options.errorTextChars ?? ERROR_TEXT_CHARS;
   const incremental = options.incremental ?? true;
+  const plainFirst = options.plainFromIndentation ?? true;
+  const indexes = new LRUCache<string, IndentIndex>({ max: INDEXED_PATHS });
   /**
    * Per file path, the cache key of its latest tree: the old tree its next text is reparsed from (any session's;
    * from an unrelated text of the same path a reparse costs no more than a fresh parse). As many as trees kept.
@@ -195,10 +205,15 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
     if (!/\.pyi?$/i.test(file)) return undefined;
     const lo = Math.max(0, Math.min(range[0], range[1]) - 1);
     const hi = Math.max(lo, Math.max(range[0], range[1]) - 1);
-    if (text.length > maxChars) return indentScope(text, lo, hi);
+    if (text.length > maxChars) return indentScope(text, lo, hi, indexOf(file, text));
     const spans = run === undefined ? shared : spansOf.get(run);
     const indented = spans?.get(file);
-    if (indented !== undefined && indented.left-- > 0) return indentScope(text, lo, hi);
+    if (indented !== undefined && indented.left-- > 0) return indentScope(text, lo, hi, indexOf(file, text));
+    // A path the run reads from indentation for a while, or counts strikes of, keeps asking the tree as before.
+    if (plainFirst && indented === undefined) {
+      const plain = plainIndentScope(indexOf(file, text), lo, hi);
+      if (plain !== undefined) return plain;
+    }
     // A sampled key, not a digest: an entry answers only for a text equal to its own (a rare collision reparses).
     const key = `${file}\0${sampledTextKey(text)}`;
     const hit = cache.get(key);
@@ -235,7 +250,16 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
       if (indented === undefined && paths.size >= MAX_INDENT_PATHS) paths.delete(paths.keys().next().value!);
       paths.set(file, { left: span, span, strikes });
     } else if (indented !== undefined) spans?.delete(file);
-    return tree === undefined ? indentScope(text, lo, hi) : scopeOf(tree, lo, hi);
+    return tree === undefined ? indentScope(text, lo, hi, indexOf(file, text)) : scopeOf(tree, lo, hi);
+  }
+
+  /** The indentation index of `file`'s `text`, built once per text version. */
+  function indexOf(file: string, text: string): IndentIndex {
+    const kept = indexes.get(file);
+    if (kept?.text === text) return kept;
+    const ix = indexPython(text);
+    indexes.set(file, ix);
+    return ix;
   }
 
   /**

@@ -22,7 +22,7 @@ a.shell.parse('ls -la | grep x');
 seen.push([...new Set(loaded())]);
 a.scope.scopeAt('README.md', 'text', [1, 1]);
 seen.push([...new Set(loaded())]);
-a.scope.scopeAt('a.py', 'def f():\\n    return 1\\n', [2, 2]);
+a.scope.scopeAt('a.py', 'def f():\\n    """Doc\\n', [2, 2]); // a string open at the end: not plain, so parsed
 seen.push([...new Set(loaded())]);
 console.log(JSON.stringify(seen));
 `;

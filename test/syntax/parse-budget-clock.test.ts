@@ -48,7 +48,7 @@ describe('the parse budgets do not read a clock that a loaded machine slows', ()
   it('every long .py text of the corpus gets its tree and the same scopes', () => {
     expect(python.length).toBeGreaterThan(0);
     const scopes = (text: string) => {
-      const resolver = createPythonScopeResolver();
+      const resolver = createPythonScopeResolver({ plainFromIndentation: false }); // the tree, even where indentation would answer
       const lines = text.split('\n').length;
       const found = [1, 2, 3, 4].map((q) => resolver.scopeAt('m.py', text, [Math.ceil((q * lines) / 5), Math.ceil((q * lines) / 5)]));
       return { found, trees: resolver.cacheStats().entries };

@@ -31,7 +31,7 @@ describe('the Python parse budget', () => {
   it('a parse over the budget answers from indentation, and so do the next lookups of its path', () => {
     const parse = vi.spyOn(Parser.prototype, 'parse');
     const text = moduleOf(600);
-    const halted = createPythonScopeResolver({ parseBudgetOps: 0 });
+    const halted = createPythonScopeResolver({ parseBudgetOps: 0, plainFromIndentation: false });
     expect(halted.scopeAt('m.py', text, [6, 6])).toBe(indentScope(text, 5, 5));
     expect(halted.scopeAt('m.py', text, [6, 6])).toBe('C0.b');
     expect(parse).toHaveBeenCalledTimes(1);
@@ -81,7 +81,7 @@ describe('the Python parse budget', () => {
   });
 
   it('a real module parses within the default budget (a tree, not indentation)', () => {
-    const scope = createPythonScopeResolver();
+    const scope = createPythonScopeResolver({ plainFromIndentation: false }); // a plain module is not parsed at all
     expect(scope.scopeAt('m.py', moduleOf(600), [6, 6])).toBe('C0.b');
     expect(scope.cacheStats().entries).toBe(1);
   });

@@ -48,8 +48,8 @@ function comparing(fresh: ScopeResolver, incremental: ScopeResolver, seen: Array
 
 describe('incremental reparsing', () => {
   it('answers every scope lookup of labelling the corpus as a fresh parse does', () => {
-    const fresh = createPythonScopeResolver({ incremental: false });
-    const incremental = createPythonScopeResolver();
+    const fresh = createPythonScopeResolver({ incremental: false, plainFromIndentation: false });
+    const incremental = createPythonScopeResolver({ plainFromIndentation: false });
     const seen: Array<[string | undefined, string | undefined]> = [];
     const scope = comparing(fresh, incremental, seen);
     for (const run of corpusTrajectories())
@@ -90,11 +90,11 @@ describe('incremental reparsing', () => {
       base.slice(0, 14).join('\n'), // the tail gone
       `# header\n${base.join('\n')}`, // a line before everything
     ];
-    const fresh = createPythonScopeResolver({ incremental: false });
+    const fresh = createPythonScopeResolver({ incremental: false, plainFromIndentation: false });
     let compared = 0;
     for (let i = 1; i < texts.length; i++) {
       // Each text parsed once from the tree of the one before (a tree looked up again is not taken), then every row.
-      const incremental = createPythonScopeResolver();
+      const incremental = createPythonScopeResolver({ plainFromIndentation: false });
       incremental.scopeAt('store.py', texts[i - 1]!, [1, 1]);
       const text = texts[i]!;
       const rows = text.split('\n').length;
@@ -111,11 +111,11 @@ describe('incremental reparsing', () => {
   it('takes a tree out of the cache only when nobody looked its text up again (the rollouts of a task share texts)', () => {
     const v1 = 'class A:\n    def f(self):\n        return 1\n';
     const v2 = `import os\n\n${v1}`; // rows move: a cached tree edited in place would answer v1 wrongly
-    const once = createPythonScopeResolver();
+    const once = createPythonScopeResolver({ plainFromIndentation: false });
     once.scopeAt('a.py', v1, [3, 3]);
     once.scopeAt('a.py', v2, [3, 3]);
     expect(once.cacheStats().entries).toBe(1);
-    const twice = createPythonScopeResolver();
+    const twice = createPythonScopeResolver({ plainFromIndentation: false });
     twice.scopeAt('a.py', v1, [3, 3]);
     twice.scopeAt('a.py', v1, [2, 3]);
     twice.scopeAt('a.py', v2, [3, 3]);
@@ -131,7 +131,7 @@ describe('incremental reparsing', () => {
     const g = `def g():\n    return 1\n${pad}`; // differs at index 4, which the key does not sample
     expect(sampledTextKey(g)).toBe(sampledTextKey(f));
     for (const incremental of [true, false]) {
-      const scope = createPythonScopeResolver({ incremental });
+      const scope = createPythonScopeResolver({ incremental, plainFromIndentation: false });
       expect([f, g, f, g, g].map((text) => scope.scopeAt('m.py', text, [2, 2]))).toEqual(['f', 'g', 'f', 'g', 'g']);
     }
   });

@@ -49,7 +49,7 @@ describe('PythonScopeResolver bounds', () => {
   const clientFiles = ['hook.py', 'rewards.py', 'session.py', 'stream.py'].map((f) => `clients/python/steplens_client/${f}`);
 
   it('keeps parse trees within the byte budget', () => {
-    const scope = createPythonScopeResolver({ cacheBytes: 4 * 1024 * 1024 });
+    const scope = createPythonScopeResolver({ cacheBytes: 4 * 1024 * 1024, plainFromIndentation: false });
     const body = readFileSync('clients/python/steplens_client/session.py', 'utf8');
     for (let i = 0; i < 40; i++) scope.scopeAt(`f${i}.py`, `${body}\n# ${i}\n`, [10, 12]);
     const stats = scope.cacheStats();
@@ -67,7 +67,7 @@ describe('PythonScopeResolver bounds', () => {
   });
 
   it('scopes by indentation exactly as the tree does, on every range of real files', () => {
-    const tree = createPythonScopeResolver();
+    const tree = createPythonScopeResolver({ plainFromIndentation: false });
     const sources = [SOURCE, ...clientFiles.map((f) => readFileSync(f, 'utf8'))];
     let ranges = 0;
     for (const text of sources) {
