@@ -3,11 +3,15 @@
  * parsing included) over every trajectory of the corpus, parsed with the real
  * format parsers. Compares, in one run, passes with a cold parse cache (fresh
  * analyzers per pass) and passes with a warm one (analyzers reused). The very
- * first pass (cold JIT too) is shown apart. Cold passes also run with every
- * Python text parsed afresh (`incremental: false`), paired with the default
- * (a file's new text reparsed from its previous tree), the order within a pair
- * alternating: target, in the same run, cold passes with incremental reparsing
- * <= 0.9 of the afresh ones (issue 24), with a 95 % interval over the pairs
+ * first pass (cold JIT too) is shown apart. The target is about tree-sitter's
+ * incremental reparsing, so its pairs send every scope lookup to the tree
+ * (`plainFromIndentation: false`; by default a plain text's scopes come from
+ * indentation, scope17, and most lookups parse nothing): every Python text
+ * parsed afresh (`incremental: false`) against a file's new text reparsed from
+ * its previous tree, the order within a pair alternating: target, in the same
+ * run, cold passes with incremental reparsing <= 0.9 of the afresh ones (issue
+ * 24), with a 95 % interval over the pairs; the default's cold passes run after
+ * each pair, shown beside them
  * (bench/intervals.ts). Passes are timed by this process's CPU time (wall time
  * on a shared machine counts other processes' turns), each after two turns of
  * the event loop, in which the earlier passes' trees are freed.
@@ -32,7 +36,12 @@ const runs = numberArg(positionals[1], 'RUNS', 'positive integer', 10);
 const corpus = findCorpus(positionals[0]);
 const { trajectories } = loadCorpus(corpus);
 const total = trajectories.reduce((n, t) => n + t.steps.length, 0);
-const fresh = (incremental = true): Analyzers => ({ shell: createShellAnalyzer(), scope: createPythonScopeResolver({ incremental }) });
+/** Analyzers of a pass; `tree`: every scope lookup parsed (the target's pairs), else the default resolver. */
+const fresh = (incremental = true, tree = true): Analyzers => ({
+  shell: createShellAnalyzer(),
+  scope: createPythonScopeResolver({ incremental, plainFromIndentation: !tree }),
+});
+const defaults = (): Analyzers => fresh(true, false);
 
 function pass(analyzers: Analyzers): number {
   for (const t of trajectories) labelSteps(t.steps, analyzers);
@@ -60,12 +69,14 @@ async function timedPass(analyzers: () => Analyzers): Promise<{ cpu: number; wal
 
 console.log(`command: ${command}`);
 console.log(`corpus: ${trajectories.length} trajectories, ${total} steps; ${runs} measured passes each`);
-const first = await timedPass(() => fresh());
-await timedPass(() => fresh(false)); // both variants' code warmed before any pass is kept
+const first = await timedPass(defaults);
+await timedPass(() => fresh(false)); // every variant's code warmed before any pass is kept
+await timedPass(() => fresh());
 // Pairs of cold passes, incremental reparsing (the default) and every text parsed afresh, in alternating order
 // (AB BA AB ...): the pass that runs second inherits the first one's garbage and cache state, not always the same one.
 const inc: Array<{ cpu: number; wall: number }> = [];
 const afr: Array<{ cpu: number; wall: number }> = [];
+const def: Array<{ cpu: number; wall: number }> = [];
 for (let i = 0; i < runs; i++) {
   if (i % 2 === 0) {
     inc.push(await timedPass(() => fresh()));
@@ -74,10 +85,12 @@ for (let i = 0; i < runs; i++) {
     afr.push(await timedPass(() => fresh(false)));
     inc.push(await timedPass(() => fresh()));
   }
+  def.push(await timedPass(defaults));
 }
 const cold = summarize(inc.map((p) => p.cpu));
 const afresh = summarize(afr.map((p) => p.cpu));
-const shared = fresh();
+const coldDefault = summarize(def.map((p) => p.cpu));
+const shared = defaults();
 pass(shared);
 const warmRuns: number[] = [];
 for (let i = 0; i < runs; i++) warmRuns.push((await timedPass(() => shared)).cpu);
@@ -88,10 +101,18 @@ console.log('CPU µs per step (user + system of this process; wall-clock medians
 printTable(
   ['µs per step', 'median', 'min', 'max', 'vs cold', 'wall median'],
   [
-    ['first pass (cold JIT + cache)', fmt(first.cpu, 2), '', '', ratio(first.cpu, cold.median), fmt(first.wall, 2)],
-    ['cold parse cache', fmt(cold.median, 2), fmt(cold.min, 2), fmt(cold.max, 2), '×1.00', fmt(wallCold, 2)],
-    ['cold, every text parsed afresh', fmt(afresh.median, 2), fmt(afresh.min, 2), fmt(afresh.max, 2), ratio(afresh.median, cold.median), fmt(wallAfresh, 2)],
-    ['warm parse cache', fmt(warm.median, 2), fmt(warm.min, 2), fmt(warm.max, 2), ratio(warm.median, cold.median), ''],
+    ['first pass (cold JIT + cache; the default)', fmt(first.cpu, 2), '', '', ratio(first.cpu, cold.median), fmt(first.wall, 2)],
+    ['cold, every lookup parsed, incremental', fmt(cold.median, 2), fmt(cold.min, 2), fmt(cold.max, 2), '×1.00', fmt(wallCold, 2)],
+    ['cold, every lookup parsed afresh', fmt(afresh.median, 2), fmt(afresh.min, 2), fmt(afresh.max, 2), ratio(afresh.median, cold.median), fmt(wallAfresh, 2)],
+    [
+      'cold, the default (plain texts: indentation)',
+      fmt(coldDefault.median, 2),
+      fmt(coldDefault.min, 2),
+      fmt(coldDefault.max, 2),
+      ratio(coldDefault.median, cold.median),
+      fmt(median(def.map((p) => p.wall)), 2),
+    ],
+    ['warm parse cache (the default)', fmt(warm.median, 2), fmt(warm.min, 2), fmt(warm.max, 2), ratio(warm.median, cold.median), ''],
   ],
 );
 // Pass i of each variant ran back to back, at the same moment of the machine: resampled in pairs.
@@ -117,6 +138,7 @@ writeResult(jsonFile, {
     first_us: first.cpu,
     cold_us: cold.median,
     afresh_us: afresh.median,
+    cold_default_us: coldDefault.median,
     warm_us: warm.median,
     ratio_lo: interval?.[0] ?? Number.NaN,
     ratio_hi: interval?.[1] ?? Number.NaN,
