@@ -27,6 +27,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     globalSetup: ['test/global-setup.ts'],
+    // Per-file CPU log (test/file-cpu.ts), only when asked for.
+    setupFiles: process.env.STEPLENS_FILE_CPU ? ['test/file-cpu.ts'] : [],
     sequence: { sequencer: SlowFirst },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...DRILLS, ...ISOLATED], isolate: false, maxWorkers: WORKERS } },

@@ -6,7 +6,8 @@
  * numeric flag and position of every script: they threw a stack trace, or ran with NaN (after starting servers).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -37,6 +38,30 @@ async function run(name: string, ...args: string[]): Promise<Ran> {
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
     return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+/**
+ * `node dist/bench/NAME.js ARGS...` for each of `runs`, in `lanes` processes rather than one each: each lane runs its
+ * share in one process (test/bench/run-entries.mjs), so each entry's modules load once per lane, not once per
+ * command line. A real process per command line stays for the checks below that are about the process.
+ */
+async function runMany(runs: ReadonlyArray<readonly [name: string, ...args: string[]]>, lanes = 2): Promise<Ran[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'steplens-bench-args-'));
+  try {
+    const share = Math.ceil(runs.length / lanes);
+    const parts = Array.from({ length: lanes }, (_, i) => runs.slice(i * share, (i + 1) * share)).filter((p) => p.length > 0);
+    const results = await Promise.all(
+      parts.map(async (part, i) => {
+        const file = path.join(dir, `cases-${i}.json`);
+        writeFileSync(file, JSON.stringify(part.map(([name, ...args]) => ({ file: path.join(ROOT, 'dist/bench', `${name}.js`), args }))));
+        const { stdout } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'test/bench/run-entries.mjs'), file], { cwd: ROOT, encoding: 'utf8', timeout: 300_000, maxBuffer: 64 << 20 });
+        return JSON.parse(stdout) as Ran[];
+      }),
+    );
+    return results.flat();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -90,13 +115,20 @@ describe('every bench entry that takes arguments', () => {
   });
 
   it('prints its usage on --help (the table row where it has one) and exits 0', { timeout: 240_000 }, async () => {
-    const ran = await pooled(names, 3, (n) => run(n, '--help'));
+    const ran = await runMany(names.map((n) => [n, '--help']));
     const wrong = names.filter((n, i) => {
       const r = ran[i]!;
       const usage = readmeUsage(README, n);
       return r.code !== 0 || r.stderr !== '' || (usage !== undefined ? r.stdout !== `usage: ${usage}\n` : !/^usage: .*dist\/bench\//.test(r.stdout));
     });
     expect(wrong).toEqual([]);
+  });
+
+  it('answers in one process (run-entries, which the checks of every entry use) as in a process of its own', { timeout: 120_000 }, async () => {
+    const some = [['ws-load', '--help'], ['structural-add', '10', '1.5'], ['cpu-top', '--no-such-flag'], ['report-separation']] as const;
+    const [alone, together] = await Promise.all([pooled(some, 2, ([n, ...args]) => run(n, ...args)), runMany(some, 1)]);
+    expect(together).toEqual(alone);
+    expect(alone.map((r) => r.code)).toEqual([0, 2, 2, 2]);
   });
 
   it('refuses an unknown flag in one line naming it, exit 2', { timeout: 120_000 }, async () => {
@@ -225,7 +257,7 @@ describe('every numeric flag and position of every bench entry', () => {
   });
 
   it('refuses a bad value in one line naming it and what it needs, exit 2, before any work', { timeout: 600_000 }, async () => {
-    const ran = await pooled(cases, 3, (c) => run(c.entry, ...c.args));
+    const ran = await runMany(cases.map((c) => [c.entry, ...c.args]));
     const wrong = cases.flatMap((c, i) => {
       const r = ran[i]!;
       const script = path.basename(c.entry);
@@ -238,8 +270,14 @@ describe('every numeric flag and position of every bench entry', () => {
   });
 
   it("ws-load's --rate: an item neither half nor a positive number of steps/s is refused the same way", async () => {
-    for (const rate of ['x', '500,-1', 'half,0']) {
-      const r = await run('ws-load', '--rate', rate);
+    const rates = ['x', '500,-1', 'half,0'];
+    for (const [i, r] of (
+      await runMany(
+        rates.map((rate) => ['ws-load', '--rate', rate]),
+        1,
+      )
+    ).entries()) {
+      const rate = rates[i]!;
       expect(r.code, rate).toBe(2);
       expect(r.stderr).toMatch(
         new RegExp(`^ws-load: --rate needs half or positive numbers of steps/s separated by commas, got '[^']+' in '${rate}' \\(node dist/bench/ws-load\\.js --help prints the usage\\)\n$`),
