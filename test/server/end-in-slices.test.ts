@@ -213,6 +213,9 @@ describe("a session's end in slices", () => {
   });
 });
 
+/** Within vitest's 120 s test timeout (vitest.config.ts). */
+const WAIT_MS = 100_000;
+
 describe('over sockets', () => {
   let srv: Running;
   beforeAll(async () => {
@@ -230,14 +233,16 @@ describe('over sockets', () => {
     a.send({ type: 'start', session: 'long', task: 'pylint-dev__astroid-1196', format: 'openhands' });
     await a.nextOf('started', 'long');
     events.forEach((step, seq) => a.send({ type: 'step', session: 'long', seq, step }));
-    await a.sync();
+    // Waits that are hang detectors, not speed checks: scoring ~2,100 steps took over the client's default 10 s at
+    // load ~18 (suite17: "timed out waiting for a frame"); what the test checks is the order below.
+    await a.sync(WAIT_MS);
     a.frames.length = 0;
     a.send({ type: 'end', session: 'long' });
     const order: string[] = [];
     // Before T34 the flushed frames and the final were written in the same turn (one write): the ping came after.
-    await a.next((f) => f.type === 'score' && f.seq === events.length - 1);
+    await a.next((f) => f.type === 'score' && f.seq === events.length - 1, WAIT_MS);
     b.send({ type: 'ping' });
-    await Promise.all([a.nextOf('final', 'long').then(() => order.push('final')), b.nextOf('pong').then(() => order.push('pong'))]);
+    await Promise.all([a.nextOf('final', 'long', WAIT_MS).then(() => order.push('final')), b.nextOf('pong', undefined, WAIT_MS).then(() => order.push('pong'))]);
     expect(order).toEqual(['pong', 'final']);
     expect(flushed).toBeGreaterThan(0);
     a.close();
