@@ -1,6 +1,6 @@
 """Test support: a real steplens server (``$STEPLENS_URL``, or one started once for the whole
-run: ``node dist/src/cli/main.js serve --port 0`` over a temp data dir, stopped at exit), and the
-real corpus trajectories the tests stream."""
+run: ``node dist/src/cli/main.js serve --port 0`` over a temp data dir, stopped at exit; ``shared_server``
+shares one with given flags the same way), and the real corpus trajectories the tests stream."""
 
 from __future__ import annotations
 
@@ -43,7 +43,8 @@ DJANGO_RUNS = [
 ]
 
 _lock = threading.Lock()
-_url: Optional[str] = None
+#: The servers shared by the whole run, by their flags (``()``: the plain one ``server_url`` answers).
+_shared: "dict[tuple, str]" = {}
 
 
 def read_json(path: Path) -> Any:
@@ -52,16 +53,22 @@ def read_json(path: Path) -> Any:
 
 def server_url() -> str:
     """The server under test: ``$STEPLENS_URL``, or a local one started on first use."""
-    global _url
+    return shared_server()
+
+
+def shared_server(*extra: str) -> str:
+    """A local server with the flags ``extra``, started on first use and shared by every test that asks for the same
+    flags (each start costs ~1.5 s of CPU); stopped at exit. Only for tests that need no fresh server: their sessions
+    are their own, none restarts, stops or kills it. No flags: ``$STEPLENS_URL`` when set."""
     with _lock:
-        if _url is None:
-            _url = os.environ.get("STEPLENS_URL") or _start_server()
-        return _url
+        if extra not in _shared:
+            _shared[extra] = (not extra and os.environ.get("STEPLENS_URL")) or _start_server(list(extra))
+        return _shared[extra]
 
 
-def _start_server() -> str:
+def _start_server(extra: "list[str]") -> str:
     data = tempfile.mkdtemp(prefix="steplens-py-")
-    url, stop = start_server(data=data)
+    url, stop = start_server(data=data, extra=extra)
 
     def stop_and_clean() -> None:
         stop()
@@ -136,11 +143,18 @@ def start_server(port: int = 0, data: Optional[str] = None, extra: "Optional[lis
     raise RuntimeError("the steplens server did not start:\n" + "".join(lines[-20:]))
 
 
+#: ``steplens convert``'s output by corpus file: converted once per run (a node process each, ~0.4 s of CPU).
+_converted: "dict[str, str]" = {}
+
+
 def steplens_steps(path: Path) -> list:
-    """The normalised steps of a corpus file, as ``steplens convert`` writes them (JSON Lines)."""
-    out = subprocess.run(["node", str(REPO / "dist" / "src" / "cli" / "main.js"), "convert", str(path)],
-                         cwd=REPO, capture_output=True, text=True, check=True).stdout
-    return [json.loads(line) for line in out.splitlines() if line.strip()]
+    """The normalised steps of a corpus file, as ``steplens convert`` writes them (JSON Lines); parsed afresh on each
+    call, so a caller may change its list."""
+    key = str(path)
+    if key not in _converted:
+        _converted[key] = subprocess.run(["node", str(REPO / "dist" / "src" / "cli" / "main.js"), "convert", key],
+                                         cwd=REPO, capture_output=True, text=True, check=True).stdout
+    return [json.loads(line) for line in _converted[key].splitlines() if line.strip()]
 
 
 def train_forecast(out: Path) -> Path:

@@ -30,15 +30,10 @@ def huge_policy() -> dict:
 class FrameCloseTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.data = tempfile.mkdtemp(prefix="steplens-py-")
-        cls.url, cls.stop = support.start_server(data=cls.data, extra=["--limit", f"maxFrameBytes={LIMIT}"])
+        # One server for the two classes on a 700-byte limit (test_frame_close, test_refused_pipeline); their sessions are their own.
+        cls.url = support.shared_server("--limit", f"maxFrameBytes={LIMIT}")
         cls.steps = support.steplens_steps(support.ASTROID_FAIL)
         assert len(json.dumps(cls.steps[BIG])) > 8 * LIMIT and all(len(json.dumps(cls.steps[i])) < LIMIT - 200 for i in SMALL)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.stop()
-        shutil.rmtree(cls.data, ignore_errors=True)
 
     async def _refused(self, call) -> SteplensError:
         with self.assertRaises(SteplensError) as refused:

@@ -8,8 +8,6 @@ steps of 3). With reconnect after a 1009 close they were even sent again, to be 
 
 import asyncio
 import json
-import shutil
-import tempfile
 import unittest
 
 import support
@@ -41,17 +39,12 @@ def pausing_relay(upstream: str, client_frames: list, pause: float):
 class RefusedPipelineTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.data = tempfile.mkdtemp(prefix="steplens-py-")
-        cls.url, cls.stop = support.start_server(data=cls.data, extra=["--limit", f"maxFrameBytes={LIMIT}"])
+        # One server for the two classes on a 700-byte limit (test_frame_close, test_refused_pipeline); their sessions are their own.
+        cls.url = support.shared_server("--limit", f"maxFrameBytes={LIMIT}")
         cls.steps = support.steplens_steps(support.ASTROID_FAIL)
         sizes = {i: len(json.dumps(cls.steps[i])) for i in (CLOSED, REFUSED, *SMALL, NEXT)}
         assert sizes[CLOSED] > 8 * LIMIT and LIMIT < sizes[REFUSED] < 8 * LIMIT - 200, sizes
         assert all(sizes[i] < LIMIT - 200 for i in (*SMALL, NEXT)), sizes
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.stop()
-        shutil.rmtree(cls.data, ignore_errors=True)
 
     async def _pipeline(self, url: str, big: int, reconnect) -> None:
         """Pipelines the big step and two small ones, sends the small ones again as soon as the big one raises, then
