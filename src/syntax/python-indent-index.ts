@@ -171,7 +171,12 @@ export function indexPython(text: string): IndentIndex {
       if (c !== SPACE && c !== TAB && c !== FF) last = c;
     }
     const endsInBackslash = i > lineStart[row]! && text.charCodeAt(i - 1) === BACKSLASH;
-    if (quote !== 0 && !triple) quote = 0; // a single-quoted string ends with its line
+    if (quote !== 0 && !triple) {
+      // A single-quoted string open at its line's end is an error, or continued by a backslash (which this index
+      // does not follow): the tree's reading is its own either way.
+      plain = false;
+      quote = 0;
+    }
     if (quote === 0 && endsInBackslash) {
       continued = true;
       if (comment) plain = false; // read as a continuation, which Python does not

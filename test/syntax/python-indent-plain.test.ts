@@ -67,6 +67,8 @@ describe('scopes from indentation where the text is plain', () => {
       ['a blank line before such a comment', 'def f():\n    x = 1\n\n    # trailing\ny = 2\n', 3],
       ['a blank line inside a docstring', 'def f():\n    """a\n\n    b\n    """\nx = 1\n', 3],
       ['a string open at the end', 'def f():\n    """Doc\n', 2],
+      ["a quoted string open at its line's end", "def f():\n    s = 'it\n    return s\n", 3],
+      ['a quoted string continued by a backslash', "def f():\n    s = 'abc\\\nclass B: pass'\n    return s\n", 2],
       ['a block with no body yet', 'class A:\n    def f(self):\n', 2],
       ['a decorator with no definition', 'class A:\n    x = 1\n    @property\n', 3],
       ['tabs in the indentation', 'def f():\n\tif x:\n\t\ty = 1\n\tz = 2\n', 3],
