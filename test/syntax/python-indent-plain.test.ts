@@ -11,6 +11,7 @@ import type { ScopeResolver } from '../../src/core/ports.js';
 import { labelSteps } from '../../src/core/state-builder.js';
 import { indexPython, plainIndentScope } from '../../src/syntax/python-indent-scope.js';
 import { createPythonScopeResolver, createShellAnalyzer } from '../../src/syntax/index.js';
+import { INDEX_CACHE_BYTES } from '../../src/syntax/python-scope.js';
 import { corpusTrajectories } from '../fixtures/corpus-runs.js';
 
 afterEach(() => vi.restoreAllMocks());
@@ -119,5 +120,18 @@ describe('scopes from indentation where the text is plain', () => {
     const rows = text.split('\n').length;
     for (let r = 1; r <= rows; r++) for (const k of [0, 1, 3]) expect(scope.scopeAt('t.py', text, [r, r + k]), `rows ${r}-${r + k}`).toBe(tree.scopeAt('t.py', text, [r, r + k]));
     expect(scope.cacheStats().entries).toBe(0); // none of it parsed
+  });
+});
+
+describe('the indexes kept', () => {
+  it('hold at most INDEX_CACHE_BYTES, and never a big file (the flood drill: 850 KB files once held ~38 MB)', () => {
+    const resolver = createPythonScopeResolver();
+    const big = (n: number): string => Array.from({ length: 12_000 }, (_, c) => `class M${n}_${c}:\n    def f(self):\n        return ${c}\n`).join('');
+    for (let n = 0; n < 4; n++) expect(resolver.scopeAt(`big${n}.py`, big(n), [2, 2])).toBe(`M${n}_0.f`);
+    expect(resolver.indexStats().entries).toBe(0);
+    const small = (n: number): string => `def f${n}():\n    x = 1\n${'# pad\n'.repeat(3000)}`;
+    for (let n = 0; n < 40; n++) expect(resolver.scopeAt(`s${n}.py`, small(n), [2, 2])).toBe(`f${n}`);
+    expect(resolver.indexStats().bytes).toBeLessThanOrEqual(INDEX_CACHE_BYTES);
+    expect(resolver.indexStats().entries).toBeGreaterThan(0);
   });
 });
