@@ -19,7 +19,7 @@ export const OPS_PER_CHECK = 100;
 export const PARSE_CPU_BACKSTOP_MS = 200;
 
 /**
- * CPU of this thread where Node can tell it (`process.threadCpuUsage`, Node 22.19 / 23.9 on); on Node 20 the whole
+ * CPU of this thread where Node can tell it (`process.threadCpuUsage`, Node 22.15 / 23.9 on); on Node 20 the whole
  * process's, which the other threads (scoring workers, the collector) also advance: there the backstop can come
  * sooner on a busy many-core server, still never before {@link PARSE_CPU_BACKSTOP_MS} of wall-clock.
  */
