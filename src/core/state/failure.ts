@@ -1,5 +1,8 @@
 import type { Step } from '../types.js';
 
+/** SWE-agent 0.x's harness: the command timed out or crashed its shell (a terminal step's or a tool's). */
+const RESTARTED = /^COMMAND FAILED TO EXECUTE\. RESTARTING PROCESS\./m;
+
 const TERMINAL_FAILURE = [
   /Traceback \(most recent call last\)/,
   /^(FAILED|ERROR)\b/m,
@@ -7,8 +10,7 @@ const TERMINAL_FAILURE = [
   /No such file or directory/,
   /^(bash|sh): .*: (syntax error|unexpected)/m,
   /BUILD FAILURE|COMPILATION ERROR/,
-  // SWE-agent 0.x's harness: the command timed out or crashed its shell.
-  /^COMMAND FAILED TO EXECUTE\. RESTARTING PROCESS\./m,
+  RESTARTED,
 ];
 const TOOL_FAILURE = [
   /No replacement was performed/,
@@ -27,7 +29,7 @@ const TOOL_FAILURE = [
   /^(File|Directory) .+ not found$/m,
   /^Usage: \w+ </m,
   /^Try '\S+ --help' for more information\.?$/m,
-  /^COMMAND FAILED TO EXECUTE\. RESTARTING PROCESS\./m,
+  RESTARTED,
 ];
 
 /** Where an editor starts echoing file text: an ACI window (`[File: p (N lines total)]`) or a `cat -n` snippet. */
