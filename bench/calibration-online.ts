@@ -2,7 +2,7 @@
  * Issue 26, calibration per source (ECE <= 0.10), in the online setting: a source the forecaster never saw
  * starts reporting outcomes, and its pPass is recalibrated (core/forecast/recalibrate.ts) from the first k of
  * them. For each source held out: the forecaster fitted without it (train's held-out choice,
- * `heldOutBySource`), its k = 0 map the pooled Platt fitted on the other sources' held-out scores; then, over
+ * `heldOutBySource`), its k = 0 map the default model's (train.ts defaultMap, `--default-map runs|sources` as train's) fitted on the other sources' held-out scores; then, over
  * random orders of its tasks, the map refitted on the first k outcomes and the ECE (10 bins) of the remaining
  * runs, beside the ECE a perfectly calibrated forecaster shows at those predictions (outcomes drawn as
  * Bernoulli(p)); prequential (each run predicted from the outcomes before it, refitted every 10 outcomes); and
@@ -16,7 +16,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { taskFolds } from '../src/core/forecast/crossfit.js';
-import { applyPlatt, fitPlatt, IDENTITY_PLATT, type Platt, type ScoredPoint } from '../src/core/forecast/platt.js';
+import { applyPlatt, fitPlatt, type Platt, type ScoredPoint } from '../src/core/forecast/platt.js';
+import { defaultMap, type DefaultMapWeighting } from '../src/core/forecast/train.js';
 import { RECALIBRATION, recalibrateSource, type RecalibrationRule } from '../src/core/forecast/recalibrate.js';
 import { argsError, benchArgs, numberFlag } from './args.js';
 import { fitBeta, fitHistogram } from './recalibration-candidates.js';
@@ -41,11 +42,17 @@ const { values, positionals } = benchArgs({
     dump: { type: 'string' },
     scores: { type: 'string' },
     family: { type: 'string' },
+    'default-map': { type: 'string' },
   },
 });
 if (positionals.length === 0) argsError('give the run folders as arguments (e.g. ../shared/calibration ../shared/corpus)');
 const ORDERS = numberFlag(values, 'orders', 'positive integer', 200);
 const SEED = numberFlag(values, 'seed', 'non-negative integer', 1);
+const DEFAULT_MAP: DefaultMapWeighting = defaultMapFlag(values['default-map']);
+function defaultMapFlag(text: string | undefined): DefaultMapWeighting {
+  if (text === undefined || text === 'runs' || text === 'sources') return text ?? 'runs';
+  return argsError(`--default-map must be runs or sources, got '${text}'`);
+}
 const started = Date.now();
 interface Run {
   task: string;
@@ -72,12 +79,8 @@ async function heldOut(): Promise<{ total: number; passing: number; held: Map<st
     if (z[i] === null) return;
     bySource.set(src[i]!, [...(bySource.get(src[i]!) ?? []), { task: r.task, z: z[i]!, pass: r.passed }]);
   });
-  const pooledWithout = (s: string): Platt =>
-    fitPlatt(
-      runs.flatMap((r, i) => (z[i] === null || src[i] === s ? [] : [{ z: z[i]!, pass: r.passed }])),
-      IDENTITY_PLATT,
-      0,
-    );
+  // What the default model gives a source it has no model of (train.ts defaultMap: each source weighing alike).
+  const pooledWithout = (s: string): Platt => defaultMap(runs, z, s, DEFAULT_MAP);
   const held = new Map([...bySource].map(([s, rs]) => [s, { prior: pooledWithout(s), runs: rs }]));
   if (values.dump !== undefined) writeFileSync(values.dump, JSON.stringify(Object.fromEntries(held)));
   return { total: runs.length, passing: runs.filter((r) => r.passed).length, held };

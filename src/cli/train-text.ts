@@ -81,7 +81,7 @@ function separationTable(v: ViewEvaluation, notScored: readonly NotScored[] = []
 }
 
 /** ECE per source (recalibrated; and, leaving a source out, before any of its outcomes), mean pPass against the pass rate. */
-function calibrationTable(v: ViewEvaluation, uncalibrated?: { ece: Record<string, { ece: number | null }>; checks?: Record<string, { interval: Interval | null }> }): string {
+function calibrationTable(v: ViewEvaluation, uncalibrated?: { ece: Record<string, { ece: number | null }>; checks?: Record<string, { interval: Interval | null }>; weighting: string }): string {
   const checks = v.calibration.checks ?? {};
   const perfect = (s: string) => {
     const c = checks[s];
@@ -110,7 +110,15 @@ function calibrationTable(v: ViewEvaluation, uncalibrated?: { ece: Record<string
     ...(uncalibrated ? [''] : []),
   ]);
   return renderTable(
-    ['source', 'runs', 'mean pPass', 'passed', 'ECE (10 bins) [95 %]', 'perfectly calibrated at this n: ECE mean (95th pct)', ...(uncalibrated ? ['ECE before any outcome of the source [95 %]'] : [])],
+    [
+      'source',
+      'runs',
+      'mean pPass',
+      'passed',
+      'ECE (10 bins) [95 %]',
+      'perfectly calibrated at this n: ECE mean (95th pct)',
+      ...(uncalibrated ? [`ECE before any outcome of the source: the default model's map fitted without it (--default-map ${uncalibrated.weighting}) [95 %]`] : []),
+    ],
     rows,
   );
 }
@@ -232,7 +240,7 @@ export function forecastText(e: TrainEvaluation, models: readonly ForecastModel[
     'leave one source out, per source (pPass recalibrated per source on its own other task folds):',
     separationTable(lo, lo.notScored),
     'calibration, leave one source out:',
-    calibrationTable(lo, { ece: lo.uncalibrated, ...(lo.uncalibratedChecks ? { checks: lo.uncalibratedChecks } : {}) }),
+    calibrationTable(lo, { ece: lo.uncalibrated, ...(lo.uncalibratedChecks ? { checks: lo.uncalibratedChecks } : {}), weighting: e.defaultMap }),
     'reliability, leave one source out:',
     reliabilityTable(lo),
     'best-of-N, leave one source out (per source + task with 2 runs or more: resolved tasks of the top-pPass pick, a random pick, an oracle):',

@@ -43,7 +43,9 @@ describe('steplens train', () => {
     expect(r.stdout).toMatch(/pooled \(source alone: \d\.\d{3}\)/);
     expect(Object.keys(f.leaveSourceOut.at)).toEqual(['10', '20', '40']);
     // Calibration and best-of-N per source.
-    expect(r.stdout).toMatch(/ECE \(10 bins\) \[95 %\] +perfectly calibrated at this n: ECE mean \(95th pct\) +ECE before any outcome of the source \[95 %\]/);
+    expect(r.stdout).toMatch(
+      /ECE \(10 bins\) \[95 %\] +perfectly calibrated at this n: ECE mean \(95th pct\) +ECE before any outcome of the source: the default model.s map fitted without it \(--default-map runs\) \[95 %\]/,
+    );
     expect(Object.keys(f.leaveSourceOut.calibration.bySource).length).toBeGreaterThan(3);
     // Each source's ECE beside the ECE a perfectly calibrated forecaster shows at its n, as the file holds them.
     for (const [source, c] of Object.entries(f.leaveSourceOut.calibration.checks!)) {
@@ -97,5 +99,8 @@ describe('steplens train', () => {
     const d = await cli('train', '--out', path.join(dir, 'x.json'), '--pair-weights', '0,1,1', CORPUS);
     expect(d.code).toBe(1);
     expect(d.stderr).toMatch(/--pair-weights names a weight twice: '0,1,1'/);
+    const e = await cli('train', '--out', path.join(dir, 'x.json'), '--default-map', 'tasks', CORPUS);
+    expect(e.code).toBe(1);
+    expect(e.stderr).toMatch(/--default-map must be runs or sources, got 'tasks'/);
   });
 });

@@ -89,7 +89,9 @@ describe('train text', () => {
     const lo = r.evaluation.leaveSourceOut;
     const text = forecastText(r.evaluation, r.models);
     const table = text.slice(text.indexOf('calibration, leave one source out:'), text.indexOf('reliability, leave one source out:'));
-    expect(table).toMatch(/ECE \(10 bins\) \[95 %\] +perfectly calibrated at this n: ECE mean \(95th pct\) +ECE before any outcome of the source \[95 %\]/);
+    expect(table).toMatch(
+      /ECE \(10 bins\) \[95 %\] +perfectly calibrated at this n: ECE mean \(95th pct\) +ECE before any outcome of the source: the default model.s map fitted without it \(--default-map runs\) \[95 %\]/,
+    );
     for (const s of ['A + m', 'B + m', 'C + m']) {
       const before = lo.uncalibrated[s]!;
       const check = lo.uncalibratedChecks![s]!;

@@ -58,7 +58,7 @@ function pairWeightsFlag(text: string | undefined): number[] | undefined {
 const command: Command = {
   name: 'train',
   usage:
-    'usage: steplens train --out FORECAST.json [--outcomes FILE] [--manifest FILE] [--sources FILE] [--model NAME] [--run NAME] [--lenient] [--folds K] [--seed N] [--source-max R] [--pair-weights W,...] [--config FILE] [--json] PATH...\n' +
+    'usage: steplens train --out FORECAST.json [--outcomes FILE] [--manifest FILE] [--sources FILE] [--model NAME] [--run NAME] [--lenient] [--folds K] [--seed N] [--source-max R] [--pair-weights W,...] [--default-map runs|sources] [--config FILE] [--json] PATH...\n' +
     '  PATH, --outcomes, --manifest, --model, --run, skipped files and --lenient: as for `steplens report` (runs are named the same way);\n' +
     '                   only runs with a pass/fail outcome count\n' +
     "  --manifest FILE  JSON Lines {file, agent, model, resolved}: names each run's agent and model (its source) and outcome\n" +
@@ -68,6 +68,8 @@ const command: Command = {
     "                   (default 0.02: calibrate --portable's rule)\n" +
     '  --pair-weights W,... weights of a within-task pairwise term (pass vs fail runs of one source and task) tried\n' +
     '                   beside the pointwise fit, chosen leave one source out with the rest (default 0: pointwise only)\n' +
+    "  --default-map runs|sources  how the default model's map (the pPass of a source the file has no model of, before any\n" +
+    '                   outcome of it) weighs the runs: every run once (runs, the default) or every source alike (sources)\n' +
     '  --config FILE    scoring config the runs are scored with\n' +
     '  --out FILE       the model file: a default model and one per source (agent + model) seen; `serve --forecast FILE` loads it\n' +
     '  --json           print the whole document',
@@ -84,6 +86,7 @@ const command: Command = {
         seed: { type: 'string' },
         'source-max': { type: 'string' },
         'pair-weights': { type: 'string' },
+        'default-map': { type: 'string' },
         config: { type: 'string' },
         json: { type: 'boolean', default: false },
       },
@@ -99,6 +102,8 @@ const command: Command = {
     if (sourceMax !== undefined && (sourceMaxText!.trim() === '' || !(sourceMax >= 0 && sourceMax <= 1)))
       throw new SteplensError('usage', `--source-max must be a rate between 0 and 1, got '${sourceMaxText}'`);
     const pairWeights = pairWeightsFlag(values['pair-weights']);
+    const defaultMap = values['default-map'];
+    if (defaultMap !== undefined && defaultMap !== 'runs' && defaultMap !== 'sources') throw new SteplensError('usage', `--default-map must be runs or sources, got '${defaultMap}'`);
     // The walk passes over the command's own files: a forecaster written into PATH (--out) is not read back as a run.
     const { found, manifest, naming, warnings } = readCorpusInput(positionals, values, io.cwd, 'train', [values.out, values.sources, values.config]);
     const exit = reportCorpusInput(found, values.lenient, io.stderr, warnings);
@@ -118,7 +123,13 @@ const command: Command = {
         `need runs of both outcomes to train: ${passing} passing and ${runs.length - passing} failing of ${found.trajectories.length} trajectories (give --outcomes FILE or --manifest FILE)`,
       );
     }
-    const { models, evaluation } = trainForecast(runs, { folds, seed, ...(sourceMax !== undefined ? { sourceMax } : {}), ...(pairWeights !== undefined ? { pairWeights } : {}) });
+    const { models, evaluation } = trainForecast(runs, {
+      folds,
+      seed,
+      ...(sourceMax !== undefined ? { sourceMax } : {}),
+      ...(pairWeights !== undefined ? { pairWeights } : {}),
+      ...(defaultMap !== undefined ? { defaultMap } : {}),
+    });
     const referenceFree = withPriorIntervals(choosePriorWeights(input.prior), input.prior, { seed });
     const references = ptaSamples(input.known, prior, defaultAnalyzers(), config);
     const referenceMode = references.length > 0 ? withPtaIntervals(choosePtaWeights(references, config.weights), references, config.weights, { seed }) : undefined;

@@ -17,6 +17,8 @@ export interface Platt {
 export interface ScoredPoint {
   z: number;
   pass: boolean;
+  /** How many runs the point counts as (default 1): the default model's map weighs each source alike (train.ts). */
+  weight?: number;
 }
 
 /** Pseudo-runs the prior counts as (default). */
@@ -37,9 +39,9 @@ export function fitPlatt(points: readonly ScoredPoint[], prior: Platt = IDENTITY
   // scores all alike (a constant z) make the (a, b) directions nearly collinear and a full step overshoots.
   const loss = (a: number, b: number): number => {
     let l = (tau / 2) * (a - prior.a) ** 2 + (tauB / 2) * (b - prior.b) ** 2;
-    for (const { z, pass } of points) {
+    for (const { z, pass, weight = 1 } of points) {
       const e = a + b * z;
-      l += pass ? Math.log1p(Math.exp(-e)) : Math.log1p(Math.exp(e));
+      l += weight * (pass ? Math.log1p(Math.exp(-e)) : Math.log1p(Math.exp(e)));
     }
     return l;
   };
@@ -52,10 +54,10 @@ export function fitPlatt(points: readonly ScoredPoint[], prior: Platt = IDENTITY
     let haa = tau;
     let hab = 0;
     let hbb = tauB;
-    for (const { z, pass } of points) {
+    for (const { z, pass, weight = 1 } of points) {
       const p = sigmoid(a + b * z);
-      const r = (pass ? 1 : 0) - p;
-      const v = Math.max(p * (1 - p), 1e-10);
+      const r = weight * ((pass ? 1 : 0) - p);
+      const v = weight * Math.max(p * (1 - p), 1e-10);
       ga += r;
       gb += r * z;
       haa += v;

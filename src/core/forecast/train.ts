@@ -5,8 +5,8 @@
  * each with pPass recalibrated per source on held-out outcomes of that source
  * only (cross-fitted by task), check the `lowForecast` stop under the
  * calibrate rule, and fit the models to write: a default model (the shared
- * intercept, calibrated on every run's leave-one-source-out score) and one
- * per source seen (its intercept, its own weights where chosen, its
+ * intercept, its map fitted on the leave-one-source-out scores: defaultMap)
+ * and one per source seen (its intercept, its own weights where chosen, its
  * recalibration on its task-fold scores).
  */
 import type { BootstrapOptions } from '../stats/bootstrap.js';
@@ -15,7 +15,6 @@ import type { CalibrationError } from '../stats/calibration-error.js';
 import { crossCalibrate, endScores, leaveSourceAndTaskOut, leaveSourceOut, notScoredBySource, taskFolds, type HeldOut, type NotScored } from './crossfit.js';
 import { calibrationBySource, evaluateView, type HeldOutPPass, type ViewEvaluation } from './evaluate.js';
 import { fitRanker, rankerModel, type FitConfig } from './fit.js';
-import { sigmoid } from './logistic.js';
 import type { ForecastModel } from './model.js';
 import { applyPlatt, fitPlatt, type Platt } from './platt.js';
 import { sourceOf, type ForecastRun } from './run.js';
@@ -30,6 +29,8 @@ export interface TrainOptions extends BootstrapOptions {
   sourceMax?: number;
   /** Weights of the within-task pairwise term the choice tries (fit.ts `pairWeight`; default 0 alone). */
   pairWeights?: readonly number[];
+  /** How the default model's map weighs each source's runs (default `runs`). */
+  defaultMap?: DefaultMapWeighting;
 }
 
 /** A configuration as the evaluation reports it. */
@@ -54,6 +55,8 @@ export interface CandidateName {
 export interface TrainEvaluation {
   folds: number;
   seed: number;
+  /** How the default model's map weighed each source's runs (its "before any outcome" ECEs are that map's). */
+  defaultMap: DefaultMapWeighting;
   selection: {
     note: string;
     steering: string[];
@@ -132,6 +135,46 @@ export function heldOutApart(runs: readonly ForecastRun[], sel: Selection, k: nu
   return leaveSourceAndTaskOut(runs, configFor, k, seed);
 }
 
+/** How the default model's map weighs the runs of each source (train --default-map). */
+export type DefaultMapWeighting = 'runs' | 'sources';
+
+/**
+ * The default model's map (pPass for an agent + model the file has no model of): a Platt map fitted on held-out
+ * end scores, without the source `leave` when given. `runs` (the default): every run counts once, so the largest
+ * source sets the intercept (SWE-agent 0.x's 721 runs, 10 % passing, on the shared data). `sources`: each of a
+ * source's n runs counts N / (S · n) (N runs of S sources), as if a new source were a draw from the sources; held
+ * out it gives an unseen source a better ECE on average but recovers more slowly from reported outcomes on sources
+ * that pass rarely (docs/forecast.md, "Before any outcome").
+ */
+export function defaultMap(runs: readonly ForecastRun[], ends: ReadonlyArray<number | null>, leave?: string, weighting: DefaultMapWeighting = 'runs'): Platt {
+  const kept = runs.flatMap((r, i) => (ends[i] === null || sourceOf(r) === leave ? [] : [i]));
+  const perSource = new Map<string, number>();
+  for (const i of kept) perSource.set(sourceOf(runs[i]!), (perSource.get(sourceOf(runs[i]!)) ?? 0) + 1);
+  const scale = kept.length / perSource.size;
+  const weightOf = (i: number): number => (weighting === 'runs' ? 1 : scale / perSource.get(sourceOf(runs[i]!))!);
+  return fitPlatt(
+    kept.map((i) => ({ z: ends[i]!, pass: runs[i]!.passed, weight: weightOf(i) })),
+    undefined,
+    0,
+  );
+}
+
+/**
+ * The pPass a source gets before any outcome of it is known: the default model's map fitted without the source, at
+ * the source's held-out end score. Until stop 66 this figure was σ(z), the ranker's score with no map, which the
+ * server never outputs for a source it does not know.
+ */
+export function unseenSourcePPass(runs: readonly ForecastRun[], h: HeldOut, weighting: DefaultMapWeighting = 'runs'): Array<number | null> {
+  const ends = endScores(h);
+  const maps = new Map<string, Platt>();
+  return runs.map((r, i) => {
+    if (ends[i] === null) return null;
+    const s = sourceOf(r);
+    if (!maps.has(s)) maps.set(s, defaultMap(runs, ends, s, weighting));
+    return applyPlatt(maps.get(s)!, ends[i]!);
+  });
+}
+
 /** Trains and evaluates on `runs` (both outcomes present; callers check). */
 export function trainForecast(runs: readonly ForecastRun[], o: TrainOptions): TrainResult {
   const boot = { ...(o.reps !== undefined ? { reps: o.reps } : {}), seed: o.seed, ...(o.level !== undefined ? { level: o.level } : {}) };
@@ -140,7 +183,7 @@ export function trainForecast(runs: readonly ForecastRun[], o: TrainOptions): Tr
   const loso = heldOutBySource(runs, sel);
   const apart = heldOutApart(runs, sel, o.folds, o.seed);
   const losoP = pPassOf(apart, crossCalibrate(runs, apart, o.folds, o.seed));
-  const losoRaw = endScores(apart).map((z) => (z === null ? null : sigmoid(z)));
+  const unseen = unseenSourcePPass(runs, apart, o.defaultMap);
   const foldP = pPassOf(sel.folds, crossCalibrate(runs, sel.folds, o.folds, o.seed));
   const fold = taskFolds(
     runs.map((r) => r.task),
@@ -162,10 +205,11 @@ export function trainForecast(runs: readonly ForecastRun[], o: TrainOptions): Tr
     ),
   );
   const candidateOf = (i: number): CandidateName => ({ set: sel.candidates[i]!.set, lambda: sel.candidates[i]!.config.lambda, ...paired(sel.candidates[i]!.config) });
-  const before = calibrationBySource(runs, losoRaw, boot);
+  const before = calibrationBySource(runs, unseen, boot);
   const evaluation: TrainEvaluation = {
     folds: o.folds,
     seed: o.seed,
+    defaultMap: o.defaultMap ?? 'runs',
     selection: {
       note: sel.note,
       steering: sel.steering,
@@ -178,27 +222,17 @@ export function trainForecast(runs: readonly ForecastRun[], o: TrainOptions): Tr
     taskFolds: evaluateView(runs, sel.folds.scores, foldP, boot),
     stop,
   };
-  return { models: fitModels(runs, chosen, loso, sel.folds), evaluation };
+  return { models: fitModels(runs, chosen, loso, sel.folds, o.defaultMap), evaluation };
 }
 
 /** The default model and one per source, with their recalibrations (see the file comment). */
-export function fitModels(runs: readonly ForecastRun[], config: FitConfig, loso: HeldOut, folds: HeldOut): ForecastModel[] {
+export function fitModels(runs: readonly ForecastRun[], config: FitConfig, loso: HeldOut, folds: HeldOut, weighting: DefaultMapWeighting = 'runs'): ForecastModel[] {
   const ranker = fitRanker(runs, config);
   const points = (h: HeldOut, pick: (r: ForecastRun) => boolean) => {
     const ends = endScores(h);
     return runs.flatMap((r, i) => (ends[i] === null || !pick(r) ? [] : [{ z: ends[i]!, pass: r.passed }]));
   };
-  const models = [
-    rankerModel(
-      ranker,
-      undefined,
-      fitPlatt(
-        points(loso, () => true),
-        undefined,
-        0,
-      ),
-    ),
-  ];
+  const models = [rankerModel(ranker, undefined, defaultMap(runs, endScores(loso), undefined, weighting))];
   const seen = new Map<string, ForecastRun>();
   for (const r of runs) if (!seen.has(sourceOf(r))) seen.set(sourceOf(r), r);
   for (const [s, r] of [...seen].sort(([a], [b]) => (a < b ? -1 : 1))) {
