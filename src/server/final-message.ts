@@ -10,20 +10,17 @@ export interface FinalExtras {
   patch: PatchClass | undefined;
 }
 
-/**
- * Keys in the protocol's order; an extra left undefined is absent, not `undefined`. Built key by key, not by spreads:
- * this runs once a session with its code cold, where each spread went to the runtime (bench/README.md, "life18").
- * The report's own keys are copied in their order, as a spread would.
- */
+/** Keys in the protocol's order; an extra left undefined is absent, not `undefined`. */
 export function finalMessage(session: string, report: TrajectoryReport, extras: FinalExtras, why: FinalReason): FinalMessage {
   const { passed, learned, forecastVersion, patch } = extras;
-  const out: Record<string, unknown> = { type: 'final', session };
-  const from = report as unknown as Record<string, unknown>;
-  for (const k of Object.keys(from)) out[k] = from[k];
-  if (passed !== undefined) out.passed = passed;
-  if (learned) out.learned = learned;
-  if (forecastVersion !== undefined) out.forecastVersion = forecastVersion;
-  if (patch !== undefined) out.patch = patch;
-  out.reason = why;
-  return out as FinalMessage;
+  return {
+    type: 'final',
+    session,
+    ...report,
+    ...(passed !== undefined ? { passed } : {}),
+    ...(learned ? { learned } : {}),
+    ...(forecastVersion !== undefined ? { forecastVersion } : {}),
+    ...(patch !== undefined ? { patch } : {}),
+    reason: why,
+  };
 }
