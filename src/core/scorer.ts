@@ -94,7 +94,7 @@ class IncrementalScorer implements Scorer {
     const forecaster = (this.forecaster = options.forecast !== undefined ? createForecaster(options.forecast, retry, options.forecastFeatures) : undefined);
     // Its counters keep the retry episodes, regression loops and cycle runs they find: the report reads them.
     this.earlyStop = createEarlyStop(policy, { retry, history: true });
-    this.reference = Object.freeze(pta !== undefined ? { kind: 'pta', version: pta.version, paths: ptaPathCount(pta) } : { kind: 'prior' });
+    this.reference = pta !== undefined ? ptaReferenceInfo(pta) : PRIOR_INFO;
     const trace = forecaster?.trace;
     if (trace !== undefined) this.forecastTrace = trace;
   }
@@ -191,7 +191,7 @@ class IncrementalScorer implements Scorer {
 
   reportInSteps(passed?: boolean): Generator<void, TrajectoryReport> {
     // Read now, not at the first `next()`: the report is of the steps pushed so far, whatever is pushed meanwhile.
-    const head = { length: this.columns.length, score: this.vector(), signals: [...this.earlyStop.signals()], unknown: this.unknown, history: snapshotHistory(this.earlyStop.history()) };
+    const head = { length: this.columns.length, score: this.vector(), signals: this.earlyStop.signals().slice(), unknown: this.unknown, history: snapshotHistory(this.earlyStop.history()) };
     return this.reportOf(head, passed, this.forecaster?.value());
   }
 
@@ -212,19 +212,43 @@ class IncrementalScorer implements Scorer {
     const tier = tierFor(current.total, passed, cfg);
     const lucky =
       passed === true && tier === 'Lucky' ? classifyLucky({ states: all, score: current, waste, reference: pta !== undefined ? luckyReference(pta.references) : undefined }, cfg.lucky) : undefined;
-    return {
-      score: current,
-      tier,
-      ...(lucky !== undefined ? { lucky } : {}),
-      waste,
-      signals: head.signals,
-      steps: head.length,
-      stages: all.map((s) => s.stage).join(''),
-      reference: { ...this.reference },
-      unknown: head.unknown,
-      ...(pPass !== undefined ? { pPass } : {}),
-    };
+    // No spreads: this runs once a session with its code cold, where each spread (a copy of unknown shape) went to the
+    // runtime (bench/README.md, "life18"). The keys in the same order, so the final's bytes are the same.
+    const signals = head.signals;
+    const steps = head.length;
+    const stages = all.map((s) => s.stage).join('');
+    const reference = referenceCopy(this.reference);
+    const unknown = head.unknown;
+    const report: TrajectoryReport =
+      lucky === undefined ? { score: current, tier, waste, signals, steps, stages, reference, unknown } : { score: current, tier, lucky, waste, signals, steps, stages, reference, unknown };
+    if (pPass !== undefined) report.pPass = pPass;
+    return report;
   }
+}
+
+/** The reference info of every scorer against the prior. */
+const PRIOR_INFO: ReferenceInfo = Object.freeze({ kind: 'prior' });
+
+/**
+ * The reference info of scorers against `pta`: one frozen object shared by the sessions of its task (a PTA is never
+ * changed once built; its version and path count are checked all the same). Made a session, it was an allocation and
+ * a freeze at every start, and a miss of the frame writer's cache of its JSON (frame-text.ts, keyed by this object) at
+ * every session's first score frame (bench/README.md, "life18").
+ */
+const ptaInfos = new WeakMap<Pta, ReferenceInfo>();
+
+function ptaReferenceInfo(pta: Pta): ReferenceInfo {
+  const paths = ptaPathCount(pta);
+  const kept = ptaInfos.get(pta);
+  if (kept?.version === pta.version && kept.paths === paths) return kept;
+  const info: ReferenceInfo = Object.freeze({ kind: 'pta', version: pta.version, paths });
+  ptaInfos.set(pta, info);
+  return info;
+}
+
+/** A copy of a scorer's reference info (frozen, and shared by the sessions of its PTA) for a report, in its key order. */
+function referenceCopy(r: ReferenceInfo): ReferenceInfo {
+  return r.kind === 'pta' ? { kind: r.kind, version: r.version, paths: r.paths } : { kind: r.kind };
 }
 
 /**

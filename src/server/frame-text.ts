@@ -67,7 +67,8 @@ function plain(s: string): boolean {
 const referenceBytes = new WeakMap<ReferenceInfo, Buffer>();
 
 /**
- * The JSON bytes of a session's reference, kept while the session keeps the reference, in a buffer of their own
+ * The JSON bytes of a session's reference, kept while the reference is (one object per PTA version, shared by the
+ * sessions of its task: core/scorer.ts), in a buffer of their own
  * (exported for tests): `Buffer.from` of a short string is a view of Node's shared 8 KB pool, and one kept view
  * keeps its whole pool slab alive, so each open session held about a slab (8.4 KB of `external` a session in
  * bench/memory.ts; bench/README.md, "Memory per session, fifth pass").

@@ -29,12 +29,15 @@ export interface SessionSpec {
 
 /** A fresh session (no step yet) scored against `spec.reference`, under the server's resolved options. */
 export function buildSession(spec: SessionSpec, analyzers: Analyzers, options: ResolvedOptions, now = Date.now()): Session {
+  // Optional fields given as undefined, not spread in: both read the fields only, and this runs once a session with
+  // its code cold, where each spread went to the runtime (bench/README.md, "life18").
   const scorer = createScorer({
     reference: spec.reference,
     analyzers,
     policy: spec.policy,
     config: options.config,
-    ...(spec.forecast !== undefined ? { forecast: spec.forecast.model, forecastFeatures: options.forecastFeatures } : {}),
+    forecast: spec.forecast?.model,
+    forecastFeatures: spec.forecast !== undefined ? options.forecastFeatures : undefined,
   });
   const session = new Session({
     id: spec.id,
@@ -48,10 +51,10 @@ export function buildSession(spec: SessionSpec, analyzers: Analyzers, options: R
     parser: spec.format === 'steplens' ? undefined : getParser(spec.format).stream(),
     maxSteps: options.limits.maxStepsPerSession,
     now,
-    ...(spec.assignment !== undefined ? { policy: spec.assignment } : {}),
-    ...(spec.forecast !== undefined ? { forecastVersion: spec.forecast.version } : {}),
-    ...(spec.agent !== undefined ? { agent: spec.agent } : {}),
-    ...(spec.model !== undefined ? { model: spec.model } : {}),
+    policy: spec.assignment,
+    forecastVersion: spec.forecast?.version,
+    agent: spec.agent,
+    model: spec.model,
   });
   return session;
 }

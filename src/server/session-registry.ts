@@ -15,7 +15,7 @@ import { EndedSessions } from './ended-sessions.js';
 import { learnSession } from './learn-session.js';
 import { LiveSessions } from './live-sessions.js';
 import type { Session, StepFrame } from './session.js';
-import { buildSession } from './session-factory.js';
+import { buildSession, type SessionSpec } from './session-factory.js';
 import { PolicyManager } from './policy-manager.js';
 import { sessionKey, type Principal } from './principal.js';
 import { ScopedReferences } from './reference-scope.js';
@@ -129,7 +129,9 @@ export class SessionRegistry {
       const reference = await this.references.reference(msg.task, principal.tenant);
       const format: FormatName = msg.format ?? 'steplens';
       const forecast = this.deps.options.forecast?.modelFor(msg.agent, msg.model, principal.tenant);
-      const spec = {
+      // `forecast` given as undefined, not spread in: the spec's readers read its fields only (buildSession, the journal's
+      // open), and a spread in this once-a-session code went to the runtime (bench/README.md, "life18").
+      const spec: SessionSpec = {
         id,
         task: msg.task,
         format,
@@ -139,7 +141,7 @@ export class SessionRegistry {
         policy: policy.value,
         assignment: { pair: assigned.key, selected, shadow },
         reference,
-        ...(forecast !== undefined ? { forecast } : {}),
+        forecast,
         principal,
       };
       const session = buildSession(spec, this.deps.analyzers, this.deps.options);
