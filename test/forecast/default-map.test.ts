@@ -6,29 +6,15 @@
  * - a point's weight counts as that many copies of it.
  */
 import { describe, expect, it } from 'vitest';
-import { FEATURE_COUNT, FEATURE_NAMES, type FeatureName } from '../../src/core/forecast/features.js';
 import { endScores } from '../../src/core/forecast/crossfit.js';
 import { applyPlatt, fitPlatt } from '../../src/core/forecast/platt.js';
-import { sourceOf, type ForecastRun } from '../../src/core/forecast/run.js';
+import { sourceOf } from '../../src/core/forecast/run.js';
 import { selectConfig } from '../../src/core/forecast/select.js';
 import { defaultMap, heldOutApart, trainForecast } from '../../src/core/forecast/train.js';
 import { calibrationError } from '../../src/core/stats/calibration-error.js';
-import { rng } from './rng.js';
+import { syntheticSource } from './synthetic-source.js';
 
-const col = (f: FeatureName) => FEATURE_NAMES.indexOf(f);
-
-/** `pass` passing and `fail` failing runs of agent `agent`, one row each; `sourceEdited` carries some signal. */
-function source(agent: string, pass: number, fail: number, seed: number): ForecastRun[] {
-  const r = rng(seed);
-  return Array.from({ length: pass + fail }, (_, i) => {
-    const passed = i < pass;
-    const rows = new Float64Array(FEATURE_COUNT);
-    rows[col('sourceEdited')] = r() < (passed ? 0.8 : 0.3) ? 1 : 0;
-    rows[col('shareE')] = r();
-    rows[col('logSteps')] = Math.log1p(5 + 20 * r());
-    return { id: `${agent}${i}`, task: `t${i % 7}`, agent, model: 'm', passed, length: 1, at: Int32Array.from([1]), rows };
-  });
-}
+const source = syntheticSource;
 
 // Pass rates 10 %, 50 %, 80 %: a map fitted on all sources misses each of them differently.
 const runs = [...source('A', 6, 54, 1), ...source('B', 10, 10, 2), ...source('C', 16, 4, 3)];

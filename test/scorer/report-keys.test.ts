@@ -2,8 +2,9 @@
  * The end of a session with fewer spreads (bench/README.md, "life18"): a scorer's reference info is one frozen object
  * per PTA version (shared by the sessions of its task) and the report is built key by key. The report's bytes, and
  * the final's made from it, are those the spread-built report gave: compared here with the old construction, written
- * out in the test, on real runs with and without a PTA, a forecaster and an outcome. (The final itself is still
- * built by spreads: a key-by-key copy of the report read slower in a hot loop, and not faster in a session's end.)
+ * out in the test, on real runs with and without a PTA, a forecaster and an outcome; the final's keys in the
+ * protocol's order. (The final itself is still built by spreads: a key-by-key copy of the report read slower in a
+ * hot loop, and not faster in a session's end.)
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -43,19 +44,24 @@ function spreadReport(r: TrajectoryReport): TrajectoryReport {
   };
 }
 
-/** The final as `finalMessage` builds it (kept here so that a change to either shows). */
-function spreadFinal(session: string, report: TrajectoryReport, extras: FinalExtras, why: 'end' | 'idle'): unknown {
-  const { passed, learned, forecastVersion, patch } = extras;
-  return {
-    type: 'final',
-    session,
-    ...report,
-    ...(passed !== undefined ? { passed } : {}),
-    ...(learned ? { learned } : {}),
-    ...(forecastVersion !== undefined ? { forecastVersion } : {}),
-    ...(patch !== undefined ? { patch } : {}),
-    reason: why,
-  };
+/** What a final of `report` with extras `x` holds: the report, then the extras given (an undefined one is absent). */
+function finalOf(report: TrajectoryReport, x: FinalExtras): Record<string, unknown> {
+  const given = Object.fromEntries(Object.entries(x).filter(([, v]) => v !== undefined));
+  return { ...report, ...given };
+}
+
+/** The protocol's key order: type and session, the report's keys, the extras given, then why it ended. */
+function finalKeys(report: TrajectoryReport, x: FinalExtras): string[] {
+  const extras = (['passed', 'learned', 'forecastVersion', 'patch'] as const).filter((k) => x[k] !== undefined);
+  // A key the report already has (the HTTP path's forecastVersion) keeps the report's place.
+  return [...new Set(['type', 'session', ...Object.keys(report), ...extras, 'reason'])];
+}
+
+/** The final of `finalMessage`, checked against its contents and the protocol's key order (not a copy of its code). */
+function expectFinal(session: string, report: TrajectoryReport, x: FinalExtras, why: 'end' | 'idle'): void {
+  const final = finalMessage(session, report, x, why);
+  expect(Object.keys(final)).toEqual(finalKeys(report, x));
+  expect(JSON.parse(JSON.stringify(final))).toEqual(JSON.parse(JSON.stringify({ type: 'final', session, ...finalOf(report, x), reason: why })));
 }
 
 describe("a scorer's reference info", () => {
@@ -116,7 +122,7 @@ describe('the report, key by key, and the final made from it', () => {
         expect(JSON.stringify(report), run.name).toBe(JSON.stringify(spreadReport(report)));
         for (const [k, x] of extras.entries()) {
           const why = k === 2 ? 'idle' : 'end';
-          expect(JSON.stringify(finalMessage('s-1', report, x, why))).toBe(JSON.stringify(spreadFinal('s-1', report, x, why)));
+          expectFinal('s-1', report, x, why);
           compared++;
         }
       }
@@ -124,7 +130,7 @@ describe('the report, key by key, and the final made from it', () => {
     // A report of the server's HTTP path carries keys past the scorer's (forecastVersion, pPassInSample): kept in their place.
     const base = createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers }).report();
     const wider: TrajectoryReport = { ...base, pPass: 0.5, forecastVersion: 4, pPassInSample: true };
-    for (const x of extras) expect(JSON.stringify(finalMessage('s-2', wider, x, 'end'))).toBe(JSON.stringify(spreadFinal('s-2', wider, x, 'end')));
+    for (const x of extras) expectFinal('s-2', wider, x, 'end');
     expect(compared).toBeGreaterThan(150);
     // Both shapes of report were met: with and without pPass.
     expect([...seen].some((k) => k.endsWith(',pPass'))).toBe(true);
