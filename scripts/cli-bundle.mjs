@@ -15,11 +15,16 @@
  * loads (scripts/zod-on-first-use.mjs): a plain `score` validates nothing, and each command file is ~0.3 MB less to
  * read and take from the cache at every start.
  *
- * Left outside the bundle:
- *  - tree-sitter and its grammars: native addons, loaded with `require` from node_modules on first parse
- *    (src/syntax/grammars.ts);
- *  - `serve`: the server finds its worker and web assets beside its own modules and brings fastify, pino,
- *    ioredis and prom-client; main imports that command from dist/src (tsc's output) when it runs.
+ * `serve` is a command file like the others, fastify, pino, prom-client and ioredis bundled in (issue 24: from
+ * dist/src it loaded ~760 files, 336 of dist/src's ES modules, ~100 of zod's and ~320 CommonJS ones of fastify, pino,
+ * prom-client...: 1.05 s of CPU to ready, 0.41 s bundled). Its worker threads have files of their own beside it,
+ * dist/bin/commands/NAME.js (src/server/worker-entry.ts looks for `NAME.js` beside the module that asks, here the
+ * command file: CommonJS, as dist/bin/package.json says), and it finds dist/web two folders up
+ * (src/server/web-assets.ts), as from dist/src/server.
+ * ioredis (`--redis` only) is bundled inside a module esbuild evaluates on first use (backend.ts's import()).
+ *
+ * Left outside the bundle: tree-sitter and its grammars, native addons loaded with `require` from node_modules on
+ * first parse (src/syntax/grammars.ts).
  * A package imported statically by a bundled module is loaded with its file, so the build fails on any outside
  * package a module imports at its top (only `node:` modules may be).
  */
@@ -41,8 +46,10 @@ const BIN_PACKAGE_JSON = '{ "type": "commonjs" }\n';
 
 /** Native packages: never bundled, only `require`d where they are used. */
 const NATIVE = ['tree-sitter', 'tree-sitter-bash', 'tree-sitter-python'];
-/** Commands run from dist/src rather than bundled. */
-const FROM_DIST = ['serve'];
+/** Commands run from dist/src rather than bundled (none now; registry.ts's plugin below still knows how). */
+const FROM_DIST = [];
+/** The server's worker threads (src/server/NAME.ts): a file each beside the command files, `.js` as worker-entry.ts looks for. */
+const WORKERS = ['score-worker', 'retrain-worker'];
 
 /**
  * zod's locales: zod builds `z.locales` from every language's messages (a third of its code), of which only the
@@ -148,6 +155,15 @@ export async function bundleCli(root) {
     outExtension: { '.js': COMMAND_EXT },
     plugins: [zodOnFirstUse(path.join(root, 'src'), `../${ZOD_FILE}`)],
   });
+  // The server's worker threads: started with Node's own loader (CommonJS: dist/bin/package.json), zod bundled in
+  // (a worker has no code cache; it starts on the first scoring request, not with the server).
+  const workerBuild = await esbuild.build({
+    ...COMMON,
+    absWorkingDir: root,
+    entryPoints: WORKERS.map((w) => ({ in: `src/server/${w}.ts`, out: w })),
+    outdir: `${CLI_DIR}/commands`,
+    plugins: [zodEnglishOnly],
+  });
   // zod, shared by the command files (required by zod-on-first-use.mjs when a schema is first used).
   const zodBuild = await esbuild.build({
     ...COMMON,
@@ -156,8 +172,9 @@ export async function bundleCli(root) {
     outfile: `${CLI_DIR}/${ZOD_FILE}`,
     plugins: [zodEnglishOnly],
   });
-  const inputs = { ...main.metafile.inputs, ...commandBuild.metafile.inputs, ...zodBuild.metafile.inputs };
-  const warnings = [...main.warnings, ...commandBuild.warnings, ...zodBuild.warnings];
+  const builds = [main, commandBuild, workerBuild, zodBuild];
+  const inputs = Object.assign({}, ...builds.map((b) => b.metafile.inputs));
+  const warnings = builds.flatMap((b) => b.warnings);
   if (warnings.length > 0) throw new Error(`the CLI bundle built with warnings: ${warnings.map((w) => w.text).join('; ')}`);
   const locales = Object.keys(inputs).filter((f) => /(^|\/)src\//.test(f) && /\bz\.(locales|config)\b/.test(readFileSync(path.join(root, f), 'utf8')));
   if (locales.length > 0) throw new Error(`${locales.join(', ')} use z.locales or z.config: the CLI bundle holds zod's English messages only (scripts/cli-bundle.mjs)`);

@@ -92,8 +92,8 @@ function invokedAsMain(): boolean {
 
 if (invokedAsMain()) {
   // Node >= 22.1 keeps V8's code for the modules its loaders read on disk (os.tmpdir()/node-compile-cache): this
-  // file, and dist/src's for `serve` (issue 24). The bin's command files have a cache of their own, on every Node
-  // (code-cache.ts). NODE_DISABLE_COMPILE_CACHE=1 turns both off.
+  // file and, run from dist/src (tsc's output), the modules of the command it runs (issue 24). The bin's command
+  // files have a cache of their own, on every Node (code-cache.ts). NODE_DISABLE_COMPILE_CACHE=1 turns both off.
   (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   // `steplens label run.traj | head`: a reader that stops early is not an error. Any other failure to write (a full
   // disk, `> /dev/full`) is the command's one-line error, not a stack trace (review s42).

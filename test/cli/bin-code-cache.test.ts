@@ -53,11 +53,12 @@ function cached(tmpdir: string): Map<string, number> {
 }
 
 describe('the bin through its code cache', () => {
-  it('is CommonJS in strict mode, main and command files', () => {
+  it('is CommonJS in strict mode, main, command and worker files', () => {
     const dir = path.join(ROOT, 'dist', 'bin');
     const commands = readdirSync(path.join(dir, 'commands'));
     expect(commands).toContain('score.cjs');
-    expect(commands.filter((f) => !f.endsWith('.cjs'))).toEqual([]);
+    // Besides them, serve's worker threads: `.js`, the name src/server/worker-entry.ts looks for beside the module.
+    expect(commands.filter((f) => !f.endsWith('.cjs')).sort()).toEqual(['retrain-worker.js', 'score-worker.js']);
     // main's name is the package's `bin`: its folder's package.json makes it CommonJS in a package of ES modules.
     expect(JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'))).toEqual({ type: 'commonjs' });
     // The sources are ES modules (strict code): each file's first statement says so, before the banner's code.

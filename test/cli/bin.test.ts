@@ -1,7 +1,8 @@
 /**
  * The `steplens` bin is the esbuild bundle dist/bin/steplens.js (scripts/cli-bundle.mjs), built by `npm test`'s
- * build: a small main file plus one file per command, `serve` taken from dist/src. It must answer exactly as the
- * CLI run from the sources does, and errors made by dist/src's copy of the code (serve) must still be one line.
+ * build: a small main file plus one file per command (`serve` too: test/cli/serve-bundle.test.ts). It must answer
+ * exactly as the CLI run from the sources does, and errors made by a command file's copy of the code must still be
+ * one line.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
@@ -49,7 +50,7 @@ describe('the bundled bin', () => {
     expect((await bin('label', DASK, '--json')).stdout).toBe((await cli('label', DASK, '--json')).stdout);
   });
 
-  it("prints a one-line error for bad usage of serve, whose error class is dist/src's copy", async () => {
+  it("prints a one-line error for bad usage of serve, whose error class is its command file's copy", async () => {
     const run = await bin('serve', '--port', 'nope');
     expect(run.code).toBe(1);
     expect(run.stderr).toBe("steplens serve: --port must be 0-65535 (got 'nope')\n");

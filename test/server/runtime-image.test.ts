@@ -1,12 +1,12 @@
 /**
  * Reproduces the Dockerfile's runtime stage by hand (no container daemon here):
  * a clean directory with the package files, a production-only install, the
- * compiled dist, proto and data/example, then the image's start command
- * (`node dist/src/cli/main.js serve --host ... --data DIR`); /healthz must answer
- * and SIGTERM must stop it cleanly.
+ * compiled dist, proto and data/example, then the image's start command (its
+ * ENTRYPOINT, the bin since serve18, with `serve --host ... --data DIR`); /healthz
+ * must answer and SIGTERM must stop it cleanly.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,14 @@ import { tempDir } from './helpers.js';
 const run = promisify(execFile);
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let dir: string | undefined;
+
+/** The Dockerfile's ENTRYPOINT after `node`: the file the image runs. */
+function imageEntry(): string[] {
+  const line = /^ENTRYPOINT (\[.*\])$/m.exec(readFileSync(path.join(REPO, 'Dockerfile'), 'utf8'))?.[1];
+  const entry = JSON.parse(line ?? '[]') as string[];
+  expect(entry[0]).toBe('node');
+  return entry.slice(1);
+}
 
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
@@ -37,17 +45,17 @@ describe('runtime image recipe', () => {
     //  - `npm rebuild tree-sitter tree-sitter-bash tree-sitter-python`: the native bindings the checkout's own
     //    `npm ci` built with the same lockfile, Node and platform (a package whose prebuilt binary loads here has
     //    no build/ folder and loads its prebuilds/ one, which --ignore-scripts installed);
-    //  - `npm run build`: dist/src (what the image runs) and dist/web (the view it serves).
+    //  - `npm run build`: dist (the image copies all of it: dist/bin, what it runs; dist/web, the view it serves).
     for (const pkg of ['tree-sitter', 'tree-sitter-bash', 'tree-sitter-python']) {
       const built = path.join(REPO, 'node_modules', pkg, 'build');
       if (existsSync(built)) await cp(built, path.join(app, 'node_modules', pkg, 'build'), { recursive: true });
     }
-    for (const part of ['dist/src', 'dist/web']) await cp(path.join(REPO, part), path.join(app, part), { recursive: true });
+    for (const part of ['dist/bin', 'dist/src', 'dist/web']) await cp(path.join(REPO, part), path.join(app, part), { recursive: true });
     await cp(path.join(REPO, 'proto'), path.join(app, 'proto'), { recursive: true });
     await cp(path.join(REPO, 'data/example'), path.join(app, 'data/example'), { recursive: true });
     const data = path.join(dir, 'volume');
 
-    const child = spawn(process.execPath, ['dist/src/cli/main.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--data', data], { cwd: app, env: { ...process.env, NODE_ENV: 'production' } });
+    const child = spawn(process.execPath, [...imageEntry(), 'serve', '--host', '127.0.0.1', '--port', '0', '--data', data], { cwd: app, env: { ...process.env, NODE_ENV: 'production' } });
     let output = '';
     const address = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
