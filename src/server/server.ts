@@ -1,4 +1,4 @@
-/** The server entry point (`npm start`): flags and env in, listen, graceful shutdown. */
+/** The server entry point of dist/src (the drills spawn it; `npm start`, Docker and the bin run the bundled `steplens serve`, the same config and runServer): flags and env in, listen, graceful shutdown. */
 import { SteplensError, parseArgsMessage } from '../errors.js';
 import { SERVE_USAGE, serverConfig } from './config.js';
 import { runServer } from './run.js';

@@ -84,7 +84,7 @@ async function stop(child: ChildProcess, port: number, twice = false): Promise<v
 
 describe('npm start on another port', () => {
   it('the start script ends with the server entry, so `npm start -- --port P` reaches it', () => {
-    expect(serverCommand).toBe('exec node dist/src/server/server.js');
+    expect(serverCommand).toBe('exec node dist/bin/steplens.js serve');
   });
 
   it('--port P (npm start -- --port P) and STEPLENS_PORT=P both move it', async () => {
