@@ -1,5 +1,6 @@
 /**
- * A string-to-number table for a session's variant keys (state hashes to 52-bit numbers): open addressing with the
+ * A string-to-number table for a session's variant keys (state hashes to 52-bit numbers), its retry history (state
+ * hashes to steps) and its labeler's file flags (paths to bits): open addressing with the
  * keys and the values in two arrays of one length, a power of two, at most three quarters full. A `Map` of ~76 such
  * entries (a 100-step session) has capacity 128: 3 words an entry slot and a bucket word every two, ~3.1 KB, plus a
  * HeapNumber for each value past a small integer; here 128 slots of one key pointer and one unboxed double, ~2.1 KB
@@ -18,7 +19,7 @@ const FIRST_SLOTS = 16;
  * FNV-1a from {@link SEED} over 8 characters spread along the key and its length: the keys are MD5 digests in hex,
  * each character uniform, so those place a key as well as all 32 would.
  */
-function hashOf(key: string): number {
+function sampledHash(key: string): number {
   const n = key.length;
   let h = Math.imul(SEED ^ 0x811c9dc5 ^ n, 0x01000193);
   const stride = n >>> 3 || 1;
@@ -26,13 +27,26 @@ function hashOf(key: string): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
+/** FNV-1a from {@link SEED} over every character: for keys that are not digests (paths share long prefixes). */
+function wholeHash(key: string): number {
+  let h = Math.imul(SEED ^ 0x811c9dc5 ^ key.length, 0x01000193);
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+/** What a table's keys are: MD5 digests in hex (a sample of their characters places them) or any strings. */
+export type KeyKind = 'digest' | 'any';
+
 /** Insertion and update only (what the variant tracker needs); see the module comment. */
 export class KeyTable {
   private keys: Array<string | undefined>;
   private values: number[];
   private count = 0;
+  /** Keys hashed over every character (`'any'`), not a sample. */
+  private readonly whole: boolean;
 
-  constructor(slots = FIRST_SLOTS) {
+  constructor(slots = FIRST_SLOTS, kind: KeyKind = 'digest') {
+    this.whole = kind === 'any';
     this.keys = new Array<string | undefined>(slots).fill(undefined);
     // NaN: the array holds doubles from the start (no change of its kind when the first 52-bit value comes).
     this.values = new Array<number>(slots).fill(Number.NaN);
@@ -43,11 +57,23 @@ export class KeyTable {
     return this.count;
   }
 
+  /** The value of `key`, or undefined. */
+  get(key: string): number | undefined {
+    const { keys } = this;
+    const mask = keys.length - 1;
+    let slot = this.hashOf(key) & mask;
+    for (let k = keys[slot]; k !== undefined; k = keys[slot]) {
+      if (k === key) return this.values[slot];
+      slot = (slot + 1) & mask;
+    }
+    return undefined;
+  }
+
   /** Sets `key` to `value` and returns its previous value (undefined when new): one probe for both. */
   swap(key: string, value: number): number | undefined {
     const { keys } = this;
     const mask = keys.length - 1;
-    let slot = hashOf(key) & mask;
+    let slot = this.hashOf(key) & mask;
     for (let k = keys[slot]; k !== undefined; k = keys[slot]) {
       if (k === key) {
         const prev = this.values[slot]!;
@@ -74,6 +100,10 @@ export class KeyTable {
     return slots;
   }
 
+  private hashOf(key: string): number {
+    return this.whole ? wholeHash(key) : sampledHash(key);
+  }
+
   private grow(): void {
     const { keys, values } = this;
     const slots = keys.length * 2;
@@ -83,7 +113,7 @@ export class KeyTable {
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
       if (key === undefined) continue;
-      let slot = hashOf(key) & mask;
+      let slot = this.hashOf(key) & mask;
       while (this.keys[slot] !== undefined) slot = (slot + 1) & mask;
       this.keys[slot] = key;
       this.values[slot] = values[i]!;
