@@ -29,7 +29,7 @@ export class LabelHistory {
   sourceEdited = false;
   /**
    * The three file sets below in one table (a file is in several; one table per session instead of three): a key
-   * table of paths, not a `Map` (2 words a slot against the `Map`'s 3.5: ~0.4 KB less a session, bench/README.md "mem18").
+   * table of paths, not a `Map` (2 words a slot against the `Map`'s 3.5: ~0.2 KB less a session, bench/README.md "mem18").
    */
   private readonly flags = new KeyTable(8, 'any');
   /** Files the agent changed (any role), repo-relative. */

@@ -1,7 +1,7 @@
 /**
  * A string-to-number table for a session's variant keys (state hashes to 52-bit numbers), its retry history (state
- * hashes to steps) and its labeler's file flags (paths to bits): open addressing with the
- * keys and the values in two arrays of one length, a power of two, at most three quarters full. A `Map` of ~76 such
+ * hashes to steps, paths to steps) and its labeler's file flags (paths to bits): open addressing with the keys and
+ * the values in two arrays of one length, a power of two, at most three quarters full. A `Map` of ~76 such
  * entries (a 100-step session) has capacity 128: 3 words an entry slot and a bucket word every two, ~3.1 KB, plus a
  * HeapNumber for each value past a small integer; here 128 slots of one key pointer and one unboxed double, ~2.1 KB
  * (bench/README.md, "Memory per session, ninth pass"). Keys are compared as strings, so it answers as a `Map`. The
@@ -37,7 +37,7 @@ function wholeHash(key: string): number {
 /** What a table's keys are: MD5 digests in hex (a sample of their characters places them) or any strings. */
 export type KeyKind = 'digest' | 'any';
 
-/** Insertion and update only (what the variant tracker needs); see the module comment. */
+/** Insertion, update and lookup only (no deletion: none of its users forgets a key); see the module comment. */
 export class KeyTable {
   private keys: Array<string | undefined>;
   private values: number[];

@@ -135,8 +135,9 @@ export function createRetryDetector(): RetryDetector {
 /** A class, not an object of closures: every session keeps one, and shares the methods. */
 class Retries implements RetryDetector {
   /**
-   * The step each hash was last seen at (a key table, not a `Map`: ~0.45 KB less a 100-step session, bench/README.md
-   * "mem18"). Hashed over every character: a client that could grind hashes to share sampled characters gains nothing.
+   * The step each hash was last seen at (a key table, not a `Map`: ~0.2 KB less an active disjoint session of the
+   * memory bench, bench/README.md "mem18"). Hashed over every character: a client that could grind hashes to share
+   * the sampled characters gains nothing.
    */
   private lastSeen = new KeyTable(HISTORY_SLOTS, 'any');
   private readonly changes = createChangeLog();
