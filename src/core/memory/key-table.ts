@@ -1,7 +1,8 @@
 /**
  * A string-to-number table for a session's variant keys (state hashes to 52-bit numbers), its retry history (state
  * hashes to steps, paths to steps) and its labeler's file flags (paths to bits): open addressing with the keys and
- * the values in two arrays of one length, a power of two, at most three quarters full. A `Map` of ~76 such
+ * the values in two arrays of one length, a power of two, at most three quarters full (seven eighths up to 64
+ * slots). A `Map` of ~76 such
  * entries (a 100-step session) has capacity 128: 3 words an entry slot and a bucket word every two, ~3.1 KB, plus a
  * HeapNumber for each value past a small integer; here 128 slots of one key pointer and one unboxed double, ~2.1 KB
  * (bench/README.md, "Memory per session, ninth pass"). Keys are compared as strings, so it answers as a `Map`. The
@@ -14,6 +15,18 @@ const SEED = randomBytes(4).readUInt32LE(0);
 
 /** Slots of a new table (doubled when more than three quarters are taken). */
 const FIRST_SLOTS = 16;
+
+/**
+ * Tables of at most this many slots are doubled only past seven eighths taken (a probe of so few slots stays in a
+ * cache line or two): a retry history or file flags of 25-28 keys keeps 32 slots, a variant table of 49-56 keys 64
+ * (bench/README.md, "mem18").
+ */
+const DENSE_SLOTS = 64;
+
+/** Whether `count` keys are too many for `slots` slots. */
+function full(count: number, slots: number): boolean {
+  return slots <= DENSE_SLOTS ? count * 8 > slots * 7 : count * 4 > slots * 3;
+}
 
 /**
  * FNV-1a from {@link SEED} over 8 characters spread along the key and its length: the keys are MD5 digests in hex,
@@ -84,7 +97,7 @@ export class KeyTable {
     }
     keys[slot] = key;
     this.values[slot] = value;
-    if (++this.count * 4 > keys.length * 3) this.grow();
+    if (full(++this.count, keys.length)) this.grow();
     return undefined;
   }
 
@@ -96,7 +109,7 @@ export class KeyTable {
   /** The slots a table of `count` keys starts with so that it takes them all without growing. */
   static slotsFor(count: number): number {
     let slots = FIRST_SLOTS;
-    while (count * 4 > slots * 3) slots *= 2;
+    while (full(count, slots)) slots *= 2;
     return slots;
   }
 
