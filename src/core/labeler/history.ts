@@ -1,3 +1,4 @@
+import { KeyTable } from '../memory/key-table.js';
 import type { PythonScan } from './python-writes.js';
 
 const MODIFIED = 1;
@@ -7,7 +8,7 @@ const SEEN = 4;
 /** One of the history's file sets: a view of its one map of flags per file, with a Set's `has` and `add`. */
 export class FileSet {
   constructor(
-    private readonly flags: Map<string, number>,
+    private readonly flags: KeyTable,
     private readonly bit: number,
   ) {}
 
@@ -16,7 +17,8 @@ export class FileSet {
   }
 
   add(file: string): this {
-    this.flags.set(file, (this.flags.get(file) ?? 0) | this.bit);
+    const flags = this.flags.get(file) ?? 0;
+    if ((flags & this.bit) === 0) this.flags.swap(file, flags | this.bit);
     return this;
   }
 }
@@ -25,8 +27,11 @@ export class FileSet {
 export class LabelHistory {
   /** True once a source file (not test, not scratch) has been changed. */
   sourceEdited = false;
-  /** The three file sets below in one map (a file is in several; one table per session instead of three). */
-  private readonly flags = new Map<string, number>();
+  /**
+   * The three file sets below in one table (a file is in several; one table per session instead of three): a key
+   * table of paths, not a `Map` (2 words a slot against the `Map`'s 3.5: ~0.2 KB less a session, bench/README.md "mem18").
+   */
+  private readonly flags = new KeyTable(8, 'any');
   /** Files the agent changed (any role), repo-relative. */
   readonly modified = new FileSet(this.flags, MODIFIED);
   /** Files the agent created, repo-relative. */

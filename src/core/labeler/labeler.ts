@@ -8,6 +8,7 @@ import { knownRoot, normalizePosix, stripRoot, toRepoPath, type PathContext } fr
 import { shellIntents, type ShellIntents } from './shell-intent.js';
 import { rememberScripts, scriptWriteIntents, shellScriptWrites } from './script-writes.js';
 import { changesEnvironment } from './env-effects.js';
+import { flatten } from '../memory/flat-string.js';
 
 /** A path context and the resolver of paths in it (a closure over it). */
 interface Resolver {
@@ -17,6 +18,22 @@ interface Resolver {
 
 /** Path contexts a labeler keeps with their resolvers: a step's own, the one its `cd` makes, and a few before. */
 const RESOLVERS_KEPT = 4;
+
+/**
+ * Resolvers made by any labeler, by root and directory, the first made first; a labeler that needs one another
+ * made takes it (runs of one harness work in the same root and directories: each session made its own, ~0.5 KB
+ * a session, bench/README.md "mem18"). A context is never changed once made and a resolver depends on it alone, so
+ * an equal one serves. Bounded: past {@link SHARED_RESOLVERS} the oldest goes (a labeler keeps its own).
+ */
+const sharedResolvers = new Map<string, Resolver>();
+const SHARED_RESOLVERS = 256;
+/** Longer roots and directories together are not shared (the cache stays under ~0.3 MB whatever clients send). */
+const SHARED_RESOLVER_CHARS = 512;
+
+/** The shared key of a context: the root's length leads, so that no root and directory pair reads as another. */
+function resolverKey(root: string | undefined, dir: string): string {
+  return root === undefined ? `-${dir}` : `${root.length}:${root}${dir}`;
+}
 
 /** CodeR's Manager writes its plan as a shell "command" `plan`, the plan's JSON, then `end_of_plan`: a plan, rule 1 (O). */
 /**
@@ -86,8 +103,18 @@ export class Labeler {
   private resolverFor(root: string | undefined, dir: string): Resolver {
     const kept = this.resolvers;
     for (const r of kept) if (r.ctx.dir === dir && r.ctx.root === root) return r;
-    const ctx: PathContext = root === undefined ? { dir } : { root, dir };
-    const made: Resolver = { ctx, resolve: (p: string) => toRepoPath(p, ctx) };
+    const shared = (root?.length ?? 0) + dir.length <= SHARED_RESOLVER_CHARS;
+    const key = shared ? flatten(resolverKey(root, dir)) : '';
+    let made = shared ? sharedResolvers.get(key) : undefined;
+    if (made === undefined) {
+      // Copies: a shared context outlives the session, and must not keep a step's text alive through a slice.
+      const ctx: PathContext = root === undefined ? { dir: flatten(dir) } : { root: flatten(root), dir: flatten(dir) };
+      made = { ctx, resolve: (p: string) => toRepoPath(p, ctx) };
+      if (shared) {
+        if (sharedResolvers.size >= SHARED_RESOLVERS) sharedResolvers.delete(sharedResolvers.keys().next().value!);
+        sharedResolvers.set(key, made);
+      }
+    }
     if (kept.length >= RESOLVERS_KEPT) kept.pop();
     kept.unshift(made);
     return made;

@@ -1,6 +1,8 @@
 /**
- * A string-to-number table for a session's variant keys (state hashes to 52-bit numbers): open addressing with the
- * keys and the values in two arrays of one length, a power of two, at most three quarters full. A `Map` of ~76 such
+ * A string-to-number table for a session's variant keys (state hashes to 52-bit numbers), its retry history (state
+ * hashes to steps, paths to steps) and its labeler's file flags (paths to bits): open addressing with the keys and
+ * the values in two arrays of one length, a power of two, at most three quarters full (seven eighths up to 64
+ * slots). A `Map` of ~76 such
  * entries (a 100-step session) has capacity 128: 3 words an entry slot and a bucket word every two, ~3.1 KB, plus a
  * HeapNumber for each value past a small integer; here 128 slots of one key pointer and one unboxed double, ~2.1 KB
  * (bench/README.md, "Memory per session, ninth pass"). Keys are compared as strings, so it answers as a `Map`. The
@@ -15,10 +17,22 @@ const SEED = randomBytes(4).readUInt32LE(0);
 const FIRST_SLOTS = 16;
 
 /**
+ * Tables of at most this many slots are doubled only past seven eighths taken (a probe of so few slots stays in a
+ * cache line or two): a retry history or file flags of 25-28 keys keeps 32 slots, a variant table of 49-56 keys 64
+ * (bench/README.md, "mem18").
+ */
+const DENSE_SLOTS = 64;
+
+/** Whether `count` keys are too many for `slots` slots. */
+function full(count: number, slots: number): boolean {
+  return slots <= DENSE_SLOTS ? count * 8 > slots * 7 : count * 4 > slots * 3;
+}
+
+/**
  * FNV-1a from {@link SEED} over 8 characters spread along the key and its length: the keys are MD5 digests in hex,
  * each character uniform, so those place a key as well as all 32 would.
  */
-function hashOf(key: string): number {
+function sampledHash(key: string): number {
   const n = key.length;
   let h = Math.imul(SEED ^ 0x811c9dc5 ^ n, 0x01000193);
   const stride = n >>> 3 || 1;
@@ -26,13 +40,26 @@ function hashOf(key: string): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
-/** Insertion and update only (what the variant tracker needs); see the module comment. */
+/** FNV-1a from {@link SEED} over every character: for keys that are not digests (paths share long prefixes). */
+function wholeHash(key: string): number {
+  let h = Math.imul(SEED ^ 0x811c9dc5 ^ key.length, 0x01000193);
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+/** What a table's keys are: MD5 digests in hex (a sample of their characters places them) or any strings. */
+export type KeyKind = 'digest' | 'any';
+
+/** Insertion, update and lookup only (no deletion: none of its users forgets a key); see the module comment. */
 export class KeyTable {
   private keys: Array<string | undefined>;
   private values: number[];
   private count = 0;
+  /** Keys hashed over every character (`'any'`), not a sample. */
+  private readonly whole: boolean;
 
-  constructor(slots = FIRST_SLOTS) {
+  constructor(slots = FIRST_SLOTS, kind: KeyKind = 'digest') {
+    this.whole = kind === 'any';
     this.keys = new Array<string | undefined>(slots).fill(undefined);
     // NaN: the array holds doubles from the start (no change of its kind when the first 52-bit value comes).
     this.values = new Array<number>(slots).fill(Number.NaN);
@@ -43,11 +70,23 @@ export class KeyTable {
     return this.count;
   }
 
+  /** The value of `key`, or undefined. */
+  get(key: string): number | undefined {
+    const { keys } = this;
+    const mask = keys.length - 1;
+    let slot = this.hashOf(key) & mask;
+    for (let k = keys[slot]; k !== undefined; k = keys[slot]) {
+      if (k === key) return this.values[slot];
+      slot = (slot + 1) & mask;
+    }
+    return undefined;
+  }
+
   /** Sets `key` to `value` and returns its previous value (undefined when new): one probe for both. */
   swap(key: string, value: number): number | undefined {
     const { keys } = this;
     const mask = keys.length - 1;
-    let slot = hashOf(key) & mask;
+    let slot = this.hashOf(key) & mask;
     for (let k = keys[slot]; k !== undefined; k = keys[slot]) {
       if (k === key) {
         const prev = this.values[slot]!;
@@ -58,7 +97,7 @@ export class KeyTable {
     }
     keys[slot] = key;
     this.values[slot] = value;
-    if (++this.count * 4 > keys.length * 3) this.grow();
+    if (full(++this.count, keys.length)) this.grow();
     return undefined;
   }
 
@@ -70,8 +109,12 @@ export class KeyTable {
   /** The slots a table of `count` keys starts with so that it takes them all without growing. */
   static slotsFor(count: number): number {
     let slots = FIRST_SLOTS;
-    while (count * 4 > slots * 3) slots *= 2;
+    while (full(count, slots)) slots *= 2;
     return slots;
+  }
+
+  private hashOf(key: string): number {
+    return this.whole ? wholeHash(key) : sampledHash(key);
   }
 
   private grow(): void {
@@ -83,7 +126,7 @@ export class KeyTable {
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
       if (key === undefined) continue;
-      let slot = hashOf(key) & mask;
+      let slot = this.hashOf(key) & mask;
       while (this.keys[slot] !== undefined) slot = (slot + 1) & mask;
       this.keys[slot] = key;
       this.values[slot] = values[i]!;

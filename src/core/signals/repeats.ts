@@ -3,7 +3,14 @@
  * cyclic pattern; method.md sections 6.3 and 10) take as "the same action"
  * and as "a change in between".
  */
+import { KeyTable } from '../memory/key-table.js';
 import type { ActionKind, State } from '../types.js';
+
+/**
+ * Slots a history's table starts with: a session meets a handful of files and hashes first; a table of 8 slots
+ * (~0.3 KB) holds 6, and doubles past that.
+ */
+const HISTORY_SLOTS = 8;
 
 /**
  * Kinds never taken as a repeat **(choice)**. `finish`: SWE-agent 1.x asks the
@@ -47,13 +54,14 @@ class Changes implements ChangeLog {
   private lastAny = -1;
   // Changes that may touch any file: a write of an unknown file, a deletion, a checkout, a second write of a line.
   private lastTree = -1;
-  private readonly lastFile = new Map<string, number>();
+  /** The last change of each file, by path (a key table, not a `Map`: 2 words a slot against the `Map`'s 3.5). */
+  private readonly lastFile = new KeyTable(HISTORY_SLOTS, 'any');
 
   record(s: State): void {
     if (s.changesFile) {
       this.lastAny = s.t;
       if (s.file === undefined) this.lastTree = s.t;
-      else this.lastFile.set(s.file, s.t);
+      else this.lastFile.swap(s.file, s.t);
     }
     if (s.changesEnv === true) {
       this.lastAny = s.t;
@@ -126,18 +134,24 @@ export function createRetryDetector(): RetryDetector {
 
 /** A class, not an object of closures: every session keeps one, and shares the methods. */
 class Retries implements RetryDetector {
-  private lastSeen = new Map<string, number>();
+  /**
+   * The step each hash was last seen at (a key table, not a `Map`: ~0.2 KB less an active disjoint session of the
+   * memory bench, bench/README.md "mem18"). Hashed over every character: a client that could grind hashes to share
+   * the sampled characters gains nothing.
+   */
+  private lastSeen = new KeyTable(HISTORY_SLOTS, 'any');
   private readonly changes = createChangeLog();
 
   add(state: State): number | undefined {
-    if (state.kind === 'finish') this.lastSeen = new Map();
+    if (state.kind === 'finish') this.lastSeen = new KeyTable(HISTORY_SLOTS, 'any');
     if (REPEAT_EXEMPT_KINDS.has(state.kind)) {
       this.changes.record(state);
       return undefined;
     }
-    const prev = state.variant === true ? undefined : this.lastSeen.get(state.hash);
+    // One probe reads the previous step and sets this one (a variant is set too, and repeats nothing).
+    const seen = this.lastSeen.swap(state.hash, state.t);
+    const prev = state.variant === true ? undefined : seen;
     const retryOf = prev !== undefined && !this.changes.changedSince(state, prev) ? prev : undefined;
-    this.lastSeen.set(state.hash, state.t);
     if (retryOf === undefined) this.changes.record(state);
     return retryOf;
   }
