@@ -1,21 +1,19 @@
 /**
- * `steplens report --references DIR / --bundled`, through the built CLI (dist) on the sample runs in
+ * `steplens report --references DIR / --bundled`, through the CLI (in-process) on the sample runs in
  * examples/runs: a run whose task has too few other passing runs in PATH is scored against its task's stored
  * PTA, each row names what it was scored against, and the optimism of a run scored against a PTA it helped
  * build is flagged. The reference folder is one a real server wrote (POST /v1/tasks/:task/references).
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
 import { packageRoot } from '../../src/package-files.js';
 import { CORPUS_DIR } from '../fixtures/corpus.js';
 import { readDoc, removeDir, startApp, tempDir } from '../server/helpers.js';
 
 const ROOT = packageRoot();
-const MAIN = path.join(ROOT, 'dist/src/cli/main.js');
 const SAMPLES = ['examples/runs', '--outcomes', 'examples/runs/outcomes.csv'];
 const DJANGO = 'django__django-11099';
 /** Two passing corpus runs of django__django-11099 other than the sample run (OpenHands + Claude 3.5 Sonnet). */
@@ -34,10 +32,12 @@ interface Row {
   reference?: { kind: string; source?: string; version?: number; references: number; holdsRun?: boolean };
 }
 
+/** `steplens report` in-process, from the checkout's root (SAMPLES are relative to it). */
 async function report(...args: string[]) {
-  return promisify(execFile)(process.execPath, [MAIN, 'report', ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 })
-    .then((r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }))
-    .catch((e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }));
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(['report', ...args], { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), stderrIsTTY: false, cwd: ROOT, env: {} });
+  return { code, stdout, stderr };
 }
 
 const row = (rows: Row[], run: string) => rows.find((r) => r.run === run)!;

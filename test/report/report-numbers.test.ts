@@ -1,29 +1,29 @@
 /**
- * Issue 23 through the built CLI (dist): `report` scores every readable run, names each run's reference kind,
+ * Issue 23 through the CLI, in-process (a node process per command cost 0.3-1 s of CPU each before it did anything;
+ * test/cli/bin.test.ts shows the bin answers as the sources do): `report` scores every readable run, names each run's reference kind,
  * gives every aggregate its n and interval, ranks with ties and a minimum of runs, measures separation within
  * source beside the pooled figure, and names runs from --outcomes / --manifest rows; what it prints is what
  * its JSON holds.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
 import { packageRoot } from '../../src/package-files.js';
 import { MIN_RESAMPLE_UNITS } from '../../src/core/stats/bootstrap.js';
 import type { CorpusReport } from '../../src/report/types.js';
 import { CORPUS_DIR } from '../fixtures/corpus.js';
 
 const ROOT = packageRoot();
-const MAIN = path.join(ROOT, 'dist/src/cli/main.js');
 /** 15 SWE-agent 0.x runs of 5 models on 3 Java tasks; no log names its model (the run folder does). */
 const JAVA = path.join(CORPUS_DIR, 'multi-swe-bench__experiments');
 
 async function steplens(...args: string[]) {
-  return promisify(execFile)(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 })
-    .then((r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }))
-    .catch((e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }));
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), stderrIsTTY: false, cwd: ROOT, env: {} });
+  return { code, stdout, stderr };
 }
 
 /** An outcomes table naming each Java run folder's model, as the trial's did (`20240825_SWE-agent_<model>` → `<model>`). */
