@@ -17,7 +17,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { taskFolds } from '../src/core/forecast/crossfit.js';
 import { applyPlatt, fitPlatt, type Platt, type ScoredPoint } from '../src/core/forecast/platt.js';
-import { defaultMap, type DefaultMapWeighting } from '../src/core/forecast/train.js';
+import { defaultMap, isDefaultMapWeighting, type DefaultMapWeighting } from '../src/core/forecast/train.js';
 import { RECALIBRATION, recalibrateSource, type RecalibrationRule } from '../src/core/forecast/recalibrate.js';
 import { argsError, benchArgs, numberFlag } from './args.js';
 import { fitBeta, fitHistogram } from './recalibration-candidates.js';
@@ -50,7 +50,8 @@ const ORDERS = numberFlag(values, 'orders', 'positive integer', 200);
 const SEED = numberFlag(values, 'seed', 'non-negative integer', 1);
 const DEFAULT_MAP: DefaultMapWeighting = defaultMapFlag(values['default-map']);
 function defaultMapFlag(text: string | undefined): DefaultMapWeighting {
-  if (text === undefined || text === 'runs' || text === 'sources') return text ?? 'runs';
+  if (text === undefined) return 'runs';
+  if (isDefaultMapWeighting(text)) return text;
   return argsError(`--default-map must be runs or sources, got '${text}'`);
 }
 const started = Date.now();

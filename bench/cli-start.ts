@@ -20,7 +20,7 @@ import { pairedRatioInterval } from './intervals.js';
 import { cpuSeconds } from './proc-cpu.js';
 import { freePort } from './redis-server.js';
 import { machine, target, writeResult } from './report.js';
-import { childCpuSeconds, commandLine, fmt, median, printTable, rotatingRounds } from './timing.js';
+import { childCpuSeconds, commandLine, fmt, median, printTable, rotatingOrder, rotatingRounds } from './timing.js';
 
 const { values } = benchArgs({ options: { rounds: { type: 'string' }, run: { type: 'string' }, baseline: { type: 'string' }, json: { type: 'string' } } });
 const ROOT = repoRoot();
@@ -138,13 +138,10 @@ const serveCases: Array<{ name: string; run: () => Promise<{ wall: number; cpu: 
 const serveMs = serveCases.map(() => [] as number[]);
 const serveCpu = serveCases.map(() => [] as number[]);
 await serveReady(BIN); // the code cache of the serve file (written at its graceful end), as after any first start
-for (let r = 0; r < serveRounds; r++) {
-  for (let k = 0; k < serveCases.length; k++) {
-    const i = (k + r) % serveCases.length;
-    const s = await serveCases[i]!.run();
-    serveMs[i]!.push(s.wall);
-    serveCpu[i]!.push(s.cpu);
-  }
+for (const i of rotatingOrder(serveCases.length, serveRounds)) {
+  const s = await serveCases[i]!.run();
+  serveMs[i]!.push(s.wall);
+  serveCpu[i]!.push(s.cpu);
 }
 const serveWall = serveMs.map((xs) => median(xs));
 const serveCpuMs = serveCpu.map((xs) => median(xs));

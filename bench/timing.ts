@@ -146,7 +146,14 @@ export function quantiles(xs: Float64Array, ps: readonly number[]): number[] {
  * (k + r) mod n k-th in round r): a machine that drifts, or a cache that favours whoever runs second, hits every case alike.
  */
 export function rotatingRounds(cases: number, rounds: number, run: (i: number) => void): void {
-  for (let r = 0; r < rounds; r++) for (let k = 0; k < cases; k++) run((k + r) % cases);
+  for (const i of rotatingOrder(cases, rounds)) run(i);
+}
+
+/** The order {@link rotatingRounds} runs the cases in, for a loop that awaits each run. */
+export function rotatingOrder(cases: number, rounds: number): number[] {
+  const order: number[] = [];
+  for (let r = 0; r < rounds; r++) for (let k = 0; k < cases; k++) order.push((k + r) % cases);
+  return order;
 }
 
 /** The median of `xs` (NaN when empty). */

@@ -19,7 +19,7 @@ import { choosePriorWeights } from '../../core/forecast/prior-weights.js';
 import { withPtaIntervals } from '../../core/forecast/pta-intervals.js';
 import { choosePtaWeights } from '../../core/forecast/pta-weights.js';
 import { sourceOf } from '../../core/forecast/run.js';
-import { trainForecast } from '../../core/forecast/train.js';
+import { isDefaultMapWeighting, trainForecast } from '../../core/forecast/train.js';
 import { readConfigFile } from '../../settings-files.js';
 import { parseSourcesTable, type SourceEntry } from '../../report/sources-table.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
@@ -103,7 +103,7 @@ const command: Command = {
       throw new SteplensError('usage', `--source-max must be a rate between 0 and 1, got '${sourceMaxText}'`);
     const pairWeights = pairWeightsFlag(values['pair-weights']);
     const defaultMap = values['default-map'];
-    if (defaultMap !== undefined && defaultMap !== 'runs' && defaultMap !== 'sources') throw new SteplensError('usage', `--default-map must be runs or sources, got '${defaultMap}'`);
+    if (defaultMap !== undefined && !isDefaultMapWeighting(defaultMap)) throw new SteplensError('usage', `--default-map must be runs or sources, got '${defaultMap}'`);
     // The walk passes over the command's own files: a forecaster written into PATH (--out) is not read back as a run.
     const { found, manifest, naming, warnings } = readCorpusInput(positionals, values, io.cwd, 'train', [values.out, values.sources, values.config]);
     const exit = reportCorpusInput(found, values.lenient, io.stderr, warnings);

@@ -138,6 +138,9 @@ export function heldOutApart(runs: readonly ForecastRun[], sel: Selection, k: nu
 /** How the default model's map weighs the runs of each source (train --default-map). */
 export type DefaultMapWeighting = 'runs' | 'sources';
 
+/** Whether `text` names a {@link DefaultMapWeighting} (train's and the calibration bench's `--default-map`). */
+export const isDefaultMapWeighting = (text: string): text is DefaultMapWeighting => text === 'runs' || text === 'sources';
+
 /**
  * The default model's map (pPass for an agent + model the file has no model of): a Platt map fitted on held-out
  * end scores, without the source `leave` when given. `runs` (the default): every run counts once, so the largest
@@ -147,11 +150,12 @@ export type DefaultMapWeighting = 'runs' | 'sources';
  * that pass rarely (docs/forecast.md, "Before any outcome").
  */
 export function defaultMap(runs: readonly ForecastRun[], ends: ReadonlyArray<number | null>, leave?: string, weighting: DefaultMapWeighting = 'runs'): Platt {
-  const kept = runs.flatMap((r, i) => (ends[i] === null || sourceOf(r) === leave ? [] : [i]));
+  const sources = runs.map(sourceOf);
+  const kept = runs.flatMap((_, i) => (ends[i] === null || sources[i] === leave ? [] : [i]));
   const perSource = new Map<string, number>();
-  for (const i of kept) perSource.set(sourceOf(runs[i]!), (perSource.get(sourceOf(runs[i]!)) ?? 0) + 1);
+  for (const i of kept) perSource.set(sources[i]!, (perSource.get(sources[i]!) ?? 0) + 1);
   const scale = kept.length / perSource.size;
-  const weightOf = (i: number): number => (weighting === 'runs' ? 1 : scale / perSource.get(sourceOf(runs[i]!))!);
+  const weightOf = (i: number): number => (weighting === 'runs' ? 1 : scale / perSource.get(sources[i]!)!);
   return fitPlatt(
     kept.map((i) => ({ z: ends[i]!, pass: runs[i]!.passed, weight: weightOf(i) })),
     undefined,
