@@ -19,7 +19,7 @@ function counted(fn: () => void): { checks: number; parses: number } {
   const spy = vi.spyOn(Parser.prototype, 'parse').mockImplementation(function (this: Parser, input: ParseArgs[0], old?: ParseArgs[1], options?: ParseArgs[2]) {
     parses++;
     const progress = options?.progressCallback;
-    const wrapped = progress === undefined ? options : { ...options, progressCallback: (state: Parameters<typeof progress>[0]) => (checks++, progress(state)) };
+    const wrapped = progress === undefined ? options : { ...options, progressCallback: (index: number, hasError: boolean) => (checks++, progress(index, hasError)) };
     return original.call(this, input, old, wrapped);
   });
   try {
