@@ -17,6 +17,10 @@
  * wait for the next turns (held, their sockets paused, as above). A count alone let a step's cost decide: 64 steps
  * scored against a tenant's own 10,000-node PTA (10-20 ms each) held everyone's loop 1.3-1.8 s. A closing
  * connection's held frames are handled at the same pace, and its close goes on once they are.
+ * A frame is not cut, so a tenant whose frames took more than TENANT_MS_PER_TURN in a turn owes the excess: its
+ * frames then wait (held, on a timer, not a spinning loop) until as much wall-clock time has passed. Per turn alone,
+ * a tenant whose every step cost ~200 ms (a bash parse at its CPU backstop) had one handled every turn and so held
+ * the loop ~95% of the time: other tenants' pings and steps waited behind one of its steps each (T96).
  *
  * Held frames are bounded together (T67): each weighs its bytes and HELD_FRAME_OVERHEAD (the Buffer and its slots
  * on the heap), and past `maxHeld` the connection holding the most is refused: its held frames dropped, its later
@@ -69,6 +73,10 @@ export class FrameBatch {
   private readonly paused = new Set<Connection>();
   /** Milliseconds each tenant's frames took in this turn. */
   private readonly spent = new Map<unknown, number>();
+  /** Tenants whose frames took more than their time of a turn, and until when (performance.now()) their frames wait. */
+  private readonly owedUntil = new Map<unknown, number>();
+  /** The timer that wakes the batch when only owing tenants' frames are held. */
+  private wake: NodeJS.Timeout | undefined;
   /** Closed connections whose held frames are still to be handled, and what to run once they are. */
   private readonly closing = new Map<Connection, () => void>();
   /** Set while the server closes: every frame is handled at once. */
@@ -167,11 +175,14 @@ export class FrameBatch {
 
   private readonly turnEnd = (): void => {
     this.scheduled = false;
+    if (this.wake !== undefined) clearTimeout(this.wake);
+    this.wake = undefined;
     // This turn's arrivals first: a quiet connection's frame does not wait behind another's backlog.
     this.flush();
     // Moved before any is handled (one flush after the loop): a connection whose frames its tenant's time then
     // holds again has only later frames held, so they go back ahead of them.
     for (const [conn, held] of this.held) {
+      if (this.owes(this.owner(conn))) continue;
       // A connection whose frames came this turn already had its share of it (they fill FRAMES_PER_TURN first).
       const share = Math.max(0, FRAMES_PER_TURN - (this.inTurn.get(conn) ?? 0));
       const from = held.next;
@@ -186,10 +197,43 @@ export class FrameBatch {
     }
     this.flush();
     this.inTurn.clear();
-    this.spent.clear();
+    this.noteOwed();
     this.settle();
-    if (this.held.size > 0) this.schedule();
+    this.scheduleHeld();
   };
+
+  /** True while `who`'s frames wait for the time it owes (never while the server closes). */
+  private owes(who: unknown): boolean {
+    return !this.unpaced && this.owedUntil.size > 0 && (this.owedUntil.get(who) ?? 0) > performance.now();
+  }
+
+  /** Ends the turn's time: a tenant that took more than TENANT_MS_PER_TURN owes the excess; debts paid are dropped. */
+  private noteOwed(): void {
+    const now = performance.now();
+    for (const [who, until] of this.owedUntil) if (until <= now) this.owedUntil.delete(who);
+    for (const [who, ms] of this.spent) if (ms > TENANT_MS_PER_TURN) this.owedUntil.set(who, Math.max(this.owedUntil.get(who) ?? 0, now + ms - TENANT_MS_PER_TURN));
+    this.spent.clear();
+  }
+
+  /** The next turn for held frames: at once if a connection's tenant owes nothing, else when the first debt is paid. */
+  private scheduleHeld(): void {
+    if (this.held.size === 0) return;
+    let first = Infinity;
+    for (const conn of this.held.keys()) {
+      const who = this.owner(conn);
+      if (!this.owes(who)) return this.schedule();
+      first = Math.min(first, this.owedUntil.get(who)!);
+    }
+    if (this.scheduled || this.wake !== undefined) return;
+    this.wake = setTimeout(
+      () => {
+        this.wake = undefined;
+        this.schedule();
+      },
+      Math.max(1, Math.ceil(first - performance.now())),
+    );
+    this.wake.unref();
+  }
 
   /** Resumes the connections that hold nothing any more, and finishes the closes that waited for their frames. */
   private settle(): void {
@@ -221,7 +265,7 @@ export class FrameBatch {
       const who = this.owner(conn);
       const deferred = later?.get(conn);
       // Once one frame of a connection waits, every later one does: its order holds.
-      if (deferred !== undefined || (!this.unpaced && (this.spent.get(who) ?? 0) >= TENANT_MS_PER_TURN)) {
+      if (deferred !== undefined || (!this.unpaced && (this.spent.get(who) ?? 0) >= TENANT_MS_PER_TURN) || this.owes(who)) {
         if (deferred !== undefined) deferred.push(items[i + 1], items[i + 2]);
         else (later ??= new Map()).set(conn, [items[i + 1], items[i + 2]]);
         continue;

@@ -7,7 +7,9 @@
 import { selectModel } from '../core/forecast/model.js';
 import { alignToPta } from '../core/signals/alignment.js';
 import { resolvePolicy } from '../core/policy.js';
-import { scoreSteps } from '../core/scorer.js';
+import { createScorer, type CreateScorerOptions } from '../core/scorer.js';
+import type { StepResult, TrajectoryReport } from '../core/scorer-api.js';
+import type { Step } from '../core/types.js';
 import type { Pta } from '../core/scorer-api.js';
 import { SteplensError } from '../errors.js';
 import type { ScoreRequest } from '../protocol/http-bodies.js';
@@ -15,6 +17,7 @@ import type { ScoreStepsResponse } from '../protocol/view-bodies.js';
 import { checkLength, inSampleField, type ScoringDeps } from './score-request.js';
 import { trajectoryView } from './session-view.js';
 import { trajectoryDocument } from './trajectory.js';
+import { JobSlices } from './job-slices.js';
 
 /** What the steps job needs besides the scoring deps: the task's PTA even below `minReferences` (the path is drawn over any PTA). */
 export type StepsDeps = ScoringDeps & { pta: (task: string) => Promise<Pta | undefined> };
@@ -29,7 +32,7 @@ export async function scoreStepsView(deps: StepsDeps, req: ScoreRequest): Promis
   const reference = await deps.reference(req.task);
   // As POST /v1/score scores it (scoreParsedSteps), with every step's result kept; the run's source picks the forecast model.
   const forecast = deps.forecast !== undefined ? selectModel(deps.forecast, req.agent ?? parsed.meta.agent, req.model ?? parsed.meta.model) : undefined;
-  const scored = scoreSteps(steps, {
+  const scored = await scoreStepsInSlices(steps, {
     reference,
     analyzers: deps.analyzers,
     policy: policy.value,
@@ -57,4 +60,17 @@ export async function scoreStepsView(deps: StepsDeps, req: ScoreRequest): Promis
       : {}),
   };
   return JSON.stringify(out);
+}
+
+/** core's `scoreSteps` (what an online client would have received), a slice of steps at a time (job-slices.ts). */
+async function scoreStepsInSlices(steps: readonly Step[], options: CreateScorerOptions & { passed?: boolean }): Promise<{ results: StepResult[]; report: TrajectoryReport }> {
+  const scorer = createScorer(options);
+  scorer.setOutcome(options.passed);
+  const results: StepResult[] = [];
+  const slices = new JobSlices();
+  for (const s of steps) {
+    results.push(scorer.push(s));
+    await slices.tick();
+  }
+  return { results, report: scorer.report(options.passed) };
 }

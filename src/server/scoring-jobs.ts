@@ -105,7 +105,7 @@ async function work(req: JobRequest, deps: StepsDeps): Promise<unknown> {
       const steps = trajectorySteps(body.trajectory, body.format, 'body.trajectory', req.task);
       checkLength(steps, deps.maxSteps, 'body.trajectory');
       // As JSON slices: the main thread reads them back a slice a turn (statesJsonSlices).
-      return statesJsonSlices(trajectoryStates(steps, deps.analyzers, { kind: 'prior', prior: await deps.prior() }));
+      return statesJsonSlices(await trajectoryStates(steps, deps.analyzers, { kind: 'prior', prior: await deps.prior() }));
     }
   }
 }

@@ -9,6 +9,7 @@ import type { Reference, TrajectoryReport } from '../core/scorer-api.js';
 import type { State, Step } from '../core/types.js';
 import { SteplensError } from '../errors.js';
 import { parseInstances, parseLogText } from '../formats/index.js';
+import { JobSlices } from './job-slices.js';
 import type { Diagnostic, FormatName, ParseResult, TrajectoryMeta } from '../formats/types.js';
 
 /** Parses a body's `trajectory` in `format` (or detected); refuses one without steps (a reference needs one). `task`: as in {@link trajectoryDocument}. */
@@ -91,11 +92,11 @@ export function nonEmptySteps(parsed: ParseResult, where: string): Step[] {
   return parsed.steps;
 }
 
-/** Scores a whole trajectory the way a session would (same code, same report). */
-export function scoreTrajectory(
+/** Scores a whole trajectory the way a session would (same code, same report), yielding between slices of steps (job-slices.ts). */
+export async function scoreTrajectory(
   steps: readonly Step[],
   opts: { reference: Reference; analyzers: Analyzers; policy: Policy; config: ScoringConfig; passed?: boolean; forecast?: ForecastModel; forecastVersion?: number },
-): TrajectoryReport {
+): Promise<TrajectoryReport> {
   const scorer = createScorer({
     reference: opts.reference,
     analyzers: opts.analyzers,
@@ -103,14 +104,22 @@ export function scoreTrajectory(
     config: opts.config,
     ...(opts.forecast !== undefined ? { forecast: opts.forecast } : {}),
   });
-  for (const s of numberedSteps(steps)) scorer.push(s);
+  const slices = new JobSlices();
+  for (const s of numberedSteps(steps)) {
+    scorer.push(s);
+    await slices.tick();
+  }
   const report = scorer.report(opts.passed);
   return opts.forecastVersion !== undefined ? { ...report, forecastVersion: opts.forecastVersion } : report;
 }
 
-/** The states of a trajectory (labels do not depend on the reference; the prior is used). */
-export function trajectoryStates(steps: readonly Step[], analyzers: Analyzers, reference: Reference): State[] {
+/** The states of a trajectory (labels do not depend on the reference; the prior is used), in slices as {@link scoreTrajectory}. */
+export async function trajectoryStates(steps: readonly Step[], analyzers: Analyzers, reference: Reference): Promise<State[]> {
   const scorer = createScorer({ reference, analyzers });
-  for (const s of numberedSteps(steps)) scorer.push(s);
+  const slices = new JobSlices();
+  for (const s of numberedSteps(steps)) {
+    scorer.push(s);
+    await slices.tick();
+  }
   return [...scorer.states()];
 }

@@ -104,15 +104,24 @@ const MAX_SHELL_NESTING = 3;
  * `maxChars` characters are parsed (a longer command is cut at a line end), for at most `budgetOps` operations (then no
  * commands, ok=false), and at most MAX_WALK_NODES syntax nodes are walked; a command cut by length or walk
  * yields the commands found so far and ok=false.
+ *
+ * One budget a command: the `sh -c` scripts it holds are parsed under the line's own budget (`budget`, made at depth
+ * 0), not a fresh one each. A budget each let one 16 KiB step of two `bash -c '<8 KiB of )>'` take two CPU backstops
+ * (~420 ms of every tenant's event loop against ~220 for one; docs/reliability.md, T96).
  */
-export function parseShell(parser: Parser, command: string, maxChars = MAX_PARSE_CHARS, budgetOps = PARSE_BUDGET_OPS, depth = 0): ParsedShell {
+export function parseShell(
+  parser: Parser,
+  command: string,
+  maxChars = MAX_PARSE_CHARS,
+  budgetOps = PARSE_BUDGET_OPS,
+  depth = 0,
+  budget: (() => boolean) | undefined = command.length > BUDGETED_CHARS ? parseBudget(budgetOps) : undefined,
+): ParsedShell {
   const part = parsedPart(command, maxChars);
   let tree: Parser.Tree | undefined;
   try {
-    if (part.length <= BUDGETED_CHARS) tree = parser.parse(part);
-    else {
-      tree = parser.parse(part, null, { progressCallback: parseBudget(budgetOps) });
-    }
+    if (budget === undefined) tree = parser.parse(part);
+    else tree = parser.parse(part, null, { progressCallback: budget });
   } catch {
     tree = undefined;
   }
@@ -131,7 +140,7 @@ export function parseShell(parser: Parser, command: string, maxChars = MAX_PARSE
     // `sh -c "..."` / `bash -lc "..."`: its script's commands stand for it (their cd and environment do not outlast it).
     const script = depth < MAX_SHELL_NESTING ? shellCommandArg(unwrap(r.words)) : undefined;
     if (script !== undefined) {
-      const inner = parseShell(parser, script, maxChars, budgetOps, depth + 1);
+      const inner = parseShell(parser, script, maxChars, budgetOps, depth + 1, budget);
       if (commands.length === 0) innerCd ??= inner.cd;
       for (const c of inner.commands) commands.push({ ...c, pipelineIndex: c.pipelineIndex + r.pipelineIndex });
       innerOk &&= inner.ok;
