@@ -20,7 +20,9 @@
  * A frame is not cut, so a tenant whose frames took more than TENANT_MS_PER_TURN in a turn owes the excess: its
  * frames then wait (held, on a timer, not a spinning loop) until as much wall-clock time has passed. Per turn alone,
  * a tenant whose every step cost ~200 ms (a bash parse at its CPU backstop) had one handled every turn and so held
- * the loop ~95% of the time: other tenants' pings and steps waited behind one of its steps each (T96).
+ * the loop ~95% of the time: other tenants' pings and steps waited behind one of its steps each (T96). Only while
+ * another tenant's frames were handled in the last OWED_WITNESS_MS: a tenant alone (a server of one tenant) has no one
+ * to wait for, and would leave the CPU idle for the excess (a 15 ms step against a big PTA: a third of its rate).
  *
  * Held frames are bounded together (T67): each weighs its bytes and HELD_FRAME_OVERHEAD (the Buffer and its slots
  * on the heap), and past `maxHeld` the connection holding the most is refused: its held frames dropped, its later
@@ -43,6 +45,9 @@ export const FRAMES_PER_TURN = 64;
 
 /** Time (ms) one tenant's frames may take in a turn of the loop before its further frames wait for the next turn. */
 export const TENANT_MS_PER_TURN = 10;
+
+/** A tenant owes time only while another tenant's frames were handled this recently (ms). */
+export const OWED_WITNESS_MS = 10_000;
 
 /**
  * Heap bytes a held frame costs besides its own: its Buffer (a view on the read) and two array slots, 120 measured
@@ -75,6 +80,10 @@ export class FrameBatch {
   private readonly spent = new Map<unknown, number>();
   /** Tenants whose frames took more than their time of a turn, and until when (performance.now()) their frames wait. */
   private readonly owedUntil = new Map<unknown, number>();
+  /** The last tenant whose frame was handled, and when; and when the last frame of any other tenant was. */
+  private lastWho: unknown = undefined;
+  private lastAt = -Infinity;
+  private otherAt = -Infinity;
   /** The timer that wakes the batch when only owing tenants' frames are held. */
   private wake: NodeJS.Timeout | undefined;
   /** Closed connections whose held frames are still to be handled, and what to run once they are. */
@@ -211,8 +220,25 @@ export class FrameBatch {
   private noteOwed(): void {
     const now = performance.now();
     for (const [who, until] of this.owedUntil) if (until <= now) this.owedUntil.delete(who);
-    for (const [who, ms] of this.spent) if (ms > TENANT_MS_PER_TURN) this.owedUntil.set(who, Math.max(this.owedUntil.get(who) ?? 0, now + ms - TENANT_MS_PER_TURN));
+    for (const [who, ms] of this.spent) {
+      if (ms > TENANT_MS_PER_TURN && this.othersSeen(who, now)) this.owedUntil.set(who, Math.max(this.owedUntil.get(who) ?? 0, now + ms - TENANT_MS_PER_TURN));
+    }
     this.spent.clear();
+  }
+
+  /** True when a tenant other than `who` had a frame handled in the last OWED_WITNESS_MS. */
+  private othersSeen(who: unknown, now: number): boolean {
+    const at = this.lastWho !== who ? this.lastAt : this.otherAt;
+    return now - at <= OWED_WITNESS_MS;
+  }
+
+  /** Notes that `who`'s frame was handled at `at` (O(1): the last tenant and the last time of any other). */
+  private seen(who: unknown, at: number): void {
+    if (who !== this.lastWho) {
+      this.otherAt = this.lastAt;
+      this.lastWho = who;
+    }
+    this.lastAt = at;
   }
 
   /** The next turn for held frames: at once if a connection's tenant owes nothing, else when the first debt is paid. */
@@ -277,7 +303,9 @@ export class FrameBatch {
         // handleFrame answers bad input itself: anything thrown past it is a bug, reported and kept from the other frames.
         this.onError(error);
       }
-      this.spent.set(who, (this.spent.get(who) ?? 0) + performance.now() - started);
+      const ended = performance.now();
+      this.spent.set(who, (this.spent.get(who) ?? 0) + ended - started);
+      this.seen(who, ended);
     }
     if (later !== undefined) for (const [conn, frames] of later) this.holdFirst(conn, frames);
   }
