@@ -103,7 +103,8 @@ export async function paced(a: TargetProcess, b: TargetProcess, loop: OpenLoop, 
   // The same open loop against the echo at the same rate: the latency this machine and driver allow at that load.
   const pa = await pacedRound(a, spec.rate, pc, sessions, loop);
   const pb = await pacedRound(b, spec.rate, pc, sessions, loop);
-  const drivers = loop.drivers === 0 ? "the bench's main thread" : `${driverShares(pc, loop.drivers, spec.rate).length} worker threads`;
+  const threads = driverShares(pc, loop.drivers, spec.rate).length;
+  const drivers = loop.drivers === 0 ? "the bench's main thread" : `${threads} worker thread${threads === 1 ? '' : 's'}`;
   console.log(
     `paced (open loop): ${pc * Math.ceil(sessions / pc)} open sessions over ${pc} connections, target rate ${fmt(spec.rate, 0)} steps/s (${spec.label === 'half' ? 'half of the max median' : '--rate'}); steplens then echo`,
   );

@@ -25,8 +25,9 @@
  *     spreads them in slot order as before stop 34 (ends then come back to back once a round, see ws-driver);
  *     beside p99 it prints where the tail sits: quantiles (p90-p99.9), steps over 2 ms and in how many bursts, the
  *     trajectory's slowest steps, and what session starts and ends waited; with the server's GC pauses and its
- *     resident memory (what a larger young generation costs). The paced steps go out from `--paced-drivers` worker
- *     threads (bench/ws-pace-worker.ts; default 2, 0 = this main thread as before p99-19), schedules interleaved;
+ *     resident memory (what a larger young generation costs). The paced steps go out from worker threads, one per
+ *     5,000 steps/s up to `--paced-drivers` (bench/ws-pace-worker.ts; default 2, 0 = this main thread as before
+ *     p99-19), schedules interleaved;
  *     latency is printed from each step's send (the target) and from its due time (a late driver counted), with the
  *     CPU per step and share of a core of the target and the driver over the window.
  * `--profile DIR` runs the steplens process under `--cpu-prof` and prints its top self-time functions;

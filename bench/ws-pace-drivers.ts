@@ -1,7 +1,7 @@
 /**
  * Who sends ws-load's open loop (bench/ws-load-paced.ts): the bench's main thread (`--paced-drivers 0`, as before
- * p99-19) or N worker threads (bench/ws-pace-worker.ts), each with its share of the connections and of the rate, their
- * schedules offset so their sends interleave; their windows merged into one.
+ * p99-19) or worker threads (bench/ws-pace-worker.ts, one per 5,000 steps/s up to N), each with its share of the
+ * connections and of the rate, their schedules offset so their sends interleave; their windows merged into one.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -18,7 +18,7 @@ export interface OpenLoop {
   pacedConnections: number;
   /** How the sessions' phases are spread first, or undefined to keep them in lockstep (`--no-stagger`). */
   stagger: 'spread' | 'by-slot' | undefined;
-  /** Driver threads (`--paced-drivers`): 0 = the bench's own main thread (as before p99-19), N = N worker threads. */
+  /** Driver threads (`--paced-drivers`): 0 = the bench's own main thread (as before p99-19), N = up to N worker threads. */
   drivers: number;
 }
 
@@ -45,12 +45,17 @@ export async function driveHere(t: TargetProcess, rate: number, connections: num
   return { w, driverDelay: { p99: driver.percentile(99) / 1e6, max: driver.max / 1e6 }, close: () => d.close() };
 }
 
+/** Steps a second one driver thread is given before a second thread is used (`--paced-drivers` caps the count). */
+export const STEPS_PER_DRIVER = 5000;
+
 /**
- * How `connections` connections split over `drivers` threads (the first ones one more), and where each thread's
- * schedule starts: thread i at i / rate, so the threads' steps, each at rate / drivers, interleave evenly.
+ * How `connections` connections split over the driver threads (the first ones one more), and where each thread's
+ * schedule starts: thread i at i / rate, so the threads' steps, each at rate / threads, interleave evenly. A thread per
+ * {@link STEPS_PER_DRIVER} steps/s, at most `drivers`: at 500 steps/s two threads' 1 ms ticks cost the driver 13-19 % of
+ * a core against 8-11 % for one (bench/README.md, p99-19), and one thread there has work for a tick in 10.
  */
 export function driverShares(connections: number, drivers: number, rate: number): Array<{ connections: number; offsetMs: number }> {
-  const n = Math.max(1, Math.min(drivers, connections));
+  const n = Math.max(1, Math.min(drivers, connections, Math.ceil(rate / STEPS_PER_DRIVER)));
   return Array.from({ length: n }, (_, i) => ({ connections: Math.floor(connections / n) + (i < connections % n ? 1 : 0), offsetMs: (i * 1000) / rate }));
 }
 

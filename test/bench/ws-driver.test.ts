@@ -36,10 +36,13 @@ describe('ws-load paced drivers (p99-19)', () => {
       { connections: 10, offsetMs: 0 },
       { connections: 10, offsetMs: 0.1 },
     ]);
-    expect(driverShares(7, 3, 1000).map((s) => s.connections)).toEqual([3, 2, 2]);
+    expect(driverShares(7, 3, 15_000).map((s) => s.connections)).toEqual([3, 2, 2]);
+    // A thread per 5,000 steps/s: at 500 steps/s one thread (the second's ticks would cost more than they carry).
+    expect(driverShares(20, 2, 500)).toEqual([{ connections: 20, offsetMs: 0 }]);
+    expect(driverShares(20, 4, 13_318)).toHaveLength(3);
     // Never more threads than connections, never none.
-    expect(driverShares(2, 4, 500)).toHaveLength(2);
-    expect(driverShares(5, 0, 500)).toEqual([{ connections: 5, offsetMs: 0 }]);
+    expect(driverShares(2, 4, 50_000)).toHaveLength(2);
+    expect(driverShares(5, 0, 50_000)).toEqual([{ connections: 5, offsetMs: 0 }]);
   });
 
   it("merges the threads' windows into one in arrival order, every step's fields kept together", () => {
