@@ -63,6 +63,11 @@ export interface Window {
   seconds: number;
   /** Step-to-score latencies in ms, in arrival order, and the index in the trajectory of each step. */
   latencies: Float64Array;
+  /**
+   * The same steps' latencies from when each was due (paced: its place in the schedule), not from when it went out:
+   * a driver running late is counted, not hidden (coordinated omission). Closed loop: equal to `latencies`.
+   */
+  dueLatencies: Float64Array;
   latencySteps: Int32Array;
   /** When each score arrived (performance.now() of the driver, ms). */
   arrivals: Float64Array;
@@ -87,7 +92,9 @@ export class LoadDriver {
   private readonly gen: Int32Array;
   private readonly ids: Buffer[];
   private readonly sentAt: Float64Array;
+  private readonly dueAt: Float64Array;
   private readonly lat: Float64Array;
+  private readonly latDue: Float64Array;
   private readonly latStep: Int32Array;
   private readonly latAt: Float64Array;
   private count = 0;
@@ -119,7 +126,9 @@ export class LoadDriver {
     this.gen = new Int32Array(this.slots);
     this.ids = Array.from({ length: this.slots }, () => Buffer.alloc(ID_LEN));
     this.sentAt = new Float64Array(this.slots * this.steps);
+    this.dueAt = new Float64Array(this.slots * this.steps);
     this.lat = new Float64Array(o.capacity ?? 4_000_000);
+    this.latDue = new Float64Array(this.lat.length);
     this.latStep = new Int32Array(this.lat.length);
     this.latAt = new Float64Array(this.lat.length);
     this.controlAt = new Float64Array(this.slots);
@@ -161,11 +170,14 @@ export class LoadDriver {
     this.sockets[Math.floor(g / this.o.sessionsPerConnection)]?.send(JSON.stringify({ type: 'start', session: id, task: this.o.task }));
   }
 
-  private send(g: number): void {
+  /** Sends slot g's next step; `due`: when the schedule wanted it out (paced), else now. */
+  private send(g: number, due?: number): void {
     const k = this.nextSeq[g]!;
     const frame = this.o.templates.frames[k]!;
     this.ids[g]!.copy(frame, STEP_PREFIX.length);
-    this.sentAt[g * this.steps + k] = performance.now();
+    const now = performance.now();
+    this.sentAt[g * this.steps + k] = now;
+    this.dueAt[g * this.steps + k] = due ?? now;
     this.nextSeq[g] = k + 1;
     this.sockets[Math.floor(g / this.o.sessionsPerConnection)]?.send(frame, SEND_OPTS);
   }
@@ -213,6 +225,7 @@ export class LoadDriver {
       if (this.count < this.lat.length) {
         this.latStep[this.count] = seq;
         this.latAt[this.count] = now;
+        this.latDue[this.count] = now - this.dueAt[g * this.steps + seq]!;
         this.lat[this.count++] = now - this.sentAt[g * this.steps + seq]!;
       }
     }
@@ -244,6 +257,7 @@ export class LoadDriver {
       scored: this.scored,
       seconds: (performance.now() - this.began) / 1000,
       latencies: this.lat.slice(0, this.count),
+      dueLatencies: this.latDue.slice(0, this.count),
       latencySteps: this.latStep.slice(0, this.count),
       arrivals: this.latAt.slice(0, this.count),
       errors: this.errors,
@@ -292,9 +306,11 @@ export class LoadDriver {
    * Open loop: sends `rate` steps/s in total for `warmupMs + ms` (every ~1 ms
    * the steps due so far), taking streaming sessions round-robin; records from
    * `warmupMs` on. `skipped` counts steps due while no session could send.
+   * Step n of the schedule is due at `t0 + (n + 1) / rate`; `t0` (performance.now() time, default now) lets
+   * several drivers start together with their schedules offset, so their sends interleave.
    */
-  async pace(rate: number, warmupMs: number, ms: number): Promise<Window & { sent: number; skipped: number }> {
-    const t0 = performance.now();
+  async pace(rate: number, warmupMs: number, ms: number, t0 = performance.now()): Promise<Window & { sent: number; skipped: number }> {
+    if (t0 > performance.now()) await sleep(t0 - performance.now());
     let sent = 0;
     let skipped = 0;
     let next = 0;
@@ -316,7 +332,7 @@ export class LoadDriver {
           }
           if (tries === this.slots) skipped++;
           else {
-            this.send(next);
+            this.send(next, t0 + ((sent + skipped + 1) * 1000) / rate);
             sent++;
             next = (next + 1) % this.slots;
           }

@@ -3,43 +3,34 @@
  * at the same rate; p99 step-to-score latency, where the tail sits, event-loop delays, GC pauses and memory.
  */
 import { readNumber } from './args.js';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { SERVER_BENCH_TASK } from './corpus.js';
-import { machineTicks, residentMb, stealPercent } from './proc-cpu.js';
+import { cpuSeconds, machineTicks, residentMb, stealPercent } from './proc-cpu.js';
 import type { TargetProcess } from './server-process.js';
 import { fmt, latencySummary, median, quantiles, ratio } from './timing.js';
-import { nextRun } from './ws-load-closed.js';
-import { LoadDriver, type StepTemplates, type Window } from './ws-driver.js';
+import type { Window } from './ws-driver.js';
+import { driveHere, driveInWorkers, driverShares, type OpenLoop } from './ws-pace-drivers.js';
 
-/** What every paced round shares: the trajectory, the flags of the open loop. */
-export interface OpenLoop {
-  templates: StepTemplates;
-  pacedMs: number;
-  pacedConnections: number;
-  /** How the sessions' phases are spread first, or undefined to keep them in lockstep (`--no-stagger`). */
-  stagger: 'spread' | 'by-slot' | undefined;
-}
+export type { OpenLoop } from './ws-pace-drivers.js';
 
 /** One open-loop round against `t`: `sessions` sessions over `connections`, `rate` steps/s, 1 s of warm-up. */
 async function pacedRound(t: TargetProcess, rate: number, connections: number, sessions: number, loop: OpenLoop) {
-  const d = await LoadDriver.open({ url: t.url, connections, sessionsPerConnection: Math.ceil(sessions / connections), task: SERVER_BENCH_TASK, templates: loop.templates, depth: 0, run: nextRun() });
-  if (loop.stagger !== undefined) await d.stagger(loop.stagger);
-  const driver = monitorEventLoopDelay({ resolution: 1 });
-  const paced = d.pace(rate, 1000, loop.pacedMs);
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  await t.loopDelay();
-  driver.enable();
-  const ticks = machineTicks();
-  const w = await paced;
+  let ticks = machineTicks();
+  let cpu0 = [0, 0];
+  const onRecording = async (): Promise<void> => {
+    await t.loopDelay();
+    ticks = machineTicks();
+    cpu0 = [cpuSeconds(t.pid), cpuSeconds(process.pid)];
+  };
+  const { w, driverDelay, close } = await (loop.drivers === 0 ? driveHere : driveInWorkers)(t, rate, connections, sessions, loop, onRecording);
   const steal = stealPercent(ticks);
+  // CPU seconds of the target and of the driver (every thread of this process) over the window, per scored step.
+  const cpu = [cpuSeconds(t.pid) - cpu0[0]!, cpuSeconds(process.pid) - cpu0[1]!];
   // Before the forced GC of memory(): what the young generation's size costs in resident memory.
   const rss = residentMb(t.pid);
-  driver.disable();
   const serverDelay = await t.loopDelay();
-  await d.close();
+  await close();
   if (w.errors > 0) throw new Error(`paced: ${w.errors} error frame(s), first: ${w.firstError}`);
   const heapMb = (await t.memory()).heapUsed / 2 ** 20;
-  return { w, lat: latencySummary(w.latencies), serverDelay, driverDelay: { p99: driver.percentile(99) / 1e6, max: driver.max / 1e6 }, heapMb, rss, steal };
+  return { w, lat: latencySummary(w.latencies), due: latencySummary(w.dueLatencies), serverDelay, driverDelay, heapMb, rss, steal, cpu };
 }
 
 /** Where the tail of a paced window sits: step quantiles, and what session starts and ends waited. */
@@ -112,6 +103,8 @@ export async function paced(a: TargetProcess, b: TargetProcess, loop: OpenLoop, 
   // The same open loop against the echo at the same rate: the latency this machine and driver allow at that load.
   const pa = await pacedRound(a, spec.rate, pc, sessions, loop);
   const pb = await pacedRound(b, spec.rate, pc, sessions, loop);
+  const threads = driverShares(pc, loop.drivers, spec.rate).length;
+  const drivers = loop.drivers === 0 ? "the bench's main thread" : `${threads} worker thread${threads === 1 ? '' : 's'}`;
   console.log(
     `paced (open loop): ${pc * Math.ceil(sessions / pc)} open sessions over ${pc} connections, target rate ${fmt(spec.rate, 0)} steps/s (${spec.label === 'half' ? 'half of the max median' : '--rate'}); steplens then echo`,
   );
@@ -119,19 +112,31 @@ export async function paced(a: TargetProcess, b: TargetProcess, loop: OpenLoop, 
     ['A steplens', pa],
     ['B ws echo', pb],
   ] as const) {
-    const { w, lat, serverDelay, driverDelay } = x;
+    const { w, lat, due, serverDelay, driverDelay } = x;
     const gc = serverDelay.gc;
     console.log(
       `${label}: sent ${fmt(w.sent / w.seconds, 0)}/s, answered ${fmt(w.scored / w.seconds, 0)}/s over ${fmt(w.seconds, 1)} s, ${w.skipped} due steps skipped, host steal ${fmt(x.steal, 1)} %; latency ms p50 ${fmt(lat.p50, 3)}  p99 ${fmt(lat.p99, 3)}  max ${fmt(lat.max, 2)}  (n = ${lat.n})`,
+    );
+    console.log(
+      `  from each step's due time (the driver's lateness counted): p50 ${fmt(due.p50, 3)} p99 ${fmt(due.p99, 3)} max ${fmt(due.max, 2)}; CPU over the window (/proc): target ${fmt((x.cpu[0]! * 1e6) / w.scored, 1)} µs a step, ${fmt((x.cpu[0]! * 100) / w.seconds, 0)} % of a core; driver (${drivers}) ${fmt((x.cpu[1]! * 1e6) / w.scored, 1)} µs a step, ${fmt((x.cpu[1]! * 100) / w.seconds, 0)} % of a core`,
     );
     console.log(`  ${tailLine(w)}`);
     console.log(
       `  event-loop delay ms: server p99 ${fmt(serverDelay.p99, 1)} max ${fmt(serverDelay.max, 1)}; driver p99 ${fmt(driverDelay.p99, 1)} max ${fmt(driverDelay.max, 1)}; server GC (perf_hooks): ${gc.minor.n} scavenges, ${fmt(gc.minor.total, 0)} ms in all, p99 ${fmt(gc.minor.p99, 2)} max ${fmt(gc.minor.max, 2)} ms; ${gc.major.n} full, ${fmt(gc.major.total, 0)} ms, max ${fmt(gc.major.max, 1)} ms; heap used after ${fmt(x.heapMb, 0)} MB (after a forced GC); RSS ${fmt(x.rss.now, 0)} MB at the window's end, peak ${fmt(x.rss.peak, 0)} MB`,
     );
   }
-  console.log(`paced p99 steplens / echo at the same rate: ${ratio(pa.lat.p99, pb.lat.p99)}`);
+  console.log(`paced p99 steplens / echo at the same rate: ${ratio(pa.lat.p99, pb.lat.p99)} (from the due times: ${ratio(pa.due.p99, pb.due.p99)})`);
   const { w, lat, serverDelay, driverDelay } = pa;
   const figures = {
+    paced_drivers: driverShares(pc, loop.drivers, spec.rate).length * Math.sign(loop.drivers),
+    paced_due_p99_ms: pa.due.p99,
+    paced_echo_due_p99_ms: pb.due.p99,
+    paced_server_cpu_us_per_step: (pa.cpu[0]! * 1e6) / w.scored,
+    paced_server_busy_pct: (pa.cpu[0]! * 100) / w.seconds,
+    paced_echo_cpu_us_per_step: (pb.cpu[0]! * 1e6) / pb.w.scored,
+    paced_driver_cpu_us_per_step: (pa.cpu[1]! * 1e6) / w.scored,
+    paced_echo_server_scavenges: pb.serverDelay.gc.minor.n,
+    paced_echo_server_scavenge_ms: pb.serverDelay.gc.minor.total,
     paced_rate: spec.rate,
     paced_scored_per_s: w.scored / w.seconds,
     paced_p50_ms: lat.p50,

@@ -25,13 +25,17 @@
  *     spreads them in slot order as before stop 34 (ends then come back to back once a round, see ws-driver);
  *     beside p99 it prints where the tail sits: quantiles (p90-p99.9), steps over 2 ms and in how many bursts, the
  *     trajectory's slowest steps, and what session starts and ends waited; with the server's GC pauses and its
- *     resident memory (what a larger young generation costs).
+ *     resident memory (what a larger young generation costs). The paced steps go out from worker threads, one per
+ *     5,000 steps/s up to `--paced-drivers` (bench/ws-pace-worker.ts; default 2, 0 = this main thread as before
+ *     p99-19), schedules interleaved;
+ *     latency is printed from each step's send (the target) and from its due time (a late driver counted), with the
+ *     CPU per step and share of a core of the target and the driver over the window.
  * `--profile DIR` runs the steplens process under `--cpu-prof` and prints its top self-time functions;
  * `--server-args=...` passes more node flags to it (e.g. `--server-args=--trace-gc`; the = is needed, the value starts with a dash).
  *
  *   node dist/bench/ws-load.js [--shapes lifecycle,pipelined] [--lifecycle-connections 16] [--lifecycle-depth 1]
  *     [--connections 16,64] [--sessions 4] [--depth 4] [--rounds 3] [--round-ms 2000] [--warmup-ms 1500]
- *     [--paced-sessions 1000] [--paced-connections 20] [--paced-ms 8000] [--rate half|N,...] [--no-stagger] [--stagger-order spread|by-slot] [--profile DIR]
+ *     [--paced-sessions 1000] [--paced-connections 20] [--paced-ms 8000] [--paced-drivers 2] [--rate half|N,...] [--no-stagger] [--stagger-order spread|by-slot] [--profile DIR]
  *     [--server-args=--trace-gc] [--json FILE]
  */
 import { readFile } from 'node:fs/promises';
@@ -62,6 +66,7 @@ const { values: args } = benchArgs({
     'paced-sessions': { type: 'string', default: '1000' },
     'paced-connections': { type: 'string', default: '20' },
     'paced-ms': { type: 'string', default: '8000' },
+    'paced-drivers': { type: 'string', default: '2' },
     rate: { type: 'string', default: 'half' },
     'no-stagger': { type: 'boolean' },
     'stagger-order': { type: 'string', default: 'spread' },
@@ -89,6 +94,7 @@ const warmupMs = numberFlag(args, 'warmup-ms', 'non-negative number');
 const pacedSessions = numberFlag(args, 'paced-sessions', 'non-negative integer');
 const pacedConnections = numberFlag(args, 'paced-connections', 'positive integer');
 const pacedMs = numberFlag(args, 'paced-ms', 'positive number');
+const pacedDrivers = numberFlag(args, 'paced-drivers', 'non-negative integer');
 const rateError = rateListError(args.rate ?? 'half');
 if (rateError !== undefined) argsError(rateError);
 
@@ -103,7 +109,7 @@ async function main(): Promise<void> {
   const a = await startTarget('steplens', profileArgs);
   const b = await startTarget('echo');
   const m = machine();
-  const open: OpenLoop = { templates, pacedMs, pacedConnections, stagger };
+  const open: OpenLoop = { templates, pacedMs, pacedConnections, stagger, drivers: pacedDrivers };
   const closed: ClosedLoop = { templates, pids: [a.pid, b.pid, process.pid], roundMs, warmupMs, rounds };
   console.log(`command: ${commandLine(import.meta.url)}`);
   console.log(machineLine(m));
