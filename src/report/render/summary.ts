@@ -1,7 +1,8 @@
 /** The readable terminal summary and the Markdown report. */
 import { plural } from '../../core/plural.js';
 import { MIN_RESAMPLE_UNITS } from '../../core/stats/bootstrap.js';
-import { MODELS_ORDER } from '../models.js';
+import type { Interval } from '../../core/stats/interval.js';
+import { MODELS_ORDER, passTierShares } from '../models.js';
 import { frontNotes, rankNotes } from '../rank-notes.js';
 import { rankTaskWarnings } from '../rank-tasks.js';
 import { modelLabel } from '../identity.js';
@@ -15,8 +16,6 @@ import { calibrationTable, luckyTable, modelsTableName, reliabilityDiagramTable,
 import { headToHeadTable } from './head-to-head-table.js';
 import { reliabilityDisplay } from './reliability-display.js';
 import { withInterval } from './with-interval.js';
-
-const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
 
 const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));
 export { withInterval };
@@ -109,12 +108,16 @@ export function passTiers(r: CorpusReport): string {
   const passing = r.trajectories.filter((t) => t.outcome === 'pass' && t.tier);
   const n = passing.length;
   const sources = new Set(passing.map((t) => t.source)).size;
-  const share = (tier: string) => (n ? passing.filter((t) => t.tier === tier).length / n : null);
+  const shares = passTierShares(passing, r.statistics.level);
+  const share = (tier: 'Ideal' | 'Solid' | 'Lucky') => (shares ? percentWithInterval(shares[tier].share, shares[tier].interval) : '-');
   return (
-    `scored passing trajectories, pooled over ${plural(sources, 'source')}: ${n} (Ideal ${pct(share('Ideal'))}, Solid ${pct(share('Solid'))}, Lucky ${pct(share('Lucky'))}); ` +
-    `per source: the models table (scored passing, ideal, solid, lucky)`
+    `scored passing trajectories, pooled over ${plural(sources, 'source')}: ${n} (Ideal ${share('Ideal')}, Solid ${share('Solid')}, Lucky ${share('Lucky')}; ` +
+    `Wilson ${Math.round(100 * r.statistics.level)} % with the tasks' design effect); per source: the models table (scored passing, ideal, solid, lucky)`
   );
 }
+
+/** `58.1 % [40.8, 73.6]`: a share in percent with its interval (`[-]` without one). */
+const percentWithInterval = (x: number, iv: Interval | null) => `${(100 * x).toFixed(1)} % ${iv ? `[${(100 * iv.lo).toFixed(1)}, ${(100 * iv.hi).toFixed(1)}]` : '[-]'}`;
 
 const section = (t: Table, cols?: string[]) => `${t.title}\n${textTable(t, cols)}`;
 
@@ -122,8 +125,9 @@ const cell = (x: number | string | null): string => (x === null ? '-' : String(x
 
 /** The terminal's models table: each figure with its interval in one cell, n beside it. */
 export function modelsDisplay(r: CorpusReport, models: readonly ModelRow[] = r.models, suffix = ''): Table {
-  const pct = (x: number) => (100 * x).toFixed(1);
-  const rate = (m: ModelRow) => (m.passRate === null ? null : `${pct(m.passRate)} % ${m.passRateInterval ? `[${pct(m.passRateInterval.lo)}, ${pct(m.passRateInterval.hi)}]` : '[-]'}`);
+  const rate = (m: ModelRow) => (m.passRate === null ? null : percentWithInterval(m.passRate, m.passRateInterval));
+  // A pass tier's share with its interval, as the pass rate: 2 passing runs both Solid are no "1" to read alone.
+  const share = (m: ModelRow, tier: 'Ideal' | 'Solid' | 'Lucky') => (m.tierShares === null ? null : percentWithInterval(m.tierShares[tier], m.tierShareIntervals?.[tier] ?? null));
   const quality = (m: ModelRow) =>
     m.meanQuality === null ? null : `${m.meanQuality.toFixed(1)} ${m.meanQualityInterval ? `[${m.meanQualityInterval.lo.toFixed(1)}, ${m.meanQualityInterval.hi.toFixed(1)}]` : '[-]'}`;
   const s = r.statistics;
@@ -143,9 +147,9 @@ export function modelsDisplay(r: CorpusReport, models: readonly ModelRow[] = r.m
       'rank ',
       'shift',
       'scored passing',
-      'ideal',
-      'solid',
-      'lucky',
+      'ideal [95% CI]',
+      'solid [95% CI]',
+      'lucky [95% CI]',
       'wasted steps',
       'wasted tokens',
     ],
@@ -160,9 +164,9 @@ export function modelsDisplay(r: CorpusReport, models: readonly ModelRow[] = r.m
       cell(rankCell(m.rankQuality, m.rankQualityTied)),
       m.rankShift,
       m.scoredPassing,
-      m.tierShares ? Number(m.tierShares.Ideal.toFixed(3)) : null,
-      m.tierShares ? Number(m.tierShares.Solid.toFixed(3)) : null,
-      m.tierShares ? Number(m.tierShares.Lucky.toFixed(3)) : null,
+      share(m, 'Ideal'),
+      share(m, 'Solid'),
+      share(m, 'Lucky'),
       m.wastedSteps,
       m.wastedTokens,
     ]),
