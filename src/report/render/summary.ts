@@ -30,7 +30,7 @@ export function separationLine(s: SeparationRow): string {
     (ws.mean === null
       ? `within source: none of the ${ws.sources.length} sources has >= ${ws.minPerClass} passing and ${ws.minPerClass} failing runs; `
       : `within source ${withInterval(ws.mean, ws.interval)} (mean over ${ws.counted} of ${ws.sources.length} sources with >= ${ws.minPerClass} passing and failing runs); `) +
-    `within task ${withInterval(wt.auroc, wt.interval)} (${wt.pairs} pass/fail pairs of one source and task, ${wt.tasks} tasks); ` +
+    `within task ${withInterval(wt.auroc, wt.interval)} (${plural(wt.pairs, 'pass/fail pair')} of one source and task, ${plural(wt.tasks, 'task')}); ` +
     `pooled ${withInterval(s.pooled.auroc, s.pooled.interval)} on ${s.nPass} passing / ${s.nFail} failing, beside ${f3(s.pooled.sourceOnly)} for the source alone ` +
     `(the pooled figure also rewards telling sources apart)`
   );
@@ -77,7 +77,7 @@ export function headline(r: CorpusReport): string[] {
   const total = r.separation.find((s) => s.signal === 'total' && s.reference === 'all');
   const inSample = r.inputs.forecastInSample !== undefined ? forecastInSampleLine(r.inputs.forecastInSample) : null;
   return [
-    `${c.trajectories} trajectories from ${r.inputs.files} files (${r.inputs.skippedFiles} skipped${skipped ? `: ${skipped}` : ''}), ${r.tasks.length} tasks, ${r.models.length} sources (agent + model)`,
+    `${plural(c.trajectories, 'trajectory', 'trajectories')} from ${plural(r.inputs.files, 'file')} (${r.inputs.skippedFiles} skipped${skipped ? `: ${skipped}` : ''}), ${plural(r.tasks.length, 'task')}, ${plural(r.models.length, 'source')} (agent + model)`,
     `outcomes: ${c.pass} pass, ${c.fail} fail, ${c.censored} censored, ${c.unknown} unknown`,
     `scored: ${c.scored} of ${c.trajectories} (${inFolder} against an in-folder PTA, ${c.scoredExternal} against an external PTA, ${c.scoredReferenceFree} reference-free); not scored: ${unscored}`,
     `tasks scored against an in-folder PTA (>= 3 passing runs, so each is scored against 2 others): ${inFolderTasks.length ? inFolderTasks.join(', ') : 'none'}`,
