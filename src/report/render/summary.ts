@@ -6,7 +6,7 @@ import { MODELS_ORDER, passTierShares } from '../models.js';
 import { frontNotes, rankNotes } from '../rank-notes.js';
 import { rankTaskWarnings } from '../rank-tasks.js';
 import { modelLabel } from '../identity.js';
-import { forecastInSampleLine } from '../forecast-in-sample.js';
+import { forecastInSampleCaution, forecastInSampleLine } from '../forecast-in-sample.js';
 import { groupKindsText, referenceKindMixLines, selectionKindMixLines } from '../reference-mix.js';
 import type { CorpusReport, ModelRow, ReferenceKind, ReferenceSplit, SelectionRow, SeparationRow } from '../types.js';
 import { markdownTable, markdownText, textTable } from './format-table.js';
@@ -182,8 +182,18 @@ export function modelsCautions(r: CorpusReport, split?: ReferenceSplit): string[
   return [MODELS_ORDER, ...rankTaskWarnings(models), ...rankNotes(models, r.statistics.minRuns)];
 }
 
-/** The cautions of models table `name` (the main one, or one `--by-reference` kind's); none for another table. */
+/** The in-sample caution under a table with pPass figures (none without a pPass, or with none in-sample). */
+function pPassCautions(r: CorpusReport, rows: readonly SeparationRow[] = r.separation): string[] {
+  const line = rows.some((s) => s.signal === 'pPass') ? forecastInSampleCaution(r.inputs.forecastInSample) : null;
+  return line === null ? [] : [line];
+}
+
+/** The tables whose pPass figures get the in-sample caution. */
+const PPASS_TABLES = new Set(['separation', 'separation-by-source', 'calibration', 'reliability-diagram']);
+
+/** The cautions of table `name`: a models table's (the main one, or one `--by-reference` kind's), pPass's in-sample caution. */
 export function tableCautions(r: CorpusReport, name: string): string[] {
+  if (PPASS_TABLES.has(name)) return pPassCautions(r);
   if (name === modelsTableName()) return modelsCautions(r);
   if (name === 'reliability') return frontNotes(r.reliability.configurations);
   const split = (r.byReference ?? []).find((b) => name === modelsTableName(b.reference));
@@ -221,9 +231,11 @@ export function terminalSummary(r: CorpusReport): string {
       'source_only',
       'pooled_ks_p',
     ]),
+    ...pPassCautions(r),
     '',
     section(perSource),
-    ...(r.calibration !== undefined ? ['', section(calibrationTable(r)), '', section(reliabilityDiagramTable(r))] : []),
+    ...pPassCautions(r),
+    ...(r.calibration !== undefined ? ['', section(calibrationTable(r)), ...pPassCautions(r), '', section(reliabilityDiagramTable(r)), ...pPassCautions(r)] : []),
     ...(r.byReference ?? []).flatMap((b) => [
       '',
       section(modelsDisplay(r, b.models, b.reference)),
