@@ -119,9 +119,14 @@ const REASONS: Record<string, string> = {
   ENXIO: 'not a regular file (socket or device without a reader)',
 };
 
-function readError(file: string, error: unknown): Result<never> {
+/** Why a file could not be read, in words (`no such file`, `is a directory`), else the error's code. */
+export function readErrorReason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code ?? 'error';
-  return fail(file, REASONS[code] ?? code);
+  return REASONS[code] ?? code;
+}
+
+function readError(file: string, error: unknown): Result<never> {
+  return fail(file, readErrorReason(error));
 }
 
 /** What a non-regular file is, for the skip reason. */

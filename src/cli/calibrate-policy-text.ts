@@ -1,5 +1,6 @@
 /** The end of `steplens calibrate`'s output: the held-out confirmation, the written policy as a predictor, and the policy itself. */
 import { describeSettings, GRID_KINDS, type ConfirmedTradeoff, type ModeName, type SplitConfirmation, type StopSettings } from '../core/calibrate/index.js';
+import { plural } from '../core/plural.js';
 import type { Policy } from '../core/policy.js';
 import type { Separation } from '../core/stats/separation.js';
 import { renderTable } from './table.js';
@@ -35,7 +36,7 @@ export function stopSeparationLines(s: Record<ModeName, Separation>, stops: Stop
         : `within source ${ci(ws.mean, ws.interval)} (mean over ${ws.counted} of ${ws.sources.length} sources; tasks resampled)`;
     return (
       `  ${MODE[m]}: AUROC of "not stopped" for passing vs failing runs: ${within}; within task ${ci(x.withinTask.auroc, x.withinTask.interval)} ` +
-      `(${x.withinTask.pairs} pairs, ${x.withinTask.tasks} tasks); pooled ${ci(x.pooled.auroc, x.pooled.interval)} on ${x.pooled.nPass}/${x.pooled.nFail}, source alone ${f3(x.pooled.sourceOnly)}`
+      `(${plural(x.withinTask.pairs, 'pair')}, ${plural(x.withinTask.tasks, 'task')}); pooled ${ci(x.pooled.auroc, x.pooled.interval)} on ${x.pooled.nPass}/${x.pooled.nFail}, source alone ${f3(x.pooled.sourceOnly)}`
     );
   });
 }

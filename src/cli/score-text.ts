@@ -16,7 +16,7 @@ export function priorDocument(terms: readonly PriorTerm[]) {
 }
 
 /** The `score --json` document (cli.md); `prior` (reference-free scoring only) is the terms of its total. */
-export function scoreDocument(report: TrajectoryReport, task: string | undefined, prior?: readonly PriorTerm[]) {
+export function scoreDocument(report: TrajectoryReport, task: string | undefined, prior?: readonly PriorTerm[], pPassInSample?: boolean) {
   return {
     ...(task ? { task } : {}),
     score: report.score,
@@ -30,6 +30,8 @@ export function scoreDocument(report: TrajectoryReport, task: string | undefined
     reference: report.reference,
     unknown: report.unknown,
     ...(report.pPass !== undefined ? { pPass: report.pPass } : {}),
+    // As POST /v1/score and rank --json: whether the forecaster was trained on this run (absent: it lists no runs).
+    ...(report.pPass !== undefined && pPassInSample !== undefined ? { pPassInSample } : {}),
   };
 }
 
@@ -40,7 +42,7 @@ const show = (v: number | null) => (v === null ? '-' : formatNumber(v));
  * reference-free composite's weights in effect and the line below the score its weighted signals, not Φcoh and Φtemp
  * alone: with the shipped weights most of the total is Φbrevity and Φedit.
  */
-export function humanReport(report: TrajectoryReport, task: string | undefined, passed: boolean | undefined, prior?: readonly PriorTerm[]): string {
+export function humanReport(report: TrajectoryReport, task: string | undefined, passed: boolean | undefined, prior?: readonly PriorTerm[], pPassInSample?: boolean): string {
   const s = report.score;
   const ref =
     report.reference.kind === 'pta'
@@ -57,7 +59,7 @@ export function humanReport(report: TrajectoryReport, task: string | undefined, 
     `score ${formatNumber(s.total)}  tier ${report.tier}${report.lucky ? ` (${report.lucky})` : ''}${passed === undefined ? ' (projected: outcome unknown; --passed / --failed give the real tier)' : ''}`,
     signals,
     `stages ${report.stages}`,
-    ...(report.pPass !== undefined ? [`forecast P(pass) ${report.pPass.toFixed(3)}`] : []),
+    ...(report.pPass !== undefined ? [`forecast P(pass) ${report.pPass.toFixed(3)}${pPassInSample === true ? ' (in-sample: the forecaster was trained on this run, so optimistic)' : ''}`] : []),
   ];
   if (report.signals.length) {
     out.push(

@@ -4,6 +4,7 @@ import type { ForecastModel } from '../core/forecast/model.js';
 import { SINGLE_SIGNALS, type PriorWeightsReport } from '../core/forecast/prior-weights.js';
 import { PTA_SIGNALS, type PtaWeightsReport } from '../core/forecast/pta-weights.js';
 import type { Weights } from '../core/config.js';
+import { plural } from '../core/plural.js';
 import type { StopEvaluation, StopPoint } from '../core/forecast/stop-eval.js';
 import type { StopApart } from '../core/forecast/stop-apart.js';
 import type { NotScored } from '../core/forecast/crossfit.js';
@@ -57,7 +58,7 @@ function separationTable(v: ViewEvaluation, notScored: readonly NotScored[] = []
   ]);
   const wt = v.end.withinTask;
   rows.push([
-    `within task (${wt.tasks} tasks, ${wt.pairs} pass/fail pairs)`,
+    `within task (${plural(wt.tasks, 'task')}, ${plural(wt.pairs, 'pass/fail pair')})`,
     '',
     est(wt.auroc, wt.interval),
     '',

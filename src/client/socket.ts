@@ -76,10 +76,25 @@ export function openSocket(Ctor: WebSocketClass, url: string, token: string | un
     const onClose = (): void => settle(new SteplensClientError('unreachable', `cannot reach ${url}: closed while opening`));
     const onOpen = (): void => settle();
     ws.on('error', (error: Error & { code?: string }) => {
-      if (!settled) settle(new SteplensClientError('unreachable', `cannot reach ${url}: ${error.code ?? error.message}`));
+      if (!settled) settle(new SteplensClientError('unreachable', `cannot reach ${url}: ${networkReason(error)}`));
     });
     ws.on('unexpected-response', onResponse).on('close', onClose).on('open', onOpen);
   });
+}
+
+/** Why a connection could not be opened, in words with the system's code (`replay` printed a bare `ECONNREFUSED`). */
+const NETWORK_REASONS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused (ECONNREFUSED: no server listening at that address and port?)',
+  ENOTFOUND: 'unknown host name (ENOTFOUND)',
+  EAI_AGAIN: 'host name lookup failed for now (EAI_AGAIN)',
+  ECONNRESET: 'connection reset by the other end (ECONNRESET)',
+  ETIMEDOUT: 'timed out (ETIMEDOUT)',
+  EHOSTUNREACH: 'host unreachable (EHOSTUNREACH)',
+  ENETUNREACH: 'network unreachable (ENETUNREACH)',
+};
+
+function networkReason(error: Error & { code?: string }): string {
+  return (error.code !== undefined ? NETWORK_REASONS[error.code] : undefined) ?? error.code ?? error.message;
 }
 
 /** How long `close()` waits for the server's close handshake before it drops the connection **(choice)**. */

@@ -84,8 +84,12 @@ export function parseStepPayload(payload: unknown): Result<Step, string> {
   return ok(step as Step);
 }
 
+/** What every route answers to a request without a body (zod's own words were "expected object, received undefined"). */
+export const EMPTY_BODY = 'body: empty (send a JSON object)';
+
 /** Validates an HTTP body; the error names the field (`body.trajectory: required`). */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): Result<z.infer<S>, string> {
   const parsed = schema.safeParse(body);
-  return parsed.success ? ok(parsed.data) : err(formatIssues(parsed.error, 'body'));
+  if (parsed.success) return ok(parsed.data);
+  return err(body === undefined ? EMPTY_BODY : formatIssues(parsed.error, 'body'));
 }

@@ -78,6 +78,8 @@ export interface ModelRow {
   tiers: { Ideal: number; Solid: number; Lucky: number };
   /** Shares of Ideal/Solid/Lucky among scored passing trajectories (null without any). */
   tierShares: { Ideal: number; Solid: number; Lucky: number } | null;
+  /** Each share's Wilson 95 % interval with the tasks' design effect (n = scoredPassing; null: none, or too few tasks). */
+  tierShareIntervals: { Ideal: Interval | null; Solid: Interval | null; Lucky: Interval | null } | null;
   luckyRate: number | null;
   /** Wilson 95 % interval of the Lucky rate (n = scoredPassing). */
   luckyRateInterval: Interval | null;

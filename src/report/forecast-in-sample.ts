@@ -42,6 +42,17 @@ export function forecastInSample(forecast: Pick<ForecastFile, 'trainedRuns'>, ro
   return { checked: true, inSample, withPPass, bySource: sources };
 }
 
+/**
+ * The line under each table with pPass figures (separation, per source, calibration, reliability diagram): the
+ * headline's warning sits hundreds of lines above them, and an in-sample AUROC there read as a held-out one.
+ */
+export function forecastInSampleCaution(f: ForecastInSample | undefined): string | null {
+  if (f === undefined || f.withPPass === 0) return null;
+  if (!f.checked) return 'pPass above: whether its runs are ones the forecaster was trained on cannot be checked (the file lists none this steplens reads)';
+  if (f.inSample === 0) return null;
+  return `pPass above: in-sample on ${f.inSample} of ${f.withPPass} runs (the forecaster was trained on them), so optimistic; \`steplens train\` measures it held out`;
+}
+
 /** The headline's warning line, or null when there is nothing to say (no run with a pPass, or none in-sample). */
 export function forecastInSampleLine(f: ForecastInSample): string | null {
   if (f.withPPass === 0) return null;

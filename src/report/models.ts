@@ -25,6 +25,21 @@ const rateOf = (rs: readonly TrajectoryRow[], hit: (r: TrajectoryRow) => boolean
     level,
   );
 
+/** Ideal, Solid and Lucky: the tiers of a passing run. */
+const PASS_TIERS = ['Ideal', 'Solid', 'Lucky'] as const;
+
+/**
+ * Each pass tier's share of the scored passing runs `rs` with its interval (rateOf: runs of one task are not
+ * independent); null without any. Two passing runs both Solid are a share of 1 that says little: the interval says so.
+ */
+export function passTierShares(rs: readonly TrajectoryRow[], level?: number) {
+  if (rs.length === 0) return null;
+  return Object.fromEntries(PASS_TIERS.map((tier) => [tier, { share: rs.filter((r) => r.tier === tier).length / rs.length, interval: rateOf(rs, (r) => r.tier === tier, level) }])) as Record<
+    (typeof PASS_TIERS)[number],
+    { share: number; interval: ReturnType<typeof rateOf> }
+  >;
+}
+
 function modelRow(rs: readonly TrajectoryRow[], options: BootstrapOptions): ModelRow {
   const first = rs[0]!;
   const evaluated = rs.filter((r) => r.outcome === 'pass' || r.outcome === 'fail');
@@ -37,6 +52,7 @@ function modelRow(rs: readonly TrajectoryRow[], options: BootstrapOptions): Mode
   for (const r of scoredPassing) if (r.lucky) luckyMix[r.lucky]++;
   const k = scoredPassing.length;
   const quality = scored.map((r) => r.score!.total);
+  const shares = passTierShares(scoredPassing, options.level);
   return {
     source: first.source,
     agent: first.agent,
@@ -61,6 +77,7 @@ function modelRow(rs: readonly TrajectoryRow[], options: BootstrapOptions): Mode
     scoredPassing: k,
     tiers,
     tierShares: k ? { Ideal: tiers.Ideal / k, Solid: tiers.Solid / k, Lucky: tiers.Lucky / k } : null,
+    tierShareIntervals: shares && { Ideal: shares.Ideal.interval, Solid: shares.Solid.interval, Lucky: shares.Lucky.interval },
     luckyRate: k ? tiers.Lucky / k : null,
     luckyRateInterval: rateOf(scoredPassing, (r) => r.tier === 'Lucky', options.level),
     luckyMix,

@@ -11,6 +11,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
+import { EMPTY_BODY } from '../protocol/parse.js';
 import { sendError } from './http-routes.js';
 import type { AppMetrics } from './metrics.js';
 
@@ -108,7 +109,9 @@ export function installErrorShapes(app: FastifyInstance, deps: { metrics: AppMet
       const type = JSON.stringify((req.headers['content-type'] ?? '').slice(0, 100));
       return sendError(reply, metrics, 'bad_message', `body: content type ${type} is not accepted: send the JSON body as application/json`);
     }
-    if (error.statusCode === 400 || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return sendError(reply, metrics, 'bad_message', `body: ${error.message}`);
+    // An empty body sent as application/json: the words every route answers an empty body with, not fastify's.
+    if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return sendError(reply, metrics, 'bad_message', EMPTY_BODY);
+    if (error.statusCode === 400) return sendError(reply, metrics, 'bad_message', `body: ${error.message}`);
     if (error.statusCode === 413) return sendError(reply, metrics, 'too_large', error.message);
     log.error({ err: error }, 'request failed');
     return sendError(reply, metrics, 'internal', ERROR_CODES.internal.summary);

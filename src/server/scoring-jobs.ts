@@ -9,7 +9,7 @@ import type { ScoringConfig } from '../core/config.js';
 import type { Policy } from '../core/policy.js';
 import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
 import { addReferenceRequestSchema, getRewardRequestSchema, scoreBatchRequestSchema, scoreRequestSchema } from '../protocol/http-bodies.js';
-import { parseBody } from '../protocol/parse.js';
+import { EMPTY_BODY, parseBody } from '../protocol/parse.js';
 import { rankRequestSchema } from '../protocol/rank-bodies.js';
 import { batchItemsInSlices, rewardBodyInSlices } from './body-in-slices.js';
 import { getReward } from './reward-job.js';
@@ -52,7 +52,7 @@ export interface JobDeps extends Pick<StepsDeps, 'prior' | 'analyzers'> {
 }
 
 function readJson(body: Uint8Array): unknown {
-  if (body.length === 0) throw new SteplensError('bad_message', 'body: empty (send a JSON object)');
+  if (body.length === 0) throw new SteplensError('bad_message', EMPTY_BODY);
   try {
     return JSON.parse(new TextDecoder().decode(body)) as unknown;
   } catch (error) {

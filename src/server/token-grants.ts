@@ -13,6 +13,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { SteplensError } from '../errors.js';
+import { readErrorReason } from '../text-files.js';
 import { ROLES, TENANT_NAME, tokenTenant, type Principal, type Role } from './principal.js';
 
 export interface TokenGrant {
@@ -70,7 +71,7 @@ export async function loadTokens(sources: { tokens?: string[]; envValue?: string
     try {
       text = await readFile(sources.file, 'utf8');
     } catch (error) {
-      throw new SteplensError('usage', `cannot read token file ${sources.file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+      throw new SteplensError('usage', `cannot read token file ${sources.file}: ${readErrorReason(error)}`);
     }
     for (const [i, line] of text.split('\n').entries()) {
       if (line.trim() === '' || line.trim().startsWith('#')) continue;

@@ -23,4 +23,19 @@ describe('the written policy as a predictor', () => {
     expect(lines[0]).toMatch(/^ {2}reference-free: AUROC of "not stopped" for passing vs failing runs: within source \d\.\d{3} (\[\d\.\d{3}, \d\.\d{3}\]|)/);
     expect(lines[0]).not.toContain('by construction');
   });
+
+  it('counts one pair and one task in the singular (audit19: "(1 pairs, 1 tasks)")', () => {
+    // Task t0 alone holds a passing and a failing run of one source.
+    const one = separation(
+      [
+        { source: 's', task: 't0', pass: true, score: 1 },
+        { source: 's', task: 't0', pass: false, score: 0 },
+        { source: 's', task: 't1', pass: true, score: 1 },
+        { source: 's', task: 't2', pass: false, score: 0 },
+      ],
+      { unit: 'task' },
+    );
+    const lines = stopSeparationLines({ referenceFree: one, reference: one }, { referenceFree: counts(1, 1), reference: counts(1, 1) });
+    expect(lines[0]).toContain(' (1 pair, 1 task); pooled ');
+  });
 });

@@ -124,6 +124,22 @@ describe('score and rank --forecast name a run the forecaster was trained on', (
     expect(plain.stderr).not.toContain('trained on');
   }, 60_000);
 
+  it('score marks the pPass itself: pPassInSample in --json and --jsonl (as POST /v1/score, rank --json), a note beside it in text', async () => {
+    // audit19: the JSON carried pPass alone, so a script reading --jsonl over many runs could not tell which were in-sample.
+    const doc = (stdout: string) => JSON.parse(stdout) as { pPass?: number; pPassInSample?: boolean };
+    expect(doc((await cli('score', '--json', '--forecast', trained, mini('deepseek_chat_dev'))).stdout).pPassInSample).toBe(true);
+    expect(doc((await cli('score', '--json', '--forecast', trained, fixtures[2]!)).stdout).pPassInSample).toBe(false);
+    expect(doc((await cli('score', '--json', mini('deepseek_chat_dev'))).stdout)).not.toHaveProperty('pPassInSample');
+    const lines = (await cli('score', '--jsonl', '--forecast', trained, mini('deepseek_chat_dev'), fixtures[2]!)).stdout.trim().split('\n').map(doc);
+    expect(lines.map((l) => l.pPassInSample)).toEqual([true, false]);
+    const text = await cli('score', '--forecast', trained, mini('deepseek_chat_dev'), fixtures[2]!);
+    const pPassLines = text.stdout.split('\n').filter((l) => l.startsWith('forecast P(pass)'));
+    expect(pPassLines).toEqual([
+      expect.stringMatching(/^forecast P\(pass\) \d\.\d{3} \(in-sample: the forecaster was trained on this run, so optimistic\)$/),
+      expect.stringMatching(/^forecast P\(pass\) \d\.\d{3}$/),
+    ]);
+  }, 60_000);
+
   it('rank names the training runs of the group in one line', async () => {
     const runs = ['deepseek_chat_dev', 'deepseek_chat_dev_rerun'].map(mini);
     const r = await cli('rank', '--forecast', trained, ...runs);

@@ -36,7 +36,11 @@ describe('client transport', () => {
     await client.close();
     await expect(connect(app().url)).rejects.toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/HTTP 401/) });
     await expect(connect(app().url, { token: 'nope' })).rejects.toBeInstanceOf(SteplensClientError);
-    await expect(connect('http://127.0.0.1:1')).rejects.toMatchObject({ code: 'unreachable', message: expect.stringMatching(/cannot reach/) });
+    // audit19: the reason in words beside the code (was a bare 'ECONNREFUSED', which `replay` printed as is).
+    await expect(connect('http://127.0.0.1:1')).rejects.toMatchObject({
+      code: 'unreachable',
+      message: 'cannot reach ws://127.0.0.1:1/v1/stream: connection refused (ECONNREFUSED: no server listening at that address and port?)',
+    });
     await expect(connect('ftp://x')).rejects.toMatchObject({ code: 'bad_url' });
     expect(streamUrl('https://h:1')).toBe('wss://h:1/v1/stream');
     expect(streamUrl('ws://h:1/custom')).toBe('ws://h:1/custom');

@@ -16,6 +16,12 @@ const options = { folds: 3, seed: 1, reps: 100 };
 const line = (text: string, start: string) => text.split('\n').find((l) => l.startsWith(start));
 
 describe('train text', () => {
+  it('counts one task and one pair in the singular (audit19: "within task (1 tasks, ...)")', () => {
+    // A's one passing run and one of its failing runs share task t0; B's runs share none.
+    const r = trainForecast([...source('A', 1, 7, 1), ...source('B', 3, 3, 2)], options);
+    expect(line(forecastText(r.evaluation, r.models), 'within task (')).toMatch(/^within task \(1 task, 1 pass\/fail pair\) /);
+  });
+
   it('lists a source no leave-one-source-out model could score, with the reason', () => {
     // B has no passing run: A, left out, has nothing to be scored by.
     const runs = [...source('A', 6, 6, 1), ...source('B', 0, 8, 2)];

@@ -116,7 +116,8 @@ describe('steplens report', () => {
     symlinkSync(join(dir, 'a.traj.json'), join(dir, 'b.traj.json'));
     const res = await cli('report', dir);
     expect(res.code).toBe(0);
-    expect(res.stdout).toContain('1 trajectories from 2 files (1 skipped: 1 the same file as another)');
+    // audit19: one of each in the singular (was "1 trajectories ..., 1 tasks, 1 sources").
+    expect(res.stdout).toContain('1 trajectory from 2 files (1 skipped: 1 the same file as another), 1 task, 1 source (agent + model)');
     expect(res.stderr).toBe(`skipped ${join(dir, 'b.traj.json')}: the same file as ${join(dir, 'a.traj.json')}, read once\n`);
   });
 

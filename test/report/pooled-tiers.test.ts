@@ -2,6 +2,7 @@
  * Review: `report` printed `scored passing trajectories: 35 (Ideal 25.7 %, ...)` pooled over every source with
  * nothing saying so and no n per source. The line now says it is pooled over how many sources and where each
  * source's own shares are; the terminal models table gives each source's n (scored passing) beside its shares.
+ * audit19: each share, pooled and per source, carries its interval (the table printed "1" for 2 of 2 runs of one task).
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,7 @@ describe('the tier shares of passing runs', () => {
     const n = withPasses.reduce((s, m) => s + m.scoredPassing, 0);
     expect(withPasses.length).toBeGreaterThan(1);
     const expected = new RegExp(
-      `^scored passing trajectories, pooled over ${withPasses.length} sources: ${n} \\(Ideal \\d+\\.\\d %, Solid \\d+\\.\\d %, Lucky \\d+\\.\\d %\\); per source: the models table \\(scored passing, ideal, solid, lucky\\)$`,
+      `^scored passing trajectories, pooled over ${withPasses.length} sources: ${n} \\(Ideal \\d+\\.\\d % (?:\\[-\\]|\\[\\d+\\.\\d, \\d+\\.\\d\\]), Solid \\d+\\.\\d % (?:\\[-\\]|\\[\\d+\\.\\d, \\d+\\.\\d\\]), Lucky \\d+\\.\\d % (?:\\[-\\]|\\[\\d+\\.\\d, \\d+\\.\\d\\]); Wilson 95 % with the tasks' design effect\\); per source: the models table \\(scored passing, ideal, solid, lucky\\)$`,
     );
     expect(r.stdout.split('\n').filter((l) => l.startsWith('scored passing trajectories'))).toEqual([expect.stringMatching(expected)]);
     const md = readFileSync(path.join(out, 'report.md'), 'utf8');
@@ -28,7 +29,7 @@ describe('the tier shares of passing runs', () => {
     // The terminal models table: a `scored passing` column, each source's n, before its ideal / solid / lucky shares.
     const lines = r.stdout.split('\n');
     const head = lines.findIndex((l) => l.startsWith('agent ') && l.includes('quality [95% CI]'));
-    expect(lines[head]).toMatch(/ shift +scored passing +ideal +solid +lucky /);
+    expect(lines[head]).toMatch(/ shift +scored passing +ideal \[95% CI\] +solid \[95% CI\] +lucky \[95% CI\] /);
     const at = lines[head]!.indexOf('scored passing');
     const column = lines.slice(head + 1, head + 1 + doc.models.length).map((l) => Number(l.slice(at, at + 'scored passing'.length).trim()));
     expect(column.reduce((s, x) => s + x, 0)).toBe(n);

@@ -96,3 +96,35 @@ describe("report.html's best-of-N table fits the page", () => {
     expect(table.find((l) => l.startsWith('| pPass | all |'))).toContain(` | ${row.gapClosed!.toFixed(3)} [-] | `);
   });
 });
+
+describe('the pPass rows of the separation, per-source, calibration and reliability tables on runs the forecaster was trained on', () => {
+  // audit19: these tables sit hundreds of lines below the headline's warning; an in-sample pPass AUROC there (0.878 on
+  // the calibration set against train's held-out 0.753) carried no mark beside it.
+  const caution = 'pPass above: in-sample on 12 of 12 runs (the forecaster was trained on them), so optimistic; `steplens train` measures it held out';
+  it('carry the in-sample caution under each table in the terminal, report.md and report.html', () => {
+    const lines = terminalSummary(trained).split('\n');
+    const under = (title: string) =>
+      lines[
+        lines.indexOf(
+          '',
+          lines.findIndex((l) => l.startsWith(title)),
+        ) - 1
+      ];
+    for (const title of ['Passing vs. failing: AUROC within source', 'AUROC per source', 'Calibration of pPass per source', 'Reliability diagram of pPass per source'])
+      expect(under(title), title).toBe(caution);
+    expect(
+      markdownReport(trained)
+        .split('\n')
+        .filter((l) => l.startsWith('pPass above: in-sample')),
+    ).toHaveLength(4);
+    expect(htmlReport(trained, []).split('<p>pPass above: in-sample on 12 of 12 runs').length - 1).toBe(4);
+  });
+  it('carry none when no run is in-sample, and say it cannot be checked when the file lists its runs in no readable form', () => {
+    expect(terminalSummary(none)).not.toContain('pPass above');
+    expect(
+      terminalSummary(unreadable)
+        .split('\n')
+        .filter((l) => l.startsWith('pPass above: whether its runs')),
+    ).toHaveLength(4);
+  });
+});

@@ -45,6 +45,17 @@ describe('per-model table on hand-built rows', () => {
     // The rows as built, every run of one task: one unit, so no interval and no rank.
     expect(modelRows(rows, { minRuns: 1 }).find((m) => m.model === 'A')).toMatchObject({ passRate: 0.75, passRateInterval: null, rankPass: null });
   });
+  it('each tier share carries its Wilson interval (audit19: the shares were printed bare, "1" for 2 of 2 runs)', () => {
+    const a = models.find((m) => m.model === 'A')!;
+    // A's 3 scored passing runs, one task each: Wilson's interval of 1/3 Ideal and 2/3 Lucky.
+    expect(a.tierShareIntervals!.Ideal!.lo).toBeCloseTo(0.0615, 4);
+    expect(a.tierShareIntervals!.Ideal!.hi).toBeCloseTo(0.7923, 4);
+    expect(a.tierShareIntervals!.Lucky).toEqual(a.luckyRateInterval);
+    expect(a.tierShareIntervals!.Solid!.lo).toBe(0);
+    expect(models.find((m) => m.model === 'C')!.tierShareIntervals).toBeNull();
+    // Every passing run of one task: one unit, no interval (as the pass rate).
+    expect(modelRows(rows, { minRuns: 1 }).find((m) => m.model === 'A')!.tierShareIntervals).toEqual({ Ideal: null, Solid: null, Lucky: null });
+  });
   it('χ² of model × Lucky category on the 2×2 table [[2,0],[0,1]]', () => {
     const chi = luckyChiSquare(rows);
     expect(chi.table).toEqual([

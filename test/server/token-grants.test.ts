@@ -73,4 +73,8 @@ describe('token grants', () => {
     expect((await serverConfig(['--no-seed'], { STEPLENS_SESSIONS_PER_TENANT: '7' }, dir)).app.limits).toEqual({ sessionsPerTenant: 7 });
     await expect(serverConfig(['--sessions-per-tenant', '1.5'], {}, dir)).rejects.toMatchObject({ code: 'usage' });
   });
+  it('names why a token file cannot be read in words, as every other file (audit19: was the bare code ENOENT)', async () => {
+    await expect(loadTokens({ file: path.join(dir, 'no-such-tokens') })).rejects.toThrow(`cannot read token file ${path.join(dir, 'no-such-tokens')}: no such file`);
+    await expect(loadTokens({ file: dir })).rejects.toThrow(`cannot read token file ${dir}: is a directory`);
+  });
 });

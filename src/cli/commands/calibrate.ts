@@ -31,6 +31,7 @@ import {
   type WeightsReport,
 } from '../../core/calibrate/index.js';
 import { DEFAULT_CONFIG } from '../../core/config.js';
+import { plural } from '../../core/plural.js';
 import { DEFAULT_POLICY, resolvePolicy } from '../../core/policy.js';
 import { SteplensError } from '../../errors.js';
 import { readConfigFile } from '../../settings-files.js';
@@ -112,7 +113,7 @@ const command: Command = {
     const weights: WeightsReport | undefined = a.weights ? calibrateWeights(input.weights, DEFAULT_CONFIG.weights) : undefined;
     const halfSplit = a.split === 'half' ? { seed: a.seed, holdout: a.holdout, count: a.splits } : undefined;
     const head =
-      (loaded.empty > 0 ? `${loaded.empty} trajectories with an outcome but no step the parser could read were left out\n` : '') +
+      (loaded.empty > 0 ? `${plural(loaded.empty, 'trajectory', 'trajectories')} with an outcome but no step the parser could read ${loaded.empty === 1 ? 'was' : 'were'} left out\n` : '') +
       (loaded.noTask > 0 ? `${loaded.noTask} trajectories with an outcome but no task named in the log were left out\n` : '') +
       perKindText(perKind, loaded.withoutOutcome, loaded.priorReferences, boundSpec, { modes: perKindReplay, maxFalseStop: a.maxFalseStop });
 

@@ -18,7 +18,7 @@ import { forecastFileArg } from '../../package-files.js';
 import { readConfigFile, readForecastFile, readPolicyFile } from '../../settings-files.js';
 import type { ForecastFile } from '../../core/forecast/model.js';
 import { inSampleWarning } from '../in-sample.js';
-import { trainedRunSet } from '../../core/forecast/fingerprint.js';
+import { runFingerprint, trainedRunSet } from '../../core/forecast/fingerprint.js';
 import { forecastSource, runForecast, SOURCE_OPTIONS, type ForecastSource } from '../forecast-source.js';
 import type { Policy } from '../../core/policy.js';
 import type { ScoringConfig } from '../../core/config.js';
@@ -44,7 +44,16 @@ interface Setup {
 
 /** One instance of a file: its report, or (no step) why it has none. */
 type InstanceResult =
-  { report: TrajectoryReport; prior: PriorTerm[] | undefined; task: string | undefined; instance: string; diagnostics: Diagnostic[] } | { report?: undefined; instance: string; noSteps: string };
+  | {
+      report: TrajectoryReport;
+      prior: PriorTerm[] | undefined;
+      task: string | undefined;
+      instance: string;
+      diagnostics: Diagnostic[];
+      /** Whether the forecaster was trained on this run (undefined: no forecast, or one listing no runs). */
+      pPassInSample: boolean | undefined;
+    }
+  | { report?: undefined; instance: string; noSteps: string };
 
 /**
  * Scores every chosen trajectory of one file; returns the results in the file's order and the file's exit code. With
@@ -71,6 +80,7 @@ async function scoreFile(file: string, setup: Setup, options: { format: string |
     const forecast = runForecast(forecasts, setup.source, x.parsed.meta);
     const inSample = forecast !== undefined ? inSampleWarning(setup.trained, [{ name: several ? `${file} (${x.id})` : file, steps: x.parsed.steps }]) : undefined;
     if (inSample !== undefined) io.stderr(inSample);
+    const pPassInSample = forecast !== undefined && setup.trained !== undefined ? setup.trained.has(runFingerprint(x.parsed.steps)) : undefined;
     const scorer = createScorer({ reference, analyzers, ...(forecast ? { forecast } : {}), ...(policy ? { policy } : {}), ...(config ? { config } : {}) });
     for (const step of x.parsed.steps) scorer.push(step);
     const report: TrajectoryReport = scorer.report(setup.passed);
@@ -80,7 +90,7 @@ async function scoreFile(file: string, setup: Setup, options: { format: string |
     // As rank and report warn: a run the PTA was built from matches one of its paths step for step, so it scores high.
     if (reference.kind === 'pta' && holdsPath(reference.pta, scorer.states()))
       io.stderr(`warning: ${setup.ptaFile} holds the path of ${file}${several ? ` (${x.id})` : ''} (a reference it was built from): scored optimistically against it\n`);
-    return { report, prior, task: runTask ?? (reference.kind === 'pta' ? reference.pta.task : undefined), instance: x.id, diagnostics: x.parsed.diagnostics };
+    return { report, prior, task: runTask ?? (reference.kind === 'pta' ? reference.pta.task : undefined), instance: x.id, diagnostics: x.parsed.diagnostics, pPassInSample };
   });
   const code = Math.max(logExitCode(log, selected, options.lenient), empty.length > 0 && !options.lenient ? 1 : 0);
   return { results, several, fileDiagnostics: log.diagnostics, code };
@@ -161,16 +171,16 @@ async function fileOutput(file: string, setup: Setup, values: Values, alone: boo
         continue;
       }
       const skipped = [...(scored.several ? [] : scored.fileDiagnostics), ...r.diagnostics];
-      io.stdout(`${JSON.stringify({ ...head, ...scoreDocument(r.report, r.task, r.prior), ...(skipped.length > 0 ? { diagnostics: skipped } : {}) })}\n`);
+      io.stdout(`${JSON.stringify({ ...head, ...scoreDocument(r.report, r.task, r.prior, r.pPassInSample), ...(skipped.length > 0 ? { diagnostics: skipped } : {}) })}\n`);
     }
     // In a file of several runs a line that could not be read is no instance: a line of its own says it was lost.
     if (scored.several) for (const line of lostLines(file, scored.fileDiagnostics)) io.stdout(line);
   } else if (values.json) {
-    const docs = scoredOnly(results).map((r) => scoreDocument(r.report, r.task, r.prior));
+    const docs = scoredOnly(results).map((r) => scoreDocument(r.report, r.task, r.prior, r.pPassInSample));
     io.stdout(`${JSON.stringify(docs.length === 1 ? docs[0] : docs)}\n`);
   } else {
     const text = scoredOnly(results)
-      .map((r) => humanReport(r.report, r.task, setup.passed, r.prior))
+      .map((r) => humanReport(r.report, r.task, setup.passed, r.prior, r.pPassInSample))
       .join('\n');
     io.stdout(alone ? text : `== ${printable(file)}\n${text}\n`);
   }

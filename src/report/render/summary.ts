@@ -1,11 +1,12 @@
 /** The readable terminal summary and the Markdown report. */
 import { plural } from '../../core/plural.js';
 import { MIN_RESAMPLE_UNITS } from '../../core/stats/bootstrap.js';
-import { MODELS_ORDER } from '../models.js';
+import type { Interval } from '../../core/stats/interval.js';
+import { MODELS_ORDER, passTierShares } from '../models.js';
 import { frontNotes, rankNotes } from '../rank-notes.js';
 import { rankTaskWarnings } from '../rank-tasks.js';
 import { modelLabel } from '../identity.js';
-import { forecastInSampleLine } from '../forecast-in-sample.js';
+import { forecastInSampleCaution, forecastInSampleLine } from '../forecast-in-sample.js';
 import { groupKindsText, referenceKindMixLines, selectionKindMixLines } from '../reference-mix.js';
 import type { CorpusReport, ModelRow, ReferenceKind, ReferenceSplit, SelectionRow, SeparationRow } from '../types.js';
 import { markdownTable, markdownText, textTable } from './format-table.js';
@@ -15,8 +16,6 @@ import { calibrationTable, luckyTable, modelsTableName, reliabilityDiagramTable,
 import { headToHeadTable } from './head-to-head-table.js';
 import { reliabilityDisplay } from './reliability-display.js';
 import { withInterval } from './with-interval.js';
-
-const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
 
 const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));
 export { withInterval };
@@ -31,7 +30,7 @@ export function separationLine(s: SeparationRow): string {
     (ws.mean === null
       ? `within source: none of the ${ws.sources.length} sources has >= ${ws.minPerClass} passing and ${ws.minPerClass} failing runs; `
       : `within source ${withInterval(ws.mean, ws.interval)} (mean over ${ws.counted} of ${ws.sources.length} sources with >= ${ws.minPerClass} passing and failing runs); `) +
-    `within task ${withInterval(wt.auroc, wt.interval)} (${wt.pairs} pass/fail pairs of one source and task, ${wt.tasks} tasks); ` +
+    `within task ${withInterval(wt.auroc, wt.interval)} (${plural(wt.pairs, 'pass/fail pair')} of one source and task, ${plural(wt.tasks, 'task')}); ` +
     `pooled ${withInterval(s.pooled.auroc, s.pooled.interval)} on ${s.nPass} passing / ${s.nFail} failing, beside ${f3(s.pooled.sourceOnly)} for the source alone ` +
     `(the pooled figure also rewards telling sources apart)`
   );
@@ -78,7 +77,7 @@ export function headline(r: CorpusReport): string[] {
   const total = r.separation.find((s) => s.signal === 'total' && s.reference === 'all');
   const inSample = r.inputs.forecastInSample !== undefined ? forecastInSampleLine(r.inputs.forecastInSample) : null;
   return [
-    `${c.trajectories} trajectories from ${r.inputs.files} files (${r.inputs.skippedFiles} skipped${skipped ? `: ${skipped}` : ''}), ${r.tasks.length} tasks, ${r.models.length} sources (agent + model)`,
+    `${plural(c.trajectories, 'trajectory', 'trajectories')} from ${plural(r.inputs.files, 'file')} (${r.inputs.skippedFiles} skipped${skipped ? `: ${skipped}` : ''}), ${plural(r.tasks.length, 'task')}, ${plural(r.models.length, 'source')} (agent + model)`,
     `outcomes: ${c.pass} pass, ${c.fail} fail, ${c.censored} censored, ${c.unknown} unknown`,
     `scored: ${c.scored} of ${c.trajectories} (${inFolder} against an in-folder PTA, ${c.scoredExternal} against an external PTA, ${c.scoredReferenceFree} reference-free); not scored: ${unscored}`,
     `tasks scored against an in-folder PTA (>= 3 passing runs, so each is scored against 2 others): ${inFolderTasks.length ? inFolderTasks.join(', ') : 'none'}`,
@@ -109,12 +108,16 @@ export function passTiers(r: CorpusReport): string {
   const passing = r.trajectories.filter((t) => t.outcome === 'pass' && t.tier);
   const n = passing.length;
   const sources = new Set(passing.map((t) => t.source)).size;
-  const share = (tier: string) => (n ? passing.filter((t) => t.tier === tier).length / n : null);
+  const shares = passTierShares(passing, r.statistics.level);
+  const share = (tier: 'Ideal' | 'Solid' | 'Lucky') => (shares ? percentWithInterval(shares[tier].share, shares[tier].interval) : '-');
   return (
-    `scored passing trajectories, pooled over ${plural(sources, 'source')}: ${n} (Ideal ${pct(share('Ideal'))}, Solid ${pct(share('Solid'))}, Lucky ${pct(share('Lucky'))}); ` +
-    `per source: the models table (scored passing, ideal, solid, lucky)`
+    `scored passing trajectories, pooled over ${plural(sources, 'source')}: ${n} (Ideal ${share('Ideal')}, Solid ${share('Solid')}, Lucky ${share('Lucky')}; ` +
+    `Wilson ${Math.round(100 * r.statistics.level)} % with the tasks' design effect); per source: the models table (scored passing, ideal, solid, lucky)`
   );
 }
+
+/** `58.1 % [40.8, 73.6]`: a share in percent with its interval (`[-]` without one). */
+const percentWithInterval = (x: number, iv: Interval | null) => `${(100 * x).toFixed(1)} % ${iv ? `[${(100 * iv.lo).toFixed(1)}, ${(100 * iv.hi).toFixed(1)}]` : '[-]'}`;
 
 const section = (t: Table, cols?: string[]) => `${t.title}\n${textTable(t, cols)}`;
 
@@ -122,8 +125,9 @@ const cell = (x: number | string | null): string => (x === null ? '-' : String(x
 
 /** The terminal's models table: each figure with its interval in one cell, n beside it. */
 export function modelsDisplay(r: CorpusReport, models: readonly ModelRow[] = r.models, suffix = ''): Table {
-  const pct = (x: number) => (100 * x).toFixed(1);
-  const rate = (m: ModelRow) => (m.passRate === null ? null : `${pct(m.passRate)} % ${m.passRateInterval ? `[${pct(m.passRateInterval.lo)}, ${pct(m.passRateInterval.hi)}]` : '[-]'}`);
+  const rate = (m: ModelRow) => (m.passRate === null ? null : percentWithInterval(m.passRate, m.passRateInterval));
+  // A pass tier's share with its interval, as the pass rate: 2 passing runs both Solid are no "1" to read alone.
+  const share = (m: ModelRow, tier: 'Ideal' | 'Solid' | 'Lucky') => (m.tierShares === null ? null : percentWithInterval(m.tierShares[tier], m.tierShareIntervals?.[tier] ?? null));
   const quality = (m: ModelRow) =>
     m.meanQuality === null ? null : `${m.meanQuality.toFixed(1)} ${m.meanQualityInterval ? `[${m.meanQualityInterval.lo.toFixed(1)}, ${m.meanQualityInterval.hi.toFixed(1)}]` : '[-]'}`;
   const s = r.statistics;
@@ -143,9 +147,9 @@ export function modelsDisplay(r: CorpusReport, models: readonly ModelRow[] = r.m
       'rank ',
       'shift',
       'scored passing',
-      'ideal',
-      'solid',
-      'lucky',
+      'ideal [95% CI]',
+      'solid [95% CI]',
+      'lucky [95% CI]',
       'wasted steps',
       'wasted tokens',
     ],
@@ -160,9 +164,9 @@ export function modelsDisplay(r: CorpusReport, models: readonly ModelRow[] = r.m
       cell(rankCell(m.rankQuality, m.rankQualityTied)),
       m.rankShift,
       m.scoredPassing,
-      m.tierShares ? Number(m.tierShares.Ideal.toFixed(3)) : null,
-      m.tierShares ? Number(m.tierShares.Solid.toFixed(3)) : null,
-      m.tierShares ? Number(m.tierShares.Lucky.toFixed(3)) : null,
+      share(m, 'Ideal'),
+      share(m, 'Solid'),
+      share(m, 'Lucky'),
       m.wastedSteps,
       m.wastedTokens,
     ]),
@@ -178,8 +182,18 @@ export function modelsCautions(r: CorpusReport, split?: ReferenceSplit): string[
   return [MODELS_ORDER, ...rankTaskWarnings(models), ...rankNotes(models, r.statistics.minRuns)];
 }
 
-/** The cautions of models table `name` (the main one, or one `--by-reference` kind's); none for another table. */
+/** The in-sample caution under a table with pPass figures (none without a pPass, or with none in-sample). */
+function pPassCautions(r: CorpusReport, rows: readonly SeparationRow[] = r.separation): string[] {
+  const line = rows.some((s) => s.signal === 'pPass') ? forecastInSampleCaution(r.inputs.forecastInSample) : null;
+  return line === null ? [] : [line];
+}
+
+/** The tables whose pPass figures get the in-sample caution. */
+const PPASS_TABLES = new Set(['separation', 'separation-by-source', 'calibration', 'reliability-diagram']);
+
+/** The cautions of table `name`: a models table's (the main one, or one `--by-reference` kind's), pPass's in-sample caution. */
 export function tableCautions(r: CorpusReport, name: string): string[] {
+  if (PPASS_TABLES.has(name)) return pPassCautions(r);
   if (name === modelsTableName()) return modelsCautions(r);
   if (name === 'reliability') return frontNotes(r.reliability.configurations);
   const split = (r.byReference ?? []).find((b) => name === modelsTableName(b.reference));
@@ -217,9 +231,11 @@ export function terminalSummary(r: CorpusReport): string {
       'source_only',
       'pooled_ks_p',
     ]),
+    ...pPassCautions(r),
     '',
     section(perSource),
-    ...(r.calibration !== undefined ? ['', section(calibrationTable(r)), '', section(reliabilityDiagramTable(r))] : []),
+    ...pPassCautions(r),
+    ...(r.calibration !== undefined ? ['', section(calibrationTable(r)), ...pPassCautions(r), '', section(reliabilityDiagramTable(r)), ...pPassCautions(r)] : []),
     ...(r.byReference ?? []).flatMap((b) => [
       '',
       section(modelsDisplay(r, b.models, b.reference)),
