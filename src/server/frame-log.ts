@@ -34,6 +34,14 @@ const F = 128;
 const R = 64;
 const MAX_SEQ_STEP = R - 2;
 const SEQ_ASIDE = R - 1;
+/**
+ * Codes below this (a row of at most one signal: flags, stage, tier and seq step take 25 bits) pair up: an odd row's
+ * code goes into its even predecessor's number as `PAIRED + code0 + PAIR * code1`, exact below 2^53, instead of a
+ * number of its own (~0.4 KB of a 100-step session's ~3.2 KB of numbers; bench/README.md "mem19").
+ */
+const PAIR = 2 ** 26;
+/** A row's code number at or past this holds two codes (a lone code is below 2^52: it would take 2^27 signals in one step). */
+const PAIRED = 2 ** 52;
 
 /**
  * The stage and tier values a row's codes name, one table for every log (they are a handful of enum values; a
@@ -97,6 +105,8 @@ export class FrameLog {
   private lastCoh = Number.NaN;
   private lastStruct: number | null = Number.NaN;
   private lastCov: number | null = Number.NaN;
+  /** Where the last row's code is, when that row is even and its code can take the next one's ({@link PAIR}); else -1. */
+  private pairAt = -1;
 
   /** `weights`: the session's composite weights, so that a total they give need not be kept (~0.8 KB a 100-step session). */
   constructor(
@@ -159,7 +169,11 @@ export class FrameLog {
     if (s.cov !== null && Object.is(s.cov, this.lastCov)) flags |= SAME_COV;
     const w = this.weights;
     if (w !== undefined && s.struct !== null && s.cov !== null && Object.is(referenceTotal(w, s.struct, s.cov, s.coh, s.temp), s.total)) flags |= DERIVED_TOTAL;
-    this.push(flags + F * (this.code(r.state.stage) + R * (this.code(r.tier) + R * (step + R * r.signals.length))));
+    const code = flags + F * (this.code(r.state.stage) + R * (this.code(r.tier) + R * (step + R * r.signals.length)));
+    if (this.pairAt >= 0 && code < PAIR) this.set(this.pairAt, PAIRED + this.at(this.pairAt) + PAIR * code);
+    else this.push(code);
+    // Marks fall on even rows (MARK_ROWS is even), so decoding from one never starts on a row whose code is paired.
+    this.pairAt = i % 2 === 0 && code < PAIR ? this.numbers - 1 : -1;
     if (!(flags & DERIVED_TOTAL)) this.push(s.total);
     if (!(flags & SAME_COH)) this.push(s.coh);
     this.push(s.temp);
@@ -195,6 +209,10 @@ export class FrameLog {
     return this.chunks[Math.floor(p / CHUNK)]![p % CHUNK]!;
   }
 
+  private set(p: number, x: number): void {
+    this.chunks[Math.floor(p / CHUNK)]![p % CHUNK] = x;
+  }
+
   /** The composite after each step, in order (the session's totals: kept once, here). */
   totals(): number[] {
     const out = new Array<number>(this.count);
@@ -202,8 +220,19 @@ export class FrameLog {
     let coh = Number.NaN;
     let struct = Number.NaN;
     let cov = Number.NaN;
+    let next = -1;
     for (let i = 0; i < this.count; i++) {
-      const flags = this.at(p++) % F;
+      let code = next;
+      next = -1;
+      if (code < 0) {
+        code = this.at(p++);
+        if (code >= PAIRED) {
+          const both = code - PAIRED;
+          code = both % PAIR;
+          next = (both - code) / PAIR;
+        }
+      }
+      const flags = code % F;
       const total = flags & DERIVED_TOTAL ? 0 : this.at(p++);
       if (!(flags & SAME_COH)) coh = this.at(p++);
       const temp = this.at(p++);
@@ -268,8 +297,18 @@ export class FrameLog {
   private *decode(keep: (seq: number, type: StepFrame['type']) => boolean, from: Mark, until = Infinity): Generator<StepFrame, void, undefined> {
     const count = this.count;
     let { p, k, seq, total: prevTotal, coh: prevCoh, struct: prevStruct, cov: prevCov } = from;
+    let next = -1;
     for (let i = from.row; i < count; i++) {
-      let packed = this.at(p++);
+      let packed = next;
+      next = -1;
+      if (packed < 0) {
+        packed = this.at(p++);
+        if (packed >= PAIRED) {
+          const both = packed - PAIRED;
+          packed = both % PAIR;
+          next = (both - packed) / PAIR;
+        }
+      }
       const digit = (): number => {
         const d = packed % R;
         packed = (packed - d) / R;

@@ -4,7 +4,7 @@
  * workspace that never deflates gives, and the texts really are deflated on the step path and read back.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { COLD_MIN_CHARS, COLD_STEPS } from '../../src/core/state/cold-files.js';
+import { BIG_COLD_STEPS, BIG_FILE_CHARS, COLD_MIN_CHARS, COLD_STEPS } from '../../src/core/state/cold-files.js';
 import { LazyText, SHARE_MIN_CHARS } from '../../src/core/memory/packed-text.js';
 import { ShadowWorkspace } from '../../src/core/state/shadow-workspace.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
@@ -89,5 +89,35 @@ describe('files unused for a while are kept deflated on the step path', () => {
       { text: short, lines: 10 },
     ]);
     expect(read.inflates).toBe(1);
+  });
+  it('deflates a file of BIG_FILE_CHARS or more after BIG_COLD_STEPS unused steps, a smaller one waiting before it after COLD_STEPS', () => {
+    expect(BIG_COLD_STEPS).toBeLessThan(COLD_STEPS);
+    const text = (n: number, name: string): string => Array.from({ length: n }, (_, i) => `    ${name}_${i % 7} = cooled(${i})  # a file left for a while`).join('\n');
+    const mid = text(60, 'mid');
+    const big = text(Math.ceil(BIG_FILE_CHARS / 40), 'big');
+    expect([mid.length >= COLD_MIN_CHARS && mid.length + 1 < BIG_FILE_CHARS, big.length + 1 >= BIG_FILE_CHARS]).toEqual([true, true]);
+    const ws = new ShadowWorkspace();
+    // mid.py used first: it comes before big.py in the order of last use, and must not hold big.py back.
+    ws.setText('mid.py', `${mid}\n`);
+    ws.setText('big.py', `${big}\n`);
+    ws.setText('other.py', 'x = 1\n');
+    ws.settle();
+    expect(ws.sizeOf('big.py')).toBe(big.length + 1);
+    const steps = (n: number): number => zlibCalls(() => Array.from({ length: n }, () => (ws.prefix('other.py'), ws.settle()))).deflates;
+    expect(steps(BIG_COLD_STEPS - 1)).toBe(0);
+    // The BIG_COLD_STEPS-th unused step deflates big.py alone; mid.py waits for its COLD_STEPS.
+    expect(steps(1)).toBe(1);
+    expect(steps(COLD_STEPS - BIG_COLD_STEPS - 1)).toBe(0);
+    expect(steps(1)).toBe(1);
+    expect(steps(2 * COLD_STEPS)).toBe(0);
+    const read = zlibCalls(() => [ws.prefix('big.py'), ws.prefix('mid.py')]);
+    expect(read.value).toEqual([
+      { text: big, lines: big.split('\n').length },
+      { text: mid, lines: 60 },
+    ]);
+    expect(read.inflates).toBe(2);
+    // Read again: big.py goes cold again after BIG_COLD_STEPS, its deflated form kept (no deflate), its inflated copy dropped.
+    expect(steps(BIG_COLD_STEPS + 1)).toBe(0);
+    expect(zlibCalls(() => ws.prefix('big.py')).inflates).toBe(1);
   });
 });

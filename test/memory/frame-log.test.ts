@@ -189,6 +189,32 @@ describe('FrameLog', () => {
     expect(log.bytes).toBeLessThan(plain.bytes);
   });
 
+  it('pairs the codes of two rows of at most one signal in one number, and rebuilds every frame and total exactly', () => {
+    const info = { kind: 'prior' } as const;
+    const log = new FrameLog('x', info);
+    const sig = (t: number, n: number): unknown[] => Array.from({ length: n }, (_, j) => ({ kind: 'cycle', severity: 'warn', t, steps: [t], message: `m${j}` }));
+    // Signals a row: pairs of 0-1 signals, then a row of 2 and 3 (their code stands alone), odd and even.
+    const counts = [0, 1, 1, 0, 2, 0, 0, 3, 1, 1, 0, 0, 0, 2, 2, 0, 1];
+    const expected: unknown[] = [];
+    let prev = 0;
+    counts.forEach((n, t) => {
+      const score = { total: t + 0.25, struct: null, cov: null, coh: 0.5, temp: 0.75 };
+      const signals = sig(t, n);
+      log.add(t, { t, state: { stage: 'E' }, score, reward: score.total - prev, tier: 'Ideal', signals } as unknown as StepResult);
+      expected.push({ type: 'score', session: 'x', seq: t, t, stage: 'E', score, reward: score.total - prev, tier: 'Ideal', reference: info });
+      for (const s of signals) expected.push({ type: 'signal', session: 'x', seq: t, ...(s as object) });
+      prev = score.total;
+    });
+    expect(JSON.parse(JSON.stringify(log.frames(() => true)))).toEqual(expected);
+    expect(log.totals()).toEqual(counts.map((_, t) => t + 0.25));
+    for (let t = 0; t < counts.length; t++) expect(log.framesOf(t, 'signal')).toHaveLength(counts[t]!);
+    // Numbers: a total, a temp a row, coh once; codes: rows 0-1, 2-3, 10-11, 16 (alone, last) and 8-9 pair, 4-7 and 12-15 do not (a row of 2+ signals).
+    const rows = counts.length;
+    const codes = 4 + 1 + 4 + 4;
+    const signalBytes = counts.reduce((b, n) => b + n * (96 + 2 * 2 + 8), 0);
+    expect(log.bytes).toBe(64 + 8 * (2 * rows + 1 + codes) + signalBytes);
+  });
+
   it("finds one seq's frames from the last mark before them: the same frames, a bounded number of rows decoded", () => {
     const log = new FrameLog('x', { kind: 'prior' });
     const signal = { kind: 'cycle', severity: 'warn', t: 0, steps: [0], message: 'm' };

@@ -2,7 +2,8 @@
  * Which files of a shadow workspace went cold: no step has used them for {@link COLD_STEPS} steps (bench/README.md,
  * "Memory per session, seventh pass"). The workspace deflates their long texts then, on the step path, so a session
  * that steps every second (never idle long enough for `compact`) still keeps the files it is done with small.
- * O(1) a step amortised: a file is handed out once per spell of disuse.
+ * O(1) a step amortised: a file is handed out once per spell of disuse (a smaller file waiting between
+ * {@link BIG_COLD_STEPS} and {@link COLD_STEPS} unused steps is passed over again only when a file after it may go cold).
  */
 import { SHARE_MIN_CHARS } from '../memory/packed-text.js';
 
@@ -15,6 +16,18 @@ import { SHARE_MIN_CHARS } from '../memory/packed-text.js';
  * unused steps: two inflates a session (~5 % of its CPU a step, measured at 8).
  */
 export const COLD_STEPS = 10;
+
+/**
+ * A file keeping {@link BIG_FILE_CHARS} characters or more goes cold sooner, after this many steps unused: what a
+ * text keeps inflated grows with its length, while a zlib call costs ~50-150 µs amid a session's work whatever the
+ * length of a text this size, so the bytes saved per zlib call are largest for the longest texts (bench/README.md,
+ * "mem19": −2 KB an active disjoint session, its inflated texts mostly such files left 4-9 steps before; the
+ * session-cost run, which reads a ~5 KB file again 8-9 steps after its last use, makes no zlib call more).
+ */
+export const BIG_COLD_STEPS = 4;
+
+/** Characters a file keeps (its known lines and newlines) from which it goes cold after {@link BIG_COLD_STEPS} steps. */
+export const BIG_FILE_CHARS = 8192;
 
 /**
  * Texts shorter than this are not deflated on the step path: a zlib call costs ~20-40 µs alone, ~60-150 µs amid a
@@ -50,16 +63,24 @@ export class ColdFiles {
   }
 
   /**
-   * Ends a step: `owner.goneCold(file)` for each file that has gone unused for {@link COLD_STEPS} steps since its last use
-   * (an object with a method, not a callback: a bound function a workspace is ~0.1 KB).
+   * Ends a step: `owner.goneCold(file)` for each file that has gone unused for {@link COLD_STEPS} steps since its last use,
+   * or {@link BIG_COLD_STEPS} when `owner.sizeOf(file)` is {@link BIG_FILE_CHARS} or more (an object with methods, not
+   * callbacks: a bound function a workspace is ~0.1 KB).
    */
-  settle(owner: { goneCold(file: string): void }): void {
+  settle(owner: { goneCold(file: string): void; sizeOf(file: string): number }): void {
     if (this.recent !== undefined && this.steps >= this.coldCheck) {
-      this.coldCheck = this.steps + COLD_STEPS;
+      // No file used from now on goes cold before this.
+      this.coldCheck = this.steps + BIG_COLD_STEPS;
       for (const [file, at] of this.recent) {
-        if (this.steps - at < COLD_STEPS) {
-          this.coldCheck = at + COLD_STEPS;
+        const unused = this.steps - at;
+        if (unused < BIG_COLD_STEPS) {
+          this.coldCheck = Math.min(this.coldCheck, at + BIG_COLD_STEPS);
           break;
+        }
+        if (unused < COLD_STEPS && owner.sizeOf(file) < BIG_FILE_CHARS) {
+          // A smaller file waits its COLD_STEPS (the files after it, used later, are still looked at).
+          this.coldCheck = Math.min(this.coldCheck, at + COLD_STEPS);
+          continue;
         }
         this.recent.delete(file);
         if (file === this.lastUsed) this.lastUsed = undefined;

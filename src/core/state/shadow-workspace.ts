@@ -45,9 +45,9 @@ export class ShadowWorkspace {
 
   /**
    * Characters a kept file costs (each known line's text and newline; 0 when not kept): a hot file carries its size,
-   * a packed one gives it (no map of sizes beside the files).
+   * a packed one gives it (no map of sizes beside the files). Public for `ColdFiles.settle` (long files go cold sooner).
    */
-  private sizeOf(file: string): number {
+  sizeOf(file: string): number {
     const h = this.hot.get(file);
     if (h !== undefined) return h.size;
     const packed = this.files.get(file);
