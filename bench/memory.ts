@@ -115,7 +115,7 @@ interface Bytes {
   external: number;
 }
 
-async function measured(layout: Layout, build: () => Promise<unknown>, snapshot?: string): Promise<Bytes> {
+async function measured(layout: Layout, build: () => Promise<unknown>, snapshot?: string, fixed: Bytes = NOTHING): Promise<Bytes> {
   await build(); // warm round: JIT, PTA cache, parse caches, pools; freed before the measured one
   const before = await heap();
   const box: { kept?: unknown } = { kept: await build() };
@@ -124,10 +124,19 @@ async function measured(layout: Layout, build: () => Promise<unknown>, snapshot?
   delete box.kept;
   const dropped = await heap();
   const n = layout.sessions;
-  return { growth: (after.heap - before.heap) / n, retained: (after.heap - dropped.heap) / n, external: (after.external - before.external) / n };
+  return {
+    growth: (after.heap - before.heap - fixed.growth) / n,
+    retained: (after.heap - dropped.heap - fixed.retained) / n,
+    external: (after.external - before.external - fixed.external) / n,
+  };
 }
 
-async function sessionBytes(trajectories: readonly CorpusTrajectory[], layout: Layout): Promise<{ session: Bytes; idle: Bytes; scorer: Bytes; ended: Bytes & { counted: number } }> {
+const NOTHING: Bytes = { growth: 0, retained: 0, external: 0 };
+
+/** Empty rounds (a registry and a connection, no session) measured together for the bytes a round holds besides its sessions. */
+const EMPTY_ROUNDS = 20;
+
+async function sessionBytes(trajectories: readonly CorpusTrajectory[], layout: Layout): Promise<{ session: Bytes; idle: Bytes; scorer: Bytes; ended: Bytes & { counted: number }; fixed: Bytes }> {
   const data = await mkdtemp(path.join(os.tmpdir(), 'steplens-bench-'));
   const seed = bundledReferencesDir();
   const store = await ReferenceStore.open({ dataDir: data, seedDirs: [seed] });
@@ -138,16 +147,25 @@ async function sessionBytes(trajectories: readonly CorpusTrajectory[], layout: L
   const metrics = createMetrics(store);
   let rounds = 0;
   // A fresh registry per round (it counts its open sessions itself): each round's sessions go with their registry.
-  const round = async (): Promise<{ registry: SessionRegistry; conn: Connection; deps: HandlerDeps }> => {
+  const round = async (of: Layout = layout): Promise<{ registry: SessionRegistry; conn: Connection; deps: HandlerDeps }> => {
     const registry = new SessionRegistry({ store, analyzers, metrics, log, options, connections });
     const deps: HandlerDeps = { registry, metrics, log, options };
-    const conn = await openSessions(deps, trajectories, layout, `${layout.name}-${rounds++}`);
-    if (registry.sessions.size !== layout.sessions || [...registry.sessions.values()].some((s) => s.length !== stepsEach)) {
-      throw new Error(`expected ${layout.sessions} sessions of ${stepsEach} steps, got ${registry.sessions.size}`);
+    const conn = await openSessions(deps, trajectories, of, `${of.name}-${rounds++}`);
+    if (registry.sessions.size !== of.sessions || [...registry.sessions.values()].some((s) => s.length !== stepsEach)) {
+      throw new Error(`expected ${of.sessions} sessions of ${stepsEach} steps, got ${registry.sessions.size}`);
     }
     return { registry, conn, deps };
   };
-  const session = await measured(layout, round, args.snapshot === undefined ? undefined : `${args.snapshot}-${layout.name}.heapsnapshot`);
+  // A round's registry and connection with no session: a server has one registry (its fixed tables, ~18 KB) and a
+  // client one connection whatever its sessions, so they are not a session's bytes. Before stop 67 each round's own
+  // were divided over its sessions: ~0.9 KB a session of the ~19 disjoint ones (mem19), ~0.06 KB of 300 overlapping.
+  // Measured over EMPTY_ROUNDS of them kept together: one reading of a few KB is inside a forced GC's spread.
+  const fixed = await measured({ ...layout, sessions: EMPTY_ROUNDS }, async () => {
+    const kept = [];
+    for (let i = 0; i < EMPTY_ROUNDS; i++) kept.push(await round({ ...layout, sessions: 0 }));
+    return kept;
+  });
+  const session = await measured(layout, round, args.snapshot === undefined ? undefined : `${args.snapshot}-${layout.name}.heapsnapshot`, fixed);
   // The same sessions once the server's sweep has found them idle (no step for COMPACT_IDLE_MS: an agent waiting on its model).
   const idle = await measured(
     layout,
@@ -158,16 +176,22 @@ async function sessionBytes(trajectories: readonly CorpusTrajectory[], layout: L
       return r;
     },
     args.snapshot === undefined ? undefined : `${args.snapshot}-${layout.name}-idle.heapsnapshot`,
+    fixed,
   );
   let counted = 0;
-  const ended = await measured(layout, async () => {
-    const { registry, conn, deps } = await round();
-    for (const s of [...registry.sessions.values()]) await handleFrame(deps, conn, Buffer.from(JSON.stringify({ type: 'end', session: s.id })), false);
-    const kept = [...registry.sessions.values()];
-    if (kept.some((s) => !s.ended)) throw new Error('a session did not end');
-    counted = kept.reduce((n, s) => n + s.keptBytes(), 0) / kept.length;
-    return { registry, conn };
-  });
+  const ended = await measured(
+    layout,
+    async () => {
+      const { registry, conn, deps } = await round();
+      for (const s of [...registry.sessions.values()]) await handleFrame(deps, conn, Buffer.from(JSON.stringify({ type: 'end', session: s.id })), false);
+      const kept = [...registry.sessions.values()];
+      if (kept.some((s) => !s.ended)) throw new Error('a session did not end');
+      counted = kept.reduce((n, s) => n + s.keptBytes(), 0) / kept.length;
+      return { registry, conn };
+    },
+    undefined,
+    fixed,
+  );
 
   const reference = await store.reference(SERVER_BENCH_TASK);
   const scorers = (): Promise<Scorer[]> => {
@@ -181,7 +205,7 @@ async function sessionBytes(trajectories: readonly CorpusTrajectory[], layout: L
   };
   const scorer = await measured(layout, scorers);
   await rm(data, { recursive: true, force: true });
-  return { session, idle, scorer, ended: { ...ended, counted } };
+  return { session, idle, scorer, ended: { ...ended, counted }, fixed };
 }
 
 async function ptaBytes(): Promise<{ perNode: number; perPta: number; meanNodes: number; files: number }> {
@@ -220,8 +244,13 @@ async function main(): Promise<void> {
     `sessions x ${stepsEach} real steps, task ${SERVER_BENCH_TASK} (PTA): overlapping = ${layouts[0]!.sessions} sessions from corpus offset 37·i (each step in ~${fmt((layouts[0]!.sessions * stepsEach) / corpusSteps, 0)} sessions), disjoint = ${layouts[1]!.sessions} sessions from offset ${stepsEach}·i (no step shared; ${corpusSteps} corpus steps); PTAs: ${ptaCount} parsed from the ${p.files} data/example files in turn`,
   );
   const kb = (b: number): string => fmt(b / 1000, 1);
-  const rows = results.flatMap(({ layout, session, idle, scorer, ended }) => [
+  const rows = results.flatMap(({ layout, session, idle, scorer, ended, fixed }) => [
     [`per active session, ${layout.name} (server message path)`, kb(session.retained), kb(session.growth)],
+    [
+      `  with the round's registry and connection (${kb(fixed.retained)} KB, subtracted above) over its ${layout.sessions}`,
+      kb(session.retained + fixed.retained / layout.sessions),
+      kb(session.growth + fixed.growth / layout.sessions),
+    ],
     ['  external (Buffers) per session', fmt(session.external / 1000, 2), ''],
     [`  idle ${COMPACT_IDLE_MS / 1000} s (the sweep deflated its texts)`, kb(idle.retained), kb(idle.growth)],
     ['    its external (Buffers) per session', fmt(idle.external / 1000, 2), ''],
@@ -257,6 +286,7 @@ async function main(): Promise<void> {
       disjoint_sessions: disjoint!.layout.sessions,
       disjoint_session_bytes: disjoint!.session.retained,
       disjoint_session_growth_bytes: disjoint!.session.growth,
+      round_fixed_bytes: disjoint!.fixed.retained,
       idle_session_bytes: overlap!.idle.retained,
       disjoint_idle_session_bytes: disjoint!.idle.retained,
       disjoint_scorer_bytes: disjoint!.scorer.retained,
