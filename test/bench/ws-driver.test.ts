@@ -84,21 +84,30 @@ describe('LoadDriver.pace against an echo', () => {
     );
     const { port } = wss.address() as { port: number };
     const frames = Array.from({ length: 5 }, (_, seq) => Buffer.from(`{"type":"step","session":"0000000000","seq":${seq},"step":{}}`));
-    const d = await LoadDriver.open({ url: `ws://127.0.0.1:${port}`, connections: 2, sessionsPerConnection: 3, task: 't', templates: { frames, steps: 5 }, depth: 0, run: 1 });
+    // A loaded machine can wake the driver past a short window (stop 67's clean npm test: 0 steps in 250 ms), so
+    // the window doubles, a new driver each, until one holds answers; the checks hold for every window.
+    let scored = 0;
     try {
-      const t0 = performance.now() + 50;
-      const w = await d.pace(400, 0, 250, t0);
-      expect(w.errors).toBe(0);
-      expect(w.scored).toBeGreaterThan(20);
-      expect(w.dueLatencies).toHaveLength(w.latencies.length);
-      for (let i = 0; i < w.latencies.length; i++) {
-        expect(w.arrivals[i]! - w.latencies[i]!).toBeGreaterThanOrEqual(t0);
-        // Sent at or after its due time: the latency from the due time holds the one from the send.
-        expect(w.dueLatencies[i]!).toBeGreaterThanOrEqual(w.latencies[i]!);
+      for (let ms = 250, run = 1; scored <= 20 && ms <= 4000; ms *= 2, run++) {
+        const d = await LoadDriver.open({ url: `ws://127.0.0.1:${port}`, connections: 2, sessionsPerConnection: 3, task: 't', templates: { frames, steps: 5 }, depth: 0, run });
+        try {
+          const t0 = performance.now() + 50;
+          const w = await d.pace(400, 0, ms, t0);
+          expect(w.errors).toBe(0);
+          expect(w.dueLatencies).toHaveLength(w.latencies.length);
+          for (let i = 0; i < w.latencies.length; i++) {
+            expect(w.arrivals[i]! - w.latencies[i]!).toBeGreaterThanOrEqual(t0);
+            // Sent at or after its due time: the latency from the due time holds the one from the send.
+            expect(w.dueLatencies[i]!).toBeGreaterThanOrEqual(w.latencies[i]!);
+          }
+          scored = w.scored;
+        } finally {
+          await d.close();
+        }
       }
+      expect(scored).toBeGreaterThan(20);
     } finally {
-      await d.close();
       await new Promise((resolve) => wss.close(resolve));
     }
-  });
+  }, 30_000);
 });
