@@ -45,6 +45,19 @@ export type QueuedJob = Omit<JobRequest, 'body'> & { body: Uint8Array | PortedBo
 /** A job's answer: the response body, or an error of the catalogue (`detail`: a fault's stack, for the server log). */
 export type JobResult = { ok: true; value: unknown } | { ok: false; code: ErrorCode; message: string; detail?: string };
 
+/** A batch item refused: counted and its fault's stack logged on the main thread, never sent to the client. */
+export interface BatchRefusal {
+  item: number;
+  code: ErrorCode;
+  detail?: string;
+}
+
+/** `POST /v1/score/batch`'s job value: the answer's JSON text, sent as is, and its items refused. */
+export interface BatchValue {
+  text: string;
+  refusals: BatchRefusal[];
+}
+
 /** What a job needs besides its request: the references as a tenant sees them (and a task's PTA, for the steps view) and the analyzers. */
 export interface JobDeps extends Pick<StepsDeps, 'prior' | 'analyzers'> {
   reference: (task: string, tenant: string) => ReturnType<StepsDeps['reference']>;
@@ -81,17 +94,22 @@ async function work(req: JobRequest, deps: StepsDeps): Promise<unknown> {
     case 'score':
       return scoreRequest(deps, parsed(parseBody(scoreRequestSchema, doc)));
     case 'batch': {
-      const results = [];
+      // The answer as JSON text, an item's at a time (T98): as an object, 1,024 items' reports (8 MB) were read back and
+      // serialised on the main thread in one go, 200-370 ms of every tenant's loop.
+      const texts: string[] = [];
+      const refusals: BatchRefusal[] = [];
       // One item's failure, whatever it is, is that item's answer: the others are still scored.
       for (const [i, item] of (items ?? parsed(parseBody(scoreBatchRequestSchema, doc)).items).entries()) {
         try {
-          results.push(await scoreRequest(deps, item, `items[${i}].`));
+          texts.push(JSON.stringify(await scoreRequest(deps, item, `items[${i}].`)));
         } catch (error) {
           const e = jobError(error, `items[${i}]: `);
-          if (!e.ok) results.push({ error: { code: e.code, message: e.message }, ...(e.detail !== undefined ? { detail: e.detail } : {}) });
+          if (e.ok) continue;
+          texts.push(JSON.stringify({ error: { code: e.code, message: e.message } }));
+          refusals.push({ item: i, code: e.code, ...(e.detail !== undefined ? { detail: e.detail } : {}) });
         }
       }
-      return { results };
+      return { text: `{"results":[${texts.join(',')}]}`, refusals } satisfies BatchValue;
     }
     case 'reward':
       // Each query's scoring asks the main thread for its reference (score-worker.ts): the worker's loop turns between queries.

@@ -16,7 +16,7 @@ import { discardBody, isPortedBody, type PortedBody } from './ported-body.js';
 import { SteplensError } from '../errors.js';
 import { sendError, type RouteDeps } from './http-routes.js';
 import { registerRankRoute } from './rank-route.js';
-import type { JobKind, JobResult } from './scoring-jobs.js';
+import type { BatchValue, JobKind, JobResult } from './scoring-jobs.js';
 import { statesFromJsonSlices } from '../store/pta-text.js';
 
 /** The body as the bytes a job takes (a copy when it is a view into a larger buffer, so only its bytes travel), or its channel. */
@@ -89,15 +89,13 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
     scoped.post('/v1/score/batch', async (req, reply) => {
       const result = await run('batch', req);
       if (!result.ok) return failed(req, reply, result);
-      const { results } = result.value as { results: Array<Record<string, unknown>> };
-      for (const [i, r] of results.entries()) {
-        const error = r.error as { code: string } | undefined;
-        if (error === undefined) continue;
-        metrics.refusals.inc({ code: error.code });
-        if (r.detail !== undefined) req.log.error({ detail: r.detail, item: i }, 'batch item failed');
-        delete r.detail;
+      // The answer comes back as JSON text (scoring-jobs.ts): sent as is, never read nor serialised on this thread.
+      const { text, refusals } = result.value as BatchValue;
+      for (const r of refusals) {
+        metrics.refusals.inc({ code: r.code });
+        if (r.detail !== undefined) req.log.error({ detail: r.detail, item: r.item }, 'batch item failed');
       }
-      return reply.send({ results });
+      return reply.type('application/json').send(text);
     });
 
     scoped.post<{ Params: { task: string } }>('/v1/tasks/:task/references', async (req, reply) => {
