@@ -95,7 +95,7 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
         metrics.refusals.inc({ code: r.code });
         if (r.detail !== undefined) req.log.error({ detail: r.detail, item: r.item }, 'batch item failed');
       }
-      return reply.type('application/json').send(text);
+      return reply.type('application/json; charset=utf-8').send(text);
     });
 
     scoped.post<{ Params: { task: string } }>('/v1/tasks/:task/references', async (req, reply) => {

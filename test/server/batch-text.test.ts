@@ -47,6 +47,8 @@ describe("a batch's answer", () => {
       const alone = await Promise.all(items.slice(0, 2).map((item) => post('/v1/score', item)));
       const { results } = batch.json as { results: Array<Record<string, unknown>> };
       expect(results.slice(0, 2)).toEqual(alone.map((a) => a.json));
+      // The same header as an object's answer (fastify's `application/json; charset=utf-8`).
+      expect(batch.type).toBe(alone[0]!.type);
       expect(results[2]).toEqual({ error: { code: 'bad_input', message: expect.stringContaining('items[2]') } });
       expect(name).toBeTruthy();
     },
