@@ -43,6 +43,13 @@ const PAIR = 2 ** 26;
 /** A row's code number at or past this holds two codes (a lone code is below 2^52: it would take 2^27 signals in one step). */
 const PAIRED = 2 ** 52;
 
+/** A paired number's two codes, the even row's first (decoding: totals and re-sent frames, not a step's path). */
+function unpair(packed: number): [number, number] {
+  const both = packed - PAIRED;
+  const first = both % PAIR;
+  return [first, (both - first) / PAIR];
+}
+
 /**
  * The stage and tier values a row's codes name, one table for every log (they are a handful of enum values; a
  * table per session cost ~180 B). Only grows: a code, once given, names its value for good.
@@ -226,11 +233,7 @@ export class FrameLog {
       next = -1;
       if (code < 0) {
         code = this.at(p++);
-        if (code >= PAIRED) {
-          const both = code - PAIRED;
-          code = both % PAIR;
-          next = (both - code) / PAIR;
-        }
+        if (code >= PAIRED) [code, next] = unpair(code);
       }
       const flags = code % F;
       const total = flags & DERIVED_TOTAL ? 0 : this.at(p++);
@@ -303,11 +306,7 @@ export class FrameLog {
       next = -1;
       if (packed < 0) {
         packed = this.at(p++);
-        if (packed >= PAIRED) {
-          const both = packed - PAIRED;
-          packed = both % PAIR;
-          next = (both - packed) / PAIR;
-        }
+        if (packed >= PAIRED) [packed, next] = unpair(packed);
       }
       const digit = (): number => {
         const d = packed % R;
