@@ -5,17 +5,25 @@
  * backstop held the worker, and every other tenant's scoring queued behind it, for as long as it ran (two of
  * 60 such steps: 75 s; docs/reliability.md, T97). Inline (no workers), the same slices give the event loop back.
  */
+import type { Scorer, StepResult } from '../core/scorer-api.js';
+import type { Step } from '../core/types.js';
+
 export const JOB_SLICE_MS = 10;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** Call `tick()` after each step: it yields (a turn of the loop) once the slice's time is spent. */
-export class JobSlices {
-  private since = performance.now();
-
-  async tick(): Promise<void> {
-    if (performance.now() - this.since < JOB_SLICE_MS) return;
+/**
+ * Pushes `steps` into `scorer` in order, yielding a turn of the loop after each JOB_SLICE_MS of work; `each` sees every
+ * step's result and its index. The one loop of every job that scores a whole trajectory.
+ */
+export async function pushInSlices(scorer: Pick<Scorer, 'push'>, steps: Iterable<Step>, each?: (result: StepResult, index: number) => void): Promise<void> {
+  let since = performance.now();
+  let i = 0;
+  for (const step of steps) {
+    const result = scorer.push(step);
+    each?.(result, i++);
+    if (performance.now() - since < JOB_SLICE_MS) continue;
     await nextTurn();
-    this.since = performance.now();
+    since = performance.now();
   }
 }

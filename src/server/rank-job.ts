@@ -16,7 +16,8 @@ import { SteplensError } from '../errors.js';
 import type { RankRequest } from '../protocol/rank-bodies.js';
 import { checkLength, inSampleField, type ScoringDeps } from './score-request.js';
 import { trajectoryDocumentMaybeEmpty } from './trajectory.js';
-import { JobSlices } from './job-slices.js';
+import { pushInSlices } from './job-slices.js';
+import { numberedSteps } from '../core/step-numbers.js';
 import { analyzersFor } from '../core/scope-free.js';
 
 /** One run as the worker hands it back: scored, or a session for the main thread to read. */
@@ -91,12 +92,7 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
     // The vote's final patch is read only when asked (a diff of every finish step parsed for nothing otherwise).
     const patch = body.basis === 'vote' ? createFinalPatchTracker() : undefined;
     // A slice at a time (job-slices.ts): another tenant's job in the worker runs in between.
-    const slices = new JobSlices();
-    for (const [t, s] of r.steps.entries()) {
-      const pushed = scorer.push({ ...s, t });
-      patch?.add(s, pushed.state, pushed.label);
-      await slices.tick();
-    }
+    await pushInSlices(scorer, numberedSteps(r.steps), patch && ((pushed, t) => patch.add(r.steps[t]!, pushed.state, pushed.label)));
     const report = scorer.report();
     const locations = [...locationItems(scorer.states())];
     runs.push({

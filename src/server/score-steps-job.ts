@@ -17,7 +17,7 @@ import type { ScoreStepsResponse } from '../protocol/view-bodies.js';
 import { checkLength, inSampleField, type ScoringDeps } from './score-request.js';
 import { trajectoryView } from './session-view.js';
 import { trajectoryDocument } from './trajectory.js';
-import { JobSlices } from './job-slices.js';
+import { pushInSlices } from './job-slices.js';
 
 /** What the steps job needs besides the scoring deps: the task's PTA even below `minReferences` (the path is drawn over any PTA). */
 export type StepsDeps = ScoringDeps & { pta: (task: string) => Promise<Pta | undefined> };
@@ -67,10 +67,6 @@ async function scoreStepsInSlices(steps: readonly Step[], options: CreateScorerO
   const scorer = createScorer(options);
   scorer.setOutcome(options.passed);
   const results: StepResult[] = [];
-  const slices = new JobSlices();
-  for (const s of steps) {
-    results.push(scorer.push(s));
-    await slices.tick();
-  }
+  await pushInSlices(scorer, steps, (r) => results.push(r));
   return { results, report: scorer.report(options.passed) };
 }

@@ -9,7 +9,7 @@ import type { Reference, TrajectoryReport } from '../core/scorer-api.js';
 import type { State, Step } from '../core/types.js';
 import { SteplensError } from '../errors.js';
 import { parseInstances, parseLogText } from '../formats/index.js';
-import { JobSlices } from './job-slices.js';
+import { pushInSlices } from './job-slices.js';
 import type { Diagnostic, FormatName, ParseResult, TrajectoryMeta } from '../formats/types.js';
 
 /** Parses a body's `trajectory` in `format` (or detected); refuses one without steps (a reference needs one). `task`: as in {@link trajectoryDocument}. */
@@ -104,11 +104,7 @@ export async function scoreTrajectory(
     config: opts.config,
     ...(opts.forecast !== undefined ? { forecast: opts.forecast } : {}),
   });
-  const slices = new JobSlices();
-  for (const s of numberedSteps(steps)) {
-    scorer.push(s);
-    await slices.tick();
-  }
+  await pushInSlices(scorer, numberedSteps(steps));
   const report = scorer.report(opts.passed);
   return opts.forecastVersion !== undefined ? { ...report, forecastVersion: opts.forecastVersion } : report;
 }
@@ -116,10 +112,6 @@ export async function scoreTrajectory(
 /** The states of a trajectory (labels do not depend on the reference; the prior is used), in slices as {@link scoreTrajectory}. */
 export async function trajectoryStates(steps: readonly Step[], analyzers: Analyzers, reference: Reference): Promise<State[]> {
   const scorer = createScorer({ reference, analyzers });
-  const slices = new JobSlices();
-  for (const s of numberedSteps(steps)) {
-    scorer.push(s);
-    await slices.tick();
-  }
+  await pushInSlices(scorer, numberedSteps(steps));
   return [...scorer.states()];
 }
