@@ -17,7 +17,7 @@ import type { Step } from '../src/core/types.js';
 import { parseTrajectoryText } from '../src/formats/index.js';
 import { buildApp } from '../src/server/app.js';
 import { bundledReferencesDir } from '../src/package-files.js';
-import { Redis } from 'ioredis';
+import { redisClient } from './redis-client.js';
 import { benchArgs } from './args.js';
 import { SERVER_BENCH_FILE, SERVER_BENCH_TASK, findCorpus, loadCorpus, repoRoot } from './corpus.js';
 import { runPtaGrowth, type PtaGrowthResult } from './drills/pta-growth.js';
@@ -50,7 +50,7 @@ const SHORT_FILE = 'SWE-agent__mini-swe-agent__pull-refs/output/deepseek_bench1/
 /** The PTA-growth drill on a server in its own process with the default limits: the file store, or Redis (whose memory is measured too). */
 async function ptaGrowthOn(backing: 'file' | 'redis', dir: string, runs: Step[][]): Promise<PtaGrowthResult & { redisMb?: number }> {
   const redis = backing === 'redis' ? await RedisServer.start() : undefined;
-  const admin = redis ? new Redis(redis.url) : undefined;
+  const admin = redis ? redisClient(redis.url) : undefined;
   const usedMb = async (): Promise<number> => Number(/used_memory:(\d+)/.exec((await admin?.info('memory')) ?? '')?.[1] ?? 0) / 1e6;
   const server = await spawnServer(['--data', dir, '--no-seed', ...(redis ? ['--redis', redis.url] : [])]);
   try {

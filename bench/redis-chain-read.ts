@@ -10,7 +10,8 @@
  *
  * `--cpu-prof DIR`: replica B runs with `--cpu-prof` and writes its profile to DIR when the bench ends.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { redisClient } from './redis-client.js';
 import { benchArgs, numberFlag } from './args.js';
 import { pingerProcess } from './drills/pinger-process.js';
 import { RedisServer } from './redis-server.js';
@@ -56,7 +57,7 @@ async function chainSizes(redis: Redis, task: string): Promise<number[]> {
 }
 
 const redisServer = await RedisServer.start('off');
-const redis = new Redis(redisServer.url);
+const redis = redisClient(redisServer.url);
 const store = { url: redisServer.url, prefix: PREFIX };
 const a = await startTarget('steplens', [], {}, store);
 const b = await startTarget('steplens', args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [], {}, store);

@@ -7,7 +7,7 @@
  *
  *   node dist/bench/redis-value-read.js [--mb 8] [--rounds 3]
  */
-import { Redis } from 'ioredis';
+import { redisClient } from './redis-client.js';
 import { textInSlices } from '../src/store/redis/value-text.js';
 import { benchArgs, numberFlag } from './args.js';
 import { RedisServer } from './redis-server.js';
@@ -20,7 +20,7 @@ const rounds = numberFlag(args, 'rounds', 'positive integer');
 const PIECE_LUA = "local v = redis.call('LINDEX', KEYS[1], ARGV[1]) if not v then return false end return {#v, string.sub(v, ARGV[2], ARGV[3])}";
 
 const server = await RedisServer.start('off');
-const redis = new Redis(server.url);
+const redis = redisClient(server.url);
 // PTA-like JSON, mostly ASCII with a character of two bytes now and then.
 const unit = '{"stage":"E","action":"shell","command":"echo w1 w2 w3 w4 w5 w6 é w7 w8 w9","n":12345},';
 const text = unit.repeat(Math.ceil((mb * 1e6) / unit.length));

@@ -18,7 +18,8 @@
  *     [--pairs 2] [--short 8] [--fsync everysec|always|off] [--redis-efficiency 1] [--corpus DIR] [--json FILE]
  */
 import os from 'node:os';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { redisClient } from './redis-client.js';
 import { argsError, benchArgs, numberFlag } from './args.js';
 import { allCores, coreBusy, coreTicks, pin, renice, schedSeconds } from './affinity.js';
 import { SERVER_BENCH_FILE } from './corpus.js';
@@ -162,7 +163,7 @@ async function main(): Promise<void> {
     redis,
     replicas: [a, b],
   } = await startRedisReplicas(fsync, (r) => (started = r));
-  const info = new Redis(redis.url, { lazyConnect: false, maxRetriesPerRequest: 1 });
+  const info = redisClient(redis.url, { lazyConnect: false, maxRetriesPerRequest: 1 });
   // No append-only file rewrite during the rounds: it shrinks the file (bytes per step) and runs in a child process whose CPU INFO does not count here.
   await info.call('CONFIG', 'SET', 'auto-aof-rewrite-percentage', '0');
   const m = machine();

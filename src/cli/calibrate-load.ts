@@ -63,7 +63,7 @@ export async function loadCalibrationRuns(a: CalibrateArgs, cwd: string, config:
   if (a.paths.length > 0) {
     // The walk passes over the command's own files: outputs written into PATH on an earlier run are not read back as runs.
     const ownFiles = [a.sources, ...a.runs, a.saveRuns, a.config, a.configOut, a.out, a.outDir !== undefined ? join(a.outDir, 'calibration.json') : undefined];
-    const { found, naming, warnings } = readCorpusInput(a.paths, a.corpus, cwd, 'calibrate', ownFiles);
+    const { found, naming, warnings } = readCorpusInput(a.paths, { ...a.corpus, lenient: a.lenient }, cwd, 'calibrate', ownFiles);
     exit = reportCorpusInput(found, a.lenient, stderr, warnings);
     const sources = sourcesTable(a.sources, cwd);
     const known: KnownRun[] = [];

@@ -46,7 +46,7 @@ function readTable<T>(flag: string, file: string, cwd: string, parse: (text: str
  */
 export function readCorpusInput(
   positionals: readonly string[],
-  values: { outcomes?: string | undefined; manifest?: string | undefined; model?: string | undefined; run?: string | undefined },
+  values: { outcomes?: string | undefined; manifest?: string | undefined; model?: string | undefined; run?: string | undefined; lenient?: boolean | undefined },
   cwd: string,
   command: string,
   flagFiles: ReadonlyArray<string | undefined> = [],
@@ -65,7 +65,8 @@ export function readCorpusInput(
   const manifest = values.manifest === undefined ? undefined : readTable('--manifest', values.manifest, cwd, parseManifest);
   const overrides = { ...(values.model ? { model: values.model } : {}), ...(values.run ? { run: values.run } : {}) };
   const notRuns = [values.outcomes, values.manifest, ...flagFiles].flatMap((f) => (f === undefined ? [] : [resolve(cwd, f)]));
-  const found = discover(nodeReportFs, paths, (text, source) => parseLogText(text, 'auto', source), overrides, notRuns);
+  // A PATH that does not exist: refused, or with --lenient skipped and named as a file that cannot be read (as by `rank`).
+  const found = discover(nodeReportFs, paths, (text, source) => parseLogText(text, 'auto', source), overrides, notRuns, values.lenient === true);
   if (found.trajectories.length === 0) {
     const first = found.skipped.find((x) => x.kind !== 'metadata') ?? found.skipped[0];
     const why = first ? `; e.g. ${first.path}: ${first.reason}` : '';

@@ -2,11 +2,11 @@
  * Writing the files a command was asked for: every failure is one line, `cannot write FILE: reason`. A command whose
  * work is long checks its output paths first ({@link prepareOutputFile}), so a typo in `--out` costs no work.
  */
-import { accessSync, constants, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SteplensError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
+import { makeDirs, makeDirsSync } from '../store/make-dirs.js';
 
 const REASONS: Record<string, string> = {
   ENOENT: 'no such file or directory',
@@ -31,7 +31,7 @@ export function writeError(file: string, error: unknown): SteplensError {
 /** Writes `file` atomically (creating its folder), or throws `cannot write NAME: reason` (NAME: as the user wrote it). */
 export async function writeOutputFile(file: string, text: string, name = file): Promise<void> {
   try {
-    await mkdir(dirname(file), { recursive: true });
+    await makeDirs(dirname(file));
     await writeFileAtomic(file, text);
   } catch (error) {
     throw writeError(name, error);
@@ -45,7 +45,7 @@ export async function writeOutputFile(file: string, text: string, name = file): 
 export function prepareOutputFile(file: string, name = file): void {
   try {
     if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    mkdirSync(dirname(file), { recursive: true });
+    makeDirsSync(dirname(file));
     accessSync(dirname(file), constants.W_OK);
   } catch (error) {
     throw writeError(name, error);
@@ -56,7 +56,7 @@ export function prepareOutputFile(file: string, name = file): void {
 export function prepareOutputDir(dir: string, name = dir): void {
   try {
     if (statSync(dir, { throwIfNoEntry: false })?.isDirectory() === false) throw Object.assign(new Error('a file'), { code: 'ENOTDIR_SELF' });
-    mkdirSync(dir, { recursive: true });
+    makeDirsSync(dir);
     accessSync(dir, constants.W_OK);
   } catch (error) {
     throw writeError(name, error);
@@ -66,7 +66,7 @@ export function prepareOutputDir(dir: string, name = dir): void {
 /** Writes `file` (creating its folder), not atomically: for data a caller holds as bytes (a gzip file). Throws as {@link writeOutputFile}. */
 export function writeOutputFileSync(file: string, data: string | Uint8Array, name = file): void {
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    makeDirsSync(dirname(file));
     writeFileSync(file, data);
   } catch (error) {
     throw writeError(name, error);

@@ -22,8 +22,9 @@ export async function readRankLogs(files: readonly string[], format: FormatName 
     } catch (error) {
       if (!lenient || !isSteplensError(error)) throw error;
       skipped.push(file);
-      // The reader's messages mostly start with the file already ("F: invalid JSON"); "cannot read F" does not.
-      const reason = error.message.startsWith(`${file}: `) ? error.message.slice(file.length + 2) : error.message;
+      // The line names the file once: the reader's messages start with it already ("F: invalid JSON", "cannot read F: no such file").
+      const prefix = [`${file}: `, `cannot read ${file}: `].find((p) => error.message.startsWith(p));
+      const reason = prefix !== undefined ? error.message.slice(prefix.length) : error.message;
       stderr(`${printable(`skipped ${file}: ${reason}`)}\n`);
     }
   }

@@ -62,16 +62,18 @@ function walk(fs: ReportFs, dir: string, out: string[], named: NamedByFlag): voi
  * walk of one folder lists them in), so the same runs give the same report, calibration and training however they
  * were named; throws bad_input for a missing path. A walk passes over `notRuns` (absolute paths): the files the
  * command's own flags name, such as the manifest kept beside the runs it describes, which are no trajectories and
- * would otherwise be named as skipped on every run; a file given as PATH itself is still read.
+ * would otherwise be named as skipped on every run; a file given as PATH itself is still read. With `missing`, a
+ * path that does not exist is added there instead (`--lenient`: skipped and named, as a file that cannot be read).
  */
-export function candidateFiles(fs: ReportFs, paths: readonly string[], notRuns: readonly string[] = []): string[] {
+export function candidateFiles(fs: ReportFs, paths: readonly string[], notRuns: readonly string[] = [], missing?: string[]): string[] {
   const out: string[] = [];
   const named = namedByFlag(fs, notRuns);
   for (const p of paths) {
     const kind = fs.kind(p);
-    if (kind === undefined) throw new SteplensError('bad_input', `${p}: no such file or directory`);
+    if (kind === undefined && missing !== undefined) missing.push(p);
+    else if (kind === undefined) throw new SteplensError('bad_input', `${p}: no such file or directory`);
     // A named FIFO or device is a candidate too: reading it says why it is skipped.
-    if (kind === 'dir') walk(fs, p, out, named);
+    else if (kind === 'dir') walk(fs, p, out, named);
     else out.push(p);
   }
   return [...new Set(out)].sort(compareRunKeys);
@@ -91,11 +93,15 @@ function reasonOf(message: string, path: string): string {
   return message.startsWith(`cannot read ${path}: `) ? message.slice(`cannot read ${path}: `.length) : message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message;
 }
 
-/** Reads and parses every candidate file (`notRuns`: as for {@link candidateFiles}). */
-export function discover(fs: ReportFs, paths: readonly string[], parse: ParseFile, overrides: IdentityOverrides = {}, notRuns: readonly string[] = []): Discovery {
-  const files = candidateFiles(fs, paths, notRuns);
+/**
+ * Reads and parses every candidate file (`notRuns`: as for {@link candidateFiles}). A path that does not exist is
+ * refused (bad_input), or with `skipMissing` (`--lenient`) skipped as unreadable, as `rank --lenient` skips it.
+ */
+export function discover(fs: ReportFs, paths: readonly string[], parse: ParseFile, overrides: IdentityOverrides = {}, notRuns: readonly string[] = [], skipMissing = false): Discovery {
+  const missing: string[] | undefined = skipMissing ? [] : undefined;
+  const files = candidateFiles(fs, paths, notRuns, missing);
   const trajectories: LoadedTrajectory[] = [];
-  const skipped: SkippedFile[] = [];
+  const skipped: SkippedFile[] = (missing ?? []).map((path) => ({ path, reason: 'no such file or directory', kind: 'unreadable' }));
   const problems: InputProblem[] = [];
   // A run reached twice (a symlink to a log in the same walk) would be counted, scored and ranked twice.
   const firstPath = new Map<string, string>();

@@ -46,6 +46,7 @@ import { LiveFeed } from './live-feed.js';
 import { StepViews } from './step-views.js';
 import { isPublicWebPath, registerWebAssets, webRoot } from './web-assets.js';
 import { registerWebRoutes } from './web-routes.js';
+import { calibrationDirWarning } from './calibration-view.js';
 import { ForecastLearner } from './forecast-learner.js';
 import { registerForecastRoutes } from './forecast-routes.js';
 import { restoreVersions } from './forecast-versions.js';
@@ -180,6 +181,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   // Lines of a tenant's own events at its pace, bounded (T38): one agent token must not flood the operator's log.
   limitTenantLines(log, resolved.limits.logLinesPerTenant);
   if (!auth.enabled) log.warn('no tokens configured: authentication is off, anyone who can reach the server may use it');
+  const noCalibration = calibrationDirWarning(options.calibrationDir);
+  if (noCalibration !== undefined) log.warn(noCalibration);
   const streams = new TenantStreams(resolved.limits.connectionsPerTenant);
   // Messages begun and not finished, a tenant's streams together (T62).
   const partialFrames =

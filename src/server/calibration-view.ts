@@ -3,6 +3,7 @@
  * `serve --calibration DIR`): its trade-off chart and the policy it chose.
  * Read on each request, so a newer calibration written to DIR shows at once.
  */
+import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SteplensError } from '../errors.js';
@@ -69,4 +70,14 @@ export async function readTradeoffSvg(dir: string | undefined): Promise<string> 
   const svg = await read(path.join(dirOf(dir), 'tradeoff.svg'));
   if (!/^\s*(<\?xml[^>]*>\s*)?<svg[\s>]/.test(svg)) throw new SteplensError('bad_input', "the calibration's tradeoff.svg is not an SVG document");
   return svg;
+}
+
+/**
+ * The operator's line at start when `--calibration DIR` holds no calibration.json (a mistyped folder, or none
+ * written yet): the page and `GET /v1/calibration` say only "missing from the calibration directory", and name no
+ * folder of the server's to a client.
+ */
+export function calibrationDirWarning(dir: string | undefined): string | undefined {
+  if (dir === undefined || existsSync(path.join(dir, 'calibration.json'))) return undefined;
+  return `--calibration ${dir}: no calibration.json there (yet); GET /v1/calibration answers unknown_task until steplens calibrate --out-dir ${dir} writes one`;
 }

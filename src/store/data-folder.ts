@@ -1,8 +1,9 @@
 /**
  * The file store's data folder itself: created with one clear error, and reported not ready while (nearly) full.
  */
-import { mkdir, statfs } from 'node:fs/promises';
+import { statfs } from 'node:fs/promises';
 import { SteplensError } from '../errors.js';
+import { makeDirs } from './make-dirs.js';
 
 /** Free bytes below which the data folder is reported full (readiness). */
 const MIN_FREE_BYTES = 1024 * 1024;
@@ -10,7 +11,7 @@ const MIN_FREE_BYTES = 1024 * 1024;
 /** Creates `dir` (and the folders above it). */
 export async function createDataFolder(dir: string): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDirs(dir);
   } catch (error) {
     // One line naming the folder (`serve --data` on a file, a folder it may not create), not an internal error.
     const code = (error as NodeJS.ErrnoException).code;

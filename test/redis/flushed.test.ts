@@ -4,10 +4,10 @@
  * again, and a version number must name one PTA on every replica although versions count again from the
  * seeds (a replica's cache of the old versions must not answer for the new ones).
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASTROID, Client, readDoc, type Running } from '../server/helpers.js';
-import { RedisServer } from './redis-server.js';
+import { redisClient, RedisServer } from './redis-server.js';
 import { freshPrefix, getJson, postJson, startReplica } from './replicas.js';
 
 const LEARNED = 'flushed-task';
@@ -20,7 +20,7 @@ const clients: Client[] = [];
 beforeAll(async () => {
   // Its own server: FLUSHALL empties every prefix.
   redis = await RedisServer.start();
-  admin = new Redis(redis.url);
+  admin = redisClient(redis.url);
   runs = await Promise.all([ASTROID.passA, ASTROID.passB, ASTROID.fail].map(readDoc));
 });
 

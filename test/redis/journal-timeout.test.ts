@@ -7,7 +7,7 @@
  * one applied after its timeout is never applied twice (the server rebuilds the session from the journal
  * before the client's resend, which is then a duplicate answered again), and one not applied is sent again.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/core/policy.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
@@ -17,7 +17,7 @@ import { APPEND, OPEN } from '../../src/store/redis/journal-scripts.js';
 import { RedisSessionJournal } from '../../src/store/redis/session-journal.js';
 import type { SessionRecord } from '../../src/store/session-journal.js';
 import { killPostponedScript } from './postponed-script.js';
-import { RedisServer } from './redis-server.js';
+import { redisClient, RedisServer } from './redis-server.js';
 
 const TIMEOUT_MS = 300;
 let redis: RedisServer;
@@ -38,7 +38,7 @@ const record = (): SessionRecord => ({ task: 't', format: 'steplens', learn: fal
 
 beforeAll(async () => {
   redis = await RedisServer.start();
-  admin = new Redis(redis.url);
+  admin = redisClient(redis.url);
 });
 
 afterAll(async () => {

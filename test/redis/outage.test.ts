@@ -4,11 +4,10 @@
  * replica is not ready meanwhile, no step whose score was sent is lost, and
  * the session carries on once Redis is back with the same final as POST /v1/score.
  */
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Step } from '../../src/core/types.js';
 import { ASTROID, Client, readDoc, readSteps, type Frame, type Running } from '../server/helpers.js';
-import { RedisServer } from './redis-server.js';
+import { redisClient, RedisServer } from './redis-server.js';
 import { eventually, freshPrefix, postJson, startReplica } from './replicas.js';
 
 let redis: RedisServer;
@@ -161,7 +160,7 @@ describe('Redis restarted mid-run', () => {
     // and the steps were refused as not answered in time rather than as Redis unreachable.
     const { replica, c } = await replicaWithSession('inflight', 8000);
     // Redis holds every command from now on: the next steps are scored, their writes wait in Redis.
-    const raw = new Redis(redis.url);
+    const raw = redisClient(redis.url);
     await raw.call('CLIENT', 'PAUSE', '10000', 'ALL');
     raw.disconnect();
     for (let seq = 10; seq < 20; seq++) c.send({ type: 'step', session: 'inflight', seq, step: steps[seq] });

@@ -4,14 +4,14 @@
  * chain as far as the session's own keys, so a replica taking the session over later can still rebuild it
  * (review s41: the chain expired under a resumed session and its next takeover answered unknown_session).
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { State } from '../../src/core/types.js';
 import { RedisLink } from '../../src/store/redis/link.js';
 import { RedisReferenceStore } from '../../src/store/redis/reference-store.js';
 import { ASTROID, Client, readEvents, type Running } from '../server/helpers.js';
 import { statesOf } from '../store/states.js';
-import { RedisServer } from './redis-server.js';
+import { redisClient, RedisServer } from './redis-server.js';
 import { freshPrefix, startReplica } from './replicas.js';
 
 const TASK = 'pinned-chain-task';
@@ -31,7 +31,7 @@ const clients: Client[] = [];
 
 beforeAll(async () => {
   redis = await RedisServer.start();
-  admin = new Redis(redis.url);
+  admin = redisClient(redis.url);
   events = await readEvents(ASTROID.fail);
   statesA = await statesOf(ASTROID.passA);
   statesB = await statesOf(ASTROID.passB);

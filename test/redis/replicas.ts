@@ -1,11 +1,11 @@
 /** In-process replicas sharing one real Redis (each its own `buildApp`, connections and lease name), and HTTP helpers. */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import type { AppOptions } from '../../src/server/options.js';
 import { bundledReferencesDir } from '../../src/package-files.js';
 import { startApp, type Client, type Running } from '../server/helpers.js';
 import type { RedisLink } from '../../src/store/redis/link.js';
-import { RedisServer } from './redis-server.js';
+import { redisClient, RedisServer } from './redis-server.js';
 
 let prefixes = 0;
 
@@ -24,7 +24,7 @@ export function useRedis(): RedisFixture {
   const fx = { running: [], clients: [], links: [] } as unknown as RedisFixture;
   beforeAll(async () => {
     fx.redis = await RedisServer.start();
-    fx.admin = new Redis(fx.redis.url);
+    fx.admin = redisClient(fx.redis.url);
   });
   afterAll(async () => {
     for (const c of fx.clients) c.ws.terminate();

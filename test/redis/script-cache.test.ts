@@ -4,7 +4,6 @@
  * EVAL resent for an earlier one: Redis then saw a gap and refused the step as if an earlier write had failed
  * (client-resume-retry.test.ts failed so about one full run in two under load, CI included).
  */
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/core/policy.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
@@ -12,7 +11,7 @@ import { RedisLink } from '../../src/store/redis/link.js';
 import { RedisReferenceStore } from '../../src/store/redis/reference-store.js';
 import { RedisSessionJournal } from '../../src/store/redis/session-journal.js';
 import type { SessionRecord } from '../../src/store/session-journal.js';
-import { RedisServer } from './redis-server.js';
+import { redisClient, RedisServer } from './redis-server.js';
 
 let redis: RedisServer;
 let link: RedisLink;
@@ -31,7 +30,7 @@ const record: SessionRecord = { task: 't', format: 'steplens', learn: false, pol
 
 /** Redis' count of commands it answered NOSCRIPT, since its start. */
 async function noscriptErrors(): Promise<number> {
-  const admin = new Redis(redis.url);
+  const admin = redisClient(redis.url);
   try {
     const info = await admin.info('errorstats');
     return Number(/errorstat_NOSCRIPT:count=(\d+)/.exec(info)?.[1] ?? 0);

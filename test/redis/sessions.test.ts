@@ -4,7 +4,6 @@
  * session another replica holds; the order of one session's writes (step appends wait for the next turn: an outcome
  * or final sent at once overtook them, and Redis refused the tail steps as `ended` though the final counted them).
  */
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/core/policy.js';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
@@ -13,7 +12,7 @@ import { RedisReferenceStore } from '../../src/store/redis/reference-store.js';
 import { RedisSessionJournal } from '../../src/store/redis/session-journal.js';
 import { forecastFileOf, labelledRuns } from '../forecast/fixtures.js';
 import { ASTROID, Client, readDoc, readEvents, type Running } from '../server/helpers.js';
-import { RedisServer } from './redis-server.js';
+import { redisClient, RedisServer } from './redis-server.js';
 import { freshPrefix, getJson, postJson, startReplica } from './replicas.js';
 
 let redis: RedisServer;
@@ -189,7 +188,7 @@ describe('sessions shared through Redis', () => {
     await ca.nextOf('started', 'bounded');
     events.slice(0, 4).forEach((step, seq) => ca.send({ type: 'step', session: 'bounded', seq, step }));
     await ca.sync();
-    const raw = new Redis(redis.url);
+    const raw = redisClient(redis.url);
     try {
       const ttls = async (): Promise<number[]> => Promise.all(['sm', 'sl', 'sk'].map((tag) => raw.pttl(`${lastPrefix}${tag}:default:bounded`)));
       for (const ttl of await ttls()) expect(ttl).toBeGreaterThan(0);

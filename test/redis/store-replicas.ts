@@ -2,9 +2,9 @@
  * A reference store on a fresh link (one replica's view of Redis, no server around it) and what Redis ran while an
  * operation ran (MONITOR), for the tests of what a replica reads (T82, T83).
  */
-import { Redis } from 'ioredis';
 import { RedisLink } from '../../src/store/redis/link.js';
 import { RedisReferenceStore } from '../../src/store/redis/reference-store.js';
+import { redisClient } from './redis-server.js';
 import type { RedisFixture } from './replicas.js';
 
 export async function storeReplica(fx: RedisFixture, prefix: string): Promise<RedisReferenceStore> {
@@ -16,7 +16,11 @@ export async function storeReplica(fx: RedisFixture, prefix: string): Promise<Re
 
 /** The commands Redis ran while `op` ran, each as its words (MONITOR's lines, which quote every argument). */
 export async function commandsDuring(fx: RedisFixture, op: () => Promise<unknown>): Promise<string[]> {
-  const monitor = await new Redis(fx.redis.url).monitor();
+  // MONITOR runs on a copy ioredis makes of a client; this one (lazy) never connects, and is closed with it: left
+  // open, it tried its server again and again once that was gone ("Unhandled error event" in later files' output).
+  const base = redisClient(fx.redis.url, { lazyConnect: true });
+  const monitor = await base.monitor();
+  monitor.on('error', () => undefined);
   const seen: string[] = [];
   monitor.on('monitor', (_time: string, args: string[]) => seen.push(args.join(' ')));
   // MONITOR answers from its next command on: a marker before and after bounds what `op` sent.
@@ -25,6 +29,7 @@ export async function commandsDuring(fx: RedisFixture, op: () => Promise<unknown
   await fx.admin.ping('end');
   for (let i = 0; i < 100 && !seen.some((c) => c.includes('end')); i++) await new Promise((r) => setTimeout(r, 10));
   monitor.disconnect();
+  base.disconnect();
   return seen.slice(
     seen.findIndex((c) => c.includes('begin')) + 1,
     seen.findIndex((c) => c.includes('end')),

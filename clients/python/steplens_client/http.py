@@ -9,10 +9,11 @@ import socket
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from .answer import MAX_ANSWER_BYTES, read_answer, read_error_text
 from .errors import SteplensError
+from .outcome import outcome_flag
 from .trajectory import parse_text
 from .urls import base_url
 
@@ -39,7 +40,7 @@ def score_request(task: str, trajectory: Any, *, format: Optional[str] = None, p
     if format is not None:
         body["format"] = format
     if passed is not None:
-        body["passed"] = bool(passed)
+        body["passed"] = outcome_flag(passed)
     if policy is not None:
         body["policy"] = dict(policy)
     return body
@@ -102,22 +103,34 @@ class HttpClient:
         """``POST /v1/score/batch``: one report per item, in order. An item the server refused is
         a :class:`SteplensError` in the list (raised instead with ``raise_errors``). Items are
         :func:`score_request` bodies, or dicts with the same keys."""
-        body = {"items": [score_request(**_item_args(i, item)) for i, item in enumerate(items)]}
-        answer = self.request("POST", "/v1/score/batch", body)
-        results = answer.get("results") if isinstance(answer, dict) else None
-        if not isinstance(results, list) or len(results) != len(body["items"]):
-            raise SteplensError("bad_frame", f"POST /v1/score/batch: expected {len(body['items'])} results, got {answer!r:.200}")
-        out: List[Union[Report, SteplensError]] = []
-        for i, r in enumerate(results):
-            err = r.get("error") if isinstance(r, dict) else None
-            if isinstance(err, dict):
-                e = SteplensError(str(err.get("code", "internal")), f"item {i} ({body['items'][i]['task']}): {err.get('message', '')}")
+        out: List[Union[Report, SteplensError, None]] = [None] * len(items)
+        sent: List[Tuple[int, Dict[str, Any]]] = []
+        for i, item in enumerate(items):
+            args = _item_args(i, item)
+            try:
+                sent.append((i, score_request(**args)))
+            except SteplensError as e:
+                # An item the server would refuse (text that is no JSON, an outcome that is no boolean) is refused
+                # here, in its place: the other items are still scored, as for an item the server refuses.
+                refused = SteplensError(e.code, f"item {i} ({args['task']}): {e.message}")
                 if raise_errors:
-                    raise e
-                out.append(e)
-            else:
-                out.append(r)
-        return out
+                    raise refused from e
+                out[i] = refused
+        if sent:
+            answer = self.request("POST", "/v1/score/batch", {"items": [body for _, body in sent]})
+            results = answer.get("results") if isinstance(answer, dict) else None
+            if not isinstance(results, list) or len(results) != len(sent):
+                raise SteplensError("bad_frame", f"POST /v1/score/batch: expected {len(sent)} results, got {answer!r:.200}")
+            for (i, body), r in zip(sent, results):
+                err = r.get("error") if isinstance(r, dict) else None
+                if isinstance(err, dict):
+                    e = SteplensError(str(err.get("code", "internal")), f"item {i} ({body['task']}): {err.get('message', '')}")
+                    if raise_errors:
+                        raise e
+                    out[i] = e
+                else:
+                    out[i] = r
+        return cast(List[Union[Report, SteplensError]], out)  # every place filled: refused here or answered
 
     def get_reward(self, query: Sequence[str], *, prompts: Optional[Sequence[str]] = None,
                    labels: Optional[Sequence[Optional[str]]] = None) -> Dict[str, Any]:

@@ -23,6 +23,7 @@ import os
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .errors import SteplensError
+from .outcome import outcome_flag
 from .http import DEFAULT_BATCH_BYTES, MAX_BATCH_ITEMS, HttpClient, batches, score_request
 from .trajectory import detect_format, parse_text
 from .trajectory import events as split_events
@@ -155,6 +156,7 @@ async def _stream_all(client: "StreamClient", items: Sequence[Mapping[str, Any]]
     async def one(item: Mapping[str, Any]) -> List[Any]:
         async with gate:
             doc = trajectory_of(item["trajectory"], f"trajectory of {item['task']}")
+            passed = None if item.get("passed") is None else outcome_flag(item["passed"], f"passed of {item['task']}")
             fmt = item.get("format") or "auto"
             payloads = split_events(doc, fmt, item["task"])
             name = detect_format(doc) if fmt == "auto" else fmt
@@ -167,8 +169,8 @@ async def _stream_all(client: "StreamClient", items: Sequence[Mapping[str, Any]]
                 failed = next((a for a in answers if isinstance(a, BaseException)), None)
                 if failed is not None:
                     raise failed
-                if item.get("passed") is not None:
-                    await session.outcome(bool(item["passed"]))
+                if passed is not None:
+                    await session.outcome(passed)
                 await session.end()
                 return list(session.scores)
             finally:

@@ -9,6 +9,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .errors import SteplensError
 from .deadline import within
+from .outcome import outcome_flag
 from .oversized import frame_bytes
 from .session_parts import Frame, _Link, _Pending, _read_outcome
 from .session_recovery import SessionRecovery
@@ -181,7 +182,7 @@ class Session(SessionRecovery):
     async def outcome(self, passed: bool) -> None:
         """Records the task's test result (before ``end``)."""
         self._check_usable()
-        self._passed = bool(passed)
+        self._passed = outcome_flag(passed)
         if not self._held:
             await self._client._send({"type": "outcome", "session": self.id, "passed": self._passed})
 

@@ -25,6 +25,23 @@ class HttpTest(unittest.TestCase):
         with self.assertRaises(SteplensError):
             self.http.score_batch(items, raise_errors=True)
 
+    def test_batch_item_refused_by_the_client_is_in_its_place(self):
+        # audit20: a text that is no JSON, or an outcome that is no boolean, raised for the whole batch (the good items
+        # lost); now it is that item's error, in its place, and the others are scored.
+        items = [{"task": support.ASTROID_TASK, "trajectory": d} for d in self.docs]
+        items.insert(1, {"task": support.ASTROID_TASK, "trajectory": "Traceback (most recent call last): not a log"})
+        items.insert(3, {"task": support.ASTROID_TASK, "trajectory": self.docs[0], "passed": "false"})
+        results = self.http.score_batch(items)
+        self.assertEqual(len(results), 5)
+        self.assertEqual([results[0], results[2], results[4]], self.single)
+        for i in (1, 3):
+            self.assertIsInstance(results[i], SteplensError)
+            self.assertEqual(results[i].code, "bad_input")
+            self.assertIn(f"item {i} ({support.ASTROID_TASK})", str(results[i]))
+        self.assertIn("passed: expected True or False (got 'false')", str(results[3]))
+        with self.assertRaises(SteplensError):
+            self.http.score_batch(items, raise_errors=True)
+
     def test_trajectory_text_is_parsed_client_side(self):
         text = support.ASTROID_FAIL.read_text(encoding="utf-8")
         self.assertEqual(self.http.score(support.ASTROID_TASK, text), self.single[0])

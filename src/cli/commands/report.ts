@@ -1,5 +1,5 @@
 /** `steplens report [--outcomes FILE] [--manifest FILE] [--out DIR] [--json] PATH...`: the corpus report. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SteplensError } from '../../errors.js';
@@ -16,6 +16,7 @@ import type { CorpusReport } from '../../report/types.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
 import type { CliIO, Command } from '../command.js';
 import { CORPUS_OPTIONS, readCorpusInput, reportCorpusInput } from '../corpus-input.js';
+import { makeDirsSync } from '../../store/make-dirs.js';
 import { chooseReference, externalReferences, referenceFolderArgs } from '../references.js';
 import { forecastFileArg } from '../../package-files.js';
 import { readConfigFile, readForecastFile } from '../../settings-files.js';
@@ -43,7 +44,7 @@ function progress(io: CliIO): { tick: (done: number, total: number) => void; end
 function writeOutputs(dir: string, report: CorpusReport): string[] {
   const put = (file: string, text: string) => writeFileSync(join(dir, file), escapeControl(text));
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirsSync(dir);
     const charts = reportCharts(report);
     for (const c of charts) put(c.file, c.svg);
     put(
@@ -73,7 +74,8 @@ const command: Command = {
     '  PATH: trajectory files or folders (walked recursively, .json/.jsonl/.traj, gzipped or not; evaluation JSON\n' +
     "        is recognised and skipped, and so are the files this command's flags name, e.g. --manifest); every\n" +
     '        other skipped file is named on stderr with its reason, and an\n' +
-    '        unreadable file or a skipped line or event makes the exit code 1 unless --lenient\n' +
+    '        unreadable file or a skipped line or event makes the exit code 1 unless --lenient; a PATH that does not\n' +
+    '        exist stops it unless --lenient, which skips it as unreadable (as rank --lenient)\n' +
     '  outcomes: SWE-bench report.json / results.json / <model>.<run>.json found near the trajectories,\n' +
     '            or --outcomes FILE (CSV with task,outcome[,run,model,agent] or JSON Lines with the same keys; a row\n' +
     '            that names a model or agent names the runs it matches), or --manifest FILE (JSON Lines\n' +

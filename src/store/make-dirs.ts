@@ -1,0 +1,68 @@
+/**
+ * A folder and the folders above it, made one at a time. Node 20's `mkdir(dir, { recursive: true })` never returns
+ * (sync: blocks the process; async: spins a pool thread) when mkdir answers ENOENT under a folder that exists, as
+ * /proc and /sys do: it makes the parent again and retries, forever. `serve --data /proc/x` hung so. Here the
+ * missing folders are found first (by stat, upward) and made top down, each once: every failure is an error.
+ */
+import { mkdirSync, statSync, type Stats } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+
+function errno(code: string, message: string, path: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: ${message}, mkdir '${path}'`), { code, path, syscall: 'mkdir' });
+}
+
+/** `dir` is there: a folder, or an error as mkdir's own (a file there: EEXIST). */
+function existing(dir: string, found: Stats): true {
+  if (!found.isDirectory()) throw errno('EEXIST', 'file already exists', dir);
+  return true;
+}
+
+/** mkdir's error for one folder of the chain; ENOENT under a folder that exists said in words. */
+function madeError(error: unknown, dir: string): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== 'ENOENT') return error;
+  return Object.assign(new Error(`${dirname(dir)} takes no new folders (mkdir ${dir}: ENOENT)`), { code, path: dir, syscall: 'mkdir' });
+}
+
+/** Makes `dir` and each missing folder above it (an existing folder is fine); throws as mkdir does. */
+export function makeDirsSync(dir: string): void {
+  const missing: string[] = [];
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    const found = statSync(at, { throwIfNoEntry: false });
+    if (found !== undefined && existing(at, found)) break;
+    missing.push(at);
+    if (dirname(at) === at) break;
+  }
+  for (const d of missing.reverse()) {
+    try {
+      mkdirSync(d);
+    } catch (error) {
+      // Made meanwhile by another process: fine when it is a folder.
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && statSync(d).isDirectory()) continue;
+      throw madeError(error, d);
+    }
+  }
+}
+
+/** {@link makeDirsSync}, without blocking. */
+export async function makeDirs(dir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    const found = await stat(at).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (found !== undefined && existing(at, found)) break;
+    missing.push(at);
+    if (dirname(at) === at) break;
+  }
+  for (const d of missing.reverse()) {
+    try {
+      await mkdir(d);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && (await stat(d)).isDirectory()) continue;
+      throw madeError(error, d);
+    }
+  }
+}
