@@ -55,7 +55,7 @@ const runs = numberFlag(values, 'runs', 'positive integer', 1000);
 const WARMUP = numberFlag(values, 'warmup', 'non-negative integer', 100);
 const trainRuns = numberFlag(values, 'train-runs', 'positive integer', 1);
 // Runs of the 2,008-step trajectory, each a pair of windows (step 10, step 2,000) for the interval. 30, not the 10 of
-// before (fcst20): with 10 the pooled medians' ratio read 1.13-1.61 between identical runs and had no interval.
+// before (fcst20): with 10 the pooled medians' ratio read 0.96-1.61 between runs of one build, with no interval.
 const longRuns = numberFlag(values, 'long-runs', 'positive integer', 30);
 if (!(trainRuns >= 1)) throw new Error(`--train-runs ${values['train-runs']}: at least 1 (the push figures use the model it trains)`);
 
@@ -180,8 +180,9 @@ const flatRange = flatInterval !== undefined ? ` [${fmt(flatInterval[0], 3)}, ${
 console.log(`step 2,000 / step 10, medians of the pooled windows: ×${fmt(at2000.median / at10.median, 3)}${flatRange}`);
 const targets = [
   target('forecast push cost with a model / without (mean per step)', ratioMean, '<=', 1.2, '', pushInterval),
-  // The same 16 real steps in both windows, but not the same session state: at step 10 the workspace, the labeler's
-  // history and the counters are nearly empty (bench/README.md, "fcst20").
+  // The same 16 real steps in both windows, not the same session state: at step 10 the workspace and the labeler's
+  // tables are nearly empty, and at 2,000 the probe's file is back from cold. A step up in the first ~100 steps, no
+  // growth after (bench/README.md, "fcst20").
   target('forecast push cost at step 2000 / at step 10, model loaded (median)', at2000.median / at10.median, '<=', 1.5, '', flatInterval),
   // Medians: on 2 shared cores a mean per step is mostly the scheduler's pauses (p99 in milliseconds).
   target('forecast push per step with a model loaded (median, longest corpus run)', withModel.median, '<', 20, 'µs'),
