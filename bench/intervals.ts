@@ -37,3 +37,22 @@ export function pairedRatioInterval(a: readonly number[], b: readonly number[], 
   );
   return iv === null ? undefined : [iv.lo, iv.hi];
 }
+
+/**
+ * 95 % interval of stat(pool of a's groups) / stat(pool of b's groups), resampling whole groups in pairs (2,000
+ * draws, seed 1): for a ratio of medians pooled over repeats whose samples hang together within a repeat (the 16
+ * pushes of one window in one scorer run share its moment of the machine and its heap), so the repeat, not the
+ * sample, is what is drawn. Undefined with fewer than {@link MIN_PAIRS} groups or unequal counts.
+ */
+export function pairedGroupRatioInterval(a: ReadonlyArray<readonly number[]>, b: ReadonlyArray<readonly number[]>, of: RatioOf): [number, number] | undefined {
+  if (a.length !== b.length || a.length < MIN_PAIRS) return undefined;
+  const stat = (xs: number[]): number => (of === 'mean' ? xs.reduce((s, x) => s + x, 0) / xs.length : median(xs));
+  const iv = bootstrapDraws(
+    (random) => {
+      const idx = resampleIndices(random, a.length);
+      return stat(idx.flatMap((j) => a[j]!)) / stat(idx.flatMap((j) => b[j]!));
+    },
+    { reps: 2000, seed: 1 },
+  );
+  return iv === null ? undefined : [iv.lo, iv.hi];
+}

@@ -1,6 +1,6 @@
 /** The benches' intervals (bench/intervals.ts) and how a target reads one (bench/report.ts `target`). */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MIN_PAIRS, pairedRatioInterval } from '../../bench/intervals.js';
+import { MIN_PAIRS, pairedGroupRatioInterval, pairedRatioInterval } from '../../bench/intervals.js';
 import { target } from '../../bench/report.js';
 
 describe('pairedRatioInterval', () => {
@@ -36,6 +36,44 @@ describe('pairedRatioInterval', () => {
     expect(hi).toBeGreaterThanOrEqual(0.8);
     expect(lo).toBeGreaterThanOrEqual(0.5);
     expect(hi).toBeLessThanOrEqual(1.1);
+  });
+});
+
+describe('pairedGroupRatioInterval', () => {
+  // Five runs of a 4-push window at two positions; each run slowed alike at both (its moment of the machine).
+  const drift = [1, 2.5, 1.2, 4, 1.7];
+  const window = [8, 9, 30, 10];
+  const at10 = drift.map((d) => window.map((x) => x * d));
+
+  it('is given from MIN_PAIRS groups of equal count, the same for the same measurements (seeded)', () => {
+    expect(pairedGroupRatioInterval(at10.slice(0, 4), at10.slice(0, 4), 'median')).toBeUndefined();
+    expect(pairedGroupRatioInterval(at10, at10.slice(0, 4), 'median')).toBeUndefined();
+    const later = at10.map((w) => w.map((x) => x + 1));
+    expect(pairedGroupRatioInterval(later, at10, 'median')).toEqual(pairedGroupRatioInterval(later, at10, 'median'));
+  });
+
+  it('draws runs whole and in pairs: a drift shared by both windows of a run leaves no spread', () => {
+    const at2000 = at10.map((w) => w.map((x) => 1.3 * x));
+    const [lo, hi] = pairedGroupRatioInterval(at2000, at10, 'median')!;
+    expect(lo).toBeCloseTo(1.3, 12);
+    expect(hi).toBeCloseTo(1.3, 12);
+    // Runs unpaired (the later windows in another order), the same numbers spread widely.
+    const [ulo, uhi] = pairedGroupRatioInterval([...at2000].reverse(), at10, 'median')!;
+    expect(uhi - ulo).toBeGreaterThan(0.3);
+  });
+
+  it('brackets the ratio of the pooled medians, not the median of per-run ratios', () => {
+    // Run 0's later window is slow in its two fastest pushes only: the pooled median moves little.
+    const at2000 = at10.map((w, r) => (r === 0 ? [w[0]! * 3, w[1]! * 3, w[2]!, w[3]!] : w));
+    const pooled = (g: number[][]) => [...g.flat()].sort((x, y) => x - y);
+    const p10 = pooled(at10);
+    const p2000 = pooled(at2000);
+    const mid = (xs: number[]) => (xs[xs.length / 2 - 1]! + xs[xs.length / 2]!) / 2;
+    const ratio = mid(p2000) / mid(p10);
+    const [lo, hi] = pairedGroupRatioInterval(at2000, at10, 'median')!;
+    expect(lo).toBeLessThanOrEqual(ratio);
+    expect(hi).toBeGreaterThanOrEqual(ratio);
+    expect(lo).toBeGreaterThanOrEqual(1);
   });
 });
 
