@@ -15,7 +15,8 @@
  *     with 5 rounds or more, a 95 % interval of the ratio over the pairs of rounds (bench/intervals.ts);
  *     latency = step sent → its score received (client clock); ratio = median A rate / median B rate
  *     (targets: lifecycle >= 0.6, pipelined >= 0.5). CPU µs per step of A, B and the driver over the
- *     rounds (from /proc) are printed beside: on a shared machine they move less than the rates;
+ *     rounds (from /proc) are printed beside, the echo's over steplens' with its interval over the same pairs:
+ *     on a shared machine they move less than the rates;
  *  2. paced (open loop): `--paced-sessions` sessions at each rate of `--rate` (a list: steps/s, or `half` =
  *     half the highest median A rate, the default), p99 step-to-score latency (target < 2 ms at `half`), then
  *     the same open loop against B at the same rate (what this machine and driver allow at that load);
@@ -138,7 +139,7 @@ async function main(): Promise<void> {
         fmt(rate, 0),
         isA ? ratio(r.rateA, r.rateB) : '×1.00',
         fmt(isA ? r.cpuA : r.cpuB, 1),
-        isA ? ratio(r.cpuB, r.cpuA) : '×1.00',
+        isA ? `${ratio(r.cpuB, r.cpuA)}${r.cpuInterval ? ` [${fmt(r.cpuInterval[0], 2)}, ${fmt(r.cpuInterval[1], 2)}]` : ''}` : '×1.00',
         fmt(isA ? r.driverA : r.driverB, 1),
         fmt(lat.p50, 2),
         fmt(lat.p99, 2),
@@ -155,9 +156,12 @@ async function main(): Promise<void> {
     }
     figures[`${r.shape}_${r.connections}_ratio`] = r.ratio;
     figures[`${r.shape}_${r.connections}_cpu_ratio`] = r.cpuB / r.cpuA;
+    if (r.cpuInterval) [figures[`${r.shape}_${r.connections}_cpu_ratio_lo`], figures[`${r.shape}_${r.connections}_cpu_ratio_hi`]] = r.cpuInterval;
   }
   printTable(['shape conn×sessions×depth', 'target', 'steps/s per round', 'median', 'vs echo', 'server µs CPU/step', 'echo/server CPU', 'driver µs', 'p50 ms', 'p99 ms', 'max ms'], rows);
-  console.log("vs echo = median steps/s over the echo's median in the same run; echo/server CPU = the echo's CPU per message over steplens' CPU per step");
+  console.log(
+    "vs echo = median steps/s over the echo's median in the same run (the target); echo/server CPU = the echo's CPU per message over steplens' CPU per step, with its 95 % interval over the same pairs of rounds (the load-robust figure, beside the target)",
+  );
   // A round's rate falls with the time the hypervisor gives other guests; the CPU a process spent per step does not.
   for (const r of results) {
     const steal = (rs: Round[]): string => rs.map((x) => fmt(x.steal, 1)).join(' ');
@@ -166,6 +170,12 @@ async function main(): Promise<void> {
   }
   for (const r of results) {
     console.log(`CPU µs per step by thread, ${r.shape} ${r.connections}×${r.sessions}×${r.depth} (/proc, 10 ms ticks): steplens ${threadLine(r.a)}; echo ${threadLine(r.b)}`);
+  }
+  for (const r of results) {
+    const iv = r.cpuInterval ? ` [${fmt(r.cpuInterval[0], 3)}, ${fmt(r.cpuInterval[1], 3)}]` : '';
+    console.log(
+      `beside the target, ${r.shape} ${r.connections}×${r.sessions}×${r.depth}: echo/server CPU per step ${fmt(r.cpuB / r.cpuA, 3)}${iv} over ${r.a.length} pairs of rounds (not the target)`,
+    );
   }
   for (const r of results) {
     if (r.shape === 'lifecycle') targets.push(target(`ws-load full-lifecycle steplens/echo throughput @${r.connections} connections`, r.ratio, '>=', 0.6, '', r.interval));
