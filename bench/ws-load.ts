@@ -12,6 +12,9 @@
  *    sessions; a session's start and end overlap other sessions' steps).
  *  1. throughput, per shape and connection count: one warm-up round of A and B, then `--rounds`
  *     rounds of each in the order A B B A A B ...; steps/s = score frames received per second of a round;
+ *     the warm-up is 6 s (`--warmup-ms`): after 1.5 s the server was still compiling its step path (~450
+ *     TurboFan compiles in its first 12 s), and its first measured round ran at a third of the later ones
+ *     (bench/README.md, life20); the echo gets the same warm-up;
  *     with 5 rounds or more, a 95 % interval of the ratio over the pairs of rounds (bench/intervals.ts);
  *     latency = step sent → its score received (client clock); ratio = median A rate / median B rate
  *     (targets: lifecycle >= 0.6, pipelined >= 0.5). CPU µs per step of A, B and the driver over the
@@ -35,7 +38,7 @@
  * `--server-args=...` passes more node flags to it (e.g. `--server-args=--trace-gc`; the = is needed, the value starts with a dash).
  *
  *   node dist/bench/ws-load.js [--shapes lifecycle,pipelined] [--lifecycle-connections 16] [--lifecycle-depth 1]
- *     [--connections 16,64] [--sessions 4] [--depth 4] [--rounds 3] [--round-ms 2000] [--warmup-ms 1500]
+ *     [--connections 16,64] [--sessions 4] [--depth 4] [--rounds 3] [--round-ms 2000] [--warmup-ms 6000]
  *     [--paced-sessions 1000] [--paced-connections 20] [--paced-ms 8000] [--paced-drivers 2] [--rate half|N,...] [--no-stagger] [--stagger-order spread|by-slot] [--profile DIR]
  *     [--server-args=--trace-gc] [--json FILE]
  */
@@ -63,7 +66,7 @@ const { values: args } = benchArgs({
     depth: { type: 'string', default: '4' },
     rounds: { type: 'string', default: '3' },
     'round-ms': { type: 'string', default: '2000' },
-    'warmup-ms': { type: 'string', default: '1500' },
+    'warmup-ms': { type: 'string', default: '6000' },
     'paced-sessions': { type: 'string', default: '1000' },
     'paced-connections': { type: 'string', default: '20' },
     'paced-ms': { type: 'string', default: '8000' },
