@@ -56,3 +56,34 @@ export function pairedGroupRatioInterval(a: ReadonlyArray<readonly number[]>, b:
   );
   return iv === null ? undefined : [iv.lo, iv.hi];
 }
+
+/** One round's total of a cost (e.g. CPU seconds) and its count (e.g. steps). */
+export interface CostCount {
+  cost: number;
+  count: number;
+}
+
+/**
+ * 95 % interval of (Σa.cost / Σa.count) / (Σb.cost / Σb.count), a ratio of pooled costs per unit (ws-load's CPU
+ * per step of the echo over steplens'), over pairs resampled together; undefined as {@link pairedRatioInterval}.
+ */
+export function pairedPooledRatioInterval(a: readonly CostCount[], b: readonly CostCount[]): [number, number] | undefined {
+  if (a.length !== b.length || a.length < MIN_PAIRS) return undefined;
+  const iv = bootstrapDraws(
+    (random) => {
+      let ac = 0;
+      let an = 0;
+      let bc = 0;
+      let bn = 0;
+      for (const j of resampleIndices(random, a.length)) {
+        ac += a[j]!.cost;
+        an += a[j]!.count;
+        bc += b[j]!.cost;
+        bn += b[j]!.count;
+      }
+      return an > 0 && bn > 0 && bc > 0 ? ac / an / (bc / bn) : null;
+    },
+    { reps: 2000, seed: 1 },
+  );
+  return iv === null ? undefined : [iv.lo, iv.hi];
+}

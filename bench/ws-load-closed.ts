@@ -3,7 +3,7 @@
  * each round's rate, latencies, CPU per process and by thread, and the host's steal over its window.
  */
 import { SERVER_BENCH_TASK } from './corpus.js';
-import { pairedRatioInterval } from './intervals.js';
+import { pairedPooledRatioInterval, pairedRatioInterval } from './intervals.js';
 import { machineTicks, sampleCpu, stealPercent, threadSplit, type ThreadSplit } from './proc-cpu.js';
 import type { TargetProcess } from './server-process.js';
 import { fmt, median } from './timing.js';
@@ -93,6 +93,8 @@ export interface ConfigResult extends Config {
   ratio: number;
   /** 95 % interval of the ratio over the pairs of rounds (round i of A and of B), with 5 rounds or more. */
   interval: [number, number] | undefined;
+  /** The same pairs' 95 % interval of `cpuB / cpuA` (the echo's CPU a message over steplens' a step): not the target, beside it. */
+  cpuInterval: [number, number] | undefined;
   /** CPU µs per step: steplens (in A rounds), echo (in B rounds), the driver in A and B rounds. */
   cpuA: number;
   cpuB: number;
@@ -116,7 +118,22 @@ export async function throughput(a: TargetProcess, b: TargetProcess, loop: Close
   const rateA = median(runs.A.map(rate));
   const rateB = median(runs.B.map(rate));
   const interval = pairedRatioInterval(runs.A.map(rate), runs.B.map(rate), 'median');
-  return { ...c, a: runs.A, b: runs.B, rateA, rateB, ratio: rateA / rateB, interval, cpuA: perStep(runs.A, 0), cpuB: perStep(runs.B, 1), driverA: perStep(runs.A, 2), driverB: perStep(runs.B, 2) };
+  const cost = (rs: Round[], i: number) => rs.map((r) => ({ cost: r.cpu[i]!, count: r.scored }));
+  const cpuInterval = pairedPooledRatioInterval(cost(runs.B, 1), cost(runs.A, 0));
+  return {
+    ...c,
+    a: runs.A,
+    b: runs.B,
+    rateA,
+    rateB,
+    ratio: rateA / rateB,
+    interval,
+    cpuInterval,
+    cpuA: perStep(runs.A, 0),
+    cpuB: perStep(runs.B, 1),
+    driverA: perStep(runs.A, 2),
+    driverB: perStep(runs.B, 2),
+  };
 }
 
 /** The latencies of several windows in one array. */

@@ -12,10 +12,14 @@
  *    sessions; a session's start and end overlap other sessions' steps).
  *  1. throughput, per shape and connection count: one warm-up round of A and B, then `--rounds`
  *     rounds of each in the order A B B A A B ...; steps/s = score frames received per second of a round;
+ *     the warm-up is 6 s (`--warmup-ms`): after 1.5 s the server was still compiling its step path (~450
+ *     TurboFan compiles in its first 12 s), and its first measured round ran at a third of the later ones
+ *     (bench/README.md, life20); the echo gets the same warm-up;
  *     with 5 rounds or more, a 95 % interval of the ratio over the pairs of rounds (bench/intervals.ts);
  *     latency = step sent → its score received (client clock); ratio = median A rate / median B rate
  *     (targets: lifecycle >= 0.6, pipelined >= 0.5). CPU µs per step of A, B and the driver over the
- *     rounds (from /proc) are printed beside: on a shared machine they move less than the rates;
+ *     rounds (from /proc) are printed beside, the echo's over steplens' with its interval over the same pairs:
+ *     on a shared machine they move less than the rates;
  *  2. paced (open loop): `--paced-sessions` sessions at each rate of `--rate` (a list: steps/s, or `half` =
  *     half the highest median A rate, the default), p99 step-to-score latency (target < 2 ms at `half`), then
  *     the same open loop against B at the same rate (what this machine and driver allow at that load);
@@ -34,7 +38,7 @@
  * `--server-args=...` passes more node flags to it (e.g. `--server-args=--trace-gc`; the = is needed, the value starts with a dash).
  *
  *   node dist/bench/ws-load.js [--shapes lifecycle,pipelined] [--lifecycle-connections 16] [--lifecycle-depth 1]
- *     [--connections 16,64] [--sessions 4] [--depth 4] [--rounds 3] [--round-ms 2000] [--warmup-ms 1500]
+ *     [--connections 16,64] [--sessions 4] [--depth 4] [--rounds 3] [--round-ms 2000] [--warmup-ms 6000]
  *     [--paced-sessions 1000] [--paced-connections 20] [--paced-ms 8000] [--paced-drivers 2] [--rate half|N,...] [--no-stagger] [--stagger-order spread|by-slot] [--profile DIR]
  *     [--server-args=--trace-gc] [--json FILE]
  */
@@ -62,7 +66,7 @@ const { values: args } = benchArgs({
     depth: { type: 'string', default: '4' },
     rounds: { type: 'string', default: '3' },
     'round-ms': { type: 'string', default: '2000' },
-    'warmup-ms': { type: 'string', default: '1500' },
+    'warmup-ms': { type: 'string', default: '6000' },
     'paced-sessions': { type: 'string', default: '1000' },
     'paced-connections': { type: 'string', default: '20' },
     'paced-ms': { type: 'string', default: '8000' },
@@ -138,7 +142,7 @@ async function main(): Promise<void> {
         fmt(rate, 0),
         isA ? ratio(r.rateA, r.rateB) : '×1.00',
         fmt(isA ? r.cpuA : r.cpuB, 1),
-        isA ? ratio(r.cpuB, r.cpuA) : '×1.00',
+        isA ? `${ratio(r.cpuB, r.cpuA)}${r.cpuInterval ? ` [${fmt(r.cpuInterval[0], 2)}, ${fmt(r.cpuInterval[1], 2)}]` : ''}` : '×1.00',
         fmt(isA ? r.driverA : r.driverB, 1),
         fmt(lat.p50, 2),
         fmt(lat.p99, 2),
@@ -155,9 +159,12 @@ async function main(): Promise<void> {
     }
     figures[`${r.shape}_${r.connections}_ratio`] = r.ratio;
     figures[`${r.shape}_${r.connections}_cpu_ratio`] = r.cpuB / r.cpuA;
+    if (r.cpuInterval) [figures[`${r.shape}_${r.connections}_cpu_ratio_lo`], figures[`${r.shape}_${r.connections}_cpu_ratio_hi`]] = r.cpuInterval;
   }
   printTable(['shape conn×sessions×depth', 'target', 'steps/s per round', 'median', 'vs echo', 'server µs CPU/step', 'echo/server CPU', 'driver µs', 'p50 ms', 'p99 ms', 'max ms'], rows);
-  console.log("vs echo = median steps/s over the echo's median in the same run; echo/server CPU = the echo's CPU per message over steplens' CPU per step");
+  console.log(
+    "vs echo = median steps/s over the echo's median in the same run (the target); echo/server CPU = the echo's CPU per message over steplens' CPU per step, with its 95 % interval over the same pairs of rounds (the load-robust figure, beside the target)",
+  );
   // A round's rate falls with the time the hypervisor gives other guests; the CPU a process spent per step does not.
   for (const r of results) {
     const steal = (rs: Round[]): string => rs.map((x) => fmt(x.steal, 1)).join(' ');
@@ -166,6 +173,12 @@ async function main(): Promise<void> {
   }
   for (const r of results) {
     console.log(`CPU µs per step by thread, ${r.shape} ${r.connections}×${r.sessions}×${r.depth} (/proc, 10 ms ticks): steplens ${threadLine(r.a)}; echo ${threadLine(r.b)}`);
+  }
+  for (const r of results) {
+    const iv = r.cpuInterval ? ` [${fmt(r.cpuInterval[0], 3)}, ${fmt(r.cpuInterval[1], 3)}]` : '';
+    console.log(
+      `beside the target, ${r.shape} ${r.connections}×${r.sessions}×${r.depth}: echo/server CPU per step ${fmt(r.cpuB / r.cpuA, 3)}${iv} over ${r.a.length} pairs of rounds (not the target)`,
+    );
   }
   for (const r of results) {
     if (r.shape === 'lifecycle') targets.push(target(`ws-load full-lifecycle steplens/echo throughput @${r.connections} connections`, r.ratio, '>=', 0.6, '', r.interval));

@@ -1,6 +1,6 @@
 /** The benches' intervals (bench/intervals.ts) and how a target reads one (bench/report.ts `target`). */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MIN_PAIRS, pairedGroupRatioInterval, pairedRatioInterval } from '../../bench/intervals.js';
+import { MIN_PAIRS, pairedGroupRatioInterval, pairedPooledRatioInterval, pairedRatioInterval } from '../../bench/intervals.js';
 import { target } from '../../bench/report.js';
 
 describe('pairedRatioInterval', () => {
@@ -74,6 +74,28 @@ describe('pairedGroupRatioInterval', () => {
     expect(lo).toBeLessThanOrEqual(ratio);
     expect(hi).toBeGreaterThanOrEqual(ratio);
     expect(lo).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('pairedPooledRatioInterval (ws-load: the echo CPU a message over steplens CPU a step)', () => {
+  it('brackets the pooled ratio, keeps pairs together, and is given from MIN_PAIRS pairs', () => {
+    // Rounds of different lengths and a machine slowing both targets alike: the echo costs 0.5 of steplens a step.
+    const drift = [1, 1.8, 1.2, 2.5, 1.1, 3, 1.4];
+    const steps = [9000, 5000, 8000, 4000, 8500, 3000, 7000];
+    const steplens = drift.map((d, i) => ({ cost: 80e-6 * d * steps[i]!, count: steps[i]! }));
+    const echo = drift.map((d, i) => ({ cost: 40e-6 * d * 2 * steps[i]!, count: 2 * steps[i]! }));
+    const [lo, hi] = pairedPooledRatioInterval(echo, steplens)!;
+    expect(lo).toBeCloseTo(0.5, 12);
+    expect(hi).toBeCloseTo(0.5, 12);
+    // Pooled: a round weighs by its steps. One round of a single step (a ratio of 1,000 alone) moves it to 1.25,
+    // where the mean of the rounds' own ratios would be ~200.
+    const skew = [{ cost: 1, count: 1 }, ...Array.from({ length: 4 }, () => ({ cost: 1, count: 1000 }))];
+    const flat = Array.from({ length: 5 }, () => ({ cost: 1, count: 1000 }));
+    const [slo, shi] = pairedPooledRatioInterval(skew, flat)!;
+    expect(slo).toBeGreaterThanOrEqual(1);
+    expect(shi).toBeLessThan(5);
+    expect(pairedPooledRatioInterval(echo.slice(0, 4), steplens.slice(0, 4))).toBeUndefined();
+    expect(pairedPooledRatioInterval(echo, steplens.slice(1))).toBeUndefined();
   });
 });
 
