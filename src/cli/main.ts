@@ -41,11 +41,14 @@ export async function runCli(argv: string[], rawIO: CliIO): Promise<number> {
     io.stdout(`steplens ${packageVersion()}\n`);
     return 0;
   }
-  if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
-    const text = usage(commandSummaries());
-    if (verb === undefined) io.stderr(text);
-    else io.stdout(text);
-    return verb === undefined ? 1 : 0;
+  if (verb === undefined) {
+    // One line naming what is wrong, as for an unknown command; the whole usage is one --help away.
+    io.stderr(`steplens: no command given (one of: ${COMMAND_NAMES.join(', ')}); 'steplens --help' prints the usage\n`);
+    return 1;
+  }
+  if (verb === '--help' || verb === '-h' || verb === 'help') {
+    io.stdout(usage(commandSummaries()));
+    return 0;
   }
   const command = await loadCommand(verb);
   if (!command) {

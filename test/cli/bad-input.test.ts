@@ -32,7 +32,8 @@ describe('CLI bad input', () => {
     expectOneLineError(await cli('label', dir), dir);
   });
 
-  it('an unknown command and an unknown flag', async () => {
+  it('no command, an unknown command and an unknown flag', async () => {
+    expectOneLineError(await cli(), 'no command given', 'score', '--help');
     expectOneLineError(await cli('frobnicate'), 'frobnicate');
     expectOneLineError(await cli('label', '--bogus', 'x'), 'bogus');
   });
