@@ -64,7 +64,12 @@ async function bodyInSlices<S extends z.ZodType>(body: Uint8Array, keys: readonl
   const flush = (): void => {
     if (run === undefined) return;
     const list = lists[run.member]!;
-    const parsed = JSON.parse(`[${decoder.decode(body.subarray(run.start, run.end))}]`) as unknown[];
+    // The brackets joined as bytes: a string joined of '[', the text and ']' took JSON.parse about twice as long (T99).
+    const bytes = new Uint8Array(run.end - run.start + 2);
+    bytes[0] = 0x5b;
+    bytes.set(body.subarray(run.start, run.end), 1);
+    bytes[bytes.length - 1] = 0x5d;
+    const parsed = JSON.parse(decoder.decode(bytes)) as unknown[];
     if (parsed.length !== run.count) throw new Error('elements miscounted');
     for (const e of parsed) list.push(e);
     run = undefined;
