@@ -29,6 +29,8 @@ export type ByteRange = [number, number];
 export interface ArrayMembersRest {
   found: boolean[];
   others: ByteRange[];
+  /** The other members' keys, aligned with `others` (a caller that keeps them builds the object JSON.parse would). */
+  otherKeys: string[];
 }
 
 /** One element of one of the members: `keys[member]`'s element at [start, end). */
@@ -94,6 +96,7 @@ export function* arrayMembersElements(body: Uint8Array, keys: readonly string[])
   blanks();
   const found = keys.map(() => false);
   const others: ByteRange[] = [];
+  const otherKeys: string[] = [];
   while (body[p] !== CLOSE_BRACE) {
     if (body[p] !== QUOTE) return undefined;
     const keyEnd = skipString(body, p);
@@ -129,6 +132,7 @@ export function* arrayMembersElements(body: Uint8Array, keys: readonly string[])
       const end = skipValue(body, p);
       if (end < 0) return undefined;
       others.push([p, end]);
+      otherKeys.push(name);
       p = end;
     }
     blanks();
@@ -140,5 +144,5 @@ export function* arrayMembersElements(body: Uint8Array, keys: readonly string[])
   }
   p++;
   blanks();
-  return p === n ? { others, found } : undefined;
+  return p === n ? { others, otherKeys, found } : undefined;
 }

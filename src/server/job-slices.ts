@@ -12,18 +12,25 @@ export const JOB_SLICE_MS = 10;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/**
- * Pushes `steps` into `scorer` in order, yielding a turn of the loop after each JOB_SLICE_MS of work; `each` sees every
- * step's result and its index. The one loop of every job that scores a whole trajectory.
- */
-export async function pushInSlices(scorer: Pick<Scorer, 'push'>, steps: Iterable<Step>, each?: (result: StepResult, index: number) => void): Promise<void> {
+/** Calls `each` on every item in order, yielding a turn of the loop after each JOB_SLICE_MS of work. */
+export async function eachInSlices<T>(items: Iterable<T>, each: (item: T, index: number) => void): Promise<void> {
   let since = performance.now();
   let i = 0;
-  for (const step of steps) {
-    const result = scorer.push(step);
-    each?.(result, i++);
+  for (const item of items) {
+    each(item, i++);
     if (performance.now() - since < JOB_SLICE_MS) continue;
     await nextTurn();
     since = performance.now();
   }
+}
+
+/**
+ * Pushes `steps` into `scorer` in order, yielding a turn of the loop after each JOB_SLICE_MS of work; `each` sees every
+ * step's result and its index. The one loop of every job that scores a whole trajectory.
+ */
+export function pushInSlices(scorer: Pick<Scorer, 'push'>, steps: Iterable<Step>, each?: (result: StepResult, index: number) => void): Promise<void> {
+  return eachInSlices(steps, (step, i) => {
+    const result = scorer.push(step);
+    each?.(result, i);
+  });
 }

@@ -6,7 +6,9 @@
  * at once into a channel whose far end, not started, goes to the scoring worker with the job: the bytes wait in the
  * channel's queue, detached from the main isolate, and are joined in the worker that parses them.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { JOB_SLICE_MS } from './job-slices.js';
 
 /** A body's bytes queued on `port` (the far end of its channel), `length` bytes in all. */
 export interface PortedBody {
@@ -60,15 +62,44 @@ export function discardBody(body: Uint8Array | PortedBody): void {
 /** The bytes of `body` in one buffer of the calling thread (a worker's; the main thread's only when jobs run inline). */
 export function bodyBytesOf(body: Uint8Array | PortedBody): Uint8Array {
   if (body instanceof Uint8Array) return body;
+  const joining = joiner(body);
+  while (joining.next());
+  return joining.done();
+}
+
+/**
+ * As {@link bodyBytesOf}, the thread's event loop turning after each JOB_SLICE_MS of joining: a worker joined a 60.5 MB
+ * body's ~1,000 chunks in one go, 0.6-1.25 s at load 7, every other tenant's job there waiting (T99).
+ */
+export async function bodyBytesInSlices(body: Uint8Array | PortedBody): Promise<Uint8Array> {
+  if (body instanceof Uint8Array) return body;
+  const joining = joiner(body);
+  for (let since = performance.now(); joining.next();) {
+    if (performance.now() - since < JOB_SLICE_MS) continue;
+    await nextTurn();
+    since = performance.now();
+  }
+  return joining.done();
+}
+
+/** Joins a ported body's chunks into one buffer: `next` takes one (false: none left), `done` checks they were all. */
+function joiner(body: PortedBody): { next: () => boolean; done: () => Uint8Array } {
   const out = Buffer.allocUnsafeSlow(body.length);
   let at = 0;
-  for (let m = receiveMessageOnPort(body.port); m !== undefined; m = receiveMessageOnPort(body.port)) {
-    const part = m.message as Uint8Array;
-    if (at + part.length > out.length) break;
-    out.set(part, at);
-    at += part.length;
-  }
-  body.port.close();
-  if (at !== body.length) throw new Error(`ported body: ${at} of its ${body.length} bytes arrived`);
-  return out;
+  return {
+    next: () => {
+      const m = receiveMessageOnPort(body.port);
+      if (m === undefined) return false;
+      const part = m.message as Uint8Array;
+      if (at + part.length > out.length) return false;
+      out.set(part, at);
+      at += part.length;
+      return true;
+    },
+    done: () => {
+      body.port.close();
+      if (at !== body.length) throw new Error(`ported body: ${at} of its ${body.length} bytes arrived`);
+      return out;
+    },
+  };
 }

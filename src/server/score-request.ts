@@ -9,7 +9,7 @@ import { analyzersFor } from '../core/scope-free.js';
 import type { Step } from '../core/types.js';
 import { SteplensError } from '../errors.js';
 import type { ScoreRequest } from '../protocol/http-bodies.js';
-import { scoreTrajectory, trajectoryDocument } from './trajectory.js';
+import { scoreTrajectory, trajectoryDocumentInSlices } from './trajectory.js';
 
 /** What HTTP scoring needs: the references (from the store, or asked of the main thread by a worker), analyzers, the server's policy, config and step limit. */
 export interface ScoringDeps {
@@ -71,7 +71,7 @@ export async function scoreParsedSteps(deps: ScoringDeps, req: StepsRequest, ste
 
 /** Parses and scores one request; errors are SteplensErrors whose message starts with `where` (`body.`, `items[3].`). */
 export async function scoreRequest(deps: ScoringDeps, req: ScoreRequest, where = 'body.'): Promise<ScoreResponse> {
-  const { steps, meta, diagnostics } = trajectoryDocument(req.trajectory, req.format, `${where}trajectory`, req.task);
+  const { steps, meta, diagnostics } = await trajectoryDocumentInSlices(req.trajectory, req.format, `${where}trajectory`, req.task);
   checkLength(steps, deps.maxSteps, `${where}trajectory`);
   const scored = await scoreParsedSteps(deps, { ...req, agent: req.agent ?? meta.agent, model: req.model ?? meta.model }, steps, where);
   // Here, not in scoreParsedSteps: `/get_reward` answers no such field, and the fingerprint costs about a fifth of scoring a run.

@@ -16,7 +16,7 @@ import type { ScoreRequest } from '../protocol/http-bodies.js';
 import type { ScoreStepsResponse } from '../protocol/view-bodies.js';
 import { checkLength, inSampleField, type ScoringDeps } from './score-request.js';
 import { trajectoryView } from './session-view.js';
-import { trajectoryDocument } from './trajectory.js';
+import { trajectoryDocumentInSlices } from './trajectory.js';
 import { pushInSlices } from './job-slices.js';
 
 /** What the steps job needs besides the scoring deps: the task's PTA even below `minReferences` (the path is drawn over any PTA). */
@@ -26,7 +26,7 @@ export type StepsDeps = ScoringDeps & { pta: (task: string) => Promise<Pta | und
 export async function scoreStepsView(deps: StepsDeps, req: ScoreRequest): Promise<string> {
   const policy = resolvePolicy(req.policy, deps.policy);
   if (!policy.ok) throw new SteplensError('bad_message', `body.policy: ${policy.error}`);
-  const parsed = trajectoryDocument(req.trajectory, req.format, 'body.trajectory', req.task);
+  const parsed = await trajectoryDocumentInSlices(req.trajectory, req.format, 'body.trajectory', req.task);
   const steps = parsed.steps.map((s, t) => ({ ...s, t }));
   checkLength(steps, deps.maxSteps, 'body.trajectory');
   const reference = await deps.reference(req.task);

@@ -8,7 +8,7 @@ import type { Pta, Reference, TemporalPrior } from '../core/scorer-api.js';
 import { SteplensError } from '../errors.js';
 import { defaultAnalyzers } from '../syntax/index.js';
 import { jobError, runJob, type JobRequest } from './scoring-jobs.js';
-import { bodyBytesOf } from './ported-body.js';
+import { bodyBytesInSlices } from './ported-body.js';
 import type { Asked, AskedValue, FromWorker, PtaText, ToWorker } from './score-pool-messages.js';
 import { ptaFromJson } from '../core/pta/index.js';
 import { keptReferences } from './worker-references.js';
@@ -59,16 +59,18 @@ port.on('message', (message: ToWorker) => {
     asks.delete(message.id);
     return;
   }
-  // A ported body's chunks are joined here, off the main thread (ported-body.ts).
+  void job(message);
+});
+
+/** Runs one job and posts its result. A ported body's chunks are joined here, off the main thread, in slices (ported-body.ts). */
+async function job(message: Extract<ToWorker, { type: 'job' }>): Promise<void> {
   let request: JobRequest;
   try {
-    request = { ...message.request, body: bodyBytesOf(message.request.body) };
+    request = { ...message.request, body: await bodyBytesInSlices(message.request.body) };
   } catch (error) {
     const done: FromWorker = { type: 'done', id: message.id, result: jobError(error) };
-    return port.postMessage(done);
+    return port?.postMessage(done);
   }
-  void runJob(request, deps).then((result) => {
-    const done: FromWorker = { type: 'done', id: message.id, result };
-    port.postMessage(done);
-  });
-});
+  const done: FromWorker = { type: 'done', id: message.id, result: await runJob(request, deps) };
+  port?.postMessage(done);
+}

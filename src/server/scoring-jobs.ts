@@ -5,18 +5,19 @@
  * loop the streaming sessions share, or inline when workers are off. Same code, same references: the
  * same reports as a session.
  */
+import type { z } from 'zod';
 import type { ScoringConfig } from '../core/config.js';
 import type { Policy } from '../core/policy.js';
 import { ERROR_CODES, SteplensError, type ErrorCode } from '../errors.js';
 import { addReferenceRequestSchema, getRewardRequestSchema, scoreBatchRequestSchema, scoreRequestSchema } from '../protocol/http-bodies.js';
 import { EMPTY_BODY, parseBody } from '../protocol/parse.js';
 import { rankRequestSchema } from '../protocol/rank-bodies.js';
-import { batchItemsInSlices, rewardBodyInSlices } from './body-in-slices.js';
+import { batchItemsInSlices, rankBodyInSlices, rewardBodyInSlices, trajectoryBodyInSlices } from './body-in-slices.js';
 import { getReward } from './reward-job.js';
 import { rankJob } from './rank-job.js';
 import { checkLength, scoreRequest, type JobForecast } from './score-request.js';
 import { scoreStepsView, type StepsDeps } from './score-steps-job.js';
-import { trajectorySteps, trajectoryStates } from './trajectory.js';
+import { trajectoryStates, trajectoryStepsInSlices } from './trajectory.js';
 import { statesJsonSlices } from '../store/pta-text.js';
 import type { PortedBody } from './ported-body.js';
 
@@ -84,15 +85,23 @@ export function jobError(error: unknown, where = ''): JobResult {
   return { ok: false, code: 'internal', message: `${where}${ERROR_CODES.internal.summary}`, detail: (error as Error)?.stack ?? String(error) };
 }
 
+/**
+ * The request, checked by `schema`: as read in slices (body-in-slices.ts) when it plainly could be, else parsed whole,
+ * for the value or the error it always gave.
+ */
+async function checkedBody<S extends z.ZodType>(body: Uint8Array, schema: S, inSlices: Promise<z.infer<S> | undefined>): Promise<z.infer<S>> {
+  return (await inSlices) ?? parsed(parseBody(schema, readJson(body)));
+}
+
 async function work(req: JobRequest, deps: StepsDeps): Promise<unknown> {
-  // A batch is read an item at a time, a reward request a query at a time, when they plainly can be (body-in-slices.ts):
-  // every other body, whole.
+  // A batch is read an item at a time, a reward request a query at a time, a rank's runs and a trajectory's records a
+  // slice at a time, when they plainly can be (body-in-slices.ts): every other body, whole.
   const items = req.kind === 'batch' ? await batchItemsInSlices(req.body) : undefined;
   const reward = req.kind === 'reward' ? await rewardBodyInSlices(req.body) : undefined;
-  const doc = items === undefined && reward === undefined ? readJson(req.body) : undefined;
+  const doc = items === undefined && reward === undefined && (req.kind === 'batch' || req.kind === 'reward') ? readJson(req.body) : undefined;
   switch (req.kind) {
     case 'score':
-      return scoreRequest(deps, parsed(parseBody(scoreRequestSchema, doc)));
+      return scoreRequest(deps, await checkedBody(req.body, scoreRequestSchema, trajectoryBodyInSlices(req.body, scoreRequestSchema)));
     case 'batch': {
       // The answer as JSON text, an item's at a time (T98): as an object, 1,024 items' reports (8 MB) were read back and
       // serialised on the main thread in one go, 200-370 ms of every tenant's loop.
@@ -115,12 +124,12 @@ async function work(req: JobRequest, deps: StepsDeps): Promise<unknown> {
       // Each query's scoring asks the main thread for its reference (score-worker.ts): the worker's loop turns between queries.
       return getReward(deps, reward ?? parsed(parseBody(getRewardRequestSchema, doc)));
     case 'steps':
-      return scoreStepsView(deps, parsed(parseBody(scoreRequestSchema, doc)));
+      return scoreStepsView(deps, await checkedBody(req.body, scoreRequestSchema, trajectoryBodyInSlices(req.body, scoreRequestSchema)));
     case 'rank':
-      return rankJob(deps, parsed(parseBody(rankRequestSchema, doc)));
+      return rankJob(deps, await checkedBody(req.body, rankRequestSchema, rankBodyInSlices(req.body)));
     case 'states': {
-      const body = parsed(parseBody(addReferenceRequestSchema, doc));
-      const steps = trajectorySteps(body.trajectory, body.format, 'body.trajectory', req.task);
+      const body = await checkedBody(req.body, addReferenceRequestSchema, trajectoryBodyInSlices(req.body, addReferenceRequestSchema));
+      const steps = await trajectoryStepsInSlices(body.trajectory, body.format, 'body.trajectory', req.task);
       checkLength(steps, deps.maxSteps, 'body.trajectory');
       // As JSON slices: the main thread reads them back a slice a turn (statesJsonSlices).
       return statesJsonSlices(await trajectoryStates(steps, deps.analyzers, { kind: 'prior', prior: await deps.prior() }));
