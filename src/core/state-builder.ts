@@ -11,6 +11,7 @@ import { ShadowWorkspace } from './state/shadow-workspace.js';
 import { updateWorkspace } from './state/workspace-update.js';
 import { createVariantTracker, exactAction, exactKey, terminalExactKey } from './state/variant.js';
 import { sameText } from './memory/same-text.js';
+import { intern } from './memory/flat-string.js';
 
 /** Turns the steps of one trajectory, in order, into labels and scorer states. */
 export interface StateBuilder {
@@ -79,7 +80,10 @@ class IncrementalStateBuilder implements StateBuilder {
     const a = step.action;
     const terminal = a.kind === 'shell' || a.kind === 'code';
     const facts = a.kind === 'shell' ? terminalFacts('shell', a.command, root) : a.kind === 'code' ? terminalFacts('code', a.code, root) : undefined;
-    const hash = facts !== undefined ? facts.hash : md5(hashContent(a, label.file, root));
+    // The pooled copy (the state's own, stateRecord pools it): the variant table keeps it too, not a copy of its own
+    // (an action's first hash, md5's output, was a second string of 48 B in the table: ~0.6 KB an active disjoint
+    // session; bench/README.md "mem20").
+    const hash = intern(facts !== undefined ? facts.hash : md5(hashContent(a, label.file, root)));
     const dir = outcome.paths.dir;
     const key = facts !== undefined && terminal ? terminalExactKey(facts, a, dir, root) : exactKey(exactAction(a, step.tool, label.file, dir, root));
     const variant = variants.isVariant(hash, key);

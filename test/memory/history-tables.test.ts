@@ -72,7 +72,7 @@ describe('history tables (mem18)', () => {
   });
 
   it('fills tables of up to 64 slots to seven eighths, larger ones to three quarters', () => {
-    expect([7, 8, 14, 15, 28, 29, 56, 57, 96, 97].map((n) => KeyTable.slotsFor(n))).toEqual([16, 16, 16, 32, 32, 64, 64, 128, 128, 256]);
+    expect([7, 8, 14, 15, 28, 29, 56, 57, 96, 97].map((n) => KeyTable.slotsFor(n))).toEqual([16, 16, 16, 24, 32, 48, 64, 96, 128, 192]);
     const table = new KeyTable(8, 'any');
     for (let i = 0; i < 28; i++) table.swap(`src/pkg/module_${i}.py`, i);
     expect((table as unknown as { keys: unknown[] }).keys.length).toBe(32);

@@ -1,5 +1,5 @@
 import { KeyTable } from '../memory/key-table.js';
-import type { PythonScan } from './python-writes.js';
+import { EMPTY_SCAN, type PythonScan } from './python-writes.js';
 
 const MODIFIED = 1;
 const CREATED = 2;
@@ -40,9 +40,22 @@ export class LabelHistory {
   readonly seen = new FileSet(this.flags, SEEN);
   /**
    * What the text the agent wrote into each file (editor creates and edits, heredocs) opens, so that a later
-   * `python f.py` can be read for file writes: its scan, not the text.
+   * `python f.py` can be read for file writes: its scan, not the text. Only scans that find something: a file
+   * whose scan is empty (most files a session writes) reads as one never written (script-writes.ts, `pythonUse`:
+   * an empty scan adds nothing to a run's), and the map is made with the first such scan (bench/README.md "mem20").
    */
-  readonly scripts = new Map<string, PythonScan>();
+  private scans: Map<string, PythonScan> | undefined;
+
+  /** The scan of what the agent wrote into `file`, undefined when none was kept (never written, or its scan is empty). */
+  script(file: string): PythonScan | undefined {
+    return this.scans?.get(file);
+  }
+
+  /** Keeps `scan` as what `file` now holds (an empty scan forgets the file's earlier one). */
+  setScript(file: string, scan: PythonScan): void {
+    if (scan !== EMPTY_SCAN) (this.scans ??= new Map()).set(file, scan);
+    else this.scans?.delete(file);
+  }
 
   /** True when the agent modified or created `file` earlier. */
   touched(file: string): boolean {

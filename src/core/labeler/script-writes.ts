@@ -28,7 +28,7 @@ function pythonUse(command: string, shell: ParsedShell, resolve: Resolve, h: Lab
     runsPython = true;
     const script = positional(c.args, 0, SCRIPT_FLAGS);
     if (script === undefined || script === '-' || c.args.includes('-c') || c.args.includes('-m')) continue;
-    const scan = h.scripts.get(resolve(script));
+    const scan = h.script(resolve(script));
     if (scan !== undefined) (scans ??= [pythonScan(command)]).push(scan);
   }
   if (!runsPython) return undefined;
@@ -80,13 +80,13 @@ export function rememberScripts(step: Step, intents: readonly Intent[], h: Label
     // A refused edit wrote nothing to scan.
     if (write?.type !== 'write' || write.file === undefined || write.rejected === true) return;
     const file = write.file;
-    if (a.op === 'create' || a.op === 'write') h.scripts.set(intern(file), pythonScan(a.text ?? a.new ?? ''));
-    else if (a.new !== undefined) h.scripts.set(intern(file), joinScans(h.scripts.get(file), pythonScan(a.new)));
+    if (a.op === 'create' || a.op === 'write') h.setScript(intern(file), pythonScan(a.text ?? a.new ?? ''));
+    else if (a.new !== undefined) h.setScript(intern(file), joinScans(h.script(file), pythonScan(a.new)));
     return;
   }
   if (a.kind !== 'shell') return;
   for (const i of intents) {
-    if (i.type === 'write' && !i.script && i.file?.endsWith('.py')) h.scripts.set(intern(i.file), pythonScan(a.command));
+    if (i.type === 'write' && !i.script && i.file?.endsWith('.py')) h.setScript(intern(i.file), pythonScan(a.command));
   }
 }
 

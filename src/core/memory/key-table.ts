@@ -1,8 +1,8 @@
 /**
  * A string-to-number table for a session's variant keys (state hashes to 52-bit numbers), its retry history (state
  * hashes to steps, paths to steps) and its labeler's file flags (paths to bits): open addressing with the keys and
- * the values in two arrays of one length, a power of two, at most three quarters full (seven eighths up to 64
- * slots). A `Map` of ~76 such
+ * the values in two arrays of one length, a power of two or one and a half times one (8, 12, 16, 24, ...; see
+ * {@link nextSlots}), at most three quarters full (seven eighths up to 64 slots). A `Map` of ~76 such
  * entries (a 100-step session) has capacity 128: 3 words an entry slot and a bucket word every two, ~3.1 KB, plus a
  * HeapNumber for each value past a small integer; here 128 slots of one key pointer and one unboxed double, ~2.1 KB
  * (bench/README.md, "Memory per session, ninth pass"). Keys are compared as strings, so it answers as a `Map`. The
@@ -13,15 +13,30 @@ import { randomBytes } from 'node:crypto';
 
 const SEED = randomBytes(4).readUInt32LE(0);
 
-/** Slots of a new table (doubled when more than three quarters are taken). */
+/** Slots of a new table (grown by {@link nextSlots} when more than three quarters are taken). */
 const FIRST_SLOTS = 16;
 
 /**
- * Tables of at most this many slots are doubled only past seven eighths taken (a probe of so few slots stays in a
+ * Tables of at most this many slots grow only past seven eighths taken (a probe of so few slots stays in a
  * cache line or two): a retry history or file flags of 25-28 keys keeps 32 slots, a variant table of 49-56 keys 64
  * (bench/README.md, "mem18").
  */
 const DENSE_SLOTS = 64;
+
+/**
+ * The slots a table of `slots` grows to: 2^k → 1.5 · 2^k → 2^(k+1). Doubling left a table of just past a threshold
+ * half empty: a session's variant keys (46-95 at 100 steps) took 128 slots from 57 keys on; 96 slots now take 58-72
+ * (bench/README.md, "mem20": ~0.4 KB less an active disjoint session over its four tables). A step in 1.5 costs
+ * twice the rehashing of doubling, amortised one more insert per insert.
+ */
+function nextSlots(slots: number): number {
+  return (slots & (slots - 1)) === 0 ? slots + Math.max(1, slots >>> 1) : 2 ** (32 - Math.clz32(slots));
+}
+
+/** The slot of hash `h` (32 bits) in a table of `slots`: its top bits scaled to the table (any size, not only powers of two). */
+function slotOf(h: number, slots: number): number {
+  return Math.floor((h * slots) / 2 ** 32);
+}
 
 /** Whether `count` keys are too many for `slots` slots. */
 function full(count: number, slots: number): boolean {
@@ -73,11 +88,11 @@ export class KeyTable {
   /** The value of `key`, or undefined. */
   get(key: string): number | undefined {
     const { keys } = this;
-    const mask = keys.length - 1;
-    let slot = this.hashOf(key) & mask;
+    const n = keys.length;
+    let slot = slotOf(this.hashOf(key), n);
     for (let k = keys[slot]; k !== undefined; k = keys[slot]) {
       if (k === key) return this.values[slot];
-      slot = (slot + 1) & mask;
+      if (++slot === n) slot = 0;
     }
     return undefined;
   }
@@ -85,15 +100,15 @@ export class KeyTable {
   /** Sets `key` to `value` and returns its previous value (undefined when new): one probe for both. */
   swap(key: string, value: number): number | undefined {
     const { keys } = this;
-    const mask = keys.length - 1;
-    let slot = this.hashOf(key) & mask;
+    const n = keys.length;
+    let slot = slotOf(this.hashOf(key), n);
     for (let k = keys[slot]; k !== undefined; k = keys[slot]) {
       if (k === key) {
         const prev = this.values[slot]!;
         this.values[slot] = value;
         return prev;
       }
-      slot = (slot + 1) & mask;
+      if (++slot === n) slot = 0;
     }
     keys[slot] = key;
     this.values[slot] = value;
@@ -109,7 +124,7 @@ export class KeyTable {
   /** The slots a table of `count` keys starts with so that it takes them all without growing. */
   static slotsFor(count: number): number {
     let slots = FIRST_SLOTS;
-    while (full(count, slots)) slots *= 2;
+    while (full(count, slots)) slots = nextSlots(slots);
     return slots;
   }
 
@@ -119,15 +134,14 @@ export class KeyTable {
 
   private grow(): void {
     const { keys, values } = this;
-    const slots = keys.length * 2;
+    const slots = nextSlots(keys.length);
     this.keys = new Array<string | undefined>(slots).fill(undefined);
     this.values = new Array<number>(slots).fill(Number.NaN);
-    const mask = slots - 1;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
       if (key === undefined) continue;
-      let slot = this.hashOf(key) & mask;
-      while (this.keys[slot] !== undefined) slot = (slot + 1) & mask;
+      let slot = slotOf(this.hashOf(key), slots);
+      while (this.keys[slot] !== undefined) if (++slot === slots) slot = 0;
       this.keys[slot] = key;
       this.values[slot] = values[i]!;
     }
