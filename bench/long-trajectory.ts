@@ -43,3 +43,16 @@ export function longTrajectory(trajectories: readonly CorpusTrajectory[], length
   }
   return out;
 }
+
+/**
+ * The steps of `long` between its first probe window and its second (`at`: the windows' first steps): a bench pushes
+ * them through a throwaway scorer before each run, so that the probe's steps were last handled as many steps before
+ * the first window as before the second. Without it the first window of a run came ~20 steps after the previous run's
+ * second window of the same steps, still in the CPU's caches: the labeler cost half as much there, an effect of
+ * recency, not of the session's size (bench/README.md, "label20").
+ */
+export function coolingSteps(long: readonly Step[], probeLength: number, at: readonly number[]): Step[] {
+  const [first, second] = [...at].sort((a, b) => a - b);
+  if (first === undefined || second === undefined || second < first + probeLength) throw new Error(`cooling needs two probe windows apart (at ${at.join(', ')})`);
+  return long.slice(first + probeLength, second);
+}
