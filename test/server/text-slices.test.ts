@@ -7,6 +7,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from '../../src/formats/index.js';
+import { PARSE_SLICE_BYTES, trajectoryBodyInSlices } from '../../src/server/body-in-slices.js';
+import { jsonStringInSlices } from '../../src/server/string-in-slices.js';
+import { scoreRequestSchema } from '../../src/protocol/http-bodies.js';
 import { trajectoryDocument, trajectoryDocumentInSlices, trajectorySteps, trajectoryStepsInSlices } from '../../src/server/trajectory.js';
 import { loopTurnsDuring, turnCounter } from '../loop-turns.js';
 import { ASTROID, CORPUS } from './helpers.js';
@@ -80,5 +83,28 @@ describe('a log text read a slice of lines at a time', () => {
       expect(result.ok, kind).toBe(true);
       expect(atAsk[0], kind).toBeGreaterThanOrEqual(3);
     }
+  });
+
+  it('reads a body whose trajectory is a big text a piece of the string at a time, to the body JSON.parse gives (old: parsed whole)', async () => {
+    const steps = await records;
+    const text = Array.from({ length: 3_000 }, (_, i) => JSON.stringify({ ...(steps[i % steps.length] as object), t: i })).join('\n');
+    const body = JSON.stringify({ note: 'é', task: ASTROID.task, format: 'steplens', trajectory: text, passed: true });
+    expect(body.length).toBeGreaterThan(3 * PARSE_SLICE_BYTES);
+    const { turns, value } = await loopTurnsDuring(() => trajectoryBodyInSlices(Buffer.from(body), scoreRequestSchema));
+    expect(value).toEqual(scoreRequestSchema.parse(JSON.parse(body)));
+    expect(turns).toBeGreaterThanOrEqual(3);
+    // Not a valid request, or not valid JSON: left to the whole parse, for the error it always gave.
+    for (const bad of [body.replace('"task"', '"tásk"'), body.replace('"trajectory":"', '"trajectory":"\\x')]) {
+      expect((await trajectoryBodyInSlices(Buffer.from(bad), scoreRequestSchema)) === undefined).toBe(true);
+    }
+  });
+
+  it('parses a JSON string in pieces cut anywhere to the same string', async () => {
+    const strings = [JSON.stringify(''), JSON.stringify('plain'), JSON.stringify('a\\"b\\\\c\n\u0001é😀x\\'), '"\\ud83d\\ude00\\u00e9\\\\\\/"', JSON.stringify('\\\\\\n\\')];
+    for (const json of strings) {
+      const bytes = Buffer.from(json);
+      for (let piece = 1; piece <= 8; piece++) expect(await jsonStringInSlices(bytes, 0, bytes.length, piece), `${json} ${piece}`).toBe(JSON.parse(json));
+    }
+    await expect(jsonStringInSlices(Buffer.from('"ab\\qcd"'), 0, 9, 2)).rejects.toThrow(SyntaxError);
   });
 });
