@@ -3,7 +3,7 @@
  * the streaming parsers. No file I/O here: callers pass parsed JSON or text.
  */
 export { describeDocument, detectFormat, getParser, instanceDocuments, isFormatName, parseDocument, parseInstances } from './registry.js';
-export { parseInstancesText, parseLogText, parseTrajectoryText, type ParsedLog } from './text-input.js';
+export { loadLogText, parseInstancesText, parseLoadedLog, parseLogText, parseTrajectoryText, remapToLines, type EachLine, type Loaded, type ParsedLog } from './text-input.js';
 export { runStream } from './stream-runner.js';
 export { exitCodeFromText } from './exit-code.js';
 export type { Diagnostic, FormatName, FormatParser, ParseResult, StreamParser, TrajectoryMeta } from './types.js';

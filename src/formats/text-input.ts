@@ -8,7 +8,7 @@ import { SteplensError, err, ok, type Result } from '../errors.js';
 import { instanceDocuments, parseDocument, parseInstances } from './registry.js';
 import type { Diagnostic, FormatName, ParseResult } from './types.js';
 
-interface Loaded {
+export interface Loaded {
   doc: unknown;
   diagnostics: Diagnostic[];
   /** For JSON Lines: the 1-based line of each kept record. */
@@ -66,7 +66,21 @@ function cannotBeLines(lines: readonly string[]): boolean {
   }
 }
 
-function load(text: string, source: string): Result<Loaded> {
+/** A text that is not one JSON document, read line by line as JSON Lines (see {@link lineRecord}). */
+interface LinesRead {
+  body: string;
+  lines: string[];
+  /** JSON.parse's error on the whole text. */
+  error: unknown;
+  records: unknown[];
+  kept: number[];
+  diagnostics: Diagnostic[];
+  nonEmpty: number;
+  objects: number;
+}
+
+/** The text's one document, or its lines to read as JSON Lines; an empty text or a broken document refused. */
+function loadStart(text: string, source: string): Result<Loaded | LinesRead> {
   const body = text.replace(/^\uFEFF/, '');
   if (body.trim() === '') return err(new SteplensError('bad_input', `${source}: the input is empty`));
   try {
@@ -77,33 +91,61 @@ function load(text: string, source: string): Result<Loaded> {
     // JSON.parse made an exception and a diagnostic, 22,123 of them and ~150 ms for a 2.6 MB SWE-agent log with one
     // brace appended (160-840 ms a parser under load in the logs drill). Same verdict: see `cannotBeLines`.
     if (cannotBeLines(lines)) return err(new SteplensError('bad_input', `${source}: invalid JSON: ${position(body, e)}`, { cause: e }));
-    const records: unknown[] = [];
-    const kept: number[] = [];
-    const diagnostics: Diagnostic[] = [];
-    let nonEmpty = 0;
-    let objects = 0;
-    lines.forEach((l, i) => {
-      if (l.trim() === '') return;
-      nonEmpty++;
-      try {
-        const record = JSON.parse(l) as unknown;
-        records.push(record);
-        kept.push(i + 1);
-        if (typeof record === 'object' && record !== null) objects++;
-      } catch (le) {
-        diagnostics.push({ at: `line ${i + 1}`, message: `invalid JSON (${le instanceof Error ? le.message : String(le)}); line skipped` });
-      }
-    });
-    // JSON Lines when the first line is JSON or, a broken first line aside, at least half the lines are records
-    // (the same damage as on a later line); a broken pretty-printed document, whose lines are rarely JSON objects
-    // on their own, stays one document and its error names the position.
-    const firstOk = kept[0] === lines.findIndex((l) => l.trim() !== '') + 1;
-    if (nonEmpty < 2 || (!firstOk && objects * 2 < nonEmpty)) return err(new SteplensError('bad_input', `${source}: invalid JSON: ${position(body, e)}`, { cause: e }));
-    return ok({ doc: records, diagnostics, lines: kept });
+    return ok({ body, lines, error: e, records: [], kept: [], diagnostics: [], nonEmpty: 0, objects: 0 });
   }
 }
 
-function remap(r: ParseResult, loaded: Loaded): ParseResult {
+/** Reads line `i` (0-based) of a JSON Lines text into `read`: a record, or a diagnostic when it is not JSON. */
+function lineRecord(read: LinesRead, l: string, i: number): void {
+  if (l.trim() === '') return;
+  read.nonEmpty++;
+  try {
+    const record = JSON.parse(l) as unknown;
+    read.records.push(record);
+    read.kept.push(i + 1);
+    if (typeof record === 'object' && record !== null) read.objects++;
+  } catch (le) {
+    read.diagnostics.push({ at: `line ${i + 1}`, message: `invalid JSON (${le instanceof Error ? le.message : String(le)}); line skipped` });
+  }
+}
+
+function loadEnd(read: LinesRead, source: string): Result<Loaded> {
+  const { body, lines, kept, nonEmpty, objects, error: e } = read;
+  // JSON Lines when the first line is JSON or, a broken first line aside, at least half the lines are records
+  // (the same damage as on a later line); a broken pretty-printed document, whose lines are rarely JSON objects
+  // on their own, stays one document and its error names the position.
+  const firstOk = kept[0] === lines.findIndex((l) => l.trim() !== '') + 1;
+  if (nonEmpty < 2 || (!firstOk && objects * 2 < nonEmpty)) return err(new SteplensError('bad_input', `${source}: invalid JSON: ${position(body, e)}`, { cause: e }));
+  return ok({ doc: read.records, diagnostics: read.diagnostics, lines: kept });
+}
+
+function load(text: string, source: string): Result<Loaded> {
+  const start = loadStart(text, source);
+  if (!start.ok) return start;
+  if (!('records' in start.value)) return ok(start.value);
+  const read = start.value;
+  read.lines.forEach((l, i) => lineRecord(read, l, i));
+  return loadEnd(read, source);
+}
+
+/** How the caller walks a text's lines (the server: a slice of lines a turn of its loop); `each` in order, every one. */
+export type EachLine = (lines: readonly string[], each: (line: string, index: number) => void) => Promise<void>;
+
+/**
+ * A log text's document, as `parseLogText` reads it, with the lines of a JSON Lines text walked by `eachLine` (T100: a
+ * 60 MB JSON Lines text parsed line by line in one go held the scoring worker for seconds). `lines`: of each record.
+ */
+export async function loadLogText(text: string, source: string, eachLine: EachLine): Promise<Result<Loaded>> {
+  const start = loadStart(text, source);
+  if (!start.ok) return start;
+  if (!('records' in start.value)) return ok(start.value);
+  const read = start.value;
+  await eachLine(read.lines, (l, i) => lineRecord(read, l, i));
+  return loadEnd(read, source);
+}
+
+/** A parse of a text's records with each `record N` diagnostic named by its line of the text (JSON Lines). */
+export function remapToLines(r: ParseResult, loaded: Loaded): ParseResult {
   const lines = loaded.lines;
   const diagnostics = r.diagnostics.map((d) => {
     const m = /^record (\d+)$/.exec(d.at);
@@ -119,7 +161,7 @@ export function parseTrajectoryText(text: string, format: FormatName | 'auto', s
   if (!loaded.ok) return loaded;
   const r = parseDocument(loaded.value.doc, format, source);
   if (!r.ok) return r;
-  const one = remap(r.value, loaded.value);
+  const one = remapToLines(r.value, loaded.value);
   return ok({ ...one, diagnostics: [...loaded.value.diagnostics, ...one.diagnostics] });
 }
 
@@ -136,11 +178,15 @@ export interface ParsedLog {
 /** Parses a log text into its instances (OpenHands `output.jsonl` holds several), keeping file-level problems apart. */
 export function parseLogText(text: string, format: FormatName | 'auto', source = 'input'): Result<ParsedLog> {
   const loaded = load(text, source);
-  if (!loaded.ok) return loaded;
-  const r = parseInstances(loaded.value.doc, format, source);
+  return loaded.ok ? parseLoadedLog(loaded.value, format, source) : loaded;
+}
+
+/** The rest of {@link parseLogText}: a loaded text's instances. */
+export function parseLoadedLog(loaded: Loaded, format: FormatName | 'auto', source = 'input'): Result<ParsedLog> {
+  const r = parseInstances(loaded.doc, format, source);
   if (!r.ok) return r;
-  const instances = r.value.map((p) => remap(p, loaded.value));
-  return ok({ instances, diagnostics: loaded.value.diagnostics, documents: instanceDocuments(loaded.value.doc, instances[0]?.format ?? 'steplens') });
+  const instances = r.value.map((p) => remapToLines(p, loaded));
+  return ok({ instances, diagnostics: loaded.diagnostics, documents: instanceDocuments(loaded.doc, instances[0]?.format ?? 'steplens') });
 }
 
 /** Like parseTrajectoryText, but one result per instance; the text's own problems go to the first. */

@@ -17,6 +17,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { z } from 'zod';
 import { arrayMembersElements, type ArrayMembersRest } from '../protocol/array-member.js';
+import { jsonStringInSlices } from './string-in-slices.js';
 import { getRewardRequestSchema, MAX_BATCH_ITEMS, scoreBatchRequestSchema, type GetRewardRequest, type ScoreRequest } from '../protocol/http-bodies.js';
 import { MAX_RANK_RUNS, rankRequestSchema, type RankRequest } from '../protocol/rank-bodies.js';
 
@@ -40,10 +41,23 @@ export function rankBodyInSlices(body: Uint8Array): Promise<RankRequest | undefi
 
 /**
  * A body whose `trajectory` may be an array of records (`POST /v1/score`, the steps view, a reference upload), checked
- * by `schema`, its records read a slice at a time; undefined when it must be parsed whole (a log sent as its text too).
+ * by `schema`, its records read a slice at a time, or a log sent as its text, the text a piece at a time; undefined when it
+ * must be parsed whole.
  */
-export function trajectoryBodyInSlices<S extends z.ZodType>(body: Uint8Array, schema: S): Promise<z.infer<S> | undefined> {
-  return bodyInSlices(body, ['trajectory'], schema, Number.POSITIVE_INFINITY);
+export async function trajectoryBodyInSlices<S extends z.ZodType>(body: Uint8Array, schema: S): Promise<z.infer<S> | undefined> {
+  return (await bodyInSlices(body, ['trajectory'], schema, Number.POSITIVE_INFINITY)) ?? (textMember(body, 'trajectory') ? bodyInSlices(body, [], schema, 0) : undefined);
+}
+
+/**
+ * True when `body` is plainly an object whose member `key` is a string longer than a slice: a log sent as its text
+ * (T100), read with its other members, the string a piece at a time. One scan of the body's bytes, nothing parsed.
+ */
+function textMember(body: Uint8Array, key: string): boolean {
+  const scan = arrayMembersElements(body, []);
+  const rest = scan.next();
+  if (rest.done !== true || rest.value === undefined) return false;
+  const { others, otherKeys } = rest.value;
+  return otherKeys.some((k, i) => k === key && body[others[i]![0]] === 0x22 && others[i]![1] - others[i]![0] > PARSE_SLICE_BYTES);
 }
 
 /** A JSON key as JSON.parse reads it, when the scan's Latin-1 reading is that (ASCII); undefined otherwise. */
@@ -99,7 +113,9 @@ async function bodyInSlices<S extends z.ZodType>(body: Uint8Array, keys: readonl
     for (const [i, [start, end]] of rest.others.entries()) {
       const key = asciiKey(rest.otherKeys[i]!);
       if (key === undefined) return undefined;
-      others.push([key, parse(start, end)]);
+      // A big string (a log's text) a piece at a time (T100); anything else in one go.
+      const text = body[start] === 0x22 && end - start > PARSE_SLICE_BYTES;
+      others.push([key, text ? await jsonStringInSlices(body, start, end, PARSE_SLICE_BYTES) : parse(start, end)]);
     }
     const found = rest.found;
     const doc = Object.fromEntries([...others, ...keys.flatMap((key, k): Array<[string, unknown]> => (found[k] === true ? [[key, lists[k]]] : []))]);

@@ -8,7 +8,7 @@ import { numberedSteps } from '../core/step-numbers.js';
 import type { Reference, TrajectoryReport } from '../core/scorer-api.js';
 import type { State, Step } from '../core/types.js';
 import { SteplensError } from '../errors.js';
-import { detectFormat, getParser, parseInstances, parseLogText } from '../formats/index.js';
+import { detectFormat, getParser, loadLogText, parseInstances, parseLoadedLog, parseLogText, remapToLines } from '../formats/index.js';
 import { nestedDeeperThan } from '../formats/json-helpers.js';
 import { eachInSlices, pushInSlices } from './job-slices.js';
 import type { Diagnostic, FormatName, ParseResult, TrajectoryMeta } from '../formats/types.js';
@@ -62,7 +62,11 @@ function instancesOf(doc: unknown, format: FormatName | 'auto', where: string): 
 
 /** The parse of the one trajectory a body means; a `SteplensError` naming `where` when there is none. */
 function oneInstance(doc: unknown, format: FormatName | 'auto' | undefined, where: string, task?: string): ParseResult {
-  const { instances, text } = instancesOf(doc, format ?? 'auto', where);
+  return chosenInstance(instancesOf(doc, format ?? 'auto', where), where, task);
+}
+
+/** Of a log's instances, the one `task` names (or its only one), with the problems of its text first. */
+function chosenInstance({ instances, text }: { instances: ParseResult[]; text: Diagnostic[] }, where: string, task?: string): ParseResult {
   const chosen = instances.length === 1 ? instances[0]! : instances.find((p) => task !== undefined && p.meta.task === task);
   // Lines of the text that are not JSON were left out of whichever run is scored: said with its own diagnostics.
   const one = chosen !== undefined && text.length > 0 ? { ...chosen, diagnostics: [...text, ...chosen.diagnostics] } : chosen;
@@ -116,16 +120,37 @@ async function steplensRecordsInSlices(doc: unknown, format: FormatName | 'auto'
   return { format: 'steplens', meta: {}, steps, diagnostics };
 }
 
-/** As {@link trajectoryDocument}, a body's steplens records parsed a slice at a time (see {@link steplensRecordsInSlices}). */
+/**
+ * A log sent as its text (a JSON string) read as {@link instancesOf} reads it, its JSON lines parsed a slice of lines at
+ * a time and steplens records then as an array's (T100: 60 MB of JSON Lines parsed in one go held the scoring worker
+ * 6.6-7.6 s of another tenant's wait at load 11-14). One JSON document in the text is still parsed whole.
+ */
+async function textInstancesInSlices(text: string, format: FormatName | 'auto', where: string): Promise<{ instances: ParseResult[]; text: Diagnostic[] }> {
+  const loaded = await loadLogText(text, where, eachInSlices);
+  if (!loaded.ok) throw loaded.error;
+  const records = await steplensRecordsInSlices(loaded.value.doc, format);
+  if (records !== undefined) return { instances: [remapToLines(records, loaded.value)], text: loaded.value.diagnostics };
+  const log = parseLoadedLog(loaded.value, format, where);
+  if (!log.ok) throw log.error;
+  return { instances: log.value.instances, text: log.value.diagnostics };
+}
+
+/** The one run of a body's `trajectory` read in slices (an array of steplens records, or a log's text); undefined: read it whole. */
+async function oneInstanceInSlices(doc: unknown, format: FormatName | 'auto', where: string, task?: string): Promise<ParseResult | undefined> {
+  if (typeof doc === 'string') return chosenInstance(await textInstancesInSlices(doc, format, where), where, task);
+  return steplensRecordsInSlices(doc, format);
+}
+
+/** As {@link trajectoryDocument}, in slices (see {@link oneInstanceInSlices}). */
 export async function trajectoryDocumentInSlices(doc: unknown, format: FormatName | 'auto' | undefined, where = 'body.trajectory', task?: string): Promise<ReturnType<typeof trajectoryDocument>> {
-  const one = await steplensRecordsInSlices(doc, format ?? 'auto');
+  const one = await oneInstanceInSlices(doc, format ?? 'auto', where, task);
   if (one === undefined) return trajectoryDocument(doc, format, where, task);
   return { steps: scorableSteps(one, where), meta: one.meta, format: one.format, diagnostics: one.diagnostics };
 }
 
-/** As {@link trajectorySteps}, in slices (see {@link steplensRecordsInSlices}). */
+/** As {@link trajectorySteps}, in slices (see {@link oneInstanceInSlices}). */
 export async function trajectoryStepsInSlices(doc: unknown, format: FormatName | 'auto' | undefined, where = 'body.trajectory', task?: string): Promise<Step[]> {
-  const one = await steplensRecordsInSlices(doc, format ?? 'auto');
+  const one = await oneInstanceInSlices(doc, format ?? 'auto', where, task);
   return one === undefined ? trajectorySteps(doc, format, where, task) : nonEmptySteps(one, where);
 }
 
