@@ -9,10 +9,15 @@ const bin = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
 
 /** The installed bin (`npx steplens`), built by `npm test` / `npm ci` before the tests run. */
 describe.skipIf(!existsSync(bin))('the steplens binary', () => {
-  it('prints usage and exits 1 without a command', () => {
+  it('says in one line that a command is missing, and where the usage is, exit 1', () => {
     const r = spawnSync(process.execPath, [bin], { encoding: 'utf8' });
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('usage: steplens');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('no command given');
+    expect(r.stderr).toContain("'steplens --help' prints the usage");
+    const help = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('usage: steplens');
   });
 
   it('bad input: one line naming the file, exit 1, no stack trace', () => {
