@@ -12,10 +12,14 @@ function errno(code: string, message: string, path: string): NodeJS.ErrnoExcepti
   return Object.assign(new Error(`${code}: ${message}, mkdir '${path}'`), { code, path, syscall: 'mkdir' });
 }
 
-/** `dir` is there: a folder, or an error as mkdir's own (a file there: EEXIST). */
-function existing(dir: string, found: Stats): true {
-  if (!found.isDirectory()) throw errno('EEXIST', 'file already exists', dir);
-  return true;
+/**
+ * `at` is there: a folder, or an error as mkdir's own: a file at `target` itself is EEXIST, a file above it ENOTDIR
+ * (Node 24's statSync answers undefined under a file where Node 20's threw ENOTDIR: the same error on both).
+ */
+function existing(at: string, found: Stats, target: string): true {
+  if (found.isDirectory()) return true;
+  if (at === target) throw errno('EEXIST', 'file already exists', at);
+  throw errno('ENOTDIR', 'not a directory', target);
 }
 
 /** mkdir's error for one folder of the chain; ENOENT under a folder that exists said in words. */
@@ -28,9 +32,10 @@ function madeError(error: unknown, dir: string): unknown {
 /** Makes `dir` and each missing folder above it (an existing folder is fine); throws as mkdir does. */
 export function makeDirsSync(dir: string): void {
   const missing: string[] = [];
-  for (let at = resolve(dir); ; at = dirname(at)) {
+  const target = resolve(dir);
+  for (let at = target; ; at = dirname(at)) {
     const found = statSync(at, { throwIfNoEntry: false });
-    if (found !== undefined && existing(at, found)) break;
+    if (found !== undefined && existing(at, found, target)) break;
     missing.push(at);
     if (dirname(at) === at) break;
   }
@@ -48,12 +53,13 @@ export function makeDirsSync(dir: string): void {
 /** {@link makeDirsSync}, without blocking. */
 export async function makeDirs(dir: string): Promise<void> {
   const missing: string[] = [];
-  for (let at = resolve(dir); ; at = dirname(at)) {
+  const target = resolve(dir);
+  for (let at = target; ; at = dirname(at)) {
     const found = await stat(at).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw error;
     });
-    if (found !== undefined && existing(at, found)) break;
+    if (found !== undefined && existing(at, found, target)) break;
     missing.push(at);
     if (dirname(at) === at) break;
   }
