@@ -80,7 +80,7 @@ class IncrementalStateBuilder implements StateBuilder {
     const a = step.action;
     const terminal = a.kind === 'shell' || a.kind === 'code';
     const facts = a.kind === 'shell' ? terminalFacts('shell', a.command, root) : a.kind === 'code' ? terminalFacts('code', a.code, root) : undefined;
-    // The pooled copy (the state's own, stateRecord pools it): the variant table keeps it too, not a copy of its own
+    // Pooled once here, for the state (stateRecord takes it as given) and the variant table alike, not a copy each
     // (an action's first hash, md5's output, was a second string of 48 B in the table: ~0.6 KB an active disjoint
     // session; bench/README.md "mem20").
     const hash = intern(facts !== undefined ? facts.hash : md5(hashContent(a, label.file, root)));

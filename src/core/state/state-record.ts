@@ -16,16 +16,10 @@ export type StateCore = Omit<State, 'file' | 'range' | 'scope'>;
 /**
  * A state from its core fields and optional target, range and scope (omitted when undefined). The flags
  * `changesEnv` and `variant` are added only when true (a minority of states), after the in-object fields.
+ * `c.hash` is taken as given: the state builder pools it once, and its variant table keeps that same copy.
  */
 export function stateRecord(c: StateCore, file: string | undefined, range: LineRange | undefined, scope: string | undefined): State {
-  const s = record(
-    c,
-    file === undefined ? undefined : intern(file),
-    range === undefined ? undefined : internRange(range),
-    scope === undefined ? undefined : intern(scope),
-    intern(c.tool),
-    intern(c.hash),
-  );
+  const s = record(c, file === undefined ? undefined : intern(file), range === undefined ? undefined : internRange(range), scope === undefined ? undefined : intern(scope), intern(c.tool));
   if (c.changesEnv === true) s.changesEnv = true;
   if (c.variant === true) s.variant = true;
   return s;
