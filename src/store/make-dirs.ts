@@ -5,7 +5,6 @@
  * missing folders are found first (by stat, upward) and made top down, each once: every failure is an error.
  */
 import { mkdirSync, statSync, type Stats } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 
 function errno(code: string, message: string, path: string): NodeJS.ErrnoException {
@@ -50,25 +49,10 @@ export function makeDirsSync(dir: string): void {
   }
 }
 
-/** {@link makeDirsSync}, without blocking. */
+/**
+ * {@link makeDirsSync} for async callers (the data folder at start, a command's output file): a few stat and mkdir
+ * calls, once each, so one walk serves both rather than a second copy written with promises.
+ */
 export async function makeDirs(dir: string): Promise<void> {
-  const missing: string[] = [];
-  const target = resolve(dir);
-  for (let at = target; ; at = dirname(at)) {
-    const found = await stat(at).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
-    if (found !== undefined && existing(at, found, target)) break;
-    missing.push(at);
-    if (dirname(at) === at) break;
-  }
-  for (const d of missing.reverse()) {
-    try {
-      await mkdir(d);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && (await stat(d)).isDirectory()) continue;
-      throw madeError(error, d);
-    }
-  }
+  makeDirsSync(dir);
 }
