@@ -15,7 +15,7 @@ REQUIRED = {
 
 #: The type of each field the client keys its state on or counts with, wherever it appears: a session id of another
 #: type (a list is unhashable) raised inside the reader, so the call waiting for that frame waited out its timeout
-#: (forever without one), and a seq or ``t`` of another type left a step answered without its score (T102).
+#: (forever without one), and a seq or ``t`` of another type left a step answered without its score (T101).
 TYPES = {"session": (str,), "seq": (int,), "t": (int,), "last": (int,), "code": (str,), "message": (str,),
          "kind": (str,), "severity": (str,)}
 

@@ -1,4 +1,4 @@
-"""A hostile or broken server's frames whose fields have the wrong type (T102): each call waiting on the stream fails
+"""A hostile or broken server's frames whose fields have the wrong type (T101): each call waiting on the stream fails
 with ``bad_frame`` naming the field, instead of waiting out its timeout (forever without one) or answering a step
 without its score."""
 
