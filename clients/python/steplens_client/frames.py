@@ -30,6 +30,10 @@ def parse_frame(text: Union[str, bytes]) -> Tuple[bool, Any]:
         frame: Dict[str, Any] = json.loads(text)
     except json.JSONDecodeError as e:
         return False, f"invalid JSON ({e})"
+    except (ValueError, RecursionError) as e:
+        # JSON this interpreter will not read (nested past its recursion limit, an integer past its digit limit):
+        # raised inside the reader, the call this frame answered waited out its timeout (T101).
+        return False, f"JSON this client cannot read ({str(e).split(';')[0][:100]})"
     kind = frame.get("type") if isinstance(frame, dict) else None
     if not isinstance(kind, str):
         return False, f"type {kind!r}: a frame is a JSON object with a string type"

@@ -1,16 +1,24 @@
-"""A hostile or broken server's frames whose fields have the wrong type (T101): each call waiting on the stream fails
-with ``bad_frame`` naming the field, instead of waiting out its timeout (forever without one) or answering a step
-without its score."""
+"""A hostile or broken server's frames whose fields have the wrong type, or whose JSON this interpreter will not read
+(nested past its recursion limit, an integer past its digit limit) (T101): each call waiting on the stream fails with
+``bad_frame`` naming what is wrong, instead of waiting out its timeout (forever without one) or answering a step
+without its score; the HTTP client's answers likewise raise ``bad_frame``, not ``RecursionError`` or ``ValueError``."""
 
 import asyncio
+import http.server
 import json
+import sys
+import threading
 import unittest
 
 import support
-from steplens_client import SteplensError
+from steplens_client import HttpClient, SteplensError
 from steplens_client.frames import parse_frame
 
 REF = {"kind": "prior", "version": 0, "paths": 0}
+DEEP = '{"type": "started", "session": "s1", "task": "t", "reference": ' + "[" * 100_000 + "]" * 100_000 + "}"
+DIGITS = '{"type": "started", "session": "s1", "task": "t", "reference": {"version": ' + "9" * 5000 + "}}"
+# An interpreter without the integer digit limit (before 3.11 and its backports) reads DIGITS: then only DEEP is asked.
+UNREADABLE = (DEEP, DIGITS) if hasattr(sys, "get_int_max_str_digits") else (DEEP,)
 
 
 def fake_answering(bad):
@@ -90,6 +98,51 @@ class TypedFramesTest(unittest.TestCase):
         self.assertEqual(e.code if e else None, "bad_frame", str(e))
         e = outcome(("resume", lambda m: [{"type": "resumed", "session": m["session"]}]), resume)  # typed fine, missing
         self.assertEqual(e.code if e else None, "bad_frame", str(e))
+
+
+    def test_json_the_interpreter_will_not_read_is_a_malformed_frame(self):
+        for text in UNREADABLE:
+            ok, detail = parse_frame(text)
+            self.assertEqual((ok, detail.startswith("JSON this client cannot read")), (False, True), detail)
+
+        async def run():
+            async def fake(ws):
+                async for _ in ws:
+                    await ws.send(DEEP)
+
+            async with support.fake_client(fake, timeout=5) as client:
+                try:
+                    await asyncio.wait_for(client.start("t", session="s1"), 30)
+                except SteplensError as err:
+                    return err.code
+
+        self.assertEqual(asyncio.run(run()), "bad_frame")
+
+    def test_an_http_answer_the_interpreter_will_not_read_is_bad_frame(self):
+        class Answer(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("content-length", "0")))
+                body = UNREADABLE[int(self.path.split("/")[1])].encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Answer)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            for path in (f"/{i}" for i in range(len(UNREADABLE))):
+                with self.assertRaises(SteplensError) as e:
+                    HttpClient(f"http://127.0.0.1:{server.server_address[1]}{path}", timeout=10).request("POST", "/v1/score", {})
+                self.assertEqual(e.exception.code, "bad_frame", str(e.exception))
+                self.assertIn("cannot read", str(e.exception))
+        finally:
+            server.shutdown()
+            server.server_close()
 
 
 if __name__ == "__main__":
