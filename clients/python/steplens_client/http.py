@@ -93,6 +93,9 @@ class HttpClient:
             return json.loads(text)
         except json.JSONDecodeError:
             raise SteplensError("bad_frame", f"{method} {path}: the server answered non-JSON: {text[:200]!r}") from None
+        except (ValueError, RecursionError) as e:  # nested past the recursion limit, an integer past the digit limit
+            raise SteplensError("bad_frame", f"{method} {path}: the server answered JSON this client cannot read "
+                                f"({str(e).split(';')[0][:100]})") from None
 
     def score(self, task: str, trajectory: Any, *, format: Optional[str] = None, passed: Optional[bool] = None,
               policy: Optional[Mapping[str, Any]] = None) -> Report:
@@ -283,6 +286,6 @@ def _http_error(method: str, path: str, e: urllib.error.HTTPError, timeout: floa
         err = json.loads(text).get("error")
         if isinstance(err, dict) and "code" in err:
             return SteplensError(str(err["code"]), f"{method} {path}: {err.get('message', '')}", status=e.code)
-    except (json.JSONDecodeError, AttributeError):
+    except (ValueError, RecursionError, AttributeError):  # not JSON, or JSON this interpreter will not read
         pass
     return SteplensError("http_error", f"{method} {path}: {text[:300] or e.reason}", status=e.code)

@@ -149,6 +149,10 @@ class Routing:
             if not future.done():
                 future.set_exception(error)
         self._starting.clear()
+        for future in self._resuming.values():
+            if not future.done():
+                future.set_exception(error)
+        self._resuming.clear()
         for s in self._sessions.values():
             s._fail(error, lose=False)
         for kind, value in list(self._pongs):

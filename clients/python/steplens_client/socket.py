@@ -42,7 +42,7 @@ def _reason_of(error: BaseException) -> str:
     body = getattr(getattr(error, "response", None), "body", None)
     try:
         err = json.loads(body or b"").get("error", {}) if isinstance(body, (bytes, str)) else {}
-    except (ValueError, AttributeError):
+    except (ValueError, RecursionError, AttributeError):
         return ""
     code, message = (err.get("code"), err.get("message")) if isinstance(err, dict) else (None, None)
     return f" {code}: {message}" if isinstance(code, str) and isinstance(message, str) else ""
