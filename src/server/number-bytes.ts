@@ -4,7 +4,7 @@
  * number-string cache serves only values it has seen lately): the score frame's largest cost after the scorer
  * (bench/README.md, "life21"). Here the shortest digits are found with double arithmetic made exact: the closest
  * decimal of 15, then 16, then 17 digits to x, each kept only when it reads back as x. Whatever this cannot settle
- * exactly (ties, digits past 2^53, magnitudes outside [1e-5, 1e15)) is left to `String(x)`: the caller's fallback.
+ * exactly (ties, powers of two between two 16-digit decimals, magnitudes outside [1e-5, 1e15)) is left to `String(x)`: the caller's fallback.
  *
  * Why it is exact: x·10^p is computed as hi + lo with no rounding (Dekker's product; JS has no fused multiply-add);
  * a decimal s·10^-p with s a double (every integer to 2^53, even ones to 2^54) reads back as x iff `s / 10^p === x`, since that division of two exact doubles
@@ -41,17 +41,48 @@ function scaled(x: number, p: number): number {
   return hi;
 }
 
-/**
- * The integer nearest to hi + lo (hi < 2^54, |lo| at most half hi's last place), or -1 when it is a tie or not a
- * double (odd past 2^53: hi is even there, so an odd step up is what cannot be held).
- */
+/** What {@link nearest} gives for an odd integer past 2^53 (not a double: hi is even there). */
+const ODD_PAST_EXACT = -2;
+
+/** The integer nearest to hi + lo (hi < 2^54, |lo| at most half hi's last place); -1 for a tie, or {@link ODD_PAST_EXACT}. */
 function nearest(hi: number, lo: number): number {
   const whole = Math.floor(hi);
   const r = hi - whole + lo + 0.5;
   const up = Math.floor(r);
   if (r - up < TIE_MARGIN || up + 1 - r < TIE_MARGIN) return -1;
-  if (whole >= MAX_EXACT && (up & 1) !== 0) return -1;
+  if (whole >= MAX_EXACT && (up & 1) !== 0) return ODD_PAST_EXACT;
   return whole + up;
+}
+
+/**
+ * The 16 digits hi ± 1 (hi = x·10^p rounded, an even integer past 2^53, lo the rest), which no double holds: 16
+ * when they read back as x (written to {@link digits}), -1 when they do not, 0 when left to `String(x)`. They read
+ * back when their distance to x·10^p is under half x's gap to its neighbours, scaled alike (exact: a power of two
+ * times 10^p); a power of two has a narrower gap below, and is left to `String(x)`.
+ */
+function oddSixteen(x: number, hi: number, lo: number, p: number): number {
+  const up = lo > 0 ? 1 : -1;
+  let k = Math.floor(Math.log2(x));
+  if (2 ** k > x) k--;
+  else if (2 ** (k + 1) <= x) k++;
+  if (2 ** k === x) return 0;
+  const half = 2 ** (k - 53) * POW10[p]!;
+  const distance = Math.abs(up - lo);
+  if (Math.abs(distance - half) < TIE_MARGIN) return 0;
+  if (distance > half) return -1;
+  let top = Math.floor(hi / 1e9);
+  let bottom = hi - top * 1e9 + up;
+  if (bottom < 0) {
+    bottom += 1e9;
+    top--;
+  } else if (bottom >= 1e9) {
+    bottom -= 1e9;
+    top++;
+  }
+  if (top < 1e6 || top >= 1e7) return 0;
+  spellSmall(top | 0, 0, 7);
+  spellSmall(bottom | 0, 7, 9);
+  return 16;
 }
 
 /** Puts the `count` digits of `v` (an integer below 10^count <= 10^9) into {@link digits} from `at`, in int32 steps. */
@@ -103,10 +134,15 @@ function shortest(x: number, e: number): number {
   }
   // 16 digits: two may read back, so the closest, found exactly.
   const p16 = 16 - e;
-  const s16 = nearest(scaled(x, p16), low);
-  if (s16 < 1e15 || s16 >= 1e16) return 0;
   const scale16 = POW10[p16]!;
-  if (s16 / scale16 === x) {
+  const hi16 = scaled(x, p16);
+  const s16 = nearest(hi16, low);
+  if (s16 === ODD_PAST_EXACT) {
+    const k = oddSixteen(x, hi16, low, p16);
+    if (k >= 0) return k;
+  } else if (s16 < 1e15 || s16 >= 1e16) {
+    return 0;
+  } else if (s16 / scale16 === x) {
     // A last 0 would make a 15-digit decimal that reads back, which the step above would have found.
     if (endsInZero(s16)) return 0;
     spell(s16, 0, 16);

@@ -103,17 +103,19 @@ describe('putDouble', () => {
       }
     }
     expect(runs).toBeGreaterThan(20);
-    const { wrong, left, n } = mismatches(values);
+    const { wrong, n } = mismatches(values);
     expect(wrong).toEqual([]);
     expect(n).toBeGreaterThan(1000);
-    // Scores are the fast path's case: only a few are left to String.
-    expect(left / n).toBeLessThan(0.2);
+    // Fractional scores are the fast path's case (integers are the frame writer's own): few are left to String.
+    const fractional = values.filter((x) => !Number.isInteger(x));
+    expect(mismatches(fractional).left / fractional.length).toBeLessThan(0.01);
   });
 
   it('writes String(x) for seeded random doubles, or leaves them to String', () => {
     const { wrong, left, n } = mismatches(seeded(30_000));
     expect(wrong).toEqual([]);
-    expect(left / n).toBeLessThan(0.25);
+    // The shapes reach past [1e-5, 1e15) on purpose (u ** 9, random exponents): those are left to String.
+    expect(left / n).toBeLessThan(0.15);
   });
 
   it('writes String(x) at the edges: powers of ten and their neighbours, 2^53, the range ends, ties', () => {
@@ -133,7 +135,7 @@ describe("a score frame's doubles", () => {
       seq: 7,
       t: 6,
       stage: 'E',
-      score: { total: 23.16259617582624, struct: 3.508771929824561, cov: 0.7874015748031497, coh: 0.99999950000025, temp: 0.6383637586754529 },
+      score: { total: 23.16259617582624, struct: 3.508771929824561, cov: 0.7874015748031497, coh: 0.9999990000010001, temp: 0.6383637586754529 },
       reward: -1.2028500935377657,
       tier: 'Ideal',
       reference: { kind: 'prior' },
