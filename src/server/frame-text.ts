@@ -11,6 +11,7 @@
  */
 import type { ReferenceInfo, ScoreVector } from '../core/types.js';
 import type { ScoreMessage, ServerMessage } from '../protocol/server-messages.js';
+import { putDouble } from './number-bytes.js';
 
 function finite(v: ScoreVector, reward: number): boolean {
   return (
@@ -43,9 +44,15 @@ function put(b: Buffer, p: number, s: string): number {
   return p;
 }
 
-/** Writes a number as `JSON.stringify` does (finite: checked by the caller) at `p`; non-negative safe integers digit by digit (no string). */
+/**
+ * Writes a number as `JSON.stringify` does (finite: checked by the caller) at `p`: non-negative safe integers digit
+ * by digit, other doubles by {@link putDouble} (no string either), `String(n)` for what that leaves.
+ */
 function putNumber(b: Buffer, p: number, n: number): number {
-  if (!Number.isSafeInteger(n) || n < 0) return put(b, p, String(n));
+  if (!Number.isSafeInteger(n) || n < 0) {
+    const end = putDouble(b, p, n);
+    return end >= 0 ? end : put(b, p, String(n));
+  }
   let end = p + 1;
   for (let q = 10; q <= n; q *= 10) end++;
   for (let i = end - 1; i >= p; i--) {
