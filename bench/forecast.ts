@@ -4,7 +4,10 @@
  * runs it; with `--baseline OTHER/dist/src/cli/main.js`, that build too,
  * alternating run by run), and the per-step `push` cost with the trained
  * model loaded vs without, on the longest real corpus trajectory, both
- * variants alternating pass by pass in one run; and, with the model loaded,
+ * variants in one run in blocks of passes without, with, with, without (each
+ * variant's passes after one of its own kind give the row; those after the
+ * other kind, strict alternation's setting, are printed beside it, and the
+ * passes' CPU time too: bench/pass-schedule.ts); and, with the model loaded,
  * the `push` cost of the same 16 real steps placed at step 10 and at step
  * 2,000 of a 2,008-step trajectory of real corpus steps (flat per step, issue
  * 26; the ratio of the windows' pooled medians over `--long-runs` scorer runs,
@@ -14,8 +17,9 @@
  * with the model loaded (target < 20 µs).
  *
  *   npm run build && node dist/bench/forecast.js [--calibration DIR] [--corpus DIR] [--train-runs N] [--baseline MAIN_JS] [--runs N] [--warmup N] [--long-runs N] [--json FILE]
- *   (default: ../shared/calibration with its manifest.jsonl plus the corpus, else the corpus alone; 1 train run; 1,000 push
- *   passes after 100 warm-up passes; the ratio of means with a paired bootstrap interval over the passes; 30 runs of
+ *   (default: ../shared/calibration with its manifest.jsonl plus the corpus, else the corpus alone; 1 train run; 1,000
+ *   blocks of four push passes after 100 warm-up blocks; the ratio of means with a paired bootstrap interval over the
+ *   blocks; 30 runs of
  *   the 2,008-step trajectory after one warm-up run)
  */
 import { spawnSync } from 'node:child_process';
@@ -31,6 +35,7 @@ import { benchArgs, numberFlag } from './args.js';
 import { findCorpus, loadCorpus, longest, repoRoot, SERVER_BENCH_FILE } from './corpus.js';
 import { pairedGroupRatioInterval, pairedRatioInterval } from './intervals.js';
 import { coolingSteps, longTrajectory } from './long-trajectory.js';
+import { splitPasses, variantOfPass } from './pass-schedule.js';
 import { machine, target, takeJsonFlag, writeResult } from './report.js';
 import { childCpuSeconds, commandLine, fmt, printTable, summarize, usSince } from './timing.js';
 
@@ -53,6 +58,7 @@ const useCalibration = existsSync(path.join(calibration, 'manifest.jsonl'));
 // The target reads a mean, and a mean is moved by the first passes (JIT tiers, inline caches): after 10 warm-up
 // passes, 100 measured ones read 12-15 µs a step where the same code in steady state reads 7.4, and the ratio swung
 // ×1.05-1.40 between identical runs (bench/README.md, "Forecast push: steady state"). A long-lived server runs warm.
+// Blocks of four passes (two a variant), warm-up in blocks too.
 const runs = numberFlag(values, 'runs', 'positive integer', 1000);
 const WARMUP = numberFlag(values, 'warmup', 'non-negative integer', 100);
 const trainRuns = numberFlag(values, 'train-runs', 'positive integer', 1);
@@ -111,25 +117,40 @@ const variants = [
   { label: 'push, no forecast model', make: () => createScorer({ reference: prior, analyzers }) },
   { label: 'push, forecast model loaded', make: () => createScorer({ reference: prior, analyzers, forecast: model }) },
 ];
+// The passes in blocks of four, without, with, with, without (bench/pass-schedule.ts): in strict alternation the pass
+// without a model always followed one with it and paid part of what that pass left behind (fcst21). The row reads
+// each variant's passes after one of its own kind (its steady state); the passes after the other kind are strict
+// alternation's setting, the row's definition before fcst21, printed beside it.
+// µs of each pass (the sum of its pushes' wall times) and its CPU µs (process.cpuUsage: every thread, no waits for a
+// core), in schedule order; per push, the wall µs of the steady passes (the table).
+const passWall: number[] = [];
+const passCpu: number[] = [];
 const times = variants.map(() => [] as number[]);
-// µs of each measured pass, per variant: the passes alternate, so pass r of both saw the same moment of the machine.
-const passes = variants.map(() => [] as number[]);
-for (let r = 0; r < runs + WARMUP; r++) {
-  variants.forEach((v, k) => {
-    const scorer = v.make();
-    let pass = 0;
-    for (const step of t.steps) {
-      const s0 = process.hrtime.bigint();
-      scorer.push(step);
-      const us = usSince(s0);
-      pass += us;
-      if (r >= WARMUP) times[k]!.push(us);
-    }
-    if (r >= WARMUP) passes[k]!.push(pass);
-  });
+for (let i = 0; i < 4 * (runs + WARMUP); i++) {
+  const k = variantOfPass(i);
+  const scorer = variants[k]!.make();
+  const steady = i >= 4 * WARMUP && (i % 4 === 0 || i % 4 === 2);
+  let pass = 0;
+  const c0 = process.cpuUsage();
+  for (const step of t.steps) {
+    const s0 = process.hrtime.bigint();
+    scorer.push(step);
+    const us = usSince(s0);
+    pass += us;
+    if (steady) times[k]!.push(us);
+  }
+  const cpu = process.cpuUsage(c0);
+  passWall.push(pass);
+  passCpu.push(cpu.user + cpu.system);
 }
+const wallPasses = splitPasses(passWall, WARMUP);
+const cpuPasses = splitPasses(passCpu, WARMUP);
 const [without, withModel] = times.map(summarize) as [ReturnType<typeof summarize>, ReturnType<typeof summarize>];
-console.log(`trajectory: ${t.file} (${t.steps.length} steps), ${runs} runs after ${WARMUP} warm-up runs, variants alternating`);
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+const ratioOfSums = ([a, b]: [number[], number[]]) => sum(b) / sum(a);
+console.log(
+  `trajectory: ${t.file} (${t.steps.length} steps), ${runs} blocks of passes without, with, with, without (a model) after ${WARMUP} warm-up blocks; per step below: the passes after one of their own kind`,
+);
 printTable(
   ['per step', 'median µs', 'mean µs', 'p99 µs'],
   [
@@ -137,12 +158,21 @@ printTable(
     [variants[1]!.label, fmt(withModel.median, 2), fmt(withModel.mean, 2), fmt(withModel.p99, 1)],
   ],
 );
-const ratioMean = withModel.mean / without.mean;
+const ratioMean = ratioOfSums(wallPasses.steady);
 const ratioMedian = withModel.median / without.median;
-const pushInterval = pairedRatioInterval(passes[1]!, passes[0]!, 'mean');
+const pushInterval = pairedRatioInterval(wallPasses.steady[1], wallPasses.steady[0], 'mean');
 const ratioInterval = pushInterval ?? [Number.NaN, Number.NaN];
+const ratioAlternated = ratioOfSums(wallPasses.alternated);
+const alternatedInterval = pairedRatioInterval(wallPasses.alternated[1], wallPasses.alternated[0], 'mean') ?? [Number.NaN, Number.NaN];
+const cpuRatio = ratioOfSums(cpuPasses.steady);
+const cpuInterval = pairedRatioInterval(cpuPasses.steady[1], cpuPasses.steady[0], 'mean') ?? [Number.NaN, Number.NaN];
+const cpuAlternated = ratioOfSums(cpuPasses.alternated);
+const range = (iv: readonly number[]) => `[${fmt(iv[0]!, 3)}, ${fmt(iv[1]!, 3)}]`;
 console.log(
-  `with / without, mean per step: ×${fmt(ratioMean, 3)} [${fmt(ratioInterval[0], 3)}, ${fmt(ratioInterval[1], 3)}] (95 %, paired bootstrap over the ${runs} passes); median per step ×${fmt(ratioMedian, 3)}`,
+  `with / without, mean per step, each after its own kind: ×${fmt(ratioMean, 3)} ${range(ratioInterval)} (95 %, paired bootstrap over the ${runs} blocks); median per step ×${fmt(ratioMedian, 3)}`,
+);
+console.log(
+  `beside it: each after the other kind (strict alternation, the row before fcst21) ×${fmt(ratioAlternated, 3)} ${range(alternatedInterval)}; CPU time of the passes, after their own kind ×${fmt(cpuRatio, 3)} ${range(cpuInterval)}, after the other ×${fmt(cpuAlternated, 3)}`,
 );
 
 // Flat per step with the model loaded: the same 16 real steps at step 10 and at step 2,000.
@@ -212,6 +242,13 @@ writeResult(jsonFile, {
     ratio_mean_lo: ratioInterval[0],
     ratio_mean_hi: ratioInterval[1],
     ratio_median: ratioMedian,
+    ratio_mean_alternated: ratioAlternated,
+    ratio_mean_alternated_lo: alternatedInterval[0],
+    ratio_mean_alternated_hi: alternatedInterval[1],
+    ratio_cpu: cpuRatio,
+    ratio_cpu_lo: cpuInterval[0],
+    ratio_cpu_hi: cpuInterval[1],
+    ratio_cpu_alternated: cpuAlternated,
     push_median_us_at_10: at10.median,
     push_median_us_at_2000: at2000.median,
     flat_ratio_lo: flatInterval?.[0] ?? Number.NaN,
