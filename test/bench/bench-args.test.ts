@@ -102,7 +102,7 @@ describe('readArgs', () => {
 
 describe('readmeUsage', () => {
   it("reads a script's command from bench/README.md's table, as plain text", () => {
-    expect(readmeUsage(README, 'ws-load')).toMatch(/^node dist\/bench\/ws-load\.js \[--shapes lifecycle,pipelined\] .*\[--rate half\|N,\.\.\.\] /);
+    expect(readmeUsage(README, 'ws-load')).toMatch(/^node dist\/bench\/ws-load\.js \[--shapes lifecycle,pipelined\] .*\[--rate half-paced\|half\|N,\.\.\.\] /);
     expect(readmeUsage(README, 'alloc-top')).toMatch(/^ALLOC_OUT=F node --import .*, then node dist\/bench\/alloc-top\.js F STEPS \[TOP=30\]$/);
     expect(readmeUsage(README, 'no-such-bench')).toBeUndefined();
   });
