@@ -30,6 +30,8 @@ export interface LoopDelay {
   max: number;
   /** Times the monitor's timer fired (each a wakeup of an idle target); 0 with no monitor. */
   samples: number;
+  /** The monitor's interval (ms): it records whole intervals between its timer's runs, so an idle loop reads this. */
+  resolutionMs: number;
   gc: GcPauses;
 }
 
@@ -143,8 +145,8 @@ async function child(kind: TargetKind, options: Partial<AppOptions>, loopMs: num
     await server.close();
     process.exit(0);
   };
-  // The monitor is a timer of `loopMs`: at 1 ms it wakes an idle target 1,000 times a second (p99-21: 110-150 µs of
-  // steplens' CPU a step at 500 steps/s); 0 leaves it off (delays read 0).
+  // The monitor is a timer of `loopMs`: at 1 ms it wakes an idle target 1,000 times a second, twice as often as the
+  // steps of ws-load's 500 steps/s row (p99-21); 0 leaves it off (delays read 0).
   const delay = monitorEventLoopDelay({ resolution: Math.max(1, loopMs) });
   if (loopMs > 0) delay.enable();
   const gc = new GcWatch();
@@ -152,7 +154,7 @@ async function child(kind: TargetKind, options: Partial<AppOptions>, loopMs: num
     if (m.cmd === 'lag') {
       const samples = loopMs > 0 ? delay.count : 0;
       const [p50, p99] = samples > 0 ? [delay.percentile(50) / 1e6, delay.percentile(99) / 1e6] : [0, 0];
-      process.send?.({ lag: { p50, p99, max: delay.max / 1e6, samples, gc: gc.take() } });
+      process.send?.({ lag: { p50, p99, max: delay.max / 1e6, samples, resolutionMs: loopMs, gc: gc.take() } });
       delay.reset();
     } else if (m.cmd === 'mem') {
       collectGarbage();

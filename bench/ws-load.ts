@@ -40,7 +40,8 @@
  * `--profile DIR` runs the steplens process under `--cpu-prof` and prints its top self-time functions;
  * `--server-args=...` passes more node flags to it (e.g. `--server-args=--trace-gc`; the = is needed, the value starts with a dash).
  * `--loop-monitor-ms` is the resolution of each target's event-loop delay monitor, a timer that wakes it that often
- * (default 10; 1 before p99-21, which cost steplens 110-150 µs of CPU a step at 500 steps/s; 0 = no monitor). Each
+ * (default 10; 1 before p99-21; 0 = no monitor): it records whole intervals between its timer's runs, so an idle
+ * loop reads the resolution (the server's delay rows' floor went from 1 to 10 ms with the default). Each
  * paced row prints the target main thread's wakeups and CPU a step (bench/ws-load-wakeups.ts).
  *
  *   node dist/bench/ws-load.js [--shapes lifecycle,pipelined] [--lifecycle-connections 16] [--lifecycle-depth 1]

@@ -59,6 +59,7 @@ describe("the target's event-loop delay monitor (--loop-monitor-ms)", () => {
       expect(a.samples).toBe(0);
       expect([a.p99, a.max]).toEqual([0, 0]);
       expect(b.samples).toBeGreaterThan(0);
+      expect([a.resolutionMs, b.resolutionMs]).toEqual([0, 5]);
     } finally {
       await Promise.all([off.close(), on.close()]);
     }
