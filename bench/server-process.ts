@@ -28,6 +28,10 @@ export interface LoopDelay {
   p50: number;
   p99: number;
   max: number;
+  /** Times the monitor's timer fired (each a wakeup of an idle target); 0 with no monitor. */
+  samples: number;
+  /** The monitor's interval (ms): it records whole intervals between its timer's runs, so an idle loop reads this. */
+  resolutionMs: number;
   gc: GcPauses;
 }
 
@@ -135,18 +139,22 @@ async function serveSteplens(options: Partial<AppOptions>): Promise<{ url: strin
   };
 }
 
-async function child(kind: TargetKind, options: Partial<AppOptions>): Promise<void> {
+async function child(kind: TargetKind, options: Partial<AppOptions>, loopMs: number): Promise<void> {
   const server = kind === 'echo' ? await serveEcho() : await serveSteplens(options);
   const bye = async (): Promise<void> => {
     await server.close();
     process.exit(0);
   };
-  const delay = monitorEventLoopDelay({ resolution: 1 });
-  delay.enable();
+  // The monitor is a timer of `loopMs`: at 1 ms it wakes an idle target 1,000 times a second, twice as often as the
+  // steps of ws-load's 500 steps/s row (p99-21); 0 leaves it off (delays read 0).
+  const delay = monitorEventLoopDelay({ resolution: Math.max(1, loopMs) });
+  if (loopMs > 0) delay.enable();
   const gc = new GcWatch();
   process.on('message', (m: { cmd?: string }) => {
     if (m.cmd === 'lag') {
-      process.send?.({ lag: { p50: delay.percentile(50) / 1e6, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6, gc: gc.take() } });
+      const samples = loopMs > 0 ? delay.count : 0;
+      const [p50, p99] = samples > 0 ? [delay.percentile(50) / 1e6, delay.percentile(99) / 1e6] : [0, 0];
+      process.send?.({ lag: { p50, p99, max: delay.max / 1e6, samples, resolutionMs: loopMs, gc: gc.take() } });
       delay.reset();
     } else if (m.cmd === 'mem') {
       collectGarbage();
@@ -169,10 +177,11 @@ function compiledSelf(): string {
 /**
  * Forks this module as a `kind` target; `execArgv` e.g. `['--cpu-prof', '--cpu-prof-dir=DIR']`; `options`
  * are given to buildApp (JSON: limits, resumeWindowMs, dataDir...); `redis`: a steplens replica keeping
- * references and sessions in that Redis, under that key prefix.
+ * references and sessions in that Redis, under that key prefix; `loopMs`: the resolution of the target's
+ * event-loop delay monitor (a timer that wakes it that often; 0: no monitor).
  */
-export async function startTarget(kind: TargetKind, execArgv: string[] = [], options: Partial<AppOptions> = {}, redis?: { url: string; prefix: string }): Promise<TargetProcess> {
-  const args = ['--target', kind, '--options', JSON.stringify(options), ...(redis ? ['--redis', redis.url, '--redis-prefix', redis.prefix] : [])];
+export async function startTarget(kind: TargetKind, execArgv: string[] = [], options: Partial<AppOptions> = {}, redis?: { url: string; prefix: string }, loopMs = 1): Promise<TargetProcess> {
+  const args = ['--target', kind, '--options', JSON.stringify(options), '--loop-ms', String(loopMs), ...(redis ? ['--redis', redis.url, '--redis-prefix', redis.prefix] : [])];
   const proc: ChildProcess = fork(compiledSelf(), args, { execArgv: ['--expose-gc', ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = <T>(): Promise<T> =>
     new Promise<T>((resolve, reject) => {
@@ -221,7 +230,8 @@ if (kindArg > 0 && process.send !== undefined) {
   const kind = process.argv[kindArg + 1] === 'echo' ? 'echo' : 'steplens';
   const optionsArg = process.argv.indexOf('--options');
   const options = optionsArg > 0 ? (JSON.parse(process.argv[optionsArg + 1] ?? '{}') as Partial<AppOptions>) : {};
-  child(kind, options).catch((error: unknown) => {
+  const loopArg = process.argv.indexOf('--loop-ms');
+  child(kind, options, loopArg > 0 ? Number(process.argv[loopArg + 1]) : 1).catch((error: unknown) => {
     process.stderr.write(`server-process (${kind}): ${(error as Error).stack ?? String(error)}\n`);
     process.exit(1);
   });

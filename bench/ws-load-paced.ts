@@ -7,6 +7,7 @@ import { cpuSeconds, machineTicks, residentMb, stealPercent } from './proc-cpu.j
 import type { TargetProcess } from './server-process.js';
 import { fmt, latencySummary, median, quantiles, ratio } from './timing.js';
 import type { Window } from './ws-driver.js';
+import { perStep, threadWakeups, type ThreadWakeups } from './ws-load-wakeups.js';
 import { driveHere, driveInWorkers, driverShares, type OpenLoop } from './ws-pace-drivers.js';
 
 export type { OpenLoop } from './ws-pace-drivers.js';
@@ -15,22 +16,30 @@ export type { OpenLoop } from './ws-pace-drivers.js';
 async function pacedRound(t: TargetProcess, rate: number, connections: number, sessions: number, loop: OpenLoop) {
   let ticks = machineTicks();
   let cpu0 = [0, 0];
+  let wake0 = threadWakeups(t.pid);
   const onRecording = async (): Promise<void> => {
     await t.loopDelay();
     ticks = machineTicks();
     cpu0 = [cpuSeconds(t.pid), cpuSeconds(process.pid)];
+    wake0 = threadWakeups(t.pid);
   };
   const { w, driverDelay, close } = await (loop.drivers === 0 ? driveHere : driveInWorkers)(t, rate, connections, sessions, loop, onRecording);
   const steal = stealPercent(ticks);
   // CPU seconds of the target and of the driver (every thread of this process) over the window, per scored step.
   const cpu = [cpuSeconds(t.pid) - cpu0[0]!, cpuSeconds(process.pid) - cpu0[1]!];
+  const wakeups = perStep(wake0, threadWakeups(t.pid), w.scored);
   // Before the forced GC of memory(): what the young generation's size costs in resident memory.
   const rss = residentMb(t.pid);
   const serverDelay = await t.loopDelay();
   await close();
   if (w.errors > 0) throw new Error(`paced: ${w.errors} error frame(s), first: ${w.firstError}`);
   const heapMb = (await t.memory()).heapUsed / 2 ** 20;
-  return { w, lat: latencySummary(w.latencies), due: latencySummary(w.dueLatencies), serverDelay, driverDelay, heapMb, rss, steal, cpu };
+  return { w, lat: latencySummary(w.latencies), due: latencySummary(w.dueLatencies), serverDelay, driverDelay, heapMb, rss, steal, cpu, wakeups };
+}
+
+/** The target's main thread over a window, a step: its wakeups, the times it was put off a core, its CPU and the other threads'. */
+function wakeupLine(x: ThreadWakeups): string {
+  return `target main thread a step: ${fmt(x.voluntary, 2)} wakeups (voluntary switches), put off a core ${fmt(x.involuntary, 2)} times; CPU main thread ${fmt(x.mainCpu * 1e6, 1)} µs, other threads ${fmt(x.otherCpu * 1e6, 1)} µs (/proc)`;
 }
 
 /** Where the tail of a paced window sits: step quantiles, and what session starts and ends waited. */
@@ -68,20 +77,31 @@ export function staggerOrder(o: string | undefined): 'spread' | 'by-slot' | unde
   return o === 'spread' || o === 'by-slot' ? o : undefined;
 }
 
-/** A paced rate: `half` of the highest closed-loop median, or steps/s. */
+/**
+ * A paced rate: `half-paced` = half the paced shape's own capacity measured in the same run ({@link pacedCapacity}:
+ * the half-load target's rate since p99-21), `half` = half the highest closed-loop median (the pipelined shape: the
+ * rate before p99-21, printed beside, no target), or steps/s.
+ */
 export interface RateSpec {
   label: string;
   rate: number;
 }
 
-/** Why `--rate`'s list cannot be read (an item neither `half` nor a positive number of steps/s), or undefined. */
+const HALVES = new Set(['half', 'half-paced']);
+
+/** Why `--rate`'s list cannot be read (an item neither `half`, `half-paced` nor a positive number of steps/s), or undefined. */
 export function rateListError(rates: string): string | undefined {
-  const bad = rates.split(',').find((x) => x.trim() !== '' && x !== 'half' && readNumber(x, 'positive number') === undefined);
-  return bad === undefined ? undefined : `--rate needs half or positive numbers of steps/s separated by commas, got '${bad}' in '${rates}'`;
+  const bad = rates.split(',').find((x) => x.trim() !== '' && !HALVES.has(x) && readNumber(x, 'positive number') === undefined);
+  return bad === undefined ? undefined : `--rate needs half-paced, half or positive numbers of steps/s separated by commas, got '${bad}' in '${rates}'`;
 }
 
-/** `--rate`'s list against `max`, the highest closed-loop median of steplens. */
-export function pacedRates(rates: string, max: number): RateSpec[] {
+/** Whether `--rate`'s list needs the paced shape's capacity measured first (it holds `half-paced`). */
+export function needsCapacity(rates: string): boolean {
+  return rates.split(',').includes('half-paced');
+}
+
+/** `--rate`'s list against `max`, the highest closed-loop median of steplens, and `capacity`, the paced shape's. */
+export function pacedRates(rates: string, max: number, capacity = Number.NaN): RateSpec[] {
   // `--rate ''` (as bench/README.md's profiling commands give it): no paced run.
   return rates
     .split(',')
@@ -91,10 +111,80 @@ export function pacedRates(rates: string, max: number): RateSpec[] {
         if (!Number.isFinite(max)) throw new Error('--rate half needs a closed-loop shape to halve (--shapes), or give steps/s');
         return { label: 'half', rate: max / 2 };
       }
+      if (x === 'half-paced') {
+        if (!Number.isFinite(capacity)) throw new Error("--rate half-paced needs the paced shape's capacity measured first");
+        return { label: 'half-paced', rate: capacity / 2 };
+      }
       const rate = Number(x);
-      if (!(rate > 0)) throw new Error(`--rate: ${x} is neither "half" nor a positive number of steps/s`);
+      if (!(rate > 0)) throw new Error(`--rate: ${x} is neither "half-paced", "half" nor a positive number of steps/s`);
       return { label: String(rate), rate };
     });
+}
+
+/** What the paced shape carries: steps/s answered when `offered` steps/s are asked of steplens alone. */
+export interface Capacity {
+  offered: number;
+  sent: number;
+  answered: number;
+  /** The target's share of a core over the window (near 100: the server was what held the rate). */
+  busyPct: number;
+  cpuUsPerStep: number;
+  /** The answered rate came near the offered one: the capacity is at least `answered`, not reached. */
+  reached: boolean;
+}
+
+/**
+ * The paced shape's own capacity in this run: the same sessions, connections and drivers as the paced rows, asked
+ * `offered` steps/s (more than they carry), against steplens only. A session sends its steps on schedule, answered or
+ * not, and waits for its final before the next session, so the backlog is bounded (a trajectory a session) and what
+ * the server answers a second is what it carries in this shape on this machine now. At saturation a read carries
+ * several frames, as it rarely does at half of it, so this is the capacity with the server's batching at its best:
+ * half of it is not less than half of what one frame a read would carry.
+ */
+export async function pacedCapacity(a: TargetProcess, loop: OpenLoop, offered: number, sessions: number): Promise<Capacity> {
+  const pc = Math.min(loop.pacedConnections, sessions);
+  const x = await pacedRound(a, offered, pc, sessions, loop);
+  const settled = await sessionsEnded(a);
+  const answered = x.w.scored / x.w.seconds;
+  const c: Capacity = {
+    offered,
+    sent: x.w.sent / x.w.seconds,
+    answered,
+    busyPct: (x.cpu[0]! * 100) / x.w.seconds,
+    cpuUsPerStep: (x.cpu[0]! * 1e6) / x.w.scored,
+    reached: answered < 0.9 * offered,
+  };
+  console.log(
+    `paced capacity (steplens alone, ${pc * Math.ceil(sessions / pc)} sessions over ${pc} connections, offered ${fmt(offered, 0)} steps/s): sent ${fmt(c.sent, 0)}/s, answered ${fmt(answered, 0)}/s, ${x.w.skipped} due steps skipped (every session had sent its trajectory and waited for its final); target ${fmt(c.cpuUsPerStep, 1)} µs of CPU a step, ${fmt(c.busyPct, 0)} % of a core; its sessions ended and freed ${settled}${c.reached ? '' : ' - answered near the offered rate: the capacity is not reached, raise --capacity-rate'}`,
+  );
+  return c;
+}
+
+/**
+ * Waits until steplens holds no open session (`steplens_active_sessions` of /metrics, polled): the capacity
+ * round's 1,000 detached sessions are ended by the sweep once the resume window passes, which held the next round's
+ * first seconds (p99-21: its starts waited 0.6 s, 4 full GCs). Says how long it took, or that it gave up after 30 s.
+ */
+async function sessionsEnded(a: TargetProcess): Promise<string> {
+  const t0 = performance.now();
+  while (performance.now() - t0 < 30_000) {
+    const text = await fetch(`${a.http}/metrics`).then((r) => r.text());
+    const open = Number(/^steplens_active_sessions (\S+)$/m.exec(text)?.[1] ?? Number.NaN);
+    if (open === 0) {
+      // The ends' garbage is collected on the sweep's turn: a second more before the next round starts.
+      await new Promise((r) => setTimeout(r, 1000));
+      return `after ${fmt((performance.now() - t0) / 1000, 1)} s`;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return 'not within 30 s (the next round shares the server with their ends)';
+}
+
+/** What a paced row's rate is, in its line. */
+function rateWhy(label: string): string {
+  if (label === 'half-paced') return "half of the paced shape's capacity measured above: the half-load target's rate";
+  if (label === 'half') return 'half of the pipelined max median: the rate before p99-21, informational, no target';
+  return '--rate';
 }
 
 /** The open loop against steplens, then against the echo at the same rate; prints both. */
@@ -105,9 +195,7 @@ export async function paced(a: TargetProcess, b: TargetProcess, loop: OpenLoop, 
   const pb = await pacedRound(b, spec.rate, pc, sessions, loop);
   const threads = driverShares(pc, loop.drivers, spec.rate).length;
   const drivers = loop.drivers === 0 ? "the bench's main thread" : `${threads} worker thread${threads === 1 ? '' : 's'}`;
-  console.log(
-    `paced (open loop): ${pc * Math.ceil(sessions / pc)} open sessions over ${pc} connections, target rate ${fmt(spec.rate, 0)} steps/s (${spec.label === 'half' ? 'half of the max median' : '--rate'}); steplens then echo`,
-  );
+  console.log(`paced (open loop): ${pc * Math.ceil(sessions / pc)} open sessions over ${pc} connections, target rate ${fmt(spec.rate, 0)} steps/s (${rateWhy(spec.label)}); steplens then echo`);
   for (const [label, x] of [
     ['A steplens', pa],
     ['B ws echo', pb],
@@ -120,9 +208,10 @@ export async function paced(a: TargetProcess, b: TargetProcess, loop: OpenLoop, 
     console.log(
       `  from each step's due time (the driver's lateness counted): p50 ${fmt(due.p50, 3)} p99 ${fmt(due.p99, 3)} max ${fmt(due.max, 2)}; CPU over the window (/proc): target ${fmt((x.cpu[0]! * 1e6) / w.scored, 1)} µs a step, ${fmt((x.cpu[0]! * 100) / w.seconds, 0)} % of a core; driver (${drivers}) ${fmt((x.cpu[1]! * 1e6) / w.scored, 1)} µs a step, ${fmt((x.cpu[1]! * 100) / w.seconds, 0)} % of a core`,
     );
+    console.log(`  ${wakeupLine(x.wakeups)}`);
     console.log(`  ${tailLine(w)}`);
     console.log(
-      `  event-loop delay ms: server p99 ${fmt(serverDelay.p99, 1)} max ${fmt(serverDelay.max, 1)}; driver p99 ${fmt(driverDelay.p99, 1)} max ${fmt(driverDelay.max, 1)}; server GC (perf_hooks): ${gc.minor.n} scavenges, ${fmt(gc.minor.total, 0)} ms in all, p99 ${fmt(gc.minor.p99, 2)} max ${fmt(gc.minor.max, 2)} ms; ${gc.major.n} full, ${fmt(gc.major.total, 0)} ms, max ${fmt(gc.major.max, 1)} ms; heap used after ${fmt(x.heapMb, 0)} MB (after a forced GC); RSS ${fmt(x.rss.now, 0)} MB at the window's end, peak ${fmt(x.rss.peak, 0)} MB`,
+      `  event-loop delay ms: server p99 ${fmt(serverDelay.p99, 1)} max ${fmt(serverDelay.max, 1)} (intervals of its ${serverDelay.resolutionMs} ms monitor, which an idle loop reads; its timer fired ${fmt(serverDelay.samples / w.scored, 2)} times a step); driver p99 ${fmt(driverDelay.p99, 1)} max ${fmt(driverDelay.max, 1)}; server GC (perf_hooks): ${gc.minor.n} scavenges, ${fmt(gc.minor.total, 0)} ms in all, p99 ${fmt(gc.minor.p99, 2)} max ${fmt(gc.minor.max, 2)} ms; ${gc.major.n} full, ${fmt(gc.major.total, 0)} ms, max ${fmt(gc.major.max, 1)} ms; heap used after ${fmt(x.heapMb, 0)} MB (after a forced GC); RSS ${fmt(x.rss.now, 0)} MB at the window's end, peak ${fmt(x.rss.peak, 0)} MB`,
     );
   }
   console.log(`paced p99 steplens / echo at the same rate: ${ratio(pa.lat.p99, pb.lat.p99)} (from the due times: ${ratio(pa.due.p99, pb.due.p99)})`);
@@ -134,6 +223,11 @@ export async function paced(a: TargetProcess, b: TargetProcess, loop: OpenLoop, 
     paced_server_cpu_us_per_step: (pa.cpu[0]! * 1e6) / w.scored,
     paced_server_busy_pct: (pa.cpu[0]! * 100) / w.seconds,
     paced_echo_cpu_us_per_step: (pb.cpu[0]! * 1e6) / pb.w.scored,
+    paced_server_wakeups_per_step: pa.wakeups.voluntary,
+    paced_server_preempted_per_step: pa.wakeups.involuntary,
+    paced_server_main_cpu_us_per_step: pa.wakeups.mainCpu * 1e6,
+    paced_server_other_cpu_us_per_step: pa.wakeups.otherCpu * 1e6,
+    paced_echo_wakeups_per_step: pb.wakeups.voluntary,
     paced_driver_cpu_us_per_step: (pa.cpu[1]! * 1e6) / w.scored,
     paced_echo_server_scavenges: pb.serverDelay.gc.minor.n,
     paced_echo_server_scavenge_ms: pb.serverDelay.gc.minor.total,

@@ -102,7 +102,7 @@ describe('readArgs', () => {
 
 describe('readmeUsage', () => {
   it("reads a script's command from bench/README.md's table, as plain text", () => {
-    expect(readmeUsage(README, 'ws-load')).toMatch(/^node dist\/bench\/ws-load\.js \[--shapes lifecycle,pipelined\] .*\[--rate half\|N,\.\.\.\] /);
+    expect(readmeUsage(README, 'ws-load')).toMatch(/^node dist\/bench\/ws-load\.js \[--shapes lifecycle,pipelined\] .*\[--rate half-paced\|half\|N,\.\.\.\] /);
     expect(readmeUsage(README, 'alloc-top')).toMatch(/^ALLOC_OUT=F node --import .*, then node dist\/bench\/alloc-top\.js F STEPS \[TOP=30\]$/);
     expect(readmeUsage(README, 'no-such-bench')).toBeUndefined();
   });
@@ -269,8 +269,8 @@ describe('every numeric flag and position of every bench entry', () => {
     expect(wrong).toEqual([]);
   });
 
-  it("ws-load's --rate: an item neither half nor a positive number of steps/s is refused the same way", async () => {
-    const rates = ['x', '500,-1', 'half,0'];
+  it("ws-load's --rate: an item neither half-paced, half nor a positive number of steps/s is refused the same way", async () => {
+    const rates = ['x', '500,-1', 'half,0', 'half-paced,halfx'];
     for (const [i, r] of (
       await runMany(
         rates.map((rate) => ['ws-load', '--rate', rate]),
@@ -280,7 +280,9 @@ describe('every numeric flag and position of every bench entry', () => {
       const rate = rates[i]!;
       expect(r.code, rate).toBe(2);
       expect(r.stderr).toMatch(
-        new RegExp(`^ws-load: --rate needs half or positive numbers of steps/s separated by commas, got '[^']+' in '${rate}' \\(node dist/bench/ws-load\\.js --help prints the usage\\)\n$`),
+        new RegExp(
+          `^ws-load: --rate needs half-paced, half or positive numbers of steps/s separated by commas, got '[^']+' in '${rate}' \\(node dist/bench/ws-load\\.js --help prints the usage\\)\n$`,
+        ),
       );
     }
   }, 60_000);
