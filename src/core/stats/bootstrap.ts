@@ -81,9 +81,18 @@ export function resampleStrata(random: Random, pos: readonly number[], neg: read
   return [resampleIndices(random, pos.length).map((i) => pos[i]!), resampleIndices(random, neg.length).map((i) => neg[i]!)];
 }
 
-/** Stratified bootstrap interval of the AUROC of `pos` against `neg` (null below {@link resamplableStrata} or with a NaN). */
+/**
+ * True when every score of `pos` and `neg` is the same: their AUROC is 0.5 by construction (every pair a tie), and every
+ * resample gives 0.5 again, a zero-width "interval" (`0.500 [0.50, 0.50]`) that reads as certainty where nothing is measured.
+ */
+export function oneScore(pos: readonly number[], neg: readonly number[]): boolean {
+  const first = pos[0] ?? neg[0];
+  return pos.every((x) => x === first) && neg.every((x) => x === first);
+}
+
+/** Stratified bootstrap interval of the AUROC of `pos` against `neg` (null below {@link resamplableStrata}, with a NaN, or one score for all: {@link oneScore}). */
 export function aurocInterval(pos: readonly number[], neg: readonly number[], options: BootstrapOptions = {}): Interval | null {
-  if (!resamplableStrata(pos.length, neg.length) || auroc(pos, neg) === null) return null;
+  if (!resamplableStrata(pos.length, neg.length) || auroc(pos, neg) === null || oneScore(pos, neg)) return null;
   return bootstrapDraws((random) => {
     const [p, n] = resampleStrata(random, pos, neg);
     return auroc(p, n)?.auroc ?? null;
