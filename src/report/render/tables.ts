@@ -228,7 +228,7 @@ export function calibrationTable(r: CorpusReport): Table {
   return {
     name: 'calibration',
     title:
-      'Calibration of pPass per source: ECE (10 bins) with its bootstrap interval; "perfect" = the ECE a perfectly calibrated forecaster shows at the same predictions and n (outcomes drawn from pPass: mean, 95th percentile), p = share of those draws at least the ECE',
+      'Calibration of pPass per source: ECE (10 bins) with its bootstrap interval; "perfect" = the ECE a perfectly calibrated forecaster shows at the same predictions and n (outcomes drawn from pPass: mean, 95th percentile), p = (1 + those draws at least the ECE) / (1 + draws), never 0',
     headers: ['source', 'n', 'mean_ppass', 'passed', 'ece', 'ece_lo', 'ece_hi', 'perfect_mean', 'perfect_p95', 'p'],
     rows: (r.calibration ?? []).map((c) => [c.source, c.n, r3(c.meanPredicted), r3(c.observedRate), r3(c.ece), lo(c.interval), hi(c.interval), r3(c.perfect?.mean), r3(c.perfect?.hi), r3(c.p)]),
   };
