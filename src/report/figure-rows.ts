@@ -97,7 +97,7 @@ export interface SeparationRow extends Separation {
   /** Pooled counts (the same as `pooled.nPass` / `pooled.nFail`). */
   nPass: number;
   nFail: number;
-  /** Pooled two-sample KS (asymptotic p). */
+  /** Pooled two-sample KS (exact p up to n·m = 10,000, else asymptotic: core/stats/ks.ts). */
   ksD: number | null;
   ksP: number | null;
 }
