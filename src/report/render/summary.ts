@@ -20,6 +20,9 @@ import { withInterval } from './with-interval.js';
 const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));
 export { withInterval };
 
+/** An AUROC with its interval, or "undefined" where there is none (no passing or no failing run to order): not a bare "-". */
+const aurocText = (x: number | null, iv: Interval | null): string => (x === null ? 'undefined' : withInterval(x, iv));
+
 /** One line per score run through section 16: the within-source mean first, then within task, then pooled beside source-only. */
 export function separationLine(s: SeparationRow): string {
   const ws = s.withinSource;
@@ -30,9 +33,9 @@ export function separationLine(s: SeparationRow): string {
     (ws.mean === null
       ? `within source: none of the ${ws.sources.length} sources has >= ${ws.minPerClass} passing and ${ws.minPerClass} failing runs; `
       : `within source ${withInterval(ws.mean, ws.interval)} (mean over ${ws.counted} of ${ws.sources.length} sources with >= ${ws.minPerClass} passing and failing runs); `) +
-    `within task ${withInterval(wt.auroc, wt.interval)} (${plural(wt.pairs, 'pass/fail pair')} of one source and task, ${plural(wt.tasks, 'task')}); ` +
-    `pooled ${withInterval(s.pooled.auroc, s.pooled.interval)} on ${s.nPass} passing / ${s.nFail} failing, beside ${f3(s.pooled.sourceOnly)} for the source alone ` +
-    `(the pooled figure also rewards telling sources apart)`
+    `within task ${aurocText(wt.auroc, wt.interval)} (${plural(wt.pairs, 'pass/fail pair')} of one source and task, ${plural(wt.tasks, 'task')}); ` +
+    `pooled ${aurocText(s.pooled.auroc, s.pooled.interval)} on ${s.nPass} passing / ${s.nFail} failing, beside ${s.pooled.sourceOnly === null ? 'undefined' : f3(s.pooled.sourceOnly)} for the source alone ` +
+    `(the pooled figure also rewards telling sources apart${s.pooled.auroc === null && (s.nPass === 0 || s.nFail === 0) ? '; an AUROC needs passing and failing runs' : ''})`
   );
 }
 
