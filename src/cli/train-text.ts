@@ -115,7 +115,7 @@ function calibrationTable(v: ViewEvaluation, uncalibrated?: { ece: Record<string
       'source',
       'runs',
       'mean pPass',
-      'passed',
+      'pass rate',
       'ECE (10 bins) [95 %]',
       'perfectly calibrated at this n: ECE mean (95th pct)',
       ...(uncalibrated ? [`ECE before any outcome of the source: the default model's map fitted without it (--default-map ${uncalibrated.weighting}) [95 %]`] : []),
@@ -142,7 +142,7 @@ function reliabilityTable(v: ViewEvaluation): string {
     under.length === 0
       ? ''
       : `(${under.length} source${under.length === 1 ? '' : 's'} with fewer than ${RELIABILITY_MIN_RUNS} runs, ${runs} runs in all, ${under.length === 1 ? 'has' : 'have'} no per-bin rows: their ECE is in the calibration table)\n`;
-  return `${renderTable(['source', 'pPass bin', 'runs', 'mean pPass', 'passed [95 %]'], rows)}${note}`;
+  return `${renderTable(['source', 'pPass bin', 'runs', 'mean pPass', 'pass rate [95 %]'], rows)}${note}`;
 }
 
 function bestOfNTable(v: ViewEvaluation): string {
