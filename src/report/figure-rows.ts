@@ -100,6 +100,8 @@ export interface SeparationRow extends Separation {
   /** Pooled two-sample KS (exact p up to n·m = 10,000, else asymptotic: core/stats/ks.ts). */
   ksD: number | null;
   ksP: number | null;
+  /** How `ksP` was drawn: counted exactly, or the asymptotic approximation (null: no p). */
+  ksMethod: 'exact' | 'asymptotic' | null;
 }
 
 /**

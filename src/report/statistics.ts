@@ -43,7 +43,7 @@ export function separation(rows: readonly TrajectoryRow[], options: SeparationOp
       runs.filter((r) => r.pass).map((r) => r.score),
       runs.filter((r) => !r.pass).map((r) => r.score),
     );
-    return [{ signal, reference, nPass: s.pooled.nPass, nFail: s.pooled.nFail, ...s, ksD: ks?.d ?? null, ksP: ks?.p ?? null }];
+    return [{ signal, reference, nPass: s.pooled.nPass, nFail: s.pooled.nFail, ...s, ksD: ks?.d ?? null, ksP: ks?.p ?? null, ksMethod: ks?.method ?? null }];
   });
 }
 

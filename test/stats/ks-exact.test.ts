@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ksExactP, ksTwoSample } from '../../src/core/stats/ks.js';
+import type { CorpusReport } from '../../src/report/types.js';
+import { cli } from '../cli/run-cli.js';
 
 describe('KS two-sample p: exact for small samples', () => {
   it('one run against one: p 1 (it was 0.289)', () => {
@@ -27,5 +29,12 @@ describe('KS two-sample p: exact for small samples', () => {
     )!;
     expect(apart.method).toBe('asymptotic');
     expect(apart.p).toBeGreaterThan(0);
+  });
+
+  it('report.json says which p it is', async () => {
+    const run = await cli('report', 'examples/runs', '--outcomes', 'examples/runs/outcomes.csv', '--json');
+    const total = (JSON.parse(run.stdout) as CorpusReport).separation.find((s) => s.signal === 'total' && s.reference === 'all')!;
+    // 5 passing against 3 failing runs: counted exactly.
+    expect(total).toMatchObject({ nPass: 5, nFail: 3, ksMethod: 'exact' });
   });
 });
