@@ -45,4 +45,15 @@ describe('one score for every run: no interval', () => {
     expect(aurocInterval([1, 1, 1], [1, 1, 1])).toBeNull();
     expect(aurocInterval([1, 2, 3], [1, 2, 3])).not.toBeNull();
   });
+
+  it('every pair of 5 tasks ordered right: within task and within source are 1 in every draw, no interval (was [1, 1])', () => {
+    const runs = Array.from({ length: 5 }, (_, i) => [
+      { source: 's', task: `t${i}`, pass: true, score: 0.9 - i / 100 },
+      { source: 's', task: `t${i}`, pass: false, score: 0.2 + i / 100 },
+    ]).flat();
+    const sep = separation(runs, { unit: 'task' });
+    expect(sep.withinTask).toMatchObject({ auroc: 1, interval: null });
+    expect(sep.withinSource.sources[0]).toMatchObject({ auroc: 1, interval: null });
+    expect(sep.pooled).toMatchObject({ auroc: 1, interval: null });
+  });
 });

@@ -7,7 +7,7 @@
  * nor where every draw gives the same value (`spread`). Only groups with a
  * passing and a failing run (`informative`) move the gap: all-pass and all-fail groups add 0 to both sides.
  */
-import { bootstrapDraws, resamplable, resampleIndices, type BootstrapOptions } from './bootstrap.js';
+import { bootstrapDraws, resamplable, resampleIndices, spread, type BootstrapOptions } from './bootstrap.js';
 import type { Interval } from './interval.js';
 import type { ScoredOutcome } from './separation.js';
 
@@ -74,13 +74,6 @@ function sums(gs: readonly GroupPick[]): { top: number; random: number; oracle: 
 }
 
 const gap = (s: { top: number; random: number; oracle: number }): number | null => (s.oracle - s.random > 1e-12 ? (s.top - s.random) / (s.oracle - s.random) : null);
-
-/**
- * No interval where the draws collapse onto one value: every group alike (the oracle over groups that all hold a pass,
- * 25 in-folder groups of the calibration set) resamples to that value every time, and `1.000 [1.000, 1.000]` reads as
- * certainty where a percentile bootstrap cannot show the spread of a share at 0 or 1.
- */
-const spread = (interval: Interval | null): Interval | null => (interval !== null && interval.lo === interval.hi ? null : interval);
 
 /** Best-of-N over the source + task groups of `runs`. */
 export function bestOfN(runs: readonly ScoredOutcome[], options: BootstrapOptions & { minRuns?: number } = {}): BestOfN {

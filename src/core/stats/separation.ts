@@ -10,7 +10,7 @@
  *   gets its source's mean score).
  */
 import { auroc } from './auroc.js';
-import { aurocInterval, bootstrapDraws, oneScore, resamplable, resamplableStrata, resampleIndices, resampleStrata, type BootstrapOptions } from './bootstrap.js';
+import { aurocInterval, bootstrapDraws, oneScore, resamplable, spread, resamplableStrata, resampleIndices, resampleStrata, type BootstrapOptions } from './bootstrap.js';
 import type { Interval } from './interval.js';
 import type { Random } from './rng.js';
 
@@ -102,7 +102,7 @@ const taskGroups = (runs: readonly ScoredOutcome[]): ScoredOutcome[][] => [...gr
 /** Percentile interval of `stat` over draws of `groups` with replacement (null below MIN_RESAMPLE_UNITS groups). */
 function clusterInterval(groups: ReadonlyArray<readonly ScoredOutcome[]>, stat: (runs: readonly ScoredOutcome[]) => number | null, options: BootstrapOptions): Interval | null {
   if (!resamplable(groups.length)) return null;
-  return bootstrapDraws((random) => stat(resampleIndices(random, groups.length).flatMap((i) => groups[i]!)), options);
+  return spread(bootstrapDraws((random) => stat(resampleIndices(random, groups.length).flatMap((i) => groups[i]!)), options));
 }
 
 const aurocOf = (rs: readonly ScoredOutcome[]): number | null => {
@@ -160,7 +160,7 @@ export function separation(runs: readonly ScoredOutcome[], options: SeparationOp
         ? null
         : byTask
           ? clusterInterval(taskGroups(runs.filter((r) => countedNames.has(r.source))), meanOfRuns, options)
-          : bootstrapDraws((random) => meanOf(countedStrata.map(([p, n]) => resampleStrata(random, p, n))), options),
+          : spread(bootstrapDraws((random) => meanOf(countedStrata.map(([p, n]) => resampleStrata(random, p, n))), options)),
     sources,
     counted: countedStrata.length,
     minPerClass,
@@ -192,7 +192,7 @@ function withinTask(runs: readonly ScoredOutcome[], options: BootstrapOptions): 
   // Tasks are the unit of resampling: pairs of one task are not independent of each other. Below MIN_RESAMPLE_UNITS tasks: no interval.
   // Every pair a tie (each group scores all its runs alike): 0.5 by construction, in every draw too.
   const allTies = strata.every(([p, n]) => oneScore(p, n));
-  const interval = !resamplable(groups.length) || allTies ? null : bootstrapDraws((random: Random) => ratio(resampleIndices(random, groups.length).map((i) => groups[i]!)), options);
+  const interval = !resamplable(groups.length) || allTies ? null : spread(bootstrapDraws((random: Random) => ratio(resampleIndices(random, groups.length).map((i) => groups[i]!)), options));
   return { auroc: ratio(groups), interval, pairs, tasks: groups.length };
 }
 
