@@ -7,6 +7,7 @@ import { forecastText } from '../../src/cli/train-text.js';
 import { trainForecast } from '../../src/core/forecast/train.js';
 import { luckyChiSquare } from '../../src/report/statistics.js';
 import type { TrajectoryRow } from '../../src/report/types.js';
+import { cli } from '../cli/run-cli.js';
 import { syntheticSource } from './synthetic-source.js';
 
 describe('counts of one in the singular', () => {
@@ -21,5 +22,11 @@ describe('counts of one in the singular', () => {
   it('report: the χ² note of one Lucky pass of one model', () => {
     const row = { outcome: 'pass', lucky: 'C2', source: 'CodeR + gpt-4' } as unknown as TrajectoryRow;
     expect(luckyChiSquare([row]).note).toBe('needs Lucky passes of at least 2 models in at least 2 categories (have 1 Lucky pass, 1 model, 1 category)');
+  });
+
+  it('calibrate on one task: "splitting 1 task"', async () => {
+    const run = await cli('calibrate', 'examples/runs/mini-swe-agent/deepseek_chat_dev', '--outcomes', 'examples/runs/outcomes.csv');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^steplens calibrate: splitting 1 task \(seed 1, hold-out 0\.5\) leaves a half without runs\n$/);
   });
 });

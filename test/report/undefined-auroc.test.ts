@@ -12,6 +12,7 @@ describe('report: an AUROC with one class absent', () => {
     const run = await cli('report', 'examples/runs/swe-agent-1', '--outcomes', 'examples/runs/outcomes.csv');
     expect(run.code).toBe(0);
     const line = run.stdout.split('\n').find((l) => l.startsWith('AUROC of the composite score'))!;
+    expect(line).toContain('within source: the one source has fewer than 3 passing or 3 failing runs; ');
     expect(line).toContain('within task undefined (0 pass/fail pairs of one source and task, 0 tasks)');
     expect(line).toContain('pooled undefined on 1 passing / 0 failing, beside undefined for the source alone');
     expect(line).toContain('an AUROC needs passing and failing runs');

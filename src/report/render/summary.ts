@@ -31,7 +31,7 @@ export function separationLine(s: SeparationRow): string {
   return (
     `AUROC of the ${name}${s.reference === 'all' ? '' : ` (scored ${s.reference})`}: ` +
     (ws.mean === null
-      ? `within source: none of the ${ws.sources.length} sources has >= ${ws.minPerClass} passing and ${ws.minPerClass} failing runs; `
+      ? `within source: ${ws.sources.length === 1 ? `the one source has fewer than ${ws.minPerClass} passing or ${ws.minPerClass} failing runs` : `none of the ${ws.sources.length} sources has >= ${ws.minPerClass} passing and ${ws.minPerClass} failing runs`}; `
       : `within source ${withInterval(ws.mean, ws.interval)} (mean over ${ws.counted} of ${ws.sources.length} sources with >= ${ws.minPerClass} passing and failing runs); `) +
     `within task ${aurocText(wt.auroc, wt.interval)} (${plural(wt.pairs, 'pass/fail pair')} of one source and task, ${plural(wt.tasks, 'task')}); ` +
     `pooled ${aurocText(s.pooled.auroc, s.pooled.interval)} on ${s.nPass} passing / ${s.nFail} failing, beside ${s.pooled.sourceOnly === null ? 'undefined' : f3(s.pooled.sourceOnly)} for the source alone ` +
