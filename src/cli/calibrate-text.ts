@@ -78,12 +78,15 @@ export function weightsText(w: WeightsReport): string {
   // With references only: these weights weigh no reference-free score (those get priorWeights), so a row for that
   // mode would show gains or losses no scorer has (json keeps it, labelled so in WeightsReport).
   const a = w.auroc.reference;
-  const rows = [[MODE.reference, String(a.runs), au(a.fittedHeldOut), au(a.fittedInSample), au(a.paper), au(a.signals.struct), au(a.signals.cov), au(a.signals.coh), au(a.signals.temp)]];
+  const rows = [
+    [MODE.reference, `${a.runs} (${a.passing} / ${a.failing})`, au(a.fittedHeldOut), au(a.fittedInSample), au(a.paper), au(a.signals.struct), au(a.signals.cov), au(a.signals.coh), au(a.signals.temp)],
+  ];
   return [
     `weights: grid over the simplex (step ${w.step}), leave-one-task-out over ${w.runs.tasks} tasks (${w.runs.passing} passing, ${w.runs.failing} failing runs, ${w.runs.withReference} with a reference)`,
     `paper:  ${w4(w.paper)}`,
     `fitted: ${w4(w.fitted)} (on all runs)`,
-    renderTable(['mode', 'runs', 'AUROC fitted (held-out)', 'fitted (in-sample)', 'paper', 'struct alone', 'cov alone', 'coh alone', 'temp alone'], rows).trimEnd(),
+    `AUROCs pooled over every source's runs with a reference, no interval (the fit's difference from the paper's weights has one, below); within source: steplens train's PTA-mode table (leave one source out)`,
+    renderTable(['mode', 'runs (pass / fail)', 'AUROC fitted (held-out)', 'fitted (in-sample)', 'paper', 'struct alone', 'cov alone', 'coh alone', 'temp alone'], rows).trimEnd(),
     `recommended: ${w.decision} weights (${w.reason}); the ${w.auroc.referenceFree.runs} runs scored reference-free are weighed by priorWeights (steplens train), not by these`,
     '',
   ].join('\n');

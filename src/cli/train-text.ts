@@ -49,10 +49,10 @@ function separationTable(v: ViewEvaluation, notScored: readonly NotScored[] = []
   const ws = v.end.withinSource;
   const meanShorter = v.shorter.withinSource.mean;
   rows.push([
-    `mean within source (${ws.counted} sources)`,
+    `mean within source (${plural(ws.counted, 'source')})`,
     '',
     est(ws.mean, ws.interval),
-    ...['10', '20', '40'].map((t) => `${est(v.at[t]?.withinSource.mean, v.at[t]?.withinSource.interval)} (${v.at[t]?.withinSource.counted ?? 0} sources)`),
+    ...['10', '20', '40'].map((t) => `${est(v.at[t]?.withinSource.mean, v.at[t]?.withinSource.interval)} (${plural(v.at[t]?.withinSource.counted ?? 0, 'source')})`),
     est(meanShorter, v.shorter.withinSource.interval),
     meanShorter === null ? '-' : f3(1 - meanShorter),
   ]);
@@ -115,7 +115,7 @@ function calibrationTable(v: ViewEvaluation, uncalibrated?: { ece: Record<string
       'source',
       'runs',
       'mean pPass',
-      'passed',
+      'pass rate',
       'ECE (10 bins) [95 %]',
       'perfectly calibrated at this n: ECE mean (95th pct)',
       ...(uncalibrated ? [`ECE before any outcome of the source: the default model's map fitted without it (--default-map ${uncalibrated.weighting}) [95 %]`] : []),
@@ -142,7 +142,7 @@ function reliabilityTable(v: ViewEvaluation): string {
     under.length === 0
       ? ''
       : `(${under.length} source${under.length === 1 ? '' : 's'} with fewer than ${RELIABILITY_MIN_RUNS} runs, ${runs} runs in all, ${under.length === 1 ? 'has' : 'have'} no per-bin rows: their ECE is in the calibration table)\n`;
-  return `${renderTable(['source', 'pPass bin', 'runs', 'mean pPass', 'passed [95 %]'], rows)}${note}`;
+  return `${renderTable(['source', 'pPass bin', 'runs', 'mean pPass', 'pass rate [95 %]'], rows)}${note}`;
 }
 
 function bestOfNTable(v: ViewEvaluation): string {
@@ -233,7 +233,7 @@ export function forecastText(e: TrainEvaluation, models: readonly ForecastModel[
   // kappa is chosen on the task-fold scores themselves and the features on these runs (select.ts): not held out.
   const caveat = e.selection.kappas.length > 1 ? "; kappa chosen on these folds' scores, the features on these runs: optimistic" : '';
   const head = (name: string, v: ViewEvaluation) =>
-    `${name}: mean within-source AUROC of pPass ${est(v.end.withinSource.mean, v.end.withinSource.interval)} over ${v.end.withinSource.counted} sources (run length alone: shorter wins ${f3(v.shorter.withinSource.mean)}, longer wins ${v.shorter.withinSource.mean === null ? '-' : f3(1 - v.shorter.withinSource.mean)})`;
+    `${name}: mean within-source AUROC of pPass ${est(v.end.withinSource.mean, v.end.withinSource.interval)} over ${plural(v.end.withinSource.counted, 'source')} (run length alone: shorter wins ${f3(v.shorter.withinSource.mean)}, longer wins ${v.shorter.withinSource.mean === null ? '-' : f3(1 - v.shorter.withinSource.mean)})`;
   return [
     'forecaster (pPass at the end of each run, passing = positive; AUROC with its 95 % bootstrap interval, tasks resampled, and n passing / failing runs):',
     head("headline, leave one source out (each source ranked by a model fitted without it and without its runs' tasks)", lo),

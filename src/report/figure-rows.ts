@@ -97,9 +97,11 @@ export interface SeparationRow extends Separation {
   /** Pooled counts (the same as `pooled.nPass` / `pooled.nFail`). */
   nPass: number;
   nFail: number;
-  /** Pooled two-sample KS (asymptotic p). */
+  /** Pooled two-sample KS (exact p up to n·m = 10,000, else asymptotic: core/stats/ks.ts). */
   ksD: number | null;
   ksP: number | null;
+  /** How `ksP` was drawn: counted exactly, or the asymptotic approximation (null: no p). */
+  ksMethod: 'exact' | 'asymptotic' | null;
 }
 
 /**

@@ -3,6 +3,7 @@
  * separation within source (the headline), within task and pooled beside source-only, with pooled KS;
  * best-of-N selection per source + task; χ² of model × Lucky category.
  */
+import { plural } from '../core/plural.js';
 import { bestOfN, pickGroups } from '../core/stats/best-of-n.js';
 import type { BootstrapOptions } from '../core/stats/bootstrap.js';
 import { calibrationCheck } from '../core/stats/calibration-check.js';
@@ -42,7 +43,7 @@ export function separation(rows: readonly TrajectoryRow[], options: SeparationOp
       runs.filter((r) => r.pass).map((r) => r.score),
       runs.filter((r) => !r.pass).map((r) => r.score),
     );
-    return [{ signal, reference, nPass: s.pooled.nPass, nFail: s.pooled.nFail, ...s, ksD: ks?.d ?? null, ksP: ks?.p ?? null }];
+    return [{ signal, reference, nPass: s.pooled.nPass, nFail: s.pooled.nFail, ...s, ksD: ks?.d ?? null, ksP: ks?.p ?? null, ksMethod: ks?.method ?? null }];
   });
 }
 
@@ -135,7 +136,7 @@ export function luckyChiSquare(rows: readonly TrajectoryRow[]): ChiSquareRow {
       statistic: null,
       dof: null,
       p: null,
-      note: `needs Lucky passes of at least 2 models in at least 2 categories (have ${lucky.length} Lucky passes, ${models.length} models, ${cats.length} categories)`,
+      note: `needs Lucky passes of at least 2 models in at least 2 categories (have ${plural(lucky.length, 'Lucky pass', 'Lucky passes')}, ${plural(models.length, 'model')}, ${plural(cats.length, 'category', 'categories')})`,
     };
   }
   return {

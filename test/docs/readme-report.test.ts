@@ -53,7 +53,9 @@ describe("the README's weight-fit figures", () => {
     const [, fitRef, paperRef] = shown!;
     const run = await cli('calibrate', '--runs', path.join(ROOT, 'test/fixtures/early-stop-runs.jsonl.gz'), '--weights');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(new RegExp(`\\nwith references +132 +${fitRef} +\\S+ +${paperRef} `));
+    expect(run.stdout).toMatch(new RegExp(`\\nwith references +132 \\(112 / 20\\) +${fitRef} +\\S+ +${paperRef} `));
+    // The README's passing / failing runs behind those AUROCs are the table's (it once gave the file's 192 / 810).
+    expect(readme.replace(/\s+/g, ' ')).toContain('112 passing and 20 failing runs');
     // Judged where the weights apply: no reference-free row, and the paper's weights stay.
     expect(run.stdout).not.toMatch(/\nreference-free +1002 /);
     expect(run.stdout).toContain(`recommended: paper weights (held-out AUROC of the fit with a reference ${fitRef} vs the paper's weights ${paperRef} on the 132 runs with one`);

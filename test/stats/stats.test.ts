@@ -55,12 +55,13 @@ describe('AUROC (Mann-Whitney U)', () => {
 describe('Kolmogorov-Smirnov two-sample test', () => {
   const a = [0.61, 0.29, 0.06, 0.59, -1.73, -0.74, 0.51, -0.56, 0.39, 1.64, 0.05, -0.06, 0.64, -0.82, 0.37, 1.77, 1.09, -1.28, 2.36, 1.31, 1.05, -0.32, -0.4, 1.06, -2.47];
   const b = [2.2, 1.66, 1.38, 0.2, 0.36, 0, 0.96, 1.56, 0.44, 1.5, -0.3, 0.66, 2.31, 3.29, -0.27, -0.37, 0.38, 0.7, 0.52, -0.71];
-  it('D and the corrected asymptotic p match scipy (kstwobign.sf at the corrected λ)', () => {
+  it('D matches scipy; the p of 25 x 20 runs is exact (scipy ks_2samp exact), the corrected asymptotic one kstwobign.sf at the corrected λ', () => {
     const r = ksTwoSample(a, b)!;
     expect(r.d).toBeCloseTo(0.23, 12);
-    expect(r.p).toBeCloseTo(0.5411245537216747, 9);
-    // and stays close to scipy's exact p-value (0.5286)
-    expect(Math.abs(r.p - 0.5286364448145011)).toBeLessThan(0.02);
+    expect(r.method).toBe('exact');
+    expect(r.p).toBeCloseTo(0.5286364448145011, 9);
+    const ne = Math.sqrt((25 * 20) / 45);
+    expect(kolmogorovQ((ne + 0.12 + 0.11 / ne) * r.d)).toBeCloseTo(0.5411245537216747, 9);
   });
   it('Kolmogorov survival function table values', () => {
     expect(kolmogorovQ(1.358)).toBeCloseTo(0.05, 3);

@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SteplensError } from '../../errors.js';
 import { DEFAULT_CONFIG } from '../../core/config.js';
+import { plural } from '../../core/plural.js';
 import { trainedRunsOf } from '../../core/forecast/fingerprint.js';
 import { FORECAST_FORMAT, FORECAST_SCHEMA, type ForecastFile } from '../../core/forecast/model.js';
 import { withPriorIntervals } from '../../core/forecast/prior-intervals.js';
@@ -174,7 +175,7 @@ const command: Command = {
     }
     io.stdout(
       [
-        `${runs.length} runs (${passing} passing) on ${tasks} tasks; left out: ${input.skipped.noOutcome} without a pass/fail outcome, ${input.skipped.noSteps} without steps, ${input.skipped.noTask} naming no task, ${found.skipped.length} files not read as trajectories${manifest !== undefined ? `, ${manifestMissing} manifest runs not parsed` : ''}\n`,
+        `${plural(runs.length, 'run')} (${passing} passing) on ${plural(tasks, 'task')}; left out: ${input.skipped.noOutcome} without a pass/fail outcome, ${input.skipped.noSteps} without steps, ${input.skipped.noTask} naming no task, ${found.skipped.length} files not read as trajectories${manifest !== undefined ? `, ${manifestMissing} manifest runs not parsed` : ''}\n`,
         `sources (agent + model; pass / fail): ${sources.map((c) => printable(`${c.source} ${c.nPass} / ${c.nFail}`)).join('; ')}\n`,
         forecastText(evaluation, models),
         priorWeightsText(referenceFree),

@@ -5,6 +5,7 @@
  * each run judged by a policy chosen without its task.
  */
 import { err, ok, type Result } from '../../errors.js';
+import { plural } from '../plural.js';
 import type { Policy } from '../policy.js';
 import { runFacts, DEFAULT_BOUND } from './evaluate.js';
 import { modePoints, modeStops, sourcesOf } from './evaluate-policy.js';
@@ -72,7 +73,7 @@ export function splitCalibration(runs: readonly TradeoffRun[], seed: number, hol
   );
   const halves = [split.calibration, split.holdout].map((tasks) => new Set(tasks));
   const subsets = halves.map((h) => runs.filter((r) => h.has(r.task)));
-  if (subsets.some((s) => s.length === 0)) return err(`splitting ${halves[0]!.size + halves[1]!.size} tasks (${splitLabel(seed, repeat)}, hold-out ${holdout}) leaves a half without runs`);
+  if (subsets.some((s) => s.length === 0)) return err(`splitting ${plural(halves[0]!.size + halves[1]!.size, 'task')} (${splitLabel(seed, repeat)}, hold-out ${holdout}) leaves a half without runs`);
   const order = [
     [0, 1],
     [1, 0],

@@ -111,10 +111,13 @@ export function calibrateTradeoff(runs: readonly TradeoffRun[], options: Tradeof
   const c = gridChoice(facts, all, f, maxFalseStop, options, source);
   const refused = kmax < 0;
   const pointMax = Math.floor(maxFalseStop * passing + 1e-9);
-  const point = refused ? gridChoice(facts, all, { ...f, maxPassingStopped: pointMax }, maxFalseStop, options, source) : undefined;
+  // With no passing run every setting stops "0 of 0": no point estimate, so no warns from one (it took the most
+  // aggressive setting of every kind, e.g. a lowScore warn below 45 after 5 steps, while each kind's own table said
+  // "warn none: too few runs"); the written policy warns as the baseline does.
+  const point = refused && passing > 0 ? gridChoice(facts, all, { ...f, maxPassingStopped: pointMax }, maxFalseStop, options, source) : undefined;
   const pointSettings = point ? settingsAt(point.table, point.best) : undefined;
   const settings: StopSettings = refused ? noStops() : settingsAt(c.table, c.best);
-  const policy = refused ? warnOnlyPolicyFor(pointSettings!, warnSource) : policyFor(settings, warnSource);
+  const policy = refused ? warnOnlyPolicyFor(pointSettings ?? noStops(), warnSource) : policyFor(settings, warnSource);
   const chosen = evaluatePolicy(runs, facts, policy, settings, bound);
   if (!refused) {
     const predicted = { reference: stopsAt(c.table, c.best, 'reference', runs.length), referenceFree: stopsAt(c.table, c.best, 'referenceFree', runs.length) };
@@ -127,7 +130,7 @@ export function calibrateTradeoff(runs: readonly TradeoffRun[], options: Tradeof
   const notes = [
     ...(refused
       ? [
-          `only ${passing} passing runs: with none stopped the ${bound.method} ${Math.round(bound.confidence * 100)}% upper bound of the false-stop rate is ${pct(upperBound(bound.method, 0, passing, bound.confidence))}, above ${pct(maxFalseStop)}; at least ${Number.isFinite(needed) ? needed : 'infinitely many'} passing runs are needed, so no stop is written: the policy only warns (its warns include what the point estimate would have stopped at: ${describeSettings(pointSettings!)})`,
+          `only ${passing} passing runs: with none stopped the ${bound.method} ${Math.round(bound.confidence * 100)}% upper bound of the false-stop rate is ${pct(upperBound(bound.method, 0, passing, bound.confidence))}, above ${pct(maxFalseStop)}; at least ${Number.isFinite(needed) ? needed : 'infinitely many'} passing runs are needed, so no stop is written: the policy only warns (${pointSettings ? `its warns include what the point estimate would have stopped at: ${describeSettings(pointSettings)}` : 'with no passing run there is no point estimate either: it warns as the baseline policy does'})`,
         ]
       : []),
     ...(!refused && facts.length > passing && chosen.modes.referenceFree.failingStopped === 0 && chosen.modes.reference.failingStopped === 0

@@ -29,6 +29,9 @@ export interface LotoFold {
 /** AUROCs in one mode. */
 export interface WeightAurocs {
   runs: number;
+  /** Of `runs`, the passing and the failing ones: each AUROC is pooled over them, whatever their sources. */
+  passing: number;
+  failing: number;
   /** Fitted weights, each task scored by weights fitted without it. */
   fittedHeldOut: number | null;
   /** Weights fitted on all runs, scored on the same runs (in-sample: optimistic). */
@@ -145,8 +148,11 @@ export function calibrateWeights(samples: readonly WeightSample[], paper: Weight
   const aurocs = {} as Record<ModeName, WeightAurocs>;
   for (const mode of MODES) {
     const signals: Array<keyof SignalValues> = mode === 'reference' ? ['struct', 'cov', 'coh', 'temp'] : ['coh', 'temp'];
+    const scored = samples.filter((s) => s[mode] !== null);
     aurocs[mode] = {
-      runs: samples.filter((s) => s[mode] !== null).length,
+      runs: scored.length,
+      passing: scored.filter((s) => s.passed).length,
+      failing: scored.filter((s) => !s.passed).length,
       fittedHeldOut: heldOutAuroc(samples, folds, mode),
       fittedInSample: aurocWith(samples, fitted, mode),
       paper: aurocWith(samples, paper, mode),

@@ -3,10 +3,11 @@
  * Per group (source + task, at least 2 runs): the top pick resolves (ties at the top: the share of the
  * tied runs that pass), a random pick resolves with the group's pass rate (its expectation), the oracle
  * resolves when any run passes. `gapClosed` = (top − random) / (oracle − random): 0 is no better than
- * chance, 1 is the oracle. Intervals resample the groups (a task is the unit), seeded; none below MIN_RESAMPLE_UNITS groups. Only groups with a
+ * chance, 1 is the oracle. Intervals resample the groups (a task is the unit), seeded; none below MIN_RESAMPLE_UNITS groups,
+ * nor where every draw gives the same value (`spread`). Only groups with a
  * passing and a failing run (`informative`) move the gap: all-pass and all-fail groups add 0 to both sides.
  */
-import { bootstrapDraws, resamplable, resampleIndices, type BootstrapOptions } from './bootstrap.js';
+import { bootstrapDraws, resamplable, resampleIndices, spread, type BootstrapOptions } from './bootstrap.js';
 import type { Interval } from './interval.js';
 import type { ScoredOutcome } from './separation.js';
 
@@ -81,7 +82,7 @@ export function bestOfN(runs: readonly ScoredOutcome[], options: BootstrapOption
   const n = gs.length;
   // Groups are the unit of resampling: 2 or 3 groups resample to a handful of values, so no interval below MIN_RESAMPLE_UNITS groups.
   const rateInterval = (field: 'top' | 'random' | 'oracle'): Interval | null =>
-    !resamplable(n) ? null : bootstrapDraws((random) => sums(resampleIndices(random, n).map((i) => gs[i]!))[field] / n, options);
+    !resamplable(n) ? null : spread(bootstrapDraws((random) => sums(resampleIndices(random, n).map((i) => gs[i]!))[field] / n, options));
   const figures = (field: 'top' | 'random' | 'oracle') => ({ resolved: s[field], rate: n === 0 ? null : s[field] / n, interval: rateInterval(field) });
   const ranked = !Number.isNaN(s.top);
   const informative = gs.filter((g) => g.passing > 0 && g.passing < g.runs).length;
@@ -93,6 +94,6 @@ export function bestOfN(runs: readonly ScoredOutcome[], options: BootstrapOption
     random: figures('random'),
     oracle: figures('oracle'),
     gapClosed: ranked ? gap(s) : null,
-    gapInterval: !resamplable(informative) || !ranked ? null : bootstrapDraws((random) => gap(sums(resampleIndices(random, n).map((i) => gs[i]!))), options),
+    gapInterval: !resamplable(informative) || !ranked ? null : spread(bootstrapDraws((random) => gap(sums(resampleIndices(random, n).map((i) => gs[i]!))), options)),
   };
 }

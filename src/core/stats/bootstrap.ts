@@ -81,11 +81,29 @@ export function resampleStrata(random: Random, pos: readonly number[], neg: read
   return [resampleIndices(random, pos.length).map((i) => pos[i]!), resampleIndices(random, neg.length).map((i) => neg[i]!)];
 }
 
-/** Stratified bootstrap interval of the AUROC of `pos` against `neg` (null below {@link resamplableStrata} or with a NaN). */
+/**
+ * No interval where the draws collapse onto one value: every unit alike (a score constant over the runs, every pair
+ * of every task ordered right, the oracle over groups that all hold a pass) resamples to that value every time, and
+ * `1.000 [1.000, 1.000]` reads as certainty where a percentile bootstrap cannot show the spread of a figure at its bound.
+ */
+export const spread = (interval: Interval | null): Interval | null => (interval !== null && interval.lo === interval.hi ? null : interval);
+
+/**
+ * True when every score of `pos` and `neg` is the same: their AUROC is 0.5 by construction (every pair a tie), and every
+ * resample gives 0.5 again, a zero-width "interval" (`0.500 [0.50, 0.50]`) that reads as certainty where nothing is measured.
+ */
+export function oneScore(pos: readonly number[], neg: readonly number[]): boolean {
+  const first = pos[0] ?? neg[0];
+  return pos.every((x) => x === first) && neg.every((x) => x === first);
+}
+
+/** Stratified bootstrap interval of the AUROC of `pos` against `neg` (null below {@link resamplableStrata}, with a NaN, or one score for all: {@link oneScore}). */
 export function aurocInterval(pos: readonly number[], neg: readonly number[], options: BootstrapOptions = {}): Interval | null {
-  if (!resamplableStrata(pos.length, neg.length) || auroc(pos, neg) === null) return null;
-  return bootstrapDraws((random) => {
-    const [p, n] = resampleStrata(random, pos, neg);
-    return auroc(p, n)?.auroc ?? null;
-  }, options);
+  if (!resamplableStrata(pos.length, neg.length) || auroc(pos, neg) === null || oneScore(pos, neg)) return null;
+  return spread(
+    bootstrapDraws((random) => {
+      const [p, n] = resampleStrata(random, pos, neg);
+      return auroc(p, n)?.auroc ?? null;
+    }, options),
+  );
 }

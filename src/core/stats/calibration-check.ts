@@ -3,8 +3,8 @@
  * forecaster shows a positive ECE, larger the fewer runs per bin (at 31 runs in 10 bins, about 0.1). So beside
  * the observed ECE (with a percentile bootstrap interval over the runs) this gives the ECE a perfectly calibrated
  * forecaster shows at the same predictions (outcomes drawn as Bernoulli(p) from each prediction: the mean and the
- * upper quantile of that ECE) and the share of such draws at least as large as the observed one (a calibration
- * test: small when the observed ECE is more than sampling noise). Seeded, so it prints the same every time.
+ * upper quantile of that ECE) and the Monte Carlo p-value of the observed one, (1 + such draws at least as large) /
+ * (1 + draws) (a calibration test: small when the observed ECE is more than sampling noise; never 0). Seeded, so it prints the same every time.
  * Predictions that name their task are resampled by task, as every other interval of the method: runs of one
  * task are not independent (SWE-agent 0.x: 721 runs of 241 tasks), and resampling runs drew too narrow an interval.
  */
@@ -23,7 +23,10 @@ export interface CalibrationCheck {
   interval: Interval | null;
   /** ECE of a perfectly calibrated forecaster with these predictions: mean and the `level` quantile of its draws. */
   perfect: { mean: number; hi: number } | null;
-  /** Share of the perfect forecaster's draws with an ECE at least the observed one. */
+  /**
+   * Monte Carlo p-value: (1 + the perfect forecaster's draws with an ECE at least the observed one) / (1 + draws), never
+   * 0: no draw as large says p is below about 1 / draws, not that it is 0 (printed `p 0` where all 20 runs passed).
+   */
   p: number | null;
 }
 
@@ -58,7 +61,7 @@ export function calibrationCheck(preds: readonly TaskPrediction[], options: Boot
   draws.sort((a, b) => a - b);
   const mean = draws.reduce((a, b) => a + b, 0) / draws.length;
   const hi = draws[Math.min(draws.length - 1, Math.floor(level * draws.length))]!;
-  const p = draws.filter((d) => d >= ece - 1e-12).length / draws.length;
+  const p = (1 + draws.filter((d) => d >= ece - 1e-12).length) / (1 + draws.length);
   return { n, ece, interval, perfect: { mean, hi }, p };
 }
 

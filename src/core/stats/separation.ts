@@ -10,7 +10,7 @@
  *   gets its source's mean score).
  */
 import { auroc } from './auroc.js';
-import { aurocInterval, bootstrapDraws, resamplable, resamplableStrata, resampleIndices, resampleStrata, type BootstrapOptions } from './bootstrap.js';
+import { aurocInterval, bootstrapDraws, oneScore, resamplable, spread, resamplableStrata, resampleIndices, resampleStrata, type BootstrapOptions } from './bootstrap.js';
 import type { Interval } from './interval.js';
 import type { Random } from './rng.js';
 
@@ -102,7 +102,7 @@ const taskGroups = (runs: readonly ScoredOutcome[]): ScoredOutcome[][] => [...gr
 /** Percentile interval of `stat` over draws of `groups` with replacement (null below MIN_RESAMPLE_UNITS groups). */
 function clusterInterval(groups: ReadonlyArray<readonly ScoredOutcome[]>, stat: (runs: readonly ScoredOutcome[]) => number | null, options: BootstrapOptions): Interval | null {
   if (!resamplable(groups.length)) return null;
-  return bootstrapDraws((random) => stat(resampleIndices(random, groups.length).flatMap((i) => groups[i]!)), options);
+  return spread(bootstrapDraws((random) => stat(resampleIndices(random, groups.length).flatMap((i) => groups[i]!)), options));
 }
 
 const aurocOf = (rs: readonly ScoredOutcome[]): number | null => {
@@ -117,7 +117,11 @@ export function separation(runs: readonly ScoredOutcome[], options: SeparationOp
   const bySource = [...groupBy(runs, (r) => r.source)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const sources: SourceSeparation[] = bySource.map(([source, rs]) => {
     const [pos, neg] = split(rs);
-    const ownInterval = byTask ? (!resamplableStrata(pos.length, neg.length) || auroc(pos, neg) === null ? null : clusterInterval(taskGroups(rs), aurocOf, options)) : aurocInterval(pos, neg, options);
+    const ownInterval = byTask
+      ? !resamplableStrata(pos.length, neg.length) || auroc(pos, neg) === null || oneScore(pos, neg)
+        ? null
+        : clusterInterval(taskGroups(rs), aurocOf, options)
+      : aurocInterval(pos, neg, options);
     return {
       source,
       nPass: pos.length,
@@ -140,7 +144,8 @@ export function separation(runs: readonly ScoredOutcome[], options: SeparationOp
   };
   const mean = meanOf(countedStrata);
   // A side of one run resamples to itself: no interval (minPerClass may be set below MIN_PER_SIDE).
-  const drawable = countedStrata.every(([p, n]) => resamplableStrata(p.length, n.length));
+  // Every counted source scoring all its runs alike: a mean of 0.5s by construction, nothing to draw an interval of.
+  const drawable = countedStrata.every(([p, n]) => resamplableStrata(p.length, n.length)) && !countedStrata.every(([p, n]) => oneScore(p, n));
   const countedNames = new Set(sources.filter((x) => x.counted).map((x) => x.source));
   // By task: one draw of tasks across the counted sources (they share tasks); a source a draw leaves without both outcomes: no value.
   const meanOfRuns = (rs: readonly ScoredOutcome[]): number | null => {
@@ -155,7 +160,7 @@ export function separation(runs: readonly ScoredOutcome[], options: SeparationOp
         ? null
         : byTask
           ? clusterInterval(taskGroups(runs.filter((r) => countedNames.has(r.source))), meanOfRuns, options)
-          : bootstrapDraws((random) => meanOf(countedStrata.map(([p, n]) => resampleStrata(random, p, n))), options),
+          : spread(bootstrapDraws((random) => meanOf(countedStrata.map(([p, n]) => resampleStrata(random, p, n))), options)),
     sources,
     counted: countedStrata.length,
     minPerClass,
@@ -164,15 +169,15 @@ export function separation(runs: readonly ScoredOutcome[], options: SeparationOp
 }
 
 function withinTask(runs: readonly ScoredOutcome[], options: BootstrapOptions): Separation['withinTask'] {
-  const groups = [
+  const strata = [
     ...groupBy(
       runs.filter((r) => r.task !== null),
       (r) => JSON.stringify([r.source, r.task]),
     ).values(),
   ]
     .map(split)
-    .filter(([p, n]) => p.length > 0 && n.length > 0)
-    .map(([p, n]) => concordance(p, n));
+    .filter(([p, n]) => p.length > 0 && n.length > 0);
+  const groups = strata.map(([p, n]) => concordance(p, n));
   const ratio = (gs: ReadonlyArray<[number, number]>): number | null => {
     let u = 0;
     let pairs = 0;
@@ -185,7 +190,9 @@ function withinTask(runs: readonly ScoredOutcome[], options: BootstrapOptions): 
   const pairs = groups.reduce((s, [, p]) => s + p, 0);
   if (runs.some((r) => Number.isNaN(r.score))) return { auroc: null, interval: null, pairs, tasks: groups.length };
   // Tasks are the unit of resampling: pairs of one task are not independent of each other. Below MIN_RESAMPLE_UNITS tasks: no interval.
-  const interval = !resamplable(groups.length) ? null : bootstrapDraws((random: Random) => ratio(resampleIndices(random, groups.length).map((i) => groups[i]!)), options);
+  // Every pair a tie (each group scores all its runs alike): 0.5 by construction, in every draw too.
+  const allTies = strata.every(([p, n]) => oneScore(p, n));
+  const interval = !resamplable(groups.length) || allTies ? null : spread(bootstrapDraws((random: Random) => ratio(resampleIndices(random, groups.length).map((i) => groups[i]!)), options));
   return { auroc: ratio(groups), interval, pairs, tasks: groups.length };
 }
 
@@ -195,7 +202,11 @@ function pooled(runs: readonly ScoredOutcome[], bySource: ReadonlyArray<[string,
   const [sPos, sNeg] = split(runs.map((r) => ({ ...r, score: sourceMean.get(r.source)! })));
   return {
     auroc: auroc(pos, neg)?.auroc ?? null,
-    interval: byTask ? (!resamplableStrata(pos.length, neg.length) || auroc(pos, neg) === null ? null : clusterInterval(taskGroups(runs), aurocOf, options)) : aurocInterval(pos, neg, options),
+    interval: byTask
+      ? !resamplableStrata(pos.length, neg.length) || auroc(pos, neg) === null || oneScore(pos, neg)
+        ? null
+        : clusterInterval(taskGroups(runs), aurocOf, options)
+      : aurocInterval(pos, neg, options),
     nPass: pos.length,
     nFail: neg.length,
     sourceOnly: auroc(sPos, sNeg)?.auroc ?? null,

@@ -20,6 +20,9 @@ import { withInterval } from './with-interval.js';
 const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));
 export { withInterval };
 
+/** An AUROC with its interval, or "undefined" where there is none (no passing or no failing run to order): not a bare "-". */
+const aurocText = (x: number | null, iv: Interval | null): string => (x === null ? 'undefined' : withInterval(x, iv));
+
 /** One line per score run through section 16: the within-source mean first, then within task, then pooled beside source-only. */
 export function separationLine(s: SeparationRow): string {
   const ws = s.withinSource;
@@ -28,11 +31,11 @@ export function separationLine(s: SeparationRow): string {
   return (
     `AUROC of the ${name}${s.reference === 'all' ? '' : ` (scored ${s.reference})`}: ` +
     (ws.mean === null
-      ? `within source: none of the ${ws.sources.length} sources has >= ${ws.minPerClass} passing and ${ws.minPerClass} failing runs; `
+      ? `within source: ${ws.sources.length === 1 ? `the one source has fewer than ${ws.minPerClass} passing or ${ws.minPerClass} failing runs` : `none of the ${ws.sources.length} sources has >= ${ws.minPerClass} passing and ${ws.minPerClass} failing runs`}; `
       : `within source ${withInterval(ws.mean, ws.interval)} (mean over ${ws.counted} of ${ws.sources.length} sources with >= ${ws.minPerClass} passing and failing runs); `) +
-    `within task ${withInterval(wt.auroc, wt.interval)} (${plural(wt.pairs, 'pass/fail pair')} of one source and task, ${plural(wt.tasks, 'task')}); ` +
-    `pooled ${withInterval(s.pooled.auroc, s.pooled.interval)} on ${s.nPass} passing / ${s.nFail} failing, beside ${f3(s.pooled.sourceOnly)} for the source alone ` +
-    `(the pooled figure also rewards telling sources apart)`
+    `within task ${aurocText(wt.auroc, wt.interval)} (${plural(wt.pairs, 'pass/fail pair')} of one source and task, ${plural(wt.tasks, 'task')}); ` +
+    `pooled ${aurocText(s.pooled.auroc, s.pooled.interval)} on ${s.nPass} passing / ${s.nFail} failing, beside ${s.pooled.sourceOnly === null ? 'undefined' : f3(s.pooled.sourceOnly)} for the source alone ` +
+    `(the pooled figure also rewards telling sources apart${s.pooled.auroc === null && (s.nPass === 0 || s.nFail === 0) ? '; an AUROC needs passing and failing runs' : ''})`
   );
 }
 
@@ -226,8 +229,12 @@ export function terminalSummary(r: CorpusReport): string {
       'within_source_hi',
       'sources_counted',
       'within_task',
+      'within_task_lo',
+      'within_task_hi',
       'task_pairs',
       'pooled',
+      'pooled_lo',
+      'pooled_hi',
       'source_only',
       'pooled_ks_p',
     ]),
@@ -258,7 +265,7 @@ export const REPORT_NOTES: readonly string[] = [
   'Passing trajectories are scored leave-one-out against a PTA of the other passing trajectories of their task, the others against one of those PTAs in turn (each meets n − 1 references, taken in path order), where every run of the task has one (3 passing runs). A PTA needs at least 2 references. A trajectory without one is scored reference-free against the prior pooled from the bundled references, as `score` and the server do (column reference_kind; struct and cov are left out there, so --by-reference splits the tables by it, and a source whose passing and failing runs met different kinds is named in a warning).',
   "Separation (docs/method.md section 16): the headline is the mean over sources (agent + model) of each source's own AUROC (sources with >= 3 passing and 3 failing runs); within task counts pass/fail pairs of one source and task; the pooled AUROC stands beside source_only, the AUROC of knowing only each run's source, because it also rewards telling sources apart.",
   `Intervals are 95 %: Wilson for pass rates, Lucky rates and p_attempt, seeded percentile bootstrap (1,000 draws, --seed) for mean quality, AUROCs and best-of-N; where a source ran a task more than once the task is the unit (Wilson at the effective n of the tasks' design effect, mean quality resampling tasks); the multi-trial metrics always take the task as the unit (Wilson over tasks for AllPass@k, pass@k and JCR, Wilson at the tasks' design effect for p_attempt, CR and ATFR, tasks resampled for PCR); none ([-], null in report.json) below ${MIN_RESAMPLE_UNITS} resampled runs, tasks or groups (a resample of 2 or 3 collapses onto the estimate). Two sources whose intervals overlap share a rank ("="); a rank needs 2 sources with --min-runs runs.`,
-  "KS (pooled_ks_d, pooled_ks_p; ksD, ksP in report.json) compares every source's passing and failing runs pooled, as the pooled AUROC does, so it also rewards telling sources apart; its p-values are asymptotic (Kolmogorov distribution with Stephens' small-sample correction).",
+  "KS (pooled_ks_d, pooled_ks_p; ksD, ksP in report.json) compares every source's passing and failing runs pooled, as the pooled AUROC does, so it also rewards telling sources apart; its p-values are exact where n_pass × n_fail is at most 10,000 (the merge orders counted; conservative with tied scores), else asymptotic (Kolmogorov distribution with Stephens' small-sample correction, too small for small samples).",
   "Censored = interrupted by infrastructure (e.g. provider time-out in the log's exit status); unknown = no evaluation found.",
   'ATFR counts malformed arguments, paths not found, shell syntax errors, commands not found and time-outs; PCR = 1 − |final patch| / cumulative edit volume (editor edits and heredoc writes).',
 ];

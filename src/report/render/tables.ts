@@ -228,8 +228,8 @@ export function calibrationTable(r: CorpusReport): Table {
   return {
     name: 'calibration',
     title:
-      'Calibration of pPass per source: ECE (10 bins) with its bootstrap interval; "perfect" = the ECE a perfectly calibrated forecaster shows at the same predictions and n (outcomes drawn from pPass: mean, 95th percentile), p = share of those draws at least the ECE',
-    headers: ['source', 'n', 'mean_ppass', 'passed', 'ece', 'ece_lo', 'ece_hi', 'perfect_mean', 'perfect_p95', 'p'],
+      'Calibration of pPass per source: ECE (10 bins) with its bootstrap interval; "perfect" = the ECE a perfectly calibrated forecaster shows at the same predictions and n (outcomes drawn from pPass: mean, 95th percentile), p = (1 + those draws at least the ECE) / (1 + draws), never 0; pass_rate: the share of the n runs that passed (with its interval in the models table)',
+    headers: ['source', 'n', 'mean_ppass', 'pass_rate', 'ece', 'ece_lo', 'ece_hi', 'perfect_mean', 'perfect_p95', 'p'],
     rows: (r.calibration ?? []).map((c) => [c.source, c.n, r3(c.meanPredicted), r3(c.observedRate), r3(c.ece), lo(c.interval), hi(c.interval), r3(c.perfect?.mean), r3(c.perfect?.hi), r3(c.p)]),
   };
 }
@@ -239,7 +239,7 @@ export function reliabilityDiagramTable(r: CorpusReport): Table {
   return {
     name: 'reliability-diagram',
     title: 'Reliability diagram of pPass per source: runs, mean pPass and pass rate [Wilson 95 %] per bin',
-    headers: ['source', 'bin', 'n', 'mean_ppass', 'passed', 'passed_lo', 'passed_hi'],
+    headers: ['source', 'bin', 'n', 'mean_ppass', 'pass_rate', 'pass_rate_lo', 'pass_rate_hi'],
     rows: (r.calibration ?? []).flatMap((c) =>
       c.bins.filter((b) => b.n > 0).map((b) => [c.source, `${b.lo.toFixed(1)}-${b.hi.toFixed(1)}`, b.n, r3(b.predicted), r3(b.observed), lo(b.interval), hi(b.interval)]),
     ),
