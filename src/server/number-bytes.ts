@@ -70,8 +70,17 @@ function oddSixteen(x: number, hi: number, lo: number, p: number): number {
   const distance = Math.abs(up - lo);
   if (Math.abs(distance - half) < TIE_MARGIN) return 0;
   if (distance > half) return -1;
+  return spellNear(hi, up, 7, false) ? 16 : 0;
+}
+
+/**
+ * Puts the digits of hi + add (hi an integer past 2^53, where doubles step by 2 or more; add a small integer) into
+ * {@link digits}: `topDigits` then 9, computed as two int32-sized halves. False, nothing kept, when the sum has another
+ * digit count, or ends in 0 where `noLastZero` asks (a shorter decimal then exists).
+ */
+function spellNear(hi: number, add: number, topDigits: number, noLastZero: boolean): boolean {
   let top = Math.floor(hi / 1e9);
-  let bottom = hi - top * 1e9 + up;
+  let bottom = hi - top * 1e9 + add;
   if (bottom < 0) {
     bottom += 1e9;
     top--;
@@ -79,10 +88,10 @@ function oddSixteen(x: number, hi: number, lo: number, p: number): number {
     bottom -= 1e9;
     top++;
   }
-  if (top < 1e6 || top >= 1e7) return 0;
-  spellSmall(top | 0, 0, 7);
-  spellSmall(bottom | 0, 7, 9);
-  return 16;
+  if (top < POW10[topDigits - 1]! || top >= POW10[topDigits]! || (noLastZero && (bottom | 0) % 10 === 0)) return false;
+  spellSmall(top | 0, 0, topDigits);
+  spellSmall(bottom | 0, topDigits, 9);
+  return true;
 }
 
 /** Puts the `count` digits of `v` (an integer below 10^count <= 10^9) into {@link digits} from `at`, in int32 steps. */
@@ -154,19 +163,7 @@ function shortest(x: number, e: number): number {
   const r = low + 0.5;
   const t = Math.floor(r);
   if (r - t < TIE_MARGIN || t + 1 - r < TIE_MARGIN) return 0;
-  let top = Math.floor(hi / 1e9);
-  let bottom = hi - top * 1e9 + t;
-  if (bottom < 0) {
-    bottom += 1e9;
-    top--;
-  } else if (bottom >= 1e9) {
-    bottom -= 1e9;
-    top++;
-  }
-  if (top < 1e7 || top >= 1e8 || (bottom | 0) % 10 === 0) return 0;
-  spellSmall(top | 0, 0, 8);
-  spellSmall(bottom | 0, 8, 9);
-  return 17;
+  return spellNear(hi, t, 8, true) ? 17 : 0;
 }
 
 /**
