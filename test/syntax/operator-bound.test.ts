@@ -12,6 +12,8 @@ import { createShellAnalyzer, MAX_OPERATORS, parsedPart } from '../../src/syntax
 /** Characters each `Parser.parse` call of `run` was given. */
 function parsedChars(run: () => void): number[] {
   const seen: number[] = [];
+  // Called with the parser as `this` below: the original, unbound, is what the spy wraps.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
   const original = Parser.prototype.parse;
   vi.spyOn(Parser.prototype, 'parse').mockImplementation(function (this: Parser, input, ...rest) {
     if (typeof input === 'string') seen.push(input.length);
