@@ -43,9 +43,12 @@ const MAX_CACHED_CHARS = 16 * 1024;
 /**
  * Operators (`|`, `&`, `;`) tree-sitter sees at most. Its error recovery costs about the square of the statements
  * an unfinished chain holds, and it asks the progress callback nothing meanwhile, so the parse budget alone does not
- * bound it: 8,150 `a|` ending in `|` took 2-3 s past a 100 ms budget. At 1,024 operators a chain costs tens of ms.
+ * bound it: 8,150 `a|` ending in `|` took 2-3 s past a 100 ms budget. Each operator also adds a command or a stage
+ * the walk and the labeller read: at 1,024 a 1 MB step of `echo a && ...` or `cat a | grep b | ...` cost 30-47 ms of
+ * parse and walk (its tree, ~1,000 nodes through the binding), ~100 ms of server CPU in all (docs/reliability.md,
+ * T102); at 256, 4-10 ms. The 4,592 real commands of the corpus and calibration runs hold at most 25.
  */
-const MAX_OPERATORS = 1024;
+export const MAX_OPERATORS = 256;
 
 /**
  * The part of `command` tree-sitter sees: all of it, or a prefix ending at a line end (never inside a surrogate
@@ -54,7 +57,7 @@ const MAX_OPERATORS = 1024;
  * as the end of input, so a run of them cost about its length squared without asking the progress callback
  * (16 KiB of NULs: 1.0-1.1 s past the 100 ms budget).
  */
-function parsedPart(command: string, maxChars: number): string {
+export function parsedPart(command: string, maxChars = MAX_PARSE_CHARS): string {
   let cut = command.length;
   if (cut > maxChars) {
     cut = command.lastIndexOf('\n', maxChars);

@@ -1,6 +1,6 @@
 /**
  * One bash parse is bounded: tree-sitter-bash's error recovery is superlinear (16 KiB of `a|a|...|` took seconds),
- * and the event loop it holds is every tenant's. It sees at most 1,024 operators, and a parse over its operation budget
+ * and the event loop it holds is every tenant's. It sees at most 256 operators, and a parse over its operation budget
  * counts as unparsed (the parser then goes on with the next command from scratch).
  */
 import Parser from 'tree-sitter';
