@@ -10,6 +10,7 @@ import {
   type ThresholdRow,
   type TradeoffPoint,
 } from '../core/calibrate/index.js';
+import { wilsonInterval } from '../core/stats/interval.js';
 import type { PathCount } from './calibrate-load.js';
 import { renderTable } from './table.js';
 
@@ -88,7 +89,11 @@ export function perKindText(c: Calibration, left: PathCount, priorRefs: PathCoun
     `${prior}\n` +
     `bounds: stop when the ${bound.method} ${Math.round(100 * bound.confidence)}% upper bound of the passing runs stopped is at most ${pct(c.kinds.blindRetry.stop.bound)}, warn at most ${pct(c.kinds.blindRetry.warn.bound)}\n\n` +
     'single kinds (reference-free; each kind alone, the others off):\n\n';
-  const naive = `naive rule "stop at occurrence #${b.n} of one exact action" (anything in between): stops ${b.passingStopped} passing (${pct(b.passingRate)}), ${b.failingStopped} failing (${pct(b.failingRate)})\n`;
+  // Each rate with its n and Wilson 95 % interval, as every other rate (core/stats interval.ts).
+  const rate = (k: number, n: number) => (n === 0 ? `${k}/0 (-)` : `${k}/${n} (${pct(k / n)} [${pct(wilsonInterval(k, n).lo)}, ${pct(wilsonInterval(k, n).hi)}])`);
+  const naive =
+    `naive rule "stop at occurrence #${b.n} of one exact action" (anything in between; Wilson 95% intervals): stops ${rate(b.passingStopped, c.runs.passing)} passing, ` +
+    `${rate(b.failingStopped, c.runs.failing)} failing\n`;
   return (
     head +
     CALIBRATION_KINDS.map((k) => kindText(k, c)).join('\n') +

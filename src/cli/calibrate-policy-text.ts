@@ -32,8 +32,8 @@ export function stopSeparationLines(s: Record<ModeName, Separation>, stops: Stop
     const ws = x.withinSource;
     const within =
       ws.mean === null
-        ? `within source: none of the ${ws.sources.length} sources has >= ${ws.minPerClass} passing and failing runs`
-        : `within source ${ci(ws.mean, ws.interval)} (mean over ${ws.counted} of ${ws.sources.length} sources; tasks resampled)`;
+        ? `within source: ${ws.sources.length === 1 ? `the one source has fewer than ${ws.minPerClass} passing or ${ws.minPerClass} failing runs` : `none of the ${ws.sources.length} sources has >= ${ws.minPerClass} passing and failing runs`}`
+        : `within source ${ci(ws.mean, ws.interval)} (mean over ${ws.counted} of ${plural(ws.sources.length, 'source')}; tasks resampled)`;
     return (
       `  ${MODE[m]}: AUROC of "not stopped" for passing vs failing runs: ${within}; within task ${ci(x.withinTask.auroc, x.withinTask.interval)} ` +
       `(${plural(x.withinTask.pairs, 'pair')}, ${plural(x.withinTask.tasks, 'task')}); pooled ${ci(x.pooled.auroc, x.pooled.interval)} on ${x.pooled.nPass}/${x.pooled.nFail}, source alone ${f3(x.pooled.sourceOnly)}`
@@ -76,7 +76,7 @@ export function confirmationText(t: ConfirmedTradeoff): string {
   if (both.length > 0) {
     const mean = (f: (s: (typeof both)[number]) => number | null) => both.reduce((a, s) => a + (f(s) ?? 0), 0) / both.length;
     out.push(
-      `  mean within source (${both.length} of ${src.length} sources with passing and failing runs; per source above): passing stopped ${pct(mean((s) => s.modes.referenceFree.passingRate))}, ` +
+      `  mean within source (${both.length} of ${plural(src.length, 'source')} with passing and failing runs; per source above): passing stopped ${pct(mean((s) => s.modes.referenceFree.passingRate))}, ` +
         `failing stopped ${pct(mean((s) => s.modes.referenceFree.failingRate))}, failing tokens saved ${pct(mean((s) => s.modes.referenceFree.failingTokenShare))}`,
     );
   }

@@ -71,6 +71,7 @@ export function scoreKnownRuns(known: readonly KnownRun[], prior: Reference, ana
       },
       weights: {
         task: k.task,
+        source: sourceName(k.agent, k.model),
         passed: k.passed,
         reference: ref !== undefined ? signals(ref.final) : null,
         referenceFree: { ...signals(f.final), struct: null, cov: null },

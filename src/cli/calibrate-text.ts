@@ -1,7 +1,6 @@
-/** Human-readable sections of `steplens calibrate`: the trade-off table, the split, the weights. */
-import type { ModeName, PortableResult, SourcePoint, SourceSplitReport, SplitReport, TradeoffPoint, TradeoffResult, WeightsReport } from '../core/calibrate/index.js';
+/** Human-readable sections of `steplens calibrate`: the trade-off table, the split (the weights: calibrate-weights-text.ts). */
+import type { ModeName, PortableResult, SourcePoint, SourceSplitReport, SplitReport, StopSettings, TradeoffPoint, TradeoffResult } from '../core/calibrate/index.js';
 import { describeSettings } from '../core/calibrate/index.js';
-import type { Weights } from '../core/config.js';
 import { renderTable } from './table.js';
 
 const pct = (r: number | null): string => (r === null ? '-' : `${(100 * r).toFixed(1)}%`);
@@ -9,6 +8,8 @@ const num = (x: number | null): string => (x === null ? '-' : Number.isInteger(x
 const MODE: Record<ModeName, string> = { referenceFree: 'reference-free', reference: 'with references' };
 
 const HEADER = ['false stops (95% upper)', 'failing stopped', 'failing steps saved', 'failing tokens saved', 'all tokens saved', 'median stop step'];
+
+export { weightsText } from './calibrate-weights-text.js';
 
 /** The numbers of one point as table cells. */
 export function pointCells(p: TradeoffPoint): string[] {
@@ -22,8 +23,8 @@ export function pointCells(p: TradeoffPoint): string[] {
   ];
 }
 
-/** The Pareto fronts, the baseline and the chosen policy. */
-export function tradeoffText(r: TradeoffResult): string {
+/** The Pareto fronts, the baseline and the written policy (`confirmation`: the in-sample choice it came from). */
+export function tradeoffText(r: TradeoffResult & { confirmation?: { inSample: StopSettings } }): string {
   const k = r.kept;
   const kept =
     `blindRetry [${k.blindRetry.join(', ')}], regressionLoop [${k.regressionLoop.join(', ')}], cycle [${k.cycle.join(', ')}], ` +
@@ -43,14 +44,19 @@ export function tradeoffText(r: TradeoffResult): string {
     );
   }
   const rows = (label: string, e: TradeoffResult['chosen']) => (['referenceFree', 'reference'] as const).map((m) => [`${label}, ${MODE[m]}`, ...pointCells(e.modes[m])]);
-  out.push(`default policy (${describeSettings(r.baseline.settings)}) vs chosen (${describeSettings(r.chosen.settings)}), in-sample:`);
-  out.push(renderTable(['policy', ...HEADER], [...rows('default', r.baseline), ...rows('chosen', r.chosen)]));
+  // `chosen` is the policy written after the held-out check, which may differ from the in-sample choice: named so.
+  const written = describeSettings(r.chosen.settings);
+  const inSample = r.confirmation ? describeSettings(r.confirmation.inSample) : written;
+  const unlike = inSample !== written ? `; the in-sample choice, ${inSample}, was not confirmed whole held out` : '';
+  out.push(`default policy (${describeSettings(r.baseline.settings)}) vs the written policy (${written}${unlike}), both measured on every run (in-sample):`);
+  out.push(renderTable(['policy', ...HEADER], [...rows('default', r.baseline), ...rows('written', r.chosen)]));
   const c = r.choice;
   const perSource = c.sourceMax !== undefined ? ` and at most ${pct(c.sourceMax)} of any one source's passing runs` : '';
   out.push(
     `chosen: the most failing-run tokens saved with the ${c.bound} ${Math.round(100 * c.confidence)}% upper bound of the false-stop rate at most ${pct(c.maxFalseStop)}${perSource} (${c.constrained.map((m) => MODE[m]).join(' and ')}): ${c.maxPassingStopped < 0 ? `no stop can meet it with ${r.runs.passing} passing runs (${c.passingNeeded} needed)` : `at most ${c.maxPassingStopped} of ${r.runs.passing} passing runs stopped`}; ${c.feasible} of ${r.evaluated} policies qualify${c.warnOnly ? '; REFUSED: the written policy only warns' : ''}`,
   );
-  if (r.chosen.bySource && r.chosen.bySource.length > 1) out.push(sourceText('chosen policy per source, in-sample', r.chosen.bySource));
+  if (r.chosen.bySource && r.chosen.bySource.length > 1)
+    out.push(sourceText(`the written policy (${written}) per source, on each source's runs (in-sample; one policy for all, not chosen per source)`, r.chosen.bySource));
   if (r.choice.note) out.push(`note: ${r.choice.note}`);
   return `${out.join('\n')}\n`;
 }
@@ -68,28 +74,6 @@ export function splitText(s: SplitReport): string {
   });
   for (const m of ['referenceFree', 'reference'] as const) rows.push([`both folds held-out, ${MODE[m]}`, ...pointCells(s.pooledOutOfSample[m])]);
   return `${out.join('\n')}\n${renderTable(['', ...HEADER], rows)}`;
-}
-
-const w4 = (w: Weights) => `struct ${w.struct.toFixed(2)} / cov ${w.cov.toFixed(2)} / coh ${w.coh.toFixed(2)} / temp ${w.temp.toFixed(2)}`;
-const au = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));
-
-/** The weights fit: held-out AUROC of the fit vs the paper's weights and each signal alone. */
-export function weightsText(w: WeightsReport): string {
-  // With references only: these weights weigh no reference-free score (those get priorWeights), so a row for that
-  // mode would show gains or losses no scorer has (json keeps it, labelled so in WeightsReport).
-  const a = w.auroc.reference;
-  const rows = [
-    [MODE.reference, `${a.runs} (${a.passing} / ${a.failing})`, au(a.fittedHeldOut), au(a.fittedInSample), au(a.paper), au(a.signals.struct), au(a.signals.cov), au(a.signals.coh), au(a.signals.temp)],
-  ];
-  return [
-    `weights: grid over the simplex (step ${w.step}), leave-one-task-out over ${w.runs.tasks} tasks (${w.runs.passing} passing, ${w.runs.failing} failing runs, ${w.runs.withReference} with a reference)`,
-    `paper:  ${w4(w.paper)}`,
-    `fitted: ${w4(w.fitted)} (on all runs)`,
-    `AUROCs pooled over every source's runs with a reference, no interval (the fit's difference from the paper's weights has one, below); within source: steplens train's PTA-mode table (leave one source out)`,
-    renderTable(['mode', 'runs (pass / fail)', 'AUROC fitted (held-out)', 'fitted (in-sample)', 'paper', 'struct alone', 'cov alone', 'coh alone', 'temp alone'], rows).trimEnd(),
-    `recommended: ${w.decision} weights (${w.reason}); the ${w.auroc.referenceFree.runs} runs scored reference-free are weighed by priorWeights (steplens train), not by these`,
-    '',
-  ].join('\n');
 }
 
 /** One row per source of a policy's numbers, reference-free and with references. */

@@ -76,7 +76,7 @@ function decode(l: ScoredRunLine, where: string): ScoredRun {
   if (free.length !== states.length || ref.length !== states.length) throw new SteplensError('bad_input', `${where}: ${states.length} states but ${free.length}/${ref.length} totals`);
   return {
     run: { id: l.id, task: l.task, agent: l.agent, model: l.model, source: l.source, passed: l.passed, hasReference: l.hasReference, states, totals: { referenceFree: free, reference: ref } },
-    weights: { task: l.task, passed: l.passed, referenceFree: l.final.referenceFree, reference: l.final.reference },
+    weights: { task: l.task, source: l.source, passed: l.passed, referenceFree: l.final.referenceFree, reference: l.final.reference },
   };
 }
 

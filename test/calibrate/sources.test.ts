@@ -103,7 +103,7 @@ describe('source inputs', () => {
   it('scored runs survive a write and a read (gzip or not); a damaged file is one clear error', () => {
     const scored: ScoredRun[] = RUNS.slice(10, 13).map((r) => ({
       run: { ...r, source: r.source!, agent: r.agent!, model: r.model! },
-      weights: { task: r.task, passed: r.passed, referenceFree: { struct: null, cov: null, coh: 0.5, temp: 0.25 }, reference: null },
+      weights: { task: r.task, source: r.source!, passed: r.passed, referenceFree: { struct: null, cov: null, coh: 0.5, temp: 0.25 }, reference: null }, // as scoreKnownRuns names it: the run's source (read back from the run's line)
     }));
     // The repeat detectors read the environment-change and variant flags: they must survive the file too.
     const first = scored[0]!.run;

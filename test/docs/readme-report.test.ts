@@ -56,6 +56,11 @@ describe("the README's weight-fit figures", () => {
     expect(run.stdout).toMatch(new RegExp(`\\nwith references +132 \\(112 / 20\\) +${fitRef} +\\S+ +${paperRef} `));
     // The README's passing / failing runs behind those AUROCs are the table's (it once gave the file's 192 / 810).
     expect(readme.replace(/\s+/g, ' ')).toContain('112 passing and 20 failing runs');
+    // audit22: the README's within-source figures are the table's row of that source (fit held out, in-sample, paper).
+    const within = /there\s+the fit reads (\S+ \[\S+ \S+\]) held out against the paper's (\S+ \[\S+ \S+\])/.exec(readme);
+    expect(within, 'the README states the within-source figures').not.toBeNull();
+    const esc = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(run.stdout).toMatch(new RegExp(`\\nSWE-agent 0\\.x \\+ gpt-4 +78 \\(63 / 15\\) +${esc(within![1]!)} +\\S+ \\S+ \\S+ +${esc(within![2]!)} `));
     // Judged where the weights apply: no reference-free row, and the paper's weights stay.
     expect(run.stdout).not.toMatch(/\nreference-free +1002 /);
     expect(run.stdout).toContain(`recommended: paper weights (held-out AUROC of the fit with a reference ${fitRef} vs the paper's weights ${paperRef} on the 132 runs with one`);

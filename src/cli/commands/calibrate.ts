@@ -110,7 +110,7 @@ const command: Command = {
       warnSource: warnSource.value,
       ...(a.sourceMax !== undefined ? { sourceMax: a.sourceMax } : {}),
     };
-    const weights: WeightsReport | undefined = a.weights ? calibrateWeights(input.weights, DEFAULT_CONFIG.weights) : undefined;
+    const weights: WeightsReport | undefined = a.weights ? calibrateWeights(input.weights, DEFAULT_CONFIG.weights, undefined, { seed: a.seed }) : undefined;
     const halfSplit = a.split === 'half' ? { seed: a.seed, holdout: a.holdout, count: a.splits } : undefined;
     const head =
       (loaded.empty > 0 ? `${plural(loaded.empty, 'trajectory', 'trajectories')} with an outcome but no step the parser could read ${loaded.empty === 1 ? 'was' : 'were'} left out\n` : '') +

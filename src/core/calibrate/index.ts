@@ -46,6 +46,7 @@ export {
   type SourceSplitReport,
 } from './split-report.js';
 export { simplexGrid, fitWeights, aurocWith, signalAuroc, objective, weightDistance, type WeightSample } from './weights-fit.js';
+export { weightsWithinSource, WEIGHT_COLUMNS, type WeightColumn, type WeightSourceRow, type WeightsWithinSource, type AurocWithInterval } from './weights-sources.js';
 export { calibrateWeights, lotoFolds, type LotoFold, type WeightAurocs, type WeightsReport } from './weights-loto.js';
 export { leaveOneOutPtas, type ReferenceCandidate } from './references.js';
 export { confirmTradeoff, meetSettings, type CheckSplit, type Confirmation, type ConfirmedTradeoff, type HeldOutCheck, type SplitConfirmation } from './confirm.js';

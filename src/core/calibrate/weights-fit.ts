@@ -17,6 +17,8 @@ import type { ModeName } from './tradeoff-types.js';
 /** One run's final signal values per mode (`reference` null when its task has no leave-one-out PTA). */
 export interface WeightSample {
   task: string;
+  /** Agent + model (calibrate's source name); the per-source AUROCs read it (none: one unnamed source). */
+  source?: string;
   passed: boolean;
   reference: SignalValues | null;
   referenceFree: SignalValues;

@@ -12,11 +12,12 @@ import type { SignalValues } from '../composite.js';
 import { composite } from '../composite.js';
 import type { Weights } from '../config.js';
 import { auroc } from '../stats/auroc.js';
-import { bootstrapDraws, resamplable } from '../stats/bootstrap.js';
+import { bootstrapDraws, resamplable, type BootstrapOptions } from '../stats/bootstrap.js';
 import type { Interval } from '../stats/interval.js';
 import { randomIndex } from '../stats/rng.js';
 import { MODES, type ModeName } from './tradeoff-types.js';
 import { aurocsWithoutEachTask } from './loto-auroc.js';
+import { weightsWithinSource, type WeightsWithinSource } from './weights-sources.js';
 import { aurocWith, bestWeights, FIT_MODE, fitWeights, meanDefined, objective, signalAuroc, simplexGrid, type WeightSample } from './weights-fit.js';
 
 /** One held-out task: the tasks its weights were fitted on (never itself) and those weights. */
@@ -38,6 +39,8 @@ export interface WeightAurocs {
   fittedInSample: number | null;
   paper: number | null;
   signals: Partial<Record<keyof SignalValues, number | null>>;
+  /** The same candidates within each source, with n and interval (weights-sources.ts); only in the mode the weights govern. */
+  withinSource?: WeightsWithinSource;
 }
 
 export interface WeightsReport {
@@ -141,7 +144,7 @@ function heldOutAuroc(samples: readonly WeightSample[], folds: readonly LotoFold
 }
 
 /** Fits the weights on every run, evaluates the fit leave-one-task-out, and recommends weights. */
-export function calibrateWeights(samples: readonly WeightSample[], paper: Weights, step = 0.05): WeightsReport {
+export function calibrateWeights(samples: readonly WeightSample[], paper: Weights, step = 0.05, options: BootstrapOptions = {}): WeightsReport {
   const grid = simplexGrid(step);
   const fitted = fitWeights(samples, grid, paper);
   const folds = lotoFolds(samples, grid, paper);
@@ -157,6 +160,7 @@ export function calibrateWeights(samples: readonly WeightSample[], paper: Weight
       fittedInSample: aurocWith(samples, fitted, mode),
       paper: aurocWith(samples, paper, mode),
       signals: Object.fromEntries(signals.map((k) => [k, signalAuroc(samples, k, mode)])),
+      ...(mode === FIT_MODE ? { withinSource: weightsWithinSource(samples, folds, fitted, paper, options) } : {}),
     };
   }
   // Judged where the weights apply: with a reference (reference-free scores are weighed by priorWeights).
