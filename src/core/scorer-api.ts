@@ -4,7 +4,7 @@
  */
 import type { PriorSignals } from './composite.js';
 import type { Analyzers } from './ports.js';
-import type { Label, LuckyCategory, ReferenceInfo, ScoreVector, Signal, StageDist, State, Step, Tier, WasteItem } from './types.js';
+import type { Label, LuckyCategory, ReferenceInfo, ScoreVector, Signal, Stage, StageDist, State, Step, Tier, WasteItem } from './types.js';
 
 export const PTA_SCHEMA_VERSION = 1;
 
@@ -99,6 +99,8 @@ export interface StateRecords {
   readonly length: number;
   /** The state at position `i` (0-based), rebuilt; undefined past the end. */
   at(i: number): State | undefined;
+  /** The stage of the state at position `i`, without rebuilding it; undefined past the end. */
+  stageAt(i: number): Stage | undefined;
   /** Every state, in order (new objects on each call). */
   all(): State[];
 }

@@ -217,6 +217,12 @@ export class StateColumns {
     return s;
   }
 
+  /** The stage of state `i` alone, without rebuilding the state (the session list's recent stages); undefined past the end. */
+  stageAt(i: number): Stage | undefined {
+    if (!Number.isInteger(i) || i < 0 || i >= this.length) return undefined;
+    return STAGES[(this.nums[i]! % COST_UNIT) & 3];
+  }
+
   /** Where state `i`'s entry starts in `extras` (binary search: positions ascend). */
   private extraOf(i: number): number {
     const x = this.extras;
