@@ -46,13 +46,70 @@ const MAX_CACHED_CHARS = 16 * 1024;
  * bound it: 8,150 `a|` ending in `|` took 2-3 s past a 100 ms budget. Each operator also adds a command or a stage
  * the walk and the labeller read: at 1,024 a 1 MB step of `echo a && ...` or `cat a | grep b | ...` cost 30-47 ms of
  * parse and walk (its tree, ~1,000 nodes through the binding), ~100 ms of server CPU in all (docs/reliability.md,
- * T102); at 256, 4-10 ms. The 4,592 real commands of the corpus and calibration runs hold at most 25.
+ * T102); at 256, 4-10 ms. The 4,592 real commands of the corpus and calibration runs hold at most 25. Operators in a
+ * heredoc's body are text to tree-sitter, not statements: they count only towards {@link MAX_ALL_OPERATORS}, so a
+ * 300-line C or Java file written with `cat <<EOF` (a statement's `;` a line) is still parsed whole, as before T102.
  */
 export const MAX_OPERATORS = 256;
+/**
+ * Operators tree-sitter sees at most, heredoc bodies included (the bound before T102): where the scan below takes
+ * for a heredoc what is not one (`echo "<<E"`), the line is bounded as it was before, never worse.
+ */
+export const MAX_ALL_OPERATORS = 1024;
+
+const isOperator = (c: number): boolean => c === 124 /* | */ || c === 38 /* & */ || c === 59; /* ; */
+
+/**
+ * Where the (MAX_OPERATORS + 1)th operator outside heredoc bodies, or the (MAX_ALL_OPERATORS + 1)th of all, stands in
+ * `command` before `cut`; `cut` when there is neither. A body runs from the line after its `<<WORD` (`<<-`: tabs
+ * before the closing word allowed; quotes around the word) to the line that is the word; several heredocs of one line
+ * follow each other.
+ */
+function operatorCut(command: string, cut: number): number {
+  let ops = 0;
+  let all = 0;
+  const words: Array<{ word: string; tabs: boolean }> = [];
+  for (let i = 0; i < cut; i++) {
+    const c = command.charCodeAt(i);
+    if (c === 10 /* \n */ && words.length > 0) {
+      let at = i + 1;
+      for (let k = 0; k < words.length && at < cut;) {
+        let end = command.indexOf('\n', at);
+        if (end < 0 || end > cut) end = cut;
+        let from = at;
+        if (words[k]!.tabs) while (from < end && command.charCodeAt(from) === 9) from++;
+        if (end - from === words[k]!.word.length && command.startsWith(words[k]!.word, from)) k++;
+        else for (let q = at; q < end; q++) if (isOperator(command.charCodeAt(q)) && ++all > MAX_ALL_OPERATORS) return q;
+        at = end + 1;
+      }
+      words.length = 0;
+      i = at - 1;
+      continue;
+    }
+    if (c === 60 /* < */ && command.charCodeAt(i + 1) === 60 && command.charCodeAt(i + 2) !== 60 && command.charCodeAt(i - 1) !== 60) {
+      const heredoc = heredocWord(command, i + 2, cut);
+      if (heredoc !== undefined) words.push(heredoc);
+      continue;
+    }
+    if (isOperator(c) && (++ops > MAX_OPERATORS || ++all > MAX_ALL_OPERATORS)) return i;
+  }
+  return cut;
+}
+
+/** The closing word of a heredoc whose `<<` ends before `at`: `-` for tabs, blanks, the word bare or quoted; undefined when none. */
+function heredocWord(command: string, at: number, cut: number): { word: string; tabs: boolean } | undefined {
+  const tabs = command.charCodeAt(at) === 45; /* - */
+  let j = tabs ? at + 1 : at;
+  while (j < cut && (command.charCodeAt(j) === 32 || command.charCodeAt(j) === 9)) j++;
+  const quote = command[j] === "'" || command[j] === '"' ? command[j++] : undefined;
+  const from = j;
+  while (j < cut && (quote !== undefined ? command[j] !== quote : /[\w.-]/.test(command[j]!))) j++;
+  return j > from ? { word: command.slice(from, j), tabs } : undefined;
+}
 
 /**
  * The part of `command` tree-sitter sees: all of it, or a prefix ending at a line end (never inside a surrogate
- * pair) within `maxChars`, before its first NUL and before its (MAX_OPERATORS + 1)th operator.
+ * pair) within `maxChars`, before its first NUL and before its (MAX_OPERATORS + 1)th operator ({@link operatorCut}).
  * A NUL ends the command: no shell receives one (argv and `-c` scripts are C strings), and tree-sitter reads each
  * as the end of input, so a run of them cost about its length squared without asking the progress callback
  * (16 KiB of NULs: 1.0-1.1 s past the 100 ms budget).
@@ -65,13 +122,7 @@ export function parsedPart(command: string, maxChars = MAX_PARSE_CHARS): string 
   }
   const nul = command.indexOf('\0');
   if (nul >= 0 && nul < cut) cut = nul;
-  for (let i = 0, ops = 0; i < cut; i++) {
-    const c = command.charCodeAt(i);
-    if ((c === 124 /* | */ || c === 38 /* & */ || c === 59) /* ; */ && ++ops > MAX_OPERATORS) {
-      cut = i;
-      break;
-    }
-  }
+  cut = operatorCut(command, cut);
   if (cut === command.length) return command;
   const code = command.charCodeAt(cut - 1);
   if (code >= 0xd800 && code <= 0xdbff) cut--;

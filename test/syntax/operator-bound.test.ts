@@ -7,7 +7,7 @@
 import Parser from 'tree-sitter';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { corpusTrajectories } from '../fixtures/corpus-runs.js';
-import { createShellAnalyzer, MAX_OPERATORS, parsedPart } from '../../src/syntax/shell-analyzer.js';
+import { createShellAnalyzer, MAX_ALL_OPERATORS, MAX_OPERATORS, parsedPart } from '../../src/syntax/shell-analyzer.js';
 
 /** Characters each `Parser.parse` call of `run` was given. */
 function parsedChars(run: () => void): number[] {
@@ -47,6 +47,33 @@ describe('a shell line is parsed by at most MAX_OPERATORS operators', () => {
     const line = 'echo a && '.repeat(128) + 'echo b';
     expect(parsedPart(line)).toBe(line);
     expect(createShellAnalyzer().parse(line).commands).toHaveLength(129);
+  });
+
+  it('a heredoc body is text, not statements: a 300-line C file written with cat <<EOF, then built, is parsed whole', () => {
+    const body = Array.from({ length: 300 }, (_, i) => `int x${i} = ${i};`).join('\n');
+    for (const [open, close] of [
+      ["<<'EOF'", 'EOF'],
+      ['<< "END_C"', 'END_C'],
+      ['<<-EOF', '\t\tEOF'],
+    ] as const) {
+      const command = `cat ${open} > src/main.c\n${body}\n${close}\ngcc src/main.c && ./a.out`;
+      expect(parsedPart(command)).toBe(command); // T102's first bound cut it after 256 of the body's semicolons
+      const parsed = createShellAnalyzer().parse(command);
+      expect(parsed.ok).toBe(true);
+      expect(parsed.commands.map((c) => c.name)).toEqual(['cat', 'gcc', './a.out']);
+      expect(parsed.commands[0]!.writes).toEqual(['src/main.c']);
+    }
+  });
+
+  it('what only looks like a heredoc is bounded as before T102: at most MAX_ALL_OPERATORS operators', () => {
+    expect(MAX_ALL_OPERATORS).toBe(1024);
+    const command = 'echo "<<E"\n' + 'a|'.repeat(2000);
+    const part = parsedPart(command);
+    expect(part.length).toBeLessThan(command.length);
+    expect([...part].filter((c) => c === '|').length).toBe(MAX_ALL_OPERATORS);
+    // An operator after the heredoc's closing line counts towards MAX_OPERATORS again.
+    const after = 'cat <<E\nE\n' + 'a|'.repeat(300);
+    expect([...parsedPart(after)].filter((c) => c === '|').length).toBe(MAX_OPERATORS);
   });
 
   it('every real shell command of the corpus fixtures is parsed whole (labels unchanged)', () => {
