@@ -10,11 +10,10 @@ import { nextRoom, ROOM_MAX, withRoom } from '../../src/core/memory/small-arrays
 import { createScorer } from '../../src/core/scorer.js';
 import { StateColumns } from '../../src/core/state/state-columns.js';
 import type { Signal, State } from '../../src/core/types.js';
-import { Session } from '../../src/server/session.js';
-import { LOCAL_PRINCIPAL } from '../../src/server/principal.js';
 import { stepText } from '../../src/server/step-text.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
+import { priorSession } from './prior-session.js';
 
 const analyzers = defaultAnalyzers();
 const item = fc.oneof(fc.integer(), fc.double(), fc.string(), fc.array(fc.integer(), { maxLength: 3 }), fc.constant(undefined));
@@ -59,17 +58,7 @@ describe('columns grown by a sixteenth', () => {
   it("a session's step lines and signals are its steps' lines and the signal frames it sent, compacted between steps or not", () => {
     const run = corpusRuns().reduce((a, b) => (b.steps.length > a.steps.length ? b : a));
     for (const every of [0, 7]) {
-      const session = new Session({
-        id: 's',
-        principal: LOCAL_PRINCIPAL,
-        task: 't',
-        format: 'steplens',
-        learn: false,
-        scorer: createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers }),
-        reference: { kind: 'prior' },
-        maxSteps: 10_000,
-        now: 0,
-      });
+      const session = priorSession();
       const lines: string[] = [];
       const signals: Signal[] = [];
       run.steps.forEach((step, seq) => {

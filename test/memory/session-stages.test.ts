@@ -7,30 +7,16 @@ import { describe, expect, it } from 'vitest';
 import { UNIFORM_PRIOR } from '../../src/core/prior.js';
 import { createScorer } from '../../src/core/scorer.js';
 import { StateColumns } from '../../src/core/state/state-columns.js';
-import { RECENT, Session } from '../../src/server/session.js';
-import { LOCAL_PRINCIPAL } from '../../src/server/principal.js';
+import { RECENT } from '../../src/server/session.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
+import { priorSession } from './prior-session.js';
 
 const analyzers = defaultAnalyzers();
 
-function newSession(): Session {
-  return new Session({
-    id: 's',
-    principal: LOCAL_PRINCIPAL,
-    task: 't',
-    format: 'steplens',
-    learn: false,
-    scorer: createScorer({ reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers }),
-    reference: { kind: 'prior' },
-    maxSteps: 10_000,
-    now: 0,
-  });
-}
-
 describe('session stages', () => {
   it('a session keeps no typed array of its own', () => {
-    const session = newSession();
+    const session = priorSession();
     const own = Object.entries(session).filter(([, v]) => ArrayBuffer.isView(v));
     expect(own.map(([k]) => k)).toEqual([]);
   });
@@ -39,7 +25,7 @@ describe('session stages', () => {
     const run = corpusRuns().reduce((a, b) => (b.steps.length > a.steps.length ? b : a));
     expect(run.steps.length).toBeGreaterThan(RECENT);
     for (const every of [0, 5]) {
-      const session = newSession();
+      const session = priorSession();
       expect(session.recentStages).toBe('');
       const stages: string[] = [];
       run.steps.forEach((step, seq) => {
