@@ -4,9 +4,10 @@ group-relative advantages (reward minus the group mean, over the group's standar
 
 The group is the four published mini-swe-agent runs on pylint-dev__astroid-1196 (deepseek-chat
 twice RESOLVED, once NOT; deepseek-reasoner timed out with no steps). steplens scores them
-against the task's bundled reference; the empty rollout is scored as a session ended with no step
-(0 steps, score 0: the lowest reward of the group). A rollout the server refuses comes back as a
-per-item error and gets the group's lowest reward, as a trainer would do with a failed rollout.
+against the task's bundled reference. A rollout the server refuses comes back as a per-item error
+and gets the group's lowest reward, as a trainer would do with a failed rollout: so does the empty
+one, which the server refuses as `steplens score` does (bad_input, "no steps found, nothing to
+score": a report carries a tier, and a run with no step has none to give).
 """
 
 import statistics

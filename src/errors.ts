@@ -22,7 +22,7 @@ export const ERROR_CODES = {
   unavailable: { status: 503, summary: 'The store cannot take it now (Redis unreachable or out of memory, the data folder full): nothing was accepted; retry later.' },
   unknown_task: { status: 404, summary: 'No such task or reference.' },
   unknown_route: { status: 404, summary: 'No such HTTP route (method and path).' },
-  bad_input: { status: 400, summary: 'An input file or trajectory cannot be read or parsed.' },
+  bad_input: { status: 400, summary: 'An input file or trajectory cannot be read or parsed, or holds no step to score.' },
   unknown_format: { status: 400, summary: 'The log format could not be detected.' },
   usage: { status: 400, summary: 'Wrong command-line usage.' },
   mixed_tasks: { status: 400, summary: 'A group of runs to rank holds runs of more than one task.' },

@@ -17,6 +17,7 @@ import {
   type TradeoffRun,
 } from '../core/calibrate/index.js';
 import type { PolicyMatch } from '../core/policy-set.js';
+import { plural } from '../core/plural.js';
 import { SteplensError } from '../errors.js';
 import type { GroupBy } from './calibrate-args.js';
 import { pointCells } from './calibrate-text.js';
@@ -73,7 +74,7 @@ export function groupsText(by: GroupBy, r: { groups: GroupResult[]; fallback: Om
     const t = g.tradeoff;
     const policy = t.choice.warnOnly
       ? t.runs.passing < t.choice.passingNeeded
-        ? `warn only (${t.runs.passing} passing runs < ${t.choice.passingNeeded} needed)`
+        ? `warn only (${plural(t.runs.passing, 'passing run')} < ${t.choice.passingNeeded} needed)`
         : describeSettings(t.confirmation.inSample) === 'no stop'
           ? 'warn only (no stop chosen in-sample)'
           : `warn only (not confirmed held out${g.split ? `: the in-sample stops confirmed on ${t.confirmation.confirmedOn} of ${t.confirmation.required} task splits` : ': no split possible'})`

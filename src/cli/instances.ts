@@ -9,6 +9,7 @@ import { parseLogText, type ParsedLog } from '../formats/index.js';
 import type { Diagnostic, FormatName, ParseResult } from '../formats/types.js';
 import { taskOf } from '../report/identity.js';
 import { numberedSteps } from '../core/step-numbers.js';
+import { noStepsMessage as noStepsText } from '../protocol/no-steps.js';
 import { printable, readText } from '../text-files.js';
 
 /** One trajectory of a file, with the name the CLI shows and `--instance` accepts. */
@@ -103,14 +104,13 @@ export function reportLogDiagnostics(log: LogFile, chosen: readonly Instance[], 
 }
 
 /**
- * Why an instance with no step is not scored: `score` and `replay` refuse such a run rather than give
- * it a 0 and a tier (a person scoring a file learns it holds nothing to score; the server, whose `end` always answers a
- * `final`, scores it as that final over HTTP too); names the instance in a file of several, and the first diagnostic (often the cause).
+ * Why an instance with no step is not scored: `score` and `replay` refuse such a run rather than give it a 0 and a
+ * tier, as `POST /v1/score` does (protocol/no-steps.ts); names the instance in a file of several, and the first
+ * diagnostic (often the cause).
  */
 export function noStepsMessage(log: LogFile, x: Instance): string {
-  const why = x.parsed.diagnostics[0];
-  const which = log.instances.length > 1 ? ` instance ${x.id}:` : '';
-  return `${log.file}:${which} no steps found, nothing to score${why ? ` (${why.at}: ${why.message})` : ''}`;
+  const where = log.instances.length > 1 ? `${log.file}: instance ${x.id}` : log.file;
+  return noStepsText(where, x.parsed.diagnostics[0]);
 }
 
 /** Exit code after printing: 1 when anything read was skipped (file or chosen instances), unless `--lenient`. */

@@ -2,6 +2,7 @@
 import type { AskedBasis, RankBasis, Ranking } from '../core/rank/rank.js';
 import type { ReferenceInfo } from '../core/types.js';
 import { shortRunNames } from './run-names.js';
+import { MIN_RANKED_RUNS_AFTER_SKIP } from './rank-logs.js';
 import { renderTable } from './table.js';
 
 const BASIS: Record<RankBasis, string> = {
@@ -31,8 +32,10 @@ export function rankText(r: Ranking, opts: { forecast: boolean; asked?: AskedBas
   // Whole paths made the table as wide as the folders were deep; --json keeps them.
   const names = shortRunNames([...r.runs, ...r.unranked].map((x) => x.id));
   const name = (id: string): string => names.get(id) ?? id;
+  // One run is no ranking (`rank --lenient` refuses to leave one; audit23): its scores, no rank 1 of 1.
+  const alone = r.runs.length === 1;
   const rows = r.runs.map((x) => [
-    `${x.rank}${x.tied ? '=' : ''}`,
+    alone ? '-' : `${x.rank}${x.tied ? '=' : ''}`,
     name(x.id),
     r.by === 'pPass' || r.by === 'consensus' ? fixed(x.score, 3) : r.by === 'vote' ? String(x.score) : fixed(x.score, 1),
     fixed(x.composite, 1),
@@ -55,5 +58,6 @@ export function rankText(r: Ranking, opts: { forecast: boolean; asked?: AskedBas
   const left = r.unranked.map((x) => `\nnot ranked: ${name(x.id)} (${x.reason})`).join('');
   const missing = opts.missing !== undefined ? `\nnote: ${opts.missing}` : '';
   const tail = `${ties}${flat}${note}${yielded}${missing}${left}`;
-  return `${r.task ?? 'runs of several tasks'}: ${r.runs.length} run${r.runs.length === 1 ? '' : 's'} ordered by ${BASIS[r.by]}\n\n${renderTable(header, rows)}${tail}${tail ? '\n' : ''}`;
+  const what = alone ? `1 run, so no ranking (a ranking needs ${MIN_RANKED_RUNS_AFTER_SKIP} runs); scored by ${BASIS[r.by]}` : `${r.runs.length} runs ordered by ${BASIS[r.by]}`;
+  return `${r.task ?? 'runs of several tasks'}: ${what}\n\n${renderTable(header, rows)}${tail}${tail ? '\n' : ''}`;
 }

@@ -80,8 +80,12 @@ export interface ModelRow {
   tierShares: { Ideal: number; Solid: number; Lucky: number } | null;
   /** Each share's Wilson 95 % interval with the tasks' design effect (n = scoredPassing; null: none, or too few tasks). */
   tierShareIntervals: { Ideal: Interval | null; Solid: Interval | null; Lucky: Interval | null } | null;
+  /**
+   * @deprecated The same value as `tierShares.Lucky` (n = scoredPassing): read that. Kept in report.json for readers
+   * written before the tier shares (audit23); not in models.csv, which gives the Lucky share once (`lucky`).
+   */
   luckyRate: number | null;
-  /** Wilson 95 % interval of the Lucky rate (n = scoredPassing). */
+  /** @deprecated The same interval as `tierShareIntervals.Lucky`: read that (kept for readers, as `luckyRate`). */
   luckyRateInterval: Interval | null;
   luckyMix: Record<LuckyCategory, number>;
   /** Over every scored trajectory: the sums of their distinct wasted steps and tokens. */

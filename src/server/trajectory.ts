@@ -11,6 +11,7 @@ import { SteplensError } from '../errors.js';
 import { detectFormat, getParser, loadLogText, parseInstances, parseLoadedLog, parseLogText, remapToLines } from '../formats/index.js';
 import { nestedDeeperThan } from '../formats/json-helpers.js';
 import { eachInSlices, pushInSlices } from './job-slices.js';
+import { noStepsError } from '../protocol/no-steps.js';
 import type { Diagnostic, FormatName, ParseResult, TrajectoryMeta } from '../formats/types.js';
 
 /** Parses a body's `trajectory` in `format` (or detected); refuses one without steps (a reference needs one). `task`: as in {@link trajectoryDocument}. */
@@ -25,8 +26,8 @@ const MAX_IDS_NAMED = 10;
  * The steps of a body's `trajectory` to score, with what the log says of itself (agent, model, ...). A log of several
  * instances (an OpenHands `output.jsonl` sent as its array of lines) gives the instance whose task is `task`; without
  * one that matches it is refused naming the instances (it was scored as its first line whatever `task` said, and a
- * reference of one task could be learned from another's run). A run with no step is scored as a session ended with
- * none is (its `final`), unless records of its log could not be read: see {@link scorableSteps}.
+ * reference of one task could be learned from another's run). A run with no step is refused `bad_input`
+ * (protocol/no-steps.ts), as `steplens score` refuses it.
  */
 export function trajectoryDocument(
   doc: unknown,
@@ -35,7 +36,7 @@ export function trajectoryDocument(
   task?: string,
 ): { steps: Step[]; meta: TrajectoryMeta; format: FormatName; diagnostics: Diagnostic[] } {
   const one = oneInstance(doc, format, where, task);
-  return { steps: scorableSteps(one, where), meta: one.meta, format: one.format, diagnostics: one.diagnostics };
+  return { steps: stepsToScore(one, where), meta: one.meta, format: one.format, diagnostics: one.diagnostics };
 }
 
 /** As {@link trajectoryDocument}, but a log with no step is no error (ranking lists such a run as unranked). */
@@ -80,12 +81,21 @@ function chosenInstance({ instances, text }: { instances: ParseResult[]; text: D
 }
 
 /**
- * The steps of a parse to score: a run with no step that was read whole (one that ended before its first action)
- * scores as a session ended with no step does (`steps: 0`, the same report as its `final`); one whose records could
- * not be read, none of them a step, is bad input, named by its first problem.
+ * The steps of a parse for a reward (`/get_reward`): a run with no step that was read whole (one that ended before its
+ * first action) gets the score of a session ended with no step (a trainer's batch needs a reward for every rollout);
+ * one whose records could not be read, none of them a step, is bad input, named by its first problem.
  */
 export function scorableSteps(parsed: ParseResult, where: string): Step[] {
   return parsed.steps.length === 0 && parsed.diagnostics.length === 0 ? [] : nonEmptySteps(parsed, where);
+}
+
+/**
+ * The steps of a parse to score and report on (`POST /v1/score`, a batch item, `/v1/score/steps`): a run with none is
+ * refused as `steplens score` refuses it (a report carries a tier; nothing was done to earn one), before scoring.
+ */
+function stepsToScore(parsed: ParseResult, where: string): Step[] {
+  if (parsed.steps.length === 0) throw noStepsError(where, parsed.diagnostics[0]);
+  return parsed.steps;
 }
 
 /** The steps of a parse, or a `bad_input` error naming `where` and the first diagnostic when there are none. */
@@ -145,7 +155,7 @@ async function oneInstanceInSlices(doc: unknown, format: FormatName | 'auto', wh
 export async function trajectoryDocumentInSlices(doc: unknown, format: FormatName | 'auto' | undefined, where = 'body.trajectory', task?: string): Promise<ReturnType<typeof trajectoryDocument>> {
   const one = await oneInstanceInSlices(doc, format ?? 'auto', where, task);
   if (one === undefined) return trajectoryDocument(doc, format, where, task);
-  return { steps: scorableSteps(one, where), meta: one.meta, format: one.format, diagnostics: one.diagnostics };
+  return { steps: stepsToScore(one, where), meta: one.meta, format: one.format, diagnostics: one.diagnostics };
 }
 
 /** As {@link trajectorySteps}, in slices (see {@link oneInstanceInSlices}). */

@@ -1,14 +1,17 @@
 /**
  * A run with no step (a real mini-swe-agent run whose one turn was a format error): a session that streams it and
- * ends gets a `final` (`end` is always answered so), and `POST /v1/score` of its log answered 400 `bad_input` ("no
- * steps found"). The protocol promises `POST /v1/score` "the same report as `final`": it now answers that report
- * (`steps: 0`), and so do a batch item, `/v1/score/steps` and `/get_reward`. A log whose records could not be read,
- * none a step, is still bad input naming the first; a reference still needs a step.
+ * ends gets a `final` (`end` is always answered so). `POST /v1/score` of its log answered that report, tier Lucky
+ * (`steps: 0`), while `steplens score` of the same file refuses it (audit23): a report carries a tier and nothing
+ * earned one. Now `POST /v1/score`, a batch item and `/v1/score/steps` refuse it before scoring with the CLI's code and
+ * message (`bad_input`, "no steps found, nothing to score"); `/get_reward` still gives it the final's score (a
+ * trainer's batch needs a reward for every rollout). A log whose records could not be read, none a step, is refused
+ * naming the first; a reference still needs a step.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getParser } from '../../src/formats/index.js';
+import { cli } from '../cli/run-cli.js';
 import { CORPUS, Client, readDoc, useApp } from './helpers.js';
 
 const srv = useApp();
@@ -43,24 +46,25 @@ async function streamedFinal(session: string, passed?: boolean): Promise<Record<
 }
 
 describe('a run with no step', () => {
-  it('scores over HTTP as a session of it ends: the same report as its final (steps 0)', async () => {
+  it('is refused over HTTP as steplens score refuses it: bad_input, the same message, no tier', async () => {
     const doc = await readDoc(NO_STEPS);
-    for (const [i, passed] of [undefined, false].entries()) {
-      const final = await streamedFinal(`no-steps-${i}`, passed);
-      expect(final.steps).toBe(0);
-      const scored = await post('/v1/score', { task: TASK, trajectory: doc, ...(passed !== undefined ? { passed } : {}) });
-      expect(scored).toEqual({ status: 200, body: final });
-      const batch = await post('/v1/score/batch', { items: [{ task: TASK, trajectory: doc, ...(passed !== undefined ? { passed } : {}) }] });
-      expect(batch.body).toEqual({ results: [final] });
+    const cliRefusal = await cli('score', NO_STEPS, '--json');
+    expect(cliRefusal.code).toBe(1);
+    expect(cliRefusal.stderr).toBe(`steplens score: ${NO_STEPS}: no steps found, nothing to score\n`);
+    const refused = { code: 'bad_input', message: 'body.trajectory: no steps found, nothing to score' };
+    for (const passed of [undefined, true, false]) {
+      const outcome = passed !== undefined ? { passed } : {};
+      expect(await post('/v1/score', { task: TASK, trajectory: doc, ...outcome })).toEqual({ status: 400, body: { error: refused } });
+      const batch = await post('/v1/score/batch', { items: [{ task: TASK, trajectory: doc, ...outcome }] });
+      expect(JSON.stringify(batch.body)).not.toContain('"tier"');
+      expect(JSON.stringify(batch.body)).toContain('items[0].trajectory: no steps found, nothing to score');
     }
+    expect(await post('/v1/score/steps', { task: TASK, trajectory: doc })).toEqual({ status: 400, body: { error: refused } });
   });
 
-  it('/v1/score/steps shows no step and its report; /get_reward gives it the final score', async () => {
-    const final = await streamedFinal('no-steps-view');
-    const view = await post('/v1/score/steps', { task: TASK, trajectory: await readDoc(NO_STEPS) });
-    expect(view.status).toBe(200);
-    expect(view.body.steps).toEqual([]);
-    expect(view.body.report).toEqual(final);
+  it('a session of it still ends with a final; /get_reward gives it the final score', async () => {
+    const final = await streamedFinal('no-steps-reward');
+    expect(final.steps).toBe(0);
     const reward = await post('/get_reward', { query: [await readFile(NO_STEPS, 'utf8')], labels: [TASK] });
     expect(reward.status).toBe(200);
     expect(reward.body.rewards).toEqual([(final.score as { total: number }).total / 100]);
@@ -71,7 +75,7 @@ describe('a run with no step', () => {
     const unreadable = { ...doc, messages: [...doc.messages, { role: 3 }] };
     const r = await post('/v1/score', { task: TASK, trajectory: unreadable });
     expect(r.status).toBe(400);
-    expect(r.body.error).toMatchObject({ code: 'bad_input', message: expect.stringMatching(/^body\.trajectory: no steps found \(.+\)$/) as unknown });
+    expect(r.body.error).toMatchObject({ code: 'bad_input', message: expect.stringMatching(/^body\.trajectory: no steps found, nothing to score \(.+\)$/) as unknown });
     const ref = await post(`/v1/tasks/${TASK}/references`, { trajectory: doc });
     expect(ref.status).toBe(400);
     expect(ref.body.error).toEqual({ code: 'bad_input', message: 'body.trajectory: no steps found' });

@@ -38,8 +38,9 @@ class ExamplesTest(unittest.TestCase):
         lines = [l for l in out.stdout.splitlines() if "advantage" in l]
         self.assertEqual(len(lines), 4)
         self.assertIn("one POST /v1/score/batch", out.stdout)
-        # The rollout with no step is scored as a session ended with none: 0 steps, reward 0, the group's lowest.
-        self.assertRegex(lines[3], r"reward 0\.0000 .* 0 steps")
+        # The rollout with no step is refused as steplens score refuses it (audit23), and gets the group's lowest reward.
+        self.assertRegex(lines[3], r"error bad_input: .*no steps found, nothing to score$")
+        self.assertEqual(lines[3].split("reward ")[1][:6], min(l.split("reward ")[1][:6] for l in lines[:3]))
 
     def test_verl_reward_file_loads_by_path_as_verl_does(self):
         code = ("import importlib.util, sys\n"

@@ -46,8 +46,12 @@ export function inSampleMark(s: SelectionRow): string {
   return ` (in-sample: the forecaster was trained on ${s.inSampleRuns} of these ${s.runs} runs, so the figures are optimistic)`;
 }
 
-/** The best-of-N line of one score over every source (`reference`: of the runs scored against that kind alone). */
-export function selectionLine(s: SelectionRow, reference?: ReferenceKind): string {
+/**
+ * The best-of-N line of one score over every source (`reference`: of the runs scored against that kind alone). With
+ * `rows` (the score's rows per source beside it), a figure pooled over the groups of several sources names them and
+ * gives the one with the most informative groups alone: the pooled rates mix sources' groups (audit23).
+ */
+export function selectionLine(s: SelectionRow, reference?: ReferenceKind, rows: readonly SelectionRow[] = []): string {
   const name = `best-of-N by ${s.score === 'total' ? 'the composite score' : s.score}${reference ? ` (scored ${reference})` : ''}`;
   if (s.groups === 0) return `${name}: no source ran a task twice with a known outcome`;
   // pPass reads no PTA (core/forecast/features.ts): only the composite's groups are told apart by kind.
@@ -55,7 +59,19 @@ export function selectionLine(s: SelectionRow, reference?: ReferenceKind): strin
   return (
     `${name}${inSampleMark(s)} over ${plural(s.groups, 'group')} (one source, one task, >= 2 runs; ${s.runs} runs${kinds ? `; scored ${kinds}` : ''}): ` +
     `top pick resolves ${withInterval(s.top.rate, s.top.interval)}, random ${withInterval(s.random.rate, s.random.interval)}, ` +
-    `oracle ${withInterval(s.oracle.rate, s.oracle.interval)}; gap closed ${withInterval(s.gapClosed, s.gapInterval)} (n = ${plural(s.informative, 'group')} with a pass and a fail)`
+    `oracle ${withInterval(s.oracle.rate, s.oracle.interval)}; gap closed ${withInterval(s.gapClosed, s.gapInterval)} (n = ${plural(s.informative, 'group')} with a pass and a fail)` +
+    pooledSelectionText(s, rows, reference)
+  );
+}
+
+/** `; pooled over N sources ...` with the source of the most informative groups alone, or '' for one source. */
+function pooledSelectionText(all: SelectionRow, rows: readonly SelectionRow[], reference?: ReferenceKind): string {
+  const own = rows.filter((x) => x.source !== 'all' && x.score === all.score && x.groups > 0);
+  if (own.length < 2) return '';
+  const top = [...own].sort((a, b) => b.informative - a.informative || b.groups - a.groups || a.source.localeCompare(b.source))[0]!;
+  return (
+    `; pooled over ${own.length} sources, each alone in selection${reference ? `-${reference}` : ''}.csv (the most informative, ${top.source}: ` +
+    `${plural(top.groups, 'group')}, gap closed ${withInterval(top.gapClosed, top.gapInterval)}, n = ${top.informative})`
   );
 }
 
@@ -91,7 +107,7 @@ export function headline(r: CorpusReport): string[] {
       : []),
     ...(total ? [separationLine(total)] : []),
     ...referenceKindMixLines(r.referenceKindMix, r.statistics.minPerClass),
-    ...r.selection.filter((s) => s.source === 'all').map((s) => selectionLine(s)),
+    ...r.selection.filter((s) => s.source === 'all').map((s) => selectionLine(s, undefined, r.selection)),
     ...selectionKindMixLines(r.selection),
     ...(inSample !== null ? [inSample] : []),
   ];
@@ -249,7 +265,7 @@ export function terminalSummary(r: CorpusReport): string {
       ...modelsCautions(r, b),
       '',
       ...b.separation.filter((s) => s.signal === 'total').map(separationLine),
-      ...b.selection.filter((s) => s.source === 'all').map((s) => selectionLine(s, b.reference)),
+      ...b.selection.filter((s) => s.source === 'all').map((s) => selectionLine(s, b.reference, b.selection)),
     ]),
     '',
     chiLine(r),
