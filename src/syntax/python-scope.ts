@@ -70,8 +70,11 @@ export const STRIKES = 3;
 const MAX_INDENT_LOOKUPS = 4096;
 /** Paths one run keeps indentation spans for (the oldest is forgotten first). */
 const MAX_INDENT_PATHS = 256;
-/** Texts whose indentation index is kept, one per path (most texts are looked up a few times in a row). */
-const INDEXED_PATHS = 32;
+/**
+ * Texts whose indentation index is kept, by path and text (most texts are looked up a few times in a row; the
+ * rollouts of one task look the same texts up in turn, and kept one per path the index was built again each time).
+ */
+const INDEXED_TEXTS = 64;
 /**
  * Bytes of texts and line arrays the indexes keep (estimated, {@link indexBytes}); a bigger index is not kept. Kept
  * by count alone, 32 distinct 850 KB files held ~38 MB after their sessions ended (the flood drill's heap grew 26 %).
@@ -104,6 +107,8 @@ interface TreeEntry {
   bytes: number;
   /** A text over the resolver's `errorTextChars` whose tree has syntax errors (read once, at the parse). */
   broken: boolean;
+  /** A tree with no syntax error: a copy of it (a reparse of its own text from it) costs ~4 % of a fresh parse. */
+  clean: boolean;
 }
 
 /** What a bounded cache holds (tests, metrics). */
@@ -188,7 +193,7 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
   const errorChars = options.errorTextChars ?? ERROR_TEXT_CHARS;
   const incremental = options.incremental ?? true;
   const plainFirst = options.plainFromIndentation ?? true;
-  const indexes = new LRUCache<string, IndentIndex>({ max: INDEXED_PATHS, maxSize: INDEX_CACHE_BYTES, sizeCalculation: indexBytes });
+  const indexes = new LRUCache<string, IndentIndex>({ max: INDEXED_TEXTS, maxSize: INDEX_CACHE_BYTES, sizeCalculation: indexBytes });
   /**
    * Per file path, the cache key of its latest tree: the old tree its next text is reparsed from (any session's;
    * from an unrelated text of the same path a reparse costs no more than a fresh parse). As many as trees kept.
@@ -245,8 +250,9 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
         parser.reset(); // a halted parse would otherwise resume on the next text
       else {
         const root = tree.rootNode;
-        broken = text.length > errorChars && root.hasError;
-        cache.set(key, { tree, text, hits: 0, bytes: root.descendantCount * BYTES_PER_NODE + 2 * text.length, broken });
+        const hasError = root.hasError;
+        broken = text.length > errorChars && hasError;
+        cache.set(key, { tree, text, hits: 0, bytes: root.descendantCount * BYTES_PER_NODE + 2 * text.length, broken, clean: !hasError });
         if (incremental) latest.set(file, key);
       }
     }
@@ -264,23 +270,28 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
     return tree === undefined ? indentScope(text, lo, hi, indexOf(file, text)) : scopeOf(tree, lo, hi);
   }
 
-  /** The indentation index of `file`'s `text`, built once per text version. */
+  /** The indentation index of `file`'s `text`, built once per text version (a sampled key: texts are compared). */
   function indexOf(file: string, text: string): IndentIndex {
-    const kept = indexes.get(file);
+    const key = `${file}\0${sampledTextKey(text)}`;
+    const kept = indexes.get(key);
     if (kept?.text === text) return kept;
     const ix = indexPython(text);
-    indexes.set(file, ix);
+    indexes.set(key, ix);
     return ix;
   }
 
   /**
    * A tree of `file`'s latest text, edited to the new text's shape, to reparse the new text from. `edit` changes a
-   * tree in place, so the cached tree is taken out of the cache when nobody looked its text up again since it was
-   * parsed; a text looked up again (a view, then an edit's scope on the same text; the rollouts of one task reaching
-   * the same file) is likely to be asked for again, so its tree stays, and a copy is edited instead (a reparse of its
-   * own text from it: about a quarter of a fresh parse). Undefined when there is none, or it was evicted. A tree of
-   * another session's version of the path is used too: the reparse costs about what a fresh one does, and taking
-   * the superseded tree leaves the cache room for texts still in use (measured: fewer parses than without it).
+   * tree in place, so a kept tree is copied first (a reparse of its own text from it; node tree-sitter has no
+   * `Tree.copy`) and the copy edited. A tree with no syntax error is kept: its copy costs ~4 % of a fresh parse (a
+   * 22 KB file: 0.16 of 3.8 ms), and another session at the same text (the rollouts of one task) finds it, where
+   * taking it made a view and its extension take each other's trees in every session (dask-8685 seq 2 and 5: two
+   * parses each time; bench/README.md, scope22). It shares its unchanged subtrees with the new tree: ~40 KB of RSS
+   * beside the new tree's ~550 KB for a 22 KB file (the byte bound counts each tree whole: conservative). A tree
+   * with errors copies at about half a fresh parse (error recovery reuses little), so it is kept only when its text
+   * was looked up again since it was parsed (a view, then an edit's scope on the same text), as before; else it is
+   * taken out of the cache. Undefined when there is none, or it was evicted. A tree of another session's version of
+   * the path is used too: the reparse costs about what a fresh one does.
    */
   function previousTree(parser: Parser, file: string, text: string): Parser.Tree | undefined {
     const key = latest.get(file);
@@ -288,7 +299,7 @@ export function createPythonScopeResolver(options: ScopeResolverOptions = {}): S
     if (entry === undefined) return undefined;
     const edit = textEdit(entry.text, text);
     let old = entry.tree;
-    if (entry.hits > 0) old = parser.parse(entry.text, entry.tree);
+    if (entry.hits > 0 || entry.clean) old = parser.parse(entry.text, entry.tree);
     else cache.delete(key!);
     old.edit(edit);
     return old;

@@ -108,13 +108,19 @@ describe('incremental reparsing', () => {
     expect(compared).toBeGreaterThan(200);
   });
 
-  it('takes a tree out of the cache only when nobody looked its text up again (the rollouts of a task share texts)', () => {
+  it('takes a tree with errors out of the cache only when nobody looked its text up again; keeps a clean one (scope22)', () => {
     const v1 = 'class A:\n    def f(self):\n        return 1\n';
     const v2 = `import os\n\n${v1}`; // rows move: a cached tree edited in place would answer v1 wrongly
+    const b1 = 'class A:\n    def f(self:\n        return 1\n'; // a syntax error: its copy costs about half a parse
     const once = createPythonScopeResolver({ plainFromIndentation: false });
-    once.scopeAt('a.py', v1, [3, 3]);
-    once.scopeAt('a.py', v2, [3, 3]);
+    once.scopeAt('a.py', b1, [3, 3]);
+    once.scopeAt('a.py', `import os\n\n${b1}`, [3, 3]);
     expect(once.cacheStats().entries).toBe(1);
+    const clean = createPythonScopeResolver({ plainFromIndentation: false });
+    clean.scopeAt('a.py', v1, [3, 3]);
+    clean.scopeAt('a.py', v2, [3, 3]);
+    expect(clean.cacheStats().entries).toBe(2);
+    expect([1, 2, 3].map((r) => clean.scopeAt('a.py', v1, [r, r]))).toEqual(['A', 'A.f', 'A.f']);
     const twice = createPythonScopeResolver({ plainFromIndentation: false });
     twice.scopeAt('a.py', v1, [3, 3]);
     twice.scopeAt('a.py', v1, [2, 3]);
