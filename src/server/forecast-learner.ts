@@ -59,8 +59,8 @@ export interface ForecastLearnOptions {
   maxRuns?: number;
   /** Most sources (agent + model) one scope holds learned models of (default 64). */
   maxSources?: number;
-  /** Kept sessions from which an attempt is fitted in a worker thread (default 500, retrain-off-loop.ts). */
-  offLoopFromRuns?: number;
+  /** Rows of kept sessions (their sampled prefixes) from which an attempt is fitted in a worker thread (default 512, retrain-off-loop.ts). */
+  offLoopFromRows?: number;
   /** Attempts a scope lists (and saves), the latest (default 50). */
   attemptsKept?: number;
   /** Version files kept per directory, the newest (default 20; 0 keeps every one): a file per accepted retraining or recalibration would otherwise grow the disk for good. */
@@ -300,13 +300,13 @@ export class ForecastLearner {
     };
     try {
       const current = this.holder.fileFor(tenant);
-      // Off the event loop from a few hundred sessions (retrain-off-loop.ts): one tenant's 5,000 held every socket 1.2 s.
+      // Off the event loop from a few hundred rows (retrain-off-loop.ts): one tenant's 499 long sessions held every socket 1.7 s.
       const options = {
         now: at,
         ...(this.options.minRuns !== undefined ? { minRuns: this.options.minRuns } : {}),
         ...(this.options.minClass !== undefined ? { minClass: this.options.minClass } : {}),
       };
-      const r = await retrainOffLoop(runs, current, options, this.options.offLoopFromRuns);
+      const r = await retrainOffLoop(runs, current, options, this.options.offLoopFromRows);
       const { models, dropped } = this.capped(r.kind === 'accepted' ? r.candidate.models : current.models, tenant, last, cap);
       const attempt: LearnAttempt = { at, sessions: runs.length, result: r.kind, reason: r.reason };
       if (dropped > 0) attempt.reason += `; ${dropped} learned model${dropped === 1 ? '' : 's'} dropped: at most ${cap} sources hold one (those with the oldest outcomes go)`;

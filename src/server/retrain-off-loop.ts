@@ -1,10 +1,12 @@
 /**
  * One retraining attempt of `serve --forecast-learn`, off the event loop every tenant's sockets share. Fitting is
  * synchronous core work: 5,000 kept sessions of one source (the default bound, which one tenant can fill in the
- * `tenant` scope) took 1.2 s on the main thread, a stall of every session once per attempt. From
- * {@link OFF_LOOP_FROM_RUNS} sessions the fit runs in a one-shot worker thread (the sessions are copied to it, tens
- * of ms for 5,000); below it, or where no worker entry exists, on the main thread as before (a few hundred sessions
- * fit in tens of ms, less than a worker's start). The result is the same either way: the fit is deterministic.
+ * `tenant` scope) took 1.2 s on the main thread, a stall of every session once per attempt. Its cost follows the
+ * rows fitted (a session's sampled prefixes: 2 for a 2-step session, 25 from 1,001 steps), not the sessions: 499
+ * sessions of 1,001 steps held the loop 1.7 s of CPU (T103). From {@link OFF_LOOP_FROM_ROWS} rows the fit runs in a
+ * one-shot worker thread (the sessions are copied to it, tens of ms for 5,000); below it, or where no worker entry
+ * exists, on the main thread (a few hundred rows fit in tens of ms, less than a worker's start). The result is the
+ * same either way: the fit is deterministic.
  */
 import { Worker } from 'node:worker_threads';
 import type { ForecastFile } from '../core/forecast/model.js';
@@ -12,8 +14,15 @@ import { retrainForecast, type RetrainOptions, type RetrainResult } from '../cor
 import type { ForecastRun } from '../core/forecast/run.js';
 import { workerEntry } from './worker-entry.js';
 
-/** Sessions from which an attempt is fitted in a worker thread. */
-export const OFF_LOOP_FROM_RUNS = 500;
+/** Rows (sampled prefixes of the sessions together) from which an attempt is fitted in a worker thread. */
+export const OFF_LOOP_FROM_ROWS = 512;
+
+/** The rows a fit over `runs` reads: each session's sampled prefixes. */
+export function rowsOf(runs: readonly ForecastRun[]): number {
+  let rows = 0;
+  for (const r of runs) rows += r.at.length;
+  return rows;
+}
 
 /** What the worker gets. */
 export interface RetrainJob {
@@ -45,9 +54,9 @@ function withKept(result: RetrainResult, kept: readonly number[], current: Forec
   return { ...result, candidate: { ...result.candidate, models } };
 }
 
-/** {@link retrainForecast}, in a worker thread when `runs` holds `fromRuns` sessions or more. Rejects if the fit or the worker fails. */
-export async function retrainOffLoop(runs: readonly ForecastRun[], current: ForecastFile, options: RetrainOptions, fromRuns = OFF_LOOP_FROM_RUNS): Promise<RetrainResult> {
-  const entry = runs.length >= fromRuns ? workerEntry('retrain-worker') : undefined;
+/** {@link retrainForecast}, in a worker thread when `runs` hold `fromRows` rows or more. Rejects if the fit or the worker fails. */
+export async function retrainOffLoop(runs: readonly ForecastRun[], current: ForecastFile, options: RetrainOptions, fromRows = OFF_LOOP_FROM_ROWS): Promise<RetrainResult> {
+  const entry = rowsOf(runs) >= fromRows ? workerEntry('retrain-worker') : undefined;
   if (entry === undefined) return retrainForecast(runs, current, options);
   const job: RetrainJob = { runs, current, options };
   return new Promise<RetrainResult>((resolve, reject) => {

@@ -1,6 +1,7 @@
 /**
  * `serve --forecast-learn` fits an attempt over many kept sessions in a worker thread (retrain-off-loop.ts): one
- * tenant's 5,000 sessions of one source held every socket's event loop 1.2 s per attempt on the main thread. The
+ * tenant's 5,000 sessions of one source held every socket's event loop 1.2 s per attempt on the main thread, and
+ * 499 sessions of 1,001 steps (under the old bound of 500 sessions) 1.7 s (T103): the bound counts rows. The
  * worker's result is the main thread's, bit for bit; the loop turns while it fits; a fit that fails rejects.
  */
 import { describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import type { ForecastFile } from '../../src/core/forecast/model.js';
 import { retrainForecast } from '../../src/core/forecast/retrain.js';
 import { sampleSteps, type ForecastRun } from '../../src/core/forecast/run.js';
 import { ForecastHolder } from '../../src/server/forecast-holder.js';
-import { retrainOffLoop } from '../../src/server/retrain-off-loop.js';
+import { OFF_LOOP_FROM_ROWS, retrainOffLoop, rowsOf } from '../../src/server/retrain-off-loop.js';
 import { forecastFileOf, labelledRuns } from '../forecast/fixtures.js';
 
 const runs = labelledRuns();
@@ -46,9 +47,26 @@ describe('retraining off the event loop', () => {
     expect(worker.value).toEqual(inline);
     expect(worker.turns).toBeGreaterThan(0);
     // Below the threshold: on the main thread, the loop held until it is done.
-    const below = await turnsDuring(() => retrainOffLoop(sessions, blind, options, sessions.length + 1));
+    const below = await turnsDuring(() => retrainOffLoop(sessions, blind, options, rowsOf(sessions) + 1));
     expect(below.value).toEqual(inline);
     expect(below.turns).toBe(0);
+  }, 60_000);
+
+  it('fits fewer than 500 sessions in a worker when they are long: the bound is on the rows a fit reads (T103)', async () => {
+    // Each session as if it ran 1,001 steps: 25 sampled rows (its own rows repeated), 40 of them far under 500 sessions.
+    const long = Array.from({ length: 40 }, (_, i): ForecastRun => {
+      const r = sessions[i % sessions.length]!;
+      const at = Int32Array.from(sampleSteps(1001));
+      const rows = new Float64Array(at.length * FEATURE_COUNT);
+      for (let k = 0; k < at.length; k++) rows.set(r.rows.subarray(Math.min(k, r.at.length - 1) * FEATURE_COUNT, (Math.min(k, r.at.length - 1) + 1) * FEATURE_COUNT), k * FEATURE_COUNT);
+      return { ...r, id: `${r.id}-${i}`, length: 1001, at, rows };
+    });
+    expect(rowsOf(long)).toBe(40 * 25);
+    expect(rowsOf(long)).toBeGreaterThanOrEqual(OFF_LOOP_FROM_ROWS);
+    // The default bound: in a worker, so the loop turns while it fits (on the main thread it made none).
+    const worker = await turnsDuring(() => retrainOffLoop(long, blind, options));
+    expect(worker.value).toEqual(retrainForecast(long, blind, options));
+    expect(worker.turns).toBeGreaterThan(0);
   }, 60_000);
 
   it('keeps the models it did not retrain as the very objects in force (the learner and holder tell learned from inherited by identity)', async () => {
