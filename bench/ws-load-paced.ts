@@ -136,6 +136,9 @@ export interface Capacity {
 /** Answered below this share of the offered rate, a capacity round found the capacity (the server held the rate). */
 export const CAPACITY_REACHED = 0.9;
 
+/** A server's share of a core (%) under which its capacity round was held by the machine more than by its work. */
+const SATURATED_PCT = 90;
+
 /** While a capacity round answers near its offer, the next one offers this many times more. */
 export const CAPACITY_STEP = 1.5;
 
@@ -177,6 +180,8 @@ export async function pacedCapacity(a: TargetProcess, loop: OpenLoop, offered: n
       : `paced capacity: NOT REACHED: at least ${fmt(answered, 0)} steps/s (${out.length} round${out.length === 1 ? '' : 's'} up to ${fmt(last.offered, 0)} offered each answered ${CAPACITY_REACHED * 100} % of it or more; raise --capacity-rate or --capacity-rounds); the half-load row runs at half of this lower bound`,
   );
   if (best !== last) console.log(`  (the most was answered at ${fmt(best.offered, 0)} offered: a larger offer did not add answers)`);
+  // A server short of a core at its capacity was held by the machine (the driver, other jobs), not by its own work.
+  if (best.busyPct < SATURATED_PCT) console.log(`  (the server had ${fmt(best.busyPct, 0)} % of a core at it: the machine held the rate, not the server's work a step alone)`);
   return out;
 }
 
