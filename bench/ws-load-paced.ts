@@ -129,19 +129,71 @@ export interface Capacity {
   /** The target's share of a core over the window (near 100: the server was what held the rate). */
   busyPct: number;
   cpuUsPerStep: number;
-  /** The answered rate came near the offered one: the capacity is at least `answered`, not reached. */
+  /** The answered rate fell below {@link CAPACITY_REACHED} of the offered one: the server, not the offer, held it. */
   reached: boolean;
 }
 
+/** Answered below this share of the offered rate, a capacity round found the capacity (the server held the rate). */
+export const CAPACITY_REACHED = 0.9;
+
+/** A server's share of a core (%) under which its capacity round was held by the machine more than by its work. */
+const SATURATED_PCT = 90;
+
+/** While a capacity round answers near its offer, the next one offers this many times more. */
+export const CAPACITY_STEP = 1.5;
+
 /**
- * The paced shape's own capacity in this run: the same sessions, connections and drivers as the paced rows, asked
- * `offered` steps/s (more than they carry), against steplens only. A session sends its steps on schedule, answered or
+ * The next capacity round's offered steps/s, or undefined: round `round` (from 1) of at most `rounds` answered below
+ * {@link CAPACITY_REACHED} of its offer (the capacity is found), or was the last. Before half22 one round offered
+ * 30,000 steps/s; stop 69's answered 28,112 of them, said "not reached", and the half-load row ran at half of that.
+ */
+export function nextCapacityOffer(offered: number, answered: number, round: number, rounds: number): number | undefined {
+  if (answered < CAPACITY_REACHED * offered || round >= rounds) return undefined;
+  return Math.round(offered * CAPACITY_STEP);
+}
+
+/**
+ * The capacity of a series of rounds: the most any round answered (the server carried at least that), found when
+ * the last round answered below {@link CAPACITY_REACHED} of its offer (else it is a lower bound: say so).
+ */
+export function capacityOf(rounds: readonly Capacity[]): { answered: number; reached: boolean; best: Capacity; rounds: number } {
+  const best = rounds.reduce((x, y) => (y.answered > x.answered ? y : x));
+  return { answered: best.answered, reached: rounds.at(-1)!.reached, best, rounds: rounds.length };
+}
+
+/**
+ * The paced shape's own capacity in this run: rounds of {@link pacedCapacityRound} from `offered` steps/s up by
+ * {@link CAPACITY_STEP} while the server answers near its offer, at most `rounds`. Prints each round and the capacity.
+ */
+export async function pacedCapacity(a: TargetProcess, loop: OpenLoop, offered: number, rounds: number, sessions: number): Promise<Capacity[]> {
+  const out: Capacity[] = [];
+  for (let next: number | undefined = offered; next !== undefined;) {
+    const c = await pacedCapacityRound(a, loop, next, sessions);
+    out.push(c);
+    next = nextCapacityOffer(c.offered, c.answered, out.length, rounds);
+  }
+  const { answered, reached, best } = capacityOf(out);
+  const last = out.at(-1)!;
+  console.log(
+    reached
+      ? `paced capacity: ${fmt(answered, 0)} steps/s (the most a round answered; the last round answered ${fmt(last.answered, 0)} of ${fmt(last.offered, 0)} offered, the server at ${fmt(last.busyPct, 0)} % of a core)`
+      : `paced capacity: NOT REACHED: at least ${fmt(answered, 0)} steps/s (${out.length} round${out.length === 1 ? '' : 's'} up to ${fmt(last.offered, 0)} offered each answered ${CAPACITY_REACHED * 100} % of it or more; raise --capacity-rate or --capacity-rounds); the half-load row runs at half of this lower bound`,
+  );
+  if (best !== last) console.log(`  (the most was answered at ${fmt(best.offered, 0)} offered: a larger offer did not add answers)`);
+  // A server short of a core at its capacity was held by the machine (the driver, other jobs), not by its own work.
+  if (best.busyPct < SATURATED_PCT) console.log(`  (the server had ${fmt(best.busyPct, 0)} % of a core at it: the machine held the rate, not the server's work a step alone)`);
+  return out;
+}
+
+/**
+ * One capacity round: the same sessions, connections and drivers as the paced rows, asked `offered` steps/s, against
+ * steplens only. A session sends its steps on schedule, answered or
  * not, and waits for its final before the next session, so the backlog is bounded (a trajectory a session) and what
  * the server answers a second is what it carries in this shape on this machine now. At saturation a read carries
  * several frames, as it rarely does at half of it, so this is the capacity with the server's batching at its best:
  * half of it is not less than half of what one frame a read would carry.
  */
-export async function pacedCapacity(a: TargetProcess, loop: OpenLoop, offered: number, sessions: number): Promise<Capacity> {
+async function pacedCapacityRound(a: TargetProcess, loop: OpenLoop, offered: number, sessions: number): Promise<Capacity> {
   const pc = Math.min(loop.pacedConnections, sessions);
   const x = await pacedRound(a, offered, pc, sessions, loop);
   const settled = await sessionsEnded(a);
@@ -152,10 +204,10 @@ export async function pacedCapacity(a: TargetProcess, loop: OpenLoop, offered: n
     answered,
     busyPct: (x.cpu[0]! * 100) / x.w.seconds,
     cpuUsPerStep: (x.cpu[0]! * 1e6) / x.w.scored,
-    reached: answered < 0.9 * offered,
+    reached: answered < CAPACITY_REACHED * offered,
   };
   console.log(
-    `paced capacity (steplens alone, ${pc * Math.ceil(sessions / pc)} sessions over ${pc} connections, offered ${fmt(offered, 0)} steps/s): sent ${fmt(c.sent, 0)}/s, answered ${fmt(answered, 0)}/s, ${x.w.skipped} due steps skipped (every session had sent its trajectory and waited for its final); target ${fmt(c.cpuUsPerStep, 1)} µs of CPU a step, ${fmt(c.busyPct, 0)} % of a core; its sessions ended and freed ${settled}${c.reached ? '' : ' - answered near the offered rate: the capacity is not reached, raise --capacity-rate'}`,
+    `paced capacity round (steplens alone, ${pc * Math.ceil(sessions / pc)} sessions over ${pc} connections, offered ${fmt(offered, 0)} steps/s): sent ${fmt(c.sent, 0)}/s, answered ${fmt(answered, 0)}/s, ${x.w.skipped} due steps skipped (every session had sent its trajectory and waited for its final); target ${fmt(c.cpuUsPerStep, 1)} µs of CPU a step, ${fmt(c.busyPct, 0)} % of a core; driver ${fmt((x.cpu[1]! * 100) / x.w.seconds, 0)} % of a core; its sessions ended and freed ${settled}${c.reached ? '' : ` - answered ${CAPACITY_REACHED * 100} % of the offer or more: not the capacity`}`,
   );
   return c;
 }
