@@ -55,9 +55,16 @@ export function normalizeBounded(text: string, normalize: (head: string) => stri
   return head === text.length ? normalize(text) : `${normalize(text.slice(0, head))}${restDigest(text, head)}`;
 }
 
+/**
+ * The whitespace runs {@link collapseWhitespace} rewrites: those of two or more characters, and single ones other than
+ * a space. A lone space is already what it would become, and most of a command's runs are lone spaces: `/\s+/g`
+ * replaced each of them (a 64 KiB head of `echo a && ` x 6,554: 19,661 replacements, ~2.3 ms; now none, T105).
+ */
+export const RUNS_TO_COLLAPSE = /\s{2,}|[^\S ]/g;
+
 /** Collapses every whitespace run to one space and trims. */
 export function collapseWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return text.replace(RUNS_TO_COLLAPSE, ' ').trim();
 }
 
 /**
