@@ -44,8 +44,8 @@ const ZOD_FILE = 'zod.cjs';
 /** Makes the `.js` files of dist/bin (main) CommonJS in a package of ES modules. */
 const BIN_PACKAGE_JSON = '{ "type": "commonjs" }\n';
 
-/** Native packages: never bundled, only `require`d where they are used. */
-const NATIVE = ['tree-sitter', 'tree-sitter-bash', 'tree-sitter-python'];
+/** Native packages: never bundled, only `require`d where they are used (bufferutil: ws's native unmask, found beside its prebuilds; T105). */
+const NATIVE = ['tree-sitter', 'tree-sitter-bash', 'tree-sitter-python', 'bufferutil'];
 /** Commands run from dist/src rather than bundled (none now; registry.ts's plugin below still knows how). */
 const FROM_DIST = [];
 /** The server's worker threads (src/server/NAME.ts): a file each beside the command files, `.js` as worker-entry.ts looks for. */

@@ -3,7 +3,7 @@ import type { Analyzers } from './ports.js';
 import type { Label, State, Step } from './types.js';
 import { stateRecord } from './state/state-record.js';
 import { Labeler } from './labeler/labeler.js';
-import { hashContent, md5 } from './state/normalize.js';
+import { forgetRestDigests, hashContent, md5 } from './state/normalize.js';
 import { NO_TOKENS, terminalFacts } from './state/terminal-facts.js';
 import { stepFailed } from './state/failure.js';
 import { stepCost } from './state/cost.js';
@@ -87,6 +87,7 @@ class IncrementalStateBuilder implements StateBuilder {
     const dir = outcome.paths.dir;
     const key = facts !== undefined && terminal ? terminalExactKey(facts, a, dir, root) : exactKey(exactAction(a, step.tool, label.file, dir, root));
     const variant = variants.isVariant(hash, key);
+    forgetRestDigests();
     const state = stateRecord(
       {
         t: step.t,

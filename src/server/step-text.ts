@@ -10,13 +10,26 @@ import { intern } from '../core/memory/flat-string.js';
 /** Longest kept line, in characters. */
 export const STEP_TEXT_MAX = 100;
 
-function what(step: Step): string {
+/**
+ * Characters of a step's long text (a code cell, a message) read for its line at first: the line's scan stops within
+ * them unless whitespace runs are long, and then {@link stepText} reads four times as many, and so on.
+ */
+export const FIRST_READ = 1024;
+
+/** `text`, or its first `limit` characters (a slice of a flat string: nothing copied). */
+const upTo = (text: string, limit: number): string => (text.length > limit ? text.slice(0, limit) : text);
+
+/**
+ * What the step did, its text cut to `limit` characters: a prefix joined to a whole 1 MB text (`python: ${code}`)
+ * was flattened, a copy of the whole text, for a line of 100 characters (T105).
+ */
+function what(step: Step, limit: number): string {
   const a = step.action;
   switch (a.kind) {
     case 'shell':
       return a.command;
     case 'code':
-      return `${a.language}: ${a.code}`;
+      return `${a.language}: ${upTo(a.code, limit)}`;
     case 'view':
       return a.range ? `view ${a.path} ${a.range[0]}-${a.range[1]}` : `view ${a.path}`;
     case 'edit':
@@ -28,7 +41,7 @@ function what(step: Step): string {
     case 'think':
     case 'finish':
     case 'message':
-      return a.text !== undefined && a.text !== '' ? `${a.kind}: ${a.text}` : a.kind;
+      return a.text !== undefined && a.text !== '' ? `${a.kind}: ${upTo(a.text, limit)}` : a.kind;
     case 'none':
       return '(no action)';
     case 'other':
@@ -45,7 +58,26 @@ const isSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
  * scoring the step. Most lines need no collapsing (single spaces between words): those are a slice.
  */
 export function stepText(step: Step): string {
-  const text = what(step);
+  const long = longTextLength(step);
+  for (let limit = FIRST_READ; ; limit *= 4) {
+    const line = lineOf(what(step, limit), long > limit);
+    if (line !== undefined) return line;
+  }
+}
+
+/** Length of the text {@link what} may cut (a code cell's, a message's), else 0. */
+function longTextLength(step: Step): number {
+  const a = step.action;
+  if (a.kind === 'code') return a.code.length;
+  return (a.kind === 'think' || a.kind === 'finish' || a.kind === 'message') && a.text !== undefined ? a.text.length : 0;
+}
+
+/**
+ * The line of `text`, or undefined when `text` was `cut` and its scan reached its end with the line still open (the
+ * whole text's line could then differ). A cut text whose scan stops before its end gives the whole text's line: the
+ * scan never looks past where it stops.
+ */
+function lineOf(text: string, cut: boolean): string | undefined {
   // The shortest prefix that holds the whole line, or one character more than fits (collapsed length in `kept`);
   // `plain` while every whitespace character in it is a lone ' ' between two others (the prefix is its own line).
   let end = 0;
@@ -62,6 +94,7 @@ export function stepText(step: Step): string {
       gap = false;
     }
   }
+  if (cut && end === text.length && kept <= STEP_TEXT_MAX) return undefined;
   const one = plain && !gap ? (end === text.length ? text : text.slice(0, end)) : collapse(text, end);
   return intern(one.length > STEP_TEXT_MAX ? `${one.slice(0, STEP_TEXT_MAX - 3)}...` : one);
 }

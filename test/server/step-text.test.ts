@@ -1,7 +1,7 @@
 /** The one-line text the web view shows per step: short, one line, saying what the step did. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { STEP_TEXT_MAX, stepText } from '../../src/server/step-text.js';
+import { FIRST_READ, STEP_TEXT_MAX, stepText } from '../../src/server/step-text.js';
 import { corpusStrings } from '../fixtures/corpus-runs.js';
 import { ASTROID, readSteps } from './helpers.js';
 
@@ -58,5 +58,42 @@ describe('stepText', () => {
     expect(stepText({ ...base, action: { kind: 'search', query: 'def f', path: 'src' } })).toBe('search def f src');
     expect(stepText({ ...base, action: { kind: 'finish', text: 'done\n\nbye' } })).toBe('finish: done bye');
     expect(stepText({ ...base, action: { kind: 'none' } })).toBe('(no action)');
+  });
+
+  // T105: `python: ${code}` joined the prefix to a whole 1 MB cell, and the line's scan flattened it (a copy of it all).
+  describe('a long code cell or message is read only as far as its line needs', () => {
+    /** `text` as a String object that counts the characters copied out of it (whole, or by `slice`). */
+    const counted = (text: string) => {
+      const read = { chars: 0 };
+      const s = Object.assign(new String(text), {
+        toString: () => ((read.chars += text.length), text),
+        valueOf: () => ((read.chars += text.length), text),
+        slice: (a?: number, b?: number) => {
+          const part = text.slice(a, b);
+          read.chars += part.length;
+          return part;
+        },
+      });
+      return { text: s as unknown as string, read };
+    };
+
+    it('reads at most FIRST_READ characters of a 1 MB cell or message of words', () => {
+      for (const kind of ['code', 'think', 'message', 'finish'] as const) {
+        const { text, read } = counted('def f(x): return x\n'.repeat(50_000));
+        const action = kind === 'code' ? { kind, language: 'python', code: text } : { kind, text };
+        expect(stepText({ t: 0, tool: 'x', action })).toBe(naive(`${kind === 'code' ? 'python' : kind}: ${'def f(x): return x\n'.repeat(10)}`));
+        expect(read.chars).toBeLessThanOrEqual(FIRST_READ);
+      }
+    });
+
+    it('equals collapsing the whole text, then cutting, with whitespace runs across the first reads', () => {
+      const words = (n: number) => 'w '.repeat(n);
+      for (const ws of [' ', '\n', ' \t ', '\r\n'])
+        for (const run of [FIRST_READ - 20, FIRST_READ, 4 * FIRST_READ + 3, 70_000])
+          for (const text of [`${ws.repeat(run)}${words(80)}`, `${words(30)}${ws.repeat(run)}${words(80)}`, `${words(30)}${ws.repeat(run)}`, `a${ws.repeat(run)}\u{1F600}b`]) {
+            expect(stepText({ t: 0, tool: 'x', action: { kind: 'code', language: 'py', code: text } })).toBe(naive(`py: ${text}`));
+            expect(stepText({ t: 0, tool: 'x', action: { kind: 'think', text } })).toBe(naive(`think: ${text}`));
+          }
+    });
   });
 });

@@ -9,7 +9,7 @@
 import { rewriteRoots } from '../labeler/paths.js';
 import { KeyTable } from '../memory/key-table.js';
 import type { Action } from '../types.js';
-import { md5, normalizeBounded, stripLeadingCd } from './normalize.js';
+import { headLength, md5, normalizeBounded, restDigest, stripLeadingCd } from './normalize.js';
 import type { TerminalFacts } from './terminal-facts.js';
 
 /**
@@ -43,10 +43,21 @@ export function exactAction(action: Action, tool: string, file: string | undefin
     case 'code':
       return normalizeBounded(action.code, (c) => trimLines(rewriteRoots(c, root)));
     case 'edit':
-      return JSON.stringify([file ?? action.path, action.op, action.range ?? null, action.old ?? null, action.new ?? null, action.text ?? null]);
+      return JSON.stringify([file ?? action.path, action.op, action.range ?? null, exactText(action.old), exactText(action.new), exactText(action.text)]);
     default:
       return undefined;
   }
+}
+
+/**
+ * An edit's text in its exact form: as written, or past MAX_NORMALIZED_CHARS its head as written and the rest's
+ * digest (the one its state hash took: hashed once, T105), as a pair, which no text within the bound writes as.
+ * Equal texts give equal forms, texts that differ anywhere differ (but for MD5 collisions), as the whole text did.
+ */
+function exactText(text: string | undefined): string | [string, string] | null {
+  if (text === undefined) return null;
+  const head = headLength(text);
+  return head === text.length ? text : [text.slice(0, head), restDigest(text, head)];
 }
 
 /** The key of an exact form: a 52-bit prefix of its MD5 (a number per distinct hash, not a string). */
