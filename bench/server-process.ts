@@ -12,14 +12,17 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { constants as perf, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
 import { dataText } from '../src/client/frames.js';
 import { buildApp } from '../src/server/app.js';
 import type { AppOptions } from '../src/server/options.js';
 import { bundledReferencesDir } from '../src/package-files.js';
+import { GcWatch, type GcPauses } from './gc-watch.js';
 import { collectGarbage } from './timing.js';
+
+export type { GcPauses } from './gc-watch.js';
 
 export type TargetKind = 'steplens' | 'echo';
 
@@ -33,39 +36,6 @@ export interface LoopDelay {
   /** The monitor's interval (ms): it records whole intervals between its timer's runs, so an idle loop reads this. */
   resolutionMs: number;
   gc: GcPauses;
-}
-
-/** GC pauses (perf_hooks `gc` entries: the main thread's stop-the-world time) over a window, in ms. */
-export interface GcPauses {
-  /** Young-generation collections (scavenges): count, total, p99 and longest pause. */
-  minor: { n: number; total: number; p99: number; max: number };
-  /** Full collections (mark-compact, incremental marking steps included in their final pause). */
-  major: { n: number; total: number; max: number };
-}
-
-/** Collects `gc` performance entries until {@link GcWatch.take} is called (then starts over). */
-class GcWatch {
-  private minor: number[] = [];
-  private major: number[] = [];
-  constructor() {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) {
-        const kind = (e as unknown as { detail?: { kind?: number } }).detail?.kind;
-        (kind === perf.NODE_PERFORMANCE_GC_MINOR ? this.minor : this.major).push(e.duration);
-      }
-    }).observe({ entryTypes: ['gc'] });
-  }
-  take(): GcPauses {
-    const minor = this.minor.sort((a, b) => a - b);
-    const major = this.major;
-    this.minor = [];
-    this.major = [];
-    const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
-    return {
-      minor: { n: minor.length, total: sum(minor), p99: minor[Math.min(minor.length - 1, Math.floor(minor.length * 0.99))] ?? 0, max: minor.at(-1) ?? 0 },
-      major: { n: major.length, total: sum(major), max: Math.max(0, ...major) },
-    };
-  }
 }
 
 /** A running target process. */

@@ -3,6 +3,7 @@
  * at the same rate; p99 step-to-score latency, where the tail sits, event-loop delays, GC pauses and memory.
  */
 import { readNumber } from './args.js';
+import { gcLine } from './gc-watch.js';
 import { cpuSeconds, machineTicks, residentMb, stealPercent } from './proc-cpu.js';
 import type { TargetProcess } from './server-process.js';
 import { fmt, latencySummary, median, quantiles, ratio } from './timing.js';
@@ -253,7 +254,6 @@ export async function paced(a: TargetProcess, b: TargetProcess, loop: OpenLoop, 
     ['B ws echo', pb],
   ] as const) {
     const { w, lat, due, serverDelay, driverDelay } = x;
-    const gc = serverDelay.gc;
     console.log(
       `${label}: sent ${fmt(w.sent / w.seconds, 0)}/s, answered ${fmt(w.scored / w.seconds, 0)}/s over ${fmt(w.seconds, 1)} s, ${w.skipped} due steps skipped, host steal ${fmt(x.steal, 1)} %; latency ms p50 ${fmt(lat.p50, 3)}  p99 ${fmt(lat.p99, 3)}  max ${fmt(lat.max, 2)}  (n = ${lat.n})`,
     );
@@ -263,8 +263,9 @@ export async function paced(a: TargetProcess, b: TargetProcess, loop: OpenLoop, 
     console.log(`  ${wakeupLine(x.wakeups)}`);
     console.log(`  ${tailLine(w)}`);
     console.log(
-      `  event-loop delay ms: server p99 ${fmt(serverDelay.p99, 1)} max ${fmt(serverDelay.max, 1)} (intervals of its ${serverDelay.resolutionMs} ms monitor, which an idle loop reads; its timer fired ${fmt(serverDelay.samples / w.scored, 2)} times a step); driver p99 ${fmt(driverDelay.p99, 1)} max ${fmt(driverDelay.max, 1)}; server GC (perf_hooks): ${gc.minor.n} scavenges, ${fmt(gc.minor.total, 0)} ms in all, p99 ${fmt(gc.minor.p99, 2)} max ${fmt(gc.minor.max, 2)} ms; ${gc.major.n} full, ${fmt(gc.major.total, 0)} ms, max ${fmt(gc.major.max, 1)} ms; heap used after ${fmt(x.heapMb, 0)} MB (after a forced GC); RSS ${fmt(x.rss.now, 0)} MB at the window's end, peak ${fmt(x.rss.peak, 0)} MB`,
+      `  event-loop delay ms: server p99 ${fmt(serverDelay.p99, 1)} max ${fmt(serverDelay.max, 1)} (intervals of its ${serverDelay.resolutionMs} ms monitor, which an idle loop reads; its timer fired ${fmt(serverDelay.samples / w.scored, 2)} times a step); driver p99 ${fmt(driverDelay.p99, 1)} max ${fmt(driverDelay.max, 1)}`,
     );
+    console.log(`  ${gcLine(serverDelay.gc)}; heap used after ${fmt(x.heapMb, 0)} MB (after a forced GC); RSS ${fmt(x.rss.now, 0)} MB at the window's end, peak ${fmt(x.rss.peak, 0)} MB`);
   }
   console.log(`paced p99 steplens / echo at the same rate: ${ratio(pa.lat.p99, pb.lat.p99)} (from the due times: ${ratio(pa.due.p99, pb.due.p99)})`);
   const { w, lat, serverDelay, driverDelay } = pa;
@@ -294,6 +295,11 @@ export async function paced(a: TargetProcess, b: TargetProcess, loop: OpenLoop, 
     paced_server_scavenge_p99_ms: serverDelay.gc.minor.p99,
     paced_server_scavenge_max_ms: serverDelay.gc.minor.max,
     paced_server_full_gc_ms: serverDelay.gc.major.total,
+    paced_server_full_gcs: serverDelay.gc.major.n,
+    paced_server_gc_other_ms: serverDelay.gc.other.total,
+    paced_server_old_space_start_mb: serverDelay.gc.heap.start.oldMb,
+    paced_server_old_space_end_mb: serverDelay.gc.heap.end.oldMb,
+    paced_server_young_generation_mb: serverDelay.gc.heap.end.youngMb,
     paced_server_scavenge_ms: serverDelay.gc.minor.total,
     paced_server_rss_mb: pa.rss.now,
     paced_server_rss_peak_mb: pa.rss.peak,
