@@ -1,6 +1,9 @@
 /** The numbers of one stop vector: false and true stops, steps and tokens saved, median stop step. */
 import { upperBound, type BoundMethod } from '../stats/binomial.js';
+import { spread } from '../stats/bootstrap.js';
+import { clusteredRatioInterval, type RatioPart } from '../stats/clustered.js';
 import { median } from '../stats/descriptive.js';
+import { wilsonInterval } from '../stats/interval.js';
 import type { StopVector } from './stop-vectors.js';
 import type { TradeoffPoint, TradeoffRun } from './tradeoff-types.js';
 
@@ -35,7 +38,11 @@ export interface BoundSpec {
 
 export const DEFAULT_BOUND: BoundSpec = { method: 'clopper-pearson', confidence: 0.95 };
 
-/** Counts and savings of `stops` over `facts` (aligned); the passing-run rate also as an upper bound. */
+/**
+ * Counts and savings of `stops` over `facts` (aligned); the passing-run rate also as an upper bound, the failing-run
+ * rate with its Wilson interval and the saved shares with a bootstrap interval over the failing runs (the runs the
+ * bound counts too; none below MIN_RESAMPLE_UNITS failing runs or where every draw is the same).
+ */
 export function pointOf(facts: readonly RunFacts[], stops: StopVector, bound: BoundSpec = DEFAULT_BOUND): TradeoffPoint {
   let passing = 0,
     failing = 0,
@@ -48,6 +55,10 @@ export function pointOf(facts: readonly RunFacts[], stops: StopVector, bound: Bo
     tokensSaved = 0;
   const at: number[] = [];
   const atFailing: number[] = [];
+  // Each failing run's part of the saved shares (stopped or not: an unstopped run saves 0 of its steps). Nothing saved:
+  // every draw is 0, no interval (as `spread` would say), and no draws made.
+  const stepParts: RatioPart[][] = [];
+  const tokenParts: RatioPart[][] = [];
   facts.forEach((f, i) => {
     const s = stops[i] ?? null;
     allTokens += f.tokens;
@@ -58,10 +69,14 @@ export function pointOf(facts: readonly RunFacts[], stops: StopVector, bound: Bo
       failing += 1;
       failingSteps += f.steps;
       failingTokens += f.tokens;
+      const saved = s === null ? 0 : f.steps - 1 - s;
+      const savedTokens = s === null ? 0 : (f.tokensAfter[s] ?? 0);
+      stepParts.push([{ num: saved, den: f.steps }]);
+      tokenParts.push([{ num: savedTokens, den: f.tokens }]);
       if (s !== null) {
         failingStopped += 1;
-        stepsSaved += f.steps - 1 - s;
-        tokensSaved += f.tokensAfter[s] ?? 0;
+        stepsSaved += saved;
+        tokensSaved += savedTokens;
         atFailing.push(s);
       }
     }
@@ -75,10 +90,15 @@ export function pointOf(facts: readonly RunFacts[], stops: StopVector, bound: Bo
     passingUpper: passing === 0 ? null : upperBound(bound.method, passingStopped, passing, bound.confidence),
     failingStopped,
     failingRate: ratio(failingStopped, failing),
+    failingInterval: failing === 0 ? null : wilsonInterval(failingStopped, failing),
+    failingSteps,
     failingStepsSaved: stepsSaved,
     failingStepsShare: ratio(stepsSaved, failingSteps),
+    failingStepsShareInterval: stepsSaved === 0 ? null : spread(clusteredRatioInterval(stepParts)),
+    failingTokens,
     failingTokensSaved: tokensSaved,
     failingTokenShare: ratio(tokensSaved, failingTokens),
+    failingTokenShareInterval: tokensSaved === 0 ? null : spread(clusteredRatioInterval(tokenParts)),
     allTokenShare: ratio(tokensSaved, allTokens),
     medianStopStep: median(at),
     medianFailingStopStep: median(atFailing),
