@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { clusteredRatioInterval } from '../../src/core/stats/clustered.js';
 import { wilsonInterval, type Interval } from '../../src/core/stats/interval.js';
+import { RatioDraws } from '../../src/core/stats/ratio-draws.js';
 import { cli } from '../cli/run-cli.js';
 
 const RUNS = 'test/fixtures/early-stop-runs.jsonl.gz';
@@ -90,5 +91,23 @@ describe('calibrate: the failing side with its n and intervals', () => {
     expect(i.lo).toBeLessThan(share);
     expect(i.hi).toBeGreaterThan(share);
     expect(clusteredRatioInterval(parts.slice(0, 4))).toBeNull();
+  });
+
+  it("draws every policy's shares once per run set (RatioDraws), as clusteredRatioInterval over runs", () => {
+    const n = 60;
+    const steps = Array.from({ length: n }, (_, i) => 5 + ((i * 7) % 23));
+    const tokens = steps.map((x, i) => x * (100 + ((i * 13) % 50)));
+    const draws = new RatioDraws(n, [steps, tokens]);
+    for (const stopped of [[3], [0, 7, 8, 30], Array.from({ length: 20 }, (_, i) => 3 * i)]) {
+      const saved = (j: number) => Math.floor(steps[j]! / 2);
+      const parts = steps.map((x, j) => [{ num: stopped.includes(j) ? saved(j) : 0, den: x }]);
+      expect(draws.interval(0, stopped.map((j) => [j, saved(j)] as const))).toEqual(clusteredRatioInterval(parts));
+      const tparts = tokens.map((x, j) => [{ num: stopped.includes(j) ? x / 4 : 0, den: x }]);
+      const t = draws.interval(1, stopped.map((j) => [j, tokens[j]! / 4] as const))!;
+      const u = clusteredRatioInterval(tparts)!;
+      expect(t.lo).toBeCloseTo(u.lo, 12);
+      expect(t.hi).toBeCloseTo(u.hi, 12);
+    }
+    expect(new RatioDraws(4, [[1, 2, 3, 4]]).interval(0, [[0, 1]])).toBeNull();
   });
 });

@@ -1,9 +1,9 @@
 /** The numbers of one stop vector: false and true stops, steps and tokens saved, median stop step. */
 import { upperBound, type BoundMethod } from '../stats/binomial.js';
 import { spread } from '../stats/bootstrap.js';
-import { clusteredRatioInterval, type RatioPart } from '../stats/clustered.js';
 import { median } from '../stats/descriptive.js';
 import { wilsonInterval } from '../stats/interval.js';
+import { RatioDraws } from '../stats/ratio-draws.js';
 import type { StopVector } from './stop-vectors.js';
 import type { TradeoffPoint, TradeoffRun } from './tradeoff-types.js';
 
@@ -30,6 +30,21 @@ export function runFacts(run: Pick<TradeoffRun, 'states' | 'passed'>): RunFacts 
 
 const ratio = (k: number, of: number): number | null => (of === 0 ? null : k / of);
 
+/** The bootstrap draws of a run set's failing runs (steps and tokens their denominators), made once: every point of a calibration shares them. */
+const STEPS = 0;
+const TOKENS = 1;
+const drawsOf = new WeakMap<readonly RunFacts[], RatioDraws>();
+
+function failingDraws(facts: readonly RunFacts[]): RatioDraws {
+  let d = drawsOf.get(facts);
+  if (d === undefined) {
+    const failing = facts.filter((f) => !f.passed);
+    d = new RatioDraws(failing.length, [failing.map((f) => f.steps), failing.map((f) => f.tokens)]);
+    drawsOf.set(facts, d);
+  }
+  return d;
+}
+
 /** How the upper bound of a false-stop rate is computed. */
 export interface BoundSpec {
   method: BoundMethod;
@@ -55,10 +70,10 @@ export function pointOf(facts: readonly RunFacts[], stops: StopVector, bound: Bo
     tokensSaved = 0;
   const at: number[] = [];
   const atFailing: number[] = [];
-  // Each failing run's part of the saved shares (stopped or not: an unstopped run saves 0 of its steps). Nothing saved:
-  // every draw is 0, no interval (as `spread` would say), and no draws made.
-  const stepParts: RatioPart[][] = [];
-  const tokenParts: RatioPart[][] = [];
+  // The stopped failing runs' savings (an unstopped run saves 0 of its steps). Nothing saved: every draw is 0, no
+  // interval (as `spread` would say), and no draws made.
+  const savedSteps: Array<[number, number]> = [];
+  const savedTokensAt: Array<[number, number]> = [];
   facts.forEach((f, i) => {
     const s = stops[i] ?? null;
     allTokens += f.tokens;
@@ -71,9 +86,9 @@ export function pointOf(facts: readonly RunFacts[], stops: StopVector, bound: Bo
       failingTokens += f.tokens;
       const saved = s === null ? 0 : f.steps - 1 - s;
       const savedTokens = s === null ? 0 : (f.tokensAfter[s] ?? 0);
-      stepParts.push([{ num: saved, den: f.steps }]);
-      tokenParts.push([{ num: savedTokens, den: f.tokens }]);
       if (s !== null) {
+        savedSteps.push([failing - 1, saved]);
+        savedTokensAt.push([failing - 1, savedTokens]);
         failingStopped += 1;
         stepsSaved += saved;
         tokensSaved += savedTokens;
@@ -94,11 +109,11 @@ export function pointOf(facts: readonly RunFacts[], stops: StopVector, bound: Bo
     failingSteps,
     failingStepsSaved: stepsSaved,
     failingStepsShare: ratio(stepsSaved, failingSteps),
-    failingStepsShareInterval: stepsSaved === 0 ? null : spread(clusteredRatioInterval(stepParts)),
+    failingStepsShareInterval: stepsSaved === 0 ? null : spread(failingDraws(facts).interval(STEPS, savedSteps)),
     failingTokens,
     failingTokensSaved: tokensSaved,
     failingTokenShare: ratio(tokensSaved, failingTokens),
-    failingTokenShareInterval: tokensSaved === 0 ? null : spread(clusteredRatioInterval(tokenParts)),
+    failingTokenShareInterval: tokensSaved === 0 ? null : spread(failingDraws(facts).interval(TOKENS, savedTokensAt)),
     allTokenShare: ratio(tokensSaved, allTokens),
     medianStopStep: median(at),
     medianFailingStopStep: median(atFailing),
