@@ -101,9 +101,17 @@ describe('calibrate: the failing side with its n and intervals', () => {
     for (const stopped of [[3], [0, 7, 8, 30], Array.from({ length: 20 }, (_, i) => 3 * i)]) {
       const saved = (j: number) => Math.floor(steps[j]! / 2);
       const parts = steps.map((x, j) => [{ num: stopped.includes(j) ? saved(j) : 0, den: x }]);
-      expect(draws.interval(0, stopped.map((j) => [j, saved(j)] as const))).toEqual(clusteredRatioInterval(parts));
+      expect(
+        draws.interval(
+          0,
+          stopped.map((j) => [j, saved(j)] as const),
+        ),
+      ).toEqual(clusteredRatioInterval(parts));
       const tparts = tokens.map((x, j) => [{ num: stopped.includes(j) ? x / 4 : 0, den: x }]);
-      const t = draws.interval(1, stopped.map((j) => [j, tokens[j]! / 4] as const))!;
+      const t = draws.interval(
+        1,
+        stopped.map((j) => [j, tokens[j]! / 4] as const),
+      )!;
       const u = clusteredRatioInterval(tparts)!;
       expect(t.lo).toBeCloseTo(u.lo, 12);
       expect(t.hi).toBeCloseTo(u.hi, 12);

@@ -42,7 +42,13 @@ export function calibrationCheck(preds: readonly TaskPrediction[], options: Boot
   const ece = calibrationError(preds, bins).ece;
   const { reps, seed, level } = bootstrapSettings(options);
   const units = byTask(preds);
-  const passRate = n === 0 ? null : clusteredRateInterval(units.map((u) => ({ k: u.filter((x) => x.pass).length, n: u.length })), level);
+  const passRate =
+    n === 0
+      ? null
+      : clusteredRateInterval(
+          units.map((u) => ({ k: u.filter((x) => x.pass).length, n: u.length })),
+          level,
+        );
   if (n === 0 || ece === null) return { n, ece: null, interval: null, passRate, perfect: null, p: null };
   // A few tasks resample to a handful of values: no interval below MIN_RESAMPLE_UNITS.
   const interval = !resamplable(units.length)
