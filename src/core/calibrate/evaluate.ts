@@ -30,9 +30,10 @@ export function runFacts(run: Pick<TradeoffRun, 'states' | 'passed'>): RunFacts 
 
 const ratio = (k: number, of: number): number | null => (of === 0 ? null : k / of);
 
-/** The bootstrap draws of a run set's failing runs (steps and tokens their denominators), made once: every point of a calibration shares them. */
+/** The two denominators of the saved shares, in the order failingDraws gives them. */
 const STEPS = 0;
 const TOKENS = 1;
+/** The bootstrap draws of a run set's failing runs (steps and tokens their denominators), made once: every point of a calibration shares them. */
 const drawsOf = new WeakMap<readonly RunFacts[], RatioDraws>();
 
 function failingDraws(facts: readonly RunFacts[]): RatioDraws {
