@@ -20,7 +20,7 @@ import type { PolicyMatch } from '../core/policy-set.js';
 import { plural } from '../core/plural.js';
 import { SteplensError } from '../errors.js';
 import type { GroupBy } from './calibrate-args.js';
-import { pointCells } from './calibrate-text.js';
+import { HEADER, INTERVALS_NOTE, pointCells } from './calibrate-text.js';
 import { renderTable } from './table.js';
 
 type NamedRun = TradeoffRun & { agent: string; model: string };
@@ -83,5 +83,5 @@ export function groupsText(by: GroupBy, r: { groups: GroupResult[]; fallback: Om
     if (g.split) out.push(['', '', `held out (task split 1 of ${g.splits?.length ?? 1})`, ...pointCells(g.split.pooledOutOfSample.referenceFree).slice(0, 4), '']);
     return out;
   });
-  return `policies by ${by} (reference-free numbers; --json has both modes and every fold)\n${renderTable([by, 'passing/failing', '', 'false stops (95% upper)', 'failing stopped', 'failing steps saved', 'failing tokens saved', 'policy'], body)}`;
+  return `policies by ${by} (reference-free numbers; --json has both modes and every fold)\n${renderTable([by, 'passing/failing', '', ...HEADER.slice(0, 4), 'policy'], body)}${INTERVALS_NOTE}\n`;
 }

@@ -10,7 +10,7 @@ import {
   type ThresholdRow,
   type TradeoffPoint,
 } from '../core/calibrate/index.js';
-import { wilsonInterval } from '../core/stats/interval.js';
+import { wilsonInterval, type Interval } from '../core/stats/interval.js';
 import type { PathCount } from './calibrate-load.js';
 import { renderTable } from './table.js';
 
@@ -25,6 +25,8 @@ const MEANING: Record<CalibrationKind, string> = {
 
 const pct = (r: number | null): string => (r === null ? '-' : `${(100 * r).toFixed(1)}%`);
 const num = (x: number | null): string => (x === null ? '-' : x.toFixed(1));
+/** A rate's interval in percent, as the naive rule's line prints it; ` [-]` when there is none (too few runs, or no spread). */
+export const pctInterval = (i: Interval | null): string => (i === null ? ' [-]' : ` [${pct(i.lo)}, ${pct(i.hi)}]`);
 
 function levelText(name: string, c: LevelChoice): string {
   return c.threshold !== null ? `${name} ${c.threshold}` : `${name} none (${c.reason?.replace(/_/g, ' ')}: ${c.note ?? ''})`;
@@ -36,12 +38,12 @@ function kindText(kind: CalibrationKind, c: Calibration): string {
   const rows = t.rows.map((r) => [
     r.threshold,
     `${r.passingStopped} (${pct(r.passingRate)}, ≤${pct(r.passingUpper)})`,
-    `${r.failingStopped} (${pct(r.failingRate)})`,
+    `${r.failingStopped}/${r.failing} (${pct(r.failingRate)}${pctInterval(r.failingInterval)})`,
     num(r.meanStepsSaved),
     num(r.meanStepsSavedWhenStopped),
     mark(r),
   ]);
-  const header = ['threshold', 'passing stopped (95% upper)', 'failing stopped', 'saved/failing run', 'saved/stopped run', 'pick'];
+  const header = ['threshold', 'passing stopped (95% upper)', 'failing stopped [Wilson 95%]', 'saved/failing run', 'saved/stopped run', 'pick'];
   return `${kind}: ${MEANING[kind]}\n${renderTable(header, rows)}this kind alone: ${levelText('warn', t.warn)}; ${levelText('stop', t.stop)}\n`;
 }
 

@@ -1,13 +1,25 @@
 /** Human-readable sections of `steplens calibrate`: the trade-off table, the split (the weights: calibrate-weights-text.ts). */
 import type { ModeName, PortableResult, SourcePoint, SourceSplitReport, SplitReport, StopSettings, TradeoffPoint, TradeoffResult } from '../core/calibrate/index.js';
 import { describeSettings } from '../core/calibrate/index.js';
+import { pctInterval } from './calibrate-kinds-text.js';
 import { renderTable } from './table.js';
 
 const pct = (r: number | null): string => (r === null ? '-' : `${(100 * r).toFixed(1)}%`);
 const num = (x: number | null): string => (x === null ? '-' : Number.isInteger(x) ? String(x) : x.toFixed(1));
 const MODE: Record<ModeName, string> = { referenceFree: 'reference-free', reference: 'with references' };
 
-const HEADER = ['false stops (95% upper)', 'failing stopped', 'failing steps saved', 'failing tokens saved', 'all tokens saved', 'median stop step'];
+export const HEADER = [
+  'false stops (95% upper)',
+  'failing stopped [Wilson 95%]',
+  "failing steps saved / all failing runs' [95%]",
+  "failing tokens saved / all failing runs' [95%]",
+  'all tokens saved',
+  'median stop step',
+];
+
+/** What the intervals of {@link pointCells} are, printed once under a table of them. */
+export const INTERVALS_NOTE =
+  "intervals: failing stopped, Wilson 95% over the failing runs; steps and tokens saved, a share of the failing runs' sums with a 95% bootstrap interval resampling those runs ([-]: under 5 failing runs, or every draw alike)";
 
 export { weightsText } from './calibrate-weights-text.js';
 
@@ -15,9 +27,9 @@ export { weightsText } from './calibrate-weights-text.js';
 export function pointCells(p: TradeoffPoint): string[] {
   return [
     `${p.passingStopped}/${p.passing} (${pct(p.passingRate)}, ≤${pct(p.passingUpper)})`,
-    `${p.failingStopped}/${p.failing} (${pct(p.failingRate)})`,
-    `${p.failingStepsSaved} (${pct(p.failingStepsShare)})`,
-    `${Math.round(p.failingTokensSaved)} (${pct(p.failingTokenShare)})`,
+    `${p.failingStopped}/${p.failing} (${pct(p.failingRate)}${pctInterval(p.failingInterval)})`,
+    `${p.failingStepsSaved}/${p.failingSteps} (${pct(p.failingStepsShare)}${pctInterval(p.failingStepsShareInterval)})`,
+    `${Math.round(p.failingTokensSaved)}/${Math.round(p.failingTokens)} (${pct(p.failingTokenShare)}${pctInterval(p.failingTokenShareInterval)})`,
     pct(p.allTokenShare),
     num(p.medianStopStep),
   ];
@@ -32,6 +44,7 @@ export function tradeoffText(r: TradeoffResult & { confirmation?: { inSample: St
   const out = [
     `combined stop policies: ${r.evaluated} evaluated (each kind off or one of the candidates kept after pre-filtering: ${kept})`,
     `runs: ${r.runs.passing} passing, ${r.runs.failing} failing; ${r.runs.withReference} with a leave-one-out reference (the others are scored against the prior in both modes)`,
+    INTERVALS_NOTE,
     '',
   ];
   for (const m of ['referenceFree', 'reference'] as const) {

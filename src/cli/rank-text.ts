@@ -33,7 +33,7 @@ export function rankText(r: Ranking, opts: { forecast: boolean; asked?: AskedBas
   const names = shortRunNames([...r.runs, ...r.unranked].map((x) => x.id));
   const name = (id: string): string => names.get(id) ?? id;
   // One run is no ranking (`rank --lenient` refuses to leave one; audit23): its scores, no rank 1 of 1.
-  const alone = r.runs.length === 1;
+  const alone = r.oneRun === true;
   const rows = r.runs.map((x) => [
     alone ? '-' : `${x.rank}${x.tied ? '=' : ''}`,
     name(x.id),

@@ -84,6 +84,12 @@ export const rankResponseSchema = z.object({
     .describe(
       "Basis consensus or vote, 2 runs or more: every run has the same value (e.g. every vote 1, no two runs made the same patch; two runs always share one consensus), so the basis decided nothing and the order is the composite's alone. Absent otherwise",
     ),
+  oneRun: z
+    .literal(true)
+    .optional()
+    .describe(
+      'Exactly one run ranked (the others, if any, unranked): there was no ranking (steplens rank prints "1 run, so no ranking" and rank -). Its rank stays 1, an int as always, for readers that pick or sort by it. Absent with 2 runs or more',
+    ),
 });
 
 export type RankRequest = z.infer<typeof rankRequestSchema>;

@@ -36,7 +36,11 @@ export interface PairStatus {
   sessions: number;
   /** The policy non-shadow sessions of this pair run under. */
   policy: Policy;
-  runs: { passing: number; failing: number };
+  /**
+   * Shadow runs counted; `failingSteps` / `failingTokens`: the steps and tokens of the failing ones, the denominators
+   * of every candidate's `failingStepsShare` / `failingTokenShare` (the rates' n: `passing`, `failing`).
+   */
+  runs: { passing: number; failing: number; failingSteps: number; failingTokens: number };
   candidates: CandidateStatus[];
 }
 
@@ -82,7 +86,7 @@ export function pairStatus(m: PolicyManager, e: PairEntry): PairStatus {
     pinned,
     sessions: s.sessions,
     policy: force.policy,
-    runs: { passing: c.passing, failing: c.failing },
+    runs: { passing: c.passing, failing: c.failing, failingSteps: c.failingSteps, failingTokens: c.failingTokens },
     candidates,
   };
 }

@@ -104,6 +104,8 @@ describe('chooseLevel', () => {
     passingRate: passingStopped / passing,
     passingUpper: clopperPearsonUpper(passingStopped, passing),
     failingRate: failingStopped / 5,
+    failing: 5,
+    failingInterval: null,
     meanStepsSaved: 0,
     meanStepsSavedWhenStopped: null,
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { wilsonInterval } from '../../src/core/stats/interval.js';
 import { firstStop, nthOccurrence, singleKindPolicy, thresholdRowFor } from './helpers.js';
 import { DEFAULT_POLICY, resolvePolicy } from '../../src/core/policy.js';
 import { distinct, run, states, type StateSpec } from './states.js';
@@ -83,6 +84,17 @@ describe('nthOccurrence: the naive exact-repeat rule', () => {
       'blindRetry',
       1,
     );
-    expect(row).toEqual({ threshold: 1, passingStopped: 0, failingStopped: 1, passingRate: null, passingUpper: null, failingRate: 1, meanStepsSaved: 1, meanStepsSavedWhenStopped: 1 });
+    expect(row).toEqual({
+      threshold: 1,
+      passingStopped: 0,
+      failingStopped: 1,
+      passingRate: null,
+      passingUpper: null,
+      failingRate: 1,
+      failing: 1,
+      failingInterval: wilsonInterval(1, 1),
+      meanStepsSaved: 1,
+      meanStepsSavedWhenStopped: 1,
+    });
   });
 });

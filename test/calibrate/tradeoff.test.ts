@@ -15,6 +15,7 @@ import {
   type TradeoffRun,
 } from '../../src/core/calibrate/index.js';
 import { DEFAULT_POLICY, canStop, resolvePolicy } from '../../src/core/policy.js';
+import { wilsonInterval } from '../../src/core/stats/interval.js';
 import { distinct, trun, type StateSpec } from './states.js';
 
 function unwrap<T>(r: { ok: true; value: T } | { ok: false; error: string }): T {
@@ -69,10 +70,16 @@ describe('combined grid: counts known by hand', () => {
       passingUpper: expect.closeTo(0.52713, 5),
       failingStopped: 2,
       failingRate: 2 / 3,
+      failingInterval: wilsonInterval(2, 3),
+      failingSteps: 19,
       failingStepsSaved: 4 + 3,
       failingStepsShare: 7 / 19,
+      // 3 failing runs: under MIN_RESAMPLE_UNITS, no bootstrap interval.
+      failingStepsShareInterval: null,
+      failingTokens: 250,
       failingTokensSaved: 40 + 60,
       failingTokenShare: 100 / 250,
+      failingTokenShareInterval: null,
       allTokenShare: 100 / 420,
       medianStopStep: 3,
       medianFailingStopStep: 3,

@@ -43,11 +43,19 @@ describe('rank of one run', () => {
     const [head, , , , row] = r.stdout.split('\n');
     expect(head).toBe('swe-agent-0__django__django-16046: 1 run, so no ranking (a ranking needs 2 runs); scored by the composite, reference-free (no forecast model, no usable PTA of the task)');
     expect(row).toMatch(/^- +swe-agent-0__django__django-16046\.traj\.gz /);
+    // audit24: --json says so as POST /v1/rank does (oneRun), the rank kept 1; two runs carry no oneRun.
+    const json = JSON.parse((await cli('rank', 'test/fixtures/swe-agent-0__django__django-16046.traj.gz', '--json')).stdout) as { oneRun?: true; runs: Array<{ rank: number }> };
+    expect(json.oneRun).toBe(true);
+    expect(json.runs.map((x) => x.rank)).toEqual([1]);
     // Two runs are still ranked 1 and 2.
     const two = await cli('rank', 'test/fixtures/swe-agent-0__django__django-16046.traj.gz', 'test/fixtures/swe-agent-0__django__django-13401.traj.gz', '--mixed-tasks');
     expect(two.stdout).toMatch(/^runs of several tasks: 2 runs ordered by /);
     expect(two.stdout).toMatch(/^1 +\S/m);
     expect(two.stdout).toMatch(/^2 +\S/m);
+    const twoJson = JSON.parse(
+      (await cli('rank', 'test/fixtures/swe-agent-0__django__django-16046.traj.gz', 'test/fixtures/swe-agent-0__django__django-13401.traj.gz', '--mixed-tasks', '--json')).stdout,
+    ) as { oneRun?: true };
+    expect(twoJson.oneRun).toBeUndefined();
   });
 });
 

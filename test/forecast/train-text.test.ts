@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { forecastText } from '../../src/cli/train-text.js';
 import { trainForecast } from '../../src/core/forecast/train.js';
+import { clusteredRateInterval, clustersBy } from '../../src/core/stats/clustered.js';
 import { syntheticSource } from './synthetic-source.js';
 
 const source = syntheticSource;
@@ -103,5 +104,24 @@ describe('train text', () => {
     expect(table).toMatch(/\nA \+ m +0\.\d-/);
     expect(table).not.toMatch(/\n[BCD] \+ m /);
     expect(table).toContain('\n(3 sources with fewer than 20 runs, 22 runs in all, have no per-bin rows: their ECE is in the calibration table)\n');
+  });
+
+  it("gives the calibration table's pass rate its 95 % interval with the tasks' design effect (audit24: the rate with its n only)", () => {
+    const runs = [...source('A', 12, 12, 1), ...source('B', 12, 12, 2)];
+    const r = trainForecast(runs, options);
+    const text = forecastText(r.evaluation, r.models);
+    const table = text.slice(text.indexOf('calibration, leave one source out:'), text.indexOf('reliability, leave one source out:'));
+    expect(table).toContain("pass rate [95 %: Wilson, tasks' design effect]");
+    const cal = r.evaluation.leaveSourceOut.calibration;
+    for (const s of ['A + m', 'B + m']) {
+      const mine = runs.filter((x) => `${x.agent} + ${x.model}` === s);
+      // 24 runs of 7 tasks: the rule of the report's rates (tasks repeat, so Wilson at the design effect's n).
+      const want = clusteredRateInterval(clustersBy(mine, (x) => x.task).map((c) => ({ k: c.filter((x) => x.passed).length, n: c.length })))!;
+      expect(cal.checks![s]!.passRate).toEqual(want);
+      expect(line(table, s)).toMatch(new RegExp(`^${s.replace('+', '\\+')} +24 +\\S+ +0\\.500 \\[${want.lo.toFixed(2)}, ${want.hi.toFixed(2)}\\] `));
+    }
+    const all = clusteredRateInterval(clustersBy(runs, (x) => x.task).map((c) => ({ k: c.filter((x) => x.passed).length, n: c.length })))!;
+    expect(cal.allCheck!.passRate).toEqual(all);
+    expect(line(table, 'all runs, pooled over 2 sources')).toContain(`0.500 [${all.lo.toFixed(2)}, ${all.hi.toFixed(2)}]`);
   });
 });

@@ -35,6 +35,7 @@ const row = ([source, n]: [string, number], i: number): CalibrationRow => {
     n,
     ece: 0.1,
     interval: n >= 5 ? { lo: 0.05, hi: 0.2, level: 0.95 } : null,
+    passRate: null,
     perfect: { mean: 0.08, hi: 0.15 },
     p: 0.3,
     meanPredicted: p,

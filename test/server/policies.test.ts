@@ -132,6 +132,13 @@ describe('shadow mode: counters, promotion, share, pin, freeze, persistence', ()
     const cand = pair.candidates.find((x) => x.id === 'noAction 2')!;
     expect(cand).toMatchObject({ passingStopped: 0, failingStopped: 1, failingStepsSaved: failing.length - 2, eligible: true });
     expect(cand.falseStopUpper).toBeCloseTo(1 - 0.05 ** (1 / 5), 6);
+    // audit24: the shares' denominators are in the answer (the failing runs' steps and tokens), every share their quotient.
+    expect(pair.runs.failingSteps).toBe(failing.length);
+    expect(pair.runs.failingTokens).toBeGreaterThan(0);
+    for (const x of pair.candidates) {
+      expect(x.failingStepsShare).toBeCloseTo(x.failingStepsSaved / pair.runs.failingSteps, 12);
+      expect(x.failingTokenShare).toBeCloseTo(x.failingTokensSaved / pair.runs.failingTokens, 12);
+    }
     expect(pair.policy.noAction.stop).toBe(2);
     // Its six turns without an action are no blind retries (a constant "no action" hash says nothing was repeated).
     expect(pair.candidates.find((x) => x.id === 'blindRetry 2')).toMatchObject({ failingStopped: 0, passingStopped: 0 });
@@ -143,7 +150,12 @@ describe('shadow mode: counters, promotion, share, pin, freeze, persistence', ()
     expect(stops(shadowed.signals)).toEqual([]);
     expect((await json<SessionDoc>(`${srv!.url}/v1/sessions/${shadowed.id}`)).body.policy).toEqual({ selected: 'fallback, shadow share (warn only)', shadow: true });
     // Only the shadow session was counted.
-    expect(pairOf((await json<PoliciesStatus>(`${srv!.url}/v1/policies`)).body, 'shadow-agent')?.runs).toEqual({ passing: 5, failing: 2 });
+    expect(pairOf((await json<PoliciesStatus>(`${srv!.url}/v1/policies`)).body, 'shadow-agent')?.runs).toEqual({
+      passing: 5,
+      failing: 2,
+      failingSteps: 2 * failing.length,
+      failingTokens: 2 * pair.runs.failingTokens,
+    });
   }, 120_000);
 
   it('shows the counters on /metrics', async () => {

@@ -48,7 +48,7 @@ describe('GET /v1/policies documents', () => {
     const run = states(distinct(6, 'r'));
     m.record(pairKey('a', 'agent0', 'model'), { states: run, totals: run.map(() => 100), passed: true });
     const doc = JSON.parse((await check(A)).toString('utf8')) as { pairs: Array<{ agent: string; runs: unknown }> };
-    expect(doc.pairs.find((p) => p.agent === 'agent0')?.runs).toEqual({ passing: 1, failing: 0 });
+    expect(doc.pairs.find((p) => p.agent === 'agent0')?.runs).toEqual({ passing: 1, failing: 0, failingSteps: 0, failingTokens: 0 });
     expect(m.pin('agent9', 'model', {}).ok).toBe(true);
     const built = docs.built;
     await check(A);

@@ -106,6 +106,18 @@ describe('POST /v1/rank (inject)', () => {
     expect(body.runs.map((x) => x.index).sort()).toEqual([0, 2]);
     expect(body.unranked).toEqual([{ index: 1, id: 'timed-out', task: ASTROID.task, reason: 'no steps' }]);
     expect(await post({ runs: [{ trajectory: empty }] })).toMatchObject({ status: 400, body: { error: { code: 'bad_input', message: 'no run has a step: runs[0]' } } });
+    expect(body.oneRun).toBeUndefined();
+  });
+
+  it('says a group with one run ranked was no ranking (oneRun), its rank kept 1 (audit24: rank 1 where steplens rank prints -)', async () => {
+    const empty = await readDoc(`${M}/deepseek_reasoner_dev/pylint-dev__astroid-1196/pylint-dev__astroid-1196.traj.json`);
+    for (const runs of [[{ trajectory: await readDoc(ASTROID.passA) }], [{ trajectory: await readDoc(ASTROID.passA) }, { trajectory: empty }]]) {
+      const r = await post({ task: ASTROID.task, runs });
+      expect(r.status).toBe(200);
+      expect(rankResponseSchema.safeParse(r.body).success).toBe(true);
+      expect(r.body.oneRun).toBe(true);
+      expect(r.body.runs!.map((x) => [x.index, x.rank, x.tied])).toEqual([[0, 1, false]]);
+    }
   });
 });
 

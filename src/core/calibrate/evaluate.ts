@@ -1,6 +1,9 @@
 /** The numbers of one stop vector: false and true stops, steps and tokens saved, median stop step. */
 import { upperBound, type BoundMethod } from '../stats/binomial.js';
+import { spread } from '../stats/bootstrap.js';
 import { median } from '../stats/descriptive.js';
+import { wilsonInterval } from '../stats/interval.js';
+import { RatioDraws } from '../stats/ratio-draws.js';
 import type { StopVector } from './stop-vectors.js';
 import type { TradeoffPoint, TradeoffRun } from './tradeoff-types.js';
 
@@ -27,6 +30,22 @@ export function runFacts(run: Pick<TradeoffRun, 'states' | 'passed'>): RunFacts 
 
 const ratio = (k: number, of: number): number | null => (of === 0 ? null : k / of);
 
+/** The two denominators of the saved shares, in the order failingDraws gives them. */
+const STEPS = 0;
+const TOKENS = 1;
+/** The bootstrap draws of a run set's failing runs (steps and tokens their denominators), made once: every point of a calibration shares them. */
+const drawsOf = new WeakMap<readonly RunFacts[], RatioDraws>();
+
+function failingDraws(facts: readonly RunFacts[]): RatioDraws {
+  let d = drawsOf.get(facts);
+  if (d === undefined) {
+    const failing = facts.filter((f) => !f.passed);
+    d = new RatioDraws(failing.length, [failing.map((f) => f.steps), failing.map((f) => f.tokens)]);
+    drawsOf.set(facts, d);
+  }
+  return d;
+}
+
 /** How the upper bound of a false-stop rate is computed. */
 export interface BoundSpec {
   method: BoundMethod;
@@ -35,7 +54,11 @@ export interface BoundSpec {
 
 export const DEFAULT_BOUND: BoundSpec = { method: 'clopper-pearson', confidence: 0.95 };
 
-/** Counts and savings of `stops` over `facts` (aligned); the passing-run rate also as an upper bound. */
+/**
+ * Counts and savings of `stops` over `facts` (aligned); the passing-run rate also as an upper bound, the failing-run
+ * rate with its Wilson interval and the saved shares with a bootstrap interval over the failing runs (the runs the
+ * bound counts too; none below MIN_RESAMPLE_UNITS failing runs or where every draw is the same).
+ */
 export function pointOf(facts: readonly RunFacts[], stops: StopVector, bound: BoundSpec = DEFAULT_BOUND): TradeoffPoint {
   let passing = 0,
     failing = 0,
@@ -48,6 +71,10 @@ export function pointOf(facts: readonly RunFacts[], stops: StopVector, bound: Bo
     tokensSaved = 0;
   const at: number[] = [];
   const atFailing: number[] = [];
+  // The stopped failing runs' savings (an unstopped run saves 0 of its steps). Nothing saved: every draw is 0, no
+  // interval (as `spread` would say), and no draws made.
+  const savedSteps: Array<[number, number]> = [];
+  const savedTokensAt: Array<[number, number]> = [];
   facts.forEach((f, i) => {
     const s = stops[i] ?? null;
     allTokens += f.tokens;
@@ -58,10 +85,14 @@ export function pointOf(facts: readonly RunFacts[], stops: StopVector, bound: Bo
       failing += 1;
       failingSteps += f.steps;
       failingTokens += f.tokens;
+      const saved = s === null ? 0 : f.steps - 1 - s;
+      const savedTokens = s === null ? 0 : (f.tokensAfter[s] ?? 0);
       if (s !== null) {
+        savedSteps.push([failing - 1, saved]);
+        savedTokensAt.push([failing - 1, savedTokens]);
         failingStopped += 1;
-        stepsSaved += f.steps - 1 - s;
-        tokensSaved += f.tokensAfter[s] ?? 0;
+        stepsSaved += saved;
+        tokensSaved += savedTokens;
         atFailing.push(s);
       }
     }
@@ -75,10 +106,15 @@ export function pointOf(facts: readonly RunFacts[], stops: StopVector, bound: Bo
     passingUpper: passing === 0 ? null : upperBound(bound.method, passingStopped, passing, bound.confidence),
     failingStopped,
     failingRate: ratio(failingStopped, failing),
+    failingInterval: failing === 0 ? null : wilsonInterval(failingStopped, failing),
+    failingSteps,
     failingStepsSaved: stepsSaved,
     failingStepsShare: ratio(stepsSaved, failingSteps),
+    failingStepsShareInterval: stepsSaved === 0 ? null : spread(failingDraws(facts).interval(STEPS, savedSteps)),
+    failingTokens,
     failingTokensSaved: tokensSaved,
     failingTokenShare: ratio(tokensSaved, failingTokens),
+    failingTokenShareInterval: tokensSaved === 0 ? null : spread(failingDraws(facts).interval(TOKENS, savedTokensAt)),
     allTokenShare: ratio(tokensSaved, allTokens),
     medianStopStep: median(at),
     medianFailingStopStep: median(atFailing),

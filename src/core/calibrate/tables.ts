@@ -1,6 +1,7 @@
 /** Per-threshold counts of one kind: false stops on passing runs, true stops and steps saved on failing runs. */
 import type { Policy } from '../policy.js';
 import { upperBound } from '../stats/binomial.js';
+import { wilsonInterval } from '../stats/interval.js';
 import { DEFAULT_BOUND, type BoundSpec } from './evaluate.js';
 import { firstStop, singleKindPolicy } from './replay.js';
 import type { CalibrationKind, CalibrationRun, ThresholdRow } from './types.js';
@@ -35,6 +36,8 @@ export function thresholdRow(runs: readonly CalibrationRun[], kind: CalibrationK
     passingRate: ratio(passingStopped, passing),
     passingUpper: passing === 0 ? null : upperBound(bound.method, passingStopped, passing, bound.confidence),
     failingRate: ratio(failingStopped, failing),
+    failing,
+    failingInterval: failing === 0 ? null : wilsonInterval(failingStopped, failing),
     meanStepsSaved: ratio(saved, failing),
     meanStepsSavedWhenStopped: ratio(saved, failingStopped),
   };

@@ -1,5 +1,6 @@
 /** Types of the combined-policy trade-off calibration (`steplens calibrate`, issue 8). */
 import type { Policy } from '../policy.js';
+import type { Interval } from '../stats/interval.js';
 import type { State } from '../types.js';
 
 /** How runs are scored: against a leave-one-out PTA where the task has one (else the prior, as the server does), or the prior only. */
@@ -59,13 +60,23 @@ export interface TradeoffPoint {
   passingUpper: number | null;
   failingStopped: number;
   failingRate: number | null;
+  /** Wilson's 95 % interval of failingRate over the `failing` runs (null: no failing run). */
+  failingInterval: Interval | null;
+  /** Steps of all failing runs: the denominator of failingStepsShare. */
+  failingSteps: number;
   /** Steps after the stop, summed over stopped failing runs, and their share of all failing-run steps. */
   failingStepsSaved: number;
   failingStepsShare: number | null;
+  /** 95 % percentile bootstrap interval of failingStepsShare, the `failing` runs resampled (null: under 5 of them, or no spread). */
+  failingStepsShareInterval: Interval | null;
+  /** Tokens of all failing runs: the denominator of failingTokenShare. */
+  failingTokens: number;
   /** State costs (tokens) after the stop, summed over stopped failing runs. */
   failingTokensSaved: number;
   /** failingTokensSaved / tokens of all failing runs. */
   failingTokenShare: number | null;
+  /** As failingStepsShareInterval, of failingTokenShare. */
+  failingTokenShareInterval: Interval | null;
   /** failingTokensSaved / tokens of all runs (the saving net of nothing: lost successes are counted in passingStopped). */
   allTokenShare: number | null;
   /** Median step index (t) of the stop over every stopped run, and over stopped failing runs. */

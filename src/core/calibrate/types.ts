@@ -1,4 +1,5 @@
 /** Types of the early-stop calibration (`steplens calibrate`, method.md section 8). */
+import type { Interval } from '../stats/interval.js';
 import type { PolicyInput } from '../policy.js';
 import type { State } from '../types.js';
 
@@ -28,6 +29,9 @@ export interface ThresholdRow {
   /** One-sided upper confidence bound of passingRate (Clopper-Pearson 95 % unless set otherwise). */
   passingUpper: number | null;
   failingRate: number | null;
+  /** Failing runs (the n of failingRate) and Wilson's 95 % interval of the rate (null: no failing run). */
+  failing: number;
+  failingInterval: Interval | null;
   /** Steps after the firing step, averaged over ALL failing runs (a run not stopped saves 0). */
   meanStepsSaved: number | null;
   /** The same, averaged over the stopped failing runs only. */

@@ -86,6 +86,11 @@ export interface Ranking {
    * two runs' consensus is one Jaccard similarity): the basis decided nothing, the order is the composite's alone.
    */
   basisFlat?: true;
+  /**
+   * Exactly one run ranked (the others, if any, unranked): its rank 1 orders nothing. The rank stays 1 (an int, 1 =
+   * best, for readers that sort or pick by it, e.g. a group of one rollout); this says there was no ranking.
+   */
+  oneRun?: true;
 }
 
 export interface RankOptions {
@@ -190,7 +195,7 @@ export function rankRuns(all: readonly RankInput[], options: RankOptions = {}): 
     });
   });
   const flat = second !== undefined && runs.length > 1 && keys.every((k) => close(k[0], keys[0]![0]));
-  return ok({ task: task.value, by, runs: ranked, unranked, ...(flat ? { basisFlat: true as const } : {}) });
+  return ok({ task: task.value, by, runs: ranked, unranked, ...(flat ? { basisFlat: true as const } : {}), ...(ranked.length === 1 ? { oneRun: true as const } : {}) });
 }
 
 /**

@@ -10,6 +10,7 @@
  */
 import { bootstrapDraws, bootstrapSettings, resamplable, resampleIndices, type BootstrapOptions } from './bootstrap.js';
 import { calibrationError, type Prediction } from './calibration-error.js';
+import { clusteredRateInterval } from './clustered.js';
 import type { Interval } from './interval.js';
 import { seededRandom } from './rng.js';
 
@@ -21,6 +22,11 @@ export interface CalibrationCheck {
   ece: number | null;
   /** Bootstrap interval of the ECE (resampling tasks; a run naming no task is a unit of its own). */
   interval: Interval | null;
+  /**
+   * Wilson's interval of the observed pass rate with the tasks' design effect (clusteredRateInterval, as the report's
+   * rates): null with no prediction, or too few tasks where tasks repeat.
+   */
+  passRate: Interval | null;
   /** ECE of a perfectly calibrated forecaster with these predictions: mean and the `level` quantile of its draws. */
   perfect: { mean: number; hi: number } | null;
   /**
@@ -34,9 +40,16 @@ export interface CalibrationCheck {
 export function calibrationCheck(preds: readonly TaskPrediction[], options: BootstrapOptions = {}, bins = 10): CalibrationCheck {
   const n = preds.length;
   const ece = calibrationError(preds, bins).ece;
-  if (n === 0 || ece === null) return { n, ece: null, interval: null, perfect: null, p: null };
   const { reps, seed, level } = bootstrapSettings(options);
   const units = byTask(preds);
+  const passRate =
+    n === 0
+      ? null
+      : clusteredRateInterval(
+          units.map((u) => ({ k: u.filter((x) => x.pass).length, n: u.length })),
+          level,
+        );
+  if (n === 0 || ece === null) return { n, ece: null, interval: null, passRate, perfect: null, p: null };
   // A few tasks resample to a handful of values: no interval below MIN_RESAMPLE_UNITS.
   const interval = !resamplable(units.length)
     ? null
@@ -57,12 +70,12 @@ export function calibrationCheck(preds: readonly TaskPrediction[], options: Boot
         bins,
       ).ece!,
     );
-  if (draws.length === 0) return { n, ece, interval, perfect: null, p: null };
+  if (draws.length === 0) return { n, ece, interval, passRate, perfect: null, p: null };
   draws.sort((a, b) => a - b);
   const mean = draws.reduce((a, b) => a + b, 0) / draws.length;
   const hi = draws[Math.min(draws.length - 1, Math.floor(level * draws.length))]!;
   const p = (1 + draws.filter((d) => d >= ece - 1e-12).length) / (1 + draws.length);
-  return { n, ece, interval, perfect: { mean, hi }, p };
+  return { n, ece, interval, passRate, perfect: { mean, hi }, p };
 }
 
 /** The predictions of each task, in first-seen order; one naming no task is a unit of its own. */

@@ -13,7 +13,7 @@
  * several runs but fewer than MIN_RESAMPLE_UNITS tasks hold them all, or Kish's effective number of tasks is below
  * it, there is no interval: 2 tasks are 2 units, however many runs they hold.
  */
-import { bootstrapDraws, meanInterval, resamplable, type BootstrapOptions } from './bootstrap.js';
+import { bootstrapDraws, resamplable, type BootstrapOptions } from './bootstrap.js';
 import { wilsonInterval, type Interval } from './interval.js';
 import { randomIndex } from './rng.js';
 
@@ -69,20 +69,40 @@ export function clusteredRateInterval(clusters: readonly RateCluster[], level = 
   return wilsonInterval(p * effective, effective, level);
 }
 
-/** Bootstrap interval of the mean of every value, resampling the clusters (each with all its values). */
-export function clusteredMeanInterval(clusters: ReadonlyArray<readonly number[]>, options: BootstrapOptions = {}): Interval | null {
+/** One run's part of a ratio of sums Σnum / Σden (e.g. a failing run's steps saved over its steps). */
+export interface RatioPart {
+  num: number;
+  den: number;
+}
+
+/**
+ * Bootstrap interval of Σnum / Σden over every part, resampling the clusters (each with all its parts): a share of
+ * sums (steps saved of all failing runs' steps) is no mean of per-run shares, so the unit is drawn whole, num and
+ * den together. Clusters of one part each: the runs resampled. Null as {@link clusteredMeanInterval}, and for a draw
+ * whose Σden is 0.
+ */
+export function clusteredRatioInterval(clusters: ReadonlyArray<readonly RatioPart[]>, options: BootstrapOptions = {}): Interval | null {
   const cs = clusters.filter((c) => c.length > 0);
-  if (cs.every((c) => c.length === 1)) return meanInterval(cs.flat(), options);
-  if (!resamplable(cs.length) || !resamplable(kishCount(cs.map((c) => c.length)))) return null;
-  const sums = cs.map((c) => c.reduce((s, x) => s + x, 0));
+  if (!resamplable(cs.length)) return null;
+  if (cs.some((c) => c.length > 1) && !resamplable(kishCount(cs.map((c) => c.length)))) return null;
+  const nums = cs.map((c) => c.reduce((s, x) => s + x.num, 0));
+  const dens = cs.map((c) => c.reduce((s, x) => s + x.den, 0));
   return bootstrapDraws((random) => {
     let s = 0;
-    let count = 0;
+    let d = 0;
     for (const _ of cs) {
       const j = randomIndex(random, cs.length);
-      s += sums[j]!;
-      count += cs[j]!.length;
+      s += nums[j]!;
+      d += dens[j]!;
     }
-    return s / count;
+    return d === 0 ? null : s / d;
   }, options);
+}
+
+/** Bootstrap interval of the mean of every value, resampling the clusters (each with all its values): the ratio of their sum to their count. */
+export function clusteredMeanInterval(clusters: ReadonlyArray<readonly number[]>, options: BootstrapOptions = {}): Interval | null {
+  return clusteredRatioInterval(
+    clusters.map((c) => c.map((x) => ({ num: x, den: 1 }))),
+    options,
+  );
 }

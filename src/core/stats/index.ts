@@ -8,7 +8,7 @@ export { fleissKappa } from './fleiss-kappa.js';
 export { wilsonInterval, clopperPearsonInterval, rateInterval, intervalsOverlap, type Interval, type RateIntervalMethod } from './interval.js';
 export { seededRandom, type Random } from './rng.js';
 export { bootstrapDraws, meanInterval, aurocInterval, BOOTSTRAP_DEFAULTS, MIN_RESAMPLE_UNITS, MIN_PER_SIDE, type BootstrapOptions } from './bootstrap.js';
-export { clusteredRateInterval, clusteredMeanInterval, clustersBy, type RateCluster } from './clustered.js';
+export { clusteredRateInterval, clusteredMeanInterval, clusteredRatioInterval, clustersBy, type RateCluster, type RatioPart } from './clustered.js';
 export { separation, MIN_PER_CLASS, type ScoredOutcome, type Separation, type SourceSeparation, type SeparationOptions } from './separation.js';
 export { bestOfN, pickGroups, groupPick, type BestOfN, type GroupPick } from './best-of-n.js';
 export { calibrationError, type CalibrationError, type Prediction, type ReliabilityBin } from './calibration-error.js';
