@@ -82,7 +82,7 @@ export class Session {
   private readonly maxSteps: number;
   /** One short line per step saying what it did (the web view's step table). */
   private texts: string[] = [];
-  /** Lines `texts` has room for: grown by a sixteenth, not by push's half ({@link withRoom}). */
+  /** Lines `texts` has room for: grown by an eighth, not by push's half ({@link withRoom}). */
   private textRoom = 0;
 
   constructor(init: SessionInit) {

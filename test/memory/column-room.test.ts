@@ -1,6 +1,7 @@
 /**
- * Columns grown a row a step by a sixteenth (memory/small-arrays.ts `withRoom`, bench/README.md "Memory per session,
- * eleventh pass"): the copy holds what the array held, `push` fills its room, and the state columns and a session's
+ * Columns grown a row a step by an eighth (memory/small-arrays.ts `withRoom`, bench/README.md "Memory per session,
+ * eleventh pass" and "grow22"): the copies a column of 79 or 100 rows outgrows (its garbage) and the room it keeps at
+ * 100 rows, counted; the copy holds what the array held, `push` fills its room, and the state columns and a session's
  * step lines and signals read back what was put in, whether trimmed (idle) between rows or not.
  */
 import fc from 'fast-check';
@@ -18,7 +19,7 @@ import { priorSession } from './prior-session.js';
 const analyzers = defaultAnalyzers();
 const item = fc.oneof(fc.integer(), fc.double(), fc.string(), fc.array(fc.integer(), { maxLength: 3 }), fc.constant(undefined));
 
-describe('columns grown by a sixteenth', () => {
+describe('columns grown by an eighth', () => {
   it('withRoom copies the elements and the length; pushes up to the room are kept in order', () => {
     fc.assert(
       fc.property(fc.array(item, { maxLength: 60 }), fc.array(item, { maxLength: 40 }), (before, more) => {
@@ -31,8 +32,32 @@ describe('columns grown by a sixteenth', () => {
       }),
       { numRuns: 200 },
     );
-    // Room grows with the length (by a sixteenth plus 4) up to where push takes over.
-    for (const n of [0, 1, 15, 16, 100, ROOM_MAX - 1]) expect(nextRoom(n)).toBe(n + Math.floor(n / 16) + 4);
+    // Room grows with the length (by an eighth plus 4) up to where push takes over.
+    for (const n of [0, 1, 15, 16, 100, ROOM_MAX - 1]) expect(nextRoom(n)).toBe(n + Math.floor(n / 8) + 4);
+  });
+
+  it('a column grown to 79 or 100 rows outgrows fewer slots than by a sixteenth, and keeps at most 5 spare at 100', () => {
+    /** Copies made and slots of the stores outgrown (garbage) growing a column row by row to `rows`, and its room then. */
+    const grown = (rows: number): { copies: number; outgrown: number; room: number } => {
+      let col: number[] = [];
+      let room = 0;
+      let copies = 0;
+      let outgrown = 0;
+      for (let n = 0; n < rows; n++) {
+        if (n === room) {
+          outgrown += room;
+          room = nextRoom(n);
+          col = withRoom(col, room);
+          copies++;
+        }
+        col.push(n);
+      }
+      expect(col).toHaveLength(rows);
+      return { copies, outgrown, room };
+    };
+    // By a sixteenth: 15 copies and 507 slots outgrown at 79 rows (the ws-load run), 17 and 686 at 100 (room 103).
+    expect(grown(79)).toEqual({ copies: 12, outgrown: 379, room: 90 });
+    expect(grown(100)).toEqual({ copies: 13, outgrown: 469, room: 105 });
   });
 
   it('state columns give back every state of a real run, trimmed between any rows or not', () => {

@@ -34,16 +34,19 @@ export function exact<T>(arr: readonly T[]): readonly T[] {
 }
 
 /**
- * Columns a session grows a row a step (its states' numbers and references, its step lines) get room by a sixteenth
- * of their length plus 4 ({@link withRoom}) instead of push's half plus 16: at 100 steps push left 40 slots spare in
- * each (~0.3 KB a column; bench/README.md, "Memory per session, eleventh pass"). Past this length they are pushed to:
- * `new Array(n)` of a length near 100,000 or more is not kept in fast elements.
+ * Columns a session grows a row a step (its states' numbers and references, its step lines, its matching's rows) get
+ * room by an eighth of their length plus 4 ({@link withRoom}) instead of push's half plus 16: at 100 steps push left 40
+ * slots spare in each (~0.3 KB a column; bench/README.md, "Memory per session, eleventh pass"). A sixteenth (that
+ * pass's choice) copied a 79-step column 15 times, ~6.5 slots of garbage a step, most of it promoted before it died
+ * (bench/README.md, "gc22"); an eighth copies it 12 times (~4.8 slots a step, ~7 spare at 50-150 rows against ~4;
+ * "grow22"). Past this length they are pushed to: `new Array(n)` of a length near 100,000 or more is not kept in fast
+ * elements.
  */
 export const ROOM_MAX = 1 << 15;
 
-/** Room for the next `length` of a column so grown (`length` + a sixteenth + 4). */
+/** Room for the next `length` of a column so grown (`length` + an eighth + 4). */
 export function nextRoom(length: number): number {
-  return length + (length >> 4) + 4;
+  return length + (length >> 3) + 4;
 }
 
 /**

@@ -58,7 +58,7 @@ const MAX_INT16 = 32_767;
 
 /** A class, not an object of closures: a session keeps one per PTA-scored trajectory, and shares the methods. */
 class Matching implements IncrementalMatching {
-  /** Edges of each left vertex, a row a state: grown by a sixteenth ({@link withRoom}), not by push's half. */
+  /** Edges of each left vertex, a row a state: grown by an eighth ({@link withRoom}), not by push's half. */
   private adj: Array<readonly number[]> = [];
   private room = 0;
   /** The left vertex matched to each right one (-1: none); 16 bits a vertex until a left index needs more (the store is off-heap, ~0.25 KB a session less). */
