@@ -8,27 +8,15 @@ import { describe, expect, it } from 'vitest';
 import { clusteredRatioInterval } from '../../src/core/stats/clustered.js';
 import { wilsonInterval, type Interval } from '../../src/core/stats/interval.js';
 import { RatioDraws } from '../../src/core/stats/ratio-draws.js';
+import type { TradeoffPoint } from '../../src/core/calibrate/tradeoff-types.js';
 import { cli } from '../cli/run-cli.js';
 
 const RUNS = 'test/fixtures/early-stop-runs.jsonl.gz';
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const iv = (i: Interval | null) => (i === null ? '[-]' : `[${pct(i.lo)}, ${pct(i.hi)}]`);
 
-interface Point {
-  passing: number;
-  failing: number;
-  failingStopped: number;
-  failingRate: number | null;
-  failingInterval: Interval | null;
-  failingSteps: number;
-  failingStepsSaved: number;
-  failingStepsShare: number | null;
-  failingStepsShareInterval: Interval | null;
-  failingTokens: number;
-  failingTokensSaved: number;
-  failingTokenShare: number | null;
-  failingTokenShareInterval: Interval | null;
-}
+/** The --json's points are the core's (JSON has no `undefined`, and the test reads these fields only). */
+type Point = TradeoffPoint;
 interface Row {
   threshold: number;
   failingStopped: number;
