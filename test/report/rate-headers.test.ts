@@ -23,7 +23,7 @@ describe('the observed pass rate is headed as a rate', () => {
   it('train: the calibration and reliability tables', () => {
     const r = trainForecast([...syntheticSource('A', 12, 12, 1), ...syntheticSource('B', 12, 12, 2)], { folds: 3, seed: 1, reps: 100 });
     const text = forecastText(r.evaluation, r.models);
-    expect(text).toMatch(/\nsource +runs +mean pPass +pass rate +ECE \(10 bins\)/);
+    expect(text).toMatch(/\nsource +runs +mean pPass +pass rate \[95 %: Wilson, tasks' design effect\] +ECE \(10 bins\)/);
     expect(text).not.toMatch(/mean pPass +passed/);
   });
 });
