@@ -11,7 +11,7 @@ import { SteplensError } from '../errors.js';
 import { detectFormat, getParser, loadLogText, parseInstances, parseLoadedLog, parseLogText, remapToLines } from '../formats/index.js';
 import { nestedDeeperThan } from '../formats/json-helpers.js';
 import { eachInSlices, pushInSlices } from './job-slices.js';
-import { noStepsError } from '../protocol/no-steps.js';
+import { noStepsError, type NoStepsPurpose } from '../protocol/no-steps.js';
 import type { Diagnostic, FormatName, ParseResult, TrajectoryMeta } from '../formats/types.js';
 
 /** Parses a body's `trajectory` in `format` (or detected); refuses one without steps (a reference needs one). `task`: as in {@link trajectoryDocument}. */
@@ -94,16 +94,12 @@ export function scorableSteps(parsed: ParseResult, where: string): Step[] {
  * refused as `steplens score` refuses it (a report carries a tier; nothing was done to earn one), before scoring.
  */
 function stepsToScore(parsed: ParseResult, where: string): Step[] {
-  if (parsed.steps.length === 0) throw noStepsError(where, parsed.diagnostics[0]);
-  return parsed.steps;
+  return nonEmptySteps(parsed, where, 'score');
 }
 
-/** The steps of a parse, or a `bad_input` error naming `where` and the first diagnostic when there are none. */
-export function nonEmptySteps(parsed: ParseResult, where: string): Step[] {
-  if (parsed.steps.length === 0) {
-    const why = parsed.diagnostics[0];
-    throw new SteplensError('bad_input', `${where}: no steps found${why ? ` (${why.at}: ${why.message})` : ''}`);
-  }
+/** The steps of a parse, or a `bad_input` error naming `where`, the purpose and the first diagnostic when there are none. */
+export function nonEmptySteps(parsed: ParseResult, where: string, purpose: NoStepsPurpose = 'reference'): Step[] {
+  if (parsed.steps.length === 0) throw noStepsError(where, parsed.diagnostics[0], purpose);
   return parsed.steps;
 }
 
