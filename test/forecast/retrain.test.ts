@@ -81,6 +81,29 @@ describe('retraining per source', () => {
   });
 });
 
+describe('the model in force, checked on the outcomes it learned from', () => {
+  it('scores a map learned here out of fold: its log loss is not the in-sample one (a better candidate lost to it)', () => {
+    const fresh = sessions.map((r) => ({ ...r, agent: 'fresh-agent', model: 'fresh-model' }));
+    // First too few for a model of its own: the blind model's map is refitted on every outcome of the source.
+    const first = retrainForecast(fresh, blind, { now, minRuns: 1000 });
+    if (first.kind !== 'accepted') throw new Error('expected a recalibration');
+    const inForce = selectModel(first.candidate, 'fresh-agent', 'fresh-model')!;
+    expect(inForce.recalibrated?.outcomes).toBe(fresh.length);
+    const again = retrainForecast(fresh, first.candidate, options);
+    const s = again.sources.find((x) => x.agent === 'fresh-agent')!;
+    expect(s.inForce).toBeDefined();
+    const c = compileModel(inForce);
+    let inSample = 0;
+    for (const r of fresh) {
+      const p = Math.min(1 - 1e-9, Math.max(1e-9, applyPlatt(inForce.calibration, scoreOf(c, r.rows, (r.at.length - 1) * FEATURE_COUNT))));
+      inSample -= (r.passed ? Math.log(p) : Math.log(1 - p)) / fresh.length;
+    }
+    expect(s.inForce!.sessions).toBe(fresh.length);
+    // Held out, a map fitted on these outcomes does worse than on the outcomes it was fitted on.
+    expect(s.inForce!.logLoss).toBeGreaterThan(inSample + 1e-6);
+  });
+});
+
 describe('recalibration per source from reported outcomes', () => {
   // One source the model in force never saw, with too few sessions for a model of its own (14 < 20).
   const fresh = sessions.map((r) => ({ ...r, agent: 'fresh-agent', model: 'fresh-model' }));

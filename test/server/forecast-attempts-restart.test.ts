@@ -29,7 +29,9 @@ describe('--forecast-learn keeps its attempts across restarts', () => {
       const before = (await first.info()).learning.attempts;
       await first.srv.app.close();
       expect(before.map((a) => a.result)).toEqual([...Array<string>(4).fill('skipped'), ...Array<string>(5).fill('accepted')]);
-      expect(before.filter((a) => a.reason.includes('own model rejected (candidate is worse within source'))).toHaveLength(2);
+      // At 8 sessions the source's own model goes in force (the recalibrated map it is checked against is scored out of
+      // fold since rank26's finding; scored in-sample it won); at 9 the next candidate loses to that model.
+      expect(before.filter((a) => a.reason.includes('own model rejected (candidate is worse within source'))).toHaveLength(1);
 
       let all = before;
       const second = await server(dir, blind, {}, EARLY);
