@@ -103,9 +103,9 @@ describe('reliability diagram of in-sample pPass', () => {
   const report = (forecastInSample: unknown) => ({ calibration, inputs: { forecastInSample } }) as unknown as CorpusReport;
 
   it('says under the title how many runs trained the forecaster, and in the key which sources', () => {
-    const svg = reliabilityDiagram(report({ checked: true, inSample: 920, withPPass: 960, bySource }))!.svg;
+    const svg = reliabilityDiagram(report({ checked: true, inSample: 1002, withPPass: 1017, bySource }))!.svg;
     const lines = svgTexts(svg).texts.map((t) => t.text);
-    expect(lines).toContain('in-sample: the forecaster was trained on 920 of the 960 runs with a pPass, so optimistic');
+    expect(lines).toContain('in-sample: the forecaster was trained on 1002 of the 1017 runs (optimistic)');
     expect(lines).toContain('in-sample: trained on 721 of its runs');
     expect(lines).toContain('in-sample: trained on 199 of its runs');
     expect(lines.filter((l) => l.startsWith('in-sample:'))).toHaveLength(3); // none for the source it never saw

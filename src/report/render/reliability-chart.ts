@@ -81,7 +81,7 @@ function inSampleCaution(f: ForecastInSample | undefined): string | null {
   if (f === undefined || f.withPPass === 0) return null;
   if (!f.checked) return 'whether these runs trained the forecaster cannot be checked (its file lists none)';
   if (f.inSample === 0) return null;
-  return `in-sample: the forecaster was trained on ${f.inSample} of the ${f.withPPass} runs with a pPass, so optimistic`;
+  return `in-sample: the forecaster was trained on ${f.inSample} of the ${f.withPPass} runs (optimistic)`;
 }
 
 /** The sources drawn, one colour each: the SERIES.length with the most runs (in the report's order); the rest left out. */
