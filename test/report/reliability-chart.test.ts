@@ -86,3 +86,38 @@ describe('reliability diagram with more sources than colours', () => {
     expect(chart.svg).toContain('n=5, ECE 0.100 [0.050, 0.200]');
   });
 });
+
+/**
+ * `steplens report --forecast bundled` over ../shared/calibration + ../shared/corpus (2026-12-07): 1,002 of the 1,017
+ * runs with a pPass trained the bundled forecaster, and the tables say so under each, but the reliability diagram,
+ * drawn in report.html's header and written alone as reliability-diagram.svg, showed SWE-agent 0.x + gpt-4's in-sample
+ * ECE 0.028 as a plain figure. Its own title line and key now say which points are in-sample.
+ */
+describe('reliability diagram of in-sample pPass', () => {
+  const calibration = [row(['SWE-agent 0.x + gpt-4', 721], 0), row(['CodeR + gpt-4', 199], 3), row(['new agent + m', 40], 6)];
+  const bySource = [
+    { source: 'CodeR + gpt-4', inSample: 199, withPPass: 199 },
+    { source: 'SWE-agent 0.x + gpt-4', inSample: 721, withPPass: 721 },
+    { source: 'new agent + m', inSample: 0, withPPass: 40 },
+  ];
+  const report = (forecastInSample: unknown) => ({ calibration, inputs: { forecastInSample } }) as unknown as CorpusReport;
+
+  it('says under the title how many runs trained the forecaster, and in the key which sources', () => {
+    const svg = reliabilityDiagram(report({ checked: true, inSample: 1002, withPPass: 1017, bySource }))!.svg;
+    const lines = svgTexts(svg).texts.map((t) => t.text);
+    expect(lines).toContain('in-sample: the forecaster was trained on 1002 of the 1017 runs (optimistic)');
+    expect(lines).toContain('in-sample: trained on 721 of its runs');
+    expect(lines).toContain('in-sample: trained on 199 of its runs');
+    expect(lines.filter((l) => l.startsWith('in-sample:'))).toHaveLength(3); // none for the source it never saw
+    expect(lines).toContain("a dot's area: the bin's runs; bars: Wilson 95 %");
+    expectReadableSvg(svg, 'reliability-diagram.svg');
+  });
+
+  it('says nothing of it when no run trained it, and that it cannot tell when the file lists none', () => {
+    const held = reliabilityDiagram(report({ checked: true, inSample: 0, withPPass: 960, bySource: bySource.map((b) => ({ ...b, inSample: 0 })) }))!.svg;
+    expect(held).not.toContain('in-sample');
+    const unknown = reliabilityDiagram(report({ checked: false, inSample: null, withPPass: 960, bySource: bySource.map((b) => ({ ...b, inSample: null })) }))!.svg;
+    expect(unknown).toContain('whether these runs trained the forecaster cannot be checked (its file lists none)');
+    expectReadableSvg(unknown, 'reliability-diagram.svg');
+  });
+});

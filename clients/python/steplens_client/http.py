@@ -28,10 +28,17 @@ MAX_RANK_RUNS = 64
 DEFAULT_BATCH_BYTES = 32 * 1024 * 1024
 
 
+#: Longest agent or model name the server takes (src/protocol/http-bodies.ts).
+MAX_SOURCE_NAME = 256
+
+
 def score_request(task: str, trajectory: Any, *, format: Optional[str] = None, passed: Optional[bool] = None,
-                  policy: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
+                  policy: Optional[Mapping[str, Any]] = None, agent: Optional[str] = None,
+                  model: Optional[str] = None) -> Dict[str, Any]:
     """The body of one ``POST /v1/score`` (one item of a batch). ``trajectory`` is the parsed log
-    (a JSON document, or a list of JSON Lines records) or its text."""
+    (a JSON document, or a list of JSON Lines records) or its text. ``agent`` / ``model`` name the run's source,
+    which picks its forecast model and recalibration on a ``serve --forecast`` server (default: what the log
+    names; a SWE-agent 0.x ``.traj`` names no model), as :meth:`HttpClient.rank`'s do."""
     if not isinstance(task, str) or task == "":
         raise SteplensError("bad_input", f"task: expected a non-empty string (got {task!r})")
     if isinstance(trajectory, (str, bytes)):
@@ -43,6 +50,12 @@ def score_request(task: str, trajectory: Any, *, format: Optional[str] = None, p
         body["passed"] = outcome_flag(passed)
     if policy is not None:
         body["policy"] = dict(policy)
+    for key, value in (("agent", agent), ("model", model)):
+        if value is None:
+            continue
+        if not isinstance(value, str) or not 1 <= len(value) <= MAX_SOURCE_NAME:
+            raise SteplensError("bad_input", f"{key}: expected a string of 1 to {MAX_SOURCE_NAME} characters (got {value!r:.80})")
+        body[key] = value
     return body
 
 
@@ -98,9 +111,11 @@ class HttpClient:
                                 f"({str(e).split(';')[0][:100]})") from None
 
     def score(self, task: str, trajectory: Any, *, format: Optional[str] = None, passed: Optional[bool] = None,
-              policy: Optional[Mapping[str, Any]] = None) -> Report:
-        """``POST /v1/score``: the whole-trajectory report (the same as a session's ``final``)."""
-        return self.request("POST", "/v1/score", score_request(task, trajectory, format=format, passed=passed, policy=policy))
+              policy: Optional[Mapping[str, Any]] = None, agent: Optional[str] = None, model: Optional[str] = None) -> Report:
+        """``POST /v1/score``: the whole-trajectory report (the same as a session's ``final``). ``agent`` / ``model``:
+        the run's source, for its forecast model (see :func:`score_request`)."""
+        return self.request("POST", "/v1/score", score_request(task, trajectory, format=format, passed=passed, policy=policy,
+                                                                agent=agent, model=model))
 
     def score_batch(self, items: Sequence[Mapping[str, Any]], *, raise_errors: bool = False) -> List[Union[Report, SteplensError]]:
         """``POST /v1/score/batch``: one report per item, in order. An item the server refused is
@@ -240,7 +255,7 @@ def batches(items: Sequence[Tuple[int, Dict[str, Any]]], max_items: int = MAX_BA
 def _item_args(i: int, item: Mapping[str, Any]) -> Dict[str, Any]:
     if not isinstance(item, Mapping) or "task" not in item or "trajectory" not in item:
         raise SteplensError("bad_input", f"items[{i}]: expected a mapping with task and trajectory")
-    unknown = set(item) - {"task", "trajectory", "format", "passed", "policy"}
+    unknown = set(item) - {"task", "trajectory", "format", "passed", "policy", "agent", "model"}
     if unknown:
         raise SteplensError("bad_input", f"items[{i}]: unknown keys {sorted(unknown)}")
     return dict(item)

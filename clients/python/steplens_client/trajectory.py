@@ -74,6 +74,14 @@ def _looks_like_step(v: Any) -> bool:
     return isinstance(v, dict) and isinstance(v.get("action"), dict) and isinstance(v["action"].get("kind"), str)
 
 
+def _is_traj(doc: Any) -> bool:
+    # As the server's (src/formats/swe-agent.ts): a top-level ``messages`` is allowed beside SWE-agent entries
+    # (``action`` strings): CodeR, a SWE-agent 0.x variant, keeps each role's conversation there as arrays.
+    if not isinstance(doc, dict) or not isinstance(doc.get("trajectory"), list) or not ("history" in doc or "info" in doc):
+        return False
+    return "messages" not in doc or any(isinstance(e, dict) and isinstance(e.get("action"), str) for e in doc["trajectory"])
+
+
 def _is_mini(doc: Any) -> bool:
     if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
         return False
@@ -92,7 +100,7 @@ def detect_format(doc: Any) -> Optional[str]:
         return "openhands"
     if isinstance(doc, list) and doc and (_is_openhands_instance(doc[0]) or any(_is_openhands_event(e) for e in doc)):
         return "openhands"
-    if isinstance(doc, dict) and isinstance(doc.get("trajectory"), list) and "messages" not in doc and ("history" in doc or "info" in doc):
+    if _is_traj(doc):
         return "swe-agent"
     if _is_mini(doc):
         return "mini-swe-agent"

@@ -8,7 +8,7 @@ import unittest
 from pathlib import Path
 
 import support
-from steplens_client import HttpClient, SteplensError, StepHook, TrlReward, VerlReward, forecast_shaping, step_rewards
+from steplens_client import HttpClient, SteplensError, StepHook, TrlReward, VerlReward, forecast_shaping, load, score_request, step_rewards
 
 
 class ForecastShapingTest(unittest.TestCase):
@@ -82,3 +82,24 @@ class ForecastRewardTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ScoreBySourceTest(unittest.TestCase):
+    """``score(agent=, model=)``: POST /v1/score took the run's source, and so did ``rank``, but ``score`` and
+    ``score_request`` had no way to send it, so a SWE-agent 0.x log (which names no model) got the default model's pPass."""
+
+    def test_score_sends_the_source_and_gets_its_model_as_rank_does(self):
+        http = HttpClient(support.shared_server("--forecast", "bundled"))
+        doc = load(support.REPO / "test/fixtures/swe-agent-0__django__django-11564.traj.gz")
+        task, source = "django__django-11564", {"agent": "SWE-agent 0.x", "model": "gpt-4"}
+        plain = http.score(task, doc)["pPass"]
+        named = http.score(task, doc, **source)["pPass"]
+        ranked = http.rank([{"trajectory": doc}, {"trajectory": doc, "id": "again"}], **source)["runs"][0]["pPass"]
+        self.assertEqual(named, ranked)
+        self.assertNotAlmostEqual(named, plain, places=3)
+        batch = http.score_batch([{"task": task, "trajectory": doc, **source}, score_request(task, doc)], raise_errors=True)
+        self.assertEqual([r["pPass"] for r in batch], [named, plain])
+        for bad in ("", 7, "x" * 257):
+            with self.assertRaises(SteplensError) as e:
+                score_request(task, doc, agent=bad)
+            self.assertEqual(e.exception.code, "bad_input")

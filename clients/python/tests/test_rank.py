@@ -4,7 +4,7 @@ as POST /v1/score scores it; a live session ranked by its score so far; the cons
 import unittest
 
 import support
-from steplens_client import HttpClient, SteplensError, SyncClient
+from steplens_client import HttpClient, SteplensError, SyncClient, events, load
 
 #: pylint-dev__astroid-1866: three runs in the corpus, no bundled reference (ranked reference-free or by consensus).
 OTHER_TASK = "pylint-dev__astroid-1866"
@@ -50,6 +50,21 @@ class RankTest(unittest.TestCase):
         self.assertEqual(set(by_id), {"live", "runs[1]"})
         self.assertEqual(by_id["live"]["composite"], self.single[0]["score"]["total"])
         self.assertEqual(by_id["runs[1]"]["composite"], self.single[1]["score"]["total"])
+
+    def test_a_coder_run_streamed_from_its_log_ranks_as_its_trajectory(self):
+        # A CodeR log whose `messages` hold arrays (../shared/calibration's sympy__sympy-13971): events() split it as
+        # mini-swe-agent, and the server refused its first step, so the run could not be streamed, nor ranked live.
+        doc = load(support.REPO / "test/fixtures/coder__sympy__sympy-13971.traj.gz")
+        with SyncClient(self.http.url) as client:
+            session = client.start("sympy__sympy-13971", format="swe-agent", agent="CodeR", model="gpt-4")
+            for event in events(doc):
+                session.step(event)
+            session.end()
+            answer = self.http.rank([{"session": session.id, "id": "live"}, {"trajectory": doc, "id": "log"}],
+                                    agent="CodeR", model="gpt-4")
+        by_id = {r["id"]: r for r in answer["runs"]}
+        self.assertEqual(by_id["live"]["steps"], by_id["log"]["steps"])
+        self.assertEqual(by_id["live"]["composite"], by_id["log"]["composite"])
 
     def test_without_a_reference_reference_free_or_by_consensus(self):
         docs = [{"trajectory": support.read_json(p)} for p in OTHER_RUNS]

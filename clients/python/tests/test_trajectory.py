@@ -68,6 +68,20 @@ class TrajectoryTest(unittest.TestCase):
                 self.assertEqual(e.exception.code, "bad_input")
                 self.assertIn(f"{path}: {why}", str(e.exception))
 
+    def test_a_coder_log_with_messages_of_arrays_is_swe_agent_as_the_server_reads_it(self):
+        # CodeR (a SWE-agent 0.x variant) keeps each role's conversation in a top-level `messages` of arrays; the server
+        # reads such a log as swe-agent (src/formats/swe-agent.ts). The client took it for mini-swe-agent, so events()
+        # gave those arrays and the server refused the first step (2 of ../shared/calibration's 199 CodeR runs).
+        doc = load(support.REPO / "test/fixtures/coder__sympy__sympy-13971.traj.gz")
+        self.assertIsInstance(doc["messages"][0], list)
+        self.assertEqual(detect_format(doc), "swe-agent")
+        split = events(doc)
+        self.assertEqual(len(split), len(doc["trajectory"]))
+        self.assertTrue(all(isinstance(e, dict) and isinstance(e.get("action"), str) for e in split))
+        # A mini-swe-agent log with a `trajectory` key of its own is still mini-swe-agent (no SWE-agent entries there).
+        mini = load(support.ASTROID_FAIL)
+        self.assertEqual(detect_format({**mini, "trajectory": [{"role": "user"}]}), "mini-swe-agent")
+
     def test_server_frames_are_checked(self):
         self.assertEqual(parse_frame('{"type": "pong"}'), (True, {"type": "pong"}))
         self.assertEqual(parse_frame(b'{"type": "resumed", "session": "s", "last": 3}')[0], True)

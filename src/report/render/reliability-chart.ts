@@ -5,9 +5,11 @@
  * perfectly calibrated forecaster shows at that n (report.calibration), so a small source's scatter is read
  * against what its n allows. One colour a source: at most SERIES.length sources are drawn (those with the most
  * runs); the key names the others, which are in the table only (with 15 sources the colours repeated, and a
- * point could not be told from another source's).
+ * point could not be told from another source's). Points of runs the forecaster was trained on are in-sample: the
+ * chart says so under its title and in each source's key (the chart travels alone, in report.html's header, far
+ * from the tables' caution lines), and names what a dot's area means.
  */
-import type { CorpusReport } from '../types.js';
+import type { CorpusReport, ForecastInSample } from '../types.js';
 import { wrapText } from './layout.js';
 import { PALETTE, SERIES } from './palette.js';
 import { circle, line, svgDoc, text, TITLE_Y, type Chart } from './svg-kit.js';
@@ -23,14 +25,18 @@ export function reliabilityDiagram(r: CorpusReport): Chart | undefined {
   const { rows, left } = drawnSources(all);
   const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(3));
   // Numbers on lines of their own: wrapping breaks after a '.', which would split them.
+  const fit = r.inputs?.forecastInSample;
+  const inSample = (source: string) => fit?.bySource.find((b) => b.source === source)?.inSample ?? 0;
   const keys = rows.map((c) => [
     ...wrapText(c.source, KEY_W - 24, KEY_SIZE),
     `n=${c.n}, ECE ${f3(c.ece)}${c.interval ? ` [${f3(c.interval.lo)}, ${f3(c.interval.hi)}]` : ''}`,
     `perfectly calibrated at this n: ${f3(c.perfect?.mean)}`,
     `(95th percentile ${f3(c.perfect?.hi)})`,
+    ...(inSample(c.source) > 0 ? [`in-sample: trained on ${inSample(c.source)} of its runs`] : []),
   ]);
   const notDrawn =
     left.length === 0 ? [] : [`not drawn (${left.length} with fewer runs;`, `one colour a source; in the table):`, ...left.flatMap((c) => wrapText(`${c.source} (n=${c.n})`, KEY_W - 12, KEY_SIZE))];
+  notDrawn.push("a dot's area: the bin's runs; bars: Wilson 95 %");
   const keyH = keys.reduce((h, k) => h + k.length * KEY_LINE + 6, 0) + notDrawn.length * KEY_LINE;
   const L = 62,
     T = TITLE_Y + 28,
@@ -63,9 +69,19 @@ export function reliabilityDiagram(r: CorpusReport): Chart | undefined {
     ky += keys[s]!.length * KEY_LINE + 6;
   });
   notDrawn.forEach((l, i) => body.push(text(L + side + 38, ky + 8 + i * KEY_LINE, l, 'start', '', KEY_SIZE)));
+  const caution = inSampleCaution(fit);
+  if (caution !== null) body.push(text(L + side / 2, TITLE_Y + 17, caution, 'middle', 'font-weight="bold"', KEY_SIZE));
   body.push(text(L + side / 2, H - 14, 'mean pPass in the bin (10 bins; dashed: perfect calibration)', 'middle'));
   body.push(text(16 + 10, T + side / 2, 'share of the bin that passed (Wilson 95 %)', 'middle', `transform="rotate(-90 ${16 + 10} ${T + side / 2})"`));
   return { file: 'reliability-diagram.svg', svg: svgDoc(W, H, 'Reliability of pPass per source: mean pPass against the pass rate, per bin', body) };
+}
+
+/** The line under the title when the points are (or may be) in-sample, else null. */
+function inSampleCaution(f: ForecastInSample | undefined): string | null {
+  if (f === undefined || f.withPPass === 0) return null;
+  if (!f.checked) return 'whether these runs trained the forecaster cannot be checked (its file lists none)';
+  if (f.inSample === 0) return null;
+  return `in-sample: the forecaster was trained on ${f.inSample} of the ${f.withPPass} runs (optimistic)`;
 }
 
 /** The sources drawn, one colour each: the SERIES.length with the most runs (in the report's order); the rest left out. */
