@@ -2,7 +2,7 @@
  * `serve --forecast-learn`: keeps the finished sessions that reported an
  * outcome and, on a schedule, retrains the forecaster per agent + model from
  * them in the background (one attempt at a time, only for scopes that got
- * sessions since their last one). A source's candidate goes in force only if
+ * sessions since their last one, the smallest fit first: {@link ForecastLearner.attempt}). A source's candidate goes in force only if
  * its held-out within-source figures are not worse than the model in force
  * for that source (core/forecast/retrain.ts); every version put in force is
  * written to `<dir>/forecast-v<N>.json` (a tenant's: `<dir>/tenants/<tenant>/`;
@@ -39,7 +39,8 @@ import { AttemptsLog, ATTEMPTS_FILE, readAttemptsFile } from './forecast-attempt
 import type { ForecastHolder } from './forecast-holder.js';
 import { droppedLine, readRunsFile, runLine, runsHeader, RunsLog, RUNS_FILE, TRIED_LINE, type KeptRun, type ScopeHeader } from './forecast-runs.js';
 import { pruneVersions } from './forecast-versions.js';
-import { retrainOffLoop } from './retrain-off-loop.js';
+import { retrainOffLoop, rowsOf } from './retrain-off-loop.js';
+import { RetrainThread } from './retrain-thread.js';
 import { can } from './principal.js';
 import type { Session } from './session.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -59,7 +60,7 @@ export interface ForecastLearnOptions {
   maxRuns?: number;
   /** Most sources (agent + model) one scope holds learned models of (default 64). */
   maxSources?: number;
-  /** Rows of kept sessions (their sampled prefixes) from which an attempt is fitted in a worker thread (default 512, retrain-off-loop.ts). */
+  /** Rows of kept sessions (their sampled prefixes) from which an attempt is fitted in a worker thread (default 1: every fit, retrain-off-loop.ts). */
   offLoopFromRows?: number;
   /** Attempts a scope lists (and saves), the latest (default 50). */
   attemptsKept?: number;
@@ -97,6 +98,8 @@ export class ForecastLearner {
   private ordinal = 0;
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** The worker thread attempts are fitted in, kept between them (retrain-thread.ts). */
+  readonly thread = new RetrainThread();
   readonly scope: ForecastLearnScope;
   /** Bumped whenever a scope's attempts change (`GET /v1/forecast` keeps its answer until then: forecast-doc.ts). */
   attemptsRevision = 0;
@@ -254,6 +257,7 @@ export class ForecastLearner {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.running;
+    await this.thread.close();
     await Promise.all([...this.logs.values(), ...this.attemptLogs.values()].map((l) => l.flush()));
   }
 
@@ -266,13 +270,25 @@ export class ForecastLearner {
     return this.running;
   }
 
+  /**
+   * One pass: each scope with sessions it has not tried, at most once, the shared scope first (a tenant's view is
+   * built on the shared models), then the one with the fewest rows to fit, so a tenant's few outcomes are not fitted
+   * after another's flood (T108); a scope that gets sessions during the pass is tried in it.
+   */
   private async attempt(): Promise<void> {
-    // The shared scope first: a tenant's view is built on the shared models.
-    const keys = [...this.scopes.keys()].filter((k) => this.scopes.get(k)!.added !== this.scopes.get(k)!.triedAt).sort();
-    for (const key of keys) {
+    const done = new Set<string>();
+    for (;;) {
+      let next: [string, number] | undefined;
+      for (const [key, s] of this.scopes) {
+        if (done.has(key) || s.added === s.triedAt) continue;
+        const rows = key === SHARED ? -1 : rowsOf(s.runs);
+        if (next === undefined || rows < next[1] || (rows === next[1] && key < next[0])) next = [key, rows];
+      }
+      if (next === undefined) return;
+      done.add(next[0]);
       // Yield first, so an attempt never runs inside the timer tick that also serves sockets.
       await nextTurn();
-      await this.attemptScope(key, this.scopes.get(key)!);
+      await this.attemptScope(next[0], this.scopes.get(next[0])!);
     }
   }
 
@@ -300,13 +316,13 @@ export class ForecastLearner {
     };
     try {
       const current = this.holder.fileFor(tenant);
-      // Off the event loop from a few hundred rows (retrain-off-loop.ts): one tenant's 499 long sessions held every socket 1.7 s.
+      // Off the event loop (retrain-off-loop.ts): one tenant's 499 long sessions held every socket 1.7 s, 200-511 rows 4-43 ms.
       const options = {
         now: at,
         ...(this.options.minRuns !== undefined ? { minRuns: this.options.minRuns } : {}),
         ...(this.options.minClass !== undefined ? { minClass: this.options.minClass } : {}),
       };
-      const r = await retrainOffLoop(runs, current, options, this.options.offLoopFromRows);
+      const r = await retrainOffLoop(runs, current, options, this.options.offLoopFromRows, this.thread);
       const { models, dropped } = this.capped(r.kind === 'accepted' ? r.candidate.models : current.models, tenant, last, cap);
       const attempt: LearnAttempt = { at, sessions: runs.length, result: r.kind, reason: r.reason };
       if (dropped > 0) attempt.reason += `; ${dropped} learned model${dropped === 1 ? '' : 's'} dropped: at most ${cap} sources hold one (those with the oldest outcomes go)`;
