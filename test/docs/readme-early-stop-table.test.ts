@@ -1,0 +1,59 @@
+/**
+ * audit25: the README's per-source table of the shipped defaults replayed (stop 41's `noAction 2` and the one before
+ * it) printed the failing side as bare points (`2/135`, `0.1 %`), while `calibrate` prints each with its n and
+ * interval since audit24. Every cell is now what docs/early-stop.md's snippet prints (`evaluatePolicy` on the scored
+ * runs of test/fixtures/early-stop-runs.jsonl.gz, reference-free), read here the same way.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readScoredRuns } from '../../src/cli/scored-runs.js';
+import { evaluatePolicy, runFacts, settingsOf, type TradeoffPoint } from '../../src/core/calibrate/index.js';
+import { DEFAULT_POLICY, type Policy } from '../../src/core/policy.js';
+import type { Interval } from '../../src/core/stats/interval.js';
+
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const previous: Policy = {
+  ...DEFAULT_POLICY,
+  blindRetry: { warn: 2, stop: 5 },
+  regressionLoop: { warn: 3, stop: null },
+  cycle: { warn: 3, stop: null, minBlock: 2, maxBlock: 4 },
+  explorationStreak: { ...DEFAULT_POLICY.explorationStreak, warn: 20, stop: 40 },
+  noAction: { warn: null, stop: null },
+  lowScore: { floor: 45, minSteps: 30, severity: 'stop' },
+};
+const stop41: Policy = { ...DEFAULT_POLICY, noAction: { warn: 2, stop: 2 } };
+/** The README's row names and the sources the fixture names. */
+const ROWS: Array<[string, string]> = [
+  ['CodeR + gpt-4', 'CodeR + gpt-4'],
+  ['mini-swe-agent 2.2.4 + openai/gpt-5-mini', 'mini-swe-agent 2.2.4 + openai/gpt-5-mini'],
+  ['SWE-agent 0.x + gpt-4', 'SWE-agent 0.x + gpt-4'],
+  ['mini-swe-agent 2.2.7 + deepseek-chat', 'mini-swe-agent 2.2.7 + deepseek/deepseek-chat'],
+  ['SWE-agent 0.x + doubao-pro-128k', 'SWE-agent 0.x + doubao-pro-128k'],
+  ['**all 15 sources**', 'all'],
+];
+
+const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
+const iv = (i: Interval | null) => (i === null ? '[-]' : `[${(100 * i.lo).toFixed(1)}, ${(100 * i.hi).toFixed(1)}]`);
+const cells = (x: TradeoffPoint) => [
+  `${x.passingStopped}/${x.passing} (≤ ${pct(x.passingUpper)})`,
+  `${x.failingStopped}/${x.failing} (${pct(x.failingRate)} ${iv(x.failingInterval)})`,
+  `${x.failingStepsSaved}/${x.failingSteps} (${pct(x.failingStepsShare)} ${iv(x.failingStepsShareInterval)})`,
+];
+
+describe("README's table of the shipped defaults replayed", () => {
+  it('prints every rate with its n, and the failing side with its interval, as evaluatePolicy gives them', () => {
+    const runs = readScoredRuns('test/fixtures/early-stop-runs.jsonl.gz').map((s) => s.run);
+    const facts = runs.map(runFacts);
+    const [a, b] = [stop41, previous].map((p) => evaluatePolicy(runs, facts, p, settingsOf(p)));
+    const point = (e: typeof a, source: string) => (source === 'all' ? e!.modes : e!.bySource.find((s) => s.source === source)!.modes).referenceFree;
+    for (const [row, source] of ROWS) {
+      const line = README.split('\n').find((l) => l.startsWith(`| ${row} |`));
+      expect(line, row).toBeDefined();
+      const got = line!
+        .split(' | ')
+        .slice(2)
+        .map((c) => c.replace(/\*\*/g, '').replace(/ \|$/, ''));
+      expect(got, row).toEqual([...cells(point(a, source)), ...cells(point(b, source))]);
+    }
+  });
+});
