@@ -56,4 +56,20 @@ describe("README's table of the shipped defaults replayed", () => {
       expect(got, row).toEqual([...cells(point(a, source)), ...cells(point(b, source))]);
     }
   });
+
+  it("docs/early-stop.md's per-source table (calibrate --by source --split none): each failing-side rate with its n and interval", () => {
+    const doc = readFileSync(new URL('../../docs/early-stop.md', import.meta.url), 'utf8');
+    const rows = ['| SWE-agent 0.x + gpt-4 | 75 / 646 |', '| CodeR + gpt-4 | 64 / 135 |'].map((start) => doc.split('\n').find((l) => l.startsWith(start)));
+    for (const row of rows) {
+      expect(row).toBeDefined();
+      // failing stopped, then failing steps saved: `k / n (p % [lo, hi])`, p = k / n.
+      const cells = [...row!.matchAll(/(\d+) \/ (\d+) \((\d+\.\d) % \[(\d+\.\d), (\d+\.\d)\]\)/g)];
+      expect(cells, row).toHaveLength(2);
+      for (const [, k, n, p, lo, hi] of cells) {
+        expect(((100 * Number(k)) / Number(n)).toFixed(1)).toBe(p);
+        expect(Number(lo)).toBeLessThanOrEqual(Number(p));
+        expect(Number(hi)).toBeGreaterThanOrEqual(Number(p));
+      }
+    }
+  });
 });
