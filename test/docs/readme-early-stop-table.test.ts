@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readScoredRuns } from '../../src/cli/scored-runs.js';
 import { evaluatePolicy, runFacts, settingsOf, type TradeoffPoint } from '../../src/core/calibrate/index.js';
+import { thresholdRow } from '../../src/core/calibrate/tables.js';
 import { DEFAULT_POLICY, type Policy } from '../../src/core/policy.js';
 import type { Interval } from '../../src/core/stats/interval.js';
 
@@ -71,5 +72,14 @@ describe("README's table of the shipped defaults replayed", () => {
         expect(Number(hi)).toBeGreaterThanOrEqual(Number(p));
       }
     }
+  });
+
+  it("the README's blind-retry stop at 2 with its n and bound, as calibrate's blindRetry table gives it", () => {
+    const runs = readScoredRuns('test/fixtures/early-stop-runs.jsonl.gz').map((s) => s.run);
+    const r = thresholdRow(runs, 'blindRetry', 2, DEFAULT_POLICY);
+    const upper = `${(100 * r.passingUpper!).toFixed(1)} %`;
+    expect(README.replace(/\s+/g, ' ')).toContain(
+      `A blind-retry stop at 2 retries would have stopped ${r.passingStopped} of the ${r.passing} passing runs (${pct(r.passingRate)}, one-sided 95 % upper bound ${upper};`,
+    );
   });
 });
