@@ -45,8 +45,8 @@ describe("README's table of the shipped defaults replayed", () => {
   it('prints every rate with its n, and the failing side with its interval, as evaluatePolicy gives them', () => {
     const runs = readScoredRuns('test/fixtures/early-stop-runs.jsonl.gz').map((s) => s.run);
     const facts = runs.map(runFacts);
-    const [a, b] = [stop41, previous].map((p) => evaluatePolicy(runs, facts, p, settingsOf(p)));
-    const point = (e: typeof a, source: string) => (source === 'all' ? e!.modes : e!.bySource.find((s) => s.source === source)!.modes).referenceFree;
+    const [a, b] = [stop41, previous].map((p) => evaluatePolicy(runs, facts, p, settingsOf(p))) as [ReturnType<typeof evaluatePolicy>, ReturnType<typeof evaluatePolicy>];
+    const point = (e: typeof a, source: string) => (source === 'all' ? e.modes : e.bySource!.find((s) => s.source === source)!.modes).referenceFree;
     for (const [row, source] of ROWS) {
       const line = README.split('\n').find((l) => l.startsWith(`| ${row} |`));
       expect(line, row).toBeDefined();
@@ -75,7 +75,8 @@ describe("README's table of the shipped defaults replayed", () => {
   });
 
   it("the README's blind-retry stop at 2 with its n and bound, as calibrate's blindRetry table gives it", () => {
-    const runs = readScoredRuns('test/fixtures/early-stop-runs.jsonl.gz').map((s) => s.run);
+    // The per-kind tables' runs, as calibrate builds them (src/cli/calibrate-runs.ts: reference-free totals).
+    const runs = readScoredRuns('test/fixtures/early-stop-runs.jsonl.gz').map(({ run }) => ({ states: run.states, totals: run.totals.referenceFree, passed: run.passed }));
     const r = thresholdRow(runs, 'blindRetry', 2, DEFAULT_POLICY);
     const upper = `${(100 * r.passingUpper!).toFixed(1)} %`;
     expect(README.replace(/\s+/g, ' ')).toContain(
