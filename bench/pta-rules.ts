@@ -23,7 +23,7 @@ import { sourceOf } from '../src/core/forecast/run.js';
 import { DEFAULT_FIT } from '../src/core/forecast/select.js';
 import { sigmoid } from '../src/core/forecast/logistic.js';
 import { auroc } from '../src/core/stats/auroc.js';
-import { bootstrapDraws, resampleIndices } from '../src/core/stats/bootstrap.js';
+import { bootstrapDraws, resampleIndices, spread } from '../src/core/stats/bootstrap.js';
 import { separation } from '../src/core/stats/separation.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
 import { argsError, benchArgs, numberListFlag } from './args.js';
@@ -135,13 +135,16 @@ for (const minRefs of minReferences) {
       )!.auroc;
     return {
       value: d(pos, neg),
-      interval: bootstrapDraws(
-        (random) =>
-          d(
-            resampleIndices(random, pos.length).map((i) => pos[i]!),
-            resampleIndices(random, neg.length).map((i) => neg[i]!),
-          ),
-        { seed: 1 },
+      // Φstruct against itself is 0 in every draw: no interval (it printed `+0.000 [0.00, 0.00]`).
+      interval: spread(
+        bootstrapDraws(
+          (random) =>
+            d(
+              resampleIndices(random, pos.length).map((i) => pos[i]!),
+              resampleIndices(random, neg.length).map((i) => neg[i]!),
+            ),
+          { seed: 1 },
+        ),
       ),
     };
   };
@@ -168,7 +171,7 @@ for (const minRefs of minReferences) {
       if (!named.includes(src)) return base;
       const d = delta(groups.get(src)!, r.scored);
       figures[`refs>=${minRefs} ${r.name} ${src}`] = x.auroc ?? NaN;
-      return `${base}; Δ ${d.value >= 0 ? '+' : ''}${d.value.toFixed(3)} [${f2(d.interval?.lo)}, ${f2(d.interval?.hi)}]`;
+      return `${base}; Δ ${d.value >= 0 ? '+' : ''}${d.value.toFixed(3)} ${d.interval ? `[${f2(d.interval.lo)}, ${f2(d.interval.hi)}]` : '[-]'}`;
     });
     const holds = named.every((n) => {
       const a = by.get(n)?.auroc ?? 0;

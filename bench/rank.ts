@@ -209,7 +209,8 @@ function measure(set: GroupSet, c: Candidate): Measured | null {
 }
 
 const f3 = (x: number | null) => (x === null ? '-' : x.toFixed(3));
-const iv = (i: Interval | null) => (i === null ? '' : ` [${i.lo.toFixed(2)}, ${i.hi.toFixed(2)}]`);
+// `[-]` where there is no interval (too few groups, or every draw alike), never a bare point.
+const iv = (i: Interval | null) => (i === null ? ' [-]' : ` [${i.lo.toFixed(2)}, ${i.hi.toFixed(2)}]`);
 const rate = (x: BestOfN['top']) => `${x.resolved === null ? '-' : x.resolved.toFixed(1)} (${f3(x.rate)}${iv(x.interval)})`;
 const results = new Map<string, Map<string, Measured | null>>();
 const figures: Record<string, number> = {};

@@ -5,7 +5,7 @@
  * same draw, so what the two share (the runs, the tasks' difficulty) leaves the interval.
  */
 import { auroc } from '../../src/core/stats/auroc.js';
-import { bootstrapDraws, resamplable, resampleIndices, type BootstrapOptions } from '../../src/core/stats/bootstrap.js';
+import { bootstrapDraws, resamplable, resampleIndices, spread, type BootstrapOptions } from '../../src/core/stats/bootstrap.js';
 import type { Interval } from '../../src/core/stats/interval.js';
 import { groupBy } from '../../src/core/stats/separation.js';
 
@@ -19,6 +19,7 @@ export interface Paired {
 
 export interface Difference {
   estimate: number | null;
+  /** null below the resampling floor, or where every draw gives one value (two scores that order alike: no interval of zero width). */
   interval: Interval | null;
 }
 
@@ -42,7 +43,7 @@ function meanDiff(rs: readonly Paired[], sources: readonly string[]): number | n
 
 function clustered(groups: ReadonlyArray<readonly Paired[]>, stat: (rs: readonly Paired[]) => number | null, o: BootstrapOptions): Interval | null {
   if (!resamplable(groups.length)) return null;
-  return bootstrapDraws((random) => stat(resampleIndices(random, groups.length).flatMap((i) => groups[i]!)), o);
+  return spread(bootstrapDraws((random) => stat(resampleIndices(random, groups.length).flatMap((i) => groups[i]!)), o));
 }
 
 /** AUROC(a) − AUROC(b) on one source's runs, tasks resampled. */
@@ -80,6 +81,6 @@ export function withinTaskDifference(rs: readonly Paired[], o: BootstrapOptions)
     return n === 0 ? null : (ua - ub) / n;
   };
   const pairs = groups.reduce((s, g) => s + g.filter((r) => r.pass).length * g.filter((r) => !r.pass).length, 0);
-  const interval = resamplable(groups.length) ? bootstrapDraws((random) => ratio(resampleIndices(random, groups.length).map((i) => groups[i]!)), o) : null;
+  const interval = resamplable(groups.length) ? spread(bootstrapDraws((random) => ratio(resampleIndices(random, groups.length).map((i) => groups[i]!)), o)) : null;
   return { estimate: ratio(groups), interval, pairs, tasks: groups.length };
 }

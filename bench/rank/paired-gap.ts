@@ -4,7 +4,7 @@
  * the difference is (top − top₀) / (oracle − random) of each draw; the two gaps' own intervals overlap even when
  * one candidate is ahead in nearly every draw, which only the paired difference shows.
  */
-import { bootstrapDraws, resamplable, resampleIndices, type BootstrapOptions } from '../../src/core/stats/bootstrap.js';
+import { bootstrapDraws, resamplable, resampleIndices, spread, type BootstrapOptions } from '../../src/core/stats/bootstrap.js';
 import { pickGroups, type GroupPick } from '../../src/core/stats/best-of-n.js';
 import type { Interval } from '../../src/core/stats/interval.js';
 import type { ScoredOutcome } from '../../src/core/stats/separation.js';
@@ -12,7 +12,10 @@ import type { ScoredOutcome } from '../../src/core/stats/separation.js';
 export interface PairedGap {
   /** Candidate's gap closed minus the baseline's (null when the oracle gains nothing over a random pick). */
   diff: number | null;
-  /** 95 % (or `level`) percentile interval over resampled groups; null below MIN_RESAMPLE_UNITS informative groups. */
+  /**
+   * 95 % (or `level`) percentile interval over resampled groups; null below MIN_RESAMPLE_UNITS informative groups, or
+   * where every draw gives one value (two orders with the same top picks: it was printed `[0.00, 0.00]`).
+   */
   interval: Interval | null;
 }
 
@@ -40,6 +43,6 @@ export function pairedGap(candidate: readonly ScoredOutcome[], baseline: readonl
   const informative = a.filter((g) => g.passing > 0 && g.passing < g.runs).length;
   return {
     diff: diffOf(a, b, all),
-    interval: !resamplable(informative) ? null : bootstrapDraws((random) => diffOf(a, b, resampleIndices(random, a.length)), options),
+    interval: !resamplable(informative) ? null : spread(bootstrapDraws((random) => diffOf(a, b, resampleIndices(random, a.length)), options)),
   };
 }

@@ -37,7 +37,8 @@ function kindText(kind: CalibrationKind, c: Calibration): string {
   const mark = (r: ThresholdRow) => [r.threshold === t.warn.threshold ? 'warn' : '', r.threshold === t.stop.threshold ? 'stop' : ''].filter(Boolean).join('+');
   const rows = t.rows.map((r) => [
     r.threshold,
-    `${r.passingStopped} (${pct(r.passingRate)}, ≤${pct(r.passingUpper)})`,
+    // The passing side with its n, as the failing side beside it (it was `2 (40.0%, ≤81.1%)`; audit25).
+    `${r.passingStopped}/${r.passing} (${pct(r.passingRate)}, ≤${pct(r.passingUpper)})`,
     `${r.failingStopped}/${r.failing} (${pct(r.failingRate)}${pctInterval(r.failingInterval)})`,
     num(r.meanStepsSaved),
     num(r.meanStepsSavedWhenStopped),

@@ -20,6 +20,9 @@ const iv = (i: Interval | null | undefined): string => (i === null || i === unde
 const est = (x: number | null | undefined, i: Interval | null | undefined): string => (x === null || x === undefined ? '-' : `${f3(x)}${i ? iv(i) : ' [-]'}`);
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `${(100 * x).toFixed(1)} %`);
 
+/** 1 − an AUROC with its interval flipped: the same ranking read the other way (longer runs win). */
+const flipped = (x: number | null | undefined, i: Interval | null | undefined): string => (x === null || x === undefined ? '-' : est(1 - x, i ? { lo: 1 - i.hi, hi: 1 - i.lo, level: i.level } : null));
+
 /** One source's AUROC cell: value, interval, n passing / failing. */
 function cell(sep: Separation | undefined, source: string): string {
   const s = sep?.withinSource.sources.find((x) => x.source === source);
@@ -35,7 +38,7 @@ function separationTable(v: ViewEvaluation, notScored: readonly NotScored[] = []
   const sources = v.end.withinSource.sources;
   const longer = (s: string) => {
     const x = v.shorter.withinSource.sources.find((y) => y.source === s);
-    return x === undefined || x.auroc === null ? '-' : `${f3(1 - x.auroc)}${x.interval ? ` [${(1 - x.interval.hi).toFixed(2)}, ${(1 - x.interval.lo).toFixed(2)}]` : ' [-]'}`;
+    return x === undefined ? '-' : flipped(x.auroc, x.interval);
   };
   const rows = sources.map((s) => [
     `${s.source}${s.counted ? '' : ' *'}`,
@@ -54,7 +57,7 @@ function separationTable(v: ViewEvaluation, notScored: readonly NotScored[] = []
     est(ws.mean, ws.interval),
     ...['10', '20', '40'].map((t) => `${est(v.at[t]?.withinSource.mean, v.at[t]?.withinSource.interval)} (${plural(v.at[t]?.withinSource.counted ?? 0, 'source')})`),
     est(meanShorter, v.shorter.withinSource.interval),
-    meanShorter === null ? '-' : f3(1 - meanShorter),
+    flipped(meanShorter, v.shorter.withinSource.interval),
   ]);
   const wt = v.end.withinTask;
   rows.push([
@@ -64,8 +67,9 @@ function separationTable(v: ViewEvaluation, notScored: readonly NotScored[] = []
     '',
     '',
     '',
-    `${f3(v.shorter.withinTask.auroc)}`,
-    v.shorter.withinTask.auroc === null ? '-' : f3(1 - v.shorter.withinTask.auroc),
+    // Run length with the intervals it was drawn with, as pPass beside it (they were bare points; audit25).
+    est(v.shorter.withinTask.auroc, v.shorter.withinTask.interval),
+    flipped(v.shorter.withinTask.auroc, v.shorter.withinTask.interval),
   ]);
   const po = v.end.pooled;
   rows.push([
@@ -75,8 +79,8 @@ function separationTable(v: ViewEvaluation, notScored: readonly NotScored[] = []
     '',
     '',
     '',
-    f3(v.shorter.pooled.auroc),
-    v.shorter.pooled.auroc === null ? '-' : f3(1 - v.shorter.pooled.auroc),
+    est(v.shorter.pooled.auroc, v.shorter.pooled.interval),
+    flipped(v.shorter.pooled.auroc, v.shorter.pooled.interval),
   ]);
   return renderTable(['source (* not in the mean: < 3 passing or failing)', 'pass / fail', 'pPass at end [95 %]', 't=10 [95 %] (pass/fail)', 't=20', 't=40', 'shorter wins', 'longer wins'], rows);
 }
@@ -233,7 +237,7 @@ export function forecastText(e: TrainEvaluation, models: readonly ForecastModel[
   // kappa is chosen on the task-fold scores themselves and the features on these runs (select.ts): not held out.
   const caveat = e.selection.kappas.length > 1 ? "; kappa chosen on these folds' scores, the features on these runs: optimistic" : '';
   const head = (name: string, v: ViewEvaluation) =>
-    `${name}: mean within-source AUROC of pPass ${est(v.end.withinSource.mean, v.end.withinSource.interval)} over ${plural(v.end.withinSource.counted, 'source')} (run length alone: shorter wins ${f3(v.shorter.withinSource.mean)}, longer wins ${v.shorter.withinSource.mean === null ? '-' : f3(1 - v.shorter.withinSource.mean)})`;
+    `${name}: mean within-source AUROC of pPass ${est(v.end.withinSource.mean, v.end.withinSource.interval)} over ${plural(v.end.withinSource.counted, 'source')} (run length alone: shorter wins ${est(v.shorter.withinSource.mean, v.shorter.withinSource.interval)}, longer wins ${flipped(v.shorter.withinSource.mean, v.shorter.withinSource.interval)})`;
   return [
     'forecaster (pPass at the end of each run, passing = positive; AUROC with its 95 % bootstrap interval, tasks resampled, and n passing / failing runs):',
     head("headline, leave one source out (each source ranked by a model fitted without it and without its runs' tasks)", lo),

@@ -101,6 +101,7 @@ describe('chooseLevel', () => {
     threshold,
     passingStopped,
     failingStopped,
+    passing,
     passingRate: passingStopped / passing,
     passingUpper: clopperPearsonUpper(passingStopped, passing),
     failingRate: failingStopped / 5,

@@ -88,6 +88,7 @@ describe('nthOccurrence: the naive exact-repeat rule', () => {
       threshold: 1,
       passingStopped: 0,
       failingStopped: 1,
+      passing: 0,
       passingRate: null,
       passingUpper: null,
       failingRate: 1,

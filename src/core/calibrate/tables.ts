@@ -33,6 +33,7 @@ export function thresholdRow(runs: readonly CalibrationRun[], kind: CalibrationK
     threshold,
     passingStopped,
     failingStopped,
+    passing,
     passingRate: ratio(passingStopped, passing),
     passingUpper: passing === 0 ? null : upperBound(bound.method, passingStopped, passing, bound.confidence),
     failingRate: ratio(failingStopped, failing),

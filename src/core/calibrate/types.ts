@@ -24,6 +24,8 @@ export interface ThresholdRow {
   passingStopped: number;
   /** Failing runs it would have stopped (true stops). */
   failingStopped: number;
+  /** Passing runs (the n of passingRate; the printed `stopped/passing`, as the failing side's `failing`). */
+  passing: number;
   /** passingStopped / passing runs (null without passing runs). */
   passingRate: number | null;
   /** One-sided upper confidence bound of passingRate (Clopper-Pearson 95 % unless set otherwise). */
