@@ -42,11 +42,12 @@ const { values, positionals } = benchArgs({
     victim: { type: 'string' },
   },
 });
-if (positionals.length === 0) argsError('give the run folders as arguments (e.g. ../shared/calibration)');
 const B = numberFlag(values, 'b', 'positive integer', 3000);
 const EVERY = numberFlag(values, 'every', 'positive integer', 20);
 const INTERVAL = numberFlag(values, 'interval', 'positive integer', 1000);
 const N = numberFlag(values, 'n', 'positive integer', 6);
+// After the flags: a bad value is named before the missing folders (test/bench/bench-args.test.ts).
+if (positionals.length === 0) argsError('give the run folders as arguments (e.g. ../shared/calibration)');
 const FLOODER = values.flooder ?? 'a-flood';
 const VICTIM = values.victim ?? 'b-victim';
 const impl = values.impl !== undefined ? path.resolve(values.impl) : new URL('../src/server/forecast-learner.js', import.meta.url).href;

@@ -30,9 +30,10 @@ const { values, positionals } = benchArgs({
   allowPositionals: true,
   options: { manifest: { type: 'string' }, outcomes: { type: 'string' }, rows: { type: 'string' }, pairs: { type: 'string' } },
 });
-if (positionals.length === 0) argsError('give the run folders as arguments (e.g. ../shared/calibration)');
 const TARGETS = numberListFlag(values, 'rows', 'positive integer', [40, 100, 200, 300, 400, 511]);
 const PAIRS = numberFlag(values, 'pairs', 'positive integer', 4);
+// After the flags: a bad value is named before the missing folders (test/bench/bench-args.test.ts).
+if (positionals.length === 0) argsError('give the run folders as arguments (e.g. ../shared/calibration)');
 
 /** What the learner keeps of a finished session: the rows at its sampled prefix lengths. */
 function kept(r: ForecastRun): ForecastRun {
