@@ -286,8 +286,6 @@ export class FrameBatch {
     // handler could start while this one runs: it then sees only frames that arrived after the swap.
     this.pending = [];
     let later: Map<Connection, unknown[]> | undefined;
-    // One clock read a frame: a frame's end is the next one's start (what lies between is this loop's few checks).
-    let started = -1;
     for (let i = 0; i < items.length; i += 3) {
       const conn = items[i] as Connection;
       const who = this.owner(conn);
@@ -298,7 +296,7 @@ export class FrameBatch {
         else (later ??= new Map()).set(conn, [items[i + 1], items[i + 2]]);
         continue;
       }
-      if (started < 0) started = performance.now();
+      const started = performance.now();
       try {
         this.handle(conn, items[i + 1] as Buffer, items[i + 2] as boolean);
       } catch (error) {
@@ -308,7 +306,6 @@ export class FrameBatch {
       const ended = performance.now();
       this.spent.set(who, (this.spent.get(who) ?? 0) + ended - started);
       this.seen(who, ended);
-      started = ended;
     }
     if (later !== undefined) for (const [conn, frames] of later) this.holdFirst(conn, frames);
   }
