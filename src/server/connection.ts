@@ -185,13 +185,17 @@ export class Connection {
 
   /** `paced`: at most QUEUED_PER_TURN queued messages or RUN_MS_PER_TURN a turn (a close runs the rest at once). */
   private run(work: () => void | Promise<void>, paced = true): void {
-    const started = performance.now();
+    // The clock is read only when messages wait (most calls run one message with none queued: a step's frame).
+    let started = this.queue.length > 0 ? performance.now() : -1;
     let budget = QUEUED_PER_TURN;
     for (let next: (() => void | Promise<void>) | undefined = work; next !== undefined; next = this.queue.shift()) {
       const result = next();
       if (result instanceof Promise) return this.after(result, false);
       // Messages queued behind a slow one (a start, a resume rebuilt over many turns) run a slice a turn, not all at once.
-      if (paced && this.queue.length > 0 && (--budget <= 0 || performance.now() - started >= this.runMsPerTurn)) return this.after(nextTurn(), true);
+      if (paced && this.queue.length > 0) {
+        if (started < 0) started = performance.now();
+        if (--budget <= 0 || performance.now() - started >= this.runMsPerTurn) return this.after(nextTurn(), true);
+      }
     }
     if (this.queuePaused) {
       this.queuePaused = false;
