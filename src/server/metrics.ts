@@ -1,7 +1,6 @@
 /** Prometheus metrics of one app, on its own registry (so many apps can coexist in one process). */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ReferenceStorePort } from '../store/store-port.js';
-import { withFastObserve } from './fast-observe.js';
 
 export interface AppMetrics {
   registry: Registry;
@@ -54,15 +53,12 @@ export function createMetrics(store: Pick<ReferenceStorePort, 'cacheStats'>, opt
   return {
     registry,
     stepsScored: new Counter({ name: 'steplens_steps_scored_total', help: 'Steps scored over WebSocket sessions.', registers }),
-    // Observed once a step: without prom-client's per-call work (fast-observe.ts).
-    stepLatency: withFastObserve(
-      new Histogram({
-        name: 'steplens_step_latency_seconds',
-        help: 'Time to score one step (parse, label, score).',
-        buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1],
-        registers,
-      }),
-    ),
+    stepLatency: new Histogram({
+      name: 'steplens_step_latency_seconds',
+      help: 'Time to score one step (parse, label, score).',
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1],
+      registers,
+    }),
     activeSessions: new Gauge({ name: 'steplens_active_sessions', help: 'Sessions open (started, not yet ended; detached ones awaiting resume included).', registers }),
     activeConnections: new Gauge({ name: 'steplens_active_connections', help: 'Open WebSocket connections.', registers }),
     endedSessions: new Gauge({ name: 'steplens_ended_sessions', help: 'Ended sessions kept for resume and GET within the resume window (bounded by count and bytes).', registers }),
