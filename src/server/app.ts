@@ -55,6 +55,7 @@ import { SiteCheck } from './site-check.js';
 import { TenantStreams } from './tenant-streams.js';
 import { BodyReceipts } from './body-receipts.js';
 import { countPartialFrames, PARTIAL_FRAMES_CLOSE } from './partial-frames.js';
+import { CONTROL_FRAMES_CLOSE, controlFramesReason, countControlFrames } from './control-frames.js';
 import { limitTenantLines, tenantInfo, tenantWarn } from './tenant-log.js';
 
 /** How long /readyz waits for the store (Redis PING) before answering not ready. */
@@ -317,6 +318,13 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
           conn.close(PARTIAL_FRAMES_CLOSE, `${refusal.code}: messages begun, not finished, over partialFrameBytesPerTenant`);
         });
       }
+      // Pings and pongs are read by ws below the frame batch: a flood of them is closed, not paced (T106).
+      countControlFrames(socket, () => {
+        metrics.refusals.inc({ code: 'bad_message' });
+        tenantWarn(log, conn.principal.tenant, { connection: id }, 'ping/pong frames over the bound: connection closed (1008)');
+        conn.stopReads();
+        conn.close(CONTROL_FRAMES_CLOSE, controlFramesReason());
+      });
       // Handled at the end of the turn, the socket paused past FRAMES_PER_TURN frames in it (frame-batch.ts).
       socket.on('message', (data, isBinary) => {
         const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
