@@ -84,7 +84,7 @@ describe('the control-frame rule', () => {
         raw.write(controlBurst(opcode, 50));
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
-      const closed = await Promise.race([bob.whenClosed(), new Promise<undefined>((resolve) => setTimeout(resolve, 8 * CONTROL_WINDOW_MS))]);
+      const closed = await Promise.race([bob.whenClosed(), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 8 * CONTROL_WINDOW_MS))]);
       const pongs = await pinging;
       expect(closed).toEqual({ code: 1008, reason: controlFramesReason() });
       // Alice's stream is open, her pings answered, her session still takes her run's steps.
