@@ -36,6 +36,7 @@ function run(on: boolean): { upgradeUs: number; frameNs: number } {
         countControlFrames(
           s as unknown as WebSocket,
           () => undefined,
+          CONTROL_FRAMES_PER_WINDOW,
           () => now,
         );
   });

@@ -14,17 +14,22 @@ export const CONTROL_FRAMES_PER_WINDOW = 64;
 /** WebSocket's close code for a policy violation (the other stream bounds' code). */
 export const CONTROL_FRAMES_CLOSE = 1008;
 
-export const controlFramesReason = (): string => `bad_message: more than ${CONTROL_FRAMES_PER_WINDOW} ping/pong frames in ${CONTROL_WINDOW_MS / 1000} s: closed`;
+export const controlFramesReason = (perWindow = CONTROL_FRAMES_PER_WINDOW): string => `bad_message: more than ${perWindow} ping/pong frames in ${CONTROL_WINDOW_MS / 1000} s: closed`;
+
+/** The bound for a server pinging every `pingMs`: room for four times the pongs its own pings ask for, when that is more. */
+export function controlFramesPerWindow(pingMs: number): number {
+  return Math.max(CONTROL_FRAMES_PER_WINDOW, Math.ceil((4 * CONTROL_WINDOW_MS) / Math.max(1, pingMs)));
+}
 
 /**
- * Counts `socket`'s ping and pong frames; the first time a window holds more than {@link CONTROL_FRAMES_PER_WINDOW},
+ * Counts `socket`'s ping and pong frames; the first time a window holds more than `perWindow`,
  * calls `over` once (which stops reading and closes the stream) and counts no more.
  */
-export function countControlFrames(socket: WebSocket, over: () => void, now: () => number = () => performance.now()): void {
+export function countControlFrames(socket: WebSocket, over: () => void, perWindow = CONTROL_FRAMES_PER_WINDOW, now: () => number = () => performance.now()): void {
   let start = now();
   let frames = 0;
   const note = (): void => {
-    if (++frames <= CONTROL_FRAMES_PER_WINDOW) return;
+    if (++frames <= perWindow) return;
     const t = now();
     if (t - start >= CONTROL_WINDOW_MS) {
       // A new window, this frame its first.

@@ -4,7 +4,7 @@
  * its real run's steps answered, is not. On `main` before the rule the flooding stream was never closed.
  */
 import { describe, expect, it } from 'vitest';
-import { CONTROL_FRAMES_PER_WINDOW, CONTROL_WINDOW_MS, controlFramesReason, countControlFrames } from '../../src/server/control-frames.js';
+import { CONTROL_FRAMES_PER_WINDOW, CONTROL_WINDOW_MS, controlFramesPerWindow, controlFramesReason, countControlFrames } from '../../src/server/control-frames.js';
 import { ALICE_BOB_OPS, ASTROID, bearerJson, Client, readEvents, useApps } from './helpers.js';
 import { EventEmitter } from 'node:events';
 import type { WebSocket } from 'ws';
@@ -38,11 +38,13 @@ describe('the control-frame rule', () => {
     countControlFrames(
       flood as unknown as WebSocket,
       () => floodOver++,
+      CONTROL_FRAMES_PER_WINDOW,
       () => t,
     );
     countControlFrames(
       steady as unknown as WebSocket,
       () => steadyOver++,
+      CONTROL_FRAMES_PER_WINDOW,
       () => t,
     );
     for (let w = 0; w < 5; w++) {
@@ -54,6 +56,9 @@ describe('the control-frame rule', () => {
     for (let i = 0; i < 100; i++) flood.emit('ping');
     expect(floodOver).toBe(1);
     expect(Buffer.byteLength(controlFramesReason())).toBeLessThanOrEqual(123);
+    // A server pinging every 10 ms leaves room for its own pings' pongs; the default 30 s, the plain bound.
+    expect(controlFramesPerWindow(10)).toBe(400);
+    expect(controlFramesPerWindow(30_000)).toBe(CONTROL_FRAMES_PER_WINDOW);
   });
 
   for (const [kind, opcode] of [
