@@ -55,6 +55,7 @@ import { SiteCheck } from './site-check.js';
 import { TenantStreams } from './tenant-streams.js';
 import { BodyReceipts } from './body-receipts.js';
 import { countPartialFrames, PARTIAL_FRAMES_CLOSE } from './partial-frames.js';
+import { CONTROL_FRAMES_CLOSE, controlFramesPerWindow, controlFramesReason, countControlFrames } from './control-frames.js';
 import { limitTenantLines, tenantInfo, tenantWarn } from './tenant-log.js';
 
 /** How long /readyz waits for the store (Redis PING) before answering not ready. */
@@ -287,6 +288,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     },
   );
   // A plain GET (a proxy that drops the Upgrade header, a browser) gets the JSON error shape of every other route.
+  // Ping and pong frames a stream may send a second: above the pongs the server's own pings ask for (control-frames.ts).
+  const controlBound = controlFramesPerWindow(resolved.limits.wsPingIntervalMs);
   const notUpgraded = (_req: FastifyRequest, reply: FastifyReply) =>
     sendError(reply, metrics, 'bad_message', 'GET /v1/stream is a WebSocket endpoint: send the upgrade (Upgrade: websocket), or a proxy dropped it');
   app.route({
@@ -317,6 +320,17 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
           conn.close(PARTIAL_FRAMES_CLOSE, `${refusal.code}: messages begun, not finished, over partialFrameBytesPerTenant`);
         });
       }
+      // Pings and pongs are read by ws below the frame batch: a flood of them is closed, not paced (T106).
+      countControlFrames(
+        socket,
+        () => {
+          metrics.refusals.inc({ code: 'bad_message' });
+          tenantWarn(log, conn.principal.tenant, { connection: id }, 'ping/pong frames over the bound: connection closed (1008)');
+          conn.stopReads();
+          conn.close(CONTROL_FRAMES_CLOSE, controlFramesReason(controlBound));
+        },
+        controlBound,
+      );
       // Handled at the end of the turn, the socket paused past FRAMES_PER_TURN frames in it (frame-batch.ts).
       socket.on('message', (data, isBinary) => {
         const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);

@@ -63,6 +63,8 @@ export class Connection {
   /** Who holds the socket unread: the frame batch (past its frames of a turn), the queue (past MAX_QUEUED_MESSAGES). */
   private batchPaused = false;
   private queuePaused = false;
+  /** Never read again (a stream closed for what it sent, {@link stopReads}). */
+  private stopped = false;
   /** {@link busy} is only the wait for the next turn ({@link QUEUED_PER_TURN} messages ran), not an asynchronous message. */
   private yielding = false;
   /** Frames waiting for a durable write to settle, and frames sent after them, in order. */
@@ -254,9 +256,15 @@ export class Connection {
     this.applyPause();
   }
 
-  /** The socket is read unless the frame batch or the queue of waiting messages holds it. */
+  /** Stops reading the socket for good: what the client sends from now on is not read (it is being closed). */
+  stopReads(): void {
+    this.stopped = true;
+    this.applyPause();
+  }
+
+  /** The socket is read unless stopped, or the frame batch or the queue of waiting messages holds it. */
   private applyPause(): void {
-    if (this.batchPaused || this.queuePaused) this.socket.pause();
+    if (this.stopped || this.batchPaused || this.queuePaused) this.socket.pause();
     else this.socket.resume();
   }
 

@@ -9,6 +9,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { JOB_SLICE_MS } from './job-slices.js';
+import { BodyBlocks } from './body-blocks.js';
 
 /** A body's bytes queued on `port` (the far end of its channel), `length` bytes in all. */
 export interface PortedBody {
@@ -28,16 +29,24 @@ export class BodyPorter {
   private readonly channel = new MessageChannel();
   private received = 0;
   private done = false;
+  /** Small chunks gathered into blocks: a message a chunk cost ~450 bytes each for 1-byte chunks (body-blocks.ts, T110). */
+  private readonly blocks = new BodyBlocks((bytes, owned) => this.post(bytes, owned));
 
-  /** Queues a copy of `chunk` (the chunk may be a view of the socket's buffer: only its bytes move). */
+  /** Queues `chunk`'s bytes (the chunk may be a view of the socket's buffer: only its bytes move, in blocks when small). */
   write(chunk: Uint8Array): void {
-    const copy = new Uint8Array(chunk);
-    this.received += copy.length; // read first: the copy reads 0 bytes long once transferred
-    this.channel.port1.postMessage(copy, [copy.buffer]);
+    this.received += chunk.length;
+    this.blocks.write(chunk);
+  }
+
+  /** Posts `bytes`, transferred: a copy unless `owned` (a block of ours). */
+  private post(bytes: Uint8Array, owned: boolean): void {
+    const moved = owned && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+    this.channel.port1.postMessage(moved, [moved.buffer as ArrayBuffer]);
   }
 
   /** The body, its chunks queued on the far end. */
   end(): PortedBody {
+    this.blocks.flush();
     this.done = true;
     this.channel.port1.close();
     return { port: this.channel.port2, length: this.received };
