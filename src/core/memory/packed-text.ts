@@ -252,7 +252,8 @@ export function packedLength(packed: PackedText): number {
 
 /**
  * zlib's level for an idle session's texts: 6 keeps a disjoint session's 32k characters in ~9.4 KB against ~10.4 at
- * level 1, for ~2x the deflate time, paid outside steps; inflating costs the same.
+ * level 1, for ~2x the deflate time, paid outside steps (and once a file goes cold: {@link COLD_LEVEL}); inflating
+ * costs the same.
  */
 export const COMPACT_LEVEL = 6;
 
