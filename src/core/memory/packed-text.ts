@@ -252,8 +252,7 @@ export function packedLength(packed: PackedText): number {
 
 /**
  * zlib's level for an idle session's texts: 6 keeps a disjoint session's 32k characters in ~9.4 KB against ~10.4 at
- * level 1, for ~2x the deflate time, paid outside steps (and once a file goes cold: {@link COLD_LEVEL}); inflating
- * costs the same.
+ * level 1, for ~2x the deflate time, paid outside steps; inflating costs the same.
  */
 export const COMPACT_LEVEL = 6;
 
@@ -272,11 +271,9 @@ export function compactText(packed: PackedText, level = COMPACT_LEVEL): PackedTe
 
 /**
  * zlib's level for texts a live session has not used for {@link COLD_STEPS} steps (deflated on the step path, see
- * `ShadowWorkspace.settle`): {@link COMPACT_LEVEL}'s, not the fastest. The corpus's deflated texts of 1,024 characters
- * or more take ~10 % fewer bytes at 6 than at 1 (313 against 347 KB) for ~55 µs more a call (~145 against ~90), paid
- * once a file goes cold, and an idle session's compaction no longer deflates them again (bench/README.md, "mem23").
+ * `ShadowWorkspace.settle`): the fastest.
  */
-export const COLD_LEVEL = COMPACT_LEVEL;
+export const COLD_LEVEL = 1;
 
 /** Marks a packed text as replaced (it leaves the hot set without being deflated). */
 export function releaseText(packed: PackedText | undefined): void {
