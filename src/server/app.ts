@@ -52,7 +52,7 @@ import { registerForecastRoutes } from './forecast-routes.js';
 import { restoreVersions } from './forecast-versions.js';
 import { isUpgrade, STREAM_ROUTE, upgradeRefusal } from './upgrade-check.js';
 import { SiteCheck } from './site-check.js';
-import { TenantStreams } from './tenant-streams.js';
+import { tenantStreams } from './tenant-streams.js';
 import { BodyReceipts } from './body-receipts.js';
 import { countPartialFrames, PARTIAL_FRAMES_CLOSE } from './partial-frames.js';
 import { CONTROL_FRAMES_CLOSE, controlFramesPerWindow, controlFramesReason, countControlFrames } from './control-frames.js';
@@ -184,7 +184,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   if (!auth.enabled) log.warn('no tokens configured: authentication is off, anyone who can reach the server may use it');
   const noCalibration = calibrationDirWarning(options.calibrationDir);
   if (noCalibration !== undefined) log.warn(noCalibration);
-  const streams = new TenantStreams(resolved.limits.connectionsPerTenant);
+  const streams = tenantStreams(resolved.limits);
   // Messages begun and not finished, a tenant's streams together (T62).
   const partialFrames =
     resolved.limits.partialFrameBytesPerTenant > 0

@@ -119,6 +119,7 @@ const ZERO_TURNS_OFF = new Set([
   'connectionsPerAddress',
   'maxConnections',
   'connectionsPerTenant',
+  'streamUpgradesPerSecond',
   'journalBytesPerTenant',
   'stepBytesPerTenant',
   'stepBytesTotal',

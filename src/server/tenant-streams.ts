@@ -7,7 +7,9 @@
  * A stream is counted from its upgrade request, before the handshake, until its socket closes: upgrades of one
  * tenant sent at once cannot all pass the check before any is counted, and a handshake that fails frees its slot.
  */
+import type { ServerLimits } from './options.js';
 import type { Principal } from './principal.js';
+import { UpgradeRate } from './upgrade-rate.js';
 
 /** What a stream is counted on: its socket, which says when it closes (the upgrade's socket is the stream's). */
 export interface ClosingSocket {
@@ -17,12 +19,15 @@ export interface ClosingSocket {
 export class TenantStreams {
   private readonly held = new Map<string, number>();
 
-  /** `perTenant`: streams a tenant that is not an operator may hold (0: no bound). */
-  constructor(private readonly perTenant: number) {}
+  /** `perTenant`: streams a tenant that is not an operator may hold (0: no bound); `rate`: how fast it may open them (T112). */
+  constructor(
+    private readonly perTenant: number,
+    private readonly rate?: UpgradeRate,
+  ) {}
 
-  /** Why `principal` may not open another stream (the quota message), or undefined when it may. */
+  /** Why `principal` may not open another stream (the quota message), or undefined when it may (its upgrade then counted in `rate`). */
   refusal(principal: Principal): string | undefined {
-    if (this.perTenant === 0 || principal.role === 'operator' || this.count(principal.tenant) < this.perTenant) return undefined;
+    if (this.perTenant === 0 || principal.role === 'operator' || this.count(principal.tenant) < this.perTenant) return this.rate?.take(principal);
     return `tenant '${principal.tenant}' holds ${this.perTenant} WebSocket connections, its limit (connectionsPerTenant)`;
   }
 
@@ -41,4 +46,9 @@ export class TenantStreams {
   count(tenant: string): number {
     return this.held.get(tenant) ?? 0;
   }
+}
+
+/** The streams of `limits`: how many a tenant holds, how fast it opens them. */
+export function tenantStreams(limits: ServerLimits): TenantStreams {
+  return new TenantStreams(limits.connectionsPerTenant, new UpgradeRate(limits.streamUpgradesPerSecond, limits.streamUpgradeBurst));
 }
