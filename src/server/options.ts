@@ -112,8 +112,10 @@ export interface ServerLimits {
    */
   connectionsPerTenant: number;
   /**
-   * New WebSocket streams (upgrades) one tenant that is not an operator may open a second, on average (0: no bound;
-   * default with two tenants or more 10, with one 0). Past it and `streamUpgradeBurst` the upgrade gets 429 `quota_exceeded` (T112).
+   * New WebSocket streams (upgrades) one tenant that is not an operator may open a second, on average (0, the default:
+   * no bound). Past it and `streamUpgradeBurst` the upgrade gets 429 `quota_exceeded` (T112). Off by default: churn at
+   * 40 a second cost another tenant nothing measurable (T112), a refusal costs about half an open, and a bound below
+   * `connectionsPerTenant` would refuse a trainer opening its rollouts' streams together.
    */
   streamUpgradesPerSecond: number;
   /** ... and at once: the token bucket's size (default 200: a fleet of agents reconnecting together after a restart). */
@@ -286,8 +288,8 @@ export function quarterOf(total: number, most: number): number {
  */
 export const DEFAULT_PARTIAL_FRAME_BYTES_PER_TENANT = 256 * 1024 * 1024;
 
-/** `streamUpgradesPerSecond` with two tenants or more: twice what one client's reconnect with backoff can open. */
-export const DEFAULT_STREAM_UPGRADES_PER_SECOND = 10;
+/** A `streamUpgradesPerSecond` an operator might set: twice what one client's reconnect with backoff can open (not a default: T112). */
+export const SUGGESTED_STREAM_UPGRADES_PER_SECOND = 10;
 
 /** `logLinesPerTenant` with two tenants or more: 20 lines a second, in bursts of a minute's worth. */
 export const DEFAULT_LOG_LINES_PER_TENANT = 1200;
@@ -355,8 +357,6 @@ export function resolveOptions(options: AppOptions): ResolvedOptions {
   if (options.limits?.liveViewersPerTenant === undefined) limits.liveViewersPerTenant = tenants <= 1 ? limits.liveViewers : Math.max(2, Math.ceil(limits.liveViewers / 4));
   // Likewise a tenant's streams: its agents on many machines must not hold every connection of a shared server.
   if (options.limits?.connectionsPerTenant === undefined) limits.connectionsPerTenant = tenants <= 1 ? 0 : defaultStreamsPerTenant(limits.maxConnections);
-  // And how fast it opens them: a client reconnecting in a loop must not take every other tenant's turns (T112).
-  if (options.limits?.streamUpgradesPerSecond === undefined) limits.streamUpgradesPerSecond = tenants <= 1 ? 0 : DEFAULT_STREAM_UPGRADES_PER_SECOND;
   // And the step texts its sessions hold in memory: one tenant's big steps must not grow the heap until the process aborts,
   // nor fill stepBytesTotal for every other tenant (a 1.5 GiB heap's total is 396 MiB: T78).
   if (options.limits?.stepBytesPerTenant === undefined) limits.stepBytesPerTenant = tenants <= 1 ? 0 : quarterOf(limits.stepBytesTotal, DEFAULT_STEP_BYTES_PER_TENANT);
