@@ -69,7 +69,13 @@ export class ForecastDocs {
     const head = JSON.stringify({
       enabled: true,
       version: file.version,
-      models: file.models.map((m) => ({ match: m.match, trainedOn: m.trainedOn, calibration: m.calibration, ...(m.recalibrated !== undefined ? { recalibrated: m.recalibrated } : {}) })),
+      models: file.models.map((m) => ({
+        match: m.match,
+        trainedOn: m.trainedOn,
+        calibration: m.calibration,
+        ...(m.recalibrated !== undefined ? { recalibrated: m.recalibrated } : {}),
+        ...(m.learnedOwn !== undefined ? { learnedOwn: m.learnedOwn } : {}),
+      })),
       history: holder.historyOf(view),
     }).slice(0, -1);
     if (learner === undefined) return [`${head},"learning":null}`, ''];

@@ -66,18 +66,44 @@ describe('retraining per source', () => {
     expect(parseForecast(JSON.parse(JSON.stringify(r.candidate))).ok).toBe(true);
   });
 
-  it("rejects a source's candidate that is worse held out than the model in force (one fitted on those very sessions)", () => {
+  it("does not try a source's own model again when the one in force was fitted here on these very sessions", () => {
     const first = retrainForecast(sessions, blind, options);
     if (first.kind !== 'accepted') throw new Error('expected a first acceptance');
+    const own = first.sources.filter((s) => s.result === 'accepted');
+    expect(own.length).toBeGreaterThanOrEqual(1);
     const again = retrainForecast(sessions, first.candidate, options);
-    const tried = again.sources.filter((s) => s.result !== 'skipped');
-    expect(tried.length).toBeGreaterThanOrEqual(1);
-    expect(tried.every((s) => s.result === 'rejected')).toBe(true);
-    expect(again.kind).toBe('rejected');
-    const s = tried[0]!;
-    const src = sessions.filter((x) => x.agent === s.agent && x.model === s.model);
-    expect(s.heldOut!.sessions).toBe(src.length);
+    for (const s of own) {
+      const now = again.sources.find((x) => x.agent === s.agent && x.model === s.model)!;
+      // Refitted on the same sessions by the same procedure it would be the same model: skipped, with the reason.
+      expect(now.result).toBe('skipped');
+      expect(now.reason).toMatch(/its own model in force was fitted here on these \d+ sessions .*: no new session/);
+      expect(selectModel(first.candidate, s.agent, s.model)!.learnedOwn).toEqual({ lambda: 0.01, kappa: 10 });
+    }
+    // An own model learned before it was marked (no learnedOwn) still loads, and is checked as before (its weights kept).
+    const old = { ...first.candidate, models: first.candidate.models.map(({ learnedOwn: _dropped, ...m }) => m) };
+    expect(parseForecast(JSON.parse(JSON.stringify(old))).ok).toBe(true);
+    expect(retrainForecast(sessions, old, options).sources.find((x) => x.agent === own[0]!.agent && x.model === own[0]!.model)!.result).not.toBe('skipped');
+    // Other sources are tried as before: one is still rejected against the blind model.
+    expect(again.sources.some((s) => s.result === 'rejected')).toBe(true);
+    const src = sessions.filter((x) => x.agent === own[0]!.agent && x.model === own[0]!.model);
     expect(new Set(src.map(sourceOf)).size).toBe(1);
+  });
+
+  it('checks an own model fitted here out of fold: per fold refitted by its procedure, so on new sessions it ties with the candidate', () => {
+    const fresh = sessions.map((r) => ({ ...r, agent: 'fresh-agent', model: 'fresh-model' }));
+    // Fitted on the first 10 sessions (its weights have seen them), then 4 more sessions come in.
+    const first = retrainForecast(fresh.slice(0, 10), blind, options);
+    if (first.kind !== 'accepted') throw new Error('expected a first acceptance');
+    expect(first.sources[0]!.result).toBe('accepted');
+    const again = retrainForecast(fresh, first.candidate, options);
+    const s = again.sources[0]!;
+    // Both sides held out: the in-force side is the same procedure refitted on each fold's training sessions.
+    expect(s.inForce).toEqual(s.heldOut);
+    expect(s.result).toBe('accepted');
+    if (again.kind !== 'accepted') return;
+    const own = selectModel(again.candidate, 'fresh-agent', 'fresh-model')!;
+    expect(own.trainedOn.runs).toBe(fresh.length);
+    expect(parseForecast(JSON.parse(JSON.stringify(again.candidate))).ok).toBe(true);
   });
 });
 

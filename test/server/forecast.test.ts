@@ -149,7 +149,7 @@ describe('serve --forecast', () => {
       }
       expect(info!.learning.sessions).toBe(runs.length);
       const accepted = info!.learning.attempts.filter((a) => a.result === 'accepted');
-      // The first check against the blind model passes; later candidates must beat the learned model in force.
+      // The first check against the blind model passes; later candidates are checked against the learned model refitted out of fold.
       expect(accepted.length).toBeGreaterThanOrEqual(1);
       expect(info!.version).toBe(1 + accepted.length);
       expect(info!.history.map((h) => [h.version, h.source])).toEqual([[1, 'file'], ...accepted.map((a) => [a.version, 'learned'])]);

@@ -39,6 +39,13 @@ export interface ForecastModel {
    * how many runs that prior counts as (`priorRuns`: the runs `train` fitted the source's own map on, if any).
    */
   recalibrated?: { from: { a: number; b: number }; outcomes: number; passing: number; priorRuns?: number };
+  /**
+   * Set by `serve --forecast-learn` on a source's own model it fitted (core/forecast/retrain.ts `ownModel`: weights
+   * pulled toward the default model's by this penalty, on the `trainedOn` sessions), so the next check refits it out
+   * of fold by the same procedure instead of scoring its weights on the sessions they were fitted on. Absent from
+   * own models learned before stop 71 (their weights are then kept in that check).
+   */
+  learnedOwn?: { lambda: number; kappa: number };
 }
 
 /** The file. `version` counts models put in force (1 after `train`, +1 per swap by `--forecast-learn`). */
@@ -90,6 +97,7 @@ const fileSchema = z.lazy(() => {
         })
         .strict()
         .optional(),
+      learnedOwn: z.object({ lambda: finite.positive(), kappa: finite.positive() }).strict().optional(),
     })
     .strict();
 

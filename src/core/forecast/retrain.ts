@@ -7,6 +7,9 @@
  * that source's sessions against the model in force for it on the same
  * sessions, and goes in force for that source only if its held-out
  * within-source AUROC is not lower and its held-out log loss not higher.
+ * What the model in force learned here from these sessions is refitted out
+ * of fold too (`inForceEndP`), so both sides are held out; an own model in
+ * force fitted on exactly these sessions is not tried again.
  * Sessions that name neither agent nor model are a source too: theirs is
  * the default model. Other sources' models are kept as they are.
  *
@@ -86,8 +89,10 @@ function ownModel(runs: readonly ForecastRun[], base: ForecastModel, match: Fore
     runs.map((r) => ({ z: scoreOf(c, r.rows, (r.at.length - 1) * FEATURE_COUNT), pass: r.passed })),
     IDENTITY_PLATT,
   );
-  return { ...raw, calibration, recalibrated: { from: IDENTITY_PLATT, outcomes: runs.length, passing: raw.trainedOn.passing } };
+  return { ...raw, calibration, recalibrated: { from: IDENTITY_PLATT, outcomes: runs.length, passing: raw.trainedOn.passing }, learnedOwn: { lambda, kappa } };
 }
+
+const sameMatch = (a: ForecastModel['match'], b: ForecastModel['match']): boolean => a.agent === b.agent && a.model === b.model;
 
 function figures(runs: readonly ForecastRun[], p: readonly number[]): SourceFigures {
   const pos = p.filter((_, i) => runs[i]!.passed);
@@ -106,27 +111,40 @@ const endP = (m: ForecastModel, r: ForecastRun): number => {
 };
 
 /**
- * The end pPass of the model in force for each session, its pPass map refitted out of fold (by the rule that fitted it)
- * when it was learned here from these sessions' outcomes (`recalibrated`). Scored on the very outcomes its map was
- * fitted on, its log loss was in-sample while the candidate's is held out: a better candidate lost to it (rank26,
- * 100 CodeR sessions: 0.6071 held out against 0.5718 in-sample). Its weights, when fitted here, stay as they are.
+ * The end pPass of the model in force for each session, out of fold when it was learned here from these sessions:
+ * an own model fitted here (`learnedOwn`) refitted per fold by its procedure (`ownModel` from `defaultModel`, then
+ * its map) on the fold's training sessions; else a pPass map learned here (`recalibrated`) refitted per fold by the
+ * rule that fitted it. Scored on the very outcomes it was fitted on, its figures were in-sample while the
+ * candidate's are held out: a better candidate lost to a map (rank26, 100 CodeR sessions: log loss 0.6071 held out
+ * against 0.5718 in-sample), and later candidates to an own model fitted at 25 sessions (learn24). NaN where a
+ * fold's training sessions lack an outcome (the candidate has none there either).
  */
-function inForceEndP(runs: readonly ForecastRun[], base: ForecastModel, folds: Map<string, number>, k: number): number[] {
+function inForceEndP(runs: readonly ForecastRun[], base: ForecastModel, defaultModel: ForecastModel, folds: Map<string, number>, k: number): number[] {
   const learned = base.recalibrated;
-  if (learned === undefined) return runs.map((r) => endP(base, r));
+  const own = base.learnedOwn;
+  if (learned === undefined && own === undefined) return runs.map((r) => endP(base, r));
   const c = compileModel(base);
   const points = runs.map((r) => ({ z: scoreOf(c, r.rows, (r.at.length - 1) * FEATURE_COUNT), pass: r.passed }));
-  const prior = learned.priorRuns ?? 0;
+  const prior = learned?.priorRuns ?? 0;
   const rule = { strength: Math.max(RECALIBRATION.strength, prior), slopeStrength: Math.max(RECALIBRATION.slopeStrength, prior) };
   const p = new Array<number>(runs.length).fill(Number.NaN);
   for (let f = 0; f < k; f++) {
-    const map = recalibrateSource(
-      points.filter((_, i) => folds.get(runs[i]!.task) !== f),
-      learned.from,
-      rule,
-    );
+    const train = runs.filter((r) => folds.get(r.task) !== f);
+    let pOf: (i: number) => number;
+    if (own !== undefined) {
+      if (!train.some((r) => r.passed) || !train.some((r) => !r.passed)) continue;
+      const m = ownModel(train, defaultModel, base.match, own.lambda, own.kappa);
+      pOf = (i) => endP(m, runs[i]!);
+    } else {
+      const map = recalibrateSource(
+        points.filter((_, i) => folds.get(runs[i]!.task) !== f),
+        learned!.from,
+        rule,
+      );
+      pOf = (i) => applyPlatt(map, points[i]!.z);
+    }
     runs.forEach((r, i) => {
-      if (folds.get(r.task) === f) p[i] = applyPlatt(map, points[i]!.z);
+      if (folds.get(r.task) === f) p[i] = pOf(i);
     });
   }
   return p;
@@ -192,6 +210,10 @@ function attemptSource(runs: readonly ForecastRun[], file: ForecastFile, o: Retr
       },
     };
   }
+  if (base.learnedOwn !== undefined && sameMatch(base.match, match) && base.trainedOn.runs === runs.length && base.trainedOn.passing === passing) {
+    // Refitted on the same sessions by the same procedure it would be the same model: nothing to try (no churn).
+    return { attempt: { ...match, result: 'skipped', reason: `its own model in force was fitted here on these ${runs.length} sessions (${passing} passing): no new session` } };
+  }
   const k = Math.min(o.folds ?? 5, tasks);
   const folds = taskFolds(
     runs.map((r) => r.task),
@@ -215,7 +237,7 @@ function attemptSource(runs: readonly ForecastRun[], file: ForecastFile, o: Retr
     sub,
     both.map((i) => held[i]!),
   );
-  const inForceP = inForceEndP(runs, base, folds, k);
+  const inForceP = inForceEndP(runs, base, defaultModel, folds, k);
   const inForce = figures(
     sub,
     both.map((i) => inForceP[i]!),
