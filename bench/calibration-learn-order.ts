@@ -40,11 +40,12 @@ const { values, positionals } = benchArgs({
     at: { type: 'string' },
   },
 });
-if (positionals.length === 0) argsError('give the run folders as arguments (e.g. ../shared/calibration)');
 const ORDERS = numberFlag(values, 'orders', 'positive integer', 20);
 const SEED = numberFlag(values, 'seed', 'non-negative integer', 1);
 const EVERY = numberFlag(values, 'every', 'positive integer', 5);
 const AT = numberListFlag(values, 'at', 'positive integer', [25, 50, 75, 100]);
+// After the flags: a bad value is named before the missing folders (test/bench/bench-args.test.ts).
+if (positionals.length === 0) argsError('give the run folders as arguments (e.g. ../shared/calibration)');
 const started = Date.now();
 const cpu0 = process.cpuUsage();
 
