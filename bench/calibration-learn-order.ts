@@ -13,17 +13,13 @@
  *     --sources bench/early-stop/sources.csv [--orders 20] [--every 5] [--at 25,50,75,100] [--json FILE] ../shared/calibration
  */
 import os from 'node:os';
-import { FEATURE_COUNT } from '../src/core/forecast/features.js';
-import { fitRanker, rankerModel } from '../src/core/forecast/fit.js';
-import { compileModel, pPassOf } from '../src/core/forecast/forecaster.js';
-import { FORECAST_FORMAT, FORECAST_SCHEMA, selectModel, type ForecastFile } from '../src/core/forecast/model.js';
-import { fitPlatt, IDENTITY_PLATT } from '../src/core/forecast/platt.js';
+import { selectModel } from '../src/core/forecast/model.js';
 import { retrainForecast } from '../src/core/forecast/retrain.js';
 import type { ForecastRun } from '../src/core/forecast/run.js';
-import { auroc } from '../src/core/stats/auroc.js';
-import { seededRandom, shuffleInPlace, type Random } from '../src/core/stats/rng.js';
+import { seededRandom } from '../src/core/stats/rng.js';
 import { argsError, benchArgs, numberFlag, numberListFlag } from './args.js';
 import { loadCalibrationRuns } from './calibration-runs.js';
+import { aurocOf, defaultFileWithout, endP, taskOrder } from './retrain-helpers.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
 
@@ -49,8 +45,8 @@ if (positionals.length === 0) argsError('give the run folders as arguments (e.g.
 const started = Date.now();
 const cpu0 = process.cpuUsage();
 
-const { runs, sel, z, src } = await loadCalibrationRuns(positionals, values, SEED, 'calibration-learn-order');
-const configFor = (s: string) => sel.candidates[sel.chosenWithout[s] ?? sel.candidates.indexOf(sel.chosen)]!.config;
+const loaded = await loadCalibrationRuns(positionals, values, SEED, 'calibration-learn-order');
+const { runs, src } = loaded;
 console.log(`command: ${commandLine(import.meta.url)}`);
 console.log(machineLine());
 console.log(
@@ -60,31 +56,8 @@ console.log(
     .join(' ')}`,
 );
 
-function defaultFileWithout(s: string): ForecastFile {
-  const train = runs.filter((_, i) => src[i] !== s);
-  const pooled = fitPlatt(
-    runs.flatMap((r, i) => (z[i] === null || src[i] === s ? [] : [{ z: z[i]!, pass: r.passed }])),
-    IDENTITY_PLATT,
-    0,
-  );
-  const model = rankerModel(fitRanker(train, configFor(s)), undefined, pooled);
-  return { format: FORECAST_FORMAT, schema: FORECAST_SCHEMA, version: 1, createdAt: '2026-12-02T00:00:00.000Z', models: [model] };
-}
-const endP = (file: ForecastFile, r: ForecastRun): number => pPassOf(compileModel(selectModel(file, r.agent, r.model)!), r.rows, (r.at.length - 1) * FEATURE_COUNT);
-const order = (rs: readonly ForecastRun[], random: Random): ForecastRun[] =>
-  shuffleInPlace([...new Set(rs.map((r) => r.task))].sort(), random).flatMap((t) =>
-    shuffleInPlace(
-      rs.filter((r) => r.task === t),
-      random,
-    ),
-  );
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const pct = (xs: readonly number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.max(0, Math.floor(q * xs.length)))]!;
-const aurocOf = (rs: readonly ForecastRun[], p: readonly number[]) =>
-  auroc(
-    p.filter((_, i) => rs[i]!.passed),
-    p.filter((_, i) => !rs[i]!.passed),
-  )?.auroc ?? null;
 const logLoss = (rs: readonly ForecastRun[], p: readonly number[]) =>
   mean(p.map((q, i) => -Math.log(rs[i]!.passed ? Math.min(1 - 1e-9, Math.max(1e-9, q)) : 1 - Math.min(1 - 1e-9, Math.max(1e-9, q)))));
 const fmt = (xs: readonly number[], d = 3) => `${mean(xs).toFixed(d)} [${pct(xs, 0.025).toFixed(d)}, ${pct(xs, 0.975).toFixed(d)}]`;
@@ -97,12 +70,12 @@ console.log(
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const s of measured) {
   const rs = runs.filter((_, i) => src[i] === s);
-  const file = defaultFileWithout(s);
+  const file = defaultFileWithout(loaded, s);
   const random = seededRandom(SEED);
   const ats = AT.filter((n) => n <= rs.length - 10);
   const acc = new Map(ats.map((n) => [n, { aIn: [] as number[], aDef: [] as number[], diff: [] as number[], lIn: [] as number[], lDef: [] as number[], kinds: [0, 0, 0], owns: [] as number[] }]));
   for (let o = 0; o < ORDERS; o++) {
-    const seq = order(rs, random);
+    const seq = taskOrder(rs, random);
     let inForce = file;
     let owns = 0;
     for (let k = EVERY; k <= Math.max(...ats); k += EVERY) {

@@ -16,18 +16,12 @@
  *     --sources bench/early-stop/sources.csv [--orders 50] [--ks 10,20,40,80] [--json FILE] ../shared/calibration ../shared/corpus
  */
 import os from 'node:os';
-import { FEATURE_COUNT } from '../src/core/forecast/features.js';
-import { fitRanker, rankerModel } from '../src/core/forecast/fit.js';
-import { compileModel, pPassOf } from '../src/core/forecast/forecaster.js';
-import { FORECAST_FORMAT, FORECAST_SCHEMA, selectModel, type ForecastFile } from '../src/core/forecast/model.js';
-import { fitPlatt, IDENTITY_PLATT } from '../src/core/forecast/platt.js';
 import { retrainForecast } from '../src/core/forecast/retrain.js';
-import type { ForecastRun } from '../src/core/forecast/run.js';
-import { auroc } from '../src/core/stats/auroc.js';
 import { calibrationCheck } from '../src/core/stats/calibration-check.js';
-import { seededRandom, shuffleInPlace, type Random } from '../src/core/stats/rng.js';
+import { seededRandom } from '../src/core/stats/rng.js';
 import { argsError, benchArgs, numberFlag, numberListFlag } from './args.js';
 import { loadCalibrationRuns } from './calibration-runs.js';
+import { aurocOf, defaultFileWithout, endP, taskOrder } from './retrain-helpers.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
 
@@ -42,8 +36,8 @@ const SEED = numberFlag(values, 'seed', 'non-negative integer', 1);
 const KS = numberListFlag(values, 'ks', 'positive integer', [10, 20, 40, 80]);
 const started = Date.now();
 
-const { runs, sel, z, src } = await loadCalibrationRuns(positionals, values, SEED, 'calibration-retrain');
-const configFor = (s: string) => sel.candidates[sel.chosenWithout[s] ?? sel.candidates.indexOf(sel.chosen)]!.config;
+const loaded = await loadCalibrationRuns(positionals, values, SEED, 'calibration-retrain');
+const { runs, src } = loaded;
 
 console.log(`command: ${commandLine(import.meta.url)}`);
 console.log(machineLine());
@@ -55,40 +49,12 @@ console.log(
 );
 
 /** The model an unseen source `s` gets: fitted without it, mapped by the other sources' pooled held-out Platt. */
-function defaultFileWithout(s: string): ForecastFile {
-  const train = runs.filter((_, i) => src[i] !== s);
-  const pooled = fitPlatt(
-    runs.flatMap((r, i) => (z[i] === null || src[i] === s ? [] : [{ z: z[i]!, pass: r.passed }])),
-    IDENTITY_PLATT,
-    0,
-  );
-  const model = rankerModel(fitRanker(train, configFor(s)), undefined, pooled);
-  return { format: FORECAST_FORMAT, schema: FORECAST_SCHEMA, version: 1, createdAt: '2026-12-02T00:00:00.000Z', models: [model] };
-}
 
-const endP = (file: ForecastFile, r: ForecastRun): number => {
-  const m = selectModel(file, r.agent, r.model)!;
-  return pPassOf(compileModel(m), r.rows, (r.at.length - 1) * FEATURE_COUNT);
-};
-
-/** The source's runs in a random order of its tasks (a task's runs together), as calibration-online orders them. */
-const order = (rs: readonly ForecastRun[], random: Random): ForecastRun[] =>
-  shuffleInPlace([...new Set(rs.map((r) => r.task))].sort(), random).flatMap((t) =>
-    shuffleInPlace(
-      rs.filter((r) => r.task === t),
-      random,
-    ),
-  );
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const quantile = (xs: readonly number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.floor(q * s.length)))]!;
 };
-const aurocOf = (rs: readonly ForecastRun[], p: readonly number[]) =>
-  auroc(
-    p.filter((_, i) => rs[i]!.passed),
-    p.filter((_, i) => !rs[i]!.passed),
-  )?.auroc ?? null;
 
 const measured = [...new Set(src)]
   .filter((s) => {
@@ -103,9 +69,9 @@ console.log(
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const s of measured) {
   const rs = runs.filter((_, i) => src[i] === s);
-  const file = defaultFileWithout(s);
+  const file = defaultFileWithout(loaded, s);
   const random = seededRandom(SEED);
-  const orders = Array.from({ length: ORDERS }, () => order(rs, random));
+  const orders = Array.from({ length: ORDERS }, () => taskOrder(rs, random));
   const label = `${s} (${rs.filter((r) => r.passed).length} / ${rs.filter((r) => !r.passed).length})`;
   for (const k of KS.filter((k) => k < rs.length - 5)) {
     const eces: number[] = [];
