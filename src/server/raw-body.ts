@@ -11,6 +11,9 @@ import type { BodyHold } from './body-receipts.js';
 import { BodyPorter, PORTED_FROM_BYTES, type PortedBody } from './ported-body.js';
 import { BodyBlocks } from './body-blocks.js';
 
+/** Chunks of a request body taken in one turn of the event loop; the rest wait for the next turns (T110). */
+export const CHUNKS_PER_TURN = 256;
+
 /**
  * The body of `payload`, at most `limit` bytes (`too_large` past it, `bad_message` when it ends short of its declared
  * length). With `hold`, its bytes are taken from the budget of bodies being received first (body-receipts.ts: the
@@ -18,9 +21,6 @@ import { BodyBlocks } from './body-blocks.js';
  * With `port` (a worker will parse it), a body of {@link PORTED_FROM_BYTES} or more, or of no declared length, is
  * handed on chunk by chunk as it arrives (ported-body.ts, T95) rather than held here.
  */
-/** Chunks of a request body taken in one turn of the event loop; the rest wait for the next turns (T110). */
-export const CHUNKS_PER_TURN = 256;
-
 export function collectBody(payload: IncomingMessage, limit: number, hold?: BodyHold, port = false): Promise<Buffer | PortedBody> {
   const declared = Number(payload.headers['content-length']);
   const sized = Number.isSafeInteger(declared) && declared >= 0 && declared <= limit;

@@ -237,7 +237,10 @@ function attemptSource(runs: readonly ForecastRun[], file: ForecastFile, o: Retr
     sub,
     both.map((i) => held[i]!),
   );
-  const inForceP = inForceEndP(runs, base, defaultModel, folds, k);
+  // An own model in force fitted here by the candidate's very procedure (same source, penalty) is refitted on the same
+  // folds to the same held-out values: the candidate's are reused, not fitted twice.
+  const sameProcedure = base.learnedOwn?.lambda === lambda && base.learnedOwn.kappa === kappa && sameMatch(base.match, match);
+  const inForceP = sameProcedure ? held : inForceEndP(runs, base, defaultModel, folds, k);
   const inForce = figures(
     sub,
     both.map((i) => inForceP[i]!),
