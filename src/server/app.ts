@@ -190,7 +190,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     resolved.limits.partialFrameBytesPerTenant > 0
       ? new BodyReceipts({ total: Number.MAX_SAFE_INTEGER, perTenant: resolved.limits.partialFrameBytesPerTenant, what: 'WebSocket messages begun on its streams and not finished' })
       : undefined;
-  // Pipelined requests never read, the connection caps (socket-guards.ts).
+  // Pipelined requests never read, the connection caps, answers never read (socket-guards.ts).
   guardSockets(app.server, resolved.limits, metrics, log);
 
   app.addHook('onRequest', async (req, reply) => {

@@ -120,6 +120,7 @@ const ZERO_TURNS_OFF = new Set([
   'maxConnections',
   'connectionsPerTenant',
   'streamUpgradesPerSecond',
+  'answerDrainMs',
   'journalBytesPerTenant',
   'stepBytesPerTenant',
   'stepBytesTotal',
