@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { SMALL_BODY_BYTES, frameworkErrorOptions } from './http-errors.js';
 import type { AppMetrics } from './metrics.js';
 import { NO_ROUTE_SCHEMAS } from './no-route-schemas.js';
-import type { ServerLimits } from './options.js';
+import type { ServerLimits } from './server-limits.js';
 
 /** Node's HTTP timeouts: headers and whole requests, checked every second (Node's default checks every 30 s). */
 export function httpTimeouts(limits: ServerLimits): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {

@@ -35,7 +35,7 @@ export interface ShadowOptions extends PromotionRule {
 
 export const DEFAULT_SHADOW: ShadowOptions = { share: 0.1, maxFalseStop: 0.05, confidence: 0.95, bound: 'clopper-pearson' };
 
-/** How many pairs the manager keeps (options.ts: `limits.pairs`, `limits.pairsPerTenant`). */
+/** How many pairs the manager keeps (server-limits.ts: `limits.pairs`, `limits.pairsPerTenant`). */
 export interface PairBounds {
   pairs: number;
   pairsPerTenant: number;

@@ -14,7 +14,7 @@ import { CONTROL_FRAMES_CLOSE, controlFramesPerWindow, controlFramesReason, coun
 import { FrameBatch } from './frame-batch.js';
 import { sendError } from './http-routes.js';
 import type { AppMetrics } from './metrics.js';
-import type { ServerLimits } from './options.js';
+import type { ServerLimits } from './server-limits.js';
 import { OutgoingTotal } from './outgoing-total.js';
 import { countPartialFrames, PARTIAL_FRAMES_CLOSE } from './partial-frames.js';
 import type { SessionRegistry } from './session-registry.js';
