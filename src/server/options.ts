@@ -9,7 +9,7 @@ import type { PolicyStateStore } from '../store/policy-state.js';
 import type { ReferenceStorePort } from '../store/store-port.js';
 import { ForecastHolder } from './forecast-holder.js';
 import type { ForecastLearnOptions, ForecastLearnScope } from './forecast-learner.js';
-import { DEFAULT_SHADOW, type ShadowOptions } from './policy-manager.js';
+import { DEFAULT_SHADOW, type ShadowOptions } from './shadow-options.js';
 import type { ReferenceScope } from './reference-scope.js';
 import { resolveLimits, type ServerLimits } from './server-limits.js';
 import { mergeGrants, principalOf, type TokenGrant } from './token-grants.js';
