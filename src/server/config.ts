@@ -10,7 +10,7 @@ import type { AppOptions, RedisSettings } from './options.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 import { checkRedisUrl } from '../store/redis/redis-url.js';
 import { REFERENCE_SCOPES, type ReferenceScope } from './reference-scope.js';
-import { FORECAST_LEARN_SCOPES, type ForecastLearnScope } from './forecast-learner.js';
+import { FORECAST_LEARN_SCOPES, type ForecastLearnScope } from './forecast-learn-options.js';
 import { configureInputLimit } from '../text-files.js';
 import { SiteCheck } from './site-check.js';
 

@@ -3,7 +3,8 @@
  * server's limits, and what an earlier run learned from the same --forecast file put back in force first.
  */
 import type { Logger } from 'pino';
-import { ForecastLearner, type ForecastLearnOptions } from './forecast-learner.js';
+import type { ForecastLearnOptions } from './forecast-learn-options.js';
+import { ForecastLearner } from './forecast-learner.js';
 import { restoreVersions } from './forecast-versions.js';
 import type { ResolvedOptions } from './options.js';
 

@@ -8,7 +8,7 @@ import type { ForecastFile } from '../core/forecast/model.js';
 import type { PolicyStateStore } from '../store/policy-state.js';
 import type { ReferenceStorePort } from '../store/store-port.js';
 import { ForecastHolder } from './forecast-holder.js';
-import type { ForecastLearnOptions, ForecastLearnScope } from './forecast-learner.js';
+import type { ForecastLearnOptions, ForecastLearnScope } from './forecast-learn-options.js';
 import { DEFAULT_SHADOW, type ShadowOptions } from './shadow-options.js';
 import type { ReferenceScope } from './reference-scope.js';
 import { resolveLimits, type ServerLimits } from './server-limits.js';
