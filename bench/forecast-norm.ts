@@ -15,7 +15,8 @@
  * leave one source out, each steering source's under the configuration chosen without it; train.ts `heldOutApart`:
  * leave one source and task out; per-source recalibration cross-fitted by task; the default model's map fitted
  * without the source for the ECE before any outcome): within-source AUROC of the end score and at t = 10, 20, 40 with
- * n and 95 % intervals resampling tasks, run length alone, ECE before any outcome. Last, the variant chosen by the
+ * n and 95 % intervals resampling tasks, run length alone, ECE before any outcome, the paired difference to the
+ * shipped features, best-of-N per source (top pick vs random and oracle; paired, informative groups resampled). Last, the variant chosen by the
  * mean over the steering sources, and without each of them.
  *
  *   npm run build && node dist/bench/forecast-norm.js --manifest ../shared/calibration/manifest.jsonl \
@@ -35,6 +36,8 @@ import { applyPlatt } from '../src/core/forecast/platt.js';
 import { CHECKPOINTS, rowAt, sourceOf, type ForecastRun } from '../src/core/forecast/run.js';
 import { selectConfig } from '../src/core/forecast/select.js';
 import { heldOutApart, unseenSourcePPass } from '../src/core/forecast/train.js';
+import { pickGroups } from '../src/core/stats/best-of-n.js';
+import { bootstrapDraws, resamplable, resampleIndices, spread } from '../src/core/stats/bootstrap.js';
 import type { Separation } from '../src/core/stats/separation.js';
 import { nameRuns } from '../src/report/run-naming.js';
 import { nodeReportFs } from '../src/report/node-fs.js';
@@ -174,6 +177,7 @@ interface Result {
   shorter: Separation;
   eceBefore: Record<string, { n: number; ece: number | null }>;
   eceAfter: Record<string, { n: number; ece: number | null }>;
+  bestOfN: ReturnType<typeof evaluateView>['bestOfN']['bySource'];
   /** Held-out end score of each run (null: not scored). */
   ends: Array<number | null>;
 }
@@ -189,7 +193,17 @@ for (const name of chosenVariants) {
   const before = calibrationBySource(rs, unseenSourcePPass(rs, apart));
   const chosen = Object.fromEntries(Object.entries(sel.chosenApart).map(([s, i]) => [s, `${sel.candidates[i]!.set}, lambda ${sel.candidates[i]!.config.lambda}`]));
   const ece = (c: typeof before) => Object.fromEntries(Object.entries(c.bySource).map(([s, e]) => [s, { n: e.n, ece: e.ece }]));
-  results[name] = { steering: sel.steering, chosen, end: view.end, at: view.at, shorter: view.shorter, eceBefore: ece(before), eceAfter: ece(view.calibration), ends: endScores(apart) };
+  results[name] = {
+    steering: sel.steering,
+    chosen,
+    end: view.end,
+    at: view.at,
+    shorter: view.shorter,
+    eceBefore: ece(before),
+    eceAfter: ece(view.calibration),
+    bestOfN: view.bestOfN.bySource,
+    ends: endScores(apart),
+  };
   console.log(`${name}: ${((Date.now() - t0) / 1000).toFixed(0)} s, load ${load()}; chosen without each steering source: ${JSON.stringify(chosen)}`);
 }
 
@@ -256,6 +270,36 @@ for (const name of chosenVariants.filter((v) => v !== 'shipped' && 'shipped' in 
       )
       .join(' | ')} | ${dv(meanDifference(paired, steer, boot))} | ${dv(meanDifference(paired, shown, boot))} | ${dv(wt)} (${wt.pairs} pairs) |`,
   );
+}
+
+// Best-of-N within the sources with informative groups (several runs of a task, some passing and some failing).
+console.log('\nbest-of-N on the end score per source (groups of 2+ runs of one task): top pick resolved vs random and oracle, gap closed');
+for (const name of chosenVariants) {
+  const by = results[name]!.bestOfN;
+  const cells = Object.entries(by)
+    .filter(([, b]) => b.informative >= 5)
+    .map(
+      ([s, b]) =>
+        `${s}: ${f2(b.top.resolved)} vs ${f2(b.random.resolved)} / ${b.oracle.resolved} of ${b.groups} groups, gap closed ${f2(b.gapClosed)} ${b.gapInterval === null ? '[-]' : `[${f2(b.gapInterval.lo)}, ${f2(b.gapInterval.hi)}]`} (${b.informative} informative)`,
+    );
+  console.log(`${name}: ${cells.join('; ') || '-'}`);
+}
+// Paired: each variant's top pick against the shipped one's in the same informative groups (a passing and a failing run), groups resampled.
+const groupsOf = (ends: ReadonlyArray<number | null>) =>
+  pickGroups(runs.flatMap((r, i) => (ends[i] === null ? [] : [{ source: sourceOf(r), task: r.task, pass: r.passed, score: ends[i]! }]))).filter((g) => g.passing > 0 && g.passing < g.runs);
+if ('shipped' in results) {
+  const base = groupsOf(results.shipped.ends);
+  for (const name of chosenVariants.filter((v) => v !== 'shipped')) {
+    const other = new Map(groupsOf(results[name]!.ends).map((g) => [g.key, g]));
+    const pairs = base.flatMap((g) => (other.has(g.key) ? [{ d: other.get(g.key)!.top - g.top, gap: g.oracle - g.random, source: JSON.parse(g.key) as [string, string] }] : []));
+    for (const s of [...new Set(pairs.map((p) => p.source[0]))].sort()) {
+      const own = pairs.filter((p) => p.source[0] === s);
+      if (own.length < 5) continue;
+      const stat = (xs: typeof own) => xs.reduce((a, p) => a + p.d, 0) / xs.reduce((a, p) => a + p.gap, 0);
+      const iv = resamplable(own.length) ? spread(bootstrapDraws((random) => stat(resampleIndices(random, own.length).map((i) => own[i]!)), boot)) : null;
+      console.log(`${name} − shipped, gap closed, paired (${s}, ${own.length} informative groups resampled): ${f2(stat(own))} ${iv === null ? '[-]' : `[${f2(iv.lo)}, ${f2(iv.hi)}]`}`);
+    }
+  }
 }
 
 // The choice among the variants: the best mean over the steering sources, and over the others without each.
