@@ -8,7 +8,8 @@ import { ReferenceStore } from '../store/reference-store.js';
 import type { RedisLink, RedisObserver } from '../store/redis/link.js';
 import type { SessionJournal } from '../store/session-journal.js';
 import type { ReferenceStorePort } from '../store/store-port.js';
-import { ptaLimits, type AppOptions, type ResolvedOptions } from './options.js';
+import type { AppOptions, ResolvedOptions } from './options.js';
+import { ptaLimits } from './server-limits.js';
 
 export interface Backend {
   store: ReferenceStorePort;

@@ -6,10 +6,11 @@ import { SteplensError } from '../errors.js';
 import { bundledReferencesDir, forecastFileArg } from '../package-files.js';
 import { readConfigFile, readForecastFile, readPolicySetFile } from '../settings-files.js';
 import { loadTokens } from './auth.js';
-import { DEFAULT_LIMITS, type AppOptions, type RedisSettings, type ServerLimits } from './options.js';
+import type { AppOptions, RedisSettings } from './options.js';
+import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 import { checkRedisUrl } from '../store/redis/redis-url.js';
 import { REFERENCE_SCOPES, type ReferenceScope } from './reference-scope.js';
-import { FORECAST_LEARN_SCOPES, type ForecastLearnScope } from './forecast-learner.js';
+import { FORECAST_LEARN_SCOPES, type ForecastLearnScope } from './forecast-learn-options.js';
 import { configureInputLimit } from '../text-files.js';
 import { SiteCheck } from './site-check.js';
 

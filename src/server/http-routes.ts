@@ -17,6 +17,7 @@ import type { ReferenceScope, ScopedReferences } from './reference-scope.js';
 import type { Pta } from '../core/scorer-api.js';
 import { can, readTenant, type Principal } from './principal.js';
 import { lookupSession, type FoundSession } from './session-lookup.js';
+import { sessionNames, sessionState } from './session-view.js';
 
 export interface RouteDeps {
   store: ReferenceStorePort;
@@ -96,14 +97,9 @@ export function registerHttpRoutes(app: FastifyInstance, deps: RouteDeps): void 
     const { session: s, elsewhere } = found;
     const report = s.final ?? s.headline();
     const status: SessionStatus = {
-      session: s.id,
-      tenant: s.tenant,
-      task: s.task,
-      format: s.format,
-      ...(s.agent !== undefined ? { agent: s.agent } : {}),
-      ...(s.model !== undefined ? { model: s.model } : {}),
+      ...sessionNames(s),
       ...(s.policy !== undefined ? { policy: { selected: s.policy.selected, shadow: s.policy.shadow } } : {}),
-      state: s.ended ? 'ended' : (elsewhere ?? (s.connection === undefined ? 'detached' : 'open')),
+      state: s.ended ? 'ended' : (elsewhere ?? sessionState(s)),
       steps: s.length,
       lastSeq: s.lastSeq,
       score: report.score,

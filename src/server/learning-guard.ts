@@ -22,7 +22,7 @@ import type { State } from '../core/types.js';
 import { SteplensError } from '../errors.js';
 import type { Contribution } from '../store/store-port.js';
 import { can, type Principal } from './principal.js';
-import type { ServerLimits } from './options.js';
+import type { ServerLimits } from './server-limits.js';
 
 const HOUR_MS = 3_600_000;
 

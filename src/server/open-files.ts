@@ -1,6 +1,6 @@
 /**
  * The default bound on all connections, from the process's open-files limit: kept apart from
- * connection-caps.ts so options.ts can read it without importing the HTTP error helpers (an import circle).
+ * connection-caps.ts so server-limits.ts can read it without importing the HTTP error helpers (an import circle).
  */
 import { readFileSync } from 'node:fs';
 

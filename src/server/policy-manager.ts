@@ -15,27 +15,21 @@
  * for every tenant, and live in their own table so tenants' names can never crowd them out.
  */
 import type { Logger } from 'pino';
-import { describeSettings, policyFor } from '../core/calibrate/index.js';
-import { resolvePolicy, warnOnly, type Policy, type PolicyInput } from '../core/policy.js';
-import { describeMatch, selectGroup, type PolicySet } from '../core/policy-set.js';
-import { CONFIGURED, emptyCounters, promotable, recordRun, shadowCandidates, shadowPlan, type PromotionRule, type ShadowCandidate, type ShadowPlan } from '../core/shadow/index.js';
-import { settingsOf } from '../core/calibrate/index.js';
+import { policyFor } from '../core/calibrate/index.js';
+import { resolvePolicy, type Policy, type PolicyInput } from '../core/policy.js';
+import type { PolicySet } from '../core/policy-set.js';
+import { CONFIGURED, promotable, recordRun } from '../core/shadow/index.js';
 import type { State } from '../core/types.js';
 import { err, ok, type Result } from '../errors.js';
 import { policyStateSnapshotSchema, type PairState, type PinState, type PolicyStateSnapshot } from '../protocol/policy-state.js';
 import type { PolicyStateStore } from '../store/policy-state.js';
 import { PairTable } from './pair-table.js';
+import { makePair, pairKey, pinKey, type Assignment, type PairEntry, type PinError } from './policy-pairs.js';
+import type { ShadowOptions } from './shadow-options.js';
 import { tenantInfo } from './tenant-log.js';
 import { DEFAULT_TENANT } from './principal.js';
 
-export interface ShadowOptions extends PromotionRule {
-  /** Share of a promoted (or pinned) pair's sessions that stays in shadow (0..1). */
-  share: number;
-}
-
-export const DEFAULT_SHADOW: ShadowOptions = { share: 0.1, maxFalseStop: 0.05, confidence: 0.95, bound: 'clopper-pearson' };
-
-/** How many pairs the manager keeps (options.ts: `limits.pairs`, `limits.pairsPerTenant`). */
+/** How many pairs the manager keeps (server-limits.ts: `limits.pairs`, `limits.pairsPerTenant`). */
 export interface PairBounds {
   pairs: number;
   pairsPerTenant: number;
@@ -43,75 +37,8 @@ export interface PairBounds {
 
 const DEFAULT_BOUNDS: PairBounds = { pairs: 1000, pairsPerTenant: 64 };
 
-/** The policy a session runs under and why. */
-export interface Assignment {
-  key: string;
-  policy: Policy;
-  /** True when the session only warns so its outcome can be counted. */
-  shadow: boolean;
-  /** E.g. `fallback`, `group agent=CodeR`, `promoted blindRetry 5`, `pinned`. */
-  selected: string;
-}
-
-/** One tenant's agent + model pair: its shadow counters and promotion. */
-export interface PairEntry {
-  tenant: string;
-  state: PairState;
-  configured: Policy;
-  candidates: ShadowCandidate[];
-  plan: ShadowPlan;
-  group: string;
-  /** The configured policy demoted to warns (what shadow sessions run), made once. */
-  warnOnly: Policy;
-}
-
-/** Why shadow options are invalid, or undefined. */
-export function checkShadow(o: ShadowOptions): string | undefined {
-  if (!(o.share >= 0 && o.share <= 1)) return `shadow share must be in [0, 1], got ${o.share}`;
-  if (!(o.maxFalseStop >= 0 && o.maxFalseStop <= 1)) return `shadow maxFalseStop must be in [0, 1], got ${o.maxFalseStop}`;
-  if (!(o.confidence > 0 && o.confidence < 1)) return `shadow confidence must be strictly between 0 and 1, got ${o.confidence}`;
-  return o.bound === 'clopper-pearson' || o.bound === 'wilson' ? undefined : `shadow bound must be clopper-pearson or wilson, got ${String(o.bound)}`;
-}
-
-/** Why a pin or freeze was refused. */
-export interface PinError {
-  code: 'bad_message' | 'overloaded';
-  message: string;
-}
-
 /** Pins and freezes at most (only operators set them, and tenants' names never push one out). */
 const MAX_PINS = 1000;
-const norm = (s: string | undefined) => (s ?? '').trim().toLowerCase();
-/** An agent + model pair, across tenants: what pins and freezes apply to. */
-export const pinKey = (agent: string | undefined, model: string | undefined): string => `${norm(agent)}\u0000${norm(model)}`;
-/** One tenant's pair: what shadow counters and promotions are kept per. */
-export const pairKey = (tenant: string, agent: string | undefined, model: string | undefined): string => `${tenant}\u0000${pinKey(agent, model)}`;
-
-/** What a pair derives from its configured policy alone (read, never changed): see {@link ofPolicy}. */
-interface OfPolicy {
-  candidates: ShadowCandidate[];
-  plan: ShadowPlan;
-  warnOnly: Policy;
-  described: string;
-}
-
-const derived = new WeakMap<Policy, OfPolicy>();
-
-/**
- * The candidates, replay plan and warn-only policy of pairs configured with `policy`, made once per policy and
- * shared by every pair (every tenant's agent + model) of its group: ~48 KB a pair made its own (bench/README.md,
- * "Memory per session, fifth pass"), up to `limits.pairs` of them. Keyed by the policy object, which the policy set
- * holds for the server's life.
- */
-function ofPolicy(policy: Policy): OfPolicy {
-  let d = derived.get(policy);
-  if (d === undefined) {
-    const candidates = shadowCandidates(policy);
-    d = { candidates, plan: shadowPlan(candidates), warnOnly: warnOnly(policy), described: describeSettings(settingsOf(policy)) };
-    derived.set(policy, d);
-  }
-  return d;
-}
 
 export class PolicyManager {
   /** Each tenant's pairs, bounded (pair-table.ts): one tenant's outcomes never promote a stop for another's sessions. */
@@ -175,22 +102,6 @@ export class PolicyManager {
     return m;
   }
 
-  /** A pair as it would be made (not held). */
-  private make(tenant: string, agent: string | undefined, model: string | undefined): PairEntry {
-    const group = selectGroup(this.set, agent, model);
-    const configured = group?.policy ?? this.set.fallback;
-    const d = ofPolicy(configured);
-    return {
-      tenant,
-      configured,
-      candidates: d.candidates,
-      plan: d.plan,
-      warnOnly: d.warnOnly,
-      group: group ? `group ${describeMatch(group.match)}` : 'fallback',
-      state: { tenant, agent: agent ?? null, model: model ?? null, sessions: 0, counters: emptyCounters(), promoted: null, configured: d.described },
-    };
-  }
-
   /**
    * A stamp of what `GET /v1/policies` shows `tenant` (undefined: every tenant, an operator's view): equal stamps,
    * same document. Bumped by every change to a pair (made, used, counted, pushed out) and to the pins.
@@ -212,14 +123,14 @@ export class PolicyManager {
     this.touched(tenant);
     const held = this.pairs.use(key);
     if (held) return held;
-    const e = this.make(tenant, agent, model);
+    const e = makePair(this.set, tenant, agent, model);
     this.pairs.add(key, e);
     return e;
   }
 
   /** The tenant's pair as it stands (held or not): what the policy routes show. */
   view(tenant: string, agent: string | undefined, model: string | undefined): PairEntry {
-    return this.pairs.peek(pairKey(tenant, agent, model)) ?? this.make(tenant, agent, model);
+    return this.pairs.peek(pairKey(tenant, agent, model)) ?? makePair(this.set, tenant, agent, model);
   }
 
   private restorePin(p: PinState): void {
@@ -312,7 +223,7 @@ export class PolicyManager {
   /** Pins (or, with null, unpins) an agent + model pair's policy for every tenant; errors name a bad policy. */
   pin(agent: string | undefined, model: string | undefined, input: PolicyInput | null): Result<PinState, PinError> {
     if (input !== null) {
-      const p = resolvePolicy(input, this.make(DEFAULT_TENANT, agent, model).configured);
+      const p = resolvePolicy(input, makePair(this.set, DEFAULT_TENANT, agent, model).configured);
       if (!p.ok) return err({ code: 'bad_message', message: `policy: ${p.error}` });
     }
     const p = this.pinEntry(agent, model);

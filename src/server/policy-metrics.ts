@@ -11,7 +11,8 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { countersOf, passingAllowed, upperOf, type ShadowCandidate } from '../core/shadow/index.js';
 import { labelValue, topByTenant } from './metric-labels.js';
-import type { PairEntry, PolicyManager } from './policy-manager.js';
+import type { PolicyManager } from './policy-manager.js';
+import type { PairEntry } from './policy-pairs.js';
 
 const OTHER = { tenant: 'other', agent: 'other', model: 'other' };
 /** Candidates exported per labelled pair. */

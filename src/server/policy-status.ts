@@ -3,7 +3,9 @@ import type { Policy } from '../core/policy.js';
 import type { PolicySet } from '../core/policy-set.js';
 import { countersOf, upperOf } from '../core/shadow/index.js';
 import type { PinState } from '../protocol/policy-state.js';
-import type { PolicyManager, PairEntry, ShadowOptions } from './policy-manager.js';
+import type { PolicyManager } from './policy-manager.js';
+import type { PairEntry } from './policy-pairs.js';
+import type { ShadowOptions } from './shadow-options.js';
 import { seesTenant, type Principal } from './principal.js';
 
 export interface CandidateStatus {

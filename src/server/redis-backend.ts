@@ -9,7 +9,8 @@ import type { Logger } from 'pino';
 import { RedisLink, type RedisObserver } from '../store/redis/link.js';
 import { RedisReferenceStore } from '../store/redis/reference-store.js';
 import { RedisSessionJournal } from '../store/redis/session-journal.js';
-import { ptaLimits, type RedisSettings, type ResolvedOptions } from './options.js';
+import type { RedisSettings, ResolvedOptions } from './options.js';
+import { ptaLimits } from './server-limits.js';
 
 /**
  * Each tenant may keep `journalBytesPerTenant` of sessions (records, finals, steps) in Redis: when the tenants' budgets together reach Redis'

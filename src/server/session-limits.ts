@@ -3,7 +3,7 @@
  * asked lazily: a tenant's count walks the sessions being started.
  */
 import type { MessageError } from '../protocol/parse.js';
-import type { ServerLimits } from './options.js';
+import type { ServerLimits } from './server-limits.js';
 
 export interface OpenCounts {
   onConnection(): number;

@@ -18,8 +18,8 @@ export function sessionState(s: Session): SessionSummary['state'] {
   return s.ended ? 'ended' : s.connection === undefined ? 'detached' : 'open';
 }
 
-/** What names a session in its list row and on its page. */
-function sessionHead(s: Session): Pick<SessionSummary, 'session' | 'tenant' | 'task' | 'format' | 'agent' | 'model' | 'state'> {
+/** What names a session: its list row's and page's first fields, and GET /v1/sessions/:id's (http-routes.ts). */
+export function sessionNames(s: Session): Pick<SessionSummary, 'session' | 'tenant' | 'task' | 'format' | 'agent' | 'model'> {
   return {
     session: s.id,
     tenant: s.tenant,
@@ -27,8 +27,12 @@ function sessionHead(s: Session): Pick<SessionSummary, 'session' | 'tenant' | 't
     format: s.format,
     ...(s.agent !== undefined ? { agent: s.agent } : {}),
     ...(s.model !== undefined ? { model: s.model } : {}),
-    state: sessionState(s),
   };
+}
+
+/** What names a session in its list row and on its page. */
+function sessionHead(s: Session): Pick<SessionSummary, 'session' | 'tenant' | 'task' | 'format' | 'agent' | 'model' | 'state'> {
+  return { ...sessionNames(s), state: sessionState(s) };
 }
 
 /** A session's list row; O(1) in its length. */

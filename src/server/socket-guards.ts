@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { boundAnswerDrain } from './answer-drain.js';
 import { capConnections } from './connection-caps.js';
 import type { AppMetrics } from './metrics.js';
-import type { ServerLimits } from './options.js';
+import type { ServerLimits } from './server-limits.js';
 import { PacedLine } from './paced-line.js';
 import { capPipelining } from './pipelined-requests.js';
 

@@ -7,7 +7,7 @@
  * A stream is counted from its upgrade request, before the handshake, until its socket closes: upgrades of one
  * tenant sent at once cannot all pass the check before any is counted, and a handshake that fails frees its slot.
  */
-import type { ServerLimits } from './options.js';
+import type { ServerLimits } from './server-limits.js';
 import type { Principal } from './principal.js';
 import { UpgradeRate } from './upgrade-rate.js';
 

@@ -199,6 +199,7 @@ const REQUIRED: Record<string, string[]> = {
   evidence: ['none'],
   'forecast-features': ['none'],
   'forecast-text': ['none'],
+  'forecast-norm': ['none'],
   'calibration-retrain': ['none'],
   'calibration-online': ['none'],
   'report-separation': ['none.json'],

@@ -8,7 +8,7 @@ import net, { type AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { guardSockets } from '../../src/server/socket-guards.js';
-import { DEFAULT_LIMITS } from '../../src/server/options.js';
+import { DEFAULT_LIMITS } from '../../src/server/server-limits.js';
 import { parseLimits } from '../../src/server/config.js';
 
 /** More than the loopback's buffers take (up to 4 MiB a socket sending, ~128 KiB receiving when not read). */

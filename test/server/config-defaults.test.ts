@@ -3,7 +3,8 @@ import path from 'node:path';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { serverConfig } from '../../src/server/config.js';
-import { DEFAULT_LIMITS, resolveOptions } from '../../src/server/options.js';
+import { resolveOptions } from '../../src/server/options.js';
+import { DEFAULT_LIMITS } from '../../src/server/server-limits.js';
 import { bundledReferencesDir, packageRoot } from '../../src/package-files.js';
 
 describe('server config defaults', () => {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { expect } from 'vitest';
 import type { ForecastFile } from '../../src/core/forecast/model.js';
-import type { ForecastLearnOptions } from '../../src/server/forecast-learner.js';
+import type { ForecastLearnOptions } from '../../src/server/forecast-learn-options.js';
 import type { AppOptions } from '../../src/server/options.js';
 import { forecastFileOf, labelledRuns, type LabelledRun } from '../forecast/fixtures.js';
 import { Client, startApp } from './helpers.js';

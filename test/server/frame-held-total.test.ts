@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Connection } from '../../src/server/connection.js';
 import { FRAMES_PER_TURN, FrameBatch, HELD_FRAME_OVERHEAD } from '../../src/server/frame-batch.js';
-import { DEFAULT_LIMITS } from '../../src/server/options.js';
+import { DEFAULT_LIMITS } from '../../src/server/server-limits.js';
 import { UNNAMED_ANSWERS_PER_WINDOW } from '../../src/server/unnamed-refusals.js';
 import { useApp } from './helpers.js';
 

@@ -8,7 +8,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { DEFAULT_PARTIAL_FRAME_BYTES_PER_TENANT, resolveOptions } from '../../src/server/options.js';
+import { resolveOptions } from '../../src/server/options.js';
+import { DEFAULT_PARTIAL_FRAME_BYTES_PER_TENANT } from '../../src/server/server-limits.js';
 import { ALICE_BOB_OPS, bearer, useApp } from './helpers.js';
 
 const SHARE = 1024 * 1024;

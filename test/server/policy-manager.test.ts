@@ -2,7 +2,8 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, resolvePolicy } from '../../src/core/policy.js';
-import { PolicyManager, pairKey } from '../../src/server/policy-manager.js';
+import { PolicyManager } from '../../src/server/policy-manager.js';
+import { pairKey } from '../../src/server/policy-pairs.js';
 import { MemoryPolicyStateStore } from '../../src/store/policy-state.js';
 import { distinct, states, type StateSpec } from '../calibrate/states.js';
 

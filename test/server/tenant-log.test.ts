@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseLimits } from '../../src/server/config.js';
-import { DEFAULT_LOG_LINES_PER_TENANT, resolveOptions } from '../../src/server/options.js';
+import { resolveOptions } from '../../src/server/options.js';
+import { DEFAULT_LOG_LINES_PER_TENANT } from '../../src/server/server-limits.js';
 import { limitTenantLines, tenantInfo } from '../../src/server/tenant-log.js';
 import { captured } from './captured-log.js';
 import { bearer, Client, useApp } from './helpers.js';

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseLimits } from '../../src/server/config.js';
-import { DEFAULT_STEP_BYTES_PER_TENANT, defaultStepBytesTotal, quarterOf, resolveOptions } from '../../src/server/options.js';
+import { resolveOptions } from '../../src/server/options.js';
+import { DEFAULT_STEP_BYTES_PER_TENANT, defaultStepBytesTotal, quarterOf } from '../../src/server/server-limits.js';
 import { TenantStepBytes } from '../../src/server/tenant-step-bytes.js';
 import { bearer, Client, useApp } from './helpers.js';
 

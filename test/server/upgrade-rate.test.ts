@@ -6,7 +6,8 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { parseLimits } from '../../src/server/config.js';
-import { SUGGESTED_STREAM_UPGRADES_PER_SECOND, resolveOptions } from '../../src/server/options.js';
+import { resolveOptions } from '../../src/server/options.js';
+import { SUGGESTED_STREAM_UPGRADES_PER_SECOND } from '../../src/server/server-limits.js';
 import { UpgradeRate } from '../../src/server/upgrade-rate.js';
 import { bearer, tenantTokens, useApp } from './helpers.js';
 
