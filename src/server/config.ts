@@ -121,6 +121,7 @@ const ZERO_TURNS_OFF = new Set([
   'maxConnections',
   'connectionsPerTenant',
   'streamUpgradesPerSecond',
+  'answerDrainMs',
   'journalBytesPerTenant',
   'stepBytesPerTenant',
   'stepBytesTotal',

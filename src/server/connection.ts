@@ -12,6 +12,7 @@ import type { OutgoingTotal } from './outgoing-total.js';
 import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
 import type { Session } from './session.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { randomBytes } from 'node:crypto';
 
 /** Close codes the server uses. */
 export const CLOSE = {
@@ -32,6 +33,9 @@ export const MAX_QUEUED_MESSAGES = 4096;
 
 /** ws's send options for a text frame (one object for every frame). */
 const TEXT = { binary: false } as const;
+
+/** Bytes of a heartbeat ping's random payload: a pong that does not echo them is not an answer (T114). */
+const PING_BYTES = 8;
 
 /** Time (ms) a connection's queued messages may take before the rest waits for the next turn of the loop. */
 const RUN_MS_PER_TURN = 10;
@@ -73,6 +77,8 @@ export class Connection {
   private readonly onTooSlow: (queued: number) => void;
   /** Whether the peer answered the last ping (or none was sent yet). */
   private alive = true;
+  /** The payload of its last ping, which the peer's pong must echo (RFC 6455, 5.5.3). */
+  private pinged: Buffer | undefined;
   /** The TCP socket under the WebSocket (ws keeps it as `_socket`), corked while a burst of frames is written. */
   private readonly raw: { cork(): void; uncork(): void } | undefined;
   private corked = false;
@@ -116,8 +122,9 @@ export class Connection {
     this.onTooSlow = onTooSlow;
     const raw = (socket as unknown as { _socket?: { cork?: unknown; uncork?: unknown } })._socket;
     this.raw = typeof raw?.cork === 'function' && typeof raw.uncork === 'function' ? (raw as { cork(): void; uncork(): void }) : undefined;
-    socket.on('pong', () => {
-      this.alive = true;
+    // Only the echo of its last ping: a client that never reads cannot keep itself alive with pongs of its own (T114).
+    socket.on('pong', (data: Buffer) => {
+      if (this.pinged?.equals(data) === true) this.alive = true;
     });
     if (outgoing !== undefined) {
       // Counted once a burst (uncork), when the socket drains and when it closes: not a callback a frame.
@@ -144,8 +151,9 @@ export class Connection {
       return false;
     }
     this.alive = false;
+    this.pinged = randomBytes(PING_BYTES);
     try {
-      this.socket.ping();
+      this.socket.ping(this.pinged);
     } catch {
       // Not open (closing): its close handler runs anyway.
     }

@@ -24,6 +24,6 @@ export class EndReports {
       report: await runInTurns(report),
       states: withStates ? await runInTurns(session.statesInSteps()) : [],
     });
-    return session.length >= QUEUED_END_STEPS ? this.queue.run(work) : work();
+    return session.length >= QUEUED_END_STEPS ? this.queue.run(work, session.principal.tenant) : work();
   }
 }

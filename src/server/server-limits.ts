@@ -92,6 +92,12 @@ export interface ServerLimits {
   requestTimeoutMs: number;
   /** The server pings each WebSocket this often; one that has not answered the previous ping is closed (default 30 s). */
   wsPingIntervalMs: number;
+  /**
+   * An HTTP answer written whole whose bytes waiting in the process have not gone down for this long has its connection
+   * reset (default 300 s; 0: no bound): a client that never reads its answers held them, and the kernel's copy, until
+   * it closed (T113). The clock restarts whenever the client takes bytes.
+   */
+  answerDrainMs: number;
   /** TCP connections one remote address may hold (0: no bound; default 256). Behind a load balancer, raise it or set 0. */
   connectionsPerAddress: number;
   /** TCP connections the server holds at most (0: no bound; default: the open-files limit less 256, else 10,000). */
@@ -203,6 +209,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 120_000,
   wsPingIntervalMs: 30_000,
+  answerDrainMs: 300_000,
   connectionsPerAddress: 256,
   maxConnections: defaultMaxConnections(),
   connectionsPerTenant: 0,

@@ -1,10 +1,12 @@
 /**
  * The guards on the server's sockets, before any route: requests pipelined and never read (T47), connections over
- * the per-address and total caps, and the address holding the most giving way at the total (T65). No token is needed
- * to be refused, so refusals are logged at a pace (T45: a line per refusal let one address write 1 MB of log a second).
+ * the per-address and total caps, and the address holding the most giving way at the total (T65), answers never read
+ * (T113). No token is needed to be refused, so refusals are logged at a pace (T45: a line per refusal let one address
+ * write 1 MB of log a second).
  */
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
+import { boundAnswerDrain } from './answer-drain.js';
 import { capConnections } from './connection-caps.js';
 import type { AppMetrics } from './metrics.js';
 import type { ServerLimits } from './server-limits.js';
@@ -14,9 +16,9 @@ import { capPipelining } from './pipelined-requests.js';
 /** A connection refused over the caps is logged at most once this often (ms), the others counted on the next line. */
 const REFUSED_LINE_MS = 10_000;
 
-export function guardSockets(server: Server, limits: Pick<ServerLimits, 'connectionsPerAddress' | 'maxConnections'>, metrics: Pick<AppMetrics, 'refusals'>, log: Logger): void {
+export function guardSockets(server: Server, limits: Pick<ServerLimits, 'connectionsPerAddress' | 'maxConnections' | 'answerDrainMs'>, metrics: Pick<AppMetrics, 'refusals'>, log: Logger): void {
   capPipelining(server, () => metrics.refusals.inc({ code: 'overloaded' }));
-  const lines = { address: new PacedLine(REFUSED_LINE_MS), total: new PacedLine(REFUSED_LINE_MS), gaveWay: new PacedLine(REFUSED_LINE_MS) };
+  const lines = { address: new PacedLine(REFUSED_LINE_MS), total: new PacedLine(REFUSED_LINE_MS), gaveWay: new PacedLine(REFUSED_LINE_MS), unread: new PacedLine(REFUSED_LINE_MS) };
   capConnections(
     server,
     { perAddress: limits.connectionsPerAddress, total: limits.maxConnections },
@@ -30,4 +32,10 @@ export function guardSockets(server: Server, limits: Pick<ServerLimits, 'connect
       if (write) log.warn(left > 0 ? { closedUnlogged: left } : {}, 'at the connection limit: a connection of the address holding the most closed for another client');
     },
   );
+  boundAnswerDrain(server, limits.answerDrainMs, (req, unsent) => {
+    metrics.refusals.inc({ code: 'overloaded' });
+    const { write, left } = lines.unread.take(Date.now());
+    const where = { method: req.method, route: req.url?.split('?')[0], address: req.socket.remoteAddress, unsent, answerDrainMs: limits.answerDrainMs };
+    if (write) log.warn(left > 0 ? { ...where, resetUnlogged: left } : where, 'answer not read within answerDrainMs: connection reset');
+  });
 }

@@ -29,7 +29,7 @@ export class StepViews {
   async run<T>(tenant: string, work: () => Promise<T> | T): Promise<T> {
     this.viewing.set(tenant, (this.viewing.get(tenant) ?? 0) + 1);
     try {
-      return await this.queue.run(work);
+      return await this.queue.run(work, tenant);
     } finally {
       const left = (this.viewing.get(tenant) ?? 1) - 1;
       if (left === 0) this.viewing.delete(tenant);

@@ -1,4 +1,4 @@
-/** Large reads run one after another, each from a turn of its own. */
+/** Large reads run one after another, each from a turn of its own, in turns by tenant (T115). */
 import { describe, expect, it } from 'vitest';
 import { OneAtATime } from '../../src/server/one-at-a-time.js';
 import { loopTurnsDuring } from '../loop-turns.js';
@@ -38,6 +38,22 @@ describe('OneAtATime', () => {
     const next = queue.run(() => 'next');
     await expect(failed).rejects.toThrow('view failed');
     await expect(next).resolves.toBe('next');
+    expect(queue.queued).toBe(0);
+  });
+
+  it("runs another tenant's work next, not behind a tenant's backlog", async () => {
+    const queue = new OneAtATime();
+    const started: string[] = [];
+    const work = (name: string) => async (): Promise<void> => {
+      started.push(name);
+      await nextTurn();
+    };
+    // Bob keeps 16 step views queued (VIEWS_PER_TENANT); alice asks for one while the first is built.
+    const bob = Array.from({ length: 16 }, (_, i) => queue.run(work(`bob ${i}`), 'bob'));
+    const alice = queue.run(work('alice'), 'alice');
+    await Promise.all([...bob, alice]);
+    expect(started.indexOf('alice')).toBe(1);
+    expect(started.filter((s) => s.startsWith('bob'))).toEqual(Array.from({ length: 16 }, (_, i) => `bob ${i}`));
     expect(queue.queued).toBe(0);
   });
 });
