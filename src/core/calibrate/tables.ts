@@ -1,6 +1,7 @@
 /** Per-threshold counts of one kind: false stops on passing runs, true stops and steps saved on failing runs. */
 import type { Policy } from '../policy.js';
 import { upperBound } from '../stats/binomial.js';
+import { meanInterval, spread } from '../stats/bootstrap.js';
 import { wilsonInterval } from '../stats/interval.js';
 import { DEFAULT_BOUND, type BoundSpec } from './evaluate.js';
 import { firstStop, singleKindPolicy } from './replay.js';
@@ -16,6 +17,9 @@ export function thresholdRow(runs: readonly CalibrationRun[], kind: CalibrationK
   let passingStopped = 0;
   let failingStopped = 0;
   let saved = 0;
+  // Steps saved by each failing run (0 when not stopped), for the intervals of the two means.
+  const savedBy: number[] = [];
+  const savedStopped: number[] = [];
   for (const run of runs) {
     const at = firstStop(run, kind, policy);
     if (run.passed) {
@@ -23,9 +27,12 @@ export function thresholdRow(runs: readonly CalibrationRun[], kind: CalibrationK
       if (at !== undefined) passingStopped += 1;
     } else {
       failing += 1;
+      const s = at === undefined ? 0 : run.states.length - 1 - at;
+      savedBy.push(s);
       if (at !== undefined) {
         failingStopped += 1;
-        saved += run.states.length - 1 - at;
+        saved += s;
+        savedStopped.push(s);
       }
     }
   }
@@ -40,7 +47,9 @@ export function thresholdRow(runs: readonly CalibrationRun[], kind: CalibrationK
     failing,
     failingInterval: failing === 0 ? null : wilsonInterval(failingStopped, failing),
     meanStepsSaved: ratio(saved, failing),
+    meanStepsSavedInterval: saved === 0 ? null : spread(meanInterval(savedBy)),
     meanStepsSavedWhenStopped: ratio(saved, failingStopped),
+    meanStepsSavedWhenStoppedInterval: spread(meanInterval(savedStopped)),
   };
 }
 
