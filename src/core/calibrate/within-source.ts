@@ -33,7 +33,10 @@ function tokenShareMean(sides: readonly FailingSide[], options: BootstrapOptions
 export function withinSourceMeans(runs: readonly TradeoffRun[], facts: readonly RunFacts[], stops: StopVector, options: BootstrapOptions = {}): WithinSourceMeans | null {
   const bySource = new Map<string, number[]>();
   runs.forEach((r, i) => {
-    if (r.source !== undefined) bySource.set(r.source, [...(bySource.get(r.source) ?? []), i]);
+    if (r.source === undefined) return;
+    const idx = bySource.get(r.source);
+    if (idx === undefined) bySource.set(r.source, [i]);
+    else idx.push(i);
   });
   const at = (i: number) => stops[i] ?? null;
   const passing: Array<{ k: number; n: number }> = [];
