@@ -58,7 +58,7 @@ const measure = (pick: Pick, sign: number) => {
     const v = pick(r);
     return v === undefined ? [] : [{ source: r.source, task: r.task, pass: r.passed, score: sign * v }];
   });
-  return { sep: separation(scored, { reps: resamples, seed, unit: 'task' }), nonzero: scored.filter((s) => s.score !== 0).length / Math.max(1, scored.length) };
+  return { sep: separation(scored, { reps: resamples, seed, unit: 'task' }), nonzero: scored.filter((s) => s.score !== 0).length, n: scored.length };
 };
 const iv = (a: number | null, i: Interval | null) => (a === null ? '-' : `${a.toFixed(3)} [${i === null ? '-' : `${i.lo.toFixed(2)}, ${i.hi.toFixed(2)}`}]`);
 const sourceCell = (sep: Separation, s: string) => {
@@ -77,13 +77,14 @@ const table = (title: string, at: 'end' | (typeof HORIZONS)[number]) => {
     return x === undefined ? '0 / 0' : `${x.nPass} / ${x.nFail}`;
   };
   console.log(
-    `| evidence (expected direction) | ${big.map((s) => `${s} (${n(s)})`).join(' | ')} | within-source mean (${head.withinSource.counted} sources with ≥ 3 / 3) | within task (${head.withinTask.pairs} pairs, ${head.withinTask.tasks} tasks) | pooled (source only) | not 0 |`,
+    `| evidence (expected direction) | ${big.map((s) => `${s} (${n(s)})`).join(' | ')} | within-source mean (${head.withinSource.counted} sources with ≥ 3 / 3) | within task (${head.withinTask.pairs} pairs, ${head.withinTask.tasks} tasks) | pooled [95 %] (source alone: a point) | not 0 (runs) |`,
   );
   console.log(`| --- | ${big.map(() => '---').join(' | ')} | --- | --- | --- | --- |`);
   const row = (label: string, pick: Pick, sign: number, key: string) => {
-    const { sep, nonzero } = measure(pick, sign);
+    const { sep, nonzero, n: runsOf } = measure(pick, sign);
+    // The pooled AUROC with its interval and the share of non-zero values with its n (audit26: both were bare).
     console.log(
-      `| ${label} | ${big.map((s) => sourceCell(sep, s)).join(' | ')} | ${iv(sep.withinSource.mean, sep.withinSource.interval)} | ${iv(sep.withinTask.auroc, sep.withinTask.interval)} | ${sep.pooled.auroc?.toFixed(3) ?? '-'} (${sep.pooled.sourceOnly?.toFixed(3) ?? '-'}) | ${Math.round(100 * nonzero)} % |`,
+      `| ${label} | ${big.map((s) => sourceCell(sep, s)).join(' | ')} | ${iv(sep.withinSource.mean, sep.withinSource.interval)} | ${iv(sep.withinTask.auroc, sep.withinTask.interval)} | ${iv(sep.pooled.auroc, sep.pooled.interval)} (${sep.pooled.sourceOnly?.toFixed(3) ?? '-'}) | ${nonzero} / ${runsOf} (${Math.round((100 * nonzero) / Math.max(1, runsOf))} %) |`,
     );
     if (sep.withinSource.mean !== null) figures[`${at}.${key}.withinSourceMean`] = sep.withinSource.mean;
     for (const x of sep.withinSource.sources) if (x.auroc !== null) figures[`${at}.${key}.${x.source}`] = x.auroc;
@@ -91,7 +92,7 @@ const table = (title: string, at: 'end' | (typeof HORIZONS)[number]) => {
       small.push(
         `| ${label} | ${sep.withinSource.sources
           .filter((x) => !big.includes(x.source) && x.auroc !== null)
-          .map((x) => `${x.source} (${x.nPass}/${x.nFail}) ${x.auroc!.toFixed(2)}`)
+          .map((x) => `${x.source} (${x.nPass}/${x.nFail}) ${x.auroc!.toFixed(2)}${x.interval === null ? ' [-]' : ` [${x.interval.lo.toFixed(2)}, ${x.interval.hi.toFixed(2)}]`}`)
           .join('; ')} |`,
       );
   };
@@ -108,12 +109,13 @@ const table = (title: string, at: 'end' | (typeof HORIZONS)[number]) => {
   }
 };
 console.log(
-  `\nEach cell: AUROC of the value times its expected direction (> 0.5: it points the way expected) [bootstrap 95 % interval, tasks resampled, ${resamples} resamples, seed ${seed}]; "not 0": share of the runs where the value is not 0.`,
+  `\nEach cell: AUROC of the value times its expected direction (> 0.5: it points the way expected) [bootstrap 95 % interval, tasks resampled, ${resamples} resamples, seed ${seed}]; "not 0": the runs where the value is not 0, of the runs that have it; pooled: every run of every source together, beside the AUROC of each run's source mean alone (a point: what telling sources apart earns).`,
 );
 table('At the end of the run', 'end');
 for (const h of HORIZONS) table(`After step ${h} (runs that reached it)`, h);
 console.log(`\n### Sources under ${minRuns} runs (AUROC at the end, in the within-source mean when ≥ 3 / 3)\n`);
 console.log('| evidence | sources (pass/fail) AUROC |\n| --- | --- |');
 for (const line of small) console.log(line);
-console.log(`\nsubmitted diff seen (patch values from it): ${[...bySource].map(([s, rs]) => `${s} ${Math.round((100 * rs.filter((r) => r.submitted).length) / rs.length)} %`).join('; ')}`);
+const seen = (rs: readonly EvidenceRun[]) => rs.filter((r) => r.submitted).length;
+console.log(`\nsubmitted diff seen (patch values from it): ${[...bySource].map(([s, rs]) => `${s} ${seen(rs)} / ${rs.length} (${Math.round((100 * seen(rs)) / rs.length)} %)`).join('; ')}`);
 writeResult(jsonFile, { bench: 'evidence', command: commandLine(import.meta.url), machine: machine(), targets: [], figures });

@@ -25,6 +25,7 @@ const MEANING: Record<CalibrationKind, string> = {
 
 const pct = (r: number | null): string => (r === null ? '-' : `${(100 * r).toFixed(1)}%`);
 const num = (x: number | null): string => (x === null ? '-' : x.toFixed(1));
+const numInterval = (i: Interval | null): string => (i === null ? ' [-]' : ` [${num(i.lo)}, ${num(i.hi)}]`);
 /** A rate's interval in percent, as the naive rule's line prints it; ` [-]` when there is none (too few runs, or no spread). */
 export const pctInterval = (i: Interval | null): string => (i === null ? ' [-]' : ` [${pct(i.lo)}, ${pct(i.hi)}]`);
 
@@ -40,11 +41,12 @@ function kindText(kind: CalibrationKind, c: Calibration): string {
     // The passing side with its n, as the failing side beside it (it was `2 (40.0%, ≤81.1%)`; audit25).
     `${r.passingStopped}/${r.passing} (${pct(r.passingRate)}, ≤${pct(r.passingUpper)})`,
     `${r.failingStopped}/${r.failing} (${pct(r.failingRate)}${pctInterval(r.failingInterval)})`,
-    num(r.meanStepsSaved),
-    num(r.meanStepsSavedWhenStopped),
+    // The means with their n and bootstrap interval (they were bare points; audit26).
+    `${num(r.meanStepsSaved)}${numInterval(r.meanStepsSavedInterval)} (n ${r.failing})`,
+    `${num(r.meanStepsSavedWhenStopped)}${numInterval(r.meanStepsSavedWhenStoppedInterval)} (n ${r.failingStopped})`,
     mark(r),
   ]);
-  const header = ['threshold', 'passing stopped (95% upper)', 'failing stopped [Wilson 95%]', 'saved/failing run', 'saved/stopped run', 'pick'];
+  const header = ['threshold', 'passing stopped (95% upper)', 'failing stopped [Wilson 95%]', 'steps saved/failing run [95%]', 'steps saved/stopped run [95%]', 'pick'];
   return `${kind}: ${MEANING[kind]}\n${renderTable(header, rows)}this kind alone: ${levelText('warn', t.warn)}; ${levelText('stop', t.stop)}\n`;
 }
 

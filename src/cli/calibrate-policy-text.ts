@@ -1,5 +1,5 @@
 /** The end of `steplens calibrate`'s output: the held-out confirmation, the written policy as a predictor, and the policy itself. */
-import { describeSettings, GRID_KINDS, type ConfirmedTradeoff, type ModeName, type SplitConfirmation, type StopSettings } from '../core/calibrate/index.js';
+import { describeSettings, GRID_KINDS, type ConfirmedTradeoff, type ModeName, type SourceMean, type SplitConfirmation, type StopSettings } from '../core/calibrate/index.js';
 import { plural } from '../core/plural.js';
 import type { Policy } from '../core/policy.js';
 import type { Separation } from '../core/stats/separation.js';
@@ -71,13 +71,13 @@ export function confirmationText(t: ConfirmedTradeoff): string {
   out.push(`  written: ${c.warnOnly || t.choice.warnOnly ? 'warn only (no stop is confirmed)' : describeSettings(t.chosen.settings)}${c.check === 'none' ? ' (UNCONFIRMED: in-sample only)' : ''}`);
   const p = t.chosen.modes.referenceFree;
   out.push(`  in-sample on every run, reference-free: stops ${p.passingStopped}/${p.passing} passing (${pct(p.passingRate)}, upper ${pct(p.passingUpper)}), ${p.failingStopped}/${p.failing} failing`);
-  const src = t.chosen.bySource ?? [];
-  const both = src.filter((s) => s.modes.referenceFree.passing > 0 && s.modes.referenceFree.failing > 0);
-  if (both.length > 0) {
-    const mean = (f: (s: (typeof both)[number]) => number | null) => both.reduce((a, s) => a + (f(s) ?? 0), 0) / both.length;
+  const w = t.chosen.withinSource?.referenceFree;
+  if (w !== undefined) {
+    // Each mean with its interval (core/calibrate/within-source.ts); it was a bare point (audit26).
+    const fig = (x: SourceMean) => `${pct(x.mean)}${x.interval === null ? ' [-]' : ` [${pct(x.interval.lo)}, ${pct(x.interval.hi)}]`}`;
     out.push(
-      `  mean within source (${both.length} of ${plural(src.length, 'source')} with passing and failing runs; per source above): passing stopped ${pct(mean((s) => s.modes.referenceFree.passingRate))}, ` +
-        `failing stopped ${pct(mean((s) => s.modes.referenceFree.failingRate))}, failing tokens saved ${pct(mean((s) => s.modes.referenceFree.failingTokenShare))}`,
+      `  mean within source (${w.counted} of ${plural(w.sources, 'source')} with passing and failing runs, ${w.runs} runs; per source above; 95%: rates Price-Bonett, tokens a bootstrap of each source's failing runs, [-] where a source has under 5): ` +
+        `passing stopped ${fig(w.passingRate)}, failing stopped ${fig(w.failingRate)}, failing tokens saved ${fig(w.failingTokenShare)}`,
     );
   }
   out.push('the written policy as a predictor of failure (a stopped run is predicted to fail):', ...stopSeparationLines(t.separation, t.chosen.modes));

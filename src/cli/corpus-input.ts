@@ -39,6 +39,21 @@ function readTable<T>(flag: string, file: string, cwd: string, parse: (text: str
   return parse(text.value, path);
 }
 
+/** Reads `--outcomes FILE` and `--manifest FILE` (one-line errors naming the flag), as `nameRuns` takes them. */
+export function readOutcomeTables(values: { outcomes?: string | undefined; manifest?: string | undefined }, cwd: string): { table?: OutcomeEntry[]; manifest?: Map<string, ManifestEntry> } {
+  const outcomes = values.outcomes;
+  const table =
+    outcomes === undefined
+      ? undefined
+      : readTable('--outcomes', outcomes, cwd, (text) => {
+          const parsed = parseOutcomesTable(text, outcomes);
+          if (!parsed.ok) throw parsed.error;
+          return parsed.value;
+        });
+  const manifest = values.manifest === undefined ? undefined : readTable('--manifest', values.manifest, cwd, parseManifest);
+  return { ...(table ? { table } : {}), ...(manifest ? { manifest } : {}) };
+}
+
 /**
  * Reads `--outcomes` and discovers the trajectories under PATH...; one-line errors for bad input. The walk of a
  * PATH folder passes over the `--outcomes` and `--manifest` files and `flagFiles` (the command's other files: its
@@ -53,16 +68,7 @@ export function readCorpusInput(
 ): CorpusInput {
   if (positionals.length === 0) throw new SteplensError('usage', `no PATH given (usage: steplens ${command} [--outcomes FILE] ... PATH...)`);
   const paths = positionals.map((p) => resolve(cwd, p));
-  const outcomes = values.outcomes;
-  const table =
-    outcomes === undefined
-      ? undefined
-      : readTable('--outcomes', outcomes, cwd, (text) => {
-          const parsed = parseOutcomesTable(text, outcomes);
-          if (!parsed.ok) throw parsed.error;
-          return parsed.value;
-        });
-  const manifest = values.manifest === undefined ? undefined : readTable('--manifest', values.manifest, cwd, parseManifest);
+  const { table, manifest } = readOutcomeTables(values, cwd);
   const overrides = { ...(values.model ? { model: values.model } : {}), ...(values.run ? { run: values.run } : {}) };
   const notRuns = [values.outcomes, values.manifest, ...flagFiles].flatMap((f) => (f === undefined ? [] : [resolve(cwd, f)]));
   // A PATH that does not exist: refused, or with --lenient skipped and named as a file that cannot be read (as by `rank`).

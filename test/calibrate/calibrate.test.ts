@@ -108,7 +108,9 @@ describe('chooseLevel', () => {
     failing: 5,
     failingInterval: null,
     meanStepsSaved: 0,
+    meanStepsSavedInterval: null,
     meanStepsSavedWhenStopped: null,
+    meanStepsSavedWhenStoppedInterval: null,
   });
   const runs = { passing: 60, failing: 5 };
 

@@ -95,7 +95,9 @@ describe('nthOccurrence: the naive exact-repeat rule', () => {
       failing: 1,
       failingInterval: wilsonInterval(1, 1),
       meanStepsSaved: 1,
+      meanStepsSavedInterval: null,
       meanStepsSavedWhenStopped: 1,
+      meanStepsSavedWhenStoppedInterval: null,
     });
   });
 });

@@ -121,7 +121,7 @@ describe('docs/evidence.md matches the code', () => {
     const cells = (line: string) => line.split('|').map((c) => c.trim());
     const row = DOC.split('\n').find((l) => l.startsWith('| run length alone (shorter wins) |'));
     expect(row, "the end-of-run table's run length row").toBeDefined();
-    const header = DOC.split('\n').find((l) => l.startsWith('| value (expected direction) |'))!;
+    const header = DOC.split('\n').find((l) => l.startsWith('| evidence (expected direction) |'))!; // the bench's own header (audit26 copied its table whole)
     const sources = cells(header)
       .slice(2, 5)
       .map((c) => c.replace(/ \(.*$/, ''));
@@ -142,5 +142,22 @@ describe('docs/evidence.md matches the code', () => {
     const alias = (s: string) => s.replace('openai/gpt-5-mini', 'gpt-5-mini');
     expect(sources.map((s, i) => [s, ours[i]])).toEqual(sources.map((s) => [s, theirs(alias(s))]));
     expect(ours[3]).toBe(theirs('mean within source (5 sources)'));
+  });
+
+  // audit26: the pooled AUROC was printed bare and "not 0" as a share without its n; bench/evidence.ts prints both now.
+  it("the end-of-run table gives the pooled AUROC its interval and 'not 0' its n", () => {
+    const lines = DOC.split('\n');
+    const head = lines.findIndex((l) => l.startsWith('| evidence (expected direction) |'));
+    expect(head).toBeGreaterThan(0);
+    const rows = lines.slice(
+      head + 2,
+      lines.findIndex((l, i) => i > head && !l.startsWith('|')),
+    );
+    expect(rows.length).toBeGreaterThan(15);
+    for (const r of rows) {
+      const c = r.split('|').map((x) => x.trim());
+      expect(c.at(-3), r).toMatch(/^\d\.\d{3} \[\d\.\d\d, \d\.\d\d\] \(\d\.\d{3}\)$/);
+      expect(c.at(-2), r).toMatch(/^\d+ \/ \d+ \(\d+ %\)$/);
+    }
   });
 });

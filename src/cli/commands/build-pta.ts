@@ -12,6 +12,8 @@ import type { Command } from '../command.js';
 import { formatOption, LENIENT_OPTION } from '../input.js';
 import { logExitCode, readLogFile, reportLogDiagnostics, type Instance, type LogFile } from '../instances.js';
 import { prepareOutputFile, writeOutputFile } from '../output-files.js';
+import { readOutcomeTables } from '../corpus-input.js';
+import { checkReferenceOutcome, PTA_OUTCOME_OPTIONS } from '../pta-outcomes.js';
 
 /** The runs of `task` in a file: all of a one-run file (warned about when it names another task), the matching instances of an `output.jsonl`. */
 function runsOfTask(log: LogFile, task: string, warn: (s: string) => void): Instance[] {
@@ -59,8 +61,10 @@ async function distinctFiles(files: readonly string[], cwd: string, warn: (s: st
 const command: Command = {
   name: 'build-pta',
   usage:
-    'usage: steplens build-pta --task ID --out PTA.json FILE... [--format F] [--min-refs N] [--json] [--lenient]\n' +
-    '  FILE...      passing trajectories of the task (at least --min-refs, default 2; may be gzipped);\n' +
+    'usage: steplens build-pta --task ID --out PTA.json FILE... [--format F] [--min-refs N] [--outcomes FILE] [--manifest FILE] [--json] [--lenient]\n' +
+    '  FILE...      passing trajectories of the task (at least --min-refs, default 2; may be gzipped): a log does not\n' +
+    '               say whether its patch passed, so a run is refused only when --outcomes, --manifest or an evaluation\n' +
+    '               file beside it (as report reads them) says it failed; nothing else is checked: give passing runs only;\n' +
     '               a file named twice, or two copies of one run, is used once (with a warning);\n' +
     '               from an OpenHands output.jsonl, the instances of --task are used',
   async run(args, io) {
@@ -73,6 +77,7 @@ const command: Command = {
         format: { type: 'string' },
         'min-refs': { type: 'string', default: '2' },
         json: { type: 'boolean', default: false },
+        ...PTA_OUTCOME_OPTIONS,
         ...LENIENT_OPTION,
       },
     });
@@ -82,6 +87,7 @@ const command: Command = {
     const minRefs = Number(values['min-refs']);
     if (!Number.isInteger(minRefs) || minRefs < 1) throw new SteplensError('usage', `--min-refs must be a positive integer (got '${values['min-refs']}')`);
     prepareOutputFile(resolve(io.cwd, values.out), values.out);
+    const naming = readOutcomeTables(values, io.cwd);
     const warn = (s: string) => io.stderr(s);
     const files = await distinctFiles(positionals, io.cwd, warn);
     if (files.length < minRefs) {
@@ -101,6 +107,7 @@ const command: Command = {
       for (const x of runs) {
         const where = log.instances.length > 1 ? `${file} (${x.id})` : file;
         if (x.parsed.steps.length === 0) throw new SteplensError('bad_input', `${where}: no steps to build a reference from`);
+        checkReferenceOutcome(file, where, x, io.cwd, naming, warn);
         const digest = createHash('sha256').update(JSON.stringify(x.parsed.steps)).digest('hex');
         const twin = seenRuns.get(digest);
         if (twin !== undefined) {

@@ -2,6 +2,7 @@
 import type { Policy } from '../policy.js';
 import { DEFAULT_BOUND, pointOf, type BoundSpec, type RunFacts } from './evaluate.js';
 import { policyStops } from './stop-vectors.js';
+import { withinSourceMeans } from './within-source.js';
 import { MODES, type EvaluatedPolicy, type ModeName, type SourcePoint, type StopSettings, type TradeoffPoint, type TradeoffRun } from './tradeoff-types.js';
 
 /** Per mode, the stop vector of `policy` (index of the first stop per run, or null). */
@@ -39,11 +40,13 @@ export function sourcePoints(runs: readonly TradeoffRun[], facts: readonly RunFa
 export function evaluatePolicy(runs: readonly TradeoffRun[], facts: readonly RunFacts[], policy: Policy, settings: StopSettings, bound: BoundSpec = DEFAULT_BOUND): EvaluatedPolicy {
   const stops = modeStops(runs, policy);
   const bySource = sourcesOf(runs).length > 0 ? sourcePoints(runs, facts, stops, bound) : undefined;
+  const within = { reference: withinSourceMeans(runs, facts, stops.reference), referenceFree: withinSourceMeans(runs, facts, stops.referenceFree) };
   return {
     settings,
     policy,
     modes: modePoints(facts, stops, bound),
     ...(bySource ? { bySource } : {}),
+    ...(within.reference && within.referenceFree ? { withinSource: { reference: within.reference, referenceFree: within.referenceFree } } : {}),
     runs: runs.map((r, i) => ({
       id: r.id,
       task: r.task,

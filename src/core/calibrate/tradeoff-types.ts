@@ -106,6 +106,24 @@ export interface SourcePoint {
   modes: Record<ModeName, TradeoffPoint>;
 }
 
+/** A mean of per-source figures with its 95 % interval (rates: Price-Bonett; token share: bootstrap, null where a source has under 5 failing runs or every draw is alike). */
+export interface SourceMean {
+  mean: number;
+  interval: Interval | null;
+}
+
+/** The mean within source of one stop vector's passing rate, failing rate and failing-token share. */
+export interface WithinSourceMeans {
+  /** Sources with passing and failing runs (the ones averaged), of `sources` named. */
+  counted: number;
+  sources: number;
+  /** Runs of the counted sources. */
+  runs: number;
+  passingRate: SourceMean;
+  failingRate: SourceMean;
+  failingTokenShare: SourceMean;
+}
+
 /** A chosen (or reference) policy with its measured numbers and per-run stops. */
 export interface EvaluatedPolicy {
   settings: StopSettings;
@@ -113,6 +131,8 @@ export interface EvaluatedPolicy {
   modes: Record<ModeName, TradeoffPoint>;
   /** The same per source, when the runs name their sources. */
   bySource?: SourcePoint[];
+  /** Per mode, the mean within source of its rates with their intervals (sources with passing and failing runs). */
+  withinSource?: Record<ModeName, WithinSourceMeans>;
   runs: RunStop[];
 }
 

@@ -36,8 +36,12 @@ export interface ThresholdRow {
   failingInterval: Interval | null;
   /** Steps after the firing step, averaged over ALL failing runs (a run not stopped saves 0). */
   meanStepsSaved: number | null;
+  /** 95 % bootstrap interval of meanStepsSaved, the failing runs resampled (null: under 5 of them, or every draw alike). */
+  meanStepsSavedInterval: Interval | null;
   /** The same, averaged over the stopped failing runs only. */
   meanStepsSavedWhenStopped: number | null;
+  /** As meanStepsSavedInterval, the stopped failing runs resampled. */
+  meanStepsSavedWhenStoppedInterval: Interval | null;
 }
 
 /** Why a level has no recommendation. */
