@@ -1,13 +1,13 @@
 /**
- * A steplens replica as its own process, the way a deployment runs it:
- * `node dist/src/cli/main.js serve --redis URL ...` (dist is built by `npm test`).
+ * A steplens replica as its own process, the way a deployment runs it: the bin, `node dist/bin/steplens.js serve
+ * --redis URL ...` (dist is built by `npm test`; the bundle starts on ~1.4 s less CPU than tsc's dist/src/cli/main.js).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../../src/package-files.js';
 
-const MAIN = path.join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
+const MAIN = path.join(packageRoot(), 'dist', 'bin', 'steplens.js');
 
 export class ReplicaProcess {
   private constructor(
@@ -23,7 +23,7 @@ export class ReplicaProcess {
 
   /** Starts a replica and resolves once it listens (on `port`, 0 = any). */
   static async start(name: string, redisUrl: string, prefix: string, port = 0, extra: string[] = []): Promise<ReplicaProcess> {
-    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npm test does; or npx tsc -p tsconfig.build.json)`);
+    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npm test does; or npm run build)`);
     const args = [MAIN, 'serve', '--host', '127.0.0.1', '--port', String(port), '--redis', redisUrl, '--redis-prefix', prefix, '--replica-id', name, '--lease', '2', '--log-level', 'info', ...extra];
     const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: packageRoot() });
     const log: string[] = [];

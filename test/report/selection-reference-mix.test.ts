@@ -105,7 +105,7 @@ describe('best-of-N groups of more than one reference kind', () => {
   it('through the CLI: report.json carries them and --out writes one selection CSV per kind', async () => {
     writeFileSync(manifest.file, manifest.text);
     const out = mkdtempSync(path.join(tmpdir(), 'steplens-bon-mix-out-'));
-    const main = path.join(packageRoot(), 'dist/src/cli/main.js');
+    const main = path.join(packageRoot(), 'dist/bin/steplens.js'); // the bin, as a user runs it
     const run = await promisify(execFile)(process.execPath, [main, 'report', '--by-reference', '--manifest', manifest.file, '--out', out, JAVA, MINI], { encoding: 'utf8', maxBuffer: 64 << 20 });
     expect(run.stdout.split('\n')).toContain(WARNING);
     const doc = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as CorpusReport;

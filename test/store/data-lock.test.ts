@@ -69,7 +69,7 @@ describe('the data folder lock', () => {
   it('`steplens serve` on a folder another server uses exits with one error line naming it', async () => {
     const data = await dir();
     const store = await ReferenceStore.open({ dataDir: data });
-    const main = path.resolve('dist/src/cli/main.js');
+    const main = path.resolve('dist/bin/steplens.js'); // the bin, as a user runs it
     const child = spawn(process.execPath, [main, 'serve', '--host', '127.0.0.1', '--port', '0', '--data', data], { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d) => (err += String(d)));
