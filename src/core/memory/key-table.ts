@@ -64,13 +64,14 @@ function wholeHash(key: string): number {
 
 /**
  * Slots of a session's table of action hashes (its variant keys, its retry history) when the session is expected to
- * reach `expected` states: room for seven eighths as many keys (the corpus runs' first 50-72 steps hold 0.85-0.96
- * new hashes a step, 10th to 90th percentile; ws-load's 79-step run 0.72-0.8), so the table skips the copies it would
- * outgrow on the way, promoted garbage with many sessions stepping in turn (bench/README.md, "gc27"); `first`, the
- * table's usual start, when `expected` is 0 (unknown) or small.
+ * reach `expected` states: room for three quarters as many keys (the corpus runs' first 50-72 steps hold 0.85-0.96
+ * new hashes a step, 10th to 90th percentile; ws-load's 79-step run 0.72-0.8), so the table skips most of the copies
+ * it would outgrow on the way, promoted garbage with many sessions stepping in turn (bench/README.md, "gc27"). Not
+ * seven eighths: the memory bench's 100-step sessions held ~0.08 KB more (tables of fewer keys started too large).
+ * `first`, the table's usual start, when `expected` is 0 (unknown) or small.
  */
 export function hashSlots(expected: number, first = FIRST_SLOTS): number {
-  return KeyTable.slotsFor((7 * expected) >> 3, first);
+  return KeyTable.slotsFor((3 * expected) >> 2, first);
 }
 
 /** What a table's keys are: MD5 digests in hex (a sample of their characters places them) or any strings. */
