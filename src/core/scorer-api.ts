@@ -124,7 +124,8 @@ export interface Scorer {
   keptStates(): StateRecords;
   /**
    * The caller is done pushing (a session that ended): the shadow workspace's texts leave the process-wide set of
-   * inflated texts without being deflated (see core/memory/packed-text.ts). Every method still works afterwards.
+   * inflated texts without being deflated (see core/memory/packed-text.ts), and the kept states drop the room they
+   * were given for steps expected that never came. Every method still works afterwards.
    */
   release(): void;
   /**

@@ -14,6 +14,7 @@ import { createForecaster, type Forecaster } from './forecast/forecaster.js';
 import type { ForecastModel } from './forecast/model.js';
 import { createPriorSignalTracker, type PriorSignalTracker } from './signals/prior-signals.js';
 import { Score } from './score-vector.js';
+import { expectedStates } from './pta/expected-states.js';
 import { ptaPathCount } from './pta/paths.js';
 import { runToEnd, STATES_PER_STEP } from './in-steps.js';
 import type { ReferenceInfo, ScoreVector, Signal, State, Step } from './types.js';
@@ -66,7 +67,7 @@ class IncrementalScorer implements Scorer {
   private readonly forecaster: Forecaster | undefined;
   private readonly earlyStop: EarlyStop;
   // Kept in columns (~40 B a state instead of ~130): states are rebuilt only for `states()` and the report.
-  private readonly columns = new StateColumns();
+  private readonly columns: StateColumns;
   private unknown = 0;
   private outcome: boolean | undefined;
   /**
@@ -83,9 +84,12 @@ class IncrementalScorer implements Scorer {
     const policy = options.policy ?? DEFAULT_POLICY;
     const ref = options.reference;
     const pta = (this.pta = ref.kind === 'pta' ? ref.pta : undefined);
-    this.builder = createStateBuilder(options.analyzers, { charsPerToken: cfg.charsPerToken });
+    // The states the session is expected to reach (its references' median): its columns and tables grow toward it.
+    const expected = pta !== undefined ? expectedStates(pta) : 0;
+    this.columns = new StateColumns(expected);
+    this.builder = createStateBuilder(options.analyzers, { charsPerToken: cfg.charsPerToken, expectedStates: expected });
     // Coherence and the blind-retry signal see the same states in the same order: one retry history for both.
-    const retry = (this.retry = sharedRetryDetector());
+    const retry = (this.retry = sharedRetryDetector(expected));
     this.coherence = createCoherenceTracker(cfg.epsilon, retry);
     this.temporal = createTemporalTracker(ref.kind === 'pta' ? referenceWindows(ref.pta) : ref.prior.windows, cfg.alpha);
     this.structural = pta !== undefined ? createStructuralTracker(pta, cfg.tau) : undefined;
@@ -165,6 +169,7 @@ class IncrementalScorer implements Scorer {
 
   release(): void {
     this.builder.release();
+    this.columns.release();
   }
 
   compact(): void {

@@ -9,7 +9,7 @@ import { stepFailed } from './state/failure.js';
 import { stepCost } from './state/cost.js';
 import { ShadowWorkspace } from './state/shadow-workspace.js';
 import { updateWorkspace } from './state/workspace-update.js';
-import { createVariantTracker, exactAction, exactKey, terminalExactKey } from './state/variant.js';
+import { createVariantTracker, exactAction, exactKey, terminalExactKey, type VariantTracker } from './state/variant.js';
 import { sameText } from './memory/same-text.js';
 import { intern } from './memory/flat-string.js';
 
@@ -29,6 +29,8 @@ export interface StateBuilderOptions {
   root?: string;
   /** Token estimate of a step without token counts: characters / this (default: the default config's). */
   charsPerToken?: number;
+  /** States the trajectory is expected to reach (its PTA's reference runs' median; 0 or absent: unknown): sizes the variant table. */
+  expectedStates?: number;
 }
 
 /**
@@ -43,7 +45,7 @@ export function createStateBuilder(analyzers: Analyzers, options: StateBuilderOp
 class IncrementalStateBuilder implements StateBuilder {
   private readonly labeler: Labeler;
   private readonly workspace = new ShadowWorkspace();
-  private readonly variants = createVariantTracker();
+  private readonly variants: VariantTracker;
   private readonly charsPerToken: number;
 
   constructor(
@@ -51,6 +53,7 @@ class IncrementalStateBuilder implements StateBuilder {
     options: StateBuilderOptions,
   ) {
     this.labeler = new Labeler(analyzers.shell, options);
+    this.variants = createVariantTracker(options.expectedStates);
     this.charsPerToken = options.charsPerToken ?? DEFAULT_CONFIG.charsPerToken;
   }
 

@@ -115,11 +115,16 @@ export class FrameLog {
   /** Where the last row's code is, when that row is even and its code can take the next one's ({@link PAIR}); else -1. */
   private pairAt = -1;
 
-  /** `weights`: the session's composite weights, so that a total they give need not be kept (~0.8 KB a 100-step session). */
+  /**
+   * `weights`: the session's composite weights, so that a total they give need not be kept (~0.8 KB a 100-step
+   * session). `expected`: the rows the session is expected to reach (0: unknown): a chunk begun before them is made
+   * whole at once, not grown 16, 32, 64 (two copies a chunk, garbage promoted with many sessions stepping in turn).
+   */
   constructor(
     private readonly session: string,
     private readonly reference: ReferenceInfo,
     private readonly weights?: Weights,
+    private readonly expected = 0,
   ) {}
 
   /** The signals sent so far, in order (the session's list of them: kept once, here). */
@@ -200,7 +205,7 @@ export class FrameLog {
     const i = this.numbers % CHUNK;
     const n = this.chunks.length;
     // The last chunk is 16, then 32, then 64 numbers long (made at 64, it was half spare on average: ~0.25 KB a session).
-    if (i === 0) this.chunks = appended(this.chunks, doubles(CHUNK / 4));
+    if (i === 0) this.chunks = appended(this.chunks, doubles(this.fillsChunk() ? CHUNK : CHUNK / 4));
     else if (i === this.chunks[n - 1]!.length) {
       const grown = doubles(2 * i);
       const last = this.chunks[n - 1]!;
@@ -209,6 +214,12 @@ export class FrameLog {
     }
     this.chunks[this.chunks.length - 1]![i] = x;
     this.numbers += 1;
+  }
+
+  /** Whether the rows still expected fill a chunk begun now, at the numbers a row so far (4 before any row). */
+  private fillsChunk(): boolean {
+    const perRow = this.count > 0 ? this.numbers / this.count : 4;
+    return this.numbers + CHUNK <= this.expected * perRow;
   }
 
   /** The row number at position `p` (< this.numbers). */

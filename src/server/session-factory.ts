@@ -3,6 +3,7 @@ import type { ForecastModel } from '../core/forecast/model.js';
 import type { Policy } from '../core/policy.js';
 import type { Analyzers } from '../core/ports.js';
 import type { Reference } from '../core/scorer-api.js';
+import { expectedStates } from '../core/pta/expected-states.js';
 import { createScorer } from '../core/scorer.js';
 import { getParser } from '../formats/index.js';
 import type { FormatName } from '../formats/types.js';
@@ -50,6 +51,7 @@ export function buildSession(spec: SessionSpec, analyzers: Analyzers, options: R
     weights: options.config.weights,
     parser: spec.format === 'steplens' ? undefined : getParser(spec.format).stream(),
     maxSteps: options.limits.maxStepsPerSession,
+    expectedSteps: spec.reference.kind === 'pta' ? expectedStates(spec.reference.pta) : 0,
     now,
     policy: spec.assignment,
     forecastVersion: spec.forecast?.version,

@@ -25,6 +25,8 @@ export interface SessionInit {
   /** Which policy it runs under, and whether it is a shadow session whose outcome is counted. */
   policy?: SessionPolicy;
   maxSteps: number;
+  /** Steps it is expected to reach (its PTA's reference runs' median, core/pta/expected-states.ts; 0: unknown): its step lines grow toward it. */
+  expectedSteps?: number;
   now: number;
 }
 

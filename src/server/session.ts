@@ -14,7 +14,7 @@ import type { FinalMessage, ScoreMessage, SignalMessage } from '../protocol/serv
 import { parseStepPayload } from '../protocol/parse.js';
 import type { PinnedReference } from '../store/session-journal.js';
 import { FrameLog } from './frame-log.js';
-import { nextRoom, ROOM_MAX, withRoom } from '../core/memory/small-arrays.js';
+import { nextRoom, nextRoomToward, ROOM_MAX, withRoom } from '../core/memory/small-arrays.js';
 import { sessionKey, type Principal } from './principal.js';
 import type { SessionInit, SessionPolicy } from './session-init.js';
 import { stepText } from './step-text.js';
@@ -82,8 +82,9 @@ export class Session {
   private readonly maxSteps: number;
   /** One short line per step saying what it did (the web view's step table). */
   private texts: string[] = [];
-  /** Lines `texts` has room for: grown by an eighth, not by push's half ({@link withRoom}). */
+  /** Lines `texts` has room for: grown by an eighth, not by push's half ({@link withRoom}), toward {@link expectedSteps}. */
   private textRoom = 0;
+  private readonly expectedSteps: number;
 
   constructor(init: SessionInit) {
     this.id = init.id;
@@ -100,9 +101,10 @@ export class Session {
     this.policy = init.policy;
     this.parser = init.parser;
     this.maxSteps = init.maxSteps;
+    this.expectedSteps = init.expectedSteps ?? 0;
     this.startedAt = init.now;
     this.lastActivity = init.now;
-    this.log = new FrameLog(init.id, init.reference, init.weights);
+    this.log = new FrameLog(init.id, init.reference, init.weights, this.expectedSteps);
   }
 
   /** The test outcome, when the client sent one; the tiers of later steps follow it. */
@@ -177,7 +179,7 @@ export class Session {
     const result = this.live.push(step);
     this.scored += 1;
     const n = this.texts.length;
-    if (n === this.textRoom && n < ROOM_MAX) this.texts = withRoom(this.texts, (this.textRoom = nextRoom(n)));
+    if (n === this.textRoom && n < ROOM_MAX) this.texts = withRoom(this.texts, (this.textRoom = nextRoomToward(n, this.expectedSteps)));
     this.texts.push(stepText(step));
     this.stages[result.state.stage] += 1;
     return result;
@@ -337,6 +339,11 @@ export class Session {
     this.endedStates = this.scorer.keptStates();
     this.scorer.release();
     this.scorer = undefined;
+    // Ended short of the steps expected: the step lines drop the room grown toward them (the states' columns do in release).
+    if (this.textRoom > nextRoom(this.texts.length)) {
+      this.texts = this.texts.slice();
+      this.textRoom = this.texts.length;
+    }
     this.parser = undefined;
     this.reported = undefined; // views of an ended session read its final
   }

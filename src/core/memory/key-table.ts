@@ -62,6 +62,18 @@ function wholeHash(key: string): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
+/**
+ * Slots of a session's table of action hashes (its variant keys, its retry history) when the session is expected to
+ * reach `expected` states: room for three quarters as many keys (the corpus runs' first 50-72 steps hold 0.85-0.96
+ * new hashes a step, 10th to 90th percentile; ws-load's 79-step run 0.72-0.8), so the table skips most of the copies
+ * it would outgrow on the way, promoted garbage with many sessions stepping in turn (bench/README.md, "gc27"). Not
+ * seven eighths: the memory bench's 100-step sessions held ~0.08 KB more (tables of fewer keys started too large).
+ * `first`, the table's usual start, when `expected` is 0 (unknown) or small.
+ */
+export function hashSlots(expected: number, first = FIRST_SLOTS): number {
+  return KeyTable.slotsFor((3 * expected) >> 2, first);
+}
+
 /** What a table's keys are: MD5 digests in hex (a sample of their characters places them) or any strings. */
 export type KeyKind = 'digest' | 'any';
 
@@ -121,9 +133,12 @@ export class KeyTable {
     for (let i = 0; i < this.keys.length; i++) if (this.keys[i] !== undefined) visit(this.keys[i]!, this.values[i]!);
   }
 
-  /** The slots a table of `count` keys starts with so that it takes them all without growing. */
-  static slotsFor(count: number): number {
-    let slots = FIRST_SLOTS;
+  /**
+   * The slots a table of `count` keys starts with so that it takes them all without growing: `first` (a table's
+   * usual start) or a size it grows to from there.
+   */
+  static slotsFor(count: number, first = FIRST_SLOTS): number {
+    let slots = first;
     while (full(count, slots)) slots = nextSlots(slots);
     return slots;
   }

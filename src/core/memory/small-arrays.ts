@@ -50,6 +50,19 @@ export function nextRoom(length: number): number {
 }
 
 /**
+ * Room for the next `length` of a column expected to reach `expected` rows (a session's reference runs' median
+ * length, core/pta/expected-states.ts): {@link nextRoom}'s rungs skipped up to the first at or past `expected`, as
+ * far as a store of `length` elements keeps its room (past twice the length plus 15, setting the length back trims
+ * it, see {@link withRoom}). A 79-step column expected at 72 is copied at 13, 38 and 77 rows instead of 11 times
+ * (bench/README.md, "gc27"); past `expected` it grows as before, so its room at any length past that is the same.
+ */
+export function nextRoomToward(length: number, expected: number): number {
+  let room = nextRoom(length);
+  while (room < expected && nextRoom(room) <= 2 * length + 15) room = nextRoom(room);
+  return room;
+}
+
+/**
  * A copy of `arr` (the same elements and length) whose store has room for `room` elements, so that `push` fills it
  * without growing it until then: the caller appends with `push` and calls this again once the length reaches the room
  * it asked for (a column keeps that room in a field). Setting the length back keeps the store: V8 trims only a

@@ -6,7 +6,7 @@
  * only newly free left vertex, so no other search is ever needed.
  */
 
-import { nextRoom, ROOM_MAX, withRoom } from '../memory/small-arrays.js';
+import { nextRoomToward, ROOM_MAX, withRoom } from '../memory/small-arrays.js';
 
 /** A growing bipartite graph with a maximum matching. */
 export interface IncrementalMatching {
@@ -22,9 +22,12 @@ export interface IncrementalMatching {
   matchOfLeft(u: number): number;
 }
 
-/** Creates an empty incremental matching over `rightCount` right vertices (0..rightCount-1). */
-export function createIncrementalMatching(rightCount: number): IncrementalMatching {
-  return new Matching(rightCount);
+/**
+ * Creates an empty incremental matching over `rightCount` right vertices (0..rightCount-1); `expected`: the left
+ * vertices expected (0: unknown), toward which its rows grow ({@link nextRoomToward}).
+ */
+export function createIncrementalMatching(rightCount: number, expected = 0): IncrementalMatching {
+  return new Matching(rightCount, expected);
 }
 
 /** Right vertices visited by the search under way: one buffer for every matching (a search runs to its end before another starts). */
@@ -65,7 +68,10 @@ class Matching implements IncrementalMatching {
   private matchR: Int16Array | Int32Array;
   private matched = 0;
 
-  constructor(private readonly rightCount: number) {
+  constructor(
+    private readonly rightCount: number,
+    private readonly expected: number,
+  ) {
     this.matchR = new Int16Array(rightCount).fill(-1);
   }
 
@@ -113,7 +119,7 @@ class Matching implements IncrementalMatching {
     }
     const u = this.adj.length;
     if (u > MAX_INT16 && this.matchR instanceof Int16Array) this.matchR = Int32Array.from(this.matchR);
-    if (u === this.room && u < ROOM_MAX) this.adj = withRoom(this.adj, (this.room = nextRoom(u)));
+    if (u === this.room && u < ROOM_MAX) this.adj = withRoom(this.adj, (this.room = nextRoomToward(u, this.expected)));
     this.adj.push(adjacent);
     if (adjacent.length === 0 || !this.augment(u)) return false;
     this.matched++;

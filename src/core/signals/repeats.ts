@@ -3,7 +3,7 @@
  * cyclic pattern; method.md sections 6.3 and 10) take as "the same action"
  * and as "a change in between".
  */
-import { KeyTable } from '../memory/key-table.js';
+import { hashSlots, KeyTable } from '../memory/key-table.js';
 import type { ActionKind, State } from '../types.js';
 
 /**
@@ -85,9 +85,10 @@ export interface RetryDetector {
  * One retry detector for several consumers that are each fed every state, in the same order (the scorer's
  * coherence tracker and blind-retry stop signal): the first `add` of a state object computes, the others get
  * its answer. One history (a map of every distinct hash seen) per session instead of one per consumer.
+ * `expected`: the states the session is expected to reach (0: unknown), sizing the history's first table.
  */
-export function sharedRetryDetector(): SharedRetryDetector {
-  return new SharedRetry(createRetryDetector());
+export function sharedRetryDetector(expected = 0): SharedRetryDetector {
+  return new SharedRetry(createRetryDetector(expected));
 }
 
 /** A shared retry detector, told when every consumer has had the step's state. */
@@ -126,10 +127,10 @@ class SharedRetry implements SharedRetryDetector {
  * tree. A change that is itself a repeat changed nothing. A `finish` that does
  * not end the run hands over to a fresh context (a confirm turn, CodeR's next
  * sub-agent): what came before it is forgotten. `add` returns the index (`t`)
- * of the most recent earlier state the state repeats, or undefined.
+ * of the most recent earlier state the state repeats, or undefined. `expected`: as for {@link sharedRetryDetector}.
  */
-export function createRetryDetector(): RetryDetector {
-  return new Retries();
+export function createRetryDetector(expected = 0): RetryDetector {
+  return new Retries(expected);
 }
 
 /** A class, not an object of closures: every session keeps one, and shares the methods. */
@@ -139,8 +140,13 @@ class Retries implements RetryDetector {
    * memory bench, bench/README.md "mem18"). Hashed over every character: a client that could grind hashes to share
    * the sampled characters gains nothing.
    */
-  private lastSeen = new KeyTable(HISTORY_SLOTS, 'any');
+  private lastSeen: KeyTable;
   private readonly changes = createChangeLog();
+
+  /** `expected`: the states the session is expected to reach (0: unknown), for the first table's size ({@link hashSlots}). */
+  constructor(expected: number) {
+    this.lastSeen = new KeyTable(hashSlots(expected, HISTORY_SLOTS), 'any');
+  }
 
   add(state: State): number | undefined {
     if (state.kind === 'finish') this.lastSeen = new KeyTable(HISTORY_SLOTS, 'any');

@@ -4,6 +4,7 @@
  * same-stage PTA node, one pointer step per reference path, and one
  * augmenting-path search.
  */
+import { expectedStates } from '../pta/expected-states.js';
 import type { Pta } from '../scorer-api.js';
 import type { State } from '../types.js';
 import { createIncrementalMatching, type IncrementalMatching } from './matching.js';
@@ -40,7 +41,7 @@ export interface StructuralTracker extends SignalTracker<StructuralValues> {
  * the given `tau`; the per-PTA part is shared ({@link structuralReference}).
  */
 export function createStructuralTracker(pta: Pta, tau: number): StructuralTracker {
-  return new Structural(structuralReference(pta, tau));
+  return new Structural(structuralReference(pta, tau), expectedStates(pta));
 }
 
 /** The nodes adjacent to the state being added (all 0 between calls), shared by every tracker. */
@@ -53,10 +54,14 @@ class Structural implements StructuralTracker {
   private readonly matching: IncrementalMatching;
   private candidates = 0;
 
-  constructor(private readonly ref: StructuralReference) {
+  /** `expected`: the states the candidate is expected to reach (its rows in the matching grow toward it). */
+  constructor(
+    private readonly ref: StructuralReference,
+    expected: number,
+  ) {
     this.pointers = ref.paths.map(() => 0);
     this.hits = ref.paths.map(() => 0);
-    this.matching = createIncrementalMatching(ref.nodeStates.length);
+    this.matching = createIncrementalMatching(ref.nodeStates.length, expected);
   }
 
   add(state: State): void {

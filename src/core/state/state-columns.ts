@@ -14,7 +14,7 @@
 import type { ActionKind, LineRange, Stage, State } from '../types.js';
 import { record } from './state-record.js';
 import { NO_TOKENS, tokensHash } from './terminal-facts.js';
-import { appended, nextRoom, ROOM_MAX, withNumberRoom, withRoom } from '../memory/small-arrays.js';
+import { appended, nextRoom, nextRoomToward, ROOM_MAX, withNumberRoom, withRoom } from '../memory/small-arrays.js';
 
 const STAGES: readonly Stage[] = ['E', 'I', 'V', 'O'];
 const STAGE_CODE: Record<Stage, number> = { E: 0, I: 1, V: 2, O: 3 };
@@ -108,6 +108,9 @@ export class StateColumns {
   private room = 0;
   private otherTools: Map<number, string> | undefined;
 
+  /** `expected`: the states the session is expected to reach (its reference runs' median, 0: unknown): the columns grow toward it ({@link nextRoomToward}). */
+  constructor(private readonly expected = 0) {}
+
   get length(): number {
     return this.nums.length;
   }
@@ -116,7 +119,7 @@ export class StateColumns {
   push(s: State): void {
     const n = this.nums.length;
     if (n === this.room && n < ROOM_MAX) {
-      this.room = nextRoom(n);
+      this.room = nextRoomToward(n, this.expected);
       this.nums = withNumberRoom(this.nums, this.room);
       this.refs = withRoom(this.refs, REFS * this.room);
     }
@@ -152,6 +155,11 @@ export class StateColumns {
     this.refs = this.refs.slice();
     this.extras = this.extras.slice();
     this.room = this.nums.length;
+  }
+
+  /** The session ended: the columns, kept for its views, drop the room a jump toward `expected` left past {@link nextRoom}'s (a session that ended short). */
+  release(): void {
+    if (this.room > nextRoom(this.length)) this.trim();
   }
 
   private toolIndex(tool: string): number {

@@ -7,7 +7,7 @@
  * another directory) is a variant, not a repeat.
  */
 import { rewriteRoots } from '../labeler/paths.js';
-import { KeyTable } from '../memory/key-table.js';
+import { hashSlots, KeyTable } from '../memory/key-table.js';
 import type { Action } from '../types.js';
 import { headLength, md5, normalizeBounded, restDigest, stripLeadingCd } from './normalize.js';
 import type { TerminalFacts } from './terminal-facts.js';
@@ -92,16 +92,21 @@ export interface VariantTracker {
   compact(): void;
 }
 
-export function createVariantTracker(): VariantTracker {
-  return new Variants();
+/** `expected`: the states the session is expected to reach (0: unknown), sizing its first table ({@link hashSlots}). */
+export function createVariantTracker(expected = 0): VariantTracker {
+  return new Variants(expected);
 }
 
 /** A class, not an object of closures: every session keeps one, and shares the method. */
 class Variants implements VariantTracker {
   /** Undefined while compacted (the entries are then in `hashes` and `keys`). A table, not a `Map`: ~1.2 KB less (key-table.ts). */
-  private last: KeyTable | undefined = new KeyTable();
+  private last: KeyTable | undefined;
   private hashes: string[] | undefined;
   private keys: number[] | undefined;
+
+  constructor(expected: number) {
+    this.last = new KeyTable(hashSlots(expected));
+  }
 
   isVariant(hash: string, key: number | undefined): boolean {
     if (key === undefined) return false;
