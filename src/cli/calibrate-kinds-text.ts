@@ -7,6 +7,7 @@ import {
   type CalibrationKind,
   type LevelChoice,
   type ModeName,
+  type RowSources,
   type ThresholdRow,
   type TradeoffPoint,
 } from '../core/calibrate/index.js';
@@ -33,8 +34,21 @@ function levelText(name: string, c: LevelChoice): string {
   return c.threshold !== null ? `${name} ${c.threshold}` : `${name} none (${c.reason?.replace(/_/g, ' ')}: ${c.note ?? ''})`;
 }
 
+/** The rows' sources where they pool two or more with passing runs (one source's worst is the row itself). */
+function pooledSources(c: Calibration): RowSources | undefined {
+  const s = c.kinds.blindRetry.rows[0]?.bySource;
+  return s !== undefined && s.withPassing >= 2 ? s : undefined;
+}
+
+/** A row's worst source: its passing runs stopped, rate and upper bound ('-' without a source with passing runs). */
+function worstCell(r: ThresholdRow): string {
+  const w = r.bySource?.worst;
+  return w == null ? '-' : `${w.passingStopped}/${w.passing} (${pct(w.passingRate)}, ≤${pct(w.passingUpper)})`;
+}
+
 function kindText(kind: CalibrationKind, c: Calibration): string {
   const t = c.kinds[kind];
+  const pooled = pooledSources(c);
   const mark = (r: ThresholdRow) => [r.threshold === t.warn.threshold ? 'warn' : '', r.threshold === t.stop.threshold ? 'stop' : ''].filter(Boolean).join('+');
   const rows = t.rows.map((r) => [
     r.threshold,
@@ -44,9 +58,12 @@ function kindText(kind: CalibrationKind, c: Calibration): string {
     // The means with their n and bootstrap interval (they were bare points; audit26).
     `${num(r.meanStepsSaved)}${numInterval(r.meanStepsSavedInterval)} (n ${r.failing})`,
     `${num(r.meanStepsSavedWhenStopped)}${numInterval(r.meanStepsSavedWhenStoppedInterval)} (n ${r.failingStopped})`,
+    ...(pooled !== undefined ? [worstCell(r)] : []),
     mark(r),
   ]);
-  const header = ['threshold', 'passing stopped (95% upper)', 'failing stopped [Wilson 95%]', 'steps saved/failing run [95%]', 'steps saved/stopped run [95%]', 'pick'];
+  // The rates are pooled over the sources: the worst source's beside them, with its n (audit27); --json names it.
+  const worstHead = pooled !== undefined ? [`worst of ${pooled.withPassing} sources' passing stopped (95% upper)`] : [];
+  const header = ['threshold', 'passing stopped (95% upper)', 'failing stopped [Wilson 95%]', 'steps saved/failing run [95%]', 'steps saved/stopped run [95%]', ...worstHead, 'pick'];
   return `${kind}: ${MEANING[kind]}\n${renderTable(header, rows)}this kind alone: ${levelText('warn', t.warn)}; ${levelText('stop', t.stop)}\n`;
 }
 
@@ -85,6 +102,13 @@ function replayText(r: PerKindReplay): string {
   return `  replayed together: reference-free ${stops(referenceFree)}; with references ${stops(reference)}: ${verdict}\n`;
 }
 
+/** How many sources the tables pool, where the runs name them (the tables of one source each: `--by source`). */
+function pooledNote(c: Calibration): string {
+  const s = pooledSources(c);
+  if (s === undefined) return '';
+  return `; pooled over ${s.sources} sources, ${s.withPassing} with passing runs: the worst one's passing stopped beside each row, the tables of each source with --by source`;
+}
+
 /** The per-kind tables (reference-free), their single-kind recommendations and the naive repeat rule. */
 export function perKindText(c: Calibration, left: PathCount, priorRefs: PathCount, bound: BoundSpec = DEFAULT_BOUND, replay?: PerKindReplay): string {
   const b = c.baseline;
@@ -93,7 +117,7 @@ export function perKindText(c: Calibration, left: PathCount, priorRefs: PathCoun
     `${c.runs.passing + c.runs.failing} runs with a known outcome (${c.runs.passing} passing, ${c.runs.failing} failing); ${leftOut}\n` +
     `${prior}\n` +
     `bounds: stop when the ${bound.method} ${Math.round(100 * bound.confidence)}% upper bound of the passing runs stopped is at most ${pct(c.kinds.blindRetry.stop.bound)}, warn at most ${pct(c.kinds.blindRetry.warn.bound)}\n\n` +
-    'single kinds (reference-free; each kind alone, the others off):\n\n';
+    `single kinds (reference-free; each kind alone, the others off${pooledNote(c)}):\n\n`;
   // Each rate with its n and Wilson 95 % interval, as every other rate (core/stats interval.ts).
   const rate = (k: number, n: number) => (n === 0 ? `${k}/0 (-)` : `${k}/${n} (${pct(k / n)} [${pct(wilsonInterval(k, n).lo)}, ${pct(wilsonInterval(k, n).hi)}])`);
   const naive =

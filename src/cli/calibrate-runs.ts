@@ -83,7 +83,7 @@ export function scoreKnownRuns(known: readonly KnownRun[], prior: Reference, ana
 /** What each calibration reads of the scored runs. */
 export function calibrationInput(scored: readonly ScoredRun[]): CalibrationInput {
   return {
-    perKind: scored.map((s) => ({ states: s.run.states, totals: s.run.totals.referenceFree, passed: s.run.passed })),
+    perKind: scored.map((s) => ({ states: s.run.states, totals: s.run.totals.referenceFree, passed: s.run.passed, ...(s.run.source !== undefined ? { source: s.run.source } : {}) })),
     tradeoff: scored.map((s) => s.run),
     weights: scored.map((s) => s.weights),
   };

@@ -6,6 +6,7 @@ import { renderTable } from './table.js';
 
 const pct = (r: number | null): string => (r === null ? '-' : `${(100 * r).toFixed(1)}%`);
 const num = (x: number | null): string => (x === null ? '-' : Number.isInteger(x) ? String(x) : x.toFixed(1));
+const numInterval = (i: { lo: number; hi: number } | null): string => (i === null ? ' [-]' : ` [${num(i.lo)}, ${num(i.hi)}]`);
 const MODE: Record<ModeName, string> = { referenceFree: 'reference-free', reference: 'with references' };
 
 export const HEADER = [
@@ -13,13 +14,13 @@ export const HEADER = [
   'failing stopped [Wilson 95%]',
   "failing steps saved / all failing runs' [95%]",
   "failing tokens saved / all failing runs' [95%]",
-  'all tokens saved',
-  'median stop step',
+  "failing tokens saved / all runs' [95%]",
+  'median stop step [95%]',
 ];
 
 /** What the intervals of {@link pointCells} are, printed once under a table of them. */
 export const INTERVALS_NOTE =
-  "intervals: failing stopped, Wilson 95% over the failing runs; steps and tokens saved, a share of the failing runs' sums with a 95% bootstrap interval resampling those runs ([-]: under 5 failing runs, or every draw alike)";
+  "intervals: failing stopped, Wilson 95% over the failing runs; steps and tokens saved, a share of the failing runs' sums with a 95% bootstrap interval resampling those runs ([-]: under 5 failing runs, or every draw alike); tokens saved / all runs', the same resampling every run; median stop step, over the stopped runs (n), its distribution-free 95% interval (order statistics; [-] under 6 stopped runs)";
 
 export { weightsText } from './calibrate-weights-text.js';
 
@@ -30,8 +31,9 @@ export function pointCells(p: TradeoffPoint): string[] {
     `${p.failingStopped}/${p.failing} (${pct(p.failingRate)}${pctInterval(p.failingInterval)})`,
     `${p.failingStepsSaved}/${p.failingSteps} (${pct(p.failingStepsShare)}${pctInterval(p.failingStepsShareInterval)})`,
     `${Math.round(p.failingTokensSaved)}/${Math.round(p.failingTokens)} (${pct(p.failingTokenShare)}${pctInterval(p.failingTokenShareInterval)})`,
-    pct(p.allTokenShare),
-    num(p.medianStopStep),
+    // Both with an interval and n (they were bare; audit27).
+    `${pct(p.allTokenShare)}${pctInterval(p.allTokenShareInterval)} (n ${p.passing + p.failing})`,
+    `${num(p.medianStopStep)}${numInterval(p.medianStopStepInterval)} (n ${p.passingStopped + p.failingStopped})`,
   ];
 }
 

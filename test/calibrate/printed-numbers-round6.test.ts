@@ -25,7 +25,9 @@ describe('calibrate prints the within-source means and the steps saved with inte
     expect(hi).toBeGreaterThan(10);
     const table = stdout.slice(stdout.indexOf('blindRetry: '), stdout.indexOf('regressionLoop: '));
     expect(table).toContain('steps saved/failing run [95%]');
-    expect(table).toMatch(/\n +2 +14\/192 \(7\.3%, ≤11\.2%\) +91\/810 \(11\.2% \[9\.2%, 13\.6%\]\) +1\.1 \[\d\.\d, \d\.\d\] \(n 810\) +9\.9 \[\d+\.\d, \d+\.\d\] \(n 91\) +warn\n/);
+    expect(table).toMatch(
+      /\n +2 +14\/192 \(7\.3%, ≤11\.2%\) +91\/810 \(11\.2% \[9\.2%, 13\.6%\]\) +1\.1 \[\d\.\d, \d\.\d\] \(n 810\) +9\.9 \[\d+\.\d, \d+\.\d\] \(n 91\) +1\/1 \(100\.0%, ≤100\.0%\) +warn\n/,
+    );
   });
 
   it('a source of one passing run keeps the interval of the mean wide (a bootstrap of its runs would not)', () => {

@@ -81,7 +81,10 @@ describe('combined grid: counts known by hand', () => {
       failingTokenShare: 100 / 250,
       failingTokenShareInterval: null,
       allTokenShare: 100 / 420,
+      allTokenShareInterval: null,
       medianStopStep: 3,
+      // 2 stopped runs: under 6, no distribution-free interval of the median.
+      medianStopStepInterval: null,
       medianFailingStopStep: 3,
     });
     expect(table.passingStopped.reference[k]).toBe(1);

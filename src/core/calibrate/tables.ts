@@ -6,7 +6,7 @@ import { wilsonInterval } from '../stats/interval.js';
 import { RatioDraws } from '../stats/ratio-draws.js';
 import { DEFAULT_BOUND, type BoundSpec } from './evaluate.js';
 import { firstStop, singleKindPolicy } from './replay.js';
-import type { CalibrationKind, CalibrationRun, ThresholdRow } from './types.js';
+import type { CalibrationKind, CalibrationRun, RowSources, ThresholdRow } from './types.js';
 
 const ratio = (k: number, of: number): number | null => (of === 0 ? null : k / of);
 
@@ -26,6 +26,20 @@ function failingDraws(runs: readonly CalibrationRun[]): RatioDraws {
   return d;
 }
 
+/** Per source, [passing runs, of them stopped]; the worst source by rate (ties: more passing runs, then name). */
+function rowSources(counts: ReadonlyMap<string, [number, number]>, bound: BoundSpec): RowSources {
+  let worst: RowSources['worst'] = null;
+  let withPassing = 0;
+  for (const [source, [passing, stopped]] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (passing === 0) continue;
+    withPassing += 1;
+    const rate = stopped / passing;
+    if (worst === null || rate > worst.passingRate || (rate === worst.passingRate && passing > worst.passing))
+      worst = { source, passingStopped: stopped, passing, passingRate: rate, passingUpper: upperBound(bound.method, stopped, passing, bound.confidence) };
+  }
+  return { sources: counts.size, withPassing, worst };
+}
+
 /** Replays every run at one threshold of `kind`. */
 export function thresholdRow(runs: readonly CalibrationRun[], kind: CalibrationKind, threshold: number, base: Policy, bound: BoundSpec = DEFAULT_BOUND): ThresholdRow {
   const policy = singleKindPolicy(kind, threshold, base);
@@ -37,8 +51,16 @@ export function thresholdRow(runs: readonly CalibrationRun[], kind: CalibrationK
   // Steps saved by each stopped failing run ([failing index, steps]), for the intervals of the two means.
   const savedAt: Array<[number, number]> = [];
   const savedStopped: number[] = [];
+  // The pooled rates hide a source's: its passing runs counted apart (runs that name no source are not).
+  const sources = new Map<string, [number, number]>();
   for (const run of runs) {
     const at = firstStop(run, kind, policy);
+    if (run.source !== undefined) {
+      const c = sources.get(run.source) ?? [0, 0];
+      if (run.passed) c[0] += 1;
+      if (run.passed && at !== undefined) c[1] += 1;
+      sources.set(run.source, c);
+    }
     if (run.passed) {
       passing += 1;
       if (at !== undefined) passingStopped += 1;
@@ -67,6 +89,7 @@ export function thresholdRow(runs: readonly CalibrationRun[], kind: CalibrationK
     meanStepsSavedInterval: saved === 0 ? null : spread(failingDraws(runs).interval(0, savedAt)),
     meanStepsSavedWhenStopped: ratio(saved, failingStopped),
     meanStepsSavedWhenStoppedInterval: spread(meanInterval(savedStopped)),
+    ...(sources.size > 0 ? { bySource: rowSources(sources, bound) } : {}),
   };
 }
 

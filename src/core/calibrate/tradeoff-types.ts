@@ -79,8 +79,12 @@ export interface TradeoffPoint {
   failingTokenShareInterval: Interval | null;
   /** failingTokensSaved / tokens of all runs (the saving net of nothing: lost successes are counted in passingStopped). */
   allTokenShare: number | null;
+  /** 95 % percentile bootstrap interval of allTokenShare, every run resampled (null: under 5 runs, nothing saved, or no spread). */
+  allTokenShareInterval: Interval | null;
   /** Median step index (t) of the stop over every stopped run, and over stopped failing runs. */
   medianStopStep: number | null;
+  /** Distribution-free 95 % interval of medianStopStep (order statistics of the stopped runs; null under 6 of them). */
+  medianStopStepInterval: Interval | null;
   medianFailingStopStep: number | null;
 }
 

@@ -10,6 +10,25 @@ export interface CalibrationRun {
   /** Running composite after each state (same length as `states`); only the low-score kind reads it. */
   totals: readonly number[];
   passed: boolean;
+  /** Agent + model, where known: the single-kind rows then name their worst source beside the pooled rate (audit27). */
+  source?: string;
+}
+
+/** The source whose passing runs a threshold stopped most often (by rate; ties: the more passing runs, then by name). */
+export interface WorstSource {
+  source: string;
+  passingStopped: number;
+  passing: number;
+  passingRate: number;
+  /** One-sided upper bound of passingRate, as the pooled row's. */
+  passingUpper: number;
+}
+
+/** The pooled row's sources: how many (all, and with a passing run) and the worst one (null: no source has a passing run). */
+export interface RowSources {
+  sources: number;
+  withPassing: number;
+  worst: WorstSource | null;
 }
 
 /** The policy kinds a calibration chooses thresholds for (keys of `Policy`). */
@@ -42,6 +61,8 @@ export interface ThresholdRow {
   meanStepsSavedWhenStopped: number | null;
   /** As meanStepsSavedInterval, the stopped failing runs resampled. */
   meanStepsSavedWhenStoppedInterval: Interval | null;
+  /** Present when the runs name their source: the rates are pooled over sources, this is the worst of them. */
+  bySource?: RowSources;
 }
 
 /** Why a level has no recommendation. */

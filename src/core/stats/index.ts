@@ -5,7 +5,7 @@ export { auroc, type AurocResult } from './auroc.js';
 export { ksTwoSample, kolmogorovQ, type KsResult } from './ks.js';
 export { chiSquareIndependence, chiSquareSf, type ChiSquareResult } from './chi-square.js';
 export { fleissKappa } from './fleiss-kappa.js';
-export { wilsonInterval, clopperPearsonInterval, rateInterval, meanOfRatesInterval, intervalsOverlap, type Interval, type RateIntervalMethod } from './interval.js';
+export { wilsonInterval, clopperPearsonInterval, rateInterval, meanOfRatesInterval, medianInterval, intervalsOverlap, type Interval, type RateIntervalMethod } from './interval.js';
 export { seededRandom, type Random } from './rng.js';
 export { bootstrapDraws, meanInterval, aurocInterval, BOOTSTRAP_DEFAULTS, MIN_RESAMPLE_UNITS, MIN_PER_SIDE, type BootstrapOptions } from './bootstrap.js';
 export { clusteredRateInterval, clusteredMeanInterval, clusteredRatioInterval, clustersBy, type RateCluster, type RatioPart } from './clustered.js';

@@ -42,14 +42,48 @@ export class RatioDraws {
    * MIN_RESAMPLE_UNITS runs, or when fewer than half the draws have a denominator).
    */
   interval(family: number, nums: ReadonlyArray<readonly [number, number]>): Interval | null {
-    if (!resamplable(this.n)) return null;
+    return this.intervals(family, nums, [undefined])[0]!;
+  }
+
+  /**
+   * The intervals of one numerator over several denominators: Σ(den `family`) plus, per entry of `pluses`, that
+   * array's value in each draw (another stratum's sum drawn apart, sumDraws; undefined: nothing). The numerator's sums
+   * are the cost, made once (calibrate's share of all runs' tokens beside that of the failing runs'; audit27).
+   */
+  intervals(family: number, nums: ReadonlyArray<readonly [number, number]>, pluses: ReadonlyArray<Float64Array | undefined>): Array<Interval | null> {
+    if (!resamplable(this.n)) return pluses.map(() => null);
     const dens = this.denSums[family]!;
-    let r = 0;
-    return bootstrapDraws(() => {
+    const sums = new Float64Array(dens.length);
+    for (let r = 0; r < dens.length; r++) {
       let s = 0;
       for (const [j, x] of nums) s += this.counts[r * this.n + j]! * x;
-      const d = dens[r++]!;
-      return d === 0 ? null : s / d;
-    }, this.options);
+      sums[r] = s;
+    }
+    return pluses.map((plus) => {
+      let r = 0;
+      return bootstrapDraws(() => {
+        const d = dens[r]! + (plus?.[r] ?? 0);
+        const s = sums[r]!;
+        r += 1;
+        return d === 0 ? null : s / d;
+      }, this.options);
+    });
   }
+}
+
+/**
+ * The sum of `xs` in each of `reps` resamples of them (seeded; all zeros for none): one stratum's denominator beside a
+ * RatioDraws of another, without keeping each draw's counts.
+ */
+export function sumDraws(xs: readonly number[], options: BootstrapOptions = {}): Float64Array {
+  const { reps, seed } = bootstrapSettings(options);
+  const out = new Float64Array(reps);
+  if (xs.length === 0) return out;
+  const random = seededRandom(seed);
+  for (let r = 0; r < reps; r++) {
+    let s = 0;
+    for (const _ of xs) s += xs[randomIndex(random, xs.length)]!;
+    out[r] = s;
+  }
+  return out;
 }
