@@ -25,8 +25,16 @@ const MEANING: Record<CalibrationKind, string> = {
 };
 
 const pct = (r: number | null): string => (r === null ? '-' : `${(100 * r).toFixed(1)}%`);
-const num = (x: number | null): string => (x === null ? '-' : x.toFixed(1));
-const numInterval = (i: Interval | null): string => (i === null ? ' [-]' : ` [${num(i.lo)}, ${num(i.hi)}]`);
+/**
+ * A mean with its interval and n, in as many decimals (1 to 3) as keep the interval's ends apart: a mean of 0.02
+ * steps over 810 runs read `0.0 [0.0, 0.0]`, an interval of zero width that its draws did not have.
+ */
+function meanCell(x: number | null, i: Interval | null, n: number): string {
+  let d = 1;
+  while (i !== null && i.lo !== i.hi && d < 3 && i.lo.toFixed(d) === i.hi.toFixed(d)) d++;
+  const f = (v: number | null): string => (v === null ? '-' : v.toFixed(d));
+  return `${f(x)}${i === null ? ' [-]' : ` [${f(i.lo)}, ${f(i.hi)}]`} (n ${n})`;
+}
 /** A rate's interval in percent, as the naive rule's line prints it; ` [-]` when there is none (too few runs, or no spread). */
 export const pctInterval = (i: Interval | null): string => (i === null ? ' [-]' : ` [${pct(i.lo)}, ${pct(i.hi)}]`);
 
@@ -56,8 +64,8 @@ function kindText(kind: CalibrationKind, c: Calibration): string {
     `${r.passingStopped}/${r.passing} (${pct(r.passingRate)}, ≤${pct(r.passingUpper)})`,
     `${r.failingStopped}/${r.failing} (${pct(r.failingRate)}${pctInterval(r.failingInterval)})`,
     // The means with their n and bootstrap interval (they were bare points; audit26).
-    `${num(r.meanStepsSaved)}${numInterval(r.meanStepsSavedInterval)} (n ${r.failing})`,
-    `${num(r.meanStepsSavedWhenStopped)}${numInterval(r.meanStepsSavedWhenStoppedInterval)} (n ${r.failingStopped})`,
+    meanCell(r.meanStepsSaved, r.meanStepsSavedInterval, r.failing),
+    meanCell(r.meanStepsSavedWhenStopped, r.meanStepsSavedWhenStoppedInterval, r.failingStopped),
     ...(pooled !== undefined ? [worstCell(r)] : []),
     mark(r),
   ]);

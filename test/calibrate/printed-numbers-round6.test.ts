@@ -30,6 +30,16 @@ describe('calibrate prints the within-source means and the steps saved with inte
     );
   });
 
+  it('a small mean keeps its interval apart: decimals enough that the ends differ (0.0 [0.0, 0.0] was rounding)', async () => {
+    const { code, stdout } = await cli('calibrate', '--runs', RUNS, '--split', 'none');
+    expect(code).toBe(0);
+    const table = stdout.slice(stdout.indexOf('regressionLoop: '), stdout.indexOf('cycle: '));
+    // regressionLoop 3 stops 2 of 810 failing runs: 0.01 steps saved a failing run, its draws 0.00-0.03.
+    expect(table).toMatch(/\n +3 +3\/192 .*? 0\.01 \[0\.00, 0\.0[1-9]\] \(n 810\)/);
+    const collapsed = [...stdout.matchAll(/(\d+\.\d+) \[(\d+\.\d+), (\d+\.\d+)\] \(n \d+\)/g)].filter((m) => m[2] === m[3] && m[1] === m[2]);
+    expect(collapsed.map((m) => m[0])).toEqual([]);
+  });
+
   it('a source of one passing run keeps the interval of the mean wide (a bootstrap of its runs would not)', () => {
     const iv = meanOfRatesInterval([
       { k: 0, n: 100 },
