@@ -4,38 +4,19 @@
  * upgrades at once leaves exactly the quota open; a closed stream frees its slot; operators are not bounded.
  */
 import { EventEmitter } from 'node:events';
-import { request } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { connect } from '../../src/client/index.js';
 import { parseLimits } from '../../src/server/config.js';
 import { resolveOptions } from '../../src/server/options.js';
 import { TenantStreams } from '../../src/server/tenant-streams.js';
 import { bearer, Client, tenantTokens, useApp } from './helpers.js';
+import { rawUpgrade } from './raw-upgrade.js';
 
 const QUOTA = 3;
 const server = useApp({ limits: { connectionsPerTenant: QUOTA }, tokens: tenantTokens(['greedy', 'other'], 'ops') });
 
-/** A raw upgrade request to /v1/stream: the HTTP answer it got (status and body) when it was refused, else 101 (and, with `keep`, its open socket). */
-function upgrade(token: string, keep = false): Promise<{ status: number; body: string; socket?: Duplex }> {
-  const url = new URL('/v1/stream', server().url);
-  return new Promise((resolve, reject) => {
-    const req = request(url, {
-      headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', ...bearer(token) },
-    });
-    req.on('upgrade', (_res, socket) => {
-      if (!keep) socket.destroy();
-      resolve({ status: 101, body: '', ...(keep ? { socket } : {}) });
-    });
-    req.on('response', (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** A raw upgrade request to /v1/stream (raw-upgrade.ts), with `keep` its open socket. */
+const upgrade = (token: string, keep = false) => rawUpgrade(server().url, token, keep);
 
 const settle = (ms = 150) => new Promise((resolve) => setTimeout(resolve, ms));
 

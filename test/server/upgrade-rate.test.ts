@@ -3,13 +3,13 @@
  * reconnecting in a loop gets 429 `quota_exceeded` past its tenant's token bucket, before the handshake, naming the
  * bound; other tenants and operators are served; the default is on with two tenants and off with one.
  */
-import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { parseLimits } from '../../src/server/config.js';
 import { resolveOptions } from '../../src/server/options.js';
 import { SUGGESTED_STREAM_UPGRADES_PER_SECOND } from '../../src/server/server-limits.js';
 import { UpgradeRate } from '../../src/server/upgrade-rate.js';
-import { bearer, tenantTokens, useApp } from './helpers.js';
+import { tenantTokens, useApp } from './helpers.js';
+import { rawUpgrade } from './raw-upgrade.js';
 
 const BURST = 3;
 const TRIES = 12;
@@ -17,24 +17,7 @@ const TRIES = 12;
 const server = useApp({ limits: { streamUpgradesPerSecond: 1, streamUpgradeBurst: BURST }, tokens: tenantTokens(['churner', 'other'], 'ops') });
 
 /** A raw upgrade to /v1/stream, its socket closed at once: 101, or the refused upgrade's status and body. */
-function reconnect(token: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL('/v1/stream', server().url), {
-      headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', ...bearer(token) },
-    });
-    req.on('upgrade', (_res, socket) => {
-      socket.destroy();
-      resolve({ status: 101, body: '' });
-    });
-    req.on('response', (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const reconnect = (token: string) => rawUpgrade(server().url, token);
 
 describe('stream upgrades a tenant may open a second', () => {
   it('refuses a reconnect loop past the bucket with 429 quota_exceeded naming the bound; others are served', async () => {
