@@ -7,15 +7,17 @@ import type WebSocket from 'ws';
 import type { ClientMessage } from '../protocol/client-messages.js';
 import type { ErrorMessage, ServerMessage } from '../protocol/server-messages.js';
 import { SteplensClientError } from './errors.js';
-import { dataText, parseServerFrame, notJson } from './frames.js';
+import { dataText, parseServerFrame } from './frames.js';
 import { Listeners } from './listeners.js';
 import { ClientSession } from './session.js';
 import type { SessionHost } from './session-host.js';
-import { Backoff, Reconnector } from './reconnect.js';
+import { Reconnector } from './reconnect.js';
+import { Recovery } from './recovery.js';
 import { closeSocket, openSocket } from './socket.js';
 import { heartbeat } from './heartbeat.js';
 import { MESSAGE_TOO_BIG, refuseOversized, refuseUnnamed } from './oversized.js';
 import type { Starting } from './pending.js';
+import { Starts } from './starts.js';
 import { PongQueue } from './pongs.js';
 import type { ClientConfig, ReconnectOptions, StartOptions } from './types.js';
 import { withDeadline } from './deadline.js';
@@ -32,13 +34,10 @@ export class SteplensClient {
   /** Set when `ws` refused a frame over `maxServerFrameBytes`: the close that follows fails the client with it. */
   private tooBig: SteplensClientError | undefined;
   private readonly sessions = new Map<string, ClientSession>();
-  private readonly starting = new Map<string, Starting>();
+  private readonly starts = new Starts();
   private readonly pongs = new PongQueue({ ready: () => this.state === 'ready', sendPing: () => this.ws.send(JSON.stringify({ type: 'ping' })) });
   private reconnector: Reconnector | undefined;
-  /** Sessions whose `resume` is sent and not yet answered (a refusal of theirs is a refused resume). */
-  private readonly resuming = new Set<string>();
-  /** Waits before asking again for a refused resume; cleared on close. */
-  private readonly resumeRetries = new Backoff();
+  private readonly recovery: Recovery;
   private readonly errorListeners = new Listeners<unknown>(() => undefined);
   private readonly reconnectListeners = new Listeners<void>((e) => this.report(e));
   private readonly host: SessionHost;
@@ -50,6 +49,8 @@ export class SteplensClient {
   ) {
     this.ws = ws;
     this.attach(ws);
+    const link = { socket: () => this.ws, ready: () => this.state === 'ready', reconnect: () => this.config.reconnect };
+    this.recovery = new Recovery(link, this.pongs);
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the host's getters must read the client's live fields
     const self = this;
     this.host = {
@@ -95,29 +96,11 @@ export class SteplensClient {
   start(opts: StartOptions): Promise<ClientSession> {
     if (this.failure) return Promise.reject(this.failure);
     const id = opts.session ?? newId();
-    if (this.sessions.has(id) || this.starting.has(id)) {
+    if (this.sessions.has(id) || this.starts.has(id)) {
       return Promise.reject(new SteplensClientError('duplicate_session', `session ${id} is already open on this client`, { session: id }));
     }
     const message = { ...opts, type: 'start' as const, session: id };
-    // Refused before it is kept: a start that cannot be sent would hold its id, and throw when a reconnect re-sends it.
-    let bytes: number;
-    try {
-      bytes = encoder.encode(JSON.stringify(message)).length;
-    } catch (error) {
-      return Promise.reject(notJson(message, error));
-    }
-    const ms = this.config.timeoutMs;
-    const started = new Promise<ClientSession>((resolve, reject) => {
-      const entry: Starting = { message, bytes, sentOn: undefined, resolve, reject };
-      this.starting.set(id, entry);
-      this.sendStart(entry);
-    });
-    return withDeadline(started, ms, () => {
-      this.starting.delete(id); // a late `started` is ignored; the id is free again on this client
-      return new SteplensClientError('timeout', `no started within ${ms} ms for session ${id}: given up here (the server may still open it; then a start with this id is refused duplicate_session)`, {
-        session: id,
-      });
-    });
+    return this.starts.open(id, message, this.config.timeoutMs, (entry) => this.sendStart(entry));
   }
 
   /** Round trip to the server: resolves on its `pong` (every message sent before has been handled). */
@@ -180,9 +163,8 @@ export class SteplensClient {
   private route(m: ServerMessage): void {
     switch (m.type) {
       case 'started': {
-        const entry = this.starting.get(m.session);
+        const entry = this.starts.take(m.session);
         if (!entry) return;
-        this.starting.delete(m.session);
         const session = new ClientSession(m, this.host, entry.message);
         this.sessions.set(m.session, session);
         return entry.resolve(session);
@@ -196,7 +178,7 @@ export class SteplensClient {
         return this.forgetFinished();
       case 'resumed': {
         const session = this.sessions.get(m.session);
-        this.resuming.delete(m.session);
+        this.recovery.answered(m.session);
         if (session) session.resumedLast = m.last;
         return;
       }
@@ -216,27 +198,9 @@ export class SteplensClient {
 
   private onErrorFrame(m: ErrorMessage): void {
     const where = { ...(m.session !== undefined ? { session: m.session } : {}), ...(m.seq !== undefined ? { seq: m.seq } : {}) };
-    const entry = m.session === undefined ? undefined : this.starting.get(m.session);
-    if (entry && m.session !== undefined) {
-      this.starting.delete(m.session);
-      const message =
-        m.code === 'duplicate_session' && entry.sentOn !== undefined && entry.sentOn !== this.ws
-          ? `the connection dropped while starting session ${m.session}, and the server already holds it: ${m.message}`
-          : m.message;
-      return entry.reject(new SteplensClientError(m.code, message, where));
-    }
+    if (this.starts.refuse(m, this.ws, where)) return;
     const session = m.session === undefined ? undefined : this.sessions.get(m.session);
-    const resume = session !== undefined && m.seq === undefined && this.resuming.delete(session.id);
-    if (session && m.code === 'unknown_session' && (this.state === 'recovering' || resume) && session.restartable) {
-      // The server forgot the session (it restarted): it is started again and replayed once recovery ends.
-      session.needsRestart = true;
-      return;
-    }
-    if (session && resume && m.code === 'unavailable') {
-      // Its shared store is unreachable: the resume is asked again with backoff, the session's work held meanwhile.
-      session.resumeRefused = new SteplensClientError(m.code, m.message, where);
-      return;
-    }
+    if (session && this.recovery.refused(session, m, this.state === 'recovering', where)) return;
     if (session) return session.onErrorFrame(m);
     if (m.session === undefined && m.code === 'too_large' && refuseUnnamed(this.sessions.values(), m)) return;
     this.report(new SteplensClientError(m.code, m.message, where));
@@ -247,15 +211,14 @@ export class SteplensClient {
     if (!waiter) return;
     if (waiter.kind === 'ping') return waiter.resolve();
     if (waiter.kind === 'recovery') return this.finishRecovery();
-    if (waiter.kind === 'resume') return this.afterResume(waiter.session, waiter.attempt);
+    if (waiter.kind === 'resume') return this.recovery.afterResume(waiter.session, waiter.attempt);
     for (const s of this.sessions.values()) s.onBarrier(waiter.id);
   }
 
   /** A malformed frame: every pending call rejects (its answer may have been that frame); the connection goes on. */
   private badFrame(detail: string): void {
     const error = new SteplensClientError('bad_frame', `the server sent a malformed frame: ${detail}`);
-    for (const s of this.starting.values()) s.reject(error);
-    this.starting.clear();
+    this.starts.rejectAll(error);
     for (const s of this.sessions.values()) s.fail(error, false);
     this.pongs.rejectPings(error);
     this.report(error);
@@ -264,7 +227,7 @@ export class SteplensClient {
   private onClose(code: number, reason: string): void {
     if (this.state === 'closed') return;
     if (code === MESSAGE_TOO_BIG) {
-      const sent = { ws: this.ws, sessions: this.sessions, starting: this.starting, resuming: this.resuming };
+      const sent = { ws: this.ws, sessions: this.sessions, starting: this.starts.entries, resuming: this.recovery.resuming };
       refuseOversized(sent, `${code}${reason ? ` ${reason}` : ''}`);
     }
     for (const s of this.sessions.values()) s.onDisconnect();
@@ -283,73 +246,28 @@ export class SteplensClient {
       if (!ws || this.closed) return;
       this.ws = ws;
       this.attach(ws);
-      this.beginRecovery();
+      this.state = 'recovering';
+      this.recovery.begin(ws, this.sessions.values(), this.starts);
     } catch (error) {
       if (!this.closed) this.shutdown(error as SteplensClientError);
     }
   }
 
-  /** Resumes every open session, re-sends unanswered starts, then waits for a pong before re-sending steps. */
-  private beginRecovery(): void {
-    this.state = 'recovering';
-    const raw = (m: ClientMessage): void => this.ws.send(JSON.stringify(m));
-    this.resuming.clear();
-    for (const s of this.sessions.values()) {
-      if (s.lost) continue;
-      s.resumeRefused = undefined;
-      this.resuming.add(s.id);
-      raw({ type: 'resume', session: s.id, after: s.resumeAfter });
-    }
-    for (const s of this.starting.values()) {
-      raw(s.message);
-      s.sentOn = this.ws;
-    }
-    this.pongs.send({ kind: 'recovery' });
-  }
-
   private finishRecovery(): void {
     this.state = 'ready';
-    for (const s of this.starting.values()) if (s.sentOn !== this.ws) this.sendStart(s);
-    for (const s of this.sessions.values()) this.afterResume(s, 0);
+    this.starts.sendUnsent(this.ws, (entry) => this.sendStart(entry));
+    for (const s of this.sessions.values()) this.recovery.afterResume(s, 0);
     this.forgetFinished();
     this.pongs.sendDeferred();
     this.reconnectListeners.emit();
   }
 
-  /** A session's resume is answered (its frames and `resumed` arrived before this pong): carry on, or ask again. */
-  private afterResume(s: ClientSession, attempt: number): void {
-    if (s.needsRestart) s.restart();
-    else if (s.resumeRefused) this.retryResume(s, s.resumeRefused, attempt);
-    else if (!s.lost && s.resumedLast !== undefined) s.recover();
-  }
-
-  /** Asks again for a resume the server refused (`unavailable`), after the reconnect backoff; gives up after `retries`. */
-  private retryResume(s: ClientSession, refusal: SteplensClientError, attempt: number): void {
-    s.resumeRefused = undefined;
-    const { retries, delayMs } = this.config.reconnect ?? { retries: 0, delayMs: 0 };
-    if (attempt >= retries) {
-      s.held = false;
-      const why = `session ${s.id} could not be resumed after ${retries} attempts: ${refusal.message}`;
-      return s.fail(new SteplensClientError('unavailable', why, { session: s.id }));
-    }
-    s.held = true;
-    const ws = this.ws;
-    this.resumeRetries.schedule(attempt, delayMs, () => {
-      // A socket dropped meanwhile is reopened, and its recovery resumes the session anyway.
-      if (ws !== this.ws || this.state !== 'ready' || s.done) return;
-      this.resuming.add(s.id);
-      ws.send(JSON.stringify({ type: 'resume', session: s.id, after: s.resumeAfter }));
-      this.pongs.send({ kind: 'resume', session: s, attempt: attempt + 1 });
-    });
-  }
-
   private shutdown(error: SteplensClientError): void {
     this.state = 'closed';
-    this.resumeRetries.cancel();
+    this.recovery.cancel();
     this.failure = error;
     this.reconnector?.cancel();
-    for (const s of this.starting.values()) s.reject(error);
-    this.starting.clear();
+    this.starts.rejectAll(error);
     for (const s of this.sessions.values()) s.fail(error, false);
     this.pongs.fail(error);
   }

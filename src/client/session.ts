@@ -4,17 +4,16 @@
  * and the final.
  */
 import type { ReferenceInfo } from '../core/types.js';
-import type { ClientMessage, EndMessage, StartMessage, StepMessage } from '../protocol/client-messages.js';
+import type { ClientMessage, StartMessage } from '../protocol/client-messages.js';
 import type { ErrorMessage } from '../protocol/server-messages.js';
 import { SteplensClientError } from './errors.js';
-import { endMessage, refusesEnd } from './end-message.js';
-import { stepMessage } from './step-message.js';
+import { endMessage } from './end-message.js';
 import type { SessionHost } from './session-host.js';
 import type { FinalFrame, ScoreFrame, SignalFrame, StartedFrame } from './types.js';
 import { Listeners } from './listeners.js';
-import type { PendingStep } from './pending-step.js';
-import { PendingSteps } from './pending-steps.js';
+import { SessionEnd } from './session-end.js';
 import { SessionFrames } from './session-frames.js';
+import { SessionSteps } from './session-steps.js';
 import { withDeadline } from './deadline.js';
 
 /**
@@ -77,16 +76,9 @@ export class ClientSession {
   held = false;
   /** @internal The largest frame of a restart (its start, a step sent again) until the barrier after them: a 1009 may be over it. */
   replay: { what: string; bytes: number; barrier: number } | undefined;
-  /** The final a shutting-down server sent: `end` resolves with it if the client cannot reconnect. */
-  private shutdownFinal: FinalFrame | undefined;
-  /** Step payloads by seq, kept while the client reconnects, to replay into a restarted server. */
-  private readonly history: Array<StepMessage['step']> = [];
-  private nextSeq = 0;
   private passed: boolean | undefined;
-  /** The `end` asked for (with its patch, if any), until the server refuses it: sent again as it was after a reconnect. */
-  private endMessage: EndMessage | undefined;
-  private readonly pending = new PendingSteps();
-  private readonly endWaiters: Array<{ resolve(f: FinalFrame): void; reject(e: SteplensClientError): void }> = [];
+  private readonly steps: SessionSteps;
+  private readonly ending = new SessionEnd();
   private readonly frames: SessionFrames;
   private readonly errorListeners: Listeners<SteplensClientError>;
 
@@ -106,6 +98,7 @@ export class ClientSession {
     this.scores = this.frames.scores;
     this.signals = this.frames.signals;
     this.errorListeners = new Listeners(report);
+    this.steps = new SessionSteps(this.id, host, (m) => this.send(m));
   }
 
   /** The last score frame (the trajectory's score so far), if any step was scored. */
@@ -136,20 +129,7 @@ export class ClientSession {
   step(payload: unknown): Promise<ScoreFrame[]> {
     const refused = this.unusable();
     if (refused) return Promise.reject(refused);
-    const seq = this.nextSeq;
-    const checked = stepMessage(this.id, seq, payload, this.host);
-    if (checked instanceof SteplensClientError) return Promise.reject(checked);
-    const { message, bytes } = checked;
-    this.nextSeq = seq + 1;
-    if (this.host.reconnects) this.history[seq] = message.step;
-    const answered = new Promise<ScoreFrame[]>((resolve, reject) => {
-      const entry: PendingStep = { seq, payload: message.step, bytes, frames: [], barrier: undefined, resolve, reject };
-      this.pending.add(entry);
-      this.sendStep(entry);
-    });
-    const ms = this.host.timeoutMs;
-    const late = `no answer within ${ms} ms to step ${seq}, which stays in flight: it may still be scored, its frames then reach onScore and scores`;
-    return withDeadline(answered, ms, () => new SteplensClientError('timeout', late, { session: this.id, seq }));
+    return this.steps.step(payload);
   }
 
   /**
@@ -157,7 +137,7 @@ export class ClientSession {
    * it: `bad_message` once `end` was called or the session ended, or the error that lost the session or the client.
    */
   outcome(passed: boolean): void {
-    if (this.endMessage || this.final) {
+    if (this.ending.message || this.final) {
       throw new SteplensClientError('bad_message', `session ${this.id} ${this.final ? 'has ended' : 'is ending'}: send outcome before end`, { session: this.id });
     }
     const refused = this.unusable();
@@ -171,14 +151,10 @@ export class ClientSession {
     if (this.final) return Promise.resolve(this.final);
     const refused = this.unusable();
     if (refused) return Promise.reject(refused);
-    const message = this.endMessage ?? endMessage(this.id, options.patch, this.host);
+    const message = this.ending.message ?? endMessage(this.id, options.patch, this.host);
     if (message instanceof SteplensClientError) return Promise.reject(message);
     const final = new Promise<FinalFrame>((resolve, reject) => {
-      // An end already in flight (an earlier call timed out) answers this one too: not sent twice.
-      const inFlight = this.endWaiters.length > 0;
-      this.endWaiters.push({ resolve, reject });
-      this.endMessage = message;
-      if (inFlight) return;
+      if (!this.ending.wait(message, { resolve, reject })) return;
       this.host.flushBarrier();
       this.send(message);
     });
@@ -214,18 +190,10 @@ export class ClientSession {
     return !this.held && this.host.send(message);
   }
 
-  private sendStep(entry: PendingStep): void {
-    const barrier = this.host.nextBarrier;
-    if (this.send({ type: 'step', session: this.id, seq: entry.seq, step: entry.payload })) {
-      entry.barrier = barrier;
-      this.host.requestBarrier();
-    }
-  }
-
   /** @internal A score frame; new ones (by `t`) are recorded, given to the pending step of its seq, and announced. */
   onScoreFrame(frame: ScoreFrame): void {
     if (!this.frames.addScore(frame)) return;
-    this.pending.of(frame.seq)?.frames.push(frame);
+    this.steps.pending.of(frame.seq)?.frames.push(frame);
     this.frames.scoreListeners.emit(frame);
   }
 
@@ -236,71 +204,54 @@ export class ClientSession {
 
   /** @internal The final: resolves `end`. A shutdown final the client did not ask for is not the end when it reconnects. */
   onFinal(frame: FinalFrame): void {
-    if (frame.reason === 'shutdown' && !this.endMessage && this.host.reconnects) {
-      this.shutdownFinal = frame;
+    if (frame.reason === 'shutdown' && !this.ending.message && this.host.reconnects) {
+      this.ending.shutdownFinal = frame;
       return;
     }
     this.final ??= frame;
-    for (const w of this.endWaiters.splice(0)) w.resolve(this.final);
+    this.ending.resolve(this.final);
   }
 
   /** @internal A barrier's pong: every step sent before it is answered. */
   onBarrier(id: number): void {
     if (this.replay && this.replay.barrier <= id) this.replay = undefined;
-    this.pending.answeredBy(id);
+    this.steps.pending.answeredBy(id);
   }
 
   /** @internal An `error` frame naming this session. */
   onErrorFrame(frame: ErrorMessage): void {
     const error = new SteplensClientError(frame.code, frame.message, { session: this.id, ...(frame.seq !== undefined ? { seq: frame.seq } : {}) });
     if (frame.code === 'unknown_session') return this.fail(error);
-    if (frame.seq !== undefined) {
-      // `true`: the refusal of a step already rejected as pipelined after a refused one (dropAfter): nothing waits on it.
-      const entry = this.pending.refused(frame.seq);
-      if (entry === true) return;
-      if (entry) {
-        this.nextSeq = Math.min(this.nextSeq, frame.seq);
-        this.history.length = Math.min(this.history.length, this.nextSeq);
-        entry.reject(error);
-        return this.pending.dropAfter(frame.seq, this.id);
-      }
-    }
+    if (frame.seq !== undefined && this.steps.refused(frame.seq, error)) return;
     // A refused `end` comes back without a seq (end-message.ts): its waiters get the error; a later `end()` sends it again.
-    if (this.endWaiters.length > 0 && refusesEnd(this.endMessage, frame.code)) {
-      this.endMessage = undefined;
-      for (const w of this.endWaiters.splice(0)) w.reject(error);
-      return;
-    }
+    if (this.ending.refused(frame.code, error)) return;
     if (!this.errorListeners.emit(error)) this.host.report(error);
   }
 
   /** @internal Rejects every pending call; with `lose`, the session is unusable from now on. */
   fail(error: SteplensClientError, lose = true): void {
     if (lose) this.lost ??= error;
-    this.pending.rejectAll(error);
-    const last = this.shutdownFinal;
+    this.steps.pending.rejectAll(error);
+    const last = this.ending.shutdownFinal;
     if (last) this.final ??= last;
-    for (const w of this.endWaiters.splice(0)) {
-      if (last) w.resolve(last);
-      else w.reject(error);
-    }
+    this.ending.fail(error);
   }
 
   /** @internal The socket dropped: nothing sent on it is covered by a barrier any more. */
   onDisconnect(): void {
-    this.pending.disconnected();
+    this.steps.pending.disconnected();
     this.replay = undefined;
     this.resumedLast = undefined;
   }
 
   /** @internal The steps sent and not yet answered: seq, frame bytes and the barrier that covers each. */
   inFlight(): Array<{ seq: number; bytes: number; barrier: number }> {
-    return this.pending.inFlight();
+    return this.steps.pending.inFlight();
   }
 
   /** @internal True when no step or `end` waits for an answer. */
   get idle(): boolean {
-    return this.pending.length === 0 && this.endWaiters.length === 0;
+    return this.steps.pending.length === 0 && !this.ending.waiting;
   }
 
   /** @internal The `after` of a resume: the seq before the last one seen, so a seq cut in half comes back whole. */
@@ -310,32 +261,21 @@ export class ClientSession {
 
   /** @internal True when the session can be started again on a server that forgot it. */
   get restartable(): boolean {
-    return this.host.reconnects && this.final === undefined && this.lost === undefined && this.history.length === this.nextSeq;
+    return this.host.reconnects && this.final === undefined && this.lost === undefined && this.steps.replayable;
   }
 
   /** @internal The server forgot the session: `start` it again and send every step from seq 0, then outcome and end. */
   restart(): void {
     this.needsRestart = false;
     this.held = false;
-    this.shutdownFinal = undefined;
+    this.ending.shutdownFinal = undefined;
     const again = `of session ${this.id} (sent again to a restarted server)`;
-    let largest = { what: `start ${again}`, bytes: this.host.frameBytes(this.startMessage), barrier: this.host.nextBarrier };
+    const start = { what: `start ${again}`, bytes: this.host.frameBytes(this.startMessage), barrier: this.host.nextBarrier };
     this.host.send(this.startMessage);
     // A known outcome goes before the steps, so their tiers follow it as they did (or would have) the first time.
     if (this.passed !== undefined) this.host.send({ type: 'outcome', session: this.id, passed: this.passed });
-    for (let seq = 0; seq < this.nextSeq; seq++) {
-      const entry = this.pending.of(seq);
-      if (entry) {
-        this.sendStep(entry);
-        continue;
-      }
-      const message: StepMessage = { type: 'step', session: this.id, seq, step: this.history[seq] as StepMessage['step'] };
-      const bytes = this.host.frameBytes(message);
-      if (bytes > largest.bytes) largest = { ...largest, what: `step ${seq} ${again}`, bytes };
-      this.host.send(message);
-    }
     // Answered once the barrier after them is (a restarted server with a lower limit may close the socket over one).
-    this.replay = largest;
+    this.replay = this.steps.replay(again, start);
     this.host.requestBarrier();
     this.sendClosing();
   }
@@ -346,9 +286,7 @@ export class ClientSession {
    */
   recover(): void {
     this.held = false;
-    const last = this.resumedLast ?? -1;
-    this.pending.acceptedThrough(last);
-    for (const p of this.pending.all()) this.sendStep(p);
+    this.steps.recover(this.resumedLast ?? -1);
     this.sendClosing();
   }
 
@@ -356,9 +294,9 @@ export class ClientSession {
   private sendClosing(): void {
     if (this.final) return;
     if (this.passed !== undefined) this.send({ type: 'outcome', session: this.id, passed: this.passed });
-    if (this.endMessage) {
+    if (this.ending.message) {
       this.host.flushBarrier();
-      this.send(this.endMessage);
+      this.send(this.ending.message);
     }
   }
 }

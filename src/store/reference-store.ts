@@ -10,7 +10,6 @@
  * A removed task's file holds a removal marker instead (pta-files.ts): it hides a
  * seed of the task and numbers the task's next PTA past the removed version.
  */
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { InFlight } from '../in-flight.js';
@@ -22,14 +21,14 @@ import { removeStaleTemps, writeFileAtomic } from './atomic-write.js';
 import { createDataFolder, dataFolderHealth } from './data-folder.js';
 import { lockDataDir, type DataLock } from './data-lock.js';
 import { writeFailure } from './disk-errors.js';
-import { PTA_SUFFIX, isHashedFileName, taskFileName, taskFromFileName } from './file-names.js';
 import { PriorPool } from './prior-pool.js';
 import { measurePtaInSlices, ptaJsonChunks, runInSteps } from './pta-text.js';
 import { removalMarkerJson } from './pta-files.js';
 import type { CacheStats, Contribution, ReferenceStorePort, RemovedPta, StoredTaskStats } from './store-port.js';
 import { checkTaskFile, type PtaEntry } from './task-file-check.js';
+import { TaskFiles } from './task-files.js';
+import { taskFilesIn } from './task-folder.js';
 import { TaskQueue } from './task-queue.js';
-import { TaskIndex } from './task-index.js';
 import { taskStats } from './task-stats.js';
 
 export type { StoredTaskStats } from './store-port.js';
@@ -53,27 +52,13 @@ export interface ReferenceStoreOptions {
   warn?: (message: string) => void;
 }
 
-/** A removed task: the file holding its removal marker, and the version removed. */
-interface Removed {
-  file: string;
-  version: number;
-}
-
 /** See the module comment. Create with {@link ReferenceStore.open}. */
 export class ReferenceStore implements ReferenceStorePort {
   readonly kind = 'file' as const;
   readonly dataDir: string;
   readonly minReferences: number;
   readonly limits: PtaLimits;
-  private readonly files = new Map<string, string>();
-  /** The keys of `files`, shared and each tenant's own apart. */
-  private readonly byOwner = new TaskIndex();
-  /** The bytes of each task's file (its PTA's JSON), as read at open or written since. */
-  private readonly bytes = new Map<string, number>();
-  /** Tasks whose PTA was removed (and that have none since). */
-  private readonly removed = new Map<string, Removed>();
-  /** Per task, a count of its writes (additions, removals): a read begun before one is not cached after it. */
-  private readonly writes = new Map<string, number>();
+  private readonly files: TaskFiles;
   private readonly cache: LRUCache<string, PtaEntry>;
   /** Additions and removals, queued per task (task-queue.ts). */
   private readonly queue = new TaskQueue();
@@ -88,6 +73,7 @@ export class ReferenceStore implements ReferenceStorePort {
 
   private constructor(options: ReferenceStoreOptions) {
     this.dataDir = path.resolve(options.dataDir);
+    this.files = new TaskFiles(this.dataDir);
     this.minReferences = options.minReferences ?? 2;
     this.limits = options.limits ?? DEFAULT_PTA_LIMITS;
     this.write = options.write ?? writeFileAtomic;
@@ -119,52 +105,29 @@ export class ReferenceStore implements ReferenceStorePort {
   }
 
   private async index(dir: string, seed: boolean): Promise<void> {
-    let names: string[];
-    try {
-      names = await readdir(dir);
-    } catch (error) {
-      if (seed && (error as NodeJS.ErrnoException).code === 'ENOENT') return this.warn(`seed directory ${dir} does not exist`);
-      throw error;
-    }
-    for (const name of names.sort()) {
-      if (name.startsWith('.') || !name.endsWith(PTA_SUFFIX)) continue;
-      const file = path.join(dir, name);
-      const named = taskFromFileName(name);
-      if (named === undefined && !isHashedFileName(name)) {
-        this.warn(`${file}: not a task file name: skipped (left in place)`);
-        continue;
-      }
-      const entry = await checkTaskFile(file, this.dataDir, this.warn, (task) => (named !== undefined ? task === named : taskFileName(task) === name));
-      if (entry === undefined) continue;
+    for await (const { file, entry } of taskFilesIn(dir, seed, this.dataDir, this.warn)) {
       if ('removed' in entry) {
         // A later folder (the data folder after the seeds) wins: its marker hides a seed's PTA of the task.
         this.forget(entry.task);
-        this.removed.set(entry.task, { file, version: entry.removed });
+        this.files.setRemoved(entry.task, file, entry.removed);
         continue;
       }
-      this.removed.delete(entry.pta.task);
-      this.files.set(entry.pta.task, file);
-      this.byOwner.add(entry.pta.task);
-      this.bytes.set(entry.pta.task, entry.bytes);
+      this.files.set(entry.pta.task, file, entry.bytes);
       this.pool.set(entry.pta);
     }
   }
 
   /** Every task with a stored PTA, sorted. */
   async tasks(): Promise<string[]> {
-    return this.taskList();
+    return this.files.tasks();
   }
 
   async sharedTasks(): Promise<string[]> {
-    return this.byOwner.sharedTasks();
+    return this.files.sharedTasks();
   }
 
   async ownTasks(tenant: string): Promise<string[]> {
-    return this.byOwner.ownTasks(tenant);
-  }
-
-  private taskList(): string[] {
-    return [...this.files.keys()].sort();
+    return this.files.ownTasks(tenant);
   }
 
   async has(task: string): Promise<boolean> {
@@ -194,19 +157,19 @@ export class ReferenceStore implements ReferenceStorePort {
     for (;;) {
       const cached = this.cache.get(task);
       if (cached) return cached.pta;
-      const file = this.files.get(task);
+      const file = this.files.file(task);
       if (file === undefined) return undefined;
       this.counters.misses++;
-      const writes = this.writes.get(task);
+      const writes = this.files.writeCount(task);
       const entry = await checkTaskFile(file, this.dataDir, this.warn, (t) => t === task);
       // Added to or removed meanwhile: what was read may be the version before (caching it would serve it again).
-      if (this.writes.get(task) !== writes) continue;
+      if (this.files.writeCount(task) !== writes) continue;
       if (entry === undefined || 'removed' in entry) {
-        if (this.files.get(task) === file) this.forget(task);
+        if (this.files.file(task) === file) this.forget(task);
         return undefined;
       }
       this.cache.set(task, entry);
-      this.bytes.set(task, entry.bytes);
+      this.files.read(task, entry.bytes);
       return entry.pta;
     }
   }
@@ -240,14 +203,13 @@ export class ReferenceStore implements ReferenceStorePort {
       const current = await this.get(task);
       contribution?.check?.(current, states);
       if (current !== undefined) await measurePtaInSlices(current);
-      const removed = current === undefined ? this.removed.get(task) : undefined;
+      const removed = current === undefined ? this.files.removal(task) : undefined;
       const grown = await runInSteps(growWithinSteps(task, current, states, this.limits, contribution?.by, removed?.version));
       if (!grown.ok) throw new SteplensError('too_large', grown.error);
       const next = grown.value;
       const settle = contribution?.admit?.(await measurePtaInSlices(next), current === undefined ? 0 : await measurePtaInSlices(current));
       // A file the data directory already holds for the task (its removal marker too) is replaced where it is (an older name included).
-      const existing = this.files.get(task) ?? removed?.file;
-      const file = existing !== undefined && path.dirname(existing) === this.dataDir ? existing : path.join(this.dataDir, taskFileName(task));
+      const file = this.files.target(task, this.files.file(task) ?? removed?.file);
       let bytes: number;
       try {
         bytes = await this.write(file, ptaJsonChunks(next));
@@ -256,11 +218,8 @@ export class ReferenceStore implements ReferenceStorePort {
         throw writeFailure(error, `task ${task}: reference not stored`);
       }
       settle?.(true);
-      this.wrote(task);
-      this.removed.delete(task);
-      this.files.set(task, file);
-      this.byOwner.add(task);
-      this.bytes.set(task, bytes);
+      this.files.wrote(task);
+      this.files.set(task, file, bytes);
       this.cache.set(task, { pta: next, bytes });
       this.pool.set(next);
       return next;
@@ -277,9 +236,8 @@ export class ReferenceStore implements ReferenceStorePort {
     return this.queue.run(task, async () => {
       const current = await this.get(task);
       if (current === undefined) return undefined;
-      const held = this.files.get(task);
-      const bytes = this.bytes.get(task) ?? (await measurePtaInSlices(current));
-      const file = held !== undefined && path.dirname(held) === this.dataDir ? held : path.join(this.dataDir, taskFileName(task));
+      const bytes = this.files.bytesOf(task) ?? (await measurePtaInSlices(current));
+      const file = this.files.target(task, this.files.file(task));
       const marker = removalMarkerJson(task, current.version);
       try {
         await this.write(
@@ -292,32 +250,25 @@ export class ReferenceStore implements ReferenceStorePort {
         throw writeFailure(error, `task ${task}: PTA not removed`);
       }
       this.forget(task);
-      this.removed.set(task, { file, version: current.version });
+      this.files.setRemoved(task, file, current.version);
       return { version: current.version, bytes };
     });
   }
 
   /** The task has no PTA here any more (removed, or its file became unusable). */
   private forget(task: string): void {
-    this.wrote(task);
-    this.files.delete(task);
-    this.byOwner.delete(task);
-    this.bytes.delete(task);
+    this.files.forget(task);
     this.cache.delete(task);
     this.pool.delete(task);
   }
 
-  private wrote(task: string): void {
-    this.writes.set(task, (this.writes.get(task) ?? 0) + 1);
-  }
-
   async sizes(tasks: readonly string[]): Promise<number[]> {
-    return tasks.map((task) => this.bytes.get(task) ?? 0);
+    return tasks.map((task) => this.files.bytesOf(task) ?? 0);
   }
 
   /** Stats of every stored task, or of those of `tasks` it holds (tasks whose file has become unusable are skipped with a warning). */
   async list(tasks?: readonly string[]): Promise<StoredTaskStats[]> {
-    return taskStats(tasks ?? this.taskList(), (task) => this.get(task), this.warn);
+    return taskStats(tasks ?? this.files.tasks(), (task) => this.get(task), this.warn);
   }
 
   /** Waits for every pending write. Every completed `addReference` is already durable. */

@@ -44,7 +44,7 @@ const SOURCES: Array<[string, string]> = [
   ['OpenHands + Claude 3.5 Sonnet', 'OpenHands + Claude-3.5-Sonnet(Oct)'],
 ];
 
-/** train's own formats (src/cli/train-text.ts): three decimals, intervals to two. */
+/** train's own formats (src/cli/train-cells.ts): three decimals, intervals to two. */
 const f3 = (x: number) => x.toFixed(3);
 const est = (x: number, i: Interval) => `${f3(x)} [${i.lo.toFixed(2)}, ${i.hi.toFixed(2)}]`;
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { choosePtaWeights, ptaGrid } from '../../src/core/forecast/pta-weights.js';
 import { choosePriorWeights, type PriorSample } from '../../src/core/forecast/prior-weights.js';
-import { ptaWeightsText } from '../../src/cli/train-text.js';
+import { ptaWeightsText } from '../../src/cli/train-weights-text.js';
 import { DEFAULT_CONFIG } from '../../src/core/config.js';
 import { ptaSamples } from './pta-samples.js';
 

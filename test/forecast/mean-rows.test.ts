@@ -4,7 +4,7 @@
  * sources; over fewer than 2 there is none, and a line says why.
  */
 import { describe, expect, it } from 'vitest';
-import { ptaWeightsText } from '../../src/cli/train-text.js';
+import { ptaWeightsText } from '../../src/cli/train-weights-text.js';
 import { meanLabel, noMeanNote } from '../../src/cli/mean-rows.js';
 import { DEFAULT_CONFIG } from '../../src/core/config.js';
 import { choosePtaWeights, ptaGrid } from '../../src/core/forecast/pta-weights.js';

@@ -5,7 +5,8 @@
  * the "each signal alone" table beneath the reference-free one and the PTA-mode table (calib14).
  */
 import { describe, expect, it } from 'vitest';
-import { forecastText, priorWeightsText, ptaWeightsText } from '../../src/cli/train-text.js';
+import { forecastText } from '../../src/cli/train-forecast-text.js';
+import { priorWeightsText, ptaWeightsText } from '../../src/cli/train-weights-text.js';
 import { DEFAULT_CONFIG } from '../../src/core/config.js';
 import { FEATURE_COUNT, FEATURE_NAMES, type FeatureName } from '../../src/core/forecast/features.js';
 import { withPriorIntervals } from '../../src/core/forecast/prior-intervals.js';

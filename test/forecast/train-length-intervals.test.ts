@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { forecastText } from '../../src/cli/train-text.js';
+import { forecastText } from '../../src/cli/train-forecast-text.js';
 import { parseForecast } from '../../src/core/forecast/model.js';
 import type { TrainEvaluation } from '../../src/core/forecast/train.js';
 import type { Interval } from '../../src/core/stats/interval.js';

@@ -3,7 +3,7 @@
  * head line "on 1 tasks", and report's χ² note "(have 1 Lucky passes, 1 models, 1 categories)".
  */
 import { describe, expect, it } from 'vitest';
-import { forecastText } from '../../src/cli/train-text.js';
+import { forecastText } from '../../src/cli/train-forecast-text.js';
 import { trainForecast } from '../../src/core/forecast/train.js';
 import { luckyChiSquare } from '../../src/report/statistics.js';
 import type { TrajectoryRow } from '../../src/report/types.js';

@@ -6,7 +6,7 @@
  * - the task-fold figures say kappa was chosen on those same fold scores (the figures themselves unchanged).
  */
 import { describe, expect, it } from 'vitest';
-import { forecastText } from '../../src/cli/train-text.js';
+import { forecastText } from '../../src/cli/train-forecast-text.js';
 import { trainForecast } from '../../src/core/forecast/train.js';
 import { clusteredRateInterval, clustersBy } from '../../src/core/stats/clustered.js';
 import { syntheticSource } from './synthetic-source.js';

@@ -5,7 +5,7 @@
  * and in train.
  */
 import { describe, expect, it } from 'vitest';
-import { forecastText } from '../../src/cli/train-text.js';
+import { forecastText } from '../../src/cli/train-forecast-text.js';
 import { trainForecast } from '../../src/core/forecast/train.js';
 import { syntheticSource } from '../forecast/synthetic-source.js';
 import { cli } from '../cli/run-cli.js';

@@ -14,7 +14,7 @@ from .oversized import frame_bytes
 from .session_parts import Frame, _Link, _Pending, _read_outcome
 from .session_recovery import SessionRecovery
 
-# Codes the server refuses an ``end`` with (no ``seq`` names it): see src/client/session.ts.
+# Codes the server refuses an ``end`` with (no ``seq`` names it): see src/client/end-message.ts (the TypeScript client's END_REFUSALS).
 _END_REFUSALS = frozenset({"unavailable", "internal"})
 # And an ``end`` that carries a patch (src/server/end-patch.ts): not a diff, over the frame limit, or past the step bytes.
 _END_PATCH_REFUSALS = frozenset({"bad_message", "too_large", "quota_exceeded", "overloaded"})

@@ -34,7 +34,8 @@ import { nameRuns } from '../../report/run-naming.js';
 import { untiedEvaluationWarning } from '../../report/untied-evaluations.js';
 import { chooseReference } from '../references.js';
 import { ptaSamples } from '../train-references.js';
-import { forecastText, priorWeightsText, ptaWeightsText } from '../train-text.js';
+import { forecastText } from '../train-forecast-text.js';
+import { priorWeightsText, ptaWeightsText } from '../train-weights-text.js';
 import { trainAnalyzers, trainInput } from '../train-runs.js';
 import { prepareOutputFile, writeOutputFile } from '../output-files.js';
 
