@@ -152,6 +152,20 @@ describe('shadow workspace budget', () => {
   });
 });
 
+describe('shadow workspace line edits past the known lines', () => {
+  // jackson-core-1142's SWE-agent run: `edit 130:130` on Version.java with lines 1-100 known (a ranged view).
+  it('an edit starting past the known lines forgets the file instead of appending the text as the next line', async () => {
+    const { ShadowWorkspace } = await import('../../src/core/state/shadow-workspace.js');
+    const ws = new ShadowWorkspace(1_000_000);
+    ws.setText('V.java', 'a\nb\nc');
+    ws.replaceLines('V.java', [6, 6], 'far');
+    expect(ws.prefix('V.java')).toBeUndefined();
+    ws.setText('V.java', 'a\nb\nc');
+    ws.replaceLines('V.java', [4, 4], 'next');
+    expect(ws.prefix('V.java')?.text).toBe('a\nb\nc\nnext');
+  });
+});
+
 describe('shadow workspace size bookkeeping', () => {
   it('the incremental size always equals the characters of the lines kept', async () => {
     const { ShadowWorkspace } = await import('../../src/core/state/shadow-workspace.js');

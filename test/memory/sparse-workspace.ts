@@ -113,6 +113,10 @@ export class SparseWorkspace {
   replaceLines(file: string, range: LineRange, text: string): void {
     const arr = this.files.get(file);
     if (!arr) return;
+    if (range[0] - 1 > arr.length) {
+      this.forget(file);
+      return;
+    }
     const added = splitLines(text);
     const removed = arr.splice(range[0] - 1, range[1] - range[0] + 1, ...added);
     this.touched(file, measure(added) - measure(removed));

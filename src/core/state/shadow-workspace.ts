@@ -104,6 +104,11 @@ export class ShadowWorkspace extends WorkspaceFiles {
     const file = intern(name);
     const arr = this.load(file);
     if (!arr) return;
+    // As insert(): an edit that starts past the known lines would otherwise land right after them (splice clamps).
+    if (range[0] - 1 > arr.length) {
+      this.forget(file);
+      return;
+    }
     const added = splitLines(text);
     const removed = arr.splice(range[0] - 1, range[1] - range[0] + 1, ...added);
     this.store(file, arr);
