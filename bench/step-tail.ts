@@ -59,7 +59,7 @@ function describe(step: Step): string {
 const tailRow = (name: string, t: Tail): string[] => [name, String(t.n), fmt(t.p50, 1), fmt(t.p90, 1), fmt(t.p99, 1), fmt(t.p999, 1), fmt(t.max, 1)];
 
 /** CPU µs of each step of the server run through the message path, per seq over `sessions` sessions. */
-async function serverRun(corpus: string): Promise<{ steps: Step[]; perSeq: number[][] }> {
+async function serverRun(corpus: string): Promise<{ steps: Step[]; perSeq: number[][]; starts: number[]; ends: number[] }> {
   const file = path.join(corpus, SERVER_BENCH_FILE);
   const parsed = parseTrajectoryText(await readFile(file, 'utf8'), 'auto', file);
   if (!parsed.ok) throw parsed.error;
@@ -74,22 +74,30 @@ async function serverRun(corpus: string): Promise<{ steps: Step[]; perSeq: numbe
   const conn = new Connection(1, socketStandIn(), 1 << 30);
   connections.set(1, conn);
   const perSeq = frames.map(() => [] as number[]);
+  // A session's start and end, each to its resolution (an end's report is built a slice a turn: all its turns).
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const timed = async (into: number[], i: number, work: () => void | Promise<void>): Promise<void> => {
+    const t = cpuUs();
+    await work();
+    if (i >= WARMUP_SESSIONS) into.push(cpuUs() - t);
+  };
   for (let i = 0; i < WARMUP_SESSIONS + sessions; i++) {
     const id = `s${String(i).padStart(9, '0')}`;
-    await handleFrame(deps, conn, Buffer.from(JSON.stringify({ type: 'start', session: id, task: SERVER_BENCH_TASK })), false);
+    await timed(starts, i, () => handleFrame(deps, conn, Buffer.from(JSON.stringify({ type: 'start', session: id, task: SERVER_BENCH_TASK })), false));
     for (const [seq, f] of frames.entries()) {
       Buffer.from(id, 'latin1').copy(f, 26);
       const t = cpuUs();
       await handleFrame(deps, conn, f, false);
       if (i >= WARMUP_SESSIONS) perSeq[seq]!.push(cpuUs() - t);
     }
-    await handleFrame(deps, conn, Buffer.from(JSON.stringify({ type: 'end', session: id })), false);
+    await timed(ends, i, () => handleFrame(deps, conn, Buffer.from(JSON.stringify({ type: 'end', session: id })), false));
     const key = sessionKey(conn.principal.tenant, id);
     registry.sessions.delete(key);
     conn.drop(key);
   }
   await rm(data, { recursive: true, force: true });
-  return { steps: parsed.value.steps, perSeq };
+  return { steps: parsed.value.steps, perSeq, starts, ends };
 }
 
 /** CPU µs of each `push` of every corpus trajectory, `repeats` fresh scorers each (the first a warm-up). */
@@ -123,7 +131,13 @@ async function main(): Promise<void> {
   const server = await serverRun(corpus);
   const serverAll = server.perSeq.flat();
   const serverTail = tailOf(serverAll);
-  const rows = [tailRow(`server run, handleFrame (${server.steps.length} steps × ${sessions} sessions)`, serverTail)];
+  const startTail = tailOf(server.starts);
+  const endTail = tailOf(server.ends);
+  const rows = [
+    tailRow(`server run, handleFrame (${server.steps.length} steps × ${sessions} sessions)`, serverTail),
+    tailRow('server run, a session start (start frame to started)', startTail),
+    tailRow("server run, a session end (end frame to final, the report's turns included)", endTail),
+  ];
   const serverSlow = slowestSteps(
     server.perSeq.map((samples, seq) => ({ key: seq, samples })),
     top,
@@ -164,6 +178,12 @@ async function main(): Promise<void> {
       server_p99_us: serverTail.p99,
       server_p999_us: serverTail.p999,
       server_max_us: serverTail.max,
+      server_start_p50_us: startTail.p50,
+      server_start_p99_us: startTail.p99,
+      server_start_max_us: startTail.max,
+      server_end_p50_us: endTail.p50,
+      server_end_p99_us: endTail.p99,
+      server_end_max_us: endTail.max,
       ...(corpusTail === undefined
         ? {}
         : { corpus_p50_us: corpusTail.p50, corpus_p90_us: corpusTail.p90, corpus_p99_us: corpusTail.p99, corpus_p999_us: corpusTail.p999, corpus_max_us: corpusTail.max }),

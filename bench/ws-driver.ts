@@ -81,6 +81,20 @@ export interface Window {
   endLatencies: Float64Array;
 }
 
+/**
+ * What a paced window sent and how its answers split (cap28): `scored` (Window) counts every score that arrived in
+ * the window, `scoredOwn` only those of steps sent in it; the rest answered steps the warm-up left in flight.
+ */
+export interface PacedCounts {
+  /** Steps sent within the window, and steps due while no session could send. */
+  sent: number;
+  skipped: number;
+  scoredOwn: number;
+  /** Steps sent and not yet scored when the window began and when it ended. */
+  inFlightAtStart: number;
+  inFlightAtEnd: number;
+}
+
 export class LoadDriver {
   private readonly sockets: WebSocket[] = [];
   private readonly slots: number;
@@ -109,6 +123,11 @@ export class LoadDriver {
   private finals = 0;
   /** Score frames received over the driver's life. */
   private scoredTotal = 0;
+  /** Step frames sent over the driver's life; scores within the window of steps sent within it (a round's own). */
+  private sentTotal = 0;
+  private scoredOwn = 0;
+  /** Steps sent and not yet scored when the window began (what an earlier phase left for it to answer). */
+  private inFlightAtStart = 0;
   private recording = false;
   private began = 0;
   private started = 0;
@@ -179,6 +198,7 @@ export class LoadDriver {
     this.sentAt[g * this.steps + k] = now;
     this.dueAt[g * this.steps + k] = due ?? now;
     this.nextSeq[g] = k + 1;
+    this.sentTotal++;
     this.sockets[Math.floor(g / this.o.sessionsPerConnection)]?.send(frame, SEND_OPTS);
   }
 
@@ -222,6 +242,7 @@ export class LoadDriver {
     this.scoredTotal++;
     if (this.recording) {
       this.scored++;
+      if (this.sentAt[g * this.steps + seq]! >= this.began) this.scoredOwn++;
       if (this.count < this.lat.length) {
         this.latStep[this.count] = seq;
         this.latAt[this.count] = now;
@@ -246,6 +267,8 @@ export class LoadDriver {
     this.scored = 0;
     this.starts = 0;
     this.finals = 0;
+    this.scoredOwn = 0;
+    this.inFlightAtStart = this.sentTotal - this.scoredTotal;
     this.recording = true;
     this.began = performance.now();
   }
@@ -309,7 +332,7 @@ export class LoadDriver {
    * Step n of the schedule is due at `t0 + (n + 1) / rate`; `t0` (performance.now() time, default now) lets
    * several drivers start together with their schedules offset, so their sends interleave.
    */
-  async pace(rate: number, warmupMs: number, ms: number, t0 = performance.now()): Promise<Window & { sent: number; skipped: number }> {
+  async pace(rate: number, warmupMs: number, ms: number, t0 = performance.now()): Promise<Window & PacedCounts> {
     if (t0 > performance.now()) await sleep(t0 - performance.now());
     let sent = 0;
     let skipped = 0;
@@ -341,7 +364,9 @@ export class LoadDriver {
       };
       tick();
     });
-    return { ...this.window(), sent: sent - recordedSent, skipped };
+    const inFlightAtStart = this.inFlightAtStart;
+    const scoredOwn = this.scoredOwn;
+    return { ...this.window(), sent: sent - recordedSent, skipped, scoredOwn, inFlightAtStart, inFlightAtEnd: this.sentTotal - this.scoredTotal };
   }
 
   /** Stops sending and closes the sockets. */

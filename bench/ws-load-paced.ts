@@ -134,6 +134,25 @@ export interface Capacity {
   reached: boolean;
 }
 
+/** A round's counts over its recorded window (bench/ws-driver.ts's `PacedCounts` and `scored`, `seconds`). */
+export interface RoundCounts {
+  sent: number;
+  scored: number;
+  seconds: number;
+}
+
+/**
+ * A capacity round's sent and answered steps/s. Answered is every score of the window, but never more than the steps
+ * sent in it: scores beyond those answered steps the warm-up left in flight (the server fell behind in the warm-up
+ * and caught up), which shows the server carried the sent rate, not more. Stop 72's first round counted them: 30,516
+ * answered a second of 29,995 sent, and the row ran at half of that (cap28). At saturation every score counts: the
+ * server was busy the whole window, whatever it was answering.
+ */
+export function roundRates(c: RoundCounts): { sent: number; answered: number; drained: number } {
+  const answered = Math.min(c.scored, c.sent);
+  return { sent: c.sent / c.seconds, answered: answered / c.seconds, drained: Math.max(0, c.scored - c.sent) };
+}
+
 /** Answered below this share of the offered rate, a capacity round found the capacity (the server held the rate). */
 export const CAPACITY_REACHED = 0.9;
 
@@ -198,17 +217,17 @@ async function pacedCapacityRound(a: TargetProcess, loop: OpenLoop, offered: num
   const pc = Math.min(loop.pacedConnections, sessions);
   const x = await pacedRound(a, offered, pc, sessions, loop);
   const settled = await sessionsEnded(a);
-  const answered = x.w.scored / x.w.seconds;
+  const { sent, answered, drained } = roundRates(x.w);
   const c: Capacity = {
     offered,
-    sent: x.w.sent / x.w.seconds,
+    sent,
     answered,
     busyPct: (x.cpu[0]! * 100) / x.w.seconds,
     cpuUsPerStep: (x.cpu[0]! * 1e6) / x.w.scored,
     reached: answered < CAPACITY_REACHED * offered,
   };
   console.log(
-    `paced capacity round (steplens alone, ${pc * Math.ceil(sessions / pc)} sessions over ${pc} connections, offered ${fmt(offered, 0)} steps/s): sent ${fmt(c.sent, 0)}/s, answered ${fmt(answered, 0)}/s, ${x.w.skipped} due steps skipped (every session had sent its trajectory and waited for its final); target ${fmt(c.cpuUsPerStep, 1)} µs of CPU a step, ${fmt(c.busyPct, 0)} % of a core; driver ${fmt((x.cpu[1]! * 100) / x.w.seconds, 0)} % of a core; its sessions ended and freed ${settled}${c.reached ? '' : ` - answered ${CAPACITY_REACHED * 100} % of the offer or more: not the capacity`}`,
+    `paced capacity round (steplens alone, ${pc * Math.ceil(sessions / pc)} sessions over ${pc} connections, offered ${fmt(offered, 0)} steps/s): sent ${fmt(c.sent, 0)}/s, answered ${fmt(answered, 0)}/s (${fmt(x.w.scored / x.w.seconds, 0)}/s scored in the window, ${fmt(x.w.scoredOwn / x.w.seconds, 0)}/s of its own steps; ${x.w.inFlightAtStart} steps in flight at its start, ${x.w.inFlightAtEnd} at its end${drained > 0 ? `; ${drained} scores beyond its sends not counted` : ''}), ${x.w.skipped} due steps skipped (every session had sent its trajectory and waited for its final); target ${fmt(c.cpuUsPerStep, 1)} µs of CPU a step, ${fmt(c.busyPct, 0)} % of a core; driver ${fmt((x.cpu[1]! * 100) / x.w.seconds, 0)} % of a core; its sessions ended and freed ${settled}${c.reached ? '' : ` - answered ${CAPACITY_REACHED * 100} % of the offer or more: not the capacity`}`,
   );
   return c;
 }

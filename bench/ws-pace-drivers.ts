@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { SERVER_BENCH_TASK } from './corpus.js';
 import type { TargetProcess } from './server-process.js';
 import { nextRun } from './ws-load-closed.js';
-import { LoadDriver, sleep, type StepTemplates, type Window } from './ws-driver.js';
+import { LoadDriver, sleep, type PacedCounts, type StepTemplates, type Window } from './ws-driver.js';
 import type { PaceWorkerData } from './ws-pace-worker.js';
 
 /** What every paced round shares: the trajectory, the flags of the open loop. */
@@ -23,7 +23,7 @@ export interface OpenLoop {
 }
 
 /** A paced window as the drivers saw it: every step's latencies, and the drivers' own event-loop delay. */
-export type PacedWindow = Window & { sent: number; skipped: number };
+export type PacedWindow = Window & PacedCounts;
 export interface Driven {
   w: PacedWindow;
   driverDelay: { p99: number; max: number };
@@ -95,6 +95,9 @@ export function mergeWindows(ws: readonly PacedWindow[]): PacedWindow {
     endLatencies: cat((w) => w.endLatencies, f64),
     sent: sum((w) => w.sent),
     skipped: sum((w) => w.skipped),
+    scoredOwn: sum((w) => w.scoredOwn),
+    inFlightAtStart: sum((w) => w.inFlightAtStart),
+    inFlightAtEnd: sum((w) => w.inFlightAtEnd),
   };
 }
 

@@ -61,6 +61,9 @@ describe('ws-load paced drivers (p99-19)', () => {
       endLatencies: Float64Array.of(base),
       sent: arrivals.length,
       skipped: base,
+      scoredOwn: arrivals.length - 1,
+      inFlightAtStart: 1 + base,
+      inFlightAtEnd: base,
     });
     const m = mergeWindows([win([1, 4, 6], 0), win([2, 3, 5], 100)]);
     expect([...m.arrivals]).toEqual([1, 2, 3, 4, 5, 6]);
@@ -68,6 +71,7 @@ describe('ws-load paced drivers (p99-19)', () => {
     expect([...m.dueLatencies]).toEqual([0.5, 100.5, 101.5, 1.5, 102.5, 2.5]);
     expect([...m.latencySteps]).toEqual([0, 1000, 1001, 1, 1002, 2]);
     expect([m.scored, m.sent, m.skipped, m.starts, m.finals, m.seconds]).toEqual([6, 6, 100, 2, 4, 101]);
+    expect([m.scoredOwn, m.inFlightAtStart, m.inFlightAtEnd]).toEqual([4, 102, 100]);
   });
 });
 
@@ -100,6 +104,9 @@ describe('LoadDriver.pace against an echo', () => {
             // Sent at or after its due time: the latency from the due time holds the one from the send.
             expect(w.dueLatencies[i]!).toBeGreaterThanOrEqual(w.latencies[i]!);
           }
+          // A window's own scores are of steps it sent; the others answered steps in flight when it began (cap28).
+          expect(w.scoredOwn).toBeLessThanOrEqual(w.sent);
+          expect(w.scored - w.scoredOwn).toBeLessThanOrEqual(w.inFlightAtStart);
           scored = w.scored;
         } finally {
           await d.close();

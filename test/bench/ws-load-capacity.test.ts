@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readmeUsage } from '../../bench/args.js';
-import { CAPACITY_REACHED, CAPACITY_STEP, capacityOf, nextCapacityOffer, pacedRates, type Capacity } from '../../bench/ws-load-paced.js';
+import { CAPACITY_REACHED, CAPACITY_STEP, capacityOf, nextCapacityOffer, pacedRates, roundRates, type Capacity } from '../../bench/ws-load-paced.js';
 import { packageRoot } from '../../src/package-files.js';
 
 /** A capacity round against a server that answers at most `carries` steps/s. */
@@ -67,5 +67,33 @@ describe('ws-load capacity rounds (half22)', () => {
     expect(flags).toContain('--capacity-rounds');
     const usage = readmeUsage(readFileSync(path.join(root, 'bench/README.md'), 'utf8'), 'ws-load') ?? '';
     expect(flags.filter((f) => !usage.includes(`[${f} `) && !usage.includes(`[${f}]`))).toEqual([]);
+  });
+
+  // Stop 72's run-all (bench/README.md, /tmp/bench72/ws-load.json): an 8 s window of the first round, 30,000 offered,
+  // 29,995.26 sent a second, 30,516.40 scored a second: 4,169 scores more than sends, of steps the warm-up left in flight.
+  const stop72 = { sent: 239_962, scored: 244_131, seconds: 8 };
+
+  it("never answers more than a round sent: stop 72's first round reads its sent rate, not 30,516 (cap28)", () => {
+    const r = roundRates(stop72);
+    expect(r.answered).toBeLessThanOrEqual(r.sent);
+    expect(r.answered).toBeCloseTo(29_995.25, 2);
+    expect(r.drained).toBe(4_169);
+  });
+
+  it('reads every score of a saturated round, those of warm-up steps too (the server was busy the whole window)', () => {
+    // Stop 72's second round: 45,000 offered, 22,769 answered a second (its sends were not recorded: 37,500 a second here).
+    const r = roundRates({ sent: 300_000, scored: 182_152, seconds: 8 });
+    expect(r).toEqual({ sent: 37_500, answered: 22_769, drained: 0 });
+  });
+
+  it("halves stop 72's capacity at most at half the first round's sent rate", () => {
+    const first = roundRates(stop72);
+    const rs: Capacity[] = [
+      { offered: 30_000, ...first, busyPct: 102, cpuUsPerStep: 33.3, reached: first.answered < CAPACITY_REACHED * 30_000 },
+      { offered: 45_000, sent: 37_500, answered: 22_769, busyPct: 106, cpuUsPerStep: 46.5, reached: true },
+    ];
+    const found = capacityOf(rs);
+    expect(found.answered).toBeLessThanOrEqual(found.best.sent);
+    expect(pacedRates('half-paced', Number.NaN, found.answered)[0]!.rate).toBeLessThanOrEqual(29_995.26 / 2);
   });
 });
