@@ -272,6 +272,14 @@ function pooledFor(m: string, seed: number, shippedEnds: ReadonlyArray<number | 
   const configFor = (s: string): FitConfig => sel.candidates[sel.chosenApart[s] ?? sel.candidates.indexOf(sel.chosen)]!.config;
   const { apart } = heldOutWithExtra(rs, configFor, folds, seed, []);
   const ends = endScores(apart);
+  // The other sources' figures: their own runs are in the population (as B uses a source's own runs), so not held out from it.
+  const view = evaluateView(rs, apart.scores, apart.scores, { seed });
+  const steer = sel.steering.filter((s) => s !== m);
+  const others = (sep: Separation) => steer.map((s) => `${s} ${f3(aurocOf(sep, s))}`).join(', ');
+  const atMean = (sep: Separation) => mean(sep.withinSource.sources.filter((x) => x.counted && sel.steering.includes(x.source)).map((x) => x.auroc));
+  console.log(
+    `${POOLED}, population every source but ${m}: end AUROC ${others(view.end)}; mean of the steering sources counted at t = 20 ${f3(atMean(view.at['20']!))}, t = 40 ${f3(atMean(view.at['40']!))}`,
+  );
   const own = (e: ReadonlyArray<number | null>) => scoredOf(runs, e).filter((x) => x.source === m);
   const sep = separation(own(ends), { seed, unit: 'task' });
   const x = sep.withinSource.sources[0];
