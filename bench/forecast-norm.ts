@@ -31,9 +31,8 @@ import { trainAnalyzers, trainInput } from '../src/cli/train-runs.js';
 import { DEFAULT_CONFIG } from '../src/core/config.js';
 import { crossCalibrate, endScores } from '../src/core/forecast/crossfit.js';
 import { calibrationBySource, evaluateView, EVAL_STEPS } from '../src/core/forecast/evaluate.js';
-import { FEATURE_COUNT, FEATURE_NAMES, type FeatureName } from '../src/core/forecast/features.js';
 import { applyPlatt } from '../src/core/forecast/platt.js';
-import { CHECKPOINTS, rowAt, sourceOf, type ForecastRun } from '../src/core/forecast/run.js';
+import { sourceOf, type ForecastRun } from '../src/core/forecast/run.js';
 import { selectConfig } from '../src/core/forecast/select.js';
 import { heldOutApart, unseenSourcePPass } from '../src/core/forecast/train.js';
 import { pickGroups } from '../src/core/stats/best-of-n.js';
@@ -45,6 +44,7 @@ import { parseSourcesTable } from '../src/report/sources-table.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
 import { meanDifference, sourceDifference, withinTaskDifference, type Difference, type Paired } from './forecast-text/paired.js';
 import { argsError, benchArgs, numberFlag } from './args.js';
+import { normalised, VARIANTS } from './forecast-norm/normalise.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
 
@@ -57,100 +57,8 @@ if (positionals.length === 0) argsError('give the run folders as arguments (e.g.
 const folds = numberFlag(values, 'folds', 'positive integer', 5);
 const seed = numberFlag(values, 'seed', 'non-negative integer', 1);
 
-/** Fewer runs than this at a checkpoint: its statistics are the previous checkpoint's. */
-const MIN_POPULATION = 3;
-const LENGTH_LIKE: readonly FeatureName[] = ['logSteps', 'logSinceEdit', 'sinceEditShare', 'firstEditShare'];
-const LENGTH_COLS = new Set(LENGTH_LIKE.map((f) => FEATURE_NAMES.indexOf(f)));
-type Kind = 'centre' | 'z' | 'ecdf';
-interface Variant {
-  kind: Kind | null;
-  cols: (j: number) => boolean;
-}
-const VARIANTS: Record<string, Variant> = {
-  shipped: { kind: null, cols: () => false },
-  'A-centre': { kind: 'centre', cols: () => true },
-  'A-z': { kind: 'z', cols: () => true },
-  'B-ecdf': { kind: 'ecdf', cols: () => true },
-  'C-length': { kind: 'z', cols: (j) => LENGTH_COLS.has(j) },
-};
 const chosenVariants = (values.variants ?? Object.keys(VARIANTS).join(',')).split(',');
 for (const v of chosenVariants) if (!(v in VARIANTS)) argsError(`--variants: unknown variant ${v} (known: ${Object.keys(VARIANTS).join(', ')})`);
-
-/** One feature's values in a population (sorted, NaN left out), with mean and sd. */
-interface Stat {
-  sorted: Float64Array;
-  mean: number;
-  sd: number;
-}
-function statOf(xs: number[]): Stat {
-  const v = xs.filter((x) => !Number.isNaN(x));
-  const sorted = Float64Array.from(v).sort();
-  const mean = v.length === 0 ? 0 : v.reduce((a, b) => a + b, 0) / v.length;
-  const sd = v.length < 2 ? 0 : Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / (v.length - 1));
-  return { sorted, mean, sd };
-}
-/** Mid-rank ECDF: (#below + #equal / 2) / n. */
-function ecdf(s: Stat, x: number): number {
-  const a = s.sorted;
-  if (a.length === 0) return 0.5;
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const m = (lo + hi) >> 1;
-    if (a[m]! < x) lo = m + 1;
-    else hi = m;
-  }
-  let eq = lo;
-  while (eq < a.length && a[eq] === x) eq += 1;
-  return (lo + (eq - lo) / 2) / a.length;
-}
-function apply(kind: Kind, s: Stat, x: number): number {
-  if (Number.isNaN(x)) return x;
-  if (kind === 'ecdf') return ecdf(s, x);
-  const c = x - s.mean;
-  return kind === 'z' && s.sd > 1e-12 ? c / s.sd : c;
-}
-
-/** Per source: statistics of every feature at the end rows and at each checkpoint (outcomes never read). */
-interface SourceStats {
-  end: Stat[];
-  at: Map<number, Stat[]>;
-}
-function sourceStats(rs: readonly ForecastRun[]): SourceStats {
-  const cols = (pick: Array<[ForecastRun, number]>) => Array.from({ length: FEATURE_COUNT }, (_, j) => statOf(pick.map(([r, row]) => r.rows[row * FEATURE_COUNT + j]!)));
-  const end = cols(rs.map((r) => [r, r.at.length - 1]));
-  const at = new Map<number, Stat[]>();
-  let prev = end;
-  for (const c of CHECKPOINTS) {
-    const pop = rs.flatMap((r): Array<[ForecastRun, number]> => (r.length >= c && rowAt(r, c) >= 0 ? [[r, rowAt(r, c)]] : []));
-    const s = pop.length >= MIN_POPULATION ? cols(pop) : prev;
-    at.set(c, s);
-    prev = s;
-  }
-  return { end, at };
-}
-const checkpointOf = (t: number): number => {
-  let c = CHECKPOINTS[0]!;
-  for (const x of CHECKPOINTS) if (x <= t) c = x;
-  return c;
-};
-function normalised(runs: readonly ForecastRun[], v: Variant): ForecastRun[] {
-  if (v.kind === null) return [...runs];
-  const kind = v.kind;
-  const bySource = new Map<string, ForecastRun[]>();
-  for (const r of runs) bySource.set(sourceOf(r), [...(bySource.get(sourceOf(r)) ?? []), r]);
-  const stats = new Map([...bySource].map(([s, rs]) => [s, sourceStats(rs)]));
-  return runs.map((r) => {
-    const st = stats.get(sourceOf(r))!;
-    const rows = Float64Array.from(r.rows);
-    for (let i = 0; i < r.at.length; i++) {
-      const t = r.at[i]!;
-      const s = t === r.length ? st.end : st.at.get(checkpointOf(t))!;
-      for (let j = 0; j < FEATURE_COUNT; j++) if (v.cols(j)) rows[i * FEATURE_COUNT + j] = apply(kind, s[j]!, r.rows[i * FEATURE_COUNT + j]!);
-    }
-    return { ...r, rows };
-  });
-}
 
 const started = Date.now();
 const { found, naming } = readCorpusInput(positionals, { outcomes: values.outcomes, manifest: values.manifest }, process.cwd(), 'forecast-norm');

@@ -200,6 +200,7 @@ const REQUIRED: Record<string, string[]> = {
   'forecast-features': ['none'],
   'forecast-text': ['none'],
   'forecast-norm': ['none'],
+  'forecast-ecdf': ['none'],
   'calibration-retrain': ['none'],
   'calibration-online': ['none'],
   'report-separation': ['none.json'],
