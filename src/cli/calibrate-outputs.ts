@@ -5,6 +5,7 @@ import { describeSettings } from '../core/calibrate/index.js';
 import type { Weights } from '../core/config.js';
 import type { PolicyInput } from '../core/policy.js';
 import type { PolicyMatch } from '../core/policy-set.js';
+import type { Interval } from '../core/stats/interval.js';
 import { escapeControl } from '../printable.js';
 import { csvCell } from '../report/render/format-table.js';
 import { tradeoffChart } from '../report/tradeoff-chart.js';
@@ -48,10 +49,22 @@ export function policySetDocument(
   };
 }
 
-/** The Pareto fronts as CSV (one row per front point and mode). */
+/** An interval's two ends as cells (empty without one). */
+const ends = (i: Interval | null): Array<number | null> => [i?.lo ?? null, i?.hi ?? null];
+
+/**
+ * The Pareto fronts as CSV (one row per front point and mode), every figure with the n and the 95 % interval the
+ * tables print beside it (`_lo`/`_hi`, empty where the table prints `[-]`; they were bare points; audit28).
+ */
 export function tradeoffCsv(r: TradeoffResult): string {
-  const head =
-    'mode,passing_stopped,passing,passing_rate,passing_upper,within_bound,failing_stopped,failing,failing_rate,failing_steps_saved,failing_steps_share,failing_tokens_saved,failing_token_share,all_token_share,median_stop_step,policy';
+  const head = [
+    'mode,passing_stopped,passing,passing_rate,passing_upper,within_bound',
+    'failing_stopped,failing,failing_rate,failing_rate_lo,failing_rate_hi',
+    'failing_steps,failing_steps_saved,failing_steps_share,failing_steps_share_lo,failing_steps_share_hi',
+    'failing_tokens,failing_tokens_saved,failing_token_share,failing_token_share_lo,failing_token_share_hi',
+    'runs,all_token_share,all_token_share_lo,all_token_share_hi',
+    'stopped,median_stop_step,median_stop_step_lo,median_stop_step_hi,median_stop_step_tied,policy',
+  ].join(',');
   const rows = (['referenceFree', 'reference'] as const).flatMap((m) =>
     r.front[m].map((p) => {
       const q = p.modes[m];
@@ -65,12 +78,22 @@ export function tradeoffCsv(r: TradeoffResult): string {
         q.failingStopped,
         q.failing,
         q.failingRate,
+        ...ends(q.failingInterval),
+        q.failingSteps,
         q.failingStepsSaved,
         q.failingStepsShare,
+        ...ends(q.failingStepsShareInterval),
+        q.failingTokens,
         q.failingTokensSaved,
         q.failingTokenShare,
+        ...ends(q.failingTokenShareInterval),
+        q.passing + q.failing,
         q.allTokenShare,
+        ...ends(q.allTokenShareInterval),
+        q.passingStopped + q.failingStopped,
         q.medianStopStep,
+        ...ends(q.medianStopStepInterval),
+        q.medianStopStepTied,
         describeSettings(p.settings),
       ]
         .map(csvCell)

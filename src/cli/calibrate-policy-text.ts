@@ -7,7 +7,7 @@ import { renderTable } from './table.js';
 
 const pct = (r: number | null | undefined): string => (r === null || r === undefined ? '-' : `${(100 * r).toFixed(1)}%`);
 const f3 = (x: number | null) => (x === null ? '-' : x.toFixed(3));
-const ci = (x: number | null, iv: { lo: number; hi: number } | null) => (x === null ? '-' : iv ? `${f3(x)} [${f3(iv.lo)}, ${f3(iv.hi)}]` : f3(x));
+const ci = (x: number | null, iv: { lo: number; hi: number } | null) => (x === null ? '-' : iv ? `${f3(x)} [${f3(iv.lo)}, ${f3(iv.hi)}]` : `${f3(x)} [-]`);
 const MODE: Record<ModeName, string> = { referenceFree: 'reference-free', reference: 'with references' };
 const get = (s: StopSettings, key: string): unknown => (s as unknown as Record<string, unknown>)[key] ?? null;
 
@@ -36,7 +36,7 @@ export function stopSeparationLines(s: Record<ModeName, Separation>, stops: Stop
         : `within source ${ci(ws.mean, ws.interval)} (mean over ${ws.counted} of ${plural(ws.sources.length, 'source')}; tasks resampled)`;
     return (
       `  ${MODE[m]}: AUROC of "not stopped" for passing vs failing runs: ${within}; within task ${ci(x.withinTask.auroc, x.withinTask.interval)} ` +
-      `(${plural(x.withinTask.pairs, 'pair')}, ${plural(x.withinTask.tasks, 'task')}); pooled ${ci(x.pooled.auroc, x.pooled.interval)} on ${x.pooled.nPass}/${x.pooled.nFail}, source alone ${f3(x.pooled.sourceOnly)}`
+      `(${plural(x.withinTask.pairs, 'pair')}, ${plural(x.withinTask.tasks, 'task')}); pooled ${ci(x.pooled.auroc, x.pooled.interval)} on ${x.pooled.nPass}/${x.pooled.nFail}, source alone ${ws.sources.length === 1 ? `${f3(x.pooled.sourceOnly)} (one source: by construction)` : ci(x.pooled.sourceOnly, x.pooled.sourceOnlyInterval)}`
     );
   });
 }

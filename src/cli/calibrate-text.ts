@@ -20,9 +20,12 @@ export const HEADER = [
 
 /** What the intervals of {@link pointCells} are, printed once under a table of them. */
 export const INTERVALS_NOTE =
-  "intervals: failing stopped, Wilson 95% over the failing runs; steps and tokens saved, a share of the failing runs' sums with a 95% bootstrap interval resampling those runs ([-]: under 5 failing runs, or every draw alike); tokens saved / all runs', the same resampling every run; median stop step, over the stopped runs (n), its distribution-free 95% interval (order statistics; [-] under 6 stopped runs)";
+  "intervals: failing stopped, Wilson 95% over the failing runs; steps and tokens saved, a share of the failing runs' sums with a 95% bootstrap interval resampling those runs ([-]: under 5 failing runs, or every draw alike); tokens saved / all runs', the same resampling every run; median stop step, over the stopped runs (n), its distribution-free 95% interval (order statistics; [-] under 6 stopped runs; an interval of one step when so many stopped runs tie there that both ends fall on it: the row says how many, (n N; K tie at S), and the other stops still spread)";
 
 export { weightsText } from './calibrate-weights-text.js';
+
+/** An interval of one value says so: that many stopped runs tie at that step (it read as certainty; audit28). */
+const tied = (p: TradeoffPoint): string => (p.medianStopStepTied === null ? '' : `; ${p.medianStopStepTied} tie at ${num(p.medianStopStepInterval?.lo ?? null)}`);
 
 /** The numbers of one point as table cells. */
 export function pointCells(p: TradeoffPoint): string[] {
@@ -33,7 +36,7 @@ export function pointCells(p: TradeoffPoint): string[] {
     `${Math.round(p.failingTokensSaved)}/${Math.round(p.failingTokens)} (${pct(p.failingTokenShare)}${pctInterval(p.failingTokenShareInterval)})`,
     // Both with an interval and n (they were bare; audit27).
     `${pct(p.allTokenShare)}${pctInterval(p.allTokenShareInterval)} (n ${p.passing + p.failing})`,
-    `${num(p.medianStopStep)}${numInterval(p.medianStopStepInterval)} (n ${p.passingStopped + p.failingStopped})`,
+    `${num(p.medianStopStep)}${numInterval(p.medianStopStepInterval)} (n ${p.passingStopped + p.failingStopped}${tied(p)})`,
   ];
 }
 

@@ -38,7 +38,8 @@ export function separation(rows: readonly TrajectoryRow[], options: SeparationOp
   return SIGNALS.flatMap((signal) => {
     const runs = scoredOutcomes(rows, signal);
     if (runs.length === 0 && signal !== 'total') return [];
-    const s = separationOf(runs, options);
+    // The source-only AUROC with its interval here (the report prints it beside the pooled one; audit28).
+    const s = separationOf(runs, { ...options, sourceOnlyInterval: true });
     const ks = ksTwoSample(
       runs.filter((r) => r.pass).map((r) => r.score),
       runs.filter((r) => !r.pass).map((r) => r.score),

@@ -85,6 +85,7 @@ describe('combined grid: counts known by hand', () => {
       medianStopStep: 3,
       // 2 stopped runs: under 6, no distribution-free interval of the median.
       medianStopStepInterval: null,
+      medianStopStepTied: null,
       medianFailingStopStep: 3,
     });
     expect(table.passingStopped.reference[k]).toBe(1);

@@ -123,8 +123,9 @@ describe('n and intervals, ranks with ties and a minimum', () => {
     const total = plain.separation[0]!;
     // The pooled interval resamples tasks: none below MIN_RESAMPLE_UNITS of them.
     const pi = total.pooled.interval;
+    const so = total.pooled.sourceOnlyInterval;
     expect(text).toContain(
-      `pooled ${total.pooled.auroc!.toFixed(3)} ${pi ? `[${pi.lo.toFixed(3)}, ${pi.hi.toFixed(3)}]` : '[-]'} on ${total.nPass} passing / ${total.nFail} failing, beside ${total.pooled.sourceOnly!.toFixed(3)} for the source alone`,
+      `pooled ${total.pooled.auroc!.toFixed(3)} ${pi ? `[${pi.lo.toFixed(3)}, ${pi.hi.toFixed(3)}]` : '[-]'} on ${total.nPass} passing / ${total.nFail} failing, beside ${total.pooled.sourceOnly!.toFixed(3)} ${so ? `[${so.lo.toFixed(3)}, ${so.hi.toFixed(3)}]` : '[-]'} for the source alone`,
     );
   });
 });

@@ -1,7 +1,7 @@
 /** The numbers of one stop vector: false and true stops, steps and tokens saved, median stop step. */
 import { upperBound, type BoundMethod } from '../stats/binomial.js';
 import { spread } from '../stats/bootstrap.js';
-import { median } from '../stats/descriptive.js';
+import { countOf, median } from '../stats/descriptive.js';
 import { medianInterval, wilsonInterval } from '../stats/interval.js';
 import { RatioDraws, sumDraws } from '../stats/ratio-draws.js';
 import type { StopVector } from './stop-vectors.js';
@@ -119,6 +119,7 @@ export function pointOf(facts: readonly RunFacts[], stops: StopVector, bound: Bo
   });
   // The failing and the all-runs token shares share their numerator's draws (one pass of the stopped runs).
   const [failingTokenShareInterval, allTokenShareInterval] = tokensSaved === 0 ? [null, null] : failingDraws(facts).intervals(TOKENS, savedTokensAt, [undefined, passingTokenDraws(facts)]);
+  const stopInterval = medianInterval(at);
   return {
     passing,
     failing,
@@ -139,7 +140,8 @@ export function pointOf(facts: readonly RunFacts[], stops: StopVector, bound: Bo
     allTokenShare: ratio(tokensSaved, allTokens),
     allTokenShareInterval: spread(allTokenShareInterval ?? null),
     medianStopStep: median(at),
-    medianStopStepInterval: medianInterval(at),
+    medianStopStepInterval: stopInterval,
+    medianStopStepTied: stopInterval !== null && stopInterval.lo === stopInterval.hi ? countOf(at, stopInterval.lo) : null,
     medianFailingStopStep: median(atFailing),
   };
 }

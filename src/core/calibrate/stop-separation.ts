@@ -12,7 +12,8 @@ export function stopSeparation(runs: readonly TradeoffRun[], evaluated: Evaluate
   const of = (m: ModeName) =>
     separation(
       runs.map((r, i) => ({ source: r.source ?? 'all', task: r.task, pass: r.passed, score: evaluated.runs[i]!.stopAt[m] === null ? 1 : 0 })),
-      options,
+      // Printed beside the pooled AUROC with its interval (it was a bare point; audit28).
+      { ...options, sourceOnlyInterval: true },
     );
   return { referenceFree: of('referenceFree'), reference: of('reference') };
 }

@@ -85,6 +85,11 @@ export interface TradeoffPoint {
   medianStopStep: number | null;
   /** Distribution-free 95 % interval of medianStopStep (order statistics of the stopped runs; null under 6 of them). */
   medianStopStepInterval: Interval | null;
+  /**
+   * When that interval's ends meet, how many stopped runs stop at that one step (null otherwise): an interval of one
+   * value says the stops tie there, not that every run stops there (`17 [17, 17]` read as certainty; audit28).
+   */
+  medianStopStepTied: number | null;
   medianFailingStopStep: number | null;
 }
 

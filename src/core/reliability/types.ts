@@ -40,7 +40,7 @@ export interface ReliabilityMetrics {
   jcr: number | null;
   /** Mean patch churn over completed attempts. */
   pcr: number | null;
-  /** Median patch churn over completed attempts. */
+  /** Median patch churn over completed attempts: a point (no interval; not in the report's tables, only report.json). */
   pcrMedian: number | null;
   /** Pooled: agent-induced failures / tool calls over completed attempts. */
   atfr: number | null;

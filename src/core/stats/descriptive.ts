@@ -26,6 +26,13 @@ export function median(xs: readonly number[]): number | null {
   return quantile(xs, 0.5);
 }
 
+/** How many of `xs` equal `v` (the values tied at a point, e.g. at a median interval of one value). */
+export function countOf(xs: readonly number[], v: number): number {
+  let k = 0;
+  for (const x of xs) if (x === v) k += 1;
+  return k;
+}
+
 /**
  * 1-based ranks of `xs` in ascending order (`descending` reverses), tied
  * values sharing the average of the ranks they span (so ranks always sum to

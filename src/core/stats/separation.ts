@@ -44,6 +44,11 @@ export interface SeparationOptions extends BootstrapOptions {
    * ran each task 3 times, and resampling its runs drew an interval a fifth narrower. A run naming no task is a task of its own.
    */
   unit?: 'run' | 'task';
+  /**
+   * Also draw `sourceOnlyInterval` (default false: it costs one more bootstrap a call, and the forecaster's evaluation
+   * calls this once a step; where it is not drawn the figure is a point and its printers say so).
+   */
+  sourceOnlyInterval?: boolean;
 }
 
 export const MIN_PER_CLASS = 3;
@@ -73,6 +78,11 @@ export interface Separation {
     nFail: number;
     /** Pooled AUROC of each run's source mean: what telling sources apart alone earns. */
     sourceOnly: number | null;
+    /**
+     * Its 95 % interval, drawn as the pooled one (each draw's source means from the runs it drew; audit28: it printed
+     * bare beside the pooled AUROC's interval). Null unless `sourceOnlyInterval` is asked, or with one source.
+     */
+    sourceOnlyInterval: Interval | null;
   };
 }
 
@@ -107,6 +117,29 @@ function clusterInterval(groups: ReadonlyArray<readonly ScoredOutcome[]>, stat: 
 
 const aurocOf = (rs: readonly ScoredOutcome[]): number | null => {
   const [p, n] = split(rs);
+  return auroc(p, n)?.auroc ?? null;
+};
+
+/** Each run scored by its source's mean score over `runs`. */
+function sourceMeans(runs: readonly ScoredOutcome[]): [number[], number[]] {
+  const sums = new Map<string, [number, number]>();
+  for (const r of runs) {
+    const s = sums.get(r.source);
+    if (s) {
+      s[0] += r.score;
+      s[1] += 1;
+    } else sums.set(r.source, [r.score, 1]);
+  }
+  const meanOf = (r: ScoredOutcome) => {
+    const [sum, n] = sums.get(r.source)!; // every run's source was summed above
+    return sum / n;
+  };
+  return [runs.filter((r) => r.pass).map(meanOf), runs.filter((r) => !r.pass).map(meanOf)];
+}
+
+/** The AUROC of knowing only each run's source, the means taken over `runs` (one draw's runs in a bootstrap). */
+const sourceOnlyOf = (runs: readonly ScoredOutcome[]): number | null => {
+  const [p, n] = sourceMeans(runs);
   return auroc(p, n)?.auroc ?? null;
 };
 
@@ -196,10 +229,10 @@ function withinTask(runs: readonly ScoredOutcome[], options: BootstrapOptions): 
   return { auroc: ratio(groups), interval, pairs, tasks: groups.length };
 }
 
-function pooled(runs: readonly ScoredOutcome[], bySource: ReadonlyArray<[string, ScoredOutcome[]]>, options: BootstrapOptions, byTask: boolean): Separation['pooled'] {
+function pooled(runs: readonly ScoredOutcome[], bySource: ReadonlyArray<[string, ScoredOutcome[]]>, options: SeparationOptions, byTask: boolean): Separation['pooled'] {
   const [pos, neg] = split(runs);
-  const sourceMean = new Map(bySource.map(([s, rs]) => [s, rs.reduce((a, r) => a + r.score, 0) / rs.length]));
-  const [sPos, sNeg] = split(runs.map((r) => ({ ...r, score: sourceMean.get(r.source)! })));
+  const [sPos, sNeg] = sourceMeans(runs);
+  const sourceOnly = auroc(sPos, sNeg)?.auroc ?? null;
   return {
     auroc: auroc(pos, neg)?.auroc ?? null,
     interval: byTask
@@ -209,6 +242,16 @@ function pooled(runs: readonly ScoredOutcome[], bySource: ReadonlyArray<[string,
       : aurocInterval(pos, neg, options),
     nPass: pos.length,
     nFail: neg.length,
-    sourceOnly: auroc(sPos, sNeg)?.auroc ?? null,
+    sourceOnly,
+    sourceOnlyInterval: options.sourceOnlyInterval === true && bySource.length > 1 && sourceOnly !== null ? sourceOnlyInterval(runs, options, byTask) : null,
   };
+}
+
+/** The source-only AUROC's interval: tasks resampled (byTask) or each outcome's runs, the source means drawn anew each time. */
+function sourceOnlyInterval(runs: readonly ScoredOutcome[], options: SeparationOptions, byTask: boolean): Interval | null {
+  if (byTask) return clusterInterval(taskGroups(runs), sourceOnlyOf, options);
+  const pass = runs.filter((r) => r.pass);
+  const fail = runs.filter((r) => !r.pass);
+  if (!resamplableStrata(pass.length, fail.length)) return null;
+  return spread(bootstrapDraws((random) => sourceOnlyOf([...resampleIndices(random, pass.length).map((i) => pass[i]!), ...resampleIndices(random, fail.length).map((i) => fail[i]!)]), options));
 }

@@ -18,7 +18,9 @@ const BADGE = 9;
 
 /** Scatter of per-model mean quality score against pass rate. */
 export function qualityVsPassRate(r: CorpusReport, models: readonly ModelRow[] = r.models, suffix = '', rows = r.trajectories): Chart {
-  const points = models.filter((m) => m.passRate !== null && m.meanQuality !== null).sort((a, b) => (b.meanQuality ?? 0) - (a.meanQuality ?? 0));
+  // Numbered in the models table's order (ranked rows by rank, the rest by runs, then name), never by mean quality:
+  // a key 1 to 12 by quality read as a ranking of sources of 1 to 12 runs that the table does not rank (audit28).
+  const points = models.filter((m) => m.passRate !== null && m.meanQuality !== null);
   const keys = points.map((m, i) => ({ n: `${i + 1}`, lines: wrapText(`${m.agent} + ${modelLabel(m)} (n=${m.evaluated} evaluated, ${m.scored} scored)`, KEY_W - 28, KEY_SIZE) }));
   const keyH = keys.reduce((h, k) => h + k.lines.length * KEY_LINE + 4, 0);
   const L = 62,
@@ -48,7 +50,8 @@ export function qualityVsPassRate(r: CorpusReport, models: readonly ModelRow[] =
   // Badges may stand out past the top and right of the frame by their radius (a point at 100 % keeps
   // its badge on it), never over the tick labels on the left and bottom nor into the key.
   const badges = placeLabels(at, BADGE, { x: L, y: T - BADGE - 2, w: plotW + BADGE + 2, h: ph + BADGE + 2 });
-  const ci = (iv: { lo: number; hi: number } | null, k: number, d: number) => (iv ? ` [${(k * iv.lo).toFixed(d)}, ${(k * iv.hi).toFixed(d)}]` : '');
+  // `[-]` where there is no interval (under 5 runs), as the tables print it: the tip read as a bare figure (audit28).
+  const ci = (iv: { lo: number; hi: number } | null, k: number, d: number) => (iv ? ` [${(k * iv.lo).toFixed(d)}, ${(k * iv.hi).toFixed(d)}]` : ' [-]');
   const tips = points.map(
     (m) =>
       `${m.agent} + ${modelLabel(m)}: pass rate ${(100 * m.passRate!).toFixed(1)} %${ci(m.passRateInterval, 100, 1)} of ${m.evaluated}, mean quality ${m.meanQuality!.toFixed(1)}${ci(m.meanQualityInterval, 1, 1)} of ${m.scored} (rank shift ${m.rankShift ?? 'not ranked'})`,

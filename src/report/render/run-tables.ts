@@ -20,8 +20,9 @@ export function reliabilityTable(r: CorpusReport): Table {
       ...withBounds('pass_at_k'),
       ...withBounds('cr'),
       ...withBounds('jcr'),
+      // No pcr_median: a median over attempts has no interval here (attempts of one task are not independent, and a
+      // bootstrap of a median over tied churns collapses); it printed bare beside intervals (audit28). report.json keeps it.
       ...withBounds('pcr'),
-      'pcr_median',
       ...withBounds('atfr'),
       'pareto_front',
     ],
@@ -39,7 +40,6 @@ export function reliabilityTable(r: CorpusReport): Table {
       ...bounded(c.cr, c.crInterval),
       ...bounded(c.jcr, c.jcrInterval),
       ...bounded(c.pcr, c.pcrInterval),
-      r3(c.pcrMedian),
       ...bounded(c.atfr, c.atfrInterval),
       c.front,
     ]),

@@ -23,6 +23,13 @@ export { withInterval };
 /** An AUROC with its interval, or "undefined" where there is none (no passing or no failing run to order): not a bare "-". */
 const aurocText = (x: number | null, iv: Interval | null): string => (x === null ? 'undefined' : withInterval(x, iv));
 
+/** The source-only AUROC with its interval (it printed bare; audit28); with one source 0.5 by construction, said so. */
+function sourceOnlyText(s: SeparationRow): string {
+  const x = s.pooled.sourceOnly;
+  if (x === null) return 'undefined';
+  return s.withinSource.sources.length === 1 ? `${f3(x)} (one source: by construction)` : aurocText(x, s.pooled.sourceOnlyInterval);
+}
+
 /** One line per score run through section 16: the within-source mean first, then within task, then pooled beside source-only. */
 export function separationLine(s: SeparationRow): string {
   const ws = s.withinSource;
@@ -34,7 +41,7 @@ export function separationLine(s: SeparationRow): string {
       ? `within source: ${ws.sources.length === 1 ? `the one source has fewer than ${ws.minPerClass} passing or ${ws.minPerClass} failing runs` : `none of the ${ws.sources.length} sources has >= ${ws.minPerClass} passing and ${ws.minPerClass} failing runs`}; `
       : `within source ${withInterval(ws.mean, ws.interval)} (mean over ${ws.counted} of ${ws.sources.length} sources with >= ${ws.minPerClass} passing and failing runs); `) +
     `within task ${aurocText(wt.auroc, wt.interval)} (${plural(wt.pairs, 'pass/fail pair')} of one source and task, ${plural(wt.tasks, 'task')}); ` +
-    `pooled ${aurocText(s.pooled.auroc, s.pooled.interval)} on ${s.nPass} passing / ${s.nFail} failing, beside ${s.pooled.sourceOnly === null ? 'undefined' : f3(s.pooled.sourceOnly)} for the source alone ` +
+    `pooled ${aurocText(s.pooled.auroc, s.pooled.interval)} on ${s.nPass} passing / ${s.nFail} failing, beside ${sourceOnlyText(s)} for the source alone ` +
     `(the pooled figure also rewards telling sources apart${s.pooled.auroc === null && (s.nPass === 0 || s.nFail === 0) ? '; an AUROC needs passing and failing runs' : ''})`
   );
 }
@@ -252,6 +259,8 @@ export function terminalSummary(r: CorpusReport): string {
       'pooled_lo',
       'pooled_hi',
       'source_only',
+      'source_only_lo',
+      'source_only_hi',
       'pooled_ks_p',
     ]),
     ...pPassCautions(r),
