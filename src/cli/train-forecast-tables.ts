@@ -118,7 +118,7 @@ export function reliabilityTable(v: ViewEvaluation): string {
   const rows: string[][] = [];
   for (const [s, c] of Object.entries(v.calibration.bySource)) {
     if (c.n < RELIABILITY_MIN_RUNS) continue;
-    for (const b of c.bins) if (b.n > 0) rows.push([s, `${b.lo.toFixed(1)}-${b.hi.toFixed(1)}`, String(b.n), f3(b.predicted), `${f3(b.observed)}${iv(b.interval)}`]);
+    for (const b of c.bins) if (b.n > 0) rows.push([s, `${b.lo.toFixed(1)}-${b.hi.toFixed(1)}`, String(b.n), f3(b.predicted), `${f3(b.observed)}${iv(b.interval, b.observed)}`]);
   }
   if (rows.length === 0) return `no source has ${RELIABILITY_MIN_RUNS} runs or more: no per-bin table (each bin would hold a handful of runs)\n`;
   // The sources under the bound are named by count, so the table is never read as every source's.
@@ -147,4 +147,5 @@ export function bestOfNTable(v: ViewEvaluation): string {
 }
 
 /** Tasks resolved, then the rate with its interval: the interval is the rate's, so it is printed beside the rate, not the count. */
-const resolvedCell = (resolved: number, rate: number | null, interval: Interval | null): string => `${resolved.toFixed(1)}${rate === null ? '' : ` (${f3(rate)}${interval ? iv(interval) : ' [-]'})`}`;
+const resolvedCell = (resolved: number, rate: number | null, interval: Interval | null): string =>
+  `${resolved.toFixed(1)}${rate === null ? '' : ` (${f3(rate)}${interval ? iv(interval, rate) : ' [-]'})`}`;
