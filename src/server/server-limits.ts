@@ -95,7 +95,9 @@ export interface ServerLimits {
   /**
    * An HTTP answer written whole whose bytes waiting in the process have not gone down for this long has its connection
    * reset (default 300 s; 0: no bound): a client that never reads its answers held them, and the kernel's copy, until
-   * it closed (T113). The clock restarts whenever the client takes bytes.
+   * it closed (T113). The clock restarts whenever the client takes bytes. The same bound holds a connection the server
+   * closes (`Connection: close`, the keep-alive timeout) whose client has not closed its end: reset, not left to the
+   * kernel as an orphan with what it still holds unsent (T118).
    */
   answerDrainMs: number;
   /** TCP connections one remote address may hold (0: no bound; default 256). Behind a load balancer, raise it or set 0. */

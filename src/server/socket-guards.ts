@@ -1,12 +1,13 @@
 /**
  * The guards on the server's sockets, before any route: requests pipelined and never read (T47), connections over
  * the per-address and total caps, and the address holding the most giving way at the total (T65), answers never read
- * (T113). No token is needed to be refused, so refusals are logged at a pace (T45: a line per refusal let one address
+ * (T113), and the server's own closes leaving unread answers to the kernel (T118). No token is needed to be refused, so refusals are logged at a pace (T45: a line per refusal let one address
  * write 1 MB of log a second).
  */
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { boundAnswerDrain } from './answer-drain.js';
+import { lingerCloses } from './closing-sockets.js';
 import { capConnections } from './connection-caps.js';
 import type { AppMetrics } from './metrics.js';
 import type { ServerLimits } from './server-limits.js';
@@ -37,5 +38,11 @@ export function guardSockets(server: Server, limits: Pick<ServerLimits, 'connect
     const { write, left } = lines.unread.take(Date.now());
     const where = { method: req.method, route: req.url?.split('?')[0], address: req.socket.remoteAddress, unsent, answerDrainMs: limits.answerDrainMs };
     if (write) log.warn(left > 0 ? { ...where, resetUnlogged: left } : where, 'answer not read within answerDrainMs: connection reset');
+  });
+  lingerCloses(server, limits.answerDrainMs, (socket) => {
+    metrics.refusals.inc({ code: 'overloaded' });
+    const { write, left } = lines.unread.take(Date.now());
+    const where = { address: socket.remoteAddress, answerDrainMs: limits.answerDrainMs };
+    if (write) log.warn(left > 0 ? { ...where, resetUnlogged: left } : where, 'connection closed by the server not closed by its client within answerDrainMs: reset');
   });
 }
