@@ -3,12 +3,14 @@
  * runs that halves the scope lookups' cost, and it must answer exactly what a fresh parse answers: checked on
  * every scope lookup labelling the corpus makes, and on every row of texts edited in the ways agents edit them.
  */
+import { createRequire } from 'node:module';
+import type Parser from 'tree-sitter';
 import { describe, expect, it } from 'vitest';
 import type { ScopeResolver } from '../../src/core/ports.js';
 import { labelSteps } from '../../src/core/state-builder.js';
 import { createPythonScopeResolver, createShellAnalyzer } from '../../src/syntax/index.js';
 import { sampledTextKey } from '../../src/core/memory/packed-text.js';
-import { textEdit } from '../../src/syntax/python-scope.js';
+import { reparseEdit, textEdit } from '../../src/syntax/python-scope.js';
 import { corpusTrajectories } from '../fixtures/corpus-runs.js';
 
 describe('textEdit', () => {
@@ -32,6 +34,46 @@ describe('textEdit', () => {
     // Columns count UTF-16 code units, as node tree-sitter does.
     expect(textEdit('é😀\nx', 'é😀\ny').startPosition).toEqual({ row: 1, column: 0 });
     expect(textEdit('é😀x', 'é😀y').startPosition).toEqual({ row: 0, column: 3 });
+  });
+
+  it('ends the span a tree is reparsed with at the end of its line, newline included (lps28)', () => {
+    expect(reparseEdit('a\nbc\nd', 'a\nbXc\nd')).toEqual({
+      startIndex: 3,
+      oldEndIndex: 5,
+      newEndIndex: 6,
+      startPosition: { row: 1, column: 1 },
+      oldEndPosition: { row: 2, column: 0 },
+      newEndPosition: { row: 2, column: 0 },
+    });
+    // On the last line: to the end of the text. Appending: nothing after the change to move over.
+    expect(reparseEdit('a\nbc', 'a\nbXc')).toMatchObject({ oldEndIndex: 4, newEndIndex: 5, newEndPosition: { row: 1, column: 3 } });
+    expect(reparseEdit('x = 1\n', 'x = 1\ny = 2\n')).toEqual(textEdit('x = 1\n', 'x = 1\ny = 2\n'));
+  });
+
+  it('finds the same span in long texts, around the blocks the prefix and suffix are compared in (lps28)', () => {
+    const line = (i: number): string => `    x${i} = compute(${i})  # ${'-'.repeat(i % 37)}\n`;
+    const text = Array.from({ length: 400 }, (_, i) => line(i)).join('');
+    const row = (offset: number, of = text): { row: number; column: number } => {
+      const before = of.slice(0, offset).split('\n');
+      return { row: before.length - 1, column: before.at(-1)!.length };
+    };
+    // One character changed at, before and after multiples of 256 (the blocks), from either end.
+    for (const at of [0, 1, 255, 256, 257, 511, 512, 4096, text.length - 257, text.length - 256, text.length - 1]) {
+      const changed = `${text.slice(0, at)}${text[at] === '#' ? '@' : '#'}${text.slice(at + 1)}`;
+      expect(textEdit(text, changed), `at ${at}`).toEqual({
+        startIndex: at,
+        oldEndIndex: at + 1,
+        newEndIndex: at + 1,
+        startPosition: row(at),
+        oldEndPosition: row(at + 1),
+        newEndPosition: row(at + 1, changed),
+      });
+    }
+    // Lines inserted 3,000 characters in, and the tail cut: rows counted through the changed span.
+    const cut = text.indexOf('\n', 3000) + 1;
+    const inserted = `${text.slice(0, cut)}def f():\n    pass\n${text.slice(cut)}`;
+    expect(textEdit(text, inserted)).toMatchObject({ startIndex: cut, oldEndIndex: cut, newEndIndex: cut + 18, newEndPosition: { row: row(cut).row + 2, column: 0 } });
+    expect(textEdit(text, text.slice(0, cut))).toMatchObject({ startIndex: cut, oldEndIndex: text.length, oldEndPosition: { row: 400, column: 0 } });
   });
 });
 
@@ -106,6 +148,40 @@ describe('incremental reparsing', () => {
       }
     }
     expect(compared).toBeGreaterThan(200);
+  });
+
+  it('reparses what an edit changed, not the rest of the file after a block it ends in (lps28)', () => {
+    // Every reparse of a cold pass over the corpus, with the characters tree-sitter lexed in it (its log's `consume`
+    // lines: a count, not a time). With the exact span, edits inside a block's last lines lexed the rest of the file.
+    const TreeSitter = createRequire(import.meta.url)('tree-sitter') as typeof Parser;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its parser as `this`, put back below
+    const parse = TreeSitter.prototype.parse;
+    const reparses: Array<{ text: number; changed: number; lexed: number }> = [];
+    TreeSitter.prototype.parse = function (this: Parser, input, old, options) {
+      const text = (old as { input?: unknown } | undefined)?.input; // node tree-sitter keeps a tree's input on it
+      const before = typeof text === 'string' && text !== input ? text : undefined;
+      if (before === undefined || typeof input !== 'string') return parse.call(this, input, old, options);
+      let lexed = 0;
+      this.setLogger((message) => {
+        if (message.startsWith('consume')) lexed++;
+      });
+      try {
+        return parse.call(this, input, old, options);
+      } finally {
+        this.setLogger(null);
+        const e = textEdit(before, input);
+        reparses.push({ text: input.length, changed: Math.max(e.oldEndIndex, e.newEndIndex) - e.startIndex, lexed });
+      }
+    };
+    try {
+      const scope = createPythonScopeResolver({ plainFromIndentation: false });
+      for (const run of corpusTrajectories()) labelSteps(run.steps, { shell: createShellAnalyzer(), scope });
+    } finally {
+      TreeSitter.prototype.parse = parse;
+    }
+    expect(reparses.length).toBeGreaterThan(40);
+    // Before: 6 reparses lexed 4,241-8,861 characters for changes of 187-1,167 (the files 8,727-12,830 long).
+    expect(reparses.filter((r) => r.lexed > 3 * r.changed + 1500)).toEqual([]);
   });
 
   it('takes a tree with errors out of the cache only when nobody looked its text up again; keeps a clean one (scope22)', () => {
