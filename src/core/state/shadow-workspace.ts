@@ -3,7 +3,7 @@ import { splitLines } from './numbered-text.js';
 import { intern } from '../memory/flat-string.js';
 import { COLD_LEVEL } from '../memory/packed-text.js';
 import { COLD_MIN_CHARS, ColdFiles } from './cold-files.js';
-import { compactPacked, fileExtra, observePacked, pack, packJoined, packedPrefix, packedSize, releasePacked, unpack, type PackedFile } from './packed-lines.js';
+import { compactPacked, fileExtra, observeJoined, observePacked, pack, packJoined, packedPrefix, packedSize, releasePacked, unpack, type PackedFile } from './packed-lines.js';
 import { HOT_FILES, lineArray, reusable, type HotFile } from './hot-file.js';
 
 /** Default budget of a shadow workspace: characters of file text kept per trajectory. */
@@ -161,6 +161,24 @@ export class ShadowWorkspace {
     this.observeLines(file, lines);
   }
 
+  /**
+   * {@link observeWindow} of `joined.split('\n')` (`count` lines, as a ranged read shows them): when the window
+   * touches no known line of a packed file, the text is kept as its run without being split into lines first.
+   */
+  observeWindowText(name: string, first: number, joined: string, count: number): void {
+    const file = intern(name);
+    if (count === 0) return;
+    const packed = this.packedTarget(file, first, count);
+    const next = packed === false ? undefined : observeJoined(packed, first - 1, joined, count);
+    if (packed === false || next === undefined) {
+      this.observeWindow(file, first, joined.split('\n'));
+      return;
+    }
+    releasePacked(packed, next.packed);
+    this.files.set(file, next.packed);
+    this.touched(file, next.delta);
+  }
+
   /** `observe` into the file's line array (the lines are no window, or the file is a hot line array). */
   private observeLines(file: string, lines: Map<number, string>): void {
     const arr = this.load(file) ?? [];
@@ -183,19 +201,29 @@ export class ShadowWorkspace {
    * when the lines are no such window or the file is a hot line array (then `observeLines` goes on).
    */
   private observePacked(file: string, first: number, texts: readonly string[]): boolean {
-    if (!Number.isInteger(first) || first < 1) return false;
-    if (first - 1 + texts.length - 1 > MAX_INDEX) return false;
-    const h = this.hotFile(file);
-    if (h?.arr !== undefined) return false;
-    // A hot file kept as one text is packed first (its text may be a slice of an observation).
-    if (h !== undefined) this.cool(file, h);
-    const packed = this.files.get(file) ?? undefined;
+    const packed = this.packedTarget(file, first, texts.length);
+    if (packed === false) return false;
     const next = observePacked(packed, first - 1, texts);
     if (next === undefined) return false;
     releasePacked(packed, next.packed);
     this.files.set(file, next.packed);
     this.touched(file, next.delta);
     return true;
+  }
+
+  /**
+   * The packed form of `file` (undefined when not kept) that a window of `count` lines from line `first` goes into, or
+   * false when the window is not one (`observePacked`) or the file is a hot line array. A hot file kept as one text is
+   * packed first.
+   */
+  private packedTarget(file: string, first: number, count: number): PackedFile | undefined | false {
+    if (!Number.isInteger(first) || first < 1) return false;
+    if (first - 1 + count - 1 > MAX_INDEX) return false;
+    const h = this.hotFile(file);
+    if (h?.arr !== undefined) return false;
+    // A hot file kept as one text is packed first (its text may be a slice of an observation).
+    if (h !== undefined) this.cool(file, h);
+    return this.files.get(file) ?? undefined;
   }
 
   /** Records the whole text of a file (create, write, full `cat`). */
