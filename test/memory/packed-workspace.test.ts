@@ -7,8 +7,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLD_STEPS } from '../../src/core/state/cold-files.js';
+import { lineCount, plainLines } from '../../src/core/state/numbered-text.js';
 import { ShadowWorkspace } from '../../src/core/state/shadow-workspace.js';
-import { fileLength, fileRuns, observePacked, pack, packedSize, unpack, type PackedFile } from '../../src/core/state/packed-lines.js';
+import { fileLength, fileRuns, observeJoined, observePacked, pack, packedSize, unpack, type PackedFile } from '../../src/core/state/packed-lines.js';
 import { HOT_TEXTS, packText, setTextCompression } from '../../src/core/memory/packed-text.js';
 import { SparseWorkspace } from './sparse-workspace.js';
 
@@ -26,6 +27,7 @@ const range = fc.tuple(fc.integer({ min: -1, max: 45 }), fc.integer({ min: -1, m
 type Op =
   | { op: 'observe'; file: string; lines: Array<[number, string]> }
   | { op: 'observeWindow'; file: string; first: number; texts: string[] }
+  | { op: 'observeWindowText'; file: string; first: number; text: string }
   | { op: 'setText' | 'forget'; file: string; text: string }
   | { op: 'replace'; file: string; old: string; text: string }
   | { op: 'replaceLines'; file: string; range: [number, number]; text: string }
@@ -41,6 +43,16 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     lines: fc.tuple(fc.integer({ min: 1, max: 30 }), fc.array(word, { minLength: 1, maxLength: 60 })).map(([s, ws]) => ws.map((w, i): [number, string] => [s + i, w])),
   }),
   fc.record({ op: fc.constant('observeWindow' as const), file, first: lineNo, texts: fc.array(word, { maxLength: 60 }) }),
+  // A ranged read's output as it comes (newlines inside words make more lines; a trailing one adds none).
+  fc.record({
+    op: fc.constant('observeWindowText' as const),
+    file,
+    first: lineNo,
+    text: fc.oneof(
+      longText,
+      longText.map((t) => `${t}\n`),
+    ),
+  }),
   fc.record({ op: fc.constantFrom('setText' as const, 'forget' as const), file, text: longText }),
   fc.record({
     op: fc.constant('replace' as const),
@@ -65,6 +77,15 @@ function apply(ws: ShadowWorkspace | SparseWorkspace, o: Op): unknown {
       // The sparse workspace is told the same lines as a map (what observeWindow stands for).
       if (ws instanceof ShadowWorkspace) return ws.observeWindow(o.file, o.first, o.texts);
       return ws.observe(o.file, new Map(o.texts.map((t, i): [number, string] => [o.first + i, t])));
+    case 'observeWindowText': {
+      // Told as the lines `plainLines` splits the text into (what observeShellRead gave observeWindow before).
+      const lines = plainLines(o.text);
+      if (ws instanceof ShadowWorkspace) {
+        const joined = o.text.endsWith('\n') ? o.text.slice(0, -1) : o.text;
+        return ws.observeWindowText(o.file, o.first, joined, lines.length);
+      }
+      return ws.observe(o.file, new Map(lines.map((t, i): [number, string] => [o.first + i, t])));
+    }
     case 'setText':
       return ws.setText(o.file, o.text);
     case 'forget':
@@ -130,6 +151,35 @@ describe('packed shadow workspace', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('a window kept from its joined text packs as the window of its lines, when it touches no run', () => {
+    const shape = (f: PackedFile) => ({ length: fileLength(f), runs: fileRuns(f).map((r) => [r.start, r.count]), size: packedSize(f) });
+    const window = fc.tuple(fc.integer({ min: 0, max: 30 }), fc.array(word, { minLength: 1, maxLength: 6 }));
+    let joinedTaken = 0;
+    fc.assert(
+      fc.property(fc.array(window, { maxLength: 4 }), window, fc.integer({ min: 0, max: 40 }), (before, [start, words], length) => {
+        const arr: Array<string | undefined> = [];
+        for (const [at, ws] of before) ws.forEach((w, i) => (arr[at + i] = w));
+        if (arr.length < length) arr.length = length;
+        const file = arr.length === 0 ? undefined : pack(arr);
+        // The words as a read's output: a word holding a newline is two lines.
+        const joined = words.join('\n');
+        const lines = plainLines(`${joined}\n`);
+        expect(lineCount(joined)).toBe(lines.length);
+        const got = observeJoined(file, start, joined, lines.length);
+        const touches = fileRuns(file ?? pack([])).some((r) => r.start <= start + lines.length && r.start + r.count >= start);
+        expect(got === undefined).toBe(touches);
+        if (got === undefined) return;
+        joinedTaken++;
+        const want = observePacked(file, start, lines)!;
+        expect(shape(got.packed)).toEqual(shape(want.packed));
+        expect([...unpack(got.packed)]).toEqual([...unpack(want.packed)]);
+        expect(got.delta).toBe(want.delta);
+      }),
+      { numRuns: 500 },
+    );
+    expect(joinedTaken).toBeGreaterThan(100);
   });
 
   it('a window seen again unchanged leaves the packed file as it is; a line with a newline never equals two lines', () => {

@@ -35,6 +35,13 @@ export function plainLines(text: string): string[] {
   return lines;
 }
 
+/** Lines of `text` split at `\n`: its newlines and one. */
+export function lineCount(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
 /** Splits text into lines (a trailing newline adds no line). */
 export function splitLines(text: string): string[] {
   const lines = text.split('\n');

@@ -205,6 +205,31 @@ export function observePacked(file: PackedFile | undefined, start: number, lines
 }
 
 /**
+ * {@link observePacked} of `joined.split('\n')` (`count` lines) when that window touches no run of `file`: the window is
+ * a run of its own, packed from `joined` as it is, without splitting it into lines and joining them again (a ranged
+ * read of lines not seen yet; bench/README.md, "life28"). Undefined when it touches a run or the file carries named
+ * properties (the caller splits then). `joined` holds exactly `count` lines: `count - 1` newlines.
+ */
+export function observeJoined(file: PackedFile | undefined, start: number, joined: string, count: number): { packed: PackedFile; delta: number } | undefined {
+  if (file !== undefined && fileExtra(file) !== undefined) return undefined;
+  const old = file === undefined ? [] : fileRuns(file);
+  const end = start + count;
+  let i = 0;
+  while (i < old.length && old[i]!.start + old[i]!.count < start) i++;
+  if (i < old.length && old[i]!.start <= end) return undefined;
+  // What packRun makes of the lines: their join, which is `joined` (copied by packText unless pooled already).
+  const run: PackedRun = { start, count, text: packText(joined) };
+  // Each line's text and newline.
+  const delta = joined.length + 1;
+  const length = Math.max(file === undefined ? 0 : fileLength(file), end);
+  if (old.length === 0 && start + count === length) return { packed: run, delta };
+  const runs = old.slice(0, i);
+  runs.push(run);
+  for (let j = i; j < old.length; j++) runs.push(old[j]!);
+  return { packed: { length, runs: exact(runs), size: (file === undefined ? 0 : packedSize(file)) + delta }, delta };
+}
+
+/**
  * True when `lines` are the lines of `run` from index `start` on (all inside it), found in its joined text without
  * splitting it. A line holding a newline is never taken as equal (it would span two of the run's lines).
  */

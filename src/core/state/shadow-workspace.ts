@@ -43,6 +43,16 @@ export class ShadowWorkspace extends WorkspaceFiles {
     this.observeLines(file, lines);
   }
 
+  /**
+   * {@link observeWindow} of `joined.split('\n')` (`count` lines, as a ranged read shows them): when the window
+   * touches no known line of a packed file, the text is kept as its run without being split into lines first.
+   */
+  observeWindowText(name: string, first: number, joined: string, count: number): void {
+    const file = intern(name);
+    if (count === 0) return;
+    if (!this.observeJoinedPacked(file, first, joined, count)) this.observeWindow(file, first, joined.split('\n'));
+  }
+
   /** `observe` into the file's line array (the lines are no window, or the file is a hot line array). */
   private observeLines(file: string, lines: Map<number, string>): void {
     const arr = this.load(file) ?? [];

@@ -1,6 +1,6 @@
 import { COLD_LEVEL } from '../memory/packed-text.js';
 import { COLD_MIN_CHARS, ColdFiles } from './cold-files.js';
-import { compactPacked, fileExtra, observePacked, pack, packJoined, packedPrefix, packedSize, releasePacked, unpack, type PackedFile } from './packed-lines.js';
+import { compactPacked, fileExtra, observeJoined, observePacked, pack, packJoined, packedPrefix, packedSize, releasePacked, unpack, type PackedFile } from './packed-lines.js';
 import { HOT_FILES, lineArray, reusable, type HotFile } from './hot-file.js';
 import { MAX_INDEX } from './line-ranges.js';
 
@@ -131,19 +131,43 @@ export class WorkspaceFiles {
    * when the lines are no such window or the file is a hot line array (then `observeLines` goes on).
    */
   protected observePacked(file: string, first: number, texts: readonly string[]): boolean {
-    if (!Number.isInteger(first) || first < 1) return false;
-    if (first - 1 + texts.length - 1 > MAX_INDEX) return false;
-    const h = this.hotFile(file);
-    if (h?.arr !== undefined) return false;
-    // A hot file kept as one text is packed first (its text may be a slice of an observation).
-    if (h !== undefined) this.cool(file, h);
-    const packed = this.files.get(file) ?? undefined;
-    const next = observePacked(packed, first - 1, texts);
+    const packed = this.packedTarget(file, first, texts.length);
+    if (packed === false) return false;
+    return this.setPacked(file, packed, observePacked(packed, first - 1, texts));
+  }
+
+  /**
+   * {@link observePacked} of `joined.split('\n')` (`count` lines) when the window touches no run of the packed file:
+   * the text becomes a run as it is, without a split into lines and a join (`observeJoined`). False otherwise.
+   */
+  protected observeJoinedPacked(file: string, first: number, joined: string, count: number): boolean {
+    const packed = this.packedTarget(file, first, count);
+    if (packed === false) return false;
+    return this.setPacked(file, packed, observeJoined(packed, first - 1, joined, count));
+  }
+
+  /** Puts `next` in place of `packed` as `file`'s packed form; false when there is no `next`. */
+  private setPacked(file: string, packed: PackedFile | undefined, next: { packed: PackedFile; delta: number } | undefined): boolean {
     if (next === undefined) return false;
     releasePacked(packed, next.packed);
     this.files.set(file, next.packed);
     this.touched(file, next.delta);
     return true;
+  }
+
+  /**
+   * The packed form of `file` (undefined when not kept) that a window of `count` lines from line `first` goes into, or
+   * false when the window is not one (`observePacked`) or the file is a hot line array. A hot file kept as one text is
+   * packed first.
+   */
+  private packedTarget(file: string, first: number, count: number): PackedFile | undefined | false {
+    if (!Number.isInteger(first) || first < 1) return false;
+    if (first - 1 + count - 1 > MAX_INDEX) return false;
+    const h = this.hotFile(file);
+    if (h?.arr !== undefined) return false;
+    // A hot file kept as one text is packed first (its text may be a slice of an observation).
+    if (h !== undefined) this.cool(file, h);
+    return this.files.get(file) ?? undefined;
   }
 
   /**

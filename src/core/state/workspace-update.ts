@@ -1,7 +1,7 @@
 import type { ScopeResolver } from '../ports.js';
 import type { Label, LineRange, Step } from '../types.js';
 import type { LabelOutcome } from '../labeler/labeler.js';
-import { parseNumberedLines, plainLines } from './numbered-text.js';
+import { lineCount, parseNumberedLines } from './numbered-text.js';
 import type { ShadowWorkspace } from './shadow-workspace.js';
 
 const WRAPPED_OUTPUT = /^\s*<returncode>-?\d+<\/returncode>\s*<output>\n?([\s\S]*?)\n?<\/output>\s*$/;
@@ -113,7 +113,9 @@ function observeShellRead(ws: ShadowWorkspace, step: Step, outcome: LabelOutcome
   if (intent.numbered) ws.observe(file, parseNumberedLines(text));
   else if (intent.whole) ws.setText(file, text);
   else if (intent.range) {
-    const lines = plainLines(text);
-    if (lines.length <= intent.range[1] - intent.range[0] + 1) ws.observeWindow(file, intent.range[0], lines);
+    // The lines `plainLines(text)` gives, as their join and count: not split when they go into the file as they are.
+    const joined = text.endsWith('\n') ? text.slice(0, -1) : text;
+    const count = text === '' ? 0 : lineCount(joined);
+    if (count <= intent.range[1] - intent.range[0] + 1) ws.observeWindowText(file, intent.range[0], joined, count);
   }
 }
