@@ -57,7 +57,7 @@ export function separationTable(v: ViewEvaluation, notScored: readonly NotScored
   ]);
   const po = v.end.pooled;
   rows.push([
-    `pooled (source alone: ${f3(po.sourceOnly)})`,
+    `pooled (source alone: ${est(po.sourceOnly, po.sourceOnlyInterval)})`,
     `${po.nPass} / ${po.nFail}`,
     est(po.auroc, po.interval),
     '',

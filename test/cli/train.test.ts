@@ -40,7 +40,7 @@ describe('steplens train', () => {
     for (const s of ws.sources) expect(r.stdout).toMatch(new RegExp(`${s.source.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*${s.nPass} / ${s.nFail}`));
     expect(r.stdout).toMatch(/shorter wins +longer wins/);
     expect(r.stdout).toMatch(/within task \(\d+ tasks, \d+ pass\/fail pairs\)/);
-    expect(r.stdout).toMatch(/pooled \(source alone: \d\.\d{3}\)/);
+    expect(r.stdout).toMatch(/pooled \(source alone: \d\.\d{3} \[\d\.\d{2}, \d\.\d{2}\]\)/);
     expect(Object.keys(f.leaveSourceOut.at)).toEqual(['10', '20', '40']);
     // Calibration and best-of-N per source.
     expect(r.stdout).toMatch(

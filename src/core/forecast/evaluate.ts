@@ -103,7 +103,7 @@ export function evaluateView(runs: readonly ForecastRun[], z: HeldOutPPass, p: H
   });
   return {
     // Intervals resample tasks: a task's runs (and its runs in several sources) are not independent.
-    end: separation(scored, { ...options, unit: 'task' }),
+    end: separation(scored, { ...options, unit: 'task', sourceOnlyInterval: true }),
     shorter: separation(
       runs.flatMap((r, i) => (zEnds[i] === null ? [] : [outcome(r, -r.length)])),
       { ...options, unit: 'task' },
