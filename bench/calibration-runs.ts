@@ -26,18 +26,25 @@ export interface CalibrationRuns {
   src: string[];
 }
 
-/** `paths`: run folders; `o`: the bench's `--outcomes`, `--manifest`, `--sources`; `bench`: its name, for messages. */
-export async function loadCalibrationRuns(
-  paths: readonly string[],
-  o: { outcomes?: string | undefined; manifest?: string | undefined; sources?: string | undefined },
-  seed: number,
-  bench: string,
-): Promise<CalibrationRuns> {
+/** The bench's `--outcomes`, `--manifest`, `--sources`. */
+export interface RunFiles {
+  outcomes?: string | undefined;
+  manifest?: string | undefined;
+  sources?: string | undefined;
+}
+
+/** Every run of `paths` with an outcome, named by source, as `train` reads them; `bench`: the bench's name, for messages. */
+export async function loadForecastRuns(paths: readonly string[], o: RunFiles, bench: string): Promise<ForecastRun[]> {
   const { found, naming } = readCorpusInput(paths, { outcomes: o.outcomes, manifest: o.manifest }, process.cwd(), bench);
   const sourcesTable = o.sources !== undefined ? parseSourcesTable(readFileSync(o.sources, 'utf8'), o.sources) : undefined;
   if (sourcesTable !== undefined && !sourcesTable.ok) throw sourcesTable.error;
   const named = nameRuns(nodeReportFs, found.trajectories, { ...naming, sources: sourcesTable?.value ?? [] });
-  const runs = trainInput(named, await chooseReference(undefined), trainAnalyzers(defaultAnalyzers()), DEFAULT_CONFIG).runs;
+  return trainInput(named, await chooseReference(undefined), trainAnalyzers(defaultAnalyzers()), DEFAULT_CONFIG).runs;
+}
+
+/** `paths`: run folders; `o`: the bench's `--outcomes`, `--manifest`, `--sources`; `bench`: its name, for messages. */
+export async function loadCalibrationRuns(paths: readonly string[], o: RunFiles, seed: number, bench: string): Promise<CalibrationRuns> {
+  const runs = await loadForecastRuns(paths, o, bench);
   const sel = selectConfig(runs, 5, seed);
   return { runs, sel, z: endScores(heldOutBySource(runs, sel)), src: runs.map(sourceOf) };
 }

@@ -19,12 +19,7 @@
  *     --sources bench/early-stop/sources.csv [--variants shipped,A-centre,B-ecdf,D-pooled] [--folds 5] [--seeds 1,2,3,4,5] \
  *     [--json FILE] ../shared/calibration ../shared/corpus
  */
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { readCorpusInput } from '../src/cli/corpus-input.js';
-import { chooseReference } from '../src/cli/references.js';
-import { trainAnalyzers, trainInput } from '../src/cli/train-runs.js';
-import { DEFAULT_CONFIG } from '../src/core/config.js';
 import { crossCalibrate } from '../src/core/forecast/crossfit.js';
 import { evaluateView } from '../src/core/forecast/evaluate.js';
 import type { FitConfig } from '../src/core/forecast/fit.js';
@@ -32,15 +27,12 @@ import { applyPlatt } from '../src/core/forecast/platt.js';
 import { sourceOf, type ForecastRun } from '../src/core/forecast/run.js';
 import { selectConfig } from '../src/core/forecast/select.js';
 import { separation, type Separation } from '../src/core/stats/separation.js';
-import { nameRuns } from '../src/report/run-naming.js';
-import { nodeReportFs } from '../src/report/node-fs.js';
-import { parseSourcesTable } from '../src/report/sources-table.js';
-import { defaultAnalyzers } from '../src/syntax/index.js';
 import { argsError, benchArgs, numberFlag, numberListFlag } from './args.js';
 import { bestOf, endScores, heldOutWithExtra, pairedGap, scoredOf } from './forecast-ecdf/held-out.js';
 import { groupEndRows, normalised, pooledNormalised, VARIANTS } from './forecast-norm/normalise.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
+import { loadForecastRuns } from './calibration-runs.js';
 
 /** The ECDF against the pooled runs of the other sources (every source but the multi-run one scored): measured on that source alone. */
 const POOLED = 'D-pooled';
@@ -58,11 +50,7 @@ const variants = asked.filter((v) => v !== POOLED);
 if (variants[0] !== 'shipped') argsError('--variants: the first must be shipped (every paired figure is against it)');
 
 const started = Date.now();
-const { found, naming } = readCorpusInput(positionals, { outcomes: values.outcomes, manifest: values.manifest }, process.cwd(), 'forecast-ecdf');
-const sourcesTable = values.sources !== undefined ? parseSourcesTable(readFileSync(values.sources, 'utf8'), values.sources) : undefined;
-if (sourcesTable !== undefined && !sourcesTable.ok) throw sourcesTable.error;
-const named = nameRuns(nodeReportFs, found.trajectories, { ...naming, sources: sourcesTable?.value ?? [] });
-const runs: readonly ForecastRun[] = trainInput(named, await chooseReference(undefined), trainAnalyzers(defaultAnalyzers()), DEFAULT_CONFIG).runs;
+const runs: readonly ForecastRun[] = await loadForecastRuns(positionals, values, 'forecast-ecdf');
 const load = () =>
   os
     .loadavg()

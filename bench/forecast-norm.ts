@@ -23,12 +23,7 @@
  *     --sources bench/early-stop/sources.csv [--variants shipped,A-centre,A-z,B-ecdf,C-length] [--folds 5] [--seed 1] \
  *     [--json FILE] ../shared/calibration ../shared/corpus
  */
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { readCorpusInput } from '../src/cli/corpus-input.js';
-import { chooseReference } from '../src/cli/references.js';
-import { trainAnalyzers, trainInput } from '../src/cli/train-runs.js';
-import { DEFAULT_CONFIG } from '../src/core/config.js';
 import { crossCalibrate, endScores } from '../src/core/forecast/crossfit.js';
 import { calibrationBySource, evaluateView, EVAL_STEPS } from '../src/core/forecast/evaluate.js';
 import { applyPlatt } from '../src/core/forecast/platt.js';
@@ -38,15 +33,12 @@ import { heldOutApart, unseenSourcePPass } from '../src/core/forecast/train.js';
 import { pickGroups } from '../src/core/stats/best-of-n.js';
 import { bootstrapDraws, resamplable, resampleIndices, spread } from '../src/core/stats/bootstrap.js';
 import type { Separation } from '../src/core/stats/separation.js';
-import { nameRuns } from '../src/report/run-naming.js';
-import { nodeReportFs } from '../src/report/node-fs.js';
-import { parseSourcesTable } from '../src/report/sources-table.js';
-import { defaultAnalyzers } from '../src/syntax/index.js';
 import { meanDifference, sourceDifference, withinTaskDifference, type Difference, type Paired } from './forecast-text/paired.js';
 import { argsError, benchArgs, numberFlag } from './args.js';
 import { normalised, VARIANTS } from './forecast-norm/normalise.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
+import { loadForecastRuns } from './calibration-runs.js';
 
 const jsonFile = takeJsonFlag();
 const { values, positionals } = benchArgs({
@@ -61,11 +53,7 @@ const chosenVariants = (values.variants ?? Object.keys(VARIANTS).join(',')).spli
 for (const v of chosenVariants) if (!(v in VARIANTS)) argsError(`--variants: unknown variant ${v} (known: ${Object.keys(VARIANTS).join(', ')})`);
 
 const started = Date.now();
-const { found, naming } = readCorpusInput(positionals, { outcomes: values.outcomes, manifest: values.manifest }, process.cwd(), 'forecast-norm');
-const sourcesTable = values.sources !== undefined ? parseSourcesTable(readFileSync(values.sources, 'utf8'), values.sources) : undefined;
-if (sourcesTable !== undefined && !sourcesTable.ok) throw sourcesTable.error;
-const named = nameRuns(nodeReportFs, found.trajectories, { ...naming, sources: sourcesTable?.value ?? [] });
-const runs: readonly ForecastRun[] = trainInput(named, await chooseReference(undefined), trainAnalyzers(defaultAnalyzers()), DEFAULT_CONFIG).runs;
+const runs: readonly ForecastRun[] = await loadForecastRuns(positionals, values, 'forecast-norm');
 console.log(`command: ${commandLine(import.meta.url)}`);
 console.log(machineLine());
 const load = () =>

@@ -17,10 +17,6 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { readCorpusInput } from '../src/cli/corpus-input.js';
-import { chooseReference } from '../src/cli/references.js';
-import { trainAnalyzers, trainInput } from '../src/cli/train-runs.js';
-import { DEFAULT_CONFIG } from '../src/core/config.js';
 import { endScores } from '../src/core/forecast/crossfit.js';
 import { applyPlatt } from '../src/core/forecast/platt.js';
 import { estimatePrior, PRIOR_MIN, PRIOR_SHIFT_METHODS, shiftPPass, trainingPrior, type PriorShiftMethod } from './forecast-prior-shift/estimators.js';
@@ -30,13 +26,10 @@ import { defaultMap, heldOutApart, isDefaultMapWeighting } from '../src/core/for
 import { bootstrapDraws, resamplable, resampleIndices } from '../src/core/stats/bootstrap.js';
 import { calibrationError } from '../src/core/stats/calibration-error.js';
 import { seededRandom, shuffleInPlace } from '../src/core/stats/rng.js';
-import { nameRuns } from '../src/report/run-naming.js';
-import { nodeReportFs } from '../src/report/node-fs.js';
-import { parseSourcesTable } from '../src/report/sources-table.js';
-import { defaultAnalyzers } from '../src/syntax/index.js';
 import { argsError, benchArgs, numberFlag } from './args.js';
 import { machine, machineLine, takeJsonFlag, writeResult } from './report.js';
 import { commandLine } from './timing.js';
+import { loadForecastRuns } from './calibration-runs.js';
 
 const jsonFile = takeJsonFlag();
 const { values, positionals } = benchArgs({
@@ -69,11 +62,7 @@ const load = () =>
     .loadavg()
     .map((x) => x.toFixed(1))
     .join(' ');
-const { found, naming } = readCorpusInput(positionals, { outcomes: values.outcomes, manifest: values.manifest }, process.cwd(), 'forecast-prior-shift');
-const sourcesTable = values.sources !== undefined ? parseSourcesTable(readFileSync(values.sources, 'utf8'), values.sources) : undefined;
-if (sourcesTable !== undefined && !sourcesTable.ok) throw sourcesTable.error;
-const named = nameRuns(nodeReportFs, found.trajectories, { ...naming, sources: sourcesTable?.value ?? [] });
-const runs: readonly ForecastRun[] = trainInput(named, await chooseReference(undefined), trainAnalyzers(defaultAnalyzers()), DEFAULT_CONFIG).runs;
+const runs: readonly ForecastRun[] = await loadForecastRuns(positionals, values, 'forecast-prior-shift');
 console.log(`command: ${commandLine(import.meta.url)}`);
 console.log(machineLine());
 console.log(`${runs.length} runs (${runs.filter((r) => r.passed).length} passing) read in ${((Date.now() - started) / 1000).toFixed(0)} s; load ${load()}; ${folds} task folds, seed ${seed}`);
