@@ -3,39 +3,17 @@
  * take within `answerDrainMs` has its connection reset (Node times out neither the response nor the socket), while a
  * client that reads gets the whole answer. The sockets' own guards are used as the app wires them (socket-guards.ts).
  */
-import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
-import { pino } from 'pino';
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { guardSockets } from '../../src/server/socket-guards.js';
 import { DEFAULT_LIMITS } from '../../src/server/server-limits.js';
 import { parseLimits } from '../../src/server/config.js';
+import { serveGuarded, stopGuarded } from './guarded-answers.js';
 
 /** More than the loopback's buffers take (up to 4 MiB a socket sending, ~128 KiB receiving when not read). */
 const ANSWER = Buffer.alloc(24 * 1024 * 1024, 120);
 
-const servers: http.Server[] = [];
 const sockets: net.Socket[] = [];
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.destroy();
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    await new Promise<void>((resolve) => s.close(() => resolve()));
-  }
-});
-
-/** A server answering every GET with {@link ANSWER}, guarded as the app's; `cuts` counts the refusals it records. */
-async function serve(answerDrainMs: number): Promise<{ port: number; cuts: string[]; cut: Promise<void> }> {
-  const cuts: string[] = [];
-  let told: () => void = () => undefined;
-  const cut = new Promise<void>((resolve) => (told = resolve));
-  const server = http.createServer((_req, res) => res.end(ANSWER));
-  servers.push(server);
-  const metrics = { refusals: { inc: (labels: { code: string }) => (cuts.push(labels.code), told()) } };
-  guardSockets(server, { ...DEFAULT_LIMITS, answerDrainMs }, metrics as never, pino({ level: 'silent' }));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, cuts, cut };
-}
+afterEach(() => stopGuarded(sockets));
 
 /** Sends one GET; `read` false: the client never reads a byte. Resolves the bytes it read once the connection ends. */
 function get(port: number, read: boolean): { bytes: Promise<number> } {
@@ -59,7 +37,7 @@ function get(port: number, read: boolean): { bytes: Promise<number> } {
 describe('answers nobody reads (answerDrainMs)', () => {
   it('resets the connection of an answer not read within the bound; a client that reads gets its whole answer', async () => {
     // A reader in this process takes the answer (one write of 24 MiB, its progress seen when done) well within 3 s.
-    const { port, cuts, cut } = await serve(3000);
+    const { port, server, cuts, cut } = await serveGuarded(ANSWER, 3000);
     const reader = get(port, true);
     get(port, false);
     // Bounded by the reader's answer and the cut (or, without the bound, 10 times it): no timing is asserted.
@@ -67,7 +45,7 @@ describe('answers nobody reads (answerDrainMs)', () => {
     expect(cuts).toEqual(['overloaded']);
     expect(await reader.bytes).toBeGreaterThan(ANSWER.length);
     // The server's side of the unread connection is gone: nothing of the answer is held for it.
-    const left = await new Promise<number>((resolve) => servers[0]!.getConnections((_e, count) => resolve(count)));
+    const left = await new Promise<number>((resolve) => server.getConnections((_e, count) => resolve(count)));
     expect(left).toBeLessThanOrEqual(1);
   }, 40_000);
 

@@ -6,39 +6,16 @@
  * not closed within `answerDrainMs` (a refusal counted); a client that reads gets its whole answer and is not cut.
  * The sockets' guards are used as the app wires them (socket-guards.ts). Counts only: no timing is asserted.
  */
-import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
-import { pino } from 'pino';
+import type http from 'node:http';
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { guardSockets } from '../../src/server/socket-guards.js';
-import { DEFAULT_LIMITS } from '../../src/server/server-limits.js';
+import { serveGuarded, stopGuarded } from './guarded-answers.js';
 
 /** Small enough for the kernels to take whole at once: the process holds none of it (T113 does not see it). */
 const ANSWER = Buffer.alloc(16 * 1024, 120);
 
-const servers: http.Server[] = [];
 const sockets: net.Socket[] = [];
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.destroy();
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    await new Promise<void>((resolve) => s.close(() => resolve()));
-  }
-});
-
-/** A server answering every GET with {@link ANSWER}, guarded as the app's; `cuts` counts the refusals it records. */
-async function serve(answerDrainMs: number, keepAliveTimeout?: number): Promise<{ port: number; cuts: string[]; cut: Promise<void> }> {
-  const cuts: string[] = [];
-  let told: () => void = () => undefined;
-  const cut = new Promise<void>((resolve) => (told = resolve));
-  const server = http.createServer((_req, res) => res.end(ANSWER));
-  if (keepAliveTimeout !== undefined) server.keepAliveTimeout = keepAliveTimeout;
-  servers.push(server);
-  const metrics = { refusals: { inc: (labels: { code: string }) => (cuts.push(labels.code), told()) } };
-  guardSockets(server, { ...DEFAULT_LIMITS, answerDrainMs }, metrics as never, pino({ level: 'silent' }));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, cuts, cut };
-}
+afterEach(() => stopGuarded(sockets));
 
 /** Sends one GET; `read` false: the client never reads a byte nor closes. Resolves the bytes read once it closes. */
 function get(port: number, read: boolean, close: boolean): { bytes: Promise<number> } {
@@ -61,22 +38,22 @@ const cutOrGiveUp = (cut: Promise<void>) => Promise.race([cut, new Promise((reso
 
 describe("the server's own closes wait for the client's", () => {
   it('after an answer with Connection: close: a client that reads gets it whole, one that never reads is reset', async () => {
-    const { port, cuts, cut } = await serve(500);
+    const { port, server, cuts, cut } = await serveGuarded(ANSWER, 500);
     const reader = get(port, true, true);
     expect(await reader.bytes).toBeGreaterThan(ANSWER.length);
     get(port, false, true);
     await cutOrGiveUp(cut);
     // Before: closed by Node at once, its bytes left to the kernel, nothing counted.
     expect(cuts).toEqual(['overloaded']);
-    expect(await connections(servers[0]!)).toBe(0);
+    expect(await connections(server)).toBe(0);
   }, 30_000);
 
   it('at the keep-alive timeout: an idle connection whose client never reads is reset, not left to the kernel', async () => {
     // Node adds a second to keepAliveTimeout before it fires.
-    const { port, cuts, cut } = await serve(500, 100);
+    const { port, server, cuts, cut } = await serveGuarded(ANSWER, 500, 100);
     get(port, false, false);
     await cutOrGiveUp(cut);
     expect(cuts).toEqual(['overloaded']);
-    expect(await connections(servers[0]!)).toBe(0);
+    expect(await connections(server)).toBe(0);
   }, 30_000);
 });
