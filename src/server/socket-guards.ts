@@ -1,8 +1,8 @@
 /**
  * The guards on the server's sockets, before any route: requests pipelined and never read (T47), connections over
  * the per-address and total caps, and the address holding the most giving way at the total (T65), answers never read
- * (T113), and the server's own closes leaving unread answers to the kernel (T118). No token is needed to be refused, so refusals are logged at a pace (T45: a line per refusal let one address
- * write 1 MB of log a second).
+ * (T113), and the server's own closes leaving unread answers to the kernel (T118). No token is needed to be refused,
+ * so refusals are logged at a pace (T45: a line per refusal let one address write 1 MB of log a second).
  */
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
