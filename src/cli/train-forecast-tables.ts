@@ -18,6 +18,11 @@ function cell(sep: Separation | undefined, source: string): string {
  * The within-source table of one view: pPass at the end and after t steps, beside run length both ways; `notScored`:
  * sources no held-out model scored, each named with why (a source missing from the table read as never trained on).
  */
+/** A row with the end-of-run AUROC only (no prefix columns), run length beside it with the intervals it was drawn with (audit25). */
+function endOnlyRow(label: string, counts: string, end: { auroc: number | null; interval: Interval | null }, shorter: { auroc: number | null; interval: Interval | null }): string[] {
+  return [label, counts, est(end.auroc, end.interval), '', '', '', est(shorter.auroc, shorter.interval), flipped(shorter.auroc, shorter.interval)];
+}
+
 export function separationTable(v: ViewEvaluation, notScored: readonly NotScored[] = []): string {
   const sources = v.end.withinSource.sources;
   const longer = (s: string) => {
@@ -44,28 +49,9 @@ export function separationTable(v: ViewEvaluation, notScored: readonly NotScored
     flipped(meanShorter, v.shorter.withinSource.interval),
   ]);
   const wt = v.end.withinTask;
-  rows.push([
-    `within task (${plural(wt.tasks, 'task')}, ${plural(wt.pairs, 'pass/fail pair')})`,
-    '',
-    est(wt.auroc, wt.interval),
-    '',
-    '',
-    '',
-    // Run length with the intervals it was drawn with, as pPass beside it (they were bare points; audit25).
-    est(v.shorter.withinTask.auroc, v.shorter.withinTask.interval),
-    flipped(v.shorter.withinTask.auroc, v.shorter.withinTask.interval),
-  ]);
+  rows.push(endOnlyRow(`within task (${plural(wt.tasks, 'task')}, ${plural(wt.pairs, 'pass/fail pair')})`, '', wt, v.shorter.withinTask));
   const po = v.end.pooled;
-  rows.push([
-    `pooled (source alone: ${est(po.sourceOnly, po.sourceOnlyInterval)})`,
-    `${po.nPass} / ${po.nFail}`,
-    est(po.auroc, po.interval),
-    '',
-    '',
-    '',
-    est(v.shorter.pooled.auroc, v.shorter.pooled.interval),
-    flipped(v.shorter.pooled.auroc, v.shorter.pooled.interval),
-  ]);
+  rows.push(endOnlyRow(`pooled (source alone: ${est(po.sourceOnly, po.sourceOnlyInterval)})`, `${po.nPass} / ${po.nFail}`, po, v.shorter.pooled));
   return renderTable(['source (* not in the mean: < 3 passing or failing)', 'pass / fail', 'pPass at end [95 %]', 't=10 [95 %] (pass/fail)', 't=20', 't=40', 'shorter wins', 'longer wins'], rows);
 }
 /** ECE per source (recalibrated; and, leaving a source out, before any of its outcomes), mean pPass against the pass rate. */
