@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchArgs } from './args.js';
+import { withInterval } from './interval-digits.js';
 import type { BenchResult } from './report.js';
 import { machineTicks, stealPercent } from './proc-cpu.js';
 import { fmt, printTable } from './timing.js';
@@ -79,15 +80,15 @@ for (const b of BENCHES.filter((x) => only === undefined || only.includes(x.name
 }
 
 console.log(`\n=== summary (${fmt((performance.now() - began) / 1000, 0)} s, host steal ${fmt(stealPercent(ticksAtStart), 1)} %; result files in ${out})`);
-const num = (x: number, t: BenchResult['targets'][number]): string => `${Number(x.toPrecision(4))}${t.unit ? ` ${t.unit}` : ''}`;
+const unit = (t: BenchResult['targets'][number]): string => (t.unit ? ` ${t.unit}` : '');
 // The verdict is by the measured value; where the bench resamples paired repeats, the interval says whether another
 // run could read the other way ("unsettled": the interval holds the bound).
 const rows = results.flatMap((r) =>
   r.targets.map((t) => [
     r.bench,
     t.name,
-    num(t.value, t),
-    t.interval !== undefined ? `[${Number(t.interval[0].toPrecision(4))}, ${Number(t.interval[1].toPrecision(4))}]` : '',
+    `${withInterval(t.value, t.interval)[0]}${unit(t)}`,
+    withInterval(t.value, t.interval)[1],
     `${t.op} ${t.bound}${t.unit ? ` ${t.unit}` : ''}`,
     t.met ? 'MET' : 'MISSED',
     t.settled === false ? 'unsettled' : '',

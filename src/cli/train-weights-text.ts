@@ -65,6 +65,20 @@ const weightsOf = (w: Weights) =>
     .map(([k, x]) => `${k} ${x}`)
     .join(', ');
 
+/**
+ * Why the PTA-mode rule did not hold, as it was decided: on points, so a signal read above the composite is named
+ * with both figures, never said to beat it (no paired interval says it does; audit29); or nothing was held out.
+ */
+function ptaShortfall(r: PtaWeightsReport): string {
+  if (!r.heldOutPossible) return 'fewer than 2 sources to leave out, so nothing was held out';
+  const below = r.sources.flatMap((s) => {
+    if (s.heldOut === null) return [];
+    const above = PTA_SIGNALS.filter((k) => s.single[k] !== null && s.single[k] > s.heldOut! + 1e-12).sort((x, y) => s.single[y]! - s.single[x]!);
+    return above.length === 0 ? [] : [`${s.source}: ${above[0]} ${f3(s.single[above[0]!])} against ${f3(s.heldOut)}`];
+  });
+  return `held out, a single signal's AUROC is above the composite's (points compared, no paired interval) on ${below.join('; ')}`;
+}
+
 /** The leave-one-source-out table of the PTA-mode composite beside each signal alone and the weights in force. */
 export function ptaWeightsText(r: PtaWeightsReport, shipped: Weights): string {
   // With the intervals `train` draws (pta-intervals.ts); a report without them prints bare points.
@@ -98,8 +112,8 @@ export function ptaWeightsText(r: PtaWeightsReport, shipped: Weights): string {
       '',
     ]);
   const verdict = r.holds
-    ? `holds: held out, the composite is at least every single signal on every source; chosen on every source: weights ${JSON.stringify(r.chosen)} (a scoring config's "weights")`
-    : `does not hold: held out, a single signal beats the composite on some source (or fewer than 2 sources to leave out); the weights in force (${weightsOf(shipped)}) stay`;
+    ? `holds: held out, the composite's AUROC is at least every single signal's on every source (points compared, no paired interval); chosen on every source: weights ${JSON.stringify(r.chosen)} (a scoring config's "weights")`
+    : `does not hold: ${ptaShortfall(r)}; the weights in force (${weightsOf(shipped)}) stay`;
   return [
     `PTA-mode composite, leave one source out (runs against the PTA of the other passing runs of their task; AUROC within each source${r.intervals === undefined ? '' : ' with its 95 % bootstrap interval, tasks resampled'}; sources under ${r.minRuns} runs or with fewer than 3 passing or failing pooled as "other"; each choice maximises the ${r.objective} on the other sources):`,
     renderTable(['held-out source', 'runs (pass)', 'chosen without it', 'weights in force', 'chosen on all', ...PTA_SIGNALS, 'length', 'weights chosen without it'], rows),

@@ -15,6 +15,7 @@ import { stepText } from '../../src/server/step-text.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
 import { priorSession } from './prior-session.js';
+import { grownRoom, type Growth } from './room-growth.js';
 
 const analyzers = defaultAnalyzers();
 const item = fc.oneof(fc.integer(), fc.double(), fc.string(), fc.array(fc.integer(), { maxLength: 3 }), fc.constant(undefined));
@@ -38,22 +39,14 @@ describe('columns grown by an eighth', () => {
 
   it('a column grown to 79 or 100 rows outgrows fewer slots than by a sixteenth, and keeps at most 5 spare at 100', () => {
     /** Copies made and slots of the stores outgrown (garbage) growing a column row by row to `rows`, and its room then. */
-    const grown = (rows: number): { copies: number; outgrown: number; room: number } => {
+    const grown = (rows: number): Growth => {
       let col: number[] = [];
-      let room = 0;
-      let copies = 0;
-      let outgrown = 0;
-      for (let n = 0; n < rows; n++) {
-        if (n === room) {
-          outgrown += room;
-          room = nextRoom(n);
-          col = withRoom(col, room);
-          copies++;
-        }
+      const out = grownRoom(rows, nextRoom, (n, room) => {
+        if (room !== null) col = withRoom(col, room);
         col.push(n);
-      }
+      });
       expect(col).toHaveLength(rows);
-      return { copies, outgrown, room };
+      return out;
     };
     // By a sixteenth: 15 copies and 507 slots outgrown at 79 rows (the ws-load run), 17 and 686 at 100 (room 103).
     expect(grown(79)).toEqual({ copies: 12, outgrown: 379, room: 90 });

@@ -22,6 +22,7 @@ import { LOCAL_PRINCIPAL } from '../../src/server/principal.js';
 import { buildSession } from '../../src/server/session-factory.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
 import { corpusRuns } from '../fixtures/corpus-runs.js';
+import { grownRoom, type Growth } from './room-growth.js';
 
 const analyzers = defaultAnalyzers();
 
@@ -45,19 +46,7 @@ function ladder(max: number): Set<number> {
 }
 
 /** Copies made and slots outgrown growing a column row by row to `rows` toward `expected`, and its room then. */
-function grown(rows: number, expected: number): { copies: number; outgrown: number; room: number } {
-  let room = 0;
-  let copies = 0;
-  let outgrown = 0;
-  for (let n = 0; n < rows; n++) {
-    if (n === room) {
-      outgrown += room;
-      room = nextRoomToward(n, expected);
-      copies++;
-    }
-  }
-  return { copies, outgrown, room };
-}
+const grown = (rows: number, expected: number): Growth => grownRoom(rows, (n) => nextRoomToward(n, expected));
 
 describe('stores grown toward the steps expected', () => {
   it("expects the median of the PTA's reference lengths, again once a reference is added in place", () => {

@@ -44,7 +44,31 @@ describe('headToHead', () => {
     expect(ab!.pass.interval!.lo).toBeGreaterThan(0.2);
     expect(ab!.quality).toMatchObject({ tasks: 20, estimate: 15 });
     const table = headToHeadTable({ headToHead: pairs } as CorpusReport);
-    expect(table.rows[0]).toEqual(['a + A', 'a + B', 20, 20, 60, 0.5, ab!.pass.interval!.lo, ab!.pass.interval!.hi, 'A ahead', 20, 15, ab!.quality.interval!.lo, ab!.quality.interval!.hi, 'A ahead']);
+    const r = (x: number, d: number) => Number(x.toFixed(d));
+    expect(table.rows[0]).toEqual([
+      'a + A',
+      'a + B',
+      20,
+      20,
+      60,
+      0.5,
+      r(ab!.pass.interval!.lo, 3),
+      r(ab!.pass.interval!.hi, 3),
+      'A ahead',
+      20,
+      15,
+      r(ab!.quality.interval!.lo, 1),
+      r(ab!.quality.interval!.hi, 1),
+      'A ahead',
+    ]);
+  });
+
+  it('prints quality differences to 1 decimal, as the models table prints mean quality (audit29)', () => {
+    const pair = { a: 'x', b: 'y', pass: { tasks: 9, runsA: 9, runsB: 9, estimate: 0.21666, interval: { lo: 0.16249, hi: 0.26944, level: 0.95 } } };
+    const quality = { tasks: 9, runsA: 9, runsB: 9, estimate: 4.8564, interval: { lo: 2.2751, hi: 7.3169, level: 0.95 } };
+    const table = headToHeadTable({ headToHead: [{ ...pair, quality }] } as unknown as CorpusReport);
+    expect(table.rows[0]!.slice(5, 8)).toEqual([0.217, 0.162, 0.269]);
+    expect(table.rows[0]!.slice(10, 13)).toEqual([4.9, 2.3, 7.3]);
   });
 
   it('says when the interval shows no difference', () => {

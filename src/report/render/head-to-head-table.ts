@@ -3,7 +3,14 @@ import type { PairedDifference } from '../../core/stats/paired-difference.js';
 import type { CorpusReport } from '../types.js';
 import type { Cell, Table } from './table-cells.js';
 
-const r3 = (x: number | null | undefined): Cell => (x === null || x === undefined ? null : Math.round(x * 1000) / 1000);
+const rounded =
+  (digits: number) =>
+  (x: number | null | undefined): Cell =>
+    x === null || x === undefined ? null : Number(x.toFixed(digits));
+/** Pass rates are fractions (3 decimals, a tenth of a percentage point); quality differences are points of the 0-100
+ * score, 1 decimal as the models table prints mean quality: 3 claimed more than a ±2.5-point interval holds (audit29). */
+const r3 = rounded(3);
+const r1 = rounded(1);
 
 /** Which side the interval puts ahead, or that it shows no difference (no interval: too few shared tasks). */
 function verdict(d: PairedDifference, a: string, b: string): string {
@@ -45,9 +52,9 @@ export function headToHeadTable(r: CorpusReport): Table {
       r3(h.pass.interval?.hi),
       verdict(h.pass, 'A', 'B'),
       h.quality.tasks,
-      r3(h.quality.estimate),
-      r3(h.quality.interval?.lo),
-      r3(h.quality.interval?.hi),
+      r1(h.quality.estimate),
+      r1(h.quality.interval?.lo),
+      r1(h.quality.interval?.hi),
       verdict(h.quality, 'A', 'B'),
     ]),
   };

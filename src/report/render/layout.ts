@@ -64,6 +64,25 @@ export function niceTicks(max: number, count = 5, integer = false): number[] {
 }
 
 /**
+ * Round ticks spanning [lo, hi] (steps as `niceTicks`), widened to at least `minSpan` about their middle and kept
+ * within [floor, ceil]: an axis fitted to the data, so that short intervals on a wide scale stay visible.
+ */
+export function niceSpan(lo: number, hi: number, { count = 5, minSpan = 0, floor = -Infinity, ceil = Infinity } = {}): number[] {
+  const mid = (lo + hi) / 2;
+  const half = Math.max(hi - lo, minSpan, 1e-9) / 2;
+  const [a0, b0] = [Math.max(floor, mid - half), Math.min(ceil, mid + half)];
+  const raw = (b0 - a0) / count;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
+  const a = Math.max(floor, Math.floor(a0 / step) * step),
+    b = Math.min(ceil, Math.ceil(b0 / step) * step);
+  const out: number[] = [];
+  for (let v = a; v < b + step * 1e-9; v += step) out.push(Number(Math.min(v, b).toPrecision(12)));
+  if (out[out.length - 1]! < b - 1e-9) out.push(Number(b.toPrecision(12)));
+  return out;
+}
+
+/**
  * Splits `s` into lines at most `width` px wide at `size`, breaking after `/`, `_`, `-`, space or
  * `.` where it can and inside a word only when one piece is too long; nothing is cut off.
  */
@@ -93,12 +112,19 @@ export function wrapText(s: string, width: number, size: number): string[] {
 /**
  * Places a round label of radius `r` near each point (x, y) without overlapping the labels placed
  * before it: on the point when free, else on rings around it (a leader line shows where it
- * belongs). Labels stay inside `area`. Returns the label centres, aligned with `points`.
+ * belongs). Labels stay inside `area` and off every box of `avoid` (error bars, the points themselves).
+ * Returns the label centres, aligned with `points`.
  */
-export function placeLabels(points: ReadonlyArray<[number, number]>, r: number, area: Box): Array<[number, number]> {
+export function placeLabels(points: ReadonlyArray<[number, number]>, r: number, area: Box, avoid: readonly Box[] = []): Array<[number, number]> {
   const placed: Array<[number, number]> = [];
+  const clear = (cx: number, cy: number, b: Box) => Math.hypot(cx - Math.min(b.x + b.w, Math.max(b.x, cx)), cy - Math.min(b.y + b.h, Math.max(b.y, cy))) > r;
   const free = (cx: number, cy: number) =>
-    cx - r >= area.x && cx + r <= area.x + area.w && cy - r >= area.y && cy + r <= area.y + area.h && placed.every(([px, py]) => Math.hypot(px - cx, py - cy) >= 2 * r + 2);
+    cx - r >= area.x &&
+    cx + r <= area.x + area.w &&
+    cy - r >= area.y &&
+    cy + r <= area.y + area.h &&
+    placed.every(([px, py]) => Math.hypot(px - cx, py - cy) >= 2 * r + 2) &&
+    avoid.every((b) => clear(cx, cy, b));
   for (const [x, y] of points) {
     let spot: [number, number] | undefined = free(x, y) ? [x, y] : undefined;
     for (let ring = 1; spot === undefined && ring <= 12; ring++) {
