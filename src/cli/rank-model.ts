@@ -1,5 +1,5 @@
 /**
- * `rank --rank-model end|prefix`: which model gives a FINISHED run its pPass. `prefix`
+ * `rank --rank-model end|prefix` (and `report`'s): which model gives a FINISHED run its pPass. `prefix`
  * (the default): the prefix model a live session is scored by, read at the last step. `end`: the end-of-run model
  * `train` writes beside it (core/forecast/end-model.ts; docs/forecast.md "End-of-run model"), which did not clear
  * the rule to be the default. Live sessions are always scored by the prefix model.

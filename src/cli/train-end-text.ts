@@ -4,7 +4,7 @@ import type { EndModel } from '../core/forecast/model.js';
 export function endModelText(end: EndModel, runs: number): string {
   const features = Object.keys(end.tables).length;
   return (
-    `end-of-run model (finished runs only, rank --rank-model end; live sessions keep the prefix model): ` +
+    `end-of-run model (finished runs only: rank and report --rank-model end; live sessions keep the prefix model): ` +
     `${end.models.length} models over the same ${features} features, each mapped to its ECDF among the ${runs} runs' end rows (tables in the file)\n`
   );
 }
