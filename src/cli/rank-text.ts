@@ -26,7 +26,7 @@ function flatWhy(r: Ranking): string {
 }
 
 /** The human table. */
-export function rankText(r: Ranking, opts: { forecast: boolean; asked?: AskedBasis | undefined; missing?: string | undefined }): string {
+export function rankText(r: Ranking, opts: { forecast: boolean; asked?: AskedBasis | undefined; missing?: string | undefined; endModel?: boolean }): string {
   const showPPass = r.runs.some((x) => x.pPass !== undefined);
   const header = ['rank', 'run', r.by === 'consensus' || r.by === 'vote' ? r.by : 'score', 'composite', ...(showPPass ? ['pPass'] : []), 'reference', 'steps'];
   // Whole paths made the table as wide as the folders were deep; --json keeps them.
@@ -58,6 +58,7 @@ export function rankText(r: Ranking, opts: { forecast: boolean; asked?: AskedBas
   const left = r.unranked.map((x) => `\nnot ranked: ${name(x.id)} (${x.reason})`).join('');
   const missing = opts.missing !== undefined ? `\nnote: ${opts.missing}` : '';
   const tail = `${ties}${flat}${note}${yielded}${missing}${left}`;
-  const what = alone ? `1 run, so no ranking (a ranking needs ${MIN_RANKED_RUNS_AFTER_SKIP} runs); scored by ${BASIS[r.by]}` : `${r.runs.length} runs ordered by ${BASIS[r.by]}`;
+  const basis = r.by === 'pPass' && opts.endModel === true ? `${BASIS.pPass} by the end-of-run model (--rank-model end)` : BASIS[r.by];
+  const what = alone ? `1 run, so no ranking (a ranking needs ${MIN_RANKED_RUNS_AFTER_SKIP} runs); scored by ${basis}` : `${r.runs.length} runs ordered by ${basis}`;
   return `${r.task ?? 'runs of several tasks'}: ${what}\n\n${renderTable(header, rows)}${tail}${tail ? '\n' : ''}`;
 }

@@ -36,6 +36,8 @@ export interface BuildReportOptions {
   prior?: TemporalPrior;
   /** Outcome forecasters (`--forecast`): adds pPass to each run, its separation and best-of-N. */
   forecast?: ForecastFile;
+  /** `--rank-model end`: each run's pPass by the forecast file's end-of-run model. */
+  endModel?: boolean;
   /** Which in-folder reference a failing run meets (`--failing-reference`, default `matched`: core/calibrate/references.ts). */
   failingReference?: FailingReference;
   /** Bootstrap seed (`--seed`, default 1). */
@@ -73,6 +75,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
       ...(options.external ? { external: options.external } : {}),
       ...(options.prior ? { prior: options.prior } : {}),
       ...(options.forecast ? { forecast: options.forecast } : {}),
+      ...(options.endModel === true ? { endModel: true } : {}),
       ...(options.failingReference ? { failingReference: options.failingReference } : {}),
       ...(options.config ? { config: options.config.config } : {}),
     },
@@ -109,6 +112,7 @@ export function buildReport(discovery: Discovery, options: BuildReportOptions): 
       ...(options.forecast
         ? {
             forecastInSample: forecastInSample(options.forecast, rows),
+            ...(options.endModel === true ? { forecastModel: 'end' as const } : {}),
           }
         : {}),
     },

@@ -13,6 +13,8 @@
 import { UNIFORM_PRIOR } from '../core/prior.js';
 import { leaveOneOutPtas, type FailingReference } from '../core/calibrate/references.js';
 import { selectModel, type ForecastFile } from '../core/forecast/model.js';
+import { createEndScorer } from '../core/forecast/end-model.js';
+import { withEndPPass } from './end-ppass.js';
 import type { ScoringConfig } from '../core/config.js';
 import { createScorer } from '../core/scorer.js';
 import { analyzersFor } from '../core/scope-free.js';
@@ -45,6 +47,8 @@ export interface ScoreCorpusOptions {
   prior?: TemporalPrior;
   /** Outcome forecasters: each trajectory gets the P(pass) of the model `selectModel` picks for its agent and model. */
   forecast?: ForecastFile;
+  /** Each finished run's pPass by the file's end-of-run model instead of the prefix model (`report --rank-model end`). */
+  endModel?: boolean;
   /** Which in-folder reference a failing run meets (default `matched`: a PTA of n − 1 passing runs, as a passing run meets). */
   failingReference?: FailingReference;
   /** Scoring weights, tier thresholds, tau, ... (`--config`; default the shipped ones), as `score --config` and `serve --config`. */
@@ -85,10 +89,14 @@ export function scoreCorpus(trajectories: readonly LoadedTrajectory[], outcomes:
       ...(forecast ? { forecast } : {}),
       ...(options.config ? { config: options.config } : {}),
     });
-    for (const step of t.steps) scorer.push(step);
+    const end = options.endModel === true && options.forecast?.end !== undefined ? createEndScorer(options.forecast.end, t.agent, t.model ?? undefined) : undefined;
+    for (const step of t.steps) {
+      const pushed = scorer.push(step);
+      end?.add(step, pushed.state, pushed.label);
+    }
     const outcome = outcomes[i];
     const passed = outcome === 'pass' ? true : outcome === 'fail' ? false : undefined;
-    const report = scorer.report(passed);
+    const report = withEndPPass(scorer.report(passed), end);
     const states = scorer.states();
     const wasted = distinctWaste(report.waste, states);
     if (pta === undefined) return { report, wasted, against: { kind: 'reference-free', priorReferences: options.prior!.references } };

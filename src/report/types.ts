@@ -134,6 +134,8 @@ export interface CorpusReport {
     config?: string;
     /** With `--forecast`: how many runs with a pPass the forecaster was trained on (in-sample pPass). */
     forecastInSample?: ForecastInSample;
+    /** `end` with `--rank-model end`: every pPass is the forecast file's end-of-run model's (absent: the prefix model's). */
+    forecastModel?: 'end';
   };
   counts: {
     trajectories: number;

@@ -1,6 +1,7 @@
 /** Real corpus runs with their published outcomes (test/fixtures/SOURCES.md), and a forecast model fitted on them. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ecdfRuns, endTables } from '../../src/core/forecast/end-ecdf.js';
 import { fitRanker, rankerModel } from '../../src/core/forecast/fit.js';
 import { FORECAST_FORMAT, FORECAST_SCHEMA, type ForecastFile } from '../../src/core/forecast/model.js';
 import { forecastRun, type ForecastRun } from '../../src/core/forecast/run.js';
@@ -62,4 +63,10 @@ export function labelledRuns(): LabelledRun[] {
 /** A version-1 forecast file holding one default model fitted on `runs` (the default configuration, identity calibration). */
 export function forecastFileOf(runs: readonly ForecastRun[]): ForecastFile {
   return { format: FORECAST_FORMAT, schema: FORECAST_SCHEMA, version: 1, createdAt: '2026-12-01T00:00:00.000Z', models: [rankerModel(fitRanker(runs, DEFAULT_FIT), undefined)] };
+}
+
+/** forecastFileOf(runs) with an end-of-run model (core/forecast/end-model.ts) fitted on the same runs, ECDF-mapped among them. */
+export function endForecastFileOf(runs: readonly ForecastRun[]): ForecastFile {
+  const end = { tables: endTables(runs, DEFAULT_FIT.features), models: [rankerModel(fitRanker(ecdfRuns(runs, runs), DEFAULT_FIT), undefined)] };
+  return { ...forecastFileOf(runs), end };
 }

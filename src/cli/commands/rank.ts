@@ -24,6 +24,7 @@ import { shortRunNames } from '../run-names.js';
 import { rankReferences } from '../rank-references.js';
 import { analyzersFor } from '../../core/scope-free.js';
 import { forecastSource, runForecast, SOURCE_OPTIONS } from '../forecast-source.js';
+import { endScorerOf, RANK_MODEL_OPTION, RANK_MODEL_USAGE, rankModelOption } from '../rank-model.js';
 
 /** One run to rank: where it came from, its task, its instance. */
 interface Run {
@@ -63,7 +64,7 @@ function finalPatch(patch: FinalPatchTracker, id: string): PatchClass {
 const command: Command = {
   name: 'rank',
   usage:
-    'usage: steplens rank FILE... [--forecast F.json [--agent A] [--model M]] [--pta PTA.json | --references DIR... | --bundled] [--consensus | --basis vote]\n' +
+    'usage: steplens rank FILE... [--forecast F.json [--agent A] [--model M] [--rank-model end]] [--pta PTA.json | --references DIR... | --bundled] [--consensus | --basis vote]\n' +
     '                     [--task ID] [--mixed-tasks] [--prior-dir DIR] [--config C.json] [--format F] [--json] [--lenient]\n' +
     '  --lenient    skip each file that cannot be read (named on stderr) and rank the rest (at least 2 runs); exit 0\n' +
     '               with skipped lines or events; without it the first unreadable file stops the command\n' +
@@ -78,6 +79,7 @@ const command: Command = {
     '  --consensus  without a forecast or PTA, order by agreement with the other runs on where to edit (labelled consensus)\n' +
     '  --basis B    without a forecast or PTA, order by B: consensus (as --consensus) or vote (how many runs made the same\n' +
     '               final patch, normalised: whitespace, comments, hunk order ignored; ties by the composite; labelled vote)\n' +
+    RANK_MODEL_USAGE +
     '  --task ID    the task of runs whose log names none; --mixed-tasks ranks runs of different tasks anyway\n' +
     '  docs/rank.md has what each basis closed of the best-of-N gap on real runs',
   async run(args, io) {
@@ -87,6 +89,7 @@ const command: Command = {
       options: {
         forecast: { type: 'string' },
         ...SOURCE_OPTIONS,
+        ...RANK_MODEL_OPTION,
         pta: { type: 'string' },
         references: { type: 'string', multiple: true },
         bundled: { type: 'boolean', default: false },
@@ -126,6 +129,7 @@ const command: Command = {
     const config = values.config !== undefined ? await readConfigFile(values.config) : undefined;
     const source = forecastSource(values);
     const forecasts = values.forecast !== undefined ? await readForecastFile(forecastFileArg(values.forecast)) : undefined;
+    const rankModel = rankModelOption(values['rank-model'], values.forecast, forecasts);
     const trained = trainedRunSet(forecasts?.trainedRuns);
     const all = defaultAnalyzers();
     const states: Array<ReturnType<Scorer['states']>> = [];
@@ -137,10 +141,13 @@ const command: Command = {
       const scorer = createScorer({ reference, analyzers, ...(forecast ? { forecast } : {}), ...(config ? { config } : {}) });
       // The vote's final patch is read only when asked (a diff of every finish step parsed for nothing otherwise).
       const patch = basis === 'vote' ? createFinalPatchTracker() : undefined;
+      // --rank-model end: the finished run's pPass by the end-of-run model, from the same states and labels.
+      const end = endScorerOf(forecasts, rankModel, source, r.instance.parsed.meta);
       const steps = r.instance.parsed.steps;
       for (const step of steps) {
         const pushed = scorer.push(step);
         patch?.add(step, pushed.state, pushed.label);
+        end?.add(step, pushed.state, pushed.label);
       }
       const report = scorer.report();
       states.push(scorer.states());
@@ -149,7 +156,7 @@ const command: Command = {
         task: r.task,
         composite: report.score.total,
         reference: report.reference,
-        pPass: report.pPass,
+        pPass: end !== undefined ? end.value() : report.pPass,
         // As POST /v1/rank marks it: in --json too, not only in the warning on stderr.
         ...(report.pPass !== undefined && trained !== undefined && steps.length > 0 ? { pPassInSample: trained.has(runFingerprint(steps)) } : {}),
         steps: report.steps,
@@ -171,7 +178,7 @@ const command: Command = {
     if (!ranked.ok) throw new SteplensError(ranked.error.code, ranked.error.message);
     // Where --references / --bundled found no PTA: under the table, or on stderr beside a --json document.
     if (values.json && missing !== undefined) io.stderr(`note: ${missing}\n`);
-    io.stdout(values.json ? `${JSON.stringify(ranked.value)}\n` : rankText(ranked.value, { forecast: forecasts !== undefined, asked: basis, missing }));
+    io.stdout(values.json ? `${JSON.stringify(ranked.value)}\n` : rankText(ranked.value, { forecast: forecasts !== undefined, asked: basis, missing, endModel: rankModel === 'end' }));
     if (values.lenient) return 0;
     return logs.some((l) => l.diagnostics.length > 0 || l.instances.some((x) => x.parsed.diagnostics.length > 0)) ? 1 : 0;
   },

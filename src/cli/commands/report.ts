@@ -21,6 +21,7 @@ import { chooseReference, externalReferences, referenceFolderArgs } from '../ref
 import { forecastFileArg } from '../../package-files.js';
 import { readConfigFile, readForecastFile } from '../../settings-files.js';
 import { intFlag } from '../int-flag.js';
+import { RANK_MODEL_OPTION, RANK_MODEL_USAGE, rankModelOption } from '../rank-model.js';
 
 /** A stderr progress bar that shows only on a terminal (`io.status`) and only once the work has taken over a second. */
 function progress(io: CliIO): { tick: (done: number, total: number) => void; end: () => void } {
@@ -67,7 +68,7 @@ function writeOutputs(dir: string, report: CorpusReport): string[] {
 const command: Command = {
   name: 'report',
   usage:
-    'usage: steplens report [--outcomes FILE] [--manifest FILE] [--out DIR] [--json] [--references DIR]... [--bundled] [--forecast FILE]\n' +
+    'usage: steplens report [--outcomes FILE] [--manifest FILE] [--out DIR] [--json] [--references DIR]... [--bundled] [--forecast FILE [--rank-model end]]\n' +
     '                       [--seed N] [--min-runs N] [--by-reference] [--failing-reference matched|all] [--config CONFIG.json]\n' +
     '                       [--model NAME] [--run NAME]\n' +
     '                       [--lenient] PATH...\n' +
@@ -96,6 +97,7 @@ const command: Command = {
     '  --config: scoring weights, tier thresholds, tau, ... (partial override of the defaults), as score and serve take it\n' +
     '  --forecast FILE  outcome forecaster (steplens train --out; `bundled`: the shipped one): each run gets its P(pass), with its separation and best-of-N;\n' +
     '           runs it was trained on (the file lists them by fingerprint) are counted and named in a warning: their pPass is in-sample\n' +
+    RANK_MODEL_USAGE +
     '  statistics: n beside every figure; pass rates with a Wilson 95 % interval, mean quality, AUROCs and best-of-N\n' +
     '           with a percentile bootstrap 95 % interval (1,000 draws, --seed N, default 1); separation within source\n' +
     '           (the headline), within task and pooled beside source-only (docs/method.md section 16); the multi-trial\n' +
@@ -114,6 +116,7 @@ const command: Command = {
         references: { type: 'string', multiple: true },
         bundled: { type: 'boolean', default: false },
         forecast: { type: 'string' },
+        ...RANK_MODEL_OPTION,
         seed: { type: 'string' },
         'min-runs': { type: 'string' },
         'by-reference': { type: 'boolean', default: false },
@@ -137,6 +140,7 @@ const command: Command = {
       : undefined;
     const forecastFile = values.forecast !== undefined ? resolve(io.cwd, forecastFileArg(values.forecast)) : undefined;
     const forecast = forecastFile !== undefined ? await readForecastFile(forecastFile) : undefined;
+    const rankModel = rankModelOption(values['rank-model'], values.forecast, forecast);
     const configFile = values.config !== undefined ? resolve(io.cwd, values.config) : undefined;
     const config = configFile !== undefined ? { file: values.config!, config: await readConfigFile(configFile) } : undefined;
     const prior = await chooseReference(undefined);
@@ -155,6 +159,7 @@ const command: Command = {
       failingReference,
       ...(prior.kind === 'prior' ? { prior: prior.prior } : {}),
       ...(forecast ? { forecast } : {}),
+      ...(rankModel === 'end' ? { endModel: true } : {}),
       ...(external ? { external, referenceFolders: folders } : {}),
       ...(config ? { config } : {}),
     });

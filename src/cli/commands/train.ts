@@ -21,6 +21,8 @@ import { withPtaIntervals } from '../../core/forecast/pta-intervals.js';
 import { choosePtaWeights } from '../../core/forecast/pta-weights.js';
 import { sourceOf } from '../../core/forecast/run.js';
 import { isDefaultMapWeighting, trainForecast } from '../../core/forecast/train.js';
+import { fitEndModel } from '../../core/forecast/end-fit.js';
+import { endModelText } from '../train-end-text.js';
 import { readConfigFile } from '../../settings-files.js';
 import { parseSourcesTable, type SourceEntry } from '../../report/sources-table.js';
 import { defaultAnalyzers } from '../../syntax/index.js';
@@ -132,6 +134,8 @@ const command: Command = {
       ...(pairWeights !== undefined ? { pairWeights } : {}),
       ...(defaultMap !== undefined ? { defaultMap } : {}),
     });
+    // The end-of-run model beside the prefix ones (core/forecast/end-fit.ts): what rank and report may use for finished runs.
+    const end = fitEndModel(runs, evaluation.selection.chosen, folds, seed, defaultMap);
     const referenceFree = withPriorIntervals(choosePriorWeights(input.prior), input.prior, { seed });
     const references = ptaSamples(input.known, prior, defaultAnalyzers(), config);
     const referenceMode = references.length > 0 ? withPtaIntervals(choosePtaWeights(references, config.weights), references, config.weights, { seed }) : undefined;
@@ -168,6 +172,7 @@ const command: Command = {
         seconds: (Date.now() - started) / 1000,
       },
       trainedRuns,
+      end,
     };
     await writeOutputFile(out, `${JSON.stringify(doc, null, 2)}\n`, `--out ${values.out}`);
     if (values.json) {
@@ -179,6 +184,7 @@ const command: Command = {
         `${plural(runs.length, 'run')} (${passing} passing) on ${plural(tasks, 'task')}; left out: ${input.skipped.noOutcome} without a pass/fail outcome, ${input.skipped.noSteps} without steps, ${input.skipped.noTask} naming no task, ${found.skipped.length} files not read as trajectories${manifest !== undefined ? `, ${manifestMissing} manifest runs not parsed` : ''}\n`,
         `sources (agent + model; pass / fail): ${sources.map((c) => printable(`${c.source} ${c.nPass} / ${c.nFail}`)).join('; ')}\n`,
         forecastText(evaluation, models),
+        endModelText(end, runs.length),
         priorWeightsText(referenceFree),
         referenceMode !== undefined ? ptaWeightsText(referenceMode, config.weights) : 'PTA-mode weights: no task has 2 or more passing runs to build a leave-one-out reference from\n',
         `wrote ${values.out} (${models.length} model${models.length > 1 ? 's' : ''}: the default and one per source; version 1; its ${trainedRuns.runs.length} training runs listed by fingerprint, for report's in-sample check) in ${((Date.now() - started) / 1000).toFixed(1)} s; \`steplens serve --forecast ${values.out}\` loads it\n`,

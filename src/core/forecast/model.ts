@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { err, ok, type Result } from '../../errors.js';
 import { formatIssues } from '../config.js';
+import type { EcdfTable } from './end-ecdf.js';
 import { FEATURE_NAMES } from './features.js';
 
 export const FORECAST_FORMAT = 'steplens-forecast';
@@ -48,6 +49,16 @@ export interface ForecastModel {
   learnedOwn?: { lambda: number; kappa: number };
 }
 
+/**
+ * The end-of-run model (core/forecast/end-model.ts): for finished runs only, each feature mapped to its ECDF among the
+ * runs `train` read (`tables`, per feature its distinct end-row values ascending and how many runs had each) before
+ * its logistic `models` (chosen per agent + model as the prefix models are) score it.
+ */
+export interface EndModel {
+  tables: Record<string, EcdfTable>;
+  models: ForecastModel[];
+}
+
 /** The file. `version` counts models put in force (1 after `train`, +1 per swap by `--forecast-learn`). */
 export interface ForecastFile {
   format: typeof FORECAST_FORMAT;
@@ -73,6 +84,8 @@ export interface ForecastFile {
    * version learned in the `shared` scope holds every tenant's outcomes: not restored in the `tenant` scope).
    */
   learnedFrom?: { digest: string; version: number; createdAt: string; tenant?: string; ownModels?: number; scope?: 'tenant' | 'shared' };
+  /** The end-of-run model `train` fits beside the prefix models (absent from files written before stop 74: they rank as before). */
+  end?: EndModel;
 }
 
 /** The model file's schema, built on first use (`z.lazy`): scoring without a forecast model does not build it (issue 24). */
@@ -128,6 +141,13 @@ const fileSchema = z.lazy(() => {
         })
         .strict()
         .optional(),
+      end: z
+        .object({
+          tables: z.record(z.string(), z.object({ values: z.array(finite), counts: z.array(z.number().int().positive()) }).strict()),
+          models: z.array(modelSchema).min(1),
+        })
+        .strict()
+        .optional(),
     })
     .strict();
 });
@@ -143,19 +163,40 @@ export function parseForecast(input: unknown): Result<ForecastFile, string> {
   const parsed = fileSchema.safeParse(input);
   if (!parsed.success) return err(`invalid forecast model: ${formatIssues(parsed.error)}`);
   const file = parsed.data;
-  for (const [i, m] of file.models.entries()) {
-    const unknown = m.features.filter((f) => !KNOWN.has(f));
-    if (unknown.length > 0 || new Set(m.features).size !== m.features.length) {
-      return err(
-        `invalid forecast model: models.${i}.features [${m.features.join(', ')}] are not features of this steplens version${unknown.length > 0 ? ` (unknown: ${unknown.join(', ')})` : ' (repeated)'}; retrain with steplens train`,
-      );
-    }
-    const d = m.features.length;
-    if (m.mean.length !== d || m.scale.length !== d || m.weights.length !== d) return err(`invalid forecast model: models.${i} needs ${d} means, scales and weights`);
-    const why = overflow(m);
-    if (why !== null) return err(`invalid forecast model: models.${i}: ${why}, so pPass would not be a number; retrain with steplens train`);
+  const why = checkModels(file.models, 'models');
+  if (why !== null) return err(why);
+  if (file.end !== undefined) {
+    const end = checkEnd(file.end);
+    if (end !== null) return err(end);
   }
   return ok(file);
+}
+
+/** The end model's tables (known features, values strictly ascending, one count each) and models, as `models` are checked. */
+function checkEnd(end: EndModel): string | null {
+  for (const [f, t] of Object.entries(end.tables)) {
+    if (!KNOWN.has(f)) return `invalid forecast model: end.tables.${f} is not a feature of this steplens version; retrain with steplens train`;
+    if (t.counts.length !== t.values.length) return `invalid forecast model: end.tables.${f} needs one count per value`;
+    if (t.values.some((v, k) => k > 0 && !(v > t.values[k - 1]!))) return `invalid forecast model: end.tables.${f}.values must be strictly ascending`;
+  }
+  const models = checkModels(end.models, 'end.models');
+  if (models !== null) return models;
+  const missing = [...new Set(end.models.flatMap((m) => m.features))].filter((f) => end.tables[f] === undefined);
+  return missing.length > 0 ? `invalid forecast model: end.models read ${missing.join(', ')} without a table in end.tables` : null;
+}
+
+function checkModels(models: readonly ForecastModel[], at: string): string | null {
+  for (const [i, m] of models.entries()) {
+    const unknown = m.features.filter((f) => !KNOWN.has(f));
+    if (unknown.length > 0 || new Set(m.features).size !== m.features.length) {
+      return `invalid forecast model: ${at}.${i}.features [${m.features.join(', ')}] are not features of this steplens version${unknown.length > 0 ? ` (unknown: ${unknown.join(', ')})` : ' (repeated)'}; retrain with steplens train`;
+    }
+    const d = m.features.length;
+    if (m.mean.length !== d || m.scale.length !== d || m.weights.length !== d) return `invalid forecast model: ${at}.${i} needs ${d} means, scales and weights`;
+    const why = overflow(m);
+    if (why !== null) return `invalid forecast model: ${at}.${i}: ${why}, so pPass would not be a number; retrain with steplens train`;
+  }
+  return null;
 }
 
 /**

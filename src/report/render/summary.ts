@@ -117,6 +117,7 @@ export function headline(r: CorpusReport): string[] {
     ...r.selection.filter((s) => s.source === 'all').map((s) => selectionLine(s, undefined, r.selection)),
     ...selectionKindMixLines(r.selection),
     ...(inSample !== null ? [inSample] : []),
+    ...(r.inputs.forecastModel === 'end' ? ["pPass: by the forecast file's end-of-run model (--rank-model end), each run read as finished"] : []),
   ];
 }
 
