@@ -1,7 +1,7 @@
 /**
  * `rank --rank-model end|prefix` (and `report`'s): which model gives a FINISHED run its pPass. `prefix`
  * (the default): the prefix model a live session is scored by, read at the last step. `end`: the end-of-run model
- * `train` writes beside it (core/forecast/end-model.ts; docs/forecast.md "End-of-run model"), which did not clear
+ * `train --end-model` writes beside it (core/forecast/end-model.ts; docs/forecast.md "End-of-run model"), which did not clear
  * the rule to be the default. Live sessions are always scored by the prefix model.
  */
 import { createEndScorer, type EndScorer } from '../core/forecast/end-model.js';
@@ -23,7 +23,7 @@ export function rankModelOption(value: string | undefined, forecastFlag: string 
   if (value !== 'prefix' && value !== 'end') throw new SteplensError('usage', `--rank-model ${value}: expected prefix or end`);
   if (forecastFlag === undefined) throw new SteplensError('usage', '--rank-model chooses which forecast model scores finished runs: give --forecast too');
   if (value === 'end' && file !== undefined && file.end === undefined)
-    throw new SteplensError('bad_input', `--rank-model end: ${forecastFlag} has no end-of-run model (a file written before steplens train fitted one): retrain it with steplens train`);
+    throw new SteplensError('bad_input', `--rank-model end: ${forecastFlag} has no end-of-run model (train fits one with --end-model)`);
   return value;
 }
 

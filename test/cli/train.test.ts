@@ -12,6 +12,15 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'steplens-train-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('steplens train', () => {
+  it('--end-model writes the end-of-run model that rank --rank-model end reads', async () => {
+    const out = path.join(dir, 'forecast-end.json');
+    const r = await cli('train', '--out', out, '--folds', '3', '--end-model', CORPUS);
+    expect(r.code).toBe(0);
+    const parsed = parseForecast(JSON.parse(readFileSync(out, 'utf8')));
+    expect(parsed.ok && parsed.value.end !== undefined).toBe(true);
+    expect(r.stdout).toContain('end-of-run model (finished runs only: rank and report --rank-model end;');
+  });
+
   it('writes a versioned model file with its held-out evaluation, and prints what it writes', async () => {
     const out = path.join(dir, 'forecast.json');
     const r = await cli('train', '--out', out, '--folds', '3', CORPUS);
@@ -24,6 +33,9 @@ describe('steplens train', () => {
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.value.version).toBe(1);
+    // The end-of-run model is an option (--end-model): without it the file has none and train says nothing of it.
+    expect(parsed.value.end).toBeUndefined();
+    expect(r.stdout).not.toContain('end-of-run model');
     const e = parsed.value.evaluation as { runs: number; sources: Array<{ source: string; nPass: number; nFail: number }>; forecast: TrainEvaluation; referenceFree: PriorWeightsReport };
     expect(e.runs).toBeGreaterThanOrEqual(40);
     // Every source trained on is printed with its n, as the file holds them, whether or not it could be held out.

@@ -62,7 +62,7 @@ function pairWeightsFlag(text: string | undefined): number[] | undefined {
 const command: Command = {
   name: 'train',
   usage:
-    'usage: steplens train --out FORECAST.json [--outcomes FILE] [--manifest FILE] [--sources FILE] [--model NAME] [--run NAME] [--lenient] [--folds K] [--seed N] [--source-max R] [--pair-weights W,...] [--default-map runs|sources] [--config FILE] [--json] PATH...\n' +
+    'usage: steplens train --out FORECAST.json [--outcomes FILE] [--manifest FILE] [--sources FILE] [--model NAME] [--run NAME] [--lenient] [--folds K] [--seed N] [--source-max R] [--pair-weights W,...] [--default-map runs|sources] [--end-model] [--config FILE] [--json] PATH...\n' +
     '  PATH, --outcomes, --manifest, --model, --run, skipped files and --lenient: as for `steplens report` (runs are named the same way);\n' +
     '                   only runs with a pass/fail outcome count\n' +
     "  --manifest FILE  JSON Lines {file, agent, model, resolved}: names each run's agent and model (its source) and outcome\n" +
@@ -74,6 +74,8 @@ const command: Command = {
     '                   beside the pointwise fit, chosen leave one source out with the rest (default 0: pointwise only)\n' +
     "  --default-map runs|sources  how the default model's map (the pPass of a source the file has no model of, before any\n" +
     '                   outcome of it) weighs the runs: every run once (runs, the default) or every source alike (sources)\n' +
+    '  --end-model      also fit the end-of-run model (features mapped by their ECDF among the runs) that\n' +
+    '                   rank/report --rank-model end read; an option, not the default (docs/forecast.md "End-of-run model")\n' +
     '  --config FILE    scoring config the runs are scored with\n' +
     '  --out FILE       the model file: a default model and one per source (agent + model) seen; `serve --forecast FILE` loads it\n' +
     '  --json           print the whole document',
@@ -92,6 +94,7 @@ const command: Command = {
         'pair-weights': { type: 'string' },
         'default-map': { type: 'string' },
         config: { type: 'string' },
+        'end-model': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
       },
     });
@@ -134,8 +137,9 @@ const command: Command = {
       ...(pairWeights !== undefined ? { pairWeights } : {}),
       ...(defaultMap !== undefined ? { defaultMap } : {}),
     });
-    // The end-of-run model beside the prefix ones (core/forecast/end-fit.ts): what rank and report may use for finished runs.
-    const end = fitEndModel(runs, evaluation.selection.chosen, folds, seed, defaultMap);
+    // The end-of-run model beside the prefix ones (core/forecast/end-fit.ts), only when asked: it is an option of rank and
+    // report, costs about a ninth more fit, and a file with it is refused by steplens versions before it.
+    const end = values['end-model'] ? fitEndModel(runs, evaluation.selection.chosen, folds, seed, defaultMap) : undefined;
     const referenceFree = withPriorIntervals(choosePriorWeights(input.prior), input.prior, { seed });
     const references = ptaSamples(input.known, prior, defaultAnalyzers(), config);
     const referenceMode = references.length > 0 ? withPtaIntervals(choosePtaWeights(references, config.weights), references, config.weights, { seed }) : undefined;
@@ -172,7 +176,7 @@ const command: Command = {
         seconds: (Date.now() - started) / 1000,
       },
       trainedRuns,
-      end,
+      ...(end !== undefined ? { end } : {}),
     };
     await writeOutputFile(out, `${JSON.stringify(doc, null, 2)}\n`, `--out ${values.out}`);
     if (values.json) {
@@ -184,7 +188,7 @@ const command: Command = {
         `${plural(runs.length, 'run')} (${passing} passing) on ${plural(tasks, 'task')}; left out: ${input.skipped.noOutcome} without a pass/fail outcome, ${input.skipped.noSteps} without steps, ${input.skipped.noTask} naming no task, ${found.skipped.length} files not read as trajectories${manifest !== undefined ? `, ${manifestMissing} manifest runs not parsed` : ''}\n`,
         `sources (agent + model; pass / fail): ${sources.map((c) => printable(`${c.source} ${c.nPass} / ${c.nFail}`)).join('; ')}\n`,
         forecastText(evaluation, models),
-        endModelText(end, runs.length),
+        end !== undefined ? endModelText(end, runs.length) : '',
         priorWeightsText(referenceFree),
         referenceMode !== undefined ? ptaWeightsText(referenceMode, config.weights) : 'PTA-mode weights: no task has 2 or more passing runs to build a leave-one-out reference from\n',
         `wrote ${values.out} (${models.length} model${models.length > 1 ? 's' : ''}: the default and one per source; version 1; its ${trainedRuns.runs.length} training runs listed by fingerprint, for report's in-sample check) in ${((Date.now() - started) / 1000).toFixed(1)} s; \`steplens serve --forecast ${values.out}\` loads it\n`,
