@@ -5,7 +5,9 @@
  * pushes' times) and CPU µs in schedule order, and the per-push summary of each variant's passes after one of
  * their own kind. forecast.ts runs it several times and reads the interval over the runs.
  *
- *   node dist/bench/forecast-push.js --model FORECAST_JSON [--corpus DIR] [--runs N] [--warmup N]
+ *   node dist/bench/forecast-push.js --model FORECAST_JSON [--corpus DIR] [--file CORPUS_FILE] [--runs N] [--warmup N]
+ *   (--file: the corpus file of the trajectory, parsed alone; forecast.ts passes it, so a sub-run does not parse the
+ *   whole corpus to find it; by default the longest trajectory of the corpus)
  */
 import { readFileSync } from 'node:fs';
 import { parseForecast } from '../src/core/forecast/model.js';
@@ -14,7 +16,7 @@ import { createScorer } from '../src/core/scorer.js';
 import type { Reference } from '../src/core/scorer-api.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
 import { argsError, benchArgs, numberFlag } from './args.js';
-import { findCorpus, loadCorpus, longest } from './corpus.js';
+import { findCorpus, loadCorpus, loadFile, longest } from './corpus.js';
 import { variantOfPass } from './pass-schedule.js';
 import { summarize, usSince, type Summary } from './timing.js';
 
@@ -29,14 +31,14 @@ export interface PushSubRun {
   perStep: [Summary, Summary];
 }
 
-const { values } = benchArgs({ options: { model: { type: 'string' }, corpus: { type: 'string' }, runs: { type: 'string' }, warmup: { type: 'string' } } });
+const { values } = benchArgs({ options: { model: { type: 'string' }, corpus: { type: 'string' }, file: { type: 'string' }, runs: { type: 'string' }, warmup: { type: 'string' } } });
 const runs = numberFlag(values, 'runs', 'positive integer', 150);
 const warmup = numberFlag(values, 'warmup', 'non-negative integer', 50);
 if (values.model === undefined) argsError('--model FORECAST_JSON is required (the file `steplens train` wrote)');
 const file = parseForecast(JSON.parse(readFileSync(values.model, 'utf8')));
 if (!file.ok) argsError(`--model ${values.model}: ${file.error}`);
 const model = file.value.models[0]!;
-const t = longest(loadCorpus(findCorpus(values.corpus)).trajectories);
+const t = longest(values.file !== undefined ? loadFile(findCorpus(values.corpus), values.file) : loadCorpus(findCorpus(values.corpus)).trajectories);
 const prior: Reference = { kind: 'prior', prior: UNIFORM_PRIOR };
 const analyzers = defaultAnalyzers();
 const make = [() => createScorer({ reference: prior, analyzers }), () => createScorer({ reference: prior, analyzers, forecast: model })];

@@ -128,7 +128,7 @@ const analyzers = defaultAnalyzers();
 // other kind are strict alternation's setting, the row's definition before fcst21, printed beside it; and the
 // passes' CPU time (process.cpuUsage: every thread, no waits for a core).
 const pushScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'forecast-push.js');
-const pushArgs = ['--model', outOf(0), '--corpus', corpus, '--runs', String(runs), '--warmup', String(WARMUP)];
+const pushArgs = ['--model', outOf(0), '--corpus', corpus, '--file', longest(trajectories).file, '--runs', String(runs), '--warmup', String(WARMUP)];
 const pushStarted = process.hrtime.bigint();
 const subRuns = runSubRuns<PushSubRun>(pushScript, pushArgs, subRunCount);
 const pushSeconds = usSince(pushStarted) / 1e6;

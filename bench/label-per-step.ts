@@ -17,7 +17,7 @@
  * not only between the pairs of one. The default's cold passes run after each
  * pair, shown beside them. Passes are timed by CPU time (label-pairs.ts).
  *
- *   npm run build && node dist/bench/label-per-step.js [CORPUS_DIR] [RUNS=3] [--sub-runs 5] [--json FILE]
+ *   npm run build && node dist/bench/label-per-step.js [CORPUS_DIR] [RUNS=4] [--sub-runs 4] [--json FILE]
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,8 +33,8 @@ const jsonFile = takeJsonFlag();
 const command = commandLine(import.meta.url);
 const { positionals, values } = benchArgs({ options: { 'sub-runs': { type: 'string' } }, allowPositionals: true });
 if (positionals.length > 2) argsError(`a corpus folder and a number of runs at most, not ${positionals.length} arguments`);
-const runs = numberArg(positionals[1], 'RUNS', 'positive integer', 3);
-const subRunCount = numberFlag(values, 'sub-runs', 'positive integer', 5);
+const runs = numberArg(positionals[1], 'RUNS', 'positive integer', 4);
+const subRunCount = numberFlag(values, 'sub-runs', 'positive integer', 4);
 const corpus = findCorpus(positionals[0]);
 
 console.log(`command: ${command}`);

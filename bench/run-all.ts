@@ -31,9 +31,10 @@ interface Bench {
 const BENCHES: Bench[] = [
   { name: 'label-coverage', args: ['--json', '{json}'] },
   { name: 'cli-start', args: ['--rounds', '11', '--json', '{json}'] },
-  // 15 pairs (with 5, one slow pass in the resamples' median set the interval's far end: bench/README,
-  // label-per-step), in 5 sub-runs of 3 (child processes: the interval over them counts the spread between runs, fcast29).
-  { name: 'label-per-step', args: ['', '3', '--sub-runs', '5', '--json', '{json}'] },
+  // 16 pairs (with 5, one slow pass in the resamples' median set the interval's far end: bench/README,
+  // label-per-step), in 4 sub-runs of 4 (child processes: the interval over them counts the spread between runs,
+  // fcast29; each costs a corpus load and 3 warm-up passes, so not more of them).
+  { name: 'label-per-step', args: ['', '4', '--sub-runs', '4', '--json', '{json}'] },
   { name: 'push-per-step', args: ['', '50', '--json', '{json}'] },
   { name: 'real-sessions', args: ['--passes', '7', '--json', '{json}'] },
   { name: 'score-batch', args: ['--rounds', '3', '--json', '{json}'] },
