@@ -68,17 +68,29 @@ export function loadCorpus(corpus: string): { trajectories: CorpusTrajectory[]; 
   const trajectories: CorpusTrajectory[] = [];
   let skipped = 0;
   for (const file of listedFiles(corpus)) {
-    const text = readFileSync(path.join(corpus, file), 'utf8');
-    const parsed = parseInstancesText(text, 'auto', file);
-    if (!parsed.ok) {
-      skipped++;
-      continue;
-    }
-    parsed.value.forEach((p, instance) => {
-      if (p.steps.length > 0) trajectories.push({ file, instance, format: p.format, meta: p.meta, steps: p.steps, text });
-    });
+    const one = parseFile(corpus, file);
+    if (one === undefined) skipped++;
+    else trajectories.push(...one);
   }
   return { trajectories, skipped };
+}
+
+/** The trajectories of one corpus file (`file` relative to `corpus`), as {@link loadCorpus} reads them; throws on a file that is not one. */
+export function loadFile(corpus: string, file: string): CorpusTrajectory[] {
+  const one = parseFile(corpus, file);
+  if (one === undefined) throw new Error(`${file}: not a trajectory file of ${corpus}`);
+  return one;
+}
+
+function parseFile(corpus: string, file: string): CorpusTrajectory[] | undefined {
+  const text = readFileSync(path.join(corpus, file), 'utf8');
+  const parsed = parseInstancesText(text, 'auto', file);
+  if (!parsed.ok) return undefined;
+  const out: CorpusTrajectory[] = [];
+  parsed.value.forEach((p, instance) => {
+    if (p.steps.length > 0) out.push({ file, instance, format: p.format, meta: p.meta, steps: p.steps, text });
+  });
+  return out;
 }
 
 /** The trajectory with the most steps. */

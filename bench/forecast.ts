@@ -4,10 +4,12 @@
  * runs it; with `--baseline OTHER/dist/src/cli/main.js`, that build too,
  * alternating run by run), and the per-step `push` cost with the trained
  * model loaded vs without, on the longest real corpus trajectory, both
- * variants in one run in blocks of passes without, with, with, without (each
- * variant's passes after one of its own kind give the row; those after the
- * other kind, strict alternation's setting, are printed beside it, and the
- * passes' CPU time too: bench/pass-schedule.ts); and, with the model loaded,
+ * variants in each of `--sub-runs` child processes (bench/forecast-push.ts,
+ * one after another) in blocks of passes without, with, with, without (each
+ * variant's passes after one of its own kind give a sub-run's ratio; the row
+ * is their geometric mean with a t interval over the sub-runs: sub-runs.ts;
+ * the passes after the other kind, strict alternation's setting, and the
+ * passes' CPU time are printed beside it: bench/pass-schedule.ts); and, with the model loaded,
  * the `push` cost of the same 16 real steps placed at step 10 and at step
  * 2,000 of a 2,008-step trajectory of real corpus steps (flat per step, issue
  * 26; the ratio of the windows' pooled medians over `--long-runs` scorer runs,
@@ -16,16 +18,16 @@
  * probe equally long after its last use), and the median per step
  * with the model loaded (target < 20 µs).
  *
- *   npm run build && node dist/bench/forecast.js [--calibration DIR] [--corpus DIR] [--train-runs N] [--baseline MAIN_JS] [--runs N] [--warmup N] [--long-runs N] [--json FILE]
- *   (default: ../shared/calibration with its manifest.jsonl plus the corpus, else the corpus alone; 1 train run; 1,000
- *   blocks of four push passes after 100 warm-up blocks; the ratio of means with a paired bootstrap interval over the
- *   blocks; 30 runs of
- *   the 2,008-step trajectory after one warm-up run)
+ *   npm run build && node dist/bench/forecast.js [--calibration DIR] [--corpus DIR] [--train-runs N] [--baseline MAIN_JS] [--sub-runs N] [--runs N] [--warmup N] [--long-runs N] [--json FILE]
+ *   (default: ../shared/calibration with its manifest.jsonl plus the corpus, else the corpus alone; 1 train run; 6
+ *   sub-runs, each 150 blocks of four push passes after 50 warm-up blocks; 30 runs of the 2,008-step trajectory after
+ *   one warm-up run)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseForecast } from '../src/core/forecast/model.js';
 import { UNIFORM_PRIOR } from '../src/core/prior.js';
 import { createScorer } from '../src/core/scorer.js';
@@ -33,10 +35,12 @@ import type { Reference } from '../src/core/scorer-api.js';
 import { defaultAnalyzers } from '../src/syntax/index.js';
 import { benchArgs, numberFlag } from './args.js';
 import { findCorpus, loadCorpus, longest, repoRoot, SERVER_BENCH_FILE } from './corpus.js';
+import type { PushSubRun } from './forecast-push.js';
 import { pairedGroupRatioInterval, pairedRatioInterval } from './intervals.js';
 import { coolingSteps, longTrajectory } from './long-trajectory.js';
-import { splitPasses, variantOfPass } from './pass-schedule.js';
+import { splitPasses } from './pass-schedule.js';
 import { machine, target, takeJsonFlag, writeResult } from './report.js';
+import { runSubRuns, subRunRatio } from './sub-runs.js';
 import { childCpuSeconds, commandLine, fmt, printTable, summarize, usSince } from './timing.js';
 
 const jsonFile = takeJsonFlag();
@@ -45,6 +49,7 @@ const { values } = benchArgs({
     calibration: { type: 'string' },
     corpus: { type: 'string' },
     runs: { type: 'string' },
+    'sub-runs': { type: 'string' },
     warmup: { type: 'string' },
     'train-runs': { type: 'string' },
     'long-runs': { type: 'string' },
@@ -59,8 +64,11 @@ const useCalibration = existsSync(path.join(calibration, 'manifest.jsonl'));
 // passes, 100 measured ones read 12-15 µs a step where the same code in steady state reads 7.4, and the ratio swung
 // ×1.05-1.40 between identical runs (bench/README.md, "Forecast push: steady state"). A long-lived server runs warm.
 // Blocks of four passes (two a variant), warm-up in blocks too.
-const runs = numberFlag(values, 'runs', 'positive integer', 1000);
-const WARMUP = numberFlag(values, 'warmup', 'non-negative integer', 100);
+// Per sub-run (bench/sub-runs.ts): 6 of 150 blocks after 50 warm-up blocks, 1,200 blocks in all (one run of 1,000
+// after 100 before fcast29).
+const runs = numberFlag(values, 'runs', 'positive integer', 150);
+const WARMUP = numberFlag(values, 'warmup', 'non-negative integer', 50);
+const subRunCount = numberFlag(values, 'sub-runs', 'positive integer', 6);
 const trainRuns = numberFlag(values, 'train-runs', 'positive integer', 1);
 // Runs of the 2,008-step trajectory, each a pair of windows (step 10, step 2,000) for the interval. 30, not the 10 of
 // before (fcst20): with 10 the pooled medians' ratio read 0.96-1.61 between runs of one build, with no interval.
@@ -88,7 +96,6 @@ for (let r = 0; r < trainRuns; r++) {
   });
 }
 const file = parseForecast(JSON.parse(readFileSync(outOf(0), 'utf8')));
-rmSync(tmp, { recursive: true, force: true });
 if (!file.ok) throw new Error(file.error);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 const trainSeconds = median(trainTimes[0]!.wall);
@@ -110,75 +117,69 @@ printTable(
 const model = file.value.models[0]!;
 
 const { trajectories } = loadCorpus(corpus);
-const t = longest(trajectories);
 const prior: Reference = { kind: 'prior', prior: UNIFORM_PRIOR };
 const analyzers = defaultAnalyzers();
-const variants = [
-  { label: 'push, no forecast model', make: () => createScorer({ reference: prior, analyzers }) },
-  { label: 'push, forecast model loaded', make: () => createScorer({ reference: prior, analyzers, forecast: model }) },
-];
-// The passes in blocks of four, without, with, with, without (bench/pass-schedule.ts): in strict alternation the pass
-// without a model always followed one with it and paid part of what that pass left behind (fcst21). The row reads
-// each variant's passes after one of its own kind (its steady state); the passes after the other kind are strict
-// alternation's setting, the row's definition before fcst21, printed beside it.
-// µs of each pass (the sum of its pushes' wall times) and its CPU µs (process.cpuUsage: every thread, no waits for a
-// core), in schedule order; per push, the wall µs of the steady passes (the table).
-const passWall: number[] = [];
-const passCpu: number[] = [];
-const times = variants.map(() => [] as number[]);
-for (let i = 0; i < 4 * (runs + WARMUP); i++) {
-  const k = variantOfPass(i);
-  const scorer = variants[k]!.make();
-  const steady = i >= 4 * WARMUP && (i % 4 === 0 || i % 4 === 2);
-  let pass = 0;
-  const c0 = process.cpuUsage();
-  for (const step of t.steps) {
-    const s0 = process.hrtime.bigint();
-    scorer.push(step);
-    const us = usSince(s0);
-    pass += us;
-    if (steady) times[k]!.push(us);
-  }
-  const cpu = process.cpuUsage(c0);
-  passWall.push(pass);
-  passCpu.push(cpu.user + cpu.system);
-}
-const wallPasses = splitPasses(passWall, WARMUP);
-const cpuPasses = splitPasses(passCpu, WARMUP);
-const [without, withModel] = times.map(summarize) as [ReturnType<typeof summarize>, ReturnType<typeof summarize>];
+// The push passes run in sub-runs, child processes one after another (bench/sub-runs.ts, fcast29): each a ratio, the
+// row their geometric mean with a t interval over them. In one process the blocks share its JIT decisions and heap,
+// and the interval over them (printed beside, "within runs") was narrower than the spread between runs.
+// Within a sub-run, blocks of four passes, without, with, with, without (bench/pass-schedule.ts): in strict
+// alternation the pass without a model always followed one with it and paid part of what that pass left behind
+// (fcst21). Each variant's passes after one of its own kind give its ratio (its steady state); the passes after the
+// other kind are strict alternation's setting, the row's definition before fcst21, printed beside it; and the
+// passes' CPU time (process.cpuUsage: every thread, no waits for a core).
+const pushScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'forecast-push.js');
+const pushArgs = ['--model', outOf(0), '--corpus', corpus, '--file', longest(trajectories).file, '--runs', String(runs), '--warmup', String(WARMUP)];
+const pushStarted = process.hrtime.bigint();
+const subRuns = runSubRuns<PushSubRun>(pushScript, pushArgs, subRunCount);
+const pushSeconds = usSince(pushStarted) / 1e6;
+rmSync(tmp, { recursive: true, force: true });
+const t = { file: subRuns[0]!.file, steps: subRuns[0]!.steps };
+const split = subRuns.map((r) => ({ wall: splitPasses(r.wall, WARMUP), cpu: splitPasses(r.cpu, WARMUP) }));
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 const ratioOfSums = ([a, b]: [number[], number[]]) => sum(b) / sum(a);
+const pooled = (pick: (s: (typeof split)[number]) => [number[], number[]]): [number[], number[]] => [split.flatMap((s) => pick(s)[0]), split.flatMap((s) => pick(s)[1])];
+const subRatios = split.map((s) => ratioOfSums(s.wall.steady));
+const { value: ratioMean, interval: pushInterval } = subRunRatio(subRatios);
+const ratioInterval = pushInterval ?? [Number.NaN, Number.NaN];
+const steadyWall = pooled((s) => s.wall.steady);
+const withinInterval = pairedRatioInterval(steadyWall[1], steadyWall[0], 'mean') ?? [Number.NaN, Number.NaN];
+const ratioAlternated = ratioOfSums(pooled((s) => s.wall.alternated));
+const cpuSub = subRunRatio(split.map((s) => ratioOfSums(s.cpu.steady)));
+const cpuRatio = cpuSub.value;
+const cpuInterval = cpuSub.interval ?? [Number.NaN, Number.NaN];
+const cpuAlternated = ratioOfSums(pooled((s) => s.cpu.alternated));
+// Per push: the sub-runs' medians, means and p99s, each the median over the sub-runs (equal counts in each).
+const perStep = (k: 0 | 1) => ({
+  median: median(subRuns.map((r) => r.perStep[k].median)),
+  mean: median(subRuns.map((r) => r.perStep[k].mean)),
+  p99: median(subRuns.map((r) => r.perStep[k].p99)),
+});
+const [without, withModel] = [perStep(0), perStep(1)];
+const variants = ['push, no forecast model', 'push, forecast model loaded'];
 console.log(
-  `trajectory: ${t.file} (${t.steps.length} steps), ${runs} blocks of passes without, with, with, without (a model) after ${WARMUP} warm-up blocks; per step below: the passes after one of their own kind`,
+  `trajectory: ${t.file} (${t.steps} steps), ${subRunCount} sub-runs (child processes, one after another; ${fmt(pushSeconds, 1)} s), each ${runs} blocks of passes without, with, with, without (a model) after ${WARMUP} warm-up blocks; per step below: the passes after one of their own kind, the median over the sub-runs`,
 );
 printTable(
   ['per step', 'median µs', 'mean µs', 'p99 µs'],
   [
-    [variants[0]!.label, fmt(without.median, 2), fmt(without.mean, 2), fmt(without.p99, 1)],
-    [variants[1]!.label, fmt(withModel.median, 2), fmt(withModel.mean, 2), fmt(withModel.p99, 1)],
+    [variants[0]!, fmt(without.median, 2), fmt(without.mean, 2), fmt(without.p99, 1)],
+    [variants[1]!, fmt(withModel.median, 2), fmt(withModel.mean, 2), fmt(withModel.p99, 1)],
   ],
 );
-const ratioMean = ratioOfSums(wallPasses.steady);
 const ratioMedian = withModel.median / without.median;
-const pushInterval = pairedRatioInterval(wallPasses.steady[1], wallPasses.steady[0], 'mean');
-const ratioInterval = pushInterval ?? [Number.NaN, Number.NaN];
-const ratioAlternated = ratioOfSums(wallPasses.alternated);
-const alternatedInterval = pairedRatioInterval(wallPasses.alternated[1], wallPasses.alternated[0], 'mean') ?? [Number.NaN, Number.NaN];
-const cpuRatio = ratioOfSums(cpuPasses.steady);
-const cpuInterval = pairedRatioInterval(cpuPasses.steady[1], cpuPasses.steady[0], 'mean') ?? [Number.NaN, Number.NaN];
-const cpuAlternated = ratioOfSums(cpuPasses.alternated);
 const range = (iv: readonly number[]) => `[${fmt(iv[0]!, 3)}, ${fmt(iv[1]!, 3)}]`;
+console.log(`with / without, mean per step, each after its own kind, by sub-run: ${subRatios.map((r) => fmt(r, 3)).join(' ')}`);
 console.log(
-  `with / without, mean per step, each after its own kind: ×${fmt(ratioMean, 3)} ${range(ratioInterval)} (95 %, paired bootstrap over the ${runs} blocks); median per step ×${fmt(ratioMedian, 3)}`,
+  `their geometric mean ×${fmt(ratioMean, 3)} ${range(ratioInterval)} (95 %, t over the ${subRunCount} sub-runs); the blocks pooled, within runs: ${range(withinInterval)} (paired bootstrap over the ${subRunCount * runs} blocks); median per step ×${fmt(ratioMedian, 3)}`,
 );
 console.log(
-  `beside it: each after the other kind (strict alternation, the row before fcst21) ×${fmt(ratioAlternated, 3)} ${range(alternatedInterval)}; CPU time of the passes, after their own kind ×${fmt(cpuRatio, 3)} ${range(cpuInterval)}, after the other ×${fmt(cpuAlternated, 3)}`,
+  `beside it: each after the other kind (strict alternation, the row before fcst21) ×${fmt(ratioAlternated, 3)}; CPU time of the passes, after their own kind ×${fmt(cpuRatio, 3)} ${range(cpuInterval)}, after the other ×${fmt(cpuAlternated, 3)}`,
 );
 
 // Flat per step with the model loaded: the same 16 real steps at step 10 and at step 2,000.
 const WINDOW = 16;
 const starts = [10 - WINDOW / 2, 2000 - WINDOW / 2];
-const probeSource = trajectories.find((x) => x.file === SERVER_BENCH_FILE) ?? t;
+const probeSource = trajectories.find((x) => x.file === SERVER_BENCH_FILE) ?? longest(trajectories);
 const long = longTrajectory(trajectories, starts[1]! + WINDOW, probeSource.steps.slice(8, 8 + WINDOW), starts);
 // Per window, the pushes of each run (a group: they share the run's moment of the machine and its heap).
 const windowRuns = starts.map(() => [] as number[][]);
@@ -242,9 +243,12 @@ writeResult(jsonFile, {
     ratio_mean_lo: ratioInterval[0],
     ratio_mean_hi: ratioInterval[1],
     ratio_median: ratioMedian,
+    ratio_mean_sub_runs: subRatios.map((r) => r.toFixed(4)).join(' '),
+    ratio_mean_within_lo: withinInterval[0],
+    ratio_mean_within_hi: withinInterval[1],
     ratio_mean_alternated: ratioAlternated,
-    ratio_mean_alternated_lo: alternatedInterval[0],
-    ratio_mean_alternated_hi: alternatedInterval[1],
+    sub_runs: subRunCount,
+    push_seconds: pushSeconds,
     ratio_cpu: cpuRatio,
     ratio_cpu_lo: cpuInterval[0],
     ratio_cpu_hi: cpuInterval[1],

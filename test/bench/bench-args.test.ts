@@ -190,6 +190,7 @@ const POSITIONS: Record<string, string[]> = {
   'structural-add': ['CANDIDATE_STEPS', 'ROUNDS'],
   'shadow-cost': ['CORPUS_DIR', 'PASSES'],
   'label-per-step': ['CORPUS_DIR', 'RUNS'],
+  'label-pairs': ['CORPUS_DIR', 'PAIRS'],
   'push-per-step': ['CORPUS_DIR', 'RUNS'],
   'alloc-top': ['FILE', 'STEPS', 'TOP'],
   'cpu-top': ['FILE', 'TOP'],
