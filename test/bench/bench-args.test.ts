@@ -202,6 +202,7 @@ const REQUIRED: Record<string, string[]> = {
   'forecast-text': ['none'],
   'forecast-norm': ['none'],
   'forecast-ecdf': ['none'],
+  'forecast-end': ['none'],
   'calibration-retrain': ['none'],
   'calibration-online': ['none'],
   'report-separation': ['none.json'],
