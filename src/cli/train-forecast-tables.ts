@@ -61,6 +61,8 @@ export function calibrationTable(v: ViewEvaluation, uncalibrated?: { ece: Record
     const c = checks[s];
     return c?.perfect ? `${f3(c.perfect.mean)} (${f3(c.perfect.hi)})` : '-';
   };
+  // Last, so the columns before it read as they did (tests and docs quote them side by side).
+  const debiased = (d: { debiased?: { ece: number; interval: Interval | null } | null } | undefined) => (d?.debiased ? est(d.debiased.ece, d.debiased.interval) : '-');
   const rows = Object.entries(v.calibration.bySource).map(([s, c]) => [
     s,
     String(c.n),
@@ -69,6 +71,7 @@ export function calibrationTable(v: ViewEvaluation, uncalibrated?: { ece: Record
     checks[s] === undefined ? f3(c.ece) : est(c.ece, checks[s].interval),
     perfect(s),
     ...(uncalibrated ? [est(uncalibrated.ece[s]?.ece, uncalibrated.checks?.[s]?.interval)] : []),
+    debiased(checks[s]),
   ]);
   const a = v.calibration.all;
   const ac = v.calibration.allCheck;
@@ -82,6 +85,7 @@ export function calibrationTable(v: ViewEvaluation, uncalibrated?: { ece: Record
     ac === undefined ? f3(a.ece) : est(a.ece, ac.interval),
     allPerfect,
     ...(uncalibrated ? [''] : []),
+    debiased(ac),
   ]);
   return renderTable(
     [
@@ -92,6 +96,7 @@ export function calibrationTable(v: ViewEvaluation, uncalibrated?: { ece: Record
       'ECE (10 bins) [95 %]',
       'perfectly calibrated at this n: ECE mean (95th pct)',
       ...(uncalibrated ? [`ECE before any outcome of the source: the default model's map fitted without it (--default-map ${uncalibrated.weighting}) [95 %]`] : []),
+      'debiased: ECE − noise floor (the perfect mean) [95 %: the ECE interval − floor, widened to hold it]',
     ],
     rows,
   );

@@ -16,7 +16,21 @@ describe('the observed pass rate is headed as a rate', () => {
     expect(run.code).toBe(0);
     const lines = run.stdout.split('\n');
     const header = (title: string) => lines[lines.findIndex((l) => l.startsWith(title)) + 1]!;
-    expect(header('Calibration of pPass per source').split(/ +/)).toEqual(['source', 'n', 'mean_ppass', 'pass_rate', 'ece', 'ece_lo', 'ece_hi', 'perfect_mean', 'perfect_p95', 'p']);
+    expect(header('Calibration of pPass per source').split(/ +/)).toEqual([
+      'source',
+      'n',
+      'mean_ppass',
+      'pass_rate',
+      'ece',
+      'ece_lo',
+      'ece_hi',
+      'perfect_mean',
+      'perfect_p95',
+      'p',
+      'debiased',
+      'debiased_lo',
+      'debiased_hi',
+    ]);
     expect(header('Reliability diagram of pPass').split(/ +/)).toEqual(['source', 'bin', 'n', 'mean_ppass', 'pass_rate', 'pass_rate_lo', 'pass_rate_hi']);
   });
 

@@ -38,6 +38,7 @@ const row = ([source, n]: [string, number], i: number): CalibrationRow => {
     passRate: null,
     perfect: { mean: 0.08, hi: 0.15 },
     p: 0.3,
+    debiased: { ece: 0.02, interval: n >= 5 ? { lo: -0.03, hi: 0.12, level: 0.95 } : null },
     meanPredicted: p,
     observedRate: p,
     bins: [{ lo: p - 0.05, hi: p + 0.05, n, predicted: p, observed: p, interval: { lo: 0, hi: 1, level: 0.95 } }],

@@ -63,6 +63,6 @@ describe('calibrationCheck', () => {
   });
 
   it('is empty for no predictions', () => {
-    expect(calibrationCheck([])).toEqual({ n: 0, ece: null, interval: null, passRate: null, perfect: null, p: null });
+    expect(calibrationCheck([])).toEqual({ n: 0, ece: null, interval: null, passRate: null, perfect: null, p: null, debiased: null });
   });
 });

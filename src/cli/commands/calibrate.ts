@@ -37,6 +37,7 @@ import { SteplensError } from '../../errors.js';
 import { readConfigFile } from '../../settings-files.js';
 import { parseCalibrateArgs } from '../calibrate-args.js';
 import { calibrateGroups, groupsText } from '../calibrate-groups.js';
+import { sourceFronts, sourceFrontsText } from '../calibrate-source-fronts.js';
 import { perKindText } from '../calibrate-kinds-text.js';
 import { loadCalibrationRuns } from '../calibrate-load.js';
 import { policySetDocument, prepareCalibrateOutputs, writeCalibrateOutputs } from '../calibrate-outputs.js';
@@ -162,6 +163,8 @@ const command: Command = {
     const check: HeldOutCheck | undefined = splits ? taskSplitCheck(splits) : sourceCheck ? sourceSplitCheck(sourceCheck) : undefined;
     const t: ConfirmedTradeoff = confirmTradeoff(input.tradeoff, full, check, options, a.seed);
     if (portable) t.confirmation = { ...t.confirmation, rule: `${t.confirmation.rule}; ${portableRule(portable)}` };
+    // Each source's own front beside the pooled one (the same grid on its runs alone; in-sample, as the pooled).
+    const fronts = sourceFronts(input.tradeoff, options);
     const check2 = resolvePolicy(t.chosen.policy);
     if (!check2.ok) throw new Error(`chosen policy does not validate: ${check2.error}`);
     const doc = {
@@ -174,6 +177,7 @@ const command: Command = {
       ...(bySource ? { sourceSplit: bySource } : {}),
       ...(portable ? { portable: { ...portable, result: undefined } } : {}),
       ...(weights ? { weights } : {}),
+      ...(fronts.length > 1 ? { sourceFronts: fronts } : {}),
     };
     const written = writeCalibrateOutputs(io.cwd, { out: a.out, configOut: a.configOut, outDir: a.outDir }, t, split, weights?.recommended, doc);
     if (a.json) {
@@ -184,6 +188,7 @@ const command: Command = {
       [
         head,
         tradeoffText(t),
+        ...(fronts.length > 1 ? [sourceFrontsText(fronts)] : []),
         ...(portable ? [portableText(portable)] : []),
         ...(split ? [splitText(split)] : []),
         ...(bySource ? [sourceSplitText(bySource)] : []),

@@ -45,7 +45,16 @@ export function bootstrapSettings(o: BootstrapOptions = {}): Required<BootstrapO
 
 /** Percentile interval of the values `draw(random)` gives over `reps` draws (null values skipped). */
 export function bootstrapDraws(draw: (random: Random) => number | null, options: BootstrapOptions = {}): Interval | null {
-  const { reps, seed, level } = bootstrapSettings(options);
+  const values = bootstrapValues(draw, options);
+  const { level } = bootstrapSettings(options);
+  if (values === null) return null;
+  const tail = (1 - level) / 2;
+  return { lo: sortedQuantile(values, tail), hi: sortedQuantile(values, 1 - tail - 1e-12), level };
+}
+
+/** The finite values `draw(random)` gives over `reps` seeded draws, sorted; null when fewer than half give one. */
+export function bootstrapValues(draw: (random: Random) => number | null, options: BootstrapOptions = {}): number[] | null {
+  const { reps, seed } = bootstrapSettings(options);
   const random = seededRandom(seed);
   const values: number[] = [];
   for (let r = 0; r < reps; r++) {
@@ -53,11 +62,11 @@ export function bootstrapDraws(draw: (random: Random) => number | null, options:
     if (v !== null && Number.isFinite(v)) values.push(v);
   }
   if (values.length < reps / 2 || values.length === 0) return null;
-  values.sort((a, b) => a - b);
-  const tail = (1 - level) / 2;
-  const at = (q: number) => values[Math.min(values.length - 1, Math.max(0, Math.floor(q * values.length)))]!;
-  return { lo: at(tail), hi: at(1 - tail - 1e-12), level };
+  return values.sort((a, b) => a - b);
 }
+
+/** The `q` quantile of sorted `values` (the value at floor(q · n), as the percentile interval reads it). */
+export const sortedQuantile = (values: readonly number[], q: number): number => values[Math.min(values.length - 1, Math.max(0, Math.floor(q * values.length)))]!;
 
 /** n indices drawn with replacement from [0, n). */
 export function resampleIndices(random: Random, n: number): number[] {

@@ -32,6 +32,7 @@ export function reliabilityDiagram(r: CorpusReport): Chart | undefined {
     `n=${c.n}, ECE ${f3(c.ece)}${c.interval ? ` [${f3(c.interval.lo)}, ${f3(c.interval.hi)}]` : ''}`,
     `perfectly calibrated at this n: ${f3(c.perfect?.mean)}`,
     `(95th percentile ${f3(c.perfect?.hi)})`,
+    `debiased ${f3(c.debiased?.ece)}${c.debiased?.interval ? ` [${f3(c.debiased.interval.lo)}, ${f3(c.debiased.interval.hi)}]` : ''}`,
     ...(inSample(c.source) > 0 ? [`in-sample: trained on ${inSample(c.source)} of its runs`] : []),
   ]);
   const notDrawn =
