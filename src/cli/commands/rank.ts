@@ -24,6 +24,7 @@ import { shortRunNames } from '../run-names.js';
 import { rankReferences } from '../rank-references.js';
 import { analyzersFor } from '../../core/scope-free.js';
 import { forecastSource, runForecast, SOURCE_OPTIONS } from '../forecast-source.js';
+import { pushInSlices } from '../../server/job-slices.js';
 
 /** One run to rank: where it came from, its task, its instance. */
 interface Run {
@@ -129,7 +130,8 @@ const command: Command = {
     const trained = trainedRunSet(forecasts?.trainedRuns);
     const all = defaultAnalyzers();
     const states: Array<ReturnType<Scorer['states']>> = [];
-    const inputs: RankInput[] = runs.map((r) => {
+    const inputs: RankInput[] = [];
+    for (const r of runs) {
       const reference = referenceOf(taskOf(r));
       // Scopes are read by PTA matching and the consensus only: otherwise no file a run views is parsed to find them (core/scope-free.ts).
       const analyzers = analyzersFor(reference, all, basis === 'consensus');
@@ -138,13 +140,11 @@ const command: Command = {
       // The vote's final patch is read only when asked (a diff of every finish step parsed for nothing otherwise).
       const patch = basis === 'vote' ? createFinalPatchTracker() : undefined;
       const steps = r.instance.parsed.steps;
-      for (const step of steps) {
-        const pushed = scorer.push(step);
-        patch?.add(step, pushed.state, pushed.label);
-      }
+      // In slices, as `score` does: a parse tree's native memory is freed only on a turn of the loop (T119).
+      await pushInSlices(scorer, steps, (pushed, i) => patch?.add(steps[i]!, pushed.state, pushed.label));
       const report = scorer.report();
       states.push(scorer.states());
-      return {
+      inputs.push({
         id: r.id,
         task: r.task,
         composite: report.score.total,
@@ -155,8 +155,8 @@ const command: Command = {
         steps: report.steps,
         locations: [...locationItems(scorer.states())],
         ...(patch !== undefined ? { patch: finalPatch(patch, r.id) } : {}),
-      };
-    });
+      });
+    }
     const inSample = inSampleWarning(
       trained,
       runs.map((r) => ({ name: r.id, steps: r.instance.parsed.steps })),
