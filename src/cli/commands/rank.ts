@@ -25,6 +25,7 @@ import { rankReferences } from '../rank-references.js';
 import { analyzersFor } from '../../core/scope-free.js';
 import { forecastSource, runForecast, SOURCE_OPTIONS } from '../forecast-source.js';
 import { endScorerOf, RANK_MODEL_OPTION, RANK_MODEL_USAGE, rankModelOption } from '../rank-model.js';
+import { pushInSlices } from '../../server/job-slices.js';
 
 /** One run to rank: where it came from, its task, its instance. */
 interface Run {
@@ -133,7 +134,8 @@ const command: Command = {
     const trained = trainedRunSet(forecasts?.trainedRuns);
     const all = defaultAnalyzers();
     const states: Array<ReturnType<Scorer['states']>> = [];
-    const inputs: RankInput[] = runs.map((r) => {
+    const inputs: RankInput[] = [];
+    for (const r of runs) {
       const reference = referenceOf(taskOf(r));
       // Scopes are read by PTA matching and the consensus only: otherwise no file a run views is parsed to find them (core/scope-free.ts).
       const analyzers = analyzersFor(reference, all, basis === 'consensus');
@@ -144,14 +146,14 @@ const command: Command = {
       // --rank-model end: the finished run's pPass by the end-of-run model, from the same states and labels.
       const end = endScorerOf(forecasts, rankModel, source, r.instance.parsed.meta);
       const steps = r.instance.parsed.steps;
-      for (const step of steps) {
-        const pushed = scorer.push(step);
-        patch?.add(step, pushed.state, pushed.label);
-        end?.add(step, pushed.state, pushed.label);
-      }
+      // In slices, as `score` does: a parse tree's native memory is freed only on a turn of the loop (T119).
+      await pushInSlices(scorer, steps, (pushed, k) => {
+        patch?.add(steps[k]!, pushed.state, pushed.label);
+        end?.add(steps[k]!, pushed.state, pushed.label);
+      });
       const report = scorer.report();
       states.push(scorer.states());
-      return {
+      inputs.push({
         id: r.id,
         task: r.task,
         composite: report.score.total,
@@ -162,8 +164,8 @@ const command: Command = {
         steps: report.steps,
         locations: [...locationItems(scorer.states())],
         ...(patch !== undefined ? { patch: finalPatch(patch, r.id) } : {}),
-      };
-    });
+      });
+    }
     const inSample = inSampleWarning(
       trained,
       runs.map((r) => ({ name: r.id, steps: r.instance.parsed.steps })),
