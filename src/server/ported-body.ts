@@ -8,7 +8,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import { JOB_SLICE_MS } from './job-slices.js';
+import { JOB_SLICE_MS } from '../job-slices.js';
 import { BodyBlocks } from './body-blocks.js';
 
 /** A body's bytes queued on `port` (the far end of its channel), `length` bytes in all. */

@@ -16,7 +16,7 @@ import { SteplensError } from '../errors.js';
 import type { RankRequest } from '../protocol/rank-bodies.js';
 import { checkLength, inSampleField, type ScoringDeps } from './score-request.js';
 import { trajectoryDocumentMaybeEmpty } from './trajectory.js';
-import { pushInSlices } from './job-slices.js';
+import { pushInSlices } from '../job-slices.js';
 import { numberedSteps } from '../core/step-numbers.js';
 import { analyzersFor } from '../core/scope-free.js';
 

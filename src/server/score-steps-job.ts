@@ -17,7 +17,7 @@ import type { ScoreStepsResponse } from '../protocol/view-bodies.js';
 import { checkLength, inSampleField, type ScoringDeps } from './score-request.js';
 import { trajectoryView } from './session-view.js';
 import { trajectoryDocumentInSlices } from './trajectory.js';
-import { pushInSlices } from './job-slices.js';
+import { pushInSlices } from '../job-slices.js';
 
 /** What the steps job needs besides the scoring deps: the task's PTA even below `minReferences` (the path is drawn over any PTA). */
 export type StepsDeps = ScoringDeps & { pta: (task: string) => Promise<Pta | undefined> };

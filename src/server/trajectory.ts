@@ -10,7 +10,7 @@ import type { State, Step } from '../core/types.js';
 import { SteplensError } from '../errors.js';
 import { detectFormat, getParser, loadLogText, parseInstances, parseLoadedLog, parseLogText, remapToLines } from '../formats/index.js';
 import { nestedDeeperThan } from '../formats/json-helpers.js';
-import { eachInSlices, pushInSlices } from './job-slices.js';
+import { eachInSlices, pushInSlices } from '../job-slices.js';
 import { noStepsError, type NoStepsPurpose } from '../protocol/no-steps.js';
 import type { Diagnostic, FormatName, ParseResult, TrajectoryMeta } from '../formats/types.js';
 

@@ -1,5 +1,5 @@
 /**
- * A scoring job gives its thread back between slices of steps (src/server/job-slices.ts; docs/reliability.md, T97).
+ * A scoring job gives its thread back between slices of steps (src/job-slices.ts; docs/reliability.md, T97).
  * A trajectory was scored in one go: one tenant's `POST /v1/score` whose steps each run bash's error recovery to its
  * parse budget (~200 ms of CPU each) held the scoring worker, and every other tenant's scoring waited behind it
  * (two of 60 steps: another tenant's 3-step score answered after 75 s). Ordering, not timing: the light tenant's

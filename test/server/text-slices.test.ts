@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { parseDocument } from '../../src/formats/index.js';
 import { PARSE_SLICE_BYTES, trajectoryBodyInSlices } from '../../src/server/body-in-slices.js';
-import { JOB_SLICE_MS } from '../../src/server/job-slices.js';
+import { JOB_SLICE_MS } from '../../src/job-slices.js';
 import { jsonStringInSlices } from '../../src/server/string-in-slices.js';
 import { scoreRequestSchema } from '../../src/protocol/http-bodies.js';
 import { trajectoryDocument, trajectoryDocumentInSlices, trajectorySteps, trajectoryStepsInSlices } from '../../src/server/trajectory.js';

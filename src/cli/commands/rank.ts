@@ -25,7 +25,7 @@ import { rankReferences } from '../rank-references.js';
 import { analyzersFor } from '../../core/scope-free.js';
 import { forecastSource, runForecast, SOURCE_OPTIONS } from '../forecast-source.js';
 import { endScorerOf, RANK_MODEL_OPTION, RANK_MODEL_USAGE, rankModelOption } from '../rank-model.js';
-import { pushInSlices } from '../../server/job-slices.js';
+import { pushInSlices } from '../../job-slices.js';
 
 /** One run to rank: where it came from, its task, its instance. */
 interface Run {

@@ -13,7 +13,7 @@ import { formatOption, LENIENT_OPTION } from '../input.js';
 import { INSTANCE_OPTION, logExitCode, noStepsMessage, readLogFile, reportLogDiagnostics, selectInstances } from '../instances.js';
 import { chooseReference } from '../references.js';
 import { analyzersFor } from '../../core/scope-free.js';
-import { pushInSlices } from '../../server/job-slices.js';
+import { pushInSlices } from '../../job-slices.js';
 import { humanReport, scoreDocument, taskMismatch } from '../score-text.js';
 import { forecastFileArg } from '../../package-files.js';
 import { readConfigFile, readForecastFile, readPolicyFile } from '../../settings-files.js';

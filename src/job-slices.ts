@@ -5,8 +5,8 @@
  * backstop held the worker, and every other tenant's scoring queued behind it, for as long as it ran (two of
  * 60 such steps: 75 s; docs/reliability.md, T97). Inline (no workers), the same slices give the event loop back.
  */
-import type { Scorer, StepResult } from '../core/scorer-api.js';
-import type { Step } from '../core/types.js';
+import type { Scorer, StepResult } from './core/scorer-api.js';
+import type { Step } from './core/types.js';
 
 export const JOB_SLICE_MS = 10;
 
