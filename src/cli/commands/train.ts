@@ -188,7 +188,7 @@ const command: Command = {
         `${plural(runs.length, 'run')} (${passing} passing) on ${plural(tasks, 'task')}; left out: ${input.skipped.noOutcome} without a pass/fail outcome, ${input.skipped.noSteps} without steps, ${input.skipped.noTask} naming no task, ${found.skipped.length} files not read as trajectories${manifest !== undefined ? `, ${manifestMissing} manifest runs not parsed` : ''}\n`,
         `sources (agent + model; pass / fail): ${sources.map((c) => printable(`${c.source} ${c.nPass} / ${c.nFail}`)).join('; ')}\n`,
         forecastText(evaluation, models),
-        end !== undefined ? endModelText(end, runs.length) : '',
+        ...(end !== undefined ? [endModelText(end, runs.length)] : []),
         priorWeightsText(referenceFree),
         referenceMode !== undefined ? ptaWeightsText(referenceMode, config.weights) : 'PTA-mode weights: no task has 2 or more passing runs to build a leave-one-out reference from\n',
         `wrote ${values.out} (${models.length} model${models.length > 1 ? 's' : ''}: the default and one per source; version 1; its ${trainedRuns.runs.length} training runs listed by fingerprint, for report's in-sample check) in ${((Date.now() - started) / 1000).toFixed(1)} s; \`steplens serve --forecast ${values.out}\` loads it\n`,
