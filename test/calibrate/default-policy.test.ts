@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ConfirmedTradeoff, PortableResult } from '../../src/core/calibrate/index.js';
 import { DEFAULT_POLICY } from '../../src/core/policy.js';
 import { readScoredRuns } from '../../src/cli/scored-runs.js';
-import { CORPUS, cli } from '../cli/run-cli.js';
+import { CORPUS, cli, cliShared } from '../cli/run-cli.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/early-stop-runs.jsonl.gz', import.meta.url));
 const SOURCES = fileURLToPath(new URL('../../bench/early-stop/sources.csv', import.meta.url));
@@ -21,7 +21,7 @@ describe('the shipped default policy', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('is the portable policy steplens calibrate picks on the 1002 scored runs (3 % bound, 2 % per source), confirmed leave one source out', async () => {
-    const run = await cli('calibrate', '--runs', FIXTURE, '--portable', '--max-false-stop', '0.03', '--split', 'source', '--json');
+    const run = await cliShared('calibrate', '--runs', FIXTURE, '--portable', '--max-false-stop', '0.03', '--split', 'source', '--json');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout) as { policy: unknown; tradeoff: ConfirmedTradeoff; portable: PortableResult };

@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cli } from '../cli/run-cli.js';
+import { cliShared } from '../cli/run-cli.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/early-stop-runs.jsonl.gz', import.meta.url));
 
@@ -21,8 +21,8 @@ interface Doc {
 }
 
 describe('the single-kind policy replayed whole', () => {
-  const json = cli('calibrate', '--runs', FIXTURE, '--split', 'none', '--json');
-  const text = cli('calibrate', '--runs', FIXTURE, '--split', 'none');
+  const json = cliShared('calibrate', '--runs', FIXTURE, '--split', 'none', '--json');
+  const text = cliShared('calibrate', '--runs', FIXTURE, '--split', 'none');
 
   it('counts the passing runs its stops stop together: more than any kind alone, over the bound each meets alone', async () => {
     const doc = JSON.parse((await json).stdout) as Doc;

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeSettings, noStops, type ConfirmedTradeoff, type PortableResult } from '../../src/core/calibrate/index.js';
 import { canStop, type Policy } from '../../src/core/policy.js';
-import { cli } from '../cli/run-cli.js';
+import { cli, cliShared } from '../cli/run-cli.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/early-stop-runs.jsonl.gz', import.meta.url));
 type Doc = { policy: Policy; tradeoff: ConfirmedTradeoff; portable: PortableResult };
@@ -60,7 +60,7 @@ describe('calibrate --portable confirms its stops held out', () => {
   }, 180_000);
 
   it('--split source: the portable rounds’ own leave-one-source-out folds are the check', async () => {
-    const run = await cli('calibrate', '--runs', FIXTURE, '--portable', '--max-false-stop', '0.03', '--split', 'source', '--json');
+    const run = await cliShared('calibrate', '--runs', FIXTURE, '--portable', '--max-false-stop', '0.03', '--split', 'source', '--json');
     const doc = JSON.parse(run.stdout) as Doc;
     const c = doc.tradeoff.confirmation;
     expect(c.check).toBe('source');

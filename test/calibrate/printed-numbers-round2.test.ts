@@ -14,7 +14,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { wilsonInterval } from '../../src/core/stats/interval.js';
-import { cli } from '../cli/run-cli.js';
+import { cli, cliShared } from '../cli/run-cli.js';
 import { CORPUS } from '../report/corpus-fixture.js';
 
 const RUNS = 'test/fixtures/early-stop-runs.jsonl.gz';
@@ -34,7 +34,7 @@ interface Row {
 
 describe('calibrate --weights: each AUROC within source beside the pooled one', () => {
   it('prints every source with its n and each candidate with an interval, and --json has them', async () => {
-    const [text, json] = await Promise.all([cli('calibrate', '--runs', RUNS, '--weights', '--split', 'none'), cli('calibrate', '--runs', RUNS, '--weights', '--split', 'none', '--json')]);
+    const [text, json] = await Promise.all([cliShared('calibrate', '--runs', RUNS, '--weights', '--split', 'none'), cliShared('calibrate', '--runs', RUNS, '--weights', '--split', 'none', '--json')]);
     expect(text.code).toBe(0);
     const ref = (JSON.parse(json.stdout) as { weights: { auroc: { reference: { runs: number; withinSource: { sources: Row[]; counted: number; mean: Record<string, Cell> } } } } }).weights.auroc
       .reference;

@@ -9,7 +9,7 @@ import { clusteredRatioInterval } from '../../src/core/stats/clustered.js';
 import { wilsonInterval, type Interval } from '../../src/core/stats/interval.js';
 import { RatioDraws } from '../../src/core/stats/ratio-draws.js';
 import type { TradeoffPoint } from '../../src/core/calibrate/tradeoff-types.js';
-import { cli } from '../cli/run-cli.js';
+import { cliShared } from '../cli/run-cli.js';
 
 const RUNS = 'test/fixtures/early-stop-runs.jsonl.gz';
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -27,7 +27,7 @@ interface Row {
 
 describe('calibrate: the failing side with its n and intervals', () => {
   it('gives every printed point its Wilson interval, denominators and share intervals, in --json and the text', async () => {
-    const [text, json] = await Promise.all([cli('calibrate', '--runs', RUNS, '--split', 'none'), cli('calibrate', '--runs', RUNS, '--split', 'none', '--json')]);
+    const [text, json] = await Promise.all([cliShared('calibrate', '--runs', RUNS, '--split', 'none'), cliShared('calibrate', '--runs', RUNS, '--split', 'none', '--json')]);
     expect(text.code).toBe(0);
     const doc = JSON.parse(json.stdout) as {
       runs: { failing: number };

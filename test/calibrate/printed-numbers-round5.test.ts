@@ -4,7 +4,7 @@
  * Each row now carries `passing` (--json) and prints `stopped/passing (rate, ≤upper)`.
  */
 import { describe, expect, it } from 'vitest';
-import { cli } from '../cli/run-cli.js';
+import { cliShared } from '../cli/run-cli.js';
 
 const RUNS = 'test/fixtures/early-stop-runs.jsonl.gz';
 const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)}%`);
@@ -19,7 +19,7 @@ interface Row {
 
 describe('calibrate: the single-kind tables give the passing side its n', () => {
   it('prints every row as stopped/passing (rate, ≤upper), the n in --json too', async () => {
-    const [text, json] = await Promise.all([cli('calibrate', '--runs', RUNS, '--split', 'none'), cli('calibrate', '--runs', RUNS, '--split', 'none', '--json')]);
+    const [text, json] = await Promise.all([cliShared('calibrate', '--runs', RUNS, '--split', 'none'), cliShared('calibrate', '--runs', RUNS, '--split', 'none', '--json')]);
     expect(text.code).toBe(0);
     const doc = JSON.parse(json.stdout) as { runs: { passing: number }; kinds: Record<string, { rows: Row[] }> };
     const kinds = Object.entries(doc.kinds);

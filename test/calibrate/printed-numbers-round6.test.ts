@@ -7,14 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { withinSourceMeans } from '../../src/core/calibrate/within-source.js';
 import { runFacts, type TradeoffRun } from '../../src/core/calibrate/index.js';
 import { meanOfRatesInterval } from '../../src/core/stats/interval.js';
-import { cli } from '../cli/run-cli.js';
+import { cliShared } from '../cli/run-cli.js';
 
 const RUNS = 'test/fixtures/early-stop-runs.jsonl.gz';
 const IV = String.raw`\d+\.\d%( \[\d+\.\d%, \d+\.\d%\]| \[-\])`;
 
 describe('calibrate prints the within-source means and the steps saved with intervals', () => {
   it('the mean within source line gives each mean an interval, the single-kind tables their steps saved one and n', async () => {
-    const { code, stdout } = await cli('calibrate', '--runs', RUNS, '--split', 'none');
+    const { code, stdout } = await cliShared('calibrate', '--runs', RUNS, '--split', 'none');
     expect(code).toBe(0);
     const line = stdout.split('\n').find((l) => l.startsWith('  mean within source ('));
     expect(line).toBeDefined();
@@ -31,7 +31,7 @@ describe('calibrate prints the within-source means and the steps saved with inte
   });
 
   it('a small mean keeps its interval apart: decimals enough that the ends differ (0.0 [0.0, 0.0] was rounding)', async () => {
-    const { code, stdout } = await cli('calibrate', '--runs', RUNS, '--split', 'none');
+    const { code, stdout } = await cliShared('calibrate', '--runs', RUNS, '--split', 'none');
     expect(code).toBe(0);
     const table = stdout.slice(stdout.indexOf('regressionLoop: '), stdout.indexOf('cycle: '));
     // regressionLoop 3 stops 2 of 810 failing runs: 0.01 steps saved a failing run, its draws 0.00-0.03.

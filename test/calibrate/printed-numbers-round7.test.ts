@@ -8,13 +8,13 @@ import { thresholdRow } from '../../src/core/calibrate/tables.js';
 import type { CalibrationRun } from '../../src/core/calibrate/types.js';
 import { DEFAULT_POLICY } from '../../src/core/policy.js';
 import { medianInterval } from '../../src/core/stats/interval.js';
-import { cli } from '../cli/run-cli.js';
+import { cliShared } from '../cli/run-cli.js';
 
 const RUNS = 'test/fixtures/early-stop-runs.jsonl.gz';
 
 describe('calibrate prints the all-runs token share and the median stop step with intervals, and the worst source beside the pooled rows', () => {
   it('in text: the trade-off rows give both figures an interval and n; the single-kind rows the worst source with its n', async () => {
-    const { code, stdout } = await cli('calibrate', '--runs', RUNS, '--split', 'none');
+    const { code, stdout } = await cliShared('calibrate', '--runs', RUNS, '--split', 'none');
     expect(code).toBe(0);
     expect(stdout).toContain("failing tokens saved / all runs' [95%]  median stop step [95%]");
     const front = stdout.slice(stdout.indexOf('trade-off, reference-free'), stdout.indexOf('trade-off, with references'));
@@ -29,7 +29,7 @@ describe('calibrate prints the all-runs token share and the median stop step wit
   });
 
   it('in --json: the new fields beside the old ones', async () => {
-    const { code, stdout } = await cli('calibrate', '--runs', RUNS, '--split', 'none', '--json');
+    const { code, stdout } = await cliShared('calibrate', '--runs', RUNS, '--split', 'none', '--json');
     expect(code).toBe(0);
     const doc = JSON.parse(stdout) as {
       kinds: { blindRetry: { rows: Array<{ threshold: number; passingStopped: number; bySource?: { sources: number; withPassing: number; worst: unknown } }> } };

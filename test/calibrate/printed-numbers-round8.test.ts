@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli } from '../cli/run-cli.js';
+import { cli, cliShared } from '../cli/run-cli.js';
 
 const RUNS = 'test/fixtures/early-stop-runs.jsonl.gz';
 
@@ -29,7 +29,7 @@ let csv: Array<Record<string, string>>;
 let front: Point[];
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'a28-cal-'));
-  const [t, j] = await Promise.all([cli('calibrate', '--runs', RUNS, '--split', 'none', '--out-dir', dir), cli('calibrate', '--runs', RUNS, '--split', 'none', '--json')]);
+  const [t, j] = await Promise.all([cli('calibrate', '--runs', RUNS, '--split', 'none', '--out-dir', dir), cliShared('calibrate', '--runs', RUNS, '--split', 'none', '--json')]);
   expect([t.code, j.code]).toEqual([0, 0]);
   text = t.stdout;
   front = (JSON.parse(j.stdout) as { tradeoff: { front: { referenceFree: Array<{ modes: { referenceFree: Point } }> } } }).tradeoff.front.referenceFree.map((p) => p.modes.referenceFree);

@@ -5,13 +5,13 @@
  * failing runs and says what the figures are and where the within-source ones are; --json has both counts.
  */
 import { describe, expect, it } from 'vitest';
-import { cli } from '../cli/run-cli.js';
+import { cliShared } from '../cli/run-cli.js';
 
 const RUNS = 'test/fixtures/early-stop-runs.jsonl.gz';
 
 describe('calibrate --weights: the AUROC table', () => {
   it('gives the passing and failing runs behind the pooled AUROCs and says they are pooled', async () => {
-    const [text, json] = await Promise.all([cli('calibrate', '--runs', RUNS, '--weights', '--split', 'none'), cli('calibrate', '--runs', RUNS, '--weights', '--split', 'none', '--json')]);
+    const [text, json] = await Promise.all([cliShared('calibrate', '--runs', RUNS, '--weights', '--split', 'none'), cliShared('calibrate', '--runs', RUNS, '--weights', '--split', 'none', '--json')]);
     expect(text.code).toBe(0);
     const a = (JSON.parse(json.stdout) as { weights: { auroc: { reference: { runs: number; passing: number; failing: number } } } }).weights.auroc.reference;
     expect(a.passing + a.failing).toBe(a.runs);

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli } from './run-cli.js';
+import { cli, cliShared } from './run-cli.js';
 
 const FIXTURE = path.resolve('test/fixtures/early-stop-runs.jsonl.gz');
 const RUNS = path.resolve('examples/runs');
@@ -18,7 +18,7 @@ const head = (stdout: string) => {
 
 describe('calibrate: runs left out and the prior, with --runs', () => {
   it('says the counts are not known for saved runs, never 0', async () => {
-    const r = await cli('calibrate', '--runs', FIXTURE, '--split', 'none');
+    const r = await cliShared('calibrate', '--runs', FIXTURE, '--split', 'none');
     expect(r.code).toBe(0);
     expect(head(r.stdout)).toEqual([
       expect.stringMatching(/^\d+ runs with a known outcome \(\d+ passing, \d+ failing\); the number without one left out is not known for saved runs \(--runs\)$/) as string,

@@ -13,12 +13,12 @@ import { createScorer, scoreSteps } from '../../src/core/scorer.js';
 import { createPriorSignalTracker, SETTLE_STEPS } from '../../src/core/signals/prior-signals.js';
 import type { Stage, State } from '../../src/core/types.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
-import { corpusTrajectories } from '../fixtures/corpus-runs.js';
+import { corpusRuns } from '../fixtures/corpus-runs.js';
 
 const analyzers = defaultAnalyzers();
 const prior = { kind: 'prior' as const, prior: UNIFORM_PRIOR };
 
-const runs = corpusTrajectories();
+const runs = corpusRuns();
 
 interface Item {
   state: Pick<State, 'stage' | 'changesFile'>;

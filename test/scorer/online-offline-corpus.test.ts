@@ -9,11 +9,11 @@ import { createScorer, scoreSteps } from '../../src/core/scorer.js';
 import type { Reference } from '../../src/core/scorer-api.js';
 import type { Step } from '../../src/core/types.js';
 import { defaultAnalyzers } from '../../src/syntax/index.js';
-import { corpusTrajectories } from '../fixtures/corpus-runs.js';
+import { corpusRuns } from '../fixtures/corpus-runs.js';
 
 const analyzers = defaultAnalyzers();
 
-const trajectories = corpusTrajectories();
+const trajectories = corpusRuns();
 
 const statesOf = (steps: Step[]) => scoreSteps(steps, { reference: { kind: 'prior', prior: UNIFORM_PRIOR }, analyzers }).results.map((r) => r.state);
 

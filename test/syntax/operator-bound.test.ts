@@ -6,7 +6,7 @@
  */
 import Parser from 'tree-sitter';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { corpusTrajectories } from '../fixtures/corpus-runs.js';
+import { corpusRuns } from '../fixtures/corpus-runs.js';
 import { createShellAnalyzer, MAX_ALL_OPERATORS, MAX_OPERATORS, parsedPart } from '../../src/syntax/shell-analyzer.js';
 
 /** Characters each `Parser.parse` call of `run` was given. */
@@ -79,7 +79,7 @@ describe('a shell line is parsed by at most MAX_OPERATORS operators', () => {
   it('every real shell command of the corpus fixtures is parsed whole (labels unchanged)', () => {
     let commands = 0;
     let longest = 0;
-    for (const run of corpusTrajectories()) {
+    for (const run of corpusRuns()) {
       for (const step of run.steps) {
         if (step.action.kind !== 'shell') continue;
         commands++;

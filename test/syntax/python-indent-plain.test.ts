@@ -12,7 +12,7 @@ import { labelSteps } from '../../src/core/state-builder.js';
 import { indexPython, plainIndentScope } from '../../src/syntax/python-indent-scope.js';
 import { createPythonScopeResolver, createShellAnalyzer } from '../../src/syntax/index.js';
 import { INDEX_CACHE_BYTES } from '../../src/syntax/python-scope.js';
-import { corpusTrajectories } from '../fixtures/corpus-runs.js';
+import { corpusRuns } from '../fixtures/corpus-runs.js';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -43,7 +43,7 @@ describe('scopes from indentation where the text is plain', () => {
     const tree = treeOnly();
     const plain = createPythonScopeResolver({ cacheSize: 100_000, cacheBytes: 2 ** 40 });
     const seen: Array<[string | undefined, string | undefined]> = [];
-    for (const run of corpusTrajectories()) {
+    for (const run of corpusRuns()) {
       const scope: ScopeResolver = {
         scopeAt(file, text, range, ws) {
           const want = tree.scopeAt(file, text, range, ws);

@@ -11,7 +11,7 @@ import { labelSteps } from '../../src/core/state-builder.js';
 import { createPythonScopeResolver, createShellAnalyzer } from '../../src/syntax/index.js';
 import { sampledTextKey } from '../../src/core/memory/packed-text.js';
 import { reparseEdit, textEdit } from '../../src/syntax/python-scope.js';
-import { corpusTrajectories } from '../fixtures/corpus-runs.js';
+import { corpusRuns } from '../fixtures/corpus-runs.js';
 
 describe('textEdit', () => {
   it('spans what changed between the common prefix and suffix, with rows and columns', () => {
@@ -94,7 +94,7 @@ describe('incremental reparsing', () => {
     const incremental = createPythonScopeResolver({ plainFromIndentation: false });
     const seen: Array<[string | undefined, string | undefined]> = [];
     const scope = comparing(fresh, incremental, seen);
-    for (const run of corpusTrajectories())
+    for (const run of corpusRuns())
       labelSteps(
         run.steps.map((s, t) => ({ ...s, t })),
         { shell: createShellAnalyzer(), scope },
@@ -175,7 +175,7 @@ describe('incremental reparsing', () => {
     };
     try {
       const scope = createPythonScopeResolver({ plainFromIndentation: false });
-      for (const run of corpusTrajectories()) labelSteps(run.steps, { shell: createShellAnalyzer(), scope });
+      for (const run of corpusRuns()) labelSteps(run.steps, { shell: createShellAnalyzer(), scope });
     } finally {
       TreeSitter.prototype.parse = parse;
     }

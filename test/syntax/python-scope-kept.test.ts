@@ -15,7 +15,7 @@ import { labelSteps } from '../../src/core/state-builder.js';
 import type { Step } from '../../src/core/types.js';
 import { parseInstancesText } from '../../src/formats/index.js';
 import { createPythonScopeResolver, createShellAnalyzer } from '../../src/syntax/index.js';
-import { corpusTrajectories } from '../fixtures/corpus-runs.js';
+import { corpusRuns } from '../fixtures/corpus-runs.js';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -103,7 +103,7 @@ function fixtureRuns(): Step[][] {
     if (!parsed.ok) throw parsed.error;
     return parsed.value.map((r) => r.steps);
   });
-  return [...runs, ...corpusTrajectories().map((r) => r.steps)];
+  return [...runs, ...corpusRuns().map((r) => r.steps)];
 }
 
 describe('kept trees and indexes answer as a fresh parse does', () => {
