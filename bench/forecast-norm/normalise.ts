@@ -8,6 +8,7 @@
  */
 import { FEATURE_COUNT, FEATURE_NAMES, type FeatureName } from '../../src/core/forecast/features.js';
 import { CHECKPOINTS, rowAt, sourceOf, type ForecastRun } from '../../src/core/forecast/run.js';
+import { compileTable, ecdfOf, ecdfTable, type CompiledTable } from '../../src/core/forecast/end-ecdf.js';
 
 /** Fewer runs than this at a checkpoint: its statistics are the previous checkpoint's. */
 export const MIN_POPULATION = 3;
@@ -26,37 +27,21 @@ export const VARIANTS: Record<string, Variant> = {
   'C-length': { kind: 'z', cols: (j) => LENGTH_COLS.has(j) },
 };
 
-/** One feature's values in a population (sorted, NaN left out), with mean and sd. */
+/** One feature's values in a population (NaN left out): the ECDF table the end-of-run model uses, mean and sd. */
 interface Stat {
-  sorted: Float64Array;
+  table: CompiledTable;
   mean: number;
   sd: number;
 }
 function statOf(xs: number[]): Stat {
   const v = xs.filter((x) => !Number.isNaN(x));
-  const sorted = Float64Array.from(v).sort();
   const mean = v.length === 0 ? 0 : v.reduce((a, b) => a + b, 0) / v.length;
   const sd = v.length < 2 ? 0 : Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / (v.length - 1));
-  return { sorted, mean, sd };
-}
-/** Mid-rank ECDF: (#below + #equal / 2) / n. */
-function ecdf(s: Stat, x: number): number {
-  const a = s.sorted;
-  if (a.length === 0) return 0.5;
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const m = (lo + hi) >> 1;
-    if (a[m]! < x) lo = m + 1;
-    else hi = m;
-  }
-  let eq = lo;
-  while (eq < a.length && a[eq] === x) eq += 1;
-  return (lo + (eq - lo) / 2) / a.length;
+  return { table: compileTable(ecdfTable(v)), mean, sd };
 }
 function apply(kind: Kind, s: Stat, x: number): number {
   if (Number.isNaN(x)) return x;
-  if (kind === 'ecdf') return ecdf(s, x);
+  if (kind === 'ecdf') return ecdfOf(s.table, x);
   const c = x - s.mean;
   return kind === 'z' && s.sd > 1e-12 ? c / s.sd : c;
 }
