@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   unknown_format: { status: 400, summary: 'The log format could not be detected.' },
   usage: { status: 400, summary: 'Wrong command-line usage.' },
   mixed_tasks: { status: 400, summary: 'A group of runs to rank holds runs of more than one task.' },
+  no_forecast_model: { status: 409, summary: 'The request asks for a forecast model the server has not loaded (`"rankModel"` without `--forecast`, `"end"` from a file without an end-of-run model).' },
   forbidden_origin: { status: 403, summary: "A WebSocket upgrade from a web page whose origin is not the server's own nor allowed (`--allow-origin`)." },
   forbidden_host: { status: 403, summary: 'A request for a Host name that a server listening on loopback does not answer (allowed with `--allowed-host`).' },
 } as const;

@@ -4,14 +4,13 @@
  * `train --end-model` writes beside it (core/forecast/end-model.ts; docs/forecast.md "End-of-run model"), which did not clear
  * the rule to be the default. Live sessions are always scored by the prefix model.
  */
-import { createEndScorer, type EndScorer } from '../core/forecast/end-model.js';
+import { createEndScorer, type EndScorer, type RankModel } from '../core/forecast/end-model.js';
 import type { ForecastFile } from '../core/forecast/model.js';
 import type { TrajectoryMeta } from '../formats/types.js';
 import { SteplensError } from '../errors.js';
 import type { ForecastSource } from './forecast-source.js';
 
 export const RANK_MODEL_OPTION = { 'rank-model': { type: 'string' } } as const;
-export type RankModel = 'prefix' | 'end';
 export const RANK_MODEL_USAGE =
   '  --rank-model M  the model that gives each finished run its pPass: prefix (the default: the model live sessions are\n' +
   "               scored by, at the last step) or end (the file's end-of-run model: features mapped by their ECDF among the\n" +

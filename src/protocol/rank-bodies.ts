@@ -4,6 +4,7 @@ import { taskIdSchema } from './client-messages.js';
 import { formatOrAutoSchema, trajectorySchema } from './http-bodies.js';
 import { referenceInfoSchema } from './report-schemas.js';
 import { ASKED_BASES } from '../core/rank/rank.js';
+import { RANK_MODELS } from '../core/forecast/end-model.js';
 
 /** Most runs one rank call may carry. */
 export const MAX_RANK_RUNS = 64;
@@ -36,6 +37,12 @@ export const rankRequestSchema = z.object({
   mixedTasks: z.boolean().optional().describe('Rank runs of different tasks anyway (refused with mixed_tasks otherwise)'),
   agent: z.string().min(1).max(256).optional().describe("The runs' agent (the CLI's rank --agent): picks their source's forecast model; a run's own agent, else its log's, when absent"),
   model: z.string().min(1).max(256).optional().describe("The runs' model (the CLI's rank --model): picks their source's forecast model; a run's own model, else its log's, when absent"),
+  rankModel: z
+    .enum(RANK_MODELS)
+    .optional()
+    .describe(
+      "Which of the server's forecast models gives each trajectory its pPass (the CLI's rank --rank-model): prefix (the default: the model live sessions are scored by, at the last step) or end (the file's end-of-run model, for finished runs). Session runs keep the prefix model. Refused with no_forecast_model when the server has no forecast model, or for end none with an end-of-run model",
+    ),
 });
 
 export const rankBasisSchema = z
@@ -60,6 +67,10 @@ export const rankedRunSchema = z.object({
     .describe(
       'true: a run the forecast model was trained on (its pPass is in-sample, optimistic); false: not. Absent without a pPass, for session runs, or when the model file lists no training runs',
     ),
+  pPassModel: z
+    .enum(RANK_MODELS)
+    .optional()
+    .describe('The model that gave its pPass (prefix, or end: the end-of-run model), when the request named a rankModel and the run has a pPass; a session run is always prefix'),
   consensus: z.number().optional().describe("Mean Jaccard similarity of its edit locations (files, scopes) to the other runs' (basis consensus)"),
   vote: z.number().int().optional().describe('Runs of the group, itself included, whose normalised final patch is the same as its own; 0 for a patch that changes no source (basis vote)'),
   steps: z.number().int().describe('Steps scored'),
@@ -76,6 +87,10 @@ export const unrankedRunSchema = z.object({
 export const rankResponseSchema = z.object({
   task: z.string().nullable().describe("The group's task (null: no run names one, or mixedTasks)"),
   by: rankBasisSchema,
+  rankModel: z
+    .enum(RANK_MODELS)
+    .optional()
+    .describe("The request's rankModel: which forecast model scored its trajectories (each run's pPassModel says which scored it). Absent when the request named none"),
   runs: z.array(rankedRunSchema).describe('Best first'),
   unranked: z.array(unrankedRunSchema).describe('Runs with no step, left out of the order (empty when every run has one)'),
   basisFlat: z

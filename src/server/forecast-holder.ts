@@ -132,12 +132,16 @@ export class ForecastHolder {
     return m === undefined ? undefined : { model: m, version: file.version };
   }
 
-  /** The models in force for `tenant` and their version, as a scoring job carries them (without the file's evaluation), and its training runs' fingerprints. */
-  jobForecast(tenant?: string): JobForecast {
+  /**
+   * The models in force for `tenant` and their version, as a scoring job carries them (without the file's evaluation), and its training runs'
+   * fingerprints; with `withEnd`, the file's end-of-run model too (learning refits prefix models only: the loaded file's end model stays).
+   */
+  jobForecast(tenant?: string, withEnd = false): JobForecast {
     if (this.trained === null) this.trained = trainedRunList(this.loaded.trainedRuns);
     const runs = this.trained;
     const file = this.fileFor(tenant);
-    return { models: file.models, version: file.version, ...(runs !== undefined ? { trainedRuns: runs } : {}) };
+    const end = withEnd ? file.end : undefined;
+    return { models: file.models, version: file.version, ...(runs !== undefined ? { trainedRuns: runs } : {}), ...(end !== undefined ? { end } : {}) };
   }
 
   /**

@@ -19,6 +19,8 @@ import { trajectoryDocumentMaybeEmpty } from './trajectory.js';
 import { pushInSlices } from '../job-slices.js';
 import { numberedSteps } from '../core/step-numbers.js';
 import { analyzersFor } from '../core/scope-free.js';
+import { createEndScorer, type RankModel } from '../core/forecast/end-model.js';
+import { rankEndModel } from './rank-end.js';
 
 /** One run as the worker hands it back: scored, or a session for the main thread to read. */
 export type RankJobRun = ({ index: number } & RankInput) | { index: number; id: string; session: string };
@@ -28,6 +30,8 @@ export interface RankJobValue {
   consensus: boolean;
   basis?: AskedBasis;
   mixedTasks: boolean;
+  /** The body's rankModel: `end` scored the trajectories by the end-of-run model (rank-end.ts). */
+  rankModel?: RankModel;
   runs: RankJobRun[];
 }
 
@@ -38,6 +42,8 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
   type Parsed =
     | { index: number; id: string; session: string }
     | { index: number; id: string; task: string | undefined; given: string | undefined; steps: Step[]; agent: string | undefined; model: string | undefined };
+  // Refused before any run is read: the model asked for is not the server's.
+  const endModel = rankEndModel(body.rankModel, deps.forecast);
   const parsed = body.runs.map((run, index): Parsed => {
     if (run.session !== undefined) return { index, id: run.id ?? run.session, session: run.session };
     const where = `runs[${index}].trajectory`;
@@ -91,8 +97,20 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
     });
     // The vote's final patch is read only when asked (a diff of every finish step parsed for nothing otherwise).
     const patch = body.basis === 'vote' ? createFinalPatchTracker() : undefined;
+    // "rankModel": "end": the finished run's pPass by the end-of-run model of its source, from the same states and labels (as rank --rank-model end).
+    const end = endModel !== undefined ? createEndScorer(endModel, r.agent, r.model) : undefined;
+    const steps = numberedSteps(r.steps);
     // A slice at a time (job-slices.ts): another tenant's job in the worker runs in between.
-    await pushInSlices(scorer, numberedSteps(r.steps), patch && ((pushed, t) => patch.add(r.steps[t]!, pushed.state, pushed.label)));
+    await pushInSlices(
+      scorer,
+      steps,
+      patch || end
+        ? (pushed, t) => {
+            patch?.add(r.steps[t]!, pushed.state, pushed.label);
+            end?.add(steps[t]!, pushed.state, pushed.label);
+          }
+        : undefined,
+    );
     const report = scorer.report();
     const locations = [...locationItems(scorer.states())];
     runs.push({
@@ -101,7 +119,7 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
       task: r.task,
       composite: report.score.total,
       reference: report.reference,
-      pPass: report.pPass,
+      pPass: end !== undefined ? end.value() : report.pPass,
       ...inSampleField(deps.forecast, r.steps, report.pPass),
       steps: report.steps,
       locations,
@@ -113,6 +131,7 @@ export async function rankJob(deps: ScoringDeps, body: RankRequest): Promise<Ran
     consensus: body.consensus === true,
     ...(body.basis !== undefined ? { basis: body.basis } : {}),
     mixedTasks: body.mixedTasks === true,
+    ...(body.rankModel !== undefined ? { rankModel: body.rankModel } : {}),
     runs,
   };
 }

@@ -18,6 +18,7 @@ import type { RankResponse } from '../protocol/rank-bodies.js';
 import { sendError, type RouteDeps } from './http-routes.js';
 import { MIXED_TASKS_HINT, type RankJobValue } from './rank-job.js';
 import { lookupSession } from './session-lookup.js';
+import { withRankModel } from './rank-end.js';
 import { SteplensError } from '../errors.js';
 import type { JobKind, JobResult } from './scoring-jobs.js';
 
@@ -80,7 +81,9 @@ export function registerRankRoute(scoped: FastifyInstance, deps: RouteDeps, run:
     const agreement = footprints === undefined ? undefined : await runInTurns(consensusInSteps(footprints));
     const ranked = rankRuns(inputs, { ...options, ...(agreement !== undefined ? { agreement } : {}) });
     if (!ranked.ok) return sendError(reply, metrics, ranked.error.code, ranked.error.message);
-    const answer: RankResponse = { ...ranked.value, task: group.value };
+    // With "rankModel": the model asked for, and per run the one that gave its pPass (a session's: the prefix model).
+    const sessions = new Set(job.runs.flatMap((r) => ('session' in r ? [r.index] : [])));
+    const answer: RankResponse = withRankModel({ ...ranked.value, task: group.value }, sessions, job.rankModel);
     return reply.send(answer);
   });
 }

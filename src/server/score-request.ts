@@ -2,7 +2,7 @@
 import type { Analyzers } from '../core/ports.js';
 import type { ScoringConfig } from '../core/config.js';
 import { inTrainedRuns } from '../core/forecast/fingerprint.js';
-import { selectModel, type ForecastModel } from '../core/forecast/model.js';
+import { selectModel, type EndModel, type ForecastModel } from '../core/forecast/model.js';
 import { resolvePolicy, type Policy, type PolicyInput } from '../core/policy.js';
 import type { Reference, TemporalPrior, TrajectoryReport } from '../core/scorer-api.js';
 import { analyzersFor } from '../core/scope-free.js';
@@ -30,6 +30,8 @@ export interface JobForecast {
   version: number;
   /** Fingerprints of the runs the file's models were trained on, sorted (its `trainedRuns`; absent: it lists none): a run among them gets `pPassInSample`. */
   trainedRuns?: readonly string[];
+  /** The file's end-of-run model, carried by rank jobs only (`"rankModel": "end"`; ~80 KB of tables a score job would copy for nothing). */
+  end?: EndModel;
 }
 
 /** `pPassInSample` for a report with a pPass, when the forecast lists its training runs (else nothing: it cannot tell). */

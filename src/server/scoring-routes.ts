@@ -31,7 +31,8 @@ export function registerScoringRoutes(app: FastifyInstance, deps: RouteDeps): vo
   const { metrics, pool, options } = deps;
   const run = (kind: JobKind, req: FastifyRequest, task?: string): Promise<JobResult> => {
     // The models the caller's sessions would use: a tenant's own learned ones before the shared ones.
-    const forecast = options.forecast?.jobForecast(deps.principal(req).tenant);
+    // A rank job's may carry the end-of-run model (`"rankModel": "end"`); no other job reads it.
+    const forecast = options.forecast?.jobForecast(deps.principal(req).tenant, kind === 'rank');
     return pool.run({
       kind,
       body: bodyBytes(req),

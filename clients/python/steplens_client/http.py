@@ -162,7 +162,7 @@ class HttpClient:
 
     def rank(self, runs: Sequence[Mapping[str, Any]], *, task: Optional[str] = None, consensus: bool = False,
              mixed_tasks: bool = False, agent: Optional[str] = None, model: Optional[str] = None,
-             basis: Optional[str] = None) -> Dict[str, Any]:
+             basis: Optional[str] = None, rank_model: Optional[str] = None) -> Dict[str, Any]:
         """``POST /v1/rank``: N runs of one task (best-of-N), best first. Each run is a mapping:
         ``{"trajectory": log, "format"?, "task"?, "id"?, "agent"?, "model"?}`` (a finished run; text is parsed here, as for
         :meth:`score`) or ``{"session": id, "id"?}`` (a session of this server, by its score so far).
@@ -176,7 +176,11 @@ class HttpClient:
         ``basisFlat`` (``True``) says ``consensus`` or ``vote`` gave every run one value: the composite alone ordered them.
         Runs of different tasks fail with ``mixed_tasks`` unless ``mixed_tasks=True``. ``agent`` / ``model``
         (or a run's own) name the runs' source, which picks the server's forecast model as for :meth:`score`
-        (default: what each log names). Runs with no step are listed in ``unranked``.
+        (default: what each log names). ``rank_model`` (``"prefix"`` or ``"end"``, as ``steplens rank --rank-model``)
+        chooses which of the server's forecast models gives each trajectory its ``pPass``: ``"end"`` its end-of-run
+        model (a ``--forecast`` file trained with ``--end-model``); session runs keep the prefix model. The answer then
+        carries ``rankModel`` and, on each run with a ``pPass``, ``pPassModel`` (which model gave it); a server without
+        that model raises ``no_forecast_model``. Runs with no step are listed in ``unranked``.
 
         1 to :data:`MAX_RANK_RUNS` (64) runs a call, the server's limit: more (or none) raise ``bad_input`` before
         anything is sent. One run is ranked alone (rank 1, its score on the basis; by ``consensus`` it has no other
@@ -199,6 +203,8 @@ class HttpClient:
             body["agent"] = agent
         if model is not None:
             body["model"] = model
+        if rank_model is not None:
+            body["rankModel"] = rank_model
         return self.request("POST", "/v1/rank", body)
 
     def session(self, session_id: str) -> Dict[str, Any]:

@@ -1,6 +1,8 @@
 """POST /v1/rank through HttpClient.rank against a real server: runs of one task best first, each scored
 as POST /v1/score scores it; a live session ranked by its score so far; the consensus and vote bases; errors."""
 
+import json
+import subprocess
 import unittest
 
 import support
@@ -191,6 +193,68 @@ class RankTest(unittest.TestCase):
                 self.http.rank(runs)
             self.assertEqual(e.exception.code, "bad_input")
             self.assertIn(message, str(e.exception))
+
+
+#: A forecast file with an end-of-run model (test/fixtures/README.md: `steplens train --end-model` on the team's public
+#: runs); the bundled forecaster has none.
+END_MODEL = support.REPO / "test/fixtures/forecast-end/forecast-end.json.gz"
+
+
+class RankModelTest(unittest.TestCase):
+    """``rank(..., rank_model=)``: POST /v1/rank's ``rankModel`` against a server started with ``--forecast`` FILE
+    holding an end-of-run model; its pPass is ``steplens rank --rank-model end --json``'s on the same files."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.http = HttpClient(support.shared_server("--forecast", str(END_MODEL)))
+        cls.paths = [*support.ASTROID_PASS, support.ASTROID_FAIL]
+        cls.runs = [{"trajectory": support.read_json(p)} for p in cls.paths]
+
+    def batch(self, *flags):
+        out = subprocess.run(["node", str(support.CLI), "rank", "--json", "--forecast", str(END_MODEL), *flags, *map(str, self.paths)],
+                             cwd=support.REPO, capture_output=True, text=True, check=True).stdout
+        return json.loads(out)
+
+    def test_end_model_ppass_is_the_cli_rank_end_models(self):
+        answer = self.http.rank(self.runs, rank_model="end")
+        self.assertEqual((answer["by"], answer["rankModel"]), ("pPass", "end"))
+        self.assertEqual([r["pPassModel"] for r in answer["runs"]], ["end"] * 3)
+        batch = self.batch("--rank-model", "end")
+        self.assertEqual([(r["index"], r["pPass"]) for r in answer["runs"]], [(r["index"], r["pPass"]) for r in batch["runs"]])
+        prefix = self.http.rank(self.runs, rank_model="prefix")
+        self.assertEqual([(r["index"], r["pPass"]) for r in prefix["runs"]], [(r["index"], r["pPass"]) for r in self.batch()["runs"]])
+        self.assertNotEqual(sorted(r["pPass"] for r in prefix["runs"]), sorted(r["pPass"] for r in answer["runs"]))
+        # Not asked: as before, neither field.
+        plain = self.http.rank(self.runs)
+        self.assertNotIn("rankModel", plain)
+        self.assertEqual([r.get("pPassModel") for r in plain["runs"]], [None] * 3)
+
+    def test_a_session_keeps_the_prefix_model(self):
+        with SyncClient(self.http.url) as client:
+            session = client.start(support.ASTROID_TASK)
+            for step in support.steplens_steps(support.ASTROID_FAIL):
+                session.step(step)
+            session.end()
+            answer = self.http.rank([self.runs[0], {"session": session.id, "id": "live"}], rank_model="end")
+        self.assertEqual({r["id"]: r["pPassModel"] for r in answer["runs"]}, {"runs[0]": "end", "live": "prefix"})
+
+    def test_a_server_without_the_model_refuses_by_name(self):
+        # The bundled forecaster has no end-of-run model; the plain server has no forecaster at all.
+        for url, messages in [(support.shared_server("--forecast", "bundled"), ['rankModel "end": the server\'s forecast model', "has no end-of-run model"]),
+                              (support.server_url(), ['rankModel "end": this server has no forecast model'])]:
+            with self.assertRaises(SteplensError) as e:
+                HttpClient(url).rank(self.runs, rank_model="end")
+            self.assertEqual((e.exception.code, e.exception.status), ("no_forecast_model", 409))
+            for message in messages:
+                self.assertIn(message, str(e.exception))
+
+    def test_rank_model_is_sent(self):
+        sent = []
+        client = HttpClient(support.server_url())
+        client.request = lambda method, path, body=None: sent.append(body) or {}
+        client.rank(self.runs[:1], rank_model="end")
+        client.rank(self.runs[:1])
+        self.assertEqual([b.get("rankModel") for b in sent], ["end", None])
 
 
 if __name__ == "__main__":

@@ -10,6 +10,10 @@ import { createFeatureTracker, FEATURE_COUNT, FEATURE_NAMES } from './features.j
 import { compileModel, pPassOf } from './forecaster.js';
 import { selectModel, type EndModel } from './model.js';
 
+/** Which model gives a finished run its pPass (`rank --rank-model`, `POST /v1/rank`'s `rankModel`): the prefix model at its last step, or the end model. */
+export const RANK_MODELS = ['prefix', 'end'] as const;
+export type RankModel = (typeof RANK_MODELS)[number];
+
 const compiledTables = new WeakMap<EndModel, Map<number, CompiledTable>>();
 function tablesOf(end: EndModel): Map<number, CompiledTable> {
   let t = compiledTables.get(end);
