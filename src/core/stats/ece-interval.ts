@@ -4,10 +4,12 @@
  * and E|gap + noise| − |gap| ≤ E|noise| (the triangle inequality), the floor being Σ_b (n_b / n)·E|noise_b|. So the
  * interval takes the ECE's bootstrap interval, its lower end less the floor and its upper end not: it holds E
  * whether the source is calibrated (E = 0, near the debiased point) or far from it (E near the plain ECE).
- * Until ece30 both ends were less the floor: that held 0 for a calibrated source (92-94 %) but a miscalibrated
- * one's error in as few as ~60 % of draws (CodeR's predictions at a logit shift of 0.5; bench/ece-coverage.ts,
- * where this one held it in 94-100 % on every source and truth, at about 1.6 times the width). Candidates that
- * recompute the floor per bootstrap draw (percentile or basic) undercovered as badly (same bench).
+ * Until ece30 both ends were less the floor: that held 0 for a calibrated source (91-94 % of simulated draws) but
+ * a miscalibrated one's error in as few as 58 % (SWE-agent 0.x's predictions with outcomes from σ(1.6·logit p);
+ * CodeR's at a logit shift of −0.5: 67.5 %). This one held it in 91-100 % on every source and truth of
+ * bench/ece-coverage.ts (91 % where the truth is 0: the same lower end), at 1.7 times the width; it over-covers a
+ * miscalibrated source (99-100 %) since its upper end is the plain ECE's. Candidates that recompute the floor on
+ * each bootstrap draw (percentile or basic) undercovered as badly or worse (same bench).
  */
 import type { Interval } from './interval.js';
 
