@@ -4,7 +4,9 @@
  * construction) and from pPass + 0.1 (miscalibrated, true ECE known), over SEEDS draws each: the mean debiased ECE
  * against the truth, and how often each interval holds the truth and its own point. Intervals compared: the
  * shipped one (the ECE's percentile interval less the floor, widened to hold the point) and Efron's
- * bias-corrected (BC) percentile interval less the floor. Counts, not timing.
+ * bias-corrected (BC) percentile interval less the floor. Counts, not timing. Since ece30 calibrationCheck's interval
+ * keeps the ECE interval's upper end (core/stats/ece-interval.ts), so "shipped" here reads that one; ece29's figures
+ * (bench/README) are of the interval before.
  *
  *   node dist/bench/ece-debiased.js   (reads test/fixtures/bundled-ppass.tsv.gz; ~1 min of CPU)
  */

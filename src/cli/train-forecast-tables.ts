@@ -96,7 +96,7 @@ export function calibrationTable(v: ViewEvaluation, uncalibrated?: { ece: Record
       'ECE (10 bins) [95 %]',
       'perfectly calibrated at this n: ECE mean (95th pct)',
       ...(uncalibrated ? [`ECE before any outcome of the source: the default model's map fitted without it (--default-map ${uncalibrated.weighting}) [95 %]`] : []),
-      'debiased: ECE − noise floor (the perfect mean) [95 %: the ECE interval − floor, widened to hold it]',
+      'debiased: ECE − noise floor (the perfect mean) [95 %: the ECE interval, its lower end − floor, widened to hold it]',
     ],
     rows,
   );

@@ -6,7 +6,8 @@
  * upper quantile of that ECE) and the Monte Carlo p-value of the observed one, (1 + such draws at least as large) /
  * (1 + draws) (a calibration test: small when the observed ECE is more than sampling noise; never 0). Seeded, so it prints the same every time.
  * Beside them the debiased ECE: the observed ECE less the noise floor (that perfect forecaster's mean ECE at these
- * predictions), with the ECE's percentile interval less the same floor, widened where needed to hold the point.
+ * predictions), with the ECE's percentile interval, its lower end less the same floor (ece30: core/stats/ece-interval.ts
+ * says why the upper end is not), widened where needed to hold the point.
  * Why subtract the floor rather than Kumar et al. 2019's debiased estimator: theirs estimates the squared (L2)
  * calibration error, another figure than the ECE printed beside it, and its square root is biased again; the floor
  * is already drawn here, and ECE − floor is unbiased for a calibrated forecaster (where the bias is largest) and,
@@ -21,6 +22,7 @@
 import { bootstrapSettings, bootstrapValues, resamplable, resampleIndices, sortedQuantile, type BootstrapOptions } from './bootstrap.js';
 import { calibrationError, type Prediction } from './calibration-error.js';
 import { clusteredRateInterval } from './clustered.js';
+import { debiasedEceInterval } from './ece-interval.js';
 import type { Interval } from './interval.js';
 import { seededRandom } from './rng.js';
 
@@ -45,8 +47,8 @@ export interface CalibrationCheck {
    */
   p: number | null;
   /**
-   * The ECE less the noise floor (`perfect.mean`), with `interval` (widened to hold the ECE) less the same floor (null
-   * where `interval` is). Null where `perfect` is.
+   * The ECE less the noise floor (`perfect.mean`), with `interval` (widened to hold the ECE), its lower end less the same
+   * floor (debiasedEceInterval; null where `interval` is). Null where `perfect` is.
    */
   debiased: { ece: number; interval: Interval | null } | null;
 }
@@ -92,8 +94,7 @@ export function calibrationCheck(preds: readonly TaskPrediction[], options: Boot
   const mean = draws.reduce((a, b) => a + b, 0) / draws.length;
   const hi = draws[Math.min(draws.length - 1, Math.floor(level * draws.length))]!;
   const p = (1 + draws.filter((d) => d >= ece - 1e-12).length) / (1 + draws.length);
-  // The draws of a biased statistic can all lie above the point: the interval is widened to it, never printed without it.
-  const debiased = { ece: ece - mean, interval: interval === null ? null : { lo: Math.min(interval.lo, ece) - mean, hi: Math.max(interval.hi, ece) - mean, level } };
+  const debiased = { ece: ece - mean, interval: interval === null ? null : debiasedEceInterval(interval, ece, mean) };
   return { n, ece, interval, passRate, perfect: { mean, hi }, p, debiased };
 }
 

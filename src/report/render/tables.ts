@@ -231,7 +231,7 @@ export function calibrationTable(r: CorpusReport): Table {
   return {
     name: 'calibration',
     title:
-      'Calibration of pPass per source: ECE (10 bins) with its bootstrap interval; "perfect" = the ECE a perfectly calibrated forecaster shows at the same predictions and n (outcomes drawn from pPass: mean, 95th percentile), p = (1 + those draws at least the ECE) / (1 + draws), never 0; debiased = ECE − perfect_mean (the noise floor), with the ECE interval less the floor, widened to hold it (can be below 0: no miscalibration shown); pass_rate: the share of the n runs that passed (with its interval in the models table)',
+      'Calibration of pPass per source: ECE (10 bins) with its bootstrap interval; "perfect" = the ECE a perfectly calibrated forecaster shows at the same predictions and n (outcomes drawn from pPass: mean, 95th percentile), p = (1 + those draws at least the ECE) / (1 + draws), never 0; debiased = ECE − perfect_mean (the noise floor), with the ECE interval, its lower end less the floor (the true error lies between ECE − floor and ECE on average), widened to hold it (can be below 0: no miscalibration shown); pass_rate: the share of the n runs that passed (with its interval in the models table)',
     headers: ['source', 'n', 'mean_ppass', 'pass_rate', 'ece', 'ece_lo', 'ece_hi', 'perfect_mean', 'perfect_p95', 'p', 'debiased', 'debiased_lo', 'debiased_hi'],
     rows: (r.calibration ?? []).map((c) => [
       c.source,
