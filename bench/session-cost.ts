@@ -7,7 +7,9 @@
  * shape sends it. Prints CPU µs per step of the session path split into start,
  * steps and end, against the cost of `JSON.parse` of the same frames (what the
  * echo server of `ws-load` does per message), passes interleaved, median of passes.
- * Meant for before/after comparisons of one change on a busy machine (CPU time, not wall time).
+ * Meant for before/after comparisons of one change on a busy machine (CPU time, not wall time). Each pass also runs
+ * a quarter as many sessions with no step between start and end: their start and end a session, the part of the
+ * lifecycle's fixed cost that is not its code and data gone cold behind the session's steps (bench/README.md, "life30").
  *
  *   node dist/bench/session-cost.js [--sessions 200] [--passes 7] [--profile] [--json FILE]
  * `--profile`: one long pass only (run under `node --cpu-prof`).
@@ -64,28 +66,33 @@ async function main(): Promise<void> {
   let serial = 0;
   const frames = templates.frames.map((f) => Buffer.from(f));
 
-  /** `n` whole sessions; CPU µs spent in start, steps and end. */
-  const run = async (n: number): Promise<{ start: number; steps: number; end: number }> => {
+  /** `n` whole sessions (with `bare`, no step between start and end); CPU µs spent in start, steps and end. */
+  const run = async (n: number, bare = false): Promise<{ start: number; steps: number; end: number }> => {
     const out = { start: 0, steps: 0, end: 0 };
+    const sentBefore = sentBytes;
     for (let i = 0; i < n; i++) {
       const id = `s${String(++serial).padStart(9, '0')}`;
       let t = cpuUs();
       await handleFrame(deps, conn, Buffer.from(JSON.stringify({ type: 'start', session: id, task: SERVER_BENCH_TASK })), false);
       out.start += cpuUs() - t;
       t = cpuUs();
-      for (const f of frames) {
-        Buffer.from(id, 'latin1').copy(f, 26);
-        void handleFrame(deps, conn, f, false);
+      if (!bare) {
+        for (const f of frames) {
+          Buffer.from(id, 'latin1').copy(f, 26);
+          void handleFrame(deps, conn, f, false);
+        }
       }
       out.steps += cpuUs() - t;
       t = cpuUs();
       await handleFrame(deps, conn, Buffer.from(JSON.stringify({ type: 'end', session: id })), false);
       out.end += cpuUs() - t;
-      // Ended sessions are kept for resume; the bench frees them as the sweep would after the resume window.
-      const key = sessionKey(conn.principal.tenant, id);
-      registry.sessions.delete(key);
-      conn.drop(key);
+      // Ended sessions are kept for resume; the bench frees them as the sweep would after the resume window, by the
+      // registry (its index and ended-session list too: deleting the map entry alone left every session in the index).
+      const ended = registry.get(sessionKey(conn.principal.tenant, id));
+      if (ended !== undefined) registry.evict(ended, 'bench', false);
     }
+    // Bytes sent per step are of whole sessions only.
+    if (bare) sentBytes = sentBefore;
     return out;
   };
   const parseOnly = (n: number): number => {
@@ -101,15 +108,28 @@ async function main(): Promise<void> {
     await rm(data, { recursive: true, force: true });
     return;
   }
+  const bareSessions = Math.max(20, Math.round(sessions / 4));
   await run(Math.max(20, sessions / 4));
+  await run(bareSessions, true);
   parseOnly(20);
-  const rows: Array<{ start: number; steps: number; end: number; parse: number }> = [];
+  const rows: Array<{ start: number; steps: number; end: number; parse: number; bareStart: number; bareEnd: number }> = [];
   for (let p = 0; p < passes; p++) {
     const r = await run(sessions);
     const parse = parseOnly(sessions);
-    rows.push({ start: r.start / (sessions * steps), steps: r.steps / (sessions * steps), end: r.end / (sessions * steps), parse: parse / (sessions * steps) });
+    // The same start and end with no step between them: what they cost with their code and data not pushed out by a session's steps.
+    const b = await run(bareSessions, true);
+    rows.push({
+      start: r.start / (sessions * steps),
+      steps: r.steps / (sessions * steps),
+      end: r.end / (sessions * steps),
+      parse: parse / (sessions * steps),
+      bareStart: b.start / bareSessions,
+      bareEnd: b.end / bareSessions,
+    });
   }
-  const med = (k: 'start' | 'steps' | 'end' | 'parse'): number => median(rows.map((r) => r[k]));
+  // Every session was freed through the registry: none may stay referenced (its index held every one, life30).
+  if (registry.sessions.size !== 0 || registry.index.referenced !== 0) throw new Error(`sessions left in the registry: ${registry.sessions.size}, in its index: ${registry.index.referenced}`);
+  const med = (k: 'start' | 'steps' | 'end' | 'parse' | 'bareStart' | 'bareEnd'): number => median(rows.map((r) => r[k]));
   const total = median(rows.map((r) => r.start + r.steps + r.end));
   console.log(`command: ${commandLine(import.meta.url)}`);
   console.log(machineLine(machine()));
@@ -124,13 +144,24 @@ async function main(): Promise<void> {
       ['JSON.parse of the step frames', fmt(med('parse'), 2), '×1.00'],
     ],
   );
+  console.log(
+    `start and end a session: ${fmt(med('start') * steps, 1)} and ${fmt(med('end') * steps, 1)} µs after the session's steps; ${fmt(med('bareStart'), 1)} and ${fmt(med('bareEnd'), 1)} µs with no step between them (${bareSessions} sessions a pass)`,
+  );
   console.log(`bytes sent per step: ${fmt(sentBytes / ((passes + 0.25) * sessions * steps), 0)}`);
   writeResult(args.json, {
     bench: 'session-cost',
     command: commandLine(import.meta.url),
     machine: machine(),
     targets: [],
-    figures: { us_per_step: total, start_us: med('start'), steps_us: med('steps'), end_us: med('end'), parse_us: med('parse') },
+    figures: {
+      us_per_step: total,
+      start_us: med('start'),
+      steps_us: med('steps'),
+      end_us: med('end'),
+      parse_us: med('parse'),
+      bare_start_us_a_session: med('bareStart'),
+      bare_end_us_a_session: med('bareEnd'),
+    },
   });
   await rm(data, { recursive: true, force: true });
 }
