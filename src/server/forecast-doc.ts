@@ -76,6 +76,8 @@ export class ForecastDocs {
         ...(m.recalibrated !== undefined ? { recalibrated: m.recalibrated } : {}),
         ...(m.learnedOwn !== undefined ? { learnedOwn: m.learnedOwn } : {}),
       })),
+      // Whether `POST /v1/rank` can take `"rankModel": "end"` (rank30): the file's end-of-run models and features.
+      ...(file.end !== undefined ? { endModel: { models: file.end.models.length, features: Object.keys(file.end.tables).length } } : {}),
       history: holder.historyOf(view),
     }).slice(0, -1);
     if (learner === undefined) return [`${head},"learning":null}`, ''];

@@ -82,6 +82,17 @@ describe('GET /v1/forecast kept per view', () => {
     expect(none.bytes('team-a', false).toString()).toBe(reference(holder, undefined, 'team-a', false));
   });
 
+  it('says whether the file in force has an end-of-run model (what rankModel "end" needs), and keeps saying so after a learned version', () => {
+    expect(JSON.parse(new ForecastDocs(new ForecastHolder(file), undefined).bytes(undefined, false).toString())).not.toHaveProperty('endModel');
+    const end = { tables: { stepCount: { values: [1, 2], counts: [3, 4] }, editCount: { values: [0], counts: [7] } }, models: file.models };
+    const holder = new ForecastHolder({ ...file, end });
+    const docs = new ForecastDocs(holder, undefined);
+    const read = () => (JSON.parse(docs.bytes('team-b', false).toString()) as { endModel?: unknown }).endModel;
+    expect(read()).toEqual({ models: file.models.length, features: 2 });
+    holder.swap({ ...holder.fileFor('team-b') }, { source: 'learned', sessions: 3 }, 'team-b');
+    expect(read()).toEqual({ models: file.models.length, features: 2 });
+  });
+
   it('sends the same bytes until a change, serialising the heavy parts once per version or attempt', () => {
     const holder = new ForecastHolder(file);
     const learner = new FakeLearner();
