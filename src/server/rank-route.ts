@@ -8,6 +8,11 @@
  * Reading a session (its report, states and edit locations) costs the event loop about what its step view does: a
  * session named twice is read once, and the loop is given back between sessions, so one call naming 64 sessions of
  * 5,000 steps (or one such session 64 times) never holds every other tenant's sockets for seconds.
+ *
+ * A tenant's calls do this part at most `RANKS_PER_TENANT` at a time, the rest waiting in order (never another
+ * tenant's): each call holds its sessions' edit locations until it answers, and bob's 240 calls at once, each naming
+ * his 64 sessions of 2,000 steps, all read a session a turn side by side: the server's RSS 185 MB -> 1.23 GB and
+ * alice's pings p99 2.3 s (T121).
  */
 import { setImmediate as yieldLoop } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -20,17 +25,26 @@ import { MIXED_TASKS_HINT, type RankJobValue } from './rank-job.js';
 import { lookupSession } from './session-lookup.js';
 import { withRankModel } from './rank-end.js';
 import { SteplensError } from '../errors.js';
+import { TenantSlots } from './tenant-slots.js';
 import type { JobKind, JobResult } from './scoring-jobs.js';
+
+/** A tenant's rank calls reading sessions and ranking at once (T121). */
+export const RANKS_PER_TENANT = 2;
 
 type Fail = (req: FastifyRequest, reply: FastifyReply, result: Extract<JobResult, { ok: false }>) => FastifyReply;
 
 export function registerRankRoute(scoped: FastifyInstance, deps: RouteDeps, run: (kind: JobKind, req: FastifyRequest) => Promise<JobResult>, failed: Fail): void {
   const { registry, metrics } = deps;
+  const slots = new TenantSlots(RANKS_PER_TENANT);
   scoped.post('/v1/rank', async (req, reply) => {
     const result = await run('rank', req);
     if (!result.ok) return failed(req, reply, result);
     const job = result.value as RankJobValue;
     const principal = deps.principal(req);
+    return slots.run(principal.tenant, () => answer(reply, job, principal.tenant));
+  });
+
+  async function answer(reply: FastifyReply, job: RankJobValue, tenant: string): Promise<FastifyReply> {
     const inputs: RankInput[] = [];
     const read = new Map<string, Omit<RankInput, 'id'>>();
     for (const r of job.runs) {
@@ -47,7 +61,7 @@ export function registerRankRoute(scoped: FastifyInstance, deps: RouteDeps, run:
         // Redis, one held or ended on another replica is read from the journal (a group's rollouts end where they ran).
         let found;
         try {
-          found = await lookupSession(registry, deps.durable, principal.tenant, r.session);
+          found = await lookupSession(registry, deps.durable, tenant, r.session);
         } catch (error) {
           if (error instanceof SteplensError) return sendError(reply, metrics, error.code, `runs[${r.index}].session: ${error.message}`);
           throw error;
@@ -85,5 +99,5 @@ export function registerRankRoute(scoped: FastifyInstance, deps: RouteDeps, run:
     const sessions = new Set(job.runs.flatMap((r) => ('session' in r ? [r.index] : [])));
     const answer: RankResponse = withRankModel({ ...ranked.value, task: group.value }, sessions, job.rankModel);
     return reply.send(answer);
-  });
+  }
 }
