@@ -41,7 +41,7 @@ function apartText(a: StopApart): string {
   const worst = a.worstSource === null ? '' : `; worst source ${a.worstSource.source} ${a.worstSource.passingStopped} / ${a.worstSource.passing}`;
   return (
     `chosen on ${a.folds - 1} task folds and applied to the other, each fold in turn (${chosen}): passing runs stopped ${c.passingStopped} / ${c.passing} ` +
-    `(<= ${pct(c.passingUpper)}), failing ${c.failingStopped} / ${c.failing}, failing tokens saved ${pct(a.failingTokensSaved)}${worst}; ${a.holds ? 'holds' : 'does not hold'}`
+    `(<= ${pct(c.passingUpper)}), failing ${c.failingStopped} / ${c.failing} (${pct(c.failing === 0 ? null : c.failingStopped / c.failing)} ${pctIv(c.failing === 0 ? null : wilsonInterval(c.failingStopped, c.failing))}), failing tokens saved ${pct(a.failingTokensSaved)} ${pctIv(a.failingTokensSavedInterval)}${worst}; ${a.holds ? 'holds' : 'does not hold'}`
   );
 }
 

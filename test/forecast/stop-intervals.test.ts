@@ -5,6 +5,7 @@
  * table prints them, with a Wilson interval beside the failing runs stopped.
  */
 import { describe, expect, it } from 'vitest';
+import { checkStopApart } from '../../src/core/forecast/stop-apart.js';
 import { evaluateForecastStop, type StopRun } from '../../src/core/forecast/stop-eval.js';
 import { wilsonInterval } from '../../src/core/stats/interval.js';
 import { cli } from '../cli/run-cli.js';
@@ -32,6 +33,23 @@ describe("the lowForecast stop's saved shares", () => {
     // A point that saves nothing has no interval to draw.
     const none = e.points.find((x) => x.failingStopped === 0);
     if (none) expect([none.failingStepsSavedInterval, none.failingTokensSavedInterval]).toEqual([null, null]);
+  });
+
+  it('and the choice checked apart from the runs that made it (its line under the table) carries one too', () => {
+    // 200 passing runs above every floor, 100 failing ones of 40-59 steps at pPass 0.04, over 5 task folds.
+    const runs = [...Array.from({ length: 200 }, () => run(true, 0.6, 50)), ...Array.from({ length: 100 }, (_, i) => run(false, 0.04, 40 + (i % 20), 50 + i))];
+    const apart = checkStopApart(
+      runs,
+      runs.map((_, i) => i % 5),
+      5,
+      evaluateForecastStop(runs),
+    );
+    expect(apart.counts.failingStopped).toBe(100);
+    const iv = apart.failingTokensSavedInterval;
+    expect(iv).not.toBeNull();
+    expect(iv!.lo).toBeLessThanOrEqual(apart.failingTokensSaved);
+    expect(iv!.hi).toBeGreaterThanOrEqual(apart.failingTokensSaved);
+    expect(iv!.hi).toBeGreaterThan(iv!.lo);
   });
 
   it("train's table prints them, and the failing runs stopped with a Wilson interval (the sample runs)", async () => {
