@@ -6,7 +6,9 @@
  * the other sources (the one saving the most failing steps with at most
  * `--source-max` of every source's passing runs stopped), apply it to the
  * held-out source, and sum the held-out numbers over the sources. Prints one
- * markdown row per family.
+ * markdown row per family: passing runs stopped with their one-sided 95 % Clopper-Pearson upper bound, failing
+ * runs stopped with a Wilson 95 % interval, failing steps saved with a 95 % bootstrap interval resampling the
+ * failing runs (audit30: the three were bare counts and a bare share).
  *
  *   npm run build && node dist/bench/early-stop/signals.js --outcomes ../shared/calibration/outcomes.csv \
  *     --sources bench/early-stop/sources.csv [--source-max 0.02] ../shared/calibration ../shared/corpus
@@ -18,6 +20,9 @@ import { readCorpusInput } from '../../src/cli/corpus-input.js';
 import { chooseReference } from '../../src/cli/references.js';
 import { GRID_KINDS } from '../../src/core/calibrate/index.js';
 import { DEFAULT_CONFIG } from '../../src/core/config.js';
+import { clopperPearsonUpper } from '../../src/core/stats/binomial.js';
+import { bootstrapDraws, resampleIndices, spread } from '../../src/core/stats/bootstrap.js';
+import { wilsonInterval } from '../../src/core/stats/interval.js';
 import { DEFAULT_POLICY } from '../../src/core/policy.js';
 import type { State, Step } from '../../src/core/types.js';
 import { nodeReportFs } from '../../src/report/node-fs.js';
@@ -192,14 +197,31 @@ const safeOn = (v: Array<number | null>, srcs: string[]) =>
     return t.ps <= Math.floor(sourceMax * t.P + 1e-9);
   });
 const pct = (a: number, b: number) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(1)} %`);
+const iv = (i: { lo: number; hi: number } | null) => (i === null ? '[-]' : `[${(100 * i.lo).toFixed(1)}, ${(100 * i.hi).toFixed(1)}]`);
+/** Failing steps saved over the failing runs' steps, resampling the failing runs (held-out savings, one per run). */
+function savedShareInterval(saved: readonly number[], steps: readonly number[]) {
+  const n = saved.length;
+  if (n < 5 || saved.every((x) => x === 0)) return null;
+  return spread(
+    bootstrapDraws((random) => {
+      let a = 0;
+      let b = 0;
+      for (const i of resampleIndices(random, n)) [a, b] = [a + saved[i]!, b + steps[i]!];
+      return b === 0 ? null : a / b;
+    }),
+  );
+}
 console.log(
-  '| signal | what | held out (each source judged by the threshold chosen on the others): passing stopped | failing stopped | failing steps saved | sources where it stopped a passing run | chosen on all sources |',
+  '| signal | what | held out (each source judged by the threshold chosen on the others): passing stopped (95 % upper) | failing stopped [Wilson 95 %] | failing steps saved [95 %, failing runs resampled] | sources where it stopped a passing run | chosen on all sources |',
 );
 console.log('| --- | --- | --- | --- | --- | --- | --- |');
 for (const [name, f] of Object.entries(FAMILIES)) {
   const vectors = f.ths.map((th) => runs.map((r) => f.at(r, th)));
   const sum: Tally = { P: 0, ps: 0, F: 0, fs: 0, steps: 0, saved: 0 };
   const hurt: string[] = [];
+  // Each failing run's steps saved by the threshold chosen without its source, and its steps.
+  const savedOf: number[] = [];
+  const stepsOf: number[] = [];
   for (const S of sources) {
     const train = sources.filter((s) => s !== S);
     let best = -1;
@@ -209,7 +231,14 @@ for (const [name, f] of Object.entries(FAMILIES)) {
       const saved = tally(v, (r) => r.source !== S).saved;
       if (saved > bestSaved) [best, bestSaved] = [j, saved];
     });
-    const held = tally(best < 0 ? runs.map(() => null) : vectors[best]!, (r) => r.source === S);
+    const chosen = best < 0 ? runs.map(() => null) : vectors[best]!;
+    const held = tally(chosen, (r) => r.source === S);
+    runs.forEach((r, i) => {
+      if (r.source !== S || r.passed) return;
+      const at = chosen[i] ?? null;
+      savedOf.push(at === null ? 0 : r.states.length - 1 - at);
+      stepsOf.push(r.states.length);
+    });
     for (const k of Object.keys(sum) as Array<keyof Tally>) sum[k] += held[k];
     if (held.ps > Math.floor(sourceMax * held.P + 1e-9)) hurt.push(`${S} ${held.ps}/${held.P}`);
   }
@@ -226,5 +255,8 @@ for (const [name, f] of Object.entries(FAMILIES)) {
       : name.endsWith('(shipped kind)')
         ? JSON.stringify(GRID_KINDS.find((k) => name.startsWith(k.key))!.candidates[f.ths[allBest]!])
         : String(f.ths[allBest]);
-  console.log(`| ${name} | ${f.what} | ${sum.ps} / ${sum.P} | ${sum.fs} / ${sum.F} | ${pct(sum.saved, sum.steps)} | ${hurt.join('; ') || 'none'} | ${th} |`);
+  const upper = sum.P === 0 ? '-' : `≤ ${(100 * clopperPearsonUpper(sum.ps, sum.P)).toFixed(1)} %`;
+  const failing = sum.F === 0 ? '- [-]' : `${pct(sum.fs, sum.F)} ${iv(wilsonInterval(sum.fs, sum.F))}`;
+  const cells = [`${sum.ps} / ${sum.P} (${upper})`, `${sum.fs} / ${sum.F} (${failing})`, `${pct(sum.saved, sum.steps)} ${iv(savedShareInterval(savedOf, stepsOf))}`];
+  console.log(`| ${name} | ${f.what} | ${cells.join(' | ')} | ${hurt.join('; ') || 'none'} | ${th} |`);
 }

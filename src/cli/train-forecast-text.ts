@@ -8,6 +8,7 @@ import type { CandidateName, TrainEvaluation } from '../core/forecast/train.js';
 import { bestOfNTable, calibrationTable, reliabilityTable, separationTable } from './train-forecast-tables.js';
 import { est, f3, flipped, pct } from './train-cells.js';
 import { renderTable } from './table.js';
+import { wilsonInterval, type Interval } from '../core/stats/interval.js';
 
 /** A candidate as printed: its set and penalty, and its within-task pairwise weight when it has one. */
 const candidateName = (c: CandidateName): string => `${c.set}, lambda ${c.lambda}${c.pairWeight !== undefined ? `, pair weight ${c.pairWeight}` : ''}`;
@@ -30,6 +31,8 @@ function selectionText(e: TrainEvaluation): string {
 }
 
 const rule = (p: Pick<StopPoint, 'floor' | 'minSteps'>) => `pPass < ${p.floor} after ${p.minSteps}`;
+/** A share's interval in percent, one decimal as pct (`[-]`: none; the saved shares resample the failing runs). */
+const pctIv = (i: Interval | null | undefined) => (i === null || i === undefined ? '[-]' : `[${(100 * i.lo).toFixed(1)} %, ${(100 * i.hi).toFixed(1)} %]`);
 
 /** The choice made on the other task folds and applied to each: the figure the choice did not see. */
 function apartText(a: StopApart): string {
@@ -38,7 +41,7 @@ function apartText(a: StopApart): string {
   const worst = a.worstSource === null ? '' : `; worst source ${a.worstSource.source} ${a.worstSource.passingStopped} / ${a.worstSource.passing}`;
   return (
     `chosen on ${a.folds - 1} task folds and applied to the other, each fold in turn (${chosen}): passing runs stopped ${c.passingStopped} / ${c.passing} ` +
-    `(<= ${pct(c.passingUpper)}), failing ${c.failingStopped} / ${c.failing}, failing tokens saved ${pct(a.failingTokensSaved)}${worst}; ${a.holds ? 'holds' : 'does not hold'}`
+    `(<= ${pct(c.passingUpper)}), failing ${c.failingStopped} / ${c.failing} (${pct(c.failing === 0 ? null : c.failingStopped / c.failing)} ${pctIv(c.failing === 0 ? null : wilsonInterval(c.failingStopped, c.failing))}), failing tokens saved ${pct(a.failingTokensSaved)} ${pctIv(a.failingTokensSavedInterval)}${worst}; ${a.holds ? 'holds' : 'does not hold'}`
   );
 }
 
@@ -49,9 +52,9 @@ function stopText(st: StopEvaluation & { apart?: StopApart }): string {
   const rows = shown.map((p) => [
     `${rule(p)}${p === st.recommended ? '  <- recommended' : ''}`,
     `${p.passingStopped} / ${p.passing} (<= ${pct(p.passingUpper)})`,
-    `${p.failingStopped} / ${p.failing}`,
-    pct(p.failingStepsSaved),
-    pct(p.failingTokensSaved),
+    `${p.failingStopped} / ${p.failing} (${pct(p.failing === 0 ? null : p.failingStopped / p.failing)} ${pctIv(p.failing === 0 ? null : wilsonInterval(p.failingStopped, p.failing))})`,
+    `${pct(p.failingStepsSaved)} ${pctIv(p.failingStepsSavedInterval)}`,
+    `${pct(p.failingTokensSaved)} ${pctIv(p.failingTokensSavedInterval)}`,
     p.worstSource === null ? '-' : `${p.worstSource.source} ${p.worstSource.passingStopped} / ${p.worstSource.passing}${p.withinSources ? '' : ' (over)'}`,
     p.supported ? 'yes' : 'no',
   ]);
@@ -64,7 +67,10 @@ function stopText(st: StopEvaluation & { apart?: StopApart }): string {
   return [
     `the lowForecast stop on the task-fold pPass (supported = the ${pct(st.spec.confidence)} upper bound of passing runs stopped within ${pct(st.bound)}, ` +
       `at most ${pct(st.sourceMax)} of each source's passing runs stopped, a failing run stopped, at least ${st.minPassing} passing runs; the rule calibrate --portable uses):`,
-    renderTable(['rule', 'passing stopped (upper bound)', 'failing stopped', 'failing steps saved', 'failing tokens saved', 'worst source: passing stopped', 'supported'], rows),
+    renderTable(
+      ['rule', 'passing stopped (upper bound)', 'failing stopped [Wilson 95 %]', 'failing steps saved [95 %]', 'failing tokens saved [95 %]', 'worst source: passing stopped', 'supported'],
+      rows,
+    ),
     verdict,
     ...(st.apart === undefined || (r === null && st.apart.chosen.every((c) => c === null)) ? [] : [apartText(st.apart)]),
     ...(by.length > 0 ? [renderTable(['source', 'passing stopped', 'failing stopped'], by)] : []),

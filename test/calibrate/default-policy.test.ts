@@ -26,7 +26,8 @@ describe('the shipped default policy', () => {
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout) as { policy: unknown; tradeoff: ConfirmedTradeoff; portable: PortableResult };
     expect(out.policy).toEqual(DEFAULT_POLICY);
-    // No stop survives: every kind stopped more than 2 % of some held-out source's passing runs, so it only warns.
+    // No stop survives: blind retry, cycle and no-action are demoted (over 2 % of some source's passing runs, below),
+    // and the exploration streak is not confirmed (the fold without CodeR + gpt-4 chooses no stop), so all only warn.
     expect(out.tradeoff.confirmation).toMatchObject({ check: 'source', warnOnly: true, heldOutWithinBound: true });
     expect(out.tradeoff.runs).toMatchObject({ passing: 192, failing: 810 });
     // The exploration streak is not demoted since an E step writing a file (a reproduction script) ends a streak:

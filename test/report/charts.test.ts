@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { niceTicks, overlaps, textBox, wrapText } from '../../src/report/render/layout.js';
 import { OKABE_ITO, PALETTE, TIER_COLORS } from '../../src/report/render/palette.js';
 import { reportCharts } from '../../src/report/render/charts.js';
+import { badgeLetters } from '../../src/report/render/quality-chart.js';
 import type { CorpusReport, ModelRow } from '../../src/report/types.js';
 import { corpusReport } from './corpus-fixture.js';
 import { expectReadableSvg, svgTexts } from './svg-check.js';
@@ -62,7 +63,7 @@ describe('report charts', () => {
     const texts = svgTexts(quality).texts.map((t) => t.text);
     for (let i = 0; i < 14; i++) expect(texts.join('')).toContain(`${LONG}-${i}`.replace(/\s/g, ''));
     expect(quality).not.toContain('…');
-    for (let n = 1; n <= 17; n++) expect(texts).toContain(String(n));
+    for (let i = 0; i < 17; i++) expect(texts).toContain(badgeLetters(i));
     const badges = [...quality.matchAll(/<circle cx="([\d.]+)" cy="([\d.]+)" r="9"/g)].map((m) => [Number(m[1]), Number(m[2])]);
     expect(badges).toHaveLength(17);
     for (let i = 0; i < badges.length; i++) {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { separationTable } from '../../src/report/render/tables.js';
 import { reliabilityTable } from '../../src/report/render/run-tables.js';
 import { separationLine } from '../../src/report/render/summary.js';
-import { qualityVsPassRate } from '../../src/report/render/quality-chart.js';
+import { badgeLetters, qualityVsPassRate } from '../../src/report/render/quality-chart.js';
 import { tierShares } from '../../src/report/render/tier-chart.js';
 import { csvTable } from '../../src/report/render/format-table.js';
 import { modelLabel } from '../../src/report/identity.js';
@@ -49,15 +49,15 @@ describe('the report: source-only AUROC with its interval, no bare median, a cha
     const byQuality = [...shown].sort((a, b) => b.meanQuality! - a.meanQuality!);
     expect(byQuality.map((m) => m.source)).not.toEqual(shown.map((m) => m.source));
     const svg = qualityVsPassRate(report).svg;
-    // The numbered badges (r 9) in the order they are drawn, numbered 1, 2, ...: each one's tooltip names its source.
-    const badges = [...svg.matchAll(/<circle [^>]*r="9"[^>]*><title>([^<]*)<\/title><\/circle>\s*<text [^>]*>(\d+)<\/text>/g)].map((m) => [m[2], m[1]!.slice(0, m[1]!.indexOf(': pass rate'))]);
+    // The badges (r 9) in the order they are drawn, lettered A, B, ... (audit30; numbered before): each one's tooltip names its source.
+    const badges = [...svg.matchAll(/<circle [^>]*r="9"[^>]*><title>([^<]*)<\/title><\/circle>\s*<text [^>]*>([A-Z]+)<\/text>/g)].map((m) => [m[2], m[1]!.slice(0, m[1]!.indexOf(': pass rate'))]);
     const unescape = (s: string) =>
       s
         .replace(/&amp;/g, '&')
         .replace(/&lt;/g, '<')
         .replace(/&gt;/g, '>')
         .replace(/&quot;/g, '"');
-    expect(badges.map(([n, name]) => [n, unescape(name!)])).toEqual(shown.map((m, i) => [String(i + 1), `${m.agent} + ${modelLabel(m)}`]));
+    expect(badges.map(([n, name]) => [n, unescape(name!)])).toEqual(shown.map((m, i) => [badgeLetters(i), `${m.agent} + ${modelLabel(m)}`]));
     // A tip without an interval says so, as the tables do (3 scored runs: no bootstrap interval).
     expect(svg).toMatch(/mean quality \d+\.\d \[-\] of 3 /);
   });

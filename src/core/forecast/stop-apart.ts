@@ -9,6 +9,9 @@
  * not hold apart is withdrawn (train prints why), as `calibrate` no longer
  * writes a stop its own check rejected.
  */
+import { spread } from '../stats/bootstrap.js';
+import type { Interval } from '../stats/interval.js';
+import { RatioDraws } from '../stats/ratio-draws.js';
 import { countsOf, evaluateForecastStop, forecastStop, perSource, sumFrom, type StopCounts, type StopEvaluation, type StopPoint, type StopRun } from './stop-eval.js';
 
 export interface StopApart {
@@ -18,6 +21,8 @@ export interface StopApart {
   /** Every run stopped (or not) by its fold's rule, pooled. */
   counts: StopCounts;
   failingTokensSaved: number;
+  /** Its 95 % bootstrap interval, resampling the failing runs (null: none saved, or under 5 failing runs; audit30). */
+  failingTokensSavedInterval: Interval | null;
   /** The source with the largest share of its passing runs stopped apart (null: none stopped). */
   worstSource: StopPoint['worstSource'];
   /** No passing run stopped, or the pooled upper bound within the bound; and every source within the cap. */
@@ -44,17 +49,24 @@ export function checkStopApart(runs: readonly StopRun[], fold: readonly number[]
   const { worstSource, withinSources } = perSource(runs, stopAt, e.sourceMax);
   let tokens = 0;
   let saved = 0;
+  const dens: number[] = [];
+  const nums: Array<[number, number]> = [];
   runs.forEach((r, i) => {
     if (r.passed) return;
     tokens += sumFrom(r.costs, 0);
+    dens.push(sumFrom(r.costs, 0));
     const at = stopAt[i];
-    if (at !== null && at !== undefined) saved += sumFrom(r.costs, at + 1);
+    if (at === null || at === undefined) return;
+    const t = sumFrom(r.costs, at + 1);
+    saved += t;
+    nums.push([dens.length - 1, t]);
   });
   return {
     folds: k,
     chosen,
     counts,
     failingTokensSaved: tokens > 0 ? saved / tokens : 0,
+    failingTokensSavedInterval: saved === 0 ? null : spread(new RatioDraws(dens.length, [dens]).interval(0, nums)),
     worstSource,
     holds: withinSources && (counts.passingStopped === 0 || (counts.passingUpper !== null && counts.passingUpper <= e.bound + 1e-12)),
   };

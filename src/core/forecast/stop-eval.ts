@@ -16,6 +16,9 @@ import { DEFAULT_BOUND, type BoundSpec } from '../calibrate/evaluate.js';
 import { PORTABLE_SOURCE_MAX } from '../calibrate/portable.js';
 import { minPassingFor } from '../calibrate/recommend.js';
 import { upperBound } from '../stats/binomial.js';
+import { spread } from '../stats/bootstrap.js';
+import type { Interval } from '../stats/interval.js';
+import { RatioDraws } from '../stats/ratio-draws.js';
 
 /** What the check reads of a run: outcome, source, pPass after each step, and each step's token cost. */
 export interface StopRun {
@@ -40,6 +43,9 @@ export interface StopPoint extends StopCounts {
   /** Shares of the failing runs' steps and tokens after their stop step. */
   failingStepsSaved: number;
   failingTokensSaved: number;
+  /** Their 95 % bootstrap intervals, resampling the failing runs (null: none saved, or under 5 failing runs; audit30). */
+  failingStepsSavedInterval: Interval | null;
+  failingTokensSavedInterval: Interval | null;
   /** The source with the largest share of its passing runs stopped (null: no passing run stopped). */
   worstSource: { source: string; passingStopped: number; passing: number } | null;
   /** Every source's passing runs stopped are within `sourceMax` of them. */
@@ -135,6 +141,9 @@ export function evaluateForecastStop(runs: readonly StopRun[], bound = 0.05, spe
     spec,
   );
   const enough = all.passing >= minPassing && all.failing >= 1;
+  // One set of draws of the failing runs serves every point's two shares (steps: family 0, tokens: family 1).
+  const draws = new RatioDraws(failing.length, [failing.map((r) => r.pPass.length), failing.map((r) => sumFrom(r.costs, 0))]);
+  const failingIndex = new Map(failing.map((r, j) => [r, j]));
   const stopsAt = new Map<StopPoint, Array<number | null>>();
   const points: StopPoint[] = [];
   for (const floor of STOP_FLOORS) {
@@ -142,11 +151,16 @@ export function evaluateForecastStop(runs: readonly StopRun[], bound = 0.05, spe
       const stops = runs.map((r) => forecastStop(r.pPass, floor, minSteps));
       let steps = 0;
       let tokens = 0;
+      const stepNums: Array<[number, number]> = [];
+      const tokenNums: Array<[number, number]> = [];
       runs.forEach((r, i) => {
         const at = stops[i];
         if (r.passed || at === null || at === undefined) return;
-        steps += r.pPass.length - at - 1;
-        tokens += sumFrom(r.costs, at + 1);
+        const [s, t] = [r.pPass.length - at - 1, sumFrom(r.costs, at + 1)];
+        steps += s;
+        tokens += t;
+        stepNums.push([failingIndex.get(r)!, s]);
+        tokenNums.push([failingIndex.get(r)!, t]);
       });
       const c = countsOf(runs, stops, spec);
       const src = perSource(runs, stops, sourceMax);
@@ -157,6 +171,8 @@ export function evaluateForecastStop(runs: readonly StopRun[], bound = 0.05, spe
         ...c,
         failingStepsSaved: failSteps > 0 ? steps / failSteps : 0,
         failingTokensSaved: failTokens > 0 ? tokens / failTokens : 0,
+        failingStepsSavedInterval: steps === 0 ? null : spread(draws.interval(0, stepNums)),
+        failingTokensSavedInterval: tokens === 0 ? null : spread(draws.interval(1, tokenNums)),
         ...src,
         supported,
       };

@@ -1,7 +1,7 @@
 /**
  * Per-source mean quality against pass rate, each with its 95 % interval as an error bar (pass rate:
  * Wilson, horizontal; quality: bootstrap, vertical) and its n in the key. Each point is a small dot at its
- * true place with its numbered badge set beside it (a leader line joins them), never on it: on the point the
+ * true place with its lettered badge set beside it (a leader line joins them), never on it: on the point the
  * badge hid a short interval (audit29). The key wraps long names, never cuts them.
  */
 import { modelLabel } from '../identity.js';
@@ -19,14 +19,22 @@ const CAP = 4;
 /** Where a badge is first tried: up and right of its point, clear of both of its error bars. */
 const OFFSET = BADGE + 6;
 
+/** A, B, ..., Z, AA, AB, ...: a badge's name. Numbers 1, 2, 3 read as ranks in a report that ranks none (audit30). */
+export function badgeLetters(i: number): string {
+  let s = '';
+  for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
+
 /** Scatter of per-model mean quality score against pass rate. */
 export function qualityVsPassRate(r: CorpusReport, models: readonly ModelRow[] = r.models, suffix = '', rows = r.trajectories): Chart {
-  // Numbered in the models table's order (ranked rows by rank, the rest by runs, then name), never by mean quality:
-  // a key 1 to 12 by quality read as a ranking of sources of 1 to 12 runs that the table does not rank (audit28).
+  // Lettered in the models table's order (ranked rows by rank, the rest by runs, then name), never by mean quality:
+  // a key 1 to 12 by quality read as a ranking of sources of 1 to 12 runs that the table does not rank (audit28);
+  // so did 1 to 3 by runs where no source is ranked (audit30), hence letters.
   const points = models.filter((m) => m.passRate !== null && m.meanQuality !== null);
   const none = (m: ModelRow) => [m.passRateInterval ? '' : 'pass rate', m.meanQualityInterval ? '' : 'quality'].filter(Boolean).join(' or ');
   const keyText = (m: ModelRow) => `${m.agent} + ${modelLabel(m)} (n=${m.evaluated} evaluated, ${m.scored} scored${none(m) ? `; no ${none(m)} interval` : ''})`;
-  const keys = points.map((m, i) => ({ n: `${i + 1}`, lines: wrapText(keyText(m), KEY_W - 28, KEY_SIZE) }));
+  const keys = points.map((m, i) => ({ n: badgeLetters(i), lines: wrapText(keyText(m), KEY_W - 28, KEY_SIZE) }));
   const keyH = keys.reduce((h, k) => h + k.lines.length * KEY_LINE + 4, 0);
   const L = 62,
     B = 54,
