@@ -14,9 +14,9 @@ import { MIN_RANKED } from '../core/stats/ranking.js';
 import { modelLabel } from './identity.js';
 import type { AttemptRow, CorpusReport, ReliabilityRow, TrajectoryRow } from './types.js';
 
-/** The configuration label of a trajectory: `agent / model` (a model nobody names: its run, see modelLabel). */
+/** The configuration label of a trajectory: `agent + model`, as every other table names a source (a model nobody names: its run, see modelLabel). */
 export function configurationOf(r: Pick<TrajectoryRow, 'agent' | 'model' | 'run'>): string {
-  return `${r.agent} / ${modelLabel(r)}`;
+  return `${r.agent} + ${modelLabel(r)}`;
 }
 
 /** p_attempt's Wilson interval with the tasks' design effect: a task's attempts are not independent (none below 5 tasks). */

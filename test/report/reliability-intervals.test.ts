@@ -25,7 +25,7 @@ const PAIRS: Array<[keyof ReliabilityRow, keyof ReliabilityRow, string]> = [
   ['pcrInterval', 'pcr', 'pcr'],
   ['atfrInterval', 'atfr', 'atfr'],
 ];
-const FIVE = 'swe-agent 1.1.0 / m';
+const FIVE = 'swe-agent 1.1.0 + m';
 
 describe('intervals of the multi-trial metrics in the report', () => {
   const report = corpusReport([CORPUS], { naming: { model: 'm' } });
@@ -63,9 +63,15 @@ describe('intervals of the multi-trial metrics in the report', () => {
   it('shows them on the terminal, in report.json, reliability.csv, report.md and report.html', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'steplens-mtint-'));
     const r = await cli('report', '--model', 'm', '--out', out, CORPUS);
-    const row = r.stdout.split('\n').find((l) => l.startsWith(FIVE))!;
+    const row = r.stdout
+      .slice(r.stdout.indexOf('Multi-trial reliability'))
+      .split('\n')
+      .find((l) => l.startsWith(FIVE))!;
     expect(row).toMatch(/ 0\.786 \[-\] +0\.600 \[0\.231, 0\.882\] +1\.000 \[0\.566, 1\.000\] +1\.000 \[-\] +1\.000 \[0\.566, 1\.000\] +\d\.\d{3} \[-\] +\d\.\d{3} \[-\] +-$/);
-    const two = r.stdout.split('\n').find((l) => l.startsWith('mini-swe-agent 2.2.7 / m'))!;
+    const two = r.stdout
+      .slice(r.stdout.indexOf('Multi-trial reliability'))
+      .split('\n')
+      .find((l) => l.startsWith('mini-swe-agent 2.2.7 + m'))!;
     expect(two.match(/\[-\]/g)).toHaveLength(7);
     const doc = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as CorpusReport;
     expect(doc.reliability.configurations).toEqual(JSON.parse(JSON.stringify(cfgs)));
@@ -78,7 +84,7 @@ describe('intervals of the multi-trial metrics in the report', () => {
     expect([at('cr_lo'), at('cr_hi'), at('pcr_lo'), at('atfr_hi')]).toEqual(['', '', '', '']);
     const md = readFileSync(path.join(out, 'report.md'), 'utf8');
     expect(md).toContain('| allpass_conservative | allpass_conservative_lo | allpass_conservative_hi |');
-    expect(md).toMatch(/\| swe-agent 1\.1\.0 \/ m \|.*\| 0\.6 \| 0\.231 \| 0\.882 \|/);
+    expect(md).toMatch(/\| swe-agent 1\.1\.0 \+ m \|.*\| 0\.6 \| 0\.231 \| 0\.882 \|/);
     expect(readFileSync(path.join(out, 'report.html'), 'utf8')).toContain('allpass_conservative_lo');
   }, 120_000);
 });

@@ -64,12 +64,15 @@ describe('intervals with the task as the unit', () => {
     const doc = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as CorpusReport;
     expect(doc.reliability.configurations).toHaveLength(1);
     expect(doc.reliability.configurations[0]).toMatchObject({ tasks: 2, completed: 6, front: null, pAttemptInterval: null });
-    const row = r.stdout.split('\n').find((l) => l.startsWith('mini-swe-agent 2.2.7 / deepseek/deepseek-chat'))!;
+    const row = r.stdout
+      .slice(r.stdout.indexOf('Multi-trial reliability'))
+      .split('\n')
+      .find((l) => l.startsWith('mini-swe-agent 2.2.7 + deepseek/deepseek-chat'))!;
     expect(row).toMatch(/ 0\.667 \[-\] .* -$/);
-    const note = 'No Pareto front in the multi-trial table: only mini-swe-agent 2.2.7 / deepseek/deepseek-chat ran a task more than once';
+    const note = 'No Pareto front in the multi-trial table: only mini-swe-agent 2.2.7 + deepseek/deepseek-chat ran a task more than once';
     expect(r.stdout).toContain(note);
     const md = readFileSync(path.join(out, 'report.md'), 'utf8');
-    expect(md).toMatch(/\| mini-swe-agent 2\.2\.7 \/ deepseek\/deepseek-chat \| 2 \| 3 \| 6 \| 6 \| 4 \| 0\.667 \| - \| - \|.* \| - \|\n/);
+    expect(md).toMatch(/\| mini-swe-agent 2\.2\.7 \+ deepseek\/deepseek-chat \| 2 \| 3 \| 6 \| 6 \| 4 \| 0\.667 \| - \| - \|.* \| - \|\n/);
     expect(md).toContain(note);
     expect(readFileSync(path.join(out, 'report.html'), 'utf8')).toContain(note);
     expect(readFileSync(path.join(out, 'reliability.csv'), 'utf8')).not.toContain('0.903');
