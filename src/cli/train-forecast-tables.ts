@@ -61,7 +61,7 @@ export function calibrationTable(v: ViewEvaluation, uncalibrated?: { ece: Record
     const c = checks[s];
     return c?.perfect ? `${f3(c.perfect.mean)} (${f3(c.perfect.hi)})` : '-';
   };
-  // Last, so the columns before it read as they did (tests and docs quote them side by side).
+  // Beside the ECE and its noise floor it is computed from (it was last, ~600 characters right of them: audit30).
   const debiased = (d: { debiased?: { ece: number; interval: Interval | null } | null } | undefined) => (d?.debiased ? est(d.debiased.ece, d.debiased.interval) : '-');
   const rows = Object.entries(v.calibration.bySource).map(([s, c]) => [
     s,
@@ -70,8 +70,8 @@ export function calibrationTable(v: ViewEvaluation, uncalibrated?: { ece: Record
     checks[s] === undefined ? f3(c.observedRate) : est(c.observedRate, checks[s].passRate),
     checks[s] === undefined ? f3(c.ece) : est(c.ece, checks[s].interval),
     perfect(s),
-    ...(uncalibrated ? [est(uncalibrated.ece[s]?.ece, uncalibrated.checks?.[s]?.interval)] : []),
     debiased(checks[s]),
+    ...(uncalibrated ? [est(uncalibrated.ece[s]?.ece, uncalibrated.checks?.[s]?.interval)] : []),
   ]);
   const a = v.calibration.all;
   const ac = v.calibration.allCheck;
@@ -84,8 +84,8 @@ export function calibrationTable(v: ViewEvaluation, uncalibrated?: { ece: Record
     ac === undefined ? f3(a.observedRate) : est(a.observedRate, ac.passRate),
     ac === undefined ? f3(a.ece) : est(a.ece, ac.interval),
     allPerfect,
-    ...(uncalibrated ? [''] : []),
     debiased(ac),
+    ...(uncalibrated ? [''] : []),
   ]);
   return renderTable(
     [
@@ -95,8 +95,8 @@ export function calibrationTable(v: ViewEvaluation, uncalibrated?: { ece: Record
       "pass rate [95 %: Wilson, tasks' design effect]",
       'ECE (10 bins) [95 %]',
       'perfectly calibrated at this n: ECE mean (95th pct)',
-      ...(uncalibrated ? [`ECE before any outcome of the source: the default model's map fitted without it (--default-map ${uncalibrated.weighting}) [95 %]`] : []),
       'debiased: ECE − noise floor (the perfect mean) [95 %: the ECE interval, its lower end − floor, widened to hold it]',
+      ...(uncalibrated ? [`ECE before any outcome of the source: the default model's map fitted without it (--default-map ${uncalibrated.weighting}) [95 %]`] : []),
     ],
     rows,
   );

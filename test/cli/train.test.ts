@@ -56,7 +56,7 @@ describe('steplens train', () => {
     expect(Object.keys(f.leaveSourceOut.at)).toEqual(['10', '20', '40']);
     // Calibration and best-of-N per source.
     expect(r.stdout).toMatch(
-      /ECE \(10 bins\) \[95 %\] +perfectly calibrated at this n: ECE mean \(95th pct\) +ECE before any outcome of the source: the default model.s map fitted without it \(--default-map runs\) \[95 %\]/,
+      /ECE \(10 bins\) \[95 %\] +perfectly calibrated at this n: ECE mean \(95th pct\) +debiased: ECE − noise floor \(the perfect mean\) \[95 %: the ECE interval, its lower end − floor, widened to hold it\] +ECE before any outcome of the source: the default model.s map fitted without it \(--default-map runs\) \[95 %\]/,
     );
     expect(Object.keys(f.leaveSourceOut.calibration.bySource).length).toBeGreaterThan(3);
     // Each source's ECE beside the ECE a perfectly calibrated forecaster shows at its n, as the file holds them.
