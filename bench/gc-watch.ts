@@ -21,18 +21,27 @@ export interface GcPauses {
   other: { n: number; total: number; max: number };
   /** The heap at the window's start (the previous take) and at its end. */
   heap: { start: HeapSizes; end: HeapSizes };
+  /** The window's scavenges and mark-compacts in time (tail30: which slow steps waited behind one). */
+  spans: GcSpan[];
 }
 
-/** A `gc` entry's kind (perf_hooks constants) and pause. */
+/** A `gc` entry's kind (perf_hooks constants) and pause; `at`: its start in epoch ms (to lay it beside a driver's steps). */
 export interface GcEntry {
   kind: number;
   duration: number;
+  at?: number;
+}
+
+/** A stop-the-world pause of the window (a scavenge or a mark-compact): start in epoch ms, length in ms. */
+export interface GcSpan {
+  at: number;
+  ms: number;
 }
 
 const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
 
 /** The entries of a window by kind: scavenges, mark-compacts, and the rest (incremental steps, weak callbacks). */
-export function summarizeGc(entries: readonly GcEntry[]): Omit<GcPauses, 'heap'> {
+export function summarizeGc(entries: readonly GcEntry[]): Omit<GcPauses, 'heap' | 'spans'> {
   const of = (kind: number): number[] => entries.filter((e) => e.kind === kind).map((e) => e.duration);
   const minor = of(perf.NODE_PERFORMANCE_GC_MINOR).sort((a, b) => a - b);
   const major = of(perf.NODE_PERFORMANCE_GC_MAJOR);
@@ -59,13 +68,15 @@ export class GcWatch {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
         const kind = (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? perf.NODE_PERFORMANCE_GC_MAJOR;
-        this.entries.push({ kind, duration: e.duration });
+        this.entries.push({ kind, duration: e.duration, at: performance.timeOrigin + e.startTime });
       }
     }).observe({ entryTypes: ['gc'] });
   }
   take(): GcPauses {
     const end = heapSizes();
-    const pauses = { ...summarizeGc(this.entries), heap: { start: this.start, end } };
+    const stw = this.entries.filter((e) => e.kind === perf.NODE_PERFORMANCE_GC_MINOR || e.kind === perf.NODE_PERFORMANCE_GC_MAJOR);
+    const spans = stw.map((e) => ({ at: e.at ?? Number.NaN, ms: e.duration }));
+    const pauses = { ...summarizeGc(this.entries), heap: { start: this.start, end }, spans };
     this.entries = [];
     this.start = end;
     return pauses;
@@ -81,4 +92,23 @@ export function gcLine(gc: GcPauses): string {
     `${gc.major.n} mark-compacts, ${f(gc.major.total, 0)} ms, max ${f(gc.major.max, 1)} ms; ${gc.other.n} incremental marking / weak callback entries, ${f(gc.other.total, 0)} ms; ` +
     `old space ${f(start.oldMb, 1)} → ${f(end.oldMb, 1)} MB used over the window, young generation ${f(end.youngMb, 0)} MB (both semi-spaces)`
   );
+}
+
+/**
+ * Of the steps slower than `boundMs`, how many were in flight (sent, `arrival - latency`, to answered, `arrival`, in
+ * epoch ms) while the target was in one of `spans` (tail30): the slow steps a GC pause can account for; the rest
+ * waited on something else (the machine's scheduler, timers, the server's own work).
+ */
+export function slowStepsInGc(latencies: Float64Array, arrivals: Float64Array, spans: readonly GcSpan[], boundMs: number): { slow: number; inGc: number } {
+  const sorted = [...spans].sort((x, y) => x.at - y.at);
+  let slow = 0;
+  let inGc = 0;
+  latencies.forEach((lat, i) => {
+    if (!(lat > boundMs)) return;
+    slow++;
+    const end = arrivals[i]!;
+    const sent = end - lat;
+    if (sorted.some((g) => g.at < end && g.at + g.ms > sent)) inGc++;
+  });
+  return { slow, inGc };
 }

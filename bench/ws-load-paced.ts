@@ -3,7 +3,7 @@
  * at the same rate; p99 step-to-score latency, where the tail sits, event-loop delays, GC pauses and memory.
  */
 import { readNumber } from './args.js';
-import { gcLine } from './gc-watch.js';
+import { gcLine, slowStepsInGc, type GcSpan } from './gc-watch.js';
 import { cpuSeconds, machineTicks, residentMb, stealPercent } from './proc-cpu.js';
 import type { TargetProcess } from './server-process.js';
 import { fmt, latencySummary, median, quantiles, ratio } from './timing.js';
@@ -44,7 +44,7 @@ function wakeupLine(x: ThreadWakeups): string {
 }
 
 /** Where the tail of a paced window sits: step quantiles, and what session starts and ends waited. */
-function tailLine(w: Window): string {
+function tailLine(w: Window, spans: readonly GcSpan[]): string {
   const [p90, p95, p98, p995, p999] = quantiles(w.latencies, [0.9, 0.95, 0.98, 0.995, 0.999]).map((x) => fmt(x, 2));
   const control = (xs: Float64Array): string => {
     const s = latencySummary(xs);
@@ -70,7 +70,8 @@ function tailLine(w: Window): string {
     if (sent - last > 3) bursts++;
     last = Math.max(last, w.arrivals[i]!);
   });
-  return `step latency ms p90 ${p90} p95 ${p95} p98 ${p98} p99.5 ${p995} p99.9 ${p999}; ${slowN} steps over 2 ms in ${bursts} bursts; slowest steps by median: ${slow}; start → started ${control(w.startLatencies)}; end → final ${control(w.endLatencies)}`;
+  const { inGc } = slowStepsInGc(w.latencies, w.arrivals, spans, 2);
+  return `step latency ms p90 ${p90} p95 ${p95} p98 ${p98} p99.5 ${p995} p99.9 ${p999}; ${slowN} steps over 2 ms in ${bursts} bursts, ${inGc} of them in flight during a target GC pause; slowest steps by median: ${slow}; start → started ${control(w.startLatencies)}; end → final ${control(w.endLatencies)}`;
 }
 
 /** `--stagger-order`, checked. */
@@ -280,7 +281,7 @@ export async function paced(a: TargetProcess, b: TargetProcess, loop: OpenLoop, 
       `  from each step's due time (the driver's lateness counted): p50 ${fmt(due.p50, 3)} p99 ${fmt(due.p99, 3)} max ${fmt(due.max, 2)}; CPU over the window (/proc): target ${fmt((x.cpu[0]! * 1e6) / w.scored, 1)} µs a step, ${fmt((x.cpu[0]! * 100) / w.seconds, 0)} % of a core; driver (${drivers}) ${fmt((x.cpu[1]! * 1e6) / w.scored, 1)} µs a step, ${fmt((x.cpu[1]! * 100) / w.seconds, 0)} % of a core`,
     );
     console.log(`  ${wakeupLine(x.wakeups)}`);
-    console.log(`  ${tailLine(w)}`);
+    console.log(`  ${tailLine(w, serverDelay.gc.spans)}`);
     console.log(
       `  event-loop delay ms: server p99 ${fmt(serverDelay.p99, 1)} max ${fmt(serverDelay.max, 1)} (intervals of its ${serverDelay.resolutionMs} ms monitor, which an idle loop reads; its timer fired ${fmt(serverDelay.samples / w.scored, 2)} times a step); driver p99 ${fmt(driverDelay.p99, 1)} max ${fmt(driverDelay.max, 1)}`,
     );
@@ -304,6 +305,10 @@ export async function paced(a: TargetProcess, b: TargetProcess, loop: OpenLoop, 
     paced_echo_server_scavenges: pb.serverDelay.gc.minor.n,
     paced_echo_server_scavenge_ms: pb.serverDelay.gc.minor.total,
     paced_rate: spec.rate,
+    paced_slow_steps: slowStepsInGc(w.latencies, w.arrivals, serverDelay.gc.spans, 2).slow,
+    paced_slow_steps_in_gc: slowStepsInGc(w.latencies, w.arrivals, serverDelay.gc.spans, 2).inGc,
+    paced_echo_slow_steps_in_gc: slowStepsInGc(pb.w.latencies, pb.w.arrivals, pb.serverDelay.gc.spans, 2).inGc,
+    paced_echo_slow_steps: slowStepsInGc(pb.w.latencies, pb.w.arrivals, pb.serverDelay.gc.spans, 2).slow,
     paced_scored_per_s: w.scored / w.seconds,
     paced_p50_ms: lat.p50,
     paced_p99_ms: lat.p99,

@@ -40,8 +40,10 @@ export async function driveHere(t: TargetProcess, rate: number, connections: num
   await sleep(1000);
   await onRecording();
   driver.enable();
-  const w = await paced;
+  const w0 = await paced;
   driver.disable();
+  // Arrivals in epoch ms, as the workers give them (tail30 lays them beside the target's GC pauses).
+  const w = { ...w0, arrivals: w0.arrivals.map((x) => x + performance.timeOrigin) };
   return { w, driverDelay: { p99: driver.percentile(99) / 1e6, max: driver.max / 1e6 }, close: () => d.close() };
 }
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { target } from '../../bench/report.js';
-import { MIN_SUB_RUNS, runSubRuns, subRunRatio } from '../../bench/sub-runs.js';
+import { MIN_SUB_RUNS, runSubRuns, subRunMedian, subRunRatio } from '../../bench/sub-runs.js';
 
 describe('subRunRatio', () => {
   it('is the geometric mean of the ratios with a t interval on their logs (computed apart in Python)', () => {
@@ -35,6 +35,32 @@ describe('subRunRatio', () => {
     expect(r.interval![0]).toBeLessThan(1.158);
     expect(r.interval![1]).toBeGreaterThan(1.277);
     expect(target('forecast push', r.value, '<=', 1.2, '', r.interval).settled).toBe(false);
+  });
+});
+
+describe('subRunMedian', () => {
+  it('gives the median and the widest order statistics that cover it at 95 % (exact binomial, from 6 values)', () => {
+    // 6: the lowest and highest, 1 - 2/64 = 96.9 %; 5 has no interval (1 - 2/32 = 93.75 %).
+    const six = subRunMedian([2.77, 1.6, 2.88, 1.9, 19.5, 1.7]);
+    expect(six.value).toBeCloseTo((1.9 + 2.77) / 2, 12);
+    expect(six.interval).toEqual([1.6, 19.5]);
+    expect(six.coverage).toBeCloseTo(1 - 2 / 64, 12);
+    const five = subRunMedian([3, 1, 2, 5, 4]);
+    expect(five.value).toBe(3);
+    expect(five.interval).toBeUndefined();
+    // 10: k = 2 (1 - 2 * 11/1024 = 97.9 %; k = 3 would cover 89.1 %).
+    const ten = subRunMedian([10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    expect(ten.value).toBe(5.5);
+    expect(ten.interval).toEqual([2, 9]);
+    expect(ten.coverage).toBeCloseTo(1 - (2 * 11) / 1024, 12);
+  });
+
+  it('settles a p99 row only when every one of 6 sub-runs is on the same side of the bound', () => {
+    const mixed = subRunMedian([1.2, 1.4, 1.5, 1.6, 1.7, 2.9]);
+    expect(target('p99', mixed.value, '<', 2, 'ms', mixed.interval).settled).toBe(false);
+    const under = subRunMedian([1.2, 1.4, 1.5, 1.6, 1.7, 1.9]);
+    const t = target('p99', under.value, '<', 2, 'ms', under.interval);
+    expect([t.met, t.settled]).toEqual([true, true]);
   });
 });
 
