@@ -6,40 +6,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { badgeLetters, qualityVsPassRate } from '../../src/report/render/quality-chart.js';
-import type { CorpusReport, ModelRow } from '../../src/report/types.js';
+import { calibrationLike } from './calibration-like.js';
 import { corpusReport } from './corpus-fixture.js';
 import { svgTexts } from './svg-check.js';
 
 const corpus = corpusReport();
 
-/** The calibration set's three sources as `report --manifest` printed them (models table), none ranked. */
-function calibrationLike(): CorpusReport {
-  const base = corpus.models.find((m) => m.passRateInterval && m.meanQualityInterval)!;
-  const row = (agent: string, model: string, n: number, p: [number, number, number], q: [number, number, number]): ModelRow => ({
-    ...base,
-    agent,
-    model,
-    evaluated: n,
-    scored: n,
-    passRate: p[0],
-    passRateInterval: { lo: p[1], hi: p[2], level: 0.95 },
-    rankPass: null,
-    meanQuality: q[0],
-    meanQualityInterval: { lo: q[1], hi: q[2], level: 0.95 },
-    rankQuality: null,
-    rankShift: null,
-  });
-  const models = [
-    row('SWE-agent 0.x', 'gpt-4', 721, [0.104, 0.075, 0.143], [56.1, 53.9, 58.4]),
-    row('CodeR', 'gpt-4', 199, [0.322, 0.261, 0.389], [63.2, 61.3, 65.0]),
-    row('mini-swe-agent 2.2.4', 'openai/gpt-5-mini', 31, [0.581, 0.408, 0.736], [62.6, 60.3, 64.9]),
-  ];
-  return { ...corpus, models };
-}
-
 describe('the quality chart names its points by letter, not by a number that reads as a rank', () => {
   it('badges and key of three unranked sources: A, B, C in the table order, no 1, 2, 3', () => {
-    const svg = qualityVsPassRate(calibrationLike()).svg;
+    const svg = qualityVsPassRate(calibrationLike(corpus, true)).svg;
     const badgeTexts = [...svg.matchAll(/r="9"[^>]*><title>[^<]*<\/title><\/circle>\s*<text [^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
     expect(badgeTexts).toEqual(['A', 'B', 'C']);
     const texts = svgTexts(svg).texts.map((t) => t.text);

@@ -7,34 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import { niceSpan } from '../../src/report/render/layout.js';
 import { qualityVsPassRate } from '../../src/report/render/quality-chart.js';
-import type { CorpusReport, ModelRow } from '../../src/report/types.js';
+import { calibrationLike } from './calibration-like.js';
 import { corpusReport } from './corpus-fixture.js';
 import { expectReadableSvg } from './svg-check.js';
 
 const corpus = corpusReport();
 const BADGE = 9;
-
-/** The calibration set's three sources: pass rate and mean quality with their 95 % intervals. */
-function calibrationLike(): CorpusReport {
-  const base = corpus.models.find((m) => m.passRateInterval && m.meanQualityInterval)!;
-  const row = (agent: string, model: string, n: number, p: [number, number, number], q: [number, number, number]): ModelRow => ({
-    ...base,
-    agent,
-    model,
-    evaluated: n,
-    scored: n,
-    passRate: p[0],
-    passRateInterval: { lo: p[1], hi: p[2], level: 0.95 },
-    meanQuality: q[0],
-    meanQualityInterval: { lo: q[1], hi: q[2], level: 0.95 },
-  });
-  const models = [
-    row('SWE-agent 0.x', 'gpt-4', 721, [0.104, 0.075, 0.143], [56.1, 53.9, 58.4]),
-    row('CodeR', 'gpt-4', 199, [0.322, 0.261, 0.389], [63.2, 61.3, 65.0]),
-    row('mini-swe-agent 2.2.4', 'openai/gpt-5-mini', 31, [0.581, 0.408, 0.736], [62.6, 60.3, 64.9]),
-  ];
-  return { ...corpus, models };
-}
 
 const num = (s: string) => Number(s);
 /** The error bars drawn vertically (stroke-width 1.5, longer than a cap of 8 px): [x, y top, y bottom]. */
@@ -47,7 +25,7 @@ const badgesOf = (svg: string) => [...svg.matchAll(/<circle cx="([\d.]+)" cy="([
 
 describe('the quality chart draws each quality interval where it can be seen', () => {
   for (const [name, report] of [
-    ['calibration-like', calibrationLike()],
+    ['calibration-like', calibrationLike(corpus)],
     ['corpus', corpus],
   ] as const) {
     it(`${name}: every quality bar is longer than a badge and no badge covers any of it`, () => {
@@ -69,7 +47,7 @@ describe('the quality chart draws each quality interval where it can be seen', (
   }
 
   it('calibration-like: the quality axis spans the intervals, labelled from its first tick', () => {
-    const svg = qualityVsPassRate(calibrationLike()).svg;
+    const svg = qualityVsPassRate(calibrationLike(corpus)).svg;
     expect(svg).toContain('mean quality score (bars: 95 % intervals)');
     expect(svg).toMatch(/text-anchor="end">50<\/text>/);
     expect(svg).not.toMatch(/text-anchor="end">0<\/text>/);
